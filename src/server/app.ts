@@ -1,0 +1,143 @@
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { ANONYMOUS } from './auth/actor'
+import { acceptedScopes, authenticate, checkScopes } from './auth/authenticate'
+import { Permissions } from './auth/permissions'
+import { createContext, type ServerContext, type ServerOptions } from './context'
+import { openDatabase } from './db/connection'
+import { ApiError, tooManyRequests } from './http/errors'
+import { parseParams } from './http/querystring'
+import { RateLimiter } from './http/rate-limit'
+import { apiRoutes } from './routes/index'
+import oauthRoutes from './routes/oauth'
+import { ensureRootUser } from './services/bootstrap'
+import { Settings } from './settings'
+
+export type { ServerOptions } from './context'
+
+interface AjvError {
+  readonly keyword: string
+  readonly instancePath: string
+  readonly params: Readonly<Record<string, unknown>>
+}
+
+/** `/not/labels/0` → `not[labels]`: the parameter name as the client wrote it. */
+function paramName(instancePath: string, extra?: unknown): string {
+  const parts = instancePath.split('/').filter((p) => p !== '' && !/^\d+$/.test(p))
+  if (typeof extra === 'string') parts.push(extra)
+  if (parts.length === 0) return 'params'
+  return parts[0] + parts.slice(1).map((p) => `[${p}]`).join('')
+}
+
+/** Grape-style validation messages: `title is missing`, `state does not have a valid value`. */
+function validationMessage(errors: readonly AjvError[]): string {
+  const seen = new Set<string>()
+  for (const e of errors) {
+    if (e.keyword === 'required') seen.add(`${paramName(e.instancePath, e.params.missingProperty)} is missing`)
+    else if (e.keyword === 'enum' || e.keyword === 'const' || e.keyword === 'anyOf') seen.add(`${paramName(e.instancePath)} does not have a valid value`)
+    else seen.add(`${paramName(e.instancePath)} is invalid`)
+  }
+  return [...seen].join(', ')
+}
+
+/** Query and body merged (body wins), as Grape's `params`: clients send inputs either way. */
+function mergedParams(request: FastifyRequest): Record<string, unknown> {
+  const query = (request.query ?? {}) as Record<string, unknown>
+  const body = request.body
+  if (body && typeof body === 'object' && !Array.isArray(body) && !Buffer.isBuffer(body)) return { ...query, ...(body as Record<string, unknown>) }
+  return { ...query }
+}
+
+/**
+ * Builds a Burrow Server: a Fastify instance with the database open and migrated, every
+ * route registered and nothing listening. Tests call `inject`; the CLI calls `listen`.
+ */
+export async function buildApp(options: ServerOptions): Promise<FastifyInstance> {
+  const db = openDatabase(options.dataDir)
+  const settings = new Settings(db, options.settings)
+  const ctx: ServerContext = createContext(db, options, settings)
+  if (options.rootToken) ensureRootUser(ctx, options.rootToken)
+
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: 16 * 1024 * 1024,
+    routerOptions: {
+      querystringParser: (s: string) => parseParams(s),
+      ignoreTrailingSlash: true,
+      maxParamLength: 1000,
+    },
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: true } },
+    schemaErrorFormatter: (errors) => new Error(validationMessage(errors as unknown as AjvError[])),
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  app.decorate('burrow', ctx)
+  app.decorateRequest('actor', null as never)
+  app.decorateRequest('perms', null as never)
+
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8')
+    if (text.trim() === '') return done(null, {})
+    try {
+      done(null, JSON.parse(text))
+    } catch {
+      done(new ApiError(400, { error: 'The request body is not valid JSON' }), undefined)
+    }
+  })
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, parseParams(typeof body === 'string' ? body : body.toString('utf8')))
+  })
+  // Bodies we do not interpret (git packs, uploads) reach their routes as buffers.
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body))
+
+  const limiter = new RateLimiter()
+  app.addHook('onRequest', async (request) => {
+    request.actor = ANONYMOUS
+    request.perms = new Permissions(db, null)
+  })
+  app.addHook('preValidation', async (request) => {
+    const params = mergedParams(request)
+    request.query = params
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'DELETE') request.body = params
+    else if (request.method === 'DELETE' && request.body !== undefined) request.body = params
+    const actor = authenticate(ctx, request, params)
+    request.actor = actor
+    request.perms = new Permissions(db, actor.user)
+    const s = settings.all()
+    const wait = actor.user
+      ? limiter.hit(`user:${actor.user.id}`, s.throttle_authenticated_api_requests_per_period, s.throttle_authenticated_api_period_in_seconds)
+      : limiter.hit(`ip:${request.ip}`, s.throttle_unauthenticated_api_requests_per_period, s.throttle_unauthenticated_api_period_in_seconds)
+    if (wait > 0) throw tooManyRequests(wait)
+    checkScopes(actor, acceptedScopes(request.method, request.routeOptions.config?.scopes))
+    if (actor.user) {
+      const today = new Date().toISOString().slice(0, 10)
+      if (actor.user.last_activity_on !== today) db.prepare('UPDATE users SET last_activity_on = ? WHERE id = ?').run(today, actor.user.id)
+    }
+  })
+
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) {
+      reply.headers(error.headers)
+      if (error.body === null) return reply.code(error.statusCode).send()
+      return reply.code(error.statusCode).send(error.body)
+    }
+    if ((error as FastifyError).validation) return reply.code(400).send({ error: error.message })
+    const status = (error as FastifyError).statusCode
+    if (status !== undefined && status >= 400 && status < 500) return reply.code(status).send({ error: error.message })
+    request.log.error(error)
+    return reply.code(500).send({ message: '500 Internal Server Error' })
+  })
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: '404 Not Found' }))
+
+  await app.register(oauthRoutes)
+  await app.register(
+    async (api) => {
+      for (const plugin of apiRoutes) await api.register(plugin)
+    },
+    { prefix: '/api/v4' },
+  )
+  app.addHook('onClose', async () => {
+    db.close()
+  })
+  return app
+}

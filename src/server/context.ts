@@ -1,0 +1,44 @@
+import type { FastifyRequest } from 'fastify'
+import type { Db } from './db/connection'
+import type { Settings, SettingKey, SettingValue } from './settings'
+
+/** How a Burrow Server instance is started (see DESIGN.md, "Server contract"). */
+export interface ServerOptions {
+  /** Holds the database and the repositories. */
+  readonly dataDir: string
+  /** Guarantees an administrator `root` whose personal access token is this value. */
+  readonly rootToken?: string
+  /** Public base URL (`http://host:port`); derived from each request's Host header when absent. */
+  readonly externalUrl?: string
+  /** Repository storage names; the first is the default. */
+  readonly storages?: readonly string[]
+  /** Application settings to force at start (tests, benchmarks). */
+  readonly settings?: Partial<Record<SettingKey, SettingValue>>
+  /** Fastify logger; off by default. */
+  readonly logger?: boolean
+}
+
+/** What every route plugin gets: the database, settings and URL helpers of this instance. */
+export interface ServerContext {
+  readonly db: Db
+  readonly options: ServerOptions
+  readonly settings: Settings
+  readonly storages: readonly string[]
+  /** `http://host:port` of this instance as the caller sees it, without a trailing slash. */
+  baseUrl(request?: FastifyRequest): string
+}
+
+export function createContext(db: Db, options: ServerOptions, settings: Settings): ServerContext {
+  const storages = options.storages && options.storages.length > 0 ? options.storages : ['default']
+  return {
+    db,
+    options,
+    settings,
+    storages,
+    baseUrl(request?: FastifyRequest): string {
+      if (options.externalUrl) return options.externalUrl.replace(/\/+$/, '')
+      if (request) return `${request.protocol}://${request.host}`
+      return 'http://localhost'
+    },
+  }
+}

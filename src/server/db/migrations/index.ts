@@ -1,0 +1,10 @@
+import core from './0001-core'
+
+export interface Migration {
+  readonly version: number
+  readonly name: string
+  readonly sql: string
+}
+
+/** Every schema migration in order. Append new ones; never edit one that has shipped. */
+export const migrations: readonly Migration[] = [core]

@@ -1,0 +1,73 @@
+import type { Db } from './db/connection'
+
+/** Instance-wide application settings with their defaults (GitLab's `application_settings`). */
+export const DEFAULT_SETTINGS = {
+  /** Impersonation tokens work only while this is on. */
+  impersonation_enabled: true,
+  signup_enabled: true,
+  /** Epics endpoints answer 403 when off. */
+  epics_enabled: true,
+  pages_enabled: true,
+  default_project_visibility: 'private',
+  default_group_visibility: 'private',
+  default_projects_limit: 100000,
+  default_branch_name: 'main',
+  /** Authenticated API requests per user per period; 0 turns rate limiting off. */
+  throttle_authenticated_api_requests_per_period: 0,
+  throttle_authenticated_api_period_in_seconds: 60,
+  /** Unauthenticated API requests per IP per period; 0 turns it off. */
+  throttle_unauthenticated_api_requests_per_period: 0,
+  throttle_unauthenticated_api_period_in_seconds: 60,
+  /** Repository archive downloads per user per minute; GitLab.com uses 5; 0 is unlimited. */
+  project_download_export_limit: 0,
+  repository_archive_requests_per_minute: 0,
+  max_attachment_size: 100,
+  diff_max_patch_bytes: 204800,
+  diff_max_files: 1000,
+  diff_max_lines: 50000,
+  allow_local_requests_from_web_hooks_and_services: true,
+  /** Alert payload limit in bytes (GitLab's application JSON limit). */
+  max_alert_payload_bytes: 1048576,
+} as const
+
+export type SettingKey = keyof typeof DEFAULT_SETTINGS
+export type SettingValue = string | number | boolean
+export type SettingsSnapshot = { -readonly [K in SettingKey]: (typeof DEFAULT_SETTINGS)[K] extends string ? string : (typeof DEFAULT_SETTINGS)[K] extends number ? number : boolean }
+
+/** Application settings persisted in the `settings` table, cached in memory. */
+export class Settings {
+  private cache: SettingsSnapshot
+
+  constructor(
+    private readonly db: Db,
+    overrides: Partial<Record<SettingKey, SettingValue>> = {},
+  ) {
+    this.cache = { ...DEFAULT_SETTINGS } as SettingsSnapshot
+    const rows = db.prepare('SELECT key, value FROM settings').all() as { key: string; value: string }[]
+    for (const row of rows) {
+      if (row.key in DEFAULT_SETTINGS) (this.cache as Record<string, SettingValue>)[row.key] = JSON.parse(row.value) as SettingValue
+    }
+    for (const [key, value] of Object.entries(overrides)) (this.cache as Record<string, SettingValue>)[key] = value as SettingValue
+  }
+
+  get<K extends SettingKey>(key: K): SettingsSnapshot[K] {
+    return this.cache[key]
+  }
+
+  all(): Readonly<SettingsSnapshot> {
+    return this.cache
+  }
+
+  /** Persists the given settings (unknown keys are ignored) and returns the full set. */
+  update(values: Partial<Record<string, SettingValue>>): Readonly<SettingsSnapshot> {
+    const upsert = this.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
+    this.db.transaction(() => {
+      for (const [key, value] of Object.entries(values)) {
+        if (!(key in DEFAULT_SETTINGS) || value === undefined) continue
+        upsert.run(key, JSON.stringify(value))
+        ;(this.cache as Record<string, SettingValue>)[key] = value
+      }
+    })()
+    return this.cache
+  }
+}
