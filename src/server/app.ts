@@ -40,11 +40,17 @@ function validationMessage(errors: readonly AjvError[]): string {
   return [...seen].join(', ')
 }
 
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false
+  const proto = Object.getPrototypeOf(value) as unknown
+  return proto === Object.prototype || proto === null
+}
+
 /** Query and body merged (body wins), as Grape's `params`: clients send inputs either way. */
 function mergedParams(request: FastifyRequest): Record<string, unknown> {
   const query = (request.query ?? {}) as Record<string, unknown>
   const body = request.body
-  if (body && typeof body === 'object' && !Array.isArray(body) && !Buffer.isBuffer(body)) return { ...query, ...(body as Record<string, unknown>) }
+  if (isPlainObject(body)) return { ...query, ...body }
   return { ...query }
 }
 
@@ -98,8 +104,11 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   app.addHook('preValidation', async (request) => {
     const params = mergedParams(request)
     request.query = params
-    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'DELETE') request.body = params
-    else if (request.method === 'DELETE' && request.body !== undefined) request.body = params
+    // Raw bodies (git packs, uploads) stay as they are; structured ones become the merged params.
+    if (request.body === undefined || request.body === null || isPlainObject(request.body)) {
+      if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'DELETE') request.body = params
+      else if (request.method === 'DELETE' && request.body !== undefined) request.body = params
+    }
     const actor = authenticate(ctx, request, params)
     request.actor = actor
     request.perms = new Permissions(db, actor.user)
