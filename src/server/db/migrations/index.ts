@@ -1,4 +1,5 @@
 import core from './0001-core'
+import projectStars from './0002-project-stars'
 
 export interface Migration {
   readonly version: number
@@ -7,4 +8,4 @@ export interface Migration {
 }
 
 /** Every schema migration in order. Append new ones; never edit one that has shipped. */
-export const migrations: readonly Migration[] = [core]
+export const migrations: readonly Migration[] = [core, projectStars]
