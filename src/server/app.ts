@@ -11,6 +11,7 @@ import { RateLimiter } from './http/rate-limit'
 import { apiRoutes } from './routes/index'
 import oauthRoutes from './routes/oauth'
 import { ensureRootUser } from './services/bootstrap'
+import { startMaintenance } from './services/maintenance'
 import { Settings } from './settings'
 
 export type { ServerOptions } from './context'
@@ -145,6 +146,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     },
     { prefix: '/api/v4' },
   )
+  app.addHook('onClose', startMaintenance(ctx))
   app.addHook('onClose', async () => {
     db.close()
   })

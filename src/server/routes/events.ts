@@ -1,0 +1,123 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { Type, type Static } from 'typebox'
+import { listEvents, type EventFilter, type EventViewer } from '../db/events'
+import { activityEvent, type ActivityEvent } from '../entities/event'
+import { invalidParam } from '../http/errors'
+import { pageOf, setPageHeaders } from '../http/pagination'
+import { currentUser, loadProject, loadUser } from '../http/resolve'
+
+/** Filter values of `action`: GitLab's stored actions, plus the spec's `commented on` spelling. */
+const ACTIONS = ['approved', 'closed', 'commented', 'commented on', 'created', 'destroyed', 'expired', 'joined', 'left', 'merged', 'pushed', 'reopened', 'updated'] as const
+
+/** Filter values of `target_type` → the stored (capitalised) target types they select. */
+const TARGET_TYPES: Readonly<Record<string, readonly string[]>> = {
+  issue: ['Issue'],
+  milestone: ['Milestone'],
+  merge_request: ['MergeRequest'],
+  // Notes are stored under their concrete class, as GitLab's STI notes are.
+  note: ['Note', 'DiffNote', 'DiscussionNote'],
+  project: ['Project'],
+  snippet: ['Snippet'],
+  user: ['User'],
+  epic: ['Epic'],
+  wiki: ['WikiPage::Meta'],
+  design: ['DesignManagement::Design'],
+}
+
+const DATE = '^\\d{4}-\\d{2}-\\d{2}$'
+
+const EventQuery = Type.Object({
+  action: Type.Optional(Type.Enum([...ACTIONS])),
+  target_type: Type.Optional(Type.Enum(Object.keys(TARGET_TYPES))),
+  before: Type.Optional(Type.String({ pattern: DATE })),
+  after: Type.Optional(Type.String({ pattern: DATE })),
+  sort: Type.Optional(Type.Enum(['asc', 'desc'])),
+  scope: Type.Optional(Type.String()),
+  page: Type.Optional(Type.Integer()),
+  per_page: Type.Optional(Type.Integer()),
+})
+type EventQuery = Static<typeof EventQuery>
+
+// Named `:id` like every other `/projects/:id/...` route, so the router sees one parameter name.
+const ProjectParams = Type.Object({ id: Type.String() })
+const UserParams = Type.Object({ id: Type.String() })
+
+/** A real calendar date (`2023-02-30` passes the pattern but is not one). */
+function checkedDate(name: string, value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined
+  const date = new Date(`${value}T00:00:00.000Z`)
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) throw invalidParam(name)
+  return date
+}
+
+/**
+ * The filter part shared by the three endpoints. Like GitLab, `before` keeps events created
+ * before the start of that day and `after` those created after its end.
+ */
+function queryFilter(q: EventQuery): Omit<EventFilter, 'viewer'> {
+  const before = checkedDate('before', q.before)
+  const after = checkedDate('after', q.after)
+  const action = q.action === 'commented on' ? 'commented' : q.action
+  return {
+    actions: action ? [action] : undefined,
+    targetTypes: q.target_type ? TARGET_TYPES[q.target_type] : undefined,
+    createdBefore: before?.toISOString(),
+    createdAfter: after ? new Date(after.getTime() + 86_400_000 - 1).toISOString() : undefined,
+    sort: q.sort === 'asc' ? 'asc' : 'desc',
+  }
+}
+
+function viewerOf(request: FastifyRequest): EventViewer {
+  const user = request.actor.user
+  if (!user) return { kind: 'anonymous' }
+  if (request.perms.isAdmin) return { kind: 'admin' }
+  return { kind: 'user', userId: user.id, external: user.external === 1 }
+}
+
+function respond(request: FastifyRequest, reply: FastifyReply, filter: EventFilter): ActivityEvent[] {
+  const { db } = request.server.burrow
+  const baseUrl = request.server.burrow.baseUrl(request)
+  const page = pageOf(request.query as Record<string, unknown>)
+  const { rows, total } = listEvents(db, filter, page.perPage, page.offset)
+  setPageHeaders(request, reply, baseUrl, page, total)
+  return rows.map((row) => activityEvent(row, baseUrl))
+}
+
+/** Activity events: the caller's own, a user's contributions, and a project's events. */
+const events: FastifyPluginAsync = async (app) => {
+  // `read_user` is enough for reading events, as on GitLab.
+  const scopes = ['api', 'read_api', 'read_user'] as const
+
+  app.get('/events', { schema: { querystring: EventQuery }, config: { scopes } }, async (request, reply) => {
+    const user = currentUser(request)
+    const q = request.query as EventQuery
+    const base = queryFilter(q)
+    // scope=all: every event in the projects the caller can see; otherwise the caller's own.
+    if (q.scope === 'all') return respond(request, reply, { ...base, viewer: viewerOf(request), projectEventsOnly: true })
+    return respond(request, reply, { ...base, viewer: viewerOf(request), authorId: user.id })
+  })
+
+  app.get('/users/:id/events', { schema: { params: UserParams, querystring: EventQuery }, config: { scopes } }, async (request, reply) => {
+    const { id } = request.params as Static<typeof UserParams>
+    const target = loadUser(request, id)
+    const base = queryFilter(request.query as EventQuery)
+    const caller = request.actor.user
+    // A private profile hides its activity from everyone but its owner and administrators.
+    if (target.private_profile && caller?.id !== target.id && !request.perms.isAdmin) {
+      const page = pageOf(request.query as Record<string, unknown>)
+      setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, 0)
+      return []
+    }
+    return respond(request, reply, { ...base, viewer: viewerOf(request), authorId: target.id })
+  })
+
+  app.get('/projects/:id/events', { schema: { params: ProjectParams, querystring: EventQuery }, config: { scopes } }, async (request, reply) => {
+    const { id } = request.params as Static<typeof ProjectParams>
+    const project = loadProject(request, id)
+    const base = queryFilter(request.query as EventQuery)
+    // Readability of the project was checked above; every event in it is visible.
+    return respond(request, reply, { ...base, viewer: { kind: 'admin' }, projectId: project.id })
+  })
+}
+
+export default events

@@ -1,0 +1,29 @@
+import type { ServerContext } from '../context'
+import { pruneOldEvents } from './events'
+
+/** How often periodic maintenance runs. */
+export const MAINTENANCE_INTERVAL_MS = 24 * 60 * 60 * 1000
+
+/** Runs every periodic job once. Exposed so tests can trigger it without waiting a day. */
+export function runMaintenance(ctx: ServerContext, now = new Date()): { readonly prunedEvents: number } {
+  return { prunedEvents: pruneOldEvents(ctx.db, now) }
+}
+
+/**
+ * Starts periodic maintenance (activity events older than three years are removed, as GitLab
+ * does): once now, then every 24 hours. The timer is unref'd so it never keeps the process
+ * alive. Returns the function that stops it, meant for the app's onClose hook.
+ */
+export function startMaintenance(ctx: ServerContext): () => Promise<void> {
+  const run = (): void => {
+    try {
+      runMaintenance(ctx)
+    } catch {
+      // A closed or busy database must not crash the server; the next run tries again.
+    }
+  }
+  run()
+  const timer = setInterval(run, MAINTENANCE_INTERVAL_MS)
+  timer.unref()
+  return async () => clearInterval(timer)
+}
