@@ -69,7 +69,7 @@ export class Permissions {
     if (level === undefined) {
       const row = this.db
         .prepare(`WITH RECURSIVE ${AUTHORIZED_GROUPS_CTE} SELECT lvl FROM authorized_groups WHERE id = ?2`)
-        .get(this.user.id, groupId) as { lvl: number } | undefined
+        .get({ 1: this.user.id, 2: groupId }) as { lvl: number } | undefined
       level = row?.lvl ?? AccessLevel.NO_ACCESS
       this.groupLevels.set(groupId, level)
     }
@@ -86,7 +86,7 @@ export class Permissions {
           `WITH RECURSIVE ${AUTHORIZED_GROUPS_CTE}, ${AUTHORIZED_PROJECTS_CTE}
            SELECT lvl FROM authorized_projects WHERE id = ?2`,
         )
-        .get(this.user.id, project.id) as { lvl: number } | undefined
+        .get({ 1: this.user.id, 2: project.id }) as { lvl: number } | undefined
       level = row?.lvl ?? AccessLevel.NO_ACCESS
       this.projectLevels.set(project.id, level)
     }
@@ -139,7 +139,7 @@ export class Permissions {
            up(id) AS (SELECT id FROM seeds UNION SELECT n.parent_id FROM namespaces n JOIN up ON n.id = up.id WHERE n.parent_id IS NOT NULL)
            SELECT up.id FROM up JOIN namespaces n ON n.id = up.id WHERE n.kind = 'group'`,
         )
-        .all(this.user.id) as { id: number }[]
+        .all({ 1: this.user.id }) as { id: number }[]
       for (const r of rows) ids.add(r.id)
     }
     this.visibleGroupIds = ids
