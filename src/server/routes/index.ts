@@ -1,7 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify'
 import version from './version'
+import projects from './projects'
+import groups from './groups'
+import namespaces from './namespaces'
 import events from './events'
 import auditEvents from './audit-events'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
-export const apiRoutes: readonly FastifyPluginAsync[] = [version, events, auditEvents]
+export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents]
