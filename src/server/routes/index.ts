@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify'
 import version from './version'
+import members from './members'
 import projects from './projects'
 import groups from './groups'
 import namespaces from './namespaces'
@@ -7,4 +8,4 @@ import events from './events'
 import auditEvents from './audit-events'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
-export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents]
+export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents, members]
