@@ -1,0 +1,50 @@
+import type { AppMode, ServerStatus } from '../../shared/ipc/contract'
+import type { IpcHandlers } from './dispatch'
+import type { EventHub } from './events'
+
+export interface CoreOptions {
+  /** Burrow's version (package.json). */
+  readonly version: string
+  readonly mode: AppMode
+  /** Base URL of the local Burrow Server, or null when none runs. */
+  readonly serverUrl: string | null
+  /** Injected so tests can observe requests; defaults to the global fetch. */
+  readonly fetch?: typeof fetch
+  /** Receives `server:did-change-status` when a probe finds the server in a new state. */
+  readonly events?: EventHub
+}
+
+/** Asks `GET /api/v4/version` (answered without credentials) whether the server is up. */
+export async function probeServer(serverUrl: string | null, fetchImpl: typeof fetch = fetch): Promise<ServerStatus> {
+  if (serverUrl === null) return { url: null, state: 'none', version: null, revision: null }
+  try {
+    const response = await fetchImpl(`${serverUrl}/api/v4/version`, { signal: AbortSignal.timeout(5_000) })
+    if (!response.ok) return { url: serverUrl, state: 'unreachable', version: null, revision: null }
+    const body = (await response.json()) as { version?: unknown; revision?: unknown }
+    return {
+      url: serverUrl,
+      state: 'reachable',
+      version: typeof body.version === 'string' ? body.version : null,
+      revision: typeof body.revision === 'string' ? body.revision : null,
+    }
+  } catch {
+    return { url: serverUrl, state: 'unreachable', version: null, revision: null }
+  }
+}
+
+/**
+ * Implements the IPC contract. Runs in plain Node (no Electron): src/main/index.ts and
+ * src/main/web-host.ts both hand these to createDispatcher.
+ */
+export function createHandlers(options: CoreOptions): IpcHandlers {
+  let lastState: ServerStatus['state'] | null = null
+  return {
+    'app:info': async () => ({ version: options.version, mode: options.mode, serverUrl: options.serverUrl }),
+    'server:status': async () => {
+      const status = await probeServer(options.serverUrl, options.fetch)
+      if (lastState !== null && status.state !== lastState) options.events?.emit('server:did-change-status', status)
+      lastState = status.state
+      return status
+    },
+  }
+}
