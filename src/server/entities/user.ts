@@ -32,3 +32,108 @@ export function userRef(user: UserRow, baseUrl: string): UserRef {
 export function userRefOrNull(user: UserRow | undefined | null, baseUrl: string): UserRef | null {
   return user ? userRef(user, baseUrl) : null
 }
+
+/** What the single-get and self views need beyond the row, loaded by the caller in bulk or once. */
+export interface UserExtras {
+  readonly identities?: readonly { readonly provider: string; readonly extern_uid: string; readonly saml_provider_id: number | null }[]
+  readonly customAttributes?: readonly { readonly key: string; readonly value: string }[]
+  readonly followers?: number
+  readonly following?: number
+  /** Whether the viewer follows this user; undefined for anonymous viewers. */
+  readonly isFollowed?: boolean
+  /** The viewer may see the profile (not private, or the viewer is the user or an administrator). */
+  readonly canReadProfile?: boolean
+  readonly namespaceId?: number | null
+}
+
+function withCustomAttributes<T extends object>(entity: T, extras: UserExtras): T {
+  if (!extras.customAttributes) return entity
+  return { ...entity, custom_attributes: extras.customAttributes.map((a) => ({ key: a.key, value: a.value })) }
+}
+
+/** UserBasic, plus custom_attributes when an administrator asked for them. */
+export function userBasic(user: UserRow, baseUrl: string, extras: UserExtras = {}): Readonly<Record<string, unknown>> {
+  return withCustomAttributes({ ...userRef(user, baseUrl) }, extras)
+}
+
+function workInformation(user: UserRow): string | null {
+  if (user.job_title && user.organization) return `${user.job_title} at ${user.organization}`
+  return user.job_title || user.organization || null
+}
+
+/**
+ * GitLab's User entity, the public single-get view: UserBasic plus the profile fields. created_at,
+ * followers and following are left out when the profile is private to the viewer.
+ */
+export function userPublic(user: UserRow, baseUrl: string, extras: UserExtras = {}): Readonly<Record<string, unknown>> {
+  const canRead = extras.canReadProfile ?? true
+  const out: Record<string, unknown> = { ...userRef(user, baseUrl) }
+  if (canRead) out.created_at = user.created_at
+  Object.assign(out, {
+    bio: user.bio,
+    location: user.location,
+    public_email: user.public_email === '' ? null : user.public_email,
+    skype: user.skype,
+    linkedin: user.linkedin,
+    twitter: user.twitter,
+    discord: user.discord,
+    website_url: user.website_url,
+    organization: user.organization,
+    job_title: user.job_title,
+    pronouns: user.pronouns,
+    bot: user.user_type !== 'human',
+    work_information: workInformation(user),
+  })
+  if (canRead) {
+    out.followers = extras.followers ?? 0
+    out.following = extras.following ?? 0
+    if (extras.isFollowed !== undefined) out.is_followed = extras.isFollowed
+  }
+  out.local_time = null
+  return withCustomAttributes(out, extras)
+}
+
+/** The self view (`GET /user`, GitLab's UserPublic): the public view plus the account's own settings. */
+export function userSelf(user: UserRow, baseUrl: string, extras: UserExtras = {}): Readonly<Record<string, unknown>> {
+  return {
+    ...userPublic(user, baseUrl, { ...extras, canReadProfile: true }),
+    last_sign_in_at: user.last_sign_in_at,
+    confirmed_at: user.confirmed_at,
+    last_activity_on: user.last_activity_on,
+    email: user.email,
+    theme_id: user.theme_id,
+    color_scheme_id: user.color_scheme_id,
+    projects_limit: user.projects_limit,
+    current_sign_in_at: user.current_sign_in_at,
+    identities: (extras.identities ?? []).map((i) => ({ provider: i.provider, extern_uid: i.extern_uid, saml_provider_id: i.saml_provider_id })),
+    can_create_group: user.can_create_group === 1,
+    can_create_project: user.projects_limit > 0,
+    two_factor_enabled: user.two_factor_enabled === 1,
+    external: user.external === 1,
+    private_profile: user.private_profile === 1,
+    commit_email: user.commit_email ?? user.email,
+    shared_runners_minutes_limit: user.shared_runners_minutes_limit,
+    extra_shared_runners_minutes_limit: user.extra_shared_runners_minutes_limit,
+    scim_identities: [],
+  }
+}
+
+/** The administrator view (UserDetailsWithAdmin): the self view plus admin-only fields. */
+export function userAdmin(user: UserRow, baseUrl: string, extras: UserExtras = {}): Readonly<Record<string, unknown>> {
+  return {
+    ...userSelf(user, baseUrl, extras),
+    is_admin: user.is_admin === 1,
+    note: user.note,
+    namespace_id: extras.namespaceId ?? null,
+    created_by: null,
+    email_reset_offered_at: null,
+    current_sign_in_ip: user.current_sign_in_ip,
+    last_sign_in_ip: user.last_sign_in_ip,
+    sign_in_count: user.sign_in_count,
+    is_auditor: user.is_auditor === 1,
+    using_license_seat: user.user_type === 'human' && user.state === 'active',
+    provisioned_by_group_id: user.provisioned_by_group_id,
+    plan: null,
+    trial: false,
+  }
+}

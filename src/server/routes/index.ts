@@ -6,6 +6,9 @@ import groups from './groups'
 import namespaces from './namespaces'
 import events from './events'
 import auditEvents from './audit-events'
+import users from './users'
+import tokens from './tokens'
+import applicationSettings from './application-settings'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
-export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents, members]
+export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents, members, users, tokens, applicationSettings]

@@ -1,0 +1,63 @@
+import type { FastifyPluginAsync } from 'fastify'
+import { DEFAULT_SETTINGS, type SettingKey, type SettingValue } from '../settings'
+import { invalidParam } from '../http/errors'
+import { requireAdmin } from '../http/resolve'
+import { recordAudit } from '../services/audit'
+
+const TRUE = new Set(['true', '1', 't', 'yes', 'on'])
+const FALSE = new Set(['false', '0', 'f', 'no', 'off'])
+
+/** Coerces an input to the type of the setting's default, or 400 `<key> is invalid`. */
+function coerce(key: SettingKey, raw: unknown): SettingValue {
+  const kind = typeof DEFAULT_SETTINGS[key]
+  if (kind === 'boolean') {
+    if (typeof raw === 'boolean') return raw
+    const text = String(raw).toLowerCase()
+    if (TRUE.has(text)) return true
+    if (FALSE.has(text)) return false
+    throw invalidParam(key)
+  }
+  if (kind === 'number') {
+    const n = typeof raw === 'number' ? raw : Number(String(raw))
+    if (String(raw).trim() === '' || !Number.isFinite(n)) throw invalidParam(key)
+    return n
+  }
+  if (raw === null || typeof raw === 'object') throw invalidParam(key)
+  return String(raw)
+}
+
+/** `GET`/`PUT /application/settings`: the instance settings Burrow honours, administrators only. */
+const applicationSettings: FastifyPluginAsync = async (app) => {
+  const ctx = app.burrow
+
+  app.get('/application/settings', async (request) => {
+    requireAdmin(request)
+    return { id: 1, ...ctx.settings.all() }
+  })
+
+  app.put('/application/settings', async (request) => {
+    const admin = requireAdmin(request)
+    const params = (request.body ?? {}) as Record<string, unknown>
+    const changes: Partial<Record<SettingKey, SettingValue>> = {}
+    for (const [key, raw] of Object.entries(params)) {
+      if (!(key in DEFAULT_SETTINGS) || raw === undefined) continue
+      changes[key as SettingKey] = coerce(key as SettingKey, raw)
+    }
+    const before = { ...ctx.settings.all() }
+    const after = ctx.settings.update(changes)
+    for (const key of Object.keys(changes) as SettingKey[]) {
+      if (before[key] === after[key]) continue
+      recordAudit(ctx.db, request, {
+        entityType: 'User',
+        entityId: admin.id,
+        entityPath: admin.username,
+        targetType: 'ApplicationSetting',
+        targetDetails: key,
+        change: { change: key, from: before[key], to: after[key] },
+      })
+    }
+    return { id: 1, ...after }
+  })
+}
+
+export default applicationSettings

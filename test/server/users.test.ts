@@ -1,0 +1,429 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { makeServer, ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from '../helpers/server'
+import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
+
+const json = { 'content-type': 'application/json' }
+
+describe('Users API', () => {
+  let s: TestServer
+  let alice: SeededUser
+  let bob: SeededUser
+
+  beforeAll(async () => {
+    s = await makeServer()
+    alice = seedUser(s, { username: 'alice', name: 'Alice Liddell' })
+    bob = seedUser(s, { username: 'bob', name: 'Bob Builder', external: 1 })
+    s.app.burrow.db.prepare('INSERT INTO user_emails (user_id, email, created_at) VALUES (?, ?, ?)').run(bob.user.id, 'bob.second@example.org', new Date().toISOString())
+  })
+  afterAll(async () => {
+    await s.close()
+  })
+
+  const create = (token: string | null, body: Record<string, unknown>) =>
+    s.request(token, { method: 'POST', url: '/api/v4/users', headers: json, payload: body })
+
+  describe('GET /users', () => {
+    it('gives non-administrators the basic entity', async () => {
+      const res = await s.request(alice.token, { method: 'GET', url: '/api/v4/users?username=bob' })
+      expect(res.statusCode).toBe(200)
+      expect(res.json()).toEqual([
+        { id: bob.user.id, username: 'bob', name: 'Bob Builder', state: 'active', locked: false, avatar_url: null, web_url: 'http://burrow.test/bob' },
+      ])
+    })
+
+    it('gives administrators the admin entity with email and is_admin', async () => {
+      const res = await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?username=alice' })
+      const [u] = res.json()
+      expect(u.email).toBe('alice@example.com')
+      expect(u.is_admin).toBe(false)
+      expect(u.identities).toEqual([])
+      expect(u).toHaveProperty('last_sign_in_ip')
+    })
+
+    it('matches username case-insensitively', async () => {
+      const res = await s.request(alice.token, { method: 'GET', url: '/api/v4/users?username=BoB' })
+      expect(res.json().map((u: { id: number }) => u.id)).toEqual([bob.user.id])
+    })
+
+    it('searches name, username, primary and secondary email', async () => {
+      const ids = async (q: string) =>
+        (await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/users?search=${encodeURIComponent(q)}` })).json().map((u: { id: number }) => u.id)
+      expect(await ids('liddell')).toEqual([alice.user.id])
+      expect(await ids('ali')).toEqual([alice.user.id])
+      expect(await ids('alice@example.com')).toEqual([alice.user.id])
+      expect(await ids('bob.second@example.org')).toEqual([bob.user.id])
+    })
+
+    it('filters external and exclude_external', async () => {
+      const ext = (await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?external=true' })).json()
+      expect(ext.map((u: { username: string }) => u.username)).toEqual(['bob'])
+      const non = (await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?exclude_external=true&per_page=100' })).json()
+      expect(non.map((u: { username: string }) => u.username)).not.toContain('bob')
+    })
+
+    it('filters blocked and active', async () => {
+      const carol = seedUser(s, { username: 'carol_blocked', state: 'blocked' })
+      const blocked = (await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?blocked=true' })).json()
+      expect(blocked.map((u: { id: number }) => u.id)).toEqual([carol.user.id])
+      const active = (await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?active=true&per_page=100' })).json()
+      expect(active.map((u: { id: number }) => u.id)).not.toContain(carol.user.id)
+    })
+
+    it('excludes internal users with exclude_internal', async () => {
+      seedUser(s, { username: 'alert_bot_x', user_type: 'alert_bot' })
+      const all = (await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?per_page=100' })).json()
+      const filtered = (await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?exclude_internal=true&per_page=100' })).json()
+      expect(all.map((u: { username: string }) => u.username)).toContain('alert_bot_x')
+      expect(filtered.map((u: { username: string }) => u.username)).not.toContain('alert_bot_x')
+    })
+
+    it('orders by id descending by default', async () => {
+      const ids = (await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?per_page=100' })).json().map((u: { id: number }) => u.id)
+      expect(ids).toEqual([...ids].sort((a: number, b: number) => b - a))
+    })
+
+    it('lets administrators order by username ascending', async () => {
+      const names = (await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?order_by=username&sort=asc&per_page=100' })).json().map((u: { username: string }) => u.username)
+      expect(names).toEqual([...names].sort())
+    })
+
+    it('ignores order_by for non-administrators', async () => {
+      const ids = (await s.request(alice.token, { method: 'GET', url: '/api/v4/users?order_by=username&sort=asc&per_page=100' })).json().map((u: { id: number }) => u.id)
+      expect(ids).toEqual([...ids].sort((a: number, b: number) => b - a))
+    })
+
+    it('rejects an unknown order_by with 400', async () => {
+      const res = await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?order_by=email' })
+      expect(res.statusCode).toBe(400)
+      expect(res.json()).toEqual({ error: 'order_by does not have a valid value' })
+    })
+
+    it('filters admins for administrators only', async () => {
+      const admins = (await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?admins=true' })).json()
+      expect(admins.map((u: { username: string }) => u.username)).toEqual(['root'])
+      const ignored = (await s.request(alice.token, { method: 'GET', url: '/api/v4/users?admins=true&per_page=100' })).json()
+      expect(ignored.length).toBeGreaterThan(1)
+    })
+
+    it('filters two_factor', async () => {
+      const tf = seedUser(s, { username: 'twofa', two_factor_enabled: 1 })
+      const on = (await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?two_factor=enabled' })).json()
+      expect(on.map((u: { id: number }) => u.id)).toEqual([tf.user.id])
+    })
+
+    it('filters without_projects', async () => {
+      const member = seedUser(s, { username: 'has_project' })
+      const group = seedGroup(s)
+      seedProject(s, { namespaceId: group.id })
+      seedMember(s, 'Namespace', group.id, member.user.id, 30)
+      const owner = seedUser(s, { username: 'owns_project' })
+      seedProject(s, { ownerId: owner.user.id })
+      const names = (await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?without_projects=true&per_page=100' })).json().map((u: { username: string }) => u.username)
+      expect(names).toContain('alice')
+      expect(names).not.toContain('has_project')
+      expect(names).not.toContain('owns_project')
+    })
+
+    it('finds users by extern_uid and provider for administrators', async () => {
+      s.app.burrow.db.prepare('INSERT INTO identities (user_id, provider, extern_uid) VALUES (?, ?, ?)').run(alice.user.id, 'ldapmain', 'uid=alice')
+      const res = await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?extern_uid=uid%3Dalice&provider=ldapmain' })
+      expect(res.json().map((u: { id: number }) => u.id)).toEqual([alice.user.id])
+      expect(res.json()[0].identities).toEqual([{ provider: 'ldapmain', extern_uid: 'uid=alice', saml_provider_id: null }])
+    })
+
+    it('refuses extern_uid lookups to non-administrators with 403', async () => {
+      const res = await s.request(alice.token, { method: 'GET', url: '/api/v4/users?extern_uid=x&provider=ldapmain' })
+      expect(res.statusCode).toBe(403)
+    })
+
+    it('filters created_before and created_after', async () => {
+      s.app.burrow.db.prepare('UPDATE users SET created_at = ? WHERE id = ?').run('2001-01-01T00:00:00.000Z', bob.user.id)
+      const before = (await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?created_before=2002-01-01T00:00:00Z' })).json()
+      expect(before.map((u: { id: number }) => u.id)).toEqual([bob.user.id])
+      const after = (await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?created_after=2002-01-01&per_page=100' })).json()
+      expect(after.map((u: { id: number }) => u.id)).not.toContain(bob.user.id)
+    })
+
+    it('filters by custom attributes and returns them with with_custom_attributes', async () => {
+      s.app.burrow.db.prepare('INSERT INTO user_custom_attributes (user_id, key, value) VALUES (?, ?, ?)').run(bob.user.id, 'team', 'red')
+      const res = await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?custom_attributes[team]=red&with_custom_attributes=true' })
+      expect(res.json().map((u: { id: number }) => u.id)).toEqual([bob.user.id])
+      expect(res.json()[0].custom_attributes).toEqual([{ key: 'team', value: 'red' }])
+    })
+
+    it('sets offset pagination headers', async () => {
+      const res = await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?per_page=2&page=1' })
+      expect(res.json()).toHaveLength(2)
+      expect(Number(res.headers['x-total'])).toBeGreaterThan(2)
+      expect(res.headers['x-next-page']).toBe('2')
+      expect(String(res.headers.link)).toContain('rel="next"')
+    })
+
+    it('pages with keyset pagination and a rel="next" link', async () => {
+      const first = await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?pagination=keyset&order_by=id&sort=asc&per_page=2' })
+      const ids = first.json().map((u: { id: number }) => u.id)
+      expect(ids).toHaveLength(2)
+      expect(ids[0]).toBeLessThan(ids[1])
+      const link = String(first.headers.link)
+      expect(link).toContain('rel="next"')
+      expect(link).toContain(`id_after=${ids[1]}`)
+      const next = new URL(/<([^>]+)>/.exec(link)![1])
+      const second = await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/users${next.search}` })
+      expect(second.json()[0].id).toBeGreaterThan(ids[1])
+    })
+
+    it('lets anonymous callers look one username up but not list everyone', async () => {
+      expect((await s.request(null, { method: 'GET', url: '/api/v4/users?username=alice' })).json()).toHaveLength(1)
+      const res = await s.request(null, { method: 'GET', url: '/api/v4/users' })
+      expect(res.statusCode).toBe(403)
+      expect(res.json()).toEqual({ message: '403 Forbidden - Not authorized to access /api/v4/users' })
+    })
+  })
+
+  describe('GET /users/:id', () => {
+    it('answers anonymous callers with the public fields', async () => {
+      const res = await s.request(null, { method: 'GET', url: `/api/v4/users/${alice.user.id}` })
+      expect(res.statusCode).toBe(200)
+      const u = res.json()
+      expect(u).toMatchObject({ id: alice.user.id, username: 'alice', bio: '', bot: false, followers: 0, following: 0 })
+      expect(u.created_at).toBeTruthy()
+      expect(u).not.toHaveProperty('email')
+    })
+
+    it('gives administrators the admin view', async () => {
+      const u = (await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/users/${alice.user.id}` })).json()
+      expect(u.email).toBe('alice@example.com')
+      expect(u.is_admin).toBe(false)
+      expect(u.sign_in_count).toBe(0)
+    })
+
+    it('hides created_at and follower counts of a private profile from others', async () => {
+      const p = seedUser(s, { username: 'private_pat', private_profile: 1 })
+      const other = (await s.request(alice.token, { method: 'GET', url: `/api/v4/users/${p.user.id}` })).json()
+      expect(other).not.toHaveProperty('created_at')
+      expect(other).not.toHaveProperty('followers')
+      const self = (await s.request(p.token, { method: 'GET', url: `/api/v4/users/${p.user.id}` })).json()
+      expect(self.created_at).toBeTruthy()
+    })
+
+    it('answers 404 with GitLab body for an unknown user', async () => {
+      const res = await s.request(null, { method: 'GET', url: '/api/v4/users/999999' })
+      expect(res.statusCode).toBe(404)
+      expect(res.json()).toEqual({ message: '404 User Not Found' })
+    })
+  })
+
+  describe('GET /user', () => {
+    it('returns the self view with email and settings', async () => {
+      const u = (await s.request(alice.token, { method: 'GET', url: '/api/v4/user' })).json()
+      expect(u).toMatchObject({ id: alice.user.id, email: 'alice@example.com', can_create_group: true, can_create_project: true, external: false, private_profile: false })
+      expect(u).not.toHaveProperty('is_admin')
+    })
+
+    it('adds is_admin for administrators', async () => {
+      expect((await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/user' })).json().is_admin).toBe(true)
+    })
+
+    it('answers 401 to anonymous callers', async () => {
+      const res = await s.request(null, { method: 'GET', url: '/api/v4/user' })
+      expect(res.statusCode).toBe(401)
+      expect(res.json()).toEqual({ message: '401 Unauthorized' })
+    })
+  })
+
+  describe('POST /users', () => {
+    it('creates a user with defaults and answers the admin entity', async () => {
+      const res = await create(ROOT_TOKEN, { email: 'new1@example.com', name: 'New One', username: 'new1', password: 'secret-pass-1' })
+      expect(res.statusCode).toBe(201)
+      const u = res.json()
+      expect(u).toMatchObject({ username: 'new1', email: 'new1@example.com', bio: '', private_profile: false, is_admin: false, state: 'active' })
+      expect(u.confirmed_at).toBeNull()
+    })
+
+    it('turns private_profile null into false', async () => {
+      const res = await create(ROOT_TOKEN, { email: 'pp@example.com', name: 'PP', username: 'pp_null', password: 'secret-pass-1', private_profile: null })
+      expect(res.json().private_profile).toBe(false)
+    })
+
+    it('honours admin, external, projects_limit, can_create_group, note and skip_confirmation', async () => {
+      const res = await create(ROOT_TOKEN, {
+        email: 'full@example.com', name: 'Full', username: 'full_attrs', force_random_password: true, admin: 'true', external: true,
+        projects_limit: 3, can_create_group: false, note: 'hello', skip_confirmation: true, theme_id: 2, color_scheme_id: 3, bio: 'About me',
+      })
+      expect(res.statusCode).toBe(201)
+      expect(res.json()).toMatchObject({ is_admin: true, external: true, projects_limit: 3, can_create_group: false, note: 'hello', theme_id: 2, color_scheme_id: 3, bio: 'About me' })
+      expect(res.json().confirmed_at).not.toBeNull()
+    })
+
+    it('creates an identity from extern_uid and provider', async () => {
+      const res = await create(ROOT_TOKEN, { email: 'ld@example.com', name: 'LD', username: 'ldap_user', reset_password: true, extern_uid: 'cn=ld', provider: 'ldapmain' })
+      expect(res.json().identities).toEqual([{ provider: 'ldapmain', extern_uid: 'cn=ld', saml_provider_id: null }])
+    })
+
+    it('requires email, name, username and one password option with 400', async () => {
+      const res = await create(ROOT_TOKEN, {})
+      expect(res.statusCode).toBe(400)
+      expect(res.json()).toEqual({
+        error: 'email is missing, password, reset_password, force_random_password are missing, at least one parameter must be provided, name is missing, username is missing',
+      })
+    })
+
+    it('requires a password when reset_password and force_random_password are both false', async () => {
+      const res = await create(ROOT_TOKEN, { email: 'np@example.com', name: 'NP', username: 'nopass', reset_password: false, force_random_password: false })
+      expect(res.statusCode).toBe(400)
+      expect(res.json()).toEqual({ message: { password: ["can't be blank"] } })
+    })
+
+    it('rejects a short password with 400', async () => {
+      const res = await create(ROOT_TOKEN, { email: 'sp@example.com', name: 'SP', username: 'shortpass', password: 'abc' })
+      expect(res.statusCode).toBe(400)
+      expect(res.json()).toEqual({ message: { password: ['is too short (minimum is 8 characters)'] } })
+    })
+
+    it('answers 409 for a taken email, primary or secondary', async () => {
+      const res = await create(ROOT_TOKEN, { email: 'ALICE@example.com', name: 'X', username: 'x_dup', password: 'secret-pass-1' })
+      expect(res.statusCode).toBe(409)
+      expect(res.json()).toEqual({ message: 'Email has already been taken' })
+      const second = await create(ROOT_TOKEN, { email: 'bob.second@example.org', name: 'X', username: 'x_dup2', password: 'secret-pass-1' })
+      expect(second.statusCode).toBe(409)
+    })
+
+    it('answers 409 for a taken username, whatever its case', async () => {
+      const res = await create(ROOT_TOKEN, { email: 'other@example.com', name: 'X', username: 'ALICE', password: 'secret-pass-1' })
+      expect(res.statusCode).toBe(409)
+      expect(res.json()).toEqual({ message: 'Username has already been taken' })
+    })
+
+    it('answers 403 to non-administrators and 401 to anonymous callers', async () => {
+      expect((await create(alice.token, { email: 'z@example.com', name: 'Z', username: 'zz', password: 'secret-pass-1' })).statusCode).toBe(403)
+      expect((await create(null, { email: 'z@example.com', name: 'Z', username: 'zz', password: 'secret-pass-1' })).statusCode).toBe(401)
+    })
+
+    it('records an audit event for the creation', async () => {
+      const res = await create(ROOT_TOKEN, { email: 'aud@example.com', name: 'Aud', username: 'audited', password: 'secret-pass-1' })
+      const row = s.app.burrow.db.prepare(`SELECT * FROM audit_events WHERE entity_type = 'User' AND entity_id = ?`).get(res.json().id) as { details: string }
+      expect(JSON.parse(row.details).add).toBe('user')
+    })
+  })
+
+  describe('PUT /users/:id', () => {
+    it('updates given attributes only', async () => {
+      const u = seedUser(s, { username: 'upd_me' })
+      const res = await s.request(ROOT_TOKEN, { method: 'PUT', url: `/api/v4/users/${u.user.id}`, headers: json, payload: { bio: 'new bio', admin: true } })
+      expect(res.statusCode).toBe(200)
+      expect(res.json()).toMatchObject({ bio: 'new bio', is_admin: true, username: 'upd_me', email: u.user.email })
+    })
+
+    it('answers 409 when the email belongs to someone else', async () => {
+      const res = await s.request(ROOT_TOKEN, { method: 'PUT', url: `/api/v4/users/${bob.user.id}`, headers: json, payload: { email: 'alice@example.com' } })
+      expect(res.statusCode).toBe(409)
+      expect(res.json()).toEqual({ message: 'Email has already been taken' })
+    })
+
+    it('answers 409 when the username belongs to someone else', async () => {
+      const res = await s.request(ROOT_TOKEN, { method: 'PUT', url: `/api/v4/users/${bob.user.id}`, headers: json, payload: { username: 'Alice' } })
+      expect(res.statusCode).toBe(409)
+      expect(res.json()).toEqual({ message: 'Username has already been taken' })
+    })
+
+    it('renames the personal namespace with the username', async () => {
+      const u = seedUser(s, { username: 'rename_me' })
+      await s.request(ROOT_TOKEN, { method: 'PUT', url: `/api/v4/users/${u.user.id}`, headers: json, payload: { username: 'renamed' } })
+      const ns = s.app.burrow.db.prepare(`SELECT full_path FROM namespaces WHERE kind = 'user' AND owner_id = ?`).get(u.user.id) as { full_path: string }
+      expect(ns.full_path).toBe('renamed')
+    })
+
+    it('answers 403 to non-administrators', async () => {
+      expect((await s.request(alice.token, { method: 'PUT', url: `/api/v4/users/${alice.user.id}`, headers: json, payload: { bio: 'x' } })).statusCode).toBe(403)
+    })
+
+    it('answers 412 when If-Unmodified-Since is older than the last change', async () => {
+      const res = await s.request(ROOT_TOKEN, {
+        method: 'PUT', url: `/api/v4/users/${alice.user.id}`, headers: { ...json, 'if-unmodified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' }, payload: { bio: 'x' },
+      })
+      expect(res.statusCode).toBe(412)
+    })
+  })
+
+  describe('block, unblock, deactivate, activate', () => {
+    it('blocks with 201 true, and the blocked user is refused', async () => {
+      const u = seedUser(s)
+      const res = await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/users/${u.user.id}/block` })
+      expect(res.statusCode).toBe(201)
+      expect(res.json()).toBe(true)
+      expect((await s.request(u.token, { method: 'GET', url: '/api/v4/user' })).statusCode).toBe(403)
+    })
+
+    it('unblocks with 201 true, and an already active user also gets 201 true', async () => {
+      const u = seedUser(s, { state: 'blocked' })
+      const res = await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/users/${u.user.id}/unblock` })
+      expect(res.statusCode).toBe(201)
+      expect(res.json()).toBe(true)
+      expect((await s.request(u.token, { method: 'GET', url: '/api/v4/user' })).statusCode).toBe(200)
+      expect((await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/users/${u.user.id}/unblock` })).statusCode).toBe(201)
+    })
+
+    it('refuses to unblock a deactivated user with 403', async () => {
+      const u = seedUser(s, { state: 'deactivated' })
+      const res = await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/users/${u.user.id}/unblock` })
+      expect(res.statusCode).toBe(403)
+      expect(res.json()).toEqual({ message: '403 Forbidden - Deactivated users cannot be unblocked by the API' })
+    })
+
+    it('deactivates a dormant user and activates them again', async () => {
+      const u = seedUser(s, { last_activity_on: '2000-01-01' })
+      expect((await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/users/${u.user.id}/deactivate` })).statusCode).toBe(201)
+      expect((await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/users/${u.user.id}` })).json().state).toBe('deactivated')
+      expect((await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/users/${u.user.id}/activate` })).statusCode).toBe(201)
+      expect((await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/users/${u.user.id}` })).json().state).toBe('active')
+    })
+
+    it('refuses to deactivate a recently active user with 403', async () => {
+      const u = seedUser(s, { last_activity_on: new Date().toISOString().slice(0, 10) })
+      const res = await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/users/${u.user.id}/deactivate` })
+      expect(res.statusCode).toBe(403)
+      expect(res.json().message).toContain('has been active in the past 90 days')
+    })
+
+    it('answers 403 to non-administrators and 404 for unknown users', async () => {
+      expect((await s.request(alice.token, { method: 'POST', url: `/api/v4/users/${bob.user.id}/block` })).statusCode).toBe(403)
+      const res = await s.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/users/999999/block' })
+      expect(res.statusCode).toBe(404)
+      expect(res.json()).toEqual({ message: '404 User Not Found' })
+    })
+
+    it('records audit events for block and unblock', async () => {
+      const u = seedUser(s)
+      await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/users/${u.user.id}/block` })
+      await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/users/${u.user.id}/unblock` })
+      const rows = s.app.burrow.db.prepare(`SELECT details FROM audit_events WHERE entity_type = 'User' AND entity_id = ? ORDER BY id`).all(u.user.id) as { details: string }[]
+      expect(rows.map((r) => JSON.parse(r.details).custom_message)).toEqual(['Blocked user', 'Unblocked user'])
+    })
+  })
+
+  describe('DELETE /users/:id', () => {
+    it('deletes the user and their personal projects with 204', async () => {
+      const u = seedUser(s)
+      const p = seedProject(s, { ownerId: u.user.id })
+      const res = await s.request(ROOT_TOKEN, { method: 'DELETE', url: `/api/v4/users/${u.user.id}` })
+      expect(res.statusCode).toBe(204)
+      expect((await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/users/${u.user.id}` })).statusCode).toBe(404)
+      expect(s.app.burrow.db.prepare('SELECT id FROM projects WHERE id = ?').get(p.id)).toBeUndefined()
+      expect((await s.request(u.token, { method: 'GET', url: '/api/v4/user' })).statusCode).toBe(401)
+    })
+
+    it('answers 409 for the sole owner of a group unless hard_delete', async () => {
+      const u = seedUser(s)
+      const g = seedGroup(s)
+      seedMember(s, 'Namespace', g.id, u.user.id, 50)
+      const res = await s.request(ROOT_TOKEN, { method: 'DELETE', url: `/api/v4/users/${u.user.id}` })
+      expect(res.statusCode).toBe(409)
+      expect(res.json()).toEqual({ message: 'User cannot be removed while is the sole-owner of a group' })
+      expect((await s.request(ROOT_TOKEN, { method: 'DELETE', url: `/api/v4/users/${u.user.id}?hard_delete=true` })).statusCode).toBe(204)
+    })
+
+    it('answers 403 to non-administrators', async () => {
+      expect((await s.request(alice.token, { method: 'DELETE', url: `/api/v4/users/${bob.user.id}` })).statusCode).toBe(403)
+    })
+  })
+})
