@@ -354,6 +354,10 @@ describe('GET /projects lists', () => {
     expect(await listIds(ROOT_TOKEN, '?topic=rust')).toEqual([ids.pub])
   })
 
+  it('accepts booleans written the way python-gitlab writes them (True)', async () => {
+    expect(await listIds(ROOT_TOKEN, '?archived=True')).toEqual([ids.int])
+  })
+
   it('filters by id_after and id_before', async () => {
     expect(await listIds(ROOT_TOKEN, `?id_after=${ids.int}&order_by=id&sort=asc`)).toEqual([ids.priv, ids.other])
     expect(await listIds(ROOT_TOKEN, `?id_before=${ids.int}`)).toEqual([ids.pub])
