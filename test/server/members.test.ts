@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { nowIso } from '../../src/server/db/connection'
 import type { NamespaceRow, ProjectRow } from '../../src/server/db/rows'
+import { pruneExpiredMembers } from '../../src/server/services/members'
 import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
 import { makeServer, ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 
@@ -477,5 +478,28 @@ describe('GET /users/:id/memberships', () => {
     const u = seedUser(s)
     const res = await s.request(u.token, { method: 'GET', url: `${API}/users/${u.user.id}/memberships` })
     expect(res.statusCode).toBe(403)
+  })
+})
+
+describe('expired memberships', () => {
+  it('prunes them and records an expired event for project memberships', async () => {
+    const s = await makeServer()
+    try {
+      const g = seedGroup(s)
+      const p = seedProject(s, { namespaceId: g.id })
+      const u = seedUser(s)
+      const keep = seedUser(s)
+      seedMember(s, 'Project', p.id, u.user.id, 30)
+      seedMember(s, 'Namespace', g.id, u.user.id, 30)
+      seedMember(s, 'Project', p.id, keep.user.id, 30)
+      s.app.burrow.db.prepare("UPDATE members SET expires_at = '2000-01-01' WHERE user_id = ?").run(u.user.id)
+      expect(pruneExpiredMembers(s.app.burrow.db)).toBe(2)
+      const remaining = s.app.burrow.db.prepare('SELECT user_id FROM members').all() as { user_id: number }[]
+      expect(remaining.map((r) => r.user_id)).toEqual([keep.user.id])
+      const expired = s.app.burrow.db.prepare("SELECT project_id FROM events WHERE action = 'expired' AND author_id = ?").all(u.user.id)
+      expect(expired).toEqual([{ project_id: p.id }])
+    } finally {
+      await s.close()
+    }
   })
 })

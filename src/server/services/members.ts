@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { AccessLevel, accessLevelName, MEMBER_ACCESS_LEVELS } from '../auth/access'
+import type { Db } from '../db/connection'
 import {
   deleteAccessRequest,
   deleteMember,
@@ -241,7 +242,7 @@ export function dropAccessRequest(request: FastifyRequest, source: MemberSource,
  * Prunes memberships whose expiry date has passed, recording an 'expired' event for each project
  * membership (GitLab's daily expiry worker). Returns how many were removed.
  */
-export function pruneExpiredMembers(db: FastifyRequest['server']['burrow']['db']): number {
+export function pruneExpiredMembers(db: Db): number {
   return db.transaction(() => {
     const gone = db
       .prepare(`DELETE FROM members WHERE expires_at IS NOT NULL AND expires_at < date('now') RETURNING source_type, source_id, user_id`)
