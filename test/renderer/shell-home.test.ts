@@ -1,0 +1,64 @@
+// @vitest-environment jsdom
+import { flushPromises, mount } from '@vue/test-utils'
+import { createTestingPinia } from '@pinia/testing'
+import { createPinia } from 'pinia'
+import { describe, expect, it, vi } from 'vitest'
+import { bridgeKey, wrapBridge, type Bridge } from '../../src/renderer/bridge'
+import { useAppStore } from '../../src/renderer/stores/app'
+import ShellHome from '../../src/renderer/views/ShellHome.vue'
+import type { BurrowBridge, IpcResponse } from '../../src/shared/ipc/contract'
+
+/** A fake transport (the Electron preload cannot run here) answering from a table. */
+function fakeTransport(answers: Record<string, IpcResponse>): BurrowBridge {
+  return {
+    invoke: async (channel: string) => (answers[channel] ?? { ok: false, error: { code: 'unknown-channel', message: channel } }) as IpcResponse<never>,
+    on: () => () => undefined,
+  }
+}
+
+function mountWith(bridge: Bridge, pinia: ReturnType<typeof createPinia>) {
+  return mount(ShellHome, { global: { plugins: [pinia], provide: { [bridgeKey as symbol]: bridge } } })
+}
+
+describe('ShellHome', () => {
+  it('shows Burrow, the mode, the server URL and version from the store', () => {
+    const bridge = wrapBridge(fakeTransport({}), 'websocket')
+    const pinia = createTestingPinia({
+      createSpy: vi.fn,
+      initialState: {
+        app: {
+          info: { version: '0.1.0', mode: 'browser', serverUrl: 'http://127.0.0.1:4567' },
+          server: { url: 'http://127.0.0.1:4567', state: 'reachable', version: '17.6.0', revision: 'burrow' },
+        },
+      },
+    })
+    const wrapper = mountWith(bridge, pinia)
+    expect(wrapper.find('h1').text()).toBe('Burrow')
+    expect(wrapper.find('[data-test="mode"]').text()).toBe('browser')
+    expect(wrapper.find('[data-test="server-url"]').text()).toBe('http://127.0.0.1:4567')
+    expect(wrapper.find('[data-test="server-version"]').text()).toBe('17.6.0')
+    expect(useAppStore(pinia).load).toHaveBeenCalledOnce()
+  })
+
+  it('loads app:info and server:status through the bridge when mounted', async () => {
+    const bridge = wrapBridge(
+      fakeTransport({
+        'app:info': { ok: true, result: { version: '0.1.0', mode: 'electron', serverUrl: 'http://127.0.0.1:9' } },
+        'server:status': { ok: true, result: { url: 'http://127.0.0.1:9', state: 'reachable', version: '17.6.0', revision: 'burrow' } },
+      }),
+      'electron',
+    )
+    const wrapper = mountWith(bridge, createPinia())
+    await flushPromises()
+    expect(wrapper.find('[data-test="mode"]').text()).toBe('electron')
+    expect(wrapper.find('[data-test="server-version"]').text()).toBe('17.6.0')
+  })
+
+  it('shows the error code and message when a request fails', async () => {
+    const bridge = wrapBridge(fakeTransport({ 'app:info': { ok: false, error: { code: 'unavailable', message: 'No launch secret' } } }), 'websocket')
+    const wrapper = mountWith(bridge, createPinia())
+    await flushPromises()
+    expect(wrapper.find('[data-test="error"]').text()).toContain('No launch secret')
+    expect(wrapper.find('[data-test="error"]').text()).toContain('unavailable')
+  })
+})
