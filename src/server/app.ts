@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { ANONYMOUS } from './auth/actor'
@@ -10,6 +11,9 @@ import { parseParams } from './http/querystring'
 import { RateLimiter } from './http/rate-limit'
 import { apiRoutes } from './routes/index'
 import oauthRoutes from './routes/oauth'
+import smartHttp from './git/smart-http'
+import { onPush } from './services/push'
+import { recordPushEvents } from './services/push-events'
 import { ensureRootUser } from './services/bootstrap'
 import { startMaintenance } from './services/maintenance'
 import { Settings } from './settings'
@@ -139,7 +143,9 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   })
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: '404 Not Found' }))
 
+  onPush(ctx, recordPushEvents)
   await app.register(oauthRoutes)
+  await app.register(smartHttp, { hooksDir: join(options.dataDir, 'hooks') })
   await app.register(
     async (api) => {
       for (const plugin of apiRoutes) await api.register(plugin)

@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { Db } from './db/connection'
+import { RepositoryStorage } from './git/storage'
+import type { PushListener } from './services/push'
 import type { Settings, SettingKey, SettingValue } from './settings'
 
 /** How a Burrow Server instance is started (see DESIGN.md, "Server contract"). */
@@ -24,6 +26,10 @@ export interface ServerContext {
   readonly options: ServerOptions
   readonly settings: Settings
   readonly storages: readonly string[]
+  /** Bare repositories on disk, by storage name. */
+  readonly repos: RepositoryStorage
+  /** Called after every landed push (smart HTTP or API commits); see services/push.ts. */
+  readonly pushListeners: PushListener[]
   /** `http://host:port` of this instance as the caller sees it, without a trailing slash. */
   baseUrl(request?: FastifyRequest): string
 }
@@ -35,6 +41,8 @@ export function createContext(db: Db, options: ServerOptions, settings: Settings
     options,
     settings,
     storages,
+    repos: new RepositoryStorage(options.dataDir, storages),
+    pushListeners: [],
     baseUrl(request?: FastifyRequest): string {
       if (options.externalUrl) return options.externalUrl.replace(/\/+$/, '')
       if (request) return `${request.protocol}://${request.host}`

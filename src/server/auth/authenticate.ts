@@ -5,7 +5,7 @@ import { findOAuthTokenByDigest, findPersonalTokenByDigest, touchPersonalToken }
 import { findUserById, findUserByIdOrUsername } from '../db/users'
 import { ApiError, forbidden, insufficientScope, unauthorized } from '../http/errors'
 import { ANONYMOUS, type Actor, type AuthMethod, type TokenScope } from './actor'
-import { digestToken } from './secrets'
+import { digestToken, verifyPassword } from './secrets'
 
 interface PresentedToken {
   readonly value: string
@@ -114,9 +114,26 @@ export function acceptedScopes(method: string, routeScopes: readonly TokenScope[
   return method === 'GET' || method === 'HEAD' ? ['api', 'read_api'] : ['api']
 }
 
-/** 403 insufficient_scope unless the token carries one of the accepted scopes. */
+/** 403 insufficient_scope unless the token carries one of the accepted scopes (an empty list accepts any). */
 export function checkScopes(actor: Actor, accepted: readonly TokenScope[]): void {
-  if (actor.method === 'none') return
+  if (actor.method === 'none' || accepted.length === 0) return
   if (accepted.some((s) => actor.scopes.includes(s))) return
   throw insufficientScope(accepted.join(' '))
+}
+
+/**
+ * Resolves a secret presented outside the API headers (git's HTTP basic auth password): a
+ * personal/project/impersonation token, an OAuth access token, or the user's password.
+ * Returns null when it matches nothing; throws 401/403 for unusable tokens or blocked users.
+ */
+export function authenticateSecret(ctx: ServerContext, login: string, secret: string): Actor | null {
+  let actor = fromPersonalToken(ctx, secret) ?? fromOAuthToken(ctx, secret)
+  if (!actor && login) {
+    const user = findUserByIdOrUsername(ctx.db, login)
+    if (user && verifyPassword(secret, user.password_hash)) {
+      actor = { user, method: 'personal_access_token', scopes: ['api'], tokenId: null, sudoBy: null }
+    }
+  }
+  if (actor) assertActive(actor.user as UserRow)
+  return actor
 }

@@ -1,0 +1,115 @@
+import { mkdtempSync, readFileSync } from 'node:fs'
+import * as fs from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import git from 'isomorphic-git'
+import http from 'isomorphic-git/http/node'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AccessLevel } from '../../../src/server/auth/access'
+import type { ProjectRow } from '../../../src/server/db/rows'
+import { seedGroup, seedMember, seedProject } from '../../helpers/fixtures'
+import { commitFiles, makeWorkRepo, remoteUrl, sh, shFails } from '../../helpers/git'
+import { seedUser, startServer, type ListeningServer, type SeededUser } from '../../helpers/server'
+
+describe('git smart HTTP', () => {
+  let s: ListeningServer
+  let dev: SeededUser
+  let reporter: SeededUser
+  let guest: SeededUser
+  let stranger: SeededUser
+  let priv: ProjectRow
+  let pub: ProjectRow
+
+  beforeAll(async () => {
+    s = await startServer()
+    dev = seedUser(s)
+    reporter = seedUser(s)
+    guest = seedUser(s)
+    stranger = seedUser(s)
+    const group = seedGroup(s, { path: 'acme', visibility: 'public' })
+    priv = seedProject(s, { namespaceId: group.id, path: 'secret', visibility: 'private' })
+    pub = seedProject(s, { namespaceId: group.id, path: 'open', visibility: 'public' })
+    for (const p of [priv, pub]) {
+      seedMember(s, 'Project', p.id, dev.user.id, AccessLevel.DEVELOPER)
+      seedMember(s, 'Project', p.id, reporter.user.id, AccessLevel.REPORTER)
+      seedMember(s, 'Project', p.id, guest.user.id, AccessLevel.GUEST)
+    }
+  })
+  afterAll(async () => {
+    await s.close()
+  })
+
+  it('lets a Developer push with a token as basic-auth password and records a pushed event', async () => {
+    const work = makeWorkRepo()
+    const sha = commitFiles(work, { 'README.md': '# secret\n' }, 'Initial commit')
+    await sh(work, 'push', '--quiet', remoteUrl(s.url, 'acme/secret', dev.token), 'main')
+    const events = s.app.burrow.db.prepare("SELECT * FROM events WHERE project_id = ? AND action = 'pushed'").all(priv.id) as { push_data: string; author_id: number }[]
+    // The event is written after the push response; give the listener a moment to run.
+    for (let i = 0; i < 50 && events.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50))
+      events.push(...(s.app.burrow.db.prepare("SELECT * FROM events WHERE project_id = ? AND action = 'pushed'").all(priv.id) as typeof events))
+    }
+    expect(events).toHaveLength(1)
+    expect(events[0].author_id).toBe(dev.user.id)
+    expect(JSON.parse(events[0].push_data)).toMatchObject({ action: 'created', ref: 'main', ref_type: 'branch', commit_to: sha, commit_title: 'Initial commit', commit_count: 1 })
+  })
+
+  it('lets a Reporter clone a private project and refuses a Guest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'burrow-clone-'))
+    await sh(dir, 'clone', '--quiet', remoteUrl(s.url, 'acme/secret', reporter.token), 'r')
+    expect(readFileSync(join(dir, 'r', 'README.md'), 'utf8')).toBe('# secret\n')
+    expect(await shFails(dir, 'clone', '--quiet', remoteUrl(s.url, 'acme/secret', guest.token), 'g')).toMatch(/403|not allowed/i)
+  })
+
+  it('asks anonymous clients for credentials on a private project and hides it from strangers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'burrow-clone-'))
+    expect(await shFails(dir, 'clone', '--quiet', remoteUrl(s.url, 'acme/secret'), 'a')).toMatch(/Authentication failed|could not read Username|401/i)
+    expect(await shFails(dir, 'clone', '--quiet', remoteUrl(s.url, 'acme/secret', stranger.token), 'x')).toMatch(/not found|404/i)
+  })
+
+  it('refuses a push from a Reporter', async () => {
+    const work = makeWorkRepo()
+    commitFiles(work, { 'a.txt': 'a' }, 'a')
+    expect(await shFails(work, 'push', '--quiet', remoteUrl(s.url, 'acme/secret', reporter.token), 'main:other')).toMatch(/403|not allowed/i)
+  })
+
+  it('serves anonymous clones of public projects', async () => {
+    const work = makeWorkRepo()
+    commitFiles(work, { 'pub.txt': 'public' }, 'Public commit')
+    await sh(work, 'push', '--quiet', remoteUrl(s.url, 'acme/open', dev.token), 'main')
+    const dir = mkdtempSync(join(tmpdir(), 'burrow-clone-'))
+    await sh(dir, 'clone', '--quiet', remoteUrl(s.url, 'acme/open'), 'p')
+    expect(readFileSync(join(dir, 'p', 'pub.txt'), 'utf8')).toBe('public')
+  })
+
+  it('refuses pushes with a clear message while the repository is read-only', async () => {
+    s.app.burrow.db.prepare('UPDATE projects SET repository_read_only = 1 WHERE id = ?').run(pub.id)
+    try {
+      const work = makeWorkRepo()
+      commitFiles(work, { 'ro.txt': 'x' }, 'ro')
+      expect(await shFails(work, 'push', '--quiet', remoteUrl(s.url, 'acme/open', dev.token), 'main:ro')).toMatch(/read-only/)
+    } finally {
+      s.app.burrow.db.prepare('UPDATE projects SET repository_read_only = 0 WHERE id = ?').run(pub.id)
+    }
+  })
+
+  it('works with isomorphic-git clone and push using a token', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'burrow-iso-'))
+    const onAuth = () => ({ username: 'oauth2', password: dev.token })
+    await git.clone({ fs, http, dir, url: `${s.url}/acme/secret.git`, onAuth, singleBranch: true, ref: 'main' })
+    expect(readFileSync(join(dir, 'README.md'), 'utf8')).toBe('# secret\n')
+    fs.writeFileSync(join(dir, 'iso.txt'), 'from isomorphic-git\n')
+    await git.add({ fs, dir, filepath: 'iso.txt' })
+    const sha = await git.commit({ fs, dir, message: 'From isomorphic-git', author: { name: 'Iso', email: 'iso@example.com' } })
+    const result = await git.push({ fs, http, dir, remote: 'origin', ref: 'main', onAuth })
+    expect(result.ok).toBe(true)
+    const check = mkdtempSync(join(tmpdir(), 'burrow-clone-'))
+    await sh(check, 'clone', '--quiet', remoteUrl(s.url, 'acme/secret', reporter.token), 'c')
+    expect(await sh(join(check, 'c'), 'rev-parse', 'HEAD')).toBe(sha)
+  })
+
+  it('answers 404 for paths that are not git URLs', async () => {
+    const res = await fetch(`${s.url}/acme/secret/blob/main`)
+    expect(res.status).toBe(404)
+  })
+})
