@@ -198,13 +198,17 @@ export function presentProjects(
 
 /** One project as `GET /projects/:id` shows it to the caller. */
 export function presentProject(request: FastifyRequest, project: ProjectRow, options: { readonly statistics?: boolean } = {}): Readonly<Record<string, unknown>> {
-  const row = findProjectWithNamespace(request.server.burrow.db, project.id) as ProjectWithNamespaceRow
-  const [entity] = presentProjects(request, [row], { statistics: options.statistics })
+  const { db } = request.server.burrow
+  const row = findProjectWithNamespace(db, project.id) as ProjectWithNamespaceRow
   if (!request.actor.user) {
     // Anonymous callers get the full entity without permissions, not the list's basic one.
-    return projectEntity(row, { baseUrl: request.server.burrow.baseUrl(request), shares: projectSharesOf(request.server.burrow.db, [row.id]).get(row.id), owner: row.ns_owner_id !== null ? findUserById(request.server.burrow.db, row.ns_owner_id) : undefined })
+    return projectEntity(row, {
+      baseUrl: request.server.burrow.baseUrl(request),
+      shares: projectSharesOf(db, [row.id]).get(row.id),
+      owner: row.ns_owner_id !== null ? findUserById(db, row.ns_owner_id) : undefined,
+    })
   }
-  return entity
+  return presentProjects(request, [row], { statistics: options.statistics })[0]
 }
 
 /**
