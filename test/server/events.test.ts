@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildApp } from '../../src/server/app'
+import { insertUser } from '../../src/server/db/users'
 import { AccessLevel } from '../../src/server/auth/access'
 import type { NamespaceRow, ProjectRow } from '../../src/server/db/rows'
 import { actionName } from '../../src/server/entities/event'
@@ -322,6 +327,24 @@ describe('activity events', () => {
       expect(result.prunedEvents).toBeGreaterThanOrEqual(1)
       expect(s.app.burrow.db.prepare('SELECT COUNT(*) AS n FROM events WHERE id = ?').get(oldEvent)).toEqual({ n: 0 })
       expect(s.app.burrow.db.prepare('SELECT COUNT(*) AS n FROM events WHERE id = ?').get(issueEvent)).toEqual({ n: 1 })
+    })
+
+    it('prunes events older than three years when the server starts', async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'burrow-prune-'))
+      try {
+        const first = await buildApp({ dataDir })
+        const user = insertUser(first.burrow.db, { username: 'ancient', name: 'Ancient', email: 'ancient@example.com', password_hash: null })
+        const stale = recordEvent(first.burrow.db, { authorId: user.id, action: 'joined' })
+        const fresh = recordEvent(first.burrow.db, { authorId: user.id, action: 'left' })
+        first.burrow.db.prepare('UPDATE events SET created_at = ? WHERE id = ?').run('2001-01-01T00:00:00.000Z', stale)
+        await first.close()
+        const second = await buildApp({ dataDir })
+        const ids = (second.burrow.db.prepare('SELECT id FROM events ORDER BY id').all() as { id: number }[]).map((r) => r.id)
+        await second.close()
+        expect(ids).toEqual([fresh])
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true })
+      }
     })
   })
 })
