@@ -1,0 +1,215 @@
+#!/usr/bin/env node
+// `npm start`: a local Burrow Server, then the app — in Electron when its binary is there,
+// otherwise in browser mode through src/main/web-host.ts (DESIGN.md, "Why this shape").
+//
+//   npm start [-- --data-dir DIR] [--browser] [--no-open] [--web-port PORT]
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { homedir } from 'node:os'
+import { delimiter, dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const log = (message) => process.stdout.write(`[burrow] ${message}\n`)
+
+const { values: args } = parseArgs({
+  options: {
+    'data-dir': { type: 'string' },
+    browser: { type: 'boolean', default: false },
+    'no-open': { type: 'boolean', default: false },
+    'web-port': { type: 'string', default: '0' },
+  },
+})
+
+/** Where the server keeps its database and repositories unless --data-dir says otherwise. */
+function defaultDataDir() {
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'burrow', 'server')
+  if (process.platform === 'win32') return join(process.env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'burrow', 'server')
+  return join(process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'burrow', 'server')
+}
+
+/** A port nobody listens on right now (the server binds it a moment later). */
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address()
+      probe.close(() => resolvePort(port))
+    })
+  })
+}
+
+/**
+ * The Electron binary's path when it has been downloaded, else null. `require('electron')`
+ * would try to download it on the spot (and fail offline), so this reads what it would read.
+ */
+function electronBinary() {
+  const pkg = join(root, 'node_modules', 'electron')
+  const pathFile = join(pkg, 'path.txt')
+  if (!existsSync(pathFile)) return null
+  const relative = readFileSync(pathFile, 'utf8').trim()
+  const dist = process.env.ELECTRON_OVERRIDE_DIST_PATH || join(pkg, 'dist')
+  const binary = join(dist, relative)
+  return existsSync(binary) ? binary : null
+}
+
+/** Newest modification time of the files under `paths` (directories walked), 0 if none. */
+function newestMtime(paths) {
+  let newest = 0
+  const visit = (path) => {
+    if (!existsSync(path)) return
+    const stats = statSync(path)
+    if (stats.isDirectory()) for (const entry of readdirSync(path)) visit(join(path, entry))
+    else newest = Math.max(newest, stats.mtimeMs)
+  }
+  for (const path of paths) visit(path)
+  return newest
+}
+
+function isStale(output, inputs) {
+  return !existsSync(output) || statSync(output).mtimeMs < newestMtime(inputs)
+}
+
+function run(command, commandArgs) {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(command, commandArgs, { cwd: root, stdio: 'inherit' })
+    child.once('error', reject)
+    child.once('exit', (code) => (code === 0 ? resolveRun() : reject(new Error(`${commandArgs.join(' ')} exited with ${code}`))))
+  })
+}
+
+const children = new Set()
+let stopping = false
+const cleanups = []
+
+async function stopAll(code) {
+  if (stopping) return
+  stopping = true
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined)
+  await Promise.all(
+    [...children].map(
+      (child) =>
+        new Promise((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) return done()
+          const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
+          child.once('exit', () => {
+            clearTimeout(timer)
+            done()
+          })
+          child.kill('SIGTERM')
+        }),
+    ),
+  )
+  process.exit(code)
+}
+
+process.on('SIGINT', () => {
+  log('stopping…')
+  void stopAll(0)
+})
+process.on('SIGTERM', () => void stopAll(0))
+
+/** Starts `npm run server` from source and resolves once GET /api/v4/version answers 200. */
+async function startServer(dataDir, rootToken) {
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs')
+  const child = spawn(process.execPath, [tsx, 'src/server/cli.ts', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir], {
+    cwd: root,
+    env: { ...process.env, BURROW_ROOT_TOKEN: rootToken },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+  children.add(child)
+  let exited = null
+  child.once('exit', (code, signal) => {
+    exited = signal ?? code
+    if (!stopping) {
+      // Ctrl-C in a terminal reaches the whole process group: the server may see it first.
+      const interrupted = signal === 'SIGINT' || signal === 'SIGTERM'
+      if (!interrupted) log(`Burrow Server exited (${exited}); stopping.`)
+      void stopAll(interrupted ? 0 : 1)
+    }
+  })
+  const deadline = Date.now() + 120_000
+  while (Date.now() < deadline) {
+    if (exited !== null) throw new Error(`Burrow Server exited before it was ready (${exited})`)
+    try {
+      const response = await fetch(`${url}/api/v4/version`, { signal: AbortSignal.timeout(2_000) })
+      if (response.status === 200) return { url, version: (await response.json()).version }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  throw new Error(`Burrow Server did not answer ${url}/api/v4/version within 120 s`)
+}
+
+/** Later issue: demo content on first start (src/server/seed). Nothing to seed yet. */
+async function seedDemoContent(_serverUrl, _rootToken, _dataDir) {}
+
+/** Opens `url` in the desktop's browser when there is one; failing to is not an error. */
+function openInBrowser(url) {
+  const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open'
+  if (process.platform === 'linux' && !(process.env.PATH ?? '').split(delimiter).some((dir) => existsSync(join(dir, opener)))) return
+  try {
+    const child = spawn(opener, [url], { stdio: 'ignore', detached: true })
+    child.on('error', () => undefined)
+    child.unref()
+  } catch {
+    // no browser to open: the address is printed above
+  }
+}
+
+async function main() {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  const dataDir = resolve(args['data-dir'] ?? defaultDataDir())
+  const rootToken = randomBytes(24).toString('hex')
+
+  log(`starting Burrow Server (data in ${dataDir})`)
+  const server = await startServer(dataDir, rootToken)
+  log(`Burrow Server ${server.version} ready at ${server.url}`)
+  await seedDemoContent(server.url, rootToken, dataDir)
+
+  const electron = args.browser ? null : electronBinary()
+  const rendererInputs = [join(root, 'src', 'renderer'), join(root, 'src', 'shared'), join(root, 'package.json')]
+
+  if (electron !== null) {
+    const mainInputs = [...rendererInputs, join(root, 'src', 'main'), join(root, 'src', 'preload'), join(root, 'electron.vite.config.ts')]
+    if (isStale(join(root, 'out', 'main', 'index.js'), mainInputs) || isStale(join(root, 'out', 'renderer', 'index.html'), mainInputs)) {
+      log('building the app (electron-vite)…')
+      await run(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'])
+    }
+    log('launching Electron')
+    const app = spawn(electron, [root], { cwd: root, stdio: 'inherit', env: { ...process.env, BURROW_SERVER_URL: server.url } })
+    children.add(app)
+    app.once('exit', () => void stopAll(0))
+    return
+  }
+
+  if (isStale(join(root, 'out', 'renderer', 'index.html'), [...rendererInputs, join(root, 'vite.renderer.config.ts')])) {
+    log('building the renderer (vite)…')
+    await run(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'warn'])
+  }
+  const { tsImport } = await import('tsx/esm/api')
+  const { startWebHost } = await tsImport('../src/main/web-host.ts', import.meta.url)
+  const { createCore } = await tsImport('../src/main/core/index.ts', import.meta.url)
+  const host = await startWebHost({
+    rendererDir: join(root, 'out', 'renderer'),
+    core: createCore({ version: pkg.version, mode: 'browser', serverUrl: server.url }),
+    port: Number(args['web-port']),
+  })
+  cleanups.push(() => host.close())
+  const reason = args.browser ? 'browser mode requested' : 'Electron binary not available'
+  log(`${reason}: running in browser mode at ${host.pageUrl}`)
+  log('press Ctrl-C to stop')
+  if (!args['no-open']) openInBrowser(host.pageUrl)
+}
+
+main().catch((error) => {
+  process.stderr.write(`[burrow] ${error instanceof Error ? error.message : String(error)}\n`)
+  void stopAll(1)
+})
