@@ -320,6 +320,19 @@ describe('activity events', () => {
     })
   })
 
+  describe('events recorded by real operations', () => {
+    it('shows a project created through POST /projects as a created event and a project audit event', async () => {
+      const maker = seedUser(s)
+      const created = await s.request(maker.token, { method: 'POST', url: '/api/v4/projects', payload: { name: 'made-here' } })
+      expect(created.statusCode).toBe(201)
+      const projectId = (created.json() as { id: number }).id
+      const [event] = await list(maker.token, '/api/v4/events')
+      expect(event).toMatchObject({ project_id: projectId, action_name: 'created', target_type: null, author_id: maker.user.id })
+      const audits = (await get(maker.token, `/api/v4/projects/${projectId}/audit_events`)).body as { entity_type: string; entity_id: number }[]
+      expect(audits.map((a) => [a.entity_type, a.entity_id])).toContainEqual(['Project', projectId])
+    })
+  })
+
   describe('retention', () => {
     it('prunes events older than three years when maintenance runs', async () => {
       expect(s.app.burrow.db.prepare('SELECT COUNT(*) AS n FROM events WHERE id = ?').get(oldEvent)).toEqual({ n: 1 })
