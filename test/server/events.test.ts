@@ -314,6 +314,13 @@ describe('activity events', () => {
       expect(res.body).toEqual({ message: '404 Project Not Found' })
     })
 
+    it('answers 403 insufficient_scope to a token with only read_user', async () => {
+      const readUser = seedUser(s, { scopes: ['read_user'] })
+      const res = await get(readUser.token, `/api/v4/projects/${publicProject.id}/events`)
+      expect(res.status).toBe(403)
+      expect(res.body).toMatchObject({ error: 'insufficient_scope' })
+    })
+
     it('filters by action and target_type together', async () => {
       const events = await list(bob.token, `/api/v4/projects/${publicProject.id}/events?action=created&target_type=issue`)
       expect(events.map((e) => e.id)).toEqual([issueEvent])

@@ -97,7 +97,7 @@ export async function exactJsonContentType(_request: FastifyRequest, reply: Fast
 /** Activity events: the caller's own, a user's contributions, and a project's events. */
 const events: FastifyPluginAsync = async (app) => {
   app.addHook('onSend', exactJsonContentType)
-  // `read_user` is enough for reading events, as on GitLab.
+  // `read_user` is enough for reading the caller's and a user's events, as on GitLab.
   const scopes = ['api', 'read_api', 'read_user'] as const
 
   app.get('/events', { schema: { querystring: EventQuery }, config: { scopes } }, async (request, reply) => {
@@ -123,7 +123,8 @@ const events: FastifyPluginAsync = async (app) => {
     return respond(request, reply, { ...base, viewer: viewerOf(request), authorId: target.id })
   })
 
-  app.get('/projects/:id/events', { schema: { params: ProjectParams, querystring: EventQuery }, config: { scopes } }, async (request, reply) => {
+  // Project events are a project read: `read_user` does not reach them (GitLab's ProjectEvents API).
+  app.get('/projects/:id/events', { schema: { params: ProjectParams, querystring: EventQuery } }, async (request, reply) => {
     const { id } = request.params as Static<typeof ProjectParams>
     const project = loadProject(request, id)
     const base = queryFilter(request.query as EventQuery)
