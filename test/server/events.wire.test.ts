@@ -101,6 +101,30 @@ describe('events and audit events over the wire', () => {
     })
   })
 
+  describe('pagination through Link headers', () => {
+    let pager: SeededUser
+    beforeAll(() => {
+      pager = seedUser(s)
+      for (let i = 0; i < 45; i++) recordEvent(s.app.burrow.db, { authorId: pager.user.id, action: 'joined', projectId: project.id })
+    })
+
+    it('python-gitlab follows every page with all=True', async () => {
+      const result = await withPythonGitlab<{ count: number; total: number | null }>(
+        s.url,
+        { private_token: pager.token },
+        'lst = gl.events.list(per_page=10, iterator=True)\nitems = list(lst)\nout({"count": len(items), "total": lst.total})',
+      )
+      expect(result).toEqual({ count: 45, total: 45 })
+    })
+
+    it('@gitbeaker/rest follows every page', async () => {
+      const api = new Gitlab({ host: s.url, token: pager.token })
+      const events = await api.Events.all({ perPage: 10 })
+      expect(events).toHaveLength(45)
+      expect(new Set(events.map((e) => e.id)).size).toBe(45)
+    })
+  })
+
   describe('@gitbeaker/rest', () => {
     it('lists events with Events.all', async () => {
       const api = new Gitlab({ host: s.url, token: alice.token })
