@@ -1,3 +1,4 @@
+import { exactJsonContentType } from './events'
 import type { FastifyPluginAsync } from 'fastify'
 import { DEFAULT_SETTINGS, type SettingKey, type SettingValue } from '../settings'
 import { invalidParam } from '../http/errors'
@@ -29,6 +30,8 @@ function coerce(key: SettingKey, raw: unknown): SettingValue {
 /** `GET`/`PUT /application/settings`: the instance settings Burrow honours, administrators only. */
 const applicationSettings: FastifyPluginAsync = async (app) => {
   const ctx = app.burrow
+  // python-gitlab decodes single objects only under the exact `application/json` type.
+  app.addHook('onSend', exactJsonContentType)
 
   app.get('/application/settings', async (request) => {
     requireAdmin(request)

@@ -1,3 +1,4 @@
+import { exactJsonContentType } from './events'
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { Type, type Static } from 'typebox'
 import { AccessLevel } from '../auth/access'
@@ -147,6 +148,8 @@ function loadProjectToken(request: FastifyRequest, project: ProjectRow, tokenId:
 /** Personal, impersonation and project access tokens. */
 const tokens: FastifyPluginAsync = async (app) => {
   const ctx = app.burrow
+  // python-gitlab decodes single objects only under the exact `application/json` type.
+  app.addHook('onSend', exactJsonContentType)
 
   // --- Personal access tokens -------------------------------------------------------------
 
