@@ -14,7 +14,7 @@ interface AuditJson {
 }
 
 /** Inserts an audit event as services/audit.ts records it (test setup without a request). */
-export function seedAudit(
+function seedAudit(
   s: TestServer,
   e: { authorId: number; entityType: 'User' | 'Group' | 'Project'; entityId: number; details?: Record<string, unknown>; createdAt?: string },
 ): number {
