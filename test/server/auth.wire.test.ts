@@ -2,6 +2,7 @@ import { Gitlab } from '@gitbeaker/rest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT_TOKEN, seedUser, startServer, type ListeningServer, type SeededUser } from '../helpers/server'
 import { withPythonGitlab } from '../helpers/python-gitlab'
+import { seedProject } from '../helpers/fixtures'
 
 describe('authentication over the wire', () => {
   let s: ListeningServer
@@ -90,9 +91,9 @@ except gitlab.exceptions.GitlabAuthenticationError as e:
 
   it('gitbeaker authenticates with a project access token', async () => {
     const api = new Gitlab({ host: s.url, token: alice.token })
-    const { seedProject } = await import('../helpers/fixtures')
     const project = seedProject(s, { ownerId: alice.user.id })
-    const created = await api.ProjectAccessTokens.create(project.id, 'gb-bot', ['read_api'])
+    const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10)
+    const created = await api.ProjectAccessTokens.create(project.id, 'gb-bot', ['read_api'], expiresAt)
     const bot = new Gitlab({ host: s.url, token: created.token as string })
     expect((await bot.Users.showCurrentUser()).username).toMatch(/^project_\d+_bot_/)
   })
