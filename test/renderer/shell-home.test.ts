@@ -10,10 +10,8 @@ import type { BurrowBridge, IpcResponse } from '../../src/shared/ipc/contract'
 
 /** A fake transport (the Electron preload cannot run here) answering from a table. */
 function fakeTransport(answers: Record<string, IpcResponse>): BurrowBridge {
-  return {
-    invoke: async (channel: string) => (answers[channel] ?? { ok: false, error: { code: 'unknown-channel', message: channel } }) as IpcResponse<never>,
-    on: () => () => undefined,
-  }
+  const invoke = async (channel: string): Promise<IpcResponse> => answers[channel] ?? { ok: false, error: { code: 'unknown-channel', message: channel } }
+  return { invoke: invoke as BurrowBridge['invoke'], on: () => () => undefined }
 }
 
 function mountWith(bridge: Bridge, pinia: ReturnType<typeof createPinia>) {
