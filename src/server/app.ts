@@ -7,7 +7,9 @@ import { Permissions } from './auth/permissions'
 import { createContext, type ServerContext, type ServerOptions } from './context'
 import { openDatabase } from './db/connection'
 import { ApiError, tooManyRequests } from './http/errors'
+import { multipartFields } from './http/multipart'
 import { parseParams } from './http/querystring'
+import { exactJsonContentType, normaliseBooleans } from './http/wire'
 import { RateLimiter } from './http/rate-limit'
 import { apiRoutes } from './routes/index'
 import oauthRoutes from './routes/oauth'
@@ -98,6 +100,11 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, parseParams(typeof body === 'string' ? body : body.toString('utf8')))
   })
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (req, body, done) => {
+    const fields = multipartFields(req.headers['content-type'], body)
+    if (!fields) return done(new ApiError(400, { error: 'The multipart body is malformed' }), undefined)
+    done(null, fields)
+  })
   // Bodies we do not interpret (git packs, uploads) reach their routes as buffers.
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body))
 
@@ -114,6 +121,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
       if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'DELETE') request.body = params
       else if (request.method === 'DELETE' && request.body !== undefined) request.body = params
     }
+    await normaliseBooleans(request)
     const actor = authenticate(ctx, request, params)
     request.actor = actor
     request.perms = new Permissions(db, actor.user)
@@ -128,6 +136,8 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
       if (actor.user.last_activity_on !== today) db.prepare('UPDATE users SET last_activity_on = ? WHERE id = ?').run(today, actor.user.id)
     }
   })
+
+  app.addHook('onSend', exactJsonContentType)
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {

@@ -1,4 +1,3 @@
-import { exactJsonContentType } from './events'
 import type { FastifyPluginAsync } from 'fastify'
 import { DEFAULT_SETTINGS, type SettingKey, type SettingValue } from '../settings'
 import { invalidParam } from '../http/errors'
@@ -31,7 +30,6 @@ function coerce(key: SettingKey, raw: unknown): SettingValue {
 const applicationSettings: FastifyPluginAsync = async (app) => {
   const ctx = app.burrow
   // python-gitlab decodes single objects only under the exact `application/json` type.
-  app.addHook('onSend', exactJsonContentType)
 
   app.get('/application/settings', async (request) => {
     requireAdmin(request)

@@ -6,7 +6,6 @@ import { auditEvent, type AuditEvent } from '../entities/audit-event'
 import { forbidden, invalidParam, missingParam, notFound } from '../http/errors'
 import { pageOf, setPageHeaders } from '../http/pagination'
 import { currentUser, loadGroup, loadProject, requireAdmin } from '../http/resolve'
-import { exactJsonContentType } from './events'
 
 const ENTITY_TYPES = ['User', 'Group', 'Project'] as const
 
@@ -63,7 +62,6 @@ function found(row: AuditEventRow | undefined): AuditEvent {
  */
 const auditEvents: FastifyPluginAsync = async (app) => {
   const { db } = app.burrow
-  app.addHook('onSend', exactJsonContentType)
 
   app.get('/audit_events', { schema: { querystring: InstanceQuery } }, async (request, reply) => {
     requireAdmin(request)

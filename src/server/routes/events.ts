@@ -88,15 +88,9 @@ function respond(request: FastifyRequest, reply: FastifyReply, filter: EventFilt
  * python-gitlab 3.12 only decodes single-object responses whose type is exactly that, and
  * Fastify's default appends `; charset=utf-8`. Registered per plugin until the app does it.
  */
-export async function exactJsonContentType(_request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
-  const type = reply.getHeader('content-type')
-  if (typeof type === 'string' && type.startsWith('application/json;')) reply.header('content-type', 'application/json')
-  return payload
-}
 
 /** Activity events: the caller's own, a user's contributions, and a project's events. */
 const events: FastifyPluginAsync = async (app) => {
-  app.addHook('onSend', exactJsonContentType)
   // `read_user` is enough for reading the caller's and a user's events, as on GitLab.
   const scopes = ['api', 'read_api', 'read_user'] as const
 

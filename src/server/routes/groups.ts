@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { exactJsonContentType } from './events'
 import { Type, type TSchema } from 'typebox'
 import { AccessLevel } from '../auth/access'
 import { deleteGroupShare, groupShareExists, groupSharesOf, insertGroupShare, listGroups, type GroupListFilter, type GroupOrder } from '../db/groups'
@@ -14,7 +13,7 @@ import { pageOf, setPageHeaders } from '../http/pagination'
 import { currentUser, loadGroup } from '../http/resolve'
 import { recordAudit } from '../services/audit'
 import { canCreateSubgroup, createGroup, destroyGroup, groupSettingsEnumError, transferGroup, updateGroup } from '../services/groups'
-import { normaliseBooleans, PROJECT_LIST_QUERY, presentProjects, projectFilter, sendProjectList, type ProjectListQuery } from './projects'
+import { PROJECT_LIST_QUERY, presentProjects, projectFilter, sendProjectList, type ProjectListQuery } from './projects'
 
 const VisibilitySchema = Type.Union([Type.Literal('private'), Type.Literal('internal'), Type.Literal('public')])
 
@@ -98,8 +97,6 @@ function groupFilter(request: FastifyRequest, q: GroupListQuery, scope: { member
 /** Groups, subgroups, their projects and shares (GitLab's Groups API). */
 const groups: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>()
-  app.addHook('onSend', exactJsonContentType)
-  app.addHook('preValidation', normaliseBooleans)
   const { db } = app.burrow
 
   function sendGroups(request: FastifyRequest, reply: FastifyReply, filter: GroupListFilter, statistics?: boolean): Record<string, unknown>[] {

@@ -19,7 +19,6 @@ import { memberEntity, userMembershipEntity, type MemberEntity } from '../entiti
 import { checkUnmodifiedSince } from '../http/conditional'
 import accessRequests from './access-requests'
 import billableMembers from './billable-members'
-import { exactJsonContentType } from './events'
 import { ApiError, conflict, forbidden, invalidParam, notFound, paramError } from '../http/errors'
 import { pageOf, setPageHeaders } from '../http/pagination'
 import { currentUser, loadUser, requireAdmin } from '../http/resolve'
@@ -260,7 +259,6 @@ const MembershipQuery = Type.Object({
  */
 const members: FastifyPluginAsyncTypebox = async (app) => {
   // python-gitlab decodes single objects only under the exact `application/json` type.
-  app.addHook('onSend', exactJsonContentType)
   await app.register(routesFor('groups'))
   await app.register(routesFor('projects'))
   await app.register(accessRequests)

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { exactJsonContentType } from './events'
 import { Type } from 'typebox'
 import { listNamespaces, projectCounts } from '../db/groups'
 import { findNamespaceByFullPath, findNamespaceById } from '../db/namespaces'
@@ -9,13 +8,10 @@ import { namespaceEntity } from '../entities/namespace'
 import { notFound } from '../http/errors'
 import { pageOf, setPageHeaders } from '../http/pagination'
 import { currentUser } from '../http/resolve'
-import { normaliseBooleans } from './projects'
 
 /** Namespaces: the caller's personal namespace and the groups they can use (GitLab's Namespaces API). */
 const namespaces: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>()
-  app.addHook('onSend', exactJsonContentType)
-  app.addHook('preValidation', normaliseBooleans)
   const { db } = app.burrow
 
   app.get(

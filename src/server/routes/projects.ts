@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { exactJsonContentType } from './events'
 import { Type, type TSchema } from 'typebox'
 import { AccessLevel } from '../auth/access'
 import { findGroup, findNamespaceByFullPath, findNamespaceById, namespaceAncestors } from '../db/namespaces'
@@ -246,37 +245,6 @@ function targetNamespace(request: FastifyRequest, raw: string | undefined, fallb
 
 type Body = Readonly<Record<string, unknown>>
 
-const TRUE_WORDS = new Set(['true', 't', '1', 'yes', 'y', 'on'])
-const FALSE_WORDS = new Set(['false', 'f', '0', 'no', 'n', 'off'])
-
-/** Names of the boolean properties of a route's querystring or body schema. */
-function booleanKeys(schema: unknown): string[] {
-  const props = (schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {}
-  return Object.entries(props).filter(([, v]) => v.type === 'boolean').map(([k]) => k)
-}
-
-/**
- * preValidation hook: Grape coerces booleans case-insensitively (`True`, `yes`, `1`), and
- * python-gitlab sends Python's `True`; ajv only knows `true`/`false`, so the route schema's
- * boolean parameters are normalised first.
- */
-export async function normaliseBooleans(request: FastifyRequest): Promise<void> {
-  const schema = request.routeOptions.schema as { querystring?: unknown; body?: unknown } | undefined
-  if (!schema) return
-  const keys = [...booleanKeys(schema.querystring), ...booleanKeys(schema.body)]
-  for (const target of [request.query, request.body]) {
-    if (!target || typeof target !== 'object') continue
-    const params = target as Record<string, unknown>
-    for (const key of keys) {
-      const v = params[key]
-      if (typeof v !== 'string') continue
-      const word = v.trim().toLowerCase()
-      if (TRUE_WORDS.has(word)) params[key] = true
-      else if (FALSE_WORDS.has(word)) params[key] = false
-    }
-  }
-}
-
 function createFromBody(request: FastifyRequest, body: Body, creator: UserRow): ProjectRow {
   if (body.name === undefined && body.path === undefined) throw paramError('name, path are missing, at least one parameter must be provided')
   const enumError = settingsEnumError(body)
@@ -298,8 +266,6 @@ function createFromBody(request: FastifyRequest, body: Body, creator: UserRow): 
 /** Projects, their stars and shares (GitLab's Projects API). */
 const projects: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>()
-  app.addHook('onSend', exactJsonContentType)
-  app.addHook('preValidation', normaliseBooleans)
   const { db } = app.burrow
 
   app.get('/projects', { schema: { querystring: ListQuery } }, async (request, reply) => {

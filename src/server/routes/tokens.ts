@@ -1,4 +1,3 @@
-import { exactJsonContentType } from './events'
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { Type, type Static } from 'typebox'
 import { AccessLevel } from '../auth/access'
@@ -149,7 +148,6 @@ function loadProjectToken(request: FastifyRequest, project: ProjectRow, tokenId:
 const tokens: FastifyPluginAsync = async (app) => {
   const ctx = app.burrow
   // python-gitlab decodes single objects only under the exact `application/json` type.
-  app.addHook('onSend', exactJsonContentType)
 
   // --- Personal access tokens -------------------------------------------------------------
 

@@ -1,4 +1,3 @@
-import { exactJsonContentType } from './events'
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { Type, type Static } from 'typebox'
 import type { TokenScope } from '../auth/actor'
@@ -17,7 +16,6 @@ import {
 } from '../db/users'
 import { userAdmin, userBasic, userPublic, userSelf, type UserExtras } from '../entities/user'
 import { checkUnmodifiedSince } from '../http/conditional'
-import { mergeMultipartFields } from '../http/multipart'
 import { forbidden, invalidParam, paramError } from '../http/errors'
 import { keysetOf, pageOf, setKeysetHeaders, setPageHeaders, wantsKeyset } from '../http/pagination'
 import { currentUser, loadUser, requireAdmin } from '../http/resolve'
@@ -183,7 +181,6 @@ function extrasFor(request: FastifyRequest, user: UserRow, withCustomAttributes:
 const users: FastifyPluginAsync = async (app) => {
   const ctx = app.burrow
   // python-gitlab decodes single objects only under the exact `application/json` type.
-  app.addHook('onSend', exactJsonContentType)
 
   app.get('/users', { schema: { querystring: ListQuery }, config: { scopes: READ_USER_SCOPES } }, async (request, reply) => {
     const q = request.query as ListQuery
@@ -240,7 +237,7 @@ const users: FastifyPluginAsync = async (app) => {
     return emptyStatus()
   })
 
-  app.post('/users', { schema: { body: UserBody }, preValidation: mergeMultipartFields }, async (request, reply) => {
+  app.post('/users', { schema: { body: UserBody } }, async (request, reply) => {
     requireAdmin(request)
     const body = request.body as Static<typeof UserBody>
     const missing: string[] = []
@@ -256,7 +253,7 @@ const users: FastifyPluginAsync = async (app) => {
     return userAdmin(user, ctx.baseUrl(request), extrasFor(request, user, false))
   })
 
-  app.put('/users/:id', { schema: { params: UserIdParams, body: UserBody }, preValidation: mergeMultipartFields }, async (request) => {
+  app.put('/users/:id', { schema: { params: UserIdParams, body: UserBody } }, async (request) => {
     requireAdmin(request)
     const user = loadUser(request, (request.params as Static<typeof UserIdParams>).id)
     checkUnmodifiedSince(request, user.updated_at)
