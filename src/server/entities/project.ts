@@ -72,9 +72,19 @@ export const PROJECT_SETTING_DEFAULTS: Readonly<Record<string, string | number |
 
 /** Parsed `projects.settings` with defaults applied. */
 export function projectSettings(raw: string): Readonly<Record<string, unknown>> {
-  const stored = JSON.parse(raw) as Record<string, unknown>
-  return { ...FEATURE_ACCESS_DEFAULTS, ...PROJECT_SETTING_DEFAULTS, ...stored }
+  // Most projects share a handful of settings strings ('{}' above all); merging ~60 defaults
+  // per row dominated list serialisation, so merged results are memoised by their source text.
+  let merged = settingsCache.get(raw)
+  if (!merged) {
+    const stored = JSON.parse(raw) as Record<string, unknown>
+    merged = Object.freeze({ ...FEATURE_ACCESS_DEFAULTS, ...PROJECT_SETTING_DEFAULTS, ...stored })
+    if (settingsCache.size >= 2048) settingsCache.clear()
+    settingsCache.set(raw, merged)
+  }
+  return merged
 }
+
+const settingsCache = new Map<string, Readonly<Record<string, unknown>>>()
 
 export interface ProjectNamespace {
   readonly id: number
