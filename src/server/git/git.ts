@@ -36,6 +36,8 @@ export interface GitResult {
 const BASE_ENV: Readonly<Record<string, string>> = {
   GIT_TERMINAL_PROMPT: '0',
   GIT_CONFIG_NOSYSTEM: '1',
+  // The server's git must not pick up the machine user's ~/.gitconfig (identity, aliases, hooks).
+  GIT_CONFIG_GLOBAL: '/dev/null',
   GIT_AUTHOR_NAME: 'Burrow',
   GIT_AUTHOR_EMAIL: 'burrow@localhost',
   GIT_COMMITTER_NAME: 'Burrow',

@@ -1,0 +1,92 @@
+import { gitText, assertRef, GitError } from './git'
+
+/** A commit as git stores it, parsed from `git log`. */
+export interface GitCommit {
+  readonly id: string
+  readonly parentIds: readonly string[]
+  readonly authorName: string
+  readonly authorEmail: string
+  readonly authoredDate: string
+  readonly committerName: string
+  readonly committerEmail: string
+  readonly committedDate: string
+  /** Full message, trailing newline removed. */
+  readonly message: string
+  /** First line of the message. */
+  readonly title: string
+  /** `Key: value` trailers of the message. */
+  readonly trailers: Readonly<Record<string, string>>
+}
+
+// Fields separated by NUL, records by 0x1e, so any message text survives.
+const FORMAT = ['%H', '%P', '%an', '%ae', '%aI', '%cn', '%ce', '%cI', '%B', '%(trailers:only,unfold)'].join('%x00') + '%x1e'
+
+function parse(out: string): GitCommit[] {
+  const commits: GitCommit[] = []
+  for (const record of out.split('\x1e')) {
+    const text = record.replace(/^\n/, '')
+    if (!text) continue
+    const [id, parents, an, ae, ad, cn, ce, cd, body, trailerText] = text.split('\x00')
+    const message = (body ?? '').replace(/\n+$/, '')
+    const trailers: Record<string, string> = {}
+    for (const line of (trailerText ?? '').split('\n')) {
+      const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line)
+      if (m) trailers[m[1]] = m[2]
+    }
+    commits.push({
+      id,
+      parentIds: parents ? parents.split(' ') : [],
+      authorName: an,
+      authorEmail: ae,
+      authoredDate: ad,
+      committerName: cn,
+      committerEmail: ce,
+      committedDate: cd,
+      message,
+      title: message.split('\n')[0] ?? '',
+      trailers,
+    })
+  }
+  return commits
+}
+
+/** Reads one commit by SHA, branch, tag or other revision; throws GitError('not-found') when absent. */
+export async function readCommit(gitDir: string, rev: string): Promise<GitCommit> {
+  assertRef(rev)
+  const out = await gitText(['log', '-1', '--no-walk', `--format=${FORMAT}`, '--end-of-options', rev], { gitDir }).catch((error: unknown) => {
+    if (error instanceof GitError) throw new GitError(error.args, error.exitCode, error.stderr, error.kind === 'unknown' ? 'not-found' : error.kind)
+    throw error
+  })
+  const [commit] = parse(out)
+  if (!commit) throw new GitError(['log', rev], 128, `unknown revision ${rev}`, 'not-found')
+  return commit
+}
+
+/**
+ * Reads the commits `git log` lists for the given arguments (revisions, ranges, `--`, paths,
+ * `--since` …); callers validate user-supplied parts with assertRef/assertPath first.
+ */
+export async function logCommits(gitDir: string, args: readonly string[]): Promise<GitCommit[]> {
+  return parse(await gitText(['log', `--format=${FORMAT}`, ...args], { gitDir }))
+}
+
+/** GitLab's commit entity (`Entities::Commit`) for a parsed commit. */
+export function commitEntity(c: GitCommit, projectWebUrl: string): Readonly<Record<string, unknown>> {
+  return {
+    id: c.id,
+    short_id: c.id.slice(0, 8),
+    created_at: c.committedDate,
+    parent_ids: c.parentIds,
+    title: c.title,
+    message: c.message,
+    author_name: c.authorName,
+    author_email: c.authorEmail,
+    authored_date: c.authoredDate,
+    committer_name: c.committerName,
+    committer_email: c.committerEmail,
+    committed_date: c.committedDate,
+    trailers: c.trailers,
+    extended_trailers: Object.fromEntries(Object.entries(c.trailers).map(([k, v]) => [k, [v]])),
+    web_url: `${projectWebUrl}/-/commit/${c.id}`,
+  }
+}
