@@ -1,16 +1,8 @@
 import type { EventRow } from '../db/events'
-import { userWebUrl } from './user'
+import { userWebUrl, type UserRef } from './user'
 
 /** The author as an activity event embeds it (GitLab's UserBasic). */
-export interface EventAuthor {
-  readonly id: number
-  readonly username: string
-  readonly name: string
-  readonly state: string
-  readonly locked: boolean
-  readonly avatar_url: string | null
-  readonly web_url: string
-}
+export type EventAuthor = UserRef
 
 /** GitLab's Event entity. */
 export interface ActivityEvent {
