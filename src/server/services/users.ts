@@ -62,7 +62,7 @@ const PLAIN_COLUMNS = [
   'color_scheme_id', 'shared_runners_minutes_limit', 'extra_shared_runners_minutes_limit',
 ] as const
 
-const USERNAME_RE = /^[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*[a-zA-Z0-9_\-]$|^[a-zA-Z0-9_]$/
+const USERNAME_RE = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*[a-zA-Z0-9_-]$|^[a-zA-Z0-9_]$/
 const USERNAME_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'."
 const EMAIL_RE = /^[^@\s]+@[^@\s]+$/
 export const MIN_PASSWORD_LENGTH = 8
