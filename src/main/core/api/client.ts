@@ -1,0 +1,276 @@
+import { readFileSync } from 'node:fs'
+import { authHeaders, isExpired, requestOAuthToken, type Credential, type OAuthCredential } from './credentials'
+import { apiErrorFor, toNetworkError } from './errors'
+import { parseLinkHeader } from './link'
+import { encodeQuery, type Query } from './query'
+import { fetchTrustingCa } from './tls-fetch'
+
+export interface ApiClientOptions {
+  /** The instance (`https://gitlab.example.com`); the API lives under `/api/v4`. */
+  readonly baseUrl: string
+  /** Read before every request, so a credential replaced elsewhere is picked up. */
+  readonly credentials: () => Promise<Credential>
+  /** Called with the new pair after an OAuth refresh; the old refresh token no longer works. */
+  readonly onCredentialsRefreshed?: (credential: OAuthCredential) => Promise<void>
+  /** A PEM file with the CA that signs this instance's certificate, trusted on top of the root store. */
+  readonly caFile?: string
+  /** Per-request timeout; default 30 s. */
+  readonly timeoutMs?: number
+  /** Longest total time one call spends waiting on 429 Retry-After before giving up; default 60 s. */
+  readonly maxRateLimitWaitMs?: number
+  /** Told about network failures and successes (connectivity.ts). */
+  readonly connectivity?: { reportNetworkError(): void; reportReachable(): void }
+  readonly fetch?: typeof fetch
+}
+
+export interface RequestOptions {
+  readonly query?: Query
+  /** JSON body (POST, PUT). */
+  readonly body?: unknown
+  /** Run as this user (administrators with the `sudo` scope): a user id or username. */
+  readonly sudo?: string | number
+  /** Refuse the write with a 412 if the resource changed after this instant. */
+  readonly ifUnmodifiedSince?: Date
+  readonly signal?: AbortSignal
+  readonly timeoutMs?: number
+}
+
+export interface ApiResponse<T> {
+  readonly status: number
+  readonly headers: Headers
+  readonly data: T
+}
+
+export interface Page<T> {
+  readonly items: T[]
+  /** From X-Next-Page; null on the last page (or when the server does not say). */
+  readonly nextPage: number | null
+  /** From X-Total; null when absent (gitlab.com leaves it out on large collections). */
+  readonly total: number | null
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD'
+
+const IDEMPOTENT: ReadonlySet<Method> = new Set(['GET', 'PUT', 'DELETE', 'HEAD'])
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason)
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    const onAbort = (): void => {
+      clearTimeout(timer)
+      reject(signal?.reason)
+    }
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+/** Retry-After is either delta-seconds or an HTTP date. */
+function retryAfterSeconds(header: string | null): number | null {
+  if (header === null) return null
+  const seconds = Number(header)
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds
+  const date = Date.parse(header)
+  return Number.isNaN(date) ? null : Math.max(0, (date - Date.now()) / 1000)
+}
+
+function intHeader(headers: Headers, name: string): number | null {
+  const value = headers.get(name)
+  if (value === null || value.trim() === '') return null
+  const n = Number(value)
+  return Number.isInteger(n) ? n : null
+}
+
+/**
+ * The REST API v4 client of one account: authentication (PAT or OAuth with refresh), JSON,
+ * Rails-style queries, Link-header pagination, 429 back-off, timeouts and typed errors
+ * (errors.ts). Never puts a credential in an error, a log or a URL.
+ */
+export class ApiClient {
+  readonly baseUrl: string
+  readonly apiUrl: string
+  private readonly options: ApiClientOptions
+  private readonly fetchImpl: typeof fetch
+  private readonly timeoutMs: number
+  private readonly maxRateLimitWaitMs: number
+  /** The refresh in flight, shared by concurrent requests (a refresh token works once). */
+  private refreshing: Promise<OAuthCredential> | null = null
+  /** The last refresh: used when `credentials()` still hands out the pair it replaced. */
+  private refreshed: { readonly from: string; readonly to: OAuthCredential } | null = null
+
+  constructor(options: ApiClientOptions) {
+    this.options = options
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '')
+    this.apiUrl = `${this.baseUrl}/api/v4`
+    this.fetchImpl = options.fetch ?? (options.caFile !== undefined ? fetchTrustingCa(readFileSync(options.caFile, 'utf8')) : fetch)
+    this.timeoutMs = options.timeoutMs ?? 30_000
+    this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 60_000
+  }
+
+  async get<T>(path: string, query?: Query, options: Omit<RequestOptions, 'query' | 'body'> = {}): Promise<T> {
+    return (await this.request<T>('GET', path, { ...options, query })).data
+  }
+
+  async post<T>(path: string, body?: unknown, options: Omit<RequestOptions, 'body'> = {}): Promise<T> {
+    return (await this.request<T>('POST', path, { ...options, body })).data
+  }
+
+  async put<T>(path: string, body?: unknown, options: Omit<RequestOptions, 'body'> = {}): Promise<T> {
+    return (await this.request<T>('PUT', path, { ...options, body })).data
+  }
+
+  async delete<T = void>(path: string, options: RequestOptions = {}): Promise<T> {
+    return (await this.request<T>('DELETE', path, options)).data
+  }
+
+  /** One page of a list endpoint, with the pagination headers. */
+  async getPage<T>(path: string, query: Query & { readonly page?: number; readonly per_page?: number } = {}, options: Omit<RequestOptions, 'query' | 'body'> = {}): Promise<Page<T>> {
+    const response = await this.request<T[]>('GET', path, { ...options, query })
+    return { items: response.data, nextPage: intHeader(response.headers, 'x-next-page'), total: intHeader(response.headers, 'x-total') }
+  }
+
+  /**
+   * Every item of a list endpoint, following `Link: <…>; rel="next"` as the spec asks clients
+   * to. A next link on another origin is not followed (it would carry the credential there);
+   * X-Next-Page is used instead.
+   */
+  async *paginate<T>(path: string, query: Query = {}, options: Omit<RequestOptions, 'query' | 'body'> = {}): AsyncGenerator<T, void, undefined> {
+    const origin = new URL(this.baseUrl).origin
+    let url = this.url(path, { per_page: 100, ...query })
+    for (;;) {
+      const response = await this.requestUrl<T[]>('GET', url, options)
+      yield* response.data
+      const next = parseLinkHeader(response.headers.get('link')).get('next')
+      if (next !== undefined && new URL(next, this.apiUrl).origin === origin) {
+        url = new URL(next, this.apiUrl).toString()
+        continue
+      }
+      const nextPage = intHeader(response.headers, 'x-next-page')
+      if (next === undefined || nextPage === null) return
+      url = this.url(path, { per_page: 100, ...query, page: nextPage })
+    }
+  }
+
+  /** Any method, with the status and headers. `path` is relative to /api/v4 and already encoded. */
+  async request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    return this.requestUrl<T>(method, this.url(path, options.query), options)
+  }
+
+  /**
+   * Whether the instance answers at all: `GET /api/v4/version` without credentials (any HTTP
+   * status counts, since gitlab.com answers it with 401 to anonymous callers).
+   */
+  async probe(timeoutMs = 5_000): Promise<boolean> {
+    try {
+      const response = await this.fetchImpl(`${this.apiUrl}/version`, { signal: AbortSignal.timeout(timeoutMs) })
+      await response.body?.cancel()
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  private url(path: string, query: Query | undefined): string {
+    const qs = encodeQuery(query)
+    const p = path.startsWith('/') ? path : `/${path}`
+    return `${this.apiUrl}${p}${qs === '' ? '' : `?${qs}`}`
+  }
+
+  private async currentCredential(): Promise<Credential> {
+    const credential = await this.options.credentials()
+    if (credential.kind === 'oauth' && this.refreshed !== null && credential.refreshToken === this.refreshed.from) return this.refreshed.to
+    return credential
+  }
+
+  private refresh(stale: OAuthCredential): Promise<OAuthCredential> {
+    if (this.refreshing === null) {
+      this.refreshing = (async () => {
+        const fresh = await requestOAuthToken(this.baseUrl, { grant_type: 'refresh_token', refresh_token: stale.refreshToken }, { fetch: this.fetchImpl, timeoutMs: this.timeoutMs })
+        this.refreshed = { from: stale.refreshToken, to: fresh }
+        await this.options.onCredentialsRefreshed?.(fresh)
+        return fresh
+      })().finally(() => {
+        this.refreshing = null
+      })
+    }
+    return this.refreshing
+  }
+
+  private async requestUrl<T>(method: Method, url: string, options: RequestOptions): Promise<ApiResponse<T>> {
+    const idempotent = IDEMPOTENT.has(method)
+    const origin = new URL(url).origin
+    let waitedMs = 0
+    let rateLimitRetries = 0
+    let refreshedAfter401 = false
+    for (;;) {
+      let credential = await this.currentCredential()
+      if (credential.kind === 'oauth' && isExpired(credential)) credential = await this.refresh(credential)
+
+      const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders(credential) }
+      if (options.body !== undefined) headers['Content-Type'] = 'application/json'
+      if (options.sudo !== undefined) headers.Sudo = String(options.sudo)
+      if (options.ifUnmodifiedSince !== undefined) headers['If-Unmodified-Since'] = options.ifUnmodifiedSince.toUTCString()
+
+      const timeout = AbortSignal.timeout(options.timeoutMs ?? this.timeoutMs)
+      const signal = options.signal === undefined ? timeout : AbortSignal.any([timeout, options.signal])
+      let response: Response
+      try {
+        response = await this.fetchImpl(url, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), signal })
+      } catch (error) {
+        // The caller's own abort is not a network problem.
+        if (options.signal?.aborted) throw options.signal.reason
+        const cause = timeout.aborted ? timeout.reason : error
+        const networkError = toNetworkError(cause, method, origin, idempotent)
+        this.options.connectivity?.reportNetworkError()
+        throw networkError
+      }
+      this.options.connectivity?.reportReachable()
+
+      if (response.status === 401 && credential.kind === 'oauth' && !refreshedAfter401) {
+        // The access token may have been revoked or expired early: one refresh, then give up.
+        await response.body?.cancel()
+        refreshedAfter401 = true
+        await this.refresh(credential)
+        continue
+      }
+
+      if (response.status === 429) {
+        const after = retryAfterSeconds(response.headers.get('retry-after'))
+        const delayMs = Math.ceil((after ?? 2 ** rateLimitRetries) * 1000)
+        // GitLab's throttles (Rack::Attack) answer 429 before the request reaches the API, so
+        // a rate-limited POST was not processed and sending it again cannot duplicate it. We
+        // still retry a POST only once, so a server that counts differently cannot make us
+        // loop on a write; idempotent requests retry until the wait budget runs out.
+        const mayRetry = idempotent || rateLimitRetries === 0
+        if (mayRetry && waitedMs + delayMs <= this.maxRateLimitWaitMs) {
+          await response.body?.cancel()
+          await sleep(delayMs, options.signal)
+          waitedMs += delayMs
+          rateLimitRetries += 1
+          continue
+        }
+        throw apiErrorFor(429, await readBody(response), after)
+      }
+
+      if (!response.ok) throw apiErrorFor(response.status, await readBody(response))
+      const data = (response.status === 204 || method === 'HEAD' ? undefined : await readBody(response)) as T
+      return { status: response.status, headers: response.headers, data }
+    }
+  }
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text()
+  if (text === '') return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
+export { ApiError, ConflictError, ForbiddenError, NetworkError, NotFoundError, PreconditionFailedError, RateLimitedError, UnauthorizedError, ValidationError } from './errors'
+export type { Credential, OAuthCredential, PatCredential } from './credentials'

@@ -1,0 +1,41 @@
+import { Agent, request } from 'node:https'
+import { Readable } from 'node:stream'
+import { rootCertificates } from 'node:tls'
+
+/**
+ * A fetch for one account whose server certificate is signed by its own CA (a self-managed
+ * instance with an internal CA): trusts Node's root store plus that CA, for this account only.
+ * Never a global "ignore certificate errors".
+ *
+ * Built on node:https because Node 20's fetch takes a custom CA only through undici's `Agent`,
+ * and undici is not a declared dependency of Burrow (only a transitive one).
+ * Plain http: URLs go to the global fetch.
+ */
+export function fetchTrustingCa(caPem: string): typeof fetch {
+  const agent = new Agent({ ca: [...rootCertificates, caPem], keepAlive: true })
+  const tlsFetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const url = new URL(input instanceof Request ? input.url : String(input))
+    if (url.protocol !== 'https:') return fetch(input, init)
+    return new Promise<Response>((resolve, reject) => {
+      const headers: Record<string, string> = {}
+      new Headers(init?.headers).forEach((value, key) => (headers[key] = value))
+      const method = init?.method ?? 'GET'
+      const req = request(url, { method, headers, agent, signal: init?.signal ?? undefined }, (res) => {
+        const h = new Headers()
+        for (const [key, value] of Object.entries(res.headers)) {
+          if (value === undefined) continue
+          for (const v of Array.isArray(value) ? value : [value]) h.append(key, v)
+        }
+        const status = res.statusCode ?? 502
+        const noBody = status === 204 || status === 304 || method === 'HEAD'
+        if (noBody) res.resume()
+        resolve(new Response(noBody ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), { status, statusText: res.statusMessage, headers: h }))
+      })
+      req.on('error', (error) => reject(init?.signal?.aborted ? init.signal.reason : error))
+      const body = init?.body
+      if (typeof body === 'string') req.end(body)
+      else req.end()
+    })
+  }
+  return tlsFetch as typeof fetch
+}
