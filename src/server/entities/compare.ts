@@ -1,0 +1,32 @@
+import { commitEntity } from '../git/commits'
+import type { Comparison } from '../git/compare'
+import { diffEntity, type DiffEntity } from './diff'
+
+/** GitLab's `Entities::Compare`. */
+export interface CompareEntity {
+  readonly commit: Readonly<Record<string, unknown>> | null
+  readonly commits: readonly Readonly<Record<string, unknown>>[]
+  readonly diffs: readonly DiffEntity[]
+  readonly compare_timeout: boolean
+  readonly compare_same_ref: boolean
+  readonly web_url: string
+}
+
+/**
+ * A comparison of `from` and `to` in a project: `commit` is the newest commit of the range
+ * (null when there is none), `commits` run oldest first.
+ */
+export function compareEntity(
+  c: Comparison,
+  x: { readonly from: string; readonly to: string; readonly projectWebUrl: string; readonly unidiff: boolean },
+): CompareEntity {
+  const commits = c.commits.map((commit) => commitEntity(commit, x.projectWebUrl))
+  return {
+    commit: commits.length > 0 ? commits[commits.length - 1] : null,
+    commits,
+    diffs: c.diffs.map((d) => diffEntity(d, x.unidiff)),
+    compare_timeout: false,
+    compare_same_ref: x.from === x.to,
+    web_url: `${x.projectWebUrl}/-/compare/${x.from}...${x.to}`,
+  }
+}

@@ -1,0 +1,29 @@
+import { logCommits, type GitCommit } from './commits'
+import { diffTrees, type DiffLimits, type FileDiff } from './diff'
+import { mergeBase } from './merge-base'
+
+/** What `GET /repository/compare` reports: the commits of `to` not in `from`, and the diff. */
+export interface Comparison {
+  /** Oldest first, as GitLab lists compare commits. */
+  readonly commits: readonly GitCommit[]
+  readonly diffs: readonly FileDiff[]
+}
+
+/**
+ * Compares two resolved commits. `straight` diffs `from` against `to` directly (`from..to`);
+ * otherwise against their merge base (`from...to`), which is null when they share no history.
+ */
+export async function compareCommits(
+  gitDir: string,
+  from: string,
+  to: string,
+  opts: { readonly straight: boolean; readonly limits: DiffLimits },
+): Promise<Comparison | null> {
+  const base = opts.straight ? from : await mergeBase(gitDir, [from, to])
+  if (!base) return null
+  const [commits, diffs] = await Promise.all([
+    logCommits(gitDir, ['--reverse', '--end-of-options', `${from}..${to}`]),
+    diffTrees(gitDir, base, to, opts.limits),
+  ])
+  return { commits, diffs }
+}
