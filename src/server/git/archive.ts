@@ -41,7 +41,8 @@ export function archiveKind(format: ArchiveFormat): ArchiveKind {
  */
 export function archiveStream(gitDir: string, sha: string, kind: ArchiveKind, prefix: string, path: string | undefined): Readable {
   const args = ['archive', `--format=${kind.gitFormat}`, `--prefix=${prefix}/`, '--end-of-options', sha]
-  if (path) args.push('--', path)
+  // After --end-of-options git archive takes every word as a path, `--` included.
+  if (path) args.push(path)
   const children: ChildProcess[] = []
   const gitChild = spawnGit(args, { gitDir })
   gitChild.stdin?.end()
