@@ -1,5 +1,6 @@
 import core from './0001-core'
 import projectStars from './0002-project-stars'
+import labelsMilestones from './0005-labels-milestones'
 
 export interface Migration {
   readonly version: number
@@ -8,4 +9,4 @@ export interface Migration {
 }
 
 /** Every schema migration in order. Append new ones; never edit one that has shipped. */
-export const migrations: readonly Migration[] = [core, projectStars]
+export const migrations: readonly Migration[] = [core, projectStars, labelsMilestones]
