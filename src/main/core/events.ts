@@ -1,6 +1,10 @@
 import type { EventChannel, IpcEvents } from '../../shared/ipc/contract'
 
-export type EventListener = <E extends EventChannel>(event: E, payload: IpcEvents[E]) => void
+/**
+ * A listener of every event. Its arguments are a union of `[event, payload]` pairs, so checking
+ * `event` narrows `payload`; a generic `<E>(event: E, payload: IpcEvents[E])` function fits too.
+ */
+export type EventListener = (...args: { [E in EventChannel]: [event: E, payload: IpcEvents[E]] }[EventChannel]) => void
 
 /** Where core announces `domain:did-…` events; each transport subscribes and forwards them. */
 export interface EventHub {
@@ -13,10 +17,12 @@ export function createEventHub(): EventHub {
   const listeners = new Set<EventListener>()
   return {
     emit(event, payload) {
+      // `event` and `payload` belong together by emit's signature; the listener type spells the pairs out.
+      const args = [event, payload] as Parameters<EventListener>
       for (const listener of listeners) {
         // One broken transport must not keep the event from the others.
         try {
-          listener(event, payload)
+          listener(...args)
         } catch {
           /* ignored on purpose */
         }

@@ -1,4 +1,5 @@
-import type { AppMode, ServerStatus } from '../../shared/ipc/contract'
+import type { Account, AppMode, ServerStatus } from '../../shared/ipc/contract'
+import type { Accounts } from './accounts/accounts'
 import type { IpcHandlers } from './dispatch'
 import type { EventHub } from './events'
 
@@ -12,6 +13,14 @@ export interface CoreOptions {
   readonly fetch?: typeof fetch
   /** Receives `server:did-change-status` when a probe finds the server in a new state. */
   readonly events?: EventHub
+  /** The accounts service (accounts/index.ts `openAccounts`); without it the `accounts:*` channels answer `unavailable`. */
+  readonly accounts?: Accounts
+}
+
+/** What crosses the bridge for an account: the metadata fields, never anything else an object may carry. */
+function publicAccount(a: Account): Account {
+  const { id, baseUrl, username, userId, name, avatarUrl, authKind, addedAt, caFile } = a
+  return caFile === undefined ? { id, baseUrl, username, userId, name, avatarUrl, authKind, addedAt } : { id, baseUrl, username, userId, name, avatarUrl, authKind, addedAt, caFile }
 }
 
 /** Asks `GET /api/v4/version` (answered without credentials) whether the server is up. */
@@ -38,6 +47,11 @@ export async function probeServer(serverUrl: string | null, fetchImpl: typeof fe
  */
 export function createHandlers(options: CoreOptions): IpcHandlers {
   let lastState: ServerStatus['state'] | null = null
+  const accounts = (): Accounts => {
+    if (options.accounts === undefined) throw Object.assign(new Error('Accounts are not available in this launch.'), { code: 'unavailable' })
+    return options.accounts
+  }
+  options.accounts?.onDidChange((list) => options.events?.emit('accounts:did-change', list.map(publicAccount)))
   return {
     'app:info': async () => ({ version: options.version, mode: options.mode, serverUrl: options.serverUrl }),
     'server:status': async () => {
@@ -45,6 +59,17 @@ export function createHandlers(options: CoreOptions): IpcHandlers {
       if (lastState !== null && status.state !== lastState) options.events?.emit('server:did-change-status', status)
       lastState = status.state
       return status
+    },
+    'accounts:list': async () => (await accounts().list()).map(publicAccount),
+    // The request carries the token in; only the metadata comes back out.
+    'accounts:add': async (request) => publicAccount(await accounts().add(request)),
+    'accounts:remove': async (id) => {
+      await accounts().remove(id)
+      return null
+    },
+    'accounts:verify': async (id) => {
+      const v = await accounts().verify(id)
+      return { account: publicAccount(v.account), state: v.state, message: v.message }
     },
   }
 }

@@ -26,15 +26,57 @@ export interface ServerStatus {
   readonly revision: string | null
 }
 
+/**
+ * An account on a forge instance, as main keeps it and the renderer sees it. Never a secret:
+ * tokens stay in the keychain (core/accounts), and no IPC result carries one.
+ */
+export interface Account {
+  /** Local id (a UUID), also the keychain entry name. */
+  readonly id: string
+  /** The instance, without a trailing slash (`https://gitlab.example.com`). */
+  readonly baseUrl: string
+  readonly username: string
+  /** The user's id on that instance. */
+  readonly userId: number
+  readonly name: string
+  readonly avatarUrl: string | null
+  /** `pat`: personal access token; `oauth`: signed in with username and password (OAuth password grant). */
+  readonly authKind: 'pat' | 'oauth'
+  /** ISO 8601. */
+  readonly addedAt: string
+  /** A PEM file with the CA of a self-managed instance, trusted for this account only. */
+  readonly caFile?: string
+}
+
+/** `accounts:add` with a personal access token, or with a username and password (OAuth). */
+export type AddAccountRequest =
+  | { readonly baseUrl: string; readonly token: string; readonly caFile?: string }
+  | { readonly baseUrl: string; readonly username: string; readonly password: string; readonly caFile?: string }
+
+export interface AccountVerification {
+  readonly account: Account
+  /** `valid`: GET /user answered; `invalid-credentials`: 401; `unreachable`: no HTTP answer. */
+  readonly state: 'valid' | 'invalid-credentials' | 'unreachable'
+  readonly message: string | null
+}
+
 /** Request channels: arguments as a tuple, and what the handler resolves to. */
 export interface IpcRequests {
   'app:info': { readonly args: readonly []; readonly result: AppInfo }
   'server:status': { readonly args: readonly []; readonly result: ServerStatus }
+  'accounts:list': { readonly args: readonly []; readonly result: readonly Account[] }
+  /** Verifies the credentials with GET /user before storing anything. */
+  'accounts:add': { readonly args: readonly [request: AddAccountRequest]; readonly result: Account }
+  /** Also deletes the account's secret. */
+  'accounts:remove': { readonly args: readonly [accountId: string]; readonly result: null }
+  'accounts:verify': { readonly args: readonly [accountId: string]; readonly result: AccountVerification }
 }
 
 /** Events pushed from main to the renderer, with their payload. */
 export interface IpcEvents {
   'server:did-change-status': ServerStatus
+  /** The whole list after an add, a remove or a verify that changed an account's profile. */
+  'accounts:did-change': readonly Account[]
 }
 
 export type RequestChannel = keyof IpcRequests
@@ -77,14 +119,52 @@ export type ArgsValidator = (args: readonly unknown[]) => string | null
 
 const noArgs: ArgsValidator = (args) => (args.length === 0 ? null : `expected no arguments, got ${args.length}`)
 
+function isNonEmptyString(value: unknown, max = 4096): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= max
+}
+
+function isHttpUrl(value: unknown): boolean {
+  if (!isNonEmptyString(value, 2048)) return false
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === ''
+  } catch {
+    return false
+  }
+}
+
+const oneAccountId: ArgsValidator = (args) => (args.length === 1 && isNonEmptyString(args[0], 200) ? null : 'expected one account id (a non-empty string)')
+
+const addAccountArgs: ArgsValidator = (args) => {
+  if (args.length !== 1) return `expected one argument, got ${args.length}`
+  const r = args[0]
+  if (r === null || typeof r !== 'object' || Array.isArray(r)) return 'expected an object {baseUrl, token} or {baseUrl, username, password}'
+  const o = r as Record<string, unknown>
+  const unknownKeys = Object.keys(o).filter((k) => !['baseUrl', 'token', 'username', 'password', 'caFile'].includes(k))
+  if (unknownKeys.length > 0) return `unknown field(s): ${unknownKeys.join(', ')}`
+  if (!isHttpUrl(o.baseUrl)) return 'baseUrl must be an http(s) URL without credentials'
+  if (o.caFile !== undefined && !isNonEmptyString(o.caFile)) return 'caFile must be a non-empty path'
+  if (o.token !== undefined) {
+    if (o.username !== undefined || o.password !== undefined) return 'give either token, or username and password, not both'
+    return isNonEmptyString(o.token) ? null : 'token must be a non-empty string'
+  }
+  if (!isNonEmptyString(o.username, 255) || !isNonEmptyString(o.password)) return 'expected token, or username and password (non-empty strings)'
+  return null
+}
+
 /** One validator per request channel; its keys are also the preload's and the web host's allowlist. */
 export const requestValidators: { readonly [C in RequestChannel]: ArgsValidator } = {
   'app:info': noArgs,
   'server:status': noArgs,
+  'accounts:list': noArgs,
+  'accounts:add': addAccountArgs,
+  'accounts:remove': oneAccountId,
+  'accounts:verify': oneAccountId,
 }
 
 const eventNames: { readonly [E in EventChannel]: true } = {
   'server:did-change-status': true,
+  'accounts:did-change': true,
 }
 
 export const REQUEST_CHANNELS: readonly RequestChannel[] = Object.freeze(Object.keys(requestValidators) as RequestChannel[])

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs'
 import { authHeaders, isExpired, requestOAuthToken, type Credential, type OAuthCredential } from './credentials'
 import { apiErrorFor, toNetworkError } from './errors'
 import { parseLinkHeader } from './link'
 import { encodeQuery, type Query } from './query'
-import { fetchTrustingCa } from './tls-fetch'
+import { fetchForCaFile } from './tls-fetch'
 
 export interface ApiClientOptions {
   /** The instance (`https://gitlab.example.com`); the API lives under `/api/v4`. */
@@ -105,7 +104,7 @@ export class ApiClient {
     this.options = options
     this.baseUrl = options.baseUrl.replace(/\/+$/, '')
     this.apiUrl = `${this.baseUrl}/api/v4`
-    this.fetchImpl = options.fetch ?? (options.caFile !== undefined ? fetchTrustingCa(readFileSync(options.caFile, 'utf8')) : fetch)
+    this.fetchImpl = options.fetch ?? fetchForCaFile(options.caFile)
     this.timeoutMs = options.timeoutMs ?? 30_000
     this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 60_000
   }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { Agent, request } from 'node:https'
 import { Readable } from 'node:stream'
 import { rootCertificates } from 'node:tls'
@@ -38,4 +39,9 @@ export function fetchTrustingCa(caPem: string): typeof fetch {
     })
   }
   return tlsFetch as typeof fetch
+}
+
+/** The fetch for an account: the global one, or one trusting the account's CA file as well. */
+export function fetchForCaFile(caFile: string | undefined): typeof fetch {
+  return caFile === undefined ? fetch : fetchTrustingCa(readFileSync(caFile, 'utf8'))
 }

@@ -1,0 +1,89 @@
+import { readFile } from 'node:fs/promises'
+import type { Account } from '../../../shared/ipc/contract'
+import { SerialQueue, writeFileAtomic } from './atomic-file'
+
+interface AccountsFile {
+  readonly version: 1
+  readonly accounts: readonly Account[]
+}
+
+function isAccount(value: unknown): value is Account {
+  if (value === null || typeof value !== 'object') return false
+  const a = value as Record<string, unknown>
+  return (
+    typeof a.id === 'string' &&
+    typeof a.baseUrl === 'string' &&
+    typeof a.username === 'string' &&
+    typeof a.userId === 'number' &&
+    typeof a.name === 'string' &&
+    (a.avatarUrl === null || typeof a.avatarUrl === 'string') &&
+    (a.authKind === 'pat' || a.authKind === 'oauth') &&
+    typeof a.addedAt === 'string' &&
+    (a.caFile === undefined || typeof a.caFile === 'string')
+  )
+}
+
+/** Only the metadata fields, whatever else an object carries: what may be written to disk. */
+function metadataOnly(a: Account): Account {
+  const { id, baseUrl, username, userId, name, avatarUrl, authKind, addedAt, caFile } = a
+  return caFile === undefined ? { id, baseUrl, username, userId, name, avatarUrl, authKind, addedAt } : { id, baseUrl, username, userId, name, avatarUrl, authKind, addedAt, caFile }
+}
+
+/**
+ * Account metadata in one JSON file of the user data dir (`accounts.json`). Never secrets:
+ * those live in a SecretStore. Writes are serialized and atomic.
+ */
+export class AccountStore {
+  private readonly queue = new SerialQueue()
+  private cache: Account[] | null = null
+
+  constructor(readonly file: string) {}
+
+  async list(): Promise<readonly Account[]> {
+    return [...(await this.load())]
+  }
+
+  async get(id: string): Promise<Account | undefined> {
+    return (await this.load()).find((a) => a.id === id)
+  }
+
+  async add(account: Account): Promise<void> {
+    await this.queue.run(async () => this.save([...(await this.load()), metadataOnly(account)]))
+  }
+
+  async update(account: Account): Promise<void> {
+    await this.queue.run(async () => this.save((await this.load()).map((a) => (a.id === account.id ? metadataOnly(account) : a))))
+  }
+
+  /** Returns false when no account has this id. */
+  async remove(id: string): Promise<boolean> {
+    return this.queue.run(async () => {
+      const accounts = await this.load()
+      const rest = accounts.filter((a) => a.id !== id)
+      if (rest.length === accounts.length) return false
+      await this.save(rest)
+      return true
+    })
+  }
+
+  private async load(): Promise<Account[]> {
+    if (this.cache !== null) return this.cache
+    let text: string
+    try {
+      text = await readFile(this.file, 'utf8')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return (this.cache = [])
+      throw error
+    }
+    const parsed = JSON.parse(text) as Partial<AccountsFile>
+    // An entry that does not parse is dropped rather than making every account unusable.
+    this.cache = Array.isArray(parsed.accounts) ? parsed.accounts.filter(isAccount).map(metadataOnly) : []
+    return this.cache
+  }
+
+  private async save(accounts: Account[]): Promise<void> {
+    const file: AccountsFile = { version: 1, accounts }
+    await writeFileAtomic(this.file, `${JSON.stringify(file, null, 2)}\n`)
+    this.cache = accounts
+  }
+}
