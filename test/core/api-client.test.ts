@@ -117,6 +117,18 @@ describe('ApiClient against Burrow Server', () => {
     expect(persisted).toHaveLength(1)
   })
 
+  it('shares one refresh between concurrent requests with an expired token', async () => {
+    const { user, password } = seedUser(server)
+    const issued = await requestOAuthToken(server.url, { grant_type: 'password', username: user.username, password }, { fetch, timeoutMs: 5_000 })
+    const expired: OAuthCredential = { ...issued, expiresAt: Date.now() - 1000 }
+    const persisted: OAuthCredential[] = []
+    // credentials() keeps handing out the expired pair: the client must not trade its refresh token twice.
+    const client = new ApiClient({ baseUrl: server.url, credentials: async () => expired, onCredentialsRefreshed: async (c) => void persisted.push(c) })
+    const users = await Promise.all([client.get<User>('/user'), client.get<User>('/user'), client.get<User>('/user')])
+    expect(users.map((u) => u.id)).toEqual([user.id, user.id, user.id])
+    expect(persisted).toHaveLength(1)
+  })
+
   it('refreshes once after a 401 on an OAuth token that has not reached its expiry', async () => {
     const { user, password } = seedUser(server)
     const issued = await requestOAuthToken(server.url, { grant_type: 'password', username: user.username, password }, { fetch, timeoutMs: 5_000 })
@@ -210,6 +222,36 @@ describe('ApiClient rate limiting', () => {
     const pending = client.get('/user', undefined, { signal: controller.signal })
     setTimeout(() => controller.abort(new Error('user cancelled')), 100)
     await expect(pending).rejects.toThrow('user cancelled')
+  })
+})
+
+describe('ApiClient on a server that always answers 429', () => {
+  let server: Server
+  let url: string
+  const methods: string[] = []
+  beforeAll(async () => {
+    // Burrow Server's throttle lets requests through after a second; this one never does.
+    server = createHttpServer((req, res) => {
+      methods.push(req.method ?? '')
+      req.resume()
+      res.writeHead(429, { 'Retry-After': '0', 'Content-Type': 'application/json' }).end('{"message":"Retry later"}')
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(async () => {
+    server.closeAllConnections()
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+  })
+
+  it('retries a POST only once, and a GET a bounded number of times', async () => {
+    const client = new ApiClient({ baseUrl: url, credentials: pat('t') })
+    methods.length = 0
+    await expect(client.post('/projects', { name: 'x' })).rejects.toBeInstanceOf(RateLimitedError)
+    expect(methods).toEqual(['POST', 'POST'])
+    methods.length = 0
+    await expect(client.get('/projects')).rejects.toBeInstanceOf(RateLimitedError)
+    expect(methods).toHaveLength(6)
   })
 })
 

@@ -50,6 +50,8 @@ export interface Page<T> {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD'
 
+const MAX_RATE_LIMIT_RETRIES = 5
+
 const IDEMPOTENT: ReadonlySet<Method> = new Set(['GET', 'PUT', 'DELETE', 'HEAD'])
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -185,6 +187,9 @@ export class ApiClient {
   }
 
   private refresh(stale: OAuthCredential): Promise<OAuthCredential> {
+    // Another request already traded this refresh token in: reuse its result (a second
+    // refresh with the same token would be refused).
+    if (this.refreshed !== null && this.refreshed.from === stale.refreshToken) return Promise.resolve(this.refreshed.to)
     if (this.refreshing === null) {
       this.refreshing = (async () => {
         const fresh = await requestOAuthToken(this.baseUrl, { grant_type: 'refresh_token', refresh_token: stale.refreshToken }, { fetch: this.fetchImpl, timeoutMs: this.timeoutMs })
@@ -243,7 +248,8 @@ export class ApiClient {
         // a rate-limited POST was not processed and sending it again cannot duplicate it. We
         // still retry a POST only once, so a server that counts differently cannot make us
         // loop on a write; idempotent requests retry until the wait budget runs out.
-        const mayRetry = idempotent || rateLimitRetries === 0
+        // The retry count is bounded too, for a server answering `Retry-After: 0` forever.
+        const mayRetry = idempotent ? rateLimitRetries < MAX_RATE_LIMIT_RETRIES : rateLimitRetries === 0
         if (mayRetry && waitedMs + delayMs <= this.maxRateLimitWaitMs) {
           await response.body?.cancel()
           await sleep(delayMs, options.signal)

@@ -159,7 +159,8 @@ export function toNetworkError(error: unknown, method: string, origin: string, i
   if (code !== undefined && NEVER_SENT[code] !== undefined) {
     failure = NEVER_SENT[code]
     mayHaveReached = false
-  } else if (code !== undefined && (code.startsWith('ERR_TLS') || code.includes('CERT') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'SELF_SIGNED_CERT_IN_CHAIN')) {
+  } else if (code !== undefined && (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.startsWith('UNABLE_TO_') || code.includes('CERT'))) {
+    // Certificate checks fail during the handshake, before any byte of the request is sent.
     failure = 'tls'
     mayHaveReached = false
   } else if (name === 'TimeoutError') {
