@@ -106,6 +106,10 @@ describe('Accounts with the OS keychain (Secret Service)', () => {
     const error = await accounts.add({ baseUrl: server.url, username: user.username, password }).catch((e: unknown) => e)
     expect(error).toMatchObject({ code: 'duplicate-account', message: `${user.username} on ${new URL(server.url).host} is already signed in.` })
     expect(await accounts.list()).toHaveLength(1)
+    // The OAuth pair issued for the refused attempt was revoked, not left valid.
+    const tokens = server.app.burrow.db.prepare('SELECT revoked_at FROM oauth_access_tokens WHERE user_id = ?').all(user.id) as { revoked_at: string | null }[]
+    expect(tokens.length).toBeGreaterThan(0)
+    expect(tokens.every((t) => t.revoked_at !== null)).toBe(true)
   })
 
   it('holds several accounts at once, each with its own client', async () => {

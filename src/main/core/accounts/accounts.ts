@@ -3,7 +3,7 @@ import type { Account, AccountVerification, AddAccountRequest } from '../../../s
 import type { User } from '../../../shared/api/user'
 import { ApiClient } from '../api/client'
 import { OnlineState } from '../api/connectivity'
-import { isCredential, requestOAuthToken, type Credential, type OAuthCredential } from '../api/credentials'
+import { isCredential, requestOAuthToken, revokeOAuthToken, type Credential, type OAuthCredential } from '../api/credentials'
 import { NetworkError, UnauthorizedError } from '../api/errors'
 import { fetchForCaFile } from '../api/tls-fetch'
 import type { AccountStore } from './account-store'
@@ -109,7 +109,11 @@ export class Accounts {
         throw error
       }
       const existing = (await this.options.store.list()).find((a) => a.baseUrl === baseUrl && a.userId === user.id)
-      if (existing !== undefined) throw new AccountError('duplicate-account', `${user.username} on ${new URL(baseUrl).host} is already signed in.`)
+      if (existing !== undefined) {
+        // The pair just issued for this attempt is not kept: do not leave it valid on the server.
+        if (latest.kind === 'oauth') await revokeOAuthToken(baseUrl, latest.refreshToken, { fetch: fetchImpl, timeoutMs })
+        throw new AccountError('duplicate-account', `${user.username} on ${new URL(baseUrl).host} is already signed in.`)
+      }
 
       const account: Account = {
         id: randomUUID(),

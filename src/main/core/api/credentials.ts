@@ -82,3 +82,18 @@ export async function requestOAuthToken(baseUrl: string, grant: Grant, options: 
   const expiresIn = typeof token.expires_in === 'number' ? token.expires_in : 7200
   return { kind: 'oauth', accessToken: token.access_token, refreshToken: token.refresh_token, expiresAt: Date.now() + expiresIn * 1000 }
 }
+
+/** `POST {baseUrl}/oauth/revoke`, best effort: a token we will not keep should not stay valid. */
+export async function revokeOAuthToken(baseUrl: string, token: string, options: TokenRequestOptions): Promise<void> {
+  try {
+    const response = await options.fetch(`${baseUrl}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ token }),
+      signal: AbortSignal.timeout(options.timeoutMs),
+    })
+    await response.body?.cancel()
+  } catch {
+    /* best effort: the token expires on its own */
+  }
+}
