@@ -93,7 +93,7 @@ describe('repository, commits and tags over the wire', () => {
 
     it('compares two refs and lists commits', async () => {
       const cmp = await api().Repositories.compare(project.id, 'main', 'feature')
-      expect(cmp.commits.map((c) => c.id)).toEqual([f1])
+      expect((cmp.commits ?? []).map((c) => c.id)).toEqual([f1])
       const commits = await api().Commits.all(project.id, { refName: 'feature' })
       expect(commits.map((c) => c.id)).toEqual([f1, c1])
     })
