@@ -1,0 +1,186 @@
+import type { FastifyRequest } from 'fastify'
+import type { Db } from '../db/connection'
+import {
+  deleteMilestoneRow, findMilestoneTitle, insertMilestone, ownerPaths, updateMilestoneRow, type MilestoneRow,
+} from '../db/milestones'
+import type { NamespaceRow, ProjectRow } from '../db/rows'
+import { milestoneEntity, todayIso, type MilestoneEntity } from '../entities/milestone'
+import { invalidParam, missingParam, paramError, validationFailed } from '../http/errors'
+import { recordEvent } from './events'
+
+/** A milestone's owner: one project or one group. */
+export type MilestoneOwner = { readonly kind: 'project'; readonly project: ProjectRow } | { readonly kind: 'group'; readonly group: NamespaceRow }
+
+const TITLE_TAKEN = 'already being used for another group or project milestone.'
+
+/** Serializes a page of milestones with every owner path fetched in at most two queries. */
+export function presentMilestones(request: FastifyRequest, rows: readonly MilestoneRow[]): MilestoneEntity[] {
+  const db = request.server.burrow.db
+  const paths = ownerPaths(
+    db,
+    [...new Set(rows.filter((r) => r.project_id !== null).map((r) => r.project_id as number))],
+    [...new Set(rows.filter((r) => r.group_id !== null).map((r) => r.group_id as number))],
+  )
+  const baseUrl = request.server.burrow.baseUrl(request)
+  const today = todayIso()
+  return rows.map((r) => milestoneEntity(r, baseUrl, (r.project_id !== null ? paths.projects.get(r.project_id) : paths.groups.get(r.group_id as number)) ?? '', today))
+}
+
+/** A `date` parameter: undefined when absent, null when blank, `YYYY-MM-DD` when valid, else 400 `<name> is invalid`. */
+function dateParam(name: string, raw: unknown): string | null | undefined {
+  if (raw === undefined) return undefined
+  if (raw === null || raw === '') return null
+  const text = String(raw)
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
+  if (!match) throw invalidParam(name)
+  const d = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])))
+  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== text) throw invalidParam(name)
+  return text
+}
+
+function checkDates(start: string | null, due: string | null): void {
+  if (start !== null && due !== null && start > due) throw validationFailed({ due_date: ['must be greater than start date'] })
+}
+
+/**
+ * Projects and groups whose milestone titles a new title must not repeat: a project's own and its
+ * group's; a group's own and its direct projects' (GitLab's title uniqueness rule).
+ */
+function titleScope(db: Db, owner: MilestoneOwner): { projectIds: number[]; groupIds: number[] } {
+  if (owner.kind === 'project') {
+    const ns = db.prepare("SELECT id FROM namespaces WHERE id = ? AND kind = 'group'").get(owner.project.namespace_id) as { id: number } | undefined
+    return { projectIds: [owner.project.id], groupIds: ns ? [ns.id] : [] }
+  }
+  const projects = db.prepare('SELECT id FROM projects WHERE namespace_id = ?').all(owner.group.id) as { id: number }[]
+  return { projectIds: projects.map((p) => p.id), groupIds: [owner.group.id] }
+}
+
+function titleOf(raw: string): string {
+  const title = raw.trim()
+  if (title === '') throw validationFailed({ title: ["can't be blank"] })
+  return title
+}
+
+function eventTarget(owner: MilestoneOwner): { projectId: number | null; groupId: number | null } {
+  return owner.kind === 'project' ? { projectId: owner.project.id, groupId: null } : { projectId: null, groupId: owner.group.id }
+}
+
+/** Creation parameters as received. */
+export interface MilestoneCreateParams {
+  readonly title?: string
+  readonly description?: string | null
+  readonly due_date?: unknown
+  readonly start_date?: unknown
+}
+
+/** Creates a milestone and records the `created` event. */
+export function createMilestone(request: FastifyRequest, owner: MilestoneOwner, params: MilestoneCreateParams, authorId: number): MilestoneRow {
+  if (params.title === undefined) throw missingParam('title')
+  const due = dateParam('due_date', params.due_date) ?? null
+  const start = dateParam('start_date', params.start_date) ?? null
+  const title = titleOf(params.title)
+  checkDates(start, due)
+  const db = request.server.burrow.db
+  return db.transaction(() => {
+    const scope = titleScope(db, owner)
+    if (findMilestoneTitle(db, title, scope.projectIds, scope.groupIds)) throw validationFailed({ title: [TITLE_TAKEN] })
+    const row = insertMilestone(db, {
+      ...(owner.kind === 'project' ? { projectId: owner.project.id } : { groupId: owner.group.id }),
+      title,
+      description: params.description ?? null,
+      dueDate: due,
+      startDate: start,
+    })
+    recordEvent(db, { authorId, action: 'created', ...eventTarget(owner), targetType: 'Milestone', targetId: row.id, targetIid: row.iid, targetTitle: row.title })
+    return row
+  })()
+}
+
+/** Update parameters as received. */
+export interface MilestoneUpdateParams extends MilestoneCreateParams {
+  readonly state_event?: string
+}
+
+const UPDATABLE = ['title', 'description', 'start_date', 'due_date', 'state_event'] as const
+
+/** Updates a milestone; a state change records `closed` or `reopened`. */
+export function updateMilestone(request: FastifyRequest, owner: MilestoneOwner, milestone: MilestoneRow, params: MilestoneUpdateParams, authorId: number): MilestoneRow {
+  if (UPDATABLE.every((k) => params[k] === undefined)) throw paramError(`${UPDATABLE.join(', ')} are missing, at least one parameter must be provided`)
+  if (params.state_event !== undefined && params.state_event !== 'close' && params.state_event !== 'activate') throw invalidParam('state_event', 'does not have a valid value')
+  const due = dateParam('due_date', params.due_date)
+  const start = dateParam('start_date', params.start_date)
+  const title = params.title !== undefined ? titleOf(params.title) : undefined
+  checkDates(start === undefined ? milestone.start_date : start, due === undefined ? milestone.due_date : due)
+  const db = request.server.burrow.db
+  return db.transaction(() => {
+    if (title !== undefined && title !== milestone.title) {
+      const scope = titleScope(db, owner)
+      if (findMilestoneTitle(db, title, scope.projectIds, scope.groupIds, milestone.id)) throw validationFailed({ title: [TITLE_TAKEN] })
+    }
+    const state = params.state_event === 'close' ? 'closed' : params.state_event === 'activate' ? 'active' : undefined
+    const row = updateMilestoneRow(db, milestone.id, { title, description: params.description, due_date: due, start_date: start, state })
+    if (state !== undefined && state !== milestone.state) {
+      recordEvent(db, {
+        authorId,
+        action: state === 'closed' ? 'closed' : 'reopened',
+        ...eventTarget(owner),
+        targetType: 'Milestone',
+        targetId: row.id,
+        targetIid: row.iid,
+        targetTitle: row.title,
+      })
+    }
+    return row
+  })()
+}
+
+/** Deletes a milestone and records the `destroyed` event. */
+export function destroyMilestone(request: FastifyRequest, owner: MilestoneOwner, milestone: MilestoneRow, authorId: number): void {
+  const db = request.server.burrow.db
+  db.transaction(() => {
+    // TODO(issues/merge requests): clear milestone_id on the issues and merge requests that carry it.
+    deleteMilestoneRow(db, milestone.id)
+    recordEvent(db, { authorId, action: 'destroyed', ...eventTarget(owner), targetType: 'Milestone', targetId: milestone.id, targetIid: milestone.iid, targetTitle: milestone.title })
+  })()
+}
+
+/**
+ * Promotes a project milestone to a milestone of the project's group: the group milestone takes its
+ * title, dates, description and state, and every same-titled milestone of the group's projects is
+ * folded into it and removed, as GitLab's promotion does.
+ */
+export function promoteMilestone(request: FastifyRequest, group: NamespaceRow, milestone: MilestoneRow): MilestoneRow {
+  const db = request.server.burrow.db
+  return db.transaction(() => {
+    const projectIds = (db.prepare('SELECT id FROM projects WHERE namespace_id = ?').all(group.id) as { id: number }[]).map((p) => p.id)
+    const twins = db
+      .prepare('SELECT * FROM milestones WHERE title = ? AND project_id IN (SELECT value FROM json_each(?))')
+      .all(milestone.title, JSON.stringify(projectIds)) as MilestoneRow[]
+    // TODO(issues/merge requests): point the twins' issues and merge requests at the group milestone.
+    for (const twin of twins) deleteMilestoneRow(db, twin.id)
+    const existing = findMilestoneTitle(db, milestone.title, [], [group.id])
+    if (existing) return existing
+    return insertMilestone(db, {
+      groupId: group.id,
+      title: milestone.title,
+      description: milestone.description,
+      state: milestone.state,
+      dueDate: milestone.due_date,
+      startDate: milestone.start_date,
+    })
+  })()
+}
+
+/**
+ * Issues and merge requests of a milestone, one page. Empty until those families exist.
+ * TODO(issues/merge requests): select by milestone_id = milestone.id with the caller's visibility
+ * (confidential issues), ordered as GitLab's milestone issue list, and present them with their entities.
+ */
+export function milestoneItems(_request: FastifyRequest, _milestone: MilestoneRow, _kind: 'issues' | 'merge_requests', _page: { readonly limit: number; readonly offset: number }): { rows: never[]; total: number } {
+  return { rows: [], total: 0 }
+}
+
+/** Burndown events (PREMIUM): none are recorded yet; the hook where issue events will be read. */
+export function burndownEvents(_request: FastifyRequest, _milestone: MilestoneRow): never[] {
+  return []
+}
