@@ -197,9 +197,12 @@ async function main() {
   const { tsImport } = await import('tsx/esm/api')
   const { startWebHost } = await tsImport('../src/main/web-host.ts', import.meta.url)
   const { createCore } = await tsImport('../src/main/core/index.ts', import.meta.url)
+  const { openAccounts } = await tsImport('../src/main/core/accounts/index.ts', import.meta.url)
+  // The app's own data (account metadata, later the cache) sits beside the server's data dir.
+  const accounts = await openAccounts({ userDataDir: join(dirname(dataDir), 'app') })
   const host = await startWebHost({
     rendererDir: join(root, 'out', 'renderer'),
-    core: createCore({ version: pkg.version, mode: 'browser', serverUrl: server.url }),
+    core: createCore({ version: pkg.version, mode: 'browser', serverUrl: server.url, accounts }),
     port: Number(args['web-port']),
   })
   cleanups.push(() => host.close())

@@ -2,7 +2,8 @@ import { join } from 'node:path'
 import { app, BrowserWindow, ipcMain, Menu, nativeImage, protocol, session, shell, Tray } from 'electron'
 import { REQUEST_CHANNELS, type EventChannel, type IpcEvents } from '../shared/ipc/contract'
 import { contentSecurityPolicy } from './core/csp'
-import { createCore } from './core/index'
+import { openAccounts } from './core/accounts/index'
+import { createCore, type Core } from './core/index'
 import { readStaticFile } from './core/static-files'
 
 /*
@@ -18,7 +19,8 @@ const csp = contentSecurityPolicy(devServerUrl ? [devServerUrl.replace(/^http/, 
 
 protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }])
 
-const core = createCore({ version: app.getVersion(), mode: 'electron', serverUrl: process.env.BURROW_SERVER_URL ?? null })
+// Created once the app is ready: the accounts service reads the user data dir.
+let core: Core
 let tray: Tray | null = null
 
 function pageOrigin(): string {
@@ -106,7 +108,9 @@ app.on('web-contents-created', (_event, contents) => {
   contents.setWindowOpenHandler(() => ({ action: 'deny' }))
 })
 
-void app.whenReady().then(() => {
+void app.whenReady().then(async () => {
+  const accounts = await openAccounts({ userDataDir: app.getPath('userData') })
+  core = createCore({ version: app.getVersion(), mode: 'electron', serverUrl: process.env.BURROW_SERVER_URL ?? null, accounts })
   hardenSession()
   wireIpc()
   createWindow()
