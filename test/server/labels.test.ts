@@ -108,7 +108,7 @@ describe('group and project labels', () => {
   it('lists a subgroup with ancestor labels by default, paginated', async () => {
     const res = await get(null, `/groups/${sub.id}/labels?per_page=2`)
     expect(res.statusCode).toBe(200)
-    expect(res.headers['x-total']).toBe('5')
+    expect(res.headers['x-total']).toBe('5')  // backend, bug, docs, pale, short
     expect((res.json() as Label[]).map((l) => l.name)).toEqual(['backend', 'bug'])
     expect(res.headers.link).toContain('rel="next"')
   })
@@ -131,6 +131,20 @@ describe('group and project labels', () => {
     expect(plain[0]).not.toHaveProperty('open_issues_count')
     const counted = (await get(null, `/groups/${top.id}/labels?with_counts=true`)).json() as Label[]
     expect(counted[0]).toMatchObject({ open_issues_count: 0, closed_issues_count: 0, open_merge_requests_count: 0 })
+  })
+
+  it('counts zero issues and merge requests for a linked label until issues exist', async () => {
+    const bug = (await get(null, `/groups/${top.id}/labels/bug`)).json() as Label
+    s.app.burrow.db.prepare("INSERT INTO label_links (label_id, target_type, target_id, created_at) VALUES (?, 'Issue', 1, '2026-01-01T00:00:00.000Z')").run(bug.id)
+    const counted = (await get(null, `/groups/${top.id}/labels?with_counts=true&search=brok`)).json() as Label[]
+    expect(counted).toEqual([expect.objectContaining({ name: 'bug', open_issues_count: 0, closed_issues_count: 0, open_merge_requests_count: 0 })])
+  })
+
+  it('finds labels whose titles need URL encoding', async () => {
+    await post(reporter.token, `/groups/${top.id}/labels`, { name: 'priority::high', color: 'red' })
+    await post(reporter.token, `/groups/${top.id}/labels`, { name: 'needs review', color: 'red' })
+    expect((await get(null, `/groups/${top.id}/labels/${encodeURIComponent('priority::high')}`)).statusCode).toBe(200)
+    expect(((await get(null, `/groups/${top.id}/labels/${encodeURIComponent('needs review')}`)).json() as Label).name).toBe('needs review')
   })
 
   it('filters lists with search', async () => {
@@ -253,6 +267,14 @@ describe('group and project labels', () => {
     expect(((await get(null, `/groups/${sub.id}/labels/perf`)).json() as Label).id).toBe(promoted.id)
     const siblingLabels = (await get(null, `/projects/${sibling.id}/labels?per_page=100`)).json() as Label[]
     expect(siblingLabels.filter((l) => l.name === 'perf')).toEqual([expect.objectContaining({ id: promoted.id, is_project_label: false })])
+  })
+
+  it('refuses promotion to a project Reporter without a role in the group', async () => {
+    const member = seedUser(s)
+    seedMember(s, 'Project', project.id, member.user.id, 20)
+    await post(member.token, `/projects/${project.id}/labels`, { name: 'local', color: 'red' })
+    const res = await s.request(member.token, { method: 'PUT', url: `/api/v4/projects/${project.id}/labels/local/promote` })
+    expect(res.statusCode).toBe(403)
   })
 
   it('answers 400 when promoting a label of a personal project', async () => {

@@ -129,6 +129,8 @@ describe('project and group milestones', () => {
   it('filters by iids[], title (exact) and search', async () => {
     const byIids = (await req(null, 'GET', `/projects/${project.id}/milestones?iids[]=2&iids[]=3`)).json() as Milestone[]
     expect(byIids.map((m) => m.iid).sort()).toEqual([2, 3])
+    const single = (await req(null, 'GET', `/projects/${project.id}/milestones?iids[]=2`)).json() as Milestone[]
+    expect(single.map((m) => m.iid)).toEqual([2])
     const byTitle = (await req(null, 'GET', `/projects/${project.id}/milestones?title=v1`)).json() as Milestone[]
     expect(byTitle).toEqual([])
     const exact = (await req(null, 'GET', `/projects/${project.id}/milestones?title=v1.1`)).json() as Milestone[]
