@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { migrations } from './migrations/index'
+import { migrations, type Migration } from './migrations/index'
 
 export type Db = Database.Database
 
@@ -17,14 +17,20 @@ export function openDatabase(dataDir: string): Db {
   return db
 }
 
-/** Applies every migration newer than the database's `user_version`, each in its own transaction. */
-export function migrate(db: Db): void {
-  const current = db.pragma('user_version', { simple: true }) as number
-  for (const migration of migrations) {
-    if (migration.version <= current) continue
+/**
+ * Applies, in version order, every migration not yet recorded in `schema_migrations`, each in its
+ * own transaction. Recording each version (rather than only the highest, as `user_version`
+ * would) means a migration merged with a lower number than one already applied still runs.
+ */
+export function migrate(db: Db, list: readonly Migration[] = migrations): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`)
+  const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version))
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+  for (const migration of [...list].sort((a, b) => a.version - b.version)) {
+    if (applied.has(migration.version)) continue
     db.transaction(() => {
       db.exec(migration.sql)
-      db.pragma(`user_version = ${migration.version}`)
+      record.run(migration.version, migration.name, nowIso())
     })()
   }
 }

@@ -8,5 +8,8 @@ export interface Migration {
   readonly sql: string
 }
 
-/** Every schema migration in order. Append new ones; never edit one that has shipped. */
+/**
+ * Every schema migration. Each runs once, in version order, whatever order they were merged in
+ * (see `migrate`); never edit one that has shipped.
+ */
 export const migrations: readonly Migration[] = [core, projectStars, labelsMilestones]
