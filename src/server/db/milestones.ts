@@ -1,4 +1,5 @@
 import type { Db } from './connection'
+import { nextIid } from './internal-ids'
 import { nowIso } from './connection'
 
 /** A row of `milestones`: a project milestone (project_id set) or a group milestone (group_id set). */
@@ -86,14 +87,13 @@ export interface NewMilestone {
   readonly startDate: string | null
 }
 
-/**
- * Inserts a milestone with the next iid of its project or group. The iid is read and used in one
- * transaction, and better-sqlite3 runs it synchronously, so two creations never share an iid.
- */
+/** Inserts a milestone with the next iid of its project or group (never reused after deletes). */
 export function insertMilestone(db: Db, m: NewMilestone): MilestoneRow {
   return db.transaction(() => {
     const owner = m.projectId != null ? { col: 'project_id', id: m.projectId } : { col: 'group_id', id: m.groupId as number }
-    const next = (db.prepare(`SELECT COALESCE(MAX(iid), 0) + 1 AS iid FROM milestones WHERE ${owner.col} = ?`).get(owner.id) as { iid: number }).iid
+    // Seed the counter from rows made before it existed (the promote path inserts explicit iids too).
+    const floor = (db.prepare(`SELECT COALESCE(MAX(iid), 0) AS iid FROM milestones WHERE ${owner.col} = ?`).get(owner.id) as { iid: number }).iid
+    const next = nextIid(db, m.projectId != null ? { projectId: m.projectId } : { groupId: m.groupId as number }, 'milestones', floor)
     const now = nowIso()
     const info = db
       .prepare(

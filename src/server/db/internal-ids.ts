@@ -1,0 +1,22 @@
+import type { Db } from './connection'
+
+export type IidUsage = 'issues' | 'merge_requests' | 'milestones' | 'epics'
+
+/**
+ * Hands out the next iid for a project (or group, for epics and group milestones). Never reuses
+ * a value, even after deletes, like GitLab's InternalId. Call it inside the transaction that
+ * inserts the row; better-sqlite3 runs one statement at a time, so concurrent requests never
+ * get the same value. `floor` (the highest iid already used in the scope) keeps the counter
+ * above rows inserted with explicit iids.
+ */
+export function nextIid(db: Db, scope: { readonly projectId: number } | { readonly groupId: number }, usage: IidUsage, floor = 0): number {
+  const [scopeType, scopeId] = 'projectId' in scope ? ['Project', scope.projectId] : ['Namespace', scope.groupId]
+  const row = db
+    .prepare(
+      `INSERT INTO internal_ids (scope_type, scope_id, usage, last_value) VALUES (?, ?, ?, ? + 1)
+       ON CONFLICT (scope_type, scope_id, usage) DO UPDATE SET last_value = MAX(last_value, excluded.last_value - 1) + 1
+       RETURNING last_value`,
+    )
+    .get(scopeType, scopeId, usage, floor) as { last_value: number }
+  return row.last_value
+}
