@@ -11,9 +11,10 @@ import tokens from './tokens'
 import applicationSettings from './application-settings'
 import labels from './labels'
 import milestones from './milestones'
+import snippets from './snippets'
 import repository from './repository'
 import commits from './commits'
 import tags from './tags'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
-export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents, members, users, tokens, applicationSettings, repository, commits, tags, labels, milestones]
+export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents, members, users, tokens, applicationSettings, repository, commits, tags, labels, milestones, snippets]

@@ -2,6 +2,7 @@ import core from './0001-core'
 import projectStars from './0002-project-stars'
 import labelsMilestones from './0005-labels-milestones'
 import collaborationCore from './0006-collaboration-core'
+import snippets from './0008-snippets'
 
 export interface Migration {
   readonly version: number
@@ -13,4 +14,4 @@ export interface Migration {
  * Every schema migration. Each runs once, in version order, whatever order they were merged in
  * (see `migrate`); never edit one that has shipped.
  */
-export const migrations: readonly Migration[] = [core, projectStars, labelsMilestones, collaborationCore]
+export const migrations: readonly Migration[] = [core, projectStars, labelsMilestones, collaborationCore, snippets]
