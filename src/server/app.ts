@@ -16,6 +16,7 @@ import oauthRoutes from './routes/oauth'
 import smartHttp from './git/smart-http'
 import { onPush } from './services/push'
 import { recordPushEvents } from './services/push-events'
+import { protectedBranchPushPolicy } from './services/protected-branches'
 import { ensureRootUser } from './services/bootstrap'
 import { startMaintenance } from './services/maintenance'
 import { Settings } from './settings'
@@ -155,7 +156,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
 
   onPush(ctx, recordPushEvents)
   await app.register(oauthRoutes)
-  await app.register(smartHttp, { hooksDir: join(options.dataDir, 'hooks') })
+  await app.register(smartHttp, { hooksDir: join(options.dataDir, 'hooks'), pushPolicy: protectedBranchPushPolicy(ctx, join(options.dataDir, 'hooks')) })
   await app.register(
     async (api) => {
       for (const plugin of apiRoutes) await api.register(plugin)

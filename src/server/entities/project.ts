@@ -142,6 +142,12 @@ function topicsOf(p: ProjectWithNamespaceRow): string[] {
   return JSON.parse(p.topics) as string[]
 }
 
+function readmeUrl(p: ProjectWithNamespaceRow, webUrl: string): string | null {
+  const path = projectSettings(p.settings).readme_path
+  if (typeof path !== 'string' || !p.default_branch) return null
+  return `${webUrl}/-/blob/${p.default_branch}/${path}`
+}
+
 /** GitLab's BasicProjectDetails: what `simple=true` lists return. */
 export function projectSimple(p: ProjectWithNamespaceRow, baseUrl: string): Readonly<Record<string, unknown>> {
   const fullPath = `${p.ns_full_path}/${p.path}`
@@ -155,8 +161,8 @@ export function projectSimple(p: ProjectWithNamespaceRow, baseUrl: string): Read
     ssh_url_to_repo: `git@${host}:${fullPath}.git`,
     http_url_to_repo: `${baseUrl}/${fullPath}.git`,
     web_url: `${baseUrl}/${fullPath}`,
-    // The repository (and with it any README) arrives with the git storage layer.
-    readme_url: null,
+    // Flags kept in the settings by services/repository.ts, so lists never open repositories.
+    readme_url: readmeUrl(p, `${baseUrl}/${fullPath}`),
     forks_count: p.forks_count,
     avatar_url: (JSON.parse(p.settings) as Record<string, unknown>).avatar_url ?? null,
     star_count: p.star_count,
@@ -195,7 +201,7 @@ export function projectEntity(p: ProjectWithNamespaceRow, x: ProjectExtras): Rea
       cluster_agents: `${self}/cluster_agents`,
     },
     packages_enabled: s.packages_enabled,
-    empty_repo: true,
+    empty_repo: s.empty_repo !== false,
     archived: p.archived === 1,
     visibility: p.visibility,
   }

@@ -15,6 +15,10 @@ import snippets from './snippets'
 import repository from './repository'
 import commits from './commits'
 import tags from './tags'
+import branches from './branches'
+import protectedBranches from './protected-branches'
+import files from './files'
+import changelog from './changelog'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
-export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents, members, users, tokens, applicationSettings, repository, commits, tags, labels, milestones, snippets]
+export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents, members, users, tokens, applicationSettings, repository, commits, tags, branches, protectedBranches, files, changelog, labels, milestones, snippets]

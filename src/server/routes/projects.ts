@@ -20,6 +20,7 @@ import {
   canCreateProjectIn, createProject, destroyProject, settingsEnumError, transferProject, updateProject,
 } from '../services/projects'
 import { recordAudit } from '../services/audit'
+import { refreshRepositoryFlags } from '../services/repository'
 
 const VisibilitySchema = Type.Union([Type.Literal('private'), Type.Literal('internal'), Type.Literal('public')])
 const OrderSchema = Type.Union(
@@ -245,7 +246,7 @@ function targetNamespace(request: FastifyRequest, raw: string | undefined, fallb
 
 type Body = Readonly<Record<string, unknown>>
 
-function createFromBody(request: FastifyRequest, body: Body, creator: UserRow): ProjectRow {
+function createFromBody(request: FastifyRequest, body: Body, creator: UserRow): Promise<ProjectRow> {
   if (body.name === undefined && body.path === undefined) throw paramError('name, path are missing, at least one parameter must be provided')
   const enumError = settingsEnumError(body)
   if (enumError) throw invalidParam(enumError, 'does not have a valid value')
@@ -275,7 +276,7 @@ const projects: FastifyPluginAsync = async (plugin) => {
 
   app.post('/projects', { schema: { body: CreateBody } }, async (request, reply) => {
     const user = currentUser(request)
-    const project = createFromBody(request, request.body as Body, user)
+    const project = await createFromBody(request, request.body as Body, user)
     return reply.code(201).send(presentProject(request, project))
   })
 
@@ -283,12 +284,14 @@ const projects: FastifyPluginAsync = async (plugin) => {
     requireAdmin(request)
     const owner = loadUser(request, request.params.user_id)
     const body = request.body as Body
-    const project = createFromBody(request, body, owner)
+    const project = await createFromBody(request, body, owner)
     return reply.code(201).send(presentProject(request, project))
   })
 
   app.get('/projects/:id', { schema: { params: IdParams, querystring: Type.Object({ statistics: Type.Optional(Type.Boolean()) }) } }, async (request) => {
     const project = loadProject(request, request.params.id)
+    // A single project reads empty_repo and readme_url from its repository; lists use the stored flags.
+    await refreshRepositoryFlags(app.burrow, project)
     return presentProject(request, project, { statistics: request.query.statistics })
   })
 

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../auth/access'
 import type { Db } from '../db/connection'
 import { nowIso } from '../db/connection'
-import { findNamespaceById } from '../db/namespaces'
+import { findNamespaceById, findProjectById } from '../db/namespaces'
 import { deleteProjectRow, findProjectClash, insertProject, personalProjectCount, updateProjectRow } from '../db/projects'
 import type { NamespaceRow, ProjectRow, UserRow, Visibility } from '../db/rows'
 import { FEATURE_ACCESS_DEFAULTS, PROJECT_SETTING_DEFAULTS } from '../entities/project'
@@ -10,6 +10,8 @@ import { groupSettings } from '../entities/group'
 import { validationFailed, type ApiError } from '../http/errors'
 import { recordAudit } from './audit'
 import { recordEvent } from './events'
+import { createProjectRepository, removeProjectRepository } from './repository'
+import type { ServerContext } from '../context'
 
 export const VISIBILITY_LEVELS: Readonly<Record<Visibility, number>> = { private: 0, internal: 10, public: 20 }
 
@@ -157,7 +159,7 @@ export interface CreateProjectInput {
  * the way GitLab's Projects::CreateService does, inserts it, adds the creator as member, and
  * records activity and audit events. Throws 400 with `{"message": {...}}` on validation errors.
  */
-export function createProject(request: FastifyRequest, input: CreateProjectInput): ProjectRow {
+export async function createProject(request: FastifyRequest, input: CreateProjectInput): Promise<ProjectRow> {
   const { db, settings, storages } = request.server.burrow
   const ns = input.namespace
   const name = input.name ?? input.path ?? ''
@@ -213,8 +215,8 @@ export function createProject(request: FastifyRequest, input: CreateProjectInput
     })
     return row
   })()
-  onProjectCreated(db, project, { initializeWithReadme: stored.initialize_with_readme === true })
-  return project
+  await onProjectCreated(request.server.burrow, project, { initializeWithReadme: stored.initialize_with_readme === true, creator: input.creator })
+  return findProjectById(db, project.id) ?? project
 }
 
 /**
@@ -235,11 +237,13 @@ function addCreatorMembership(request: FastifyRequest, db: Db, project: ProjectR
 }
 
 /**
- * Hook point run after a project row exists. The git storage layer extends this: create the
- * bare repository on `project.repository_storage` and, when asked, commit an initial README
- * on the default branch. Until then it does nothing.
+ * Runs after a project row exists: creates its bare repository with the default branch
+ * protected and, when asked, the initial README commit by the creator. Awaited, so the
+ * project a client gets back can be cloned at once.
  */
-export function onProjectCreated(_db: Db, _project: ProjectRow, _options: { readonly initializeWithReadme: boolean }): void {}
+export async function onProjectCreated(ctx: ServerContext, project: ProjectRow, options: { readonly initializeWithReadme: boolean; readonly creator: UserRow }): Promise<void> {
+  await createProjectRepository(ctx, project, options)
+}
 
 /**
  * Applies `PUT /projects/:id` changes after validating them like GitLab's model validations
@@ -314,6 +318,7 @@ export function destroyProject(request: FastifyRequest, project: ProjectRow): vo
     })
     deleteProjectRow(db, project.id)
   })()
+  removeProjectRepository(request.server.burrow, project)
 }
 
 /** Moves a project to another namespace; validation errors come back as the 400 to throw. */

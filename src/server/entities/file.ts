@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto'
+
+/** A file read at a ref, with what the Files API reports about it. */
+export interface RepositoryFile {
+  readonly filePath: string
+  readonly ref: string
+  readonly content: Buffer
+  readonly blobId: string
+  readonly commitId: string
+  readonly lastCommitId: string
+  readonly executable: boolean
+}
+
+/** GitLab's file fields without content (also sent as `X-Gitlab-*` headers). */
+export function fileMeta(f: RepositoryFile): Readonly<Record<string, string | number | boolean>> {
+  return {
+    file_name: f.filePath.split('/').pop() ?? f.filePath,
+    file_path: f.filePath,
+    size: f.content.length,
+    encoding: 'base64',
+    content_sha256: createHash('sha256').update(f.content).digest('hex'),
+    ref: f.ref,
+    blob_id: f.blobId,
+    commit_id: f.commitId,
+    last_commit_id: f.lastCommitId,
+    execute_filemode: f.executable,
+  }
+}
+
+/** GitLab's file entity: the metadata and the Base64 content. */
+export function fileEntity(f: RepositoryFile): Readonly<Record<string, unknown>> {
+  const meta = fileMeta(f)
+  return { ...meta, content: f.content.toString('base64') }
+}
+
+/** The `X-Gitlab-*` headers of HEAD and raw file requests. */
+export function fileHeaders(f: RepositoryFile): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {}
+  for (const [k, v] of Object.entries(fileMeta(f))) {
+    const name = 'X-Gitlab-' + k.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('-')
+    headers[name] = String(v)
+  }
+  return headers
+}

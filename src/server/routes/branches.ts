@@ -1,0 +1,186 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import { Type, type Static } from 'typebox'
+import { AccessLevel } from '../auth/access'
+import { listProtectedBranches, type ProtectedBranch } from '../db/protected-branches'
+import { branchEntity } from '../entities/branch'
+import { branchCommits, isValidBranchName, listBranchNames, mergedBranchNames } from '../git/branches'
+import { isValidRef, ZERO_SHA } from '../git/git'
+import { ensureProjectRepo } from '../git/project-repo'
+import { readRef, resolveCommit } from '../git/refs'
+import { moveRef, RefMovedError } from '../git/write-commit'
+import { apiMessage, notFound } from '../http/errors'
+import { paginateArray } from '../http/pagination'
+import { loadCodeProject, type CodeProject } from '../http/repository'
+import { currentUser } from '../http/resolve'
+import { canPushToBranch, refusal, rulesFor } from '../services/protected-branches'
+import { onPush, pushLanded, type RefUpdate } from '../services/push'
+import { refreshFlagsOnPush } from '../services/repository'
+
+const ProjectParams = Type.Object({ id: Type.String() })
+const BranchParams = Type.Object({ id: Type.String(), branch: Type.String() })
+const ListQuery = Type.Object({
+  search: Type.Optional(Type.String()),
+  page: Type.Optional(Type.Integer()),
+  per_page: Type.Optional(Type.Integer()),
+})
+const CreateBody = Type.Object({ branch: Type.String(), ref: Type.String() })
+
+/** GitLab's branch search: `^term` a prefix, `term$` a suffix, otherwise a substring; case-insensitive. */
+function matchesSearch(name: string, search: string): boolean {
+  const n = name.toLowerCase()
+  let s = search.toLowerCase()
+  const prefix = s.startsWith('^')
+  const suffix = s.endsWith('$')
+  if (prefix) s = s.slice(1)
+  if (suffix) s = s.slice(0, -1)
+  if (prefix && suffix) return n === s
+  if (prefix) return n.startsWith(s)
+  if (suffix) return n.endsWith(s)
+  return n.includes(s)
+}
+
+function developersCan(rules: readonly ProtectedBranch[], kind: 'push' | 'merge'): boolean {
+  return rules.some((r) => r.access.some((a) => a.kind === kind && a.access_level === AccessLevel.DEVELOPER))
+}
+
+/**
+ * Serializes branches with two git calls for the whole set (heads with commit fields, and
+ * which are merged into the default branch) and one query for the protection rules.
+ */
+async function presentBranches(request: FastifyRequest, repo: CodeProject, names: readonly string[]): Promise<Readonly<Record<string, unknown>>[]> {
+  if (names.length === 0) return []
+  const { project, gitDir, webUrl } = repo
+  const rules = listProtectedBranches(request.server.burrow.db, project.id)
+  const defaultBranch = project.default_branch
+  const commits = await branchCommits(gitDir, names)
+  const defaultExists = defaultBranch !== null && (await readRef(gitDir, `refs/heads/${defaultBranch}`)) !== null
+  const merged = defaultExists ? await mergedBranchNames(gitDir, `refs/heads/${defaultBranch}`, names) : new Set<string>()
+  const out: Readonly<Record<string, unknown>>[] = []
+  for (const name of names) {
+    const commit = commits.get(name)
+    if (!commit) continue
+    const matching = rulesFor(rules, name)
+    out.push(
+      branchEntity(
+        name,
+        commit,
+        {
+          merged: name !== defaultBranch && merged.has(name),
+          protected: matching.length > 0,
+          isDefault: name === defaultBranch,
+          developersCanPush: developersCan(matching, 'push'),
+          developersCanMerge: developersCan(matching, 'merge'),
+          canPush: request.actor.user !== null && canPushToBranch(request.perms, project, rules, name),
+        },
+        webUrl,
+      ),
+    )
+  }
+  return out
+}
+
+async function branchHead(repo: CodeProject, name: string): Promise<string | null> {
+  if (!repo.exists || !isValidRef(name)) return null
+  return readRef(repo.gitDir, `refs/heads/${name}`)
+}
+
+/** Branches of a project's repository: list, show, create, delete, delete merged. */
+const branches: FastifyPluginAsync = async (app) => {
+  const ctx = app.burrow
+  onPush(ctx, refreshFlagsOnPush)
+
+  app.get('/projects/:id/repository/branches', { schema: { params: ProjectParams, querystring: ListQuery } }, async (request, reply) => {
+    const { id } = request.params as Static<typeof ProjectParams>
+    const q = request.query as Static<typeof ListQuery>
+    const repo = loadCodeProject(request, id)
+    let names = repo.exists ? await listBranchNames(repo.gitDir) : []
+    if (q.search) names = names.filter((n) => matchesSearch(n, q.search as string))
+    const page = paginateArray(request, reply, ctx.baseUrl(request), names)
+    return presentBranches(request, repo, page)
+  })
+
+  app.get('/projects/:id/repository/branches/:branch', { schema: { params: BranchParams }, exposeHeadRoute: false }, async (request) => {
+    const { id, branch } = request.params as Static<typeof BranchParams>
+    const repo = loadCodeProject(request, id)
+    if (!(await branchHead(repo, branch))) throw notFound('Branch')
+    const [entity] = await presentBranches(request, repo, [branch])
+    if (!entity) throw notFound('Branch')
+    return entity
+  })
+
+  app.head('/projects/:id/repository/branches/:branch', { schema: { params: BranchParams } }, async (request, reply) => {
+    const { id, branch } = request.params as Static<typeof BranchParams>
+    const repo = loadCodeProject(request, id)
+    return reply.code((await branchHead(repo, branch)) ? 204 : 404).send()
+  })
+
+  app.post('/projects/:id/repository/branches', { schema: { params: ProjectParams, body: CreateBody } }, async (request, reply) => {
+    const { id } = request.params as Static<typeof ProjectParams>
+    const { branch, ref } = request.body as Static<typeof CreateBody>
+    const user = currentUser(request)
+    const repo = loadCodeProject(request, id, AccessLevel.DEVELOPER)
+    if (!isValidRef(branch) || !(await isValidBranchName(branch))) throw apiMessage(400, 'Branch name is invalid')
+    const gitDir = await ensureProjectRepo(ctx, repo.project)
+    if (await readRef(gitDir, `refs/heads/${branch}`)) throw apiMessage(400, 'Branch already exists')
+    const target = isValidRef(ref) ? await resolveCommit(gitDir, ref) : null
+    if (!target) throw apiMessage(400, `Invalid reference name: ${ref}`)
+    const refused = refusal(request.perms, repo.project, listProtectedBranches(ctx.db, repo.project.id), branch, 'create', 'api')
+    if (refused) throw apiMessage(403, refused)
+    try {
+      await moveRef(gitDir, `refs/heads/${branch}`, target, null)
+    } catch (error) {
+      if (error instanceof RefMovedError) throw apiMessage(400, 'Branch already exists')
+      throw error
+    }
+    await pushLanded({ ctx, project: repo.project, user, updates: [{ oldSha: ZERO_SHA, newSha: target, ref: `refs/heads/${branch}` }] })
+    const [entity] = await presentBranches(request, { ...repo, gitDir, exists: true }, [branch])
+    return reply.code(201).send(entity)
+  })
+
+  app.delete('/projects/:id/repository/branches/:branch', { schema: { params: BranchParams } }, async (request, reply) => {
+    const { id, branch } = request.params as Static<typeof BranchParams>
+    const user = currentUser(request)
+    const repo = loadCodeProject(request, id, AccessLevel.DEVELOPER)
+    const head = await branchHead(repo, branch)
+    if (!head) throw notFound('Branch')
+    const refused = refusal(request.perms, repo.project, listProtectedBranches(ctx.db, repo.project.id), branch, 'delete', 'api')
+    if (refused) throw apiMessage(branch === repo.project.default_branch ? 400 : 403, refused)
+    try {
+      await moveRef(repo.gitDir, `refs/heads/${branch}`, null, head)
+    } catch (error) {
+      if (error instanceof RefMovedError) throw apiMessage(400, 'Failed to remove branch')
+      throw error
+    }
+    await pushLanded({ ctx, project: repo.project, user, updates: [{ oldSha: head, newSha: ZERO_SHA, ref: `refs/heads/${branch}` }] })
+    return reply.code(204).send()
+  })
+
+  app.delete('/projects/:id/repository/merged_branches', { schema: { params: ProjectParams } }, async (request, reply) => {
+    const { id } = request.params as Static<typeof ProjectParams>
+    const user = currentUser(request)
+    const repo = loadCodeProject(request, id, AccessLevel.MAINTAINER)
+    const defaultBranch = repo.project.default_branch
+    if (repo.exists && defaultBranch && (await readRef(repo.gitDir, `refs/heads/${defaultBranch}`))) {
+      const rules = listProtectedBranches(ctx.db, repo.project.id)
+      const candidates = (await listBranchNames(repo.gitDir)).filter((n) => n !== defaultBranch && rulesFor(rules, n).length === 0)
+      const merged = await mergedBranchNames(repo.gitDir, `refs/heads/${defaultBranch}`, candidates)
+      const heads = await branchCommits(repo.gitDir, [...merged])
+      const updates: RefUpdate[] = []
+      for (const name of merged) {
+        const head = heads.get(name)?.id
+        if (!head) continue
+        try {
+          await moveRef(repo.gitDir, `refs/heads/${name}`, null, head)
+          updates.push({ oldSha: head, newSha: ZERO_SHA, ref: `refs/heads/${name}` })
+        } catch (error) {
+          // A branch that moved meanwhile may no longer be merged: leave it.
+          if (!(error instanceof RefMovedError)) throw error
+        }
+      }
+      if (updates.length > 0) await pushLanded({ ctx, project: repo.project, user, updates })
+    }
+    return reply.code(202).send({ message: '202 Accepted' })
+  })
+}
+
+export default branches
