@@ -11,6 +11,7 @@ import tokens from './tokens'
 import applicationSettings from './application-settings'
 import labels from './labels'
 import milestones from './milestones'
+import issues from './issues'
 import snippets from './snippets'
 import repository from './repository'
 import commits from './commits'
@@ -21,4 +22,4 @@ import files from './files'
 import changelog from './changelog'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
-export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents, members, users, tokens, applicationSettings, repository, commits, tags, branches, protectedBranches, files, changelog, labels, milestones, snippets]
+export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents, members, users, tokens, applicationSettings, repository, commits, tags, branches, protectedBranches, files, changelog, labels, milestones, issues, snippets]

@@ -3,6 +3,7 @@ import projectStars from './0002-project-stars'
 import protectedBranches from './0003-protected-branches'
 import labelsMilestones from './0005-labels-milestones'
 import collaborationCore from './0006-collaboration-core'
+import issues from './0007-issues'
 import snippets from './0008-snippets'
 
 export interface Migration {
@@ -15,4 +16,4 @@ export interface Migration {
  * Every schema migration. Each runs once, in version order, whatever order they were merged in
  * (see `migrate`); never edit one that has shipped.
  */
-export const migrations: readonly Migration[] = [core, projectStars, protectedBranches, labelsMilestones, collaborationCore, snippets]
+export const migrations: readonly Migration[] = [core, projectStars, protectedBranches, labelsMilestones, collaborationCore, issues, snippets]

@@ -1,0 +1,457 @@
+import { AUTHORIZED_GROUPS_CTE, AUTHORIZED_PROJECTS_CTE } from '../auth/permissions'
+import type { Db } from './connection'
+import { nowIso } from './connection'
+import { nextIid } from './internal-ids'
+import type { LabelRow } from './labels'
+import type { MilestoneRow } from './milestones'
+import type { UserRow } from './rows'
+
+export type IssueState = 'opened' | 'closed'
+export type IssueType = 'issue' | 'incident' | 'test_case'
+
+/** A row of `issues`. */
+export interface IssueRow {
+  readonly id: number
+  readonly iid: number
+  readonly project_id: number
+  readonly author_id: number
+  readonly title: string
+  readonly description: string | null
+  readonly state: IssueState
+  readonly confidential: number
+  readonly discussion_locked: number | null
+  readonly issue_type: IssueType
+  readonly milestone_id: number | null
+  readonly due_date: string | null
+  readonly weight: number | null
+  readonly health_status: string | null
+  readonly epic_id: number | null
+  readonly time_estimate: number
+  readonly closed_at: string | null
+  readonly closed_by_id: number | null
+  readonly moved_to_id: number | null
+  readonly duplicated_to_id: number | null
+  readonly relative_position: number | null
+  readonly last_edited_at: string | null
+  readonly last_edited_by_id: number | null
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+/** An issue of this project by iid. */
+export function findIssueByIid(db: Db, projectId: number, iid: number): IssueRow | undefined {
+  return db.prepare('SELECT * FROM issues WHERE project_id = ? AND iid = ?').get(projectId, iid) as IssueRow | undefined
+}
+
+/** An issue by global id. */
+export function findIssueById(db: Db, id: number): IssueRow | undefined {
+  return db.prepare('SELECT * FROM issues WHERE id = ?').get(id) as IssueRow | undefined
+}
+
+/** Columns of a new issue. */
+export interface NewIssueRow {
+  readonly projectId: number
+  readonly authorId: number
+  readonly title: string
+  readonly description: string | null
+  readonly confidential: boolean
+  readonly issueType: IssueType
+  readonly milestoneId: number | null
+  readonly dueDate: string | null
+  readonly weight: number | null
+  readonly discussionLocked: boolean | null
+  /** An explicit iid (administrators and owners may choose one); otherwise the next one. */
+  readonly iid?: number
+  readonly createdAt?: string
+}
+
+/**
+ * Inserts an issue with the next iid of its project. Must run inside the caller's transaction so
+ * that the counter and the row commit together: no gap, no duplicate.
+ */
+export function insertIssueRow(db: Db, n: NewIssueRow): IssueRow {
+  let iid = n.iid
+  if (iid === undefined) {
+    const floor = (db.prepare('SELECT COALESCE(MAX(iid), 0) AS iid FROM issues WHERE project_id = ?').get(n.projectId) as { iid: number }).iid
+    iid = nextIid(db, { projectId: n.projectId }, 'issues', floor)
+  } else {
+    // Keep the counter above an explicit iid so later issues do not collide with it.
+    nextIid(db, { projectId: n.projectId }, 'issues', iid)
+  }
+  const created = n.createdAt ?? nowIso()
+  const info = db
+    .prepare(
+      `INSERT INTO issues (iid, project_id, author_id, title, description, confidential, discussion_locked, issue_type, milestone_id, due_date, weight, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      iid, n.projectId, n.authorId, n.title, n.description, n.confidential ? 1 : 0,
+      n.discussionLocked === null ? null : n.discussionLocked ? 1 : 0,
+      n.issueType, n.milestoneId, n.dueDate, n.weight, created, created,
+    )
+  return findIssueById(db, Number(info.lastInsertRowid)) as IssueRow
+}
+
+/** Columns an update may change. */
+export type IssueColumnChanges = Partial<Pick<IssueRow,
+  'title' | 'description' | 'state' | 'confidential' | 'discussion_locked' | 'issue_type' | 'milestone_id' | 'due_date' | 'weight' |
+  'epic_id' | 'time_estimate' | 'closed_at' | 'closed_by_id' | 'moved_to_id' | 'last_edited_at' | 'last_edited_by_id' | 'updated_at'>>
+
+/** Changes the given columns (undefined ones are left alone) and bumps updated_at unless given. */
+export function updateIssueRow(db: Db, id: number, changes: IssueColumnChanges): IssueRow {
+  const entries = Object.entries({ updated_at: nowIso(), ...changes }).filter(([, v]) => v !== undefined)
+  db.prepare(`UPDATE issues SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`).run(...entries.map(([, v]) => v), id)
+  return findIssueById(db, id) as IssueRow
+}
+
+/** Deletes an issue and the polymorphic rows that point at it. */
+export function deleteIssueRow(db: Db, id: number): void {
+  db.prepare("DELETE FROM label_links WHERE target_type = 'Issue' AND target_id = ?").run(id)
+  db.prepare("DELETE FROM notes WHERE noteable_type = 'Issue' AND noteable_id = ?").run(id)
+  db.prepare("DELETE FROM award_emoji WHERE awardable_type = 'Issue' AND awardable_id = ?").run(id)
+  db.prepare("DELETE FROM subscriptions WHERE subscribable_type = 'Issue' AND subscribable_id = ?").run(id)
+  db.prepare("DELETE FROM timelogs WHERE trackable_type = 'Issue' AND trackable_id = ?").run(id)
+  db.prepare("DELETE FROM todos WHERE target_type = 'Issue' AND target_id = ?").run(id)
+  db.prepare('DELETE FROM issues WHERE id = ?').run(id)
+}
+
+/** Replaces an issue's assignees. */
+export function setAssignees(db: Db, issueId: number, userIds: readonly number[]): void {
+  db.prepare('DELETE FROM issue_assignees WHERE issue_id = ?').run(issueId)
+  const insert = db.prepare('INSERT OR IGNORE INTO issue_assignees (issue_id, user_id) VALUES (?, ?)')
+  for (const u of userIds) insert.run(issueId, u)
+}
+
+/** Replaces an issue's labels. */
+export function setIssueLabels(db: Db, issueId: number, labelIds: readonly number[]): void {
+  db.prepare("DELETE FROM label_links WHERE target_type = 'Issue' AND target_id = ?").run(issueId)
+  const insert = db.prepare("INSERT OR IGNORE INTO label_links (label_id, target_type, target_id, created_at) VALUES (?, 'Issue', ?, ?)")
+  const now = nowIso()
+  for (const l of labelIds) insert.run(l, issueId, now)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Batch loaders: what a page of issues needs, a fixed number of queries whatever the page size.
+
+function idsJson(ids: readonly number[]): string {
+  return JSON.stringify([...new Set(ids)])
+}
+
+/** Assignee user ids per issue, in assignment order. */
+export function assigneeIdsOf(db: Db, issueIds: readonly number[]): Map<number, number[]> {
+  const out = new Map<number, number[]>()
+  if (issueIds.length === 0) return out
+  const rows = db
+    .prepare('SELECT issue_id, user_id FROM issue_assignees WHERE issue_id IN (SELECT value FROM json_each(?)) ORDER BY rowid')
+    .all(idsJson(issueIds)) as { issue_id: number; user_id: number }[]
+  for (const r of rows) out.set(r.issue_id, [...(out.get(r.issue_id) ?? []), r.user_id])
+  return out
+}
+
+/** Labels per issue, ordered by title. */
+export function labelsOf(db: Db, issueIds: readonly number[]): Map<number, LabelRow[]> {
+  const out = new Map<number, LabelRow[]>()
+  if (issueIds.length === 0) return out
+  const rows = db
+    .prepare(
+      `SELECT ll.target_id AS issue_id, l.* FROM label_links ll JOIN labels l ON l.id = ll.label_id
+       WHERE ll.target_type = 'Issue' AND ll.target_id IN (SELECT value FROM json_each(?)) ORDER BY l.title, l.id`,
+    )
+    .all(idsJson(issueIds)) as (LabelRow & { issue_id: number })[]
+  for (const { issue_id, ...label } of rows) out.set(issue_id, [...(out.get(issue_id) ?? []), label])
+  return out
+}
+
+/** Milestones by id. */
+export function milestonesById(db: Db, ids: readonly number[]): Map<number, MilestoneRow> {
+  if (ids.length === 0) return new Map()
+  const rows = db.prepare('SELECT * FROM milestones WHERE id IN (SELECT value FROM json_each(?))').all(idsJson(ids)) as MilestoneRow[]
+  return new Map(rows.map((r) => [r.id, r]))
+}
+
+/** Counts shown on every issue: user notes, thumbs up/down, time spent. */
+export interface IssueCounts {
+  readonly userNotes: number
+  readonly upvotes: number
+  readonly downvotes: number
+  readonly timeSpent: number
+}
+
+/** Per-issue counts in three grouped queries. */
+export function issueCounts(db: Db, issueIds: readonly number[]): Map<number, IssueCounts> {
+  const out = new Map<number, IssueCounts>()
+  for (const id of issueIds) out.set(id, { userNotes: 0, upvotes: 0, downvotes: 0, timeSpent: 0 })
+  if (issueIds.length === 0) return out
+  const json = idsJson(issueIds)
+  const patch = (id: number, c: Partial<IssueCounts>): void => {
+    out.set(id, { ...(out.get(id) as IssueCounts), ...c })
+  }
+  const notes = db
+    .prepare("SELECT noteable_id AS id, COUNT(*) AS n FROM notes WHERE noteable_type = 'Issue' AND system = 0 AND noteable_id IN (SELECT value FROM json_each(?)) GROUP BY noteable_id")
+    .all(json) as { id: number; n: number }[]
+  for (const r of notes) patch(r.id, { userNotes: r.n })
+  const awards = db
+    .prepare(
+      `SELECT awardable_id AS id, SUM(name = 'thumbsup') AS up, SUM(name = 'thumbsdown') AS down FROM award_emoji
+       WHERE awardable_type = 'Issue' AND awardable_id IN (SELECT value FROM json_each(?)) GROUP BY awardable_id`,
+    )
+    .all(json) as { id: number; up: number; down: number }[]
+  for (const r of awards) patch(r.id, { upvotes: r.up, downvotes: r.down })
+  const spent = db
+    .prepare("SELECT trackable_id AS id, SUM(time_spent) AS s FROM timelogs WHERE trackable_type = 'Issue' AND trackable_id IN (SELECT value FROM json_each(?)) GROUP BY trackable_id")
+    .all(json) as { id: number; s: number }[]
+  for (const r of spent) patch(r.id, { timeSpent: r.s })
+  return out
+}
+
+/** Projects of a page of issues with the paths references and web URLs need. */
+export interface IssueProjectPath {
+  readonly id: number
+  readonly path: string
+  readonly namespace_id: number
+  readonly full_path: string
+}
+
+/** Project paths by project id, one query. */
+export function projectPathsOf(db: Db, projectIds: readonly number[]): Map<number, IssueProjectPath> {
+  if (projectIds.length === 0) return new Map()
+  const rows = db
+    .prepare(
+      `SELECT p.id, p.path, p.namespace_id, n.full_path || '/' || p.path AS full_path FROM projects p JOIN namespaces n ON n.id = p.namespace_id
+       WHERE p.id IN (SELECT value FROM json_each(?))`,
+    )
+    .all(idsJson(projectIds)) as IssueProjectPath[]
+  return new Map(rows.map((r) => [r.id, r]))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lists.
+
+/** `None` / `Any` / a value, as the list filters take them. */
+export type Wildcard<T> = { readonly kind: 'none' } | { readonly kind: 'any' } | { readonly kind: 'value'; readonly value: T }
+
+/** Negated filters (`not[...]`). */
+export interface IssueNotFilter {
+  readonly assigneeIds?: readonly number[]
+  readonly authorIds?: readonly number[]
+  readonly iids?: readonly number[]
+  readonly labels?: readonly string[]
+  readonly milestoneTitles?: readonly string[]
+  readonly milestoneId?: Wildcard<string>
+  readonly weight?: number
+  /** not[iteration_*]: no iterations exist, so a negated iteration filter matches everything. */
+}
+
+export type IssueOrder =
+  | 'created_at' | 'updated_at' | 'due_date' | 'title' | 'relative_position' | 'weight'
+  | 'milestone_due' | 'label_priority' | 'popularity' | 'priority'
+
+/** A normalized issue list filter: the routes parse parameters into this. */
+export interface IssueFilter {
+  /** Projects to look in: one project (its page is an index range scan) or a readable set. */
+  readonly projectIds: readonly number[]
+  /** Confidential issues show only to the viewer's own/assigned ones and in these projects (Reporter+); null = everywhere (admin). */
+  readonly confidentialProjectIds: readonly number[] | null
+  readonly viewerId: number | null
+  readonly state?: IssueState
+  readonly iids?: readonly number[]
+  readonly authorId?: number
+  readonly assignee?: Wildcard<number>
+  readonly labels?: Wildcard<readonly string[]>
+  readonly milestone?: Wildcard<string>
+  /** Milestone wildcards that only milestone_id takes (and milestone for compatibility). */
+  readonly milestoneSpecial?: 'upcoming' | 'started'
+  readonly myReactionEmoji?: Wildcard<string>
+  readonly weight?: Wildcard<number>
+  readonly iterationMatchesNothing?: boolean
+  readonly confidential?: boolean
+  readonly issueType?: IssueType
+  readonly createdAfter?: string
+  readonly createdBefore?: string
+  readonly updatedAfter?: string
+  readonly updatedBefore?: string
+  /** [from, to] inclusive dates, or 'none' for issues without a due date, or 'any'. */
+  readonly dueDate?: { readonly from?: string; readonly to?: string } | 'none' | 'any'
+  readonly search?: { readonly text: string; readonly inTitle: boolean; readonly inDescription: boolean }
+  readonly not?: IssueNotFilter
+  readonly orderBy: IssueOrder
+  readonly sort: 'asc' | 'desc'
+  /** Today (`YYYY-MM-DD`), for milestone wildcards. */
+  readonly today: string
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`)
+}
+
+const HAS_LABEL = `EXISTS (SELECT 1 FROM label_links ll JOIN labels l ON l.id = ll.label_id
+  WHERE ll.target_type = 'Issue' AND ll.target_id = i.id AND l.title = ? COLLATE NOCASE)`
+const ANY_LABEL = "EXISTS (SELECT 1 FROM label_links ll WHERE ll.target_type = 'Issue' AND ll.target_id = i.id)"
+const HAS_ASSIGNEE = 'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id AND a.user_id = ?)'
+const ANY_ASSIGNEE = 'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id)'
+const MILESTONE_TITLE = 'i.milestone_id IN (SELECT id FROM milestones WHERE title = ?)'
+
+/** The WHERE clause of a filter, with its arguments. */
+function whereOf(f: IssueFilter): { sql: string; args: unknown[] } {
+  const where: string[] = []
+  const args: unknown[] = []
+  const add = (sql: string, ...a: unknown[]): void => {
+    where.push(sql)
+    args.push(...a)
+  }
+  if (f.projectIds.length === 1) add('i.project_id = ?', f.projectIds[0])
+  else add('i.project_id IN (SELECT value FROM json_each(?))', JSON.stringify(f.projectIds))
+  if (f.confidentialProjectIds !== null) {
+    add(
+      `(i.confidential = 0 OR i.author_id = ? OR ${HAS_ASSIGNEE} OR i.project_id IN (SELECT value FROM json_each(?)))`,
+      f.viewerId ?? -1, f.viewerId ?? -1, JSON.stringify(f.confidentialProjectIds),
+    )
+  }
+  if (f.state) add('i.state = ?', f.state)
+  if (f.iids) add('i.iid IN (SELECT value FROM json_each(?))', JSON.stringify(f.iids))
+  if (f.authorId !== undefined) add('i.author_id = ?', f.authorId)
+  if (f.assignee) {
+    if (f.assignee.kind === 'none') add(`NOT ${ANY_ASSIGNEE}`)
+    else if (f.assignee.kind === 'any') add(ANY_ASSIGNEE)
+    else add(HAS_ASSIGNEE, f.assignee.value)
+  }
+  if (f.labels) {
+    if (f.labels.kind === 'none') add(`NOT ${ANY_LABEL}`)
+    else if (f.labels.kind === 'any') add(ANY_LABEL)
+    else for (const title of f.labels.value) add(HAS_LABEL, title)
+  }
+  if (f.milestone) {
+    if (f.milestone.kind === 'none') add('i.milestone_id IS NULL')
+    else if (f.milestone.kind === 'any') add('i.milestone_id IS NOT NULL')
+    else add(MILESTONE_TITLE, f.milestone.value)
+  }
+  if (f.milestoneSpecial === 'upcoming') {
+    add("i.milestone_id IN (SELECT id FROM milestones WHERE state = 'active' AND due_date > ?)", f.today)
+  } else if (f.milestoneSpecial === 'started') {
+    add("i.milestone_id IN (SELECT id FROM milestones WHERE state = 'active' AND start_date <= ?)", f.today)
+  }
+  if (f.myReactionEmoji) {
+    const mine = "EXISTS (SELECT 1 FROM award_emoji e WHERE e.awardable_type = 'Issue' AND e.awardable_id = i.id AND e.user_id = ?"
+    if (f.myReactionEmoji.kind === 'none') add(`NOT ${mine})`, f.viewerId ?? -1)
+    else if (f.myReactionEmoji.kind === 'any') add(`${mine})`, f.viewerId ?? -1)
+    else add(`${mine} AND e.name = ?)`, f.viewerId ?? -1, f.myReactionEmoji.value)
+  }
+  if (f.weight) {
+    if (f.weight.kind === 'none') add('i.weight IS NULL')
+    else if (f.weight.kind === 'any') add('i.weight IS NOT NULL')
+    else add('i.weight = ?', f.weight.value)
+  }
+  if (f.iterationMatchesNothing) add('0')
+  if (f.confidential !== undefined) add('i.confidential = ?', f.confidential ? 1 : 0)
+  if (f.issueType) add('i.issue_type = ?', f.issueType)
+  if (f.createdAfter) add('i.created_at >= ?', f.createdAfter)
+  if (f.createdBefore) add('i.created_at <= ?', f.createdBefore)
+  if (f.updatedAfter) add('i.updated_at >= ?', f.updatedAfter)
+  if (f.updatedBefore) add('i.updated_at <= ?', f.updatedBefore)
+  if (f.dueDate === 'none') add('i.due_date IS NULL')
+  else if (f.dueDate === 'any') add('i.due_date IS NOT NULL')
+  else if (f.dueDate) {
+    add('i.due_date IS NOT NULL')
+    if (f.dueDate.from) add('i.due_date >= ?', f.dueDate.from)
+    if (f.dueDate.to) add('i.due_date <= ?', f.dueDate.to)
+  }
+  if (f.search) {
+    const pattern = `%${escapeLike(f.search.text)}%`
+    const parts: string[] = []
+    if (f.search.inTitle) parts.push("i.title LIKE ? ESCAPE '\\'")
+    if (f.search.inDescription) parts.push("i.description LIKE ? ESCAPE '\\'")
+    add(`(${parts.join(' OR ')})`, ...parts.map(() => pattern))
+  }
+  const n = f.not
+  if (n) {
+    for (const id of n.assigneeIds ?? []) add(`NOT ${HAS_ASSIGNEE}`, id)
+    if (n.authorIds?.length) add('i.author_id NOT IN (SELECT value FROM json_each(?))', JSON.stringify(n.authorIds))
+    if (n.iids?.length) add('i.iid NOT IN (SELECT value FROM json_each(?))', JSON.stringify(n.iids))
+    for (const title of n.labels ?? []) add(`NOT ${HAS_LABEL}`, title)
+    for (const title of n.milestoneTitles ?? []) add(`(i.milestone_id IS NULL OR NOT ${MILESTONE_TITLE})`, title)
+    if (n.milestoneId?.kind === 'none') add('i.milestone_id IS NOT NULL')
+    else if (n.milestoneId?.kind === 'any') add('i.milestone_id IS NULL')
+    else if (n.milestoneId?.kind === 'value') {
+      const v = n.milestoneId.value.toLowerCase()
+      if (v === 'upcoming') add("(i.milestone_id IS NULL OR i.milestone_id NOT IN (SELECT id FROM milestones WHERE state = 'active' AND due_date > ?))", f.today)
+      else if (v === 'started') add("(i.milestone_id IS NULL OR i.milestone_id NOT IN (SELECT id FROM milestones WHERE state = 'active' AND start_date <= ?))", f.today)
+    }
+    if (n.weight !== undefined) add('(i.weight IS NULL OR i.weight <> ?)', n.weight)
+  }
+  return { sql: where.join(' AND '), args }
+}
+
+/** ORDER BY terms: nullable keys sort their nulls last whatever the direction, ties by id. */
+function orderOf(f: IssueFilter): string {
+  const dir = f.sort === 'asc' ? 'ASC' : 'DESC'
+  const milestoneDue = '(SELECT m.due_date FROM milestones m WHERE m.id = i.milestone_id)'
+  const labelPriority = `(SELECT MIN(l.priority) FROM label_links ll JOIN labels l ON l.id = ll.label_id WHERE ll.target_type = 'Issue' AND ll.target_id = i.id)`
+  const nullsLast = (expr: string): string => `${expr} IS NULL, ${expr} ${dir}`
+  switch (f.orderBy) {
+    case 'updated_at': return `i.updated_at ${dir}, i.id ${dir}`
+    case 'due_date': return `${nullsLast('i.due_date')}, i.id ${dir}`
+    case 'title': return `i.title COLLATE NOCASE ${dir}, i.id ${dir}`
+    case 'relative_position': return `${nullsLast('i.relative_position')}, i.id ${dir}`
+    case 'weight': return `${nullsLast('i.weight')}, i.id ${dir}`
+    case 'milestone_due': return `${nullsLast(milestoneDue)}, i.id ${dir}`
+    case 'label_priority': return `${nullsLast(labelPriority)}, i.id ${dir}`
+    case 'popularity':
+      return `(SELECT COUNT(*) FROM award_emoji e WHERE e.awardable_type = 'Issue' AND e.awardable_id = i.id AND e.name = 'thumbsup') ${dir}, i.id ${dir}`
+    // GitLab's priority: soonest milestone due date first, then the best label priority.
+    case 'priority': return `${milestoneDue} IS NULL, ${milestoneDue} ${dir}, ${labelPriority} IS NULL, ${labelPriority} ${dir}, i.id ${dir}`
+    default: return `i.created_at ${dir}, i.id ${dir}`
+  }
+}
+
+/** One page of issues matching the filter, and how many match in all. */
+export function listIssues(db: Db, f: IssueFilter, page: { readonly limit: number; readonly offset: number }): { rows: IssueRow[]; total: number } {
+  const { sql, args } = whereOf(f)
+  const total = (db.prepare(`SELECT COUNT(*) AS n FROM issues i WHERE ${sql}`).get(...args) as { n: number }).n
+  const rows = db.prepare(`SELECT i.* FROM issues i WHERE ${sql} ORDER BY ${orderOf(f)} LIMIT ? OFFSET ?`).all(...args, page.limit, page.offset) as IssueRow[]
+  return { rows, total }
+}
+
+/** Counts of matching issues by state (the issues_statistics endpoints), ignoring the filter's own state. */
+export function issueStateCounts(db: Db, f: IssueFilter): { all: number; opened: number; closed: number } {
+  const { sql, args } = whereOf({ ...f, state: undefined })
+  const row = db
+    .prepare(`SELECT COUNT(*) AS all_count, COALESCE(SUM(i.state = 'opened'), 0) AS opened, COALESCE(SUM(i.state = 'closed'), 0) AS closed FROM issues i WHERE ${sql}`)
+    .get(...args) as { all_count: number; opened: number; closed: number }
+  return { all: row.all_count, opened: row.opened, closed: row.closed }
+}
+
+/**
+ * Projects whose issues the viewer may list, with whether the viewer sees their confidential
+ * issues (Reporter or above), restricted to `namespaceIds` when given. Public projects for all,
+ * internal for signed-in non-external users, private through membership; administrators see all.
+ */
+export function readableProjects(
+  db: Db,
+  viewer: { readonly id: number; readonly isAdmin: boolean; readonly external: boolean } | null,
+  options: { readonly namespaceIds?: readonly number[]; readonly nonArchived: boolean },
+): { ids: number[]; reporterIds: number[] } {
+  const where: string[] = []
+  const args: Record<string, unknown> = { 1: viewer?.id ?? -1 }
+  if (options.namespaceIds) {
+    where.push('p.namespace_id IN (SELECT value FROM json_each(@ns))')
+    args.ns = JSON.stringify(options.namespaceIds)
+  }
+  if (options.nonArchived) where.push('p.archived = 0')
+  if (!viewer?.isAdmin) {
+    const vis = ["p.visibility = 'public'", 'ap.lvl >= 10']
+    if (viewer && !viewer.external) vis.push("p.visibility = 'internal'")
+    where.push(`(${vis.join(' OR ')})`)
+  }
+  const sqlWhere = where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''
+  const rows = db
+    .prepare(`WITH RECURSIVE ${AUTHORIZED_GROUPS_CTE}, ${AUTHORIZED_PROJECTS_CTE} SELECT p.id, COALESCE(ap.lvl, 0) AS lvl FROM projects p LEFT JOIN authorized_projects ap ON ap.id = p.id ${sqlWhere}`)
+    .all(args) as { id: number; lvl: number }[]
+  return { ids: rows.map((r) => r.id), reporterIds: rows.filter((r) => viewer?.isAdmin || r.lvl >= 20).map((r) => r.id) }
+}
+
+/** Users by id, one query (authors, assignees, closers of a page). */
+export function usersById(db: Db, ids: readonly number[]): Map<number, UserRow> {
+  if (ids.length === 0) return new Map()
+  const rows = db.prepare('SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))').all(idsJson(ids)) as UserRow[]
+  return new Map(rows.map((r) => [r.id, r]))
+}

@@ -1,0 +1,109 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { Db } from '../db/connection'
+import { nowIso } from '../db/connection'
+import type { UserRow } from '../db/rows'
+import { usersById } from '../db/issues'
+import { userRef } from '../entities/user'
+import { ApiError, forbidden, missingParam, notFound, unauthorized } from '../http/errors'
+import { pageOf, setPageHeaders } from '../http/pagination'
+
+export type AwardableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Note' | 'Epic'
+
+/** A row of `award_emoji`. */
+export interface AwardEmojiRow {
+  readonly id: number
+  readonly name: string
+  readonly user_id: number
+  readonly awardable_type: AwardableType
+  readonly awardable_id: number
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+/** The awardable a route resolved, after its own read-permission checks. */
+export interface Awardable {
+  readonly type: AwardableType
+  readonly id: number
+}
+
+// GitLab checks names against its emoji list; without that list here, any emoji-shaped name is accepted.
+const EMOJI_NAME = /^[a-z0-9_+-]{1,64}$/
+
+/** GitLab's AwardEmoji entity. */
+export function awardEmojiEntity(row: AwardEmojiRow, user: UserRow | undefined, baseUrl: string): Readonly<Record<string, unknown>> {
+  return {
+    id: row.id,
+    name: row.name,
+    user: user ? userRef(user, baseUrl) : null,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    awardable_id: row.awardable_id,
+    awardable_type: row.awardable_type,
+    url: null,
+  }
+}
+
+function present(request: FastifyRequest, rows: readonly AwardEmojiRow[]): Readonly<Record<string, unknown>>[] {
+  const users = usersById(request.server.burrow.db, rows.map((r) => r.user_id))
+  const baseUrl = request.server.burrow.baseUrl(request)
+  return rows.map((r) => awardEmojiEntity(r, users.get(r.user_id), baseUrl))
+}
+
+/** Adds an award; throws GitLab's 404 "Award Emoji Name has already been taken" for a repeat. */
+export function addAward(db: Db, a: Awardable, userId: number, name: string): AwardEmojiRow {
+  if (!EMOJI_NAME.test(name)) throw new ApiError(404, { message: '404 Award Emoji Name is not a valid emoji name Not Found' })
+  const now = nowIso()
+  const info = db
+    .prepare('INSERT OR IGNORE INTO award_emoji (name, user_id, awardable_type, awardable_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(name, userId, a.type, a.id, now, now)
+  if (info.changes === 0) throw new ApiError(404, { message: '404 Award Emoji Name has already been taken Not Found' })
+  return db.prepare('SELECT * FROM award_emoji WHERE id = ?').get(Number(info.lastInsertRowid)) as AwardEmojiRow
+}
+
+/**
+ * The four award emoji endpoints under `base` (e.g. `/projects/:id/issues/:issue_iid`), for any
+ * awardable: `resolve` loads it from the request (throwing 404 when the caller cannot read it).
+ */
+export function awardEmojiRoutes(base: string, resolve: (request: FastifyRequest) => Awardable): FastifyPluginAsync {
+  return async (app) => {
+    const find = (request: FastifyRequest, a: Awardable): AwardEmojiRow => {
+      const id = Number((request.params as Record<string, string>).award_id)
+      const row = Number.isInteger(id)
+        ? (request.server.burrow.db.prepare('SELECT * FROM award_emoji WHERE id = ? AND awardable_type = ? AND awardable_id = ?').get(id, a.type, a.id) as AwardEmojiRow | undefined)
+        : undefined
+      if (!row) throw notFound('Award Emoji')
+      return row
+    }
+
+    app.get(`${base}/award_emoji`, async (request, reply) => {
+      const a = resolve(request)
+      const db = request.server.burrow.db
+      const page = pageOf(request.query as Record<string, unknown>)
+      const total = (db.prepare('SELECT COUNT(*) AS n FROM award_emoji WHERE awardable_type = ? AND awardable_id = ?').get(a.type, a.id) as { n: number }).n
+      const rows = db.prepare('SELECT * FROM award_emoji WHERE awardable_type = ? AND awardable_id = ? ORDER BY id LIMIT ? OFFSET ?').all(a.type, a.id, page.perPage, page.offset) as AwardEmojiRow[]
+      setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
+      return present(request, rows)
+    })
+
+    app.get(`${base}/award_emoji/:award_id`, async (request) => present(request, [find(request, resolve(request))])[0])
+
+    app.post(`${base}/award_emoji`, async (request, reply) => {
+      const user = request.actor.user
+      if (!user) throw unauthorized()
+      const a = resolve(request)
+      const name = (request.body as Record<string, unknown> | undefined)?.name
+      if (name === undefined || name === null || name === '') throw missingParam('name')
+      const row = addAward(request.server.burrow.db, a, user.id, String(name))
+      return reply.code(201).send(present(request, [row])[0])
+    })
+
+    app.delete(`${base}/award_emoji/:award_id`, async (request, reply) => {
+      const user = request.actor.user
+      if (!user) throw unauthorized()
+      const row = find(request, resolve(request))
+      if (row.user_id !== user.id && !request.perms.isAdmin) throw forbidden()
+      request.server.burrow.db.prepare('DELETE FROM award_emoji WHERE id = ?').run(row.id)
+      return reply.code(204).send()
+    })
+  }
+}

@@ -1,0 +1,491 @@
+import type { FastifyRequest } from 'fastify'
+import { AccessLevel } from '../auth/access'
+import type { Db } from '../db/connection'
+import { nowIso } from '../db/connection'
+import {
+  assigneeIdsOf, deleteIssueRow, findIssueByIid, insertIssueRow, issueCounts, labelsOf, milestonesById, projectPathsOf,
+  setAssignees, setIssueLabels, updateIssueRow, usersById, type IssueColumnChanges, type IssueRow, type IssueType,
+} from '../db/issues'
+import { findLabelTitleInScope, insertLabel, type LabelRow } from '../db/labels'
+import { findMilestoneById, ownerPaths } from '../db/milestones'
+import { namespaceAncestors, findNamespaceById } from '../db/namespaces'
+import type { ProjectRow } from '../db/rows'
+import { issueEntity, type IssuePageData, type ReferenceOrigin } from '../entities/issue'
+import { todayIso } from '../entities/milestone'
+import { apiMessage, forbidden, invalidParam, missingParam, notFound, paramError, validationFailed } from '../http/errors'
+import { recordEvent } from './events'
+import { projectLabelScope } from './labels'
+import { isSubscribed } from './subscriptions'
+import { timeStatsOf, type TimeStats } from './time-tracking'
+import { createTodo } from './todos'
+
+// GitLab's default colour for labels created on the fly from an issue's `labels`.
+const NEW_LABEL_COLOR = '#6699cc'
+const ISSUE_TYPES: readonly IssueType[] = ['issue', 'incident', 'test_case']
+
+// ---------------------------------------------------------------------------------------------
+// Permissions.
+
+/** Reporter (GitLab's Planner/Reporter) may set metadata and edit anyone's issue. */
+export function canAdminIssues(request: FastifyRequest, project: ProjectRow): boolean {
+  return request.perms.canInProject(project, AccessLevel.REPORTER)
+}
+
+/**
+ * Confidential issues are visible to their author, their assignees, Reporter+ members and
+ * administrators only; other issues to whoever reads the project.
+ */
+export function canReadIssue(request: FastifyRequest, project: ProjectRow, issue: IssueRow): boolean {
+  if (issue.confidential === 0) return true
+  const user = request.actor.user
+  if (!user) return false
+  if (user.id === issue.author_id || canAdminIssues(request, project)) return true
+  return (assigneeIdsOf(request.server.burrow.db, [issue.id]).get(issue.id) ?? []).includes(user.id)
+}
+
+/** The project's issue `iid` the caller may read, or 404 `Issue Not Found`. */
+export function loadIssue(request: FastifyRequest, project: ProjectRow, iid: number): IssueRow {
+  const issue = findIssueByIid(request.server.burrow.db, project.id, iid)
+  if (!issue || !canReadIssue(request, project, issue)) throw notFound('Issue')
+  return issue
+}
+
+/** Authors may edit their own issues; editing others' needs Reporter. */
+export function requireEditIssue(request: FastifyRequest, project: ProjectRow, issue: IssueRow): void {
+  const user = request.actor.user
+  if (!user) throw apiMessage(401, '401 Unauthorized')
+  if (user.id !== issue.author_id && !canAdminIssues(request, project)) throw forbidden()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Presentation.
+
+/** Options of a page presentation. */
+export interface PresentOptions {
+  readonly origin: ReferenceOrigin
+  readonly withLabelsDetails?: boolean
+  /** Adds `subscribed` for the caller (single-issue responses). */
+  readonly withSubscribed?: boolean
+}
+
+/**
+ * Serializes a page of issues. Whatever the page size this runs a fixed number of queries:
+ * projects, users, assignees, labels, milestones (+ their owners' paths) and counts.
+ */
+export function presentIssues(request: FastifyRequest, rows: readonly IssueRow[], options: PresentOptions): Readonly<Record<string, unknown>>[] {
+  const db = request.server.burrow.db
+  const ids = rows.map((r) => r.id)
+  const assignees = assigneeIdsOf(db, ids)
+  const userIds = rows.flatMap((r) => [r.author_id, ...(r.closed_by_id !== null ? [r.closed_by_id] : []), ...(assignees.get(r.id) ?? [])])
+  const milestones = milestonesById(db, rows.filter((r) => r.milestone_id !== null).map((r) => r.milestone_id as number))
+  const paths = ownerPaths(
+    db,
+    [...new Set([...milestones.values()].filter((m) => m.project_id !== null).map((m) => m.project_id as number))],
+    [...new Set([...milestones.values()].filter((m) => m.group_id !== null).map((m) => m.group_id as number))],
+  )
+  const milestonePaths = new Map<number, string>()
+  for (const m of milestones.values()) milestonePaths.set(m.id, (m.project_id !== null ? paths.projects.get(m.project_id) : paths.groups.get(m.group_id as number)) ?? '')
+  const base: Omit<IssuePageData, 'subscribed'> = {
+    baseUrl: request.server.burrow.baseUrl(request),
+    today: todayIso(),
+    origin: options.origin,
+    withLabelsDetails: options.withLabelsDetails ?? false,
+    projects: projectPathsOf(db, rows.map((r) => r.project_id)),
+    users: usersById(db, userIds),
+    assignees,
+    labels: labelsOf(db, ids),
+    milestones,
+    milestonePaths,
+    counts: issueCounts(db, ids),
+    mergeRequestCounts: relatedMergeRequestCounts(db, ids),
+  }
+  return rows.map((r) => {
+    const subscribed = options.withSubscribed
+      ? isSubscribed(db, 'Issue', r.id, request.actor.user?.id ?? null, [r.author_id, ...(assignees.get(r.id) ?? [])])
+      : undefined
+    return issueEntity(r, { ...base, subscribed })
+  })
+}
+
+/** One issue as a single-resource response (with `subscribed`). */
+export function presentIssue(request: FastifyRequest, issue: IssueRow, origin: ReferenceOrigin): Readonly<Record<string, unknown>> {
+  return presentIssues(request, [issue], { origin, withSubscribed: true })[0]
+}
+
+/**
+ * HOOK(merge requests): merge requests that mention or close each issue. 0 until the merge
+ * requests family links them (it should count `merge_requests_closing_issues`-style rows here).
+ */
+export function relatedMergeRequestCounts(_db: Db, _issueIds: readonly number[]): Map<number, number> {
+  return new Map()
+}
+
+/**
+ * HOOK(merge requests): merge requests related to / closing an issue, as MR entities. Empty until
+ * the merge requests family provides them.
+ */
+export function relatedMergeRequests(_request: FastifyRequest, _issue: IssueRow, _kind: 'related' | 'closed_by'): Readonly<Record<string, unknown>>[] {
+  return []
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parameter normalization shared by create and update.
+
+/** Labels given as `a,b` or `['a', 'b']` → trimmed distinct titles. */
+export function labelList(raw: unknown): string[] | undefined {
+  if (raw === undefined || raw === null) return raw === null ? [] : undefined
+  const items = Array.isArray(raw) ? raw.flatMap((v) => String(v).split(',')) : String(raw).split(',')
+  const out: string[] = []
+  for (const item of items.map((s) => s.trim()).filter((s) => s !== '')) {
+    if (!out.some((t) => t.toLowerCase() === item.toLowerCase())) out.push(item)
+  }
+  return out
+}
+
+function dateParam(name: string, raw: unknown): string | null | undefined {
+  if (raw === undefined) return undefined
+  if (raw === null || raw === '') return null
+  const text = String(raw)
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
+  const d = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null
+  if (!d || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== text) throw invalidParam(name)
+  return text
+}
+
+function intParam(name: string, raw: unknown, min = 0): number | null | undefined {
+  if (raw === undefined) return undefined
+  if (raw === null || raw === '') return null
+  const n = Number(raw)
+  if (!Number.isInteger(n)) throw invalidParam(name)
+  if (n < min) throw validationFailed({ [name]: [`must be greater than or equal to ${min}`] })
+  return n
+}
+
+function boolParam(raw: unknown): boolean | undefined {
+  if (raw === undefined || raw === null) return undefined
+  if (typeof raw === 'boolean') return raw
+  return ['true', '1', 'yes', 't'].includes(String(raw).toLowerCase())
+}
+
+function issueTypeParam(raw: unknown): IssueType | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined
+  if (!ISSUE_TYPES.includes(raw as IssueType)) throw invalidParam('issue_type', 'does not have a valid value')
+  return raw as IssueType
+}
+
+function titleOf(raw: unknown): string {
+  const title = String(raw).trim()
+  if (title === '') throw validationFailed({ title: ["can't be blank"] })
+  if (title.length > 255) throw validationFailed({ title: ['is too long (maximum is 255 characters)'] })
+  return title
+}
+
+/** assignee_ids (array, or 0/'' for none) or the deprecated single assignee_id → user ids. */
+function assigneeList(db: Db, ids: unknown, single: unknown): number[] | undefined {
+  let raw: unknown[] | undefined
+  if (ids !== undefined) raw = ids === null || ids === '' ? [] : Array.isArray(ids) ? ids : String(ids).split(',')
+  else if (single !== undefined) raw = single === null || single === '' ? [] : [single]
+  if (raw === undefined) return undefined
+  const numbers = raw.map((v) => Number(v)).filter((n) => Number.isInteger(n) && n > 0)
+  if (numbers.length === 0) return []
+  // Unknown users are dropped silently, as GitLab's assignee filtering does.
+  return [...usersById(db, numbers).keys()].sort((a, b) => numbers.indexOf(a) - numbers.indexOf(b))
+}
+
+/** A milestone id the project may use (its own or its groups'), or null when absent/invalid (GitLab ignores it). */
+function milestoneFor(request: FastifyRequest, project: ProjectRow, raw: unknown): number | null | undefined {
+  if (raw === undefined) return undefined
+  if (raw === null || raw === '' || Number(raw) === 0) return null
+  const milestone = findMilestoneById(request.server.burrow.db, Number(raw))
+  if (!milestone) return null
+  if (milestone.project_id === project.id) return milestone.id
+  const db = request.server.burrow.db
+  const ns = findNamespaceById(db, project.namespace_id)
+  const groups = ns && ns.kind === 'group' ? [ns.id, ...namespaceAncestors(db, ns.id).map((g) => g.id)] : []
+  return milestone.group_id !== null && groups.includes(milestone.group_id) ? milestone.id : null
+}
+
+/**
+ * Label ids for titles: existing labels the project sees (case-insensitive), and new project
+ * labels for unknown titles, as GitLab's find-or-create does for members who may admin labels.
+ */
+function resolveLabels(request: FastifyRequest, project: ProjectRow, titles: readonly string[]): LabelRow[] {
+  const db = request.server.burrow.db
+  const scope = projectLabelScope(request, project)
+  const out: LabelRow[] = []
+  for (const title of titles) {
+    const found = findLabelTitleInScope(db, scope, title)
+    if (found) out.push(found)
+    else if (!title.includes(',')) out.push(insertLabel(db, { title, color: NEW_LABEL_COLOR, description: null, projectId: project.id }))
+  }
+  return out
+}
+
+function mayChooseIidAndDates(request: FastifyRequest, project: ProjectRow): boolean {
+  return request.perms.canInProject(project, AccessLevel.OWNER)
+}
+
+function createdAtParam(raw: unknown): string | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined
+  const t = Date.parse(String(raw))
+  if (Number.isNaN(t)) throw invalidParam('created_at')
+  return new Date(t).toISOString()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Create, update, delete.
+
+/** Parameters of issue creation as received. */
+export interface IssueInput {
+  readonly title?: unknown
+  readonly description?: unknown
+  readonly confidential?: unknown
+  readonly assignee_ids?: unknown
+  readonly assignee_id?: unknown
+  readonly milestone_id?: unknown
+  readonly labels?: unknown
+  readonly created_at?: unknown
+  readonly due_date?: unknown
+  readonly issue_type?: unknown
+  readonly weight?: unknown
+  readonly iid?: unknown
+  readonly discussion_locked?: unknown
+  readonly epic_id?: unknown
+  readonly epic_iid?: unknown
+}
+
+function assignedTodos(db: Db, project: ProjectRow, issue: IssueRow, authorId: number, userIds: readonly number[]): void {
+  for (const userId of userIds) {
+    if (userId === authorId) continue
+    createTodo(db, { userId, authorId, projectId: project.id, targetType: 'Issue', targetId: issue.id, action: 'assigned', body: issue.title })
+  }
+}
+
+/**
+ * Creates an issue (iid from the project's counter in the same transaction), its labels and
+ * assignees, the `created` event and `assigned` to-dos. Metadata (labels, milestone, assignees,
+ * due date, weight) is kept only for callers who may set it (Reporter+), as GitLab does.
+ */
+export function createIssue(request: FastifyRequest, project: ProjectRow, input: IssueInput): IssueRow {
+  const user = request.actor.user
+  if (!user) throw apiMessage(401, '401 Unauthorized')
+  if (input.title === undefined || input.title === null) throw missingParam('title')
+  const title = titleOf(input.title)
+  const db = request.server.burrow.db
+  const admin = canAdminIssues(request, project)
+  const privileged = mayChooseIidAndDates(request, project)
+  const dueDate = dateParam('due_date', input.due_date) ?? null
+  const weight = intParam('weight', input.weight) ?? null
+  const issueType = issueTypeParam(input.issue_type) ?? 'issue'
+  const iidRaw = intParam('iid', input.iid, 1)
+  const createdAt = createdAtParam(input.created_at)
+  const labels = labelList(input.labels) ?? []
+  const assignees = assigneeList(db, input.assignee_ids, input.assignee_id) ?? []
+  const milestoneId = milestoneFor(request, project, input.milestone_id) ?? null
+  const description = input.description === undefined || input.description === null ? null : String(input.description)
+  return db.transaction(() => {
+    if (privileged && iidRaw != null && findIssueByIid(db, project.id, iidRaw)) throw apiMessage(409, 'Duplicated issue')
+    const issue = insertIssueRow(db, {
+      projectId: project.id,
+      authorId: user.id,
+      title,
+      description,
+      confidential: boolParam(input.confidential) ?? false,
+      issueType,
+      milestoneId: admin ? milestoneId : null,
+      dueDate: admin ? dueDate : null,
+      weight: admin ? weight : null,
+      discussionLocked: admin ? (boolParam(input.discussion_locked) ?? null) : null,
+      iid: privileged && iidRaw != null ? iidRaw : undefined,
+      createdAt: privileged ? createdAt : undefined,
+    })
+    if (admin) {
+      setIssueLabels(db, issue.id, resolveLabels(request, project, labels).map((l) => l.id))
+      setAssignees(db, issue.id, assignees)
+      assignedTodos(db, project, issue, user.id, assignees)
+    }
+    recordEvent(db, { authorId: user.id, action: 'created', projectId: project.id, targetType: 'Issue', targetId: issue.id, targetIid: issue.iid, targetTitle: issue.title })
+    return issue
+  })()
+}
+
+/** What an update may change (the contract other families call, e.g. quick actions). */
+export interface IssueChanges {
+  readonly title?: string
+  readonly description?: string | null
+  readonly state_event?: 'close' | 'reopen'
+  readonly labels?: readonly string[]
+  readonly add_labels?: readonly string[]
+  readonly remove_labels?: readonly string[]
+  readonly assignee_ids?: readonly number[]
+  readonly milestone_id?: number | null
+  readonly due_date?: string | null
+  readonly confidential?: boolean
+  readonly discussion_locked?: boolean
+  readonly weight?: number | null
+  readonly issue_type?: IssueType
+  readonly epic_id?: number | null
+}
+
+/** The parameters PUT accepts; at least one must be present. */
+export const UPDATE_PARAMS = [
+  'title', 'description', 'assignee_ids', 'assignee_id', 'confidential', 'discussion_locked', 'due_date', 'labels', 'add_labels',
+  'remove_labels', 'milestone_id', 'state_event', 'issue_type', 'weight', 'epic_id', 'epic_iid', 'updated_at',
+] as const
+
+/** Normalizes PUT parameters into IssueChanges (400 on malformed values). */
+export function changesFromParams(request: FastifyRequest, project: ProjectRow, p: Readonly<Record<string, unknown>>): IssueChanges {
+  if (UPDATE_PARAMS.every((k) => p[k] === undefined)) throw paramError(`${UPDATE_PARAMS.join(', ')} are missing, at least one parameter must be provided`)
+  const db = request.server.burrow.db
+  if (p.state_event !== undefined && p.state_event !== 'close' && p.state_event !== 'reopen') throw invalidParam('state_event', 'does not have a valid value')
+  const milestoneRaw = p.milestone_id
+  return {
+    title: p.title !== undefined && p.title !== null ? titleOf(p.title) : undefined,
+    description: p.description === undefined ? undefined : p.description === null ? null : String(p.description),
+    state_event: p.state_event as 'close' | 'reopen' | undefined,
+    labels: labelList(p.labels),
+    add_labels: labelList(p.add_labels),
+    remove_labels: labelList(p.remove_labels),
+    assignee_ids: assigneeList(db, p.assignee_ids, p.assignee_id),
+    milestone_id: milestoneRaw === undefined ? undefined : (milestoneFor(request, project, milestoneRaw) ?? null),
+    due_date: dateParam('due_date', p.due_date),
+    confidential: boolParam(p.confidential),
+    discussion_locked: boolParam(p.discussion_locked),
+    weight: intParam('weight', p.weight),
+    issue_type: issueTypeParam(p.issue_type),
+  }
+}
+
+/**
+ * Applies changes to an issue: state transitions record `closed`/`reopened` events, new assignees
+ * get `assigned` to-dos, unknown label titles become project labels. Metadata changes by callers
+ * below Reporter are ignored, as GitLab ignores them for authors who are Guests.
+ */
+export function updateIssue(request: FastifyRequest, project: ProjectRow, issue: IssueRow, changes: IssueChanges): IssueRow {
+  const user = request.actor.user
+  if (!user) throw apiMessage(401, '401 Unauthorized')
+  const db = request.server.burrow.db
+  const admin = canAdminIssues(request, project)
+  return db.transaction(() => {
+    const now = nowIso()
+    const cols: { -readonly [K in keyof IssueColumnChanges]: IssueColumnChanges[K] } = { updated_at: now }
+    if (changes.title !== undefined && changes.title !== issue.title) cols.title = changes.title
+    if (changes.description !== undefined && changes.description !== issue.description) cols.description = changes.description
+    if (cols.title !== undefined || cols.description !== undefined) {
+      cols.last_edited_at = now
+      cols.last_edited_by_id = user.id
+    }
+    if (changes.confidential !== undefined) cols.confidential = changes.confidential ? 1 : 0
+    if (changes.issue_type !== undefined) cols.issue_type = changes.issue_type
+    let transition: 'closed' | 'reopened' | null = null
+    if (changes.state_event === 'close' && issue.state === 'opened') {
+      Object.assign(cols, { state: 'closed', closed_at: now, closed_by_id: user.id })
+      transition = 'closed'
+    } else if (changes.state_event === 'reopen' && issue.state === 'closed') {
+      Object.assign(cols, { state: 'opened', closed_at: null, closed_by_id: null })
+      transition = 'reopened'
+    }
+    if (admin) {
+      if (changes.milestone_id !== undefined) cols.milestone_id = changes.milestone_id
+      if (changes.due_date !== undefined) cols.due_date = changes.due_date
+      if (changes.weight !== undefined) cols.weight = changes.weight
+      if (changes.discussion_locked !== undefined) cols.discussion_locked = changes.discussion_locked ? 1 : 0
+      if (changes.labels !== undefined || changes.add_labels !== undefined || changes.remove_labels !== undefined) {
+        const current = labelsOf(db, [issue.id]).get(issue.id) ?? []
+        let ids = changes.labels !== undefined ? resolveLabels(request, project, changes.labels).map((l) => l.id) : current.map((l) => l.id)
+        if (changes.add_labels) ids = [...ids, ...resolveLabels(request, project, changes.add_labels).map((l) => l.id)]
+        if (changes.remove_labels) {
+          const remove = new Set(changes.remove_labels.map((t) => t.toLowerCase()))
+          const titles = new Map([...current, ...(labelsOf(db, [issue.id]).get(issue.id) ?? [])].map((l) => [l.id, l.title.toLowerCase()]))
+          const scope = projectLabelScope(request, project)
+          for (const t of changes.remove_labels) {
+            const l = findLabelTitleInScope(db, scope, t)
+            if (l) titles.set(l.id, l.title.toLowerCase())
+          }
+          ids = ids.filter((id) => !remove.has(titles.get(id) ?? ''))
+        }
+        setIssueLabels(db, issue.id, [...new Set(ids)])
+      }
+      if (changes.assignee_ids !== undefined) {
+        const before = assigneeIdsOf(db, [issue.id]).get(issue.id) ?? []
+        setAssignees(db, issue.id, changes.assignee_ids)
+        assignedTodos(db, project, issue, user.id, changes.assignee_ids.filter((id) => !before.includes(id)))
+      }
+    }
+    const row = updateIssueRow(db, issue.id, cols)
+    if (transition) {
+      recordEvent(db, { authorId: user.id, action: transition, projectId: project.id, targetType: 'Issue', targetId: row.id, targetIid: row.iid, targetTitle: row.title })
+    }
+    return row
+  })()
+}
+
+/** Deletes an issue (Owner or administrator; the route checks) with its links, notes and awards. */
+export function deleteIssue(request: FastifyRequest, issue: IssueRow): void {
+  const db = request.server.burrow.db
+  db.transaction(() => deleteIssueRow(db, issue.id))()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Time tracking (shared with merge requests: the estimate lives on the trackable's own row).
+
+/** Something whose time is tracked. */
+export interface Trackable {
+  readonly type: 'Issue' | 'MergeRequest'
+  readonly id: number
+  readonly projectId: number
+}
+
+const TRACKABLE_TABLES: Readonly<Record<Trackable['type'], string>> = { Issue: 'issues', MergeRequest: 'merge_requests' }
+
+/** The time_stats of a trackable: its estimate and the sum of its time logs. */
+export function timeStats(db: Db, type: Trackable['type'], id: number): TimeStats {
+  const estimate = (db.prepare(`SELECT time_estimate FROM ${TRACKABLE_TABLES[type]} WHERE id = ?`).get(id) as { time_estimate: number } | undefined)?.time_estimate ?? 0
+  const spent = (db.prepare('SELECT COALESCE(SUM(time_spent), 0) AS s FROM timelogs WHERE trackable_type = ? AND trackable_id = ?').get(type, id) as { s: number }).s
+  return timeStatsOf(estimate, spent)
+}
+
+/** Sets the estimate (seconds, not negative). */
+export function setTimeEstimate(request: FastifyRequest, t: Trackable, seconds: number): TimeStats {
+  if (seconds < 0) throw validationFailed({ time_estimate: ['must have a valid format and be greater than or equal to zero.'] })
+  const db = request.server.burrow.db
+  db.prepare(`UPDATE ${TRACKABLE_TABLES[t.type]} SET time_estimate = ?, updated_at = ? WHERE id = ?`).run(seconds, nowIso(), t.id)
+  return timeStats(db, t.type, t.id)
+}
+
+/** Clears the estimate. */
+export function resetTimeEstimate(request: FastifyRequest, t: Trackable): TimeStats {
+  return setTimeEstimate(request, t, 0)
+}
+
+/** Logs time spent (negative subtracts, but never below zero in total). */
+export function addSpentTime(request: FastifyRequest, t: Trackable, seconds: number, summary?: string | null): TimeStats {
+  const user = request.actor.user
+  if (!user) throw apiMessage(401, '401 Unauthorized')
+  const db = request.server.burrow.db
+  return db.transaction(() => {
+    const current = timeStats(db, t.type, t.id).total_time_spent
+    if (current + seconds < 0) throw validationFailed({ base: ['Time to subtract exceeds the total time spent'] })
+    const now = nowIso()
+    db.prepare('INSERT INTO timelogs (trackable_type, trackable_id, project_id, user_id, time_spent, spent_at, summary, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(t.type, t.id, t.projectId, user.id, seconds, now, summary ?? null, now)
+    db.prepare(`UPDATE ${TRACKABLE_TABLES[t.type]} SET updated_at = ? WHERE id = ?`).run(now, t.id)
+    return timeStats(db, t.type, t.id)
+  })()
+}
+
+/** Removes every time log of the trackable. */
+export function resetSpentTime(request: FastifyRequest, t: Trackable): TimeStats {
+  const db = request.server.burrow.db
+  db.prepare('DELETE FROM timelogs WHERE trackable_type = ? AND trackable_id = ?').run(t.type, t.id)
+  db.prepare(`UPDATE ${TRACKABLE_TABLES[t.type]} SET updated_at = ? WHERE id = ?`).run(nowIso(), t.id)
+  return timeStats(db, t.type, t.id)
+}
+
+/** Participants of an issue: author, assignees and authors of notes the caller may see, in that order. */
+export function issueParticipantIds(db: Db, issue: IssueRow, includeInternal: boolean): number[] {
+  const notes = db
+    .prepare(`SELECT DISTINCT author_id FROM notes WHERE noteable_type = 'Issue' AND noteable_id = ? AND system = 0 ${includeInternal ? '' : 'AND internal = 0'} ORDER BY id`)
+    .all(issue.id) as { author_id: number }[]
+  return [...new Set([issue.author_id, ...(assigneeIdsOf(db, [issue.id]).get(issue.id) ?? []), ...notes.map((n) => n.author_id)])]
+}
