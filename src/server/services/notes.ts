@@ -1,0 +1,199 @@
+import { randomBytes } from 'node:crypto'
+import type { FastifyRequest } from 'fastify'
+import { AccessLevel } from '../auth/access'
+import { Permissions } from '../auth/permissions'
+import { nowIso } from '../db/connection'
+import { convertToThread, deleteNoteRow, insertNote, updateNoteBody, type NoteableType, type NoteRow, type NoteType } from '../db/notes'
+import type { ProjectRow, UserRow } from '../db/rows'
+import { insertTodoRow } from '../db/todos'
+import { findUserByUsername } from '../db/users'
+import type { CommandsChanges } from '../entities/note'
+import { eventNote } from '../entities/note'
+import { userRef } from '../entities/user'
+import { badRequest, forbidden, unauthorized } from '../http/errors'
+import { recordEvent } from './events'
+import { parseMentions } from './mentions'
+import { parseQuickActions, type QuickAction, type QuickActionName } from './quick-actions'
+
+/** The result of running a note's quick actions on its noteable. */
+export interface QuickActionOutcome {
+  readonly changes: CommandsChanges
+  /** One message per command, as GitLab's `summary` ("Added ~bug label."). */
+  readonly messages: readonly string[]
+}
+
+/**
+ * Anything notes attach to: an issue, a merge request, a snippet. Each family supplies one of
+ * these; notes, discussions, events and mention to-dos only see this shape.
+ */
+export interface Noteable {
+  readonly type: NoteableType
+  readonly id: number
+  /** Issues and merge requests have iids; snippets do not. */
+  readonly iid: number | null
+  readonly project: ProjectRow
+  readonly title: string
+  readonly webUrl: string
+  readonly discussionLocked: boolean
+  /** Whether the holder of these permissions may read the noteable (mention to-dos use other users' permissions). */
+  canRead(perms: Permissions): boolean
+  /** GitLab raises to-dos on issues and merge requests, not on snippets. */
+  readonly todoTarget: boolean
+  /** Commands this caller may run here (none when the family has no quick actions). */
+  availableCommands?(request: FastifyRequest, name: QuickActionName): boolean
+  runQuickActions?(request: FastifyRequest, actions: readonly QuickAction[]): QuickActionOutcome
+  /** Marks the noteable updated (notes touch their noteable, as in GitLab). */
+  touch(request: FastifyRequest, at: string): void
+}
+
+/** A new random discussion id: 40 hex characters, like GitLab's. */
+export function newDiscussionId(): string {
+  return randomBytes(20).toString('hex')
+}
+
+/** Internal notes are shown to Reporters and above only. */
+export function canSeeInternalNotes(perms: Permissions, project: ProjectRow): boolean {
+  return perms.canInProject(project, AccessLevel.REPORTER)
+}
+
+/** Commenting: any signed-in reader, but only members on a locked discussion (GitLab's create_note). */
+export function assertCanComment(request: FastifyRequest, noteable: Noteable): UserRow {
+  const user = request.actor.user
+  if (!user) throw unauthorized()
+  if (noteable.discussionLocked && !request.perms.canInProject(noteable.project, AccessLevel.GUEST)) throw forbidden()
+  return user
+}
+
+/** Editing a note is for its author (and administrators) only. */
+export function assertCanEditNote(request: FastifyRequest, note: NoteRow): void {
+  const user = request.actor.user
+  if (!user || (user.id !== note.author_id && !request.perms.isAdmin)) throw forbidden()
+}
+
+/** Deleting a note: its author, a Maintainer of the project, or an administrator. */
+export function assertCanDeleteNote(request: FastifyRequest, noteable: Noteable, note: NoteRow): void {
+  const user = request.actor.user
+  if (!user) throw forbidden()
+  if (user.id === note.author_id || request.perms.canInProject(noteable.project, AccessLevel.MAINTAINER)) return
+  throw forbidden()
+}
+
+export interface NoteOptions {
+  readonly createdAt?: string
+  readonly internal?: boolean
+  /** Start a thread (POST /discussions): the note is a DiscussionNote in a new discussion. */
+  readonly thread?: boolean
+  /** Reply to this existing discussion (its notes, oldest first). */
+  readonly replyTo?: readonly NoteRow[]
+}
+
+export type CreateNoteResult =
+  | { readonly kind: 'note'; readonly note: NoteRow; readonly commandsChanges?: CommandsChanges }
+  /** The body held only quick actions: nothing saved, GitLab answers 202 with what they did. */
+  | { readonly kind: 'commands'; readonly commandsChanges: CommandsChanges; readonly summary: readonly string[] }
+
+/**
+ * Creates a comment, thread or reply: runs quick actions the caller may use (stripping them from
+ * the body), honours created_at only for administrators and project owners (others' values are
+ * ignored, as GitLab does), records a `commented` event and raises mention to-dos.
+ */
+export function createNote(request: FastifyRequest, noteable: Noteable, rawBody: string, options: NoteOptions = {}): CreateNoteResult {
+  const db = request.server.burrow.db
+  const user = assertCanComment(request, noteable)
+  const internal = options.replyTo ? options.replyTo[0].internal === 1 : options.internal === true
+  if (internal && !canSeeInternalNotes(request.perms, noteable.project)) throw forbidden()
+
+  let body = rawBody
+  let outcome: QuickActionOutcome | undefined
+  if (noteable.runQuickActions && noteable.availableCommands) {
+    const parsed = parseQuickActions(rawBody, (name) => noteable.availableCommands?.(request, name) ?? false)
+    if (parsed.actions.length > 0) {
+      outcome = noteable.runQuickActions(request, parsed.actions)
+      body = parsed.body
+      if (body === '') return { kind: 'commands', commandsChanges: outcome.changes, summary: outcome.messages }
+    }
+  }
+  if (body.trim() === '') throw badRequest(`Note {:note=>["can't be blank"]}`)
+
+  const canBackdate = request.perms.isAdmin || request.perms.canInProject(noteable.project, AccessLevel.OWNER)
+  const now = nowIso()
+  const createdAt = canBackdate && options.createdAt ? new Date(options.createdAt).toISOString() : now
+  let type: NoteType = null
+  let discussionId = newDiscussionId()
+  if (options.replyTo) {
+    type = 'DiscussionNote'
+    discussionId = options.replyTo[0].discussion_id
+  } else if (options.thread) {
+    type = 'DiscussionNote'
+  }
+
+  const note = db.transaction(() => {
+    if (options.replyTo) convertToThread(db, discussionId)
+    const row = insertNote(db, {
+      noteableType: noteable.type,
+      noteableId: noteable.id,
+      projectId: noteable.project.id,
+      authorId: user.id,
+      body,
+      type,
+      discussionId,
+      internal,
+      createdAt,
+      updatedAt: createdAt,
+    })
+    noteable.touch(request, now)
+    recordEvent(db, {
+      authorId: user.id,
+      action: 'commented',
+      projectId: noteable.project.id,
+      targetType: row.type ?? 'Note',
+      targetId: row.id,
+      targetTitle: noteable.title,
+      note: eventNote(row, userRef(user, request.server.burrow.baseUrl(request)), noteable),
+    })
+    raiseMentionTodos(request, noteable, row, user)
+    return row
+  })()
+  return { kind: 'note', note, commandsChanges: outcome?.changes }
+}
+
+/** 'directly_addressed' for users named before any other word, 'mentioned' for the rest; never the author. */
+function raiseMentionTodos(request: FastifyRequest, noteable: Noteable, note: NoteRow, author: UserRow): void {
+  if (!noteable.todoTarget) return
+  const db = request.server.burrow.db
+  const mentions = parseMentions(note.body)
+  for (const username of mentions.all) {
+    const user = findUserByUsername(db, username)
+    if (!user || user.id === author.id || user.state !== 'active') continue
+    const perms = new Permissions(db, user)
+    if (!noteable.canRead(perms)) continue
+    if (note.internal === 1 && !canSeeInternalNotes(perms, noteable.project)) continue
+    insertTodoRow(db, {
+      userId: user.id,
+      authorId: author.id,
+      projectId: noteable.project.id,
+      targetType: noteable.type,
+      targetId: noteable.id,
+      action: mentions.direct.includes(username) ? 'directly_addressed' : 'mentioned',
+      body: note.body,
+      noteId: note.id,
+    })
+  }
+}
+
+/** Replaces a note's body (quick actions are not run again on edits that GitLab would not run). */
+export function updateNote(request: FastifyRequest, noteable: Noteable, note: NoteRow, body: string): NoteRow {
+  assertCanEditNote(request, note)
+  if (body.trim() === '') throw badRequest(`Note {:note=>["can't be blank"]}`)
+  const now = nowIso()
+  const row = updateNoteBody(request.server.burrow.db, note.id, body, now)
+  noteable.touch(request, now)
+  return row
+}
+
+/** Deletes a note (its to-dos go with it through the foreign key). */
+export function deleteNote(request: FastifyRequest, noteable: Noteable, note: NoteRow): void {
+  assertCanDeleteNote(request, noteable, note)
+  deleteNoteRow(request.server.burrow.db, note.id)
+  noteable.touch(request, nowIso())
+}
