@@ -13,6 +13,7 @@ import labels from './labels'
 import milestones from './milestones'
 import issues from './issues'
 import snippets from './snippets'
+import notes from './notes'
 import repository from './repository'
 import commits from './commits'
 import tags from './tags'
@@ -23,4 +24,4 @@ import changelog from './changelog'
 import discussions from './discussions'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
-export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents, members, users, tokens, applicationSettings, repository, commits, tags, branches, protectedBranches, files, changelog, labels, milestones, issues, snippets, discussions]
+export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents, members, users, tokens, applicationSettings, repository, commits, tags, branches, protectedBranches, files, changelog, labels, milestones, issues, snippets, discussions, notes]
