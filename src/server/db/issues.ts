@@ -259,6 +259,8 @@ export interface IssueFilter {
   readonly assignee?: Wildcard<number>
   readonly labels?: Wildcard<readonly string[]>
   readonly milestone?: Wildcard<string>
+  /** Issues of exactly this milestone (the milestone issue lists). */
+  readonly milestoneId?: number
   /** Milestone wildcards that only milestone_id takes (and milestone for compatibility). */
   readonly milestoneSpecial?: 'upcoming' | 'started'
   readonly myReactionEmoji?: Wildcard<string>
@@ -325,6 +327,7 @@ function whereOf(f: IssueFilter): { sql: string; args: unknown[] } {
     else if (f.milestone.kind === 'any') add('i.milestone_id IS NOT NULL')
     else add(MILESTONE_TITLE, f.milestone.value)
   }
+  if (f.milestoneId !== undefined) add('i.milestone_id = ?', f.milestoneId)
   if (f.milestoneSpecial === 'upcoming') {
     add("i.milestone_id IN (SELECT id FROM milestones WHERE state = 'active' AND due_date > ?)", f.today)
   } else if (f.milestoneSpecial === 'started') {

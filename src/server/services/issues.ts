@@ -3,12 +3,12 @@ import { AccessLevel } from '../auth/access'
 import type { Db } from '../db/connection'
 import { nowIso } from '../db/connection'
 import {
-  assigneeIdsOf, deleteIssueRow, findIssueByIid, insertIssueRow, issueCounts, labelsOf, milestonesById, projectPathsOf,
+  assigneeIdsOf, deleteIssueRow, findIssueByIid, insertIssueRow, issueCounts, labelsOf, listIssues, milestonesById, projectPathsOf, readableProjects,
   setAssignees, setIssueLabels, updateIssueRow, usersById, type IssueColumnChanges, type IssueRow, type IssueType,
 } from '../db/issues'
 import { findLabelTitleInScope, insertLabel, type LabelRow } from '../db/labels'
-import { findMilestoneById, ownerPaths } from '../db/milestones'
-import { namespaceAncestors, findNamespaceById } from '../db/namespaces'
+import { findMilestoneById, ownerPaths, type MilestoneRow } from '../db/milestones'
+import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../db/namespaces'
 import type { ProjectRow } from '../db/rows'
 import { issueEntity, type IssuePageData, type ReferenceOrigin } from '../entities/issue'
 import { todayIso } from '../entities/milestone'
@@ -488,4 +488,34 @@ export function issueParticipantIds(db: Db, issue: IssueRow, includeInternal: bo
     .prepare(`SELECT DISTINCT author_id FROM notes WHERE noteable_type = 'Issue' AND noteable_id = ? AND system = 0 ${includeInternal ? '' : 'AND internal = 0'} ORDER BY id`)
     .all(issue.id) as { author_id: number }[]
   return [...new Set([issue.author_id, ...(assigneeIdsOf(db, [issue.id]).get(issue.id) ?? []), ...notes.map((n) => n.author_id)])]
+}
+
+/**
+ * A page of a milestone's issues: a project milestone's issues in its project, a group
+ * milestone's in the readable projects of the group and its subgroups; confidential rule applied.
+ */
+export function milestoneIssues(request: FastifyRequest, milestone: MilestoneRow, page: { readonly limit: number; readonly offset: number }): { rows: Readonly<Record<string, unknown>>[]; total: number } {
+  const db = request.server.burrow.db
+  const user = request.actor.user
+  const viewer = user ? { id: user.id, isAdmin: user.is_admin === 1, external: user.external === 1 } : null
+  let projectIds: number[]
+  let reporterIds: number[]
+  if (milestone.project_id !== null) {
+    const project = findProjectById(db, milestone.project_id) as ProjectRow
+    projectIds = [project.id]
+    reporterIds = canAdminIssues(request, project) ? [project.id] : []
+  } else {
+    ({ ids: projectIds, reporterIds } = readableProjects(db, viewer, { namespaceIds: groupAndDescendantIds(db, milestone.group_id as number), nonArchived: false }))
+  }
+  const { rows, total } = listIssues(db, {
+    projectIds,
+    confidentialProjectIds: viewer?.isAdmin ? null : reporterIds,
+    viewerId: viewer?.id ?? null,
+    milestoneId: milestone.id,
+    orderBy: 'relative_position',
+    sort: 'asc',
+    today: todayIso(),
+  }, page)
+  const origin: ReferenceOrigin = milestone.project_id !== null ? { kind: 'project', projectId: milestone.project_id } : { kind: 'group', groupId: milestone.group_id as number }
+  return { rows: presentIssues(request, rows, { origin }), total }
 }

@@ -7,6 +7,7 @@ import type { NamespaceRow, ProjectRow } from '../db/rows'
 import { milestoneEntity, todayIso, type MilestoneEntity } from '../entities/milestone'
 import { invalidParam, missingParam, paramError, validationFailed } from '../http/errors'
 import { recordEvent } from './events'
+import { milestoneIssues } from './issues'
 
 /** A milestone's owner: one project or one group. */
 export type MilestoneOwner = { readonly kind: 'project'; readonly project: ProjectRow } | { readonly kind: 'group'; readonly group: NamespaceRow }
@@ -172,11 +173,11 @@ export function promoteMilestone(request: FastifyRequest, group: NamespaceRow, m
 }
 
 /**
- * Issues and merge requests of a milestone, one page. Empty until those families exist.
- * TODO(issues/merge requests): select by milestone_id = milestone.id with the caller's visibility
- * (confidential issues), ordered as GitLab's milestone issue list, and present them with their entities.
+ * Issues and merge requests of a milestone, one page, as the caller may see them.
+ * TODO(merge requests): the merge requests of the milestone; empty until that family exists.
  */
-export function milestoneItems(_request: FastifyRequest, _milestone: MilestoneRow, _kind: 'issues' | 'merge_requests', _page: { readonly limit: number; readonly offset: number }): { rows: never[]; total: number } {
+export function milestoneItems(request: FastifyRequest, milestone: MilestoneRow, kind: 'issues' | 'merge_requests', page: { readonly limit: number; readonly offset: number }): { rows: Readonly<Record<string, unknown>>[]; total: number } {
+  if (kind === 'issues') return milestoneIssues(request, milestone, page)
   return { rows: [], total: 0 }
 }
 
