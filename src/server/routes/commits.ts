@@ -6,7 +6,11 @@ import { diffTrees, EMPTY_TREE_SHA } from '../git/diff'
 import { assertPath, isValidRef } from '../git/git'
 import { commitStats, countCommits } from '../git/history'
 import { refsContaining } from '../git/refs'
-import { invalidParam, notFound } from '../http/errors'
+import { AccessLevel } from '../auth/access'
+import type { CheckedAction } from '../services/repository'
+import { commitToBranch } from '../services/repository'
+import { currentUser } from '../http/resolve'
+import { invalidParam, missingParam, notFound, paramError } from '../http/errors'
 import { pageOf, paginateArray, setPageHeaders } from '../http/pagination'
 import { defaultRef, loadCodeProject, resolveUserRef, type CodeProject } from '../http/repository'
 
@@ -36,6 +40,56 @@ const RefsQuery = Type.Object({
   page: Type.Optional(Type.Integer()),
   per_page: Type.Optional(Type.Integer()),
 })
+
+const ActionBody = Type.Object({
+  action: Type.Enum(['create', 'delete', 'move', 'update', 'chmod']),
+  file_path: Type.String({ minLength: 1 }),
+  previous_path: Type.Optional(Type.String({ minLength: 1 })),
+  content: Type.Optional(Type.String()),
+  encoding: Type.Optional(Type.Enum(['text', 'base64'], { default: 'text' })),
+  last_commit_id: Type.Optional(Type.String()),
+  execute_filemode: Type.Optional(Type.Boolean()),
+})
+type ActionBody = Static<typeof ActionBody>
+
+const CreateBody = Type.Object({
+  branch: Type.String({ minLength: 1 }),
+  commit_message: Type.String({ minLength: 1 }),
+  start_branch: Type.Optional(Type.String({ minLength: 1 })),
+  actions: Type.Array(ActionBody, { minItems: 1 }),
+  author_email: Type.Optional(Type.String()),
+  author_name: Type.Optional(Type.String()),
+  stats: Type.Optional(Type.Boolean({ default: true })),
+})
+type CreateBody = Static<typeof CreateBody>
+
+/** A commit action of the request as the commit service takes it; 400 for incomplete actions. */
+function checkedAction(a: ActionBody): CheckedAction {
+  const content = (): Buffer => {
+    if (a.content === undefined) throw missingParam('actions[content]')
+    return a.encoding === 'base64' ? Buffer.from(a.content, 'base64') : Buffer.from(a.content, 'utf8')
+  }
+  switch (a.action) {
+    case 'create':
+    case 'update':
+      return { action: a.action, filePath: a.file_path, content: content(), executable: a.execute_filemode, lastCommitId: a.last_commit_id }
+    case 'delete':
+      return { action: 'delete', filePath: a.file_path, lastCommitId: a.last_commit_id }
+    case 'move':
+      if (a.previous_path === undefined) throw missingParam('actions[previous_path]')
+      return {
+        action: 'move',
+        filePath: a.file_path,
+        previousPath: a.previous_path,
+        content: a.content === undefined ? undefined : content(),
+        executable: a.execute_filemode,
+        lastCommitId: a.last_commit_id,
+      }
+    case 'chmod':
+      if (a.execute_filemode === undefined) throw missingParam('actions[execute_filemode]')
+      return { action: 'chmod', filePath: a.file_path, executable: a.execute_filemode }
+  }
+}
 
 /** An ISO 8601 date-time parameter as git's `--since`/`--until` value; 400 when not a date. */
 function dateArg(name: string, value: string | undefined): string[] {
@@ -110,6 +164,32 @@ const commits: FastifyPluginAsync = async (app) => {
       const shown = q.trailers ? entity : withoutTrailers(entity)
       return stats ? { ...shown, stats: stats.get(c.id) ?? { additions: 0, deletions: 0, total: 0 } } : shown
     })
+  })
+
+  // Several file actions in one commit (GitLab's Commits API "create a commit").
+  app.post('/projects/:id/repository/commits', { schema: { params: ProjectParams, body: CreateBody } }, async (request, reply) => {
+    const user = currentUser(request)
+    const body = request.body as CreateBody
+    const repo = loadCodeProject(request, (request.params as Static<typeof ProjectParams>).id, AccessLevel.DEVELOPER)
+    if (!isValidRef(body.branch)) throw invalidParam('branch')
+    if (body.start_branch !== undefined && !isValidRef(body.start_branch)) throw invalidParam('start_branch')
+    const actions = body.actions.map(checkedAction)
+    const paths = actions.map((a) => a.filePath)
+    if (new Set(paths).size !== paths.length) throw paramError('actions must not name the same file_path twice')
+    const sha = await commitToBranch(app.burrow, {
+      project: repo.project,
+      user,
+      perms: request.perms,
+      branch: body.branch,
+      startBranch: body.start_branch,
+      actions,
+      message: body.commit_message,
+      author: { name: body.author_name, email: body.author_email },
+    })
+    const commit = await loadCommit({ ...repo, exists: true }, sha)
+    const detail: Record<string, unknown> = { ...commitEntity(commit, repo.webUrl) }
+    if (body.stats !== false) detail.stats = (await commitStats(repo.gitDir, [commit.id])).get(commit.id) ?? { additions: 0, deletions: 0, total: 0 }
+    return reply.code(201).send({ ...detail, status: null, project_id: repo.project.id, last_pipeline: null })
   })
 
   app.get('/projects/:id/repository/commits/:sha', { schema: { params: CommitParams, querystring: ShowQuery } }, async (request) => {
