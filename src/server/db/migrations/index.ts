@@ -5,6 +5,7 @@ import labelsMilestones from './0005-labels-milestones'
 import collaborationCore from './0006-collaboration-core'
 import issues from './0007-issues'
 import snippets from './0008-snippets'
+import mergeRequests from './0009-merge-requests'
 
 export interface Migration {
   readonly version: number
@@ -16,4 +17,4 @@ export interface Migration {
  * Every schema migration. Each runs once, in version order, whatever order they were merged in
  * (see `migrate`); never edit one that has shipped.
  */
-export const migrations: readonly Migration[] = [core, projectStars, protectedBranches, labelsMilestones, collaborationCore, issues, snippets]
+export const migrations: readonly Migration[] = [core, projectStars, protectedBranches, labelsMilestones, collaborationCore, issues, snippets, mergeRequests]

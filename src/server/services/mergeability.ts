@@ -1,0 +1,115 @@
+import type { ServerContext } from '../context'
+import { nowIso } from '../db/connection'
+import { findMergeRequestById, openMergeRequestsTouching, updateMergeRequestRow, type MergeRequestRow } from '../db/merge-requests'
+import { findProjectById } from '../db/namespaces'
+import type { ProjectRow } from '../db/rows'
+import { git, ZERO_SHA } from '../git/git'
+import { isAncestor, mergeTree } from '../git/merge'
+import { mergeBase } from '../git/merge-base'
+import { projectGitDir, repoExists } from '../git/project-repo'
+import { resolveCommit } from '../git/refs'
+import { recordEvent } from './events'
+import { onPush, type PushContext } from './push'
+
+// Checks queued per server, so a merge request is never checked twice at once and tests (or a
+// shutdown) can wait for the queue to drain.
+const queues = new WeakMap<ServerContext, Map<number, Promise<void>>>()
+
+function queueOf(ctx: ServerContext): Map<number, Promise<void>> {
+  let q = queues.get(ctx)
+  if (!q) {
+    q = new Map()
+    queues.set(ctx, q)
+  }
+  return q
+}
+
+/**
+ * Marks the merge request `checking` and computes its merge_status in the background, as GitLab's
+ * MergeabilityCheckService does: a clean `git merge-tree` of target and source heads is
+ * `can_be_merged`, a conflicting one (or a missing branch) `cannot_be_merged`.
+ */
+export function queueMergeabilityCheck(ctx: ServerContext, mrId: number): void {
+  const q = queueOf(ctx)
+  if (q.has(mrId)) return
+  const row = findMergeRequestById(ctx.db, mrId)
+  if (!row || row.state !== 'opened') return
+  updateMergeRequestRow(ctx.db, mrId, { merge_status: 'checking' }, false)
+  const job = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(() => checkMergeability(ctx, mrId))
+    .catch((error: unknown) => process.emitWarning(`mergeability check failed: ${error instanceof Error ? error.message : String(error)}`))
+    .finally(() => q.delete(mrId))
+  q.set(mrId, job)
+}
+
+/** Resolves when every queued mergeability check of this server has finished. */
+export async function mergeabilityIdle(ctx: ServerContext): Promise<void> {
+  while (queueOf(ctx).size > 0) await Promise.all([...queueOf(ctx).values()])
+}
+
+/** Heads of the source and target branches, null for a branch (or repository) that is gone. */
+export async function branchHeads(ctx: ServerContext, mr: MergeRequestRow): Promise<{ source: string | null; target: string | null; target_project: ProjectRow | undefined }> {
+  const targetProject = findProjectById(ctx.db, mr.project_id)
+  const sourceProject = findProjectById(ctx.db, mr.source_project_id)
+  const head = async (p: ProjectRow | undefined, branch: string): Promise<string | null> => {
+    if (!p) return null
+    const dir = projectGitDir(ctx, p)
+    return repoExists(dir) ? resolveCommit(dir, `refs/heads/${branch}`).catch(() => null) : null
+  }
+  return { source: await head(sourceProject, mr.source_branch), target: await head(targetProject, mr.target_branch), target_project: targetProject }
+}
+
+/** Computes and stores merge_status now (the body of a queued check). */
+export async function checkMergeability(ctx: ServerContext, mrId: number): Promise<void> {
+  const mr = findMergeRequestById(ctx.db, mrId)
+  if (!mr || mr.state !== 'opened') return
+  const heads = await branchHeads(ctx, mr)
+  if (!heads.source || !heads.target || !heads.target_project) {
+    updateMergeRequestRow(ctx.db, mrId, { merge_status: 'cannot_be_merged' }, false)
+    return
+  }
+  const gitDir = projectGitDir(ctx, heads.target_project)
+  const result = await mergeTree(gitDir, heads.target, heads.source)
+  // GitLab keeps refs/merge-requests/:iid/head on the source head so clients can fetch it.
+  await git(['update-ref', `refs/merge-requests/${mr.iid}/head`, heads.source], { gitDir }).catch(() => undefined)
+  const latest = findMergeRequestById(ctx.db, mrId)
+  if (!latest || latest.state !== 'opened') return
+  updateMergeRequestRow(ctx.db, mrId, { merge_status: result.conflicts ? 'cannot_be_merged' : 'can_be_merged', head_sha: heads.source }, false)
+}
+
+/**
+ * After a push: merge requests whose source or target branch moved get fresh diff refs and a new
+ * mergeability check; one whose source head became reachable from its target (merged outside
+ * Burrow) is marked merged by the pusher, as GitLab's refresh service does.
+ */
+async function refreshAfterPush(push: PushContext): Promise<void> {
+  const { ctx, project } = push
+  const moved = new Map<string, { oldSha: string; newSha: string }>()
+  for (const u of push.updates) if (u.ref.startsWith('refs/heads/')) moved.set(u.ref.slice('refs/heads/'.length), u)
+  if (moved.size === 0) return
+  const gitDir = projectGitDir(ctx, project)
+  for (const mr of openMergeRequestsTouching(ctx.db, project.id, [...moved.keys()])) {
+    const sourceMove = mr.source_project_id === project.id ? moved.get(mr.source_branch) : undefined
+    const targetMove = mr.project_id === project.id ? moved.get(mr.target_branch) : undefined
+    const head = sourceMove ? (sourceMove.newSha === ZERO_SHA ? mr.head_sha : sourceMove.newSha) : mr.head_sha
+    if (targetMove && targetMove.newSha !== ZERO_SHA && head && (await mergedBy(gitDir, head, targetMove.oldSha, targetMove.newSha))) {
+      updateMergeRequestRow(ctx.db, mr.id, { state: 'merged', merged_at: nowIso(), merged_by_id: push.user.id, head_sha: head })
+      recordEvent(ctx.db, { authorId: push.user.id, action: 'merged', projectId: mr.project_id, targetType: 'MergeRequest', targetId: mr.id, targetIid: mr.iid, targetTitle: mr.title })
+      continue
+    }
+    const target = targetMove ? targetMove.newSha : await resolveCommit(gitDir, `refs/heads/${mr.target_branch}`).catch(() => null)
+    const base = head && target && target !== ZERO_SHA ? await mergeBase(gitDir, [target, head]).catch(() => null) : null
+    updateMergeRequestRow(ctx.db, mr.id, { head_sha: head, base_sha: base ?? mr.base_sha, start_sha: target && target !== ZERO_SHA ? target : mr.start_sha }, sourceMove !== undefined)
+    queueMergeabilityCheck(ctx, mr.id)
+  }
+}
+
+async function mergedBy(gitDir: string, head: string, oldTarget: string, newTarget: string): Promise<boolean> {
+  if (!(await isAncestor(gitDir, head, newTarget).catch(() => false))) return false
+  return oldTarget === ZERO_SHA || !(await isAncestor(gitDir, head, oldTarget).catch(() => false))
+}
+
+/** Registers the merge request refresh on this server's landed pushes (idempotent). */
+export function registerMergeRequestRefresh(ctx: ServerContext): void {
+  onPush(ctx, refreshAfterPush)
+}
