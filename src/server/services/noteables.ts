@@ -1,10 +1,15 @@
 import type { FastifyRequest } from 'fastify'
+import { AccessLevel } from '../auth/access'
+import type { Permissions } from '../auth/permissions'
+import { assigneeIdsOf, findIssueByIid, updateIssueRow, type IssueRow } from '../db/issues'
 import type { ProjectRow } from '../db/rows'
+import { projectSettings } from '../entities/project'
 import { findSnippetById, type SnippetRow } from '../db/snippets'
 import { findProjectWithNamespace } from '../db/projects'
 import { projectSnippetWebUrl } from '../entities/snippet'
 import { notFound } from '../http/errors'
 import type { Noteable } from './notes'
+import { executeIssueQuickActions, issueCommandAvailable } from './quick-actions'
 import { canReadSnippet } from './snippets'
 
 /**
@@ -51,5 +56,52 @@ const snippetKind: NoteableKind = {
   },
 }
 
+/**
+ * Issue read rule for any user (mention to-dos check other users): the project and its issues
+ * feature are readable, and a confidential issue is for its author, assignees and Reporters+.
+ */
+export function canUserReadIssue(perms: Permissions, project: ProjectRow, issue: IssueRow, assigneeIds: readonly number[]): boolean {
+  if (!perms.canReadProject(project)) return false
+  const feature = String(projectSettings(project.settings).issues_access_level ?? 'enabled')
+  if (feature === 'disabled') return false
+  if (feature === 'private' && !perms.canInProject(project, AccessLevel.GUEST)) return false
+  if (issue.confidential === 0) return true
+  const user = perms.user
+  if (!user) return false
+  return user.id === issue.author_id || perms.canInProject(project, AccessLevel.REPORTER) || assigneeIds.includes(user.id)
+}
+
+/** An issue as a noteable: quick actions, mention to-dos, locked discussions. */
+export function issueNoteable(request: FastifyRequest, project: ProjectRow, issue: IssueRow): Noteable {
+  const assignees = assigneeIdsOf(request.server.burrow.db, [issue.id]).get(issue.id) ?? []
+  return {
+    type: 'Issue',
+    id: issue.id,
+    iid: issue.iid,
+    project,
+    title: issue.title,
+    webUrl: `${projectWebUrlOf(request, project)}/-/issues/${issue.iid}`,
+    discussionLocked: issue.discussion_locked === 1,
+    todoTarget: true,
+    canRead: (perms) => canUserReadIssue(perms, project, issue, assignees),
+    availableCommands: (req, name) => issueCommandAvailable(req, project, issue, name),
+    runQuickActions: (req, actions) => executeIssueQuickActions(req, project, issue, actions),
+    touch: (req, at) => {
+      updateIssueRow(req.server.burrow.db, issue.id, { updated_at: at })
+    },
+  }
+}
+
+const issueKind: NoteableKind = {
+  segment: 'issues',
+  param: 'issue_iid',
+  load(request, project, key) {
+    const issue = findIssueByIid(request.server.burrow.db, project.id, key)
+    const assignees = issue ? assigneeIdsOf(request.server.burrow.db, [issue.id]).get(issue.id) ?? [] : []
+    if (!issue || !canUserReadIssue(request.perms, project, issue, assignees)) throw notFound('Issue')
+    return issueNoteable(request, project, issue)
+  },
+}
+
 /** Every noteable family with notes and discussions routes. */
-export const noteableKinds: readonly NoteableKind[] = [snippetKind]
+export const noteableKinds: readonly NoteableKind[] = [issueKind, snippetKind]

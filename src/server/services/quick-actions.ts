@@ -3,6 +3,16 @@
  * applies the commands to an issue through services/issues.ts with the caller's permissions.
  */
 
+import type { FastifyRequest } from 'fastify'
+import { AccessLevel } from '../auth/access'
+import { assigneeIdsOf, labelsOf, type IssueRow } from '../db/issues'
+import { findMilestoneTitle } from '../db/milestones'
+import { findNamespaceById, namespaceAncestors } from '../db/namespaces'
+import type { ProjectRow } from '../db/rows'
+import { findUserByUsername } from '../db/users'
+import { addSpentTime, resetSpentTime, setTimeEstimate, updateIssue, type IssueChanges } from './issues'
+import { humanDuration, parseHumanDuration } from './time-tracking'
+
 export type QuickActionName =
   | 'label' | 'unlabel' | 'relabel' | 'assign' | 'unassign' | 'reassign' | 'close' | 'reopen' | 'estimate' | 'remove_estimate'
   | 'spend' | 'remove_time_spent' | 'milestone' | 'remove_milestone' | 'due' | 'remove_due_date' | 'promote'
@@ -160,4 +170,240 @@ export function parseDueDate(arg: string, today: Date = new Date()): string | nu
 export function parseSpendArg(arg: string): { readonly duration: string; readonly date: string | null } {
   const m = /^(.*?)(?:\s+(\d{4}-\d{2}-\d{2}))?$/.exec(arg.trim())
   return { duration: (m?.[1] ?? '').trim(), date: m?.[2] ?? null }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Executor for issues: turns parsed commands into one updateIssue call plus time tracking.
+
+
+export interface QuickActionResult {
+  /** GitLab's commands_changes: what the commands set, keyed as GitLab keys them. */
+  readonly changes: Readonly<Record<string, unknown>>
+  /** GitLab's summary: one message per command. */
+  readonly messages: readonly string[]
+}
+
+const ADMIN_COMMANDS: ReadonlySet<QuickActionName> = new Set<QuickActionName>([
+  'label', 'unlabel', 'relabel', 'assign', 'unassign', 'reassign', 'milestone', 'remove_milestone', 'due', 'remove_due_date',
+  'estimate', 'remove_estimate', 'spend', 'remove_time_spent', 'lock', 'unlock', 'confidential', 'promote',
+])
+
+/**
+ * Whether the caller may run this command on the issue now (GitLab offers a command only when
+ * it applies: /close on an open issue, /unlabel when labelled…). Metadata commands need Reporter;
+ * /close, /reopen and /title also suit the issue's author. /promote needs a group project.
+ */
+export function issueCommandAvailable(request: FastifyRequest, project: ProjectRow, issue: IssueRow, name: QuickActionName): boolean {
+  const user = request.actor.user
+  if (!user) return false
+  const admin = request.perms.canInProject(project, AccessLevel.REPORTER)
+  const canUpdate = admin || user.id === issue.author_id
+  if (ADMIN_COMMANDS.has(name) && !admin) return false
+  switch (name) {
+    case 'close': return canUpdate && issue.state === 'opened'
+    case 'reopen': return canUpdate && issue.state === 'closed'
+    case 'title': return canUpdate
+    case 'remove_milestone': return issue.milestone_id !== null
+    case 'remove_due_date': return issue.due_date !== null
+    case 'remove_estimate': return issue.time_estimate > 0
+    case 'confidential': return issue.confidential === 0
+    case 'lock': return issue.discussion_locked !== 1
+    case 'unlock': return issue.discussion_locked === 1
+    case 'promote': return findNamespaceById(request.server.burrow.db, project.namespace_id)?.kind === 'group'
+    default: return true
+  }
+}
+
+/**
+ * Promotes an issue to an epic. Epics do not exist yet: `/promote` reports
+ * commands_changes {promote_to_epic: true} and this hook is where the epic will be created, the
+ * issue linked to it and closed, once the epics session lands.
+ */
+export function promoteIssueToEpic(_request: FastifyRequest, _project: ProjectRow, _issue: IssueRow): void {
+  // Intentionally empty until epics exist (see the doc comment).
+}
+
+function groupChain(request: FastifyRequest, project: ProjectRow): number[] {
+  const db = request.server.burrow.db
+  const ns = findNamespaceById(db, project.namespace_id)
+  return ns && ns.kind === 'group' ? [ns.id, ...namespaceAncestors(db, ns.id).map((g) => g.id)] : []
+}
+
+function userIdsOf(request: FastifyRequest, arg: string): { ids: number[]; names: string[] } {
+  const ids: number[] = []
+  const names: string[] = []
+  for (const name of parseUsersArg(arg)) {
+    const user = name === 'me' ? request.actor.user : findUserByUsername(request.server.burrow.db, name)
+    if (user && !ids.includes(user.id)) {
+      ids.push(user.id)
+      names.push(`@${user.username}`)
+    }
+  }
+  return { ids, names }
+}
+
+function labelRefs(names: readonly string[]): string {
+  return names.map((n) => (/\s/.test(n) ? `~"${n}"` : `~${n}`)).join(' ')
+}
+
+/**
+ * Runs an issue's commands with the caller's permissions (availability was checked by the
+ * parser): metadata goes through one updateIssue call, estimates and spent time through the
+ * time-tracking services. Commands whose argument is not understood do nothing.
+ */
+export function executeIssueQuickActions(request: FastifyRequest, project: ProjectRow, issue: IssueRow, actions: readonly QuickAction[]): QuickActionResult {
+  const db = request.server.burrow.db
+  const changes: Record<string, unknown> = {}
+  const messages: string[] = []
+  const update: { -readonly [K in keyof IssueChanges]: IssueChanges[K] } = {}
+  let assignees = assigneeIdsOf(db, [issue.id]).get(issue.id) ?? []
+  const trackable = { type: 'Issue' as const, id: issue.id, projectId: project.id }
+  const timeSteps: (() => void)[] = []
+  let promote = false
+
+  for (const action of actions) {
+    switch (action.name) {
+      case 'label':
+      case 'relabel': {
+        const names = parseLabelArg(action.arg)
+        if (names.length === 0) break
+        if (action.name === 'relabel') update.labels = names
+        else update.add_labels = [...(update.add_labels ?? []), ...names]
+        changes[action.name === 'relabel' ? 'label_names' : 'add_label_names'] = names
+        messages.push(`${action.name === 'relabel' ? 'Replaced all labels with' : 'Added'} ${labelRefs(names)} ${names.length > 1 ? 'labels' : 'label'}.`)
+        break
+      }
+      case 'unlabel': {
+        const names = parseLabelArg(action.arg)
+        if (names.length === 0) {
+          update.labels = []
+          changes.label_ids = []
+          messages.push('Removed all labels.')
+        } else {
+          update.remove_labels = [...(update.remove_labels ?? []), ...names]
+          changes.remove_label_names = names
+          messages.push(`Removed ${labelRefs(names)} ${names.length > 1 ? 'labels' : 'label'}.`)
+        }
+        break
+      }
+      case 'assign':
+      case 'reassign': {
+        const { ids, names } = userIdsOf(request, action.arg)
+        if (ids.length === 0) break
+        assignees = action.name === 'reassign' ? ids : [...new Set([...assignees, ...ids])]
+        update.assignee_ids = assignees
+        changes.assignee_ids = assignees
+        messages.push(`${action.name === 'reassign' ? 'Reassigned to' : 'Assigned'} ${names.join(', ')}.`)
+        break
+      }
+      case 'unassign': {
+        const { ids, names } = userIdsOf(request, action.arg)
+        assignees = action.arg.trim() === '' ? [] : assignees.filter((id) => !ids.includes(id))
+        update.assignee_ids = assignees
+        changes.assignee_ids = assignees
+        messages.push(action.arg.trim() === '' ? 'Removed all assignees.' : `Removed assignee ${names.join(', ')}.`)
+        break
+      }
+      case 'milestone': {
+        const title = parseMilestoneArg(action.arg)
+        const milestone = title ? findMilestoneTitle(db, title, [project.id], groupChain(request, project)) : undefined
+        if (!milestone) break
+        update.milestone_id = milestone.id
+        changes.milestone_id = milestone.id
+        messages.push(`Set the milestone to %"${milestone.title}".`)
+        break
+      }
+      case 'remove_milestone':
+        update.milestone_id = null
+        changes.milestone_id = null
+        messages.push('Removed the milestone.')
+        break
+      case 'due': {
+        const date = parseDueDate(action.arg)
+        if (!date) break
+        update.due_date = date
+        changes.due_date = date
+        messages.push(`Set the due date to ${date}.`)
+        break
+      }
+      case 'remove_due_date':
+        update.due_date = null
+        changes.due_date = null
+        messages.push('Removed the due date.')
+        break
+      case 'close':
+        update.state_event = 'close'
+        changes.state_event = 'close'
+        messages.push('Closed this issue.')
+        break
+      case 'reopen':
+        update.state_event = 'reopen'
+        changes.state_event = 'reopen'
+        messages.push('Reopened this issue.')
+        break
+      case 'title':
+        if (!action.arg) break
+        update.title = action.arg
+        changes.title = action.arg
+        messages.push(`Changed the title to "${action.arg}".`)
+        break
+      case 'confidential':
+        update.confidential = true
+        changes.confidential = true
+        messages.push('Made this issue confidential.')
+        break
+      case 'lock':
+      case 'unlock':
+        update.discussion_locked = action.name === 'lock'
+        changes.discussion_locked = action.name === 'lock'
+        messages.push(action.name === 'lock' ? 'Locked the discussion.' : 'Unlocked the discussion.')
+        break
+      case 'estimate':
+      case 'remove_estimate': {
+        const seconds = action.name === 'remove_estimate' ? 0 : parseHumanDuration(action.arg)
+        if (seconds === null || seconds < 0) break
+        timeSteps.push(() => setTimeEstimate(request, trackable, seconds))
+        changes.time_estimate = seconds
+        messages.push(seconds === 0 ? 'Removed time estimate.' : `Set time estimate to ${humanDuration(seconds)}.`)
+        break
+      }
+      case 'spend': {
+        const { duration, date } = parseSpendArg(action.arg)
+        const seconds = parseHumanDuration(duration)
+        if (seconds === null || seconds === 0) break
+        timeSteps.push(() => addSpentTime(request, trackable, seconds))
+        changes.spend_time = { duration: seconds, user_id: request.actor.user?.id, spent_at: date }
+        messages.push(`${seconds < 0 ? 'Subtracted' : 'Added'} ${humanDuration(Math.abs(seconds))} spent time.`)
+        break
+      }
+      case 'remove_time_spent':
+        timeSteps.push(() => resetSpentTime(request, trackable))
+        changes.spend_time = { duration: 'reset', user_id: request.actor.user?.id }
+        messages.push('Removed spent time.')
+        break
+      case 'promote':
+        promote = true
+        changes.promote_to_epic = true
+        messages.push('Promoted issue to an epic.')
+        break
+    }
+  }
+
+  const before = labelsOf(db, [issue.id]).get(issue.id) ?? []
+  const removing = new Set((update.remove_labels ?? []).map((n) => n.toLowerCase()))
+  const removedIds = before.filter((l) => removing.has(l.title.toLowerCase())).map((l) => l.id)
+  db.transaction(() => {
+    if (Object.keys(update).length > 0) updateIssue(request, project, issue, update)
+    for (const step of timeSteps) step()
+    if (promote) promoteIssueToEpic(request, project, issue)
+  })()
+  // Labels are reported by id as GitLab does; resolve the names now that any new ones exist.
+  const labelIds = (names: unknown): number[] => {
+    const wanted = new Set((names as string[]).map((n) => n.toLowerCase()))
+    return (labelsOf(db, [issue.id]).get(issue.id) ?? []).filter((l) => wanted.has(l.title.toLowerCase())).map((l) => l.id)
+  }
+  if (changes.add_label_names) { changes.add_label_ids = labelIds(changes.add_label_names); delete changes.add_label_names }
+  if (changes.label_names) { changes.label_ids = labelIds(changes.label_names); delete changes.label_names }
+  if (changes.remove_label_names) { changes.remove_label_ids = removedIds; delete changes.remove_label_names }
+  return { changes, messages }
 }

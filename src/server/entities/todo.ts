@@ -1,0 +1,35 @@
+import type { TodoRow } from '../db/todos'
+import type { ProjectWithNamespaceRow } from '../db/projects'
+import type { UserRow } from '../db/rows'
+import { userRef } from './user'
+
+/** What a to-do's JSON needs besides its row, loaded for a whole page by the caller. */
+export interface TodoExtras {
+  readonly baseUrl: string
+  readonly author: UserRow
+  readonly project: ProjectWithNamespaceRow | undefined
+  /** The target's entity (the issue for Issue to-dos), or null when it is gone. */
+  readonly target: Readonly<Record<string, unknown>> | null
+  readonly targetUrl: string | null
+}
+
+/** GitLab's Todo entity. */
+export function todoEntity(todo: TodoRow, x: TodoExtras): Readonly<Record<string, unknown>> {
+  const p = x.project
+  return {
+    id: todo.id,
+    project: p
+      ? { id: p.id, name: p.name, name_with_namespace: `${p.ns_full_name} / ${p.name}`, path: p.path, path_with_namespace: `${p.ns_full_path}/${p.path}` }
+      : null,
+    group: null,
+    author: userRef(x.author, x.baseUrl),
+    action_name: todo.action,
+    target_type: todo.target_type,
+    target: x.target,
+    target_url: x.targetUrl,
+    body: todo.body,
+    state: todo.state,
+    created_at: todo.created_at,
+    updated_at: todo.updated_at,
+  }
+}

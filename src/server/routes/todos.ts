@@ -1,0 +1,95 @@
+import type { FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { findIssueById, type IssueRow } from '../db/issues'
+import { usersByIds } from '../db/members'
+import { findGroup, groupAndDescendantIds } from '../db/namespaces'
+import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../db/projects'
+import type { UserRow } from '../db/rows'
+import { findTodoById, listTodos, markAllTodoRowsDone, markTodoRowDone, type TodoRow } from '../db/todos'
+import { todoEntity } from '../entities/todo'
+import { notFound } from '../http/errors'
+import { pageOf, setPageHeaders } from '../http/pagination'
+import { currentUser } from '../http/resolve'
+import { presentIssues } from '../services/issues'
+
+const TARGET_TYPES = ['Issue', 'MergeRequest', 'Commit', 'Epic', 'DesignManagement::Design', 'AlertManagement::Alert', 'Namespace', 'Project', 'Key', 'WikiPage::Meta'] as const
+const ACTIONS = [
+  'assigned', 'mentioned', 'build_failed', 'marked', 'approval_required', 'unmergeable', 'directly_addressed',
+  'merge_train_removed', 'review_requested', 'member_access_requested', 'review_submitted',
+] as const
+
+const ListQuery = Type.Object({
+  action: Type.Optional(Type.Union(ACTIONS.map((a) => Type.Literal(a)))),
+  author_id: Type.Optional(Type.Integer()),
+  project_id: Type.Optional(Type.Integer()),
+  group_id: Type.Optional(Type.Integer()),
+  state: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('done')])),
+  type: Type.Optional(Type.Union(TARGET_TYPES.map((t) => Type.Literal(t)))),
+  page: Type.Optional(Type.Integer()),
+  per_page: Type.Optional(Type.Integer()),
+})
+const TodoParams = Type.Object({ id: Type.Integer() })
+
+/** Serialises a page of to-dos: authors, projects and issue targets loaded per page, not per row. */
+function presentTodos(request: FastifyRequest, rows: readonly TodoRow[]): Readonly<Record<string, unknown>>[] {
+  const db = request.server.burrow.db
+  const baseUrl = request.server.burrow.baseUrl(request)
+  const authors = usersByIds(db, rows.map((r) => r.author_id))
+  const projects = new Map<number, ProjectWithNamespaceRow | undefined>()
+  for (const id of new Set(rows.map((r) => r.project_id).filter((id): id is number => id !== null))) projects.set(id, findProjectWithNamespace(db, id))
+  const issues = [...new Set(rows.filter((r) => r.target_type === 'Issue').map((r) => r.target_id))]
+    .map((id) => findIssueById(db, id))
+    .filter((i): i is IssueRow => i !== undefined)
+  const presented = presentIssues(request, issues, { origin: { kind: 'none' } })
+  const issueJson = new Map(issues.map((issue, i) => [issue.id, presented[i]]))
+  return rows.map((r) => {
+    const project = r.project_id !== null ? projects.get(r.project_id) : undefined
+    const target = r.target_type === 'Issue' ? issueJson.get(r.target_id) ?? null : null
+    const projectUrl = project ? `${baseUrl}/${project.ns_full_path}/${project.path}` : baseUrl
+    const anchor = r.note_id !== null ? `#note_${r.note_id}` : ''
+    const targetUrl = r.target_type === 'Issue' && target
+      ? `${String(target.web_url)}${anchor}`
+      : r.target_type === 'MergeRequest' ? null : `${projectUrl}`
+    return todoEntity(r, { baseUrl, author: authors.get(r.author_id) as UserRow, project, target, targetUrl })
+  })
+}
+
+/** The caller's to-dos: list with filters, mark one done, mark all done. */
+const todos: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/todos', { schema: { querystring: ListQuery } }, async (request, reply) => {
+    const user = currentUser(request)
+    const q = request.query
+    const db = request.server.burrow.db
+    let groupIds: number[] | undefined
+    if (q.group_id !== undefined) {
+      const group = findGroup(db, q.group_id)
+      groupIds = group ? groupAndDescendantIds(db, group.id) : []
+    }
+    const page = pageOf(request.query as Record<string, unknown>)
+    const { rows, total } = listTodos(
+      db,
+      { userId: user.id, state: q.state ?? 'pending', action: q.action, authorId: q.author_id, projectId: q.project_id, groupIds, type: q.type },
+      page.perPage,
+      page.offset,
+    )
+    setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
+    return presentTodos(request, rows)
+  })
+
+  app.post('/todos/:id/mark_as_done', { schema: { params: TodoParams } }, async (request, reply) => {
+    const user = currentUser(request)
+    const todo = findTodoById(request.server.burrow.db, request.params.id)
+    if (!todo || todo.user_id !== user.id) throw notFound('Todo')
+    const done = markTodoRowDone(request.server.burrow.db, todo.id)
+    return reply.code(201).send(presentTodos(request, [done])[0])
+  })
+
+  app.post('/todos/mark_as_done', async (request, reply) => {
+    const user = currentUser(request)
+    markAllTodoRowsDone(request.server.burrow.db, user.id)
+    return reply.code(204).send()
+  })
+}
+
+export default todos
