@@ -286,8 +286,10 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`)
 }
 
-const HAS_LABEL = `EXISTS (SELECT 1 FROM label_links ll JOIN labels l ON l.id = ll.label_id
-  WHERE ll.target_type = 'Issue' AND ll.target_id = i.id AND l.title = ? COLLATE NOCASE)`
+// Driven from the label side: the labelled ids form one set, probed per issue, instead of a
+// correlated lookup per issue (a label carried by 10% of 100k issues costs one index range).
+const HAS_LABEL = `i.id IN (SELECT ll.target_id FROM label_links ll JOIN labels l ON l.id = ll.label_id
+  WHERE ll.target_type = 'Issue' AND l.title = ? COLLATE NOCASE)`
 const ANY_LABEL = "EXISTS (SELECT 1 FROM label_links ll WHERE ll.target_type = 'Issue' AND ll.target_id = i.id)"
 const HAS_ASSIGNEE = 'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id AND a.user_id = ?)'
 const ANY_ASSIGNEE = 'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id)'

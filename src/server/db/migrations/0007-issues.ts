@@ -36,10 +36,15 @@ CREATE TABLE issues (
   updated_at TEXT NOT NULL
 );
 CREATE UNIQUE INDEX issues_project_iid ON issues(project_id, iid);
-CREATE INDEX issues_project_state_created ON issues(project_id, state, created_at, id);
-CREATE INDEX issues_project_state_updated ON issues(project_id, state, updated_at, id);
-CREATE INDEX issues_project_created ON issues(project_id, created_at, id);
-CREATE INDEX issues_project_updated ON issues(project_id, updated_at, id);
+-- Trailing confidential/author_id make the list indexes covering for the count and the
+-- confidentiality test, so a filtered page never reads table rows it does not return.
+CREATE INDEX issues_project_state_created ON issues(project_id, state, created_at, id, confidential, author_id);
+CREATE INDEX issues_project_state_updated ON issues(project_id, state, updated_at, id, confidential, author_id);
+CREATE INDEX issues_project_created ON issues(project_id, created_at, id, confidential, author_id);
+CREATE INDEX issues_project_updated ON issues(project_id, updated_at, id, confidential, author_id);
+-- Lists spanning many projects (/issues, group issues) walk time order and test the project.
+CREATE INDEX issues_created ON issues(created_at, id);
+CREATE INDEX issues_updated ON issues(updated_at, id);
 CREATE INDEX issues_author_state_created ON issues(author_id, state, created_at);
 CREATE INDEX issues_milestone ON issues(milestone_id) WHERE milestone_id IS NOT NULL;
 CREATE INDEX issues_project_due ON issues(project_id, due_date) WHERE due_date IS NOT NULL;
