@@ -66,7 +66,7 @@ out({
     expect(note.body).toBe('hello @wire_notes_mate')
     expect((await api.IssueNotes.all(project.id, issue.iid)).map((n) => n.id)).toContain(note.id)
     const thread = await api.IssueDiscussions.create(project.id, issue.iid, 'gb thread')
-    await api.IssueDiscussions.addNote(project.id, issue.iid, thread.id, String(thread.notes![0].id), 'gb reply')
+    await api.IssueDiscussions.addNote(project.id, issue.iid, thread.id, 'gb reply')
     const threads = await api.IssueDiscussions.all(project.id, issue.iid)
     expect(threads.find((t) => t.id === thread.id)?.notes).toHaveLength(2)
     const snippet = await api.ProjectSnippets.create(project.id, 'gb snip', { visibility: 'public', files: [{ filePath: 'x.txt', content: 'x' }] })
