@@ -214,6 +214,134 @@ describe('time tracking, subscriptions, to-dos, awards', () => {
   })
 })
 
+describe('privileged attributes, assignees, archived projects', () => {
+  it('administrators may choose iid and created_at; a reporter may not', async () => {
+    const r = await post(ROOT_TOKEN, base(), { title: 'Imported', iid: 500, created_at: '2019-05-01T10:00:00Z' })
+    expect(r.body).toMatchObject({ iid: 500, created_at: '2019-05-01T10:00:00.000Z' })
+    expect((await post(ROOT_TOKEN, base(), { title: 'Dup', iid: 500 })).statusCode).toBe(409)
+    const next = await post(ROOT_TOKEN, base(), { title: 'After import' })
+    expect(next.body.iid).toBe(501)
+    const rep = await post(reporter.token, base(), { title: 'Not imported', iid: 900, created_at: '2019-05-01T10:00:00Z' })
+    expect(rep.body.iid).toBe(502)
+    expect(rep.body.created_at).not.toBe('2019-05-01T10:00:00.000Z')
+  })
+
+  it('updated_at may be set by administrators', async () => {
+    const c = await post(ROOT_TOKEN, base(), { title: 'Backdate' })
+    const r = await put(ROOT_TOKEN, `${base()}/${c.body.iid}`, { title: 'Backdated', updated_at: '2021-02-03T04:05:06Z' })
+    expect(r.body.updated_at).toBe('2021-02-03T04:05:06.000Z')
+  })
+
+  it('the deprecated assignee_id sets one assignee; assignee_ids=[] (0) clears them', async () => {
+    const c = await post(ROOT_TOKEN, base(), { title: 'Single', assignee_id: guest.user.id })
+    expect(c.body.assignees.map((u: Json) => u.username)).toEqual(['gus'])
+    const cleared = await put(ROOT_TOKEN, `${base()}/${c.body.iid}`, { assignee_ids: 0 })
+    expect(cleared.body).toMatchObject({ assignees: [], assignee: null })
+  })
+
+  it('assignees see confidential issues assigned to them', async () => {
+    const c = await post(ROOT_TOKEN, base(), { title: 'Secret for gus', confidential: true, assignee_ids: [guest.user.id] })
+    expect((await get(guest.token, `${base()}/${c.body.iid}`)).statusCode).toBe(200)
+    expect((await get(outsider.token, `${base()}/${c.body.iid}`)).statusCode).toBe(404)
+    expect((await get(outsider.token, `${base()}/${c.body.iid}/time_stats`)).statusCode).toBe(404)
+  })
+
+  it('issues of archived projects are read-only (403)', async () => {
+    const p = seedProject(s, { namespaceId: group.id, path: 'frozen', visibility: 'public' })
+    const c = await post(ROOT_TOKEN, `/projects/${p.id}/issues`, { title: 'Before' })
+    s.app.burrow.db.prepare('UPDATE projects SET archived = 1 WHERE id = ?').run(p.id)
+    expect((await post(ROOT_TOKEN, `/projects/${p.id}/issues`, { title: 'After' })).statusCode).toBe(403)
+    expect((await put(ROOT_TOKEN, `/projects/${p.id}/issues/${c.body.iid}`, { title: 'x' })).statusCode).toBe(403)
+    expect((await get(ROOT_TOKEN, `/projects/${p.id}/issues/${c.body.iid}`)).statusCode).toBe(200)
+  })
+
+  it('400 on bad issue_type, negative weight and bad due_date', async () => {
+    expect((await post(ROOT_TOKEN, base(), { title: 'x', issue_type: 'epic' })).body).toEqual({ error: 'issue_type does not have a valid value' })
+    expect((await post(ROOT_TOKEN, base(), { title: 'x', weight: -1 })).statusCode).toBe(400)
+    expect((await post(ROOT_TOKEN, base(), { title: 'x', due_date: '2020-02-30' })).body).toEqual({ error: 'due_date is invalid' })
+  })
+
+  it('incidents say so in type and severity', async () => {
+    const r = await post(ROOT_TOKEN, base(), { title: 'Outage', issue_type: 'incident' })
+    expect(r.body).toMatchObject({ issue_type: 'incident', type: 'INCIDENT', severity: 'UNKNOWN' })
+  })
+})
+
+describe('move, related merge requests, award emoji details', () => {
+  it('moves an issue: new iid in the target, labels by title, original closed with moved_to_id', async () => {
+    const target = seedProject(s, { namespaceId: group.id, path: 'landing', visibility: 'public' })
+    await post(ROOT_TOKEN, `/projects/${target.id}/labels`, { name: 'bug', color: '#ff0000' })
+    const c = await post(reporter.token, base(), { title: 'Wanderer', labels: 'bug,local-only', description: 'text' })
+    await post(outsider.token, `${base()}/${c.body.iid}/award_emoji`, { name: 'tada' })
+    const moved = await post(ROOT_TOKEN, `${base()}/${c.body.iid}/move`, { to_project_id: target.id })
+    expect(moved.statusCode).toBe(201)
+    expect(moved.body).toMatchObject({ project_id: target.id, iid: 1, title: 'Wanderer', description: 'text', labels: ['bug'], state: 'opened' })
+    expect(moved.body.author.username).toBe('rita')
+    const old = await get(ROOT_TOKEN, `${base()}/${c.body.iid}`)
+    expect(old.body).toMatchObject({ state: 'closed', moved_to_id: moved.body.id })
+    expect((await get(ROOT_TOKEN, `/projects/${target.id}/issues/1/award_emoji`)).body.map((a: Json) => a.name)).toEqual(['tada'])
+    const again = await post(ROOT_TOKEN, `${base()}/${c.body.iid}/move`, { to_project_id: target.id })
+    expect(again.statusCode).toBe(400)
+  })
+
+  it('move errors: same project 400, insufficient permissions 400, unknown project 404', async () => {
+    const c = await post(ROOT_TOKEN, base(), { title: 'Stay' })
+    expect((await post(ROOT_TOKEN, `${base()}/${c.body.iid}/move`, { to_project_id: project.id })).body).toEqual({ message: 'Cannot move issue to project it originates from!' })
+    const other = seedProject(s, { namespaceId: group.id, path: 'elsewhere', visibility: 'public' })
+    const denied = await post(reporter.token, `${base()}/${c.body.iid}/move`, { to_project_id: other.id })
+    expect(denied.body).toEqual({ message: 'Cannot move issue due to insufficient permissions!' })
+    expect((await post(ROOT_TOKEN, `${base()}/${c.body.iid}/move`, { to_project_id: 99999 })).body).toEqual({ message: '404 Project Not Found' })
+  })
+
+  it('related_merge_requests and closed_by are empty lists until merge requests link issues', async () => {
+    const c = await post(ROOT_TOKEN, base(), { title: 'No MRs' })
+    expect((await get(ROOT_TOKEN, `${base()}/${c.body.iid}/related_merge_requests`)).body).toEqual([])
+    expect((await get(ROOT_TOKEN, `${base()}/${c.body.iid}/closed_by`)).body).toEqual([])
+  })
+
+  it('award emoji: 400 name is missing, list, single get, anonymous 401', async () => {
+    const c = await post(ROOT_TOKEN, base(), { title: 'Emoji' })
+    const u = `${base()}/${c.body.iid}/award_emoji`
+    expect((await post(ROOT_TOKEN, u, {})).body).toEqual({ error: 'name is missing' })
+    const a = await post(ROOT_TOKEN, u, { name: 'thumbsdown' })
+    expect((await get(null, u)).body.map((x: Json) => x.name)).toEqual(['thumbsdown'])
+    expect((await get(null, `${u}/${a.body.id}`)).body.user.username).toBe('root')
+    expect((await post(null, u, { name: 'tada' })).statusCode).toBe(401)
+    expect((await get(ROOT_TOKEN, `${base()}/${c.body.iid}`)).body.downvotes).toBe(1)
+  })
+})
+
+describe('orderings and milestones', () => {
+  it('milestone_due, label_priority, priority and relative_position order as documented', async () => {
+    const p = seedProject(s, { ownerId: 1, path: 'ordering', visibility: 'private' })
+    const pb = `/projects/${p.id}`
+    const soon = await post(ROOT_TOKEN, `${pb}/milestones`, { title: 'soon', due_date: '2030-01-01' })
+    const late = await post(ROOT_TOKEN, `${pb}/milestones`, { title: 'late', due_date: '2031-01-01' })
+    await post(ROOT_TOKEN, `${pb}/labels`, { name: 'p1', color: '#000000', priority: 1 })
+    await post(ROOT_TOKEN, `${pb}/labels`, { name: 'p2', color: '#000000', priority: 2 })
+    await post(ROOT_TOKEN, `${pb}/issues`, { title: 'A', milestone_id: late.body.id, labels: 'p1' })
+    await post(ROOT_TOKEN, `${pb}/issues`, { title: 'B', milestone_id: soon.body.id, labels: 'p2' })
+    await post(ROOT_TOKEN, `${pb}/issues`, { title: 'C' })
+    const order = async (q: string): Promise<string[]> => (await get(ROOT_TOKEN, `${pb}/issues?${q}`)).body.map((i: Json) => i.title)
+    expect(await order('order_by=milestone_due&sort=asc')).toEqual(['B', 'A', 'C'])
+    expect(await order('order_by=label_priority&sort=asc')).toEqual(['A', 'B', 'C'])
+    expect(await order('order_by=priority&sort=asc')).toEqual(['B', 'A', 'C'])
+    expect(await order('order_by=relative_position&sort=asc')).toEqual(['A', 'B', 'C'])
+  })
+
+  it('deleting a milestone leaves its issues without one; promoting keeps them on the group milestone', async () => {
+    const m = await post(ROOT_TOKEN, `/projects/${project.id}/milestones`, { title: 'to-delete' })
+    const c = await post(ROOT_TOKEN, base(), { title: 'Milestoned', milestone_id: m.body.id })
+    await s.request(ROOT_TOKEN, { method: 'DELETE', url: `/api/v4/projects/${project.id}/milestones/${m.body.id}` })
+    expect((await get(ROOT_TOKEN, `${base()}/${c.body.iid}`)).body.milestone).toBeNull()
+    const m2 = await post(ROOT_TOKEN, `/projects/${project.id}/milestones`, { title: 'to-promote' })
+    const d = await post(ROOT_TOKEN, base(), { title: 'Promoted', milestone_id: m2.body.id })
+    const promoted = await post(ROOT_TOKEN, `/projects/${project.id}/milestones/${m2.body.id}/promote`, {})
+    const after = await get(ROOT_TOKEN, `${base()}/${d.body.iid}`)
+    expect(after.body.milestone).toMatchObject({ id: promoted.body.id, group_id: group.id })
+  })
+})
+
 describe('concurrency', () => {
   it('50 concurrent creations get iids 1..50', async () => {
     const srv = await startServer()

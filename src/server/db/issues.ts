@@ -70,13 +70,11 @@ export interface NewIssueRow {
  * that the counter and the row commit together: no gap, no duplicate.
  */
 export function insertIssueRow(db: Db, n: NewIssueRow): IssueRow {
+  // An explicit iid leaves the counter alone: the next allocation starts above MAX(iid) anyway.
   let iid = n.iid
   if (iid === undefined) {
     const floor = (db.prepare('SELECT COALESCE(MAX(iid), 0) AS iid FROM issues WHERE project_id = ?').get(n.projectId) as { iid: number }).iid
     iid = nextIid(db, { projectId: n.projectId }, 'issues', floor)
-  } else {
-    // Keep the counter above an explicit iid so later issues do not collide with it.
-    nextIid(db, { projectId: n.projectId }, 'issues', iid)
   }
   const created = n.createdAt ?? nowIso()
   const info = db
@@ -102,6 +100,12 @@ export function updateIssueRow(db: Db, id: number, changes: IssueColumnChanges):
   const entries = Object.entries({ updated_at: nowIso(), ...changes }).filter(([, v]) => v !== undefined)
   db.prepare(`UPDATE issues SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`).run(...entries.map(([, v]) => v), id)
   return findIssueById(db, id) as IssueRow
+}
+
+/** Points every issue of the `from` milestones at milestone `to` (milestone promotion). */
+export function moveIssuesToMilestone(db: Db, from: readonly number[], to: number): void {
+  if (from.length === 0) return
+  db.prepare('UPDATE issues SET milestone_id = ? WHERE milestone_id IN (SELECT value FROM json_each(?))').run(to, JSON.stringify(from))
 }
 
 /** Deletes an issue and the polymorphic rows that point at it. */

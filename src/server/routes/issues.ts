@@ -20,7 +20,7 @@ import { pageOf, setPageHeaders } from '../http/pagination'
 import { currentUser, loadGroup, loadProject, requireAdmin } from '../http/resolve'
 import { awardEmojiRoutes } from '../services/award-emoji'
 import {
-  addSpentTime, canAdminIssues, changesFromParams, createIssue, deleteIssue, issueParticipantIds, loadIssue, presentIssue,
+  addSpentTime, canAdminIssues, changesFromParams, createIssue, deleteIssue, issueParticipantIds, loadIssue, moveIssue, presentIssue,
   presentIssues, relatedMergeRequests, requireEditIssue, resetSpentTime, resetTimeEstimate, setTimeEstimate, timeStats,
   updateIssue, type Trackable,
 } from '../services/issues'
@@ -305,6 +305,11 @@ function issueOf(request: FastifyRequest<{ Params: { id: string; issue_iid: numb
   return { project, issue: loadIssue(request, project, request.params.issue_iid) }
 }
 
+/** Archived projects are read-only: writes answer 403. */
+function writable(project: ProjectRow): void {
+  if (project.archived === 1) throw forbidden()
+}
+
 function origin(project: ProjectRow): ReferenceOrigin {
   return { kind: 'project', projectId: project.id }
 }
@@ -346,7 +351,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/projects/:id/issues', { schema: { params: IdParams } }, async (request, reply) => {
     currentUser(request)
     const project = loadProject(request, request.params.id)
-    if (project.archived === 1) throw forbidden()
+    writable(project)
     const issue = createIssue(request, project, (request.body ?? {}) as Query)
     return reply.code(201).send(presentIssue(request, issue, origin(project)))
   })
@@ -359,6 +364,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   app.put('/projects/:id/issues/:issue_iid', { schema: { params: IssueParams } }, async (request) => {
     currentUser(request)
     const { project, issue } = issueOf(request)
+    writable(project)
     requireEditIssue(request, project, issue)
     checkUnmodifiedSince(request, issue.updated_at)
     const changes = changesFromParams(request, project, (request.body ?? {}) as Query)
@@ -368,6 +374,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   app.delete('/projects/:id/issues/:issue_iid', { schema: { params: IssueParams } }, async (request, reply) => {
     currentUser(request)
     const { project, issue } = issueOf(request)
+    writable(project)
     if (!request.perms.canInProject(project, AccessLevel.OWNER)) throw forbidden()
     checkUnmodifiedSince(request, issue.updated_at)
     deleteIssue(request, issue)
@@ -378,6 +385,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   const timeWrite = (request: FastifyRequest<{ Params: { id: string; issue_iid: number } }>): { project: ProjectRow; issue: IssueRow } => {
     currentUser(request)
     const found = issueOf(request)
+    writable(found.project)
     if (!canAdminIssues(request, found.project)) throw forbidden()
     return found
   }
@@ -447,6 +455,17 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
       state: todo.state,
       created_at: todo.created_at,
     })
+  })
+
+  app.post('/projects/:id/issues/:issue_iid/move', { schema: { params: IssueParams } }, async (request, reply) => {
+    currentUser(request)
+    const { project, issue } = issueOf(request)
+    const raw = (request.body as Query | undefined)?.to_project_id
+    if (!given(raw)) throw missingParam('to_project_id')
+    const target = loadProject(request, String(raw))
+    writable(target)
+    const moved = moveIssue(request, project, issue, target)
+    return reply.code(201).send(presentIssue(request, moved, origin(project)))
   })
 
   app.get('/projects/:id/issues/:issue_iid/related_merge_requests', { schema: { params: IssueParams } }, async (request, reply) => {

@@ -3,7 +3,7 @@ import { AccessLevel } from '../auth/access'
 import type { Db } from '../db/connection'
 import { nowIso } from '../db/connection'
 import {
-  assigneeIdsOf, deleteIssueRow, findIssueByIid, insertIssueRow, issueCounts, labelsOf, listIssues, milestonesById, projectPathsOf, readableProjects,
+  assigneeIdsOf, deleteIssueRow, findIssueById, findIssueByIid, insertIssueRow, issueCounts, labelsOf, listIssues, milestonesById, projectPathsOf, readableProjects,
   setAssignees, setIssueLabels, updateIssueRow, usersById, type IssueColumnChanges, type IssueRow, type IssueType,
 } from '../db/issues'
 import { findLabelTitleInScope, insertLabel, type LabelRow } from '../db/labels'
@@ -325,6 +325,8 @@ export interface IssueChanges {
   readonly weight?: number | null
   readonly issue_type?: IssueType
   readonly epic_id?: number | null
+  /** Administrators and owners may backdate an update (GitLab's `updated_at`). */
+  readonly updated_at?: string
 }
 
 /** The parameters PUT accepts; at least one must be present. */
@@ -353,6 +355,7 @@ export function changesFromParams(request: FastifyRequest, project: ProjectRow, 
     discussion_locked: boolParam(p.discussion_locked),
     weight: intParam('weight', p.weight),
     issue_type: issueTypeParam(p.issue_type),
+    updated_at: mayChooseIidAndDates(request, project) ? createdAtParam(p.updated_at) : undefined,
   }
 }
 
@@ -368,7 +371,7 @@ export function updateIssue(request: FastifyRequest, project: ProjectRow, issue:
   const admin = canAdminIssues(request, project)
   return db.transaction(() => {
     const now = nowIso()
-    const cols: { -readonly [K in keyof IssueColumnChanges]: IssueColumnChanges[K] } = { updated_at: now }
+    const cols: { -readonly [K in keyof IssueColumnChanges]: IssueColumnChanges[K] } = { updated_at: changes.updated_at ?? now }
     if (changes.title !== undefined && changes.title !== issue.title) cols.title = changes.title
     if (changes.description !== undefined && changes.description !== issue.description) cols.description = changes.description
     if (cols.title !== undefined || cols.description !== undefined) {
@@ -417,6 +420,62 @@ export function updateIssue(request: FastifyRequest, project: ProjectRow, issue:
       recordEvent(db, { authorId: user.id, action: transition, projectId: project.id, targetType: 'Issue', targetId: row.id, targetIid: row.iid, targetTitle: row.title })
     }
     return row
+  })()
+}
+
+/**
+ * Moves an issue to another project (GitLab's move): a copy with the next iid of the target
+ * keeps author, text, confidentiality, dates, weight and assignees, takes the target's labels and
+ * milestone of the same titles, and brings the notes and award emoji; the original is closed
+ * with `moved_to_id`. Needs Reporter in both projects.
+ */
+export function moveIssue(request: FastifyRequest, project: ProjectRow, issue: IssueRow, target: ProjectRow): IssueRow {
+  const user = request.actor.user
+  if (!user) throw apiMessage(401, '401 Unauthorized')
+  if (target.id === project.id) throw apiMessage(400, 'Cannot move issue to project it originates from!')
+  if (issue.moved_to_id !== null) throw apiMessage(400, 'Cannot move issue which already has been moved!')
+  if (!canAdminIssues(request, project) || !canAdminIssues(request, target)) throw apiMessage(400, 'Cannot move issue due to insufficient permissions!')
+  const db = request.server.burrow.db
+  return db.transaction(() => {
+    const milestone = issue.milestone_id !== null ? findMilestoneById(db, issue.milestone_id) : undefined
+    const targetMilestone = milestone
+      ? (db.prepare('SELECT id FROM milestones WHERE title = ? AND project_id = ?').get(milestone.title, target.id) as { id: number } | undefined)
+      : undefined
+    const moved = insertIssueRow(db, {
+      projectId: target.id,
+      authorId: issue.author_id,
+      title: issue.title,
+      description: issue.description,
+      confidential: issue.confidential === 1,
+      issueType: issue.issue_type,
+      milestoneId: targetMilestone?.id ?? null,
+      dueDate: issue.due_date,
+      weight: issue.weight,
+      discussionLocked: issue.discussion_locked === null ? null : issue.discussion_locked === 1,
+      createdAt: issue.created_at,
+    })
+    const scope = projectLabelScope(request, target)
+    const labelIds = (labelsOf(db, [issue.id]).get(issue.id) ?? []).map((l) => findLabelTitleInScope(db, scope, l.title)?.id).filter((id): id is number => id !== undefined)
+    setIssueLabels(db, moved.id, labelIds)
+    setAssignees(db, moved.id, assigneeIdsOf(db, [issue.id]).get(issue.id) ?? [])
+    db.prepare(
+      `INSERT INTO notes (noteable_type, noteable_id, project_id, author_id, body, type, discussion_id, system, internal, resolvable, resolved_at, resolved_by_id, created_at, updated_at)
+       SELECT 'Issue', ?, ?, author_id, body, type, lower(hex(randomblob(20))), system, internal, resolvable, resolved_at, resolved_by_id, created_at, updated_at
+       FROM notes WHERE noteable_type = 'Issue' AND noteable_id = ? ORDER BY id`,
+    ).run(moved.id, target.id, issue.id)
+    db.prepare(
+      `INSERT INTO award_emoji (name, user_id, awardable_type, awardable_id, created_at, updated_at)
+       SELECT name, user_id, 'Issue', ?, created_at, updated_at FROM award_emoji WHERE awardable_type = 'Issue' AND awardable_id = ?`,
+    ).run(moved.id, issue.id)
+    const now = nowIso()
+    updateIssueRow(db, issue.id, { state: 'closed', closed_at: issue.closed_at ?? now, closed_by_id: issue.closed_by_id ?? user.id, moved_to_id: moved.id })
+    recordEvent(db, { authorId: user.id, action: 'created', projectId: target.id, targetType: 'Issue', targetId: moved.id, targetIid: moved.iid, targetTitle: moved.title })
+    if (issue.state === 'opened') {
+      recordEvent(db, { authorId: user.id, action: 'closed', projectId: project.id, targetType: 'Issue', targetId: issue.id, targetIid: issue.iid, targetTitle: issue.title })
+    } else {
+      updateIssueRow(db, moved.id, { state: 'closed', closed_at: issue.closed_at, closed_by_id: issue.closed_by_id })
+    }
+    return findIssueById(db, moved.id) as IssueRow
   })()
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { Db } from '../db/connection'
+import { moveIssuesToMilestone } from '../db/issues'
 import {
   deleteMilestoneRow, findMilestoneTitle, insertMilestone, ownerPaths, updateMilestoneRow, type MilestoneRow,
 } from '../db/milestones'
@@ -157,18 +158,21 @@ export function promoteMilestone(request: FastifyRequest, group: NamespaceRow, m
     const twins = db
       .prepare('SELECT * FROM milestones WHERE title = ? AND project_id IN (SELECT value FROM json_each(?))')
       .all(milestone.title, JSON.stringify(projectIds)) as MilestoneRow[]
-    // TODO(issues/merge requests): point the twins' issues and merge requests at the group milestone.
+    const target =
+      findMilestoneTitle(db, milestone.title, [], [group.id]) ??
+      insertMilestone(db, {
+        groupId: group.id,
+        title: milestone.title,
+        description: milestone.description,
+        state: milestone.state,
+        dueDate: milestone.due_date,
+        startDate: milestone.start_date,
+      })
+    // The twins' issues move to the group milestone before the twins go.
+    // TODO(merge requests): move the twins' merge requests the same way.
+    moveIssuesToMilestone(db, twins.map((t) => t.id), target.id)
     for (const twin of twins) deleteMilestoneRow(db, twin.id)
-    const existing = findMilestoneTitle(db, milestone.title, [], [group.id])
-    if (existing) return existing
-    return insertMilestone(db, {
-      groupId: group.id,
-      title: milestone.title,
-      description: milestone.description,
-      state: milestone.state,
-      dueDate: milestone.due_date,
-      startDate: milestone.start_date,
-    })
+    return target
   })()
 }
 
