@@ -255,6 +255,30 @@ describe('privileged attributes, assignees, archived projects', () => {
     expect((await get(ROOT_TOKEN, `/projects/${p.id}/issues/${c.body.iid}`)).statusCode).toBe(200)
   })
 
+  it('the issues feature: disabled answers 403 and hides issues from /issues; private admits members only', async () => {
+    const p = seedProject(s, { namespaceId: group.id, path: 'featured', visibility: 'public' })
+    await post(ROOT_TOKEN, `/projects/${p.id}/issues`, { title: 'Feature-gated' })
+    const setLevel = (level: string): void => {
+      s.app.burrow.db.prepare('UPDATE projects SET settings = ? WHERE id = ?').run(JSON.stringify({ issues_access_level: level }), p.id)
+    }
+    const globalTitles = async (token: string): Promise<string[]> => (await get(token, '/issues?scope=all&search=Feature-gated')).body.map((i: Json) => i.title)
+    setLevel('private')
+    expect((await get(outsider.token, `/projects/${p.id}/issues`)).statusCode).toBe(403)
+    expect((await get(outsider.token, `/projects/${p.id}/issues/1`)).statusCode).toBe(403)
+    expect(await globalTitles(outsider.token)).toEqual([])
+    expect(await globalTitles(ROOT_TOKEN)).toEqual(['Feature-gated'])
+    setLevel('disabled')
+    expect((await get(ROOT_TOKEN, `/projects/${p.id}/issues`)).statusCode).toBe(403)
+    expect(await globalTitles(ROOT_TOKEN)).toEqual([])
+    setLevel('enabled')
+    expect(await globalTitles(outsider.token)).toEqual(['Feature-gated'])
+  })
+
+  it('400 when the description is longer than 1,048,576 characters', async () => {
+    const r = await post(ROOT_TOKEN, base(), { title: 'Long', description: 'x'.repeat(1_048_577) })
+    expect(r.body).toEqual({ message: { description: ['is too long (maximum is 1048576 characters)'] } })
+  })
+
   it('400 on bad issue_type, negative weight and bad due_date', async () => {
     expect((await post(ROOT_TOKEN, base(), { title: 'x', issue_type: 'epic' })).body).toEqual({ error: 'issue_type does not have a valid value' })
     expect((await post(ROOT_TOKEN, base(), { title: 'x', weight: -1 })).statusCode).toBe(400)

@@ -446,10 +446,14 @@ export function readableProjects(
     args.ns = JSON.stringify(options.namespaceIds)
   }
   if (options.nonArchived) where.push('p.archived = 0')
+  // The issues feature: disabled hides a project's issues, private limits them to members.
+  const feature = "COALESCE(json_extract(p.settings, '$.issues_access_level'), 'enabled')"
+  where.push(`${feature} <> 'disabled'`)
   if (!viewer?.isAdmin) {
     const vis = ["p.visibility = 'public'", 'ap.lvl >= 10']
     if (viewer && !viewer.external) vis.push("p.visibility = 'internal'")
     where.push(`(${vis.join(' OR ')})`)
+    where.push(`(${feature} <> 'private' OR ap.lvl >= 10)`)
   }
   const sqlWhere = where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''
   const rows = db

@@ -21,7 +21,7 @@ import { currentUser, loadGroup, loadProject, requireAdmin } from '../http/resol
 import { awardEmojiRoutes } from '../services/award-emoji'
 import {
   addSpentTime, canAdminIssues, changesFromParams, createIssue, deleteIssue, issueParticipantIds, loadIssue, moveIssue, presentIssue,
-  presentIssues, relatedMergeRequests, requireEditIssue, resetSpentTime, resetTimeEstimate, setTimeEstimate, timeStats,
+  presentIssues, relatedMergeRequests, requireEditIssue, requireIssuesFeature, resetSpentTime, resetTimeEstimate, setTimeEstimate, timeStats,
   updateIssue, type Trackable,
 } from '../services/issues'
 import { isSubscribed, subscribe, unsubscribe } from '../services/subscriptions'
@@ -264,6 +264,7 @@ function readableBase(request: FastifyRequest, q: Query, namespaceIds: readonly 
 }
 
 function projectBase(request: FastifyRequest, project: ProjectRow): ListBase {
+  requireIssuesFeature(request, project)
   return {
     projectIds: [project.id],
     confidentialProjectIds: request.perms.isAdmin ? null : canAdminIssues(request, project) ? [project.id] : [],
@@ -352,6 +353,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     currentUser(request)
     const project = loadProject(request, request.params.id)
     writable(project)
+    requireIssuesFeature(request, project)
     const issue = createIssue(request, project, (request.body ?? {}) as Query)
     return reply.code(201).send(presentIssue(request, issue, origin(project)))
   })
@@ -464,6 +466,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     if (!given(raw)) throw missingParam('to_project_id')
     const target = loadProject(request, String(raw))
     writable(target)
+    requireIssuesFeature(request, target)
     const moved = moveIssue(request, project, issue, target)
     return reply.code(201).send(presentIssue(request, moved, origin(project)))
   })

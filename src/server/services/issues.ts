@@ -11,6 +11,7 @@ import { findMilestoneById, ownerPaths, type MilestoneRow } from '../db/mileston
 import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../db/namespaces'
 import type { ProjectRow } from '../db/rows'
 import { issueEntity, type IssuePageData, type ReferenceOrigin } from '../entities/issue'
+import { projectSettings } from '../entities/project'
 import { todayIso } from '../entities/milestone'
 import { apiMessage, forbidden, invalidParam, missingParam, notFound, paramError, validationFailed } from '../http/errors'
 import { recordEvent } from './events'
@@ -43,8 +44,19 @@ export function canReadIssue(request: FastifyRequest, project: ProjectRow, issue
   return (assigneeIdsOf(request.server.burrow.db, [issue.id]).get(issue.id) ?? []).includes(user.id)
 }
 
+/**
+ * The project's issues feature as the caller meets it: `disabled` hides issues from everyone,
+ * `private` from non-members (administrators excepted). Answers 403 like GitLab's feature checks.
+ */
+export function requireIssuesFeature(request: FastifyRequest, project: ProjectRow): void {
+  const level = projectSettings(project.settings).issues_access_level
+  if (level === 'disabled') throw forbidden()
+  if (level === 'private' && !request.perms.canInProject(project, AccessLevel.GUEST)) throw forbidden()
+}
+
 /** The project's issue `iid` the caller may read, or 404 `Issue Not Found`. */
 export function loadIssue(request: FastifyRequest, project: ProjectRow, iid: number): IssueRow {
+  requireIssuesFeature(request, project)
   const issue = findIssueByIid(request.server.burrow.db, project.id, iid)
   if (!issue || !canReadIssue(request, project, issue)) throw notFound('Issue')
   return issue
@@ -173,6 +185,17 @@ function issueTypeParam(raw: unknown): IssueType | undefined {
   return raw as IssueType
 }
 
+// GitLab's limit on issue descriptions (1 MiB of characters).
+const MAX_DESCRIPTION = 1_048_576
+
+function descriptionOf(raw: unknown): string | null | undefined {
+  if (raw === undefined) return undefined
+  if (raw === null) return null
+  const text = String(raw)
+  if (text.length > MAX_DESCRIPTION) throw validationFailed({ description: [`is too long (maximum is ${MAX_DESCRIPTION} characters)`] })
+  return text
+}
+
 function titleOf(raw: unknown): string {
   const title = String(raw).trim()
   if (title === '') throw validationFailed({ title: ["can't be blank"] })
@@ -282,7 +305,7 @@ export function createIssue(request: FastifyRequest, project: ProjectRow, input:
   const labels = labelList(input.labels) ?? []
   const assignees = assigneeList(db, input.assignee_ids, input.assignee_id) ?? []
   const milestoneId = milestoneFor(request, project, input.milestone_id) ?? null
-  const description = input.description === undefined || input.description === null ? null : String(input.description)
+  const description = descriptionOf(input.description) ?? null
   return db.transaction(() => {
     if (privileged && iidRaw != null && findIssueByIid(db, project.id, iidRaw)) throw apiMessage(409, 'Duplicated issue')
     const issue = insertIssueRow(db, {
@@ -343,7 +366,7 @@ export function changesFromParams(request: FastifyRequest, project: ProjectRow, 
   const milestoneRaw = p.milestone_id
   return {
     title: p.title !== undefined && p.title !== null ? titleOf(p.title) : undefined,
-    description: p.description === undefined ? undefined : p.description === null ? null : String(p.description),
+    description: descriptionOf(p.description),
     state_event: p.state_event as 'close' | 'reopen' | undefined,
     labels: labelList(p.labels),
     add_labels: labelList(p.add_labels),
