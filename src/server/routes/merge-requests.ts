@@ -359,10 +359,11 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     const missing = (['source_branch', 'target_branch', 'title'] as const).filter((k) => body[k] === undefined || body[k] === '')
     if (missing.length > 0) throw missingParam(...missing)
     const source = loadMrProject(request, request.params.id, AccessLevel.DEVELOPER)
-    let target = source
+    const target = source
     if (body.target_project_id !== undefined && body.target_project_id !== source.id) {
-      target = loadMrProject(request, String(body.target_project_id))
-      // Without forks, a merge request can only target its own project.
+      // 404 for a target the caller cannot see; otherwise, without forks, a merge request can only
+      // target its own project.
+      loadMrProject(request, String(body.target_project_id))
       throw apiMessage(422, ['Validate fork Source project is not a fork of the target project'])
     }
     const mr = await createMergeRequest(request, source, target, toInput(body), user)

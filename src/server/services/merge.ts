@@ -178,7 +178,11 @@ export function startRebase(ctx: ServerContext, project: ProjectRow, mr: MergeRe
   updateMergeRequestRow(ctx.db, mr.id, { rebase_in_progress: 1, merge_error: null }, false)
   setImmediate(() => {
     runRebase(ctx, project, mr, user).catch((error: unknown) => {
-      updateMergeRequestRow(ctx.db, mr.id, { rebase_in_progress: 0, merge_error: `Rebase failed: ${error instanceof Error ? error.message : String(error)}` }, false)
+      try {
+        updateMergeRequestRow(ctx.db, mr.id, { rebase_in_progress: 0, merge_error: `Rebase failed: ${error instanceof Error ? error.message : String(error)}` }, false)
+      } catch {
+        // The server closed while rebasing; nothing is left to report to.
+      }
     })
   })
 }

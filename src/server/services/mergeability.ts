@@ -14,6 +14,9 @@ import { onPush, type PushContext } from './push'
 // Checks queued per server, so a merge request is never checked twice at once and tests (or a
 // shutdown) can wait for the queue to drain.
 const queues = new WeakMap<ServerContext, Map<number, Promise<void>>>()
+// Checks asked for while one was already running for the same merge request: its result may be
+// stale (a branch moved meanwhile), so it runs once more afterwards.
+const reruns = new WeakMap<ServerContext, Set<number>>()
 
 function queueOf(ctx: ServerContext): Map<number, Promise<void>> {
   let q = queues.get(ctx)
@@ -31,14 +34,21 @@ function queueOf(ctx: ServerContext): Map<number, Promise<void>> {
  */
 export function queueMergeabilityCheck(ctx: ServerContext, mrId: number): void {
   const q = queueOf(ctx)
-  if (q.has(mrId)) return
+  if (q.has(mrId)) {
+    if (!reruns.has(ctx)) reruns.set(ctx, new Set())
+    reruns.get(ctx)?.add(mrId)
+    return
+  }
   const row = findMergeRequestById(ctx.db, mrId)
   if (!row || row.state !== 'opened') return
   updateMergeRequestRow(ctx.db, mrId, { merge_status: 'checking' }, false)
   const job = new Promise<void>((resolve) => setImmediate(resolve))
     .then(() => checkMergeability(ctx, mrId))
     .catch((error: unknown) => process.emitWarning(`mergeability check failed: ${error instanceof Error ? error.message : String(error)}`))
-    .finally(() => q.delete(mrId))
+    .finally(() => {
+      q.delete(mrId)
+      if (reruns.get(ctx)?.delete(mrId)) queueMergeabilityCheck(ctx, mrId)
+    })
   q.set(mrId, job)
 }
 
@@ -74,7 +84,8 @@ export async function checkMergeability(ctx: ServerContext, mrId: number): Promi
   await git(['update-ref', `refs/merge-requests/${mr.iid}/head`, heads.source], { gitDir }).catch(() => undefined)
   const latest = findMergeRequestById(ctx.db, mrId)
   if (!latest || latest.state !== 'opened') return
-  updateMergeRequestRow(ctx.db, mrId, { merge_status: result.conflicts ? 'cannot_be_merged' : 'can_be_merged', head_sha: heads.source }, false)
+  // head_sha is left to creation, the push listener and rebase, which know the newest head.
+  updateMergeRequestRow(ctx.db, mrId, { merge_status: result.conflicts ? 'cannot_be_merged' : 'can_be_merged' }, false)
 }
 
 /**
@@ -99,7 +110,14 @@ async function refreshAfterPush(push: PushContext): Promise<void> {
     }
     const target = targetMove ? targetMove.newSha : await resolveCommit(gitDir, `refs/heads/${mr.target_branch}`).catch(() => null)
     const base = head && target && target !== ZERO_SHA ? await mergeBase(gitDir, [target, head]).catch(() => null) : null
-    updateMergeRequestRow(ctx.db, mr.id, { head_sha: head, base_sha: base ?? mr.base_sha, start_sha: target && target !== ZERO_SHA ? target : mr.start_sha }, sourceMove !== undefined)
+    // head_sha is written only for a move of the source: a target-only refresh must not put back a
+    // head it read before a concurrent rebase or push replaced it.
+    updateMergeRequestRow(
+      ctx.db,
+      mr.id,
+      { ...(sourceMove ? { head_sha: head } : {}), base_sha: base ?? mr.base_sha, start_sha: target && target !== ZERO_SHA ? target : mr.start_sha },
+      sourceMove !== undefined,
+    )
     queueMergeabilityCheck(ctx, mr.id)
   }
 }

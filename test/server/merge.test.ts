@@ -1,0 +1,250 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AccessLevel } from '../../src/server/auth/access'
+import type { ProjectRow } from '../../src/server/db/rows'
+import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
+import { commitFiles, makeWorkRepo, remoteUrl, sh } from '../helpers/git'
+import { seedUser, startServer, type ListeningServer, type SeededUser } from '../helpers/server'
+
+type Json = Record<string, unknown>
+
+describe('merging merge requests in real repositories', () => {
+  let s: ListeningServer
+  let dev: SeededUser
+  let reporter: SeededUser
+  let project: ProjectRow
+  let fullPath: string
+  let work: string
+  let url: string
+
+  const api = async (token: string, method: 'GET' | 'POST' | 'PUT', path: string, payload?: Json) => {
+    const res = await s.request(token, { method, url: `/api/v4/projects/${project.id}${path}`, payload })
+    return { status: res.statusCode, body: res.body === '' ? null : (JSON.parse(res.body) as Json) }
+  }
+
+  /** Pushes a new branch off `base` with one commit of `files`; returns its head. */
+  const pushBranch = async (name: string, files: Record<string, string>, base = 'main'): Promise<string> => {
+    await sh(work, 'fetch', '--quiet', url, `+refs/heads/${base}:refs/remotes/origin/${base}`)
+    await sh(work, 'checkout', '--quiet', '-B', name, `origin/${base}`)
+    const sha = commitFiles(work, files, `Change on ${name}`)
+    await sh(work, 'push', '--quiet', '--force', url, `${name}:refs/heads/${name}`)
+    return sha
+  }
+  const advanceMain = async (files: Record<string, string>): Promise<string> => pushBranch('main', files)
+
+  const open = async (source: string, title = `MR ${source}`, extra: Json = {}): Promise<number> => {
+    const res = await api(dev.token, 'POST', '/merge_requests', { source_branch: source, target_branch: 'main', title, ...extra })
+    expect(res.status).toBe(201)
+    return res.body?.iid as number
+  }
+  /** Polls the single merge request until its merge_status is settled. */
+  const settled = async (iid: number): Promise<Json> => {
+    for (let i = 0; i < 200; i++) {
+      const mr = (await api(dev.token, 'GET', `/merge_requests/${iid}`)).body as Json
+      if (mr.merge_status !== 'checking' && mr.merge_status !== 'unchecked') return mr
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    throw new Error('merge_status never settled')
+  }
+  const pollRebase = async (iid: number): Promise<Json> => {
+    for (let i = 0; i < 200; i++) {
+      const mr = (await api(dev.token, 'GET', `/merge_requests/${iid}?include_rebase_in_progress=true`)).body as Json
+      if (mr.rebase_in_progress === false) return mr
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    throw new Error('rebase never finished')
+  }
+  const clone = async (): Promise<string> => {
+    const dir = mkdtempSync(join(tmpdir(), 'burrow-mr-clone-'))
+    await sh(dir, 'clone', '--quiet', url, 'c')
+    return join(dir, 'c')
+  }
+
+  beforeAll(async () => {
+    s = await startServer()
+    dev = seedUser(s)
+    reporter = seedUser(s)
+    const group = seedGroup(s)
+    project = seedProject(s, { namespaceId: group.id, path: 'repo' })
+    fullPath = `${group.full_path}/repo`
+    seedMember(s, 'Project', project.id, dev.user.id, AccessLevel.DEVELOPER)
+    seedMember(s, 'Project', project.id, reporter.user.id, AccessLevel.REPORTER)
+    work = makeWorkRepo()
+    url = remoteUrl(s.url, fullPath, dev.token)
+    commitFiles(work, { 'README.md': 'line 1\n', 'shared.txt': 'base\n' }, 'Initial commit')
+    await sh(work, 'push', '--quiet', url, 'main')
+  })
+  afterAll(async () => {
+    await s.close()
+  })
+
+  it('computes merge_status asynchronously: can_be_merged for a clean merge', async () => {
+    await pushBranch('clean', { 'clean.txt': 'x\n' })
+    const iid = await open('clean')
+    const mr = await settled(iid)
+    expect(mr).toMatchObject({ merge_status: 'can_be_merged', has_conflicts: false })
+  })
+
+  it('marks a conflicting merge request cannot_be_merged with has_conflicts, and refuses to merge it with 405', async () => {
+    await pushBranch('conflicting', { 'shared.txt': 'from branch\n' })
+    await advanceMain({ 'shared.txt': 'from main\n' })
+    const iid = await open('conflicting')
+    expect(await settled(iid)).toMatchObject({ merge_status: 'cannot_be_merged', has_conflicts: true })
+    const merge = await api(dev.token, 'PUT', `/merge_requests/${iid}/merge`)
+    expect(merge.status).toBe(405)
+    expect(merge.body).toEqual({ message: '405 Method Not Allowed' })
+  })
+
+  it('builds merge_ref without moving the target, and answers 400 for a conflicting merge request', async () => {
+    await pushBranch('refme', { 'refme.txt': 'x\n' })
+    const iid = await open('refme')
+    const before = await sh(await clone(), 'rev-parse', 'HEAD')
+    const res = await api(dev.token, 'GET', `/merge_requests/${iid}/merge_ref`)
+    expect(res.status).toBe(200)
+    const dir = await clone()
+    await sh(dir, 'fetch', '--quiet', 'origin', `refs/merge-requests/${iid}/merge`)
+    expect(await sh(dir, 'rev-parse', 'FETCH_HEAD')).toBe(res.body?.commit_id)
+    expect(await sh(dir, 'rev-parse', 'HEAD')).toBe(before)
+    expect((await sh(dir, 'log', '-1', '--format=%P', 'FETCH_HEAD')).split(' ')).toHaveLength(2)
+    const conflicting = (await api(dev.token, 'GET', '/merge_requests?source_branch=conflicting')).body as unknown as Json[]
+    const bad = await api(dev.token, 'GET', `/merge_requests/${conflicting[0].iid as number}/merge_ref`)
+    expect(bad.status).toBe(400)
+    expect(typeof bad.body?.message).toBe('string')
+  })
+
+  it('merges with a two-parent merge commit visible after cloning, records the merge and a merged event', async () => {
+    const head = await pushBranch('feature', { 'feature.txt': 'feature\n' })
+    const iid = await open('feature', 'Add feature')
+    await settled(iid)
+    const res = await api(dev.token, 'PUT', `/merge_requests/${iid}/merge`)
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ state: 'merged', merged_by: { id: dev.user.id }, merge_user: { id: dev.user.id }, sha: head })
+    const dir = await clone()
+    expect(await sh(dir, 'rev-parse', 'HEAD')).toBe(res.body?.merge_commit_sha)
+    const parents = (await sh(dir, 'log', '-1', '--format=%P')).split(' ')
+    expect(parents).toHaveLength(2)
+    expect(parents[1]).toBe(head)
+    expect(await sh(dir, 'log', '-1', '--format=%s')).toBe("Merge branch 'feature' into 'main'")
+    const events = s.app.burrow.db.prepare("SELECT action FROM events WHERE target_type = 'MergeRequest' AND target_iid = ? AND project_id = ?").all(iid, project.id) as Json[]
+    expect(events.map((e) => e.action)).toContain('merged')
+    expect((await api(dev.token, 'PUT', `/merge_requests/${iid}/merge`)).status).toBe(405)
+  })
+
+  it('answers 409 when sha does not match the source head', async () => {
+    await pushBranch('stale', { 'stale.txt': 'x\n' })
+    const iid = await open('stale')
+    const res = await api(dev.token, 'PUT', `/merge_requests/${iid}/merge`, { sha: 'a'.repeat(40) })
+    expect(res.status).toBe(409)
+    expect(String(res.body?.message)).toMatch(/^SHA does not match HEAD of source branch/)
+  })
+
+  it('refuses merging to a Reporter with 401 and a draft with 405', async () => {
+    await pushBranch('drafty', { 'drafty.txt': 'x\n' })
+    const iid = await open('drafty', 'Draft: not yet')
+    expect((await s.request(reporter.token, { method: 'PUT', url: `/api/v4/projects/${project.id}/merge_requests/${iid}/merge` })).statusCode).toBe(401)
+    expect((await api(dev.token, 'PUT', `/merge_requests/${iid}/merge`)).status).toBe(405)
+  })
+
+  it('squashes into one commit with the merge request title and removes the source branch when asked', async () => {
+    await pushBranch('squashy', { 'a.txt': 'a\n' })
+    commitFiles(work, { 'b.txt': 'b\n' }, 'Second commit')
+    await sh(work, 'push', '--quiet', '--force', url, 'squashy:refs/heads/squashy')
+    const iid = await open('squashy', 'Squash me')
+    const res = await api(dev.token, 'PUT', `/merge_requests/${iid}/merge`, { squash: true, should_remove_source_branch: true })
+    expect(res.status).toBe(200)
+    expect(res.body?.squash_commit_sha).toMatch(/^[0-9a-f]{40}$/)
+    const dir = await clone()
+    expect(await sh(dir, 'log', '-1', '--format=%s', res.body?.squash_commit_sha as string)).toBe('Squash me')
+    expect((await sh(dir, 'log', '-1', '--format=%P', res.body?.squash_commit_sha as string)).split(' ')).toHaveLength(1)
+    expect((await sh(dir, 'ls-tree', '--name-only', 'HEAD')).split('\n')).toEqual(expect.arrayContaining(['a.txt', 'b.txt']))
+    expect(await sh(dir, 'ls-remote', '--heads', 'origin', 'squashy')).toBe('')
+  })
+
+  it('fast-forwards with merge_method ff and leaves merge_commit_sha null', async () => {
+    const head = await pushBranch('ffme', { 'ff.txt': 'x\n' })
+    const iid = await open('ffme')
+    s.app.burrow.db.prepare("UPDATE projects SET settings = json_set(settings, '$.merge_method', 'ff') WHERE id = ?").run(project.id)
+    try {
+      const res = await api(dev.token, 'PUT', `/merge_requests/${iid}/merge`)
+      expect(res.body).toMatchObject({ state: 'merged', merge_commit_sha: null })
+      expect(await sh(await clone(), 'rev-parse', 'HEAD')).toBe(head)
+    } finally {
+      s.app.burrow.db.prepare("UPDATE projects SET settings = json_set(settings, '$.merge_method', 'merge') WHERE id = ?").run(project.id)
+    }
+  })
+
+  it('rebases the source branch onto the target asynchronously (202, then rebase_in_progress false)', async () => {
+    await pushBranch('rebaseme', { 'rebase.txt': 'x\n' })
+    const main = await advanceMain({ 'main-only.txt': 'y\n' })
+    const iid = await open('rebaseme')
+    const res = await api(dev.token, 'PUT', `/merge_requests/${iid}/rebase`)
+    expect(res.status).toBe(202)
+    expect(res.body).toEqual({ rebase_in_progress: true })
+    const mr = await pollRebase(iid)
+    expect(mr.merge_error).toBeNull()
+    const dir = await clone()
+    await sh(dir, 'fetch', '--quiet', 'origin', 'rebaseme')
+    expect(await sh(dir, 'log', '-1', '--format=%P', 'FETCH_HEAD')).toBe(main)
+    expect(await sh(dir, 'log', '-1', '--format=%s', 'FETCH_HEAD')).toBe('Change on rebaseme')
+    expect(mr.sha).toBe(await sh(dir, 'rev-parse', 'FETCH_HEAD'))
+  })
+
+  it('reports a conflicting rebase in merge_error and leaves the branch alone; 403 for a Reporter', async () => {
+    const head = await pushBranch('rebaseconflict', { 'shared.txt': 'rebase side\n' })
+    await advanceMain({ 'shared.txt': 'main side again\n' })
+    const iid = await open('rebaseconflict')
+    expect((await s.request(reporter.token, { method: 'PUT', url: `/api/v4/projects/${project.id}/merge_requests/${iid}/rebase` })).statusCode).toBe(403)
+    expect((await api(dev.token, 'PUT', `/merge_requests/${iid}/rebase`)).status).toBe(202)
+    const mr = await pollRebase(iid)
+    expect(mr.merge_error).toMatch(/^Rebase failed/)
+    const dir = await clone()
+    await sh(dir, 'fetch', '--quiet', 'origin', 'rebaseconflict')
+    expect(await sh(dir, 'rev-parse', 'FETCH_HEAD')).toBe(head)
+  })
+
+  it('cancel_merge_when_pipeline_succeeds: 401 for a Reporter, 406 when not set, 405 when merged, else the flag turns false', async () => {
+    await pushBranch('mwps', { 'mwps.txt': 'x\n' })
+    const iid = await open('mwps')
+    const cancel = (token: string, n: number) => s.request(token, { method: 'POST', url: `/api/v4/projects/${project.id}/merge_requests/${n}/cancel_merge_when_pipeline_succeeds` })
+    expect((await cancel(reporter.token, iid)).statusCode).toBe(401)
+    expect((await cancel(dev.token, iid)).statusCode).toBe(406)
+    s.app.burrow.db.prepare('UPDATE merge_requests SET merge_when_pipeline_succeeds = 1 WHERE project_id = ? AND iid = ?').run(project.id, iid)
+    const ok = await cancel(dev.token, iid)
+    expect(ok.statusCode).toBe(201)
+    expect(JSON.parse(ok.body)).toMatchObject({ merge_when_pipeline_succeeds: false })
+    const merged = (await api(dev.token, 'GET', '/merge_requests?state=merged&per_page=1')).body as unknown as Json[]
+    const gone = await cancel(dev.token, merged[0].iid as number)
+    expect(gone.statusCode).toBe(405)
+    expect(JSON.parse(gone.body)).toEqual({ message: 'Method Not Allowed' })
+  })
+
+  it('marks a merge request merged when its source is pushed into the target outside Burrow', async () => {
+    const head = await pushBranch('outside', { 'outside.txt': 'x\n' })
+    const iid = await open('outside')
+    await sh(work, 'push', '--quiet', url, `${head}:refs/heads/main`)
+    let mr: Json = {}
+    for (let i = 0; i < 100; i++) {
+      mr = (await api(dev.token, 'GET', `/merge_requests/${iid}`)).body as Json
+      if (mr.state === 'merged') break
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    expect(mr).toMatchObject({ state: 'merged', merged_by: { id: dev.user.id } })
+  })
+
+  it('refreshes the head sha and re-checks mergeability after a push to the source branch', async () => {
+    await pushBranch('moving', { 'moving.txt': 'x\n' })
+    const iid = await open('moving')
+    await settled(iid)
+    const next = commitFiles(work, { 'moving2.txt': 'y\n' }, 'More')
+    await sh(work, 'push', '--quiet', url, 'moving:refs/heads/moving')
+    let mr: Json = {}
+    for (let i = 0; i < 100; i++) {
+      mr = (await api(dev.token, 'GET', `/merge_requests/${iid}`)).body as Json
+      if (mr.sha === next && mr.merge_status === 'can_be_merged') break
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    expect(mr).toMatchObject({ sha: next, merge_status: 'can_be_merged', diff_refs: { head_sha: next } })
+  })
+})
