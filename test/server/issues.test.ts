@@ -317,6 +317,37 @@ describe('move, related merge requests, award emoji details', () => {
     expect((await post(ROOT_TOKEN, `${base()}/${c.body.iid}/move`, { to_project_id: 99999 })).body).toEqual({ message: '404 Project Not Found' })
   })
 
+  it('clones into the same project, authored by the caller, notes only with with_notes', async () => {
+    const m = await post(ROOT_TOKEN, `/projects/${project.id}/milestones`, { title: 'clone-ms' })
+    const c = await post(reporter.token, base(), { title: 'Original', labels: 'bug', milestone_id: m.body.id })
+    const db = s.app.burrow.db
+    db.prepare("INSERT INTO notes (noteable_type, noteable_id, project_id, author_id, body, discussion_id, created_at, updated_at) VALUES ('Issue', ?, ?, ?, 'hi', ?, ?, ?)")
+      .run(c.body.id, project.id, reporter.user.id, 'a'.repeat(40), c.body.created_at, c.body.created_at)
+    const plain = await post(ROOT_TOKEN, `${base()}/${c.body.iid}/clone`, { to_project_id: project.id })
+    expect(plain.statusCode).toBe(201)
+    expect(plain.body).toMatchObject({ title: 'Original', labels: ['bug'], state: 'opened', user_notes_count: 0, milestone: { id: m.body.id } })
+    expect(plain.body.author.username).toBe('root')
+    expect(plain.body.iid).not.toBe(c.body.iid)
+    const withNotes = await post(ROOT_TOKEN, `${base()}/${c.body.iid}/clone`, { to_project_id: project.id, with_notes: true })
+    expect(withNotes.body.user_notes_count).toBe(1)
+    expect((await get(ROOT_TOKEN, `${base()}/${c.body.iid}`)).body.state).toBe('opened')
+    expect((await post(guest.token, `${base()}/${c.body.iid}/clone`, { to_project_id: project.id })).body).toEqual({ message: 'Cannot clone issue due to insufficient permissions!' })
+  })
+
+  it('reorder places an issue between two others (order_by=relative_position)', async () => {
+    const p = seedProject(s, { ownerId: 1, path: 'board', visibility: 'private' })
+    const pb = `/projects/${p.id}/issues`
+    const made: Json[] = []
+    for (const t of ['one', 'two', 'three']) made.push((await post(ROOT_TOKEN, pb, { title: t })).body)
+    const order = async (): Promise<string[]> => (await get(ROOT_TOKEN, `${pb}?order_by=relative_position&sort=asc`)).body.map((i: Json) => i.title)
+    const r = await put(ROOT_TOKEN, `${pb}/3/reorder`, { move_after_id: made[1].id, move_before_id: made[0].id })
+    expect(r.statusCode).toBe(200)
+    expect(await order()).toEqual(['one', 'three', 'two'])
+    await put(ROOT_TOKEN, `${pb}/1/reorder`, { move_before_id: made[1].id })
+    expect(await order()).toEqual(['three', 'two', 'one'])
+    expect((await put(ROOT_TOKEN, `${pb}/1/reorder`, { move_after_id: 999999 })).statusCode).toBe(404)
+  })
+
   it('related_merge_requests and closed_by are empty lists until merge requests link issues', async () => {
     const c = await post(ROOT_TOKEN, base(), { title: 'No MRs' })
     expect((await get(ROOT_TOKEN, `${base()}/${c.body.iid}/related_merge_requests`)).body).toEqual([])

@@ -93,13 +93,34 @@ export function insertIssueRow(db: Db, n: NewIssueRow): IssueRow {
 /** Columns an update may change. */
 export type IssueColumnChanges = Partial<Pick<IssueRow,
   'title' | 'description' | 'state' | 'confidential' | 'discussion_locked' | 'issue_type' | 'milestone_id' | 'due_date' | 'weight' |
-  'epic_id' | 'time_estimate' | 'closed_at' | 'closed_by_id' | 'moved_to_id' | 'last_edited_at' | 'last_edited_by_id' | 'updated_at'>>
+  'epic_id' | 'relative_position' | 'time_estimate' | 'closed_at' | 'closed_by_id' | 'moved_to_id' | 'last_edited_at' | 'last_edited_by_id' | 'updated_at'>>
 
 /** Changes the given columns (undefined ones are left alone) and bumps updated_at unless given. */
 export function updateIssueRow(db: Db, id: number, changes: IssueColumnChanges): IssueRow {
   const entries = Object.entries({ updated_at: nowIso(), ...changes }).filter(([, v]) => v !== undefined)
   db.prepare(`UPDATE issues SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`).run(...entries.map(([, v]) => v), id)
   return findIssueById(db, id) as IssueRow
+}
+
+/** Room left between neighbouring manual positions. */
+export const POSITION_GAP = 1024
+
+// Both renumberings read the order first and then write it: an UPDATE whose subquery reads the
+// rows being updated would see its own earlier writes.
+
+/** Gives every unpositioned issue of the project a position after the positioned ones, in creation order. */
+export function ensurePositions(db: Db, projectId: number): void {
+  const max = (db.prepare('SELECT COALESCE(MAX(relative_position), 0) AS m FROM issues WHERE project_id = ?').get(projectId) as { m: number }).m
+  const ids = db.prepare('SELECT id FROM issues WHERE project_id = ? AND relative_position IS NULL ORDER BY id').pluck().all(projectId) as number[]
+  const set = db.prepare('UPDATE issues SET relative_position = ? WHERE id = ?')
+  ids.forEach((id, n) => set.run(max + (n + 1) * POSITION_GAP, id))
+}
+
+/** Re-spaces the project's positions POSITION_GAP apart, keeping their order. */
+export function renumberPositions(db: Db, projectId: number): void {
+  const ids = db.prepare('SELECT id FROM issues WHERE project_id = ? AND relative_position IS NOT NULL ORDER BY relative_position, id').pluck().all(projectId) as number[]
+  const set = db.prepare('UPDATE issues SET relative_position = ? WHERE id = ?')
+  ids.forEach((id, n) => set.run((n + 1) * POSITION_GAP, id))
 }
 
 /** Points every issue of the `from` milestones at milestone `to` (milestone promotion). */

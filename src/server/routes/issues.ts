@@ -20,8 +20,8 @@ import { pageOf, setPageHeaders } from '../http/pagination'
 import { currentUser, loadGroup, loadProject, requireAdmin } from '../http/resolve'
 import { awardEmojiRoutes } from '../services/award-emoji'
 import {
-  addSpentTime, canAdminIssues, changesFromParams, createIssue, deleteIssue, issueParticipantIds, loadIssue, moveIssue, presentIssue,
-  presentIssues, relatedMergeRequests, requireEditIssue, requireIssuesFeature, resetSpentTime, resetTimeEstimate, setTimeEstimate, timeStats,
+  addSpentTime, canAdminIssues, changesFromParams, cloneIssue, createIssue, deleteIssue, issueParticipantIds, loadIssue, moveIssue, presentIssue,
+  presentIssues, relatedMergeRequests, reorderIssue, requireEditIssue, requireIssuesFeature, resetSpentTime, resetTimeEstimate, setTimeEstimate, timeStats,
   updateIssue, type Trackable,
 } from '../services/issues'
 import { isSubscribed, subscribe, unsubscribe } from '../services/subscriptions'
@@ -469,6 +469,29 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     requireIssuesFeature(request, target)
     const moved = moveIssue(request, project, issue, target)
     return reply.code(201).send(presentIssue(request, moved, origin(project)))
+  })
+
+  app.post('/projects/:id/issues/:issue_iid/clone', { schema: { params: IssueParams } }, async (request, reply) => {
+    currentUser(request)
+    const { project, issue } = issueOf(request)
+    const body = (request.body ?? {}) as Query
+    if (!given(body.to_project_id)) throw missingParam('to_project_id')
+    const target = loadProject(request, String(body.to_project_id))
+    writable(target)
+    requireIssuesFeature(request, target)
+    const withNotes = given(body.with_notes) && ['true', '1', 'yes', 't'].includes(String(body.with_notes).toLowerCase())
+    const clone = cloneIssue(request, project, issue, target, withNotes)
+    return reply.code(201).send(presentIssue(request, clone, origin(project)))
+  })
+
+  app.put('/projects/:id/issues/:issue_iid/reorder', { schema: { params: IssueParams } }, async (request) => {
+    currentUser(request)
+    const { project, issue } = issueOf(request)
+    writable(project)
+    if (!canAdminIssues(request, project)) throw forbidden()
+    const body = (request.body ?? {}) as Query
+    const idOf = (name: string): number | undefined => (given(body[name]) ? intOf(name, body[name]) : undefined)
+    return presentIssue(request, reorderIssue(request, issue, idOf('move_after_id'), idOf('move_before_id')), origin(project))
   })
 
   app.get('/projects/:id/issues/:issue_iid/related_merge_requests', { schema: { params: IssueParams } }, async (request, reply) => {

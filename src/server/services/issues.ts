@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../auth/access'
 import type { Db } from '../db/connection'
 import { nowIso } from '../db/connection'
 import {
-  assigneeIdsOf, deleteIssueRow, findIssueById, findIssueByIid, insertIssueRow, issueCounts, labelsOf, listIssues, milestonesById, projectPathsOf, readableProjects,
+  assigneeIdsOf, deleteIssueRow, ensurePositions, findIssueById, findIssueByIid, POSITION_GAP, renumberPositions, insertIssueRow, issueCounts, labelsOf, listIssues, milestonesById, projectPathsOf, readableProjects,
   setAssignees, setIssueLabels, updateIssueRow, usersById, type IssueColumnChanges, type IssueRow, type IssueType,
 } from '../db/issues'
 import { findLabelTitleInScope, insertLabel, type LabelRow } from '../db/labels'
@@ -446,11 +447,69 @@ export function updateIssue(request: FastifyRequest, project: ProjectRow, issue:
   })()
 }
 
+interface CopyOptions {
+  readonly authorId: number
+  readonly createdAt?: string
+  readonly withNotes: boolean
+  readonly withAwards: boolean
+}
+
 /**
- * Moves an issue to another project (GitLab's move): a copy with the next iid of the target
- * keeps author, text, confidentiality, dates, weight and assignees, takes the target's labels and
- * milestone of the same titles, and brings the notes and award emoji; the original is closed
- * with `moved_to_id`. Needs Reporter in both projects.
+ * A copy of an issue in `target` with the next iid there: text, confidentiality, dates, weight
+ * and assignees; the target's labels and milestone of the same titles; optionally the notes and
+ * award emoji. Runs inside the caller's transaction.
+ */
+function copyIssue(request: FastifyRequest, issue: IssueRow, target: ProjectRow, o: CopyOptions): IssueRow {
+  const db = request.server.burrow.db
+  // The same milestone when the target may use it (its own or its groups'), else one of the same title there.
+  const milestone = issue.milestone_id !== null ? findMilestoneById(db, issue.milestone_id) : undefined
+  const milestoneId = milestone
+    ? (milestoneFor(request, target, milestone.id) ??
+      (db.prepare('SELECT id FROM milestones WHERE title = ? AND project_id = ?').get(milestone.title, target.id) as { id: number } | undefined)?.id ??
+      null)
+    : null
+  const copy = insertIssueRow(db, {
+    projectId: target.id,
+    authorId: o.authorId,
+    title: issue.title,
+    description: issue.description,
+    confidential: issue.confidential === 1,
+    issueType: issue.issue_type,
+    milestoneId,
+    dueDate: issue.due_date,
+    weight: issue.weight,
+    discussionLocked: issue.discussion_locked === null ? null : issue.discussion_locked === 1,
+    createdAt: o.createdAt,
+  })
+  const scope = projectLabelScope(request, target)
+  const labelIds = (labelsOf(db, [issue.id]).get(issue.id) ?? []).map((l) => findLabelTitleInScope(db, scope, l.title)?.id).filter((id): id is number => id !== undefined)
+  setIssueLabels(db, copy.id, labelIds)
+  setAssignees(db, copy.id, assigneeIdsOf(db, [issue.id]).get(issue.id) ?? [])
+  if (o.withNotes) {
+    // Each copied thread gets a fresh discussion id, shared by the notes of one source thread.
+    const notes = db.prepare("SELECT * FROM notes WHERE noteable_type = 'Issue' AND noteable_id = ? ORDER BY id").all(issue.id) as { discussion_id: string; [k: string]: unknown }[]
+    const fresh = new Map<string, string>()
+    const insert = db.prepare(
+      `INSERT INTO notes (noteable_type, noteable_id, project_id, author_id, body, type, discussion_id, system, internal, resolvable, resolved_at, resolved_by_id, created_at, updated_at)
+       VALUES ('Issue', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    for (const n of notes) {
+      if (!fresh.has(n.discussion_id)) fresh.set(n.discussion_id, randomBytes(20).toString('hex'))
+      insert.run(copy.id, target.id, n.author_id, n.body, n.type, fresh.get(n.discussion_id), n.system, n.internal, n.resolvable, n.resolved_at, n.resolved_by_id, n.created_at, n.updated_at)
+    }
+  }
+  if (o.withAwards) {
+    db.prepare(
+      `INSERT INTO award_emoji (name, user_id, awardable_type, awardable_id, created_at, updated_at)
+       SELECT name, user_id, 'Issue', ?, created_at, updated_at FROM award_emoji WHERE awardable_type = 'Issue' AND awardable_id = ?`,
+    ).run(copy.id, issue.id)
+  }
+  return copy
+}
+
+/**
+ * Moves an issue to another project (GitLab's move): the copy keeps author, creation time, notes
+ * and award emoji; the original is closed with `moved_to_id`. Needs Reporter in both projects.
  */
 export function moveIssue(request: FastifyRequest, project: ProjectRow, issue: IssueRow, target: ProjectRow): IssueRow {
   const user = request.actor.user
@@ -460,36 +519,7 @@ export function moveIssue(request: FastifyRequest, project: ProjectRow, issue: I
   if (!canAdminIssues(request, project) || !canAdminIssues(request, target)) throw apiMessage(400, 'Cannot move issue due to insufficient permissions!')
   const db = request.server.burrow.db
   return db.transaction(() => {
-    const milestone = issue.milestone_id !== null ? findMilestoneById(db, issue.milestone_id) : undefined
-    const targetMilestone = milestone
-      ? (db.prepare('SELECT id FROM milestones WHERE title = ? AND project_id = ?').get(milestone.title, target.id) as { id: number } | undefined)
-      : undefined
-    const moved = insertIssueRow(db, {
-      projectId: target.id,
-      authorId: issue.author_id,
-      title: issue.title,
-      description: issue.description,
-      confidential: issue.confidential === 1,
-      issueType: issue.issue_type,
-      milestoneId: targetMilestone?.id ?? null,
-      dueDate: issue.due_date,
-      weight: issue.weight,
-      discussionLocked: issue.discussion_locked === null ? null : issue.discussion_locked === 1,
-      createdAt: issue.created_at,
-    })
-    const scope = projectLabelScope(request, target)
-    const labelIds = (labelsOf(db, [issue.id]).get(issue.id) ?? []).map((l) => findLabelTitleInScope(db, scope, l.title)?.id).filter((id): id is number => id !== undefined)
-    setIssueLabels(db, moved.id, labelIds)
-    setAssignees(db, moved.id, assigneeIdsOf(db, [issue.id]).get(issue.id) ?? [])
-    db.prepare(
-      `INSERT INTO notes (noteable_type, noteable_id, project_id, author_id, body, type, discussion_id, system, internal, resolvable, resolved_at, resolved_by_id, created_at, updated_at)
-       SELECT 'Issue', ?, ?, author_id, body, type, lower(hex(randomblob(20))), system, internal, resolvable, resolved_at, resolved_by_id, created_at, updated_at
-       FROM notes WHERE noteable_type = 'Issue' AND noteable_id = ? ORDER BY id`,
-    ).run(moved.id, target.id, issue.id)
-    db.prepare(
-      `INSERT INTO award_emoji (name, user_id, awardable_type, awardable_id, created_at, updated_at)
-       SELECT name, user_id, 'Issue', ?, created_at, updated_at FROM award_emoji WHERE awardable_type = 'Issue' AND awardable_id = ?`,
-    ).run(moved.id, issue.id)
+    const moved = copyIssue(request, issue, target, { authorId: issue.author_id, createdAt: issue.created_at, withNotes: true, withAwards: true })
     const now = nowIso()
     updateIssueRow(db, issue.id, { state: 'closed', closed_at: issue.closed_at ?? now, closed_by_id: issue.closed_by_id ?? user.id, moved_to_id: moved.id })
     recordEvent(db, { authorId: user.id, action: 'created', projectId: target.id, targetType: 'Issue', targetId: moved.id, targetIid: moved.iid, targetTitle: moved.title })
@@ -499,6 +529,58 @@ export function moveIssue(request: FastifyRequest, project: ProjectRow, issue: I
       updateIssueRow(db, moved.id, { state: 'closed', closed_at: issue.closed_at, closed_by_id: issue.closed_by_id })
     }
     return findIssueById(db, moved.id) as IssueRow
+  })()
+}
+
+/**
+ * Clones an issue into a project (the same one allowed): an open copy authored by the caller,
+ * with the notes when `withNotes`. Needs Reporter in both projects.
+ */
+export function cloneIssue(request: FastifyRequest, project: ProjectRow, issue: IssueRow, target: ProjectRow, withNotes: boolean): IssueRow {
+  const user = request.actor.user
+  if (!user) throw apiMessage(401, '401 Unauthorized')
+  if (!canAdminIssues(request, project) || !canAdminIssues(request, target)) throw apiMessage(400, 'Cannot clone issue due to insufficient permissions!')
+  const db = request.server.burrow.db
+  return db.transaction(() => {
+    const clone = copyIssue(request, issue, target, { authorId: user.id, withNotes, withAwards: false })
+    recordEvent(db, { authorId: user.id, action: 'created', projectId: target.id, targetType: 'Issue', targetId: clone.id, targetIid: clone.iid, targetTitle: clone.title })
+    return clone
+  })()
+}
+
+/**
+ * Places an issue between two others of its project in manual order (`relative_position`):
+ * after `beforeId`'s issue and before `afterId`'s, renumbering the project's positions with
+ * room between them when no gap is left.
+ */
+export function reorderIssue(request: FastifyRequest, issue: IssueRow, moveAfterId: number | undefined, moveBeforeId: number | undefined): IssueRow {
+  const db = request.server.burrow.db
+  return db.transaction(() => {
+    const neighbour = (id: number | undefined): IssueRow | undefined => {
+      if (id === undefined) return undefined
+      const n = findIssueById(db, id)
+      if (!n || n.project_id !== issue.project_id) throw notFound('Issue')
+      return n
+    }
+    ensurePositions(db, issue.project_id)
+    const positionOf = (id: number | undefined): number | undefined => (id === undefined ? undefined : (findIssueById(db, id) as IssueRow).relative_position ?? undefined)
+    neighbour(moveAfterId)
+    neighbour(moveBeforeId)
+    const place = (): number | null => {
+      // move_after_id names the issue that comes after this one, move_before_id the one before.
+      const hi = positionOf(moveAfterId)
+      const lo = positionOf(moveBeforeId)
+      if (lo !== undefined && hi !== undefined) return hi - lo > 1 ? Math.floor((lo + hi) / 2) : null
+      if (hi !== undefined) return hi - POSITION_GAP
+      if (lo !== undefined) return lo + POSITION_GAP
+      return issue.relative_position
+    }
+    let position = place()
+    if (position === null) {
+      renumberPositions(db, issue.project_id)
+      position = place()
+    }
+    return updateIssueRow(db, issue.id, { relative_position: position })
   })()
 }
 
