@@ -315,12 +315,34 @@ describe('merge requests: create, read, update, delete, lists, approvals', () =>
     }
   })
 
-  it('returns [] from closes_issues until issues resolve and parses GitLab\'s closing patterns', async () => {
+  it('parses GitLab\'s closing patterns and lists the referenced issues from closes_issues', async () => {
     expect((await api(dev.token, 'GET', `/projects/${project.id}/merge_requests/1/closes_issues`)).body).toEqual([])
+    const issue = (await api(dev.token, 'POST', `/projects/${project.id}/issues`, { title: 'Bug' })).body as Json
+    await api(dev.token, 'PUT', `/projects/${project.id}/merge_requests/1`, { description: `Fixes #${issue.iid as number}, #999` })
+    const closes = (await api(dev.token, 'GET', `/projects/${project.id}/merge_requests/1/closes_issues`)).body as Json[]
+    expect(closes.map((i) => [i.iid, i.title])).toEqual([[issue.iid, 'Bug']])
     expect(closingReferences('Closes #1\nFixes #2, #3 and #4\nResolves group/project#5\nmentions #9')).toEqual([
       { projectPath: null, iid: 1 }, { projectPath: null, iid: 2 }, { projectPath: null, iid: 3 }, { projectPath: null, iid: 4 },
       { projectPath: 'group/project', iid: 5 },
     ])
+  })
+
+  it('counts open merge requests per label with with_counts', async () => {
+    const labels = (await api(dev.token, 'GET', `/projects/${project.id}/labels?with_counts=true`)).body as Json[]
+    const backend = labels.find((l) => l.name === 'backend')
+    expect(backend?.open_merge_requests_count).toBe(2)
+  })
+
+  it('lists a milestone\'s merge requests', async () => {
+    const ms = ((await api(dev.token, 'GET', `/projects/${project.id}/milestones?title=v1`)).body as Json[])[0]
+    const res = await api(dev.token, 'GET', `/projects/${project.id}/milestones/${ms.id as number}/merge_requests`)
+    expect((res.body as Json[]).map((m) => m.iid)).toEqual([2])
+  })
+
+  it('awards emoji on a merge request and counts them as upvotes', async () => {
+    const award = await api(dev2.token, 'POST', `/projects/${project.id}/merge_requests/2/award_emoji`, { name: 'thumbsup' })
+    expect(award.status).toBe(201)
+    expect(((await api(dev.token, 'GET', `/projects/${project.id}/merge_requests/2`)).body as Json).upvotes).toBe(1)
   })
 
   it('deletes a merge request as Owner (204) and refuses a Developer (403)', async () => {

@@ -132,6 +132,14 @@ describe('merging merge requests in real repositories', () => {
     expect((await api(dev.token, 'PUT', `/merge_requests/${iid}/merge`)).status).toBe(405)
   })
 
+  it('closes the issues the description references with closing patterns when merged', async () => {
+    const issue = (await api(dev.token, 'POST', '/issues', { title: 'To be fixed' })).body as Json
+    await pushBranch('fixer', { 'fix.txt': 'x\n' })
+    const iid = await open('fixer', 'Fix it', { description: `Closes #${issue.iid as number}` })
+    expect((await api(dev.token, 'PUT', `/merge_requests/${iid}/merge`)).status).toBe(200)
+    expect((await api(dev.token, 'GET', `/issues/${issue.iid as number}`)).body).toMatchObject({ state: 'closed' })
+  })
+
   it('answers 409 when sha does not match the source head', async () => {
     await pushBranch('stale', { 'stale.txt': 'x\n' })
     const iid = await open('stale')

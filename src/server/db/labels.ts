@@ -128,8 +128,6 @@ export function unsubscribe(db: Db, labelId: number, userId: number): boolean {
  * Issue and merge request counts for a page of labels, in one grouped query over label_links;
  * labels with no links are absent from the result and count 0.
  *
- * TODO(merge requests): LEFT JOIN merge_requests mr ON ll.target_type = 'MergeRequest' AND
- * mr.id = ll.target_id and replace the last `0` term with `mr.state = 'opened'`.
  * Known gap: GitLab also hides confidential issues the caller cannot read from these counts;
  * here they are counted for everyone.
  */
@@ -142,9 +140,10 @@ export function labelCounts(db: Db, labelIds: readonly number[]): Map<number, La
       `SELECT ll.label_id,
               COALESCE(SUM(i.state = 'opened'), 0) AS open_issues_count,
               COALESCE(SUM(i.state = 'closed'), 0) AS closed_issues_count,
-              SUM(0) AS open_merge_requests_count
+              COALESCE(SUM(mr.state = 'opened'), 0) AS open_merge_requests_count
        FROM label_links ll
        LEFT JOIN issues i ON ll.target_type = 'Issue' AND i.id = ll.target_id
+       LEFT JOIN merge_requests mr ON ll.target_type = 'MergeRequest' AND mr.id = ll.target_id
        WHERE ll.label_id IN (SELECT value FROM json_each(?))
        GROUP BY ll.label_id`,
     )

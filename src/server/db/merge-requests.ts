@@ -142,6 +142,11 @@ export function openMergeRequestsTouching(db: Db, projectId: number, branches: r
     .all(projectId, list, projectId, list) as MergeRequestRow[]
 }
 
+/** Re-points merge requests of the `from` milestones at `to` (milestone promotion merges twins). */
+export function moveMergeRequestsToMilestone(db: Db, from: readonly number[], to: number): void {
+  db.prepare('UPDATE merge_requests SET milestone_id = ? WHERE milestone_id IN (SELECT value FROM json_each(?))').run(to, JSON.stringify(from))
+}
+
 // ---- assignees, reviewers, labels, approvals -------------------------------------------------
 
 type UserLink = 'merge_request_assignees' | 'merge_request_reviewers'
@@ -283,6 +288,8 @@ export interface MergeRequestFilter extends NegatableFilter {
   readonly projectIds?: readonly number[]
   readonly state?: MergeRequestState
   readonly iids?: readonly number[]
+  /** Merge requests of this milestone (the milestone's merge_requests endpoint). */
+  readonly milestoneId?: number
   readonly sourceBranch?: string
   readonly targetBranch?: string
   readonly createdAfter?: string
@@ -380,6 +387,7 @@ function whereOf(f: MergeRequestFilter): Where {
   }
   if (f.state !== undefined) w.add('mr.state = ?', f.state)
   if (f.iids !== undefined) w.add('mr.iid IN (SELECT value FROM json_each(?))', JSON.stringify(f.iids))
+  if (f.milestoneId !== undefined) w.add('mr.milestone_id = ?', f.milestoneId)
   if (f.sourceBranch !== undefined) w.add('mr.source_branch = ?', f.sourceBranch)
   if (f.targetBranch !== undefined) w.add('mr.target_branch = ?', f.targetBranch)
   if (f.createdAfter !== undefined) w.add('mr.created_at >= ?', f.createdAfter)

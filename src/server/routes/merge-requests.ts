@@ -20,13 +20,15 @@ import { checkUnmodifiedSince } from '../http/conditional'
 import { apiMessage, forbidden, invalidParam, missingParam, notFound, notModified, paramError, unauthorized } from '../http/errors'
 import { pageOf, paginateArray, setPageHeaders } from '../http/pagination'
 import { currentUser, loadGroup, loadProject } from '../http/resolve'
-import { buildMergeRef, closingReferences, assertMergeable, mergeMergeRequest, startRebase } from '../services/merge'
+import { buildMergeRef, closableIssues, assertMergeable, mergeMergeRequest, startRebase } from '../services/merge'
 import {
   createMergeRequest, destroyMergeRequest, participantIds, presentMergeRequestDetail, presentMergeRequests, updateMergeRequest,
   type MergeRequestInput,
 } from '../services/merge-requests'
 import { mergeabilityIdle, queueMergeabilityCheck, registerMergeRequestRefresh } from '../services/mergeability'
+import { awardEmojiRoutes } from '../services/award-emoji'
 import { recordEvent } from '../services/events'
+import { presentIssues } from '../services/issues'
 import { isSubscribed, subscribe, unsubscribe } from '../services/subscriptions'
 import { parseHumanDuration, timeStatsOf, type TimeStats } from '../services/time-tracking'
 import { createTodo, pendingTodoFor } from '../services/todos'
@@ -455,10 +457,9 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/projects/:id/merge_requests/:merge_request_iid/closes_issues', { schema: { params: MrParams } }, async (request, reply) => {
     const project = loadMrProject(request, request.params.id)
     const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-    // The issues family is not in this tree yet: the references are parsed (services/merge.ts)
-    // and resolve to no issue objects until it is.
-    void closingReferences(mr.description)
-    return paginateArray(request, reply, request.server.burrow.baseUrl(request), [])
+    const issues = closableIssues(request, project, mr).map((c) => c.issue)
+    const entities = presentIssues(request, issues, { origin: { kind: 'project', projectId: project.id } })
+    return paginateArray(request, reply, request.server.burrow.baseUrl(request), entities)
   })
 
   for (const [action, wanted] of [['subscribe', true], ['unsubscribe', false]] as const) {
@@ -613,6 +614,15 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     request.server.burrow.db.prepare("DELETE FROM timelogs WHERE trackable_type = 'MergeRequest' AND trackable_id = ?").run(mr.id)
     return reply.code(201).send(timeStatsFor(request, updateMergeRequestRow(request.server.burrow.db, mr.id, {})))
   })
+
+  await app.register(
+    awardEmojiRoutes('/projects/:id/merge_requests/:merge_request_iid', (request) => {
+      const params = request.params as { id: string; merge_request_iid: string }
+      const iid = Number(params.merge_request_iid)
+      if (!Number.isInteger(iid)) throw notFound('Merge Request')
+      return { type: 'MergeRequest', id: loadMergeRequest(request, loadMrProject(request, params.id), iid).id }
+    }),
+  )
 }
 
 export default mergeRequests

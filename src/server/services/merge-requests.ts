@@ -4,10 +4,10 @@ import type { Db } from '../db/connection'
 import { nowIso } from '../db/connection'
 import { findLabelInScope, insertLabel } from '../db/labels'
 import {
-  countsOf, deleteMergeRequestRow, findOpenDuplicate, insertMergeRequest, labelsOf, setMergeRequestLabels, setUserLinks,
+  countsOf, deleteMergeRequestRow, findOpenDuplicate, insertMergeRequest, labelsOf, listMergeRequests, setMergeRequestLabels, setUserLinks,
   updateMergeRequestRow, userLinksOf, type MergeRequestChanges, type MergeRequestRow,
 } from '../db/merge-requests'
-import { findMilestoneById } from '../db/milestones'
+import { findMilestoneById, type MilestoneRow } from '../db/milestones'
 import { findNamespaceById } from '../db/namespaces'
 import { findProjectWithNamespace } from '../db/projects'
 import type { ProjectRow, UserRow } from '../db/rows'
@@ -124,6 +124,22 @@ export async function presentMergeRequestDetail(
     overflow: false,
   }
   return { ...basic, ...mergeRequestDetailFields(mr, detail) }
+}
+
+/** One page of a milestone's merge requests the caller may see, oldest first, as GitLab lists them. */
+export function milestoneMergeRequests(request: FastifyRequest, milestone: MilestoneRow, page: { readonly limit: number; readonly offset: number }): { rows: Readonly<Record<string, unknown>>[]; total: number } {
+  const user = request.actor.user
+  const { rows, total } = listMergeRequests(
+    request.server.burrow.db,
+    {
+      viewer: user ? { id: user.id, isAdmin: user.is_admin === 1, external: user.external === 1 } : null,
+      milestoneId: milestone.id,
+      orderBy: 'created_at',
+      sort: 'asc',
+    },
+    page,
+  )
+  return { rows: presentMergeRequests(request, rows), total }
 }
 
 // ---- writes --------------------------------------------------------------------------------

@@ -1,8 +1,10 @@
 import type { FastifyRequest } from 'fastify'
+import { AccessLevel } from '../auth/access'
 import type { ServerContext } from '../context'
+import { findIssueByIid, type IssueRow } from '../db/issues'
 import { nowIso } from '../db/connection'
 import { findMergeRequestById, updateMergeRequestRow, type MergeRequestRow } from '../db/merge-requests'
-import { findProjectById } from '../db/namespaces'
+import { findProject, findProjectById } from '../db/namespaces'
 import type { ProjectRow, UserRow } from '../db/rows'
 import { isDraftTitle } from '../entities/merge-request'
 import { projectSettings } from '../entities/project'
@@ -12,6 +14,7 @@ import { projectGitDir } from '../git/project-repo'
 import { rebaseCommits } from '../git/rebase'
 import { apiMessage } from '../http/errors'
 import { recordEvent } from './events'
+import { canReadIssue, updateIssue } from './issues'
 import { branchHeads } from './mergeability'
 import { pushLanded } from './push'
 
@@ -97,7 +100,7 @@ export async function mergeMergeRequest(request: FastifyRequest, project: Projec
   await pushLanded({ ctx, project, user, updates: [{ oldSha: heads.target, newSha: newTarget, ref }] })
   const remove = options.shouldRemoveSourceBranch ?? (mr.should_remove_source_branch === 1 || mr.force_remove_source_branch === 1)
   if (remove) await removeSourceBranch(ctx, mr, heads.source, user)
-  closeReferencedIssues(request, project, row, user)
+  closeReferencedIssues(request, project, row)
   return findMergeRequestById(ctx.db, mr.id) as MergeRequestRow
 }
 
@@ -142,12 +145,42 @@ export function closingReferences(description: string | null): ClosingReference[
   return refs
 }
 
+/** An issue a merge request closes, with its project. */
+export interface ClosableIssue {
+  readonly project: ProjectRow
+  readonly issue: IssueRow
+}
+
 /**
- * Closes the issues the description references with closing patterns once the merge request is
- * merged. The issues family is not in this tree yet: this is the named hook where its
- * `updateIssue(..., { state_event: 'close' })` is to be called.
+ * The issues the description's closing patterns name that the caller may read: `#N` in the merge
+ * request's project, `group/project#N` elsewhere. Unknown projects and issues are skipped.
  */
-export function closeReferencedIssues(_request: FastifyRequest, _project: ProjectRow, _mr: MergeRequestRow, _user: UserRow): void {}
+export function closableIssues(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow): ClosableIssue[] {
+  const db = request.server.burrow.db
+  const found: ClosableIssue[] = []
+  for (const ref of closingReferences(mr.description)) {
+    const owner = ref.projectPath === null ? project : findProject(db, ref.projectPath)
+    if (!owner || !request.perms.canReadProject(owner)) continue
+    const issue = findIssueByIid(db, owner.id, ref.iid)
+    if (issue && canReadIssue(request, owner, issue)) found.push({ project: owner, issue })
+  }
+  return found
+}
+
+/**
+ * Closes the open issues the description references with closing patterns once the merge request
+ * is merged, as the merging user; an issue that user may not close stays open.
+ */
+export function closeReferencedIssues(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow): void {
+  for (const { project: owner, issue } of closableIssues(request, project, mr)) {
+    if (issue.state !== 'opened' || !request.perms.canInProject(owner, AccessLevel.REPORTER)) continue
+    try {
+      updateIssue(request, owner, issue, { state_event: 'close' })
+    } catch {
+      // A refused close (permissions, archived project) must not undo the merge.
+    }
+  }
+}
 
 /**
  * Builds `refs/merge-requests/:iid/merge`: the merge commit the merge would create, without

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { Db } from '../db/connection'
 import { moveIssuesToMilestone } from '../db/issues'
+import { moveMergeRequestsToMilestone } from '../db/merge-requests'
 import {
   deleteMilestoneRow, findMilestoneTitle, insertMilestone, ownerPaths, updateMilestoneRow, type MilestoneRow,
 } from '../db/milestones'
@@ -9,6 +10,7 @@ import { milestoneEntity, todayIso, type MilestoneEntity } from '../entities/mil
 import { invalidParam, missingParam, paramError, validationFailed } from '../http/errors'
 import { recordEvent } from './events'
 import { milestoneIssues } from './issues'
+import { milestoneMergeRequests } from './merge-requests'
 
 /** A milestone's owner: one project or one group. */
 export type MilestoneOwner = { readonly kind: 'project'; readonly project: ProjectRow } | { readonly kind: 'group'; readonly group: NamespaceRow }
@@ -169,20 +171,17 @@ export function promoteMilestone(request: FastifyRequest, group: NamespaceRow, m
         startDate: milestone.start_date,
       })
     // The twins' issues move to the group milestone before the twins go.
-    // TODO(merge requests): move the twins' merge requests the same way.
     moveIssuesToMilestone(db, twins.map((t) => t.id), target.id)
+    moveMergeRequestsToMilestone(db, twins.map((t) => t.id), target.id)
     for (const twin of twins) deleteMilestoneRow(db, twin.id)
     return target
   })()
 }
 
-/**
- * Issues and merge requests of a milestone, one page, as the caller may see them.
- * TODO(merge requests): the merge requests of the milestone; empty until that family exists.
- */
+/** Issues and merge requests of a milestone, one page, as the caller may see them. */
 export function milestoneItems(request: FastifyRequest, milestone: MilestoneRow, kind: 'issues' | 'merge_requests', page: { readonly limit: number; readonly offset: number }): { rows: Readonly<Record<string, unknown>>[]; total: number } {
   if (kind === 'issues') return milestoneIssues(request, milestone, page)
-  return { rows: [], total: 0 }
+  return milestoneMergeRequests(request, milestone, page)
 }
 
 /** Burndown events (PREMIUM): none are recorded yet; the hook where issue events will be read. */
