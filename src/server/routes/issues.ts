@@ -12,7 +12,7 @@ import type { ProjectRow } from '../db/rows'
 import { findUserByUsername } from '../db/users'
 import type { ReferenceOrigin } from '../entities/issue'
 import { todayIso } from '../entities/milestone'
-import { projectRef } from '../entities/project'
+import { todoEntity } from '../entities/todo'
 import { userRef } from '../entities/user'
 import { checkUnmodifiedSince } from '../http/conditional'
 import { forbidden, invalidParam, missingParam, notFound, notModified, paramError, unauthorized } from '../http/errors'
@@ -441,22 +441,16 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     const db = request.server.burrow.db
     if (pendingTodoFor(db, user.id, 'Issue', issue.id)) throw notModified()
     const todo = createTodo(db, { userId: user.id, authorId: user.id, projectId: project.id, targetType: 'Issue', targetId: issue.id, action: 'marked', body: issue.title })
-    const baseUrl = request.server.burrow.baseUrl(request)
-    const withNs = findProjectWithNamespace(db, project.id)
-    const ref = withNs ? projectRef(withNs) : {}
     const target = presentIssues(request, [issue], { origin: { kind: 'none' } })[0]
-    return reply.code(201).send({
-      id: todo.id,
-      project: { id: ref.id, name: ref.name, name_with_namespace: ref.name_with_namespace, path: ref.path, path_with_namespace: ref.path_with_namespace },
-      author: userRef(user, baseUrl),
-      action_name: todo.action,
-      target_type: 'Issue',
-      target,
-      target_url: target.web_url,
-      body: todo.body,
-      state: todo.state,
-      created_at: todo.created_at,
-    })
+    return reply.code(201).send(
+      todoEntity(todo, {
+        baseUrl: request.server.burrow.baseUrl(request),
+        author: user,
+        project: findProjectWithNamespace(db, project.id),
+        target,
+        targetUrl: String(target.web_url),
+      }),
+    )
   })
 
   app.post('/projects/:id/issues/:issue_iid/move', { schema: { params: IssueParams } }, async (request, reply) => {
