@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AccessLevel } from '../../src/server/auth/access'
+import { insertProtectedBranch } from '../../src/server/db/protected-branches'
 import type { ProjectRow } from '../../src/server/db/rows'
 import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
 import { commitFiles, makeWorkRepo, remoteUrl, sh } from '../helpers/git'
-import { seedUser, startServer, type ListeningServer, type SeededUser } from '../helpers/server'
+import { ROOT_TOKEN, seedUser, startServer, type ListeningServer, type SeededUser } from '../helpers/server'
 
 type Json = Record<string, unknown>
 
@@ -138,6 +139,20 @@ describe('merging merge requests in real repositories', () => {
     const iid = await open('fixer', 'Fix it', { description: `Closes #${issue.iid as number}` })
     expect((await api(dev.token, 'PUT', `/merge_requests/${iid}/merge`)).status).toBe(200)
     expect((await api(dev.token, 'GET', `/issues/${issue.iid as number}`)).body).toMatchObject({ state: 'closed' })
+  })
+
+  it('needs the protected target branch\'s merge level: 401 for a Developer, merged by a Maintainer', async () => {
+    await pushBranch('release', { 'release.txt': 'r\n' })
+    insertProtectedBranch(s.app.burrow.db, {
+      projectId: project.id, name: 'release', allowForcePush: false, codeOwnerApprovalRequired: false,
+      access: { push: [{ access_level: AccessLevel.MAINTAINER }], merge: [{ access_level: AccessLevel.MAINTAINER }], unprotect: [] },
+    })
+    await pushBranch('into-release', { 'ir.txt': 'x\n' }, 'release')
+    const res = await api(dev.token, 'POST', '/merge_requests', { source_branch: 'into-release', target_branch: 'release', title: 'Into release' })
+    const iid = res.body?.iid as number
+    expect((await api(dev.token, 'PUT', `/merge_requests/${iid}/merge`)).status).toBe(401)
+    const merged = await s.request(ROOT_TOKEN, { method: 'PUT', url: `/api/v4/projects/${project.id}/merge_requests/${iid}/merge` })
+    expect(JSON.parse(merged.body)).toMatchObject({ state: 'merged' })
   })
 
   it('answers 409 when sha does not match the source head', async () => {

@@ -7,6 +7,7 @@ import {
   type MergeRequestFilter, type MergeRequestRow, type NegatableFilter, type UserFilter,
 } from '../db/merge-requests'
 import { groupAndDescendantIds } from '../db/namespaces'
+import { listProtectedBranches } from '../db/protected-branches'
 import { findProjectWithNamespace } from '../db/projects'
 import type { ProjectRow, UserRow } from '../db/rows'
 import { findUserByUsername } from '../db/users'
@@ -29,6 +30,7 @@ import { mergeabilityIdle, queueMergeabilityCheck, registerMergeRequestRefresh }
 import { awardEmojiRoutes } from '../services/award-emoji'
 import { recordEvent } from '../services/events'
 import { presentIssues } from '../services/issues'
+import { canPushToBranch, hasAccess, rulesFor } from '../services/protected-branches'
 import { isSubscribed, subscribe, unsubscribe } from '../services/subscriptions'
 import { parseHumanDuration, timeStatsOf, type TimeStats } from '../services/time-tracking'
 import { createTodo, pendingTodoFor } from '../services/todos'
@@ -314,6 +316,13 @@ function canApprove(request: FastifyRequest, mr: MergeRequestRow, user: UserRow)
   return mr.author_id !== user.id || projectSettings(project.settings).merge_requests_author_approval === true
 }
 
+/** Developer on an unprotected target branch; on a protected one, the rule's "allowed to merge" levels. */
+function canMergeInto(request: FastifyRequest, project: ProjectRow, branch: string): boolean {
+  const rules = rulesFor(listProtectedBranches(request.server.burrow.db, project.id), branch)
+  if (rules.length === 0) return request.perms.canInProject(project, AccessLevel.DEVELOPER)
+  return hasAccess(request.perms, project, rules, 'merge')
+}
+
 function diffLimits(request: FastifyRequest, raw: boolean): DiffLimits {
   if (raw) return { maxPatchBytes: Number.MAX_SAFE_INTEGER, maxFiles: Number.MAX_SAFE_INTEGER, maxLines: Number.MAX_SAFE_INTEGER }
   const s = request.server.burrow.settings
@@ -410,7 +419,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     const user = currentUser(request)
     const project = loadMrProject(request, request.params.id)
     const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-    if (!request.perms.canInProject(project, AccessLevel.DEVELOPER)) throw unauthorized()
+    if (!canMergeInto(request, project, mr.target_branch)) throw unauthorized()
     assertMergeable(mr)
     const b = request.body
     // There are no pipelines, so "merge when the pipeline succeeds" merges at once, as GitLab does
@@ -436,7 +445,8 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     const user = currentUser(request)
     const project = loadMrProject(request, request.params.id)
     const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-    if (!request.perms.canInProject(project, AccessLevel.DEVELOPER)) throw forbidden()
+    const rules = listProtectedBranches(request.server.burrow.db, mr.source_project_id)
+    if (!canPushToBranch(request.perms, project, rules, mr.source_branch)) throw forbidden()
     if (mr.state !== 'opened') throw forbidden()
     if (mr.rebase_in_progress === 1) throw apiMessage(409, 'Failed to enqueue the rebase operation, possibly due to a long-lived transaction. Try again later.')
     startRebase(request.server.burrow, project, mr, user)

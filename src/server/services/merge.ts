@@ -5,6 +5,7 @@ import { findIssueByIid, type IssueRow } from '../db/issues'
 import { nowIso } from '../db/connection'
 import { findMergeRequestById, updateMergeRequestRow, type MergeRequestRow } from '../db/merge-requests'
 import { findProject, findProjectById } from '../db/namespaces'
+import { listProtectedBranches } from '../db/protected-branches'
 import type { ProjectRow, UserRow } from '../db/rows'
 import { isDraftTitle } from '../entities/merge-request'
 import { projectSettings } from '../entities/project'
@@ -16,6 +17,7 @@ import { apiMessage } from '../http/errors'
 import { recordEvent } from './events'
 import { canReadIssue, updateIssue } from './issues'
 import { branchHeads } from './mergeability'
+import { rulesFor } from './protected-branches'
 import { pushLanded } from './push'
 
 /** Options of `PUT .../merge`. */
@@ -107,8 +109,9 @@ export async function mergeMergeRequest(request: FastifyRequest, project: Projec
 async function removeSourceBranch(ctx: ServerContext, mr: MergeRequestRow, head: string, user: UserRow): Promise<void> {
   const source = findProjectById(ctx.db, mr.source_project_id)
   if (!source) return
-  // The default branch is never removed, as in GitLab.
+  // The default branch and protected branches are never removed, as in GitLab.
   if (source.default_branch === mr.source_branch) return
+  if (rulesFor(listProtectedBranches(ctx.db, source.id), mr.source_branch).length > 0) return
   const gitDir = projectGitDir(ctx, source)
   const ref = `refs/heads/${mr.source_branch}`
   const out = await git(['update-ref', '-d', '--end-of-options', ref, head], { gitDir, successExitCodes: [0, 1, 128] })
