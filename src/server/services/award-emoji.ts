@@ -1,24 +1,13 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { Db } from '../db/connection'
-import { nowIso } from '../db/connection'
-import type { UserRow } from '../db/rows'
+import { deleteAward, findAward, insertAward, listAwards, type AwardableType, type AwardEmojiRow } from '../db/award-emoji'
 import { usersById } from '../db/issues'
+import type { UserRow } from '../db/rows'
 import { userRef } from '../entities/user'
 import { ApiError, forbidden, missingParam, notFound, unauthorized } from '../http/errors'
 import { pageOf, setPageHeaders } from '../http/pagination'
 
-export type AwardableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Note' | 'Epic'
-
-/** A row of `award_emoji`. */
-export interface AwardEmojiRow {
-  readonly id: number
-  readonly name: string
-  readonly user_id: number
-  readonly awardable_type: AwardableType
-  readonly awardable_id: number
-  readonly created_at: string
-  readonly updated_at: string
-}
+export type { AwardableType, AwardEmojiRow } from '../db/award-emoji'
 
 /** The awardable a route resolved, after its own read-permission checks. */
 export interface Awardable {
@@ -49,15 +38,12 @@ function present(request: FastifyRequest, rows: readonly AwardEmojiRow[]): Reado
   return rows.map((r) => awardEmojiEntity(r, users.get(r.user_id), baseUrl))
 }
 
-/** Adds an award; throws GitLab's 404 "Award Emoji Name has already been taken" for a repeat. */
+/** Adds an award, with GitLab's 404 bodies for an invalid name and for a repeat. */
 export function addAward(db: Db, a: Awardable, userId: number, name: string): AwardEmojiRow {
   if (!EMOJI_NAME.test(name)) throw new ApiError(404, { message: '404 Award Emoji Name is not a valid emoji name Not Found' })
-  const now = nowIso()
-  const info = db
-    .prepare('INSERT OR IGNORE INTO award_emoji (name, user_id, awardable_type, awardable_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(name, userId, a.type, a.id, now, now)
-  if (info.changes === 0) throw new ApiError(404, { message: '404 Award Emoji Name has already been taken Not Found' })
-  return db.prepare('SELECT * FROM award_emoji WHERE id = ?').get(Number(info.lastInsertRowid)) as AwardEmojiRow
+  const row = insertAward(db, a.type, a.id, userId, name)
+  if (!row) throw new ApiError(404, { message: '404 Award Emoji Name has already been taken Not Found' })
+  return row
 }
 
 /**
@@ -68,19 +54,15 @@ export function awardEmojiRoutes(base: string, resolve: (request: FastifyRequest
   return async (app) => {
     const find = (request: FastifyRequest, a: Awardable): AwardEmojiRow => {
       const id = Number((request.params as Record<string, string>).award_id)
-      const row = Number.isInteger(id)
-        ? (request.server.burrow.db.prepare('SELECT * FROM award_emoji WHERE id = ? AND awardable_type = ? AND awardable_id = ?').get(id, a.type, a.id) as AwardEmojiRow | undefined)
-        : undefined
+      const row = Number.isInteger(id) ? findAward(request.server.burrow.db, a.type, a.id, id) : undefined
       if (!row) throw notFound('Award Emoji')
       return row
     }
 
     app.get(`${base}/award_emoji`, async (request, reply) => {
       const a = resolve(request)
-      const db = request.server.burrow.db
       const page = pageOf(request.query as Record<string, unknown>)
-      const total = (db.prepare('SELECT COUNT(*) AS n FROM award_emoji WHERE awardable_type = ? AND awardable_id = ?').get(a.type, a.id) as { n: number }).n
-      const rows = db.prepare('SELECT * FROM award_emoji WHERE awardable_type = ? AND awardable_id = ? ORDER BY id LIMIT ? OFFSET ?').all(a.type, a.id, page.perPage, page.offset) as AwardEmojiRow[]
+      const { rows, total } = listAwards(request.server.burrow.db, a.type, a.id, { limit: page.perPage, offset: page.offset })
       setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
       return present(request, rows)
     })
@@ -97,12 +79,13 @@ export function awardEmojiRoutes(base: string, resolve: (request: FastifyRequest
       return reply.code(201).send(present(request, [row])[0])
     })
 
+    // Only the awarder (or an administrator) may take an award back.
     app.delete(`${base}/award_emoji/:award_id`, async (request, reply) => {
       const user = request.actor.user
       if (!user) throw unauthorized()
       const row = find(request, resolve(request))
       if (row.user_id !== user.id && !request.perms.isAdmin) throw forbidden()
-      request.server.burrow.db.prepare('DELETE FROM award_emoji WHERE id = ?').run(row.id)
+      deleteAward(request.server.burrow.db, row.id)
       return reply.code(204).send()
     })
   }
