@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../auth/access'
 import type { Db } from '../db/connection'
 import { nowIso } from '../db/connection'
+import { milestonesById } from '../db/issues'
 import { findLabelInScope, insertLabel } from '../db/labels'
 import {
   countsOf, deleteMergeRequestRow, findOpenDuplicate, insertMergeRequest, labelsOf, listMergeRequests, setMergeRequestLabels, setUserLinks,
@@ -22,6 +23,7 @@ import { resolveCommit } from '../git/refs'
 import { gitText, isValidRef } from '../git/git'
 import { apiMessage, validationFailed, type ApiError } from '../http/errors'
 import { recordEvent } from './events'
+import { closingReferences } from './merge'
 import { presentMilestones } from './milestones'
 import { projectLabelScope } from './labels'
 import { isSubscribed } from './subscriptions'
@@ -64,7 +66,7 @@ export function presentMergeRequests(request: FastifyRequest, rows: readonly Mer
   const labels = labelsOf(db, ids)
   const counts = countsOf(db, ids)
   const milestoneIds = [...new Set(rows.map((r) => r.milestone_id).filter((id): id is number => id !== null))]
-  const milestoneRows = milestoneIds.map((id) => findMilestoneById(db, id)).filter((m) => m !== undefined)
+  const milestoneRows = [...milestonesById(db, milestoneIds).values()]
   const milestones = new Map(presentMilestones(request, milestoneRows).map((m) => [m.id, m]))
   return rows.map((r) =>
     mergeRequestEntity(r, {
@@ -140,6 +142,32 @@ export function milestoneMergeRequests(request: FastifyRequest, milestone: Miles
     page,
   )
   return { rows: presentMergeRequests(request, rows), total }
+}
+
+/**
+ * Merge requests of the issue's project whose description references `#iid` (`closed_by`: with a
+ * closing pattern), newest first, that the caller may see — for the issues family's
+ * `related_merge_requests` / `closed_by` endpoints and its merge_requests_count.
+ */
+export function mergeRequestsReferencingIssue(request: FastifyRequest, projectId: number, issueIid: number, kind: 'related' | 'closed_by'): Readonly<Record<string, unknown>>[] {
+  const db = request.server.burrow.db
+  const user = request.actor.user
+  const candidates = db
+    .prepare("SELECT id FROM merge_requests WHERE project_id = ? AND description LIKE ? ORDER BY id DESC")
+    .all(projectId, `%#${issueIid}%`) as { id: number }[]
+  if (candidates.length === 0) return []
+  const { rows } = listMergeRequests(
+    db,
+    { viewer: user ? { id: user.id, isAdmin: user.is_admin === 1, external: user.external === 1 } : null, projectIds: [projectId], orderBy: 'created_at', sort: 'desc' },
+    { limit: 1000, offset: 0 },
+  )
+  const ids = new Set(candidates.map((c) => c.id))
+  const matching = rows.filter((r) => {
+    if (!ids.has(r.id)) return false
+    const refs = kind === 'closed_by' ? closingReferences(r.description) : [...(r.description ?? '').matchAll(/(?<![\w/])#(\d+)\b/g)].map((m) => ({ projectPath: null, iid: Number(m[1]) }))
+    return refs.some((ref) => ref.projectPath === null && ref.iid === issueIid)
+  })
+  return presentMergeRequests(request, matching)
 }
 
 // ---- writes --------------------------------------------------------------------------------
