@@ -88,14 +88,14 @@ describe('merging merge requests in real repositories', () => {
     expect(mr).toMatchObject({ merge_status: 'can_be_merged', has_conflicts: false })
   })
 
-  it('marks a conflicting merge request cannot_be_merged with has_conflicts, and refuses to merge it with 405', async () => {
+  it('marks a conflicting merge request cannot_be_merged with has_conflicts, and refuses to merge it with 406', async () => {
     await pushBranch('conflicting', { 'shared.txt': 'from branch\n' })
     await advanceMain({ 'shared.txt': 'from main\n' })
     const iid = await open('conflicting')
     expect(await settled(iid)).toMatchObject({ merge_status: 'cannot_be_merged', has_conflicts: true })
     const merge = await api(dev.token, 'PUT', `/merge_requests/${iid}/merge`)
-    expect(merge.status).toBe(405)
-    expect(merge.body).toEqual({ message: '405 Method Not Allowed' })
+    expect(merge.status).toBe(406)
+    expect(merge.body).toEqual({ message: 'Branch cannot be merged' })
   })
 
   it('builds merge_ref without moving the target, and answers 400 for a conflicting merge request', async () => {

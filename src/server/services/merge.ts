@@ -38,9 +38,13 @@ function defaultMergeMessage(mr: MergeRequestRow, projectPath: string): string {
   return `Merge branch '${mr.source_branch}' into '${mr.target_branch}'\n\n${mr.title}\n\nSee merge request ${projectPath}!${mr.iid}\n`
 }
 
-/** 405 `Method Not Allowed` unless the merge request is open, not a draft and without conflicts. */
+/**
+ * GitLab's documented answers: 405 `Method Not Allowed` unless the merge request is open and not a
+ * draft; 406 `Branch cannot be merged` when it has conflicts.
+ */
 export function assertMergeable(mr: MergeRequestRow): void {
-  if (mr.state !== 'opened' || isDraftTitle(mr.title) || mr.merge_status === 'cannot_be_merged') throw apiMessage(405, '405 Method Not Allowed')
+  if (mr.state !== 'opened' || isDraftTitle(mr.title)) throw apiMessage(405, '405 Method Not Allowed')
+  if (mr.merge_status === 'cannot_be_merged') throw apiMessage(406, 'Branch cannot be merged')
 }
 
 /**
@@ -61,7 +65,7 @@ export async function mergeMergeRequest(request: FastifyRequest, project: Projec
   const merged = await mergeTree(gitDir, heads.target, heads.source)
   if (merged.conflicts) {
     updateMergeRequestRow(ctx.db, mr.id, { merge_status: 'cannot_be_merged' }, false)
-    throw apiMessage(405, '405 Method Not Allowed')
+    throw apiMessage(406, 'Branch cannot be merged')
   }
   const fastForwardable = await isAncestor(gitDir, heads.target, heads.source)
   if (method !== 'merge' && !fastForwardable && !squash) throw apiMessage(406, 'Branch cannot be merged')
