@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { AUTHORIZED_GROUPS_CTE, AUTHORIZED_PROJECTS_CTE } from '../auth/permissions'
 import type { Db } from './connection'
 import { nowIso } from './connection'
@@ -127,6 +128,44 @@ export function renumberPositions(db: Db, projectId: number): void {
 export function moveIssuesToMilestone(db: Db, from: readonly number[], to: number): void {
   if (from.length === 0) return
   db.prepare('UPDATE issues SET milestone_id = ? WHERE milestone_id IN (SELECT value FROM json_each(?))').run(to, JSON.stringify(from))
+}
+
+/** Copies an issue's notes to another issue; each source thread gets one fresh discussion id. */
+export function copyIssueNotes(db: Db, fromIssueId: number, toIssueId: number, toProjectId: number): void {
+  const notes = db.prepare("SELECT * FROM notes WHERE noteable_type = 'Issue' AND noteable_id = ? ORDER BY id").all(fromIssueId) as Record<string, unknown>[]
+  const fresh = new Map<unknown, string>()
+  const insert = db.prepare(
+    `INSERT INTO notes (noteable_type, noteable_id, project_id, author_id, body, type, discussion_id, system, internal, resolvable, resolved_at, resolved_by_id, created_at, updated_at)
+     VALUES ('Issue', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
+  for (const n of notes) {
+    if (!fresh.has(n.discussion_id)) fresh.set(n.discussion_id, randomBytes(20).toString('hex'))
+    insert.run(toIssueId, toProjectId, n.author_id, n.body, n.type, fresh.get(n.discussion_id), n.system, n.internal, n.resolvable, n.resolved_at, n.resolved_by_id, n.created_at, n.updated_at)
+  }
+}
+
+/** Copies an issue's award emoji to another issue. */
+export function copyIssueAwards(db: Db, fromIssueId: number, toIssueId: number): void {
+  db.prepare(
+    `INSERT INTO award_emoji (name, user_id, awardable_type, awardable_id, created_at, updated_at)
+     SELECT name, user_id, 'Issue', ?, created_at, updated_at FROM award_emoji WHERE awardable_type = 'Issue' AND awardable_id = ?`,
+  ).run(toIssueId, fromIssueId)
+}
+
+/** Authors of an issue's user notes (internal ones only when asked), in order of first note. */
+export function noteAuthorIds(db: Db, issueId: number, includeInternal: boolean): number[] {
+  return db
+    .prepare(
+      `SELECT author_id FROM notes WHERE noteable_type = 'Issue' AND noteable_id = ? AND system = 0 ${includeInternal ? '' : 'AND internal = 0'}
+       GROUP BY author_id ORDER BY MIN(id)`,
+    )
+    .pluck()
+    .all(issueId) as number[]
+}
+
+/** The id of the project's own milestone with this title. */
+export function findProjectMilestoneIdByTitle(db: Db, projectId: number, title: string): number | undefined {
+  return db.prepare('SELECT id FROM milestones WHERE title = ? AND project_id = ?').pluck().get(title, projectId) as number | undefined
 }
 
 /** Deletes an issue and the polymorphic rows that point at it. */

@@ -1,14 +1,14 @@
-import { randomBytes } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../auth/access'
 import type { Db } from '../db/connection'
 import { nowIso } from '../db/connection'
 import {
-  assigneeIdsOf, deleteIssueRow, ensurePositions, findIssueById, findIssueByIid, POSITION_GAP, renumberPositions, insertIssueRow, issueCounts, labelsOf, listIssues, milestonesById, projectPathsOf, readableProjects,
+  assigneeIdsOf, copyIssueAwards, copyIssueNotes, deleteIssueRow, findProjectMilestoneIdByTitle, noteAuthorIds, ensurePositions, findIssueById, findIssueByIid, POSITION_GAP, renumberPositions, insertIssueRow, issueCounts, labelsOf, listIssues, milestonesById, projectPathsOf, readableProjects,
   setAssignees, setIssueLabels, updateIssueRow, usersById, type IssueColumnChanges, type IssueRow, type IssueType,
 } from '../db/issues'
 import { findLabelTitleInScope, insertLabel, type LabelRow } from '../db/labels'
 import { findMilestoneById, ownerPaths, type MilestoneRow } from '../db/milestones'
+import { deleteTimelogs, insertTimelog, setTrackableEstimate, totalTimeSpent, trackableEstimate } from '../db/timelogs'
 import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../db/namespaces'
 import type { ProjectRow } from '../db/rows'
 import { issueEntity, type IssuePageData, type ReferenceOrigin } from '../entities/issue'
@@ -465,7 +465,7 @@ function copyIssue(request: FastifyRequest, issue: IssueRow, target: ProjectRow,
   const milestone = issue.milestone_id !== null ? findMilestoneById(db, issue.milestone_id) : undefined
   const milestoneId = milestone
     ? (milestoneFor(request, target, milestone.id) ??
-      (db.prepare('SELECT id FROM milestones WHERE title = ? AND project_id = ?').get(milestone.title, target.id) as { id: number } | undefined)?.id ??
+      findProjectMilestoneIdByTitle(db, target.id, milestone.title) ??
       null)
     : null
   const copy = insertIssueRow(db, {
@@ -485,25 +485,8 @@ function copyIssue(request: FastifyRequest, issue: IssueRow, target: ProjectRow,
   const labelIds = (labelsOf(db, [issue.id]).get(issue.id) ?? []).map((l) => findLabelTitleInScope(db, scope, l.title)?.id).filter((id): id is number => id !== undefined)
   setIssueLabels(db, copy.id, labelIds)
   setAssignees(db, copy.id, assigneeIdsOf(db, [issue.id]).get(issue.id) ?? [])
-  if (o.withNotes) {
-    // Each copied thread gets a fresh discussion id, shared by the notes of one source thread.
-    const notes = db.prepare("SELECT * FROM notes WHERE noteable_type = 'Issue' AND noteable_id = ? ORDER BY id").all(issue.id) as { discussion_id: string; [k: string]: unknown }[]
-    const fresh = new Map<string, string>()
-    const insert = db.prepare(
-      `INSERT INTO notes (noteable_type, noteable_id, project_id, author_id, body, type, discussion_id, system, internal, resolvable, resolved_at, resolved_by_id, created_at, updated_at)
-       VALUES ('Issue', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    for (const n of notes) {
-      if (!fresh.has(n.discussion_id)) fresh.set(n.discussion_id, randomBytes(20).toString('hex'))
-      insert.run(copy.id, target.id, n.author_id, n.body, n.type, fresh.get(n.discussion_id), n.system, n.internal, n.resolvable, n.resolved_at, n.resolved_by_id, n.created_at, n.updated_at)
-    }
-  }
-  if (o.withAwards) {
-    db.prepare(
-      `INSERT INTO award_emoji (name, user_id, awardable_type, awardable_id, created_at, updated_at)
-       SELECT name, user_id, 'Issue', ?, created_at, updated_at FROM award_emoji WHERE awardable_type = 'Issue' AND awardable_id = ?`,
-    ).run(copy.id, issue.id)
-  }
+  if (o.withNotes) copyIssueNotes(db, issue.id, copy.id, target.id)
+  if (o.withAwards) copyIssueAwards(db, issue.id, copy.id)
   return copy
 }
 
@@ -600,20 +583,16 @@ export interface Trackable {
   readonly projectId: number
 }
 
-const TRACKABLE_TABLES: Readonly<Record<Trackable['type'], string>> = { Issue: 'issues', MergeRequest: 'merge_requests' }
-
 /** The time_stats of a trackable: its estimate and the sum of its time logs. */
 export function timeStats(db: Db, type: Trackable['type'], id: number): TimeStats {
-  const estimate = (db.prepare(`SELECT time_estimate FROM ${TRACKABLE_TABLES[type]} WHERE id = ?`).get(id) as { time_estimate: number } | undefined)?.time_estimate ?? 0
-  const spent = (db.prepare('SELECT COALESCE(SUM(time_spent), 0) AS s FROM timelogs WHERE trackable_type = ? AND trackable_id = ?').get(type, id) as { s: number }).s
-  return timeStatsOf(estimate, spent)
+  return timeStatsOf(trackableEstimate(db, type, id), totalTimeSpent(db, type, id))
 }
 
 /** Sets the estimate (seconds, not negative). */
 export function setTimeEstimate(request: FastifyRequest, t: Trackable, seconds: number): TimeStats {
   if (seconds < 0) throw validationFailed({ time_estimate: ['must have a valid format and be greater than or equal to zero.'] })
   const db = request.server.burrow.db
-  db.prepare(`UPDATE ${TRACKABLE_TABLES[t.type]} SET time_estimate = ?, updated_at = ? WHERE id = ?`).run(seconds, nowIso(), t.id)
+  setTrackableEstimate(db, t.type, t.id, seconds)
   return timeStats(db, t.type, t.id)
 }
 
@@ -628,12 +607,8 @@ export function addSpentTime(request: FastifyRequest, t: Trackable, seconds: num
   if (!user) throw apiMessage(401, '401 Unauthorized')
   const db = request.server.burrow.db
   return db.transaction(() => {
-    const current = timeStats(db, t.type, t.id).total_time_spent
-    if (current + seconds < 0) throw validationFailed({ base: ['Time to subtract exceeds the total time spent'] })
-    const now = nowIso()
-    db.prepare('INSERT INTO timelogs (trackable_type, trackable_id, project_id, user_id, time_spent, spent_at, summary, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(t.type, t.id, t.projectId, user.id, seconds, now, summary ?? null, now)
-    db.prepare(`UPDATE ${TRACKABLE_TABLES[t.type]} SET updated_at = ? WHERE id = ?`).run(now, t.id)
+    if (totalTimeSpent(db, t.type, t.id) + seconds < 0) throw validationFailed({ base: ['Time to subtract exceeds the total time spent'] })
+    insertTimelog(db, { type: t.type, id: t.id, projectId: t.projectId, userId: user.id, seconds, summary: summary ?? null })
     return timeStats(db, t.type, t.id)
   })()
 }
@@ -641,17 +616,13 @@ export function addSpentTime(request: FastifyRequest, t: Trackable, seconds: num
 /** Removes every time log of the trackable. */
 export function resetSpentTime(request: FastifyRequest, t: Trackable): TimeStats {
   const db = request.server.burrow.db
-  db.prepare('DELETE FROM timelogs WHERE trackable_type = ? AND trackable_id = ?').run(t.type, t.id)
-  db.prepare(`UPDATE ${TRACKABLE_TABLES[t.type]} SET updated_at = ? WHERE id = ?`).run(nowIso(), t.id)
+  deleteTimelogs(db, t.type, t.id)
   return timeStats(db, t.type, t.id)
 }
 
 /** Participants of an issue: author, assignees and authors of notes the caller may see, in that order. */
 export function issueParticipantIds(db: Db, issue: IssueRow, includeInternal: boolean): number[] {
-  const notes = db
-    .prepare(`SELECT DISTINCT author_id FROM notes WHERE noteable_type = 'Issue' AND noteable_id = ? AND system = 0 ${includeInternal ? '' : 'AND internal = 0'} ORDER BY id`)
-    .all(issue.id) as { author_id: number }[]
-  return [...new Set([issue.author_id, ...(assigneeIdsOf(db, [issue.id]).get(issue.id) ?? []), ...notes.map((n) => n.author_id)])]
+  return [...new Set([issue.author_id, ...(assigneeIdsOf(db, [issue.id]).get(issue.id) ?? []), ...noteAuthorIds(db, issue.id, includeInternal)])]
 }
 
 /**
