@@ -231,6 +231,18 @@ describe('merge requests: create, read, update, delete, lists, approvals', () =>
       expect(full[0].references).toMatchObject({ relative: `${path}!1` })
     })
 
+    it('combines scope with author_id and leaves out archived projects unless non_archived=false', async () => {
+      expect(iidsOf((await api(dev2.token, 'GET', `/merge_requests?author_id=${dev.user.id}`)).body)).toEqual([])
+      expect(iidsOf((await api(dev2.token, 'GET', `/merge_requests?scope=all&author_id=${dev.user.id}`)).body)).toEqual([1, 2, 4, 5])
+      s.app.burrow.db.prepare('UPDATE projects SET archived = 1 WHERE id = ?').run(project.id)
+      try {
+        expect(iidsOf((await api(dev2.token, 'GET', '/merge_requests?scope=all')).body)).toEqual([])
+        expect(iidsOf((await api(dev2.token, 'GET', '/merge_requests?scope=all&non_archived=false')).body)).toEqual([1, 2, 3, 4, 5])
+      } finally {
+        s.app.burrow.db.prepare('UPDATE projects SET archived = 0 WHERE id = ?').run(project.id)
+      }
+    })
+
     it('lists a group\'s merge requests with references relative to the group', async () => {
       const res = await api(dev.token, 'GET', `/groups/${group.id}/merge_requests?state=opened&iids[]=1`)
       expect((res.body as Json[]).map((m) => m.references)).toEqual([{ short: '!1', relative: 'app!1', full: `${path}!1` }])

@@ -85,6 +85,7 @@ export function insertMergeRequest(db: Db, m: NewMergeRequest): MergeRequestRow 
   return findMergeRequestById(db, Number(info.lastInsertRowid)) as MergeRequestRow
 }
 
+/** The merge request with this global id. */
 export function findMergeRequestById(db: Db, id: number): MergeRequestRow | undefined {
   return db.prepare('SELECT * FROM merge_requests WHERE id = ?').get(id) as MergeRequestRow | undefined
 }
@@ -114,6 +115,7 @@ export function updateMergeRequestRow(db: Db, id: number, changes: MergeRequestC
   return findMergeRequestById(db, id) as MergeRequestRow
 }
 
+/** Deletes a merge request and the polymorphic rows that point at it (labels, votes, notes, to-dos…). */
 export function deleteMergeRequestRow(db: Db, id: number): void {
   db.transaction(() => {
     for (const [table, column] of [
@@ -301,6 +303,8 @@ export interface MergeRequestFilter extends NegatableFilter {
   readonly wip?: boolean
   readonly approvedBy?: readonly number[] | 'None' | 'Any'
   readonly approvers?: 'None' | 'Any' | readonly number[]
+  /** Leaves out merge requests of archived projects (`non_archived`, default true on cross-project lists). */
+  readonly nonArchived?: boolean
   /** Deployment filters: there are no deployments yet, so any of them matches nothing. */
   readonly deploymentFilter?: boolean
   readonly not?: NegatableFilter
@@ -388,6 +392,7 @@ function whereOf(f: MergeRequestFilter): Where {
   if (f.state !== undefined) w.add('mr.state = ?', f.state)
   if (f.iids !== undefined) w.add('mr.iid IN (SELECT value FROM json_each(?))', JSON.stringify(f.iids))
   if (f.milestoneId !== undefined) w.add('mr.milestone_id = ?', f.milestoneId)
+  if (f.nonArchived) w.add('mr.project_id IN (SELECT id FROM projects WHERE archived = 0)')
   if (f.sourceBranch !== undefined) w.add('mr.source_branch = ?', f.sourceBranch)
   if (f.targetBranch !== undefined) w.add('mr.target_branch = ?', f.targetBranch)
   if (f.createdAfter !== undefined) w.add('mr.created_at >= ?', f.createdAfter)

@@ -207,7 +207,7 @@ function idOrSpecial(raw: unknown, name: string): readonly number[] | 'None' | '
 const STATES = ['opened', 'closed', 'locked', 'merged', 'all']
 const ORDERS = ['created_at', 'updated_at', 'title', 'merged_at']
 
-function filterOf(request: FastifyRequest, q: Readonly<Record<string, unknown>>, projectIds: readonly number[] | undefined, defaultScope: string): MergeRequestFilter {
+function filterOf(request: FastifyRequest, q: Readonly<Record<string, unknown>>, projectIds: readonly number[] | undefined, defaultScope: string, crossProject = false): MergeRequestFilter {
   const user = request.actor.user
   const state = q.state === undefined ? 'all' : String(q.state)
   if (!STATES.includes(state)) throw invalidParam('state', 'does not have a valid value')
@@ -223,8 +223,9 @@ function filterOf(request: FastifyRequest, q: Readonly<Record<string, unknown>>,
   const base = negatable(request, q)
   let authorIds = base.authorIds
   let assignee = base.assignee
-  if (scope === 'created_by_me') authorIds = [user?.id ?? -1]
-  if (scope === 'assigned_to_me') assignee = user?.id ?? -1
+  // The scope narrows whatever author/assignee filter was given (GitLab applies both).
+  if (scope === 'created_by_me') authorIds = authorIds === undefined || authorIds.includes(user?.id ?? -1) ? [user?.id ?? -1] : [-1]
+  if (scope === 'assigned_to_me') assignee = assignee === undefined || assignee === user?.id ? (user?.id ?? -1) : -1
   const not = q.not && typeof q.not === 'object' ? negatable(request, q.not as Record<string, unknown>) : undefined
   const searchIn = q.in !== undefined ? listOf(q.in) : undefined
   if (searchIn?.some((f) => f !== 'title' && f !== 'description')) throw invalidParam('in', 'does not have a valid value')
@@ -247,6 +248,7 @@ function filterOf(request: FastifyRequest, q: Readonly<Record<string, unknown>>,
     wip: q.wip === undefined ? undefined : q.wip === 'yes',
     approvedBy,
     approvers: idOrSpecial(q.approver_ids, 'approver_ids'),
+    nonArchived: crossProject && (q.non_archived === undefined || boolParam(q.non_archived)),
     deploymentFilter: q.environment !== undefined || q.deployed_before !== undefined || q.deployed_after !== undefined,
     not,
     orderBy: orderBy as MergeRequestFilter['orderBy'],
@@ -347,7 +349,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/merge_requests', async (request, reply) => {
     const q = request.query as Record<string, unknown>
     if (q.scope !== 'all' && !request.actor.user) throw unauthorized()
-    return sendList(request, reply, filterOf(request, q, undefined, 'created_by_me'), null)
+    return sendList(request, reply, filterOf(request, q, undefined, 'created_by_me', true), null)
   })
 
   app.get('/projects/:id/merge_requests', { schema: { params: IdParams } }, async (request, reply) => {
@@ -360,7 +362,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     const group = loadGroup(request, request.params.id)
     const db = request.server.burrow.db
     const projectIds = (db.prepare('SELECT id FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?))').all(JSON.stringify(groupAndDescendantIds(db, group.id))) as { id: number }[]).map((p) => p.id)
-    const filter = filterOf(request, request.query as Record<string, unknown>, projectIds, 'all')
+    const filter = filterOf(request, request.query as Record<string, unknown>, projectIds, 'all', true)
     return sendList(request, reply, filter, { kind: 'group', path: group.full_path })
   })
 
