@@ -98,6 +98,23 @@ describe('merging merge requests in real repositories', () => {
     expect(merge.body).toEqual({ message: 'Branch cannot be merged' })
   })
 
+  it('lists show the stored merge_status and recompute it only with with_merge_status_recheck=true', async () => {
+    const conflicting = ((await api(dev.token, 'GET', '/merge_requests?source_branch=conflicting')).body as unknown as Json[])[0]
+    const iid = conflicting.iid as number
+    s.app.burrow.db.prepare("UPDATE merge_requests SET merge_status = 'can_be_merged' WHERE project_id = ? AND iid = ?").run(project.id, iid)
+    const stored = (await api(dev.token, 'GET', `/merge_requests?iids[]=${iid}`)).body as unknown as Json[]
+    expect(stored[0].merge_status).toBe('can_be_merged')
+    const rechecked = (await api(dev.token, 'GET', `/merge_requests?iids[]=${iid}&with_merge_status_recheck=true`)).body as unknown as Json[]
+    expect(rechecked[0].merge_status).toBe('checking')
+    expect(await settled(iid)).toMatchObject({ merge_status: 'cannot_be_merged' })
+  })
+
+  it('counts diverged commits with include_diverged_commits_count', async () => {
+    const conflicting = ((await api(dev.token, 'GET', '/merge_requests?source_branch=conflicting')).body as unknown as Json[])[0]
+    const mr = (await api(dev.token, 'GET', `/merge_requests/${conflicting.iid as number}?include_diverged_commits_count=true`)).body as Json
+    expect(mr.diverged_commits_count).toBe(1)
+  })
+
   it('builds merge_ref without moving the target, and answers 400 for a conflicting merge request', async () => {
     await pushBranch('refme', { 'refme.txt': 'x\n' })
     const iid = await open('refme')
