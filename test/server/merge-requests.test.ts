@@ -357,6 +357,17 @@ describe('merge requests: create, read, update, delete, lists, approvals', () =>
     expect(((await api(dev.token, 'GET', `/projects/${project.id}/merge_requests/2`)).body as Json).upvotes).toBe(1)
   })
 
+  it('follows merge_requests_access_level: private hides them from non-members of a public project, disabled from everyone (403)', async () => {
+    const pub = seedProject(s, { namespaceId: group.id, path: 'public-app', visibility: 'public' })
+    const setLevel = (level: string) => s.app.burrow.db.prepare("UPDATE projects SET settings = json_set(settings, '$.merge_requests_access_level', ?) WHERE id = ?").run(level, pub.id)
+    expect((await api(stranger.token, 'GET', `/projects/${pub.id}/merge_requests`)).status).toBe(200)
+    setLevel('private')
+    expect((await api(stranger.token, 'GET', `/projects/${pub.id}/merge_requests`)).status).toBe(403)
+    setLevel('disabled')
+    expect((await api(ROOT_TOKEN, 'GET', `/projects/${pub.id}/merge_requests`)).status).toBe(200)
+    expect((await api(dev.token, 'GET', `/projects/${project.id}/merge_requests/1`)).status).toBe(200)
+  })
+
   it('deletes a merge request as Owner (204) and refuses a Developer (403)', async () => {
     expect((await api(dev.token, 'DELETE', `/projects/${project.id}/merge_requests/5`)).status).toBe(403)
     expect((await api(ROOT_TOKEN, 'DELETE', `/projects/${project.id}/merge_requests/5`)).status).toBe(204)

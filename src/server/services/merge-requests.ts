@@ -10,7 +10,6 @@ import {
 } from '../db/merge-requests'
 import { findMilestoneById, type MilestoneRow } from '../db/milestones'
 import { findNamespaceById } from '../db/namespaces'
-import { findProjectWithNamespace } from '../db/projects'
 import type { ProjectRow, UserRow } from '../db/rows'
 import {
   mergeRequestDetailFields, mergeRequestEntity, mergeRequestSimple, type MergeRequestDetail,
@@ -361,24 +360,15 @@ export async function updateMergeRequest(request: FastifyRequest, project: Proje
     const assignees = assigneeIdsOf(input)
     const addedAssignees = assignees !== undefined ? setUserLinks(db, 'merge_request_assignees', mr.id, existingUserIds(db, assignees)) : []
     const addedReviewers = input.reviewer_ids !== undefined ? setUserLinks(db, 'merge_request_reviewers', mr.id, existingUserIds(db, input.reviewer_ids)) : []
-    // Nulls are real values here (closed_at on reopen), so they are written explicitly.
-    const row = updateMergeRequestRow(db, mr.id, {})
-    if (Object.keys(changes).length > 0) {
-      const entries = Object.entries(changes)
-      db.prepare(`UPDATE merge_requests SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`).run(...entries.map(([, v]) => v ?? null), mr.id)
-    }
+    // Nulls are real values here (closed_at on reopen); updateMergeRequestRow writes them.
+    const row = updateMergeRequestRow(db, mr.id, changes)
     if (stateAction) recordEvent(db, { authorId: actor.id, action: stateAction, projectId: project.id, targetType: 'MergeRequest', targetId: mr.id, targetIid: mr.iid, targetTitle: changes.title ?? mr.title })
     notifyNewlyLinked(db, row, actor.id, addedAssignees.filter((id) => id !== actor.id), addedReviewers.filter((id) => id !== actor.id))
-    return updateMergeRequestRow(db, mr.id, {}, false)
+    return row
   })()
 }
 
 /** Deletes a merge request with its links, notes, votes, time logs and to-dos. */
 export function destroyMergeRequest(request: FastifyRequest, mr: MergeRequestRow): void {
   deleteMergeRequestRow(request.server.burrow.db, mr.id)
-}
-
-/** The target project of a merge request with namespace columns (web URLs). */
-export function projectWithNamespace(db: Db, id: number): ReturnType<typeof findProjectWithNamespace> {
-  return findProjectWithNamespace(db, id)
 }

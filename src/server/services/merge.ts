@@ -15,7 +15,7 @@ import { projectGitDir } from '../git/project-repo'
 import { rebaseCommits } from '../git/rebase'
 import { apiMessage } from '../http/errors'
 import { recordEvent } from './events'
-import { canReadIssue, updateIssue } from './issues'
+import { canReadIssue, requireIssuesFeature, updateIssue } from './issues'
 import { branchHeads } from './mergeability'
 import { rulesFor } from './protected-branches'
 import { pushLanded } from './push'
@@ -167,11 +167,20 @@ export function closableIssues(request: FastifyRequest, project: ProjectRow, mr:
   const found: ClosableIssue[] = []
   for (const ref of closingReferences(mr.description)) {
     const owner = ref.projectPath === null ? project : findProject(db, ref.projectPath)
-    if (!owner || !request.perms.canReadProject(owner)) continue
+    if (!owner || !request.perms.canReadProject(owner) || !issuesFeatureReadable(request, owner)) continue
     const issue = findIssueByIid(db, owner.id, ref.iid)
     if (issue && canReadIssue(request, owner, issue)) found.push({ project: owner, issue })
   }
   return found
+}
+
+function issuesFeatureReadable(request: FastifyRequest, project: ProjectRow): boolean {
+  try {
+    requireIssuesFeature(request, project)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /**

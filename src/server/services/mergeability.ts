@@ -33,15 +33,15 @@ function queueOf(ctx: ServerContext): Map<number, Promise<void>> {
  * `can_be_merged`, a conflicting one (or a missing branch) `cannot_be_merged`.
  */
 export function queueMergeabilityCheck(ctx: ServerContext, mrId: number): void {
+  const row = findMergeRequestById(ctx.db, mrId)
+  if (!row || row.state !== 'opened') return
+  updateMergeRequestRow(ctx.db, mrId, { merge_status: 'checking' }, false)
   const q = queueOf(ctx)
   if (q.has(mrId)) {
     if (!reruns.has(ctx)) reruns.set(ctx, new Set())
     reruns.get(ctx)?.add(mrId)
     return
   }
-  const row = findMergeRequestById(ctx.db, mrId)
-  if (!row || row.state !== 'opened') return
-  updateMergeRequestRow(ctx.db, mrId, { merge_status: 'checking' }, false)
   const job = new Promise<void>((resolve) => setImmediate(resolve))
     .then(() => checkMergeability(ctx, mrId))
     .catch((error: unknown) => process.emitWarning(`mergeability check failed: ${error instanceof Error ? error.message : String(error)}`))
@@ -84,6 +84,8 @@ export async function checkMergeability(ctx: ServerContext, mrId: number): Promi
   await git(['update-ref', `refs/merge-requests/${mr.iid}/head`, heads.source], { gitDir }).catch(() => undefined)
   const latest = findMergeRequestById(ctx.db, mrId)
   if (!latest || latest.state !== 'opened') return
+  // A newer check was asked for while this one ran: its result may be stale, so only the rerun writes.
+  if (reruns.get(ctx)?.has(mrId)) return
   // head_sha is left to creation, the push listener and rebase, which know the newest head.
   updateMergeRequestRow(ctx.db, mrId, { merge_status: result.conflicts ? 'cannot_be_merged' : 'can_be_merged' }, false)
 }
