@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AccessLevel } from '../../src/server/auth/access'
 import { seedGroup, seedMember } from '../helpers/fixtures'
 import { commitFiles, remoteUrl, sh } from '../helpers/git'
-import { ROOT_TOKEN, seedUser, startServer, type ListeningServer, type SeededUser } from '../helpers/server'
+import { seedUser, startServer, type ListeningServer, type SeededUser } from '../helpers/server'
 
 interface Branch {
   name: string
