@@ -83,6 +83,25 @@ const MergeBody = Type.Object({
   sha: Type.Optional(Type.String()),
 })
 
+// List parameters are mostly strings on purpose: user filters take ids or `None`/`Any`, labels and
+// `in` take comma lists; filterOf parses them and answers GitLab's 400s.
+const ListValue = Type.Optional(Type.Union([Type.String(), Type.Integer()]))
+const ListArray = Type.Optional(Type.Union([Type.Array(Type.Union([Type.String(), Type.Integer()])), Type.String(), Type.Integer()]))
+const NotFilter = Type.Object({
+  labels: ListArray, milestone: ListValue, author_id: ListValue, author_username: ListValue, assignee_id: ListValue,
+  assignee_username: ListArray, reviewer_id: ListValue, reviewer_username: ListValue, my_reaction_emoji: ListValue,
+})
+const ListQuery = Type.Object({
+  state: ListValue, order_by: ListValue, sort: ListValue, milestone: ListValue, view: ListValue, labels: ListArray,
+  with_labels_details: Type.Optional(Type.Boolean()), with_merge_status_recheck: Type.Optional(Type.Boolean()),
+  created_after: ListValue, created_before: ListValue, updated_after: ListValue, updated_before: ListValue,
+  scope: ListValue, author_id: ListValue, author_username: ListValue, assignee_id: ListValue, assignee_username: ListArray,
+  approver_ids: ListArray, approved_by_ids: ListArray, reviewer_id: ListValue, reviewer_username: ListValue,
+  my_reaction_emoji: ListValue, source_branch: ListValue, target_branch: ListValue, search: ListValue, in: ListValue,
+  wip: ListValue, not: Type.Optional(NotFilter), environment: ListValue, deployed_before: ListValue, deployed_after: ListValue,
+  iids: ListArray, non_archived: Type.Optional(Type.Boolean()), page: Type.Optional(Type.Integer()), per_page: Type.Optional(Type.Integer()),
+})
+
 /** A comma-separated or array parameter as a list of trimmed, non-empty strings. */
 function listOf(value: unknown): string[] {
   // Coercion may have wrapped a comma-separated string in an array, so every item is split.
@@ -346,19 +365,19 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
   registerMergeRequestRefresh(app.burrow)
   app.addHook('onClose', async () => mergeabilityIdle(app.burrow))
 
-  app.get('/merge_requests', async (request, reply) => {
+  app.get('/merge_requests', { schema: { querystring: ListQuery } }, async (request, reply) => {
     const q = request.query as Record<string, unknown>
     if (q.scope !== 'all' && !request.actor.user) throw unauthorized()
     return sendList(request, reply, filterOf(request, q, undefined, 'created_by_me', true), null)
   })
 
-  app.get('/projects/:id/merge_requests', { schema: { params: IdParams } }, async (request, reply) => {
+  app.get('/projects/:id/merge_requests', { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {
     const project = loadMrProject(request, request.params.id)
     const filter = filterOf(request, request.query as Record<string, unknown>, [project.id], 'all')
     return sendList(request, reply, filter, { kind: 'project', path: projectPathOf(request, project) })
   })
 
-  app.get('/groups/:id/merge_requests', { schema: { params: IdParams } }, async (request, reply) => {
+  app.get('/groups/:id/merge_requests', { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {
     const group = loadGroup(request, request.params.id)
     const db = request.server.burrow.db
     const projectIds = (db.prepare('SELECT id FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?))').all(JSON.stringify(groupAndDescendantIds(db, group.id))) as { id: number }[]).map((p) => p.id)
