@@ -147,6 +147,8 @@ describe('merging merge requests in real repositories', () => {
     expect(await sh(dir, 'log', '-1', '--format=%s')).toBe("Merge branch 'feature' into 'main'")
     const events = s.app.burrow.db.prepare("SELECT action FROM events WHERE target_type = 'MergeRequest' AND target_iid = ? AND project_id = ?").all(iid, project.id) as Json[]
     expect(events.map((e) => e.action)).toContain('merged')
+    const listed = (await s.request(dev.token, { method: 'GET', url: `/api/v4/projects/${project.id}/events?action=merged` })).body
+    expect((JSON.parse(listed) as Json[]).some((e) => e.action_name === 'accepted' && e.target_type === 'MergeRequest' && e.target_iid === iid)).toBe(true)
     expect((await api(dev.token, 'PUT', `/merge_requests/${iid}/merge`)).status).toBe(405)
   })
 
