@@ -363,7 +363,8 @@ async function mrDiffs(request: FastifyRequest, project: ProjectRow, mr: MergeRe
 /** Merge request routes: lists, CRUD, merge, rebase, merge ref, approvals, diffs, time tracking. */
 const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
   registerMergeRequestRefresh(app.burrow)
-  app.addHook('onClose', async () => mergeabilityIdle(app.burrow))
+  // preClose: the root onClose hook closes the database, and background jobs still need it.
+  app.addHook('preClose', async () => mergeabilityIdle(app.burrow))
 
   app.get('/merge_requests', { schema: { querystring: ListQuery } }, async (request, reply) => {
     const q = request.query as Record<string, unknown>

@@ -16,7 +16,7 @@ import { rebaseCommits } from '../git/rebase'
 import { apiMessage } from '../http/errors'
 import { recordEvent } from './events'
 import { canReadIssue, requireIssuesFeature, updateIssue } from './issues'
-import { branchHeads } from './mergeability'
+import { branchHeads, runInBackground } from './mergeability'
 import { rulesFor } from './protected-branches'
 import { pushLanded } from './push'
 
@@ -225,15 +225,15 @@ const REBASE_FAILED = 'Rebase failed: Rebase locally, resolve all conflicts, the
  */
 export function startRebase(ctx: ServerContext, project: ProjectRow, mr: MergeRequestRow, user: UserRow): void {
   updateMergeRequestRow(ctx.db, mr.id, { rebase_in_progress: 1, merge_error: null }, false)
-  setImmediate(() => {
+  runInBackground(ctx, () =>
     runRebase(ctx, project, mr, user).catch((error: unknown) => {
       try {
         updateMergeRequestRow(ctx.db, mr.id, { rebase_in_progress: 0, merge_error: `Rebase failed: ${error instanceof Error ? error.message : String(error)}` }, false)
       } catch {
         // The server closed while rebasing; nothing is left to report to.
       }
-    })
-  })
+    }),
+  )
 }
 
 async function runRebase(ctx: ServerContext, project: ProjectRow, mr: MergeRequestRow, user: UserRow): Promise<void> {

@@ -47,14 +47,40 @@ export function queueMergeabilityCheck(ctx: ServerContext, mrId: number): void {
     .catch((error: unknown) => process.emitWarning(`mergeability check failed: ${error instanceof Error ? error.message : String(error)}`))
     .finally(() => {
       q.delete(mrId)
-      if (reruns.get(ctx)?.delete(mrId)) queueMergeabilityCheck(ctx, mrId)
+      try {
+        if (reruns.get(ctx)?.delete(mrId)) queueMergeabilityCheck(ctx, mrId)
+      } catch {
+        // The server is shutting down (database closed): nothing left to check for.
+      }
     })
   q.set(mrId, job)
 }
 
-/** Resolves when every queued mergeability check of this server has finished. */
+// Other background work on merge requests (rebases), awaited with the checks before shutdown.
+const background = new WeakMap<ServerContext, Set<Promise<void>>>()
+
+/** Runs `job` in the background of this server; mergeabilityIdle waits for it. Errors are the job's to handle. */
+export function runInBackground(ctx: ServerContext, job: () => Promise<void>): void {
+  let jobs = background.get(ctx)
+  if (!jobs) {
+    jobs = new Set()
+    background.set(ctx, jobs)
+  }
+  const set = jobs
+  const p: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(job)
+    .catch(() => undefined)
+    .finally(() => set.delete(p))
+  set.add(p)
+}
+
+/** Resolves when every queued mergeability check and background job of this server has finished. */
 export async function mergeabilityIdle(ctx: ServerContext): Promise<void> {
-  while (queueOf(ctx).size > 0) await Promise.all([...queueOf(ctx).values()])
+  for (;;) {
+    const pending = [...queueOf(ctx).values(), ...(background.get(ctx) ?? [])]
+    if (pending.length === 0) return
+    await Promise.all(pending)
+  }
 }
 
 /** Heads of the source and target branches, null for a branch (or repository) that is gone. */
