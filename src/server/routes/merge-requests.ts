@@ -23,7 +23,7 @@ import { pageOf, paginateArray, setPageHeaders } from '../http/pagination'
 import { currentUser, loadGroup, loadProject } from '../http/resolve'
 import { buildMergeRef, closableIssues, assertMergeable, mergeMergeRequest, startRebase } from '../services/merge'
 import {
-  createMergeRequest, destroyMergeRequest, participantIds, presentMergeRequestDetail, presentMergeRequests, updateMergeRequest,
+  canReadMergeRequestsWith, createMergeRequest, destroyMergeRequest, participantIds, presentMergeRequestDetail, presentMergeRequests, updateMergeRequest,
   type MergeRequestInput,
 } from '../services/merge-requests'
 import { mergeabilityIdle, queueMergeabilityCheck, registerMergeRequestRefresh } from '../services/mergeability'
@@ -130,11 +130,7 @@ function toInput(body: Readonly<Record<string, unknown>>): MergeRequestInput {
 
 /** The caller may read merge requests of the project (merge_requests_access_level). */
 function canReadMergeRequests(request: FastifyRequest, project: ProjectRow): boolean {
-  if (request.perms.isAdmin) return true
-  const feature = projectSettings(project.settings).merge_requests_access_level
-  if (feature === 'disabled') return false
-  if (project.visibility === 'private' || feature === 'private') return request.perms.canInProject(project, AccessLevel.REPORTER)
-  return request.perms.canReadProject(project)
+  return canReadMergeRequestsWith(request.perms, project)
 }
 
 function loadMrProject(request: FastifyRequest, id: string, minLevel?: number): ProjectRow {

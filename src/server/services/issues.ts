@@ -20,6 +20,8 @@ import { projectLabelScope } from './labels'
 import { isSubscribed } from './subscriptions'
 import { timeStatsOf, type TimeStats } from './time-tracking'
 import { createTodo } from './todos'
+// Issues and merge requests refer to each other; the cycle is only used at call time.
+import { closingMergeRequestCounts, mergeRequestsReferencingIssue } from './merge-requests'
 
 // GitLab's default colour for labels created on the fly from an issue's `labels`.
 const NEW_LABEL_COLOR = '#6699cc'
@@ -110,7 +112,7 @@ export function presentIssues(request: FastifyRequest, rows: readonly IssueRow[]
     milestones,
     milestonePaths,
     counts: issueCounts(db, ids),
-    mergeRequestCounts: relatedMergeRequestCounts(db, ids),
+    mergeRequestCounts: closingMergeRequestCounts(db, rows),
   }
   return rows.map((r) => {
     const subscribed = options.withSubscribed
@@ -125,20 +127,9 @@ export function presentIssue(request: FastifyRequest, issue: IssueRow, origin: R
   return presentIssues(request, [issue], { origin, withSubscribed: true })[0]
 }
 
-/**
- * HOOK(merge requests): merge requests that mention or close each issue. 0 until the merge
- * requests family links them (it should count `merge_requests_closing_issues`-style rows here).
- */
-export function relatedMergeRequestCounts(_db: Db, _issueIds: readonly number[]): Map<number, number> {
-  return new Map()
-}
-
-/**
- * HOOK(merge requests): merge requests related to / closing an issue, as MR entities. Empty until
- * the merge requests family provides them.
- */
-export function relatedMergeRequests(_request: FastifyRequest, _issue: IssueRow, _kind: 'related' | 'closed_by'): Readonly<Record<string, unknown>>[] {
-  return []
+/** Merge requests of the issue's project that mention it (`related`) or would close it (`closed_by`). */
+export function relatedMergeRequests(request: FastifyRequest, issue: IssueRow, kind: 'related' | 'closed_by'): Readonly<Record<string, unknown>>[] {
+  return mergeRequestsReferencingIssue(request, issue.project_id, issue.iid, kind)
 }
 
 // ---------------------------------------------------------------------------------------------

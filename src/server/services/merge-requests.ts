@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify'
+import type { Permissions } from '../auth/permissions'
 import { AccessLevel } from '../auth/access'
 import type { Db } from '../db/connection'
 import { nowIso } from '../db/connection'
@@ -167,6 +168,34 @@ export function mergeRequestsReferencingIssue(request: FastifyRequest, projectId
     return refs.some((ref) => ref.projectPath === null && ref.iid === issueIid)
   })
   return presentMergeRequests(request, matching)
+}
+
+/** Whoever holds `perms` may read the project's merge requests (merge_requests_access_level). */
+export function canReadMergeRequestsWith(perms: Permissions, project: ProjectRow): boolean {
+  if (perms.isAdmin) return true
+  const feature = projectSettings(project.settings).merge_requests_access_level
+  if (feature === 'disabled') return false
+  if (project.visibility === 'private' || feature === 'private') return perms.canInProject(project, AccessLevel.REPORTER)
+  return perms.canReadProject(project)
+}
+
+/** Per issue of a page: how many merge requests of its project close it (the issue's merge_requests_count). */
+export function closingMergeRequestCounts(db: Db, issues: readonly { readonly id: number; readonly project_id: number; readonly iid: number }[]): Map<number, number> {
+  const counts = new Map<number, number>()
+  if (issues.length === 0) return counts
+  const projectIds = [...new Set(issues.map((i) => i.project_id))]
+  const rows = db
+    .prepare("SELECT project_id, description FROM merge_requests WHERE project_id IN (SELECT value FROM json_each(?)) AND description LIKE '%#%'")
+    .all(JSON.stringify(projectIds)) as { project_id: number; description: string | null }[]
+  const closed = new Map<string, number>()
+  for (const r of rows) {
+    for (const ref of new Set(closingReferences(r.description).filter((c) => c.projectPath === null).map((c) => c.iid))) {
+      const key = `${r.project_id}:${ref}`
+      closed.set(key, (closed.get(key) ?? 0) + 1)
+    }
+  }
+  for (const i of issues) counts.set(i.id, closed.get(`${i.project_id}:${i.iid}`) ?? 0)
+  return counts
 }
 
 // ---- writes --------------------------------------------------------------------------------

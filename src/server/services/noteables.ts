@@ -6,6 +6,8 @@ import type { ProjectRow } from '../db/rows'
 import { projectSettings } from '../entities/project'
 import { findSnippetById, type SnippetRow } from '../db/snippets'
 import { findProjectWithNamespace } from '../db/projects'
+import { findMergeRequestByIid, updateMergeRequestRow, type MergeRequestRow } from '../db/merge-requests'
+import { canReadMergeRequestsWith } from './merge-requests'
 import { projectSnippetWebUrl } from '../entities/snippet'
 import { notFound } from '../http/errors'
 import type { Noteable } from './notes'
@@ -103,5 +105,33 @@ const issueKind: NoteableKind = {
   },
 }
 
+/** A merge request as a noteable: mention to-dos and locked discussions; no quick actions yet. */
+export function mergeRequestNoteable(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow): Noteable {
+  return {
+    type: 'MergeRequest',
+    id: mr.id,
+    iid: mr.iid,
+    project,
+    title: mr.title,
+    webUrl: `${projectWebUrlOf(request, project)}/-/merge_requests/${mr.iid}`,
+    discussionLocked: mr.discussion_locked === 1,
+    todoTarget: true,
+    canRead: (perms) => canReadMergeRequestsWith(perms, project),
+    touch: (req, at) => {
+      updateMergeRequestRow(req.server.burrow.db, mr.id, { updated_at: at }, false)
+    },
+  }
+}
+
+const mergeRequestKind: NoteableKind = {
+  segment: 'merge_requests',
+  param: 'merge_request_iid',
+  load(request, project, key) {
+    const mr = findMergeRequestByIid(request.server.burrow.db, project.id, key)
+    if (!mr || !canReadMergeRequestsWith(request.perms, project)) throw notFound('Merge Request')
+    return mergeRequestNoteable(request, project, mr)
+  },
+}
+
 /** Every noteable family with notes and discussions routes. */
-export const noteableKinds: readonly NoteableKind[] = [issueKind, snippetKind]
+export const noteableKinds: readonly NoteableKind[] = [issueKind, mergeRequestKind, snippetKind]
