@@ -1,4 +1,4 @@
-import type { GitCommit } from './commits'
+import { commitFromFields, type GitCommit } from './commits'
 import { assertRef, gitText, isValidRef } from './git'
 
 const HEADS = 'refs/heads/'
@@ -32,29 +32,11 @@ export async function branchCommits(gitDir: string, names: readonly string[]): P
   for (const record of out.split('\x1e')) {
     const text = record.replace(/^\n/, '')
     if (!text) continue
-    const [ref, id, parents, an, ae, ad, cn, ce, cd, body, trailerText] = text.split('\x00')
+    const [ref, ...fields] = text.split('\x00')
     const name = ref.slice(HEADS.length)
     // A plain pattern also matches refs below it (`a` matches `a/b`); keep exact names only.
     if (!wanted.has(name)) continue
-    const message = (body ?? '').replace(/\n+$/, '')
-    const trailers: Record<string, string> = {}
-    for (const line of (trailerText ?? '').split('\n')) {
-      const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line)
-      if (m) trailers[m[1]] = m[2]
-    }
-    result.set(name, {
-      id,
-      parentIds: parents ? parents.split(' ') : [],
-      authorName: an,
-      authorEmail: ae,
-      authoredDate: ad,
-      committerName: cn,
-      committerEmail: ce,
-      committedDate: cd,
-      message,
-      title: message.split('\n')[0] ?? '',
-      trailers,
-    })
+    result.set(name, commitFromFields(fields))
   }
   return result
 }

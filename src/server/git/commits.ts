@@ -21,31 +21,39 @@ export interface GitCommit {
 // Fields separated by NUL, records by 0x1e, so any message text survives.
 const FORMAT = ['%H', '%P', '%an', '%ae', '%aI', '%cn', '%ce', '%cI', '%B', '%(trailers:only,unfold)'].join('%x00') + '%x1e'
 
+/**
+ * A commit from its `%H %P %an %ae %aI %cn %ce %cI %B %(trailers)` fields, in that order (the
+ * order of COMMIT_FIELDS), as `git log` and `git for-each-ref` both print them.
+ */
+export function commitFromFields(fields: readonly string[]): GitCommit {
+  const [id, parents, an, ae, ad, cn, ce, cd, body, trailerText] = fields
+  const message = (body ?? '').replace(/\n+$/, '')
+  const trailers: Record<string, string> = {}
+  for (const line of (trailerText ?? '').split('\n')) {
+    const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line)
+    if (m) trailers[m[1]] = m[2]
+  }
+  return {
+    id,
+    parentIds: parents ? parents.split(' ') : [],
+    authorName: an,
+    authorEmail: ae,
+    authoredDate: ad,
+    committerName: cn,
+    committerEmail: ce,
+    committedDate: cd,
+    message,
+    title: message.split('\n')[0] ?? '',
+    trailers,
+  }
+}
+
 function parse(out: string): GitCommit[] {
   const commits: GitCommit[] = []
   for (const record of out.split('\x1e')) {
     const text = record.replace(/^\n/, '')
     if (!text) continue
-    const [id, parents, an, ae, ad, cn, ce, cd, body, trailerText] = text.split('\x00')
-    const message = (body ?? '').replace(/\n+$/, '')
-    const trailers: Record<string, string> = {}
-    for (const line of (trailerText ?? '').split('\n')) {
-      const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line)
-      if (m) trailers[m[1]] = m[2]
-    }
-    commits.push({
-      id,
-      parentIds: parents ? parents.split(' ') : [],
-      authorName: an,
-      authorEmail: ae,
-      authoredDate: ad,
-      committerName: cn,
-      committerEmail: ce,
-      committedDate: cd,
-      message,
-      title: message.split('\n')[0] ?? '',
-      trailers,
-    })
+    commits.push(commitFromFields(text.split('\x00')))
   }
   return commits
 }

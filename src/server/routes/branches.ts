@@ -15,6 +15,7 @@ import { currentUser } from '../http/resolve'
 import { canPushToBranch, refusal, rulesFor } from '../services/protected-branches'
 import { onPush, pushLanded, type RefUpdate } from '../services/push'
 import { refreshFlagsOnPush } from '../services/repository'
+import { matchesRefSearch } from '../git/ref-search'
 
 const ProjectParams = Type.Object({ id: Type.String() })
 const BranchParams = Type.Object({ id: Type.String(), branch: Type.String() })
@@ -24,20 +25,6 @@ const ListQuery = Type.Object({
   per_page: Type.Optional(Type.Integer()),
 })
 const CreateBody = Type.Object({ branch: Type.String(), ref: Type.String() })
-
-/** GitLab's branch search: `^term` a prefix, `term$` a suffix, otherwise a substring; case-insensitive. */
-function matchesSearch(name: string, search: string): boolean {
-  const n = name.toLowerCase()
-  let s = search.toLowerCase()
-  const prefix = s.startsWith('^')
-  const suffix = s.endsWith('$')
-  if (prefix) s = s.slice(1)
-  if (suffix) s = s.slice(0, -1)
-  if (prefix && suffix) return n === s
-  if (prefix) return n.startsWith(s)
-  if (suffix) return n.endsWith(s)
-  return n.includes(s)
-}
 
 function developersCan(rules: readonly ProtectedBranch[], kind: 'push' | 'merge'): boolean {
   return rules.some((r) => r.access.some((a) => a.kind === kind && a.access_level === AccessLevel.DEVELOPER))
@@ -94,7 +81,7 @@ const branches: FastifyPluginAsync = async (app) => {
     const q = request.query as Static<typeof ListQuery>
     const repo = loadCodeProject(request, id)
     let names = repo.exists ? await listBranchNames(repo.gitDir) : []
-    if (q.search) names = names.filter((n) => matchesSearch(n, q.search as string))
+    if (q.search) names = names.filter((n) => matchesRefSearch(n, q.search as string))
     const page = paginateArray(request, reply, ctx.baseUrl(request), names)
     return presentBranches(request, repo, page)
   })

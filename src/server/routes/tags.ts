@@ -11,6 +11,7 @@ import { paginateArray } from '../http/pagination'
 import { loadCodeProject, resolveUserRef, type CodeProject } from '../http/repository'
 import { currentUser } from '../http/resolve'
 import { pushLanded } from '../services/push'
+import { matchesRefSearch } from '../git/ref-search'
 
 const ProjectParams = Type.Object({ id: Type.String() })
 const TagParams = Type.Object({ id: Type.String(), tag_name: Type.String() })
@@ -31,20 +32,6 @@ const CreateBody = Type.Object({
 })
 type CreateBody = Static<typeof CreateBody>
 
-/** GitLab's tag search: `^term` matches a prefix, `term$` a suffix, otherwise a substring; case-insensitive. */
-function matchesSearch(name: string, search: string): boolean {
-  const n = name.toLowerCase()
-  let s = search.toLowerCase()
-  const prefix = s.startsWith('^')
-  const suffix = s.endsWith('$')
-  if (prefix) s = s.slice(1)
-  if (suffix) s = s.slice(0, -1)
-  if (prefix && suffix) return n === s
-  if (prefix) return n.startsWith(s)
-  if (suffix) return n.endsWith(s)
-  return n.includes(s)
-}
-
 /** The commits a page of tags points at, read in one `git log` run. */
 async function tagCommits(repo: CodeProject, tags: readonly GitTag[]): Promise<Map<string, GitCommit>> {
   const ids = [...new Set(tags.map((t) => t.commitId).filter((id): id is string => id !== null))]
@@ -64,7 +51,7 @@ const tags: FastifyPluginAsync = async (app) => {
     const q = request.query as ListQuery
     const repo = loadCodeProject(request, id)
     let all = repo.exists ? await listTags(repo.gitDir, q.order_by ?? 'updated', q.sort === 'asc' ? 'asc' : 'desc') : []
-    if (q.search) all = all.filter((t) => matchesSearch(t.name, q.search as string))
+    if (q.search) all = all.filter((t) => matchesRefSearch(t.name, q.search as string))
     const page = paginateArray(request, reply, app.burrow.baseUrl(request), all)
     const commits = await tagCommits(repo, page)
     return page.map((t) => tagEntity(t, t.commitId ? commits.get(t.commitId) : undefined, repo.webUrl))
