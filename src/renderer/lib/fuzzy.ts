@@ -1,0 +1,33 @@
+/**
+ * Subsequence matching for the command palette: every character of the query must appear in
+ * order. Scores favour matches at word starts and consecutive runs, so "gi" ranks
+ * "Go to Issues" above "Sign in".
+ */
+export function fuzzyScore(query: string, text: string): number | null {
+  const q = query.trim().toLowerCase()
+  if (q === '') return 0
+  const t = text.toLowerCase()
+  let score = 0
+  let from = 0
+  let previous = -2
+  for (const char of q) {
+    if (char === ' ') continue
+    const at = t.indexOf(char, from)
+    if (at === -1) return null
+    const wordStart = at === 0 || /[\s\-_/:.]/.test(t[at - 1])
+    score += 1 + (wordStart ? 3 : 0) + (at === previous + 1 ? 2 : 0)
+    previous = at
+    from = at + 1
+  }
+  // Shorter texts win ties: the match is a larger part of them.
+  return score - t.length / 100
+}
+
+/** Items matching `query`, best first; the original order among equals. */
+export function fuzzyFilter<T>(items: readonly T[], query: string, text: (item: T) => string): T[] {
+  return items
+    .map((item, index) => ({ item, index, score: fuzzyScore(query, text(item)) }))
+    .filter((e): e is { item: T; index: number; score: number } => e.score !== null)
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .map((e) => e.item)
+}

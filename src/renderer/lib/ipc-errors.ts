@@ -1,0 +1,63 @@
+import { IpcFailure, type IpcError } from '../../shared/ipc/contract'
+
+/** An error as the UI shows it: a title saying what happened, the detail, and what to do. */
+export interface ReadableError {
+  readonly code: string
+  readonly title: string
+  readonly message: string
+  readonly hint: string | null
+  readonly details?: unknown
+}
+
+interface Explanation {
+  readonly title: string
+  readonly hint?: string | ((error: IpcError) => string | null)
+}
+
+function networkHint(error: IpcError): string {
+  const failure = (error.details as { failure?: unknown } | undefined)?.failure
+  if (failure === 'tls') return 'The server’s certificate is not trusted. For a self-managed instance with its own certificate authority, give its CA file under Advanced.'
+  if (failure === 'dns') return 'Check the address: the host name was not found.'
+  if (failure === 'refused') return 'Nothing answered at that address. Check the URL and port, and that the server is running.'
+  if (failure === 'timeout') return 'The server took too long to answer. Check your connection and try again.'
+  return 'Check the address and your network connection, then try again.'
+}
+
+// Codes come from core (dispatch.ts, accounts, api/errors.ts); unknown ones fall back to a generic title.
+const EXPLANATIONS: Readonly<Record<string, Explanation>> = {
+  'invalid-credentials': { title: 'Sign-in refused', hint: 'Check that the token is valid, not expired, and has the api scope, or that the username and password are right.' },
+  unauthorized: { title: 'Sign-in refused', hint: 'The saved sign-in no longer works: remove the account and add it again.' },
+  'network-error': { title: 'Cannot reach the server', hint: networkHint },
+  'keychain-unavailable': { title: 'No keychain available', hint: 'Burrow keeps tokens in the system keychain. Unlock or install one (GNOME Keyring, KWallet, macOS Keychain, Windows Credential Manager) and try again.' },
+  'secret-missing': { title: 'Saved sign-in missing', hint: 'The keychain no longer has this account’s token: remove the account and add it again.' },
+  'duplicate-account': { title: 'Already signed in', hint: 'This user on this instance is already in your accounts.' },
+  'account-not-found': { title: 'Account not found', hint: 'It may have been removed in another window.' },
+  'invalid-url': { title: 'Not a valid instance address', hint: 'Use the address you open in the browser, such as https://gitlab.example.com.' },
+  'invalid-arguments': { title: 'Burrow rejected the request', hint: null },
+  unavailable: { title: 'Burrow is not connected', hint: 'This window cannot reach Burrow’s background process. Restart Burrow; in browser mode, open the address `npm start` printed.' },
+  'unknown-channel': { title: 'Not supported by this version', hint: 'This part of Burrow is newer than the process serving it. Restart Burrow.' },
+  forbidden: { title: 'Not allowed', hint: 'Your role on this project or group does not allow this.' },
+  'not-found': { title: 'Not found', hint: 'It was deleted, moved, or you no longer have access.' },
+  conflict: { title: 'Conflict', hint: null },
+  validation: { title: 'The server did not accept this', hint: null },
+  'precondition-failed': { title: 'Changed on the server', hint: 'Someone changed this since it was loaded. Reload and try again.' },
+  'rate-limited': { title: 'Too many requests', hint: 'The server asked Burrow to slow down; it will retry by itself.' },
+  'api-error': { title: 'The server answered with an error', hint: null },
+  'handler-failed': { title: 'Something went wrong', hint: null },
+}
+
+function asIpcError(error: unknown): IpcError {
+  if (error instanceof IpcFailure) return error.toJSON()
+  if (error !== null && typeof error === 'object' && typeof (error as { code?: unknown }).code === 'string' && typeof (error as { message?: unknown }).message === 'string') {
+    return error as IpcError
+  }
+  return { code: 'handler-failed', message: error instanceof Error ? error.message : String(error) }
+}
+
+/** Turns whatever a bridge request threw into what the error display shows. */
+export function toReadableError(error: unknown): ReadableError {
+  const ipc = asIpcError(error)
+  const explanation = EXPLANATIONS[ipc.code] ?? EXPLANATIONS['handler-failed']
+  const hint = typeof explanation.hint === 'function' ? explanation.hint(ipc) : (explanation.hint ?? null)
+  return { code: ipc.code, title: explanation.title, message: ipc.message, hint, ...(ipc.details === undefined ? {} : { details: ipc.details }) }
+}
