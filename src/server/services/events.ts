@@ -30,6 +30,12 @@ export type EventTargetType =
   | 'Epic'
   | 'WikiPage::Meta'
   | 'DesignManagement::Design'
+  | 'Environment'
+  | 'ProtectedEnvironment'
+  | 'Clusters::Cluster'
+  | 'PagesDomain'
+  | 'ErrorTracking::ProjectErrorTrackingSetting'
+  | 'ErrorTracking::ClientKey'
 
 export interface PushData {
   readonly commit_count: number

@@ -1,17 +1,22 @@
 import type { ServerContext } from '../context'
+import { runEnvironmentMaintenance } from './environments'
 import { pruneOldEvents } from './events'
 
-/** How often periodic maintenance runs. */
-export const MAINTENANCE_INTERVAL_MS = 24 * 60 * 60 * 1000
+/** How often periodic maintenance runs: hourly, so environments stop close to their auto_stop_at. */
+export const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000
 
-/** Runs every periodic job once. Exposed so tests can trigger it without waiting a day. */
-export function runMaintenance(ctx: ServerContext, now = new Date()): { readonly prunedEvents: number } {
-  return { prunedEvents: pruneOldEvents(ctx.db, now) }
+/** Runs every periodic job once. Exposed so tests can trigger it without waiting. */
+export function runMaintenance(
+  ctx: ServerContext,
+  now = new Date(),
+): { readonly prunedEvents: number; readonly deletedEnvironments: number; readonly stoppedEnvironments: number } {
+  return { prunedEvents: pruneOldEvents(ctx.db, now), ...runEnvironmentMaintenance(ctx.db, now) }
 }
 
 /**
  * Starts periodic maintenance (activity events older than three years are removed, as GitLab
- * does): once now, then every 24 hours. The timer is unref'd so it never keeps the process
+ * does; review apps scheduled for deletion are deleted; environments past auto_stop_at stop):
+ * once now, then every MAINTENANCE_INTERVAL_MS. The timer is unref'd so it never keeps the process
  * alive. Returns the function that stops it, meant for the app's onClose hook.
  */
 export function startMaintenance(ctx: ServerContext): () => Promise<void> {

@@ -6,6 +6,9 @@ import collaborationCore from './0006-collaboration-core'
 import issues from './0007-issues'
 import snippets from './0008-snippets'
 import mergeRequests from './0009-merge-requests'
+import ci from './0012-ci'
+import epics from './0010-epics'
+import environmentsOperations from './0013-environments-operations'
 
 export interface Migration {
   readonly version: number
@@ -17,4 +20,4 @@ export interface Migration {
  * Every schema migration. Each runs once, in version order, whatever order they were merged in
  * (see `migrate`); never edit one that has shipped.
  */
-export const migrations: readonly Migration[] = [core, projectStars, protectedBranches, labelsMilestones, collaborationCore, issues, snippets, mergeRequests]
+export const migrations: readonly Migration[] = [core, projectStars, protectedBranches, labelsMilestones, collaborationCore, issues, snippets, mergeRequests, epics, ci, environmentsOperations]
