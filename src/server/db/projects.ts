@@ -3,6 +3,7 @@ import { nowIso } from './connection'
 import type { ProjectRow, Visibility } from './rows'
 import { AUTHORIZED_GROUPS_CTE, AUTHORIZED_PROJECTS_CTE } from '../auth/permissions'
 import { findProjectById } from './namespaces'
+import { cachedStatement } from './statements'
 
 /** A project row with the columns of its namespace, as every project list needs them. */
 export interface ProjectWithNamespaceRow extends ProjectRow {
@@ -149,7 +150,7 @@ function likePattern(text: string): string {
  * Builds the WITH prefix, WHERE clause and bound values for a project list. The caller's
  * authorization CTE is computed once per query, never per row.
  */
-function projectListSql(f: ProjectListFilter): { withSql: string; where: string; values: Record<string, unknown>; order: string } {
+function projectListSql(f: ProjectListFilter): { withSql: string; where: string; values: Record<string, unknown>; order: string; usesNamespace: boolean } {
   const where: string[] = []
   const values: Record<string, unknown> = {}
   const needsAuth = f.userId !== null && (!f.isAdmin || f.owned || f.membership || f.minAccessLevel !== undefined)
@@ -234,23 +235,26 @@ function projectListSql(f: ProjectListFilter): { withSql: string; where: string;
     const column = f.orderBy === 'similarity' ? 'created_at' : f.orderBy
     order = column === 'id' ? `p.id ${dir}` : `p.${column} ${dir}, p.id ${dir}`
   }
-  return { withSql, where: where.length > 0 ? `WHERE ${where.join(' AND ')}` : '', values, order }
+  const whereSql = where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''
+  return { withSql, where: whereSql, values, order, usesNamespace: /\bn\./.test(whereSql) }
 }
 
 /** One page of projects (with namespace columns) and the total count: two queries. */
 export function listProjects(db: Db, f: ProjectListFilter, limit: number, offset: number): { rows: ProjectWithNamespaceRow[]; total: number } {
   const q = projectListSql(f)
-  const rows = db
-    .prepare(`${q.withSql}${SELECT_WITH_NAMESPACE} ${q.where} ORDER BY ${q.order} LIMIT @limit OFFSET @offset`)
+  const rows = cachedStatement(db, `${q.withSql}${SELECT_WITH_NAMESPACE} ${q.where} ORDER BY ${q.order} LIMIT @limit OFFSET @offset`)
     .all({ ...q.values, limit, offset }) as ProjectWithNamespaceRow[]
-  const total = (db.prepare(`${q.withSql}SELECT COUNT(*) AS c FROM projects p JOIN namespaces n ON n.id = p.namespace_id ${q.where}`).get(q.values) as { c: number }).c
+  // Every project has its namespace (a NOT NULL foreign key), so the join only matters to the
+  // count when a condition reads namespace columns; without it SQLite counts from an index.
+  const from = q.usesNamespace ? 'projects p JOIN namespaces n ON n.id = p.namespace_id' : 'projects p'
+  const total = (cachedStatement(db, `${q.withSql}SELECT COUNT(*) AS c FROM ${from} ${q.where}`).get(q.values) as { c: number }).c
   return { rows, total }
 }
 
 /** One keyset page (ordered by id, no count query). */
 export function listProjectsKeyset(db: Db, f: ProjectListFilter, limit: number): ProjectWithNamespaceRow[] {
   const q = projectListSql({ ...f, orderBy: 'id' })
-  return db.prepare(`${q.withSql}${SELECT_WITH_NAMESPACE} ${q.where} ORDER BY ${q.order} LIMIT @limit`).all({ ...q.values, limit }) as ProjectWithNamespaceRow[]
+  return cachedStatement(db, `${q.withSql}${SELECT_WITH_NAMESPACE} ${q.where} ORDER BY ${q.order} LIMIT @limit`).all({ ...q.values, limit }) as ProjectWithNamespaceRow[]
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -269,13 +273,12 @@ export interface ProjectShareRow {
 export function projectSharesOf(db: Db, projectIds: readonly number[]): Map<number, ProjectShareRow[]> {
   const map = new Map<number, ProjectShareRow[]>()
   if (projectIds.length === 0) return map
-  const rows = db
-    .prepare(
+  const rows = cachedStatement(
+      db,
       `SELECT l.project_id, l.group_id, l.group_access, l.expires_at, n.name AS group_name, n.full_path AS group_full_path
        FROM project_group_links l JOIN namespaces n ON n.id = l.group_id
        WHERE l.project_id IN (SELECT value FROM json_each(?)) ORDER BY l.group_id`,
-    )
-    .all(JSON.stringify(projectIds)) as ProjectShareRow[]
+    ).all(JSON.stringify(projectIds)) as ProjectShareRow[]
   for (const r of rows) {
     const list = map.get(r.project_id) ?? []
     list.push(r)
@@ -286,19 +289,17 @@ export function projectSharesOf(db: Db, projectIds: readonly number[]): Map<numb
 
 /** Direct project membership levels of a user for the given projects. */
 export function directProjectLevels(db: Db, userId: number, projectIds: readonly number[]): Map<number, number> {
-  const rows = db
-    .prepare(
+  const rows = cachedStatement(
+      db,
       `SELECT source_id AS id, access_level AS lvl FROM members WHERE source_type = 'Project' AND user_id = ?
        AND source_id IN (SELECT value FROM json_each(?)) AND (expires_at IS NULL OR expires_at >= date('now'))`,
-    )
-    .all(userId, JSON.stringify(projectIds)) as { id: number; lvl: number }[]
+    ).all(userId, JSON.stringify(projectIds)) as { id: number; lvl: number }[]
   return new Map(rows.map((r) => [r.id, r.lvl]))
 }
 
 /** Effective group levels (inherited, shares included) of a user for the given groups. */
 export function groupLevels(db: Db, userId: number, groupIds: readonly number[]): Map<number, number> {
-  const rows = db
-    .prepare(`WITH RECURSIVE ${AUTHORIZED_GROUPS_CTE.replaceAll('?1', '@user')} SELECT id, lvl FROM authorized_groups WHERE id IN (SELECT value FROM json_each(@ids))`)
+  const rows = cachedStatement(db, `WITH RECURSIVE ${AUTHORIZED_GROUPS_CTE.replaceAll('?1', '@user')} SELECT id, lvl FROM authorized_groups WHERE id IN (SELECT value FROM json_each(@ids))`)
     .all({ user: userId, ids: JSON.stringify(groupIds) }) as { id: number; lvl: number }[]
   return new Map(rows.map((r) => [r.id, r.lvl]))
 }

@@ -1,4 +1,5 @@
 import type { Db } from './connection'
+import { cachedStatement } from './statements'
 import { nowIso } from './connection'
 import type { UserRow } from './rows'
 
@@ -207,11 +208,10 @@ function userFilterSql(f: UserListFilter): { where: string; params: Record<strin
 export function listUsers(db: Db, f: UserListFilter, order: UserListOrder, limit: number, offset: number): { rows: UserRow[]; total: number } {
   const { where, params, ctes } = userFilterSql(f)
   const withSql = ctes.length > 0 ? `WITH RECURSIVE ${ctes.join(', ')} ` : ''
-  const total = (db.prepare(`${withSql}SELECT COUNT(*) AS n FROM users u WHERE ${where}`).get(params) as { n: number }).n
+  const total = (cachedStatement(db, `${withSql}SELECT COUNT(*) AS n FROM users u WHERE ${where}`).get(params) as { n: number }).n
   const dir = order.sort === 'asc' ? 'ASC' : 'DESC'
   const tie = order.orderBy === 'id' ? '' : `, u.id ${dir}`
-  const rows = db
-    .prepare(`${withSql}SELECT u.* FROM users u WHERE ${where} ORDER BY u.${order.orderBy} ${dir}${tie} LIMIT @limit OFFSET @offset`)
+  const rows = cachedStatement(db, `${withSql}SELECT u.* FROM users u WHERE ${where} ORDER BY u.${order.orderBy} ${dir}${tie} LIMIT @limit OFFSET @offset`)
     .all({ ...params, limit, offset }) as UserRow[]
   return { rows, total }
 }
@@ -221,8 +221,7 @@ export function listUsersKeyset(db: Db, f: UserListFilter, sort: 'asc' | 'desc',
   const { where, params, ctes } = userFilterSql(f)
   const withSql = ctes.length > 0 ? `WITH RECURSIVE ${ctes.join(', ')} ` : ''
   const keyset = cursor === undefined ? '' : sort === 'asc' ? ' AND u.id > @cursor' : ' AND u.id < @cursor'
-  return db
-    .prepare(`${withSql}SELECT u.* FROM users u WHERE ${where}${keyset} ORDER BY u.id ${sort === 'asc' ? 'ASC' : 'DESC'} LIMIT @limit`)
+  return cachedStatement(db, `${withSql}SELECT u.* FROM users u WHERE ${where}${keyset} ORDER BY u.id ${sort === 'asc' ? 'ASC' : 'DESC'} LIMIT @limit`)
     .all({ ...params, cursor: cursor ?? null, limit }) as UserRow[]
 }
 
@@ -237,8 +236,7 @@ export interface IdentityRow {
 export function identitiesByUser(db: Db, userIds: readonly number[]): Map<number, IdentityRow[]> {
   const byUser = new Map<number, IdentityRow[]>()
   if (userIds.length === 0) return byUser
-  const rows = db
-    .prepare(`SELECT user_id, provider, extern_uid, saml_provider_id FROM identities WHERE user_id IN (SELECT value FROM json_each(?)) ORDER BY id`)
+  const rows = cachedStatement(db, `SELECT user_id, provider, extern_uid, saml_provider_id FROM identities WHERE user_id IN (SELECT value FROM json_each(?)) ORDER BY id`)
     .all(JSON.stringify(userIds)) as IdentityRow[]
   for (const r of rows) byUser.set(r.user_id, [...(byUser.get(r.user_id) ?? []), r])
   return byUser
@@ -392,8 +390,7 @@ export function deleteUser(db: Db, userId: number, hardDelete: boolean): number[
 export function userNamespaceIds(db: Db, userIds: readonly number[]): Map<number, number> {
   const ids = new Map<number, number>()
   if (userIds.length === 0) return ids
-  const rows = db
-    .prepare(`SELECT owner_id, id FROM namespaces WHERE kind = 'user' AND owner_id IN (SELECT value FROM json_each(?))`)
+  const rows = cachedStatement(db, `SELECT owner_id, id FROM namespaces WHERE kind = 'user' AND owner_id IN (SELECT value FROM json_each(?))`)
     .all(JSON.stringify(userIds)) as { owner_id: number; id: number }[]
   for (const r of rows) ids.set(r.owner_id, r.id)
   return ids

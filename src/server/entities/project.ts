@@ -1,6 +1,5 @@
 import type { ProjectWithNamespaceRow, ProjectShareRow } from '../db/projects'
-import type { UserRow } from '../db/rows'
-import { userRef, type UserRef } from './user'
+import { userRef, type UserRef, type UserRefRow } from './user'
 
 /** Feature access levels GitLab keeps per project, with their defaults. */
 export const FEATURE_ACCESS_DEFAULTS: Readonly<Record<string, string>> = {
@@ -128,7 +127,7 @@ export function projectRef(p: ProjectWithNamespaceRow): Readonly<Record<string, 
 export interface ProjectExtras {
   readonly baseUrl: string
   /** Owner of the personal namespace, for personal projects. */
-  readonly owner?: UserRow
+  readonly owner?: UserRefRow
   readonly shares?: readonly ProjectShareRow[]
   /** Caller's direct project level and group level, when signed in. */
   readonly permissions?: { readonly project: number | null; readonly group: number | null }
@@ -138,8 +137,31 @@ export interface ProjectExtras {
   readonly sshHost?: string
 }
 
-function topicsOf(p: ProjectWithNamespaceRow): string[] {
-  return JSON.parse(p.topics) as string[]
+const topicsCache = new Map<string, readonly string[]>()
+
+/** Parsed topics, shared between rows with the same text (most lists repeat `[]`). */
+function topicsOf(p: ProjectWithNamespaceRow): readonly string[] {
+  let topics = topicsCache.get(p.topics)
+  if (!topics) {
+    topics = Object.freeze(JSON.parse(p.topics) as string[])
+    if (topicsCache.size >= 2048) topicsCache.clear()
+    topicsCache.set(p.topics, topics)
+  }
+  return topics
+}
+
+const hostCache = new Map<string, { readonly hostname: string; readonly host: string }>()
+
+/** Host parts of the base URL, parsed once per base URL rather than twice per row. */
+function hostOf(baseUrl: string): { readonly hostname: string; readonly host: string } {
+  let parts = hostCache.get(baseUrl)
+  if (!parts) {
+    const url = new URL(baseUrl)
+    parts = { hostname: url.hostname, host: url.host }
+    if (hostCache.size >= 64) hostCache.clear()
+    hostCache.set(baseUrl, parts)
+  }
+  return parts
 }
 
 function readmeUrl(p: ProjectWithNamespaceRow, webUrl: string): string | null {
@@ -152,19 +174,25 @@ function readmeUrl(p: ProjectWithNamespaceRow, webUrl: string): string | null {
 export function projectSimple(p: ProjectWithNamespaceRow, baseUrl: string): Readonly<Record<string, unknown>> {
   const fullPath = `${p.ns_full_path}/${p.path}`
   const topics = topicsOf(p)
-  const host = new URL(baseUrl).hostname
+  const webUrl = `${baseUrl}/${fullPath}`
   return {
-    ...projectRef(p),
+    id: p.id,
+    name: p.name,
+    name_with_namespace: `${p.ns_full_name} / ${p.name}`,
+    path: p.path,
+    path_with_namespace: fullPath,
+    description: p.description,
+    created_at: p.created_at,
     default_branch: p.default_branch,
     tag_list: topics,
     topics,
-    ssh_url_to_repo: `git@${host}:${fullPath}.git`,
-    http_url_to_repo: `${baseUrl}/${fullPath}.git`,
-    web_url: `${baseUrl}/${fullPath}`,
+    ssh_url_to_repo: `git@${hostOf(baseUrl).hostname}:${fullPath}.git`,
+    http_url_to_repo: `${webUrl}.git`,
+    web_url: webUrl,
     // Flags kept in the settings by services/repository.ts, so lists never open repositories.
-    readme_url: readmeUrl(p, `${baseUrl}/${fullPath}`),
+    readme_url: readmeUrl(p, webUrl),
     forks_count: p.forks_count,
-    avatar_url: (JSON.parse(p.settings) as Record<string, unknown>).avatar_url ?? null,
+    avatar_url: projectSettings(p.settings).avatar_url ?? null,
     star_count: p.star_count,
     last_activity_at: p.last_activity_at,
     namespace: projectNamespace(p, baseUrl),
@@ -179,17 +207,54 @@ function featureEnabled(level: unknown): boolean {
   return level !== 'disabled'
 }
 
-/** GitLab's Project entity (ProjectWithAccess when permissions are given). */
+const CONTAINER_EXPIRATION_POLICY = Object.freeze({
+  cadence: '1d', enabled: false, keep_n: 10, older_than: '90d', name_regex: '.*', name_regex_keep: null, next_run_at: null,
+})
+
+const EMPTY_STATISTICS = Object.freeze({
+  commit_count: 0, storage_size: 0, repository_size: 0, wiki_size: 0, lfs_objects_size: 0, job_artifacts_size: 0,
+  pipeline_artifacts_size: 0, packages_size: 0, snippets_size: 0, uploads_size: 0, container_registry_size: 0,
+})
+
+/**
+ * GitLab's Project entity (ProjectWithAccess when permissions are given).
+ *
+ * Built as one object literal: adding ~130 keys one by one to a spread object pushed V8 into
+ * dictionary-mode objects, which made both building and JSON serialisation of list pages slow.
+ * Keys that only some projects carry (owner, repository_storage, statistics, permissions) are
+ * `undefined` for the others, which JSON leaves out exactly as if they were absent.
+ */
 export function projectEntity(p: ProjectWithNamespaceRow, x: ProjectExtras): Readonly<Record<string, unknown>> {
   const base = x.baseUrl
   const s = projectSettings(p.settings)
   const fullPath = `${p.ns_full_path}/${p.path}`
+  const webUrl = `${base}/${fullPath}`
   const self = `${base}/api/v4/projects/${p.id}`
-  const entity: Record<string, unknown> = {
-    ...projectSimple(p, base),
+  const topics = topicsOf(p)
+  const host = hostOf(base)
+  return {
+    id: p.id,
+    name: p.name,
+    name_with_namespace: `${p.ns_full_name} / ${p.name}`,
+    path: p.path,
+    path_with_namespace: fullPath,
+    description: p.description,
+    created_at: p.created_at,
+    default_branch: p.default_branch,
+    tag_list: topics,
+    topics,
+    ssh_url_to_repo: `git@${host.hostname}:${fullPath}.git`,
+    http_url_to_repo: `${webUrl}.git`,
+    web_url: webUrl,
+    readme_url: readmeUrl(p, webUrl),
+    forks_count: p.forks_count,
+    avatar_url: s.avatar_url ?? null,
+    star_count: p.star_count,
+    last_activity_at: p.last_activity_at,
+    namespace: projectNamespace(p, base),
     description_html: p.description ? `<p data-sourcepos="1:1-1:${p.description.length}" dir="auto">${escapeHtml(p.description)}</p>` : '',
     updated_at: p.updated_at,
-    container_registry_image_prefix: `${new URL(base).host}/${fullPath}`.toLowerCase(),
+    container_registry_image_prefix: `${host.host}/${fullPath}`.toLowerCase(),
     _links: {
       self,
       issues: `${self}/issues`,
@@ -204,13 +269,9 @@ export function projectEntity(p: ProjectWithNamespaceRow, x: ProjectExtras): Rea
     empty_repo: s.empty_repo !== false,
     archived: p.archived === 1,
     visibility: p.visibility,
-  }
-  if (p.ns_kind === 'user') entity.owner = x.owner ? (userRef(x.owner, base) satisfies UserRef) : null
-  Object.assign(entity, {
+    owner: p.ns_kind === 'user' ? (x.owner ? (userRef(x.owner, base) satisfies UserRef) : null) : undefined,
     resolve_outdated_diff_discussions: s.resolve_outdated_diff_discussions,
-    container_expiration_policy: {
-      cadence: '1d', enabled: false, keep_n: 10, older_than: '90d', name_regex: '.*', name_regex_keep: null, next_run_at: null,
-    },
+    container_expiration_policy: CONTAINER_EXPIRATION_POLICY,
     repository_object_format: 'sha1',
     issues_enabled: featureEnabled(s.issues_access_level),
     merge_requests_enabled: featureEnabled(s.merge_requests_access_level),
@@ -221,9 +282,26 @@ export function projectEntity(p: ProjectWithNamespaceRow, x: ProjectExtras): Rea
     service_desk_enabled: s.service_desk_enabled,
     service_desk_address: null,
     can_create_merge_request_in: (x.permissions?.project ?? 0) >= 30 || (x.permissions?.group ?? 0) >= 30,
-  })
-  for (const key of Object.keys(FEATURE_ACCESS_DEFAULTS)) entity[key] = s[key]
-  Object.assign(entity, {
+    // The keys of FEATURE_ACCESS_DEFAULTS, in its order (project-entity.test.ts checks both agree).
+    issues_access_level: s.issues_access_level,
+    repository_access_level: s.repository_access_level,
+    merge_requests_access_level: s.merge_requests_access_level,
+    forking_access_level: s.forking_access_level,
+    wiki_access_level: s.wiki_access_level,
+    builds_access_level: s.builds_access_level,
+    snippets_access_level: s.snippets_access_level,
+    pages_access_level: s.pages_access_level,
+    analytics_access_level: s.analytics_access_level,
+    container_registry_access_level: s.container_registry_access_level,
+    security_and_compliance_access_level: s.security_and_compliance_access_level,
+    releases_access_level: s.releases_access_level,
+    environments_access_level: s.environments_access_level,
+    feature_flags_access_level: s.feature_flags_access_level,
+    infrastructure_access_level: s.infrastructure_access_level,
+    monitor_access_level: s.monitor_access_level,
+    requirements_access_level: s.requirements_access_level,
+    model_experiments_access_level: s.model_experiments_access_level,
+    model_registry_access_level: s.model_registry_access_level,
     emails_disabled: !s.emails_enabled,
     emails_enabled: s.emails_enabled,
     shared_runners_enabled: s.shared_runners_enabled,
@@ -283,18 +361,12 @@ export function projectEntity(p: ProjectWithNamespaceRow, x: ProjectExtras): Rea
     compliance_frameworks: [],
     marked_for_deletion_at: null,
     marked_for_deletion_on: null,
-  })
-  if (x.showStorage) entity.repository_storage = p.repository_storage
-  if (x.statistics) {
-    entity.statistics = {
-      commit_count: 0, storage_size: 0, repository_size: 0, wiki_size: 0, lfs_objects_size: 0, job_artifacts_size: 0,
-      pipeline_artifacts_size: 0, packages_size: 0, snippets_size: 0, uploads_size: 0, container_registry_size: 0,
-    }
+    repository_storage: x.showStorage ? p.repository_storage : undefined,
+    statistics: x.statistics ? EMPTY_STATISTICS : undefined,
+    permissions: x.permissions
+      ? { project_access: accessObject(x.permissions.project), group_access: accessObject(x.permissions.group) }
+      : undefined,
   }
-  if (x.permissions) {
-    entity.permissions = { project_access: accessObject(x.permissions.project), group_access: accessObject(x.permissions.group) }
-  }
-  return entity
 }
 
 function escapeHtml(text: string): string {

@@ -11,7 +11,8 @@ import {
 import type { NamespaceRow, ProjectRow, UserRow, Visibility } from '../db/rows'
 import { findUserById, userNamespaceId } from '../db/users'
 import { FEATURE_ACCESS_DEFAULTS, PROJECT_SETTING_DEFAULTS, projectEntity, projectSimple } from '../entities/project'
-import { userRef } from '../entities/user'
+import { USER_REF_COLUMNS, userRef, type UserRefRow } from '../entities/user'
+import { cachedStatement } from '../db/statements'
 import { checkUnmodifiedSince } from '../http/conditional'
 import { apiMessage, conflict, invalidParam, notFound, notModified, paramError, validationFailed } from '../http/errors'
 import { keysetOf, pageOf, setKeysetHeaders, setPageHeaders, wantsKeyset } from '../http/pagination'
@@ -173,9 +174,10 @@ export function presentProjects(
   if (options.simple || !user) return rows.map((p) => projectSimple(p, baseUrl))
   const ids = rows.map((p) => p.id)
   const ownerIds = [...new Set(rows.filter((p) => p.ns_kind === 'user' && p.ns_owner_id !== null).map((p) => p.ns_owner_id as number))]
-  const owners = new Map<number, UserRow>()
+  const owners = new Map<number, UserRefRow>()
   if (ownerIds.length > 0) {
-    const ownerRows = db.prepare('SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ownerIds)) as UserRow[]
+    // Only the user_ref columns: materialising every users column was most of this query's time.
+    const ownerRows = cachedStatement(db, `SELECT ${USER_REF_COLUMNS} FROM users WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ownerIds)) as UserRefRow[]
     for (const u of ownerRows) owners.set(u.id, u)
   }
   const shares = projectSharesOf(db, ids)
