@@ -30,6 +30,8 @@ export interface RequestOptions {
   readonly sudo?: string | number
   /** Refuse the write with a 412 if the resource changed after this instant. */
   readonly ifUnmodifiedSince?: Date
+  /** A stored ETag: an unchanged resource answers 304 with no body (`status` 304, `data` undefined). */
+  readonly ifNoneMatch?: string
   readonly signal?: AbortSignal
   readonly timeoutMs?: number
 }
@@ -217,6 +219,7 @@ export class ApiClient {
       if (options.body !== undefined) headers['Content-Type'] = 'application/json'
       if (options.sudo !== undefined) headers.Sudo = String(options.sudo)
       if (options.ifUnmodifiedSince !== undefined) headers['If-Unmodified-Since'] = options.ifUnmodifiedSince.toUTCString()
+      if (options.ifNoneMatch !== undefined) headers['If-None-Match'] = options.ifNoneMatch
 
       const timeout = AbortSignal.timeout(options.timeoutMs ?? this.timeoutMs)
       const signal = options.signal === undefined ? timeout : AbortSignal.any([timeout, options.signal])
@@ -260,6 +263,10 @@ export class ApiClient {
         throw apiErrorFor(429, await readBody(response), after)
       }
 
+      if (response.status === 304 && options.ifNoneMatch !== undefined) {
+        await response.body?.cancel()
+        return { status: 304, headers: response.headers, data: undefined as T }
+      }
       if (!response.ok) throw apiErrorFor(response.status, await readBody(response))
       const data = (response.status === 204 || method === 'HEAD' ? undefined : await readBody(response)) as T
       return { status: response.status, headers: response.headers, data }

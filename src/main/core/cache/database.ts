@@ -1,0 +1,44 @@
+import Database from 'better-sqlite3'
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { cacheMigrations, type CacheMigration } from './migrations/index'
+
+export type CacheDb = Database.Database
+
+/** The cache file's name inside the user data dir. */
+export const CACHE_FILE = 'cache.sqlite3'
+
+/**
+ * Opens (creating if needed) the desktop cache database and migrates it. WAL, so the renderer's
+ * reads through IPC never wait for a sync page being written; `synchronous = NORMAL` because
+ * the cache can always be rebuilt from the server (the outbox's rows are the exception, and WAL
+ * with NORMAL still never corrupts: at worst the last transactions before a power loss vanish).
+ */
+export function openCacheDatabase(file: string, migrations: readonly CacheMigration[] = cacheMigrations): CacheDb {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+  const db = new Database(file)
+  db.pragma('journal_mode = WAL')
+  db.pragma('synchronous = NORMAL')
+  db.pragma('foreign_keys = ON')
+  db.pragma('busy_timeout = 5000')
+  migrateCache(db, migrations)
+  return db
+}
+
+/**
+ * Applies, in version order, each migration not yet recorded in `schema_migrations`, each in
+ * its own transaction (the server's scheme: recording every version, not only the highest, lets
+ * a migration merged with a lower number than an applied one still run).
+ */
+export function migrateCache(db: CacheDb, migrations: readonly CacheMigration[] = cacheMigrations): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)')
+  const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[])
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+  for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (applied.has(migration.version)) continue
+    db.transaction(() => {
+      db.exec(migration.sql)
+      record.run(migration.version, migration.name, new Date().toISOString())
+    })()
+  }
+}

@@ -1,0 +1,15 @@
+import cacheCore from './0001-cache-core'
+
+export interface CacheMigration {
+  readonly version: number
+  readonly name: string
+  readonly sql: string
+}
+
+/**
+ * Every migration of the desktop cache database (`cache.sqlite3` in the user data dir), one
+ * list for the whole file. Versions 1–49 belong to the cache and sync (core/cache, core/sync),
+ * 50–99 to the outbox (core/outbox). Each runs once, in version order, whatever order they were
+ * merged in; never edit one that has shipped.
+ */
+export const cacheMigrations: readonly CacheMigration[] = [cacheCore]
