@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ProjectWithNamespaceRow } from '../../src/server/db/projects'
-import { FEATURE_ACCESS_DEFAULTS, projectEntity } from '../../src/server/entities/project'
+import { FEATURE_ACCESS_DEFAULTS, projectEntity, projectEntityJson, type ProjectExtras } from '../../src/server/entities/project'
 
 const BASE = 'http://burrow.test:8080'
 
@@ -49,5 +49,38 @@ describe('project entity', () => {
     expect(entity.container_registry_image_prefix).toBe('burrow.test:8080/team/alpha')
     expect(entity.merge_method).toBe('ff')
     expect(entity.description_html).toBe('<p data-sourcepos="1:1-1:5" dir="auto">A &lt;b&gt;</p>')
+  })
+
+  describe('projectEntityJson', () => {
+    const owner = { id: 9, username: 'ann', name: 'Ann', state: 'active', avatar_url: null }
+    const variants: [string, ProjectWithNamespaceRow, ProjectExtras][] = [
+      ['group project', row(), { baseUrl: BASE, permissions: { project: null, group: 30 } }],
+      ['personal project with owner', row({ id: 8, ns_kind: 'user', ns_owner_id: 9 }), { baseUrl: BASE, owner, showStorage: true, statistics: true }],
+      ['shared project', row({ id: 10 }), { baseUrl: BASE, shares: [{ project_id: 10, group_id: 4, group_access: 20, expires_at: null, group_name: 'G', group_full_path: 'g' }] }],
+    ]
+
+    it.each(variants)('gives the bytes of JSON.stringify(projectEntity) for a %s, first and when memoised', (_name, p, x) => {
+      const expected = JSON.stringify(projectEntity(p, x))
+      expect(projectEntityJson(p, x).toString('utf8')).toBe(expected)
+      expect(projectEntityJson(p, x).toString('utf8')).toBe(expected)
+    })
+
+    it('re-serialises when the row, its namespace, owner, permissions or base URL change', () => {
+      const p = row({ id: 11 })
+      const x: ProjectExtras = { baseUrl: BASE, permissions: { project: 20, group: null } }
+      projectEntityJson(p, x)
+      const changes: [ProjectWithNamespaceRow, ProjectExtras][] = [
+        [{ ...p, name: 'Renamed' }, x],
+        [{ ...p, ns_full_path: 'moved' }, x],
+        [{ ...p, settings: '{"merge_method":"rebase_merge"}' }, x],
+        [p, { ...x, permissions: { project: 40, group: null } }],
+        [p, { ...x, permissions: undefined }],
+        [p, { ...x, baseUrl: 'https://other.example' }],
+        [p, { ...x, statistics: true }],
+        [{ ...p, ns_kind: 'user', ns_owner_id: 9 }, { ...x, owner }],
+        [{ ...p, ns_kind: 'user', ns_owner_id: 9 }, { ...x, owner: { ...owner, name: 'Ann B' } }],
+      ]
+      for (const [changed, extras] of changes) expect(projectEntityJson(changed, extras).toString('utf8')).toBe(JSON.stringify(projectEntity(changed, extras)))
+    })
   })
 })

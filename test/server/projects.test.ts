@@ -405,6 +405,23 @@ describe('GET /projects lists', () => {
     expect(res.statusCode).toBe(400)
   })
 
+  it('shows a renamed group and a new permission in the next list, never a memoised older entity', async () => {
+    const group = seedGroup(s, { visibility: 'public' })
+    const project = seedProject(s, { namespaceId: group.id, visibility: 'public', path: 'epsilon-renamed' })
+    const entityOf = async (token: string): Promise<{ path_with_namespace: string; permissions: { project_access: unknown } }> => {
+      const res = await s.request(token, { method: 'GET', url: api('/projects?search=epsilon-renamed') })
+      return res.json()[0]
+    }
+    expect((await entityOf(member.token)).path_with_namespace).toBe(`${group.path}/epsilon-renamed`)
+    expect((await entityOf(member.token)).permissions.project_access).toBeNull()
+    const renamed = await s.request(ROOT_TOKEN, { method: 'PUT', url: api(`/groups/${group.id}`), payload: { path: `${group.path}-moved` } })
+    expect(renamed.statusCode).toBe(200)
+    seedMember(s, 'Project', project.id, member.user.id, 20)
+    const after = await entityOf(member.token)
+    expect(after.path_with_namespace).toBe(`${group.path}-moved/epsilon-renamed`)
+    expect(after.permissions.project_access).toEqual({ access_level: 20, notification_level: 3 })
+  })
+
   it('lists a user’s personal projects visible to the caller', async () => {
     const res = await s.request(member.token, { method: 'GET', url: api(`/users/${outsider.user.id}/projects`) })
     expect(res.json()).toEqual([])

@@ -1,9 +1,10 @@
 import type { Db } from './connection'
+import { cachedStatement } from './statements'
 import { nowIso } from './connection'
 import type { OAuthTokenRow, PersonalAccessTokenRow } from './rows'
 
 export function findPersonalTokenByDigest(db: Db, digest: string): PersonalAccessTokenRow | undefined {
-  return db.prepare('SELECT * FROM personal_access_tokens WHERE token_digest = ?').get(digest) as PersonalAccessTokenRow | undefined
+  return cachedStatement(db, 'SELECT * FROM personal_access_tokens WHERE token_digest = ?').get(digest) as PersonalAccessTokenRow | undefined
 }
 
 export function findPersonalTokenById(db: Db, id: number): PersonalAccessTokenRow | undefined {
@@ -42,7 +43,7 @@ export function revokePersonalToken(db: Db, id: number): void {
 }
 
 export function findOAuthTokenByDigest(db: Db, digest: string): OAuthTokenRow | undefined {
-  return db.prepare('SELECT * FROM oauth_access_tokens WHERE token_digest = ?').get(digest) as OAuthTokenRow | undefined
+  return cachedStatement(db, 'SELECT * FROM oauth_access_tokens WHERE token_digest = ?').get(digest) as OAuthTokenRow | undefined
 }
 
 export function findOAuthTokenByRefreshDigest(db: Db, digest: string): OAuthTokenRow | undefined {

@@ -4,7 +4,7 @@ import { nowIso } from './connection'
 import type { UserRow } from './rows'
 
 export function findUserById(db: Db, id: number): UserRow | undefined {
-  return db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined
+  return cachedStatement(db, 'SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined
 }
 
 /** Case-insensitive username lookup. */

@@ -10,7 +10,9 @@ import {
 } from '../db/projects'
 import type { NamespaceRow, ProjectRow, UserRow, Visibility } from '../db/rows'
 import { findUserById, userNamespaceId } from '../db/users'
-import { FEATURE_ACCESS_DEFAULTS, PROJECT_SETTING_DEFAULTS, projectEntity, projectSimple } from '../entities/project'
+import {
+  FEATURE_ACCESS_DEFAULTS, PROJECT_SETTING_DEFAULTS, projectEntity, projectEntityJson, projectSimple, type ProjectExtras,
+} from '../entities/project'
 import { USER_REF_COLUMNS, userRef, type UserRefRow } from '../entities/user'
 import { cachedStatement } from '../db/statements'
 import { checkUnmodifiedSince } from '../http/conditional'
@@ -160,18 +162,18 @@ export function projectFilter(request: FastifyRequest, q: ProjectListQuery, scop
 }
 
 /**
- * Serializes a page of projects with everything each row needs fetched in a few batch
- * queries (owners, group shares, the caller's levels): never one query per row.
+ * What each row of a page needs beyond itself, fetched in a few batch queries (owners, group
+ * shares, the caller's levels): never one query per row. Null for callers who get the basic entity.
  */
-export function presentProjects(
+function pageExtras(
   request: FastifyRequest,
   rows: readonly ProjectWithNamespaceRow[],
-  options: { readonly simple?: boolean; readonly statistics?: boolean } = {},
-): Readonly<Record<string, unknown>>[] {
+  options: { readonly simple?: boolean; readonly statistics?: boolean },
+): ((p: ProjectWithNamespaceRow) => ProjectExtras) | null {
   const { db } = request.server.burrow
   const baseUrl = request.server.burrow.baseUrl(request)
   const user = request.actor.user
-  if (options.simple || !user) return rows.map((p) => projectSimple(p, baseUrl))
+  if (options.simple || !user) return null
   const ids = rows.map((p) => p.id)
   const ownerIds = [...new Set(rows.filter((p) => p.ns_kind === 'user' && p.ns_owner_id !== null).map((p) => p.ns_owner_id as number))]
   const owners = new Map<number, UserRefRow>()
@@ -183,20 +185,55 @@ export function presentProjects(
   const shares = projectSharesOf(db, ids)
   const direct = directProjectLevels(db, user.id, ids)
   const groups = groupLevels(db, user.id, [...new Set(rows.filter((p) => p.ns_kind === 'group').map((p) => p.namespace_id))])
-  return rows.map((p) => {
+  return (p) => {
     const projectLevel = direct.get(p.id) ?? (p.ns_kind === 'user' && p.ns_owner_id === user.id ? AccessLevel.OWNER : null)
     const groupLevel = p.ns_kind === 'group' ? (groups.get(p.namespace_id) ?? null) : null
     const canSeeStats = request.perms.isAdmin || Math.max(projectLevel ?? 0, groupLevel ?? 0) >= AccessLevel.REPORTER
-    return projectEntity(p, {
+    return {
       baseUrl,
       owner: p.ns_owner_id !== null ? owners.get(p.ns_owner_id) : undefined,
       shares: shares.get(p.id),
       permissions: { project: projectLevel, group: groupLevel },
       statistics: options.statistics && canSeeStats,
       showStorage: request.perms.isAdmin,
-    })
-  })
+    }
+  }
 }
+
+/** Serializes a page of projects as the caller may see them (basic entities when anonymous or `simple`). */
+export function presentProjects(
+  request: FastifyRequest,
+  rows: readonly ProjectWithNamespaceRow[],
+  options: { readonly simple?: boolean; readonly statistics?: boolean } = {},
+): Readonly<Record<string, unknown>>[] {
+  const extras = pageExtras(request, rows, options)
+  if (!extras) {
+    const baseUrl = request.server.burrow.baseUrl(request)
+    return rows.map((p) => projectSimple(p, baseUrl))
+  }
+  return rows.map((p) => projectEntity(p, extras(p)))
+}
+
+/** The same page as `presentProjects`, already serialized: unchanged rows reuse their memoised JSON. */
+function presentProjectsJson(
+  request: FastifyRequest,
+  rows: readonly ProjectWithNamespaceRow[],
+  options: { readonly simple?: boolean; readonly statistics?: boolean },
+): Buffer {
+  const extras = pageExtras(request, rows, options)
+  if (!extras) return Buffer.from(JSON.stringify(presentProjects(request, rows, options)))
+  const parts: Buffer[] = [OPEN_BRACKET]
+  rows.forEach((p, i) => {
+    if (i > 0) parts.push(COMMA)
+    parts.push(projectEntityJson(p, extras(p)))
+  })
+  parts.push(CLOSE_BRACKET)
+  return Buffer.concat(parts)
+}
+
+const OPEN_BRACKET = Buffer.from('[')
+const COMMA = Buffer.from(',')
+const CLOSE_BRACKET = Buffer.from(']')
 
 /** One project as `GET /projects/:id` shows it to the caller. */
 export function presentProject(request: FastifyRequest, project: ProjectRow, options: { readonly statistics?: boolean } = {}): Readonly<Record<string, unknown>> {
@@ -215,26 +252,29 @@ export function presentProject(request: FastifyRequest, project: ProjectRow, opt
 
 /**
  * Answers a project list: keyset pagination when asked for (`pagination=keyset`, order by id),
- * offset pagination otherwise; one query for the page and one for the count.
+ * offset pagination otherwise; one query for the page and one for the count. The body is sent
+ * already serialized (see `projectEntityJson`).
  */
-export function sendProjectList(request: FastifyRequest, reply: FastifyReply, q: ProjectListQuery, filter: ProjectListFilter): Readonly<Record<string, unknown>>[] {
+export function sendProjectList(request: FastifyRequest, reply: FastifyReply, q: ProjectListQuery, filter: ProjectListFilter): FastifyReply {
   const { db } = request.server.burrow
   const baseUrl = request.server.burrow.baseUrl(request)
+  let rows: ProjectWithNamespaceRow[]
   if (wantsKeyset(q as Record<string, unknown>)) {
     const keyset = keysetOf({ ...(request.query as Record<string, unknown>), sort: q.sort ?? 'desc' })
     const cursor = keyset.cursor
-    const rows = listProjectsKeyset(
+    rows = listProjectsKeyset(
       db,
       { ...filter, sort: keyset.sort, idAfter: keyset.sort === 'asc' && cursor !== undefined ? cursor : filter.idAfter, idBefore: keyset.sort === 'desc' && cursor !== undefined ? cursor : filter.idBefore },
       keyset.perPage,
     )
     setKeysetHeaders(request, reply, baseUrl, keyset, rows)
-    return presentProjects(request, rows, { simple: q.simple, statistics: q.statistics })
+  } else {
+    const page = pageOf(request.query as Record<string, unknown>)
+    const result = listProjects(db, filter, page.perPage, page.offset)
+    rows = result.rows
+    setPageHeaders(request, reply, baseUrl, page, result.total)
   }
-  const page = pageOf(request.query as Record<string, unknown>)
-  const { rows, total } = listProjects(db, filter, page.perPage, page.offset)
-  setPageHeaders(request, reply, baseUrl, page, total)
-  return presentProjects(request, rows, { simple: q.simple, statistics: q.statistics })
+  return reply.type('application/json').send(presentProjectsJson(request, rows, { simple: q.simple, statistics: q.statistics }))
 }
 
 /** The namespace `namespace_id` names (integer or full path), if the caller may create projects there. */
