@@ -66,7 +66,21 @@ describe('billable members', () => {
     expect((await names('access_level_asc'))[0]).toBe('Bob')
     expect((await names('last_activity_on_asc')).slice(0, 3)).toEqual(['Alice', 'Bob', 'Carol'])
     expect((await names('last_activity_on_desc')).slice(0, 3)).toEqual(['Carol', 'Bob', 'Alice'])
-    for (const sort of ['last_joined', 'oldest_joined', 'oldest_sign_in', 'recent_sign_in']) expect(await names(sort)).toHaveLength(4)
+  })
+
+  it('sorts by when users joined and last signed in, users who never signed in last', async () => {
+    const db = s.app.burrow.db
+    const set = db.prepare('UPDATE users SET created_at = ?, last_sign_in_at = ? WHERE id = ?')
+    set.run('2023-01-03T00:00:00.000Z', '2024-05-02T00:00:00.000Z', owner.user.id)
+    set.run('2023-01-01T00:00:00.000Z', null, subDev.user.id)
+    set.run('2023-01-04T00:00:00.000Z', '2024-05-01T00:00:00.000Z', projectGuest.user.id)
+    set.run('2023-01-02T00:00:00.000Z', '2024-05-03T00:00:00.000Z', invitedUser.user.id)
+    const names = async (sort: string): Promise<unknown[]> =>
+      ((await s.request(owner.token, { method: 'GET', url: `${API}/groups/${root.id}/billable_members?sort=${sort}` })).json() as { name: string }[]).map((m) => m.name)
+    expect(await names('last_joined')).toEqual(['Bob', 'Carol', 'Dave', 'Alice'])
+    expect(await names('oldest_joined')).toEqual(['Alice', 'Dave', 'Carol', 'Bob'])
+    expect(await names('recent_sign_in')).toEqual(['Dave', 'Carol', 'Bob', 'Alice'])
+    expect(await names('oldest_sign_in')).toEqual(['Bob', 'Carol', 'Dave', 'Alice'])
   })
 
   it('rejects an unknown sort with 400', async () => {
