@@ -198,11 +198,18 @@ async function main() {
   const { startWebHost } = await tsImport('../src/main/web-host.ts', import.meta.url)
   const { createCore } = await tsImport('../src/main/core/index.ts', import.meta.url)
   const { openAccounts } = await tsImport('../src/main/core/accounts/index.ts', import.meta.url)
+  const { openCache } = await tsImport('../src/main/core/cache/index.ts', import.meta.url)
+  const { Outbox } = await tsImport('../src/main/core/outbox/index.ts', import.meta.url)
   // The app's own data (account metadata, later the cache) sits beside the server's data dir.
   const accounts = await openAccounts({ userDataDir: join(dirname(dataDir), 'app') })
+  // One cache database, shared by the cache, sync and the outbox (its table lives there).
+  const cache = openCache({ userDataDir: join(dirname(dataDir), 'app') })
+  const outbox = new Outbox({ cache, accounts })
+  outbox.start()
+  cleanups.push(() => outbox.dispose())
   const host = await startWebHost({
     rendererDir: join(root, 'out', 'renderer'),
-    core: createCore({ version: pkg.version, mode: 'browser', serverUrl: server.url, accounts }),
+    core: createCore({ version: pkg.version, mode: 'browser', serverUrl: server.url, accounts, outbox }),
     port: Number(args['web-port']),
   })
   cleanups.push(() => host.close())

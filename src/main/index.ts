@@ -3,7 +3,9 @@ import { app, BrowserWindow, ipcMain, Menu, nativeImage, protocol, session, shel
 import { REQUEST_CHANNELS, type EventChannel, type IpcEvents } from '../shared/ipc/contract'
 import { contentSecurityPolicy } from './core/csp'
 import { openAccounts } from './core/accounts/index'
+import { openCache } from './core/cache/index'
 import { createCore, type Core } from './core/index'
+import { Outbox } from './core/outbox/index'
 import { readStaticFile } from './core/static-files'
 
 /*
@@ -110,7 +112,12 @@ app.on('web-contents-created', (_event, contents) => {
 
 void app.whenReady().then(async () => {
   const accounts = await openAccounts({ userDataDir: app.getPath('userData') })
-  core = createCore({ version: app.getVersion(), mode: 'electron', serverUrl: process.env.BURROW_SERVER_URL ?? null, accounts })
+  // One cache database per launch, shared by the cache, sync and the outbox (its table lives there).
+  const cache = openCache({ userDataDir: app.getPath('userData') })
+  const outbox = new Outbox({ cache, accounts })
+  outbox.start()
+  app.on('will-quit', () => void outbox.dispose())
+  core = createCore({ version: app.getVersion(), mode: 'electron', serverUrl: process.env.BURROW_SERVER_URL ?? null, accounts, outbox })
   hardenSession()
   wireIpc()
   createWindow()

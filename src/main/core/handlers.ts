@@ -2,6 +2,8 @@ import type { Account, AppMode, ServerStatus } from '../../shared/ipc/contract'
 import type { Accounts } from './accounts/accounts'
 import type { IpcHandlers } from './dispatch'
 import type { EventHub } from './events'
+import { outboxHandlers } from './outbox/channels'
+import type { Outbox } from './outbox/outbox'
 
 export interface CoreOptions {
   /** Burrow's version (package.json). */
@@ -15,6 +17,8 @@ export interface CoreOptions {
   readonly events?: EventHub
   /** The accounts service (accounts/index.ts `openAccounts`); without it the `accounts:*` channels answer `unavailable`. */
   readonly accounts?: Accounts
+  /** The write queue (outbox/outbox.ts), started by the shell; without it the write and `outbox:*` channels answer `unavailable`. */
+  readonly outbox?: Outbox
 }
 
 /** What crosses the bridge for an account: the metadata fields, never anything else an object may carry. */
@@ -52,6 +56,11 @@ export function createHandlers(options: CoreOptions): IpcHandlers {
     return options.accounts
   }
   options.accounts?.onDidChange((list) => options.events?.emit('accounts:did-change', list.map(publicAccount)))
+  const outbox = (): { outbox: Outbox; accounts: Accounts } => {
+    if (options.outbox === undefined) throw Object.assign(new Error('The outbox is not available in this launch.'), { code: 'unavailable' })
+    return { outbox: options.outbox, accounts: accounts() }
+  }
+  options.outbox?.onDidChange((entry) => options.events?.emit('outbox:did-change', { entry }))
   return {
     'app:info': async () => ({ version: options.version, mode: options.mode, serverUrl: options.serverUrl }),
     'server:status': async () => {
@@ -71,5 +80,6 @@ export function createHandlers(options: CoreOptions): IpcHandlers {
       const v = await accounts().verify(id)
       return { account: publicAccount(v.account), state: v.state, message: v.message }
     },
+    ...outboxHandlers(outbox),
   }
 }

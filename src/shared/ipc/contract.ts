@@ -6,6 +6,8 @@
  * browser mode) carry exactly these maps, validated at the boundary with the validators below.
  */
 
+import { outboxEventNames, outboxValidators, type OutboxEvents, type OutboxRequests } from './outbox'
+
 /** Which shell hosts the renderer. */
 export type AppMode = 'electron' | 'browser'
 
@@ -60,8 +62,8 @@ export interface AccountVerification {
   readonly message: string | null
 }
 
-/** Request channels: arguments as a tuple, and what the handler resolves to. */
-export interface IpcRequests {
+/** Request channels: arguments as a tuple, and what the handler resolves to. The outbox's channels are in outbox.ts. */
+export interface IpcRequests extends OutboxRequests {
   'app:info': { readonly args: readonly []; readonly result: AppInfo }
   'server:status': { readonly args: readonly []; readonly result: ServerStatus }
   'accounts:list': { readonly args: readonly []; readonly result: readonly Account[] }
@@ -73,7 +75,7 @@ export interface IpcRequests {
 }
 
 /** Events pushed from main to the renderer, with their payload. */
-export interface IpcEvents {
+export interface IpcEvents extends OutboxEvents {
   'server:did-change-status': ServerStatus
   /** The whole list after an add, a remove or a verify that changed an account's profile. */
   'accounts:did-change': readonly Account[]
@@ -160,11 +162,13 @@ export const requestValidators: { readonly [C in RequestChannel]: ArgsValidator 
   'accounts:add': addAccountArgs,
   'accounts:remove': oneAccountId,
   'accounts:verify': oneAccountId,
+  ...outboxValidators,
 }
 
 const eventNames: { readonly [E in EventChannel]: true } = {
   'server:did-change-status': true,
   'accounts:did-change': true,
+  ...outboxEventNames,
 }
 
 export const REQUEST_CHANNELS: readonly RequestChannel[] = Object.freeze(Object.keys(requestValidators) as RequestChannel[])

@@ -1,4 +1,5 @@
 import cacheCore from './0001-cache-core'
+import outbox from './0050-outbox'
 
 export interface CacheMigration {
   readonly version: number
@@ -12,4 +13,4 @@ export interface CacheMigration {
  * 50–99 to the outbox (core/outbox). Each runs once, in version order, whatever order they were
  * merged in; never edit one that has shipped.
  */
-export const cacheMigrations: readonly CacheMigration[] = [cacheCore]
+export const cacheMigrations: readonly CacheMigration[] = [cacheCore, outbox]

@@ -1,0 +1,180 @@
+import type { ItemTarget, Mutation } from '../../../shared/ipc/outbox'
+import type { Cache } from '../cache/cache'
+import { isObject, type JsonObject } from '../cache/json'
+import { labelTitles } from '../cache/kinds'
+import type { ItemJson } from './fields'
+import type { StoredEntry } from './store'
+
+/**
+ * Every optimistic change the outbox makes to the cache, in one place. The rule: an entry's
+ * patch is in the cache exactly while the entry is queued, sending or of unknown outcome. It
+ * goes on at enqueue (and again on retry or "keep mine"), and comes off when the entry settles
+ * (after the server's answer is written, so the confirmed state shows at once), fails, lands in
+ * a conflict (the server's version shows; the entry keeps both), or is discarded.
+ *
+ * The cache side (cache.ts `applyOptimistic`/`clearPending`) keeps the server's JSON in
+ * `base_json` and re-applies pending patches over every sync, so sync never hides them.
+ */
+
+/** Server JSON to write into the cache when an entry settles. */
+export type CacheUpdate = { readonly kind: 'issue' | 'merge_request'; readonly json: ItemJson } | { readonly kind: 'note' | 'todo'; readonly json: JsonObject }
+
+/** Who the account is, for the author of a provisional comment. */
+export interface Author {
+  readonly id: number
+  readonly username: string
+  readonly name: string
+  readonly avatar_url: string | null
+}
+
+/**
+ * The id of a provisional row (a comment or a to-do made offline): negative, so it never meets
+ * a server id, and increasing with the entry, so provisional comments list in the order written.
+ */
+export const provisionalId = (entryId: number): number => Number.MIN_SAFE_INTEGER + entryId
+
+const TABLES = { issue: 'issues', merge_request: 'merge_requests' } as const
+
+/** The cached item (pending patches included), or null when the cache does not have it. */
+export function cachedItem(cache: Cache, accountId: string, target: ItemTarget): (ItemJson & JsonObject) | null {
+  const acct = cache.existingAcct(accountId)
+  if (acct === null) return null
+  const json = cache.db.prepare(`SELECT json FROM ${TABLES[target.type]} WHERE acct = ? AND project_id = ? AND iid = ?`).pluck().get(acct, target.projectId, target.iid) as string | undefined
+  return json === undefined ? null : (JSON.parse(json) as ItemJson & JsonObject)
+}
+
+function cachedRow(cache: Cache, accountId: string, table: 'users' | 'milestones' | 'todos', id: number): JsonObject | null {
+  const acct = cache.existingAcct(accountId)
+  if (acct === null) return null
+  const json = cache.db.prepare(`SELECT json FROM ${table} WHERE acct = ? AND id = ?`).pluck().get(acct, id) as string | undefined
+  return json === undefined ? null : (JSON.parse(json) as JsonObject)
+}
+
+/** Labels after add/remove, by title, case-insensitively as the server matches them. */
+function labelsAfter(current: readonly string[], add: readonly string[], remove: readonly string[]): string[] {
+  const out = current.filter((l) => !remove.some((r) => r.toLowerCase() === l.toLowerCase()))
+  for (const a of add) if (!out.some((l) => l.toLowerCase() === a.toLowerCase())) out.push(a)
+  return out
+}
+
+/**
+ * The merge patches (applied in order) that show an item write in the cached item's JSON.
+ * A milestone is replaced, not merged into the old one, hence its `null` patch first.
+ */
+function itemPatches(cache: Cache, accountId: string, mutation: Mutation, item: JsonObject): JsonObject[] {
+  switch (mutation.kind) {
+    case 'update': {
+      const c = mutation.changes
+      const patch: Record<string, unknown> = {}
+      const patches: JsonObject[] = []
+      if (c.title !== undefined) patch.title = c.title
+      if (c.description !== undefined) patch.description = c.description
+      if (c.labels !== undefined) patch.labels = c.labels
+      else if (c.add_labels !== undefined || c.remove_labels !== undefined) patch.labels = labelsAfter(labelTitles(item), c.add_labels ?? [], c.remove_labels ?? [])
+      if (c.state_event !== undefined) patch.state = c.state_event === 'close' ? 'closed' : 'opened'
+      if (c.assignee_ids !== undefined) {
+        const users = c.assignee_ids.map((id) => cachedRow(cache, accountId, 'users', id) ?? { id })
+        patch.assignees = users
+        patch.assignee = users[0] ?? null
+      }
+      if (c.milestone_id !== undefined) {
+        patches.push({ milestone: null })
+        if (c.milestone_id !== null) patch.milestone = cachedRow(cache, accountId, 'milestones', c.milestone_id) ?? { id: c.milestone_id }
+      }
+      patches.push(patch)
+      return patches
+    }
+    case 'time-estimate':
+      return [{ time_stats: { time_estimate: mutation.seconds } }]
+    case 'add-spent-time': {
+      const stats = isObject(item.time_stats) ? item.time_stats : {}
+      const total = typeof stats.total_time_spent === 'number' ? stats.total_time_spent : 0
+      return [{ time_stats: { total_time_spent: total + mutation.seconds } }]
+    }
+    case 'subscription':
+      return [{ subscribed: mutation.subscribed }]
+    default:
+      return []
+  }
+}
+
+/**
+ * Shows an entry's write in the cache (inside the caller's transaction). Items the cache does
+ * not hold are left alone: the write still goes to the server, and sync brings the result.
+ */
+export function applyOptimistic(cache: Cache, entry: StoredEntry, author: Author): void {
+  const { target, mutation } = entry
+  if (target.type === 'todo') {
+    if (mutation.kind === 'todo-done' && cachedRow(cache, entry.accountId, 'todos', target.todoId) !== null) {
+      cache.applyOptimistic(entry.accountId, 'todo', { id: target.todoId }, { state: 'done' }, entry.id)
+    }
+    return
+  }
+  const item = cachedItem(cache, entry.accountId, target)
+  if (item === null || typeof item.id !== 'number') return
+  const now = new Date().toISOString()
+  switch (mutation.kind) {
+    case 'comment':
+    case 'reply':
+      cache.applyOptimistic(
+        entry.accountId,
+        'note',
+        { id: provisionalId(entry.id) },
+        {
+          body: mutation.body,
+          author,
+          created_at: entry.createdAt,
+          updated_at: entry.createdAt,
+          system: false,
+          type: mutation.kind === 'reply' ? 'DiscussionNote' : null,
+          ...(mutation.kind === 'reply' ? { discussion_id: mutation.discussionId } : {}),
+          noteable_id: item.id,
+          noteable_iid: target.iid,
+          noteable_type: target.type === 'issue' ? 'Issue' : 'MergeRequest',
+          project_id: target.projectId,
+        },
+        entry.id,
+      )
+      return
+    case 'todo':
+      cache.applyOptimistic(
+        entry.accountId,
+        'todo',
+        { id: provisionalId(entry.id) },
+        {
+          project: { id: target.projectId },
+          author,
+          action_name: 'marked',
+          target_type: target.type === 'issue' ? 'Issue' : 'MergeRequest',
+          target: item,
+          target_url: typeof item.web_url === 'string' ? item.web_url : null,
+          body: typeof item.title === 'string' ? item.title : '',
+          state: 'pending',
+          created_at: now,
+          updated_at: now,
+        },
+        entry.id,
+      )
+      return
+    default:
+      for (const patch of itemPatches(cache, entry.accountId, mutation, item)) cache.applyOptimistic(entry.accountId, target.type, { id: item.id }, patch, entry.id)
+  }
+}
+
+/**
+ * Takes an entry's patch off (inside the caller's transaction), first writing what the server
+ * answered, so the item goes straight from the optimistic to the confirmed version.
+ */
+export function clearOptimistic(cache: Cache, entry: StoredEntry, update: CacheUpdate | null): void {
+  if (update !== null) {
+    if (update.kind === 'note') {
+      cache.upsert(entry.accountId, 'note', [update.json], { discussionId: null, position: Number.MAX_SAFE_INTEGER - 1 })
+      // The note's thread and place come with the next sync of the item's discussions.
+      const item = entry.target.type === 'todo' ? null : cachedItem(cache, entry.accountId, entry.target)
+      if (item !== null && typeof item.id === 'number' && entry.target.type !== 'todo') cache.markNotesStale(entry.accountId, entry.target.type, [item.id])
+    } else {
+      cache.upsert(entry.accountId, update.kind, [update.json as JsonObject])
+    }
+  }
+  cache.clearPending(entry.id)
+}

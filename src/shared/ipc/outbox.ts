@@ -1,0 +1,402 @@
+/**
+ * The outbox part of the IPC contract (contract.ts imports it): the writes the app queues while
+ * offline or online, what the renderer sees of each, and the validators of their requests.
+ */
+
+/** An issue or merge request, by project id and iid (what every item write targets). */
+export interface ItemTarget {
+  readonly type: 'issue' | 'merge_request'
+  readonly projectId: number
+  readonly iid: number
+}
+
+/** A to-do of the signed-in user (`todos:mark-done`). */
+export interface TodoTarget {
+  readonly type: 'todo'
+  readonly todoId: number
+}
+
+export type OutboxTarget = ItemTarget | TodoTarget
+
+/**
+ * Field changes of one issue or merge request update (one `PUT`), by their API names. `labels`
+ * replaces the whole set; `add_labels`/`remove_labels` change it relative to whatever the
+ * server has, so they never conflict. `milestone_id: null` removes the milestone.
+ */
+export interface ItemChanges {
+  readonly title?: string
+  readonly description?: string
+  readonly labels?: readonly string[]
+  readonly add_labels?: readonly string[]
+  readonly remove_labels?: readonly string[]
+  readonly assignee_ids?: readonly number[]
+  readonly milestone_id?: number | null
+  readonly state_event?: 'close' | 'reopen'
+}
+
+/** One write the user made. Durations are seconds (`parseDuration` reads `1h 30m`). */
+export type Mutation =
+  | { readonly kind: 'comment'; readonly body: string }
+  | { readonly kind: 'reply'; readonly discussionId: string; readonly body: string }
+  | { readonly kind: 'update'; readonly changes: ItemChanges }
+  /** 0 resets the estimate. */
+  | { readonly kind: 'time-estimate'; readonly seconds: number }
+  /** Negative subtracts, as GitLab allows. */
+  | { readonly kind: 'add-spent-time'; readonly seconds: number; readonly summary?: string }
+  | { readonly kind: 'todo' }
+  | { readonly kind: 'todo-done' }
+  | { readonly kind: 'subscription'; readonly subscribed: boolean }
+
+export type MutationKind = Mutation['kind']
+
+/**
+ * The fields of an item a write can set, in one vocabulary for the base it was made against,
+ * the values it wants, and the server's values in a conflict.
+ */
+export interface ItemFields {
+  readonly title?: string
+  readonly description?: string
+  readonly labels?: readonly string[]
+  readonly assignee_ids?: readonly number[]
+  readonly milestone_id?: number | null
+  readonly state?: string
+  readonly time_estimate?: number
+}
+
+/** The version a write was made against: the item's `updated_at` and the fields it changes. */
+export interface OutboxBase {
+  readonly updatedAt: string | null
+  readonly fields: ItemFields
+}
+
+/**
+ * - `queued`: waiting to be sent (again, after a retry or a resolution);
+ * - `sending`: committed just before the request goes out;
+ * - `done`: the server accepted it;
+ * - `failed`: the server refused it, or its outcome could not be established; `reason` says why;
+ * - `conflict`: the item changed on the server in a field this write changes; both versions kept;
+ * - `unknown-outcome`: the request may or may not have reached the server (crash, timeout); it is
+ *   checked by reading the server, never sent again blindly;
+ * - `reconciled`: an unknown outcome the server's state showed as applied;
+ * - `discarded`: the user gave it up (discard, or "take theirs" in a conflict).
+ */
+export type OutboxState = 'queued' | 'sending' | 'done' | 'failed' | 'conflict' | 'unknown-outcome' | 'reconciled' | 'discarded'
+
+export interface OutboxConflict {
+  /** What this write sets, by field. */
+  readonly local: ItemFields
+  /** The server's current values of the same fields. */
+  readonly remote: ItemFields
+  readonly remoteUpdatedAt: string | null
+}
+
+/** One write, as the renderer sees it. */
+export interface OutboxEntry {
+  /** Also the order: entries of one account are sent in increasing id order. */
+  readonly id: number
+  readonly accountId: string
+  readonly target: OutboxTarget
+  readonly mutation: Mutation
+  readonly base: OutboxBase | null
+  readonly state: OutboxState
+  /** Why it failed; for queued entries, the last transient error; for reconciled ones, what the check found. */
+  readonly reason: string | null
+  /** HTTP status of the refusal, when there was one. */
+  readonly status: number | null
+  readonly conflict: OutboxConflict | null
+  readonly attempts: number
+  /** An earlier unsettled entry for the same item that this one waits behind (failed, conflict or unknown outcome). */
+  readonly blockedBy: number | null
+  /** ISO 8601. */
+  readonly createdAt: string
+  readonly updatedAt: string
+  /** When it was last handed to the network. */
+  readonly sentAt: string | null
+  readonly settledAt: string | null
+}
+
+/** `outbox:resolve`: keep my version (sent again over theirs), take theirs (mine discarded), or send an edited version. */
+export type ConflictResolution = { readonly choice: 'mine' } | { readonly choice: 'theirs' } | { readonly choice: 'edited'; readonly changes: ItemChanges }
+
+/** Requests of the item write channels (`issues:*`, `merge-requests:*`). */
+export interface ItemRef {
+  readonly projectId: number
+  readonly iid: number
+}
+export interface CommentRequest extends ItemRef {
+  readonly body: string
+  /** Reply in this thread instead of starting a new comment. */
+  readonly discussionId?: string
+}
+export interface UpdateRequest extends ItemRef {
+  readonly changes: ItemChanges
+}
+export interface TimeEstimateRequest extends ItemRef {
+  readonly seconds: number
+}
+export interface SpentTimeRequest extends ItemRef {
+  readonly seconds: number
+  readonly summary?: string
+}
+export interface SubscribeRequest extends ItemRef {
+  readonly subscribed: boolean
+}
+export interface MarkTodoDoneRequest {
+  readonly todoId: number
+}
+export interface MergeRequestMergeRequest extends ItemRef {
+  readonly mergeCommitMessage?: string
+  readonly squashCommitMessage?: string
+  readonly squash?: boolean
+  readonly shouldRemoveSourceBranch?: boolean
+  /** The head the user reviewed; the server refuses the merge if the branch moved. */
+  readonly sha?: string
+}
+export interface MergeRequestRebaseRequest extends ItemRef {
+  readonly skipCi?: boolean
+}
+export interface OutboxListFilter {
+  readonly accountId?: string
+  /** Also entries that are done, reconciled or discarded (the last 200). */
+  readonly includeSettled?: boolean
+}
+
+/** `outbox:did-change`: one entry was added or changed state. */
+export interface OutboxChange {
+  readonly entry: OutboxEntry
+}
+
+const UNITS: readonly (readonly [RegExp, number])[] = [
+  [/^(mo|mos|months?)$/, 4 * 5 * 8 * 3600],
+  [/^(w|wk|wks|weeks?)$/, 5 * 8 * 3600],
+  [/^(d|days?)$/, 8 * 3600],
+  [/^(h|hr|hrs|hours?)$/, 3600],
+  [/^(m|min|mins|minutes?)$/, 60],
+  [/^(s|sec|secs|seconds?)$/, 1],
+]
+
+/**
+ * GitLab's time-tracking durations (`1h 30m`, `1w 2d`, `-2h`; a bare number counts hours; a
+ * working day has 8 hours, a week 5 days, a month 4 weeks) to seconds; null when not a duration.
+ */
+export function parseDuration(text: string): number | null {
+  let rest = text.trim().toLowerCase()
+  let sign = 1
+  if (rest.startsWith('-')) {
+    sign = -1
+    rest = rest.slice(1).trim()
+  }
+  if (rest === '') return null
+  if (/^\d+(\.\d+)?$/.test(rest)) return sign * Math.round(Number(rest) * 3600)
+  const token = /(\d+(?:\.\d+)?)\s*([a-z]+)[\s,]*/y
+  let seconds = 0
+  while (token.lastIndex < rest.length) {
+    const m = token.exec(rest)
+    if (m === null) return null
+    const unit = UNITS.find(([re]) => re.test(m[2]))
+    if (unit === undefined) return null
+    seconds += Number(m[1]) * unit[1]
+  }
+  return sign * Math.round(seconds)
+}
+
+type Problem = string | null
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+function unknownKeys(o: Record<string, unknown>, allowed: readonly string[]): Problem {
+  const extra = Object.keys(o).filter((k) => !allowed.includes(k))
+  return extra.length > 0 ? `unknown field(s): ${extra.join(', ')}` : null
+}
+
+function isId(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0
+}
+
+function isText(value: unknown, max: number, allowEmpty = false): value is string {
+  return typeof value === 'string' && value.length <= max && (allowEmpty || value.trim().length > 0)
+}
+
+function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.length <= 100 && value.every((v) => isText(v, 255) && !v.includes(','))
+}
+
+function isIdList(value: unknown): value is number[] {
+  return Array.isArray(value) && value.length <= 100 && value.every(isId)
+}
+
+function itemRefProblem(o: Record<string, unknown>): Problem {
+  if (!isId(o.projectId)) return 'projectId must be a positive integer'
+  if (!isId(o.iid)) return 'iid must be a positive integer'
+  return null
+}
+
+/** Checks an ItemChanges object; returns the first problem or null. */
+export function itemChangesProblem(value: unknown): Problem {
+  if (!isObject(value)) return 'changes must be an object'
+  const c = value
+  const keys = ['title', 'description', 'labels', 'add_labels', 'remove_labels', 'assignee_ids', 'milestone_id', 'state_event']
+  const extra = unknownKeys(c, keys)
+  if (extra !== null) return extra
+  if (!keys.some((k) => c[k] !== undefined)) return 'changes must change at least one field'
+  if (c.title !== undefined && !isText(c.title, 255)) return 'title must be a non-empty string of at most 255 characters'
+  if (c.description !== undefined && !isText(c.description, 1_048_576, true)) return 'description must be a string of at most 1 MiB'
+  for (const k of ['labels', 'add_labels', 'remove_labels'] as const) {
+    if (c[k] !== undefined && !isStringList(c[k])) return `${k} must be a list of label names (no commas)`
+  }
+  if (c.labels !== undefined && (c.add_labels !== undefined || c.remove_labels !== undefined)) return 'give labels, or add_labels/remove_labels, not both'
+  if (c.assignee_ids !== undefined && !isIdList(c.assignee_ids)) return 'assignee_ids must be a list of user ids'
+  if (c.milestone_id !== undefined && c.milestone_id !== null && !isId(c.milestone_id)) return 'milestone_id must be a milestone id or null'
+  if (c.state_event !== undefined && c.state_event !== 'close' && c.state_event !== 'reopen') return "state_event must be 'close' or 'reopen'"
+  return null
+}
+
+/** Builds a validator of `[accountId, request]` from a check of the request object. */
+export function accountAndRequest(allowed: readonly string[], check: (o: Record<string, unknown>) => Problem): (args: readonly unknown[]) => Problem {
+  return (args) => {
+    if (args.length !== 2) return `expected [accountId, request], got ${args.length} argument(s)`
+    if (!isText(args[0], 200)) return 'accountId must be a non-empty string'
+    if (!isObject(args[1])) return 'the request must be an object'
+    return unknownKeys(args[1], allowed) ?? check(args[1])
+  }
+}
+
+const ref = ['projectId', 'iid']
+
+export const commentArgs = accountAndRequest([...ref, 'body', 'discussionId'], (o) => {
+  if (!isText(o.body, 1_000_000)) return 'body must be a non-empty string'
+  if (o.discussionId !== undefined && !(isText(o.discussionId, 64) && /^[0-9a-f]+$/i.test(o.discussionId))) return 'discussionId must be a discussion id (hexadecimal)'
+  return itemRefProblem(o)
+})
+
+export const updateArgs = accountAndRequest([...ref, 'changes'], (o) => itemRefProblem(o) ?? itemChangesProblem(o.changes))
+
+export const timeEstimateArgs = accountAndRequest([...ref, 'seconds'], (o) => {
+  if (!(typeof o.seconds === 'number' && Number.isSafeInteger(o.seconds) && o.seconds >= 0)) return 'seconds must be a non-negative integer'
+  return itemRefProblem(o)
+})
+
+export const spentTimeArgs = accountAndRequest([...ref, 'seconds', 'summary'], (o) => {
+  if (!(typeof o.seconds === 'number' && Number.isSafeInteger(o.seconds) && o.seconds !== 0)) return 'seconds must be a non-zero integer'
+  if (o.summary !== undefined && !isText(o.summary, 255, true)) return 'summary must be a string of at most 255 characters'
+  return itemRefProblem(o)
+})
+
+export const itemArgs = accountAndRequest(ref, itemRefProblem)
+
+export const subscribeArgs = accountAndRequest([...ref, 'subscribed'], (o) => (typeof o.subscribed === 'boolean' ? itemRefProblem(o) : 'subscribed must be a boolean'))
+
+export const markTodoDoneArgs = accountAndRequest(['todoId'], (o) => (isId(o.todoId) ? null : 'todoId must be a positive integer'))
+
+export const mergeArgs = accountAndRequest([...ref, 'mergeCommitMessage', 'squashCommitMessage', 'squash', 'shouldRemoveSourceBranch', 'sha'], (o) => {
+  for (const k of ['mergeCommitMessage', 'squashCommitMessage'] as const) if (o[k] !== undefined && !isText(o[k], 100_000)) return `${k} must be a non-empty string`
+  for (const k of ['squash', 'shouldRemoveSourceBranch'] as const) if (o[k] !== undefined && typeof o[k] !== 'boolean') return `${k} must be a boolean`
+  if (o.sha !== undefined && !(typeof o.sha === 'string' && /^[0-9a-f]{7,64}$/.test(o.sha))) return 'sha must be a commit id'
+  return itemRefProblem(o)
+})
+
+export const rebaseArgs = accountAndRequest([...ref, 'skipCi'], (o) => (o.skipCi === undefined || typeof o.skipCi === 'boolean' ? itemRefProblem(o) : 'skipCi must be a boolean'))
+
+export function outboxListArgs(args: readonly unknown[]): Problem {
+  if (args.length === 0) return null
+  if (args.length !== 1 || !isObject(args[0])) return 'expected no argument or one filter object {accountId?, includeSettled?}'
+  const f = args[0]
+  const extra = unknownKeys(f, ['accountId', 'includeSettled'])
+  if (extra !== null) return extra
+  if (f.accountId !== undefined && !isText(f.accountId, 200)) return 'accountId must be a non-empty string'
+  if (f.includeSettled !== undefined && typeof f.includeSettled !== 'boolean') return 'includeSettled must be a boolean'
+  return null
+}
+
+export function outboxEntryIdArgs(args: readonly unknown[]): Problem {
+  return args.length === 1 && isId(args[0]) ? null : 'expected one outbox entry id (a positive integer)'
+}
+
+export function outboxResolveArgs(args: readonly unknown[]): Problem {
+  if (args.length !== 2 || !isId(args[0])) return 'expected [entryId, resolution]'
+  const r = args[1]
+  if (!isObject(r)) return "resolution must be {choice: 'mine' | 'theirs'} or {choice: 'edited', changes}"
+  if (r.choice === 'mine' || r.choice === 'theirs') return unknownKeys(r, ['choice'])
+  if (r.choice === 'edited') return unknownKeys(r, ['choice', 'changes']) ?? itemChangesProblem(r.changes)
+  return "resolution.choice must be 'mine', 'theirs' or 'edited'"
+}
+
+/** The validators of the outbox channels, spread into contract.ts `requestValidators`. */
+export const outboxValidators = {
+  'issues:comment': commentArgs,
+  'issues:update': updateArgs,
+  'issues:time-estimate': timeEstimateArgs,
+  'issues:add-spent-time': spentTimeArgs,
+  'issues:todo': itemArgs,
+  'issues:subscribe': subscribeArgs,
+  'merge-requests:comment': commentArgs,
+  'merge-requests:update': updateArgs,
+  'merge-requests:time-estimate': timeEstimateArgs,
+  'merge-requests:add-spent-time': spentTimeArgs,
+  'merge-requests:todo': itemArgs,
+  'merge-requests:subscribe': subscribeArgs,
+  'todos:mark-done': markTodoDoneArgs,
+  'merge-requests:merge': mergeArgs,
+  'merge-requests:rebase': rebaseArgs,
+  'merge-requests:approve': itemArgs,
+  'merge-requests:unapprove': itemArgs,
+  'outbox:list': outboxListArgs,
+  'outbox:retry': outboxEntryIdArgs,
+  'outbox:discard': outboxEntryIdArgs,
+  'outbox:resolve': outboxResolveArgs,
+} as const
+
+/** An API object as the server answered it (online-only actions return the server's answer as is). */
+export type ServerJson = Readonly<Record<string, unknown>>
+
+type Queued<R> = { readonly args: readonly [accountId: string, request: R]; readonly result: OutboxEntry }
+
+/**
+ * The outbox request channels. Every item write resolves with its queued entry as soon as it is
+ * stored (not when the server has it): watch `outbox:did-change` for what happens next.
+ * Online-only actions (merge, rebase, approve) go straight to the server and fail with code
+ * `offline` when it cannot be reached; they are never queued.
+ */
+export interface OutboxRequests {
+  'issues:comment': Queued<CommentRequest>
+  'issues:update': Queued<UpdateRequest>
+  /** `seconds: 0` resets the estimate. */
+  'issues:time-estimate': Queued<TimeEstimateRequest>
+  'issues:add-spent-time': Queued<SpentTimeRequest>
+  /** Adds the issue to the user's to-do list. */
+  'issues:todo': Queued<ItemRef>
+  'issues:subscribe': Queued<SubscribeRequest>
+  'merge-requests:comment': Queued<CommentRequest>
+  'merge-requests:update': Queued<UpdateRequest>
+  'merge-requests:time-estimate': Queued<TimeEstimateRequest>
+  'merge-requests:add-spent-time': Queued<SpentTimeRequest>
+  'merge-requests:todo': Queued<ItemRef>
+  'merge-requests:subscribe': Queued<SubscribeRequest>
+  'todos:mark-done': Queued<MarkTodoDoneRequest>
+  /** Online only: the merged merge request. */
+  'merge-requests:merge': { readonly args: readonly [accountId: string, request: MergeRequestMergeRequest]; readonly result: ServerJson }
+  /** Online only: `{rebase_in_progress: true}`; poll the merge request. */
+  'merge-requests:rebase': { readonly args: readonly [accountId: string, request: MergeRequestRebaseRequest]; readonly result: ServerJson }
+  /** Online only: the approval state. */
+  'merge-requests:approve': { readonly args: readonly [accountId: string, request: ItemRef]; readonly result: ServerJson }
+  'merge-requests:unapprove': { readonly args: readonly [accountId: string, request: ItemRef]; readonly result: ServerJson }
+  /** Unsettled entries (and with `includeSettled`, recent settled ones), oldest first. */
+  'outbox:list': { readonly args: readonly [filter?: OutboxListFilter]; readonly result: readonly OutboxEntry[] }
+  /** A failed entry goes back to the queue; a waiting one is tried now. */
+  'outbox:retry': { readonly args: readonly [entryId: number]; readonly result: OutboxEntry }
+  /** Gives an entry up (not while `sending`). */
+  'outbox:discard': { readonly args: readonly [entryId: number]; readonly result: OutboxEntry }
+  'outbox:resolve': { readonly args: readonly [entryId: number, resolution: ConflictResolution]; readonly result: OutboxEntry }
+}
+
+/** The outbox events. */
+export interface OutboxEvents {
+  /** An entry was queued or changed state (later entries of the same item come too: their `blockedBy` may change). */
+  'outbox:did-change': OutboxChange
+}
+
+export const outboxEventNames: { readonly [E in keyof OutboxEvents]: true } = {
+  'outbox:did-change': true,
+}
