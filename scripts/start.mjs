@@ -209,7 +209,7 @@ async function main() {
   cleanups.push(() => outbox.dispose())
   const host = await startWebHost({
     rendererDir: join(root, 'out', 'renderer'),
-    core: createCore({ version: pkg.version, mode: 'browser', serverUrl: server.url, accounts, outbox }),
+    core: createCore({ version: pkg.version, mode: 'browser', serverUrl: server.url, accounts, outbox, cache, syncOptions: { schedule: true } }),
     port: Number(args['web-port']),
   })
   cleanups.push(() => host.close())

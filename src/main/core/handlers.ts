@@ -2,6 +2,9 @@ import type { Account, AppMode, ServerStatus } from '../../shared/ipc/contract'
 import type { Accounts } from './accounts/accounts'
 import type { IpcHandlers } from './dispatch'
 import type { EventHub } from './events'
+import type { Cache } from './cache/cache'
+import { cacheHandlers, type OfflineData } from './sync/channels'
+import type { SyncService } from './sync/service'
 import { outboxHandlers } from './outbox/channels'
 import type { Outbox } from './outbox/outbox'
 
@@ -17,6 +20,10 @@ export interface CoreOptions {
   readonly events?: EventHub
   /** The accounts service (accounts/index.ts `openAccounts`); without it the `accounts:*` channels answer `unavailable`. */
   readonly accounts?: Accounts
+  /** The offline cache (cache/index.ts `openCache`); with `accounts`, enables the cache and sync channels (else `unavailable`). */
+  readonly cache?: Cache
+  /** The sync service over `cache` (createCore makes it). */
+  readonly sync?: SyncService
   /** The write queue (outbox/outbox.ts), started by the shell; without it the write and `outbox:*` channels answer `unavailable`. */
   readonly outbox?: Outbox
 }
@@ -61,6 +68,11 @@ export function createHandlers(options: CoreOptions): IpcHandlers {
     return { outbox: options.outbox, accounts: accounts() }
   }
   options.outbox?.onDidChange((entry) => options.events?.emit('outbox:did-change', { entry }))
+  const offline = (): OfflineData => {
+    if (options.cache === undefined || options.sync === undefined) throw Object.assign(new Error('The offline cache is not available in this launch.'), { code: 'unavailable' })
+    return { cache: options.cache, sync: options.sync, accounts: accounts() }
+  }
+  options.cache?.onDidChange((change) => options.events?.emit('cache:did-change', change))
   return {
     'app:info': async () => ({ version: options.version, mode: options.mode, serverUrl: options.serverUrl }),
     'server:status': async () => {
@@ -81,5 +93,6 @@ export function createHandlers(options: CoreOptions): IpcHandlers {
       return { account: publicAccount(v.account), state: v.state, message: v.message }
     },
     ...outboxHandlers(outbox),
+    ...cacheHandlers(offline),
   }
 }

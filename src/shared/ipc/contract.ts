@@ -6,6 +6,7 @@
  * browser mode) carry exactly these maps, validated at the boundary with the validators below.
  */
 
+import { cacheEventNames, cacheValidators, type CacheEvents, type CacheRequests } from './cache'
 import { outboxEventNames, outboxValidators, type OutboxEvents, type OutboxRequests } from './outbox'
 
 /** Which shell hosts the renderer. */
@@ -62,8 +63,8 @@ export interface AccountVerification {
   readonly message: string | null
 }
 
-/** Request channels: arguments as a tuple, and what the handler resolves to. The outbox's channels are in outbox.ts. */
-export interface IpcRequests extends OutboxRequests {
+/** Request channels: arguments as a tuple, and what the handler resolves to. The outbox's channels are in outbox.ts, the cache's and sync's in cache.ts. */
+export interface IpcRequests extends OutboxRequests, CacheRequests {
   'app:info': { readonly args: readonly []; readonly result: AppInfo }
   'server:status': { readonly args: readonly []; readonly result: ServerStatus }
   'accounts:list': { readonly args: readonly []; readonly result: readonly Account[] }
@@ -75,7 +76,7 @@ export interface IpcRequests extends OutboxRequests {
 }
 
 /** Events pushed from main to the renderer, with their payload. */
-export interface IpcEvents extends OutboxEvents {
+export interface IpcEvents extends OutboxEvents, CacheEvents {
   'server:did-change-status': ServerStatus
   /** The whole list after an add, a remove or a verify that changed an account's profile. */
   'accounts:did-change': readonly Account[]
@@ -163,12 +164,14 @@ export const requestValidators: { readonly [C in RequestChannel]: ArgsValidator 
   'accounts:remove': oneAccountId,
   'accounts:verify': oneAccountId,
   ...outboxValidators,
+  ...cacheValidators,
 }
 
 const eventNames: { readonly [E in EventChannel]: true } = {
   'server:did-change-status': true,
   'accounts:did-change': true,
   ...outboxEventNames,
+  ...cacheEventNames,
 }
 
 export const REQUEST_CHANNELS: readonly RequestChannel[] = Object.freeze(Object.keys(requestValidators) as RequestChannel[])

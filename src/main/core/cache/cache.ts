@@ -416,6 +416,14 @@ export class Cache {
     throw Object.assign(new Error(`A ${kind} is not keyed by ${JSON.stringify(key)}`), { code: 'invalid-arguments' })
   }
 
+  /**
+   * An item from an endpoint without `with_labels_details` (a single issue GET): its label
+   * titles become the cached label objects, so every cached row has one shape.
+   */
+  withLabelDetails(accountId: string, kind: NoteableKind, json: JsonObject): JsonObject {
+    return this.normalizePatch(this.acct(accountId), kind, json)
+  }
+
   /** Label titles in a patch become the label objects the lists carry (with_labels_details). */
   private normalizePatch(acct: number, kind: PatchableKind, patch: JsonObject): JsonObject {
     if (!isNoteable(kind) || !Array.isArray(patch.labels)) return patch

@@ -1,0 +1,57 @@
+import type { ApiClient } from '../api/client'
+import { NetworkError, NotFoundError } from '../api/errors'
+import type { Cache } from '../cache/cache'
+import type { JsonObject } from '../cache/json'
+import { KINDS, type NoteableKind } from '../cache/kinds'
+
+const ITEM_PATHS: Readonly<Record<NoteableKind, (parent: number, iid: number) => string>> = {
+  issue: (p, iid) => `/projects/${p}/issues/${iid}`,
+  merge_request: (p, iid) => `/projects/${p}/merge_requests/${iid}`,
+  epic: (g, iid) => `/groups/${g}/epics/${iid}`,
+}
+
+/**
+ * Fetches one issue, merge request or epic and all its discussions into the cache (a detail
+ * view opened online). Resolves `fresh` when the server answered, `stale` when it could not be
+ * reached (the cached copy stands), `gone` when it answered 404 (the cached copy is removed).
+ */
+export async function refreshItem(
+  cache: Cache,
+  client: ApiClient,
+  accountId: string,
+  kind: NoteableKind,
+  ref: { readonly id: number } | { readonly parentId: number; readonly iid: number },
+  signal?: AbortSignal,
+): Promise<'fresh' | 'stale' | 'gone'> {
+  let parentId: number
+  let iid: number
+  if ('id' in ref) {
+    const column = kind === 'epic' ? 'group_id' : 'project_id'
+    const row = cache.db.prepare(`SELECT ${column} AS parent, iid FROM ${KINDS[kind].table} WHERE acct = ? AND id = ?`).get(cache.acct(accountId), ref.id) as { parent: number; iid: number } | undefined
+    if (row === undefined) return 'stale'
+    parentId = row.parent
+    iid = row.iid
+  } else {
+    parentId = ref.parentId
+    iid = ref.iid
+  }
+  try {
+    const item = await client.get<JsonObject>(ITEM_PATHS[kind](parentId, iid), undefined, { signal })
+    const discussions: JsonObject[] = []
+    for await (const d of client.paginate<JsonObject>(`${ITEM_PATHS[kind](parentId, iid)}/discussions`, {}, { signal })) discussions.push(d)
+    cache.transaction(() => {
+      cache.upsert(accountId, kind, [cache.withLabelDetails(accountId, kind, item)])
+      cache.replaceDiscussions(accountId, kind, item.id as number, discussions)
+    })
+    return 'fresh'
+  } catch (error) {
+    if (error instanceof NetworkError) return 'stale'
+    if (error instanceof NotFoundError) {
+      const column = kind === 'epic' ? 'group_id' : 'project_id'
+      const id = cache.db.prepare(`SELECT id FROM ${KINDS[kind].table} WHERE acct = ? AND ${column} = ? AND iid = ?`).pluck().get(cache.acct(accountId), parentId, iid) as number | undefined
+      if (id !== undefined) cache.remove(accountId, kind, [id])
+      return 'gone'
+    }
+    throw error
+  }
+}

@@ -1,0 +1,373 @@
+import type { SyncPhase, SyncProgress, SyncScope } from '../../../shared/ipc/cache'
+import type { ApiClient } from '../api/client'
+import { ForbiddenError, NotFoundError } from '../api/errors'
+import type { Query } from '../api/query'
+import type { Cache } from '../cache/cache'
+import { isObject, num, str, type JsonObject } from '../cache/json'
+import { KINDS, type NoteableKind } from '../cache/kinds'
+import type { Cursor, SyncState } from './state'
+
+export interface RunOptions {
+  readonly accountId: string
+  readonly cache: Cache
+  readonly state: SyncState
+  readonly client: ApiClient
+  readonly signal: AbortSignal
+  /** Also compare id sets with the server and drop what it deleted. */
+  readonly reconcile: boolean
+  /** Page size of list requests; default 100 (the API's maximum). */
+  readonly perPage?: number
+  readonly onProgress?: (progress: SyncProgress) => void
+}
+
+export interface RunStats {
+  itemsSynced: number
+  itemsRemoved: number
+  requests: number
+}
+
+interface Scope {
+  readonly kind: 'project' | 'group'
+  readonly id: number
+  readonly name: string
+  readonly json: JsonObject
+}
+
+/** The list endpoints a run walks, per scope. */
+const PROJECT_LISTS = [
+  { resource: 'issues', kind: 'issue', path: (id: number) => `/projects/${id}/issues`, feature: 'issues_enabled' },
+  { resource: 'merge_requests', kind: 'merge_request', path: (id: number) => `/projects/${id}/merge_requests`, feature: 'merge_requests_enabled' },
+] as const
+
+const NOTEABLE_PATHS: Readonly<Record<NoteableKind, (parent: number, iid: number) => string>> = {
+  issue: (p, iid) => `/projects/${p}/issues/${iid}/discussions`,
+  merge_request: (p, iid) => `/projects/${p}/merge_requests/${iid}/discussions`,
+  epic: (g, iid) => `/groups/${g}/epics/${iid}/discussions`,
+}
+
+/** 403 and 404 on a list: the feature is off, or the instance has no such endpoint (epics on the free tier). */
+function refused(error: unknown): boolean {
+  return error instanceof ForbiddenError || error instanceof NotFoundError
+}
+
+/**
+ * One sync of one account: resolve the scope, then per project and group pull what changed
+ * since each list's cursor (order_by=updated_at&sort=asc&updated_after=cursor), committing
+ * each page's rows and the advanced cursor in one transaction, so an interrupted run resumes
+ * where it stopped. Then notes of changed items, to-dos, and (when asked) reconciliation.
+ * Throws what the API client throws (NetworkError when the instance goes away, the signal's
+ * reason when cancelled); everything committed so far stays.
+ */
+export class SyncRun {
+  readonly stats: RunStats = { itemsSynced: 0, itemsRemoved: 0, requests: 0 }
+  private readonly perPage: number
+  private phase: SyncPhase = 'scope'
+  private current: Scope | null = null
+  private scopesDone = 0
+  private scopesTotal = 0
+
+  constructor(private readonly o: RunOptions) {
+    this.perPage = o.perPage ?? 100
+  }
+
+  async run(): Promise<void> {
+    const { projects, groups } = await this.resolveScope()
+    this.scopesTotal = projects.length + groups.length
+    this.progress()
+    for (const project of projects) {
+      this.current = project
+      for (const list of PROJECT_LISTS) {
+        if (project.json[list.feature] === false) continue
+        await this.syncList(list.resource, list.kind, 'project', project.id, list.path(project.id), { with_labels_details: true })
+      }
+      await this.syncMilestones('project', project.id)
+      await this.syncLabels('project', project.id)
+      await this.syncNotes('project', project.id)
+      if (this.o.reconcile) await this.reconcileProject(project)
+      this.scopesDone++
+    }
+    for (const group of groups) {
+      this.current = group
+      await this.syncList('epics', 'epic', 'group', group.id, `/groups/${group.id}/epics`, { with_labels_details: true, include_descendant_groups: false })
+      await this.syncMilestones('group', group.id)
+      await this.syncLabels('group', group.id)
+      await this.syncNotes('group', group.id)
+      if (this.o.reconcile) await this.reconcileEpics(group)
+      this.scopesDone++
+    }
+    this.current = null
+    await this.syncTodos()
+  }
+
+  // --- scope ------------------------------------------------------------------------------
+
+  private async resolveScope(): Promise<{ projects: Scope[]; groups: Scope[] }> {
+    this.setPhase('scope')
+    const { accountId, cache } = this.o
+    const scope: SyncScope = this.o.state.scope(accountId)
+    let projects: JsonObject[]
+    let groups: JsonObject[]
+    if (scope.mode === 'memberships') {
+      projects = await this.all('/projects', { membership: true, order_by: 'id', sort: 'asc' })
+      groups = await this.all('/groups', { min_access_level: 10, order_by: 'id', sort: 'asc' })
+    } else {
+      projects = await this.each(scope.project_ids, (id) => `/projects/${id}`)
+      groups = await this.each(scope.group_ids, (id) => `/groups/${id}`)
+    }
+    const before = {
+      project: cache.db.prepare('SELECT id FROM projects WHERE acct = ? AND synced = 1').pluck().all(cache.acct(accountId)) as number[],
+      group: cache.db.prepare('SELECT id FROM groups WHERE acct = ? AND synced = 1').pluck().all(cache.acct(accountId)) as number[],
+    }
+    const projectIds = projects.map((p) => num(p, 'id') as number)
+    const groupIds = groups.map((g) => num(g, 'id') as number)
+    cache.transaction(() => {
+      cache.upsert(accountId, 'project', projects)
+      cache.upsert(accountId, 'group', groups)
+      cache.setSynced(accountId, 'project', projectIds)
+      cache.setSynced(accountId, 'group', groupIds)
+      // What left the scope (membership ended, project deleted, user deselected it) leaves the cache.
+      for (const id of before.project.filter((id) => !projectIds.includes(id))) cache.purgeProject(accountId, id)
+      for (const id of before.group.filter((id) => !groupIds.includes(id))) cache.purgeGroup(accountId, id)
+    })
+    return {
+      projects: projects.map((p) => ({ kind: 'project', id: num(p, 'id') as number, name: str(p, 'path_with_namespace') ?? '', json: p })),
+      groups: groups.map((g) => ({ kind: 'group', id: num(g, 'id') as number, name: str(g, 'full_path') ?? '', json: g })),
+    }
+  }
+
+  /** Each chosen project or group by id; those the server no longer shows are left out. */
+  private async each(ids: readonly number[], path: (id: number) => string): Promise<JsonObject[]> {
+    const out: JsonObject[] = []
+    for (const id of ids) {
+      try {
+        out.push(await this.get<JsonObject>(path(id)))
+      } catch (error) {
+        if (!refused(error)) throw error
+      }
+    }
+    return out
+  }
+
+  // --- incremental lists ------------------------------------------------------------------
+
+  /**
+   * Pulls one list from its cursor. Each request asks again from the newest `updated_at`
+   * applied (not for the next offset), so items updated while the run pages cannot shift out of
+   * view; the ids already applied at exactly that instant are skipped, and a page holding
+   * nothing past them moves on by page number.
+   */
+  private async syncList(resource: string, kind: NoteableKind, scopeKind: 'project' | 'group', scopeId: number, path: string, extra: Query): Promise<void> {
+    const { accountId, cache, state } = this.o
+    this.setPhase(resource as SyncPhase)
+    let cursor: Cursor = state.cursor(accountId, resource, scopeKind, scopeId)
+    if (cursor.unsupported && !this.o.reconcile) return
+    let page = 1
+    for (;;) {
+      let result
+      try {
+        result = await this.getPage(path, { ...extra, order_by: 'updated_at', sort: 'asc', updated_after: cursor.updatedAfter ?? undefined, per_page: this.perPage, page, scope: kind === 'epic' ? undefined : 'all', state: kind === 'epic' ? undefined : 'all' })
+      } catch (error) {
+        if (!refused(error)) throw error
+        cache.transaction(() => state.setCursor(accountId, resource, scopeKind, scopeId, { ...cursor, unsupported: true }))
+        return
+      }
+      const seen = new Set(cursor.seenIds)
+      const fresh = result.items.filter((i) => !(str(i, 'updated_at') === cursor.updatedAfter && seen.has(num(i, 'id') as number)))
+      let newest = cursor.updatedAfter
+      let newestIds = new Set(cursor.seenIds)
+      for (const item of result.items) {
+        const at = str(item, 'updated_at')
+        const id = num(item, 'id')
+        if (at === null || id === null) continue
+        if (newest === null || at > newest) {
+          newest = at
+          newestIds = new Set([id])
+        } else if (at === newest) newestIds.add(id)
+      }
+      const next: Cursor = { updatedAfter: newest, seenIds: [...newestIds], unsupported: false }
+      cache.transaction(() => {
+        const written = cache.upsert(accountId, kind, fresh)
+        this.mergeEmbeddedLabels(scopeKind, scopeId, fresh)
+        const stale = written.changed.filter((c) => (num(c.json, 'user_notes_count') ?? 0) > 0 || (c.previousUpdatedAt !== null && this.hasNotes(kind, c.id))).map((c) => c.id)
+        cache.markNotesStale(accountId, kind, stale)
+        state.setCursor(accountId, resource, scopeKind, scopeId, next)
+        this.stats.itemsSynced += written.changed.length
+      })
+      this.progress()
+      if (result.items.length < this.perPage || result.nextPage === null) return
+      page = next.updatedAfter !== cursor.updatedAfter ? 1 : page + 1
+      cursor = next
+    }
+  }
+
+  private hasNotes(kind: NoteableKind, id: number): boolean {
+    const { cache, accountId } = this.o
+    return cache.db.prepare('SELECT 1 FROM notes WHERE acct = ? AND noteable_kind = ? AND noteable_id = ? LIMIT 1').get(cache.acct(accountId), kind, id) !== undefined
+  }
+
+  /** Label objects that came with the items (`with_labels_details`) keep the scope's labels fresh between full label syncs. */
+  private mergeEmbeddedLabels(scopeKind: 'project' | 'group', scopeId: number, items: readonly JsonObject[]): void {
+    const labels = new Map<number, JsonObject>()
+    for (const item of items) {
+      for (const l of Array.isArray(item.labels) ? item.labels : []) if (isObject(l) && typeof l.id === 'number') labels.set(l.id, l)
+    }
+    this.o.cache.mergeLabels(this.o.accountId, scopeKind, scopeId, [...labels.values()])
+  }
+
+  private async syncMilestones(scopeKind: 'project' | 'group', scopeId: number): Promise<void> {
+    this.setPhase('milestones')
+    const path = scopeKind === 'project' ? `/projects/${scopeId}/milestones` : `/groups/${scopeId}/milestones`
+    let items: JsonObject[]
+    try {
+      items = await this.all(path, {})
+    } catch (error) {
+      if (refused(error)) return
+      throw error
+    }
+    this.o.cache.replaceSet(this.o.accountId, 'milestone', scopeKind === 'project' ? { projectId: scopeId } : { groupId: scopeId }, items)
+  }
+
+  /** Full label lists on the first sync of a scope and when reconciling; labels embedded in items keep them current in between. */
+  private async syncLabels(scopeKind: 'project' | 'group', scopeId: number): Promise<void> {
+    const { accountId, cache, state } = this.o
+    if (!this.o.reconcile && state.hasCursor(accountId, 'labels', scopeKind, scopeId)) return
+    this.setPhase('labels')
+    const path = scopeKind === 'project' ? `/projects/${scopeId}/labels` : `/groups/${scopeId}/labels`
+    let labels: JsonObject[]
+    try {
+      labels = await this.all(path, { include_ancestor_groups: true })
+    } catch (error) {
+      if (refused(error)) return
+      throw error
+    }
+    cache.transaction(() => {
+      cache.replaceLabels(accountId, scopeKind, scopeId, labels)
+      state.setCursor(accountId, 'labels', scopeKind, scopeId, { updatedAfter: new Date().toISOString(), seenIds: [], unsupported: false })
+    })
+  }
+
+  /** Discussions of the items marked `notes_stale` in this scope; each item's notes and its mark change in one transaction. */
+  private async syncNotes(scopeKind: 'project' | 'group', scopeId: number): Promise<void> {
+    const { accountId, cache } = this.o
+    const acct = cache.acct(accountId)
+    const kinds: NoteableKind[] = scopeKind === 'project' ? ['issue', 'merge_request'] : ['epic']
+    for (const kind of kinds) {
+      const column = kind === 'epic' ? 'group_id' : 'project_id'
+      const stale = cache.db.prepare(`SELECT id, iid FROM ${KINDS[kind].table} WHERE acct = ? AND ${column} = ? AND notes_stale = 1 ORDER BY id`).all(acct, scopeId) as { id: number; iid: number }[]
+      if (stale.length > 0) this.setPhase('notes')
+      for (const item of stale) {
+        let discussions: JsonObject[]
+        try {
+          discussions = await this.all(NOTEABLE_PATHS[kind](scopeId, item.iid), {})
+        } catch (error) {
+          if (!refused(error)) throw error
+          discussions = []
+        }
+        cache.replaceDiscussions(accountId, kind, item.id, discussions)
+        this.progress()
+      }
+    }
+  }
+
+  private async syncTodos(): Promise<void> {
+    this.setPhase('todos')
+    const todos = await this.all('/todos', { state: 'pending' })
+    this.o.cache.replaceSet(this.o.accountId, 'todo', 'account', todos)
+  }
+
+  // --- reconciliation ---------------------------------------------------------------------
+
+  private async reconcileProject(project: Scope): Promise<void> {
+    for (const list of PROJECT_LISTS) {
+      if (project.json[list.feature] === false) continue
+      await this.reconcile(list.resource, list.kind, 'project', project.id, list.path(project.id), { scope: 'all', state: 'all' })
+    }
+  }
+
+  private async reconcileEpics(group: Scope): Promise<void> {
+    if (this.o.state.cursor(this.o.accountId, 'epics', 'group', group.id).unsupported) return
+    await this.reconcile('epics', 'epic', 'group', group.id, `/groups/${group.id}/epics`, { include_descendant_groups: false })
+  }
+
+  /**
+   * Drops what the server deleted, cheaply: compare the server's count (X-Total of a one-item
+   * page) with ours; when ours is larger, count again per chunk of 100 cached iids
+   * (`iids[]=…`), and list only the chunks that came up short. When ours is smaller, an item
+   * was missed: the list's cursor is reset so the next run fetches it again.
+   */
+  private async reconcile(resource: string, kind: NoteableKind, scopeKind: 'project' | 'group', scopeId: number, path: string, extra: Query): Promise<void> {
+    const { accountId, cache, state } = this.o
+    this.setPhase('reconcile')
+    const acct = cache.acct(accountId)
+    const column = kind === 'epic' ? 'group_id' : 'project_id'
+    // Provisional rows of the outbox (negative ids) are not the server's to judge.
+    const local = cache.db.prepare(`SELECT id, iid FROM ${KINDS[kind].table} WHERE acct = ? AND ${column} = ? AND id > 0 ORDER BY iid`).all(acct, scopeId) as { id: number; iid: number }[]
+    let serverTotal: number | null
+    try {
+      serverTotal = (await this.getPage(path, { ...extra, per_page: 1 })).total
+    } catch (error) {
+      if (refused(error)) return
+      throw error
+    }
+    if (serverTotal === null) serverTotal = -1
+    if (serverTotal === local.length) return
+    if (serverTotal > local.length) {
+      state.clearCursor(accountId, resource, scopeKind, scopeId)
+      return
+    }
+    let excess = serverTotal < 0 ? Number.POSITIVE_INFINITY : local.length - serverTotal
+    for (let i = 0; i < local.length && excess > 0; i += 100) {
+      const chunk = local.slice(i, i + 100)
+      const iids = chunk.map((r) => r.iid)
+      const count = (await this.getPage(path, { ...extra, iids, per_page: 1 })).total
+      if (count !== null && count === chunk.length) continue
+      const present = new Set((await this.getPage(path, { ...extra, iids, per_page: 100 })).items.map((it) => num(it, 'id')))
+      const gone = chunk.filter((r) => !present.has(r.id)).map((r) => r.id)
+      cache.remove(accountId, kind, gone)
+      this.stats.itemsRemoved += gone.length
+      excess -= gone.length
+    }
+  }
+
+  // --- requests -----------------------------------------------------------------------------
+
+  private async get<T>(path: string, query?: Query): Promise<T> {
+    this.o.signal.throwIfAborted()
+    this.stats.requests++
+    return this.o.client.get<T>(path, query, { signal: this.o.signal })
+  }
+
+  private async getPage(path: string, query: Query): Promise<{ items: JsonObject[]; nextPage: number | null; total: number | null }> {
+    this.o.signal.throwIfAborted()
+    this.stats.requests++
+    return this.o.client.getPage<JsonObject>(path, query, { signal: this.o.signal })
+  }
+
+  /** Every page of a small list (projects, groups, milestones, labels, to-dos, discussions). */
+  private async all(path: string, query: Query): Promise<JsonObject[]> {
+    const out: JsonObject[] = []
+    for (let page = 1; ; page++) {
+      const result = await this.getPage(path, { ...query, per_page: this.perPage, page })
+      out.push(...result.items)
+      if (result.nextPage === null || result.items.length < this.perPage) return out
+    }
+  }
+
+  private setPhase(phase: SyncPhase): void {
+    if (this.phase === phase) return
+    this.phase = phase
+    this.progress()
+  }
+
+  private progress(): void {
+    this.o.onProgress?.({
+      accountId: this.o.accountId,
+      phase: this.phase,
+      scope: this.current === null ? null : { kind: this.current.kind, id: this.current.id, name: this.current.name },
+      scopesDone: this.scopesDone,
+      scopesTotal: this.scopesTotal,
+      itemsSynced: this.stats.itemsSynced,
+      requests: this.stats.requests,
+    })
+  }
+}

@@ -1,0 +1,216 @@
+import type { SyncFinished, SyncProgress, SyncScope, SyncStatus } from '../../../shared/ipc/cache'
+import type { ApiClient } from '../api/client'
+import type { OnlineState } from '../api/connectivity'
+import { NetworkError } from '../api/errors'
+import type { Cache } from '../cache/cache'
+import { SyncRun } from './run'
+import { SyncState } from './state'
+
+/** What the sync needs of the accounts service (core/accounts `Accounts` fits). */
+export interface SyncAccounts {
+  clientFor(accountId: string): Promise<ApiClient>
+  connectivityFor(accountId: string): OnlineState
+}
+
+export interface SyncServiceOptions {
+  readonly cache: Cache
+  readonly accounts: SyncAccounts
+  readonly onProgress?: (progress: SyncProgress) => void
+  readonly onFinish?: (finished: SyncFinished) => void
+  /** Time between periodic runs of an account (`schedule`); default 5 min. */
+  readonly intervalMs?: number
+  /** A periodic run also reconciles when the last reconciliation is older than this; default 1 h. */
+  readonly reconcileEveryMs?: number
+  /** Page size of list requests; default 100. */
+  readonly perPage?: number
+}
+
+interface AccountSync {
+  run: Promise<SyncFinished> | null
+  controller: AbortController | null
+  progress: SyncProgress | null
+  offline: boolean
+  timer: NodeJS.Timeout | null
+  unsubscribe: (() => void) | null
+}
+
+/**
+ * Runs the sync of each account, one run at a time per account: on demand (`start`),
+ * periodically (`schedule`), and again when the instance comes back online after a run stopped
+ * on a network failure. Cancelling aborts the run's requests; what was committed stays and the
+ * next run resumes from the saved cursors.
+ */
+export class SyncService {
+  readonly state: SyncState
+  private readonly accounts = new Map<string, AccountSync>()
+
+  constructor(private readonly options: SyncServiceOptions) {
+    this.state = new SyncState(options.cache)
+  }
+
+  /** Starts a run unless one is going; resolves at once with the status. */
+  start(accountId: string, options: { readonly reconcile?: boolean } = {}): SyncStatus {
+    this.launch(accountId, options.reconcile ?? false)
+    return this.status(accountId)
+  }
+
+  /** The run in progress (or the one just started), to await its end: tests and the bench. */
+  async run(accountId: string, options: { readonly reconcile?: boolean } = {}): Promise<SyncFinished> {
+    return this.launch(accountId, options.reconcile ?? false)
+  }
+
+  /** Aborts the account's run; resolves when it has stopped. */
+  async cancel(accountId: string): Promise<SyncStatus> {
+    const a = this.accounts.get(accountId)
+    if (a?.run != null) {
+      a.controller?.abort(Object.assign(new Error('Sync cancelled'), { name: 'AbortError', code: 'cancelled' }))
+      await a.run
+    }
+    return this.status(accountId)
+  }
+
+  status(accountId: string): SyncStatus {
+    const a = this.accounts.get(accountId)
+    const times = this.state.times(accountId)
+    return {
+      accountId,
+      state: a?.run != null ? 'running' : a?.offline === true ? 'offline' : 'idle',
+      scope: this.state.scope(accountId),
+      progress: a?.run != null ? a.progress : null,
+      ...times,
+    }
+  }
+
+  getScope(accountId: string): SyncScope {
+    return this.state.scope(accountId)
+  }
+
+  setScope(accountId: string, scope: SyncScope): SyncScope {
+    this.state.setScope(accountId, scope)
+    return this.state.scope(accountId)
+  }
+
+  /** Periodic runs for one account, and a run whenever its instance comes back online. */
+  schedule(accountId: string): void {
+    const a = this.entry(accountId)
+    if (a.timer !== null) return
+    const tick = (): void => {
+      if (this.accounts.get(accountId)?.offline === true) return
+      this.launch(accountId, this.reconcileDue(accountId))
+    }
+    a.timer = setInterval(tick, this.options.intervalMs ?? 300_000)
+    a.timer.unref()
+    void this.options.accounts.clientFor(accountId).then(
+      () => {
+        const online = this.options.accounts.connectivityFor(accountId)
+        a.unsubscribe = online.onDidChange((state) => {
+          if (state === 'online' && a.offline) {
+            a.offline = false
+            this.launch(accountId, this.reconcileDue(accountId))
+          }
+        })
+        tick()
+      },
+      () => undefined,
+    )
+  }
+
+  /** Stops an account's periodic runs and its current run (the account was removed). */
+  async forget(accountId: string): Promise<void> {
+    const a = this.accounts.get(accountId)
+    if (a === undefined) return
+    if (a.timer !== null) clearInterval(a.timer)
+    a.unsubscribe?.()
+    await this.cancel(accountId)
+    this.accounts.delete(accountId)
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all([...this.accounts.keys()].map((id) => this.forget(id)))
+  }
+
+  private reconcileDue(accountId: string): boolean {
+    const last = this.state.times(accountId).lastReconciledAt
+    return last === null || Date.now() - Date.parse(last) >= (this.options.reconcileEveryMs ?? 3_600_000)
+  }
+
+  private entry(accountId: string): AccountSync {
+    let a = this.accounts.get(accountId)
+    if (a === undefined) {
+      a = { run: null, controller: null, progress: null, offline: false, timer: null, unsubscribe: null }
+      this.accounts.set(accountId, a)
+    }
+    return a
+  }
+
+  private launch(accountId: string, reconcile: boolean): Promise<SyncFinished> {
+    const a = this.entry(accountId)
+    if (a.run !== null) return a.run
+    const controller = new AbortController()
+    a.controller = controller
+    a.progress = null
+    a.run = this.execute(accountId, reconcile, controller.signal, a).finally(() => {
+      a.run = null
+      a.controller = null
+    })
+    return a.run
+  }
+
+  private async execute(accountId: string, reconcile: boolean, signal: AbortSignal, a: AccountSync): Promise<SyncFinished> {
+    const started = Date.now()
+    this.state.markTimes(accountId, { lastStartedAt: new Date(started).toISOString() })
+    let run: SyncRun | null = null
+    let finished: SyncFinished
+    try {
+      const client = await this.options.accounts.clientFor(accountId)
+      run = new SyncRun({
+        accountId,
+        cache: this.options.cache,
+        state: this.state,
+        client,
+        signal,
+        reconcile,
+        perPage: this.options.perPage,
+        onProgress: (p) => {
+          a.progress = p
+          this.options.onProgress?.(p)
+        },
+      })
+      await run.run()
+      const now = new Date().toISOString()
+      this.state.markTimes(accountId, { lastCompletedAt: now, lastError: null, ...(reconcile ? { lastReconciledAt: now } : {}) })
+      a.offline = false
+      finished = this.finished(accountId, 'completed', reconcile, run, started, null)
+    } catch (error) {
+      if (signal.aborted) {
+        finished = this.finished(accountId, 'cancelled', reconcile, run, started, null)
+      } else if (error instanceof NetworkError) {
+        // The client has told OnlineState; its probe brings the account back online, and
+        // `schedule`'s listener starts the next run, which resumes from the cursors.
+        a.offline = true
+        finished = this.finished(accountId, 'offline', reconcile, run, started, { code: error.code, message: error.message })
+      } else {
+        const e = error instanceof Error ? error : new Error(String(error))
+        const raw = (e as { code?: unknown }).code
+        const code = typeof raw === 'string' ? raw : 'sync-failed'
+        this.state.markTimes(accountId, { lastError: e.message })
+        finished = this.finished(accountId, 'failed', reconcile, run, started, { code, message: e.message })
+      }
+    }
+    this.options.onFinish?.(finished)
+    return finished
+  }
+
+  private finished(accountId: string, outcome: SyncFinished['outcome'], reconcile: boolean, run: SyncRun | null, started: number, error: SyncFinished['error']): SyncFinished {
+    return {
+      accountId,
+      outcome,
+      reconciled: reconcile && outcome === 'completed',
+      itemsSynced: run?.stats.itemsSynced ?? 0,
+      itemsRemoved: run?.stats.itemsRemoved ?? 0,
+      requests: run?.stats.requests ?? 0,
+      durationMs: Date.now() - started,
+      error,
+    }
+  }
+}
