@@ -56,6 +56,42 @@ describe('authentication', () => {
       expect((await me({ url: `/api/v4/user?access_token=${t.access_token}` })).json().id).toBe(alice.user.id)
     })
 
+    it('answers the password grant with token_type bearer, expires_in, refresh_token, scope and created_at', async () => {
+      const res = await s.app.inject({ method: 'POST', url: '/oauth/token', headers: json, payload: { grant_type: 'password', username: 'alice', password: alice.password } })
+      expect(res.statusCode).toBe(200)
+      const body = res.json()
+      expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 7200 })
+      expect(typeof body.refresh_token).toBe('string')
+      expect(body.refresh_token).not.toBe(body.access_token)
+      expect(typeof body.scope).toBe('string')
+      expect(Math.abs(body.created_at - Date.now() / 1000)).toBeLessThan(60)
+    })
+
+    it('answers 401 with the spec body once an access token is older than expires_in', async () => {
+      const t = await passwordGrant('alice', alice.password)
+      s.app.burrow.db.prepare('UPDATE oauth_access_tokens SET created_at = ? WHERE token_digest = ?').run(new Date(Date.now() - 7201_000).toISOString(), digestToken(t.access_token))
+      const res = await me({ headers: { authorization: `Bearer ${t.access_token}` } })
+      expect(res.statusCode).toBe(401)
+      expect(res.json()).toEqual({ message: '401 Unauthorized' })
+    })
+
+    it('refreshes an expired access token with its refresh_token', async () => {
+      const t = await passwordGrant('alice', alice.password)
+      s.app.burrow.db.prepare('UPDATE oauth_access_tokens SET created_at = ? WHERE token_digest = ?').run(new Date(Date.now() - 7201_000).toISOString(), digestToken(t.access_token))
+      const res = await s.app.inject({ method: 'POST', url: '/oauth/token', headers: form, payload: `grant_type=refresh_token&refresh_token=${t.refresh_token}` })
+      expect(res.statusCode).toBe(200)
+      expect((await me({ headers: { authorization: `Bearer ${res.json().access_token}` } })).json().id).toBe(alice.user.id)
+    })
+
+    it('refuses a refresh token used twice with invalid_grant', async () => {
+      const t = await passwordGrant('alice', alice.password)
+      const once = await s.app.inject({ method: 'POST', url: '/oauth/token', headers: json, payload: { grant_type: 'refresh_token', refresh_token: t.refresh_token } })
+      expect(once.statusCode).toBe(200)
+      const twice = await s.app.inject({ method: 'POST', url: '/oauth/token', headers: json, payload: { grant_type: 'refresh_token', refresh_token: t.refresh_token } })
+      expect(twice.statusCode).toBe(400)
+      expect(twice.json().error).toBe('invalid_grant')
+    })
+
     it('refuses a wrong password with invalid_grant', async () => {
       const res = await s.app.inject({ method: 'POST', url: '/oauth/token', headers: json, payload: { grant_type: 'password', username: 'alice', password: 'nope-nope' } })
       expect(res.statusCode).toBe(400)
