@@ -104,6 +104,8 @@ describe('quick actions in issue notes', () => {
   })
 
   it('reports promote_to_epic for /promote at the start of a line', async () => {
+    // Promotion creates an epic in the project's group: the caller needs rights there too.
+    seedMember(s, 'Namespace', group.id, reporter.user.id, AccessLevel.REPORTER)
     const res = await note(reporter.token, 'Bigger than an issue\n/promote')
     expect(res.statusCode).toBe(201)
     expect(res.json().commands_changes).toEqual({ promote_to_epic: true })

@@ -26,7 +26,6 @@ export interface IssueRow {
   readonly due_date: string | null
   readonly weight: number | null
   readonly health_status: string | null
-  readonly epic_id: number | null
   readonly time_estimate: number
   readonly closed_at: string | null
   readonly closed_by_id: number | null
@@ -37,6 +36,8 @@ export interface IssueRow {
   readonly last_edited_by_id: number | null
   readonly created_at: string
   readonly updated_at: string
+  /** The epic this issue was promoted to (`/promote`). */
+  readonly promoted_to_epic_id: number | null
 }
 
 /** An issue of this project by iid. */
@@ -94,7 +95,8 @@ export function insertIssueRow(db: Db, n: NewIssueRow): IssueRow {
 /** Columns an update may change. */
 export type IssueColumnChanges = Partial<Pick<IssueRow,
   'title' | 'description' | 'state' | 'confidential' | 'discussion_locked' | 'issue_type' | 'milestone_id' | 'due_date' | 'weight' |
-  'epic_id' | 'relative_position' | 'time_estimate' | 'closed_at' | 'closed_by_id' | 'moved_to_id' | 'last_edited_at' | 'last_edited_by_id' | 'updated_at'>>
+  'relative_position' | 'time_estimate' | 'closed_at' | 'closed_by_id' | 'moved_to_id' | 'last_edited_at' | 'last_edited_by_id' | 'updated_at' |
+  'promoted_to_epic_id'>>
 
 /** Changes the given columns (undefined ones are left alone) and bumps updated_at unless given. */
 export function updateIssueRow(db: Db, id: number, changes: IssueColumnChanges): IssueRow {
@@ -273,6 +275,7 @@ export interface IssueProjectPath {
   readonly id: number
   readonly path: string
   readonly namespace_id: number
+  readonly namespace_kind: 'user' | 'group'
   readonly full_path: string
 }
 
@@ -281,7 +284,7 @@ export function projectPathsOf(db: Db, projectIds: readonly number[]): Map<numbe
   if (projectIds.length === 0) return new Map()
   const rows = db
     .prepare(
-      `SELECT p.id, p.path, p.namespace_id, n.full_path || '/' || p.path AS full_path FROM projects p JOIN namespaces n ON n.id = p.namespace_id
+      `SELECT p.id, p.path, p.namespace_id, n.kind AS namespace_kind, n.full_path || '/' || p.path AS full_path FROM projects p JOIN namespaces n ON n.id = p.namespace_id
        WHERE p.id IN (SELECT value FROM json_each(?))`,
     )
     .all(idsJson(projectIds)) as IssueProjectPath[]
@@ -309,6 +312,8 @@ export interface IssueNotFilter {
 export type IssueOrder =
   | 'created_at' | 'updated_at' | 'due_date' | 'title' | 'relative_position' | 'weight'
   | 'milestone_due' | 'label_priority' | 'popularity' | 'priority'
+  /** An epic's own order of its issues (with `epicId`). */
+  | 'epic_position'
 
 /** A normalized issue list filter: the routes parse parameters into this. */
 export interface IssueFilter {
@@ -325,6 +330,8 @@ export interface IssueFilter {
   readonly milestone?: Wildcard<string>
   /** Issues of exactly this milestone (the milestone issue lists). */
   readonly milestoneId?: number
+  /** Issues held by this epic (the epic issue list). */
+  readonly epicId?: number
   /** Milestone wildcards that only milestone_id takes (and milestone for compatibility). */
   readonly milestoneSpecial?: 'upcoming' | 'started'
   readonly myReactionEmoji?: Wildcard<string>
@@ -394,6 +401,7 @@ function whereOf(f: IssueFilter): { sql: string; args: unknown[] } {
     else add(MILESTONE_TITLE, f.milestone.value)
   }
   if (f.milestoneId !== undefined) add('i.milestone_id = ?', f.milestoneId)
+  if (f.epicId !== undefined) add('i.id IN (SELECT issue_id FROM epic_issues WHERE epic_id = ?)', f.epicId)
   if (f.milestoneSpecial === 'upcoming') {
     add("i.milestone_id IN (SELECT id FROM milestones WHERE state = 'active' AND due_date > ?)", f.today)
   } else if (f.milestoneSpecial === 'started') {
@@ -468,6 +476,10 @@ function orderOf(f: IssueFilter): string {
       return `(SELECT COUNT(*) FROM award_emoji e WHERE e.awardable_type = 'Issue' AND e.awardable_id = i.id AND e.name = 'thumbsup') ${dir}, i.id ${dir}`
     // GitLab's priority: soonest milestone due date first, then the best label priority.
     case 'priority': return `${milestoneDue} IS NULL, ${milestoneDue} ${dir}, ${labelPriority} IS NULL, ${labelPriority} ${dir}, i.id ${dir}`
+    case 'epic_position': {
+      const position = '(SELECT ei.relative_position FROM epic_issues ei WHERE ei.issue_id = i.id)'
+      return `${position} IS NULL, ${position} ASC, (SELECT ei.id FROM epic_issues ei WHERE ei.issue_id = i.id) ASC`
+    }
     default: return `i.created_at ${dir}, i.id ${dir}`
   }
 }

@@ -1,6 +1,6 @@
 import type { Db } from './connection'
 
-export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet'
+export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic'
 export type NoteType = 'DiscussionNote' | 'DiffNote' | null
 
 export interface NoteRow {
@@ -26,6 +26,7 @@ export interface NewNote {
   readonly noteableType: NoteableType
   readonly noteableId: number
   readonly projectId: number | null
+  readonly groupId?: number | null
   readonly authorId: number
   readonly body: string
   readonly type: NoteType
@@ -46,10 +47,10 @@ export function findNoteById(db: Db, id: number): NoteRow | undefined {
 export function insertNote(db: Db, n: NewNote): NoteRow {
   const info = db
     .prepare(
-      `INSERT INTO notes (noteable_type, noteable_id, project_id, author_id, body, type, discussion_id, system, internal, resolvable, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO notes (noteable_type, noteable_id, project_id, group_id, author_id, body, type, discussion_id, system, internal, resolvable, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(n.noteableType, n.noteableId, n.projectId, n.authorId, n.body, n.type, n.discussionId, n.system ? 1 : 0, n.internal ? 1 : 0, n.resolvable ? 1 : 0, n.createdAt, n.updatedAt)
+    .run(n.noteableType, n.noteableId, n.projectId, n.groupId ?? null, n.authorId, n.body, n.type, n.discussionId, n.system ? 1 : 0, n.internal ? 1 : 0, n.resolvable ? 1 : 0, n.createdAt, n.updatedAt)
   return findNoteById(db, Number(info.lastInsertRowid)) as NoteRow
 }
 

@@ -53,6 +53,11 @@ export interface IssuePageData {
   readonly milestonePaths: ReadonlyMap<number, string>
   readonly counts: ReadonlyMap<number, IssueCounts>
   readonly mergeRequestCounts: ReadonlyMap<number, number>
+  /**
+   * `epic` per issue of a group project (null when none or not readable); issues absent here
+   * (personal projects, epics off) carry no `epic`/`epic_iid` keys, as in GitLab.
+   */
+  readonly epics: ReadonlyMap<number, Readonly<Record<string, unknown>> | null>
   /** Only for single-issue responses (GitLab leaves `subscribed` out of lists). */
   readonly subscribed?: boolean
 }
@@ -64,7 +69,8 @@ function relativeReference(issue: IssueRow, project: IssueProjectPath, origin: R
   return `${project.full_path}#${issue.iid}`
 }
 
-function labelDetails(l: LabelRow): Readonly<Record<string, unknown>> {
+/** A label as `with_labels_details` shows it (GitLab's LabelBasic). */
+export function labelDetails(l: LabelRow): Readonly<Record<string, unknown>> {
   return { id: l.id, name: l.title, color: l.color, description: l.description, description_html: renderSingleLine(l.description), text_color: textColorFor(l.color) }
 }
 
@@ -126,8 +132,7 @@ export function issueEntity(issue: IssueRow, d: IssuePageData): Readonly<Record<
     imported: false,
     imported_from: 'none',
     service_desk_reply_to: null,
-    epic_iid: null,
-    epic: null,
+    ...(d.epics.has(issue.id) ? { epic_iid: (d.epics.get(issue.id)?.iid as number | undefined) ?? null, epic: d.epics.get(issue.id) ?? null } : {}),
     iteration: null,
     health_status: issue.health_status,
   }

@@ -1,6 +1,6 @@
 import type { TodoRow } from '../db/todos'
 import type { ProjectWithNamespaceRow } from '../db/projects'
-import type { UserRow } from '../db/rows'
+import type { NamespaceRow, UserRow } from '../db/rows'
 import { userRef } from './user'
 
 /** What a to-do's JSON needs besides its row, loaded for a whole page by the caller. */
@@ -8,6 +8,8 @@ export interface TodoExtras {
   readonly baseUrl: string
   readonly author: UserRow
   readonly project: ProjectWithNamespaceRow | undefined
+  /** The group of a group-level target (epics). */
+  readonly group?: NamespaceRow
   /** The target's entity (the issue for Issue to-dos), or null when it is gone. */
   readonly target: Readonly<Record<string, unknown>> | null
   readonly targetUrl: string | null
@@ -21,7 +23,7 @@ export function todoEntity(todo: TodoRow, x: TodoExtras): Readonly<Record<string
     project: p
       ? { id: p.id, name: p.name, name_with_namespace: `${p.ns_full_name} / ${p.name}`, path: p.path, path_with_namespace: `${p.ns_full_path}/${p.path}` }
       : null,
-    group: null,
+    group: x.group ? { id: x.group.id, name: x.group.name, path: x.group.path, kind: x.group.kind, full_path: x.group.full_path, parent_id: x.group.parent_id } : null,
     author: userRef(x.author, x.baseUrl),
     action_name: todo.action,
     target_type: todo.target_type,

@@ -24,7 +24,7 @@ const ReplyBody = Type.Object({ body: Type.String(), created_at: Type.Optional(T
 const UpdateBody = Type.Object({ body: Type.Optional(Type.String()), resolved: Type.Optional(Type.Boolean()) })
 
 function scopeOf(request: FastifyRequest, noteable: Noteable) {
-  return { noteableType: noteable.type, noteableId: noteable.id, includeInternal: canSeeInternalNotes(request.perms, noteable.project) }
+  return { noteableType: noteable.type, noteableId: noteable.id, includeInternal: canSeeInternalNotes(request.perms, noteable.container) }
 }
 
 /** The notes of the discussion named in the URL, or 404 `Discussion Not Found`. */
@@ -51,7 +51,7 @@ function presentDiscussion(request: FastifyRequest, noteable: Noteable, notes: r
 /** The six discussion endpoints for every noteable family. */
 const discussions: FastifyPluginAsyncTypebox = async (app) => {
   for (const kind of noteableKinds) {
-    const base = `/projects/:id/${kind.segment}/:${kind.param}/discussions`
+    const base = `/${kind.parent}/:id/${kind.segment}/:${kind.param}/discussions`
     const discussionParams = paramsSchema(kind, { discussion_id: DISCUSSION_ID })
     const noteParams = paramsSchema(kind, { discussion_id: DISCUSSION_ID, note_id: Type.Integer() })
 

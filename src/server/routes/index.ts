@@ -24,9 +24,10 @@ import changelog from './changelog'
 import discussions from './discussions'
 import todos from './todos'
 import mergeRequests from './merge-requests'
+import epics from './epics'
 import environments from './environments'
 import protectedEnvironments from './protected-environments'
 import clusters from './clusters'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
-export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents, members, users, tokens, applicationSettings, repository, commits, tags, branches, protectedBranches, files, changelog, labels, milestones, issues, snippets, discussions, notes, mergeRequests, todos, environments, protectedEnvironments, clusters]
+export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents, members, users, tokens, applicationSettings, repository, commits, tags, branches, protectedBranches, files, changelog, labels, milestones, issues, snippets, discussions, notes, mergeRequests, epics, todos, environments, protectedEnvironments, clusters]

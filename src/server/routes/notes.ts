@@ -8,7 +8,7 @@ import { noteEntity, type CommandsChanges } from '../entities/note'
 import { checkUnmodifiedSince } from '../http/conditional'
 import { notFound } from '../http/errors'
 import { pageOf, setPageHeaders } from '../http/pagination'
-import { currentUser, loadProject } from '../http/resolve'
+import { currentUser } from '../http/resolve'
 import { noteableKinds, type NoteableKind } from '../services/noteables'
 import { assertCanEditNote, canSeeInternalNotes, createNote, deleteNote, updateNote, type CreateNoteResult, type Noteable } from '../services/notes'
 
@@ -22,15 +22,14 @@ export function presentNotes(request: FastifyRequest, noteable: Noteable, rows: 
 /** The noteable named by the URL (`:id` and the family's key), readable by the caller. */
 export function loadNoteable(request: FastifyRequest, kind: NoteableKind): Noteable {
   const params = request.params as Readonly<Record<string, string | number>>
-  const project = loadProject(request, params.id)
-  return kind.load(request, project, Number(params[kind.param]))
+  return kind.load(request, String(params.id), Number(params[kind.param]))
 }
 
 /** A note of this noteable the caller may see, or 404 `Note Not Found`. */
 export function loadNote(request: FastifyRequest, noteable: Noteable, noteId: number): NoteRow {
   const note = findNoteById(request.server.burrow.db, noteId)
   const visible = note && note.noteable_type === noteable.type && note.noteable_id === noteable.id
-    && (note.internal === 0 || canSeeInternalNotes(request.perms, noteable.project))
+    && (note.internal === 0 || canSeeInternalNotes(request.perms, noteable.container))
   if (!note || !visible) throw notFound('Note')
   return note
 }
@@ -68,10 +67,10 @@ interface CreateParams {
   readonly confidential?: boolean
 }
 
-/** Notes of issues, merge requests and snippets: list, get, create, update, delete. */
+/** Notes of issues, merge requests, snippets and epics: list, get, create, update, delete. */
 const notes: FastifyPluginAsyncTypebox = async (app) => {
   for (const kind of noteableKinds) {
-    const base = `/projects/:id/${kind.segment}/:${kind.param}/notes`
+    const base = `/${kind.parent}/:id/${kind.segment}/:${kind.param}/notes`
     const noteParams = paramsSchema(kind, { note_id: Type.Integer() })
 
     app.get(base, { schema: { params: paramsSchema(kind), querystring: ListQuery } }, async (request, reply) => {
@@ -80,7 +79,7 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
       const page = pageOf(request.query as Record<string, unknown>)
       const { rows, total } = listNotes(
         request.server.burrow.db,
-        { noteableType: noteable.type, noteableId: noteable.id, includeInternal: canSeeInternalNotes(request.perms, noteable.project) },
+        { noteableType: noteable.type, noteableId: noteable.id, includeInternal: canSeeInternalNotes(request.perms, noteable.container) },
         { by: q.order_by ?? 'created_at', sort: q.sort ?? 'desc' },
         page.perPage,
         page.offset,

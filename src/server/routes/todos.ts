@@ -3,14 +3,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { findIssueById, type IssueRow } from '../db/issues'
 import { usersByIds } from '../db/members'
-import { findGroup, groupAndDescendantIds } from '../db/namespaces'
+import { findGroup, findNamespaceById, groupAndDescendantIds } from '../db/namespaces'
 import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../db/projects'
-import type { UserRow } from '../db/rows'
+import type { NamespaceRow, UserRow } from '../db/rows'
 import { findTodoById, listTodos, markAllTodoRowsDone, markTodoRowDone, type TodoRow } from '../db/todos'
 import { todoEntity } from '../entities/todo'
 import { notFound } from '../http/errors'
 import { pageOf, setPageHeaders } from '../http/pagination'
 import { currentUser } from '../http/resolve'
+import { presentEpicsById } from '../services/epics'
 import { presentIssues } from '../services/issues'
 
 const TARGET_TYPES = ['Issue', 'MergeRequest', 'Commit', 'Epic', 'DesignManagement::Design', 'AlertManagement::Alert', 'Namespace', 'Project', 'Key', 'WikiPage::Meta'] as const
@@ -31,7 +32,7 @@ const ListQuery = Type.Object({
 })
 const TodoParams = Type.Object({ id: Type.Integer() })
 
-/** Serialises a page of to-dos: authors, projects and issue targets loaded per page, not per row. */
+/** Serialises a page of to-dos: authors, projects, groups and issue/epic targets loaded per page, not per row. */
 function presentTodos(request: FastifyRequest, rows: readonly TodoRow[]): Readonly<Record<string, unknown>>[] {
   const db = request.server.burrow.db
   const baseUrl = request.server.burrow.baseUrl(request)
@@ -43,15 +44,19 @@ function presentTodos(request: FastifyRequest, rows: readonly TodoRow[]): Readon
     .filter((i): i is IssueRow => i !== undefined)
   const presented = presentIssues(request, issues, { origin: { kind: 'none' } })
   const issueJson = new Map(issues.map((issue, i) => [issue.id, presented[i]]))
+  const epicJson = presentEpicsById(request, rows.filter((r) => r.target_type === 'Epic').map((r) => r.target_id))
+  const groups = new Map<number, NamespaceRow | undefined>()
+  for (const id of new Set(rows.map((r) => r.group_id).filter((id): id is number => id !== null))) groups.set(id, findNamespaceById(db, id))
   return rows.map((r) => {
     const project = r.project_id !== null ? projects.get(r.project_id) : undefined
-    const target = r.target_type === 'Issue' ? issueJson.get(r.target_id) ?? null : null
+    const group = r.group_id !== null ? groups.get(r.group_id) : undefined
+    const target = r.target_type === 'Issue' ? issueJson.get(r.target_id) ?? null : r.target_type === 'Epic' ? epicJson.get(r.target_id) ?? null : null
     const projectUrl = project ? `${baseUrl}/${project.ns_full_path}/${project.path}` : baseUrl
     const anchor = r.note_id !== null ? `#note_${r.note_id}` : ''
-    const targetUrl = r.target_type === 'Issue' && target
+    const targetUrl = (r.target_type === 'Issue' || r.target_type === 'Epic') && target
       ? `${String(target.web_url)}${anchor}`
       : r.target_type === 'MergeRequest' ? null : `${projectUrl}`
-    return todoEntity(r, { baseUrl, author: authors.get(r.author_id) as UserRow, project, target, targetUrl })
+    return todoEntity(r, { baseUrl, author: authors.get(r.author_id) as UserRow, project, group, target, targetUrl })
   })
 }
 

@@ -20,6 +20,9 @@ import { projectLabelScope } from './labels'
 import { isSubscribed } from './subscriptions'
 import { timeStatsOf, type TimeStats } from './time-tracking'
 import { createTodo } from './todos'
+// Epics hold issues and issues show their epic; the cycle is only used at call time.
+import { issueEpicFields, issueEpicParam, setIssueEpic } from './epics'
+import type { EpicRow } from '../db/epics'
 // Issues and merge requests refer to each other; the cycle is only used at call time.
 import { closingMergeRequestCounts, mergeRequestsReferencingIssue } from './merge-requests'
 
@@ -100,12 +103,14 @@ export function presentIssues(request: FastifyRequest, rows: readonly IssueRow[]
   )
   const milestonePaths = new Map<number, string>()
   for (const m of milestones.values()) milestonePaths.set(m.id, (m.project_id !== null ? paths.projects.get(m.project_id) : paths.groups.get(m.group_id as number)) ?? '')
+  const projects = projectPathsOf(db, rows.map((r) => r.project_id))
+  const groupProjectIds = new Set([...projects.values()].filter((p) => p.namespace_kind === 'group').map((p) => p.id))
   const base: Omit<IssuePageData, 'subscribed'> = {
     baseUrl: request.server.burrow.baseUrl(request),
     today: todayIso(),
     origin: options.origin,
     withLabelsDetails: options.withLabelsDetails ?? false,
-    projects: projectPathsOf(db, rows.map((r) => r.project_id)),
+    projects,
     users: usersById(db, userIds),
     assignees,
     labels: labelsOf(db, ids),
@@ -113,6 +118,7 @@ export function presentIssues(request: FastifyRequest, rows: readonly IssueRow[]
     milestonePaths,
     counts: issueCounts(db, ids),
     mergeRequestCounts: closingMergeRequestCounts(db, rows),
+    epics: issueEpicFields(request, rows, groupProjectIds),
   }
   return rows.map((r) => {
     const subscribed = options.withSubscribed
@@ -298,6 +304,7 @@ export function createIssue(request: FastifyRequest, project: ProjectRow, input:
   const assignees = assigneeList(db, input.assignee_ids, input.assignee_id) ?? []
   const milestoneId = milestoneFor(request, project, input.milestone_id) ?? null
   const description = descriptionOf(input.description) ?? null
+  const epic = issueEpicParam(request, project, input as Readonly<Record<string, unknown>>)
   return db.transaction(() => {
     if (privileged && iidRaw != null && findIssueByIid(db, project.id, iidRaw)) throw apiMessage(409, 'Duplicated issue')
     const issue = insertIssueRow(db, {
@@ -318,6 +325,7 @@ export function createIssue(request: FastifyRequest, project: ProjectRow, input:
       setIssueLabels(db, issue.id, resolveLabels(request, project, labels).map((l) => l.id))
       setAssignees(db, issue.id, assignees)
       assignedTodos(db, project, issue, user.id, assignees)
+      if (epic) setIssueEpic(db, issue, epic)
     }
     recordEvent(db, { authorId: user.id, action: 'created', projectId: project.id, targetType: 'Issue', targetId: issue.id, targetIid: issue.iid, targetTitle: issue.title })
     return issue
@@ -339,7 +347,8 @@ export interface IssueChanges {
   readonly discussion_locked?: boolean
   readonly weight?: number | null
   readonly issue_type?: IssueType
-  readonly epic_id?: number | null
+  /** The epic to put the issue in, or null to take it out of its epic (`epic_id`/`epic_iid`). */
+  readonly epic?: EpicRow | null
   /** Administrators and owners may backdate an update (GitLab's `updated_at`). */
   readonly updated_at?: string
 }
@@ -370,6 +379,7 @@ export function changesFromParams(request: FastifyRequest, project: ProjectRow, 
     discussion_locked: boolParam(p.discussion_locked),
     weight: intParam('weight', p.weight),
     issue_type: issueTypeParam(p.issue_type),
+    epic: issueEpicParam(request, project, p),
     updated_at: mayChooseIidAndDates(request, project) ? createdAtParam(p.updated_at) : undefined,
   }
 }
@@ -431,6 +441,7 @@ export function updateIssue(request: FastifyRequest, project: ProjectRow, issue:
       }
     }
     const row = updateIssueRow(db, issue.id, cols)
+    if (admin && changes.epic !== undefined) setIssueEpic(db, row, changes.epic)
     if (transition) {
       recordEvent(db, { authorId: user.id, action: transition, projectId: project.id, targetType: 'Issue', targetId: row.id, targetIid: row.iid, targetTitle: row.title })
     }

@@ -10,18 +10,21 @@ import { findMergeRequestByIid, updateMergeRequestRow, type MergeRequestRow } fr
 import { canReadMergeRequestsWith } from './merge-requests'
 import { projectSnippetWebUrl } from '../entities/snippet'
 import { notFound } from '../http/errors'
+import { loadProject } from '../http/resolve'
+import { epicNoteableKind } from './epics'
 import type { Noteable } from './notes'
 import { executeIssueQuickActions, issueCommandAvailable } from './quick-actions'
 import { canReadSnippet } from './snippets'
 
 /**
- * One family of noteables under `/projects/:id/<segment>/:<param>`: how to find the one named in
- * the URL (404 when missing or unreadable). Issues and merge requests register here as they land.
+ * One family of noteables under `/<parent>/:id/<segment>/:<param>`: how to find the one named in
+ * the URL (`:id` is the project or group; 404 when missing or unreadable).
  */
 export interface NoteableKind {
-  readonly segment: 'issues' | 'merge_requests' | 'snippets'
-  readonly param: 'issue_iid' | 'merge_request_iid' | 'snippet_id'
-  load(request: FastifyRequest, project: ProjectRow, key: number): Noteable
+  readonly parent: 'projects' | 'groups'
+  readonly segment: 'issues' | 'merge_requests' | 'snippets' | 'epics'
+  readonly param: 'issue_iid' | 'merge_request_iid' | 'snippet_id' | 'epic_id'
+  load(request: FastifyRequest, parentId: string, key: number): Noteable
 }
 
 /** `${base}/${namespace full path}/${project path}` */
@@ -36,7 +39,7 @@ export function snippetNoteable(request: FastifyRequest, project: ProjectRow, sn
     type: 'Snippet',
     id: snippet.id,
     iid: null,
-    project,
+    container: { kind: 'project', project },
     title: snippet.title,
     webUrl: projectSnippetWebUrl(projectWebUrlOf(request, project), snippet.id),
     discussionLocked: false,
@@ -49,9 +52,11 @@ export function snippetNoteable(request: FastifyRequest, project: ProjectRow, sn
 }
 
 const snippetKind: NoteableKind = {
+  parent: 'projects',
   segment: 'snippets',
   param: 'snippet_id',
-  load(request, project, key) {
+  load(request, parentId, key) {
+    const project = loadProject(request, parentId)
     const snippet = findSnippetById(request.server.burrow.db, key)
     if (!snippet || snippet.project_id !== project.id || !canReadSnippet(request.perms, project, snippet)) throw notFound('Snippet')
     return snippetNoteable(request, project, snippet)
@@ -80,7 +85,7 @@ export function issueNoteable(request: FastifyRequest, project: ProjectRow, issu
     type: 'Issue',
     id: issue.id,
     iid: issue.iid,
-    project,
+    container: { kind: 'project', project },
     title: issue.title,
     webUrl: `${projectWebUrlOf(request, project)}/-/issues/${issue.iid}`,
     discussionLocked: issue.discussion_locked === 1,
@@ -95,9 +100,11 @@ export function issueNoteable(request: FastifyRequest, project: ProjectRow, issu
 }
 
 const issueKind: NoteableKind = {
+  parent: 'projects',
   segment: 'issues',
   param: 'issue_iid',
-  load(request, project, key) {
+  load(request, parentId, key) {
+    const project = loadProject(request, parentId)
     const issue = findIssueByIid(request.server.burrow.db, project.id, key)
     const assignees = issue ? assigneeIdsOf(request.server.burrow.db, [issue.id]).get(issue.id) ?? [] : []
     if (!issue || !canUserReadIssue(request.perms, project, issue, assignees)) throw notFound('Issue')
@@ -111,7 +118,7 @@ export function mergeRequestNoteable(request: FastifyRequest, project: ProjectRo
     type: 'MergeRequest',
     id: mr.id,
     iid: mr.iid,
-    project,
+    container: { kind: 'project', project },
     title: mr.title,
     webUrl: `${projectWebUrlOf(request, project)}/-/merge_requests/${mr.iid}`,
     discussionLocked: mr.discussion_locked === 1,
@@ -124,9 +131,11 @@ export function mergeRequestNoteable(request: FastifyRequest, project: ProjectRo
 }
 
 const mergeRequestKind: NoteableKind = {
+  parent: 'projects',
   segment: 'merge_requests',
   param: 'merge_request_iid',
-  load(request, project, key) {
+  load(request, parentId, key) {
+    const project = loadProject(request, parentId)
     const mr = findMergeRequestByIid(request.server.burrow.db, project.id, key)
     if (!mr || !canReadMergeRequestsWith(request.perms, project)) throw notFound('Merge Request')
     return mergeRequestNoteable(request, project, mr)
@@ -134,4 +143,4 @@ const mergeRequestKind: NoteableKind = {
 }
 
 /** Every noteable family with notes and discussions routes. */
-export const noteableKinds: readonly NoteableKind[] = [issueKind, mergeRequestKind, snippetKind]
+export const noteableKinds: readonly NoteableKind[] = [issueKind, mergeRequestKind, snippetKind, epicNoteableKind]

@@ -4,7 +4,7 @@ import { AccessLevel } from '../auth/access'
 import { Permissions } from '../auth/permissions'
 import { nowIso } from '../db/connection'
 import { convertToThread, deleteNoteRow, insertNote, updateNoteBody, type NoteableType, type NoteRow, type NoteType } from '../db/notes'
-import type { ProjectRow, UserRow } from '../db/rows'
+import type { NamespaceRow, ProjectRow, UserRow } from '../db/rows'
 import { insertTodoRow } from '../db/todos'
 import { findUserByUsername } from '../db/users'
 import type { CommandsChanges } from '../entities/note'
@@ -22,22 +22,35 @@ export interface QuickActionOutcome {
   readonly messages: readonly string[]
 }
 
+/** Where a noteable lives: a project (issues, merge requests, snippets) or a group (epics). */
+export type NoteContainer = { readonly kind: 'project'; readonly project: ProjectRow } | { readonly kind: 'group'; readonly group: NamespaceRow }
+
+/** True when `perms` holds at least `level` where the noteable lives (administrators always do). */
+export function hasLevelIn(perms: Permissions, container: NoteContainer, level: number): boolean {
+  return container.kind === 'project' ? perms.canInProject(container.project, level) : perms.canInGroup(container.group.id, level)
+}
+
+/** The project_id / group_id a note, event or to-do of this container records. */
+export function containerIds(container: NoteContainer): { projectId: number | null; groupId: number | null } {
+  return container.kind === 'project' ? { projectId: container.project.id, groupId: null } : { projectId: null, groupId: container.group.id }
+}
+
 /**
- * Anything notes attach to: an issue, a merge request, a snippet. Each family supplies one of
- * these; notes, discussions, events and mention to-dos only see this shape.
+ * Anything notes attach to: an issue, a merge request, a snippet, an epic. Each family supplies
+ * one of these; notes, discussions, events and mention to-dos only see this shape.
  */
 export interface Noteable {
   readonly type: NoteableType
   readonly id: number
-  /** Issues and merge requests have iids; snippets do not. */
+  /** Issues, merge requests and epics have iids; snippets do not. */
   readonly iid: number | null
-  readonly project: ProjectRow
+  readonly container: NoteContainer
   readonly title: string
   readonly webUrl: string
   readonly discussionLocked: boolean
   /** Whether the holder of these permissions may read the noteable (mention to-dos use other users' permissions). */
   canRead(perms: Permissions): boolean
-  /** GitLab raises to-dos on issues and merge requests, not on snippets. */
+  /** GitLab raises to-dos on issues, merge requests and epics, not on snippets. */
   readonly todoTarget: boolean
   /** Commands this caller may run here (none when the family has no quick actions). */
   availableCommands?(request: FastifyRequest, name: QuickActionName): boolean
@@ -52,15 +65,15 @@ export function newDiscussionId(): string {
 }
 
 /** Internal notes are shown to Reporters and above only. */
-export function canSeeInternalNotes(perms: Permissions, project: ProjectRow): boolean {
-  return perms.canInProject(project, AccessLevel.REPORTER)
+export function canSeeInternalNotes(perms: Permissions, container: NoteContainer): boolean {
+  return hasLevelIn(perms, container, AccessLevel.REPORTER)
 }
 
 /** Commenting: any signed-in reader, but only members on a locked discussion (GitLab's create_note). */
 export function assertCanComment(request: FastifyRequest, noteable: Noteable): UserRow {
   const user = request.actor.user
   if (!user) throw unauthorized()
-  if (noteable.discussionLocked && !request.perms.canInProject(noteable.project, AccessLevel.GUEST)) throw forbidden()
+  if (noteable.discussionLocked && !hasLevelIn(request.perms, noteable.container, AccessLevel.GUEST)) throw forbidden()
   return user
 }
 
@@ -70,11 +83,11 @@ export function assertCanEditNote(request: FastifyRequest, note: NoteRow): void 
   if (!user || (user.id !== note.author_id && !request.perms.isAdmin)) throw forbidden()
 }
 
-/** Deleting a note: its author, a Maintainer of the project, or an administrator. */
+/** Deleting a note: its author, a Maintainer where the noteable lives, or an administrator. */
 export function assertCanDeleteNote(request: FastifyRequest, noteable: Noteable, note: NoteRow): void {
   const user = request.actor.user
   if (!user) throw forbidden()
-  if (user.id === note.author_id || request.perms.canInProject(noteable.project, AccessLevel.MAINTAINER)) return
+  if (user.id === note.author_id || hasLevelIn(request.perms, noteable.container, AccessLevel.MAINTAINER)) return
   throw forbidden()
 }
 
@@ -101,7 +114,7 @@ export function createNote(request: FastifyRequest, noteable: Noteable, rawBody:
   const db = request.server.burrow.db
   const user = assertCanComment(request, noteable)
   const internal = options.replyTo ? options.replyTo[0].internal === 1 : options.internal === true
-  if (internal && !canSeeInternalNotes(request.perms, noteable.project)) throw forbidden()
+  if (internal && !canSeeInternalNotes(request.perms, noteable.container)) throw forbidden()
 
   let body = rawBody
   let outcome: QuickActionOutcome | undefined
@@ -115,7 +128,8 @@ export function createNote(request: FastifyRequest, noteable: Noteable, rawBody:
   }
   if (body.trim() === '') throw badRequest(`Note {:note=>["can't be blank"]}`)
 
-  const canBackdate = request.perms.isAdmin || request.perms.canInProject(noteable.project, AccessLevel.OWNER)
+  const canBackdate = request.perms.isAdmin || hasLevelIn(request.perms, noteable.container, AccessLevel.OWNER)
+  const where = containerIds(noteable.container)
   const now = nowIso()
   const createdAt = canBackdate && options.createdAt ? new Date(options.createdAt).toISOString() : now
   let type: NoteType = null
@@ -132,7 +146,8 @@ export function createNote(request: FastifyRequest, noteable: Noteable, rawBody:
     const row = insertNote(db, {
       noteableType: noteable.type,
       noteableId: noteable.id,
-      projectId: noteable.project.id,
+      projectId: where.projectId,
+      groupId: where.groupId,
       authorId: user.id,
       body,
       type,
@@ -145,7 +160,8 @@ export function createNote(request: FastifyRequest, noteable: Noteable, rawBody:
     recordEvent(db, {
       authorId: user.id,
       action: 'commented',
-      projectId: noteable.project.id,
+      projectId: where.projectId,
+      groupId: where.groupId,
       targetType: row.type ?? 'Note',
       targetId: row.id,
       targetTitle: noteable.title,
@@ -167,11 +183,11 @@ function raiseMentionTodos(request: FastifyRequest, noteable: Noteable, note: No
     if (!user || user.id === author.id || user.state !== 'active') continue
     const perms = new Permissions(db, user)
     if (!noteable.canRead(perms)) continue
-    if (note.internal === 1 && !canSeeInternalNotes(perms, noteable.project)) continue
+    if (note.internal === 1 && !canSeeInternalNotes(perms, noteable.container)) continue
     insertTodoRow(db, {
       userId: user.id,
       authorId: author.id,
-      projectId: noteable.project.id,
+      ...containerIds(noteable.container),
       targetType: noteable.type,
       targetId: noteable.id,
       action: mentions.direct.includes(username) ? 'directly_addressed' : 'mentioned',

@@ -10,6 +10,7 @@ import { findMilestoneTitle } from '../db/milestones'
 import { findNamespaceById, namespaceAncestors } from '../db/namespaces'
 import type { ProjectRow } from '../db/rows'
 import { findUserByUsername } from '../db/users'
+import { promoteIssueToEpic } from './epics'
 import { addSpentTime, resetSpentTime, setTimeEstimate, updateIssue, type IssueChanges } from './issues'
 import { humanDuration, parseHumanDuration } from './time-tracking'
 
@@ -191,7 +192,9 @@ const ADMIN_COMMANDS: ReadonlySet<QuickActionName> = new Set<QuickActionName>([
 /**
  * Whether the caller may run this command on the issue now (GitLab offers a command only when
  * it applies: /close on an open issue, /unlabel when labelled…). Metadata commands need Reporter;
- * /close, /reopen and /title also suit the issue's author. /promote needs a group project.
+ * /close, /reopen and /title also suit the issue's author. /promote is offered to Reporters
+ * everywhere, so that a personal project or missing group rights answer GitLab's promotion error
+ * instead of leaving the command in the text.
  */
 export function issueCommandAvailable(request: FastifyRequest, project: ProjectRow, issue: IssueRow, name: QuickActionName): boolean {
   const user = request.actor.user
@@ -209,18 +212,8 @@ export function issueCommandAvailable(request: FastifyRequest, project: ProjectR
     case 'confidential': return issue.confidential === 0
     case 'lock': return issue.discussion_locked !== 1
     case 'unlock': return issue.discussion_locked === 1
-    case 'promote': return findNamespaceById(request.server.burrow.db, project.namespace_id)?.kind === 'group'
     default: return true
   }
-}
-
-/**
- * Promotes an issue to an epic. Epics do not exist yet: `/promote` reports
- * commands_changes {promote_to_epic: true} and this hook is where the epic will be created, the
- * issue linked to it and closed, once the epics session lands.
- */
-export function promoteIssueToEpic(_request: FastifyRequest, _project: ProjectRow, _issue: IssueRow): void {
-  // Intentionally empty until epics exist (see the doc comment).
 }
 
 function groupChain(request: FastifyRequest, project: ProjectRow): number[] {
