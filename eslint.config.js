@@ -49,6 +49,8 @@ export default tseslint.config(
       parser: vueParser,
       parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.vue'], sourceType: 'module' },
     },
+    // vue-tsc checks names in <script lang="ts">, as tsc does for .ts files, where typescript-eslint turns this off too.
+    rules: { 'no-undef': 'off' },
   },
   {
     plugins: { burrow },

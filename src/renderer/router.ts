@@ -1,10 +1,49 @@
-import { createRouter, createWebHashHistory, type Router } from 'vue-router'
+import { createRouter, createWebHashHistory, type Router, type RouteRecordRaw } from 'vue-router'
+import ShellLayout from './components/shell/ShellLayout.vue'
+import { FAMILIES } from './navigation'
+import { useAccountsStore } from './stores/accounts'
 import ShellHome from './views/ShellHome.vue'
+import WelcomeView from './views/WelcomeView.vue'
 
-/** Hash history: the same URLs work from the web host and from Electron's burrow:// origin. */
+declare module 'vue-router' {
+  interface RouteMeta {
+    /** The header's title. */
+    title?: string
+    /** The sidebar family this route belongs to (navigation.ts). */
+    family?: string
+  }
+}
+
+export const routes: RouteRecordRaw[] = [
+  { path: '/welcome', name: 'welcome', component: WelcomeView, meta: { title: 'Welcome' } },
+  {
+    path: '/',
+    component: ShellLayout,
+    children: [
+      { path: '', name: 'home', component: ShellHome, meta: { title: 'Home' } },
+      { path: 'accounts', name: 'accounts', component: () => import('./views/AccountsView.vue'), meta: { title: 'Accounts' } },
+      { path: 'accounts/add', name: 'account-add', component: () => import('./views/AccountAddView.vue'), meta: { title: 'Add account' } },
+      { path: 'gallery', name: 'gallery', component: () => import('./views/GalleryView.vue'), meta: { title: 'Component gallery' } },
+      ...FAMILIES.map((f) => ({ path: f.path.slice(1), name: f.key, component: () => import('./views/FamilyView.vue'), meta: { title: f.label, family: f.key } })),
+    ],
+  },
+  { path: '/:unknown(.*)*', redirect: '/' },
+]
+
+/**
+ * Hash history: the same URLs work from the web host and from Electron's burrow:// origin.
+ * Without any account every route leads to the first-run screen, and with one the first-run
+ * screen leads home. When the account list cannot be read, the shell opens and says why.
+ */
 export function createAppRouter(): Router {
-  return createRouter({
-    history: createWebHashHistory(),
-    routes: [{ path: '/', name: 'home', component: ShellHome }],
+  const router = createRouter({ history: createWebHashHistory(), routes })
+  router.beforeEach(async (to) => {
+    const accounts = useAccountsStore()
+    await accounts.ensureLoaded()
+    if (!accounts.loaded) return to.name === 'welcome' ? { name: 'home' } : true
+    if (accounts.isEmpty && to.name !== 'welcome') return { name: 'welcome' }
+    if (!accounts.isEmpty && to.name === 'welcome') return { name: 'home' }
+    return true
   })
+  return router
 }

@@ -15,11 +15,11 @@ function fakeTransport(answers: Record<string, IpcResponse>): BurrowBridge {
 }
 
 function mountWith(bridge: Bridge, pinia: ReturnType<typeof createPinia>) {
-  return mount(ShellHome, { global: { plugins: [pinia], provide: { [bridgeKey as symbol]: bridge } } })
+  return mount(ShellHome, { global: { plugins: [pinia], provide: { [bridgeKey as symbol]: bridge }, stubs: { RouterLink: true } } })
 }
 
 describe('ShellHome', () => {
-  it('shows Burrow, the mode, the server URL and version from the store', () => {
+  it('greets the selected account and shows the mode, the server URL and version from the store', () => {
     const bridge = wrapBridge(fakeTransport({}), 'websocket')
     const pinia = createTestingPinia({
       createSpy: vi.fn,
@@ -28,10 +28,15 @@ describe('ShellHome', () => {
           info: { version: '0.1.0', mode: 'browser', serverUrl: 'http://127.0.0.1:4567' },
           server: { url: 'http://127.0.0.1:4567', state: 'reachable', version: '17.6.0', revision: 'burrow' },
         },
+        accounts: {
+          accounts: [{ id: 'a1', baseUrl: 'http://127.0.0.1:4567', username: 'root', userId: 1, name: 'Administrator', avatarUrl: null, authKind: 'pat', addedAt: '2024-01-01T00:00:00Z' }],
+          loaded: true,
+        },
       },
     })
     const wrapper = mountWith(bridge, pinia)
-    expect(wrapper.find('h1').text()).toBe('Burrow')
+    expect(wrapper.find('h2').text()).toBe('Hello, Administrator')
+    expect(wrapper.find('.shell-home__accounts').text()).toContain('@root · http://127.0.0.1:4567')
     expect(wrapper.find('[data-testid="mode"]').text()).toBe('browser')
     expect(wrapper.find('[data-testid="server-url"]').text()).toBe('http://127.0.0.1:4567')
     expect(wrapper.find('[data-testid="server-version"]').text()).toBe('17.6.0')

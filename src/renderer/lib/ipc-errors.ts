@@ -11,7 +11,7 @@ export interface ReadableError {
 
 interface Explanation {
   readonly title: string
-  readonly hint?: string | ((error: IpcError) => string | null)
+  readonly hint: string | null | ((error: IpcError) => string | null)
 }
 
 function networkHint(error: IpcError): string {
@@ -58,6 +58,6 @@ function asIpcError(error: unknown): IpcError {
 export function toReadableError(error: unknown): ReadableError {
   const ipc = asIpcError(error)
   const explanation = EXPLANATIONS[ipc.code] ?? EXPLANATIONS['handler-failed']
-  const hint = typeof explanation.hint === 'function' ? explanation.hint(ipc) : (explanation.hint ?? null)
+  const hint = typeof explanation.hint === 'function' ? explanation.hint(ipc) : explanation.hint
   return { code: ipc.code, title: explanation.title, message: ipc.message, hint, ...(ipc.details === undefined ? {} : { details: ipc.details }) }
 }

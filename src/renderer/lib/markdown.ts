@@ -31,16 +31,16 @@ export interface MarkdownOptions {
 }
 
 // A namespace path: GitLab's path characters, segments separated by '/'.
-const PATH = String.raw`[A-Za-z0-9_][A-Za-z0-9_.\-]*(?:\/[A-Za-z0-9_][A-Za-z0-9_.\-]*)*`
+const PATH = String.raw`[A-Za-z0-9_][A-Za-z0-9_.-]*(?:\/[A-Za-z0-9_][A-Za-z0-9_.-]*)*`
 const NAME = String.raw`(?:"([^"\n]+)"|([A-Za-z0-9_][A-Za-z0-9_.\-:?&]*[A-Za-z0-9_]|[A-Za-z0-9_]))`
 
 const ISSUABLE = new RegExp(String.raw`^(${PATH})?([#!&])(\d+)(?![\w])`)
 const LABEL = new RegExp(String.raw`^~(?:(\d+)(?![\w"])|${NAME})`)
 const MILESTONE = new RegExp(String.raw`^%(?:(\d+)(?![\w"])|${NAME})`)
-const USER = /^@([A-Za-z0-9_][A-Za-z0-9_.\-]*(?:\/[A-Za-z0-9_][A-Za-z0-9_.\-]*)*[A-Za-z0-9_]|[A-Za-z0-9_])(?![\w])/
+const USER = /^@([A-Za-z0-9_][A-Za-z0-9_.-]*(?:\/[A-Za-z0-9_][A-Za-z0-9_.-]*)*[A-Za-z0-9_]|[A-Za-z0-9_])(?![\w])/
 
 // Where a reference may begin: at the start of the text or after something that is not part of a word.
-const START = /(^|[^\w/.\-@~%#!&"])(?:[A-Za-z0-9_][A-Za-z0-9_.\-/]*[#!&]\d|[#!&]\d|~["\w]|%["\w]|@\w)/
+const START = /(^|[^\w/.@~%#!&"-])(?:[A-Za-z0-9_][A-Za-z0-9_.\-/]*[#!&]\d|[#!&]\d|~["\w]|%["\w]|@\w)/
 
 const KIND_BY_SIGIL: Readonly<Record<string, ReferenceKind>> = { '#': 'issue', '!': 'merge_request', '&': 'epic' }
 
@@ -82,7 +82,7 @@ function referenceExtension(options: MarkdownOptions): TokenizerAndRendererExten
       if (this.lexer.state.inLink) return undefined
       // Only where a word cannot continue: `a#1` and `foo@bar` stay text.
       const previous = tokens.at(-1)
-      if (previous !== undefined && 'raw' in previous && /[\w/.\-]$/.test(previous.raw) && previous.type === 'text') return undefined
+      if (previous !== undefined && 'raw' in previous && /[\w/.-]$/.test(previous.raw) && previous.type === 'text') return undefined
       const reference = parseReference(src)
       if (reference === null) return undefined
       return { type: 'gitlabReference', raw: reference.text, reference }

@@ -3,6 +3,9 @@ import { ref } from 'vue'
 import type { AppInfo, IpcError, ServerStatus } from '../../shared/ipc/contract'
 import { useBridge } from '../bridge'
 
+/** How often the status area asks about the local server; main only reports changes it has probed. */
+export const SERVER_POLL_MS = 30_000
+
 /** The shell's own state: which mode we run in and how the local server is doing. */
 export const useAppStore = defineStore('app', () => {
   const bridge = useBridge()
@@ -10,6 +13,7 @@ export const useAppStore = defineStore('app', () => {
   const server = ref<ServerStatus | null>(null)
   const error = ref<IpcError | null>(null)
   const loading = ref(false)
+  let poller: ReturnType<typeof setInterval> | null = null
 
   bridge.on('server:did-change-status', (status) => {
     server.value = status
@@ -29,5 +33,25 @@ export const useAppStore = defineStore('app', () => {
     }
   }
 
-  return { info, server, error, loading, load }
+  /** Asks `server:status` again; a failure keeps the last known status. */
+  async function refreshServer(): Promise<void> {
+    try {
+      server.value = await bridge.request('server:status')
+    } catch {
+      // the bridge itself is down: `error` from load() already says so
+    }
+  }
+
+  /** Starts asking about the local server every SERVER_POLL_MS; idempotent. */
+  function startPolling(): void {
+    if (poller !== null) return
+    poller = setInterval(() => void refreshServer(), SERVER_POLL_MS)
+  }
+
+  function stopPolling(): void {
+    if (poller !== null) clearInterval(poller)
+    poller = null
+  }
+
+  return { info, server, error, loading, load, refreshServer, startPolling, stopPolling }
 })

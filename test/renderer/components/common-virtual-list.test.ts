@@ -1,0 +1,56 @@
+// @vitest-environment jsdom
+import { mount } from '@vue/test-utils'
+import { h } from 'vue'
+import { describe, expect, it } from 'vitest'
+import CommonVirtualList from '../../../src/renderer/components/common/CommonVirtualList.vue'
+
+interface Row {
+  readonly id: number
+  readonly title: string
+}
+
+const items: Row[] = Array.from({ length: 10_000 }, (_, i) => ({ id: i + 1, title: `Issue ${i + 1}` }))
+
+function mountList() {
+  return mount(CommonVirtualList, {
+    props: { items, itemHeight: 30, overscan: 5, itemKey: (item: unknown) => (item as Row).id },
+    slots: { default: ({ item }: { item: unknown }) => h('span', { class: 'row' }, (item as Row).title) },
+  })
+}
+
+describe('CommonVirtualList', () => {
+  it('renders only a window of rows out of ten thousand', () => {
+    const wrapper = mountList()
+    const rows = wrapper.findAll('.row')
+    // 600 px assumed viewport / 30 px rows = 20 rows, plus 5 below (none above at the top).
+    expect(rows).toHaveLength(25)
+    expect(rows[0].text()).toBe('Issue 1')
+  })
+
+  it('keeps the full scroll height so the scrollbar matches the whole list', () => {
+    const spacer = mountList().find('.common-virtual-list__spacer')
+    expect(spacer.attributes('style')).toContain('height: 300000px')
+  })
+
+  it('moves the window when scrolled, still rendering only a window', async () => {
+    const wrapper = mountList()
+    const viewport = wrapper.find('.common-virtual-list').element as HTMLElement
+    viewport.scrollTop = 30 * 5_000
+    await wrapper.find('.common-virtual-list').trigger('scroll')
+    const rows = wrapper.findAll('.row')
+    expect(rows).toHaveLength(30)
+    expect(rows[0].text()).toBe('Issue 4996')
+    expect(rows.at(-1)?.text()).toBe('Issue 5025')
+    expect(wrapper.emitted('range')?.at(-1)).toEqual([4995, 5025])
+  })
+
+  it('exposes the position of each row to assistive technology', () => {
+    const row = mountList().find('[role="listitem"]')
+    expect([row.attributes('aria-posinset'), row.attributes('aria-setsize')]).toEqual(['1', '10000'])
+  })
+
+  it('shows the empty slot when there are no items', () => {
+    const wrapper = mount(CommonVirtualList, { props: { items: [], itemHeight: 30 }, slots: { empty: () => h('p', 'Nothing here') } })
+    expect(wrapper.text()).toBe('Nothing here')
+  })
+})

@@ -1,0 +1,58 @@
+// @vitest-environment jsdom
+import { mount } from '@vue/test-utils'
+import { describe, expect, it } from 'vitest'
+import IssueFilterBar from '../../../src/renderer/components/issue/IssueFilterBar.vue'
+import { DEFAULT_ISSUE_FILTER, type IssueFilter } from '../../../src/renderer/lib/issue-filter'
+
+function mountBar(filter: IssueFilter = DEFAULT_ISSUE_FILTER, savable = false) {
+  return mount(IssueFilterBar, {
+    props: {
+      modelValue: filter,
+      savable,
+      labels: [{ name: 'bug', color: '#d9534f' }],
+      milestones: ['v1.0'],
+      users: [{ username: 'alice', name: 'Alice' }],
+      'onUpdate:modelValue': () => undefined,
+    },
+  })
+}
+
+const lastUpdate = (wrapper: ReturnType<typeof mountBar>): IssueFilter => wrapper.emitted('update:modelValue')?.at(-1)?.[0] as IssueFilter
+
+describe('IssueFilterBar', () => {
+  it('updates the search text of the model', async () => {
+    const wrapper = mountBar()
+    await wrapper.find('[data-testid="filter-search"] input').setValue('crash')
+    expect(lastUpdate(wrapper)).toEqual({ ...DEFAULT_ISSUE_FILTER, search: 'crash' })
+  })
+
+  it('switches the state', async () => {
+    const wrapper = mountBar()
+    await wrapper.findAll('[data-testid="filter-state"] input[type="radio"]')[1].setValue(true)
+    expect(lastUpdate(wrapper).state).toBe('closed')
+  })
+
+  it('flips the sort direction', async () => {
+    const wrapper = mountBar()
+    await wrapper.find('[data-testid="filter-sort"]').trigger('click')
+    expect(lastUpdate(wrapper).sort).toBe('asc')
+  })
+
+  it('offers Clear only for a non-default filter, and it restores the defaults', async () => {
+    expect(mountBar().find('[data-testid="filter-clear"]').exists()).toBe(false)
+    const wrapper = mountBar({ ...DEFAULT_ISSUE_FILTER, labels: ['bug'] })
+    await wrapper.find('[data-testid="filter-clear"]').trigger('click')
+    expect(lastUpdate(wrapper)).toEqual(DEFAULT_ISSUE_FILTER)
+  })
+
+  it('emits save with the current filter', async () => {
+    const filter = { ...DEFAULT_ISSUE_FILTER, assignee: 'alice' }
+    const wrapper = mountBar(filter, true)
+    await wrapper.find('[data-testid="filter-save"]').trigger('click')
+    expect(wrapper.emitted('save')).toEqual([[filter]])
+  })
+
+  it('summarises the filter for assistive technology', () => {
+    expect(mountBar({ ...DEFAULT_ISSUE_FILTER, labels: ['bug'] }).attributes('aria-label')).toBe('Issue filter: Open · ~bug · created at ↓')
+  })
+})
