@@ -11,7 +11,7 @@ import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../db/pr
 import type { ProjectRow } from '../db/rows'
 import { clusterEntity } from '../entities/cluster'
 import { validationFailed } from '../http/errors'
-import { parseCertificates } from './certificates'
+import { parseCertificates } from '../auth/certificates'
 import { recordProjectChange } from './project-changes'
 
 /** Platform attributes as sent (`platform_kubernetes_attributes` or `platform_cluster_attributes`). */
