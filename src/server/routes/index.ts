@@ -28,6 +28,7 @@ import epics from './epics'
 import environments from './environments'
 import protectedEnvironments from './protected-environments'
 import clusters from './clusters'
+import pagesDomains from './pages-domains'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
-export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents, members, users, tokens, applicationSettings, repository, commits, tags, branches, protectedBranches, files, changelog, labels, milestones, issues, snippets, discussions, notes, mergeRequests, epics, todos, environments, protectedEnvironments, clusters]
+export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents, members, users, tokens, applicationSettings, repository, commits, tags, branches, protectedBranches, files, changelog, labels, milestones, issues, snippets, discussions, notes, mergeRequests, epics, todos, environments, protectedEnvironments, clusters, pagesDomains]
