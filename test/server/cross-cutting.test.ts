@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { recordEvent } from '../../src/server/services/events'
-import { seedProject } from '../helpers/fixtures'
+import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
 import { makeServer, ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 
 /** Parses `Link: <url>; rel="x", …` into rel → URL. */
@@ -203,6 +203,49 @@ describe('cross-cutting server behaviour', () => {
       const res = await s.request(userReader.token, { method: 'GET', url: '/api/v4/audit_events' })
       expect(res.statusCode).toBe(403)
       expect(res.json()).toMatchObject({ error: 'insufficient_scope' })
+    })
+  })
+
+  describe('If-Unmodified-Since on PUT and DELETE', () => {
+    const OLD = 'Mon, 01 Jan 2001 00:00:00 GMT'
+    const FUTURE = 'Fri, 01 Jan 2100 00:00:00 GMT'
+
+    /** A fresh resource of each kind: its URL and a valid PUT body. */
+    function resources(): { name: string; url: string; put: Record<string, unknown> }[] {
+      const owner = seedUser(s)
+      const member = seedUser(s)
+      const group = seedGroup(s)
+      seedMember(s, 'Namespace', group.id, owner.user.id, 50)
+      const project = seedProject(s, { ownerId: owner.user.id })
+      seedMember(s, 'Project', project.id, member.user.id, 30)
+      return [
+        // The member first: deleting the project would take its members with it.
+        { name: 'member', url: `/api/v4/projects/${project.id}/members/${member.user.id}`, put: { access_level: 20 } },
+        { name: 'project', url: `/api/v4/projects/${project.id}`, put: { description: 'changed' } },
+        { name: 'group', url: `/api/v4/groups/${group.id}`, put: { description: 'changed' } },
+        { name: 'user', url: `/api/v4/users/${seedUser(s).user.id}`, put: { bio: 'changed' } },
+      ]
+    }
+
+    it('answers 412 {message} to PUT and DELETE of a project, group, user and member changed since the date, changing nothing', async () => {
+      for (const r of resources()) {
+        const before = (await s.request(ROOT_TOKEN, { method: 'GET', url: r.url })).body
+        const put = await s.request(ROOT_TOKEN, { method: 'PUT', url: r.url, payload: r.put, headers: { 'if-unmodified-since': OLD } })
+        expect([r.name, put.statusCode, put.json()]).toEqual([r.name, 412, { message: '412 Precondition Failed' }])
+        const del = await s.request(ROOT_TOKEN, { method: 'DELETE', url: r.url, headers: { 'if-unmodified-since': OLD } })
+        expect([r.name, del.statusCode]).toEqual([r.name, 412])
+        const after = await s.request(ROOT_TOKEN, { method: 'GET', url: r.url })
+        expect([r.name, after.statusCode, after.body]).toEqual([r.name, 200, before])
+      }
+    })
+
+    it('lets PUT and DELETE through when the resource has not changed since the date', async () => {
+      for (const r of resources()) {
+        const put = await s.request(ROOT_TOKEN, { method: 'PUT', url: r.url, payload: r.put, headers: { 'if-unmodified-since': FUTURE } })
+        expect([r.name, put.statusCode]).toEqual([r.name, 200])
+        const del = await s.request(ROOT_TOKEN, { method: 'DELETE', url: r.url, headers: { 'if-unmodified-since': FUTURE } })
+        expect([r.name, del.statusCode < 300]).toEqual([r.name, true])
+      }
     })
   })
 
