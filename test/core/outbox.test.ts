@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { OutboxEntry } from '../../src/shared/ipc/outbox'
+import { AccessLevel } from '../../src/server/auth/access'
+import { seedMember } from '../helpers/fixtures'
 import { makeOutboxWorld, type Json, type OutboxWorld } from '../helpers/outbox-world'
+import { seedUser } from '../helpers/server'
 
 let w: OutboxWorld
 beforeAll(async () => {
@@ -77,5 +80,155 @@ describe('offline writes, replayed when the instance is back', () => {
     const confirmed = w.reader.detail(w.account.id, 'issue', { parentId: w.project.id, iid })
     expect(confirmed?.item.pending).toBe(false)
     expect(confirmed?.item.data).toMatchObject({ title: 'Edited offline', state: 'closed', updated_at: after.updated_at })
+  })
+})
+
+describe('conflicts with changes made on the server meanwhile', () => {
+  async function queuedWhileOffline(iid: number, changes: Parameters<OutboxWorld['outbox']['enqueue']>[2]): Promise<OutboxEntry> {
+    await w.goOffline()
+    const entry = await w.outbox.enqueue(w.account.id, issueTarget(iid), changes)
+    await w.outbox.idle()
+    return entry
+  }
+
+  it('a remote title edit racing a queued one becomes a conflict keeping both versions; later writes to that item wait, other items go on', async () => {
+    const issue = await w.cachedIssue({ title: 'Base title' })
+    const iid = issue.iid as number
+    const other = await w.cachedIssue({ title: 'Unrelated' })
+    const mine = await queuedWhileOffline(iid, { kind: 'update', changes: { title: 'Mine' } })
+    const behind = await w.outbox.enqueue(w.account.id, issueTarget(iid), { kind: 'comment', body: 'after my edit' })
+    const elsewhere = await w.outbox.enqueue(w.account.id, issueTarget(other.iid as number), { kind: 'comment', body: 'unrelated item' })
+    const theirs = (await w.api('PUT', `/projects/${w.project.id}/issues/${iid}`, { title: 'Theirs' })).body as Json
+
+    await w.goOnline()
+    const conflicted = await w.until(mine.id)
+    expect(conflicted.state).toBe('conflict')
+    expect(conflicted.conflict).toEqual({ local: { title: 'Mine' }, remote: { title: 'Theirs' }, remoteUpdatedAt: theirs.updated_at })
+    expect(conflicted.base).toMatchObject({ updatedAt: issue.updated_at, fields: { title: 'Base title' } })
+    expect(conflicted.reason).toContain('title')
+    expect((await serverIssue(iid)).title).toBe('Theirs')
+    // While the conflict is open the cache shows the server's version; the entry holds mine.
+    expect(w.reader.detail(w.account.id, 'issue', { parentId: w.project.id, iid })?.item).toMatchObject({ pending: false, data: { title: 'Theirs' } })
+
+    expect((await w.until(elsewhere.id)).state).toBe('done')
+    expect(w.outbox.get(behind.id)).toMatchObject({ state: 'queued', blockedBy: mine.id })
+    expect(await notesOf(iid)).toHaveLength(0)
+  })
+
+  it('"keep mine" sends mine over theirs, then the writes that waited behind it', async () => {
+    const issue = await w.cachedIssue({ title: 'Base title' })
+    const iid = issue.iid as number
+    const mine = await queuedWhileOffline(iid, { kind: 'update', changes: { title: 'Mine' } })
+    const behind = await w.outbox.enqueue(w.account.id, issueTarget(iid), { kind: 'comment', body: 'waited for the title' })
+    await w.api('PUT', `/projects/${w.project.id}/issues/${iid}`, { title: 'Theirs' })
+    await w.goOnline()
+    expect((await w.until(mine.id)).state).toBe('conflict')
+
+    const resolved = await w.outbox.resolve(mine.id, { choice: 'mine' })
+    expect(resolved).toMatchObject({ state: 'queued', conflict: null, base: { fields: { title: 'Theirs' } } })
+    expect((await w.until(mine.id)).state).toBe('done')
+    expect((await w.until(behind.id)).state).toBe('done')
+    expect((await serverIssue(iid)).title).toBe('Mine')
+    expect((await notesOf(iid)).map((n) => n.body)).toEqual(['waited for the title'])
+  })
+
+  it('"take theirs" discards mine and keeps the server version, in the cache too', async () => {
+    const issue = await w.cachedIssue({ title: 'Base title', description: 'Base text' })
+    const iid = issue.iid as number
+    const mine = await queuedWhileOffline(iid, { kind: 'update', changes: { description: 'My text' } })
+    await w.api('PUT', `/projects/${w.project.id}/issues/${iid}`, { description: 'Their text' })
+    await w.goOnline()
+    expect((await w.until(mine.id)).conflict).toMatchObject({ local: { description: 'My text' }, remote: { description: 'Their text' } })
+
+    expect(await w.outbox.resolve(mine.id, { choice: 'theirs' })).toMatchObject({ state: 'discarded' })
+    await w.outbox.idle()
+    expect((await serverIssue(iid)).description).toBe('Their text')
+    expect(w.reader.detail(w.account.id, 'issue', { parentId: w.project.id, iid })?.item).toMatchObject({ pending: false, data: { description: 'Their text' } })
+  })
+
+  it('"edited" sends the version the user wrote after seeing both', async () => {
+    const issue = await w.cachedIssue({ title: 'Base title' })
+    const iid = issue.iid as number
+    const mine = await queuedWhileOffline(iid, { kind: 'update', changes: { title: 'Mine' } })
+    await w.api('PUT', `/projects/${w.project.id}/issues/${iid}`, { title: 'Theirs' })
+    await w.goOnline()
+    expect((await w.until(mine.id)).state).toBe('conflict')
+
+    const edited = await w.outbox.resolve(mine.id, { choice: 'edited', changes: { title: 'Mine and theirs' } })
+    expect(edited.mutation).toEqual({ kind: 'update', changes: { title: 'Mine and theirs' } })
+    expect((await w.until(mine.id)).state).toBe('done')
+    expect((await serverIssue(iid)).title).toBe('Mine and theirs')
+  })
+
+  it('a remote change to another field is no conflict: both changes are kept', async () => {
+    const issue = await w.cachedIssue({ title: 'Base title', description: 'Base text', labels: 'one' })
+    const iid = issue.iid as number
+    const mine = await queuedWhileOffline(iid, { kind: 'update', changes: { title: 'My title', add_labels: ['two'] } })
+    await w.api('PUT', `/projects/${w.project.id}/issues/${iid}`, { description: 'Their text', add_labels: 'three' })
+    await w.goOnline()
+    expect((await w.until(mine.id)).state).toBe('done')
+    const after = await serverIssue(iid)
+    expect(after).toMatchObject({ title: 'My title', description: 'Their text' })
+    expect([...(after.labels as string[])].sort()).toEqual(['one', 'three', 'two'])
+  })
+
+  it('the same change made on the server meanwhile is done without sending anything', async () => {
+    const issue = await w.cachedIssue({ title: 'Base title' })
+    const iid = issue.iid as number
+    const mine = await queuedWhileOffline(iid, { kind: 'update', changes: { state_event: 'close' } })
+    await w.api('PUT', `/projects/${w.project.id}/issues/${iid}`, { state_event: 'close' })
+    const puts = w.proxy.forwarded.filter((l) => l.startsWith('PUT')).length
+    await w.goOnline()
+    expect(await w.until(mine.id)).toMatchObject({ state: 'done', reason: 'The server already had these changes.' })
+    expect(w.proxy.forwarded.filter((l) => l.startsWith('PUT')).length).toBe(puts)
+  })
+})
+
+describe('writes the server refuses', () => {
+  it('a 403 keeps its reason and status, takes its change off the cache, holds back later writes of the item, and can be retried once allowed', async () => {
+    const guest = seedUser(w.server, { name: 'Gail Guest' })
+    seedMember(w.server, 'Project', w.project.id, guest.user.id, AccessLevel.GUEST)
+    const guestAccount = await w.accounts.add({ baseUrl: w.proxy.url, token: guest.token })
+    const issue = await w.cachedIssue({ title: 'Owned by Olive' })
+    const iid = issue.iid as number
+    w.cache.upsert(guestAccount.id, 'issue', [issue])
+
+    const edit = await w.outbox.enqueue(guestAccount.id, issueTarget(iid), { kind: 'update', changes: { title: 'Renamed by a guest' } })
+    const later = await w.outbox.enqueue(guestAccount.id, issueTarget(iid), { kind: 'comment', body: 'after the rename' })
+    const failed = await w.until(edit.id)
+    expect(failed).toMatchObject({ state: 'failed', status: 403, reason: '403 Forbidden (HTTP 403)' })
+    expect(w.outbox.get(later.id)).toMatchObject({ state: 'queued', blockedBy: edit.id })
+    expect(w.reader.detail(guestAccount.id, 'issue', { parentId: w.project.id, iid })?.item.data.title).toBe('Owned by Olive')
+    expect((await serverIssue(iid)).title).toBe('Owned by Olive')
+
+    w.server.app.burrow.db.prepare("UPDATE members SET access_level = ? WHERE source_type = 'Project' AND source_id = ? AND user_id = ?").run(AccessLevel.REPORTER, w.project.id, guest.user.id)
+    expect(await w.outbox.retry(edit.id)).toMatchObject({ state: 'queued', reason: null, status: null })
+    expect(w.reader.detail(guestAccount.id, 'issue', { parentId: w.project.id, iid })?.item).toMatchObject({ pending: true, data: { title: 'Renamed by a guest' } })
+    expect((await w.until(edit.id)).state).toBe('done')
+    expect((await w.until(later.id)).state).toBe('done')
+    expect((await serverIssue(iid)).title).toBe('Renamed by a guest')
+    expect((await notesOf(iid)).map((n) => n.body)).toEqual(['after the rename'])
+  })
+
+  it('a 404 (a reply to a thread that is gone) can be discarded: its provisional comment leaves the cache and the next write goes', async () => {
+    const issue = await w.cachedIssue()
+    const iid = issue.iid as number
+    const reply = await w.outbox.enqueue(w.account.id, issueTarget(iid), { kind: 'reply', discussionId: 'f'.repeat(40), body: 'into the void' })
+    const next = await w.outbox.enqueue(w.account.id, issueTarget(iid), { kind: 'comment', body: 'a plain comment' })
+    expect(await w.until(reply.id)).toMatchObject({ state: 'failed', status: 404 })
+    expect(w.outbox.get(next.id).blockedBy).toBe(reply.id)
+
+    expect(w.outbox.discard(reply.id)).toMatchObject({ state: 'discarded', reason: 'Discarded.' })
+    expect((await w.until(next.id)).state).toBe('done')
+    expect((await notesOf(iid)).map((n) => n.body)).toEqual(['a plain comment'])
+    const shown = w.reader.detail(w.account.id, 'issue', { parentId: w.project.id, iid })
+    expect(shown?.discussions.flatMap((d) => d.notes.map((n) => n.data.body))).not.toContain('into the void')
+    expect(() => w.outbox.discard(reply.id)).toThrow(expect.objectContaining({ code: 'invalid-state' }))
+  })
+
+  it('an update the server accepts but silently ignores (an unknown milestone) is reported as failed, not done', async () => {
+    const issue = await w.cachedIssue()
+    const entry = await w.outbox.enqueue(w.account.id, issueTarget(issue.iid as number), { kind: 'update', changes: { milestone_id: 999_999 } })
+    expect(await w.until(entry.id)).toMatchObject({ state: 'failed', reason: 'The server accepted the update but did not apply: milestone.' })
   })
 })

@@ -18,6 +18,8 @@ export interface SwitchableProxy {
   /** The same, for requests the server has answered (whether or not the answer was passed on). */
   readonly answered: string[]
   mode: ProxyMode
+  /** When set, `mode` applies only to the requests it matches; the others pass. */
+  only: ((line: string) => boolean) | null
   /** Stops listening and cuts open connections: clients get ECONNREFUSED, as with the network down. */
   goOffline(): Promise<void>
   goOnline(): Promise<void>
@@ -61,6 +63,7 @@ export async function startSwitchableProxy(targetUrl: string): Promise<Switchabl
     forwarded,
     answered,
     mode: 'pass',
+    only: null,
     goOffline,
     goOnline,
     waitForForwarded: (match) => waitIn(forwarded, match),
@@ -72,12 +75,13 @@ export async function startSwitchableProxy(targetUrl: string): Promise<Switchabl
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const line = `${req.method} ${req.url}`
-    if (proxy.mode === 'hold-requests') {
+    const mode = proxy.only === null || proxy.only(line) ? proxy.mode : 'pass'
+    if (mode === 'hold-requests') {
       held.add(res)
       req.resume()
       return
     }
-    const holdResponse = proxy.mode === 'hold-responses'
+    const holdResponse = mode === 'hold-responses'
     const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (answer) => {
       record(answered, line)
       if (holdResponse) {
