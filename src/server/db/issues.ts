@@ -132,6 +132,11 @@ export function moveIssuesToMilestone(db: Db, from: readonly number[], to: numbe
   db.prepare('UPDATE issues SET milestone_id = ? WHERE milestone_id IN (SELECT value FROM json_each(?))').run(to, JSON.stringify(from))
 }
 
+/** Takes the issues of a milestone out of it (the milestone is being deleted), marking them updated. */
+export function clearIssuesMilestone(db: Db, milestoneId: number, now: string): number {
+  return db.prepare('UPDATE issues SET milestone_id = NULL, updated_at = ? WHERE milestone_id = ?').run(now, milestoneId).changes
+}
+
 /** Copies an issue's notes to another issue; each source thread gets one fresh discussion id. */
 export function copyIssueNotes(db: Db, fromIssueId: number, toIssueId: number, toProjectId: number): void {
   const notes = db.prepare("SELECT * FROM notes WHERE noteable_type = 'Issue' AND noteable_id = ? ORDER BY id").all(fromIssueId) as Record<string, unknown>[]

@@ -149,6 +149,11 @@ export function moveMergeRequestsToMilestone(db: Db, from: readonly number[], to
   db.prepare('UPDATE merge_requests SET milestone_id = ? WHERE milestone_id IN (SELECT value FROM json_each(?))').run(to, JSON.stringify(from))
 }
 
+/** Takes the merge requests of a milestone out of it (the milestone is being deleted), marking them updated. */
+export function clearMergeRequestsMilestone(db: Db, milestoneId: number, now: string): number {
+  return db.prepare('UPDATE merge_requests SET milestone_id = NULL, updated_at = ? WHERE milestone_id = ?').run(now, milestoneId).changes
+}
+
 // ---- assignees, reviewers, labels, approvals -------------------------------------------------
 
 type UserLink = 'merge_request_assignees' | 'merge_request_reviewers'

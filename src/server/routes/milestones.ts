@@ -138,13 +138,10 @@ function memberRoutes(base: string, load: OwnerLoader): FastifyPluginAsyncTypebo
       })
     }
 
-    app.get(`${base}/:milestone_id/burndown_events`, { schema: { params: MilestoneParams, querystring: PageQuery } }, async (request, reply) => {
+    // The whole chart in one answer, unpaginated, as GitLab presents it.
+    app.get(`${base}/:milestone_id/burndown_events`, { schema: { params: MilestoneParams } }, async (request) => {
       const owner = load(request, request.params.id)
-      const milestone = ownMilestone(request, owner, request.params.milestone_id)
-      const page = pageOf(request.query as Record<string, unknown>)
-      const events = burndownEvents(request, milestone)
-      setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, events.length)
-      return events.slice(page.offset, page.offset + page.perPage)
+      return burndownEvents(request, ownMilestone(request, owner, request.params.milestone_id))
     })
   }
 }

@@ -632,6 +632,17 @@ export function issueParticipantIds(db: Db, issue: IssueRow, includeInternal: bo
  * milestone's in the readable projects of the group and its subgroups; confidential rule applied.
  */
 export function milestoneIssues(request: FastifyRequest, milestone: MilestoneRow, page: { readonly limit: number; readonly offset: number }): { rows: Readonly<Record<string, unknown>>[]; total: number } {
+  const { rows, total } = milestoneIssuePage(request, milestone, page)
+  const origin: ReferenceOrigin = milestone.project_id !== null ? { kind: 'project', projectId: milestone.project_id } : { kind: 'group', groupId: milestone.group_id as number }
+  return { rows: presentIssues(request, rows, { origin }), total }
+}
+
+/** Every issue of a milestone the caller can see (burndown charts), in manual order. */
+export function milestoneIssueRows(request: FastifyRequest, milestone: MilestoneRow): IssueRow[] {
+  return milestoneIssuePage(request, milestone, { limit: -1, offset: 0 }).rows
+}
+
+function milestoneIssuePage(request: FastifyRequest, milestone: MilestoneRow, page: { readonly limit: number; readonly offset: number }): { rows: IssueRow[]; total: number } {
   const db = request.server.burrow.db
   const user = request.actor.user
   const viewer = user ? { id: user.id, isAdmin: user.is_admin === 1, external: user.external === 1 } : null
@@ -644,7 +655,7 @@ export function milestoneIssues(request: FastifyRequest, milestone: MilestoneRow
   } else {
     ({ ids: projectIds, reporterIds } = readableProjects(db, viewer, { namespaceIds: groupAndDescendantIds(db, milestone.group_id as number), nonArchived: false }))
   }
-  const { rows, total } = listIssues(db, {
+  return listIssues(db, {
     projectIds,
     confidentialProjectIds: viewer?.isAdmin ? null : reporterIds,
     viewerId: viewer?.id ?? null,
@@ -653,6 +664,4 @@ export function milestoneIssues(request: FastifyRequest, milestone: MilestoneRow
     sort: 'asc',
     today: todayIso(),
   }, page)
-  const origin: ReferenceOrigin = milestone.project_id !== null ? { kind: 'project', projectId: milestone.project_id } : { kind: 'group', groupId: milestone.group_id as number }
-  return { rows: presentIssues(request, rows, { origin }), total }
 }

@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify'
 import type { Db } from '../db/connection'
-import { moveIssuesToMilestone } from '../db/issues'
-import { moveMergeRequestsToMilestone } from '../db/merge-requests'
+import { nowIso } from '../db/connection'
+import { clearIssuesMilestone, moveIssuesToMilestone } from '../db/issues'
+import { clearMergeRequestsMilestone, moveMergeRequestsToMilestone } from '../db/merge-requests'
 import {
   deleteMilestoneRow, findMilestoneTitle, insertMilestone, ownerPaths, updateMilestoneRow, type MilestoneRow,
 } from '../db/milestones'
@@ -9,7 +10,7 @@ import type { NamespaceRow, ProjectRow } from '../db/rows'
 import { milestoneEntity, todayIso, type MilestoneEntity } from '../entities/milestone'
 import { invalidParam, missingParam, paramError, validationFailed } from '../http/errors'
 import { recordEvent } from './events'
-import { milestoneIssues } from './issues'
+import { milestoneIssueRows, milestoneIssues } from './issues'
 import { milestoneMergeRequests } from './merge-requests'
 
 /** A milestone's owner: one project or one group. */
@@ -138,11 +139,17 @@ export function updateMilestone(request: FastifyRequest, owner: MilestoneOwner, 
   })()
 }
 
-/** Deletes a milestone and records the `destroyed` event. */
+/**
+ * Deletes a milestone and records the `destroyed` event. Its issues and merge requests lose it
+ * first, and count as updated, as GitLab's destroy runs their update services (the foreign key's
+ * ON DELETE SET NULL alone would leave their updated_at behind, and sync clients with them).
+ */
 export function destroyMilestone(request: FastifyRequest, owner: MilestoneOwner, milestone: MilestoneRow, authorId: number): void {
   const db = request.server.burrow.db
   db.transaction(() => {
-    // TODO(issues/merge requests): clear milestone_id on the issues and merge requests that carry it.
+    const now = nowIso()
+    clearIssuesMilestone(db, milestone.id, now)
+    clearMergeRequestsMilestone(db, milestone.id, now)
     deleteMilestoneRow(db, milestone.id)
     recordEvent(db, { authorId, action: 'destroyed', ...eventTarget(owner), targetType: 'Milestone', targetId: milestone.id, targetIid: milestone.iid, targetTitle: milestone.title })
   })()
@@ -184,7 +191,50 @@ export function milestoneItems(request: FastifyRequest, milestone: MilestoneRow,
   return milestoneMergeRequests(request, milestone, page)
 }
 
-/** Burndown events (PREMIUM): none are recorded yet; the hook where issue events will be read. */
-export function burndownEvents(_request: FastifyRequest, _milestone: MilestoneRow): never[] {
-  return []
+/** One point of a burndown chart: an issue created, closed or reopened, with its weight. */
+export interface BurndownEvent {
+  readonly created_at: string
+  readonly weight: number | null
+  readonly action: 'created' | 'closed' | 'reopened'
+}
+
+/**
+ * Burndown events (PREMIUM) of a milestone with a start and a due date (none otherwise), as
+ * GitLab's Burndown builds them: for each issue of the milestone the caller can see, created by the
+ * chart's end (the due date, or today while it lies ahead), its creation, then its closed/reopened
+ * activity events up to that end (a repeat of the same action skipped), and for a closed issue
+ * without a closed event a `closed` at the start date's first moment.
+ */
+export function burndownEvents(request: FastifyRequest, milestone: MilestoneRow): BurndownEvent[] {
+  if (milestone.start_date === null || milestone.due_date === null) return []
+  const today = todayIso()
+  const endOfChart = `${milestone.due_date > today ? today : milestone.due_date}T23:59:59.999Z`
+  const issues = milestoneIssueRows(request, milestone).filter((i) => i.created_at <= endOfChart)
+  if (issues.length === 0) return []
+  const db = request.server.burrow.db
+  const rows = db
+    .prepare(
+      `SELECT target_id, action, created_at FROM events
+       WHERE target_type = 'Issue' AND target_id IN (SELECT value FROM json_each(?)) AND action IN ('closed', 'reopened') AND created_at <= ?
+       ORDER BY created_at, id`,
+    )
+    .all(JSON.stringify(issues.map((i) => i.id)), endOfChart) as { target_id: number; action: 'closed' | 'reopened'; created_at: string }[]
+  const byIssue = new Map<number, { action: 'closed' | 'reopened'; created_at: string }[]>()
+  for (const r of rows) byIssue.set(r.target_id, [...(byIssue.get(r.target_id) ?? []), r])
+  const out: BurndownEvent[] = []
+  for (const issue of issues) {
+    out.push({ created_at: issue.created_at, weight: issue.weight, action: 'created' })
+    const events = byIssue.get(issue.id) ?? []
+    let previous: string | null = null
+    for (const e of events) {
+      // A close by a commit and by its merge request leaves two `closed` events: the state changed once.
+      if (e.action === previous) continue
+      previous = e.action
+      out.push({ created_at: e.created_at, weight: issue.weight, action: e.action })
+    }
+    if (issue.state === 'closed' && !events.some((e) => e.action === 'closed')) {
+      out.push({ created_at: `${milestone.start_date}T00:00:00.000Z`, weight: issue.weight, action: 'closed' })
+    }
+  }
+  return out
 }
