@@ -1,0 +1,54 @@
+import { nowIso, type Db } from './connection'
+
+export interface ErrorTrackingSettingRow {
+  readonly project_id: number
+  readonly enabled: number
+  readonly integrated: number
+  readonly api_url: string | null
+  readonly project_name: string | null
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+export interface ClientKeyRow {
+  readonly id: number
+  readonly project_id: number
+  readonly active: number
+  readonly public_key: string
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+export function findErrorTrackingSetting(db: Db, projectId: number): ErrorTrackingSettingRow | undefined {
+  return db.prepare('SELECT * FROM error_tracking_settings WHERE project_id = ?').get(projectId) as ErrorTrackingSettingRow | undefined
+}
+
+/** Creates or updates the project's setting; `integrated` keeps its value (default true) when undefined. */
+export function upsertErrorTrackingSetting(db: Db, projectId: number, enabled: boolean, integrated: boolean | undefined): ErrorTrackingSettingRow {
+  const now = nowIso()
+  db.prepare(
+    `INSERT INTO error_tracking_settings (project_id, enabled, integrated, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (project_id) DO UPDATE SET enabled = excluded.enabled, integrated = COALESCE(?, integrated), updated_at = excluded.updated_at`,
+  ).run(projectId, enabled ? 1 : 0, integrated === false ? 0 : 1, now, now, integrated === undefined ? null : integrated ? 1 : 0)
+  return findErrorTrackingSetting(db, projectId) as ErrorTrackingSettingRow
+}
+
+export function listClientKeys(db: Db, projectId: number, page: { readonly limit: number; readonly offset: number }): { rows: ClientKeyRow[]; total: number } {
+  const total = (db.prepare('SELECT COUNT(*) AS n FROM error_tracking_client_keys WHERE project_id = ?').get(projectId) as { n: number }).n
+  const rows = db.prepare('SELECT * FROM error_tracking_client_keys WHERE project_id = ? ORDER BY id LIMIT ? OFFSET ?').all(projectId, page.limit, page.offset) as ClientKeyRow[]
+  return { rows, total }
+}
+
+export function findClientKey(db: Db, projectId: number, id: number): ClientKeyRow | undefined {
+  return db.prepare('SELECT * FROM error_tracking_client_keys WHERE project_id = ? AND id = ?').get(projectId, id) as ClientKeyRow | undefined
+}
+
+export function insertClientKey(db: Db, projectId: number, publicKey: string): ClientKeyRow {
+  const now = nowIso()
+  const info = db.prepare('INSERT INTO error_tracking_client_keys (project_id, public_key, created_at, updated_at) VALUES (?, ?, ?, ?)').run(projectId, publicKey, now, now)
+  return db.prepare('SELECT * FROM error_tracking_client_keys WHERE id = ?').get(Number(info.lastInsertRowid)) as ClientKeyRow
+}
+
+export function deleteClientKey(db: Db, id: number): void {
+  db.prepare('DELETE FROM error_tracking_client_keys WHERE id = ?').run(id)
+}
