@@ -29,6 +29,7 @@ import environments from './environments'
 import protectedEnvironments from './protected-environments'
 import clusters from './clusters'
 import pagesDomains from './pages-domains'
+import errorTracking from './error-tracking'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
-export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents, members, users, tokens, applicationSettings, repository, commits, tags, branches, protectedBranches, files, changelog, labels, milestones, issues, snippets, discussions, notes, mergeRequests, epics, todos, environments, protectedEnvironments, clusters, pagesDomains]
+export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents, members, users, tokens, applicationSettings, repository, commits, tags, branches, protectedBranches, files, changelog, labels, milestones, issues, snippets, discussions, notes, mergeRequests, epics, todos, environments, protectedEnvironments, clusters, pagesDomains, errorTracking]
