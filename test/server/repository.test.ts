@@ -368,6 +368,8 @@ describe('repository limits', () => {
   let project: ProjectRow
   let base = ''
   let head = ''
+  let tweaked = ''
+  let oversized = ''
 
   beforeAll(async () => {
     s = await startServer({ settings: { diff_max_patch_bytes: 200, diff_max_files: 3, diff_max_lines: 12, repository_archive_requests_per_minute: 2 } })
@@ -382,6 +384,8 @@ describe('repository limits', () => {
       { 'a-small.txt': 'one\n', 'b-huge.txt': 'y'.repeat(500) + '\n', 'c-lines.txt': Array.from({ length: 10 }, (_, i) => `line ${i}`).join('\n') + '\n', 'd-more.txt': 'more\n', 'e-more.txt': 'more\n' },
       'many files',
     )
+    tweaked = await commitAs(work, { 'd-more.txt': 'less\n' }, 'one small change')
+    oversized = await commitAs(work, { 'b-huge.txt': 'z'.repeat(500) + '\n' }, 'one oversized change')
     await sh(work, 'push', '--quiet', remoteUrl(s.url, 'lim/big', dev.token), 'main')
   })
   afterAll(async () => {
@@ -389,12 +393,24 @@ describe('repository limits', () => {
   })
 
   it('empties patches over diff_max_patch_bytes or past diff_max_lines and stops at diff_max_files', async () => {
-    const body = (await s.request(dev.token, { method: 'GET', url: `/api/v4/projects/${project.id}/repository/compare?from=${base}&to=${head}` })).json() as { diffs: { new_path: string; diff: string }[] }
+    const body = (await s.request(dev.token, { method: 'GET', url: `/api/v4/projects/${project.id}/repository/compare?from=${base}&to=${head}` })).json() as { diffs: { new_path: string; diff: string }[]; compare_timeout: boolean }
+    expect(body.compare_timeout).toBe(true)
     expect(body.diffs.map((d) => d.new_path)).toEqual(['a-small.txt', 'b-huge.txt', 'c-lines.txt'])
     expect(body.diffs[0].diff).toBe('@@ -0,0 +1 @@\n+one\n')
     expect(body.diffs[1].diff).toBe('')
     // a-small.txt used 2 lines; the 11 of c-lines.txt would pass the limit of 12.
     expect(body.diffs[2].diff).toBe('')
+  })
+
+  it('reports compare_timeout false when the diff fits the limits, even with one oversized patch', async () => {
+    const compare = async (from: string, to: string): Promise<{ diffs: { diff: string }[]; compare_timeout: boolean }> =>
+      (await s.request(dev.token, { method: 'GET', url: `/api/v4/projects/${project.id}/repository/compare?from=${from}&to=${to}` })).json()
+    const small = await compare(head, tweaked)
+    expect(small.diffs.map((d) => d.diff)).toEqual(['@@ -1 +1 @@\n-more\n+less\n'])
+    expect(small.compare_timeout).toBe(false)
+    const huge = await compare(tweaked, oversized)
+    expect(huge.diffs.map((d) => d.diff)).toEqual([''])
+    expect(huge.compare_timeout).toBe(false)
   })
 
   it('throttles archive downloads per user per minute with 429 and Retry-After', async () => {

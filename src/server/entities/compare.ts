@@ -25,7 +25,8 @@ export function compareEntity(
     commit: commits.length > 0 ? commits[commits.length - 1] : null,
     commits,
     diffs: c.diffs.map((d) => diffEntity(d, x.unidiff)),
-    compare_timeout: false,
+    // GitLab's compare_timeout is its diff collection's overflow: the diff was cut at a limit.
+    compare_timeout: c.overflow,
     compare_same_ref: x.from === x.to,
     web_url: `${x.projectWebUrl}/-/compare/${x.from}...${x.to}`,
   }

@@ -1,5 +1,5 @@
 import { logCommits, type GitCommit } from './commits'
-import { diffTrees, type DiffLimits, type FileDiff } from './diff'
+import { diffCollection, type DiffLimits, type FileDiff } from './diff'
 import { mergeBase } from './merge-base'
 
 /** What `GET /repository/compare` reports: the commits of `to` not in `from`, and the diff. */
@@ -7,6 +7,8 @@ export interface Comparison {
   /** Oldest first, as GitLab lists compare commits. */
   readonly commits: readonly GitCommit[]
   readonly diffs: readonly FileDiff[]
+  /** The diff hit the file or line limit (GitLab reports it as `compare_timeout`). */
+  readonly overflow: boolean
 }
 
 /**
@@ -21,9 +23,9 @@ export async function compareCommits(
 ): Promise<Comparison | null> {
   const base = opts.straight ? from : await mergeBase(gitDir, [from, to])
   if (!base) return null
-  const [commits, diffs] = await Promise.all([
+  const [commits, collection] = await Promise.all([
     logCommits(gitDir, ['--reverse', '--end-of-options', `${from}..${to}`]),
-    diffTrees(gitDir, base, to, opts.limits),
+    diffCollection(gitDir, base, to, opts.limits),
   ])
-  return { commits, diffs }
+  return { commits, diffs: collection.diffs, overflow: collection.overflow }
 }

@@ -85,6 +85,14 @@ function countLines(patch: string): number {
  * are left out; once `maxLines` patch lines have been shown, later files get empty patches.
  */
 export async function diffTrees(gitDir: string, from: string, to: string, limits: DiffLimits): Promise<FileDiff[]> {
+  return (await diffCollection(gitDir, from, to, limits)).diffs
+}
+
+/**
+ * `diffTrees` with GitLab's `overflow?` of the collection: true when files were left out past
+ * `maxFiles` or patches emptied past `maxLines` (one oversized patch alone does not overflow it).
+ */
+export async function diffCollection(gitDir: string, from: string, to: string, limits: DiffLimits): Promise<{ diffs: FileDiff[]; overflow: boolean }> {
   const common = ['-M', '--no-color', '--no-ext-diff', '--ignore-submodules=none', '--end-of-options', from, to]
   const [raw, patch] = await Promise.all([
     git(['diff', '--raw', '-z', '--no-abbrev', ...common], { gitDir }),
@@ -94,14 +102,19 @@ export async function diffTrees(gitDir: string, from: string, to: string, limits
   const patches = splitPatches(patch.stdout)
   const diffs: FileDiff[] = []
   let lines = 0
+  let overflow = changes.length > limits.maxFiles
   for (let i = 0; i < changes.length && i < limits.maxFiles; i++) {
     const c = changes[i]
     let body = patches[i] ?? ''
     let tooLarge = false
     const n = countLines(body)
-    if (Buffer.byteLength(body) > limits.maxPatchBytes || lines + n > limits.maxLines) {
+    if (Buffer.byteLength(body) > limits.maxPatchBytes) {
       body = ''
       tooLarge = true
+    } else if (lines + n > limits.maxLines) {
+      body = ''
+      tooLarge = true
+      overflow = true
     } else {
       lines += n
     }
@@ -117,5 +130,5 @@ export async function diffTrees(gitDir: string, from: string, to: string, limits
       tooLarge,
     })
   }
-  return diffs
+  return { diffs, overflow }
 }
