@@ -42,6 +42,9 @@ const WRITE_KINDS_WITH_BASE: ReadonlySet<Mutation['kind']> = new Set(['update', 
 
 const NEVER_SENT = new Set(['refused', 'dns', 'tls'])
 
+/** States that hold back later writes of the same item. */
+const STUCK: ReadonlySet<OutboxState> = new Set(['failed', 'conflict', 'unknown-outcome'])
+
 const defaultRetryDelay = (attempts: number): number => Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 15 * 60_000)
 
 /**
@@ -82,7 +85,7 @@ export class Outbox {
   start(): void {
     if (this.started) return
     this.started = true
-    for (const entry of this.store.markInterrupted(nowIso())) this.emit(entry)
+    for (const entry of this.store.markInterrupted(nowIso())) this.emitItem(entry, 'sending')
     this.store.prune(new Date(Date.now() - this.keepSettledMs).toISOString())
     for (const accountId of this.store.accountsWithWork()) this.kick(accountId)
   }
@@ -138,7 +141,7 @@ export class Outbox {
       throw new OutboxError('invalid-state', entry.state === 'conflict' ? 'This write is in conflict: resolve it (keep mine, take theirs, or edit).' : `This write is ${entry.state}; only failed writes can be retried.`)
     }
     if (moved === undefined) throw new OutboxError('invalid-state', 'This write changed state meanwhile; look again.')
-    this.emitItem(moved)
+    this.emitItem(moved, entry.state)
     this.kick(moved.accountId)
     return publicEntry(moved)
   }
@@ -159,7 +162,7 @@ export class Outbox {
       return m
     })
     if (moved === undefined) throw new OutboxError('invalid-state', 'This write changed state meanwhile; look again.')
-    this.emitItem(moved)
+    this.emitItem(moved, entry.state)
     this.kick(moved.accountId)
     return publicEntry(moved)
   }
@@ -179,7 +182,7 @@ export class Outbox {
         return m
       })
       if (moved === undefined) throw new OutboxError('invalid-state', 'This write changed state meanwhile; look again.')
-      this.emitItem(moved)
+      this.emitItem(moved, entry.state)
       this.kick(moved.accountId)
       return publicEntry(moved)
     }
@@ -208,7 +211,7 @@ export class Outbox {
       return m
     })
     if (moved === undefined) throw new OutboxError('invalid-state', 'This write changed state meanwhile; look again.')
-    this.emitItem(moved)
+    this.emitItem(moved, entry.state)
     this.kick(moved.accountId)
     return publicEntry(moved)
   }
@@ -394,7 +397,7 @@ export class Outbox {
       }
       return m
     })
-    if (moved !== undefined) this.emitItem(moved)
+    if (moved !== undefined) this.emitItem(moved, entry.state)
   }
 
   /** Server JSON goes into the cache only for items the cache already holds (sync decides what it holds). */
@@ -438,9 +441,13 @@ export class Outbox {
     return entry
   }
 
-  /** Announces an entry and the later unsettled entries of its item (whose `blockedBy` may have changed with it). */
-  private emitItem(entry: StoredEntry): void {
+  /**
+   * Announces an entry; when it became stuck or stopped being stuck, also the later unsettled
+   * entries of its item, whose `blockedBy` changed with it.
+   */
+  private emitItem(entry: StoredEntry, previous: OutboxState): void {
     this.emit(entry)
+    if (!STUCK.has(previous) && !STUCK.has(entry.state)) return
     for (const later of this.store.laterOfItem(entry)) this.emit(later)
   }
 
