@@ -35,7 +35,24 @@ export function migrate(db: Db, list: readonly Migration[] = migrations): void {
   }
 }
 
+let clock: (() => Date) | null = null
+
 /** ISO 8601 timestamp with milliseconds, the form every stored time uses. */
 export function nowIso(): string {
-  return new Date().toISOString()
+  return (clock ? clock() : new Date()).toISOString()
+}
+
+/**
+ * Runs `fn` with `nowIso` answering `time()` instead of the system clock, then restores it. The
+ * seed (src/server/seed) writes a forge's past this way: content dated over past months, with
+ * the same timestamps on every run. Only for work done before the server listens.
+ */
+export async function withClock<T>(time: () => Date, fn: () => Promise<T>): Promise<T> {
+  const previous = clock
+  clock = time
+  try {
+    return await fn()
+  } finally {
+    clock = previous
+  }
 }

@@ -1,0 +1,287 @@
+/**
+ * Source files of the demo repositories: believable modules, tests, manifests and docs per
+ * language, and the edits commits make to them (a new function and its test, a version bump).
+ */
+import type { Random } from './random'
+
+export type Language = 'typescript' | 'python' | 'go' | 'markdown'
+
+/** A function a commit adds to a module. */
+export interface FunctionSpec {
+  readonly verb: string
+  readonly entity: string
+  /** One sentence saying what it does. */
+  readonly summary: string
+  /** Which body template (stable per function). */
+  readonly variant: number
+}
+
+const VERBS = ['validate', 'normalize', 'find', 'list', 'count', 'archive', 'merge', 'format', 'parse', 'group', 'retry', 'export', 'dedupe', 'sort'] as const
+
+const SUMMARIES: Readonly<Record<string, string>> = {
+  validate: 'Checks {e} records before they are stored and reports every problem at once',
+  normalize: 'Brings {e} records into canonical form (trimmed text, UTC times, lowercase keys)',
+  find: 'Finds the {e} with the given id, or nothing',
+  list: 'Lists {e} records page by page, newest first',
+  count: 'Counts {e} records per status',
+  archive: 'Marks old {e} records as archived instead of deleting them',
+  merge: 'Merges two {e} records, keeping the newer value of each field',
+  format: 'Formats a {e} for logs and error messages',
+  parse: 'Parses a {e} from its wire format',
+  group: 'Groups {e} records by region',
+  retry: 'Retries a failed {e} operation with exponential backoff',
+  export: 'Exports {e} records as CSV rows',
+  dedupe: 'Drops duplicate {e} records, keeping the first',
+  sort: 'Sorts {e} records by priority, then by creation time',
+}
+
+/** A new function about the module's entity. */
+export function newFunction(rng: Random, entity: string): FunctionSpec {
+  const verb = rng.pick(VERBS)
+  return { verb, entity, summary: (SUMMARIES[verb] ?? 'Handles {e} records').replace('{e}', words(entity)), variant: rng.int(0, 3) }
+}
+
+function words(identifier: string): string {
+  return identifier.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()
+}
+
+function pascal(identifier: string): string {
+  return identifier
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .split(/[\s_-]+/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase())
+    .join('')
+}
+
+function camel(identifier: string): string {
+  const p = pascal(identifier)
+  return p.charAt(0).toLowerCase() + p.slice(1)
+}
+
+function snake(identifier: string): string {
+  return identifier.replace(/([a-z])([A-Z])/g, '$1_$2').replace(/[\s-]+/g, '_').toLowerCase()
+}
+
+/** The function's name as the language spells it. */
+export function functionName(language: Language, fn: FunctionSpec): string {
+  const plural = ['list', 'count', 'archive', 'group', 'export', 'dedupe', 'sort'].includes(fn.verb)
+  const base = `${fn.verb} ${fn.entity}${plural ? 's' : ''}`
+  if (language === 'python') return snake(base.replace(' ', '_'))
+  if (language === 'go') return pascal(base)
+  return camel(base)
+}
+
+/** Where a module's source lives. */
+export function modulePath(language: Language, pkg: string, module: string): string {
+  switch (language) {
+    case 'typescript':
+      return `src/${module}.ts`
+    case 'python':
+      return `src/${pkg}/${snake(module)}.py`
+    case 'go':
+      return `${snake(module)}.go`
+    case 'markdown':
+      return `content/${module}.md`
+  }
+}
+
+/** Where a module's tests live (null: markdown has none). */
+export function testPath(language: Language, module: string): string | null {
+  switch (language) {
+    case 'typescript':
+      return `test/${module}.test.ts`
+    case 'python':
+      return `tests/test_${snake(module)}.py`
+    case 'go':
+      return `${snake(module)}_test.go`
+    case 'markdown':
+      return null
+  }
+}
+
+/** A module's first content. */
+export function newModule(language: Language, pkg: string, module: string, entity: string): string {
+  const E = pascal(entity)
+  switch (language) {
+    case 'typescript':
+      return `import { NotFoundError, type Entity as ${E} } from './types'\n\n// ${pascal(module)}: ${words(entity)} handling for the API.\n\nexport const PAGE_SIZE = 50\n\nexport function is${E}(value: unknown): value is ${E} {\n  return typeof value === 'object' && value !== null && 'id' in value\n}\n`
+    case 'python':
+      return `"""${pascal(module)}: ${words(entity)} handling."""\n\nfrom __future__ import annotations\n\nfrom dataclasses import dataclass\nfrom datetime import datetime\n\nPAGE_SIZE = 50\n\n\n@dataclass(frozen=True)\nclass ${E}:\n    id: int\n    status: str\n    region: str\n    created_at: datetime\n    updated_at: datetime\n`
+    case 'go':
+      return `package ${pkg}\n\nimport (\n\t"errors"\n\t"sort"\n\t"time"\n)\n\n// ${E} is one ${words(entity)} tracked by the limiter.\ntype ${E} struct {\n\tID        string\n\tStatus    string\n\tRegion    string\n\tPriority  int\n\tCreatedAt time.Time\n\tUpdatedAt time.Time\n}\n\nvar errEmpty${E} = errors.New("${pkg}: empty ${words(entity)}")\n\nvar _ = sort.Slice\n`
+    case 'markdown':
+      return `---\ntitle: ${pascal(module).replace(/([a-z])([A-Z])/g, '$1 $2')}\nlayout: page\n---\n\n# ${pascal(module).replace(/([a-z])([A-Z])/g, '$1 $2')}\n\nKestrel Dispatch helps field-service teams plan, track and invoice their work.\n`
+  }
+}
+
+/** The source of one function. */
+export function functionSource(language: Language, fn: FunctionSpec): string {
+  const name = functionName(language, fn)
+  const E = pascal(fn.entity)
+  const e = camel(fn.entity)
+  switch (language) {
+    case 'typescript':
+      return [
+        `\n/** ${fn.summary}. */\nexport function ${name}(items: readonly ${E}[], limit = PAGE_SIZE): ${E}[] {\n  return items\n    .filter((${e}) => ${e}.status !== 'deleted')\n    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))\n    .slice(0, limit)\n}\n`,
+        `\n/** ${fn.summary}. */\nexport function ${name}(items: readonly ${E}[]): Map<string, number> {\n  const counts = new Map<string, number>()\n  for (const ${e} of items) counts.set(${e}.status, (counts.get(${e}.status) ?? 0) + 1)\n  return counts\n}\n`,
+        `\n/** ${fn.summary}. */\nexport async function ${name}(id: string, load: (id: string) => Promise<${E} | undefined>): Promise<${E}> {\n  const ${e} = await load(id)\n  if (!${e}) throw new NotFoundError(\`${words(fn.entity)} \${id} not found\`)\n  return { ...${e}, region: ${e}.region.trim().toLowerCase() }\n}\n`,
+        `\n/** ${fn.summary}. */\nexport function ${name}(${e}: ${E}): string[] {\n  const problems: string[] = []\n  if (!${e}.id) problems.push('id is missing')\n  if (!${e}.region) problems.push('region is missing')\n  if (Date.parse(${e}.updatedAt) < Date.parse(${e}.createdAt)) problems.push('updatedAt is before createdAt')\n  return problems\n}\n`,
+      ][fn.variant]
+    case 'python':
+      return [
+        `\n\ndef ${name}(items: list[${E}], limit: int = PAGE_SIZE) -> list[${E}]:\n    """${fn.summary}."""\n    alive = [item for item in items if item.status != "deleted"]\n    return sorted(alive, key=lambda item: item.updated_at, reverse=True)[:limit]\n`,
+        `\n\ndef ${name}(items: list[${E}]) -> dict[str, int]:\n    """${fn.summary}."""\n    counts: dict[str, int] = {}\n    for item in items:\n        counts[item.status] = counts.get(item.status, 0) + 1\n    return counts\n`,
+        `\n\ndef ${name}(${snake(fn.entity)}: ${E}) -> list[str]:\n    """${fn.summary}."""\n    problems = []\n    if not ${snake(fn.entity)}.region:\n        problems.append("region is missing")\n    if ${snake(fn.entity)}.updated_at < ${snake(fn.entity)}.created_at:\n        problems.append("updated_at is before created_at")\n    return problems\n`,
+        `\n\ndef ${name}(items: list[${E}], since: datetime) -> list[${E}]:\n    """${fn.summary}."""\n    return [item for item in items if item.created_at >= since]\n`,
+      ][fn.variant]
+    case 'go':
+      return [
+        `\n// ${name} ${lowerFirst(fn.summary)}.\nfunc ${name}(items []${E}, limit int) []${E} {\n\tout := make([]${E}, 0, len(items))\n\tfor _, it := range items {\n\t\tif it.Status != "deleted" {\n\t\t\tout = append(out, it)\n\t\t}\n\t}\n\tsort.Slice(out, func(i, j int) bool { return out[i].UpdatedAt.After(out[j].UpdatedAt) })\n\tif len(out) > limit {\n\t\tout = out[:limit]\n\t}\n\treturn out\n}\n`,
+        `\n// ${name} ${lowerFirst(fn.summary)}.\nfunc ${name}(items []${E}) map[string]int {\n\tcounts := make(map[string]int)\n\tfor _, it := range items {\n\t\tcounts[it.Status]++\n\t}\n\treturn counts\n}\n`,
+        `\n// ${name} ${lowerFirst(fn.summary)}.\nfunc ${name}(it ${E}) error {\n\tif it.ID == "" {\n\t\treturn errEmpty${E}\n\t}\n\tif it.UpdatedAt.Before(it.CreatedAt) {\n\t\treturn errors.New("${words(fn.entity)}: updated before created")\n\t}\n\treturn nil\n}\n`,
+        `\n// ${name} ${lowerFirst(fn.summary)}.\nfunc ${name}(items []${E}, since time.Time) []${E} {\n\tvar out []${E}\n\tfor _, it := range items {\n\t\tif !it.CreatedAt.Before(since) {\n\t\t\tout = append(out, it)\n\t\t}\n\t}\n\treturn out\n}\n`,
+      ][fn.variant]
+    case 'markdown':
+      return `\n## ${capitalise(words(fn.verb))} ${words(fn.entity)}s\n\n${fn.summary}. Dispatch keeps every change in the audit log, so your team can see who did what and when.\n`
+  }
+}
+
+/** A test of one function (null where the language has no tests). */
+export function testSource(language: Language, module: string, fn: FunctionSpec): string | null {
+  const name = functionName(language, fn)
+  const E = pascal(fn.entity)
+  switch (language) {
+    case 'typescript': {
+      const call = `${camel(module)}.${name}`
+      const body = [
+        `  expect(${call}([])).toEqual([])`,
+        `  expect(${call}([]).size).toBe(0)`,
+        `  await expect(${call}('missing', async () => undefined)).rejects.toThrow('not found')`,
+        `  expect(${call}({ id: '', status: 'open', region: '', createdAt: '2024-01-02', updatedAt: '2024-01-01' })).toHaveLength(3)`,
+      ][fn.variant]
+      return `\ntest('${name}: ${['empty input', 'no statuses', 'unknown id', 'every problem'][fn.variant]}', ${fn.variant === 2 ? 'async ' : ''}() => {\n${body}\n})\n`
+    }
+    case 'python': {
+      const call = `${snake(module)}.${name}`
+      const body = [`    assert ${call}([]) == []`, `    assert ${call}([]) == {}`, `    assert ${call}(make_${snake(fn.entity)}(region="")) == ["region is missing"]`, `    assert ${call}([], datetime.now()) == []`][fn.variant]
+      return `\n\ndef test_${name}():\n${body}\n`
+    }
+    case 'go': {
+      const body = [
+        `\tif got := ${name}(nil, 10); len(got) != 0 {\n\t\tt.Fatalf("want empty, got %v", got)\n\t}`,
+        `\tif got := ${name}(nil); len(got) != 0 {\n\t\tt.Fatalf("want no counts, got %v", got)\n\t}`,
+        `\tif err := ${name}(${E}{}); err == nil {\n\t\tt.Fatal("want an error for an empty ${words(fn.entity)}")\n\t}`,
+        `\tif got := ${name}(nil, time.Now()); got != nil {\n\t\tt.Fatalf("want nil, got %v", got)\n\t}`,
+      ][fn.variant]
+      return `\nfunc Test${name}(t *testing.T) {\n${body}\n}\n`
+    }
+    case 'markdown':
+      return null
+  }
+}
+
+/** A test file's first content. */
+export function newTestFile(language: Language, pkg: string, module: string): string {
+  switch (language) {
+    case 'typescript':
+      return `import { expect, test } from 'vitest'\nimport * as ${camel(module)} from '../src/${module}'\n`
+    case 'python':
+      return `from datetime import datetime\n\nfrom ${pkg} import ${snake(module)}\nfrom tests.factories import *  # noqa: F403\n`
+    case 'go':
+      return `package ${pkg}\n\nimport (\n\t"testing"\n\t"time"\n)\n\nvar _ = time.Now\n`
+    case 'markdown':
+      return ''
+  }
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1)
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}
+
+/** The repository's first files besides modules: README, manifest, ignore file, CI, changelog. */
+export function scaffold(language: Language, o: { readonly name: string; readonly path: string; readonly pkg: string; readonly description: string; readonly version: string }): Map<string, string> {
+  const files = new Map<string, string>()
+  const commands: Record<Language, string> = {
+    typescript: 'npm ci\nnpm run dev',
+    python: 'python -m venv .venv\n. .venv/bin/activate\npip install -e ".[dev]"\npytest',
+    go: `go get example.com/kestrel/${o.path}\ngo test ./...`,
+    markdown: 'npm ci\nnpm run serve',
+  }
+  files.set(
+    'README.md',
+    `# ${o.name}\n\n${o.description}\n\n## Getting started\n\n\`\`\`shell\n${commands[language]}\n\`\`\`\n\n## Configuration\n\n| Variable | Default | Meaning |\n|---|---|---|\n| \`LOG_LEVEL\` | \`info\` | One of debug, info, warn, error |\n| \`PORT\` | \`8080\` | Where the service listens |\n\n## Contributing\n\nOpen a merge request against \`main\`. Every change needs a review from a maintainer.\n`,
+  )
+  files.set('CHANGELOG.md', `# Changelog\n\nAll notable changes to this project are documented here.\n`)
+  files.set('.gitlab-ci.yml', ciConfig(language))
+  switch (language) {
+    case 'typescript':
+      files.set('package.json', packageJson(o.path, o.version))
+      files.set('.gitignore', 'node_modules/\ndist/\ncoverage/\n.env\n')
+      files.set('tsconfig.json', '{\n  "compilerOptions": {\n    "target": "ES2022",\n    "module": "NodeNext",\n    "strict": true,\n    "outDir": "dist"\n  },\n  "include": ["src"]\n}\n')
+      files.set('src/types.ts', typesFile())
+      break
+    case 'python':
+      files.set('pyproject.toml', pyproject(o.pkg, o.version, o.description))
+      files.set('.gitignore', '__pycache__/\n*.pyc\n.venv/\n.pytest_cache/\ndist/\n')
+      files.set(`src/${o.pkg}/__init__.py`, `"""${o.description}"""\n\n__version__ = "${o.version}"\n`)
+      break
+    case 'go':
+      files.set('go.mod', `module example.com/kestrel/${o.path}\n\ngo 1.21\n`)
+      files.set('.gitignore', '/bin/\n*.test\ncoverage.out\n')
+      files.set('doc.go', `// Package ${o.pkg} ${lowerFirst(o.description.replace(/\.$/, ''))}.\npackage ${o.pkg}\n`)
+      files.set('LICENSE', 'MIT License\n\nCopyright (c) Kestrel\n\nPermission is hereby granted, free of charge, to any person obtaining a copy of this software.\n')
+      break
+    case 'markdown':
+      files.set('.gitignore', '_site/\nnode_modules/\n')
+      break
+  }
+  return files
+}
+
+function ciConfig(language: Language): string {
+  const image: Record<Language, string> = { typescript: 'node:20', python: 'python:3.12', go: 'golang:1.22', markdown: 'node:20' }
+  const script: Record<Language, string> = {
+    typescript: '    - npm ci\n    - npm run lint\n    - npm test',
+    python: '    - pip install -e ".[dev]"\n    - ruff check .\n    - pytest',
+    go: '    - go vet ./...\n    - go test -race ./...',
+    markdown: '    - npm ci\n    - npm run build',
+  }
+  return `image: ${image[language]}\n\nstages:\n  - test\n\ntest:\n  stage: test\n  script:\n${script[language]}\n`
+}
+
+function packageJson(name: string, version: string): string {
+  return `{\n  "name": "${name}",\n  "version": "${version}",\n  "private": true,\n  "type": "module",\n  "scripts": {\n    "dev": "tsx watch src/server.ts",\n    "lint": "eslint .",\n    "test": "vitest run"\n  }\n}\n`
+}
+
+function pyproject(pkg: string, version: string, description: string): string {
+  return `[project]\nname = "${pkg}"\nversion = "${version}"\ndescription = "${description}"\nrequires-python = ">=3.11"\n\n[project.optional-dependencies]\ndev = ["pytest", "ruff"]\n`
+}
+
+function typesFile(): string {
+  return `export interface Entity {\n  readonly id: string\n  readonly status: string\n  readonly region: string\n  readonly createdAt: string\n  readonly updatedAt: string\n}\n\nexport class NotFoundError extends Error {}\n`
+}
+
+/** The manifest edit of a release (null when the language keeps no version in a file). */
+export function versionBump(language: Language, files: ReadonlyMap<string, string>, pkg: string, version: string): [string, string] | null {
+  if (language === 'typescript') {
+    const text = files.get('package.json')
+    return text ? ['package.json', text.replace(/"version": "[^"]*"/, `"version": "${version}"`)] : null
+  }
+  if (language === 'python') {
+    const path = `src/${pkg}/__init__.py`
+    const text = files.get(path)
+    return text ? [path, text.replace(/__version__ = "[^"]*"/, `__version__ = "${version}"`)] : null
+  }
+  return null
+}
+
+/** The changelog with a new release section on top. */
+export function changelogEntry(changelog: string, version: string, date: string, lines: readonly string[]): string {
+  const header = '# Changelog\n\nAll notable changes to this project are documented here.\n'
+  const rest = changelog.startsWith(header) ? changelog.slice(header.length) : changelog
+  return `${header}\n## ${version} (${date})\n\n${lines.map((l) => `- ${l}`).join('\n')}\n${rest}`
+}

@@ -1,0 +1,412 @@
+/**
+ * The `demo` profile: the Kestrel world (world.ts) written through the server's own services,
+ * with each project's planned life (plan.ts) replayed in time order under a simulated clock, so
+ * activity feeds, to-do lists and discussions read like months of real work.
+ */
+import type { FastifyRequest } from 'fastify'
+import type { ServerContext } from '../context'
+import { nowIso, withClock } from '../db/connection'
+import { findIssueByIid } from '../db/issues'
+import { findMergeRequestByIid, insertApproval, updateMergeRequestRow } from '../db/merge-requests'
+import { findMilestoneById, type MilestoneRow } from '../db/milestones'
+import { findNamespaceById, findProjectById } from '../db/namespaces'
+import type { NoteRow } from '../db/notes'
+import type { NamespaceRow, ProjectRow, UserRow } from '../db/rows'
+import { pendingTodosOnFinishedTargets, renameDiscussion } from '../db/seed'
+import { findUserByUsername, insertUser, userNamespaceId } from '../db/users'
+import { hashPassword, randomPassword } from '../auth/secrets'
+import { ZERO_SHA } from '../git/git'
+import { projectGitDir } from '../git/project-repo'
+import { moveRef } from '../git/write-commit'
+import { addAward } from '../services/award-emoji'
+import { recordEvent } from '../services/events'
+import { createGroup } from '../services/groups'
+import { addSpentTime, createIssue, setTimeEstimate, updateIssue } from '../services/issues'
+import { createLabel } from '../services/labels'
+import { sourceOfRow, addMember } from '../services/members'
+import { closeReferencedIssues } from '../services/merge'
+import { createMergeRequest, updateMergeRequest } from '../services/merge-requests'
+import { mergeabilityIdle, queueMergeabilityCheck } from '../services/mergeability'
+import { createMilestone, updateMilestone, type MilestoneOwner } from '../services/milestones'
+import { issueNoteable, mergeRequestNoteable } from '../services/noteables'
+import { createNote, type Noteable } from '../services/notes'
+import { createProject } from '../services/projects'
+import { pushLanded } from '../services/push'
+import { refreshFlagsOnPush, refreshRepositoryFlags } from '../services/repository'
+import { markTodoDone } from '../services/todos'
+import { createUser } from '../services/users'
+import { actingAs } from './actor'
+import { importHistory, type ImportedHistory } from './history'
+import { DAY, HOUR, MINUTE, planProject, type IssuePlan, type MergeRequestPlan, type MilestoneWindow, type NotePlan, type ProjectPlan, type RefMove } from './plan'
+import { Random } from './random'
+import { GROUP_LABELS, GROUPS, PEOPLE, PROJECTS, RELEASE_MILESTONES, VERSION_MILESTONES, type ProjectSpec } from './world'
+
+export interface DemoOptions {
+  readonly seed: string
+  /** The moment the content leads up to: milestones, due dates and activity are relative to it. */
+  readonly now: Date
+  /** Origin stored in event payloads (user URLs), as a request to this server would give it. */
+  readonly baseUrl: string
+}
+
+/** One thing that happens at a moment of the simulated past. */
+interface Step {
+  readonly at: number
+  readonly seq: number
+  readonly run: () => Promise<void> | void
+}
+
+/**
+ * Writes the demo content into an instance whose database has no demo content yet. Every write
+ * goes through the services the API routes use, as the person who would have done it, at the
+ * moment the plan says; the same seed and `now` give the same content, ids and object names.
+ */
+export async function seedDemo(ctx: ServerContext, options: DemoOptions): Promise<void> {
+  const rng = new Random(`demo/${options.seed}`)
+  const now = Math.floor(options.now.getTime() / MINUTE) * MINUTE
+  const orgStart = now - 240 * DAY
+  let current = orgStart
+  // The repository flags (empty, README) of a project only change with its first push: they are
+  // refreshed once per project afterwards instead of after each of the hundreds of replayed pushes.
+  const replay: ServerContext = { ...ctx, pushListeners: ctx.pushListeners.filter((l) => l !== refreshFlagsOnPush) }
+  await withClock(() => new Date(current), async () => {
+    const w = new DemoWriter(replay, options.baseUrl, rng)
+    await w.setUp(orgStart, (t) => (current = t), now)
+    const steps = w.plan()
+    steps.sort((a, b) => a.at - b.at || a.seq - b.seq)
+    for (const step of steps) {
+      current = Math.max(current, step.at)
+      await step.run()
+    }
+    current = now
+    await mergeabilityIdle(replay)
+    await w.finish()
+  })
+}
+
+class DemoWriter {
+  private readonly db: ServerContext['db']
+  private readonly users = new Map<string, UserRow>()
+  private readonly groups = new Map<string, NamespaceRow>()
+  private readonly projects = new Map<string, ProjectRow>()
+  private readonly imported = new Map<string, ImportedHistory>()
+  /** Where each project's refs point now: the replay is the only writer of branches and tags. */
+  private readonly refs = new Map<string, Map<string, string>>()
+  private readonly plans: ProjectPlan[] = []
+  private readonly milestoneIds = new Map<string, Map<string, number>>()
+  private readonly steps: Step[] = []
+  private seq = 0
+
+  constructor(
+    private readonly ctx: ServerContext,
+    private readonly baseUrl: string,
+    private readonly rng: Random,
+  ) {
+    this.db = ctx.db
+  }
+
+  private as(username: string): FastifyRequest {
+    return actingAs(this.ctx, this.user(username), this.baseUrl)
+  }
+
+  private user(username: string): UserRow {
+    const u = this.users.get(username)
+    if (!u) throw new Error(`seed: unknown user ${username}`)
+    return u
+  }
+
+  private at(t: number, run: () => Promise<void> | void): void {
+    this.steps.push({ at: t, seq: this.seq++, run })
+  }
+
+  /** People, groups, labels, milestones and projects (with their imported git objects). */
+  async setUp(orgStart: number, setClock: (t: number) => void, now: number): Promise<void> {
+    setClock(orgStart)
+    let root = findUserByUsername(this.db, 'root')
+    if (!root) root = insertUser(this.db, { username: 'root', name: 'Administrator', email: 'admin@example.com', password_hash: hashPassword(randomPassword()), is_admin: true })
+    this.users.set('root', root)
+    for (const [i, p] of PEOPLE.entries()) {
+      setClock(orgStart + i * 3 * HOUR)
+      const email = p.username === 'kofi' ? 'kofi@mensah.example' : `${p.username}@kestrel.example`
+      const created = createUser(this.ctx, this.as('root'), {
+        username: p.username,
+        name: p.name,
+        email,
+        force_random_password: true,
+        skip_confirmation: true,
+        bio: p.bio,
+        location: p.location,
+        job_title: p.jobTitle,
+        pronouns: p.pronouns,
+        organization: p.username === 'kofi' ? undefined : 'Kestrel',
+        public_email: email,
+      })
+      this.users.set(p.username, created)
+    }
+
+    setClock(orgStart + DAY)
+    for (const g of GROUPS) {
+      const parent = g.parent ? (this.groups.get(g.parent) as NamespaceRow) : null
+      const group = createGroup(this.as(g.creator), { name: g.name, path: g.path, parent, visibility: g.visibility, description: g.description, params: {} })
+      this.groups.set(g.key, group)
+      for (const [username, level] of g.members) {
+        addMember(this.as(g.creator), sourceOfRow(this.as(g.creator), { source_type: 'Namespace', source_id: group.id }), this.user(username), level, null)
+      }
+    }
+    const kestrel = this.groups.get('kestrel') as NamespaceRow
+    for (const label of GROUP_LABELS) {
+      createLabel(this.as('amara'), { groupId: kestrel.id }, { groupIds: [kestrel.id], projectIds: [] }, { name: label.title, color: label.color, description: label.description })
+    }
+    this.milestoneIds.set('group', this.createMilestones({ kind: 'group', group: kestrel }, 'amara', RELEASE_MILESTONES, now))
+
+    for (const spec of PROJECTS) {
+      const start = now - spec.ageDays * DAY
+      setClock(start)
+      const namespace = spec.namespace.startsWith('user:')
+        ? (findNamespaceById(this.db, userNamespaceId(this.db, this.user(spec.namespace.slice('user:'.length)).id) as number) as NamespaceRow)
+        : (this.groups.get(spec.namespace) as NamespaceRow)
+      const project = await createProject(this.as(spec.creator), {
+        name: spec.name,
+        path: spec.path,
+        namespace,
+        creator: this.user(spec.creator),
+        description: spec.description,
+        visibility: spec.visibility,
+        params: { topics: spec.topics },
+      })
+      this.projects.set(spec.key, project)
+      for (const [username, level] of spec.members) {
+        addMember(this.as(spec.creator), sourceOfRow(this.as(spec.creator), { source_type: 'Project', source_id: project.id }), this.user(username), level, null)
+      }
+      for (const label of spec.labels) {
+        createLabel(this.as(spec.creator), { projectId: project.id }, { groupIds: [], projectIds: [project.id] }, { name: label.title, color: label.color, description: label.description })
+      }
+      let windows: MilestoneWindow[] = []
+      if (spec.milestones === 'project') {
+        const ids = this.createMilestones({ kind: 'project', project }, spec.creator, VERSION_MILESTONES, now)
+        this.milestoneIds.set(spec.key, ids)
+        windows = this.windows(VERSION_MILESTONES, now)
+      } else if (spec.milestones === 'group') {
+        this.milestoneIds.set(spec.key, this.milestoneIds.get('group') as Map<string, number>)
+        windows = this.windows(RELEASE_MILESTONES, now)
+      }
+      const plan = planProject(spec, `${namespace.full_path}/${project.path}`, {
+        rng: this.rng.fork(spec.key),
+        now,
+        people: new Map(PEOPLE.map((p) => [p.username, p])),
+        milestones: windows,
+        emails: new Map([...this.users].map(([u, row]) => [u, row.commit_email || row.email])),
+      })
+      this.plans.push(plan)
+      this.imported.set(spec.key, await importHistory(projectGitDir(this.ctx, project), plan.history))
+    }
+  }
+
+  private windows(list: readonly { readonly title: string; readonly dueInDays: number | null; readonly lengthDays: number }[], now: number): MilestoneWindow[] {
+    return list.map((m) => ({ title: m.title, due: m.dueInDays === null ? null : now + m.dueInDays * DAY, start: m.dueInDays === null ? null : now + (m.dueInDays - m.lengthDays) * DAY }))
+  }
+
+  /** Creates the milestones now and plans the closing of those already due. */
+  private createMilestones(owner: MilestoneOwner, by: string, list: readonly { readonly title: string; readonly dueInDays: number | null; readonly lengthDays: number; readonly description: string }[], now: number): Map<string, number> {
+    const ids = new Map<string, number>()
+    const day = (offset: number): string => new Date(now + offset * DAY).toISOString().slice(0, 10)
+    for (const m of list) {
+      const row = createMilestone(this.as(by), owner, {
+        title: m.title,
+        description: m.description,
+        due_date: m.dueInDays === null ? undefined : day(m.dueInDays),
+        start_date: m.dueInDays === null ? undefined : day(m.dueInDays - m.lengthDays),
+      }, this.user(by).id)
+      ids.set(m.title, row.id)
+      if (m.dueInDays !== null && m.dueInDays < 0) {
+        this.at(now + (m.dueInDays + 2) * DAY, () => {
+          updateMilestone(this.as(by), owner, findMilestoneById(this.db, row.id) as MilestoneRow, { state_event: 'close' }, this.user(by).id)
+        })
+      }
+    }
+    return ids
+  }
+
+  /** Every step of every project's plan. */
+  plan(): Step[] {
+    for (const plan of this.plans) {
+      const project = this.projects.get(plan.spec.key) as ProjectRow
+      for (const move of plan.moves) this.at(move.at, () => this.push(plan.spec, project, move))
+      for (const issue of plan.issues) this.planIssue(plan.spec, project, issue)
+      for (const mr of plan.mergeRequests) this.planMergeRequest(plan.spec, project, mr)
+    }
+    return this.steps
+  }
+
+  private refsOf(spec: ProjectSpec): Map<string, string> {
+    let refs = this.refs.get(spec.key)
+    if (!refs) {
+      refs = new Map()
+      this.refs.set(spec.key, refs)
+    }
+    return refs
+  }
+
+  private fresh(project: ProjectRow): ProjectRow {
+    return findProjectById(this.db, project.id) as ProjectRow
+  }
+
+  /** Moves a ref as a push would, and tells the push listeners (events, merge request refresh). */
+  private async push(spec: ProjectSpec, project: ProjectRow, move: RefMove): Promise<void> {
+    const gitDir = projectGitDir(this.ctx, project)
+    const objects = this.imported.get(spec.key) as ImportedHistory
+    const next = move.tag !== null ? (objects.tags.get(move.tag) as string) : move.mark === null ? null : (objects.commits.get(move.mark) as string)
+    const refs = this.refsOf(spec)
+    const old = refs.get(move.ref) ?? null
+    await moveRef(gitDir, move.ref, next, old)
+    if (next === null) refs.delete(move.ref)
+    else refs.set(move.ref, next)
+    await pushLanded({ ctx: this.ctx, project: this.fresh(project), user: this.user(move.user), updates: [{ oldSha: old ?? ZERO_SHA, newSha: next ?? ZERO_SHA, ref: move.ref }] })
+  }
+
+  private planIssue(spec: ProjectSpec, project: ProjectRow, plan: IssuePlan): void {
+    const milestones = this.milestoneIds.get(spec.key)
+    const load = (): NonNullable<ReturnType<typeof findIssueByIid>> => findIssueByIid(this.db, project.id, plan.iid) as NonNullable<ReturnType<typeof findIssueByIid>>
+    this.at(plan.at, () => {
+      const issue = createIssue(this.as(plan.author), this.fresh(project), {
+        title: plan.text.title,
+        description: plan.text.description,
+        labels: plan.labels.join(','),
+        milestone_id: plan.milestone !== null ? milestones?.get(plan.milestone) : undefined,
+        assignee_ids: plan.assignees.map((u) => this.user(u).id),
+        due_date: plan.dueDate ?? undefined,
+        weight: plan.weight ?? undefined,
+        confidential: plan.confidential,
+      })
+      if (issue.iid !== plan.iid) throw new Error(`seed: issue ${spec.key}#${issue.iid} created where #${plan.iid} was planned`)
+    })
+    const trackable = (): { type: 'Issue'; id: number; projectId: number } => ({ type: 'Issue', id: load().id, projectId: project.id })
+    if (plan.estimate) {
+      const e = plan.estimate
+      this.at(e.at, () => void setTimeEstimate(this.as(e.by), trackable(), e.seconds))
+    }
+    for (const s of plan.spends) this.at(s.at, () => void addSpentTime(this.as(s.by), trackable(), s.seconds, s.summary))
+    for (const a of plan.awards) this.at(a.at, () => void addAward(this.db, { type: 'Issue', id: load().id }, this.user(a.by).id, a.name))
+    this.planNotes(plan.notes, (request) => issueNoteable(request, this.fresh(project), load()))
+    if (plan.close) {
+      const close = plan.close
+      this.at(close.at, () => void updateIssue(this.as(close.by), this.fresh(project), load(), { state_event: 'close' }))
+    }
+  }
+
+  private planNotes(notes: readonly NotePlan[], noteable: (request: FastifyRequest) => Noteable): void {
+    for (const n of notes) {
+      let first: NoteRow | null = null
+      this.at(n.at, () => {
+        const request = this.as(n.author)
+        const result = createNote(request, noteable(request), n.body, { thread: n.thread })
+        if (result.kind !== 'note') return
+        // Discussion ids are random in the service; the seed's own keep the content reproducible.
+        const id = this.rng.hex(40)
+        renameDiscussion(this.db, result.note.discussion_id, id)
+        first = { ...result.note, discussion_id: id }
+        for (const a of n.awards) addAward(this.db, { type: 'Note', id: result.note.id }, this.user(a.by).id, a.name)
+      })
+      for (const r of n.replies) {
+        this.at(r.at, () => {
+          if (!first) return
+          const request = this.as(r.author)
+          const thread = this.db.prepare('SELECT * FROM notes WHERE discussion_id = ? ORDER BY id').all(first.discussion_id) as NoteRow[]
+          createNote(request, noteable(request), r.body, { replyTo: thread })
+        })
+      }
+    }
+  }
+
+  private planMergeRequest(spec: ProjectSpec, project: ProjectRow, plan: MergeRequestPlan): void {
+    const milestones = this.milestoneIds.get(spec.key)
+    const load = (): NonNullable<ReturnType<typeof findMergeRequestByIid>> => findMergeRequestByIid(this.db, project.id, plan.iid) as NonNullable<ReturnType<typeof findMergeRequestByIid>>
+    this.at(plan.at, async () => {
+      const author = this.user(plan.author)
+      const p = this.fresh(project)
+      const mr = await createMergeRequest(this.as(plan.author), p, p, {
+        title: plan.title,
+        description: plan.description,
+        source_branch: plan.branch,
+        target_branch: 'main',
+        assignee_ids: plan.assignees.map((u) => this.user(u).id),
+        reviewer_ids: plan.reviewers.map((u) => this.user(u).id),
+        labels: plan.labels,
+        milestone_id: plan.milestone !== null ? (milestones?.get(plan.milestone) ?? null) : null,
+        remove_source_branch: plan.removeSourceBranch,
+      }, author)
+      if (mr.iid !== plan.iid) throw new Error(`seed: merge request ${spec.key}!${mr.iid} created where !${plan.iid} was planned`)
+      queueMergeabilityCheck(this.ctx, mr.id)
+    })
+    this.planNotes(plan.notes, (request) => mergeRequestNoteable(request, this.fresh(project), load()))
+    for (const a of plan.awards) this.at(a.at, () => void addAward(this.db, { type: 'MergeRequest', id: load().id }, this.user(a.by).id, a.name))
+    for (const a of plan.approvals) {
+      this.at(a.at, () => {
+        const mr = load()
+        if (insertApproval(this.db, mr.id, this.user(a.by).id)) {
+          recordEvent(this.db, { authorId: this.user(a.by).id, action: 'approved', projectId: project.id, targetType: 'MergeRequest', targetId: mr.id, targetIid: mr.iid, targetTitle: mr.title })
+        }
+      })
+    }
+    const end = plan.end
+    if (!end) return
+    if (plan.state === 'closed') {
+      this.at(end.at, async () => void (await updateMergeRequest(this.as(end.by), this.fresh(project), load(), { state_event: 'close' }, this.user(end.by))))
+      return
+    }
+    this.at(end.at, () => this.merge(spec, project, plan, end.by, end.mergeMark as number))
+  }
+
+  /**
+   * Lands a planned merge commit the way services/merge.ts merges: the target branch moves to the
+   * merge commit, the merge request records it, push listeners run, the source branch goes when
+   * asked, and the issues it closes are closed by the merging user. The commit itself was planned
+   * (fixed dates, reproducible ids) instead of written at merge time.
+   */
+  private async merge(spec: ProjectSpec, project: ProjectRow, plan: MergeRequestPlan, by: string, mark: number): Promise<void> {
+    const gitDir = projectGitDir(this.ctx, project)
+    const mergeSha = (this.imported.get(spec.key) as ImportedHistory).commits.get(mark) as string
+    const refs = this.refsOf(spec)
+    const target = refs.get('refs/heads/main')
+    const source = refs.get(`refs/heads/${plan.branch}`)
+    if (!target || !source) throw new Error(`seed: ${spec.key}!${plan.iid} has no branches to merge`)
+    const merger = this.user(by)
+    await moveRef(gitDir, 'refs/heads/main', mergeSha, target)
+    refs.set('refs/heads/main', mergeSha)
+    const mr = mergeRequestOf(this.db, project.id, plan.iid)
+    const row = updateMergeRequestRow(this.db, mr.id, {
+      state: 'merged',
+      merged_by_id: merger.id,
+      merged_at: nowIso(),
+      merge_commit_sha: mergeSha,
+      squash_commit_sha: null,
+      squash: 0,
+      head_sha: source,
+      merge_when_pipeline_succeeds: 0,
+      merge_error: null,
+    })
+    recordEvent(this.db, { authorId: merger.id, action: 'merged', projectId: project.id, targetType: 'MergeRequest', targetId: mr.id, targetIid: mr.iid, targetTitle: mr.title })
+    const p = this.fresh(project)
+    await pushLanded({ ctx: this.ctx, project: p, user: merger, updates: [{ oldSha: target, newSha: mergeSha, ref: 'refs/heads/main' }] })
+    if (plan.removeSourceBranch) {
+      const ref = `refs/heads/${plan.branch}`
+      await moveRef(gitDir, ref, null, source)
+      refs.delete(ref)
+      await pushLanded({ ctx: this.ctx, project: p, user: merger, updates: [{ oldSha: source, newSha: ZERO_SHA, ref }] })
+    }
+    closeReferencedIssues(this.as(by), p, row)
+  }
+
+  /** Repository flags of every project; root has dealt with the to-dos whose target is finished. */
+  async finish(): Promise<void> {
+    for (const project of this.projects.values()) await refreshRepositoryFlags(this.ctx, this.fresh(project))
+    const root = this.user('root')
+    for (const id of pendingTodosOnFinishedTargets(this.db, root.id)) markTodoDone(this.db, id)
+  }
+}
+
+function mergeRequestOf(db: ServerContext['db'], projectId: number, iid: number): NonNullable<ReturnType<typeof findMergeRequestByIid>> {
+  const mr = findMergeRequestByIid(db, projectId, iid)
+  if (!mr) throw new Error(`seed: merge request !${iid} of project ${projectId} is missing`)
+  return mr
+}

@@ -1,0 +1,243 @@
+/**
+ * The demo world: Kestrel, a small company building a field-service scheduling product, with
+ * its people, groups, projects, labels and release milestones. Pure data; demo.ts writes it.
+ */
+import type { Visibility } from '../db/rows'
+import type { Language } from './code'
+
+export interface Person {
+  readonly username: string
+  readonly name: string
+  readonly jobTitle: string
+  readonly location: string
+  readonly bio: string
+  readonly pronouns?: string
+  /** Which kinds of work this person does, to pick authors, assignees and reviewers. */
+  readonly roles: readonly ('backend' | 'frontend' | 'design' | 'product' | 'ops' | 'qa' | 'lead' | 'community')[]
+}
+
+export const PEOPLE: readonly Person[] = [
+  { username: 'amara', name: 'Amara Okafor', jobTitle: 'Engineering Manager', location: 'Lisbon', bio: 'Keeping the trains running. Ask me about release planning.', pronouns: 'she/her', roles: ['lead', 'backend'] },
+  { username: 'jonas', name: 'Jonas Lindqvist', jobTitle: 'Backend Engineer', location: 'Stockholm', bio: 'APIs, queues and the occasional Go side project.', pronouns: 'he/him', roles: ['backend', 'community'] },
+  { username: 'priya', name: 'Priya Raman', jobTitle: 'Staff Engineer', location: 'Bengaluru', bio: 'Billing, data models, and reviewing your migrations.', pronouns: 'she/her', roles: ['backend', 'lead'] },
+  { username: 'diego', name: 'Diego Fernández', jobTitle: 'Frontend Engineer', location: 'Valencia', bio: 'Vue, offline-first apps and accessible forms.', pronouns: 'he/him', roles: ['frontend'] },
+  { username: 'hana', name: 'Hana Kobayashi', jobTitle: 'Product Designer', location: 'Osaka', bio: 'Designing for technicians with gloves on.', pronouns: 'she/her', roles: ['design', 'frontend'] },
+  { username: 'lena', name: 'Lena Vogel', jobTitle: 'Product Manager', location: 'Berlin', bio: 'Customer calls, roadmaps, and too many spreadsheets.', pronouns: 'she/her', roles: ['product'] },
+  { username: 'tomasz', name: 'Tomasz Wójcik', jobTitle: 'Site Reliability Engineer', location: 'Kraków', bio: 'On call so you do not have to be.', pronouns: 'he/him', roles: ['ops', 'backend'] },
+  { username: 'noor', name: 'Noor Haddad', jobTitle: 'QA Engineer', location: 'Amman', bio: 'If it can break, I will find out how.', pronouns: 'she/her', roles: ['qa'] },
+  { username: 'kofi', name: 'Kofi Mensah', jobTitle: 'Software Developer', location: 'Accra', bio: 'Open-source contributor. Rate limiters are my hobby.', pronouns: 'he/him', roles: ['community'] },
+]
+
+export interface GroupSpec {
+  readonly key: string
+  readonly name: string
+  readonly path: string
+  readonly parent?: string
+  readonly visibility: Visibility
+  readonly description: string
+  /** Who creates it (becomes Owner). */
+  readonly creator: string
+  /** Direct members with their access levels (the creator is Owner already). */
+  readonly members: readonly (readonly [string, number])[]
+}
+
+export const GROUPS: readonly GroupSpec[] = [
+  {
+    key: 'kestrel', name: 'Kestrel', path: 'kestrel', visibility: 'internal', creator: 'amara',
+    description: 'Kestrel builds Dispatch, scheduling and invoicing for field-service teams.',
+    members: [['root', 40], ['priya', 40], ['tomasz', 40], ['jonas', 30], ['diego', 30], ['hana', 30], ['noor', 30], ['lena', 20]],
+  },
+  {
+    key: 'platform', name: 'Platform', path: 'platform', parent: 'kestrel', visibility: 'internal', creator: 'priya',
+    description: 'Backend services: the Dispatch API and billing.',
+    members: [],
+  },
+  {
+    key: 'oss', name: 'Kestrel Open Source', path: 'kestrel-oss', visibility: 'public', creator: 'jonas',
+    description: 'Libraries we maintain in the open.',
+    members: [['root', 40], ['priya', 40]],
+  },
+]
+
+export interface ProjectSpec {
+  readonly key: string
+  readonly name: string
+  readonly path: string
+  /** A group key, or `user:<username>` for a personal project. */
+  readonly namespace: string
+  readonly visibility: Visibility
+  readonly description: string
+  readonly topics: readonly string[]
+  readonly language: Language
+  readonly creator: string
+  /** Days before "now" the project (and its history) starts. */
+  readonly ageDays: number
+  readonly issues: number
+  readonly mergeRequests: number
+  /** Extra direct project members. */
+  readonly members: readonly (readonly [string, number])[]
+  /** People who work on it day to day (authors and assignees). */
+  readonly team: readonly string[]
+  /** Project labels on top of the group's. */
+  readonly labels: readonly LabelSpec[]
+  /** Release milestones: the group's (`group`) or the project's own version milestones. */
+  readonly milestones: 'group' | 'project' | 'none'
+  /** The subject the texts talk about. */
+  readonly domain: Domain
+}
+
+export interface LabelSpec {
+  readonly title: string
+  readonly color: string
+  readonly description: string
+}
+
+/** What a project is about, for issue and merge request texts and for its code. */
+export interface Domain {
+  /** Parts of the product bugs and features are about. */
+  readonly components: readonly string[]
+  /** Code modules (file names without extension). */
+  readonly modules: readonly string[]
+  /** Things the code handles. */
+  readonly entities: readonly string[]
+  /** Environments bugs are seen in. */
+  readonly environments: readonly string[]
+}
+
+export const GROUP_LABELS: readonly LabelSpec[] = [
+  { title: 'bug', color: '#d9534f', description: "Something isn't working" },
+  { title: 'feature', color: '#428bca', description: 'New functionality' },
+  { title: 'enhancement', color: '#5cb85c', description: 'Improves something that already exists' },
+  { title: 'documentation', color: '#f0ad4e', description: 'Docs, READMEs and help texts' },
+  { title: 'tech debt', color: '#8e44ad', description: 'Cleanup that makes future work cheaper' },
+  { title: 'security', color: '#cc0033', description: 'Security-relevant; may need a confidential issue' },
+  { title: 'performance', color: '#ff8800', description: 'Slow paths, memory, query counts' },
+  { title: 'ux', color: '#ad4363', description: 'Needs design input' },
+  { title: 'customer', color: '#34495e', description: 'Reported by or blocking a customer' },
+  { title: 'priority::high', color: '#ff0000', description: 'Do this next' },
+  { title: 'priority::medium', color: '#ffaa00', description: 'Planned for the current release' },
+  { title: 'priority::low', color: '#a8d695', description: 'Nice to have' },
+  { title: 'workflow::ready', color: '#009966', description: 'Refined and ready to pick up' },
+  { title: 'workflow::in progress', color: '#1f78d1', description: 'Somebody is on it' },
+  { title: 'workflow::in review', color: '#6699cc', description: 'Waiting for review' },
+  { title: 'workflow::blocked', color: '#330066', description: 'Waiting on something outside the team' },
+]
+
+export const OSS_LABELS: readonly LabelSpec[] = [
+  { title: 'bug', color: '#d73a4a', description: "Something isn't working" },
+  { title: 'enhancement', color: '#a2eeef', description: 'New feature or request' },
+  { title: 'documentation', color: '#0075ca', description: 'Improvements or additions to documentation' },
+  { title: 'question', color: '#d876e3', description: 'Further information is requested' },
+  { title: 'good first issue', color: '#7057ff', description: 'Good for newcomers' },
+  { title: 'help wanted', color: '#008672', description: 'Extra attention is needed' },
+  { title: 'breaking change', color: '#b60205', description: 'Needs a major version' },
+]
+
+export const PROJECTS: readonly ProjectSpec[] = [
+  {
+    key: 'api', name: 'Dispatch API', path: 'dispatch-api', namespace: 'platform', visibility: 'internal', language: 'typescript', creator: 'priya',
+    description: 'REST API behind Kestrel Dispatch: jobs, technicians, schedules and webhooks.',
+    topics: ['typescript', 'api', 'postgres'], ageDays: 230, issues: 110, mergeRequests: 30, members: [], milestones: 'group',
+    team: ['priya', 'jonas', 'amara', 'tomasz', 'noor', 'lena', 'root'],
+    labels: [
+      { title: 'api', color: '#0e8a16', description: 'Public REST endpoints' },
+      { title: 'scheduler', color: '#5319e7', description: 'Job scheduling and routing' },
+      { title: 'webhooks', color: '#c5def5', description: 'Outgoing webhook delivery' },
+    ],
+    domain: {
+      components: ['Job scheduler', 'Webhook delivery', 'Technician availability', 'Jobs endpoint', 'Customer import', 'Auth tokens', 'Rate limiter', 'Route optimiser', 'Audit log', 'Search'],
+      modules: ['jobs', 'technicians', 'schedules', 'webhooks', 'customers', 'auth', 'routing', 'audit'],
+      entities: ['job', 'technician', 'schedule', 'customer', 'webhook', 'visit', 'token', 'region'],
+      environments: ['staging', 'production (EU)', 'production (US)', 'a local docker-compose setup'],
+    },
+  },
+  {
+    key: 'billing', name: 'Billing', path: 'billing', namespace: 'platform', visibility: 'private', language: 'python', creator: 'priya',
+    description: 'Invoices, payments and tax rules for Dispatch customers.',
+    topics: ['python', 'payments'], ageDays: 180, issues: 45, mergeRequests: 12, members: [], milestones: 'group',
+    team: ['priya', 'jonas', 'amara', 'lena', 'noor'],
+    labels: [
+      { title: 'invoices', color: '#fbca04', description: 'Invoice generation and PDFs' },
+      { title: 'payments', color: '#1d76db', description: 'Payment providers and reconciliation' },
+    ],
+    domain: {
+      components: ['Invoice PDF', 'VAT calculation', 'Payment reconciliation', 'Dunning e-mails', 'Credit notes', 'Currency conversion', 'Stripe webhook'],
+      modules: ['invoices', 'payments', 'tax', 'dunning', 'currency', 'ledger'],
+      entities: ['invoice', 'payment', 'credit_note', 'customer', 'tax_rate', 'ledger_entry'],
+      environments: ['staging', 'production', 'the nightly reconciliation job'],
+    },
+  },
+  {
+    key: 'app', name: 'Field App', path: 'field-app', namespace: 'kestrel', visibility: 'internal', language: 'typescript', creator: 'diego',
+    description: 'The offline-first web app technicians use on site.',
+    topics: ['vue', 'pwa', 'offline'], ageDays: 200, issues: 80, mergeRequests: 22, members: [], milestones: 'group',
+    team: ['diego', 'hana', 'noor', 'lena', 'amara', 'root'],
+    labels: [
+      { title: 'offline', color: '#5b6770', description: 'Sync, caching and conflict handling' },
+      { title: 'ios', color: '#999999', description: 'Safari on iPhone and iPad' },
+      { title: 'android', color: '#3ddc84', description: 'Chrome on Android' },
+    ],
+    domain: {
+      components: ['Job list', 'Signature pad', 'Photo upload', 'Offline sync', 'Map view', 'Login screen', 'Checklist form', 'Time sheet', 'Settings page'],
+      modules: ['jobList', 'signature', 'photos', 'sync', 'mapView', 'checklist', 'timesheet', 'settings'],
+      entities: ['job', 'photo', 'checklist', 'signature', 'timesheet', 'visit'],
+      environments: ['iOS 17 Safari', 'Android 14 Chrome', 'a Samsung tablet', 'desktop Firefox'],
+    },
+  },
+  {
+    key: 'website', name: 'Website', path: 'website', namespace: 'kestrel', visibility: 'internal', language: 'markdown', creator: 'hana',
+    description: 'kestrel.example: marketing pages, pricing and the changelog.',
+    topics: ['website', 'static-site'], ageDays: 150, issues: 20, mergeRequests: 6, members: [], milestones: 'none',
+    team: ['hana', 'lena', 'diego'],
+    labels: [],
+    domain: {
+      components: ['Pricing page', 'Blog', 'Changelog page', 'Contact form', 'Navigation', 'Footer'],
+      modules: ['pricing', 'features', 'about', 'contact', 'security', 'careers'],
+      entities: ['page', 'post', 'plan', 'image'],
+      environments: ['Safari', 'Chrome on a small screen', 'the preview deployment'],
+    },
+  },
+  {
+    key: 'oss', name: 'Tidewater', path: 'tidewater', namespace: 'oss', visibility: 'public', language: 'go', creator: 'jonas',
+    description: 'A small Go library for token-bucket rate limiting with pluggable storage.',
+    topics: ['go', 'rate-limiting', 'library'], ageDays: 210, issues: 40, mergeRequests: 12, members: [['kofi', 30]], milestones: 'project',
+    team: ['jonas', 'kofi', 'priya', 'root'],
+    labels: OSS_LABELS,
+    domain: {
+      components: ['Token bucket', 'Redis store', 'Memory store', 'HTTP middleware', 'Clock abstraction', 'Metrics hook'],
+      modules: ['bucket', 'store', 'memory', 'redis', 'middleware', 'metrics'],
+      entities: ['bucket', 'limit', 'store', 'key', 'rate', 'window'],
+      environments: ['Go 1.22 on Linux', 'Go 1.21 on macOS', 'a Redis cluster'],
+    },
+  },
+  {
+    key: 'dotfiles', name: 'dotfiles', path: 'dotfiles', namespace: 'user:jonas', visibility: 'public', language: 'markdown', creator: 'jonas',
+    description: 'My shell, editor and git configuration.',
+    topics: ['dotfiles'], ageDays: 120, issues: 3, mergeRequests: 0, members: [], milestones: 'none',
+    team: ['jonas'],
+    labels: [],
+    domain: {
+      components: ['zsh config', 'Neovim config', 'git aliases'],
+      modules: ['zshrc', 'gitconfig', 'init'],
+      entities: ['alias', 'plugin', 'keymap'],
+      environments: ['macOS', 'Debian'],
+    },
+  },
+]
+
+/** Releases of the group milestones: every six weeks, the current one due in ten days. */
+export const RELEASE_MILESTONES = [
+  { title: 'Release 3.3', dueInDays: -116, lengthDays: 41, description: 'Customer import and audit log.' },
+  { title: 'Release 3.4', dueInDays: -74, lengthDays: 41, description: 'Webhooks v2, faster schedules.' },
+  { title: 'Release 3.5', dueInDays: -32, lengthDays: 41, description: 'Offline sync rework and billing exports.' },
+  { title: 'Release 3.6', dueInDays: 10, lengthDays: 41, description: 'Route optimiser beta, signature capture on Android, VAT rules.' },
+  { title: 'Release 3.7', dueInDays: 52, lengthDays: 41, description: 'Planning in progress: see the roadmap epic.' },
+] as const
+
+/** Version milestones of the open-source library. */
+export const VERSION_MILESTONES = [
+  { title: 'v0.8.0', dueInDays: -120, lengthDays: 60, description: 'Pluggable stores.' },
+  { title: 'v0.9.0', dueInDays: -45, lengthDays: 70, description: 'Redis store and HTTP middleware.' },
+  { title: 'v1.0.0', dueInDays: 21, lengthDays: 65, description: 'API freeze. Only breaking changes that make 1.x easier to maintain.' },
+  { title: 'Backlog', dueInDays: null, lengthDays: 0, description: 'Ideas without a release.' },
+] as const
