@@ -80,3 +80,50 @@ describe('project repositories', () => {
     expect(branch.json()).toMatchObject({ name: 'iso-branch', commit: { title: 'From isomorphic-git', author_name: 'Iso' } })
   })
 })
+
+describe('repository storages', () => {
+  let s: ListeningServer
+
+  beforeAll(async () => {
+    s = await startServer({ storages: ['default', 'fast-ssd'] })
+  })
+  afterAll(async () => {
+    await s.close()
+  })
+
+  const create = (payload: Record<string, unknown>) => s.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/projects', payload })
+  const storageOf = (id: number): string => (findProjectById(s.app.burrow.db, id) as ProjectRow).repository_storage
+
+  it('puts a new project on the first configured storage, under repositories/<storage>/@hashed', async () => {
+    const res = await create({ name: 'On Default' })
+    expect(res.statusCode).toBe(201)
+    expect(res.json().repository_storage).toBe('default')
+    const gitDir = projectGitDir(s.app.burrow, findProjectById(s.app.burrow.db, res.json().id) as ProjectRow)
+    expect(gitDir.startsWith(join(s.dataDir, 'repositories', 'default', '@hashed') + '/')).toBe(true)
+    expect(readFileSync(join(gitDir, 'HEAD'), 'utf8').trim()).toBe('ref: refs/heads/main')
+  })
+
+  it('creates the repository on another configured storage when an administrator names it, and serves git from there', async () => {
+    const res = await create({ name: 'On Ssd', repository_storage: 'fast-ssd', initialize_with_readme: true })
+    expect(res.statusCode).toBe(201)
+    expect(storageOf(res.json().id)).toBe('fast-ssd')
+    const gitDir = projectGitDir(s.app.burrow, findProjectById(s.app.burrow.db, res.json().id) as ProjectRow)
+    expect(gitDir.startsWith(join(s.dataDir, 'repositories', 'fast-ssd', '@hashed') + '/')).toBe(true)
+    const dir = mkdtempSync(join(tmpdir(), 'burrow-storage-'))
+    await sh(dir, 'clone', '--quiet', remoteUrl(s.url, 'root/on-ssd', ROOT_TOKEN), 'c')
+    expect(readFileSync(join(dir, 'c', 'README.md'), 'utf8')).toMatch(/^# On Ssd\n/)
+  })
+
+  it('refuses a storage that is not configured with 400 and a message', async () => {
+    const res = await create({ name: 'Nowhere', repository_storage: 'tape' })
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toEqual({ message: { repository_storage: ['is not included in the list'] } })
+  })
+
+  it('lists the projects of one storage with GET /projects?repository_storage=', async () => {
+    const names = async (storage: string): Promise<string[]> =>
+      ((await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects?repository_storage=${storage}` })).json() as { path: string }[]).map((p) => p.path)
+    expect(await names('fast-ssd')).toEqual(['on-ssd'])
+    expect(await names('default')).toEqual(['on-default'])
+  })
+})
