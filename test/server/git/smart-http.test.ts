@@ -108,6 +108,37 @@ describe('git smart HTTP', () => {
     expect(await sh(join(check, 'c'), 'rev-parse', 'HEAD')).toBe(sha)
   })
 
+  it('accepts an OAuth access token from the password grant as the password, with any username', async () => {
+    const grant = await s.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'password', username: dev.user.username, password: dev.password } })
+    expect(grant.statusCode).toBe(200)
+    const accessToken = grant.json().access_token as string
+    const url = new URL(`${s.url}/acme/secret.git`)
+    url.username = 'any-name-at-all'
+    url.password = accessToken
+    const dir = mkdtempSync(join(tmpdir(), 'burrow-oauth-'))
+    await sh(dir, 'clone', '--quiet', url.toString(), 'o')
+    const work = join(dir, 'o')
+    commitFiles(work, { 'oauth.txt': 'pushed with OAuth\n' }, 'OAuth push')
+    await sh(work, 'push', '--quiet', 'origin', 'HEAD:oauth-branch')
+    const branch = await s.request(dev.token, { method: 'GET', url: `/api/v4/projects/${priv.id}/repository/branches/oauth-branch` })
+    expect(branch.statusCode).toBe(200)
+    expect(branch.json().commit.title).toBe('OAuth push')
+  })
+
+  it('lets a read_api token fetch but not push', async () => {
+    const reader = seedUser(s, { scopes: ['read_api'] })
+    seedMember(s, 'Project', priv.id, reader.user.id, AccessLevel.DEVELOPER)
+    const dir = mkdtempSync(join(tmpdir(), 'burrow-scope-'))
+    await sh(dir, 'clone', '--quiet', remoteUrl(s.url, 'acme/secret', reader.token), 'r')
+    commitFiles(join(dir, 'r'), { 'nope.txt': 'x' }, 'nope')
+    expect(await shFails(join(dir, 'r'), 'push', '--quiet', 'origin', 'HEAD:scoped')).toMatch(/403|write_repository/)
+  })
+
+  it('refuses a wrong token on a private project as failed authentication', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'burrow-clone-'))
+    expect(await shFails(dir, 'clone', '--quiet', remoteUrl(s.url, 'acme/secret', 'not-a-token'), 'x')).toMatch(/Authentication failed|401/i)
+  })
+
   it('answers 404 for paths that are not git URLs', async () => {
     const res = await fetch(`${s.url}/acme/secret/blob/main`)
     expect(res.status).toBe(404)
