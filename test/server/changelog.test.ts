@@ -80,3 +80,50 @@ describe('changelog API', () => {
     expect([res.statusCode, res.json()]).toEqual([400, { error: 'version is invalid' }])
   })
 })
+
+describe('changelog API: to, branch, date and X.Y.Z tags', () => {
+  let s: ListeningServer
+  let projectId: number
+  let work: string
+  const shas: Record<string, string> = {}
+
+  beforeAll(async () => {
+    s = await startServer()
+    const created = await s.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/projects', payload: { name: 'tool', initialize_with_readme: true } })
+    projectId = created.json().id
+    const dir = mkdtempSync(join(tmpdir(), 'burrow-changelog-'))
+    await sh(dir, 'clone', '--quiet', remoteUrl(s.url, 'root/tool', ROOT_TOKEN), 'w')
+    work = join(dir, 'w')
+    commitFiles(work, { 'a.txt': '1' }, 'Before the tag\n\nChangelog: added')
+    await sh(work, 'tag', '2.0.0')
+    shas.kept = commitFiles(work, { 'b.txt': '2' }, 'Within range\n\nChangelog: changed')
+    shas.after = commitFiles(work, { 'c.txt': '3' }, 'After to\n\nChangelog: changed')
+    await sh(work, 'push', '--quiet', 'origin', 'main', 'main:release', '--tags')
+  })
+  afterAll(async () => {
+    await s.close()
+  })
+
+  it('starts after a tag named X.Y.Z, stops at `to` inclusive, commits to `branch` and dates the section today', async () => {
+    const res = await s.request(ROOT_TOKEN, {
+      method: 'POST',
+      url: `/api/v4/projects/${projectId}/repository/changelog`,
+      payload: { version: '2.1.0', to: shas.kept, branch: 'release' },
+    })
+    expect(res.statusCode).toBe(200)
+    await sh(work, 'fetch', '--quiet', 'origin')
+    const text = await sh(work, 'show', 'origin/release:CHANGELOG.md')
+    const today = new Date().toISOString().slice(0, 10)
+    expect(text.startsWith(`## 2.1.0 (${today})\n\n### changed (1 change)\n\n- [Within range](`)).toBe(true)
+    expect(text).not.toContain('After to')
+    expect(text).not.toContain('Before the tag')
+    expect(await sh(work, 'log', '-1', '--format=%s', 'origin/release')).toBe('Add changelog for version 2.1.0')
+    expect(await sh(work, 'ls-tree', '--name-only', 'origin/main')).not.toContain('CHANGELOG.md')
+  })
+
+  it('answers 422 for a `to` that does not exist', async () => {
+    const res = await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${projectId}/repository/changelog`, payload: { version: '2.2.0', to: 'f'.repeat(40) } })
+    expect(res.statusCode).toBe(422)
+    expect(typeof res.json().message).toBe('string')
+  })
+})
