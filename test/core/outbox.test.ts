@@ -232,3 +232,19 @@ describe('writes the server refuses', () => {
     expect(await w.until(entry.id)).toMatchObject({ state: 'failed', reason: 'The server accepted the update but did not apply: milestone.' })
   })
 })
+
+describe('an account removed with writes still queued', () => {
+  it('fails them with the reason instead of keeping them queued forever', async () => {
+    const other = seedUser(w.server)
+    seedMember(w.server, 'Project', w.project.id, other.user.id, AccessLevel.DEVELOPER)
+    const account = await w.accounts.add({ baseUrl: w.proxy.url, token: other.token })
+    const issue = await w.cachedIssue()
+    await w.goOffline()
+    w.accounts.connectivityFor(account.id).reportNetworkError()
+    const entry = await w.outbox.enqueue(account.id, issueTarget(issue.iid as number), { kind: 'comment', body: 'from an account about to go' })
+    await w.accounts.remove(account.id)
+    await w.goOnline()
+    expect(await w.until(entry.id)).toMatchObject({ state: 'failed', reason: 'The account was removed; this write cannot be sent.' })
+    expect(await notesOf(issue.iid as number)).toHaveLength(0)
+  })
+})

@@ -25,6 +25,8 @@ export interface OutboxAccounts {
   list(): Promise<readonly Account[]>
   clientFor(id: string): Promise<ApiClient>
   connectivityFor(id: string): OnlineState
+  /** Told after accounts are added or removed (the writes of a removed account are failed with the reason). */
+  onDidChange?(listener: (accounts: readonly Account[]) => void): () => void
 }
 
 export interface OutboxOptions {
@@ -64,6 +66,7 @@ export class Outbox {
   private readonly running = new Map<string, Promise<void>>()
   private readonly again = new Set<string>()
   private readonly watching = new Map<string, () => void>()
+  private unwatchAccounts: (() => void) | null = null
   private readonly timers = new Map<string, NodeJS.Timeout>()
   private readonly listeners = new Set<(entry: OutboxEntry) => void>()
   private started = false
@@ -88,6 +91,11 @@ export class Outbox {
     for (const entry of this.store.markInterrupted(nowIso())) this.emitItem(entry, 'sending')
     this.store.prune(new Date(Date.now() - this.keepSettledMs).toISOString())
     for (const accountId of this.store.accountsWithWork()) this.kick(accountId)
+    this.unwatchAccounts =
+      this.accounts.onDidChange?.((list) => {
+        const known = new Set(list.map((a) => a.id))
+        for (const accountId of this.store.accountsWithWork()) if (!known.has(accountId)) this.kick(accountId)
+      }) ?? null
   }
 
   /** Returns the unsubscribe function. */
@@ -228,6 +236,7 @@ export class Outbox {
     this.timers.clear()
     for (const unsubscribe of this.watching.values()) unsubscribe()
     this.watching.clear()
+    this.unwatchAccounts?.()
     await this.idle()
     this.listeners.clear()
   }
@@ -303,7 +312,13 @@ export class Outbox {
       account = await this.account(entry.accountId)
       client = await this.accounts.clientFor(entry.accountId)
     } catch (error) {
-      // The account was removed or its secret is missing: the write waits, it is not lost.
+      if (error instanceof OutboxError && error.code === 'account-not-found') {
+        // Nothing can send it any more; it stays listed, with the reason, until discarded.
+        const reason = entry.state === 'unknown-outcome' ? 'The account was removed before this write could be checked; it may have reached the server.' : 'The account was removed; this write cannot be sent.'
+        this.record(entry, [entry.state], { state: 'failed', reason, status: null })
+        return 'continue'
+      }
+      // The saved sign-in is missing from the keychain: the write waits for the user to sign in again.
       const reason = `${error instanceof Error ? error.message : String(error)} The write stays queued.`
       this.record(entry, [entry.state], { state: entry.state === 'unknown-outcome' ? 'unknown-outcome' : 'queued', reason, retryAfterMs: this.retryDelayMs(entry.attempts + 1) })
       return 'stop'
@@ -342,6 +357,8 @@ export class Outbox {
       if (found.applied === true) return { state: 'reconciled', reason: found.reason, result: found.result, update: found.update }
       if (found.applied === 'unknown') return { state: 'failed', reason: found.reason, status: null }
       // Read and found missing: sending it now is a new attempt, not a blind resend.
+      const outcome = await send(entry, ctx)
+      return outcome.state === 'done' ? { ...outcome, reason: `${found.reason} Sent again after the check.` } : outcome
     }
     return send(entry, ctx)
   }
