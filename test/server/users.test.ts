@@ -180,6 +180,46 @@ describe('Users API', () => {
     })
   })
 
+  describe('field sets', () => {
+    const PUBLIC = ['id', 'username', 'name', 'state', 'avatar_url', 'web_url']
+    const SINGLE = [...PUBLIC, 'created_at', 'bio', 'bot', 'location', 'public_email', 'skype', 'linkedin', 'twitter', 'website_url', 'organization', 'job_title', 'followers', 'following']
+    const ADMIN = [
+      ...SINGLE, 'email', 'is_admin', 'last_sign_in_at', 'confirmed_at', 'theme_id', 'last_activity_on', 'color_scheme_id', 'projects_limit',
+      'current_sign_in_at', 'note', 'identities', 'can_create_group', 'can_create_project', 'two_factor_enabled', 'external', 'private_profile',
+      'commit_email', 'current_sign_in_ip', 'last_sign_in_ip', 'plan', 'trial', 'sign_in_count', 'shared_runners_minutes_limit',
+      'extra_shared_runners_minutes_limit', 'is_auditor', 'using_license_seat', 'provisioned_by_group_id',
+    ]
+    const ADMIN_ONLY = ['is_admin', 'note', 'current_sign_in_ip', 'last_sign_in_ip', 'plan', 'trial', 'sign_in_count', 'is_auditor', 'using_license_seat']
+
+    it('lists users with the public fields for non-administrators', async () => {
+      const [u] = (await s.request(alice.token, { method: 'GET', url: '/api/v4/users?username=bob' })).json()
+      expect(Object.keys(u)).toEqual(expect.arrayContaining(PUBLIC))
+      expect(u).not.toHaveProperty('email')
+      expect(u).not.toHaveProperty('created_at')
+    })
+
+    it('gets a single user with the single-get fields, without admin-only ones, anonymously', async () => {
+      const u = (await s.request(null, { method: 'GET', url: `/api/v4/users/${bob.user.id}` })).json()
+      expect(Object.keys(u)).toEqual(expect.arrayContaining(SINGLE))
+      for (const key of ['email', ...ADMIN_ONLY]) expect(u).not.toHaveProperty(key)
+    })
+
+    it('shows administrators every admin field in lists and single gets', async () => {
+      const [listed] = (await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?username=bob' })).json()
+      const single = (await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/users/${bob.user.id}` })).json()
+      expect(Object.keys(listed)).toEqual(expect.arrayContaining(ADMIN))
+      expect(Object.keys(single)).toEqual(expect.arrayContaining(ADMIN))
+    })
+
+    it('ignores the false forms of the boolean filters instead of inverting them', async () => {
+      const all = (await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?per_page=100' })).json().length
+      for (const filter of ['active', 'blocked', 'external', 'exclude_internal', 'exclude_external']) {
+        const res = await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/users?per_page=100&${filter}=false` })
+        expect([filter, res.json().length]).toEqual([filter, all])
+      }
+    })
+  })
+
   describe('GET /users/:id', () => {
     it('answers anonymous callers with the public fields', async () => {
       const res = await s.request(null, { method: 'GET', url: `/api/v4/users/${alice.user.id}` })
@@ -238,6 +278,35 @@ describe('Users API', () => {
       const u = res.json()
       expect(u).toMatchObject({ username: 'new1', email: 'new1@example.com', bio: '', private_profile: false, is_admin: false, state: 'active' })
       expect(u.confirmed_at).toBeNull()
+    })
+
+    it('lets reset_password and force_random_password, alone or together, take priority over a given password', async () => {
+      for (const [i, flags] of [{ reset_password: true }, { force_random_password: true }, { reset_password: true, force_random_password: true }].entries()) {
+        const username = `prio${i}`
+        const res = await create(ROOT_TOKEN, { email: `${username}@example.com`, name: 'Prio', username, password: 'given-password-1', ...flags })
+        expect([username, res.statusCode]).toEqual([username, 201])
+        // The given password was not set: the password grant refuses it.
+        const grant = await s.app.inject({ method: 'POST', url: '/oauth/token', headers: json, payload: { grant_type: 'password', username, password: 'given-password-1' } })
+        expect([username, grant.statusCode]).toEqual([username, 400])
+      }
+    })
+
+    it('sets the given password when neither flag is true, so the password grant accepts it', async () => {
+      const res = await create(ROOT_TOKEN, { email: 'pw@example.com', name: 'Pw', username: 'pw_user', password: 'given-password-2', reset_password: false })
+      expect(res.statusCode).toBe(201)
+      const grant = await s.app.inject({ method: 'POST', url: '/oauth/token', headers: json, payload: { grant_type: 'password', username: 'pw_user', password: 'given-password-2' } })
+      expect(grant.statusCode).toBe(200)
+    })
+
+    it('stores every profile attribute of the spec and shows it back', async () => {
+      const profile = { bio: 'Bio', location: 'Lyon', linkedin: 'li', skype: 'sk', twitter: 'tw', website_url: 'https://example.com', organization: 'Org' }
+      const res = await create(ROOT_TOKEN, {
+        email: 'prof@example.com', name: 'Prof', username: 'prof', password: 'secret-pass-9', ...profile,
+        private_profile: true, view_diffs_file_by_file: true, extern_uid: 'uid-9', provider: 'ldapmain', shared_runners_minutes_limit: 0, extra_shared_runners_minutes_limit: 5,
+      })
+      expect(res.statusCode).toBe(201)
+      expect(res.json()).toMatchObject({ ...profile, private_profile: true, shared_runners_minutes_limit: 0, extra_shared_runners_minutes_limit: 5 })
+      expect(res.json().identities).toEqual([{ provider: 'ldapmain', extern_uid: 'uid-9', saml_provider_id: null }])
     })
 
     it('turns private_profile null into false', async () => {
