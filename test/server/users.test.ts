@@ -131,6 +131,17 @@ describe('Users API', () => {
       expect(res.json()[0].identities).toEqual([{ provider: 'ldapmain', extern_uid: 'uid=alice', saml_provider_id: null }])
     })
 
+    it('filters by saml_provider_id for administrators and ignores it for others', async () => {
+      const db = s.app.burrow.db
+      db.prepare('INSERT INTO identities (user_id, provider, extern_uid, saml_provider_id) VALUES (?, ?, ?, ?)').run(alice.user.id, 'group_saml', 'alice-saml', 7)
+      const usernames = async (token: string, query: string): Promise<string[]> =>
+        ((await s.request(token, { method: 'GET', url: `/api/v4/users?per_page=100&${query}` })).json() as { username: string }[]).map((u) => u.username)
+      expect(await usernames(ROOT_TOKEN, 'saml_provider_id=7')).toEqual(['alice'])
+      expect(await usernames(ROOT_TOKEN, 'saml_provider_id=8')).toEqual([])
+      expect((await usernames(bob.token, 'saml_provider_id=8')).length).toBeGreaterThan(1)
+      expect((await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?saml_provider_id=x' })).statusCode).toBe(400)
+    })
+
     it('refuses extern_uid lookups to non-administrators with 403', async () => {
       const res = await s.request(alice.token, { method: 'GET', url: '/api/v4/users?extern_uid=x&provider=ldapmain' })
       expect(res.statusCode).toBe(403)

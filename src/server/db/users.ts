@@ -126,6 +126,8 @@ export interface UserListFilter {
   readonly withoutProjects?: boolean
   readonly externUid?: string
   readonly provider?: string
+  /** Users with an identity from this SAML provider (GitLab Premium's `saml_provider_id`). */
+  readonly samlProviderId?: number
   readonly createdBefore?: string
   readonly createdAfter?: string
   readonly customAttributes?: Readonly<Record<string, string>>
@@ -185,6 +187,10 @@ function userFilterSql(f: UserListFilter): { where: string; params: Record<strin
     clauses.push('EXISTS (SELECT 1 FROM identities i WHERE i.user_id = u.id AND i.extern_uid = @externUid AND i.provider = @provider)')
     params.externUid = f.externUid
     params.provider = f.provider
+  }
+  if (f.samlProviderId !== undefined) {
+    clauses.push('EXISTS (SELECT 1 FROM identities i WHERE i.user_id = u.id AND i.saml_provider_id = @samlProviderId)')
+    params.samlProviderId = f.samlProviderId
   }
   if (f.createdBefore !== undefined) {
     clauses.push('u.created_at < @createdBefore')
