@@ -72,6 +72,32 @@ out(len(gl.projects.list(search="pager-", per_page=2, get_all=True)))
     expect(count).toBe(5)
   })
 
+  it('python-gitlab pages projects and users with keyset pagination to the end', async () => {
+    const result = await withPythonGitlab<{ projects: number[]; users: number[]; project_ids: number[] }>(
+      s.url,
+      { private_token: ROOT_TOKEN },
+      `
+for i in range(5):
+    gl.projects.create({"name": "keyset-%d" % i})
+for i in range(4):
+    gl.users.create({"email": "ks%d@example.com" % i, "name": "Ks %d" % i, "username": "ks%d" % i, "force_random_password": True})
+projects = list(gl.projects.list(pagination="keyset", order_by="id", sort="asc", per_page=2, search="keyset-", iterator=True))
+users = list(gl.users.list(pagination="keyset", order_by="id", sort="asc", per_page=2, search="ks", iterator=True))
+out({"projects": [p.id for p in projects], "users": [u.id for u in users], "project_ids": sorted(p.id for p in gl.projects.list(search="keyset-", get_all=True))})
+`,
+    )
+    expect(result.projects).toEqual(result.project_ids)
+    expect(result.users).toHaveLength(4)
+    expect([...result.users].sort((a, b) => a - b)).toEqual(result.users)
+  })
+
+  it('gitbeaker pages projects with keyset pagination', async () => {
+    const api = new Gitlab({ host: s.url, token: ROOT_TOKEN })
+    for (let i = 0; i < 3; i++) await api.Projects.create({ name: `gb-keyset-${i}` })
+    const listed = await api.Projects.all({ search: 'gb-keyset-', pagination: 'keyset', orderBy: 'id', sort: 'asc', perPage: 2 })
+    expect(listed.map((p) => p.name)).toEqual(['gb-keyset-0', 'gb-keyset-1', 'gb-keyset-2'])
+  })
+
   it('gitbeaker creates, gets, edits and removes groups and projects', async () => {
     const api = new Gitlab({ host: s.url, token: ROOT_TOKEN })
     const group = await api.Groups.create('Beaker Group', 'beaker-group')
