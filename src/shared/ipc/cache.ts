@@ -224,8 +224,10 @@ export interface SearchHit {
 
 export interface SearchResult {
   readonly hits: readonly SearchHit[]
-  /** Matching items in all (notes rolled up into their item). */
+  /** Matching items in all (notes rolled up into their item); an estimate when `exact` is false. */
   readonly total: number
+  /** False when the query matched so much (over 10k documents) that only the newest 10k were ranked. */
+  readonly exact: boolean
 }
 
 /** `api:get`: a GET of the REST API v4 (path relative to /api/v4), served from the URL cache when offline. */

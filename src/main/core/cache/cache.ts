@@ -141,7 +141,7 @@ export class Cache {
         const patches = spec.patchable && row !== undefined ? this.patchesOf(acct, kind, id) : []
         const effective = patches.reduce<JsonObject>((j, p) => mergePatch(j, p), json)
         if (row === undefined && (kind === 'issue' || kind === 'merge_request' || kind === 'epic')) this.dropIidClash(acct, kind, id, json)
-        this.writeRow(acct, kind, id, effective, patches.length > 0 ? text : null, context)
+        this.writeRow(acct, kind, id, effective, patches.length > 0 ? text : null, context, row === undefined, patches.length === 0 ? text : undefined)
         changed.push({ id, previousUpdatedAt: row?.updated_at ?? null, json })
         this.noteChange(acct, kind, effective, false)
         for (const u of embeddedUsers(json)) users.set(num(u, 'id') as number, u)
@@ -446,7 +446,16 @@ export class Cache {
     if (other !== undefined) this.remove(this.accountIdOf(acct), kind, [other])
   }
 
-  private writeRow(acct: number, kind: ItemKind, id: number, effective: JsonObject, baseJson: string | null, context: { readonly discussionId?: string | null; readonly position?: number }): void {
+  private writeRow(
+    acct: number,
+    kind: ItemKind,
+    id: number,
+    effective: JsonObject,
+    baseJson: string | null,
+    context: { readonly discussionId?: string | null; readonly position?: number },
+    isNew = false,
+    effectiveText?: string,
+  ): void {
     const spec = KINDS[kind]
     const values = spec.extract(effective)
     const columns: string[] = [...spec.columns]
@@ -456,16 +465,16 @@ export class Cache {
       args.push(context.discussionId ?? null, context.position ?? 0)
     }
     const all = ['acct', 'id', ...columns, 'json', ...(spec.patchable ? ['base_json'] : [])]
-    const vals: ColumnValue[] = [acct, id, ...args, JSON.stringify(effective), ...(spec.patchable ? [baseJson] : [])]
+    const vals: ColumnValue[] = [acct, id, ...args, effectiveText ?? JSON.stringify(effective), ...(spec.patchable ? [baseJson] : [])]
     // A note's thread and place stay as they were when an outbox patch rewrites it.
     const updatable = all.filter((c) => c !== 'acct' && c !== 'id' && !(kind === 'note' && context.position === undefined && (c === 'discussion_id' || c === 'position')))
     this.stmt(`INSERT INTO ${spec.table} (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')}) ON CONFLICT (acct, id) DO UPDATE SET ${updatable.map((c) => `${c} = excluded.${c}`).join(', ')}`).run(...vals)
 
     if (isNoteable(kind)) {
-      this.stmt('DELETE FROM item_labels WHERE acct = ? AND kind = ? AND item_id = ?').run(acct, kind, id)
+      if (!isNew) this.stmt('DELETE FROM item_labels WHERE acct = ? AND kind = ? AND item_id = ?').run(acct, kind, id)
       const addLabel = this.stmt('INSERT OR IGNORE INTO item_labels (acct, kind, item_id, title) VALUES (?, ?, ?, ?)')
       for (const title of labelTitles(effective)) addLabel.run(acct, kind, id, title)
-      this.stmt('DELETE FROM item_users WHERE acct = ? AND kind = ? AND item_id = ?').run(acct, kind, id)
+      if (!isNew) this.stmt('DELETE FROM item_users WHERE acct = ? AND kind = ? AND item_id = ?').run(acct, kind, id)
       const addUser = this.stmt('INSERT OR IGNORE INTO item_users (acct, kind, item_id, role, user_id) VALUES (?, ?, ?, ?, ?)')
       for (const u of itemUsers(kind, effective)) addUser.run(acct, kind, id, u.role, u.userId)
       this.writeSearchDoc(acct, kind, id, kind, id, str(effective, 'title'), str(effective, 'description'))

@@ -1,9 +1,6 @@
 import type { SearchHit, SearchParams, SearchResult, SnippetPart } from '../../../shared/ipc/cache'
 import type { Cache } from './cache'
 
-const OPEN = '\u0001'
-const CLOSE = '\u0002'
-
 /**
  * The FTS5 query for what a person typed: each word quoted (so `-`, `:` or `"` are text, not
  * operators), all required; the last word, and any ending in `*`, match as prefixes, so
@@ -22,30 +19,73 @@ export function ftsQuery(input: string): string | null {
   return terms.length === 0 ? null : terms.join(' ')
 }
 
-function snippetParts(text: string): SnippetPart[] {
+/** The words of a query, lowercased and without diacritics, each with whether it matches as a prefix. */
+function queryTerms(input: string): { word: string; prefix: boolean }[] {
+  const words = input.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w))
+  return words.map((raw, i) => ({ word: fold(raw.replace(/\*+$/, '')), prefix: raw.endsWith('*') || i === words.length - 1 }))
+}
+
+function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+}
+
+/** Splits text into pieces, marking the tokens the query terms match (as unicode61 tokenizes: runs of letters and digits). */
+function markTerms(text: string, terms: readonly { word: string; prefix: boolean }[]): SnippetPart[] {
   const parts: SnippetPart[] = []
-  const re = new RegExp(`${OPEN}([^${CLOSE}]*)${CLOSE}`, 'g')
   let last = 0
-  for (const m of text.matchAll(re)) {
+  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+    const token = fold(m[0])
+    if (!terms.some((t) => (t.prefix ? token.startsWith(t.word) : token === t.word))) continue
     if (m.index > last) parts.push({ text: text.slice(last, m.index), match: false })
-    parts.push({ text: m[1], match: true })
+    parts.push({ text: m[0], match: true })
     last = m.index + m[0].length
   }
   if (last < text.length) parts.push({ text: text.slice(last), match: false })
   return parts
 }
 
+/** About 160 characters of `text` around its first match, with the matches marked. */
+function excerpt(text: string, terms: readonly { word: string; prefix: boolean }[]): SnippetPart[] {
+  const parts = markTerms(text.length > 20_000 ? text.slice(0, 20_000) : text, terms)
+  let offset = 0
+  let first = -1
+  for (const p of parts) {
+    if (p.match) {
+      first = offset
+      break
+    }
+    offset += p.text.length
+  }
+  const full = parts.map((p) => p.text).join('')
+  const start = Math.max(0, (first < 0 ? 0 : first) - 60)
+  const end = Math.min(full.length, start + 160)
+  const out: SnippetPart[] = start > 0 ? [{ text: '…', match: false }] : []
+  let at = 0
+  for (const p of parts) {
+    const from = Math.max(at, start)
+    const to = Math.min(at + p.text.length, end)
+    if (to > from) out.push({ text: p.text.slice(from - at, to - at), match: p.match && from === at && to === at + p.text.length })
+    at += p.text.length
+  }
+  if (end < full.length) out.push({ text: '…', match: false })
+  return out
+}
+
 const TABLES = { issue: 'issues', merge_request: 'merge_requests', epic: 'epics' } as const
+
+/** Most matching documents ranked by bm25 in one query. */
+const RANKED = 10_000
 
 /**
  * Ranked full-text search over titles, descriptions and notes of one account's issues, merge
  * requests and epics. A note's match counts for its item; an item shows once, at its best
- * match (bm25 with titles weighted 10 to 1).
+ * match (bm25 with titles weighted 10 to 1). With more than 10k matching documents, the newest
+ * 10k are ranked and `total` is an estimate (`exact: false`).
  */
 export function searchCache(cache: Cache, accountId: string, params: SearchParams): SearchResult {
   const acct = cache.existingAcct(accountId)
   const match = ftsQuery(params.query)
-  if (acct === null || match === null) return { hits: [], total: 0 }
+  if (acct === null || match === null) return { hits: [], total: 0, exact: true }
   const kinds = params.kinds ?? ['issue', 'merge_request', 'epic']
   const limit = Math.min(200, Math.max(1, params.limit ?? 50))
   const offset = Math.max(0, params.offset ?? 0)
@@ -61,16 +101,22 @@ export function searchCache(cache: Cache, accountId: string, params: SearchParam
   }
 
   const kindList = kinds.map((k) => `'${k}'`).join(', ')
+  const db = cache.db
+  // bm25() costs a pass over every matching document, and a common word matches most of a large
+  // cache: beyond RANKED matches only the newest RANKED documents (by rowid, which FTS5 walks
+  // cheaply) are ranked, and the total becomes an estimate.
+  const matches = db.prepare('SELECT count(*) FROM search_fts WHERE search_fts MATCH ?').pluck().get(match) as number
+  const floor = matches > RANKED ? (db.prepare('SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?').pluck().get(match, RANKED - 1) as number) : 0
   // bm25() works only where the FTS table drives the query: rank inside a materialized CTE,
-  // then roll notes up into their items.
+  // then roll notes up into their items (CROSS JOIN keeps the matches as the outer loop).
   const ranked = `
-    SELECT d.parent_kind AS kind, d.parent_id AS id, MIN(f.score) AS score
-    FROM f JOIN search_docs d ON d.rowid = f.rowid
+    WITH f AS MATERIALIZED (SELECT rowid, bm25(search_fts, 10.0, 1.0) AS score FROM search_fts WHERE search_fts MATCH ? AND rowid >= ?)
+    SELECT d.parent_kind AS kind, d.parent_id AS id, MIN(f.score) AS score, f.rowid AS best, d.kind AS best_kind
+    FROM f CROSS JOIN search_docs d ON d.rowid = f.rowid
     WHERE d.acct = ? AND d.parent_kind IN (${kindList})
     GROUP BY d.parent_kind, d.parent_id`
-  const cte = 'WITH f AS MATERIALIZED (SELECT rowid, bm25(search_fts, 10.0, 1.0) AS score FROM search_fts WHERE search_fts MATCH ?) '
   let sql = ranked
-  const args: unknown[] = [match, acct]
+  const args: unknown[] = [match, floor, acct]
   if (needsItem) {
     const parts = kinds.map((k) => {
       // One state argument per part, after the MATCH and acct arguments, in the parts' order.
@@ -79,25 +125,24 @@ export function searchCache(cache: Cache, accountId: string, params: SearchParam
     })
     sql = `SELECT r.* FROM (${ranked}) r WHERE ${parts.join(' OR ')}`
   }
-  const db = cache.db
-  const total = db.prepare(`${cte}SELECT COUNT(*) FROM (${sql})`).pluck().get(...args) as number
-  const top = db.prepare(`${cte}${sql} ORDER BY score, id LIMIT ? OFFSET ?`).all(...args, limit, offset) as { kind: keyof typeof TABLES; id: number; score: number }[]
+  // SQLite gives the bare columns `best` and `best_kind` from the row where MIN() found the score.
+  const all = db.prepare(sql).all(...args) as { kind: keyof typeof TABLES; id: number; score: number; best: number; best_kind: string }[]
+  all.sort((a, b) => a.score - b.score || a.id - b.id)
+  const total = floor === 0 ? all.length : Math.round((all.length * matches) / RANKED)
+  const top = all.slice(offset, offset + limit)
 
-  const best = db.prepare(`
-    SELECT rowid, snippet(search_fts, -1, '${OPEN}', '${CLOSE}', '…', 16) AS snip, highlight(search_fts, 0, '${OPEN}', '${CLOSE}') AS title_hl
-    FROM search_fts
-    WHERE search_fts MATCH ? AND rowid IN (SELECT rowid FROM search_docs WHERE acct = ? AND parent_kind = ? AND parent_id = ?)
-    ORDER BY bm25(search_fts, 10.0, 1.0) LIMIT 1`)
-  const docKind = db.prepare('SELECT kind FROM search_docs WHERE rowid = ?').pluck()
+  const doc = db.prepare('SELECT title, body FROM search_docs WHERE rowid = ?')
+  const terms = queryTerms(params.query)
   const hits: SearchHit[] = []
   for (const t of top) {
     const row = db.prepare(`SELECT json FROM ${TABLES[t.kind]} WHERE acct = ? AND id = ?`).pluck().get(acct, t.id) as string | undefined
     if (row === undefined) continue
     const data = JSON.parse(row) as Record<string, unknown>
-    const found = best.get(match, acct, t.kind, t.id) as { rowid: number; snip: string; title_hl: string | null } | undefined
-    const b = found === undefined ? undefined : { ...found, kind: docKind.get(found.rowid) as string }
-    const matchedIn: SearchHit['matched_in'] = b === undefined || b.kind !== 'note' ? (b?.title_hl?.includes(OPEN) ? 'title' : 'description') : 'note'
-    const snippetText = matchedIn === 'title' ? (b?.title_hl ?? '') : (b?.snip ?? '')
+    // Snippets are cut here rather than by FTS5's snippet(), which would run the query again per hit.
+    const d = doc.get(t.best) as { title: string | null; body: string | null } | undefined
+    const titleParts = d?.title == null ? [] : markTerms(d.title, terms)
+    const matchedIn: SearchHit['matched_in'] = t.best_kind === 'note' ? 'note' : titleParts.some((p) => p.match) ? 'title' : 'description'
+    const snippet = matchedIn === 'title' ? titleParts : excerpt(d?.body ?? '', terms)
     hits.push({
       kind: t.kind,
       id: t.id,
@@ -108,9 +153,9 @@ export function searchCache(cache: Cache, accountId: string, params: SearchParam
       state: typeof data.state === 'string' ? data.state : '',
       web_url: typeof data.web_url === 'string' ? data.web_url : null,
       matched_in: matchedIn,
-      snippet: snippetParts(snippetText),
+      snippet,
       score: t.score,
     })
   }
-  return { hits, total }
+  return { hits, total, exact: floor === 0 }
 }

@@ -162,10 +162,13 @@ export class SyncRun {
     let cursor: Cursor = state.cursor(accountId, resource, scopeKind, scopeId)
     if (cursor.unsupported && !this.o.reconcile) return
     let page = 1
+    const fetchPage = (c: Cursor, p: number): Promise<{ items: JsonObject[]; nextPage: number | null; total: number | null }> =>
+      this.getPage(path, { ...extra, order_by: 'updated_at', sort: 'asc', updated_after: c.updatedAfter ?? undefined, per_page: this.perPage, page: p, scope: kind === 'epic' ? undefined : 'all', state: kind === 'epic' ? undefined : 'all' })
+    let pending = fetchPage(cursor, page)
     for (;;) {
       let result
       try {
-        result = await this.getPage(path, { ...extra, order_by: 'updated_at', sort: 'asc', updated_after: cursor.updatedAfter ?? undefined, per_page: this.perPage, page, scope: kind === 'epic' ? undefined : 'all', state: kind === 'epic' ? undefined : 'all' })
+        result = await pending
       } catch (error) {
         if (!refused(error)) throw error
         cache.transaction(() => state.setCursor(accountId, resource, scopeKind, scopeId, { ...cursor, unsupported: true }))
@@ -185,6 +188,13 @@ export class SyncRun {
         } else if (at === newest) newestIds.add(id)
       }
       const next: Cursor = { updatedAfter: newest, seenIds: [...newestIds], unsupported: false }
+      const more = result.items.length >= this.perPage && result.nextPage !== null
+      const nextPageNumber = next.updatedAfter !== cursor.updatedAfter ? 1 : page + 1
+      // The next request depends only on the new cursor: send it now, and write this page while it travels.
+      if (more) {
+        pending = fetchPage(next, nextPageNumber)
+        pending.catch(() => undefined)
+      }
       cache.transaction(() => {
         const written = cache.upsert(accountId, kind, fresh)
         this.mergeEmbeddedLabels(scopeKind, scopeId, fresh)
@@ -194,8 +204,8 @@ export class SyncRun {
         this.stats.itemsSynced += written.changed.length
       })
       this.progress()
-      if (result.items.length < this.perPage || result.nextPage === null) return
-      page = next.updatedAfter !== cursor.updatedAfter ? 1 : page + 1
+      if (!more) return
+      page = nextPageNumber
       cursor = next
     }
   }
