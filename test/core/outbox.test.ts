@@ -248,3 +248,24 @@ describe('an account removed with writes still queued', () => {
     expect(await notesOf(issue.iid as number)).toHaveLength(0)
   })
 })
+
+describe('a change landing between the read and the write', () => {
+  it('is caught by If-Unmodified-Since (412), compared again, and becomes a conflict instead of being overwritten', async () => {
+    const issue = await w.cachedIssue({ title: 'Base title' })
+    const iid = issue.iid as number
+    let raced = false
+    w.proxy.beforeForward = async (line) => {
+      if (raced || !line.startsWith(`PUT /api/v4/projects/${w.project.id}/issues/${iid}`)) return
+      raced = true
+      await w.api('PUT', `/projects/${w.project.id}/issues/${iid}`, { title: 'Theirs, just in time' })
+    }
+    try {
+      const entry = await w.outbox.enqueue(w.account.id, issueTarget(iid), { kind: 'update', changes: { title: 'Mine' } })
+      expect(await w.until(entry.id)).toMatchObject({ state: 'conflict', conflict: { local: { title: 'Mine' }, remote: { title: 'Theirs, just in time' } } })
+      expect(w.proxy.forwarded.filter((l) => l.startsWith(`PUT /api/v4/projects/${w.project.id}/issues/${iid}`))).toHaveLength(1)
+      expect((await serverIssue(iid)).title).toBe('Theirs, just in time')
+    } finally {
+      w.proxy.beforeForward = null
+    }
+  })
+})

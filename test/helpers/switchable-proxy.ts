@@ -20,6 +20,8 @@ export interface SwitchableProxy {
   mode: ProxyMode
   /** When set, `mode` applies only to the requests it matches; the others pass. */
   only: ((line: string) => boolean) | null
+  /** Awaited before a request is forwarded: a test can change the server in between (a race). */
+  beforeForward: ((line: string) => Promise<void>) | null
   /** Stops listening and cuts open connections: clients get ECONNREFUSED, as with the network down. */
   goOffline(): Promise<void>
   goOnline(): Promise<void>
@@ -64,6 +66,7 @@ export async function startSwitchableProxy(targetUrl: string): Promise<Switchabl
     answered,
     mode: 'pass',
     only: null,
+    beforeForward: null,
     goOffline,
     goOnline,
     waitForForwarded: (match) => waitIn(forwarded, match),
@@ -73,8 +76,9 @@ export async function startSwitchableProxy(targetUrl: string): Promise<Switchabl
     },
   }
 
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const line = `${req.method} ${req.url}`
+    if (proxy.beforeForward !== null) await proxy.beforeForward(line)
     const mode = proxy.only === null || proxy.only(line) ? proxy.mode : 'pass'
     if (mode === 'hold-requests') {
       held.add(res)
@@ -98,7 +102,9 @@ export async function startSwitchableProxy(targetUrl: string): Promise<Switchabl
     req.pipe(upstream)
   }
 
-  const server = createServer(handle)
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => res.destroy())
+  })
   let port = 0
 
   async function goOnline(): Promise<void> {

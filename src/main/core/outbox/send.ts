@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { ItemChanges, ItemFields, ItemTarget, Mutation, OutboxConflict } from '../../../shared/ipc/outbox'
 import type { ApiClient } from '../api/client'
 import { ApiError, PreconditionFailedError } from '../api/errors'
@@ -159,7 +160,7 @@ function conflict(wanted: ItemFields, remote: Required<ItemFields>, remoteUpdate
 async function sendUpdate(entry: StoredEntry, changes: ItemChanges, target: ItemTarget, ctx: SendContext): Promise<Outcome> {
   const path = itemPath(target)
   for (let round = 0; round < MAX_PRECONDITION_ROUNDS; round++) {
-    const item = await ctx.client.get<ItemJson>(path)
+    const item = await readPastLastChange(path, ctx)
     const remote = snapshotOf(item)
     const c = classify(changes, entry.base?.fields ?? null, remote.fields)
     if (c.conflicting.length > 0) return conflict(desiredFields(changes), remote.fields, remote.updatedAt, itemUpdate(target, item), c.conflicting)
@@ -182,6 +183,21 @@ async function sendUpdate(entry: StoredEntry, changes: ItemChanges, target: Item
     return { state: 'done', reason: null, update: itemUpdate(target, updated) }
   }
   return { state: 'failed', reason: `The ${noun(target)} kept changing on the server while this update was being sent; retry it.`, status: 412 }
+}
+
+/**
+ * Reads the item, again if needed, until the server's clock is past the second of the item's
+ * last change. `If-Unmodified-Since` has whole seconds: a change made later in that same second
+ * would otherwise slip through; made after this read, it falls in a later second and gets a 412.
+ */
+async function readPastLastChange(path: string, ctx: SendContext): Promise<ItemJson> {
+  for (let read = 0; ; read++) {
+    const { data, headers } = await ctx.client.request<ItemJson>('GET', path)
+    const serverNow = Date.parse(headers.get('date') ?? '')
+    const updated = Date.parse(data.updated_at ?? '')
+    if (read >= 3 || Number.isNaN(serverNow) || Number.isNaN(updated) || Math.floor(serverNow / 1000) > Math.floor(updated / 1000)) return data
+    await sleep(1000 - (updated % 1000) + 20)
+  }
 }
 
 /** Lines that are quick actions (`/label ~x`): a body made only of them leaves no note to find. */
