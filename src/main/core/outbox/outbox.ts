@@ -431,13 +431,16 @@ export class Outbox {
     let item: ItemJson | null = cachedItem(this.cache, accountId, target)
     if (item === null && WRITE_KINDS_WITH_BASE.has(mutation.kind) && Object.keys(wanted).length > 0) {
       // Without a base a concurrent change could not be told from ours: read it now, or refuse.
+      const notCached = new OutboxError(
+        'not-cached',
+        `This ${target.type === 'issue' ? 'issue' : 'merge request'} is not in the offline cache and the server cannot be reached, so a change to it cannot be checked for conflicts. Try again when online.`,
+      )
+      if (!this.accounts.connectivityFor(accountId).online) throw notCached
       try {
         const client = await this.accounts.clientFor(accountId)
         item = await client.get<ItemJson>(itemPath(target))
       } catch (error) {
-        if (error instanceof NetworkError) {
-          throw new OutboxError('not-cached', `This ${target.type === 'issue' ? 'issue' : 'merge request'} is not in the offline cache and the server cannot be reached, so a change to it cannot be checked for conflicts. Try again when online.`)
-        }
+        if (error instanceof NetworkError) throw notCached
         throw error
       }
     }
