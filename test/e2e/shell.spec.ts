@@ -13,7 +13,8 @@ let output = ''
 
 test.beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'burrow-e2e-'))
-  start = spawn(process.execPath, ['scripts/start.mjs', '--browser', '--no-open', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] })
+  // The app's own data (accounts) goes beside the server's data dir: both inside dataDir.
+  start = spawn(process.execPath, ['scripts/start.mjs', '--browser', '--no-open', '--data-dir', join(dataDir, 'server')], { stdio: ['ignore', 'pipe', 'pipe'] })
   start.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`npm start printed no page address within 60 s:\n${output}`)), 60_000)
@@ -41,28 +42,31 @@ test.afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true })
 })
 
-test('the shell shows Burrow, browser mode and the local server version', async ({ page }) => {
+test('npm start in browser mode opens the first-run screen, offering its own Burrow Server', async ({ page }) => {
   const version = ((await (await fetch(`${serverUrl}/api/v4/version`)).json()) as { version: string }).version
   await page.goto(pageUrl)
-  await expect(page.getByRole('heading', { name: 'Burrow', exact: true })).toBeVisible()
-  await expect(page.getByTestId('mode')).toHaveText('browser')
-  await expect(page.getByTestId('server-url')).toHaveText(serverUrl)
-  await expect(page.getByTestId('server-version')).toHaveText(version)
+  await expect(page.getByRole('heading', { name: 'Welcome to Burrow' })).toBeVisible()
+  const local = page.getByTestId('instance-local')
+  await expect(local).toHaveAttribute('aria-checked', 'true')
+  await expect(local).toContainText(serverUrl)
+  await expect(local).toContainText(`version ${version}`)
   // The secret leaves the address bar once the page has taken it.
   expect(page.url()).not.toContain('secret=')
   await page.screenshot({ path: 'test-results/e2e/shell.png', fullPage: true })
 })
 
-test('the shell follows a dark OS theme', async ({ page }) => {
+test('the first-run screen follows a dark OS theme', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'dark' })
   await page.goto(pageUrl)
-  await expect(page.getByTestId('server-version')).not.toHaveText('…')
-  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
-  expect(background).not.toBe('rgb(255, 255, 255)')
+  await expect(page.getByTestId('instance-local')).toContainText('version')
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
+  await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor)).not.toBe('rgb(255, 255, 255)')
   await page.screenshot({ path: 'test-results/e2e/shell-dark.png', fullPage: true })
 })
 
-test('a page without the secret cannot reach the contract', async ({ page }) => {
+test('a page without the secret cannot reach the contract and says so', async ({ page }) => {
   await page.goto(pageUrl.replace(/#.*$/, ''))
-  await expect(page.getByTestId('error')).toContainText('unavailable')
+  await expect(page.getByTestId('shell-error')).toContainText('Burrow is not connected')
+  await expect(page.getByTestId('shell-error')).toContainText('unavailable')
+  await page.screenshot({ path: 'test-results/screenshots/no-secret.png', animations: 'disabled' })
 })

@@ -25,7 +25,7 @@ function networkHint(error: IpcError): string {
 
 // Codes come from core (dispatch.ts, accounts, api/errors.ts); unknown ones fall back to a generic title.
 const EXPLANATIONS: Readonly<Record<string, Explanation>> = {
-  'invalid-credentials': { title: 'Sign-in refused', hint: 'Check that the token is valid, not expired, and has the api scope, or that the username and password are right.' },
+  'invalid-credentials': { title: 'Sign-in refused', hint: 'Create a new personal access token with the api scope, or sign in with your username and password.' },
   unauthorized: { title: 'Sign-in refused', hint: 'The saved sign-in no longer works: remove the account and add it again.' },
   'network-error': { title: 'Cannot reach the server', hint: networkHint },
   'keychain-unavailable': { title: 'No keychain available', hint: 'Burrow keeps tokens in the system keychain. Unlock or install one (GNOME Keyring, KWallet, macOS Keychain, Windows Credential Manager) and try again.' },

@@ -214,6 +214,7 @@ describe('toReadableError', () => {
     const readable = toReadableError(new IpcFailure({ code: 'invalid-credentials', message: 'gitlab.example.com refused the token (401).' }))
     expect(readable).toMatchObject({ code: 'invalid-credentials', title: 'Sign-in refused', message: 'gitlab.example.com refused the token (401).' })
     expect(readable.hint).toContain('api scope')
+    expect(readable.hint).not.toBe(readable.message)
   })
 
   it('gives a hint matching the kind of network failure', () => {

@@ -1,0 +1,57 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { join, resolve } from 'node:path'
+import type { ConsoleMessage, Page } from '@playwright/test'
+import type { Launched } from './launch'
+
+const root = resolve(import.meta.dirname, '../../..')
+
+export interface RunningBurrow extends Launched {
+  stop(): Promise<void>
+}
+
+/** Starts support/launch.ts and waits for its addresses. */
+export async function launchBurrow(): Promise<RunningBurrow> {
+  const child: ChildProcess = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'test/e2e/support/launch.ts')], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const launched = await new Promise<Launched>((resolveLaunch, reject) => {
+    const timer = setTimeout(() => reject(new Error(`launch.ts printed nothing within 60 s:\n${output}`)), 60_000)
+    child.once('exit', (code) => reject(new Error(`launch.ts exited with ${code}:\n${output}`)))
+    let stdout = ''
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString()
+      const line = stdout.split('\n').find((l) => l.startsWith('{'))
+      if (line) {
+        clearTimeout(timer)
+        resolveLaunch(JSON.parse(line) as Launched)
+      }
+    })
+  })
+  return {
+    ...launched,
+    async stop() {
+      if (child.exitCode !== null) return
+      const exited = new Promise((r) => child.once('exit', r))
+      child.kill('SIGTERM')
+      await exited
+    },
+  }
+}
+
+/** Collects Content-Security-Policy violations the page reports in its console. */
+export function watchCsp(page: Page): string[] {
+  const violations: string[] = []
+  page.on('console', (message: ConsoleMessage) => {
+    if (/Content Security Policy|Refused to (load|execute|apply|connect|evaluate)/i.test(message.text())) violations.push(message.text())
+  })
+  page.on('pageerror', (error) => {
+    if (/Content Security Policy|EvalError/i.test(error.message)) violations.push(error.message)
+  })
+  return violations
+}
+
+/** Where the screenshots go: test-results/ is gitignored. */
+export const SCREENSHOTS = join(root, 'test-results', 'screenshots')
