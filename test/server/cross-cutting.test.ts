@@ -206,6 +206,34 @@ describe('cross-cutting server behaviour', () => {
     })
   })
 
+  describe(':id as an integer or a URL-encoded full path', () => {
+    it('answers the same for a project or group id and its URL-encoded full path, on every endpoint family', async () => {
+      const owner = seedUser(s)
+      const parent = seedGroup(s, { path: `idpath${owner.user.id}`, visibility: 'public' })
+      const group = seedGroup(s, { path: 'inner', parentId: parent.id, visibility: 'public' })
+      seedMember(s, 'Namespace', group.id, owner.user.id, 50)
+      const project = seedProject(s, { namespaceId: group.id, path: 'proj', visibility: 'public' })
+      const groupPath = encodeURIComponent(`${parent.path}/inner`)
+      const projectPath = encodeURIComponent(`${parent.path}/inner/proj`)
+      const suffixes = {
+        projects: ['', '/members', '/members/all', `/members/all/${owner.user.id}`, '/events', '/audit_events', '/access_requests', '/access_tokens', '/starrers', '/repository/branches', '/protected_branches'],
+        groups: ['', '/members', '/members/all', `/members/${owner.user.id}`, '/subgroups', '/descendant_groups', '/projects', '/billable_members', '/audit_events', '/access_requests'],
+      }
+      for (const [kind, id, path] of [['projects', project.id, projectPath], ['groups', group.id, groupPath]] as const) {
+        for (const suffix of suffixes[kind]) {
+          const byId = await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/${kind}/${id}${suffix}` })
+          const byPath = await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/${kind}/${path}${suffix}` })
+          const label = `${kind}${suffix}`
+          // Billable members exist for top-level groups only, so this subgroup answers 400 both ways.
+          expect([label, byId.statusCode]).toEqual([label, suffix === '/billable_members' ? 400 : 200])
+          expect([label, byPath.statusCode]).toEqual([label, byId.statusCode])
+          // Link headers echo the URL as requested; the bodies must match.
+          expect([label, byPath.body]).toEqual([label, byId.body])
+        }
+      }
+    })
+  })
+
   describe('If-Unmodified-Since on PUT and DELETE', () => {
     const OLD = 'Mon, 01 Jan 2001 00:00:00 GMT'
     const FUTURE = 'Fri, 01 Jan 2100 00:00:00 GMT'
