@@ -28,6 +28,8 @@ export const DEFAULT_SETTINGS = {
   allow_local_requests_from_web_hooks_and_services: true,
   /** Alert payload limit in bytes (GitLab's application JSON limit). */
   max_alert_payload_bytes: 1048576,
+  /** Instance runner registration token (`POST /runners`); generated on first start. */
+  runners_registration_token: '',
 } as const
 
 export type SettingKey = keyof typeof DEFAULT_SETTINGS

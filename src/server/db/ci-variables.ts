@@ -1,0 +1,61 @@
+import type { Db } from './connection'
+import { nowIso } from './connection'
+
+/** A row of `ci_variables`: a project CI/CD variable. */
+export interface CiVariableRow {
+  readonly id: number
+  readonly project_id: number
+  readonly key: string
+  readonly value: string
+  readonly variable_type: 'env_var' | 'file'
+  readonly protected: number
+  readonly masked: number
+  readonly raw: number
+  readonly environment_scope: string
+  readonly description: string | null
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+export function projectVariables(db: Db, projectId: number): CiVariableRow[] {
+  return db.prepare('SELECT * FROM ci_variables WHERE project_id = ? ORDER BY key, environment_scope').all(projectId) as CiVariableRow[]
+}
+
+/** Variables with this key (one per environment scope). */
+export function findVariables(db: Db, projectId: number, key: string): CiVariableRow[] {
+  return db.prepare('SELECT * FROM ci_variables WHERE project_id = ? AND key = ? ORDER BY environment_scope').all(projectId, key) as CiVariableRow[]
+}
+
+export interface VariableFields {
+  readonly key: string
+  readonly value: string
+  readonly variableType: 'env_var' | 'file'
+  readonly protected: boolean
+  readonly masked: boolean
+  readonly raw: boolean
+  readonly environmentScope: string
+  readonly description: string | null
+}
+
+export function insertVariable(db: Db, projectId: number, v: VariableFields): CiVariableRow {
+  const now = nowIso()
+  const info = db
+    .prepare(
+      `INSERT INTO ci_variables (project_id, key, value, variable_type, protected, masked, raw, environment_scope, description, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(projectId, v.key, v.value, v.variableType, Number(v.protected), Number(v.masked), Number(v.raw), v.environmentScope, v.description, now, now)
+  return db.prepare('SELECT * FROM ci_variables WHERE id = ?').get(Number(info.lastInsertRowid)) as CiVariableRow
+}
+
+export function updateVariable(db: Db, id: number, v: VariableFields): CiVariableRow {
+  db.prepare(
+    `UPDATE ci_variables SET key = ?, value = ?, variable_type = ?, protected = ?, masked = ?, raw = ?, environment_scope = ?, description = ?, updated_at = ?
+     WHERE id = ?`,
+  ).run(v.key, v.value, v.variableType, Number(v.protected), Number(v.masked), Number(v.raw), v.environmentScope, v.description, nowIso(), id)
+  return db.prepare('SELECT * FROM ci_variables WHERE id = ?').get(id) as CiVariableRow
+}
+
+export function deleteVariable(db: Db, id: number): void {
+  db.prepare('DELETE FROM ci_variables WHERE id = ?').run(id)
+}

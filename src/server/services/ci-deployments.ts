@@ -1,0 +1,75 @@
+import type { ServerContext } from '../context'
+import { deploymentsOfDeployable, findEnvironmentByName, updateEnvironment, type DeploymentStatus } from '../db/environments'
+import type { CiStatus } from '../db/pipelines'
+import type { EnvironmentTier } from '../db/environments'
+import { parseCiDuration } from '../ci/duration'
+import type { JobStatusEvent } from './ci-events'
+import { createDeployment, ensureEnvironment, EnvironmentValidationError, updateDeploymentStatus } from './environments'
+import { jobOptions } from './pipelines'
+
+// How a deploying job's status shows on its deployment (GitLab's Deployment states follow the job).
+const DEPLOYMENT_STATUS: Readonly<Partial<Record<CiStatus, DeploymentStatus>>> = {
+  created: 'created',
+  waiting_for_resource: 'created',
+  preparing: 'created',
+  pending: 'created',
+  manual: 'created',
+  scheduled: 'created',
+  running: 'running',
+  success: 'success',
+  failed: 'failed',
+  canceled: 'canceled',
+  skipped: 'skipped',
+}
+
+/**
+ * Job status listener: a job with `environment:` (action `start`, the default) deploys. The
+ * environment is created when missing (with the job's URL and tier), the job gets a deployment
+ * when it is created or retried, and the deployment follows the job's status. A successful job
+ * with action `stop` stops its environment.
+ */
+export function trackDeployment({ ctx, job, pipeline }: JobStatusEvent): void {
+  if (!job.environment) return
+  const env = jobOptions(job).environment
+  if (!env) return
+  if (env.action === 'stop') {
+    if (job.status === 'success') stopEnvironmentNamed(ctx, job.project_id, job.environment)
+    return
+  }
+  if (env.action !== 'start') return
+  const status = DEPLOYMENT_STATUS[job.status]
+  if (!status) return
+  const existing = deploymentsOfDeployable(ctx.db, job.id)[0]
+  if (existing) {
+    if (existing.status !== status) updateDeploymentStatus(ctx.db, existing.id, status)
+    return
+  }
+  let environmentId: number
+  try {
+    const autoStop = env.auto_stop_in ? parseCiDuration(env.auto_stop_in) : null
+    environmentId = ensureEnvironment(ctx.db, job.project_id, job.environment, {
+      externalUrl: env.url ?? null,
+      ...(env.deployment_tier ? { tier: env.deployment_tier as EnvironmentTier } : {}),
+      ...(autoStop !== null ? { autoStopAt: new Date(Date.now() + autoStop * 1000).toISOString() } : {}),
+    }).id
+  } catch (error) {
+    // An environment name the configuration expanded into something invalid deploys nowhere.
+    if (error instanceof EnvironmentValidationError) return
+    throw error
+  }
+  createDeployment(ctx.db, {
+    projectId: job.project_id,
+    environmentId,
+    ref: pipeline.ref,
+    sha: pipeline.sha,
+    tag: pipeline.tag === 1,
+    userId: job.user_id,
+    deployableId: job.id,
+    status,
+  })
+}
+
+function stopEnvironmentNamed(ctx: ServerContext, projectId: number, name: string): void {
+  const env = findEnvironmentByName(ctx.db, projectId, name)
+  if (env && env.state !== 'stopped') updateEnvironment(ctx.db, env.id, { state: 'stopped' })
+}
