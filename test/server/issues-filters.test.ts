@@ -165,6 +165,18 @@ describe('project issue list filters', () => {
   it('confidential issues are absent for a non-member', async () => {
     expect(await titles('', carol.token)).toEqual(['Alpha bug', 'Beta feature'])
   })
+  it('counts only the issues the caller may see in X-Total and issues_statistics', async () => {
+    const seen = async (token: string, query: string): Promise<string | undefined> =>
+      (await call(token, 'GET', `/projects/${p.id}/issues?per_page=1&${query}`)).headers['x-total'] as string | undefined
+    expect(await seen(carol.token, '')).toBe('2')
+    expect(await seen(carol.token, 'state=closed')).toBe('1')
+    expect(await seen(alice.token, '')).toBe('3')
+    expect(await seen(carol.token, 'scope=all&confidential=true')).toBe('0')
+    const stats = (await call(carol.token, 'GET', `/projects/${p.id}/issues_statistics`)).body
+    expect(stats).toEqual({ statistics: { counts: { all: 2, closed: 1, opened: 1 } } })
+    const global = await call(carol.token, 'GET', '/issues?scope=all&per_page=1')
+    expect(global.headers['x-total']).toBe('3')
+  })
   it('with_labels_details gives label objects', async () => {
     const r = await call(ROOT_TOKEN, 'GET', `/projects/${p.id}/issues?labels=bug&with_labels_details=true`)
     expect(r.body[0].labels[0]).toMatchObject({ name: 'bug', color: '#6699cc', text_color: '#FFFFFF', description: null, description_html: null })

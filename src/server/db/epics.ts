@@ -2,6 +2,7 @@ import { AUTHORIZED_GROUPS_CTE } from '../auth/permissions'
 import type { Db } from './connection'
 import { nowIso } from './connection'
 import { nextIid } from './internal-ids'
+import { cachedStatement } from './statements'
 import type { Wildcard } from './issues'
 import type { LabelRow } from './labels'
 
@@ -57,7 +58,7 @@ export function findEpicByIid(db: Db, groupId: number, iid: number): EpicRow | u
 /** Epics by id, one query. */
 export function epicsById(db: Db, ids: readonly number[]): Map<number, EpicRow> {
   if (ids.length === 0) return new Map()
-  const rows = db.prepare('SELECT * FROM epics WHERE id IN (SELECT value FROM json_each(?))').all(idsJson(ids)) as EpicRow[]
+  const rows = cachedStatement(db, 'SELECT * FROM epics WHERE id IN (SELECT value FROM json_each(?))').all(idsJson(ids)) as EpicRow[]
   return new Map(rows.map((r) => [r.id, r]))
 }
 
@@ -428,7 +429,7 @@ export function epicIssueLinks(db: Db, epicId: number): EpicIssueRow[] {
 /** Links by issue id for a page of issues. */
 export function epicIssuesOfIssues(db: Db, issueIds: readonly number[]): Map<number, EpicIssueRow> {
   if (issueIds.length === 0) return new Map()
-  const rows = db.prepare('SELECT * FROM epic_issues WHERE issue_id IN (SELECT value FROM json_each(?))').all(idsJson(issueIds)) as EpicIssueRow[]
+  const rows = cachedStatement(db, 'SELECT * FROM epic_issues WHERE issue_id IN (SELECT value FROM json_each(?))').all(idsJson(issueIds)) as EpicIssueRow[]
   return new Map(rows.map((r) => [r.issue_id, r]))
 }
 

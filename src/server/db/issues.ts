@@ -3,6 +3,7 @@ import { AUTHORIZED_GROUPS_CTE, AUTHORIZED_PROJECTS_CTE } from '../auth/permissi
 import type { Db } from './connection'
 import { nowIso } from './connection'
 import { nextIid } from './internal-ids'
+import { cachedStatement } from './statements'
 import type { LabelRow } from './labels'
 import type { MilestoneRow } from './milestones'
 import type { UserRow } from './rows'
@@ -212,8 +213,7 @@ function idsJson(ids: readonly number[]): string {
 export function assigneeIdsOf(db: Db, issueIds: readonly number[]): Map<number, number[]> {
   const out = new Map<number, number[]>()
   if (issueIds.length === 0) return out
-  const rows = db
-    .prepare('SELECT issue_id, user_id FROM issue_assignees WHERE issue_id IN (SELECT value FROM json_each(?)) ORDER BY rowid')
+  const rows = cachedStatement(db, 'SELECT issue_id, user_id FROM issue_assignees WHERE issue_id IN (SELECT value FROM json_each(?)) ORDER BY rowid')
     .all(idsJson(issueIds)) as { issue_id: number; user_id: number }[]
   for (const r of rows) out.set(r.issue_id, [...(out.get(r.issue_id) ?? []), r.user_id])
   return out
@@ -223,12 +223,11 @@ export function assigneeIdsOf(db: Db, issueIds: readonly number[]): Map<number, 
 export function labelsOf(db: Db, issueIds: readonly number[]): Map<number, LabelRow[]> {
   const out = new Map<number, LabelRow[]>()
   if (issueIds.length === 0) return out
-  const rows = db
-    .prepare(
-      `SELECT ll.target_id AS issue_id, l.* FROM label_links ll JOIN labels l ON l.id = ll.label_id
-       WHERE ll.target_type = 'Issue' AND ll.target_id IN (SELECT value FROM json_each(?)) ORDER BY l.title, l.id`,
-    )
-    .all(idsJson(issueIds)) as (LabelRow & { issue_id: number })[]
+  const rows = cachedStatement(
+    db,
+    `SELECT ll.target_id AS issue_id, l.* FROM label_links ll JOIN labels l ON l.id = ll.label_id
+     WHERE ll.target_type = 'Issue' AND ll.target_id IN (SELECT value FROM json_each(?)) ORDER BY l.title, l.id`,
+  ).all(idsJson(issueIds)) as (LabelRow & { issue_id: number })[]
   for (const { issue_id, ...label } of rows) out.set(issue_id, [...(out.get(issue_id) ?? []), label])
   return out
 }
@@ -236,7 +235,7 @@ export function labelsOf(db: Db, issueIds: readonly number[]): Map<number, Label
 /** Milestones by id. */
 export function milestonesById(db: Db, ids: readonly number[]): Map<number, MilestoneRow> {
   if (ids.length === 0) return new Map()
-  const rows = db.prepare('SELECT * FROM milestones WHERE id IN (SELECT value FROM json_each(?))').all(idsJson(ids)) as MilestoneRow[]
+  const rows = cachedStatement(db, 'SELECT * FROM milestones WHERE id IN (SELECT value FROM json_each(?))').all(idsJson(ids)) as MilestoneRow[]
   return new Map(rows.map((r) => [r.id, r]))
 }
 
@@ -257,19 +256,16 @@ export function issueCounts(db: Db, issueIds: readonly number[]): Map<number, Is
   const patch = (id: number, c: Partial<IssueCounts>): void => {
     out.set(id, { ...(out.get(id) as IssueCounts), ...c })
   }
-  const notes = db
-    .prepare("SELECT noteable_id AS id, COUNT(*) AS n FROM notes WHERE noteable_type = 'Issue' AND system = 0 AND noteable_id IN (SELECT value FROM json_each(?)) GROUP BY noteable_id")
+  const notes = cachedStatement(db, "SELECT noteable_id AS id, COUNT(*) AS n FROM notes WHERE noteable_type = 'Issue' AND system = 0 AND noteable_id IN (SELECT value FROM json_each(?)) GROUP BY noteable_id")
     .all(json) as { id: number; n: number }[]
   for (const r of notes) patch(r.id, { userNotes: r.n })
-  const awards = db
-    .prepare(
-      `SELECT awardable_id AS id, SUM(name = 'thumbsup') AS up, SUM(name = 'thumbsdown') AS down FROM award_emoji
-       WHERE awardable_type = 'Issue' AND awardable_id IN (SELECT value FROM json_each(?)) GROUP BY awardable_id`,
-    )
-    .all(json) as { id: number; up: number; down: number }[]
+  const awards = cachedStatement(
+    db,
+    `SELECT awardable_id AS id, SUM(name = 'thumbsup') AS up, SUM(name = 'thumbsdown') AS down FROM award_emoji
+     WHERE awardable_type = 'Issue' AND awardable_id IN (SELECT value FROM json_each(?)) GROUP BY awardable_id`,
+  ).all(json) as { id: number; up: number; down: number }[]
   for (const r of awards) patch(r.id, { upvotes: r.up, downvotes: r.down })
-  const spent = db
-    .prepare("SELECT trackable_id AS id, SUM(time_spent) AS s FROM timelogs WHERE trackable_type = 'Issue' AND trackable_id IN (SELECT value FROM json_each(?)) GROUP BY trackable_id")
+  const spent = cachedStatement(db, "SELECT trackable_id AS id, SUM(time_spent) AS s FROM timelogs WHERE trackable_type = 'Issue' AND trackable_id IN (SELECT value FROM json_each(?)) GROUP BY trackable_id")
     .all(json) as { id: number; s: number }[]
   for (const r of spent) patch(r.id, { timeSpent: r.s })
   return out
@@ -287,12 +283,11 @@ export interface IssueProjectPath {
 /** Project paths by project id, one query. */
 export function projectPathsOf(db: Db, projectIds: readonly number[]): Map<number, IssueProjectPath> {
   if (projectIds.length === 0) return new Map()
-  const rows = db
-    .prepare(
-      `SELECT p.id, p.path, p.namespace_id, n.kind AS namespace_kind, n.full_path || '/' || p.path AS full_path FROM projects p JOIN namespaces n ON n.id = p.namespace_id
-       WHERE p.id IN (SELECT value FROM json_each(?))`,
-    )
-    .all(idsJson(projectIds)) as IssueProjectPath[]
+  const rows = cachedStatement(
+    db,
+    `SELECT p.id, p.path, p.namespace_id, n.kind AS namespace_kind, n.full_path || '/' || p.path AS full_path FROM projects p JOIN namespaces n ON n.id = p.namespace_id
+     WHERE p.id IN (SELECT value FROM json_each(?))`,
+  ).all(idsJson(projectIds)) as IssueProjectPath[]
   return new Map(rows.map((r) => [r.id, r]))
 }
 
@@ -371,21 +366,40 @@ const HAS_ASSIGNEE = 'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id =
 const ANY_ASSIGNEE = 'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id)'
 const MILESTONE_TITLE = 'i.milestone_id IN (SELECT id FROM milestones WHERE title = ?)'
 
-/** The WHERE clause of a filter, with its arguments. */
-function whereOf(f: IssueFilter): { sql: string; args: unknown[] } {
+/**
+ * Whether the confidentiality rule narrows this list: not for administrators, nor when the viewer
+ * is a Reporter of every listed project (then it would only cost a test per row).
+ */
+function confidentialityApplies(f: IssueFilter): boolean {
+  if (f.confidentialProjectIds === null) return false
+  const seeing = new Set(f.confidentialProjectIds)
+  return !f.projectIds.every((id) => seeing.has(id))
+}
+
+/** How a WHERE clause treats confidential issues: those the viewer may see, those hidden from them, or no rule. */
+type Confidentiality = 'visible' | 'hidden' | 'none'
+
+/**
+ * The WHERE clause of a filter, with its arguments. `withProjects: false` leaves out the project
+ * condition for queries that drive from the project list themselves (multi-project counts).
+ */
+function whereOf(f: IssueFilter, confidentiality: Confidentiality = confidentialityApplies(f) ? 'visible' : 'none', withProjects = true): { sql: string; args: unknown[] } {
   const where: string[] = []
   const args: unknown[] = []
   const add = (sql: string, ...a: unknown[]): void => {
     where.push(sql)
     args.push(...a)
   }
-  if (f.projectIds.length === 1) add('i.project_id = ?', f.projectIds[0])
-  else add('i.project_id IN (SELECT value FROM json_each(?))', JSON.stringify(f.projectIds))
-  if (f.confidentialProjectIds !== null) {
-    add(
-      `(i.confidential = 0 OR i.author_id = ? OR ${HAS_ASSIGNEE} OR i.project_id IN (SELECT value FROM json_each(?)))`,
-      f.viewerId ?? -1, f.viewerId ?? -1, JSON.stringify(f.confidentialProjectIds),
-    )
+  if (withProjects) {
+    if (f.projectIds.length === 1) add('i.project_id = ?', f.projectIds[0])
+    else add('i.project_id IN (SELECT value FROM json_each(?))', JSON.stringify(f.projectIds))
+  }
+  if (confidentiality !== 'none') {
+    const seeing = f.confidentialProjectIds ?? []
+    const visibleTerms = [`i.author_id = ?`, HAS_ASSIGNEE, ...(seeing.length > 0 ? ['i.project_id IN (SELECT value FROM json_each(?))'] : [])]
+    const visibleArgs = [f.viewerId ?? -1, f.viewerId ?? -1, ...(seeing.length > 0 ? [JSON.stringify(seeing)] : [])]
+    if (confidentiality === 'visible') add(`(i.confidential = 0 OR ${visibleTerms.join(' OR ')})`, ...visibleArgs)
+    else add(`i.confidential = 1 AND NOT (${visibleTerms.join(' OR ')})`, ...visibleArgs)
   }
   if (f.state) add('i.state = ?', f.state)
   if (f.iids) add('i.iid IN (SELECT value FROM json_each(?))', JSON.stringify(f.iids))
@@ -489,20 +503,44 @@ function orderOf(f: IssueFilter): string {
   }
 }
 
+/**
+ * `SELECT <columns> FROM` the filter's issues with the given confidentiality rule. Over several
+ * projects the query is driven from the project list (an index range per project) rather than
+ * testing each issue of the instance against the list.
+ */
+function aggregate(db: Db, f: IssueFilter, columns: string, confidentiality: Confidentiality): Record<string, number> {
+  if (f.projectIds.length === 1) {
+    const { sql, args } = whereOf(f, confidentiality)
+    return cachedStatement(db, `SELECT ${columns} FROM issues i WHERE ${sql}`).get(...args) as Record<string, number>
+  }
+  const { sql, args } = whereOf(f, confidentiality, false)
+  return cachedStatement(db, `SELECT ${columns} FROM json_each(?) p CROSS JOIN issues i ON i.project_id = p.value${sql ? ` WHERE ${sql}` : ''}`)
+    .get(JSON.stringify(f.projectIds), ...args) as Record<string, number>
+}
+
+/**
+ * Sums over the filter's issues the viewer may see. With the confidentiality rule, the hidden
+ * confidential issues are counted on their own and subtracted: the whole count then stays an
+ * index-only range count, and only the few confidential rows are ever tested.
+ */
+function visibleAggregate(db: Db, f: IssueFilter, columns: string): Record<string, number> {
+  const all = aggregate(db, f, columns, 'none')
+  if (!confidentialityApplies(f)) return all
+  const hidden = aggregate(db, f, columns, 'hidden')
+  return Object.fromEntries(Object.entries(all).map(([k, v]) => [k, v - (hidden[k] ?? 0)]))
+}
+
 /** One page of issues matching the filter, and how many match in all. */
 export function listIssues(db: Db, f: IssueFilter, page: { readonly limit: number; readonly offset: number }): { rows: IssueRow[]; total: number } {
+  const total = visibleAggregate(db, f, 'COUNT(*) AS n').n
   const { sql, args } = whereOf(f)
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM issues i WHERE ${sql}`).get(...args) as { n: number }).n
-  const rows = db.prepare(`SELECT i.* FROM issues i WHERE ${sql} ORDER BY ${orderOf(f)} LIMIT ? OFFSET ?`).all(...args, page.limit, page.offset) as IssueRow[]
+  const rows = cachedStatement(db, `SELECT i.* FROM issues i WHERE ${sql} ORDER BY ${orderOf(f)} LIMIT ? OFFSET ?`).all(...args, page.limit, page.offset) as IssueRow[]
   return { rows, total }
 }
 
 /** Counts of matching issues by state (the issues_statistics endpoints), ignoring the filter's own state. */
 export function issueStateCounts(db: Db, f: IssueFilter): { all: number; opened: number; closed: number } {
-  const { sql, args } = whereOf({ ...f, state: undefined })
-  const row = db
-    .prepare(`SELECT COUNT(*) AS all_count, COALESCE(SUM(i.state = 'opened'), 0) AS opened, COALESCE(SUM(i.state = 'closed'), 0) AS closed FROM issues i WHERE ${sql}`)
-    .get(...args) as { all_count: number; opened: number; closed: number }
+  const row = visibleAggregate(db, { ...f, state: undefined }, "COUNT(*) AS all_count, COALESCE(SUM(i.state = 'opened'), 0) AS opened, COALESCE(SUM(i.state = 'closed'), 0) AS closed")
   return { all: row.all_count, opened: row.opened, closed: row.closed }
 }
 
@@ -533,8 +571,7 @@ export function readableProjects(
     where.push(`(${feature} <> 'private' OR ap.lvl >= 10)`)
   }
   const sqlWhere = where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''
-  const rows = db
-    .prepare(`WITH RECURSIVE ${AUTHORIZED_GROUPS_CTE}, ${AUTHORIZED_PROJECTS_CTE} SELECT p.id, COALESCE(ap.lvl, 0) AS lvl FROM projects p LEFT JOIN authorized_projects ap ON ap.id = p.id ${sqlWhere}`)
+  const rows = cachedStatement(db, `WITH RECURSIVE ${AUTHORIZED_GROUPS_CTE}, ${AUTHORIZED_PROJECTS_CTE} SELECT p.id, COALESCE(ap.lvl, 0) AS lvl FROM projects p LEFT JOIN authorized_projects ap ON ap.id = p.id ${sqlWhere}`)
     .all(args) as { id: number; lvl: number }[]
   return { ids: rows.map((r) => r.id), reporterIds: rows.filter((r) => viewer?.isAdmin || r.lvl >= 20).map((r) => r.id) }
 }
@@ -542,6 +579,6 @@ export function readableProjects(
 /** Users by id, one query (authors, assignees, closers of a page). */
 export function usersById(db: Db, ids: readonly number[]): Map<number, UserRow> {
   if (ids.length === 0) return new Map()
-  const rows = db.prepare('SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))').all(idsJson(ids)) as UserRow[]
+  const rows = cachedStatement(db, 'SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))').all(idsJson(ids)) as UserRow[]
   return new Map(rows.map((r) => [r.id, r]))
 }

@@ -1,6 +1,7 @@
 import type { Db } from './connection'
 import { nextIid } from './internal-ids'
 import { nowIso } from './connection'
+import { cachedStatement } from './statements'
 
 /** A row of `milestones`: a project milestone (project_id set) or a group milestone (group_id set). */
 export interface MilestoneRow {
@@ -122,13 +123,12 @@ export function ownerPaths(db: Db, projectIds: readonly number[], groupIds: read
   const projects = new Map<number, string>()
   const groups = new Map<number, string>()
   if (projectIds.length > 0) {
-    const rows = db
-      .prepare(`SELECT p.id, n.full_path || '/' || p.path AS path FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE p.id IN (SELECT value FROM json_each(?))`)
+    const rows = cachedStatement(db, `SELECT p.id, n.full_path || '/' || p.path AS path FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE p.id IN (SELECT value FROM json_each(?))`)
       .all(JSON.stringify(projectIds)) as { id: number; path: string }[]
     for (const r of rows) projects.set(r.id, r.path)
   }
   if (groupIds.length > 0) {
-    const rows = db.prepare('SELECT id, full_path FROM namespaces WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(groupIds)) as { id: number; full_path: string }[]
+    const rows = cachedStatement(db, 'SELECT id, full_path FROM namespaces WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(groupIds)) as { id: number; full_path: string }[]
     for (const r of rows) groups.set(r.id, r.full_path)
   }
   return { projects, groups }

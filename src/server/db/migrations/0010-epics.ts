@@ -2,7 +2,8 @@
  * Epics (group-level issuables with iids per group), the issues they hold and the issues that
  * were promoted to them. Labels ride on label_links, notes, award emoji, subscriptions and to-dos
  * on the polymorphic tables of 0006. `epic_issues` is the one record of which epic holds an
- * issue, so the unused `issues.epic_id` of 0007 goes.
+ * issue, so the unused `issues.epic_id` of 0007 goes. Two indexes serve issue lists and burndown
+ * charts.
  */
 export default {
   version: 10,
@@ -55,5 +56,9 @@ ALTER TABLE issues ADD COLUMN promoted_to_epic_id INTEGER REFERENCES epics(id) O
 
 -- Burndown charts read an issue's closed/reopened events.
 CREATE INDEX events_target ON events(target_type, target_id);
+
+-- Issue lists count what a non-Reporter may see as all matching issues minus the confidential
+-- ones hidden from them: this index keeps that second count to the (few) confidential rows.
+CREATE INDEX issues_confidential ON issues(project_id, state, created_at) WHERE confidential = 1;
 `,
 }
