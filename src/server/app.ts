@@ -7,6 +7,7 @@ import { Permissions } from './auth/permissions'
 import { createContext, type ServerContext, type ServerOptions } from './context'
 import { openDatabase } from './db/connection'
 import { ApiError, tooManyRequests } from './http/errors'
+import { stripJsonFormat } from './http/format'
 import { multipartFields } from './http/multipart'
 import { parseParams } from './http/querystring'
 import { exactJsonContentType, normaliseBooleans } from './http/wire'
@@ -75,6 +76,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 16 * 1024 * 1024,
+    rewriteUrl: (req) => stripJsonFormat(req.url ?? '/'),
     routerOptions: {
       querystringParser: (s: string) => parseParams(s),
       ignoreTrailingSlash: true,

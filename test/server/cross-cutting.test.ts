@@ -278,6 +278,14 @@ describe('cross-cutting server behaviour', () => {
   })
 
   describe('routing and malformed input', () => {
+    it('accepts the optional .json format suffix on API paths', async () => {
+      const plain = await s.request(author.token, { method: 'GET', url: `/api/v4/users/${author.user.id}` })
+      const suffixed = await s.request(author.token, { method: 'GET', url: `/api/v4/users/${author.user.id}.json` })
+      expect(suffixed.statusCode).toBe(200)
+      expect(suffixed.body).toBe(plain.body)
+      expect((await s.request(author.token, { method: 'GET', url: '/api/v4/version.json' })).statusCode).toBe(200)
+    })
+
     it('answers 404 for the removed /api/v3', async () => {
       expect((await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v3/projects' })).statusCode).toBe(404)
     })
