@@ -39,7 +39,7 @@ export interface OutboxOptions {
   readonly keepSettledMs?: number
 }
 
-/** Where a write may go while the instance is offline: everything here can be queued. */
+/** Writes that set values outright: without a base, a change made on the server meanwhile could not be told from ours. */
 const WRITE_KINDS_WITH_BASE: ReadonlySet<Mutation['kind']> = new Set(['update', 'time-estimate'])
 
 const NEVER_SENT = new Set(['refused', 'dns', 'tls'])
