@@ -169,11 +169,7 @@ export function mergeRequestDetailFields(mr: MergeRequestRow, d: MergeRequestDet
   return {
     subscribed: d.subscribed,
     changes_count: String(d.changesCount),
-    latest_build_started_at: null,
-    latest_build_finished_at: null,
     first_deployed_to_production_at: mr.first_deployed_to_production_at,
-    pipeline: null,
-    head_pipeline: null,
     diff_refs: mr.head_sha ? { base_sha: mr.base_sha, head_sha: mr.head_sha, start_sha: mr.start_sha } : null,
     overflow: d.overflow,
     user: { can_merge: d.canMerge },

@@ -21,6 +21,7 @@ import { checkUnmodifiedSince } from '../http/conditional'
 import { apiMessage, forbidden, invalidParam, missingParam, notFound, notModified, paramError, unauthorized } from '../http/errors'
 import { pageOf, paginateArray, setPageHeaders } from '../http/pagination'
 import { currentUser, loadGroup, loadProject } from '../http/resolve'
+import { ACTIVE_PIPELINE_STATUSES, disableAutoMerge, enableAutoMerge, headPipelineOf, pipelineAllowsMerge } from '../services/auto-merge'
 import { buildMergeRef, closableIssues, assertMergeable, mergeMergeRequest, startRebase } from '../services/merge'
 import {
   canReadMergeRequestsWith, createMergeRequest, destroyMergeRequest, participantIds, presentMergeRequestDetail, presentMergeRequests, updateMergeRequest,
@@ -440,15 +441,23 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     if (!canMergeInto(request, project, mr.target_branch)) throw unauthorized()
     assertMergeable(mr)
     const b = request.body
-    // There are no pipelines, so "merge when the pipeline succeeds" merges at once, as GitLab does
-    // for a merge request without a pipeline.
-    const merged = await mergeMergeRequest(request, project, mr, user, {
+    const options = {
       mergeCommitMessage: b.merge_commit_message,
       squashCommitMessage: b.squash_commit_message,
       squash: b.squash,
       shouldRemoveSourceBranch: b.should_remove_source_branch,
       sha: b.sha,
-    })
+    }
+    const db = request.server.burrow.db
+    const head = headPipelineOf(db, mr)
+    // With a head pipeline still running, "merge when the pipeline succeeds" waits for it; without
+    // one (or once it has finished) the merge happens now, as GitLab does.
+    if ((b.merge_when_pipeline_succeeds || b.auto_merge) && head && ACTIVE_PIPELINE_STATUSES.includes(head.status)) {
+      if (b.sha !== undefined && b.sha !== mr.head_sha) throw apiMessage(409, `SHA does not match HEAD of source branch: ${mr.head_sha ?? ''}`)
+      return detail(request, project, enableAutoMerge(db, mr, user, options))
+    }
+    if (!pipelineAllowsMerge(project, head)) throw apiMessage(405, '405 Method Not Allowed')
+    const merged = await mergeMergeRequest(request, project, mr, user, options)
     return detail(request, project, merged)
   })
 
@@ -479,6 +488,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     if (mr.state === 'merged' || mr.state === 'closed') throw apiMessage(405, 'Method Not Allowed')
     if (mr.merge_when_pipeline_succeeds !== 1) throw apiMessage(406, '406 Not Acceptable')
     const row = updateMergeRequestRow(request.server.burrow.db, mr.id, { merge_when_pipeline_succeeds: 0 })
+    disableAutoMerge(request.server.burrow.db, mr.id)
     return reply.code(201).send(await detail(request, project, row))
   })
 

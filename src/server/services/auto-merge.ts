@@ -6,12 +6,13 @@ import { nowIso } from '../db/connection'
 import { findMergeRequestById, updateMergeRequestRow, type MergeRequestRow } from '../db/merge-requests'
 import { findProjectById } from '../db/namespaces'
 import { latestPipelineFor, type CiStatus, type PipelineRow } from '../db/pipelines'
-import type { UserRow } from '../db/rows'
+import type { ProjectRow, UserRow } from '../db/rows'
 import { findUserById } from '../db/users'
+import { projectSettings } from '../entities/project'
 import { ApiError } from '../http/errors'
 import type { PipelineStatusEvent } from './ci-events'
 import { presentPipeline, presentPipelines } from './ci-present'
-import { mergeMergeRequest, type MergeOptions } from './merge'
+import { assertMergeable, mergeMergeRequest, type MergeOptions } from './merge'
 import { runInBackground } from './mergeability'
 
 /** Pipeline statuses that may still end in success (GitLab's ACTIVE_STATUSES). */
@@ -35,6 +36,17 @@ export function mergeRequestPipelineFields(request: FastifyRequest, mr: MergeReq
     latest_build_started_at: head?.started_at ?? null,
     latest_build_finished_at: head?.finished_at ?? null,
   }
+}
+
+/**
+ * GitLab's "Pipelines must succeed": with only_allow_merge_if_pipeline_succeeds, the head pipeline
+ * must exist and have succeeded (or been skipped, when skipped pipelines count as successful).
+ */
+export function pipelineAllowsMerge(project: ProjectRow, head: PipelineRow | undefined): boolean {
+  const s = projectSettings(project.settings)
+  if (s.only_allow_merge_if_pipeline_succeeds !== true) return true
+  if (!head) return false
+  return head.status === 'success' || (head.status === 'skipped' && s.allow_merge_on_skipped_pipeline === true)
 }
 
 /** Sets the merge request to merge when its head pipeline succeeds, remembering who asked and how. */
@@ -76,6 +88,7 @@ async function autoMerge(request: FastifyRequest, mrId: number, pipeline: Pipeli
   const as = actingAs(request, user)
   if (!as.perms.canInProject(project, AccessLevel.DEVELOPER)) return fail('The user who set the merge request to merge when the pipeline succeeds may no longer merge it')
   try {
+    assertMergeable(mr)
     await mergeMergeRequest(as, project, mr, user, { ...(JSON.parse(pending?.params ?? '{}') as MergeOptions), sha: pipeline.sha })
     disableAutoMerge(ctx.db, mr.id)
   } catch (error) {

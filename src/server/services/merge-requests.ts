@@ -22,6 +22,7 @@ import { projectGitDir, repoExists } from '../git/project-repo'
 import { resolveCommit } from '../git/refs'
 import { gitText, isValidRef } from '../git/git'
 import { apiMessage, validationFailed, type ApiError } from '../http/errors'
+import { mergeRequestPipelineFields } from './auto-merge'
 import { recordEvent } from './events'
 import { closingReferences } from './merge'
 import { presentMilestones } from './milestones'
@@ -125,7 +126,7 @@ export async function presentMergeRequestDetail(
     includeRebaseInProgress: options.includeRebaseInProgress ?? false,
     overflow: false,
   }
-  return { ...basic, ...mergeRequestDetailFields(mr, detail) }
+  return { ...basic, ...mergeRequestDetailFields(mr, detail), ...mergeRequestPipelineFields(request, mr) }
 }
 
 /** One page of a milestone's merge requests the caller may see, oldest first, as GitLab lists them. */
