@@ -473,6 +473,49 @@ describe('epic issues', () => {
   })
 })
 
+describe('issue lists with epics', () => {
+  /** Statements run while `fn` runs (every get/all/run/iterate of better-sqlite3). */
+  async function statementsDuring(fn: () => Promise<unknown>): Promise<number> {
+    const proto = Object.getPrototypeOf(s.app.burrow.db.prepare('SELECT 1')) as Record<string, (...a: unknown[]) => unknown>
+    const originals = new Map(['get', 'all', 'run', 'iterate'].map((m) => [m, proto[m]]))
+    let count = 0
+    for (const [m, original] of originals) {
+      proto[m] = function (this: unknown, ...a: unknown[]) {
+        count += 1
+        return original.apply(this, a)
+      }
+    }
+    try {
+      await fn()
+    } finally {
+      for (const [m, original] of originals) proto[m] = original
+    }
+    return count
+  }
+
+  it('present epic fields without a query per issue (N+1-free)', async () => {
+    const g = seedGroup(s, { visibility: 'private' })
+    const sg = seedGroup(s, { parentId: g.id, visibility: 'private' })
+    const projects = [seedProject(s, { namespaceId: g.id, visibility: 'private' }), seedProject(s, { namespaceId: sg.id, visibility: 'private' })]
+    seedMember(s, 'Namespace', g.id, reporter.user.id, AccessLevel.REPORTER)
+    const epics = [await epic(reporter.token, g, { title: 'e1' }), await epic(reporter.token, sg, { title: 'e2' }), await epic(reporter.token, g, { title: 'e3', confidential: true })]
+    for (let n = 0; n < 30; n++) {
+      // Issues of the subgroup's project go to the subgroup's epic; the others to the group's.
+      const i = await issue(reporter.token, projects[n % 3 === 1 ? 1 : 0], { title: `n${n}`, confidential: n % 3 === 2, labels: `l${n % 4}` })
+      const e = epics[n % 3]
+      expect((await post(reporter.token, `/groups/${e.group_id}/epics/${e.iid}/issues/${i.id}`)).statusCode).toBe(201)
+    }
+    const small = await statementsDuring(() => get(reporter.token, `/groups/${g.id}/issues?per_page=3`))
+    const large = await statementsDuring(() => get(reporter.token, `/groups/${g.id}/issues?per_page=30`))
+    expect(large).toBe(small)
+    const page = (await get(reporter.token, `/groups/${g.id}/issues?per_page=30`)).body as Json[]
+    expect(page.every((i) => i.epic !== null && i.epic_iid === i.epic.iid)).toBe(true)
+    const epicsSmall = await statementsDuring(() => get(reporter.token, `/groups/${g.id}/epics?per_page=1`))
+    const epicsLarge = await statementsDuring(() => get(reporter.token, `/groups/${g.id}/epics?per_page=3`))
+    expect(epicsLarge).toBe(epicsSmall)
+  })
+})
+
 describe('child epics', () => {
   it('lists, assigns, creates, reorders and removes child epics', async () => {
     const parent = await epic(reporter.token, group, { title: 'tree root' })

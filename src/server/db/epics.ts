@@ -5,6 +5,7 @@ import { nextIid } from './internal-ids'
 import { cachedStatement } from './statements'
 import type { Wildcard } from './issues'
 import type { LabelRow } from './labels'
+import type { NamespaceRow } from './rows'
 
 export type EpicState = 'opened' | 'closed'
 
@@ -232,6 +233,13 @@ export function groupPathsOf(db: Db, groupIds: readonly number[]): Map<number, {
   const rows = db
     .prepare('SELECT id, full_path, path, parent_id FROM namespaces WHERE id IN (SELECT value FROM json_each(?))')
     .all(idsJson(groupIds)) as { id: number; full_path: string; path: string; parent_id: number | null }[]
+  return new Map(rows.map((r) => [r.id, r]))
+}
+
+/** Namespaces (the groups of a page of epics) by id, one query. */
+export function namespacesById(db: Db, ids: readonly number[]): Map<number, NamespaceRow> {
+  if (ids.length === 0) return new Map()
+  const rows = cachedStatement(db, 'SELECT * FROM namespaces WHERE id IN (SELECT value FROM json_each(?))').all(idsJson(ids)) as NamespaceRow[]
   return new Map(rows.map((r) => [r.id, r]))
 }
 

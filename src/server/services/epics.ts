@@ -13,7 +13,7 @@ import { nowIso } from '../db/connection'
 import {
   deleteEpicIssue, deleteEpicRow, epicAncestorIds, epicHasChildrenAndIssues, epicIssueLinks, epicIssuesOfIssues, epicLabelsOf, epicNoteAuthorIds,
   epicsById, epicSubtreeDepth, epicVotes, findEpicById, findEpicByIid, findEpicIssueByIssue, groupAccessLevels, groupPathsOf, inheritedDates,
-  insertEpicRow, nextChildPosition, renumberChildEpics, renumberEpicIssues, setEpicLabels, updateEpicRow, upsertEpicIssue,
+  insertEpicRow, namespacesById, nextChildPosition, renumberChildEpics, renumberEpicIssues, setEpicLabels, updateEpicRow, upsertEpicIssue,
   type EpicColumnChanges, type EpicIssueRow, type EpicRow,
 } from '../db/epics'
 import { findIssueById, labelsOf, listIssues, readableProjects, updateIssueRow, usersById, type IssueRow } from '../db/issues'
@@ -158,8 +158,7 @@ export function issueEpicFields(request: FastifyRequest, issues: readonly IssueR
   const db = request.server.burrow.db
   const links = epicIssuesOfIssues(db, inGroups.map((i) => i.id))
   const epics = epicsById(db, [...links.values()].map((l) => l.epic_id))
-  const groups = [...new Set([...epics.values()].map((e) => e.group_id))].map((id) => findNamespaceById(db, id)).filter((g): g is NamespaceRow => g !== undefined)
-  const byGroup = new Map(groups.map((g) => [g.id, g]))
+  const byGroup = namespacesById(db, [...epics.values()].map((e) => e.group_id))
   for (const issue of inGroups) {
     const link = links.get(issue.id)
     const epic = link ? epics.get(link.epic_id) : undefined
