@@ -72,9 +72,7 @@ export function presentPipeline(request: FastifyRequest, row: PipelineRow): Read
  * Serialises a page of jobs with everything loaded once for the page: pipelines, projects,
  * users, runners and artifacts. `runner` gives the runner-jobs shape (JobBasicWithProject).
  */
-export function presentJobs(request: FastifyRequest, rows: readonly JobRow[], shape: 'job' | 'runner' = 'job'): Readonly<Record<string, unknown>>[] {
-  const db = request.server.burrow.db
-  const baseUrl = request.server.burrow.baseUrl(request)
+export function jobEntities(db: Db, baseUrl: string, rows: readonly JobRow[], shape: 'job' | 'runner' = 'job'): Readonly<Record<string, unknown>>[] {
   const pipelines = pipelinesByIds(db, rows.map((j) => j.pipeline_id))
   const projects = projectsById(db, rows.map((j) => j.project_id))
   const users = usersById(db, rows.map((j) => j.user_id))
@@ -93,4 +91,17 @@ export function presentJobs(request: FastifyRequest, rows: readonly JobRow[], sh
     }
     return shape === 'runner' ? runnerJobEntity(job, c) : jobEntity(job, c)
   })
+}
+
+/** Jobs as the request's caller gets them (see jobEntities). */
+export function presentJobs(request: FastifyRequest, rows: readonly JobRow[], shape: 'job' | 'runner' = 'job'): Readonly<Record<string, unknown>>[] {
+  return jobEntities(request.server.burrow.db, request.server.burrow.baseUrl(request), rows, shape)
+}
+
+/** GitLab's Job entity for each existing job id (a deployment's `deployable`). */
+export function jobEntitiesById(db: Db, baseUrl: string, ids: readonly number[]): Map<number, Readonly<Record<string, unknown>>> {
+  if (ids.length === 0) return new Map()
+  const rows = db.prepare('SELECT * FROM ci_builds WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify([...new Set(ids)])) as JobRow[]
+  const entities = jobEntities(db, baseUrl, rows)
+  return new Map(rows.map((r, i) => [r.id, entities[i]]))
 }

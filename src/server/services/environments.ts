@@ -13,6 +13,7 @@ import { findProtectedEnvironment } from '../db/protected-environments'
 import type { ProjectRow } from '../db/rows'
 import { deploymentEntity, environmentEntity } from '../entities/environment'
 import { recordProjectChange } from './project-changes'
+import { jobEntitiesById } from './ci-present'
 
 /**
  * Environments and deployments: the rules every writer shares. Routes call the request-level
@@ -338,12 +339,9 @@ export function scheduleReviewAppsDeletion(
 
 // --- Presentation: everything a page of environments or deployments needs, loaded in bulk.
 
-/**
- * The deploying CI jobs as GitLab's Job entity, by job id. Jobs belong to the pipelines family;
- * until its jobs table exists this finds none, so `deployable` is null.
- */
-export function deployablesFor(_db: Db, _baseUrl: string, _jobIds: readonly number[]): Map<number, Readonly<Record<string, unknown>>> {
-  return new Map()
+/** The deploying CI jobs as GitLab's Job entity, by job id (jobs of deleted pipelines are absent). */
+export function deployablesFor(db: Db, baseUrl: string, jobIds: readonly number[]): Map<number, Readonly<Record<string, unknown>>> {
+  return jobEntitiesById(db, baseUrl, jobIds)
 }
 
 /** Deployments as GitLab's Deployment entity (users, environments and jobs in one query each). */
