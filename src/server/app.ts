@@ -8,12 +8,13 @@ import { createContext, type ServerContext, type ServerOptions } from './context
 import { openDatabase } from './db/connection'
 import { ApiError, tooManyRequests } from './http/errors'
 import { stripJsonFormat } from './http/format'
-import { multipartFields } from './http/multipart'
+import { multipartFields, parseMultipartParts } from './http/multipart'
 import { parseParams } from './http/querystring'
 import { exactJsonContentType, normaliseBooleans } from './http/wire'
 import { RateLimiter } from './http/rate-limit'
 import { apiRoutes } from './routes/index'
 import oauthRoutes from './routes/oauth'
+import uploadRoutes from './routes/uploads'
 import smartHttp from './git/smart-http'
 import { onPush } from './services/push'
 import { recordPushEvents } from './services/push-events'
@@ -106,6 +107,8 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (req, body, done) => {
     const fields = multipartFields(req.headers['content-type'], body)
     if (!fields) return done(new ApiError(400, { error: 'The multipart body is malformed' }), undefined)
+    // Fields become params as text; file parts are also kept as bytes for binary uploads (avatars).
+    req.uploads = parseMultipartParts(req.headers['content-type'], body)?.filter((p) => p.filename !== null)
     done(null, fields)
   })
   // Bodies we do not interpret (git packs, uploads) reach their routes as buffers.
@@ -158,6 +161,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
 
   onPush(ctx, recordPushEvents)
   await app.register(oauthRoutes)
+  await app.register(uploadRoutes)
   await app.register(smartHttp, { hooksDir: join(options.dataDir, 'hooks'), pushPolicy: protectedBranchPushPolicy(ctx, join(options.dataDir, 'hooks')) })
   await app.register(
     async (api) => {

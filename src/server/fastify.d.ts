@@ -1,6 +1,7 @@
 import type { Actor, TokenScope } from './auth/actor'
 import type { Permissions } from './auth/permissions'
 import type { ServerContext } from './context'
+import type { MultipartPart } from './http/multipart'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,6 +12,8 @@ declare module 'fastify' {
     actor: Actor
     /** Role answers for `actor.user`, memoised for this request. */
     perms: Permissions
+    /** File parts of a multipart body, bytes untouched (avatars); absent otherwise. */
+    uploads?: readonly MultipartPart[]
   }
   interface FastifyContextConfig {
     /**

@@ -386,6 +386,63 @@ describe('Users API', () => {
     })
   })
 
+  describe('avatars', () => {
+    // The smallest valid PNG: a 1x1 transparent pixel.
+    const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
+
+    function multipart(fields: Record<string, string>, file?: { name: string; filename: string; content: Buffer }): { payload: Buffer; headers: Record<string, string> } {
+      const boundary = 'burrowBoundary42'
+      const chunks: Buffer[] = []
+      for (const [k, v] of Object.entries(fields)) chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`))
+      if (file) {
+        chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`))
+        chunks.push(file.content, Buffer.from('\r\n'))
+      }
+      chunks.push(Buffer.from(`--${boundary}--\r\n`))
+      return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } }
+    }
+
+    it('creates a user with an uploaded avatar whose avatar_url serves the same bytes', async () => {
+      const body = multipart({ email: 'av@example.com', name: 'Av', username: 'av_user', password: 'secret-pass-av' }, { name: 'avatar', filename: 'me.png', content: PNG })
+      const res = await s.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/users', ...body })
+      expect(res.statusCode).toBe(201)
+      const url = res.json().avatar_url as string
+      expect(url).toBe(`http://burrow.test/uploads/-/system/user/avatar/${res.json().id}/me.png`)
+      const image = await s.request(null, { method: 'GET', url: new URL(url).pathname })
+      expect(image.statusCode).toBe(200)
+      expect(image.headers['content-type']).toBe('image/png')
+      expect(image.rawPayload.equals(PNG)).toBe(true)
+      const listed = (await s.request(alice.token, { method: 'GET', url: '/api/v4/users?username=av_user' })).json()
+      expect(listed[0].avatar_url).toBe(url)
+    })
+
+    it('replaces the avatar on PUT and stops serving the old file', async () => {
+      const first = multipart({}, { name: 'avatar', filename: 'one.png', content: PNG })
+      const one = (await s.request(ROOT_TOKEN, { method: 'PUT', url: `/api/v4/users/${bob.user.id}`, ...first })).json().avatar_url as string
+      const second = multipart({ bio: 'with avatar' }, { name: 'avatar', filename: 'two.gif', content: Buffer.from('GIF89a') })
+      const res = await s.request(ROOT_TOKEN, { method: 'PUT', url: `/api/v4/users/${bob.user.id}`, ...second })
+      expect(res.statusCode).toBe(200)
+      expect(res.json()).toMatchObject({ bio: 'with avatar', avatar_url: `http://burrow.test/uploads/-/system/user/avatar/${bob.user.id}/two.gif` })
+      expect((await s.request(null, { method: 'GET', url: new URL(one).pathname })).statusCode).toBe(404)
+    })
+
+    it('refuses an avatar that is not an image type, or over 200 KiB, with 400 and creates no user', async () => {
+      const wrong = multipart({ email: 'bad@example.com', name: 'Bad', username: 'bad_avatar', password: 'secret-pass-bad' }, { name: 'avatar', filename: 'evil.svg', content: Buffer.from('<svg/>') })
+      const res = await s.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/users', ...wrong })
+      expect(res.statusCode).toBe(400)
+      expect(res.json().message.avatar[0]).toMatch(/^file format is not supported/)
+      expect((await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?username=bad_avatar' })).json()).toEqual([])
+      const big = multipart({}, { name: 'avatar', filename: 'big.png', content: Buffer.alloc(200 * 1024 + 1) })
+      const tooBig = await s.request(ROOT_TOKEN, { method: 'PUT', url: `/api/v4/users/${alice.user.id}`, ...big })
+      expect([tooBig.statusCode, tooBig.json()]).toEqual([400, { message: { avatar: ['is too big (should be at most 200 KiB)'] } }])
+    })
+
+    it('answers 404 for an avatar that does not exist and 400 for a path that tries to leave the folder', async () => {
+      expect((await s.request(null, { method: 'GET', url: '/uploads/-/system/user/avatar/999/none.png' })).statusCode).toBe(404)
+      expect((await s.request(null, { method: 'GET', url: '/uploads/-/system/user/avatar/1/..%2F..%2Fburrow.sqlite3' })).statusCode).toBe(400)
+    })
+  })
+
   describe('PUT /users/:id', () => {
     it('updates given attributes only', async () => {
       const u = seedUser(s, { username: 'upd_me' })

@@ -43,6 +43,23 @@ out({'id': u.id, 'listed': listed, 'bio': after_save, 'blocked': blocked, 'state
     })
   })
 
+  it('python-gitlab uploads a user avatar that the avatar_url then serves', async () => {
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='
+    const result = await withPythonGitlab<{ url: string; same: boolean }>(
+      s.url,
+      { private_token: ROOT_TOKEN },
+      `
+import base64, io, urllib.request
+data = base64.b64decode("${png}")
+u = gl.users.create({'email': 'pyav@example.com', 'username': 'pyav', 'name': 'Py Av', 'password': 'py-secret-123', 'avatar': io.BytesIO(data)})
+served = urllib.request.urlopen(u.avatar_url).read()
+out({'url': u.avatar_url, 'same': served == data})
+`,
+    )
+    expect(result.url).toMatch(/\/uploads\/-\/system\/user\/avatar\/\d+\/[A-Za-z0-9._-]+$/)
+    expect(result.same).toBe(true)
+  })
+
   it('python-gitlab gets a 409 for a duplicate username', async () => {
     seedUser(s, { username: 'taken_py' })
     const code = await withPythonGitlab<number>(

@@ -15,6 +15,11 @@ export function userWebUrl(baseUrl: string, username: string): string {
   return `${baseUrl}/${username}`
 }
 
+/** An uploaded avatar is stored as a path under the server (`/uploads/…`); other values are URLs already. */
+export function avatarUrl(stored: string | null, baseUrl: string): string | null {
+  return stored !== null && stored.startsWith('/') ? `${baseUrl}${stored}` : stored
+}
+
 /** The columns `userRef` reads, so lists can load just these. */
 export type UserRefRow = Pick<UserRow, 'id' | 'username' | 'name' | 'state' | 'avatar_url'>
 
@@ -29,7 +34,7 @@ export function userRef(user: UserRefRow, baseUrl: string): UserRef {
     name: user.name,
     state: user.state,
     locked: false,
-    avatar_url: user.avatar_url,
+    avatar_url: avatarUrl(user.avatar_url, baseUrl),
     web_url: userWebUrl(baseUrl, user.username),
   }
 }
@@ -111,7 +116,7 @@ function userDetails(user: UserRow, baseUrl: string, extras: UserExtras, admin: 
     name: user.name,
     state: user.state,
     locked: false,
-    avatar_url: user.avatar_url,
+    avatar_url: avatarUrl(user.avatar_url, baseUrl),
     web_url: userWebUrl(baseUrl, user.username),
     created_at: user.created_at,
     bio: user.bio,

@@ -10,12 +10,14 @@ import {
   listUsers,
   listUsersKeyset,
   soleOwnedGroupIds,
+  updateUser,
   userNamespaceIds,
   type UserListFilter,
   type UserOrderColumn,
 } from '../db/users'
 import { userAdmin, userBasic, userPublic, userSelf, type UserExtras } from '../entities/user'
 import { checkUnmodifiedSince } from '../http/conditional'
+import { checkAvatar, saveUserAvatar } from '../services/avatars'
 import { forbidden, invalidParam, paramError } from '../http/errors'
 import { keysetOf, pageOf, setKeysetHeaders, setPageHeaders, wantsKeyset } from '../http/pagination'
 import { currentUser, loadUser, requireAdmin } from '../http/resolve'
@@ -250,7 +252,10 @@ const users: FastifyPluginAsync = async (app) => {
     if (body.name === undefined) missing.push('name is missing')
     if (body.username === undefined) missing.push('username is missing')
     if (missing.length > 0) throw paramError(missing.join(', '))
-    const user = createUser(ctx, request, body as UserAttributes)
+    const avatar = request.uploads?.find((p) => p.name === 'avatar')
+    if (avatar) checkAvatar(avatar)
+    let user = createUser(ctx, request, body as UserAttributes)
+    if (avatar) user = updateUser(ctx.db, user.id, { avatar_url: saveUserAvatar(ctx, user.id, avatar) })
     reply.code(201)
     return userAdmin(user, ctx.baseUrl(request), extrasFor(request, user, false))
   })
@@ -259,7 +264,10 @@ const users: FastifyPluginAsync = async (app) => {
     requireAdmin(request)
     const user = loadUser(request, (request.params as Static<typeof UserIdParams>).id)
     checkUnmodifiedSince(request, user.updated_at)
-    const updated = modifyUser(ctx, request, user, request.body as UserAttributes)
+    const avatar = request.uploads?.find((p) => p.name === 'avatar')
+    if (avatar) checkAvatar(avatar)
+    let updated = modifyUser(ctx, request, user, request.body as UserAttributes)
+    if (avatar) updated = updateUser(ctx.db, user.id, { avatar_url: saveUserAvatar(ctx, user.id, avatar) })
     return userAdmin(updated, ctx.baseUrl(request), extrasFor(request, updated, false))
   })
 
