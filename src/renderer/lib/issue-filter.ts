@@ -1,3 +1,5 @@
+import type { IssueListParams as CacheIssueListParams } from '../../shared/ipc/cache'
+
 /**
  * The issue list's filter, mirroring the parameters of `GET /issues` (and the project and
  * group lists): one model for the filter bar, the list request and saved filters. It
@@ -131,6 +133,32 @@ export function serializeIssueFilter(filter: IssueFilter): string {
 /** True when no condition narrows the list beyond the default state. */
 export function isDefaultIssueFilter(filter: IssueFilter): boolean {
   return serializeIssueFilter(filter) === serializeIssueFilter(DEFAULT_ISSUE_FILTER)
+}
+
+/** The orderings the offline cache can answer (the API has a few more: priority, label_priority, relative_position). */
+export const CACHE_ISSUE_ORDER_BY = ['created_at', 'updated_at', 'due_date', 'title', 'milestone_due', 'popularity', 'weight'] as const
+
+/**
+ * The filter as `issues:list` parameters for the offline cache (the same names as the API, typed).
+ * What the cache cannot answer is left out: the milestone wildcards Upcoming and Started, and
+ * orderings outside CACHE_ISSUE_ORDER_BY (which fall back to created_at).
+ */
+export function toCacheIssueParams(filter: IssueFilter): CacheIssueListParams {
+  const order = (CACHE_ISSUE_ORDER_BY as readonly string[]).includes(filter.orderBy) ? (filter.orderBy as CacheIssueListParams['order_by']) : 'created_at'
+  const assignee = filter.assignee
+  return {
+    state: filter.state,
+    scope: filter.scope,
+    order_by: order,
+    sort: filter.sort,
+    ...(filter.search.trim() !== '' ? { search: filter.search.trim() } : {}),
+    ...(filter.labels.length > 0 ? { labels: [...filter.labels] } : {}),
+    ...(filter.notLabels.length > 0 ? { not: { labels: [...filter.notLabels] } } : {}),
+    ...(filter.milestone !== null && filter.milestone !== 'Upcoming' && filter.milestone !== 'Started' ? { milestone: filter.milestone } : {}),
+    ...(assignee === NONE || assignee === ANY ? { assignee_id: assignee } : assignee !== null ? { assignee_username: assignee } : {}),
+    ...(filter.author !== null ? { author_username: filter.author } : {}),
+    ...(filter.confidential !== null ? { confidential: filter.confidential } : {}),
+  }
 }
 
 /** A short human summary for a saved filter's tooltip: `Open · ~bug ~ui · assigned to @alice`. */

@@ -13,6 +13,8 @@ export const useAppStore = defineStore('app', () => {
   const server = ref<ServerStatus | null>(null)
   const error = ref<IpcError | null>(null)
   const loading = ref(false)
+  /** A view's own title for the header (an issue's reference), over its route's title. */
+  const pageTitle = ref<string | null>(null)
   let poller: ReturnType<typeof setInterval> | null = null
 
   bridge.on('server:did-change-status', (status) => {
@@ -53,5 +55,5 @@ export const useAppStore = defineStore('app', () => {
     poller = null
   }
 
-  return { info, server, error, loading, load, refreshServer, startPolling, stopPolling }
+  return { info, server, error, loading, pageTitle, load, refreshServer, startPolling, stopPolling }
 })

@@ -10,15 +10,16 @@ export interface RunningBurrow extends Launched {
 }
 
 /** Starts support/launch.ts and waits for its addresses. */
-export async function launchBurrow(): Promise<RunningBurrow> {
-  const child: ChildProcess = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'test/e2e/support/launch.ts')], {
+export async function launchBurrow(options: { readonly demo?: boolean } = {}): Promise<RunningBurrow> {
+  const args = [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'test/e2e/support/launch.ts'), ...(options.demo ? ['--demo'] : [])]
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   const launched = await new Promise<Launched>((resolveLaunch, reject) => {
-    const timer = setTimeout(() => reject(new Error(`launch.ts printed nothing within 60 s:\n${output}`)), 60_000)
+    const timer = setTimeout(() => reject(new Error(`launch.ts printed nothing within 120 s:\n${output}`)), 120_000)
     child.once('exit', (code) => reject(new Error(`launch.ts exited with ${code}:\n${output}`)))
     let stdout = ''
     child.stdout?.on('data', (chunk: Buffer) => {

@@ -1,0 +1,63 @@
+import type { ItemFields, Mutation, OutboxEntry, OutboxState } from '../../shared/ipc/outbox'
+import { formatDuration } from './items'
+
+/** How the outbox panel and the item views name an entry's state. */
+export const STATE_LABEL: Readonly<Record<OutboxState, string>> = {
+  queued: 'waiting to be sent',
+  sending: 'sending',
+  done: 'sent',
+  failed: 'failed',
+  conflict: 'conflict',
+  'unknown-outcome': 'outcome unknown',
+  reconciled: 'confirmed',
+  discarded: 'discarded',
+}
+
+function describeMutation(m: Mutation): string {
+  switch (m.kind) {
+    case 'comment':
+      return 'Comment'
+    case 'reply':
+      return 'Reply'
+    case 'time-estimate':
+      return m.seconds === 0 ? 'Reset the estimate' : `Estimate ${formatDuration(m.seconds)}`
+    case 'add-spent-time':
+      return `${m.seconds < 0 ? 'Remove' : 'Add'} ${formatDuration(Math.abs(m.seconds))} spent`
+    case 'todo':
+      return 'Add a to-do'
+    case 'todo-done':
+      return 'Mark a to-do done'
+    case 'subscription':
+      return m.subscribed ? 'Subscribe' : 'Unsubscribe'
+    case 'update': {
+      const c = m.changes
+      const parts: string[] = []
+      if (c.state_event) parts.push(c.state_event === 'close' ? 'Close' : 'Reopen')
+      if (c.title !== undefined) parts.push('Rename')
+      if (c.description !== undefined) parts.push('Edit the description')
+      if (c.labels !== undefined) parts.push(`Set labels to ${c.labels.join(', ') || 'none'}`)
+      if (c.add_labels?.length) parts.push(`Add label ${c.add_labels.join(', ')}`)
+      if (c.remove_labels?.length) parts.push(`Remove label ${c.remove_labels.join(', ')}`)
+      if (c.assignee_ids !== undefined) parts.push(c.assignee_ids.length ? 'Change assignees' : 'Unassign')
+      if (c.milestone_id !== undefined) parts.push(c.milestone_id === null ? 'Remove the milestone' : 'Change the milestone')
+      return parts.join(', ') || 'Update'
+    }
+  }
+}
+
+/** "Add label bug on #12" — what the user did, in their words. */
+export function describeEntry(entry: OutboxEntry): string {
+  const what = describeMutation(entry.mutation)
+  const t = entry.target
+  if (t.type === 'todo') return what
+  return `${what} on ${t.type === 'issue' ? '#' : '!'}${t.iid}`
+}
+
+/** A field value for the side-by-side conflict view. */
+export function formatField(key: keyof ItemFields, value: ItemFields[keyof ItemFields]): string {
+  if (value === undefined) return '—'
+  if (value === null) return 'none'
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.join(', ')
+  if (key === 'time_estimate' && typeof value === 'number') return formatDuration(value)
+  return String(value)
+}
