@@ -3,7 +3,7 @@ import { nowIso } from './connection'
 import type { ProjectRow, Visibility } from './rows'
 import { AUTHORIZED_GROUPS_CTE, AUTHORIZED_PROJECTS_CTE } from '../auth/permissions'
 import { findProjectById } from './namespaces'
-import { cachedStatement } from './statements'
+import { allRows, cachedStatement } from './statements'
 
 /** A project row with the columns of its namespace, as every project list needs them. */
 export interface ProjectWithNamespaceRow extends ProjectRow {
@@ -242,8 +242,7 @@ function projectListSql(f: ProjectListFilter): { withSql: string; where: string;
 /** One page of projects (with namespace columns) and the total count: two queries. */
 export function listProjects(db: Db, f: ProjectListFilter, limit: number, offset: number): { rows: ProjectWithNamespaceRow[]; total: number } {
   const q = projectListSql(f)
-  const rows = cachedStatement(db, `${q.withSql}${SELECT_WITH_NAMESPACE} ${q.where} ORDER BY ${q.order} LIMIT @limit OFFSET @offset`)
-    .all({ ...q.values, limit, offset }) as ProjectWithNamespaceRow[]
+  const rows = allRows<ProjectWithNamespaceRow>(db, `${q.withSql}${SELECT_WITH_NAMESPACE} ${q.where} ORDER BY ${q.order} LIMIT @limit OFFSET @offset`, { ...q.values, limit, offset })
   // Every project has its namespace (a NOT NULL foreign key), so the join only matters to the
   // count when a condition reads namespace columns; without it SQLite counts from an index.
   const from = q.usesNamespace ? 'projects p JOIN namespaces n ON n.id = p.namespace_id' : 'projects p'
@@ -254,7 +253,7 @@ export function listProjects(db: Db, f: ProjectListFilter, limit: number, offset
 /** One keyset page (ordered by id, no count query). */
 export function listProjectsKeyset(db: Db, f: ProjectListFilter, limit: number): ProjectWithNamespaceRow[] {
   const q = projectListSql({ ...f, orderBy: 'id' })
-  return cachedStatement(db, `${q.withSql}${SELECT_WITH_NAMESPACE} ${q.where} ORDER BY ${q.order} LIMIT @limit`).all({ ...q.values, limit }) as ProjectWithNamespaceRow[]
+  return allRows<ProjectWithNamespaceRow>(db, `${q.withSql}${SELECT_WITH_NAMESPACE} ${q.where} ORDER BY ${q.order} LIMIT @limit`, { ...q.values, limit })
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import type { Db } from './connection'
-import { cachedStatement } from './statements'
+import { allRows, cachedStatement } from './statements'
 import { nowIso } from './connection'
 import type { UserRow } from './rows'
 
@@ -217,8 +217,7 @@ export function listUsers(db: Db, f: UserListFilter, order: UserListOrder, limit
   const total = (cachedStatement(db, `${withSql}SELECT COUNT(*) AS n FROM users u WHERE ${where}`).get(params) as { n: number }).n
   const dir = order.sort === 'asc' ? 'ASC' : 'DESC'
   const tie = order.orderBy === 'id' ? '' : `, u.id ${dir}`
-  const rows = cachedStatement(db, `${withSql}SELECT u.* FROM users u WHERE ${where} ORDER BY u.${order.orderBy} ${dir}${tie} LIMIT @limit OFFSET @offset`)
-    .all({ ...params, limit, offset }) as UserRow[]
+  const rows = allRows<UserRow>(db, `${withSql}SELECT u.* FROM users u WHERE ${where} ORDER BY u.${order.orderBy} ${dir}${tie} LIMIT @limit OFFSET @offset`, { ...params, limit, offset })
   return { rows, total }
 }
 
@@ -227,8 +226,7 @@ export function listUsersKeyset(db: Db, f: UserListFilter, sort: 'asc' | 'desc',
   const { where, params, ctes } = userFilterSql(f)
   const withSql = ctes.length > 0 ? `WITH RECURSIVE ${ctes.join(', ')} ` : ''
   const keyset = cursor === undefined ? '' : sort === 'asc' ? ' AND u.id > @cursor' : ' AND u.id < @cursor'
-  return cachedStatement(db, `${withSql}SELECT u.* FROM users u WHERE ${where}${keyset} ORDER BY u.id ${sort === 'asc' ? 'ASC' : 'DESC'} LIMIT @limit`)
-    .all({ ...params, cursor: cursor ?? null, limit }) as UserRow[]
+  return allRows<UserRow>(db, `${withSql}SELECT u.* FROM users u WHERE ${where}${keyset} ORDER BY u.id ${sort === 'asc' ? 'ASC' : 'DESC'} LIMIT @limit`, { ...params, cursor: cursor ?? null, limit })
 }
 
 export interface IdentityRow {
