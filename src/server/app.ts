@@ -14,6 +14,8 @@ import { exactJsonContentType, normaliseBooleans } from './http/wire'
 import { RateLimiter } from './http/rate-limit'
 import { apiRoutes } from './routes/index'
 import oauthRoutes from './routes/oauth'
+import alertsNotify from './routes/alerts-notify'
+import graphqlRoutes from './routes/graphql'
 import uploadRoutes from './routes/uploads'
 import smartHttp from './git/smart-http'
 import { onPush } from './services/push'
@@ -128,7 +130,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
       else if (request.method === 'DELETE' && request.body !== undefined) request.body = params
     }
     await normaliseBooleans(request)
-    const actor = authenticate(ctx, request, params)
+    const actor = request.routeOptions.config?.ownAuthentication ? ANONYMOUS : authenticate(ctx, request, params)
     request.actor = actor
     request.perms = new Permissions(db, actor.user)
     const s = settings.all()
@@ -161,6 +163,8 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
 
   onPush(ctx, recordPushEvents)
   await app.register(oauthRoutes)
+  await app.register(alertsNotify)
+  await app.register(graphqlRoutes)
   await app.register(uploadRoutes)
   await app.register(smartHttp, { hooksDir: join(options.dataDir, 'hooks'), pushPolicy: protectedBranchPushPolicy(ctx, join(options.dataDir, 'hooks')) })
   await app.register(

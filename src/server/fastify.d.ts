@@ -21,5 +21,10 @@ declare module 'fastify' {
      * `read_api`; writes need `api`.
      */
     scopes?: readonly TokenScope[]
+    /**
+     * The route authenticates its callers itself (alert integrations' keys in
+     * `Authorization: Bearer`): app.ts skips the API token check and leaves the caller anonymous.
+     */
+    ownAuthentication?: boolean
   }
 }

@@ -1,6 +1,6 @@
 import type { Db } from './connection'
 
-export type IidUsage = 'issues' | 'merge_requests' | 'milestones' | 'epics' | 'deployments' | 'ci_pipelines'
+export type IidUsage = 'issues' | 'merge_requests' | 'milestones' | 'epics' | 'deployments' | 'ci_pipelines' | 'alert_management_alerts'
 
 /**
  * Hands out the next iid for a project (or group, for epics and group milestones). Never reuses

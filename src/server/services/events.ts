@@ -36,6 +36,9 @@ export type EventTargetType =
   | 'PagesDomain'
   | 'ErrorTracking::ProjectErrorTrackingSetting'
   | 'ErrorTracking::ClientKey'
+  | 'AlertManagement::Alert'
+  | 'AlertManagement::HttpIntegration'
+  | 'Vulnerability'
 
 export interface PushData {
   readonly commit_count: number
