@@ -173,28 +173,43 @@ export interface RunnerFilter {
   readonly tags?: readonly string[]
 }
 
-function scopeSql(scope: RunnerScope, args: unknown[]): { cte: string; where: string } {
+/** Numbered SQL parameters (`?1`, `?2`…), which better-sqlite3 binds by name from an object. */
+class Params {
+  readonly values: Record<number, unknown> = {}
+  private next = 1
+
+  /** Adds a value and returns its placeholder. */
+  add(value: unknown): string {
+    const n = this.next
+    this.next += 1
+    this.values[n] = value
+    return `?${n}`
+  }
+}
+
+function scopeSql(scope: RunnerScope, p: Params): { cte: string; where: string } {
   switch (scope.kind) {
     case 'all':
       return { cte: '', where: '1 = 1' }
-    case 'owned':
-      args.push(scope.userId, AccessLevel.MAINTAINER, AccessLevel.MAINTAINER)
+    case 'owned': {
+      // The CTEs read the user id as ?1.
+      p.add(scope.userId)
+      const level = p.add(AccessLevel.MAINTAINER)
       return {
         cte: `WITH RECURSIVE ${AUTHORIZED_GROUPS_CTE}, ${AUTHORIZED_PROJECTS_CTE}`,
-        where: `((r.runner_type = 'project_type' AND r.id IN (SELECT rp.runner_id FROM ci_runner_projects rp JOIN authorized_projects ap ON ap.id = rp.project_id WHERE ap.lvl >= ?2))
-          OR (r.runner_type = 'group_type' AND r.group_id IN (SELECT id FROM authorized_groups WHERE lvl >= ?3)))`,
+        where: `((r.runner_type = 'project_type' AND r.id IN (SELECT rp.runner_id FROM ci_runner_projects rp JOIN authorized_projects ap ON ap.id = rp.project_id WHERE ap.lvl >= ${level}))
+          OR (r.runner_type = 'group_type' AND r.group_id IN (SELECT id FROM authorized_groups WHERE lvl >= ${level})))`,
       }
+    }
     case 'project':
-      args.push(scope.projectId, JSON.stringify(scope.groupIds))
       return {
         cte: '',
         where: `(r.runner_type = 'instance_type'
-          OR (r.runner_type = 'project_type' AND r.id IN (SELECT runner_id FROM ci_runner_projects WHERE project_id = ?1))
-          OR (r.runner_type = 'group_type' AND r.group_id IN (SELECT value FROM json_each(?2))))`,
+          OR (r.runner_type = 'project_type' AND r.id IN (SELECT runner_id FROM ci_runner_projects WHERE project_id = ${p.add(scope.projectId)}))
+          OR (r.runner_type = 'group_type' AND r.group_id IN (SELECT value FROM json_each(${p.add(JSON.stringify(scope.groupIds))}))))`,
       }
     case 'group':
-      args.push(JSON.stringify(scope.groupIds))
-      return { cte: '', where: `(r.runner_type = 'instance_type' OR (r.runner_type = 'group_type' AND r.group_id IN (SELECT value FROM json_each(?1))))` }
+      return { cte: '', where: `(r.runner_type = 'instance_type' OR (r.runner_type = 'group_type' AND r.group_id IN (SELECT value FROM json_each(${p.add(JSON.stringify(scope.groupIds))}))))` }
   }
 }
 
@@ -207,7 +222,8 @@ function statusSql(status: RunnerStatusFilter, onlineSince: string, staleBefore:
     case 'online':
       return `r.contacted_at > '${onlineSince}'`
     case 'offline':
-      return `(r.contacted_at IS NOT NULL AND r.contacted_at <= '${onlineSince}')`
+      // A runner that never asked for jobs shows as offline, so the filter counts it too.
+      return `(r.contacted_at IS NULL OR r.contacted_at <= '${onlineSince}')`
     case 'never_contacted':
       return 'r.contacted_at IS NULL'
     case 'stale':
@@ -221,28 +237,19 @@ function statusSql(status: RunnerStatusFilter, onlineSince: string, staleBefore:
 
 /** One page of runners, by id. The statuses all apply (a scope and a status filter narrow together). */
 export function listRunners(db: Db, f: RunnerFilter, page: { readonly limit: number; readonly offset: number }, now = Date.now()): { rows: RunnerRow[]; total: number } {
-  const args: unknown[] = []
-  const { cte, where } = scopeSql(f.scope, args)
+  const p = new Params()
+  const { cte, where } = scopeSql(f.scope, p)
   const clauses = [where]
-  // Positional parameters after the scope's numbered ones.
-  let n = args.length
-  const param = (v: unknown): string => {
-    args.push(v)
-    n += 1
-    return `?${n}`
-  }
-  if (f.types && f.types.length > 0) clauses.push(`r.runner_type IN (SELECT value FROM json_each(${param(JSON.stringify(f.types))}))`)
+  if (f.types && f.types.length > 0) clauses.push(`r.runner_type IN (SELECT value FROM json_each(${p.add(JSON.stringify(f.types))}))`)
   const onlineSince = new Date(now - ONLINE_CONTACT_TIMEOUT_MS).toISOString()
   const staleBefore = new Date(now - STALE_TIMEOUT_MS).toISOString()
   for (const s of f.statuses ?? []) clauses.push(statusSql(s, onlineSince, staleBefore))
   if (f.tags && f.tags.length > 0) {
-    clauses.push(`NOT EXISTS (SELECT 1 FROM json_each(${param(JSON.stringify(f.tags))}) t WHERE t.value NOT IN (SELECT value FROM json_each(r.tag_list)))`)
+    clauses.push(`NOT EXISTS (SELECT 1 FROM json_each(${p.add(JSON.stringify(f.tags))}) t WHERE t.value NOT IN (SELECT value FROM json_each(r.tag_list)))`)
   }
   const sql = clauses.join(' AND ')
-  const total = (db.prepare(`${cte} SELECT COUNT(*) AS n FROM ci_runners r WHERE ${sql}`).get(...args) as { n: number }).n
-  const rows = db
-    .prepare(`${cte} SELECT r.* FROM ci_runners r WHERE ${sql} ORDER BY r.id LIMIT ${param(page.limit)} OFFSET ${param(page.offset)}`)
-    .all(...args) as RunnerRow[]
+  const total = (db.prepare(`${cte} SELECT COUNT(*) AS n FROM ci_runners r WHERE ${sql}`).get(p.values) as { n: number }).n
+  const rows = db.prepare(`${cte} SELECT r.* FROM ci_runners r WHERE ${sql} ORDER BY r.id LIMIT ${p.add(page.limit)} OFFSET ${p.add(page.offset)}`).all(p.values) as RunnerRow[]
   return { rows, total }
 }
 

@@ -49,7 +49,7 @@ const UpdateBody = Type.Object({
   run_untagged: Type.Optional(Type.Boolean()),
   locked: Type.Optional(Type.Boolean()),
   access_level: Type.Optional(Literals(['not_protected', 'ref_protected'] as const)),
-  maximum_timeout: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+  maximum_timeout: Type.Optional(Type.Union([Type.Null(), Type.Integer()])),
   maintenance_note: Type.Optional(Type.String({ maxLength: 1024 })),
   maintainer_note: Type.Optional(Type.String({ maxLength: 1024 })),
 })
