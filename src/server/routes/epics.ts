@@ -3,10 +3,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../auth/access'
 import {
-  findEpicById, findEpicIssueById, groupAccessLevels, listEpics, type EpicFilter, type EpicIssueRow, type EpicOrder, type EpicRow,
+  findEpicById, findEpicIssueById, groupAccessLevels, listEpics, namespacesById, type EpicFilter, type EpicIssueRow, type EpicOrder, type EpicRow,
 } from '../db/epics'
 import type { Wildcard } from '../db/issues'
-import { groupAndDescendantIds, namespaceAncestors } from '../db/namespaces'
+import { findNamespaceById, groupAndDescendantIds, namespaceAncestors } from '../db/namespaces'
 import type { NamespaceRow, UserRow } from '../db/rows'
 import { findUserByUsername } from '../db/users'
 import type { EpicOrigin } from '../entities/epic'
@@ -90,10 +90,7 @@ function listGroups(request: FastifyRequest, group: NamespaceRow, q: Query): num
   const ids = [group.id]
   if (boolOf(q.include_descendant_groups, true)) {
     const below = groupAndDescendantIds(db, group.id).filter((id) => id !== group.id)
-    if (below.length > 0) {
-      const rows = db.prepare('SELECT * FROM namespaces WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(below)) as NamespaceRow[]
-      ids.push(...rows.filter((g) => request.perms.canReadGroup(g)).map((g) => g.id))
-    }
+    ids.push(...[...namespacesById(db, below).values()].filter((g) => request.perms.canReadGroup(g)).map((g) => g.id))
   }
   if (boolOf(q.include_ancestor_groups, false)) ids.push(...namespaceAncestors(db, group.id).filter((g) => request.perms.canReadGroup(g)).map((g) => g.id))
   return ids
@@ -163,7 +160,7 @@ function epicOf(request: FastifyRequest<{ Params: { id: string; epic_iid: number
 function childOf(request: FastifyRequest, group: NamespaceRow, id: number): EpicRow {
   const db = request.server.burrow.db
   const child = findEpicById(db, id)
-  const childGroup = child ? (db.prepare('SELECT * FROM namespaces WHERE id = ?').get(child.group_id) as NamespaceRow | undefined) : undefined
+  const childGroup = child ? findNamespaceById(db, child.group_id) : undefined
   if (!child || !childGroup || !groupAndDescendantIds(db, group.id).includes(child.group_id) || !canReadEpicWith(request.perms, childGroup, child)) throw notFound('Epic')
   return child
 }

@@ -4,16 +4,15 @@
  * request-level helpers below them parse API parameters and check the caller's rights first.
  */
 
-import { randomBytes } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../auth/access'
 import type { Permissions } from '../auth/permissions'
 import type { Db } from '../db/connection'
 import { nowIso } from '../db/connection'
 import {
-  deleteEpicIssue, deleteEpicRow, epicAncestorIds, epicHasChildrenAndIssues, epicIssueLinks, epicIssuesOfIssues, epicLabelsOf, epicNoteAuthorIds,
+  childEpicIds, copyIssueAwardsToEpic, copyIssueNotesToEpic, deleteEpicIssue, deleteEpicRow, epicAncestorIds, epicHasChildrenAndIssues, epicIssueLinks, epicIssuesOfIssues, epicLabelsOf, epicNoteAuthorIds,
   epicsById, epicSubtreeDepth, epicVotes, findEpicById, findEpicByIid, findEpicIssueByIssue, groupAccessLevels, groupPathsOf, inheritedDates,
-  insertEpicRow, namespacesById, nextChildPosition, renumberChildEpics, renumberEpicIssues, setEpicLabels, updateEpicRow, upsertEpicIssue,
+  insertEpicRow, namespacesById, nextChildPosition, publicContentsOf, renumberChildEpics, renumberEpicIssues, setEpicLabels, updateEpicRow, upsertEpicIssue,
   type EpicColumnChanges, type EpicIssueRow, type EpicRow,
 } from '../db/epics'
 import { findIssueById, labelsOf, listIssues, readableProjects, updateIssueRow, usersById, type IssueRow } from '../db/issues'
@@ -29,7 +28,7 @@ import { apiMessage, forbidden, invalidParam, missingParam, notFound, paramError
 import { loadGroup } from '../http/resolve'
 import { recordEvent } from './events'
 import { canAdminIssues, canReadIssue, labelList, presentIssues, updateIssue } from './issues'
-import type { Noteable } from './notes'
+import { newDiscussionId, type Noteable } from './notes'
 import { isSubscribed } from './subscriptions'
 
 // GitLab's limit on epic descriptions (1 MiB of characters).
@@ -269,10 +268,9 @@ function assertParent(db: Db, child: { readonly id?: number; readonly group_id: 
 
 /** Why an epic may not become confidential (it holds public issues or child epics), or null. */
 function confidentialityProblem(db: Db, epicId: number): string | null {
-  const publicIssue = db.prepare('SELECT 1 FROM epic_issues ei JOIN issues i ON i.id = ei.issue_id WHERE ei.epic_id = ? AND i.confidential = 0 LIMIT 1').get(epicId)
-  if (publicIssue) return 'Cannot make the epic confidential if it contains non-confidential issues'
-  const publicChild = db.prepare('SELECT 1 FROM epics WHERE parent_id = ? AND confidential = 0 LIMIT 1').get(epicId)
-  if (publicChild) return 'Cannot make the epic confidential if it contains non-confidential child epics'
+  const held = publicContentsOf(db, epicId)
+  if (held.publicIssue) return 'Cannot make the epic confidential if it contains non-confidential issues'
+  if (held.publicChild) return 'Cannot make the epic confidential if it contains non-confidential child epics'
   return null
 }
 
@@ -469,8 +467,7 @@ export function moveEpicIssue(db: Db, epic: EpicRow, link: EpicIssueRow, moveBef
 /** Moves a child epic among its siblings: after `moveBeforeId`, before `moveAfterId` (epic ids). */
 export function moveChildEpic(db: Db, parent: EpicRow, child: EpicRow, moveBeforeId: number | undefined, moveAfterId: number | undefined): boolean {
   return db.transaction(() => {
-    const siblings = db.prepare('SELECT id FROM epics WHERE parent_id = ? ORDER BY relative_position IS NULL, relative_position, id DESC').all(parent.id) as { id: number }[]
-    const order = reorder(siblings, child.id, moveBeforeId, moveAfterId)
+    const order = reorder(childEpicIds(db, parent.id).map((id) => ({ id })), child.id, moveBeforeId, moveAfterId)
     if (!order) return false
     renumberChildEpics(db, order)
     return true
@@ -691,11 +688,8 @@ export function promoteIssueToEpic(request: FastifyRequest, project: ProjectRow,
       // A parent the new epic may not have (another hierarchy, confidentiality) is left out.
       parentId: parent && parentProblem(db, { group_id: group.id, confidential: issue.confidential === 1 }, parent) === null ? parent.id : null,
     })
-    copyNotesToEpic(db, issue.id, epic)
-    db.prepare(
-      `INSERT INTO award_emoji (name, user_id, awardable_type, awardable_id, created_at, updated_at)
-       SELECT name, user_id, 'Epic', ?, created_at, updated_at FROM award_emoji WHERE awardable_type = 'Issue' AND awardable_id = ?`,
-    ).run(epic.id, issue.id)
+    copyIssueNotesToEpic(db, issue.id, epic)
+    copyIssueAwardsToEpic(db, issue.id, epic.id)
     const projectPath = findProjectWithNamespace(db, project.id)
     const issueRef = `${projectPath ? `${projectPath.ns_full_path}/${project.path}` : ''}#${issue.iid}`
     systemNote(db, { type: 'Epic', id: epic.id, projectId: null, groupId: group.id }, user.id, `promoted from issue ${issueRef}`)
@@ -716,26 +710,12 @@ function systemNote(db: Db, target: { type: 'Issue' | 'Epic'; id: number; projec
     authorId,
     body,
     type: null,
-    discussionId: randomBytes(20).toString('hex'),
+    discussionId: newDiscussionId(),
     system: true,
     internal: false,
     createdAt: now,
     updatedAt: now,
   })
-}
-
-/** Copies an issue's notes to an epic; each source thread gets one fresh discussion id. */
-function copyNotesToEpic(db: Db, issueId: number, epic: EpicRow): void {
-  const notes = db.prepare("SELECT * FROM notes WHERE noteable_type = 'Issue' AND noteable_id = ? ORDER BY id").all(issueId) as Record<string, unknown>[]
-  const fresh = new Map<unknown, string>()
-  const insert = db.prepare(
-    `INSERT INTO notes (noteable_type, noteable_id, project_id, group_id, author_id, body, type, discussion_id, system, internal, resolvable, resolved_at, resolved_by_id, created_at, updated_at)
-     VALUES ('Epic', ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  )
-  for (const n of notes) {
-    if (!fresh.has(n.discussion_id)) fresh.set(n.discussion_id, randomBytes(20).toString('hex'))
-    insert.run(epic.id, epic.group_id, n.author_id, n.body, n.type, fresh.get(n.discussion_id), n.system, n.internal, n.resolvable, n.resolved_at, n.resolved_by_id, n.created_at, n.updated_at)
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
