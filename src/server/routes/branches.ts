@@ -16,6 +16,7 @@ import { canPushToBranch, refusal, rulesFor } from '../services/protected-branch
 import { onPush, pushLanded, type RefUpdate } from '../services/push'
 import { refreshFlagsOnPush } from '../services/repository'
 import { matchesRefSearch } from '../git/ref-search'
+import { assertRepositoryWritable } from '../services/storage-moves'
 
 const ProjectParams = Type.Object({ id: Type.String() })
 const BranchParams = Type.Object({ id: Type.String(), branch: Type.String() })
@@ -106,6 +107,7 @@ const branches: FastifyPluginAsync = async (app) => {
     const { branch, ref } = request.body as Static<typeof CreateBody>
     const user = currentUser(request)
     const repo = loadCodeProject(request, id, AccessLevel.DEVELOPER)
+    assertRepositoryWritable(ctx.db, repo.project)
     if (!isValidRef(branch) || !(await isValidBranchName(branch))) throw apiMessage(400, 'Branch name is invalid')
     const gitDir = await ensureProjectRepo(ctx, repo.project)
     if (await readRef(gitDir, `refs/heads/${branch}`)) throw apiMessage(400, 'Branch already exists')
@@ -128,6 +130,7 @@ const branches: FastifyPluginAsync = async (app) => {
     const { id, branch } = request.params as Static<typeof BranchParams>
     const user = currentUser(request)
     const repo = loadCodeProject(request, id, AccessLevel.DEVELOPER)
+    assertRepositoryWritable(ctx.db, repo.project)
     const head = await branchHead(repo, branch)
     if (!head) throw notFound('Branch')
     const refused = refusal(request.perms, repo.project, listProtectedBranches(ctx.db, repo.project.id), branch, 'delete', 'api')
@@ -146,6 +149,7 @@ const branches: FastifyPluginAsync = async (app) => {
     const { id } = request.params as Static<typeof ProjectParams>
     const user = currentUser(request)
     const repo = loadCodeProject(request, id, AccessLevel.MAINTAINER)
+    assertRepositoryWritable(ctx.db, repo.project)
     const defaultBranch = repo.project.default_branch
     if (repo.exists && defaultBranch && (await readRef(repo.gitDir, `refs/heads/${defaultBranch}`))) {
       const rules = listProtectedBranches(ctx.db, repo.project.id)

@@ -36,6 +36,7 @@ import pipelines from './pipelines'
 import jobs from './jobs'
 import ciVariables from './ci-variables'
 import ciLint from './ci-lint'
+import storageMoves from './storage-moves'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
-export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents, members, users, tokens, applicationSettings, repository, commits, tags, branches, protectedBranches, files, changelog, labels, milestones, issues, snippets, discussions, notes, mergeRequests, epics, todos, environments, protectedEnvironments, clusters, pagesDomains, errorTracking, runners, runnerApi, pipelines, jobs, ciVariables, ciLint]
+export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents, members, users, tokens, applicationSettings, repository, commits, tags, branches, protectedBranches, files, changelog, labels, milestones, issues, snippets, discussions, notes, mergeRequests, epics, todos, environments, protectedEnvironments, clusters, pagesDomains, errorTracking, runners, runnerApi, pipelines, jobs, ciVariables, ciLint, storageMoves]

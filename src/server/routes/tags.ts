@@ -12,6 +12,7 @@ import { loadCodeProject, resolveUserRef, type CodeProject } from '../http/repos
 import { currentUser } from '../http/resolve'
 import { pushLanded } from '../services/push'
 import { matchesRefSearch } from '../git/ref-search'
+import { assertRepositoryWritable } from '../services/storage-moves'
 
 const ProjectParams = Type.Object({ id: Type.String() })
 const TagParams = Type.Object({ id: Type.String(), tag_name: Type.String() })
@@ -71,6 +72,7 @@ const tags: FastifyPluginAsync = async (app) => {
     const body = request.body as CreateBody
     const user = currentUser(request)
     const repo = loadCodeProject(request, id, AccessLevel.DEVELOPER)
+    assertRepositoryWritable(app.burrow.db, repo.project)
     if (!(await isValidTagName(body.tag_name))) throw apiMessage(400, 'Tag name invalid')
     if (repo.exists && (await findTag(repo.gitDir, body.tag_name))) throw apiMessage(400, `Tag ${body.tag_name} already exists`)
     const sha = isValidRef(body.ref) ? await resolveUserRef(repo, body.ref, 'ref') : null
@@ -88,6 +90,7 @@ const tags: FastifyPluginAsync = async (app) => {
     const { id, tag_name: name } = request.params as Static<typeof TagParams>
     const user = currentUser(request)
     const repo = loadCodeProject(request, id, AccessLevel.DEVELOPER)
+    assertRepositoryWritable(app.burrow.db, repo.project)
     const tag = repo.exists && isValidRef(`refs/tags/${name}`) ? await findTag(repo.gitDir, name) : null
     if (!tag) throw notFound('Tag')
     if (!(await deleteTag(repo.gitDir, name, tag.target))) throw notFound('Tag')

@@ -32,21 +32,44 @@ export interface NewAuditEvent {
  * call is named as `impersonated_by`).
  */
 export function recordAudit(db: Db, request: FastifyRequest, e: NewAuditEvent): number {
+  return recordAuditBy(db, auditAuthorOf(request), e)
+}
+
+/** Who an audit event is by, kept by background work that finishes after its request. */
+export interface AuditAuthor {
+  /** -1 for an unauthenticated caller. */
+  readonly id: number
+  readonly name: string
+  readonly ip: string | null
+  readonly impersonatedBy: string | null
+}
+
+/** The request's caller as an AuditAuthor. */
+export function auditAuthorOf(request: FastifyRequest): AuditAuthor {
   const author = request.actor.user
-  const authorId = author?.id ?? -1
+  return {
+    id: author?.id ?? -1,
+    name: author?.name ?? 'An unauthenticated user',
+    ip: request.ip ?? null,
+    impersonatedBy: request.actor.sudoBy?.name ?? null,
+  }
+}
+
+/** Records an audit event by `author`: the request's caller, or the one who started background work. */
+export function recordAuditBy(db: Db, author: AuditAuthor, e: NewAuditEvent): number {
   const details: Record<string, unknown> = {
     ...e.change,
-    author_name: author?.name ?? 'An unauthenticated user',
+    author_name: author.name,
     author_class: 'User',
     target_id: e.targetId ?? e.entityId,
     target_type: e.targetType ?? e.entityType,
     target_details: e.targetDetails ?? e.entityPath,
-    ip_address: request.ip ?? null,
+    ip_address: author.ip,
     entity_path: e.entityPath,
   }
-  if (request.actor.sudoBy) details.impersonated_by = request.actor.sudoBy.name
+  if (author.impersonatedBy) details.impersonated_by = author.impersonatedBy
   const info = db
     .prepare('INSERT INTO audit_events (author_id, entity_id, entity_type, details, ip_address, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(authorId, e.entityId, e.entityType, JSON.stringify(details), request.ip ?? null, nowIso())
+    .run(author.id, e.entityId, e.entityType, JSON.stringify(details), author.ip, nowIso())
   return Number(info.lastInsertRowid)
 }

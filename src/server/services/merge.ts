@@ -19,6 +19,7 @@ import { canReadIssue, requireIssuesFeature, updateIssue } from './issues'
 import { branchHeads, runInBackground } from './mergeability'
 import { rulesFor } from './protected-branches'
 import { pushLanded } from './push'
+import { assertRepositoryWritable } from './storage-moves'
 
 /** Options of `PUT .../merge`. */
 export interface MergeOptions {
@@ -56,6 +57,7 @@ export function assertMergeable(mr: MergeRequestRow): void {
  */
 export async function mergeMergeRequest(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, user: UserRow, options: MergeOptions): Promise<MergeRequestRow> {
   const ctx = request.server.burrow
+  assertRepositoryWritable(ctx.db, project)
   const heads = await branchHeads(ctx, mr)
   if (!heads.source || !heads.target) throw apiMessage(405, '405 Method Not Allowed')
   if (options.sha !== undefined && options.sha !== heads.source) throw apiMessage(409, `SHA does not match HEAD of source branch: ${heads.source}`)
@@ -224,6 +226,7 @@ const REBASE_FAILED = 'Rebase failed: Rebase locally, resolve all conflicts, the
  * clears the flag, or leaves the branch alone and sets `merge_error`.
  */
 export function startRebase(ctx: ServerContext, project: ProjectRow, mr: MergeRequestRow, user: UserRow): void {
+  assertRepositoryWritable(ctx.db, project)
   updateMergeRequestRow(ctx.db, mr.id, { rebase_in_progress: 1, merge_error: null }, false)
   runInBackground(ctx, () =>
     runRebase(ctx, project, mr, user).catch((error: unknown) => {

@@ -11,6 +11,8 @@ import { validationFailed, type ApiError } from '../http/errors'
 import { recordAudit } from './audit'
 import { recordEvent } from './events'
 import { createProjectRepository, removeProjectRepository } from './repository'
+import { scheduleProjectMove } from './storage-moves'
+import { isProjectReadOnly } from '../db/storage-moves'
 import type { ServerContext } from '../context'
 
 export const VISIBILITY_LEVELS: Readonly<Record<Visibility, number>> = { private: 0, internal: 10, public: 20 }
@@ -276,9 +278,13 @@ export function updateProject(request: FastifyRequest, project: ProjectRow, para
     else changes.visibility = visibility
   }
   const storage = params.repository_storage as string | undefined
+  // GitLab moves the repository when the storage changes (a storage move): the project shows the
+  // new storage once the move has finished.
+  let moveTo: string | undefined
   if (storage !== undefined && request.perms.isAdmin) {
     if (!storages.includes(storage)) errors.repository_storage = ['is not included in the list']
-    else changes.repository_storage = storage
+    else if (storage !== project.repository_storage && isProjectReadOnly(db, project.id)) errors.repository_storage = ['is read-only']
+    else if (storage !== project.repository_storage) moveTo = storage
   }
   if (Object.keys(errors).length > 0) throw validationFailed(errors)
   if (params.description !== undefined) changes.description = params.description
@@ -289,7 +295,7 @@ export function updateProject(request: FastifyRequest, project: ProjectRow, para
   const settingsChanges = settingsFromParams(params)
   if (Object.keys(settingsChanges).length > 0) changes.settings = JSON.stringify({ ...(JSON.parse(project.settings) as object), ...settingsChanges })
 
-  return db.transaction(() => {
+  const result = db.transaction(() => {
     const updated = updateProjectRow(db, project.id, changes)
     const entityPath = `${ns.full_path}/${updated.path}`
     for (const field of ['visibility', 'name', 'path'] as const) {
@@ -303,6 +309,8 @@ export function updateProject(request: FastifyRequest, project: ProjectRow, para
     }
     return updated
   })()
+  if (moveTo !== undefined) scheduleProjectMove(request, result, moveTo)
+  return result
 }
 
 /** Deletes a project (GitLab does it in the background; here it is immediate) with an audit event. */

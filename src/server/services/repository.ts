@@ -12,6 +12,7 @@ import { readRef, resolveCommit } from '../git/refs'
 import { RefMovedError, writeCommit, type CommitAction, type Identity } from '../git/write-commit'
 import { protectDefaultBranch, refusal, writeForcePushRules } from './protected-branches'
 import { pushLanded, type PushContext } from './push'
+import { assertRepositoryWritable } from './storage-moves'
 
 /** The identity commits made through the API carry: the user's commit email, else their email. */
 export function userIdentity(user: UserRow): Identity {
@@ -126,6 +127,7 @@ async function existingPaths(gitDir: string, sha: string | null, paths: readonly
  */
 export async function commitToBranch(ctx: ServerContext, req: CommitRequest): Promise<string> {
   const { project, branch } = req
+  assertRepositoryWritable(ctx.db, project)
   const gitDir = await ensureProjectRepo(ctx, project)
   const ref = `refs/heads/${branch}`
   const head = await readRef(gitDir, ref)
