@@ -2,7 +2,10 @@
 // `npm start`: a local Burrow Server, then the app — in Electron when its binary is there,
 // otherwise in browser mode through src/main/web-host.ts (DESIGN.md, "Why this shape").
 //
-//   npm start [-- --data-dir DIR] [--browser] [--no-open] [--web-port PORT]
+//   npm start [-- --data-dir DIR] [--browser] [--no-open] [--web-port PORT] [--no-seed]
+//
+// The server seeds demo content (src/server/seed) on the first start of a data dir, before it
+// answers; --no-seed starts with an empty instance.
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
@@ -21,6 +24,7 @@ const { values: args } = parseArgs({
     browser: { type: 'boolean', default: false },
     'no-open': { type: 'boolean', default: false },
     'web-port': { type: 'string', default: '0' },
+    'no-seed': { type: 'boolean', default: false },
   },
 })
 
@@ -113,12 +117,16 @@ process.on('SIGINT', () => {
 })
 process.on('SIGTERM', () => void stopAll(0))
 
-/** Starts `npm run server` from source and resolves once GET /api/v4/version answers 200. */
-async function startServer(dataDir, rootToken) {
+/**
+ * Starts `npm run server` from source, with `--seed demo` unless told not to (the server seeds a
+ * new data dir only, and prints what it wrote), and resolves once GET /api/v4/version answers 200.
+ */
+async function startServer(dataDir, rootToken, seed) {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs')
-  const child = spawn(process.execPath, [tsx, 'src/server/cli.ts', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir], {
+  const seedArgs = seed ? ['--seed', 'demo'] : []
+  const child = spawn(process.execPath, [tsx, 'src/server/cli.ts', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir, ...seedArgs], {
     cwd: root,
     env: { ...process.env, BURROW_ROOT_TOKEN: rootToken },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -148,9 +156,6 @@ async function startServer(dataDir, rootToken) {
   throw new Error(`Burrow Server did not answer ${url}/api/v4/version within 120 s`)
 }
 
-/** Later issue: demo content on first start (src/server/seed). Nothing to seed yet. */
-async function seedDemoContent(_serverUrl, _rootToken, _dataDir) {}
-
 /** Opens `url` in the desktop's browser when there is one; failing to is not an error. */
 function openInBrowser(url) {
   const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open'
@@ -169,10 +174,10 @@ async function main() {
   const dataDir = resolve(args['data-dir'] ?? defaultDataDir())
   const rootToken = randomBytes(24).toString('hex')
 
-  log(`starting Burrow Server (data in ${dataDir})`)
-  const server = await startServer(dataDir, rootToken)
+  const seed = !args['no-seed']
+  log(`starting Burrow Server (data in ${dataDir}${seed ? '; a new data dir is seeded with demo content first' : ''})`)
+  const server = await startServer(dataDir, rootToken, seed)
   log(`Burrow Server ${server.version} ready at ${server.url}`)
-  await seedDemoContent(server.url, rootToken, dataDir)
 
   const electron = args.browser ? null : electronBinary()
   const rendererInputs = [join(root, 'src', 'renderer'), join(root, 'src', 'shared'), join(root, 'package.json')]

@@ -1,7 +1,13 @@
 import { parseArgs } from 'node:util'
 import { buildApp } from './app'
+import { describeSeed, SEED_PROFILES, seedOnFirstStart, type SeedProfile } from './seed/index'
 
-/** `npm run server -- --host 127.0.0.1 --port PORT --data-dir DIR` (DESIGN.md, "Server contract"). */
+/**
+ * `npm run server -- --host 127.0.0.1 --port PORT --data-dir DIR` (DESIGN.md, "Server contract").
+ * `--seed demo|synthetic` seeds content on the instance's first start (never twice: runs are
+ * recorded in the database) before the server listens; `--seed-now ISO` fixes the moment demo
+ * content leads up to, so a given seed is reproduced exactly.
+ */
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -11,11 +17,17 @@ async function main(): Promise<void> {
       'external-url': { type: 'string' },
       storage: { type: 'string', multiple: true },
       log: { type: 'boolean', default: false },
+      seed: { type: 'string' },
+      'seed-now': { type: 'string' },
     },
     allowPositionals: false,
   })
   const port = Number(values.port)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be an integer from 0 to 65535, got ${values.port}`)
+  const seedProfile = values.seed as SeedProfile | undefined
+  if (seedProfile !== undefined && !SEED_PROFILES.includes(seedProfile)) throw new Error(`--seed must be one of ${SEED_PROFILES.join(', ')}, got ${values.seed}`)
+  const seedNow = values['seed-now'] !== undefined ? new Date(values['seed-now']) : undefined
+  if (seedNow !== undefined && Number.isNaN(seedNow.getTime())) throw new Error(`--seed-now must be an ISO 8601 time, got ${values['seed-now']}`)
   const app = await buildApp({
     dataDir: values['data-dir'] as string,
     rootToken: process.env.BURROW_ROOT_TOKEN || undefined,
@@ -23,6 +35,14 @@ async function main(): Promise<void> {
     storages: values.storage,
     logger: values.log,
   })
+  if (seedProfile !== undefined) {
+    // Seeded before listening: once the server answers, its content is complete.
+    const baseUrl = values['external-url'] ?? (port !== 0 ? `http://${values.host}:${port}` : undefined)
+    const result = await seedOnFirstStart(app.burrow, { profile: seedProfile, now: seedNow, baseUrl })
+    if (!('skipped' in result)) process.stdout.write(`Burrow Server ${describeSeed(result)}\n`)
+    else if (result.skipped === 'already-seeded') process.stdout.write(`Burrow Server content was seeded on ${result.run.created_at} (${result.run.profile}); not seeding again\n`)
+    else process.stdout.write('Burrow Server already holds groups or projects; not seeding\n')
+  }
   const address = await app.listen({ host: values.host, port })
   process.stdout.write(`Burrow Server listening on ${address}\n`)
   const stop = (): void => {

@@ -57,6 +57,7 @@ const COUNTED = {
   notes: 'SELECT COUNT(*) FROM notes',
   labels: 'SELECT COUNT(*) FROM labels',
   milestones: 'SELECT COUNT(*) FROM milestones',
+  epics: 'SELECT COUNT(*) FROM epics',
   todos: 'SELECT COUNT(*) FROM todos',
   award_emoji: 'SELECT COUNT(*) FROM award_emoji',
   events: 'SELECT COUNT(*) FROM events',
@@ -209,7 +210,7 @@ export class BulkWriter {
 
   /** Sets the project's last activity to its newest event, as recording each event one by one would. */
   touchProjects(projectIds: readonly number[]): void {
-    const update = this.db.prepare('UPDATE projects SET last_activity_at = (SELECT MAX(created_at) FROM events WHERE project_id = ?1) WHERE id = ?1')
-    for (const id of projectIds) update.run(id)
+    const update = this.db.prepare('UPDATE projects SET last_activity_at = (SELECT MAX(created_at) FROM events WHERE project_id = @id) WHERE id = @id')
+    for (const id of projectIds) update.run({ id })
   }
 }

@@ -6,6 +6,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { ServerContext } from '../context'
 import { nowIso, withClock } from '../db/connection'
+import { findEpicById, type EpicRow } from '../db/epics'
 import { findIssueByIid } from '../db/issues'
 import { findMergeRequestByIid, insertApproval, updateMergeRequestRow } from '../db/merge-requests'
 import { findMilestoneById, type MilestoneRow } from '../db/milestones'
@@ -20,6 +21,7 @@ import { projectGitDir } from '../git/project-repo'
 import { moveRef } from '../git/write-commit'
 import { addAward } from '../services/award-emoji'
 import { recordEvent } from '../services/events'
+import { assignIssueToEpic, createEpicFromParams, epicNoteable, updateEpicFromParams } from '../services/epics'
 import { createGroup } from '../services/groups'
 import { addSpentTime, createIssue, setTimeEstimate, updateIssue } from '../services/issues'
 import { createLabel } from '../services/labels'
@@ -31,7 +33,8 @@ import { createMilestone, updateMilestone, type MilestoneOwner } from '../servic
 import { issueNoteable, mergeRequestNoteable } from '../services/noteables'
 import { createNote, type Noteable } from '../services/notes'
 import { createProject } from '../services/projects'
-import { pushLanded } from '../services/push'
+import { createPipelinesOnPush } from '../services/pipelines'
+import { pushLanded, type PushListener } from '../services/push'
 import { refreshFlagsOnPush, refreshRepositoryFlags } from '../services/repository'
 import { markTodoDone } from '../services/todos'
 import { createUser } from '../services/users'
@@ -39,7 +42,15 @@ import { actingAs } from './actor'
 import { importHistory, type ImportedHistory } from './history'
 import { DAY, HOUR, MINUTE, planProject, type IssuePlan, type MergeRequestPlan, type MilestoneWindow, type NotePlan, type ProjectPlan, type RefMove } from './plan'
 import { Random } from './random'
-import { GROUP_LABELS, GROUPS, PEOPLE, PROJECTS, RELEASE_MILESTONES, VERSION_MILESTONES, type ProjectSpec } from './world'
+import { EPICS, GROUP_LABELS, GROUPS, PEOPLE, PROJECTS, RELEASE_MILESTONES, VERSION_MILESTONES, type ProjectSpec } from './world'
+
+const EPIC_COMMENTS = [
+  'Updated the dates after planning: the beta slips by a week.',
+  'Customer interviews are summarised in the linked issues.',
+  'Design review is done, mockups are attached to the first issue.',
+  'Scope cut: bulk edits move to the next epic.',
+  'This is on track. Remaining work is mostly polish and docs.',
+]
 
 export interface DemoOptions {
   readonly seed: string
@@ -66,13 +77,16 @@ export async function seedDemo(ctx: ServerContext, options: DemoOptions): Promis
   const now = Math.floor(options.now.getTime() / MINUTE) * MINUTE
   const orgStart = now - 240 * DAY
   let current = orgStart
-  // The repository flags (empty, README) of a project only change with its first push: they are
-  // refreshed once per project afterwards instead of after each of the hundreds of replayed pushes.
-  const replay: ServerContext = { ...ctx, pushListeners: ctx.pushListeners.filter((l) => l !== refreshFlagsOnPush) }
+  // Replayed pushes run the server's push listeners (activity events, merge request refresh and
+  // mergeability) but two: repository flags only change with a project's first push, so they are
+  // refreshed once per project at the end; pipelines are left out, because without runners each
+  // of the hundreds of replayed pushes would leave a pipeline pending forever.
+  const skipped: readonly PushListener[] = [refreshFlagsOnPush, createPipelinesOnPush]
+  const replay: ServerContext = { ...ctx, pushListeners: ctx.pushListeners.filter((l) => !skipped.includes(l)) }
   await withClock(() => new Date(current), async () => {
     const w = new DemoWriter(replay, options.baseUrl, rng)
     await w.setUp(orgStart, (t) => (current = t), now)
-    const steps = w.plan()
+    const steps = w.plan(now)
     steps.sort((a, b) => a.at - b.at || a.seq - b.seq)
     for (const step of steps) {
       current = Math.max(current, step.at)
@@ -228,14 +242,67 @@ class DemoWriter {
   }
 
   /** Every step of every project's plan. */
-  plan(): Step[] {
+  plan(now: number): Step[] {
     for (const plan of this.plans) {
       const project = this.projects.get(plan.spec.key) as ProjectRow
       for (const move of plan.moves) this.at(move.at, () => this.push(plan.spec, project, move))
       for (const issue of plan.issues) this.planIssue(plan.spec, project, issue)
       for (const mr of plan.mergeRequests) this.planMergeRequest(plan.spec, project, mr)
     }
+    this.planEpics(now)
     return this.steps
+  }
+
+  /** Epics of the groups: a roadmap with child epics, each gathering issues of its projects, with comments. */
+  private planEpics(now: number): void {
+    const rng = this.rng.fork('epics')
+    const ids = new Map<string, number>()
+    const linked = new Set<string>()
+    for (const spec of EPICS) {
+      const group = this.groups.get(spec.group) as NamespaceRow
+      const opened = now - spec.openedDaysAgo * DAY
+      const day = (offset: number | null): string | undefined => (offset === null ? undefined : new Date(now + offset * DAY).toISOString().slice(0, 10))
+      const epic = (): EpicRow => findEpicById(this.db, ids.get(spec.key) as number) as EpicRow
+      this.at(opened, () => {
+        const row = createEpicFromParams(this.as(spec.author), group, {
+          title: spec.title,
+          description: spec.description,
+          labels: spec.labels.join(','),
+          parent_id: spec.parent !== undefined ? ids.get(spec.parent) : undefined,
+          start_date_is_fixed: spec.startInDays !== null,
+          start_date_fixed: day(spec.startInDays),
+          due_date_is_fixed: spec.dueInDays !== null,
+          due_date_fixed: day(spec.dueInDays),
+        })
+        ids.set(spec.key, row.id)
+      })
+      const candidates = this.plans
+        .filter((p) => spec.issuesFrom.includes(p.spec.key))
+        .flatMap((p) => p.issues.filter((i) => !i.confidential && !linked.has(`${p.spec.key}#${i.iid}`)).map((issue) => ({ project: p.spec.key, issue })))
+        .filter((c) => c.issue.at < now - DAY && (spec.closedDaysAgo === undefined || c.issue.at < now - spec.closedDaysAgo * DAY - DAY))
+      for (const { project: key, issue } of rng.sample(candidates, spec.issueCount)) {
+        linked.add(`${key}#${issue.iid}`)
+        const when = Math.max(opened, issue.at) + rng.int(1, 48) * HOUR
+        this.at(Math.min(when, now - HOUR), () => {
+          const target = findIssueByIid(this.db, (this.projects.get(key) as ProjectRow).id, issue.iid)
+          if (target) assignIssueToEpic(this.as(spec.author), group, epic(), target.id)
+        })
+      }
+      const commenters = [...new Set([spec.author, ...PROJECTS.filter((p) => spec.issuesFrom.includes(p.key)).flatMap((p) => p.team)])].filter((u) => u !== 'root')
+      const until = spec.closedDaysAgo !== undefined ? now - spec.closedDaysAgo * DAY : now - HOUR
+      const notes: NotePlan[] = Array.from({ length: rng.int(1, 3) }, () => ({
+        at: opened + Math.floor(rng.next() * (until - opened - HOUR)) + HOUR,
+        author: rng.pick(commenters),
+        body: rng.pick(EPIC_COMMENTS),
+        thread: false,
+        replies: [],
+        awards: [],
+      })).sort((a, b) => a.at - b.at)
+      this.planNotes(notes, (request) => epicNoteable(request, group, epic()))
+      if (spec.closedDaysAgo !== undefined) {
+        this.at(now - spec.closedDaysAgo * DAY, () => void updateEpicFromParams(this.as(spec.author), group, epic(), { state_event: 'close' }))
+      }
+    }
   }
 
   private refsOf(spec: ProjectSpec): Map<string, string> {
@@ -351,7 +418,11 @@ class DemoWriter {
     const end = plan.end
     if (!end) return
     if (plan.state === 'closed') {
-      this.at(end.at, async () => void (await updateMergeRequest(this.as(end.by), this.fresh(project), load(), { state_event: 'close' }, this.user(end.by))))
+      this.at(end.at, async () => {
+        // A check still running when the merge request closes would leave it `checking` for ever.
+        await mergeabilityIdle(this.ctx)
+        await updateMergeRequest(this.as(end.by), this.fresh(project), load(), { state_event: 'close' }, this.user(end.by))
+      })
       return
     }
     this.at(end.at, () => this.merge(spec, project, plan, end.by, end.mergeMark as number))
@@ -370,6 +441,9 @@ class DemoWriter {
     const target = refs.get('refs/heads/main')
     const source = refs.get(`refs/heads/${plan.branch}`)
     if (!target || !source) throw new Error(`seed: ${spec.key}!${plan.iid} has no branches to merge`)
+    // As for a close: the mergeability check of the last push lands before the merge, as it would
+    // have in the days between them, instead of racing it and leaving `checking` behind.
+    await mergeabilityIdle(this.ctx)
     const merger = this.user(by)
     await moveRef(gitDir, 'refs/heads/main', mergeSha, target)
     refs.set('refs/heads/main', mergeSha)

@@ -255,9 +255,11 @@ export function planProject(spec: ProjectSpec, fullPath: string, c: PlanContext)
   for (let k = 0; k < mrCount; k++) {
     const state = k === 0 ? 'opened' : k === 1 ? 'merged' : rng.weighted([['merged', 60], ['opened', 26], ['closed', 14]] as const)
     const created = state === 'opened' ? at(rng, now - 25 * DAY, now - 3 * HOUR) : at(rng, start + 6 * DAY, now - 4 * DAY)
-    const endAt = state === 'opened' ? null : before(now - HOUR, created + at(rng, 4 * HOUR, 9 * DAY), created + 4 * HOUR)
+    // Most merge requests are reviewed within a day or two; a few linger for a week.
+    const lifetime = rng.weighted([[[4 * HOUR, DAY], 50], [[DAY, 3 * DAY], 35], [[3 * DAY, 8 * DAY], 15]] as const)
+    const endAt = state === 'opened' ? null : before(now - HOUR, created + at(rng, lifetime[0], lifetime[1]), created + 4 * HOUR)
     const author = rng.pick(devs.filter((u) => u !== 'root'))
-    const forkAt = Math.max(firstAt + HOUR, created - at(rng, 2 * HOUR, 3 * DAY))
+    const forkAt = Math.max(firstAt + HOUR, created - at(rng, 2 * HOUR, rng.chance(0.8) ? DAY : 3 * DAY))
     const followUpAt = endAt !== null && rng.chance(0.5) ? at(rng, created + HOUR, endAt - 30 * MINUTE) : state === 'opened' && rng.chance(0.3) ? at(rng, created + HOUR, now - 30 * MINUTE) : null
     const mr: DraftMr = { at: created, state, endAt, author, issue: null, draft: false, conflicting: false, forkAt, pushAt: created - 5 * MINUTE, followUpAt }
     if (rng.chance(0.45)) {

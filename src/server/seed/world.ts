@@ -241,3 +241,57 @@ export const VERSION_MILESTONES = [
   { title: 'v1.0.0', dueInDays: 21, lengthDays: 65, description: 'API freeze. Only breaking changes that make 1.x easier to maintain.' },
   { title: 'Backlog', dueInDays: null, lengthDays: 0, description: 'Ideas without a release.' },
 ] as const
+
+export interface EpicSpec {
+  readonly key: string
+  /** The group it belongs to (a GROUPS key). */
+  readonly group: string
+  readonly title: string
+  readonly description: string
+  readonly author: string
+  readonly labels: readonly string[]
+  /** Days before "now" it is opened. */
+  readonly openedDaysAgo: number
+  /** Fixed start and due dates, in days from "now" (null: inherited from its issues). */
+  readonly startInDays: number | null
+  readonly dueInDays: number | null
+  /** Closed this many days before "now". */
+  readonly closedDaysAgo?: number
+  readonly parent?: string
+  /** Projects (PROJECTS keys) whose issues it gathers, and how many. */
+  readonly issuesFrom: readonly string[]
+  readonly issueCount: number
+}
+
+export const EPICS: readonly EpicSpec[] = [
+  {
+    key: 'roadmap', group: 'kestrel', title: 'Dispatch roadmap: second half of the year', author: 'lena', labels: ['feature'],
+    openedDaysAgo: 100, startInDays: -60, dueInDays: 120, issuesFrom: [], issueCount: 0,
+    description: '## Themes\n\n1. **Plan faster**: route optimiser, bulk edits.\n2. **Work offline**: sync v2 on every device.\n3. **Get paid**: EU VAT rules and credit notes.\n\nChild epics track each theme; issues hang off the children.',
+  },
+  {
+    key: 'routes', group: 'kestrel', parent: 'roadmap', title: 'Route optimiser beta', author: 'amara', labels: ['feature', 'priority::high'],
+    openedDaysAgo: 90, startInDays: -40, dueInDays: 10, issuesFrom: ['api'], issueCount: 8,
+    description: 'Suggest the order of visits for each technician, respecting time windows and skills.\n\n### Exit criteria\n\n- [x] API endpoint behind a feature flag\n- [ ] Dispatchers can accept or tweak a suggestion\n- [ ] p95 under 2 s for 200 visits',
+  },
+  {
+    key: 'sync', group: 'kestrel', parent: 'roadmap', title: 'Offline sync v2', author: 'diego', labels: ['feature', 'ux'],
+    openedDaysAgo: 150, startInDays: -120, dueInDays: -30, closedDaysAgo: 25, issuesFrom: ['app'], issueCount: 9,
+    description: 'Replace the queue-of-requests sync with per-record change sets, so technicians can work a whole day without signal.',
+  },
+  {
+    key: 'vat', group: 'kestrel', parent: 'roadmap', title: 'EU VAT rules', author: 'priya', labels: ['feature', 'customer'],
+    openedDaysAgo: 70, startInDays: -20, dueInDays: 52, issuesFrom: ['billing'], issueCount: 6,
+    description: 'One-stop-shop VAT for customers invoicing across EU borders. Legal sign-off is tracked in the billing project.',
+  },
+  {
+    key: 'a11y', group: 'kestrel', title: 'Accessibility pass on the field app', author: 'hana', labels: ['ux', 'tech debt'],
+    openedDaysAgo: 40, startInDays: null, dueInDays: null, issuesFrom: ['app', 'website'], issueCount: 5,
+    description: 'Screen readers, large text and colour contrast: a WCAG 2.2 AA review of every screen technicians use.',
+  },
+  {
+    key: 'v1', group: 'oss', title: 'Tidewater 1.0', author: 'jonas', labels: [],
+    openedDaysAgo: 60, startInDays: -30, dueInDays: 21, issuesFrom: ['oss'], issueCount: 6,
+    description: 'Freeze the public API, document every option, and publish a migration guide from 0.9.',
+  },
+]

@@ -1,0 +1,322 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildApp } from '../../src/server/app'
+import { findUserByUsername } from '../../src/server/db/users'
+import { seedInstance, seedOnFirstStart, type SeedReport } from '../../src/server/seed/index'
+import { Random } from '../../src/server/seed/random'
+import { seedProject } from '../helpers/fixtures'
+import { sh } from '../helpers/git'
+import { makeServer, ROOT_TOKEN, type TestServer } from '../helpers/server'
+
+type Json = Record<string, unknown>
+
+const NOW = new Date('2025-06-02T09:30:00Z')
+const API = encodeURIComponent('kestrel/platform/dispatch-api')
+const EXTERNAL_URL = 'http://burrow.test'
+
+async function getJson(app: FastifyInstance, url: string): Promise<{ status: number; body: unknown; total: number }> {
+  const res = await app.inject({ url: `/api/v4${url}`, headers: { 'private-token': ROOT_TOKEN } })
+  return { status: res.statusCode, body: JSON.parse(res.body) as unknown, total: Number(res.headers['x-total'] ?? -1) }
+}
+
+/** Runs the server CLI until it listens; resolves with its output so far and a stop function. */
+function startCli(dataDir: string, extra: readonly string[]): Promise<{ output: string; url: string; stop: () => Promise<void> }> {
+  const tsx = join(process.cwd(), 'node_modules', 'tsx', 'dist', 'cli.mjs')
+  const child = spawn(process.execPath, [tsx, 'src/server/cli.ts', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--external-url', EXTERNAL_URL, ...extra], {
+    env: { ...process.env, BURROW_ROOT_TOKEN: ROOT_TOKEN },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.once('exit', (code) => reject(new Error(`server CLI exited with ${code}: ${output}`)))
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+      const listening = /listening on (http:\/\/\S+)/.exec(output)
+      if (listening) {
+        resolve({
+          output,
+          url: listening[1],
+          stop: async () => {
+            child.kill('SIGTERM')
+            await exited
+          },
+        })
+      }
+    })
+  })
+}
+
+describe('seed: the demo profile', () => {
+  let s: TestServer
+  let report: SeedReport
+  let cliDir: string
+  let firstStart: string
+  let secondStart: string
+  let secondStartIssues: number
+  let replica: FastifyInstance
+
+  beforeAll(async () => {
+    s = await makeServer()
+    report = await seedInstance(s.app.burrow, { profile: 'demo', now: NOW })
+
+    // The same seed and moment through the CLI's first-start option, started twice.
+    cliDir = mkdtempSync(join(tmpdir(), 'burrow-seed-cli-'))
+    const first = await startCli(cliDir, ['--seed', 'demo', '--seed-now', NOW.toISOString()])
+    firstStart = first.output
+    await first.stop()
+    const second = await startCli(cliDir, ['--seed', 'demo', '--seed-now', NOW.toISOString()])
+    secondStart = second.output
+    secondStartIssues = Number((await fetch(`${second.url}/api/v4/issues_statistics?scope=all`, { headers: { 'private-token': ROOT_TOKEN } }).then((r) => r.json()) as { statistics: { counts: { all: number } } }).statistics.counts.all)
+    await second.stop()
+    replica = await buildApp({ dataDir: cliDir, rootToken: ROOT_TOKEN, externalUrl: EXTERNAL_URL })
+  }, 600_000)
+
+  afterAll(async () => {
+    await replica?.close()
+    await s?.close()
+    if (cliDir) rmSync(cliDir, { recursive: true, force: true })
+  })
+
+  it('writes a small company: people, groups with a subgroup, projects, hundreds of issues, dozens of merge requests', () => {
+    const c = report.counts
+    expect(c.users).toBe(10)
+    expect(c.groups).toBe(3)
+    expect(c.projects).toBe(6)
+    expect(c.issues).toBeGreaterThanOrEqual(250)
+    expect(c.merge_requests).toBeGreaterThanOrEqual(60)
+    expect(c.merge_requests).toBeLessThanOrEqual(100)
+    expect(c.notes).toBeGreaterThan(500)
+    expect(c.milestones).toBeGreaterThan(5)
+  })
+
+  it('gives identical API answers for the same seed and moment, whether seeded in-process or by the CLI', async () => {
+    const mrs = (await getJson(s.app, `/projects/${API}/merge_requests?state=opened&per_page=100`)).body as Json[]
+    const issueWithNotes = ((await getJson(s.app, `/projects/${API}/issues?per_page=100&order_by=created_at&sort=asc`)).body as Json[]).find((i) => (i.user_notes_count as number) >= 3) as Json
+    const urls = [
+      '/projects?order_by=id&sort=asc&per_page=100',
+      '/groups?order_by=id&sort=asc',
+      '/users?order_by=id&sort=asc&per_page=100',
+      `/projects/${API}/issues?per_page=100&order_by=created_at&sort=asc`,
+      `/projects/${API}/issues/${issueWithNotes.iid as number}/discussions?per_page=100`,
+      `/projects/${API}/merge_requests?state=all&per_page=100`,
+      `/projects/${API}/merge_requests/${mrs[0].iid as number}/changes`,
+      `/projects/${API}/repository/commits?per_page=100`,
+      `/projects/${API}/repository/branches?per_page=100`,
+      `/projects/${API}/repository/tags`,
+      `/projects/${API}/labels?with_counts=true&per_page=100`,
+      '/groups/kestrel/milestones',
+      '/groups/kestrel/epics?per_page=100',
+      '/todos?per_page=100',
+      `/projects/${API}/events?per_page=100`,
+    ]
+    // root is the server's own (created at start with BURROW_ROOT_TOKEN), not seeded content.
+    const seeded = (url: string, body: unknown): unknown => (url.startsWith('/users') ? (body as Json[]).filter((u) => u.username !== 'root') : body)
+    for (const url of urls) {
+      const a = await getJson(s.app, url)
+      const b = await getJson(replica, url)
+      expect(a.status, url).toBe(200)
+      expect(seeded(url, b.body), url).toEqual(seeded(url, a.body))
+    }
+  })
+
+  it('the server CLI seeds a new data dir on its first start and never again', async () => {
+    expect(firstStart).toMatch(/seeded demo content \(seed "burrow"\) in [\d.]+ s: 10 users, 3 groups, 6 projects, \d+ issues, \d+ merge requests/)
+    expect(secondStart).toMatch(/not seeding again/)
+    expect(secondStart).not.toMatch(/seeded demo content/)
+    expect(secondStartIssues).toBe(report.counts.issues)
+  })
+
+  it('dates content in the months before "now", with milestones around it', async () => {
+    const issues = (await getJson(s.app, `/projects/${API}/issues?per_page=100&order_by=created_at&sort=asc`)).body as Json[]
+    for (const i of issues) expect(Date.parse(i.created_at as string)).toBeLessThan(NOW.getTime())
+    expect(Date.parse(issues[0].created_at as string)).toBeLessThan(NOW.getTime() - 60 * 86_400_000)
+    const milestones = (await getJson(s.app, '/groups/kestrel/milestones?per_page=100')).body as Json[]
+    const states = new Map(milestones.map((m) => [m.title as string, m.state as string]))
+    expect(states.get('Release 3.5')).toBe('closed')
+    expect(states.get('Release 3.6')).toBe('active')
+    expect(milestones.find((m) => m.title === 'Release 3.6')?.due_date).toBe('2025-06-12')
+  })
+
+  it('issues carry Markdown descriptions, labels, milestones, assignees, time tracking and threads with replies', async () => {
+    const { body, total } = await getJson(s.app, `/projects/${API}/issues?per_page=100&scope=all`)
+    const issues = body as Json[]
+    expect(total).toBeGreaterThanOrEqual(100)
+    expect(issues.some((i) => /### Steps to reproduce/.test(i.description as string))).toBe(true)
+    expect(issues.some((i) => /- \[[ x]\] /.test(i.description as string))).toBe(true)
+    expect(issues.some((i) => /```/.test(i.description as string))).toBe(true)
+    expect(issues.some((i) => i.state === 'closed')).toBe(true)
+    expect(issues.some((i) => (i.labels as string[]).includes('bug') && i.milestone !== null && (i.assignees as Json[]).length > 0)).toBe(true)
+    expect(issues.some((i) => ((i.time_stats as Json).total_time_spent as number) > 0)).toBe(true)
+    expect(issues.some((i) => (i.upvotes as number) > 0)).toBe(true)
+    const discussed = issues.filter((i) => (i.user_notes_count as number) >= 3)
+    expect(discussed.length).toBeGreaterThan(0)
+    let threadWithReplies = false
+    for (const issue of discussed.slice(0, 15)) {
+      const notes = await getJson(s.app, `/projects/${API}/issues/${issue.iid as number}/notes?per_page=100`)
+      expect(notes.status).toBe(200)
+      expect((notes.body as Json[]).length).toBe(issue.user_notes_count)
+      const discussions = (await getJson(s.app, `/projects/${API}/issues/${issue.iid as number}/discussions?per_page=100`)).body as Json[]
+      if (discussions.some((d) => !d.individual_note && (d.notes as Json[]).length > 1)) threadWithReplies = true
+    }
+    expect(threadWithReplies).toBe(true)
+  })
+
+  it('merged merge requests have their merge commit on main and real changes', async () => {
+    const merged = (await getJson(s.app, `/projects/${API}/merge_requests?state=merged&per_page=100`)).body as Json[]
+    expect(merged.length).toBeGreaterThan(5)
+    const mr = merged[0]
+    const commit = (await getJson(s.app, `/projects/${API}/repository/commits/${mr.merge_commit_sha as string}`)).body as Json
+    expect(commit.parent_ids).toHaveLength(2)
+    expect(commit.title).toBe(`Merge branch '${mr.source_branch as string}' into 'main'`)
+    const changes = (await getJson(s.app, `/projects/${API}/merge_requests/${mr.iid as number}/changes`)).body as Json
+    expect((changes.changes as Json[]).length).toBeGreaterThan(0)
+    expect((changes.changes as Json[])[0].diff).toMatch(/^@@ /)
+  })
+
+  it('open merge requests: reviewers, mergeable ones and one with a conflict', async () => {
+    const open = (await getJson(s.app, `/projects/${API}/merge_requests?state=opened&per_page=100`)).body as Json[]
+    expect(open.filter((m) => m.merge_status === 'cannot_be_merged')).toHaveLength(1)
+    expect(open.filter((m) => m.merge_status === 'can_be_merged').length).toBeGreaterThan(3)
+    expect(open.every((m) => (m.reviewers as Json[]).length > 0)).toBe(true)
+    expect(open.some((m) => m.draft === true)).toBe(true)
+    const conflicting = open.find((m) => m.merge_status === 'cannot_be_merged') as Json
+    const diffs = (await getJson(s.app, `/projects/${API}/merge_requests/${conflicting.iid as number}/changes`)).body as Json
+    expect((diffs.changes as Json[]).length).toBeGreaterThan(0)
+  })
+
+  it('epics: a roadmap with child epics, each gathering issues of its projects', async () => {
+    const epics = (await getJson(s.app, '/groups/kestrel/epics?per_page=100')).body as Json[]
+    const byTitle = new Map(epics.map((e) => [e.title as string, e]))
+    const roadmap = byTitle.get('Dispatch roadmap: second half of the year') as Json
+    const routes = byTitle.get('Route optimiser beta') as Json
+    expect(routes.parent_id).toBe(roadmap.id)
+    expect(byTitle.get('Offline sync v2')?.state).toBe('closed')
+    const issues = await getJson(s.app, `/groups/kestrel/epics/${routes.iid as number}/issues?per_page=100`)
+    expect(issues.status).toBe(200)
+    expect((issues.body as Json[]).length).toBe(8)
+    expect((issues.body as Json[]).every((i) => (i.references as Json).full !== undefined && String((i.references as Json).full).startsWith('kestrel/platform/dispatch-api#'))).toBe(true)
+  })
+
+  it("root's to-do list holds assignments, mentions and review requests", async () => {
+    const todos = (await getJson(s.app, '/todos?per_page=100')).body as Json[]
+    const actions = new Set(todos.map((t) => t.action_name))
+    expect(actions.has('assigned')).toBe(true)
+    expect(actions.has('review_requested')).toBe(true)
+    expect(actions.has('mentioned') || actions.has('directly_addressed')).toBe(true)
+  })
+
+  it('a seeded repository clones over smart HTTP with its history, branches and tags', async () => {
+    const address = await s.app.listen({ host: '127.0.0.1', port: 0 })
+    const work = mkdtempSync(join(tmpdir(), 'burrow-seed-clone-'))
+    try {
+      const url = new URL(`${address}/kestrel/platform/dispatch-api.git`)
+      url.username = 'root'
+      url.password = ROOT_TOKEN
+      await sh(work, 'clone', '--quiet', url.toString(), 'api')
+      const dir = join(work, 'api')
+      expect(Number(await sh(dir, 'rev-list', '--count', 'HEAD'))).toBeGreaterThan(40)
+      expect((await sh(dir, 'tag')).split('\n')).toContain('v3.5.0')
+      expect((await sh(dir, 'branch', '-r')).split('\n').length).toBeGreaterThan(5)
+      expect(await sh(dir, 'log', '-1', '--format=%an', 'v3.5.0')).toBe('Priya Raman')
+    } finally {
+      rmSync(work, { recursive: true, force: true })
+    }
+  })
+
+  it('a mergeable demo merge request merges through the API', async () => {
+    const open = (await getJson(s.app, `/projects/${API}/merge_requests?state=opened&per_page=100`)).body as Json[]
+    const mr = open.find((m) => m.merge_status === 'can_be_merged' && m.draft === false) as Json
+    const res = await s.request(ROOT_TOKEN, { method: 'PUT', url: `/api/v4/projects/${API}/merge_requests/${mr.iid as number}/merge` })
+    expect(res.statusCode).toBe(200)
+    expect((JSON.parse(res.body) as Json).state).toBe('merged')
+  })
+
+  it('seeding on first start leaves an instance that was seeded before alone', async () => {
+    const again = await seedOnFirstStart(s.app.burrow, { profile: 'demo', now: NOW })
+    expect(again).toMatchObject({ skipped: 'already-seeded' })
+  })
+})
+
+describe('seed: the synthetic profile', () => {
+  const size = { projects: 2, issues: 41, mergeRequests: 9, notesPerItem: 2, users: 4 }
+  let a: TestServer
+  let b: TestServer
+
+  beforeAll(async () => {
+    a = await makeServer()
+    b = await makeServer()
+    await seedInstance(a.app.burrow, { profile: 'synthetic', now: NOW, synthetic: size })
+    await seedInstance(b.app.burrow, { profile: 'synthetic', now: NOW, synthetic: size })
+  }, 120_000)
+
+  afterAll(async () => {
+    await a?.close()
+    await b?.close()
+  })
+
+  it('writes the requested numbers of users, projects, issues, merge requests and notes', async () => {
+    const projects = (await getJson(a.app, '/projects?order_by=id&sort=asc')).body as Json[]
+    expect(projects).toHaveLength(2)
+    const first = await getJson(a.app, `/projects/${projects[0].id as number}/issues?per_page=100&order_by=created_at&sort=asc`)
+    const second = await getJson(a.app, `/projects/${projects[1].id as number}/issues?per_page=100`)
+    expect(first.total + second.total).toBe(41)
+    expect((first.body as Json[]).map((i) => i.iid)).toEqual(Array.from({ length: first.total }, (_, k) => k + 1))
+    expect((first.body as Json[]).every((i) => i.user_notes_count === 2)).toBe(true)
+    const mrs = await getJson(a.app, `/projects/${projects[0].id as number}/merge_requests?state=all`)
+    expect(mrs.total).toBe(5)
+    const users = await getJson(a.app, '/users?per_page=100')
+    expect(users.total).toBe(5)
+  })
+
+  it('merge requests have real source branches with changes', async () => {
+    const project = ((await getJson(a.app, '/projects?order_by=id&sort=asc')).body as Json[])[0]
+    const changes = (await getJson(a.app, `/projects/${project.id as number}/merge_requests/1/changes`)).body as Json
+    expect((changes.changes as Json[]).map((c) => c.new_path)).toEqual(['changes/mr-1.md'])
+  })
+
+  it('new issues and merge requests continue the iid sequence', async () => {
+    const project = ((await getJson(a.app, '/projects?order_by=id&sort=asc')).body as Json[])[0]
+    const issue = await a.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${project.id as number}/issues`, payload: { title: 'After the bulk insert' } })
+    expect((JSON.parse(issue.body) as Json).iid).toBe(22)
+    const branch = await a.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${project.id as number}/repository/branches`, payload: { branch: 'next', ref: 'mr-2' } })
+    expect(branch.statusCode).toBe(201)
+    const mr = await a.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${project.id as number}/merge_requests`, payload: { source_branch: 'next', target_branch: 'main', title: 'Next' } })
+    expect((JSON.parse(mr.body) as Json).iid).toBe(6)
+  })
+
+  it('gives identical API answers for the same seed', async () => {
+    for (const url of ['/projects/2/issues?per_page=100', '/projects/2/merge_requests?state=all', '/projects/2/issues/3/notes', '/todos', '/projects/2/events?per_page=100']) {
+      expect((await getJson(b.app, url)).body, url).toEqual((await getJson(a.app, url)).body)
+    }
+  })
+})
+
+describe('seed: first start', () => {
+  it('does not seed into an instance that already holds projects', async () => {
+    const s = await makeServer()
+    try {
+      seedProject(s, { ownerId: (findUserByUsername(s.app.burrow.db, 'root') as { id: number }).id })
+      expect(await seedOnFirstStart(s.app.burrow, { profile: 'demo', now: NOW })).toEqual({ skipped: 'has-content' })
+    } finally {
+      await s.close()
+    }
+  })
+})
+
+describe('seed: the random generator', () => {
+  it('gives the same sequence for the same seed and another for another seed', () => {
+    const a = new Random('x')
+    const b = new Random('x')
+    const c = new Random('y')
+    const seqA = Array.from({ length: 5 }, () => a.next())
+    expect(Array.from({ length: 5 }, () => b.next())).toEqual(seqA)
+    expect(Array.from({ length: 5 }, () => c.next())).not.toEqual(seqA)
+    expect(seqA.every((v) => v >= 0 && v < 1)).toBe(true)
+  })
+})
