@@ -10,7 +10,6 @@ import ci from './0012-ci'
 import epics from './0010-epics'
 import environmentsOperations from './0013-environments-operations'
 import importsGeoStorageMoves from './0015-imports-geo-storage-moves'
-import importsGeoStorageMoves from './0015-imports-geo-storage-moves'
 import alertsSecurity from './0014-alerts-security'
 import seedRuns from './0016-seed-runs'
 
@@ -24,4 +23,4 @@ export interface Migration {
  * Every schema migration. Each runs once, in version order, whatever order they were merged in
  * (see `migrate`); never edit one that has shipped.
  */
-export const migrations: readonly Migration[] = [core, projectStars, protectedBranches, labelsMilestones, collaborationCore, issues, snippets, mergeRequests, epics, ci, environmentsOperations, importsGeoStorageMoves, importsGeoStorageMoves, alertsSecurity, seedRuns]
+export const migrations: readonly Migration[] = [core, projectStars, protectedBranches, labelsMilestones, collaborationCore, issues, snippets, mergeRequests, epics, ci, environmentsOperations, importsGeoStorageMoves, alertsSecurity, seedRuns]
