@@ -195,7 +195,7 @@ const environmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const project = projectFor(request, request.params.id, READ)
     const env = environmentOf(request, project, request.params.environment_id)
     if (!canDeployToEnvironment(db, request.perms, project, env.name)) throw forbidden()
-    return reply.code(200).send(environmentEntity(stopEnvironment(request, project, env)))
+    return reply.code(200).send(environmentEntity(await stopEnvironment(request, project, env, request.body.force === true)))
   })
 }
 

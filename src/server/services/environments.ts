@@ -4,16 +4,19 @@ import { AccessLevel } from '../auth/access'
 import type { Permissions } from '../auth/permissions'
 import { nowIso, type Db } from '../db/connection'
 import {
-  deleteEnvironment, environmentsByIds, environmentsDueForDeletion, environmentsDueForStop, findDeploymentById, findEnvironmentByName,
-  insertDeployment, insertEnvironment, lastDeployments, scheduleEnvironmentDeletion, setDeploymentStatus, slugTaken, stoppedReviewApps, updateEnvironment,
+  deleteEnvironment, environmentsByIds, environmentsDueForDeletion, environmentsDueForStop, findDeploymentById, findEnvironment,
+  findEnvironmentByName, insertDeployment, insertEnvironment, lastDeployments, scheduleEnvironmentDeletion, setDeploymentStatus, slugTaken,
+  stoppedReviewApps, updateEnvironment,
   type DeploymentRow, type DeploymentStatus, type EnvironmentChanges, type EnvironmentRow, type EnvironmentTier,
 } from '../db/environments'
 import { usersByIds } from '../db/members'
+import { findJobById, pipelineJobs, type JobRow } from '../db/pipelines'
 import { findProtectedEnvironment } from '../db/protected-environments'
 import type { ProjectRow } from '../db/rows'
 import { deploymentEntity, environmentEntity } from '../entities/environment'
 import { recordProjectChange } from './project-changes'
 import { jobEntitiesById } from './ci-present'
+import { jobOptions, jobPlayable, latestJobs, playJob } from './pipelines'
 
 /**
  * Environments and deployments: the rules every writer shares. Routes call the request-level
@@ -272,18 +275,40 @@ export function updateEnvironmentAttributes(request: FastifyRequest, project: Pr
   })()
 }
 
-/** Stops an available environment (a stopped one stays as it is). */
-export function stopEnvironment(request: FastifyRequest, project: ProjectRow, env: EnvironmentRow): EnvironmentRow {
-  const db = request.server.burrow.db
+/**
+ * The job that stops the environment: the `environment:on_stop` job of the pipeline that made its
+ * last deployment, when it can be played (GitLab's stop action).
+ */
+function stopActionOf(db: Db, env: EnvironmentRow): JobRow | undefined {
+  const last = lastDeployments(db, [env.id]).get(env.id)
+  const deployer = last && last.deployable_id !== null ? findJobById(db, last.deployable_id) : undefined
+  const onStop = deployer ? jobOptions(deployer).environment?.on_stop : undefined
+  if (!deployer || !onStop) return undefined
+  return latestJobs(pipelineJobs(db, deployer.pipeline_id)).find((j) => j.name === onStop && jobPlayable(j))
+}
+
+/**
+ * Stops an environment. With a stop action (and without `force`) the environment is `stopping`
+ * while the on_stop job runs; the CI side stops it when that job succeeds. Otherwise it stops
+ * at once. A stopped environment stays as it is.
+ */
+export async function stopEnvironment(request: FastifyRequest, project: ProjectRow, env: EnvironmentRow, force = false): Promise<EnvironmentRow> {
+  const ctx = request.server.burrow
   if (env.state === 'stopped') return env
-  return db.transaction(() => {
-    const stopped = updateEnvironment(db, env.id, { state: 'stopped' })
+  const user = request.actor.user
+  const action = force || !user ? undefined : stopActionOf(ctx.db, env)
+  const next = action ? 'stopping' : 'stopped'
+  const updated = ctx.db.transaction(() => {
+    const row = updateEnvironment(ctx.db, env.id, { state: next })
     recordProjectChange(request, project, {
       action: 'closed', targetType: 'Environment', targetId: env.id, targetTitle: env.name,
-      audit: { change: 'state', from: env.state, to: 'stopped', custom_message: `Stopped environment ${env.name}` },
+      audit: { change: 'state', from: env.state, to: next, custom_message: `Stopped environment ${env.name}${action ? ` (running ${action.name})` : ''}` },
     })
-    return stopped
+    return row
   })()
+  if (!action || !user) return updated
+  await playJob(ctx, action, user, request)
+  return findEnvironment(ctx.db, project.id, env.id) ?? updated
 }
 
 /** Deletes an environment and its deployments. */
