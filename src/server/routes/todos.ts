@@ -13,6 +13,7 @@ import { pageOf, setPageHeaders } from '../http/pagination'
 import { currentUser } from '../http/resolve'
 import { presentEpicsById } from '../services/epics'
 import { presentIssues } from '../services/issues'
+import { ALERT_TARGET_TYPE, alertTodoTargets } from '../services/alerts'
 
 const TARGET_TYPES = ['Issue', 'MergeRequest', 'Commit', 'Epic', 'DesignManagement::Design', 'AlertManagement::Alert', 'Namespace', 'Project', 'Key', 'WikiPage::Meta'] as const
 const ACTIONS = [
@@ -45,15 +46,17 @@ function presentTodos(request: FastifyRequest, rows: readonly TodoRow[]): Readon
   const presented = presentIssues(request, issues, { origin: { kind: 'none' } })
   const issueJson = new Map(issues.map((issue, i) => [issue.id, presented[i]]))
   const epicJson = presentEpicsById(request, rows.filter((r) => r.target_type === 'Epic').map((r) => r.target_id))
+  const alertJson = alertTodoTargets(db, baseUrl, rows.filter((r) => r.target_type === ALERT_TARGET_TYPE).map((r) => r.target_id))
   const groups = new Map<number, NamespaceRow | undefined>()
   for (const id of new Set(rows.map((r) => r.group_id).filter((id): id is number => id !== null))) groups.set(id, findNamespaceById(db, id))
   return rows.map((r) => {
     const project = r.project_id !== null ? projects.get(r.project_id) : undefined
     const group = r.group_id !== null ? groups.get(r.group_id) : undefined
-    const target = r.target_type === 'Issue' ? issueJson.get(r.target_id) ?? null : r.target_type === 'Epic' ? epicJson.get(r.target_id) ?? null : null
+    const alert = r.target_type === ALERT_TARGET_TYPE ? alertJson.get(r.target_id) : undefined
+    const target = alert ? alert.target : r.target_type === 'Issue' ? issueJson.get(r.target_id) ?? null : r.target_type === 'Epic' ? epicJson.get(r.target_id) ?? null : null
     const projectUrl = project ? `${baseUrl}/${project.ns_full_path}/${project.path}` : baseUrl
     const anchor = r.note_id !== null ? `#note_${r.note_id}` : ''
-    const targetUrl = (r.target_type === 'Issue' || r.target_type === 'Epic') && target
+    const targetUrl = alert ? alert.url : (r.target_type === 'Issue' || r.target_type === 'Epic') && target
       ? `${String(target.web_url)}${anchor}`
       : r.target_type === 'MergeRequest' ? null : `${projectUrl}`
     return todoEntity(r, { baseUrl, author: authors.get(r.author_id) as UserRow, project, group, target, targetUrl })

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import type { ServerContext } from '../context'
 import type { Db } from '../db/connection'
 import {
-  ALERT_SEVERITY, ALERT_STATUS, alertAssignees, deleteHttpIntegration, findAlertById, findUnresolvedAlert, incrementAlertEvents, insertAlert, insertHttpIntegration,
+  ALERT_SEVERITY, ALERT_SEVERITY_NAMES, ALERT_STATUS, ALERT_STATUS_NAMES, alertAssignees, alertsByIds, deleteHttpIntegration, findAlertById, findUnresolvedAlert, incrementAlertEvents, insertAlert, insertHttpIntegration,
   replaceAlertAssignees, setAlertStatus, touchAlert, updateHttpIntegrationRow, type AlertRow, type AlertStatusName, type HttpIntegrationRow,
 } from '../db/alerts'
 import { findEnvironmentByName } from '../db/environments'
@@ -312,4 +312,37 @@ export function createAlertTodo(request: FastifyRequest, project: ProjectRow, al
 /** `${baseUrl}/{project}/-/alert_management/{iid}/details`, GitLab's alert page. */
 export function alertDetailsUrl(baseUrl: string, fullPath: string, alert: Pick<AlertRow, 'iid'>): string {
   return `${baseUrl}/${fullPath}/-/alert_management/${alert.iid}/details`
+}
+
+/**
+ * Alerts as to-do targets in the REST to-do list (`{id, iid, project_id, title, …}` and the alert
+ * page URL), loaded for a whole page of to-dos at once.
+ */
+export function alertTodoTargets(db: Db, baseUrl: string, alertIds: readonly number[]): Map<number, { target: Readonly<Record<string, unknown>>; url: string }> {
+  const out = new Map<number, { target: Readonly<Record<string, unknown>>; url: string }>()
+  for (const alert of alertsByIds(db, [...new Set(alertIds)]).values()) {
+    const project = findProjectWithNamespace(db, alert.project_id)
+    const url = alertDetailsUrl(baseUrl, project ? `${project.ns_full_path}/${project.path}` : String(alert.project_id), alert)
+    out.set(alert.id, {
+      url,
+      target: {
+        id: alert.id,
+        iid: alert.iid,
+        project_id: alert.project_id,
+        title: alert.title,
+        description: alert.description,
+        severity: ALERT_SEVERITY_NAMES[alert.severity],
+        status: ALERT_STATUS_NAMES[alert.status],
+        service: alert.service,
+        monitoring_tool: alert.monitoring_tool,
+        started_at: alert.started_at,
+        ended_at: alert.ended_at,
+        event_count: alert.events,
+        created_at: alert.created_at,
+        updated_at: alert.updated_at,
+        web_url: url,
+      },
+    })
+  }
+  return out
 }
