@@ -16,6 +16,7 @@ async function main(): Promise<void> {
       'data-dir': { type: 'string', default: '.burrow/server' },
       'external-url': { type: 'string' },
       storage: { type: 'string', multiple: true },
+      'geo-node-name': { type: 'string' },
       log: { type: 'boolean', default: false },
       seed: { type: 'string' },
       'seed-now': { type: 'string' },
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
     rootToken: process.env.BURROW_ROOT_TOKEN || undefined,
     externalUrl: values['external-url'],
     storages: values.storage,
+    settings: values['geo-node-name'] !== undefined ? { geo_node_name: values['geo-node-name'] } : undefined,
     logger: values.log,
   })
   if (seedProfile !== undefined) {

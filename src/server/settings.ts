@@ -26,6 +26,8 @@ export const DEFAULT_SETTINGS = {
   diff_max_files: 1000,
   diff_max_lines: 50000,
   allow_local_requests_from_web_hooks_and_services: true,
+  /** This instance's replication node name (GitLab's `geo_node_name`); empty: its external URL. */
+  geo_node_name: '',
   /** Alert payload limit in bytes (GitLab's application JSON limit). */
   max_alert_payload_bytes: 1048576,
   /** Instance runner registration token (`POST /runners`); generated on first start. */
