@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify'
 
 export interface RunnerResponse {
   readonly status: number
-  readonly headers: Readonly<Record<string, string | string[] | undefined>>
+  readonly headers: Readonly<Record<string, string | string[] | number | undefined>>
   readonly text: string
 }
 
@@ -47,7 +47,7 @@ export function httpTransport(baseUrl: string): RunnerTransport {
       headers['content-type'] = 'application/json'
       body = JSON.stringify(r.json)
     } else if (r.body !== undefined) body = r.body
-    const res = await fetch(`${baseUrl}/api/v4${path}`, { method, headers, body })
+    const res = await fetch(`${baseUrl}/api/v4${path}`, { method, headers, body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body) })
     const out: Record<string, string> = {}
     res.headers.forEach((v, k) => {
       out[k] = v

@@ -233,7 +233,7 @@ out({'global': result.status, 'errors': bad.errors, 'project': current.valid, 'd
 
     it('lints in the project', async () => {
       const api = new Gitlab({ host: s.url, token: maintainer.token })
-      const checked = await api.Lint.check(pid)
+      const checked = await api.Lint.check(pid, {})
       expect(checked).toMatchObject({ valid: true, errors: [] })
       const linted = await api.Lint.lint(pid, 'job:\n  script: echo\n  stage: nope\n')
       expect(linted).toMatchObject({ valid: false, errors: ['job job: chosen stage does not exist; available stages are .pre, build, test, deploy, .post'] })
