@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { buildApp } from './app'
-import { describeSeed, SEED_PROFILES, seedOnFirstStart, type SeedProfile } from './seed/index'
+import { describeSeed, SEED_PROFILES, seedOnFirstStart, skippedSeed, type SeedProfile } from './seed/index'
 
 /**
  * `npm run server -- --host 127.0.0.1 --port PORT --data-dir DIR` (DESIGN.md, "Server contract").
@@ -41,9 +41,7 @@ async function main(): Promise<void> {
     // Seeded before listening: once the server answers, its content is complete.
     const baseUrl = values['external-url'] ?? (port !== 0 ? `http://${values.host}:${port}` : undefined)
     const result = await seedOnFirstStart(app.burrow, { profile: seedProfile, now: seedNow, baseUrl })
-    if (!('skipped' in result)) process.stdout.write(`Burrow Server ${describeSeed(result)}\n`)
-    else if (result.skipped === 'already-seeded') process.stdout.write(`Burrow Server content was seeded on ${result.run.created_at} (${result.run.profile}); not seeding again\n`)
-    else process.stdout.write('Burrow Server already holds groups or projects; not seeding\n')
+    process.stdout.write(`Burrow Server ${'skipped' in result ? skippedSeed(result, values['data-dir'] as string) : describeSeed(result)}\n`)
   }
   const address = await app.listen({ host: values.host, port })
   process.stdout.write(`Burrow Server listening on ${address}\n`)

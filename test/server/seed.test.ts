@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/server/app'
+import { startSeedRun } from '../../src/server/db/seed'
 import { findUserByUsername } from '../../src/server/db/users'
 import { seedInstance, seedOnFirstStart, type SeedReport } from '../../src/server/seed/index'
 import { Random } from '../../src/server/seed/random'
@@ -303,6 +304,19 @@ describe('seed: first start', () => {
     try {
       seedProject(s, { ownerId: (findUserByUsername(s.app.burrow.db, 'root') as { id: number }).id })
       expect(await seedOnFirstStart(s.app.burrow, { profile: 'demo', now: NOW })).toEqual({ skipped: 'has-content' })
+    } finally {
+      await s.close()
+    }
+  })
+})
+
+describe('seed: an interrupted first start', () => {
+  it('is reported and not retried: the partial content stays as it is', async () => {
+    const s = await makeServer()
+    try {
+      // What a seed that was stopped half-way leaves: its run recorded as started, never finished.
+      startSeedRun(s.app.burrow.db, { profile: 'demo', seed: 'burrow', parameters: {} })
+      expect(await seedOnFirstStart(s.app.burrow, { profile: 'demo', now: NOW })).toMatchObject({ skipped: 'interrupted' })
     } finally {
       await s.close()
     }

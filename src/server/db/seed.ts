@@ -8,25 +8,26 @@ export interface SeedRunRow {
   readonly seed: string
   readonly parameters: string
   readonly counts: string
-  readonly duration_ms: number
+  readonly duration_ms: number | null
   readonly created_at: string
+  /** Null while the run is going on, or when it was interrupted. */
+  readonly finished_at: string | null
 }
 
-/** The first seed run of this instance, if content was ever seeded. */
+/** The first seed run of this instance, if content was ever seeded (or began to be). */
 export function firstSeedRun(db: Db): SeedRunRow | undefined {
   return db.prepare('SELECT * FROM seed_runs ORDER BY id LIMIT 1').get() as SeedRunRow | undefined
 }
 
-/** Records a finished seed run. */
-export function insertSeedRun(db: Db, run: { readonly profile: string; readonly seed: string; readonly parameters: object; readonly counts: object; readonly durationMs: number }): void {
-  db.prepare('INSERT INTO seed_runs (profile, seed, parameters, counts, duration_ms, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-    run.profile,
-    run.seed,
-    JSON.stringify(run.parameters),
-    JSON.stringify(run.counts),
-    run.durationMs,
-    nowIso(),
-  )
+/** Records that a seed run starts; returns its id. */
+export function startSeedRun(db: Db, run: { readonly profile: string; readonly seed: string; readonly parameters: object }): number {
+  const info = db.prepare('INSERT INTO seed_runs (profile, seed, parameters, created_at) VALUES (?, ?, ?, ?)').run(run.profile, run.seed, JSON.stringify(run.parameters), nowIso())
+  return Number(info.lastInsertRowid)
+}
+
+/** Records what a finished seed run wrote. */
+export function finishSeedRun(db: Db, id: number, run: { readonly counts: object; readonly durationMs: number }): void {
+  db.prepare('UPDATE seed_runs SET counts = ?, duration_ms = ?, finished_at = ? WHERE id = ?').run(JSON.stringify(run.counts), run.durationMs, nowIso(), id)
 }
 
 /** Gives a discussion another id (the seed replaces random ids with ones from its generator). */

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { buildApp } from '../app'
-import { DEFAULT_SYNTHETIC, describeSeed, SEED_PROFILES, seedInstance, seedOnFirstStart, type SeedOptions, type SeedProfile } from './index'
+import { DEFAULT_SYNTHETIC, describeSeed, SEED_PROFILES, seedInstance, seedOnFirstStart, skippedSeed, type SeedOptions, type SeedProfile } from './index'
 
 /**
  * `npm run seed -- --data-dir DIR [--profile demo|synthetic] [--seed S] [--now ISO]
@@ -54,11 +54,7 @@ async function main(): Promise<void> {
   try {
     const result = values.force ? await seedInstance(app.burrow, options) : await seedOnFirstStart(app.burrow, options)
     if ('skipped' in result) {
-      process.stdout.write(
-        result.skipped === 'already-seeded'
-          ? `${dataDir} was seeded before (${result.run.profile}, ${result.run.created_at}); --force seeds again\n`
-          : `${dataDir} already holds groups or projects; --force seeds anyway\n`,
-      )
+      process.stdout.write(`${dataDir}: ${skippedSeed(result, dataDir)}; --force seeds anyway\n`)
       return
     }
     process.stdout.write(`${describeSeed(result)}\n`)

@@ -4,7 +4,7 @@
  * would write; the same seed gives the same content.
  */
 import type { ServerContext } from '../context'
-import { contentCounts, firstSeedRun, hasUserContent, insertSeedRun, type ContentCounts, type SeedRunRow } from '../db/seed'
+import { contentCounts, finishSeedRun, firstSeedRun, hasUserContent, startSeedRun, type ContentCounts, type SeedRunRow } from '../db/seed'
 import { seedDemo } from './demo'
 import { DEFAULT_SYNTHETIC, seedSynthetic, type SyntheticSize } from './synthetic'
 
@@ -38,24 +38,25 @@ export const DEFAULT_SEED = 'burrow'
 export async function seedInstance(ctx: ServerContext, options: SeedOptions): Promise<SeedReport> {
   const started = performance.now()
   const seed = options.seed ?? DEFAULT_SEED
-  let parameters: object
-  if (options.profile === 'demo') {
-    const now = options.now ?? new Date()
-    parameters = { now: now.toISOString() }
-    await seedDemo(ctx, { seed, now, baseUrl: options.baseUrl ?? ctx.baseUrl() })
-  } else {
-    const size: SyntheticSize = { ...DEFAULT_SYNTHETIC, ...options.synthetic }
-    parameters = size
-    await seedSynthetic(ctx, { seed, size, now: options.now ?? new Date() })
-  }
+  const now = options.now ?? new Date()
+  const size: SyntheticSize = { ...DEFAULT_SYNTHETIC, ...options.synthetic }
+  const parameters = options.profile === 'demo' ? { now: now.toISOString() } : { ...size, now: now.toISOString() }
+  // Recorded before writing anything, so an interrupted run is known as such on the next start.
+  const run = startSeedRun(ctx.db, { profile: options.profile, seed, parameters })
+  if (options.profile === 'demo') await seedDemo(ctx, { seed, now, baseUrl: options.baseUrl ?? ctx.baseUrl() })
+  else await seedSynthetic(ctx, { seed, size, now })
   const durationMs = Math.round(performance.now() - started)
   const counts = contentCounts(ctx.db)
-  insertSeedRun(ctx.db, { profile: options.profile, seed, parameters, counts, durationMs })
+  finishSeedRun(ctx.db, run, { counts, durationMs })
   return { profile: options.profile, seed, counts, durationMs }
 }
 
 /** Why a first-start seed did not run. */
-export type SeedSkipped = { readonly skipped: 'already-seeded'; readonly run: SeedRunRow } | { readonly skipped: 'has-content' }
+export type SeedSkipped =
+  | { readonly skipped: 'already-seeded'; readonly run: SeedRunRow }
+  /** An earlier first-start seed was stopped half-way: its partial content stays as it is. */
+  | { readonly skipped: 'interrupted'; readonly run: SeedRunRow }
+  | { readonly skipped: 'has-content' }
 
 /**
  * Seeds on an instance's first start only: never twice (runs are recorded in `seed_runs`), and
@@ -63,7 +64,7 @@ export type SeedSkipped = { readonly skipped: 'already-seeded'; readonly run: Se
  */
 export async function seedOnFirstStart(ctx: ServerContext, options: SeedOptions): Promise<SeedReport | SeedSkipped> {
   const run = firstSeedRun(ctx.db)
-  if (run) return { skipped: 'already-seeded', run }
+  if (run) return { skipped: run.finished_at === null ? 'interrupted' : 'already-seeded', run }
   if (hasUserContent(ctx.db)) return { skipped: 'has-content' }
   return seedInstance(ctx, options)
 }
@@ -76,4 +77,16 @@ export function describeSeed(report: SeedReport): string {
     `${c.users} users, ${c.groups} groups, ${c.projects} projects, ${c.issues} issues, ${c.merge_requests} merge requests, ` +
     `${c.notes} notes, ${c.labels} labels, ${c.milestones} milestones, ${c.epics} epics, ${c.todos} to-dos`
   )
+}
+
+/** One line saying why a first-start seed did not run. */
+export function skippedSeed(result: SeedSkipped, dataDir: string): string {
+  switch (result.skipped) {
+    case 'already-seeded':
+      return `content was seeded on ${result.run.created_at} (${result.run.profile}); not seeding again`
+    case 'interrupted':
+      return `seeding ${result.run.profile} content was interrupted on ${result.run.created_at}; the partial content stays (remove ${dataDir} to start over)`
+    case 'has-content':
+      return 'already holds groups or projects; not seeding'
+  }
 }
