@@ -30,6 +30,8 @@ import protectedEnvironments from './protected-environments'
 import clusters from './clusters'
 import pagesDomains from './pages-domains'
 import errorTracking from './error-tracking'
+import vulnerabilities from './vulnerabilities'
+import dependencies from './dependencies'
 import runners from './runners'
 import runnerApi from './runner-api'
 import pipelines from './pipelines'
@@ -40,4 +42,4 @@ import storageMoves from './storage-moves'
 import geoNodes from './geo-nodes'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
-export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents, members, users, tokens, applicationSettings, repository, commits, tags, branches, protectedBranches, files, changelog, labels, milestones, issues, snippets, discussions, notes, mergeRequests, epics, todos, environments, protectedEnvironments, clusters, pagesDomains, errorTracking, runners, runnerApi, pipelines, jobs, ciVariables, ciLint, storageMoves, geoNodes]
+export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents, members, users, tokens, applicationSettings, repository, commits, tags, branches, protectedBranches, files, changelog, labels, milestones, issues, snippets, discussions, notes, mergeRequests, epics, todos, environments, protectedEnvironments, clusters, pagesDomains, errorTracking, vulnerabilities, dependencies, runners, runnerApi, pipelines, jobs, ciVariables, ciLint, storageMoves, geoNodes]
