@@ -343,6 +343,18 @@ describe('Runners API', () => {
       expect((await send(null, 'POST', '/runners', { token: before })).statusCode).toBe(403)
     })
 
+    it('shows runners_token on the project to Maintainers and on the group to Owners, and it registers runners', async () => {
+      const project = (await get(maintainer.token, `/projects/${projectId}`)).json()
+      expect(project.runners_token).toMatch(/^GR1348941/)
+      expect((await get(developer.token, `/projects/${projectId}`)).json()).not.toHaveProperty('runners_token')
+      const group = (await get(groupOwner.token, `/groups/${groupId}`)).json()
+      expect(group.runners_token).toMatch(/^GR1348941/)
+      expect((await get(groupMaintainer.token, `/groups/${groupId}`)).json()).not.toHaveProperty('runners_token')
+      const registered = await send(null, 'POST', '/runners', { token: project.runners_token })
+      expect(registered.statusCode).toBe(201)
+      expect((await get(ROOT_TOKEN, `/runners/${registered.json().id}`)).json()).toMatchObject({ runner_type: 'project_type', projects: [{ id: projectId }] })
+    })
+
     it('resets project tokens for Maintainers and group tokens for Owners', async () => {
       expect((await send(developer.token, 'POST', `/projects/${projectId}/runners/reset_registration_token`)).statusCode).toBe(403)
       expect((await send(groupMaintainer.token, 'POST', `/groups/${groupId}/runners/reset_registration_token`)).statusCode).toBe(403)

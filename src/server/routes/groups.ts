@@ -12,6 +12,7 @@ import { apiMessage, conflict, forbidden, invalidParam, notFound } from '../http
 import { pageOf, setPageHeaders } from '../http/pagination'
 import { currentUser, loadGroup } from '../http/resolve'
 import { recordAudit } from '../services/audit'
+import { runnersToken } from '../services/runners'
 import { canCreateSubgroup, createGroup, destroyGroup, groupSettingsEnumError, transferGroup, updateGroup } from '../services/groups'
 import { PROJECT_LIST_QUERY, presentProjects, projectFilter, sendProjectList, type ProjectListQuery } from './projects'
 
@@ -111,12 +112,14 @@ const groups: FastifyPluginAsync = async (plugin) => {
   function groupDetail(request: FastifyRequest, group: NamespaceRow, withProjects = true): Record<string, unknown> {
     const baseUrl = app.burrow.baseUrl(request)
     const shares = groupSharesOf(db, [group.id]).get(group.id) ?? []
-    if (!withProjects) return groupDetailEntity(group, { baseUrl, shares })
+    // GitLab shows the runner registration token to the group's Owners.
+    const token = request.perms.canInGroup(group.id, AccessLevel.OWNER) ? { runners_token: runnersToken(app.burrow, { kind: 'group', id: group.id }) } : {}
+    if (!withProjects) return { ...groupDetailEntity(group, { baseUrl, shares }), ...token }
     // GitLab caps the embedded project lists at 100; the full list is GET /groups/:id/projects.
     const own = listProjects(db, projectFilter(request, {}, { namespaceIds: [group.id] }), 100, 0).rows
     // No namespaces plus the shared-with clause selects exactly the projects shared with the group.
     const shared = listProjects(db, { ...projectFilter(request, {}, { namespaceIds: [] }), sharedWithGroupId: group.id }, 100, 0).rows
-    return groupDetailEntity(group, { baseUrl, shares, projects: presentProjects(request, own), sharedProjects: presentProjects(request, shared) })
+    return { ...groupDetailEntity(group, { baseUrl, shares, projects: presentProjects(request, own), sharedProjects: presentProjects(request, shared) }), ...token }
   }
 
   app.get('/groups', { schema: { querystring: ListQuery } }, async (request, reply) => {

@@ -24,6 +24,7 @@ import {
 } from '../services/projects'
 import { recordAudit } from '../services/audit'
 import { refreshRepositoryFlags } from '../services/repository'
+import { runnersToken } from '../services/runners'
 
 const VisibilitySchema = Type.Union([Type.Literal('private'), Type.Literal('internal'), Type.Literal('public')])
 const OrderSchema = Type.Union(
@@ -247,7 +248,10 @@ export function presentProject(request: FastifyRequest, project: ProjectRow, opt
       owner: row.ns_owner_id !== null ? findUserById(db, row.ns_owner_id) : undefined,
     })
   }
-  return presentProjects(request, [row], { statistics: options.statistics })[0]
+  const entity = presentProjects(request, [row], { statistics: options.statistics })[0]
+  // GitLab shows the runner registration token to those who administer the project.
+  if (!request.perms.canInProject(row, AccessLevel.MAINTAINER)) return entity
+  return { ...entity, runners_token: runnersToken(request.server.burrow, { kind: 'project', id: row.id }) }
 }
 
 /**
