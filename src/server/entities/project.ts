@@ -308,9 +308,10 @@ export function projectEntity(p: ProjectWithNamespaceRow, x: ProjectExtras): Rea
     lfs_enabled: s.lfs_enabled,
     creator_id: p.creator_id,
     import_url: s.import_url,
-    import_type: null,
-    import_status: 'none',
-    import_error: null,
+    // Set by an import (services/imports.ts keeps them in the settings JSON).
+    import_type: s.import_type ?? null,
+    import_status: s.import_status ?? 'none',
+    import_error: s.import_error ?? null,
     open_issues_count: 0,
     ci_default_git_depth: s.ci_default_git_depth,
     ci_forward_deployment_enabled: s.ci_forward_deployment_enabled,
@@ -375,7 +376,8 @@ interface CachedEntity {
 }
 
 const entityJsonCache = new Map<number, CachedEntity>()
-const ENTITY_JSON_CACHE_LIMIT = 5000
+// About 6 KB per entry (key and bytes): a bounded ~12 MB for twenty full pages of projects.
+const ENTITY_JSON_CACHE_LIMIT = 2000
 
 /**
  * `JSON.stringify(projectEntity(p, x))` as UTF-8 bytes, memoised per project on everything the

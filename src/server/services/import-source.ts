@@ -1,0 +1,64 @@
+/** A request to the source instance that failed: `status` is null when it was not reached at all. */
+export class SourceApiError extends Error {
+  constructor(
+    readonly status: number | null,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+const TIMEOUT_MS = 30_000
+
+/**
+ * A small client of a GitLab-compatible REST API v4 (the import source), authenticated with a
+ * personal access token. Redirects are refused so the token never travels to another host.
+ */
+export class SourceApi {
+  constructor(
+    /** `http(s)://host[:port][/prefix]`, without a trailing slash. */
+    readonly baseUrl: string,
+    private readonly token: string,
+  ) {}
+
+  private async request(path: string, query: Readonly<Record<string, string>> = {}): Promise<Response> {
+    const url = new URL(`${this.baseUrl}/api/v4${path}`)
+    for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v)
+    let res: Response
+    try {
+      res = await fetch(url, { headers: { 'PRIVATE-TOKEN': this.token, accept: 'application/json' }, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) })
+    } catch (error) {
+      const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)
+      throw new SourceApiError(null, `could not reach ${this.baseUrl} (${cause})`)
+    }
+    if (!res.ok) {
+      let message = `${res.status} ${res.statusText}`
+      try {
+        const body = (await res.json()) as { message?: unknown; error?: unknown }
+        const text = body.message ?? body.error
+        if (typeof text === 'string') message = text
+      } catch {
+        // Not JSON: the status line says enough.
+      }
+      throw new SourceApiError(res.status, message)
+    }
+    return res
+  }
+
+  /** One resource. */
+  async get<T>(path: string, query: Readonly<Record<string, string>> = {}): Promise<T> {
+    return (await (await this.request(path, query)).json()) as T
+  }
+
+  /** Every page of a list, 100 items at a time, following `X-Next-Page`. */
+  async *pages<T>(path: string, query: Readonly<Record<string, string>> = {}): AsyncGenerator<T[]> {
+    let page = '1'
+    for (let guard = 0; guard < 100_000; guard += 1) {
+      const res = await this.request(path, { ...query, per_page: '100', page })
+      yield (await res.json()) as T[]
+      const next = res.headers.get('x-next-page')
+      if (!next || next === page) return
+      page = next
+    }
+  }
+}
