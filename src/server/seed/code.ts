@@ -12,33 +12,58 @@ export interface FunctionSpec {
   readonly entity: string
   /** One sentence saying what it does. */
   readonly summary: string
-  /** Which body template (stable per function). */
-  readonly variant: number
 }
 
 const VERBS = ['validate', 'normalize', 'find', 'list', 'count', 'archive', 'merge', 'format', 'parse', 'group', 'retry', 'export', 'dedupe', 'sort'] as const
 
 const SUMMARIES: Readonly<Record<string, string>> = {
-  validate: 'Checks {e} records before they are stored and reports every problem at once',
-  normalize: 'Brings {e} records into canonical form (trimmed text, UTC times, lowercase keys)',
-  find: 'Finds the {e} with the given id, or nothing',
+  validate: 'Checks {e} records before they are stored, reporting every problem at once',
+  normalize: 'Brings {e} records into canonical form (trimmed text, lowercase region)',
+  find: 'Finds the {e} with the given id',
   list: 'Lists {e} records page by page, newest first',
   count: 'Counts {e} records per status',
-  archive: 'Marks old {e} records as archived instead of deleting them',
-  merge: 'Merges two {e} records, keeping the newer value of each field',
-  format: 'Formats a {e} for logs and error messages',
+  archive: 'Leaves archived {e} records out of lists',
+  merge: 'Merges a stored {e} with its latest changes',
+  format: 'Loads a {e} for logs and error messages',
   parse: 'Parses a {e} from its wire format',
-  group: 'Groups {e} records by region',
-  retry: 'Retries a failed {e} operation with exponential backoff',
-  export: 'Exports {e} records as CSV rows',
-  dedupe: 'Drops duplicate {e} records, keeping the first',
-  sort: 'Sorts {e} records by priority, then by creation time',
+  group: 'Groups {e} records by status',
+  retry: 'Retries loading a {e} that failed to load',
+  export: 'Exports the newest {e} records',
+  dedupe: 'Drops deleted {e} records from pages',
+  sort: 'Sorts {e} records newest first',
+}
+
+/** What each verb's function does, which picks its body template. */
+type FunctionKind = 'list' | 'count' | 'find' | 'validate'
+
+const KIND_OF: Readonly<Record<string, FunctionKind>> = {
+  list: 'list', sort: 'list', dedupe: 'list', archive: 'list', export: 'list',
+  count: 'count', group: 'count',
+  find: 'find', normalize: 'find', parse: 'find', format: 'find', retry: 'find', merge: 'find',
+  validate: 'validate',
+}
+
+/** Template index of each kind per language (the templates below are in this order). */
+const TEMPLATE_INDEX: Readonly<Record<Language, Readonly<Record<FunctionKind, number>>>> = {
+  typescript: { list: 0, count: 1, find: 2, validate: 3 },
+  python: { list: 0, count: 1, validate: 2, find: 3 },
+  go: { list: 0, count: 1, validate: 2, find: 3 },
+  markdown: { list: 0, count: 0, find: 0, validate: 0 },
 }
 
 /** A new function about the module's entity. */
 export function newFunction(rng: Random, entity: string): FunctionSpec {
   const verb = rng.pick(VERBS)
-  return { verb, entity, summary: (SUMMARIES[verb] ?? 'Handles {e} records').replace('{e}', words(entity)), variant: rng.int(0, 3) }
+  return { verb, entity, summary: (SUMMARIES[verb] ?? 'Handles {e} records').replace('{e}', words(entity)) }
+}
+
+function variantOf(language: Language, fn: FunctionSpec): number {
+  return TEMPLATE_INDEX[language][KIND_OF[fn.verb] ?? 'list']
+}
+
+/** A summary sentence as an imperative title: "Sorts jobs" → "Sort jobs". */
+export function imperative(summary: string): string {
+  return summary.replace(/^(\w+?)(ies|s)\b/, (_m, stem: string, end: string) => (end === 'ies' ? `${stem}y` : stem))
 }
 
 function words(identifier: string): string {
@@ -126,21 +151,21 @@ export function functionSource(language: Language, fn: FunctionSpec): string {
         `\n/** ${fn.summary}. */\nexport function ${name}(items: readonly ${E}[]): Map<string, number> {\n  const counts = new Map<string, number>()\n  for (const ${e} of items) counts.set(${e}.status, (counts.get(${e}.status) ?? 0) + 1)\n  return counts\n}\n`,
         `\n/** ${fn.summary}. */\nexport async function ${name}(id: string, load: (id: string) => Promise<${E} | undefined>): Promise<${E}> {\n  const ${e} = await load(id)\n  if (!${e}) throw new NotFoundError(\`${words(fn.entity)} \${id} not found\`)\n  return { ...${e}, region: ${e}.region.trim().toLowerCase() }\n}\n`,
         `\n/** ${fn.summary}. */\nexport function ${name}(${e}: ${E}): string[] {\n  const problems: string[] = []\n  if (!${e}.id) problems.push('id is missing')\n  if (!${e}.region) problems.push('region is missing')\n  if (Date.parse(${e}.updatedAt) < Date.parse(${e}.createdAt)) problems.push('updatedAt is before createdAt')\n  return problems\n}\n`,
-      ][fn.variant]
+      ][variantOf(language, fn)]
     case 'python':
       return [
         `\n\ndef ${name}(items: list[${E}], limit: int = PAGE_SIZE) -> list[${E}]:\n    """${fn.summary}."""\n    alive = [item for item in items if item.status != "deleted"]\n    return sorted(alive, key=lambda item: item.updated_at, reverse=True)[:limit]\n`,
         `\n\ndef ${name}(items: list[${E}]) -> dict[str, int]:\n    """${fn.summary}."""\n    counts: dict[str, int] = {}\n    for item in items:\n        counts[item.status] = counts.get(item.status, 0) + 1\n    return counts\n`,
         `\n\ndef ${name}(${snake(fn.entity)}: ${E}) -> list[str]:\n    """${fn.summary}."""\n    problems = []\n    if not ${snake(fn.entity)}.region:\n        problems.append("region is missing")\n    if ${snake(fn.entity)}.updated_at < ${snake(fn.entity)}.created_at:\n        problems.append("updated_at is before created_at")\n    return problems\n`,
         `\n\ndef ${name}(items: list[${E}], since: datetime) -> list[${E}]:\n    """${fn.summary}."""\n    return [item for item in items if item.created_at >= since]\n`,
-      ][fn.variant]
+      ][variantOf(language, fn)]
     case 'go':
       return [
         `\n// ${name} ${lowerFirst(fn.summary)}.\nfunc ${name}(items []${E}, limit int) []${E} {\n\tout := make([]${E}, 0, len(items))\n\tfor _, it := range items {\n\t\tif it.Status != "deleted" {\n\t\t\tout = append(out, it)\n\t\t}\n\t}\n\tsort.Slice(out, func(i, j int) bool { return out[i].UpdatedAt.After(out[j].UpdatedAt) })\n\tif len(out) > limit {\n\t\tout = out[:limit]\n\t}\n\treturn out\n}\n`,
         `\n// ${name} ${lowerFirst(fn.summary)}.\nfunc ${name}(items []${E}) map[string]int {\n\tcounts := make(map[string]int)\n\tfor _, it := range items {\n\t\tcounts[it.Status]++\n\t}\n\treturn counts\n}\n`,
         `\n// ${name} ${lowerFirst(fn.summary)}.\nfunc ${name}(it ${E}) error {\n\tif it.ID == "" {\n\t\treturn errEmpty${E}\n\t}\n\tif it.UpdatedAt.Before(it.CreatedAt) {\n\t\treturn errors.New("${words(fn.entity)}: updated before created")\n\t}\n\treturn nil\n}\n`,
         `\n// ${name} ${lowerFirst(fn.summary)}.\nfunc ${name}(items []${E}, since time.Time) []${E} {\n\tvar out []${E}\n\tfor _, it := range items {\n\t\tif !it.CreatedAt.Before(since) {\n\t\t\tout = append(out, it)\n\t\t}\n\t}\n\treturn out\n}\n`,
-      ][fn.variant]
+      ][variantOf(language, fn)]
     case 'markdown':
       return `\n## ${capitalise(words(fn.verb))} ${words(fn.entity)}s\n\n${fn.summary}. Dispatch keeps every change in the audit log, so your team can see who did what and when.\n`
   }
@@ -158,12 +183,12 @@ export function testSource(language: Language, module: string, fn: FunctionSpec)
         `  expect(${call}([]).size).toBe(0)`,
         `  await expect(${call}('missing', async () => undefined)).rejects.toThrow('not found')`,
         `  expect(${call}({ id: '', status: 'open', region: '', createdAt: '2024-01-02', updatedAt: '2024-01-01' })).toHaveLength(3)`,
-      ][fn.variant]
-      return `\ntest('${name}: ${['empty input', 'no statuses', 'unknown id', 'every problem'][fn.variant]}', ${fn.variant === 2 ? 'async ' : ''}() => {\n${body}\n})\n`
+      ][variantOf(language, fn)]
+      return `\ntest('${name}: ${['empty input', 'no statuses', 'unknown id', 'every problem'][variantOf(language, fn)]}', ${variantOf(language, fn) === 2 ? 'async ' : ''}() => {\n${body}\n})\n`
     }
     case 'python': {
       const call = `${snake(module)}.${name}`
-      const body = [`    assert ${call}([]) == []`, `    assert ${call}([]) == {}`, `    assert ${call}(make_${snake(fn.entity)}(region="")) == ["region is missing"]`, `    assert ${call}([], datetime.now()) == []`][fn.variant]
+      const body = [`    assert ${call}([]) == []`, `    assert ${call}([]) == {}`, `    assert ${call}(make_${snake(fn.entity)}(region="")) == ["region is missing"]`, `    assert ${call}([], datetime.now()) == []`][variantOf(language, fn)]
       return `\n\ndef test_${name}():\n${body}\n`
     }
     case 'go': {
@@ -172,7 +197,7 @@ export function testSource(language: Language, module: string, fn: FunctionSpec)
         `\tif got := ${name}(nil); len(got) != 0 {\n\t\tt.Fatalf("want no counts, got %v", got)\n\t}`,
         `\tif err := ${name}(${E}{}); err == nil {\n\t\tt.Fatal("want an error for an empty ${words(fn.entity)}")\n\t}`,
         `\tif got := ${name}(nil, time.Now()); got != nil {\n\t\tt.Fatalf("want nil, got %v", got)\n\t}`,
-      ][fn.variant]
+      ][variantOf(language, fn)]
       return `\nfunc Test${name}(t *testing.T) {\n${body}\n}\n`
     }
     case 'markdown':

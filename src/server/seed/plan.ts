@@ -4,7 +4,7 @@
  * its issues and merge requests with their discussions, reviews, votes and time tracking, each
  * action at a moment between the project's start and "now". demo.ts replays the plan.
  */
-import { changelogEntry, functionName, functionSource, modulePath, newFunction, newModule, newTestFile, scaffold, testPath, testSource, versionBump, type FunctionSpec, type Language } from './code'
+import { changelogEntry, functionName, functionSource, imperative, modulePath, newFunction, newModule, newTestFile, scaffold, testPath, testSource, versionBump, type FunctionSpec, type Language } from './code'
 import { HistoryPlan, type Line, type Signature } from './history'
 import type { Random } from './random'
 import { authorReply, branchSlug, issueComment, issueText, mergeRequestDescription, reply, reviewComment, rootMention, type IssueKind, type IssueText } from './text'
@@ -309,7 +309,7 @@ export function planProject(spec: ProjectSpec, fullPath: string, c: PlanContext)
         let module: ModuleRef
         if (free.length > 0 && rng.chance(0.8)) module = rng.pick(free)
         else {
-          const base = rng.pick(modules)
+          const base = rng.pick(modules.slice(0, spec.domain.modules.length))
           let name = `${base.name}${rng.pick(MODULE_SUFFIXES)}`
           while (locked.has(name) || modules.some((m) => m.name === name)) name = `${base.name}${rng.pick(MODULE_SUFFIXES)}${rng.int(2, 9)}`
           module = { name, entity: base.entity }
@@ -320,7 +320,7 @@ export function planProject(spec: ProjectSpec, fullPath: string, c: PlanContext)
         const branch = HistoryPlan.fork(main)
         branches.set(mr, branch)
         const fns = [newFunction(rng, module.entity)]
-        const summaryTitle = fns[0].summary.replace(/^(\w+?)(ies|s)\b/, (_, stem: string, end: string) => (end === 'ies' ? `${stem}y` : stem))
+        const summaryTitle = imperative(fns[0].summary)
         const issue = mr.issue
         mr.title = `${mr.draft ? 'Draft: ' : ''}${issue ? `Resolve "${issue.text.title}"` : summaryTitle}`
         let name = issue ? `${issueIid.get(issue)}-${branchSlug(issue.text.title)}` : `${rng.pick(['feature', 'fix', 'chore'])}/${branchSlug(summaryTitle)}`
@@ -387,7 +387,7 @@ export function planProject(spec: ProjectSpec, fullPath: string, c: PlanContext)
           const src = modulePath(language, pkg, module.name)
           const fn = newFunction(rng, module.entity)
           const files = new Map([[src, (main.files.get(src) ?? newModule(language, pkg, module.name, module.entity)) + functionSource(language, fn)]])
-          history.commit(main, t, sig(rng.pick(devs.filter((u) => u !== mr.author && u !== 'root'))), `Hotfix: ${fn.summary.charAt(0).toLowerCase()}${fn.summary.slice(1)}`, files)
+          history.commit(main, t, sig(rng.pick(devs.filter((u) => u !== mr.author && u !== 'root'))), `Hotfix: ${imperative(fn.summary).charAt(0).toLowerCase()}${imperative(fn.summary).slice(1)}`, files)
           moves.push({ at: t + MINUTE, ref: 'refs/heads/main', mark: main.tip, tag: null, user: spec.creator })
         },
       })
@@ -409,7 +409,7 @@ export function planProject(spec: ProjectSpec, fullPath: string, c: PlanContext)
         const changes = new Map<string, string>()
         const bump = versionBump(language, main.files, pkg, version)
         if (bump) changes.set(bump[0], bump[1])
-        const lines = mergedSinceRelease.length > 0 ? mergedSinceRelease.splice(0).map((title) => title.replace(/^Resolve "(.*)"$/, 'Fix: $1')) : ['Maintenance release']
+        const lines = mergedSinceRelease.length > 0 ? mergedSinceRelease.splice(0).map((title) => title.replace(/^Resolve "(.*)"$/, '$1')) : ['Maintenance release']
         changes.set('CHANGELOG.md', changelogEntry(main.files.get('CHANGELOG.md') ?? '', version, isoDate(t), lines))
         const releaser = spec.creator
         history.commit(main, t, sig(releaser), `Release ${version}`, changes)

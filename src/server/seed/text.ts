@@ -15,29 +15,30 @@ export interface IssueText {
   readonly component: string
 }
 
-const SYMPTOMS = [
-  'returns 500 when the request has no region',
-  'shows times in UTC instead of the account time zone',
-  'times out for accounts with more than 5,000 records',
-  'drops the last item of every page',
-  'accepts an empty name',
-  'got slow after the last release',
-  'sends duplicate notifications',
-  'crashes on names with emoji',
-  'ignores the sort order',
-  'loses unsaved changes when the connection drops',
-  'shows a blank screen on first load',
-  'writes the access token to the log',
-  'rounds amounts the wrong way',
-  'double-counts cancelled items',
-  'breaks when daylight saving time starts',
-  'does not retry after a 503',
-  'fails silently for uploads over 10 MB',
-  'uses the wrong locale for dates',
-  'keeps stale data after logout',
-  'has a flaky test on CI',
-  'rejects valid postcodes from Ireland',
-  'leaks a database connection on cancel',
+/** Bug symptoms, each with the behaviour the reporter expected instead. */
+const SYMPTOMS: readonly (readonly [string, string])[] = [
+  ['returns 500 when the request has no region', 'The request fails with a 400 that says the region is missing.'],
+  ['shows times in UTC instead of the account time zone', 'Times are shown in the account time zone.'],
+  ['times out for accounts with more than 5,000 records', 'The page loads within a couple of seconds whatever the account size.'],
+  ['drops the last item of every page', 'Every item shows up exactly once across the pages.'],
+  ['accepts an empty name', 'Saving is refused with "Name can\'t be blank".'],
+  ['got slow after the last release', 'It is as fast as in the release before.'],
+  ['sends duplicate notifications', 'Each change sends one notification.'],
+  ['crashes on names with emoji', 'Names with emoji are stored and shown as typed.'],
+  ['ignores the sort order', 'The list follows the sort order picked in the header.'],
+  ['loses unsaved changes when the connection drops', 'Changes are kept locally and sent once the connection is back.'],
+  ['shows a blank screen on first load', 'The first screen shows a loading state, then the data.'],
+  ['writes the access token to the log', 'Tokens never appear in logs.'],
+  ['rounds amounts the wrong way', 'Amounts are rounded half-even to the cent, as the invoices are.'],
+  ['double-counts cancelled items', 'Cancelled items are left out of the totals.'],
+  ['breaks when daylight saving time starts', 'Visits keep their local time across the change.'],
+  ['does not retry after a 503', 'It retries with backoff, up to three times.'],
+  ['fails silently for uploads over 10 MB', 'Large uploads either succeed or show an error that says the limit.'],
+  ['uses the wrong locale for dates', 'Dates follow the language chosen in the profile.'],
+  ['keeps stale data after logout', 'Logging out clears everything cached for the account.'],
+  ['has a flaky test on CI', 'The test passes on every run.'],
+  ['rejects valid postcodes from Ireland', 'Eircodes are accepted.'],
+  ['leaks a database connection on cancel', 'A cancelled request gives its connection back to the pool.'],
 ]
 
 const FEATURES = [
@@ -92,7 +93,9 @@ const ERRORS = [
 ]
 
 function fill(template: string, component: string): string {
-  return template.replace('{c}', component.charAt(0).toLowerCase() + component.slice(1))
+  // "Job list" reads "job list" mid-sentence; "HTTP middleware" keeps its acronym.
+  const lowered = /^[A-Z][a-z]/.test(component) ? component.charAt(0).toLowerCase() + component.slice(1) : component
+  return template.replace('{c}', lowered)
 }
 
 function capitalise(text: string): string {
@@ -122,7 +125,7 @@ export function issueText(rng: Random, domain: Domain, kind: IssueKind, earlierI
   const env = rng.pick(domain.environments)
   const ref = earlierIids > 0 && rng.chance(0.35) ? `\n\nRelated to #${rng.int(1, earlierIids)}.` : ''
   if (kind === 'bug') {
-    const symptom = rng.pick(SYMPTOMS)
+    const [symptom, expected] = rng.pick(SYMPTOMS)
     const steps = [`Sign in as a dispatcher on ${env}.`, `Open ${component.toLowerCase()}.`, rng.pick(['Filter by a region with no records.', 'Save without changing anything.', 'Switch to the next page.', 'Go offline and back online.', 'Import the attached file.'])]
     const parts = [
       '### Summary',
@@ -139,7 +142,7 @@ export function issueText(rng: Random, domain: Domain, kind: IssueKind, earlierI
       '',
       '### What is the expected behaviour?',
       '',
-      rng.pick(['The list loads and shows what is there.', 'The request succeeds, or fails with a clear 4xx message.', 'Nothing changes and no error is shown.', 'Times are shown in the account time zone.']),
+      expected,
     ]
     if (rng.chance(0.6)) parts.push('', '### Relevant logs', '', logBlock(rng, domain, when))
     if (rng.chance(0.3)) parts.push('', '| Environment | Affected |', '|---|---|', ...domain.environments.map((e) => `| ${e} | ${e === env ? 'yes' : rng.pick(['yes', 'no', 'not checked'])} |`))
