@@ -167,6 +167,8 @@ describe('project imports', () => {
     }
     const missing = await tgt(importer.token, 'POST', '/import/hosted_git', {})
     expect([missing.statusCode, missing.json()]).toEqual([400, { error: 'personal_access_token is missing, repo_id is missing, target_namespace is missing' }])
+    const blank = await hostedGit(importer.token, { repo_id: upstream.id, target_namespace: ' ' })
+    expect([blank.statusCode, blank.json()]).toEqual([400, { error: 'target_namespace is empty' }])
     expect((await tgt(null, 'POST', '/import/hosted_git', { personal_access_token: 'x', repo_id: 1, target_namespace: 'imported' })).statusCode).toBe(401)
   })
 

@@ -4,7 +4,7 @@ import type { ProjectImportRow } from '../db/imports'
 import { findProjectWithNamespace } from '../db/projects'
 import type { ProjectRow } from '../db/rows'
 import { projectImportEntity, projectImportStatusEntity } from '../entities/project-import'
-import { notFound } from '../http/errors'
+import { notFound, paramError } from '../http/errors'
 import { currentUser, loadProject } from '../http/resolve'
 import { failInterruptedImports, projectImportOf, startGitServerImport, startHostedGitImport, stopImports } from '../services/imports'
 
@@ -46,6 +46,8 @@ const imports: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/import/hosted_git', { schema: { body: HostedGitBody } }, async (request, reply) => {
     currentUser(request)
+    // Grape's allow_blank: false (GitLab no longer falls back to the personal namespace).
+    if (request.body.target_namespace.trim() === '') throw paramError('target_namespace is empty')
     return reply.code(201).send(answer(await startHostedGitImport(request, request.body)))
   })
 
