@@ -5,6 +5,10 @@ import { commitFiles, createProject, instanceToken, pipelinesOf, projectRunnersT
 import { seedMember } from '../helpers/fixtures'
 import { withPythonGitlab } from '../helpers/python-gitlab'
 import { TestRunner, httpTransport, storedZip } from '../helpers/runner'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { sh, shFails } from '../helpers/git'
 import { ROOT_TOKEN, seedUser, startServer, type ListeningServer, type SeededUser } from '../helpers/server'
 
 const CI = `build:
@@ -163,6 +167,27 @@ out({'global': result.status, 'errors': bad.errors, 'project': current.valid, 'd
       expect(out.dry).toBe(false)
       expect(out.merged.startsWith('---\nbuild:\n')).toBe(true)
       expect(out.vars).toEqual(['PY_VAR=v2'])
+    })
+  })
+
+  describe('git with the job token', () => {
+    it('clones the job\'s own project while the job runs, never pushes, and stops working when the job ends', async () => {
+      const created = await s.request(developer.token, { method: 'POST', url: `/api/v4/projects/${pid}/pipeline`, payload: { ref: 'main' } })
+      expect(created.statusCode).toBe(201)
+      let job = await runner.requestJob()
+      while (job && job.variables.find((v) => v.key === 'CI_PIPELINE_ID')?.value !== String(created.json().id)) job = await runner.requestJob()
+      if (!job) throw new Error('no job for the new pipeline')
+      const dir = mkdtempSync(join(tmpdir(), 'burrow-job-clone-'))
+      await sh(dir, 'clone', '--quiet', '--branch', job.git_info.ref, job.git_info.repo_url, 'src')
+      expect(await sh(join(dir, 'src'), 'rev-parse', 'HEAD')).toBe(job.git_info.sha)
+      await sh(join(dir, 'src'), 'commit', '--allow-empty', '-q', '-m', 'from a job')
+      expect(await shFails(join(dir, 'src'), 'push', 'origin', 'HEAD:refs/heads/from-job')).toMatch(/not allowed to push/)
+      const other = await createProject(s, maintainer.token, { path: 'ci-wire-other', name: 'ci-wire-other' })
+      const otherUrl = job.git_info.repo_url.replace(/ci-wire\.git$/, 'ci-wire-other.git')
+      expect(other).toBeGreaterThan(0)
+      expect(await shFails(dir, 'clone', '--quiet', otherUrl, 'other')).toMatch(/not found|could not be found|403|404/i)
+      expect((await runner.updateJob(job, 'success')).status).toBe(200)
+      expect(await shFails(dir, 'clone', '--quiet', job.git_info.repo_url, 'after')).toMatch(/Authentication failed|401|could not read/i)
     })
   })
 

@@ -10,6 +10,7 @@ import { Permissions } from '../auth/permissions'
 import { findProject } from '../db/namespaces'
 import type { ProjectRow, UserRow } from '../db/rows'
 import { ApiError } from '../http/errors'
+import { runningJobProjectId } from '../services/jobs'
 import { pushLanded, type RefUpdate } from '../services/push'
 import { spawnGit } from './git'
 
@@ -76,6 +77,7 @@ function basicCredentials(request: FastifyRequest): { login: string; secret: str
  * Git smart HTTP at `/{namespace}/{project}.git/…` through `git http-backend`: basic auth with
  * any username and a token (or the password) as password; anonymous fetch of public projects;
  * fetch needs Reporter on private projects; push needs Developer and passes the push policy.
+ * A running CI job's token (user `gitlab-ci-token`) may fetch its own project only.
  */
 const smartHttp: FastifyPluginAsync<SmartHttpOptions> = async (app, opts) => {
   const ctx = app.burrow
@@ -94,7 +96,9 @@ const smartHttp: FastifyPluginAsync<SmartHttpOptions> = async (app, opts) => {
 
     let actor: Actor | null = null
     const creds = basicCredentials(request)
-    if (creds) {
+    // A running CI job's token (user gitlab-ci-token) fetches its own project's code, nothing more.
+    const jobProjectId = creds?.login === 'gitlab-ci-token' ? runningJobProjectId(ctx, creds.secret) : null
+    if (creds && jobProjectId === null) {
       try {
         actor = authenticateSecret(ctx, creds.login, creds.secret)
       } catch (error) {
@@ -102,28 +106,33 @@ const smartHttp: FastifyPluginAsync<SmartHttpOptions> = async (app, opts) => {
         throw error
       }
       if (!actor) return challenge(reply)
-    } else if (request.actor.user) {
+    } else if (!creds && request.actor.user) {
       actor = request.actor
     }
     const user = actor?.user ?? null
     const perms = new Permissions(ctx.db, user)
     const project = findProject(ctx.db, fullPath)
-    if (!project || !perms.canReadProject(project)) {
-      if (!user) return challenge(reply)
-      return reply.code(404).type('text/plain').send('The project you were looking for could not be found.\n')
-    }
     const push = service === 'git-receive-pack'
-    const scopes = actor?.scopes ?? []
-    if (push) {
-      if (!user) return challenge(reply)
-      if (!scopes.some((s) => s === 'api' || s === 'write_repository')) return reply.code(403).type('text/plain').send('Your token lacks the write_repository scope.\n')
-      if (!perms.canInProject(project, AccessLevel.DEVELOPER)) return reply.code(403).type('text/plain').send('You are not allowed to push code to this project.\n')
+    if (jobProjectId !== null) {
+      if (!project || project.id !== jobProjectId) return reply.code(404).type('text/plain').send('The project you were looking for could not be found.\n')
+      if (push) return reply.code(403).type('text/plain').send('You are not allowed to push code to this project.\n')
     } else {
-      if (user && !scopes.some((s) => s === 'api' || s === 'read_api' || s === 'read_repository' || s === 'write_repository')) {
-        return reply.code(403).type('text/plain').send('Your token lacks the read_repository scope.\n')
+      if (!project || !perms.canReadProject(project)) {
+        if (!user) return challenge(reply)
+        return reply.code(404).type('text/plain').send('The project you were looking for could not be found.\n')
       }
-      if (project.visibility === 'private' && !perms.canInProject(project, AccessLevel.REPORTER)) {
-        return reply.code(403).type('text/plain').send('You are not allowed to download code from this project.\n')
+      const scopes = actor?.scopes ?? []
+      if (push) {
+        if (!user) return challenge(reply)
+        if (!scopes.some((s) => s === 'api' || s === 'write_repository')) return reply.code(403).type('text/plain').send('Your token lacks the write_repository scope.\n')
+        if (!perms.canInProject(project, AccessLevel.DEVELOPER)) return reply.code(403).type('text/plain').send('You are not allowed to push code to this project.\n')
+      } else {
+        if (user && !scopes.some((s) => s === 'api' || s === 'read_api' || s === 'read_repository' || s === 'write_repository')) {
+          return reply.code(403).type('text/plain').send('Your token lacks the read_repository scope.\n')
+        }
+        if (project.visibility === 'private' && !perms.canInProject(project, AccessLevel.REPORTER)) {
+          return reply.code(403).type('text/plain').send('You are not allowed to download code from this project.\n')
+        }
       }
     }
 

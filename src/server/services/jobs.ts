@@ -5,7 +5,7 @@ import { nowIso } from '../db/connection'
 import { artifactsOfJobs } from '../db/job-artifacts'
 import { groupAndDescendantIds } from '../db/namespaces'
 import {
-  findPipelineById, pendingJobsFor, pipelineJobs, readTrace, transitionJob, type CiStatus, type JobRow, type PipelineRow, type QueuedJobRow,
+  findJobByTokenDigest, findPipelineById, pendingJobsFor, pipelineJobs, readTrace, transitionJob, type CiStatus, type JobRow, type PipelineRow, type QueuedJobRow,
 } from '../db/pipelines'
 import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../db/projects'
 import { runnerTags, touchRunner, type RunnerInfo, type RunnerRow } from '../db/runners'
@@ -138,7 +138,8 @@ function jobPayload(request: FastifyRequest, runner: RunnerRow, job: JobRow, pip
       sha: pipeline.sha,
       before_sha: pipeline.before_sha,
       ref_type: refType,
-      refspecs: [`+refs/pipelines/${pipeline.id}:refs/pipelines/${pipeline.id}`, refType === 'tag' ? `+refs/tags/${pipeline.ref}:refs/tags/${pipeline.ref}` : `+refs/heads/${pipeline.ref}:refs/remotes/origin/${pipeline.ref}`],
+      // Burrow keeps no refs/pipelines/<id>: the runner fetches the branch or tag itself.
+      refspecs: [refType === 'tag' ? `+refs/tags/${pipeline.ref}:refs/tags/${pipeline.ref}` : `+refs/heads/${pipeline.ref}:refs/remotes/origin/${pipeline.ref}`],
       depth: Number(settings.ci_default_git_depth ?? 20),
       repo_object_format: 'sha1',
     },
@@ -218,6 +219,12 @@ function coverageOf(job: JobRow, trace: Buffer | null): number | null {
   for (const match of trace.toString('utf8').matchAll(re)) last = match[0]
   const number = last === null ? null : /\d+(?:\.\d+)?/.exec(last)
   return number ? Number(number[0]) : null
+}
+
+/** The project whose code a running job's token may fetch (`gitlab-ci-token` over git), or null. */
+export function runningJobProjectId(ctx: ServerContext, token: string): number | null {
+  const job = findJobByTokenDigest(ctx.db, digestToken(token))
+  return job && job.status === 'running' ? job.project_id : null
 }
 
 /** How a runner finishes a job (`PUT /jobs/:id`). */
