@@ -12,7 +12,8 @@ import { listParam } from '../http/list-param'
 import { pageOf, setPageHeaders } from '../http/pagination'
 import { currentUser, loadProject } from '../http/resolve'
 import { CONFIDENCES, REPORT_TYPES, SEVERITIES } from '../security/report'
-import { createVulnerabilityFromFinding, transitionVulnerability, type VulnerabilityAction } from '../services/vulnerabilities'
+import { onArtifactStored } from '../services/ci-events'
+import { createVulnerabilityFromFinding, ingestReportArtifact, transitionVulnerability, type VulnerabilityAction } from '../services/vulnerabilities'
 
 const IdParams = Type.Object({ id: Type.String() })
 const VulnerabilityParams = Type.Object({ id: Type.Integer() })
@@ -60,9 +61,13 @@ function loadVulnerability(request: FastifyRequest, id: number, minLevel: number
   return { vulnerability, project }
 }
 
-/** Vulnerabilities (project list, create from a finding, single, state actions) and findings. */
+/**
+ * Vulnerabilities (project list, create from a finding, single, state actions) and findings;
+ * registers the reading of security report artifacts uploaded by default-branch pipelines.
+ */
 const vulnerabilities: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.burrow
+  onArtifactStored(ctx, ingestReportArtifact)
 
   const present = (rows: readonly VulnerabilityRow[], project: ProjectWithNamespaceRow): Readonly<Record<string, unknown>>[] => {
     const findings = findingsByVulnerability(ctx.db, rows.map((r) => r.id))

@@ -6,8 +6,12 @@ import {
   findFinding, insertVulnerability, markUndetected, replaceFindingIdentifiers, setVulnerabilityState, upsertFinding, upsertIdentifier, upsertScanner,
   type FindingRow, type VulnerabilityRow, type VulnerabilityState,
 } from '../db/vulnerabilities'
+import { findProjectById } from '../db/namespaces'
+import { findPipelineById } from '../db/pipelines'
 import { ApiError } from '../http/errors'
-import { findingUuid, parseSecurityReport, type ReportType } from '../security/report'
+import { findingUuid, parseSecurityReport, REPORT_TYPES, SecurityReportError, type ReportType } from '../security/report'
+import type { ArtifactStoredEvent } from './ci-events'
+import { readJobArtifact } from './job-artifacts'
 import { recordProjectChange } from './project-changes'
 
 /** What ingesting one report did. */
@@ -76,6 +80,28 @@ export function ingestSecurityReport(db: Db, projectId: number, reportType: Repo
     const undetected = options.defaultBranch === false ? 0 : markUndetected(db, projectId, reportType, findings.map((f) => f.id))
     return { findings, created, updated: findings.length - created, undetected, skipped: report.skipped }
   })()
+}
+
+/**
+ * Artifact listener (services/ci-events.ts): a security report (`artifacts:reports:sast`,
+ * `dependency_scanning`…) uploaded by a job of a pipeline on the project's default branch is
+ * ingested with that pipeline. Reports of other branches and tags, and files that are not
+ * reports, are left alone.
+ */
+export function ingestReportArtifact(event: ArtifactStoredEvent): void {
+  const { ctx, job, artifact } = event
+  if (!(REPORT_TYPES as readonly string[]).includes(artifact.file_type)) return
+  const pipeline = findPipelineById(ctx.db, job.pipeline_id)
+  const project = findProjectById(ctx.db, job.project_id)
+  if (!pipeline || !project || pipeline.tag === 1 || pipeline.ref !== project.default_branch) return
+  try {
+    const document: unknown = JSON.parse(readJobArtifact(ctx, artifact).toString('utf8'))
+    ingestSecurityReport(ctx.db, project.id, artifact.file_type as ReportType, document, { pipelineId: pipeline.id })
+  } catch (error) {
+    // A malformed report is the job's problem, not the upload's: it is kept and not read.
+    if (error instanceof SyntaxError || error instanceof SecurityReportError) return
+    throw error
+  }
 }
 
 /** GitLab's 400 for a finding that cannot become a vulnerability. */
