@@ -334,6 +334,48 @@ describe('alert management', () => {
     })
   })
 
+  describe('custom field mappings', () => {
+    it('stores a sample payload and mappings, offers the sample\'s fields, and reads alerts through the mappings', async () => {
+      const example = JSON.stringify({ alert: { name: 'Disk', level: 'warning', at: '2024-05-01T10:00:00Z' }, origin: 'zabbix' })
+      const res = await gql<{ httpIntegrationCreate: { errors: string[]; integration: Integration & { payloadExample: string; payloadAttributeMappings: unknown[]; payloadAlertFields: unknown[] } } }>(
+        maintainer.token,
+        `mutation($example: JsonString, $mappings: [AlertManagementPayloadAlertFieldInput!]) {
+          httpIntegrationCreate(input: {projectPath: "${fullPath}", name: "Zabbix", active: true, payloadExample: $example, payloadAttributeMappings: $mappings}) {
+            errors integration { ${INTEGRATION_FIELDS} payloadExample payloadAttributeMappings { fieldName path type label } payloadAlertFields { path type label } }
+          }
+        }`,
+        {
+          example,
+          mappings: [
+            { fieldName: 'TITLE', path: ['alert', 'name'], type: 'STRING', label: 'Name' },
+            { fieldName: 'SEVERITY', path: ['alert', 'level'], type: 'STRING' },
+            { fieldName: 'START_TIME', path: ['alert', 'at'], type: 'DATETIME' },
+            { fieldName: 'MONITORING_TOOL', path: ['origin'], type: 'STRING' },
+          ],
+        },
+      )
+      const created = res.data!.httpIntegrationCreate.integration
+      expect(created.payloadExample).toBe(example)
+      expect(created.payloadAttributeMappings).toEqual([
+        { fieldName: 'TITLE', path: ['alert', 'name'], type: 'STRING', label: 'Name' },
+        { fieldName: 'SEVERITY', path: ['alert', 'level'], type: 'STRING', label: null },
+        { fieldName: 'START_TIME', path: ['alert', 'at'], type: 'DATETIME', label: null },
+        { fieldName: 'MONITORING_TOOL', path: ['origin'], type: 'STRING', label: null },
+      ])
+      expect(created.payloadAlertFields).toContainEqual({ path: ['alert', 'at'], type: 'DATETIME', label: 'Alert/At' })
+      const iid = (await send(created, { alert: { name: 'Disk nearly full', level: 'LOW', at: '2024-05-02T08:00:00Z' }, origin: 'zabbix' })).json()[0].iid as number
+      expect(await alert(iid)).toMatchObject({ title: 'Disk nearly full', severity: 'LOW', startedAt: '2024-05-02T08:00:00.000Z', monitoringTool: 'zabbix' })
+    })
+
+    it('answers a sample payload that is not a JSON object in errors', async () => {
+      const res = await gql<{ httpIntegrationCreate: { errors: string[] } }>(
+        maintainer.token,
+        `mutation { httpIntegrationCreate(input: {projectPath: "${fullPath}", name: "Bad sample", active: true, payloadExample: "[1, 2]"}) { errors } }`,
+      )
+      expect(res.data!.httpIntegrationCreate.errors).toEqual(['Payload example must be a valid JSON object'])
+    })
+  })
+
   describe('payload limit', () => {
     it('answers 400 Payload size exceeded above max_alert_payload_bytes', async () => {
       const small = await makeServer({ settings: { max_alert_payload_bytes: 200 } })
