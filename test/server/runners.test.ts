@@ -386,13 +386,13 @@ describe('Runners API', () => {
       const jobs = res.json() as { id: number; name: string; status: string }[]
       expect(jobs.map((j) => j.name)).toEqual(['bad', 'ok'])
       expect(jobs[0]).toMatchObject({
-        status: 'failed', stage: 'build', ref: 'main', tag: false, coverage: null,
+        status: 'failed', stage: 'build', ref: 'main', tag: false, coverage: null, ip_address: '127.0.0.1', duration: expect.any(Number),
         project: { id: jobProject, name_with_namespace: expect.any(String), path_with_namespace: expect.any(String) },
         pipeline: { id: expect.any(Number), sha: expect.any(String), ref: 'main', status: 'failed' },
         commit: { id: expect.any(String), short_id: expect.any(String), title: 'Update CI', parent_ids: expect.any(Array), author_name: expect.any(String) },
         user: { id: maintainer.user.id, username: maintainer.user.username, bio: expect.any(String), created_at: expect.any(String) },
       })
-      expect(typeof jobs[0]).toBe('object')
+      expect(Number.isInteger((jobs[0] as unknown as { duration: number }).duration)).toBe(true)
     })
 
     it('filters by status and sorts ascending by id', async () => {

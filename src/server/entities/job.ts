@@ -75,7 +75,16 @@ export function jobEntity(job: JobRow, c: JobContext): Readonly<Record<string, u
   }
 }
 
-/** GitLab's JobBasicWithProject entity (`GET /runners/:id/jobs`). */
+/**
+ * A runner's job (`GET /runners/:id/jobs`, GitLab's JobBasicWithProject) as the spec lists it:
+ * the runner's ip_address, a whole-second duration and the project_ref.
+ */
 export function runnerJobEntity(job: JobRow, c: JobContext): Readonly<Record<string, unknown>> {
-  return { ...jobBasicEntity(job, c), project: { ...projectRef(c.project), ci_job_token_scope_enabled: false } }
+  const basic = jobBasicEntity(job, c)
+  return {
+    ...basic,
+    ip_address: c.runner?.ip_address ?? null,
+    duration: typeof basic.duration === 'number' ? Math.round(basic.duration) : null,
+    project: { ...projectRef(c.project), ci_job_token_scope_enabled: false },
+  }
 }
