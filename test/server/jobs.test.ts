@@ -137,6 +137,13 @@ build:
       expect(await jobStatuses(s, maintainer.token, pid, pipelineId)).toEqual({ tagged: 'running', plain: 'running' })
     })
 
+    it('looks past a long queue of jobs the runner cannot take', async () => {
+      const { runner, pipelineId, pid } = await setup('blocked:\n  script: b\n  tags: [nobody]\n  parallel: 150\nfree:\n  script: f\n')
+      expect((await runner.requestJob())?.job_info.name).toBe('free')
+      const pending = await get(maintainer.token, `/projects/${pid}/pipelines/${pipelineId}/jobs?scope=pending&per_page=1`)
+      expect(pending.headers['x-total']).toBe('150')
+    })
+
     it('gives ref_protected runners only jobs of protected branches', async () => {
       const { pid, runner } = await setup('j:\n  script: j\n', { accessLevel: 'ref_protected' })
       await commitFiles(s, maintainer.token, pid, 'topic', { 'x': 'x' }, { startBranch: 'main' })

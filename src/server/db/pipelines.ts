@@ -335,7 +335,12 @@ export interface QueuedJobRow extends JobRow {
  * Pending jobs of the projects a runner serves: every project (instance runners, where shared
  * runners are enabled), the projects under the runner's group (group runners), or its own projects.
  */
-export function pendingJobsFor(db: Db, runner: { readonly id: number; readonly runner_type: string; readonly group_id: number | null }, groupProjectNamespaces: readonly number[], limit = 100): QueuedJobRow[] {
+export function pendingJobsFor(
+  db: Db,
+  runner: { readonly id: number; readonly runner_type: string; readonly group_id: number | null },
+  groupProjectNamespaces: readonly number[],
+  page: { readonly limit: number; readonly afterId: number },
+): QueuedJobRow[] {
   let scope: string
   const args: unknown[] = []
   if (runner.runner_type === 'instance_type') scope = '1 = 1'
@@ -350,9 +355,9 @@ export function pendingJobsFor(db: Db, runner: { readonly id: number; readonly r
     .prepare(
       `SELECT b.*, p.protected AS pipeline_protected, pr.settings AS project_settings, pr.archived AS project_archived, pr.namespace_id AS namespace_id
        FROM ci_builds b JOIN ci_pipelines p ON p.id = b.pipeline_id JOIN projects pr ON pr.id = b.project_id
-       WHERE b.status = 'pending' AND ${scope} ORDER BY b.id LIMIT ?`,
+       WHERE b.status = 'pending' AND b.id > ? AND ${scope} ORDER BY b.id LIMIT ?`,
     )
-    .all(...args, limit) as QueuedJobRow[]
+    .all(page.afterId, ...args, page.limit) as QueuedJobRow[]
 }
 
 // ---- traces -----------------------------------------------------------------------------------

@@ -60,17 +60,22 @@ export async function assignJob(request: FastifyRequest, runner: RunnerRow, info
   touchRunner(ctx.db, runner.id, info)
   if (runner.active !== 1) return null
   const namespaces = runner.runner_type === 'group_type' && runner.group_id !== null ? groupAndDescendantIds(ctx.db, runner.group_id) : []
-  for (const candidate of pendingJobsFor(ctx.db, runner, namespaces)) {
-    if (!runnerCanTake(runner, candidate)) continue
-    const token = generateToken('glcbt-')
-    const taken = transitionJob(ctx.db, candidate.id, ['pending'], { status: 'running', runner_id: runner.id, token_digest: digestToken(token), started_at: nowIso() })
-    if (!taken) continue
-    const job = pipelineJobs(ctx.db, candidate.pipeline_id).find((j) => j.id === candidate.id) as JobRow
-    await processPipeline(ctx, job.pipeline_id, request, [{ job, previous: 'pending' }])
-    const pipeline = findPipelineById(ctx.db, job.pipeline_id) as PipelineRow
-    return { job, body: jobPayload(request, runner, job, pipeline, token) }
+  // The queue is read a page at a time, oldest first, until a job fits this runner.
+  for (let afterId = 0; ; ) {
+    const page = pendingJobsFor(ctx.db, runner, namespaces, { limit: 100, afterId })
+    for (const candidate of page) {
+      if (!runnerCanTake(runner, candidate)) continue
+      const token = generateToken('glcbt-')
+      const taken = transitionJob(ctx.db, candidate.id, ['pending'], { status: 'running', runner_id: runner.id, token_digest: digestToken(token), started_at: nowIso() })
+      if (!taken) continue
+      const job = pipelineJobs(ctx.db, candidate.pipeline_id).find((j) => j.id === candidate.id) as JobRow
+      await processPipeline(ctx, job.pipeline_id, request, [{ job, previous: 'pending' }])
+      const pipeline = findPipelineById(ctx.db, job.pipeline_id) as PipelineRow
+      return { job, body: jobPayload(request, runner, job, pipeline, token) }
+    }
+    if (page.length < 100) return null
+    afterId = page[page.length - 1].id
   }
-  return null
 }
 
 function artifactsSpec(job: JobRow): Readonly<Record<string, unknown>>[] | null {
