@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/server/app'
 import { AccessLevel } from '../../src/server/auth/access'
 import { holdImports, importsIdle } from '../../src/server/services/imports'
+import { SourceApi } from '../../src/server/services/import-source'
 import { seedGroup, seedMember } from '../helpers/fixtures'
 import { makeServer, ROOT_TOKEN, seedUser, startServer, type ListeningServer, type SeededUser, type TestServer } from '../helpers/server'
 
@@ -256,6 +257,15 @@ describe('project imports', () => {
     expect(audits.map((a) => a.details.custom_message)).toEqual(expect.arrayContaining(['Added project', `Started the import of up/upstream from ${source.url}`, 'Finished the import']))
     const events = (await tgt(importer.token, 'GET', `/projects/${id}/events`)).json() as { action_name: string; author_id: number }[]
     expect(events.map((e) => [e.action_name, e.author_id])).toContainEqual(['created', importer.user.id])
+  })
+
+  it('reads every page of a source list, following X-Next-Page', async () => {
+    const api = new SourceApi(source.url, owner.token)
+    const pages: number[][] = []
+    for await (const page of api.pages<{ iid: number }>(`/projects/${upstream.id}/issues`, { scope: 'all', state: 'all', order_by: 'created_at', sort: 'asc' }, 2)) {
+      pages.push(page.map((i) => i.iid))
+    }
+    expect(pages).toEqual([[1, 2], [4]])
   })
 
   it('answers import_status none for a project that was not imported', async () => {

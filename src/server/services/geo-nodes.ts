@@ -10,7 +10,6 @@ import {
   geoNodeNamespaceIds,
   insertGeoNode,
   jobArtifactCount,
-  listGeoNodes,
   replicableProjects,
   setGeoNodeNamespaces,
   updateGeoNodeRow,
@@ -50,8 +49,9 @@ export function isCurrentNode(ctx: ServerContext, request: FastifyRequest, node:
 
 /** The node this instance is, if one is recorded. */
 export function currentNode(ctx: ServerContext, request: FastifyRequest): GeoNodeRow | undefined {
-  const name = currentNodeName(ctx, request)
-  return listGeoNodes(ctx.db, { limit: 1_000_000, offset: 0 }).rows.find((n) => sameName(n.name, name))
+  const name = currentNodeName(ctx, request).replace(/\/+$/, '')
+  // Names compare without case and without the trailing slash GitLab adds to URL-like names.
+  return findGeoNodeByName(ctx.db, name) ?? findGeoNodeByName(ctx.db, `${name}/`)
 }
 
 /**

@@ -50,11 +50,11 @@ export class SourceApi {
     return (await (await this.request(path, query)).json()) as T
   }
 
-  /** Every page of a list, 100 items at a time, following `X-Next-Page`. */
-  async *pages<T>(path: string, query: Readonly<Record<string, string>> = {}): AsyncGenerator<T[]> {
+  /** Every page of a list, `perPage` items at a time (100, the API's maximum), following `X-Next-Page`. */
+  async *pages<T>(path: string, query: Readonly<Record<string, string>> = {}, perPage = 100): AsyncGenerator<T[]> {
     let page = '1'
     for (let guard = 0; guard < 100_000; guard += 1) {
-      const res = await this.request(path, { ...query, per_page: '100', page })
+      const res = await this.request(path, { ...query, per_page: String(perPage), page })
       yield (await res.json()) as T[]
       const next = res.headers.get('x-next-page')
       if (!next || next === page) return
