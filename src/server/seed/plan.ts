@@ -134,7 +134,7 @@ export function planProject(spec: ProjectSpec, fullPath: string, c: PlanContext)
   const history = new HistoryPlan()
   const moves: RefMove[] = []
   const main = HistoryPlan.emptyLine()
-  const hasGroupLabels = spec.milestones === 'group'
+  const hasGroupLabels = spec.labelSet === 'kestrel'
 
   // --- the first commit: scaffold and a few modules ------------------------------------------
   const modules: ModuleRef[] = spec.domain.modules.map((name, i) => ({ name, entity: spec.domain.entities[i % spec.domain.entities.length] }))
@@ -182,6 +182,7 @@ export function planProject(spec: ProjectSpec, fullPath: string, c: PlanContext)
   const kindLabel = (kind: IssueKind): string => (hasGroupLabels ? { bug: 'bug', feature: 'feature', chore: 'tech debt', docs: 'documentation' }[kind] : { bug: 'bug', feature: 'enhancement', chore: 'enhancement', docs: 'documentation' }[kind])
 
   function labelsFor(kind: IssueKind, open: boolean): string[] {
+    if (spec.labelSet === 'none') return []
     const labels = [kindLabel(kind)]
     if (hasGroupLabels) {
       if (rng.chance(0.5)) labels.push(rng.weighted([['priority::high', 1], ['priority::medium', 3], ['priority::low', 2]] as const))
@@ -481,7 +482,7 @@ export function planProject(spec: ProjectSpec, fullPath: string, c: PlanContext)
     if (rng.chance(0.3)) notes.push({ at: at(rng, mr.at + HOUR, end - 10 * MINUTE), author: rng.pick(everyone), body: rng.pick(['Looks great, thanks for picking this up!', 'Will this make it into the release?', 'Tested on staging, works for me.']), thread: false, replies: [], awards: [] })
     notes.sort((a, b) => a.at - b.at)
     const issue = mr.issue
-    const labels = issue ? issue.labels.filter((l) => !l.startsWith('workflow::') && l !== 'security') : [hasGroupLabels ? rng.pick(['enhancement', 'tech debt', 'feature']) : 'enhancement']
+    const labels = issue ? issue.labels.filter((l) => !l.startsWith('workflow::') && l !== 'security') : spec.labelSet === 'none' ? [] : [hasGroupLabels ? rng.pick(['enhancement', 'tech debt', 'feature']) : 'enhancement']
     if (mr.state === 'opened' && hasGroupLabels) labels.push('workflow::in review')
     const merged = mr.state === 'merged'
     return {

@@ -82,6 +82,8 @@ export interface ProjectSpec {
   readonly labels: readonly LabelSpec[]
   /** Release milestones: the group's (`group`) or the project's own version milestones. */
   readonly milestones: 'group' | 'project' | 'none'
+  /** Which labels its issues carry: Kestrel's group labels, the open-source set, or none. */
+  readonly labelSet: 'kestrel' | 'oss' | 'none'
   /** The subject the texts talk about. */
   readonly domain: Domain
 }
@@ -137,7 +139,7 @@ export const PROJECTS: readonly ProjectSpec[] = [
   {
     key: 'api', name: 'Dispatch API', path: 'dispatch-api', namespace: 'platform', visibility: 'internal', language: 'typescript', creator: 'priya',
     description: 'REST API behind Kestrel Dispatch: jobs, technicians, schedules and webhooks.',
-    topics: ['typescript', 'api', 'postgres'], ageDays: 230, issues: 110, mergeRequests: 30, members: [], milestones: 'group',
+    topics: ['typescript', 'api', 'postgres'], ageDays: 230, issues: 110, mergeRequests: 30, members: [], milestones: 'group', labelSet: 'kestrel',
     team: ['priya', 'jonas', 'amara', 'tomasz', 'noor', 'lena', 'root'],
     labels: [
       { title: 'api', color: '#0e8a16', description: 'Public REST endpoints' },
@@ -154,7 +156,7 @@ export const PROJECTS: readonly ProjectSpec[] = [
   {
     key: 'billing', name: 'Billing', path: 'billing', namespace: 'platform', visibility: 'private', language: 'python', creator: 'priya',
     description: 'Invoices, payments and tax rules for Dispatch customers.',
-    topics: ['python', 'payments'], ageDays: 180, issues: 45, mergeRequests: 12, members: [], milestones: 'group',
+    topics: ['python', 'payments'], ageDays: 180, issues: 45, mergeRequests: 12, members: [], milestones: 'group', labelSet: 'kestrel',
     team: ['priya', 'jonas', 'amara', 'lena', 'noor'],
     labels: [
       { title: 'invoices', color: '#fbca04', description: 'Invoice generation and PDFs' },
@@ -170,7 +172,7 @@ export const PROJECTS: readonly ProjectSpec[] = [
   {
     key: 'app', name: 'Field App', path: 'field-app', namespace: 'kestrel', visibility: 'internal', language: 'typescript', creator: 'diego',
     description: 'The offline-first web app technicians use on site.',
-    topics: ['vue', 'pwa', 'offline'], ageDays: 200, issues: 80, mergeRequests: 22, members: [], milestones: 'group',
+    topics: ['vue', 'pwa', 'offline'], ageDays: 200, issues: 80, mergeRequests: 22, members: [], milestones: 'group', labelSet: 'kestrel',
     team: ['diego', 'hana', 'noor', 'lena', 'amara', 'root'],
     labels: [
       { title: 'offline', color: '#5b6770', description: 'Sync, caching and conflict handling' },
@@ -187,7 +189,7 @@ export const PROJECTS: readonly ProjectSpec[] = [
   {
     key: 'website', name: 'Website', path: 'website', namespace: 'kestrel', visibility: 'internal', language: 'markdown', creator: 'hana',
     description: 'kestrel.example: marketing pages, pricing and the changelog.',
-    topics: ['website', 'static-site'], ageDays: 150, issues: 20, mergeRequests: 6, members: [], milestones: 'none',
+    topics: ['website', 'static-site'], ageDays: 150, issues: 20, mergeRequests: 6, members: [], milestones: 'none', labelSet: 'kestrel',
     team: ['hana', 'lena', 'diego'],
     labels: [],
     domain: {
@@ -200,7 +202,7 @@ export const PROJECTS: readonly ProjectSpec[] = [
   {
     key: 'oss', name: 'Tidewater', path: 'tidewater', namespace: 'oss', visibility: 'public', language: 'go', creator: 'jonas',
     description: 'A small Go library for token-bucket rate limiting with pluggable storage.',
-    topics: ['go', 'rate-limiting', 'library'], ageDays: 210, issues: 40, mergeRequests: 12, members: [['kofi', 30]], milestones: 'project',
+    topics: ['go', 'rate-limiting', 'library'], ageDays: 210, issues: 40, mergeRequests: 12, members: [['kofi', 30]], milestones: 'project', labelSet: 'oss',
     team: ['jonas', 'kofi', 'priya', 'root'],
     labels: OSS_LABELS,
     domain: {
@@ -213,7 +215,7 @@ export const PROJECTS: readonly ProjectSpec[] = [
   {
     key: 'dotfiles', name: 'dotfiles', path: 'dotfiles', namespace: 'user:jonas', visibility: 'public', language: 'markdown', creator: 'jonas',
     description: 'My shell, editor and git configuration.',
-    topics: ['dotfiles'], ageDays: 120, issues: 3, mergeRequests: 0, members: [], milestones: 'none',
+    topics: ['dotfiles'], ageDays: 120, issues: 3, mergeRequests: 0, members: [], milestones: 'none', labelSet: 'none',
     team: ['jonas'],
     labels: [],
     domain: {
