@@ -95,8 +95,10 @@ describe('repository storage moves', () => {
     expect(await on('default')).not.toContain(project.id)
   })
 
-  it('keeps the repository read-only while a move is scheduled: API writes refused with the message, reads served', async () => {
+  it('keeps the repository read-only while a move is scheduled: API writes (files, commits, branches, tags, merge, rebase) refused with the message, reads served', async () => {
     const project = await createProject('frozen')
+    await asRoot('POST', `/projects/${project.id}/repository/files/topic.md`, { branch: 'topic', start_branch: 'main', content: 't', commit_message: 'Topic' })
+    const mr = (await asRoot('POST', `/projects/${project.id}/merge_requests`, { source_branch: 'topic', target_branch: 'main', title: 'Topic' })).json() as { iid: number }
     const release = holdStorageMoves(s.app.burrow)
     try {
       const move = (await asRoot('POST', `/projects/${project.id}/repository_storage_moves`, { destination_storage_name: 'fast-ssd' })).json() as Move
@@ -112,6 +114,10 @@ describe('repository storage moves', () => {
       expect([tag.statusCode, tag.json()]).toEqual([400, refused])
       const removal = await asRoot('DELETE', `/projects/${project.id}/repository/branches/main`)
       expect([removal.statusCode, removal.json()]).toEqual([400, refused])
+      const merge = await asRoot('PUT', `/projects/${project.id}/merge_requests/${mr.iid}/merge`)
+      expect([merge.statusCode, merge.json()]).toEqual([400, refused])
+      const rebase = await asRoot('PUT', `/projects/${project.id}/merge_requests/${mr.iid}/rebase`)
+      expect([rebase.statusCode, rebase.json()]).toEqual([400, refused])
       expect((await asRoot('GET', `/projects/${project.id}/repository/branches/main`)).statusCode).toBe(200)
       // A second move of the same project is refused while this one is pending.
       const again = await asRoot('POST', `/projects/${project.id}/repository_storage_moves`, { destination_storage_name: 'fast-ssd' })
