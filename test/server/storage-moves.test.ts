@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/server/app'
 import { AccessLevel } from '../../src/server/auth/access'
+import { findStorageMove, isProjectReadOnly } from '../../src/server/db/storage-moves'
 import { git } from '../../src/server/git/git'
 import { RepositoryStorage } from '../../src/server/git/storage'
 import { holdStorageMoves, READ_ONLY_MESSAGE, storageMovesIdle } from '../../src/server/services/storage-moves'
@@ -122,6 +123,10 @@ describe('repository storage moves', () => {
       // A second move of the same project is refused while this one is pending.
       const again = await asRoot('POST', `/projects/${project.id}/repository_storage_moves`, { destination_storage_name: 'fast-ssd' })
       expect([again.statusCode, again.json()]).toEqual([400, { message: { project: ['is read-only'] } }])
+      // Released, the move starts at once (its first step runs before anything else can): started, still read-only.
+      release()
+      expect(findStorageMove(s.app.burrow.db, move.id)?.state).toBe('started')
+      expect(isProjectReadOnly(s.app.burrow.db, project.id)).toBe(true)
     } finally {
       release()
     }
