@@ -222,6 +222,18 @@ describe('Users API', () => {
       expect(Object.keys(single)).toEqual(expect.arrayContaining(ADMIN))
     })
 
+    it('shows administrators the same follower and following counts in lists as in single gets', async () => {
+      const follow = s.app.burrow.db.prepare('INSERT INTO user_follows (follower_id, followee_id) VALUES (?, ?)')
+      const [star, fan1, fan2] = [seedUser(s, { username: 'follow_star' }), seedUser(s, { username: 'follow_fan1' }), seedUser(s, { username: 'follow_fan2' })]
+      follow.run(fan1.user.id, star.user.id)
+      follow.run(fan2.user.id, star.user.id)
+      follow.run(star.user.id, fan1.user.id)
+      const [listed] = (await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?username=follow_star' })).json()
+      const single = (await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/users/${star.user.id}` })).json()
+      expect([listed.followers, listed.following]).toEqual([2, 1])
+      expect([single.followers, single.following]).toEqual([2, 1])
+    })
+
     it('ignores the false forms of the boolean filters instead of inverting them', async () => {
       const all = (await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?per_page=100' })).json().length
       for (const filter of ['active', 'blocked', 'external', 'exclude_internal', 'exclude_external']) {

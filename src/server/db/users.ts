@@ -285,6 +285,22 @@ export function followCounts(db: Db, userId: number): { followers: number; follo
   return row
 }
 
+/** Follower and following counts of many users at once (users without follows are absent). */
+export function followCountsByUser(db: Db, userIds: readonly number[]): Map<number, { followers: number; following: number }> {
+  const counts = new Map<number, { followers: number; following: number }>()
+  if (userIds.length === 0) return counts
+  const rows = cachedStatement(
+    db,
+    `SELECT id, SUM(followers) AS followers, SUM(following) AS following FROM (
+       SELECT followee_id AS id, COUNT(*) AS followers, 0 AS following FROM user_follows WHERE followee_id IN (SELECT value FROM json_each(@ids)) GROUP BY followee_id
+       UNION ALL
+       SELECT follower_id AS id, 0, COUNT(*) FROM user_follows WHERE follower_id IN (SELECT value FROM json_each(@ids)) GROUP BY follower_id
+     ) GROUP BY id`,
+  ).all({ ids: JSON.stringify(userIds) }) as { id: number; followers: number; following: number }[]
+  for (const r of rows) counts.set(r.id, { followers: r.followers, following: r.following })
+  return counts
+}
+
 /** True when `followerId` follows `followeeId`. */
 export function isFollowing(db: Db, followerId: number, followeeId: number): boolean {
   return db.prepare('SELECT 1 FROM user_follows WHERE follower_id = ? AND followee_id = ?').get(followerId, followeeId) !== undefined

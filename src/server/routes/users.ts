@@ -5,6 +5,7 @@ import type { UserRow } from '../db/rows'
 import {
   customAttributesByUser,
   followCounts,
+  followCountsByUser,
   identitiesByUser,
   isFollowing,
   listUsers,
@@ -156,11 +157,14 @@ function renderList(request: FastifyRequest, rows: readonly UserRow[], withCusto
   if (!request.perms.isAdmin) return rows.map((u) => userBasic(u, baseUrl))
   const identities = identitiesByUser(db, ids)
   const namespaces = userNamespaceIds(db, ids)
+  const follows = followCountsByUser(db, ids)
   return rows.map((u) =>
     userAdmin(u, baseUrl, {
       identities: identities.get(u.id) ?? [],
       namespaceId: namespaces.get(u.id) ?? null,
       customAttributes: attrs ? (attrs.get(u.id) ?? []) : undefined,
+      followers: follows.get(u.id)?.followers ?? 0,
+      following: follows.get(u.id)?.following ?? 0,
     }),
   )
 }
