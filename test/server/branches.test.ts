@@ -71,6 +71,25 @@ describe('branches API', () => {
     expect(topic).toMatchObject({ merged: false, protected: false })
   })
 
+  it('computes can_push for the caller: Maintainers push to the protected default branch, Developers to others, Reporters nowhere', async () => {
+    const canPush = async (token: string): Promise<Record<string, boolean>> =>
+      Object.fromEntries(((await s.request(token, { method: 'GET', url: `/api/v4/projects/${projectId}/repository/branches` })).json() as Branch[]).map((b) => [b.name, b.can_push]))
+    expect(await canPush(maintainer.token)).toEqual({ 'feature/merged': true, main: true, topic: true })
+    expect(await canPush(dev.token)).toEqual({ 'feature/merged': true, main: false, topic: true })
+    expect(await canPush(reporter.token)).toEqual({ 'feature/merged': false, main: false, topic: false })
+  })
+
+  it('reports developers_can_push and developers_can_merge from the protection rule', async () => {
+    const rule = await s.request(maintainer.token, { method: 'POST', url: `/api/v4/projects/${projectId}/protected_branches`, payload: { name: 'topic', push_access_level: 30, merge_access_level: 30 } })
+    expect(rule.statusCode).toBe(201)
+    try {
+      const topic = (await s.request(dev.token, { method: 'GET', url: `/api/v4/projects/${projectId}/repository/branches/topic` })).json() as Branch
+      expect(topic).toMatchObject({ protected: true, developers_can_push: true, developers_can_merge: true, can_push: true })
+    } finally {
+      await s.request(maintainer.token, { method: 'DELETE', url: `/api/v4/projects/${projectId}/protected_branches/topic` })
+    }
+  })
+
   it('filters by ^prefix, suffix$ and substring search', async () => {
     const names = async (search: string): Promise<string[]> =>
       ((await s.request(dev.token, { method: 'GET', url: `/api/v4/projects/${projectId}/repository/branches`, query: { search } })).json() as Branch[]).map((b) => b.name)
