@@ -430,8 +430,9 @@ describe('alert management', () => {
     })
 
     it('pages with first/after and pageInfo', async () => {
+      interface Page { count: number; nodes: { iid: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string } }
       const query = (after: string | null) =>
-        gql<{ project: { alertManagementAlerts: { count: number; nodes: { iid: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string } } } }>(
+        gql<{ project: { alertManagementAlerts: Page } }>(
           developer.token,
           `query($after: String) { project(fullPath: "${fullPath}") { alertManagementAlerts(first: 2, after: $after, sort: CREATED_TIME_ASC) { count nodes { iid } pageInfo { hasNextPage endCursor } } } }`,
           { after },
@@ -439,7 +440,7 @@ describe('alert management', () => {
       const seen: string[] = []
       let after: string | null = null
       for (;;) {
-        const page = (await query(after)).data!.project.alertManagementAlerts
+        const page: Page = (await query(after)).data!.project.alertManagementAlerts
         seen.push(...page.nodes.map((n) => n.iid))
         if (!page.pageInfo.hasNextPage) {
           expect(seen).toHaveLength(page.count)
