@@ -449,6 +449,15 @@ describe('Users API', () => {
       expect([tooBig.statusCode, tooBig.json()]).toEqual([400, { message: { avatar: ['is too big (should be at most 200 KiB)'] } }])
     })
 
+    it('removes the avatar file with the user', async () => {
+      const body = multipart({ email: 'gone@example.com', name: 'Gone', username: 'gone_av', password: 'secret-pass-gone' }, { name: 'avatar', filename: 'g.png', content: PNG })
+      const created = (await s.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/users', ...body })).json()
+      const path = new URL(created.avatar_url as string).pathname
+      expect((await s.request(null, { method: 'GET', url: path })).statusCode).toBe(200)
+      expect((await s.request(ROOT_TOKEN, { method: 'DELETE', url: `/api/v4/users/${created.id}` })).statusCode).toBe(204)
+      expect((await s.request(null, { method: 'GET', url: path })).statusCode).toBe(404)
+    })
+
     it('answers 404 for an avatar that does not exist and 400 for a path that tries to leave the folder', async () => {
       expect((await s.request(null, { method: 'GET', url: '/uploads/-/system/user/avatar/999/none.png' })).statusCode).toBe(404)
       expect((await s.request(null, { method: 'GET', url: '/uploads/-/system/user/avatar/1/..%2F..%2Fburrow.sqlite3' })).statusCode).toBe(400)

@@ -18,7 +18,7 @@ import {
 } from '../db/users'
 import { userAdmin, userBasic, userPublic, userSelf, type UserExtras } from '../entities/user'
 import { checkUnmodifiedSince } from '../http/conditional'
-import { checkAvatar, saveUserAvatar } from '../services/avatars'
+import { checkAvatar, removeUserAvatar, saveUserAvatar } from '../services/avatars'
 import { forbidden, invalidParam, paramError } from '../http/errors'
 import { keysetOf, pageOf, setKeysetHeaders, setPageHeaders, wantsKeyset } from '../http/pagination'
 import { currentUser, loadUser, requireAdmin } from '../http/resolve'
@@ -283,6 +283,7 @@ const users: FastifyPluginAsync = async (app) => {
     if (!hardDelete && soleOwnedGroupIds(ctx.db, user.id).length > 0) throw soleOwnerConflict()
     if (user.user_type === 'ghost') throw forbidden('An internal user cannot be removed')
     removeUser(ctx, request, user, hardDelete)
+    removeUserAvatar(ctx, user.id)
     return reply.code(204).send()
   })
 

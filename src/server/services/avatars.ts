@@ -48,3 +48,8 @@ export function saveUserAvatar(ctx: ServerContext, userId: number, part: Multipa
   writeFileSync(join(dir, name), part.content)
   return `/uploads/-/system/user/avatar/${userId}/${name}`
 }
+
+/** Removes a deleted user's avatar files. */
+export function removeUserAvatar(ctx: ServerContext, userId: number): void {
+  rmSync(avatarDir(ctx, 'user', userId), { recursive: true, force: true })
+}
