@@ -78,6 +78,13 @@ describe('merge requests: create, read, update, delete, lists, approvals', () =>
     expect(todos).toEqual(expect.arrayContaining([{ user_id: dev2.user.id, action: 'assigned' }, { user_id: reporter.user.id, action: 'review_requested' }]))
   })
 
+  it('lists a review request through GET /todos with the merge request as target and its URL', async () => {
+    const res = await api(reporter.token, 'GET', '/todos?type=MergeRequest&action=review_requested')
+    const todo = (res.body as Json[])[0]
+    expect(todo).toMatchObject({ target_type: 'MergeRequest', target: { iid: 1, project_id: project.id, title: expect.any(String) } })
+    expect(todo.target_url).toBe((todo.target as Json).web_url)
+  })
+
   it('records an opened event for the new merge request', async () => {
     const res = await api(ROOT_TOKEN, 'GET', `/projects/${project.id}/events?target_type=merge_request`)
     expect((res.body as Json[]).some((e) => e.action_name === 'opened' && e.target_type === 'MergeRequest' && e.target_iid === 1)).toBe(true)

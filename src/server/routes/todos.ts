@@ -13,6 +13,8 @@ import { pageOf, setPageHeaders } from '../http/pagination'
 import { currentUser } from '../http/resolve'
 import { presentEpicsById } from '../services/epics'
 import { presentIssues } from '../services/issues'
+import { findMergeRequestById, type MergeRequestRow } from '../db/merge-requests'
+import { presentMergeRequests } from '../services/merge-requests'
 import { ALERT_TARGET_TYPE, alertTodoTargets } from '../services/alerts'
 
 const TARGET_TYPES = ['Issue', 'MergeRequest', 'Commit', 'Epic', 'DesignManagement::Design', 'AlertManagement::Alert', 'Namespace', 'Project', 'Key', 'WikiPage::Meta'] as const
@@ -33,7 +35,7 @@ const ListQuery = Type.Object({
 })
 const TodoParams = Type.Object({ id: Type.Integer() })
 
-/** Serialises a page of to-dos: authors, projects, groups and issue/epic targets loaded per page, not per row. */
+/** Serialises a page of to-dos: authors, projects, groups and issue/merge request/epic targets loaded per page, not per row. */
 function presentTodos(request: FastifyRequest, rows: readonly TodoRow[]): Readonly<Record<string, unknown>>[] {
   const db = request.server.burrow.db
   const baseUrl = request.server.burrow.baseUrl(request)
@@ -45,6 +47,11 @@ function presentTodos(request: FastifyRequest, rows: readonly TodoRow[]): Readon
     .filter((i): i is IssueRow => i !== undefined)
   const presented = presentIssues(request, issues, { origin: { kind: 'none' } })
   const issueJson = new Map(issues.map((issue, i) => [issue.id, presented[i]]))
+  const mergeRequests = [...new Set(rows.filter((r) => r.target_type === 'MergeRequest').map((r) => r.target_id))]
+    .map((id) => findMergeRequestById(db, id))
+    .filter((m): m is MergeRequestRow => m !== undefined)
+  const presentedMrs = presentMergeRequests(request, mergeRequests)
+  const mergeRequestJson = new Map(mergeRequests.map((mr, i) => [mr.id, presentedMrs[i]]))
   const epicJson = presentEpicsById(request, rows.filter((r) => r.target_type === 'Epic').map((r) => r.target_id))
   const alertJson = alertTodoTargets(db, baseUrl, rows.filter((r) => r.target_type === ALERT_TARGET_TYPE).map((r) => r.target_id))
   const groups = new Map<number, NamespaceRow | undefined>()
@@ -53,10 +60,18 @@ function presentTodos(request: FastifyRequest, rows: readonly TodoRow[]): Readon
     const project = r.project_id !== null ? projects.get(r.project_id) : undefined
     const group = r.group_id !== null ? groups.get(r.group_id) : undefined
     const alert = r.target_type === ALERT_TARGET_TYPE ? alertJson.get(r.target_id) : undefined
-    const target = alert ? alert.target : r.target_type === 'Issue' ? issueJson.get(r.target_id) ?? null : r.target_type === 'Epic' ? epicJson.get(r.target_id) ?? null : null
+    const target = alert
+      ? alert.target
+      : r.target_type === 'Issue'
+        ? issueJson.get(r.target_id) ?? null
+        : r.target_type === 'MergeRequest'
+          ? mergeRequestJson.get(r.target_id) ?? null
+          : r.target_type === 'Epic'
+            ? epicJson.get(r.target_id) ?? null
+            : null
     const projectUrl = project ? `${baseUrl}/${project.ns_full_path}/${project.path}` : baseUrl
     const anchor = r.note_id !== null ? `#note_${r.note_id}` : ''
-    const targetUrl = alert ? alert.url : (r.target_type === 'Issue' || r.target_type === 'Epic') && target
+    const targetUrl = alert ? alert.url : (r.target_type === 'Issue' || r.target_type === 'Epic' || r.target_type === 'MergeRequest') && target
       ? `${String(target.web_url)}${anchor}`
       : r.target_type === 'MergeRequest' ? null : `${projectUrl}`
     return todoEntity(r, { baseUrl, author: authors.get(r.author_id) as UserRow, project, group, target, targetUrl })
