@@ -15,7 +15,7 @@ declare module 'vue-router' {
 }
 
 /** Families with their own views (the rest show views/FamilyView.vue). */
-const BUILT = new Set(['issues'])
+const BUILT = new Set(['issues', 'merge-requests', 'epics', 'milestones', 'todos'])
 
 export const routes: RouteRecordRaw[] = [
   { path: '/welcome', name: 'welcome', component: WelcomeView, meta: { title: 'Welcome' } },
@@ -34,6 +34,25 @@ export const routes: RouteRecordRaw[] = [
         component: () => import('./views/issue/IssueDetailView.vue'),
         meta: { title: 'Issue', family: 'issues' },
       },
+      { path: 'merge-requests', name: 'merge-requests', component: () => import('./views/merge-request/MergeRequestListView.vue'), meta: { title: 'Merge requests', family: 'merge-requests' } },
+      {
+        path: 'a/:account/projects/:projectId(\\d+)/merge_requests/:iid(\\d+)',
+        name: 'merge-request',
+        component: () => import('./views/merge-request/MergeRequestDetailView.vue'),
+        meta: { title: 'Merge request', family: 'merge-requests' },
+      },
+      { path: 'epics', name: 'epics', component: () => import('./views/epic/EpicListView.vue'), meta: { title: 'Epics', family: 'epics' } },
+      { path: 'a/:account/groups/:groupId(\\d+)/epics/:iid(\\d+)', name: 'epic', component: () => import('./views/epic/EpicDetailView.vue'), meta: { title: 'Epic', family: 'epics' } },
+      { path: 'milestones', name: 'milestones', component: () => import('./views/milestone/MilestoneListView.vue'), meta: { title: 'Milestones', family: 'milestones' } },
+      {
+        path: 'a/:account/milestones/:milestoneId(\\d+)',
+        name: 'milestone',
+        component: () => import('./views/milestone/MilestoneDetailView.vue'),
+        meta: { title: 'Milestone', family: 'milestones' },
+      },
+      { path: 'todos', name: 'todos', component: () => import('./views/todo/TodoListView.vue'), meta: { title: 'To-dos', family: 'todos' } },
+      { path: 'outbox', name: 'outbox', component: () => import('./views/outbox/OutboxView.vue'), meta: { title: 'Outbox' } },
+      { path: 'search', name: 'search', component: () => import('./views/search/SearchView.vue'), meta: { title: 'Search' } },
       // Families whose views are not built yet keep the placeholder (navigation.ts says what each will hold).
       ...FAMILIES.filter((f) => !BUILT.has(f.key)).map((f) => ({ path: f.path.slice(1), name: f.key, component: () => import('./views/FamilyView.vue'), meta: { title: f.label, family: f.key } })),
     ],

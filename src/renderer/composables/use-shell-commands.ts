@@ -5,6 +5,7 @@ import { useAccountsStore } from '../stores/accounts'
 import { useAppStore } from '../stores/app'
 import { useCommandsStore } from '../stores/commands'
 import { usePreferencesStore } from '../stores/preferences'
+import { useSyncStore } from '../stores/sync'
 
 /** The commands the shell always offers: palette, help, theme, sidebar, navigation, accounts. */
 export function useShellCommands(): void {
@@ -13,6 +14,7 @@ export function useShellCommands(): void {
   const preferences = usePreferencesStore()
   const accounts = useAccountsStore()
   const app = useAppStore()
+  const sync = useSyncStore()
   const signedIn = (): boolean => accounts.accounts.length > 0
 
   useCommands(
@@ -32,8 +34,20 @@ export function useShellCommands(): void {
       enabled: signedIn,
       run: () => void router.push(f.path),
     })),
+    { id: 'nav.search', title: 'Search issues, merge requests and epics', group: 'Navigation', keys: '/', enabled: signedIn, run: () => void router.push({ name: 'search' }) },
+    { id: 'nav.outbox', title: 'Go to the outbox (changes not sent yet)', group: 'Navigation', keywords: 'queue pending conflicts failed', enabled: signedIn, run: () => void router.push({ name: 'outbox' }) },
     { id: 'accounts.add', title: 'Add account…', group: 'Accounts', keywords: 'sign in token login', enabled: signedIn, run: () => void router.push({ name: 'account-add' }) },
     { id: 'accounts.manage', title: 'Manage accounts', group: 'Accounts', keywords: 'remove verify sign out', enabled: signedIn, run: () => void router.push({ name: 'accounts' }) },
+    {
+      id: 'sync.start',
+      title: 'Sync now',
+      group: 'General',
+      keywords: 'refresh fetch update download',
+      enabled: signedIn,
+      run: async () => {
+        await Promise.allSettled(accounts.accounts.map((a) => sync.start(a.id)))
+      },
+    },
     { id: 'server.refresh', title: 'Check the local server again', group: 'General', keywords: 'status reconnect', run: () => app.refreshServer() },
     { id: 'dev.gallery', title: 'Developer: component gallery', group: 'Developer', enabled: signedIn, run: () => void router.push({ name: 'gallery' }) },
   )

@@ -1,6 +1,6 @@
 /**
  * Subsequence matching for the command palette: every character of the query must appear in
- * order. Scores favour matches at word starts and consecutive runs, so "gi" ranks
+ * order, within a span a few times the query's length. Scores favour matches at word starts and consecutive runs, so "gi" ranks
  * "Go to Issues" above "Sign in".
  */
 export function fuzzyScore(query: string, text: string): number | null {
@@ -10,10 +10,15 @@ export function fuzzyScore(query: string, text: string): number | null {
   let score = 0
   let from = 0
   let previous = -2
+  let first = -1
+  const letters = q.replace(/\s+/g, '').length
   for (const char of q) {
     if (char === ' ') continue
     const at = t.indexOf(char, from)
     if (at === -1) return null
+    if (first === -1) first = at
+    // Letters scattered across a long text are a coincidence, not a match ("scheduler" in a list of keywords).
+    if (at - first > 3 * letters + 10) return null
     const wordStart = at === 0 || /[\s\-_/:.]/.test(t[at - 1])
     score += 1 + (wordStart ? 3 : 0) + (at === previous + 1 ? 2 : 0)
     previous = at

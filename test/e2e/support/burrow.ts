@@ -6,6 +6,8 @@ import type { Launched } from './launch'
 const root = resolve(import.meta.dirname, '../../..')
 
 export interface RunningBurrow extends Launched {
+  /** Cuts or restores the proxy between core and the server (demo launches only). */
+  setOnline(online: boolean): Promise<void>
   stop(): Promise<void>
 }
 
@@ -14,14 +16,14 @@ export async function launchBurrow(options: { readonly demo?: boolean } = {}): P
   const args = [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'test/e2e/support/launch.ts'), ...(options.demo ? ['--demo'] : [])]
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   })
   let output = ''
+  let stdout = ''
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   const launched = await new Promise<Launched>((resolveLaunch, reject) => {
     const timer = setTimeout(() => reject(new Error(`launch.ts printed nothing within 120 s:\n${output}`)), 120_000)
     child.once('exit', (code) => reject(new Error(`launch.ts exited with ${code}:\n${output}`)))
-    let stdout = ''
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString()
       const line = stdout.split('\n').find((l) => l.startsWith('{'))
@@ -33,6 +35,16 @@ export async function launchBurrow(options: { readonly demo?: boolean } = {}): P
   })
   return {
     ...launched,
+    async setOnline(online) {
+      const answer = `ok ${online ? 'online' : 'offline'}`
+      const before = stdout.split(answer).length
+      child.stdin?.write(`${online ? 'online' : 'offline'}\n`)
+      const deadline = Date.now() + 10_000
+      while (stdout.split(answer).length === before) {
+        if (Date.now() > deadline) throw new Error(`launch.ts did not confirm ${answer}`)
+        await new Promise((r) => setTimeout(r, 50))
+      }
+    },
     async stop() {
       if (child.exitCode !== null) return
       const exited = new Promise((r) => child.once('exit', r))

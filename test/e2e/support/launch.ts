@@ -11,6 +11,8 @@
  * and the outbox, so the triage views have data.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { connect, createServer, type Server, type Socket } from 'node:net'
+import { createInterface } from 'node:readline'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { openAccounts } from '../../../src/main/core/accounts/index'
@@ -27,6 +29,8 @@ import { ROOT_TOKEN, seedUser, startServer } from '../../helpers/server'
 export interface Launched {
   readonly pageUrl: string
   readonly serverUrl: string
+  /** With `--demo`: a TCP proxy to the server that the tests can cut (`offline` on stdin) and restore (`online`). */
+  readonly proxyUrl: string | null
   readonly rootToken: string
   readonly user: { readonly username: string; readonly name: string; readonly password: string; readonly token: string }
 }
@@ -67,7 +71,63 @@ if (demo) {
   })
 }
 
-const launched: Launched = { pageUrl: host.pageUrl, serverUrl: server.url, rootToken: ROOT_TOKEN, user }
+/**
+ * The instance as an account sees it through a proxy: going "offline" closes the port and cuts
+ * every open connection, as a dropped network does; "online" listens on the same port again.
+ */
+async function startProxy(targetPort: number): Promise<{ url: string; setOnline(online: boolean): Promise<void>; close(): Promise<void> }> {
+  const sockets = new Set<Socket>()
+  const track = (s: Socket): void => {
+    sockets.add(s)
+    s.once('close', () => sockets.delete(s))
+  }
+  const make = (): Server =>
+    createServer((client) => {
+      const upstream = connect(targetPort, '127.0.0.1')
+      track(client)
+      track(upstream)
+      client.on('error', () => upstream.destroy())
+      upstream.on('error', () => client.destroy())
+      client.pipe(upstream).pipe(client)
+    })
+  const listen = (s: Server, port: number): Promise<number> =>
+    new Promise((resolve, reject) => {
+      s.once('error', reject)
+      s.listen(port, '127.0.0.1', () => {
+        const address = s.address()
+        resolve(typeof address === 'object' && address !== null ? address.port : port)
+      })
+    })
+  let proxy: Server | null = make()
+  const port = await listen(proxy, 0)
+  const stop = async (): Promise<void> => {
+    const current = proxy
+    proxy = null
+    for (const s of sockets) s.destroy()
+    if (current) await new Promise<void>((resolve) => current.close(() => resolve()))
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async setOnline(online) {
+      if (!online) return stop()
+      if (proxy !== null) return
+      proxy = make()
+      await listen(proxy, port)
+    },
+    close: stop,
+  }
+}
+
+const proxy = demo ? await startProxy(Number(new URL(server.url).port)) : null
+if (proxy) {
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    const command = line.trim()
+    if (command !== 'offline' && command !== 'online') return
+    void proxy.setOnline(command === 'online').then(() => process.stdout.write(`ok ${command}\n`))
+  })
+}
+
+const launched: Launched = { pageUrl: host.pageUrl, serverUrl: server.url, proxyUrl: proxy?.url ?? null, rootToken: ROOT_TOKEN, user }
 process.stdout.write(`${JSON.stringify(launched)}\n`)
 
 let closing = false
@@ -75,6 +135,7 @@ async function close(): Promise<void> {
   if (closing) return
   closing = true
   await host.close()
+  await proxy?.close()
   await dispose()
   accounts.dispose()
   await server.close()

@@ -7,6 +7,9 @@ import ShellCommandPalette from '../../../src/renderer/components/shell/ShellCom
 import { useCommands } from '../../../src/renderer/composables/use-commands'
 import { useShortcuts } from '../../../src/renderer/composables/use-shortcuts'
 import { useCommandsStore } from '../../../src/renderer/stores/commands'
+import { bridgeKey } from '../../../src/renderer/bridge'
+import { createMemoryHistory, createRouter } from 'vue-router'
+import { fakeTransport, ROOT_ACCOUNT } from '../support/fake-bridge'
 
 function press(key: string, init: KeyboardEventInit = {}, target: EventTarget = window): KeyboardEvent {
   const event = new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...init })
@@ -70,30 +73,51 @@ describe('shortcuts', () => {
 })
 
 describe('ShellCommandPalette', () => {
-  it('filters the registered commands as you type and runs the highlighted one on Enter', async () => {
+  async function openPalette(accounts: readonly unknown[] = []) {
     const pinia = createPinia()
     setActivePinia(pinia)
-    const ran: string[] = []
+    const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/', component: { render: () => null } }, { path: '/search', name: 'search', component: { render: () => null } }] })
+    const transport = fakeTransport({ 'accounts:list': { ok: true, result: accounts } })
     const store = useCommandsStore()
+    mount(ShellCommandPalette, { global: { plugins: [pinia, router], provide: { [bridgeKey as symbol]: transport.bridge } }, attachTo: document.body })
+    transport.emit('accounts:did-change', accounts as never)
+    store.paletteOpen = true
+    await flushPromises()
+    const input = document.querySelector<HTMLInputElement>('[data-testid="command-palette-input"] input')
+    if (input === null) throw new Error('no palette input')
+    return { store, router, input }
+  }
+  const options = () => [...document.querySelectorAll('[role="option"]')].map((o) => o.getAttribute('data-command'))
+  async function type(input: HTMLInputElement, text: string) {
+    input.value = text
+    input.dispatchEvent(new Event('input'))
+    await flushPromises()
+  }
+
+  it('filters the registered commands as you type and runs the highlighted one on Enter', async () => {
+    const { store, input } = await openPalette()
+    const ran: string[] = []
     store.register(
       { id: 'issues', title: 'Go to Issues', group: 'Navigation', keys: 'g i', run: () => void ran.push('issues') },
       { id: 'theme', title: 'Theme: dark', group: 'View', run: () => void ran.push('theme') },
       { id: 'hidden', title: 'Go nowhere', group: 'Navigation', enabled: () => false, run: () => void ran.push('hidden') },
     )
-    mount(ShellCommandPalette, { global: { plugins: [pinia] }, attachTo: document.body })
-    store.paletteOpen = true
     await flushPromises()
-    const options = () => [...document.querySelectorAll('[role="option"]')].map((o) => o.getAttribute('data-command'))
     expect(options()).toEqual(['issues', 'theme'])
-    const input = document.querySelector<HTMLInputElement>('[data-testid="command-palette-input"] input')
-    if (input === null) throw new Error('no palette input')
-    input.value = 'dark'
-    input.dispatchEvent(new Event('input'))
-    await flushPromises()
+    await type(input, 'dark')
     expect(options()).toEqual(['theme'])
     input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }))
     await flushPromises()
     expect(ran).toEqual(['theme'])
     expect(store.paletteOpen).toBe(false)
+  })
+
+  it('offers to search the synced items for free text once an account exists', async () => {
+    const { router, input } = await openPalette([ROOT_ACCOUNT])
+    await type(input, 'flaky test')
+    expect(options()).toEqual(['palette.search'])
+    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }))
+    await flushPromises()
+    expect(router.currentRoute.value.fullPath).toBe('/search?q=flaky+test')
   })
 })

@@ -102,6 +102,11 @@ describe('fuzzy', () => {
     expect(fuzzyScore('xyz', 'Go to Issues')).toBeNull()
     expect(fuzzyFilter(['Sign in', 'Go to Issues', 'Toggle theme'], 'gi', (s) => s)).toEqual(['Go to Issues', 'Sign in'])
   })
+
+  it('rejects letters scattered over a long text', () => {
+    expect(fuzzyScore('scheduler', 'Navigation Go to Merge requests Merge request lists Overview and changes Discussions and approvals')).toBeNull()
+    expect(fuzzyScore('merge req', 'Navigation Go to Merge requests')).not.toBeNull()
+  })
 })
 
 describe('issue filter', () => {
