@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AccessLevel } from '../../src/server/auth/access'
+import { findMergeRequestByIid, updateMergeRequestRow } from '../../src/server/db/merge-requests'
 import { insertProtectedBranch } from '../../src/server/db/protected-branches'
+import { mergeabilityIdle, queueMergeabilityCheck } from '../../src/server/services/mergeability'
 import type { ProjectRow } from '../../src/server/db/rows'
 import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
 import { commitFiles, makeWorkRepo, remoteUrl, sh } from '../helpers/git'
@@ -107,6 +109,26 @@ describe('merging merge requests in real repositories', () => {
     const rechecked = (await api(dev.token, 'GET', `/merge_requests?iids[]=${iid}&with_merge_status_recheck=true`)).body as unknown as Json[]
     expect(rechecked[0].merge_status).toBe('checking')
     expect(await settled(iid)).toMatchObject({ merge_status: 'cannot_be_merged' })
+  })
+
+  it('never leaves checking on a merge request closed or merged while its check was queued', async () => {
+    await pushBranch('closed-early', { 'closed-early.txt': 'x\n' })
+    await pushBranch('merged-early', { 'merged-early.txt': 'x\n' })
+    const closedIid = await open('closed-early')
+    const mergedIid = await open('merged-early')
+    await mergeabilityIdle(s.app.burrow)
+    const db = s.app.burrow.db
+    const closed = findMergeRequestByIid(db, project.id, closedIid)
+    const merged = findMergeRequestByIid(db, project.id, mergedIid)
+    if (!closed || !merged) throw new Error('merge requests missing')
+    // Queue the checks, then change the state before they run (they start on the next turn).
+    queueMergeabilityCheck(s.app.burrow, closed.id)
+    queueMergeabilityCheck(s.app.burrow, merged.id)
+    updateMergeRequestRow(db, closed.id, { state: 'closed' })
+    updateMergeRequestRow(db, merged.id, { state: 'merged' })
+    await mergeabilityIdle(s.app.burrow)
+    expect(findMergeRequestByIid(db, project.id, closedIid)?.merge_status).toBe('cannot_be_merged')
+    expect(findMergeRequestByIid(db, project.id, mergedIid)?.merge_status).toBe('can_be_merged')
   })
 
   it('counts diverged commits with include_diverged_commits_count', async () => {

@@ -98,7 +98,8 @@ export async function branchHeads(ctx: ServerContext, mr: MergeRequestRow): Prom
 /** Computes and stores merge_status now (the body of a queued check). */
 export async function checkMergeability(ctx: ServerContext, mrId: number): Promise<void> {
   const mr = findMergeRequestById(ctx.db, mrId)
-  if (!mr || mr.state !== 'opened') return
+  if (!mr) return
+  if (mr.state !== 'opened') return settleClosed(ctx, mr, null)
   const heads = await branchHeads(ctx, mr)
   if (!heads.source || !heads.target || !heads.target_project) {
     updateMergeRequestRow(ctx.db, mrId, { merge_status: 'cannot_be_merged' }, false)
@@ -109,11 +110,23 @@ export async function checkMergeability(ctx: ServerContext, mrId: number): Promi
   // GitLab keeps refs/merge-requests/:iid/head on the source head so clients can fetch it.
   await git(['update-ref', `refs/merge-requests/${mr.iid}/head`, heads.source], { gitDir }).catch(() => undefined)
   const latest = findMergeRequestById(ctx.db, mrId)
-  if (!latest || latest.state !== 'opened') return
+  if (!latest) return
+  if (latest.state !== 'opened') return settleClosed(ctx, latest, result.conflicts)
   // A newer check was asked for while this one ran: its result may be stale, so only the rerun writes.
   if (reruns.get(ctx)?.has(mrId)) return
   // head_sha is left to creation, the push listener and rebase, which know the newest head.
   updateMergeRequestRow(ctx.db, mrId, { merge_status: result.conflicts ? 'cannot_be_merged' : 'can_be_merged' }, false)
+}
+
+/**
+ * A merge request merged or closed while its check was queued or running must not keep the
+ * transient `checking` for ever: a merged one could be merged, a closed one keeps what the check
+ * found (or `cannot_be_merged` when it never ran).
+ */
+function settleClosed(ctx: ServerContext, mr: MergeRequestRow, conflicts: boolean | null): void {
+  if (mr.merge_status !== 'checking') return
+  const status = mr.state === 'merged' || conflicts === false ? 'can_be_merged' : 'cannot_be_merged'
+  updateMergeRequestRow(ctx.db, mr.id, { merge_status: status }, false)
 }
 
 /**
