@@ -206,6 +206,31 @@ describe('cross-cutting server behaviour', () => {
     })
   })
 
+  describe('pagination headers on every list', () => {
+    it('sets Link and the X-* headers on each list of users, groups, projects, members, tokens, events and audit events', async () => {
+      const owner = seedUser(s)
+      const group = seedGroup(s, { visibility: 'public' })
+      seedMember(s, 'Namespace', group.id, owner.user.id, 50)
+      const project = seedProject(s, { namespaceId: group.id, visibility: 'public' })
+      const lists = [
+        '/users', '/projects', '/groups', '/namespaces', '/events', '/audit_events', '/personal_access_tokens',
+        `/users/${owner.user.id}/projects`, `/users/${owner.user.id}/starred_projects`, `/users/${owner.user.id}/events`, `/users/${owner.user.id}/memberships`,
+        `/users/${owner.user.id}/personal_access_tokens`, `/users/${owner.user.id}/impersonation_tokens`,
+        `/projects/${project.id}/members`, `/projects/${project.id}/members/all`, `/projects/${project.id}/access_requests`, `/projects/${project.id}/events`,
+        `/projects/${project.id}/audit_events`, `/projects/${project.id}/access_tokens`, `/projects/${project.id}/starrers`,
+        `/groups/${group.id}/members`, `/groups/${group.id}/members/all`, `/groups/${group.id}/access_requests`, `/groups/${group.id}/subgroups`,
+        `/groups/${group.id}/descendant_groups`, `/groups/${group.id}/projects`, `/groups/${group.id}/billable_members`, `/groups/${group.id}/audit_events`,
+      ]
+      for (const list of lists) {
+        const res = await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4${list}?per_page=1` })
+        const h = res.headers
+        expect([list, res.statusCode]).toEqual([list, 200])
+        expect([list, h['x-page'], h['x-per-page'], typeof h['x-total'], typeof h['x-total-pages'], 'x-next-page' in h, 'x-prev-page' in h]).toEqual([list, '1', '1', 'string', 'string', true, true])
+        expect([list, Object.keys(links(h.link)).sort()]).toEqual([list, Number(h['x-total-pages']) > 1 ? ['first', 'last', 'next'] : ['first', 'last']])
+      }
+    })
+  })
+
   describe(':id as an integer or a URL-encoded full path', () => {
     it('answers the same for a project or group id and its URL-encoded full path, on every endpoint family', async () => {
       const owner = seedUser(s)
