@@ -24,6 +24,8 @@ export function get(agent: Agent, url: string, headers: Readonly<Record<string, 
 
 export interface LoadOptions {
   readonly url: string
+  /** When given, requests cycle through these URLs instead of repeating `url`. */
+  readonly urls?: readonly string[]
   readonly headers?: Readonly<Record<string, string>>
   /** Unmeasured requests sent first (JIT, caches, connection set-up). */
   readonly warmup: number
@@ -40,12 +42,13 @@ async function drive(agent: Agent, o: LoadOptions, count: number, latencies: num
   let issued = 0
   const worker = async (): Promise<void> => {
     while (issued < count) {
+      const url = o.urls ? o.urls[issued % o.urls.length] : o.url
       issued += 1
       const started = process.hrtime.bigint()
-      const res = await get(agent, o.url, o.headers)
+      const res = await get(agent, url, o.headers)
       const ms = Number(process.hrtime.bigint() - started) / 1e6
       // A benchmark of error pages would be a lie: stop at the first non-200.
-      if (res.status !== 200) throw new Error(`GET ${o.url} answered ${res.status}: ${res.body.toString('utf8').slice(0, 200)}`)
+      if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}: ${res.body.toString('utf8').slice(0, 200)}`)
       latencies?.push(ms)
     }
   }
