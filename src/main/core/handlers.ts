@@ -1,5 +1,6 @@
 import type { Account, AppMode, ServerStatus } from '../../shared/ipc/contract'
 import type { Accounts } from './accounts/accounts'
+import { apiHandlers } from './api/send'
 import type { IpcHandlers } from './dispatch'
 import type { EventHub } from './events'
 import type { Cache } from './cache/cache'
@@ -94,5 +95,6 @@ export function createHandlers(options: CoreOptions): IpcHandlers {
     },
     ...outboxHandlers(outbox),
     ...cacheHandlers(offline),
+    ...apiHandlers(accounts),
   }
 }

@@ -6,6 +6,7 @@
  * browser mode) carry exactly these maps, validated at the boundary with the validators below.
  */
 
+import { apiValidators, type ApiRequests } from './api'
 import { cacheEventNames, cacheValidators, type CacheEvents, type CacheRequests } from './cache'
 import { outboxEventNames, outboxValidators, type OutboxEvents, type OutboxRequests } from './outbox'
 
@@ -63,8 +64,8 @@ export interface AccountVerification {
   readonly message: string | null
 }
 
-/** Request channels: arguments as a tuple, and what the handler resolves to. The outbox's channels are in outbox.ts, the cache's and sync's in cache.ts. */
-export interface IpcRequests extends OutboxRequests, CacheRequests {
+/** Request channels: arguments as a tuple, and what the handler resolves to. The outbox's channels are in outbox.ts, the cache's and sync's in cache.ts, `api:send` in api.ts. */
+export interface IpcRequests extends OutboxRequests, CacheRequests, ApiRequests {
   'app:info': { readonly args: readonly []; readonly result: AppInfo }
   'server:status': { readonly args: readonly []; readonly result: ServerStatus }
   'accounts:list': { readonly args: readonly []; readonly result: readonly Account[] }
@@ -165,6 +166,7 @@ export const requestValidators: { readonly [C in RequestChannel]: ArgsValidator 
   'accounts:verify': oneAccountId,
   ...outboxValidators,
   ...cacheValidators,
+  ...apiValidators,
 }
 
 const eventNames: { readonly [E in EventChannel]: true } = {

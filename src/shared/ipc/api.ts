@@ -1,0 +1,142 @@
+/**
+ * `api:send`, the online-only write of the generic resource panels (admin, CI/CD, operations):
+ * one REST API v4 request with a method that changes something, relative to `/api/v4`.
+ *
+ * Unlike item edits (outbox.ts), these writes are never queued. They act on instance and
+ * project configuration whose effect depends on the server's state at that moment (blocking a
+ * user, pausing a runner, scheduling storage moves, revoking a token); replaying one later could
+ * undo a newer decision made by someone else, and most have no version to check a conflict
+ * against. Offline they are refused with code `offline` and a readable reason.
+ */
+
+export type ApiSendMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/** A query parameter value: a scalar or a list of scalars (`tag_list[]=a`). */
+export type ApiQueryValue = string | number | boolean | readonly (string | number | boolean)[]
+
+/** A JSON value of a request body. */
+export type ApiBodyValue = string | number | boolean | null | readonly ApiBodyValue[] | { readonly [key: string]: ApiBodyValue }
+
+export interface ApiSendRequest {
+  readonly method: ApiSendMethod
+  /** Relative to /api/v4, starting with `/`, already URL-encoded (`/projects/group%2Fapp/environments/3/stop`). */
+  readonly path: string
+  /** Query parameters as a plain object; never part of `path`. */
+  readonly query?: Readonly<Record<string, ApiQueryValue>>
+  /** The JSON body: an object (GitLab's endpoints take named parameters). */
+  readonly body?: { readonly [key: string]: ApiBodyValue }
+}
+
+export interface ApiSendResult {
+  /** The HTTP status of a successful answer (200, 201, 202, 204, 304). */
+  readonly status: number
+  /** The JSON answer, or null for an empty one (204). */
+  readonly body: unknown
+}
+
+/**
+ * What an API refusal carries in `IpcError.details` for `api:send` (codes `validation`,
+ * `forbidden`, `not-found`, `conflict`…): the status and GitLab's error body, so a form can
+ * put `{message: {email: ['has already been taken']}}` next to its field.
+ */
+export interface ApiSendErrorDetails {
+  readonly status: number
+  readonly body: unknown
+}
+
+export interface ApiRequests {
+  'api:send': { readonly args: readonly [accountId: string, request: ApiSendRequest]; readonly result: ApiSendResult }
+}
+
+// ---- argument validation ---------------------------------------------------------------------
+
+const METHODS: readonly string[] = ['POST', 'PUT', 'PATCH', 'DELETE']
+const MAX_BODY_CHARS = 1_000_000
+const MAX_DEPTH = 8
+
+const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype
+const isScalar = (v: unknown): boolean => (typeof v === 'string' && v.length <= 10_000) || (typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean'
+
+/** A segment's characters: RFC 3986 `pchar`, with `%` only as part of an escape. */
+const SEGMENT = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})+$/
+
+function decodedSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The path of an `api:send`: relative to /api/v4, so never a scheme, a host (`//host`), a
+ * query or fragment, a backslash, or a dot segment — also encoded (`%2e%2e`), which URL
+ * parsers resolve like `..` and would climb out of /api/v4.
+ */
+export function checkApiSendPath(v: unknown): string | null {
+  if (typeof v !== 'string' || v.length === 0 || v.length > 2048) return 'path must be a string of 1 to 2048 characters'
+  if (!v.startsWith('/') || v.startsWith('//')) return 'path must be relative to /api/v4 and start with a single /'
+  const segments = v.slice(1).split('/')
+  for (const segment of segments) {
+    if (segment === '') return 'path must not contain empty segments'
+    if (!SEGMENT.test(segment)) return 'path segments may hold only URL-safe characters and %-escapes (no query, fragment, spaces or backslashes)'
+    const decoded = decodedSegment(segment)
+    if (decoded === null) return 'path holds a malformed %-escape'
+    if (decoded === '.' || decoded === '..') return 'path must not contain dot segments'
+  }
+  return null
+}
+
+function checkQuery(v: unknown): string | null {
+  if (!isRecord(v)) return 'query must be a plain object of parameters'
+  for (const [key, value] of Object.entries(v)) {
+    if (!/^[A-Za-z0-9_[\]]{1,100}$/.test(key)) return `invalid query parameter name ${JSON.stringify(key.slice(0, 40))}`
+    if (value === undefined) continue
+    if (!isScalar(value) && !(Array.isArray(value) && value.length <= 500 && value.every(isScalar))) return `query parameter ${key} must be a string, number, boolean or a list of them`
+  }
+  return null
+}
+
+function checkJson(v: unknown, depth: number): boolean {
+  if (v === null || isScalar(v)) return true
+  if (depth >= MAX_DEPTH) return false
+  if (Array.isArray(v)) return v.length <= 10_000 && v.every((x) => checkJson(x, depth + 1))
+  if (isRecord(v)) return Object.values(v).every((x) => x === undefined || checkJson(x, depth + 1))
+  return false
+}
+
+function checkBody(v: unknown): string | null {
+  if (!isRecord(v)) return 'body must be a plain JSON object'
+  if (!checkJson(v, 0)) return `body must be JSON (strings, finite numbers, booleans, null, arrays, objects) nested at most ${MAX_DEPTH} deep`
+  if (JSON.stringify(v).length > MAX_BODY_CHARS) return 'body is too large (over 1 MB of JSON)'
+  return null
+}
+
+/** Checks one `ApiSendRequest`; a message for the first problem, or null. */
+export function checkApiSendRequest(v: unknown): string | null {
+  if (!isRecord(v)) return 'expected {method, path, query?, body?}'
+  const extra = Object.keys(v).filter((k) => !['method', 'path', 'query', 'body'].includes(k))
+  if (extra.length > 0) return `unknown field ${extra[0]}`
+  if (typeof v.method !== 'string' || !METHODS.includes(v.method)) return 'method must be POST, PUT, PATCH or DELETE (reads go through api:get)'
+  const path = checkApiSendPath(v.path)
+  if (path !== null) return path
+  if (v.query !== undefined) {
+    const query = checkQuery(v.query)
+    if (query !== null) return query
+  }
+  if (v.body !== undefined) {
+    const body = checkBody(v.body)
+    if (body !== null) return body
+  }
+  return null
+}
+
+/** The validators of the channels above, spread into contract.ts `requestValidators`. */
+export const apiValidators = {
+  'api:send': (args: readonly unknown[]): string | null => {
+    if (args.length !== 2) return `expected 2 arguments, got ${args.length}`
+    if (typeof args[0] !== 'string' || args[0].length === 0 || args[0].length > 200) return 'argument 1: expected an account id (a non-empty string)'
+    const problem = checkApiSendRequest(args[1])
+    return problem === null ? null : `argument 2: ${problem}`
+  },
+} as const
