@@ -1,0 +1,178 @@
+// @vitest-environment jsdom
+import { flushPromises, mount } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import { createApp, defineComponent, effectScope } from 'vue'
+import { createMemoryHistory, createRouter } from 'vue-router'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import OutboxConflict from '../../../src/renderer/components/outbox/OutboxConflict.vue'
+import WorkItemRow from '../../../src/renderer/components/work/WorkItemRow.vue'
+import { bridgeKey } from '../../../src/renderer/bridge'
+import { useItemPages } from '../../../src/renderer/composables/use-item-pages'
+import { asIssue, type Issue } from '../../../src/renderer/lib/items'
+import type { CachedList, IssueListParams } from '../../../src/shared/ipc/cache'
+import type { OutboxEntry } from '../../../src/shared/ipc/outbox'
+import { fakeTransport } from '../support/fake-bridge'
+
+const user = { id: 1, username: 'ada', name: 'Ada Lovelace', avatar_url: null }
+function issue(n: number, extra: Partial<Issue> = {}): Issue {
+  return {
+    id: 1000 + n,
+    iid: n,
+    project_id: 5,
+    title: `Issue ${n}`,
+    description: null,
+    state: 'opened',
+    created_at: `2024-01-${String((n % 28) + 1).padStart(2, '0')}T00:00:00Z`,
+    updated_at: '2024-02-01T00:00:00Z',
+    closed_at: null,
+    author: user,
+    assignees: [],
+    labels: [],
+    milestone: null,
+    user_notes_count: 0,
+    web_url: '',
+    confidential: false,
+    due_date: null,
+    ...extra,
+  }
+}
+
+const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/:any(.*)*', component: { render: () => null } }] })
+
+beforeEach(() => setActivePinia(createPinia()))
+
+describe('WorkItemRow', () => {
+  it('shows the title as a link, the reference, label chips in their colours, and a pending marker', () => {
+    const wrapper = mount(WorkItemRow, {
+      props: {
+        kind: 'issue',
+        item: issue(7, { labels: ['bug'], references: { short: '#7', relative: '#7', full: 'g/p#7' } }),
+        labels: new Map([['bug', { id: 1, name: 'bug', color: '#d9534f', description: null }]]),
+        pending: true,
+        href: '/a/acc/projects/5/issues/7',
+      },
+      global: { plugins: [router] },
+    })
+    expect(wrapper.find('a.work-item-row__title').attributes('href')).toBe('/a/acc/projects/5/issues/7')
+    expect(wrapper.find('.work-item-row__ref').text()).toBe('g/p#7')
+    expect(wrapper.find('[data-label="bug"]').attributes('style')).toContain('--label-bg: #d9534f')
+    expect(wrapper.find('[data-testid="pending-marker"]').exists()).toBe(true)
+  })
+
+  it('emits toggle from its checkbox', async () => {
+    const wrapper = mount(WorkItemRow, { props: { kind: 'issue', item: issue(1), labels: new Map(), href: '/x' }, global: { plugins: [router] } })
+    await wrapper.find('.work-item-row__check').trigger('click')
+    expect(wrapper.emitted('toggle')).toHaveLength(1)
+  })
+})
+
+describe('OutboxConflict', () => {
+  const entry: OutboxEntry = {
+    id: 9,
+    accountId: 'a',
+    target: { type: 'issue', projectId: 5, iid: 7 },
+    mutation: { kind: 'update', changes: { title: 'Mine', assignee_ids: [1] } },
+    base: null,
+    state: 'conflict',
+    reason: null,
+    status: null,
+    conflict: { local: { title: 'Mine', assignee_ids: [1] }, remote: { title: 'Theirs', assignee_ids: [2] }, remoteUpdatedAt: null },
+    attempts: 1,
+    blockedBy: null,
+    createdAt: '',
+    updatedAt: '',
+    sentAt: null,
+    settledAt: null,
+  }
+
+  it('shows both versions side by side, people by name', () => {
+    const wrapper = mount(OutboxConflict, { props: { entry, busy: false, userName: (id: number) => (id === 1 ? 'Ada' : null) } })
+    const cells = wrapper.findAll('[role="cell"]').map((c) => c.text())
+    expect(cells).toEqual(['Mine', 'Theirs', 'Ada', 'user 2'])
+  })
+
+  it('resolves with mine, theirs, or an edited version', async () => {
+    const wrapper = mount(OutboxConflict, { props: { entry, busy: false } })
+    await wrapper.find('[data-testid="keep-mine"]').trigger('click')
+    await wrapper.find('[data-testid="take-theirs"]').trigger('click')
+    await wrapper.findAll('button').find((b) => b.text() === 'Edit…')?.trigger('click')
+    await wrapper.find('input').setValue('Merged title')
+    await wrapper.findAll('button').find((b) => b.text() === 'Send edited')?.trigger('click')
+    expect(wrapper.emitted('resolve')).toEqual([[{ choice: 'mine' }], [{ choice: 'theirs' }], [{ choice: 'edited', changes: { title: 'Merged title', assignee_ids: [1] } }]])
+  })
+})
+
+describe('useItemPages', () => {
+  /** issues:list answered from an in-memory list of `count` issues per account. */
+  function listing(counts: Record<string, number>) {
+    const calls: { accountId: string; offset: number; limit: number }[] = []
+    const transport = fakeTransport({
+      'issues:list': (accountId: unknown, params: unknown) => {
+        const { offset = 0, limit = 100 } = params as IssueListParams
+        calls.push({ accountId: String(accountId), offset, limit })
+        const total = counts[String(accountId)] ?? 0
+        const items = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => ({ data: { ...issue(offset + i + 1), title: `${String(accountId)} ${offset + i + 1}` }, pending: false }))
+        return { ok: true, result: { items, total, offset, limit } satisfies CachedList }
+      },
+    })
+    const app = createApp(defineComponent({ render: () => null }))
+    app.provide(bridgeKey, transport.bridge)
+    return { transport, calls, app }
+  }
+
+  function pagesFor(accounts: string[], counts: Record<string, number>) {
+    const { transport, calls, app } = listing(counts)
+    const scope = effectScope()
+    const pages = app.runWithContext(() =>
+      scope.run(() =>
+        useItemPages<Issue>({
+          key: () => accounts,
+          accounts: () => accounts,
+          kinds: ['issue'],
+          fetch: (accountId, offset, limit) => transport.bridge.request('issues:list', accountId, { offset, limit }),
+          read: asIssue,
+          compare: (a, b) => a.iid - b.iid,
+          pageSize: 100,
+          mergeLimit: 50,
+        }),
+      ),
+    )
+    if (!pages) throw new Error('no pages')
+    return { pages, calls, transport, scope }
+  }
+
+  it('loads the first page for one account and fetches others only as they come into view', async () => {
+    const { pages, calls } = pagesFor(['a'], { a: 10_000 })
+    await flushPromises()
+    expect(pages.total.value).toBe(10_000)
+    expect(pages.rows.value.filter(Boolean)).toHaveLength(100)
+    pages.ensureRange(5_000, 5_030)
+    await flushPromises()
+    expect(calls.map((c) => c.offset)).toEqual([0, 5_000])
+    expect(pages.rows.value[5_010]?.item.title).toBe('a 5011')
+    expect(pages.rows.value[3_000]).toBeUndefined()
+  })
+
+  it('merges several accounts in list order and says when it had to stop short', async () => {
+    const { pages } = pagesFor(['a', 'b'], { a: 3, b: 80 })
+    await flushPromises()
+    expect(pages.total.value).toBe(53)
+    expect(pages.capped.value).toBe(true)
+    expect(pages.rows.value.slice(0, 4).map((r) => r?.item.title)).toEqual(['a 1', 'b 1', 'a 2', 'b 2'])
+  })
+
+  it('queries again, once, when the cache says the account changed', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const { pages, calls, transport } = pagesFor(['a'], { a: 5 })
+    await flushPromises()
+    // A burst of changes (a sync page) makes one query, once the burst has settled.
+    transport.emit('cache:did-change', { accountId: 'a', kinds: ['issue'], projectIds: [5], groupIds: [], optimistic: true })
+    transport.emit('cache:did-change', { accountId: 'a', kinds: ['issue'], projectIds: [5], groupIds: [], optimistic: false })
+    transport.emit('cache:did-change', { accountId: 'a', kinds: ['label'], projectIds: [5], groupIds: [], optimistic: false })
+    vi.runAllTimers()
+    vi.useRealTimers()
+    await flushPromises()
+    expect(calls).toHaveLength(2)
+    expect(pages.total.value).toBe(5)
+  })
+})
