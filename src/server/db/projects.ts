@@ -18,10 +18,11 @@ export interface ProjectWithNamespaceRow extends ProjectRow {
   readonly ns_visibility: Visibility
 }
 
-const SELECT_WITH_NAMESPACE = `SELECT p.*, n.name AS ns_name, n.path AS ns_path, n.kind AS ns_kind, n.full_path AS ns_full_path,
+const WITH_NAMESPACE_COLUMNS = `p.*, n.name AS ns_name, n.path AS ns_path, n.kind AS ns_kind, n.full_path AS ns_full_path,
   n.full_name AS ns_full_name, n.parent_id AS ns_parent_id, n.owner_id AS ns_owner_id, n.avatar_url AS ns_avatar_url,
-  n.visibility AS ns_visibility
-  FROM projects p JOIN namespaces n ON n.id = p.namespace_id`
+  n.visibility AS ns_visibility`
+
+const SELECT_WITH_NAMESPACE = `SELECT ${WITH_NAMESPACE_COLUMNS} FROM projects p JOIN namespaces n ON n.id = p.namespace_id`
 
 /** One project with its namespace columns. */
 export function findProjectWithNamespace(db: Db, id: number): ProjectWithNamespaceRow | undefined {
@@ -242,7 +243,14 @@ function projectListSql(f: ProjectListFilter): { withSql: string; where: string;
 /** One page of projects (with namespace columns) and the total count: two queries. */
 export function listProjects(db: Db, f: ProjectListFilter, limit: number, offset: number): { rows: ProjectWithNamespaceRow[]; total: number } {
   const q = projectListSql(f)
-  const rows = allRows<ProjectWithNamespaceRow>(db, `${q.withSql}${SELECT_WITH_NAMESPACE} ${q.where} ORDER BY ${q.order} LIMIT @limit OFFSET @offset`, { ...q.values, limit, offset })
+  // Deep pages: find the page's ids first and join only those 100 rows, rather than joining and
+  // materialising every skipped row (page 100 of 10k projects: several times faster). Conditions
+  // on namespace columns need the join inside, so they keep the plain form.
+  const sql = q.usesNamespace
+    ? `${q.withSql}${SELECT_WITH_NAMESPACE} ${q.where} ORDER BY ${q.order} LIMIT @limit OFFSET @offset`
+    : `${q.withSql}SELECT ${WITH_NAMESPACE_COLUMNS} FROM (SELECT p.id FROM projects p ${q.where} ORDER BY ${q.order} LIMIT @limit OFFSET @offset) page
+       JOIN projects p ON p.id = page.id JOIN namespaces n ON n.id = p.namespace_id ORDER BY ${q.order}`
+  const rows = allRows<ProjectWithNamespaceRow>(db, sql, { ...q.values, limit, offset })
   // Every project has its namespace (a NOT NULL foreign key), so the join only matters to the
   // count when a condition reads namespace columns; without it SQLite counts from an index.
   const from = q.usesNamespace ? 'projects p JOIN namespaces n ON n.id = p.namespace_id' : 'projects p'
