@@ -94,3 +94,138 @@ describe('environments deployed by CI jobs', () => {
     expect((await jobStatuses(s, owner.token, projectId, pipeline.id)).stop_production).toBe('manual')
   })
 })
+
+describe('CI_ENVIRONMENT_* variables of a deploying job', () => {
+  let s: TestServer
+  let owner: SeededUser
+  let runner: TestRunner
+  let projectId: number
+
+  const variable = (result: { job: { variables: readonly { key: string; value: string }[] } }, key: string): string | undefined =>
+    result.job.variables.find((v) => v.key === key)?.value
+
+  beforeAll(async () => {
+    s = await makeServer()
+    owner = seedUser(s)
+    projectId = await createProject(s, owner.token)
+    runner = await TestRunner.register(injectTransport(s.app), await instanceToken(s))
+  })
+  afterAll(async () => {
+    await s.close()
+  })
+
+  it("CI_ENVIRONMENT_SLUG is the environment's stored slug (GitLab's environment slug, not the ref slug rule)", async () => {
+    // A name that is not already a slug gets the hash suffix; the ref-slug rule would give `review-feature-x`.
+    await commitFiles(s, owner.token, projectId, 'main', {
+      '.gitlab-ci.yml': 'review:\n  script: echo hi\n  environment:\n    name: review/Feature_X\n',
+    })
+    const [result] = await runner.runAll()
+    const env = (await s.request(owner.token, { method: 'GET', url: `/api/v4/projects/${projectId}/environments?name=${encodeURIComponent('review/Feature_X')}` })).json()[0] as { slug: string }
+    expect(env.slug).toMatch(/^review-feature-x-[a-z0-9]{6}$/)
+    expect(variable(result, 'CI_ENVIRONMENT_SLUG')).toBe(env.slug)
+  })
+
+  it("CI_ENVIRONMENT_TIER is the environment's tier (guessed from its name when the job gives none)", async () => {
+    await commitFiles(s, owner.token, projectId, 'main', {
+      '.gitlab-ci.yml': 'deploy:\n  script: echo hi\n  environment:\n    name: staging\n',
+    })
+    const [result] = await runner.runAll()
+    expect(variable(result, 'CI_ENVIRONMENT_TIER')).toBe('staging')
+  })
+
+  it('CI_ENVIRONMENT_URL falls back to the environment\'s external URL when the job gives none', async () => {
+    const env = (await s.request(owner.token, { method: 'GET', url: `/api/v4/projects/${projectId}/environments?name=staging` })).json()[0] as { id: number }
+    await s.request(owner.token, { method: 'PUT', url: `/api/v4/projects/${projectId}/environments/${env.id}`, payload: { external_url: 'https://staging.example.com' } })
+    await commitFiles(s, owner.token, projectId, 'main', { 'README.md': 'again\n' })
+    const [result] = await runner.runAll()
+    expect(variable(result, 'CI_ENVIRONMENT_URL')).toBe('https://staging.example.com')
+  })
+})
+
+describe('protected environments and CI deploy jobs', () => {
+  let s: TestServer
+  let maintainer: SeededUser
+  let developer: SeededUser
+  let runner: TestRunner
+  let projectId: number
+
+  const PROD_CI = `
+stages: [build, deploy, after]
+build:
+  stage: build
+  script: echo build
+deploy:
+  stage: deploy
+  script: echo deploying
+  environment:
+    name: production
+after:
+  stage: after
+  script: echo done
+`
+
+  async function latestJobs(): Promise<{ name: string; status: string; failure_reason?: string; id: number }[]> {
+    const [pipeline] = await pipelinesOf(s, maintainer.token, projectId)
+    return (await s.request(maintainer.token, { method: 'GET', url: `/api/v4/projects/${projectId}/pipelines/${pipeline.id}/jobs?per_page=100` })).json()
+  }
+
+  beforeAll(async () => {
+    s = await makeServer()
+    maintainer = seedUser(s, { username: 'pe-maintainer' })
+    developer = seedUser(s, { username: 'pe-developer' })
+    projectId = await createProject(s, maintainer.token)
+    await s.request(maintainer.token, { method: 'POST', url: `/api/v4/projects/${projectId}/members`, payload: { user_id: developer.user.id, access_level: 30 } })
+    runner = await TestRunner.register(injectTransport(s.app), await instanceToken(s))
+    const protectedRes = await s.request(maintainer.token, {
+      method: 'POST',
+      url: `/api/v4/projects/${projectId}/protected_environments`,
+      payload: { name: 'production', deploy_access_levels: [{ access_level: 40 }] },
+    })
+    expect(protectedRes.statusCode, protectedRes.body).toBe(201)
+  })
+  afterAll(async () => {
+    await s.close()
+  })
+
+  it('a Developer\'s deploy job to a protected environment fails with protected_environment_failure and never reaches a runner', async () => {
+    // Developers cannot push to the protected default branch: a feature branch deploys.
+    await commitFiles(s, developer.token, projectId, 'feature', { '.gitlab-ci.yml': PROD_CI }, { startBranch: 'main' })
+    const ran = await runner.runAll()
+    expect(ran.map((r) => r.job.job_info.name)).toEqual(['build'])
+    const jobs = await latestJobs()
+    expect(jobs.find((j) => j.name === 'deploy')).toMatchObject({ status: 'failed', failure_reason: 'protected_environment_failure' })
+    expect(jobs.find((j) => j.name === 'after')?.status).toBe('skipped')
+    const [pipeline] = await pipelinesOf(s, maintainer.token, projectId)
+    expect(pipeline.status).toBe('failed')
+  })
+
+  it('the refused job leaves a failed deployment and the environment without a successful one', async () => {
+    const deployments = (await s.request(maintainer.token, { method: 'GET', url: `/api/v4/projects/${projectId}/deployments` })).json() as { status: string; ref: string; deployable: { name: string } }[]
+    expect(deployments.map((d) => [d.deployable.name, d.ref, d.status])).toEqual([['deploy', 'feature', 'failed']])
+    const env = (await s.request(maintainer.token, { method: 'GET', url: `/api/v4/projects/${projectId}/environments?name=production` })).json()[0] as { id: number }
+    expect((await s.request(maintainer.token, { method: 'GET', url: `/api/v4/projects/${projectId}/environments/${env.id}` })).json().last_deployment).toBeNull()
+  })
+
+  it('a Developer may not retry the refused job (403); a Maintainer retries it and it deploys', async () => {
+    const deploy = (await latestJobs()).find((j) => j.name === 'deploy') as { id: number }
+    const denied = await s.request(developer.token, { method: 'POST', url: `/api/v4/projects/${projectId}/jobs/${deploy.id}/retry` })
+    expect(denied.statusCode).toBe(403)
+    const retried = await s.request(maintainer.token, { method: 'POST', url: `/api/v4/projects/${projectId}/jobs/${deploy.id}/retry` })
+    expect(retried.statusCode).toBe(201)
+    expect(retried.json().status).toBe('pending')
+    expect((await runner.runAll()).map((r) => r.job.job_info.name)).toEqual(['deploy', 'after'])
+    const env = (await s.request(maintainer.token, { method: 'GET', url: `/api/v4/projects/${projectId}/environments?name=production` })).json()[0] as { id: number }
+    const detail = (await s.request(maintainer.token, { method: 'GET', url: `/api/v4/projects/${projectId}/environments/${env.id}` })).json()
+    expect(detail.last_deployment).toMatchObject({ status: 'success', user: { username: 'pe-maintainer' } })
+  })
+
+  it("a Maintainer's pipeline deploys to the protected environment", async () => {
+    await commitFiles(s, maintainer.token, projectId, 'main', { '.gitlab-ci.yml': PROD_CI })
+    expect((await runner.runAll()).map((r) => r.job.job_info.name)).toEqual(['build', 'deploy', 'after'])
+  })
+
+  it('an unprotected environment takes deploy jobs from Developers', async () => {
+    await commitFiles(s, developer.token, projectId, 'feature', { '.gitlab-ci.yml': PROD_CI.replace('name: production', 'name: staging') })
+    expect((await runner.runAll()).map((r) => r.job.job_info.name)).toEqual(['build', 'deploy', 'after'])
+  })
+})

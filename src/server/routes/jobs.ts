@@ -9,6 +9,7 @@ import { apiMessage, forbidden, notFound } from '../http/errors'
 import { pageOf, setPageHeaders } from '../http/pagination'
 import { currentUser } from '../http/resolve'
 import { presentJobs } from '../services/ci-present'
+import { protectedFromDeploying } from '../services/environments'
 import { eraseJobArtifacts, readArtifactFile } from '../services/job-artifacts'
 import { cancelJob, jobPlayable, jobRetryable, playJob, retryJob } from '../services/pipelines'
 import { jobScopes, loadBuildsProject } from './pipelines'
@@ -27,6 +28,14 @@ function loadJob(request: FastifyRequest, project: ProjectRow, id: number): JobR
   const job = findProjectJob(request.server.burrow.db, project.id, id)
   if (!job) throw notFound()
   return job
+}
+
+/**
+ * Cancelling, retrying and playing a job that deploys to a protected environment needs the right
+ * to deploy there (GitLab's `update_build` is prevented otherwise): 403.
+ */
+function assertMayUpdateJob(request: FastifyRequest, project: ProjectRow, job: JobRow): void {
+  if (job.environment && protectedFromDeploying(request.server.burrow.db, request.perms, project, job.environment)) throw forbidden()
 }
 
 function sendArtifact(reply: import('fastify').FastifyReply, request: FastifyRequest, job: JobRow): Promise<unknown> | unknown {
@@ -73,7 +82,9 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/projects/:id/jobs/:job_id/cancel', { schema: { params: JobParams } }, async (request, reply) => {
     currentUser(request)
     const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
-    const job = await cancelJob(ctx, loadJob(request, project, request.params.job_id), request)
+    const target = loadJob(request, project, request.params.job_id)
+    assertMayUpdateJob(request, project, target)
+    const job = await cancelJob(ctx, target, request)
     return reply.code(201).send(presentJobs(request, [job])[0])
   })
 
@@ -81,6 +92,7 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
     const user = currentUser(request)
     const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
     const job = loadJob(request, project, request.params.job_id)
+    assertMayUpdateJob(request, project, job)
     if (!jobRetryable(job)) throw forbidden('Job is not retryable')
     return reply.code(201).send(presentJobs(request, [await retryJob(ctx, job, user, request)])[0])
   })
@@ -89,6 +101,7 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
     const user = currentUser(request)
     const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
     const job = loadJob(request, project, request.params.job_id)
+    assertMayUpdateJob(request, project, job)
     if (!jobPlayable(job)) throw apiMessage(400, '400 Bad request - Unplayable Job')
     return reply.code(200).send(presentJobs(request, [await playJob(ctx, job, user, request)])[0])
   })

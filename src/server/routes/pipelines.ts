@@ -17,8 +17,8 @@ import { pageOf, setPageHeaders } from '../http/pagination'
 import { currentUser, loadProject } from '../http/resolve'
 import { recordAudit } from '../services/audit'
 import { mergeWhenPipelineSucceeds } from '../services/auto-merge'
-import { trackDeployment } from '../services/ci-deployments'
-import { onJobStatus, onPipelineStatus } from '../services/ci-events'
+import { refuseProtectedDeployment, trackDeployment } from '../services/ci-deployments'
+import { onJobEnqueue, onJobStatus, onPipelineStatus } from '../services/ci-events'
 import { canReadBuilds, presentJobs, presentPipeline, presentPipelines } from '../services/ci-present'
 import { projectFullPath } from '../services/ci-context'
 import { removeArtifactFiles } from '../services/job-artifacts'
@@ -99,13 +99,14 @@ function sendPipelines(request: FastifyRequest, reply: FastifyReply, filter: Pip
 /**
  * The Pipelines API (list with GitLab's filters, latest, one, create, retry, cancel, delete,
  * jobs, variables, a merge request's pipelines). Registers what makes pipelines happen: one per
- * pushed branch or tag with a CI configuration, deployments following jobs, and merge requests
- * merging when their pipeline succeeds.
+ * pushed branch or tag with a CI configuration, deployments following jobs (and refused for
+ * protected environments), and merge requests merging when their pipeline succeeds.
  */
 const pipelines: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.burrow
   onPush(ctx, createPipelinesOnPush)
   onJobStatus(ctx, trackDeployment)
+  onJobEnqueue(ctx, refuseProtectedDeployment)
   onPipelineStatus(ctx, mergeWhenPipelineSucceeds)
 
   app.get('/projects/:id/pipelines', { schema: { params: ProjectParams, querystring: ListQuery } }, async (request, reply) => {

@@ -1,10 +1,12 @@
+import { Permissions } from '../auth/permissions'
 import type { ServerContext } from '../context'
 import { deploymentsOfDeployable, findEnvironmentByName, updateEnvironment, type DeploymentStatus } from '../db/environments'
 import type { CiStatus } from '../db/pipelines'
+import { findUserById } from '../db/users'
 import type { EnvironmentTier } from '../db/environments'
 import { parseCiDuration } from '../ci/duration'
-import type { JobStatusEvent } from './ci-events'
-import { createDeployment, ensureEnvironment, EnvironmentValidationError, updateDeploymentStatus } from './environments'
+import type { JobEnqueueEvent, JobStatusEvent } from './ci-events'
+import { createDeployment, ensureEnvironment, EnvironmentValidationError, protectedFromDeploying, updateDeploymentStatus } from './environments'
 import { jobOptions } from './pipelines'
 
 // How a deploying job's status shows on its deployment (GitLab's Deployment states follow the job).
@@ -67,6 +69,19 @@ export function trackDeployment({ ctx, job, pipeline }: JobStatusEvent): void {
     deployableId: job.id,
     status,
   })
+}
+
+/**
+ * Enqueue guard: a job deploying to (or stopping) a protected environment its user may not deploy
+ * to never reaches a runner. GitLab drops it with `protected_environment_failure`; without
+ * approval rules (not built here) there is nothing to wait for. Unprotected environments are
+ * left to the pipeline's own rights, as GitLab's `protected_from?` does.
+ */
+export function refuseProtectedDeployment({ ctx, job }: JobEnqueueEvent): string | null {
+  if (!job.environment) return null
+  const user = job.user_id !== null ? (findUserById(ctx.db, job.user_id) ?? null) : null
+  const perms = new Permissions(ctx.db, user)
+  return protectedFromDeploying(ctx.db, perms, { id: job.project_id }, job.environment) ? 'protected_environment_failure' : null
 }
 
 function stopEnvironmentNamed(ctx: ServerContext, projectId: number, name: string): void {

@@ -6,7 +6,8 @@ import type { CiStatus, JobRow, PipelineRow } from '../db/pipelines'
 /**
  * What happens in CI that other families react to: deployments follow jobs with an environment,
  * merge requests merge when their pipeline succeeds, security reports are read from artifacts.
- * Listeners subscribe per server; one failing listener never stops the others.
+ * Listeners subscribe per server; one failing listener never stops the others. Guards decide
+ * whether a job may be queued at all (protected environments).
  */
 
 export interface JobStatusEvent {
@@ -32,12 +33,22 @@ export interface ArtifactStoredEvent {
   readonly artifact: JobArtifactRow
 }
 
+export interface JobEnqueueEvent {
+  readonly ctx: ServerContext
+  /** The job about to become pending, as its user left it (`user_id` is who runs it). */
+  readonly job: JobRow
+}
+
 type Listener<E> = (event: E) => Promise<void> | void
+
+/** Says why a job may not be queued (a GitLab failure reason), or null to let it run. */
+export type EnqueueGuard = (event: JobEnqueueEvent) => string | null
 
 interface Registry {
   readonly job: Listener<JobStatusEvent>[]
   readonly pipeline: Listener<PipelineStatusEvent>[]
   readonly artifact: Listener<ArtifactStoredEvent>[]
+  readonly enqueue: EnqueueGuard[]
 }
 
 const registries = new WeakMap<ServerContext, Registry>()
@@ -45,7 +56,7 @@ const registries = new WeakMap<ServerContext, Registry>()
 function registry(ctx: ServerContext): Registry {
   let r = registries.get(ctx)
   if (!r) {
-    r = { job: [], pipeline: [], artifact: [] }
+    r = { job: [], pipeline: [], artifact: [], enqueue: [] }
     registries.set(ctx, r)
   }
   return r
@@ -67,6 +78,24 @@ export function onPipelineStatus(ctx: ServerContext, listener: Listener<Pipeline
 export function onArtifactStored(ctx: ServerContext, listener: Listener<ArtifactStoredEvent>): void {
   const list = registry(ctx).artifact
   if (!list.includes(listener)) list.push(listener)
+}
+
+/**
+ * Adds a check run before a job is queued for runners (GitLab's ProcessBuildService#enqueue): a
+ * guard naming a failure reason drops the job as `failed` with that reason instead.
+ */
+export function onJobEnqueue(ctx: ServerContext, guard: EnqueueGuard): void {
+  const list = registry(ctx).enqueue
+  if (!list.includes(guard)) list.push(guard)
+}
+
+/** The failure reason the first refusing guard gives for queuing this job, or null. */
+export function enqueueRefusal(ctx: ServerContext, job: JobRow): string | null {
+  for (const guard of registry(ctx).enqueue) {
+    const reason = guard({ ctx, job })
+    if (reason !== null) return reason
+  }
+  return null
 }
 
 async function emit<E>(listeners: readonly Listener<E>[], event: E, what: string): Promise<void> {

@@ -213,6 +213,14 @@ export function canDeployToEnvironment(db: Db, perms: Permissions, project: Pick
   })
 }
 
+/**
+ * Whether the named environment is protected and the caller may not deploy to it (GitLab's
+ * `protected_from?`): what blocks a CI job deploying there. Unprotected environments block no one.
+ */
+export function protectedFromDeploying(db: Db, perms: Permissions, project: Pick<ProjectRow, 'id'>, name: string): boolean {
+  return findProtectedEnvironment(db, project.id, name) !== undefined && !canDeployToEnvironment(db, perms, project, name)
+}
+
 /** Periodic work: deletes environments whose scheduled deletion has come and stops those past auto_stop_at. */
 export function runEnvironmentMaintenance(db: Db, now = new Date()): { readonly deletedEnvironments: number; readonly stoppedEnvironments: number } {
   const at = now.toISOString()

@@ -7,12 +7,14 @@ import { groupAndDescendantIds } from '../db/namespaces'
 import {
   findJobByTokenDigest, findPipelineById, pendingJobsFor, pipelineJobs, readTrace, transitionJob, type CiStatus, type JobRow, type PipelineRow, type QueuedJobRow,
 } from '../db/pipelines'
+import { findEnvironmentByName } from '../db/environments'
 import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../db/projects'
 import { runnerTags, touchRunner, type RunnerInfo, type RunnerRow } from '../db/runners'
 import { findUserById } from '../db/users'
 import { projectSettings } from '../entities/project'
 import { pipelineCommit } from '../entities/job'
-import { ciSlug, jobVariables, pipelineVariables, predefinedVariables, projectVariablesFor } from './ci-context'
+import { jobVariables, pipelineVariables, predefinedVariables, projectVariablesFor } from './ci-context'
+import { environmentSlug, guessTier } from './environments'
 import { storeTraceArtifact } from './job-artifacts'
 import { jobOptions, latestJobs, processPipeline, type PipelineVariable } from './pipelines'
 
@@ -190,11 +192,15 @@ function runnerVariables(request: FastifyRequest, runner: RunnerRow, job: JobRow
   const options = jobOptions(job)
   const env = options.environment
   if (env && job.environment) {
+    // The environment's own slug and tier (a job with `environment:` creates it before it runs);
+    // the name-derived ones only for one that could not be saved.
+    const stored = findEnvironmentByName(ctx.db, project.id, job.environment)
     predefined.CI_ENVIRONMENT_NAME = job.environment
-    predefined.CI_ENVIRONMENT_SLUG = ciSlug(job.environment)
+    predefined.CI_ENVIRONMENT_SLUG = stored?.slug ?? environmentSlug(job.environment)
     predefined.CI_ENVIRONMENT_ACTION = env.action
-    predefined.CI_ENVIRONMENT_TIER = env.deployment_tier ?? 'other'
-    if (env.url) predefined.CI_ENVIRONMENT_URL = expand(env.url, { ...predefined, ...options.variables })
+    predefined.CI_ENVIRONMENT_TIER = stored?.tier ?? env.deployment_tier ?? guessTier(job.environment)
+    const url = env.url ?? stored?.external_url
+    if (url) predefined.CI_ENVIRONMENT_URL = expand(url, { ...predefined, ...options.variables })
   }
   const out = new Map<string, RunnerVariable>()
   for (const [key, value] of Object.entries(predefined)) out.set(key, { key, value, public: key !== 'CI_JOB_TOKEN' && key !== 'CI_BUILD_TOKEN' && key !== 'CI_REPOSITORY_URL', masked: key === 'CI_JOB_TOKEN' || key === 'CI_BUILD_TOKEN' })

@@ -16,7 +16,7 @@ import { changedPaths, listPaths } from '../git/paths'
 import { resolveCommit } from '../git/refs'
 import { projectGitDir } from '../git/project-repo'
 import { ciConfigPath, includeSource, isProtectedRef, predefinedVariables, projectVariablesFor } from './ci-context'
-import { jobStatusChanged, pipelineStatusChanged } from './ci-events'
+import { enqueueRefusal, jobStatusChanged, pipelineStatusChanged } from './ci-events'
 import type { PushContext } from './push'
 
 /** A variable given when a pipeline is created (`variables[]` of `POST /projects/:id/pipeline`). */
@@ -232,8 +232,7 @@ export async function processPipeline(ctx: ServerContext, pipelineId: number, re
       const prior = compositeStatus(deps, needs !== null) ?? 'success'
       if (!COMPLETED_STATUSES.includes(prior)) continue
       const next = nextJobStatus(job.when, prior, needs !== null)
-      const now = nowIso()
-      const updated = updateJobRow(db, job.id, next === 'pending' ? { status: next, queued_at: now } : { status: next })
+      const updated = next === 'pending' ? enqueueJob(ctx, job) : updateJobRow(db, job.id, { status: next })
       changes.push({ job: updated, previous: job.status })
       progressed = true
     }
@@ -309,15 +308,26 @@ export function jobPlayable(job: JobRow): boolean {
   return job.when === 'manual' && (job.status === 'manual' || jobRetryable(job))
 }
 
+/**
+ * Queues a job for runners, unless a guard refuses it (a protected environment its user may not
+ * deploy to): then it fails at once with the guard's reason and never reaches a runner.
+ */
+function enqueueJob(ctx: ServerContext, job: JobRow): JobRow {
+  const now = nowIso()
+  const refusal = enqueueRefusal(ctx, job)
+  if (refusal !== null) return updateJobRow(ctx.db, job.id, { status: 'failed', failure_reason: refusal, finished_at: now })
+  return updateJobRow(ctx.db, job.id, { status: 'pending', queued_at: now })
+}
+
 /** Starts a manual job (as `user`), or runs a finished one again. */
 export async function playJob(ctx: ServerContext, job: JobRow, user: UserRow, request: FastifyRequest | null): Promise<JobRow> {
   if (job.status !== 'manual') {
     const clone = cloneJobForRetry(ctx.db, job, user.id)
-    const queued = updateJobRow(ctx.db, clone.id, { status: 'pending', queued_at: nowIso() })
+    const queued = enqueueJob(ctx, clone)
     await processPipeline(ctx, job.pipeline_id, request, [{ job: queued, previous: 'created' }])
     return queued
   }
-  const queued = updateJobRow(ctx.db, job.id, { status: 'pending', queued_at: nowIso(), user_id: user.id })
+  const queued = enqueueJob(ctx, updateJobRow(ctx.db, job.id, { user_id: user.id }))
   await processPipeline(ctx, job.pipeline_id, request, [{ job: queued, previous: 'manual' }])
   return queued
 }
