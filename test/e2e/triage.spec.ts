@@ -230,3 +230,17 @@ test('offline: online-only actions say why they are off, comments wait in the ou
   await expect(page.locator('[data-section="queued"]')).toHaveCount(0, { timeout: 120_000 })
   await expect(page.getByTestId('status-sync')).not.toContainText('Offline', { timeout: 60_000 })
 })
+
+test('the triage views in the dark theme', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await page.goto(burrow.pageUrl)
+  await runCommand(page, 'go to issues')
+  await expect(page.locator('.work-item-row').first()).toBeVisible()
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
+  await shot(page, 'issues-list-dark')
+  await runCommand(page, 'go to merge requests')
+  await page.locator('.work-item-row__title').first().click()
+  await page.locator('.n-tabs-tab', { hasText: 'Changes' }).click()
+  await expect(page.locator('.diff-file').first()).toBeVisible()
+  await shot(page, 'merge-request-changes-dark')
+})

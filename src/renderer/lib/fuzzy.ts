@@ -28,10 +28,23 @@ export function fuzzyScore(query: string, text: string): number | null {
   return score - t.length / 100
 }
 
-/** Items matching `query`, best first; the original order among equals. */
-export function fuzzyFilter<T>(items: readonly T[], query: string, text: (item: T) => string): T[] {
+/**
+ * Items matching `query`, best first; the original order among equals. `text` may give several
+ * texts per item, most important first (a title, then keywords): a match in a later one counts
+ * for less, so a title match beats the same words found among keywords.
+ */
+export function fuzzyFilter<T>(items: readonly T[], query: string, text: (item: T) => string | readonly string[]): T[] {
+  const scoreOf = (item: T): number | null => {
+    const texts = text(item)
+    let best: number | null = null
+    ;(typeof texts === 'string' ? [texts] : texts).forEach((t, i) => {
+      const score = fuzzyScore(query, t)
+      if (score !== null && (best === null || score - i * 5 > best)) best = score - i * 5
+    })
+    return best
+  }
   return items
-    .map((item, index) => ({ item, index, score: fuzzyScore(query, text(item)) }))
+    .map((item, index) => ({ item, index, score: scoreOf(item) }))
     .filter((e): e is { item: T; index: number; score: number } => e.score !== null)
     .sort((a, b) => b.score - a.score || a.index - b.index)
     .map((e) => e.item)

@@ -103,6 +103,14 @@ describe('fuzzy', () => {
     expect(fuzzyFilter(['Sign in', 'Go to Issues', 'Toggle theme'], 'gi', (s) => s)).toEqual(['Go to Issues', 'Sign in'])
   })
 
+  it('ranks a title match above the same words among the keywords of another item', () => {
+    const items = [
+      { title: 'Search issues, merge requests and epics', keywords: 'find' },
+      { title: 'Go to Merge requests', keywords: 'Merge request lists Overview and changes Discussions and approvals Merge and rebase' },
+    ]
+    expect(fuzzyFilter(items, 'merge req', (c) => [c.title, c.keywords]).map((c) => c.title)).toEqual(['Go to Merge requests', 'Search issues, merge requests and epics'])
+  })
+
   it('rejects letters scattered over a long text', () => {
     expect(fuzzyScore('scheduler', 'Navigation Go to Merge requests Merge request lists Overview and changes Discussions and approvals')).toBeNull()
     expect(fuzzyScore('merge req', 'Navigation Go to Merge requests')).not.toBeNull()
