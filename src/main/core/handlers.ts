@@ -4,6 +4,9 @@ import { apiHandlers } from './api/send'
 import type { IpcHandlers } from './dispatch'
 import type { EventHub } from './events'
 import type { Cache } from './cache/cache'
+import { notifyHandlers } from './notify/channels'
+import type { NotifyService } from './notify/service'
+import type { PreferencesStore } from './preferences'
 import { cacheHandlers, type OfflineData } from './sync/channels'
 import type { SyncService } from './sync/service'
 import { outboxHandlers } from './outbox/channels'
@@ -27,6 +30,10 @@ export interface CoreOptions {
   readonly sync?: SyncService
   /** The write queue (outbox/outbox.ts), started by the shell; without it the write and `outbox:*` channels answer `unavailable`. */
   readonly outbox?: Outbox
+  /** The to-do and alert watcher (createCore makes it with the cache and accounts); without it the `notify:*` and `alerts:*` channels answer `unavailable`. */
+  readonly notify?: NotifyService
+  /** The app preferences (createCore makes them on the cache database); without them `preferences:*` answer `unavailable`. */
+  readonly preferences?: PreferencesStore
 }
 
 /** What crosses the bridge for an account: the metadata fields, never anything else an object may carry. */
@@ -74,6 +81,15 @@ export function createHandlers(options: CoreOptions): IpcHandlers {
     return { cache: options.cache, sync: options.sync, accounts: accounts() }
   }
   options.cache?.onDidChange((change) => options.events?.emit('cache:did-change', change))
+  const notify = (): NotifyService => {
+    if (options.notify === undefined) throw Object.assign(new Error('Notifications are not available in this launch.'), { code: 'unavailable' })
+    return options.notify
+  }
+  const preferences = (): PreferencesStore => {
+    if (options.preferences === undefined) throw Object.assign(new Error('Preferences are not available in this launch.'), { code: 'unavailable' })
+    return options.preferences
+  }
+  options.preferences?.onDidChange((preferences) => options.events?.emit('preferences:did-change', preferences))
   return {
     'app:info': async () => ({ version: options.version, mode: options.mode, serverUrl: options.serverUrl }),
     'server:status': async () => {
@@ -96,5 +112,6 @@ export function createHandlers(options: CoreOptions): IpcHandlers {
     ...outboxHandlers(outbox),
     ...cacheHandlers(offline),
     ...apiHandlers(accounts),
+    ...notifyHandlers(notify, preferences),
   }
 }

@@ -1,6 +1,8 @@
 import { createDispatcher } from './dispatch'
 import { createEventHub, type EventHub } from './events'
 import { createHandlers, type CoreOptions } from './handlers'
+import { NotifyService, type NotifyServiceOptions } from './notify/service'
+import { PreferencesStore } from './preferences'
 import { SyncService, type SyncServiceOptions } from './sync/service'
 import type { IpcResponse } from '../../shared/ipc/contract'
 
@@ -10,16 +12,26 @@ export interface Core {
   readonly events: EventHub
   /** The sync of every account, when the launch has a cache and accounts. */
   readonly sync: SyncService | null
-  /** Stops periodic syncs and the runs in progress (the cache itself is the shell's to close). */
+  /** The to-do and alert watcher, when the launch has a cache and accounts. */
+  readonly notify: NotifyService | null
+  /** The app preferences, when the launch has a cache (the shells read `notifications`). */
+  readonly preferences: PreferencesStore | null
+  /** Stops periodic syncs, checks and the runs in progress (the cache itself is the shell's to close). */
   dispose(): Promise<void>
 }
 
-export interface CreateCoreOptions extends Omit<CoreOptions, 'events' | 'sync'> {
+export interface CreateCoreOptions extends Omit<CoreOptions, 'events' | 'sync' | 'notify' | 'preferences'> {
   /**
    * Sync timing. With `schedule: true` (the shells), every account syncs periodically and again
    * when its instance comes back online; tests leave it off and start runs themselves.
    */
   readonly syncOptions?: Pick<SyncServiceOptions, 'intervalMs' | 'reconcileEveryMs' | 'perPage'> & { readonly schedule?: boolean }
+  /**
+   * To-do and alert checks. With `schedule` (default: `syncOptions.schedule`), every account is
+   * checked on the interval (the `notifyIntervalSeconds` preference unless `intervalMs`) and when
+   * it comes back online; without it only `notify:check` runs checks.
+   */
+  readonly notifyOptions?: Pick<NotifyServiceOptions, 'intervalMs' | 'maxBackoffMs' | 'alertBatch'> & { readonly schedule?: boolean }
 }
 
 /** Everything behind the IPC contract, wired once per launch; both shells call this. */
@@ -36,6 +48,24 @@ export function createCore(options: CreateCoreOptions): Core {
           onFinish: (finished) => events.emit('sync:did-finish', finished),
         })
       : null
+  const preferences = cache !== undefined ? new PreferencesStore(cache.db) : null
+  const notify =
+    cache !== undefined && accounts !== undefined && preferences !== null
+      ? new NotifyService({
+          cache,
+          accounts,
+          preferences,
+          ...options.notifyOptions,
+          // Sync fetches the whole to-do list at the end of each completed run.
+          todosFetchedAt: (id) => {
+            const at = sync?.state.times(id).lastCompletedAt ?? null
+            return at === null ? null : Date.parse(at)
+          },
+          onChange: (counts) => events.emit('notify:did-change', counts),
+          onAnnounce: (announcement) => events.emit('notify:did-announce', announcement),
+        })
+      : null
+  const scheduleNotify = options.notifyOptions?.schedule ?? syncOptions?.schedule ?? false
   let unsubscribe: (() => void) | null = null
   if (sync !== null && cache !== undefined && accounts !== undefined) {
     const known = new Set<string>()
@@ -44,25 +74,28 @@ export function createCore(options: CreateCoreOptions): Core {
         if (known.has(id)) continue
         known.add(id)
         if (syncOptions?.schedule === true) sync.schedule(id)
+        notify?.add(id, { schedule: scheduleNotify })
       }
       // A removed account's data leaves the disk with it.
       for (const id of [...known]) {
         if (ids.includes(id)) continue
         known.delete(id)
-        void sync.forget(id).then(() => cache.purgeAccount(id))
+        void Promise.all([sync.forget(id), notify?.forget(id)]).then(() => cache.purgeAccount(id))
       }
     }
     void accounts.list().then((list) => follow(list.map((a) => a.id)))
     unsubscribe = accounts.onDidChange((list) => follow(list.map((a) => a.id)))
   }
-  const dispatch = createDispatcher(createHandlers({ ...options, events, sync: sync ?? undefined }))
+  const dispatch = createDispatcher(createHandlers({ ...options, events, sync: sync ?? undefined, notify: notify ?? undefined, preferences: preferences ?? undefined }))
   return {
     dispatch,
     events,
     sync,
+    notify,
+    preferences,
     async dispose() {
       unsubscribe?.()
-      await sync?.dispose()
+      await Promise.all([sync?.dispose(), notify?.dispose()])
     },
   }
 }

@@ -8,6 +8,7 @@
 
 import { apiValidators, type ApiRequests } from './api'
 import { cacheEventNames, cacheValidators, type CacheEvents, type CacheRequests } from './cache'
+import { notifyEventNames, notifyValidators, type NotifyEvents, type NotifyRequests } from './notify'
 import { outboxEventNames, outboxValidators, type OutboxEvents, type OutboxRequests } from './outbox'
 
 /** Which shell hosts the renderer. */
@@ -65,7 +66,7 @@ export interface AccountVerification {
 }
 
 /** Request channels: arguments as a tuple, and what the handler resolves to. The outbox's channels are in outbox.ts, the cache's and sync's in cache.ts, `api:send` in api.ts. */
-export interface IpcRequests extends OutboxRequests, CacheRequests, ApiRequests {
+export interface IpcRequests extends OutboxRequests, CacheRequests, ApiRequests, NotifyRequests {
   'app:info': { readonly args: readonly []; readonly result: AppInfo }
   'server:status': { readonly args: readonly []; readonly result: ServerStatus }
   'accounts:list': { readonly args: readonly []; readonly result: readonly Account[] }
@@ -77,7 +78,7 @@ export interface IpcRequests extends OutboxRequests, CacheRequests, ApiRequests 
 }
 
 /** Events pushed from main to the renderer, with their payload. */
-export interface IpcEvents extends OutboxEvents, CacheEvents {
+export interface IpcEvents extends OutboxEvents, CacheEvents, NotifyEvents {
   'server:did-change-status': ServerStatus
   /** The whole list after an add, a remove or a verify that changed an account's profile. */
   'accounts:did-change': readonly Account[]
@@ -167,6 +168,7 @@ export const requestValidators: { readonly [C in RequestChannel]: ArgsValidator 
   ...outboxValidators,
   ...cacheValidators,
   ...apiValidators,
+  ...notifyValidators,
 }
 
 const eventNames: { readonly [E in EventChannel]: true } = {
@@ -174,6 +176,7 @@ const eventNames: { readonly [E in EventChannel]: true } = {
   'accounts:did-change': true,
   ...outboxEventNames,
   ...cacheEventNames,
+  ...notifyEventNames,
 }
 
 export const REQUEST_CHANNELS: readonly RequestChannel[] = Object.freeze(Object.keys(requestValidators) as RequestChannel[])

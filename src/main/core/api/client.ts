@@ -1,5 +1,6 @@
 import { authHeaders, isExpired, requestOAuthToken, type Credential, type OAuthCredential } from './credentials'
 import { apiErrorFor, toNetworkError } from './errors'
+import type { GraphQLResponse } from './graphql'
 import { parseLinkHeader } from './link'
 import { encodeQuery, type Query } from './query'
 import { fetchForCaFile } from './tls-fetch'
@@ -155,6 +156,16 @@ export class ApiClient {
       if (next === undefined || nextPage === null) return
       url = this.url(path, { per_page: 100, ...query, page: nextPage })
     }
+  }
+
+  /**
+   * One request to the instance's GraphQL endpoint (`/api/graphql`), with the same credential,
+   * timeouts, 429 back-off and connectivity reports as REST. Resolves with GraphQL's
+   * `{data, errors}` as sent: a query can partly succeed, so what its errors mean is the
+   * caller's to decide (graphql.ts `graphqlData` throws on errors without data).
+   */
+  async graphql<T>(query: string, variables: Readonly<Record<string, unknown>> = {}, options: Pick<RequestOptions, 'signal' | 'timeoutMs'> = {}): Promise<GraphQLResponse<T>> {
+    return (await this.requestUrl<GraphQLResponse<T>>('POST', `${this.baseUrl}/api/graphql`, { ...options, body: { query, variables } })).data
   }
 
   /** Any method, with the status and headers. `path` is relative to /api/v4 and already encoded. */

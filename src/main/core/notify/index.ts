@@ -1,0 +1,3 @@
+export { notifyHandlers, type NotifyHandlers } from './channels'
+export { nextDelay, NotifyService, type NotifyAccounts, type NotifyServiceOptions } from './service'
+export { NotifyStore } from './store'

@@ -1,0 +1,257 @@
+/**
+ * The notification part of the IPC contract (contract.ts imports it): the to-do and alert
+ * watcher's counts and announcements (core/notify), the alert list and the two alert actions,
+ * the app preferences that govern notifications, and the shell's request to show a route.
+ */
+
+/** An alert's status, in the REST API's lower case (GraphQL's `AlertManagementStatus` upper-cased). */
+export type AlertStatus = 'triggered' | 'acknowledged' | 'resolved' | 'ignored'
+
+/** `open` is triggered or acknowledged (GitLab's "Open" tab). */
+export type AlertStatusFilter = AlertStatus | 'open' | 'all'
+
+export type AlertSeverity = 'critical' | 'high' | 'medium' | 'low' | 'info' | 'unknown'
+
+/** What the watcher knows of one account. */
+export interface NotifyAccountCounts {
+  readonly accountId: string
+  /** Pending to-dos in the cache (optimistic "done" marks already applied). */
+  readonly pendingTodos: number
+  /** Triggered or acknowledged alerts over the projects in the account's sync scope; null before the first alert check. */
+  readonly openAlerts: number | null
+  /** The triggered part of `openAlerts` (nobody has acknowledged them yet). */
+  readonly triggeredAlerts: number | null
+  /**
+   * - `watching`: checks run on the interval;
+   * - `offline`: the instance cannot be reached; checks resume (and catch up) when it comes back;
+   * - `failing`: the last check failed (`lastError`); the next one waits longer each time;
+   * - `idle`: not watched in this launch (tests, or a launch without scheduling).
+   */
+  readonly state: 'watching' | 'offline' | 'failing' | 'idle'
+  readonly lastError: string | null
+  /** ISO 8601 of the last successful to-do and alert checks. */
+  readonly todosCheckedAt: string | null
+  readonly alertsCheckedAt: string | null
+}
+
+/** `notify:did-change`, and the counts part of `notify:summary`. */
+export interface NotifyCounts {
+  readonly accounts: readonly NotifyAccountCounts[]
+  readonly pendingTodos: number
+  /** Open alerts of the accounts whose alerts were checked. */
+  readonly openAlerts: number
+}
+
+/** A pending to-do as the tray and status area list it. */
+export interface NotifyTodo {
+  readonly accountId: string
+  readonly id: number
+  /** `Ada Lovelace assigned you`. */
+  readonly title: string
+  /** The target's title and reference (`Fix the login · kestrel/api#12`). */
+  readonly body: string
+  readonly createdAt: string
+  /** The target's page on the forge. */
+  readonly url: string | null
+  /** The renderer route of the target (see docs/architecture.md, notify routes). */
+  readonly route: string
+}
+
+/** An alert as the watcher and `notify:list-alerts` see it. */
+export interface NotifyAlert {
+  readonly accountId: string
+  readonly projectId: number
+  readonly projectPath: string
+  readonly iid: number
+  readonly title: string
+  readonly severity: AlertSeverity
+  readonly status: AlertStatus
+  readonly startedAt: string | null
+  readonly createdAt: string | null
+  readonly eventCount: number
+  readonly assigneeUsernames: readonly string[]
+  /** The alert's page on the forge (`detailsUrl`). */
+  readonly url: string | null
+  readonly route: string
+}
+
+/** `notify:summary`: the counts and the newest items, for the tray menu and the status area. */
+export interface NotifySummary extends NotifyCounts {
+  /** Newest pending to-dos over every account, at most 5. */
+  readonly latestTodos: readonly NotifyTodo[]
+  /** Newest triggered alerts over every account, at most 5. */
+  readonly latestAlerts: readonly NotifyAlert[]
+}
+
+/** `notify:did-announce`: something new the user should hear about (a desktop notification). */
+export interface NotifyAnnouncement {
+  readonly kind: 'todo' | 'alert'
+  readonly accountId: string
+  /** Stable name of what is announced (`todo:42`, `alert:7:3`, `todos:summary`): use it as the notification's tag. */
+  readonly key: string
+  readonly title: string
+  readonly body: string
+  readonly url: string | null
+  readonly route: string
+  /** 1 for one item; more for a summary (what was already there when the account was added, or a burst). */
+  readonly count: number
+}
+
+export interface AlertListRequest {
+  readonly accountId: string
+  /** Default `open`. */
+  readonly status?: AlertStatusFilter
+}
+
+export interface AlertList {
+  /** Newest first. */
+  readonly items: readonly NotifyAlert[]
+  /** True when the instance could not be asked and the items are what the last check saw. */
+  readonly stale: boolean
+  /** When the items were read from the instance (ISO 8601), null if never. */
+  readonly checkedAt: string | null
+}
+
+export interface AlertRef {
+  readonly projectId: number
+  readonly iid: number
+}
+
+export interface AlertStatusRequest extends AlertRef {
+  readonly status: AlertStatus
+}
+
+export interface AlertAssignRequest extends AlertRef {
+  /** Replaces the assignees; empty unassigns. GitLab allows one. */
+  readonly assigneeUsernames: readonly string[]
+}
+
+/** App-wide settings kept by core (the renderer's look-and-feel settings stay in its own storage). */
+export interface Preferences {
+  /** Desktop notifications for new to-dos and alerts (native in Electron, Web Notifications in browser mode). */
+  readonly notifications: boolean
+  /** How often each account's to-dos and alerts are checked, in seconds (30–3600). */
+  readonly notifyIntervalSeconds: number
+}
+
+export const DEFAULT_PREFERENCES: Preferences = { notifications: true, notifyIntervalSeconds: 60 }
+
+/** `app:did-request-route`: the shell asks the page to show a route (a tray item or a notification was clicked). */
+export interface RouteRequest {
+  readonly route: string
+}
+
+// ---- argument validation ---------------------------------------------------------------------
+
+type Problem = string | null
+
+const isObject = (v: unknown): v is Readonly<Record<string, unknown>> => v !== null && typeof v === 'object' && !Array.isArray(v)
+const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0
+const isAccountId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 200
+
+const ALERT_STATUSES: readonly string[] = ['triggered', 'acknowledged', 'resolved', 'ignored']
+const STATUS_FILTERS: readonly string[] = [...ALERT_STATUSES, 'open', 'all']
+
+function unknownKeys(o: Readonly<Record<string, unknown>>, allowed: readonly string[]): Problem {
+  const extra = Object.keys(o).filter((k) => !allowed.includes(k))
+  return extra.length > 0 ? `unknown field(s): ${extra.join(', ')}` : null
+}
+
+const noArgs = (args: readonly unknown[]): Problem => (args.length === 0 ? null : `expected no arguments, got ${args.length}`)
+
+function optionalAccountArgs(args: readonly unknown[]): Problem {
+  if (args.length === 0) return null
+  return args.length === 1 && isAccountId(args[0]) ? null : 'expected no argument or one account id (a non-empty string)'
+}
+
+function listAlertsArgs(args: readonly unknown[]): Problem {
+  if (args.length !== 1 || !isObject(args[0])) return 'expected one request {accountId, status?}'
+  const r = args[0]
+  const extra = unknownKeys(r, ['accountId', 'status'])
+  if (extra !== null) return extra
+  if (!isAccountId(r.accountId)) return 'accountId must be a non-empty string'
+  if (r.status !== undefined && !(typeof r.status === 'string' && STATUS_FILTERS.includes(r.status))) return `status must be one of ${STATUS_FILTERS.join(', ')}`
+  return null
+}
+
+function alertAction(allowed: readonly string[], check: (o: Readonly<Record<string, unknown>>) => Problem): (args: readonly unknown[]) => Problem {
+  return (args) => {
+    if (args.length !== 2) return `expected [accountId, request], got ${args.length} argument(s)`
+    if (!isAccountId(args[0])) return 'accountId must be a non-empty string'
+    const r = args[1]
+    if (!isObject(r)) return 'the request must be an object'
+    const extra = unknownKeys(r, ['projectId', 'iid', ...allowed])
+    if (extra !== null) return extra
+    if (!isId(r.projectId)) return 'projectId must be a positive integer'
+    if (!isId(r.iid)) return 'iid must be a positive integer'
+    return check(r)
+  }
+}
+
+const updateStatusArgs = alertAction(['status'], (r) => (typeof r.status === 'string' && ALERT_STATUSES.includes(r.status) ? null : `status must be one of ${ALERT_STATUSES.join(', ')}`))
+
+const assignArgs = alertAction(['assigneeUsernames'], (r) => {
+  const names = r.assigneeUsernames
+  if (!Array.isArray(names) || names.length > 100) return 'assigneeUsernames must be a list of usernames'
+  return names.every((n) => typeof n === 'string' && /^[A-Za-z0-9_.][A-Za-z0-9_.-]{0,254}$/.test(n)) ? null : 'assigneeUsernames must be a list of usernames'
+})
+
+function setPreferencesArgs(args: readonly unknown[]): Problem {
+  if (args.length !== 1 || !isObject(args[0])) return 'expected one object {notifications?, notifyIntervalSeconds?}'
+  const p = args[0]
+  const extra = unknownKeys(p, ['notifications', 'notifyIntervalSeconds'])
+  if (extra !== null) return extra
+  if (Object.keys(p).length === 0) return 'give at least one preference'
+  if (p.notifications !== undefined && typeof p.notifications !== 'boolean') return 'notifications must be a boolean'
+  const s = p.notifyIntervalSeconds
+  if (s !== undefined && !(typeof s === 'number' && Number.isInteger(s) && s >= 30 && s <= 3600)) return 'notifyIntervalSeconds must be an integer from 30 to 3600'
+  return null
+}
+
+/** The validators of the notify channels, spread into contract.ts `requestValidators`. */
+export const notifyValidators = {
+  'notify:summary': noArgs,
+  'notify:check': optionalAccountArgs,
+  'notify:list-alerts': listAlertsArgs,
+  'alerts:update-status': updateStatusArgs,
+  'alerts:assign': assignArgs,
+  'preferences:get': noArgs,
+  'preferences:set': setPreferencesArgs,
+} as const
+
+/**
+ * The notify request channels. The alert actions go straight to the instance (GraphQL) and fail
+ * with code `offline` when it cannot be reached: they are never queued.
+ */
+export interface NotifyRequests {
+  /** Counts and the newest to-dos and alerts (the tray menu, the status area). */
+  'notify:summary': { readonly args: readonly []; readonly result: NotifySummary }
+  /** Checks to-dos and alerts now (one account, or every one); resolves with the counts after the check. */
+  'notify:check': { readonly args: readonly [accountId?: string]; readonly result: NotifyCounts }
+  /** The alerts of the account's synced projects, from the instance; offline, the open ones the last check saw (`stale`). */
+  'notify:list-alerts': { readonly args: readonly [request: AlertListRequest]; readonly result: AlertList }
+  /** Online only: sets the status (`updateAlertStatus`); the updated alert. */
+  'alerts:update-status': { readonly args: readonly [accountId: string, request: AlertStatusRequest]; readonly result: NotifyAlert }
+  /** Online only: replaces the assignees (`alertSetAssignees`); the updated alert. */
+  'alerts:assign': { readonly args: readonly [accountId: string, request: AlertAssignRequest]; readonly result: NotifyAlert }
+  'preferences:get': { readonly args: readonly []; readonly result: Preferences }
+  /** Changes the given preferences; the whole set after the change. */
+  'preferences:set': { readonly args: readonly [changes: Partial<Preferences>]; readonly result: Preferences }
+}
+
+export interface NotifyEvents {
+  /** The counts changed (a check, a cache change of to-dos, an alert action, an account added or removed). */
+  'notify:did-change': NotifyCounts
+  /** A new to-do or alert; whether to raise a desktop notification is the `notifications` preference. */
+  'notify:did-announce': NotifyAnnouncement
+  'preferences:did-change': Preferences
+  /** Sent by the Electron shell when a tray item or a notification is clicked: show this route. */
+  'app:did-request-route': RouteRequest
+}
+
+export const notifyEventNames: { readonly [E in keyof NotifyEvents]: true } = {
+  'notify:did-change': true,
+  'notify:did-announce': true,
+  'preferences:did-change': true,
+  'app:did-request-route': true,
+}
