@@ -1,0 +1,123 @@
+import type { ApiQueryValue } from '../../shared/ipc/api'
+import type { Filter, FilterValue, ResourceContext, ResourceDescription } from './types'
+
+export type Item = Readonly<Record<string, unknown>>
+
+/** Thrown when a template needs a context the panel does not have (no project chosen). */
+export class MissingContextError extends Error {
+  constructor(readonly missing: 'project' | 'group' | 'field', detail: string) {
+    super(detail)
+    this.name = 'MissingContextError'
+  }
+}
+
+/** The value at a dotted path (`certificate.expiration`), or undefined. */
+export function valueAt(item: unknown, path: string): unknown {
+  let current: unknown = item
+  for (const part of path.split('.')) {
+    if (current === null || typeof current !== 'object') return undefined
+    current = (current as Record<string, unknown>)[part]
+  }
+  return current
+}
+
+/**
+ * Fills a path template: `:project`, `:group`, `:user` from the context, `{field}` from the item,
+ * each URL-encoded (a protected branch `release/*` becomes `release%2F*`).
+ */
+export function fillPath(template: string, context: ResourceContext, item: Item | null = null): string {
+  return template
+    .replace(/:(project|group|user)\b/g, (_, name: 'project' | 'group' | 'user') => {
+      const value = name === 'project' ? context.projectId : name === 'group' ? context.groupId : context.userId
+      if (value === null || value === undefined) throw new MissingContextError(name === 'user' ? 'field' : name, `Choose a ${name} first.`)
+      return encodeURIComponent(String(value))
+    })
+    .replace(/\{([\w.]+)\}/g, (_, field: string) => {
+      const value = item === null ? undefined : valueAt(item, field)
+      if (value === undefined || value === null || value === '') throw new MissingContextError('field', `The item has no ${field}.`)
+      return encodeURIComponent(String(value))
+    })
+}
+
+/** The identifying value of an item in routes (`id`, or the description's `list.key`). */
+export function itemKey(description: ResourceDescription, item: Item): string {
+  const value = valueAt(item, description.list?.key ?? 'id')
+  return value === undefined || value === null ? '' : String(value)
+}
+
+/** A stand-in item holding only the key, to fill a detail path from a route (`/runners/{id}` ← `/admin/runners/7`). */
+export function keyItem(description: ResourceDescription, key: string): Item {
+  const field = description.list?.key ?? 'id'
+  return { [field]: /^\d+$/.test(key) && field === 'id' ? Number(key) : key }
+}
+
+/** The name of an item in headings and confirmations. */
+export function itemTitle(description: ResourceDescription, item: Item): string {
+  const value = valueAt(item, description.titleField ?? description.list?.key ?? 'id')
+  return value === undefined || value === null ? description.singular : String(value)
+}
+
+function isEmpty(value: FilterValue | undefined): boolean {
+  return value === undefined || value === null || value === '' || value === false || (Array.isArray(value) && value.length === 0)
+}
+
+/**
+ * The list's query: its fixed parameters, then each filter with a value under the API's own
+ * parameter name. Empty filters are left out; flags are sent only as `true`; datetimes as ISO.
+ */
+export function listQuery(filters: readonly Filter[], values: Readonly<Record<string, FilterValue>>, fixed: Readonly<Record<string, string | number | boolean>> = {}): Record<string, ApiQueryValue> {
+  const query: Record<string, ApiQueryValue> = { ...fixed }
+  for (const filter of filters) {
+    const value = values[filter.param]
+    if (isEmpty(value)) continue
+    switch (filter.kind) {
+      case 'flag':
+        query[filter.param] = true
+        break
+      case 'tags':
+        query[filter.param] = Array.isArray(value) ? [...value] : String(value).split(',').map((s) => s.trim()).filter(Boolean)
+        break
+      case 'number':
+        query[filter.param] = Number(value)
+        break
+      case 'datetime':
+        query[filter.param] = typeof value === 'number' ? new Date(value).toISOString() : String(value)
+        break
+      case 'date':
+        query[filter.param] = typeof value === 'number' ? new Date(value).toISOString().slice(0, 10) : String(value).slice(0, 10)
+        break
+      default:
+        query[filter.param] = typeof value === 'boolean' || typeof value === 'number' ? value : String(value)
+    }
+  }
+  return query
+}
+
+/** Filter values read back from a route query (strings), typed by each filter's kind. */
+export function filtersFromRoute(filters: readonly Filter[], routeQuery: Readonly<Record<string, unknown>>): Record<string, FilterValue> {
+  const values: Record<string, FilterValue> = {}
+  for (const filter of filters) {
+    const raw = routeQuery[filter.param]
+    const text = Array.isArray(raw) ? raw.filter((x): x is string => typeof x === 'string') : typeof raw === 'string' ? raw : null
+    if (text === null || (Array.isArray(text) && text.length === 0)) continue
+    if (filter.kind === 'flag') values[filter.param] = text === 'true'
+    else if (filter.kind === 'tags') values[filter.param] = Array.isArray(text) ? text : text.split(',').filter(Boolean)
+    else if (filter.kind === 'number') values[filter.param] = Number(text)
+    else if (filter.kind === 'select') {
+      const option = filter.options.find((o) => String(o.value) === String(text))
+      if (option !== undefined) values[filter.param] = option.value
+    } else values[filter.param] = Array.isArray(text) ? (text[0] ?? null) : text
+  }
+  return values
+}
+
+/** Filter values as a route query (strings), so a list's filters survive going to a detail and back. */
+export function filtersToRoute(filters: readonly Filter[], values: Readonly<Record<string, FilterValue>>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const filter of filters) {
+    const value = values[filter.param]
+    if (isEmpty(value)) continue
+    out[filter.param] = Array.isArray(value) ? value.join(',') : String(value)
+  }
+  return out
+}

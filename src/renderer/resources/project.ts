@@ -1,0 +1,832 @@
+/**
+ * Resources of one project (the CI/CD, Operations, Security and Projects families): the panel's
+ * project picker fills `:project`.
+ */
+
+import {
+  ACCESS_REQUEST_COLUMNS,
+  accessRequestActions,
+  AUDIT_COLUMNS,
+  AUDIT_DETAIL,
+  AUDIT_FILTERS,
+  MEMBER_COLUMNS,
+  memberForms,
+  options,
+  RUNNER_ACTIONS,
+  RUNNER_COLUMNS,
+  RUNNER_DETAIL,
+  RUNNER_EDIT,
+  RUNNER_FILTERS,
+  SORT,
+} from './shared'
+import type { FormValues, ResourceDescription } from './types'
+
+type Item = Readonly<Record<string, unknown>>
+
+const CI_STATUSES = options('created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped', 'manual', 'scheduled')
+const RETRYABLE = (i: Item): boolean => ['failed', 'canceled', 'success'].includes(String(i.status))
+const CANCELABLE = (i: Item): boolean => ['created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'scheduled'].includes(String(i.status))
+const shortSha = (i: Item): string => String(i.sha ?? '').slice(0, 8)
+
+// ---- CI/CD -------------------------------------------------------------------------------------
+
+export const projectPipelines: ResourceDescription = {
+  key: 'pipelines',
+  family: 'ci-cd',
+  title: 'Pipelines',
+  singular: 'pipeline',
+  scope: 'project',
+  description: 'Pipelines of the project, newest first.',
+  readRole: 'reporter',
+  titleField: 'id',
+  list: {
+    path: '/projects/:project/pipelines',
+    query: { per_page: 20 },
+    columns: [
+      { field: 'id', label: 'Pipeline', primary: true, width: '100px', value: (p) => `#${String(p.id)}` },
+      { field: 'status', label: 'Status', format: 'state', width: '120px' },
+      { field: 'ref', label: 'Ref', format: 'code', width: 'minmax(0, 2fr)' },
+      { field: 'sha', label: 'Commit', format: 'code', width: '100px', value: shortSha },
+      { field: 'source', label: 'Source', width: '120px' },
+      { field: 'created_at', label: 'Created', format: 'relative', width: '120px' },
+    ],
+    filters: [
+      { kind: 'select', param: 'status', label: 'Status', options: CI_STATUSES },
+      { kind: 'select', param: 'scope', label: 'Scope', options: options('running', 'pending', 'finished', 'branches', 'tags') },
+      { kind: 'search', param: 'ref', label: 'Ref', placeholder: 'Branch or tag' },
+      { kind: 'search', param: 'username', label: 'Triggered by', placeholder: 'Username' },
+      { kind: 'select', param: 'order_by', label: 'Order by', options: options('id', 'status', 'ref', 'updated_at', 'user_id') },
+      SORT,
+      { kind: 'datetime', param: 'updated_after', label: 'Updated after' },
+    ],
+  },
+  detail: {
+    path: '/projects/:project/pipelines/{id}',
+    fields: [
+      { field: 'id', label: 'Pipeline', format: 'code' },
+      { field: 'iid', label: 'Number in project', format: 'code' },
+      { field: 'status', label: 'Status', format: 'state' },
+      { field: 'ref', label: 'Ref', format: 'code' },
+      { field: 'sha', label: 'Commit', format: 'code' },
+      { field: 'source', label: 'Source' },
+      { field: 'user', label: 'Triggered by', format: 'user' },
+      { field: 'created_at', label: 'Created', format: 'datetime' },
+      { field: 'started_at', label: 'Started', format: 'datetime' },
+      { field: 'finished_at', label: 'Finished', format: 'datetime' },
+      { field: 'duration', label: 'Duration', format: 'duration' },
+      { field: 'queued_duration', label: 'Queued', format: 'duration' },
+      { field: 'coverage', label: 'Coverage' },
+      { field: 'yaml_errors', label: 'Configuration errors' },
+      { field: 'web_url', label: 'Web page', format: 'link' },
+    ],
+  },
+  create: {
+    title: 'Run pipeline',
+    method: 'POST',
+    path: '/projects/:project/pipeline',
+    role: 'developer',
+    outcome: 'detail',
+    submitLabel: 'Run pipeline',
+    fields: [{ name: 'ref', label: 'Branch or tag', type: 'text', required: true, default: 'main' }],
+  },
+  actions: [
+    { key: 'retry', label: 'Retry', method: 'POST', path: '/projects/:project/pipelines/{id}/retry', on: 'item', role: 'developer', visible: RETRYABLE, done: 'Failed and canceled jobs retried.' },
+    { key: 'cancel', label: 'Cancel', method: 'POST', path: '/projects/:project/pipelines/{id}/cancel', on: 'item', role: 'developer', visible: CANCELABLE, confirm: (p) => `Cancel pipeline #${String(p.id)}? Its running jobs stop.`, done: 'Pipeline canceled.' },
+    { key: 'delete', label: 'Delete', method: 'DELETE', path: '/projects/:project/pipelines/{id}', on: 'item', role: 'owner', danger: true, confirm: (p) => `Delete pipeline #${String(p.id)} with its jobs, logs and artifacts?`, outcome: 'list', done: 'Pipeline deleted.' },
+  ],
+}
+
+export const projectJobs: ResourceDescription = {
+  key: 'jobs',
+  family: 'ci-cd',
+  title: 'Jobs',
+  singular: 'job',
+  scope: 'project',
+  description: 'Jobs of every pipeline of the project.',
+  readRole: 'reporter',
+  titleField: 'name',
+  list: {
+    path: '/projects/:project/jobs',
+    query: { per_page: 20 },
+    columns: [
+      { field: 'name', label: 'Job', primary: true, width: 'minmax(0, 2fr)' },
+      { field: 'id', label: 'ID', format: 'code', width: '80px' },
+      { field: 'stage', label: 'Stage', width: '100px' },
+      { field: 'status', label: 'Status', format: 'state', width: '110px' },
+      { field: 'ref', label: 'Ref', format: 'code', width: 'minmax(0, 1fr)' },
+      { field: 'pipeline.id', label: 'Pipeline', format: 'code', width: '90px' },
+      { field: 'duration', label: 'Duration', format: 'duration', width: '100px' },
+      { field: 'created_at', label: 'Created', format: 'relative', width: '110px' },
+    ],
+    filters: [{ kind: 'select', param: 'scope', label: 'Status', options: options('created', 'pending', 'running', 'failed', 'success', 'canceled', 'skipped', 'manual') }],
+  },
+  detail: {
+    path: '/projects/:project/jobs/{id}',
+    fields: [
+      { field: 'name', label: 'Name' },
+      { field: 'id', label: 'ID', format: 'code' },
+      { field: 'stage', label: 'Stage' },
+      { field: 'status', label: 'Status', format: 'state' },
+      { field: 'ref', label: 'Ref', format: 'code' },
+      { field: 'tag', label: 'Tag pipeline', format: 'boolean' },
+      { field: 'pipeline.id', label: 'Pipeline', format: 'code' },
+      { field: 'user', label: 'Started by', format: 'user' },
+      { field: 'runner.description', label: 'Runner' },
+      { field: 'created_at', label: 'Created', format: 'datetime' },
+      { field: 'started_at', label: 'Started', format: 'datetime' },
+      { field: 'finished_at', label: 'Finished', format: 'datetime' },
+      { field: 'duration', label: 'Duration', format: 'duration' },
+      { field: 'coverage', label: 'Coverage' },
+      { field: 'failure_reason', label: 'Failure reason' },
+      { field: 'allow_failure', label: 'Allowed to fail', format: 'boolean' },
+      { field: 'artifacts', label: 'Artifacts', format: 'list' },
+      { field: 'web_url', label: 'Web page', format: 'link' },
+    ],
+  },
+  actions: [
+    { key: 'retry', label: 'Retry', method: 'POST', path: '/projects/:project/jobs/{id}/retry', on: 'item', role: 'developer', visible: RETRYABLE, done: 'Job retried as a new job.' },
+    { key: 'cancel', label: 'Cancel', method: 'POST', path: '/projects/:project/jobs/{id}/cancel', on: 'item', role: 'developer', visible: CANCELABLE, confirm: (j) => `Cancel job ${String(j.name)}?`, done: 'Job canceled.' },
+    { key: 'play', label: 'Run', method: 'POST', path: '/projects/:project/jobs/{id}/play', on: 'item', role: 'developer', visible: (j) => j.status === 'manual', done: 'Manual job started.' },
+    { key: 'erase', label: 'Erase', method: 'POST', path: '/projects/:project/jobs/{id}/erase', on: 'item', role: 'maintainer', danger: true, visible: (j) => !CANCELABLE(j), confirm: (j) => `Erase the log and artifacts of job ${String(j.name)}?`, done: 'Job erased.' },
+  ],
+}
+
+export const projectRunners: ResourceDescription = {
+  key: 'runners',
+  family: 'ci-cd',
+  title: 'Runners',
+  singular: 'runner',
+  scope: 'project',
+  description: 'Runners available to the project: its own, its groups’ and the instance’s.',
+  readRole: 'maintainer',
+  titleField: 'description',
+  list: { path: '/projects/:project/runners', query: { per_page: 20 }, columns: RUNNER_COLUMNS, filters: RUNNER_FILTERS },
+  detail: { path: '/runners/{id}', fields: RUNNER_DETAIL },
+  edit: RUNNER_EDIT('maintainer'),
+  actions: [
+    ...RUNNER_ACTIONS('maintainer').filter((a) => a.key !== 'delete'),
+    {
+      key: 'enable',
+      label: 'Enable a runner',
+      method: 'POST',
+      path: '/projects/:project/runners',
+      on: 'collection',
+      role: 'maintainer',
+      form: { title: 'Enable a project runner', submitLabel: 'Enable', fields: [{ name: 'runner_id', label: 'Runner id', type: 'number', required: true, min: 1, help: 'A project runner of another project you maintain.' }] },
+      done: 'Runner enabled in this project.',
+    },
+    {
+      key: 'disable',
+      label: 'Disable here',
+      method: 'DELETE',
+      path: '/projects/:project/runners/{id}',
+      on: 'item',
+      role: 'maintainer',
+      danger: true,
+      visible: (r) => r.runner_type === 'project_type',
+      confirm: (r) => `Disable runner ${(r.description as string | null) || `#${String(r.id)}`} in this project?`,
+      outcome: 'list',
+      done: 'Runner disabled in this project.',
+    },
+  ],
+}
+
+// ---- Operations --------------------------------------------------------------------------------
+
+export const projectEnvironments: ResourceDescription = {
+  key: 'environments',
+  family: 'operations',
+  title: 'Environments',
+  singular: 'environment',
+  scope: 'project',
+  description: 'Where the project deploys, with their states. Review apps live in folders such as review/.',
+  readRole: 'reporter',
+  titleField: 'name',
+  list: {
+    path: '/projects/:project/environments',
+    query: { per_page: 20 },
+    columns: [
+      { field: 'name', label: 'Environment', primary: true, width: 'minmax(0, 2fr)' },
+      { field: 'state', label: 'State', format: 'state', width: '110px' },
+      { field: 'tier', label: 'Tier', width: '110px' },
+      { field: 'external_url', label: 'URL', format: 'link', width: 'minmax(0, 2fr)' },
+      { field: 'updated_at', label: 'Updated', format: 'relative', width: '120px' },
+    ],
+    filters: [
+      { kind: 'search', param: 'search', label: 'Search', placeholder: 'Name' },
+      { kind: 'select', param: 'states', label: 'State', options: options('available', 'stopping', 'stopped') },
+    ],
+  },
+  detail: {
+    path: '/projects/:project/environments/{id}',
+    fields: [
+      { field: 'name', label: 'Name' },
+      { field: 'slug', label: 'Slug', format: 'code' },
+      { field: 'state', label: 'State', format: 'state' },
+      { field: 'tier', label: 'Tier' },
+      { field: 'external_url', label: 'URL', format: 'link' },
+      { field: 'description', label: 'Description' },
+      { field: 'auto_stop_at', label: 'Stops automatically', format: 'datetime' },
+      { field: 'last_deployment.iid', label: 'Last deployment', format: 'code' },
+      { field: 'last_deployment.ref', label: 'Last deployed ref', format: 'code' },
+      { field: 'last_deployment.status', label: 'Last deployment status', format: 'state' },
+      { field: 'last_deployment.created_at', label: 'Last deployed', format: 'relative' },
+      { field: 'created_at', label: 'Created', format: 'datetime' },
+    ],
+  },
+  create: {
+    title: 'New environment',
+    method: 'POST',
+    path: '/projects/:project/environments',
+    role: 'developer',
+    outcome: 'detail',
+    fields: [
+      { name: 'name', label: 'Name', type: 'text', required: true, maxLength: 255, help: 'Slashes make folders: review/my-branch.' },
+      { name: 'external_url', label: 'External URL', type: 'url' },
+      { name: 'tier', label: 'Tier', type: 'select', options: options('production', 'staging', 'testing', 'development', 'other') },
+      { name: 'description', label: 'Description', type: 'textarea' },
+    ],
+  },
+  edit: {
+    title: 'Edit environment',
+    method: 'PUT',
+    path: '/projects/:project/environments/{id}',
+    role: 'developer',
+    fields: [
+      { name: 'external_url', label: 'External URL', type: 'url' },
+      { name: 'tier', label: 'Tier', type: 'select', options: options('production', 'staging', 'testing', 'development', 'other') },
+      { name: 'description', label: 'Description', type: 'textarea' },
+    ],
+  },
+  actions: [
+    { key: 'stop', label: 'Stop', method: 'POST', path: '/projects/:project/environments/{id}/stop', on: 'item', role: 'developer', visible: (e) => e.state === 'available', confirm: (e) => `Stop ${String(e.name)}? Its stop job runs, if it has one.`, done: 'Environment stopped.' },
+    { key: 'delete', label: 'Delete', method: 'DELETE', path: '/projects/:project/environments/{id}', on: 'item', role: 'developer', danger: true, visible: (e) => e.state === 'stopped', confirm: (e) => `Delete ${String(e.name)} and its deployment history?`, outcome: 'list', done: 'Environment deleted.' },
+    {
+      key: 'review-apps',
+      label: 'Clean up review apps',
+      method: 'DELETE',
+      path: '/projects/:project/environments/review_apps',
+      on: 'collection',
+      role: 'maintainer',
+      form: {
+        title: 'Clean up stopped review apps',
+        submitLabel: 'Find review apps',
+        queryFields: ['before', 'limit', 'dry_run'],
+        fields: [
+          { name: 'before', label: 'Stopped before', type: 'datetime', help: 'Default: 30 days ago.' },
+          { name: 'limit', label: 'At most', type: 'number', min: 1, max: 1000, default: 100 },
+          { name: 'dry_run', label: 'Dry run: only list what would be deleted', type: 'boolean', default: true },
+        ],
+      },
+      outcome: 'show',
+      done: 'Review apps found.',
+    },
+  ],
+}
+
+const DEPLOY_LEVELS = [
+  { value: 30, label: 'Developers and maintainers' },
+  { value: 40, label: 'Maintainers' },
+  { value: 60, label: 'Administrators' },
+]
+
+export const projectProtectedEnvironments: ResourceDescription = {
+  key: 'protected-environments',
+  family: 'operations',
+  title: 'Protected environments',
+  singular: 'protected environment',
+  scope: 'project',
+  description: 'Environments only some roles, users or groups may deploy to.',
+  readRole: 'maintainer',
+  tier: 'Premium',
+  titleField: 'name',
+  list: {
+    path: '/projects/:project/protected_environments',
+    key: 'name',
+    query: { per_page: 20 },
+    columns: [
+      { field: 'name', label: 'Environment', primary: true, width: 'minmax(0, 1fr)' },
+      { field: 'deploy_access_levels', label: 'Allowed to deploy', width: 'minmax(0, 2fr)', value: (e) => ((e.deploy_access_levels as Item[] | undefined) ?? []).map((l) => l.access_level_description ?? l.access_level) },
+      { field: 'required_approval_count', label: 'Approvals', format: 'number', width: '100px' },
+    ],
+  },
+  detail: {
+    path: '/projects/:project/protected_environments/{name}',
+    fields: [
+      { field: 'name', label: 'Environment' },
+      { field: 'deploy_access_levels', label: 'Allowed to deploy', format: 'list', value: (e) => ((e.deploy_access_levels as Item[] | undefined) ?? []).map((l) => l.access_level_description ?? l.access_level) },
+      { field: 'required_approval_count', label: 'Required approvals', format: 'number' },
+    ],
+  },
+  create: {
+    title: 'Protect an environment',
+    method: 'POST',
+    path: '/projects/:project/protected_environments',
+    role: 'maintainer',
+    outcome: 'detail',
+    submitLabel: 'Protect',
+    fields: [
+      { name: 'name', label: 'Environment name', type: 'text', required: true },
+      { name: 'access_level', label: 'Role allowed to deploy', type: 'select', options: DEPLOY_LEVELS, default: 40 },
+      { name: 'user_ids', label: 'Also these users (ids)', type: 'tags', pattern: { source: '\\d+', message: 'User ids are numbers.' } },
+      { name: 'group_ids', label: 'Also these groups (ids)', type: 'tags', pattern: { source: '\\d+', message: 'Group ids are numbers.' } },
+    ],
+    validate: (v): Record<string, string> => (v.access_level === null && (v.user_ids as readonly string[] | null ?? []).length === 0 && (v.group_ids as readonly string[] | null ?? []).length === 0 ? { access_level: 'Choose who may deploy: a role, users or groups.' } : {}),
+    // deploy_access_levels is an array of {access_level} | {user_id} | {group_id}.
+    toBody: (v: FormValues) => ({
+      name: String(v.name ?? ''),
+      deploy_access_levels: [
+        ...(v.access_level === null || v.access_level === undefined ? [] : [{ access_level: Number(v.access_level) }]),
+        ...((v.user_ids as readonly string[] | null) ?? []).map((id) => ({ user_id: Number(id) })),
+        ...((v.group_ids as readonly string[] | null) ?? []).map((id) => ({ group_id: Number(id) })),
+      ],
+    }),
+  },
+  actions: [{ key: 'unprotect', label: 'Unprotect', method: 'DELETE', path: '/projects/:project/protected_environments/{name}', on: 'item', role: 'maintainer', danger: true, confirm: (e) => `Unprotect ${String(e.name)}? Anyone who can deploy may deploy to it.`, outcome: 'list', done: 'Environment unprotected.' }],
+}
+
+export const projectDeployments: ResourceDescription = {
+  key: 'deployments',
+  family: 'operations',
+  title: 'Deployments',
+  singular: 'deployment',
+  scope: 'project',
+  description: 'Deployments to the project’s environments.',
+  readRole: 'reporter',
+  titleField: 'iid',
+  list: {
+    path: '/projects/:project/deployments',
+    query: { per_page: 20 },
+    columns: [
+      { field: 'iid', label: 'Deployment', primary: true, width: '110px', value: (d) => `#${String(d.iid)}` },
+      { field: 'environment.name', label: 'Environment', width: 'minmax(0, 1fr)' },
+      { field: 'status', label: 'Status', format: 'state', width: '110px' },
+      { field: 'ref', label: 'Ref', format: 'code', width: 'minmax(0, 1fr)' },
+      { field: 'sha', label: 'Commit', format: 'code', width: '100px', value: shortSha },
+      { field: 'user', label: 'By', format: 'user', width: 'minmax(0, 1fr)' },
+      { field: 'created_at', label: 'Created', format: 'relative', width: '110px' },
+    ],
+    filters: [
+      { kind: 'search', param: 'environment', label: 'Environment', placeholder: 'Environment name' },
+      { kind: 'select', param: 'status', label: 'Status', options: options('created', 'running', 'success', 'failed', 'canceled', 'skipped', 'blocked') },
+      { kind: 'select', param: 'order_by', label: 'Order by', options: options('id', 'iid', 'created_at', 'updated_at', 'finished_at', 'ref') },
+      SORT,
+      { kind: 'datetime', param: 'updated_after', label: 'Updated after' },
+    ],
+  },
+  detail: {
+    path: '/projects/:project/deployments/{id}',
+    fields: [
+      { field: 'iid', label: 'Deployment', format: 'code' },
+      { field: 'status', label: 'Status', format: 'state' },
+      { field: 'environment.name', label: 'Environment' },
+      { field: 'ref', label: 'Ref', format: 'code' },
+      { field: 'sha', label: 'Commit', format: 'code' },
+      { field: 'user', label: 'By', format: 'user' },
+      { field: 'deployable.name', label: 'Job' },
+      { field: 'created_at', label: 'Created', format: 'datetime' },
+      { field: 'updated_at', label: 'Updated', format: 'datetime' },
+    ],
+  },
+  actions: [{ key: 'delete', label: 'Delete', method: 'DELETE', path: '/projects/:project/deployments/{id}', on: 'item', role: 'maintainer', danger: true, visible: (d) => d.status !== 'running', confirm: (d) => `Delete deployment #${String(d.iid)}?`, outcome: 'list', done: 'Deployment deleted.' }],
+}
+
+const AUTH_TYPES = [
+  { value: 'rbac', label: 'RBAC' },
+  { value: 'abac', label: 'ABAC' },
+  { value: 'unknown_authorization', label: 'Unknown' },
+]
+
+export const projectClusters: ResourceDescription = {
+  key: 'clusters',
+  family: 'operations',
+  title: 'Clusters',
+  singular: 'cluster',
+  scope: 'project',
+  description: 'Kubernetes clusters added to the project (certificate-based).',
+  readRole: 'maintainer',
+  titleField: 'name',
+  list: {
+    path: '/projects/:project/clusters',
+    query: { per_page: 20 },
+    columns: [
+      { field: 'name', label: 'Cluster', primary: true, width: 'minmax(0, 1fr)' },
+      { field: 'environment_scope', label: 'Environment scope', format: 'code', width: '150px' },
+      { field: 'platform_cluster.api_url', label: 'API URL', format: 'code', width: 'minmax(0, 2fr)' },
+      { field: 'enabled', label: 'Enabled', format: 'boolean', width: '80px' },
+      { field: 'managed', label: 'Managed', format: 'boolean', width: '90px' },
+      { field: 'created_at', label: 'Added', format: 'relative', width: '110px' },
+    ],
+  },
+  detail: {
+    path: '/projects/:project/clusters/{id}',
+    fields: [
+      { field: 'name', label: 'Name' },
+      { field: 'domain', label: 'Base domain' },
+      { field: 'environment_scope', label: 'Environment scope', format: 'code' },
+      { field: 'enabled', label: 'Enabled', format: 'boolean' },
+      { field: 'managed', label: 'Managed by GitLab', format: 'boolean' },
+      { field: 'platform_cluster.api_url', label: 'API URL', format: 'code' },
+      { field: 'platform_cluster.namespace', label: 'Namespace', format: 'code' },
+      { field: 'platform_cluster.authorization_type', label: 'Authorization', format: 'state' },
+      { field: 'platform_cluster.ca_cert', label: 'CA certificate', format: 'pem' },
+      { field: 'management_project.path_with_namespace', label: 'Management project', format: 'code' },
+      { field: 'user', label: 'Added by', format: 'user' },
+      { field: 'created_at', label: 'Added', format: 'datetime' },
+    ],
+  },
+  create: {
+    title: 'Add a cluster',
+    method: 'POST',
+    path: '/projects/:project/clusters/user',
+    role: 'maintainer',
+    outcome: 'detail',
+    submitLabel: 'Add cluster',
+    fields: [
+      { name: 'name', label: 'Name', type: 'text', required: true },
+      { name: 'platform_cluster_attributes.api_url', label: 'API URL', type: 'url', required: true },
+      { name: 'platform_cluster_attributes.token', label: 'Service token', type: 'password', required: true, help: 'Sent to the server once; Burrow does not keep it.' },
+      { name: 'platform_cluster_attributes.ca_cert', label: 'CA certificate (PEM)', type: 'pem', help: 'Needed when the API uses a self-signed certificate.' },
+      { name: 'platform_cluster_attributes.namespace', label: 'Namespace', type: 'text' },
+      { name: 'platform_cluster_attributes.authorization_type', label: 'Authorization', type: 'select', options: AUTH_TYPES, default: 'rbac' },
+      { name: 'domain', label: 'Base domain', type: 'text' },
+      { name: 'environment_scope', label: 'Environment scope', type: 'text', default: '*' },
+      { name: 'enabled', label: 'Enabled', type: 'boolean', default: true },
+      { name: 'managed', label: 'Managed by GitLab', type: 'boolean', default: true },
+    ],
+  },
+  edit: {
+    title: 'Edit cluster',
+    method: 'PUT',
+    path: '/projects/:project/clusters/{id}',
+    role: 'maintainer',
+    fields: [
+      { name: 'name', label: 'Name', type: 'text', required: true },
+      { name: 'platform_cluster_attributes.api_url', label: 'API URL', type: 'url', from: 'platform_cluster.api_url' },
+      { name: 'platform_cluster_attributes.token', label: 'New service token', type: 'password', help: 'Leave empty to keep the current one.' },
+      { name: 'platform_cluster_attributes.ca_cert', label: 'CA certificate (PEM)', type: 'pem', from: 'platform_cluster.ca_cert' },
+      { name: 'platform_cluster_attributes.namespace', label: 'Namespace', type: 'text', from: 'platform_cluster.namespace' },
+      { name: 'domain', label: 'Base domain', type: 'text' },
+      { name: 'environment_scope', label: 'Environment scope', type: 'text' },
+      { name: 'enabled', label: 'Enabled', type: 'boolean' },
+      { name: 'managed', label: 'Managed by GitLab', type: 'boolean' },
+    ],
+  },
+  actions: [{ key: 'delete', label: 'Remove', method: 'DELETE', path: '/projects/:project/clusters/{id}', on: 'item', role: 'maintainer', danger: true, confirm: (c) => `Remove cluster ${String(c.name)} from the project? The cluster itself is left alone.`, outcome: 'list', done: 'Cluster removed.' }],
+}
+
+const certificateRule = (v: FormValues): Record<string, string> => {
+  const cert = typeof v.certificate === 'string' && v.certificate.trim() !== ''
+  const key = typeof v.key === 'string' && v.key.trim() !== ''
+  if (cert && !key) return { key: 'A certificate needs its private key.' }
+  if (key && !cert) return { certificate: 'A private key needs its certificate.' }
+  return {}
+}
+
+export const projectPagesDomains: ResourceDescription = {
+  key: 'pages-domains',
+  family: 'operations',
+  title: 'Pages domains',
+  singular: 'Pages domain',
+  scope: 'project',
+  description: 'Custom domains of the project’s Pages site, with their certificates.',
+  readRole: 'maintainer',
+  titleField: 'domain',
+  list: {
+    path: '/projects/:project/pages/domains',
+    key: 'domain',
+    query: { per_page: 20 },
+    columns: [
+      { field: 'domain', label: 'Domain', primary: true, width: 'minmax(0, 2fr)' },
+      { field: 'url', label: 'URL', format: 'link', width: 'minmax(0, 2fr)' },
+      { field: 'auto_ssl_enabled', label: 'Let’s Encrypt', format: 'boolean', width: '110px' },
+      { field: 'certificate.expired', label: 'Expired', format: 'boolean', width: '80px' },
+      { field: 'certificate.expiration', label: 'Certificate expires', format: 'date', width: '150px' },
+    ],
+  },
+  detail: {
+    path: '/projects/:project/pages/domains/{domain}',
+    fields: [
+      { field: 'domain', label: 'Domain' },
+      { field: 'url', label: 'URL', format: 'link' },
+      { field: 'verified', label: 'Verified', format: 'boolean' },
+      { field: 'verification_code', label: 'Verification code', format: 'code' },
+      { field: 'auto_ssl_enabled', label: 'Let’s Encrypt', format: 'boolean' },
+      { field: 'certificate.subject', label: 'Certificate subject', format: 'code' },
+      { field: 'certificate.expired', label: 'Certificate expired', format: 'boolean' },
+      { field: 'certificate.expiration', label: 'Certificate expires', format: 'datetime' },
+      { field: 'certificate.certificate', label: 'Certificate', format: 'pem' },
+    ],
+  },
+  create: {
+    title: 'New Pages domain',
+    method: 'POST',
+    path: '/projects/:project/pages/domains',
+    role: 'maintainer',
+    outcome: 'detail',
+    fields: [
+      { name: 'domain', label: 'Domain', type: 'text', required: true, pattern: { source: '[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?(\\.[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?)+', message: 'A host name such as docs.example.com.' } },
+      { name: 'auto_ssl_enabled', label: 'Get a certificate from Let’s Encrypt', type: 'boolean' },
+      { name: 'certificate', label: 'Certificate (PEM, with intermediates)', type: 'pem', when: (v) => v.auto_ssl_enabled !== true },
+      { name: 'key', label: 'Private key (PEM)', type: 'pem', when: (v) => v.auto_ssl_enabled !== true, help: 'Sent to the server once; Burrow does not keep it.' },
+    ],
+    validate: certificateRule,
+  },
+  edit: {
+    title: 'Edit Pages domain',
+    method: 'PUT',
+    path: '/projects/:project/pages/domains/{domain}',
+    role: 'maintainer',
+    fields: [
+      { name: 'auto_ssl_enabled', label: 'Get a certificate from Let’s Encrypt', type: 'boolean' },
+      { name: 'certificate', label: 'New certificate (PEM)', type: 'pem', from: 'certificate.certificate', when: (v) => v.auto_ssl_enabled !== true },
+      { name: 'key', label: 'Its private key (PEM)', type: 'pem', when: (v) => v.auto_ssl_enabled !== true },
+    ],
+    validate: certificateRule,
+  },
+  actions: [{ key: 'delete', label: 'Delete', method: 'DELETE', path: '/projects/:project/pages/domains/{domain}', on: 'item', role: 'maintainer', danger: true, confirm: (d) => `Delete ${String(d.domain)}? The site stops answering on it.`, outcome: 'list', done: 'Domain deleted.' }],
+}
+
+export const projectErrorTracking: ResourceDescription = {
+  key: 'error-tracking',
+  family: 'operations',
+  title: 'Error tracking',
+  singular: 'error tracking settings',
+  scope: 'project',
+  description: 'Whether the project collects errors, with GitLab’s integrated tracker or an external one.',
+  readRole: 'maintainer',
+  singleton: {
+    path: '/projects/:project/error_tracking/settings',
+    fields: [
+      { field: 'active', label: 'Active', format: 'boolean' },
+      { field: 'integrated', label: 'Integrated tracker', format: 'boolean' },
+      { field: 'project_name', label: 'External project' },
+      { field: 'api_url', label: 'API URL', format: 'code' },
+      { field: 'tracker_external_url', label: 'Tracker', format: 'link' },
+    ],
+  },
+  edit: {
+    title: 'Error tracking settings',
+    method: 'PATCH',
+    path: '/projects/:project/error_tracking/settings',
+    role: 'maintainer',
+    fields: [
+      { name: 'active', label: 'Active', type: 'boolean' },
+      { name: 'integrated', label: 'Use the integrated tracker', type: 'boolean', default: true },
+    ],
+    // `active` is required by the API even when unchanged.
+    toBody: (v) => ({ active: v.active === true, integrated: v.integrated === true }),
+  },
+}
+
+export const projectClientKeys: ResourceDescription = {
+  key: 'client-keys',
+  family: 'operations',
+  title: 'Error tracking keys',
+  singular: 'client key',
+  scope: 'project',
+  description: 'Keys (DSNs) that SDKs use to send errors to the integrated tracker.',
+  readRole: 'maintainer',
+  titleField: 'public_key',
+  list: {
+    path: '/projects/:project/error_tracking/client_keys',
+    columns: [
+      { field: 'public_key', label: 'Public key', format: 'code', primary: true, width: 'minmax(0, 1fr)' },
+      { field: 'tracker_dsn', label: 'DSN', format: 'code', width: 'minmax(0, 2fr)' },
+      { field: 'active', label: 'Active', format: 'boolean', width: '80px' },
+    ],
+  },
+  detail: { fields: [{ field: 'public_key', label: 'Public key', format: 'code' }, { field: 'tracker_dsn', label: 'DSN', format: 'code' }, { field: 'active', label: 'Active', format: 'boolean' }] },
+  actions: [
+    { key: 'generate', label: 'Generate key', method: 'POST', path: '/projects/:project/error_tracking/client_keys', on: 'collection', role: 'maintainer', done: 'Key generated.' },
+    { key: 'delete', label: 'Delete', method: 'DELETE', path: '/projects/:project/error_tracking/client_keys/{id}', on: 'item', role: 'maintainer', danger: true, confirm: 'Delete this key? SDKs using its DSN can no longer send errors.', outcome: 'list', done: 'Key deleted.' },
+  ],
+}
+
+// ---- Security ----------------------------------------------------------------------------------
+
+const SEVERITY_TONES = { critical: 'error', high: 'error', medium: 'warning', low: 'info', info: 'info', unknown: 'default' } as const
+
+export const projectVulnerabilities: ResourceDescription = {
+  key: 'vulnerabilities',
+  family: 'security',
+  title: 'Vulnerabilities',
+  singular: 'vulnerability',
+  scope: 'project',
+  description: 'Vulnerabilities found on the default branch by the security scanners.',
+  readRole: 'developer',
+  tier: 'Ultimate',
+  titleField: 'title',
+  list: {
+    path: '/projects/:project/vulnerabilities',
+    query: { per_page: 20 },
+    columns: [
+      { field: 'title', label: 'Vulnerability', primary: true, width: 'minmax(0, 3fr)' },
+      { field: 'severity', label: 'Severity', format: 'state', width: '100px', tones: SEVERITY_TONES },
+      { field: 'state', label: 'State', format: 'state', width: '110px' },
+      { field: 'report_type', label: 'Scanner', width: '150px' },
+      { field: 'created_at', label: 'Found', format: 'relative', width: '110px' },
+    ],
+  },
+  detail: {
+    path: '/vulnerabilities/{id}',
+    fields: [
+      { field: 'title', label: 'Title' },
+      { field: 'severity', label: 'Severity', format: 'state', tones: SEVERITY_TONES },
+      { field: 'confidence', label: 'Confidence' },
+      { field: 'state', label: 'State', format: 'state' },
+      { field: 'report_type', label: 'Scanner' },
+      { field: 'description', label: 'Description' },
+      { field: 'finding.name', label: 'Finding' },
+      { field: 'resolved_on_default_branch', label: 'Gone from the default branch', format: 'boolean' },
+      { field: 'created_at', label: 'Found', format: 'datetime' },
+      { field: 'confirmed_at', label: 'Confirmed', format: 'datetime' },
+      { field: 'resolved_at', label: 'Resolved', format: 'datetime' },
+      { field: 'dismissed_at', label: 'Dismissed', format: 'datetime' },
+    ],
+  },
+  actions: [
+    { key: 'confirm', label: 'Confirm', method: 'POST', path: '/vulnerabilities/{id}/confirm', on: 'item', role: 'maintainer', visible: (v) => v.state !== 'confirmed', done: 'Vulnerability confirmed.' },
+    { key: 'resolve', label: 'Resolve', method: 'POST', path: '/vulnerabilities/{id}/resolve', on: 'item', role: 'maintainer', visible: (v) => v.state !== 'resolved', done: 'Vulnerability resolved.' },
+    {
+      key: 'dismiss',
+      label: 'Dismiss',
+      method: 'POST',
+      path: '/vulnerabilities/{id}/dismiss',
+      on: 'item',
+      role: 'maintainer',
+      visible: (v) => v.state !== 'dismissed',
+      form: {
+        title: 'Dismiss vulnerability',
+        submitLabel: 'Dismiss',
+        fields: [
+          { name: 'dismissal_reason', label: 'Reason', type: 'select', options: options('acceptable_risk', 'false_positive', 'mitigating_control', 'used_in_tests', 'not_applicable') },
+          { name: 'comment', label: 'Comment', type: 'textarea' },
+        ],
+      },
+      done: 'Vulnerability dismissed.',
+    },
+    { key: 'revert', label: 'Revert to detected', method: 'POST', path: '/vulnerabilities/{id}/revert', on: 'item', role: 'maintainer', visible: (v) => v.state !== 'detected' && v.state !== 'opened', done: 'Vulnerability back to detected.' },
+  ],
+}
+
+export const projectDependencies: ResourceDescription = {
+  key: 'dependencies',
+  family: 'security',
+  title: 'Dependencies',
+  singular: 'dependency',
+  scope: 'project',
+  description: 'Packages the default branch depends on, read from its lock files and manifests.',
+  readRole: 'developer',
+  tier: 'Ultimate',
+  titleField: 'name',
+  list: {
+    path: '/projects/:project/dependencies',
+    key: 'name',
+    query: { per_page: 20 },
+    columns: [
+      { field: 'name', label: 'Package', primary: true, width: 'minmax(0, 2fr)' },
+      { field: 'version', label: 'Version', format: 'code', width: '120px' },
+      { field: 'package_manager', label: 'Manager', width: '110px' },
+      { field: 'dependency_file_path', label: 'Found in', format: 'code', width: 'minmax(0, 2fr)' },
+      { field: 'vulnerabilities', label: 'Vulnerabilities', width: '130px', value: (d) => ((d.vulnerabilities as Item[] | undefined) ?? []).map((v) => `${String(v.severity)}: ${String(v.name)}`) },
+    ],
+    filters: [{ kind: 'select', param: 'package_manager', label: 'Package manager', options: options('bundler', 'composer', 'conan', 'maven', 'npm', 'pip', 'yarn') }],
+  },
+}
+
+// ---- Projects: members, access, protected branches, audit --------------------------------------
+
+const projectMembers = memberForms('/projects/:project/members', true)
+
+export const projectMemberList: ResourceDescription = {
+  key: 'members',
+  family: 'projects',
+  title: 'Members',
+  singular: 'member',
+  scope: 'project',
+  description: 'Direct members of the project (members of its groups are listed on the group).',
+  readRole: 'reporter',
+  titleField: 'username',
+  list: { path: '/projects/:project/members', query: { per_page: 20 }, columns: MEMBER_COLUMNS, filters: [{ kind: 'search', param: 'query', label: 'Search', placeholder: 'Name or username' }] },
+  detail: { path: '/projects/:project/members/{id}', fields: MEMBER_COLUMNS },
+  create: projectMembers.create,
+  edit: projectMembers.edit,
+  actions: projectMembers.actions,
+}
+
+export const projectAccessRequests: ResourceDescription = {
+  key: 'access-requests',
+  family: 'projects',
+  title: 'Access requests',
+  singular: 'access request',
+  scope: 'project',
+  description: 'People asking to join the project.',
+  readRole: 'maintainer',
+  titleField: 'username',
+  list: { path: '/projects/:project/access_requests', query: { per_page: 20 }, columns: ACCESS_REQUEST_COLUMNS },
+  actions: accessRequestActions('/projects/:project/access_requests', true),
+}
+
+const BRANCH_LEVELS = [
+  { value: 0, label: 'No one' },
+  { value: 30, label: 'Developers and maintainers' },
+  { value: 40, label: 'Maintainers' },
+  { value: 60, label: 'Administrators' },
+]
+const levels = (key: string) => (b: Item) => ((b[key] as Item[] | undefined) ?? []).map((l) => l.access_level_description ?? l.access_level)
+
+export const projectProtectedBranches: ResourceDescription = {
+  key: 'protected-branches',
+  family: 'projects',
+  title: 'Protected branches',
+  singular: 'protected branch',
+  scope: 'project',
+  description: 'Branches (or wildcards) only some roles may push to or merge into.',
+  readRole: 'maintainer',
+  titleField: 'name',
+  list: {
+    path: '/projects/:project/protected_branches',
+    key: 'name',
+    query: { per_page: 20 },
+    columns: [
+      { field: 'name', label: 'Branch', format: 'code', primary: true, width: 'minmax(0, 1fr)' },
+      { field: 'push_access_levels', label: 'Allowed to push', width: 'minmax(0, 1fr)', value: levels('push_access_levels') },
+      { field: 'merge_access_levels', label: 'Allowed to merge', width: 'minmax(0, 1fr)', value: levels('merge_access_levels') },
+      { field: 'allow_force_push', label: 'Force push', format: 'boolean', width: '100px' },
+      { field: 'code_owner_approval_required', label: 'Code owners', format: 'boolean', width: '110px' },
+    ],
+    filters: [{ kind: 'search', param: 'search', label: 'Search', placeholder: 'Branch name' }],
+  },
+  detail: {
+    path: '/projects/:project/protected_branches/{name}',
+    fields: [
+      { field: 'name', label: 'Branch', format: 'code' },
+      { field: 'push_access_levels', label: 'Allowed to push', format: 'list', value: levels('push_access_levels') },
+      { field: 'merge_access_levels', label: 'Allowed to merge', format: 'list', value: levels('merge_access_levels') },
+      { field: 'unprotect_access_levels', label: 'Allowed to unprotect', format: 'list', value: levels('unprotect_access_levels') },
+      { field: 'allow_force_push', label: 'Force push allowed', format: 'boolean' },
+      { field: 'code_owner_approval_required', label: 'Code owner approval required', format: 'boolean' },
+    ],
+  },
+  create: {
+    title: 'Protect a branch',
+    method: 'POST',
+    path: '/projects/:project/protected_branches',
+    role: 'maintainer',
+    outcome: 'detail',
+    submitLabel: 'Protect',
+    fields: [
+      { name: 'name', label: 'Branch or wildcard', type: 'text', required: true, placeholder: 'main, release/*' },
+      { name: 'push_access_level', label: 'Allowed to push', type: 'select', options: BRANCH_LEVELS, default: 40 },
+      { name: 'merge_access_level', label: 'Allowed to merge', type: 'select', options: BRANCH_LEVELS, default: 40 },
+      { name: 'unprotect_access_level', label: 'Allowed to unprotect', type: 'select', options: BRANCH_LEVELS.filter((l) => l.value >= 40) },
+      { name: 'allow_force_push', label: 'Allow force push', type: 'boolean' },
+      { name: 'code_owner_approval_required', label: 'Require code owner approval', type: 'boolean' },
+    ],
+  },
+  edit: {
+    title: 'Edit protected branch',
+    method: 'PATCH',
+    path: '/projects/:project/protected_branches/{name}',
+    role: 'maintainer',
+    fields: [
+      { name: 'allow_force_push', label: 'Allow force push', type: 'boolean' },
+      { name: 'code_owner_approval_required', label: 'Require code owner approval', type: 'boolean' },
+    ],
+  },
+  actions: [{ key: 'unprotect', label: 'Unprotect', method: 'DELETE', path: '/projects/:project/protected_branches/{name}', on: 'item', role: 'maintainer', danger: true, confirm: (b) => `Unprotect ${String(b.name)}? Developers can then push to it and delete it.`, outcome: 'list', done: 'Branch unprotected.' }],
+}
+
+export const projectAuditEvents: ResourceDescription = {
+  key: 'audit-events',
+  family: 'projects',
+  title: 'Audit events',
+  singular: 'audit event',
+  scope: 'project',
+  description: 'Changes made in the project (Developers see their own).',
+  readRole: 'developer',
+  tier: 'Premium',
+  titleField: 'id',
+  list: { path: '/projects/:project/audit_events', query: { per_page: 20 }, columns: AUDIT_COLUMNS, filters: AUDIT_FILTERS },
+  detail: { path: '/projects/:project/audit_events/{id}', fields: AUDIT_DETAIL },
+}
+
+export const PROJECT_RESOURCES: readonly ResourceDescription[] = [
+  projectPipelines,
+  projectJobs,
+  projectRunners,
+  projectEnvironments,
+  projectProtectedEnvironments,
+  projectDeployments,
+  projectClusters,
+  projectPagesDomains,
+  projectErrorTracking,
+  projectClientKeys,
+  projectVulnerabilities,
+  projectDependencies,
+  projectMemberList,
+  projectAccessRequests,
+  projectProtectedBranches,
+  projectAuditEvents,
+]

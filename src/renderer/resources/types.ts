@@ -1,0 +1,226 @@
+/**
+ * The declarative description of a REST resource that the generic panels
+ * (components/resource/ResourceList, ResourceDetail, ResourceForm) render: DESIGN.md's "lists,
+ * details and forms over one resource each". One description per resource lives in this folder
+ * (admin.ts, project.ts, group.ts, personal.ts); nothing here knows Vue.
+ *
+ * Paths are templates relative to /api/v4:
+ * - `:project`, `:group`, `:user` — the panel's context (the chosen project or group, and the
+ *   account's own user id);
+ * - `{field}` — a field of the item at hand (`/runners/{id}`, `/projects/:project/pages/domains/{domain}`),
+ *   URL-encoded when filled in.
+ */
+
+import type { ApiBodyValue, ApiSendMethod } from '../../shared/ipc/api'
+
+/** What the paths need besides the item: nothing, a project, a group, or the account's user. */
+export type ResourceScope = 'instance' | 'project' | 'group' | 'user'
+
+/**
+ * Who may do something, as GitLab's roles: an instance administrator, or at least this role in
+ * the context's project or group. `signed-in` is anyone with an account.
+ */
+export type Role = 'signed-in' | 'reporter' | 'developer' | 'maintainer' | 'owner' | 'admin'
+
+/** The sidebar families the resource panels fill (navigation.ts). */
+export type ResourceFamilyKey = 'admin' | 'ci-cd' | 'operations' | 'security' | 'projects' | 'groups' | 'account'
+
+/** How a cell or a detail field shows its value. */
+export type Formatter =
+  | 'text'
+  | 'code'
+  | 'number'
+  | 'date'
+  | 'datetime'
+  | 'relative'
+  | 'user'
+  | 'boolean'
+  | 'state'
+  | 'link'
+  | 'list'
+  | 'access-level'
+  | 'duration'
+  | 'json'
+  | 'pem'
+
+export type Tone = 'success' | 'warning' | 'error' | 'info' | 'default'
+
+export interface FieldView {
+  /** A dotted path into the item (`platform_cluster.api_url`, `certificate.expiration`). */
+  readonly field: string
+  readonly label: string
+  readonly format?: Formatter
+  /** For `state`: the tone of each value (the common ones have defaults in format.ts). */
+  readonly tones?: Readonly<Record<string, Tone>>
+  /** For `user`: the value is an id, not a user object (`author_id`). */
+  readonly userId?: boolean
+  /** Computes the value from the item instead of reading `field` (`field` still names the column). */
+  readonly value?: (item: Readonly<Record<string, unknown>>) => unknown
+}
+
+export interface Column extends FieldView {
+  /** The cell links to the item's detail (the first column does when none says so). */
+  readonly primary?: boolean
+  /** A CSS grid track (`minmax(0, 2fr)`, `120px`); default `minmax(0, 1fr)`. */
+  readonly width?: string
+}
+
+export interface Option {
+  readonly value: string | number
+  readonly label: string
+}
+
+/**
+ * A list filter: one query parameter of the list endpoint, named as the API names it. Empty
+ * values are left out of the query.
+ */
+export type Filter =
+  | { readonly kind: 'search'; readonly param: string; readonly label: string; readonly placeholder?: string }
+  | { readonly kind: 'select'; readonly param: string; readonly label: string; readonly options: readonly Option[] }
+  /** A flag the API takes only as `=true` (`blocked=true`, `admins=true`). */
+  | { readonly kind: 'flag'; readonly param: string; readonly label: string }
+  /** A list sent as `param[]=a&param[]=b` (`tag_list`). */
+  | { readonly kind: 'tags'; readonly param: string; readonly label: string; readonly placeholder?: string }
+  /** An ISO 8601 instant (`created_after`). */
+  | { readonly kind: 'datetime'; readonly param: string; readonly label: string }
+  /** A day (`YYYY-MM-DD`, the events API's `before`/`after`). */
+  | { readonly kind: 'date'; readonly param: string; readonly label: string }
+  | { readonly kind: 'number'; readonly param: string; readonly label: string }
+
+export type FilterValue = string | number | boolean | readonly string[] | null
+
+export type FormValue = string | number | boolean | readonly string[] | null
+
+export type FormValues = Readonly<Record<string, FormValue>>
+
+export type FieldType = 'text' | 'textarea' | 'password' | 'email' | 'url' | 'number' | 'boolean' | 'select' | 'tags' | 'datetime' | 'date' | 'pem'
+
+export interface FormField {
+  /** The body parameter; dots nest it (`platform_cluster_attributes.api_url` → `{platform_cluster_attributes: {api_url}}`). */
+  readonly name: string
+  readonly label: string
+  readonly type: FieldType
+  readonly required?: boolean
+  readonly default?: FormValue
+  readonly options?: readonly Option[]
+  readonly help?: string
+  readonly placeholder?: string
+  readonly min?: number
+  readonly max?: number
+  readonly minLength?: number
+  readonly maxLength?: number
+  /** A regular expression the whole value must match, and what to say when it does not. */
+  readonly pattern?: { readonly source: string; readonly message: string }
+  /** Shown only when this is true for the current values (a password field hidden by "generate one"). */
+  readonly when?: (values: FormValues) => boolean
+  /** Where the edit form takes the current value from, when not `name` (`platform_cluster.api_url`). */
+  readonly from?: string
+}
+
+/** What to do with the server's answer after a successful write. */
+export type Outcome =
+  /** Reload what is on screen (the default). */
+  | 'reload'
+  /** Go back to the list (after a delete from the detail). */
+  | 'list'
+  /** Open the answer as the item's detail (after a create). */
+  | 'detail'
+  /** Show the answer's fields (a dry run's findings, a scheduled bulk move). */
+  | 'show'
+  /** Show `secretField` of the answer once, with a copy button; it is never stored. */
+  | 'secret'
+
+export interface FormSpec {
+  readonly title: string
+  readonly method: ApiSendMethod
+  readonly path: string
+  readonly fields: readonly FormField[]
+  readonly submitLabel?: string
+  /** Rules between fields: messages by field name (`''` for the form as a whole); empty when valid. */
+  readonly validate?: (values: FormValues) => Readonly<Record<string, string>>
+  /** A body other than the fields by name (arrays of objects, renamed parameters). */
+  readonly toBody?: (values: FormValues) => { readonly [key: string]: ApiBodyValue }
+  /** Fields sent as query parameters instead of the body (`finding_id`). */
+  readonly queryFields?: readonly string[]
+  readonly outcome?: Outcome
+  readonly secretField?: string
+  /** Fields of the answer shown for `show`. */
+  readonly showFields?: readonly FieldView[]
+}
+
+export interface Action {
+  readonly key: string
+  readonly label: string
+  readonly method: ApiSendMethod
+  readonly path: string
+  /** `item`: on a row and the detail; `collection`: beside the list (bulk cleanup, schedule moves). */
+  readonly on: 'item' | 'collection'
+  readonly role?: Role
+  /** Asked before sending; for item actions a function of the item. */
+  readonly confirm?: string | ((item: Readonly<Record<string, unknown>>) => string)
+  readonly danger?: boolean
+  /** Whether it applies to this item (Block for active users, Unblock for blocked ones). */
+  readonly visible?: (item: Readonly<Record<string, unknown>>) => boolean
+  readonly query?: Readonly<Record<string, string | number | boolean>>
+  readonly body?: { readonly [key: string]: ApiBodyValue }
+  /** Values to ask for first (an access level, a dry-run switch); sent as the body unless `form.queryFields`. */
+  readonly form?: Omit<FormSpec, 'method' | 'path'>
+  readonly outcome?: Outcome
+  /** What to say when it worked. */
+  readonly done?: string
+}
+
+export interface ListSpec {
+  readonly path: string
+  readonly columns: readonly Column[]
+  readonly filters?: readonly Filter[]
+  /** Query parameters always sent (`per_page`, a default sort). */
+  readonly query?: Readonly<Record<string, string | number | boolean>>
+  /** The field that identifies an item in routes and `{…}` placeholders; default `id`. */
+  readonly key?: string
+  /** The list endpoint answers one page only (no pagination headers): no pager. */
+  readonly unpaged?: boolean
+  /** The answer is an object holding the rows under this key, not an array. */
+  readonly rowsAt?: string
+}
+
+export interface DetailSpec {
+  /** The single GET (`/runners/{id}`); without it the detail shows the list's row. */
+  readonly path?: string
+  readonly fields: readonly FieldView[]
+}
+
+export interface ResourceDescription {
+  /** Unique within its family; the route segment (`/admin/users`). */
+  readonly key: string
+  readonly family: ResourceFamilyKey
+  /** Plural, as the list's heading (`Users`). */
+  readonly title: string
+  /** One item (`user`), for buttons and messages. */
+  readonly singular: string
+  readonly scope: ResourceScope
+  readonly description?: string
+  /** Who can read it; the panel says so instead of showing a 403. */
+  readonly readRole?: Role
+  /** Where the spec or GitLab marks it: shown as a small tag. */
+  readonly tier?: 'Premium' | 'Ultimate'
+  readonly list?: ListSpec
+  /** A single object (application settings, error tracking settings) instead of a list. */
+  readonly singleton?: { readonly path: string; readonly fields: readonly FieldView[] }
+  readonly detail?: DetailSpec
+  readonly create?: FormSpec & { readonly role?: Role }
+  /** Filled from the item; `{field}` placeholders in its path. */
+  readonly edit?: FormSpec & { readonly role?: Role }
+  readonly actions?: readonly Action[]
+  /** The field naming an item in headings and confirmations (`username`, `name`); default the key. */
+  readonly titleField?: string
+}
+
+/** The context a panel runs in: which account, and the project or group its paths need. */
+export interface ResourceContext {
+  readonly accountId: string
+  /** The account's own user id (`:user`). */
+  readonly userId: number
+  readonly projectId?: number | null
+  readonly groupId?: number | null
+}
