@@ -103,3 +103,77 @@ describe('activity events recorded by API operations', () => {
     expect(pushes.map((e) => e.push_data?.ref)).toEqual(expect.arrayContaining(['feature', 'main']))
   })
 })
+
+// Operations resources keep audit events only: GitLab's Events API has no target type for them,
+// so recording activity events for them would put rows in feeds that no filter can select.
+describe('operations resources record audit events, not activity events', () => {
+  let s: ListeningServer
+  let owner: SeededUser
+  let projectId = 0
+  let projectPath = ''
+  const api = `/api/v4`
+
+  async function call(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const res = await s.request(owner.token, { method, url: `${api}${url}`, payload })
+    if (res.statusCode >= 300) throw new Error(`${method} ${url} answered ${res.statusCode}: ${res.body}`)
+    return res.body ? (res.json() as Record<string, unknown>) : {}
+  }
+
+  async function graphql(query: string): Promise<Record<string, unknown>> {
+    const res = await s.request(owner.token, { method: 'POST', url: '/api/graphql', payload: { query } })
+    expect(res.statusCode).toBe(200)
+    return (res.json() as { data: Record<string, unknown> }).data
+  }
+
+  beforeAll(async () => {
+    s = await startServer()
+    owner = seedUser(s, { username: 'opsowner' })
+    const project = await call('POST', '/projects', { name: 'ops-demo', initialize_with_readme: true })
+    projectId = project.id as number
+    projectPath = project.path_with_namespace as string
+
+    const env = await call('POST', `/projects/${projectId}/environments`, { name: 'staging' })
+    await call('PUT', `/projects/${projectId}/environments/${env.id}`, { external_url: 'https://staging.example.com' })
+    await call('POST', `/projects/${projectId}/environments/${env.id}/stop`)
+    await call('DELETE', `/projects/${projectId}/environments/${env.id}`)
+    await call('POST', `/projects/${projectId}/protected_environments`, { name: 'production', deploy_access_levels: [{ access_level: 40 }] })
+    const cluster = await call('POST', `/projects/${projectId}/clusters/user`, { name: 'k8s', platform_cluster_attributes: { api_url: 'https://k8s.example.com', token: 'secret' } })
+    await call('DELETE', `/projects/${projectId}/clusters/${cluster.id}`)
+    await call('POST', `/projects/${projectId}/pages/domains`, { domain: 'ops.example.com' })
+    await call('PATCH', `/projects/${projectId}/error_tracking/settings`, { active: true, integrated: true })
+    await call('POST', `/projects/${projectId}/error_tracking/client_keys`)
+    const created = await graphql(`mutation { httpIntegrationCreate(input: {projectPath: "${projectPath}", name: "Prometheus", active: true}) { errors integration { url token } } }`)
+    const integration = (created.httpIntegrationCreate as { integration: { url: string; token: string } }).integration
+    const notify = (payload: Record<string, unknown>) =>
+      s.app.inject({ method: 'POST', url: new URL(integration.url).pathname, headers: { 'content-type': 'application/json', authorization: `Bearer ${integration.token}` }, payload: JSON.stringify(payload) })
+    expect((await notify({ title: 'Disk full', fingerprint: 'disk' })).statusCode).toBe(200)
+    expect((await notify({ title: 'Disk full', fingerprint: 'disk', end_time: '2024-01-01T00:00:00Z' })).statusCode).toBe(200)
+  }, 60_000)
+  afterAll(async () => {
+    await s.close()
+  })
+
+  it('leaves the activity feed with the project creation and its first push only', async () => {
+    const res = await s.request(owner.token, { method: 'GET', url: `${api}/projects/${projectId}/events?per_page=100` })
+    const events = res.json() as EventJson[]
+    expect(events.map((e) => [e.action_name, e.target_type]).sort()).toEqual([['created', null], ['pushed new', null]])
+  })
+
+  it('records each change as a project audit event', async () => {
+    const res = await s.request(owner.token, { method: 'GET', url: `${api}/projects/${projectId}/audit_events?per_page=100` })
+    const types = new Set((res.json() as { details: { target_type: string } }[]).map((a) => a.details.target_type))
+    for (const type of ['Environment', 'ProtectedEnvironment', 'Clusters::Cluster', 'PagesDomain', 'ErrorTracking::ProjectErrorTrackingSetting', 'ErrorTracking::ClientKey', 'AlertManagement::HttpIntegration']) {
+      expect(types, type).toContain(type)
+    }
+  })
+
+  it.each(['environment', 'cluster', 'alert', 'vulnerability'])('refuses target_type=%s with 400: GitLab has no such event target', async (targetType) => {
+    const res = await s.request(owner.token, { method: 'GET', url: `${api}/projects/${projectId}/events?target_type=${targetType}` })
+    expect(res.statusCode).toBe(400)
+  })
+
+  it.each(['issue', 'milestone', 'merge_request', 'note', 'project', 'snippet', 'user', 'epic', 'wiki', 'design'])('accepts target_type=%s', async (targetType) => {
+    const res = await s.request(owner.token, { method: 'GET', url: `${api}/events?target_type=${targetType}` })
+    expect(res.statusCode).toBe(200)
+  })
+})

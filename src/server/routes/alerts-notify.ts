@@ -46,13 +46,13 @@ function payloadBytes(request: FastifyRequest, body: unknown): number {
 }
 
 /**
- * Decides who sends an alert: the monitoring tool holding the integration's key, or a signed-in
+ * Checks who sends an alert: the monitoring tool holding the integration's key, or a signed-in
  * Developer (or above) sending a test alert with their own token. Anything else is 401/403.
  */
-function sender(request: FastifyRequest, project: ProjectRow, integration: HttpIntegrationRow): { readonly user: UserRow | null } {
+function assertMaySend(request: FastifyRequest, project: ProjectRow, integration: HttpIntegrationRow): void {
   const ctx = request.server.burrow
   const key = presentedKey(request)
-  if (key !== null && tokenMatches(ctx, integration, key)) return { user: null }
+  if (key !== null && tokenMatches(ctx, integration, key)) return
   let user: UserRow | null
   try {
     user = authenticate(ctx, request, (request.query ?? {}) as Record<string, unknown>).user
@@ -63,7 +63,6 @@ function sender(request: FastifyRequest, project: ProjectRow, integration: HttpI
   if (!user) throw unauthorized()
   const perms = new Permissions(ctx.db, user)
   if (!perms.canReadProject(project) || !perms.canInProject(project, AccessLevel.DEVELOPER)) throw forbidden()
-  return { user }
 }
 
 /**
@@ -91,8 +90,8 @@ const alertsNotify: FastifyPluginAsync = async (app) => {
     }
     const integration = findHttpIntegrationByEndpoint(ctx.db, project.id, endpoint)
     if (!integration || !integration.active) throw forbidden()
-    const { user } = sender(request, project, integration)
-    const alerts = receiveAlertPayload(ctx, project, integration, body, user)
+    assertMaySend(request, project, integration)
+    const alerts = receiveAlertPayload(ctx, project, integration, body)
     return reply.code(200).send(alerts.map((a) => ({ iid: a.iid, title: a.title })))
   }
 

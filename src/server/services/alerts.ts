@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import type { ServerContext } from '../context'
-import type { Db } from '../db/connection'
+import { nowIso, type Db } from '../db/connection'
 import {
   ALERT_SEVERITY, ALERT_SEVERITY_NAMES, ALERT_STATUS, ALERT_STATUS_NAMES, alertAssignees, alertsByIds, deleteHttpIntegration, findAlertById, findUnresolvedAlert, incrementAlertEvents, insertAlert, insertHttpIntegration,
   replaceAlertAssignees, setAlertStatus, touchAlert, updateHttpIntegrationRow, type AlertRow, type AlertStatusName, type HttpIntegrationRow,
@@ -10,12 +10,10 @@ import { findEnvironmentByName } from '../db/environments'
 import { nextIid } from '../db/internal-ids'
 import { findProjectWithNamespace } from '../db/projects'
 import type { ProjectRow, UserRow } from '../db/rows'
-import { insertUser, namespacePathTaken, usernameTaken } from '../db/users'
 import { decryptSecret, encryptSecret } from '../auth/encryption'
 import { AccessLevel } from '../auth/access'
 import { Permissions } from '../auth/permissions'
 import { parseAlertPayload, parseMappings, type AlertFieldMapping } from '../alerts/payload'
-import { recordEvent } from './events'
 import { recordProjectChange } from './project-changes'
 import { createTodo, pendingTodoFor, type TodoRow } from './todos'
 
@@ -24,25 +22,6 @@ export const ALERT_TARGET_TYPE = 'AlertManagement::Alert'
 /** Endpoint identifier of a project's single legacy endpoint, served at `/alerts/notify.json`. */
 export const LEGACY_IDENTIFIER = 'legacy'
 const DEFAULT_NAME_SLUG = 'http-endpoint'
-
-/**
- * The internal user inbound alerts are attributed to (GitLab's `User.alert_bot`), created on
- * first need so instances that never receive an alert never list it.
- */
-export function alertBot(db: Db): UserRow {
-  const existing = db.prepare(`SELECT * FROM users WHERE user_type = 'alert_bot' ORDER BY id LIMIT 1`).get() as UserRow | undefined
-  if (existing) return existing
-  let username = 'alert-bot'
-  for (let i = 1; usernameTaken(db, username, null) || namespacePathTaken(db, username, null); i += 1) username = `alert-bot${i}`
-  return insertUser(db, {
-    username,
-    name: 'Alert Bot',
-    email: `${username}@noreply.burrow.invalid`,
-    password_hash: null,
-    user_type: 'alert_bot',
-    bio: 'The Alert Bot is an internal user that creates alerts received from monitoring tools.',
-  })
-}
 
 /** Rails' `slugify`: lowercase alphanumerics and dashes, used in an integration's URL. */
 export function slugify(name: string): string {
@@ -129,7 +108,7 @@ export function createHttpIntegration(request: FastifyRequest, project: ProjectR
       payloadAttributeMappings: JSON.stringify(input.payloadAttributeMappings ?? []),
     })
     recordProjectChange(request, project, {
-      action: 'created', targetType: 'AlertManagement::HttpIntegration', targetId: integration.id, targetTitle: integration.name,
+      targetType: 'AlertManagement::HttpIntegration', targetId: integration.id, targetTitle: integration.name,
       audit: { add: 'alert_management_http_integration', custom_message: `Created HTTP integration ${integration.name} (${integration.active ? 'active' : 'inactive'})` },
     })
     return { integration, errors: [] }
@@ -154,7 +133,7 @@ export function updateHttpIntegration(request: FastifyRequest, project: ProjectR
     if (updated.payload_attribute_mappings !== integration.payload_attribute_mappings) changes.push('field mappings')
     if (changes.length > 0) {
       recordProjectChange(request, project, {
-        action: 'updated', targetType: 'AlertManagement::HttpIntegration', targetId: updated.id, targetTitle: updated.name,
+        targetType: 'AlertManagement::HttpIntegration', targetId: updated.id, targetTitle: updated.name,
         audit: { change: 'alert_management_http_integration', custom_message: `Changed HTTP integration ${updated.name}: ${changes.join(', ')}` },
       })
     }
@@ -168,7 +147,7 @@ export function resetHttpIntegrationToken(request: FastifyRequest, project: Proj
   return ctx.db.transaction(() => {
     const updated = updateHttpIntegrationRow(ctx.db, integration.id, { encrypted_token: encryptSecret(ctx.options.dataDir, newToken()) })
     recordProjectChange(request, project, {
-      action: 'updated', targetType: 'AlertManagement::HttpIntegration', targetId: updated.id, targetTitle: updated.name,
+      targetType: 'AlertManagement::HttpIntegration', targetId: updated.id, targetTitle: updated.name,
       audit: { change: 'alert_management_http_integration_token', custom_message: `Reset the authorization key of HTTP integration ${updated.name}` },
     })
     return updated
@@ -181,41 +160,31 @@ export function destroyHttpIntegration(request: FastifyRequest, project: Project
   db.transaction(() => {
     deleteHttpIntegration(db, integration.id)
     recordProjectChange(request, project, {
-      action: 'destroyed', targetType: 'AlertManagement::HttpIntegration', targetId: integration.id, targetTitle: integration.name,
+      targetType: 'AlertManagement::HttpIntegration', targetId: integration.id, targetTitle: integration.name,
       audit: { remove: 'alert_management_http_integration', custom_message: `Deleted HTTP integration ${integration.name}` },
     })
   })()
-}
-
-function alertEvent(db: Db, alert: AlertRow, authorId: number, action: 'created' | 'closed' | 'reopened'): void {
-  recordEvent(db, {
-    authorId, action, projectId: alert.project_id, targetType: 'AlertManagement::Alert', targetId: alert.id, targetIid: alert.iid, targetTitle: alert.title,
-  })
 }
 
 /**
  * Processes one inbound payload (GitLab's generic alert processing): an unresolved alert with the
  * same fingerprint counts one more event, or is resolved when the payload carries `end_time`;
  * otherwise a new alert is created, unless the payload only resolves (nothing to resolve then).
- * `sender` is the Developer behind a test alert, null for a monitoring tool. Returns the alerts
- * the payload touched.
+ * Returns the alerts the payload touched. GitLab records no activity event for alerts.
  */
 export function receiveAlertPayload(
   ctx: ServerContext,
   project: ProjectRow,
   integration: HttpIntegrationRow | null,
   payload: Readonly<Record<string, unknown>>,
-  sender: UserRow | null,
 ): AlertRow[] {
   const db = ctx.db
-  const parsed = parseAlertPayload(payload, integration ? parseMappings(integration.payload_attribute_mappings) : [], new Date())
+  const parsed = parseAlertPayload(payload, integration ? parseMappings(integration.payload_attribute_mappings) : [], new Date(nowIso()))
   return db.transaction((): AlertRow[] => {
-    const author = sender ?? alertBot(db)
     const existing = parsed.fingerprint ? findUnresolvedAlert(db, project.id, parsed.fingerprint) : undefined
     if (existing) {
       if (parsed.endedAt) {
         const resolved = setAlertStatus(db, existing.id, ALERT_STATUS.resolved, parsed.endedAt)
-        alertEvent(db, resolved, author.id, 'closed')
         return [resolved]
       }
       return [incrementAlertEvents(db, existing.id)]
@@ -237,7 +206,6 @@ export function receiveAlertPayload(
       payload: JSON.stringify(payload),
       startedAt: parsed.startedAt,
     })
-    alertEvent(db, alert, author.id, 'created')
     return [alert]
   })()
 }
@@ -254,7 +222,6 @@ export interface AlertUpdateResult {
  */
 export function updateAlertStatus(request: FastifyRequest, alert: AlertRow, status: AlertStatusName): AlertUpdateResult {
   const db = request.server.burrow.db
-  const user = request.actor.user as UserRow
   const target = ALERT_STATUS[status]
   if (target === alert.status) return { alert, errors: [] }
   return db.transaction((): AlertUpdateResult => {
@@ -262,10 +229,8 @@ export function updateAlertStatus(request: FastifyRequest, alert: AlertRow, stat
     if (reopening && alert.fingerprint && findUnresolvedAlert(db, alert.project_id, alert.fingerprint)) {
       return { alert, errors: ['An unresolved alert with the same fingerprint already exists'] }
     }
-    const endedAt = target === ALERT_STATUS.resolved ? new Date().toISOString() : null
+    const endedAt = target === ALERT_STATUS.resolved ? nowIso() : null
     const updated = setAlertStatus(db, alert.id, target, endedAt)
-    if (target === ALERT_STATUS.resolved) alertEvent(db, updated, user.id, 'closed')
-    else if (reopening) alertEvent(db, updated, user.id, 'reopened')
     return { alert: updated, errors: [] }
   })()
 }

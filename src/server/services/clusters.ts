@@ -118,7 +118,7 @@ export function createCluster(request: FastifyRequest, project: ProjectRow, para
       encrypted_token: encryptSecret(ctx.options.dataDir, params.platform.token),
     })
     recordProjectChange(request, project, {
-      action: 'created', targetType: 'Clusters::Cluster', targetId: cluster.id, targetTitle: cluster.name,
+      targetType: 'Clusters::Cluster', targetId: cluster.id, targetTitle: cluster.name,
       audit: { add: 'cluster', custom_message: `Added cluster ${cluster.name}` },
     })
     return cluster
@@ -167,7 +167,7 @@ export function updateClusterAttributes(request: FastifyRequest, project: Projec
     const changed = Object.keys(changes).map((k) => (k === 'encrypted_token' ? 'token' : k)).join(', ')
     if (changed !== '') {
       recordProjectChange(request, project, {
-        action: 'updated', targetType: 'Clusters::Cluster', targetId: cluster.id, targetTitle: updated.name,
+        targetType: 'Clusters::Cluster', targetId: cluster.id, targetTitle: updated.name,
         audit: { change: changed, custom_message: `Updated cluster ${updated.name} (${changed})` },
       })
     }
@@ -181,7 +181,7 @@ export function destroyCluster(request: FastifyRequest, project: ProjectRow, clu
   db.transaction(() => {
     deleteCluster(db, cluster.id)
     recordProjectChange(request, project, {
-      action: 'destroyed', targetType: 'Clusters::Cluster', targetId: cluster.id, targetTitle: cluster.name,
+      targetType: 'Clusters::Cluster', targetId: cluster.id, targetTitle: cluster.name,
       audit: { remove: 'cluster', custom_message: `Removed cluster ${cluster.name}` },
     })
   })()

@@ -248,7 +248,7 @@ export function createEnvironment(request: FastifyRequest, project: ProjectRow, 
   return db.transaction(() => {
     const env = insertValidated(db, project.id, params.name, { externalUrl: params.external_url, tier: params.tier, description: params.description })
     recordProjectChange(request, project, {
-      action: 'created', targetType: 'Environment', targetId: env.id, targetTitle: env.name,
+      targetType: 'Environment', targetId: env.id, targetTitle: env.name,
       audit: { add: 'environment', custom_message: `Created environment ${env.name}` },
     })
     return env
@@ -276,7 +276,7 @@ export function updateEnvironmentAttributes(request: FastifyRequest, project: Pr
     const updated = updateEnvironment(db, env.id, changes)
     const changed = Object.keys(changes).join(', ')
     recordProjectChange(request, project, {
-      action: 'updated', targetType: 'Environment', targetId: env.id, targetTitle: updated.name,
+      targetType: 'Environment', targetId: env.id, targetTitle: updated.name,
       audit: { change: changed, custom_message: `Updated environment ${updated.name} (${changed})` },
     })
     return updated
@@ -309,7 +309,7 @@ export async function stopEnvironment(request: FastifyRequest, project: ProjectR
   const updated = ctx.db.transaction(() => {
     const row = updateEnvironment(ctx.db, env.id, { state: next })
     recordProjectChange(request, project, {
-      action: 'closed', targetType: 'Environment', targetId: env.id, targetTitle: env.name,
+      targetType: 'Environment', targetId: env.id, targetTitle: env.name,
       audit: { change: 'state', from: env.state, to: next, custom_message: `Stopped environment ${env.name}${action ? ` (running ${action.name})` : ''}` },
     })
     return row
@@ -325,7 +325,7 @@ export function destroyEnvironment(request: FastifyRequest, project: ProjectRow,
   db.transaction(() => {
     deleteEnvironment(db, env.id)
     recordProjectChange(request, project, {
-      action: 'destroyed', targetType: 'Environment', targetId: env.id, targetTitle: env.name,
+      targetType: 'Environment', targetId: env.id, targetTitle: env.name,
       audit: { remove: 'environment', custom_message: `Deleted environment ${env.name}` },
     })
   })()
@@ -361,7 +361,7 @@ export function scheduleReviewAppsDeletion(
       scheduleEnvironmentDeletion(db, scheduled.map((e) => e.id), at)
       for (const env of scheduled) {
         recordProjectChange(request, project, {
-          action: 'updated', targetType: 'Environment', targetId: env.id, targetTitle: env.name,
+          targetType: 'Environment', targetId: env.id, targetTitle: env.name,
           audit: { change: 'auto_delete_at', from: null, to: at, custom_message: `Scheduled review app ${env.name} for deletion` },
         })
       }

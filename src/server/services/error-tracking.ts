@@ -22,7 +22,7 @@ export function updateErrorTrackingSetting(request: FastifyRequest, project: Pro
     if (before?.integrated !== after.integrated) changes.push(`integrated ${after.integrated === 1}`)
     if (changes.length > 0) {
       recordProjectChange(request, project, {
-        action: before ? 'updated' : 'created', targetType: 'ErrorTracking::ProjectErrorTrackingSetting', targetId: project.id, targetTitle: 'error tracking',
+        targetType: 'ErrorTracking::ProjectErrorTrackingSetting', targetId: project.id, targetTitle: 'error tracking',
         audit: { change: 'error_tracking_setting', custom_message: `Changed error tracking settings: ${changes.join(', ')}` },
       })
     }
@@ -36,7 +36,7 @@ export function createClientKey(request: FastifyRequest, project: ProjectRow): C
   return db.transaction(() => {
     const key = insertClientKey(db, project.id, generatePublicKey())
     recordProjectChange(request, project, {
-      action: 'created', targetType: 'ErrorTracking::ClientKey', targetId: key.id, targetTitle: `client key ${key.id}`,
+      targetType: 'ErrorTracking::ClientKey', targetId: key.id, targetTitle: `client key ${key.id}`,
       audit: { add: 'error_tracking_client_key', custom_message: `Created error tracking client key ${key.id}` },
     })
     return key
@@ -48,7 +48,7 @@ export function destroyClientKey(request: FastifyRequest, project: ProjectRow, k
   db.transaction(() => {
     deleteClientKey(db, key.id)
     recordProjectChange(request, project, {
-      action: 'destroyed', targetType: 'ErrorTracking::ClientKey', targetId: key.id, targetTitle: `client key ${key.id}`,
+      targetType: 'ErrorTracking::ClientKey', targetId: key.id, targetTitle: `client key ${key.id}`,
       audit: { remove: 'error_tracking_client_key', custom_message: `Deleted error tracking client key ${key.id}` },
     })
   })()

@@ -16,7 +16,11 @@ export type EventAction =
   | 'expired'
   | 'approved'
 
-/** Target types as returned in `target_type` (the filter accepts their lowercase forms). */
+/**
+ * Target types as returned in `target_type` (the filter accepts their lowercase forms): GitLab's
+ * Event targets only. Operations resources (environments, clusters, Pages domains, error tracking,
+ * alerts, vulnerabilities) and storage moves get audit events, never activity events.
+ */
 export type EventTargetType =
   | 'Issue'
   | 'Milestone'
@@ -30,15 +34,6 @@ export type EventTargetType =
   | 'Epic'
   | 'WikiPage::Meta'
   | 'DesignManagement::Design'
-  | 'Environment'
-  | 'ProtectedEnvironment'
-  | 'Clusters::Cluster'
-  | 'PagesDomain'
-  | 'ErrorTracking::ProjectErrorTrackingSetting'
-  | 'ErrorTracking::ClientKey'
-  | 'AlertManagement::Alert'
-  | 'AlertManagement::HttpIntegration'
-  | 'Vulnerability'
 
 export interface PushData {
   readonly commit_count: number

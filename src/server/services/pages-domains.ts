@@ -82,7 +82,7 @@ export function createPagesDomain(request: FastifyRequest, project: ProjectRow, 
       autoSslEnabled: params.auto_ssl_enabled === true,
     })
     recordProjectChange(request, project, {
-      action: 'created', targetType: 'PagesDomain', targetId: row.id, targetTitle: row.domain,
+      targetType: 'PagesDomain', targetId: row.id, targetTitle: row.domain,
       audit: { add: 'pages_domain', custom_message: `Added Pages domain ${row.domain}${certificate ? ' with a certificate' : ''}` },
     })
     return row
@@ -120,7 +120,7 @@ export function updatePagesDomainAttributes(request: FastifyRequest, project: Pr
     const updated = updatePagesDomain(ctx.db, d.id, changes)
     const what = touchesCertificate ? (updated.certificate ? 'certificate' : 'certificate removed') : 'auto_ssl_enabled'
     recordProjectChange(request, project, {
-      action: 'updated', targetType: 'PagesDomain', targetId: d.id, targetTitle: d.domain,
+      targetType: 'PagesDomain', targetId: d.id, targetTitle: d.domain,
       audit: { change: what, custom_message: `Updated Pages domain ${d.domain} (${what})` },
     })
     return updated
@@ -133,7 +133,7 @@ export function destroyPagesDomain(request: FastifyRequest, project: ProjectRow,
   db.transaction(() => {
     deletePagesDomain(db, d.id)
     recordProjectChange(request, project, {
-      action: 'destroyed', targetType: 'PagesDomain', targetId: d.id, targetTitle: d.domain,
+      targetType: 'PagesDomain', targetId: d.id, targetTitle: d.domain,
       audit: { remove: 'pages_domain', custom_message: `Removed Pages domain ${d.domain}` },
     })
   })()

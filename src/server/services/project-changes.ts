@@ -2,21 +2,21 @@ import type { FastifyRequest } from 'fastify'
 import { findProjectWithNamespace } from '../db/projects'
 import type { ProjectRow } from '../db/rows'
 import { recordAudit, type AuditChange } from './audit'
-import { recordEvent, type EventAction, type EventTargetType } from './events'
 
 export interface ProjectChange {
-  readonly action: EventAction
-  readonly targetType: EventTargetType
+  /** GitLab's class name of the changed thing (`Environment`, `Clusters::Cluster`, `PagesDomain`…). */
+  readonly targetType: string
   readonly targetId: number
-  /** What the activity feed and the audit log name the target by (an environment name, a domain). */
+  /** What the audit log names the target by (an environment name, a domain). */
   readonly targetTitle: string
   readonly audit: AuditChange
 }
 
 /**
- * Records a change to a project's operations resource (environment, cluster, Pages domain…)
- * twice: as a project audit event and as an activity event authored by the caller. Secrets never
- * reach either: callers describe the change, not the values.
+ * Records a change to a project's operations resource (environment, cluster, Pages domain…) as a
+ * project audit event. GitLab keeps no activity event for these (its Events API knows issues,
+ * merge requests, milestones, notes, projects, snippets, users, epics, wiki pages and designs), so
+ * none is recorded. Secrets never reach the audit log: callers describe the change, not the values.
  */
 export function recordProjectChange(request: FastifyRequest, project: ProjectRow, change: ProjectChange): void {
   const db = request.server.burrow.db
@@ -31,15 +31,4 @@ export function recordProjectChange(request: FastifyRequest, project: ProjectRow
     targetDetails: change.targetTitle,
     change: change.audit,
   })
-  const author = request.actor.user
-  if (author) {
-    recordEvent(db, {
-      authorId: author.id,
-      action: change.action,
-      projectId: project.id,
-      targetType: change.targetType,
-      targetId: change.targetId,
-      targetTitle: change.targetTitle,
-    })
-  }
 }

@@ -62,7 +62,7 @@ export function protectEnvironment(request: FastifyRequest, project: ProjectRow,
   return db.transaction(() => {
     const pe = insertProtectedEnvironment(db, project.id, name, grants)
     recordProjectChange(request, project, {
-      action: 'created', targetType: 'ProtectedEnvironment', targetId: pe.id, targetTitle: name,
+      targetType: 'ProtectedEnvironment', targetId: pe.id, targetTitle: name,
       audit: { add: 'protected_environment', custom_message: `Protected environment ${name}` },
     })
     return pe
@@ -75,7 +75,7 @@ export function unprotectEnvironment(request: FastifyRequest, project: ProjectRo
   db.transaction(() => {
     deleteProtectedEnvironment(db, pe.id)
     recordProjectChange(request, project, {
-      action: 'destroyed', targetType: 'ProtectedEnvironment', targetId: pe.id, targetTitle: pe.name,
+      targetType: 'ProtectedEnvironment', targetId: pe.id, targetTitle: pe.name,
       audit: { remove: 'protected_environment', custom_message: `Unprotected environment ${pe.name}` },
     })
   })()

@@ -31,7 +31,6 @@ import { gitText } from '../git/git'
 import { apiMessage, validationFailed } from '../http/errors'
 import { auditAuthorOf, recordAuditBy, type AuditAuthor, type AuditEntityType } from './audit'
 import { backgroundQueue } from './background'
-import { recordEvent } from './events'
 
 /** What pushes and API writes are told while a move holds the repository (GitLab's wording). */
 export const READ_ONLY_MESSAGE = 'The repository is temporarily read-only. Please try again later.'
@@ -71,29 +70,28 @@ interface MoveTarget {
   readonly kind: StorageMoveKind
   readonly id: number
   readonly source: string
-  /** Full path or title that audit and activity events name the container by. */
+  /** Full path or title that audit events name the container by. */
   readonly label: string
   readonly projectId: number | null
-  readonly groupId: number | null
 }
 
 function projectTarget(ctx: ServerContext, project: ProjectRow): MoveTarget {
   const ns = findNamespaceById(ctx.db, project.namespace_id)
-  return { kind: 'project', id: project.id, source: project.repository_storage, label: `${ns?.full_path ?? ''}/${project.path}`, projectId: project.id, groupId: null }
+  return { kind: 'project', id: project.id, source: project.repository_storage, label: `${ns?.full_path ?? ''}/${project.path}`, projectId: project.id }
 }
 
 function snippetTarget(ctx: ServerContext, snippet: SnippetRow): MoveTarget {
-  return { kind: 'snippet', id: snippet.id, source: snippetStorage(ctx.db, snippet.id, ctx.storages[0]), label: snippet.title, projectId: snippet.project_id, groupId: null }
+  return { kind: 'snippet', id: snippet.id, source: snippetStorage(ctx.db, snippet.id, ctx.storages[0]), label: snippet.title, projectId: snippet.project_id }
 }
 
 function groupTarget(ctx: ServerContext, group: NamespaceRow): MoveTarget {
-  return { kind: 'group', id: group.id, source: groupStorage(ctx, group), label: group.full_path, projectId: null, groupId: group.id }
+  return { kind: 'group', id: group.id, source: groupStorage(ctx, group), label: group.full_path, projectId: null }
 }
 
 /**
  * Inserts the move as `scheduled`, makes a project's repository read-only in the same
- * transaction (GitLab's initial → scheduled transition), records the audit and activity
- * events, and queues the copy. Throws GitLab's 400 validation body when the move is invalid.
+ * transaction (GitLab's initial → scheduled transition), records the audit event (GitLab keeps no
+ * activity event for moves), and queues the copy. Throws GitLab's 400 validation body when the move is invalid.
  */
 function schedule(request: FastifyRequest, target: MoveTarget, destination: string | undefined): StorageMoveRow {
   const ctx = request.server.burrow
@@ -107,17 +105,6 @@ function schedule(request: FastifyRequest, target: MoveTarget, destination: stri
     const row = insertStorageMove(db, target.kind, target.id, target.source, dest, request.actor.user?.id ?? null)
     if (target.kind === 'project') setProjectReadOnly(db, target.id, true)
     recordMoveAudit(db, author, target, `Scheduled a repository storage move from ${target.source} to ${dest}`, row)
-    if (request.actor.user) {
-      recordEvent(db, {
-        authorId: request.actor.user.id,
-        action: 'updated',
-        projectId: target.projectId,
-        groupId: target.groupId,
-        targetType: target.kind === 'project' ? 'Project' : target.kind === 'snippet' ? 'Snippet' : null,
-        targetId: target.kind === 'group' ? null : target.id,
-        targetTitle: target.label,
-      })
-    }
     return row
   })()
   enqueueMove(ctx, move.id)

@@ -126,7 +126,7 @@ export function createVulnerabilityFromFinding(request: FastifyRequest, project:
       finding.id,
     )
     recordProjectChange(request, project, {
-      action: 'created', targetType: 'Vulnerability', targetId: vulnerability.id, targetTitle: vulnerability.title,
+      targetType: 'Vulnerability', targetId: vulnerability.id, targetTitle: vulnerability.title,
       audit: { add: 'vulnerability', custom_message: `Created vulnerability ${vulnerability.id} from finding ${finding.id}` },
     })
     return vulnerability
@@ -149,9 +149,7 @@ export function transitionVulnerability(request: FastifyRequest, project: Projec
   if (vulnerability.state === state) return null
   return db.transaction(() => {
     const updated = setVulnerabilityState(db, vulnerability.id, state, user.id)
-    const closing = state === 'resolved' || state === 'dismissed'
     recordProjectChange(request, project, {
-      action: closing ? 'closed' : state === 'detected' ? 'reopened' : 'updated',
       targetType: 'Vulnerability',
       targetId: updated.id,
       targetTitle: updated.title,
