@@ -1,10 +1,12 @@
 import { join } from 'node:path'
-import { app, BrowserWindow, ipcMain, Menu, nativeImage, protocol, session, shell, Tray } from 'electron'
-import { REQUEST_CHANNELS, type EventChannel, type IpcEvents } from '../shared/ipc/contract'
+import { app, BrowserWindow, ipcMain, Menu, nativeImage, Notification, protocol, session, shell, Tray, type MenuItemConstructorOptions } from 'electron'
+import { REQUEST_CHANNELS, type Account, type EventChannel, type IpcEvents } from '../shared/ipc/contract'
+import type { NotifySummary } from '../shared/ipc/notify'
 import { contentSecurityPolicy } from './core/csp'
 import { openAccounts } from './core/accounts/index'
 import { openCache } from './core/cache/index'
 import { createCore, type Core } from './core/index'
+import { trayModel } from './core/notify/index'
 import { Outbox } from './core/outbox/index'
 import { readStaticFile } from './core/static-files'
 
@@ -24,6 +26,8 @@ protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: 
 // Created once the app is ready: the accounts service reads the user data dir.
 let core: Core
 let tray: Tray | null = null
+/** Shown notifications, kept referenced: one collected by the GC loses its click handler. */
+const notifications = new Set<Notification>()
 
 function pageOrigin(): string {
   return devServerUrl ? new URL(devServerUrl).origin : `${SCHEME}://app`
@@ -66,7 +70,8 @@ function wireIpc(): void {
   })
 }
 
-function createWindow(): BrowserWindow {
+/** Opens the page (at `route`, when given) in a new window. */
+function createWindow(route?: string): BrowserWindow {
   const window = new BrowserWindow({
     width: 1200,
     height: 800,
@@ -89,26 +94,90 @@ function createWindow(): BrowserWindow {
     if (new URL(url).origin !== pageOrigin()) event.preventDefault()
   })
   window.webContents.on('will-attach-webview', (event) => event.preventDefault())
-  void window.loadURL(devServerUrl ?? `${SCHEME}://app/index.html`)
+  const hash = route === undefined ? '' : `#${route}`
+  void window.loadURL(`${devServerUrl ?? `${SCHEME}://app/index.html`}${hash}`)
   return window
 }
 
+/**
+ * Brings the window forward and shows `route` there: an open page hears `app:did-request-route`
+ * (the renderer turns it into a navigation); a new window opens at the route.
+ */
+function showRoute(route?: string): void {
+  const window = BrowserWindow.getAllWindows()[0]
+  if (window === undefined) {
+    createWindow(route)
+    return
+  }
+  if (window.isMinimized()) window.restore()
+  window.show()
+  window.focus()
+  if (route !== undefined) core.events.emit('app:did-request-route', { route })
+}
+
+/** Sync and a to-do and alert check of every account, as the renderer's "Sync now" does. */
+async function syncNow(): Promise<void> {
+  const listed = await core.dispatch('accounts:list', [])
+  if (!listed.ok) return
+  for (const account of listed.result as readonly Account[]) void core.dispatch('sync:start', [account.id])
+  void core.dispatch('notify:check', [])
+}
+
+function trayLabel(text: string): string {
+  // `&` marks an access key in Windows and Linux menus.
+  return text.replace(/&/g, '&&')
+}
+
+/** The tray menu from the watcher's summary: counts and newest items (core/notify/tray.ts), then the app's own entries. */
+async function updateTray(): Promise<void> {
+  if (tray === null) return
+  const response = await core.dispatch('notify:summary', [])
+  const model = response.ok ? trayModel(response.result as NotifySummary) : { tooltip: 'Burrow', entries: [] }
+  const items: MenuItemConstructorOptions[] = model.entries.map((e) => {
+    if (e.kind === 'separator') return { type: 'separator' }
+    if (e.kind === 'note') return { label: trayLabel(e.label), enabled: false }
+    return { label: trayLabel(e.label), click: () => showRoute(e.route) }
+  })
+  if (items.length > 0) items.push({ type: 'separator' })
+  items.push({ label: 'Show Burrow', click: () => showRoute() }, { label: 'Sync now', click: () => void syncNow() }, { type: 'separator' }, { label: 'Quit', role: 'quit' })
+  tray?.setToolTip(model.tooltip)
+  tray?.setContextMenu(Menu.buildFromTemplate(items))
+}
+
 function createTray(): void {
-  const icon = nativeImage.createFromPath(join(__dirname, '../../resources/tray.png'))
-  tray = new Tray(icon)
+  tray = new Tray(nativeImage.createFromPath(join(__dirname, '../../resources/tray.png')))
   tray.setToolTip('Burrow')
-  tray.setContextMenu(
-    Menu.buildFromTemplate([
-      { label: 'Show Burrow', click: () => (BrowserWindow.getAllWindows()[0] ?? createWindow()).show() },
-      { type: 'separator' },
-      { label: 'Quit', role: 'quit' },
-    ]),
-  )
+  void updateTray()
+  // A burst of changes (a sync run writing to-dos) rebuilds the menu once.
+  let pending: NodeJS.Timeout | null = null
+  core.events.subscribe((event, payload) => {
+    const relevant = event === 'notify:did-change' || event === 'notify:did-announce' || (event === 'cache:did-change' && payload.kinds.includes('todo'))
+    if (!relevant || pending !== null) return
+    pending = setTimeout(() => {
+      pending = null
+      void updateTray()
+    }, 250)
+  })
+}
+
+/** A native notification per announcement, when the user has them on (the `notifications` preference). */
+function wireNotifications(): void {
+  core.events.subscribe((event, payload) => {
+    if (event !== 'notify:did-announce' || core.preferences?.get().notifications !== true || !Notification.isSupported()) return
+    const notification = new Notification({ title: payload.title, body: payload.body, icon: join(__dirname, '../../resources/icon.png') })
+    notifications.add(notification)
+    notification.on('click', () => showRoute(payload.route))
+    notification.on('close', () => notifications.delete(notification))
+    notification.show()
+  })
 }
 
 app.on('web-contents-created', (_event, contents) => {
   contents.setWindowOpenHandler(() => ({ action: 'deny' }))
 })
+
+// Windows shows toasts only for an app with an AppUserModelID.
+if (process.platform === 'win32') app.setAppUserModelId('Burrow')
 
 void app.whenReady().then(async () => {
   const accounts = await openAccounts({ userDataDir: app.getPath('userData') })
@@ -123,6 +192,7 @@ void app.whenReady().then(async () => {
   wireIpc()
   createWindow()
   createTray()
+  wireNotifications()
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow()
   })
