@@ -326,6 +326,17 @@ describe('the to-do and alert watcher', () => {
   })
 })
 
+describe('failures', () => {
+  it('leaves an account whose checks the instance refuses failing, with the reason', async () => {
+    // GET /user works with read_user, the to-do list and GraphQL need api or read_api.
+    const reader = seedUser(server, { username: 'reader', scopes: ['read_user'] })
+    const added = await call<Account>('accounts:add', { baseUrl: proxy.url, token: reader.token })
+    const counts = await call<NotifyCounts>('notify:check', added.id)
+    expect(counts.accounts.find((a) => a.accountId === added.id)).toMatchObject({ state: 'failing', lastError: 'The request requires higher privileges than provided by the access token.' })
+    expect(announcements.filter((a) => a.accountId === added.id)).toEqual([])
+  })
+})
+
 describe('back-off', () => {
   it('doubles the wait after each failed check, up to the cap', () => {
     expect([0, 1, 2, 3, 10].map((failures) => nextDelay(60_000, failures, 1_800_000))).toEqual([60_000, 120_000, 240_000, 480_000, 1_800_000])
