@@ -81,6 +81,7 @@ export const FAMILIES: readonly Family[] = [
     description: 'Instance administration (administrators only).',
     resources: ['Users', 'All runners', 'Audit events', 'Replication nodes', 'Pages domains', 'Storage moves'],
   },
+  { key: 'account', label: 'Your account', path: '/account', icon: 'user', key2: 'u', section: 'Administer', description: 'Your access tokens and activity.', resources: ['Access tokens', 'Activity'] },
 ]
 
 export const SECTIONS = ['Work', 'Code', 'Operate', 'Administer'] as const

@@ -4,6 +4,7 @@ import { FAMILIES } from './navigation'
 import { useAccountsStore } from './stores/accounts'
 import ShellHome from './views/ShellHome.vue'
 import WelcomeView from './views/WelcomeView.vue'
+import { RESOURCE_FAMILY_KEYS, resourceRoutes } from './views/resource/routes'
 
 declare module 'vue-router' {
   interface RouteMeta {
@@ -53,8 +54,10 @@ export const routes: RouteRecordRaw[] = [
       { path: 'todos', name: 'todos', component: () => import('./views/todo/TodoListView.vue'), meta: { title: 'To-dos', family: 'todos' } },
       { path: 'outbox', name: 'outbox', component: () => import('./views/outbox/OutboxView.vue'), meta: { title: 'Outbox' } },
       { path: 'search', name: 'search', component: () => import('./views/search/SearchView.vue'), meta: { title: 'Search' } },
+      // Admin, CI/CD, Operations, Security, Projects, Groups and Your account: the generic resource panels (resources/).
+      ...resourceRoutes,
       // Families whose views are not built yet keep the placeholder (navigation.ts says what each will hold).
-      ...FAMILIES.filter((f) => !BUILT.has(f.key)).map((f) => ({ path: f.path.slice(1), name: f.key, component: () => import('./views/FamilyView.vue'), meta: { title: f.label, family: f.key } })),
+      ...FAMILIES.filter((f) => !BUILT.has(f.key) && !RESOURCE_FAMILY_KEYS.has(f.key)).map((f) => ({ path: f.path.slice(1), name: f.key, component: () => import('./views/FamilyView.vue'), meta: { title: f.label, family: f.key } })),
     ],
   },
   { path: '/:unknown(.*)*', redirect: '/' },
