@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openCache, type Cache } from '../../src/main/core/cache/index'
 import { createCore, type Core } from '../../src/main/core/index'
 import { EVENT_CHANNELS, REQUEST_CHANNELS } from '../../src/shared/ipc/contract'
-import type { Preferences } from '../../src/shared/ipc/notify'
+import type { Preferences } from '../../src/shared/ipc/preferences'
 
 /*
  * The notify and preferences channels at the boundary: argument validation (before any handler
