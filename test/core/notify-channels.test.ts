@@ -4,8 +4,9 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openCache, type Cache } from '../../src/main/core/cache/index'
 import { createCore, type Core } from '../../src/main/core/index'
-import { EVENT_CHANNELS, REQUEST_CHANNELS } from '../../src/shared/ipc/contract'
-import type { Preferences } from '../../src/shared/ipc/preferences'
+import { EVENT_CHANNELS, REQUEST_CHANNELS, type IpcEvents } from '../../src/shared/ipc/contract'
+
+type Preferences = IpcEvents['preferences:did-change']
 
 /*
  * The notify and preferences channels at the boundary: argument validation (before any handler
