@@ -6,7 +6,7 @@ import type { EventHub } from './events'
 import type { Cache } from './cache/cache'
 import { notifyHandlers } from './notify/channels'
 import type { NotifyService } from './notify/service'
-import type { PreferencesStore } from './preferences'
+import { preferencesHandlers, type PreferencesStore } from './preferences'
 import { cacheHandlers, type OfflineData } from './sync/channels'
 import type { SyncService } from './sync/service'
 import { outboxHandlers } from './outbox/channels'
@@ -112,6 +112,7 @@ export function createHandlers(options: CoreOptions): IpcHandlers {
     ...outboxHandlers(outbox),
     ...cacheHandlers(offline),
     ...apiHandlers(accounts),
-    ...notifyHandlers(notify, preferences),
+    ...notifyHandlers(notify),
+    ...preferencesHandlers(preferences),
   }
 }

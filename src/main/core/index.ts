@@ -3,6 +3,7 @@ import { createEventHub, type EventHub } from './events'
 import { createHandlers, type CoreOptions } from './handlers'
 import { NotifyService, type NotifyServiceOptions } from './notify/service'
 import { PreferencesStore } from './preferences'
+import { DEFAULT_PREFERENCES } from '../../shared/ipc/preferences'
 import { SyncService, type SyncServiceOptions } from './sync/service'
 import type { IpcResponse } from '../../shared/ipc/contract'
 
@@ -38,17 +39,25 @@ export interface CreateCoreOptions extends Omit<CoreOptions, 'events' | 'sync' |
 export function createCore(options: CreateCoreOptions): Core {
   const events = createEventHub()
   const { cache, accounts, syncOptions } = options
+  const preferences = cache !== undefined ? new PreferencesStore(cache.db) : null
   const sync =
     cache !== undefined && accounts !== undefined
       ? new SyncService({
           cache,
           accounts,
           ...syncOptions,
+          // The `syncIntervalMinutes` preference unless the launch fixes the interval.
+          intervalMs: syncOptions?.intervalMs ?? (() => (preferences?.get() ?? DEFAULT_PREFERENCES).syncIntervalMinutes * 60_000),
           onProgress: (progress) => events.emit('sync:did-progress', progress),
           onFinish: (finished) => events.emit('sync:did-finish', finished),
         })
       : null
-  const preferences = cache !== undefined ? new PreferencesStore(cache.db) : null
+  let syncInterval = preferences?.get().syncIntervalMinutes
+  const unwatchInterval = preferences?.onDidChange((p) => {
+    if (p.syncIntervalMinutes === syncInterval) return
+    syncInterval = p.syncIntervalMinutes
+    sync?.reschedule()
+  })
   const notify =
     cache !== undefined && accounts !== undefined && preferences !== null
       ? new NotifyService({
@@ -95,6 +104,7 @@ export function createCore(options: CreateCoreOptions): Core {
     preferences,
     async dispose() {
       unsubscribe?.()
+      unwatchInterval?.()
       await Promise.all([sync?.dispose(), notify?.dispose()])
     },
   }

@@ -1,11 +1,13 @@
-import { DEFAULT_PREFERENCES, type Preferences } from '../../shared/ipc/notify'
+import { DEFAULT_PREFERENCES, PREFERENCE_KEYS, preferenceProblem, type Preferences, type PreferencesRequests } from '../../shared/ipc/preferences'
 import type { CacheDb } from './cache/database'
 
 /**
- * The app preferences core acts on (notifications, the to-do and alert check interval), in the
+ * The app preferences (shared/ipc/preferences.ts): what core acts on (notifications, check and
+ * sync intervals) and what the renderer shows (theme, sidebar, saved filters). Kept in the
  * `app_preferences` table of the cache database (migration 100), one JSON value per key, so a
- * launch reads what the last one set. The renderer's look-and-feel settings stay in its own
- * storage: main has no use for them.
+ * launch reads what the last one set, whichever shell and whatever origin the page had. Not a
+ * file of its own: the cache database is already the app's durable store (the outbox lives
+ * there), and a write is one transaction.
  */
 export class PreferencesStore {
   private readonly listeners = new Set<(preferences: Preferences) => void>()
@@ -22,7 +24,7 @@ export class PreferencesStore {
   /** Stores the given keys (already validated at the IPC boundary) and announces the result when something changed. */
   set(changes: Partial<Preferences>): Preferences {
     const next: Preferences = { ...this.current, ...changes }
-    const changed = (Object.keys(next) as (keyof Preferences)[]).filter((k) => next[k] !== this.current[k])
+    const changed = PREFERENCE_KEYS.filter((k) => JSON.stringify(next[k]) !== JSON.stringify(this.current[k]))
     if (changed.length === 0) return this.current
     const write = this.db.prepare('INSERT INTO app_preferences (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
     this.db.transaction(() => {
@@ -45,23 +47,33 @@ export class PreferencesStore {
     return () => this.listeners.delete(listener)
   }
 
-  /** Stored values over the defaults; a value of the wrong type (an older or damaged row) falls back to its default. */
+  /** Stored values over the defaults; a value that is no longer valid (an older or damaged row) falls back to its default. */
   private read(): Preferences {
     const rows = this.db.prepare('SELECT key, value FROM app_preferences').all() as { key: string; value: string }[]
     const stored = new Map(rows.map((r) => [r.key, r.value]))
-    const value = <K extends keyof Preferences>(key: K, valid: (v: unknown) => boolean): Preferences[K] => {
+    const value = <K extends keyof Preferences>(key: K): Preferences[K] => {
       const raw = stored.get(key)
       if (raw === undefined) return DEFAULT_PREFERENCES[key]
       try {
         const parsed: unknown = JSON.parse(raw)
-        return valid(parsed) ? (parsed as Preferences[K]) : DEFAULT_PREFERENCES[key]
+        return preferenceProblem(key, parsed) === null ? (parsed as Preferences[K]) : DEFAULT_PREFERENCES[key]
       } catch {
         return DEFAULT_PREFERENCES[key]
       }
     }
-    return {
-      notifications: value('notifications', (v) => typeof v === 'boolean'),
-      notifyIntervalSeconds: value('notifyIntervalSeconds', (v) => typeof v === 'number' && Number.isInteger(v) && v >= 30 && v <= 3600),
-    }
+    return Object.fromEntries(PREFERENCE_KEYS.map((key) => [key, value(key)])) as unknown as Preferences
+  }
+}
+
+/** One async function per preferences channel (handlers.ts spreads them into the contract's handlers). */
+export type PreferencesHandlers = {
+  readonly [C in keyof PreferencesRequests]: (...args: PreferencesRequests[C]['args']) => Promise<PreferencesRequests[C]['result']>
+}
+
+/** The preferences channels over the store; the getter is called per request, so a launch without a cache answers `unavailable`. */
+export function preferencesHandlers(preferences: () => PreferencesStore): PreferencesHandlers {
+  return {
+    'preferences:get': async () => preferences().get(),
+    'preferences:set': async (changes) => preferences().set(changes),
   }
 }

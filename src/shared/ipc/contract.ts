@@ -10,6 +10,7 @@ import { apiValidators, type ApiRequests } from './api'
 import { cacheEventNames, cacheValidators, type CacheEvents, type CacheRequests } from './cache'
 import { notifyEventNames, notifyValidators, type NotifyEvents, type NotifyRequests } from './notify'
 import { outboxEventNames, outboxValidators, type OutboxEvents, type OutboxRequests } from './outbox'
+import { preferencesEventNames, preferencesValidators, type PreferencesEvents, type PreferencesRequests } from './preferences'
 
 /** Which shell hosts the renderer. */
 export type AppMode = 'electron' | 'browser'
@@ -66,7 +67,7 @@ export interface AccountVerification {
 }
 
 /** Request channels: arguments as a tuple, and what the handler resolves to. The outbox's channels are in outbox.ts, the cache's and sync's in cache.ts, `api:send` in api.ts. */
-export interface IpcRequests extends OutboxRequests, CacheRequests, ApiRequests, NotifyRequests {
+export interface IpcRequests extends OutboxRequests, CacheRequests, ApiRequests, NotifyRequests, PreferencesRequests {
   'app:info': { readonly args: readonly []; readonly result: AppInfo }
   'server:status': { readonly args: readonly []; readonly result: ServerStatus }
   'accounts:list': { readonly args: readonly []; readonly result: readonly Account[] }
@@ -78,7 +79,7 @@ export interface IpcRequests extends OutboxRequests, CacheRequests, ApiRequests,
 }
 
 /** Events pushed from main to the renderer, with their payload. */
-export interface IpcEvents extends OutboxEvents, CacheEvents, NotifyEvents {
+export interface IpcEvents extends OutboxEvents, CacheEvents, NotifyEvents, PreferencesEvents {
   'server:did-change-status': ServerStatus
   /** The whole list after an add, a remove or a verify that changed an account's profile. */
   'accounts:did-change': readonly Account[]
@@ -169,6 +170,7 @@ export const requestValidators: { readonly [C in RequestChannel]: ArgsValidator 
   ...cacheValidators,
   ...apiValidators,
   ...notifyValidators,
+  ...preferencesValidators,
 }
 
 const eventNames: { readonly [E in EventChannel]: true } = {
@@ -177,6 +179,7 @@ const eventNames: { readonly [E in EventChannel]: true } = {
   ...outboxEventNames,
   ...cacheEventNames,
   ...notifyEventNames,
+  ...preferencesEventNames,
 }
 
 export const REQUEST_CHANNELS: readonly RequestChannel[] = Object.freeze(Object.keys(requestValidators) as RequestChannel[])

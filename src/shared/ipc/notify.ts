@@ -1,7 +1,8 @@
 /**
  * The notification part of the IPC contract (contract.ts imports it): the to-do and alert
  * watcher's counts and announcements (core/notify), the alert list and the two alert actions,
- * the app preferences that govern notifications, and the shell's request to show a route.
+ * and the shell's request to show a route. The preferences that govern notifications are in
+ * preferences.ts.
  */
 
 /** An alert's status, in the REST API's lower case (GraphQL's `AlertManagementStatus` upper-cased). */
@@ -126,16 +127,6 @@ export interface AlertAssignRequest extends AlertRef {
   readonly assigneeUsernames: readonly string[]
 }
 
-/** App-wide settings kept by core (the renderer's look-and-feel settings stay in its own storage). */
-export interface Preferences {
-  /** Desktop notifications for new to-dos and alerts (native in Electron, Web Notifications in browser mode). */
-  readonly notifications: boolean
-  /** How often each account's to-dos and alerts are checked, in seconds (30–3600). */
-  readonly notifyIntervalSeconds: number
-}
-
-export const DEFAULT_PREFERENCES: Preferences = { notifications: true, notifyIntervalSeconds: 60 }
-
 /** `app:did-request-route`: the shell asks the page to show a route (a tray item or a notification was clicked). */
 export interface RouteRequest {
   readonly route: string
@@ -196,18 +187,6 @@ const assignArgs = alertAction(['assigneeUsernames'], (r) => {
   return names.every((n) => typeof n === 'string' && /^[A-Za-z0-9_.][A-Za-z0-9_.-]{0,254}$/.test(n)) ? null : 'assigneeUsernames must be a list of usernames'
 })
 
-function setPreferencesArgs(args: readonly unknown[]): Problem {
-  if (args.length !== 1 || !isObject(args[0])) return 'expected one object {notifications?, notifyIntervalSeconds?}'
-  const p = args[0]
-  const extra = unknownKeys(p, ['notifications', 'notifyIntervalSeconds'])
-  if (extra !== null) return extra
-  if (Object.keys(p).length === 0) return 'give at least one preference'
-  if (p.notifications !== undefined && typeof p.notifications !== 'boolean') return 'notifications must be a boolean'
-  const s = p.notifyIntervalSeconds
-  if (s !== undefined && !(typeof s === 'number' && Number.isInteger(s) && s >= 30 && s <= 3600)) return 'notifyIntervalSeconds must be an integer from 30 to 3600'
-  return null
-}
-
 /** The validators of the notify channels, spread into contract.ts `requestValidators`. */
 export const notifyValidators = {
   'notify:summary': noArgs,
@@ -215,8 +194,6 @@ export const notifyValidators = {
   'notify:list-alerts': listAlertsArgs,
   'alerts:update-status': updateStatusArgs,
   'alerts:assign': assignArgs,
-  'preferences:get': noArgs,
-  'preferences:set': setPreferencesArgs,
 } as const
 
 /**
@@ -234,9 +211,6 @@ export interface NotifyRequests {
   'alerts:update-status': { readonly args: readonly [accountId: string, request: AlertStatusRequest]; readonly result: NotifyAlert }
   /** Online only: replaces the assignees (`alertSetAssignees`); the updated alert. */
   'alerts:assign': { readonly args: readonly [accountId: string, request: AlertAssignRequest]; readonly result: NotifyAlert }
-  'preferences:get': { readonly args: readonly []; readonly result: Preferences }
-  /** Changes the given preferences; the whole set after the change. */
-  'preferences:set': { readonly args: readonly [changes: Partial<Preferences>]; readonly result: Preferences }
 }
 
 export interface NotifyEvents {
@@ -244,7 +218,6 @@ export interface NotifyEvents {
   'notify:did-change': NotifyCounts
   /** A new to-do or alert; whether to raise a desktop notification is the `notifications` preference. */
   'notify:did-announce': NotifyAnnouncement
-  'preferences:did-change': Preferences
   /** Sent by the Electron shell when a tray item or a notification is clicked: show this route. */
   'app:did-request-route': RouteRequest
 }
@@ -252,6 +225,5 @@ export interface NotifyEvents {
 export const notifyEventNames: { readonly [E in keyof NotifyEvents]: true } = {
   'notify:did-change': true,
   'notify:did-announce': true,
-  'preferences:did-change': true,
   'app:did-request-route': true,
 }

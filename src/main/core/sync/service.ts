@@ -17,8 +17,8 @@ export interface SyncServiceOptions {
   readonly accounts: SyncAccounts
   readonly onProgress?: (progress: SyncProgress) => void
   readonly onFinish?: (finished: SyncFinished) => void
-  /** Time between periodic runs of an account (`schedule`); default 5 min. */
-  readonly intervalMs?: number
+  /** Time between periodic runs of an account (`schedule`); default 5 min. A function is read each time a timer is set (the sync interval preference; see `reschedule`). */
+  readonly intervalMs?: number | (() => number)
   /** A periodic run also reconciles when the last reconciliation is older than this; default 1 h. */
   readonly reconcileEveryMs?: number
   /** Page size of list requests; default 100. */
@@ -31,6 +31,7 @@ interface AccountSync {
   progress: SyncProgress | null
   offline: boolean
   timer: NodeJS.Timeout | null
+  tick: (() => void) | null
   unsubscribe: (() => void) | null
 }
 
@@ -98,7 +99,8 @@ export class SyncService {
       if (this.accounts.get(accountId)?.offline === true) return
       this.launch(accountId, this.reconcileDue(accountId))
     }
-    a.timer = setInterval(tick, this.options.intervalMs ?? 300_000)
+    a.tick = tick
+    a.timer = setInterval(tick, this.interval())
     a.timer.unref()
     void this.options.accounts.clientFor(accountId).then(
       () => {
@@ -115,6 +117,16 @@ export class SyncService {
     )
   }
 
+  /** Sets the periodic timers again with the interval as it is now (it changed); the next run is one interval from now. */
+  reschedule(): void {
+    for (const a of this.accounts.values()) {
+      if (a.timer === null || a.tick === null) continue
+      clearInterval(a.timer)
+      a.timer = setInterval(a.tick, this.interval())
+      a.timer.unref()
+    }
+  }
+
   /** Stops an account's periodic runs and its current run (the account was removed). */
   async forget(accountId: string): Promise<void> {
     const a = this.accounts.get(accountId)
@@ -129,6 +141,11 @@ export class SyncService {
     await Promise.all([...this.accounts.keys()].map((id) => this.forget(id)))
   }
 
+  private interval(): number {
+    const interval = this.options.intervalMs
+    return typeof interval === 'function' ? interval() : (interval ?? 300_000)
+  }
+
   private reconcileDue(accountId: string): boolean {
     const last = this.state.times(accountId).lastReconciledAt
     return last === null || Date.now() - Date.parse(last) >= (this.options.reconcileEveryMs ?? 3_600_000)
@@ -137,7 +154,7 @@ export class SyncService {
   private entry(accountId: string): AccountSync {
     let a = this.accounts.get(accountId)
     if (a === undefined) {
-      a = { run: null, controller: null, progress: null, offline: false, timer: null, unsubscribe: null }
+      a = { run: null, controller: null, progress: null, offline: false, timer: null, tick: null, unsubscribe: null }
       this.accounts.set(accountId, a)
     }
     return a

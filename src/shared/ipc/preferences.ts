@@ -1,0 +1,122 @@
+/**
+ * The app preferences part of the IPC contract (contract.ts imports it): one set of settings
+ * per installation, kept by core (core/preferences.ts) so they survive restarts in both shells
+ * (browser mode gets a new origin each launch, which empties the page's localStorage).
+ */
+
+export type ThemePreference = 'system' | 'light' | 'dark'
+
+/** A named issue filter: the query string of the renderer's lib/issue-filter.ts, for one account or all. */
+export interface SavedFilter {
+  readonly id: string
+  readonly name: string
+  /** `serializeIssueFilter` output (the REST API's own parameter names). */
+  readonly query: string
+  /** An account id, or `all`. */
+  readonly account: string
+}
+
+export interface Preferences {
+  /** Desktop notifications for new to-dos and alerts (native in Electron, Web Notifications in browser mode). */
+  readonly notifications: boolean
+  /** How often each account's to-dos and alerts are checked, in seconds (30–3600). */
+  readonly notifyIntervalSeconds: number
+  /** `system` follows the OS (prefers-color-scheme). */
+  readonly theme: ThemePreference
+  readonly sidebarCollapsed: boolean
+  /** Saved issue filters, in the order they were saved (at most 200). */
+  readonly savedFilters: readonly SavedFilter[]
+  /** Time between the periodic syncs of each account, in minutes (1–1440). */
+  readonly syncIntervalMinutes: number
+}
+
+export const DEFAULT_PREFERENCES: Preferences = {
+  notifications: true,
+  notifyIntervalSeconds: 60,
+  theme: 'system',
+  sidebarCollapsed: false,
+  savedFilters: [],
+  syncIntervalMinutes: 5,
+}
+
+export const MAX_SAVED_FILTERS = 200
+
+// ---- validation ------------------------------------------------------------------------------
+
+const isObject = (v: unknown): v is Readonly<Record<string, unknown>> => v !== null && typeof v === 'object' && !Array.isArray(v)
+const isIntIn = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max
+const isText = (v: unknown, min: number, max: number): v is string => typeof v === 'string' && v.length >= min && v.length <= max
+
+function savedFiltersProblem(v: unknown): string | null {
+  if (!Array.isArray(v)) return 'savedFilters must be a list'
+  if (v.length > MAX_SAVED_FILTERS) return `savedFilters holds at most ${MAX_SAVED_FILTERS} filters`
+  for (const [i, f] of v.entries()) {
+    if (!isObject(f)) return `savedFilters[${i}] must be an object {id, name, query, account}`
+    const extra = Object.keys(f).filter((k) => !['id', 'name', 'query', 'account'].includes(k))
+    if (extra.length > 0) return `savedFilters[${i}]: unknown field(s): ${extra.join(', ')}`
+    if (!isText(f.id, 1, 100)) return `savedFilters[${i}].id must be a string of 1 to 100 characters`
+    if (!isText(f.name, 1, 200) || f.name.trim() !== f.name) return `savedFilters[${i}].name must be a trimmed string of 1 to 200 characters`
+    if (!isText(f.query, 0, 4000)) return `savedFilters[${i}].query must be a string of at most 4000 characters`
+    if (!isText(f.account, 1, 200)) return `savedFilters[${i}].account must be an account id or all`
+  }
+  const ids = new Set(v.map((f: { id: string }) => f.id))
+  return ids.size === v.length ? null : 'savedFilters ids must be unique'
+}
+
+/** Why a value is not valid for its key (null when it is), for the IPC boundary and for stored rows. */
+const PROBLEMS: { readonly [K in keyof Preferences]: (v: unknown) => string | null } = {
+  notifications: (v) => (typeof v === 'boolean' ? null : 'notifications must be a boolean'),
+  notifyIntervalSeconds: (v) => (isIntIn(v, 30, 3600) ? null : 'notifyIntervalSeconds must be an integer from 30 to 3600'),
+  theme: (v) => (v === 'system' || v === 'light' || v === 'dark' ? null : 'theme must be one of system, light, dark'),
+  sidebarCollapsed: (v) => (typeof v === 'boolean' ? null : 'sidebarCollapsed must be a boolean'),
+  savedFilters: savedFiltersProblem,
+  syncIntervalMinutes: (v) => (isIntIn(v, 1, 1440) ? null : 'syncIntervalMinutes must be an integer from 1 to 1440'),
+}
+
+export const PREFERENCE_KEYS = Object.keys(PROBLEMS) as readonly (keyof Preferences)[]
+
+export function isPreferenceKey(key: string): key is keyof Preferences {
+  return Object.prototype.hasOwnProperty.call(PROBLEMS, key)
+}
+
+/** Why `value` cannot be stored under `key`, or null. */
+export function preferenceProblem<K extends keyof Preferences>(key: K, value: unknown): string | null {
+  return PROBLEMS[key](value)
+}
+
+function setPreferencesArgs(args: readonly unknown[]): string | null {
+  if (args.length !== 1 || !isObject(args[0])) return `expected one object with some of ${PREFERENCE_KEYS.join(', ')}`
+  const changes = args[0]
+  const extra = Object.keys(changes).filter((k) => !isPreferenceKey(k))
+  if (extra.length > 0) return `unknown field(s): ${extra.join(', ')}`
+  if (Object.keys(changes).length === 0) return 'give at least one preference'
+  for (const key of PREFERENCE_KEYS) {
+    if (changes[key] === undefined) continue
+    const problem = preferenceProblem(key, changes[key])
+    if (problem !== null) return problem
+  }
+  return null
+}
+
+const noArgs = (args: readonly unknown[]): string | null => (args.length === 0 ? null : `expected no arguments, got ${args.length}`)
+
+/** The validators of the preferences channels, spread into contract.ts `requestValidators`. */
+export const preferencesValidators = {
+  'preferences:get': noArgs,
+  'preferences:set': setPreferencesArgs,
+} as const
+
+export interface PreferencesRequests {
+  'preferences:get': { readonly args: readonly []; readonly result: Preferences }
+  /** Changes the given preferences (each validated); the whole set after the change. */
+  'preferences:set': { readonly args: readonly [changes: Partial<Preferences>]; readonly result: Preferences }
+}
+
+export interface PreferencesEvents {
+  /** The whole set after a change, whoever made it (another window, the tray). */
+  'preferences:did-change': Preferences
+}
+
+export const preferencesEventNames: { readonly [E in keyof PreferencesEvents]: true } = {
+  'preferences:did-change': true,
+}
