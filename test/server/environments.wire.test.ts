@@ -239,7 +239,7 @@ out({'setting': setting, 'key': key, 'keys': keys, 'removed': removed})
 
   it('@gitbeaker/rest protects and unprotects an environment', async () => {
     const api = new Gitlab({ host: s.url, token: maintainer.token })
-    const created = await api.ProjectProtectedEnvironments.create(projectId, 'gb-production', [{ access_level: 40 }])
+    const created = await api.ProjectProtectedEnvironments.create(projectId, 'gb-production', [{ accessLevel: 40 }])
     expect(created).toMatchObject({ name: 'gb-production', deploy_access_levels: [expect.objectContaining({ access_level: 40, access_level_description: 'Maintainers' })] })
     expect((await api.ProjectProtectedEnvironments.show(projectId, 'gb-production')).name).toBe('gb-production')
     expect((await api.ProjectProtectedEnvironments.all(projectId)).map((p) => p.name)).toContain('gb-production')
