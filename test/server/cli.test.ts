@@ -41,6 +41,7 @@ async function startCli(dataDir: string, token: string): Promise<Started> {
   child.stdout?.on('data', (c: Buffer) => (output += c.toString()))
   child.stderr?.on('data', (c: Buffer) => (output += c.toString()))
   const url = `http://127.0.0.1:${port}`
+  const started: Started = { child, url, output: () => output }
   const deadline = Date.now() + 60_000
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${output}`)
@@ -50,10 +51,13 @@ async function startCli(dataDir: string, token: string): Promise<Started> {
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server not ready within 60 s: ${output}`)
+    if (Date.now() > deadline) {
+      await stop(started)
+      throw new Error(`server not ready within 60 s: ${output}`)
+    }
     await new Promise((r) => setTimeout(r, 200))
   }
-  return { child, url, output: () => output }
+  return started
 }
 
 /** Stops the server's whole process group (npm, tsx, node) and waits for npm to exit. */
