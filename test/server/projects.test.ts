@@ -378,6 +378,12 @@ describe('GET /projects lists', () => {
     expect(await listIds(ROOT_TOKEN, '?repository_storage=other')).toEqual([])
   })
 
+  it('ignores repository_storage for non-administrators, who cannot see storages', async () => {
+    expect((await listIds(member.token, '?repository_storage=other')).sort()).toEqual((await listIds(member.token)).sort())
+    const [project] = (await s.request(member.token, { method: 'GET', url: api('/projects?per_page=1') })).json()
+    expect(project).not.toHaveProperty('repository_storage')
+  })
+
   it('sets offset pagination headers', async () => {
     const res = await s.request(ROOT_TOKEN, { method: 'GET', url: api('/projects?per_page=1&page=2') })
     expect(res.headers['x-total']).toBe('4')
