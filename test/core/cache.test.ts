@@ -56,3 +56,29 @@ describe('optimistic changes (the outbox contract)', () => {
     expect(cache.db.prepare('SELECT COUNT(*) FROM search_docs').pluck().get()).toBe(0)
   })
 })
+
+describe('milestones:list progress', () => {
+  it('counts each milestone’s issues (closed of all) and merge requests in the list itself, optimistic closes included', () => {
+    const cache = new Cache(openCacheDatabase(':memory:'))
+    const reader = new CacheReader(cache)
+    const milestone = (id: number, title: string): JsonObject => ({ id, iid: id, project_id: 1, title, description: null, state: 'active', due_date: null, start_date: null, created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z' })
+    cache.upsert('acc', 'milestone', [milestone(10, 'v1'), milestone(11, 'v2'), milestone(12, 'empty')])
+    const ref = (id: number) => ({ id, iid: id, title: `v${id}`, state: 'active', due_date: null, start_date: null, project_id: 1 })
+    cache.upsert('acc', 'issue', [
+      issue(1, { milestone: ref(10) }),
+      issue(2, { milestone: ref(10), state: 'closed' }),
+      issue(3, { milestone: ref(10) }),
+      issue(4, { milestone: ref(11), state: 'closed' }),
+      issue(5),
+    ])
+    cache.upsert('acc', 'merge_request', [{ ...issue(6, { milestone: ref(11) }), source_branch: 'a', target_branch: 'main' }])
+    cache.applyOptimistic('acc', 'issue', { id: 3 }, { state: 'closed' }, 50)
+    const byTitle = Object.fromEntries(reader.listMilestones('acc', {}).map((m) => [m.data.title, { progress: m.progress, mrs: m.merge_requests }]))
+    expect(byTitle).toEqual({
+      v1: { progress: { total: 3, closed: 2, percent: 67 }, mrs: 0 },
+      v2: { progress: { total: 1, closed: 1, percent: 100 }, mrs: 1 },
+      empty: { progress: { total: 0, closed: 0, percent: 0 }, mrs: 0 },
+    })
+    expect(reader.milestone('acc', 10)?.progress).toEqual(byTitle.v1.progress)
+  })
+})

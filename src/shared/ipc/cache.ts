@@ -180,12 +180,25 @@ export interface GetOptions {
   readonly refresh?: boolean
 }
 
+/** From the cached issues of a milestone: closed out of all, and the percentage (0 when none). */
+export interface MilestoneProgress {
+  readonly total: number
+  readonly closed: number
+  readonly percent: number
+}
+
+/** A row of `milestones:list`: the milestone and its progress, counted in the same read (no call per milestone). */
+export interface MilestoneListItem extends CachedItem {
+  readonly progress: MilestoneProgress
+  /** Cached merge requests in the milestone. */
+  readonly merge_requests: number
+}
+
 export interface MilestoneDetail {
   readonly item: CachedItem
   readonly issues: readonly CachedItem[]
   readonly merge_requests: readonly CachedItem[]
-  /** From the cached issues: closed out of all, and the percentage (0 when none). */
-  readonly progress: { readonly total: number; readonly closed: number; readonly percent: number }
+  readonly progress: MilestoneProgress
 }
 
 export interface SearchParams {
@@ -483,7 +496,8 @@ export interface CacheRequests {
   'merge-requests:get': { readonly args: readonly [accountId: string, ref: ProjectItemRef, options?: GetOptions]; readonly result: CachedDetail }
   'epics:list': { readonly args: readonly [accountId: string, params?: EpicListParams]; readonly result: CachedList }
   'epics:get': { readonly args: readonly [accountId: string, ref: GroupItemRef, options?: GetOptions]; readonly result: CachedDetail }
-  'milestones:list': { readonly args: readonly [accountId: string, params?: MilestoneListParams]; readonly result: readonly CachedItem[] }
+  /** Each milestone with its progress (issues closed out of all) and merge request count, from one read. */
+  'milestones:list': { readonly args: readonly [accountId: string, params?: MilestoneListParams]; readonly result: readonly MilestoneListItem[] }
   'milestones:get': { readonly args: readonly [accountId: string, milestoneId: number]; readonly result: MilestoneDetail }
   'labels:list': { readonly args: readonly [accountId: string, params?: LabelListParams]; readonly result: readonly ApiJson[] }
   'projects:list': { readonly args: readonly [accountId: string, params?: ProjectListParams]; readonly result: readonly (ApiJson & { readonly burrow_synced: boolean })[] }

@@ -1,6 +1,6 @@
 import type {
   ApiJson, CachedDetail, CachedDiscussion, CachedItem, CachedList, EpicListParams, IssueListParams, LabelListParams, MergeRequestListParams, MilestoneDetail,
-  MilestoneListParams, ProjectListParams, TodoListParams, UserListParams, Wildcard,
+  MilestoneListItem, MilestoneListParams, MilestoneProgress, ProjectListParams, TodoListParams, UserListParams, Wildcard,
 } from '../../../shared/ipc/cache'
 import type { Cache } from './cache'
 import type { NoteableKind } from './kinds'
@@ -55,6 +55,11 @@ function wildcard(value: unknown): Wildcard | null {
 
 function paging(params: { readonly offset?: number; readonly limit?: number }): { offset: number; limit: number } {
   return { offset: Math.max(0, params.offset ?? 0), limit: Math.min(500, Math.max(1, params.limit ?? 100)) }
+}
+
+/** Closed issues out of all, and the rounded percentage (0 when there are none). */
+function progressOf(total: number, closed: number): MilestoneProgress {
+  return { total, closed, percent: total === 0 ? 0 : Math.round((closed / total) * 100) }
 }
 
 /** Shared filters of issues, merge requests and epics. */
@@ -190,7 +195,12 @@ export class CacheReader {
     return (this.db.prepare(`SELECT id FROM ${table} WHERE acct = ? AND ${parent} = ? AND iid = ?`).pluck().get(acct, ref.parentId, ref.iid) as number | undefined) ?? null
   }
 
-  listMilestones(accountId: string, params: MilestoneListParams): CachedItem[] {
+  /**
+   * Milestones with their progress: the issue and merge request counts of the whole page come
+   * from two grouped counts over the rows' `milestone_id` (the optimistic state included, as the
+   * columns follow it), not from a read per milestone.
+   */
+  listMilestones(accountId: string, params: MilestoneListParams): MilestoneListItem[] {
     const acct = this.cache.existingAcct(accountId)
     if (acct === null) return []
     const w = where()
@@ -200,7 +210,22 @@ export class CacheReader {
     if (params.state !== undefined) w.add('t.state = ?', params.state)
     if (params.title !== undefined) w.add('t.title = ?', params.title)
     if (params.search !== undefined) w.add("(t.title LIKE ? ESCAPE '\\' OR t.description LIKE ? ESCAPE '\\')", `%${escapeLike(params.search)}%`, `%${escapeLike(params.search)}%`)
-    return this.items('milestones', 'milestone', w, 't.due_date IS NULL, t.due_date ASC, t.id DESC')
+    const items = this.items('milestones', 'milestone', w, 't.due_date IS NULL, t.due_date ASC, t.id DESC')
+    const ids = JSON.stringify(items.map((m) => m.data.id))
+    const issueCounts = new Map(
+      (this.db
+        .prepare("SELECT milestone_id AS id, COUNT(*) AS total, SUM(state = 'closed') AS closed FROM issues WHERE acct = ? AND milestone_id IN (SELECT value FROM json_each(?)) GROUP BY milestone_id")
+        .all(acct, ids) as { id: number; total: number; closed: number }[]).map((r) => [r.id, r]),
+    )
+    const mergeRequestCounts = new Map(
+      (this.db.prepare('SELECT milestone_id AS id, COUNT(*) AS total FROM merge_requests WHERE acct = ? AND milestone_id IN (SELECT value FROM json_each(?)) GROUP BY milestone_id').all(acct, ids) as { id: number; total: number }[]).map(
+        (r) => [r.id, r.total],
+      ),
+    )
+    return items.map((m) => {
+      const counts = issueCounts.get(m.data.id as number)
+      return { ...m, progress: progressOf(counts?.total ?? 0, counts?.closed ?? 0), merge_requests: mergeRequestCounts.get(m.data.id as number) ?? 0 }
+    })
   }
 
   milestone(accountId: string, milestoneId: number): MilestoneDetail | null {
@@ -217,7 +242,7 @@ export class CacheReader {
       item: { data: JSON.parse(row) as ApiJson, pending: this.pendingIds(acct, 'milestone', [milestoneId]).has(milestoneId) },
       issues,
       merge_requests: merge,
-      progress: { total: issues.length, closed, percent: issues.length === 0 ? 0 : Math.round((closed / issues.length) * 100) },
+      progress: progressOf(issues.length, closed),
     }
   }
 
