@@ -5,10 +5,12 @@
 //   npm start [-- --data-dir DIR] [--browser] [--no-open] [--web-port PORT] [--no-seed]
 //
 // The server seeds demo content (src/server/seed) on the first start of a data dir, before it
-// answers; --no-seed starts with an empty instance.
+// answers; --no-seed starts with an empty instance. Each launch gives the server a new root
+// token (the server drops the previous one) and hands it to the app in memory only: the app's
+// `local` account signs in with it, so nobody types a token for the local server.
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { homedir } from 'node:os'
 import { delimiter, dirname, join, resolve } from 'node:path'
@@ -35,16 +37,39 @@ function defaultDataDir() {
   return join(process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'burrow', 'server')
 }
 
-/** A port nobody listens on right now (the server binds it a moment later). */
-function freePort() {
+/** A port nobody listens on right now (the server binds it a moment later): `wanted` when it is free, else any. */
+function freePort(wanted = 0) {
   return new Promise((resolvePort, reject) => {
     const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
+    probe.once('error', (error) => (wanted !== 0 ? freePort(0).then(resolvePort, reject) : reject(error)))
+    probe.listen(wanted, '127.0.0.1', () => {
       const { port } = probe.address()
       probe.close(() => resolvePort(port))
     })
   })
+}
+
+/**
+ * The launcher's memory of the last launch (`launcher.json` beside the server's data dir): the
+ * server's port, tried first so the local account's base URL, and the links and avatar URLs
+ * already in its cache, usually stay the same from one launch to the next.
+ */
+function readLauncherState(file) {
+  try {
+    const state = JSON.parse(readFileSync(file, 'utf8'))
+    return Number.isInteger(state?.serverPort) && state.serverPort > 0 && state.serverPort < 65536 ? { serverPort: state.serverPort } : {}
+  } catch {
+    return {}
+  }
+}
+
+function writeLauncherState(file, state) {
+  try {
+    mkdirSync(dirname(file), { recursive: true })
+    writeFileSync(file, `${JSON.stringify(state)}\n`)
+  } catch {
+    // a read-only location only costs the port preference
+  }
 }
 
 /**
@@ -121,8 +146,8 @@ process.on('SIGTERM', () => void stopAll(0))
  * Starts `npm run server` from source, with `--seed demo` unless told not to (the server seeds a
  * new data dir only, and prints what it wrote), and resolves once GET /api/v4/version answers 200.
  */
-async function startServer(dataDir, rootToken, seed) {
-  const port = await freePort()
+async function startServer(dataDir, rootToken, seed, preferredPort) {
+  const port = await freePort(preferredPort ?? 0)
   const url = `http://127.0.0.1:${port}`
   const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs')
   const seedArgs = seed ? ['--seed', 'demo'] : []
@@ -172,11 +197,15 @@ function openInBrowser(url) {
 async function main() {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
   const dataDir = resolve(args['data-dir'] ?? defaultDataDir())
+  // This launch's root token: the server replaces the previous launch's with it, and the app
+  // gets it in memory (never a file, a log line or the renderer).
   const rootToken = randomBytes(24).toString('hex')
+  const launcherFile = join(dirname(dataDir), 'launcher.json')
 
   const seed = !args['no-seed']
   log(`starting Burrow Server (data in ${dataDir}${seed ? '; a new data dir is seeded with demo content first' : ''})`)
-  const server = await startServer(dataDir, rootToken, seed)
+  const server = await startServer(dataDir, rootToken, seed, readLauncherState(launcherFile).serverPort)
+  writeLauncherState(launcherFile, { serverPort: Number(new URL(server.url).port) })
   log(`Burrow Server ${server.version} ready at ${server.url}`)
 
   const electron = args.browser ? null : electronBinary()
@@ -189,7 +218,8 @@ async function main() {
       await run(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'])
     }
     log('launching Electron')
-    const app = spawn(electron, [root], { cwd: root, stdio: 'inherit', env: { ...process.env, BURROW_SERVER_URL: server.url } })
+    // src/main/index.ts reads the token and removes it from its environment at once.
+    const app = spawn(electron, [root], { cwd: root, stdio: 'inherit', env: { ...process.env, BURROW_SERVER_URL: server.url, BURROW_LOCAL_SERVER_TOKEN: rootToken } })
     children.add(app)
     app.once('exit', () => void stopAll(0))
     return
@@ -201,20 +231,22 @@ async function main() {
   }
   const { tsImport } = await import('tsx/esm/api')
   const { startWebHost } = await tsImport('../src/main/web-host.ts', import.meta.url)
-  const { createCore } = await tsImport('../src/main/core/index.ts', import.meta.url)
-  const { openAccounts } = await tsImport('../src/main/core/accounts/index.ts', import.meta.url)
-  const { openCache } = await tsImport('../src/main/core/cache/index.ts', import.meta.url)
-  const { Outbox } = await tsImport('../src/main/core/outbox/index.ts', import.meta.url)
-  // The app's own data (account metadata, later the cache) sits beside the server's data dir.
-  const accounts = await openAccounts({ userDataDir: join(dirname(dataDir), 'app') })
-  // One cache database, shared by the cache, sync and the outbox (its table lives there).
-  const cache = openCache({ userDataDir: join(dirname(dataDir), 'app') })
-  const outbox = new Outbox({ cache, accounts })
-  outbox.start()
-  cleanups.push(() => outbox.dispose())
+  const { launchCore } = await tsImport('../src/main/core/launch.ts', import.meta.url)
+  // The app's own data (account metadata, the cache, preferences) sits beside the server's data dir.
+  const launch = await launchCore({
+    userDataDir: join(dirname(dataDir), 'app'),
+    version: pkg.version,
+    mode: 'browser',
+    localServer: { baseUrl: server.url, token: rootToken },
+    syncOptions: { schedule: true },
+  })
+  cleanups.push(() => launch.close())
+  if (launch.localAccount !== null) log(`signed in to the local Burrow Server as ${launch.localAccount.username} (account "${launch.localAccount.id}")`)
+  else if (launch.localAccountError !== null) log(`could not sign in to the local Burrow Server: ${launch.localAccountError}`)
+  else log('the local Burrow Server account was removed in the app: add it back from the first-run screen')
   const host = await startWebHost({
     rendererDir: join(root, 'out', 'renderer'),
-    core: createCore({ version: pkg.version, mode: 'browser', serverUrl: server.url, accounts, outbox, cache, syncOptions: { schedule: true } }),
+    core: launch.core,
     port: Number(args['web-port']),
   })
   cleanups.push(() => host.close())

@@ -3,18 +3,25 @@ import { app, BrowserWindow, ipcMain, Menu, nativeImage, Notification, protocol,
 import { REQUEST_CHANNELS, type Account, type EventChannel, type IpcEvents } from '../shared/ipc/contract'
 import type { NotifySummary } from '../shared/ipc/notify'
 import { contentSecurityPolicy } from './core/csp'
-import { openAccounts } from './core/accounts/index'
-import { openCache } from './core/cache/index'
-import { createCore, type Core } from './core/index'
+import type { Core } from './core/index'
+import { launchCore } from './core/launch'
 import { trayModel } from './core/notify/index'
-import { Outbox } from './core/outbox/index'
 import { readStaticFile } from './core/static-files'
 
 /*
  * The Electron shell, kept thin on purpose: windows, tray, security settings and the IPC
  * wiring. Everything the app does lives in ./core, which runs (and is tested) without Electron.
- * scripts/start.mjs passes the local Burrow Server's URL in BURROW_SERVER_URL.
+ * scripts/start.mjs passes the local Burrow Server's URL in BURROW_SERVER_URL and this launch's
+ * root token in BURROW_LOCAL_SERVER_TOKEN (core's `local` account signs in with it).
  */
+
+/** The launcher's server, read once; the token leaves the environment so no child process inherits it. */
+const localServer = ((): { baseUrl: string; token: string } | null => {
+  const baseUrl = process.env.BURROW_SERVER_URL
+  const token = process.env.BURROW_LOCAL_SERVER_TOKEN
+  delete process.env.BURROW_LOCAL_SERVER_TOKEN
+  return baseUrl && token ? { baseUrl, token } : null
+})()
 
 const SCHEME = 'burrow'
 const rendererDir = join(__dirname, '../renderer')
@@ -180,14 +187,10 @@ app.on('web-contents-created', (_event, contents) => {
 if (process.platform === 'win32') app.setAppUserModelId('Burrow')
 
 void app.whenReady().then(async () => {
-  const accounts = await openAccounts({ userDataDir: app.getPath('userData') })
-  // One cache database per launch, shared by the cache, sync and the outbox (its table lives there).
-  const cache = openCache({ userDataDir: app.getPath('userData') })
-  const outbox = new Outbox({ cache, accounts })
-  outbox.start()
-  app.on('will-quit', () => void outbox.dispose())
-  core = createCore({ version: app.getVersion(), mode: 'electron', serverUrl: process.env.BURROW_SERVER_URL ?? null, accounts, outbox, cache, syncOptions: { schedule: true } })
-  app.on('will-quit', () => void core.dispose())
+  const launch = await launchCore({ userDataDir: app.getPath('userData'), version: app.getVersion(), mode: 'electron', localServer, syncOptions: { schedule: true } })
+  if (launch.localAccountError !== null) console.error(`[burrow] could not sign in to the local Burrow Server: ${launch.localAccountError}`)
+  core = launch.core
+  app.on('will-quit', () => void launch.close())
   hardenSession()
   wireIpc()
   createWindow()

@@ -122,7 +122,7 @@ describe('web host', () => {
 
     it('answers app:info with the version, the mode and the server URL', async () => {
       const response = await call(ws, 1, 'app:info', [])
-      expect(response).toEqual({ type: 'response', id: 1, ok: true, result: { version: '0.1.0-test', mode: 'browser', serverUrl: server.url } })
+      expect(response).toEqual({ type: 'response', id: 1, ok: true, result: { version: '0.1.0-test', mode: 'browser', serverUrl: server.url, localAccount: false } })
     })
 
     it('answers server:status from the real server', async () => {

@@ -1,4 +1,5 @@
 import type { Account, AppMode, ServerStatus } from '../../shared/ipc/contract'
+import { metadataOnly } from './accounts/account-store'
 import type { Accounts } from './accounts/accounts'
 import { apiHandlers } from './api/send'
 import type { IpcHandlers } from './dispatch'
@@ -38,8 +39,7 @@ export interface CoreOptions {
 
 /** What crosses the bridge for an account: the metadata fields, never anything else an object may carry. */
 function publicAccount(a: Account): Account {
-  const { id, baseUrl, username, userId, name, avatarUrl, authKind, addedAt, caFile } = a
-  return caFile === undefined ? { id, baseUrl, username, userId, name, avatarUrl, authKind, addedAt } : { id, baseUrl, username, userId, name, avatarUrl, authKind, addedAt, caFile }
+  return metadataOnly(a)
 }
 
 /** Asks `GET /api/v4/version` (answered without credentials) whether the server is up. */
@@ -91,7 +91,7 @@ export function createHandlers(options: CoreOptions): IpcHandlers {
   }
   options.preferences?.onDidChange((preferences) => options.events?.emit('preferences:did-change', preferences))
   return {
-    'app:info': async () => ({ version: options.version, mode: options.mode, serverUrl: options.serverUrl }),
+    'app:info': async () => ({ version: options.version, mode: options.mode, serverUrl: options.serverUrl, localAccount: options.accounts?.hasLocalServer ?? false }),
     'server:status': async () => {
       const status = await probeServer(options.serverUrl, options.fetch)
       if (lastState !== null && status.state !== lastState) options.events?.emit('server:did-change-status', status)
@@ -101,6 +101,7 @@ export function createHandlers(options: CoreOptions): IpcHandlers {
     'accounts:list': async () => (await accounts().list()).map(publicAccount),
     // The request carries the token in; only the metadata comes back out.
     'accounts:add': async (request) => publicAccount(await accounts().add(request)),
+    'accounts:add-local': async () => publicAccount(await accounts().addLocal()),
     'accounts:remove': async (id) => {
       await accounts().remove(id)
       return null

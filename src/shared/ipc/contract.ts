@@ -21,6 +21,11 @@ export interface AppInfo {
   readonly mode: AppMode
   /** Base URL of the local Burrow Server (`http://127.0.0.1:PORT`), or null when none runs. */
   readonly serverUrl: string | null
+  /**
+   * True when the launcher handed this launch the local server's credential: the local account
+   * (`LOCAL_ACCOUNT_ID`) signs in without a token, and `accounts:add-local` adds it back.
+   */
+  readonly localAccount: boolean
 }
 
 export interface ServerStatus {
@@ -32,13 +37,23 @@ export interface ServerStatus {
   readonly revision: string | null
 }
 
+/** The id of the account on the local Burrow Server that `npm start` runs (`kind: 'local'`). */
+export const LOCAL_ACCOUNT_ID = 'local'
+
 /**
  * An account on a forge instance, as main keeps it and the renderer sees it. Never a secret:
  * tokens stay in the keychain (core/accounts), and no IPC result carries one.
  */
 export interface Account {
-  /** Local id (a UUID), also the keychain entry name. */
+  /** Local id (a UUID, also the keychain entry name), or `local` (LOCAL_ACCOUNT_ID). */
   readonly id: string
+  /**
+   * `local`: root on the Burrow Server that `npm start` runs. The launcher gives its base URL
+   * (the port may change) and token (new each launch, held in memory only) every launch, and
+   * the stable id keeps its cache, sync cursors and outbox across launches. Absent for accounts
+   * the user signed in to.
+   */
+  readonly kind?: 'local'
   /** The instance, without a trailing slash (`https://gitlab.example.com`). */
   readonly baseUrl: string
   readonly username: string
@@ -73,6 +88,8 @@ export interface IpcRequests extends OutboxRequests, CacheRequests, ApiRequests,
   'accounts:list': { readonly args: readonly []; readonly result: readonly Account[] }
   /** Verifies the credentials with GET /user before storing anything. */
   'accounts:add': { readonly args: readonly [request: AddAccountRequest]; readonly result: Account }
+  /** Adds the local Burrow Server's account with the launch's credential (no token asked); `unavailable` when the launcher gave none. */
+  'accounts:add-local': { readonly args: readonly []; readonly result: Account }
   /** Also deletes the account's secret. */
   'accounts:remove': { readonly args: readonly [accountId: string]; readonly result: null }
   'accounts:verify': { readonly args: readonly [accountId: string]; readonly result: AccountVerification }
@@ -164,6 +181,7 @@ export const requestValidators: { readonly [C in RequestChannel]: ArgsValidator 
   'server:status': noArgs,
   'accounts:list': noArgs,
   'accounts:add': addAccountArgs,
+  'accounts:add-local': noArgs,
   'accounts:remove': oneAccountId,
   'accounts:verify': oneAccountId,
   ...outboxValidators,

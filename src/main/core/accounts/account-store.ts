@@ -5,6 +5,8 @@ import { SerialQueue, writeFileAtomic } from './atomic-file'
 interface AccountsFile {
   readonly version: 1
   readonly accounts: readonly Account[]
+  /** The user removed the local server's account: later launches do not add it back on their own. */
+  readonly localRemoved?: true
 }
 
 function isAccount(value: unknown): value is Account {
@@ -19,14 +21,15 @@ function isAccount(value: unknown): value is Account {
     (a.avatarUrl === null || typeof a.avatarUrl === 'string') &&
     (a.authKind === 'pat' || a.authKind === 'oauth') &&
     typeof a.addedAt === 'string' &&
-    (a.caFile === undefined || typeof a.caFile === 'string')
+    (a.caFile === undefined || typeof a.caFile === 'string') &&
+    (a.kind === undefined || a.kind === 'local')
   )
 }
 
 /** Only the metadata fields, whatever else an object carries: what may be written to disk. */
-function metadataOnly(a: Account): Account {
-  const { id, baseUrl, username, userId, name, avatarUrl, authKind, addedAt, caFile } = a
-  return caFile === undefined ? { id, baseUrl, username, userId, name, avatarUrl, authKind, addedAt } : { id, baseUrl, username, userId, name, avatarUrl, authKind, addedAt, caFile }
+export function metadataOnly(a: Account): Account {
+  const { id, kind, baseUrl, username, userId, name, avatarUrl, authKind, addedAt, caFile } = a
+  return { id, ...(kind === undefined ? {} : { kind }), baseUrl, username, userId, name, avatarUrl, authKind, addedAt, ...(caFile === undefined ? {} : { caFile }) }
 }
 
 /**
@@ -36,6 +39,7 @@ function metadataOnly(a: Account): Account {
 export class AccountStore {
   private readonly queue = new SerialQueue()
   private cache: Account[] | null = null
+  private localRemoved = false
 
   constructor(readonly file: string) {}
 
@@ -53,6 +57,21 @@ export class AccountStore {
 
   async update(account: Account): Promise<void> {
     await this.queue.run(async () => this.save((await this.load()).map((a) => (a.id === account.id ? metadataOnly(account) : a))))
+  }
+
+  /** Whether the user removed the local server's account (and has not added it back). */
+  async isLocalRemoved(): Promise<boolean> {
+    await this.load()
+    return this.localRemoved
+  }
+
+  async setLocalRemoved(removed: boolean): Promise<void> {
+    await this.queue.run(async () => {
+      const accounts = await this.load()
+      if (this.localRemoved === removed) return
+      this.localRemoved = removed
+      await this.save(accounts)
+    })
   }
 
   /** Returns false when no account has this id. */
@@ -76,13 +95,14 @@ export class AccountStore {
       throw error
     }
     const parsed = JSON.parse(text) as Partial<AccountsFile>
+    this.localRemoved = parsed.localRemoved === true
     // An entry that does not parse is dropped rather than making every account unusable.
     this.cache = Array.isArray(parsed.accounts) ? parsed.accounts.filter(isAccount).map(metadataOnly) : []
     return this.cache
   }
 
   private async save(accounts: Account[]): Promise<void> {
-    const file: AccountsFile = { version: 1, accounts }
+    const file: AccountsFile = { version: 1, accounts, ...(this.localRemoved ? { localRemoved: true } : {}) }
     await writeFileAtomic(this.file, `${JSON.stringify(file, null, 2)}\n`)
     this.cache = accounts
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Account, AccountVerification, AddAccountRequest } from '../../../shared/ipc/contract'
+import { LOCAL_ACCOUNT_ID, type Account, type AccountVerification, type AddAccountRequest } from '../../../shared/ipc/contract'
 import type { User } from '../../../shared/api/user'
 import { ApiClient } from '../api/client'
 import { OnlineState } from '../api/connectivity'
@@ -13,16 +13,28 @@ import type { SecretStore } from './secret-store'
 export class AccountError extends Error {
   override readonly name = 'AccountError'
   constructor(
-    readonly code: 'keychain-unavailable' | 'duplicate-account' | 'account-not-found' | 'invalid-credentials' | 'secret-missing' | 'invalid-url',
+    readonly code: 'keychain-unavailable' | 'duplicate-account' | 'account-not-found' | 'invalid-credentials' | 'secret-missing' | 'invalid-url' | 'unavailable',
     message: string,
   ) {
     super(message)
   }
 }
 
+/** The Burrow Server a launcher started for this launch: where it listens and its root token (new each launch). */
+export interface LocalServer {
+  readonly baseUrl: string
+  readonly token: string
+}
+
 export interface AccountsOptions {
   readonly store: AccountStore
   readonly secrets: SecretStore
+  /**
+   * The local server of this launch. Its token is held in memory only: never written to the
+   * keychain, the metadata file or anything else, and it dies with the launch (the server
+   * drops it at its next start).
+   */
+  readonly local?: LocalServer
   readonly fetch?: typeof fetch
   readonly timeoutMs?: number
   /** Connectivity probe back-off start (OnlineState). */
@@ -61,6 +73,37 @@ export class Accounts {
 
   list(): Promise<readonly Account[]> {
     return this.options.store.list()
+  }
+
+  /** Whether this launch holds the local server's credential (`accounts:add-local` can work). */
+  get hasLocalServer(): boolean {
+    return this.options.local !== undefined
+  }
+
+  /**
+   * The launch step for the local server's account: moves it to this launch's base URL and
+   * refreshes its profile, or adds it on the first launch of this app data dir. An account the
+   * user removed stays removed (null) until they add it back (`addLocal`). Null too when the
+   * launch has no local server.
+   */
+  connectLocal(): Promise<Account | null> {
+    return this.serial(async () => {
+      if (this.options.local === undefined) return null
+      const existing = await this.options.store.get(LOCAL_ACCOUNT_ID)
+      if (existing === undefined && (await this.options.store.isLocalRemoved())) return null
+      return this.attachLocal(this.options.local, existing)
+    })
+  }
+
+  /** Adds (or refreshes) the local server's account at the user's request, undoing an earlier removal. */
+  addLocal(): Promise<Account> {
+    return this.serial(async () => {
+      const local = this.options.local
+      if (local === undefined) throw new AccountError('unavailable', 'This launch runs no local Burrow Server. Start Burrow with `npm start` to use it.')
+      const account = await this.attachLocal(local, await this.options.store.get(LOCAL_ACCOUNT_ID))
+      await this.options.store.setLocalRemoved(false)
+      return account
+    })
   }
 
   /** Returns the unsubscribe function. */
@@ -143,7 +186,9 @@ export class Accounts {
   remove(id: string): Promise<void> {
     return this.serial(async () => {
       const removed = await this.options.store.remove(id)
-      const hadSecret = await this.options.secrets.delete(id)
+      // The local account has no secret to delete (and needs no keychain to be removed).
+      const hadSecret = id === LOCAL_ACCOUNT_ID ? false : await this.options.secrets.delete(id)
+      if (removed && id === LOCAL_ACCOUNT_ID) await this.options.store.setLocalRemoved(true)
       this.forget(id)
       if (!removed && !hadSecret) throw new AccountError('account-not-found', 'No such account.')
       await this.changed()
@@ -207,9 +252,46 @@ export class Accounts {
     return this.options.fetch ?? fetchForCaFile(caFile)
   }
 
+  /**
+   * Verifies the launch's token with `GET /user` and stores the account's metadata at the new
+   * base URL. When the server cannot be asked, an existing account still moves to the new URL
+   * with its last profile: its cache and queued writes wait for the server, as offline.
+   */
+  private async attachLocal(local: LocalServer, existing: Account | undefined): Promise<Account> {
+    const baseUrl = normalizeBaseUrl(local.baseUrl)
+    const credential: Credential = { kind: 'pat', token: local.token }
+    const client = new ApiClient({ baseUrl, fetch: this.options.fetch, timeoutMs: this.options.timeoutMs ?? 30_000, credentials: async () => credential })
+    let profile: Pick<Account, 'username' | 'userId' | 'name' | 'avatarUrl'>
+    try {
+      const user = await client.get<User>('/user')
+      profile = { username: user.username, userId: user.id, name: user.name, avatarUrl: user.avatar_url ?? null }
+    } catch (error) {
+      if (error instanceof UnauthorizedError) throw new AccountError('invalid-credentials', `The local Burrow Server at ${baseUrl} refused this launch's token (401).`)
+      if (!(error instanceof NetworkError) || existing === undefined) throw error
+      profile = existing
+    }
+    const { username, userId, name, avatarUrl } = profile
+    const account: Account = { id: LOCAL_ACCOUNT_ID, kind: 'local', baseUrl, username, userId, name, avatarUrl, authKind: 'pat', addedAt: existing?.addedAt ?? new Date().toISOString() }
+    if (existing === undefined) await this.options.store.add(account)
+    else await this.options.store.update(account)
+    // A client of the last base URL must not be reused; the OnlineState stays, so whoever
+    // listens to it (sync, the outbox) keeps hearing about this account.
+    this.clients.delete(LOCAL_ACCOUNT_ID)
+    this.credentials.delete(LOCAL_ACCOUNT_ID)
+    await this.changed()
+    return account
+  }
+
   private async credentialFor(id: string): Promise<Credential> {
     const cached = this.credentials.get(id)
     if (cached !== undefined) return cached
+    if (id === LOCAL_ACCOUNT_ID) {
+      const local = this.options.local
+      if (local === undefined) throw new AccountError('secret-missing', 'The local Burrow Server is not running in this launch; start Burrow with `npm start` to reach it.')
+      const credential: Credential = { kind: 'pat', token: local.token }
+      this.credentials.set(id, credential)
+      return credential
+    }
     const raw = await this.options.secrets.get(id)
     let parsed: unknown = null
     try {

@@ -94,6 +94,13 @@ export class Outbox {
     this.unwatchAccounts =
       this.accounts.onDidChange?.((list) => {
         const known = new Set(list.map((a) => a.id))
+        // A removed account's OnlineState is gone: one added back under the same id (the local
+        // server's) must be watched through its new one.
+        for (const [accountId, unsubscribe] of this.watching) {
+          if (known.has(accountId)) continue
+          unsubscribe()
+          this.watching.delete(accountId)
+        }
         for (const accountId of this.store.accountsWithWork()) if (!known.has(accountId)) this.kick(accountId)
       }) ?? null
   }
