@@ -3,6 +3,7 @@ import type { ApiJson, CachedList } from '../../shared/ipc/cache'
 import { useBridge } from '../bridge'
 import { toReadableError, type ReadableError } from '../lib/ipc-errors'
 import type { AccountItem } from '../lib/items'
+import { MergedPages } from '../lib/merged-pages'
 
 export interface ItemPagesOptions<T> {
   /** Re-queries from scratch when this changes (the filter, the accounts). */
@@ -12,11 +13,12 @@ export interface ItemPagesOptions<T> {
   readonly kinds: readonly string[]
   readonly fetch: (accountId: string, offset: number, limit: number) => Promise<CachedList>
   readonly read: (data: ApiJson) => T
-  /** Order of merged rows when several accounts are listed together. */
+  /**
+   * Order of merged rows when several accounts are listed together: the order the cache lists
+   * each account's rows in (`order_by`/`sort`), so merging keeps every account's own order.
+   */
   readonly compare: (a: T, b: T) => number
   readonly pageSize?: number
-  /** Rows taken from each account when several are merged. */
-  readonly mergeLimit?: number
 }
 
 export interface ItemPages<T> {
@@ -25,35 +27,41 @@ export interface ItemPages<T> {
   readonly total: ShallowRef<number>
   readonly loading: ShallowRef<boolean>
   readonly error: ShallowRef<ReadableError | null>
-  /** Several accounts had more rows than `mergeLimit`: the merged list is their first rows only. */
-  readonly capped: ShallowRef<boolean>
   /** Loads the pages covering rows `start`…`end` (what the virtual list shows). */
   ensureRange(start: number, end: number): void
   reload(): Promise<void>
 }
 
+/** How long cache changes from sync are gathered before the list is read again (a sync page writes many rows). */
 const SETTLE_MS = 300
+/** An optimistic change is the user's own action: shown at the next frame, not after a sync-sized pause. */
+const OPTIMISTIC_SETTLE_MS = 16
 
 /**
  * A cache list behind a virtual scroller. One account: pages of `pageSize` rows fetched as they
- * come into view, `total` from the first answer. Several accounts: the first `mergeLimit` rows
- * of each, merged in the list's order (the cache pages per account, not across them).
+ * come into view, `total` from the first answer. Several accounts ("All accounts"): every
+ * account's list is read in order, a chunk at a time, and merged by `compare` — the merged list
+ * is exact and complete (its total is the sum of the accounts' totals), filled from the top as
+ * far as the viewer has scrolled; the cache pages per account, so a row deep in the merged list
+ * needs the rows above it from every account first.
  */
 export function useItemPages<T>(options: ItemPagesOptions<T>): ItemPages<T> {
   const bridge = useBridge()
   const pageSize = options.pageSize ?? 100
-  const mergeLimit = options.mergeLimit ?? 500
   const rows = shallowRef<readonly (AccountItem<T> | undefined)[]>([])
   const total = shallowRef(0)
   const loading = shallowRef(false)
   const error = shallowRef<ReadableError | null>(null)
-  const capped = shallowRef(false)
   const loadedPages = new Set<number>()
   let generation = 0
   let lastRange: [number, number] = [0, pageSize]
   let timer: ReturnType<typeof setTimeout> | null = null
+  let timerDue = 0
+  // Merged mode (several accounts): the merge in progress.
+  let merge: MergedPages<AccountItem<T>> | null = null
 
   const single = computed(() => (options.accounts().length === 1 ? options.accounts()[0] : null))
+  const toRow = (accountId: string, cached: CachedList['items'][number]): AccountItem<T> => ({ accountId, item: options.read(cached.data), pending: cached.pending })
 
   async function loadPage(page: number, mine: number): Promise<void> {
     const accountId = single.value
@@ -63,7 +71,7 @@ export function useItemPages<T>(options: ItemPagesOptions<T>): ItemPages<T> {
       const list = await options.fetch(accountId, page * pageSize, pageSize)
       if (mine !== generation) return
       const next = rows.value.length === list.total ? [...rows.value] : Array.from({ length: list.total }, (_, i) => rows.value[i])
-      list.items.forEach((cached, i) => (next[page * pageSize + i] = { accountId, item: options.read(cached.data), pending: cached.pending }))
+      list.items.forEach((cached, i) => (next[page * pageSize + i] = toRow(accountId, cached)))
       total.value = list.total
       rows.value = next
     } catch (e) {
@@ -72,24 +80,19 @@ export function useItemPages<T>(options: ItemPagesOptions<T>): ItemPages<T> {
     }
   }
 
-  async function loadMerged(mine: number): Promise<void> {
-    const accounts = options.accounts()
-    const lists = await Promise.all(
-      accounts.map(async (accountId) => {
-        try {
-          return { accountId, list: await options.fetch(accountId, 0, mergeLimit) }
-        } catch (e) {
-          error.value = toReadableError(e)
-          return { accountId, list: { items: [], total: 0, offset: 0, limit: mergeLimit } satisfies CachedList }
-        }
-      }),
-    )
+  /** Merges the accounts' lists until `count` rows are known, then shows them. */
+  async function fillMerged(count: number, mine: number): Promise<void> {
+    const current = merge
+    if (current === null) return
+    try {
+      await current.fillTo(count)
+    } catch (e) {
+      if (mine === generation) error.value = toReadableError(e)
+    }
     if (mine !== generation) return
-    const merged = lists.flatMap(({ accountId, list }) => list.items.map((cached) => ({ accountId, item: options.read(cached.data), pending: cached.pending })))
-    merged.sort((a, b) => options.compare(a.item, b.item))
-    capped.value = lists.some(({ list }) => list.total > list.items.length)
-    rows.value = merged
-    total.value = merged.length
+    const known = current.rows
+    total.value = current.total
+    rows.value = Array.from({ length: current.total }, (_, i) => known[i])
   }
 
   /** `clear`: a new question (the filter changed), so the old rows must not linger. */
@@ -98,13 +101,25 @@ export function useItemPages<T>(options: ItemPagesOptions<T>): ItemPages<T> {
     loadedPages.clear()
     loading.value = true
     error.value = null
-    capped.value = false
     try {
-      if (single.value === null) {
-        if (options.accounts().length === 0) {
-          rows.value = []
-          total.value = 0
-        } else await loadMerged(mine)
+      const accounts = options.accounts()
+      if (accounts.length === 0) {
+        rows.value = []
+        total.value = 0
+      } else if (single.value === null) {
+        if (clear) rows.value = []
+        merge = new MergedPages(
+          accounts.map((accountId) => ({
+            key: accountId,
+            fetch: async (offset: number, limit: number) => {
+              const list = await options.fetch(accountId, offset, limit)
+              return { items: list.items.map((cached) => toRow(accountId, cached)), total: list.total }
+            },
+          })),
+          (a, b) => options.compare(a.item, b.item),
+          pageSize,
+        )
+        await fillMerged(Math.max(pageSize, lastRange[1]), mine)
       } else {
         if (clear) rows.value = []
         const [start, end] = lastRange
@@ -118,17 +133,25 @@ export function useItemPages<T>(options: ItemPagesOptions<T>): ItemPages<T> {
 
   function ensureRange(start: number, end: number): void {
     lastRange = [start, end]
-    if (single.value === null) return
+    if (single.value === null) {
+      if (merge !== null && end > merge.rows.length && merge.hasMore) void fillMerged(end + pageSize, generation)
+      return
+    }
     for (let page = Math.floor(start / pageSize); page * pageSize < Math.min(end, Math.max(total.value, 1)); page++) void loadPage(page, generation)
   }
 
   const off = bridge.on('cache:did-change', (change) => {
     if (!options.accounts().includes(change.accountId) || !change.kinds.some((k) => options.kinds.includes(k))) return
-    if (timer !== null) clearTimeout(timer)
+    const due = Date.now() + (change.optimistic ? OPTIMISTIC_SETTLE_MS : SETTLE_MS)
+    if (timer !== null) {
+      if (timerDue <= due) return
+      clearTimeout(timer)
+    }
+    timerDue = due
     timer = setTimeout(() => {
       timer = null
       void reload(false)
-    }, SETTLE_MS)
+    }, due - Date.now())
   })
   onScopeDispose(() => {
     off()
@@ -136,18 +159,27 @@ export function useItemPages<T>(options: ItemPagesOptions<T>): ItemPages<T> {
   })
   watch(options.key, () => void reload(true), { immediate: true, deep: true })
 
-  return { rows, total, loading, error, capped, ensureRange, reload: () => reload(false) }
+  return { rows, total, loading, error, ensureRange, reload: () => reload(false) }
 }
 
-/** Orders items by one of their fields the way the API's `order_by`/`sort` does (nulls last). */
+/**
+ * Orders items as the cache's SQL does for `order_by`/`sort`: by one field (a dotted path such
+ * as `milestone.due_date`), nulls last whatever the direction, ties broken by id in the same
+ * direction.
+ */
 export function compareByField<T>(field: string, sort: 'asc' | 'desc'): (a: T, b: T) => number {
+  const path = field.split('.')
+  const valueOf = (item: T): unknown => path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), item)
+  const direction = sort === 'asc' ? 1 : -1
   return (a, b) => {
-    const x = (a as Record<string, unknown>)[field]
-    const y = (b as Record<string, unknown>)[field]
-    if (x === y) return 0
-    if (x === null || x === undefined) return 1
-    if (y === null || y === undefined) return -1
-    const order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y))
-    return sort === 'asc' ? order : -order
+    const x = valueOf(a)
+    const y = valueOf(b)
+    if (x !== y) {
+      if (x === null || x === undefined) return 1
+      if (y === null || y === undefined) return -1
+      const order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y))
+      if (order !== 0) return direction * order
+    }
+    return direction * (Number((a as { id?: number }).id ?? 0) - Number((b as { id?: number }).id ?? 0))
   }
 }

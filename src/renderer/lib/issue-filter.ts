@@ -138,6 +138,12 @@ export function isDefaultIssueFilter(filter: IssueFilter): boolean {
 /** The orderings the offline cache can answer (the API has a few more: priority, label_priority, relative_position). */
 export const CACHE_ISSUE_ORDER_BY = ['created_at', 'updated_at', 'due_date', 'title', 'milestone_due', 'popularity', 'weight'] as const
 
+/** The issue field the cache orders by for the filter's `order_by` (a dotted path), to merge several accounts' lists in the same order. */
+export function issueSortField(filter: IssueFilter): string {
+  const order = toCacheIssueParams(filter).order_by ?? 'created_at'
+  return order === 'popularity' ? 'upvotes' : order === 'milestone_due' ? 'milestone.due_date' : order
+}
+
 /**
  * The filter as `issues:list` parameters for the offline cache (the same names as the API, typed).
  * What the cache cannot answer is left out: the milestone wildcards Upcoming and Started, and

@@ -133,7 +133,6 @@ describe('useItemPages', () => {
           read: asIssue,
           compare: (a, b) => a.iid - b.iid,
           pageSize: 100,
-          mergeLimit: 50,
         }),
       ),
     )
@@ -153,12 +152,19 @@ describe('useItemPages', () => {
     expect(pages.rows.value[3_000]).toBeUndefined()
   })
 
-  it('merges several accounts in list order and says when it had to stop short', async () => {
-    const { pages } = pagesFor(['a', 'b'], { a: 3, b: 80 })
+  it('merges several accounts in list order, counting every row, and reads further chunks as the view scrolls down', async () => {
+    const { pages, calls } = pagesFor(['a', 'b'], { a: 3, b: 1_200 })
     await flushPromises()
-    expect(pages.total.value).toBe(53)
-    expect(pages.capped.value).toBe(true)
-    expect(pages.rows.value.slice(0, 4).map((r) => r?.item.title)).toEqual(['a 1', 'b 1', 'a 2', 'b 2'])
+    expect(pages.total.value).toBe(1_203)
+    expect(pages.rows.value.slice(0, 7).map((r) => r?.item.title)).toEqual(['a 1', 'b 1', 'a 2', 'b 2', 'a 3', 'b 3', 'b 4'])
+    expect(pages.rows.value[150]).toBeUndefined()
+    pages.ensureRange(1_100, 1_130)
+    await flushPromises()
+    expect(pages.rows.value[1_150]?.item.title).toBe('b 1148')
+    expect(pages.rows.value.filter(Boolean)).toHaveLength(1_203)
+    // Chunks in list order per account, never past an account's end.
+    expect(calls.filter((c) => c.accountId === 'b').map((c) => c.offset)).toEqual([0, 100, 600, 1_100])
+    expect(calls.filter((c) => c.accountId === 'a').map((c) => c.offset)).toEqual([0])
   })
 
   it('queries again, once, when the cache says the account changed', async () => {
@@ -174,5 +180,20 @@ describe('useItemPages', () => {
     await flushPromises()
     expect(calls).toHaveLength(2)
     expect(pages.total.value).toBe(5)
+  })
+
+  it('shows the user’s own (optimistic) change at the next frame, not after the pause that gathers sync writes', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    const { calls, transport } = pagesFor(['a'], { a: 5 })
+    await flushPromises()
+    transport.emit('cache:did-change', { accountId: 'a', kinds: ['issue'], projectIds: [5], groupIds: [], optimistic: false })
+    transport.emit('cache:did-change', { accountId: 'a', kinds: ['issue'], projectIds: [5], groupIds: [], optimistic: true })
+    vi.advanceTimersByTime(20)
+    await flushPromises()
+    expect(calls).toHaveLength(2)
+    vi.advanceTimersByTime(400)
+    vi.useRealTimers()
+    await flushPromises()
+    expect(calls).toHaveLength(2)
   })
 })
