@@ -1,11 +1,18 @@
 // @vitest-environment jsdom
 import { flushPromises } from '@vue/test-utils'
-import { createApp, defineComponent, effectScope } from 'vue'
+import { createApp, effectScope } from 'vue'
 import { describe, expect, it } from 'vitest'
 import { bridgeKey } from '../../../src/renderer/bridge'
 import { useSearchPages } from '../../../src/renderer/composables/use-search-pages'
 import type { SearchHit, SearchParams, SearchResult } from '../../../src/shared/ipc/cache'
 import { fakeTransport } from '../support/fake-bridge'
+
+/** An app context providing the bridge, for composables run outside a component. */
+function hostWith(bridge: ReturnType<typeof fakeTransport>['bridge']) {
+  const app = createApp({ render: () => null })
+  app.provide(bridgeKey, bridge)
+  return app
+}
 
 /** search:query answered from `count` hits per account; account `a` scores 1, 3, 5…, `b` scores 2, 4, 6…. */
 function searching(counts: Record<string, number>) {
@@ -23,8 +30,7 @@ function searching(counts: Record<string, number>) {
       return { ok: true, result: { hits, total, exact: account !== 'b' } satisfies SearchResult }
     },
   })
-  const app = createApp(defineComponent({ render: () => null }))
-  app.provide(bridgeKey, transport.bridge)
+  const app = hostWith(transport.bridge)
   const scope = effectScope()
   const pages = app.runWithContext(() => scope.run(() => useSearchPages({ key: () => 'q', accounts: () => Object.keys(counts), params: () => ({ query: 'parser' }), pageSize: 50 })))
   if (!pages) throw new Error('no pages')
@@ -51,8 +57,7 @@ describe('useSearchPages', () => {
 
   it('asks nothing while there is no query', async () => {
     const transport = fakeTransport({})
-    const app = createApp(defineComponent({ render: () => null }))
-    app.provide(bridgeKey, transport.bridge)
+    const app = hostWith(transport.bridge)
     const pages = app.runWithContext(() => effectScope().run(() => useSearchPages({ key: () => '', accounts: () => ['a'], params: () => null })))
     await flushPromises()
     expect(pages?.asked.value).toBe(false)
