@@ -2,6 +2,7 @@ import type { Account, AppMode, ServerStatus } from '../../shared/ipc/contract'
 import { metadataOnly } from './accounts/account-store'
 import type { Accounts } from './accounts/accounts'
 import { apiHandlers } from './api/send'
+import { avatarsHandlers, type AvatarService } from './avatars'
 import type { IpcHandlers } from './dispatch'
 import type { EventHub } from './events'
 import type { Cache } from './cache/cache'
@@ -35,6 +36,8 @@ export interface CoreOptions {
   readonly notify?: NotifyService
   /** The app preferences (createCore makes them on the cache database); without them `preferences:*` answer `unavailable`. */
   readonly preferences?: PreferencesStore
+  /** Avatars as data URLs (createCore makes them with the cache and accounts); without them `avatars:get` answers `unavailable`. */
+  readonly avatars?: AvatarService
 }
 
 /** What crosses the bridge for an account: the metadata fields, never anything else an object may carry. */
@@ -90,6 +93,10 @@ export function createHandlers(options: CoreOptions): IpcHandlers {
     return options.preferences
   }
   options.preferences?.onDidChange((preferences) => options.events?.emit('preferences:did-change', preferences))
+  const avatars = (): AvatarService => {
+    if (options.avatars === undefined) throw Object.assign(new Error('Avatars are not available in this launch.'), { code: 'unavailable' })
+    return options.avatars
+  }
   return {
     'app:info': async () => ({ version: options.version, mode: options.mode, serverUrl: options.serverUrl, localAccount: options.accounts?.hasLocalServer ?? false }),
     'server:status': async () => {
@@ -115,5 +122,6 @@ export function createHandlers(options: CoreOptions): IpcHandlers {
     ...apiHandlers(accounts),
     ...notifyHandlers(notify),
     ...preferencesHandlers(preferences),
+    ...avatarsHandlers(avatars),
   }
 }

@@ -1,3 +1,4 @@
+import { AvatarService, type AvatarServiceOptions } from './avatars'
 import { createDispatcher } from './dispatch'
 import { createEventHub, type EventHub } from './events'
 import { createHandlers, type CoreOptions } from './handlers'
@@ -21,7 +22,7 @@ export interface Core {
   dispose(): Promise<void>
 }
 
-export interface CreateCoreOptions extends Omit<CoreOptions, 'events' | 'sync' | 'notify' | 'preferences'> {
+export interface CreateCoreOptions extends Omit<CoreOptions, 'events' | 'sync' | 'notify' | 'preferences' | 'avatars'> {
   /**
    * Sync timing. With `schedule: true` (the shells), every account syncs periodically and again
    * when its instance comes back online; tests leave it off and start runs themselves.
@@ -33,6 +34,8 @@ export interface CreateCoreOptions extends Omit<CoreOptions, 'events' | 'sync' |
    * it comes back online; without it only `notify:check` runs checks.
    */
   readonly notifyOptions?: Pick<NotifyServiceOptions, 'intervalMs' | 'maxBackoffMs' | 'alertBatch'> & { readonly schedule?: boolean }
+  /** Avatar cache limits (tests make them small). */
+  readonly avatarOptions?: Pick<AvatarServiceOptions, 'maxTotalBytes' | 'maxImageBytes' | 'maxAgeMs'>
 }
 
 /** Everything behind the IPC contract, wired once per launch; both shells call this. */
@@ -74,6 +77,7 @@ export function createCore(options: CreateCoreOptions): Core {
           onAnnounce: (announcement) => events.emit('notify:did-announce', announcement),
         })
       : null
+  const avatars = cache !== undefined && accounts !== undefined ? new AvatarService({ cache, accounts, ...options.avatarOptions }) : null
   const scheduleNotify = options.notifyOptions?.schedule ?? syncOptions?.schedule ?? false
   let unsubscribe: (() => void) | null = null
   if (sync !== null && cache !== undefined && accounts !== undefined) {
@@ -95,7 +99,7 @@ export function createCore(options: CreateCoreOptions): Core {
     void accounts.list().then((list) => follow(list.map((a) => a.id)))
     unsubscribe = accounts.onDidChange((list) => follow(list.map((a) => a.id)))
   }
-  const dispatch = createDispatcher(createHandlers({ ...options, events, sync: sync ?? undefined, notify: notify ?? undefined, preferences: preferences ?? undefined }))
+  const dispatch = createDispatcher(createHandlers({ ...options, events, sync: sync ?? undefined, notify: notify ?? undefined, preferences: preferences ?? undefined, avatars: avatars ?? undefined }))
   return {
     dispatch,
     events,

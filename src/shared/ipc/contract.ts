@@ -7,6 +7,7 @@
  */
 
 import { apiValidators, type ApiRequests } from './api'
+import { avatarsValidators, type AvatarsRequests } from './avatars'
 import { cacheEventNames, cacheValidators, type CacheEvents, type CacheRequests } from './cache'
 import { notifyEventNames, notifyValidators, type NotifyEvents, type NotifyRequests } from './notify'
 import { outboxEventNames, outboxValidators, type OutboxEvents, type OutboxRequests } from './outbox'
@@ -82,7 +83,7 @@ export interface AccountVerification {
 }
 
 /** Request channels: arguments as a tuple, and what the handler resolves to. The outbox's channels are in outbox.ts, the cache's and sync's in cache.ts, `api:send` in api.ts. */
-export interface IpcRequests extends OutboxRequests, CacheRequests, ApiRequests, NotifyRequests, PreferencesRequests {
+export interface IpcRequests extends OutboxRequests, CacheRequests, ApiRequests, NotifyRequests, PreferencesRequests, AvatarsRequests {
   'app:info': { readonly args: readonly []; readonly result: AppInfo }
   'server:status': { readonly args: readonly []; readonly result: ServerStatus }
   'accounts:list': { readonly args: readonly []; readonly result: readonly Account[] }
@@ -189,6 +190,7 @@ export const requestValidators: { readonly [C in RequestChannel]: ArgsValidator 
   ...apiValidators,
   ...notifyValidators,
   ...preferencesValidators,
+  ...avatarsValidators,
 }
 
 const eventNames: { readonly [E in EventChannel]: true } = {

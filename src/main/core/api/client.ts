@@ -51,7 +51,31 @@ export interface Page<T> {
   readonly total: number | null
 }
 
+/** What `download` read. */
+export interface Download {
+  /** The stored copy is current (304 to `ifNoneMatch`); `bytes` is empty. */
+  readonly notModified: boolean
+  readonly contentType: string | null
+  readonly etag: string | null
+  readonly bytes: Uint8Array
+}
+
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD'
+
+/** Whether `url` is on the same origin as `base` and under its path (an instance at `/gitlab` owns nothing outside it). */
+export function isUnder(url: string, base: string): boolean {
+  let u: URL
+  let b: URL
+  try {
+    u = new URL(url)
+    b = new URL(base)
+  } catch {
+    return false
+  }
+  if (u.origin !== b.origin || u.username !== '' || u.password !== '') return false
+  const prefix = b.pathname.replace(/\/+$/, '')
+  return prefix === '' || u.pathname === prefix || u.pathname.startsWith(`${prefix}/`)
+}
 
 const MAX_RATE_LIMIT_RETRIES = 5
 
@@ -171,6 +195,55 @@ export class ApiClient {
   /** Any method, with the status and headers. `path` is relative to /api/v4 and already encoded. */
   async request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     return this.requestUrl<T>(method, this.url(path, options.query), options)
+  }
+
+  /**
+   * A file of the instance itself, outside the API (an uploaded avatar): GET with the account's
+   * credential, which is why `url` must lie under the instance's base URL (refused otherwise,
+   * before anything is sent). Reads at most `maxBytes` (a larger body throws `too-large`). An
+   * unchanged file answers `notModified` when `ifNoneMatch` is its stored ETag.
+   */
+  async download(url: string, options: { readonly maxBytes: number; readonly ifNoneMatch?: string; readonly signal?: AbortSignal }): Promise<Download> {
+    if (!isUnder(url, this.baseUrl)) throw Object.assign(new Error(`Not a URL of ${this.baseUrl}.`), { code: 'foreign-url' })
+    const credential = await this.currentCredential()
+    const headers: Record<string, string> = { Accept: 'image/*', ...authHeaders(credential) }
+    if (options.ifNoneMatch !== undefined) headers['If-None-Match'] = options.ifNoneMatch
+    const timeout = AbortSignal.timeout(this.timeoutMs)
+    const signal = options.signal === undefined ? timeout : AbortSignal.any([timeout, options.signal])
+    let response: Response
+    try {
+      response = await this.fetchImpl(url, { headers, signal, redirect: 'manual' })
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason
+      this.options.connectivity?.reportNetworkError()
+      throw toNetworkError(timeout.aborted ? timeout.reason : error, 'GET', new URL(url).origin, true)
+    }
+    this.options.connectivity?.reportReachable()
+    if (response.status === 304 && options.ifNoneMatch !== undefined) {
+      await response.body?.cancel()
+      return { notModified: true, contentType: null, etag: options.ifNoneMatch, bytes: new Uint8Array() }
+    }
+    // A redirect could lead off the instance with our credential: not followed.
+    if (!response.ok) throw apiErrorFor(response.status, response.status >= 300 && response.status < 400 ? undefined : await readBody(response))
+    const declared = Number(response.headers.get('content-length'))
+    if (Number.isFinite(declared) && declared > options.maxBytes) {
+      await response.body?.cancel()
+      throw Object.assign(new Error(`The file is larger than ${options.maxBytes} bytes.`), { code: 'too-large' })
+    }
+    const chunks: Uint8Array[] = []
+    let size = 0
+    for await (const chunk of response.body ?? []) {
+      size += chunk.byteLength
+      if (size > options.maxBytes) throw Object.assign(new Error(`The file is larger than ${options.maxBytes} bytes.`), { code: 'too-large' })
+      chunks.push(chunk)
+    }
+    const bytes = new Uint8Array(size)
+    let offset = 0
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset)
+      offset += chunk.byteLength
+    }
+    return { notModified: false, contentType: response.headers.get('content-type'), etag: response.headers.get('etag'), bytes }
   }
 
   /**
