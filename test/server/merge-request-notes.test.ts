@@ -50,6 +50,38 @@ describe('merge requests with notes and the issues they close', () => {
     expect(todos).toEqual([expect.objectContaining({ action_name: 'mentioned', target_type: 'MergeRequest' })])
   })
 
+  it('resolves a merge request thread as a Developer, refuses a Reporter, and unresolves it', async () => {
+    const thread = (await s.request(mentioned.token, { method: 'POST', url: `${base}/merge_requests/1/discussions`, payload: { body: 'Why?' } })).json()
+    expect(thread.notes[0]).toMatchObject({ type: 'DiscussionNote', resolvable: true, resolved: false, resolved_by: null })
+    const url = `${base}/merge_requests/1/discussions/${thread.id}`
+    expect((await s.request(mentioned.token, { method: 'PUT', url, payload: { resolved: true } })).statusCode).toBe(403)
+    const resolved = await s.request(dev.token, { method: 'PUT', url, payload: { resolved: true } })
+    expect(resolved.statusCode).toBe(200)
+    expect(resolved.json().notes[0]).toMatchObject({ resolved: true, resolved_by: { id: dev.user.id }, resolved_at: expect.any(String) })
+    const note = await s.request(dev.token, { method: 'PUT', url: `${url}/notes/${thread.notes[0].id}`, payload: { resolved: false } })
+    expect(note.json()).toMatchObject({ resolved: false, resolved_by: null, resolved_at: null })
+    expect((await s.request(dev.token, { method: 'PUT', url, payload: {} })).json()).toEqual({ error: 'resolved is missing' })
+  })
+
+  it('makes a replied-to comment resolvable; a lone comment is not (400 for its note, 403 for its thread)', async () => {
+    const lone = (await s.request(dev.token, { method: 'POST', url: `${base}/merge_requests/1/notes`, payload: { body: 'Alone' } })).json()
+    expect(lone.resolvable).toBe(false)
+    const threads = (await s.request(dev.token, { method: 'GET', url: `${base}/merge_requests/1/discussions?per_page=100` })).json()
+    const id = threads.find((t: { notes: { id: number }[] }) => t.notes[0].id === lone.id).id
+    const url = `${base}/merge_requests/1/discussions/${id}`
+    expect((await s.request(dev.token, { method: 'PUT', url: `${url}/notes/${lone.id}`, payload: { resolved: true } })).json()).toEqual({ message: '400 Bad request - Note is not resolvable' })
+    expect((await s.request(dev.token, { method: 'PUT', url, payload: { resolved: true } })).statusCode).toBe(403)
+    await s.request(mentioned.token, { method: 'POST', url: `${url}/notes`, payload: { body: 'Reply' } })
+    const after = (await s.request(dev.token, { method: 'GET', url })).json()
+    expect(after.notes.map((n: { resolvable: boolean; type: string }) => [n.type, n.resolvable])).toEqual([['DiscussionNote', true], ['DiscussionNote', true]])
+  })
+
+  it('has no thread-resolving route on issues (GitLab resolves merge request threads only)', async () => {
+    const thread = (await s.request(dev.token, { method: 'POST', url: `${base}/issues/1/discussions`, payload: { body: 'Issue thread' } })).json()
+    expect(thread.notes[0].resolvable).toBe(false)
+    expect((await s.request(dev.token, { method: 'PUT', url: `${base}/issues/1/discussions/${thread.id}`, payload: { resolved: true } })).statusCode).toBe(404)
+  })
+
   it('answers 404 for notes of an unknown merge request', async () => {
     expect((await s.request(dev.token, { method: 'GET', url: `${base}/merge_requests/99/notes` })).statusCode).toBe(404)
   })

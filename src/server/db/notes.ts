@@ -60,9 +60,19 @@ export function updateNoteBody(db: Db, id: number, body: string, now: string): N
   return findNoteById(db, id) as NoteRow
 }
 
-/** Turns every note of an individual discussion into a thread note (a reply converts the comment). */
-export function convertToThread(db: Db, discussionId: string): void {
-  db.prepare(`UPDATE notes SET type = 'DiscussionNote' WHERE discussion_id = ? AND type IS NULL`).run(discussionId)
+/**
+ * Turns every note of an individual discussion into a thread note (a reply converts the comment);
+ * on merge requests thread notes are resolvable, so the converted comment becomes one too.
+ */
+export function convertToThread(db: Db, discussionId: string, resolvable = false): void {
+  db.prepare(`UPDATE notes SET type = 'DiscussionNote', resolvable = MAX(resolvable, ?) WHERE discussion_id = ? AND type IS NULL AND system = 0`)
+    .run(resolvable ? 1 : 0, discussionId)
+}
+
+/** Resolves (with the resolver and time) or unresolves the resolvable notes of a discussion, or of one note. */
+export function setResolved(db: Db, where: { readonly discussionId: string } | { readonly noteId: number }, by: { readonly userId: number; readonly at: string } | null): void {
+  const [column, key] = 'noteId' in where ? ['id', where.noteId] : ['discussion_id', where.discussionId]
+  db.prepare(`UPDATE notes SET resolved_at = ?, resolved_by_id = ? WHERE ${column} = ? AND resolvable = 1`).run(by?.at ?? null, by?.userId ?? null, key)
 }
 
 /** Deletes one note and the to-dos raised by it. */

@@ -20,6 +20,7 @@ export function noteEntity(
   noteable: NoteableRef,
   baseUrl: string,
   commandsChanges?: CommandsChanges,
+  resolvedBy?: UserRow,
 ): Readonly<Record<string, unknown>> {
   const out: Record<string, unknown> = {
     id: note.id,
@@ -42,7 +43,7 @@ export function noteEntity(
   }
   if (note.resolvable === 1) {
     out.resolved = note.resolved_at !== null
-    out.resolved_by = null
+    out.resolved_by = resolvedBy ? userRef(resolvedBy, baseUrl) : null
     out.resolved_at = note.resolved_at
   }
   if (commandsChanges) out.commands_changes = commandsChanges

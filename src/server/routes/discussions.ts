@@ -4,11 +4,11 @@ import { Type } from 'typebox'
 import { discussionNotes, listDiscussions, type NoteRow } from '../db/notes'
 import { discussionEntity } from '../entities/discussion'
 import { checkUnmodifiedSince } from '../http/conditional'
-import { badRequest, notFound } from '../http/errors'
+import { badRequest, missingParam, notFound, paramError } from '../http/errors'
 import { pageOf, setPageHeaders } from '../http/pagination'
 import { currentUser } from '../http/resolve'
 import { noteableKinds } from '../services/noteables'
-import { assertCanEditNote, canSeeInternalNotes, createNote, deleteNote, updateNote, type Noteable } from '../services/notes'
+import { assertCanEditNote, canSeeInternalNotes, createNote, deleteNote, resolveNotes, updateNote, type Noteable } from '../services/notes'
 import { loadNote, loadNoteable, paramsSchema, presentNotes, sendCreated } from './notes'
 
 const DISCUSSION_ID = Type.String({ pattern: '^[0-9a-fA-F]{40}$' })
@@ -94,15 +94,32 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
       return reply.code(out.code).send(out.body)
     })
 
+    // Resolving a whole thread exists for merge requests only (GitLab's resolvable noteables).
+    if (kind.segment === 'merge_requests') {
+      app.put(`${base}/:discussion_id`, { schema: { params: discussionParams, body: Type.Object({ resolved: Type.Optional(Type.Boolean()) }) } }, async (request) => {
+        currentUser(request)
+        const noteable = loadNoteable(request, kind)
+        const resolved = (request.body as { resolved?: boolean }).resolved
+        if (resolved === undefined) throw missingParam('resolved')
+        resolveNotes(request, noteable, loadDiscussion(request, noteable), resolved, false)
+        return presentDiscussion(request, noteable, loadDiscussion(request, noteable))
+      })
+    }
+
     app.put(`${base}/:discussion_id/notes/:note_id`, { schema: { params: noteParams, body: UpdateBody } }, async (request) => {
       currentUser(request)
       const noteable = loadNoteable(request, kind)
       const note = loadDiscussionNote(request, noteable)
-      const body = request.body as { body?: string }
-      assertCanEditNote(request, note)
+      const body = request.body as { body?: string; resolved?: boolean }
+      if (body.body !== undefined && body.resolved !== undefined) throw paramError('body, resolved are mutually exclusive')
+      if (body.body === undefined && body.resolved === undefined) throw paramError('body, resolved are missing, exactly one parameter must be provided')
       checkUnmodifiedSince(request, note.updated_at)
-      const row = body.body === undefined ? note : updateNote(request, noteable, note, body.body)
-      return presentNotes(request, noteable, [row])[0]
+      if (body.resolved !== undefined) {
+        resolveNotes(request, noteable, [note], body.resolved, true)
+        return presentNotes(request, noteable, [loadDiscussionNote(request, noteable)])[0]
+      }
+      assertCanEditNote(request, note)
+      return presentNotes(request, noteable, [updateNote(request, noteable, note, body.body as string)])[0]
     })
 
     app.delete(`${base}/:discussion_id/notes/:note_id`, { schema: { params: noteParams } }, async (request, reply) => {

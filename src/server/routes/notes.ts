@@ -14,9 +14,9 @@ import { assertCanEditNote, canSeeInternalNotes, createNote, deleteNote, updateN
 
 /** Serialises notes of one noteable with their authors loaded in one query. */
 export function presentNotes(request: FastifyRequest, noteable: Noteable, rows: readonly NoteRow[], commandsChanges?: CommandsChanges): Readonly<Record<string, unknown>>[] {
-  const authors = usersByIds(request.server.burrow.db, rows.map((r) => r.author_id))
+  const users = usersByIds(request.server.burrow.db, rows.flatMap((r) => (r.resolved_by_id === null ? [r.author_id] : [r.author_id, r.resolved_by_id])))
   const base = request.server.burrow.baseUrl(request)
-  return rows.map((r) => noteEntity(r, authors.get(r.author_id) as UserRow, noteable, base, commandsChanges))
+  return rows.map((r) => noteEntity(r, users.get(r.author_id) as UserRow, noteable, base, commandsChanges, r.resolved_by_id === null ? undefined : users.get(r.resolved_by_id)))
 }
 
 /** The noteable named by the URL (`:id` and the family's key), readable by the caller. */

@@ -112,7 +112,7 @@ const issueKind: NoteableKind = {
   },
 }
 
-/** A merge request as a noteable: mention to-dos and locked discussions; no quick actions yet. */
+/** A merge request as a noteable: mention to-dos, locked discussions, resolvable threads; no quick actions yet. */
 export function mergeRequestNoteable(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow): Noteable {
   return {
     type: 'MergeRequest',
@@ -123,6 +123,8 @@ export function mergeRequestNoteable(request: FastifyRequest, project: ProjectRo
     webUrl: `${projectWebUrlOf(request, project)}/-/merge_requests/${mr.iid}`,
     discussionLocked: mr.discussion_locked === 1,
     todoTarget: true,
+    resolvableThreads: true,
+    canResolve: (req) => req.actor.user?.id === mr.author_id || req.perms.canInProject(project, AccessLevel.DEVELOPER),
     canRead: (perms) => canReadMergeRequestsWith(perms, project),
     touch: (req, at) => {
       updateMergeRequestRow(req.server.burrow.db, mr.id, { updated_at: at }, false)

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../auth/access'
 import { Permissions } from '../auth/permissions'
 import { nowIso } from '../db/connection'
-import { convertToThread, deleteNoteRow, insertNote, updateNoteBody, type NoteableType, type NoteRow, type NoteType } from '../db/notes'
+import { convertToThread, deleteNoteRow, insertNote, setResolved, updateNoteBody, type NoteableType, type NoteRow, type NoteType } from '../db/notes'
 import type { NamespaceRow, ProjectRow, UserRow } from '../db/rows'
 import { insertTodoRow } from '../db/todos'
 import { findUserByUsername } from '../db/users'
@@ -52,6 +52,10 @@ export interface Noteable {
   canRead(perms: Permissions): boolean
   /** GitLab raises to-dos on issues, merge requests and epics, not on snippets. */
   readonly todoTarget: boolean
+  /** Thread notes can be resolved (merge requests only, as in GitLab). */
+  readonly resolvableThreads?: boolean
+  /** Whether the caller may resolve threads here (the merge request's author or a Developer). */
+  canResolve?(request: FastifyRequest): boolean
   /** Commands this caller may run here (none when the family has no quick actions). */
   availableCommands?(request: FastifyRequest, name: QuickActionName): boolean
   runQuickActions?(request: FastifyRequest, actions: readonly QuickAction[]): QuickActionOutcome
@@ -142,7 +146,7 @@ export function createNote(request: FastifyRequest, noteable: Noteable, rawBody:
   }
 
   const note = db.transaction(() => {
-    if (options.replyTo) convertToThread(db, discussionId)
+    if (options.replyTo) convertToThread(db, discussionId, noteable.resolvableThreads === true)
     const row = insertNote(db, {
       noteableType: noteable.type,
       noteableId: noteable.id,
@@ -153,6 +157,7 @@ export function createNote(request: FastifyRequest, noteable: Noteable, rawBody:
       type,
       discussionId,
       internal,
+      resolvable: noteable.resolvableThreads === true && type === 'DiscussionNote',
       createdAt,
       updatedAt: createdAt,
     })
@@ -205,6 +210,21 @@ export function updateNote(request: FastifyRequest, noteable: Noteable, note: No
   const row = updateNoteBody(request.server.burrow.db, note.id, body, now)
   noteable.touch(request, now)
   return row
+}
+
+/**
+ * Resolves or unresolves a whole thread (`PUT …/discussions/:id?resolved=`) or one note of it
+ * (`PUT …/notes/:note_id` with `resolved`): 403 for callers who may not resolve or a thread with
+ * nothing resolvable, 400 for a note that is not resolvable (GitLab's answers).
+ */
+export function resolveNotes(request: FastifyRequest, noteable: Noteable, notes: readonly NoteRow[], resolved: boolean, single: boolean): void {
+  const user = request.actor.user
+  if (!user) throw unauthorized()
+  if (single && notes.every((n) => n.resolvable !== 1)) throw badRequest('Note is not resolvable')
+  if (!noteable.canResolve?.(request) || notes.every((n) => n.resolvable !== 1)) throw forbidden()
+  const db = request.server.burrow.db
+  const by = resolved ? { userId: user.id, at: nowIso() } : null
+  setResolved(db, single ? { noteId: notes[0].id } : { discussionId: notes[0].discussion_id }, by)
 }
 
 /** Deletes a note (its to-dos go with it through the foreign key). */
