@@ -8,7 +8,10 @@ import { DEFAULT_ISSUE_FILTER } from '../../src/renderer/lib/issue-filter'
 import { createAppRouter } from '../../src/renderer/router'
 import { ALL_ACCOUNTS, useAccountsStore } from '../../src/renderer/stores/accounts'
 import { useCommandsStore } from '../../src/renderer/stores/commands'
+import { usePreferencesStore } from '../../src/renderer/stores/preferences'
 import { useSavedFiltersStore } from '../../src/renderer/stores/saved-filters'
+import type { IpcResponse } from '../../src/shared/ipc/contract'
+import { DEFAULT_PREFERENCES, type Preferences } from '../../src/shared/ipc/preferences'
 import { fakeTransport, ROOT_ACCOUNT, type FakeTransport } from './support/fake-bridge'
 
 const ADA = { ...ROOT_ACCOUNT, id: 'acc-ada', username: 'ada', userId: 2, name: 'Ada Lovelace' }
@@ -91,19 +94,70 @@ describe('useCommandsStore', () => {
   })
 })
 
+/** Core's preferences channels over an in-memory set, as a launch would keep them. */
+function preferencesCore(initial: Partial<Preferences> = {}): { answers: Record<string, (...args: readonly unknown[]) => IpcResponse>; stored: () => Preferences } {
+  let stored: Preferences = { ...DEFAULT_PREFERENCES, ...initial }
+  return {
+    answers: {
+      'preferences:get': () => ({ ok: true, result: stored }),
+      'preferences:set': (changes) => {
+        stored = { ...stored, ...(changes as Partial<Preferences>) }
+        return { ok: true, result: stored }
+      },
+    },
+    stored: () => stored,
+  }
+}
+
+describe('usePreferencesStore', () => {
+  it('shows what core keeps, sends changes to it, and follows preferences:did-change', async () => {
+    const core = preferencesCore({ theme: 'dark' })
+    const transport = fakeTransport(core.answers)
+    const store = appWith(transport).runWithContext(() => usePreferencesStore())
+    await flushPromises()
+    expect(store.theme).toBe('dark')
+    store.cycleTheme()
+    expect(store.theme).toBe('system')
+    store.sidebarCollapsed = true
+    await flushPromises()
+    expect(core.stored()).toMatchObject({ theme: 'system', sidebarCollapsed: true })
+    transport.emit('preferences:did-change', { ...core.stored(), theme: 'light' })
+    expect(store.theme).toBe('light')
+  })
+
+  it('starts from the look this page last showed until core answers, so a restart does not flash another theme', async () => {
+    localStorage.setItem('burrow.preferences', JSON.stringify({ theme: 'dark', sidebarCollapsed: true }))
+    const store = appWith(fakeTransport({})).runWithContext(() => usePreferencesStore())
+    expect(store.theme).toBe('dark')
+    expect(store.sidebarCollapsed).toBe(true)
+    // No core to ask (the channel fails): the page stays usable with what it has.
+    await flushPromises()
+    store.theme = 'light'
+    await flushPromises()
+    expect(store.theme).toBe('light')
+  })
+})
+
 describe('useSavedFiltersStore', () => {
-  it('saves filters as query strings, replaces by name, and lists per account', async () => {
-    setActivePinia(createPinia())
-    const store = useSavedFiltersStore()
+  it('saves filters as query strings in core, replaces by name, and lists per account', async () => {
+    const core = preferencesCore()
+    const store = appWith(fakeTransport(core.answers)).runWithContext(() => useSavedFiltersStore())
+    await flushPromises()
     store.save('Mine', { ...DEFAULT_ISSUE_FILTER, scope: 'assigned_to_me' }, 'acc-root')
     store.save('Bugs', { ...DEFAULT_ISSUE_FILTER, labels: ['bug'] }, 'all')
     const replaced = store.save('Mine', { ...DEFAULT_ISSUE_FILTER, scope: 'created_by_me' }, 'acc-root')
     expect(store.forAccount('acc-root').map((f) => f.name)).toEqual(['Mine', 'Bugs'])
     expect(store.forAccount('acc-ada').map((f) => f.name)).toEqual(['Bugs'])
     expect(store.filterOf(replaced).scope).toBe('created_by_me')
-    // A new store (a restart) reads them back.
-    setActivePinia(createPinia())
-    expect(useSavedFiltersStore().filters.map((f) => f.query)).toContain('labels=bug&order_by=created_at&scope=all&sort=desc&state=opened')
     await flushPromises()
+    expect(core.stored().savedFilters.map((f) => f.name)).toEqual(['Mine', 'Bugs'])
+    // A new page (a restart, on another origin: nothing in localStorage) reads them back from core.
+    localStorage.clear()
+    const again = appWith(fakeTransport(core.answers)).runWithContext(() => useSavedFiltersStore())
+    await flushPromises()
+    expect(again.filters.map((f) => f.query)).toContain('labels=bug&order_by=created_at&scope=all&sort=desc&state=opened')
+    again.remove(replaced.id)
+    await flushPromises()
+    expect(core.stored().savedFilters.map((f) => f.name)).toEqual(['Bugs'])
   })
 })

@@ -67,6 +67,15 @@ export const useAccountsStore = defineStore('accounts', () => {
     return account
   }
 
+  /** Adds the local Burrow Server's account with the launch's own credential (no token) and selects it. Throws IpcFailure. */
+  async function addLocal(): Promise<Account> {
+    const account = await bridge.request('accounts:add-local')
+    accounts.value = [...accounts.value.filter((a) => a.id !== account.id), account]
+    loaded.value = true
+    select(account.id)
+    return account
+  }
+
   /** Removes the account and its saved secret. Throws IpcFailure. */
   async function remove(id: string): Promise<void> {
     await bridge.request('accounts:remove', id)
@@ -78,5 +87,5 @@ export const useAccountsStore = defineStore('accounts', () => {
     return bridge.request('accounts:verify', id)
   }
 
-  return { accounts, loaded, error, selection, current, isEmpty, select, ensureLoaded, reload, add, remove, verify }
+  return { accounts, loaded, error, selection, current, isEmpty, select, ensureLoaded, reload, add, addLocal, remove, verify }
 })

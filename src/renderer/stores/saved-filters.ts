@@ -1,29 +1,15 @@
 import { defineStore } from 'pinia'
-import { ref } from 'vue'
+import { computed } from 'vue'
+import type { SavedFilter } from '../../shared/ipc/preferences'
 import { parseIssueFilter, serializeIssueFilter, type IssueFilter } from '../lib/issue-filter'
-import { readStored, writeStored } from '../lib/storage'
+import { usePreferencesStore } from './preferences'
 
-/** A named issue filter: the query string of lib/issue-filter.ts, for one account or all. */
-export interface SavedFilter {
-  readonly id: string
-  readonly name: string
-  /** `serializeIssueFilter` output. */
-  readonly query: string
-  /** An account id, or `all`. */
-  readonly account: string
-}
+export type { SavedFilter } from '../../shared/ipc/preferences'
 
-const KEY = 'burrow.saved-filters'
-
-function isSavedFilters(value: unknown): value is SavedFilter[] {
-  return Array.isArray(value) && value.every((f) => f !== null && typeof f === 'object' && ['id', 'name', 'query', 'account'].every((k) => typeof (f as Record<string, unknown>)[k] === 'string'))
-}
-
-/** Saved issue filters, kept in localStorage. */
+/** Saved issue filters: the `savedFilters` preference, kept by core (see stores/preferences.ts). */
 export const useSavedFiltersStore = defineStore('saved-filters', () => {
-  const filters = ref<SavedFilter[]>(readStored(KEY, isSavedFilters, []))
-
-  const persist = (): void => writeStored(KEY, filters.value)
+  const preferences = usePreferencesStore()
+  const filters = computed<readonly SavedFilter[]>(() => preferences.values.savedFilters)
 
   /** Saves under `name`, replacing a filter of the same name for the same account. */
   function save(name: string, filter: IssueFilter, account: string): SavedFilter {
@@ -31,14 +17,12 @@ export const useSavedFiltersStore = defineStore('saved-filters', () => {
     if (trimmed === '') throw new Error('A saved filter needs a name')
     const existing = filters.value.find((f) => f.account === account && f.name === trimmed)
     const saved: SavedFilter = { id: existing?.id ?? crypto.randomUUID(), name: trimmed, query: serializeIssueFilter(filter), account }
-    filters.value = existing ? filters.value.map((f) => (f.id === saved.id ? saved : f)) : [...filters.value, saved]
-    persist()
+    void preferences.set({ savedFilters: existing ? filters.value.map((f) => (f.id === saved.id ? saved : f)) : [...filters.value, saved] })
     return saved
   }
 
   function remove(id: string): void {
-    filters.value = filters.value.filter((f) => f.id !== id)
-    persist()
+    void preferences.set({ savedFilters: filters.value.filter((f) => f.id !== id) })
   }
 
   /** The filters for an account: its own and those saved for all accounts. */

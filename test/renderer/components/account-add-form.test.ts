@@ -4,7 +4,7 @@ import { createPinia } from 'pinia'
 import { beforeEach, describe, expect, it } from 'vitest'
 import AccountAddForm from '../../../src/renderer/components/account/AccountAddForm.vue'
 import { bridgeKey } from '../../../src/renderer/bridge'
-import { fakeTransport, LOCAL_INFO, LOCAL_STATUS, ROOT_ACCOUNT, type FakeTransport } from '../support/fake-bridge'
+import { fakeTransport, LOCAL_INFO, LOCAL_INFO_SIGNED_IN, LOCAL_STATUS, ROOT_ACCOUNT, type FakeTransport } from '../support/fake-bridge'
 
 function mountForm(transport: FakeTransport) {
   return mount(AccountAddForm, { global: { plugins: [createPinia()], provide: { [bridgeKey as symbol]: transport.bridge } }, attachTo: document.body })
@@ -29,6 +29,23 @@ describe('AccountAddForm', () => {
     await flushPromises()
     expect(transport.calls.find((c) => c.channel === 'accounts:add')?.args).toEqual([{ baseUrl: 'http://127.0.0.1:4567', token: 'glpat-secret' }])
     expect(wrapper.emitted('added')).toEqual([[ROOT_ACCOUNT]])
+  })
+
+  it('adds the local Burrow Server without a token when the launch holds its credential', async () => {
+    const local = { ...ROOT_ACCOUNT, id: 'local', kind: 'local' }
+    const transport = fakeTransport({ 'app:info': LOCAL_INFO_SIGNED_IN, 'server:status': LOCAL_STATUS, 'accounts:add-local': { ok: true, result: local } })
+    const wrapper = mountForm(transport)
+    await flushPromises()
+    expect(wrapper.find('[data-testid="local-sign-in"]').text()).toContain('Nothing to type')
+    expect(wrapper.find('[data-testid="token"]').exists()).toBe(false)
+    expect(wrapper.find('[data-testid="account-add-submit"]').attributes('disabled')).toBeUndefined()
+    await wrapper.find('form').trigger('submit')
+    await flushPromises()
+    expect(transport.calls.filter((c) => c.channel.startsWith('accounts:add'))).toEqual([{ channel: 'accounts:add-local', args: [] }])
+    expect(wrapper.emitted('added')).toEqual([[local]])
+    // Another instance still asks for its sign-in.
+    await wrapper.find('[data-testid="instance-other"]').trigger('click')
+    expect(wrapper.find('[data-testid="token"]').exists()).toBe(true)
   })
 
   it('shows a readable error when no keychain can store the token', async () => {

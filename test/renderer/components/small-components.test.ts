@@ -1,12 +1,14 @@
 // @vitest-environment jsdom
-import { mount } from '@vue/test-utils'
+import { flushPromises, mount } from '@vue/test-utils'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import CommonErrorAlert from '../../../src/renderer/components/common/CommonErrorAlert.vue'
 import CommonRelativeTime from '../../../src/renderer/components/common/CommonRelativeTime.vue'
 import LabelChip from '../../../src/renderer/components/label/LabelChip.vue'
 import UserAvatar from '../../../src/renderer/components/user/UserAvatar.vue'
+import { bridgeKey } from '../../../src/renderer/bridge'
 import { toReadableError } from '../../../src/renderer/lib/ipc-errors'
 import { IpcFailure } from '../../../src/shared/ipc/contract'
+import { fakeTransport } from '../support/fake-bridge'
 
 describe('LabelChip', () => {
   it('uses the label colour as background and a readable text colour', () => {
@@ -40,6 +42,30 @@ describe('UserAvatar', () => {
   it('shows an inline image avatar', () => {
     const wrapper = mount(UserAvatar, { props: { name: 'Root', avatarUrl: 'data:image/png;base64,iVBORw0KGgo=' } })
     expect(wrapper.find('img').attributes('src')).toBe('data:image/png;base64,iVBORw0KGgo=')
+  })
+
+  it("shows the avatar core fetched from the account's instance, asking once per account and URL", async () => {
+    const png = 'data:image/png;base64,iVBORw0KGgo='
+    const transport = fakeTransport({ 'avatars:get': { ok: true, result: png } })
+    const props = { name: 'Ada Lovelace', username: 'ada', avatarUrl: 'http://127.0.0.1:4567/uploads/-/system/user/avatar/2/ada.png', accountId: 'local' }
+    const first = mount(UserAvatar, { props, global: { provide: { [bridgeKey as symbol]: transport.bridge } } })
+    const second = mount(UserAvatar, { props, global: { provide: { [bridgeKey as symbol]: transport.bridge } } })
+    expect(first.text()).toBe('AL')
+    await flushPromises()
+    expect(first.find('img').attributes('src')).toBe(png)
+    expect(second.find('img').attributes('src')).toBe(png)
+    expect(transport.calls).toEqual([{ channel: 'avatars:get', args: [{ accountId: 'local', url: props.avatarUrl }] }])
+  })
+
+  it('keeps the initials when core has no image or refuses the URL', async () => {
+    const transport = fakeTransport({ 'avatars:get': (request) => ((request as { url: string }).url.includes('gravatar') ? { ok: false, error: { code: 'foreign-url', message: 'not this instance' } } : { ok: true, result: null }) })
+    const provide = { [bridgeKey as symbol]: transport.bridge }
+    const missing = mount(UserAvatar, { props: { name: 'Grace Hopper', avatarUrl: 'http://127.0.0.1:4567/uploads/none.png', accountId: 'local' }, global: { provide } })
+    const foreign = mount(UserAvatar, { props: { name: 'Grace Hopper', avatarUrl: 'https://secure.gravatar.com/avatar/x', accountId: 'local' }, global: { provide } })
+    await flushPromises()
+    expect(missing.find('img').exists()).toBe(false)
+    expect(foreign.find('img').exists()).toBe(false)
+    expect(foreign.text()).toBe('GH')
   })
 
   it('gives the same person the same colour', () => {
