@@ -1,5 +1,6 @@
 import { createRouter, createWebHashHistory, type Router, type RouteRecordRaw } from 'vue-router'
 import ShellLayout from './components/shell/ShellLayout.vue'
+import { perfStart, PERF } from './lib/perf'
 import { FAMILIES } from './navigation'
 import { useAccountsStore } from './stores/accounts'
 import ShellHome from './views/ShellHome.vue'
@@ -70,6 +71,10 @@ export const routes: RouteRecordRaw[] = [
  */
 export function createAppRouter(): Router {
   const router = createRouter({ history: createWebHashHistory(), routes })
+  // Where the issue list's first-rows measure starts (lib/perf.ts; read by `npm run bench -- ui`).
+  router.beforeEach((to) => {
+    if (to.name === 'issues') perfStart(PERF.issueListFirstRows)
+  })
   router.beforeEach(async (to) => {
     const accounts = useAccountsStore()
     await accounts.ensureLoaded()

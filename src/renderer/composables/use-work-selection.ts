@@ -22,6 +22,8 @@ export interface WorkSelection<T extends Work> {
   clear(): void
   apply(changes: ItemChanges, what: string): Promise<void>
   assignToMe(): Promise<void>
+  /** What triage commands act on: the checked rows, else the highlighted one. */
+  targets(): AccountItem<T>[]
 }
 
 /**
@@ -100,7 +102,14 @@ export function useWorkSelection<T extends Work>(kind: 'issue' | 'merge_request'
     },
   )
 
+  function targets(): AccountItem<T>[] {
+    if (checked.value.size > 0) return [...checked.value.values()]
+    const row = rows.value[active.value]
+    return row ? [row] : []
+  }
+
   return {
+    targets,
     checked,
     active,
     list,

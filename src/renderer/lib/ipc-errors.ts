@@ -42,6 +42,7 @@ const EXPLANATIONS: Readonly<Record<string, Explanation>> = {
   validation: { title: 'The server did not accept this', hint: null },
   'precondition-failed': { title: 'Changed on the server', hint: 'Someone changed this since it was loaded. Reload and try again.' },
   'rate-limited': { title: 'Too many requests', hint: 'The server asked Burrow to slow down; it will retry by itself.' },
+  offline: { title: 'Needs the server', hint: 'Try again once the server can be reached; this action is not kept for later.' },
   'api-error': { title: 'The server answered with an error', hint: null },
   'handler-failed': { title: 'Something went wrong', hint: null },
 }

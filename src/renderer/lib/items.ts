@@ -51,6 +51,11 @@ interface Issuable {
   readonly time_stats?: TimeStats
   readonly subscribed?: boolean
   readonly discussion_locked?: boolean | null
+  /** 👍 and 👎 awards (GitLab counts only these two here). */
+  readonly upvotes?: number
+  readonly downvotes?: number
+  /** Markdown task-list items of the description. */
+  readonly task_completion_status?: { readonly count: number; readonly completed_count: number }
 }
 
 export interface Issue extends Issuable {
@@ -59,6 +64,9 @@ export interface Issue extends Issuable {
   readonly issue_type?: string
   readonly weight?: number | null
   readonly epic?: { readonly id: number; readonly iid: number; readonly title: string; readonly group_id: number } | null
+  /** Set once the issue was moved: the new issue's id (this one is closed). */
+  readonly moved_to_id?: number | null
+  readonly merge_requests_count?: number
 }
 
 export interface MergeRequest extends Issuable {
@@ -190,4 +198,23 @@ export function formatDuration(seconds: number): string {
     rest -= n * size
   }
   return sign + (parts.join(' ') || `${Math.abs(seconds)}s`)
+}
+
+/** An award emoji (`GET …/award_emoji`). */
+export interface AwardEmoji {
+  readonly id: number
+  readonly name: string
+  readonly user: UserRef
+}
+
+/** A commit as merge request commit lists give it. */
+export interface Commit {
+  readonly id: string
+  readonly short_id: string
+  readonly title: string
+  readonly message?: string
+  readonly author_name: string
+  readonly authored_date?: string
+  readonly created_at: string
+  readonly web_url?: string
 }

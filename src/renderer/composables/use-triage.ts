@@ -1,0 +1,261 @@
+import { useRouter } from 'vue-router'
+import { useBridge } from '../bridge'
+import { useCommands } from './use-commands'
+import { toReadableError } from '../lib/ipc-errors'
+import { asLabel, asMilestone, type Issue, type MergeRequest } from '../lib/items'
+import { perfEnd, perfStart, PERF } from '../lib/perf'
+import type { ItemChanges } from '../../shared/ipc/outbox'
+import { useAccountsStore } from '../stores/accounts'
+import { useReferenceDataStore } from '../stores/reference-data'
+import { useSyncStore } from '../stores/sync'
+import { useTriagePickerStore, type PickerOption } from '../stores/triage-picker'
+
+/** An issue or merge request a triage command acts on. */
+export interface TriageTarget {
+  readonly accountId: string
+  readonly item: Issue | MergeRequest
+}
+
+export interface TriageOptions {
+  readonly kind: 'issue' | 'merge_request'
+  /** What the commands act on now: a detail page's item, or a list's selected rows (else its highlighted row). */
+  readonly targets: () => readonly TriageTarget[]
+  /** `c` on a detail page: focus its comment box instead of opening the picker. */
+  readonly focusComment?: () => void
+  /** Where a moved issue went (a detail page follows it). */
+  readonly onMoved?: (accountId: string, moved: { readonly project_id: number; readonly iid: number }) => void
+}
+
+// The label the user just applied, until a view shows it (the `label-feedback` measure ends there).
+let expectedLabel: { readonly accountId: string; readonly id: number; readonly label: string; readonly present: boolean } | null = null
+
+/**
+ * Ends the `label-feedback` measure when `item`, as shown now, carries the label the picker just
+ * applied (or no longer carries the one it took off) with a pending marker. Views call it
+ * after each render of their rows or item.
+ */
+export function noteShownLabels(accountId: string, item: { readonly id: number; readonly labels: readonly string[] }, pending: boolean): void {
+  const e = expectedLabel
+  if (e === null || e.accountId !== accountId || e.id !== item.id || !pending) return
+  if (item.labels.includes(e.label) !== e.present) return
+  expectedLabel = null
+  perfEnd(PERF.labelFeedback)
+}
+
+/** True while a label applied from the picker waits to be shown (so lists only scan their rows then). */
+export function awaitingLabel(): boolean {
+  return expectedLabel !== null
+}
+
+/**
+ * The triage commands of the issue and merge request views, with their shortcuts: label (l),
+ * assign (a), milestone (m), close or reopen (shift+c), comment (c) and, for issues, move to
+ * another project (shift+m). Every write but the move goes through the outbox (pending until the
+ * server confirms); a move needs the server and is refused offline with the reason.
+ */
+export function useTriage(options: TriageOptions): void {
+  const bridge = useBridge()
+  const router = useRouter()
+  const picker = useTriagePickerStore()
+  const reference = useReferenceDataStore()
+  const accounts = useAccountsStore()
+  const sync = useSyncStore()
+  const noun = options.kind === 'issue' ? 'issue' : 'merge request'
+  const prefix = options.kind === 'issue' ? 'issues' : 'merge-requests'
+  const sigil = options.kind === 'issue' ? '#' : '!'
+  const some = (): boolean => options.targets().length > 0
+
+  function subject(targets: readonly TriageTarget[]): string {
+    if (targets.length === 1) return `${targets[0].item.references?.full ?? `${sigil}${targets[0].item.iid}`} · ${targets[0].item.title}`
+    return `${targets.length} ${noun}s`
+  }
+
+  /** One outbox write per target; a toast says how many went in and the first refusal. */
+  async function update(targets: readonly TriageTarget[], changesFor: (t: TriageTarget) => ItemChanges | null, what: string): Promise<void> {
+    const channel = `${prefix}:update` as 'issues:update' | 'merge-requests:update'
+    const work = targets.map((t) => ({ t, changes: changesFor(t) })).filter((w): w is { t: TriageTarget; changes: ItemChanges } => w.changes !== null)
+    const results = await Promise.allSettled(work.map(({ t, changes }) => bridge.request(channel, t.accountId, { projectId: t.item.project_id, iid: t.item.iid, changes })))
+    const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+    if (failed.length > 0) {
+      const e = toReadableError(failed[0].reason)
+      picker.say('error', `${e.title}: ${e.message}`)
+    } else if (work.length > 1) picker.say('success', `${what} on ${work.length} ${noun}s: queued, they go out in order.`)
+  }
+
+  /** The one account of the targets, for pickers whose choices belong to an account (labels, people). */
+  function soleAccount(targets: readonly TriageTarget[]): string | null {
+    const ids = new Set(targets.map((t) => t.accountId))
+    if (ids.size !== 1) {
+      picker.say('warning', 'Select items of one account at a time for this.')
+      return null
+    }
+    return targets[0].accountId
+  }
+
+  const soleProject = (targets: readonly TriageTarget[]): number | null => (new Set(targets.map((t) => t.item.project_id)).size === 1 ? targets[0].item.project_id : null)
+
+  async function label(): Promise<void> {
+    const targets = options.targets()
+    const accountId = soleAccount(targets)
+    if (accountId === null) return
+    const projectId = soleProject(targets)
+    const has = (name: string): boolean => targets.every((t) => t.item.labels.includes(name))
+    const name = await picker.choose({
+      title: 'Labels',
+      subject: subject(targets),
+      mode: 'choose',
+      placeholder: 'Add or remove a label…',
+      options: async () => {
+        const labels = projectId !== null ? (await bridge.request('labels:list', accountId, { project_id: projectId })).map(asLabel) : [...reference.of(accountId).labels.values()]
+        return labels.map((l): PickerOption => ({ value: l.name, label: l.name, detail: l.description ?? undefined, color: l.color, checked: has(l.name) }))
+      },
+    })
+    if (name === null) return
+    const present = !has(name)
+    if (targets.length === 1) {
+      expectedLabel = { accountId, id: targets[0].item.id, label: name, present }
+      perfStart(PERF.labelFeedback)
+    }
+    await update(targets, (t) => (t.item.labels.includes(name) === present ? null : present ? { add_labels: [name] } : { remove_labels: [name] }), present ? `Label ${name} added` : `Label ${name} removed`)
+  }
+
+  async function assign(): Promise<void> {
+    const targets = options.targets()
+    const accountId = soleAccount(targets)
+    if (accountId === null) return
+    await reference.ensure(accountId)
+    const me = accounts.accounts.find((a) => a.id === accountId)
+    const assigned = (id: number): boolean => targets.every((t) => t.item.assignees.some((a) => a.id === id))
+    const people = reference.of(accountId).users.map((u): PickerOption => ({ value: String(u.id), label: u.name, detail: `@${u.username}${u.id === me?.userId ? ' · you' : ''}`, checked: assigned(u.id) }))
+    // You first: assigning oneself is the most common triage move.
+    people.sort((a, b) => Number(b.value === String(me?.userId)) - Number(a.value === String(me?.userId)))
+    const value = await picker.choose({ title: 'Assignees', subject: subject(targets), mode: 'choose', placeholder: 'Assign or unassign someone…', options: [{ value: 'none', label: 'Unassign everyone' }, ...people] })
+    if (value === null) return
+    if (value === 'none') return update(targets, (t) => (t.item.assignees.length === 0 ? null : { assignee_ids: [] }), 'Unassigned')
+    const id = Number(value)
+    const add = !assigned(id)
+    return update(
+      targets,
+      (t) => {
+        const ids = t.item.assignees.map((a) => a.id)
+        if (ids.includes(id) === add) return null
+        return { assignee_ids: add ? [...ids, id] : ids.filter((x) => x !== id) }
+      },
+      add ? 'Assigned' : 'Unassigned',
+    )
+  }
+
+  async function milestone(): Promise<void> {
+    const targets = options.targets()
+    const accountId = soleAccount(targets)
+    if (accountId === null) return
+    const projectId = soleProject(targets)
+    const current = new Set(targets.map((t) => t.item.milestone?.id ?? 0))
+    const value = await picker.choose({
+      title: 'Milestone',
+      subject: subject(targets),
+      mode: 'choose',
+      placeholder: 'Set the milestone…',
+      options: async () => {
+        const list = await bridge.request('milestones:list', accountId, { ...(projectId !== null ? { project_id: projectId } : {}), state: 'active' })
+        const milestones = list.map((m) => asMilestone(m.data))
+        const only = current.size === 1 ? [...current][0] : -1
+        return [
+          { value: '0', label: 'No milestone', checked: only === 0 },
+          ...milestones.map((m): PickerOption => ({ value: String(m.id), label: m.title, detail: m.due_date ? `due ${m.due_date}` : undefined, checked: only === m.id })),
+        ]
+      },
+    })
+    if (value === null) return
+    const id = Number(value)
+    await update(targets, (t) => ((t.item.milestone?.id ?? 0) === id ? null : { milestone_id: id === 0 ? null : id }), id === 0 ? 'Milestone removed' : 'Milestone set')
+  }
+
+  async function closeOrReopen(): Promise<void> {
+    const targets = options.targets().filter((t) => t.item.state === 'opened' || t.item.state === 'closed')
+    // Any open one among them: closing is the triage move; otherwise they are all closed and reopen.
+    const close = targets.some((t) => t.item.state === 'opened')
+    await update(targets, (t) => ((t.item.state === 'opened') === close ? { state_event: close ? 'close' : 'reopen' } : null), close ? 'Closed' : 'Reopened')
+  }
+
+  async function comment(): Promise<void> {
+    if (options.focusComment) return options.focusComment()
+    const targets = options.targets()
+    const body = await picker.choose({ title: 'Comment', subject: subject(targets), mode: 'text', placeholder: 'Write a comment (Markdown). It is kept and sent when the server is reachable.' })
+    if (body === null || body.trim() === '') return
+    const channel = `${prefix}:comment` as 'issues:comment' | 'merge-requests:comment'
+    const results = await Promise.allSettled(targets.map((t) => bridge.request(channel, t.accountId, { projectId: t.item.project_id, iid: t.item.iid, body: body.trim() })))
+    const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+    if (failed.length > 0) {
+      const e = toReadableError(failed[0].reason)
+      picker.say('error', `${e.title}: ${e.message}`)
+    } else picker.say('success', targets.length === 1 ? 'Comment queued.' : `Comment queued on ${targets.length} ${noun}s.`)
+  }
+
+  function hostOf(accountId: string): string {
+    const url = accounts.accounts.find((a) => a.id === accountId)?.baseUrl ?? accountId
+    try {
+      return new URL(url).host
+    } catch {
+      return url
+    }
+  }
+
+  async function move(): Promise<void> {
+    const targets = options.targets()
+    const accountId = soleAccount(targets)
+    if (accountId === null) return
+    await reference.ensure(accountId)
+    const from = new Set(targets.map((t) => t.item.project_id))
+    const offline = sync.isOffline(accountId)
+    const value = await picker.choose({
+      title: 'Move to another project',
+      subject: subject(targets),
+      mode: 'choose',
+      placeholder: 'Project to move to…',
+      blocked: offline
+        ? `Moving needs ${hostOf(accountId)}, which cannot be reached now. A move is not kept for later: the server gives the issue a new number in the other project and closes this one, and changes queued meanwhile would still point at the old one.`
+        : null,
+      options: reference
+        .of(accountId)
+        .projects.filter((p) => !from.has(p.id))
+        .map((p): PickerOption => ({ value: String(p.id), label: p.name_with_namespace, detail: p.path_with_namespace })),
+    })
+    if (value === null) return
+    const toProjectId = Number(value)
+    let last: { project_id: number; iid: number } | null = null
+    for (const t of targets) {
+      try {
+        const answer = await bridge.request('api:send', accountId, { method: 'POST', path: `/projects/${t.item.project_id}/issues/${t.item.iid}/move`, body: { to_project_id: toProjectId } })
+        const moved = answer.body as { project_id: number; iid: number }
+        last = moved
+        // Both now, rather than at the next sync: the old one is closed and points at the new one.
+        await Promise.allSettled([
+          bridge.request('issues:get', accountId, { project_id: moved.project_id, iid: moved.iid }, { refresh: true }),
+          bridge.request('issues:get', accountId, { project_id: t.item.project_id, iid: t.item.iid }, { refresh: true }),
+        ])
+      } catch (error) {
+        const e = toReadableError(error)
+        picker.say('error', `${e.title}: ${e.message}`)
+        return
+      }
+    }
+    if (last === null) return
+    const project = reference.of(accountId).projectsById.get(toProjectId)?.path_with_namespace ?? `project ${toProjectId}`
+    picker.say('success', targets.length === 1 ? `Moved to ${project}#${last.iid}.` : `${targets.length} issues moved to ${project}.`)
+    if (options.onMoved) options.onMoved(accountId, last)
+    else if (targets.length === 1) void router.push(`/a/${accountId}/projects/${last.project_id}/issues/${last.iid}`)
+  }
+
+  const group = options.kind === 'issue' ? 'Issue' : 'Merge request'
+  useCommands(
+    { id: `${options.kind}.triage.label`, title: 'Labels…', group, keys: 'l', keywords: 'label add remove tag', enabled: some, run: label },
+    { id: `${options.kind}.triage.assign`, title: 'Assignees…', group, keys: 'a', keywords: 'assign unassign people me', enabled: some, run: assign },
+    { id: `${options.kind}.triage.milestone`, title: 'Milestone…', group, keys: 'm', keywords: 'milestone iteration release', enabled: some, run: milestone },
+    { id: `${options.kind}.triage.close`, title: `Close or reopen the ${noun}`, group, keys: 'shift+c', keywords: 'close reopen state done', enabled: some, run: closeOrReopen },
+    { id: `${options.kind}.triage.comment`, title: 'Comment…', group, keys: 'c', keywords: 'comment note reply write', enabled: some, run: comment },
+    ...(options.kind === 'issue'
+      ? [{ id: 'issue.triage.move', title: 'Move to another project…', group, keys: 'shift+m', keywords: 'move transfer project', enabled: some, run: move }]
+      : []),
+  )
+}

@@ -1,0 +1,48 @@
+/**
+ * User Timing marks around what the user waits for, read by `npm run bench -- ui` through
+ * Playwright (`performance.getEntriesByName`). Each measure ends after the change is painted:
+ * the end mark is taken in a task queued from the next animation frame, i.e. after that frame
+ * was rendered.
+ */
+
+/** Measure names (also their start marks, with `:start`). */
+export const PERF = {
+  /** A route change (sidebar, `g i`, a link) until the issue list shows its first rows. */
+  issueListFirstRows: 'burrow:issue-list-first-rows',
+  /** Applying a label from the triage picker until the row or page shows the chip with its pending marker. */
+  labelFeedback: 'burrow:label-feedback',
+} as const
+
+export type PerfName = (typeof PERF)[keyof typeof PERF]
+
+const hasTiming = (): boolean => typeof performance !== 'undefined' && typeof performance.mark === 'function'
+
+/** Sets (or resets) the start mark of a measure. */
+export function perfStart(name: PerfName): void {
+  if (!hasTiming()) return
+  performance.clearMarks(`${name}:start`)
+  performance.mark(`${name}:start`)
+}
+
+/** True while a start mark waits for its end. */
+export function perfPending(name: PerfName): boolean {
+  return hasTiming() && performance.getEntriesByName(`${name}:start`, 'mark').length > 0
+}
+
+/**
+ * Ends the measure started by `perfStart`, once what is on screen now has been painted; does
+ * nothing without a start mark, so only the first end after a start counts.
+ */
+export function perfEnd(name: PerfName): void {
+  if (!perfPending(name)) return
+  const start = `${name}:start`
+  const afterPaint = (done: () => void): void => {
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(done, 0))
+    else setTimeout(done, 0)
+  }
+  afterPaint(() => {
+    if (performance.getEntriesByName(start, 'mark').length === 0) return
+    performance.measure(name, start)
+    performance.clearMarks(start)
+  })
+}

@@ -1,0 +1,67 @@
+import { defineStore } from 'pinia'
+import { shallowRef } from 'vue'
+
+/** One choice of the triage picker (a label, a person, a milestone, a project). */
+export interface PickerOption {
+  readonly value: string
+  readonly label: string
+  /** A second, dimmer line: a username, a path, a description. */
+  readonly detail?: string
+  /** Already set on every target: picking it takes it off. */
+  readonly checked?: boolean
+  /** A label's colour, shown as a swatch. */
+  readonly color?: string
+}
+
+export interface PickerRequest {
+  readonly title: string
+  readonly placeholder: string
+  /** `choose`: pick one option; `text`: write text (a comment) and send it with Ctrl/⌘+Enter. */
+  readonly mode: 'choose' | 'text'
+  /** The options, or a load of them (shown with a spinner meanwhile). */
+  readonly options?: readonly PickerOption[] | (() => Promise<readonly PickerOption[]>)
+  /** Why the action cannot run now (offline, for an online-only action): shown instead of the options. */
+  readonly blocked?: string | null
+  /** What the targets are (`#12`, `3 issues`). */
+  readonly subject: string
+}
+
+export interface PickerToast {
+  readonly id: number
+  readonly type: 'success' | 'info' | 'warning' | 'error'
+  readonly text: string
+}
+
+/**
+ * The triage picker (labels, assignees, milestone, move, comment from the keyboard): one modal
+ * mounted by the shell, opened by views through `choose`, which resolves with the chosen value
+ * or the text written, or null when dismissed. Short outcomes go out as toasts.
+ */
+export const useTriagePickerStore = defineStore('triage-picker', () => {
+  const request = shallowRef<PickerRequest | null>(null)
+  const toast = shallowRef<PickerToast | null>(null)
+  let settle: ((value: string | null) => void) | null = null
+  let toasts = 0
+
+  function choose(next: PickerRequest): Promise<string | null> {
+    settle?.(null)
+    request.value = next
+    return new Promise((resolve) => {
+      settle = resolve
+    })
+  }
+
+  /** Called by the picker: the chosen value or text, or null when dismissed. */
+  function finish(value: string | null): void {
+    const done = settle
+    settle = null
+    request.value = null
+    done?.(value)
+  }
+
+  function say(type: PickerToast['type'], text: string): void {
+    toast.value = { id: ++toasts, type, text }
+  }
+
+  return { request, toast, choose, finish, say }
+})

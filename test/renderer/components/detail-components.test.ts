@@ -1,0 +1,133 @@
+// @vitest-environment jsdom
+import { flushPromises, mount } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import { createMemoryHistory, createRouter } from 'vue-router'
+import { beforeEach, describe, expect, it } from 'vitest'
+import DiffViewer from '../../../src/renderer/components/diff/DiffViewer.vue'
+import IssueRelatedMergeRequests from '../../../src/renderer/components/issue/IssueRelatedMergeRequests.vue'
+import MarkdownContent from '../../../src/renderer/components/markdown/MarkdownContent.vue'
+import MergeRequestCommits from '../../../src/renderer/components/merge-request/MergeRequestCommits.vue'
+import WorkAwards from '../../../src/renderer/components/work/WorkAwards.vue'
+import WorkEditForm from '../../../src/renderer/components/work/WorkEditForm.vue'
+import WorkSidebar from '../../../src/renderer/components/work/WorkSidebar.vue'
+import { bridgeKey } from '../../../src/renderer/bridge'
+import type { Issue } from '../../../src/renderer/lib/items'
+import { fakeTransport } from '../support/fake-bridge'
+
+const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/:any(.*)*', component: { render: () => null } }] })
+beforeEach(() => setActivePinia(createPinia()))
+
+function withBridge(answers: Parameters<typeof fakeTransport>[0]) {
+  const transport = fakeTransport(answers)
+  return { transport, global: { plugins: [router], provide: { [bridgeKey as symbol]: transport.bridge } } }
+}
+const page = (body: unknown, stale = false) => ({ ok: true as const, result: { body, status: 200, stale, fetchedAt: '2024-05-01T10:00:00Z', page: null } })
+
+describe('MarkdownContent task lists', () => {
+  const source = '- [ ] first\n- [x] second\n\n```\n- [ ] code\n```'
+
+  it('lets tasks be ticked when asked, emitting the task and the new state, and shows the tick only when the source changes', async () => {
+    const wrapper = mount(MarkdownContent, { props: { source, tasksEditable: true } })
+    await flushPromises()
+    const boxes = wrapper.findAll<HTMLInputElement>('input[type="checkbox"]')
+    expect(boxes.map((b) => b.element.disabled)).toEqual([false, false])
+    boxes[0].element.checked = true
+    await boxes[0].trigger('change')
+    expect(wrapper.emitted('toggleTask')).toEqual([[0, true]])
+    expect(boxes[0].element.checked).toBe(false)
+    await wrapper.setProps({ source: source.replace('- [ ] first', '- [x] first') })
+    await flushPromises()
+    expect(wrapper.findAll<HTMLInputElement>('input[type="checkbox"]')[0].element.checked).toBe(true)
+  })
+
+  it('keeps task boxes read-only by default', async () => {
+    const wrapper = mount(MarkdownContent, { props: { source } })
+    await flushPromises()
+    expect(wrapper.findAll<HTMLInputElement>('input[type="checkbox"]').every((b) => b.element.disabled)).toBe(true)
+  })
+})
+
+describe('WorkEditForm', () => {
+  it('saves only the fields that changed', async () => {
+    const wrapper = mount(WorkEditForm, { props: { title: 'Old title', description: 'Body', busy: false }, attachTo: document.body })
+    await wrapper.find('[data-testid="edit-title"] input').setValue('New title')
+    await wrapper.find('form').trigger('submit')
+    expect(wrapper.emitted('save')).toEqual([[{ title: 'New title' }]])
+    wrapper.unmount()
+  })
+
+  it('refuses an empty title, and saving nothing changed just closes', async () => {
+    const wrapper = mount(WorkEditForm, { props: { title: 'Title', description: null, busy: false } })
+    await wrapper.find('form').trigger('submit')
+    expect(wrapper.emitted('cancel')).toHaveLength(1)
+    await wrapper.find('[data-testid="edit-title"] input').setValue('  ')
+    await wrapper.find('form').trigger('submit')
+    expect(wrapper.text()).toContain('A title is required.')
+    expect(wrapper.emitted('save')).toBeUndefined()
+  })
+})
+
+describe('DiffViewer highlighting', () => {
+  it('colours code by the file’s language and escapes it', () => {
+    const wrapper = mount(DiffViewer, { props: { files: [{ old_path: 'a.ts', new_path: 'a.ts', new_file: false, renamed_file: false, deleted_file: false, diff: '@@ -1 +1 @@\n-const a = 1\n+const a = "<b>"\n' }] } })
+    const added = wrapper.find('.diff-line--addition .diff-line__code')
+    expect(added.find('.hljs-keyword').text()).toBe('const')
+    expect(added.find('.hljs-string').text()).toBe('"<b>"')
+    expect(added.find('b').exists()).toBe(false)
+  })
+})
+
+describe('MergeRequestCommits', () => {
+  it('lists the commits and opens one’s diff', async () => {
+    const commit = { id: 'a'.repeat(40), short_id: 'aaaaaaaa', title: 'Fix the parser', author_name: 'Jonas Berg', created_at: '2024-05-01T09:00:00Z' }
+    const { transport, global } = withBridge({
+      'api:get': (_account: unknown, path: unknown) =>
+        String(path).endsWith('/commits') ? page([commit]) : page([{ old_path: 'p.py', new_path: 'p.py', new_file: false, renamed_file: false, deleted_file: false, diff: '@@ -1 +1 @@\n-x = 1\n+x = 2\n' }]),
+    })
+    const wrapper = mount(MergeRequestCommits, { props: { accountId: 'acc', projectId: 5, iid: 3, sha: commit.id }, global })
+    await flushPromises()
+    expect(wrapper.findAll('[data-testid="mr-commit"]').map((c) => c.text())).toEqual([expect.stringContaining('Fix the parser')])
+    await wrapper.find('.mr-commits__row').trigger('click')
+    await flushPromises()
+    expect(transport.calls.map((c) => c.args[1])).toEqual(['/projects/5/merge_requests/3/commits', `/projects/5/repository/commits/${commit.id}/diff`])
+    expect(wrapper.find('.diff-line--addition').exists()).toBe(true)
+  })
+})
+
+describe('IssueRelatedMergeRequests', () => {
+  it('links each related merge request inside the app', async () => {
+    const { global } = withBridge({ 'api:get': page([{ id: 1, iid: 4, project_id: 5, title: 'Fix stall', state: 'merged', references: { full: 'kestrel/app!4' } }]) })
+    const wrapper = mount(IssueRelatedMergeRequests, { props: { accountId: 'acc', projectId: 5, iid: 12 }, global })
+    await flushPromises()
+    expect(wrapper.find('a').attributes('href')).toBe('/a/acc/projects/5/merge_requests/4')
+    expect(wrapper.text()).toContain('Merged')
+  })
+})
+
+describe('WorkAwards', () => {
+  it('shows every award grouped, or the item’s own 👍/👎 counts when the list cannot be read', async () => {
+    const listed = withBridge({ 'api:get': page([{ id: 1, name: 'rocket', user: { username: 'a' } }, { id: 2, name: 'rocket', user: { username: 'b' } }]) })
+    const full = mount(WorkAwards, { props: { kind: 'issue', accountId: 'acc', projectId: 5, iid: 12, upvotes: 0, downvotes: 0 }, global: listed.global })
+    await flushPromises()
+    expect(full.find('[data-award="rocket"]').text()).toBe('🚀2')
+    const missing = withBridge({ 'api:get': { ok: false, error: { code: 'not-found', message: '404 Not Found' } } })
+    const counts = mount(WorkAwards, { props: { kind: 'issue', accountId: 'acc', projectId: 5, iid: 12, upvotes: 3, downvotes: 1 }, global: missing.global })
+    await flushPromises()
+    expect(counts.findAll('[data-award]').map((a) => a.text())).toEqual(['👍3', '👎1'])
+  })
+})
+
+describe('WorkSidebar dates and weight', () => {
+  it('shows the due date (overdue while open), the weight and the epic', async () => {
+    const { global } = withBridge({ 'labels:list': { ok: true, result: [] }, 'milestones:list': { ok: true, result: [] }, 'users:list': { ok: true, result: [] } })
+    const item = {
+      id: 1, iid: 12, project_id: 5, title: 't', description: null, state: 'opened', created_at: '', updated_at: '', closed_at: null, author: { id: 1, username: 'a', name: 'A', avatar_url: null },
+      assignees: [], labels: [], milestone: null, user_notes_count: 0, web_url: '', confidential: false, due_date: '2020-03-01', weight: 5, epic: { id: 9, iid: 2, title: 'Offline', group_id: 3 },
+    } satisfies Issue
+    const wrapper = mount(WorkSidebar, { props: { kind: 'issue', accountId: 'acc', item, pending: [] }, global })
+    await flushPromises()
+    expect(wrapper.find('[data-testid="due-date"]').text()).toMatch(/2020.*overdue/)
+    expect(wrapper.find('[data-testid="weight"]').text()).toBe('Weight5')
+    expect(wrapper.find('.work-sidebar__epic a').attributes('href')).toBe('/a/acc/groups/3/epics/2')
+  })
+})
