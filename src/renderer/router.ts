@@ -28,6 +28,7 @@ export const routes: RouteRecordRaw[] = [
       { path: '', name: 'home', component: ShellHome, meta: { title: 'Home' } },
       { path: 'accounts', name: 'accounts', component: () => import('./views/AccountsView.vue'), meta: { title: 'Accounts' } },
       { path: 'accounts/add', name: 'account-add', component: () => import('./views/AccountAddView.vue'), meta: { title: 'Add account' } },
+      { path: 'accounts/:account/sync', name: 'account-sync', component: () => import('./views/AccountSyncView.vue'), meta: { title: 'What to sync' } },
       { path: 'gallery', name: 'gallery', component: () => import('./views/GalleryView.vue'), meta: { title: 'Component gallery' } },
       { path: 'issues', name: 'issues', component: () => import('./views/issue/IssueListView.vue'), meta: { title: 'Issues', family: 'issues' } },
       {
