@@ -239,7 +239,7 @@ export interface SearchResult {
   readonly hits: readonly SearchHit[]
   /** Matching items in all (notes rolled up into their item); an estimate when `exact` is false. */
   readonly total: number
-  /** False when the query matched so much (over 10k documents) that only the newest 10k were ranked. */
+  /** False when the query matched so much (over 2,000 documents) that only the newest 2,000 were ranked. */
   readonly exact: boolean
 }
 

@@ -34,6 +34,13 @@ interface ChangeAccumulator {
   optimistic: boolean
 }
 
+/** What `search:query` filters search documents by: their item's project (issues, merge requests), group (epics) and state. */
+interface SearchFacets {
+  readonly projectId: number | null
+  readonly groupId: number | null
+  readonly state: string | null
+}
+
 const isNoteable = (kind: ItemKind): kind is NoteableKind => (NOTEABLE_KINDS as readonly string[]).includes(kind)
 
 /**
@@ -51,8 +58,14 @@ export class Cache {
   private readonly changes = new Map<number, ChangeAccumulator>()
   private depth = 0
   private readonly stmts = new Map<string, Statement>()
+  /** Search documents were inserted in the open transaction: index them before it commits. */
+  private searchPending = false
 
-  constructor(readonly db: CacheDb) {}
+  constructor(readonly db: CacheDb) {
+    // Documents left unindexed by a write outside `transaction()` (none today) are indexed now.
+    this.searchPending = db.prepare('SELECT 1 FROM search_pending LIMIT 1').get() !== undefined
+    if (this.searchPending) db.transaction(() => this.indexPendingSearchDocs())()
+  }
 
   /** The small integer standing for an account in every row; created on first use. */
   acct(accountId: string): number {
@@ -98,9 +111,16 @@ export class Cache {
     this.depth = 1
     let result: T
     try {
-      result = this.db.transaction(fn)()
+      result = this.db.transaction(() => {
+        const value = fn()
+        this.indexPendingSearchDocs()
+        return value
+      })()
     } catch (error) {
       this.changes.clear()
+      this.searchPending = false
+      // An account first seen in the rolled-back transaction has no row any more.
+      this.accts.clear()
       throw error
     } finally {
       this.depth = 0
@@ -477,20 +497,52 @@ export class Cache {
       if (!isNew) this.stmt('DELETE FROM item_users WHERE acct = ? AND kind = ? AND item_id = ?').run(acct, kind, id)
       const addUser = this.stmt('INSERT OR IGNORE INTO item_users (acct, kind, item_id, role, user_id) VALUES (?, ?, ?, ?, ?)')
       for (const u of itemUsers(kind, effective)) addUser.run(acct, kind, id, u.role, u.userId)
-      this.writeSearchDoc(acct, kind, id, kind, id, str(effective, 'title'), str(effective, 'description'))
+      const facets: SearchFacets = { projectId: kind === 'epic' ? null : num(effective, 'project_id'), groupId: kind === 'epic' ? num(effective, 'group_id') : null, state: str(effective, 'state') }
+      this.writeSearchDoc(acct, kind, id, kind, id, str(effective, 'title'), str(effective, 'description'), facets)
+      if (!isNew) this.updateNoteFacets(acct, kind, id, facets)
     } else if (kind === 'note') {
       const parentKind = values.noteable_kind as NoteableKind | null
       const parentId = values.noteable_id as number | null
-      if (parentKind !== null && parentId !== null && values.system === 0) this.writeSearchDoc(acct, 'note', id, parentKind, parentId, null, values.body as string)
+      if (parentKind !== null && parentId !== null && values.system === 0) this.writeSearchDoc(acct, 'note', id, parentKind, parentId, null, values.body as string, this.facetsOf(acct, parentKind, parentId))
     }
   }
 
-  private writeSearchDoc(acct: number, kind: string, id: number, parentKind: string, parentId: number, title: string | null, body: string | null): void {
+  /**
+   * One search document; `facets` are its item's project, group and state, which `search:query`
+   * filters on while it walks the matches (migration 140). New documents enter the FTS index
+   * once per transaction (`indexPendingSearchDocs`).
+   */
+  private writeSearchDoc(acct: number, kind: string, id: number, parentKind: string, parentId: number, title: string | null, body: string | null, facets: SearchFacets): void {
     this.stmt(
-      `INSERT INTO search_docs (acct, kind, item_id, parent_kind, parent_id, title, body) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (acct, kind, item_id) DO UPDATE SET title = excluded.title, body = excluded.body
-       WHERE search_docs.title IS NOT excluded.title OR search_docs.body IS NOT excluded.body`,
-    ).run(acct, kind, id, parentKind, parentId, title, body)
+      `INSERT INTO search_docs (acct, kind, item_id, parent_kind, parent_id, title, body, project_id, group_id, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (acct, kind, item_id) DO UPDATE SET title = excluded.title, body = excluded.body, project_id = excluded.project_id, group_id = excluded.group_id, state = excluded.state
+       WHERE search_docs.title IS NOT excluded.title OR search_docs.body IS NOT excluded.body OR search_docs.project_id IS NOT excluded.project_id
+         OR search_docs.group_id IS NOT excluded.group_id OR search_docs.state IS NOT excluded.state`,
+    ).run(acct, kind, id, parentKind, parentId, title, body, facets.projectId, facets.groupId, facets.state)
+    this.searchPending = true
+  }
+
+  /** A changed item's facets also hold for the documents of its notes. */
+  private updateNoteFacets(acct: number, kind: NoteableKind, id: number, facets: SearchFacets): void {
+    this.stmt(
+      `UPDATE search_docs SET project_id = ?, group_id = ?, state = ? WHERE acct = ? AND parent_kind = ? AND parent_id = ? AND kind = 'note'
+       AND (project_id IS NOT ? OR group_id IS NOT ? OR state IS NOT ?)`,
+    ).run(facets.projectId, facets.groupId, facets.state, acct, kind, id, facets.projectId, facets.groupId, facets.state)
+  }
+
+  /** The facets of a note's item, read from its row (null facets when the item is not cached). */
+  private facetsOf(acct: number, kind: NoteableKind, id: number): SearchFacets {
+    const column = kind === 'epic' ? 'NULL AS project_id, group_id' : 'project_id, NULL AS group_id'
+    const row = this.stmt(`SELECT ${column}, state FROM ${KINDS[kind].table} WHERE acct = ? AND id = ?`).get(acct, id) as { project_id: number | null; group_id: number | null; state: string } | undefined
+    return { projectId: row?.project_id ?? null, groupId: row?.group_id ?? null, state: row?.state ?? null }
+  }
+
+  /** Indexes the documents inserted since the last call, in one statement (see migration 140). */
+  private indexPendingSearchDocs(): void {
+    if (!this.searchPending) return
+    this.stmt('INSERT INTO search_fts (rowid, title, body) SELECT d.rowid, d.title, d.body FROM search_pending p JOIN search_docs d ON d.rowid = p.rowid').run()
+    this.stmt('DELETE FROM search_pending').run()
+    this.searchPending = false
   }
 
   private upsertUsers(acct: number, users: readonly JsonObject[]): void {

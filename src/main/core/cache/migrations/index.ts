@@ -2,6 +2,8 @@ import cacheCore from './0001-cache-core'
 import outbox from './0050-outbox'
 import notify from './0100-notify'
 import avatars from './0120-avatars'
+import search from './0140-search'
+import repos from './0160-repos'
 
 export interface CacheMigration {
   readonly version: number
@@ -13,7 +15,8 @@ export interface CacheMigration {
  * Every migration of the desktop cache database (`cache.sqlite3` in the user data dir), one
  * list for the whole file. Versions 1–49 belong to the cache and sync (core/cache, core/sync),
  * 50–99 to the outbox (core/outbox), 100–119 to the to-do and alert watcher and the app
- * preferences (core/notify), 120–139 to avatars (core/avatars.ts). Each runs once, in version
- * order, whatever order they were merged in; never edit one that has shipped.
+ * preferences (core/notify), 120–139 to avatars (core/avatars.ts), 140–159 to the cache's
+ * search index (core/cache), 160–179 to repository clones (core/repos). Each runs once, in version order, whatever order they were merged
+ * in; never edit one that has shipped.
  */
-export const cacheMigrations: readonly CacheMigration[] = [cacheCore, outbox, notify, avatars]
+export const cacheMigrations: readonly CacheMigration[] = [cacheCore, outbox, notify, avatars, search, repos]

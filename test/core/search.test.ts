@@ -1,0 +1,184 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { Cache, migrateCache, openCacheDatabase, searchCache, type JsonObject } from '../../src/main/core/cache/index'
+import { cacheMigrations } from '../../src/main/core/cache/migrations/index'
+
+/*
+ * The cache's full-text search on a real SQLite file (core/cache/search.ts, migration 140).
+ * The ranking window is made small here (`{window}`) so its edges can be tested with a few rows.
+ */
+
+const dirs: string[] = []
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+function file(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'burrow-search-'))
+  dirs.push(dir)
+  return join(dir, 'cache.sqlite3')
+}
+
+const issue = (id: number, over: JsonObject = {}): JsonObject => ({
+  id, iid: id, project_id: 1, title: `Issue ${id}`, description: null, state: 'opened', labels: [], assignees: [], author: { id: 9, username: 'al', name: 'Al' },
+  user_notes_count: 0, created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z', ...over,
+})
+
+const note = (id: number, issueId: number, body: string): JsonObject => ({
+  id, body, noteable_type: 'Issue', noteable_id: issueId, system: false, author: { id: 9, username: 'al', name: 'Al' }, created_at: '2024-01-02T00:00:00.000Z',
+})
+
+const ids = (cache: Cache, account: string, params: Parameters<typeof searchCache>[2], window?: number): number[] =>
+  searchCache(cache, account, params, { window }).hits.map((h) => h.id)
+
+/** FTS5's own check that the index holds exactly the documents' text. */
+function indexIsIntact(cache: Cache): boolean {
+  cache.db.prepare("INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)").run()
+  return true
+}
+
+describe('search over more matches than it ranks', () => {
+  it('ranks the newest window of matches and estimates the total from their density', () => {
+    const cache = new Cache(openCacheDatabase(file()))
+    cache.upsert('a', 'issue', Array.from({ length: 30 }, (_, i) => issue(i + 1, { title: `Crash ${i + 1}` })))
+    const result = searchCache(cache, 'a', { query: 'crash', limit: 50 }, { window: 10 })
+    expect(result.exact).toBe(false)
+    expect(result.total).toBe(30)
+    expect(result.hits.map((h) => h.id).sort((a, b) => a - b)).toEqual([21, 22, 23, 24, 25, 26, 27, 28, 29, 30])
+    cache.close()
+  })
+
+  it('is exact when the matches fit in the window', () => {
+    const cache = new Cache(openCacheDatabase(file()))
+    cache.upsert('a', 'issue', Array.from({ length: 10 }, (_, i) => issue(i + 1, { title: `Crash ${i + 1}` })))
+    expect(searchCache(cache, 'a', { query: 'crash' }, { window: 10 })).toMatchObject({ total: 10, exact: true })
+    cache.close()
+  })
+
+  it('applies a project filter to every match, so an old match of a narrow filter is not lost behind newer ones', () => {
+    const cache = new Cache(openCacheDatabase(file()))
+    cache.upsert('a', 'issue', [issue(1, { title: 'Crash in the old project', project_id: 2 })])
+    cache.upsert('a', 'issue', Array.from({ length: 20 }, (_, i) => issue(i + 2, { title: `Crash ${i}` })))
+    expect(searchCache(cache, 'a', { query: 'crash', project_id: 2 }, { window: 5 })).toMatchObject({ total: 1, exact: true, hits: [expect.objectContaining({ id: 1, project_id: 2 })] })
+    cache.close()
+  })
+
+  it('applies a group filter to its epics and to the issues of its projects and subgroups', () => {
+    const cache = new Cache(openCacheDatabase(file()))
+    cache.upsert('a', 'group', [{ id: 5, name: 'Tools', full_path: 'tools' }, { id: 6, name: 'Other', full_path: 'other' }])
+    cache.upsert('a', 'project', [
+      { id: 1, name: 'cli', path_with_namespace: 'tools/sub/cli', namespace: { id: 7, full_path: 'tools/sub' } },
+      { id: 2, name: 'web', path_with_namespace: 'other/web', namespace: { id: 6, full_path: 'other' } },
+    ])
+    cache.upsert('a', 'issue', [issue(1, { title: 'Crash in the cli', project_id: 1 }), issue(2, { title: 'Crash on the web', project_id: 2 })])
+    cache.upsert('a', 'epic', [{ id: 3, iid: 1, group_id: 5, title: 'Crash epic', state: 'opened', labels: [], created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z' }])
+    expect(ids(cache, 'a', { query: 'crash', group_id: 5 }).sort()).toEqual([1, 3])
+    expect(ids(cache, 'a', { query: 'crash', group_id: 6 })).toEqual([2])
+    expect(ids(cache, 'a', { query: 'crash', project_id: 1 })).toEqual([1])
+    cache.close()
+  })
+
+  it('does not let another account’s newer matches crowd an account’s own out of the window', () => {
+    const cache = new Cache(openCacheDatabase(file()))
+    cache.upsert('a', 'issue', [issue(1, { title: 'Crash here' }), issue(2, { title: 'Crash there' })])
+    cache.upsert('b', 'issue', Array.from({ length: 20 }, (_, i) => issue(i + 1, { title: `Crash ${i}` })))
+    expect(searchCache(cache, 'a', { query: 'crash' }, { window: 5 })).toMatchObject({ total: 2, exact: true })
+    cache.close()
+  })
+})
+
+describe('search filters follow the items', () => {
+  it('a state filter follows the item’s state, for matches in its notes too', () => {
+    const cache = new Cache(openCacheDatabase(file()))
+    cache.upsert('a', 'issue', [issue(1, { title: 'Settings dialog' })])
+    cache.replaceDiscussions('a', 'issue', 1, [{ id: 'd1', individual_note: true, notes: [note(11, 1, 'Seen with the quasar backend')] }])
+    expect(searchCache(cache, 'a', { query: 'quasar', state: 'opened' }).hits).toEqual([expect.objectContaining({ id: 1, matched_in: 'note' })])
+    cache.upsert('a', 'issue', [issue(1, { title: 'Settings dialog', state: 'closed', updated_at: '2024-02-01T00:00:00.000Z' })])
+    expect(ids(cache, 'a', { query: 'quasar', state: 'opened' })).toEqual([])
+    expect(ids(cache, 'a', { query: 'quasar', state: 'closed' })).toEqual([1])
+    // An optimistic reopen (the outbox) counts as the item's state until it is cleared.
+    cache.applyOptimistic('a', 'issue', { id: 1 }, { state: 'opened' }, 7)
+    expect(ids(cache, 'a', { query: 'quasar', state: 'opened' })).toEqual([1])
+    cache.clearPending(7)
+    expect(ids(cache, 'a', { query: 'quasar', state: 'opened' })).toEqual([])
+    cache.close()
+  })
+})
+
+describe('the index is written once per transaction', () => {
+  it('finds what a transaction wrote once it commits, and keeps the index intact through inserts, edits and deletes in one transaction', () => {
+    const cache = new Cache(openCacheDatabase(file()))
+    cache.upsert('a', 'issue', [issue(1, { title: 'Keychain locked' })])
+    cache.transaction(() => {
+      cache.upsert('a', 'issue', [issue(2, { title: 'Parser stalls' })])
+      cache.upsert('a', 'issue', [issue(2, { title: 'Parser crashes', updated_at: '2024-01-05T00:00:00.000Z' })])
+      cache.upsert('a', 'issue', [issue(1, { title: 'Keychain unlocked', updated_at: '2024-01-05T00:00:00.000Z' })])
+      cache.upsert('a', 'issue', [issue(3, { title: 'Short lived' })])
+      cache.remove('a', 'issue', [3])
+    })
+    expect(ids(cache, 'a', { query: 'parser crashes' })).toEqual([2])
+    expect(ids(cache, 'a', { query: 'stalls' })).toEqual([])
+    expect(ids(cache, 'a', { query: 'unlocked' })).toEqual([1])
+    expect(ids(cache, 'a', { query: 'short' })).toEqual([])
+    expect(cache.db.prepare('SELECT count(*) FROM search_pending').pluck().get()).toBe(0)
+    expect(indexIsIntact(cache)).toBe(true)
+    cache.close()
+  })
+
+  it('leaves nothing behind from a transaction that rolls back', () => {
+    const cache = new Cache(openCacheDatabase(file()))
+    expect(() =>
+      cache.transaction(() => {
+        cache.upsert('a', 'issue', [issue(1, { title: 'Never committed' })])
+        throw new Error('page refused')
+      }),
+    ).toThrow('page refused')
+    cache.upsert('a', 'issue', [issue(2, { title: 'Committed' })])
+    expect(ids(cache, 'a', { query: 'committed' })).toEqual([2])
+    expect(ids(cache, 'a', { query: 'never' })).toEqual([])
+    expect(indexIsIntact(cache)).toBe(true)
+    cache.close()
+  })
+})
+
+describe('migration 140 on a cache written before it', () => {
+  it('gives existing documents their item’s project and state, and keeps them searchable', () => {
+    const path = file()
+    // Rows as the cache wrote them before migration 140 (its Cache class no longer can).
+    const db = openCacheDatabase(path, cacheMigrations.filter((m) => m.version < 140))
+    db.prepare("INSERT INTO cache_accounts (acct, account_id) VALUES (1, 'a')").run()
+    const row = db.prepare("INSERT INTO issues (acct, id, project_id, iid, title, state, created_at, updated_at, json) VALUES (1, ?, ?, ?, ?, ?, '2024-01-01', '2024-01-01', '{}')")
+    const doc = db.prepare("INSERT INTO search_docs (acct, kind, item_id, parent_kind, parent_id, title, body) VALUES (1, ?, ?, 'issue', ?, ?, ?)")
+    row.run(1, 4, 1, 'Crash at startup', 'closed')
+    doc.run('issue', 1, 1, 'Crash at startup', null)
+    row.run(2, 1, 2, 'Crash at exit', 'opened')
+    doc.run('issue', 2, 2, 'Crash at exit', null)
+    doc.run('note', 11, 2, null, 'A crash report')
+    db.close()
+    const cache = new Cache(openCacheDatabase(path))
+    expect(ids(cache, 'a', { query: 'crash', state: 'closed' })).toEqual([1])
+    expect(ids(cache, 'a', { query: 'report', state: 'opened', project_id: 1 })).toEqual([2])
+    cache.upsert('a', 'issue', [issue(3, { title: 'Crash after the upgrade' })])
+    expect(ids(cache, 'a', { query: 'crash', project_id: 1 }).sort()).toEqual([2, 3])
+    expect(indexIsIntact(cache)).toBe(true)
+    migrateCache(cache.db)
+    cache.close()
+  })
+})
+
+describe('snippets', () => {
+  it('cut a long description around its first match, with the match marked', () => {
+    const cache = new Cache(openCacheDatabase(file()))
+    const description = `${'Lorem ipsum dolor sit amet. '.repeat(400)}The keychain daemon crashed here. ${'More text follows. '.repeat(400)}`
+    cache.upsert('a', 'issue', [issue(1, { title: 'Unrelated title', description })])
+    const [hit] = searchCache(cache, 'a', { query: 'keychain' }).hits
+    expect(hit.matched_in).toBe('description')
+    expect(hit.snippet[0]).toEqual({ text: '…', match: false })
+    expect(hit.snippet.at(-1)).toEqual({ text: '…', match: false })
+    expect(hit.snippet.filter((p) => p.match).map((p) => p.text)).toEqual(['keychain'])
+    expect(hit.snippet.map((p) => p.text).join('').length).toBeLessThan(200)
+    cache.close()
+  })
+})
