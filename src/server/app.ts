@@ -11,6 +11,7 @@ import { stripJsonFormat } from './http/format'
 import { multipartFields, parseMultipartParts } from './http/multipart'
 import { parseParams } from './http/querystring'
 import { exactJsonContentType, normaliseBooleans } from './http/wire'
+import { jsonEtag } from './http/etag'
 import { RateLimiter } from './http/rate-limit'
 import { apiRoutes } from './routes/index'
 import oauthRoutes from './routes/oauth'
@@ -146,6 +147,8 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   })
 
   app.addHook('onSend', exactJsonContentType)
+  // After the content type is settled: ETags and 304s for JSON GETs (GitLab's Rack::ETag).
+  app.addHook('onSend', jsonEtag)
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {

@@ -54,16 +54,17 @@ export async function startRestartableServer(): Promise<RestartableServer> {
 
 /** Every request the desktop core sends, by method and path (query left out), in order. */
 export class RequestLog {
-  readonly entries: { method: string; path: string; query: string; items: number | null }[] = []
+  readonly entries: { method: string; path: string; query: string; items: number | null; status: number | null; ifNoneMatch: string | null }[] = []
   /** Runs before each request is sent (a test stops the server here). */
   beforeRequest: ((url: URL) => Promise<void>) | null = null
 
   readonly fetch: typeof fetch = async (input, init) => {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url)
     if (this.beforeRequest !== null) await this.beforeRequest(url)
-    const entry = { method: init?.method ?? 'GET', path: url.pathname.replace(/^\/api\/v4/, ''), query: url.search, items: null as number | null }
+    const entry = { method: init?.method ?? 'GET', path: url.pathname.replace(/^\/api\/v4/, ''), query: url.search, items: null as number | null, status: null as number | null, ifNoneMatch: new Headers(init?.headers).get('if-none-match') }
     this.entries.push(entry)
     const response = await fetch(input, init)
+    entry.status = response.status
     if (response.ok && response.headers.get('content-type')?.includes('json')) {
       const body: unknown = await response.clone().json()
       if (Array.isArray(body)) entry.items = body.length
