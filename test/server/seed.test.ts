@@ -17,11 +17,25 @@ type Json = Record<string, unknown>
 
 const NOW = new Date('2025-06-02T09:30:00Z')
 const API = encodeURIComponent('kestrel/platform/dispatch-api')
+const APP = encodeURIComponent('kestrel/field-app')
+const WEBSITE = encodeURIComponent('kestrel/website')
 const EXTERNAL_URL = 'http://burrow.test'
+// A second storage, so the demo's repository storage move is seeded too.
+const STORAGES = ['default', 'archive']
+const ALERTS_QUERY = `{ project(fullPath: "kestrel/platform/dispatch-api") { alertManagementAlerts { nodes { iid title severity status eventCount startedAt endedAt assignees { nodes { username } } } } } }`
 
 async function getJson(app: FastifyInstance, url: string): Promise<{ status: number; body: unknown; total: number }> {
   const res = await app.inject({ url: `/api/v4${url}`, headers: { 'private-token': ROOT_TOKEN } })
   return { status: res.statusCode, body: JSON.parse(res.body) as unknown, total: Number(res.headers['x-total'] ?? -1) }
+}
+
+async function getText(app: FastifyInstance, url: string): Promise<string> {
+  return (await app.inject({ url: `/api/v4${url}`, headers: { 'private-token': ROOT_TOKEN } })).body
+}
+
+async function graphql(app: FastifyInstance, query: string): Promise<Json> {
+  const res = await app.inject({ method: 'POST', url: '/api/graphql', headers: { 'private-token': ROOT_TOKEN }, payload: { query } })
+  return (JSON.parse(res.body) as { data: Json }).data
 }
 
 /** Runs the server CLI until it listens; resolves with its output so far and a stop function. */
@@ -53,6 +67,30 @@ function startCli(dataDir: string, extra: readonly string[]): Promise<{ output: 
   })
 }
 
+/** The operations endpoints the determinism check reads (ids looked up on the in-process instance). */
+async function operationsUrls(app: FastifyInstance): Promise<string[]> {
+  const pipelines = (await getJson(app, `/projects/${API}/pipelines?per_page=100`)).body as Json[]
+  const finished = pipelines.filter((p) => p.status === 'success' || p.status === 'failed')
+  const environments = (await getJson(app, `/projects/${API}/environments?per_page=100`)).body as Json[]
+  const production = environments.find((e) => e.name === 'production') as Json
+  const open = (await getJson(app, `/projects/${API}/merge_requests?state=opened&per_page=100`)).body as Json[]
+  return [
+    '/runners/all?per_page=100',
+    `/projects/${API}/pipelines?per_page=100`,
+    ...finished.slice(0, 3).map((p) => `/projects/${API}/pipelines/${p.id as number}/jobs?per_page=100&include_retried=true`),
+    `/projects/${API}/environments/${production.id as number}`,
+    `/projects/${API}/protected_environments`,
+    ...open.slice(0, 5).map((m) => `/projects/${API}/merge_requests/${m.iid as number}`),
+    `/projects/${API}/vulnerabilities`,
+    `/projects/${API}/vulnerability_findings`,
+    `/projects/${API}/dependencies?per_page=100`,
+    `/projects/${WEBSITE}/pages/domains`,
+    `/projects/${APP}/error_tracking/settings`,
+    '/geo_nodes',
+    '/project_repository_storage_moves',
+  ]
+}
+
 describe('seed: the demo profile', () => {
   let s: TestServer
   let report: SeedReport
@@ -63,19 +101,20 @@ describe('seed: the demo profile', () => {
   let replica: FastifyInstance
 
   beforeAll(async () => {
-    s = await makeServer()
+    s = await makeServer({ storages: STORAGES })
     report = await seedInstance(s.app.burrow, { profile: 'demo', now: NOW })
 
     // The same seed and moment through the CLI's first-start option, started twice.
     cliDir = mkdtempSync(join(tmpdir(), 'burrow-seed-cli-'))
-    const first = await startCli(cliDir, ['--seed', 'demo', '--seed-now', NOW.toISOString()])
+    const storageArgs = STORAGES.flatMap((name) => ['--storage', name])
+    const first = await startCli(cliDir, ['--seed', 'demo', '--seed-now', NOW.toISOString(), ...storageArgs])
     firstStart = first.output
     await first.stop()
-    const second = await startCli(cliDir, ['--seed', 'demo', '--seed-now', NOW.toISOString()])
+    const second = await startCli(cliDir, ['--seed', 'demo', '--seed-now', NOW.toISOString(), ...storageArgs])
     secondStart = second.output
     secondStartIssues = Number((await fetch(`${second.url}/api/v4/issues_statistics?scope=all`, { headers: { 'private-token': ROOT_TOKEN } }).then((r) => r.json()) as { statistics: { counts: { all: number } } }).statistics.counts.all)
     await second.stop()
-    replica = await buildApp({ dataDir: cliDir, rootToken: ROOT_TOKEN, externalUrl: EXTERNAL_URL })
+    replica = await buildApp({ dataDir: cliDir, rootToken: ROOT_TOKEN, externalUrl: EXTERNAL_URL, storages: STORAGES })
   }, 600_000)
 
   afterAll(async () => {
@@ -94,6 +133,12 @@ describe('seed: the demo profile', () => {
     expect(c.merge_requests).toBeLessThanOrEqual(100)
     expect(c.notes).toBeGreaterThan(500)
     expect(c.milestones).toBeGreaterThan(5)
+    expect(c.runners).toBe(4)
+    expect(c.pipelines).toBeGreaterThan(15)
+    expect(c.jobs).toBeGreaterThan(60)
+    expect(c.environments).toBeGreaterThan(8)
+    expect(c.alerts).toBe(4)
+    expect(c.vulnerabilities).toBe(2)
   })
 
   it('gives identical API answers for the same seed and moment, whether seeded in-process or by the CLI', async () => {
@@ -115,6 +160,7 @@ describe('seed: the demo profile', () => {
       '/groups/kestrel/epics?per_page=100',
       '/todos?per_page=100',
       `/projects/${API}/events?per_page=100`,
+      ...(await operationsUrls(s.app)),
     ]
     // root is the server's own (created at start with BURROW_ROOT_TOKEN), not seeded content.
     const seeded = (url: string, body: unknown): unknown => (url.startsWith('/users') ? (body as Json[]).filter((u) => u.username !== 'root') : body)
@@ -124,6 +170,23 @@ describe('seed: the demo profile', () => {
       expect(a.status, url).toBe(200)
       expect(seeded(url, b.body), url).toEqual(seeded(url, a.body))
     }
+    // Review apps past auto_stop_at are stopped by the periodic maintenance of a started server,
+    // which runs on the real clock: everything else about environments is the same.
+    const environments = async (app: FastifyInstance): Promise<unknown> =>
+      ((await getJson(app, `/projects/${API}/environments?per_page=100`)).body as Json[]).map(({ state: _s, updated_at: _u, ...rest }) => rest)
+    expect(await environments(replica)).toEqual(await environments(s.app))
+    const deployments = async (app: FastifyInstance): Promise<unknown> =>
+      ((await getJson(app, `/projects/${API}/deployments?per_page=100`)).body as Json[]).map(({ environment, ...rest }) => {
+        const { state: _s, updated_at: _u, ...env } = environment as Json
+        return { ...rest, environment: env }
+      })
+    expect(await deployments(replica)).toEqual(await deployments(s.app))
+    const [finished] = (await getJson(s.app, `/projects/${API}/jobs?scope[]=success&per_page=1`)).body as Json[]
+    expect(await getText(replica, `/projects/${API}/jobs/${finished.id as number}/trace`)).toBe(await getText(s.app, `/projects/${API}/jobs/${finished.id as number}/trace`))
+    expect(await graphql(replica, ALERTS_QUERY)).toEqual(await graphql(s.app, ALERTS_QUERY))
+    // Error-tracking public keys are generated at random, like every other key and token.
+    const keys = async (app: FastifyInstance): Promise<unknown> => ((await getJson(app, `/projects/${APP}/error_tracking/client_keys`)).body as Json[]).map(({ public_key: _k, sentry_dsn: _s, tracker_dsn: _d, ...rest }) => rest)
+    expect(await keys(replica)).toEqual(await keys(s.app))
   })
 
   it('the server CLI seeds a new data dir on its first start and never again', async () => {
@@ -236,6 +299,97 @@ describe('seed: the demo profile', () => {
     const res = await s.request(ROOT_TOKEN, { method: 'PUT', url: `/api/v4/projects/${API}/merge_requests/${mr.iid as number}/merge` })
     expect(res.statusCode).toBe(200)
     expect((JSON.parse(res.body) as Json).state).toBe('merged')
+  })
+
+  it('runners: two instance runners (one paused), the Kestrel group runner, and a project runner that never made contact', async () => {
+    const runners = (await getJson(s.app, '/runners/all?per_page=100')).body as Json[]
+    expect(runners.map((r) => [r.description, r.runner_type, r.status]).sort()).toEqual([
+      ['kestrel-deploy-1', 'group_type', expect.any(String)],
+      ['kestrel-macos-1', 'instance_type', 'paused'],
+      ['kestrel-shared-1', 'instance_type', expect.any(String)],
+      ['tidewater-arm64', 'project_type', 'offline'],
+    ])
+    const never = (await getJson(s.app, `/runners/${runners.find((r) => r.description === 'tidewater-arm64')?.id as number}`)).body as Json
+    expect(never.contacted_at).toBeNull()
+    const deploy = runners.find((r) => r.description === 'kestrel-deploy-1') as Json
+    expect(((await getJson(s.app, `/runners/${deploy.id as number}/jobs?per_page=100`)).body as Json[]).length).toBeGreaterThan(10)
+  })
+
+  it('pipelines on branches, merge request heads, main and tags, with jobs in every state and their logs', async () => {
+    const pipelines = (await getJson(s.app, `/projects/${API}/pipelines?per_page=100`)).body as Json[]
+    // (`pending` too once the merge test above has pushed to main: no runner takes that pipeline.)
+    expect(pipelines.map((p) => p.status)).toEqual(expect.arrayContaining(['success', 'failed', 'canceled', 'running']))
+    expect(pipelines.some((p) => p.ref === 'main')).toBe(true)
+    expect(pipelines.some((p) => /^v\d/.test(p.ref as string))).toBe(true)
+    const statuses = new Set<string>()
+    for (const p of pipelines) {
+      for (const job of (await getJson(s.app, `/projects/${API}/pipelines/${p.id as number}/jobs?per_page=100&include_retried=true`)).body as Json[]) statuses.add(job.status as string)
+    }
+    for (const status of ['success', 'failed', 'skipped', 'manual', 'canceled', 'running', 'pending', 'created']) expect(statuses, status).toContain(status)
+    const failed = ((await getJson(s.app, `/projects/${API}/jobs?scope[]=failed&per_page=100`)).body as Json[])[0]
+    expect(failed.failure_reason).toBe('script_failure')
+    const log = await getText(s.app, `/projects/${API}/jobs/${failed.id as number}/trace`)
+    expect(log).toMatch(/^Running with gitlab-runner/)
+    expect(log).toMatch(/ERROR: Job failed: exit code 1/)
+    const tested = ((await getJson(s.app, `/projects/${API}/jobs?scope[]=success&per_page=100`)).body as Json[]).find((j) => j.name === 'test') as Json
+    expect(tested.coverage).toEqual(expect.any(Number))
+    // Merge requests whose head has a pipeline show it.
+    const open = (await getJson(s.app, `/projects/${API}/merge_requests?state=opened&per_page=100`)).body as Json[]
+    let withPipeline = 0
+    for (const mr of open) {
+      const single = (await getJson(s.app, `/projects/${API}/merge_requests/${mr.iid as number}`)).body as Json
+      if (single.head_pipeline !== null) {
+        withPipeline += 1
+        expect((single.pipeline as Json).sha).toBe(single.sha)
+      }
+    }
+    // Three had one; the merge test above merged one of them.
+    expect(withPipeline).toBeGreaterThanOrEqual(2)
+  })
+
+  it('environments: production (protected, deployed from a tag by its job), staging, review apps up and stopped', async () => {
+    const environments = (await getJson(s.app, `/projects/${API}/environments?per_page=100`)).body as Json[]
+    const states = new Map(environments.map((e) => [e.name as string, e.state as string]))
+    expect(states.get('production')).toBe('available')
+    expect(states.get('staging')).toBe('available')
+    const reviews = environments.filter((e) => String(e.name).startsWith('review/'))
+    expect(reviews.some((e) => e.state === 'available')).toBe(true)
+    expect(reviews.some((e) => e.state === 'stopped')).toBe(true)
+    const production = (await getJson(s.app, `/projects/${API}/environments/${environments.find((e) => e.name === 'production')?.id as number}`)).body as Json
+    const last = production.last_deployment as Json
+    // The deployment keeps the pipeline's user (the release's author), as GitLab's API does; its
+    // job shows who played it.
+    expect(last).toMatchObject({ status: 'success', ref: expect.stringMatching(/^v\d/), user: { username: 'priya' } })
+    expect(last.deployable).toMatchObject({ name: 'production', user: { username: 'tomasz' } })
+    const protectedEnvs = (await getJson(s.app, `/projects/${API}/protected_environments`)).body as Json[]
+    expect(protectedEnvs.map((p) => p.name)).toEqual(['production'])
+  })
+
+  it('operations: alerts in every state, security findings and vulnerabilities, dependencies, error tracking, a Pages domain with its certificate, replication nodes, a finished storage move', async () => {
+    const alerts = (((await graphql(s.app, ALERTS_QUERY)).project as Json).alertManagementAlerts as Json).nodes as Json[]
+    expect(new Set(alerts.map((a) => a.status))).toEqual(new Set(['TRIGGERED', 'ACKNOWLEDGED', 'RESOLVED']))
+    expect(alerts.find((a) => String(a.title).startsWith('Disk usage'))?.eventCount).toBe(3)
+    const todos = (await getJson(s.app, '/todos?per_page=100')).body as Json[]
+    expect(todos.some((t) => t.target_type === 'AlertManagement::Alert')).toBe(true)
+
+    const vulnerabilities = (await getJson(s.app, `/projects/${API}/vulnerabilities`)).body as Json[]
+    expect(vulnerabilities.map((v) => v.state).sort()).toEqual(['confirmed', 'detected'])
+    const dependencies = (await getJson(s.app, `/projects/${API}/dependencies?per_page=100`)).body as Json[]
+    expect(dependencies.find((d) => d.name === 'lodash')).toMatchObject({ version: '4.17.20', package_manager: 'npm', dependency_file_path: 'package-lock.json', vulnerabilities: [expect.objectContaining({ severity: 'high' })] })
+    expect(((await getJson(s.app, `/projects/${encodeURIComponent('kestrel/platform/billing')}/dependencies?per_page=100`)).body as Json[]).map((d) => d.package_manager)).toContain('pip')
+
+    expect((await getJson(s.app, `/projects/${APP}/error_tracking/settings`)).body).toMatchObject({ active: true, integrated: true })
+    expect((await getJson(s.app, `/projects/${APP}/error_tracking/client_keys`)).body).toHaveLength(1)
+
+    const www = (await getJson(s.app, `/projects/${WEBSITE}/pages/domains/www.kestrel.example`)).body as Json
+    expect((www.certificate as Json).subject).toBe('/O=Kestrel/CN=www.kestrel.example')
+    expect((www.certificate as Json).certificate_text).toMatch(/Signature Algorithm: ED25519/)
+
+    const nodes = (await getJson(s.app, '/geo_nodes')).body as Json[]
+    expect(nodes.map((n) => [n.name, n.primary, n.current])).toEqual([['kestrel-primary', true, true], ['kestrel-eu', false, false]])
+
+    const moves = (await getJson(s.app, '/project_repository_storage_moves')).body as Json[]
+    expect(moves).toEqual([expect.objectContaining({ state: 'finished', source_storage_name: 'default', destination_storage_name: 'archive' })])
   })
 
   it('seeding on first start leaves an instance that was seeded before alone', async () => {

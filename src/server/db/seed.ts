@@ -62,6 +62,13 @@ const COUNTED = {
   todos: 'SELECT COUNT(*) FROM todos',
   award_emoji: 'SELECT COUNT(*) FROM award_emoji',
   events: 'SELECT COUNT(*) FROM events',
+  runners: 'SELECT COUNT(*) FROM ci_runners',
+  pipelines: 'SELECT COUNT(*) FROM ci_pipelines',
+  jobs: 'SELECT COUNT(*) FROM ci_builds',
+  environments: 'SELECT COUNT(*) FROM environments',
+  deployments: 'SELECT COUNT(*) FROM deployments',
+  alerts: 'SELECT COUNT(*) FROM alert_management_alerts',
+  vulnerabilities: 'SELECT COUNT(*) FROM vulnerabilities',
 } as const
 
 export type ContentCounts = { readonly [K in keyof typeof COUNTED]: number }

@@ -3,6 +3,7 @@
  * language, and the edits commits make to them (a new function and its test, a version bump).
  */
 import type { Random } from './random'
+import type { DeploySpec, PackagePin } from './world'
 
 export type Language = 'typescript' | 'python' | 'go' | 'markdown'
 
@@ -227,8 +228,18 @@ function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
-/** The repository's first files besides modules: README, manifest, ignore file, CI, changelog. */
-export function scaffold(language: Language, o: { readonly name: string; readonly path: string; readonly pkg: string; readonly description: string; readonly version: string }): Map<string, string> {
+export interface ScaffoldOptions {
+  readonly name: string
+  readonly path: string
+  readonly pkg: string
+  readonly description: string
+  readonly version: string
+  readonly deploy?: DeploySpec
+  readonly dependencies?: readonly PackagePin[]
+}
+
+/** The repository's first files besides modules: README, manifest and lock file, ignore file, CI, changelog. */
+export function scaffold(language: Language, o: ScaffoldOptions): Map<string, string> {
   const files = new Map<string, string>()
   const commands: Record<Language, string> = {
     typescript: 'npm ci\nnpm run dev',
@@ -241,16 +252,19 @@ export function scaffold(language: Language, o: { readonly name: string; readonl
     `# ${o.name}\n\n${o.description}\n\n## Getting started\n\n\`\`\`shell\n${commands[language]}\n\`\`\`\n\n## Configuration\n\n| Variable | Default | Meaning |\n|---|---|---|\n| \`LOG_LEVEL\` | \`info\` | One of debug, info, warn, error |\n| \`PORT\` | \`8080\` | Where the service listens |\n\n## Contributing\n\nOpen a merge request against \`main\`. Every change needs a review from a maintainer.\n`,
   )
   files.set('CHANGELOG.md', `# Changelog\n\nAll notable changes to this project are documented here.\n`)
-  files.set('.gitlab-ci.yml', ciConfig(language))
+  files.set('.gitlab-ci.yml', ciConfig(language, o.deploy))
+  const pins = o.dependencies ?? []
   switch (language) {
     case 'typescript':
-      files.set('package.json', packageJson(o.path, o.version))
+      files.set('package.json', packageJson(o.path, o.version, pins))
+      if (pins.length > 0) files.set('package-lock.json', packageLock(o.path, o.version, pins))
       files.set('.gitignore', 'node_modules/\ndist/\ncoverage/\n.env\n')
       files.set('tsconfig.json', '{\n  "compilerOptions": {\n    "target": "ES2022",\n    "module": "NodeNext",\n    "strict": true,\n    "outDir": "dist"\n  },\n  "include": ["src"]\n}\n')
       files.set('src/types.ts', typesFile())
       break
     case 'python':
       files.set('pyproject.toml', pyproject(o.pkg, o.version, o.description))
+      if (pins.length > 0) files.set('requirements.txt', pins.filter((p) => !p.dev).map((p) => `${p.name}==${p.version}\n`).join(''))
       files.set('.gitignore', '__pycache__/\n*.pyc\n.venv/\n.pytest_cache/\ndist/\n')
       files.set(`src/${o.pkg}/__init__.py`, `"""${o.description}"""\n\n__version__ = "${o.version}"\n`)
       break
@@ -267,19 +281,133 @@ export function scaffold(language: Language, o: { readonly name: string; readonl
   return files
 }
 
-function ciConfig(language: Language): string {
-  const image: Record<Language, string> = { typescript: 'node:20', python: 'python:3.12', go: 'golang:1.22', markdown: 'node:20' }
-  const script: Record<Language, string> = {
-    typescript: '    - npm ci\n    - npm run lint\n    - npm test',
-    python: '    - pip install -e ".[dev]"\n    - ruff check .\n    - pytest',
-    go: '    - go vet ./...\n    - go test -race ./...',
-    markdown: '    - npm ci\n    - npm run build',
-  }
-  return `image: ${image[language]}\n\nstages:\n  - test\n\ntest:\n  stage: test\n  script:\n${script[language]}\n`
+const CI_IMAGES: Record<Language, string> = { typescript: 'node:20', python: 'python:3.12', go: 'golang:1.22', markdown: 'node:20' }
+
+/** What each language's CI jobs run: build (deployed projects), lint and test. */
+export const CI_COMMANDS: Record<Language, { readonly build: readonly string[]; readonly lint: readonly string[]; readonly test: readonly string[] }> = {
+  typescript: { build: ['npm ci', 'npm run build'], lint: ['npm ci', 'npm run lint'], test: ['npm ci', 'npm test -- --coverage'] },
+  python: { build: ['pip install build', 'python -m build'], lint: ['pip install ruff', 'ruff check .'], test: ['pip install -e ".[dev]"', 'pytest --cov'] },
+  go: { build: ['go build ./...'], lint: ['go vet ./...'], test: ['go test -race -cover ./...'] },
+  markdown: { build: ['npm ci', 'npm run build'], lint: ['npm ci', 'npm run lint'], test: ['npm ci', 'npm run build'] },
 }
 
-function packageJson(name: string, version: string): string {
-  return `{\n  "name": "${name}",\n  "version": "${version}",\n  "private": true,\n  "type": "module",\n  "scripts": {\n    "dev": "tsx watch src/server.ts",\n    "lint": "eslint .",\n    "test": "vitest run"\n  }\n}\n`
+function scriptLines(lines: readonly string[]): string {
+  return lines.map((l) => `    - ${l.includes(':') || l.startsWith('"') ? `'${l}'` : l}\n`).join('')
+}
+
+/**
+ * The project's `.gitlab-ci.yml`: a test job, and for deployed projects a build, lint, test and
+ * deploy pipeline with review apps per branch (stopped by a manual job), staging from the default
+ * branch and a manual production deployment from tags.
+ */
+function ciConfig(language: Language, deploy?: DeploySpec): string {
+  const c = CI_COMMANDS[language]
+  if (!deploy) return `image: ${CI_IMAGES[language]}\n\nstages:\n  - test\n\ntest:\n  stage: test\n  script:\n${scriptLines(c.test)}`
+  return [
+    `image: ${CI_IMAGES[language]}`,
+    '',
+    'stages:',
+    '  - build',
+    '  - test',
+    '  - deploy',
+    '',
+    'build:',
+    '  stage: build',
+    '  script:',
+    scriptLines(c.build).trimEnd(),
+    '',
+    'lint:',
+    '  stage: test',
+    '  script:',
+    scriptLines(c.lint).trimEnd(),
+    '',
+    'test:',
+    '  stage: test',
+    '  script:',
+    scriptLines(c.test).trimEnd(),
+    "  coverage: '/Lines\\s*:\\s*\\d+(?:\\.\\d+)?%/'",
+    '',
+    'review:',
+    '  stage: deploy',
+    '  script:',
+    '    - ./scripts/deploy.sh review',
+    '  environment:',
+    '    name: review/$CI_COMMIT_REF_SLUG',
+    `    url: https://$CI_COMMIT_REF_SLUG.${deploy.reviewDomain}`,
+    '    on_stop: stop_review',
+    '    auto_stop_in: 1 week',
+    '  rules:',
+    '    - if: $CI_COMMIT_BRANCH && $CI_COMMIT_BRANCH != $CI_DEFAULT_BRANCH',
+    '',
+    'stop_review:',
+    '  stage: deploy',
+    '  script:',
+    '    - ./scripts/deploy.sh stop',
+    '  environment:',
+    '    name: review/$CI_COMMIT_REF_SLUG',
+    '    action: stop',
+    '  rules:',
+    '    - if: $CI_COMMIT_BRANCH && $CI_COMMIT_BRANCH != $CI_DEFAULT_BRANCH',
+    '      when: manual',
+    '  allow_failure: true',
+    '',
+    'staging:',
+    '  stage: deploy',
+    '  script:',
+    '    - ./scripts/deploy.sh staging',
+    '  environment:',
+    '    name: staging',
+    `    url: ${deploy.stagingUrl}`,
+    '  rules:',
+    '    - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH',
+    '',
+    'production:',
+    '  stage: deploy',
+    '  script:',
+    '    - ./scripts/deploy.sh production',
+    '  environment:',
+    '    name: production',
+    `    url: ${deploy.productionUrl}`,
+    '  rules:',
+    '    - if: $CI_COMMIT_TAG',
+    '      when: manual',
+    '',
+  ].join('\n')
+}
+
+function packageJson(name: string, version: string, pins: readonly PackagePin[]): string {
+  const ranges = (dev: boolean): string =>
+    pins
+      .filter((p) => p.direct !== false && (p.dev === true) === dev)
+      .map((p) => `    "${p.name}": "^${p.version}"`)
+      .join(',\n')
+  const sections = [
+    `  "name": "${name}"`,
+    `  "version": "${version}"`,
+    '  "private": true',
+    '  "type": "module"',
+    '  "scripts": {\n    "dev": "tsx watch src/server.ts",\n    "build": "tsc -p .",\n    "lint": "eslint .",\n    "test": "vitest run"\n  }',
+  ]
+  if (ranges(false) !== '') sections.push(`  "dependencies": {\n${ranges(false)}\n  }`)
+  if (ranges(true) !== '') sections.push(`  "devDependencies": {\n${ranges(true)}\n  }`)
+  return `{\n${sections.join(',\n')}\n}\n`
+}
+
+/** An npm lock file (lockfileVersion 3) recording every pinned package under node_modules/. */
+function packageLock(name: string, version: string, pins: readonly PackagePin[]): string {
+  const direct = (dev: boolean): Record<string, string> =>
+    Object.fromEntries(pins.filter((p) => p.direct !== false && (p.dev === true) === dev).map((p) => [p.name, `^${p.version}`]))
+  const packages: Record<string, unknown> = { '': { name, version, dependencies: direct(false), devDependencies: direct(true) } }
+  for (const p of [...pins].sort((a, b) => a.name.localeCompare(b.name))) {
+    const file = p.name.includes('/') ? p.name.split('/')[1] : p.name
+    packages[`node_modules/${p.name}`] = {
+      version: p.version,
+      resolved: `https://registry.npmjs.org/${p.name}/-/${file}-${p.version}.tgz`,
+      ...(p.dev ? { dev: true } : {}),
+      license: 'MIT',
+    }
+  }
+  return `${JSON.stringify({ name, version, lockfileVersion: 3, requires: true, packages }, null, 2)}\n`
 }
 
 function pyproject(pkg: string, version: string, description: string): string {

@@ -39,6 +39,7 @@ import { refreshFlagsOnPush, refreshRepositoryFlags } from '../services/reposito
 import { markTodoDone } from '../services/todos'
 import { createUser } from '../services/users'
 import { actingAs } from './actor'
+import { planOperations, type DemoHost } from './operations'
 import { importHistory, type ImportedHistory } from './history'
 import { DAY, HOUR, MINUTE, planProject, type IssuePlan, type MergeRequestPlan, type MilestoneWindow, type NotePlan, type ProjectPlan, type RefMove } from './plan'
 import { Random } from './random'
@@ -83,10 +84,14 @@ export async function seedDemo(ctx: ServerContext, options: DemoOptions): Promis
   // of the hundreds of replayed pushes would leave a pipeline pending forever.
   const skipped: readonly PushListener[] = [refreshFlagsOnPush, createPipelinesOnPush]
   const replay: ServerContext = { ...ctx, pushListeners: ctx.pushListeners.filter((l) => !skipped.includes(l)) }
+  const clock = { now: (): number => current, set: (t: number): void => void (current = t) }
   await withClock(() => new Date(current), async () => {
-    const w = new DemoWriter(replay, options.baseUrl, rng)
-    await w.setUp(orgStart, (t) => (current = t), now)
-    const steps = w.plan(now)
+    const w = new DemoWriter(replay, ctx, options, rng, clock)
+    await w.setUp(orgStart, clock.set, now)
+    // setUp leaves the clock at the last project's start; the replay starts from the beginning, so
+    // steps planned before that moment keep their own times instead of all bunching up there.
+    clock.set(orgStart)
+    const steps = w.plan(orgStart, now)
     steps.sort((a, b) => a.at - b.at || a.seq - b.seq)
     for (const step of steps) {
       current = Math.max(current, step.at)
@@ -111,12 +116,18 @@ class DemoWriter {
   private readonly steps: Step[] = []
   private seq = 0
 
+  private readonly baseUrl: string
+
   constructor(
     private readonly ctx: ServerContext,
-    private readonly baseUrl: string,
+    /** The server's own context (the replay's drops two push listeners): CI listeners live on it. */
+    private readonly live: ServerContext,
+    private readonly options: DemoOptions,
     private readonly rng: Random,
+    private readonly clock: { now(): number; set(t: number): void },
   ) {
     this.db = ctx.db
+    this.baseUrl = options.baseUrl
   }
 
   private as(username: string): FastifyRequest {
@@ -241,8 +252,8 @@ class DemoWriter {
     return ids
   }
 
-  /** Every step of every project's plan. */
-  plan(now: number): Step[] {
+  /** Every step of every project's plan, the epics, and the CI/CD and operations content. */
+  plan(orgStart: number, now: number): Step[] {
     for (const plan of this.plans) {
       const project = this.projects.get(plan.spec.key) as ProjectRow
       for (const move of plan.moves) this.at(move.at, () => this.push(plan.spec, project, move))
@@ -250,7 +261,23 @@ class DemoWriter {
       for (const mr of plan.mergeRequests) this.planMergeRequest(plan.spec, project, mr)
     }
     this.planEpics(now)
+    planOperations(this.operationsHost(), orgStart, now)
     return this.steps
+  }
+
+  private operationsHost(): DemoHost {
+    return {
+      live: this.live,
+      baseUrl: this.baseUrl,
+      seed: this.options.seed,
+      plans: this.plans,
+      user: (username) => this.user(username),
+      project: (key) => this.fresh(this.projects.get(key) as ProjectRow),
+      group: (key) => this.groups.get(key) as NamespaceRow,
+      commitSha: (key, mark) => (this.imported.get(key) as ImportedHistory).commits.get(mark) as string,
+      at: (t, run) => this.at(t, run),
+      clock: this.clock,
+    }
   }
 
   /** Epics of the groups: a roadmap with child epics, each gathering issues of its projects, with comments. */

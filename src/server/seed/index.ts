@@ -75,7 +75,8 @@ export function describeSeed(report: SeedReport): string {
   return (
     `seeded ${report.profile} content (seed "${report.seed}") in ${(report.durationMs / 1000).toFixed(1)} s: ` +
     `${c.users} users, ${c.groups} groups, ${c.projects} projects, ${c.issues} issues, ${c.merge_requests} merge requests, ` +
-    `${c.notes} notes, ${c.labels} labels, ${c.milestones} milestones, ${c.epics} epics, ${c.todos} to-dos`
+    `${c.notes} notes, ${c.labels} labels, ${c.milestones} milestones, ${c.epics} epics, ${c.todos} to-dos, ` +
+    `${c.runners} runners, ${c.pipelines} pipelines, ${c.jobs} jobs, ${c.environments} environments, ${c.alerts} alerts, ${c.vulnerabilities} vulnerabilities`
   )
 }
 

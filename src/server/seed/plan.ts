@@ -138,7 +138,7 @@ export function planProject(spec: ProjectSpec, fullPath: string, c: PlanContext)
 
   // --- the first commit: scaffold and a few modules ------------------------------------------
   const modules: ModuleRef[] = spec.domain.modules.map((name, i) => ({ name, entity: spec.domain.entities[i % spec.domain.entities.length] }))
-  const initial = scaffold(language, { name: spec.name, path: spec.path, pkg, description: spec.description, version: '0.1.0' })
+  const initial = scaffold(language, { name: spec.name, path: spec.path, pkg, description: spec.description, version: '0.1.0', deploy: spec.deploy, dependencies: spec.dependencies })
   for (const m of modules.slice(0, 3)) addFunction(initial, m, newFunction(rng, m.entity))
   const firstAt = start + HOUR
   history.commit(main, firstAt, sig(spec.creator), 'Initial commit', initial)

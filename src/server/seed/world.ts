@@ -86,6 +86,25 @@ export interface ProjectSpec {
   readonly labelSet: 'kestrel' | 'oss' | 'none'
   /** The subject the texts talk about. */
   readonly domain: Domain
+  /** Where it deploys (review apps per branch, staging from main, production from tags); absent: CI only tests it. */
+  readonly deploy?: DeploySpec
+  /** Packages its manifest pins and its lock file records (the dependency list reads them). */
+  readonly dependencies?: readonly PackagePin[]
+}
+
+export interface DeploySpec {
+  readonly productionUrl: string
+  readonly stagingUrl: string
+  /** Review apps live at `https://<branch slug>.<reviewDomain>`. */
+  readonly reviewDomain: string
+}
+
+/** A package at an exact version; `dev` for tooling, `direct` false for what a direct one pulls in. */
+export interface PackagePin {
+  readonly name: string
+  readonly version: string
+  readonly dev?: boolean
+  readonly direct?: boolean
 }
 
 export interface LabelSpec {
@@ -152,6 +171,24 @@ export const PROJECTS: readonly ProjectSpec[] = [
       entities: ['job', 'technician', 'schedule', 'customer', 'webhook', 'visit', 'token', 'region'],
       environments: ['staging', 'production (EU)', 'production (US)', 'a local docker-compose setup'],
     },
+    deploy: { productionUrl: 'https://api.dispatch.kestrel.example', stagingUrl: 'https://api.staging.dispatch.kestrel.example', reviewDomain: 'review.dispatch.kestrel.example' },
+    dependencies: [
+      { name: 'express', version: '4.19.2' },
+      { name: 'body-parser', version: '1.20.2', direct: false },
+      { name: 'cookie', version: '0.6.0', direct: false },
+      { name: 'debug', version: '2.6.9', direct: false },
+      { name: 'ms', version: '2.0.0', direct: false },
+      { name: 'lodash', version: '4.17.20' },
+      { name: 'pg', version: '8.11.3' },
+      { name: 'pg-pool', version: '3.6.1', direct: false },
+      { name: 'pg-protocol', version: '1.6.0', direct: false },
+      { name: 'pino', version: '8.19.0' },
+      { name: 'zod', version: '3.23.8' },
+      { name: 'eslint', version: '8.57.0', dev: true },
+      { name: 'tsx', version: '4.7.2', dev: true },
+      { name: 'typescript', version: '5.4.5', dev: true },
+      { name: 'vitest', version: '1.5.0', dev: true },
+    ],
   },
   {
     key: 'billing', name: 'Billing', path: 'billing', namespace: 'platform', visibility: 'private', language: 'python', creator: 'priya',
@@ -168,6 +205,16 @@ export const PROJECTS: readonly ProjectSpec[] = [
       entities: ['invoice', 'payment', 'credit_note', 'customer', 'tax_rate', 'ledger_entry'],
       environments: ['staging', 'production', 'the nightly reconciliation job'],
     },
+    deploy: { productionUrl: 'https://billing.dispatch.kestrel.example', stagingUrl: 'https://billing.staging.dispatch.kestrel.example', reviewDomain: 'review.billing.kestrel.example' },
+    dependencies: [
+      { name: 'fastapi', version: '0.110.0' },
+      { name: 'httpx', version: '0.27.0' },
+      { name: 'pydantic', version: '2.6.4' },
+      { name: 'python-dateutil', version: '2.9.0' },
+      { name: 'sqlalchemy', version: '2.0.29' },
+      { name: 'stripe', version: '8.9.0' },
+      { name: 'weasyprint', version: '61.2' },
+    ],
   },
   {
     key: 'app', name: 'Field App', path: 'field-app', namespace: 'kestrel', visibility: 'internal', language: 'typescript', creator: 'diego',
@@ -185,6 +232,19 @@ export const PROJECTS: readonly ProjectSpec[] = [
       entities: ['job', 'photo', 'checklist', 'signature', 'timesheet', 'visit'],
       environments: ['iOS 17 Safari', 'Android 14 Chrome', 'a Samsung tablet', 'desktop Firefox'],
     },
+    deploy: { productionUrl: 'https://app.dispatch.kestrel.example', stagingUrl: 'https://app.staging.dispatch.kestrel.example', reviewDomain: 'review.field-app.kestrel.example' },
+    dependencies: [
+      { name: 'idb', version: '8.0.0' },
+      { name: 'lodash-es', version: '4.17.21' },
+      { name: 'pinia', version: '2.1.7' },
+      { name: 'vue', version: '3.4.21' },
+      { name: 'vue-router', version: '4.3.0' },
+      { name: 'workbox-window', version: '7.0.0' },
+      { name: '@vitejs/plugin-vue', version: '5.0.4', dev: true },
+      { name: 'typescript', version: '5.4.5', dev: true },
+      { name: 'vite', version: '5.2.8', dev: true },
+      { name: 'vitest', version: '1.5.0', dev: true },
+    ],
   },
   {
     key: 'website', name: 'Website', path: 'website', namespace: 'kestrel', visibility: 'internal', language: 'markdown', creator: 'hana',

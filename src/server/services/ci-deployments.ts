@@ -1,5 +1,6 @@
 import { Permissions } from '../auth/permissions'
 import type { ServerContext } from '../context'
+import { nowIso } from '../db/connection'
 import { deploymentsOfDeployable, findEnvironmentByName, updateEnvironment, type DeploymentStatus } from '../db/environments'
 import type { CiStatus } from '../db/pipelines'
 import { findUserById } from '../db/users'
@@ -52,7 +53,7 @@ export function trackDeployment({ ctx, job, pipeline }: JobStatusEvent): void {
     environmentId = ensureEnvironment(ctx.db, job.project_id, job.environment, {
       externalUrl: env.url ?? null,
       ...(env.deployment_tier ? { tier: env.deployment_tier as EnvironmentTier } : {}),
-      ...(autoStop !== null ? { autoStopAt: new Date(Date.now() + autoStop * 1000).toISOString() } : {}),
+      ...(autoStop !== null ? { autoStopAt: new Date(Date.parse(nowIso()) + autoStop * 1000).toISOString() } : {}),
     }).id
   } catch (error) {
     // An environment name the configuration expanded into something invalid deploys nowhere.

@@ -357,7 +357,7 @@ export function scheduleReviewAppsDeletion(
     const unprocessable = candidates.filter((env) => !scheduled.includes(env))
     if (scheduled.length === 0 || unprocessable.length > 0) return { scheduled: [], unprocessable }
     if (!params.dryRun) {
-      const at = new Date(Date.now() + REVIEW_APP_DELETION_DELAY_MS).toISOString()
+      const at = new Date(Date.parse(nowIso()) + REVIEW_APP_DELETION_DELAY_MS).toISOString()
       scheduleEnvironmentDeletion(db, scheduled.map((e) => e.id), at)
       for (const env of scheduled) {
         recordProjectChange(request, project, {

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import type { ServerContext } from '../context'
+import { nowIso } from '../db/connection'
 import { deleteJobArtifacts, findJobArtifact, insertJobArtifact, listJobArtifacts, type JobArtifactRow } from '../db/job-artifacts'
 import { readTrace, updateJobRow, type JobRow } from '../db/pipelines'
 import { parseCiDuration } from '../ci/duration'
@@ -44,7 +45,7 @@ export async function storeArtifact(ctx: ServerContext, job: JobRow, file: NewAr
   if (file.expireIn !== undefined && file.expireIn !== '' && file.expireIn !== 'never') {
     const seconds = parseCiDuration(file.expireIn)
     if (seconds === null) throw new ArtifactError('expire_in is invalid')
-    expireAt = new Date(Date.now() + seconds * 1000).toISOString()
+    expireAt = new Date(Date.parse(nowIso()) + seconds * 1000).toISOString()
   }
   const rel = artifactPath(job, file.fileType, file.filename)
   const abs = join(ctx.options.dataDir, rel)
