@@ -1,6 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
-import { allRows, cachedStatement } from '../../src/server/db/statements'
+import { allRows, cachedStatement, memoizedAll, memoizedGet } from '../../src/server/db/statements'
 
 function sampleDb(): Database.Database {
   const db = new Database(':memory:')
@@ -32,5 +35,63 @@ describe('statement helpers', () => {
     const db = sampleDb()
     allRows(db, 'SELECT id FROM t ORDER BY id', {})
     expect(cachedStatement(db, 'SELECT id FROM t ORDER BY id').all()).toEqual([{ id: 1 }, { id: 2 }])
+  })
+
+  it('takes positional parameters too', () => {
+    expect(allRows(sampleDb(), 'SELECT id FROM t WHERE id > ? ORDER BY id', [1])).toEqual([{ id: 2 }])
+  })
+
+  describe('memoised reads', () => {
+    const count = 'SELECT COUNT(*) AS n FROM t WHERE id > ?'
+
+    it('answers a repeated query from memory until this connection writes anything', () => {
+      const db = sampleDb()
+      const first = memoizedGet<{ n: number }>(db, count, [0])
+      expect(first).toEqual({ n: 2 })
+      expect(memoizedGet(db, count, [0])).toBe(first)
+      expect(memoizedGet(db, count, [1])).toEqual({ n: 1 })
+      db.prepare('INSERT INTO t (id) VALUES (3)').run()
+      expect(memoizedGet(db, count, [0])).toEqual({ n: 3 })
+      db.prepare('UPDATE t SET n = 0 WHERE id = 999').run()
+      db.prepare('CREATE TABLE other (x)').run()
+      db.prepare('INSERT INTO other VALUES (1)').run()
+      expect(memoizedGet(db, count, [0])).not.toBe(first)
+    })
+
+    it('sees commits made through another connection', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'burrow-memo-'))
+      try {
+        const a = new Database(join(dir, 'db.sqlite'))
+        a.pragma('journal_mode = WAL')
+        a.exec('CREATE TABLE t (id INTEGER PRIMARY KEY)')
+        expect(memoizedAll(a, 'SELECT id FROM t', [])).toEqual([])
+        const b = new Database(join(dir, 'db.sqlite'))
+        b.prepare('INSERT INTO t (id) VALUES (7)').run()
+        b.close()
+        expect(memoizedAll(a, 'SELECT id FROM t', [])).toEqual([{ id: 7 }])
+        a.close()
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    })
+
+    it('never keeps what a transaction read (it may be rolled back)', () => {
+      const db = sampleDb()
+      expect(() =>
+        db.transaction(() => {
+          db.prepare('INSERT INTO t (id) VALUES (3)').run()
+          expect(memoizedGet(db, count, [0])).toEqual({ n: 3 })
+          throw new Error('roll back')
+        })(),
+      ).toThrow('roll back')
+      expect(memoizedGet(db, count, [0])).toEqual({ n: 2 })
+    })
+
+    it('keeps answers per clock key (queries reading the date)', () => {
+      const db = sampleDb()
+      const today = memoizedAll(db, "SELECT date('now') AS d", [], '2020-01-01')
+      expect(memoizedAll(db, "SELECT date('now') AS d", [], '2020-01-01')).toBe(today)
+      expect(memoizedAll(db, "SELECT date('now') AS d", [], '2020-01-02')).not.toBe(today)
+    })
   })
 })

@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection'
+import { memoizedGet } from '../db/statements'
 import type { NamespaceRow, ProjectRow, UserRow } from '../db/rows'
 import { AccessLevel } from './access'
 
@@ -81,12 +82,14 @@ export class Permissions {
     if (!this.user) return AccessLevel.NO_ACCESS
     let level = this.projectLevels.get(project.id)
     if (level === undefined) {
-      const row = this.db
-        .prepare(
-          `WITH RECURSIVE ${AUTHORIZED_GROUPS_CTE}, ${AUTHORIZED_PROJECTS_CTE}
-           SELECT lvl FROM authorized_projects WHERE id = ?2`,
-        )
-        .get({ 1: this.user.id, 2: project.id }) as { lvl: number } | undefined
+      // Asked on nearly every request: the answer is kept until the next write (or the next day,
+      // as memberships expire by date).
+      const row = memoizedGet<{ lvl: number } | undefined>(
+        this.db,
+        `WITH RECURSIVE ${AUTHORIZED_GROUPS_CTE}, ${AUTHORIZED_PROJECTS_CTE} SELECT lvl FROM authorized_projects WHERE id = ?2`,
+        [{ 1: this.user.id, 2: project.id }],
+        new Date().toISOString().slice(0, 10),
+      )
       level = row?.lvl ?? AccessLevel.NO_ACCESS
       this.projectLevels.set(project.id, level)
     }

@@ -3,7 +3,7 @@ import { AUTHORIZED_GROUPS_CTE, AUTHORIZED_PROJECTS_CTE } from '../auth/permissi
 import type { Db } from './connection'
 import { nowIso } from './connection'
 import { nextIid } from './internal-ids'
-import { cachedStatement } from './statements'
+import { allRows, cachedStatement, memoizedAll, memoizedGet } from './statements'
 import type { LabelRow } from './labels'
 import type { MilestoneRow } from './milestones'
 import type { UserRow } from './rows'
@@ -215,7 +215,11 @@ export function assigneeIdsOf(db: Db, issueIds: readonly number[]): Map<number, 
   if (issueIds.length === 0) return out
   const rows = cachedStatement(db, 'SELECT issue_id, user_id FROM issue_assignees WHERE issue_id IN (SELECT value FROM json_each(?)) ORDER BY rowid')
     .all(idsJson(issueIds)) as { issue_id: number; user_id: number }[]
-  for (const r of rows) out.set(r.issue_id, [...(out.get(r.issue_id) ?? []), r.user_id])
+  for (const r of rows) {
+    const list = out.get(r.issue_id)
+    if (list) list.push(r.user_id)
+    else out.set(r.issue_id, [r.user_id])
+  }
   return out
 }
 
@@ -223,12 +227,20 @@ export function assigneeIdsOf(db: Db, issueIds: readonly number[]): Map<number, 
 export function labelsOf(db: Db, issueIds: readonly number[]): Map<number, LabelRow[]> {
   const out = new Map<number, LabelRow[]>()
   if (issueIds.length === 0) return out
-  const rows = cachedStatement(
+  // The pair (issue, label) comes back as two rows of fixed shape: the link, then the label itself.
+  const links = cachedStatement(
     db,
-    `SELECT ll.target_id AS issue_id, l.* FROM label_links ll JOIN labels l ON l.id = ll.label_id
+    `SELECT ll.target_id AS issue_id, ll.label_id FROM label_links ll JOIN labels l ON l.id = ll.label_id
      WHERE ll.target_type = 'Issue' AND ll.target_id IN (SELECT value FROM json_each(?)) ORDER BY l.title, l.id`,
-  ).all(idsJson(issueIds)) as (LabelRow & { issue_id: number })[]
-  for (const { issue_id, ...label } of rows) out.set(issue_id, [...(out.get(issue_id) ?? []), label])
+  ).all(idsJson(issueIds)) as { issue_id: number; label_id: number }[]
+  if (links.length === 0) return out
+  const labels = new Map(allRows<LabelRow>(db, 'SELECT * FROM labels WHERE id IN (SELECT value FROM json_each(?))', [idsJson(links.map((l) => l.label_id))]).map((l) => [l.id, l]))
+  for (const link of links) {
+    const label = labels.get(link.label_id) as LabelRow
+    const list = out.get(link.issue_id)
+    if (list) list.push(label)
+    else out.set(link.issue_id, [label])
+  }
   return out
 }
 
@@ -506,16 +518,16 @@ function orderOf(f: IssueFilter): string {
 /**
  * `SELECT <columns> FROM` the filter's issues with the given confidentiality rule. Over several
  * projects the query is driven from the project list (an index range per project) rather than
- * testing each issue of the instance against the list.
+ * testing each issue of the instance against the list. Totals are memoised until the next write
+ * (`memoizedGet`): each page of a list and each poll asks for the same one.
  */
 function aggregate(db: Db, f: IssueFilter, columns: string, confidentiality: Confidentiality): Record<string, number> {
   if (f.projectIds.length === 1) {
     const { sql, args } = whereOf(f, confidentiality)
-    return cachedStatement(db, `SELECT ${columns} FROM issues i WHERE ${sql}`).get(...args) as Record<string, number>
+    return memoizedGet(db, `SELECT ${columns} FROM issues i WHERE ${sql}`, args)
   }
   const { sql, args } = whereOf(f, confidentiality, false)
-  return cachedStatement(db, `SELECT ${columns} FROM json_each(?) p CROSS JOIN issues i ON i.project_id = p.value${sql ? ` WHERE ${sql}` : ''}`)
-    .get(JSON.stringify(f.projectIds), ...args) as Record<string, number>
+  return memoizedGet(db, `SELECT ${columns} FROM json_each(?) p CROSS JOIN issues i ON i.project_id = p.value${sql ? ` WHERE ${sql}` : ''}`, [JSON.stringify(f.projectIds), ...args])
 }
 
 /**
@@ -534,7 +546,7 @@ function visibleAggregate(db: Db, f: IssueFilter, columns: string): Record<strin
 export function listIssues(db: Db, f: IssueFilter, page: { readonly limit: number; readonly offset: number }): { rows: IssueRow[]; total: number } {
   const total = visibleAggregate(db, f, 'COUNT(*) AS n').n
   const { sql, args } = whereOf(f)
-  const rows = cachedStatement(db, `SELECT i.* FROM issues i WHERE ${sql} ORDER BY ${orderOf(f)} LIMIT ? OFFSET ?`).all(...args, page.limit, page.offset) as IssueRow[]
+  const rows = allRows<IssueRow>(db, `SELECT i.* FROM issues i WHERE ${sql} ORDER BY ${orderOf(f)} LIMIT ? OFFSET ?`, [...args, page.limit, page.offset])
   return { rows, total }
 }
 
@@ -571,14 +583,19 @@ export function readableProjects(
     where.push(`(${feature} <> 'private' OR ap.lvl >= 10)`)
   }
   const sqlWhere = where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''
-  const rows = cachedStatement(db, `WITH RECURSIVE ${AUTHORIZED_GROUPS_CTE}, ${AUTHORIZED_PROJECTS_CTE} SELECT p.id, COALESCE(ap.lvl, 0) AS lvl FROM projects p LEFT JOIN authorized_projects ap ON ap.id = p.id ${sqlWhere}`)
-    .all(args) as { id: number; lvl: number }[]
+  // Every list across projects asks this first; kept until the next write (or day: memberships expire by date).
+  const rows = memoizedAll<{ id: number; lvl: number }>(
+    db,
+    `WITH RECURSIVE ${AUTHORIZED_GROUPS_CTE}, ${AUTHORIZED_PROJECTS_CTE} SELECT p.id, COALESCE(ap.lvl, 0) AS lvl FROM projects p LEFT JOIN authorized_projects ap ON ap.id = p.id ${sqlWhere}`,
+    [args],
+    new Date().toISOString().slice(0, 10),
+  )
   return { ids: rows.map((r) => r.id), reporterIds: rows.filter((r) => viewer?.isAdmin || r.lvl >= 20).map((r) => r.id) }
 }
 
 /** Users by id, one query (authors, assignees, closers of a page). */
 export function usersById(db: Db, ids: readonly number[]): Map<number, UserRow> {
   if (ids.length === 0) return new Map()
-  const rows = cachedStatement(db, 'SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))').all(idsJson(ids)) as UserRow[]
+  const rows = allRows<UserRow>(db, 'SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))', [idsJson(ids)])
   return new Map(rows.map((r) => [r.id, r]))
 }

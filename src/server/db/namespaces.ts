@@ -1,5 +1,6 @@
 import type { Db } from './connection'
 import type { NamespaceRow, ProjectRow } from './rows'
+import { cachedStatement } from './statements'
 
 export function findNamespaceById(db: Db, id: number): NamespaceRow | undefined {
   return db.prepare('SELECT * FROM namespaces WHERE id = ?').get(id) as NamespaceRow | undefined
@@ -47,7 +48,7 @@ export function rootNamespace(db: Db, id: number): NamespaceRow {
 }
 
 export function findProjectById(db: Db, id: number): ProjectRow | undefined {
-  return db.prepare('SELECT * FROM projects WHERE id = ?').get(id) as ProjectRow | undefined
+  return cachedStatement(db, 'SELECT * FROM projects WHERE id = ?').get(id) as ProjectRow | undefined
 }
 
 /** A project by integer id or URL-decoded full path (`namespace/path`, case-insensitive). */

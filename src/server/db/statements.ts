@@ -54,9 +54,9 @@ function rowMapper(columns: readonly string[]): RowMapper {
 
 /**
  * `cachedStatement(db, sql).all(params)` for list pages of wide rows: the same objects, built
- * from raw rows through `rowMapper`.
+ * from raw rows through `rowMapper`. `params` are named (an object) or positional (an array).
  */
-export function allRows<T>(db: Db, sql: string, params: Readonly<Record<string, unknown>>): T[] {
+export function allRows<T>(db: Db, sql: string, params: Readonly<Record<string, unknown>> | readonly unknown[]): T[] {
   let cache = rawCaches.get(db)
   if (!cache) {
     cache = new Map()
@@ -71,6 +71,54 @@ export function allRows<T>(db: Db, sql: string, params: Readonly<Record<string, 
     if (cache.size >= LIMIT) cache.delete(cache.keys().next().value as string)
   }
   cache.set(sql, entry)
-  const rows = entry.statement.all(params) as unknown[][]
+  const rows = (Array.isArray(params) ? entry.statement.all(...params) : entry.statement.all(params)) as unknown[][]
   return rows.map(entry.toObject) as T[]
+}
+
+const memos = new WeakMap<Db, Map<string, { readonly version: string; readonly row: unknown }>>()
+
+/**
+ * What the database looks like now, as a token that changes with every write: rows changed by
+ * this connection (`total_changes()`) and commits by any other one (`data_version`). Null inside
+ * a transaction, whose changes may still be rolled back.
+ */
+function dataVersion(db: Db): string | null {
+  if (db.inTransaction) return null
+  const v = cachedStatement(db, 'SELECT total_changes() AS c, (SELECT data_version FROM pragma_data_version) AS d').get() as { c: number; d: number }
+  return `${v.c}:${v.d}`
+}
+
+/**
+ * `cachedStatement(db, sql).get(...args)`, answered from memory while the database has not
+ * changed since the same query was last run: for aggregates over many rows (list totals), which a
+ * client asks again for every page and every poll. Any write anywhere recomputes, so the answer is
+ * always the one the query would give now. A query that reads the clock (`date('now')`) names the
+ * time it depends on in `clockKey`.
+ */
+export function memoizedGet<T>(db: Db, sql: string, args: readonly unknown[], clockKey = ''): T {
+  return memoized(db, 'get', sql, args, clockKey) as T
+}
+
+/** `memoizedGet` for every row (`all`): the rows are shared between callers, who must not change them. */
+export function memoizedAll<T>(db: Db, sql: string, args: readonly unknown[], clockKey = ''): readonly T[] {
+  return memoized(db, 'all', sql, args, clockKey) as readonly T[]
+}
+
+function memoized(db: Db, mode: 'get' | 'all', sql: string, args: readonly unknown[], clockKey: string): unknown {
+  const run = (): unknown => (mode === 'get' ? cachedStatement(db, sql).get(...args) : cachedStatement(db, sql).all(...args))
+  const version = dataVersion(db)
+  if (version === null) return run()
+  let memo = memos.get(db)
+  if (!memo) {
+    memo = new Map()
+    memos.set(db, memo)
+  }
+  const key = `${mode}\u0000${sql}\u0000${JSON.stringify(args)}\u0000${clockKey}`
+  const hit = memo.get(key)
+  if (hit && hit.version === version) return hit.row
+  const row = run()
+  memo.delete(key)
+  if (memo.size >= LIMIT) memo.delete(memo.keys().next().value as string)
+  memo.set(key, { version, row })
+  return row
 }

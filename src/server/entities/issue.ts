@@ -5,8 +5,8 @@ import type { UserRow } from '../db/rows'
 import { textColorFor } from '../services/colors'
 import { renderSingleLine } from '../services/markdown'
 import { timeStatsOf } from '../services/time-tracking'
-import { milestoneEntity } from './milestone'
-import { userRef, userRefOrNull } from './user'
+import { milestoneEntity, type MilestoneEntity } from './milestone'
+import { userRef, type UserRef } from './user'
 
 /** Checklist progress of a description. */
 export interface TaskCompletion {
@@ -46,11 +46,12 @@ export interface IssuePageData {
   readonly origin: ReferenceOrigin
   readonly withLabelsDetails: boolean
   readonly projects: ReadonlyMap<number, IssueProjectPath>
-  readonly users: ReadonlyMap<number, UserRow>
   readonly assignees: ReadonlyMap<number, readonly number[]>
   readonly labels: ReadonlyMap<number, readonly LabelRow[]>
-  readonly milestones: ReadonlyMap<number, MilestoneRow>
-  readonly milestonePaths: ReadonlyMap<number, string>
+  /** The page's user_refs, each built once and shared by every row that names the user. */
+  readonly userRefs: ReadonlyMap<number, UserRef>
+  /** The page's milestone entities, each built once. */
+  readonly milestones: ReadonlyMap<number, MilestoneEntity>
   readonly counts: ReadonlyMap<number, IssueCounts>
   readonly mergeRequestCounts: ReadonlyMap<number, number>
   /**
@@ -58,8 +59,24 @@ export interface IssuePageData {
    * (personal projects, epics off) carry no `epic`/`epic_iid` keys, as in GitLab.
    */
   readonly epics: ReadonlyMap<number, Readonly<Record<string, unknown>> | null>
-  /** Only for single-issue responses (GitLab leaves `subscribed` out of lists). */
-  readonly subscribed?: boolean
+}
+
+/** What a page needs to build its user_refs and milestone entities once each. */
+export interface IssuePageSources {
+  readonly baseUrl: string
+  readonly today: string
+  readonly users: ReadonlyMap<number, UserRow>
+  readonly milestones: ReadonlyMap<number, MilestoneRow>
+  readonly milestonePaths: ReadonlyMap<number, string>
+}
+
+/** The user_refs and milestone entities of a page, built once per user and per milestone. */
+export function issuePageRefs(s: IssuePageSources): Pick<IssuePageData, 'userRefs' | 'milestones'> {
+  const userRefs = new Map<number, UserRef>()
+  for (const [id, u] of s.users) userRefs.set(id, userRef(u, s.baseUrl))
+  const milestones = new Map<number, MilestoneEntity>()
+  for (const [id, m] of s.milestones) milestones.set(id, milestoneEntity(m, s.baseUrl, s.milestonePaths.get(id) ?? '', s.today))
+  return { userRefs, milestones }
 }
 
 function relativeReference(issue: IssueRow, project: IssueProjectPath, origin: ReferenceOrigin): string {
@@ -74,18 +91,32 @@ export function labelDetails(l: LabelRow): Readonly<Record<string, unknown>> {
   return { id: l.id, name: l.title, color: l.color, description: l.description, description_html: renderSingleLine(l.description), text_color: textColorFor(l.color) }
 }
 
-/** GitLab's Issue entity for one row of a page. */
-export function issueEntity(issue: IssueRow, d: IssuePageData): Readonly<Record<string, unknown>> {
+const NO_COUNTS: IssueCounts = { userNotes: 0, upvotes: 0, downvotes: 0, timeSpent: 0 }
+
+/**
+ * GitLab's Issue entity for one row of a page (`subscribed` only for single-issue responses:
+ * GitLab leaves it out of lists). One object literal, then the optional keys in their place, so
+ * every issue has the same shape: a page of 100 is built and serialised without dictionary-mode
+ * objects. Users and milestones come ready-made from the page (`issuePageRefs`).
+ */
+export function issueEntity(issue: IssueRow, d: IssuePageData, subscribed?: boolean): Record<string, unknown> {
   const project = d.projects.get(issue.project_id) as IssueProjectPath
   const projectUrl = `${d.baseUrl}/${project.full_path}`
   const apiProject = `${d.baseUrl}/api/v4/projects/${issue.project_id}`
-  const assignees = (d.assignees.get(issue.id) ?? []).map((id) => d.users.get(id)).filter((u): u is UserRow => u !== undefined).map((u) => userRef(u, d.baseUrl))
-  const labels = d.labels.get(issue.id) ?? []
-  const milestone = issue.milestone_id !== null ? d.milestones.get(issue.milestone_id) : undefined
-  const counts = d.counts.get(issue.id) ?? { userNotes: 0, upvotes: 0, downvotes: 0, timeSpent: 0 }
+  const issueApi = `${apiProject}/issues/${issue.iid}`
+  const assigneeIds = d.assignees.get(issue.id)
+  const assignees: UserRef[] = []
+  if (assigneeIds) {
+    for (const id of assigneeIds) {
+      const ref = d.userRefs.get(id)
+      if (ref) assignees.push(ref)
+    }
+  }
+  const labelRows = d.labels.get(issue.id)
+  const labels = labelRows ? (d.withLabelsDetails ? labelRows.map(labelDetails) : labelRows.map((l) => l.title)) : []
+  const counts = d.counts.get(issue.id) ?? NO_COUNTS
   const tasks = taskCompletion(issue.description)
-  const author = d.users.get(issue.author_id)
-  return {
+  const out: Record<string, unknown> = {
     id: issue.id,
     iid: issue.iid,
     project_id: issue.project_id,
@@ -95,11 +126,11 @@ export function issueEntity(issue: IssueRow, d: IssuePageData): Readonly<Record<
     created_at: issue.created_at,
     updated_at: issue.updated_at,
     closed_at: issue.closed_at,
-    closed_by: issue.state === 'closed' && issue.closed_by_id !== null ? userRefOrNull(d.users.get(issue.closed_by_id), d.baseUrl) : null,
-    labels: d.withLabelsDetails ? labels.map(labelDetails) : labels.map((l) => l.title),
-    milestone: milestone ? milestoneEntity(milestone, d.baseUrl, d.milestonePaths.get(milestone.id) ?? '', d.today) : null,
+    closed_by: issue.state === 'closed' && issue.closed_by_id !== null ? d.userRefs.get(issue.closed_by_id) ?? null : null,
+    labels,
+    milestone: issue.milestone_id !== null ? d.milestones.get(issue.milestone_id) ?? null : null,
     assignees,
-    author: author ? userRef(author, d.baseUrl) : null,
+    author: d.userRefs.get(issue.author_id) ?? null,
     type: issue.issue_type.toUpperCase(),
     assignee: assignees[0] ?? null,
     user_notes_count: counts.userNotes,
@@ -118,22 +149,27 @@ export function issueEntity(issue: IssueRow, d: IssuePageData): Readonly<Record<
     has_tasks: tasks.count > 0,
     task_status: taskStatus(tasks),
     _links: {
-      self: `${apiProject}/issues/${issue.iid}`,
-      notes: `${apiProject}/issues/${issue.iid}/notes`,
-      award_emoji: `${apiProject}/issues/${issue.iid}/award_emoji`,
+      self: issueApi,
+      notes: `${issueApi}/notes`,
+      award_emoji: `${issueApi}/award_emoji`,
       project: apiProject,
       closed_as_duplicate_of: issue.duplicated_to_id !== null ? `${d.baseUrl}/api/v4/issues/${issue.duplicated_to_id}` : null,
     },
     references: { short: `#${issue.iid}`, relative: relativeReference(issue, project, d.origin), full: `${project.full_path}#${issue.iid}` },
     reference: `#${issue.iid}`,
-    severity: issue.issue_type === 'incident' ? 'UNKNOWN' : undefined,
-    ...(d.subscribed !== undefined ? { subscribed: d.subscribed } : {}),
-    moved_to_id: issue.moved_to_id,
-    imported: false,
-    imported_from: 'none',
-    service_desk_reply_to: null,
-    ...(d.epics.has(issue.id) ? { epic_iid: (d.epics.get(issue.id)?.iid as number | undefined) ?? null, epic: d.epics.get(issue.id) ?? null } : {}),
-    iteration: null,
-    health_status: issue.health_status,
   }
+  if (issue.issue_type === 'incident') out.severity = 'UNKNOWN'
+  if (subscribed !== undefined) out.subscribed = subscribed
+  out.moved_to_id = issue.moved_to_id
+  out.imported = false
+  out.imported_from = 'none'
+  out.service_desk_reply_to = null
+  if (d.epics.has(issue.id)) {
+    const epic = d.epics.get(issue.id) ?? null
+    out.epic_iid = (epic?.iid as number | undefined) ?? null
+    out.epic = epic
+  }
+  out.iteration = null
+  out.health_status = issue.health_status
+  return out
 }

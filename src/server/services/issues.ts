@@ -11,7 +11,7 @@ import { findMilestoneById, ownerPaths, type MilestoneRow } from '../db/mileston
 import { deleteTimelogs, insertTimelog, setTrackableEstimate, totalTimeSpent, trackableEstimate } from '../db/timelogs'
 import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../db/namespaces'
 import type { ProjectRow } from '../db/rows'
-import { issueEntity, type IssuePageData, type ReferenceOrigin } from '../entities/issue'
+import { issueEntity, issuePageRefs, type IssuePageData, type ReferenceOrigin } from '../entities/issue'
 import { projectSettings } from '../entities/project'
 import { todayIso } from '../entities/milestone'
 import { apiMessage, forbidden, invalidParam, missingParam, notFound, paramError, validationFailed } from '../http/errors'
@@ -105,27 +105,24 @@ export function presentIssues(request: FastifyRequest, rows: readonly IssueRow[]
   for (const m of milestones.values()) milestonePaths.set(m.id, (m.project_id !== null ? paths.projects.get(m.project_id) : paths.groups.get(m.group_id as number)) ?? '')
   const projects = projectPathsOf(db, rows.map((r) => r.project_id))
   const groupProjectIds = new Set([...projects.values()].filter((p) => p.namespace_kind === 'group').map((p) => p.id))
-  const base: Omit<IssuePageData, 'subscribed'> = {
-    baseUrl: request.server.burrow.baseUrl(request),
-    today: todayIso(),
+  const baseUrl = request.server.burrow.baseUrl(request)
+  const today = todayIso()
+  const page: IssuePageData = {
+    baseUrl,
+    today,
     origin: options.origin,
     withLabelsDetails: options.withLabelsDetails ?? false,
     projects,
-    users: usersById(db, userIds),
+    ...issuePageRefs({ baseUrl, today, users: usersById(db, userIds), milestones, milestonePaths }),
     assignees,
     labels: labelsOf(db, ids),
-    milestones,
-    milestonePaths,
     counts: issueCounts(db, ids),
     mergeRequestCounts: closingMergeRequestCounts(db, rows),
     epics: issueEpicFields(request, rows, groupProjectIds),
   }
-  return rows.map((r) => {
-    const subscribed = options.withSubscribed
-      ? isSubscribed(db, 'Issue', r.id, request.actor.user?.id ?? null, [r.author_id, ...(assignees.get(r.id) ?? [])])
-      : undefined
-    return issueEntity(r, { ...base, subscribed })
-  })
+  if (!options.withSubscribed) return rows.map((r) => issueEntity(r, page))
+  const viewerId = request.actor.user?.id ?? null
+  return rows.map((r) => issueEntity(r, page, isSubscribed(db, 'Issue', r.id, viewerId, [r.author_id, ...(assignees.get(r.id) ?? [])])))
 }
 
 /** One issue as a single-resource response (with `subscribed`). */

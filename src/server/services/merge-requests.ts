@@ -29,6 +29,7 @@ import { presentMilestones } from './milestones'
 import { projectLabelScope } from './labels'
 import { isSubscribed } from './subscriptions'
 import { createTodo } from './todos'
+import { cachedStatement } from '../db/statements'
 
 /** How a list or single response is shaped. */
 export interface PresentOptions {
@@ -185,8 +186,7 @@ export function closingMergeRequestCounts(db: Db, issues: readonly { readonly id
   const counts = new Map<number, number>()
   if (issues.length === 0) return counts
   const projectIds = [...new Set(issues.map((i) => i.project_id))]
-  const rows = db
-    .prepare("SELECT project_id, description FROM merge_requests WHERE project_id IN (SELECT value FROM json_each(?)) AND description LIKE '%#%'")
+  const rows = cachedStatement(db, "SELECT project_id, description FROM merge_requests WHERE project_id IN (SELECT value FROM json_each(?)) AND description LIKE '%#%'")
     .all(JSON.stringify(projectIds)) as { project_id: number; description: string | null }[]
   const closed = new Map<string, number>()
   for (const r of rows) {
