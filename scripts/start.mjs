@@ -243,7 +243,7 @@ async function main() {
   cleanups.push(() => launch.close())
   if (launch.localAccount !== null) log(`signed in to the local Burrow Server as ${launch.localAccount.username} (account "${launch.localAccount.id}")`)
   else if (launch.localAccountError !== null) log(`could not sign in to the local Burrow Server: ${launch.localAccountError}`)
-  else log('the local Burrow Server account was removed in the app: add it back from the first-run screen')
+  else log('the local Burrow Server account was removed in the app: add it back with Add account, where it is offered first')
   const host = await startWebHost({
     rendererDir: join(root, 'out', 'renderer'),
     core: launch.core,
