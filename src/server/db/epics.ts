@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { AUTHORIZED_GROUPS_CTE } from '../auth/permissions'
 import type { Db } from './connection'
+import { deleteNoteAwardsOf } from './notes'
 import { nowIso } from './connection'
 import { nextIid } from './internal-ids'
 import { cachedStatement } from './statements'
@@ -119,6 +120,7 @@ export function updateEpicRow(db: Db, id: number, changes: EpicColumnChanges): E
  */
 export function deleteEpicRow(db: Db, id: number): void {
   db.prepare("DELETE FROM label_links WHERE target_type = 'Epic' AND target_id = ?").run(id)
+  deleteNoteAwardsOf(db, 'Epic', id)
   db.prepare("DELETE FROM notes WHERE noteable_type = 'Epic' AND noteable_id = ?").run(id)
   db.prepare("DELETE FROM award_emoji WHERE awardable_type = 'Epic' AND awardable_id = ?").run(id)
   db.prepare("DELETE FROM subscriptions WHERE subscribable_type = 'Epic' AND subscribable_id = ?").run(id)

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { AUTHORIZED_GROUPS_CTE, AUTHORIZED_PROJECTS_CTE } from '../auth/permissions'
 import type { Db } from './connection'
+import { deleteNoteAwardsOf } from './notes'
 import { nowIso } from './connection'
 import { nextIid } from './internal-ids'
 import { allRows, cachedStatement, memoizedAll, memoizedGet } from './statements'
@@ -179,6 +180,7 @@ export function findProjectMilestoneIdByTitle(db: Db, projectId: number, title: 
 /** Deletes an issue and the polymorphic rows that point at it. */
 export function deleteIssueRow(db: Db, id: number): void {
   db.prepare("DELETE FROM label_links WHERE target_type = 'Issue' AND target_id = ?").run(id)
+  deleteNoteAwardsOf(db, 'Issue', id)
   db.prepare("DELETE FROM notes WHERE noteable_type = 'Issue' AND noteable_id = ?").run(id)
   db.prepare("DELETE FROM award_emoji WHERE awardable_type = 'Issue' AND awardable_id = ?").run(id)
   db.prepare("DELETE FROM subscriptions WHERE subscribable_type = 'Issue' AND subscribable_id = ?").run(id)

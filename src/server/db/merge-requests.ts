@@ -1,6 +1,7 @@
 import { AccessLevel } from '../auth/access'
 import { AUTHORIZED_GROUPS_CTE, AUTHORIZED_PROJECTS_CTE } from '../auth/permissions'
 import type { Db } from './connection'
+import { deleteNoteAwardsOf } from './notes'
 import { nowIso } from './connection'
 import { nextIid } from './internal-ids'
 import type { UserRow } from './rows'
@@ -118,6 +119,7 @@ export function updateMergeRequestRow(db: Db, id: number, changes: MergeRequestC
 /** Deletes a merge request and the polymorphic rows that point at it (labels, votes, notes, to-dos…). */
 export function deleteMergeRequestRow(db: Db, id: number): void {
   db.transaction(() => {
+    deleteNoteAwardsOf(db, 'MergeRequest', id)
     for (const [table, column] of [
       ['label_links', 'target'],
       ['award_emoji', 'awardable'],

@@ -75,9 +75,16 @@ export function setResolved(db: Db, where: { readonly discussionId: string } | {
   db.prepare(`UPDATE notes SET resolved_at = ?, resolved_by_id = ? WHERE ${column} = ? AND resolvable = 1`).run(by?.at ?? null, by?.userId ?? null, key)
 }
 
-/** Deletes one note and the to-dos raised by it. */
+/** Deletes one note with its award emoji, and the to-dos raised by it. */
 export function deleteNoteRow(db: Db, id: number): void {
+  db.prepare("DELETE FROM award_emoji WHERE awardable_type = 'Note' AND awardable_id = ?").run(id)
   db.prepare('DELETE FROM notes WHERE id = ?').run(id)
+}
+
+/** Deletes the award emoji of a noteable's notes (before its notes go; the polymorphic tables have no FK). */
+export function deleteNoteAwardsOf(db: Db, noteableType: NoteableType, noteableId: number): void {
+  db.prepare("DELETE FROM award_emoji WHERE awardable_type = 'Note' AND awardable_id IN (SELECT id FROM notes WHERE noteable_type = ? AND noteable_id = ?)")
+    .run(noteableType, noteableId)
 }
 
 export interface NoteScope {

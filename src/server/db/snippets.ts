@@ -1,4 +1,5 @@
 import type { Db } from './connection'
+import { deleteNoteAwardsOf } from './notes'
 import { nowIso } from './connection'
 import type { Visibility } from './rows'
 
@@ -71,6 +72,7 @@ export function deleteSnippetRow(db: Db, id: number): void {
   db.transaction(() => {
     db.prepare(`DELETE FROM todos WHERE target_type = 'Snippet' AND target_id = ?`).run(id)
     db.prepare(`DELETE FROM award_emoji WHERE awardable_type = 'Snippet' AND awardable_id = ?`).run(id)
+    deleteNoteAwardsOf(db, 'Snippet', id)
     db.prepare(`DELETE FROM notes WHERE noteable_type = 'Snippet' AND noteable_id = ?`).run(id)
     db.prepare('DELETE FROM snippets WHERE id = ?').run(id)
   })()

@@ -9,6 +9,8 @@ import { checkUnmodifiedSince } from '../http/conditional'
 import { notFound } from '../http/errors'
 import { pageOf, setPageHeaders } from '../http/pagination'
 import { currentUser } from '../http/resolve'
+import { awardEmojiRoutes } from '../services/award-emoji'
+import { epicNoteableByIid } from '../services/epics'
 import { noteableKinds, type NoteableKind } from '../services/noteables'
 import { assertCanEditNote, canSeeInternalNotes, createNote, deleteNote, updateNote, type CreateNoteResult, type Noteable } from '../services/notes'
 
@@ -122,7 +124,24 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
       deleteNote(request, noteable, note)
       return reply.code(204).send()
     })
+
+    // Award emoji on comments. Awardable routes name an epic by its iid, its notes routes by its id.
+    const awardBase = kind.segment === 'epics' ? '/groups/:id/epics/:epic_iid/notes/:note_id' : `${base}/:note_id`
+    await app.register(
+      awardEmojiRoutes(awardBase, (request) => {
+        const params = request.params as Readonly<Record<string, string>>
+        const noteable = kind.segment === 'epics' ? epicNoteableByIid(request, params.id, integerParam(params.epic_iid, 'Epic')) : loadNoteable(request, kind)
+        return { type: 'Note', id: loadNote(request, noteable, integerParam(params.note_id, 'Note')).id }
+      }),
+    )
   }
+}
+
+/** A numeric path segment, or 404 for the thing it names. */
+function integerParam(raw: string, what: string): number {
+  const n = Number(raw)
+  if (!Number.isInteger(n)) throw notFound(what)
+  return n
 }
 
 export default notes

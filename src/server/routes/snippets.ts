@@ -10,6 +10,7 @@ import { checkUnmodifiedSince } from '../http/conditional'
 import { apiMessage, forbidden, missingParam, notFound, paramError } from '../http/errors'
 import { pageOf, setPageHeaders } from '../http/pagination'
 import { currentUser, loadProject } from '../http/resolve'
+import { awardEmojiRoutes } from '../services/award-emoji'
 import {
   canAdminSnippet, canCreateSnippet, canReadProjectSnippets, canReadSnippet, createProjectSnippet, destroySnippet,
   readableSnippetVisibilities, updateSnippet,
@@ -158,6 +159,15 @@ const snippets: FastifyPluginAsyncTypebox = async (app) => {
     destroySnippet(request, snippet)
     return reply.code(204).send()
   })
+
+  await app.register(
+    awardEmojiRoutes(`${base}/:snippet_id`, (request) => {
+      const params = request.params as { id: string; snippet_id: string }
+      const id = Number(params.snippet_id)
+      if (!Number.isInteger(id)) throw notFound('Snippet')
+      return { type: 'Snippet', id: loadProjectSnippet(request, loadSnippetProject(request, params.id), id).id }
+    }),
+  )
 }
 
 export default snippets

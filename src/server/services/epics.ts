@@ -740,6 +740,13 @@ export function epicNoteable(request: FastifyRequest, group: NamespaceRow, epic:
 }
 
 /** The notes and discussions family of epics. */
+/** The epic `:epic_iid` of group `:id` as a noteable (award emoji of epic notes name the epic by iid). */
+export function epicNoteableByIid(request: FastifyRequest, groupId: string, iid: number): Noteable {
+  requireEpicsFeature(request)
+  const group = loadGroup(request, groupId)
+  return epicNoteable(request, group, loadEpic(request, group, iid))
+}
+
 export const epicNoteableKind = {
   parent: 'groups',
   segment: 'epics',
