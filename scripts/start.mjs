@@ -16,6 +16,7 @@ import { homedir } from 'node:os'
 import { delimiter, dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { BINDING_ENV, prepareElectronSqlite } from './electron-native.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const log = (message) => process.stdout.write(`[burrow] ${message}\n`)
@@ -208,7 +209,19 @@ async function main() {
   writeLauncherState(launcherFile, { serverPort: Number(new URL(server.url).port) })
   log(`Burrow Server ${server.version} ready at ${server.url}`)
 
-  const electron = args.browser ? null : electronBinary()
+  let electron = args.browser ? null : electronBinary()
+  // Electron's main process needs better-sqlite3 built for its ABI (scripts/electron-native.mjs).
+  let sqliteBinding = null
+  let electronRefusal = null
+  if (electron !== null) {
+    const electronVersion = JSON.parse(readFileSync(join(root, 'node_modules', 'electron', 'package.json'), 'utf8')).version
+    const sqlite = await prepareElectronSqlite({ root, electronVersion })
+    if (sqlite.error !== undefined) {
+      log(sqlite.error)
+      electron = null
+      electronRefusal = `better-sqlite3 for Electron ${electronVersion} not available`
+    } else sqliteBinding = sqlite.binding
+  }
   const rendererInputs = [join(root, 'src', 'renderer'), join(root, 'src', 'shared'), join(root, 'package.json')]
 
   if (electron !== null) {
@@ -219,7 +232,7 @@ async function main() {
     }
     log('launching Electron')
     // src/main/index.ts reads the token and removes it from its environment at once.
-    const app = spawn(electron, [root], { cwd: root, stdio: 'inherit', env: { ...process.env, BURROW_SERVER_URL: server.url, BURROW_LOCAL_SERVER_TOKEN: rootToken } })
+    const app = spawn(electron, [root], { cwd: root, stdio: 'inherit', env: { ...process.env, BURROW_SERVER_URL: server.url, BURROW_LOCAL_SERVER_TOKEN: rootToken, [BINDING_ENV]: sqliteBinding } })
     children.add(app)
     app.once('exit', () => void stopAll(0))
     return
@@ -250,7 +263,7 @@ async function main() {
     port: Number(args['web-port']),
   })
   cleanups.push(() => host.close())
-  const reason = args.browser ? 'browser mode requested' : 'Electron binary not available'
+  const reason = args.browser ? 'browser mode requested' : (electronRefusal ?? 'Electron binary not available')
   log(`${reason}: running in browser mode at ${host.pageUrl}`)
   log('press Ctrl-C to stop')
   if (!args['no-open']) openInBrowser(host.pageUrl)

@@ -9,14 +9,33 @@ export type CacheDb = Database.Database
 export const CACHE_FILE = 'cache.sqlite3'
 
 /**
+ * The environment variable naming better-sqlite3's compiled addon to load instead of the one in
+ * node_modules. `npm start` sets it for Electron (scripts/electron-native.mjs): node_modules holds
+ * the system Node's build, which Electron's main process (another ABI) cannot load.
+ */
+export const SQLITE_BINDING_ENV = 'BURROW_SQLITE_BINDING'
+
+export interface CacheDatabaseOptions {
+  /** Path of the better_sqlite3.node to load; default: `BURROW_SQLITE_BINDING`, else node_modules' own. */
+  readonly nativeBinding?: string
+}
+
+/** The addon path an open uses: the option, else the environment variable (empty counts as unset). */
+export function sqliteBinding(options: CacheDatabaseOptions = {}, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const fromEnv = env[SQLITE_BINDING_ENV]
+  return options.nativeBinding ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined)
+}
+
+/**
  * Opens (creating if needed) the desktop cache database and migrates it. WAL, so the renderer's
  * reads through IPC never wait for a sync page being written; `synchronous = NORMAL` because
  * the cache can always be rebuilt from the server (the outbox's rows are the exception, and WAL
  * with NORMAL still never corrupts: at worst the last transactions before a power loss vanish).
  */
-export function openCacheDatabase(file: string, migrations: readonly CacheMigration[] = cacheMigrations): CacheDb {
+export function openCacheDatabase(file: string, migrations: readonly CacheMigration[] = cacheMigrations, options: CacheDatabaseOptions = {}): CacheDb {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
-  const db = new Database(file)
+  const nativeBinding = sqliteBinding(options)
+  const db = nativeBinding === undefined ? new Database(file) : new Database(file, { nativeBinding })
   db.pragma('journal_mode = WAL')
   db.pragma('synchronous = NORMAL')
   db.pragma('foreign_keys = ON')
