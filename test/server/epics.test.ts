@@ -612,3 +612,47 @@ describe('notes, discussions, award emoji, subscriptions and to-dos', () => {
     expect(listed.find((t) => t.id === r.body.id)).toMatchObject({ target: { title: 'remember' } })
   })
 })
+
+describe('moving and cloning an issue of an epic', () => {
+  it('a moved issue’s copy takes the original’s place in the epic; the original leaves it', async () => {
+    const e = await epic(reporter.token, group, { title: 'carry on move' })
+    const first = await issue(reporter.token, project, { title: 'first' })
+    const moving = await issue(reporter.token, project, { title: 'moving' })
+    await post(reporter.token, `/groups/${group.id}/epics/${e.iid}/issues/${first.id}`)
+    await post(reporter.token, `/groups/${group.id}/epics/${e.iid}/issues/${moving.id}`)
+    const moved = await post(reporter.token, `/projects/${project.id}/issues/${moving.iid}/move`, { to_project_id: subProject.id })
+    expect(moved.statusCode).toBe(201)
+    expect(moved.body.epic).toMatchObject({ id: e.id, iid: e.iid })
+    expect((await get(reporter.token, `/projects/${project.id}/issues/${moving.iid}`)).body.epic).toBeNull()
+    const listed = (await get(reporter.token, `/groups/${group.id}/epics/${e.iid}/issues`)).body as Json[]
+    expect(listed.map((i) => i.id)).toEqual([first.id, moved.body.id])
+  })
+
+  it('a clone joins the original’s epic too', async () => {
+    const e = await epic(reporter.token, group, { title: 'carry on clone' })
+    const original = await issue(reporter.token, project, { title: 'cloned' })
+    await post(reporter.token, `/groups/${group.id}/epics/${e.iid}/issues/${original.id}`)
+    const clone = await post(reporter.token, `/projects/${project.id}/issues/${original.iid}/clone`, { to_project_id: project.id })
+    expect(clone.body.epic).toMatchObject({ id: e.id })
+    const listed = (await get(reporter.token, `/groups/${group.id}/epics/${e.iid}/issues`)).body as Json[]
+    expect(listed.map((i) => i.id)).toEqual([original.id, clone.body.id])
+  })
+
+  it('leaves the epic alone when the caller may not edit it', async () => {
+    const other = seedGroup(s, { visibility: 'private' })
+    const otherProject = seedProject(s, { namespaceId: other.id, visibility: 'private' })
+    const mover = seedUser(s)
+    seedMember(s, 'Namespace', other.id, owner.user.id, AccessLevel.OWNER)
+    const e = await epic(owner.token, other, { title: 'not yours' })
+    const held = await issue(owner.token, otherProject, { title: 'held' })
+    await post(owner.token, `/groups/${other.id}/epics/${e.iid}/issues/${held.id}`)
+    // Reporter of both projects (so the move is allowed), Guest of the epic's group (no epic edits).
+    seedMember(s, 'Namespace', other.id, mover.user.id, AccessLevel.GUEST)
+    seedMember(s, 'Project', otherProject.id, mover.user.id, AccessLevel.REPORTER)
+    seedMember(s, 'Project', project.id, mover.user.id, AccessLevel.REPORTER)
+    const moved = await post(mover.token, `/projects/${otherProject.id}/issues/${held.iid}/move`, { to_project_id: project.id })
+    expect(moved.statusCode).toBe(201)
+    expect(moved.body.epic).toBeNull()
+    expect(((await get(owner.token, `/groups/${other.id}/epics/${e.iid}/issues`)).body as Json[]).map((i) => i.id)).toEqual([held.id])
+  })
+})

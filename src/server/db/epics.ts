@@ -410,6 +410,11 @@ export function findEpicIssueByIssue(db: Db, issueId: number): EpicIssueRow | un
   return db.prepare('SELECT * FROM epic_issues WHERE issue_id = ?').get(issueId) as EpicIssueRow | undefined
 }
 
+/** Points an epic's issue link at another issue (a moved issue's copy takes its place). */
+export function repointEpicIssue(db: Db, linkId: number, issueId: number): void {
+  db.prepare('UPDATE epic_issues SET issue_id = ?, updated_at = ? WHERE id = ?').run(issueId, nowIso(), linkId)
+}
+
 /**
  * Puts an issue in an epic, at the end of its order. An issue is in one epic at most, so an issue
  * already held by another epic moves: its link row is kept and points at the new epic, as

@@ -12,7 +12,7 @@ import { nowIso } from '../db/connection'
 import {
   childEpicIds, copyIssueAwardsToEpic, copyIssueNotesToEpic, deleteEpicIssue, deleteEpicRow, epicAncestorIds, epicHasChildrenAndIssues, epicIssueLinks, epicIssuesOfIssues, epicLabelsOf, epicNoteAuthorIds,
   epicsById, epicSubtreeDepth, epicVotes, findEpicById, findEpicByIid, findEpicIssueByIssue, groupAccessLevels, groupPathsOf, inheritedDates,
-  insertEpicRow, namespacesById, nextChildPosition, publicContentsOf, renumberChildEpics, renumberEpicIssues, setEpicLabels, updateEpicRow, upsertEpicIssue,
+  insertEpicRow, namespacesById, nextChildPosition, publicContentsOf, renumberChildEpics, repointEpicIssue, renumberEpicIssues, setEpicLabels, updateEpicRow, upsertEpicIssue,
   type EpicColumnChanges, type EpicIssueRow, type EpicRow,
 } from '../db/epics'
 import { findIssueById, labelsOf, listIssues, readableProjects, updateIssueRow, usersById, type IssueRow } from '../db/issues'
@@ -632,6 +632,23 @@ export function issueEpicParam(request: FastifyRequest, project: ProjectRow, p: 
   const group = epic ? groups.find((g) => g.id === epic.group_id) : undefined
   if (!epic || !group || !canReadEpicWith(request.perms, group, epic)) throw notFound('Epic')
   return epic
+}
+
+/**
+ * The epic of an issue being moved or cloned goes with the copy, when the caller may edit that
+ * epic (GitLab's move and clone services): a move hands the copy the original's link (same place
+ * in the epic's order), a clone links the copy as well. Nothing happens with epics turned off.
+ */
+export function carryEpic(request: FastifyRequest, from: IssueRow, to: IssueRow, mode: 'move' | 'clone'): void {
+  if (!epicsEnabled(request)) return
+  const db = request.server.burrow.db
+  const link = findEpicIssueByIssue(db, from.id)
+  const epic = link ? findEpicById(db, link.epic_id) : undefined
+  if (!link || !epic || !canAdminEpics(request.perms, epic.group_id)) return
+  if (epic.confidential === 1 && to.confidential === 0) return
+  if (mode === 'move') repointEpicIssue(db, link.id, to.id)
+  else upsertEpicIssue(db, epic.id, to.id)
+  updateEpicRow(db, epic.id, {})
 }
 
 /** Applies an issue's `epic_id`/`epic_iid` choice: link, move or leave. */

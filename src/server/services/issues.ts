@@ -21,7 +21,7 @@ import { isSubscribed } from './subscriptions'
 import { timeStatsOf, type TimeStats } from './time-tracking'
 import { createTodo } from './todos'
 // Epics hold issues and issues show their epic; the cycle is only used at call time.
-import { issueEpicFields, issueEpicParam, setIssueEpic } from './epics'
+import { carryEpic, issueEpicFields, issueEpicParam, setIssueEpic } from './epics'
 import type { EpicRow } from '../db/epics'
 // Issues and merge requests refer to each other; the cycle is only used at call time.
 import { closingMergeRequestCounts, mergeRequestsReferencingIssue } from './merge-requests'
@@ -502,6 +502,7 @@ export function moveIssue(request: FastifyRequest, project: ProjectRow, issue: I
   const db = request.server.burrow.db
   return db.transaction(() => {
     const moved = copyIssue(request, issue, target, { authorId: issue.author_id, createdAt: issue.created_at, withNotes: true, withAwards: true })
+    carryEpic(request, issue, moved, 'move')
     const now = nowIso()
     updateIssueRow(db, issue.id, { state: 'closed', closed_at: issue.closed_at ?? now, closed_by_id: issue.closed_by_id ?? user.id, moved_to_id: moved.id })
     recordEvent(db, { authorId: user.id, action: 'created', projectId: target.id, targetType: 'Issue', targetId: moved.id, targetIid: moved.iid, targetTitle: moved.title })
@@ -525,6 +526,7 @@ export function cloneIssue(request: FastifyRequest, project: ProjectRow, issue: 
   const db = request.server.burrow.db
   return db.transaction(() => {
     const clone = copyIssue(request, issue, target, { authorId: user.id, withNotes, withAwards: false })
+    carryEpic(request, issue, clone, 'clone')
     recordEvent(db, { authorId: user.id, action: 'created', projectId: target.id, targetType: 'Issue', targetId: clone.id, targetIid: clone.iid, targetTitle: clone.title })
     return clone
   })()
