@@ -63,14 +63,15 @@ describe('/promote', () => {
     expect(s.app.burrow.db.prepare('SELECT promoted_to_epic_id AS p FROM issues WHERE id = ?').get(issue.id)).toEqual({ p: epic.id })
 
     const epicNotes = (await api(reporter.token, 'GET', `/groups/${group.id}/epics/${epic.id}/notes?sort=asc`)).body as Json[]
-    // The notes the issue had when it was promoted are copied; the promoting note itself is saved after.
+    // The promoting comment is saved before its command runs (as in GitLab), so it is copied too.
     expect(epicNotes.map((n) => [n.body, n.system])).toEqual([
       ['an early comment', false],
+      ['Bigger than an issue', false],
       [`promoted from issue promo/app#${issue.iid}`, true],
     ])
     const issueNotes = (await api(reporter.token, 'GET', `${iurl}/notes?sort=asc`)).body as Json[]
-    expect(issueNotes.map((n) => n.body)).toEqual(['an early comment', `promoted to epic &${epic.iid}`, 'Bigger than an issue'])
-    expect(issueNotes[1].system).toBe(true)
+    expect(issueNotes.map((n) => n.body)).toEqual(['an early comment', 'Bigger than an issue', `promoted to epic &${epic.iid}`])
+    expect(issueNotes[2].system).toBe(true)
   })
 
   it('answers 400 when the issue was promoted already', async () => {

@@ -121,13 +121,17 @@ export function createNote(request: FastifyRequest, noteable: Noteable, rawBody:
   if (internal && !canSeeInternalNotes(request.perms, noteable.container)) throw forbidden()
 
   let body = rawBody
-  let outcome: QuickActionOutcome | undefined
-  if (noteable.runQuickActions && noteable.availableCommands) {
+  let actions: readonly QuickAction[] = []
+  const run = noteable.runQuickActions
+  if (run && noteable.availableCommands) {
     const parsed = parseQuickActions(rawBody, (name) => noteable.availableCommands?.(request, name) ?? false)
     if (parsed.actions.length > 0) {
-      outcome = noteable.runQuickActions(request, parsed.actions)
+      actions = parsed.actions
       body = parsed.body
-      if (body === '') return { kind: 'commands', commandsChanges: outcome.changes, summary: outcome.messages }
+      if (body === '') {
+        const outcome = run(request, actions)
+        return { kind: 'commands', commandsChanges: outcome.changes, summary: outcome.messages }
+      }
     }
   }
   if (body.trim() === '') throw badRequest(`Note {:note=>["can't be blank"]}`)
@@ -173,9 +177,12 @@ export function createNote(request: FastifyRequest, noteable: Noteable, rawBody:
       note: eventNote(row, userRef(user, request.server.burrow.baseUrl(request)), noteable),
     })
     raiseMentionTodos(request, noteable, row, user)
-    return row
+    // The comment is saved before its commands run, as in GitLab: `/promote` copies it to the
+    // epic with the issue's other notes. A command that fails takes the comment back with it.
+    const outcome = run && actions.length > 0 ? run(request, actions) : undefined
+    return { row, outcome }
   })()
-  return { kind: 'note', note, commandsChanges: outcome?.changes }
+  return { kind: 'note', note: note.row, commandsChanges: note.outcome?.changes }
 }
 
 /** 'directly_addressed' for users named before any other word, 'mentioned' for the rest; never the author. */
