@@ -9,6 +9,7 @@ import type { Cache } from './cache/cache'
 import { notifyHandlers } from './notify/channels'
 import type { NotifyService } from './notify/service'
 import { preferencesHandlers, type PreferencesStore } from './preferences'
+import { reposHandlers, type RepoService } from './repos/index'
 import { cacheHandlers, type OfflineData } from './sync/channels'
 import type { SyncService } from './sync/service'
 import { outboxHandlers } from './outbox/channels'
@@ -38,6 +39,8 @@ export interface CoreOptions {
   readonly preferences?: PreferencesStore
   /** Avatars as data URLs (createCore makes them with the cache and accounts); without them `avatars:get` answers `unavailable`. */
   readonly avatars?: AvatarService
+  /** Local clones and the repository browser's reads (createCore makes them with the cache, accounts and `reposDir`); without them `repos:*` answer `unavailable`. */
+  readonly repos?: RepoService
 }
 
 /** What crosses the bridge for an account: the metadata fields, never anything else an object may carry. */
@@ -97,6 +100,10 @@ export function createHandlers(options: CoreOptions): IpcHandlers {
     if (options.avatars === undefined) throw Object.assign(new Error('Avatars are not available in this launch.'), { code: 'unavailable' })
     return options.avatars
   }
+  const repos = (): RepoService => {
+    if (options.repos === undefined) throw Object.assign(new Error('Repositories are not available in this launch.'), { code: 'unavailable' })
+    return options.repos
+  }
   return {
     'app:info': async () => ({ version: options.version, mode: options.mode, serverUrl: options.serverUrl, localAccount: options.accounts?.hasLocalServer ?? false }),
     'server:status': async () => {
@@ -123,5 +130,6 @@ export function createHandlers(options: CoreOptions): IpcHandlers {
     ...notifyHandlers(notify),
     ...preferencesHandlers(preferences),
     ...avatarsHandlers(avatars),
+    ...reposHandlers(repos),
   }
 }

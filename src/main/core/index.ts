@@ -4,6 +4,7 @@ import { createEventHub, type EventHub } from './events'
 import { createHandlers, type CoreOptions } from './handlers'
 import { NotifyService, type NotifyServiceOptions } from './notify/service'
 import { PreferencesStore } from './preferences'
+import { RepoService, type RepoServiceOptions } from './repos/index'
 import { DEFAULT_PREFERENCES } from '../../shared/ipc/preferences'
 import { SyncService, type SyncServiceOptions } from './sync/service'
 import type { IpcResponse } from '../../shared/ipc/contract'
@@ -18,11 +19,13 @@ export interface Core {
   readonly notify: NotifyService | null
   /** The app preferences, when the launch has a cache (the shells read `notifications`). */
   readonly preferences: PreferencesStore | null
+  /** Local clones, when the launch has a cache, accounts and `reposDir`. */
+  readonly repos: RepoService | null
   /** Stops periodic syncs, checks and the runs in progress (the cache itself is the shell's to close). */
   dispose(): Promise<void>
 }
 
-export interface CreateCoreOptions extends Omit<CoreOptions, 'events' | 'sync' | 'notify' | 'preferences' | 'avatars'> {
+export interface CreateCoreOptions extends Omit<CoreOptions, 'events' | 'sync' | 'notify' | 'preferences' | 'avatars' | 'repos'> {
   /**
    * Sync timing. With `schedule: true` (the shells), every account syncs periodically and again
    * when its instance comes back online; tests leave it off and start runs themselves.
@@ -36,6 +39,10 @@ export interface CreateCoreOptions extends Omit<CoreOptions, 'events' | 'sync' |
   readonly notifyOptions?: Pick<NotifyServiceOptions, 'intervalMs' | 'maxBackoffMs' | 'alertBatch'> & { readonly schedule?: boolean }
   /** Avatar cache limits (tests make them small). */
   readonly avatarOptions?: Pick<AvatarServiceOptions, 'maxTotalBytes' | 'maxImageBytes' | 'maxAgeMs'>
+  /** Where repository clones live (`repos/` in the user data dir); with the cache and accounts it enables `repos:*`. */
+  readonly reposDir?: string
+  /** Clone and read limits (tests make them small). */
+  readonly repoOptions?: Pick<RepoServiceOptions, 'progressIntervalMs' | 'limits'>
 }
 
 /** Everything behind the IPC contract, wired once per launch; both shells call this. */
@@ -78,6 +85,18 @@ export function createCore(options: CreateCoreOptions): Core {
         })
       : null
   const avatars = cache !== undefined && accounts !== undefined ? new AvatarService({ cache, accounts, ...options.avatarOptions }) : null
+  const repos =
+    cache !== undefined && accounts !== undefined && options.reposDir !== undefined
+      ? new RepoService({
+          cache,
+          accounts,
+          reposDir: options.reposDir,
+          fetch: options.fetch,
+          ...options.repoOptions,
+          onProgress: (progress) => events.emit('repos:did-progress', progress),
+          onChange: (change) => events.emit('repos:did-change', change),
+        })
+      : null
   const scheduleNotify = options.notifyOptions?.schedule ?? syncOptions?.schedule ?? false
   let unsubscribe: (() => void) | null = null
   if (sync !== null && cache !== undefined && accounts !== undefined) {
@@ -93,23 +112,24 @@ export function createCore(options: CreateCoreOptions): Core {
       for (const id of [...known]) {
         if (ids.includes(id)) continue
         known.delete(id)
-        void Promise.all([sync.forget(id), notify?.forget(id)]).then(() => cache.purgeAccount(id))
+        void Promise.all([sync.forget(id), notify?.forget(id), repos?.forget(id)]).then(() => cache.purgeAccount(id))
       }
     }
     void accounts.list().then((list) => follow(list.map((a) => a.id)))
     unsubscribe = accounts.onDidChange((list) => follow(list.map((a) => a.id)))
   }
-  const dispatch = createDispatcher(createHandlers({ ...options, events, sync: sync ?? undefined, notify: notify ?? undefined, preferences: preferences ?? undefined, avatars: avatars ?? undefined }))
+  const dispatch = createDispatcher(createHandlers({ ...options, events, sync: sync ?? undefined, notify: notify ?? undefined, preferences: preferences ?? undefined, avatars: avatars ?? undefined, repos: repos ?? undefined }))
   return {
     dispatch,
     events,
     sync,
     notify,
     preferences,
+    repos,
     async dispose() {
       unsubscribe?.()
       unwatchInterval?.()
-      await Promise.all([sync?.dispose(), notify?.dispose()])
+      await Promise.all([sync?.dispose(), notify?.dispose(), repos?.dispose()])
     },
   }
 }

@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import type { Account, AppMode } from '../../shared/ipc/contract'
 import { openAccounts, type Accounts, type LocalServer } from './accounts/index'
 import { openCache, type Cache } from './cache/index'
@@ -65,6 +66,8 @@ export async function launchCore(options: LaunchOptions): Promise<Launch> {
     outbox,
     syncOptions: options.syncOptions,
     notifyOptions: options.notifyOptions,
+    // Clones of the repositories the user chose, beside the cache.
+    reposDir: join(options.userDataDir, 'repos'),
   })
   let closing: Promise<void> | null = null
   return {

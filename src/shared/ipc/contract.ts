@@ -12,6 +12,7 @@ import { cacheEventNames, cacheValidators, type CacheEvents, type CacheRequests 
 import { notifyEventNames, notifyValidators, type NotifyEvents, type NotifyRequests } from './notify'
 import { outboxEventNames, outboxValidators, type OutboxEvents, type OutboxRequests } from './outbox'
 import { preferencesEventNames, preferencesValidators, type PreferencesEvents, type PreferencesRequests } from './preferences'
+import { reposEventNames, reposValidators, type ReposEvents, type ReposRequests } from './repos'
 
 /** Which shell hosts the renderer. */
 export type AppMode = 'electron' | 'browser'
@@ -83,7 +84,7 @@ export interface AccountVerification {
 }
 
 /** Request channels: arguments as a tuple, and what the handler resolves to. The outbox's channels are in outbox.ts, the cache's and sync's in cache.ts, `api:send` in api.ts. */
-export interface IpcRequests extends OutboxRequests, CacheRequests, ApiRequests, NotifyRequests, PreferencesRequests, AvatarsRequests {
+export interface IpcRequests extends OutboxRequests, CacheRequests, ApiRequests, NotifyRequests, PreferencesRequests, AvatarsRequests, ReposRequests {
   'app:info': { readonly args: readonly []; readonly result: AppInfo }
   'server:status': { readonly args: readonly []; readonly result: ServerStatus }
   'accounts:list': { readonly args: readonly []; readonly result: readonly Account[] }
@@ -97,7 +98,7 @@ export interface IpcRequests extends OutboxRequests, CacheRequests, ApiRequests,
 }
 
 /** Events pushed from main to the renderer, with their payload. */
-export interface IpcEvents extends OutboxEvents, CacheEvents, NotifyEvents, PreferencesEvents {
+export interface IpcEvents extends OutboxEvents, CacheEvents, NotifyEvents, PreferencesEvents, ReposEvents {
   'server:did-change-status': ServerStatus
   /** The whole list after an add, a remove or a verify that changed an account's profile. */
   'accounts:did-change': readonly Account[]
@@ -191,6 +192,7 @@ export const requestValidators: { readonly [C in RequestChannel]: ArgsValidator 
   ...notifyValidators,
   ...preferencesValidators,
   ...avatarsValidators,
+  ...reposValidators,
 }
 
 const eventNames: { readonly [E in EventChannel]: true } = {
@@ -200,6 +202,7 @@ const eventNames: { readonly [E in EventChannel]: true } = {
   ...cacheEventNames,
   ...notifyEventNames,
   ...preferencesEventNames,
+  ...reposEventNames,
 }
 
 export const REQUEST_CHANNELS: readonly RequestChannel[] = Object.freeze(Object.keys(requestValidators) as RequestChannel[])

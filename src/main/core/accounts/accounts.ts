@@ -3,7 +3,7 @@ import { LOCAL_ACCOUNT_ID, type Account, type AccountVerification, type AddAccou
 import type { User } from '../../../shared/api/user'
 import { ApiClient } from '../api/client'
 import { OnlineState } from '../api/connectivity'
-import { isCredential, requestOAuthToken, revokeOAuthToken, type Credential, type OAuthCredential } from '../api/credentials'
+import { isCredential, isExpired, requestOAuthToken, revokeOAuthToken, type Credential, type OAuthCredential } from '../api/credentials'
 import { NetworkError, UnauthorizedError } from '../api/errors'
 import { fetchForCaFile } from '../api/tls-fetch'
 import type { AccountStore } from './account-store'
@@ -240,6 +240,23 @@ export class Accounts {
       this.connectivity.set(id, state)
     }
     return state
+  }
+
+  /**
+   * Basic-auth credentials for git over HTTP, for core/repos to hand isomorphic-git's `onAuth`
+   * in memory (never written to a repository's config or anywhere else): GitLab takes any
+   * username with a personal access token, and `oauth2` with an OAuth access token. An expired
+   * OAuth token is refreshed first, through the account's client.
+   */
+  async gitCredentials(id: string): Promise<{ readonly username: string; readonly password: string }> {
+    const account = await this.require(id)
+    let credential = await this.credentialFor(id)
+    if (credential.kind === 'oauth' && isExpired(credential)) {
+      // Any API call refreshes an expired pair (and saves it); the version endpoint is the cheapest.
+      await (await this.clientFor(id)).get('/version')
+      credential = await this.credentialFor(id)
+    }
+    return credential.kind === 'pat' ? { username: account.username, password: credential.token } : { username: 'oauth2', password: credential.accessToken }
   }
 
   dispose(): void {

@@ -1,0 +1,360 @@
+/**
+ * The repositories part of the IPC contract (contract.ts spreads it in): local clones of a
+ * project's repository (core/repos, isomorphic-git) and the reads the repository browser makes,
+ * answered from the clone when there is one — offline too — and otherwise from the REST API
+ * (through the URL cache of `api:get`, so what was seen online stays readable).
+ *
+ * Refs and paths are checked here, at the boundary, and again in core: a ref is a git ref name
+ * or a commit id (never an option such as `--upload-pack=…`), a path is relative to the
+ * repository's root and never climbs out of it.
+ */
+
+/** Where a read was answered from. */
+export type RepoSource = 'clone' | 'server'
+
+/** What a local clone is doing. `failed`: the last clone attempt did not finish (see `lastError`). */
+export type RepoCloneState = 'cloning' | 'fetching' | 'ready' | 'failed'
+
+export interface RepoProgress {
+  readonly accountId: string
+  readonly projectId: number
+  readonly operation: 'clone' | 'fetch'
+  /** What git reports (`Counting objects`, `Receiving objects`, `Resolving deltas`…), or `Connecting`. */
+  readonly phase: string
+  readonly loaded: number
+  /** Null when the phase has no known end. */
+  readonly total: number | null
+  /** Bytes received from the server so far in this operation. */
+  readonly bytes: number
+}
+
+/** One project's clone, as `repos:list` and `repos:did-change` carry it. */
+export interface RepoClone {
+  readonly accountId: string
+  readonly projectId: number
+  /** `group/project` when the clone was made or last fetched. */
+  readonly pathWithNamespace: string
+  readonly name: string
+  readonly webUrl: string | null
+  readonly state: RepoCloneState
+  /** The server's default branch at the last clone or fetch. */
+  readonly defaultBranch: string | null
+  /** ISO 8601; null until a clone finished. */
+  readonly clonedAt: string | null
+  /** When the clone last matched the server (its clone or its last fetch). */
+  readonly fetchedAt: string | null
+  /** Why the last clone or fetch failed (it was cancelled, the server refused…). */
+  readonly lastError: string | null
+  /** Bytes on disk, measured after each clone or fetch. */
+  readonly sizeBytes: number | null
+  /** While cloning or fetching. */
+  readonly progress: RepoProgress | null
+}
+
+export interface RepoBranch {
+  readonly name: string
+  /** The commit id it points at. */
+  readonly commit: string
+  readonly default: boolean
+}
+
+export interface RepoTag {
+  readonly name: string
+  /** The commit id it points at (peeled through an annotated tag). */
+  readonly commit: string
+  /** An annotated tag's message, else null. */
+  readonly message: string | null
+}
+
+/** Answers of the reads carry where they came from: the clone (`fetchedAt` is its last fetch) or the server (`stale`: a cached answer while offline). */
+export interface RepoReadOrigin {
+  readonly source: RepoSource
+  readonly stale: boolean
+  readonly fetchedAt: string | null
+}
+
+export interface RepoRefs extends RepoReadOrigin {
+  readonly defaultBranch: string | null
+  readonly branches: readonly RepoBranch[]
+  readonly tags: readonly RepoTag[]
+}
+
+export interface RepoTreeEntry {
+  readonly name: string
+  /** From the repository's root (`src/app.ts`). */
+  readonly path: string
+  /** `commit` is a submodule. */
+  readonly type: 'tree' | 'blob' | 'commit'
+  /** Git's mode (`100644`, `100755`, `120000` for a symbolic link, `040000`, `160000`). */
+  readonly mode: string
+  readonly id: string
+}
+
+export interface RepoTree extends RepoReadOrigin {
+  readonly ref: string
+  /** The commit the ref resolved to (null from the server, which does not say). */
+  readonly commit: string | null
+  /** '' for the root. */
+  readonly path: string
+  /** Directories first, then files, each by name. */
+  readonly entries: readonly RepoTreeEntry[]
+}
+
+export interface RepoBlob extends RepoReadOrigin {
+  readonly ref: string
+  readonly path: string
+  readonly id: string
+  readonly size: number
+  /** Git's rule: a NUL byte among the first 8000 bytes. */
+  readonly binary: boolean
+  /** Larger than the preview cap: no content is sent. */
+  readonly tooLarge: boolean
+  /** UTF-8 text (invalid sequences replaced) when not binary and not too large. */
+  readonly text: string | null
+  /** A small PNG, JPEG, GIF or WebP image as a `data:` URL (the page's CSP allows no other image source). */
+  readonly imageDataUrl: string | null
+}
+
+/** A commit as GitLab's API shapes it (`/repository/commits/:sha`). */
+export interface RepoCommit {
+  readonly id: string
+  readonly short_id: string
+  readonly title: string
+  readonly message: string
+  readonly author_name: string
+  readonly author_email: string
+  /** ISO 8601 with the author's offset. */
+  readonly authored_date: string
+  readonly committer_name: string
+  readonly committer_email: string
+  readonly committed_date: string
+  readonly parent_ids: readonly string[]
+  readonly web_url: string | null
+}
+
+/** One changed file, in the API's diff shape (the renderer's DiffViewer reads it as is). */
+export interface RepoDiff {
+  readonly old_path: string
+  readonly new_path: string
+  readonly a_mode: string | null
+  readonly b_mode: string | null
+  readonly new_file: boolean
+  readonly renamed_file: boolean
+  readonly deleted_file: boolean
+  /** Unified diff hunks without file headers (`@@ -1,3 +1,4 @@` …), or `Binary files … differ`. */
+  readonly diff: string
+  /** Left out: the file is too large to diff here. */
+  readonly too_large?: boolean
+  /** Left out to keep the whole diff within its line budget. */
+  readonly collapsed?: boolean
+}
+
+export interface RepoLog extends RepoReadOrigin {
+  readonly commits: readonly RepoCommit[]
+  readonly page: number
+  readonly perPage: number
+  readonly hasMore: boolean
+}
+
+export interface RepoCommitDetail extends RepoReadOrigin {
+  readonly commit: RepoCommit
+  /** Against the first parent (a root commit against the empty tree). */
+  readonly diffs: readonly RepoDiff[]
+  /** More files changed than are listed. */
+  readonly overflow: boolean
+}
+
+export interface RepoCompare extends RepoReadOrigin {
+  readonly from: string
+  readonly to: string
+  /** The common ancestor the diff starts from (null with `straight`, or when the histories do not meet). */
+  readonly mergeBase: string | null
+  /** In `to` and not in `from`, newest first. */
+  readonly commits: readonly RepoCommit[]
+  /** More commits than are listed. */
+  readonly commitsTruncated: boolean
+  readonly diffs: readonly RepoDiff[]
+  readonly overflow: boolean
+}
+
+export interface RepoTreeRequest {
+  readonly projectId: number
+  readonly ref: string
+  /** '' or absent for the root. */
+  readonly path?: string
+}
+
+export interface RepoBlobRequest {
+  readonly projectId: number
+  readonly ref: string
+  readonly path: string
+}
+
+export interface RepoLogRequest {
+  readonly projectId: number
+  readonly ref: string
+  /** Only commits that changed this file or directory. */
+  readonly path?: string
+  /** 1-based; default 1. */
+  readonly page?: number
+  /** 1–100; default 30. */
+  readonly perPage?: number
+}
+
+export interface RepoCommitRequest {
+  readonly projectId: number
+  /** A commit id, or a branch or tag name. */
+  readonly sha: string
+}
+
+export interface RepoCompareRequest {
+  readonly projectId: number
+  readonly from: string
+  readonly to: string
+  /** Diff `from` against `to` directly instead of from their merge base (GitLab's `straight`). */
+  readonly straight?: boolean
+}
+
+export interface RepoChange {
+  readonly accountId: string
+  readonly projectId: number
+  /** Null: the clone was removed. */
+  readonly clone: RepoClone | null
+}
+
+// ---- argument validation ---------------------------------------------------------------------
+
+/** At most this many characters in a ref (git has no hard limit; GitLab refuses names this long). */
+export const MAX_REF_LENGTH = 255
+export const MAX_REPO_PATH_LENGTH = 4096
+
+/**
+ * Why a ref name is refused, or null: git's check-ref-format rules (no `..`, `@{`, control
+ * characters, space, `~^:?*[\`, no component starting with `.` or ending in `.lock`, no leading,
+ * trailing or doubled `/`), and never a leading `-`, which a command line would read as an option.
+ */
+export function refProblem(ref: unknown): string | null {
+  if (typeof ref !== 'string' || ref.length === 0 || ref.length > MAX_REF_LENGTH) return `a ref must be a string of 1 to ${MAX_REF_LENGTH} characters`
+  if (ref.startsWith('-')) return 'a ref must not start with -'
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
+  if (/[\x00-\x20\x7f~^:?*[\\]/.test(ref)) return 'a ref must not contain spaces, control characters or any of ~ ^ : ? * [ \\'
+  if (ref.includes('..') || ref.includes('@{') || ref === '@') return 'a ref must not contain .. or @{ or be @'
+  if (ref.startsWith('/') || ref.endsWith('/') || ref.includes('//')) return 'a ref must not start or end with / or contain //'
+  if (ref.endsWith('.')) return 'a ref must not end with .'
+  for (const part of ref.split('/')) {
+    if (part.startsWith('.') || part.endsWith('.lock')) return 'no part of a ref may start with . or end with .lock'
+  }
+  return null
+}
+
+/**
+ * Why a path inside the repository is refused, or null: relative to the root (no leading `/`),
+ * no empty, `.` or `..` segment, no control character, no leading `-`. `''` is the root.
+ */
+export function repoPathProblem(path: unknown, allowRoot = true): string | null {
+  if (typeof path !== 'string' || path.length > MAX_REPO_PATH_LENGTH) return `a path must be a string of at most ${MAX_REPO_PATH_LENGTH} characters`
+  if (path === '') return allowRoot ? null : 'a file path must not be empty'
+  if (path.startsWith('/')) return 'a path must be relative to the repository root (no leading /)'
+  if (path.startsWith('-')) return 'a path must not start with -'
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
+  if (/[\x00-\x1f\x7f]/.test(path)) return 'a path must not contain control characters'
+  for (const segment of path.split('/')) {
+    if (segment === '') return 'a path must not contain empty segments (// or a trailing /)'
+    if (segment === '.' || segment === '..') return 'a path must not contain . or .. segments'
+  }
+  return null
+}
+
+type Check = (value: unknown) => string | null
+
+const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> => v !== null && typeof v === 'object' && !Array.isArray(v)
+const positiveInt = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= Number.MAX_SAFE_INTEGER
+
+const accountId: Check = (v) => (typeof v === 'string' && v.length > 0 && v.length <= 200 ? null : 'expected an account id (a non-empty string)')
+const projectId: Check = (v) => (positiveInt(v) ? null : 'expected a project id (a positive integer)')
+
+function shape(fields: Readonly<Record<string, { readonly check: Check; readonly optional?: boolean }>>): Check {
+  return (value) => {
+    if (!isRecord(value)) return `expected an object {${Object.keys(fields).join(', ')}}`
+    for (const key of Object.keys(value)) if (fields[key] === undefined) return `unknown field ${key}`
+    for (const [key, field] of Object.entries(fields)) {
+      if (value[key] === undefined) {
+        if (field.optional === true) continue
+        return `${key} is missing`
+      }
+      const problem = field.check(value[key])
+      if (problem !== null) return `${key}: ${problem}`
+    }
+    return null
+  }
+}
+
+const ref: Check = refProblem
+const dirPath: Check = (v) => repoPathProblem(v, true)
+const filePath: Check = (v) => repoPathProblem(v, false)
+const page: Check = (v) => (positiveInt(v) && (v as number) <= 100_000 ? null : 'expected a page number (1 or more)')
+const perPage: Check = (v) => (positiveInt(v) && (v as number) <= 100 ? null : 'expected 1 to 100')
+const bool: Check = (v) => (typeof v === 'boolean' ? null : 'expected true or false')
+
+function args(checks: readonly Check[], optional = 0): (a: readonly unknown[]) => string | null {
+  return (a) => {
+    const min = checks.length - optional
+    if (a.length < min || a.length > checks.length) return `expected ${min === checks.length ? min : `${min} to ${checks.length}`} arguments, got ${a.length}`
+    for (let i = 0; i < a.length; i++) {
+      const problem = checks[i](a[i])
+      if (problem !== null) return `argument ${i + 1}: ${problem}`
+    }
+    return null
+  }
+}
+
+/** The validators of the repository channels, spread into contract.ts `requestValidators`. */
+export const reposValidators = {
+  'repos:list': args([accountId], 1),
+  'repos:clone': args([accountId, projectId]),
+  'repos:fetch': args([accountId, projectId]),
+  'repos:cancel': args([accountId, projectId]),
+  'repos:remove': args([accountId, projectId]),
+  'repos:refs': args([accountId, projectId]),
+  'repos:tree': args([accountId, shape({ projectId: { check: projectId }, ref: { check: ref }, path: { check: dirPath, optional: true } })]),
+  'repos:blob': args([accountId, shape({ projectId: { check: projectId }, ref: { check: ref }, path: { check: filePath } })]),
+  'repos:log': args([
+    accountId,
+    shape({ projectId: { check: projectId }, ref: { check: ref }, path: { check: dirPath, optional: true }, page: { check: page, optional: true }, perPage: { check: perPage, optional: true } }),
+  ]),
+  'repos:commit': args([accountId, shape({ projectId: { check: projectId }, sha: { check: ref } })]),
+  'repos:compare': args([accountId, shape({ projectId: { check: projectId }, from: { check: ref }, to: { check: ref }, straight: { check: bool, optional: true } })]),
+} as const
+
+/** The repository request channels. */
+export interface ReposRequests {
+  /** The clones of one account, or of every account; with their state and progress. */
+  'repos:list': { readonly args: readonly [accountId?: string]; readonly result: readonly RepoClone[] }
+  /** Clones the project's repository (all branches and tags) and resolves when done; `repos:did-progress` reports on the way. Online only. */
+  'repos:clone': { readonly args: readonly [accountId: string, projectId: number]; readonly result: RepoClone }
+  /** Fetches every branch and tag into the clone (pruning what the server deleted) and resolves when done. Online only. */
+  'repos:fetch': { readonly args: readonly [accountId: string, projectId: number]; readonly result: RepoClone }
+  /** Stops a clone or fetch in progress (it then fails with code `cancelled`); the clone stays as it was before. */
+  'repos:cancel': { readonly args: readonly [accountId: string, projectId: number]; readonly result: RepoClone | null }
+  /** Cancels anything in progress and deletes the clone from disk. */
+  'repos:remove': { readonly args: readonly [accountId: string, projectId: number]; readonly result: null }
+  'repos:refs': { readonly args: readonly [accountId: string, projectId: number]; readonly result: RepoRefs }
+  'repos:tree': { readonly args: readonly [accountId: string, request: RepoTreeRequest]; readonly result: RepoTree }
+  'repos:blob': { readonly args: readonly [accountId: string, request: RepoBlobRequest]; readonly result: RepoBlob }
+  'repos:log': { readonly args: readonly [accountId: string, request: RepoLogRequest]; readonly result: RepoLog }
+  'repos:commit': { readonly args: readonly [accountId: string, request: RepoCommitRequest]; readonly result: RepoCommitDetail }
+  'repos:compare': { readonly args: readonly [accountId: string, request: RepoCompareRequest]; readonly result: RepoCompare }
+}
+
+/** The repository events. */
+export interface ReposEvents {
+  /** A clone or fetch moved on (at most a few per second). */
+  'repos:did-progress': RepoProgress
+  /** A clone was added, started or finished an operation, failed, or was removed. */
+  'repos:did-change': RepoChange
+}
+
+export const reposEventNames: { readonly [E in keyof ReposEvents]: true } = {
+  'repos:did-progress': true,
+  'repos:did-change': true,
+}
