@@ -656,3 +656,35 @@ describe('moving and cloning an issue of an epic', () => {
     expect(((await get(owner.token, `/groups/${other.id}/epics/${e.iid}/issues`)).body as Json[]).map((i) => i.id)).toEqual([held.id])
   })
 })
+
+describe('deleting a group', () => {
+  it('removes its epics (and its subgroups’ epics) with their label links, notes, award emoji, subscriptions and to-dos', async () => {
+    const doomed = seedGroup(s, { visibility: 'private' })
+    const below = seedGroup(s, { parentId: doomed.id, visibility: 'private' })
+    seedMember(s, 'Namespace', doomed.id, owner.user.id, AccessLevel.OWNER)
+    seedMember(s, 'Namespace', doomed.id, reporter.user.id, AccessLevel.REPORTER)
+    const ids: number[] = []
+    for (const g of [doomed, below]) {
+      const e = await epic(owner.token, g, { title: `doomed ${g.id}`, labels: 'going,gone' })
+      ids.push(e.id)
+      const note = await post(owner.token, `/groups/${g.id}/epics/${e.id}/notes`, { body: `bye @${reporter.user.username}` })
+      await post(owner.token, `/groups/${g.id}/epics/${e.iid}/notes/${note.body.id}/award_emoji`, { name: 'wave' })
+      await post(owner.token, `/groups/${g.id}/epics/${e.iid}/award_emoji`, { name: 'thumbsup' })
+      await post(owner.token, `/groups/${g.id}/epics/${e.iid}/todo`)
+      await post(reporter.token, `/groups/${g.id}/epics/${e.iid}/subscribe`)
+    }
+    const left = (): Record<string, number> => {
+      const db = s.app.burrow.db
+      const count = (sql: string): number => (db.prepare(sql).get(JSON.stringify(ids)) as { n: number }).n
+      const of = (table: string, column: string): number => count(`SELECT COUNT(*) AS n FROM ${table} WHERE ${column}_type = 'Epic' AND ${column}_id IN (SELECT value FROM json_each(?))`)
+      return {
+        labelLinks: of('label_links', 'target'), notes: of('notes', 'noteable'), awards: of('award_emoji', 'awardable'), subscriptions: of('subscriptions', 'subscribable'), todos: of('todos', 'target'),
+        noteAwards: (db.prepare("SELECT COUNT(*) AS n FROM award_emoji WHERE awardable_type = 'Note' AND awardable_id NOT IN (SELECT id FROM notes)").get() as { n: number }).n,
+      }
+    }
+    const before = left()
+    expect(before).toEqual({ labelLinks: 4, notes: 2, awards: 2, subscriptions: 2, todos: 4, noteAwards: 0 })
+    expect((await del(owner.token, `/groups/${doomed.id}`)).statusCode).toBe(202)
+    expect(left()).toEqual({ labelLinks: 0, notes: 0, awards: 0, subscriptions: 0, todos: 0, noteAwards: 0 })
+  })
+})

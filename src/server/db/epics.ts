@@ -115,6 +115,20 @@ export function updateEpicRow(db: Db, id: number, changes: EpicColumnChanges): E
 }
 
 /**
+ * Deletes the polymorphic rows of every epic of these groups (a group tree being deleted): the
+ * epics themselves go with their group through the foreign key, but label links, notes and their
+ * award emoji, award emoji, subscriptions and to-dos name them by type and id only.
+ */
+export function deleteEpicRowsOfGroups(db: Db, groupIds: readonly number[]): void {
+  const epics = "SELECT id FROM epics WHERE group_id IN (SELECT value FROM json_each(@groups))"
+  const groups = JSON.stringify(groupIds)
+  db.prepare(`DELETE FROM award_emoji WHERE awardable_type = 'Note' AND awardable_id IN (SELECT id FROM notes WHERE noteable_type = 'Epic' AND noteable_id IN (${epics}))`).run({ groups })
+  for (const [table, column] of [['label_links', 'target'], ['notes', 'noteable'], ['award_emoji', 'awardable'], ['subscriptions', 'subscribable'], ['todos', 'target']]) {
+    db.prepare(`DELETE FROM ${table} WHERE ${column}_type = 'Epic' AND ${column}_id IN (${epics})`).run({ groups })
+  }
+}
+
+/**
  * Deletes an epic with the polymorphic rows that point at it. Its issue links go with it (foreign
  * key), its children become top-level epics and promoted issues forget it (ON DELETE SET NULL).
  */

@@ -3,6 +3,7 @@ import { nowIso } from './connection'
 import type { NamespaceRow, Visibility } from './rows'
 import { AUTHORIZED_GROUPS_CTE } from '../auth/permissions'
 import { findNamespaceById, groupAndDescendantIds } from './namespaces'
+import { deleteEpicRowsOfGroups } from './epics'
 
 export interface NewGroup {
   readonly name: string
@@ -75,7 +76,9 @@ function refreshFullPaths(db: Db, id: number): void {
 /** Deletes a group with its subgroups, projects, memberships and access requests. */
 export function deleteGroupTree(db: Db, id: number): void {
   db.transaction(() => {
-    const ids = JSON.stringify(groupAndDescendantIds(db, id))
+    const groupIds = groupAndDescendantIds(db, id)
+    const ids = JSON.stringify(groupIds)
+    deleteEpicRowsOfGroups(db, groupIds)
     const projectIds = `SELECT id FROM projects WHERE namespace_id IN (SELECT value FROM json_each(@ids))`
     for (const table of ['members', 'access_requests']) {
       db.prepare(`DELETE FROM ${table} WHERE source_type = 'Project' AND source_id IN (${projectIds})`).run({ ids })
