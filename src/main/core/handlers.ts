@@ -1,5 +1,6 @@
 import type { Account, AppMode, ServerStatus } from '../../shared/ipc/contract'
 import { metadataOnly } from './accounts/account-store'
+import { secretStorageHandlers } from './accounts/channels'
 import type { Accounts } from './accounts/accounts'
 import { apiHandlers } from './api/send'
 import { avatarsHandlers, type AvatarService } from './avatars'
@@ -120,6 +121,7 @@ export function createHandlers(options: CoreOptions): IpcHandlers {
       await accounts().remove(id)
       return null
     },
+    ...secretStorageHandlers(accounts),
     'accounts:verify': async (id) => {
       const v = await accounts().verify(id)
       return { account: publicAccount(v.account), state: v.state, message: v.message }

@@ -11,6 +11,7 @@ import { avatarsValidators, type AvatarsRequests } from './avatars'
 import { cacheEventNames, cacheValidators, type CacheEvents, type CacheRequests } from './cache'
 import { notifyEventNames, notifyValidators, type NotifyEvents, type NotifyRequests } from './notify'
 import { outboxEventNames, outboxValidators, type OutboxEvents, type OutboxRequests } from './outbox'
+import { secretsValidators, type SecretsRequests } from './secrets'
 import { preferencesEventNames, preferencesValidators, type PreferencesEvents, type PreferencesRequests } from './preferences'
 import { reposEventNames, reposValidators, type ReposEvents, type ReposRequests } from './repos'
 
@@ -84,7 +85,7 @@ export interface AccountVerification {
 }
 
 /** Request channels: arguments as a tuple, and what the handler resolves to. The outbox's channels are in outbox.ts, the cache's and sync's in cache.ts, `api:send` in api.ts. */
-export interface IpcRequests extends OutboxRequests, CacheRequests, ApiRequests, NotifyRequests, PreferencesRequests, AvatarsRequests, ReposRequests {
+export interface IpcRequests extends OutboxRequests, CacheRequests, ApiRequests, NotifyRequests, PreferencesRequests, AvatarsRequests, ReposRequests, SecretsRequests {
   'app:info': { readonly args: readonly []; readonly result: AppInfo }
   'server:status': { readonly args: readonly []; readonly result: ServerStatus }
   'accounts:list': { readonly args: readonly []; readonly result: readonly Account[] }
@@ -186,6 +187,7 @@ export const requestValidators: { readonly [C in RequestChannel]: ArgsValidator 
   'accounts:add-local': noArgs,
   'accounts:remove': oneAccountId,
   'accounts:verify': oneAccountId,
+  ...secretsValidators,
   ...outboxValidators,
   ...cacheValidators,
   ...apiValidators,
