@@ -29,6 +29,7 @@ import { loadGroup } from '../http/resolve'
 import { recordEvent } from './events'
 import { canAdminIssues, canReadIssue, labelList, presentIssues, updateIssue } from './issues'
 import { newDiscussionId, type Noteable } from './notes'
+import { epicCommandAvailable, executeEpicQuickActions } from './quick-actions'
 import { isSubscribed } from './subscriptions'
 
 // GitLab's limit on epic descriptions (1 MiB of characters).
@@ -750,13 +751,14 @@ export function epicNoteable(request: FastifyRequest, group: NamespaceRow, epic:
     discussionLocked: false,
     todoTarget: true,
     canRead: (perms) => canReadEpicWith(perms, group, epic),
+    availableCommands: (req, name) => epicCommandAvailable(req, epic, name),
+    runQuickActions: (req, actions) => executeEpicQuickActions(req, group, epic, actions),
     touch: (req, at) => {
       updateEpicRow(req.server.burrow.db, epic.id, { updated_at: at })
     },
   }
 }
 
-/** The notes and discussions family of epics. */
 /** The epic `:epic_iid` of group `:id` as a noteable (award emoji of epic notes name the epic by iid). */
 export function epicNoteableByIid(request: FastifyRequest, groupId: string, iid: number): Noteable {
   requireEpicsFeature(request)
@@ -764,6 +766,7 @@ export function epicNoteableByIid(request: FastifyRequest, groupId: string, iid:
   return epicNoteable(request, group, loadEpic(request, group, iid))
 }
 
+/** The notes and discussions family of epics. */
 export const epicNoteableKind = {
   parent: 'groups',
   segment: 'epics',

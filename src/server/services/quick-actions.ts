@@ -5,12 +5,13 @@
 
 import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../auth/access'
-import { assigneeIdsOf, labelsOf, type IssueRow } from '../db/issues'
+import { findEpicByIid, findEpicById, findEpicIssueByIssue, type EpicRow } from '../db/epics'
+import { assigneeIdsOf, findIssueById, labelsOf, type IssueRow } from '../db/issues'
 import { findMilestoneTitle } from '../db/milestones'
-import { findNamespaceById, namespaceAncestors } from '../db/namespaces'
-import type { ProjectRow } from '../db/rows'
+import { findNamespaceByFullPath, findNamespaceById, namespaceAncestors } from '../db/namespaces'
+import type { NamespaceRow, ProjectRow } from '../db/rows'
 import { findUserByUsername } from '../db/users'
-import { promoteIssueToEpic } from './epics'
+import { canAdminEpics, canReadEpicWith, promoteIssueToEpic, setIssueEpic, updateEpic } from './epics'
 import { addSpentTime, resetSpentTime, setTimeEstimate, updateIssue, type IssueChanges } from './issues'
 import { humanDuration, parseHumanDuration } from './time-tracking'
 
@@ -18,6 +19,7 @@ export type QuickActionName =
   | 'label' | 'unlabel' | 'relabel' | 'assign' | 'unassign' | 'reassign' | 'close' | 'reopen' | 'estimate' | 'remove_estimate'
   | 'spend' | 'remove_time_spent' | 'milestone' | 'remove_milestone' | 'due' | 'remove_due_date' | 'promote'
   | 'title' | 'confidential' | 'lock' | 'unlock'
+  | 'epic' | 'remove_epic' | 'parent_epic' | 'remove_parent_epic' | 'child_epic' | 'remove_child_epic'
 
 /** Command names and their aliases, as GitLab spells them. */
 const ALIASES: Readonly<Record<string, QuickActionName>> = {
@@ -42,7 +44,16 @@ const ALIASES: Readonly<Record<string, QuickActionName>> = {
   confidential: 'confidential',
   lock: 'lock',
   unlock: 'unlock',
+  epic: 'epic', set_epic: 'epic',
+  remove_epic: 'remove_epic',
+  parent_epic: 'parent_epic', set_parent_epic: 'parent_epic',
+  remove_parent_epic: 'remove_parent_epic',
+  child_epic: 'child_epic',
+  remove_child_epic: 'remove_child_epic',
 }
+
+/** Commands of epics only (never offered on issues). */
+const EPIC_ONLY: ReadonlySet<QuickActionName> = new Set<QuickActionName>(['parent_epic', 'remove_parent_epic', 'child_epic', 'remove_child_epic'])
 
 export interface QuickAction {
   readonly name: QuickActionName
@@ -186,8 +197,12 @@ export interface QuickActionResult {
 
 const ADMIN_COMMANDS: ReadonlySet<QuickActionName> = new Set<QuickActionName>([
   'label', 'unlabel', 'relabel', 'assign', 'unassign', 'reassign', 'milestone', 'remove_milestone', 'due', 'remove_due_date',
-  'estimate', 'remove_estimate', 'spend', 'remove_time_spent', 'lock', 'unlock', 'confidential', 'promote',
+  'estimate', 'remove_estimate', 'spend', 'remove_time_spent', 'lock', 'unlock', 'confidential', 'promote', 'epic', 'remove_epic',
 ])
+
+function epicsAvailableFor(request: FastifyRequest, project: ProjectRow): boolean {
+  return request.server.burrow.settings.get('epics_enabled') === true && findNamespaceById(request.server.burrow.db, project.namespace_id)?.kind === 'group'
+}
 
 /**
  * Whether the caller may run this command on the issue now (GitLab offers a command only when
@@ -201,8 +216,12 @@ export function issueCommandAvailable(request: FastifyRequest, project: ProjectR
   if (!user) return false
   const admin = request.perms.canInProject(project, AccessLevel.REPORTER)
   const canUpdate = admin || user.id === issue.author_id
+  if (EPIC_ONLY.has(name)) return false
   if (ADMIN_COMMANDS.has(name) && !admin) return false
   switch (name) {
+    // Epics are offered in group projects while the feature is on, as GitLab does.
+    case 'epic': return epicsAvailableFor(request, project)
+    case 'remove_epic': return epicsAvailableFor(request, project) && findEpicIssueByIssue(request.server.burrow.db, issue.id) !== undefined
     case 'close': return canUpdate && issue.state === 'opened'
     case 'reopen': return canUpdate && issue.state === 'closed'
     case 'title': return canUpdate
@@ -253,6 +272,7 @@ export function executeIssueQuickActions(request: FastifyRequest, project: Proje
   const trackable = { type: 'Issue' as const, id: issue.id, projectId: project.id }
   const timeSteps: (() => void)[] = []
   let promote = false
+  let epicChoice: EpicRow | null | undefined
 
   for (const action of actions) {
     switch (action.name) {
@@ -379,6 +399,26 @@ export function executeIssueQuickActions(request: FastifyRequest, project: Proje
         changes.promote_to_epic = true
         messages.push('Promoted issue to an epic.')
         break
+      case 'epic': {
+        // An issue can join epics of its project's group and that group's ancestors.
+        const group = findNamespaceById(db, project.namespace_id)
+        const epic = group ? findEpicByReference(request, group, action.arg) : undefined
+        if (!epic || !groupChain(request, project).includes(epic.group_id) || !canAdminEpics(request.perms, epic.group_id)) {
+          messages.push("This epic does not exist or you don't have sufficient permission.")
+          break
+        }
+        epicChoice = epic
+        changes.epic = epic.id
+        messages.push('Added an issue to an epic.')
+        break
+      }
+      case 'remove_epic':
+        epicChoice = null
+        changes.epic = null
+        messages.push('Removed an issue from an epic.')
+        break
+      default:
+        break
     }
   }
 
@@ -388,6 +428,7 @@ export function executeIssueQuickActions(request: FastifyRequest, project: Proje
   db.transaction(() => {
     if (Object.keys(update).length > 0) updateIssue(request, project, issue, update)
     for (const step of timeSteps) step()
+    if (epicChoice !== undefined) setIssueEpic(db, findIssueById(db, issue.id) as IssueRow, epicChoice)
     if (promote) promoteIssueToEpic(request, project, issue)
   })()
   // Labels are reported by id as GitLab does; resolve the names now that any new ones exist.
@@ -398,5 +439,138 @@ export function executeIssueQuickActions(request: FastifyRequest, project: Proje
   if (changes.add_label_names) { changes.add_label_ids = labelIds(changes.add_label_names); delete changes.add_label_names }
   if (changes.label_names) { changes.label_ids = labelIds(changes.label_names); delete changes.label_names }
   if (changes.remove_label_names) { changes.remove_label_ids = removedIds; delete changes.remove_label_names }
+  return { changes, messages }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Epics: references and the epic family's commands.
+
+/**
+ * The epic an argument names, as GitLab's `/epic` and `/parent_epic` take it: `&5` (an epic of
+ * `context`), `group/path&5`, or the epic's URL (`…/groups/group/path/-/epics/5`). Undefined when
+ * nothing matches or the caller may not read it.
+ */
+export function findEpicByReference(request: FastifyRequest, context: NamespaceRow, arg: string): EpicRow | undefined {
+  const db = request.server.burrow.db
+  const text = arg.trim()
+  const m = /^(?:https?:\/\/[^/]+)?\/groups\/(.+?)\/-\/epics\/(\d+)\/?$/.exec(text) ?? /^([\w.\-/]*)&(\d+)$/.exec(text)
+  if (!m) return undefined
+  const group = m[1] === '' ? context : findNamespaceByFullPath(db, m[1])
+  if (!group || group.kind !== 'group') return undefined
+  const epic = findEpicByIid(db, group.id, Number(m[2]))
+  return epic && canReadEpicWith(request.perms, group, epic) ? epic : undefined
+}
+
+/**
+ * Whether the caller may run this command on the epic now: the epic family's commands (labels,
+ * state, title, confidentiality, parent and child epics) need the right to edit the group's
+ * epics (Reporter), and each is offered only when it applies, as GitLab does.
+ */
+export function epicCommandAvailable(request: FastifyRequest, epic: EpicRow, name: QuickActionName): boolean {
+  if (!request.actor.user || !canAdminEpics(request.perms, epic.group_id)) return false
+  switch (name) {
+    case 'label': case 'relabel': case 'unlabel': case 'title': case 'parent_epic': case 'child_epic': return true
+    case 'close': return epic.state === 'opened'
+    case 'reopen': return epic.state === 'closed'
+    case 'confidential': return epic.confidential === 0
+    case 'remove_parent_epic': return epic.parent_id !== null
+    case 'remove_child_epic': return (request.server.burrow.db.prepare('SELECT 1 FROM epics WHERE parent_id = ? LIMIT 1').get(epic.id) ?? null) !== null
+    default: return false
+  }
+}
+
+/**
+ * Runs an epic's commands: labels, state, title, confidentiality and parent through one
+ * updateEpic call, children through updates of the children (each needing the right to edit its
+ * own group's epics). GitLab's hierarchy and confidentiality rules answer as they do for PUT.
+ */
+export function executeEpicQuickActions(request: FastifyRequest, group: NamespaceRow, epic: EpicRow, actions: readonly QuickAction[]): QuickActionResult {
+  const db = request.server.burrow.db
+  const user = request.actor.user
+  if (!user) return { changes: {}, messages: [] }
+  const changes: Record<string, unknown> = {}
+  const messages: string[] = []
+  const update: { -readonly [K in keyof Parameters<typeof updateEpic>[2]]: Parameters<typeof updateEpic>[2][K] } = {}
+  const childSteps: (() => void)[] = []
+  const refOf = (e: EpicRow): string => (e.group_id === epic.group_id ? `&${e.iid}` : `${findNamespaceById(db, e.group_id)?.full_path ?? ''}&${e.iid}`)
+  const other = (arg: string): EpicRow | undefined => {
+    const found = findEpicByReference(request, group, arg)
+    return found && found.id !== epic.id ? found : undefined
+  }
+
+  for (const action of actions) {
+    switch (action.name) {
+      case 'label':
+      case 'relabel': {
+        const names = parseLabelArg(action.arg)
+        if (names.length === 0) break
+        if (action.name === 'relabel') update.labels = names
+        else update.addLabels = [...(update.addLabels ?? []), ...names]
+        changes[action.name === 'relabel' ? 'label_names' : 'add_label_names'] = names
+        messages.push(`${action.name === 'relabel' ? 'Replaced all labels with' : 'Added'} ${labelRefs(names)} ${names.length > 1 ? 'labels' : 'label'}.`)
+        break
+      }
+      case 'unlabel': {
+        const names = parseLabelArg(action.arg)
+        if (names.length === 0) update.labels = []
+        else update.removeLabels = [...(update.removeLabels ?? []), ...names]
+        changes.remove_label_names = names
+        messages.push(names.length === 0 ? 'Removed all labels.' : `Removed ${labelRefs(names)} ${names.length > 1 ? 'labels' : 'label'}.`)
+        break
+      }
+      case 'close':
+      case 'reopen':
+        update.stateEvent = action.name
+        changes.state_event = action.name
+        messages.push(action.name === 'close' ? 'Closed this epic.' : 'Reopened this epic.')
+        break
+      case 'title':
+        if (!action.arg) break
+        update.title = action.arg
+        changes.title = action.arg
+        messages.push(`Changed the title to "${action.arg}".`)
+        break
+      case 'confidential':
+        update.confidential = true
+        changes.confidential = true
+        messages.push('Made this epic confidential.')
+        break
+      case 'parent_epic': {
+        const parent = other(action.arg)
+        if (!parent || !canAdminEpics(request.perms, parent.group_id)) {
+          messages.push("This parent epic does not exist or you don't have sufficient permission.")
+          break
+        }
+        update.parentId = parent.id
+        changes.parent_epic = parent.id
+        messages.push(`Set ${refOf(parent)} as the parent epic.`)
+        break
+      }
+      case 'remove_parent_epic':
+        update.parentId = null
+        changes.parent_epic = null
+        messages.push('Removed the parent epic.')
+        break
+      case 'child_epic':
+      case 'remove_child_epic': {
+        const child = other(action.arg)
+        const adding = action.name === 'child_epic'
+        if (!child || !canAdminEpics(request.perms, child.group_id) || (!adding && child.parent_id !== epic.id)) {
+          messages.push(adding ? "This child epic does not exist or you don't have sufficient permission." : 'Child epic does not exist.')
+          break
+        }
+        childSteps.push(() => updateEpic(db, findEpicById(db, child.id) as EpicRow, { parentId: adding ? epic.id : null }, user.id))
+        changes[adding ? 'child_epic' : 'remove_child_epic'] = child.id
+        messages.push(adding ? `Added ${refOf(child)} as a child epic.` : `Removed ${refOf(child)} from child epics.`)
+        break
+      }
+      default:
+        break
+    }
+  }
+  db.transaction(() => {
+    if (Object.keys(update).length > 0) updateEpic(db, epic, update, user.id)
+    for (const step of childSteps) step()
+  })()
   return { changes, messages }
 }
