@@ -248,3 +248,65 @@ describe('hooks in labels and milestones', () => {
     expect((await call(carol.token, 'GET', `/projects/${p.id}/milestones/${v2.body[0].id}/issues`)).body).toEqual([])
   })
 })
+
+describe('milestone wildcards as GitLab computes them', () => {
+  let q: ProjectRow
+  const list = async (query: string, token: string | null = ROOT_TOKEN): Promise<string[]> => titles(query, token, `/projects/${q.id}/issues`)
+
+  beforeAll(async () => {
+    const acme = s.app.burrow.db.prepare("SELECT id FROM namespaces WHERE path = 'acme'").get() as { id: number }
+    q = seedProject(s, { namespaceId: acme.id, path: 'wildcards', visibility: 'public' })
+    const ms = async (title: string, body: Json): Promise<number> => (await call(ROOT_TOKEN, 'POST', `/projects/${q.id}/milestones`, { title, ...body })).body.id
+    const next = await ms('next', { due_date: day(10) })
+    const later = await ms('later', { due_date: day(40), start_date: day(-5) })
+    const due = await ms('due', { start_date: day(-20), due_date: day(-1) })
+    const future = await ms('future', { start_date: day(5), due_date: day(50) })
+    const groupMs = (await call(ROOT_TOKEN, 'POST', `/groups/${acme.id}/milestones`, { title: 'group next', due_date: day(20) })).body.id
+    for (const [title, milestone_id] of [['on next', next], ['on later', later], ['on due', due], ['on future', future], ['on group', groupMs], ['none', null]] as const) {
+      expect((await call(ROOT_TOKEN, 'POST', `/projects/${q.id}/issues`, { title, milestone_id })).statusCode).toBe(201)
+    }
+  })
+
+  it('milestone_id=Upcoming: the milestone due soonest after today, per project and per group', async () => {
+    expect(await list('milestone_id=Upcoming')).toEqual(['on group', 'on next'])
+  })
+  it('milestone_id=Started: active milestones whose start date has come', async () => {
+    expect(await list('milestone_id=Started')).toEqual(['on due', 'on later'])
+  })
+  it('not[milestone_id]=Upcoming: issues of an active milestone already due; Started: of one not started yet', async () => {
+    expect(await list('not[milestone_id]=Upcoming')).toEqual(['on due'])
+    expect(await list('not[milestone_id]=Started')).toEqual(['on future'])
+  })
+  it('not[milestone_id] takes only the wildcards', async () => {
+    const r = await call(ROOT_TOKEN, 'GET', `/projects/${q.id}/issues?not[milestone_id]=5`)
+    expect(r).toMatchObject({ statusCode: 400, body: { error: 'not[milestone_id] does not have a valid value' } })
+  })
+  it('order_by milestone_due, label_priority, priority, relative_position and updated_at (nulls last either way)', async () => {
+    const order = async (query: string): Promise<string[]> => ((await call(ROOT_TOKEN, 'GET', `/projects/${q.id}/issues?per_page=100&${query}`)).body as Json[]).map((i) => i.title)
+    expect(await order('order_by=milestone_due&sort=asc')).toEqual(['on due', 'on next', 'on group', 'on later', 'on future', 'none'])
+    expect(await order('order_by=milestone_due&sort=desc')).toEqual(['on future', 'on later', 'on group', 'on next', 'on due', 'none'])
+    await call(ROOT_TOKEN, 'POST', `/projects/${q.id}/labels`, { name: 'p1', color: '#ff0000', priority: 1 })
+    await call(ROOT_TOKEN, 'POST', `/projects/${q.id}/labels`, { name: 'p5', color: '#00ff00', priority: 5 })
+    const iidOf = async (title: string): Promise<number> => ((await call(ROOT_TOKEN, 'GET', `/projects/${q.id}/issues?search=${encodeURIComponent(title)}&in=title`)).body as Json[]).find((i) => i.title === title)?.iid
+    const label = async (title: string, labels: string): Promise<void> => {
+      expect((await call(ROOT_TOKEN, 'PUT', `/projects/${q.id}/issues/${await iidOf(title)}`, { add_labels: labels })).statusCode).toBe(200)
+    }
+    await label('none', 'p1')
+    await label('on later', 'p5')
+    await label('on future', 'p1,p5')
+    expect((await order('order_by=label_priority&sort=asc')).slice(0, 3)).toEqual(['on future', 'none', 'on later'])
+    // priority: the soonest milestone due date first, then the best label priority.
+    expect((await order('order_by=priority&sort=asc')).slice(0, 2)).toEqual(['on due', 'on next'])
+    const future = await iidOf('on future')
+    const next = await iidOf('on next')
+    const nextId = ((await call(ROOT_TOKEN, 'GET', `/projects/${q.id}/issues/${next}`)).body as Json).id
+    expect((await call(ROOT_TOKEN, 'PUT', `/projects/${q.id}/issues/${future}/reorder`, { move_after_id: nextId })).statusCode).toBe(200)
+    const manual = await order('order_by=relative_position&sort=asc')
+    expect(manual.indexOf('on future')).toBe(manual.indexOf('on next') - 1)
+    expect((await order('order_by=updated_at&sort=desc'))[0]).toBe('on future')
+  })
+  it('my_reaction_emoji is ignored for anonymous callers, who have no reactions', async () => {
+    expect(await list('my_reaction_emoji=Any', null)).toHaveLength(6)
+    expect(await list('my_reaction_emoji=None', null)).toHaveLength(6)
+  })
+})

@@ -379,6 +379,11 @@ const ANY_LABEL = "EXISTS (SELECT 1 FROM label_links ll WHERE ll.target_type = '
 const HAS_ASSIGNEE = 'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id AND a.user_id = ?)'
 const ANY_ASSIGNEE = 'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id)'
 const MILESTONE_TITLE = 'i.milestone_id IN (SELECT id FROM milestones WHERE title = ?)'
+// GitLab's Milestone.upcoming_ids: per project and per group, the active milestone due soonest
+// after today (ties by id), not every future one. Takes today twice.
+const UPCOMING_MILESTONES = `i.milestone_id IN (SELECT m.id FROM milestones m WHERE m.state = 'active' AND m.due_date > ? AND NOT EXISTS (
+  SELECT 1 FROM milestones o WHERE o.state = 'active' AND o.due_date > ? AND o.project_id IS m.project_id AND o.group_id IS m.group_id
+    AND (o.due_date < m.due_date OR (o.due_date = m.due_date AND o.id < m.id))))`
 
 /**
  * Whether the confidentiality rule narrows this list: not for administrators, nor when the viewer
@@ -436,11 +441,12 @@ function whereOf(f: IssueFilter, confidentiality: Confidentiality = confidential
   if (f.milestoneId !== undefined) add('i.milestone_id = ?', f.milestoneId)
   if (f.epicId !== undefined) add('i.id IN (SELECT issue_id FROM epic_issues WHERE epic_id = ?)', f.epicId)
   if (f.milestoneSpecial === 'upcoming') {
-    add("i.milestone_id IN (SELECT id FROM milestones WHERE state = 'active' AND due_date > ?)", f.today)
+    add(UPCOMING_MILESTONES, f.today, f.today)
   } else if (f.milestoneSpecial === 'started') {
     add("i.milestone_id IN (SELECT id FROM milestones WHERE state = 'active' AND start_date <= ?)", f.today)
   }
-  if (f.myReactionEmoji) {
+  // Anonymous callers have no reactions to filter by: GitLab ignores the filter for them.
+  if (f.myReactionEmoji && f.viewerId !== null) {
     const mine = "EXISTS (SELECT 1 FROM award_emoji e WHERE e.awardable_type = 'Issue' AND e.awardable_id = i.id AND e.user_id = ?"
     if (f.myReactionEmoji.kind === 'none') add(`NOT ${mine})`, f.viewerId ?? -1)
     else if (f.myReactionEmoji.kind === 'any') add(`${mine})`, f.viewerId ?? -1)
@@ -482,9 +488,11 @@ function whereOf(f: IssueFilter, confidentiality: Confidentiality = confidential
     if (n.milestoneId?.kind === 'none') add('i.milestone_id IS NOT NULL')
     else if (n.milestoneId?.kind === 'any') add('i.milestone_id IS NULL')
     else if (n.milestoneId?.kind === 'value') {
+      // GitLab's negations keep issues of an active milestone only: one already due (not
+      // upcoming) or one not started yet.
       const v = n.milestoneId.value.toLowerCase()
-      if (v === 'upcoming') add("(i.milestone_id IS NULL OR i.milestone_id NOT IN (SELECT id FROM milestones WHERE state = 'active' AND due_date > ?))", f.today)
-      else if (v === 'started') add("(i.milestone_id IS NULL OR i.milestone_id NOT IN (SELECT id FROM milestones WHERE state = 'active' AND start_date <= ?))", f.today)
+      if (v === 'upcoming') add("i.milestone_id IN (SELECT id FROM milestones WHERE state = 'active' AND due_date <= ?)", f.today)
+      else if (v === 'started') add("i.milestone_id IN (SELECT id FROM milestones WHERE state = 'active' AND start_date > ?)", f.today)
     }
     if (n.weight !== undefined) add('(i.weight IS NULL OR i.weight <> ?)', n.weight)
   }

@@ -125,6 +125,7 @@ function notFilterOf(request: FastifyRequest, raw: unknown): IssueNotFilter | un
   const n = raw as Query
   const names = listOf(n.assignee_username).map((u) => userIdByName(u)(request))
   const authorNames = listOf(n.author_username).map((u) => userIdByName(u)(request))
+  if (given(n.milestone_id) && !wildcardOf(n.milestone_id) && !/^(upcoming|started)$/i.test(String(n.milestone_id))) throw invalidParam('not[milestone_id]', 'does not have a valid value')
   const milestoneId = given(n.milestone_id) ? (wildcardOf(n.milestone_id) ? { kind: wildcardOf(n.milestone_id) as 'none' | 'any' } : { kind: 'value' as const, value: String(n.milestone_id) }) : undefined
   return {
     assigneeIds: [...listOf(n.assignee_id).map((v) => intOf('not[assignee_id]', v)), ...names],
