@@ -239,6 +239,23 @@ describe('privileged attributes, assignees, archived projects', () => {
     expect(cleared.body).toMatchObject({ assignees: [], assignee: null })
   })
 
+  it('lists show a confidential issue to its author, its assignees, Reporters and administrators only, on all three lists', async () => {
+    const other = seedUser(s)
+    seedMember(s, 'Project', project.id, other.user.id, AccessLevel.GUEST)
+    const mine = await post(guest.token, base(), { title: 'Listed secret by gus', confidential: true })
+    const theirs = await post(ROOT_TOKEN, base(), { title: 'Listed secret for gus', confidential: true, assignee_ids: [guest.user.id] })
+    expect([mine.statusCode, theirs.statusCode]).toEqual([201, 201])
+    const seen = async (token: string, url: string): Promise<string[]> =>
+      ((await get(token, `${url}${url.includes('?') ? '&' : '?'}per_page=100&search=Listed%20secret`)).body as Json[]).map((i) => i.title as string).sort()
+    const both = ['Listed secret by gus', 'Listed secret for gus']
+    for (const url of [base(), `/groups/${group.id}/issues`, '/issues?scope=all']) {
+      expect(await seen(guest.token, url)).toEqual(both)
+      expect(await seen(reporter.token, url)).toEqual(both)
+      expect(await seen(ROOT_TOKEN, url)).toEqual(both)
+      expect(await seen(other.token, url)).toEqual([])
+    }
+  })
+
   it('assignees see confidential issues assigned to them', async () => {
     const c = await post(ROOT_TOKEN, base(), { title: 'Secret for gus', confidential: true, assignee_ids: [guest.user.id] })
     expect((await get(guest.token, `${base()}/${c.body.iid}`)).statusCode).toBe(200)
