@@ -143,7 +143,7 @@ describe('the index is written once per transaction', () => {
   })
 })
 
-describe('migration 140 on a cache written before it', () => {
+describe('migrations 140 and 141 on a cache written before them', () => {
   it('gives existing documents their item’s project and state, and keeps them searchable', () => {
     const path = file()
     // Rows as the cache wrote them before migration 140 (its Cache class no longer can).
@@ -160,6 +160,9 @@ describe('migration 140 on a cache written before it', () => {
     const cache = new Cache(openCacheDatabase(path))
     expect(ids(cache, 'a', { query: 'crash', state: 'closed' })).toEqual([1])
     expect(ids(cache, 'a', { query: 'report', state: 'opened', project_id: 1 })).toEqual([2])
+    // Migration 141 rebuilt the index with 4-character prefixes from the documents.
+    expect(cache.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'search_fts'").pluck().get()).toMatch(/prefix = '2 3 4'/)
+    expect(ids(cache, 'a', { query: 'repo' })).toEqual([2])
     cache.upsert('a', 'issue', [issue(3, { title: 'Crash after the upgrade' })])
     expect(ids(cache, 'a', { query: 'crash', project_id: 1 }).sort()).toEqual([2, 3])
     expect(indexIsIntact(cache)).toBe(true)

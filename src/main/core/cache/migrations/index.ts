@@ -3,6 +3,7 @@ import outbox from './0050-outbox'
 import notify from './0100-notify'
 import avatars from './0120-avatars'
 import search from './0140-search'
+import searchPrefix from './0141-search-prefix'
 import repos from './0160-repos'
 
 export interface CacheMigration {
@@ -19,4 +20,4 @@ export interface CacheMigration {
  * search index (core/cache), 160–179 to repository clones (core/repos). Each runs once, in version order, whatever order they were merged
  * in; never edit one that has shipped.
  */
-export const cacheMigrations: readonly CacheMigration[] = [cacheCore, outbox, notify, avatars, search, repos]
+export const cacheMigrations: readonly CacheMigration[] = [cacheCore, outbox, notify, avatars, search, searchPrefix, repos]
