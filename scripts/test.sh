@@ -6,7 +6,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-DEBIAN_PACKAGES=(git bzip2 unzip chromium xvfb gnome-keyring dbus-x11 python3-gitlab openssl)
+DEBIAN_PACKAGES=(git bzip2 unzip chromium fonts-noto-color-emoji xvfb gnome-keyring dbus-x11 python3-gitlab openssl)
 
 section() { printf '\n==> %s\n' "$*"; }
 

@@ -10,6 +10,8 @@ let burrow: RunningBurrow
 let violations: string[] = []
 
 test.beforeAll(async () => {
+  // The server seeds the demo content before it listens: over a minute on a busy machine.
+  test.setTimeout(320_000)
   burrow = await launchBurrow({ demo: true })
 })
 
@@ -37,6 +39,37 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<T> 
   })
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
   return (await response.json()) as T
+}
+
+/** Opens the `nth` issue of the list; its project id and iid from the address. */
+async function openIssue(page: Page, nth: number): Promise<{ projectId: number; iid: number; title: string }> {
+  await runCommand(page, 'go to issues')
+  const row = page.locator('.work-item-row').nth(nth)
+  await expect(row).toBeVisible()
+  const title = (await row.locator('.work-item-row__title').textContent())?.trim() ?? ''
+  await row.locator('.work-item-row__title').click()
+  await expect(page.getByTestId('issue-title')).toHaveText(title)
+  const [, projectId, iid] = /projects\/(\d+)\/issues\/(\d+)/.exec(page.url()) ?? []
+  return { projectId: Number(projectId), iid: Number(iid), title }
+}
+
+/** Picks `text` in the open triage picker (the first option it filters to). */
+async function pick(page: Page, text: string): Promise<void> {
+  const filter = page.getByTestId('triage-filter').locator('input')
+  await expect(filter).toBeFocused()
+  await filter.fill(text)
+  await expect(page.getByTestId('triage-picker').getByRole('option').first()).toContainText(text)
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('triage-picker')).toHaveCount(0)
+}
+
+interface ServerIssue {
+  readonly state: string
+  readonly title: string
+  readonly description: string | null
+  readonly labels: string[]
+  readonly assignees: { username: string }[]
+  readonly moved_to_id: number | null
 }
 
 async function runCommand(page: Page, text: string): Promise<void> {
@@ -243,4 +276,296 @@ test('the triage views in the dark theme', async ({ page }) => {
   await page.locator('.n-tabs-tab', { hasText: 'Changes' }).click()
   await expect(page.locator('.diff-file').first()).toBeVisible()
   await shot(page, 'merge-request-changes-dark')
+})
+
+test('the server process stopped mid-session: comment, label and close wait offline; restarted, the replay shows in the app and on the server', async ({ page }) => {
+  test.setTimeout(300_000)
+  await page.goto(burrow.pageUrl)
+  const { projectId, iid } = await openIssue(page, 3)
+  const before = await api<ServerIssue>('GET', `/projects/${projectId}/issues/${iid}`)
+  if (before.state !== 'opened') await api('PUT', `/projects/${projectId}/issues/${iid}`, { state_event: 'reopen' })
+  const labels = await api<{ name: string }[]>('GET', `/projects/${projectId}/labels?per_page=100`)
+  const label = labels.map((l) => l.name).find((name) => !before.labels.includes(name))
+  if (label === undefined) throw new Error('the issue already has every label')
+  await page.getByTestId('issue-title').click()
+  await runCommand(page, 'reload this issue')
+  await expect(page.getByTestId('issue-state')).toHaveText('Open')
+
+  // The instance goes away: its process is stopped, not just the network.
+  await burrow.setServerRunning(false)
+  await runCommand(page, 'sync now')
+  await expect(page.getByTestId('status-sync')).toContainText('Offline', { timeout: 30_000 })
+
+  // Comment (c focuses the box, Ctrl+Enter sends), label (l), close (shift+c): all from the keyboard.
+  await page.getByTestId('issue-title').click()
+  await page.keyboard.press('c')
+  await expect(page.getByTestId('comment-body').locator('textarea')).toBeFocused()
+  await page.keyboard.type('Triaged while the server was down.')
+  await page.keyboard.press('Control+Enter')
+  await expect(page.getByTestId('note').filter({ hasText: 'Triaged while the server was down.' }).getByTestId('pending-marker')).toBeVisible()
+  await page.getByTestId('issue-title').click()
+  await page.keyboard.press('l')
+  await pick(page, label)
+  await expect(page.locator('[data-field="labels"]').locator(`[data-label="${label}"]`)).toBeVisible()
+  await expect(page.locator('[data-field="labels"]')).toContainText('pending')
+  await page.keyboard.press('Shift+C')
+  await expect(page.getByTestId('issue-state')).toHaveText('Closed')
+  await expect(page.getByTestId('pending-marker').first()).toBeVisible()
+  await expect(page.getByTestId('status-outbox')).toContainText('3 changes waiting to be sent')
+  // A move needs the server: refused now, with the reason.
+  await page.keyboard.press('Shift+M')
+  await expect(page.getByTestId('triage-blocked')).toContainText('cannot be reached now')
+  await shot(page, 'issue-server-stopped-move-refused')
+  await page.keyboard.press('Escape')
+  await shot(page, 'issue-server-stopped')
+  await page.getByTestId('status-outbox').click()
+  await expect(page.locator('[data-section="queued"]').getByTestId('outbox-entry')).toHaveCount(3)
+  await shot(page, 'outbox-server-stopped')
+
+  // Back: the same port and data; the outbox replays in order once core sees the server again.
+  await burrow.setServerRunning(true)
+  await runCommand(page, 'sync now')
+  await expect(page.locator('[data-section="queued"]')).toHaveCount(0, { timeout: 120_000 })
+  await expect(page.locator('[data-section="done"]')).toContainText(`Comment on #${iid}`)
+  await expect(page.getByTestId('status-outbox')).toHaveCount(0)
+  await shot(page, 'outbox-replayed')
+  await page.goBack()
+  await expect(page.getByTestId('issue-state')).toHaveText('Closed')
+  await expect(page.getByTestId('note').filter({ hasText: 'Triaged while the server was down.' }).getByTestId('pending-marker')).toHaveCount(0, { timeout: 30_000 })
+  await expect(page.locator('[data-field="labels"]')).not.toContainText('pending', { timeout: 30_000 })
+  await shot(page, 'issue-replayed')
+
+  const after = await api<ServerIssue>('GET', `/projects/${projectId}/issues/${iid}`)
+  expect(after.state).toBe('closed')
+  expect(after.labels).toContain(label)
+  const notes = await api<{ body: string; system: boolean }[]>('GET', `/projects/${projectId}/issues/${iid}/notes?per_page=100`)
+  expect(notes.filter((n) => n.body === 'Triaged while the server was down.')).toHaveLength(1)
+})
+
+test('triage on the list from the keyboard: j moves, l labels and a assigns the highlighted issue', async ({ page }) => {
+  await page.goto(burrow.pageUrl)
+  await runCommand(page, 'go to issues')
+  const rows = page.locator('.work-item-row')
+  await expect(rows.nth(2)).toBeVisible()
+  await page.getByTestId('list-total').click()
+  await page.keyboard.press('j')
+  await page.keyboard.press('j')
+  const row = page.locator('.work-item-row--active')
+  await expect(row).toHaveCount(1)
+  const iid = Number(await row.getAttribute('data-iid'))
+  const href = (await row.locator('.work-item-row__title').getAttribute('href')) ?? ''
+  const [, projectId] = /projects\/(\d+)\//.exec(href) ?? []
+  const issue = await api<ServerIssue>('GET', `/projects/${projectId}/issues/${iid}`)
+  const labels = await api<{ name: string }[]>('GET', `/projects/${projectId}/labels?per_page=100`)
+  const label = labels.map((l) => l.name).find((name) => !issue.labels.includes(name))
+  if (label === undefined) throw new Error('the issue already has every label')
+  await page.keyboard.press('l')
+  await expect(page.getByTestId('triage-picker')).toBeVisible()
+  await shot(page, 'triage-label-picker')
+  await pick(page, label)
+  const updated = page.locator(`.work-item-row[data-iid="${iid}"]`)
+  await expect(updated.locator(`[data-label="${label}"]`)).toBeVisible()
+  // Picking someone already assigned takes them off: either way, the server ends up with the other state.
+  const wasAssigned = issue.assignees.some((a) => a.username === burrow.user.username)
+  await page.keyboard.press('a')
+  await expect(page.getByTestId('triage-picker').getByRole('option').nth(1)).toContainText(burrow.user.name)
+  await pick(page, burrow.user.name)
+  await expect(updated.getByTestId('pending-marker')).toBeVisible()
+  await expect
+    .poll(async () => {
+      const now = await api<ServerIssue>('GET', `/projects/${projectId}/issues/${iid}`)
+      return [now.labels.includes(label), now.assignees.some((a) => a.username === burrow.user.username)]
+    }, { timeout: 30_000 })
+    .toEqual([true, !wasAssigned])
+})
+
+test('editing the title meets someone else’s newer title: both side by side, resolved with an edited version', async ({ page }) => {
+  await page.goto(burrow.pageUrl)
+  const { projectId, iid } = await openIssue(page, 5)
+  // Someone renames it on the server; this computer has not synced that yet.
+  await api('PUT', `/projects/${projectId}/issues/${iid}`, { title: 'Renamed on the server' })
+  await page.getByTestId('issue-title').click()
+  await page.keyboard.press('e')
+  await page.getByTestId('edit-title').locator('input').fill('Renamed in Burrow')
+  await page.keyboard.press('Control+Enter')
+  await expect(page.getByTestId('issue-title')).toHaveText('Renamed in Burrow')
+  await expect(page.getByTestId('status-outbox')).toContainText('needs attention', { timeout: 30_000 })
+  await page.getByTestId('status-outbox').click()
+  const conflict = page.getByTestId('conflict')
+  await expect(conflict.getByRole('cell')).toHaveText(['Renamed in Burrow', 'Renamed on the server'])
+  await shot(page, 'outbox-title-conflict')
+  await conflict.getByRole('button', { name: 'Edit…' }).click()
+  await conflict.locator('input').fill('Renamed by both')
+  await conflict.getByRole('button', { name: 'Send edited' }).click()
+  await expect(page.getByTestId('conflict')).toHaveCount(0, { timeout: 30_000 })
+  await expect.poll(async () => (await api<ServerIssue>('GET', `/projects/${projectId}/issues/${iid}`)).title, { timeout: 30_000 }).toBe('Renamed by both')
+})
+
+test('a task-list box ticked in the description is saved to the server through the outbox', async ({ page }) => {
+  await page.goto(burrow.pageUrl)
+  const { projectId, iid } = await openIssue(page, 6)
+  await api('PUT', `/projects/${projectId}/issues/${iid}`, { description: 'Steps:\n\n- [ ] reproduce\n- [ ] fix\n\n```\n- [ ] not a task\n```\n' })
+  await page.getByTestId('issue-title').click()
+  await page.keyboard.press('r')
+  const boxes = page.getByTestId('issue-description').locator('input[type="checkbox"]')
+  await expect(boxes).toHaveCount(2)
+  await boxes.nth(1).click()
+  await expect(boxes.nth(1)).toBeChecked()
+  await expect(page.getByTestId('task-status')).toContainText('1 of 2 tasks done', { timeout: 30_000 })
+  await expect.poll(async () => (await api<ServerIssue>('GET', `/projects/${projectId}/issues/${iid}`)).description, { timeout: 30_000 }).toContain('- [x] fix')
+})
+
+test('an issue moves to another project through the server; the app follows it', async ({ page }) => {
+  await page.goto(burrow.pageUrl)
+  const { projectId, iid, title } = await openIssue(page, 7)
+  const projects = await api<{ id: number; path_with_namespace: string; name_with_namespace: string }[]>('GET', '/projects?membership=true&per_page=100')
+  const target = projects.find((p) => p.id !== projectId)
+  if (target === undefined) throw new Error('no other project to move to')
+  await page.getByTestId('issue-title').click()
+  await page.keyboard.press('Shift+M')
+  await pick(page, target.path_with_namespace)
+  await expect(page).toHaveURL(new RegExp(`projects/${target.id}/issues/\\d+$`), { timeout: 30_000 })
+  await expect(page.getByTestId('issue-title')).toHaveText(title)
+  const old = await api<ServerIssue>('GET', `/projects/${projectId}/issues/${iid}`)
+  expect(old.state).toBe('closed')
+  expect(old.moved_to_id).not.toBeNull()
+})
+
+test('a merge request lists its commits, opens one’s diff, and colours code in diffs', async ({ page }) => {
+  await page.goto(burrow.pageUrl)
+  await runCommand(page, 'go to merge requests')
+  await page.locator('.work-item-row__title').first().click()
+  await expect(page.getByTestId('mr-title')).toBeVisible()
+  await page.getByTestId('mr-title').click()
+  await page.keyboard.press('Shift+T')
+  const commit = page.getByTestId('mr-commit').first()
+  await expect(commit).toBeVisible()
+  await commit.locator('button').click()
+  await expect(commit.locator('.diff-file').first()).toBeVisible()
+  await shot(page, 'merge-request-commits')
+  await page.keyboard.press('Shift+D')
+  await expect(page.locator('.diff-line__code.hljs [class^="hljs-"]').first()).toBeVisible()
+})
+
+test('search shows 50 hits at first and more on demand', async ({ page }) => {
+  await page.goto(burrow.pageUrl)
+  await expect(page.getByTestId('page-title')).toHaveText('Home')
+  await page.keyboard.press('/')
+  await page.getByTestId('search-input').locator('input').fill('the')
+  await expect(page.getByTestId('search-hit')).toHaveCount(50)
+  await expect(page.getByTestId('search-total')).toContainText('showing 50')
+  await page.getByTestId('search-more').click()
+  await expect.poll(async () => page.getByTestId('search-hit').count()).toBeGreaterThan(50)
+})
+
+/** A list's X-Total straight from the server. */
+async function serverTotal(path: string): Promise<number> {
+  const response = await fetch(`${burrow.serverUrl}/api/v4${path}`, { headers: { 'PRIVATE-TOKEN': burrow.user.token } })
+  if (!response.ok) throw new Error(`GET ${path}: ${response.status}`)
+  return Number(response.headers.get('x-total'))
+}
+
+test('what to sync: one chosen project leaves only its issues on this computer; memberships bring the rest back', async ({ page }) => {
+  test.setTimeout(300_000)
+  await page.goto(burrow.pageUrl)
+  await runCommand(page, 'go to issues')
+  const total = page.getByTestId('list-total')
+  await expect(total).not.toHaveText(/^0 /)
+  const everything = await total.textContent()
+  await page.getByTestId('account-switcher').click()
+  await page.getByText('What to sync…', { exact: true }).click()
+  await expect(page.getByTestId('page-title')).toContainText('What to sync')
+  await page.getByTestId('sync-mode-custom').click()
+  const [project] = await api<{ id: number; path_with_namespace: string }[]>('GET', '/projects?membership=true&order_by=path&sort=asc&per_page=1')
+  await page.locator(`[data-project="${project.path_with_namespace}"]`).click()
+  await shot(page, 'sync-scope')
+  await page.getByTestId('sync-save').click()
+  await page.getByTestId('sync-now').click()
+  const expected = await serverTotal(`/projects/${project.id}/issues?state=opened&per_page=1`)
+  await runCommand(page, 'go to issues')
+  await expect(total).toHaveText(`${expected.toLocaleString('en-US')} ${expected === 1 ? 'issue' : 'issues'}`, { timeout: 120_000 })
+  await page.getByTestId('account-switcher').click()
+  await page.getByText('What to sync…', { exact: true }).click()
+  await page.getByTestId('sync-mode-memberships').click()
+  await page.getByTestId('sync-save').click()
+  await page.getByTestId('sync-now').click()
+  await runCommand(page, 'go to issues')
+  await expect(total).toHaveText(everything ?? '', { timeout: 180_000 })
+})
+
+test('every main screen, light and dark', async ({ page }) => {
+  test.setTimeout(240_000)
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme })
+    await page.goto(burrow.pageUrl)
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
+    await expect(page.getByTestId('page-title')).toHaveText('Home')
+    await shot(page, `screen-home-${theme}`)
+    await openIssue(page, 0)
+    await expect(page.locator('[data-field="labels"]')).toBeVisible()
+    await shot(page, `screen-issue-${theme}`)
+    await page.getByTestId('issue-title').click()
+    await page.keyboard.press('l')
+    await expect(page.getByTestId('triage-picker').getByRole('option').first()).toBeVisible()
+    await shot(page, `screen-issue-label-picker-${theme}`)
+    await page.keyboard.press('Escape')
+    await page.keyboard.press('e')
+    await expect(page.getByTestId('edit-form')).toBeVisible()
+    await shot(page, `screen-issue-edit-${theme}`)
+    await page.keyboard.press('Escape')
+    await runCommand(page, 'go to issues')
+    await expect(page.locator('.work-item-row').first()).toBeVisible()
+    await shot(page, `screen-issues-${theme}`)
+    await runCommand(page, 'go to merge requests')
+    await expect(page.locator('.work-item-row').first()).toBeVisible()
+    await shot(page, `screen-merge-requests-${theme}`)
+    await page.locator('.work-item-row__title').first().click()
+    await expect(page.getByTestId('merge-panel')).toBeVisible()
+    await shot(page, `screen-merge-request-${theme}`)
+    await page.getByTestId('mr-title').click()
+    await page.keyboard.press('Shift+T')
+    await expect(page.getByTestId('mr-commit').first()).toBeVisible()
+    await shot(page, `screen-merge-request-commits-${theme}`)
+    await page.keyboard.press('Shift+D')
+    await expect(page.locator('.diff-file').first()).toBeVisible()
+    await shot(page, `screen-merge-request-changes-${theme}`)
+    await runCommand(page, 'go to epics')
+    await expect(page.getByTestId('epic-row').first()).toBeVisible()
+    await shot(page, `screen-epics-${theme}`)
+    await page.getByTestId('epic-row').first().locator('a').first().click()
+    await expect(page.getByTestId('page-title')).not.toHaveText('Epics')
+    await shot(page, `screen-epic-${theme}`)
+    await runCommand(page, 'go to milestones')
+    await expect(page.getByTestId('milestone-row').first()).toBeVisible()
+    await shot(page, `screen-milestones-${theme}`)
+    await page.getByTestId('milestone-row').first().click()
+    await expect(page.locator('.milestone-burndown')).toBeVisible()
+    await shot(page, `screen-milestone-${theme}`)
+    await runCommand(page, 'go to to-dos')
+    await expect(page.getByTestId('todo-row').first().or(page.getByTestId('empty-state'))).toBeVisible()
+    await shot(page, `screen-todos-${theme}`)
+    await runCommand(page, 'go to the outbox')
+    await expect(page.getByTestId('outbox-empty').or(page.getByTestId('outbox-entry').first())).toBeVisible()
+    await shot(page, `screen-outbox-${theme}`)
+    await page.getByTestId('page-title').click()
+    await page.keyboard.press('/')
+    await page.getByTestId('search-input').locator('input').fill('scheduler')
+    await expect(page.getByTestId('search-hit').first()).toBeVisible()
+    await shot(page, `screen-search-${theme}`)
+    await runCommand(page, 'manage accounts')
+    await expect(page.getByTestId('account-sync-scope').first()).toBeVisible()
+    await shot(page, `screen-accounts-${theme}`)
+    await page.getByTestId('account-sync-scope').first().click()
+    await expect(page.getByTestId('sync-mode')).toBeVisible()
+    await shot(page, `screen-sync-scope-${theme}`)
+    await page.getByTestId('page-title').click()
+    await page.keyboard.press('?')
+    await expect(page.getByTestId('shortcuts-help')).toBeVisible()
+    await shot(page, `screen-shortcuts-${theme}`)
+    await page.keyboard.press('Escape')
+    await page.keyboard.press('Control+k')
+    await expect(page.getByTestId('command-palette')).toBeVisible()
+    await shot(page, `screen-palette-${theme}`)
+    await page.keyboard.press('Escape')
+  }
 })

@@ -31,15 +31,16 @@ let expectedLabel: { readonly accountId: string; readonly id: number; readonly l
 
 /**
  * Ends the `label-feedback` measure when `item`, as shown now, carries the label the picker just
- * applied (or no longer carries the one it took off) with a pending marker. Views call it
+ * applied (or no longer carries the one it took off): normally still marked pending, unless the
+ * server confirmed it before the view drew it (the measure's detail says which). Views call it
  * after each render of their rows or item.
  */
 export function noteShownLabels(accountId: string, item: { readonly id: number; readonly labels: readonly string[] }, pending: boolean): void {
   const e = expectedLabel
-  if (e === null || e.accountId !== accountId || e.id !== item.id || !pending) return
+  if (e === null || e.accountId !== accountId || e.id !== item.id) return
   if (item.labels.includes(e.label) !== e.present) return
   expectedLabel = null
-  perfEnd(PERF.labelFeedback)
+  perfEnd(PERF.labelFeedback, { pending })
 }
 
 /** True while a label applied from the picker waits to be shown (so lists only scan their rows then). */

@@ -154,10 +154,24 @@ export interface Project {
   readonly burrow_synced?: boolean
 }
 
-/** The cache returns the server's JSON unchanged: these read it as the API documents it. */
-export const asIssue = (data: ApiJson): Issue => data as unknown as Issue
-export const asMergeRequest = (data: ApiJson): MergeRequest => data as unknown as MergeRequest
-export const asEpic = (data: ApiJson): Epic => data as unknown as Epic
+/**
+ * Label names from an item's `labels`, which hold titles, or label objects when the list was
+ * asked `with_labels_details=true` — as sync asks, so cached items carry objects.
+ */
+export function labelNames(labels: unknown): string[] {
+  if (!Array.isArray(labels)) return []
+  return labels.flatMap((l: unknown) => (typeof l === 'string' ? [l] : l !== null && typeof l === 'object' && typeof (l as { name?: unknown }).name === 'string' ? [(l as { name: string }).name] : []))
+}
+
+/** The item with `labels` as names, the one shape the views use (label colours come from the account's labels). */
+function withLabelNames(data: ApiJson): ApiJson {
+  return Array.isArray(data.labels) && data.labels.some((l) => typeof l !== 'string') ? { ...data, labels: labelNames(data.labels) } : data
+}
+
+/** The cache returns the server's JSON unchanged: these read it as the API documents it, labels as names. */
+export const asIssue = (data: ApiJson): Issue => withLabelNames(data) as unknown as Issue
+export const asMergeRequest = (data: ApiJson): MergeRequest => withLabelNames(data) as unknown as MergeRequest
+export const asEpic = (data: ApiJson): Epic => withLabelNames(data) as unknown as Epic
 export const asMilestone = (data: ApiJson): Milestone => data as unknown as Milestone
 export const asNote = (data: ApiJson): Note => data as unknown as Note
 export const asTodo = (data: ApiJson): Todo => data as unknown as Todo

@@ -9,7 +9,7 @@
 export const PERF = {
   /** A route change (sidebar, `g i`, a link) until the issue list shows its first rows. */
   issueListFirstRows: 'burrow:issue-list-first-rows',
-  /** Applying a label from the triage picker until the row or page shows the chip with its pending marker. */
+  /** Applying a label from the triage picker until the row or page shows the change (`detail.pending`: still marked pending then). */
   labelFeedback: 'burrow:label-feedback',
 } as const
 
@@ -33,7 +33,7 @@ export function perfPending(name: PerfName): boolean {
  * Ends the measure started by `perfStart`, once what is on screen now has been painted; does
  * nothing without a start mark, so only the first end after a start counts.
  */
-export function perfEnd(name: PerfName): void {
+export function perfEnd(name: PerfName, detail?: Readonly<Record<string, unknown>>): void {
   if (!perfPending(name)) return
   const start = `${name}:start`
   const afterPaint = (done: () => void): void => {
@@ -42,7 +42,7 @@ export function perfEnd(name: PerfName): void {
   }
   afterPaint(() => {
     if (performance.getEntriesByName(start, 'mark').length === 0) return
-    performance.measure(name, start)
+    performance.measure(name, { start, detail })
     performance.clearMarks(start)
   })
 }

@@ -8,6 +8,8 @@ const root = resolve(import.meta.dirname, '../../..')
 export interface RunningBurrow extends Launched {
   /** Cuts or restores the proxy between core and the server (demo launches only). */
   setOnline(online: boolean): Promise<void>
+  /** Stops the Burrow Server process, or starts it again on the same port and data dir (demo launches only). */
+  setServerRunning(running: boolean): Promise<void>
   stop(): Promise<void>
 }
 
@@ -22,7 +24,8 @@ export async function launchBurrow(options: { readonly demo?: boolean } = {}): P
   let stdout = ''
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   const launched = await new Promise<Launched>((resolveLaunch, reject) => {
-    const timer = setTimeout(() => reject(new Error(`launch.ts printed nothing within 120 s:\n${output}`)), 120_000)
+    // The demo seed alone takes over a minute on a busy machine.
+    const timer = setTimeout(() => reject(new Error(`launch.ts printed nothing within 300 s:\n${output}`)), 300_000)
     child.once('exit', (code) => reject(new Error(`launch.ts exited with ${code}:\n${output}`)))
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString()
@@ -33,18 +36,21 @@ export async function launchBurrow(options: { readonly demo?: boolean } = {}): P
       }
     })
   })
+  /** Sends a command to launch.ts and waits for its `ok`. */
+  async function command(name: string, timeoutMs: number): Promise<void> {
+    const answer = `ok ${name}`
+    const before = stdout.split(answer).length
+    child.stdin?.write(`${name}\n`)
+    const deadline = Date.now() + timeoutMs
+    while (stdout.split(answer).length === before) {
+      if (Date.now() > deadline) throw new Error(`launch.ts did not confirm ${answer}:\n${output.slice(-2000)}`)
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  }
   return {
     ...launched,
-    async setOnline(online) {
-      const answer = `ok ${online ? 'online' : 'offline'}`
-      const before = stdout.split(answer).length
-      child.stdin?.write(`${online ? 'online' : 'offline'}\n`)
-      const deadline = Date.now() + 10_000
-      while (stdout.split(answer).length === before) {
-        if (Date.now() > deadline) throw new Error(`launch.ts did not confirm ${answer}`)
-        await new Promise((r) => setTimeout(r, 50))
-      }
-    },
+    setOnline: (online) => command(online ? 'online' : 'offline', 10_000),
+    setServerRunning: (running) => command(running ? 'server-start' : 'server-stop', running ? 120_000 : 20_000),
     async stop() {
       if (child.exitCode !== null) return
       const exited = new Promise((r) => child.once('exit', r))

@@ -6,10 +6,15 @@
  *
  *   tsx test/e2e/support/launch.ts [--demo]
  *
- * With `--demo` the server holds the demo content (seed/demo.ts), `user` is its group owner
- * `amara` with a fresh token, and core runs with the cache, sync (scheduled, as in the shells)
- * and the outbox, so the triage views have data.
+ * With `--demo` the server is its own process (`src/server/cli.ts --seed demo`, as `npm start`
+ * runs it) holding the demo content, `user` is its group owner `amara` with a fresh token, and
+ * core runs with the cache, sync (scheduled, as in the shells) and the outbox, so the triage
+ * views have data. Commands on stdin, each answered `ok <command>` on stdout: `offline` and
+ * `online` cut and restore a TCP proxy between core and the server (a dropped network);
+ * `server-stop` and `server-start` stop the server process (SIGTERM) and start it again on the
+ * same port and data dir (the instance going away and coming back).
  */
+import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { connect, createServer, type Server, type Socket } from 'node:net'
 import { createInterface } from 'node:readline'
@@ -20,10 +25,6 @@ import { openCache } from '../../../src/main/core/cache/index'
 import { createCore } from '../../../src/main/core/index'
 import { Outbox } from '../../../src/main/core/outbox/index'
 import { startWebHost } from '../../../src/main/web-host'
-import { digestToken, generateToken } from '../../../src/server/auth/secrets'
-import { insertPersonalToken } from '../../../src/server/db/tokens'
-import { findUserByUsername } from '../../../src/server/db/users'
-import { seedInstance } from '../../../src/server/seed/index'
 import { ROOT_TOKEN, seedUser, startServer } from '../../helpers/server'
 
 export interface Launched {
@@ -39,23 +40,27 @@ const root = resolve(import.meta.dirname, '../../..')
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
 
 const demo = process.argv.includes('--demo')
-const server = await startServer()
 const appDir = mkdtempSync(join(tmpdir(), 'burrow-e2e-app-'))
 const accounts = await openAccounts({ userDataDir: appDir, encryptedFilePassphrase: 'e2e passphrase' })
 let user: Launched['user']
+let serverUrl: string
 let dispose = async (): Promise<void> => undefined
+let closeServer = async (): Promise<void> => undefined
+let serverProcess: { stop(): Promise<void>; start(): Promise<void> } | null = null
 let host: Awaited<ReturnType<typeof startWebHost>>
 if (demo) {
-  await seedInstance(server.app.burrow, { profile: 'demo' })
-  const amara = findUserByUsername(server.app.burrow.db, 'amara')
-  if (!amara) throw new Error('the demo seed has no amara')
-  const token = generateToken()
-  insertPersonalToken(server.app.burrow.db, { userId: amara.id, name: 'e2e', digest: digestToken(token), scopes: ['api', 'read_user'], expiresAt: null })
-  user = { username: amara.username, name: amara.name, password: '', token }
+  const server = await startServerProcess()
+  serverProcess = server
+  serverUrl = server.url
+  closeServer = async () => {
+    await server.stop()
+    rmSync(server.dataDir, { recursive: true, force: true })
+  }
+  user = await demoUserToken(server.url)
   const cache = openCache({ userDataDir: appDir })
   const outbox = new Outbox({ cache, accounts })
   outbox.start()
-  const core = createCore({ version: pkg.version, mode: 'browser', serverUrl: server.url, accounts, cache, outbox, syncOptions: { schedule: true } })
+  const core = createCore({ version: pkg.version, mode: 'browser', serverUrl: server.url, accounts, cache, outbox, syncOptions: { schedule: true }, reposDir: join(appDir, 'repos') })
   host = await startWebHost({ rendererDir: join(root, 'out', 'renderer'), core })
   dispose = async () => {
     await core.dispose()
@@ -63,12 +68,90 @@ if (demo) {
     cache.close()
   }
 } else {
+  const server = await startServer()
+  serverUrl = server.url
+  closeServer = () => server.close()
   const seeded = seedUser(server, { username: 'ada', name: 'Ada Lovelace' })
   user = { username: seeded.user.username, name: seeded.user.name, password: seeded.password, token: seeded.token }
   host = await startWebHost({
     rendererDir: join(root, 'out', 'renderer'),
     core: createCore({ version: pkg.version, mode: 'browser', serverUrl: server.url, accounts }),
   })
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      probe.close(() => resolvePort(typeof address === 'object' && address !== null ? address.port : 0))
+    })
+  })
+}
+
+/**
+ * Burrow Server as a process of its own, seeded with the demo content on its first start; it
+ * can be stopped (SIGTERM, as a user quitting it) and started again on the same port and data
+ * dir, where it finds its content and does not seed twice.
+ */
+async function startServerProcess(): Promise<{ url: string; dataDir: string; stop(): Promise<void>; start(): Promise<void> }> {
+  const port = await freePort()
+  const dataDir = mkdtempSync(join(tmpdir(), 'burrow-e2e-server-'))
+  const url = `http://127.0.0.1:${port}`
+  let child: ChildProcess | null = null
+  const start = async (): Promise<void> => {
+    if (child !== null) return
+    let output = ''
+    const started = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'src/server/cli.ts', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir, '--seed', 'demo'], {
+      cwd: root,
+      env: { ...process.env, BURROW_ROOT_TOKEN: ROOT_TOKEN },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    child = started
+    started.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    started.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    started.once('exit', () => {
+      if (child === started) child = null
+    })
+    // The demo seed runs before the server listens (over a minute on a busy machine).
+    const deadline = Date.now() + 240_000
+    for (;;) {
+      if (child !== started) throw new Error(`Burrow Server exited while starting:\n${output}`)
+      try {
+        if ((await fetch(`${url}/api/v4/version`)).ok) return
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`Burrow Server did not answer within 240 s:\n${output}`)
+      await new Promise((r) => setTimeout(r, 200))
+    }
+  }
+  const stop = async (): Promise<void> => {
+    const running = child
+    if (running === null) return
+    const exited = new Promise((r) => running.once('exit', r))
+    running.kill('SIGTERM')
+    const timer = setTimeout(() => running.kill('SIGKILL'), 10_000)
+    await exited
+    clearTimeout(timer)
+    child = null
+  }
+  await start()
+  return { url, dataDir, stop, start }
+}
+
+/** The demo's group owner, with a personal access token root creates for this run. */
+async function demoUserToken(url: string): Promise<Launched['user']> {
+  const asRoot = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${url}/api/v4${path}`, { method, headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
+    return (await response.json()) as T
+  }
+  const [amara] = await asRoot<{ id: number; username: string; name: string }[]>('GET', '/users?username=amara')
+  if (amara === undefined) throw new Error('the demo seed has no amara')
+  const pat = await asRoot<{ token: string }>('POST', `/users/${amara.id}/personal_access_tokens`, { name: 'e2e', scopes: ['api', 'read_user'] })
+  return { username: amara.username, name: amara.name, password: '', token: pat.token }
 }
 
 /**
@@ -118,16 +201,18 @@ async function startProxy(targetPort: number): Promise<{ url: string; setOnline(
   }
 }
 
-const proxy = demo ? await startProxy(Number(new URL(server.url).port)) : null
+const proxy = demo ? await startProxy(Number(new URL(serverUrl).port)) : null
 if (proxy) {
   createInterface({ input: process.stdin }).on('line', (line) => {
     const command = line.trim()
-    if (command !== 'offline' && command !== 'online') return
-    void proxy.setOnline(command === 'online').then(() => process.stdout.write(`ok ${command}\n`))
+    const done = (): void => void process.stdout.write(`ok ${command}\n`)
+    if (command === 'offline' || command === 'online') void proxy.setOnline(command === 'online').then(done)
+    else if (command === 'server-stop') void serverProcess?.stop().then(done)
+    else if (command === 'server-start') void serverProcess?.start().then(done, (error: unknown) => process.stderr.write(`${String(error)}\n`))
   })
 }
 
-const launched: Launched = { pageUrl: host.pageUrl, serverUrl: server.url, proxyUrl: proxy?.url ?? null, rootToken: ROOT_TOKEN, user }
+const launched: Launched = { pageUrl: host.pageUrl, serverUrl, proxyUrl: proxy?.url ?? null, rootToken: ROOT_TOKEN, user }
 process.stdout.write(`${JSON.stringify(launched)}\n`)
 
 let closing = false
@@ -138,7 +223,7 @@ async function close(): Promise<void> {
   await proxy?.close()
   await dispose()
   accounts.dispose()
-  await server.close()
+  await closeServer()
   rmSync(appDir, { recursive: true, force: true })
   process.exit(0)
 }

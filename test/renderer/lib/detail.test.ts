@@ -69,3 +69,12 @@ describe('award emoji', () => {
     expect(emojiFor('rocket')).toBe('🚀')
   })
 })
+
+describe('label names', () => {
+  it('reads cached items’ label objects (with_labels_details) as names, and titles as they are', async () => {
+    const { asIssue, labelNames } = await import('../../../src/renderer/lib/items')
+    expect(asIssue({ id: 1, labels: [{ id: 7, name: 'bug', color: '#f00' }, { id: 8, name: 'ui' }] }).labels).toEqual(['bug', 'ui'])
+    expect(asIssue({ id: 1, labels: ['bug'] }).labels).toEqual(['bug'])
+    expect(labelNames(null)).toEqual([])
+  })
+})
