@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { trustSystemStore } from '../api/tls-fetch'
 import { AccountStore } from './account-store'
 import { Accounts, type LocalServer } from './accounts'
 import { SecretStorage } from './secret-storage'
@@ -31,6 +32,8 @@ export async function openAccounts(options: {
   /** The OS keychain; tests give a stand-in for a machine without one. */
   readonly keychain?: SecretStore
 }): Promise<Accounts> {
+  // Before any account connects: the OS trust store joins the runtime's roots where it can.
+  trustSystemStore()
   const store = new AccountStore(join(options.userDataDir, 'accounts.json'))
   const secrets = await SecretStorage.open({ file: join(options.userDataDir, 'secrets.enc.json'), keychain: options.keychain ?? new KeyringSecretStore(), passphrase: options.encryptedFilePassphrase })
   const accounts = new Accounts({ store, secrets, fetch: options.fetch, local: options.local })

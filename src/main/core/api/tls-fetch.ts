@@ -1,11 +1,47 @@
 import { readFileSync } from 'node:fs'
 import { Agent, request } from 'node:https'
 import { Readable } from 'node:stream'
-import { rootCertificates } from 'node:tls'
+import * as tls from 'node:tls'
+
+/**
+ * The parts of node:tls that read and set the trusted roots. `getCACertificates` (Node 22.15+)
+ * and `setDefaultCACertificates` (Node 22.19+) exist in Electron 45's main process, not in
+ * Node 20 (browser mode, tests), whose types lack them too.
+ */
+export interface CaStores {
+  readonly rootCertificates: readonly string[]
+  getCACertificates?(type: 'default' | 'system'): string[]
+  setDefaultCACertificates?(certs: string[]): void
+}
+
+const nodeTls = tls as unknown as CaStores
+
+/**
+ * The roots Burrow's HTTPS requests trust: the runtime's defaults (Node's bundled store, plus
+ * NODE_EXTRA_CA_CERTS where the runtime lists them) and the operating system's trust store
+ * (macOS Keychain, Windows certificate stores, the OpenSSL store on Linux) where the runtime
+ * can read it. On Node 20 that is the bundled store alone.
+ */
+export function trustedRoots(stores: CaStores = nodeTls): string[] {
+  const defaults = stores.getCACertificates?.('default') ?? [...stores.rootCertificates]
+  const system = stores.getCACertificates?.('system') ?? []
+  return [...new Set([...defaults, ...system])]
+}
+
+/**
+ * Makes every TLS connection of the process (the global fetch included) trust `trustedRoots`,
+ * so an instance whose certificate the OS trusts (an enterprise CA installed by IT) works
+ * without a per-account CA file. Returns false where the runtime cannot (Node 20).
+ */
+export function trustSystemStore(stores: CaStores = nodeTls): boolean {
+  if (stores.getCACertificates === undefined || stores.setDefaultCACertificates === undefined) return false
+  stores.setDefaultCACertificates(trustedRoots(stores))
+  return true
+}
 
 /**
  * A fetch for one account whose server certificate is signed by its own CA (a self-managed
- * instance with an internal CA): trusts Node's root store plus that CA, for this account only.
+ * instance with an internal CA): trusts `trustedRoots()` plus that CA, for this account only.
  * Never a global "ignore certificate errors".
  *
  * Built on node:https because Node 20's fetch takes a custom CA only through undici's `Agent`,
@@ -13,7 +49,7 @@ import { rootCertificates } from 'node:tls'
  * Plain http: URLs go to the global fetch.
  */
 export function fetchTrustingCa(caPem: string): typeof fetch {
-  const agent = new Agent({ ca: [...rootCertificates, caPem], keepAlive: true })
+  const agent = new Agent({ ca: [...trustedRoots(), caPem], keepAlive: true })
   const tlsFetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = new URL(input instanceof Request ? input.url : String(input))
     if (url.protocol !== 'https:') return fetch(input, init)
