@@ -17,7 +17,7 @@ declare module 'vue-router' {
 }
 
 /** Families with their own views (the rest show views/FamilyView.vue). */
-const BUILT = new Set(['issues', 'merge-requests', 'epics', 'milestones', 'todos'])
+const BUILT = new Set(['issues', 'merge-requests', 'epics', 'milestones', 'todos', 'repositories'])
 
 export const routes: RouteRecordRaw[] = [
   { path: '/welcome', name: 'welcome', component: WelcomeView, meta: { title: 'Welcome' } },
@@ -54,6 +54,21 @@ export const routes: RouteRecordRaw[] = [
         meta: { title: 'Milestone', family: 'milestones' },
       },
       { path: 'todos', name: 'todos', component: () => import('./views/todo/TodoListView.vue'), meta: { title: 'To-dos', family: 'todos' } },
+      { path: 'repositories', name: 'repositories', component: () => import('./views/repository/RepositoryHomeView.vue'), meta: { title: 'Repositories', family: 'repositories' } },
+      // The repository browser: ref and path in the query (both may hold `/`), lib/repository.ts builds these.
+      ...(['tree', 'blob', 'commits', 'compare'] as const).map((tab) => ({
+        path: `a/:account/projects/:projectId(\\d+)/repository/${tab}`,
+        name: `repository-${tab}`,
+        component: () => import('./views/repository/RepositoryView.vue'),
+        meta: { title: 'Repository', family: 'repositories' },
+      })),
+      {
+        path: 'a/:account/projects/:projectId(\\d+)/repository/commit/:sha([0-9a-fA-F]{4,40})',
+        name: 'repository-commit',
+        component: () => import('./views/repository/RepositoryView.vue'),
+        meta: { title: 'Commit', family: 'repositories' },
+      },
+      { path: 'a/:account/projects/:projectId(\\d+)/repository', redirect: (to) => ({ name: 'repository-tree', params: to.params }) },
       { path: 'outbox', name: 'outbox', component: () => import('./views/outbox/OutboxView.vue'), meta: { title: 'Outbox' } },
       { path: 'search', name: 'search', component: () => import('./views/search/SearchView.vue'), meta: { title: 'Search' } },
       // Admin, CI/CD, Operations, Security, Projects, Groups and Your account: the generic resource panels (resources/).
