@@ -312,8 +312,11 @@ export interface MergeRequestFilter extends NegatableFilter {
   readonly approvers?: 'None' | 'Any' | readonly number[]
   /** Leaves out merge requests of archived projects (`non_archived`, default true on cross-project lists). */
   readonly nonArchived?: boolean
-  /** Deployment filters: there are no deployments yet, so any of them matches nothing. */
-  readonly deploymentFilter?: boolean
+  /**
+   * Merge requests shipped by a deployment (to the environment of this name, finished before /
+   * after these times), through the links `services/deployment-merge-requests.ts` makes.
+   */
+  readonly deployment?: { readonly environment?: string; readonly before?: string; readonly after?: string; readonly deploymentId?: number }
   readonly not?: NegatableFilter
   readonly orderBy: 'created_at' | 'updated_at' | 'title' | 'merged_at'
   readonly sort: 'asc' | 'desc'
@@ -423,7 +426,16 @@ function whereOf(f: MergeRequestFilter): Where {
   }
   // Without approval rules nobody is an eligible approver: `None` keeps every merge request, anything else none.
   if (f.approvers !== undefined && f.approvers !== 'None') w.add('0')
-  if (f.deploymentFilter) w.add('0')
+  if (f.deployment) {
+    const d = f.deployment
+    const terms = ['dm.merge_request_id = mr.id']
+    const args: unknown[] = []
+    if (d.environment !== undefined) { terms.push('d.environment_id IN (SELECT id FROM environments WHERE name = ? AND project_id = d.project_id)'); args.push(d.environment) }
+    if (d.before !== undefined) { terms.push('d.finished_at < ?'); args.push(d.before) }
+    if (d.after !== undefined) { terms.push('d.finished_at > ?'); args.push(d.after) }
+    if (d.deploymentId !== undefined) { terms.push('d.id = ?'); args.push(d.deploymentId) }
+    w.add(`EXISTS (SELECT 1 FROM deployment_merge_requests dm JOIN deployments d ON d.id = dm.deployment_id WHERE ${terms.join(' AND ')})`, ...args)
+  }
   const viewerId = f.viewer?.id ?? null
   for (const c of negatableSql(f, viewerId)) w.add(c.sql, ...c.args)
   if (f.not) for (const c of negatableSql(f.not, viewerId)) w.add(`NOT (${c.sql})`, ...c.args)

@@ -98,3 +98,11 @@ export function commitEntity(c: GitCommit, projectWebUrl: string): Readonly<Reco
     web_url: `${projectWebUrl}/-/commit/${c.id}`,
   }
 }
+
+/** Commits reachable from `to` but not from `from` (`git rev-list from..to`), newest first, at most `limit`. */
+export async function commitsBetween(gitDir: string, from: string, to: string, limit = 10_000): Promise<string[]> {
+  assertRef(from)
+  assertRef(to)
+  const out = await gitText(['rev-list', `--max-count=${limit}`, '--end-of-options', `${from}..${to}`], { gitDir })
+  return out.split('\n').filter((l) => l !== '')
+}

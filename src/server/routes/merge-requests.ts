@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../auth/access'
 import {
-  approvalsOf, deleteApproval, findMergeRequestByIid, insertApproval, listMergeRequests, updateMergeRequestRow,
+  approvalsOf, deleteApproval, findMergeRequestById, findMergeRequestByIid, insertApproval, listMergeRequests, updateMergeRequestRow,
   type MergeRequestFilter, type MergeRequestRow, type NegatableFilter, type UserFilter,
 } from '../db/merge-requests'
 import { groupAndDescendantIds } from '../db/namespaces'
@@ -29,6 +29,7 @@ import {
 } from '../services/merge-requests'
 import { mergeabilityIdle, queueMergeabilityCheck, registerMergeRequestRefresh } from '../services/mergeability'
 import { awardEmojiRoutes } from '../services/award-emoji'
+import { linkDeployedMergeRequests } from '../services/deployment-merge-requests'
 import { recordEvent } from '../services/events'
 import { presentIssues } from '../services/issues'
 import { canPushToBranch, hasAccess, rulesFor } from '../services/protected-branches'
@@ -152,7 +153,10 @@ function projectPathOf(request: FastifyRequest, project: ProjectRow): string {
 }
 
 async function detail(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, q: { include_diverged_commits_count?: boolean; include_rebase_in_progress?: boolean } = {}): Promise<Readonly<Record<string, unknown>>> {
-  return presentMergeRequestDetail(request, project, mr, { includeDivergedCommitsCount: q.include_diverged_commits_count, includeRebaseInProgress: q.include_rebase_in_progress })
+  // first_deployed_to_production_at comes from the deployments that shipped it, linked on demand.
+  await linkDeployedMergeRequests(request.server.burrow, [project.id])
+  const current = findMergeRequestById(request.server.burrow.db, mr.id) ?? mr
+  return presentMergeRequestDetail(request, project, { ...mr, first_deployed_to_production_at: current.first_deployed_to_production_at }, { includeDivergedCommitsCount: q.include_diverged_commits_count, includeRebaseInProgress: q.include_rebase_in_progress })
 }
 
 // ---- list filters ---------------------------------------------------------------------------
@@ -265,7 +269,9 @@ function filterOf(request: FastifyRequest, q: Readonly<Record<string, unknown>>,
     approvedBy,
     approvers: idOrSpecial(q.approver_ids, 'approver_ids'),
     nonArchived: crossProject && (q.non_archived === undefined || boolParam(q.non_archived)),
-    deploymentFilter: q.environment !== undefined || q.deployed_before !== undefined || q.deployed_after !== undefined,
+    deployment: q.environment !== undefined || q.deployed_before !== undefined || q.deployed_after !== undefined
+      ? { environment: q.environment !== undefined ? String(q.environment) : undefined, before: dateFilter(q.deployed_before, 'deployed_before'), after: dateFilter(q.deployed_after, 'deployed_after') }
+      : undefined,
     not,
     orderBy: orderBy as MergeRequestFilter['orderBy'],
     sort,
@@ -281,6 +287,7 @@ async function sendList(
   const q = request.query as Record<string, unknown>
   const page = pageOf(q)
   const db = request.server.burrow.db
+  if (filter.deployment) await linkDeployedMergeRequests(request.server.burrow, filter.projectIds)
   const listed = listMergeRequests(db, filter, { limit: page.perPage, offset: page.offset })
   const total = listed.total
   let rows = listed.rows
@@ -381,6 +388,15 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     const projectIds = (db.prepare('SELECT id FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?))').all(JSON.stringify(groupAndDescendantIds(db, group.id))) as { id: number }[]).map((p) => p.id)
     const filter = filterOf(request, request.query as Record<string, unknown>, projectIds, 'all', true)
     return sendList(request, reply, filter, { kind: 'group', path: group.full_path })
+  })
+
+  // The merge requests a deployment shipped (GitLab's Deployments API), with the list parameters.
+  app.get('/projects/:id/deployments/:deployment_id/merge_requests', { schema: { params: Type.Object({ id: Type.String(), deployment_id: Type.Integer() }), querystring: ListQuery } }, async (request, reply) => {
+    const project = loadMrProject(request, request.params.id, AccessLevel.REPORTER)
+    const exists = request.server.burrow.db.prepare('SELECT 1 FROM deployments WHERE id = ? AND project_id = ?').get(request.params.deployment_id, project.id)
+    if (!exists) throw notFound('Deployment')
+    const filter = filterOf(request, request.query as Record<string, unknown>, [project.id], 'all')
+    return sendList(request, reply, { ...filter, deployment: { ...filter.deployment, deploymentId: request.params.deployment_id } }, { kind: 'project', path: projectPathOf(request, project) })
   })
 
   app.post('/projects/:id/merge_requests', { schema: { params: IdParams, body: CreateBody } }, async (request, reply) => {

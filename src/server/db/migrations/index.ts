@@ -12,6 +12,7 @@ import environmentsOperations from './0013-environments-operations'
 import importsGeoStorageMoves from './0015-imports-geo-storage-moves'
 import alertsSecurity from './0014-alerts-security'
 import seedRuns from './0016-seed-runs'
+import deploymentMergeRequests from './0018-deployment-merge-requests'
 
 export interface Migration {
   readonly version: number
@@ -23,4 +24,4 @@ export interface Migration {
  * Every schema migration. Each runs once, in version order, whatever order they were merged in
  * (see `migrate`); never edit one that has shipped.
  */
-export const migrations: readonly Migration[] = [core, projectStars, protectedBranches, labelsMilestones, collaborationCore, issues, snippets, mergeRequests, epics, ci, environmentsOperations, importsGeoStorageMoves, alertsSecurity, seedRuns]
+export const migrations: readonly Migration[] = [core, projectStars, protectedBranches, labelsMilestones, collaborationCore, issues, snippets, mergeRequests, epics, ci, environmentsOperations, importsGeoStorageMoves, alertsSecurity, seedRuns, deploymentMergeRequests]
