@@ -36,18 +36,27 @@ let tray: Tray | null = null
 /** Shown notifications, kept referenced: one collected by the GC loses its click handler. */
 const notifications = new Set<Notification>()
 
+/**
+ * `scheme://host[:port]` of a URL, or null when it is not one. Built from its parts because
+ * Node's URL (the one main runs) gives every custom scheme the origin "null": comparing
+ * `.origin` would take `burrow://app` for any other custom-scheme page, and refuse our own.
+ */
+function originOf(url: string): string | null {
+  try {
+    const parsed = new URL(url)
+    return parsed.host === '' ? null : `${parsed.protocol}//${parsed.host}`
+  } catch {
+    return null
+  }
+}
+
 function pageOrigin(): string {
-  return devServerUrl ? new URL(devServerUrl).origin : `${SCHEME}://app`
+  return (devServerUrl && originOf(devServerUrl)) || `${SCHEME}://app`
 }
 
 /** Only our own page may call the contract: not an iframe, not a page we navigated away to. */
 function trustedSender(frameUrl: string | undefined): boolean {
-  if (frameUrl === undefined) return false
-  try {
-    return new URL(frameUrl).origin === pageOrigin()
-  } catch {
-    return false
-  }
+  return frameUrl !== undefined && originOf(frameUrl) === pageOrigin()
 }
 
 function hardenSession(): void {
@@ -98,7 +107,7 @@ function createWindow(route?: string): BrowserWindow {
     return { action: 'deny' }
   })
   window.webContents.on('will-navigate', (event, url) => {
-    if (new URL(url).origin !== pageOrigin()) event.preventDefault()
+    if (originOf(url) !== pageOrigin()) event.preventDefault()
   })
   window.webContents.on('will-attach-webview', (event) => event.preventDefault())
   const hash = route === undefined ? '' : `#${route}`
