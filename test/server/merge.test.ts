@@ -154,6 +154,18 @@ describe('merging merge requests in real repositories', () => {
     expect(typeof bad.body?.message).toBe('string')
   })
 
+  it('answers merge_ref with 400 and a message for a merge request with nothing to merge, and for a merged one', async () => {
+    await sh(work, 'fetch', '--quiet', url, '+refs/heads/main:refs/remotes/origin/main')
+    await sh(work, 'push', '--quiet', '--force', url, 'refs/remotes/origin/main:refs/heads/nothing-new')
+    const empty = await api(dev.token, 'GET', `/merge_requests/${await open('nothing-new')}/merge_ref`)
+    expect(empty).toEqual({ status: 400, body: { message: 'Merge request has no changes to merge' } })
+    await pushBranch('merged-ref', { 'merged-ref.txt': 'x\n' })
+    const iid = await open('merged-ref')
+    await settled(iid)
+    expect((await api(dev.token, 'PUT', `/merge_requests/${iid}/merge`)).status).toBe(200)
+    expect(await api(dev.token, 'GET', `/merge_requests/${iid}/merge_ref`)).toEqual({ status: 400, body: { message: 'Merge request is not mergeable' } })
+  })
+
   it('merges with a two-parent merge commit visible after cloning, records the merge and a merged event', async () => {
     const head = await pushBranch('feature', { 'feature.txt': 'feature\n' })
     const iid = await open('feature', 'Add feature')
