@@ -123,6 +123,18 @@ describe('project issue list filters', () => {
     expect(await titles('due_date=next_month_and_previous_two_weeks')).toEqual(['Alpha bug', 'Gamma'])
     expect((await call(ROOT_TOKEN, 'GET', `/projects/${p.id}/issues?due_date=someday`)).statusCode).toBe(400)
   })
+  it('due_date week (Monday to Sunday) and month, whatever today is', async () => {
+    const now = new Date()
+    const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()))
+    const monday = new Date(today.getTime() - ((today.getUTCDay() + 6) % 7) * 86_400_000)
+    const yesterday = new Date(today.getTime() - 86_400_000)
+    // Alpha is due today, Gamma yesterday: Gamma shares today's week and month unless today starts them.
+    const sameWeek = yesterday >= monday
+    const sameMonth = yesterday.getUTCMonth() === today.getUTCMonth()
+    expect(await titles('due_date=week')).toEqual(sameWeek ? ['Alpha bug', 'Gamma'] : ['Alpha bug'])
+    expect(await titles('due_date=month')).toEqual(sameMonth ? ['Alpha bug', 'Gamma'] : ['Alpha bug'])
+    expect(await titles('due_date=tomorrow')).toEqual([])
+  })
   it('my_reaction_emoji', async () => {
     expect(await titles('my_reaction_emoji=thumbsup')).toEqual(['Beta feature'])
     expect(await titles('my_reaction_emoji=Any')).toEqual(['Beta feature'])
@@ -150,6 +162,8 @@ describe('project issue list filters', () => {
     expect(await titles('not[assignee_username]=alice')).toEqual(['Beta feature', 'Gamma'])
     expect(await titles(`not[assignee_id]=${bob.user.id}`)).toEqual(['Alpha bug', 'Beta feature'])
     expect(await titles('not[iteration_id]=1')).toEqual(ALL)
+    expect(await titles('not[iteration_title]=Sprint 1')).toEqual(ALL)
+    expect(await titles('not[labels]=bug,feature')).toEqual(['Gamma'])
   })
   it('order_by and sort', async () => {
     const list = async (q: string): Promise<string[]> => ((await call(ROOT_TOKEN, 'GET', `/projects/${p.id}/issues?${q}`)).body as Json[]).map((i) => i.title)
