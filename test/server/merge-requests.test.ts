@@ -41,7 +41,7 @@ describe('merge requests: create, read, update, delete, lists, approvals', () =>
     commitFiles(work, { 'README.md': '# app\n' }, 'Initial commit')
     const url = remoteUrl(s.url, path, dev.token)
     await sh(work, 'push', '--quiet', url, 'main')
-    for (const branch of ['feature-a', 'feature-b', 'feature-c', 'feature-d', 'feature-e']) {
+    for (const branch of ['feature-a', 'feature-b', 'feature-c', 'feature-d', 'feature-e', 'feature-f']) {
       await sh(work, 'checkout', '--quiet', '-b', branch, 'main')
       commitFiles(work, { [`${branch}.txt`]: `${branch}\n` }, `Add ${branch}`)
       await sh(work, 'push', '--quiet', url, branch)
@@ -129,6 +129,11 @@ describe('merge requests: create, read, update, delete, lists, approvals', () =>
     const e = await create(dev.token, { source_branch: 'feature-e', target_branch: 'main', title: 'E', approvals_before_merge: 3 })
     expect(e.body).toMatchObject({ approvals_before_merge: 3 })
     db.prepare('UPDATE projects SET settings = json_set(settings, \'$.approvals_before_merge\', 0) WHERE id = ?').run(project.id)
+    // With no project requirement, a given value takes no effect either.
+    const f = await create(dev.token, { source_branch: 'feature-f', target_branch: 'main', title: 'F', approvals_before_merge: 3 })
+    expect(f.status).toBe(201)
+    expect(f.body).toMatchObject({ approvals_before_merge: 0 })
+    expect((await api(ROOT_TOKEN, 'DELETE', `/projects/${project.id}/merge_requests/${(f.body as Json).iid}`)).status).toBe(204)
   })
 
   it('updates labels with add_labels/remove_labels, milestone and assignees, and answers 412 on a stale If-Unmodified-Since', async () => {
