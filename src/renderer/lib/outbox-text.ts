@@ -45,12 +45,12 @@ function describeMutation(m: Mutation): string {
   }
 }
 
-/** "Add label bug on #12" — what the user did, in their words. */
-export function describeEntry(entry: OutboxEntry): string {
+/** "Add label bug on #12" (or on `group/app#12` given the project's path) — what the user did, in their words. */
+export function describeEntry(entry: OutboxEntry, projectPath: string | null = null): string {
   const what = describeMutation(entry.mutation)
   const t = entry.target
   if (t.type === 'todo') return what
-  return `${what} on ${t.type === 'issue' ? '#' : '!'}${t.iid}`
+  return `${what} on ${projectPath ?? ''}${t.type === 'issue' ? '#' : '!'}${t.iid}`
 }
 
 /** A field value for the side-by-side conflict view. */

@@ -1,0 +1,173 @@
+/**
+ * `npm run bench -- ui [issues] [rounds]`: how the renderer feels with a large cache, read from
+ * its own User Timing measures (src/renderer/lib/perf.ts) through Playwright in Debian Chromium.
+ * - issue_list_first_rows_ms: a route change to the issue list of all 10k issues (every state)
+ *   until its first rows are painted; the list is left for Home between rounds;
+ * - label_feedback_ms: Enter on a label in the triage picker (opened with `l` on the highlighted
+ *   row) until the row shows the label added or taken off (pending, unless the server confirmed
+ *   first: `label_feedback_pending_share` says how often it was still pending);
+ * - label_picker_open_ms: `l` until the picker lists the labels (Playwright's view, so an upper bound).
+ * Burrow Server runs as its own process with the synthetic profile (no comments, so the first
+ * sync only fetches items); core and the web host run here, as in browser mode, with the
+ * server's root as the local account, synced before measuring. The first navigation (which
+ * also loads the view's code) is reported apart. Writes bench/results/ui.json; asserts nothing.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Page } from '@playwright/test'
+import { launchCore } from '../src/main/core/launch'
+import { startWebHost } from '../src/main/web-host'
+import { LOCAL_ACCOUNT_ID, type IpcEvents } from '../src/shared/ipc/contract'
+import { percentile, round3 } from './lib/stats'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium'
+// The flags of playwright.config.ts.
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage']
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer()
+    s.once('error', reject)
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+async function startServer(dataDir: string, token: string, issues: number): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort()
+  const child = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'bench', 'lib', 'ui-server.ts'), dataDir, String(port), String(issues), String(Math.round(issues / 5))], {
+    cwd: root,
+    env: { ...process.env, BURROW_ROOT_TOKEN: token },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  await new Promise<void>((resolve, reject) => {
+    let out = ''
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      if (out.includes('ready')) resolve()
+    })
+    child.once('exit', (code) => reject(new Error(`the bench server exited with ${code}`)))
+  })
+  return { url: `http://127.0.0.1:${port}`, child }
+}
+
+/** The duration of the next `name` measure after `count` of them existed. */
+async function nextMeasure(page: Page, name: string, count: number): Promise<{ duration: number; detail: unknown }> {
+  await page.waitForFunction(([n, c]) => performance.getEntriesByName(n as string, 'measure').length > (c as number), [name, count] as const, { timeout: 60_000 })
+  return page.evaluate(([n, c]) => {
+    const entry = performance.getEntriesByName(n as string, 'measure')[c as number] as PerformanceMeasure
+    return { duration: entry.duration, detail: entry.detail as unknown }
+  }, [name, count] as const)
+}
+
+const measures = (page: Page, name: string): Promise<number> => page.evaluate((n) => performance.getEntriesByName(n, 'measure').length, name)
+
+/** Runs the UI benchmark. */
+export default async function uiBench(args: readonly string[]): Promise<void> {
+  const issues = Number(args[0] ?? 10_000)
+  const rounds = Number(args[1] ?? 15)
+  const dir = mkdtempSync(join(tmpdir(), 'burrow-bench-ui-'))
+  const token = randomBytes(16).toString('hex')
+  const seedStarted = performance.now()
+  const server = await startServer(join(dir, 'server'), token, issues)
+  const seedMs = performance.now() - seedStarted
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
+  const launch = await launchCore({ userDataDir: join(dir, 'app'), version: pkg.version, mode: 'browser', localServer: { baseUrl: server.url, token }, encryptedFilePassphrase: 'bench' })
+  let browser: Awaited<ReturnType<typeof chromium.launch>> | null = null
+  try {
+    if (launch.localAccount === null) throw new Error(`the local account did not attach: ${launch.localAccountError}`)
+    // The first sync, to completion, before anything is measured.
+    const syncStarted = performance.now()
+    const finished = new Promise<IpcEvents['sync:did-finish']>((resolve) => {
+      const off = launch.core.events.subscribe((event, payload) => {
+        if (event === 'sync:did-finish' && payload.accountId === LOCAL_ACCOUNT_ID) {
+          off()
+          resolve(payload)
+        }
+      })
+    })
+    const started = await launch.core.dispatch('sync:start', [LOCAL_ACCOUNT_ID])
+    if (!started.ok) throw new Error(`sync:start: ${started.error.message}`)
+    const sync = await finished
+    if (sync.outcome !== 'completed') throw new Error(`sync ${sync.outcome}: ${sync.error?.message}`)
+    const syncMs = performance.now() - syncStarted
+    const cached = launch.cache.db.prepare('SELECT COUNT(*) FROM issues').pluck().get() as number
+    if (cached !== issues) throw new Error(`the cache holds ${cached} issues, not ${issues}`)
+
+    const host = await startWebHost({ rendererDir: join(root, 'out', 'renderer'), core: launch.core })
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true })
+    const page = await browser.newPage({ viewport: { width: 1360, height: 860 } })
+    await page.goto(host.pageUrl)
+    await page.getByTestId('page-title').filter({ hasText: 'Home' }).waitFor()
+
+    // Navigation → first rows of the whole list (every state: all the issues).
+    const LIST = '#/issues?order_by=created_at&sort=desc&state=all'
+    const FIRST = 'burrow:issue-list-first-rows'
+    const firstRows: number[] = []
+    for (let i = 0; i <= rounds; i++) {
+      await page.evaluate(() => (location.hash = '#/'))
+      await page.getByTestId('page-title').filter({ hasText: 'Home' }).waitFor()
+      const before = await measures(page, FIRST)
+      await page.evaluate((hash) => (location.hash = hash), LIST)
+      firstRows.push((await nextMeasure(page, FIRST, before)).duration)
+    }
+    const total = (await page.getByTestId('list-total').textContent())?.trim()
+
+    // The label shortcut on the highlighted row: on, then off, alternately.
+    const labels = (launch.cache.db.prepare("SELECT DISTINCT name FROM labels ORDER BY name").pluck().all() as string[]).slice(0, 3)
+    if (labels.length === 0) throw new Error('no labels in the cache')
+    await page.getByTestId('list-total').click()
+    const FEEDBACK = 'burrow:label-feedback'
+    const feedback: number[] = []
+    const opening: number[] = []
+    let pending = 0
+    for (let i = 0; i < rounds * 2; i++) {
+      if (i % 2 === 0 && i > 0) await page.keyboard.press('j')
+      const label = labels[Math.floor(i / 2) % labels.length]
+      const before = await measures(page, FEEDBACK)
+      const pressed = performance.now()
+      await page.keyboard.press('l')
+      const option = page.getByTestId('triage-picker').getByRole('option').first()
+      await option.waitFor()
+      opening.push(performance.now() - pressed)
+      await page.getByTestId('triage-filter').locator('input').fill(label)
+      await page.getByTestId('triage-picker').getByRole('option').filter({ hasText: label }).first().waitFor()
+      await page.keyboard.press('Enter')
+      const measured = await nextMeasure(page, FEEDBACK, before)
+      feedback.push(measured.duration)
+      if ((measured.detail as { pending?: boolean } | null)?.pending === true) pending++
+    }
+
+    const results = {
+      issues,
+      list_total: total,
+      rounds,
+      seed_ms: round3(seedMs),
+      initial_sync_ms: round3(syncMs),
+      issue_list_first_rows_cold_ms: round3(firstRows[0]),
+      issue_list_first_rows_ms: round3(percentile(firstRows.slice(1), 50)),
+      issue_list_first_rows_p95_ms: round3(percentile(firstRows.slice(1), 95)),
+      label_feedback_ms: round3(percentile(feedback, 50)),
+      label_feedback_p95_ms: round3(percentile(feedback, 95)),
+      label_feedback_pending_share: round3(pending / feedback.length),
+      label_picker_open_ms: round3(percentile(opening, 50)),
+      chromium: browser.version(),
+    }
+    for (const [k, v] of Object.entries(results)) console.log(`${k.padEnd(32)} ${v}`)
+    writeFileSync(join(root, 'bench', 'results', 'ui.json'), `${JSON.stringify(results, null, 2)}\n`)
+    await host.close()
+  } finally {
+    await browser?.close()
+    await launch.close()
+    server.child.kill('SIGTERM')
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
