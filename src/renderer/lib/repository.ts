@@ -53,7 +53,7 @@ export function cloneStatusText(clone: RepoClone | null): string {
     case 'failed':
       return `Clone failed: ${clone.lastError ?? 'unknown reason'}`
     default:
-      return clone.lastError !== null ? `Last fetch failed: ${clone.lastError}` : 'Cloned: readable offline'
+      return clone.lastError !== null ? 'Cloned: readable offline · the last fetch failed' : 'Cloned: readable offline'
   }
 }
 

@@ -56,7 +56,7 @@ describe('repository addresses and states', () => {
     const base: RepoClone = { accountId: 'a', projectId: 1, pathWithNamespace: 'g/p', name: 'p', webUrl: null, state: 'ready', defaultBranch: 'main', clonedAt: null, fetchedAt: null, lastError: null, sizeBytes: null, progress: null }
     expect(cloneStatusText(null)).toMatch(/Not cloned/)
     expect(cloneStatusText(base)).toBe('Cloned: readable offline')
-    expect(cloneStatusText({ ...base, lastError: 'refused' })).toBe('Last fetch failed: refused')
+    expect(cloneStatusText({ ...base, lastError: 'refused' })).toBe('Cloned: readable offline · the last fetch failed')
     expect(cloneStatusText({ ...base, state: 'failed', lastError: 'gone' })).toBe('Clone failed: gone')
     expect(progressPercent({ ...base, progress: { accountId: 'a', projectId: 1, operation: 'clone', phase: 'Receiving objects', loaded: 1, total: 3, bytes: 0 } })).toBe(33)
     expect(progressPercent({ ...base, progress: { accountId: 'a', projectId: 1, operation: 'clone', phase: 'Connecting', loaded: 0, total: null, bytes: 0 } })).toBeNull()

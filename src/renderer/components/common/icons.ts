@@ -39,6 +39,7 @@ export const ICONS = {
   command: ['M9 6v12', 'M15 6v12', 'M6 9h12', 'M6 15h12'],
   comment: ['M4 5.5h16v10H10l-4.5 4v-4H4z'],
   file: ['M6 3.5h8l4.5 4.5v12.5H6z', 'M14 3.5V8h4.5'],
+  folder: ['M3.5 6.5a1 1 0 0 1 1-1h5l2 2h8a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1h-15a1 1 0 0 1-1-1z'],
   check: ['M5 12.5l4.5 4.5L19 7.5'],
   alert: ['M12 4 21 19.5H3z', 'M12 10v4.5', 'M12 17.2h.01'],
 } as const

@@ -1,0 +1,124 @@
+import { join } from 'node:path'
+import { expect, test, type Page } from '@playwright/test'
+import { launchBurrow, SCREENSHOTS, watchCsp, type RunningBurrow } from './support/burrow'
+
+// The repository browser against the demo content of a real Burrow Server: clone a demo project
+// through the proxy, then cut the network and browse a file and a commit from the clone.
+test.describe.configure({ mode: 'serial' })
+
+const PROJECT = 'kestrel/field-app'
+
+let burrow: RunningBurrow
+let violations: string[] = []
+
+test.beforeAll(async () => {
+  burrow = await launchBurrow({ demo: true })
+})
+
+test.afterAll(async () => {
+  await burrow?.stop()
+})
+
+test.beforeEach(async ({ page }) => {
+  await page.setViewportSize({ width: 1360, height: 860 })
+  violations = watchCsp(page)
+})
+
+test.afterEach(() => {
+  expect(violations, 'Content-Security-Policy violations').toEqual([])
+})
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled' })
+
+async function goToRepositories(page: Page): Promise<void> {
+  await expect(page.getByTestId('page-title')).toBeVisible()
+  await page.keyboard.press('g')
+  await page.keyboard.press('r')
+  await expect(page.getByTestId('page-title')).toHaveText('Repositories')
+}
+
+test('a demo project is cloned with progress, then its files and a commit are browsed with the network cut', async ({ page }) => {
+  test.setTimeout(300_000)
+  await page.goto(burrow.pageUrl)
+  await page.getByTestId('instance-other').click()
+  await page.getByTestId('instance-url').locator('input').fill(burrow.proxyUrl ?? '')
+  await page.getByTestId('token').locator('input').fill(burrow.user.token)
+  await page.getByTestId('account-add-submit').click()
+  await expect(page.getByTestId('account-current')).toHaveText(burrow.user.name)
+  await expect(page.getByTestId('status-sync')).toHaveText(/Synced/, { timeout: 150_000 })
+
+  await goToRepositories(page)
+  const row = page.locator(`[data-testid="repo-row"][data-project="${PROJECT}"]`)
+  await expect(row).toBeVisible()
+  await expect(row.getByTestId('repo-clone-status')).toHaveText(/Not cloned/)
+  await row.getByTestId('repo-clone-button').click()
+  await expect(row.getByTestId('repo-clone-status')).toHaveText('Cloned: readable offline', { timeout: 120_000 })
+  await shot(page, 'repositories-list')
+
+  await row.getByTestId('repo-open').click()
+  await expect(page.getByTestId('repo-title')).toHaveText(PROJECT)
+  await expect(page.getByTestId('repo-source')).toHaveAttribute('data-source', 'clone')
+  await expect(page.getByTestId('repo-tree-entry').first()).toBeVisible()
+  await shot(page, 'repository-tree')
+
+  // From here on the instance cannot be reached: everything comes from the clone.
+  await burrow.setOnline(false)
+  await page.locator('[data-testid="repo-tree-entry"][data-path="README.md"]').click()
+  await expect(page.getByTestId('repo-file-markdown').locator('h1').first()).toBeVisible()
+  await expect(page.getByTestId('repo-source')).toHaveAttribute('data-source', 'clone')
+  await shot(page, 'repository-readme')
+
+  // Keyboard: back up, into the first directory, open its first file.
+  await page.keyboard.press('u')
+  await expect(page.getByTestId('repo-tree-entry').first()).toBeVisible()
+  const firstDir = page.locator('[data-testid="repo-tree-entry"][data-type="tree"]').first()
+  const dirPath = await firstDir.getAttribute('data-path')
+  await firstDir.click()
+  await expect(page.getByTestId('repo-breadcrumbs')).toContainText(dirPath ?? '')
+  const firstFile = page.locator('[data-testid="repo-tree-entry"][data-type="blob"]').first()
+  await firstFile.click()
+  await expect(page.getByTestId('repo-file-code-view')).toBeVisible()
+  await expect(page.locator('.repo-file__line').first()).toBeVisible()
+  await shot(page, 'repository-file')
+
+  await page.getByTestId('repo-tab-history').click()
+  await expect(page.getByTestId('repo-commit-row').first()).toBeVisible()
+  await shot(page, 'repository-history')
+  const title = (await page.locator('.repo-commits__title').first().textContent())?.trim() ?? ''
+  await page.keyboard.press('o')
+  await expect(page.getByTestId('repo-commit-title')).toHaveText(title)
+  await expect(page.locator('.diff-file').first()).toBeVisible()
+  await expect(page.getByTestId('repo-source')).toHaveAttribute('data-source', 'clone')
+  await shot(page, 'repository-commit')
+
+  // Fetching needs the server: tried with the network cut, it says so and the clone stays readable.
+  await page.getByTestId('repo-fetch').click()
+  await expect(page.getByTestId('repo-clone').getByRole('alert')).toContainText('Needs the server', { timeout: 60_000 })
+  await expect(page.getByTestId('repo-clone-status')).toHaveText(/the last fetch failed/)
+  await shot(page, 'repository-fetch-offline')
+  await burrow.setOnline(true)
+  await page.getByTestId('repo-fetch').click()
+  await expect(page.getByTestId('repo-clone-status')).toHaveText('Cloned: readable offline', { timeout: 60_000 })
+})
+
+test('the repository browser in the dark theme', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await page.goto(burrow.pageUrl)
+  await goToRepositories(page)
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
+  await shot(page, 'repositories-list-dark')
+  await page.locator(`[data-testid="repo-row"][data-project="${PROJECT}"]`).getByTestId('repo-open').click()
+  await page.locator('[data-testid="repo-tree-entry"][data-path="README.md"]').click()
+  await expect(page.getByTestId('repo-file-markdown')).toBeVisible()
+  await shot(page, 'repository-readme-dark')
+  await page.getByTestId('repo-tab-history').click()
+  await page.locator('.repo-commits__title').first().click()
+  await expect(page.locator('.diff-file').first()).toBeVisible()
+  await shot(page, 'repository-commit-dark')
+  await page.goBack()
+  await page.getByTestId('repo-tab-files').click()
+  await page.locator('[data-testid="repo-tree-entry"][data-type="tree"]').first().click()
+  await page.locator('[data-testid="repo-tree-entry"][data-type="blob"]').first().click()
+  await expect(page.getByTestId('repo-file-code-view')).toBeVisible()
+  await shot(page, 'repository-file-dark')
+})
