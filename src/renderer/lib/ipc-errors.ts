@@ -45,6 +45,13 @@ const EXPLANATIONS: Readonly<Record<string, Explanation>> = {
   offline: { title: 'Needs the server', hint: 'Try again once the server can be reached; this action is not kept for later.' },
   'api-error': { title: 'The server answered with an error', hint: null },
   'handler-failed': { title: 'Something went wrong', hint: null },
+  // The repository browser's (core/repos).
+  'not-cloned': { title: 'Not cloned', hint: 'Clone the repository to read it on this computer, also offline.' },
+  'empty-repository': { title: 'Nothing to browse yet', hint: 'The repository has no commits. Push a first commit, then fetch.' },
+  'not-a-file': { title: 'Not a file', hint: 'Open it as a directory instead.' },
+  'not-a-directory': { title: 'Not a directory', hint: 'Open it as a file instead.' },
+  'clone-failed': { title: 'The clone or fetch failed', hint: 'Try again; if it keeps failing, remove the clone and clone it again.' },
+  cancelled: { title: 'Cancelled', hint: null },
 }
 
 function asIpcError(error: unknown): IpcError {
