@@ -554,6 +554,10 @@ describe('notes, discussions, award emoji, subscriptions and to-dos', () => {
     expect(n.statusCode).toBe(201)
     expect(n.body).toMatchObject({ body: '@rex hello', noteable_type: 'Epic', noteable_id: e.id, noteable_iid: e.iid, project_id: null, system: false })
     expect((await get(guest.token, notes)).body).toHaveLength(1)
+    // The mention raised a to-do on the epic for rex, with the epic's group (rex's own comment below settles it).
+    const todos = (await get(reporter.token, '/todos?type=Epic')).body as Json[]
+    expect(todos[0]).toMatchObject({ target_type: 'Epic', action_name: 'directly_addressed', project: null, group: { id: group.id, full_path: 'acme', kind: 'group' }, target: { id: e.id } })
+    expect(todos[0].target_url).toBe(`http://burrow.test/groups/acme/-/epics/${e.iid}#note_${n.body.id}`)
     const thread = await post(reporter.token, `/groups/${group.id}/epics/${e.id}/discussions`, { body: 'thread' })
     expect(thread.statusCode).toBe(201)
     const reply = await post(guest.token, `/groups/${group.id}/epics/${e.id}/discussions/${thread.body.id}/notes`, { body: 'reply' })
@@ -561,10 +565,6 @@ describe('notes, discussions, award emoji, subscriptions and to-dos', () => {
     const discussion = (await get(guest.token, `/groups/${group.id}/epics/${e.id}/discussions/${thread.body.id}`)).body
     expect(discussion.notes.map((x: Json) => x.body)).toEqual(['thread', 'reply'])
     expect((await get(guest.token, `/groups/${group.id}/epics/${e.iid + 100000}/notes`)).statusCode).toBe(404)
-    // The mention raised a to-do on the epic for rex, with the epic's group.
-    const todos = (await get(reporter.token, '/todos?type=Epic')).body as Json[]
-    expect(todos[0]).toMatchObject({ target_type: 'Epic', action_name: 'directly_addressed', project: null, group: { id: group.id, full_path: 'acme', kind: 'group' }, target: { id: e.id } })
-    expect(todos[0].target_url).toBe(`http://burrow.test/groups/acme/-/epics/${e.iid}#note_${n.body.id}`)
     // Commenting touches the epic and records a group event.
     const events = (await get(guest.token, `/users/${guest.user.id}/events?action=commented`)).body as Json[]
     expect(events[0]).toMatchObject({ action_name: 'commented on', project_id: null, note: { noteable_type: 'Epic' } })

@@ -87,6 +87,17 @@ export function markTodoRowDone(db: Db, id: number): TodoRow {
   return findTodoById(db, id) as TodoRow
 }
 
+/**
+ * Marks a user's pending to-dos on one target done (GitLab's resolve_todos_for_target): acting on
+ * an issue, merge request or epic — commenting, editing, closing, merging, approving, reacting —
+ * settles what was asked of that user there.
+ */
+export function resolveTodosForTarget(db: Db, userId: number, targetType: string, targetId: number): number {
+  return db
+    .prepare(`UPDATE todos SET state = 'done', updated_at = ? WHERE user_id = ? AND target_type = ? AND target_id = ? AND state = 'pending'`)
+    .run(nowIso(), userId, targetType, targetId).changes
+}
+
 /** Marks every pending to-do of a user done; returns how many. */
 export function markAllTodoRowsDone(db: Db, userId: number): number {
   return db.prepare(`UPDATE todos SET state = 'done', updated_at = ? WHERE user_id = ? AND state = 'pending'`).run(nowIso(), userId).changes

@@ -28,6 +28,7 @@ import {
   type MergeRequestInput,
 } from '../services/merge-requests'
 import { mergeabilityIdle, queueMergeabilityCheck, registerMergeRequestRefresh } from '../services/mergeability'
+import { resolveTodosForTarget } from '../db/todos'
 import { awardEmojiRoutes } from '../services/award-emoji'
 import { linkDeployedMergeRequests } from '../services/deployment-merge-requests'
 import { recordEvent } from '../services/events'
@@ -583,6 +584,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     const db = request.server.burrow.db
     if (!insertApproval(db, mr.id, user.id)) throw unauthorized()
     recordEvent(db, { authorId: user.id, action: 'approved', projectId: project.id, targetType: 'MergeRequest', targetId: mr.id, targetIid: mr.iid, targetTitle: mr.title })
+    resolveTodosForTarget(db, user.id, 'MergeRequest', mr.id)
     return reply.code(201).send(approvalsEntity(request, mr))
   })
 

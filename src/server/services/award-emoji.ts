@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { Db } from '../db/connection'
 import { deleteAward, findAward, insertAward, listAwards, type AwardableType, type AwardEmojiRow } from '../db/award-emoji'
 import { usersById } from '../db/issues'
+import { resolveTodosForTarget } from '../db/todos'
 import type { UserRow } from '../db/rows'
 import { userRef } from '../entities/user'
 import { ApiError, forbidden, missingParam, notFound, unauthorized } from '../http/errors'
@@ -43,6 +44,7 @@ export function addAward(db: Db, a: Awardable, userId: number, name: string): Aw
   if (!EMOJI_NAME.test(name)) throw new ApiError(404, { message: '404 Award Emoji Name is not a valid emoji name Not Found' })
   const row = insertAward(db, a.type, a.id, userId, name)
   if (!row) throw new ApiError(404, { message: '404 Award Emoji Name has already been taken Not Found' })
+  resolveTodosForTarget(db, userId, a.type, a.id)
   return row
 }
 

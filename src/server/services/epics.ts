@@ -19,6 +19,7 @@ import { findIssueById, labelsOf, listIssues, readableProjects, updateIssueRow, 
 import { findLabelTitleInScope, insertLabel, type LabelRow } from '../db/labels'
 import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../db/namespaces'
 import { insertNote } from '../db/notes'
+import { resolveTodosForTarget } from '../db/todos'
 import { findProjectWithNamespace } from '../db/projects'
 import type { NamespaceRow, ProjectRow, UserRow } from '../db/rows'
 import { epicEntity, epicIssueLinkEntity, epicWebUrl, issueEpicRef, linkedEpicEntity, type EpicOrigin, type EpicPageData } from '../entities/epic'
@@ -350,6 +351,7 @@ export interface EpicChanges {
  */
 export function updateEpic(db: Db, epic: EpicRow, changes: EpicChanges, actorId: number): EpicRow {
   return db.transaction(() => {
+    resolveTodosForTarget(db, actorId, 'Epic', epic.id)
     const now = nowIso()
     const cols: { -readonly [K in keyof EpicColumnChanges]: EpicColumnChanges[K] } = { updated_at: changes.updatedAt ?? now }
     if (changes.title !== undefined && changes.title !== epic.title) cols.title = changes.title

@@ -20,6 +20,7 @@ import { projectLabelScope } from './labels'
 import { isSubscribed } from './subscriptions'
 import { timeStatsOf, type TimeStats } from './time-tracking'
 import { createTodo } from './todos'
+import { resolveTodosForTarget } from '../db/todos'
 // Epics hold issues and issues show their epic; the cycle is only used at call time.
 import { carryEpic, issueEpicFields, issueEpicParam, setIssueEpic } from './epics'
 import type { EpicRow } from '../db/epics'
@@ -392,6 +393,7 @@ export function updateIssue(request: FastifyRequest, project: ProjectRow, issue:
   const db = request.server.burrow.db
   const admin = canAdminIssues(request, project)
   return db.transaction(() => {
+    resolveTodosForTarget(db, user.id, 'Issue', issue.id)
     const now = nowIso()
     const cols: { -readonly [K in keyof IssueColumnChanges]: IssueColumnChanges[K] } = { updated_at: changes.updated_at ?? now }
     if (changes.title !== undefined && changes.title !== issue.title) cols.title = changes.title

@@ -29,6 +29,7 @@ import { presentMilestones } from './milestones'
 import { projectLabelScope } from './labels'
 import { isSubscribed } from './subscriptions'
 import { createTodo } from './todos'
+import { resolveTodosForTarget } from '../db/todos'
 import { cachedStatement } from '../db/statements'
 
 /** How a list or single response is shaped. */
@@ -378,6 +379,7 @@ export async function updateMergeRequest(request: FastifyRequest, project: Proje
     stateAction = 'reopened'
   }
   return db.transaction(() => {
+    resolveTodosForTarget(db, actor.id, 'MergeRequest', mr.id)
     if (input.labels !== undefined || input.add_labels !== undefined || input.remove_labels !== undefined) {
       let titles = input.labels !== undefined ? [...input.labels] : currentLabelTitles(db, mr.id)
       if (input.add_labels) titles.push(...input.add_labels)

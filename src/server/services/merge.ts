@@ -14,6 +14,7 @@ import { commitTree, isAncestor, mergeTree, updateRef, type CommitIdentity } fro
 import { projectGitDir } from '../git/project-repo'
 import { rebaseCommits } from '../git/rebase'
 import { apiMessage } from '../http/errors'
+import { resolveTodosForTarget } from '../db/todos'
 import { recordEvent } from './events'
 import { canReadIssue, requireIssuesFeature, updateIssue } from './issues'
 import { branchHeads, runInBackground } from './mergeability'
@@ -105,6 +106,7 @@ export async function mergeMergeRequest(request: FastifyRequest, project: Projec
     merge_error: null,
   })
   recordEvent(ctx.db, { authorId: user.id, action: 'merged', projectId: project.id, targetType: 'MergeRequest', targetId: mr.id, targetIid: mr.iid, targetTitle: mr.title })
+  resolveTodosForTarget(ctx.db, user.id, 'MergeRequest', mr.id)
   await pushLanded({ ctx, project, user, updates: [{ oldSha: heads.target, newSha: newTarget, ref }] })
   const remove = options.shouldRemoveSourceBranch ?? (mr.should_remove_source_branch === 1 || mr.force_remove_source_branch === 1)
   if (remove) await removeSourceBranch(ctx, mr, heads.source, user)

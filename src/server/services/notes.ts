@@ -5,7 +5,7 @@ import { Permissions } from '../auth/permissions'
 import { nowIso } from '../db/connection'
 import { convertToThread, deleteNoteRow, insertNote, setResolved, updateNoteBody, type NoteableType, type NoteRow, type NoteType } from '../db/notes'
 import type { NamespaceRow, ProjectRow, UserRow } from '../db/rows'
-import { insertTodoRow } from '../db/todos'
+import { insertTodoRow, resolveTodosForTarget } from '../db/todos'
 import { findUserByUsername } from '../db/users'
 import type { CommandsChanges } from '../entities/note'
 import { eventNote } from '../entities/note'
@@ -166,6 +166,7 @@ export function createNote(request: FastifyRequest, noteable: Noteable, rawBody:
       updatedAt: createdAt,
     })
     noteable.touch(request, now)
+    if (noteable.todoTarget) resolveTodosForTarget(db, user.id, noteable.type, noteable.id)
     recordEvent(db, {
       authorId: user.id,
       action: 'commented',
@@ -231,7 +232,10 @@ export function resolveNotes(request: FastifyRequest, noteable: Noteable, notes:
   if (!noteable.canResolve?.(request) || notes.every((n) => n.resolvable !== 1)) throw forbidden()
   const db = request.server.burrow.db
   const by = resolved ? { userId: user.id, at: nowIso() } : null
-  setResolved(db, single ? { noteId: notes[0].id } : { discussionId: notes[0].discussion_id }, by)
+  db.transaction(() => {
+    setResolved(db, single ? { noteId: notes[0].id } : { discussionId: notes[0].discussion_id }, by)
+    resolveTodosForTarget(db, user.id, noteable.type, noteable.id)
+  })()
 }
 
 /** Deletes a note (its to-dos go with it through the foreign key). */
