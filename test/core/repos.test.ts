@@ -399,6 +399,21 @@ describe('repos: clone, browse offline, fetch', () => {
     await expect(repos.log(w.accountId, w.otherProjectId, 'main', '/etc/passwd', 1, 10)).rejects.toMatchObject({ code: 'invalid-arguments' })
   })
 
+  it('clones for an account signed in with a password (OAuth), whose access token goes to git as oauth2', async () => {
+    const reporter = seedUser(w.server, { username: `surveyor${Math.random().toString(36).slice(2, 7)}` })
+    await api(w.server, w.owner.token, 'POST', `/projects/${w.projectId}/members`, { user_id: reporter.user.id, access_level: 20 })
+    const oauthAccount = await call<{ id: string; authKind: string }>(w.core, 'accounts:add', { baseUrl: w.server.url, username: reporter.user.username, password: reporter.password })
+    expect(oauthAccount.authKind).toBe('oauth')
+    const cloned = await call<RepoClone>(w.core, 'repos:clone', oauthAccount.id, w.projectId)
+    expect(cloned.state).toBe('ready')
+    const tree = await call<RepoTree>(w.core, 'repos:tree', oauthAccount.id, { projectId: w.projectId, ref: 'main' })
+    expect(tree.source).toBe('clone')
+    const gitdir = join(w.reposDir, accountDirName(oauthAccount.id), `${w.projectId}.git`)
+    expect(readFileSync(join(gitdir, 'config'), 'utf8')).not.toMatch(/:\/\/[^/\s]*@/)
+    await call(w.core, 'accounts:remove', oauthAccount.id)
+    await until(() => !existsSync(join(w.reposDir, accountDirName(oauthAccount.id))))
+  })
+
   it('remove deletes the clone and its record; removing the account deletes its clones', async () => {
     const gitdir = join(w.reposDir, accountDirName(w.accountId), `${w.projectId}.git`)
     w.changes.length = 0

@@ -438,7 +438,10 @@ export class CloneReader {
     await enqueue(exclude, true)
     await enqueue(include, false)
     let truncated = false
-    while (queue.size > 0 && queue.toArray().some((item) => !item.excluded && !excluded.has(item.oid))) {
+    // Go on while something interesting is queued, or an excluded commit still has to take back
+    // one that was included (commit times tie or run backwards: the order is only a heuristic).
+    const pending = (): boolean => queue.toArray().some((item) => (item.excluded ? included.has(item.oid) : !excluded.has(item.oid)))
+    while (queue.size > 0 && pending()) {
       const item = queue.pop() as { readonly oid: string; readonly excluded: boolean }
       const commit = await this.readCommit(item.oid)
       if (item.excluded || excluded.has(item.oid)) {
