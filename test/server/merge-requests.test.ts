@@ -239,6 +239,12 @@ describe('merge requests: create, read, update, delete, lists, approvals', () =>
       expect(iidsOf((await api(dev2.token, 'GET', '/merge_requests?scope=all')).body)).toEqual([1, 2, 3, 4, 5])
       expect(iidsOf((await api(stranger.token, 'GET', '/merge_requests?scope=all')).body)).toEqual([])
       expect((await api(null, 'GET', '/merge_requests')).status).toBe(401)
+      // Every merge request call is authenticated (the spec), even on a public project.
+      expect((await api(null, 'GET', '/merge_requests?scope=all')).body).toEqual({ message: '401 Unauthorized' })
+      const pub = (await api(ROOT_TOKEN, 'POST', '/projects', { name: 'public-mrs', visibility: 'public' })).body as Json
+      for (const url of [`/projects/${pub.id}/merge_requests`, `/projects/${pub.id}/merge_requests/1`, `/projects/${pub.id}/merge_requests/1/notes`, `/projects/${pub.id}/merge_requests/1/award_emoji`]) {
+        expect((await api(null, 'GET', url)).status).toBe(401)
+      }
       const full = (await api(dev2.token, 'GET', '/merge_requests?scope=all&iids[]=1')).body as Json[]
       expect(full[0].references).toMatchObject({ relative: `${path}!1` })
     })

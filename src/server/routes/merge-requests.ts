@@ -368,12 +368,15 @@ async function mrDiffs(request: FastifyRequest, project: ProjectRow, mr: MergeRe
 /** Merge request routes: lists, CRUD, merge, rebase, merge ref, approvals, diffs, time tracking. */
 const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
   registerMergeRequestRefresh(app.burrow)
+  // The spec: every merge request call is authenticated, public projects' included.
+  app.addHook('preHandler', async (request) => {
+    if (!request.actor.user) throw unauthorized()
+  })
   // preClose: the root onClose hook closes the database, and background jobs still need it.
   app.addHook('preClose', async () => mergeabilityIdle(app.burrow))
 
   app.get('/merge_requests', { schema: { querystring: ListQuery } }, async (request, reply) => {
     const q = request.query as Record<string, unknown>
-    if (q.scope !== 'all' && !request.actor.user) throw unauthorized()
     return sendList(request, reply, filterOf(request, q, undefined, 'created_by_me', true), null)
   })
 

@@ -9,7 +9,7 @@ import { findProjectWithNamespace } from '../db/projects'
 import { findMergeRequestByIid, updateMergeRequestRow, type MergeRequestRow } from '../db/merge-requests'
 import { canReadMergeRequestsWith } from './merge-requests'
 import { projectSnippetWebUrl } from '../entities/snippet'
-import { notFound } from '../http/errors'
+import { notFound, unauthorized } from '../http/errors'
 import { loadProject } from '../http/resolve'
 import { epicNoteableKind } from './epics'
 import type { Noteable } from './notes'
@@ -137,6 +137,8 @@ const mergeRequestKind: NoteableKind = {
   segment: 'merge_requests',
   param: 'merge_request_iid',
   load(request, parentId, key) {
+    // Merge request calls are all authenticated (the spec), their notes and discussions included.
+    if (!request.actor.user) throw unauthorized()
     const project = loadProject(request, parentId)
     const mr = findMergeRequestByIid(request.server.burrow.db, project.id, key)
     if (!mr || !canReadMergeRequestsWith(request.perms, project)) throw notFound('Merge Request')
