@@ -18,6 +18,7 @@ import { findVulnerability, listFindings } from '../db/vulnerabilities'
 import { projectGitDir } from '../git/project-repo'
 import { resolveCommit } from '../git/refs'
 import { createHttpIntegration, receiveAlertPayload, setAlertAssignees, updateAlertStatus } from '../services/alerts'
+import { ciSlug } from '../services/ci-context'
 import { createClientKey, updateErrorTrackingSetting } from '../services/error-tracking'
 import { runEnvironmentMaintenance, stopEnvironment } from '../services/environments'
 import { createGeoNode } from '../services/geo-nodes'
@@ -349,7 +350,7 @@ class OperationsPlanner {
       })
       if (!last) return
       this.ci(mr.end.at + 6 * MINUTE, async () => {
-        const env = findEnvironmentByName(this.db, this.host.project(key).id, `review/${refSlug(mr.branch)}`)
+        const env = findEnvironmentByName(this.db, this.host.project(key).id, `review/${ciSlug(mr.branch)}`)
         if (!env) return
         await stopEnvironment(this.as(mr.end.by), this.host.project(key), env)
         await this.runJobs(runner, key)
@@ -525,11 +526,6 @@ class OperationsPlanner {
       await storageMovesIdle(live)
     })
   }
-}
-
-/** GitLab's CI_COMMIT_REF_SLUG: lowercased, non-alphanumerics as '-', at most 63 characters, no dash at either end. */
-function refSlug(ref: string): string {
-  return ref.toLowerCase().replace(/[^a-z0-9]/g, '-').slice(0, 63).replace(/^-+|-+$/g, '')
 }
 
 function passingTests(language: string, coverage: string): string[] {
