@@ -313,14 +313,14 @@ describe('merge requests: create, read, update, delete, lists, approvals', () =>
     expect((await api(reporter.token, 'POST', `/projects/${project.id}/merge_requests/1/todo`)).status).toBe(304)
   })
 
-  it('tracks time: estimate, spent time, resets', async () => {
+  it('tracks time: estimate (200), spent time (201), resets (200), as GitLab answers them', async () => {
     const est = await api(dev.token, 'POST', `/projects/${project.id}/merge_requests/1/time_estimate`, { duration: '1h30m' })
-    expect(est.body).toMatchObject({ time_estimate: 5400, human_time_estimate: '1h 30m' })
-    const spent = await api(dev.token, 'POST', `/projects/${project.id}/merge_requests/1/add_spent_time`, { duration: '2h' })
-    expect(spent.body).toMatchObject({ total_time_spent: 7200 })
-    expect(((await api(dev.token, 'GET', `/projects/${project.id}/merge_requests/1`)).body as Json).time_stats).toMatchObject({ time_estimate: 5400, total_time_spent: 7200 })
-    expect((await api(dev.token, 'POST', `/projects/${project.id}/merge_requests/1/reset_spent_time`)).body).toMatchObject({ total_time_spent: 0 })
-    expect((await api(dev.token, 'POST', `/projects/${project.id}/merge_requests/1/reset_time_estimate`)).body).toMatchObject({ time_estimate: 0 })
+    expect(est).toMatchObject({ status: 200, body: { time_estimate: 5400, human_time_estimate: '1h 30m' } })
+    const spent = await api(dev.token, 'POST', `/projects/${project.id}/merge_requests/1/add_spent_time`, { duration: '1w 2h' })
+    expect(spent).toMatchObject({ status: 201, body: { total_time_spent: 151200, human_total_time_spent: '1w 2h' } })
+    expect(((await api(dev.token, 'GET', `/projects/${project.id}/merge_requests/1`)).body as Json).time_stats).toMatchObject({ time_estimate: 5400, total_time_spent: 151200 })
+    expect(await api(dev.token, 'POST', `/projects/${project.id}/merge_requests/1/reset_spent_time`)).toMatchObject({ status: 200, body: { total_time_spent: 0 } })
+    expect(await api(dev.token, 'POST', `/projects/${project.id}/merge_requests/1/reset_time_estimate`)).toMatchObject({ status: 200, body: { time_estimate: 0 } })
   })
 
   it('lists changes, diffs, commits and participants', async () => {

@@ -651,12 +651,12 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     const seconds = durationOf((request.body as Record<string, unknown> | undefined)?.duration)
     if (seconds < 0) throw apiMessage(400, 'Invalid time duration')
     const row = updateMergeRequestRow(request.server.burrow.db, mr.id, { time_estimate: seconds })
-    return reply.code(201).send(timeStatsFor(request, row))
+    return reply.code(200).send(timeStatsFor(request, row))
   })
   app.post('/projects/:id/merge_requests/:merge_request_iid/reset_time_estimate', { schema: { params: MrParams } }, async (request, reply) => {
     const { mr } = timeWriter(request)
     const row = updateMergeRequestRow(request.server.burrow.db, mr.id, { time_estimate: 0 })
-    return reply.code(201).send(timeStatsFor(request, row))
+    return reply.code(200).send(timeStatsFor(request, row))
   })
   app.post('/projects/:id/merge_requests/:merge_request_iid/add_spent_time', { schema: { params: MrParams } }, async (request, reply) => {
     const { mr, user, project } = timeWriter(request)
@@ -671,7 +671,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/projects/:id/merge_requests/:merge_request_iid/reset_spent_time', { schema: { params: MrParams } }, async (request, reply) => {
     const { mr } = timeWriter(request)
     request.server.burrow.db.prepare("DELETE FROM timelogs WHERE trackable_type = 'MergeRequest' AND trackable_id = ?").run(mr.id)
-    return reply.code(201).send(timeStatsFor(request, updateMergeRequestRow(request.server.burrow.db, mr.id, {})))
+    return reply.code(200).send(timeStatsFor(request, updateMergeRequestRow(request.server.burrow.db, mr.id, {})))
   })
 
   await app.register(
