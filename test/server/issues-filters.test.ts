@@ -287,6 +287,11 @@ describe('milestone wildcards as GitLab computes them', () => {
   it('milestone_id=Started: active milestones whose start date has come', async () => {
     expect(await list('milestone_id=Started')).toEqual(['on due', 'on later'])
   })
+  it('milestone takes #upcoming and #started; a plain "Upcoming" is a title', async () => {
+    expect(await list('milestone=%23upcoming')).toEqual(['on group', 'on next'])
+    expect(await list('milestone=%23started')).toEqual(['on due', 'on later'])
+    expect(await list('milestone=Upcoming')).toEqual([])
+  })
   it('not[milestone_id]=Upcoming: issues of an active milestone already due; Started: of one not started yet', async () => {
     expect(await list('not[milestone_id]=Upcoming')).toEqual(['on due'])
     expect(await list('not[milestone_id]=Started')).toEqual(['on future'])

@@ -175,22 +175,24 @@ function filterOf(request: FastifyRequest, q: Query, base: ListBase): IssueFilte
 
   let milestone: Wildcard<string> | undefined
   let milestoneSpecial: IssueFilter['milestoneSpecial']
-  const special = (raw: unknown): boolean => {
+  // milestone_id names the wildcards plainly; the milestone title takes GitLab's `#upcoming` and
+  // `#started` (a milestone may well be titled "Upcoming").
+  const special = (raw: unknown, prefix: '' | '#'): boolean => {
     const s = String(raw).toLowerCase()
-    if (s === 'upcoming' || s === '#upcoming') milestoneSpecial = 'upcoming'
-    else if (s === 'started' || s === '#started') milestoneSpecial = 'started'
+    if (s === `${prefix}upcoming`) milestoneSpecial = 'upcoming'
+    else if (s === `${prefix}started`) milestoneSpecial = 'started'
     else return false
     return true
   }
   if (given(q.milestone_id)) {
     const w = wildcardOf(q.milestone_id)
     if (w) milestone = { kind: w }
-    else if (!special(q.milestone_id)) throw invalidParam('milestone_id', 'does not have a valid value')
+    else if (!special(q.milestone_id, '')) throw invalidParam('milestone_id', 'does not have a valid value')
   }
   if (given(q.milestone)) {
     const w = wildcardOf(q.milestone)
     if (w) milestone = { kind: w }
-    else if (!special(q.milestone)) milestone = { kind: 'value', value: String(q.milestone) }
+    else if (!special(q.milestone, '#')) milestone = { kind: 'value', value: String(q.milestone) }
   }
 
   let myReactionEmoji: Wildcard<string> | undefined
