@@ -128,7 +128,7 @@ export function createHandlers(options: CoreOptions): IpcHandlers {
     },
     ...outboxHandlers(outbox),
     ...cacheHandlers(offline),
-    ...apiHandlers(accounts),
+    ...apiHandlers(accounts, () => options.cache),
     ...notifyHandlers(notify),
     ...preferencesHandlers(preferences),
     ...avatarsHandlers(avatars),

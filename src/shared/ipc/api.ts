@@ -25,6 +25,12 @@ export interface ApiSendRequest {
   readonly query?: Readonly<Record<string, ApiQueryValue>>
   /** The JSON body: an object (GitLab's endpoints take named parameters). */
   readonly body?: { readonly [key: string]: ApiBodyValue }
+  /**
+   * Other GET paths (relative to /api/v4, any query) whose saved copies the write makes
+   * outdated besides the ones core works out from `path` — another list showing the same item
+   * (`/projects/7/runners` after `PUT /runners/3`). At most 20.
+   */
+  readonly invalidates?: readonly string[]
 }
 
 export interface ApiSendResult {
@@ -114,8 +120,8 @@ function checkBody(v: unknown): string | null {
 
 /** Checks one `ApiSendRequest`; a message for the first problem, or null. */
 export function checkApiSendRequest(v: unknown): string | null {
-  if (!isRecord(v)) return 'expected {method, path, query?, body?}'
-  const extra = Object.keys(v).filter((k) => !['method', 'path', 'query', 'body'].includes(k))
+  if (!isRecord(v)) return 'expected {method, path, query?, body?, invalidates?}'
+  const extra = Object.keys(v).filter((k) => !['method', 'path', 'query', 'body', 'invalidates'].includes(k))
   if (extra.length > 0) return `unknown field ${extra[0]}`
   if (typeof v.method !== 'string' || !METHODS.includes(v.method)) return 'method must be POST, PUT, PATCH or DELETE (reads go through api:get)'
   const path = checkApiSendPath(v.path)
@@ -127,6 +133,13 @@ export function checkApiSendRequest(v: unknown): string | null {
   if (v.body !== undefined) {
     const body = checkBody(v.body)
     if (body !== null) return body
+  }
+  if (v.invalidates !== undefined) {
+    if (!Array.isArray(v.invalidates) || v.invalidates.length > 20) return 'invalidates must be a list of at most 20 paths'
+    for (const other of v.invalidates) {
+      const problem = checkApiSendPath(other)
+      if (problem !== null) return `invalidates: ${problem}`
+    }
   }
   return null
 }

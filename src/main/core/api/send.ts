@@ -1,4 +1,6 @@
 import type { ApiRequests, ApiSendErrorDetails, ApiSendRequest, ApiSendResult } from '../../../shared/ipc/api'
+import type { Cache } from '../cache/cache'
+import { CachedGet } from '../cache/http-cache'
 import type { ApiClient } from './client'
 import type { OnlineState } from './connectivity'
 import { ApiError, NetworkError } from './errors'
@@ -8,6 +10,9 @@ export interface SendAccounts {
   clientFor(id: string): Promise<ApiClient>
   connectivityFor(id: string): OnlineState
 }
+
+/** Drops the saved `api:get` answers a write made outdated (cache/http-cache.ts `CachedGet.invalidate`). */
+export type InvalidateSaved = (accountId: string, client: ApiClient, path: string, also: readonly string[]) => void
 
 /** A refusal that crosses the bridge as `{code, message, details}` (dispatch.ts `toIpcError`). */
 class SendError extends Error {
@@ -45,12 +50,14 @@ function readableMessage(error: ApiError): string {
  * the panel can tell the user to check before trying again. API refusals keep GitLab's body in
  * `details` for the form to show next to its fields.
  */
-export async function sendApi(accounts: SendAccounts, accountId: string, request: ApiSendRequest): Promise<ApiSendResult> {
+export async function sendApi(accounts: SendAccounts, accountId: string, request: ApiSendRequest, invalidate?: InvalidateSaved): Promise<ApiSendResult> {
   const client = await accounts.clientFor(accountId)
   const host = new URL(client.baseUrl).host
   if (!accounts.connectivityFor(accountId).online) throw offline(host)
   try {
     const response = await client.request<unknown>(request.method, request.path, { query: request.query, body: request.body })
+    // Saved copies of what changed go, so offline views do not show the state before this write.
+    invalidate?.(accountId, client, request.path, request.invalidates ?? [])
     return { status: response.status, body: response.data ?? null }
   } catch (error) {
     if (error instanceof NetworkError) {
@@ -71,9 +78,22 @@ export async function sendApi(accounts: SendAccounts, accountId: string, request
   }
 }
 
-/** The `api:send` channel (handlers.ts spreads it in); `accounts()` throws `unavailable` when the launch has none. */
-export function apiHandlers(accounts: () => SendAccounts): { readonly [C in keyof ApiRequests]: (...args: ApiRequests[C]['args']) => Promise<ApiRequests[C]['result']> } {
+/**
+ * The `api:send` channel (handlers.ts spreads it in); `accounts()` throws `unavailable` when the
+ * launch has none. With the cache, a successful write drops the saved answers it outdated.
+ */
+export function apiHandlers(
+  accounts: () => SendAccounts,
+  cache: () => Cache | undefined = () => undefined,
+): { readonly [C in keyof ApiRequests]: (...args: ApiRequests[C]['args']) => Promise<ApiRequests[C]['result']> } {
+  let saved: CachedGet | null = null
+  const invalidate: InvalidateSaved = (accountId, client, path, also) => {
+    const store = cache()
+    if (store === undefined) return
+    saved ??= new CachedGet(store)
+    saved.invalidate(accountId, client, path, also)
+  }
   return {
-    'api:send': async (accountId, request) => sendApi(accounts(), accountId, request),
+    'api:send': async (accountId, request) => sendApi(accounts(), accountId, request, invalidate),
   }
 }

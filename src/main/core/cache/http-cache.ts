@@ -34,7 +34,28 @@ function pageOf(headers: Readonly<Record<string, string>>): CachedGetResult['pag
 /** A failure when the server is unreachable and nothing was cached for the URL. */
 export class OfflineError extends Error {
   readonly code = 'offline'
+  /** Tells the renderer this is a read with no saved copy, not a refused write. */
+  readonly details = { read: 'not-saved' }
   override readonly name = 'OfflineError'
+}
+
+/** Projects and groups: a write inside one changes neither its record nor the lists of them. */
+const CONTAINERS = new Set(['projects', 'groups'])
+
+/**
+ * The GET paths a successful write to `path` makes outdated: the path itself (its descendants
+ * too, `delete` of `/runners/3` outdates `/runners/3/jobs`), and its ancestors — the item an
+ * action acts on (`/environments/5` after `…/5/stop`) and the list it sits in — except a
+ * whole project or group (`/projects/7`) and the lists of them (`/projects`).
+ */
+export function writtenPaths(path: string): { readonly tree: string; readonly exact: readonly string[] } {
+  const segments = path.split('/').filter((s) => s !== '')
+  const exact: string[] = []
+  for (let i = segments.length - 1; i >= 1; i -= 1) {
+    if (CONTAINERS.has(segments[0]) && i <= 2) break
+    exact.push(`/${segments.slice(0, i).join('/')}`)
+  }
+  return { tree: `/${segments.join('/')}`, exact }
 }
 
 /**
@@ -76,6 +97,27 @@ export class CachedGet {
       )
       .run(acct, url, response.status, response.headers.get('etag'), JSON.stringify(headers), body, now)
     return { body: response.data ?? null, status: response.status, stale: false, fetchedAt: now, page: pageOf(headers) }
+  }
+
+  /**
+   * Drops the saved answers a successful write made outdated (`writtenPaths`, plus `also`: other
+   * lists showing the same item), each with any query, so an offline view never presents them
+   * as the current state; the next read online saves the new answer. Returns how many went.
+   */
+  invalidate(accountId: string, client: Pick<ApiClient, 'apiUrl'>, path: string, also: readonly string[] = []): number {
+    const acct = this.cache.acct(accountId)
+    const { tree, exact } = writtenPaths(path)
+    // substr comparisons rather than LIKE: paths hold `%` and `_` (`group%2Fapp`, `access_requests`).
+    const withQuery = this.cache.db.prepare('DELETE FROM http_cache WHERE acct = ? AND (url = ? OR substr(url, 1, ?) = ?)')
+    const withTree = this.cache.db.prepare('DELETE FROM http_cache WHERE acct = ? AND (url = ? OR substr(url, 1, ?) = ? OR substr(url, 1, ?) = ?)')
+    const query = (url: string): number => withQuery.run(acct, url, url.length + 1, `${url}?`).changes
+    return this.cache.db.transaction(() => {
+      const base = `${client.apiUrl}${tree}`
+      let removed = withTree.run(acct, base, base.length + 1, `${base}?`, base.length + 1, `${base}/`).changes
+      // Ancestors with their queries only: the sub-resources of `/projects/7/environments/5` stay.
+      for (const other of [...exact, ...also]) removed += query(`${client.apiUrl}${other}`)
+      return removed
+    })()
   }
 
   /** The storage key: the full URL with the query in a stable order (so `?a&b` and `?b&a` share an entry). */
