@@ -1,5 +1,6 @@
 import { computed, shallowRef, watch, type ComputedRef, type ShallowRef } from 'vue'
 import { useBridge } from '../bridge'
+import { explainCode } from '../lib/ipc-errors'
 import { useSyncStore } from '../stores/sync'
 import type { ResourceScope } from '../resources/types'
 
@@ -55,7 +56,7 @@ export function useWriteBlock(accountId: () => string | null, stale: () => boole
   return computed(() => {
     const id = accountId()
     if (id === null) return 'Choose an account first.'
-    if (sync.isOffline(id) || stale()) return 'Offline: changes here need the server, and they are not queued for later (settings and roles may change meanwhile). They come back when the instance is reachable.'
+    if (sync.isOffline(id) || stale()) return explainCode('offline')
     return null
   })
 }

@@ -10,9 +10,12 @@ export interface ReadableError {
 }
 
 interface Explanation {
-  readonly title: string
+  readonly title: string | ((error: IpcError) => string)
   readonly hint: string | null | ((error: IpcError) => string | null)
 }
+
+/** An offline read that has no saved copy (core's URL cache says `details.read: 'not-saved'`), not a refused write. */
+const notSaved = (error: IpcError): boolean => (error.details as { read?: unknown } | undefined)?.read === 'not-saved'
 
 function networkHint(error: IpcError): string {
   const failure = (error.details as { failure?: unknown } | undefined)?.failure
@@ -42,7 +45,17 @@ const EXPLANATIONS: Readonly<Record<string, Explanation>> = {
   validation: { title: 'The server did not accept this', hint: null },
   'precondition-failed': { title: 'Changed on the server', hint: 'Someone changed this since it was loaded. Reload and try again.' },
   'rate-limited': { title: 'Too many requests', hint: 'The server asked Burrow to slow down; it will retry by itself.' },
-  offline: { title: 'Needs the server', hint: 'Try again once the server can be reached; this action is not kept for later.' },
+  offline: {
+    title: (e) => (notSaved(e) ? 'Not saved on this device' : 'Needs the server'),
+    hint: (e) =>
+      notSaved(e)
+        ? 'Burrow has no copy of this from an earlier visit, or a change made since replaced it. Open it again once the instance can be reached.'
+        : 'Changes here go straight to the server and are not kept for later: try again once the instance can be reached.',
+  },
+  'outcome-unknown': { title: 'Not sure it went through', hint: 'The connection dropped after the request left. Reload to see whether the change took effect before trying again.' },
+  'not-cached': { title: 'Not saved on this device', hint: 'Open it once while online so Burrow keeps a copy; after that it can be changed offline too.' },
+  'entry-not-found': { title: 'No longer in the outbox', hint: 'It was sent, discarded or removed meanwhile.' },
+  'invalid-state': { title: 'Not possible right now', hint: 'It changed meanwhile: look again and use what it offers now.' },
   'api-error': { title: 'The server answered with an error', hint: null },
   'handler-failed': { title: 'Something went wrong', hint: null },
   // The repository browser's (core/repos).
@@ -66,6 +79,16 @@ function asIpcError(error: unknown): IpcError {
 export function toReadableError(error: unknown): ReadableError {
   const ipc = asIpcError(error)
   const explanation = EXPLANATIONS[ipc.code] ?? EXPLANATIONS['handler-failed']
+  const title = typeof explanation.title === 'function' ? explanation.title(ipc) : explanation.title
   const hint = typeof explanation.hint === 'function' ? explanation.hint(ipc) : explanation.hint
-  return { code: ipc.code, title: explanation.title, message: ipc.message, hint, ...(ipc.details === undefined ? {} : { details: ipc.details }) }
+  return { code: ipc.code, title, message: ipc.message, hint, ...(ipc.details === undefined ? {} : { details: ipc.details }) }
+}
+
+/**
+ * The title and hint of a code as one sentence pair, for a state the UI knows before asking
+ * (writes disabled while offline) rather than an error a request returned.
+ */
+export function explainCode(code: string): string {
+  const readable = toReadableError({ code, message: '' })
+  return readable.hint === null ? `${readable.title}.` : `${readable.title}: ${readable.hint}`
 }

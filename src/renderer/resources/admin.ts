@@ -1,7 +1,7 @@
 /** Instance administration (Admin family): what GitLab's admin area offers over the API. */
 
 import { AUDIT_COLUMNS, AUDIT_DETAIL, AUDIT_FILTERS, options, RUNNER_ACTIONS, RUNNER_COLUMNS, RUNNER_DETAIL, RUNNER_EDIT, RUNNER_FILTERS, SORT } from './shared'
-import type { FormValues, ResourceDescription } from './types'
+import type { Action, FormValues, ResourceDescription } from './types'
 
 const passwordNeeded = (v: FormValues): boolean => v.reset_password !== true && v.force_random_password !== true
 
@@ -59,7 +59,7 @@ export const adminUsers: ResourceDescription = {
       { field: 'last_sign_in_at', label: 'Last sign-in', format: 'relative' },
       { field: 'last_activity_on', label: 'Last activity', format: 'date' },
       { field: 'sign_in_count', label: 'Sign-ins', format: 'number' },
-      { field: 'identities', label: 'Identities', format: 'list' },
+      { field: 'identities', label: 'Identities', format: 'list', value: (u) => ((u.identities as Readonly<Record<string, unknown>>[] | undefined) ?? []).map((i) => `${String(i.provider)}: ${String(i.extern_uid)}`) },
       { field: 'web_url', label: 'Profile', format: 'link' },
       { field: 'note', label: 'Admin note' },
     ],
@@ -329,6 +329,33 @@ export const adminPagesDomains: ResourceDescription = {
   },
 }
 
+/** GitLab's human state names of a storage move (`cleanup failed`). */
+const MOVE_TONES = { finished: 'success', failed: 'error', 'cleanup failed': 'error', initial: 'default', scheduled: 'info', started: 'info', replicated: 'info' } as const
+
+/** Schedules the move of one project's or group's repository (the single-container endpoint). */
+function moveOne(container: 'project' | 'group'): Action {
+  const project = container === 'project'
+  return {
+    key: 'move-one',
+    label: project ? 'Move one project' : 'Move one group',
+    method: 'POST',
+    path: project ? '/projects/{project_id}/repository_storage_moves' : '/groups/{group_id}/repository_storage_moves',
+    on: 'collection',
+    role: 'admin',
+    form: {
+      title: project ? 'Move a project’s repository' : 'Move a group’s wiki repository',
+      submitLabel: 'Schedule move',
+      pathFields: [`${container}_id`],
+      fields: [
+        { name: `${container}_id`, label: project ? 'Project (id or full path)' : 'Group (id or full path)', type: 'text', required: true, placeholder: project ? 'kestrel/website' : 'kestrel' },
+        { name: 'destination_storage_name', label: 'To storage', type: 'text', help: 'Empty: the storage the instance picks.' },
+      ],
+    },
+    outcome: 'reload',
+    done: 'Move scheduled: the repository is read-only until it finishes.',
+  }
+}
+
 const MOVE_COLUMNS = (container: 'project' | 'group') =>
   [
     { field: 'id', label: 'Move', format: 'code', primary: true, width: '70px' },
@@ -343,7 +370,7 @@ const MOVE_COLUMNS = (container: 'project' | 'group') =>
     },
     { field: 'source_storage_name', label: 'From', format: 'code', width: 'minmax(0, 1fr)' },
     { field: 'destination_storage_name', label: 'To', format: 'code', width: 'minmax(0, 1fr)' },
-    { field: 'state', label: 'State', format: 'state', width: '120px', tones: { 'cleanup failed': 'error', initial: 'default', replicated: 'info' } },
+    { field: 'state', label: 'State', format: 'state', width: '120px', tones: MOVE_TONES },
     { field: 'created_at', label: 'Scheduled', format: 'relative', width: '120px' },
   ] as const
 
@@ -370,7 +397,7 @@ export const adminProjectMoves: ResourceDescription = {
     path: '/project_repository_storage_moves/{id}',
     fields: [
       { field: 'id', label: 'Move', format: 'code' },
-      { field: 'state', label: 'State', format: 'state' },
+      { field: 'state', label: 'State', format: 'state', tones: MOVE_TONES },
       { field: 'project.path_with_namespace', label: 'Project', format: 'code' },
       { field: 'source_storage_name', label: 'From', format: 'code' },
       { field: 'destination_storage_name', label: 'To', format: 'code' },
@@ -387,8 +414,10 @@ export const adminProjectMoves: ResourceDescription = {
       role: 'admin',
       form: BULK_MOVE_FORM,
       confirm: 'Every project repository on the source storage is moved, and each is read-only while it moves. Go on?',
-      done: 'Moves scheduled.',
+      outcome: 'reload',
+      done: 'Moves scheduled: they run in the background.',
     },
+    moveOne('project'),
   ],
 }
 
@@ -403,8 +432,22 @@ export const adminGroupMoves: ResourceDescription = {
   tier: 'Premium',
   titleField: 'id',
   list: { path: '/group_repository_storage_moves', query: { per_page: 20 }, columns: MOVE_COLUMNS('group') },
-  detail: { path: '/group_repository_storage_moves/{id}', fields: [{ field: 'id', label: 'Move', format: 'code' }, { field: 'state', label: 'State', format: 'state' }, { field: 'group.full_path', label: 'Group', format: 'code' }, { field: 'source_storage_name', label: 'From', format: 'code' }, { field: 'destination_storage_name', label: 'To', format: 'code' }, { field: 'created_at', label: 'Scheduled', format: 'datetime' }] },
-  actions: [{ key: 'bulk', label: 'Schedule bulk move', method: 'POST', path: '/group_repository_storage_moves', on: 'collection', role: 'admin', form: BULK_MOVE_FORM, confirm: 'Every group repository on the source storage is moved. Go on?', done: 'Moves scheduled.' }],
+  detail: {
+    path: '/group_repository_storage_moves/{id}',
+    fields: [
+      { field: 'id', label: 'Move', format: 'code' },
+      { field: 'state', label: 'State', format: 'state', tones: MOVE_TONES },
+      { field: 'group.name', label: 'Group' },
+      { field: 'group.web_url', label: 'Group page', format: 'link' },
+      { field: 'source_storage_name', label: 'From', format: 'code' },
+      { field: 'destination_storage_name', label: 'To', format: 'code' },
+      { field: 'created_at', label: 'Scheduled', format: 'datetime' },
+    ],
+  },
+  actions: [
+    { key: 'bulk', label: 'Schedule bulk move', method: 'POST', path: '/group_repository_storage_moves', on: 'collection', role: 'admin', form: BULK_MOVE_FORM, confirm: 'Every group repository on the source storage is moved. Go on?', outcome: 'reload', done: 'Moves scheduled: they run in the background.' },
+    moveOne('group'),
+  ],
 }
 
 export const adminSettings: ResourceDescription = {

@@ -138,3 +138,41 @@ export function plainText(value: unknown): string {
   }
   return String(value)
 }
+
+/** How much of a job log the detail shows: its end, where failures are. */
+export const LOG_TAIL_CHARS = 200_000
+
+/**
+ * A CI job log as readable text: gitlab-runner's colour codes and collapsible-section markers
+ * removed, carriage-return progress lines reduced to what they ended as, and only the last
+ * `LOG_TAIL_CHARS` characters kept (`cut` says whether the start was left out).
+ */
+export function plainLog(raw: unknown, limit = LOG_TAIL_CHARS): { text: string; cut: boolean } {
+  if (typeof raw !== 'string') return { text: '', cut: false }
+  /* eslint-disable no-control-regex -- ESC is exactly what terminal colour codes start with */
+  const cleaned = raw
+    .replace(/section_(?:start|end):\d+:[\w.-]+(?:\[[^\]\r\n]*\])?\r?(?:\x1b\[0K)?/g, '')
+    .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+    /* eslint-enable no-control-regex */
+    .split('\n')
+    .map((line) => {
+      const parts = line.replace(/\r$/, '').split('\r')
+      return parts[parts.length - 1]
+    })
+    .join('\n')
+  return cleaned.length > limit ? { text: cleaned.slice(cleaned.length - limit), cut: true } : { text: cleaned, cut: false }
+}
+
+/** A size in bytes as `12.3 KB` (powers of 1024, as file managers show them). */
+export function formatBytes(value: unknown): string {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return '—'
+  if (value < 1024) return `${value} B`
+  const units = ['KB', 'MB', 'GB', 'TB']
+  let size = value / 1024
+  let unit = 0
+  while (size >= 1024 && unit < units.length - 1) {
+    size /= 1024
+    unit += 1
+  }
+  return `${size < 10 ? size.toFixed(1) : Math.round(size)} ${units[unit]}`
+}

@@ -87,12 +87,21 @@ function setNested(target: Record<string, ApiBodyValue>, path: string, value: Ap
  * the description's own `toBody`; `queryFields` go to the query instead. Booleans are always
  * sent, so switching one off is a change; on an edit only what differs from `item` is sent.
  */
-export function formRequest(spec: Pick<FormSpec, 'fields' | 'toBody' | 'queryFields'>, values: FormValues, item: Item | null = null): { body: Record<string, ApiBodyValue>; query: Record<string, ApiQueryValue> } {
+export function formRequest(
+  spec: Pick<FormSpec, 'fields' | 'toBody' | 'queryFields' | 'pathFields'>,
+  values: FormValues,
+  item: Item | null = null,
+): { body: Record<string, ApiBodyValue>; query: Record<string, ApiQueryValue>; path: Record<string, string> } {
   const body: Record<string, ApiBodyValue> = {}
   const query: Record<string, ApiQueryValue> = {}
+  const path: Record<string, string> = {}
   const initial = item === null ? null : initialValues(spec, item)
   for (const field of visibleFields(spec, values)) {
     const value = values[field.name]
+    if (spec.pathFields?.includes(field.name)) {
+      if (!blank(value)) path[field.name] = String(value).trim()
+      continue
+    }
     if (blank(value) && field.type !== 'boolean' && (initial === null || blank(initial[field.name]))) continue
     if (initial !== null && JSON.stringify(initial[field.name]) === JSON.stringify(value ?? null)) continue
     const json = blank(value) ? (field.type === 'tags' ? [] : '') : toJson(field, value)
@@ -100,7 +109,29 @@ export function formRequest(spec: Pick<FormSpec, 'fields' | 'toBody' | 'queryFie
       if (typeof json === 'string' || typeof json === 'number' || typeof json === 'boolean') query[field.name] = json
     } else setNested(body, field.name, json)
   }
-  return { body: spec.toBody === undefined ? body : { ...spec.toBody(values) }, query }
+  return { body: spec.toBody === undefined ? body : { ...spec.toBody(values) }, query, path }
+}
+
+/** The form field an API parameter name refers to (`platform_cluster_attributes[api_url]`, `api_url`, `access_level`). */
+function fieldOf(spec: Pick<FormSpec, 'fields'>, key: string): FormField | undefined {
+  const dotted = key.replace(/\[([^\]]+)\]/g, '.$1')
+  const last = dotted.split('.').pop()
+  return spec.fields.find((f) => f.name === dotted || f.name === key || f.name.split('.').pop() === key || f.name.startsWith(`${key}.`) || f.name === last)
+}
+
+/**
+ * A parameter error as Grape words it (`destination_storage_name does not have a valid value`,
+ * `name is missing`, `user_id, username are missing, at least one…`): the first field it names,
+ * and the sentence with the parameter names read as the fields' labels.
+ */
+function grapeFieldError(spec: Pick<FormSpec, 'fields'>, text: string): { field: FormField; sentence: string } | null {
+  const match = /^([a-z_][\w[\]]*(?:, [a-z_][\w[\]]*)*) (?=(?:is|are|does|must|has|have|should|cannot|can't) )/.exec(text)
+  if (match === null) return null
+  const names = match[1].split(', ')
+  const field = names.map((n) => fieldOf(spec, n)).find((f) => f !== undefined)
+  if (field === undefined) return null
+  const labels = names.map((n) => fieldOf(spec, n)?.label ?? n.replace(/_/g, ' '))
+  return { field, sentence: `${labels.join(', ')} ${text.slice(match[0].length)}` }
 }
 
 /**
@@ -111,11 +142,17 @@ export function apiFieldErrors(spec: Pick<FormSpec, 'fields'>, details: unknown)
   const body = (details as { body?: unknown } | null | undefined)?.body
   const message = (body as { message?: unknown } | null | undefined)?.message
   const out: Record<string, string> = {}
+  const sentence = typeof (body as { error?: unknown } | null | undefined)?.error === 'string' ? (body as { error: string }).error : typeof message === 'string' ? message : null
+  if (sentence !== null) {
+    const found = grapeFieldError(spec, sentence.replace(/^\d{3} (\([^)]*\) |[A-Za-z ]+ - )?/, ''))
+    if (found !== null) out[found.field.name] = found.sentence
+    return out
+  }
   if (message === null || typeof message !== 'object' || Array.isArray(message)) return out
   for (const [key, value] of Object.entries(message as Record<string, unknown>)) {
     const text = Array.isArray(value) ? value.map(String).join(', ') : typeof value === 'string' ? value : ''
     if (text === '') continue
-    const field = spec.fields.find((f) => f.name === key || f.name.split('.').pop() === key || f.name.startsWith(`${key}.`))
+    const field = fieldOf(spec, key)
     if (field !== undefined) out[field.name] = `${field.label} ${text}`
     else out[''] = [out[''], `${key.replace(/_/g, ' ')} ${text}`].filter(Boolean).join('; ')
   }

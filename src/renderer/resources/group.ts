@@ -27,7 +27,7 @@ export const groupBillableMembers: ResourceDescription = {
   title: 'Billable members',
   singular: 'billable member',
   scope: 'group',
-  description: 'Everyone who takes a seat in this top-level group, its subgroups and projects (refreshed daily).',
+  description: 'Everyone who takes a seat in this top-level group, its subgroups and projects. Top-level groups only: a subgroup’s seats count in its top-level group.',
   readRole: 'owner',
   tier: 'Premium',
   titleField: 'username',
@@ -117,7 +117,22 @@ export const groupRunners: ResourceDescription = {
   list: { path: '/groups/:group/runners', query: { per_page: 20 }, columns: RUNNER_COLUMNS, filters: RUNNER_FILTERS },
   detail: { path: '/runners/{id}', fields: RUNNER_DETAIL },
   edit: RUNNER_EDIT('owner'),
-  actions: RUNNER_ACTIONS('owner'),
+  // Owners manage the group's runners; project runners belong to their projects' Maintainers.
+  actions: [
+    ...RUNNER_ACTIONS('owner', ['group_type']),
+    {
+      key: 'reset-token',
+      label: 'Reset registration token',
+      method: 'POST',
+      path: '/groups/:group/runners/reset_registration_token',
+      on: 'collection',
+      role: 'owner',
+      danger: true,
+      confirm: 'Reset the group’s runner registration token? Runners not yet registered with the old one can no longer use it.',
+      outcome: 'secret',
+      done: 'Registration token reset.',
+    },
+  ],
 }
 
 export const GROUP_RESOURCES: readonly ResourceDescription[] = [groupMemberList, groupBillableMembers, groupAccessRequests, groupAuditEvents, groupRunners]

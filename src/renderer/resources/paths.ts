@@ -39,6 +39,34 @@ export function fillPath(template: string, context: ResourceContext, item: Item 
     })
 }
 
+/** The list's fixed query with `:user`, `:project` and `:group` values filled from the context (`user_id=:user`). */
+export function fixedQuery(fixed: Readonly<Record<string, string | number | boolean>> = {}, context: ResourceContext): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {}
+  for (const [name, value] of Object.entries(fixed)) {
+    const filled = typeof value === 'string' && /^:(user|project|group)$/.test(value) ? decodeURIComponent(fillPath(value, context)) : value
+    out[name] = typeof filled === 'string' && /^\d+$/.test(filled) && filled !== value ? Number(filled) : filled
+  }
+  return out
+}
+
+/**
+ * The GETs whose saved copies a write on `item` makes outdated besides those core works out from
+ * the written path: the resource's list and the item's detail (`/projects/7/runners` and
+ * `/runners/3` after pausing runner 3 from a project). Templates the context cannot fill are left out.
+ */
+export function outdatedPaths(description: ResourceDescription, context: ResourceContext, item: Item | null): string[] {
+  const out: string[] = []
+  for (const template of [description.list?.path, description.singleton?.path, item === null ? undefined : description.detail?.path]) {
+    if (template === undefined) continue
+    try {
+      out.push(fillPath(template, context, item))
+    } catch (e) {
+      if (!(e instanceof MissingContextError)) throw e
+    }
+  }
+  return [...new Set(out)]
+}
+
 /** The identifying value of an item in routes (`id`, or the description's `list.key`). */
 export function itemKey(description: ResourceDescription, item: Item): string {
   const value = valueAt(item, description.list?.key ?? 'id')
@@ -70,6 +98,7 @@ export function listQuery(filters: readonly Filter[], values: Readonly<Record<st
   for (const filter of filters) {
     const value = values[filter.param]
     if (isEmpty(value)) continue
+    if (filter.kind === 'search' && filter.minLength !== undefined && String(value).trim().length < filter.minLength) continue
     switch (filter.kind) {
       case 'flag':
         query[filter.param] = true

@@ -23,7 +23,8 @@ export const personalTokens: ResourceDescription = {
   titleField: 'name',
   list: {
     path: '/personal_access_tokens',
-    query: { per_page: 20 },
+    // Administrators see everyone's tokens without user_id.
+    query: { per_page: 20, user_id: ':user' },
     columns: [
       { field: 'name', label: 'Token', primary: true, width: 'minmax(0, 2fr)' },
       { field: 'scopes', label: 'Scopes', format: 'list', width: 'minmax(0, 2fr)' },
@@ -93,6 +94,23 @@ export const personalTokens: ResourceDescription = {
   ],
 }
 
+/** What an event's stored target type reads as (`DiscussionNote` → `Comment`). */
+const TARGET_KINDS: Readonly<Record<string, string>> = {
+  Issue: 'Issue',
+  MergeRequest: 'Merge request',
+  Note: 'Comment',
+  DiscussionNote: 'Comment',
+  DiffNote: 'Comment',
+  Milestone: 'Milestone',
+  Project: 'Project',
+  Epic: 'Epic',
+  Snippet: 'Snippet',
+  User: 'User',
+  'WikiPage::Meta': 'Wiki page',
+  'DesignManagement::Design': 'Design',
+}
+const targetKind = (type: unknown): string | null => (typeof type === 'string' ? (TARGET_KINDS[type] ?? type) : null)
+
 export const personalEvents: ResourceDescription = {
   key: 'events',
   family: 'account',
@@ -108,13 +126,13 @@ export const personalEvents: ResourceDescription = {
     columns: [
       { field: 'action_name', label: 'Action', format: 'state', width: '140px', tones: { opened: 'info', 'pushed to': 'info', 'pushed new': 'info', closed: 'default', merged: 'success', 'commented on': 'default', deleted: 'error' } },
       { field: 'target_title', label: 'Target', primary: true, width: 'minmax(0, 3fr)', value: (e) => e.target_title ?? (e.push_data as Record<string, unknown> | undefined)?.ref ?? e.target_type ?? '—' },
-      { field: 'target_type', label: 'Type', width: '140px' },
-      { field: 'project_id', label: 'Project', format: 'code', width: '80px' },
+      { field: 'target_type', label: 'Type', width: '130px', value: (e) => targetKind(e.target_type) },
+      { field: 'project_id', label: 'Project id', format: 'code', width: '90px' },
       { field: 'created_at', label: 'When', format: 'relative', width: '120px' },
     ],
     filters: [
       { kind: 'select', param: 'action', label: 'Action', options: options('approved', 'closed', 'commented', 'created', 'destroyed', 'expired', 'joined', 'left', 'merged', 'pushed', 'reopened', 'updated') },
-      { kind: 'select', param: 'target_type', label: 'Target', options: options('issue', 'milestone', 'merge_request', 'note', 'project', 'snippet', 'user') },
+      { kind: 'select', param: 'target_type', label: 'Target', options: options('issue', 'merge_request', 'epic', 'milestone', 'note', 'project', 'snippet', 'user', 'wiki', 'design') },
       { kind: 'date', param: 'after', label: 'After' },
       { kind: 'date', param: 'before', label: 'Before' },
       SORT,

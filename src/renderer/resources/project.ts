@@ -19,13 +19,18 @@ import {
   RUNNER_FILTERS,
   SORT,
 } from './shared'
+import { formatBytes, humanize } from './format'
 import type { FormValues, ResourceDescription } from './types'
 
 type Item = Readonly<Record<string, unknown>>
 
 const CI_STATUSES = options('created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped', 'manual', 'scheduled')
-const RETRYABLE = (i: Item): boolean => ['failed', 'canceled', 'success'].includes(String(i.status))
+/** A pipeline's retry reruns its failed and canceled jobs: nothing to do for one that passed. */
+const PIPELINE_RETRYABLE = (p: Item): boolean => ['failed', 'canceled'].includes(String(p.status))
+/** A finished job can run again as a new job (not one erased). */
+const JOB_RETRYABLE = (j: Item): boolean => ['failed', 'canceled', 'success'].includes(String(j.status)) && !j.erased_at
 const CANCELABLE = (i: Item): boolean => ['created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'scheduled'].includes(String(i.status))
+const PIPELINE_SOURCES = options('push', 'web', 'trigger', 'schedule', 'api', 'external', 'pipeline', 'chat', 'merge_request_event', 'parent_pipeline')
 const shortSha = (i: Item): string => String(i.sha ?? '').slice(0, 8)
 
 // ---- CI/CD -------------------------------------------------------------------------------------
@@ -47,12 +52,13 @@ export const projectPipelines: ResourceDescription = {
       { field: 'status', label: 'Status', format: 'state', width: '120px' },
       { field: 'ref', label: 'Ref', format: 'code', width: 'minmax(0, 2fr)' },
       { field: 'sha', label: 'Commit', format: 'code', width: '100px', value: shortSha },
-      { field: 'source', label: 'Source', width: '120px' },
+      { field: 'source', label: 'Source', format: 'state', width: '150px' },
       { field: 'created_at', label: 'Created', format: 'relative', width: '120px' },
     ],
     filters: [
       { kind: 'select', param: 'status', label: 'Status', options: CI_STATUSES },
       { kind: 'select', param: 'scope', label: 'Scope', options: options('running', 'pending', 'finished', 'branches', 'tags') },
+      { kind: 'select', param: 'source', label: 'Source', options: PIPELINE_SOURCES },
       { kind: 'search', param: 'ref', label: 'Ref', placeholder: 'Branch or tag' },
       { kind: 'search', param: 'username', label: 'Triggered by', placeholder: 'Username' },
       { kind: 'select', param: 'order_by', label: 'Order by', options: options('id', 'status', 'ref', 'updated_at', 'user_id') },
@@ -67,8 +73,9 @@ export const projectPipelines: ResourceDescription = {
       { field: 'iid', label: 'Number in project', format: 'code' },
       { field: 'status', label: 'Status', format: 'state' },
       { field: 'ref', label: 'Ref', format: 'code' },
+      { field: 'tag', label: 'Tag pipeline', format: 'boolean' },
       { field: 'sha', label: 'Commit', format: 'code' },
-      { field: 'source', label: 'Source' },
+      { field: 'source', label: 'Source', format: 'state' },
       { field: 'user', label: 'Triggered by', format: 'user' },
       { field: 'created_at', label: 'Created', format: 'datetime' },
       { field: 'started_at', label: 'Started', format: 'datetime' },
@@ -90,7 +97,7 @@ export const projectPipelines: ResourceDescription = {
     fields: [{ name: 'ref', label: 'Branch or tag', type: 'text', required: true, default: 'main' }],
   },
   actions: [
-    { key: 'retry', label: 'Retry', method: 'POST', path: '/projects/:project/pipelines/{id}/retry', on: 'item', role: 'developer', visible: RETRYABLE, done: 'Failed and canceled jobs retried.' },
+    { key: 'retry', label: 'Retry', method: 'POST', path: '/projects/:project/pipelines/{id}/retry', on: 'item', role: 'developer', visible: PIPELINE_RETRYABLE, done: 'Failed and canceled jobs retried.' },
     { key: 'cancel', label: 'Cancel', method: 'POST', path: '/projects/:project/pipelines/{id}/cancel', on: 'item', role: 'developer', visible: CANCELABLE, confirm: (p) => `Cancel pipeline #${String(p.id)}? Its running jobs stop.`, done: 'Pipeline canceled.' },
     { key: 'delete', label: 'Delete', method: 'DELETE', path: '/projects/:project/pipelines/{id}', on: 'item', role: 'owner', danger: true, confirm: (p) => `Delete pipeline #${String(p.id)} with its jobs, logs and artifacts?`, outcome: 'list', done: 'Pipeline deleted.' },
   ],
@@ -118,7 +125,7 @@ export const projectJobs: ResourceDescription = {
       { field: 'duration', label: 'Duration', format: 'duration', width: '100px' },
       { field: 'created_at', label: 'Created', format: 'relative', width: '110px' },
     ],
-    filters: [{ kind: 'select', param: 'scope', label: 'Status', options: options('created', 'pending', 'running', 'failed', 'success', 'canceled', 'skipped', 'manual') }],
+    filters: [{ kind: 'select', param: 'scope', label: 'Status', options: CI_STATUSES }],
   },
   detail: {
     path: '/projects/:project/jobs/{id}',
@@ -127,27 +134,34 @@ export const projectJobs: ResourceDescription = {
       { field: 'id', label: 'ID', format: 'code' },
       { field: 'stage', label: 'Stage' },
       { field: 'status', label: 'Status', format: 'state' },
+      { field: 'failure_reason', label: 'Failure reason', format: 'state' },
       { field: 'ref', label: 'Ref', format: 'code' },
       { field: 'tag', label: 'Tag pipeline', format: 'boolean' },
+      { field: 'commit.title', label: 'Commit' },
+      { field: 'commit.short_id', label: 'Commit id', format: 'code' },
       { field: 'pipeline.id', label: 'Pipeline', format: 'code' },
       { field: 'user', label: 'Started by', format: 'user' },
       { field: 'runner.description', label: 'Runner' },
+      { field: 'tag_list', label: 'Runner tags', format: 'list' },
       { field: 'created_at', label: 'Created', format: 'datetime' },
       { field: 'started_at', label: 'Started', format: 'datetime' },
       { field: 'finished_at', label: 'Finished', format: 'datetime' },
+      { field: 'queued_duration', label: 'Queued', format: 'duration' },
       { field: 'duration', label: 'Duration', format: 'duration' },
       { field: 'coverage', label: 'Coverage' },
-      { field: 'failure_reason', label: 'Failure reason' },
       { field: 'allow_failure', label: 'Allowed to fail', format: 'boolean' },
-      { field: 'artifacts', label: 'Artifacts', format: 'list' },
+      { field: 'artifacts', label: 'Artifacts', format: 'list', value: (j) => ((j.artifacts as Item[] | undefined) ?? []).map((a) => `${String(a.filename)} (${String(a.file_type)}, ${formatBytes(a.size)})`) },
+      { field: 'artifacts_expire_at', label: 'Artifacts expire', format: 'datetime' },
+      { field: 'erased_at', label: 'Erased', format: 'datetime' },
       { field: 'web_url', label: 'Web page', format: 'link' },
     ],
+    log: { path: '/projects/:project/jobs/{id}/trace', label: 'Log' },
   },
   actions: [
-    { key: 'retry', label: 'Retry', method: 'POST', path: '/projects/:project/jobs/{id}/retry', on: 'item', role: 'developer', visible: RETRYABLE, done: 'Job retried as a new job.' },
+    { key: 'retry', label: 'Retry', method: 'POST', path: '/projects/:project/jobs/{id}/retry', on: 'item', role: 'developer', visible: JOB_RETRYABLE, done: 'Job retried as a new job.' },
     { key: 'cancel', label: 'Cancel', method: 'POST', path: '/projects/:project/jobs/{id}/cancel', on: 'item', role: 'developer', visible: CANCELABLE, confirm: (j) => `Cancel job ${String(j.name)}?`, done: 'Job canceled.' },
     { key: 'play', label: 'Run', method: 'POST', path: '/projects/:project/jobs/{id}/play', on: 'item', role: 'developer', visible: (j) => j.status === 'manual', done: 'Manual job started.' },
-    { key: 'erase', label: 'Erase', method: 'POST', path: '/projects/:project/jobs/{id}/erase', on: 'item', role: 'maintainer', danger: true, visible: (j) => !CANCELABLE(j), confirm: (j) => `Erase the log and artifacts of job ${String(j.name)}?`, done: 'Job erased.' },
+    { key: 'erase', label: 'Erase', method: 'POST', path: '/projects/:project/jobs/{id}/erase', on: 'item', role: 'maintainer', danger: true, visible: (j) => ['success', 'failed', 'canceled'].includes(String(j.status)) && !j.erased_at, confirm: (j) => `Erase the log and artifacts of job ${String(j.name)}?`, done: 'Job erased.' },
   ],
 }
 
@@ -164,7 +178,19 @@ export const projectRunners: ResourceDescription = {
   detail: { path: '/runners/{id}', fields: RUNNER_DETAIL },
   edit: RUNNER_EDIT('maintainer'),
   actions: [
-    ...RUNNER_ACTIONS('maintainer').filter((a) => a.key !== 'delete'),
+    ...RUNNER_ACTIONS('maintainer', ['project_type']).filter((a) => a.key !== 'delete'),
+    {
+      key: 'reset-token',
+      label: 'Reset registration token',
+      method: 'POST',
+      path: '/projects/:project/runners/reset_registration_token',
+      on: 'collection',
+      role: 'maintainer',
+      danger: true,
+      confirm: 'Reset the project’s runner registration token? Runners not yet registered with the old one can no longer use it.',
+      outcome: 'secret',
+      done: 'Registration token reset.',
+    },
     {
       key: 'enable',
       label: 'Enable a runner',
@@ -208,12 +234,12 @@ export const projectEnvironments: ResourceDescription = {
     columns: [
       { field: 'name', label: 'Environment', primary: true, width: 'minmax(0, 2fr)' },
       { field: 'state', label: 'State', format: 'state', width: '110px' },
-      { field: 'tier', label: 'Tier', width: '110px' },
+      { field: 'tier', label: 'Tier', format: 'state', width: '120px', tones: { production: 'warning', staging: 'info' } },
       { field: 'external_url', label: 'URL', format: 'link', width: 'minmax(0, 2fr)' },
       { field: 'updated_at', label: 'Updated', format: 'relative', width: '120px' },
     ],
     filters: [
-      { kind: 'search', param: 'search', label: 'Search', placeholder: 'Name' },
+      { kind: 'search', param: 'search', label: 'Search', placeholder: 'Name (3 characters or more)', minLength: 3 },
       { kind: 'select', param: 'states', label: 'State', options: options('available', 'stopping', 'stopped') },
     ],
   },
@@ -223,10 +249,11 @@ export const projectEnvironments: ResourceDescription = {
       { field: 'name', label: 'Name' },
       { field: 'slug', label: 'Slug', format: 'code' },
       { field: 'state', label: 'State', format: 'state' },
-      { field: 'tier', label: 'Tier' },
+      { field: 'tier', label: 'Tier', format: 'state', tones: { production: 'warning', staging: 'info' } },
       { field: 'external_url', label: 'URL', format: 'link' },
       { field: 'description', label: 'Description' },
       { field: 'auto_stop_at', label: 'Stops automatically', format: 'datetime' },
+      { field: 'auto_stop_setting', label: 'Auto stop', format: 'state' },
       { field: 'last_deployment.iid', label: 'Last deployment', format: 'code' },
       { field: 'last_deployment.ref', label: 'Last deployed ref', format: 'code' },
       { field: 'last_deployment.status', label: 'Last deployment status', format: 'state' },
@@ -267,7 +294,7 @@ export const projectEnvironments: ResourceDescription = {
       method: 'DELETE',
       path: '/projects/:project/environments/review_apps',
       on: 'collection',
-      role: 'maintainer',
+      role: 'developer',
       form: {
         title: 'Clean up stopped review apps',
         submitLabel: 'Find review apps',
@@ -283,6 +310,13 @@ export const projectEnvironments: ResourceDescription = {
     },
   ],
 }
+
+/** Who a protected environment lets deploy: each rule's role, user or group, as the server names them. */
+const deployers = (e: Item): string[] =>
+  ((e.deploy_access_levels as Item[] | undefined) ?? []).map((l) => {
+    const name = String(l.access_level_description ?? l.access_level)
+    return l.user_id !== null && l.user_id !== undefined ? `User: ${name}` : l.group_id !== null && l.group_id !== undefined ? `Group: ${name}` : name
+  })
 
 const DEPLOY_LEVELS = [
   { value: 30, label: 'Developers and maintainers' },
@@ -306,16 +340,14 @@ export const projectProtectedEnvironments: ResourceDescription = {
     query: { per_page: 20 },
     columns: [
       { field: 'name', label: 'Environment', primary: true, width: 'minmax(0, 1fr)' },
-      { field: 'deploy_access_levels', label: 'Allowed to deploy', width: 'minmax(0, 2fr)', value: (e) => ((e.deploy_access_levels as Item[] | undefined) ?? []).map((l) => l.access_level_description ?? l.access_level) },
-      { field: 'required_approval_count', label: 'Approvals', format: 'number', width: '100px' },
+      { field: 'deploy_access_levels', label: 'Allowed to deploy', format: 'list', width: 'minmax(0, 3fr)', value: deployers },
     ],
   },
   detail: {
     path: '/projects/:project/protected_environments/{name}',
     fields: [
       { field: 'name', label: 'Environment' },
-      { field: 'deploy_access_levels', label: 'Allowed to deploy', format: 'list', value: (e) => ((e.deploy_access_levels as Item[] | undefined) ?? []).map((l) => l.access_level_description ?? l.access_level) },
-      { field: 'required_approval_count', label: 'Required approvals', format: 'number' },
+      { field: 'deploy_access_levels', label: 'Allowed to deploy', format: 'list', value: deployers },
     ],
   },
   create: {
@@ -356,7 +388,8 @@ export const projectDeployments: ResourceDescription = {
   titleField: 'iid',
   list: {
     path: '/projects/:project/deployments',
-    query: { per_page: 20 },
+    // The API lists oldest first by default.
+    query: { per_page: 20, order_by: 'id', sort: 'desc' },
     columns: [
       { field: 'iid', label: 'Deployment', primary: true, width: '110px', value: (d) => `#${String(d.iid)}` },
       { field: 'environment.name', label: 'Environment', width: 'minmax(0, 1fr)' },
@@ -367,7 +400,7 @@ export const projectDeployments: ResourceDescription = {
       { field: 'created_at', label: 'Created', format: 'relative', width: '110px' },
     ],
     filters: [
-      { kind: 'search', param: 'environment', label: 'Environment', placeholder: 'Environment name' },
+      { kind: 'search', param: 'environment', label: 'Environment', placeholder: 'Exact environment name' },
       { kind: 'select', param: 'status', label: 'Status', options: options('created', 'running', 'success', 'failed', 'canceled', 'skipped', 'blocked') },
       { kind: 'select', param: 'order_by', label: 'Order by', options: options('id', 'iid', 'created_at', 'updated_at', 'finished_at', 'ref') },
       SORT,
@@ -384,7 +417,10 @@ export const projectDeployments: ResourceDescription = {
       { field: 'sha', label: 'Commit', format: 'code' },
       { field: 'user', label: 'By', format: 'user' },
       { field: 'deployable.name', label: 'Job' },
+      { field: 'deployable.status', label: 'Job status', format: 'state' },
+      { field: 'deployable.pipeline.id', label: 'Pipeline', format: 'code' },
       { field: 'created_at', label: 'Created', format: 'datetime' },
+      { field: 'finished_at', label: 'Finished', format: 'datetime' },
       { field: 'updated_at', label: 'Updated', format: 'datetime' },
     ],
   },
@@ -475,6 +511,13 @@ export const projectClusters: ResourceDescription = {
   actions: [{ key: 'delete', label: 'Remove', method: 'DELETE', path: '/projects/:project/clusters/{id}', on: 'item', role: 'maintainer', danger: true, confirm: (c) => `Remove cluster ${String(c.name)} from the project? The cluster itself is left alone.`, outcome: 'list', done: 'Cluster removed.' }],
 }
 
+/** A project's Pages domain shows whether its certificate has expired, not when it does (GitLab's PagesDomain entity). */
+const certificateState = (d: Item): string => {
+  const certificate = d.certificate as Item | undefined
+  if (certificate === undefined || certificate === null) return 'none'
+  return certificate.expired === true ? 'expired' : 'valid'
+}
+
 const certificateRule = (v: FormValues): Record<string, string> => {
   const cert = typeof v.certificate === 'string' && v.certificate.trim() !== ''
   const key = typeof v.key === 'string' && v.key.trim() !== ''
@@ -500,8 +543,8 @@ export const projectPagesDomains: ResourceDescription = {
       { field: 'domain', label: 'Domain', primary: true, width: 'minmax(0, 2fr)' },
       { field: 'url', label: 'URL', format: 'link', width: 'minmax(0, 2fr)' },
       { field: 'auto_ssl_enabled', label: 'Let’s Encrypt', format: 'boolean', width: '110px' },
-      { field: 'certificate.expired', label: 'Expired', format: 'boolean', width: '80px' },
-      { field: 'certificate.expiration', label: 'Certificate expires', format: 'date', width: '150px' },
+      { field: 'certificate', label: 'Certificate', format: 'state', width: '130px', value: certificateState, tones: { valid: 'success', expired: 'error', none: 'default' } },
+      { field: 'certificate.subject', label: 'Subject', format: 'code', width: 'minmax(0, 2fr)' },
     ],
   },
   detail: {
@@ -509,13 +552,11 @@ export const projectPagesDomains: ResourceDescription = {
     fields: [
       { field: 'domain', label: 'Domain' },
       { field: 'url', label: 'URL', format: 'link' },
-      { field: 'verified', label: 'Verified', format: 'boolean' },
-      { field: 'verification_code', label: 'Verification code', format: 'code' },
       { field: 'auto_ssl_enabled', label: 'Let’s Encrypt', format: 'boolean' },
+      { field: 'certificate', label: 'Certificate', format: 'state', value: certificateState, tones: { valid: 'success', expired: 'error', none: 'default' } },
       { field: 'certificate.subject', label: 'Certificate subject', format: 'code' },
-      { field: 'certificate.expired', label: 'Certificate expired', format: 'boolean' },
-      { field: 'certificate.expiration', label: 'Certificate expires', format: 'datetime' },
-      { field: 'certificate.certificate', label: 'Certificate', format: 'pem' },
+      { field: 'certificate.certificate_text', label: 'Certificate details', format: 'pem' },
+      { field: 'certificate.certificate', label: 'Certificate (PEM)', format: 'pem' },
     ],
   },
   create: {
@@ -607,6 +648,30 @@ export const projectClientKeys: ResourceDescription = {
 
 const SEVERITY_TONES = { critical: 'error', high: 'error', medium: 'warning', low: 'info', info: 'info', unknown: 'default' } as const
 
+/** The scanner's report of a finding (`raw_metadata`, JSON text), or null when it is not JSON. */
+function findingReport(v: Item): Item | null {
+  const raw = (v.finding as Item | undefined)?.raw_metadata
+  if (typeof raw !== 'string') return null
+  try {
+    const parsed: unknown = JSON.parse(raw)
+    return parsed !== null && typeof parsed === 'object' ? (parsed as Item) : null
+  } catch {
+    return null
+  }
+}
+
+/** `src/db/query.js:40–42`, or the dependency a dependency scan names. */
+const findingLocation = (v: Item): string | null => {
+  const location = findingReport(v)?.location as Item | undefined
+  if (location === undefined) return null
+  if (typeof location.file === 'string') return `${location.file}${typeof location.start_line === 'number' ? `:${location.start_line}${typeof location.end_line === 'number' && location.end_line !== location.start_line ? `–${location.end_line}` : ''}` : ''}`
+  const dependency = location.dependency as Item | undefined
+  const pkg = (dependency?.package as Item | undefined)?.name
+  return typeof pkg === 'string' ? `${pkg} ${String(dependency?.version ?? '')}`.trim() : null
+}
+
+const findingIdentifiers = (v: Item): string[] => (((findingReport(v)?.identifiers as Item[] | undefined) ?? []).map((i) => String(i.name ?? i.value)))
+
 export const projectVulnerabilities: ResourceDescription = {
   key: 'vulnerabilities',
   family: 'security',
@@ -624,7 +689,7 @@ export const projectVulnerabilities: ResourceDescription = {
       { field: 'title', label: 'Vulnerability', primary: true, width: 'minmax(0, 3fr)' },
       { field: 'severity', label: 'Severity', format: 'state', width: '100px', tones: SEVERITY_TONES },
       { field: 'state', label: 'State', format: 'state', width: '110px' },
-      { field: 'report_type', label: 'Scanner', width: '150px' },
+      { field: 'report_type', label: 'Scanner', format: 'state', width: '170px' },
       { field: 'created_at', label: 'Found', format: 'relative', width: '110px' },
     ],
   },
@@ -633,11 +698,14 @@ export const projectVulnerabilities: ResourceDescription = {
     fields: [
       { field: 'title', label: 'Title' },
       { field: 'severity', label: 'Severity', format: 'state', tones: SEVERITY_TONES },
-      { field: 'confidence', label: 'Confidence' },
+      { field: 'confidence', label: 'Confidence', format: 'state' },
       { field: 'state', label: 'State', format: 'state' },
-      { field: 'report_type', label: 'Scanner' },
+      { field: 'report_type', label: 'Scanner', format: 'state' },
       { field: 'description', label: 'Description' },
       { field: 'finding.name', label: 'Finding' },
+      { field: 'location', label: 'Location', format: 'code', value: findingLocation },
+      { field: 'identifiers', label: 'Identifiers', format: 'list', value: findingIdentifiers },
+      { field: 'project_default_branch', label: 'Branch', format: 'code' },
       { field: 'resolved_on_default_branch', label: 'Gone from the default branch', format: 'boolean' },
       { field: 'created_at', label: 'Found', format: 'datetime' },
       { field: 'confirmed_at', label: 'Confirmed', format: 'datetime' },
@@ -677,7 +745,8 @@ export const projectDependencies: ResourceDescription = {
   singular: 'dependency',
   scope: 'project',
   description: 'Packages the default branch depends on, read from its lock files and manifests.',
-  readRole: 'developer',
+  // The list needs the code (Reporter); each dependency's vulnerabilities need Developer.
+  readRole: 'reporter',
   tier: 'Ultimate',
   titleField: 'name',
   list: {
@@ -689,7 +758,7 @@ export const projectDependencies: ResourceDescription = {
       { field: 'version', label: 'Version', format: 'code', width: '120px' },
       { field: 'package_manager', label: 'Manager', width: '110px' },
       { field: 'dependency_file_path', label: 'Found in', format: 'code', width: 'minmax(0, 2fr)' },
-      { field: 'vulnerabilities', label: 'Vulnerabilities', width: '130px', value: (d) => ((d.vulnerabilities as Item[] | undefined) ?? []).map((v) => `${String(v.severity)}: ${String(v.name)}`) },
+      { field: 'vulnerabilities', label: 'Vulnerabilities', format: 'list', width: 'minmax(0, 2fr)', value: (d) => ((d.vulnerabilities as Item[] | undefined) ?? []).map((v) => `${humanize(v.severity)}: ${String(v.name)}`) },
     ],
     filters: [{ kind: 'select', param: 'package_manager', label: 'Package manager', options: options('bundler', 'composer', 'conan', 'maven', 'npm', 'pip', 'yarn') }],
   },
@@ -706,7 +775,7 @@ export const projectMemberList: ResourceDescription = {
   singular: 'member',
   scope: 'project',
   description: 'Direct members of the project (members of its groups are listed on the group).',
-  readRole: 'reporter',
+  readRole: 'signed-in',
   titleField: 'username',
   list: { path: '/projects/:project/members', query: { per_page: 20 }, columns: MEMBER_COLUMNS, filters: [{ kind: 'search', param: 'query', label: 'Search', placeholder: 'Name or username' }] },
   detail: { path: '/projects/:project/members/{id}', fields: MEMBER_COLUMNS },
@@ -743,7 +812,7 @@ export const projectProtectedBranches: ResourceDescription = {
   singular: 'protected branch',
   scope: 'project',
   description: 'Branches (or wildcards) only some roles may push to or merge into.',
-  readRole: 'maintainer',
+  readRole: 'signed-in',
   titleField: 'name',
   list: {
     path: '/projects/:project/protected_branches',

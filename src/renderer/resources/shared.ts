@@ -44,7 +44,7 @@ export const RUNNER_DETAIL: readonly FieldView[] = [
   { field: 'platform', label: 'Platform' },
   { field: 'architecture', label: 'Architecture' },
   { field: 'contacted_at', label: 'Last contact', format: 'relative' },
-  { field: 'projects', label: 'Projects', format: 'list' },
+  { field: 'projects', label: 'Projects', format: 'list', value: (r) => ((r.projects as Item[] | undefined) ?? []).map((p) => p.path_with_namespace ?? p.name) },
   { field: 'groups', label: 'Groups', format: 'list' },
   { field: 'maintenance_note', label: 'Maintenance note' },
 ]
@@ -67,9 +67,14 @@ export const RUNNER_EDIT = (role: Role): FormSpec & { role: Role } => ({
 
 const paused = (r: Item): boolean => r.paused === true || r.active === false
 
-export const RUNNER_ACTIONS = (role: Role): Action[] => [
-  { key: 'pause', label: 'Pause', method: 'PUT', path: '/runners/{id}', on: 'item', role, body: { paused: true }, visible: (r) => !paused(r), done: 'Runner paused: it picks up no new jobs.' },
-  { key: 'resume', label: 'Resume', method: 'PUT', path: '/runners/{id}', on: 'item', role, body: { paused: false }, visible: paused, done: 'Runner resumed.' },
+/**
+ * Pause, resume and delete. `types` are the runners these apply to in the panel's context: a
+ * project's Maintainers change its project runners, a group's Owners its group runners, only
+ * administrators instance runners (the server's canUpdateRunner).
+ */
+export const RUNNER_ACTIONS = (role: Role, types: readonly string[] = ['instance_type', 'group_type', 'project_type']): Action[] => [
+  { key: 'pause', label: 'Pause', method: 'PUT', path: '/runners/{id}', on: 'item', role, body: { paused: true }, visible: (r) => !paused(r) && types.includes(String(r.runner_type)), done: 'Runner paused: it picks up no new jobs.' },
+  { key: 'resume', label: 'Resume', method: 'PUT', path: '/runners/{id}', on: 'item', role, body: { paused: false }, visible: (r) => paused(r) && types.includes(String(r.runner_type)), done: 'Runner resumed.' },
   {
     key: 'delete',
     label: 'Delete',
@@ -78,6 +83,7 @@ export const RUNNER_ACTIONS = (role: Role): Action[] => [
     on: 'item',
     role,
     danger: true,
+    visible: (r) => types.includes(String(r.runner_type)),
     confirm: (r) => `Delete runner ${(r.description as string | null) || `#${String(r.id)}`}? It stops taking jobs and has to be registered again.`,
     outcome: 'list',
     done: 'Runner deleted.',
@@ -146,10 +152,18 @@ export function memberForms(base: string, owner: boolean): { create: FormSpec & 
       role: 'maintainer',
       outcome: 'reload',
       fields: [
-        { name: 'user_id', label: 'User id', type: 'number', required: true, min: 1, help: 'The id shown on the user’s profile (or in Admin → Users).' },
+        { name: 'username', label: 'Username', type: 'text', placeholder: 'amara', help: 'Or give the user id below.' },
+        { name: 'user_id', label: 'User id', type: 'number', min: 1, help: 'The id shown on the user’s profile (or in Admin → Users).' },
         { name: 'access_level', label: 'Role', type: 'select', required: true, default: 30, options: accessLevelOptions(owner) },
         { name: 'expires_at', label: 'Access expires', type: 'date' },
       ],
+      // The API takes one of them, and refuses both together.
+      validate: (v): Record<string, string> => {
+        const name = typeof v.username === 'string' && v.username.trim() !== ''
+        const id = v.user_id !== null && v.user_id !== undefined && v.user_id !== ''
+        if (name && id) return { user_id: 'Give a username or a user id, not both.' }
+        return name || id ? {} : { username: 'Give the username (or the user id) of who to add.' }
+      },
     },
     edit: {
       title: 'Change role',
@@ -158,8 +172,10 @@ export function memberForms(base: string, owner: boolean): { create: FormSpec & 
       role: 'maintainer',
       fields: [
         { name: 'access_level', label: 'Role', type: 'select', required: true, options: accessLevelOptions(owner) },
-        { name: 'expires_at', label: 'Access expires', type: 'date' },
+        { name: 'expires_at', label: 'Access expires', type: 'date', help: 'Empty: never.' },
       ],
+      // PUT needs access_level even when only the expiry changes; an emptied date clears it.
+      toBody: (v) => ({ access_level: Number(v.access_level), expires_at: typeof v.expires_at === 'string' && v.expires_at !== '' ? v.expires_at : null }),
     },
     actions: [
       { key: 'remove', label: 'Remove', method: 'DELETE', path: `${base}/{id}`, on: 'item', role: 'maintainer', danger: true, confirm: (m) => `Remove ${String(m.name)} (@${String(m.username)})? They lose access right away.`, outcome: 'list', done: 'Member removed.' },

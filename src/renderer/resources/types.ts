@@ -75,7 +75,8 @@ export interface Option {
  * values are left out of the query.
  */
 export type Filter =
-  | { readonly kind: 'search'; readonly param: string; readonly label: string; readonly placeholder?: string }
+  /** Free text; with `minLength`, shorter text is not sent (the environments API refuses searches under 3 characters). */
+  | { readonly kind: 'search'; readonly param: string; readonly label: string; readonly placeholder?: string; readonly minLength?: number }
   | { readonly kind: 'select'; readonly param: string; readonly label: string; readonly options: readonly Option[] }
   /** A flag the API takes only as `=true` (`blocked=true`, `admins=true`). */
   | { readonly kind: 'flag'; readonly param: string; readonly label: string }
@@ -142,6 +143,8 @@ export interface FormSpec {
   readonly toBody?: (values: FormValues) => { readonly [key: string]: ApiBodyValue }
   /** Fields sent as query parameters instead of the body (`finding_id`). */
   readonly queryFields?: readonly string[]
+  /** Fields that fill `{field}` placeholders of the path instead of going in the body (the project of a storage move). */
+  readonly pathFields?: readonly string[]
   readonly outcome?: Outcome
   readonly secretField?: string
   /** Fields of the answer shown for `show`. */
@@ -174,7 +177,10 @@ export interface ListSpec {
   readonly path: string
   readonly columns: readonly Column[]
   readonly filters?: readonly Filter[]
-  /** Query parameters always sent (`per_page`, a default sort). */
+  /**
+   * Query parameters always sent (`per_page`, a default sort); a filter with the same name
+   * replaces one. A value of `:user`, `:project` or `:group` is filled from the context.
+   */
   readonly query?: Readonly<Record<string, string | number | boolean>>
   /** The field that identifies an item in routes and `{…}` placeholders; default `id`. */
   readonly key?: string
@@ -188,6 +194,8 @@ export interface DetailSpec {
   /** The single GET (`/runners/{id}`); without it the detail shows the list's row. */
   readonly path?: string
   readonly fields: readonly FieldView[]
+  /** A plain-text log shown below the fields (a job's trace), read from this path. */
+  readonly log?: { readonly path: string; readonly label: string }
 }
 
 export interface ResourceDescription {

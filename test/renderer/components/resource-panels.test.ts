@@ -113,7 +113,7 @@ describe('ResourceList', () => {
     await flushPromises()
     expect(wrapper.get('[data-testid="resource-stale"]').text()).toContain('Offline copy from')
     const reason = wrapper.get('[data-testid="resource-blocked"]').text()
-    expect(reason).toContain('Offline: changes here need the server, and they are not queued for later')
+    expect(reason).toContain('Needs the server: Changes here go straight to the server and are not kept for later')
     expect(wrapper.get('[data-testid="resource-create"]').attributes('disabled')).toBeDefined()
     const block = wrapper.findAll('[data-testid="action-delete"]')[0]
     expect(block.attributes('disabled')).toBeDefined()
@@ -177,10 +177,10 @@ describe('ResourceActions', () => {
   it('an action needing a role the viewer lacks is disabled, and says which', async () => {
     const { global } = setup({})
     const cleanup = (projectEnvironments.actions ?? []).filter((a) => a.key === 'review-apps')
-    const wrapper = mount(ResourceActions, { props: { actions: cleanup, context, viewer: { admin: false, level: 30 } }, global })
+    const wrapper = mount(ResourceActions, { props: { actions: cleanup, context, viewer: { admin: false, level: 20 } }, global })
     const button = wrapper.get('[data-testid="action-review-apps"]')
     expect(button.attributes('disabled')).toBeDefined()
-    expect(button.attributes('title')).toBe('Needs the Maintainer role.')
+    expect(button.attributes('title')).toBe('Needs the Developer role.')
   })
 })
 
@@ -216,6 +216,7 @@ describe('ResourceForm', () => {
     expect(submit).toHaveBeenCalledWith({
       body: { name: 'Ada Lovelace', username: 'ada', email: 'ada@example.com', reset_password: true, force_random_password: false, skip_confirmation: true, admin: false, external: false, can_create_group: true },
       query: {},
+      path: {},
     })
   })
 

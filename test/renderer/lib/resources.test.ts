@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest'
-import { adminUsers } from '../../../src/renderer/resources/admin'
+import { explainCode, toReadableError } from '../../../src/renderer/lib/ipc-errors'
+import { adminProjectMoves, adminUsers } from '../../../src/renderer/resources/admin'
 import { apiFieldErrors, formRequest, initialValues, validateForm } from '../../../src/renderer/resources/forms'
-import { hasRole, stateTone } from '../../../src/renderer/resources/format'
+import { formatBytes, hasRole, plainLog, stateTone } from '../../../src/renderer/resources/format'
 import { RESOURCES } from '../../../src/renderer/resources/index'
 import { outcomeOf } from '../../../src/renderer/resources/outcome'
-import { fillPath, filtersFromRoute, filtersToRoute, listQuery, MissingContextError } from '../../../src/renderer/resources/paths'
-import { projectClusters, projectProtectedEnvironments } from '../../../src/renderer/resources/project'
+import { fillPath, filtersFromRoute, filtersToRoute, fixedQuery, listQuery, MissingContextError, outdatedPaths } from '../../../src/renderer/resources/paths'
+import { personalTokens } from '../../../src/renderer/resources/personal'
+import {
+  projectClusters,
+  projectEnvironments,
+  projectJobs,
+  projectMemberList,
+  projectPagesDomains,
+  projectProtectedEnvironments,
+  projectRunners,
+} from '../../../src/renderer/resources/project'
 import { RUNNER_FILTERS } from '../../../src/renderer/resources/shared'
 import { checkApiSendPath } from '../../../src/shared/ipc/api'
 
@@ -58,7 +68,7 @@ describe('resource forms', () => {
     const edit = projectClusters.edit!
     const item = { id: 3, name: 'prod', domain: 'example.com', enabled: true, managed: true, environment_scope: '*', platform_cluster: { api_url: 'https://k8s.example.com', namespace: 'app', ca_cert: null } }
     const values = { ...initialValues(edit, item), 'platform_cluster_attributes.namespace': 'app-2', enabled: false }
-    expect(formRequest(edit, values, item)).toEqual({ body: { platform_cluster_attributes: { namespace: 'app-2' }, enabled: false }, query: {} })
+    expect(formRequest(edit, values, item)).toEqual({ body: { platform_cluster_attributes: { namespace: 'app-2' }, enabled: false }, query: {}, path: {} })
   })
 
   it('uses a description’s own body (protected environment access levels)', () => {
@@ -93,5 +103,82 @@ describe('resource formats and outcomes', () => {
   it('reads a secret from the answer once, and says so when there is none', () => {
     expect(outcomeOf('secret', 'Token rotated.', { status: 200, body: { token: 'glpat-xyz' } }, 'access token')).toEqual({ kind: 'secret', text: 'Token rotated.', secret: 'glpat-xyz', what: 'access token' })
     expect(outcomeOf('secret', 'Token rotated.', { status: 200, body: {} }, 'access token')).toEqual({ kind: 'message', text: 'Token rotated. The server sent no access token to show.' })
+  })
+})
+
+describe('resource panels against what Burrow Server answers', () => {
+  it('fills `:user` in a list’s fixed query, so an administrator’s own tokens are not everyone’s', () => {
+    expect(fixedQuery(personalTokens.list?.query, context)).toEqual({ per_page: 20, user_id: 1 })
+    expect(fixedQuery({ per_page: 20, sort: 'desc' }, context)).toEqual({ per_page: 20, sort: 'desc' })
+  })
+
+  it('does not send a search shorter than the API accepts (environments: 3 characters)', () => {
+    const filters = projectEnvironments.list?.filters ?? []
+    expect(listQuery(filters, { search: 're' }, { per_page: 20 })).toEqual({ per_page: 20 })
+    expect(listQuery(filters, { search: 'rev' }, { per_page: 20 })).toEqual({ per_page: 20, search: 'rev' })
+  })
+
+  it('names the list and the item’s detail as the saved reads a write outdates', () => {
+    expect(outdatedPaths(projectRunners, context, { id: 3 })).toEqual(['/projects/12/runners', '/runners/3'])
+    expect(outdatedPaths(projectRunners, context, null)).toEqual(['/projects/12/runners'])
+    // A context the panel lacks leaves that template out instead of failing the write.
+    expect(outdatedPaths(projectRunners, { ...context, projectId: null }, { id: 3 })).toEqual(['/runners/3'])
+  })
+
+  it('puts a form’s path fields in the path, not the body (the project of a storage move)', () => {
+    const move = adminProjectMoves.actions?.find((a) => a.key === 'move-one')?.form
+    expect(move).toBeDefined()
+    const values = { ...initialValues(move!), project_id: ' kestrel/website ', destination_storage_name: 'archive' }
+    expect(formRequest(move!, values)).toEqual({ body: { destination_storage_name: 'archive' }, query: {}, path: { project_id: 'kestrel/website' } })
+  })
+
+  it('puts Grape’s parameter errors (`{error: "… does not have a valid value"}`) next to the field they name', () => {
+    const bulk = adminProjectMoves.actions?.find((a) => a.key === 'bulk')?.form
+    expect(apiFieldErrors(bulk!, { status: 400, body: { error: 'destination_storage_name does not have a valid value' } })).toEqual({ destination_storage_name: 'To storage does not have a valid value' })
+    const members = projectMemberList.create!
+    expect(apiFieldErrors(members, { status: 400, body: { error: 'user_id, username are mutually exclusive' } })).toEqual({ user_id: 'User id, Username are mutually exclusive' })
+    const environments = projectProtectedEnvironments.create!
+    expect(apiFieldErrors(environments, { status: 400, body: { error: 'deploy_access_levels[access_level] does not have a valid value' } })).toEqual({ access_level: 'Role allowed to deploy does not have a valid value' })
+    // A sentence naming no field stays for the form as a whole.
+    expect(apiFieldErrors(bulk!, { status: 400, body: { message: '400 Bad request - Unplayable Job' } })).toEqual({})
+  })
+
+  it('a member’s role change always sends the role, which the API requires', () => {
+    const edit = projectMemberList.edit!
+    const item = { id: 7, access_level: 30, expires_at: null }
+    expect(formRequest(edit, { ...initialValues(edit, item), expires_at: '2030-01-01' }, item).body).toEqual({ access_level: 30, expires_at: '2030-01-01' })
+  })
+
+  it('shows a job log without colour codes, section markers or overwritten progress, from its end', () => {
+    const raw = 'section_start:1700000000:prepare_script\r\x1b[0K\x1b[32;1mPreparing\x1b[0;m\nDownloading 10%\rDownloading 100%\r\n$ npm test\nsection_end:1700000001:prepare_script\r\x1b[0K\x1b[31mJob failed\x1b[0m\n'
+    expect(plainLog(raw)).toEqual({ text: 'Preparing\nDownloading 100%\n$ npm test\nJob failed\n', cut: false })
+    expect(plainLog('a'.repeat(10) + 'END', 5)).toEqual({ text: 'aaEND', cut: true })
+    expect(plainLog(null)).toEqual({ text: '', cut: false })
+  })
+
+  it('reads sizes as people do', () => {
+    expect([formatBytes(512), formatBytes(2048), formatBytes(5 * 1024 * 1024 + 1), formatBytes(undefined)]).toEqual(['512 B', '2.0 KB', '5.0 MB', '—'])
+  })
+
+  it('every column and detail field of a description names a value the server sends (sample answers of Burrow Server)', () => {
+    const job = { id: 5, status: 'failed', failure_reason: 'script_failure', artifacts: [{ file_type: 'trace', size: 2300, filename: 'job.log', file_format: null }] }
+    const artifacts = projectJobs.detail?.fields.find((f) => f.field === 'artifacts')
+    expect(artifacts?.value?.(job)).toEqual(['job.log (trace, 2.2 KB)'])
+    const domain = projectPagesDomains.list?.columns.find((c) => c.field === 'certificate')
+    expect([domain?.value?.({ domain: 'a.example' }), domain?.value?.({ certificate: { expired: false } }), domain?.value?.({ certificate: { expired: true } })]).toEqual(['none', 'valid', 'expired'])
+    expect(projectProtectedEnvironments.list?.columns.map((c) => c.field)).not.toContain('required_approval_count')
+  })
+})
+
+describe('readable errors of core’s codes', () => {
+  it('explains offline writes, offline reads with no saved copy, unknown outcomes and the outbox’s refusals', () => {
+    expect(toReadableError({ code: 'offline', message: 'x' })).toMatchObject({ title: 'Needs the server', hint: expect.stringContaining('not kept for later') })
+    expect(toReadableError({ code: 'offline', message: 'x', details: { read: 'not-saved' } })).toMatchObject({ title: 'Not saved on this device', hint: expect.stringContaining('Open it again') })
+    for (const code of ['outcome-unknown', 'not-cached', 'entry-not-found', 'invalid-state']) {
+      const readable = toReadableError({ code, message: 'x' })
+      expect(readable.title, code).not.toBe('Something went wrong')
+      expect(readable.hint, code).not.toBeNull()
+    }
+    expect(explainCode('offline')).toBe('Needs the server: Changes here go straight to the server and are not kept for later: try again once the instance can be reached.')
   })
 })
