@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../auth/access'
 import {
-  approvalsOf, deleteApproval, findMergeRequestById, findMergeRequestByIid, insertApproval, listMergeRequests, updateMergeRequestRow,
+  approvalsOf, deleteApproval, findMergeRequestById, findMergeRequestByIid, listMergeRequests, updateMergeRequestRow,
   type MergeRequestFilter, type MergeRequestRow, type NegatableFilter, type UserFilter,
 } from '../db/merge-requests'
 import { groupAndDescendantIds } from '../db/namespaces'
@@ -12,7 +12,7 @@ import { findProjectWithNamespace } from '../db/projects'
 import type { ProjectRow, UserRow } from '../db/rows'
 import { findUserByUsername } from '../db/users'
 import { diffEntity } from '../entities/diff'
-import { projectSettings, projectRef } from '../entities/project'
+import { projectRef } from '../entities/project'
 import { userRef } from '../entities/user'
 import { commitEntity, logCommits } from '../git/commits'
 import { diffTrees, type DiffLimits } from '../git/diff'
@@ -24,14 +24,12 @@ import { currentUser, loadGroup, loadProject } from '../http/resolve'
 import { ACTIVE_PIPELINE_STATUSES, disableAutoMerge, enableAutoMerge, headPipelineOf, pipelineAllowsMerge } from '../services/auto-merge'
 import { buildMergeRef, closableIssues, assertMergeable, mergeMergeRequest, startRebase } from '../services/merge'
 import {
-  canReadMergeRequestsWith, createMergeRequest, destroyMergeRequest, participantIds, presentMergeRequestDetail, presentMergeRequests, updateMergeRequest,
+  approveMergeRequest, canApproveMergeRequest, canReadMergeRequestsWith, createMergeRequest, destroyMergeRequest, participantIds, presentMergeRequestDetail, presentMergeRequests, updateMergeRequest,
   type MergeRequestInput,
 } from '../services/merge-requests'
 import { mergeabilityIdle, queueMergeabilityCheck, registerMergeRequestRefresh } from '../services/mergeability'
-import { resolveTodosForTarget } from '../db/todos'
 import { awardEmojiRoutes } from '../services/award-emoji'
 import { linkDeployedMergeRequests } from '../services/deployment-merge-requests'
-import { recordEvent } from '../services/events'
 import { presentIssues } from '../services/issues'
 import { canPushToBranch, hasAccess, rulesFor } from '../services/protected-branches'
 import { isSubscribed, subscribe, unsubscribe } from '../services/subscriptions'
@@ -337,9 +335,7 @@ function approvalsEntity(request: FastifyRequest, mr: MergeRequestRow): Readonly
 
 function canApprove(request: FastifyRequest, mr: MergeRequestRow, user: UserRow): boolean {
   const project = request.server.burrow.db.prepare('SELECT * FROM projects WHERE id = ?').get(mr.project_id) as ProjectRow
-  if (!request.perms.canInProject(project, AccessLevel.DEVELOPER)) return false
-  // Authors may approve their own merge requests only when the project allows it (off by default).
-  return mr.author_id !== user.id || projectSettings(project.settings).merge_requests_author_approval === true
+  return canApproveMergeRequest(request, project, mr, user)
 }
 
 /** Developer on an unprotected target branch; on a protected one, the rule's "allowed to merge" levels. */
@@ -583,11 +579,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     const project = loadMrProject(request, request.params.id)
     const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
     if (request.body.sha !== undefined && request.body.sha !== mr.head_sha) throw apiMessage(409, `SHA does not match HEAD of source branch: ${mr.head_sha ?? ''}`)
-    if (mr.state !== 'opened' || !canApprove(request, mr, user)) throw unauthorized()
-    const db = request.server.burrow.db
-    if (!insertApproval(db, mr.id, user.id)) throw unauthorized()
-    recordEvent(db, { authorId: user.id, action: 'approved', projectId: project.id, targetType: 'MergeRequest', targetId: mr.id, targetIid: mr.iid, targetTitle: mr.title })
-    resolveTodosForTarget(db, user.id, 'MergeRequest', mr.id)
+    if (!approveMergeRequest(request, project, mr, user)) throw unauthorized()
     return reply.code(201).send(approvalsEntity(request, mr))
   })
 

@@ -6,7 +6,7 @@ import { nowIso } from '../db/connection'
 import { milestonesById } from '../db/issues'
 import { findLabelInScope, insertLabel } from '../db/labels'
 import {
-  countsOf, deleteMergeRequestRow, findOpenDuplicate, insertMergeRequest, labelsOf, listMergeRequests, setMergeRequestLabels, setUserLinks,
+  countsOf, deleteMergeRequestRow, findOpenDuplicate, insertApproval, insertMergeRequest, labelsOf, listMergeRequests, setMergeRequestLabels, setUserLinks,
   updateMergeRequestRow, userLinksOf, type MergeRequestChanges, type MergeRequestRow,
 } from '../db/merge-requests'
 import { findMilestoneById, type MilestoneRow } from '../db/milestones'
@@ -345,11 +345,7 @@ export async function createMergeRequest(request: FastifyRequest, source: Projec
 export async function updateMergeRequest(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, input: MergeRequestInput, actor: UserRow): Promise<MergeRequestRow> {
   const db = request.server.burrow.db
   const changes: { -readonly [K in keyof MergeRequestChanges]: MergeRequestChanges[K] } = {}
-  if (input.title !== undefined) {
-    if (input.title.trim() === '') throw validationFailed({ title: ["can't be blank"] })
-    changes.title = input.title.trim()
-  }
-  if (input.description !== undefined) changes.description = input.description
+  if (input.title !== undefined && input.title.trim() === '') throw validationFailed({ title: ["can't be blank"] })
   if (input.target_branch !== undefined && input.target_branch !== mr.target_branch) {
     const gitDir = projectGitDir(request.server.burrow, project)
     const head = isValidRef(input.target_branch) && repoExists(gitDir) ? await resolveCommit(gitDir, `refs/heads/${input.target_branch}`) : null
@@ -362,6 +358,26 @@ export async function updateMergeRequest(request: FastifyRequest, project: Proje
     changes.start_sha = head
     changes.merge_status = 'unchecked'
   }
+  return applyMergeRequestUpdate(request, project, mr, input, actor, changes)
+}
+
+/**
+ * The synchronous rest of an update (everything but a new target branch, which `updateMergeRequest`
+ * checks against the repository first and passes in `branchChanges`): title, description,
+ * milestone, flags, state, labels, assignees and reviewers, with events and to-dos. Quick actions
+ * call it directly, inside their note's transaction.
+ */
+export function applyMergeRequestUpdate(
+  request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, input: MergeRequestInput, actor: UserRow,
+  branchChanges: MergeRequestChanges = {},
+): MergeRequestRow {
+  const db = request.server.burrow.db
+  const changes: { -readonly [K in keyof MergeRequestChanges]: MergeRequestChanges[K] } = { ...branchChanges }
+  if (input.title !== undefined) {
+    if (input.title.trim() === '') throw validationFailed({ title: ["can't be blank"] })
+    changes.title = input.title.trim()
+  }
+  if (input.description !== undefined) changes.description = input.description
   if (input.milestone_id !== undefined) changes.milestone_id = checkMilestone(request, project, input.milestone_id) ?? null
   if (input.remove_source_branch !== undefined) changes.should_remove_source_branch = Number(input.remove_source_branch)
   if (input.squash !== undefined) changes.squash = Number(input.squash)
@@ -397,6 +413,27 @@ export async function updateMergeRequest(request: FastifyRequest, project: Proje
     if (stateAction) recordEvent(db, { authorId: actor.id, action: stateAction, projectId: project.id, targetType: 'MergeRequest', targetId: mr.id, targetIid: mr.iid, targetTitle: changes.title ?? mr.title })
     notifyNewlyLinked(db, row, actor.id, addedAssignees.filter((id) => id !== actor.id), addedReviewers.filter((id) => id !== actor.id))
     return row
+  })()
+}
+
+/** Whether this user may approve: a Developer, and not its author unless the project allows that (off by default). */
+export function canApproveMergeRequest(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, user: UserRow): boolean {
+  if (!request.perms.canInProject(project, AccessLevel.DEVELOPER)) return false
+  return mr.author_id !== user.id || projectSettings(project.settings).merge_requests_author_approval === true
+}
+
+/**
+ * Approves as `user` (an `approved` event, the user's to-dos on it settled): false when the merge
+ * request is not open, the user may not approve, or already did.
+ */
+export function approveMergeRequest(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, user: UserRow): boolean {
+  if (mr.state !== 'opened' || !canApproveMergeRequest(request, project, mr, user)) return false
+  const db = request.server.burrow.db
+  return db.transaction(() => {
+    if (!insertApproval(db, mr.id, user.id)) return false
+    recordEvent(db, { authorId: user.id, action: 'approved', projectId: project.id, targetType: 'MergeRequest', targetId: mr.id, targetIid: mr.iid, targetTitle: mr.title })
+    resolveTodosForTarget(db, user.id, 'MergeRequest', mr.id)
+    return true
   })()
 }
 

@@ -13,7 +13,7 @@ import { notFound, unauthorized } from '../http/errors'
 import { loadProject } from '../http/resolve'
 import { epicNoteableKind } from './epics'
 import type { Noteable } from './notes'
-import { executeIssueQuickActions, issueCommandAvailable } from './quick-actions'
+import { executeIssueQuickActions, executeMergeRequestQuickActions, issueCommandAvailable, mergeRequestCommandAvailable } from './quick-actions'
 import { canReadSnippet } from './snippets'
 
 /**
@@ -112,7 +112,7 @@ const issueKind: NoteableKind = {
   },
 }
 
-/** A merge request as a noteable: mention to-dos, locked discussions, resolvable threads; no quick actions yet. */
+/** A merge request as a noteable: quick actions, mention to-dos, locked discussions, resolvable threads. */
 export function mergeRequestNoteable(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow): Noteable {
   return {
     type: 'MergeRequest',
@@ -124,6 +124,8 @@ export function mergeRequestNoteable(request: FastifyRequest, project: ProjectRo
     discussionLocked: mr.discussion_locked === 1,
     todoTarget: true,
     resolvableThreads: true,
+    availableCommands: (req, name) => mergeRequestCommandAvailable(req, project, mr, name),
+    runQuickActions: (req, actions) => executeMergeRequestQuickActions(req, project, mr, actions),
     canResolve: (req) => req.actor.user?.id === mr.author_id || req.perms.canInProject(project, AccessLevel.DEVELOPER),
     canRead: (perms) => canReadMergeRequestsWith(perms, project),
     touch: (req, at) => {

@@ -12,6 +12,9 @@ import { findNamespaceByFullPath, findNamespaceById, namespaceAncestors } from '
 import type { NamespaceRow, ProjectRow } from '../db/rows'
 import { findUserByUsername } from '../db/users'
 import { canAdminEpics, canReadEpicWith, promoteIssueToEpic, setIssueEpic, updateEpic } from './epics'
+import { approvalsOf, deleteApproval, findMergeRequestById, userLinksOf, type MergeRequestRow } from '../db/merge-requests'
+import { isDraftTitle } from '../entities/merge-request'
+import { applyMergeRequestUpdate, approveMergeRequest, canApproveMergeRequest, type MergeRequestInput } from './merge-requests'
 import { addSpentTime, resetSpentTime, setTimeEstimate, updateIssue, type IssueChanges } from './issues'
 import { humanDuration, parseHumanDuration } from './time-tracking'
 
@@ -20,6 +23,7 @@ export type QuickActionName =
   | 'spend' | 'remove_time_spent' | 'milestone' | 'remove_milestone' | 'due' | 'remove_due_date' | 'promote'
   | 'title' | 'confidential' | 'lock' | 'unlock'
   | 'epic' | 'remove_epic' | 'parent_epic' | 'remove_parent_epic' | 'child_epic' | 'remove_child_epic'
+  | 'assign_reviewer' | 'unassign_reviewer' | 'draft' | 'ready' | 'approve' | 'unapprove'
 
 /** Command names and their aliases, as GitLab spells them. */
 const ALIASES: Readonly<Record<string, QuickActionName>> = {
@@ -50,7 +54,16 @@ const ALIASES: Readonly<Record<string, QuickActionName>> = {
   remove_parent_epic: 'remove_parent_epic',
   child_epic: 'child_epic',
   remove_child_epic: 'remove_child_epic',
+  assign_reviewer: 'assign_reviewer', reviewer: 'assign_reviewer', request_review: 'assign_reviewer',
+  unassign_reviewer: 'unassign_reviewer', remove_reviewer: 'unassign_reviewer',
+  draft: 'draft',
+  ready: 'ready',
+  approve: 'approve',
+  unapprove: 'unapprove',
 }
+
+/** Commands of merge requests only (never offered on issues). */
+const MERGE_REQUEST_ONLY: ReadonlySet<QuickActionName> = new Set<QuickActionName>(['assign_reviewer', 'unassign_reviewer', 'draft', 'ready', 'approve', 'unapprove'])
 
 /** Commands of epics only (never offered on issues). */
 const EPIC_ONLY: ReadonlySet<QuickActionName> = new Set<QuickActionName>(['parent_epic', 'remove_parent_epic', 'child_epic', 'remove_child_epic'])
@@ -216,7 +229,7 @@ export function issueCommandAvailable(request: FastifyRequest, project: ProjectR
   if (!user) return false
   const admin = request.perms.canInProject(project, AccessLevel.REPORTER)
   const canUpdate = admin || user.id === issue.author_id
-  if (EPIC_ONLY.has(name)) return false
+  if (EPIC_ONLY.has(name) || MERGE_REQUEST_ONLY.has(name)) return false
   if (ADMIN_COMMANDS.has(name) && !admin) return false
   switch (name) {
     // Epics are offered in group projects while the feature is on, as GitLab does.
@@ -571,6 +584,203 @@ export function executeEpicQuickActions(request: FastifyRequest, group: Namespac
   db.transaction(() => {
     if (Object.keys(update).length > 0) updateEpic(db, epic, update, user.id)
     for (const step of childSteps) step()
+  })()
+  return { changes, messages }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Merge requests: the commands GitLab offers on them that need no repository work.
+
+const MERGE_REQUEST_COMMANDS: ReadonlySet<QuickActionName> = new Set<QuickActionName>([
+  'label', 'unlabel', 'relabel', 'assign', 'unassign', 'reassign', 'assign_reviewer', 'unassign_reviewer', 'close', 'reopen',
+  'milestone', 'remove_milestone', 'title', 'draft', 'ready', 'lock', 'unlock', 'approve', 'unapprove',
+  'estimate', 'remove_estimate', 'spend', 'remove_time_spent',
+])
+
+/**
+ * Whether the caller may run this command on the merge request now: metadata needs Developer
+ * (GitLab's admin_merge_request); the author may also close, reopen, retitle and mark it draft or
+ * ready; /approve needs the right to approve and no approval yet, /unapprove an approval.
+ */
+export function mergeRequestCommandAvailable(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, name: QuickActionName): boolean {
+  const user = request.actor.user
+  if (!user || !MERGE_REQUEST_COMMANDS.has(name)) return false
+  const developer = request.perms.canInProject(project, AccessLevel.DEVELOPER)
+  const canUpdate = developer || user.id === mr.author_id
+  const open = mr.state === 'opened' || mr.state === 'locked'
+  switch (name) {
+    case 'close': return canUpdate && open
+    case 'reopen': return canUpdate && mr.state === 'closed'
+    case 'title': return canUpdate && mr.state !== 'merged'
+    case 'draft': return canUpdate && open && !isDraftTitle(mr.title)
+    case 'ready': return canUpdate && open && isDraftTitle(mr.title)
+    case 'approve': return open && canApproveMergeRequest(request, project, mr, user) && !approvalsOf(request.server.burrow.db, mr.id).some((u) => u.id === user.id)
+    case 'unapprove': return open && approvalsOf(request.server.burrow.db, mr.id).some((u) => u.id === user.id)
+    case 'remove_milestone': return developer && mr.milestone_id !== null
+    case 'remove_estimate': return developer && mr.time_estimate > 0
+    case 'lock': return developer && mr.discussion_locked !== 1
+    case 'unlock': return developer && mr.discussion_locked === 1
+    default: return developer
+  }
+}
+
+/**
+ * Runs a merge request's commands: metadata through one `applyMergeRequestUpdate` (labels,
+ * assignees, reviewers, milestone, state, title, lock), then approvals and time tracking.
+ */
+export function executeMergeRequestQuickActions(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, actions: readonly QuickAction[]): QuickActionResult {
+  const db = request.server.burrow.db
+  const user = request.actor.user
+  if (!user) return { changes: {}, messages: [] }
+  const changes: Record<string, unknown> = {}
+  const messages: string[] = []
+  const update: { -readonly [K in keyof MergeRequestInput]: MergeRequestInput[K] } = {}
+  let assignees = (userLinksOf(db, 'merge_request_assignees', [mr.id]).get(mr.id) ?? []).map((u) => u.id)
+  let reviewers = (userLinksOf(db, 'merge_request_reviewers', [mr.id]).get(mr.id) ?? []).map((u) => u.id)
+  let title = mr.title
+  const steps: (() => void)[] = []
+  const trackable = { type: 'MergeRequest' as const, id: mr.id, projectId: project.id }
+
+  for (const action of actions) {
+    switch (action.name) {
+      case 'label':
+      case 'relabel': {
+        const names = parseLabelArg(action.arg)
+        if (names.length === 0) break
+        if (action.name === 'relabel') update.labels = names
+        else update.add_labels = [...(update.add_labels ?? []), ...names]
+        changes[action.name === 'relabel' ? 'label_names' : 'add_label_names'] = names
+        messages.push(`${action.name === 'relabel' ? 'Replaced all labels with' : 'Added'} ${labelRefs(names)} ${names.length > 1 ? 'labels' : 'label'}.`)
+        break
+      }
+      case 'unlabel': {
+        const names = parseLabelArg(action.arg)
+        if (names.length === 0) update.labels = []
+        else update.remove_labels = [...(update.remove_labels ?? []), ...names]
+        changes.remove_label_names = names
+        messages.push(names.length === 0 ? 'Removed all labels.' : `Removed ${labelRefs(names)} ${names.length > 1 ? 'labels' : 'label'}.`)
+        break
+      }
+      case 'assign':
+      case 'reassign':
+      case 'assign_reviewer': {
+        const { ids, names } = userIdsOf(request, action.arg)
+        if (ids.length === 0) break
+        if (action.name === 'assign_reviewer') {
+          reviewers = [...new Set([...reviewers, ...ids])]
+          update.reviewer_ids = reviewers
+          changes.reviewer_ids = reviewers
+          messages.push(`Assigned ${names.join(', ')} as ${ids.length > 1 ? 'reviewers' : 'reviewer'}.`)
+        } else {
+          assignees = action.name === 'reassign' ? ids : [...new Set([...assignees, ...ids])]
+          update.assignee_ids = assignees
+          changes.assignee_ids = assignees
+          messages.push(`${action.name === 'reassign' ? 'Reassigned to' : 'Assigned'} ${names.join(', ')}.`)
+        }
+        break
+      }
+      case 'unassign':
+      case 'unassign_reviewer': {
+        const { ids, names } = userIdsOf(request, action.arg)
+        const all = action.arg.trim() === ''
+        if (action.name === 'unassign') {
+          assignees = all ? [] : assignees.filter((id) => !ids.includes(id))
+          update.assignee_ids = assignees
+          changes.assignee_ids = assignees
+          messages.push(all ? 'Removed all assignees.' : `Removed assignee ${names.join(', ')}.`)
+        } else {
+          reviewers = all ? [] : reviewers.filter((id) => !ids.includes(id))
+          update.reviewer_ids = reviewers
+          changes.reviewer_ids = reviewers
+          messages.push(all ? 'Removed all reviewers.' : `Removed reviewer ${names.join(', ')}.`)
+        }
+        break
+      }
+      case 'milestone': {
+        const milestoneTitle = parseMilestoneArg(action.arg)
+        const milestone = milestoneTitle ? findMilestoneTitle(db, milestoneTitle, [project.id], groupChain(request, project)) : undefined
+        if (!milestone) break
+        update.milestone_id = milestone.id
+        changes.milestone_id = milestone.id
+        messages.push(`Set the milestone to %"${milestone.title}".`)
+        break
+      }
+      case 'remove_milestone':
+        update.milestone_id = null
+        changes.milestone_id = null
+        messages.push('Removed the milestone.')
+        break
+      case 'close':
+      case 'reopen':
+        update.state_event = action.name
+        changes.state_event = action.name
+        messages.push(action.name === 'close' ? 'Closed this merge request.' : 'Reopened this merge request.')
+        break
+      case 'title':
+        if (!action.arg) break
+        title = action.arg
+        update.title = title
+        changes.title = title
+        messages.push(`Changed the title to "${title}".`)
+        break
+      case 'draft':
+        title = `Draft: ${title}`
+        update.title = title
+        changes.draft = true
+        messages.push('Marked this merge request as a draft.')
+        break
+      case 'ready':
+        title = title.replace(/^\s*(\[draft\]|\(draft\)|draft:|draft\s-\s|draft$)\s*/i, '')
+        update.title = title
+        changes.draft = false
+        messages.push('Marked this merge request as ready.')
+        break
+      case 'lock':
+      case 'unlock':
+        update.discussion_locked = action.name === 'lock'
+        changes.discussion_locked = action.name === 'lock'
+        messages.push(action.name === 'lock' ? 'Locked the discussion.' : 'Unlocked the discussion.')
+        break
+      case 'approve':
+        steps.push(() => approveMergeRequest(request, project, findMergeRequestById(db, mr.id) as MergeRequestRow, user))
+        changes.approve = true
+        messages.push('Approved the current merge request.')
+        break
+      case 'unapprove':
+        steps.push(() => deleteApproval(db, mr.id, user.id))
+        changes.unapprove = true
+        messages.push('Unapproved the current merge request.')
+        break
+      case 'estimate':
+      case 'remove_estimate': {
+        const seconds = action.name === 'remove_estimate' ? 0 : parseHumanDuration(action.arg)
+        if (seconds === null || seconds < 0) break
+        steps.push(() => setTimeEstimate(request, trackable, seconds))
+        changes.time_estimate = seconds
+        messages.push(seconds === 0 ? 'Removed time estimate.' : `Set time estimate to ${humanDuration(seconds)}.`)
+        break
+      }
+      case 'spend': {
+        const { duration, date } = parseSpendArg(action.arg)
+        const seconds = parseHumanDuration(duration)
+        if (seconds === null || seconds === 0) break
+        steps.push(() => addSpentTime(request, trackable, seconds))
+        changes.spend_time = { duration: seconds, user_id: user.id, spent_at: date }
+        messages.push(`${seconds < 0 ? 'Subtracted' : 'Added'} ${humanDuration(Math.abs(seconds))} spent time.`)
+        break
+      }
+      case 'remove_time_spent':
+        steps.push(() => resetSpentTime(request, trackable))
+        changes.spend_time = { duration: 'reset', user_id: user.id }
+        messages.push('Removed spent time.')
+        break
+      default:
+        break
+    }
+  }
+  db.transaction(() => {
+    if (Object.keys(update).length > 0) applyMergeRequestUpdate(request, project, findMergeRequestById(db, mr.id) as MergeRequestRow, update, user)
+    for (const step of steps) step()
   })()
   return { changes, messages }
 }
