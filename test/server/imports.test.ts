@@ -1,4 +1,5 @@
-import { readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/server/app'
@@ -6,6 +7,8 @@ import { AccessLevel } from '../../src/server/auth/access'
 import { holdImports, importsIdle } from '../../src/server/services/imports'
 import { SourceApi } from '../../src/server/services/import-source'
 import { seedGroup, seedMember } from '../helpers/fixtures'
+import { commitFiles, makeWorkRepo, sh } from '../helpers/git'
+import { startGitHttpServer } from '../helpers/git-http-server'
 import { makeServer, ROOT_TOKEN, seedUser, startServer, type ListeningServer, type SeededUser, type TestServer } from '../helpers/server'
 
 const API = '/api/v4'
@@ -226,6 +229,56 @@ describe('project imports', () => {
     expect(((await tgt(importer.token, 'GET', `/projects/${id}/repository/tags`)).json() as { name: string }[]).map((t) => t.name)).toEqual(['v1.0'])
     expect((await tgt(importer.token, 'GET', `/projects/${id}`)).json().default_branch).toBe('main')
     expect((await tgt(importer.token, 'GET', `/projects/${id}/issues`)).json()).toEqual([])
+  })
+
+  it('imports from a plain git server (git http-backend with basic auth), taking its HEAD as the default branch', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'burrow-git-server-'))
+    const work = makeWorkRepo()
+    await sh(work, 'checkout', '--quiet', '-b', 'trunk')
+    commitFiles(work, { 'README.md': '# Widget\n' }, 'Start the widget')
+    await sh(work, 'tag', '-a', 'v2.0', '-m', 'Release 2.0')
+    await sh(work, 'checkout', '--quiet', '-b', 'feature')
+    const featureHead = commitFiles(work, { 'feature.txt': 'wip\n' }, 'Feature work')
+    const bare = join(root, 'tools', 'widget.git')
+    await sh(root, 'clone', '--quiet', '--bare', work, bare)
+    await sh(bare, 'symbolic-ref', 'HEAD', 'refs/heads/trunk')
+    const server = await startGitHttpServer(root, { user: 'svc-import', password: 'server-secret' })
+    try {
+      const importFrom = (password: string, newName: string) =>
+        tgt(importer.token, 'POST', '/import/git_server', {
+          git_server_url: server.url,
+          git_server_username: 'svc-import',
+          personal_access_token: password,
+          git_server_project: 'tools',
+          git_server_repo: 'widget',
+          new_name: newName,
+        })
+      const res = await importFrom('server-secret', 'widget')
+      expect(res.statusCode).toBe(201)
+      expect(res.json()).toMatchObject({ name: 'widget', full_path: '/importer/widget', import_source: 'tools/widget', import_status: 'scheduled' })
+      await importsIdle(target.app.burrow)
+      const id = res.json().id as number
+      expect((await tgt(importer.token, 'GET', `/projects/${id}/import`)).json()).toMatchObject({ import_status: 'finished', import_type: 'git_server', import_error: null })
+      const branches = (await tgt(importer.token, 'GET', `/projects/${id}/repository/branches`)).json() as { name: string; commit: { id: string } }[]
+      expect(branches.map((b) => [b.name, b.name === 'feature' ? b.commit.id : 'any'])).toEqual([['feature', featureHead], ['trunk', 'any']])
+      expect(((await tgt(importer.token, 'GET', `/projects/${id}/repository/tags`)).json() as { name: string }[]).map((t) => t.name)).toEqual(['v2.0'])
+      expect((await tgt(importer.token, 'GET', `/projects/${id}`)).json().default_branch).toBe('trunk')
+      expect(server.requests.length).toBeGreaterThan(0)
+      expect(server.requests.every((r) => r.user === 'svc-import' || r.user === null)).toBe(true)
+      expect(server.requests.some((r) => r.path.startsWith('/tools/widget.git/') && r.user === 'svc-import')).toBe(true)
+
+      const refused = await importFrom('wrong-secret', 'widget-refused')
+      expect(refused.statusCode).toBe(201)
+      await importsIdle(target.app.burrow)
+      const status = (await tgt(importer.token, 'GET', `/projects/${refused.json().id}/import`)).json() as Json
+      expect(status.import_status).toBe('failed')
+      expect(status.import_error).toBe('Could not fetch the repository: Authentication failed: the server refused the username and token (HTTP 401)')
+      expect(status.import_error).not.toContain('wrong-secret')
+    } finally {
+      await server.close()
+      rmSync(root, { recursive: true, force: true })
+      rmSync(work, { recursive: true, force: true })
+    }
   })
 
   it('fails a git server import whose credentials are refused, with the reason', async () => {

@@ -29,6 +29,8 @@ function credentialEnv(credentials: RemoteCredentials): Record<string, string> {
 
 /** git's reason for a failed fetch: its `fatal:`/`error:` lines, without progress noise. */
 function reason(error: GitError): string {
+  // A 401 to the credentials sent makes git fall back to asking for others, which it may not do here.
+  if (/could not read (Username|Password)|Authentication failed/i.test(error.stderr)) return 'Authentication failed: the server refused the username and token (HTTP 401)'
   const lines = error.stderr
     .split('\n')
     .map((l) => l.trim())
@@ -48,6 +50,22 @@ export async function fetchAllRefs(gitDir: string, url: string, credentials: Rem
       env: credentialEnv(credentials),
       timeoutMs: 30 * 60_000,
     })
+  } catch (error) {
+    if (error instanceof GitError) throw new RemoteFetchError(reason(error))
+    throw error
+  }
+}
+
+/**
+ * The branch the remote's HEAD names (`git ls-remote --symref`), or null when it names none
+ * (an empty repository, or a server that does not advertise the symref).
+ */
+export async function remoteHeadBranch(url: string, credentials: RemoteCredentials): Promise<string | null> {
+  if (!/^https?:\/\//i.test(url)) throw new RemoteFetchError(`not an http(s) URL: ${url}`)
+  try {
+    const out = await git(['ls-remote', '--symref', '--end-of-options', url, 'HEAD'], { env: credentialEnv(credentials), timeoutMs: 60_000 })
+    const m = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(out.stdout.toString('utf8'))
+    return m ? m[1] : null
   } catch (error) {
     if (error instanceof GitError) throw new RemoteFetchError(reason(error))
     throw error

@@ -25,7 +25,7 @@ import { updateProjectRow } from '../db/projects'
 import type { NamespaceRow, ProjectRow, UserRow, Visibility } from '../db/rows'
 import { userNamespaceId } from '../db/users'
 import { assertRef, gitText } from '../git/git'
-import { fetchAllRefs, RemoteFetchError, setHeadBranch, type RemoteCredentials } from '../git/fetch-remote'
+import { fetchAllRefs, RemoteFetchError, remoteHeadBranch, setHeadBranch, type RemoteCredentials } from '../git/fetch-remote'
 import { ensureProjectRepo } from '../git/project-repo'
 import { ApiError } from '../http/errors'
 import { currentUser } from '../http/resolve'
@@ -270,7 +270,12 @@ export async function startGitServerImport(request: FastifyRequest, params: GitS
     projectId: created.project.id,
     author: auditAuthorOf(request),
     run: async (ctx2, project) => {
-      await importRepository(ctx2, project, cloneUrl, credentials, null)
+      // A git server has no API to name its default branch: its HEAD does, as GitLab's importers read it.
+      const head = await remoteHeadBranch(cloneUrl, credentials).catch((error: unknown) => {
+        if (error instanceof RemoteFetchError) throw new Error(`Could not fetch the repository: ${error.message}`, { cause: error })
+        throw error
+      })
+      await importRepository(ctx2, project, cloneUrl, credentials, head)
       return {}
     },
   })
