@@ -212,6 +212,13 @@ describe('global and group lists', () => {
     expect(await titles('scope=all', alice.token, '/issues')).toEqual(['Alpha bug', 'Beta feature', 'Gamma', 'Sub issue'])
     expect((await call(alice.token, 'GET', '/issues?scope=mine')).statusCode).toBe(400)
   })
+  it('a scope and an author or assignee filter both apply', async () => {
+    expect(await titles('scope=created-by-me', alice.token, '/issues')).toEqual(['Beta feature'])
+    expect(await titles(`scope=created_by_me&author_id=${alice.user.id}`, alice.token, '/issues')).toEqual(['Beta feature'])
+    expect(await titles(`scope=created_by_me&author_id=${bob.user.id}`, alice.token, '/issues')).toEqual([])
+    expect(await titles(`scope=assigned_to_me&assignee_id=${bob.user.id}`, alice.token, '/issues')).toEqual([])
+    expect(await titles('scope=assigned_to_me&assignee_id=Any', alice.token, '/issues')).toEqual(['Alpha bug'])
+  })
   it('non_archived=false includes issues of archived projects', async () => {
     expect(await titles('scope=all&non_archived=false&search=Archived', ROOT_TOKEN, '/issues')).toEqual(['Archived issue'])
     expect(await titles('scope=all&search=Archived', ROOT_TOKEN, '/issues')).toEqual([])

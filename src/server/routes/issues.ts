@@ -160,7 +160,8 @@ function filterOf(request: FastifyRequest, q: Query, base: ListBase): IssueFilte
   let authorId: number | undefined
   if (given(q.author_id)) authorId = intOf('author_id', q.author_id)
   if (given(q.author_username)) authorId = userIdByName(String(q.author_username))(request)
-  if (scope === 'created_by_me' && user) authorId = user.id
+  // The scope narrows whatever author or assignee filter was also given (GitLab applies both).
+  if (scope === 'created_by_me' && user) authorId = authorId === undefined || authorId === user.id ? user.id : -1
 
   let assignee: Wildcard<number> | undefined
   if (given(q.assignee_id)) {
@@ -171,7 +172,10 @@ function filterOf(request: FastifyRequest, q: Query, base: ListBase): IssueFilte
   // Community-edition rule (the spec's error 9): one assignee_username at most.
   if (usernames.length > 1) throw invalidParam('assignee_username', `allows one value, but found ${usernames.length}: ${usernames.join(', ')}`)
   if (usernames.length === 1) assignee = { kind: 'value', value: userIdByName(usernames[0])(request) }
-  if (scope === 'assigned_to_me' && user) assignee = { kind: 'value', value: user.id }
+  if (scope === 'assigned_to_me' && user) {
+    const mine = assignee === undefined || (assignee.kind === 'value' && assignee.value === user.id) || assignee.kind === 'any'
+    assignee = { kind: 'value', value: mine ? user.id : -1 }
+  }
 
   let milestone: Wildcard<string> | undefined
   let milestoneSpecial: IssueFilter['milestoneSpecial']
