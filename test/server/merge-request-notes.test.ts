@@ -92,5 +92,9 @@ describe('merge requests with notes and the issues they close', () => {
     expect(related.map((m: { iid: number }) => m.iid)).toEqual([1])
     const closedBy = (await s.request(dev.token, { method: 'GET', url: `${base}/issues/1/closed_by` })).json()
     expect(closedBy.map((m: { iid: number }) => m.iid)).toEqual([1])
+    for (const list of ['related_merge_requests', 'closed_by']) {
+      const second = await s.request(dev.token, { method: 'GET', url: `${base}/issues/1/${list}?per_page=1&page=2` })
+      expect([second.json(), second.headers['x-total']]).toEqual([[], '1'])
+    }
   })
 })

@@ -16,7 +16,7 @@ import { todoEntity } from '../entities/todo'
 import { userRef } from '../entities/user'
 import { checkUnmodifiedSince } from '../http/conditional'
 import { forbidden, invalidParam, missingParam, notFound, notModified, paramError, unauthorized } from '../http/errors'
-import { pageOf, setPageHeaders } from '../http/pagination'
+import { pageOf, paginateArray, setPageHeaders } from '../http/pagination'
 import { currentUser, loadGroup, loadProject, requireAdmin } from '../http/resolve'
 import { awardEmojiRoutes } from '../services/award-emoji'
 import {
@@ -497,16 +497,12 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/projects/:id/issues/:issue_iid/related_merge_requests', { schema: { params: IssueParams } }, async (request, reply) => {
     const { issue } = issueOf(request)
-    const rows = relatedMergeRequests(request, issue, 'related')
-    setPageHeaders(request, reply, request.server.burrow.baseUrl(request), pageOf(request.query as Query), rows.length)
-    return rows
+    return paginateArray(request, reply, request.server.burrow.baseUrl(request), relatedMergeRequests(request, issue, 'related'))
   })
 
   app.get('/projects/:id/issues/:issue_iid/closed_by', { schema: { params: IssueParams } }, async (request, reply) => {
     const { issue } = issueOf(request)
-    const rows = relatedMergeRequests(request, issue, 'closed_by')
-    setPageHeaders(request, reply, request.server.burrow.baseUrl(request), pageOf(request.query as Query), rows.length)
-    return rows
+    return paginateArray(request, reply, request.server.burrow.baseUrl(request), relatedMergeRequests(request, issue, 'closed_by'))
   })
 
   app.get('/projects/:id/issues/:issue_iid/participants', { schema: { params: IssueParams } }, async (request, reply) => {
