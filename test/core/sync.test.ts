@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Accounts } from '../../src/main/core/accounts/accounts'
 import type { Cache } from '../../src/main/core/cache/index'
 import { createCore, type Core } from '../../src/main/core/index'
-import type { ApiJson, CachedList, SyncFinished, SyncProgress } from '../../src/shared/ipc/cache'
+import type { ApiJson, CachedDetail, CachedList, SyncFinished, SyncProgress } from '../../src/shared/ipc/cache'
 import type { IpcResponse } from '../../src/shared/ipc/contract'
 import { seedUser, type SeededUser } from '../helpers/server'
 import { desktopServices, RequestLog, startRestartableServer, type RestartableServer } from '../helpers/sync'
@@ -273,5 +273,46 @@ describe('cached GETs and scope', () => {
     expect(await w.core.dispatch('issues:list', [w.accountId, { state: 'weird' }])).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
     expect(await w.core.dispatch('api:get', [w.accountId, '/projects/../users'])).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
     expect(await w.core.dispatch('sync:set-scope', [w.accountId, { mode: 'custom', project_ids: ['1'], group_ids: [] }])).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
+  })
+})
+
+describe('sync: epics whose id is not their iid', () => {
+  // Epic notes and discussions name the epic by id (GitLab's `:epic_id`), every other epic endpoint by iid.
+  let w: World
+  const epics: { groupId: number; id: number; iid: number; note: string }[] = []
+  beforeAll(async () => {
+    w = await makeWorld()
+    for (const [name, count] of [['Alpha', 1], ['Beta', 2]] as const) {
+      const group = await api<{ id: number }>(w.server, w.owner.token, 'POST', '/groups', { name, path: `${name.toLowerCase()}-${Math.random().toString(36).slice(2, 7)}` })
+      for (let n = 1; n <= count; n++) {
+        const epic = await api<{ id: number; iid: number }>(w.server, w.owner.token, 'POST', `/groups/${group.id}/epics`, { title: `${name} epic ${n}` })
+        const note = `Only on ${name} epic ${n}`
+        await api(w.server, w.owner.token, 'POST', `/groups/${group.id}/epics/${epic.id}/notes`, { body: note })
+        epics.push({ groupId: group.id, id: epic.id, iid: epic.iid, note })
+      }
+    }
+    expect(epics.some((e) => e.id !== e.iid)).toBe(true)
+  })
+  afterAll(async () => {
+    await w.dispose()
+  })
+
+  const notesOf = (detail: CachedDetail): unknown[] => detail.discussions.flatMap((d) => d.notes.map((n) => n.data.body))
+
+  it('sync stores each epic with its own discussion', async () => {
+    expect((await sync(w)).outcome).toBe('completed')
+    for (const e of epics) {
+      const detail = await call<CachedDetail>(w.core, 'epics:get', w.accountId, { group_id: e.groupId, iid: e.iid })
+      expect(notesOf(detail), `epic ${e.groupId}&${e.iid}`).toEqual([e.note])
+    }
+  })
+
+  it('opening an epic online refreshes it and its discussion, and keeps it in the cache', async () => {
+    for (const e of epics) {
+      const detail = await call<CachedDetail>(w.core, 'epics:get', w.accountId, { group_id: e.groupId, iid: e.iid }, { refresh: true })
+      expect(detail.stale).toBe(false)
+      expect(notesOf(detail), `epic ${e.groupId}&${e.iid}`).toEqual([e.note])
+    }
+    expect((await call<CachedList>(w.core, 'epics:list', w.accountId, { state: 'all' })).total).toBe(epics.length)
   })
 })

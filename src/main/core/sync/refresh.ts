@@ -1,8 +1,9 @@
 import type { ApiClient } from '../api/client'
-import { NetworkError, NotFoundError } from '../api/errors'
+import { ForbiddenError, NetworkError, NotFoundError } from '../api/errors'
 import type { Cache } from '../cache/cache'
 import type { JsonObject } from '../cache/json'
 import { KINDS, type NoteableKind } from '../cache/kinds'
+import { NOTEABLE_PATHS } from './run'
 
 const ITEM_PATHS: Readonly<Record<NoteableKind, (parent: number, iid: number) => string>> = {
   issue: (p, iid) => `/projects/${p}/issues/${iid}`,
@@ -35,17 +36,12 @@ export async function refreshItem(
     parentId = ref.parentId
     iid = ref.iid
   }
+  let item: JsonObject
   try {
-    const item = await client.get<JsonObject>(ITEM_PATHS[kind](parentId, iid), undefined, { signal })
-    const discussions: JsonObject[] = []
-    for await (const d of client.paginate<JsonObject>(`${ITEM_PATHS[kind](parentId, iid)}/discussions`, {}, { signal })) discussions.push(d)
-    cache.transaction(() => {
-      cache.upsert(accountId, kind, [cache.withLabelDetails(accountId, kind, item)])
-      cache.replaceDiscussions(accountId, kind, item.id as number, discussions)
-    })
-    return 'fresh'
+    item = await client.get<JsonObject>(ITEM_PATHS[kind](parentId, iid), undefined, { signal })
   } catch (error) {
     if (error instanceof NetworkError) return 'stale'
+    // Only the item's own 404 says it is gone: a refused discussions list leaves it in place.
     if (error instanceof NotFoundError) {
       const column = kind === 'epic' ? 'group_id' : 'project_id'
       const id = cache.db.prepare(`SELECT id FROM ${KINDS[kind].table} WHERE acct = ? AND ${column} = ? AND iid = ?`).pluck().get(cache.acct(accountId), parentId, iid) as number | undefined
@@ -54,4 +50,17 @@ export async function refreshItem(
     }
     throw error
   }
+  try {
+    const discussions: JsonObject[] = []
+    for await (const d of client.paginate<JsonObject>(NOTEABLE_PATHS[kind](parentId, { id: item.id as number, iid }), {}, { signal })) discussions.push(d)
+    cache.transaction(() => {
+      cache.upsert(accountId, kind, [cache.withLabelDetails(accountId, kind, item)])
+      cache.replaceDiscussions(accountId, kind, item.id as number, discussions)
+    })
+  } catch (error) {
+    if (error instanceof NetworkError) return 'stale'
+    if (!(error instanceof NotFoundError || error instanceof ForbiddenError)) throw error
+    cache.upsert(accountId, kind, [cache.withLabelDetails(accountId, kind, item)])
+  }
+  return 'fresh'
 }

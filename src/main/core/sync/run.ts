@@ -39,10 +39,14 @@ const PROJECT_LISTS = [
   { resource: 'merge_requests', kind: 'merge_request', path: (id: number) => `/projects/${id}/merge_requests`, feature: 'merge_requests_enabled' },
 ] as const
 
-const NOTEABLE_PATHS: Readonly<Record<NoteableKind, (parent: number, iid: number) => string>> = {
-  issue: (p, iid) => `/projects/${p}/issues/${iid}/discussions`,
-  merge_request: (p, iid) => `/projects/${p}/merge_requests/${iid}/discussions`,
-  epic: (g, iid) => `/groups/${g}/epics/${iid}/discussions`,
+/**
+ * An item's discussions. Epics' notes and discussions name the epic by its id, not its iid
+ * (GitLab's `:epic_id` there, unlike every other epic endpoint).
+ */
+export const NOTEABLE_PATHS: Readonly<Record<NoteableKind, (parent: number, item: { readonly id: number; readonly iid: number }) => string>> = {
+  issue: (p, item) => `/projects/${p}/issues/${item.iid}/discussions`,
+  merge_request: (p, item) => `/projects/${p}/merge_requests/${item.iid}/discussions`,
+  epic: (g, item) => `/groups/${g}/epics/${item.id}/discussions`,
 }
 
 /** 403 and 404 on a list: the feature is off, or the instance has no such endpoint (epics on the free tier). */
@@ -198,7 +202,9 @@ export class SyncRun {
       cache.transaction(() => {
         const written = cache.upsert(accountId, kind, fresh)
         this.mergeEmbeddedLabels(scopeKind, scopeId, fresh)
-        const stale = written.changed.filter((c) => (num(c.json, 'user_notes_count') ?? 0) > 0 || (c.previousUpdatedAt !== null && this.hasNotes(kind, c.id))).map((c) => c.id)
+        // Epics carry no user_notes_count (GitLab's epic entity has none): a changed epic's discussions are always read.
+        const commented = (json: JsonObject): boolean => (kind === 'epic' ? true : (num(json, 'user_notes_count') ?? 0) > 0)
+        const stale = written.changed.filter((c) => commented(c.json) || (c.previousUpdatedAt !== null && this.hasNotes(kind, c.id))).map((c) => c.id)
         cache.markNotesStale(accountId, kind, stale)
         state.setCursor(accountId, resource, scopeKind, scopeId, next)
         this.stats.itemsSynced += written.changed.length
@@ -268,7 +274,7 @@ export class SyncRun {
       for (const item of stale) {
         let discussions: JsonObject[]
         try {
-          discussions = await this.all(NOTEABLE_PATHS[kind](scopeId, item.iid), {})
+          discussions = await this.all(NOTEABLE_PATHS[kind](scopeId, item), {})
         } catch (error) {
           if (!refused(error)) throw error
           discussions = []
