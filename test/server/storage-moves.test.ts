@@ -1,12 +1,12 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/server/app'
 import { AccessLevel } from '../../src/server/auth/access'
-import { findStorageMove, isProjectReadOnly } from '../../src/server/db/storage-moves'
+import { findStorageMove, insertStorageMove, isProjectReadOnly, setStorageMoveState, switchProjectStorage } from '../../src/server/db/storage-moves'
 import { git } from '../../src/server/git/git'
 import { RepositoryStorage } from '../../src/server/git/storage'
-import { holdStorageMoves, READ_ONLY_MESSAGE, storageMovesIdle } from '../../src/server/services/storage-moves'
+import { holdStorageMoves, READ_ONLY_MESSAGE, resumeStorageMoves, storageMovesIdle } from '../../src/server/services/storage-moves'
 import { seedGroup, seedMember } from '../helpers/fixtures'
 import { makeServer, ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 
@@ -256,6 +256,56 @@ describe('repository storage moves', () => {
     expect([missing.statusCode, missing.json()]).toEqual([404, { message: '404 Snippet Not Found' }])
   })
 
+  it('keeps a snippet\'s files read-only while its move is under way; title and visibility stay editable', async () => {
+    const project = await createProject('snippet-move-home')
+    const snippet = (await asRoot('POST', `/projects/${project.id}/snippets`, { title: 'Frozen', file_name: 'a.md', content: 'before', visibility: 'private' })).json() as { id: number }
+    const url = `/projects/${project.id}/snippets/${snippet.id}`
+    const release = holdStorageMoves(s.app.burrow)
+    try {
+      const move = (await asRoot('POST', `/snippets/${snippet.id}/repository_storage_moves`, { destination_storage_name: 'fast-ssd' })).json() as Move
+      expect(move.state).toBe('scheduled')
+      const content = await asRoot('PUT', url, { content: 'during' })
+      expect([content.statusCode, content.json()]).toEqual([400, { message: READ_ONLY_MESSAGE }])
+      const renamed = await asRoot('PUT', url, { file_name: 'b.md' })
+      expect([renamed.statusCode, renamed.json()]).toEqual([400, { message: READ_ONLY_MESSAGE }])
+      const title = await asRoot('PUT', url, { title: 'Still frozen', visibility: 'internal' })
+      expect(title.statusCode).toBe(200)
+      expect((await asRoot('GET', `${url}/raw`)).body).toBe('before')
+      const again = await asRoot('POST', `/snippets/${snippet.id}/repository_storage_moves`, { destination_storage_name: 'fast-ssd' })
+      expect([again.statusCode, again.json()]).toEqual([400, { message: { snippet: ['is read-only'] } }])
+    } finally {
+      release()
+    }
+    await storageMovesIdle(s.app.burrow)
+    const after = await asRoot('PUT', url, { content: 'after' })
+    expect(after.statusCode).toBe(200)
+    expect((await asRoot('GET', `${url}/raw`)).body).toBe('after')
+  })
+
+  it('ends in cleanup failed when the source copy cannot be deleted: the project stays on the destination, writable', async () => {
+    const project = await createProject('cleanup-fails')
+    const move = leaveReplicated(s, project.id)
+    expect((await asRoot('GET', `/project_repository_storage_moves/${move}`)).json().state).toBe('replicated')
+    // A file where the source copy's parent directory was: deleting below it fails (ENOTDIR).
+    const source = repoPath('default', 'project', project.id)
+    rmSync(dirname(source), { recursive: true, force: true })
+    writeFileSync(dirname(source), 'not a directory')
+    try {
+      resumeStorageMoves(s.app.burrow)
+      await storageMovesIdle(s.app.burrow)
+      const shown = (await asRoot('GET', `/project_repository_storage_moves/${move}`)).json() as Move
+      expect(shown.state).toBe('cleanup failed')
+      expect(findStorageMove(s.app.burrow.db, move)?.error_message).toMatch(/ENOTDIR/)
+      expect(await storageOf(project.id)).toBe('fast-ssd')
+      const commit = await asRoot('POST', `/projects/${project.id}/repository/files/AFTER.md`, { branch: 'main', content: 'x', commit_message: 'After' })
+      expect(commit.statusCode).toBe(201)
+      const audits = (await asRoot('GET', `/projects/${project.id}/audit_events`)).json() as { details: Record<string, unknown> }[]
+      expect(audits.map((a) => a.details.custom_message)).toContain('Moved the repository from default to fast-ssd; the copy on default could not be deleted')
+    } finally {
+      rmSync(dirname(source), { force: true })
+    }
+  })
+
   it('moves a group wiki repository between storages and records the group storage', async () => {
     const group = seedGroup(s, { path: 'wiki-group', name: 'Wiki group' })
     const wiki = repoPath('default', 'group', group.id)
@@ -315,7 +365,49 @@ describe('repository storage moves', () => {
   })
 })
 
+/**
+ * Leaves a project as a stop between a move's switch and its cleanup would: the repository copied
+ * to fast-ssd and the project switched to it, the source copy still on default, the move
+ * `replicated`. Returns the move id.
+ */
+function leaveReplicated(server: TestServer, projectId: number): number {
+  const db = server.app.burrow.db
+  const from = join(server.dataDir, 'repositories', 'default', RepositoryStorage.hashedPath('project', projectId))
+  const to = join(server.dataDir, 'repositories', 'fast-ssd', RepositoryStorage.hashedPath('project', projectId))
+  mkdirSync(dirname(to), { recursive: true })
+  cpSync(from, to, { recursive: true })
+  const move = insertStorageMove(db, 'project', projectId, 'default', 'fast-ssd', null)
+  switchProjectStorage(db, projectId, 'fast-ssd')
+  setStorageMoveState(db, move.id, 'replicated')
+  return move.id
+}
+
 describe('repository storage moves across a restart', () => {
+  it('resumes a move left replicated by a stop: only the source copy is left to delete, then finished', async () => {
+    const first = await makeServer({ storages: STORAGES })
+    const { dataDir } = first
+    const project = (await first.request(ROOT_TOKEN, { method: 'POST', url: `${API}/projects`, payload: { name: 'half-moved', initialize_with_readme: true } })).json() as { id: number }
+    const move = leaveReplicated(first, project.id)
+    const source = join(dataDir, 'repositories', 'default', RepositoryStorage.hashedPath('project', project.id))
+    expect((await first.request(ROOT_TOKEN, { method: 'GET', url: `${API}/project_repository_storage_moves/${move}` })).json().state).toBe('replicated')
+    await first.app.close()
+    expect(existsSync(join(source, 'HEAD'))).toBe(true)
+
+    const second = await buildApp({ dataDir, rootToken: ROOT_TOKEN, externalUrl: 'http://burrow.test', storages: STORAGES })
+    try {
+      await second.ready()
+      await storageMovesIdle(second.burrow)
+      const get = (url: string) => second.inject({ method: 'GET', url: `${API}${url}`, headers: { 'private-token': ROOT_TOKEN } })
+      expect((await get(`/project_repository_storage_moves/${move}`)).json().state).toBe('finished')
+      expect(existsSync(source)).toBe(false)
+      expect((await get(`/projects/${project.id}`)).json().repository_storage).toBe('fast-ssd')
+      expect((await get(`/projects/${project.id}/repository/files/README.md?ref=main`)).statusCode).toBe(200)
+    } finally {
+      await second.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  })
+
   it('resumes a move left scheduled when the server stopped', async () => {
     const first = await makeServer({ storages: STORAGES })
     const { dataDir } = first

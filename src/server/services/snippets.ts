@@ -4,6 +4,7 @@ import type { Permissions } from '../auth/permissions'
 import type { ProjectRow, Visibility } from '../db/rows'
 import { deleteSnippetRow, insertSnippet, updateSnippetRow, type SnippetChanges, type SnippetRow } from '../db/snippets'
 import { projectSettings } from '../entities/project'
+import { assertSnippetRepositoryWritable } from './storage-moves'
 
 /** The project's snippets feature level: 'enabled' (everyone who sees the project), 'private' (members), 'disabled'. */
 export function snippetsFeature(project: ProjectRow): string {
@@ -59,6 +60,7 @@ export function createProjectSnippet(request: FastifyRequest, project: ProjectRo
 
 /** Updates a snippet's title, description, file, content or visibility. */
 export function updateSnippet(request: FastifyRequest, snippet: SnippetRow, changes: SnippetChanges): SnippetRow {
+  if (changes.content !== undefined || changes.file_name !== undefined) assertSnippetRepositoryWritable(request.server.burrow.db, snippet.id)
   return updateSnippetRow(request.server.burrow.db, snippet.id, changes)
 }
 

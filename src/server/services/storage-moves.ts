@@ -44,6 +44,15 @@ export function assertRepositoryWritable(db: Db, project: Pick<ProjectRow, 'id'>
   if (isProjectReadOnly(db, project.id)) throw apiMessage(400, READ_ONLY_MESSAGE)
 }
 
+/**
+ * Refuses a change to a snippet's files while a storage move of the snippet is under way (the
+ * snippet's repository is read-only then, as a project's is). Its title, description and
+ * visibility are not in the repository and stay editable.
+ */
+export function assertSnippetRepositoryWritable(db: Db, snippetId: number): void {
+  if (hasMoveInProgress(db, 'snippet', snippetId)) throw apiMessage(400, READ_ONLY_MESSAGE)
+}
+
 const QUEUE = 'repository-storage-moves'
 
 /** The storage a group's wiki is on; a name no longer configured counts as the default storage. */
