@@ -3,7 +3,7 @@ import { useBridge } from '../bridge'
 import { useCommands } from './use-commands'
 import { toReadableError } from '../lib/ipc-errors'
 import { asLabel, asMilestone, type Issue, type MergeRequest } from '../lib/items'
-import { perfEnd, perfStart, PERF } from '../lib/perf'
+import { perfCancel, perfEnd, perfStart, PERF } from '../lib/perf'
 import type { ItemChanges } from '../../shared/ipc/outbox'
 import { useAccountsStore } from '../stores/accounts'
 import { useReferenceDataStore } from '../stores/reference-data'
@@ -101,6 +101,7 @@ export function useTriage(options: TriageOptions): void {
     if (accountId === null) return
     const projectId = soleProject(targets)
     const has = (name: string): boolean => targets.every((t) => t.item.labels.includes(name))
+    perfStart(PERF.labelPickerOpen)
     const name = await picker.choose({
       title: 'Labels',
       subject: subject(targets),
@@ -111,6 +112,7 @@ export function useTriage(options: TriageOptions): void {
         return labels.map((l): PickerOption => ({ value: l.name, label: l.name, detail: l.description ?? undefined, color: l.color, checked: has(l.name) }))
       },
     })
+    perfCancel(PERF.labelPickerOpen)
     if (name === null) return
     const present = !has(name)
     if (targets.length === 1) {

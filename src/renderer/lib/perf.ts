@@ -9,6 +9,8 @@
 export const PERF = {
   /** A route change (sidebar, `g i`, a link) until the issue list shows its first rows. */
   issueListFirstRows: 'burrow:issue-list-first-rows',
+  /** The label shortcut (`l`) until the triage picker lists the labels. */
+  labelPickerOpen: 'burrow:label-picker-open',
   /** Applying a label from the triage picker until the row or page shows the change (`detail.pending`: still marked pending then). */
   labelFeedback: 'burrow:label-feedback',
 } as const
@@ -45,4 +47,9 @@ export function perfEnd(name: PerfName, detail?: Readonly<Record<string, unknown
     performance.measure(name, { start, detail })
     performance.clearMarks(start)
   })
+}
+
+/** Drops a start mark that will not be ended (the picker was closed before it showed anything). */
+export function perfCancel(name: PerfName): void {
+  if (hasTiming()) performance.clearMarks(`${name}:start`)
 }

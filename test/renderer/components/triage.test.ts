@@ -4,7 +4,7 @@ import { createPinia, setActivePinia } from 'pinia'
 import { defineComponent, h } from 'vue'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { NMessageProvider } from 'naive-ui'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import WorkTriagePicker from '../../../src/renderer/components/work/WorkTriagePicker.vue'
 import { bridgeKey } from '../../../src/renderer/bridge'
 import { useShortcuts } from '../../../src/renderer/composables/use-shortcuts'
@@ -77,6 +77,22 @@ describe('triage shortcuts', () => {
     await typeAndEnter('ui')
     expect(updates(transport)).toEqual([{ add_labels: ['ui'] }])
     expect(document.querySelector('[data-testid="triage-picker"]')).toBeNull()
+  })
+
+  it('l leaves a burrow:label-picker-open measure once the labels are listed (the ui bench reads it)', async () => {
+    performance.clearMeasures()
+    await mountTriage()
+    press('l')
+    await flushPromises()
+    expect(options()).toHaveLength(2)
+    await vi.waitFor(() => expect(performance.getEntriesByName('burrow:label-picker-open', 'measure')).toHaveLength(1))
+    // Another picker (assignees) does not end a measure of its own.
+    press('Escape')
+    await flushPromises()
+    press('a')
+    await flushPromises()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(performance.getEntriesByName('burrow:label-picker-open', 'measure')).toHaveLength(1)
   })
 
   it('picking a label every target already has takes it off', async () => {
