@@ -373,7 +373,7 @@ describe('seed: the demo profile', () => {
     expect(todos.some((t) => t.target_type === 'AlertManagement::Alert')).toBe(true)
 
     const vulnerabilities = (await getJson(s.app, `/projects/${API}/vulnerabilities`)).body as Json[]
-    expect(vulnerabilities.map((v) => v.state).sort()).toEqual(['confirmed', 'detected'])
+    expect(vulnerabilities.map((v) => v.state).sort()).toEqual(['confirmed', 'opened'])
     const dependencies = (await getJson(s.app, `/projects/${API}/dependencies?per_page=100`)).body as Json[]
     expect(dependencies.find((d) => d.name === 'lodash')).toMatchObject({ version: '4.17.20', package_manager: 'npm', dependency_file_path: 'package-lock.json', vulnerabilities: [expect.objectContaining({ severity: 'high' })] })
     expect(((await getJson(s.app, `/projects/${encodeURIComponent('kestrel/platform/billing')}/dependencies?per_page=100`)).body as Json[]).map((d) => d.package_manager)).toContain('pip')

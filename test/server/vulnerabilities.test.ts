@@ -86,13 +86,13 @@ describe('vulnerabilities and findings', () => {
   describe('POST /projects/:id/vulnerabilities', () => {
     let created: Vulnerability
 
-    it('creates a vulnerability from a finding (201): author the caller, title the finding name, state detected, severity and confidence from the finding', async () => {
+    it('creates a vulnerability from a finding (201): author the caller, title the finding name, state opened (the spec\'s name), severity and confidence from the finding', async () => {
       const finding = await findingNamed('Improper neutralization of special elements used in an SQL command')
       const res = await req(developer.token, 'POST', `/projects/${project.id}/vulnerabilities?finding_id=${finding.id}`)
       expect(res.statusCode).toBe(201)
       created = res.json() as Vulnerability
       expect(created).toMatchObject({
-        author_id: developer.user.id, title: finding.name, state: 'detected', severity: 'high', confidence: 'unknown', report_type: 'sast',
+        author_id: developer.user.id, title: finding.name, state: 'opened', severity: 'high', confidence: 'unknown', report_type: 'sast',
         resolved_on_default_branch: false, project_default_branch: 'main', project: { id: project.id, path_with_namespace: 'sec/shop' },
         finding: { id: finding.id, name: finding.name, vulnerability_id: created.id },
       })
@@ -168,7 +168,7 @@ describe('vulnerabilities and findings', () => {
     })
 
     it('GET /vulnerabilities/:id for Developers; 403 Reporters, 404 outsiders and unknown ids', async () => {
-      expect((await req(developer.token, 'GET', `/vulnerabilities/${v.id}`)).json()).toMatchObject({ id: v.id, state: 'detected' })
+      expect((await req(developer.token, 'GET', `/vulnerabilities/${v.id}`)).json()).toMatchObject({ id: v.id, state: 'opened' })
       expect((await req(reporter.token, 'GET', `/vulnerabilities/${v.id}`)).statusCode).toBe(403)
       expect((await req(outsider.token, 'GET', `/vulnerabilities/${v.id}`)).statusCode).toBe(404)
       expect((await req(developer.token, 'GET', '/vulnerabilities/999999')).json()).toEqual({ message: '404 Vulnerability Not Found' })
@@ -181,7 +181,7 @@ describe('vulnerabilities and findings', () => {
       expect(confirmed.json()).toMatchObject({ state: 'confirmed' })
       expect((await act('resolve')).json()).toMatchObject({ state: 'resolved', resolved_by_id: maintainer.user.id })
       expect((await act('dismiss')).json()).toMatchObject({ state: 'dismissed', dismissed_by_id: maintainer.user.id, resolved_by_id: null })
-      expect((await act('revert')).json()).toMatchObject({ state: 'detected', dismissed_by_id: null })
+      expect((await act('revert')).json()).toMatchObject({ state: 'opened', dismissed_by_id: null })
     })
 
     it('answers 304 when the vulnerability is already in that state', async () => {
@@ -198,7 +198,7 @@ describe('vulnerabilities and findings', () => {
     it('audits every transition with its from and to states', () => {
       const rows = s.app.burrow.db.prepare("SELECT details FROM audit_events WHERE entity_type = 'Project' AND entity_id = ?").all(project.id) as { details: string }[]
       const changes = rows.map((r) => JSON.parse(r.details)).filter((d) => d.change === 'vulnerability_state').map((d) => `${d.from}->${d.to}`)
-      expect(changes).toEqual(['detected->confirmed', 'confirmed->resolved', 'resolved->dismissed', 'dismissed->detected'])
+      expect(changes).toEqual(['opened->confirmed', 'confirmed->resolved', 'resolved->dismissed', 'dismissed->opened'])
     })
   })
 

@@ -50,7 +50,7 @@ describe('vulnerabilities and dependencies over the wire', () => {
   it('@gitbeaker/rest creates a vulnerability from a finding and lists it', async () => {
     const api = new ProjectVulnerabilities({ host: s.url, token: developer.token })
     const created = await api.create(projectId, findingIds[0])
-    expect(created).toMatchObject({ title: 'Prototype Pollution in lodash', state: 'detected', severity: 'high', author_id: developer.user.id, report_type: 'dependency_scanning' })
+    expect(created).toMatchObject({ title: 'Prototype Pollution in lodash', state: 'opened', severity: 'high', author_id: developer.user.id, report_type: 'dependency_scanning' })
     const listed = await api.all(projectId)
     expect(listed.map((v) => v.title)).toEqual(['Prototype Pollution in lodash'])
   })
@@ -96,8 +96,8 @@ out({'created': {'title': created['title'], 'state': created['state']}, 'single'
      'findings': sorted(f['name'] for f in findings), 'deps': deps, 'bad': bad})
 `,
     )
-    expect(result.created).toEqual({ title: 'Improper neutralization of special elements used in an SQL command', state: 'detected' })
-    expect(result.single).toBe('detected')
+    expect(result.created).toEqual({ title: 'Improper neutralization of special elements used in an SQL command', state: 'opened' })
+    expect(result.single).toBe('opened')
     expect(result.confirmed).toBe('confirmed')
     expect(result.resolved).toBe('resolved')
     expect(result.findings).toEqual(['Improper neutralization of special elements used in an SQL command', 'Use of a broken or risky cryptographic algorithm'])

@@ -48,7 +48,7 @@ export interface FindingRow {
   readonly updated_at: string
 }
 
-export type VulnerabilityState = 'detected' | 'confirmed' | 'resolved' | 'dismissed'
+export type VulnerabilityState = 'opened' | 'confirmed' | 'resolved' | 'dismissed'
 
 export interface VulnerabilityRow {
   readonly id: number
@@ -291,13 +291,13 @@ export interface NewVulnerability {
   readonly reportType: string
 }
 
-/** Inserts a vulnerability in state `detected` and attaches the finding to it. */
+/** Inserts a vulnerability in state `opened` and attaches the finding to it. */
 export function insertVulnerability(db: Db, v: NewVulnerability, findingId: number): VulnerabilityRow {
   const now = nowIso()
   const info = db
     .prepare(
       `INSERT INTO vulnerabilities (project_id, author_id, title, description, state, severity, confidence, report_type, created_at, updated_at)
-       VALUES (?, ?, ?, ?, 'detected', ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, 'opened', ?, ?, ?, ?, ?)`,
     )
     .run(v.projectId, v.authorId, v.title, v.description, v.severity, v.confidence, v.reportType, now, now)
   const id = Number(info.lastInsertRowid)
@@ -319,7 +319,7 @@ export function listVulnerabilities(db: Db, projectId: number, limit: number, of
 export function setVulnerabilityState(db: Db, id: number, state: VulnerabilityState, userId: number): VulnerabilityRow {
   const now = nowIso()
   const stamps: Record<VulnerabilityState, string> = {
-    detected: 'confirmed_at = NULL, confirmed_by_id = NULL, resolved_at = NULL, resolved_by_id = NULL, dismissed_at = NULL, dismissed_by_id = NULL',
+    opened: 'confirmed_at = NULL, confirmed_by_id = NULL, resolved_at = NULL, resolved_by_id = NULL, dismissed_at = NULL, dismissed_by_id = NULL',
     confirmed: 'confirmed_at = @now, confirmed_by_id = @user, resolved_at = NULL, resolved_by_id = NULL, dismissed_at = NULL, dismissed_by_id = NULL',
     resolved: 'resolved_at = @now, resolved_by_id = @user, dismissed_at = NULL, dismissed_by_id = NULL',
     dismissed: 'dismissed_at = @now, dismissed_by_id = @user, resolved_at = NULL, resolved_by_id = NULL',

@@ -111,7 +111,8 @@ function findingUnavailable(): ApiError {
 
 /**
  * Creates a vulnerability from a finding of the project (callers check the role): author the
- * caller, title the finding's name, severity and confidence the finding's, state `detected`.
+ * caller, title the finding's name, severity and confidence the finding's, state `opened` (the spec's
+ * name; GitLab renamed it `detected` later, and `revert` returns to it).
  * 400 `{message: {base: [...]}}` when the finding is missing, another project's, or attached.
  */
 export function createVulnerabilityFromFinding(request: FastifyRequest, project: ProjectRow, findingId: number): VulnerabilityRow {
@@ -135,7 +136,7 @@ export function createVulnerabilityFromFinding(request: FastifyRequest, project:
 
 export type VulnerabilityAction = 'confirm' | 'resolve' | 'dismiss' | 'revert'
 
-const TARGET_STATE: Readonly<Record<VulnerabilityAction, VulnerabilityState>> = { confirm: 'confirmed', resolve: 'resolved', dismiss: 'dismissed', revert: 'detected' }
+const TARGET_STATE: Readonly<Record<VulnerabilityAction, VulnerabilityState>> = { confirm: 'confirmed', resolve: 'resolved', dismiss: 'dismissed', revert: 'opened' }
 
 /**
  * Applies a state action (callers check the role). Returns null when the vulnerability is already
