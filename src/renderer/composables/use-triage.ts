@@ -6,6 +6,7 @@ import { asLabel, asMilestone, type Issue, type MergeRequest } from '../lib/item
 import { perfCancel, perfEnd, perfStart, PERF } from '../lib/perf'
 import type { ItemChanges } from '../../shared/ipc/outbox'
 import { useAccountsStore } from '../stores/accounts'
+import { useOutboxStore } from '../stores/outbox'
 import { useReferenceDataStore } from '../stores/reference-data'
 import { useSyncStore } from '../stores/sync'
 import { useTriagePickerStore, type PickerOption } from '../stores/triage-picker'
@@ -61,6 +62,7 @@ export function useTriage(options: TriageOptions): void {
   const reference = useReferenceDataStore()
   const accounts = useAccountsStore()
   const sync = useSyncStore()
+  const outbox = useOutboxStore()
   const noun = options.kind === 'issue' ? 'issue' : 'merge request'
   const prefix = options.kind === 'issue' ? 'issues' : 'merge-requests'
   const sigil = options.kind === 'issue' ? '#' : '!'
@@ -211,6 +213,9 @@ export function useTriage(options: TriageOptions): void {
     await reference.ensure(accountId)
     const from = new Set(targets.map((t) => t.item.project_id))
     const offline = sync.isOffline(accountId)
+    // Writes still in the outbox name the issue by project and number, which a move changes:
+    // they would land on the closed old issue. They go out (or are settled) first.
+    const unsent = targets.reduce((n, t) => n + outbox.forItem(accountId, 'issue', t.item.project_id, t.item.iid).length, 0)
     const value = await picker.choose({
       title: 'Move to another project',
       subject: subject(targets),
@@ -218,7 +223,9 @@ export function useTriage(options: TriageOptions): void {
       placeholder: 'Project to move to…',
       blocked: offline
         ? `Moving needs ${hostOf(accountId)}, which cannot be reached now. A move is not kept for later: the server gives the issue a new number in the other project and closes this one, and changes queued meanwhile would still point at the old one.`
-        : null,
+        : unsent > 0
+          ? `${unsent} ${unsent === 1 ? 'change' : 'changes'} to ${targets.length === 1 ? 'this issue' : 'these issues'} ${unsent === 1 ? 'is' : 'are'} still in the outbox. A move gives the issue a new number in the other project and closes this one, so they would land on the old issue: move it once they are sent, or settle them in the outbox first.`
+          : null,
       options: reference
         .of(accountId)
         .projects.filter((p) => !from.has(p.id))

@@ -10,6 +10,7 @@ import { bridgeKey } from '../../../src/renderer/bridge'
 import { useShortcuts } from '../../../src/renderer/composables/use-shortcuts'
 import { useTriage } from '../../../src/renderer/composables/use-triage'
 import type { Issue } from '../../../src/renderer/lib/items'
+import { useOutboxStore } from '../../../src/renderer/stores/outbox'
 import { useSyncStore } from '../../../src/renderer/stores/sync'
 import { fakeTransport, ROOT_ACCOUNT } from '../support/fake-bridge'
 
@@ -142,6 +143,17 @@ describe('triage shortcuts', () => {
     expect(transport.calls.filter((c) => c.channel === 'api:send').map((c) => c.args[1])).toEqual([{ method: 'POST', path: '/projects/5/issues/12/move', body: { to_project_id: 6 } }])
     expect(transport.calls.filter((c) => c.channel === 'issues:get').map((c) => c.args[1])).toEqual([{ project_id: 6, iid: 3 }, { project_id: 5, iid: 12 }])
     expect(router.currentRoute.value.fullPath).toBe(`/a/${ROOT_ACCOUNT.id}/projects/6/issues/3`)
+  })
+
+  it('a move waits for the issue’s writes still in the outbox, which would land on the old issue', async () => {
+    const queued = { id: 41, accountId: ROOT_ACCOUNT.id, target: { type: 'issue', projectId: 5, iid: 12 }, mutation: { kind: 'comment', body: 'x' }, base: null, state: 'failed', reason: 'refused', status: 422, conflict: null, attempts: 1, blockedBy: null, createdAt: '', updatedAt: '', sentAt: null, settledAt: null }
+    const { transport } = await mountTriage({ 'outbox:list': { ok: true, result: [queued] } })
+    await useOutboxStore().load()
+    press('M', { shiftKey: true })
+    await flushPromises()
+    expect(document.querySelector('[data-testid="triage-blocked"]')?.textContent).toContain('1 change to this issue is still in the outbox')
+    expect(options()).toEqual([])
+    expect(transport.calls.some((c) => c.channel === 'api:send')).toBe(false)
   })
 
   it('offline, a move is refused with the reason and nothing is sent', async () => {
