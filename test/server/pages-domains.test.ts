@@ -68,10 +68,10 @@ describe('Pages domains', () => {
   })
 
   describe('POST /projects/:id/pages/domains', () => {
-    it('adds a plain-HTTP domain (201) carrying only domain, url and auto_ssl_enabled', async () => {
+    it('adds a plain-HTTP domain (201) carrying only domain and url', async () => {
       const res = await req(maintainer.token, 'POST', base(), { domain: 'www.domain.example' })
       expect(res.statusCode).toBe(201)
-      expect(res.json()).toEqual({ domain: 'www.domain.example', url: 'http://www.domain.example', auto_ssl_enabled: false })
+      expect(res.json()).toEqual({ domain: 'www.domain.example', url: 'http://www.domain.example' })
     })
 
     it('adds a domain with certificate and key, parsed from PEM', async () => {
@@ -188,7 +188,7 @@ describe('Pages domains', () => {
       const res = await req(ROOT_TOKEN, 'GET', '/pages/domains?per_page=100')
       expect(res.statusCode).toBe(200)
       const byDomain = new Map((res.json() as { domain: string }[]).map((d) => [d.domain, d]))
-      expect(byDomain.get('blog.example')).toEqual({ domain: 'blog.example', url: 'http://blog.example', project_id: other.id, auto_ssl_enabled: false })
+      expect(byDomain.get('blog.example')).toEqual({ domain: 'blog.example', url: 'http://blog.example', project_id: other.id })
       const ssl = byDomain.get('ssl.domain.example') as Record<string, unknown>
       expect(ssl).toMatchObject({ project_id: project.id, url: 'https://ssl.domain.example', certificate: { expired: false, expiration: expect.any(String) } })
       expect(ssl.certificate).not.toHaveProperty('certificate_text')
@@ -236,15 +236,20 @@ describe('Pages domains', () => {
     it('removes the certificate when certificate and key are sent empty', async () => {
       const res = await req(maintainer.token, 'PUT', `${base()}/old.domain.example`, { certificate: '', key: '' })
       expect(res.statusCode).toBe(200)
-      expect(res.json()).toEqual({ domain: 'old.domain.example', url: 'http://old.domain.example', auto_ssl_enabled: false })
+      expect(res.json()).toEqual({ domain: 'old.domain.example', url: 'http://old.domain.example' })
       expect(findProjectPagesDomain(s.app.burrow.db, project.id, 'old.domain.example')?.encrypted_key).toBeNull()
     })
 
     it('turns automatic certificates on and off', async () => {
       const on = await req(maintainer.token, 'PUT', `${base()}/auto.domain.example`, { auto_ssl_enabled: true })
-      expect(on.json().auto_ssl_enabled).toBe(true)
+      expect(on.json()).toEqual({ domain: 'auto.domain.example', url: 'http://auto.domain.example', auto_ssl_enabled: true })
+      const listed = (await req(ROOT_TOKEN, 'GET', '/pages/domains?domain=auto.domain.example')).json()
+      expect(listed).toEqual([{ domain: 'auto.domain.example', url: 'http://auto.domain.example', project_id: project.id, auto_ssl_enabled: true }])
+      // Off again and without a certificate, it is a plain-HTTP domain once more.
       const off = await req(maintainer.token, 'PUT', `${base()}/auto.domain.example`, { auto_ssl_enabled: false })
-      expect(off.json().auto_ssl_enabled).toBe(false)
+      expect(off.json()).toEqual({ domain: 'auto.domain.example', url: 'http://auto.domain.example' })
+      const withCertificate = (await req(maintainer.token, 'GET', `${base()}/ssl.domain.example`)).json()
+      expect(withCertificate.auto_ssl_enabled).toBe(false)
     })
 
     it('answers 404 for an unknown domain', async () => {

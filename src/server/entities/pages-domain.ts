@@ -7,10 +7,19 @@ function urlOf(d: PagesDomainRow): string {
 }
 
 /**
+ * A plain-HTTP domain: no certificate and none asked of Let's Encrypt. The spec gives such a
+ * domain only `domain` and `url` (and `project_id` in the instance list).
+ */
+function isPlainHttp(d: PagesDomainRow, leaf: X509Certificate | null): boolean {
+  return !(d.certificate && leaf) && d.auto_ssl_enabled !== 1
+}
+
+/**
  * GitLab's PagesDomain entity (project views). `leaf` is the parsed first certificate of the
- * stored chain; plain-HTTP domains carry no certificate object.
+ * stored chain; plain-HTTP domains carry only their name and URL.
  */
 export function pagesDomainEntity(d: PagesDomainRow, leaf: X509Certificate | null, now = new Date()): Readonly<Record<string, unknown>> {
+  if (isPlainHttp(d, leaf)) return { domain: d.domain, url: urlOf(d) }
   const entity: Record<string, unknown> = { domain: d.domain, url: urlOf(d), auto_ssl_enabled: d.auto_ssl_enabled === 1 }
   if (d.certificate && leaf) {
     entity.certificate = {
@@ -28,6 +37,7 @@ export function pagesDomainEntity(d: PagesDomainRow, leaf: X509Certificate | nul
  * whether and when it expires, under the spec's `certificate` and GitLab's `certificate_expiration`.
  */
 export function pagesDomainBasicEntity(d: PagesDomainRow, leaf: X509Certificate | null, now = new Date()): Readonly<Record<string, unknown>> {
+  if (isPlainHttp(d, leaf)) return { domain: d.domain, url: urlOf(d), project_id: d.project_id }
   const entity: Record<string, unknown> = { domain: d.domain, url: urlOf(d), project_id: d.project_id, auto_ssl_enabled: d.auto_ssl_enabled === 1 }
   if (d.certificate && leaf) {
     const expiration = { expired: isExpired(leaf, now), expiration: new Date(leaf.validTo).toISOString() }
