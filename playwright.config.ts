@@ -11,6 +11,8 @@ export default defineConfig({
   fullyParallel: false,
   retries: 0,
   timeout: 90_000,
+  // One demo seed per run, copied into each demo launch (support/seed-template.ts).
+  globalSetup: './test/e2e/support/global-setup.ts',
   forbidOnly: !!process.env.CI,
   reporter: [['list'], ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_FILE ?? 'test-results/playwright.json' }]],
   use: {

@@ -26,6 +26,7 @@ import { createCore } from '../../../src/main/core/index'
 import { Outbox } from '../../../src/main/core/outbox/index'
 import { startWebHost } from '../../../src/main/web-host'
 import { ROOT_TOKEN, seedUser, startServer } from '../../helpers/server'
+import { fillFromTemplate, freePort } from './seed-template'
 
 export interface Launched {
   readonly pageUrl: string
@@ -40,6 +41,8 @@ const root = resolve(import.meta.dirname, '../../..')
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
 
 const demo = process.argv.includes('--demo')
+/** The demo server's seed arguments, also the key of the run's shared seed (support/seed-template.ts). */
+const SERVER_SEED_ARGS: readonly string[] = ['--seed', 'demo']
 const appDir = mkdtempSync(join(tmpdir(), 'burrow-e2e-app-'))
 const accounts = await openAccounts({ userDataDir: appDir, encryptedFilePassphrase: 'e2e passphrase' })
 let user: Launched['user']
@@ -79,31 +82,22 @@ if (demo) {
   })
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      probe.close(() => resolvePort(typeof address === 'object' && address !== null ? address.port : 0))
-    })
-  })
-}
-
 /**
  * Burrow Server as a process of its own, seeded with the demo content on its first start; it
  * can be stopped (SIGTERM, as a user quitting it) and started again on the same port and data
  * dir, where it finds its content and does not seed twice.
  */
 async function startServerProcess(): Promise<{ url: string; dataDir: string; stop(): Promise<void>; start(): Promise<void> }> {
-  const port = await freePort()
   const dataDir = mkdtempSync(join(tmpdir(), 'burrow-e2e-server-'))
+  // The run's shared demo seed, copied in (the server then does not seed again), on its port when free.
+  const template = await fillFromTemplate(dataDir, SERVER_SEED_ARGS, ROOT_TOKEN)
+  const port = await freePort(template?.port)
   const url = `http://127.0.0.1:${port}`
   let child: ChildProcess | null = null
   const start = async (): Promise<void> => {
     if (child !== null) return
     let output = ''
-    const started = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'src/server/cli.ts', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir, '--seed', 'demo'], {
+    const started = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'src/server/cli.ts', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir, ...SERVER_SEED_ARGS], {
       cwd: root,
       env: { ...process.env, BURROW_ROOT_TOKEN: ROOT_TOKEN },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,152 @@
+import { join } from 'node:path'
+import { expect, test, type Page } from '@playwright/test'
+import { launchBurrow, SCREENSHOTS, watchCsp, type RunningBurrow } from './support/burrow'
+import { startSecondServer, type SecondServer } from './support/second-server'
+
+// Two accounts on two real Burrow Servers: the demo forge (as its group owner) and a second,
+// small instance (as its root). "All accounts" merges their lists and search, names whose each
+// row is, and a change made there goes to the right server. Serial: the first test adds both.
+test.describe.configure({ mode: 'serial' })
+
+let burrow: RunningBurrow
+let second: SecondServer
+let violations: string[] = []
+const WORD = 'lighthouse'
+let harbourProjectId = 0
+
+test.beforeAll(async () => {
+  // The demo seed is shared by the run (support/seed-template.ts): paid once, by whichever spec comes first.
+  test.setTimeout(360_000)
+  ;[burrow, second] = await Promise.all([launchBurrow({ demo: true }), startSecondServer()])
+  const project = await second.api<{ id: number }>('POST', '/projects', { name: 'Harbour', initialize_with_readme: true })
+  harbourProjectId = project.id
+  await second.api('POST', `/projects/${project.id}/labels`, { name: 'triage', color: '#6699cc' })
+  const milestone = await second.api<{ id: number }>('POST', `/projects/${project.id}/milestones`, { title: 'Harbour 1.0' })
+  for (const title of [`The ${WORD} lamp flickers at dusk`, `Paint the ${WORD} door`, `${WORD} keeper rota`]) {
+    await second.api('POST', `/projects/${project.id}/issues`, { title, milestone_id: milestone.id })
+  }
+  // One issue of the demo forge with the same word, so a search finds both instances.
+  const [demoProject] = await demoApi<{ id: number }[]>('GET', '/projects?membership=true&order_by=id&sort=asc&per_page=1')
+  await demoApi('POST', `/projects/${demoProject.id}/issues`, { title: `Map the ${WORD} on the route planner` })
+})
+
+test.afterAll(async () => {
+  await Promise.all([burrow?.stop(), second?.stop()])
+})
+
+test.beforeEach(async ({ page }) => {
+  await page.setViewportSize({ width: 1360, height: 860 })
+  violations = watchCsp(page)
+})
+
+test.afterEach(() => {
+  expect(violations, 'Content-Security-Policy violations').toEqual([])
+})
+
+/** The demo forge's REST API as its group owner. */
+async function demoApi<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${burrow.serverUrl}/api/v4${path}`, {
+    method,
+    headers: { 'PRIVATE-TOKEN': burrow.user.token, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
+  return (await response.json()) as T
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await expect(page.locator('[class*="-transition-enter-active"], [class*="-transition-leave-active"]')).toHaveCount(0)
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled' })
+}
+
+async function runCommand(page: Page, text: string): Promise<void> {
+  await expect(page.getByTestId('page-title')).toBeVisible()
+  await page.keyboard.press('Control+k')
+  await page.getByTestId('command-palette-input').locator('input').fill(text)
+  await page.keyboard.press('Enter')
+}
+
+const host = (url: string): string => new URL(url).host
+
+test('two accounts on two servers: All accounts merges their issue lists and says whose each row is', async ({ page }) => {
+  test.setTimeout(300_000)
+  await page.goto(burrow.pageUrl)
+  await page.getByTestId('instance-other').click()
+  await page.getByTestId('instance-url').locator('input').fill(burrow.serverUrl)
+  await page.getByTestId('token').locator('input').fill(burrow.user.token)
+  await page.getByTestId('account-add-submit').click()
+  await expect(page.getByTestId('account-current')).toHaveText(burrow.user.name)
+
+  await page.getByTestId('account-switcher').click()
+  await page.getByText('Add account…').click()
+  await expect(page.getByTestId('page-title')).toHaveText('Add account')
+  await page.getByTestId('instance-other').click()
+  await page.getByTestId('instance-url').locator('input').fill(second.url)
+  await page.getByTestId('token').locator('input').fill(second.rootToken)
+  await page.getByTestId('account-add-submit').click()
+  await expect(page.getByTestId('page-title')).toHaveText('Accounts')
+
+  await page.getByTestId('account-switcher').click()
+  await page.getByText('All accounts (2)').click()
+  await expect(page.getByTestId('account-current')).toHaveText('All accounts')
+  await expect(page.getByTestId('status-sync')).toHaveText(/Synced/, { timeout: 200_000 })
+
+  await runCommand(page, 'go to issues')
+  await page.getByTestId('filter-search').locator('input').fill(WORD)
+  await expect(page.getByTestId('list-total')).toHaveText('4 issues', { timeout: 60_000 })
+  const rows = page.locator('.work-item-row')
+  await expect(rows.filter({ hasText: `@root on ${host(second.url)}` })).toHaveCount(3)
+  await expect(rows.filter({ hasText: `@${burrow.user.username} on ${host(burrow.serverUrl)}` })).toHaveCount(1)
+  await shot(page, 'all-accounts-issues')
+
+  // One account alone shows only its own.
+  await page.getByTestId('account-switcher').click()
+  await page.getByText(`Administrator · ${host(second.url)}`).click()
+  await expect(page.getByTestId('list-total')).toHaveText('3 issues')
+  await expect(rows.filter({ hasText: ' on ' })).toHaveCount(0)
+})
+
+test('All accounts: search finds both instances’ items and milestones list both', async ({ page }) => {
+  await page.goto(burrow.pageUrl)
+  await page.getByTestId('account-switcher').click()
+  await page.getByText('All accounts (2)').click()
+  await expect(page.getByTestId('account-current')).toHaveText('All accounts')
+  await page.getByTestId('page-title').click()
+  await page.keyboard.press('/')
+  await page.getByTestId('search-input').locator('input').fill(WORD)
+  const hits = page.getByTestId('search-hit')
+  await expect(hits).toHaveCount(4)
+  await expect(hits.filter({ hasText: `@root on ${host(second.url)}` })).toHaveCount(3)
+  await expect(hits.filter({ hasText: `@${burrow.user.username} on ${host(burrow.serverUrl)}` })).toHaveCount(1)
+  await shot(page, 'all-accounts-search')
+
+  await runCommand(page, 'go to milestones')
+  const milestones = page.getByTestId('milestone-row')
+  await expect(milestones.filter({ hasText: 'Harbour 1.0' })).toHaveCount(1)
+  await expect(milestones.filter({ hasText: 'Release 3.6' })).toHaveCount(1)
+  await shot(page, 'all-accounts-milestones')
+})
+
+test('All accounts: a label shortcut on the second instance’s issue lands on that server, not the other', async ({ page }) => {
+  await page.goto(burrow.pageUrl)
+  await page.getByTestId('account-switcher').click()
+  await page.getByText('All accounts (2)').click()
+  await runCommand(page, 'go to issues')
+  await page.getByTestId('filter-search').locator('input').fill('keeper rota')
+  await expect(page.getByTestId('list-total')).toHaveText('1 issue')
+  await page.locator('.work-item-row__title').first().click()
+  await expect(page.getByTestId('issue-title')).toHaveText(`${WORD} keeper rota`)
+  await page.getByTestId('issue-title').click()
+  await page.keyboard.press('l')
+  const filter = page.getByTestId('triage-filter').locator('input')
+  await expect(filter).toBeFocused()
+  await filter.fill('triage')
+  // The second instance's labels are offered, not the demo forge's.
+  await expect(page.getByTestId('triage-picker').getByRole('option')).toHaveText([/triage/])
+  await page.keyboard.press('Enter')
+  await expect(page.locator('[data-field="labels"]').locator('[data-label="triage"]')).toBeVisible()
+  await expect
+    .poll(async () => (await second.api<{ title: string; labels: string[] }[]>('GET', `/projects/${harbourProjectId}/issues?search=keeper`)).map((i) => i.labels), { timeout: 30_000 })
+    .toEqual([['triage']])
+  await expect(page.locator('[data-field="labels"]')).not.toContainText('pending', { timeout: 30_000 })
+})
