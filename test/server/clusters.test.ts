@@ -187,6 +187,26 @@ describe('project clusters', () => {
       expect(res.json()).toMatchObject({ id: list[0].id, name: 'prod', project: { id: project.id } })
     })
 
+    it('shows the project as the spec lists it on single get, create and update: project_ref plus repository URLs, counts and namespace', async () => {
+      const projectKeys = [
+        'id', 'name', 'name_with_namespace', 'path', 'path_with_namespace', 'description', 'created_at', 'default_branch', 'tag_list', 'topics',
+        'ssh_url_to_repo', 'http_url_to_repo', 'web_url', 'readme_url', 'avatar_url', 'star_count', 'forks_count', 'last_activity_at', 'namespace',
+      ]
+      const list = (await req(maintainer.token, 'GET', base())).json() as { id: number }[]
+      const single = (await req(maintainer.token, 'GET', `${base()}/${list[0].id}`)).json()
+      const updated = (await req(maintainer.token, 'PUT', `${base()}/${list[0].id}`, { domain: 'apps.example.com' })).json()
+      for (const cluster of [single, updated]) {
+        expect(Object.keys(cluster.project).sort()).toEqual([...projectKeys].sort())
+        expect(cluster.project).toMatchObject({
+          id: project.id, path_with_namespace: 'k8s/web', web_url: 'http://burrow.test/k8s/web', http_url_to_repo: 'http://burrow.test/k8s/web.git',
+          ssh_url_to_repo: 'git@burrow.test:k8s/web.git', topics: [], tag_list: [], star_count: 0, forks_count: 0,
+        })
+        expect(cluster.project.namespace).toMatchObject({ id: group.id, name: group.name, path: 'k8s', kind: 'group', full_path: 'k8s', parent_id: null })
+        expect(cluster.user).toEqual(expect.objectContaining({ id: maintainer.user.id, username: maintainer.user.username, state: 'active' }))
+        expect(Object.keys(cluster.platform_cluster).sort()).toEqual(['api_url', 'authorization_type', 'ca_cert', 'namespace'])
+      }
+    })
+
     it('answers 404 for an unknown cluster', async () => {
       const res = await req(maintainer.token, 'GET', `${base()}/999999`)
       expect(res.statusCode).toBe(404)

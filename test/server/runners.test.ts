@@ -5,6 +5,28 @@ import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
 import { TestRunner, injectTransport } from '../helpers/runner'
 import { ROOT_TOKEN, makeServer, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 
+describe('GET /projects/:id/runners on an instance without shared runners', () => {
+  it('lists instance (shared) runners only once one is defined', async () => {
+    const s = await makeServer()
+    try {
+      const maintainer = seedUser(s)
+      const projectId = await createProject(s, maintainer.token)
+      const transport = injectTransport(s.app)
+      const own = await TestRunner.register(transport, await projectRunnersToken(s, maintainer.token, projectId), { description: 'own' })
+      const list = async (query = '') =>
+        ((await s.request(maintainer.token, { method: 'GET', url: `/api/v4/projects/${projectId}/runners${query}` })).json() as { id: number; is_shared: boolean }[]).map((r) => [r.id, r.is_shared])
+      expect(await list()).toEqual([[own.id, false]])
+      expect(await list('?type=instance_type')).toEqual([])
+      const shared = await TestRunner.register(transport, await instanceToken(s), { description: 'shared' })
+      expect(await list()).toEqual([[own.id, false], [shared.id, true]])
+      expect(await list('?scope=shared')).toEqual([[shared.id, true]])
+      expect(await list('?scope=specific')).toEqual([[own.id, false]])
+    } finally {
+      await s.close()
+    }
+  })
+})
+
 describe('Runners API', () => {
   let s: TestServer
   let maintainer: SeededUser
@@ -224,6 +246,17 @@ describe('Runners API', () => {
       expect(body.projects).toEqual([{ id: projectId, name: expect.any(String), name_with_namespace: expect.any(String), path: expect.any(String), path_with_namespace: expect.any(String) }])
     })
 
+    it('answers the summary fields plus exactly the detail fields the spec adds (and GitLab\'s run_untagged, locked, groups, maintenance_note)', async () => {
+      const summary = Object.keys(((await get(ROOT_TOKEN, '/runners/all?per_page=100')).json() as Record<string, unknown>[])[0])
+      const detail = Object.keys((await get(ROOT_TOKEN, `/runners/${projectRunner.id}`)).json() as Record<string, unknown>)
+      const specDetail = ['architecture', 'contacted_at', 'platform', 'projects', 'revision', 'tag_list', 'version', 'access_level', 'maximum_timeout']
+      expect(detail.sort()).toEqual([...summary, ...specDetail, 'run_untagged', 'locked', 'groups', 'maintenance_note'].sort())
+      for (const key of specDetail) expect(summary).not.toContain(key)
+      const updated = await send(ROOT_TOKEN, 'PUT', `/runners/${projectRunner.id}`, { description: 'project' })
+      expect(Object.keys(updated.json()).sort()).toEqual(detail.sort())
+      expect(updated.json()).not.toHaveProperty('token')
+    })
+
     it('shows instance runners to any signed-in user, project and group runners to Maintainers', async () => {
       expect((await get(outsider.token, `/runners/${instanceRunner.id}`)).statusCode).toBe(200)
       expect((await get(null, `/runners/${instanceRunner.id}`)).statusCode).toBe(401)
@@ -393,6 +426,20 @@ describe('Runners API', () => {
         user: { id: maintainer.user.id, username: maintainer.user.username, bio: expect.any(String), created_at: expect.any(String) },
       })
       expect(Number.isInteger((jobs[0] as unknown as { duration: number }).duration)).toBe(true)
+    })
+
+    it('gives each job the spec\'s runner-job fields: user with its profile, the full commit, pipeline {id, sha, ref, status} and a project_ref', async () => {
+      const [job] = (await get(maintainer.token, `/runners/${runnerId()}/jobs`)).json() as Record<string, Record<string, unknown>>[]
+      const has = (object: Record<string, unknown>, keys: string[]) => expect(Object.keys(object)).toEqual(expect.arrayContaining(keys))
+      has(job, ['id', 'ip_address', 'status', 'stage', 'name', 'ref', 'tag', 'coverage', 'created_at', 'started_at', 'finished_at', 'duration', 'user', 'commit', 'pipeline', 'project'])
+      has(job.user, ['id', 'name', 'username', 'state', 'avatar_url', 'web_url', 'created_at', 'bio', 'location', 'public_email', 'skype', 'linkedin', 'twitter', 'website_url', 'organization'])
+      has(job.commit, ['id', 'short_id', 'title', 'created_at', 'parent_ids', 'message', 'author_name', 'author_email', 'authored_date', 'committer_name', 'committer_email', 'committed_date'])
+      has(job.pipeline, ['id', 'sha', 'ref', 'status'])
+      expect(job.pipeline.sha).toBe(job.commit.id)
+      expect(job.project).toMatchObject({ id: expect.any(Number), name: expect.any(String), path: expect.any(String), created_at: expect.any(String) })
+      has(job.project, ['id', 'name', 'name_with_namespace', 'path', 'path_with_namespace', 'description', 'created_at'])
+      for (const [key, value] of Object.entries(job)) if (['started_at', 'finished_at', 'created_at'].includes(key)) expect(Number.isNaN(Date.parse(String(value)))).toBe(false)
+      expect(job).not.toHaveProperty('token')
     })
 
     it('filters by status and sorts ascending by id', async () => {
