@@ -442,6 +442,26 @@ describe('environments', () => {
     })
   })
 
+  describe('DELETE /projects/:id/environments/review_apps default limit', () => {
+    it('schedules at most 100 review apps unless limit says otherwise (dry run by default)', async () => {
+      const many = seedProject(s, { namespaceId: group.id, path: 'many-review-apps', visibility: 'private' })
+      seedMember(s, 'Project', many.id, developer.user.id, AccessLevel.DEVELOPER)
+      const db = s.app.burrow.db
+      const old = new Date(Date.now() - 40 * DAY).toISOString()
+      for (let i = 0; i < 101; i += 1) {
+        const env = ensureEnvironment(db, many.id, `review/app-${String(i).padStart(3, '0')}`)
+        db.prepare(`UPDATE environments SET state = 'stopped', created_at = ? WHERE id = ?`).run(old, env.id)
+      }
+      const url = `/projects/${many.id}/environments/review_apps`
+      const byDefault = (await req(developer.token, 'DELETE', url)).json()
+      expect(byDefault.scheduled_entries).toHaveLength(100)
+      expect(byDefault.unprocessable_entries).toEqual([])
+      expect((await req(developer.token, 'DELETE', `${url}?limit=101`)).json().scheduled_entries).toHaveLength(101)
+      const pending = db.prepare('SELECT COUNT(*) AS n FROM environments WHERE project_id = ? AND auto_delete_at IS NOT NULL').get(many.id) as { n: number }
+      expect(pending.n).toBe(0)
+    })
+  })
+
   describe('the CI side (services/environments.ts)', () => {
     it('ensureEnvironment creates once and updates the URL on a later deploy', () => {
       const db = s.app.burrow.db
