@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { homedir } from 'node:os'
-import { delimiter, dirname, join, resolve } from 'node:path'
+import { basename, delimiter, dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { BINDING_ENV, prepareElectronSqlite } from './electron-native.mjs'
@@ -38,6 +38,15 @@ function defaultDataDir() {
   return join(process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'burrow', 'server')
 }
 
+/**
+ * The app's own data (accounts, cache, preferences) for a server data dir: `app/` beside it when
+ * it is the usual `…/burrow/server`, else `<DIR>-app/` beside it, so two data dirs in one
+ * folder (`--data-dir /tmp/a`, `--data-dir /tmp/b`) never share accounts and a cache.
+ */
+function appDataDir(dataDir) {
+  return basename(dataDir) === 'server' ? join(dirname(dataDir), 'app') : `${dataDir}-app`
+}
+
 /** A port nobody listens on right now (the server binds it a moment later): `wanted` when it is free, else any. */
 function freePort(wanted = 0) {
   return new Promise((resolvePort, reject) => {
@@ -51,9 +60,9 @@ function freePort(wanted = 0) {
 }
 
 /**
- * The launcher's memory of the last launch (`launcher.json` beside the server's data dir): the
- * server's port, tried first so the local account's base URL, and the links and avatar URLs
- * already in its cache, usually stay the same from one launch to the next.
+ * The launcher's memory of the last launch (`launcher.json` beside the server's data dir, or in
+ * its `-app` dir): the server's port, tried first so the local account's base URL, and the
+ * links and avatar URLs already in its cache, usually stay the same from one launch to the next.
  */
 function readLauncherState(file) {
   try {
@@ -201,7 +210,8 @@ async function main() {
   // This launch's root token: the server replaces the previous launch's with it, and the app
   // gets it in memory (never a file, a log line or the renderer).
   const rootToken = randomBytes(24).toString('hex')
-  const launcherFile = join(dirname(dataDir), 'launcher.json')
+  const appDir = appDataDir(dataDir)
+  const launcherFile = join(basename(dataDir) === 'server' ? dirname(dataDir) : appDir, 'launcher.json')
 
   const seed = !args['no-seed']
   log(`starting Burrow Server (data in ${dataDir}${seed ? '; a new data dir is seeded with demo content first' : ''})`)
@@ -245,9 +255,9 @@ async function main() {
   const { tsImport } = await import('tsx/esm/api')
   const { startWebHost } = await tsImport('../src/main/web-host.ts', import.meta.url)
   const { launchCore } = await tsImport('../src/main/core/launch.ts', import.meta.url)
-  // The app's own data (account metadata, the cache, preferences) sits beside the server's data dir.
+  // The app's own data (account metadata, the cache, preferences) sits beside the server's data dir (appDataDir).
   const launch = await launchCore({
-    userDataDir: join(dirname(dataDir), 'app'),
+    userDataDir: appDir,
     version: pkg.version,
     mode: 'browser',
     localServer: { baseUrl: server.url, token: rootToken },
