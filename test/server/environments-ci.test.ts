@@ -61,6 +61,16 @@ describe('environments deployed by CI jobs', () => {
       web_url: expect.stringContaining('/-/jobs/'),
       artifacts: expect.any(Array),
     })
+    const has = (object: Record<string, unknown>, keys: string[]) => expect(Object.keys(object)).toEqual(expect.arrayContaining(keys))
+    has(env.last_deployment, ['id', 'iid', 'ref', 'sha', 'created_at', 'status', 'user', 'deployable'])
+    has(env.last_deployment.deployable, [
+      'id', 'status', 'stage', 'name', 'ref', 'tag', 'coverage', 'created_at', 'started_at', 'finished_at', 'duration', 'user', 'commit', 'pipeline', 'web_url',
+      'artifacts', 'runner', 'artifacts_expire_at',
+    ])
+    expect(env.last_deployment.deployable.runner).toMatchObject({ id: expect.any(Number), runner_type: expect.any(String) })
+    expect(env.last_deployment.deployable.runner).not.toHaveProperty('token')
+    for (const artifact of env.last_deployment.deployable.artifacts as Record<string, unknown>[]) has(artifact, ['file_type', 'size', 'filename', 'file_format'])
+    expect(env.last_deployment.deployable.artifacts.length).toBeGreaterThan(0)
   })
 
   it('lists the deployment with its job through the deployments API', async () => {
