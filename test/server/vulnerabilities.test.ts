@@ -99,6 +99,23 @@ describe('vulnerabilities and findings', () => {
       expect(JSON.parse(created.finding.raw_metadata)).toMatchObject({ name: finding.name })
     })
 
+    it('answers every field the spec lists for a vulnerability and its finding', () => {
+      const fields = [
+        'author_id', 'confidence', 'created_at', 'description', 'dismissed_at', 'dismissed_by_id', 'due_date', 'finding', 'id', 'last_edited_at', 'last_edited_by_id',
+        'project', 'project_default_branch', 'report_type', 'resolved_at', 'resolved_by_id', 'resolved_on_default_branch', 'severity', 'start_date', 'state', 'title',
+        'updated_at', 'updated_by_id',
+      ]
+      const findingFields = [
+        'confidence', 'created_at', 'id', 'location_fingerprint', 'metadata_version', 'name', 'primary_identifier_id', 'project_fingerprint', 'project_id',
+        'raw_metadata', 'report_type', 'scanner_id', 'severity', 'updated_at', 'uuid', 'vulnerability_id',
+      ]
+      const body = created as unknown as Record<string, Record<string, unknown>>
+      expect(Object.keys(body)).toEqual(expect.arrayContaining(fields))
+      expect(Object.keys(body.finding).sort()).toEqual([...findingFields].sort())
+      expect(Object.keys(body.project).sort()).toEqual(['created_at', 'description', 'id', 'name', 'name_with_namespace', 'path', 'path_with_namespace'])
+      expect(typeof body.finding.raw_metadata).toBe('string')
+    })
+
     it('answers 400 {message: {base: [...]}} for a finding already attached', async () => {
       const res = await req(developer.token, 'POST', `/projects/${project.id}/vulnerabilities?finding_id=${created.finding.id}`)
       expect(res.statusCode).toBe(400)
