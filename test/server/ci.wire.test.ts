@@ -5,10 +5,10 @@ import { commitFiles, createProject, instanceToken, pipelinesOf, projectRunnersT
 import { seedMember } from '../helpers/fixtures'
 import { withPythonGitlab } from '../helpers/python-gitlab'
 import { TestRunner, httpTransport, storedZip } from '../helpers/runner'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { sh, shFails } from '../helpers/git'
+import { remoteUrl, sh, shFails } from '../helpers/git'
 import { ROOT_TOKEN, seedUser, startServer, type ListeningServer, type SeededUser } from '../helpers/server'
 
 const CI = `build:
@@ -167,6 +167,36 @@ out({'global': result.status, 'errors': bad.errors, 'project': current.valid, 'd
       expect(out.dry).toBe(false)
       expect(out.merged.startsWith('---\nbuild:\n')).toBe(true)
       expect(out.vars).toEqual(['PY_VAR=v2'])
+    })
+  })
+
+  describe('git push', () => {
+    it('a push over smart HTTP creates the pipeline from the pushed .gitlab-ci.yml; the runner takes its job, listed among the runner's jobs, and the merge request's head_pipeline succeeds', async () => {
+      const project = await createProject(s, maintainer.token, { path: 'ci-wire-push', name: 'ci-wire-push' })
+      const pushRunner = await TestRunner.register(httpTransport(s.url), await projectRunnersToken(s, maintainer.token, project), { description: 'push runner' })
+      const dir = mkdtempSync(join(tmpdir(), 'burrow-ci-push-'))
+      await sh(dir, 'clone', '--quiet', remoteUrl(s.url, 'ci_wire_maintainer/ci-wire-push', maintainer.token), 'src')
+      const src = join(dir, 'src')
+      await sh(src, 'checkout', '--quiet', '-b', 'feature')
+      writeFileSync(join(src, '.gitlab-ci.yml'), 'lint:\n  stage: test\n  script: echo lint\n')
+      await sh(src, 'add', '.gitlab-ci.yml')
+      await sh(src, 'commit', '--quiet', '-m', 'Add CI')
+      const sha = await sh(src, 'rev-parse', 'HEAD')
+      await sh(src, 'push', '--quiet', 'origin', 'feature')
+      // The push listeners run once git http-backend has exited, after the push answered.
+      let [pipeline] = await pipelinesOf(s, maintainer.token, project)
+      for (let i = 0; i < 100 && !pipeline; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        ;[pipeline] = await pipelinesOf(s, maintainer.token, project)
+      }
+      expect(pipeline).toMatchObject({ sha, ref: 'feature', source: 'push', status: 'pending' })
+      const mr = (await s.request(maintainer.token, { method: 'POST', url: `/api/v4/projects/${project}/merge_requests`, payload: { source_branch: 'feature', target_branch: 'main', title: 'CI' } })).json()
+      await pushRunner.runAll()
+      const jobs = (await s.request(maintainer.token, { method: 'GET', url: `/api/v4/runners/${pushRunner.id}/jobs` })).json() as { name: string; status: string; pipeline: { id: number }; commit: { id: string } }[]
+      expect(jobs.map((j) => [j.name, j.status, j.pipeline.id, j.commit.id])).toEqual([['lint', 'success', pipeline.id, sha]])
+      const merged = (await s.request(maintainer.token, { method: 'GET', url: `/api/v4/projects/${project}/merge_requests/${mr.iid}` })).json()
+      expect(merged.head_pipeline).toMatchObject({ id: pipeline.id, sha, status: 'success' })
+      rmSync(dir, { recursive: true, force: true })
     })
   })
 
