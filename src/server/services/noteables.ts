@@ -1,9 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../auth/access'
-import type { Permissions } from '../auth/permissions'
 import { assigneeIdsOf, findIssueByIid, updateIssueRow, type IssueRow } from '../db/issues'
 import type { ProjectRow } from '../db/rows'
-import { projectSettings } from '../entities/project'
 import { findSnippetById, type SnippetRow } from '../db/snippets'
 import { findProjectWithNamespace } from '../db/projects'
 import { findMergeRequestByIid, updateMergeRequestRow, type MergeRequestRow } from '../db/merge-requests'
@@ -15,6 +13,7 @@ import { epicNoteableKind } from './epics'
 import type { Noteable } from './notes'
 import { executeIssueQuickActions, executeMergeRequestQuickActions, issueCommandAvailable, mergeRequestCommandAvailable } from './quick-actions'
 import { canReadSnippet } from './snippets'
+import { canUserReadIssue } from './issue-access'
 
 /**
  * One family of noteables under `/<parent>/:id/<segment>/:<param>`: how to find the one named in
@@ -63,20 +62,7 @@ const snippetKind: NoteableKind = {
   },
 }
 
-/**
- * Issue read rule for any user (mention to-dos check other users): the project and its issues
- * feature are readable, and a confidential issue is for its author, assignees and Reporters+.
- */
-export function canUserReadIssue(perms: Permissions, project: ProjectRow, issue: IssueRow, assigneeIds: readonly number[]): boolean {
-  if (!perms.canReadProject(project)) return false
-  const feature = String(projectSettings(project.settings).issues_access_level ?? 'enabled')
-  if (feature === 'disabled') return false
-  if (feature === 'private' && !perms.canInProject(project, AccessLevel.GUEST)) return false
-  if (issue.confidential === 0) return true
-  const user = perms.user
-  if (!user) return false
-  return user.id === issue.author_id || perms.canInProject(project, AccessLevel.REPORTER) || assigneeIds.includes(user.id)
-}
+export { canUserReadIssue }
 
 /** An issue as a noteable: quick actions, mention to-dos, locked discussions. */
 export function issueNoteable(request: FastifyRequest, project: ProjectRow, issue: IssueRow): Noteable {

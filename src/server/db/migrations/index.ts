@@ -14,6 +14,7 @@ import alertsSecurity from './0014-alerts-security'
 import seedRuns from './0016-seed-runs'
 import deploymentMergeRequests from './0018-deployment-merge-requests'
 import vulnerabilityOpened from './0019-vulnerability-opened'
+import systemNotesResourceEvents from './0020-system-notes-resource-events'
 
 export interface Migration {
   readonly version: number
@@ -25,4 +26,4 @@ export interface Migration {
  * Every schema migration. Each runs once, in version order, whatever order they were merged in
  * (see `migrate`); never edit one that has shipped.
  */
-export const migrations: readonly Migration[] = [core, projectStars, protectedBranches, labelsMilestones, collaborationCore, issues, snippets, mergeRequests, epics, ci, environmentsOperations, importsGeoStorageMoves, alertsSecurity, seedRuns, deploymentMergeRequests, vulnerabilityOpened]
+export const migrations: readonly Migration[] = [core, projectStars, protectedBranches, labelsMilestones, collaborationCore, issues, snippets, mergeRequests, epics, ci, environmentsOperations, importsGeoStorageMoves, alertsSecurity, seedRuns, deploymentMergeRequests, vulnerabilityOpened, systemNotesResourceEvents]

@@ -1,0 +1,22 @@
+import { AccessLevel } from '../auth/access'
+import type { Permissions } from '../auth/permissions'
+import type { IssueRow } from '../db/issues'
+import type { ProjectRow } from '../db/rows'
+import { projectSettings } from '../entities/project'
+
+/**
+ * Issue read rule for any user (mention to-dos and cross-references check other users): the
+ * project and its issues feature are readable, and a confidential issue is for its author,
+ * assignees and Reporters+. Kept apart from noteables.ts, which the write services cannot import
+ * without an import cycle through its list of families.
+ */
+export function canUserReadIssue(perms: Permissions, project: ProjectRow, issue: IssueRow, assigneeIds: readonly number[]): boolean {
+  if (!perms.canReadProject(project)) return false
+  const feature = String(projectSettings(project.settings).issues_access_level ?? 'enabled')
+  if (feature === 'disabled') return false
+  if (feature === 'private' && !perms.canInProject(project, AccessLevel.GUEST)) return false
+  if (issue.confidential === 0) return true
+  const user = perms.user
+  if (!user) return false
+  return user.id === issue.author_id || perms.canInProject(project, AccessLevel.REPORTER) || assigneeIds.includes(user.id)
+}
