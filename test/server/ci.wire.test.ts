@@ -171,7 +171,7 @@ out({'global': result.status, 'errors': bad.errors, 'project': current.valid, 'd
   })
 
   describe('git push', () => {
-    it('a push over smart HTTP creates the pipeline from the pushed .gitlab-ci.yml; the runner takes its job, listed among the runner's jobs, and the merge request's head_pipeline succeeds', async () => {
+    it('a push over smart HTTP creates the pipeline from the pushed .gitlab-ci.yml; the runner takes its job, listed among the runner\'s jobs, and the merge request\'s head_pipeline succeeds', async () => {
       const project = await createProject(s, maintainer.token, { path: 'ci-wire-push', name: 'ci-wire-push' })
       const pushRunner = await TestRunner.register(httpTransport(s.url), await projectRunnersToken(s, maintainer.token, project), { description: 'push runner' })
       const dir = mkdtempSync(join(tmpdir(), 'burrow-ci-push-'))
