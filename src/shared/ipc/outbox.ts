@@ -32,7 +32,16 @@ export interface ItemChanges {
   readonly assignee_ids?: readonly number[]
   readonly milestone_id?: number | null
   readonly state_event?: 'close' | 'reopen'
+  /** Issues only: `YYYY-MM-DD`, or null to clear it. */
+  readonly due_date?: string | null
+  /** Issues only: a whole number from 0, or null to clear it. */
+  readonly weight?: number | null
+  /** Issues only: the epic's id (not its iid), or null to take the issue out of its epic. */
+  readonly epic_id?: number | null
 }
+
+/** The ItemChanges fields only issues have (merge requests have no due date, weight or epic). */
+export const ISSUE_ONLY_CHANGES = ['due_date', 'weight', 'epic_id'] as const
 
 /** One write the user made. Durations are seconds (`parseDuration` reads `1h 30m`). */
 export type Mutation =
@@ -61,6 +70,9 @@ export interface ItemFields {
   readonly milestone_id?: number | null
   readonly state?: string
   readonly time_estimate?: number
+  readonly due_date?: string | null
+  readonly weight?: number | null
+  readonly epic_id?: number | null
 }
 
 /** The version a write was made against: the item's `updated_at` and the fields it changes. */
@@ -237,7 +249,7 @@ function itemRefProblem(o: Record<string, unknown>): Problem {
 export function itemChangesProblem(value: unknown): Problem {
   if (!isObject(value)) return 'changes must be an object'
   const c = value
-  const keys = ['title', 'description', 'labels', 'add_labels', 'remove_labels', 'assignee_ids', 'milestone_id', 'state_event']
+  const keys = ['title', 'description', 'labels', 'add_labels', 'remove_labels', 'assignee_ids', 'milestone_id', 'state_event', ...ISSUE_ONLY_CHANGES]
   const extra = unknownKeys(c, keys)
   if (extra !== null) return extra
   if (!keys.some((k) => c[k] !== undefined)) return 'changes must change at least one field'
@@ -250,7 +262,17 @@ export function itemChangesProblem(value: unknown): Problem {
   if (c.assignee_ids !== undefined && !isIdList(c.assignee_ids)) return 'assignee_ids must be a list of user ids'
   if (c.milestone_id !== undefined && c.milestone_id !== null && !isId(c.milestone_id)) return 'milestone_id must be a milestone id or null'
   if (c.state_event !== undefined && c.state_event !== 'close' && c.state_event !== 'reopen') return "state_event must be 'close' or 'reopen'"
+  if (c.due_date !== undefined && c.due_date !== null && !isDate(c.due_date)) return 'due_date must be a date (YYYY-MM-DD) or null'
+  if (c.weight !== undefined && c.weight !== null && !(typeof c.weight === 'number' && Number.isSafeInteger(c.weight) && c.weight >= 0)) return 'weight must be a whole number from 0, or null'
+  if (c.epic_id !== undefined && c.epic_id !== null && !isId(c.epic_id)) return 'epic_id must be an epic id or null'
   return null
+}
+
+/** A real calendar day as `YYYY-MM-DD`. */
+function isDate(value: unknown): value is string {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false
+  const d = new Date(`${value}T00:00:00Z`)
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value
 }
 
 /** Builds a validator of `[accountId, request]` from a check of the request object. */
@@ -272,6 +294,13 @@ export const commentArgs = accountAndRequest([...ref, 'body', 'discussionId'], (
 })
 
 export const updateArgs = accountAndRequest([...ref, 'changes'], (o) => itemRefProblem(o) ?? itemChangesProblem(o.changes))
+
+/** `merge-requests:update`: the item changes less the issue-only fields. */
+export const mergeRequestUpdateArgs = accountAndRequest([...ref, 'changes'], (o) => {
+  const issueOnly = isObject(o.changes) ? ISSUE_ONLY_CHANGES.filter((k) => (o.changes as Record<string, unknown>)[k] !== undefined) : []
+  if (issueOnly.length > 0) return `merge requests have no ${issueOnly.join(', ')}`
+  return itemRefProblem(o) ?? itemChangesProblem(o.changes)
+})
 
 export const timeEstimateArgs = accountAndRequest([...ref, 'seconds'], (o) => {
   if (!(typeof o.seconds === 'number' && Number.isSafeInteger(o.seconds) && o.seconds >= 0)) return 'seconds must be a non-negative integer'
@@ -332,7 +361,7 @@ export const outboxValidators = {
   'issues:todo': itemArgs,
   'issues:subscribe': subscribeArgs,
   'merge-requests:comment': commentArgs,
-  'merge-requests:update': updateArgs,
+  'merge-requests:update': mergeRequestUpdateArgs,
   'merge-requests:time-estimate': timeEstimateArgs,
   'merge-requests:add-spent-time': spentTimeArgs,
   'merge-requests:todo': itemArgs,

@@ -2,6 +2,7 @@
 import { flushPromises, mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { createMemoryHistory, createRouter } from 'vue-router'
+import { NSelect } from 'naive-ui'
 import { beforeEach, describe, expect, it } from 'vitest'
 import DiffViewer from '../../../src/renderer/components/diff/DiffViewer.vue'
 import IssueRelatedMergeRequests from '../../../src/renderer/components/issue/IssueRelatedMergeRequests.vue'
@@ -127,7 +128,59 @@ describe('WorkSidebar dates and weight', () => {
     const wrapper = mount(WorkSidebar, { props: { kind: 'issue', accountId: 'acc', item, pending: [] }, global })
     await flushPromises()
     expect(wrapper.find('[data-testid="due-date"]').text()).toMatch(/2020.*overdue/)
-    expect(wrapper.find('[data-testid="weight"]').text()).toBe('Weight5')
+    expect(wrapper.find('[data-testid="weight"] p').text()).toBe('5')
     expect(wrapper.find('.work-sidebar__epic a').attributes('href')).toBe('/a/acc/groups/3/epics/2')
+  })
+
+  const epicOf = (id: number, iid: number, full: string, title: string) => ({ data: { id, iid, group_id: id * 10, parent_id: null, title, description: null, state: 'opened', confidential: false, web_url: '', references: { short: `&${iid}`, full }, author: null, start_date: null, due_date: null, created_at: '', updated_at: '', labels: [] }, pending: false })
+  async function editable() {
+    const { global, transport } = withBridge({
+      'labels:list': { ok: true, result: [] },
+      'milestones:list': { ok: true, result: [] },
+      'users:list': { ok: true, result: [] },
+      'projects:list': { ok: true, result: [{ id: 5, name: 'App', path_with_namespace: 'kestrel/platform/app', name_with_namespace: 'Kestrel / Platform / App' }] },
+      // The project's group, a group above it, and a sibling group the issue cannot use.
+      'epics:list': { ok: true, result: { items: [epicOf(1, 1, 'kestrel&1', 'Roadmap'), epicOf(2, 4, 'kestrel/platform&4', 'Platform epic'), epicOf(3, 1, 'kestrel/web&1', 'Web only')], total: 3 } },
+      'issues:update': (_account, request) => ({ ok: true, result: { id: 1, request } }),
+    })
+    const item = {
+      id: 1, iid: 12, project_id: 5, title: 't', description: null, state: 'opened', created_at: '', updated_at: '', closed_at: null, author: { id: 1, username: 'a', name: 'A', avatar_url: null },
+      assignees: [], labels: [], milestone: null, user_notes_count: 0, web_url: '', confidential: false, due_date: null, weight: 2, epic: null,
+    } satisfies Issue
+    const wrapper = mount(WorkSidebar, { props: { kind: 'issue', accountId: 'acc', item, pending: [] }, global, attachTo: document.body })
+    await flushPromises()
+    const updates = () => transport.calls.filter((c) => c.channel === 'issues:update').map((c) => (c.args[1] as { changes: unknown }).changes)
+    return { wrapper, updates }
+  }
+
+  it('edits the weight through the outbox (one update), and clearing it sends null', async () => {
+    const { wrapper, updates } = await editable()
+    await wrapper.get('[data-testid="edit-weight"]').trigger('click')
+    await wrapper.get('[data-testid="weight-input"] input').setValue('8')
+    await wrapper.get('[data-testid="weight-input"] input').trigger('blur')
+    await wrapper.get('[data-testid="weight-apply"]').trigger('click')
+    await flushPromises()
+    await wrapper.get('[data-testid="edit-weight"]').trigger('click')
+    await wrapper.get('[data-testid="weight-input"] input').setValue('')
+    await wrapper.get('[data-testid="weight-input"] input').trigger('blur')
+    await wrapper.get('[data-testid="weight-apply"]').trigger('click')
+    await flushPromises()
+    expect(updates()).toEqual([{ weight: 8 }, { weight: null }])
+    wrapper.unmount()
+  })
+
+  it('offers the epics of the project’s group and the groups above it, and puts the issue in the one picked', async () => {
+    const { wrapper, updates } = await editable()
+    expect(wrapper.find('[data-field="epic"]').text()).toContain('None')
+    await wrapper.get('[data-testid="edit-epic"]').trigger('click')
+    // naive-ui's menu needs layout jsdom lacks: the select's options and its update event stand in for clicks.
+    const select = wrapper.findComponent(NSelect)
+    expect((select.props('options') as { label: string }[]).map((o) => o.label)).toEqual(['No epic', '&1 Roadmap', '&4 Platform epic'])
+    select.vm.$emit('update:value', 2)
+    await flushPromises()
+    await wrapper.get('[data-testid="epic-apply"]').trigger('click')
+    await flushPromises()
+    expect(updates()).toEqual([{ epic_id: 2 }])
+    wrapper.unmount()
   })
 })

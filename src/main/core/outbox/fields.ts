@@ -18,6 +18,9 @@ export interface ItemJson {
   readonly milestone?: { readonly id: number } | null
   readonly time_stats?: { readonly time_estimate?: number; readonly total_time_spent?: number }
   readonly subscribed?: boolean
+  readonly due_date?: string | null
+  readonly weight?: number | null
+  readonly epic?: { readonly id: number } | null
 }
 
 /** The item's current values of every field a write can set, plus its `updated_at`. */
@@ -40,6 +43,9 @@ export function snapshotOf(item: ItemJson): ItemSnapshot {
       milestone_id: item.milestone?.id ?? null,
       state: item.state ?? 'opened',
       time_estimate: item.time_stats?.time_estimate ?? 0,
+      due_date: item.due_date ?? null,
+      weight: item.weight ?? null,
+      epic_id: item.epic?.id ?? null,
     },
     subscribed: item.subscribed ?? null,
   }
@@ -73,6 +79,9 @@ export function desiredFields(changes: ItemChanges): ItemFields {
   if (changes.assignee_ids !== undefined) out.assignee_ids = changes.assignee_ids
   if (changes.milestone_id !== undefined) out.milestone_id = changes.milestone_id
   if (changes.state_event !== undefined) out.state = changes.state_event === 'close' ? 'closed' : 'opened'
+  if (changes.due_date !== undefined) out.due_date = changes.due_date
+  if (changes.weight !== undefined) out.weight = changes.weight
+  if (changes.epic_id !== undefined) out.epic_id = changes.epic_id
   return out
 }
 
@@ -143,7 +152,7 @@ export function classifyFields(wanted: ItemFields, base: ItemFields | null, remo
   return { applied, toSend, conflicting, deltasToSend: false }
 }
 
-/** The PUT body for the fields still to send (API parameter names; a null milestone is sent as 0). */
+/** The PUT body for the fields still to send (API parameter names; a null milestone or epic is sent as 0, a cleared due date or weight as null). */
 export function updateBody(changes: ItemChanges, c: Classification): Record<string, unknown> {
   const body: Record<string, unknown> = {}
   for (const field of c.toSend) {
@@ -153,6 +162,10 @@ export function updateBody(changes: ItemChanges, c: Classification): Record<stri
         break
       case 'milestone_id':
         body.milestone_id = changes.milestone_id ?? 0
+        break
+      case 'epic_id':
+        // 0 takes the issue out of its epic, as GitLab reads it.
+        body.epic_id = changes.epic_id ?? 0
         break
       default:
         body[field] = changes[field as keyof ItemChanges]
@@ -181,4 +194,7 @@ export const FIELD_LABELS: Readonly<Record<FieldName, string>> = {
   milestone_id: 'milestone',
   state: 'state',
   time_estimate: 'time estimate',
+  due_date: 'due date',
+  weight: 'weight',
+  epic_id: 'epic',
 }

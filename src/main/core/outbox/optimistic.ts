@@ -43,7 +43,7 @@ export function cachedItem(cache: Cache, accountId: string, target: ItemTarget):
   return json === undefined ? null : (JSON.parse(json) as ItemJson & JsonObject)
 }
 
-function cachedRow(cache: Cache, accountId: string, table: 'users' | 'milestones' | 'todos', id: number): JsonObject | null {
+function cachedRow(cache: Cache, accountId: string, table: 'users' | 'milestones' | 'todos' | 'epics', id: number): JsonObject | null {
   const acct = cache.existingAcct(accountId)
   if (acct === null) return null
   const json = cache.db.prepare(`SELECT json FROM ${table} WHERE acct = ? AND id = ?`).pluck().get(acct, id) as string | undefined
@@ -80,6 +80,15 @@ function itemPatches(cache: Cache, accountId: string, mutation: Mutation, item: 
       if (c.milestone_id !== undefined) {
         patches.push({ milestone: null })
         if (c.milestone_id !== null) patch.milestone = cachedRow(cache, accountId, 'milestones', c.milestone_id) ?? { id: c.milestone_id }
+      }
+      if (c.due_date !== undefined) patch.due_date = c.due_date
+      if (c.weight !== undefined) patch.weight = c.weight
+      if (c.epic_id !== undefined) {
+        // The issue's `epic` is a small object of its own (id, iid, title, group_id, …): replaced, not merged.
+        patches.push({ epic: null })
+        const epic = c.epic_id === null ? null : cachedRow(cache, accountId, 'epics', c.epic_id)
+        if (c.epic_id !== null) patch.epic = epic === null ? { id: c.epic_id } : { id: c.epic_id, iid: epic.iid, title: epic.title, group_id: epic.group_id }
+        patch.epic_iid = c.epic_id === null ? null : (epic?.iid ?? null)
       }
       patches.push(patch)
       return patches
