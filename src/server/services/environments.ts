@@ -296,21 +296,20 @@ function stopActionOf(db: Db, env: EnvironmentRow): JobRow | undefined {
 }
 
 /**
- * Stops an environment. With a stop action (and without `force`) the environment is `stopping`
- * while the on_stop job runs; the CI side stops it when that job succeeds. Otherwise it stops
- * at once. A stopped environment stays as it is.
+ * Stops an environment at once: the spec's transition is `available` → `stopped` (200), with no
+ * intermediate state. With a stop action (and without `force`) its on_stop job is played too,
+ * as GitLab did before it introduced `stopping`. A stopped environment stays as it is.
  */
 export async function stopEnvironment(request: FastifyRequest, project: ProjectRow, env: EnvironmentRow, force = false): Promise<EnvironmentRow> {
   const ctx = request.server.burrow
   if (env.state === 'stopped') return env
   const user = request.actor.user
   const action = force || !user ? undefined : stopActionOf(ctx.db, env)
-  const next = action ? 'stopping' : 'stopped'
   const updated = ctx.db.transaction(() => {
-    const row = updateEnvironment(ctx.db, env.id, { state: next })
+    const row = updateEnvironment(ctx.db, env.id, { state: 'stopped' })
     recordProjectChange(request, project, {
       targetType: 'Environment', targetId: env.id, targetTitle: env.name,
-      audit: { change: 'state', from: env.state, to: next, custom_message: `Stopped environment ${env.name}${action ? ` (running ${action.name})` : ''}` },
+      audit: { change: 'state', from: env.state, to: 'stopped', custom_message: `Stopped environment ${env.name}${action ? ` (running ${action.name})` : ''}` },
     })
     return row
   })()
