@@ -13,7 +13,9 @@ import WorkEditForm from '../../../src/renderer/components/work/WorkEditForm.vue
 import WorkSidebar from '../../../src/renderer/components/work/WorkSidebar.vue'
 import { bridgeKey } from '../../../src/renderer/bridge'
 import type { Issue } from '../../../src/renderer/lib/items'
-import { fakeTransport } from '../support/fake-bridge'
+import { useAccountsStore } from '../../../src/renderer/stores/accounts'
+import { useSyncStore } from '../../../src/renderer/stores/sync'
+import { fakeTransport, ROOT_ACCOUNT } from '../support/fake-bridge'
 
 const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/:any(.*)*', component: { render: () => null } }] })
 beforeEach(() => setActivePinia(createPinia()))
@@ -115,6 +117,68 @@ describe('WorkAwards', () => {
     const counts = mount(WorkAwards, { props: { kind: 'issue', accountId: 'acc', projectId: 5, iid: 12, upvotes: 3, downvotes: 1 }, global: missing.global })
     await flushPromises()
     expect(counts.findAll('[data-award]').map((a) => a.text())).toEqual(['👍3', '👎1'])
+  })
+})
+
+describe('WorkAwards reactions', () => {
+  const awardsOf = (list: unknown[]) => page(list)
+  async function mountAwards(extra: Parameters<typeof fakeTransport>[0] = {}) {
+    let list: { id: number; name: string; user: { username: string } }[] = [{ id: 7, name: 'rocket', user: { username: 'amara' } }, { id: 8, name: 'tada', user: { username: 'root' } }]
+    const { global, transport } = withBridge({
+      'api:get': () => awardsOf(list),
+      'api:send': (_account, request) => {
+        const r = request as { method: string; path: string; body?: { name: string } }
+        if (r.method === 'POST') list = [...list, { id: 9, name: r.body?.name ?? '', user: { username: 'root' } }]
+        else list = list.filter((a) => !r.path.endsWith(`/${a.id}`))
+        return { ok: true, result: { status: r.method === 'POST' ? 201 : 204, body: null } }
+      },
+      ...extra,
+    })
+    const wrapper = mount(WorkAwards, { props: { kind: 'issue', accountId: 'acc', projectId: 5, iid: 12, upvotes: 0, downvotes: 0 }, global, attachTo: document.body })
+    // The stores take the bridge the component provided.
+    useAccountsStore().accounts = [{ ...ROOT_ACCOUNT, id: 'acc' }]
+    await flushPromises()
+    const sends = () => transport.calls.filter((c) => c.channel === 'api:send').map((c) => c.args[1])
+    return { wrapper, sends }
+  }
+
+  it('gives a reaction from the picker, online, straight to the server', async () => {
+    const { wrapper, sends } = await mountAwards()
+    await wrapper.get('[data-testid="award-add"]').trigger('click')
+    await flushPromises()
+    ;(document.querySelector('[data-choice="heart"]') as HTMLButtonElement).click()
+    await flushPromises()
+    expect(sends()).toEqual([{ method: 'POST', path: '/projects/5/issues/12/award_emoji', body: { name: 'heart' } }])
+    expect(wrapper.get('[data-award="heart"]').attributes('aria-pressed')).toBe('true')
+    wrapper.unmount()
+  })
+
+  it('takes back the user’s own reaction by its id, and adds to someone else’s', async () => {
+    const { wrapper, sends } = await mountAwards()
+    expect(wrapper.get('[data-award="tada"]').attributes('aria-pressed')).toBe('true')
+    await wrapper.get('[data-award="tada"]').trigger('click')
+    await flushPromises()
+    await wrapper.get('[data-award="rocket"]').trigger('click')
+    await flushPromises()
+    expect(sends()).toEqual([
+      { method: 'DELETE', path: '/projects/5/issues/12/award_emoji/8' },
+      { method: 'POST', path: '/projects/5/issues/12/award_emoji', body: { name: 'rocket' } },
+    ])
+    expect(wrapper.find('[data-award="tada"]').exists()).toBe(false)
+    expect(wrapper.get('[data-award="rocket"]').text()).toBe('🚀2')
+    wrapper.unmount()
+  })
+
+  it('offline, reactions are off and say why; nothing is sent', async () => {
+    const { wrapper, sends } = await mountAwards({ 'sync:status': { ok: true, result: { accountId: 'acc', state: 'offline', scope: { mode: 'memberships' }, progress: null, lastStartedAt: null, lastCompletedAt: null, lastReconciledAt: null, lastError: null } } })
+    await useSyncStore().refresh('acc')
+    await flushPromises()
+    expect(wrapper.get('[data-testid="awards-offline"]').text()).toContain('cannot be reached now')
+    expect(wrapper.get('[data-award="rocket"]').attributes('disabled')).toBeDefined()
+    await wrapper.get('[data-award="rocket"]').trigger('click')
+    await flushPromises()
+    expect(sends()).toEqual([])
+    wrapper.unmount()
   })
 })
 
