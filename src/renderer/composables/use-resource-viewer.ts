@@ -9,6 +9,8 @@ export interface Viewer {
   readonly admin: boolean
   /** The access level in the context's project or group (null: none, or not known yet). */
   readonly level: number | null
+  /** `GET /user` came from the saved copy (or there was none): core cannot reach the instance. */
+  readonly offline?: boolean
 }
 
 function accessOf(value: unknown): number {
@@ -32,7 +34,11 @@ export function useResourceViewer(context: () => { readonly accountId: string | 
       const mine = ++generation
       if (c.accountId === null) return
       const get = (path: string) => bridge.request('api:get', c.accountId as string, path).then((r) => r.body).catch(() => null)
-      const user = await get('/user')
+      const me = await bridge.request('api:get', c.accountId, '/user').then(
+        (r) => ({ body: r.body, offline: r.stale }),
+        (e: unknown) => ({ body: null, offline: (e as { code?: unknown } | null)?.code === 'offline' }),
+      )
+      const user = me.body
       let level: number | null = null
       if (c.scope === 'project' && c.projectId !== null) {
         const project = (await get(`/projects/${c.projectId}`)) as { permissions?: { project_access?: unknown; group_access?: unknown } } | null
@@ -40,7 +46,7 @@ export function useResourceViewer(context: () => { readonly accountId: string | 
       } else if (c.scope === 'group' && c.groupId !== null && c.userId !== null) {
         level = accessOf(await get(`/groups/${c.groupId}/members/all/${c.userId}`))
       }
-      if (mine === generation) viewer.value = { admin: (user as { is_admin?: unknown } | null)?.is_admin === true, level }
+      if (mine === generation) viewer.value = { admin: (user as { is_admin?: unknown } | null)?.is_admin === true, level, offline: me.offline }
     },
     { immediate: true, deep: true },
   )

@@ -39,7 +39,8 @@ const EXPLANATIONS: Readonly<Record<string, Explanation>> = {
   'invalid-arguments': { title: 'Burrow rejected the request', hint: null },
   unavailable: { title: 'Burrow is not connected', hint: 'This window cannot reach Burrow’s background process. Restart Burrow; in browser mode, open the address `npm start` printed.' },
   'unknown-channel': { title: 'Not supported by this version', hint: 'This part of Burrow is newer than the process serving it. Restart Burrow.' },
-  forbidden: { title: 'Not allowed', hint: 'Your role on this project or group does not allow this.' },
+  // GitLab answers 403 both for a missing role and for a state that forbids it (a job already retried).
+  forbidden: { title: 'Not allowed', hint: 'Your role here, or the state it is in, does not allow this.' },
   'not-found': { title: 'Not found', hint: 'It was deleted, moved, or you no longer have access.' },
   conflict: { title: 'Conflict', hint: null },
   validation: { title: 'The server did not accept this', hint: null },

@@ -24,7 +24,7 @@ export const adminUsers: ResourceDescription = {
       { field: 'state', label: 'State', format: 'state', width: '100px' },
       { field: 'is_admin', label: 'Admin', format: 'boolean', width: '70px' },
       { field: 'last_activity_on', label: 'Last active', format: 'date', width: '120px' },
-      { field: 'created_at', label: 'Created', format: 'relative', width: '110px' },
+      { field: 'created_at', label: 'Created', format: 'relative', width: '130px' },
     ],
     filters: [
       { kind: 'search', param: 'search', label: 'Search', placeholder: 'Name, username or email' },
@@ -371,7 +371,7 @@ const MOVE_COLUMNS = (container: 'project' | 'group') =>
     { field: 'source_storage_name', label: 'From', format: 'code', width: 'minmax(0, 1fr)' },
     { field: 'destination_storage_name', label: 'To', format: 'code', width: 'minmax(0, 1fr)' },
     { field: 'state', label: 'State', format: 'state', width: '120px', tones: MOVE_TONES },
-    { field: 'created_at', label: 'Scheduled', format: 'relative', width: '120px' },
+    { field: 'created_at', label: 'Scheduled', format: 'relative', width: '130px' },
   ] as const
 
 const BULK_MOVE_FORM = {

@@ -30,8 +30,8 @@ export const personalTokens: ResourceDescription = {
       { field: 'scopes', label: 'Scopes', format: 'list', width: 'minmax(0, 2fr)' },
       { field: 'active', label: 'Active', format: 'boolean', width: '80px' },
       { field: 'expires_at', label: 'Expires', format: 'date', width: '120px' },
-      { field: 'last_used_at', label: 'Last used', format: 'relative', width: '120px' },
-      { field: 'created_at', label: 'Created', format: 'relative', width: '110px' },
+      { field: 'last_used_at', label: 'Last used', format: 'relative', width: '130px' },
+      { field: 'created_at', label: 'Created', format: 'relative', width: '130px' },
     ],
     filters: [
       { kind: 'search', param: 'search', label: 'Search', placeholder: 'Token name' },
@@ -127,8 +127,8 @@ export const personalEvents: ResourceDescription = {
       { field: 'action_name', label: 'Action', format: 'state', width: '140px', tones: { opened: 'info', 'pushed to': 'info', 'pushed new': 'info', closed: 'default', merged: 'success', 'commented on': 'default', deleted: 'error' } },
       { field: 'target_title', label: 'Target', primary: true, width: 'minmax(0, 3fr)', value: (e) => e.target_title ?? (e.push_data as Record<string, unknown> | undefined)?.ref ?? e.target_type ?? '—' },
       { field: 'target_type', label: 'Type', width: '130px', value: (e) => targetKind(e.target_type) },
-      { field: 'project_id', label: 'Project id', format: 'code', width: '90px' },
-      { field: 'created_at', label: 'When', format: 'relative', width: '120px' },
+      { field: 'project_id', label: 'Project id', format: 'code', width: '100px' },
+      { field: 'created_at', label: 'When', format: 'relative', width: '130px' },
     ],
     filters: [
       { kind: 'select', param: 'action', label: 'Action', options: options('approved', 'closed', 'commented', 'created', 'destroyed', 'expired', 'joined', 'left', 'merged', 'pushed', 'reopened', 'updated') },

@@ -53,7 +53,7 @@ export const projectPipelines: ResourceDescription = {
       { field: 'ref', label: 'Ref', format: 'code', width: 'minmax(0, 2fr)' },
       { field: 'sha', label: 'Commit', format: 'code', width: '100px', value: shortSha },
       { field: 'source', label: 'Source', format: 'state', width: '150px' },
-      { field: 'created_at', label: 'Created', format: 'relative', width: '120px' },
+      { field: 'created_at', label: 'Created', format: 'relative', width: '130px' },
     ],
     filters: [
       { kind: 'select', param: 'status', label: 'Status', options: CI_STATUSES },
@@ -116,14 +116,14 @@ export const projectJobs: ResourceDescription = {
     path: '/projects/:project/jobs',
     query: { per_page: 20 },
     columns: [
-      { field: 'name', label: 'Job', primary: true, width: 'minmax(0, 2fr)' },
-      { field: 'id', label: 'ID', format: 'code', width: '80px' },
-      { field: 'stage', label: 'Stage', width: '100px' },
+      { field: 'name', label: 'Job', primary: true, width: 'minmax(0, 1.2fr)' },
+      { field: 'id', label: 'ID', format: 'code', width: '70px' },
+      { field: 'stage', label: 'Stage', width: '90px' },
       { field: 'status', label: 'Status', format: 'state', width: '110px' },
-      { field: 'ref', label: 'Ref', format: 'code', width: 'minmax(0, 1fr)' },
-      { field: 'pipeline.id', label: 'Pipeline', format: 'code', width: '90px' },
-      { field: 'duration', label: 'Duration', format: 'duration', width: '100px' },
-      { field: 'created_at', label: 'Created', format: 'relative', width: '110px' },
+      { field: 'ref', label: 'Ref', format: 'code', width: 'minmax(0, 1.5fr)' },
+      { field: 'pipeline.id', label: 'Pipeline', format: 'code', width: '80px' },
+      { field: 'duration', label: 'Duration', format: 'duration', width: '90px' },
+      { field: 'created_at', label: 'Created', format: 'relative', width: '130px' },
     ],
     filters: [{ kind: 'select', param: 'scope', label: 'Status', options: CI_STATUSES }],
   },
@@ -236,7 +236,7 @@ export const projectEnvironments: ResourceDescription = {
       { field: 'state', label: 'State', format: 'state', width: '110px' },
       { field: 'tier', label: 'Tier', format: 'state', width: '120px', tones: { production: 'warning', staging: 'info' } },
       { field: 'external_url', label: 'URL', format: 'link', width: 'minmax(0, 2fr)' },
-      { field: 'updated_at', label: 'Updated', format: 'relative', width: '120px' },
+      { field: 'updated_at', label: 'Updated', format: 'relative', width: '130px' },
     ],
     filters: [
       { kind: 'search', param: 'search', label: 'Search', placeholder: 'Name (3 characters or more)', minLength: 3 },
@@ -286,7 +286,7 @@ export const projectEnvironments: ResourceDescription = {
     ],
   },
   actions: [
-    { key: 'stop', label: 'Stop', method: 'POST', path: '/projects/:project/environments/{id}/stop', on: 'item', role: 'developer', visible: (e) => e.state === 'available', confirm: (e) => `Stop ${String(e.name)}? Its stop job runs, if it has one.`, done: 'Environment stopped.' },
+    { key: 'stop', label: 'Stop', method: 'POST', path: '/projects/:project/environments/{id}/stop', on: 'item', role: 'developer', visible: (e) => e.state === 'available', confirm: (e) => `Stop ${String(e.name)}? Its stop job runs, if it has one.`, done: (e) => ((e as Item | null)?.state === 'stopping' ? 'Stopping: the environment’s stop job runs first.' : 'Environment stopped.') },
     { key: 'delete', label: 'Delete', method: 'DELETE', path: '/projects/:project/environments/{id}', on: 'item', role: 'developer', danger: true, visible: (e) => e.state === 'stopped', confirm: (e) => `Delete ${String(e.name)} and its deployment history?`, outcome: 'list', done: 'Environment deleted.' },
     {
       key: 'review-apps',
@@ -391,13 +391,13 @@ export const projectDeployments: ResourceDescription = {
     // The API lists oldest first by default.
     query: { per_page: 20, order_by: 'id', sort: 'desc' },
     columns: [
-      { field: 'iid', label: 'Deployment', primary: true, width: '110px', value: (d) => `#${String(d.iid)}` },
-      { field: 'environment.name', label: 'Environment', width: 'minmax(0, 1fr)' },
-      { field: 'status', label: 'Status', format: 'state', width: '110px' },
-      { field: 'ref', label: 'Ref', format: 'code', width: 'minmax(0, 1fr)' },
-      { field: 'sha', label: 'Commit', format: 'code', width: '100px', value: shortSha },
+      { field: 'iid', label: 'Deployment', primary: true, width: '120px', value: (d) => `#${String(d.iid)}` },
+      { field: 'environment.name', label: 'Environment', width: 'minmax(0, 1.6fr)' },
+      { field: 'status', label: 'Status', format: 'state', width: '100px' },
+      { field: 'ref', label: 'Ref', format: 'code', width: 'minmax(0, 1.2fr)' },
+      { field: 'sha', label: 'Commit', format: 'code', width: '90px', value: shortSha },
       { field: 'user', label: 'By', format: 'user', width: 'minmax(0, 1fr)' },
-      { field: 'created_at', label: 'Created', format: 'relative', width: '110px' },
+      { field: 'created_at', label: 'Created', format: 'relative', width: '130px' },
     ],
     filters: [
       { kind: 'search', param: 'environment', label: 'Environment', placeholder: 'Exact environment name' },
@@ -451,7 +451,7 @@ export const projectClusters: ResourceDescription = {
       { field: 'platform_cluster.api_url', label: 'API URL', format: 'code', width: 'minmax(0, 2fr)' },
       { field: 'enabled', label: 'Enabled', format: 'boolean', width: '80px' },
       { field: 'managed', label: 'Managed', format: 'boolean', width: '90px' },
-      { field: 'created_at', label: 'Added', format: 'relative', width: '110px' },
+      { field: 'created_at', label: 'Added', format: 'relative', width: '130px' },
     ],
   },
   detail: {
@@ -542,7 +542,7 @@ export const projectPagesDomains: ResourceDescription = {
     columns: [
       { field: 'domain', label: 'Domain', primary: true, width: 'minmax(0, 2fr)' },
       { field: 'url', label: 'URL', format: 'link', width: 'minmax(0, 2fr)' },
-      { field: 'auto_ssl_enabled', label: 'Let’s Encrypt', format: 'boolean', width: '110px' },
+      { field: 'auto_ssl_enabled', label: 'Let’s Encrypt', format: 'boolean', width: '130px' },
       { field: 'certificate', label: 'Certificate', format: 'state', width: '130px', value: certificateState, tones: { valid: 'success', expired: 'error', none: 'default' } },
       { field: 'certificate.subject', label: 'Subject', format: 'code', width: 'minmax(0, 2fr)' },
     ],
@@ -647,6 +647,22 @@ export const projectClientKeys: ResourceDescription = {
 // ---- Security ----------------------------------------------------------------------------------
 
 const SEVERITY_TONES = { critical: 'error', high: 'error', medium: 'warning', low: 'info', info: 'info', unknown: 'default' } as const
+/** Not triaged yet reads as a warning, whichever name the server gives it. */
+const VULNERABILITY_STATE_TONES = { opened: 'warning', detected: 'warning', confirmed: 'error', resolved: 'success', dismissed: 'default' } as const
+
+/** GitLab's names of the security scanners' report types (`sast` → `SAST`). */
+const SCANNERS: Readonly<Record<string, string>> = {
+  sast: 'SAST',
+  dast: 'DAST',
+  dependency_scanning: 'Dependency scanning',
+  container_scanning: 'Container scanning',
+  secret_detection: 'Secret detection',
+  coverage_fuzzing: 'Coverage fuzzing',
+  api_fuzzing: 'API fuzzing',
+  cluster_image_scanning: 'Cluster image scanning',
+  generic: 'Generic',
+}
+const scannerName = (type: unknown): string | null => (typeof type === 'string' ? (SCANNERS[type] ?? humanize(type)) : null)
 
 /** The scanner's report of a finding (`raw_metadata`, JSON text), or null when it is not JSON. */
 function findingReport(v: Item): Item | null {
@@ -688,9 +704,9 @@ export const projectVulnerabilities: ResourceDescription = {
     columns: [
       { field: 'title', label: 'Vulnerability', primary: true, width: 'minmax(0, 3fr)' },
       { field: 'severity', label: 'Severity', format: 'state', width: '100px', tones: SEVERITY_TONES },
-      { field: 'state', label: 'State', format: 'state', width: '110px' },
-      { field: 'report_type', label: 'Scanner', format: 'state', width: '170px' },
-      { field: 'created_at', label: 'Found', format: 'relative', width: '110px' },
+      { field: 'state', label: 'State', format: 'state', width: '110px', tones: VULNERABILITY_STATE_TONES },
+      { field: 'report_type', label: 'Scanner', width: '170px', value: (v) => scannerName(v.report_type) },
+      { field: 'created_at', label: 'Found', format: 'relative', width: '130px' },
     ],
   },
   detail: {
@@ -699,8 +715,8 @@ export const projectVulnerabilities: ResourceDescription = {
       { field: 'title', label: 'Title' },
       { field: 'severity', label: 'Severity', format: 'state', tones: SEVERITY_TONES },
       { field: 'confidence', label: 'Confidence', format: 'state' },
-      { field: 'state', label: 'State', format: 'state' },
-      { field: 'report_type', label: 'Scanner', format: 'state' },
+      { field: 'state', label: 'State', format: 'state', tones: VULNERABILITY_STATE_TONES },
+      { field: 'report_type', label: 'Scanner', value: (v) => scannerName(v.report_type) },
       { field: 'description', label: 'Description' },
       { field: 'finding.name', label: 'Finding' },
       { field: 'location', label: 'Location', format: 'code', value: findingLocation },
@@ -734,7 +750,17 @@ export const projectVulnerabilities: ResourceDescription = {
       },
       done: 'Vulnerability dismissed.',
     },
-    { key: 'revert', label: 'Revert to detected', method: 'POST', path: '/vulnerabilities/{id}/revert', on: 'item', role: 'maintainer', visible: (v) => v.state !== 'detected' && v.state !== 'opened', done: 'Vulnerability back to detected.' },
+    // Back to the first state: `opened` on Burrow Server, as the spec's defaults say (`detected` on GitLab 17).
+    {
+      key: 'revert',
+      label: 'Revert',
+      method: 'POST',
+      path: '/vulnerabilities/{id}/revert',
+      on: 'item',
+      role: 'maintainer',
+      visible: (v) => v.state !== 'detected' && v.state !== 'opened',
+      done: (v) => `Vulnerability back to ${humanize((v as Item | null)?.state ?? 'its first state').toLowerCase()}.`,
+    },
   ],
 }
 
@@ -760,7 +786,23 @@ export const projectDependencies: ResourceDescription = {
       { field: 'dependency_file_path', label: 'Found in', format: 'code', width: 'minmax(0, 2fr)' },
       { field: 'vulnerabilities', label: 'Vulnerabilities', format: 'list', width: 'minmax(0, 2fr)', value: (d) => ((d.vulnerabilities as Item[] | undefined) ?? []).map((v) => `${humanize(v.severity)}: ${String(v.name)}`) },
     ],
-    filters: [{ kind: 'select', param: 'package_manager', label: 'Package manager', options: options('bundler', 'composer', 'conan', 'maven', 'npm', 'pip', 'yarn') }],
+    filters: [
+      {
+        kind: 'select',
+        param: 'package_manager',
+        label: 'Package manager',
+        // As the tools write their own names.
+        options: [
+          { value: 'bundler', label: 'Bundler' },
+          { value: 'composer', label: 'Composer' },
+          { value: 'conan', label: 'Conan' },
+          { value: 'maven', label: 'Maven' },
+          { value: 'npm', label: 'npm' },
+          { value: 'pip', label: 'pip' },
+          { value: 'yarn', label: 'Yarn' },
+        ],
+      },
+    ],
   },
 }
 

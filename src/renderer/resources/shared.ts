@@ -108,7 +108,7 @@ export const AUDIT_COLUMNS: readonly Column[] = [
   { field: 'details.target_details', label: 'Target', format: 'code', width: 'minmax(0, 1fr)' },
   { field: 'entity_type', label: 'Entity', format: 'state', width: '90px' },
   { field: 'details.ip_address', label: 'IP address', format: 'code', width: '120px' },
-  { field: 'created_at', label: 'When', format: 'relative', width: '120px' },
+  { field: 'created_at', label: 'When', format: 'relative', width: '130px' },
 ]
 
 export const AUDIT_FILTERS: readonly Filter[] = [
@@ -138,7 +138,7 @@ export const MEMBER_COLUMNS: readonly Column[] = [
   { field: 'access_level', label: 'Role', format: 'access-level', width: '120px' },
   { field: 'expires_at', label: 'Expires', format: 'date', width: '120px' },
   { field: 'state', label: 'State', format: 'state', width: '100px' },
-  { field: 'created_at', label: 'Member since', format: 'relative', width: '120px' },
+  { field: 'created_at', label: 'Member since', format: 'relative', width: '130px' },
 ]
 
 const accessLevelOptions = (owner: boolean): Option[] => ACCESS_LEVELS.filter((o) => o.value !== 15 && (owner || o.value !== 50))

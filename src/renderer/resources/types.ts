@@ -169,8 +169,8 @@ export interface Action {
   /** Values to ask for first (an access level, a dry-run switch); sent as the body unless `form.queryFields`. */
   readonly form?: Omit<FormSpec, 'method' | 'path'>
   readonly outcome?: Outcome
-  /** What to say when it worked. */
-  readonly done?: string
+  /** What to say when it worked; a function reads the server's answer (an environment stopping or stopped). */
+  readonly done?: string | ((answer: unknown) => string)
 }
 
 export interface ListSpec {

@@ -14,8 +14,8 @@ export interface RunningBurrow extends Launched {
 }
 
 /** Starts support/launch.ts and waits for its addresses. */
-export async function launchBurrow(options: { readonly demo?: boolean } = {}): Promise<RunningBurrow> {
-  const args = [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'test/e2e/support/launch.ts'), ...(options.demo ? ['--demo'] : [])]
+export async function launchBurrow(options: { readonly demo?: boolean; readonly secondStorage?: boolean } = {}): Promise<RunningBurrow> {
+  const args = [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'test/e2e/support/launch.ts'), ...(options.demo ? ['--demo'] : []), ...(options.secondStorage ? ['--second-storage'] : [])]
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -4,7 +4,7 @@
  * tests need no desktop keychain), and the web host serving the built renderer. Run with tsx
  * as a child process by the specs; prints one JSON line with the addresses, stops on SIGTERM.
  *
- *   tsx test/e2e/support/launch.ts [--demo]
+ *   tsx test/e2e/support/launch.ts [--demo] [--second-storage]
  *
  * With `--demo` the server is its own process (`src/server/cli.ts --seed demo`, as `npm start`
  * runs it) holding the demo content, `user` is its group owner `amara` with a fresh token, and
@@ -41,8 +41,10 @@ const root = resolve(import.meta.dirname, '../../..')
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
 
 const demo = process.argv.includes('--demo')
+// A second repository storage (`archive`): the demo then holds a finished storage move, and moves can be scheduled.
+const secondStorage = process.argv.includes('--second-storage')
 /** The demo server's seed arguments, also the key of the run's shared seed (support/seed-template.ts). */
-const SERVER_SEED_ARGS: readonly string[] = ['--seed', 'demo']
+const SERVER_SEED_ARGS: readonly string[] = ['--seed', 'demo', ...(secondStorage ? ['--storage', 'default', '--storage', 'archive'] : [])]
 const appDir = mkdtempSync(join(tmpdir(), 'burrow-e2e-app-'))
 const accounts = await openAccounts({ userDataDir: appDir, encryptedFilePassphrase: 'e2e passphrase' })
 let user: Launched['user']
