@@ -373,6 +373,11 @@ export class Outbox {
   /** What an exception means for the entry, given whether its request had gone out. */
   private outcomeOfError(error: unknown, sending: boolean, entry: StoredEntry): Outcome {
     const retryAfterMs = this.retryDelayMs(entry.attempts + 1)
+    if (error instanceof Error && (error as { code?: unknown }).code === 'secrets-locked') {
+      // The client reads the sign-in before each request, so nothing left: the write waits for
+      // the encrypted file's passphrase (the renderer asks the outbox again once it is given).
+      return { state: entry.state === 'unknown-outcome' ? 'unknown-outcome' : 'queued', reason: `${error.message} The write stays queued.`, retryAfterMs }
+    }
     if (error instanceof NetworkError) {
       if (sending && (error.outcomeUnknown || !NEVER_SENT.has(error.failure))) {
         return { state: 'unknown-outcome', reason: `${error.message}. The answer was lost: the server will be read to see whether it took effect.` }
