@@ -31,7 +31,13 @@ const EXPLANATIONS: Readonly<Record<string, Explanation>> = {
   'invalid-credentials': { title: 'Sign-in refused', hint: 'Create a new personal access token with the api scope, or sign in with your username and password.' },
   unauthorized: { title: 'Sign-in refused', hint: 'The saved sign-in no longer works: remove the account and add it again.' },
   'network-error': { title: 'Cannot reach the server', hint: networkHint },
-  'keychain-unavailable': { title: 'No keychain available', hint: 'Burrow keeps tokens in the system keychain. Unlock or install one (GNOME Keyring, KWallet, macOS Keychain, Windows Credential Manager) and try again.' },
+  'keychain-unavailable': {
+    title: 'No keychain available',
+    hint: 'Burrow keeps tokens in the system keychain. Unlock or install one (GNOME Keyring, KWallet, macOS Keychain, Windows Credential Manager) and try again, or save sign-ins in an encrypted file protected by a passphrase (Accounts).',
+  },
+  // The encrypted sign-in file (core/accounts/secret-storage.ts).
+  'secrets-locked': { title: 'Sign-ins locked', hint: 'This account’s sign-in is in the encrypted file, which is still locked: unlock it with its passphrase (Accounts, or the banner at the top).' },
+  'wrong-passphrase': { title: 'Wrong passphrase', hint: 'Check Caps Lock and the keyboard layout, then try again.' },
   'secret-missing': { title: 'Saved sign-in missing', hint: 'The keychain no longer has this account’s token: remove the account and add it again.' },
   'duplicate-account': { title: 'Already signed in', hint: 'This user on this instance is already in your accounts.' },
   'account-not-found': { title: 'Account not found', hint: 'It may have been removed in another window.' },

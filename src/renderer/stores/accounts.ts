@@ -78,7 +78,13 @@ export const useAccountsStore = defineStore('accounts', () => {
 
   /** Removes the account and its saved secret. Throws IpcFailure. */
   async function remove(id: string): Promise<void> {
-    await bridge.request('accounts:remove', id)
+    try {
+      await bridge.request('accounts:remove', id)
+    } catch (e) {
+      // Core may have dropped the account before failing on its secret (a locked sign-in file).
+      await reload()
+      throw e
+    }
     accounts.value = accounts.value.filter((a) => a.id !== id)
   }
 
