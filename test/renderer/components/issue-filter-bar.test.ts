@@ -2,7 +2,8 @@
 import { mount } from '@vue/test-utils'
 import { describe, expect, it } from 'vitest'
 import IssueFilterBar from '../../../src/renderer/components/issue/IssueFilterBar.vue'
-import { DEFAULT_ISSUE_FILTER, type IssueFilter } from '../../../src/renderer/lib/issue-filter'
+import { NSelect } from 'naive-ui'
+import { DEFAULT_ISSUE_FILTER, toIssueListParams, type IssueFilter } from '../../../src/renderer/lib/issue-filter'
 
 function mountBar(filter: IssueFilter = DEFAULT_ISSUE_FILTER, savable = false) {
   return mount(IssueFilterBar, {
@@ -50,6 +51,24 @@ describe('IssueFilterBar', () => {
     const wrapper = mountBar(filter, true)
     await wrapper.find('[data-testid="filter-save"]').trigger('click')
     expect(wrapper.emitted('save')).toEqual([[filter]])
+  })
+
+  it('narrows to the user’s own issues (scope) and back to everyone’s', async () => {
+    const wrapper = mountBar()
+    const scope = wrapper.findAllComponents(NSelect).find((c) => c.attributes('data-testid') === 'filter-scope')
+    expect((scope?.props('options') as { value: string }[]).map((o) => o.value)).toEqual(['assigned_to_me', 'created_by_me'])
+    scope?.vm.$emit('update:value', 'assigned_to_me')
+    expect(lastUpdate(wrapper).scope).toBe('assigned_to_me')
+    scope?.vm.$emit('update:value', null)
+    expect(lastUpdate(wrapper).scope).toBe('all')
+  })
+
+  it('excludes labels (not[labels])', async () => {
+    const wrapper = mountBar()
+    const notLabels = wrapper.findAllComponents(NSelect).find((c) => c.attributes('data-testid') === 'filter-not-labels')
+    notLabels?.vm.$emit('update:value', ['bug'])
+    expect(lastUpdate(wrapper).notLabels).toEqual(['bug'])
+    expect(toIssueListParams(lastUpdate(wrapper))['not[labels]']).toBe('bug')
   })
 
   it('summarises the filter for assistive technology', () => {
