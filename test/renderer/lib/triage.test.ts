@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { dateSpan, flattenEpicTree } from '../../../src/renderer/lib/epic-tree'
+import { dateSpan, flattenEpicTree, formatDateRange } from '../../../src/renderer/lib/epic-tree'
 import { DEFAULT_ISSUE_FILTER, toCacheIssueParams } from '../../../src/renderer/lib/issue-filter'
 import { formatDuration, type AccountItem, type Epic } from '../../../src/renderer/lib/items'
 import { DEFAULT_MR_FILTER, parseMergeRequestFilter, serializeMergeRequestFilter, toCacheMergeRequestParams } from '../../../src/renderer/lib/merge-request-filter'
@@ -79,5 +79,14 @@ describe('outbox wording', () => {
     expect(formatField('milestone_id', null)).toBe('none')
     expect(formatField('time_estimate', 8 * 3600)).toBe('1d')
     expect(formatDuration(-1800)).toBe('-30m')
+  })
+})
+
+describe('formatDateRange', () => {
+  it('names both days, one of them, or says there are none', () => {
+    expect(formatDateRange('2026-06-18', '2026-12-02')).toBe('2026-06-18 → 2026-12-02')
+    expect(formatDateRange('2026-06-18', null)).toBe('from 2026-06-18')
+    expect(formatDateRange(null, '2026-12-02')).toBe('until 2026-12-02')
+    expect(formatDateRange(null, undefined)).toBe('No dates')
   })
 })
