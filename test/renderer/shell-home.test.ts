@@ -43,6 +43,37 @@ describe('ShellHome', () => {
     expect(useAppStore(pinia).load).toHaveBeenCalledOnce()
   })
 
+  it('counts the work waiting in the cache, each count a link to the list it comes from', async () => {
+    const list = (total: number): IpcResponse => ({ ok: true, result: { items: [], total } })
+    const calls: [string, unknown][] = []
+    const transport: BurrowBridge = {
+      invoke: (async (channel: string, _account: string, params: unknown) => {
+        calls.push([channel, params])
+        const p = (params ?? {}) as Record<string, unknown>
+        if (channel === 'issues:list') return list(p.scope === 'assigned_to_me' ? 3 : 119)
+        if (channel === 'merge-requests:list') return list(p.reviewer_id === 1 ? 2 : 23)
+        if (channel === 'todos:list') return { ok: true, result: [{}, {}, {}, {}] }
+        return { ok: false, error: { code: 'unknown-channel', message: channel } }
+      }) as BurrowBridge['invoke'],
+      on: () => () => undefined,
+    }
+    const pinia = createTestingPinia({
+      createSpy: vi.fn,
+      initialState: { accounts: { accounts: [{ id: 'a1', baseUrl: 'http://127.0.0.1:4567', username: 'root', userId: 1, name: 'Administrator', avatarUrl: null, authKind: 'pat', addedAt: '2024-01-01T00:00:00Z' }], selection: 'a1', loaded: true } },
+    })
+    const wrapper = mount(ShellHome, { global: { plugins: [pinia], provide: { [bridgeKey as symbol]: wrapBridge(transport, 'electron') }, stubs: { RouterLink: { props: ['to'], template: '<a :href="to"><slot /></a>' } } } })
+    await flushPromises()
+    const items = wrapper.findAll('[data-testid="home-work"] li').map((li) => [li.text(), li.find('a').attributes('href')])
+    expect(items).toEqual([
+      ['3 open issues assigned to you', '/issues?state=opened&scope=assigned_to_me'],
+      ['2 merge requests waiting for your review', '/merge-requests?state=opened&reviewer_username=root'],
+      ['4 to-dos', '/todos'],
+      ['119 open issues', '/issues'],
+      ['23 open merge requests', '/merge-requests'],
+    ])
+    expect(calls).toContainEqual(['todos:list', { state: 'pending' }])
+  })
+
   it('loads app:info and server:status through the bridge when mounted', async () => {
     const bridge = wrapBridge(
       fakeTransport({
