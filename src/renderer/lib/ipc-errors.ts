@@ -56,7 +56,7 @@ const EXPLANATIONS: Readonly<Record<string, Explanation>> = {
     title: (e) => (notSaved(e) ? 'Not saved on this device' : 'Needs the server'),
     hint: (e) =>
       notSaved(e)
-        ? 'Burrow has no copy of this from an earlier visit, or a change made since replaced it. Open it again once the instance can be reached.'
+        ? 'Open it again once the instance can be reached; Burrow then keeps a copy for the next time you are offline.'
         : 'Changes here go straight to the server and are not kept for later: try again once the instance can be reached.',
   },
   'outcome-unknown': { title: 'Not sure it went through', hint: 'The connection dropped after the request left. Reload to see whether the change took effect before trying again.' },

@@ -239,7 +239,7 @@ export const projectEnvironments: ResourceDescription = {
       { field: 'updated_at', label: 'Updated', format: 'relative', width: '130px' },
     ],
     filters: [
-      { kind: 'search', param: 'search', label: 'Search', placeholder: 'Name (3 characters or more)', minLength: 3 },
+      { kind: 'search', param: 'search', label: 'Search', placeholder: 'Name, 3+ characters', minLength: 3 },
       { kind: 'select', param: 'states', label: 'State', options: options('available', 'stopping', 'stopped') },
     ],
   },

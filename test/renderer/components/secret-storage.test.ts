@@ -13,6 +13,7 @@ import ShellStatus from '../../../src/renderer/components/shell/ShellStatus.vue'
 import AccountsView from '../../../src/renderer/views/AccountsView.vue'
 import OutboxView from '../../../src/renderer/views/outbox/OutboxView.vue'
 import { bridgeKey } from '../../../src/renderer/bridge'
+import { useCommandsStore } from '../../../src/renderer/stores/commands'
 import type { Account, IpcResponse } from '../../../src/shared/ipc/contract'
 import type { OutboxEntry } from '../../../src/shared/ipc/outbox'
 import type { SecretStorageStatus } from '../../../src/shared/ipc/secrets'
@@ -289,6 +290,13 @@ describe('a launch whose encrypted file is locked', () => {
     await flushPromises()
     expect(dialog.findComponent(NModal).props('show')).toBe(true)
     expect(banner.find('[data-testid="locked-banner"]').exists()).toBe(false)
+    // Skipped again, the palette offers the way back too.
+    await click('passphrase-cancel')
+    const commands = useCommandsStore(pinia)
+    expect(commands.commands.map((c) => c.id)).toContain('accounts.unlock')
+    await commands.run('accounts.unlock')
+    await flushPromises()
+    expect(dialog.findComponent(NModal).props('show')).toBe(true)
     expect(calls(transport, 'accounts:use-encrypted-file')).toEqual([])
   })
 

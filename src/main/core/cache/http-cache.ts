@@ -128,7 +128,7 @@ export class CachedGet {
   }
 
   private fromStore(stored: StoredResponse | undefined, path: string): CachedGetResult {
-    if (stored === undefined) throw new OfflineError(`Offline, and ${path} was never fetched on this device.`)
+    if (stored === undefined) throw new OfflineError(`Offline, and no copy of ${path} is saved on this device: it was never fetched, or a change made since outdated it.`)
     return {
       body: stored.body === null ? null : JSON.parse(stored.body),
       status: stored.status,
