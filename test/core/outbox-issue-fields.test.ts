@@ -11,16 +11,19 @@ import { makeOutboxWorld, type Json, type OutboxWorld } from '../helpers/outbox-
 let w: OutboxWorld
 let projectId: number
 let epic: { id: number; iid: number; title: string }
+let someday: { id: number; iid: number; title: string }
+let groupId: number
 beforeAll(async () => {
   w = await makeOutboxWorld()
   const group = (await w.api('POST', '/groups', { name: 'Planning', path: `planning-${Math.random().toString(36).slice(2, 7)}` })).body as Json
   // Two epics first, so the one used has an id different from its iid's neighbours in other tests.
-  await w.api('POST', `/groups/${group.id}/epics`, { title: 'Someday' })
+  groupId = group.id as number
+  someday = (await w.api('POST', `/groups/${group.id}/epics`, { title: 'Someday' })).body as typeof someday
   epic = (await w.api('POST', `/groups/${group.id}/epics`, { title: 'Roadmap' })).body as typeof epic
   const project = (await w.api('POST', '/projects', { name: 'Planned', namespace_id: group.id })).body as Json
   projectId = project.id as number
   // The epic is in the cache (sync brings epics), so the pending issue can show its title.
-  w.cache.upsert(w.account.id, 'epic', [epic as unknown as Json])
+  w.cache.upsert(w.account.id, 'epic', [epic as unknown as Json, someday as unknown as Json])
 })
 afterAll(async () => w.close())
 
@@ -72,6 +75,29 @@ describe('due date, weight and epic through the outbox', () => {
     await w.outbox.resolve(mine.id, { choice: 'mine' })
     expect((await w.until(mine.id)).state).toBe('done')
     expect((await serverIssue(iid)).due_date).toBe('2030-02-02')
+  })
+
+  it('issues:list by epic_id lists what GET /groups/:id/epics/:iid/issues lists, and an issue queued into another epic moves there at once, pending', async () => {
+    const inEpic = [await cachedIssue({ epic_id: epic.id }), await cachedIssue({ epic_id: epic.id })]
+    await cachedIssue({ epic_id: someday.id })
+    const ids = (epicId: number | 'None' | 'Any'): number[] => w.reader.listIssues(w.account.id, { project_id: projectId, epic_id: epicId, state: 'all', order_by: 'created_at', sort: 'desc' }, null).items.map((i) => i.data.id as number)
+    const onServer = async (iid: number): Promise<number[]> => ((await w.api('GET', `/groups/${groupId}/epics/${iid}/issues`)).body as Json[]).map((i) => i.id as number).sort((a, b) => b - a)
+    expect(ids(epic.id)).toEqual(inEpic.map((i) => i.id as number).reverse())
+    expect(ids(epic.id)).toEqual(await onServer(epic.iid))
+    expect(ids(someday.id)).toEqual(await onServer(someday.iid))
+    expect(ids('Any')).toEqual(expect.arrayContaining([...ids(epic.id), ...ids(someday.id)]))
+    expect(ids('None')).not.toEqual(expect.arrayContaining(ids(epic.id)))
+
+    await w.goOffline()
+    const moved = inEpic[0]
+    const entry = await w.outbox.enqueue(w.account.id, { type: 'issue', projectId, iid: moved.iid as number }, { kind: 'update', changes: { epic_id: someday.id } })
+    await w.outbox.idle()
+    expect(ids(epic.id)).toEqual([inEpic[1].id])
+    expect(ids(someday.id)).toContain(moved.id)
+    expect(w.reader.listIssues(w.account.id, { project_id: projectId, epic_id: someday.id }, null).items.find((i) => i.data.id === moved.id)?.pending).toBe(true)
+    await w.goOnline()
+    expect((await w.until(entry.id)).state).toBe('done')
+    expect(await onServer(someday.iid)).toContain(moved.id)
   })
 
   it('refuses malformed values at the boundary, and these fields on merge requests', () => {

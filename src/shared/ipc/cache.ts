@@ -63,6 +63,8 @@ export interface IssueListParams extends ListPaging, DateFilters {
   readonly in?: string
   readonly issue_type?: 'issue' | 'incident' | 'test_case'
   readonly weight?: number | Wildcard
+  /** The epic's id (not iid), `None` or `Any`, as GitLab's `epic_id`; read from the optimistic state, so a queued move shows at once. */
+  readonly epic_id?: number | Wildcard
   readonly not?: {
     readonly labels?: string | readonly string[]
     readonly milestone?: string
@@ -357,7 +359,7 @@ const issueParams = fields(
   {
     ...dates, ...paging, project_id: isInt, group_id: isInt, state: oneOf('opened', 'closed', 'all'), labels: labelList, milestone: text, assignee_id: intOr('None', 'Any'),
     assignee_username: text, author_id: isInt, author_username: text, scope: oneOf('created_by_me', 'assigned_to_me', 'all'), confidential: bool, iids: intList, search: text,
-    in: oneOf('title', 'description', 'title,description', 'description,title'), issue_type: oneOf('issue', 'incident', 'test_case'), weight: intOr('None', 'Any'),
+    in: oneOf('title', 'description', 'title,description', 'description,title'), issue_type: oneOf('issue', 'incident', 'test_case'), weight: intOr('None', 'Any'), epic_id: intOr('None', 'Any'),
     order_by: oneOf('created_at', 'updated_at', 'due_date', 'title', 'milestone_due', 'popularity', 'weight'), sort: oneOf('asc', 'desc'),
   },
   { not: { labels: labelList, milestone: text, assignee_id: isInt, author_id: isInt, iids: intList } },

@@ -107,6 +107,13 @@ export class CacheReader {
       else if (wc === 'Any') w.add('t.weight IS NOT NULL')
       else w.add('t.weight = ?', params.weight)
     }
+    if (params.epic_id !== undefined) {
+      // `json` holds the optimistic state: an issue queued into another epic is listed under it at once.
+      const wc = wildcard(params.epic_id)
+      if (wc === 'None') w.add("json_extract(t.json, '$.epic.id') IS NULL")
+      else if (wc === 'Any') w.add("json_extract(t.json, '$.epic.id') IS NOT NULL")
+      else w.add("json_extract(t.json, '$.epic.id') = ?", params.epic_id)
+    }
     if (params.not?.assignee_id !== undefined) w.add(`t.id NOT IN (${this.usersOf('issue', 'assignee')})`, acct, params.not.assignee_id)
     const dir = params.sort === 'asc' ? 'ASC' : 'DESC'
     const nullsLast = (e: string): string => `${e} IS NULL, ${e} ${dir}`
