@@ -38,6 +38,8 @@ export interface Launched {
 }
 
 const root = resolve(import.meta.dirname, '../../..')
+// The built renderer; BURROW_E2E_RENDERER_DIR points at another build (a private one while others rebuild out/renderer).
+const rendererDir = process.env.BURROW_E2E_RENDERER_DIR ?? join(root, 'out', 'renderer')
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
 
 const demo = process.argv.includes('--demo')
@@ -66,7 +68,7 @@ if (demo) {
   const outbox = new Outbox({ cache, accounts })
   outbox.start()
   const core = createCore({ version: pkg.version, mode: 'browser', serverUrl: server.url, accounts, cache, outbox, syncOptions: { schedule: true }, reposDir: join(appDir, 'repos') })
-  host = await startWebHost({ rendererDir: join(root, 'out', 'renderer'), core })
+  host = await startWebHost({ rendererDir, core })
   dispose = async () => {
     await core.dispose()
     await outbox.dispose()
@@ -79,7 +81,7 @@ if (demo) {
   const seeded = seedUser(server, { username: 'ada', name: 'Ada Lovelace' })
   user = { username: seeded.user.username, name: seeded.user.name, password: seeded.password, token: seeded.token }
   host = await startWebHost({
-    rendererDir: join(root, 'out', 'renderer'),
+    rendererDir,
     core: createCore({ version: pkg.version, mode: 'browser', serverUrl: server.url, accounts }),
   })
 }
