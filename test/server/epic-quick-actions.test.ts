@@ -122,7 +122,9 @@ describe('epic quick actions', () => {
     const r = await comment(a, `Loop\n/parent_epic &${b.iid}`)
     expect(r.statusCode).toBe(400)
     expect((await reload(a)).parent_id).toBeNull()
-    expect((await call(reporter.token, 'GET', `/groups/${group.id}/epics/${a.id}/notes`)).body).toEqual([])
+    // Only the system note of B's creation under A: neither the comment nor a hierarchy note was saved.
+    const notes = (await call(reporter.token, 'GET', `/groups/${group.id}/epics/${a.id}/notes`)).body as Json[]
+    expect(notes.map((n) => [n.body, n.system])).toEqual([[`added epic &${b.iid} as child epic`, true]])
   })
 
   it('leaves the commands as text for a Guest', async () => {

@@ -63,15 +63,22 @@ describe('/promote', () => {
     expect(s.app.burrow.db.prepare('SELECT promoted_to_epic_id AS p FROM issues WHERE id = ?').get(issue.id)).toEqual({ p: epic.id })
 
     const epicNotes = (await api(reporter.token, 'GET', `/groups/${group.id}/epics/${epic.id}/notes?sort=asc`)).body as Json[]
-    // The promoting comment is saved before its command runs (as in GitLab), so it is copied too.
+    // The promoting comment is saved before its command runs (as in GitLab), so it is copied too,
+    // as are the issue's system notes; the new epic's parent link writes its own note.
     expect(epicNotes.map((n) => [n.body, n.system])).toEqual([
+      [`added to epic &${parent.iid}`, true],
       ['an early comment', false],
       ['Bigger than an issue', false],
+      [`added epic &${parent.iid} as parent epic`, true],
       [`promoted from issue promo/app#${issue.iid}`, true],
     ])
     const issueNotes = (await api(reporter.token, 'GET', `${iurl}/notes?sort=asc`)).body as Json[]
-    expect(issueNotes.map((n) => n.body)).toEqual(['an early comment', 'Bigger than an issue', `promoted to epic &${epic.iid}`])
-    expect(issueNotes[2].system).toBe(true)
+    expect(issueNotes.map((n) => [n.body, n.system])).toEqual([
+      [`added to epic &${parent.iid}`, true],
+      ['an early comment', false],
+      ['Bigger than an issue', false],
+      [`promoted to epic &${epic.iid}`, true],
+    ])
   })
 
   it('answers 400 when the issue was promoted already', async () => {

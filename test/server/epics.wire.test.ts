@@ -46,7 +46,7 @@ moved.move_before_id = l2.epic_issue_id
 moved.save()
 order = [i.title for i in fetched.issues.list(get_all=True)]
 note = fetched.notes.create({'body': 'py comment'})
-notes = [n.body for n in fetched.notes.list(get_all=True)]
+notes = [(n.body, n.system) for n in fetched.notes.list(get_all=True, sort='asc')]
 issue_epic = project.issues.get(i1.iid).epic_iid
 unlinked = fetched.issues.list(get_all=True)[0]
 unlinked.delete()
@@ -54,15 +54,23 @@ left = [i.title for i in fetched.issues.list(get_all=True)]
 out({
   'iid': fetched.iid, 'title': fetched.title, 'labels': fetched.labels, 'labelled': labelled, 'by_title': by_title,
   'linked': [t for t, _ in linked], 'link_ids': [x for _, x in linked] == [l1.epic_issue_id, l2.epic_issue_id],
-  'order': order, 'note': note.noteable_type, 'notes': notes, 'issue_epic': issue_epic, 'left': left,
+  'order': order, 'note': note.noteable_type, 'notes': notes, 'issue_epic': issue_epic, 'left': left, 'iids': [i1.iid, i2.iid],
 })
 `,
     )
     expect(r).toMatchObject({
       title: 'py epic!', labels: ['plan', 'q3'], labelled: ['py epic'], by_title: ['py epic', 'py other'],
-      linked: ['py issue 1', 'py issue 2'], link_ids: true, order: ['py issue 2', 'py issue 1'], note: 'Epic', notes: ['py comment'], left: ['py issue 1'],
+      linked: ['py issue 1', 'py issue 2'], link_ids: true, order: ['py issue 2', 'py issue 1'], note: 'Epic', left: ['py issue 1'],
     })
     expect(r.issue_epic).toBe(r.iid)
+    // The epic's notes are its activity (title change, linked issues) and the comment, oldest first.
+    const [i1, i2] = r.iids as number[]
+    expect(r.notes).toEqual([
+      ['changed title from **py epic** to **py epic{+!+}**', true],
+      [`added issue ${group.path}/${project.path}#${i1}`, true],
+      [`added issue ${group.path}/${project.path}#${i2}`, true],
+      ['py comment', false],
+    ])
   })
 
   it('python-gitlab closes through save() and deletes an epic', async () => {

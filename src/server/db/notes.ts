@@ -92,11 +92,14 @@ export interface NoteScope {
   readonly noteableId: number
   /** Internal notes are left out for callers below Reporter. */
   readonly includeInternal: boolean
+  /** Only comments (`false`) or only system notes (`true`); both when absent (the notes API's activity_filter). */
+  readonly system?: boolean
 }
 
 function scopeWhere(scope: NoteScope): { where: string; params: unknown[] } {
+  const system = scope.system === undefined ? '' : ` AND system = ${scope.system ? 1 : 0}`
   return {
-    where: `noteable_type = ? AND noteable_id = ?${scope.includeInternal ? '' : ' AND internal = 0'}`,
+    where: `noteable_type = ? AND noteable_id = ?${scope.includeInternal ? '' : ' AND internal = 0'}${system}`,
     params: [scope.noteableType, scope.noteableId],
   }
 }

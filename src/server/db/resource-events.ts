@@ -148,3 +148,19 @@ export function crossReferenceExists(db: Db, target: ResourceRef, source: Resour
     ).get(target.type, target.id, source.type, source.id) !== undefined
   )
 }
+
+/**
+ * Carries system note metadata over to a copy of a noteable's notes (move, clone, promotion):
+ * the copies were just inserted in id order, so they are the copy's last notes, n-th for n-th.
+ */
+export function copySystemNoteMetadata(db: Db, from: ResourceRef, to: ResourceRef): void {
+  const sources = db.prepare('SELECT id FROM notes WHERE noteable_type = ? AND noteable_id = ? ORDER BY id').all(from.type, from.id) as { id: number }[]
+  const copies = db.prepare('SELECT id FROM notes WHERE noteable_type = ? AND noteable_id = ? ORDER BY id').all(to.type, to.id) as { id: number }[]
+  if (copies.length < sources.length) return
+  const offset = copies.length - sources.length
+  const meta = systemNoteMetadataOf(db, sources.map((n) => n.id))
+  sources.forEach((source, n) => {
+    const m = meta.get(source.id)
+    if (m) insertSystemNoteMetadata(db, { ...m, note_id: copies[offset + n].id })
+  })
+}

@@ -10,6 +10,7 @@ import { currentUser } from '../http/resolve'
 import { noteableKinds } from '../services/noteables'
 import { assertCanEditNote, canSeeInternalNotes, createNote, deleteNote, resolveNotes, updateNote, type Noteable } from '../services/notes'
 import { loadNote, loadNoteable, paramsSchema, presentNotes, sendCreated } from './notes'
+import { readableNotes } from '../services/system-notes'
 
 const DISCUSSION_ID = Type.String({ pattern: '^[0-9a-fA-F]{40}$' })
 const PageQuery = Type.Object({ page: Type.Optional(Type.Integer()), per_page: Type.Optional(Type.Integer()) })
@@ -30,7 +31,7 @@ function scopeOf(request: FastifyRequest, noteable: Noteable) {
 /** The notes of the discussion named in the URL, or 404 `Discussion Not Found`. */
 function loadDiscussion(request: FastifyRequest, noteable: Noteable): NoteRow[] {
   const id = String((request.params as Record<string, string>).discussion_id).toLowerCase()
-  const notes = discussionNotes(request.server.burrow.db, scopeOf(request, noteable), id)
+  const notes = readableNotes(request, discussionNotes(request.server.burrow.db, scopeOf(request, noteable), id))
   if (notes.length === 0) throw notFound('Discussion')
   return notes
 }
@@ -60,9 +61,11 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
       const page = pageOf(request.query as Record<string, unknown>)
       const { discussions: threads, total } = listDiscussions(request.server.burrow.db, scopeOf(request, noteable), page.perPage, page.offset)
       setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-      const all = threads.flat()
-      const presented = new Map(presentNotes(request, noteable, all).map((n) => [n.id as number, n]))
-      return threads.map((notes) => discussionEntity(notes, (n) => presented.get(n.id) as Readonly<Record<string, unknown>>))
+      // System notes about items the caller cannot see go, and with them their one-note discussions.
+      const readable = new Set(readableNotes(request, threads.flat()).map((n) => n.id))
+      const visible = threads.map((notes) => notes.filter((n) => readable.has(n.id))).filter((notes) => notes.length > 0)
+      const presented = new Map(presentNotes(request, noteable, visible.flat()).map((n) => [n.id as number, n]))
+      return visible.map((notes) => discussionEntity(notes, (n) => presented.get(n.id) as Readonly<Record<string, unknown>>))
     })
 
     app.get(`${base}/:discussion_id`, { schema: { params: discussionParams } }, async (request) => {

@@ -14,7 +14,7 @@ import { todoEntity } from '../entities/todo'
 import { checkUnmodifiedSince } from '../http/conditional'
 import { apiMessage, forbidden, invalidParam, missingParam, notFound, notModified, paramError } from '../http/errors'
 import { pageOf, setPageHeaders } from '../http/pagination'
-import { loadGroup } from '../http/resolve'
+import { currentUser, loadGroup } from '../http/resolve'
 import { awardEmojiRoutes } from '../services/award-emoji'
 import {
   assignIssueToEpic, canAdminEpics, canDestroyEpics, canReadEpicWith, createEpic, createEpicFromParams, destroyEpic, epicIssuesPage,
@@ -254,7 +254,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
   app.delete('/groups/:id/epics/:epic_iid/issues/:epic_issue_id', { schema: { params: EpicIssueParams } }, async (request) => {
     const { epic, link } = linkOf(request)
     const out = presentEpicIssueLink(request, link, epic)
-    unlinkIssue(request.server.burrow.db, link)
+    unlinkIssue(request.server.burrow.db, link, currentUser(request).id)
     return out
   })
 

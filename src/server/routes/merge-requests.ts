@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../auth/access'
 import {
-  approvalsOf, deleteApproval, findMergeRequestById, findMergeRequestByIid, listMergeRequests, updateMergeRequestRow,
+  approvalsOf, findMergeRequestById, findMergeRequestByIid, listMergeRequests,
   type MergeRequestFilter, type MergeRequestRow, type NegatableFilter, type UserFilter,
 } from '../db/merge-requests'
 import { groupAndDescendantIds } from '../db/namespaces'
@@ -21,16 +21,16 @@ import { checkUnmodifiedSince } from '../http/conditional'
 import { apiMessage, forbidden, invalidParam, missingParam, notFound, notModified, paramError, unauthorized } from '../http/errors'
 import { pageOf, paginateArray, setPageHeaders } from '../http/pagination'
 import { currentUser, loadGroup, loadProject } from '../http/resolve'
-import { ACTIVE_PIPELINE_STATUSES, disableAutoMerge, enableAutoMerge, headPipelineOf, pipelineAllowsMerge } from '../services/auto-merge'
+import { ACTIVE_PIPELINE_STATUSES, cancelAutoMerge, enableAutoMerge, headPipelineOf, pipelineAllowsMerge } from '../services/auto-merge'
 import { buildMergeRef, closableIssues, assertMergeable, mergeMergeRequest, startRebase } from '../services/merge'
 import {
-  approveMergeRequest, canApproveMergeRequest, canReadMergeRequestsWith, createMergeRequest, destroyMergeRequest, participantIds, presentMergeRequestDetail, presentMergeRequests, updateMergeRequest,
+  approveMergeRequest, canApproveMergeRequest, canReadMergeRequestsWith, unapproveMergeRequest, createMergeRequest, destroyMergeRequest, participantIds, presentMergeRequestDetail, presentMergeRequests, updateMergeRequest,
   type MergeRequestInput,
 } from '../services/merge-requests'
 import { mergeabilityIdle, queueMergeabilityCheck, registerMergeRequestRefresh } from '../services/mergeability'
 import { awardEmojiRoutes } from '../services/award-emoji'
 import { linkDeployedMergeRequests } from '../services/deployment-merge-requests'
-import { presentIssues } from '../services/issues'
+import { addSpentTime, presentIssues, resetSpentTime, resetTimeEstimate, setTimeEstimate, type Trackable } from '../services/issues'
 import { canPushToBranch, hasAccess, rulesFor } from '../services/protected-branches'
 import { isSubscribed, subscribe, unsubscribe } from '../services/subscriptions'
 import { parseHumanDuration, timeStatsOf, type TimeStats } from '../services/time-tracking'
@@ -503,8 +503,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     if (!request.perms.canInProject(project, AccessLevel.DEVELOPER)) throw unauthorized()
     if (mr.state === 'merged' || mr.state === 'closed') throw apiMessage(405, 'Method Not Allowed')
     if (mr.merge_when_pipeline_succeeds !== 1) throw apiMessage(406, '406 Not Acceptable')
-    const row = updateMergeRequestRow(request.server.burrow.db, mr.id, { merge_when_pipeline_succeeds: 0 })
-    disableAutoMerge(request.server.burrow.db, mr.id)
+    const row = cancelAutoMerge(request.server.burrow.db, mr, currentUser(request))
     return reply.code(201).send(await detail(request, project, row))
   })
 
@@ -587,7 +586,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     const user = currentUser(request)
     const project = loadMrProject(request, request.params.id)
     const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-    if (!deleteApproval(request.server.burrow.db, mr.id, user.id)) throw notFound()
+    if (!unapproveMergeRequest(request, mr, user)) throw notFound()
     return reply.code(201).send(approvalsEntity(request, mr))
   })
 
@@ -638,32 +637,27 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     const project = loadMrProject(request, request.params.id)
     return timeStatsFor(request, loadMergeRequest(request, project, request.params.merge_request_iid))
   })
+  // Writes go through the time-tracking services shared with issues (their checks and system notes).
+  const trackableOf = (mr: MergeRequestRow): Trackable => ({ type: 'MergeRequest', id: mr.id, projectId: mr.project_id })
   app.post('/projects/:id/merge_requests/:merge_request_iid/time_estimate', { schema: { params: MrParams } }, async (request, reply) => {
     const { mr } = timeWriter(request)
     const seconds = durationOf((request.body as Record<string, unknown> | undefined)?.duration)
     if (seconds < 0) throw apiMessage(400, 'Invalid time duration')
-    const row = updateMergeRequestRow(request.server.burrow.db, mr.id, { time_estimate: seconds })
-    return reply.code(200).send(timeStatsFor(request, row))
+    return reply.code(200).send(setTimeEstimate(request, trackableOf(mr), seconds))
   })
   app.post('/projects/:id/merge_requests/:merge_request_iid/reset_time_estimate', { schema: { params: MrParams } }, async (request, reply) => {
     const { mr } = timeWriter(request)
-    const row = updateMergeRequestRow(request.server.burrow.db, mr.id, { time_estimate: 0 })
-    return reply.code(200).send(timeStatsFor(request, row))
+    return reply.code(200).send(resetTimeEstimate(request, trackableOf(mr)))
   })
   app.post('/projects/:id/merge_requests/:merge_request_iid/add_spent_time', { schema: { params: MrParams } }, async (request, reply) => {
-    const { mr, user, project } = timeWriter(request)
+    const { mr } = timeWriter(request)
     const body = (request.body ?? {}) as Record<string, unknown>
     const seconds = durationOf(body.duration)
-    const now = new Date().toISOString()
-    request.server.burrow.db
-      .prepare("INSERT INTO timelogs (trackable_type, trackable_id, project_id, user_id, time_spent, spent_at, summary, created_at) VALUES ('MergeRequest', ?, ?, ?, ?, ?, ?, ?)")
-      .run(mr.id, project.id, user.id, seconds, now, body.summary === undefined ? null : String(body.summary), now)
-    return reply.code(201).send(timeStatsFor(request, updateMergeRequestRow(request.server.burrow.db, mr.id, {})))
+    return reply.code(201).send(addSpentTime(request, trackableOf(mr), seconds, body.summary === undefined ? null : String(body.summary)))
   })
   app.post('/projects/:id/merge_requests/:merge_request_iid/reset_spent_time', { schema: { params: MrParams } }, async (request, reply) => {
     const { mr } = timeWriter(request)
-    request.server.burrow.db.prepare("DELETE FROM timelogs WHERE trackable_type = 'MergeRequest' AND trackable_id = ?").run(mr.id)
-    return reply.code(200).send(timeStatsFor(request, updateMergeRequestRow(request.server.burrow.db, mr.id, {})))
+    return reply.code(200).send(resetSpentTime(request, trackableOf(mr)))
   })
 
   await app.register(

@@ -13,6 +13,7 @@ import { awardEmojiRoutes } from '../services/award-emoji'
 import { epicNoteableByIid } from '../services/epics'
 import { noteableKinds, type NoteableKind } from '../services/noteables'
 import { assertCanEditNote, canSeeInternalNotes, createNote, deleteNote, updateNote, type CreateNoteResult, type Noteable } from '../services/notes'
+import { readableNotes } from '../services/system-notes'
 
 /** Serialises notes of one noteable with their authors loaded in one query. */
 export function presentNotes(request: FastifyRequest, noteable: Noteable, rows: readonly NoteRow[], commandsChanges?: CommandsChanges): Readonly<Record<string, unknown>>[] {
@@ -32,7 +33,7 @@ export function loadNote(request: FastifyRequest, noteable: Noteable, noteId: nu
   const note = findNoteById(request.server.burrow.db, noteId)
   const visible = note && note.noteable_type === noteable.type && note.noteable_id === noteable.id
     && (note.internal === 0 || canSeeInternalNotes(request.perms, noteable.container))
-  if (!note || !visible) throw notFound('Note')
+  if (!note || !visible || readableNotes(request, [note]).length === 0) throw notFound('Note')
   return note
 }
 
@@ -47,9 +48,13 @@ export function paramsSchema(kind: NoteableKind, extra: Readonly<Record<string, 
   return Type.Object({ id: Type.String(), [kind.param]: Type.Integer(), ...extra })
 }
 
+// GitLab's UserPreference::NOTES_FILTERS: every note, comments only, or system notes only.
+const ACTIVITY_FILTERS = { all_notes: undefined, only_comments: false, only_activity: true } as const
+
 const ListQuery = Type.Object({
   sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
   order_by: Type.Optional(Type.Union([Type.Literal('created_at'), Type.Literal('updated_at')])),
+  activity_filter: Type.Optional(Type.Union([Type.Literal('all_notes'), Type.Literal('only_comments'), Type.Literal('only_activity')])),
   page: Type.Optional(Type.Integer()),
   per_page: Type.Optional(Type.Integer()),
 })
@@ -77,17 +82,23 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
 
     app.get(base, { schema: { params: paramsSchema(kind), querystring: ListQuery } }, async (request, reply) => {
       const noteable = loadNoteable(request, kind)
-      const q = request.query as { sort?: 'asc' | 'desc'; order_by?: 'created_at' | 'updated_at' }
+      const q = request.query as { sort?: 'asc' | 'desc'; order_by?: 'created_at' | 'updated_at'; activity_filter?: keyof typeof ACTIVITY_FILTERS }
       const page = pageOf(request.query as Record<string, unknown>)
       const { rows, total } = listNotes(
         request.server.burrow.db,
-        { noteableType: noteable.type, noteableId: noteable.id, includeInternal: canSeeInternalNotes(request.perms, noteable.container) },
+        {
+          noteableType: noteable.type,
+          noteableId: noteable.id,
+          includeInternal: canSeeInternalNotes(request.perms, noteable.container),
+          system: ACTIVITY_FILTERS[q.activity_filter ?? 'all_notes'],
+        },
         { by: q.order_by ?? 'created_at', sort: q.sort ?? 'desc' },
         page.perPage,
         page.offset,
       )
       setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-      return presentNotes(request, noteable, rows)
+      // Like GitLab, notes the caller may not read are dropped after paging, so a page can run short.
+      return presentNotes(request, noteable, readableNotes(request, rows))
     })
 
     app.get(`${base}/:note_id`, { schema: { params: noteParams } }, async (request) => {

@@ -37,6 +37,7 @@ import { createPipelinesOnPush } from '../services/pipelines'
 import { pushLanded, type PushListener } from '../services/push'
 import { refreshFlagsOnPush, refreshRepositoryFlags } from '../services/repository'
 import { markTodoDone } from '../services/todos'
+import { mergeRequestTarget, noteApproval, recordStateEvent } from '../services/system-notes'
 import { createUser } from '../services/users'
 import { actingAs } from './actor'
 import { planOperations, type DemoHost } from './operations'
@@ -438,6 +439,7 @@ class DemoWriter {
       this.at(a.at, () => {
         const mr = load()
         if (insertApproval(this.db, mr.id, this.user(a.by).id)) {
+          noteApproval(this.db, mr, this.user(a.by).id, true)
           recordEvent(this.db, { authorId: this.user(a.by).id, action: 'approved', projectId: project.id, targetType: 'MergeRequest', targetId: mr.id, targetIid: mr.iid, targetTitle: mr.title })
         }
       })
@@ -487,6 +489,7 @@ class DemoWriter {
       merge_error: null,
     })
     recordEvent(this.db, { authorId: merger.id, action: 'merged', projectId: project.id, targetType: 'MergeRequest', targetId: mr.id, targetIid: mr.iid, targetTitle: mr.title })
+    recordStateEvent(this.db, mergeRequestTarget(mr), merger.id, 'merged')
     const p = this.fresh(project)
     await pushLanded({ ctx: this.ctx, project: p, user: merger, updates: [{ oldSha: target, newSha: mergeSha, ref: 'refs/heads/main' }] })
     if (plan.removeSourceBranch) {

@@ -14,6 +14,7 @@ import type { PipelineStatusEvent } from './ci-events'
 import { presentPipeline, presentPipelines } from './ci-present'
 import { assertMergeable, mergeMergeRequest, type MergeOptions } from './merge'
 import { runInBackground } from './mergeability'
+import { noteAutoMerge } from './system-notes'
 
 /** Pipeline statuses that may still end in success (GitLab's ACTIVE_STATUSES). */
 export const ACTIVE_PIPELINE_STATUSES: readonly CiStatus[] = ['created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'scheduled']
@@ -56,7 +57,18 @@ export function enableAutoMerge(db: Db, mr: MergeRequestRow, user: UserRow, opti
       `INSERT INTO merge_request_auto_merges (merge_request_id, user_id, params, created_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (merge_request_id) DO UPDATE SET user_id = excluded.user_id, params = excluded.params, created_at = excluded.created_at`,
     ).run(mr.id, user.id, JSON.stringify(options), nowIso())
+    if (mr.merge_when_pipeline_succeeds !== 1 && mr.head_sha) noteAutoMerge(db, mr, user.id, mr.head_sha)
     return updateMergeRequestRow(db, mr.id, { merge_when_pipeline_succeeds: 1, merge_error: null })
+  })()
+}
+
+/** Cancels a pending auto-merge at `user`'s request (`canceled the automatic merge`). */
+export function cancelAutoMerge(db: Db, mr: MergeRequestRow, user: UserRow): MergeRequestRow {
+  return db.transaction(() => {
+    const row = updateMergeRequestRow(db, mr.id, { merge_when_pipeline_succeeds: 0 })
+    disableAutoMerge(db, mr.id)
+    noteAutoMerge(db, mr, user.id, null)
+    return row
   })()
 }
 

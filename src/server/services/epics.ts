@@ -18,7 +18,6 @@ import {
 import { findIssueById, labelsOf, listIssues, readableProjects, updateIssueRow, usersById, type IssueRow } from '../db/issues'
 import { findLabelTitleInScope, insertLabel, type LabelRow } from '../db/labels'
 import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../db/namespaces'
-import { insertNote } from '../db/notes'
 import { resolveTodosForTarget } from '../db/todos'
 import { findProjectWithNamespace } from '../db/projects'
 import type { NamespaceRow, ProjectRow, UserRow } from '../db/rows'
@@ -29,9 +28,11 @@ import { apiMessage, forbidden, invalidParam, missingParam, notFound, paramError
 import { loadGroup } from '../http/resolve'
 import { recordEvent } from './events'
 import { canAdminIssues, canReadIssue, labelList, presentIssues, updateIssue } from './issues'
-import { newDiscussionId, type Noteable } from './notes'
+import type { Noteable } from './notes'
 import { epicCommandAvailable, executeEpicQuickActions } from './quick-actions'
 import { isSubscribed } from './subscriptions'
+import { copySystemNoteMetadata } from '../db/resource-events'
+import { addSystemNote, epicSnapshot, epicTarget, issueTarget, noteEpicIssue, recordCreation, recordUpdate } from './system-notes'
 
 // GitLab's limit on epic descriptions (1 MiB of characters).
 export const EPIC_DESCRIPTION_MAX = 1_048_576
@@ -322,6 +323,7 @@ export function createEpic(db: Db, n: NewEpic): EpicRow {
     })
     const labelIds = [...(n.labelIds ?? []), ...resolveEpicLabels(db, n.groupId, n.labels ?? [], true).map((l) => l.id)]
     if (labelIds.length > 0) setEpicLabels(db, epic.id, [...new Set(labelIds)])
+    recordCreation(db, epicTarget(epic), n.authorId, epicSnapshot(db, epic.id))
     recordEvent(db, { authorId: n.authorId, action: 'created', groupId: n.groupId, targetType: 'Epic', targetId: epic.id, targetIid: epic.iid, targetTitle: epic.title })
     return epic
   })()
@@ -352,6 +354,7 @@ export interface EpicChanges {
 export function updateEpic(db: Db, epic: EpicRow, changes: EpicChanges, actorId: number): EpicRow {
   return db.transaction(() => {
     resolveTodosForTarget(db, actorId, 'Epic', epic.id)
+    const before = epicSnapshot(db, epic.id)
     const now = nowIso()
     const cols: { -readonly [K in keyof EpicColumnChanges]: EpicColumnChanges[K] } = { updated_at: changes.updatedAt ?? now }
     if (changes.title !== undefined && changes.title !== epic.title) cols.title = changes.title
@@ -406,6 +409,7 @@ export function updateEpic(db: Db, epic: EpicRow, changes: EpicChanges, actorId:
       setEpicLabels(db, epic.id, [...new Set(labels.map((l) => l.id))])
     }
     const row = updateEpicRow(db, epic.id, cols)
+    recordUpdate(db, epicTarget(row), actorId, before, epicSnapshot(db, row.id))
     if (transition) {
       recordEvent(db, { authorId: actorId, action: transition, groupId: row.group_id, targetType: 'Epic', targetId: row.id, targetIid: row.iid, targetTitle: row.title })
     }
@@ -419,25 +423,29 @@ export function destroyEpic(db: Db, epic: EpicRow): void {
 }
 
 /**
- * Puts an issue in an epic (moving it out of another epic if it was in one). 409 `Issue(s)
- * already assigned` when it is in this epic already; 422 for a public issue and a confidential
- * epic, which holds confidential issues only.
+ * Puts an issue in an epic (moving it out of another epic if it was in one), with the system
+ * notes on both. 409 `Issue(s) already assigned` when it is in this epic already; 422 for a
+ * public issue and a confidential epic, which holds confidential issues only.
  */
-export function linkIssue(db: Db, epic: EpicRow, issue: IssueRow): EpicIssueRow {
+export function linkIssue(db: Db, epic: EpicRow, issue: IssueRow, actorId: number): EpicIssueRow {
   return db.transaction(() => {
-    if (findEpicIssueByIssue(db, issue.id)?.epic_id === epic.id) throw apiMessage(409, 'Issue(s) already assigned')
+    const previous = findEpicIssueByIssue(db, issue.id)
+    if (previous?.epic_id === epic.id) throw apiMessage(409, 'Issue(s) already assigned')
     if (epic.confidential === 1 && issue.confidential === 0) throw apiMessage(422, 'Cannot assign a confidential epic to a non-confidential issue. Make the issue confidential and try again.')
     const link = upsertEpicIssue(db, epic.id, issue.id)
     updateEpicRow(db, epic.id, {})
+    noteEpicIssue(db, issue, actorId, previous?.epic_id ?? null, epic.id)
     return link
   })()
 }
 
-/** Takes an issue out of its epic. */
-export function unlinkIssue(db: Db, link: EpicIssueRow): void {
+/** Takes an issue out of its epic, with the system notes on both. */
+export function unlinkIssue(db: Db, link: EpicIssueRow, actorId: number): void {
   db.transaction(() => {
     deleteEpicIssue(db, link.id)
     updateEpicRow(db, link.epic_id, {})
+    const issue = findIssueById(db, link.issue_id)
+    if (issue) noteEpicIssue(db, issue, actorId, link.epic_id, null)
   })()
 }
 
@@ -589,7 +597,7 @@ export function assignIssueToEpic(request: FastifyRequest, group: NamespaceRow, 
   const linkable = issue && project && request.perms.canReadProject(project) && canReadIssue(request, project, issue)
     && request.perms.canInProject(project, AccessLevel.GUEST) && groupAndDescendantIds(db, epic.group_id).includes(project.namespace_id)
   if (!issue || !linkable) throw apiMessage(404, 'No Issue found for given params')
-  return linkIssue(db, epic, issue)
+  return linkIssue(db, epic, issue, requireEpicsFeature(request).id)
 }
 
 /** An epic-issue link response: the link, its epic and its issue. */
@@ -654,13 +662,13 @@ export function carryEpic(request: FastifyRequest, from: IssueRow, to: IssueRow,
   updateEpicRow(db, epic.id, {})
 }
 
-/** Applies an issue's `epic_id`/`epic_iid` choice: link, move or leave. */
-export function setIssueEpic(db: Db, issue: IssueRow, epic: EpicRow | null): void {
+/** Applies an issue's `epic_id`/`epic_iid` choice by `actorId`: link, move or leave. */
+export function setIssueEpic(db: Db, issue: IssueRow, epic: EpicRow | null, actorId: number): void {
   const current = findEpicIssueByIssue(db, issue.id)
   if (epic === null) {
-    if (current) unlinkIssue(db, current)
+    if (current) unlinkIssue(db, current, actorId)
   } else if (current?.epic_id !== epic.id) {
-    linkIssue(db, epic, issue)
+    linkIssue(db, epic, issue, actorId)
   }
 }
 
@@ -709,33 +717,16 @@ export function promoteIssueToEpic(request: FastifyRequest, project: ProjectRow,
       parentId: parent && parentProblem(db, { group_id: group.id, confidential: issue.confidential === 1 }, parent) === null ? parent.id : null,
     })
     copyIssueNotesToEpic(db, issue.id, epic)
+    copySystemNoteMetadata(db, { type: 'Issue', id: issue.id }, { type: 'Epic', id: epic.id })
     copyIssueAwardsToEpic(db, issue.id, epic.id)
     const projectPath = findProjectWithNamespace(db, project.id)
     const issueRef = `${projectPath ? `${projectPath.ns_full_path}/${project.path}` : ''}#${issue.iid}`
-    systemNote(db, { type: 'Epic', id: epic.id, projectId: null, groupId: group.id }, user.id, `promoted from issue ${issueRef}`)
+    addSystemNote(db, epicTarget(epic), user.id, `promoted from issue ${issueRef}`, 'moved', { ref: issueTarget(issue) })
     if (issue.state === 'opened') updateIssue(request, project, issue, { state_event: 'close' })
     updateIssueRow(db, issue.id, { promoted_to_epic_id: epic.id })
-    systemNote(db, { type: 'Issue', id: issue.id, projectId: project.id, groupId: null }, user.id, `promoted to epic &${epic.iid}`)
+    addSystemNote(db, issueTarget(issue), user.id, `promoted to epic &${epic.iid}`, 'moved', { ref: epicTarget(epic) })
     return findEpicById(db, epic.id) as EpicRow
   })()
-}
-
-function systemNote(db: Db, target: { type: 'Issue' | 'Epic'; id: number; projectId: number | null; groupId: number | null }, authorId: number, body: string): void {
-  const now = nowIso()
-  insertNote(db, {
-    noteableType: target.type,
-    noteableId: target.id,
-    projectId: target.projectId,
-    groupId: target.groupId,
-    authorId,
-    body,
-    type: null,
-    discussionId: newDiscussionId(),
-    system: true,
-    internal: false,
-    createdAt: now,
-    updatedAt: now,
-  })
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -26,6 +26,9 @@ import { carryEpic, issueEpicFields, issueEpicParam, setIssueEpic } from './epic
 import type { EpicRow } from '../db/epics'
 // Issues and merge requests refer to each other; the cycle is only used at call time.
 import { closingMergeRequestCounts, mergeRequestsReferencingIssue } from './merge-requests'
+import { copyIssueResourceEvents, copySystemNoteMetadata, type StateSource } from '../db/resource-events'
+import { issueSnapshot, issueTarget, mergeRequestTarget, noteIssueCopied, noteTimeEstimate, noteTimeSpent, recordCreation, recordStateEvent, recordUpdate, type SystemNoteTarget } from './system-notes'
+import { findMergeRequestById } from '../db/merge-requests'
 
 // GitLab's default colour for labels created on the fly from an issue's `labels`.
 const NEW_LABEL_COLOR = '#6699cc'
@@ -323,8 +326,9 @@ export function createIssue(request: FastifyRequest, project: ProjectRow, input:
       setIssueLabels(db, issue.id, resolveLabels(request, project, labels).map((l) => l.id))
       setAssignees(db, issue.id, assignees)
       assignedTodos(db, project, issue, user.id, assignees)
-      if (epic) setIssueEpic(db, issue, epic)
+      if (epic) setIssueEpic(db, issue, epic, user.id)
     }
+    recordCreation(db, issueTarget(issue), user.id, issueSnapshot(db, issue.id))
     recordEvent(db, { authorId: user.id, action: 'created', projectId: project.id, targetType: 'Issue', targetId: issue.id, targetIid: issue.iid, targetTitle: issue.title })
     return issue
   })()
@@ -349,6 +353,8 @@ export interface IssueChanges {
   readonly epic?: EpicRow | null
   /** Administrators and owners may backdate an update (GitLab's `updated_at`). */
   readonly updated_at?: string
+  /** What closed or reopened the issue (a merged merge request), for its state event. */
+  readonly state_source?: StateSource
 }
 
 /** The parameters PUT accepts; at least one must be present. */
@@ -394,6 +400,7 @@ export function updateIssue(request: FastifyRequest, project: ProjectRow, issue:
   const admin = canAdminIssues(request, project)
   return db.transaction(() => {
     resolveTodosForTarget(db, user.id, 'Issue', issue.id)
+    const before = issueSnapshot(db, issue.id)
     const now = nowIso()
     const cols: { -readonly [K in keyof IssueColumnChanges]: IssueColumnChanges[K] } = { updated_at: changes.updated_at ?? now }
     if (changes.title !== undefined && changes.title !== issue.title) cols.title = changes.title
@@ -440,7 +447,8 @@ export function updateIssue(request: FastifyRequest, project: ProjectRow, issue:
       }
     }
     const row = updateIssueRow(db, issue.id, cols)
-    if (admin && changes.epic !== undefined) setIssueEpic(db, row, changes.epic)
+    if (admin && changes.epic !== undefined) setIssueEpic(db, row, changes.epic, user.id)
+    recordUpdate(db, issueTarget(row), user.id, before, issueSnapshot(db, row.id), { stateSource: changes.state_source })
     if (transition) {
       recordEvent(db, { authorId: user.id, action: transition, projectId: project.id, targetType: 'Issue', targetId: row.id, targetIid: row.iid, targetTitle: row.title })
     }
@@ -486,7 +494,11 @@ function copyIssue(request: FastifyRequest, issue: IssueRow, target: ProjectRow,
   const labelIds = (labelsOf(db, [issue.id]).get(issue.id) ?? []).map((l) => findLabelTitleInScope(db, scope, l.title)?.id).filter((id): id is number => id !== undefined)
   setIssueLabels(db, copy.id, labelIds)
   setAssignees(db, copy.id, assigneeIdsOf(db, [issue.id]).get(issue.id) ?? [])
-  if (o.withNotes) copyIssueNotes(db, issue.id, copy.id, target.id)
+  if (o.withNotes) {
+    copyIssueNotes(db, issue.id, copy.id, target.id)
+    copySystemNoteMetadata(db, { type: 'Issue', id: issue.id }, { type: 'Issue', id: copy.id })
+    copyIssueResourceEvents(db, issue.id, copy.id)
+  }
   if (o.withAwards) copyIssueAwards(db, issue.id, copy.id)
   return copy
 }
@@ -505,10 +517,12 @@ export function moveIssue(request: FastifyRequest, project: ProjectRow, issue: I
   return db.transaction(() => {
     const moved = copyIssue(request, issue, target, { authorId: issue.author_id, createdAt: issue.created_at, withNotes: true, withAwards: true })
     carryEpic(request, issue, moved, 'move')
+    noteIssueCopied(db, issue, moved, user.id, 'moved')
     const now = nowIso()
     updateIssueRow(db, issue.id, { state: 'closed', closed_at: issue.closed_at ?? now, closed_by_id: issue.closed_by_id ?? user.id, moved_to_id: moved.id })
     recordEvent(db, { authorId: user.id, action: 'created', projectId: target.id, targetType: 'Issue', targetId: moved.id, targetIid: moved.iid, targetTitle: moved.title })
     if (issue.state === 'opened') {
+      recordStateEvent(db, issueTarget(issue), user.id, 'closed')
       recordEvent(db, { authorId: user.id, action: 'closed', projectId: project.id, targetType: 'Issue', targetId: issue.id, targetIid: issue.iid, targetTitle: issue.title })
     } else {
       updateIssueRow(db, moved.id, { state: 'closed', closed_at: issue.closed_at, closed_by_id: issue.closed_by_id })
@@ -529,6 +543,7 @@ export function cloneIssue(request: FastifyRequest, project: ProjectRow, issue: 
   return db.transaction(() => {
     const clone = copyIssue(request, issue, target, { authorId: user.id, withNotes, withAwards: false })
     carryEpic(request, issue, clone, 'clone')
+    noteIssueCopied(db, issue, clone, user.id, 'cloned')
     recordEvent(db, { authorId: user.id, action: 'created', projectId: target.id, targetType: 'Issue', targetId: clone.id, targetIid: clone.iid, targetTitle: clone.title })
     return clone
   })()
@@ -591,12 +606,24 @@ export function timeStats(db: Db, type: Trackable['type'], id: number): TimeStat
   return timeStatsOf(trackableEstimate(db, type, id), totalTimeSpent(db, type, id))
 }
 
-/** Sets the estimate (seconds, not negative). */
+/** The trackable as system notes name it. */
+function trackableTarget(db: Db, t: Trackable): SystemNoteTarget {
+  const row = t.type === 'Issue' ? findIssueById(db, t.id) : findMergeRequestById(db, t.id)
+  const ref = { id: t.id, iid: row?.iid ?? 0, project_id: t.projectId }
+  return t.type === 'Issue' ? issueTarget(ref) : mergeRequestTarget(ref)
+}
+
+/** Sets the estimate (seconds, not negative), with its system note. */
 export function setTimeEstimate(request: FastifyRequest, t: Trackable, seconds: number): TimeStats {
   if (seconds < 0) throw validationFailed({ time_estimate: ['must have a valid format and be greater than or equal to zero.'] })
   const db = request.server.burrow.db
-  setTrackableEstimate(db, t.type, t.id, seconds)
-  return timeStats(db, t.type, t.id)
+  const user = request.actor.user
+  return db.transaction(() => {
+    const before = trackableEstimate(db, t.type, t.id)
+    setTrackableEstimate(db, t.type, t.id, seconds)
+    if (user) noteTimeEstimate(db, trackableTarget(db, t), user.id, before, seconds)
+    return timeStats(db, t.type, t.id)
+  })()
 }
 
 /** Clears the estimate. */
@@ -612,15 +639,20 @@ export function addSpentTime(request: FastifyRequest, t: Trackable, seconds: num
   return db.transaction(() => {
     if (totalTimeSpent(db, t.type, t.id) + seconds < 0) throw validationFailed({ base: ['Time to subtract exceeds the total time spent'] })
     insertTimelog(db, { type: t.type, id: t.id, projectId: t.projectId, userId: user.id, seconds, summary: summary ?? null })
+    noteTimeSpent(db, trackableTarget(db, t), user.id, { seconds, spentAt: nowIso() })
     return timeStats(db, t.type, t.id)
   })()
 }
 
-/** Removes every time log of the trackable. */
+/** Removes every time log of the trackable, with its system note. */
 export function resetSpentTime(request: FastifyRequest, t: Trackable): TimeStats {
   const db = request.server.burrow.db
-  deleteTimelogs(db, t.type, t.id)
-  return timeStats(db, t.type, t.id)
+  const user = request.actor.user
+  return db.transaction(() => {
+    deleteTimelogs(db, t.type, t.id)
+    if (user) noteTimeSpent(db, trackableTarget(db, t), user.id, 'reset')
+    return timeStats(db, t.type, t.id)
+  })()
 }
 
 /** Participants of an issue: author, assignees and authors of notes the caller may see, in that order. */

@@ -6,7 +6,7 @@ import { nowIso } from '../db/connection'
 import { milestonesById } from '../db/issues'
 import { findLabelInScope, insertLabel } from '../db/labels'
 import {
-  countsOf, deleteMergeRequestRow, findOpenDuplicate, insertApproval, insertMergeRequest, labelsOf, listMergeRequests, setMergeRequestLabels, setUserLinks,
+  countsOf, deleteApproval, deleteMergeRequestRow, findOpenDuplicate, insertApproval, insertMergeRequest, labelsOf, listMergeRequests, setMergeRequestLabels, setUserLinks,
   updateMergeRequestRow, userLinksOf, type MergeRequestChanges, type MergeRequestRow,
 } from '../db/merge-requests'
 import { findMilestoneById, type MilestoneRow } from '../db/milestones'
@@ -31,6 +31,7 @@ import { isSubscribed } from './subscriptions'
 import { createTodo } from './todos'
 import { resolveTodosForTarget } from '../db/todos'
 import { cachedStatement } from '../db/statements'
+import { mergeRequestSnapshot, mergeRequestTarget, noteApproval, recordCreation, recordUpdate } from './system-notes'
 
 /** How a list or single response is shaped. */
 export interface PresentOptions {
@@ -331,6 +332,7 @@ export async function createMergeRequest(request: FastifyRequest, source: Projec
     setUserLinks(db, 'merge_request_assignees', row.id, assigneeIds)
     setUserLinks(db, 'merge_request_reviewers', row.id, reviewerIds)
     if (input.labels) setMergeRequestLabels(db, row.id, labelIdsFor(request, target, input.labels))
+    recordCreation(db, mergeRequestTarget(row), author.id, mergeRequestSnapshot(db, row.id))
     recordEvent(db, { authorId: author.id, action: 'created', projectId: target.id, targetType: 'MergeRequest', targetId: row.id, targetIid: row.iid, targetTitle: row.title })
     notifyNewlyLinked(db, row, author.id, assigneeIds.filter((id) => id !== author.id), reviewerIds.filter((id) => id !== author.id))
     return row
@@ -396,6 +398,7 @@ export function applyMergeRequestUpdate(
   }
   return db.transaction(() => {
     resolveTodosForTarget(db, actor.id, 'MergeRequest', mr.id)
+    const before = mergeRequestSnapshot(db, mr.id)
     if (input.labels !== undefined || input.add_labels !== undefined || input.remove_labels !== undefined) {
       let titles = input.labels !== undefined ? [...input.labels] : currentLabelTitles(db, mr.id)
       if (input.add_labels) titles.push(...input.add_labels)
@@ -410,6 +413,7 @@ export function applyMergeRequestUpdate(
     const addedReviewers = input.reviewer_ids !== undefined ? setUserLinks(db, 'merge_request_reviewers', mr.id, existingUserIds(db, input.reviewer_ids)) : []
     // Nulls are real values here (closed_at on reopen); updateMergeRequestRow writes them.
     const row = updateMergeRequestRow(db, mr.id, changes)
+    recordUpdate(db, mergeRequestTarget(row), actor.id, before, mergeRequestSnapshot(db, row.id))
     if (stateAction) recordEvent(db, { authorId: actor.id, action: stateAction, projectId: project.id, targetType: 'MergeRequest', targetId: mr.id, targetIid: mr.iid, targetTitle: changes.title ?? mr.title })
     notifyNewlyLinked(db, row, actor.id, addedAssignees.filter((id) => id !== actor.id), addedReviewers.filter((id) => id !== actor.id))
     return row
@@ -431,8 +435,19 @@ export function approveMergeRequest(request: FastifyRequest, project: ProjectRow
   const db = request.server.burrow.db
   return db.transaction(() => {
     if (!insertApproval(db, mr.id, user.id)) return false
+    noteApproval(db, mr, user.id, true)
     recordEvent(db, { authorId: user.id, action: 'approved', projectId: project.id, targetType: 'MergeRequest', targetId: mr.id, targetIid: mr.iid, targetTitle: mr.title })
     resolveTodosForTarget(db, user.id, 'MergeRequest', mr.id)
+    return true
+  })()
+}
+
+/** Takes back `user`'s approval (`unapproved this merge request`); false when there was none. */
+export function unapproveMergeRequest(request: FastifyRequest, mr: MergeRequestRow, user: UserRow): boolean {
+  const db = request.server.burrow.db
+  return db.transaction(() => {
+    if (!deleteApproval(db, mr.id, user.id)) return false
+    noteApproval(db, mr, user.id, false)
     return true
   })()
 }

@@ -16,6 +16,7 @@ import { rebaseCommits } from '../git/rebase'
 import { apiMessage } from '../http/errors'
 import { resolveTodosForTarget } from '../db/todos'
 import { recordEvent } from './events'
+import { mergeRequestTarget, recordStateEvent } from './system-notes'
 import { canReadIssue, requireIssuesFeature, updateIssue } from './issues'
 import { branchHeads, runInBackground } from './mergeability'
 import { rulesFor } from './protected-branches'
@@ -106,6 +107,7 @@ export async function mergeMergeRequest(request: FastifyRequest, project: Projec
     merge_error: null,
   })
   recordEvent(ctx.db, { authorId: user.id, action: 'merged', projectId: project.id, targetType: 'MergeRequest', targetId: mr.id, targetIid: mr.iid, targetTitle: mr.title })
+  recordStateEvent(ctx.db, mergeRequestTarget(mr), user.id, 'merged')
   resolveTodosForTarget(ctx.db, user.id, 'MergeRequest', mr.id)
   await pushLanded({ ctx, project, user, updates: [{ oldSha: heads.target, newSha: newTarget, ref }] })
   const remove = options.shouldRemoveSourceBranch ?? (mr.should_remove_source_branch === 1 || mr.force_remove_source_branch === 1)
@@ -195,7 +197,7 @@ export function closeReferencedIssues(request: FastifyRequest, project: ProjectR
   for (const { project: owner, issue } of closableIssues(request, project, mr)) {
     if (issue.state !== 'opened' || !request.perms.canInProject(owner, AccessLevel.REPORTER)) continue
     try {
-      updateIssue(request, owner, issue, { state_event: 'close' })
+      updateIssue(request, owner, issue, { state_event: 'close', state_source: { mergeRequestId: mr.id } })
     } catch {
       // A refused close (permissions, archived project) must not undo the merge.
     }

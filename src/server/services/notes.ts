@@ -14,6 +14,7 @@ import { badRequest, forbidden, unauthorized } from '../http/errors'
 import { recordEvent } from './events'
 import { parseMentions } from './mentions'
 import { parseQuickActions, type QuickAction, type QuickActionName } from './quick-actions'
+import { createCrossReferences, type SystemNoteTarget } from './system-notes'
 
 /** The result of running a note's quick actions on its noteable. */
 export interface QuickActionOutcome {
@@ -81,16 +82,16 @@ export function assertCanComment(request: FastifyRequest, noteable: Noteable): U
   return user
 }
 
-/** Editing a note is for its author (and administrators) only. */
+/** Editing a note is for its author (and administrators) only; system notes are nobody's to edit. */
 export function assertCanEditNote(request: FastifyRequest, note: NoteRow): void {
   const user = request.actor.user
-  if (!user || (user.id !== note.author_id && !request.perms.isAdmin)) throw forbidden()
+  if (!user || note.system === 1 || (user.id !== note.author_id && !request.perms.isAdmin)) throw forbidden()
 }
 
 /** Deleting a note: its author, a Maintainer where the noteable lives, or an administrator. */
 export function assertCanDeleteNote(request: FastifyRequest, noteable: Noteable, note: NoteRow): void {
   const user = request.actor.user
-  if (!user) throw forbidden()
+  if (!user || note.system === 1) throw forbidden()
   if (user.id === note.author_id || hasLevelIn(request.perms, noteable.container, AccessLevel.MAINTAINER)) return
   throw forbidden()
 }
@@ -178,6 +179,8 @@ export function createNote(request: FastifyRequest, noteable: Noteable, rawBody:
       note: eventNote(row, userRef(user, request.server.burrow.baseUrl(request)), noteable),
     })
     raiseMentionTodos(request, noteable, row, user)
+    const mentioner = mentionerOf(noteable)
+    if (mentioner) createCrossReferences(db, { target: mentioner, noteId: row.id }, user.id, row.body)
     // The comment is saved before its commands run, as in GitLab: `/promote` copies it to the
     // epic with the issue's other notes. A command that fails takes the comment back with it.
     const outcome = run && actions.length > 0 ? run(request, actions) : undefined
@@ -215,9 +218,21 @@ export function updateNote(request: FastifyRequest, noteable: Noteable, note: No
   assertCanEditNote(request, note)
   if (body.trim() === '') throw badRequest(`Note {:note=>["can't be blank"]}`)
   const now = nowIso()
-  const row = updateNoteBody(request.server.burrow.db, note.id, body, now)
-  noteable.touch(request, now)
-  return row
+  const db = request.server.burrow.db
+  return db.transaction(() => {
+    const row = updateNoteBody(db, note.id, body, now)
+    noteable.touch(request, now)
+    const mentioner = mentionerOf(noteable)
+    if (mentioner) createCrossReferences(db, { target: mentioner, noteId: row.id }, note.author_id, row.body, note.body)
+    return row
+  })()
+}
+
+/** The noteable as the item whose comments mention others (issues, merge requests and epics; not snippets). */
+function mentionerOf(noteable: Noteable): SystemNoteTarget | null {
+  if (noteable.type === 'Snippet' || noteable.iid === null) return null
+  const where = containerIds(noteable.container)
+  return { type: noteable.type, id: noteable.id, iid: noteable.iid, projectId: where.projectId, groupId: where.groupId }
 }
 
 /**

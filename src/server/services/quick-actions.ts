@@ -12,9 +12,9 @@ import { findNamespaceByFullPath, findNamespaceById, namespaceAncestors } from '
 import type { NamespaceRow, ProjectRow } from '../db/rows'
 import { findUserByUsername } from '../db/users'
 import { canAdminEpics, canReadEpicWith, promoteIssueToEpic, setIssueEpic, updateEpic } from './epics'
-import { approvalsOf, deleteApproval, findMergeRequestById, userLinksOf, type MergeRequestRow } from '../db/merge-requests'
+import { approvalsOf, findMergeRequestById, userLinksOf, type MergeRequestRow } from '../db/merge-requests'
 import { isDraftTitle } from '../entities/merge-request'
-import { applyMergeRequestUpdate, approveMergeRequest, canApproveMergeRequest, type MergeRequestInput } from './merge-requests'
+import { applyMergeRequestUpdate, approveMergeRequest, canApproveMergeRequest, unapproveMergeRequest, type MergeRequestInput } from './merge-requests'
 import { addSpentTime, resetSpentTime, setTimeEstimate, updateIssue, type IssueChanges } from './issues'
 import { humanDuration, parseHumanDuration } from './time-tracking'
 
@@ -441,7 +441,8 @@ export function executeIssueQuickActions(request: FastifyRequest, project: Proje
   db.transaction(() => {
     if (Object.keys(update).length > 0) updateIssue(request, project, issue, update)
     for (const step of timeSteps) step()
-    if (epicChoice !== undefined) setIssueEpic(db, findIssueById(db, issue.id) as IssueRow, epicChoice)
+    const actor = request.actor.user
+    if (epicChoice !== undefined && actor) setIssueEpic(db, findIssueById(db, issue.id) as IssueRow, epicChoice, actor.id)
     if (promote) promoteIssueToEpic(request, project, issue)
   })()
   // Labels are reported by id as GitLab does; resolve the names now that any new ones exist.
@@ -747,7 +748,7 @@ export function executeMergeRequestQuickActions(request: FastifyRequest, project
         messages.push('Approved the current merge request.')
         break
       case 'unapprove':
-        steps.push(() => deleteApproval(db, mr.id, user.id))
+        steps.push(() => unapproveMergeRequest(request, mr, user))
         changes.unapprove = true
         messages.push('Unapproved the current merge request.')
         break

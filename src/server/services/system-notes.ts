@@ -366,6 +366,33 @@ export function recordIssuableChanges(db: Db, target: SystemNoteTarget, actorId:
   }
 }
 
+/**
+ * What GitLab records when an item is created with metadata: label and milestone events, due
+ * date, weight, epic dates and parent notes (no assignee or title notes), and the items its text
+ * mentions.
+ */
+export function recordCreation(db: Db, target: SystemNoteTarget, actorId: number, after: IssuableSnapshot): void {
+  const before: IssuableSnapshot = { ...after, ...EMPTY, issueType: after.issueType, confidential: after.confidential, discussionLocked: after.discussionLocked }
+  recordIssuableChanges(db, target, actorId, before, after, { created: true })
+  createCrossReferences(db, { target }, actorId, mentionableText(after))
+}
+
+/** The text whose references are cross-referenced: title and description, as GitLab's mentionable attributes. */
+export function mentionableText(s: Pick<IssuableSnapshot, 'title' | 'description'>): string {
+  return `${s.title}\n\n${s.description ?? ''}`
+}
+
+/**
+ * `recordIssuableChanges` plus the cross-references a new title or description adds: the one
+ * call an update makes once its change is written.
+ */
+export function recordUpdate(db: Db, target: SystemNoteTarget, actorId: number, before: IssuableSnapshot, after: IssuableSnapshot, options: ChangeOptions = {}): void {
+  recordIssuableChanges(db, target, actorId, before, after, options)
+  if (before.title !== after.title || before.description !== after.description) {
+    createCrossReferences(db, { target }, actorId, mentionableText(after), mentionableText(before))
+  }
+}
+
 function recordEpicParentChange(db: Db, child: SystemNoteTarget, actorId: number, oldParentId: number | null, newParentId: number | null): void {
   for (const [parentId, added] of [[oldParentId, false], [newParentId, true]] as const) {
     if (parentId === null) continue
