@@ -486,6 +486,67 @@ test('due date, weight and epic edited in the sidebar go through the outbox to t
   for (const field of ['due_date', 'weight', 'epic']) await expect(page.locator(`[data-field="${field}"]`)).not.toContainText('pending', { timeout: 30_000 })
 })
 
+test('an epic’s and a milestone’s issues open from their lists and move to another epic and milestone through the outbox', async ({ page }) => {
+  interface ServerEpic { id: number; iid: number; group_id: number; title: string }
+  interface ListedIssue { id: number; iid: number; project_id: number; title: string; state: string }
+  const epics = await api<ServerEpic[]>('GET', '/groups/kestrel/epics?state=opened&include_descendant_groups=false&per_page=100')
+  let from: { epic: ServerEpic; issue: ListedIssue } | null = null
+  for (const epic of epics) {
+    const open = (await api<ListedIssue[]>('GET', `/groups/kestrel/epics/${epic.iid}/issues`)).find((i) => i.state === 'opened')
+    if (open !== undefined) {
+      from = { epic, issue: open }
+      break
+    }
+  }
+  if (from === null) throw new Error('no kestrel epic with an open issue in the demo content')
+  const to = epics.find((e) => e.id !== from.epic.id)
+  if (to === undefined) throw new Error('no second kestrel epic')
+
+  await page.goto(burrow.pageUrl)
+  await runCommand(page, 'go to epics')
+  await page.getByTestId('epic-row').locator('a').filter({ hasText: from.epic.title }).first().click()
+  const epicIssues = page.getByTestId('epic-issues')
+  const row = epicIssues.locator('.work-item-row').filter({ hasText: from.issue.title })
+  await expect(row).toBeVisible()
+  // Opened from the epic, as from any list.
+  await row.locator('.work-item-row__title').click()
+  await expect(page.getByTestId('issue-title')).toHaveText(from.issue.title)
+  await page.goBack()
+  await row.locator('.work-item-row__check').click()
+  await expect(page.getByTestId('issue-triage-bar')).toContainText('1 selected')
+  await shot(page, 'epic-issues-selected')
+  await page.getByTestId('triage-move-to').click()
+  await pick(page, to.title)
+  // The row leaves this epic at once (the cache shows the queued change), and the server gets it.
+  await expect(row).toHaveCount(0)
+  await expect.poll(async () => (await api<{ epic: { id: number } | null }>('GET', `/projects/${from.issue.project_id}/issues/${from.issue.iid}`)).epic?.id ?? null, { timeout: 30_000 }).toBe(to.id)
+
+  // A milestone's open issue to another milestone its project can use.
+  const milestones = await api<{ id: number; title: string }[]>('GET', '/groups/kestrel/milestones?state=active&per_page=100')
+  let source: { milestone: { id: number; title: string }; issue: ListedIssue } | null = null
+  for (const m of milestones) {
+    const open = (await api<ListedIssue[]>('GET', `/groups/kestrel/milestones/${m.id}/issues?per_page=100`)).find((i) => i.state === 'opened')
+    if (open !== undefined) {
+      source = { milestone: m, issue: open }
+      break
+    }
+  }
+  if (source === null) throw new Error('no active kestrel milestone with an open issue')
+  const target = milestones.find((m) => m.id !== source.milestone.id)
+  if (target === undefined) throw new Error('no second kestrel milestone')
+  await runCommand(page, 'go to milestones')
+  await page.getByTestId('milestone-row').filter({ hasText: source.milestone.title }).first().click()
+  await expect(page.getByTestId('milestone-progress')).toBeVisible()
+  const milestoneRow = page.locator('[data-section="opened"] .work-item-row').filter({ hasText: source.issue.title })
+  await expect(milestoneRow).toBeVisible()
+  await milestoneRow.locator('.work-item-row__check').click()
+  await page.getByTestId('triage-move-to').click()
+  await pick(page, target.title)
+  await expect(milestoneRow).toHaveCount(0)
+  await expect.poll(async () => (await api<{ milestone: { id: number } | null }>('GET', `/projects/${source.issue.project_id}/issues/${source.issue.iid}`)).milestone?.id ?? null, { timeout: 30_000 }).toBe(target.id)
+  await shot(page, 'milestone-issues-moved')
+})
+
 test('a reaction is given online from the issue page and lands on the server; given again, it is taken back', async ({ page }) => {
   await page.goto(burrow.pageUrl)
   const { projectId, iid } = await openIssue(page, 9)

@@ -2,7 +2,7 @@ import { useRouter } from 'vue-router'
 import { useBridge } from '../bridge'
 import { useCommands } from './use-commands'
 import { toReadableError } from '../lib/ipc-errors'
-import { asLabel, asMilestone, type Issue, type MergeRequest } from '../lib/items'
+import { asEpic, asLabel, asMilestone, type Issue, type MergeRequest, type Milestone } from '../lib/items'
 import { perfCancel, perfEnd, perfStart, PERF } from '../lib/perf'
 import type { ItemChanges } from '../../shared/ipc/outbox'
 import { useAccountsStore } from '../stores/accounts'
@@ -49,13 +49,26 @@ export function awaitingLabel(): boolean {
   return expectedLabel !== null
 }
 
+/** The triage actions, for buttons of a view; the same as its shortcuts run. */
+export interface TriageActions {
+  label(): Promise<void>
+  assign(): Promise<void>
+  milestone(): Promise<void>
+  /** Issues only: put them in another epic, or take them out of theirs. */
+  epic(): Promise<void>
+  closeOrReopen(): Promise<void>
+  comment(): Promise<void>
+  move(): Promise<void>
+}
+
 /**
  * The triage commands of the issue and merge request views, with their shortcuts: label (l),
- * assign (a), milestone (m), close or reopen (shift+c), comment (c) and, for issues, move to
- * another project (shift+m). Every write but the move goes through the outbox (pending until the
- * server confirms); a move needs the server and is refused offline with the reason.
+ * assign (a), milestone (m), close or reopen (shift+c), comment (c) and, for issues, epic
+ * (shift+e) and move to another project (shift+m). Every write but the move goes through the
+ * outbox (pending until the server confirms); a move needs the server and is refused offline
+ * with the reason.
  */
-export function useTriage(options: TriageOptions): void {
+export function useTriage(options: TriageOptions): TriageActions {
   const bridge = useBridge()
   const router = useRouter()
   const picker = useTriagePickerStore()
@@ -93,6 +106,12 @@ export function useTriage(options: TriageOptions): void {
       return null
     }
     return targets[0].accountId
+  }
+
+  /** The group path a project lives in (`kestrel/tools` for `kestrel/tools/app`), once the account's projects are known. */
+  function namespaceOf(accountId: string, projectId: number): string | null {
+    const path = reference.of(accountId).projectsById.get(projectId)?.path_with_namespace
+    return path === undefined ? null : path.slice(0, path.lastIndexOf('/'))
   }
 
   const soleProject = (targets: readonly TriageTarget[]): number | null => (new Set(targets.map((t) => t.item.project_id)).size === 1 ? targets[0].item.project_id : null)
@@ -156,14 +175,23 @@ export function useTriage(options: TriageOptions): void {
     if (accountId === null) return
     const projectId = soleProject(targets)
     const current = new Set(targets.map((t) => t.item.milestone?.id ?? 0))
+    await reference.ensure(accountId)
     const value = await picker.choose({
       title: 'Milestone',
       subject: subject(targets),
       mode: 'choose',
       placeholder: 'Set the milestone…',
       options: async () => {
-        const list = await bridge.request('milestones:list', accountId, { ...(projectId !== null ? { project_id: projectId } : {}), state: 'active' })
-        const milestones = list.map((m) => asMilestone(m.data))
+        const list = await bridge.request('milestones:list', accountId, { state: 'active' })
+        // The project's own milestones and those of its group and the groups above it, as GitLab offers.
+        const namespace = projectId === null ? null : namespaceOf(accountId, projectId)
+        const fits = (m: Milestone): boolean => {
+          if (projectId === null) return true
+          if (m.project_id !== undefined) return m.project_id === projectId
+          const groupPath = /\/groups\/(.+)\/-\/milestones\//.exec(m.web_url)?.[1]
+          return groupPath === undefined || (namespace !== null && (namespace === groupPath || namespace.startsWith(`${groupPath}/`)))
+        }
+        const milestones = list.map((m) => asMilestone(m.data)).filter(fits)
         const only = current.size === 1 ? [...current][0] : -1
         return [
           { value: '0', label: 'No milestone', checked: only === 0 },
@@ -174,6 +202,35 @@ export function useTriage(options: TriageOptions): void {
     if (value === null) return
     const id = Number(value)
     await update(targets, (t) => ((t.item.milestone?.id ?? 0) === id ? null : { milestone_id: id === 0 ? null : id }), id === 0 ? 'Milestone removed' : 'Milestone set')
+  }
+
+  async function epic(): Promise<void> {
+    const targets = options.targets()
+    const accountId = soleAccount(targets)
+    if (accountId === null) return
+    await reference.ensure(accountId)
+    // An issue can be in an epic of its project's group or of a group above it: only epics every target can join.
+    const namespaces = targets.map((t) => namespaceOf(accountId, t.item.project_id))
+    const fits = (groupPath: string): boolean => namespaces.every((ns) => ns !== null && (ns === groupPath || ns.startsWith(`${groupPath}/`)))
+    const current = new Set(targets.map((t) => (t.item as Issue).epic?.id ?? 0))
+    const only = current.size === 1 ? [...current][0] : -1
+    const value = await picker.choose({
+      title: 'Epic',
+      subject: subject(targets),
+      mode: 'choose',
+      placeholder: 'Put in an epic…',
+      options: async () => {
+        const list = await bridge.request('epics:list', accountId, { state: 'opened', limit: 500, order_by: 'title', sort: 'asc' })
+        const epics = list.items.map((i) => asEpic(i.data)).filter((e) => fits((e.references?.full ?? '').split('&')[0]))
+        return [
+          { value: '0', label: 'No epic', checked: only === 0 },
+          ...epics.map((e): PickerOption => ({ value: String(e.id), label: e.title, detail: e.references?.full ?? `&${e.iid}`, checked: only === e.id })),
+        ]
+      },
+    })
+    if (value === null) return
+    const id = Number(value)
+    await update(targets, (t) => (((t.item as Issue).epic?.id ?? 0) === id ? null : { epic_id: id === 0 ? null : id }), id === 0 ? 'Taken out of the epic' : 'Epic set')
   }
 
   async function closeOrReopen(): Promise<void> {
@@ -265,7 +322,11 @@ export function useTriage(options: TriageOptions): void {
     { id: `${options.kind}.triage.close`, title: `Close or reopen the ${noun}`, group, keys: 'shift+c', keywords: 'close reopen state done', enabled: some, run: closeOrReopen },
     { id: `${options.kind}.triage.comment`, title: 'Comment…', group, keys: 'c', keywords: 'comment note reply write', enabled: some, run: comment },
     ...(options.kind === 'issue'
-      ? [{ id: 'issue.triage.move', title: 'Move to another project…', group, keys: 'shift+m', keywords: 'move transfer project', enabled: some, run: move }]
+      ? [
+          { id: 'issue.triage.epic', title: 'Epic…', group, keys: 'shift+e', keywords: 'epic move parent roadmap', enabled: some, run: epic },
+          { id: 'issue.triage.move', title: 'Move to another project…', group, keys: 'shift+m', keywords: 'move transfer project', enabled: some, run: move },
+        ]
       : []),
   )
+  return { label, assign, milestone, epic, closeOrReopen, comment, move }
 }
