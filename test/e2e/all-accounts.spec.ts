@@ -13,6 +13,8 @@ let second: SecondServer
 let violations: string[] = []
 const WORD = 'lighthouse'
 let harbourProjectId = 0
+let demoProjectId = 0
+let demoIssueIid = 0
 
 test.beforeAll(async () => {
   // The demo seed is shared by the run (support/seed-template.ts): paid once, by whichever spec comes first.
@@ -25,9 +27,18 @@ test.beforeAll(async () => {
   for (const title of [`The ${WORD} lamp flickers at dusk`, `Paint the ${WORD} door`, `${WORD} keeper rota`]) {
     await second.api('POST', `/projects/${project.id}/issues`, { title, milestone_id: milestone.id })
   }
+  // A merge request and a to-do on each instance, so those views have one of each account too.
+  await second.api('POST', `/projects/${project.id}/repository/commits`, { branch: 'lamp', start_branch: 'main', commit_message: 'Brighter lamp', actions: [{ action: 'create', file_path: 'lamp.md', content: 'brighter\n' }] })
+  await second.api('POST', `/projects/${project.id}/merge_requests`, { source_branch: 'lamp', target_branch: 'main', title: `Brighter ${WORD} lamp` })
+  await second.api('POST', `/projects/${project.id}/issues/1/todo`)
   // One issue of the demo forge with the same word, so a search finds both instances.
-  const [demoProject] = await demoApi<{ id: number }[]>('GET', '/projects?membership=true&order_by=id&sort=asc&per_page=1')
-  await demoApi('POST', `/projects/${demoProject.id}/issues`, { title: `Map the ${WORD} on the route planner` })
+  const [demoProject] = await demoApi<{ id: number; default_branch: string }[]>('GET', '/projects?membership=true&order_by=id&sort=asc&per_page=1')
+  demoProjectId = demoProject.id
+  const demoIssue = await demoApi<{ iid: number }>('POST', `/projects/${demoProject.id}/issues`, { title: `Map the ${WORD} on the route planner` })
+  demoIssueIid = demoIssue.iid
+  await demoApi('POST', `/projects/${demoProject.id}/repository/commits`, { branch: 'lighthouse-map', start_branch: demoProject.default_branch, commit_message: 'Lighthouse on the map', actions: [{ action: 'create', file_path: 'lighthouse-map.md', content: 'on the map\n' }] })
+  await demoApi('POST', `/projects/${demoProject.id}/merge_requests`, { source_branch: 'lighthouse-map', target_branch: demoProject.default_branch, title: `Show the ${WORD} on the map` })
+  await demoApi('POST', `/projects/${demoProject.id}/issues/${demoIssue.iid}/todo`)
 })
 
 test.afterAll(async () => {
@@ -115,9 +126,10 @@ test('All accounts: search finds both instances’ items and milestones list bot
   await page.keyboard.press('/')
   await page.getByTestId('search-input').locator('input').fill(WORD)
   const hits = page.getByTestId('search-hit')
-  await expect(hits).toHaveCount(4)
-  await expect(hits.filter({ hasText: `@root on ${host(second.url)}` })).toHaveCount(3)
-  await expect(hits.filter({ hasText: `@${burrow.user.username} on ${host(burrow.serverUrl)}` })).toHaveCount(1)
+  // Three issues and a merge request on the second instance, an issue and a merge request on the demo forge.
+  await expect(hits).toHaveCount(6)
+  await expect(hits.filter({ hasText: `@root on ${host(second.url)}` })).toHaveCount(4)
+  await expect(hits.filter({ hasText: `@${burrow.user.username} on ${host(burrow.serverUrl)}` })).toHaveCount(2)
   await shot(page, 'all-accounts-search')
 
   await runCommand(page, 'go to milestones')
@@ -149,4 +161,70 @@ test('All accounts: a label shortcut on the second instance’s issue lands on t
     .poll(async () => (await second.api<{ title: string; labels: string[] }[]>('GET', `/projects/${harbourProjectId}/issues?search=keeper`)).map((i) => i.labels), { timeout: 30_000 })
     .toEqual([['triage']])
   await expect(page.locator('[data-field="labels"]')).not.toContainText('pending', { timeout: 30_000 })
+})
+
+test('All accounts: merge requests and to-dos of both accounts, each marked with its account; one account narrows to its own', async ({ page }) => {
+  await page.goto(burrow.pageUrl)
+  await page.getByTestId('account-switcher').click()
+  await page.getByText('All accounts (2)').click()
+  await expect(page.getByTestId('account-current')).toHaveText('All accounts')
+  const secondMark = `@root on ${host(second.url)}`
+  const demoMark = `@${burrow.user.username} on ${host(burrow.serverUrl)}`
+
+  await runCommand(page, 'go to merge requests')
+  await page.getByTestId('mr-filter-search').locator('input').fill(WORD)
+  await expect(page.getByTestId('list-total')).toHaveText('2 merge requests', { timeout: 60_000 })
+  const rows = page.locator('.work-item-row')
+  await expect(rows.filter({ hasText: `Brighter ${WORD} lamp` }).filter({ hasText: secondMark })).toHaveCount(1)
+  await expect(rows.filter({ hasText: `Show the ${WORD} on the map` }).filter({ hasText: demoMark })).toHaveCount(1)
+  await shot(page, 'all-accounts-merge-requests')
+
+  await runCommand(page, 'go to to-dos')
+  const todos = page.getByTestId('todo-row')
+  await expect(todos.filter({ hasText: `The ${WORD} lamp flickers at dusk` }).filter({ hasText: secondMark })).toHaveCount(1)
+  await expect(todos.filter({ hasText: `Map the ${WORD} on the route planner` }).filter({ hasText: demoMark })).toHaveCount(1)
+  await shot(page, 'all-accounts-todos')
+
+  // The demo account alone: its own to-do, none of the second instance's, and no account marks.
+  await page.getByTestId('account-switcher').click()
+  await page.getByText(`${burrow.user.name} · ${host(burrow.serverUrl)}`).click()
+  await expect(todos.filter({ hasText: `Map the ${WORD} on the route planner` })).toHaveCount(1)
+  await expect(todos.filter({ hasText: `The ${WORD} lamp flickers at dusk` })).toHaveCount(0)
+  await expect(todos.filter({ hasText: ' on 127.0.0.1' })).toHaveCount(0)
+  await runCommand(page, 'go to merge requests')
+  await page.getByTestId('mr-filter-search').locator('input').fill(WORD)
+  await expect(page.getByTestId('list-total')).toHaveText('1 merge request')
+  await expect(rows.filter({ hasText: `Show the ${WORD} on the map` })).toHaveCount(1)
+  await expect(rows.filter({ hasText: ' on 127.0.0.1' })).toHaveCount(0)
+})
+
+test('All accounts: comments on both instances’ issues go out through each one’s own account, as the server records', async ({ page }) => {
+  await page.goto(burrow.pageUrl)
+  await page.getByTestId('account-switcher').click()
+  await page.getByText('All accounts (2)').click()
+  await expect(page.getByTestId('account-current')).toHaveText('All accounts')
+  await runCommand(page, 'go to issues')
+  await page.getByTestId('filter-search').locator('input').fill(WORD)
+  await expect(page.getByTestId('list-total')).toHaveText('4 issues', { timeout: 60_000 })
+  const rows = page.locator('.work-item-row')
+  // Both rows selected in the merged list, one comment from the palette: one outbox write per item, each by its own account.
+  await rows.filter({ hasText: 'Paint the' }).locator('.work-item-row__check').click()
+  await rows.filter({ hasText: 'route planner' }).locator('.work-item-row__check').click()
+  await expect(page.getByTestId('bulk-bar')).toContainText('2 selected')
+  await runCommand(page, 'Comment…')
+  const box = page.getByTestId('triage-text').locator('textarea')
+  await expect(box).toBeFocused()
+  await box.fill('Checked from All accounts.')
+  await page.keyboard.press('Control+Enter')
+  await expect(page.getByText('Comment queued on 2 issues.')).toBeVisible()
+  type Note = { body: string; author: { username: string } }
+  const paintIid = (await second.api<{ iid: number }[]>('GET', `/projects/${harbourProjectId}/issues?search=Paint`))[0].iid
+  await expect
+    .poll(async () => (await second.api<Note[]>('GET', `/projects/${harbourProjectId}/issues/${paintIid}/notes`)).filter((n) => n.body === 'Checked from All accounts.').map((n) => n.author.username), { timeout: 30_000 })
+    .toEqual(['root'])
+  await expect
+    .poll(async () => (await demoApi<Note[]>('GET', `/projects/${demoProjectId}/issues/${demoIssueIid}/notes`)).filter((n) => n.body === 'Checked from All accounts.').map((n) => n.author.username), { timeout: 30_000 })
+    .toEqual([burrow.user.username])
+  // Both sent: nothing waits in the shell's outbox indicator.
+  await expect(page.getByTestId('status-outbox')).toHaveCount(0, { timeout: 30_000 })
 })
