@@ -41,3 +41,8 @@ export function insertAward(db: Db, type: AwardableType, awardableId: number, us
 export function deleteAward(db: Db, id: number): void {
   db.prepare('DELETE FROM award_emoji WHERE id = ?').run(id)
 }
+
+/** Takes back the user's award of this emoji on the awardable; false when there was none. */
+export function deleteUserAward(db: Db, type: AwardableType, awardableId: number, userId: number, name: string): boolean {
+  return db.prepare('DELETE FROM award_emoji WHERE awardable_type = ? AND awardable_id = ? AND user_id = ? AND name = ?').run(type, awardableId, userId, name).changes > 0
+}

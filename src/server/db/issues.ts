@@ -98,7 +98,11 @@ export function insertIssueRow(db: Db, n: NewIssueRow): IssueRow {
 export type IssueColumnChanges = Partial<Pick<IssueRow,
   'title' | 'description' | 'state' | 'confidential' | 'discussion_locked' | 'issue_type' | 'milestone_id' | 'due_date' | 'weight' |
   'relative_position' | 'time_estimate' | 'closed_at' | 'closed_by_id' | 'moved_to_id' | 'last_edited_at' | 'last_edited_by_id' | 'updated_at' |
-  'promoted_to_epic_id'>>
+  'promoted_to_epic_id' | 'health_status' | 'duplicated_to_id'>>
+
+/** GitLab's issue health statuses (Ultimate), as the API spells them. */
+export const HEALTH_STATUSES = ['on_track', 'needs_attention', 'at_risk'] as const
+export type HealthStatus = (typeof HEALTH_STATUSES)[number]
 
 /** Changes the given columns (undefined ones are left alone) and bumps updated_at unless given. */
 export function updateIssueRow(db: Db, id: number, changes: IssueColumnChanges): IssueRow {
@@ -350,6 +354,7 @@ export interface IssueFilter {
   readonly milestoneSpecial?: 'upcoming' | 'started'
   readonly myReactionEmoji?: Wildcard<string>
   readonly weight?: Wildcard<number>
+  readonly healthStatus?: Wildcard<HealthStatus>
   readonly iterationMatchesNothing?: boolean
   readonly confidential?: boolean
   readonly issueType?: IssueType
@@ -456,6 +461,11 @@ function whereOf(f: IssueFilter, confidentiality: Confidentiality = confidential
     if (f.weight.kind === 'none') add('i.weight IS NULL')
     else if (f.weight.kind === 'any') add('i.weight IS NOT NULL')
     else add('i.weight = ?', f.weight.value)
+  }
+  if (f.healthStatus) {
+    if (f.healthStatus.kind === 'none') add('i.health_status IS NULL')
+    else if (f.healthStatus.kind === 'any') add('i.health_status IS NOT NULL')
+    else add('i.health_status = ?', f.healthStatus.value)
   }
   if (f.iterationMatchesNothing) add('0')
   if (f.confidential !== undefined) add('i.confidential = ?', f.confidential ? 1 : 0)

@@ -8,7 +8,7 @@ import { badRequest, missingParam, notFound, paramError } from '../http/errors'
 import { pageOf, setPageHeaders } from '../http/pagination'
 import { currentUser } from '../http/resolve'
 import { noteableKinds } from '../services/noteables'
-import { assertCanEditNote, canSeeInternalNotes, createNote, deleteNote, resolveNotes, updateNote, type Noteable } from '../services/notes'
+import { assertCanEditNote, canSeeInternalNotes, createNote, deleteNote, resolveNotes, settleQuickActions, updateNote, type Noteable } from '../services/notes'
 import { loadNote, loadNoteable, paramsSchema, presentNotes, sendCreated } from './notes'
 import { readableNotes } from '../services/system-notes'
 
@@ -77,7 +77,7 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
       currentUser(request)
       const noteable = loadNoteable(request, kind)
       const body = request.body as { body: string; created_at?: string; internal?: boolean; confidential?: boolean }
-      const result = createNote(request, noteable, body.body, { createdAt: body.created_at, internal: body.internal ?? body.confidential, thread: true })
+      const result = await settleQuickActions(createNote(request, noteable, body.body, { createdAt: body.created_at, internal: body.internal ?? body.confidential, thread: true }))
       if (result.kind === 'commands') {
         const out = sendCreated(request, noteable, result)
         return reply.code(out.code).send(out.body)
@@ -92,7 +92,7 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
       // System notes ("changed the description") cannot be replied to, as in GitLab.
       if (discussion[0].system === 1) throw badRequest('discussion is not replyable')
       const body = request.body as { body: string; created_at?: string }
-      const result = createNote(request, noteable, body.body, { createdAt: body.created_at, replyTo: discussion })
+      const result = await settleQuickActions(createNote(request, noteable, body.body, { createdAt: body.created_at, replyTo: discussion }))
       const out = sendCreated(request, noteable, result)
       return reply.code(out.code).send(out.body)
     })

@@ -3,8 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../auth/access'
 import {
-  assigneeIdsOf, findIssueById, issueStateCounts, listIssues, readableProjects, type IssueFilter, type IssueNotFilter, type IssueOrder,
-  type IssueRow, type IssueType, type Wildcard, usersById,
+  assigneeIdsOf, findIssueById, HEALTH_STATUSES, issueStateCounts, listIssues, readableProjects, type HealthStatus, type IssueFilter, type IssueNotFilter,
+  type IssueOrder, type IssueRow, type IssueType, type Wildcard, usersById,
 } from '../db/issues'
 import { groupAndDescendantIds } from '../db/namespaces'
 import { findProjectWithNamespace } from '../db/projects'
@@ -209,6 +209,14 @@ function filterOf(request: FastifyRequest, q: Query, base: ListBase): IssueFilte
     const w = wildcardOf(q.weight)
     weight = w ? { kind: w } : { kind: 'value', value: intOf('weight', q.weight) }
   }
+  // GitLab lowercases the value before checking it against the statuses and its two wildcards.
+  let healthStatus: Wildcard<HealthStatus> | undefined
+  if (given(q.health_status)) {
+    const h = String(q.health_status).toLowerCase()
+    if (h === 'none' || h === 'any') healthStatus = { kind: h }
+    else if ((HEALTH_STATUSES as readonly string[]).includes(h)) healthStatus = { kind: 'value', value: h as HealthStatus }
+    else throw invalidParam('health_status', 'does not have a valid value')
+  }
   // No iterations exist: `None` matches every issue, `Any` or a particular iteration none.
   const iterationRaw = given(q.iteration_id) ? q.iteration_id : q.iteration_title
   const iterationMatchesNothing = given(iterationRaw) && wildcardOf(iterationRaw) !== 'none'
@@ -242,6 +250,7 @@ function filterOf(request: FastifyRequest, q: Query, base: ListBase): IssueFilte
     milestoneSpecial,
     myReactionEmoji,
     weight,
+    healthStatus,
     iterationMatchesNothing,
     confidential: given(q.confidential) ? ['true', '1', 'yes', 't'].includes(String(q.confidential).toLowerCase()) : undefined,
     issueType: given(q.issue_type) ? (String(q.issue_type) as IssueType) : undefined,

@@ -21,8 +21,9 @@ import { checkUnmodifiedSince } from '../http/conditional'
 import { apiMessage, forbidden, invalidParam, missingParam, notFound, notModified, paramError, unauthorized } from '../http/errors'
 import { pageOf, paginateArray, setPageHeaders } from '../http/pagination'
 import { currentUser, loadGroup, loadProject } from '../http/resolve'
-import { ACTIVE_PIPELINE_STATUSES, cancelAutoMerge, enableAutoMerge, headPipelineOf, pipelineAllowsMerge } from '../services/auto-merge'
-import { buildMergeRef, closableIssues, assertMergeable, mergeMergeRequest, startRebase } from '../services/merge'
+import { cancelAutoMerge } from '../services/auto-merge'
+import { buildMergeRef, closableIssues, startRebase } from '../services/merge'
+import { mergeOrSchedule } from '../services/merge-orchestration'
 import {
   approveMergeRequest, canApproveMergeRequest, canReadMergeRequestsWith, unapproveMergeRequest, createMergeRequest, destroyMergeRequest, participantIds, presentMergeRequestDetail, presentMergeRequests, updateMergeRequest,
   type MergeRequestInput,
@@ -31,7 +32,7 @@ import { mergeabilityIdle, queueMergeabilityCheck, registerMergeRequestRefresh }
 import { awardEmojiRoutes } from '../services/award-emoji'
 import { linkDeployedMergeRequests } from '../services/deployment-merge-requests'
 import { addSpentTime, presentIssues, resetSpentTime, resetTimeEstimate, setTimeEstimate, type Trackable } from '../services/issues'
-import { canPushToBranch, hasAccess, rulesFor } from '../services/protected-branches'
+import { canPushToBranch } from '../services/protected-branches'
 import { isSubscribed, subscribe, unsubscribe } from '../services/subscriptions'
 import { parseHumanDuration, timeStatsOf, type TimeStats } from '../services/time-tracking'
 import { createTodo, pendingTodoFor } from '../services/todos'
@@ -338,13 +339,6 @@ function canApprove(request: FastifyRequest, mr: MergeRequestRow, user: UserRow)
   return canApproveMergeRequest(request, project, mr, user)
 }
 
-/** Developer on an unprotected target branch; on a protected one, the rule's "allowed to merge" levels. */
-function canMergeInto(request: FastifyRequest, project: ProjectRow, branch: string): boolean {
-  const rules = rulesFor(listProtectedBranches(request.server.burrow.db, project.id), branch)
-  if (rules.length === 0) return request.perms.canInProject(project, AccessLevel.DEVELOPER)
-  return hasAccess(request.perms, project, rules, 'merge')
-}
-
 function diffLimits(request: FastifyRequest, raw: boolean): DiffLimits {
   if (raw) return { maxPatchBytes: Number.MAX_SAFE_INTEGER, maxFiles: Number.MAX_SAFE_INTEGER, maxLines: Number.MAX_SAFE_INTEGER }
   const s = request.server.burrow.settings
@@ -454,8 +448,6 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     const user = currentUser(request)
     const project = loadMrProject(request, request.params.id)
     const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-    if (!canMergeInto(request, project, mr.target_branch)) throw unauthorized()
-    assertMergeable(mr)
     const b = request.body
     const options = {
       mergeCommitMessage: b.merge_commit_message,
@@ -464,17 +456,10 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
       shouldRemoveSourceBranch: b.should_remove_source_branch,
       sha: b.sha,
     }
-    const db = request.server.burrow.db
-    const head = headPipelineOf(db, mr)
     // With a head pipeline still running, "merge when the pipeline succeeds" waits for it; without
     // one (or once it has finished) the merge happens now, as GitLab does.
-    if ((b.merge_when_pipeline_succeeds || b.auto_merge) && head && ACTIVE_PIPELINE_STATUSES.includes(head.status)) {
-      if (b.sha !== undefined && b.sha !== mr.head_sha) throw apiMessage(409, `SHA does not match HEAD of source branch: ${mr.head_sha ?? ''}`)
-      return detail(request, project, enableAutoMerge(db, mr, user, options))
-    }
-    if (!pipelineAllowsMerge(project, head)) throw apiMessage(405, '405 Method Not Allowed')
-    const merged = await mergeMergeRequest(request, project, mr, user, options)
-    return detail(request, project, merged)
+    const { row } = await mergeOrSchedule(request, project, mr, user, options, b.merge_when_pipeline_succeeds === true || b.auto_merge === true)
+    return detail(request, project, row)
   })
 
   app.get('/projects/:id/merge_requests/:merge_request_iid/merge_ref', { schema: { params: MrParams } }, async (request) => {

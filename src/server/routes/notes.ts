@@ -12,7 +12,7 @@ import { currentUser } from '../http/resolve'
 import { awardEmojiRoutes } from '../services/award-emoji'
 import { epicNoteableByIid } from '../services/epics'
 import { noteableKinds, type NoteableKind } from '../services/noteables'
-import { assertCanEditNote, canSeeInternalNotes, createNote, deleteNote, updateNote, type CreateNoteResult, type Noteable } from '../services/notes'
+import { assertCanEditNote, canSeeInternalNotes, createNote, deleteNote, settleQuickActions, updateNote, type CreateNoteResult, type Noteable } from '../services/notes'
 import { readableNotes } from '../services/system-notes'
 
 /** Serialises notes of one noteable with their authors loaded in one query. */
@@ -111,7 +111,7 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
       currentUser(request)
       const noteable = loadNoteable(request, kind)
       const body = request.body as CreateParams
-      const result = createNote(request, noteable, body.body, { createdAt: body.created_at, internal: body.internal ?? body.confidential })
+      const result = await settleQuickActions(createNote(request, noteable, body.body, { createdAt: body.created_at, internal: body.internal ?? body.confidential }))
       const out = sendCreated(request, noteable, result)
       return reply.code(out.code).send(out.body)
     })

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { Db } from '../db/connection'
-import { deleteAward, findAward, insertAward, listAwards, type AwardableType, type AwardEmojiRow } from '../db/award-emoji'
+import { deleteAward, deleteUserAward, findAward, insertAward, listAwards, type AwardableType, type AwardEmojiRow } from '../db/award-emoji'
 import { usersById } from '../db/issues'
 import { resolveTodosForTarget } from '../db/todos'
 import type { UserRow } from '../db/rows'
@@ -46,6 +46,18 @@ export function addAward(db: Db, a: Awardable, userId: number, name: string): Aw
   if (!row) throw new ApiError(404, { message: '404 Award Emoji Name has already been taken Not Found' })
   resolveTodosForTarget(db, userId, a.type, a.id)
   return row
+}
+
+/**
+ * GitLab's `/award` (`/react`) toggle: takes the user's award of `name` back when given, gives it
+ * otherwise. Undefined for a name that is no emoji name; true when the award was given.
+ */
+export function toggleAward(db: Db, a: Awardable, userId: number, name: string): boolean | undefined {
+  if (!EMOJI_NAME.test(name)) return undefined
+  if (deleteUserAward(db, a.type, a.id, userId, name)) return false
+  insertAward(db, a.type, a.id, userId, name)
+  resolveTodosForTarget(db, userId, a.type, a.id)
+  return true
 }
 
 /**

@@ -98,6 +98,12 @@ const issueKind: NoteableKind = {
   },
 }
 
+/** The `merge_request_diff_head_sha` a note request sends with a `/merge` (GitLab's notes API parameter). */
+function diffHeadShaOf(request: FastifyRequest): string | undefined {
+  const sha = (request.body as Readonly<Record<string, unknown>> | undefined)?.merge_request_diff_head_sha
+  return typeof sha === 'string' && sha !== '' ? sha : undefined
+}
+
 /** A merge request as a noteable: quick actions, mention to-dos, locked discussions, resolvable threads. */
 export function mergeRequestNoteable(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow): Noteable {
   return {
@@ -111,7 +117,7 @@ export function mergeRequestNoteable(request: FastifyRequest, project: ProjectRo
     todoTarget: true,
     resolvableThreads: true,
     availableCommands: (req, name) => mergeRequestCommandAvailable(req, project, mr, name),
-    runQuickActions: (req, actions) => executeMergeRequestQuickActions(req, project, mr, actions),
+    runQuickActions: (req, actions) => executeMergeRequestQuickActions(req, project, mr, actions, { diffHeadSha: diffHeadShaOf(req) }),
     canResolve: (req) => req.actor.user?.id === mr.author_id || req.perms.canInProject(project, AccessLevel.DEVELOPER),
     canRead: (perms) => canReadMergeRequestsWith(perms, project),
     touch: (req, at) => {

@@ -13,7 +13,7 @@ import { userRef } from '../entities/user'
 import { badRequest, forbidden, unauthorized } from '../http/errors'
 import { recordEvent } from './events'
 import { parseMentions } from './mentions'
-import { parseQuickActions, type QuickAction, type QuickActionName } from './quick-actions'
+import { parseQuickActions, type QuickAction, type QuickActionFollowUp, type QuickActionName } from './quick-actions'
 import { createCrossReferences, type SystemNoteTarget } from './system-notes'
 
 /** The result of running a note's quick actions on its noteable. */
@@ -21,6 +21,8 @@ export interface QuickActionOutcome {
   readonly changes: CommandsChanges
   /** One message per command, as GitLab's `summary` ("Added ~bug label."). */
   readonly messages: readonly string[]
+  /** Repository work (`/merge`, `/rebase`, `/target_branch`) for `settleQuickActions` once the comment is saved. */
+  readonly followUps?: readonly QuickActionFollowUp[]
 }
 
 /** Where a noteable lives: a project (issues, merge requests, snippets) or a group (epics). */
@@ -106,9 +108,9 @@ export interface NoteOptions {
 }
 
 export type CreateNoteResult =
-  | { readonly kind: 'note'; readonly note: NoteRow; readonly commandsChanges?: CommandsChanges }
+  | { readonly kind: 'note'; readonly note: NoteRow; readonly commandsChanges?: CommandsChanges; readonly followUps?: readonly QuickActionFollowUp[] }
   /** The body held only quick actions: nothing saved, GitLab answers 202 with what they did. */
-  | { readonly kind: 'commands'; readonly commandsChanges: CommandsChanges; readonly summary: readonly string[] }
+  | { readonly kind: 'commands'; readonly commandsChanges: CommandsChanges; readonly summary: readonly string[]; readonly followUps?: readonly QuickActionFollowUp[] }
 
 /**
  * Creates a comment, thread or reply: runs quick actions the caller may use (stripping them from
@@ -131,7 +133,7 @@ export function createNote(request: FastifyRequest, noteable: Noteable, rawBody:
       body = parsed.body
       if (body === '') {
         const outcome = run(request, actions)
-        return { kind: 'commands', commandsChanges: outcome.changes, summary: outcome.messages }
+        return { kind: 'commands', commandsChanges: outcome.changes, summary: outcome.messages, followUps: outcome.followUps }
       }
     }
   }
@@ -186,7 +188,24 @@ export function createNote(request: FastifyRequest, noteable: Noteable, rawBody:
     const outcome = run && actions.length > 0 ? run(request, actions) : undefined
     return { row, outcome }
   })()
-  return { kind: 'note', note: note.row, commandsChanges: note.outcome?.changes }
+  return { kind: 'note', note: note.row, commandsChanges: note.outcome?.changes, followUps: note.outcome?.followUps }
+}
+
+/**
+ * Runs the repository work a comment's commands left for after it was saved (`/merge` merges
+ * then), in command order, and folds what each did into the result the client gets.
+ */
+export async function settleQuickActions(result: CreateNoteResult): Promise<CreateNoteResult> {
+  if (!result.followUps || result.followUps.length === 0) return result
+  let changes: Record<string, unknown> = { ...(result.commandsChanges ?? {}) }
+  const messages: string[] = []
+  for (const followUp of result.followUps) {
+    const done = await followUp()
+    changes = { ...changes, ...done.changes }
+    messages.push(...done.messages)
+  }
+  if (result.kind === 'commands') return { ...result, commandsChanges: changes, summary: [...result.summary, ...messages], followUps: [] }
+  return { ...result, commandsChanges: changes, followUps: [] }
 }
 
 /** 'directly_addressed' for users named before any other word, 'mentioned' for the rest; never the author. */

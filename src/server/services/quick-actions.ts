@@ -6,16 +6,27 @@
 import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../auth/access'
 import { findEpicByIid, findEpicById, findEpicIssueByIssue, type EpicRow } from '../db/epics'
-import { assigneeIdsOf, findIssueById, labelsOf, type IssueRow } from '../db/issues'
+import { assigneeIdsOf, findIssueById, HEALTH_STATUSES, labelsOf, updateIssueRow, type HealthStatus, type IssueRow } from '../db/issues'
 import { findMilestoneTitle } from '../db/milestones'
-import { findNamespaceByFullPath, findNamespaceById, namespaceAncestors } from '../db/namespaces'
-import type { NamespaceRow, ProjectRow } from '../db/rows'
+import { findNamespaceByFullPath, findNamespaceById, findProject, findProjectById, namespaceAncestors } from '../db/namespaces'
+import { listProtectedBranches } from '../db/protected-branches'
+import { resolveTodosForTarget } from '../db/todos'
+import type { NamespaceRow, ProjectRow, UserRow } from '../db/rows'
 import { findUserByUsername } from '../db/users'
 import { canAdminEpics, canReadEpicWith, promoteIssueToEpic, setIssueEpic, updateEpic } from './epics'
-import { approvalsOf, findMergeRequestById, userLinksOf, type MergeRequestRow } from '../db/merge-requests'
+import { approvalsOf, findMergeRequestById, labelsOf as mergeRequestLabelsOf, updateMergeRequestRow, userLinksOf, type MergeRequestRow } from '../db/merge-requests'
 import { isDraftTitle } from '../entities/merge-request'
-import { applyMergeRequestUpdate, approveMergeRequest, canApproveMergeRequest, unapproveMergeRequest, type MergeRequestInput } from './merge-requests'
-import { addSpentTime, resetSpentTime, setTimeEstimate, updateIssue, type IssueChanges } from './issues'
+import { ApiError } from '../http/errors'
+import { toggleAward } from './award-emoji'
+import { applyMergeRequestUpdate, approveMergeRequest, canApproveMergeRequest, participantIds, unapproveMergeRequest, updateMergeRequest, type MergeRequestInput } from './merge-requests'
+import { addSpentTime, canAdminIssues, cloneIssue, moveIssue, requireIssuesFeature, resetSpentTime, setTimeEstimate, updateIssue, type IssueChanges } from './issues'
+import { startRebase } from './merge'
+import { availableMergeStrategy, mergeOrSchedule } from './merge-orchestration'
+import { queueMergeabilityCheck } from './mergeability'
+import { canPushToBranch } from './protected-branches'
+import { isSubscribed, subscribe, unsubscribe } from './subscriptions'
+import { addSystemNote, issueTarget, referencedItems, referenceOf, type SystemNoteTarget } from './system-notes'
+import { createTodo, pendingTodoFor } from './todos'
 import { humanDuration, parseHumanDuration } from './time-tracking'
 
 export type QuickActionName =
@@ -24,6 +35,9 @@ export type QuickActionName =
   | 'title' | 'confidential' | 'lock' | 'unlock'
   | 'epic' | 'remove_epic' | 'parent_epic' | 'remove_parent_epic' | 'child_epic' | 'remove_child_epic'
   | 'assign_reviewer' | 'unassign_reviewer' | 'draft' | 'ready' | 'approve' | 'unapprove'
+  | 'merge' | 'rebase' | 'target_branch'
+  | 'todo' | 'done' | 'subscribe' | 'unsubscribe' | 'award' | 'copy_metadata'
+  | 'weight' | 'clear_weight' | 'health_status' | 'clear_health_status' | 'duplicate' | 'move' | 'clone'
 
 /** Command names and their aliases, as GitLab spells them. */
 const ALIASES: Readonly<Record<string, QuickActionName>> = {
@@ -60,10 +74,28 @@ const ALIASES: Readonly<Record<string, QuickActionName>> = {
   ready: 'ready',
   approve: 'approve',
   unapprove: 'unapprove',
+  merge: 'merge',
+  rebase: 'rebase',
+  target_branch: 'target_branch',
+  todo: 'todo',
+  done: 'done',
+  subscribe: 'subscribe',
+  unsubscribe: 'unsubscribe',
+  award: 'award', react: 'award',
+  copy_metadata: 'copy_metadata',
+  weight: 'weight',
+  clear_weight: 'clear_weight',
+  health_status: 'health_status',
+  clear_health_status: 'clear_health_status',
+  duplicate: 'duplicate',
+  move: 'move',
+  clone: 'clone',
 }
 
 /** Commands of merge requests only (never offered on issues). */
-const MERGE_REQUEST_ONLY: ReadonlySet<QuickActionName> = new Set<QuickActionName>(['assign_reviewer', 'unassign_reviewer', 'draft', 'ready', 'approve', 'unapprove'])
+const MERGE_REQUEST_ONLY: ReadonlySet<QuickActionName> = new Set<QuickActionName>([
+  'assign_reviewer', 'unassign_reviewer', 'draft', 'ready', 'approve', 'unapprove', 'merge', 'rebase', 'target_branch',
+])
 
 /** Commands of epics only (never offered on issues). */
 const EPIC_ONLY: ReadonlySet<QuickActionName> = new Set<QuickActionName>(['parent_epic', 'remove_parent_epic', 'child_epic', 'remove_child_epic'])
@@ -206,6 +238,132 @@ export interface QuickActionResult {
   readonly changes: Readonly<Record<string, unknown>>
   /** GitLab's summary: one message per command. */
   readonly messages: readonly string[]
+  /** Repository work to run, in order, once the comment's transaction has committed. */
+  readonly followUps?: readonly QuickActionFollowUp[]
+}
+
+/**
+ * Work a command cannot do inside the comment's transaction because it needs the repository
+ * (`/merge`, `/rebase`, `/target_branch`): it runs after the commit and reports what it did.
+ */
+export type QuickActionFollowUp = () => Promise<Pick<QuickActionResult, 'changes' | 'messages'>>
+
+/** What the note request carries for the commands besides its text (GitLab's notes API parameters). */
+export interface QuickActionParams {
+  /** `merge_request_diff_head_sha`: `/merge` merges only this head, so a push in between stops it. */
+  readonly diffHeadSha?: string
+}
+
+const ISSUE_ADMIN_COMMANDS: ReadonlySet<QuickActionName> = new Set<QuickActionName>([
+  'weight', 'clear_weight', 'health_status', 'clear_health_status', 'duplicate', 'copy_metadata', 'move', 'clone',
+])
+
+/** The to-do, subscription and reaction commands: offered to anyone who may comment, when they change something. */
+function personalCommandAvailable(request: FastifyRequest, type: 'Issue' | 'MergeRequest', id: number, participants: readonly number[], name: QuickActionName): boolean | undefined {
+  const db = request.server.burrow.db
+  const userId = request.actor.user?.id ?? null
+  if (userId === null) return undefined
+  switch (name) {
+    case 'todo': return pendingTodoFor(db, userId, type, id) === undefined
+    case 'done': return pendingTodoFor(db, userId, type, id) !== undefined
+    case 'subscribe': return !isSubscribed(db, type, id, userId, participants)
+    case 'unsubscribe': return isSubscribed(db, type, id, userId, participants)
+    case 'award': return true
+    default: return undefined
+  }
+}
+
+/** GitLab's `:emoji:` argument of `/award`; null when it is not one. */
+export function parseEmojiArg(arg: string): string | null {
+  const m = /^:([a-z0-9_+-]{1,64}):$/.exec(arg.trim())
+  return m ? m[1] : null
+}
+
+/**
+ * Applies the to-do, subscription and reaction commands (shared by issues and merge requests):
+ * each adds its change and message and queues its write for the transaction's end, after the
+ * metadata update (which marks the actor's to-dos done, as acting on an item does).
+ */
+function personalCommand(
+  request: FastifyRequest,
+  target: { readonly type: 'Issue' | 'MergeRequest'; readonly id: number; readonly projectId: number; readonly title: string },
+  action: QuickAction,
+  out: { changes: Record<string, unknown>; messages: string[]; steps: (() => void)[]; last: (() => void)[] },
+): void {
+  const db = request.server.burrow.db
+  const user = request.actor.user
+  if (!user) return
+  switch (action.name) {
+    // After every other write: reacting or editing marks the actor's to-dos done, as in GitLab.
+    case 'todo':
+      out.last.push(() => {
+        if (!pendingTodoFor(db, user.id, target.type, target.id)) {
+          createTodo(db, { userId: user.id, authorId: user.id, projectId: target.projectId, targetType: target.type, targetId: target.id, action: 'marked', body: target.title })
+        }
+      })
+      out.changes.todo_event = 'add'
+      out.messages.push('Added a to-do item.')
+      break
+    case 'done':
+      out.steps.push(() => void resolveTodosForTarget(db, user.id, target.type, target.id))
+      out.changes.todo_event = 'done'
+      out.messages.push('Marked to-do item as done.')
+      break
+    case 'subscribe':
+    case 'unsubscribe':
+      out.steps.push(() => (action.name === 'subscribe' ? subscribe : unsubscribe)(db, target.type, target.id, user.id, target.projectId))
+      out.changes.subscription_event = action.name
+      out.messages.push(action.name === 'subscribe' ? 'Subscribed to notifications.' : 'Unsubscribed from notifications.')
+      break
+    case 'award': {
+      const name = parseEmojiArg(action.arg)
+      if (!name) break
+      out.steps.push(() => void toggleAward(db, { type: target.type, id: target.id }, user.id, name))
+      out.changes.emoji_award = name
+      out.messages.push(`Toggled :${name}: emoji reaction.`)
+      break
+    }
+    default:
+      break
+  }
+}
+
+/** An issue or merge request an argument names: `#5`, `!3`, `path/to/project#5`, or its URL. */
+function referencedIssuable(request: FastifyRequest, project: ProjectRow, arg: string): SystemNoteTarget | undefined {
+  const text = arg.trim()
+  const url = /^(?:https?:\/\/[^/]+)?\/(.+?)\/-\/(issues|merge_requests)\/(\d+)\/?$/.exec(text)
+  const reference = url ? `${url[1]}${url[2] === 'issues' ? '#' : '!'}${url[3]}` : text
+  if (!/^[\w.\-/]*[#!]\d+$/.test(reference)) return undefined
+  return referencedItems(request.server.burrow.db, reference, { projectId: project.id }, request.perms)[0]
+}
+
+/**
+ * `/copy_metadata`: the labels and milestone of an issue or merge request of the same project
+ * (GitLab copies only within one), or undefined.
+ */
+function metadataSource(request: FastifyRequest, project: ProjectRow, arg: string): { labels: string[]; milestoneId: number | null; reference: string } | undefined {
+  const db = request.server.burrow.db
+  const source = referencedIssuable(request, project, arg)
+  if (!source || source.projectId !== project.id) return undefined
+  if (source.type === 'Issue') {
+    const row = findIssueById(db, source.id) as IssueRow
+    return { labels: (labelsOf(db, [row.id]).get(row.id) ?? []).map((l) => l.title), milestoneId: row.milestone_id, reference: `#${row.iid}` }
+  }
+  const row = findMergeRequestById(db, source.id) as MergeRequestRow
+  return { labels: (mergeRequestLabelsOf(db, [row.id]).get(row.id) ?? []).map((l) => l.title), milestoneId: row.milestone_id, reference: `!${row.iid}` }
+}
+
+/** The project `/move` or `/clone` names, when the caller can see it and file issues there; else why not. */
+function copyTarget(request: FastifyRequest, path: string, verb: 'move' | 'clone'): ProjectRow | string {
+  const project = findProject(request.server.burrow.db, path)
+  const missing = `Unable to ${verb}. Target project or group doesn't exist or doesn't support this item type.`
+  if (!project || !request.perms.canReadProject(project) || project.archived === 1) return missing
+  try {
+    requireIssuesFeature(request, project)
+  } catch {
+    return missing
+  }
+  return canAdminIssues(request, project) ? project : `Unable to ${verb}. Insufficient permissions.`
 }
 
 const ADMIN_COMMANDS: ReadonlySet<QuickActionName> = new Set<QuickActionName>([
@@ -230,7 +388,9 @@ export function issueCommandAvailable(request: FastifyRequest, project: ProjectR
   const admin = request.perms.canInProject(project, AccessLevel.REPORTER)
   const canUpdate = admin || user.id === issue.author_id
   if (EPIC_ONLY.has(name) || MERGE_REQUEST_ONLY.has(name)) return false
-  if (ADMIN_COMMANDS.has(name) && !admin) return false
+  if ((ADMIN_COMMANDS.has(name) || ISSUE_ADMIN_COMMANDS.has(name)) && !admin) return false
+  const personal = personalCommandAvailable(request, 'Issue', issue.id, [issue.author_id, ...(assigneeIdsOf(request.server.burrow.db, [issue.id]).get(issue.id) ?? [])], name)
+  if (personal !== undefined) return personal
   switch (name) {
     // Epics are offered in group projects while the feature is on, as GitLab does.
     case 'epic': return epicsAvailableFor(request, project)
@@ -244,6 +404,10 @@ export function issueCommandAvailable(request: FastifyRequest, project: ProjectR
     case 'confidential': return issue.confidential === 0
     case 'lock': return issue.discussion_locked !== 1
     case 'unlock': return issue.discussion_locked === 1
+    case 'clear_weight': return issue.weight !== null
+    case 'clear_health_status': return issue.health_status !== null
+    // A moved issue is closed for good: GitLab offers neither command on it.
+    case 'move': case 'clone': return issue.moved_to_id === null
     default: return true
   }
 }
@@ -284,6 +448,10 @@ export function executeIssueQuickActions(request: FastifyRequest, project: Proje
   let assignees = assigneeIdsOf(db, [issue.id]).get(issue.id) ?? []
   const trackable = { type: 'Issue' as const, id: issue.id, projectId: project.id }
   const timeSteps: (() => void)[] = []
+  const steps: (() => void)[] = []
+  const last: (() => void)[] = []
+  // Moving or cloning copies the issue as the other commands left it, so it comes last.
+  let copy: (() => void) | undefined
   let promote = false
   let epicChoice: EpicRow | null | undefined
 
@@ -430,6 +598,101 @@ export function executeIssueQuickActions(request: FastifyRequest, project: Proje
         changes.epic = null
         messages.push('Removed an issue from an epic.')
         break
+      case 'weight':
+      case 'clear_weight': {
+        const weight = action.name === 'clear_weight' ? null : /^\d+$/.test(action.arg) ? Number(action.arg) : undefined
+        if (weight === undefined || (weight !== null && !Number.isSafeInteger(weight))) break
+        update.weight = weight
+        changes.weight = weight
+        messages.push(weight === null ? 'Cleared weight.' : `Set weight to ${weight}.`)
+        break
+      }
+      case 'health_status':
+      case 'clear_health_status': {
+        const value = action.arg.trim().toLowerCase()
+        const status = action.name === 'clear_health_status' ? null : (HEALTH_STATUSES as readonly string[]).includes(value) ? (value as HealthStatus) : undefined
+        if (status === undefined) break
+        steps.push(() => setHealthStatus(request, issue, status))
+        changes.health_status = status
+        messages.push(status === null ? 'Cleared health status.' : `Set health status to ${status}.`)
+        break
+      }
+      case 'duplicate': {
+        const found = referencedIssuable(request, project, action.arg)
+        const canonical = found?.type === 'Issue' ? findIssueById(db, found.id) : undefined
+        if (!canonical) {
+          messages.push('Failed to mark this issue as a duplicate because referenced issue was not found.')
+          break
+        }
+        if (canonical.id === issue.id) {
+          messages.push('Failed to mark the issue as duplicate of itself.')
+          break
+        }
+        const canonicalProject = findProjectById(db, canonical.project_id) as ProjectRow
+        // GitLab asks for the right to comment on the original: members only while it is locked.
+        if (canonical.discussion_locked === 1 && !request.perms.canInProject(canonicalProject, AccessLevel.GUEST)) {
+          messages.push('Failed to mark this issue as duplicate due to insufficient permissions.')
+          break
+        }
+        if (issue.state === 'opened') update.state_event = 'close'
+        steps.push(() => markAsDuplicate(request, issue, canonical))
+        changes.canonical_issue_id = canonical.id
+        messages.push(`Marked this issue as a duplicate of ${action.arg.trim()}.`)
+        break
+      }
+      case 'copy_metadata': {
+        const source = metadataSource(request, project, action.arg)
+        if (!source) break
+        if (source.labels.length > 0) {
+          update.add_labels = [...(update.add_labels ?? []), ...source.labels]
+          changes.add_label_names = [...((changes.add_label_names as string[] | undefined) ?? []), ...source.labels]
+        }
+        if (source.milestoneId !== null) {
+          update.milestone_id = source.milestoneId
+          changes.milestone_id = source.milestoneId
+        }
+        messages.push(`Copied labels and milestone from ${source.reference}.`)
+        break
+      }
+      case 'move': {
+        const path = action.arg.trim()
+        const target = path ? copyTarget(request, path, 'move') : 'Unable to move. Target project or group doesn\'t exist or doesn\'t support this item type.'
+        if (typeof target === 'string') {
+          messages.push(target)
+          break
+        }
+        copy = () => void moveIssue(request, project, findIssueById(db, issue.id) as IssueRow, target)
+        changes.target_project_id = target.id
+        messages.push(`Moved this issue to ${path}.`)
+        break
+      }
+      case 'clone': {
+        const words = action.arg.split(/\s+/).filter((w) => w !== '')
+        const withNotes = words.includes('--with_notes')
+        const paths = words.filter((w) => w !== '--with_notes')
+        if (paths.length > 1) {
+          messages.push('Failed to clone this issue: wrong parameters.')
+          break
+        }
+        const path = paths[0] ?? projectFullPath(request, project)
+        const target = copyTarget(request, path, 'clone')
+        if (typeof target === 'string') {
+          messages.push(target)
+          break
+        }
+        copy = () => void cloneIssue(request, project, findIssueById(db, issue.id) as IssueRow, target, withNotes)
+        changes.target_clone_project_id = target.id
+        changes.clone_with_notes = withNotes
+        messages.push(`Cloned this issue to ${path}.`)
+        break
+      }
+      case 'todo':
+      case 'done':
+      case 'subscribe':
+      case 'unsubscribe':
+      case 'award':
+        personalCommand(request, { type: 'Issue', id: issue.id, projectId: project.id, title: issue.title }, action, { changes, messages, steps, last })
+        break
       default:
         break
     }
@@ -444,6 +707,8 @@ export function executeIssueQuickActions(request: FastifyRequest, project: Proje
     const actor = request.actor.user
     if (epicChoice !== undefined && actor) setIssueEpic(db, findIssueById(db, issue.id) as IssueRow, epicChoice, actor.id)
     if (promote) promoteIssueToEpic(request, project, issue)
+    for (const step of [...steps, ...last]) step()
+    if (copy) copy()
   })()
   // Labels are reported by id as GitLab does; resolve the names now that any new ones exist.
   const labelIds = (names: unknown): number[] => {
@@ -595,7 +860,8 @@ export function executeEpicQuickActions(request: FastifyRequest, group: Namespac
 const MERGE_REQUEST_COMMANDS: ReadonlySet<QuickActionName> = new Set<QuickActionName>([
   'label', 'unlabel', 'relabel', 'assign', 'unassign', 'reassign', 'assign_reviewer', 'unassign_reviewer', 'close', 'reopen',
   'milestone', 'remove_milestone', 'title', 'draft', 'ready', 'lock', 'unlock', 'approve', 'unapprove',
-  'estimate', 'remove_estimate', 'spend', 'remove_time_spent',
+  'estimate', 'remove_estimate', 'spend', 'remove_time_spent', 'merge', 'rebase', 'target_branch',
+  'todo', 'done', 'subscribe', 'unsubscribe', 'award', 'copy_metadata',
 ])
 
 /**
@@ -609,7 +875,14 @@ export function mergeRequestCommandAvailable(request: FastifyRequest, project: P
   const developer = request.perms.canInProject(project, AccessLevel.DEVELOPER)
   const canUpdate = developer || user.id === mr.author_id
   const open = mr.state === 'opened' || mr.state === 'locked'
+  const personal = personalCommandAvailable(request, 'MergeRequest', mr.id, participantIds(request.server.burrow.db, mr), name)
+  if (personal !== undefined) return personal
   switch (name) {
+    // The checks of PUT …/merge (rights on the target branch, state, draft, conflicts, pipeline).
+    case 'merge': return availableMergeStrategy(request, project, mr) !== null
+    // PUT …/rebase answers 403 without push rights on the source branch; the command is not offered then.
+    case 'rebase': return mr.state === 'opened' && canRebase(request, project, mr)
+    case 'target_branch': return canUpdate && open
     case 'close': return canUpdate && open
     case 'reopen': return canUpdate && mr.state === 'closed'
     case 'title': return canUpdate && mr.state !== 'merged'
@@ -625,11 +898,53 @@ export function mergeRequestCommandAvailable(request: FastifyRequest, project: P
   }
 }
 
+function canRebase(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow): boolean {
+  const source = findProjectById(request.server.burrow.db, mr.source_project_id) ?? project
+  return canPushToBranch(request.perms, source, listProtectedBranches(request.server.burrow.db, source.id), mr.source_branch)
+}
+
+/** The merge request as it is now (a follow-up runs after other commands changed it). */
+function currentMergeRequest(request: FastifyRequest, mr: MergeRequestRow): MergeRequestRow {
+  return findMergeRequestById(request.server.burrow.db, mr.id) ?? mr
+}
+
+/** `/merge` after the commit: through `mergeOrSchedule`, the service of PUT …/merge, so its every check holds. */
+function mergeFollowUp(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, user: UserRow, sha: string): QuickActionFollowUp {
+  return async () => {
+    try {
+      const { strategy } = await mergeOrSchedule(request, project, currentMergeRequest(request, mr), user, { sha }, true)
+      const message = strategy === 'now' ? 'Merged this merge request.' : 'Scheduled to merge this merge request (Merge when pipeline succeeds).'
+      return { changes: { merge: sha }, messages: [message] }
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error
+      // Something changed since the command was offered (a push, a conflict found while merging).
+      updateMergeRequestRow(request.server.burrow.db, mr.id, { merge_error: error.message }, false)
+      return { changes: {}, messages: [error.message] }
+    }
+  }
+}
+
+/** `/target_branch` after the commit: the PUT update's repository checks decide; an unknown branch changes nothing. */
+function targetBranchFollowUp(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, user: UserRow, branch: string): QuickActionFollowUp {
+  return async () => {
+    try {
+      const row = await updateMergeRequest(request, project, currentMergeRequest(request, mr), { target_branch: branch }, user)
+      if (row.state === 'opened') queueMergeabilityCheck(request.server.burrow, row.id)
+      return { changes: { target_branch: branch }, messages: [`Set target branch to ${branch}.`] }
+    } catch (error) {
+      if (error instanceof ApiError) return { changes: {}, messages: [] }
+      throw error
+    }
+  }
+}
+
 /**
  * Runs a merge request's commands: metadata through one `applyMergeRequestUpdate` (labels,
- * assignees, reviewers, milestone, state, title, lock), then approvals and time tracking.
+ * assignees, reviewers, milestone, state, title, lock), then approvals, time tracking, to-dos,
+ * subscriptions and reactions; `/target_branch`, `/rebase` and `/merge` need the repository and
+ * follow once the comment is saved. `/merge` wants the head SHA the caller saw, as GitLab does.
  */
-export function executeMergeRequestQuickActions(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, actions: readonly QuickAction[]): QuickActionResult {
+export function executeMergeRequestQuickActions(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, actions: readonly QuickAction[], params: QuickActionParams = {}): QuickActionResult {
   const db = request.server.burrow.db
   const user = request.actor.user
   if (!user) return { changes: {}, messages: [] }
@@ -640,7 +955,11 @@ export function executeMergeRequestQuickActions(request: FastifyRequest, project
   let reviewers = (userLinksOf(db, 'merge_request_reviewers', [mr.id]).get(mr.id) ?? []).map((u) => u.id)
   let title = mr.title
   const steps: (() => void)[] = []
+  const last: (() => void)[] = []
+  const followUps: QuickActionFollowUp[] = []
   const trackable = { type: 'MergeRequest' as const, id: mr.id, projectId: project.id }
+  // GitLab does not merge and rebase at once: with both, the rebase wins.
+  const rebasing = actions.some((a) => a.name === 'rebase')
 
   for (const action of actions) {
     switch (action.name) {
@@ -775,13 +1094,110 @@ export function executeMergeRequestQuickActions(request: FastifyRequest, project
         changes.spend_time = { duration: 'reset', user_id: user.id }
         messages.push('Removed spent time.')
         break
+      case 'copy_metadata': {
+        const source = metadataSource(request, project, action.arg)
+        if (!source) break
+        if (source.labels.length > 0) {
+          update.add_labels = [...(update.add_labels ?? []), ...source.labels]
+          changes.add_label_names = [...((changes.add_label_names as string[] | undefined) ?? []), ...source.labels]
+        }
+        if (source.milestoneId !== null) {
+          update.milestone_id = source.milestoneId
+          changes.milestone_id = source.milestoneId
+        }
+        messages.push(`Copied labels and milestone from ${source.reference}.`)
+        break
+      }
+      case 'target_branch': {
+        const branch = action.arg.trim()
+        if (branch) followUps.push(targetBranchFollowUp(request, project, mr, user, branch))
+        break
+      }
+      case 'rebase':
+        if (mr.merge_status === 'cannot_be_merged') {
+          messages.push('This merge request cannot be rebased while there are conflicts.')
+          break
+        }
+        if (mr.rebase_in_progress === 1) {
+          messages.push('A rebase is already in progress.')
+          break
+        }
+        followUps.push(async () => {
+          startRebase(request.server.burrow, project, currentMergeRequest(request, mr), user)
+          return { changes: {}, messages: [] }
+        })
+        changes.rebase = true
+        messages.push(`Scheduled a rebase of branch ${mr.source_branch}.`)
+        break
+      case 'merge':
+        if (rebasing) break
+        if (!params.diffHeadSha) {
+          messages.push('The `/merge` quick action requires the SHA of the head of the branch.')
+          break
+        }
+        if (params.diffHeadSha !== mr.head_sha) {
+          messages.push('Branch has been updated since the merge was requested.')
+          break
+        }
+        followUps.push(mergeFollowUp(request, project, mr, user, params.diffHeadSha))
+        break
+      case 'todo':
+      case 'done':
+      case 'subscribe':
+      case 'unsubscribe':
+      case 'award':
+        personalCommand(request, { type: 'MergeRequest', id: mr.id, projectId: project.id, title: mr.title }, action, { changes, messages, steps, last })
+        break
       default:
         break
     }
   }
   db.transaction(() => {
     if (Object.keys(update).length > 0) applyMergeRequestUpdate(request, project, findMergeRequestById(db, mr.id) as MergeRequestRow, update, user)
-    for (const step of steps) step()
+    for (const step of [...steps, ...last]) step()
   })()
-  return { changes, messages }
+  // Labels are reported by id as GitLab does; resolve the names now that any new ones exist.
+  if (changes.add_label_names) {
+    const wanted = new Set((changes.add_label_names as string[]).map((n) => n.toLowerCase()))
+    changes.add_label_ids = (mergeRequestLabelsOf(db, [mr.id]).get(mr.id) ?? []).filter((l) => wanted.has(l.title.toLowerCase())).map((l) => l.id)
+    delete changes.add_label_names
+  }
+  return { changes, messages, followUps }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue writes that only quick actions make.
+
+/**
+ * Sets or clears an issue's health status (GitLab's Ultimate field; the REST issue edit does not
+ * take it), with GitLab's system note.
+ */
+function setHealthStatus(request: FastifyRequest, issue: IssueRow, status: HealthStatus | null): void {
+  const db = request.server.burrow.db
+  const user = request.actor.user
+  const before = (findIssueById(db, issue.id) as IssueRow).health_status
+  if (!user || before === status) return
+  updateIssueRow(db, issue.id, { health_status: status })
+  const words = (s: string): string => s.replace(/_/g, ' ')
+  const body = status !== null ? `changed health status to **${words(status)}**` : `removed health status **${words(before ?? '')}**`
+  addSystemNote(db, issueTarget(issue), user.id, body, 'health_status')
+}
+
+/**
+ * GitLab's duplicate service, after the command closed the issue: remembers the original
+ * (`closed_as_duplicate_of`) and notes the link on both issues.
+ */
+function markAsDuplicate(request: FastifyRequest, issue: IssueRow, canonical: IssueRow): void {
+  const db = request.server.burrow.db
+  const user = request.actor.user
+  if (!user) return
+  updateIssueRow(db, issue.id, { duplicated_to_id: canonical.id })
+  const dup = issueTarget(issue)
+  const original = issueTarget(canonical)
+  addSystemNote(db, dup, user.id, `marked this issue as a duplicate of ${referenceOf(db, original, { projectId: issue.project_id })}`, 'duplicate', { ref: original })
+  addSystemNote(db, original, user.id, `marked ${referenceOf(db, dup, { projectId: canonical.project_id })} as a duplicate of this issue`, 'duplicate', { ref: dup })
+}
+
+function projectFullPath(request: FastifyRequest, project: ProjectRow): string {
+  return `${findNamespaceById(request.server.burrow.db, project.namespace_id)?.full_path ?? ''}/${project.path}`
 }
