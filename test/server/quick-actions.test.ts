@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  parseDueDate, parseLabelArg, parseMilestoneArg, parseQuickActions, parseSpendArg, parseUsersArg,
+  parseDueDate, parseEmojiArg, parseLabelArg, parseMilestoneArg, parseQuickActions, parseSpendArg, parseUsersArg,
 } from '../../src/server/services/quick-actions'
 import { parseMentions } from '../../src/server/services/mentions'
 
@@ -33,6 +33,15 @@ describe('quick action parser', () => {
     const parsed = parseQuickActions('/label ~a\n/close', (name) => name === 'close')
     expect(parsed.actions.map((a) => a.name)).toEqual(['close'])
     expect(parsed.body).toBe('/label ~a')
+  })
+
+  it('knows the repository, to-do, reaction and issue commands, /react as /award', () => {
+    const text = '/merge\n/rebase\n/target_branch stable\n/todo\n/done\n/react :tada:\n/weight 2\n/health_status at_risk\n/duplicate #4\n/clone a/b --with_notes'
+    expect(parseQuickActions(text).actions.map((a) => a.name)).toEqual(['merge', 'rebase', 'target_branch', 'todo', 'done', 'award', 'weight', 'health_status', 'duplicate', 'clone'])
+  })
+
+  it('takes an /award emoji only between colons', () => {
+    expect([parseEmojiArg(':thumbsup:'), parseEmojiArg(' :+1: '), parseEmojiArg('thumbsup'), parseEmojiArg(':two words:')]).toEqual(['thumbsup', '+1', null, null])
   })
 
   it('recognises /promote only at the start of a line', () => {
