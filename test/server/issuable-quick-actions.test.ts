@@ -98,6 +98,7 @@ describe('to-do, subscription, reaction, weight, health, duplicate, copy, move a
     expect((await show(iid)).health_status).toBe('at_risk')
     expect((await comment(iid, '/clear_health_status')).body.summary).toEqual(['Cleared health status.'])
     expect((await show(iid)).health_status).toBeNull()
+    expect(await notes(iid)).toEqual(expect.arrayContaining(['changed health status to **at risk**', 'removed health status **at risk**']))
   })
 
   it('lists issues by health_status: a value, none or any; other values are 400', async () => {
