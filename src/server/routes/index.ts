@@ -41,6 +41,7 @@ import ciLint from './ci-lint'
 import storageMoves from './storage-moves'
 import geoNodes from './geo-nodes'
 import imports from './imports'
+import resourceEvents from './resource-events'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
-export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents, members, users, tokens, applicationSettings, repository, commits, tags, branches, protectedBranches, files, changelog, labels, milestones, issues, snippets, discussions, notes, mergeRequests, epics, todos, environments, protectedEnvironments, clusters, pagesDomains, errorTracking, vulnerabilities, dependencies, runners, runnerApi, pipelines, jobs, ciVariables, ciLint, storageMoves, geoNodes, imports]
+export const apiRoutes: readonly FastifyPluginAsync[] = [version, projects, groups, namespaces, events, auditEvents, members, users, tokens, applicationSettings, repository, commits, tags, branches, protectedBranches, files, changelog, labels, milestones, issues, snippets, discussions, notes, mergeRequests, epics, todos, environments, protectedEnvironments, clusters, pagesDomains, errorTracking, vulnerabilities, dependencies, runners, runnerApi, pipelines, jobs, ciVariables, ciLint, storageMoves, geoNodes, imports, resourceEvents]
