@@ -67,8 +67,8 @@ out({
     const [i1, i2] = r.iids as number[]
     expect(r.notes).toEqual([
       ['changed title from **py epic** to **py epic{+!+}**', true],
-      [`added issue ${group.path}/${project.path}#${i1}`, true],
-      [`added issue ${group.path}/${project.path}#${i2}`, true],
+      [`added issue ${project.path}#${i1}`, true],
+      [`added issue ${project.path}#${i2}`, true],
       ['py comment', false],
     ])
   })

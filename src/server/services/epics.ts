@@ -31,8 +31,7 @@ import { canAdminIssues, canReadIssue, labelList, presentIssues, updateIssue } f
 import type { Noteable } from './notes'
 import { epicCommandAvailable, executeEpicQuickActions } from './quick-actions'
 import { isSubscribed } from './subscriptions'
-import { copySystemNoteMetadata } from '../db/resource-events'
-import { addSystemNote, epicSnapshot, epicTarget, issueTarget, noteEpicIssue, recordCreation, recordUpdate } from './system-notes'
+import { addSystemNote, epicSnapshot, epicTarget, finishNotesCopy, issueTarget, noteEpicIssue, recordCreation, recordUpdate } from './system-notes'
 
 // GitLab's limit on epic descriptions (1 MiB of characters).
 export const EPIC_DESCRIPTION_MAX = 1_048_576
@@ -717,7 +716,7 @@ export function promoteIssueToEpic(request: FastifyRequest, project: ProjectRow,
       parentId: parent && parentProblem(db, { group_id: group.id, confidential: issue.confidential === 1 }, parent) === null ? parent.id : null,
     })
     copyIssueNotesToEpic(db, issue.id, epic)
-    copySystemNoteMetadata(db, { type: 'Issue', id: issue.id }, { type: 'Epic', id: epic.id })
+    finishNotesCopy(db, issueTarget(issue), epicTarget(epic), request.perms)
     copyIssueAwardsToEpic(db, issue.id, epic.id)
     const projectPath = findProjectWithNamespace(db, project.id)
     const issueRef = `${projectPath ? `${projectPath.ns_full_path}/${project.path}` : ''}#${issue.iid}`

@@ -26,8 +26,8 @@ import { carryEpic, issueEpicFields, issueEpicParam, setIssueEpic } from './epic
 import type { EpicRow } from '../db/epics'
 // Issues and merge requests refer to each other; the cycle is only used at call time.
 import { closingMergeRequestCounts, mergeRequestsReferencingIssue } from './merge-requests'
-import { copyIssueResourceEvents, copySystemNoteMetadata, type StateSource } from '../db/resource-events'
-import { issueSnapshot, issueTarget, mergeRequestTarget, noteIssueCopied, noteTimeEstimate, noteTimeSpent, recordCreation, recordStateEvent, recordUpdate, type SystemNoteTarget } from './system-notes'
+import { copyIssueResourceEvents, type StateSource } from '../db/resource-events'
+import { finishNotesCopy, issueSnapshot, issueTarget, mergeRequestTarget, noteIssueCopied, noteTimeEstimate, noteTimeSpent, recordCreation, recordStateEvent, recordUpdate, type SystemNoteTarget } from './system-notes'
 import { findMergeRequestById } from '../db/merge-requests'
 
 // GitLab's default colour for labels created on the fly from an issue's `labels`.
@@ -496,7 +496,7 @@ function copyIssue(request: FastifyRequest, issue: IssueRow, target: ProjectRow,
   setAssignees(db, copy.id, assigneeIdsOf(db, [issue.id]).get(issue.id) ?? [])
   if (o.withNotes) {
     copyIssueNotes(db, issue.id, copy.id, target.id)
-    copySystemNoteMetadata(db, { type: 'Issue', id: issue.id }, { type: 'Issue', id: copy.id })
+    finishNotesCopy(db, issueTarget(issue), issueTarget(copy), request.perms)
     copyIssueResourceEvents(db, issue.id, copy.id)
   }
   if (o.withAwards) copyIssueAwards(db, issue.id, copy.id)

@@ -9,7 +9,7 @@ import { findMergeRequestById, findMergeRequestByIid, labelsOf as mergeRequestLa
 import { findNamespaceById, findProject, findProjectById, findNamespaceByFullPath } from '../db/namespaces'
 import { findNoteById, insertNote, type NoteRow } from '../db/notes'
 import {
-  crossReferenceExists, insertLabelEvent, insertMilestoneEvent, insertStateEvent, insertSystemNoteMetadata, systemNoteMetadataOf,
+  copySystemNoteMetadata, crossReferenceExists, insertLabelEvent, insertMilestoneEvent, insertStateEvent, insertSystemNoteMetadata, systemNoteMetadataOf,
   type ResourceRef, type ResourceState, type ResourceType, type StateSource,
 } from '../db/resource-events'
 import type { NamespaceRow, ProjectRow } from '../db/rows'
@@ -62,7 +62,7 @@ function projectPath(db: Db, projectId: number): { fullPath: string; path: strin
 
 /**
  * GitLab's `to_reference(from)` for `t` written inside `from`: `#5` / `!5` in its own project,
- * `project#5` from a sibling project, the full path otherwise; `&2` for an epic of the group (or
+ * `project#5` from a sibling project or the project's own group, the full path otherwise; `&2` for an epic of the group (or
  * of the project's group), `group/path&2` elsewhere.
  */
 export function referenceOf(db: Db, t: SystemNoteTarget, from: ReferenceContext): string {
@@ -75,8 +75,9 @@ export function referenceOf(db: Db, t: SystemNoteTarget, from: ReferenceContext)
   const projectId = t.projectId as number
   if ('projectId' in from && from.projectId === projectId) return `${prefix}${t.iid}`
   const path = projectPath(db, projectId)
-  if ('projectId' in from && findProjectById(db, from.projectId)?.namespace_id === path.namespaceId) return `${path.path}${prefix}${t.iid}`
-  return `${path.fullPath}${prefix}${t.iid}`
+  // From a sibling project, or from the group the project sits directly in, its path is enough.
+  const near = 'projectId' in from ? findProjectById(db, from.projectId)?.namespace_id === path.namespaceId : from.groupId === path.namespaceId
+  return `${near ? path.path : path.fullPath}${prefix}${t.iid}`
 }
 
 /** GitLab's `gfm_reference`: the kind of item, then its reference (`issue #5`, `merge request !3`, `epic &2`). */
@@ -554,6 +555,48 @@ export function createCrossReferences(db: Db, mentioner: Mentioner, authorId: nu
     // A mention is news on the mentioned item: it moves up in "recently updated" and syncs.
     touch(db, target)
   }
+}
+
+/** Where the text's code blocks and code spans are, which hold no references. */
+function codeRanges(text: string): [number, number][] {
+  const ranges: [number, number][] = []
+  for (const m of text.matchAll(/^(```|~~~)[^\n]*\n[\s\S]*?(^\1[^\n]*$|(?![\s\S]))/gm)) ranges.push([m.index, m.index + m[0].length])
+  const inFence = (i: number) => ranges.some(([a, b]) => i >= a && i < b)
+  for (const m of text.matchAll(/(`+)[\s\S]*?\1/g)) if (!inFence(m.index)) ranges.push([m.index, m.index + m[0].length])
+  return ranges
+}
+
+/**
+ * GitLab's ReferenceRewriter: the references `text` makes from `from`, written again as seen from
+ * `to`, so a note copied to another project or to an epic still points at the same items (`#2`
+ * becomes `app#2`). References `reader` cannot see, unknown ones and code stay as they are.
+ */
+export function rewriteReferences(db: Db, text: string, from: ReferenceContext, to: ReferenceContext, reader: Permissions): string {
+  const code = codeRanges(text)
+  return text.replace(REFERENCE, (match: string, path: string | undefined, sigil: string, digits: string, offset: number) => {
+    if (code.some(([a, b]) => offset >= a && offset < b)) return match
+    const iid = Number(digits)
+    const found = sigil === '&' ? resolveEpic(db, path, iid, from, reader) : resolveProjectItem(db, path, sigil === '#' ? 'Issue' : 'MergeRequest', iid, from, reader)
+    return found ? referenceOf(db, found, to) : match
+  })
+}
+
+/**
+ * Finishes copying a noteable's notes to another (move, clone, promotion): each copy gets its
+ * original's system note metadata, and its references are rewritten for its new place, as
+ * GitLab's Notes::CopyService does. The copies are the last notes of `to`, in the originals' order.
+ */
+export function finishNotesCopy(db: Db, from: SystemNoteTarget, to: SystemNoteTarget, reader: Permissions): void {
+  copySystemNoteMetadata(db, from, to)
+  const originals = db.prepare('SELECT body FROM notes WHERE noteable_type = ? AND noteable_id = ? ORDER BY id').all(from.type, from.id) as { body: string }[]
+  const copies = db.prepare('SELECT id, body FROM notes WHERE noteable_type = ? AND noteable_id = ? ORDER BY id').all(to.type, to.id) as { id: number; body: string }[]
+  const update = db.prepare('UPDATE notes SET body = ? WHERE id = ?')
+  const fromContext = contextOf(from)
+  const toContext = contextOf(to)
+  copies.slice(copies.length - originals.length).forEach((copy) => {
+    const body = rewriteReferences(db, copy.body, fromContext, toContext, reader)
+    if (body !== copy.body) update.run(body, copy.id)
+  })
 }
 
 function touch(db: Db, t: ResourceRef): void {
