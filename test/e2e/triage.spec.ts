@@ -547,6 +547,71 @@ test('an epic’s and a milestone’s issues open from their lists and move to a
   await shot(page, 'milestone-issues-moved')
 })
 
+test('online, a merge request is approved and merged, and another rebased, from the merge panel; the server records each', async ({ page }) => {
+  test.setTimeout(120_000)
+  interface ServerMr { id: number; iid: number; project_id: number; title: string; sha: string; state: string; target_branch: string; detailed_merge_status: string; author: { username: string } }
+  const open = await api<ServerMr[]>('GET', '/merge_requests?scope=all&state=opened&per_page=100')
+  const ready = open.filter((m) => m.detailed_merge_status === 'mergeable' && m.author.username !== burrow.user.username)
+  const pair = ready.flatMap((a) => ready.filter((b) => b.id !== a.id && b.project_id === a.project_id && b.target_branch === a.target_branch).map((b) => [a, b] as const))[0]
+  if (pair === undefined) throw new Error('no two mergeable merge requests of one project in the demo content')
+  const [merged, rebased] = pair
+  const openMr = async (mr: ServerMr): Promise<void> => {
+    await runCommand(page, 'go to merge requests')
+    await page.locator('.work-item-row').filter({ hasText: mr.title }).locator('.work-item-row__title').click()
+    await expect(page.getByTestId('mr-title')).toContainText(mr.title)
+  }
+
+  await page.goto(burrow.pageUrl)
+  await openMr(merged)
+  const panel = page.getByTestId('merge-panel')
+  await expect(panel).toContainText('Pipeline')
+  await panel.getByTestId('approve').click()
+  await expect(panel.getByTestId('approve')).toHaveText('Revoke approval')
+  const approvals = await api<{ approved_by: { user: { username: string } }[] }>('GET', `/projects/${merged.project_id}/merge_requests/${merged.iid}/approvals`)
+  expect(approvals.approved_by.map((a) => a.user.username)).toContain(burrow.user.username)
+  await shot(page, 'merge-request-approved')
+  await panel.getByTestId('merge').click()
+  // The app reads the merged state back from the server: the panel says so and merging is off.
+  await expect(panel.getByTestId('merge-blocker')).toHaveText('This merge request is merged.', { timeout: 30_000 })
+  await expect(panel.getByTestId('merge')).toBeDisabled()
+  expect((await api<ServerMr>('GET', `/projects/${merged.project_id}/merge_requests/${merged.iid}`)).state).toBe('merged')
+
+  // The other one is now behind its target: a rebase gives it a new head, which the app shows before merging it.
+  await openMr(rebased)
+  await panel.getByTestId('rebase').click()
+  await expect.poll(async () => (await api<ServerMr>('GET', `/projects/${rebased.project_id}/merge_requests/${rebased.iid}`)).sha, { timeout: 60_000 }).not.toBe(rebased.sha)
+  await expect(panel.getByTestId('rebase')).toHaveText('Rebase', { timeout: 30_000 })
+  await expect(panel.getByTestId('merge')).toBeEnabled()
+  const head = (await api<ServerMr>('GET', `/projects/${rebased.project_id}/merge_requests/${rebased.iid}`)).sha
+  await page.locator('.n-tabs-tab', { hasText: 'Commits' }).click()
+  await expect(page.getByText(head.slice(0, 8)).first()).toBeVisible()
+})
+
+test('time tracking, a to-do and the subscription from the issue sidebar reach the server', async ({ page }) => {
+  await page.goto(burrow.pageUrl)
+  const { projectId, iid, title } = await openIssue(page, 9)
+  const before = await api<{ subscribed: boolean; time_stats: { time_estimate: number; total_time_spent: number } }>('GET', `/projects/${projectId}/issues/${iid}`)
+  await page.getByTestId('estimate-input').locator('input').fill('1d 2h')
+  await page.getByTestId('estimate-input').locator('input').press('Enter')
+  await page.getByTestId('spent-input').locator('input').fill('1h 30m')
+  await page.getByTestId('spent-add').click()
+  await expect(page.getByTestId('time-stats')).toContainText('of 1d 2h', { timeout: 30_000 })
+  await page.getByTestId('add-todo').click()
+  await expect(page.getByTestId('add-todo')).toHaveText('To-do added')
+  await page.getByTestId('subscribe').click()
+  await shot(page, 'issue-time-todo-subscription')
+  await expect
+    .poll(async () => {
+      const now = await api<{ subscribed: boolean; time_stats: { time_estimate: number; total_time_spent: number } }>('GET', `/projects/${projectId}/issues/${iid}`)
+      return [now.time_stats.time_estimate, now.time_stats.total_time_spent - before.time_stats.total_time_spent, now.subscribed]
+    }, { timeout: 30_000 })
+    .toEqual([10 * 3600, 90 * 60, !before.subscribed])
+  const todos = await api<{ target: { iid: number; project_id: number }; target_type: string }[]>('GET', '/todos?state=pending&per_page=100')
+  expect(todos.some((t) => t.target_type === 'Issue' && t.target.iid === iid && t.target.project_id === projectId)).toBe(true)
+  await runCommand(page, 'go to to-dos')
+  await expect(page.getByTestId('todo-row').filter({ hasText: title }).first()).toBeVisible({ timeout: 30_000 })
+})
+
 test('a reaction is given online from the issue page and lands on the server; given again, it is taken back', async ({ page }) => {
   await page.goto(burrow.pageUrl)
   const { projectId, iid } = await openIssue(page, 9)
