@@ -187,3 +187,13 @@ export function renderMarkdown(source: string, options: MarkdownOptions = {}): s
   const html = createMarked(options).parse(source) as string
   return sanitizeHtml(html)
 }
+
+/**
+ * Renders one line of GitLab-flavoured Markdown (a system note) to safe inline HTML: no
+ * paragraphs or blocks, and GitLab's inline-diff markers (`{+added+}`, `{-removed-}`) as
+ * `<ins>` and `<del>`.
+ */
+export function renderInlineMarkdown(source: string, options: MarkdownOptions = {}): string {
+  const marked = source.replace(/\{\+([\s\S]+?)\+\}/g, '<ins>$1</ins>').replace(/\{-([\s\S]+?)-\}/g, '<del>$1</del>')
+  return sanitizeHtml(createMarked(options).parseInline(marked) as string)
+}
