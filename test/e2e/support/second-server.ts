@@ -20,13 +20,22 @@ export interface SecondServer {
   stop(): Promise<void>
 }
 
-/** Starts the server and resolves once it answers (no seed: it starts in a second or two). */
-export async function startSecondServer(): Promise<SecondServer> {
+/**
+ * Starts the server and resolves once it answers. Without options it is empty (it starts in a
+ * second or two); with `issues` it holds the benchmarks' synthetic content first (that many
+ * issues in five projects, a fifth as many merge requests, no comments: bench/lib/ui-server.ts),
+ * seeded in a few seconds.
+ */
+export async function startSecondServer(options: { readonly issues?: number } = {}): Promise<SecondServer> {
   const port = await freePort()
   const dataDir = mkdtempSync(join(tmpdir(), 'burrow-e2e-second-'))
   const url = `http://127.0.0.1:${port}`
   let output = ''
-  const child = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'src/server/cli.ts', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir], {
+  const args =
+    options.issues === undefined
+      ? ['src/server/cli.ts', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir]
+      : ['bench/lib/ui-server.ts', dataDir, String(port), String(options.issues), String(Math.round(options.issues / 5))]
+  const child = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), ...args], {
     cwd: root,
     env: { ...process.env, BURROW_ROOT_TOKEN: ROOT_TOKEN },
     stdio: ['ignore', 'pipe', 'pipe'],
