@@ -190,6 +190,12 @@ test('epics show as a tree with their dates, milestones with progress and a burn
     await page.goBack()
   }
   await expect(page.getByTestId('epic-row').locator('a')).toHaveText(titles)
+  // The tree: a child epic one level under its parent, with the dates the server gives it.
+  const serverEpics = await api<{ id: number; parent_id: number | null; title: string; start_date: string | null; due_date: string | null }[]>('GET', '/groups/kestrel/epics?per_page=100')
+  const child = serverEpics.find((e) => e.parent_id !== null && e.start_date !== null && e.due_date !== null)
+  if (child === undefined) throw new Error('the demo content has no dated child epic')
+  const childRow = page.locator('[data-testid="epic-row"][aria-level="2"]').filter({ hasText: child.title })
+  await expect(childRow).toContainText(`${child.start_date} → ${child.due_date}`)
   await runCommand(page, 'go to milestones')
   const milestone = page.getByTestId('milestone-row').first()
   await expect(milestone).toBeVisible()
