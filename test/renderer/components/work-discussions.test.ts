@@ -33,6 +33,8 @@ describe('WorkDiscussions system notes', () => {
     const title = entries[0]
     expect(title.find('svg.common-icon').exists()).toBe(true)
     expect(title.find('strong').text()).toBe('Rita Reporter')
+    // Read as one sentence: spaces between the author, the change and the time.
+    expect(entries[1].find('.work-system-note__text').text()).toMatch(/^Rita Reporter assigned to @bob · \S/)
     expect(title.find('.work-system-note__body').html()).toContain('<strong>Crash on <ins>first </ins>start</strong>')
     // Inline: no paragraph around one line.
     expect(title.find('.work-system-note__body p').exists()).toBe(false)
