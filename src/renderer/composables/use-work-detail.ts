@@ -1,0 +1,95 @@
+import { computed, ref, watch, type ComputedRef, type Ref, type ShallowRef } from 'vue'
+import { useRoute } from 'vue-router'
+import { useBridge } from '../bridge'
+import type { ReadableError } from '../lib/ipc-errors'
+import { asIssue, asMergeRequest, type Issue, type MergeRequest } from '../lib/items'
+import type { Reference } from '../lib/markdown'
+import { setTask } from '../lib/task-list'
+import type { ItemChanges, OutboxEntry } from '../../shared/ipc/outbox'
+import { useOutboxStore } from '../stores/outbox'
+import { useReferenceDataStore } from '../stores/reference-data'
+import { useIpcError } from './use-ipc-error'
+import { useItemDetail, type ItemDetail } from './use-item-detail'
+import { useReferenceResolver } from './use-reference-resolver'
+import { noteShownLabels } from './use-triage'
+
+type WorkKind = 'issue' | 'merge_request'
+type WorkOf<K extends WorkKind> = K extends 'issue' ? Issue : MergeRequest
+
+export interface WorkDetail<T extends Issue | MergeRequest> extends ItemDetail {
+  readonly accountId: ComputedRef<string>
+  readonly projectId: ComputedRef<number>
+  readonly iid: ComputedRef<number>
+  /** The item as the cache shows it, optimistic changes included; null until loaded. */
+  readonly item: ComputedRef<T | null>
+  /** The outbox's unsettled writes to this item. */
+  readonly pendingEntries: ComputedRef<OutboxEntry[]>
+  readonly projectPath: ComputedRef<string | null>
+  readonly resolveReference: (reference: Reference) => string | null
+  /** Queues `changes` in the outbox; undefined when the request failed (`actionError` says why). */
+  update(changes: ItemChanges): Promise<OutboxEntry | undefined>
+  readonly actionError: ShallowRef<ReadableError | null>
+  readonly busy: ShallowRef<boolean>
+  /** The title and description are being edited in place. */
+  readonly editing: Ref<boolean>
+  saveEdit(changes: ItemChanges): Promise<void>
+  /** Ticks or unticks a task-list box of the description. */
+  toggleTask(index: number, checked: boolean): void
+}
+
+/**
+ * What the issue and merge request pages share: the item named by the route
+ * (`/a/:account/projects/:projectId/{issues,merge_requests}/:iid`), its pending writes, and
+ * the edits every one of them makes through the outbox (title, description, task ticks, state).
+ */
+export function useWorkDetail<K extends WorkKind>(kind: K): WorkDetail<WorkOf<K>> {
+  const route = useRoute()
+  const bridge = useBridge()
+  const outbox = useOutboxStore()
+  const reference = useReferenceDataStore()
+  const accountId = computed(() => String(route.params.account))
+  const projectId = computed(() => Number(route.params.projectId))
+  const iid = computed(() => Number(route.params.iid))
+  watch(accountId, (id) => void reference.ensure(id), { immediate: true })
+
+  const itemRef = (): { project_id: number; iid: number } => ({ project_id: projectId.value, iid: iid.value })
+  const loaded = useItemDetail({
+    key: () => [accountId.value, projectId.value, iid.value],
+    kind,
+    get: (refresh) => (kind === 'issue' ? bridge.request('issues:get', accountId.value, itemRef(), { refresh }) : bridge.request('merge-requests:get', accountId.value, itemRef(), { refresh })),
+  })
+  const read = (kind === 'issue' ? asIssue : asMergeRequest) as (data: Readonly<Record<string, unknown>>) => WorkOf<K>
+  const item = computed(() => (loaded.detail.data.value ? read(loaded.detail.data.value.item.data) : null))
+  watch(
+    item,
+    (now) => {
+      if (now) noteShownLabels(accountId.value, now, loaded.detail.data.value?.item.pending ?? false)
+    },
+    { flush: 'post' },
+  )
+
+  const pendingEntries = computed(() => outbox.forItem(accountId.value, kind, projectId.value, iid.value))
+  const resolveReference = useReferenceResolver(
+    () => accountId.value,
+    () => projectId.value,
+  )
+  const projectPath = computed(() => reference.of(accountId.value).projectsById.get(projectId.value)?.path_with_namespace ?? null)
+
+  const { error: actionError, busy, run } = useIpcError()
+  function update(changes: ItemChanges): Promise<OutboxEntry | undefined> {
+    const target = { projectId: projectId.value, iid: iid.value, changes }
+    return run(() => (kind === 'issue' ? bridge.request('issues:update', accountId.value, target) : bridge.request('merge-requests:update', accountId.value, target)))
+  }
+  const editing = ref(false)
+  async function saveEdit(changes: ItemChanges): Promise<void> {
+    if ((await update(changes)) !== undefined) editing.value = false
+  }
+  function toggleTask(index: number, checked: boolean): void {
+    const source = item.value?.description
+    if (typeof source !== 'string') return
+    const next = setTask(source, index, checked)
+    if (next !== null && next !== source) void update({ description: next })
+  }
+
+  return { ...loaded, accountId, projectId, iid, item, pendingEntries, projectPath, resolveReference, update, actionError, busy, editing, saveEdit, toggleTask }
+}
