@@ -435,6 +435,204 @@ function labelRefs(names: readonly string[]): string {
   return names.map((n) => (/\s/.test(n) ? `~"${n}"` : `~${n}`)).join(' ')
 }
 
+/** GitLab's changes and messages, as a note's commands collect them. */
+interface Report {
+  readonly changes: Record<string, unknown>
+  readonly messages: string[]
+}
+
+/** Ids of the item's labels (as they are after the update, when new ones exist) that `names` names, as GitLab reports labels. */
+function labelIdsNamed(names: unknown, labels: readonly { readonly id: number; readonly title: string }[]): number[] {
+  const wanted = new Set((names as string[]).map((n) => n.toLowerCase()))
+  return labels.filter((l) => wanted.has(l.title.toLowerCase())).map((l) => l.id)
+}
+
+/**
+ * A user list after `/assign` or `/assign_reviewer` (add), `/reassign` (replace), `/unassign` or
+ * `/unassign_reviewer` (remove; all of them without an argument), with the names the argument
+ * gave; undefined when adding or replacing names nobody.
+ */
+function userListCommand(request: FastifyRequest, action: QuickAction, current: readonly number[], op: 'add' | 'replace' | 'remove'): { readonly list: number[]; readonly ids: number[]; readonly names: string[] } | undefined {
+  const { ids, names } = userIdsOf(request, action.arg)
+  if (op === 'remove') return { list: action.arg.trim() === '' ? [] : current.filter((id) => !ids.includes(id)), ids, names }
+  if (ids.length === 0) return undefined
+  return { list: op === 'replace' ? ids : [...new Set([...current, ...ids])], ids, names }
+}
+
+/** The update fields that commands set on every kind of item (as issues and merge requests spell them). */
+interface ItemUpdate {
+  title?: string
+  state_event?: 'close' | 'reopen'
+  labels?: readonly string[]
+  add_labels?: readonly string[]
+  remove_labels?: readonly string[]
+}
+
+/** What the commands every kind of item runs collect for the transaction that writes them. */
+interface ItemCommands extends Report {
+  readonly update: ItemUpdate
+  /** The item in messages: 'issue', 'merge request' or 'epic'. */
+  readonly noun: string
+  /** Where `/unlabel` alone is reported: issues report labels by id, the others by name. */
+  readonly clearedLabelsAs: 'label_ids' | 'remove_label_names'
+}
+
+/**
+ * Runs a command every kind of item runs alike (`/label`, `/relabel`, `/unlabel`, `/close`,
+ * `/reopen`, `/title`) into `into`; false for any other command. Commands whose argument names
+ * nothing do nothing; `/unlabel` alone removes every label.
+ */
+function itemCommand(action: QuickAction, into: ItemCommands): boolean {
+  const { update, changes, messages } = into
+  switch (action.name) {
+    case 'label':
+    case 'relabel':
+    case 'unlabel': {
+      const names = parseLabelArg(action.arg)
+      const labels = `${labelRefs(names)} ${names.length > 1 ? 'labels' : 'label'}`
+      if (action.name === 'unlabel') {
+        if (names.length === 0) update.labels = []
+        else update.remove_labels = [...(update.remove_labels ?? []), ...names]
+        changes[names.length === 0 ? into.clearedLabelsAs : 'remove_label_names'] = names
+        messages.push(names.length === 0 ? 'Removed all labels.' : `Removed ${labels}.`)
+        break
+      }
+      if (names.length === 0) break
+      if (action.name === 'relabel') update.labels = names
+      else update.add_labels = [...(update.add_labels ?? []), ...names]
+      changes[action.name === 'relabel' ? 'label_names' : 'add_label_names'] = names
+      messages.push(`${action.name === 'relabel' ? 'Replaced all labels with' : 'Added'} ${labels}.`)
+      break
+    }
+    case 'close':
+    case 'reopen':
+      update.state_event = action.name
+      changes.state_event = action.name
+      messages.push(`${action.name === 'close' ? 'Closed' : 'Reopened'} this ${into.noun}.`)
+      break
+    case 'title':
+      if (!action.arg) break
+      update.title = action.arg
+      changes.title = action.arg
+      messages.push(`Changed the title to "${action.arg}".`)
+      break
+    default:
+      return false
+  }
+  return true
+}
+
+/** The update fields that commands set on issues and merge requests (both services spell them alike). */
+interface IssuableUpdate extends ItemUpdate {
+  assignee_ids?: readonly number[]
+  milestone_id?: number | null
+  discussion_locked?: boolean
+}
+
+/** What an issue's or merge request's commands collect for the transaction that writes them. */
+interface IssuableCommands extends ItemCommands {
+  readonly update: IssuableUpdate
+  readonly item: { readonly type: 'Issue' | 'MergeRequest'; readonly id: number; readonly projectId: number; readonly title: string }
+  /** The assignees before the note; once a command changes them, the update holds them. */
+  readonly assignees: readonly number[]
+  /** Time-tracking writes, in command order. */
+  readonly timeSteps: (() => void)[]
+  /** Writes after the update, in command order, and the ones after those (see personalCommand). */
+  readonly steps: (() => void)[]
+  readonly last: (() => void)[]
+}
+
+/**
+ * Runs a command issues and merge requests run alike (those of every item, assignees, milestone,
+ * lock, time tracking, `/copy_metadata`, to-dos, subscriptions and reactions) into `into`; false
+ * for any other command.
+ */
+function issuableCommand(request: FastifyRequest, project: ProjectRow, action: QuickAction, into: IssuableCommands): boolean {
+  const db = request.server.burrow.db
+  const { update, changes, messages, item } = into
+  switch (action.name) {
+    case 'assign':
+    case 'reassign':
+    case 'unassign': {
+      const op = action.name === 'assign' ? 'add' : action.name === 'reassign' ? 'replace' : 'remove'
+      const edit = userListCommand(request, action, update.assignee_ids ?? into.assignees, op)
+      if (!edit) break
+      update.assignee_ids = edit.list
+      changes.assignee_ids = edit.list
+      if (op === 'remove') messages.push(action.arg.trim() === '' ? 'Removed all assignees.' : `Removed assignee ${edit.names.join(', ')}.`)
+      else messages.push(`${op === 'replace' ? 'Reassigned to' : 'Assigned'} ${edit.names.join(', ')}.`)
+      break
+    }
+    case 'milestone': {
+      const title = parseMilestoneArg(action.arg)
+      const milestone = title ? findMilestoneTitle(db, title, [project.id], groupChain(request, project)) : undefined
+      if (!milestone) break
+      update.milestone_id = milestone.id
+      changes.milestone_id = milestone.id
+      messages.push(`Set the milestone to %"${milestone.title}".`)
+      break
+    }
+    case 'remove_milestone':
+      update.milestone_id = null
+      changes.milestone_id = null
+      messages.push('Removed the milestone.')
+      break
+    case 'lock':
+    case 'unlock':
+      update.discussion_locked = action.name === 'lock'
+      changes.discussion_locked = action.name === 'lock'
+      messages.push(action.name === 'lock' ? 'Locked the discussion.' : 'Unlocked the discussion.')
+      break
+    case 'estimate':
+    case 'remove_estimate': {
+      const seconds = action.name === 'remove_estimate' ? 0 : parseHumanDuration(action.arg)
+      if (seconds === null || seconds < 0) break
+      into.timeSteps.push(() => setTimeEstimate(request, item, seconds))
+      changes.time_estimate = seconds
+      messages.push(seconds === 0 ? 'Removed time estimate.' : `Set time estimate to ${humanDuration(seconds)}.`)
+      break
+    }
+    case 'spend': {
+      const { duration, date } = parseSpendArg(action.arg)
+      const seconds = parseHumanDuration(duration)
+      if (seconds === null || seconds === 0) break
+      into.timeSteps.push(() => addSpentTime(request, item, seconds))
+      changes.spend_time = { duration: seconds, user_id: request.actor.user?.id, spent_at: date }
+      messages.push(`${seconds < 0 ? 'Subtracted' : 'Added'} ${humanDuration(Math.abs(seconds))} spent time.`)
+      break
+    }
+    case 'remove_time_spent':
+      into.timeSteps.push(() => resetSpentTime(request, item))
+      changes.spend_time = { duration: 'reset', user_id: request.actor.user?.id }
+      messages.push('Removed spent time.')
+      break
+    case 'copy_metadata': {
+      const source = metadataSource(request, project, action.arg)
+      if (!source) break
+      if (source.labels.length > 0) {
+        update.add_labels = [...(update.add_labels ?? []), ...source.labels]
+        changes.add_label_names = [...((changes.add_label_names as string[] | undefined) ?? []), ...source.labels]
+      }
+      if (source.milestoneId !== null) {
+        update.milestone_id = source.milestoneId
+        changes.milestone_id = source.milestoneId
+      }
+      messages.push(`Copied labels and milestone from ${source.reference}.`)
+      break
+    }
+    case 'todo':
+    case 'done':
+    case 'subscribe':
+    case 'unsubscribe':
+    case 'award':
+      personalCommand(request, item, action, into)
+      break
+    default:
+      return itemCommand(action, into)
+  }
+  return true
+}
+
 /**
  * Runs an issue's commands with the caller's permissions (availability was checked by the
  * parser): metadata goes through one updateIssue call, estimates and spent time through the
@@ -445,11 +643,16 @@ export function executeIssueQuickActions(request: FastifyRequest, project: Proje
   const changes: Record<string, unknown> = {}
   const messages: string[] = []
   const update: { -readonly [K in keyof IssueChanges]: IssueChanges[K] } = {}
-  let assignees = assigneeIdsOf(db, [issue.id]).get(issue.id) ?? []
-  const trackable = { type: 'Issue' as const, id: issue.id, projectId: project.id }
   const timeSteps: (() => void)[] = []
   const steps: (() => void)[] = []
   const last: (() => void)[] = []
+  const shared: IssuableCommands = {
+    update, changes, messages, timeSteps, steps, last,
+    item: { type: 'Issue', id: issue.id, projectId: project.id, title: issue.title },
+    assignees: assigneeIdsOf(db, [issue.id]).get(issue.id) ?? [],
+    noun: 'issue',
+    clearedLabelsAs: 'label_ids',
+  }
   // Moving or cloning copies the issue as the other commands left it, so it comes last.
   let copy: (() => void) | undefined
   let promote = false
@@ -457,61 +660,6 @@ export function executeIssueQuickActions(request: FastifyRequest, project: Proje
 
   for (const action of actions) {
     switch (action.name) {
-      case 'label':
-      case 'relabel': {
-        const names = parseLabelArg(action.arg)
-        if (names.length === 0) break
-        if (action.name === 'relabel') update.labels = names
-        else update.add_labels = [...(update.add_labels ?? []), ...names]
-        changes[action.name === 'relabel' ? 'label_names' : 'add_label_names'] = names
-        messages.push(`${action.name === 'relabel' ? 'Replaced all labels with' : 'Added'} ${labelRefs(names)} ${names.length > 1 ? 'labels' : 'label'}.`)
-        break
-      }
-      case 'unlabel': {
-        const names = parseLabelArg(action.arg)
-        if (names.length === 0) {
-          update.labels = []
-          changes.label_ids = []
-          messages.push('Removed all labels.')
-        } else {
-          update.remove_labels = [...(update.remove_labels ?? []), ...names]
-          changes.remove_label_names = names
-          messages.push(`Removed ${labelRefs(names)} ${names.length > 1 ? 'labels' : 'label'}.`)
-        }
-        break
-      }
-      case 'assign':
-      case 'reassign': {
-        const { ids, names } = userIdsOf(request, action.arg)
-        if (ids.length === 0) break
-        assignees = action.name === 'reassign' ? ids : [...new Set([...assignees, ...ids])]
-        update.assignee_ids = assignees
-        changes.assignee_ids = assignees
-        messages.push(`${action.name === 'reassign' ? 'Reassigned to' : 'Assigned'} ${names.join(', ')}.`)
-        break
-      }
-      case 'unassign': {
-        const { ids, names } = userIdsOf(request, action.arg)
-        assignees = action.arg.trim() === '' ? [] : assignees.filter((id) => !ids.includes(id))
-        update.assignee_ids = assignees
-        changes.assignee_ids = assignees
-        messages.push(action.arg.trim() === '' ? 'Removed all assignees.' : `Removed assignee ${names.join(', ')}.`)
-        break
-      }
-      case 'milestone': {
-        const title = parseMilestoneArg(action.arg)
-        const milestone = title ? findMilestoneTitle(db, title, [project.id], groupChain(request, project)) : undefined
-        if (!milestone) break
-        update.milestone_id = milestone.id
-        changes.milestone_id = milestone.id
-        messages.push(`Set the milestone to %"${milestone.title}".`)
-        break
-      }
-      case 'remove_milestone':
-        update.milestone_id = null
-        changes.milestone_id = null
-        messages.push('Removed the milestone.')
-        break
       case 'due': {
         const date = parseDueDate(action.arg)
         if (!date) break
@@ -525,55 +673,10 @@ export function executeIssueQuickActions(request: FastifyRequest, project: Proje
         changes.due_date = null
         messages.push('Removed the due date.')
         break
-      case 'close':
-        update.state_event = 'close'
-        changes.state_event = 'close'
-        messages.push('Closed this issue.')
-        break
-      case 'reopen':
-        update.state_event = 'reopen'
-        changes.state_event = 'reopen'
-        messages.push('Reopened this issue.')
-        break
-      case 'title':
-        if (!action.arg) break
-        update.title = action.arg
-        changes.title = action.arg
-        messages.push(`Changed the title to "${action.arg}".`)
-        break
       case 'confidential':
         update.confidential = true
         changes.confidential = true
         messages.push('Made this issue confidential.')
-        break
-      case 'lock':
-      case 'unlock':
-        update.discussion_locked = action.name === 'lock'
-        changes.discussion_locked = action.name === 'lock'
-        messages.push(action.name === 'lock' ? 'Locked the discussion.' : 'Unlocked the discussion.')
-        break
-      case 'estimate':
-      case 'remove_estimate': {
-        const seconds = action.name === 'remove_estimate' ? 0 : parseHumanDuration(action.arg)
-        if (seconds === null || seconds < 0) break
-        timeSteps.push(() => setTimeEstimate(request, trackable, seconds))
-        changes.time_estimate = seconds
-        messages.push(seconds === 0 ? 'Removed time estimate.' : `Set time estimate to ${humanDuration(seconds)}.`)
-        break
-      }
-      case 'spend': {
-        const { duration, date } = parseSpendArg(action.arg)
-        const seconds = parseHumanDuration(duration)
-        if (seconds === null || seconds === 0) break
-        timeSteps.push(() => addSpentTime(request, trackable, seconds))
-        changes.spend_time = { duration: seconds, user_id: request.actor.user?.id, spent_at: date }
-        messages.push(`${seconds < 0 ? 'Subtracted' : 'Added'} ${humanDuration(Math.abs(seconds))} spent time.`)
-        break
-      }
-      case 'remove_time_spent':
-        timeSteps.push(() => resetSpentTime(request, trackable))
-        changes.spend_time = { duration: 'reset', user_id: request.actor.user?.id }
-        messages.push('Removed spent time.')
         break
       case 'promote':
         promote = true
@@ -640,20 +743,6 @@ export function executeIssueQuickActions(request: FastifyRequest, project: Proje
         messages.push(`Marked this issue as a duplicate of ${action.arg.trim()}.`)
         break
       }
-      case 'copy_metadata': {
-        const source = metadataSource(request, project, action.arg)
-        if (!source) break
-        if (source.labels.length > 0) {
-          update.add_labels = [...(update.add_labels ?? []), ...source.labels]
-          changes.add_label_names = [...((changes.add_label_names as string[] | undefined) ?? []), ...source.labels]
-        }
-        if (source.milestoneId !== null) {
-          update.milestone_id = source.milestoneId
-          changes.milestone_id = source.milestoneId
-        }
-        messages.push(`Copied labels and milestone from ${source.reference}.`)
-        break
-      }
       case 'move': {
         const path = action.arg.trim()
         const target = path ? copyTarget(request, path, 'move') : 'Unable to move. Target project or group doesn\'t exist or doesn\'t support this item type.'
@@ -686,21 +775,14 @@ export function executeIssueQuickActions(request: FastifyRequest, project: Proje
         messages.push(`Cloned this issue to ${path}.`)
         break
       }
-      case 'todo':
-      case 'done':
-      case 'subscribe':
-      case 'unsubscribe':
-      case 'award':
-        personalCommand(request, { type: 'Issue', id: issue.id, projectId: project.id, title: issue.title }, action, { changes, messages, steps, last })
-        break
       default:
+        issuableCommand(request, project, action, shared)
         break
     }
   }
 
-  const before = labelsOf(db, [issue.id]).get(issue.id) ?? []
-  const removing = new Set((update.remove_labels ?? []).map((n) => n.toLowerCase()))
-  const removedIds = before.filter((l) => removing.has(l.title.toLowerCase())).map((l) => l.id)
+  // The labels a command removes are gone after the update: take their ids now.
+  const removedIds = labelIdsNamed(update.remove_labels ?? [], labelsOf(db, [issue.id]).get(issue.id) ?? [])
   db.transaction(() => {
     if (Object.keys(update).length > 0) updateIssue(request, project, issue, update)
     for (const step of timeSteps) step()
@@ -711,10 +793,7 @@ export function executeIssueQuickActions(request: FastifyRequest, project: Proje
     if (copy) copy()
   })()
   // Labels are reported by id as GitLab does; resolve the names now that any new ones exist.
-  const labelIds = (names: unknown): number[] => {
-    const wanted = new Set((names as string[]).map((n) => n.toLowerCase()))
-    return (labelsOf(db, [issue.id]).get(issue.id) ?? []).filter((l) => wanted.has(l.title.toLowerCase())).map((l) => l.id)
-  }
+  const labelIds = (names: unknown): number[] => labelIdsNamed(names, labelsOf(db, [issue.id]).get(issue.id) ?? [])
   if (changes.add_label_names) { changes.add_label_ids = labelIds(changes.add_label_names); delete changes.add_label_names }
   if (changes.label_names) { changes.label_ids = labelIds(changes.label_names); delete changes.label_names }
   if (changes.remove_label_names) { changes.remove_label_ids = removedIds; delete changes.remove_label_names }
@@ -770,6 +849,8 @@ export function executeEpicQuickActions(request: FastifyRequest, group: Namespac
   const changes: Record<string, unknown> = {}
   const messages: string[] = []
   const update: { -readonly [K in keyof Parameters<typeof updateEpic>[2]]: Parameters<typeof updateEpic>[2][K] } = {}
+  // Labels, state and title collect as every item's commands spell them; the epic's own fields above.
+  const common: ItemCommands = { update: {}, changes, messages, noun: 'epic', clearedLabelsAs: 'remove_label_names' }
   const childSteps: (() => void)[] = []
   const refOf = (e: EpicRow): string => (e.group_id === epic.group_id ? `&${e.iid}` : `${findNamespaceById(db, e.group_id)?.full_path ?? ''}&${e.iid}`)
   const other = (arg: string): EpicRow | undefined => {
@@ -779,36 +860,6 @@ export function executeEpicQuickActions(request: FastifyRequest, group: Namespac
 
   for (const action of actions) {
     switch (action.name) {
-      case 'label':
-      case 'relabel': {
-        const names = parseLabelArg(action.arg)
-        if (names.length === 0) break
-        if (action.name === 'relabel') update.labels = names
-        else update.addLabels = [...(update.addLabels ?? []), ...names]
-        changes[action.name === 'relabel' ? 'label_names' : 'add_label_names'] = names
-        messages.push(`${action.name === 'relabel' ? 'Replaced all labels with' : 'Added'} ${labelRefs(names)} ${names.length > 1 ? 'labels' : 'label'}.`)
-        break
-      }
-      case 'unlabel': {
-        const names = parseLabelArg(action.arg)
-        if (names.length === 0) update.labels = []
-        else update.removeLabels = [...(update.removeLabels ?? []), ...names]
-        changes.remove_label_names = names
-        messages.push(names.length === 0 ? 'Removed all labels.' : `Removed ${labelRefs(names)} ${names.length > 1 ? 'labels' : 'label'}.`)
-        break
-      }
-      case 'close':
-      case 'reopen':
-        update.stateEvent = action.name
-        changes.state_event = action.name
-        messages.push(action.name === 'close' ? 'Closed this epic.' : 'Reopened this epic.')
-        break
-      case 'title':
-        if (!action.arg) break
-        update.title = action.arg
-        changes.title = action.arg
-        messages.push(`Changed the title to "${action.arg}".`)
-        break
       case 'confidential':
         update.confidential = true
         changes.confidential = true
@@ -844,11 +895,13 @@ export function executeEpicQuickActions(request: FastifyRequest, group: Namespac
         break
       }
       default:
+        itemCommand(action, common)
         break
     }
   }
+  const { title, state_event: stateEvent, labels, add_labels: addLabels, remove_labels: removeLabels } = common.update
   db.transaction(() => {
-    if (Object.keys(update).length > 0) updateEpic(db, epic, update, user.id)
+    if (Object.keys(update).length + Object.keys(common.update).length > 0) updateEpic(db, epic, { ...update, title, stateEvent, labels, addLabels, removeLabels }, user.id)
     for (const step of childSteps) step()
   })()
   return { changes, messages }
@@ -951,115 +1004,45 @@ export function executeMergeRequestQuickActions(request: FastifyRequest, project
   const changes: Record<string, unknown> = {}
   const messages: string[] = []
   const update: { -readonly [K in keyof MergeRequestInput]: MergeRequestInput[K] } = {}
-  let assignees = (userLinksOf(db, 'merge_request_assignees', [mr.id]).get(mr.id) ?? []).map((u) => u.id)
   let reviewers = (userLinksOf(db, 'merge_request_reviewers', [mr.id]).get(mr.id) ?? []).map((u) => u.id)
-  let title = mr.title
   const steps: (() => void)[] = []
   const last: (() => void)[] = []
   const followUps: QuickActionFollowUp[] = []
-  const trackable = { type: 'MergeRequest' as const, id: mr.id, projectId: project.id }
+  const shared: IssuableCommands = {
+    update, changes, messages, steps, last,
+    // Time tracking writes in command order with the approvals and the rest.
+    timeSteps: steps,
+    item: { type: 'MergeRequest', id: mr.id, projectId: project.id, title: mr.title },
+    assignees: (userLinksOf(db, 'merge_request_assignees', [mr.id]).get(mr.id) ?? []).map((u) => u.id),
+    noun: 'merge request',
+    clearedLabelsAs: 'remove_label_names',
+  }
   // GitLab does not merge and rebase at once: with both, the rebase wins.
   const rebasing = actions.some((a) => a.name === 'rebase')
 
   for (const action of actions) {
     switch (action.name) {
-      case 'label':
-      case 'relabel': {
-        const names = parseLabelArg(action.arg)
-        if (names.length === 0) break
-        if (action.name === 'relabel') update.labels = names
-        else update.add_labels = [...(update.add_labels ?? []), ...names]
-        changes[action.name === 'relabel' ? 'label_names' : 'add_label_names'] = names
-        messages.push(`${action.name === 'relabel' ? 'Replaced all labels with' : 'Added'} ${labelRefs(names)} ${names.length > 1 ? 'labels' : 'label'}.`)
-        break
-      }
-      case 'unlabel': {
-        const names = parseLabelArg(action.arg)
-        if (names.length === 0) update.labels = []
-        else update.remove_labels = [...(update.remove_labels ?? []), ...names]
-        changes.remove_label_names = names
-        messages.push(names.length === 0 ? 'Removed all labels.' : `Removed ${labelRefs(names)} ${names.length > 1 ? 'labels' : 'label'}.`)
-        break
-      }
-      case 'assign':
-      case 'reassign':
-      case 'assign_reviewer': {
-        const { ids, names } = userIdsOf(request, action.arg)
-        if (ids.length === 0) break
-        if (action.name === 'assign_reviewer') {
-          reviewers = [...new Set([...reviewers, ...ids])]
-          update.reviewer_ids = reviewers
-          changes.reviewer_ids = reviewers
-          messages.push(`Assigned ${names.join(', ')} as ${ids.length > 1 ? 'reviewers' : 'reviewer'}.`)
-        } else {
-          assignees = action.name === 'reassign' ? ids : [...new Set([...assignees, ...ids])]
-          update.assignee_ids = assignees
-          changes.assignee_ids = assignees
-          messages.push(`${action.name === 'reassign' ? 'Reassigned to' : 'Assigned'} ${names.join(', ')}.`)
-        }
-        break
-      }
-      case 'unassign':
+      case 'assign_reviewer':
       case 'unassign_reviewer': {
-        const { ids, names } = userIdsOf(request, action.arg)
-        const all = action.arg.trim() === ''
-        if (action.name === 'unassign') {
-          assignees = all ? [] : assignees.filter((id) => !ids.includes(id))
-          update.assignee_ids = assignees
-          changes.assignee_ids = assignees
-          messages.push(all ? 'Removed all assignees.' : `Removed assignee ${names.join(', ')}.`)
-        } else {
-          reviewers = all ? [] : reviewers.filter((id) => !ids.includes(id))
-          update.reviewer_ids = reviewers
-          changes.reviewer_ids = reviewers
-          messages.push(all ? 'Removed all reviewers.' : `Removed reviewer ${names.join(', ')}.`)
-        }
+        const adding = action.name === 'assign_reviewer'
+        const edit = userListCommand(request, action, reviewers, adding ? 'add' : 'remove')
+        if (!edit) break
+        reviewers = edit.list
+        update.reviewer_ids = reviewers
+        changes.reviewer_ids = reviewers
+        if (adding) messages.push(`Assigned ${edit.names.join(', ')} as ${edit.ids.length > 1 ? 'reviewers' : 'reviewer'}.`)
+        else messages.push(action.arg.trim() === '' ? 'Removed all reviewers.' : `Removed reviewer ${edit.names.join(', ')}.`)
         break
       }
-      case 'milestone': {
-        const milestoneTitle = parseMilestoneArg(action.arg)
-        const milestone = milestoneTitle ? findMilestoneTitle(db, milestoneTitle, [project.id], groupChain(request, project)) : undefined
-        if (!milestone) break
-        update.milestone_id = milestone.id
-        changes.milestone_id = milestone.id
-        messages.push(`Set the milestone to %"${milestone.title}".`)
-        break
-      }
-      case 'remove_milestone':
-        update.milestone_id = null
-        changes.milestone_id = null
-        messages.push('Removed the milestone.')
-        break
-      case 'close':
-      case 'reopen':
-        update.state_event = action.name
-        changes.state_event = action.name
-        messages.push(action.name === 'close' ? 'Closed this merge request.' : 'Reopened this merge request.')
-        break
-      case 'title':
-        if (!action.arg) break
-        title = action.arg
-        update.title = title
-        changes.title = title
-        messages.push(`Changed the title to "${title}".`)
-        break
       case 'draft':
-        title = `Draft: ${title}`
-        update.title = title
+        update.title = `Draft: ${update.title ?? mr.title}`
         changes.draft = true
         messages.push('Marked this merge request as a draft.')
         break
       case 'ready':
-        title = title.replace(/^\s*(\[draft\]|\(draft\)|draft:|draft\s-\s|draft$)\s*/i, '')
-        update.title = title
+        update.title = (update.title ?? mr.title).replace(/^\s*(\[draft\]|\(draft\)|draft:|draft\s-\s|draft$)\s*/i, '')
         changes.draft = false
         messages.push('Marked this merge request as ready.')
-        break
-      case 'lock':
-      case 'unlock':
-        update.discussion_locked = action.name === 'lock'
-        changes.discussion_locked = action.name === 'lock'
-        messages.push(action.name === 'lock' ? 'Locked the discussion.' : 'Unlocked the discussion.')
         break
       case 'approve':
         steps.push(() => approveMergeRequest(request, project, findMergeRequestById(db, mr.id) as MergeRequestRow, user))
@@ -1071,43 +1054,6 @@ export function executeMergeRequestQuickActions(request: FastifyRequest, project
         changes.unapprove = true
         messages.push('Unapproved the current merge request.')
         break
-      case 'estimate':
-      case 'remove_estimate': {
-        const seconds = action.name === 'remove_estimate' ? 0 : parseHumanDuration(action.arg)
-        if (seconds === null || seconds < 0) break
-        steps.push(() => setTimeEstimate(request, trackable, seconds))
-        changes.time_estimate = seconds
-        messages.push(seconds === 0 ? 'Removed time estimate.' : `Set time estimate to ${humanDuration(seconds)}.`)
-        break
-      }
-      case 'spend': {
-        const { duration, date } = parseSpendArg(action.arg)
-        const seconds = parseHumanDuration(duration)
-        if (seconds === null || seconds === 0) break
-        steps.push(() => addSpentTime(request, trackable, seconds))
-        changes.spend_time = { duration: seconds, user_id: user.id, spent_at: date }
-        messages.push(`${seconds < 0 ? 'Subtracted' : 'Added'} ${humanDuration(Math.abs(seconds))} spent time.`)
-        break
-      }
-      case 'remove_time_spent':
-        steps.push(() => resetSpentTime(request, trackable))
-        changes.spend_time = { duration: 'reset', user_id: user.id }
-        messages.push('Removed spent time.')
-        break
-      case 'copy_metadata': {
-        const source = metadataSource(request, project, action.arg)
-        if (!source) break
-        if (source.labels.length > 0) {
-          update.add_labels = [...(update.add_labels ?? []), ...source.labels]
-          changes.add_label_names = [...((changes.add_label_names as string[] | undefined) ?? []), ...source.labels]
-        }
-        if (source.milestoneId !== null) {
-          update.milestone_id = source.milestoneId
-          changes.milestone_id = source.milestoneId
-        }
-        messages.push(`Copied labels and milestone from ${source.reference}.`)
-        break
-      }
       case 'target_branch': {
         const branch = action.arg.trim()
         if (branch) followUps.push(targetBranchFollowUp(request, project, mr, user, branch))
@@ -1141,14 +1087,8 @@ export function executeMergeRequestQuickActions(request: FastifyRequest, project
         }
         followUps.push(mergeFollowUp(request, project, mr, user, params.diffHeadSha))
         break
-      case 'todo':
-      case 'done':
-      case 'subscribe':
-      case 'unsubscribe':
-      case 'award':
-        personalCommand(request, { type: 'MergeRequest', id: mr.id, projectId: project.id, title: mr.title }, action, { changes, messages, steps, last })
-        break
       default:
+        issuableCommand(request, project, action, shared)
         break
     }
   }
@@ -1158,8 +1098,7 @@ export function executeMergeRequestQuickActions(request: FastifyRequest, project
   })()
   // Labels are reported by id as GitLab does; resolve the names now that any new ones exist.
   if (changes.add_label_names) {
-    const wanted = new Set((changes.add_label_names as string[]).map((n) => n.toLowerCase()))
-    changes.add_label_ids = (mergeRequestLabelsOf(db, [mr.id]).get(mr.id) ?? []).filter((l) => wanted.has(l.title.toLowerCase())).map((l) => l.id)
+    changes.add_label_ids = labelIdsNamed(changes.add_label_names, mergeRequestLabelsOf(db, [mr.id]).get(mr.id) ?? [])
     delete changes.add_label_names
   }
   return { changes, messages, followUps }
