@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../auth/access'
-import { listLabels, subscribe, unsubscribe, type LabelRow } from '../db/labels'
+import { listLabels, subscribe, unsubscribe, type LabelRow, type LabelScope } from '../db/labels'
 import { findNamespaceById } from '../db/namespaces'
 import type { NamespaceRow, ProjectRow } from '../db/rows'
 import type { LabelEntity } from '../entities/label'
@@ -72,162 +72,121 @@ function one(request: FastifyRequest, label: LabelRow, forProject: boolean): Lab
   return presentLabels(request, [label], { withCounts: true, forProject })[0]
 }
 
-/** The group's own label (updates and deletes never reach an ancestor's labels), or 404. */
-function ownGroupLabel(request: FastifyRequest, group: NamespaceRow, idOrTitle: string): LabelRow {
-  return requireLabel(request, { groupIds: [group.id], projectIds: [] }, idOrTitle)
+/** The place labels live in, as the label routes need it: a group or a project. */
+interface LabelContainer<C> {
+  /** The path segment: `groups` or `projects`. */
+  readonly segment: 'groups' | 'projects'
+  /** Project labels take a priority and are presented as project labels; group labels neither. */
+  readonly forProject: boolean
+  readonly load: (request: FastifyRequest, id: string, minLevel?: number) => C
+  /** Labels the caller sees here (lists, reads, subscriptions, and names taken on create), with the query's flags. */
+  readonly visible: (request: FastifyRequest, container: C, flags: FlagQuery) => LabelScope & { readonly order: readonly number[] }
+  /** The container's own labels: updates and deletes never reach an ancestor group's. */
+  readonly own: (container: C) => LabelScope
+  /** The owner of a label created here. */
+  readonly owner: (container: C) => { readonly groupId?: number; readonly projectId?: number }
 }
 
-/** The project's own label: a group label cannot be changed through one of its projects. */
-function ownProjectLabel(request: FastifyRequest, project: ProjectRow, idOrTitle: string): LabelRow {
-  return requireLabel(request, { groupIds: [], projectIds: [project.id] }, idOrTitle)
+const GROUP: LabelContainer<NamespaceRow> = {
+  segment: 'groups',
+  forProject: false,
+  load: loadGroup,
+  visible: (request, group, flags) => groupLabelScope(request, group, groupFlags(flags)),
+  own: (group) => ({ groupIds: [group.id], projectIds: [] }),
+  owner: (group) => ({ groupId: group.id }),
 }
 
-const groupLabels: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/groups/:id/labels', { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {
-    const group = loadGroup(request, request.params.id)
-    const page = pageOf(request.query as Record<string, unknown>)
-    const scope = groupLabelScope(request, group, groupFlags(request.query))
-    const { rows, total } = listLabels(request.server.burrow.db, scope, request.query.search || undefined, { limit: page.perPage, offset: page.offset })
-    setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-    return presentLabels(request, rows, { withCounts: request.query.with_counts === true, forProject: false })
-  })
+const PROJECT: LabelContainer<ProjectRow> = {
+  segment: 'projects',
+  forProject: true,
+  load: loadProject,
+  visible: (request, project, flags) => projectLabelScope(request, project, flags.include_ancestor_groups ?? true),
+  // A group label cannot be changed through one of its projects.
+  own: (project) => ({ groupIds: [], projectIds: [project.id] }),
+  owner: (project) => ({ projectId: project.id }),
+}
 
-  app.get('/groups/:id/labels/:label_id', { schema: { params: LabelParams, querystring: ShowQuery } }, async (request) => {
-    const group = loadGroup(request, request.params.id)
-    const label = requireLabel(request, groupLabelScope(request, group, groupFlags(request.query)), request.params.label_id)
-    return one(request, label, false)
-  })
-
-  app.post('/groups/:id/labels', { schema: { params: IdParams, body: CreateBody } }, async (request, reply) => {
+/** The label routes of a group or a project, alike but for where their labels live. */
+function labelRoutes<C>(place: LabelContainer<C>): FastifyPluginAsyncTypebox {
+  // Group labels have no priority (GitLab prioritises labels per project): a given one is ignored.
+  const params = <T extends object>(body: T): T => (place.forProject ? body : { ...body, priority: undefined })
+  const managed = (request: FastifyRequest, id: string): C => {
     currentUser(request)
-    const group = loadGroup(request, request.params.id, ADMIN_LABEL)
-    const visible = groupLabelScope(request, group, { includeAncestorGroups: true, includeDescendantGroups: false, onlyGroupLabels: true })
-    const label = createLabel(request, { groupId: group.id }, visible, { ...request.body, priority: undefined })
-    return reply.code(201).send(one(request, label, false))
-  })
-
-  const update = (request: FastifyRequest, group: NamespaceRow, idOrTitle: string, body: Readonly<Record<string, unknown>>): LabelEntity => {
-    const label = ownGroupLabel(request, group, idOrTitle)
-    checkUnmodifiedSince(request, label.updated_at)
-    return one(request, updateLabel(request, label, { ...body, priority: undefined }, false), false)
+    return place.load(request, id, ADMIN_LABEL)
   }
-
-  app.put('/groups/:id/labels/:label_id', { schema: { params: LabelParams, body: UpdateBody } }, async (request) => {
-    currentUser(request)
-    const group = loadGroup(request, request.params.id, ADMIN_LABEL)
-    return update(request, group, request.params.label_id, request.body)
-  })
-
-  app.put('/groups/:id/labels', { schema: { params: IdParams, body: DeprecatedUpdateBody } }, async (request) => {
-    currentUser(request)
-    const group = loadGroup(request, request.params.id, ADMIN_LABEL)
-    return update(request, group, deprecatedName(request.body), request.body)
-  })
-
-  app.delete('/groups/:id/labels/:label_id', { schema: { params: LabelParams } }, async (request, reply) => {
-    currentUser(request)
-    const group = loadGroup(request, request.params.id, ADMIN_LABEL)
-    const label = ownGroupLabel(request, group, request.params.label_id)
+  const update = (request: FastifyRequest, container: C, idOrTitle: string, body: Readonly<Record<string, unknown>>): LabelEntity => {
+    const label = requireLabel(request, place.own(container), idOrTitle)
+    checkUnmodifiedSince(request, label.updated_at)
+    return one(request, updateLabel(request, label, params(body), place.forProject), place.forProject)
+  }
+  const destroy = (request: FastifyRequest, container: C, idOrTitle: string): void => {
+    const label = requireLabel(request, place.own(container), idOrTitle)
     checkUnmodifiedSince(request, label.updated_at)
     destroyLabel(request, label)
-    return reply.code(204).send()
-  })
+  }
+  const base = `/${place.segment}/:id/labels`
 
-  app.delete('/groups/:id/labels', { schema: { params: IdParams, querystring: DeprecatedDeleteQuery } }, async (request, reply) => {
-    currentUser(request)
-    const group = loadGroup(request, request.params.id, ADMIN_LABEL)
-    const label = ownGroupLabel(request, group, deprecatedName(request.query))
-    checkUnmodifiedSince(request, label.updated_at)
-    destroyLabel(request, label)
-    return reply.code(204).send()
-  })
-
-  for (const verb of ['subscribe', 'unsubscribe'] as const) {
-    app.post(`/groups/:id/labels/:label_id/${verb}`, { schema: { params: LabelParams } }, async (request, reply) => {
-      const user = currentUser(request)
-      const group = loadGroup(request, request.params.id)
-      const label = requireLabel(request, groupLabelScope(request, group, groupFlags({})), request.params.label_id)
-      const changed = verb === 'subscribe' ? subscribe(request.server.burrow.db, label.id, user.id) : unsubscribe(request.server.burrow.db, label.id, user.id)
-      if (!changed) throw notModified()
-      return reply.code(201).send(one(request, label, false))
+  return async (app) => {
+    app.get(base, { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {
+      const container = place.load(request, request.params.id)
+      const page = pageOf(request.query as Record<string, unknown>)
+      const scope = place.visible(request, container, request.query)
+      const { rows, total } = listLabels(request.server.burrow.db, scope, request.query.search || undefined, { limit: page.perPage, offset: page.offset })
+      setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
+      return presentLabels(request, rows, { withCounts: request.query.with_counts === true, forProject: place.forProject })
     })
+
+    app.get(`${base}/:label_id`, { schema: { params: LabelParams, querystring: ShowQuery } }, async (request) => {
+      const container = place.load(request, request.params.id)
+      return one(request, requireLabel(request, place.visible(request, container, request.query), request.params.label_id), place.forProject)
+    })
+
+    app.post(base, { schema: { params: IdParams, body: CreateBody } }, async (request, reply) => {
+      const container = managed(request, request.params.id)
+      const label = createLabel(request, place.owner(container), place.visible(request, container, {}), params(request.body))
+      return reply.code(201).send(one(request, label, place.forProject))
+    })
+
+    app.put(`${base}/:label_id`, { schema: { params: LabelParams, body: UpdateBody } }, async (request) => {
+      const container = managed(request, request.params.id)
+      return update(request, container, request.params.label_id, request.body)
+    })
+
+    app.put(base, { schema: { params: IdParams, body: DeprecatedUpdateBody } }, async (request) => {
+      const container = managed(request, request.params.id)
+      return update(request, container, deprecatedName(request.body), request.body)
+    })
+
+    app.delete(`${base}/:label_id`, { schema: { params: LabelParams } }, async (request, reply) => {
+      destroy(request, managed(request, request.params.id), request.params.label_id)
+      return reply.code(204).send()
+    })
+
+    app.delete(base, { schema: { params: IdParams, querystring: DeprecatedDeleteQuery } }, async (request, reply) => {
+      const container = managed(request, request.params.id)
+      destroy(request, container, deprecatedName(request.query))
+      return reply.code(204).send()
+    })
+
+    for (const verb of ['subscribe', 'unsubscribe'] as const) {
+      app.post(`${base}/:label_id/${verb}`, { schema: { params: LabelParams } }, async (request, reply) => {
+        const user = currentUser(request)
+        const container = place.load(request, request.params.id)
+        const label = requireLabel(request, place.visible(request, container, {}), request.params.label_id)
+        const changed = verb === 'subscribe' ? subscribe(request.server.burrow.db, label.id, user.id) : unsubscribe(request.server.burrow.db, label.id, user.id)
+        if (!changed) throw notModified()
+        return reply.code(201).send(one(request, label, place.forProject))
+      })
+    }
   }
 }
 
-const projectLabels: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/projects/:id/labels', { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {
-    const project = loadProject(request, request.params.id)
-    const page = pageOf(request.query as Record<string, unknown>)
-    const scope = projectLabelScope(request, project, request.query.include_ancestor_groups ?? true)
-    const { rows, total } = listLabels(request.server.burrow.db, scope, request.query.search || undefined, { limit: page.perPage, offset: page.offset })
-    setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-    return presentLabels(request, rows, { withCounts: request.query.with_counts === true, forProject: true })
-  })
-
-  app.get('/projects/:id/labels/:label_id', { schema: { params: LabelParams, querystring: ShowQuery } }, async (request) => {
-    const project = loadProject(request, request.params.id)
-    const label = requireLabel(request, projectLabelScope(request, project, request.query.include_ancestor_groups ?? true), request.params.label_id)
-    return one(request, label, true)
-  })
-
-  app.post('/projects/:id/labels', { schema: { params: IdParams, body: CreateBody } }, async (request, reply) => {
-    currentUser(request)
-    const project = loadProject(request, request.params.id, ADMIN_LABEL)
-    const label = createLabel(request, { projectId: project.id }, projectLabelScope(request, project), request.body)
-    return reply.code(201).send(one(request, label, true))
-  })
-
-  const update = (request: FastifyRequest, project: ProjectRow, idOrTitle: string, body: Readonly<Record<string, unknown>>): LabelEntity => {
-    const label = ownProjectLabel(request, project, idOrTitle)
-    checkUnmodifiedSince(request, label.updated_at)
-    return one(request, updateLabel(request, label, body, true), true)
-  }
-
-  app.put('/projects/:id/labels/:label_id', { schema: { params: LabelParams, body: UpdateBody } }, async (request) => {
-    currentUser(request)
-    const project = loadProject(request, request.params.id, ADMIN_LABEL)
-    return update(request, project, request.params.label_id, request.body)
-  })
-
-  app.put('/projects/:id/labels', { schema: { params: IdParams, body: DeprecatedUpdateBody } }, async (request) => {
-    currentUser(request)
-    const project = loadProject(request, request.params.id, ADMIN_LABEL)
-    return update(request, project, deprecatedName(request.body), request.body)
-  })
-
-  app.delete('/projects/:id/labels/:label_id', { schema: { params: LabelParams } }, async (request, reply) => {
-    currentUser(request)
-    const project = loadProject(request, request.params.id, ADMIN_LABEL)
-    const label = ownProjectLabel(request, project, request.params.label_id)
-    checkUnmodifiedSince(request, label.updated_at)
-    destroyLabel(request, label)
-    return reply.code(204).send()
-  })
-
-  app.delete('/projects/:id/labels', { schema: { params: IdParams, querystring: DeprecatedDeleteQuery } }, async (request, reply) => {
-    currentUser(request)
-    const project = loadProject(request, request.params.id, ADMIN_LABEL)
-    const label = ownProjectLabel(request, project, deprecatedName(request.query))
-    checkUnmodifiedSince(request, label.updated_at)
-    destroyLabel(request, label)
-    return reply.code(204).send()
-  })
-
-  for (const verb of ['subscribe', 'unsubscribe'] as const) {
-    app.post(`/projects/:id/labels/:label_id/${verb}`, { schema: { params: LabelParams } }, async (request, reply) => {
-      const user = currentUser(request)
-      const project = loadProject(request, request.params.id)
-      const label = requireLabel(request, projectLabelScope(request, project), request.params.label_id)
-      const changed = verb === 'subscribe' ? subscribe(request.server.burrow.db, label.id, user.id) : unsubscribe(request.server.burrow.db, label.id, user.id)
-      if (!changed) throw notModified()
-      return reply.code(201).send(one(request, label, true))
-    })
-  }
-
+/** Promotion of a project label to its group's, a project route only. */
+const labelPromotion: FastifyPluginAsyncTypebox = async (app) => {
   app.put('/projects/:id/labels/:label_id/promote', { schema: { params: LabelParams } }, async (request) => {
     currentUser(request)
     const project = loadProject(request, request.params.id, ADMIN_LABEL)
-    const label = ownProjectLabel(request, project, request.params.label_id)
+    const label = requireLabel(request, PROJECT.own(project), request.params.label_id)
     const ns = findNamespaceById(request.server.burrow.db, project.namespace_id)
     if (!ns || ns.kind !== 'group') throw apiMessage(400, 'Failed to promote project label to group label')
     // The label becomes the group's: promoting needs the right to manage the group's labels too.
@@ -238,8 +197,9 @@ const projectLabels: FastifyPluginAsyncTypebox = async (app) => {
 
 /** Group and project label routes. */
 const labels: FastifyPluginAsyncTypebox = async (app) => {
-  await app.register(groupLabels)
-  await app.register(projectLabels)
+  await app.register(labelRoutes(GROUP))
+  await app.register(labelRoutes(PROJECT))
+  await app.register(labelPromotion)
 }
 
 export default labels
