@@ -71,6 +71,21 @@ describe('IssueFilterBar', () => {
     expect(toIssueListParams(lastUpdate(wrapper))['not[labels]']).toBe('bug')
   })
 
+  it('sets the milestone, assignee and author from their own lists, each shown with its value', () => {
+    const wrapper = mountBar({ ...DEFAULT_ISSUE_FILTER, milestone: 'v1.0', author: 'alice' })
+    const select = (testid: string) => wrapper.findAllComponents(NSelect).find((c) => c.attributes('data-testid') === testid)
+    expect(select('filter-milestone')?.props('value')).toBe('v1.0')
+    expect(select('filter-assignee')?.props('value')).toBeNull()
+    expect(select('filter-author')?.props('value')).toBe('alice')
+    expect((select('filter-milestone')?.props('options') as { value: string }[]).map((o) => o.value)).toEqual(['None', 'Any', 'v1.0'])
+    expect((select('filter-assignee')?.props('options') as { value: string }[]).map((o) => o.value)).toEqual(['None', 'Any', 'alice'])
+    expect((select('filter-author')?.props('options') as { value: string }[]).map((o) => o.value)).toEqual(['alice'])
+    select('filter-assignee')?.vm.$emit('update:value', 'alice')
+    expect(lastUpdate(wrapper)).toEqual({ ...DEFAULT_ISSUE_FILTER, milestone: 'v1.0', author: 'alice', assignee: 'alice' })
+    select('filter-milestone')?.vm.$emit('update:value', null)
+    expect(lastUpdate(wrapper).milestone).toBeNull()
+  })
+
   it('summarises the filter for assistive technology', () => {
     expect(mountBar({ ...DEFAULT_ISSUE_FILTER, labels: ['bug'] }).attributes('aria-label')).toBe('Issue filter: Open · ~bug · created at ↓')
   })
