@@ -128,7 +128,7 @@ describe('the core killed during replay', () => {
     expect((issue.time_stats as Json).total_time_spent).toBe(1200)
   })
 
-  it('killed while a comment had not reached the server: after a restart it is looked for, not found, and sent exactly once', async () => {
+  it('killed while a comment had not reached the server: after a restart it is looked for and not found, left for the user, and a retry sends it exactly once', async () => {
     const iid = (await w.cachedIssue()).iid as number
     w.proxy.mode = 'hold-requests'
     w.proxy.only = (l) => l.includes('/notes')
@@ -142,6 +142,16 @@ describe('the core killed during replay', () => {
     const second = startChild(w)
     await second.waitFor((l) => l.idle === true)
     await kill(second)
+    // Not sent again on its own: a comment still on its way into the server would land twice.
+    expect(posts(`/issues/${iid}/notes`)).toBe(0)
+    const entry = new OutboxStore(w.cache.db).list({ accountId: w.account.id }).at(-1)
+    expect(entry).toMatchObject({ state: 'failed', status: null, reason: 'The comment was not on the server. It did not take effect: send it again, or discard it.' })
+
+    const outbox = await w.restart()
+    await outbox.retry(entry!.id)
+    await outbox.idle()
+    expect(outbox.get(entry!.id).state).toBe('done')
+    await outbox.dispose()
     expect(posts(`/issues/${iid}/notes`)).toBe(1)
     expect(await notesOf(iid)).toEqual(['never left'])
   })

@@ -55,18 +55,41 @@ describe('a write whose response was lost', () => {
     expect(shown?.discussions.flatMap((d) => d.notes.map((n) => ({ body: n.data.body, pending: n.pending })))).toEqual([{ body: 'did this arrive?', pending: false }])
   })
 
-  it('a comment that never reached the server is looked for first, then sent once', async () => {
+  it('a comment that never reached the server is looked for, found missing and left for the user to send again: sent once on retry', async () => {
     const iid = (await w.cachedIssue()).iid as number
     const id = await lost(iid, { kind: 'comment', body: 'lost on the way' }, 'hold-requests', (l) => l.includes('/notes'))
     expect(posts(`/issues/${iid}/notes`)).toBe(0)
 
     await w.goOnline()
-    expect(await w.until(id)).toMatchObject({ state: 'done', attempts: 2 })
-    // The check read the notes before the one new POST.
+    // A comment could still be on its way into the server (a timed-out request it is still handling): not resent on its own.
+    expect(await w.until(id)).toMatchObject({ state: 'failed', status: null, attempts: 1, reason: 'The comment was not on the server. It did not take effect: send it again, or discard it.' })
     const reads = w.proxy.forwarded.filter((l) => l.startsWith(`GET /api/v4/projects/${w.project.id}/issues/${iid}/notes`))
     expect(reads).toHaveLength(1)
+    expect(posts(`/issues/${iid}/notes`)).toBe(0)
+    // Off the item until the user sends it again.
+    const shown = w.reader.detail(w.account.id, 'issue', { parentId: w.project.id, iid })
+    expect(shown?.discussions.flatMap((d) => d.notes.map((n) => n.data.body))).not.toContain('lost on the way')
+
+    await w.outbox.retry(id)
+    expect(await w.until(id)).toMatchObject({ state: 'done', attempts: 2 })
     expect(posts(`/issues/${iid}/notes`)).toBe(1)
     expect((await notesOf(iid)).map((n) => n.body)).toEqual(['lost on the way'])
+  })
+
+  it('spent time the server never recorded is left for the user to send again, not added on its own', async () => {
+    const iid = (await w.cachedIssue()).iid as number
+    const id = await lost(iid, { kind: 'add-spent-time', seconds: 900 }, 'hold-requests', (l) => l.includes('/add_spent_time'))
+    await w.goOnline()
+    expect(await w.until(id)).toMatchObject({ state: 'failed', reason: 'The server had not recorded this time. It did not take effect: send it again, or discard it.' })
+    expect(posts(`/issues/${iid}/add_spent_time`)).toBe(0)
+  })
+
+  it('an update the server never got is read back as missing and sent on its own: setting a value twice lands once', async () => {
+    const iid = (await w.cachedIssue({ title: 'Not yet' })).iid as number
+    const id = await lost(iid, { kind: 'update', changes: { title: 'Now' } }, 'hold-requests', (l) => l.startsWith('PUT'))
+    await w.goOnline()
+    expect(await w.until(id)).toMatchObject({ state: 'done', attempts: 2, reason: 'The server did not have these changes. Sent again after the check.' })
+    expect(((await w.api('GET', `/projects/${w.project.id}/issues/${iid}`)).body as Json).title).toBe('Now')
   })
 
   it('the same text posted twice on purpose stays twice: a found note is claimed by one entry only', async () => {
@@ -75,6 +98,9 @@ describe('a write whose response was lost', () => {
     expect((await w.until(first.id)).state).toBe('done')
     const id = await lost(iid, { kind: 'comment', body: '+1' }, 'hold-requests', (l) => l.includes('/notes'))
     await w.goOnline()
+    // The first one's note is claimed by it: this one is not taken for found.
+    expect((await w.until(id)).state).toBe('failed')
+    await w.outbox.retry(id)
     expect((await w.until(id)).state).toBe('done')
     expect((await notesOf(iid)).map((n) => n.body)).toEqual(['+1', '+1'])
   })

@@ -198,7 +198,7 @@ describe('writes the server refuses', () => {
     const edit = await w.outbox.enqueue(guestAccount.id, issueTarget(iid), { kind: 'update', changes: { title: 'Renamed by a guest' } })
     const later = await w.outbox.enqueue(guestAccount.id, issueTarget(iid), { kind: 'comment', body: 'after the rename' })
     const failed = await w.until(edit.id)
-    expect(failed).toMatchObject({ state: 'failed', status: 403, reason: '403 Forbidden (HTTP 403)' })
+    expect(failed).toMatchObject({ state: 'failed', status: 403, reason: 'The server does not allow this change: “403 Forbidden”. The project may be archived or the discussion locked, or your role changed.' })
     expect(w.outbox.get(later.id)).toMatchObject({ state: 'queued', blockedBy: edit.id })
     expect(w.reader.detail(guestAccount.id, 'issue', { parentId: w.project.id, iid })?.item.data.title).toBe('Owned by Olive')
     expect((await serverIssue(iid)).title).toBe('Owned by Olive')
@@ -218,6 +218,7 @@ describe('writes the server refuses', () => {
     const reply = await w.outbox.enqueue(w.account.id, issueTarget(iid), { kind: 'reply', discussionId: 'f'.repeat(40), body: 'into the void' })
     const next = await w.outbox.enqueue(w.account.id, issueTarget(iid), { kind: 'comment', body: 'a plain comment' })
     expect(await w.until(reply.id)).toMatchObject({ state: 'failed', status: 404 })
+    expect(w.outbox.get(reply.id).reason).toMatch(/^The server no longer has what this change is for: “404 .*”\. The issue \(or its thread\) may have been deleted or moved/)
     expect(w.outbox.get(next.id).blockedBy).toBe(reply.id)
 
     expect(w.outbox.discard(reply.id)).toMatchObject({ state: 'discarded', reason: 'Discarded.' })

@@ -18,9 +18,9 @@ const ENTRIES: OutboxEntry[] = [
   { ...base, id: 4, target: { type: 'issue', projectId: 5, iid: 14 }, mutation: { kind: 'update', changes: { add_labels: ['bug'] } }, state: 'queued', attempts: 0 },
 ]
 
-async function mountOutbox() {
+async function mountOutbox(entries: readonly OutboxEntry[] = ENTRIES) {
   const transport = fakeTransport({
-    'outbox:list': { ok: true, result: ENTRIES },
+    'outbox:list': { ok: true, result: entries },
     'outbox:retry': (id) => ({ ok: true, result: { ...ENTRIES[0], id: id as number, state: 'queued' } }),
     'outbox:discard': (id) => ({ ok: true, result: { ...ENTRIES[0], id: id as number, state: 'discarded' } }),
     'outbox:resolve': (id) => ({ ok: true, result: { ...ENTRIES[0], id: id as number, state: 'queued' } }),
@@ -71,5 +71,13 @@ describe('OutboxView', () => {
     expect(calls(transport, 'outbox:discard')).toEqual([[3]])
     // An unknown outcome is checked against the server, never sent again blindly: no Retry there.
     expect(button('unknown-outcome', 'Retry')).toBeUndefined()
+  })
+
+  it('a refused write once discarded reads as discarded, without the refusal’s HTTP status', async () => {
+    const discarded: OutboxEntry = { ...base, id: 5, target: { type: 'issue', projectId: 5, iid: 15 }, mutation: { kind: 'update', changes: { add_labels: ['bug'] } }, state: 'discarded', reason: 'Discarded.', status: 403 }
+    const { wrapper } = await mountOutbox([discarded])
+    const entry = wrapper.get('[data-testid="outbox-entry"]')
+    expect(entry.attributes('data-state')).toBe('discarded')
+    expect(entry.get('.outbox-view__reason').text()).toBe('Discarded.')
   })
 })

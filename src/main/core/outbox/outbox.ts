@@ -44,6 +44,12 @@ const WRITE_KINDS_WITH_BASE: ReadonlySet<Mutation['kind']> = new Set(['update', 
 
 const NEVER_SENT = new Set(['refused', 'dns', 'tls'])
 
+/** How an answer got lost, once the request had gone out ("could not reach" would say it never did). */
+const LOST_ANSWER: Partial<Record<NetworkError['failure'], string>> = { reset: 'the connection was cut', timeout: 'timed out', aborted: 'the request was aborted' }
+
+/** Writes that set a state (sending one twice leaves what sending it once does); the others add something each time. */
+const SETS_STATE: ReadonlySet<Mutation['kind']> = new Set(['update', 'time-estimate', 'todo', 'todo-done', 'subscription'])
+
 /** States that hold back later writes of the same item. */
 const STUCK: ReadonlySet<OutboxState> = new Set(['failed', 'conflict', 'unknown-outcome'])
 
@@ -363,7 +369,11 @@ export class Outbox {
       const found = await check(entry, ctx)
       if (found.applied === true) return { state: 'reconciled', reason: found.reason, result: found.result, update: found.update }
       if (found.applied === 'unknown') return { state: 'failed', reason: found.reason, status: null }
-      // Read and found missing: sending it now is a new attempt, not a blind resend.
+      // Read and found missing. A comment or spent time could still be on its way into the
+      // server (a timed-out request it is still handling): sent again on its own, it could land
+      // twice. The user, who can look at the item, decides (retry sends it as a new attempt).
+      if (!SETS_STATE.has(entry.mutation.kind)) return { state: 'failed', reason: `${found.reason} It did not take effect: send it again, or discard it.`, status: null }
+      // A write that sets state lands once however often it is sent: sending it now is a new attempt, not a blind resend.
       const outcome = await send(entry, ctx)
       return outcome.state === 'done' ? { ...outcome, reason: `${found.reason} Sent again after the check.` } : outcome
     }
@@ -380,7 +390,7 @@ export class Outbox {
     }
     if (error instanceof NetworkError) {
       if (sending && (error.outcomeUnknown || !NEVER_SENT.has(error.failure))) {
-        return { state: 'unknown-outcome', reason: `${error.message}. The answer was lost: the server will be read to see whether it took effect.` }
+        return { state: 'unknown-outcome', reason: `Sent, but the answer was lost (${LOST_ANSWER[error.failure] ?? error.message}): the server will be read to see whether it took effect.` }
       }
       return { state: entry.state === 'unknown-outcome' ? 'unknown-outcome' : 'queued', reason: `${error.message}. Waiting for the connection.`, offline: true }
     }
@@ -393,7 +403,7 @@ export class Outbox {
         if (sending && isPost(entry.mutation)) return { state: 'unknown-outcome', reason: `The server failed (HTTP ${error.status}) while handling it; it will be read to see whether it took effect.` }
         return { state: entry.state === 'unknown-outcome' ? 'unknown-outcome' : 'queued', reason: `The server failed (HTTP ${error.status}); trying again later.`, retryAfterMs }
       }
-      return { state: 'failed', reason: `${error.message} (HTTP ${error.status})`, status: error.status }
+      return { state: 'failed', reason: refusalReason(error, entry.target), status: error.status }
     }
     const message = error instanceof Error ? error.message : String(error)
     if (sending) return { state: 'unknown-outcome', reason: `${message}. The server will be read to see whether it took effect.` }
@@ -492,6 +502,28 @@ export class Outbox {
         /* a broken listener must not stop the others */
       }
     }
+  }
+}
+
+/**
+ * Why the server refused a write (a 4xx), in the user's terms and with the server's own words:
+ * GitLab's bodies are often only the status line ("403 Forbidden"), which says nothing of the cause.
+ */
+export function refusalReason(error: ApiError, target: OutboxTarget): string {
+  const said = `“${error.message}”`
+  const what = target.type === 'todo' ? 'to-do' : target.type === 'issue' ? 'issue' : 'merge request'
+  switch (error.status) {
+    case 403:
+      return `The server does not allow this change: ${said}. The project may be archived or the discussion locked, or your role changed.`
+    case 404:
+      return `The server no longer has what this change is for: ${said}. The ${what} (or its thread) may have been deleted or moved, or you can no longer see it.`
+    case 400:
+    case 422:
+      return `The server refused this change as invalid: ${said}.`
+    case 409:
+      return `The server refused this change as conflicting with its state: ${said}.`
+    default:
+      return `The server refused this change: ${said}.`
   }
 }
 
