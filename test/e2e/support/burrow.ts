@@ -10,6 +10,15 @@ export interface RunningBurrow extends Launched {
   setOnline(online: boolean): Promise<void>
   /** Stops the Burrow Server process, or starts it again on the same port and data dir (demo launches only). */
   setServerRunning(running: boolean): Promise<void>
+  /**
+   * Arms the proxy (demo launches only) to cut the next `method` request whose path contains
+   * `pathPart`: before it reaches the server (`request`), or after the server answered, the
+   * answer lost (`response`); either way the proxy then goes offline until `setOnline(true)`.
+   * Resolves once armed; `dropped()` resolves with `METHOD /path` once it has struck.
+   */
+  armDrop(drop: 'request' | 'response', method: string, pathPart: string): Promise<void>
+  /** Waits until the armed drop has struck (and the proxy is offline); its request line. */
+  dropped(): Promise<string>
   stop(): Promise<void>
 }
 
@@ -47,10 +56,24 @@ export async function launchBurrow(options: { readonly demo?: boolean; readonly 
       await new Promise((r) => setTimeout(r, 50))
     }
   }
+  const drops = (): number => stdout.split('\ndropped ').length - 1
+  let dropsBefore = 0
   return {
     ...launched,
     setOnline: (online) => command(online ? 'online' : 'offline', 10_000),
     setServerRunning: (running) => command(running ? 'server-start' : 'server-stop', running ? 120_000 : 20_000),
+    async armDrop(drop, method, pathPart) {
+      dropsBefore = drops()
+      await command(`drop-${drop} ${method} ${pathPart}`, 10_000)
+    },
+    async dropped() {
+      const deadline = Date.now() + 30_000
+      while (drops() === dropsBefore) {
+        if (Date.now() > deadline) throw new Error(`the armed drop did not strike within 30 s:\n${output.slice(-2000)}`)
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      return stdout.split('\ndropped ').at(-1)?.split('\n')[0] ?? ''
+    },
     async stop() {
       if (child.exitCode !== null) return
       const exited = new Promise((r) => child.once('exit', r))

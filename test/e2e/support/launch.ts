@@ -13,6 +13,12 @@
  * `online` cut and restore a TCP proxy between core and the server (a dropped network);
  * `server-stop` and `server-start` stop the server process (SIGTERM) and start it again on the
  * same port and data dir (the instance going away and coming back).
+ * `drop-response METHOD PATH-PART` arms the proxy for the next request whose method is METHOD
+ * and whose path contains PATH-PART: it reaches the server, which handles it and answers, but
+ * the answer is not passed on: the connection is cut and the proxy goes offline, as a link that
+ * fails mid-request (so the app's state can be looked at before `online`). `drop-request
+ * METHOD PATH-PART` cuts the connection the same way before the request reaches the server.
+ * Each prints `dropped METHOD PATH` once it has struck.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -152,15 +158,31 @@ async function demoUserToken(url: string): Promise<Launched['user']> {
   return { username: amara.username, name: amara.name, password: '', token: pat.token }
 }
 
+/** A request to cut off at the proxy: before it reaches the server, or after, its answer lost. */
+interface DropRule {
+  readonly drop: 'request' | 'response'
+  readonly method: string
+  readonly pathPart: string
+}
+
+// A request line at the start of a chunk or after the previous message's end; the test proxy
+// reads no further into HTTP than that.
+const REQUEST_LINE = /(?:^|\r\n)([A-Z]+) (\S+) HTTP\/1\.[01]\r\n/
+
 /**
  * The instance as an account sees it through a proxy: going "offline" closes the port and cuts
  * every open connection, as a dropped network does; "online" listens on the same port again.
+ * An armed DropRule cuts one matching request (or its answer) and takes the proxy offline.
  */
-async function startProxy(targetPort: number): Promise<{ url: string; setOnline(online: boolean): Promise<void>; close(): Promise<void> }> {
+async function startProxy(targetPort: number): Promise<{ url: string; setOnline(online: boolean): Promise<void>; arm(rule: DropRule): void; close(): Promise<void> }> {
   const sockets = new Set<Socket>()
+  let armed: DropRule | null = null
   const track = (s: Socket): void => {
     sockets.add(s)
     s.once('close', () => sockets.delete(s))
+  }
+  const struck = (line: string): void => {
+    void setOnline(false).then(() => process.stdout.write(`dropped ${line}\n`))
   }
   const make = (): Server =>
     createServer((client) => {
@@ -169,7 +191,36 @@ async function startProxy(targetPort: number): Promise<{ url: string; setOnline(
       track(upstream)
       client.on('error', () => upstream.destroy())
       upstream.on('error', () => client.destroy())
-      client.pipe(upstream).pipe(client)
+      // The answer to drop on this connection: its request line, once the request has gone upstream.
+      let dropAnswerOf: string | null = null
+      client.on('data', (chunk: Buffer) => {
+        const rule = armed
+        const request = rule === null ? null : REQUEST_LINE.exec(chunk.toString('latin1'))
+        if (rule !== null && request !== null && request[1] === rule.method && request[2].includes(rule.pathPart)) {
+          armed = null
+          const line = `${request[1]} ${request[2]}`
+          if (rule.drop === 'request') {
+            client.destroy()
+            upstream.destroy()
+            struck(line)
+            return
+          }
+          dropAnswerOf = line
+        }
+        upstream.write(chunk)
+      })
+      upstream.on('data', (chunk: Buffer) => {
+        if (dropAnswerOf === null) {
+          client.write(chunk)
+          return
+        }
+        // The server has handled the request and is answering: the answer is lost on the way.
+        client.destroy()
+        upstream.destroy()
+        struck(dropAnswerOf)
+      })
+      client.on('end', () => upstream.end())
+      upstream.on('end', () => client.end())
     })
   const listen = (s: Server, port: number): Promise<number> =>
     new Promise((resolve, reject) => {
@@ -187,13 +238,17 @@ async function startProxy(targetPort: number): Promise<{ url: string; setOnline(
     for (const s of sockets) s.destroy()
     if (current) await new Promise<void>((resolve) => current.close(() => resolve()))
   }
+  async function setOnline(online: boolean): Promise<void> {
+    if (!online) return stop()
+    if (proxy !== null) return
+    proxy = make()
+    await listen(proxy, port)
+  }
   return {
     url: `http://127.0.0.1:${port}`,
-    async setOnline(online) {
-      if (!online) return stop()
-      if (proxy !== null) return
-      proxy = make()
-      await listen(proxy, port)
+    setOnline,
+    arm(rule) {
+      armed = rule
     },
     close: stop,
   }
@@ -207,6 +262,13 @@ if (proxy) {
     if (command === 'offline' || command === 'online') void proxy.setOnline(command === 'online').then(done)
     else if (command === 'server-stop') void serverProcess?.stop().then(done)
     else if (command === 'server-start') void serverProcess?.start().then(done, (error: unknown) => process.stderr.write(`${String(error)}\n`))
+    else {
+      const [verb, method, pathPart] = command.split(/\s+/)
+      if ((verb === 'drop-request' || verb === 'drop-response') && method !== undefined && pathPart !== undefined) {
+        proxy.arm({ drop: verb === 'drop-request' ? 'request' : 'response', method, pathPart })
+        done()
+      }
+    }
   })
 }
 
