@@ -27,14 +27,12 @@ import { todayIso } from '../entities/milestone'
 import { apiMessage, forbidden, invalidParam, missingParam, notFound, paramError, unauthorized, validationFailed } from '../http/errors'
 import { loadGroup } from '../http/resolve'
 import { recordEvent } from './events'
-import { canAdminIssues, canReadIssue, labelList, presentIssues, updateIssue } from './issues'
+import { canAdminIssues, canReadIssue, dateParam, descriptionOf, editColumns, labelList, presentIssues, titleOf, updateIssue } from './issues'
 import type { Noteable } from './notes'
 import { epicCommandAvailable, executeEpicQuickActions } from './quick-actions'
 import { isSubscribed } from './subscriptions'
 import { addSystemNote, epicSnapshot, epicTarget, finishNotesCopy, issueTarget, noteEpicIssue, recordCreation, recordUpdate } from './system-notes'
 
-// GitLab's limit on epic descriptions (1 MiB of characters).
-export const EPIC_DESCRIPTION_MAX = 1_048_576
 // GitLab's default colour for labels created on the fly.
 const NEW_LABEL_COLOR = '#6699cc'
 // Multi-level epics nest at most this deep, counting the top-level epic.
@@ -180,31 +178,6 @@ function boolOf(raw: unknown): boolean | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined
   if (typeof raw === 'boolean') return raw
   return ['true', '1', 'yes', 't'].includes(String(raw).toLowerCase())
-}
-
-function dateOf(name: string, raw: unknown): string | null | undefined {
-  if (raw === undefined) return undefined
-  if (raw === null || raw === '') return null
-  const text = String(raw)
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
-  const d = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null
-  if (!d || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== text) throw invalidParam(name)
-  return text
-}
-
-function titleOf(raw: unknown): string {
-  const title = String(raw).trim()
-  if (title === '') throw validationFailed({ title: ["can't be blank"] })
-  if (title.length > 255) throw validationFailed({ title: ['is too long (maximum is 255 characters)'] })
-  return title
-}
-
-function descriptionOf(raw: unknown): string | null | undefined {
-  if (raw === undefined) return undefined
-  if (raw === null) return null
-  const text = String(raw)
-  if (text.length > EPIC_DESCRIPTION_MAX) throw validationFailed({ description: [`is too long (maximum is ${EPIC_DESCRIPTION_MAX} characters)`] })
-  return text
 }
 
 function datetimeOf(name: string, raw: unknown): string | undefined {
@@ -355,13 +328,8 @@ export function updateEpic(db: Db, epic: EpicRow, changes: EpicChanges, actorId:
     resolveTodosForTarget(db, actorId, 'Epic', epic.id)
     const before = epicSnapshot(db, epic.id)
     const now = nowIso()
-    const cols: { -readonly [K in keyof EpicColumnChanges]: EpicColumnChanges[K] } = { updated_at: changes.updatedAt ?? now }
-    if (changes.title !== undefined && changes.title !== epic.title) cols.title = changes.title
-    if (changes.description !== undefined && changes.description !== epic.description) cols.description = changes.description
-    if (cols.title !== undefined || cols.description !== undefined) {
-      cols.last_edited_at = now
-      cols.last_edited_by_id = actorId
-    }
+    const { columns, transition } = editColumns(epic, changes, actorId, now)
+    const cols: { -readonly [K in keyof EpicColumnChanges]: EpicColumnChanges[K] } = { updated_at: changes.updatedAt ?? now, ...columns }
     const confidential = changes.confidential ?? epic.confidential === 1
     if (changes.confidential !== undefined) {
       if (changes.confidential && epic.confidential === 0) {
@@ -389,14 +357,6 @@ export function updateEpic(db: Db, epic: EpicRow, changes: EpicChanges, actorId:
     if (changes.startDateFixed !== undefined) cols.start_date_fixed = changes.startDateFixed
     if (changes.dueDateIsFixed !== undefined) cols.due_date_is_fixed = changes.dueDateIsFixed ? 1 : 0
     if (changes.dueDateFixed !== undefined) cols.due_date_fixed = changes.dueDateFixed
-    let transition: 'closed' | 'reopened' | null = null
-    if (changes.stateEvent === 'close' && epic.state === 'opened') {
-      Object.assign(cols, { state: 'closed', closed_at: now, closed_by_id: actorId })
-      transition = 'closed'
-    } else if (changes.stateEvent === 'reopen' && epic.state === 'closed') {
-      Object.assign(cols, { state: 'opened', closed_at: null, closed_by_id: null })
-      transition = 'reopened'
-    }
     if (changes.labels !== undefined || changes.addLabels !== undefined || changes.removeLabels !== undefined) {
       const current = epicLabelsOf(db, [epic.id]).get(epic.id) ?? []
       let labels = changes.labels !== undefined ? resolveEpicLabels(db, epic.group_id, changes.labels, true) : current
@@ -517,9 +477,9 @@ export function createEpicFromParams(request: FastifyRequest, group: NamespaceRo
     parentId: parentParam(request, p.parent_id) ?? null,
     startDateIsFixed: boolOf(p.start_date_is_fixed) ?? false,
     // start_date / end_date are the deprecated spellings of the fixed dates.
-    startDateFixed: dateOf('start_date_fixed', p.start_date_fixed ?? p.start_date) ?? null,
+    startDateFixed: dateParam('start_date_fixed', p.start_date_fixed ?? p.start_date) ?? null,
     dueDateIsFixed: boolOf(p.due_date_is_fixed) ?? false,
-    dueDateFixed: dateOf('due_date_fixed', p.due_date_fixed ?? p.end_date) ?? null,
+    dueDateFixed: dateParam('due_date_fixed', p.due_date_fixed ?? p.end_date) ?? null,
     createdAt: mayChooseDates(request, group) ? datetimeOf('created_at', p.created_at) : undefined,
   })
 }
@@ -546,9 +506,9 @@ export function updateEpicFromParams(request: FastifyRequest, group: NamespaceRo
     removeLabels: labelList(p.remove_labels),
     parentId: parentParam(request, p.parent_id),
     startDateIsFixed: boolOf(p.start_date_is_fixed),
-    startDateFixed: dateOf('start_date_fixed', p.start_date_fixed !== undefined ? p.start_date_fixed : p.start_date),
+    startDateFixed: dateParam('start_date_fixed', p.start_date_fixed !== undefined ? p.start_date_fixed : p.start_date),
     dueDateIsFixed: boolOf(p.due_date_is_fixed),
-    dueDateFixed: dateOf('due_date_fixed', p.due_date_fixed !== undefined ? p.due_date_fixed : p.end_date),
+    dueDateFixed: dateParam('due_date_fixed', p.due_date_fixed !== undefined ? p.due_date_fixed : p.end_date),
     updatedAt: mayChooseDates(request, group) ? datetimeOf('updated_at', p.updated_at) : undefined,
   }, user.id)
 }

@@ -153,7 +153,8 @@ export function labelList(raw: unknown): string[] | undefined {
   return out
 }
 
-function dateParam(name: string, raw: unknown): string | null | undefined {
+/** A `YYYY-MM-DD` parameter: undefined when absent, null when cleared (null or ''), 400 when not a real date. */
+export function dateParam(name: string, raw: unknown): string | null | undefined {
   if (raw === undefined) return undefined
   if (raw === null || raw === '') return null
   const text = String(raw)
@@ -184,10 +185,11 @@ function issueTypeParam(raw: unknown): IssueType | undefined {
   return raw as IssueType
 }
 
-// GitLab's limit on issue descriptions (1 MiB of characters).
+// GitLab's limit on the descriptions of issues and epics (1 MiB of characters).
 const MAX_DESCRIPTION = 1_048_576
 
-function descriptionOf(raw: unknown): string | null | undefined {
+/** A description parameter of an issue or epic: undefined when absent, 400 over GitLab's length limit. */
+export function descriptionOf(raw: unknown): string | null | undefined {
   if (raw === undefined) return undefined
   if (raw === null) return null
   const text = String(raw)
@@ -195,7 +197,8 @@ function descriptionOf(raw: unknown): string | null | undefined {
   return text
 }
 
-function titleOf(raw: unknown): string {
+/** A title parameter of an issue or epic, trimmed: 400 when blank or over 255 characters, as GitLab validates it. */
+export function titleOf(raw: unknown): string {
   const title = String(raw).trim()
   if (title === '') throw validationFailed({ title: ["can't be blank"] })
   if (title.length > 255) throw validationFailed({ title: ['is too long (maximum is 255 characters)'] })
@@ -388,6 +391,40 @@ export function changesFromParams(request: FastifyRequest, project: ProjectRow, 
   }
 }
 
+/** The columns of an issue or epic that an edit of its title, description or state sets. */
+export interface EditColumns {
+  title?: string
+  description?: string | null
+  last_edited_at?: string
+  last_edited_by_id?: number
+  state?: 'opened' | 'closed'
+  closed_at?: string | null
+  closed_by_id?: number | null
+}
+
+/**
+ * What an edit of an issue's or epic's title, description or state writes, as GitLab writes it:
+ * the item is marked last edited (by whom, when) only when its title or description changes, and
+ * closing records who closed it. `transition` names the state event to record, if any.
+ */
+export function editColumns(
+  row: { readonly title: string; readonly description: string | null; readonly state: string },
+  changes: { readonly title?: string; readonly description?: string | null; readonly stateEvent?: 'close' | 'reopen' },
+  actorId: number,
+  now: string,
+): { readonly columns: EditColumns; readonly transition: 'closed' | 'reopened' | null } {
+  const columns: EditColumns = {}
+  if (changes.title !== undefined && changes.title !== row.title) columns.title = changes.title
+  if (changes.description !== undefined && changes.description !== row.description) columns.description = changes.description
+  if (columns.title !== undefined || columns.description !== undefined) {
+    columns.last_edited_at = now
+    columns.last_edited_by_id = actorId
+  }
+  if (changes.stateEvent === 'close' && row.state === 'opened') return { columns: { ...columns, state: 'closed', closed_at: now, closed_by_id: actorId }, transition: 'closed' }
+  if (changes.stateEvent === 'reopen' && row.state === 'closed') return { columns: { ...columns, state: 'opened', closed_at: null, closed_by_id: null }, transition: 'reopened' }
+  return { columns, transition: null }
+}
+
 /**
  * Applies changes to an issue: state transitions record `closed`/`reopened` events, new assignees
  * get `assigned` to-dos, unknown label titles become project labels. Metadata changes by callers
@@ -402,23 +439,10 @@ export function updateIssue(request: FastifyRequest, project: ProjectRow, issue:
     resolveTodosForTarget(db, user.id, 'Issue', issue.id)
     const before = issueSnapshot(db, issue.id)
     const now = nowIso()
-    const cols: { -readonly [K in keyof IssueColumnChanges]: IssueColumnChanges[K] } = { updated_at: changes.updated_at ?? now }
-    if (changes.title !== undefined && changes.title !== issue.title) cols.title = changes.title
-    if (changes.description !== undefined && changes.description !== issue.description) cols.description = changes.description
-    if (cols.title !== undefined || cols.description !== undefined) {
-      cols.last_edited_at = now
-      cols.last_edited_by_id = user.id
-    }
+    const { columns, transition } = editColumns(issue, { title: changes.title, description: changes.description, stateEvent: changes.state_event }, user.id, now)
+    const cols: { -readonly [K in keyof IssueColumnChanges]: IssueColumnChanges[K] } = { updated_at: changes.updated_at ?? now, ...columns }
     if (changes.confidential !== undefined) cols.confidential = changes.confidential ? 1 : 0
     if (changes.issue_type !== undefined) cols.issue_type = changes.issue_type
-    let transition: 'closed' | 'reopened' | null = null
-    if (changes.state_event === 'close' && issue.state === 'opened') {
-      Object.assign(cols, { state: 'closed', closed_at: now, closed_by_id: user.id })
-      transition = 'closed'
-    } else if (changes.state_event === 'reopen' && issue.state === 'closed') {
-      Object.assign(cols, { state: 'opened', closed_at: null, closed_by_id: null })
-      transition = 'reopened'
-    }
     if (admin) {
       if (changes.milestone_id !== undefined) cols.milestone_id = changes.milestone_id
       if (changes.due_date !== undefined) cols.due_date = changes.due_date
