@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { AUTHORIZED_GROUPS_CTE } from '../auth/permissions'
 import type { Db } from './connection'
-import { deleteNoteAwardsOf } from './notes'
 import { nowIso } from './connection'
 import { nextIid } from './internal-ids'
 import { cachedStatement } from './statements'
-import type { Wildcard } from './issues'
+import { deletePolymorphicReferences, POLYMORPHIC_REFERENCES, type Wildcard } from './issues'
 import type { LabelRow } from './labels'
 import type { NamespaceRow } from './rows'
 
@@ -123,7 +122,7 @@ export function deleteEpicRowsOfGroups(db: Db, groupIds: readonly number[]): voi
   const epics = "SELECT id FROM epics WHERE group_id IN (SELECT value FROM json_each(@groups))"
   const groups = JSON.stringify(groupIds)
   db.prepare(`DELETE FROM award_emoji WHERE awardable_type = 'Note' AND awardable_id IN (SELECT id FROM notes WHERE noteable_type = 'Epic' AND noteable_id IN (${epics}))`).run({ groups })
-  for (const [table, column] of [['label_links', 'target'], ['notes', 'noteable'], ['award_emoji', 'awardable'], ['subscriptions', 'subscribable'], ['todos', 'target']]) {
+  for (const [table, column] of POLYMORPHIC_REFERENCES) {
     db.prepare(`DELETE FROM ${table} WHERE ${column}_type = 'Epic' AND ${column}_id IN (${epics})`).run({ groups })
   }
 }
@@ -133,12 +132,7 @@ export function deleteEpicRowsOfGroups(db: Db, groupIds: readonly number[]): voi
  * key), its children become top-level epics and promoted issues forget it (ON DELETE SET NULL).
  */
 export function deleteEpicRow(db: Db, id: number): void {
-  db.prepare("DELETE FROM label_links WHERE target_type = 'Epic' AND target_id = ?").run(id)
-  deleteNoteAwardsOf(db, 'Epic', id)
-  db.prepare("DELETE FROM notes WHERE noteable_type = 'Epic' AND noteable_id = ?").run(id)
-  db.prepare("DELETE FROM award_emoji WHERE awardable_type = 'Epic' AND awardable_id = ?").run(id)
-  db.prepare("DELETE FROM subscriptions WHERE subscribable_type = 'Epic' AND subscribable_id = ?").run(id)
-  db.prepare("DELETE FROM todos WHERE target_type = 'Epic' AND target_id = ?").run(id)
+  deletePolymorphicReferences(db, 'Epic', id)
   db.prepare('DELETE FROM epics WHERE id = ?').run(id)
 }
 

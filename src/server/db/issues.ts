@@ -181,15 +181,26 @@ export function findProjectMilestoneIdByTitle(db: Db, projectId: number, title: 
   return db.prepare('SELECT id FROM milestones WHERE title = ? AND project_id = ?').pluck().get(title, projectId) as number | undefined
 }
 
-/** Deletes an issue and the polymorphic rows that point at it. */
+/**
+ * The tables whose rows point at an issue or epic polymorphically (`<column>_type` and
+ * `<column>_id`, no foreign key): label links, notes, reactions, subscriptions and to-dos.
+ */
+export const POLYMORPHIC_REFERENCES: readonly (readonly [table: string, column: string])[] = [
+  ['label_links', 'target'], ['notes', 'noteable'], ['award_emoji', 'awardable'], ['subscriptions', 'subscribable'], ['todos', 'target'],
+]
+
+/** Deletes the polymorphic rows that point at an issue or epic, and the reactions to its notes. */
+export function deletePolymorphicReferences(db: Db, type: 'Issue' | 'Epic', id: number): void {
+  deleteNoteAwardsOf(db, type, id)
+  for (const [table, column] of POLYMORPHIC_REFERENCES) {
+    db.prepare(`DELETE FROM ${table} WHERE ${column}_type = ? AND ${column}_id = ?`).run(type, id)
+  }
+}
+
+/** Deletes an issue and the polymorphic rows that point at it (its time logs too). */
 export function deleteIssueRow(db: Db, id: number): void {
-  db.prepare("DELETE FROM label_links WHERE target_type = 'Issue' AND target_id = ?").run(id)
-  deleteNoteAwardsOf(db, 'Issue', id)
-  db.prepare("DELETE FROM notes WHERE noteable_type = 'Issue' AND noteable_id = ?").run(id)
-  db.prepare("DELETE FROM award_emoji WHERE awardable_type = 'Issue' AND awardable_id = ?").run(id)
-  db.prepare("DELETE FROM subscriptions WHERE subscribable_type = 'Issue' AND subscribable_id = ?").run(id)
+  deletePolymorphicReferences(db, 'Issue', id)
   db.prepare("DELETE FROM timelogs WHERE trackable_type = 'Issue' AND trackable_id = ?").run(id)
-  db.prepare("DELETE FROM todos WHERE target_type = 'Issue' AND target_id = ?").run(id)
   db.prepare('DELETE FROM issues WHERE id = ?').run(id)
 }
 
