@@ -15,7 +15,7 @@ import type { MemberRow, NamespaceRow, ProjectRow, UserRow } from '../db/rows'
 import { findNamespaceById, findProjectById } from '../db/namespaces'
 import { forbidden, invalidParam, validationFailed } from '../http/errors'
 import { currentUser, loadGroup, loadProject } from '../http/resolve'
-import { recordAudit } from './audit'
+import { recordAudit, type AuditChange } from './audit'
 import { recordEvent } from './events'
 
 /** `groups` or `projects`: the URL family a member route lives under. */
@@ -131,19 +131,24 @@ export function isLastOwner(request: FastifyRequest, source: MemberSource, membe
   return ownerCountWithAncestors(request.server.burrow.db, source.ref.id) <= 1
 }
 
-/** Records the membership side effects shared by add and approve: 'joined' event and audit. */
-function afterJoin(request: FastifyRequest, source: MemberSource, user: UserRow, member: MemberRow): void {
-  const db = request.server.burrow.db
-  if (source.project) recordEvent(db, { authorId: user.id, action: 'joined', projectId: source.project.id })
-  recordAudit(db, request, {
+/** Audits a change to the user's membership of the group or project. */
+function auditMembership(request: FastifyRequest, source: MemberSource, user: UserRow, change: AuditChange): void {
+  recordAudit(request.server.burrow.db, request, {
     entityType: entityType(source),
     entityId: source.ref.id,
     entityPath: source.fullPath,
     targetId: user.id,
     targetType: 'User',
     targetDetails: user.name,
-    change: { add: 'user_access', as: accessLevelName(member.access_level), expiry_to: member.expires_at, member_id: member.id },
+    change,
   })
+}
+
+/** Records the membership side effects shared by add and approve: 'joined' event and audit. */
+function afterJoin(request: FastifyRequest, source: MemberSource, user: UserRow, member: MemberRow): void {
+  const db = request.server.burrow.db
+  if (source.project) recordEvent(db, { authorId: user.id, action: 'joined', projectId: source.project.id })
+  auditMembership(request, source, user, { add: 'user_access', as: accessLevelName(member.access_level), expiry_to: member.expires_at, member_id: member.id })
 }
 
 /**
@@ -166,26 +171,10 @@ export function changeMember(request: FastifyRequest, source: MemberSource, memb
   return db.transaction(() => {
     const updated = updateMember(db, member.id, level, expiresAt)
     if (member.access_level !== level) {
-      recordAudit(db, request, {
-        entityType: entityType(source),
-        entityId: source.ref.id,
-        entityPath: source.fullPath,
-        targetId: user.id,
-        targetType: 'User',
-        targetDetails: user.name,
-        change: { change: 'access_level', from: accessLevelName(member.access_level), to: accessLevelName(level), member_id: member.id },
-      })
+      auditMembership(request, source, user, { change: 'access_level', from: accessLevelName(member.access_level), to: accessLevelName(level), member_id: member.id })
     }
     if (expiresAt !== undefined && expiresAt !== member.expires_at) {
-      recordAudit(db, request, {
-        entityType: entityType(source),
-        entityId: source.ref.id,
-        entityPath: source.fullPath,
-        targetId: user.id,
-        targetType: 'User',
-        targetDetails: user.name,
-        change: { change: 'expires_at', from: member.expires_at ?? 'never expires', to: expiresAt ?? 'never expires', member_id: member.id },
-      })
+      auditMembership(request, source, user, { change: 'expires_at', from: member.expires_at ?? 'never expires', to: expiresAt ?? 'never expires', member_id: member.id })
     }
     return updated
   })()
@@ -213,15 +202,7 @@ export function removeMember(request: FastifyRequest, source: MemberSource, memb
         for (const p of left) recordEvent(db, { authorId: user.id, action: 'left', projectId: p.source_id })
       }
     }
-    recordAudit(db, request, {
-      entityType: entityType(source),
-      entityId: source.ref.id,
-      entityPath: source.fullPath,
-      targetId: user.id,
-      targetType: 'User',
-      targetDetails: user.name,
-      change: { remove: 'user_access', member_id: member.id },
-    })
+    auditMembership(request, source, user, { remove: 'user_access', member_id: member.id })
   })()
 }
 
