@@ -86,16 +86,24 @@ export function useTriage(options: TriageOptions): TriageActions {
     return `${targets.length} ${noun}s`
   }
 
+  function sayRefused(error: unknown): void {
+    const e = toReadableError(error)
+    picker.say('error', `${e.title}: ${e.message}`)
+  }
+
+  /** Waits for every write: a toast names the first refusal, else says `success` (when given). */
+  async function settle(writes: readonly Promise<unknown>[], success: string | null): Promise<void> {
+    const failed = (await Promise.allSettled(writes)).filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+    if (failed.length > 0) sayRefused(failed[0].reason)
+    else if (success !== null) picker.say('success', success)
+  }
+
   /** One outbox write per target; a toast says how many went in and the first refusal. */
   async function update(targets: readonly TriageTarget[], changesFor: (t: TriageTarget) => ItemChanges | null, what: string): Promise<void> {
     const channel = `${prefix}:update` as 'issues:update' | 'merge-requests:update'
     const work = targets.map((t) => ({ t, changes: changesFor(t) })).filter((w): w is { t: TriageTarget; changes: ItemChanges } => w.changes !== null)
-    const results = await Promise.allSettled(work.map(({ t, changes }) => bridge.request(channel, t.accountId, { projectId: t.item.project_id, iid: t.item.iid, changes })))
-    const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')
-    if (failed.length > 0) {
-      const e = toReadableError(failed[0].reason)
-      picker.say('error', `${e.title}: ${e.message}`)
-    } else if (work.length > 1) picker.say('success', `${what} on ${work.length} ${noun}s: queued, they go out in order.`)
+    const writes = work.map(({ t, changes }) => bridge.request(channel, t.accountId, { projectId: t.item.project_id, iid: t.item.iid, changes }))
+    await settle(writes, work.length > 1 ? `${what} on ${work.length} ${noun}s: queued, they go out in order.` : null)
   }
 
   /** The one account of the targets, for pickers whose choices belong to an account (labels, people). */
@@ -246,12 +254,8 @@ export function useTriage(options: TriageOptions): TriageActions {
     const body = await picker.choose({ title: 'Comment', subject: subject(targets), mode: 'text', placeholder: 'Write a comment (Markdown). It is kept and sent when the server is reachable.' })
     if (body === null || body.trim() === '') return
     const channel = `${prefix}:comment` as 'issues:comment' | 'merge-requests:comment'
-    const results = await Promise.allSettled(targets.map((t) => bridge.request(channel, t.accountId, { projectId: t.item.project_id, iid: t.item.iid, body: body.trim() })))
-    const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')
-    if (failed.length > 0) {
-      const e = toReadableError(failed[0].reason)
-      picker.say('error', `${e.title}: ${e.message}`)
-    } else picker.say('success', targets.length === 1 ? 'Comment queued.' : `Comment queued on ${targets.length} ${noun}s.`)
+    const writes = targets.map((t) => bridge.request(channel, t.accountId, { projectId: t.item.project_id, iid: t.item.iid, body: body.trim() }))
+    await settle(writes, targets.length === 1 ? 'Comment queued.' : `Comment queued on ${targets.length} ${noun}s.`)
   }
 
   function hostOf(accountId: string): string {
@@ -302,8 +306,7 @@ export function useTriage(options: TriageOptions): TriageActions {
           bridge.request('issues:get', accountId, { project_id: t.item.project_id, iid: t.item.iid }, { refresh: true }),
         ])
       } catch (error) {
-        const e = toReadableError(error)
-        picker.say('error', `${e.title}: ${e.message}`)
+        sayRefused(error)
         return
       }
     }
