@@ -435,12 +435,6 @@ function labelRefs(names: readonly string[]): string {
   return names.map((n) => (/\s/.test(n) ? `~"${n}"` : `~${n}`)).join(' ')
 }
 
-/** GitLab's changes and messages, as a note's commands collect them. */
-interface Report {
-  readonly changes: Record<string, unknown>
-  readonly messages: string[]
-}
-
 /** Ids of the item's labels (as they are after the update, when new ones exist) that `names` names, as GitLab reports labels. */
 function labelIdsNamed(names: unknown, labels: readonly { readonly id: number; readonly title: string }[]): number[] {
   const wanted = new Set((names as string[]).map((n) => n.toLowerCase()))
@@ -468,9 +462,11 @@ interface ItemUpdate {
   remove_labels?: readonly string[]
 }
 
-/** What the commands every kind of item runs collect for the transaction that writes them. */
-interface ItemCommands extends Report {
+/** What the commands every kind of item runs collect: the update to write, GitLab's changes and messages. */
+interface ItemCommands {
   readonly update: ItemUpdate
+  readonly changes: Record<string, unknown>
+  readonly messages: string[]
   /** The item in messages: 'issue', 'merge request' or 'epic'. */
   readonly noun: string
   /** Where `/unlabel` alone is reported: issues report labels by id, the others by name. */
@@ -479,10 +475,10 @@ interface ItemCommands extends Report {
 
 /**
  * Runs a command every kind of item runs alike (`/label`, `/relabel`, `/unlabel`, `/close`,
- * `/reopen`, `/title`) into `into`; false for any other command. Commands whose argument names
+ * `/reopen`, `/title`) into `into`, and leaves any other alone. Commands whose argument names
  * nothing do nothing; `/unlabel` alone removes every label.
  */
-function itemCommand(action: QuickAction, into: ItemCommands): boolean {
+function itemCommand(action: QuickAction, into: ItemCommands): void {
   const { update, changes, messages } = into
   switch (action.name) {
     case 'label':
@@ -517,9 +513,8 @@ function itemCommand(action: QuickAction, into: ItemCommands): boolean {
       messages.push(`Changed the title to "${action.arg}".`)
       break
     default:
-      return false
+      break
   }
-  return true
 }
 
 /** The update fields that commands set on issues and merge requests (both services spell them alike). */
@@ -544,10 +539,10 @@ interface IssuableCommands extends ItemCommands {
 
 /**
  * Runs a command issues and merge requests run alike (those of every item, assignees, milestone,
- * lock, time tracking, `/copy_metadata`, to-dos, subscriptions and reactions) into `into`; false
- * for any other command.
+ * lock, time tracking, `/copy_metadata`, to-dos, subscriptions and reactions) into `into`, and
+ * leaves any other alone.
  */
-function issuableCommand(request: FastifyRequest, project: ProjectRow, action: QuickAction, into: IssuableCommands): boolean {
+function issuableCommand(request: FastifyRequest, project: ProjectRow, action: QuickAction, into: IssuableCommands): void {
   const db = request.server.burrow.db
   const { update, changes, messages, item } = into
   switch (action.name) {
@@ -628,9 +623,9 @@ function issuableCommand(request: FastifyRequest, project: ProjectRow, action: Q
       personalCommand(request, item, action, into)
       break
     default:
-      return itemCommand(action, into)
+      itemCommand(action, into)
+      break
   }
-  return true
 }
 
 /**
