@@ -13,6 +13,7 @@ import { parseParams } from './http/querystring'
 import { exactJsonContentType, normaliseBooleans } from './http/wire'
 import { jsonEtag } from './http/etag'
 import { RateLimiter } from './http/rate-limit'
+import { refuseWritesToArchivedProjects } from './http/archived'
 import { apiRoutes } from './routes/index'
 import oauthRoutes from './routes/oauth'
 import alertsNotify from './routes/alerts-notify'
@@ -172,6 +173,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   await app.register(smartHttp, { hooksDir: join(options.dataDir, 'hooks'), pushPolicy: protectedBranchPushPolicy(ctx, join(options.dataDir, 'hooks')) })
   await app.register(
     async (api) => {
+      api.addHook('preHandler', refuseWritesToArchivedProjects)
       for (const plugin of apiRoutes) await api.register(plugin)
     },
     { prefix: '/api/v4' },

@@ -9,6 +9,7 @@ import { authenticateSecret } from '../auth/authenticate'
 import { Permissions } from '../auth/permissions'
 import { findProject } from '../db/namespaces'
 import type { ProjectRow, UserRow } from '../db/rows'
+import { ARCHIVED_PUSH_MESSAGE, isReadOnly } from '../http/archived'
 import { ApiError } from '../http/errors'
 import { runningJobProjectId } from '../services/jobs'
 import { pushLanded, type RefUpdate } from '../services/push'
@@ -126,6 +127,7 @@ const smartHttp: FastifyPluginAsync<SmartHttpOptions> = async (app, opts) => {
         if (!user) return challenge(reply)
         if (!scopes.some((s) => s === 'api' || s === 'write_repository')) return reply.code(403).type('text/plain').send('Your token lacks the write_repository scope.\n')
         if (!perms.canInProject(project, AccessLevel.DEVELOPER)) return reply.code(403).type('text/plain').send('You are not allowed to push code to this project.\n')
+        if (isReadOnly(project)) return reply.code(403).type('text/plain').send(`${ARCHIVED_PUSH_MESSAGE}\n`)
       } else {
         if (user && !scopes.some((s) => s === 'api' || s === 'read_api' || s === 'read_repository' || s === 'write_repository')) {
           return reply.code(403).type('text/plain').send('Your token lacks the read_repository scope.\n')

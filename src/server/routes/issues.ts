@@ -15,6 +15,7 @@ import { todayIso } from '../entities/milestone'
 import { todoEntity } from '../entities/todo'
 import { userRef } from '../entities/user'
 import { checkUnmodifiedSince } from '../http/conditional'
+import { requireWritable } from '../http/archived'
 import { forbidden, invalidParam, missingParam, notFound, notModified, paramError, unauthorized } from '../http/errors'
 import { pageOf, paginateArray, setPageHeaders } from '../http/pagination'
 import { currentUser, loadGroup, loadProject, requireAdmin } from '../http/resolve'
@@ -322,11 +323,6 @@ function issueOf(request: FastifyRequest<{ Params: { id: string; issue_iid: numb
   return { project, issue: loadIssue(request, project, request.params.issue_iid) }
 }
 
-/** Archived projects are read-only: writes answer 403. */
-function writable(project: ProjectRow): void {
-  if (project.archived === 1) throw forbidden()
-}
-
 function origin(project: ProjectRow): ReferenceOrigin {
   return { kind: 'project', projectId: project.id }
 }
@@ -368,7 +364,6 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/projects/:id/issues', { schema: { params: IdParams } }, async (request, reply) => {
     currentUser(request)
     const project = loadProject(request, request.params.id)
-    writable(project)
     requireIssuesFeature(request, project)
     const issue = createIssue(request, project, (request.body ?? {}) as Query)
     return reply.code(201).send(presentIssue(request, issue, origin(project)))
@@ -382,7 +377,6 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   app.put('/projects/:id/issues/:issue_iid', { schema: { params: IssueParams } }, async (request) => {
     currentUser(request)
     const { project, issue } = issueOf(request)
-    writable(project)
     requireEditIssue(request, project, issue)
     checkUnmodifiedSince(request, issue.updated_at)
     const changes = changesFromParams(request, project, (request.body ?? {}) as Query)
@@ -392,7 +386,6 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   app.delete('/projects/:id/issues/:issue_iid', { schema: { params: IssueParams } }, async (request, reply) => {
     currentUser(request)
     const { project, issue } = issueOf(request)
-    writable(project)
     if (!request.perms.canInProject(project, AccessLevel.OWNER)) throw forbidden()
     checkUnmodifiedSince(request, issue.updated_at)
     deleteIssue(request, issue)
@@ -403,7 +396,6 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   const timeWrite = (request: FastifyRequest<{ Params: { id: string; issue_iid: number } }>): { project: ProjectRow; issue: IssueRow } => {
     currentUser(request)
     const found = issueOf(request)
-    writable(found.project)
     if (!canAdminIssues(request, found.project)) throw forbidden()
     return found
   }
@@ -475,7 +467,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     const raw = (request.body as Query | undefined)?.to_project_id
     if (!given(raw)) throw missingParam('to_project_id')
     const target = loadProject(request, String(raw))
-    writable(target)
+    requireWritable(target)
     requireIssuesFeature(request, target)
     const moved = moveIssue(request, project, issue, target)
     return reply.code(201).send(presentIssue(request, moved, origin(project)))
@@ -487,7 +479,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     const body = (request.body ?? {}) as Query
     if (!given(body.to_project_id)) throw missingParam('to_project_id')
     const target = loadProject(request, String(body.to_project_id))
-    writable(target)
+    requireWritable(target)
     requireIssuesFeature(request, target)
     const withNotes = given(body.with_notes) && ['true', '1', 'yes', 't'].includes(String(body.with_notes).toLowerCase())
     const clone = cloneIssue(request, project, issue, target, withNotes)
@@ -497,7 +489,6 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   app.put('/projects/:id/issues/:issue_iid/reorder', { schema: { params: IssueParams } }, async (request) => {
     currentUser(request)
     const { project, issue } = issueOf(request)
-    writable(project)
     if (!canAdminIssues(request, project)) throw forbidden()
     const body = (request.body ?? {}) as Query
     const idOf = (name: string): number | undefined => (given(body[name]) ? intOf(name, body[name]) : undefined)

@@ -10,6 +10,7 @@ import { findingEntity, vulnerabilityEntity } from '../entities/vulnerability'
 import { forbidden, notFound, notModified } from '../http/errors'
 import { listParam } from '../http/list-param'
 import { pageOf, setPageHeaders } from '../http/pagination'
+import { requireWritable } from '../http/archived'
 import { currentUser, loadProject } from '../http/resolve'
 import { CONFIDENCES, REPORT_TYPES, SEVERITIES } from '../security/report'
 import { onArtifactStored } from '../services/ci-events'
@@ -96,6 +97,7 @@ const vulnerabilities: FastifyPluginAsyncTypebox = async (app) => {
   for (const action of ['confirm', 'resolve', 'dismiss', 'revert'] as const satisfies readonly VulnerabilityAction[]) {
     app.post(`/vulnerabilities/:id/${action}`, { schema: { params: VulnerabilityParams, body: ActionBody } }, async (request, reply) => {
       const { vulnerability, project } = loadVulnerability(request, request.params.id, AccessLevel.MAINTAINER)
+      requireWritable(project)
       const updated = transitionVulnerability(request, project, vulnerability, action, request.body.comment)
       if (!updated) throw notModified()
       return reply.code(201).send(present([updated], project)[0])

@@ -13,6 +13,7 @@ import { git } from '../git/git'
 import { commitTree, isAncestor, mergeTree, updateRef, type CommitIdentity } from '../git/merge'
 import { projectGitDir } from '../git/project-repo'
 import { rebaseCommits } from '../git/rebase'
+import { isReadOnly } from '../http/archived'
 import { apiMessage } from '../http/errors'
 import { resolveTodosForTarget } from '../db/todos'
 import { recordEvent } from './events'
@@ -195,7 +196,7 @@ function issuesFeatureReadable(request: FastifyRequest, project: ProjectRow): bo
  */
 export function closeReferencedIssues(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow): void {
   for (const { project: owner, issue } of closableIssues(request, project, mr)) {
-    if (issue.state !== 'opened' || !request.perms.canInProject(owner, AccessLevel.REPORTER)) continue
+    if (issue.state !== 'opened' || isReadOnly(owner) || !request.perms.canInProject(owner, AccessLevel.REPORTER)) continue
     try {
       updateIssue(request, owner, issue, { state_event: 'close', state_source: { mergeRequestId: mr.id } })
     } catch {
