@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AccessLevel } from '../../src/server/auth/access'
+import { STAYS_WRITABLE } from '../../src/server/http/archived'
 import { commitFiles, createProject } from '../helpers/ci'
 import { seedMember } from '../helpers/fixtures'
 import { commitFiles as commitLocal, makeWorkRepo, remoteUrl, sh, shFails } from '../helpers/git'
@@ -288,6 +289,13 @@ except gitlab.exceptions.GitlabCreateError as e:
 `
     expect(await withPythonGitlab(s.url, { private_token: owner.token }, script(true))).toEqual({ error: 'GitlabCreateError', code: 403, message: '403 Forbidden', title: 'Over the wire' })
     expect(await withPythonGitlab(s.url, { private_token: owner.token }, script(false))).toEqual({ created: 'from python' })
+  })
+
+  it('names only routes that exist in what stays writable (a misspelt entry would refuse the route)', () => {
+    for (const entry of STAYS_WRITABLE) {
+      const [method, rest] = entry.split(' ') as [Method, string]
+      expect(s.app.hasRoute({ method, url: `/api/v4/projects/:id${rest}` }), entry).toBe(true)
+    }
   })
 
   it('root (an administrator) is refused too', async () => {

@@ -15,7 +15,7 @@ export const ARCHIVED_PUSH_MESSAGE = 'You are not allowed to push code to an arc
  * subscriptions, to-dos and stars. Every other write below `/projects/:id` is refused, so a new
  * route is read-only on an archived project unless it is listed here.
  */
-const STAYS_WRITABLE: ReadonlySet<string> = new Set([
+export const STAYS_WRITABLE: ReadonlySet<string> = new Set([
   // The project itself: settings, archiving, deletion, transfer, sharing, stars.
   'PUT ',
   'DELETE ',
