@@ -43,6 +43,7 @@ export const ICONS = {
   check: ['M5 12.5l4.5 4.5L19 7.5'],
   alert: ['M12 4 21 19.5H3z', 'M12 10v4.5', 'M12 17.2h.01'],
   lock: ['M5.5 10.5h13v10h-13z', 'M8.5 10.5V7.5a3.5 3.5 0 0 1 7 0v3', 'M12 14.5v2.5'],
+  label: ['M3.5 4.5v7l9 9 8-8-9-9h-7a1 1 0 0 0-1 1z', circle(8, 9, 1.5)],
 } as const
 
 export type IconName = keyof typeof ICONS
