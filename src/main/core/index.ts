@@ -99,6 +99,16 @@ export function createCore(options: CreateCoreOptions): Core {
       : null
   const scheduleNotify = options.notifyOptions?.schedule ?? syncOptions?.schedule ?? false
   let unsubscribe: (() => void) | null = null
+  // Work started by account changes (the first listing, a removed account's purge): dispose waits
+  // for it, so nothing touches the cache after its owner closes it.
+  const inFlight = new Set<Promise<unknown>>()
+  const track = (work: Promise<unknown>): void => {
+    const settled = work.catch((error: unknown) => {
+      process.stderr.write(`burrow core: ${error instanceof Error ? error.message : String(error)}\n`)
+    })
+    inFlight.add(settled)
+    void settled.finally(() => inFlight.delete(settled))
+  }
   if (sync !== null && cache !== undefined && accounts !== undefined) {
     const known = new Set<string>()
     const follow = (ids: readonly string[]): void => {
@@ -112,10 +122,10 @@ export function createCore(options: CreateCoreOptions): Core {
       for (const id of [...known]) {
         if (ids.includes(id)) continue
         known.delete(id)
-        void Promise.all([sync.forget(id), notify?.forget(id), repos?.forget(id)]).then(() => cache.purgeAccount(id))
+        track(Promise.all([sync.forget(id), notify?.forget(id), repos?.forget(id)]).then(() => cache.purgeAccount(id)))
       }
     }
-    void accounts.list().then((list) => follow(list.map((a) => a.id)))
+    track(accounts.list().then((list) => follow(list.map((a) => a.id))))
     unsubscribe = accounts.onDidChange((list) => follow(list.map((a) => a.id)))
   }
   const dispatch = createDispatcher(createHandlers({ ...options, events, sync: sync ?? undefined, notify: notify ?? undefined, preferences: preferences ?? undefined, avatars: avatars ?? undefined, repos: repos ?? undefined }))
@@ -129,6 +139,7 @@ export function createCore(options: CreateCoreOptions): Core {
     async dispose() {
       unsubscribe?.()
       unwatchInterval?.()
+      while (inFlight.size > 0) await Promise.all([...inFlight])
       await Promise.all([sync?.dispose(), notify?.dispose(), repos?.dispose()])
     },
   }
