@@ -393,7 +393,7 @@ test('triage on the list from the keyboard: j moves, l labels and a assigns the 
   await page.keyboard.press('a')
   await expect(page.getByTestId('triage-picker').getByRole('option').nth(1)).toContainText(burrow.user.name)
   await pick(page, burrow.user.name)
-  await expect(updated.getByTestId('pending-marker')).toBeVisible()
+  // Online the outbox may send before a pending marker is ever seen: the server's state is what counts.
   await expect
     .poll(async () => {
       const now = await api<ServerIssue>('GET', `/projects/${projectId}/issues/${iid}`)
