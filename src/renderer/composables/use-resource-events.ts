@@ -13,22 +13,31 @@ export interface ResourceEvents {
   readonly stale: ComputedRef<boolean>
 }
 
+/** The items with resource events: an epic has label and state events, no milestone ones. */
+export type ResourceEventsKind = 'issue' | 'merge_request' | 'epic'
+
 /**
- * The label, milestone and state events of an issue or merge request, read through `api:get`
- * (its URL cache serves the saved copy offline, marked stale). A list that cannot be read — an
- * older server without the endpoint (404), offline with nothing saved — is left out: the
- * activity then has only its notes. They are read again when `revision` changes (the item's
+ * The label, milestone and state events of an issue, merge request or epic, read through
+ * `api:get` (its URL cache serves the saved copy offline, marked stale). A list that cannot be
+ * read — an older server without the endpoint (404), offline with nothing saved — is left out:
+ * the activity then has only its notes. They are read again when `revision` changes (the item's
  * `updated_at`: a confirmed write, or someone else's change, brings a new one).
  */
 export function useResourceEvents(options: {
-  readonly kind: () => 'issue' | 'merge_request'
+  readonly kind: () => ResourceEventsKind
   readonly accountId: () => string
-  readonly projectId: () => number
-  readonly iid: () => number
+  /** The item's project; an epic's group. */
+  readonly parentId: () => number
+  /** The item's iid; an epic's global id, as GitLab's epic event routes take it (`:epic_id`). Null while not known: nothing is read. */
+  readonly itemId: () => number | null
   readonly revision: () => string | null | undefined
 }): ResourceEvents {
   const bridge = useBridge()
-  const base = (): string => `/projects/${options.projectId()}/${options.kind() === 'issue' ? 'issues' : 'merge_requests'}/${options.iid()}`
+  const base = (): string => {
+    const kind = options.kind()
+    if (kind === 'epic') return `/groups/${options.parentId()}/epics/${options.itemId()}`
+    return `/projects/${options.parentId()}/${kind === 'issue' ? 'issues' : 'merge_requests'}/${options.itemId()}`
+  }
 
   /** Every page of one list; what was read before a failure is kept, a failure on the first page gives nothing. */
   async function allPages<T>(path: string): Promise<{ rows: T[]; stale: boolean }> {
@@ -60,9 +69,11 @@ export function useResourceEvents(options: {
     () => [],
     [],
     async () => {
+      if (options.itemId() === null) return { item: item(), events: [], stale: false }
       const [labels, milestones, states] = await Promise.all([
         allPages<LabelEvent>(`${base()}/resource_label_events`),
-        allPages<MilestoneEvent>(`${base()}/resource_milestone_events`),
+        // GitLab has no milestone events for epics: not asked, rather than a 404 every time.
+        options.kind() === 'epic' ? { rows: [], stale: false } : allPages<MilestoneEvent>(`${base()}/resource_milestone_events`),
         allPages<StateEvent>(`${base()}/resource_state_events`),
       ])
       const sources = await sourcesOf(states.rows)

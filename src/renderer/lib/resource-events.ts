@@ -144,10 +144,10 @@ export type SentencePiece =
 /**
  * What GitLab's web UI writes for an event after its author, in pieces: "added ~a ~b labels and
  * removed ~c label", "changed milestone to %3.6", "removed milestone %3.6", "closed", "closed via
- * merge request !12", "closed via commit 1a2b3c4d". `projectId` is the item's project: a merge
- * request elsewhere is named in full.
+ * merge request !12", "closed via commit 1a2b3c4d". `projectId` is the item's project (null for
+ * an epic): a merge request elsewhere is named in full.
  */
-export function eventSentence(event: ActivityEvent, projectId: number): SentencePiece[] {
+export function eventSentence(event: ActivityEvent, projectId: number | null): SentencePiece[] {
   const text = (t: string): SentencePiece => ({ type: 'text', text: t })
   if (event.kind === 'label') {
     const parts = [
