@@ -34,7 +34,7 @@ async function api<T = ApiJson>(server: RestartableServer, token: string, method
 }
 
 /** A server with one project (and a branch for merge requests), a desktop core signed in as its owner. */
-async function makeWorld(options: { perPage?: number } = {}): Promise<World> {
+async function makeWorld(options: { perPage?: number; schedule?: boolean } = {}): Promise<World> {
   const server = await startRestartableServer()
   const log = new RequestLog()
   const owner = seedUser(server, { username: `owner${Math.random().toString(36).slice(2, 7)}` })
@@ -42,7 +42,7 @@ async function makeWorld(options: { perPage?: number } = {}): Promise<World> {
   const project = await api<{ id: number }>(server, owner.token, 'POST', '/projects', { name: 'Sync Target', initialize_with_readme: true })
   await api(server, owner.token, 'POST', `/projects/${project.id}/members`, { user_id: other.user.id, access_level: 30 })
   const services = await desktopServices(log)
-  const core = createCore({ version: '0.1.0', mode: 'browser', serverUrl: server.url, accounts: services.accounts, cache: services.cache, syncOptions: { perPage: options.perPage } })
+  const core = createCore({ version: '0.1.0', mode: 'browser', serverUrl: server.url, accounts: services.accounts, cache: services.cache, syncOptions: { perPage: options.perPage, schedule: options.schedule } })
   const account = await services.accounts.add({ baseUrl: server.url, token: owner.token })
   return {
     server, log, owner, other, accounts: services.accounts, cache: services.cache, core, accountId: account.id, projectId: project.id,
@@ -230,6 +230,41 @@ describe('sync: the server goes away mid-sync', () => {
     w.log.beforeRequest = null
     expect((await sync(w)).outcome).toBe('completed')
     expect((await call<CachedList>(w.core, 'issues:list', w.accountId, {})).total).toBe(26)
+  })
+})
+
+describe('sync status between runs', () => {
+  let w: World
+  beforeAll(async () => {
+    w = await makeWorld({ schedule: true })
+  })
+  afterAll(async () => {
+    await w.dispose()
+  })
+
+  it('turns offline, and says so at once, when any request finds the instance gone; back online it syncs again', async () => {
+    const statuses: { accountId: string; state: string }[] = []
+    const finished: SyncFinished[] = []
+    w.core.events.subscribe((event, payload) => {
+      if (event === 'sync:did-change-status') statuses.push(payload)
+      if (event === 'sync:did-finish') finished.push(payload)
+    })
+    await expect.poll(() => finished.length, { timeout: 20_000 }).toBeGreaterThan(0)
+    expect((await call<{ state: string }>(w.core, 'sync:status', w.accountId)).state).toBe('idle')
+
+    // Not a sync run: a detail read between runs meets the stopped server.
+    await w.server.stop()
+    const read = await w.core.dispatch('api:get', [w.accountId, `/projects/${w.projectId}/members/all`])
+    expect(read).toMatchObject({ ok: false, error: { code: 'offline' } })
+    expect(statuses).toEqual([expect.objectContaining({ accountId: w.accountId, state: 'offline' })])
+    expect((await call<{ state: string }>(w.core, 'sync:status', w.accountId)).state).toBe('offline')
+
+    const runs = finished.length
+    await w.server.restart()
+    expect(await w.accounts.connectivityFor(w.accountId).probeNow()).toBe(true)
+    await expect.poll(() => finished.length, { timeout: 20_000 }).toBeGreaterThan(runs)
+    expect(finished.at(-1)?.outcome).toBe('completed')
+    expect((await call<{ state: string }>(w.core, 'sync:status', w.accountId)).state).toBe('idle')
   })
 })
 

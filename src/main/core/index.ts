@@ -60,6 +60,7 @@ export function createCore(options: CreateCoreOptions): Core {
           intervalMs: syncOptions?.intervalMs ?? (() => (preferences?.get() ?? DEFAULT_PREFERENCES).syncIntervalMinutes * 60_000),
           onProgress: (progress) => events.emit('sync:did-progress', progress),
           onFinish: (finished) => events.emit('sync:did-finish', finished),
+          onStatus: (status) => events.emit('sync:did-change-status', status),
         })
       : null
   let syncInterval = preferences?.get().syncIntervalMinutes

@@ -24,6 +24,9 @@ export const useSyncStore = defineStore('sync', () => {
     if (current === undefined) return void refresh(progress.accountId)
     statuses.value = { ...statuses.value, [progress.accountId]: { ...current, state: 'running', progress } }
   })
+  bridge.on('sync:did-change-status', (status: SyncStatus) => {
+    statuses.value = { ...statuses.value, [status.accountId]: status }
+  })
   bridge.on('sync:did-finish', (done: SyncFinished) => {
     finished.value = { ...finished.value, [done.accountId]: done }
     void refresh(done.accountId)

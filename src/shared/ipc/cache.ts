@@ -513,11 +513,14 @@ export interface CacheRequests {
 export interface CacheEvents {
   'sync:did-progress': SyncProgress
   'sync:did-finish': SyncFinished
+  /** An account's status changed between runs (its instance became unreachable). */
+  'sync:did-change-status': SyncStatus
   'cache:did-change': CacheChangeEvent
 }
 
 export const cacheEventNames: { readonly [E in keyof CacheEvents]: true } = {
   'sync:did-progress': true,
   'sync:did-finish': true,
+  'sync:did-change-status': true,
   'cache:did-change': true,
 }

@@ -77,6 +77,16 @@ describe('ShellStatus sync indicator', () => {
     expect(wrapper.get('[data-testid="status-sync"]').text()).toBe('Offline: 127.0.0.1:4567')
   })
 
+  it('turns to Offline the moment core says the instance became unreachable between runs', async () => {
+    const { wrapper, transport } = mountStatus(idle({ lastCompletedAt: new Date().toISOString() }))
+    await flushPromises()
+    expect(wrapper.get('[data-testid="status-sync"]').text()).toMatch(/^Synced/)
+    transport.emit('sync:did-change-status', idle({ state: 'offline', lastCompletedAt: new Date().toISOString() }))
+    await flushPromises()
+    expect(wrapper.get('[data-testid="status-sync"]').attributes('data-tone')).toBe('warn')
+    expect(wrapper.get('[data-testid="status-sync"]').text()).toBe('Offline: 127.0.0.1:4567')
+  })
+
   it('counts the writes waiting in the outbox, and says when some need attention', async () => {
     const entry = (id: number, state: OutboxEntry['state']): OutboxEntry =>
       ({ id, accountId: ROOT_ACCOUNT.id, target: { type: 'issue', projectId: 5, iid: 12 }, mutation: { kind: 'comment', body: 'x' }, base: null, state, reason: null, status: null, conflict: null, attempts: 0, blockedBy: null, createdAt: '', updatedAt: '', sentAt: null, settledAt: null }) as unknown as OutboxEntry

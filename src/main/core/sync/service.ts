@@ -17,6 +17,8 @@ export interface SyncServiceOptions {
   readonly accounts: SyncAccounts
   readonly onProgress?: (progress: SyncProgress) => void
   readonly onFinish?: (finished: SyncFinished) => void
+  /** A scheduled account's status changed outside a run: its instance became unreachable (any request failed on the network). */
+  readonly onStatus?: (status: SyncStatus) => void
   /** Time between periodic runs of an account (`schedule`); default 5 min. A function is read each time a timer is set (the sync interval preference; see `reschedule`). */
   readonly intervalMs?: number | (() => number)
   /** A periodic run also reconciles when the last reconciliation is older than this; default 1 h. */
@@ -75,7 +77,8 @@ export class SyncService {
     const times = this.state.times(accountId)
     return {
       accountId,
-      state: a?.run != null ? 'running' : a?.offline === true ? 'offline' : 'idle',
+      // Offline too when another request (the outbox, a detail read) found the instance unreachable since the last run.
+      state: a?.run != null ? 'running' : a?.offline === true || !this.options.accounts.connectivityFor(accountId).online ? 'offline' : 'idle',
       scope: this.state.scope(accountId),
       progress: a?.run != null ? a.progress : null,
       ...times,
@@ -106,7 +109,11 @@ export class SyncService {
       () => {
         const online = this.options.accounts.connectivityFor(accountId)
         a.unsubscribe = online.onDidChange((state) => {
-          if (state === 'online' && a.offline) {
+          if (state === 'offline' && !a.offline) {
+            // Said at once, not at the next run: "Synced just now" must not stand while the network is gone.
+            a.offline = true
+            this.options.onStatus?.(this.status(accountId))
+          } else if (state === 'online' && a.offline) {
             a.offline = false
             this.launch(accountId, this.reconcileDue(accountId))
           }
