@@ -1,6 +1,6 @@
-import { join } from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
-import { launchBurrow, SCREENSHOTS, watchCsp, type RunningBurrow } from './support/burrow'
+import { expect, test } from '@playwright/test'
+import { launchBurrow, watchCsp, type RunningBurrow } from './support/burrow'
+import { shot } from './support/page'
 
 // An issue's activity shows GitLab's resource events (label and state changes) beside its notes,
 // against the demo content of a real Burrow Server.
@@ -21,11 +21,6 @@ async function api<T>(path: string): Promise<T> {
   const response = await fetch(`${burrow.serverUrl}/api/v4${path}`, { headers: { 'PRIVATE-TOKEN': burrow.user.token } })
   if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`)
   return (await response.json()) as T
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  await expect(page.locator('[class*="-transition-enter-active"], [class*="-transition-leave-active"]')).toHaveCount(0)
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled' })
 }
 
 test('a label added and a close made in the app appear in the issue’s activity once the server has them', async ({ page }) => {

@@ -1,6 +1,6 @@
-import { join } from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
-import { launchBurrow, SCREENSHOTS, watchCsp, type RunningBurrow } from './support/burrow'
+import { expect, test } from '@playwright/test'
+import { launchBurrow, watchCsp, type RunningBurrow } from './support/burrow'
+import { shot, runCommand, restApi } from './support/page'
 import { startSecondServer, type SecondServer } from './support/second-server'
 
 // Two accounts on two real Burrow Servers: the demo forge (as its group owner) and a second,
@@ -55,27 +55,7 @@ test.afterEach(() => {
 })
 
 /** The demo forge's REST API as its group owner. */
-async function demoApi<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${burrow.serverUrl}/api/v4${path}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': burrow.user.token, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
-  return (await response.json()) as T
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  await expect(page.locator('[class*="-transition-enter-active"], [class*="-transition-leave-active"]')).toHaveCount(0)
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled' })
-}
-
-async function runCommand(page: Page, text: string): Promise<void> {
-  await expect(page.getByTestId('page-title')).toBeVisible()
-  await page.keyboard.press('Control+k')
-  await page.getByTestId('command-palette-input').locator('input').fill(text)
-  await page.keyboard.press('Enter')
-}
+const demoApi = restApi(() => burrow.serverUrl, () => burrow.user.token)
 
 const host = (url: string): string => new URL(url).host
 

@@ -1,6 +1,6 @@
-import { join } from 'node:path'
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { launchBurrow, SCREENSHOTS, watchCsp, type RunningBurrow } from './support/burrow'
+import { launchBurrow, watchCsp, type RunningBurrow } from './support/burrow'
+import { shot, runCommand, restApi } from './support/page'
 
 // Writes that do not simply land, end to end against the demo on a real Burrow Server: ones the
 // server refuses (failed: the reason, the item, discard, retry) and ones whose answer is lost
@@ -34,30 +34,8 @@ test.afterEach(() => {
   expect(violations, 'Content-Security-Policy violations').toEqual([])
 })
 
-/** A screenshot once naive-ui's transitions have finished (a shot taken mid-way shows a dimmed page). */
-async function shot(page: Page, name: string): Promise<void> {
-  await expect(page.locator('[class*="-transition-enter-active"], [class*="-transition-leave-active"]')).toHaveCount(0)
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled' })
-}
-
 /** The REST API as the demo user, straight to the server (not through the proxy). */
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${burrow.serverUrl}/api/v4${path}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': burrow.user.token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  })
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
-  return (await response.json()) as T
-}
-
-async function runCommand(page: Page, text: string): Promise<void> {
-  // Keys typed before the shell has mounted would go nowhere.
-  await expect(page.getByTestId('page-title')).toBeVisible()
-  await page.keyboard.press('Control+k')
-  await page.getByTestId('command-palette-input').locator('input').fill(text)
-  await page.keyboard.press('Enter')
-}
+const api = restApi(() => burrow.serverUrl, () => burrow.user.token)
 
 interface ServerIssue {
   readonly iid: number

@@ -1,6 +1,6 @@
-import { join } from 'node:path'
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { launchBurrow, SCREENSHOTS, watchCsp, type RunningBurrow } from './support/burrow'
+import { launchBurrow, watchCsp, type RunningBurrow } from './support/burrow'
+import { shot, restApi } from './support/page'
 
 // The generic resource panels of every family (Admin, CI/CD, Operations, Security, Projects,
 // Groups, Your account) against a real Burrow Server with the demo content (runners, pipelines
@@ -66,21 +66,7 @@ test.afterEach(() => {
 })
 
 /** The REST API as the administrator, straight to the server (not through the proxy). */
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${burrow.serverUrl}/api/v4${path}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': burrow.rootToken, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  })
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
-  return (await response.json()) as T
-}
-
-/** A screenshot once naive-ui's modal and popover transitions have finished. */
-async function shot(page: Page, name: string): Promise<void> {
-  await expect(page.locator('[class*="-transition-enter-active"], [class*="-transition-leave-active"]')).toHaveCount(0)
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled' })
-}
+const api = restApi(() => burrow.serverUrl, () => burrow.rootToken)
 
 async function open(page: Page, hash: string): Promise<void> {
   await page.goto(burrow.pageUrl)

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { SCREENSHOTS, watchCsp } from './support/burrow'
+import { runCommand } from './support/page'
 import { launchKeychainless, type KeychainlessBurrow } from './support/keychainless'
 
 // A machine with no OS keychain (support/launch-keychainless.ts): adding an account says that
@@ -48,13 +49,6 @@ async function shotBoth(page: Page, name: string, options: { readonly fullPage?:
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
   await shot(page, `${name}-dark`, options.fullPage === true)
   await page.emulateMedia({ colorScheme: 'light' })
-}
-
-async function runCommand(page: Page, text: string): Promise<void> {
-  await expect(page.getByTestId('page-title')).toBeVisible()
-  await page.keyboard.press('Control+k')
-  await page.getByTestId('command-palette-input').locator('input').fill(text)
-  await page.keyboard.press('Enter')
 }
 
 test('without a keychain, adding an account says nothing was stored and offers the encrypted file', async ({ page }) => {

@@ -1,6 +1,6 @@
-import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
-import { launchBurrow, SCREENSHOTS, watchCsp, type RunningBurrow } from './support/burrow'
+import { launchBurrow, watchCsp, type RunningBurrow } from './support/burrow'
+import { shot, runCommand, restApi } from './support/page'
 
 // The triage views against the demo content of a real Burrow Server, synced by core into its
 // cache. Serial: the first test adds the account and waits for the first sync.
@@ -28,22 +28,8 @@ test.afterEach(() => {
   expect(violations, 'Content-Security-Policy violations').toEqual([])
 })
 
-/** A screenshot once naive-ui's modal and popover transitions have finished (a shot taken mid-way shows a dimmed page). */
-async function shot(page: Page, name: string): Promise<void> {
-  await expect(page.locator('[class*="-transition-enter-active"], [class*="-transition-leave-active"]')).toHaveCount(0)
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled' })
-}
-
 /** The REST API as the demo user, straight to the server (not through the proxy). */
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${burrow.serverUrl}/api/v4${path}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': burrow.user.token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  })
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
-  return (await response.json()) as T
-}
+const api = restApi(() => burrow.serverUrl, () => burrow.user.token)
 
 /** Opens the `nth` issue of the list; its project id and iid from the address. */
 async function openIssue(page: Page, nth: number): Promise<{ projectId: number; iid: number; title: string }> {
@@ -74,14 +60,6 @@ interface ServerIssue {
   readonly labels: string[]
   readonly assignees: { username: string }[]
   readonly moved_to_id: number | null
-}
-
-async function runCommand(page: Page, text: string): Promise<void> {
-  // Keys typed before the shell has mounted would go nowhere.
-  await expect(page.getByTestId('page-title')).toBeVisible()
-  await page.keyboard.press('Control+k')
-  await page.getByTestId('command-palette-input').locator('input').fill(text)
-  await page.keyboard.press('Enter')
 }
 
 test('after adding an account, the first sync fills the issue list', async ({ page }) => {
