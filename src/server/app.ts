@@ -12,6 +12,7 @@ import { multipartFields, parseMultipartParts } from './http/multipart'
 import { parseParams } from './http/querystring'
 import { exactJsonContentType, normaliseBooleans } from './http/wire'
 import { jsonEtag } from './http/etag'
+import { securityHeaders } from './http/security-headers'
 import { RateLimiter } from './http/rate-limit'
 import { refuseWritesToArchivedProjects } from './http/archived'
 import { apiRoutes } from './routes/index'
@@ -150,6 +151,8 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   app.addHook('onSend', exactJsonContentType)
   // After the content type is settled: ETags and 304s for JSON GETs (GitLab's Rack::ETag).
   app.addHook('onSend', jsonEtag)
+  // Last, so it sees the Cache-Control jsonEtag and the routes chose.
+  app.addHook('onSend', securityHeaders)
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {

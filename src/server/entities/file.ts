@@ -11,10 +11,15 @@ export interface RepositoryFile {
   readonly executable: boolean
 }
 
+/** The last segment of a repository path: the file's own name. */
+export function fileName(filePath: string): string {
+  return filePath.split('/').pop() ?? filePath
+}
+
 /** GitLab's file fields without content (also sent as `X-Gitlab-*` headers). */
 export function fileMeta(f: RepositoryFile): Readonly<Record<string, string | number | boolean>> {
   return {
-    file_name: f.filePath.split('/').pop() ?? f.filePath,
+    file_name: fileName(f.filePath),
     file_path: f.filePath,
     size: f.content.length,
     encoding: 'base64',

@@ -1,12 +1,13 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type Static } from 'typebox'
 import { AccessLevel } from '../auth/access'
-import { fileEntity, fileHeaders, type RepositoryFile } from '../entities/file'
+import { fileEntity, fileHeaders, fileName, type RepositoryFile } from '../entities/file'
 import { readFileAt } from '../git/file-at'
 import { isValidRef } from '../git/git'
 import { resolveCommit } from '../git/refs'
 import type { CommitAction } from '../git/write-commit'
 import { invalidParam, missingParam, notFound } from '../http/errors'
+import { sendRawContent } from '../http/raw-content'
 import { defaultRef, loadCodeProject } from '../http/repository'
 import { currentUser } from '../http/resolve'
 import { commitToBranch, type CheckedAction } from '../services/repository'
@@ -99,7 +100,7 @@ const files: FastifyPluginAsync = async (app) => {
   app.get('/projects/:id/repository/files/:file_path/raw', { schema: { params: FileParams, querystring: ReadQuery } }, async (request, reply) => {
     const { ref } = request.query as Static<typeof ReadQuery>
     const file = await loadFile(request, request.params as FileParams, ref)
-    return reply.headers(fileHeaders(file)).type('text/plain; charset=utf-8').send(file.content)
+    return sendRawContent(reply.headers(fileHeaders(file)), file.content, fileName(file.filePath))
   })
 
   app.post('/projects/:id/repository/files/:file_path', { schema: { params: FileParams, body: WriteBody } }, async (request, reply) => {

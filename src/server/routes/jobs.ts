@@ -7,6 +7,7 @@ import { deleteTrace, findProjectJob, listJobs, readTrace, updateJobRow, type Jo
 import type { ProjectRow } from '../db/rows'
 import { apiMessage, forbidden, notFound } from '../http/errors'
 import { pageOf, setPageHeaders } from '../http/pagination'
+import { DOWNLOAD, rawContentHeaders } from '../http/raw-content'
 import { currentUser } from '../http/resolve'
 import { presentJobs } from '../services/ci-present'
 import { protectedFromDeploying } from '../services/environments'
@@ -41,10 +42,7 @@ function assertMayUpdateJob(request: FastifyRequest, project: ProjectRow, job: J
 function sendArtifact(reply: import('fastify').FastifyReply, request: FastifyRequest, job: JobRow): Promise<unknown> | unknown {
   const archive = findJobArtifact(request.server.burrow.db, job.id, 'archive')
   if (!archive) throw notFound()
-  return reply
-    .header('Content-Type', 'application/octet-stream')
-    .header('Content-Disposition', `attachment; filename="${archive.filename.replace(/"/g, '')}"`)
-    .send(readArtifactFile(request.server.burrow, archive))
+  return rawContentHeaders(reply, archive.filename, DOWNLOAD).send(readArtifactFile(request.server.burrow, archive))
 }
 
 /** The Jobs API of a project: list, one job, its log, cancel, retry, play, erase and artifacts. */

@@ -16,6 +16,7 @@ import { listTree, pathExists, type TreeEntry } from '../git/tree'
 import { apiMessage, ApiError, invalidParam, notFound } from '../http/errors'
 import { pageOf, paginateArray, requestUrl } from '../http/pagination'
 import { RateLimiter } from '../http/rate-limit'
+import { DOWNLOAD, rawContentHeaders, sendRawContent } from '../http/raw-content'
 import { defaultRef, loadCodeProject, resolveUserRef, type CodeProject } from '../http/repository'
 
 const ProjectParams = Type.Object({ id: Type.String() })
@@ -116,15 +117,6 @@ function keysetTreePage(request: FastifyRequest, reply: FastifyReply, baseUrl: s
   return page
 }
 
-function contentTypeOf(content: Buffer): string {
-  const head = content.subarray(0, 8000)
-  if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png'
-  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg'
-  if (head.subarray(0, 4).toString('latin1') === 'GIF8') return 'image/gif'
-  if (head.includes(0)) return 'application/octet-stream'
-  return 'text/plain; charset=utf-8'
-}
-
 /** The commit an archive is made of: `sha` (commit, tag or branch) or the default branch tip. */
 async function archiveCommit(repo: CodeProject, ref: string): Promise<string> {
   if (!isValidRef(ref)) throw invalidParam('sha')
@@ -168,11 +160,7 @@ const repository: FastifyPluginAsync = async (app) => {
     const repo = loadCodeProject(request, id)
     const blob = repo.exists ? await readBlob(repo.gitDir, sha) : null
     if (!blob) throw notFound('Blob')
-    // Raw content is served as a download-safe inline body: never sniffed into HTML by browsers.
-    reply.header('Content-Type', contentTypeOf(blob.content))
-    reply.header('Content-Disposition', 'inline')
-    reply.header('X-Content-Type-Options', 'nosniff')
-    return reply.send(blob.content)
+    return sendRawContent(reply, blob.content, sha)
   })
 
   const archiveHandler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
@@ -193,9 +181,7 @@ const repository: FastifyPluginAsync = async (app) => {
     const segments = [repo.project.path, ref.replace(/\//g, '-'), sha]
     if (path) segments.push(path.replace(/\//g, '-'))
     const prefix = segments.join('-')
-    reply.header('Content-Type', 'application/octet-stream')
-    reply.header('Content-Disposition', `attachment; filename="${prefix}.${kind.extension}"`)
-    reply.header('Content-Transfer-Encoding', 'binary')
+    rawContentHeaders(reply, `${prefix}.${kind.extension}`, DOWNLOAD).header('Content-Transfer-Encoding', 'binary')
     return reply.send(archiveStream(repo.gitDir, sha, kind, prefix, path || undefined))
   }
   const archiveSchema = { params: ArchiveParams, querystring: ArchiveQuery }

@@ -7,6 +7,7 @@ import { appendTrace, findJobById, readTrace, writeTrace, type JobRow } from '..
 import { findRunnerByTokenDigest, touchRunner, updateRunnerRow, type RunnerInfo, type RunnerRow } from '../db/runners'
 import { ApiError, apiMessage, forbidden } from '../http/errors'
 import { parseMultipartParts } from '../http/multipart'
+import { DOWNLOAD, rawContentHeaders } from '../http/raw-content'
 import { assignJob, finishJob } from '../services/jobs'
 import { ARTIFACT_FILE_FORMATS, ARTIFACT_FILE_TYPES, ArtifactError, readArtifactFile, storeArtifact } from '../services/job-artifacts'
 import { registerRunner, unregisterRunner } from '../services/runners'
@@ -194,10 +195,7 @@ const runnerApi: FastifyPluginAsyncTypebox = async (app) => {
     if (!job || !allowed) throw forbidden()
     const archive = findJobArtifact(db, job.id, 'archive')
     if (!archive) throw apiMessage(404, '404 Not Found')
-    return reply
-      .header('Content-Type', 'application/octet-stream')
-      .header('Content-Disposition', `attachment; filename="${archive.filename.replace(/"/g, '')}"`)
-      .send(readArtifactFile(ctx, archive))
+    return rawContentHeaders(reply, archive.filename, DOWNLOAD).send(readArtifactFile(ctx, archive))
   })
 
   // Uploads are multipart with a binary file part: this plugin keeps the raw body and reads the

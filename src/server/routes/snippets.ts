@@ -9,6 +9,7 @@ import { snippetEntity } from '../entities/snippet'
 import { checkUnmodifiedSince } from '../http/conditional'
 import { apiMessage, forbidden, missingParam, notFound, paramError } from '../http/errors'
 import { pageOf, setPageHeaders } from '../http/pagination'
+import { sendRawContent } from '../http/raw-content'
 import { currentUser, loadProject } from '../http/resolve'
 import { awardEmojiRoutes } from '../services/award-emoji'
 import {
@@ -108,7 +109,7 @@ const snippets: FastifyPluginAsyncTypebox = async (app) => {
   app.get(`${base}/:snippet_id/raw`, { schema: { params: SnippetParams } }, async (request, reply) => {
     const project = loadSnippetProject(request, request.params.id)
     const snippet = loadProjectSnippet(request, project, request.params.snippet_id)
-    return reply.type('text/plain; charset=utf-8').header('Content-Disposition', 'inline').send(snippet.content)
+    return sendRawContent(reply, snippet.content, snippet.file_name)
   })
 
   app.post(base, { schema: { params: IdParams, body: WriteBody } }, async (request, reply) => {

@@ -2,6 +2,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FastifyPluginAsync } from 'fastify'
 import { Type, type Static } from 'typebox'
+import { rawContentHeaders } from '../http/raw-content'
 import { AVATAR_TYPES, avatarDir } from '../services/avatars'
 
 const AvatarParams = Type.Object({ id: Type.String({ pattern: '^[0-9]+$' }), filename: Type.String({ pattern: '^[A-Za-z0-9_-][A-Za-z0-9._-]*$' }) })
@@ -16,7 +17,8 @@ const uploads: FastifyPluginAsync = async (app) => {
     const file = join(avatarDir(app.burrow, 'user', Number(id)), filename)
     const ext = filename.slice(filename.lastIndexOf('.') + 1).toLowerCase()
     if (!existsSync(file) || !statSync(file).isFile() || !(ext in AVATAR_TYPES)) return reply.code(404).send({ message: '404 Not Found' })
-    return reply.type(AVATAR_TYPES[ext]).header('cache-control', 'max-age=3600').send(createReadStream(file))
+    // Only raster types are accepted as avatars (services/avatars.ts), so they are shown inline.
+    return rawContentHeaders(reply, filename, { type: AVATAR_TYPES[ext], disposition: 'inline' }).header('cache-control', 'max-age=3600').send(createReadStream(file))
   })
 }
 
