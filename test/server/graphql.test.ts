@@ -107,4 +107,71 @@ describe('GraphQL endpoint /api/graphql', () => {
     const names = (res.json().data.__type.fields as { name: string }[]).map((f) => f.name)
     expect(names).toEqual(expect.arrayContaining(['iid', 'title', 'severity', 'status', 'startedAt', 'eventCount', 'details', 'assignees', 'todos']))
   })
+
+  describe('limits', () => {
+    /** `{ a0: __typename a1: __typename … }`: `count` fields of complexity 1 each. */
+    const aliased = (count: number) => `{ ${Array.from({ length: count }, (_, i) => `a${i}: __typename`).join(' ')} }`
+    /** `__type(name: "Query")` followed by ofType chains: `depth` fields deep. */
+    const nested = (depth: number) => `{ __type(name: "Query") { ${'ofType { '.repeat(depth - 2)}name${' }'.repeat(depth - 2)} } }`
+
+    it('refuses a query text over 10,000 characters with 422, as GitLab, without running it', async () => {
+      const res = await post({}, { query: aliased(3000) })
+      expect(res.statusCode).toBe(422)
+      expect(res.json()).toEqual({ errors: [{ message: 'Query too large' }] })
+    })
+
+    it('refuses an anonymous query over complexity 200 and runs one at 200', async () => {
+      const refused = await post({}, { query: aliased(201) })
+      expect(refused.statusCode).toBe(200)
+      expect(refused.json()).toEqual({ errors: [{ message: 'Query has complexity of 201, which exceeds max complexity of 200' }] })
+      const allowed = await post({}, { query: aliased(200) })
+      expect(Object.keys(allowed.json().data)).toHaveLength(200)
+    })
+
+    it('allows signed-in users complexity 250 and administrators 300', async () => {
+      expect(Object.keys((await post({ 'private-token': alice.token }, { query: aliased(250) })).json().data)).toHaveLength(250)
+      expect((await post({ 'private-token': alice.token }, { query: aliased(251) })).json()).toEqual({
+        errors: [{ message: 'Query has complexity of 251, which exceeds max complexity of 250' }],
+      })
+      expect(Object.keys((await post({ 'private-token': ROOT_TOKEN }, { query: aliased(300) })).json().data)).toHaveLength(300)
+      expect((await post({ 'private-token': ROOT_TOKEN }, { query: aliased(301) })).json().errors[0].message).toBe(
+        'Query has complexity of 301, which exceeds max complexity of 300',
+      )
+    })
+
+    it('counts a fragment at every place it is spread', async () => {
+      const fields = Array.from({ length: 30 }, (_, i) => `f${i}: __typename`).join(' ')
+      const query = `query { ...F a: __type(name: "Query") { name } } fragment F on Query { ${fields} }`
+      expect((await post({}, { query })).json().data.a).toEqual({ name: 'Query' })
+      const spreads = Array.from({ length: 7 }, (_, i) => `q${i}: __type(name: "Query") { ...G }`).join(' ')
+      const repeated = `query { ${spreads} } fragment G on __Type { ${fields} }`
+      expect((await post({}, { query: repeated })).json()).toEqual({ errors: [{ message: 'Query has complexity of 217, which exceeds max complexity of 200' }] })
+    })
+
+    it('counts a connection’s selections 1% more per item it may return, a page of 100 at most and by default', async () => {
+      const fields = Array.from({ length: 99 }, (_, i) => `i${i}: iid`).join(' ')
+      const query = `query($n: Int) { project(fullPath: "gql/app") { alertManagementAlerts(first: $n) { nodes { ${fields} } } } }`
+      // 1 (project) + 1 (connection) + (1 nodes + 99 fields) × (1 + n/100)
+      expect((await post({}, { query, variables: { n: 1 } })).json()).toEqual({ data: { project: null } })
+      const refused = { errors: [{ message: 'Query has complexity of 202, which exceeds max complexity of 200' }] }
+      expect((await post({}, { query, variables: { n: 100 } })).json()).toEqual(refused)
+      expect((await post({}, { query, variables: { n: 5000 } })).json()).toEqual(refused)
+      expect((await post({}, { query: query.replace('query($n: Int)', 'query').replace('(first: $n)', '') })).json()).toEqual(refused)
+    })
+
+    it('refuses an anonymous query deeper than 15 and a signed-in one deeper than 20', async () => {
+      expect((await post({}, { query: nested(15) })).json().data.__type).toEqual(expect.objectContaining({ ofType: null }))
+      expect((await post({}, { query: nested(16) })).json()).toEqual({ errors: [{ message: 'Query has depth of 16, which exceeds max depth of 15' }] })
+      expect((await post({ 'private-token': alice.token }, { query: nested(20) })).json().errors).toBeUndefined()
+      expect((await post({ 'private-token': alice.token }, { query: nested(21) })).json()).toEqual({
+        errors: [{ message: 'Query has depth of 21, which exceeds max depth of 20' }],
+      })
+    })
+
+    it('measures only the operation asked for by name', async () => {
+      const query = `query Small { currentUser { username } } query Big ${aliased(201)}`
+      expect((await post({}, { query, operationName: 'Small' })).json()).toEqual({ data: { currentUser: null } })
+      expect((await post({}, { query, operationName: 'Big' })).json().errors[0].message).toMatch(/^Query has complexity of 201/)
+    })
+  })
 })

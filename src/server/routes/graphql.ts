@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { execute, getOperationAST, GraphQLError, parse, validate, type DocumentNode } from 'graphql'
+import { MAX_QUERY_SIZE, queryLimitsFor, queryLimitsRule } from '../graphql/limits'
 import { rootValue } from '../graphql/resolvers'
 import { graphqlSchema } from '../graphql/schema'
 import type { GraphQLContext } from '../graphql/support'
@@ -49,6 +50,7 @@ const graphqlRoutes: FastifyPluginAsync = async (app) => {
     const params = (request.query ?? {}) as Record<string, unknown>
     const source = params.query
     if (typeof source !== 'string' || source.trim() === '') return reply.code(400).send(errorBody('No query string was present'))
+    if (source.length > MAX_QUERY_SIZE) return reply.code(422).send(errorBody('Query too large'))
     const variableValues = variablesOf(params.variables)
     if (variableValues === 'invalid') return reply.code(400).send(errorBody('Variables must be a JSON object'))
     const operationName = typeof params.operationName === 'string' && params.operationName !== '' ? params.operationName : undefined
@@ -60,7 +62,9 @@ const graphqlRoutes: FastifyPluginAsync = async (app) => {
       if (error instanceof GraphQLError) return reply.send({ errors: [error.toJSON()] })
       throw error
     }
-    const errors = validate(schema, document)
+    // Limits are measured on valid documents only, as graphql-ruby runs its analyzers after validation.
+    const invalid = validate(schema, document)
+    const errors = invalid.length > 0 ? invalid : validate(schema, document, [queryLimitsRule(queryLimitsFor(request.actor.user), variableValues, operationName)])
     if (errors.length > 0) return reply.send({ errors: errors.map((e) => e.toJSON()) })
     const operation = getOperationAST(document, operationName)
     if (operation?.operation === 'mutation' && request.method === 'GET') return reply.code(405).send(errorBody('Mutations are forbidden in GET requests'))
