@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Draws resources/icon.png (256 px) and resources/tray.png (32 px): a burrow entrance on a
+// Draws resources/icon.png (256 px, the window's), resources/icon-1024.png (electron-builder makes
+// the installers' icon sets from it) and resources/tray.png (32 px): a burrow entrance on a
 // rounded square. Plain zlib PNG encoding, no dependencies; run again after changing shapes.
 import { writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -73,6 +74,7 @@ function png(size) {
 }
 
 writeFileSync(join(out, 'icon.png'), png(256))
+writeFileSync(join(out, 'icon-1024.png'), png(1024))
 writeFileSync(join(out, 'tray.png'), png(32))
 writeFileSync(join(out, 'tray@2x.png'), png(64))
-console.log('wrote resources/icon.png, tray.png, tray@2x.png')
+console.log('wrote resources/icon.png, icon-1024.png, tray.png, tray@2x.png')
