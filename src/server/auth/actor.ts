@@ -25,6 +25,17 @@ export const TOKEN_SCOPES: readonly TokenScope[] = [
   'k8s_proxy',
 ]
 
+/** Scopes only an administrator's token may carry (GitLab's ADMIN_SCOPES). */
+export const ADMIN_SCOPES: readonly TokenScope[] = ['sudo', 'admin_mode']
+
+/**
+ * Whether `owner` may hold a token with every one of `scopes` (GitLab's `available_scopes_for`):
+ * the administrator scopes are for administrators only, so no one else's token can ask for sudo.
+ */
+export function canHoldScopes(owner: Pick<UserRow, 'is_admin'>, scopes: readonly TokenScope[]): boolean {
+  return owner.is_admin === 1 || !scopes.some((scope) => ADMIN_SCOPES.includes(scope))
+}
+
 /** How the caller authenticated. */
 export type AuthMethod = 'none' | 'personal_access_token' | 'impersonation_token' | 'project_access_token' | 'oauth'
 

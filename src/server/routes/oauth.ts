@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify'
-import { TOKEN_SCOPES, type TokenScope } from '../auth/actor'
+import { canHoldScopes, TOKEN_SCOPES, type TokenScope } from '../auth/actor'
 import { digestToken, generateToken, verifyPassword } from '../auth/secrets'
 import { findOAuthTokenByDigest, findOAuthTokenByRefreshDigest, insertOAuthToken, revokeOAuthToken } from '../db/tokens'
 import { findUserByEmail, findUserById, findUserByUsername } from '../db/users'
@@ -15,10 +15,14 @@ function oauthError(error: string, description: string, status = 400): ApiError 
 const INVALID_GRANT =
   'The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.'
 
+function invalidScope(): ApiError {
+  return oauthError('invalid_scope', 'The requested scope is invalid, unknown, or malformed.')
+}
+
 function parseScopes(raw: unknown): TokenScope[] {
   if (raw === undefined || raw === null || raw === '') return ['api']
   const names = String(raw).split(/[\s+]+/).filter(Boolean)
-  for (const name of names) if (!TOKEN_SCOPES.includes(name as TokenScope)) throw oauthError('invalid_scope', 'The requested scope is invalid, unknown, or malformed.')
+  for (const name of names) if (!TOKEN_SCOPES.includes(name as TokenScope)) throw invalidScope()
   return names as TokenScope[]
 }
 
@@ -41,6 +45,8 @@ const oauth: FastifyPluginAsync = async (app) => {
       if (!user || !verifyPassword(password, user.password_hash) || user.state !== 'active') throw oauthError('invalid_grant', INVALID_GRANT)
       userId = user.id
       scopes = parseScopes(p.scope)
+      // Checked once the password is: who is an administrator is nobody else's business.
+      if (!canHoldScopes(user, scopes)) throw invalidScope()
       db.prepare(
         `UPDATE users SET sign_in_count = sign_in_count + 1, last_sign_in_at = current_sign_in_at, current_sign_in_at = ?,
          last_sign_in_ip = current_sign_in_ip, current_sign_in_ip = ? WHERE id = ?`,

@@ -1,12 +1,13 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { Type, type Static } from 'typebox'
 import { AccessLevel } from '../auth/access'
+import { canHoldScopes } from '../auth/actor'
 import type { PersonalAccessTokenRow, ProjectRow, UserRow } from '../db/rows'
 import { findNamespaceById } from '../db/namespaces'
 import { botAccessLevels, findPersonalTokenById, listPersonalTokens, type TokenListFilter } from '../db/tokens'
 import { findUserById } from '../db/users'
 import { impersonationToken, personalAccessToken, projectAccessToken, withTokenValue } from '../entities/token'
-import { badRequest, invalidParam, notFound, unauthorized } from '../http/errors'
+import { apiMessage, badRequest, invalidParam, notFound, unauthorized, validationFailed } from '../http/errors'
 import { pageOf, setPageHeaders } from '../http/pagination'
 import { currentUser, loadProject, requireAdmin } from '../http/resolve'
 import {
@@ -20,6 +21,7 @@ import {
   revokeToken,
   rotateToken,
   rotationExpiry,
+  UNAVAILABLE_SCOPES,
 } from '../services/tokens'
 
 const TokenIdParams = Type.Object({ id: Type.Integer() })
@@ -219,6 +221,7 @@ const tokens: FastifyPluginAsync = async (app) => {
     const body = request.body as Static<typeof CreateBody> & { scopes?: unknown }
     const name = parseTokenName(body.name)
     const scopes = parseScopes(body.scopes)
+    if (!canHoldScopes(user, scopes)) throw apiMessage(400, `Scopes ${UNAVAILABLE_SCOPES}`)
     const expiresAt = parseExpiresAt(body.expires_at, DEFAULT_TOKEN_LIFETIME_DAYS)
     const issued = issueToken(ctx, request, user, { name, description: body.description, scopes, expiresAt })
     reply.code(201)
@@ -245,6 +248,7 @@ const tokens: FastifyPluginAsync = async (app) => {
     const body = request.body as Static<typeof CreateBody> & { scopes?: unknown }
     const name = parseTokenName(body.name)
     const scopes = parseScopes(body.scopes)
+    if (!canHoldScopes(user, scopes)) throw validationFailed({ scopes: [UNAVAILABLE_SCOPES] })
     const expiresAt = parseExpiresAt(body.expires_at, DEFAULT_TOKEN_LIFETIME_DAYS)
     const issued = issueToken(ctx, request, user, { name, description: body.description, scopes, expiresAt, impersonation: true })
     reply.code(201)
@@ -295,6 +299,8 @@ const tokens: FastifyPluginAsync = async (app) => {
     const body = request.body as Static<typeof ProjectCreateBody> & { scopes?: unknown }
     const name = parseTokenName(body.name)
     const scopes = parseScopes(body.scopes)
+    // The token's owner is a new project bot, never an administrator.
+    if (!canHoldScopes({ is_admin: 0 }, scopes)) throw badRequest(`Scopes ${UNAVAILABLE_SCOPES}`)
     const expiresAt = parseExpiresAt(body.expires_at, DEFAULT_TOKEN_LIFETIME_DAYS)
     const level = body.access_level ?? AccessLevel.MAINTAINER
     if (!request.perms.isAdmin && request.perms.projectAccess(project) < level) {

@@ -33,6 +33,9 @@ export function parseScopes(raw: unknown): TokenScope[] {
   return [...new Set(list)] as TokenScope[]
 }
 
+/** GitLab's PersonalAccessToken validation error for scopes its owner cannot hold (`Scopes …`). */
+export const UNAVAILABLE_SCOPES = 'can only contain available scopes'
+
 /** `expires_at` as `YYYY-MM-DD`; absent means the default lifetime; past dates are refused. */
 export function parseExpiresAt(raw: unknown, defaultDays: number): string {
   if (raw === undefined || raw === null || raw === '') return daysFromNow(defaultDays)
