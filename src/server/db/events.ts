@@ -46,6 +46,8 @@ export interface EventFilter {
   /** Exclusive lower bound on created_at (an ISO timestamp). */
   readonly createdAfter?: string
   readonly sort: 'asc' | 'desc'
+  /** Events left out: those naming what the viewer may not read (see `restrictedEvents`). */
+  readonly hiddenIds?: readonly number[]
 }
 
 /**
@@ -110,19 +112,64 @@ function whereClause(f: EventFilter, b: Binder): string {
   if (f.targetTypes) where.push(`e.target_type IN (SELECT value FROM json_each(${b.bind(JSON.stringify(f.targetTypes))}))`)
   if (f.createdBefore !== undefined) where.push(`e.created_at < ${b.bind(f.createdBefore)}`)
   if (f.createdAfter !== undefined) where.push(`e.created_at > ${b.bind(f.createdAfter)}`)
+  if (f.hiddenIds && f.hiddenIds.length > 0) where.push(`e.id NOT IN (SELECT value FROM json_each(${b.bind(JSON.stringify(f.hiddenIds))}))`)
   return where.join(' AND ')
 }
 
-/** One page of events matching `f`, newest or oldest first by id, with the total count. */
-export function listEvents(db: Db, f: EventFilter, limit: number, offset: number): { rows: EventRow[]; total: number } {
+/** The part of a listing query every read shares: the membership CTEs (signed-in non-admins only) and the FROM … WHERE. */
+function listingSql(f: EventFilter): { cte: string; from: string; b: Binder } {
   const b = new Binder(f.viewer.kind === 'user' ? [f.viewer.userId] : [])
   const where = whereClause(f, b)
-  // The membership CTEs are only needed for signed-in non-admins.
   const cte = f.viewer.kind === 'user' ? `WITH RECURSIVE ${AUTHORIZED_GROUPS_CTE}, ${AUTHORIZED_PROJECTS_CTE}, ${VISIBLE_GROUPS_CTE} ` : ''
   const from = `FROM events e
     LEFT JOIN projects p ON p.id = e.project_id
     LEFT JOIN namespaces g ON g.id = e.group_id
     WHERE ${where}`
+  return { cte, from, b }
+}
+
+const featureOf = (name: string): string => `COALESCE(json_extract(p.settings, '$.${name}_access_level'), 'enabled')`
+const NOTE_TARGET_TYPES = "('Note', 'DiffNote', 'DiscussionNote')"
+
+/**
+ * Events whose readability the project's or group's does not settle alone, which the item rule
+ * (services/readable.ts) must decide one by one: every event of a private project or of one with
+ * a feature (issues, merge requests, repository) limited or off, and elsewhere the events of a
+ * confidential issue or epic and of a note that is internal, on a confidential issue or epic, or on
+ * a snippet. Everything else a reader of the project or group may read.
+ */
+const RESTRICTED = `(
+  p.visibility = 'private'
+  OR ${featureOf('issues')} <> 'enabled' OR ${featureOf('merge_requests')} <> 'enabled' OR ${featureOf('repository')} <> 'enabled'
+  OR (e.target_type = 'Issue' AND EXISTS (SELECT 1 FROM issues i WHERE i.id = e.target_id AND i.confidential = 1))
+  OR (e.target_type = 'Epic' AND EXISTS (SELECT 1 FROM epics x WHERE x.id = e.target_id AND x.confidential = 1))
+  OR (e.target_type IN ${NOTE_TARGET_TYPES} AND EXISTS (
+    SELECT 1 FROM notes n WHERE n.id = e.target_id AND (
+      n.internal = 1 OR n.noteable_type = 'Snippet'
+      OR (n.noteable_type = 'Issue' AND EXISTS (SELECT 1 FROM issues i WHERE i.id = n.noteable_id AND i.confidential = 1))
+      OR (n.noteable_type = 'Epic' AND EXISTS (SELECT 1 FROM epics x WHERE x.id = n.noteable_id AND x.confidential = 1)))))
+)`
+
+/** What the item rule needs of a restricted event. */
+export interface RestrictedEventRow {
+  readonly id: number
+  readonly project_id: number | null
+  readonly action: string
+  readonly target_type: string | null
+  readonly target_id: number | null
+}
+
+/** The events matching `f` (whole list, not a page) that the item rule must decide: see RESTRICTED. */
+export function restrictedEvents(db: Db, f: EventFilter): RestrictedEventRow[] {
+  const { cte, from, b } = listingSql(f)
+  return db
+    .prepare(`${cte}SELECT e.id, e.project_id, e.action, e.target_type, e.target_id ${from} AND ${RESTRICTED}`)
+    .all(b.values) as RestrictedEventRow[]
+}
+
+/** One page of events matching `f`, newest or oldest first by id, with the total count. */
+export function listEvents(db: Db, f: EventFilter, limit: number, offset: number): { rows: EventRow[]; total: number } {
+  const { cte, from, b } = listingSql(f)
   const total = (db.prepare(`${cte}SELECT COUNT(*) AS n ${from}`).get(b.values) as { n: number }).n
   const order = f.sort === 'asc' ? 'ASC' : 'DESC'
   const limitAt = b.bind(limit)

@@ -9,7 +9,7 @@ import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../db/pr
 import type { UserRow } from '../db/rows'
 import type { TodoRow } from '../db/todos'
 import { inlineKeys, parseMappings, payloadAlertFields } from '../alerts/payload'
-import { ALERT_TARGET_TYPE, alertDetailsUrl, integrationToken, integrationUrl } from '../services/alerts'
+import { ALERT_TARGET_TYPE, alertDetailsUrl, canReadAlertsWith, integrationToken, integrationUrl } from '../services/alerts'
 import { connection, connectionOf, connectionWindow, globalId, parseGlobalId, type Connection, type ConnectionArgs, type GraphQLContext } from './support'
 
 /**
@@ -64,7 +64,7 @@ function fullPathOf(project: ProjectWithNamespaceRow): string {
 
 /** True when the caller may read and update the project's alerts (GitLab: Developer and above). */
 export function canReadAlerts(project: ProjectWithNamespaceRow, g: GraphQLContext): boolean {
-  return g.user !== null && g.perms.canReadProject(project) && g.perms.canInProject(project, AccessLevel.DEVELOPER)
+  return canReadAlertsWith(g.perms, project)
 }
 
 /** True when the caller may manage the project's alert integrations (GitLab's admin_operations: Maintainer). */

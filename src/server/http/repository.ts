@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../auth/access'
+import type { Permissions } from '../auth/permissions'
 import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../db/projects'
+import type { ProjectRow } from '../db/rows'
 import { projectSettings } from '../entities/project'
 import { GitError, isValidRef } from '../git/git'
 import { projectGitDir, repoExists } from '../git/project-repo'
@@ -24,11 +26,16 @@ export interface CodeProject {
  * is limited to members; nobody but administrators when the feature is disabled.
  */
 export function canReadCode(request: FastifyRequest, project: ProjectWithNamespaceRow): boolean {
-  if (request.perms.isAdmin) return true
+  return canReadCodeWith(request.perms, project)
+}
+
+/** The read_code rule of canReadCode for whoever holds `perms` (activity events, to-dos on commits). */
+export function canReadCodeWith(perms: Permissions, project: Pick<ProjectRow, 'id' | 'visibility' | 'settings'>): boolean {
+  if (perms.isAdmin) return true
   const feature = projectSettings(project.settings).repository_access_level
   if (feature === 'disabled') return false
-  if (project.visibility === 'private' || feature === 'private') return request.perms.canInProject(project, AccessLevel.REPORTER)
-  return request.perms.canReadProject(project)
+  if (project.visibility === 'private' || feature === 'private') return perms.canInProject(project, AccessLevel.REPORTER)
+  return perms.canReadProject(project)
 }
 
 /**

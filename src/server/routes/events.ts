@@ -1,10 +1,11 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type Static } from 'typebox'
-import { listEvents, type EventFilter, type EventViewer } from '../db/events'
+import { listEvents, restrictedEvents, type EventFilter, type EventViewer } from '../db/events'
 import { activityEvent, type ActivityEvent } from '../entities/event'
 import { invalidParam } from '../http/errors'
 import { pageOf, setPageHeaders } from '../http/pagination'
 import { currentUser, loadProject, loadUser } from '../http/resolve'
+import { ReadableItems } from '../services/readable'
 
 /** Filter values of `action`: GitLab's stored actions, plus the spec's `commented on` spelling. */
 const ACTIONS = ['approved', 'closed', 'commented', 'commented on', 'created', 'destroyed', 'expired', 'joined', 'left', 'merged', 'pushed', 'reopened', 'updated'] as const
@@ -74,11 +75,22 @@ function viewerOf(request: FastifyRequest): EventViewer {
   return { kind: 'user', userId: user.id, external: user.external === 1 }
 }
 
+/**
+ * The events of `filter` that name what the caller may not read (a confidential issue, an internal
+ * note, a feature limited to members…), decided by the shared item rule; administrators read all.
+ */
+function hiddenEventIds(request: FastifyRequest, filter: EventFilter): number[] {
+  if (request.perms.isAdmin) return []
+  const readable = new ReadableItems(request.server.burrow.db, request.perms)
+  return restrictedEvents(request.server.burrow.db, filter).filter((e) => !readable.event(e)).map((e) => e.id)
+}
+
 function respond(request: FastifyRequest, reply: FastifyReply, filter: EventFilter): ActivityEvent[] {
   const { db } = request.server.burrow
   const baseUrl = request.server.burrow.baseUrl(request)
   const page = pageOf(request.query as Record<string, unknown>)
-  const { rows, total } = listEvents(db, filter, page.perPage, page.offset)
+  // Hidden before paging, so neither the page nor its total count reveals them.
+  const { rows, total } = listEvents(db, { ...filter, hiddenIds: hiddenEventIds(request, filter) }, page.perPage, page.offset)
   setPageHeaders(request, reply, baseUrl, page, total)
   return rows.map((row) => activityEvent(row, baseUrl))
 }
@@ -122,7 +134,7 @@ const events: FastifyPluginAsync = async (app) => {
     const { id } = request.params as Static<typeof ProjectParams>
     const project = loadProject(request, id)
     const base = queryFilter(request.query as EventQuery)
-    // Readability of the project was checked above; every event in it is visible.
+    // Readability of the project was checked above; what its events name is checked in respond.
     return respond(request, reply, { ...base, viewer: { kind: 'admin' }, projectId: project.id })
   })
 }

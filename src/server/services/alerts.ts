@@ -17,6 +17,11 @@ import { parseAlertPayload, parseMappings, type AlertFieldMapping } from '../ale
 import { recordProjectChange } from './project-changes'
 import { createTodo, pendingTodoFor, type TodoRow } from './todos'
 
+/** Whoever holds `perms` may read (and update) the project's alerts: signed-in Developers and above, as GitLab. */
+export function canReadAlertsWith(perms: Permissions, project: Pick<ProjectRow, 'id' | 'visibility'>): boolean {
+  return perms.user !== null && perms.canReadProject(project) && perms.canInProject(project, AccessLevel.DEVELOPER)
+}
+
 /** The to-do target type of alerts. */
 export const ALERT_TARGET_TYPE = 'AlertManagement::Alert'
 /** Endpoint identifier of a project's single legacy endpoint, served at `/alerts/notify.json`. */

@@ -553,7 +553,7 @@ export function assignIssueToEpic(request: FastifyRequest, group: NamespaceRow, 
   const db = request.server.burrow.db
   const issue = findIssueById(db, issueId)
   const project = issue ? findProjectById(db, issue.project_id) : undefined
-  const linkable = issue && project && request.perms.canReadProject(project) && canReadIssue(request, project, issue)
+  const linkable = issue && project && canReadIssue(request, project, issue)
     && request.perms.canInProject(project, AccessLevel.GUEST) && groupAndDescendantIds(db, epic.group_id).includes(project.namespace_id)
   if (!issue || !linkable) throw apiMessage(404, 'No Issue found for given params')
   return linkIssue(db, epic, issue, requireEpicsFeature(request).id)

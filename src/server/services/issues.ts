@@ -12,7 +12,6 @@ import { deleteTimelogs, insertTimelog, setTrackableEstimate, totalTimeSpent, tr
 import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../db/namespaces'
 import type { ProjectRow } from '../db/rows'
 import { issueEntity, issuePageRefs, type IssuePageData, type ReferenceOrigin } from '../entities/issue'
-import { projectSettings } from '../entities/project'
 import { todayIso } from '../entities/milestone'
 import { apiMessage, forbidden, invalidParam, missingParam, notFound, paramError, validationFailed } from '../http/errors'
 import { recordEvent } from './events'
@@ -29,6 +28,7 @@ import { closingMergeRequestCounts, mergeRequestsReferencingIssue } from './merg
 import { copyIssueResourceEvents, type StateSource } from '../db/resource-events'
 import { finishNotesCopy, issueSnapshot, issueTarget, mergeRequestTarget, noteIssueCopied, noteTimeEstimate, noteTimeSpent, recordCreation, recordStateEvent, recordUpdate, type SystemNoteTarget } from './system-notes'
 import { findMergeRequestById } from '../db/merge-requests'
+import { canReadIssuesWith, canUserReadIssue } from './issue-access'
 
 // GitLab's default colour for labels created on the fly from an issue's `labels`.
 const NEW_LABEL_COLOR = '#6699cc'
@@ -42,16 +42,10 @@ export function canAdminIssues(request: FastifyRequest, project: ProjectRow): bo
   return request.perms.canInProject(project, AccessLevel.REPORTER)
 }
 
-/**
- * Confidential issues are visible to their author, their assignees, Reporter+ members and
- * administrators only; other issues to whoever reads the project.
- */
+/** The issue read rule (canUserReadIssue) for the caller: project, issues feature and confidentiality. */
 export function canReadIssue(request: FastifyRequest, project: ProjectRow, issue: IssueRow): boolean {
-  if (issue.confidential === 0) return true
-  const user = request.actor.user
-  if (!user) return false
-  if (user.id === issue.author_id || canAdminIssues(request, project)) return true
-  return (assigneeIdsOf(request.server.burrow.db, [issue.id]).get(issue.id) ?? []).includes(user.id)
+  const assignees = issue.confidential === 0 ? [] : assigneeIdsOf(request.server.burrow.db, [issue.id]).get(issue.id) ?? []
+  return canUserReadIssue(request.perms, project, issue, assignees)
 }
 
 /**
@@ -59,9 +53,7 @@ export function canReadIssue(request: FastifyRequest, project: ProjectRow, issue
  * `private` from non-members (administrators excepted). Answers 403 like GitLab's feature checks.
  */
 export function requireIssuesFeature(request: FastifyRequest, project: ProjectRow): void {
-  const level = projectSettings(project.settings).issues_access_level
-  if (level === 'disabled') throw forbidden()
-  if (level === 'private' && !request.perms.canInProject(project, AccessLevel.GUEST)) throw forbidden()
+  if (!canReadIssuesWith(request.perms, project)) throw forbidden()
 }
 
 /** The project's issue `iid` the caller may read, or 404 `Issue Not Found`. */

@@ -18,7 +18,7 @@ import { apiMessage } from '../http/errors'
 import { resolveTodosForTarget } from '../db/todos'
 import { recordEvent } from './events'
 import { mergeRequestTarget, recordStateEvent } from './system-notes'
-import { canReadIssue, requireIssuesFeature, updateIssue } from './issues'
+import { canReadIssue, updateIssue } from './issues'
 import { branchHeads, runInBackground } from './mergeability'
 import { rulesFor } from './protected-branches'
 import { pushLanded } from './push'
@@ -174,20 +174,10 @@ export function closableIssues(request: FastifyRequest, project: ProjectRow, mr:
   const found: ClosableIssue[] = []
   for (const ref of closingReferences(mr.description)) {
     const owner = ref.projectPath === null ? project : findProject(db, ref.projectPath)
-    if (!owner || !request.perms.canReadProject(owner) || !issuesFeatureReadable(request, owner)) continue
-    const issue = findIssueByIid(db, owner.id, ref.iid)
-    if (issue && canReadIssue(request, owner, issue)) found.push({ project: owner, issue })
+    const issue = owner ? findIssueByIid(db, owner.id, ref.iid) : undefined
+    if (owner && issue && canReadIssue(request, owner, issue)) found.push({ project: owner, issue })
   }
   return found
-}
-
-function issuesFeatureReadable(request: FastifyRequest, project: ProjectRow): boolean {
-  try {
-    requireIssuesFeature(request, project)
-    return true
-  } catch {
-    return false
-  }
 }
 
 /**

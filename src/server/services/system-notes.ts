@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify'
-import { AccessLevel } from '../auth/access'
 import { Permissions } from '../auth/permissions'
 import type { Db } from '../db/connection'
 import { nowIso } from '../db/connection'
@@ -7,10 +6,10 @@ import { epicLabelsOf, findEpicById, findEpicByIid, type EpicRow } from '../db/e
 import { assigneeIdsOf, findIssueById, findIssueByIid, labelsOf as issueLabelsOf, usersById, type IssueRow } from '../db/issues'
 import { findMergeRequestById, findMergeRequestByIid, labelsOf as mergeRequestLabelsOf, userLinksOf, type MergeRequestRow } from '../db/merge-requests'
 import { findNamespaceById, findProject, findProjectById, findNamespaceByFullPath } from '../db/namespaces'
-import { findNoteById, insertNote, type NoteRow } from '../db/notes'
+import { insertNote, type NoteRow } from '../db/notes'
 import {
   copySystemNoteMetadata, crossReferenceExists, insertLabelEvent, insertMilestoneEvent, insertStateEvent, insertSystemNoteMetadata, systemNoteMetadataOf,
-  type ResourceRef, type ResourceState, type ResourceType, type StateSource,
+  type ResourceRef, type ResourceState, type StateSource,
 } from '../db/resource-events'
 import type { NamespaceRow, ProjectRow } from '../db/rows'
 import { findUserById } from '../db/users'
@@ -21,6 +20,7 @@ import { canReadEpicWith } from './epics'
 import { canReadMergeRequestsWith } from './merge-requests'
 import { canUserReadIssue } from './issue-access'
 import { newDiscussionId } from './notes'
+import { ReadableItems } from './readable'
 
 // ---------------------------------------------------------------------------------------------
 // Targets and references.
@@ -607,39 +607,6 @@ function touch(db: Db, t: ResourceRef): void {
 // ---------------------------------------------------------------------------------------------
 // Reading: system notes whose source the reader cannot see are left out.
 
-function canReadSource(request: FastifyRequest, type: ResourceType, id: number, cache: Map<string, boolean>): boolean {
-  const key = `${type}:${id}`
-  const known = cache.get(key)
-  if (known !== undefined) return known
-  const db = request.server.burrow.db
-  let visible = false
-  if (type === 'Epic') {
-    const epic = findEpicById(db, id)
-    const group = epic ? findNamespaceById(db, epic.group_id) : undefined
-    visible = epic !== undefined && group !== undefined && canReadEpicWith(request.perms, group, epic)
-  } else {
-    const item = type === 'Issue' ? findIssueById(db, id) : findMergeRequestById(db, id)
-    const project = item ? findProjectById(db, item.project_id) : undefined
-    if (item && project) {
-      visible = type === 'Issue'
-        ? canUserReadIssue(request.perms, project, item as IssueRow, assigneeIdsOf(db, [item.id]).get(item.id) ?? [])
-        : canReadMergeRequestsWith(request.perms, project)
-    }
-  }
-  cache.set(key, visible)
-  return visible
-}
-
-function canReadSourceNote(request: FastifyRequest, noteId: number): boolean {
-  const note = findNoteById(request.server.burrow.db, noteId)
-  if (!note || note.internal === 0) return true
-  if (note.project_id !== null) {
-    const project = findProjectById(request.server.burrow.db, note.project_id)
-    return project !== undefined && request.perms.canInProject(project, AccessLevel.REPORTER)
-  }
-  return note.group_id !== null && request.perms.canInGroup(note.group_id, AccessLevel.REPORTER)
-}
-
 /**
  * The notes the caller may read: system notes that name an item (a cross-reference's source, a
  * moved or linked issue) the caller cannot see are left out, as GitLab's `readable_by?` does —
@@ -649,11 +616,10 @@ export function readableNotes<T extends NoteRow>(request: FastifyRequest, rows: 
   const system = rows.filter((r) => r.system === 1).map((r) => r.id)
   if (system.length === 0) return [...rows]
   const meta = systemNoteMetadataOf(request.server.burrow.db, system)
-  const cache = new Map<string, boolean>()
+  const readable = new ReadableItems(request.server.burrow.db, request.perms)
   return rows.filter((r) => {
     const m = meta.get(r.id)
     if (!m || m.source_type === null || m.source_id === null) return true
-    if (!canReadSource(request, m.source_type, m.source_id, cache)) return false
-    return m.source_note_id === null || canReadSourceNote(request, m.source_note_id)
+    return readable.item(m.source_type, m.source_id) && (m.source_note_id === null || readable.noteBody(m.source_note_id))
   })
 }

@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AccessLevel } from '../../src/server/auth/access'
+import type { NamespaceRow, ProjectRow } from '../../src/server/db/rows'
+import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
+import { makeServer, ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from '../helpers/server'
+
+/**
+ * Confidential issues, internal notes and confidential epics stay out of every list that would
+ * show their title or body — to anonymous callers, non-members of a public project and Guests —
+ * while Reporters, authors, assignees and administrators see them; counts and pagination headers
+ * follow what is shown. Each secret is a unique marker searched for in the raw JSON text.
+ */
+describe('confidential items in lists', () => {
+  let s: TestServer
+  let group: NamespaceRow
+  let project: ProjectRow
+  let author: SeededUser
+  let reporter: SeededUser
+  let guest: SeededUser
+  let assignee: SeededUser
+  let outsider: SeededUser
+
+  const CONFIDENTIAL_TITLE = 'SECRET-confidential-issue-title'
+  const CONFIDENTIAL_COMMENT = 'SECRET-comment-on-confidential-issue'
+  const INTERNAL_NOTE = 'SECRET-internal-note-body'
+  const EPIC_TITLE = 'SECRET-confidential-epic-title'
+
+  type Viewer = 'anonymous' | 'outsider' | 'guest' | 'assignee' | 'reporter' | 'author' | 'admin'
+  const token = (viewer: Viewer): string | null =>
+    ({ anonymous: null, outsider: outsider.token, guest: guest.token, assignee: assignee.token, reporter: reporter.token, author: author.token, admin: ROOT_TOKEN })[viewer]
+
+  async function call(viewer: Viewer | string | null, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>) {
+    const who = viewer === null || ['anonymous', 'outsider', 'guest', 'assignee', 'reporter', 'author', 'admin'].includes(viewer) ? token(viewer as Viewer) : viewer
+    return s.request(who, { method, url: `/api/v4${url}`, payload })
+  }
+
+  async function created(viewer: Viewer, url: string, payload: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const res = await call(viewer, 'POST', url, payload)
+    expect(res.statusCode, res.body).toBe(201)
+    return res.json()
+  }
+
+  /** A list read in one page: its raw text, its items, and what its X-Total header claims. */
+  async function listing(viewer: Viewer, url: string): Promise<{ text: string; items: unknown[]; total: number }> {
+    const res = await call(viewer, 'GET', `${url}${url.includes('?') ? '&' : '?'}per_page=100`)
+    expect(res.statusCode, res.body).toBe(200)
+    const items = res.json() as unknown[]
+    return { text: res.body, items, total: Number(res.headers['x-total']) }
+  }
+
+  beforeAll(async () => {
+    s = await makeServer()
+    author = seedUser(s, { username: 'conf-author' })
+    reporter = seedUser(s, { username: 'conf-reporter' })
+    guest = seedUser(s, { username: 'conf-guest' })
+    assignee = seedUser(s, { username: 'conf-assignee' })
+    outsider = seedUser(s, { username: 'conf-outsider' })
+    group = seedGroup(s, { path: 'conf', visibility: 'public' })
+    project = seedProject(s, { namespaceId: group.id, path: 'app', visibility: 'public' })
+    seedMember(s, 'Namespace', group.id, author.user.id, AccessLevel.DEVELOPER)
+    seedMember(s, 'Namespace', group.id, reporter.user.id, AccessLevel.REPORTER)
+    seedMember(s, 'Namespace', group.id, guest.user.id, AccessLevel.GUEST)
+    seedMember(s, 'Namespace', group.id, assignee.user.id, AccessLevel.GUEST)
+
+    const open = await created('author', `/projects/${project.id}/issues`, { title: 'An open issue' })
+    const secret = await created('author', `/projects/${project.id}/issues`, {
+      title: CONFIDENTIAL_TITLE, confidential: true, assignee_ids: [assignee.user.id],
+    })
+    await created('author', `/projects/${project.id}/issues/${String(secret.iid)}/notes`, { body: CONFIDENTIAL_COMMENT })
+    await created('reporter', `/projects/${project.id}/issues/${String(open.iid)}/notes`, { body: INTERNAL_NOTE, internal: true })
+    await created('reporter', `/groups/${group.id}/epics`, { title: EPIC_TITLE, confidential: true })
+  })
+  afterAll(async () => {
+    await s.close()
+  })
+
+  const SECRETS: Readonly<Record<Viewer, readonly string[]>> = {
+    anonymous: [],
+    outsider: [],
+    guest: [],
+    assignee: [CONFIDENTIAL_TITLE, CONFIDENTIAL_COMMENT],
+    reporter: [CONFIDENTIAL_TITLE, CONFIDENTIAL_COMMENT, INTERNAL_NOTE, EPIC_TITLE],
+    author: [CONFIDENTIAL_TITLE, CONFIDENTIAL_COMMENT, INTERNAL_NOTE, EPIC_TITLE],
+    admin: [CONFIDENTIAL_TITLE, CONFIDENTIAL_COMMENT, INTERNAL_NOTE, EPIC_TITLE],
+  }
+
+  /** Every secret the viewer may read is in the text, every other one is not, and X-Total counts what is shown. */
+  function expectShown(viewer: Viewer, list: { text: string; items: unknown[]; total: number }, among: readonly string[]): void {
+    for (const secret of among) {
+      if (SECRETS[viewer].includes(secret)) expect(list.text, `${viewer} reads ${secret}`).toContain(secret)
+      else expect(list.text, `${viewer} must not read ${secret}`).not.toContain(secret)
+    }
+    expect(list.total).toBe(list.items.length)
+  }
+
+  const ALL_VIEWERS: readonly Viewer[] = ['anonymous', 'outsider', 'guest', 'assignee', 'reporter', 'author', 'admin']
+  const SIGNED_IN: readonly Viewer[] = ALL_VIEWERS.filter((v) => v !== 'anonymous')
+
+  describe('activity events', () => {
+    it.each(ALL_VIEWERS)('GET /projects/:id/events shows %s only the titles and bodies they may read', async (viewer) => {
+      expectShown(viewer, await listing(viewer, `/projects/${project.id}/events`), [CONFIDENTIAL_TITLE, CONFIDENTIAL_COMMENT, INTERNAL_NOTE])
+    })
+
+    it.each(ALL_VIEWERS)("GET /users/:id/events shows %s only the author's events they may read", async (viewer) => {
+      expectShown(viewer, await listing(viewer, `/users/${author.user.id}/events`), [CONFIDENTIAL_TITLE, CONFIDENTIAL_COMMENT])
+      expectShown(viewer, await listing(viewer, `/users/${reporter.user.id}/events`), [INTERNAL_NOTE, EPIC_TITLE])
+    })
+
+    it.each(SIGNED_IN)('GET /events?scope=all shows %s only the events they may read', async (viewer) => {
+      expectShown(viewer, await listing(viewer, '/events?scope=all'), [CONFIDENTIAL_TITLE, CONFIDENTIAL_COMMENT, INTERNAL_NOTE])
+    })
+
+    it('hides the events of an issue made confidential after the fact', async () => {
+      const later = await created('author', `/projects/${project.id}/issues`, { title: 'SECRET-made-confidential-later' })
+      expect((await listing('guest', `/projects/${project.id}/events`)).text).toContain('SECRET-made-confidential-later')
+      await call('admin', 'PUT', `/projects/${project.id}/issues/${String(later.iid)}`, { confidential: true })
+      const list = await listing('guest', `/projects/${project.id}/events`)
+      expect(list.text).not.toContain('SECRET-made-confidential-later')
+      expect(list.total).toBe(list.items.length)
+    })
+  })
+
+  describe('activity events of features limited to members', () => {
+    let limited: ProjectRow
+
+    beforeAll(async () => {
+      limited = seedProject(s, { namespaceId: group.id, path: 'limited', visibility: 'public' })
+      await created('author', `/projects/${limited.id}/issues`, { title: 'SECRET-issue-of-a-members-only-tracker' })
+      const commit = await call('admin', 'POST', `/projects/${limited.id}/repository/commits`, {
+        branch: 'main', commit_message: 'SECRET-commit-of-a-members-only-repository', actions: [{ action: 'create', file_path: 'a.txt', content: 'a' }],
+      })
+      expect(commit.statusCode, commit.body).toBe(201)
+      const res = await call('admin', 'PUT', `/projects/${limited.id}`, { issues_access_level: 'private', repository_access_level: 'private', merge_requests_access_level: 'private' })
+      expect(res.statusCode, res.body).toBe(200)
+    })
+
+    it.each(['anonymous', 'outsider'] as const)('hides issue and push events from %s when those features are for members', async (viewer) => {
+      const list = await listing(viewer, `/projects/${limited.id}/events`)
+      expect(list.text).not.toContain('SECRET-issue-of-a-members-only-tracker')
+      expect(list.text).not.toContain('SECRET-commit-of-a-members-only-repository')
+      expect(list.total).toBe(list.items.length)
+    })
+
+    it('shows a Guest member the issue events but not the pushes (code is for Reporters there)', async () => {
+      const list = await listing('guest', `/projects/${limited.id}/events`)
+      expect(list.text).toContain('SECRET-issue-of-a-members-only-tracker')
+      expect(list.text).not.toContain('SECRET-commit-of-a-members-only-repository')
+    })
+
+    it('shows a Reporter both', async () => {
+      const list = await listing('reporter', `/projects/${limited.id}/events`)
+      expect(list.text).toContain('SECRET-issue-of-a-members-only-tracker')
+      expect(list.text).toContain('SECRET-commit-of-a-members-only-repository')
+    })
+
+    it('hides the events of a private project from non-members everywhere', async () => {
+      const elsewhere = seedGroup(s, { path: 'elsewhere', visibility: 'public' })
+      const hidden = seedProject(s, { namespaceId: elsewhere.id, path: 'hidden', visibility: 'private' })
+      seedMember(s, 'Project', hidden.id, outsider.user.id, AccessLevel.DEVELOPER)
+      await created('outsider', `/projects/${hidden.id}/issues`, { title: 'SECRET-issue-of-a-private-project' })
+      expect((await call('guest', 'GET', `/projects/${hidden.id}/events`)).statusCode).toBe(404)
+      const list = await listing('guest', `/users/${outsider.user.id}/events`)
+      expect(list.text).not.toContain('SECRET-issue-of-a-private-project')
+      expect(list.total).toBe(list.items.length)
+    })
+  })
+
+  describe('lists that were already confidential-aware (guards)', () => {
+    it.each(ALL_VIEWERS)('issue lists and their search show %s only readable issues', async (viewer) => {
+      expectShown(viewer, await listing(viewer, `/projects/${project.id}/issues?search=SECRET`), [CONFIDENTIAL_TITLE])
+      if (viewer !== 'anonymous') expectShown(viewer, await listing(viewer, '/issues?scope=all&search=SECRET'), [CONFIDENTIAL_TITLE])
+    })
+
+    it.each(SIGNED_IN)('epic lists show %s only readable epics', async (viewer) => {
+      expectShown(viewer, await listing(viewer, `/groups/${group.id}/epics?search=SECRET`), [EPIC_TITLE])
+    })
+
+    it.each(ALL_VIEWERS)('notes of an issue show %s internal notes only when they may read them', async (viewer) => {
+      expectShown(viewer, await listing(viewer, `/projects/${project.id}/issues/1/notes`), [INTERNAL_NOTE])
+    })
+  })
+})
