@@ -165,6 +165,66 @@ describe('confidential items in lists', () => {
     })
   })
 
+  describe('to-dos', () => {
+    let tracker: ProjectRow
+    let closed: ProjectRow
+
+    /** The user's pending to-dos in one page, with what X-Total claims. */
+    async function todos(user: SeededUser): Promise<{ text: string; items: unknown[]; total: number }> {
+      const res = await s.request(user.token, { method: 'GET', url: '/api/v4/todos?per_page=100' })
+      expect(res.statusCode, res.body).toBe(200)
+      return { text: res.body, items: res.json() as unknown[], total: Number(res.headers['x-total']) }
+    }
+
+    beforeAll(() => {
+      const todoGroup = seedGroup(s, { path: 'todo-group', visibility: 'public' })
+      tracker = seedProject(s, { namespaceId: todoGroup.id, path: 'tracker', visibility: 'public' })
+      closed = seedProject(s, { namespaceId: todoGroup.id, path: 'closed', visibility: 'private' })
+    })
+
+    it('hides a mention to-do once its issue is made confidential to a Guest', async () => {
+      const mentioned = seedUser(s)
+      seedMember(s, 'Project', tracker.id, mentioned.user.id, AccessLevel.GUEST)
+      const issue = await created('admin', `/projects/${tracker.id}/issues`, { title: 'SECRET-todo-issue-made-confidential' })
+      await created('admin', `/projects/${tracker.id}/issues/${String(issue.iid)}/notes`, { body: `@${mentioned.user.username} SECRET-todo-mention-body` })
+      expect((await todos(mentioned)).text).toContain('SECRET-todo-issue-made-confidential')
+      await call('admin', 'PUT', `/projects/${tracker.id}/issues/${String(issue.iid)}`, { confidential: true })
+      const list = await todos(mentioned)
+      expect(list.text).not.toContain('SECRET-todo-issue-made-confidential')
+      expect(list.text).not.toContain('SECRET-todo-mention-body')
+      expect(list.total).toBe(list.items.length)
+    })
+
+    it('hides an assignment to-do once the user leaves the private project, and refuses to mark it done', async () => {
+      const leaver = seedUser(s)
+      seedMember(s, 'Project', closed.id, leaver.user.id, AccessLevel.REPORTER)
+      await created('admin', `/projects/${closed.id}/issues`, { title: 'SECRET-todo-of-a-project-left', assignee_ids: [leaver.user.id] })
+      const before = await todos(leaver)
+      expect(before.text).toContain('SECRET-todo-of-a-project-left')
+      const todoId = (before.items[0] as { id: number }).id
+      expect((await call('admin', 'DELETE', `/projects/${closed.id}/members/${leaver.user.id}`)).statusCode).toBe(204)
+      const after = await todos(leaver)
+      expect(after.text).not.toContain('SECRET-todo-of-a-project-left')
+      expect(after.total).toBe(after.items.length)
+      const done = await s.request(leaver.token, { method: 'POST', url: `/api/v4/todos/${todoId}/mark_as_done` })
+      expect(done.statusCode).toBe(404)
+      expect(done.body).not.toContain('SECRET-todo-of-a-project-left')
+    })
+
+    it('hides a to-do quoting an internal note once its user is no longer a Reporter', async () => {
+      const demoted = seedUser(s)
+      seedMember(s, 'Project', tracker.id, demoted.user.id, AccessLevel.REPORTER)
+      const issue = await created('admin', `/projects/${tracker.id}/issues`, { title: 'A public issue with an internal thread' })
+      await created('admin', `/projects/${tracker.id}/issues/${String(issue.iid)}/notes`, { body: `@${demoted.user.username} SECRET-internal-mention-body`, internal: true })
+      expect((await todos(demoted)).text).toContain('SECRET-internal-mention-body')
+      const res = await call('admin', 'PUT', `/projects/${tracker.id}/members/${demoted.user.id}`, { access_level: AccessLevel.GUEST })
+      expect(res.statusCode, res.body).toBe(200)
+      const list = await todos(demoted)
+      expect(list.text).not.toContain('SECRET-internal-mention-body')
+      expect(list.total).toBe(list.items.length)
+    })
+  })
+
   describe('lists that were already confidential-aware (guards)', () => {
     it.each(ALL_VIEWERS)('issue lists and their search show %s only readable issues', async (viewer) => {
       expectShown(viewer, await listing(viewer, `/projects/${project.id}/issues?search=SECRET`), [CONFIDENTIAL_TITLE])

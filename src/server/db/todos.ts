@@ -60,10 +60,12 @@ export interface TodoFilter {
   /** Projects of the group and its descendants plus the groups themselves. */
   readonly groupIds?: readonly number[]
   readonly type?: string
+  /** To-dos left out: those whose target or project the user may no longer read. */
+  readonly hiddenIds?: readonly number[]
 }
 
-/** A page of a user's to-dos, newest first. */
-export function listTodos(db: Db, f: TodoFilter, limit: number, offset: number): { rows: TodoRow[]; total: number } {
+/** The WHERE clause of a to-do filter and its values. */
+function todoWhere(f: TodoFilter): { sql: string; params: unknown[] } {
   const where = ['user_id = ?', 'state = ?']
   const params: unknown[] = [f.userId, f.state]
   if (f.action !== undefined) { where.push('action = ?'); params.push(f.action) }
@@ -75,7 +77,19 @@ export function listTodos(db: Db, f: TodoFilter, limit: number, offset: number):
     where.push(`(group_id IN (${marks}) OR project_id IN (SELECT id FROM projects WHERE namespace_id IN (${marks})))`)
     params.push(...f.groupIds, ...f.groupIds)
   }
-  const sql = where.join(' AND ')
+  if (f.hiddenIds && f.hiddenIds.length > 0) { where.push('id NOT IN (SELECT value FROM json_each(?))'); params.push(JSON.stringify(f.hiddenIds)) }
+  return { sql: where.join(' AND '), params }
+}
+
+/** What the read rule needs of every to-do matching `f` (the whole list, not a page). */
+export function todoTargets(db: Db, f: TodoFilter): Pick<TodoRow, 'id' | 'project_id' | 'group_id' | 'target_type' | 'target_id' | 'note_id'>[] {
+  const { sql, params } = todoWhere(f)
+  return db.prepare(`SELECT id, project_id, group_id, target_type, target_id, note_id FROM todos WHERE ${sql}`).all(...params) as TodoRow[]
+}
+
+/** A page of a user's to-dos, newest first. */
+export function listTodos(db: Db, f: TodoFilter, limit: number, offset: number): { rows: TodoRow[]; total: number } {
+  const { sql, params } = todoWhere(f)
   const total = (db.prepare(`SELECT COUNT(*) AS n FROM todos WHERE ${sql}`).get(...params) as { n: number }).n
   const rows = db.prepare(`SELECT * FROM todos WHERE ${sql} ORDER BY id DESC LIMIT ? OFFSET ?`).all(...params, limit, offset) as TodoRow[]
   return { rows, total }

@@ -6,7 +6,7 @@ import { usersByIds } from '../db/members'
 import { findGroup, findNamespaceById, groupAndDescendantIds } from '../db/namespaces'
 import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../db/projects'
 import type { NamespaceRow, UserRow } from '../db/rows'
-import { findTodoById, listTodos, markAllTodoRowsDone, markTodoRowDone, type TodoRow } from '../db/todos'
+import { findTodoById, listTodos, markAllTodoRowsDone, markTodoRowDone, todoTargets, type TodoFilter, type TodoRow } from '../db/todos'
 import { todoEntity } from '../entities/todo'
 import { notFound } from '../http/errors'
 import { pageOf, setPageHeaders } from '../http/pagination'
@@ -16,6 +16,7 @@ import { presentIssues } from '../services/issues'
 import { findMergeRequestById, type MergeRequestRow } from '../db/merge-requests'
 import { presentMergeRequests } from '../services/merge-requests'
 import { ALERT_TARGET_TYPE, alertTodoTargets } from '../services/alerts'
+import { ReadableItems } from '../services/readable'
 
 const TARGET_TYPES = ['Issue', 'MergeRequest', 'Commit', 'Epic', 'DesignManagement::Design', 'AlertManagement::Alert', 'Namespace', 'Project', 'Key', 'WikiPage::Meta'] as const
 const ACTIONS = [
@@ -90,12 +91,11 @@ const todos: FastifyPluginAsyncTypebox = async (app) => {
       groupIds = group ? groupAndDescendantIds(db, group.id) : []
     }
     const page = pageOf(request.query as Record<string, unknown>)
-    const { rows, total } = listTodos(
-      db,
-      { userId: user.id, state: q.state ?? 'pending', action: q.action, authorId: q.author_id, projectId: q.project_id, groupIds, type: q.type },
-      page.perPage,
-      page.offset,
-    )
+    const filter: TodoFilter = { userId: user.id, state: q.state ?? 'pending', action: q.action, authorId: q.author_id, projectId: q.project_id, groupIds, type: q.type }
+    // Left out before paging, so neither the page nor its total shows what the user can no longer read.
+    const readable = new ReadableItems(db, request.perms)
+    const hiddenIds = todoTargets(db, filter).filter((t) => !readable.todo(t)).map((t) => t.id)
+    const { rows, total } = listTodos(db, { ...filter, hiddenIds }, page.perPage, page.offset)
     setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
     return presentTodos(request, rows)
   })
@@ -103,7 +103,8 @@ const todos: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/todos/:id/mark_as_done', { schema: { params: TodoParams } }, async (request, reply) => {
     const user = currentUser(request)
     const todo = findTodoById(request.server.burrow.db, request.params.id)
-    if (!todo || todo.user_id !== user.id) throw notFound('Todo')
+    // A to-do whose target the user may no longer read is as unknown here as in the list.
+    if (!todo || todo.user_id !== user.id || !new ReadableItems(request.server.burrow.db, request.perms).todo(todo)) throw notFound('Todo')
     const done = markTodoRowDone(request.server.burrow.db, todo.id)
     return reply.code(201).send(presentTodos(request, [done])[0])
   })
