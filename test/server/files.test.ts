@@ -110,7 +110,7 @@ describe('repository files API', () => {
 
   it('refuses a Developer commit to the protected default branch', async () => {
     const res = await s.request(dev.token, { method: 'POST', url: url('x.txt'), payload: { branch: 'main', content: 'x', commit_message: 'x' } })
-    expect([res.statusCode, res.json()]).toEqual([400, { message: 'You are not allowed to push into this branch' }])
+    expect([res.statusCode, res.json()]).toEqual([403, { message: '403 Forbidden - You are not allowed to push into this branch' }])
   })
 
   it('rejects a path with .. segments as invalid', async () => {

@@ -44,6 +44,8 @@ const BASE_ENV: Readonly<Record<string, string>> = {
   GIT_COMMITTER_EMAIL: 'burrow@localhost',
   LANG: 'C',
   LC_ALL: 'C',
+  // Paths from callers are file names, never pathspec magic: `:(glob)**` names a file called that.
+  GIT_LITERAL_PATHSPECS: '1',
 }
 
 function gitEnv(opts: GitOptions): NodeJS.ProcessEnv {
@@ -154,6 +156,34 @@ export function assertPath(path: string): void {
   ) {
     throw new GitError(['ls-tree', path], null, `invalid path ${JSON.stringify(path)}`, 'bad-ref')
   }
+}
+
+/**
+ * Why a file path cannot be committed, or null when it can: `empty`; `traversal` for a `..`
+ * segment; `invalid` for anything else git would refuse or silently drop from the index (an
+ * absolute path, an empty or `.` segment, `.git` in any spelling git's verify_path protects
+ * against — `.GIT`, `.git.`, `git~1`, also between backslashes —, a NUL) or that could read as an
+ * option (a leading `-`), or a path longer than 4096 characters. Both file-writing APIs and the
+ * Files API's reads check paths with this one rule.
+ */
+export type FilePathProblem = 'empty' | 'traversal' | 'invalid'
+
+const MAX_PATH_LENGTH = 4096
+const GIT_DIR_NAMES = new Set(['.git', 'git~1'])
+
+function isRefusedSegment(segment: string): boolean {
+  if (segment === '' || segment === '.') return true
+  // Git's NTFS protection (on by default) also splits at backslashes and ignores trailing dots and spaces.
+  return segment.split('\\').some((part) => part === '.' || part === '..' || GIT_DIR_NAMES.has(part.toLowerCase().replace(/[. ]+$/, '')))
+}
+
+/** The problem with `path` as a file path to commit or read (see FilePathProblem), or null. */
+export function filePathProblem(path: string): FilePathProblem | null {
+  if (path === '') return 'empty'
+  const segments = path.split('/')
+  if (segments.includes('..')) return 'traversal'
+  if (path.startsWith('-') || path.includes('\0') || path.length > MAX_PATH_LENGTH || segments.some(isRefusedSegment)) return 'invalid'
+  return null
 }
 
 /** True for a full or abbreviated hexadecimal object name. */

@@ -36,6 +36,13 @@ export class RefMovedError extends Error {
   }
 }
 
+/** Git refused a path of the commit (update-index drops such paths with a warning): nothing was written. */
+export class InvalidPathError extends Error {
+  constructor(readonly path: string) {
+    super(`invalid path ${JSON.stringify(path)}`)
+  }
+}
+
 const FILE_MODE = '100644'
 const EXEC_MODE = '100755'
 
@@ -79,7 +86,10 @@ export async function writeCommit(gitDir: string, input: WriteCommitInput): Prom
     // batch is flushed before an action that reads the index.
     const flush = async (): Promise<void> => {
       if (records.length === 0) return
-      await git(['update-index', '-z', '--index-info'], { gitDir, env, input: records.join('') })
+      const { stderr } = await git(['update-index', '-z', '--index-info'], { gitDir, env, input: records.join('') })
+      // update-index skips a path it refuses (`.git`, `a//b`) and still exits 0: a move would lose its file.
+      const ignored = /^Ignoring path (.*)$/m.exec(stderr)
+      if (ignored) throw new InvalidPathError(ignored[1])
       records.length = 0
     }
     for (const a of input.actions) {

@@ -113,8 +113,9 @@ const branches: FastifyPluginAsync = async (app) => {
     if (await readRef(gitDir, `refs/heads/${branch}`)) throw apiMessage(400, 'Branch already exists')
     const target = isValidRef(ref) ? await resolveCommit(gitDir, ref) : null
     if (!target) throw apiMessage(400, `Invalid reference name: ${ref}`)
+    // GitLab refuses this in its pre-receive check, whose message the branch service answers as a 400.
     const refused = refusal(request.perms, repo.project, listProtectedBranches(ctx.db, repo.project.id), branch, 'create', 'api')
-    if (refused) throw apiMessage(403, refused)
+    if (refused) throw apiMessage(400, refused)
     try {
       await moveRef(gitDir, `refs/heads/${branch}`, target, null)
     } catch (error) {

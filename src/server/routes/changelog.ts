@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox'
 import { AccessLevel } from '../auth/access'
 import { logCommits } from '../git/commits'
 import { readFileAt } from '../git/file-at'
-import { assertPath, isValidRef } from '../git/git'
+import { filePathProblem, isValidRef } from '../git/git'
 import { resolveCommit } from '../git/refs'
 import { apiMessage, invalidParam } from '../http/errors'
 import { loadCodeProject, type CodeProject } from '../http/repository'
@@ -82,11 +82,7 @@ const changelog: FastifyPluginAsync = async (app) => {
     const repo = loadCodeProject(request, id, AccessLevel.DEVELOPER)
     const { notes, branch } = await buildRelease(request, repo, p)
     const file = p.file ?? 'CHANGELOG.md'
-    try {
-      assertPath(file)
-    } catch {
-      throw invalidParam('file')
-    }
+    if (filePathProblem(file)) throw invalidParam('file')
     const head = await resolveCommit(repo.gitDir, `refs/heads/${branch}`)
     const existing = head ? await readFileAt(repo.gitDir, head, file) : null
     // The new release goes on top, above the releases already in the file.

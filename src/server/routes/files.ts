@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox'
 import { AccessLevel } from '../auth/access'
 import { fileEntity, fileHeaders, fileName, type RepositoryFile } from '../entities/file'
 import { readFileAt } from '../git/file-at'
-import { isValidRef } from '../git/git'
+import { filePathProblem, isValidRef } from '../git/git'
 import { resolveCommit } from '../git/refs'
 import type { CommitAction } from '../git/write-commit'
 import { invalidParam, missingParam, notFound } from '../http/errors'
@@ -29,11 +29,9 @@ const WriteBody = Type.Object({
 })
 type WriteBody = Static<typeof WriteBody>
 
+/** GitLab's file_path validator: 400 `file_path should be a valid file path` for a path git cannot hold. */
 function checkFilePath(path: string): void {
-  const segments = path.split('/')
-  if (path === '' || path.startsWith('/') || path.startsWith('-') || path.includes('\0') || segments.some((s) => s === '' || s === '.' || s === '..' || s === '.git')) {
-    throw invalidParam('file_path', 'should be a valid file path')
-  }
+  if (filePathProblem(path)) throw invalidParam('file_path', 'should be a valid file path')
 }
 
 async function loadFile(request: FastifyRequest, params: FileParams, ref: string | undefined): Promise<RepositoryFile> {

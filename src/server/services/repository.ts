@@ -5,11 +5,11 @@ import { listProtectedBranches } from '../db/protected-branches'
 import { setRepositoryFlags, type RepositoryFlags } from '../db/repository-flags'
 import type { ProjectRow, UserRow } from '../db/rows'
 import { projectSettings } from '../entities/project'
-import { apiMessage } from '../http/errors'
-import { assertPath, git, gitText, GitError, ZERO_SHA } from '../git/git'
+import { apiMessage, forbidden, type ApiError } from '../http/errors'
+import { filePathProblem, git, gitText, GitError, ZERO_SHA, type FilePathProblem } from '../git/git'
 import { ensureProjectRepo, projectGitDir, repoExists } from '../git/project-repo'
 import { readRef, resolveCommit } from '../git/refs'
-import { RefMovedError, writeCommit, type CommitAction, type Identity } from '../git/write-commit'
+import { InvalidPathError, RefMovedError, writeCommit, type CommitAction, type Identity } from '../git/write-commit'
 import { protectDefaultBranch, refusal, writeForcePushRules } from './protected-branches'
 import { pushLanded, type PushContext } from './push'
 import { assertRepositoryWritable } from './storage-moves'
@@ -110,7 +110,21 @@ export const COMMIT_MESSAGES = {
   missing: "A file with this name doesn't exist",
   changed: 'You are attempting to update a file that has changed since you started editing it.',
   protected: 'You are not allowed to push into this branch',
+  emptyPath: 'You must provide a file path',
+  traversal: 'Path cannot include directory traversal',
 } as const
+
+/** Gitaly's answer to a path it cannot commit, which GitLab's Commits API passes on as a 400. */
+function pathRefusal(path: string, problem: FilePathProblem): ApiError {
+  if (problem === 'empty') return apiMessage(400, COMMIT_MESSAGES.emptyPath)
+  if (problem === 'traversal') return apiMessage(400, COMMIT_MESSAGES.traversal)
+  return apiMessage(400, `invalid path: '${path}'`)
+}
+
+/** Every path the actions write or remove (a move's both ends). */
+function actionPaths(actions: readonly CheckedAction[]): string[] {
+  return actions.flatMap((a) => (a.action === 'move' ? [a.filePath, a.previousPath] : [a.filePath]))
+}
 
 /** Paths among `paths` that exist (as blobs or trees) in commit `sha`, with one ls-tree call. */
 async function existingPaths(gitDir: string, sha: string | null, paths: readonly string[]): Promise<Set<string>> {
@@ -123,10 +137,16 @@ async function existingPaths(gitDir: string, sha: string | null, paths: readonly
  * Commits file actions to a branch through the plumbing in git/write-commit.ts, as GitLab's
  * Files and Commits APIs do: branch and protection checks, existence checks per action,
  * `last_commit_id` staleness, then a compare-and-swap ref update (a concurrent move is a 400,
- * never a lost commit). Announces the push to listeners; returns the new commit SHA.
+ * never a lost commit). Every path is checked before anything is read or written: a refused one
+ * is a 400 and nothing is committed. Announces the push to listeners; returns the new commit SHA.
  */
 export async function commitToBranch(ctx: ServerContext, req: CommitRequest): Promise<string> {
   const { project, branch } = req
+  const paths = actionPaths(req.actions)
+  for (const path of paths) {
+    const problem = filePathProblem(path)
+    if (problem) throw pathRefusal(path, problem)
+  }
   assertRepositoryWritable(ctx.db, project)
   const gitDir = await ensureProjectRepo(ctx, project)
   const ref = `refs/heads/${branch}`
@@ -142,11 +162,9 @@ export async function commitToBranch(ctx: ServerContext, req: CommitRequest): Pr
   }
   const rules = listProtectedBranches(ctx.db, project.id)
   if (refusal(req.perms, project, rules, branch, head ? 'update' : 'create', 'api')) {
-    throw apiMessage(400, COMMIT_MESSAGES.protected)
+    throw forbidden(COMMIT_MESSAGES.protected)
   }
 
-  const paths = req.actions.flatMap((a) => (a.action === 'move' ? [a.filePath, a.previousPath] : [a.filePath]))
-  for (const p of paths) assertPath(p)
   const present = await existingPaths(gitDir, start, paths)
   for (const a of req.actions) {
     if (a.action === 'create' && present.has(a.filePath)) throw apiMessage(400, COMMIT_MESSAGES.exists)
@@ -168,6 +186,7 @@ export async function commitToBranch(ctx: ServerContext, req: CommitRequest): Pr
     sha = await writeCommit(gitDir, { ref, parent: start, expectedOld: head, actions: req.actions, message: req.message, author, committer })
   } catch (error) {
     if (error instanceof RefMovedError) throw apiMessage(400, `Could not update branch ${branch}. Please refresh and try again.`)
+    if (error instanceof InvalidPathError) throw pathRefusal(error.path, 'invalid')
     if (error instanceof GitError && error.kind === 'not-found') throw apiMessage(400, COMMIT_MESSAGES.missing)
     throw error
   }
