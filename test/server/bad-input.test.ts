@@ -92,6 +92,22 @@ describe('bad input never gives a 500', () => {
     }
   }, 240_000)
 
+  it('answers a page beyond exact integers with 400 on offset-paginated lists, SQL and git alike', async () => {
+    const p = `/projects/${projectId}`
+    const g = `/groups/${groupId}`
+    const lists = [
+      '/projects', '/users', '/groups', '/events', `/users/${user.user.id}/projects`, `${p}/members`, `${p}/events`, `${p}/repository/tree`,
+      `${p}/repository/commits`, `${p}/repository/branches`, `${p}/repository/tags`, `${p}/repository/contributors`, `${p}/repository/commits/main/diff`,
+      `${p}/issues`, `${p}/merge_requests`, `${p}/labels`, `${p}/milestones`, `${g}/projects`, `${g}/subgroups`, `${g}/members`,
+    ]
+    for (const path of lists) {
+      for (const page of ['1e20', '99999999999999999999', String(2 ** 64)]) {
+        const res = await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4${path}?page=${page}` })
+        expect([path, page, res.statusCode, res.json()]).toEqual([path, page, 400, { error: 'page is invalid' }])
+      }
+    }
+  })
+
   it('answers malformed ids in every position without a 500', async () => {
     const templates = [
       '/users/:id', '/users/:id/events', '/users/:id/projects', '/users/:id/personal_access_tokens', '/projects/:id', '/projects/:id/members',

@@ -16,7 +16,11 @@ function intParam(value: unknown): number | undefined {
   return Number.isInteger(n) ? n : Number.NaN
 }
 
-/** Offset pagination parameters: `page` (default 1) and `per_page` (default 20, at most 100). */
+/**
+ * Offset pagination parameters: `page` (default 1) and `per_page` (default 20, at most 100).
+ * 400 `page is invalid` for a page whose offset is not an exact integer (`1e20`, twenty nines):
+ * SQLite and git take 64-bit offsets and JavaScript counts exactly only up to 2^53.
+ */
 export function pageOf(query: Readonly<Record<string, unknown>>): Page {
   const page = intParam(query.page) ?? 1
   const perPageRaw = intParam(query.per_page) ?? DEFAULT_PER_PAGE
@@ -24,7 +28,9 @@ export function pageOf(query: Readonly<Record<string, unknown>>): Page {
   if (Number.isNaN(perPageRaw)) throw invalidParam('per_page')
   const safePage = Math.max(1, page)
   const perPage = Math.min(MAX_PER_PAGE, Math.max(1, perPageRaw))
-  return { page: safePage, perPage, offset: (safePage - 1) * perPage }
+  const offset = (safePage - 1) * perPage
+  if (!Number.isSafeInteger(offset)) throw invalidParam('page')
+  return { page: safePage, perPage, offset }
 }
 
 /** The externally visible URL of the current request, used to build `Link` headers. */
