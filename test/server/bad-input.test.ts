@@ -108,6 +108,33 @@ describe('bad input never gives a 500', () => {
     }
   })
 
+  it('refuses names and texts with a NUL byte with a 400 and writes nothing', async () => {
+    const p = `/api/v4/projects/${projectId}/repository`
+    const post = (path: string, payload: Record<string, unknown>) => s.request(ROOT_TOKEN, { method: 'POST', url: `${p}${path}`, payload })
+    const head = async (): Promise<string> => (await s.request(ROOT_TOKEN, { method: 'GET', url: `${p}/branches/main` })).json().commit.id
+    const before = await head()
+    expect((await post('/tags', { tag_name: 'v\u00001', ref: 'main' })).json()).toEqual({ message: 'Tag name invalid' })
+    expect((await post('/tags', { tag_name: 'v-nul', ref: 'main', message: 'cut\u0000here' })).json()).toEqual({ error: 'message is invalid' })
+    expect((await s.request(ROOT_TOKEN, { method: 'GET', url: `${p}/tags/v-nul` })).statusCode).toBe(404)
+    expect((await post('/branches', { branch: 'b\u0000x', ref: 'main' })).json()).toEqual({ message: 'Branch name is invalid' })
+    const action = [{ action: 'create', file_path: 'nul.txt', content: 'x' }]
+    for (const [field, value, error] of [
+      ['commit_message', 'm\u0000x', 'commit_message is invalid'],
+      ['author_name', 'a\u0000b', 'author_name is invalid'],
+      ['author_name', ' <.> ', 'author_name is invalid'],
+      ['author_email', 'a\u0000@b', 'author_email is invalid'],
+      ['branch', 'ma\u0000in', 'branch is invalid'],
+    ]) {
+      const res = await post('/commits', { branch: 'main', commit_message: 'm', actions: action, [field]: value })
+      expect([field, res.statusCode, res.json()]).toEqual([field, 400, { error }])
+    }
+    expect(await head()).toBe(before)
+    for (const query of ['commits?ref_name=a%00b', 'tree?ref=a%00b', 'compare?from=a%00b&to=main', 'files/README.md?ref=a%00b', 'merge_base?refs[]=a%00b&refs[]=main']) {
+      const res = await s.request(ROOT_TOKEN, { method: 'GET', url: `${p}/${query}` })
+      expect([query, res.statusCode]).toEqual([query, 400])
+    }
+  })
+
   it('answers malformed ids in every position without a 500', async () => {
     const templates = [
       '/users/:id', '/users/:id/events', '/users/:id/projects', '/users/:id/personal_access_tokens', '/projects/:id', '/projects/:id/members',

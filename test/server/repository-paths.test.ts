@@ -105,6 +105,13 @@ describe('file paths and protected branches on repository writes', () => {
     expect((await s.request(dev.token, { method: 'GET', url: fileUrl('README.md'), query: { ref: 'work' } })).statusCode).toBe(200)
   })
 
+  it('commits under the username of a user whose name git cannot record', async () => {
+    const dots = seedUser(s, { name: '...' })
+    seedMember(s, 'Project', projectId, dots.user.id, AccessLevel.DEVELOPER)
+    const res = await s.request(dots.token, { method: 'POST', url: `${base()}/commits`, payload: { branch: 'work', commit_message: 'dots', actions: [{ action: 'create', file_path: 'dots.txt', content: '.' }] } })
+    expect([res.statusCode, res.json().author_name, res.json().committer_name]).toEqual([201, dots.user.username, dots.user.username])
+  })
+
   it('answers a push to a protected branch through the Commits and Files APIs with 403, committing nothing', async () => {
     const before = await head('main')
     const body = { message: '403 Forbidden - You are not allowed to push into this branch' }

@@ -68,6 +68,8 @@ function classify(stderr: string): GitErrorKind {
  */
 export function git(args: readonly string[], opts: GitOptions = {}): Promise<GitResult> {
   const success = opts.successExitCodes ?? [0]
+  const unsafe = nulArgument(args, opts)
+  if (unsafe !== undefined) return Promise.reject(new GitError(args, null, `argument with a NUL byte: ${JSON.stringify(unsafe)}`, 'bad-ref'))
   return new Promise((resolve, reject) => {
     const child = execFile(
       'git',
@@ -98,6 +100,14 @@ export function git(args: readonly string[], opts: GitOptions = {}): Promise<Git
     if (opts.input !== undefined) child.stdin?.end(opts.input)
     else child.stdin?.end()
   })
+}
+
+/**
+ * An argument or environment value no process can receive (C strings end at NUL; Node throws a
+ * TypeError), which a caller's name or path let through: rejected as a GitError callers map.
+ */
+function nulArgument(args: readonly string[], opts: GitOptions): string | undefined {
+  return [...args, ...Object.values(opts.env ?? {})].find((value) => value.includes('\0'))
 }
 
 /** Like `git` but returns stdout as UTF-8 text. */

@@ -10,7 +10,7 @@ import { Permissions } from '../auth/permissions'
 import { findProject } from '../db/namespaces'
 import type { ProjectRow, UserRow } from '../db/rows'
 import { ARCHIVED_PUSH_MESSAGE, isReadOnly } from '../http/archived'
-import { ApiError } from '../http/errors'
+import { ApiError, badRequest } from '../http/errors'
 import { runningJobProjectId } from '../services/jobs'
 import { pushLanded, type RefUpdate } from '../services/push'
 import { spawnGit } from './git'
@@ -25,6 +25,17 @@ export interface SmartHttpOptions {
 }
 
 const SERVICES = new Set(['git-upload-pack', 'git-receive-pack'])
+
+/** The request body, gunzipped when the client says it is gzip (git does for large requests); 400 when it is not. */
+function decodedBody(request: FastifyRequest): Buffer | undefined {
+  const body = Buffer.isBuffer(request.body) ? request.body : undefined
+  if (!body || !/gzip/i.test(String(request.headers['content-encoding'] ?? ''))) return body
+  try {
+    return gunzipSync(body)
+  } catch {
+    throw badRequest('the request body is not valid gzip')
+  }
+}
 const GIT_URL = /^\/(.+?)(?:\.git)?\/(info\/refs|git-upload-pack|git-receive-pack)$/
 
 /** Parses the ref-update commands at the start of a receive-pack request (pkt-lines up to flush). */
@@ -142,19 +153,16 @@ const smartHttp: FastifyPluginAsync<SmartHttpOptions> = async (app, opts) => {
     if (!existsSync(join(gitDir, 'HEAD'))) await ctx.repos.create(gitDir, project.default_branch ?? ctx.settings.get('default_branch_name'))
     const root = ctx.repos.storageRoot(project.repository_storage)
 
-    let body: Buffer | undefined = Buffer.isBuffer(request.body) ? request.body : undefined
+    const body = decodedBody(request)
     let updates: RefUpdate[] = []
     let denied: string | null = null
     if (body && push && action === 'git-receive-pack') {
-      if (/gzip/i.test(String(request.headers['content-encoding'] ?? ''))) body = gunzipSync(body)
       updates = parseReceiveCommands(body)
       if (project.repository_read_only) {
         denied = 'GitLab: The repository is temporarily read-only. Please try again later.'
       } else if (opts.pushPolicy && user) {
         denied = opts.pushPolicy(project, user, perms, updates)
       }
-    } else if (body && /gzip/i.test(String(request.headers['content-encoding'] ?? ''))) {
-      body = gunzipSync(body)
     }
 
     const env: Record<string, string> = {

@@ -1,4 +1,4 @@
-import { git, gitText, assertRef, ZERO_SHA } from './git'
+import { git, gitText, assertRef, isValidRef, ZERO_SHA } from './git'
 
 /** A tag as git stores it: lightweight (pointing at a commit) or annotated (a tag object). */
 export interface GitTag {
@@ -62,7 +62,7 @@ export async function findTag(gitDir: string, name: string): Promise<GitTag | nu
 
 /** True when git accepts `name` as a tag name (`git check-ref-format refs/tags/<name>`). */
 export async function isValidTagName(name: string): Promise<boolean> {
-  if (name.startsWith('-') || name.length > 255) return false
+  if (!isValidRef(name) || name.length > 255) return false
   const out = await git(['check-ref-format', `refs/tags/${name}`], { successExitCodes: [0, 1] })
   return out.exitCode === 0
 }

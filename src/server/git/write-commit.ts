@@ -36,6 +36,16 @@ export class RefMovedError extends Error {
   }
 }
 
+/**
+ * True when git can record `name` as an author, committer or tagger name: git strips spaces,
+ * control characters and `.,:;<>"'\\` from the ends of a name and refuses one left empty, and no
+ * process argument or environment value can hold a NUL.
+ */
+export function isRecordableName(name: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return !name.includes('\0') && /[^\x00-\x20.,:;<>"'\\]/.test(name)
+}
+
 /** Git refused a path of the commit (update-index drops such paths with a warning): nothing was written. */
 export class InvalidPathError extends Error {
   constructor(readonly path: string) {

@@ -6,7 +6,7 @@ import { logCommits, type GitCommit } from '../git/commits'
 import { isValidRef, ZERO_SHA } from '../git/git'
 import { ensureProjectRepo } from '../git/project-repo'
 import { createTag, deleteTag, findTag, isValidTagName, listTags, type GitTag } from '../git/tags'
-import { apiMessage, notFound } from '../http/errors'
+import { apiMessage, invalidParam, notFound } from '../http/errors'
 import { paginateArray } from '../http/pagination'
 import { loadCodeProject, resolveUserRef, type CodeProject } from '../http/repository'
 import { currentUser } from '../http/resolve'
@@ -74,6 +74,8 @@ const tags: FastifyPluginAsync = async (app) => {
     const repo = loadCodeProject(request, id, AccessLevel.DEVELOPER)
     assertRepositoryWritable(app.burrow.db, repo.project)
     if (!(await isValidTagName(body.tag_name))) throw apiMessage(400, 'Tag name invalid')
+    // git mktag would end the message at a NUL byte and store the rest silently cut.
+    if (body.message?.includes('\0')) throw invalidParam('message')
     if (repo.exists && (await findTag(repo.gitDir, body.tag_name))) throw apiMessage(400, `Tag ${body.tag_name} already exists`)
     const sha = isValidRef(body.ref) ? await resolveUserRef(repo, body.ref, 'ref') : null
     if (!sha) throw apiMessage(400, `Target ${body.ref} is invalid`)

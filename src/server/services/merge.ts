@@ -10,7 +10,7 @@ import type { ProjectRow, UserRow } from '../db/rows'
 import { isDraftTitle } from '../entities/merge-request'
 import { projectSettings } from '../entities/project'
 import { git } from '../git/git'
-import { commitTree, isAncestor, mergeTree, updateRef, type CommitIdentity } from '../git/merge'
+import { commitTree, isAncestor, mergeTree, updateRef } from '../git/merge'
 import { projectGitDir } from '../git/project-repo'
 import { rebaseCommits } from '../git/rebase'
 import { isReadOnly } from '../http/archived'
@@ -22,6 +22,7 @@ import { canReadIssue, updateIssue } from './issues'
 import { branchHeads, runInBackground } from './mergeability'
 import { rulesFor } from './protected-branches'
 import { pushLanded } from './push'
+import { userIdentity } from './repository'
 import { assertRepositoryWritable } from './storage-moves'
 
 /** Options of `PUT .../merge`. */
@@ -31,10 +32,6 @@ export interface MergeOptions {
   readonly squash?: boolean
   readonly shouldRemoveSourceBranch?: boolean
   readonly sha?: string
-}
-
-function identity(user: UserRow): CommitIdentity {
-  return { name: user.name, email: user.commit_email || user.email }
 }
 
 /** GitLab's default merge commit message. */
@@ -76,12 +73,12 @@ export async function mergeMergeRequest(request: FastifyRequest, project: Projec
   if (method !== 'merge' && !fastForwardable && !squash) throw apiMessage(406, 'Branch cannot be merged')
   const projectPath = `${(ctx.db.prepare('SELECT full_path FROM namespaces WHERE id = ?').get(project.namespace_id) as { full_path: string }).full_path}/${project.path}`
   const message = options.mergeCommitMessage || defaultMergeMessage(mr, projectPath)
-  const me = identity(user)
+  const me = userIdentity(user)
   let squashSha: string | null = null
   let tip = heads.source
   if (squash) {
     const author = ctx.db.prepare('SELECT * FROM users WHERE id = ?').get(mr.author_id) as UserRow | undefined
-    squashSha = await commitTree(gitDir, merged.tree, [heads.target], options.squashCommitMessage || mr.title, { author: author ? identity(author) : me, committer: me })
+    squashSha = await commitTree(gitDir, merged.tree, [heads.target], options.squashCommitMessage || mr.title, { author: author ? userIdentity(author) : me, committer: me })
     tip = squashSha
   }
   let mergeSha: string | null = null
@@ -207,7 +204,7 @@ export async function buildMergeRef(ctx: ServerContext, project: ProjectRow, mr:
   if (await isAncestor(gitDir, heads.source, heads.target)) throw apiMessage(400, 'Merge request has no changes to merge')
   const merged = await mergeTree(gitDir, heads.target, heads.source)
   if (merged.conflicts) throw apiMessage(400, 'Merge request is not mergeable')
-  const me = identity(user)
+  const me = userIdentity(user)
   const sha = await commitTree(gitDir, merged.tree, [heads.target, heads.source], `Merge branch '${mr.source_branch}' into '${mr.target_branch}'`, { author: me, committer: me })
   await git(['update-ref', '--end-of-options', `refs/merge-requests/${mr.iid}/merge`, sha], { gitDir })
   return sha

@@ -5,18 +5,21 @@ import { listProtectedBranches } from '../db/protected-branches'
 import { setRepositoryFlags, type RepositoryFlags } from '../db/repository-flags'
 import type { ProjectRow, UserRow } from '../db/rows'
 import { projectSettings } from '../entities/project'
-import { apiMessage, forbidden, type ApiError } from '../http/errors'
+import { apiMessage, forbidden, invalidParam, type ApiError } from '../http/errors'
 import { filePathProblem, git, gitText, GitError, ZERO_SHA, type FilePathProblem } from '../git/git'
 import { ensureProjectRepo, projectGitDir, repoExists } from '../git/project-repo'
 import { readRef, resolveCommit } from '../git/refs'
-import { InvalidPathError, RefMovedError, writeCommit, type CommitAction, type Identity } from '../git/write-commit'
+import { InvalidPathError, isRecordableName, RefMovedError, writeCommit, type CommitAction, type Identity } from '../git/write-commit'
 import { protectDefaultBranch, refusal, writeForcePushRules } from './protected-branches'
 import { pushLanded, type PushContext } from './push'
 import { assertRepositoryWritable } from './storage-moves'
 
-/** The identity commits made through the API carry: the user's commit email, else their email. */
+/**
+ * The identity commits made through the API carry: the user's name (their username when git could
+ * not record the name) and commit email, else their email.
+ */
 export function userIdentity(user: UserRow): Identity {
-  return { name: user.name, email: user.commit_email || user.email }
+  return { name: isRecordableName(user.name) ? user.name : user.username, email: user.commit_email || user.email }
 }
 
 const README = /^readme(\.[A-Za-z0-9]+)?$/i
@@ -121,6 +124,13 @@ function pathRefusal(path: string, problem: FilePathProblem): ApiError {
   return apiMessage(400, `invalid path: '${path}'`)
 }
 
+/** 400 for a commit message or author git cannot record (a NUL byte; a name of only what git strips). */
+function checkCommitText(req: CommitRequest): void {
+  if (req.message.includes('\0')) throw invalidParam('commit_message')
+  if (req.author?.name && !isRecordableName(req.author.name)) throw invalidParam('author_name')
+  if (req.author?.email?.includes('\0')) throw invalidParam('author_email')
+}
+
 /** Every path the actions write or remove (a move's both ends). */
 function actionPaths(actions: readonly CheckedAction[]): string[] {
   return actions.flatMap((a) => (a.action === 'move' ? [a.filePath, a.previousPath] : [a.filePath]))
@@ -142,6 +152,7 @@ async function existingPaths(gitDir: string, sha: string | null, paths: readonly
  */
 export async function commitToBranch(ctx: ServerContext, req: CommitRequest): Promise<string> {
   const { project, branch } = req
+  checkCommitText(req)
   const paths = actionPaths(req.actions)
   for (const path of paths) {
     const problem = filePathProblem(path)

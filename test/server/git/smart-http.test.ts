@@ -143,4 +143,18 @@ describe('git smart HTTP', () => {
     const res = await fetch(`${s.url}/acme/secret/blob/main`)
     expect(res.status).toBe(404)
   })
+
+  it('answers 400 to a body that says it is gzip but is not, on fetch and push alike', async () => {
+    const auth = `Basic ${Buffer.from(`${dev.user.username}:${dev.token}`).toString('base64')}`
+    for (const service of ['git-upload-pack', 'git-receive-pack']) {
+      for (const body of [Buffer.from('0032want 0000000000000000000000000000000000000000\n0000'), Buffer.from([0x1f, 0x8b, 0x08, 0x00])]) {
+        const res = await fetch(`${s.url}/acme/secret.git/${service}`, {
+          method: 'POST',
+          headers: { authorization: auth, 'content-type': `application/x-${service}-request`, 'content-encoding': 'gzip' },
+          body,
+        })
+        expect([service, res.status, await res.json()]).toEqual([service, 400, { message: '400 Bad request - the request body is not valid gzip' }])
+      }
+    }
+  })
 })
