@@ -225,6 +225,42 @@ describe('confidential items in lists', () => {
     })
   })
 
+  describe('user search by email', () => {
+    let hidden: SeededUser
+
+    beforeAll(() => {
+      hidden = seedUser(s, { username: 'mail-hider', name: 'Mail Hider', email: 'someone@private.example', public_email: 'shown@public.example' })
+      s.app.burrow.db
+        .prepare('INSERT INTO user_emails (user_id, email, created_at) VALUES (?, ?, ?)')
+        .run(hidden.user.id, 'second@private.example', new Date().toISOString())
+    })
+
+    async function search(viewer: Viewer, text: string, extra = ''): Promise<{ body: string; ids: number[]; total: string | undefined }> {
+      const res = await call(viewer, 'GET', `/users?search=${encodeURIComponent(text)}${extra}`)
+      expect(res.statusCode, res.body).toBe(200)
+      return { body: res.body, ids: (res.json() as { id: number }[]).map((u) => u.id), total: res.headers['x-total'] as string | undefined }
+    }
+
+    it.each(['someone@private.example', 'second@private.example'])('finds nobody by the private email %s for a non-admin', async (email) => {
+      const found = await search('outsider', email)
+      expect(found.ids).toEqual([])
+      expect(found.total).toBe('0')
+      expect((await search('outsider', email, '&pagination=keyset&order_by=id')).ids).toEqual([])
+    })
+
+    it.each(['someone@private.example', 'second@private.example'])('finds the user by the private email %s for an administrator', async (email) => {
+      expect((await search('admin', email)).ids).toEqual([hidden.user.id])
+    })
+
+    it('finds the user by public email, name or username for anyone signed in, without the private email', async () => {
+      for (const text of ['shown@public.example', 'Mail Hider', 'mail-hider']) {
+        const found = await search('outsider', text)
+        expect(found.ids).toEqual([hidden.user.id])
+        expect(found.body).not.toContain('private.example')
+      }
+    })
+  })
+
   describe('lists that were already confidential-aware (guards)', () => {
     it.each(ALL_VIEWERS)('issue lists and their search show %s only readable issues', async (viewer) => {
       expectShown(viewer, await listing(viewer, `/projects/${project.id}/issues?search=SECRET`), [CONFIDENTIAL_TITLE])

@@ -127,7 +127,8 @@ function listFilter(q: ListQuery, admin: boolean): UserListFilter {
   return {
     username: q.username,
     search: q.search,
-    searchEmails: true,
+    // Only administrators find users by a private (primary or secondary) email, as GitLab's UsersFinder.
+    searchEmails: admin,
     active: q.active === true,
     blocked: q.blocked === true,
     external: q.external === true,
