@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { Db } from './db/connection'
 import { RepositoryStorage } from './git/storage'
+import type { OutboundLookup } from './http/outbound'
 import type { PushListener } from './services/push'
 import type { Settings, SettingKey, SettingValue } from './settings'
 
@@ -18,6 +19,8 @@ export interface ServerOptions {
   readonly settings?: Partial<Record<SettingKey, SettingValue>>
   /** Fastify logger; off by default. */
   readonly logger?: boolean
+  /** Name resolution for outbound requests (http/outbound.ts); tests inject one, else the system's. */
+  readonly outboundLookup?: OutboundLookup
 }
 
 /** What every route plugin gets: the database, settings and URL helpers of this instance. */

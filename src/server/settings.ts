@@ -25,7 +25,12 @@ export const DEFAULT_SETTINGS = {
   diff_max_patch_bytes: 204800,
   diff_max_files: 1000,
   diff_max_lines: 50000,
-  allow_local_requests_from_web_hooks_and_services: true,
+  /** Imports, integrations and webhooks may reach loopback and private networks (off, as in GitLab; see http/outbound.ts). */
+  allow_local_requests_from_web_hooks_and_services: false,
+  /** System hooks may (on, as in GitLab). */
+  allow_local_requests_from_system_hooks: true,
+  /** Hosts, addresses and ranges outbound requests may reach although local (GitLab's name). */
+  outbound_local_requests_whitelist: [] as readonly string[],
   /** This instance's replication node name (GitLab's `geo_node_name`); empty: its external URL. */
   geo_node_name: '',
   /** Alert payload limit in bytes (GitLab's application JSON limit). */
@@ -35,8 +40,9 @@ export const DEFAULT_SETTINGS = {
 } as const
 
 export type SettingKey = keyof typeof DEFAULT_SETTINGS
-export type SettingValue = string | number | boolean
-export type SettingsSnapshot = { -readonly [K in SettingKey]: (typeof DEFAULT_SETTINGS)[K] extends string ? string : (typeof DEFAULT_SETTINGS)[K] extends number ? number : boolean }
+export type SettingValue = string | number | boolean | readonly string[]
+type SettingType<T> = T extends string ? string : T extends number ? number : T extends boolean ? boolean : readonly string[]
+export type SettingsSnapshot = { -readonly [K in SettingKey]: SettingType<(typeof DEFAULT_SETTINGS)[K]> }
 
 /** Application settings persisted in the `settings` table, cached in memory. */
 export class Settings {

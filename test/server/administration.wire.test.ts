@@ -32,6 +32,8 @@ describe('storage moves, replication nodes and imports over the wire', () => {
   beforeAll(async () => {
     s = await startServer({ storages: ['default', 'second'] })
     source = await startServer()
+    // The import source listens on 127.0.0.1, which GitLab's default refuses.
+    await s.request(ROOT_TOKEN, { method: 'PUT', url: '/api/v4/application/settings', payload: { allow_local_requests_from_web_hooks_and_services: true } })
     member = seedUser(s, { username: 'wire_member' })
     const group = seedGroup(s, { path: 'wire-admin' })
     seedMember(s, 'Namespace', group.id, member.user.id, AccessLevel.MAINTAINER)

@@ -1,3 +1,4 @@
+import { gitPinning, type CheckedUrl } from '../http/outbound'
 import { git, GitError } from './git'
 
 /** Basic-auth credentials for a remote's smart HTTP (a token as password). */
@@ -10,21 +11,25 @@ export interface RemoteCredentials {
 export class RemoteFetchError extends Error {}
 
 /**
- * The environment that hands git the credentials for one command: an `http.extraHeader` given
- * through GIT_CONFIG_COUNT/KEY/VALUE. They never appear in the process arguments, the remote's
- * URL or any config file, and redirects (which would carry the header elsewhere) are refused.
+ * The environment of one git command against the remote: the credentials as an
+ * `http.extraHeader` given through GIT_CONFIG_COUNT/KEY/VALUE (never in the process arguments,
+ * the remote's URL or any config file), redirects refused (they would carry the header
+ * elsewhere, to a host nobody checked), smart HTTP only, and the connection pinned to the
+ * addresses the outbound guard checked (git would otherwise look the name up again).
  */
-function credentialEnv(credentials: RemoteCredentials): Record<string, string> {
+function remoteEnv(remote: CheckedUrl, credentials: RemoteCredentials): Record<string, string> {
   const basic = Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')
-  return {
-    GIT_CONFIG_COUNT: '2',
-    GIT_CONFIG_KEY_0: 'http.extraHeader',
-    GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}`,
-    GIT_CONFIG_KEY_1: 'http.followRedirects',
-    GIT_CONFIG_VALUE_1: 'false',
+  const config: readonly (readonly [string, string])[] = [['http.extraHeader', `Authorization: Basic ${basic}`], ['http.followRedirects', 'false'], ...gitPinning(remote)]
+  const env: Record<string, string> = {
+    GIT_CONFIG_COUNT: String(config.length),
     // Only smart HTTP: no file://, ssh:// or ext:: transports through anything the remote says.
     GIT_ALLOW_PROTOCOL: 'http:https',
   }
+  config.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = key
+    env[`GIT_CONFIG_VALUE_${i}`] = value
+  })
+  return env
 }
 
 /** git's reason for a failed fetch: its `fatal:`/`error:` lines, without progress noise. */
@@ -39,15 +44,15 @@ function reason(error: GitError): string {
 }
 
 /**
- * Fetches every branch and tag of the repository at `url` (http or https) into the bare
- * repository `gitDir`, overwriting refs of the same name, over smart HTTP with basic auth.
+ * Fetches every branch and tag of the repository at `remote` (checked by the outbound guard)
+ * into the bare repository `gitDir`, overwriting refs of the same name, over smart HTTP with
+ * basic auth.
  */
-export async function fetchAllRefs(gitDir: string, url: string, credentials: RemoteCredentials): Promise<void> {
-  if (!/^https?:\/\//i.test(url)) throw new RemoteFetchError(`not an http(s) URL: ${url}`)
+export async function fetchAllRefs(gitDir: string, remote: CheckedUrl, credentials: RemoteCredentials): Promise<void> {
   try {
-    await git(['fetch', '--quiet', '--no-write-fetch-head', '--end-of-options', url, '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'], {
+    await git(['fetch', '--quiet', '--no-write-fetch-head', '--end-of-options', remote.url.href, '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'], {
       gitDir,
-      env: credentialEnv(credentials),
+      env: remoteEnv(remote, credentials),
       timeoutMs: 30 * 60_000,
     })
   } catch (error) {
@@ -57,13 +62,12 @@ export async function fetchAllRefs(gitDir: string, url: string, credentials: Rem
 }
 
 /**
- * The branch the remote's HEAD names (`git ls-remote --symref`), or null when it names none
+ * The branch the HEAD of `remote` (checked by the outbound guard) names (`git ls-remote --symref`), or null when it names none
  * (an empty repository, or a server that does not advertise the symref).
  */
-export async function remoteHeadBranch(url: string, credentials: RemoteCredentials): Promise<string | null> {
-  if (!/^https?:\/\//i.test(url)) throw new RemoteFetchError(`not an http(s) URL: ${url}`)
+export async function remoteHeadBranch(remote: CheckedUrl, credentials: RemoteCredentials): Promise<string | null> {
   try {
-    const out = await git(['ls-remote', '--symref', '--end-of-options', url, 'HEAD'], { env: credentialEnv(credentials), timeoutMs: 60_000 })
+    const out = await git(['ls-remote', '--symref', '--end-of-options', remote.url.href, 'HEAD'], { env: remoteEnv(remote, credentials), timeoutMs: 60_000 })
     const m = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(out.stdout.toString('utf8'))
     return m ? m[1] : null
   } catch (error) {

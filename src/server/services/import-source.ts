@@ -1,3 +1,5 @@
+import { BlockedUrlError, outboundFetch, type OutboundPolicy } from '../http/outbound'
+
 /** A request to the source instance that failed: `status` is null when it was not reached at all. */
 export class SourceApiError extends Error {
   constructor(
@@ -12,13 +14,15 @@ const TIMEOUT_MS = 30_000
 
 /**
  * A small client of a GitLab-compatible REST API v4 (the import source), authenticated with a
- * personal access token. Redirects are refused so the token never travels to another host.
+ * personal access token. Every request goes through the outbound guard (http/outbound.ts);
+ * redirects are not followed, so the token never travels to another host.
  */
 export class SourceApi {
   constructor(
     /** `http(s)://host[:port][/prefix]`, without a trailing slash. */
     readonly baseUrl: string,
     private readonly token: string,
+    private readonly policy: OutboundPolicy,
   ) {}
 
   private async request(path: string, query: Readonly<Record<string, string>> = {}): Promise<Response> {
@@ -26,10 +30,10 @@ export class SourceApi {
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v)
     let res: Response
     try {
-      res = await fetch(url, { headers: { 'PRIVATE-TOKEN': this.token, accept: 'application/json' }, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) })
+      res = await outboundFetch(url.href, { headers: { 'PRIVATE-TOKEN': this.token, accept: 'application/json' }, signal: AbortSignal.timeout(TIMEOUT_MS) }, this.policy)
     } catch (error) {
-      const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)
-      throw new SourceApiError(null, `could not reach ${this.baseUrl} (${cause})`)
+      if (error instanceof BlockedUrlError) throw new SourceApiError(null, `${this.baseUrl} is blocked: ${error.message}`)
+      throw new SourceApiError(null, `could not reach ${this.baseUrl} (${error instanceof Error ? error.message : String(error)})`)
     }
     if (!res.ok) {
       let message = `${res.status} ${res.statusText}`

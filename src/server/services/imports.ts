@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto'
-import { lookup } from 'node:dns/promises'
-import { isIP } from 'node:net'
 import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../auth/access'
 import type { ServerContext } from '../context'
@@ -28,6 +26,7 @@ import { assertRef, gitText } from '../git/git'
 import { fetchAllRefs, RemoteFetchError, remoteHeadBranch, setHeadBranch, type RemoteCredentials } from '../git/fetch-remote'
 import { ensureProjectRepo } from '../git/project-repo'
 import { ApiError } from '../http/errors'
+import { BlockedUrlError, checkOutboundUrl, outboundPolicy, type CheckedUrl } from '../http/outbound'
 import { currentUser } from '../http/resolve'
 import { auditAuthorOf, recordAudit, recordAuditBy, type AuditAuthor } from './audit'
 import { backgroundQueue } from './background'
@@ -66,25 +65,18 @@ function sourceBase(raw: string): string {
   return `${url.origin}${path}`
 }
 
-function isLocalAddress(address: string): boolean {
-  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address
-  if (isIP(v4) === 4) {
-    const [a, b] = v4.split('.').map(Number)
-    return a === 127 || a === 10 || a === 0 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127)
-  }
-  const lower = address.toLowerCase()
-  return lower === '::1' || lower === '::' || lower.startsWith('fc') || lower.startsWith('fd') || lower.startsWith('fe80')
-}
-
 /**
- * GitLab's UrlBlocker for imports: with `allow_local_requests_from_web_hooks_and_services` off,
- * a source on the loopback or a private network is refused (400 `Invalid URL: …`).
+ * GitLab's 400 `Invalid URL: …` when the outbound guard refuses the source (local while
+ * `allow_local_requests_from_web_hooks_and_services` is off, a name that does not resolve, …).
+ * Every later request checks again, with the settings of then.
  */
-async function assertSourceAllowed(ctx: ServerContext, base: string, raw: string): Promise<void> {
-  if (ctx.settings.get('allow_local_requests_from_web_hooks_and_services')) return
-  const host = new URL(base).hostname.replace(/^\[|\]$/g, '')
-  const addresses = isIP(host) ? [host] : (await lookup(host, { all: true }).catch(() => [])).map((a) => a.address)
-  if (host === 'localhost' || host.endsWith('.localhost') || addresses.some(isLocalAddress)) throw importError(400, `Invalid URL: ${raw}`)
+async function assertSourceAllowed(ctx: ServerContext, url: string, raw: string): Promise<void> {
+  try {
+    await checkOutboundUrl(url, outboundPolicy(ctx))
+  } catch (error) {
+    if (error instanceof BlockedUrlError) throw importError(400, `Invalid URL: ${raw}`)
+    throw error
+  }
 }
 
 /**
@@ -196,7 +188,7 @@ export async function startHostedGitImport(request: FastifyRequest, params: Host
   const base = sourceBase(raw)
   const namespace = importNamespace(request, params.target_namespace)
   await assertSourceAllowed(ctx, base, raw)
-  const api = new SourceApi(base, params.personal_access_token)
+  const api = new SourceApi(base, params.personal_access_token, outboundPolicy(ctx))
   let source: SourceProject
   try {
     source = await api.get<SourceProject>(`/projects/${params.repo_id}`)
@@ -270,12 +262,10 @@ export async function startGitServerImport(request: FastifyRequest, params: GitS
     projectId: created.project.id,
     author: auditAuthorOf(request),
     run: async (ctx2, project) => {
+      const remote = await checkedRemote(ctx2, cloneUrl)
       // A git server has no API to name its default branch: its HEAD does, as GitLab's importers read it.
-      const head = await remoteHeadBranch(cloneUrl, credentials).catch((error: unknown) => {
-        if (error instanceof RemoteFetchError) throw new Error(`Could not fetch the repository: ${error.message}`, { cause: error })
-        throw error
-      })
-      await importRepository(ctx2, project, cloneUrl, credentials, head)
+      const head = await remoteHeadBranch(remote, credentials).catch(fetchFailure)
+      await importRepository(ctx2, project, remote, credentials, head)
       return {}
     },
   })
@@ -321,19 +311,25 @@ async function runImport(ctx: ServerContext, job: ImportJob): Promise<void> {
   }
 }
 
+/** A failed fetch from the source, as the import's `import_error` says it. */
+function fetchFailure(error: unknown): never {
+  if (error instanceof RemoteFetchError || error instanceof BlockedUrlError) throw new Error(`Could not fetch the repository: ${error.message}`, { cause: error })
+  throw error
+}
+
+/** The repository's URL checked by the outbound guard when the job runs, with the settings of then. */
+function checkedRemote(ctx: ServerContext, url: string): Promise<CheckedUrl> {
+  return checkOutboundUrl(url, outboundPolicy(ctx)).catch(fetchFailure)
+}
+
 /**
  * Fetches every branch and tag into the project's repository, points HEAD (and the project's
  * default branch) at the source's default branch, or failing that at `main`, `master` or the
  * first branch, and refreshes what project lists show about the repository.
  */
-async function importRepository(ctx: ServerContext, project: ProjectRow, url: string, credentials: RemoteCredentials, defaultBranch: string | null): Promise<void> {
+async function importRepository(ctx: ServerContext, project: ProjectRow, remote: CheckedUrl, credentials: RemoteCredentials, defaultBranch: string | null): Promise<void> {
   const gitDir = await ensureProjectRepo(ctx, project)
-  try {
-    await fetchAllRefs(gitDir, url, credentials)
-  } catch (error) {
-    if (error instanceof RemoteFetchError) throw new Error(`Could not fetch the repository: ${error.message}`, { cause: error })
-    throw error
-  }
+  await fetchAllRefs(gitDir, remote, credentials).catch(fetchFailure)
   const branches = (await gitText(['for-each-ref', '--format=%(refname:lstrip=2)', 'refs/heads/'], { gitDir })).split('\n').filter(Boolean)
   const wanted = [defaultBranch, project.default_branch, 'main', 'master', branches[0]].find((b): b is string => typeof b === 'string' && branches.includes(b))
   if (wanted) {
@@ -408,7 +404,8 @@ const ISSUE_TYPES: readonly IssueType[] = ['issue', 'incident', 'test_case']
  */
 async function importHostedGit(ctx: ServerContext, project: ProjectRow, api: SourceApi, source: SourceProject, credentials: RemoteCredentials, importer: UserRow): Promise<Record<string, number>> {
   const { db } = ctx
-  await importRepository(ctx, project, `${api.baseUrl}/${source.path_with_namespace.split('/').map(encodeURIComponent).join('/')}.git`, credentials, source.default_branch)
+  const remote = await checkedRemote(ctx, `${api.baseUrl}/${source.path_with_namespace.split('/').map(encodeURIComponent).join('/')}.git`)
+  await importRepository(ctx, project, remote, credentials, source.default_branch)
   const stats = { labels: 0, milestones: 0, issues: 0, notes: 0 }
   const sourceId = encodeURIComponent(String(source.id))
 
