@@ -120,6 +120,28 @@ describe('confidential items in lists', () => {
     })
   })
 
+  describe('activity events of deleted items', () => {
+    it('drops the events of a deleted confidential issue and its comments, for every reader', async () => {
+      const issue = await created('author', `/projects/${project.id}/issues`, { title: 'SECRET-deleted-confidential-issue', confidential: true })
+      await created('author', `/projects/${project.id}/issues/${String(issue.iid)}/notes`, { body: 'SECRET-comment-on-deleted-issue' })
+      expect((await listing('admin', `/projects/${project.id}/events`)).text).toContain('SECRET-comment-on-deleted-issue')
+      expect((await call('admin', 'DELETE', `/projects/${project.id}/issues/${String(issue.iid)}`)).statusCode).toBe(204)
+      for (const viewer of ['guest', 'admin'] as const) {
+        const list = await listing(viewer, `/projects/${project.id}/events`)
+        expect(list.text).not.toContain('SECRET-deleted-confidential-issue')
+        expect(list.text).not.toContain('SECRET-comment-on-deleted-issue')
+      }
+    })
+
+    it('drops the event of a deleted internal note', async () => {
+      const note = await created('reporter', `/projects/${project.id}/issues/1/notes`, { body: 'SECRET-deleted-internal-note', internal: true })
+      expect((await call('reporter', 'DELETE', `/projects/${project.id}/issues/1/notes/${String(note.id)}`)).statusCode).toBe(204)
+      for (const viewer of ['guest', 'admin'] as const) {
+        expect((await listing(viewer, `/projects/${project.id}/events`)).text).not.toContain('SECRET-deleted-internal-note')
+      }
+    })
+  })
+
   describe('activity events of features limited to members', () => {
     let limited: ProjectRow
 

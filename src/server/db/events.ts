@@ -1,5 +1,6 @@
 import type { Db } from './connection'
 import { AUTHORIZED_GROUPS_CTE, AUTHORIZED_PROJECTS_CTE } from '../auth/permissions'
+import { NOTE_EVENT_TARGET_TYPES } from './notes'
 
 /** An `events` row joined with the columns of its author that the API entity embeds. */
 export interface EventRow {
@@ -129,7 +130,7 @@ function listingSql(f: EventFilter): { cte: string; from: string; b: Binder } {
 }
 
 const featureOf = (name: string): string => `COALESCE(json_extract(p.settings, '$.${name}_access_level'), 'enabled')`
-const NOTE_TARGET_TYPES = "('Note', 'DiffNote', 'DiscussionNote')"
+const NOTE_TARGET_TYPES = `(${NOTE_EVENT_TARGET_TYPES.map((t) => `'${t}'`).join(', ')})`
 
 /**
  * Events whose readability the project's or group's does not settle alone, which the item rule

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { AUTHORIZED_GROUPS_CTE, AUTHORIZED_PROJECTS_CTE } from '../auth/permissions'
 import type { Db } from './connection'
-import { deleteNoteAwardsOf } from './notes'
+import { deleteNoteAwardsOf, deleteNoteEventsOf } from './notes'
 import { nowIso } from './connection'
 import { nextIid } from './internal-ids'
 import { allRows, cachedStatement, memoizedAll, memoizedGet } from './statements'
@@ -185,13 +185,16 @@ export function findProjectMilestoneIdByTitle(db: Db, projectId: number, title: 
  * The tables whose rows point at an issue or epic polymorphically (`<column>_type` and
  * `<column>_id`, no foreign key): label links, notes, reactions, subscriptions and to-dos.
  */
+// Activity events go with their target, as GitLab's (`has_many :events, as: :target, dependent: :delete_all`):
+// a deleted confidential issue's title must not stay readable in them.
 export const POLYMORPHIC_REFERENCES: readonly (readonly [table: string, column: string])[] = [
-  ['label_links', 'target'], ['notes', 'noteable'], ['award_emoji', 'awardable'], ['subscriptions', 'subscribable'], ['todos', 'target'],
+  ['label_links', 'target'], ['notes', 'noteable'], ['award_emoji', 'awardable'], ['subscriptions', 'subscribable'], ['todos', 'target'], ['events', 'target'],
 ]
 
-/** Deletes the polymorphic rows that point at an issue or epic, and the reactions to its notes. */
+/** Deletes the polymorphic rows that point at an issue or epic, and the reactions to its notes and their activity events. */
 export function deletePolymorphicReferences(db: Db, type: 'Issue' | 'Epic', id: number): void {
   deleteNoteAwardsOf(db, type, id)
+  deleteNoteEventsOf(db, type, id)
   for (const [table, column] of POLYMORPHIC_REFERENCES) {
     db.prepare(`DELETE FROM ${table} WHERE ${column}_type = ? AND ${column}_id = ?`).run(type, id)
   }

@@ -75,10 +75,21 @@ export function setResolved(db: Db, where: { readonly discussionId: string } | {
   db.prepare(`UPDATE notes SET resolved_at = ?, resolved_by_id = ? WHERE ${column} = ? AND resolvable = 1`).run(by?.at ?? null, by?.userId ?? null, key)
 }
 
-/** Deletes one note with its award emoji, and the to-dos raised by it. */
+/** The target types a comment's activity event is stored under (GitLab's note classes). */
+export const NOTE_EVENT_TARGET_TYPES: readonly string[] = ['Note', 'DiffNote', 'DiscussionNote']
+const NOTE_EVENT_TYPES = `(${NOTE_EVENT_TARGET_TYPES.map((t) => `'${t}'`).join(', ')})`
+
+/** Deletes one note with its award emoji and its activity event (which quotes its body), and the to-dos raised by it. */
 export function deleteNoteRow(db: Db, id: number): void {
   db.prepare("DELETE FROM award_emoji WHERE awardable_type = 'Note' AND awardable_id = ?").run(id)
+  db.prepare(`DELETE FROM events WHERE target_type IN ${NOTE_EVENT_TYPES} AND target_id = ?`).run(id)
   db.prepare('DELETE FROM notes WHERE id = ?').run(id)
+}
+
+/** Deletes the activity events of a noteable's notes (before its notes go): they quote the notes' bodies. */
+export function deleteNoteEventsOf(db: Db, noteableType: NoteableType, noteableId: number): void {
+  db.prepare(`DELETE FROM events WHERE target_type IN ${NOTE_EVENT_TYPES} AND target_id IN (SELECT id FROM notes WHERE noteable_type = ? AND noteable_id = ?)`)
+    .run(noteableType, noteableId)
 }
 
 /** Deletes the award emoji of a noteable's notes (before its notes go; the polymorphic tables have no FK). */

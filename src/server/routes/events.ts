@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type Static } from 'typebox'
 import { listEvents, restrictedEvents, type EventFilter, type EventViewer } from '../db/events'
+import { NOTE_EVENT_TARGET_TYPES } from '../db/notes'
 import { activityEvent, type ActivityEvent } from '../entities/event'
 import { invalidParam } from '../http/errors'
 import { pageOf, setPageHeaders } from '../http/pagination'
@@ -16,7 +17,7 @@ const TARGET_TYPES: Readonly<Record<string, readonly string[]>> = {
   milestone: ['Milestone'],
   merge_request: ['MergeRequest'],
   // Notes are stored under their concrete class, as GitLab's STI notes are.
-  note: ['Note', 'DiffNote', 'DiscussionNote'],
+  note: NOTE_EVENT_TARGET_TYPES,
   project: ['Project'],
   snippet: ['Snippet'],
   user: ['User'],

@@ -12,7 +12,7 @@ import { findEpicById } from '../db/epics'
 import { assigneeIdsOf, findIssueById } from '../db/issues'
 import { findMergeRequestById } from '../db/merge-requests'
 import { findNamespaceById, findProjectById } from '../db/namespaces'
-import { findNoteById, type NoteRow } from '../db/notes'
+import { findNoteById, NOTE_EVENT_TARGET_TYPES, type NoteRow } from '../db/notes'
 import type { ProjectRow } from '../db/rows'
 import { findSnippetById } from '../db/snippets'
 import type { TodoRow } from '../db/todos'
@@ -36,7 +36,7 @@ export interface EventTarget {
   readonly target_id: number | null
 }
 
-const NOTE_TARGETS: ReadonlySet<string> = new Set(['Note', 'DiffNote', 'DiscussionNote'])
+const NOTE_TARGETS: ReadonlySet<string> = new Set(NOTE_EVENT_TARGET_TYPES)
 
 /**
  * Read answers for one caller, memoised: one instance serves one list, whose rows often name the
