@@ -10,15 +10,18 @@
 // `local` account signs in with it, so nobody types a token for the local server.
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { basename, delimiter, dirname, join, resolve } from 'node:path'
+import { delimiter, dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { tsImport } from 'tsx/esm/api'
 import { BINDING_ENV, prepareElectronSqlite } from './electron-native.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+// Where Burrow keeps its data, and the port probe and launcher memory, as the packaged app has them.
+const { dataFolders, appDataDirFor, launcherStateFileFor } = await tsImport('../src/main/core/shell/data-folders.ts', import.meta.url)
+const { freePort, readLauncherPort, writeLauncherPort } = await tsImport('../src/main/core/shell/local-server.ts', import.meta.url)
 const log = (message) => process.stdout.write(`[burrow] ${message}\n`)
 
 const { values: args } = parseArgs({
@@ -30,57 +33,6 @@ const { values: args } = parseArgs({
     'no-seed': { type: 'boolean', default: false },
   },
 })
-
-/** Where the server keeps its database and repositories unless --data-dir says otherwise. */
-function defaultDataDir() {
-  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'burrow', 'server')
-  if (process.platform === 'win32') return join(process.env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'burrow', 'server')
-  return join(process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'burrow', 'server')
-}
-
-/**
- * The app's own data (accounts, cache, preferences) for a server data dir: `app/` beside it when
- * it is the usual `…/burrow/server`, else `<DIR>-app/` beside it, so two data dirs in one
- * folder (`--data-dir /tmp/a`, `--data-dir /tmp/b`) never share accounts and a cache.
- */
-function appDataDir(dataDir) {
-  return basename(dataDir) === 'server' ? join(dirname(dataDir), 'app') : `${dataDir}-app`
-}
-
-/** A port nobody listens on right now (the server binds it a moment later): `wanted` when it is free, else any. */
-function freePort(wanted = 0) {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer()
-    probe.once('error', (error) => (wanted !== 0 ? freePort(0).then(resolvePort, reject) : reject(error)))
-    probe.listen(wanted, '127.0.0.1', () => {
-      const { port } = probe.address()
-      probe.close(() => resolvePort(port))
-    })
-  })
-}
-
-/**
- * The launcher's memory of the last launch (`launcher.json` beside the server's data dir, or in
- * its `-app` dir): the server's port, tried first so the local account's base URL, and the
- * links and avatar URLs already in its cache, usually stay the same from one launch to the next.
- */
-function readLauncherState(file) {
-  try {
-    const state = JSON.parse(readFileSync(file, 'utf8'))
-    return Number.isInteger(state?.serverPort) && state.serverPort > 0 && state.serverPort < 65536 ? { serverPort: state.serverPort } : {}
-  } catch {
-    return {}
-  }
-}
-
-function writeLauncherState(file, state) {
-  try {
-    mkdirSync(dirname(file), { recursive: true })
-    writeFileSync(file, `${JSON.stringify(state)}\n`)
-  } catch {
-    // a read-only location only costs the port preference
-  }
-}
 
 /**
  * The Electron binary's path when it has been downloaded, else null. `require('electron')`
@@ -206,17 +158,17 @@ function openInBrowser(url) {
 
 async function main() {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
-  const dataDir = resolve(args['data-dir'] ?? defaultDataDir())
+  const dataDir = resolve(args['data-dir'] ?? dataFolders({ platform: process.platform, home: homedir(), env: process.env }).server)
   // This launch's root token: the server replaces the previous launch's with it, and the app
   // gets it in memory (never a file, a log line or the renderer).
   const rootToken = randomBytes(24).toString('hex')
-  const appDir = appDataDir(dataDir)
-  const launcherFile = join(basename(dataDir) === 'server' ? dirname(dataDir) : appDir, 'launcher.json')
+  const appDir = appDataDirFor(dataDir)
+  const launcherFile = launcherStateFileFor(dataDir)
 
   const seed = !args['no-seed']
   log(`starting Burrow Server (data in ${dataDir}${seed ? '; a new data dir is seeded with demo content first' : ''})`)
-  const server = await startServer(dataDir, rootToken, seed, readLauncherState(launcherFile).serverPort)
-  writeLauncherState(launcherFile, { serverPort: Number(new URL(server.url).port) })
+  const server = await startServer(dataDir, rootToken, seed, readLauncherPort(launcherFile))
+  writeLauncherPort(launcherFile, Number(new URL(server.url).port))
   log(`Burrow Server ${server.version} ready at ${server.url}`)
 
   let electron = args.browser ? null : electronBinary()
@@ -241,8 +193,8 @@ async function main() {
       await run(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'])
     }
     log('launching Electron')
-    // src/main/index.ts reads the token and removes it from its environment at once.
-    const app = spawn(electron, [root], { cwd: root, stdio: 'inherit', env: { ...process.env, BURROW_SERVER_URL: server.url, BURROW_LOCAL_SERVER_TOKEN: rootToken, [BINDING_ENV]: sqliteBinding } })
+    // src/main/index.ts reads the token and removes it from its environment at once; the app's data goes where browser mode keeps it.
+    const app = spawn(electron, [root], { cwd: root, stdio: 'inherit', env: { ...process.env, BURROW_SERVER_URL: server.url, BURROW_LOCAL_SERVER_TOKEN: rootToken, BURROW_APP_DATA_DIR: appDir, [BINDING_ENV]: sqliteBinding } })
     children.add(app)
     app.once('exit', () => void stopAll(0))
     return
@@ -252,10 +204,9 @@ async function main() {
     log('building the renderer (vite)…')
     await run(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'warn'])
   }
-  const { tsImport } = await import('tsx/esm/api')
   const { startWebHost } = await tsImport('../src/main/web-host.ts', import.meta.url)
   const { launchCore } = await tsImport('../src/main/core/launch.ts', import.meta.url)
-  // The app's own data (account metadata, the cache, preferences) sits beside the server's data dir (appDataDir).
+  // The app's own data (account metadata, the cache, preferences) sits beside the server's data dir (appDataDirFor).
   const launch = await launchCore({
     userDataDir: appDir,
     version: pkg.version,

@@ -3,123 +3,41 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { REQUEST_CHANNELS } from '../../src/shared/ipc/contract'
+import { fakeElectron, quitApp, until } from '../helpers/fake-electron'
 
 /*
- * src/main/index.ts, the Electron shell, under a FAKE `electron` module: the Electron binary
- * cannot be downloaded here, so app, BrowserWindow, ipcMain, session, protocol and the rest are
- * stand-ins recording what the shell asks of them. The core behind it is the real one
- * (launchCore on a temp user data dir). What is tested is the shell's own hardening and wiring.
+ * src/main/index.ts, the Electron shell, under a FAKE `electron` module (test/helpers/fake-electron.ts):
+ * the Electron binary cannot be downloaded here, so app, BrowserWindow, ipcMain, session,
+ * protocol and the rest are stand-ins recording what the shell asks of them. The core behind it
+ * is the real one (launchCore on a temp data folder). What is tested is the shell's own
+ * hardening and wiring; test/main/packaged.fake-electron.test.ts covers the packaged app's parts.
  */
 
 type Listener = (...args: unknown[]) => unknown
 
-const fake = vi.hoisted(() => {
-  const state = {
-    userData: '',
-    ready: null as null | (() => void),
-    appHandlers: new Map<string, Listener[]>(),
-    ipcHandlers: new Map<string, Listener>(),
-    windows: [] as { options: Record<string, unknown>; loaded: string[]; openHandler: Listener | null; contentsHandlers: Map<string, Listener> }[],
-    headersHook: null as Listener | null,
-    permissionRequest: null as Listener | null,
-    permissionCheck: null as Listener | null,
-    protocolHandler: null as Listener | null,
-    privileged: [] as unknown[],
-    opened: [] as string[],
-    trays: 0,
-  }
-  class FakeWebContents {
-    constructor(private readonly w: (typeof state.windows)[number]) {}
-    setWindowOpenHandler(handler: Listener): void {
-      this.w.openHandler = handler
-    }
-    on(event: string, handler: Listener): void {
-      this.w.contentsHandlers.set(event, handler)
-    }
-    send(): void {}
-  }
-  class BrowserWindow {
-    static getAllWindows(): BrowserWindow[] {
-      return windows
-    }
-    readonly webContents: FakeWebContents
-    private readonly record: (typeof state.windows)[number]
-    constructor(options: Record<string, unknown>) {
-      this.record = { options, loaded: [], openHandler: null, contentsHandlers: new Map() }
-      state.windows.push(this.record)
-      this.webContents = new FakeWebContents(this.record)
-      windows.push(this)
-    }
-    async loadURL(url: string): Promise<void> {
-      this.record.loaded.push(url)
-    }
-    isMinimized(): boolean {
-      return false
-    }
-    restore(): void {}
-    show(): void {}
-    focus(): void {}
-  }
-  const windows: BrowserWindow[] = []
-  const electron = {
-    app: {
-      whenReady: () => new Promise<void>((resolve) => (state.ready = resolve)),
-      on: (event: string, handler: Listener) => state.appHandlers.set(event, [...(state.appHandlers.get(event) ?? []), handler]),
-      getPath: () => state.userData,
-      getVersion: () => '0.1.0',
-      quit: () => undefined,
-      setAppUserModelId: () => undefined,
-    },
-    BrowserWindow,
-    ipcMain: { handle: (channel: string, handler: Listener) => state.ipcHandlers.set(channel, handler) },
-    Menu: { buildFromTemplate: (items: unknown) => items },
-    nativeImage: { createFromPath: () => ({}) },
-    Notification: class {
-      static isSupported(): boolean {
-        return false
-      }
-    },
-    protocol: {
-      registerSchemesAsPrivileged: (schemes: unknown[]) => state.privileged.push(...schemes),
-      handle: (_scheme: string, handler: Listener) => (state.protocolHandler = handler),
-    },
-    session: {
-      defaultSession: {
-        webRequest: { onHeadersReceived: (hook: Listener) => (state.headersHook = hook) },
-        setPermissionRequestHandler: (handler: Listener) => (state.permissionRequest = handler),
-        setPermissionCheckHandler: (handler: Listener) => (state.permissionCheck = handler),
-      },
-    },
-    shell: { openExternal: async (url: string) => void state.opened.push(url) },
-    Tray: class {
-      constructor() {
-        state.trays++
-      }
-      setToolTip(): void {}
-      setContextMenu(): void {}
-      destroy(): void {}
-    },
-  }
-  return { state, electron }
-})
+vi.mock('electron', async () => (await import('../helpers/fake-electron')).electronModule())
 
-vi.mock('electron', () => ({ ...fake.electron, default: fake.electron }))
-
-const { state } = fake
+const { state } = fakeElectron
+let folder = ''
 
 beforeAll(async () => {
-  state.userData = mkdtempSync(join(tmpdir(), 'burrow-shell-'))
+  folder = mkdtempSync(join(tmpdir(), 'burrow-shell-'))
+  state.home = folder
+  // An app without a compiled server (as `electron .` from a checkout): no local server.
+  state.appPath = folder
+  // The shell's data folders (the app's data, its log) land under the OS's application-data folder.
+  process.env.XDG_DATA_HOME = join(folder, 'data')
   delete process.env.BURROW_SERVER_URL
+  delete process.env.BURROW_APP_DATA_DIR
   delete process.env.ELECTRON_RENDERER_URL
   await import('../../src/main/index')
   state.ready?.()
-  for (let i = 0; i < 200 && (state.windows.length === 0 || state.trays === 0); i++) await new Promise((r) => setTimeout(r, 25))
+  await until(() => state.windows.length > 0 && state.trays > 0, 'the window and the tray')
 })
 
 afterAll(async () => {
-  for (const quit of state.appHandlers.get('will-quit') ?? []) await quit()
-  await new Promise((r) => setTimeout(r, 100))
-  rmSync(state.userData, { recursive: true, force: true })
+  await quitApp()
+  rmSync(folder, { recursive: true, force: true })
 })
 
 /** Calls an IPC handler as Electron would, from a frame at `frameUrl`. */

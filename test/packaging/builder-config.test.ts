@@ -2,6 +2,7 @@ import { createRequire } from 'node:module'
 import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
 import config, { builderConfig } from '../../electron-builder.config.mjs'
 
 /*
@@ -81,5 +82,23 @@ describe('electron-builder configuration', () => {
 
   it('`npm run dist` builds the app and the server, then the installers for this platform without publishing', () => {
     expect(pkg.scripts.dist).toBe('electron-vite build && npm run build:server && electron-builder --config electron-builder.config.mjs --publish never')
+  })
+})
+
+describe('release workflow (.github/workflows/release.yml; it runs on a public CI, not here)', () => {
+  const workflow = parse(readFileSync(join(root, '.github/workflows/release.yml'), 'utf8')) as {
+    jobs: { installers: { strategy: { matrix: { include: { os: string; args: string }[] } }; steps: { run?: string }[]; env: Record<string, string> } }
+  }
+  const job = workflow.jobs.installers
+
+  it('builds the installers with `npm run dist` on macOS (arm64 and x64), Windows and Linux runners', () => {
+    expect(job.strategy.matrix.include.map((m) => m.args)).toEqual(['--mac --arm64', '--mac --x64', '--win --x64', '--linux --x64'])
+    expect(job.strategy.matrix.include.map((m) => m.os)).toEqual(expect.arrayContaining([expect.stringMatching(/^macos-/), expect.stringMatching(/^windows-/), expect.stringMatching(/^ubuntu-/)]))
+    expect(job.steps.map((s) => s.run).filter(Boolean)).toEqual(['npm ci', 'npm run dist -- ${{ matrix.args }}'])
+  })
+
+  it('takes the feed and the signing and notarization credentials from the repository’s settings', () => {
+    expect(Object.keys(job.env)).toEqual(expect.arrayContaining(['BURROW_UPDATE_FEED_URL', 'CSC_LINK', 'APPLE_ID', 'APPLE_APP_SPECIFIC_PASSWORD', 'APPLE_TEAM_ID', 'WIN_CSC_LINK']))
+    for (const value of Object.values(job.env)) expect(value).toMatch(/^\$\{\{ .* \}\}$|^'?false'?$/)
   })
 })

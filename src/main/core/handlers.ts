@@ -1,3 +1,4 @@
+import { release } from 'node:os'
 import type { Account, AppMode, ServerStatus } from '../../shared/ipc/contract'
 import { metadataOnly } from './accounts/account-store'
 import { secretStorageHandlers } from './accounts/channels'
@@ -11,6 +12,7 @@ import { notifyHandlers } from './notify/channels'
 import type { NotifyService } from './notify/service'
 import { preferencesHandlers, type PreferencesStore } from './preferences'
 import { reposHandlers, type RepoService } from './repos/index'
+import { diagnosticsReport } from './shell/diagnostics'
 import { cacheHandlers, type OfflineData } from './sync/channels'
 import type { SyncService } from './sync/service'
 import { outboxHandlers } from './outbox/channels'
@@ -42,7 +44,12 @@ export interface CoreOptions {
   readonly avatars?: AvatarService
   /** Local clones and the repository browser's reads (createCore makes them with the cache, accounts and `reposDir`); without them `repos:*` answer `unavailable`. */
   readonly repos?: RepoService
+  /** The last lines of the app's log (shell/log-file.ts), for `app:diagnostics`; browser mode keeps no log file. */
+  readonly recentLogLines?: (count: number) => readonly string[]
 }
+
+/** How many log lines `app:diagnostics` includes. */
+const DIAGNOSTICS_LOG_LINES = 200
 
 /** What crosses the bridge for an account: the metadata fields, never anything else an object may carry. */
 function publicAccount(a: Account): Account {
@@ -107,6 +114,18 @@ export function createHandlers(options: CoreOptions): IpcHandlers {
   }
   return {
     'app:info': async () => ({ version: options.version, mode: options.mode, serverUrl: options.serverUrl, localAccount: options.accounts?.hasLocalServer ?? false }),
+    'app:diagnostics': async () => ({
+      text: diagnosticsReport({
+        appVersion: options.version,
+        mode: options.mode,
+        versions: process.versions,
+        platform: process.platform,
+        arch: process.arch,
+        osRelease: release(),
+        accounts: options.accounts !== undefined ? await options.accounts.list() : [],
+        logLines: options.recentLogLines?.(DIAGNOSTICS_LOG_LINES) ?? [],
+      }),
+    }),
     'server:status': async () => {
       const status = await probeServer(options.serverUrl, options.fetch)
       if (lastState !== null && status.state !== lastState) options.events?.emit('server:did-change-status', status)

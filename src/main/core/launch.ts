@@ -17,6 +17,7 @@ export interface LaunchOptions {
   readonly fetch?: typeof fetch
   readonly syncOptions?: CreateCoreOptions['syncOptions']
   readonly notifyOptions?: CreateCoreOptions['notifyOptions']
+  readonly recentLogLines?: CreateCoreOptions['recentLogLines']
 }
 
 export interface Launch {
@@ -66,6 +67,7 @@ export async function launchCore(options: LaunchOptions): Promise<Launch> {
     outbox,
     syncOptions: options.syncOptions,
     notifyOptions: options.notifyOptions,
+    recentLogLines: options.recentLogLines,
     // Clones of the repositories the user chose, beside the cache.
     reposDir: join(options.userDataDir, 'repos'),
   })

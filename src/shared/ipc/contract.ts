@@ -18,6 +18,11 @@ import { reposEventNames, reposValidators, type ReposEvents, type ReposRequests 
 /** Which shell hosts the renderer. */
 export type AppMode = 'electron' | 'browser'
 
+/** `app:diagnostics`: text for a bug report, with no token, username or password in it. */
+export interface Diagnostics {
+  readonly text: string
+}
+
 export interface AppInfo {
   /** Burrow's own version (package.json). */
   readonly version: string
@@ -87,6 +92,8 @@ export interface AccountVerification {
 /** Request channels: arguments as a tuple, and what the handler resolves to. The outbox's channels are in outbox.ts, the cache's and sync's in cache.ts, `api:send` in api.ts. */
 export interface IpcRequests extends OutboxRequests, CacheRequests, ApiRequests, NotifyRequests, PreferencesRequests, AvatarsRequests, ReposRequests, SecretsRequests {
   'app:info': { readonly args: readonly []; readonly result: AppInfo }
+  /** What "Copy diagnostics" copies: versions, platform, the accounts' hosts and recent log lines, secrets redacted. */
+  'app:diagnostics': { readonly args: readonly []; readonly result: Diagnostics }
   'server:status': { readonly args: readonly []; readonly result: ServerStatus }
   'accounts:list': { readonly args: readonly []; readonly result: readonly Account[] }
   /** Verifies the credentials with GET /user before storing anything. */
@@ -181,6 +188,7 @@ const addAccountArgs: ArgsValidator = (args) => {
 /** One validator per request channel; its keys are also the preload's and the web host's allowlist. */
 export const requestValidators: { readonly [C in RequestChannel]: ArgsValidator } = {
   'app:info': noArgs,
+  'app:diagnostics': noArgs,
   'server:status': noArgs,
   'accounts:list': noArgs,
   'accounts:add': addAccountArgs,
