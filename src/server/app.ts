@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { ANONYMOUS } from './auth/actor'
+import { secretBox } from './auth/encryption'
 import { acceptedScopes, authenticate, checkScopes } from './auth/authenticate'
 import { Permissions } from './auth/permissions'
 import { createContext, type ServerContext, type ServerOptions } from './context'
@@ -75,8 +76,9 @@ function mergedParams(request: FastifyRequest): Record<string, unknown> {
  */
 export async function buildApp(options: ServerOptions): Promise<FastifyInstance> {
   const db = openDatabase(options.dataDir)
-  const settings = new Settings(db, options.settings)
-  const ctx: ServerContext = createContext(db, options, settings)
+  const secrets = secretBox(options.dataDir)
+  const settings = new Settings(db, secrets, options.settings)
+  const ctx: ServerContext = createContext(db, options, settings, secrets)
   if (options.rootToken) ensureRootUser(ctx, options.rootToken)
 
   const app = Fastify({

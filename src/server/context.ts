@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify'
+import type { SecretBox } from './auth/encryption'
 import type { Db } from './db/connection'
 import { RepositoryStorage } from './git/storage'
 import type { OutboundLookup } from './http/outbound'
@@ -28,6 +29,8 @@ export interface ServerContext {
   readonly db: Db
   readonly options: ServerOptions
   readonly settings: Settings
+  /** Seals and opens secrets at rest with this instance's key (auth/encryption.ts). */
+  readonly secrets: SecretBox
   readonly storages: readonly string[]
   /** Bare repositories on disk, by storage name. */
   readonly repos: RepositoryStorage
@@ -37,12 +40,13 @@ export interface ServerContext {
   baseUrl(request?: FastifyRequest): string
 }
 
-export function createContext(db: Db, options: ServerOptions, settings: Settings): ServerContext {
+export function createContext(db: Db, options: ServerOptions, settings: Settings, secrets: SecretBox): ServerContext {
   const storages = options.storages && options.storages.length > 0 ? options.storages : ['default']
   return {
     db,
     options,
     settings,
+    secrets,
     storages,
     repos: new RepositoryStorage(options.dataDir, storages),
     pushListeners: [],

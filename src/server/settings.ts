@@ -1,3 +1,4 @@
+import type { SecretBox } from './auth/encryption'
 import type { Db } from './db/connection'
 
 /** Instance-wide application settings with their defaults (GitLab's `application_settings`). */
@@ -44,18 +45,25 @@ export type SettingValue = string | number | boolean | readonly string[]
 type SettingType<T> = T extends string ? string : T extends number ? number : T extends boolean ? boolean : readonly string[]
 export type SettingsSnapshot = { -readonly [K in SettingKey]: SettingType<(typeof DEFAULT_SETTINGS)[K]> }
 
-/** Application settings persisted in the `settings` table, cached in memory. */
+/** Settings that are secrets: stored sealed with the instance key, as GitLab's `*_encrypted` columns. */
+const SECRET_SETTINGS: ReadonlySet<string> = new Set<SettingKey>(['runners_registration_token'])
+
+/**
+ * Application settings persisted in the `settings` table, cached in memory. Secret settings are
+ * sealed with `secrets` in the table and plain in the cache.
+ */
 export class Settings {
   private cache: SettingsSnapshot
 
   constructor(
     private readonly db: Db,
+    private readonly secrets: SecretBox,
     overrides: Partial<Record<SettingKey, SettingValue>> = {},
   ) {
     this.cache = { ...DEFAULT_SETTINGS } as SettingsSnapshot
     const rows = db.prepare('SELECT key, value FROM settings').all() as { key: string; value: string }[]
     for (const row of rows) {
-      if (row.key in DEFAULT_SETTINGS) (this.cache as Record<string, SettingValue>)[row.key] = JSON.parse(row.value) as SettingValue
+      if (row.key in DEFAULT_SETTINGS) (this.cache as Record<string, SettingValue>)[row.key] = this.fromStored(row.key, JSON.parse(row.value) as SettingValue)
     }
     for (const [key, value] of Object.entries(overrides)) (this.cache as Record<string, SettingValue>)[key] = value as SettingValue
   }
@@ -74,10 +82,19 @@ export class Settings {
     this.db.transaction(() => {
       for (const [key, value] of Object.entries(values)) {
         if (!(key in DEFAULT_SETTINGS) || value === undefined) continue
-        upsert.run(key, JSON.stringify(value))
+        upsert.run(key, JSON.stringify(this.toStored(key, value)))
         ;(this.cache as Record<string, SettingValue>)[key] = value
       }
     })()
     return this.cache
+  }
+
+  /** A secret setting's non-empty string sealed; any other value as it is. */
+  private toStored(key: string, value: SettingValue): SettingValue {
+    return SECRET_SETTINGS.has(key) && typeof value === 'string' && value !== '' ? this.secrets.seal(value) : value
+  }
+
+  private fromStored(key: string, value: SettingValue): SettingValue {
+    return SECRET_SETTINGS.has(key) && typeof value === 'string' && value !== '' ? this.secrets.open(value) : value
   }
 }

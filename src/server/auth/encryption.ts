@@ -1,12 +1,13 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 /**
- * Encryption at rest for secrets the server must read back (cluster tokens, Pages private keys),
- * like GitLab's attr_encrypted with `db_key_base`: AES-256-GCM under a random instance key kept
- * in `<data-dir>/secrets/db_key` (mode 0600), outside the database, so a copy of the database
- * alone reveals nothing.
+ * Encryption at rest for secrets the server must read back (CI variables, pipeline variables,
+ * registration tokens, cluster tokens, Pages private keys, alert and error tracking keys), like
+ * GitLab's attr_encrypted with `db_key_base`: AES-256-GCM under a random instance key kept in
+ * `<data-dir>/secrets/db_key` (mode 0600, its folder 0700), outside the database, so a copy of
+ * the database alone reveals nothing.
  */
 
 const VERSION = 'v1'
@@ -22,6 +23,7 @@ function instanceKey(dataDir: string): Buffer {
     key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64')
   } catch {
     mkdirSync(dir, { recursive: true, mode: 0o700 })
+    chmodSync(dir, 0o700)
     const fresh = randomBytes(32)
     try {
       // 'wx' refuses to overwrite: a key written by another process in between wins.
@@ -51,4 +53,24 @@ export function decryptSecret(dataDir: string, sealed: string): string {
   const decipher = createDecipheriv('aes-256-gcm', instanceKey(dataDir), Buffer.from(iv, 'base64'))
   decipher.setAuthTag(Buffer.from(tag, 'base64'))
   return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8')
+}
+
+/** Whether `value` has the shape `encryptSecret` gives (not whether it opens). */
+export function isSealed(value: string): boolean {
+  const parts = value.split(':')
+  return parts.length === 4 && parts[0] === VERSION
+}
+
+/** Seals and opens the secrets of one Burrow Server: what the data layer needs of the instance key. */
+export interface SecretBox {
+  seal(plaintext: string): string
+  open(sealed: string): string
+}
+
+/** The SecretBox of a data directory's instance key (created on first seal). */
+export function secretBox(dataDir: string): SecretBox {
+  return {
+    seal: (plaintext) => encryptSecret(dataDir, plaintext),
+    open: (sealed) => decryptSecret(dataDir, sealed),
+  }
 }

@@ -1,28 +1,41 @@
 import Database from 'better-sqlite3'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { secretBox, type SecretBox } from '../auth/encryption'
+import { protectDataDir, restrictFile } from '../data-dir'
 import { migrations, type Migration } from './migrations/index'
 
 export type Db = Database.Database
 
-/** Opens (creating if needed) the server database in `dataDir` and migrates it to the latest version. */
+const DATABASE_FILE = 'burrow.sqlite3'
+
+/**
+ * Opens (creating if needed) the server database in `dataDir` and migrates it to the latest
+ * version, first closing the data directory to other accounts (`protectDataDir`). The database
+ * file and its WAL and shared-memory files are the owner's alone (0600, also when an older server
+ * left them world-readable): SQLite gives the files it adds the mode of the database file, which
+ * is created 0600 before SQLite first opens it.
+ */
 export function openDatabase(dataDir: string): Db {
-  mkdirSync(dataDir, { recursive: true })
-  const db = new Database(join(dataDir, 'burrow.sqlite3'))
+  protectDataDir(dataDir)
+  const file = join(dataDir, DATABASE_FILE)
+  restrictFile(file, { create: true })
+  const db = new Database(file)
   db.pragma('journal_mode = WAL')
   db.pragma('synchronous = NORMAL')
   db.pragma('foreign_keys = ON')
   db.pragma('busy_timeout = 5000')
-  migrate(db)
+  for (const suffix of ['-wal', '-shm']) restrictFile(file + suffix, { create: false })
+  migrate(db, migrations, secretBox(dataDir))
   return db
 }
 
 /**
  * Applies, in version order, every migration not yet recorded in `schema_migrations`, each in its
- * own transaction. Recording each version (rather than only the highest, as `user_version`
- * would) means a migration merged with a lower number than one already applied still runs.
+ * own transaction (its `data` step given `secrets`, the instance key's box, when there is one).
+ * Recording each version (rather than only the highest, as `user_version` would) means a
+ * migration merged with a lower number than one already applied still runs.
  */
-export function migrate(db: Db, list: readonly Migration[] = migrations): void {
+export function migrate(db: Db, list: readonly Migration[] = migrations, secrets: SecretBox | null = null): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`)
   const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version))
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
@@ -30,6 +43,7 @@ export function migrate(db: Db, list: readonly Migration[] = migrations): void {
     if (applied.has(migration.version)) continue
     db.transaction(() => {
       db.exec(migration.sql)
+      migration.data?.(db, secrets)
       record.run(migration.version, migration.name, nowIso())
     })()
   }

@@ -1,3 +1,4 @@
+import type { SecretBox } from '../auth/encryption'
 import { nowIso, type Db } from './connection'
 
 export interface ErrorTrackingSettingRow {
@@ -10,6 +11,7 @@ export interface ErrorTrackingSettingRow {
   readonly updated_at: string
 }
 
+/** A client key of a project's integrated error tracking, its key opened (stored sealed as `encrypted_public_key`). */
 export interface ClientKeyRow {
   readonly id: number
   readonly project_id: number
@@ -33,20 +35,27 @@ export function upsertErrorTrackingSetting(db: Db, projectId: number, enabled: b
   return findErrorTrackingSetting(db, projectId) as ErrorTrackingSettingRow
 }
 
-export function listClientKeys(db: Db, projectId: number, page: { readonly limit: number; readonly offset: number }): { rows: ClientKeyRow[]; total: number } {
+type StoredClientKey = Omit<ClientKeyRow, 'public_key'> & { readonly encrypted_public_key: string }
+
+function openedKey(secrets: SecretBox, { encrypted_public_key: sealed, ...row }: StoredClientKey): ClientKeyRow {
+  return { ...row, public_key: secrets.open(sealed) }
+}
+
+export function listClientKeys(db: Db, secrets: SecretBox, projectId: number, page: { readonly limit: number; readonly offset: number }): { rows: ClientKeyRow[]; total: number } {
   const total = (db.prepare('SELECT COUNT(*) AS n FROM error_tracking_client_keys WHERE project_id = ?').get(projectId) as { n: number }).n
-  const rows = db.prepare('SELECT * FROM error_tracking_client_keys WHERE project_id = ? ORDER BY id LIMIT ? OFFSET ?').all(projectId, page.limit, page.offset) as ClientKeyRow[]
-  return { rows, total }
+  const rows = db.prepare('SELECT * FROM error_tracking_client_keys WHERE project_id = ? ORDER BY id LIMIT ? OFFSET ?').all(projectId, page.limit, page.offset) as StoredClientKey[]
+  return { rows: rows.map((row) => openedKey(secrets, row)), total }
 }
 
-export function findClientKey(db: Db, projectId: number, id: number): ClientKeyRow | undefined {
-  return db.prepare('SELECT * FROM error_tracking_client_keys WHERE project_id = ? AND id = ?').get(projectId, id) as ClientKeyRow | undefined
+export function findClientKey(db: Db, secrets: SecretBox, projectId: number, id: number): ClientKeyRow | undefined {
+  const row = db.prepare('SELECT * FROM error_tracking_client_keys WHERE project_id = ? AND id = ?').get(projectId, id) as StoredClientKey | undefined
+  return row && openedKey(secrets, row)
 }
 
-export function insertClientKey(db: Db, projectId: number, publicKey: string): ClientKeyRow {
+export function insertClientKey(db: Db, secrets: SecretBox, projectId: number, publicKey: string): ClientKeyRow {
   const now = nowIso()
-  const info = db.prepare('INSERT INTO error_tracking_client_keys (project_id, public_key, created_at, updated_at) VALUES (?, ?, ?, ?)').run(projectId, publicKey, now, now)
-  return db.prepare('SELECT * FROM error_tracking_client_keys WHERE id = ?').get(Number(info.lastInsertRowid)) as ClientKeyRow
+  const info = db.prepare('INSERT INTO error_tracking_client_keys (project_id, encrypted_public_key, created_at, updated_at) VALUES (?, ?, ?, ?)').run(projectId, secrets.seal(publicKey), now, now)
+  return findClientKey(db, secrets, projectId, Number(info.lastInsertRowid)) as ClientKeyRow
 }
 
 export function deleteClientKey(db: Db, id: number): void {

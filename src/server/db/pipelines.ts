@@ -34,7 +34,8 @@ export interface PipelineRow {
   readonly yaml_errors: string | null
   readonly failure_reason: string | null
   readonly commit_json: string
-  readonly variables: string
+  /** The variables the pipeline was created with: JSON sealed with the instance key. */
+  readonly encrypted_variables: string
   readonly merge_request_id: number | null
   readonly created_at: string
   readonly updated_at: string
@@ -89,7 +90,8 @@ export interface NewPipeline {
   readonly yamlErrors: string | null
   readonly failureReason: string | null
   readonly commitJson: string
-  readonly variables: string
+  /** JSON of the pipeline's variables, sealed with the instance key. */
+  readonly encryptedVariables: string
   readonly mergeRequestId: number | null
   readonly committedAt: string | null
 }
@@ -114,12 +116,12 @@ export function insertPipeline(db: Db, p: NewPipeline, jobs: readonly NewJob[]):
     const info = db
       .prepare(
         `INSERT INTO ci_pipelines (iid, project_id, ref, tag, sha, before_sha, protected, status, source, user_id, yaml_errors, failure_reason,
-           commit_json, variables, merge_request_id, created_at, updated_at, finished_at, committed_at)
+           commit_json, encrypted_variables, merge_request_id, created_at, updated_at, finished_at, committed_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         iid, p.projectId, p.ref, Number(p.tag), p.sha, p.beforeSha, Number(p.protected), p.status, p.source, p.userId, p.yamlErrors, p.failureReason,
-        p.commitJson, p.variables, p.mergeRequestId, now, now, p.status === 'failed' || p.status === 'skipped' ? now : null, p.committedAt,
+        p.commitJson, p.encryptedVariables, p.mergeRequestId, now, now, p.status === 'failed' || p.status === 'skipped' ? now : null, p.committedAt,
       )
     const pipelineId = Number(info.lastInsertRowid)
     const insertJob = db.prepare(

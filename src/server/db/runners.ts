@@ -1,5 +1,7 @@
 import { AUTHORIZED_GROUPS_CTE, AUTHORIZED_PROJECTS_CTE } from '../auth/permissions'
 import { AccessLevel } from '../auth/access'
+import type { SecretBox } from '../auth/encryption'
+import { digestToken } from '../auth/secrets'
 import type { Db } from './connection'
 import { nowIso } from './connection'
 
@@ -253,25 +255,26 @@ export function listRunners(db: Db, f: RunnerFilter, page: { readonly limit: num
   return { rows, total }
 }
 
-/** Registration token of a project or group, creating it with `make` on first use. */
-export function registrationToken(db: Db, sourceType: 'Project' | 'Namespace', sourceId: number, make: () => string): string {
-  const row = db.prepare('SELECT token FROM ci_registration_tokens WHERE source_type = ? AND source_id = ?').get(sourceType, sourceId) as { token: string } | undefined
-  if (row) return row.token
+/** Registration token of a project or group, creating it with `make` on first use (stored sealed, found by its digest). */
+export function registrationToken(db: Db, secrets: SecretBox, sourceType: 'Project' | 'Namespace', sourceId: number, make: () => string): string {
+  const row = db.prepare('SELECT encrypted_token FROM ci_registration_tokens WHERE source_type = ? AND source_id = ?').get(sourceType, sourceId) as { encrypted_token: string } | undefined
+  if (row) return secrets.open(row.encrypted_token)
   const token = make()
-  db.prepare('INSERT INTO ci_registration_tokens (source_type, source_id, token, created_at) VALUES (?, ?, ?, ?)').run(sourceType, sourceId, token, nowIso())
+  db.prepare('INSERT INTO ci_registration_tokens (source_type, source_id, encrypted_token, token_digest, created_at) VALUES (?, ?, ?, ?, ?)')
+    .run(sourceType, sourceId, secrets.seal(token), digestToken(token), nowIso())
   return token
 }
 
 /** Replaces a project's or group's registration token. */
-export function resetRegistrationToken(db: Db, sourceType: 'Project' | 'Namespace', sourceId: number, token: string): void {
+export function resetRegistrationToken(db: Db, secrets: SecretBox, sourceType: 'Project' | 'Namespace', sourceId: number, token: string): void {
   db.prepare(
-    `INSERT INTO ci_registration_tokens (source_type, source_id, token, created_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (source_type, source_id) DO UPDATE SET token = excluded.token, created_at = excluded.created_at`,
-  ).run(sourceType, sourceId, token, nowIso())
+    `INSERT INTO ci_registration_tokens (source_type, source_id, encrypted_token, token_digest, created_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (source_type, source_id) DO UPDATE SET encrypted_token = excluded.encrypted_token, token_digest = excluded.token_digest, created_at = excluded.created_at`,
+  ).run(sourceType, sourceId, secrets.seal(token), digestToken(token), nowIso())
 }
 
 /** Which project or group a registration token belongs to. */
 export function registrationTokenOwner(db: Db, token: string): { sourceType: 'Project' | 'Namespace'; sourceId: number } | undefined {
-  const row = db.prepare('SELECT source_type, source_id FROM ci_registration_tokens WHERE token = ?').get(token) as { source_type: 'Project' | 'Namespace'; source_id: number } | undefined
+  const row = db.prepare('SELECT source_type, source_id FROM ci_registration_tokens WHERE token_digest = ?').get(digestToken(token)) as { source_type: 'Project' | 'Namespace'; source_id: number } | undefined
   return row ? { sourceType: row.source_type, sourceId: row.source_id } : undefined
 }

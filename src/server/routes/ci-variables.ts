@@ -62,7 +62,7 @@ function check(v: VariableFields): void {
 
 /** The one variable with this key (and scope): 404 when none, 409 when several scopes share the key. */
 function loadVariable(request: FastifyRequest, project: ProjectRow, key: string, scope: string | undefined): CiVariableRow {
-  const rows = findVariables(request.server.burrow.db, project.id, key).filter((v) => scope === undefined || v.environment_scope === scope)
+  const rows = findVariables(request.server.burrow.db, request.server.burrow.secrets, project.id, key).filter((v) => scope === undefined || v.environment_scope === scope)
   if (rows.length === 0) throw notFound('Variable')
   if (rows.length > 1) throw conflict("There are multiple variables with provided parameters. Please use 'filter[environment_scope]'")
   return rows[0]
@@ -83,7 +83,7 @@ const ciVariables: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/projects/:id/variables', { schema: { params: ProjectParams } }, async (request, reply) => {
     currentUser(request)
     const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
-    return paginateArray(request, reply, ctx.baseUrl(request), projectVariables(ctx.db, project.id).map(variableEntity))
+    return paginateArray(request, reply, ctx.baseUrl(request), projectVariables(ctx.db, ctx.secrets, project.id).map(variableEntity))
   })
 
   app.get('/projects/:id/variables/:key', { schema: { params: KeyParams, querystring: Type.Object({ filter: Filter }) } }, async (request) => {
@@ -101,10 +101,10 @@ const ciVariables: FastifyPluginAsyncTypebox = async (app) => {
       raw: b.raw ?? false, environmentScope: b.environment_scope || '*', description: b.description ?? null,
     }
     check(fields)
-    if (findVariables(ctx.db, project.id, fields.key).some((v) => v.environment_scope === fields.environmentScope)) {
+    if (findVariables(ctx.db, ctx.secrets, project.id, fields.key).some((v) => v.environment_scope === fields.environmentScope)) {
       throw validationFailed({ key: [`(${fields.key}) has already been taken`] })
     }
-    const row = insertVariable(ctx.db, project.id, fields)
+    const row = insertVariable(ctx.db, ctx.secrets, project.id, fields)
     audit(request, project, row, `Added ci variable ${row.key}`)
     return reply.code(201).send(variableEntity(row))
   })
@@ -125,10 +125,10 @@ const ciVariables: FastifyPluginAsyncTypebox = async (app) => {
       description: b.description === undefined ? current.description : b.description,
     }
     check(fields)
-    if (fields.environmentScope !== current.environment_scope && findVariables(ctx.db, project.id, fields.key).some((v) => v.environment_scope === fields.environmentScope)) {
+    if (fields.environmentScope !== current.environment_scope && findVariables(ctx.db, ctx.secrets, project.id, fields.key).some((v) => v.environment_scope === fields.environmentScope)) {
       throw validationFailed({ key: [`(${fields.key}) has already been taken`] })
     }
-    const row = updateVariable(ctx.db, current.id, fields)
+    const row = updateVariable(ctx.db, ctx.secrets, current.id, fields)
     audit(request, project, row, `Changed ci variable ${row.key}`)
     return variableEntity(row)
   })

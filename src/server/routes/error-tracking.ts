@@ -47,7 +47,7 @@ const errorTracking: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/projects/:id/error_tracking/client_keys', { schema: { params: IdParams, querystring: PageQuery } }, async (request, reply) => {
     const project = maintainedProject(request, request.params.id)
     const page = pageOf(request.query as Record<string, unknown>)
-    const { rows, total } = listClientKeys(ctx.db, project.id, { limit: page.perPage, offset: page.offset })
+    const { rows, total } = listClientKeys(ctx.db, ctx.secrets, project.id, { limit: page.perPage, offset: page.offset })
     setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
     const baseUrl = ctx.baseUrl(request)
     return rows.map((k) => clientKeyEntity(baseUrl, k))
@@ -61,7 +61,7 @@ const errorTracking: FastifyPluginAsyncTypebox = async (app) => {
   // GitLab answers the deletion with the deleted key (200).
   app.delete('/projects/:id/error_tracking/client_keys/:key_id', { schema: { params: KeyParams } }, async (request) => {
     const project = maintainedProject(request, request.params.id)
-    const key = findClientKey(ctx.db, project.id, request.params.key_id)
+    const key = findClientKey(ctx.db, ctx.secrets, project.id, request.params.key_id)
     if (!key) throw notFound()
     destroyClientKey(request, project, key)
     return clientKeyEntity(ctx.baseUrl(request), key)

@@ -22,7 +22,7 @@ import { onJobEnqueue, onJobStatus, onPipelineStatus } from '../services/ci-even
 import { canReadBuilds, presentJobs, presentPipeline, presentPipelines } from '../services/ci-present'
 import { projectFullPath } from '../services/ci-context'
 import { removeArtifactFiles } from '../services/job-artifacts'
-import { cancelPipeline, createPipeline, createPipelinesOnPush, retryPipeline, type PipelineVariable } from '../services/pipelines'
+import { cancelPipeline, createPipeline, createPipelinesOnPush, pipelineInputVariables, retryPipeline, type PipelineVariable } from '../services/pipelines'
 import { onPush } from '../services/push'
 
 const Literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)))
@@ -209,7 +209,7 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
     currentUser(request)
     const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
     const pipeline = loadPipeline(request, project, request.params.pipeline_id)
-    return (JSON.parse(pipeline.variables) as PipelineVariable[]).map((v) => ({ variable_type: v.variable_type, key: v.key, value: v.value }))
+    return pipelineInputVariables(request.server.burrow, pipeline).map((v) => ({ variable_type: v.variable_type, key: v.key, value: v.value }))
   })
 
   app.get('/projects/:id/merge_requests/:merge_request_iid/pipelines', { schema: { params: MrParams, querystring: PageQuery } }, async (request, reply) => {

@@ -206,7 +206,7 @@ function scopeMatches(scope: string, environment: string | null): boolean {
  */
 export function projectVariablesFor(ctx: ServerContext, projectId: number, protectedRef: boolean, environment: string | null): CiVariableRow[] {
   const chosen = new Map<string, CiVariableRow>()
-  for (const v of projectVariables(ctx.db, projectId)) {
+  for (const v of projectVariables(ctx.db, ctx.secrets, projectId)) {
     if (v.protected === 1 && !protectedRef) continue
     if (!scopeMatches(v.environment_scope, environment)) continue
     const prev = chosen.get(v.key)

@@ -34,7 +34,7 @@ export function updateErrorTrackingSetting(request: FastifyRequest, project: Pro
 export function createClientKey(request: FastifyRequest, project: ProjectRow): ClientKeyRow {
   const db = request.server.burrow.db
   return db.transaction(() => {
-    const key = insertClientKey(db, project.id, generatePublicKey())
+    const key = insertClientKey(db, request.server.burrow.secrets, project.id, generatePublicKey())
     recordProjectChange(request, project, {
       targetType: 'ErrorTracking::ClientKey', targetId: key.id, targetTitle: `client key ${key.id}`,
       audit: { add: 'error_tracking_client_key', custom_message: `Created error tracking client key ${key.id}` },

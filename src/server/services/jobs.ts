@@ -16,7 +16,7 @@ import { pipelineCommit } from '../entities/job'
 import { jobVariables, pipelineVariables, predefinedVariables, projectVariablesFor } from './ci-context'
 import { environmentSlug, guessTier } from './environments'
 import { storeTraceArtifact } from './job-artifacts'
-import { jobOptions, latestJobs, processPipeline, type PipelineVariable } from './pipelines'
+import { jobOptions, latestJobs, pipelineInputVariables, processPipeline } from './pipelines'
 
 /** A variable as the runner receives it. */
 export interface RunnerVariable {
@@ -208,7 +208,7 @@ function runnerVariables(request: FastifyRequest, runner: RunnerRow, job: JobRow
   for (const v of projectVariablesFor(ctx, project.id, pipeline.protected === 1, job.environment)) {
     out.set(v.key, { key: v.key, value: v.value, public: false, masked: v.masked === 1, file: v.variable_type === 'file', raw: v.raw === 1 })
   }
-  for (const v of JSON.parse(pipeline.variables) as PipelineVariable[]) {
+  for (const v of pipelineInputVariables(ctx, pipeline)) {
     out.set(v.key, { key: v.key, value: v.value, public: false, masked: false, file: v.variable_type === 'file' })
   }
   return [...out.values()]

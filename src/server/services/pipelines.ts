@@ -26,6 +26,11 @@ export interface PipelineVariable {
   readonly variable_type: 'env_var' | 'file'
 }
 
+/** The variables `pipeline` was created with, opened. */
+export function pipelineInputVariables(ctx: ServerContext, pipeline: PipelineRow): PipelineVariable[] {
+  return JSON.parse(ctx.secrets.open(pipeline.encrypted_variables)) as PipelineVariable[]
+}
+
 export interface CreatePipelineInput {
   readonly project: ProjectRow
   readonly ref: string
@@ -198,7 +203,7 @@ export async function createPipeline(ctx: ServerContext, input: CreatePipelineIn
     yamlErrors: plan.kind === 'invalid' ? plan.errors.join(', ') : null,
     failureReason: plan.kind === 'invalid' ? 'config_error' : null,
     commitJson: JSON.stringify(facts.commit),
-    variables: JSON.stringify(input.variables ?? []),
+    encryptedVariables: ctx.secrets.seal(JSON.stringify(input.variables ?? [])),
     mergeRequestId: input.mergeRequestId ?? null,
     committedAt: facts.commit.committedDate,
   }, plan.kind === 'jobs' ? plan.seeds.map(newJob) : [])

@@ -33,7 +33,7 @@ export function instanceRegistrationToken(ctx: ServerContext): string {
 
 /** A project's or group's registration token (`runners_token`), created on first use. */
 export function runnersToken(ctx: ServerContext, source: { readonly kind: 'project' | 'group'; readonly id: number }): string {
-  return registrationToken(ctx.db, source.kind === 'project' ? 'Project' : 'Namespace', source.id, newRegistrationToken)
+  return registrationToken(ctx.db, ctx.secrets, source.kind === 'project' ? 'Project' : 'Namespace', source.id, newRegistrationToken)
 }
 
 /** Replaces a registration token and records who did it. */
@@ -41,8 +41,8 @@ export function resetRunnersToken(request: FastifyRequest, source: { readonly ki
   const ctx = request.server.burrow
   const token = newRegistrationToken()
   if (source.kind === 'instance') ctx.settings.update({ runners_registration_token: token })
-  else if (source.kind === 'project') resetRegistrationToken(ctx.db, 'Project', source.project.id, token)
-  else resetRegistrationToken(ctx.db, 'Namespace', source.group.id, token)
+  else if (source.kind === 'project') resetRegistrationToken(ctx.db, ctx.secrets, 'Project', source.project.id, token)
+  else resetRegistrationToken(ctx.db, ctx.secrets, 'Namespace', source.group.id, token)
   const scope = auditScope(ctx, source.kind === 'instance' ? null : source.kind === 'project' ? { project: source.project } : { group: source.group }, request)
   recordAudit(ctx.db, request, { ...scope, targetType: 'Ci::Runner', targetDetails: 'registration token', change: { custom_message: `Reset ${source.kind} runner registration token` } })
   return token

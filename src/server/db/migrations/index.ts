@@ -1,3 +1,5 @@
+import type { SecretBox } from '../../auth/encryption'
+import type { Db } from '../connection'
 import core from './0001-core'
 import projectStars from './0002-project-stars'
 import protectedBranches from './0003-protected-branches'
@@ -15,15 +17,21 @@ import seedRuns from './0016-seed-runs'
 import deploymentMergeRequests from './0018-deployment-merge-requests'
 import vulnerabilityOpened from './0019-vulnerability-opened'
 import systemNotesResourceEvents from './0020-system-notes-resource-events'
+import secretsAtRest from './0021-secrets-at-rest'
 
 export interface Migration {
   readonly version: number
   readonly name: string
   readonly sql: string
+  /**
+   * Rewrites rows after `sql`, in the same transaction, where SQL alone cannot (sealing secrets
+   * with the instance key). `secrets` is null for a database opened without a data directory.
+   */
+  readonly data?: (db: Db, secrets: SecretBox | null) => void
 }
 
 /**
  * Every schema migration. Each runs once, in version order, whatever order they were merged in
  * (see `migrate`); never edit one that has shipped.
  */
-export const migrations: readonly Migration[] = [core, projectStars, protectedBranches, labelsMilestones, collaborationCore, issues, snippets, mergeRequests, epics, ci, environmentsOperations, importsGeoStorageMoves, alertsSecurity, seedRuns, deploymentMergeRequests, vulnerabilityOpened, systemNotesResourceEvents]
+export const migrations: readonly Migration[] = [core, projectStars, protectedBranches, labelsMilestones, collaborationCore, issues, snippets, mergeRequests, epics, ci, environmentsOperations, importsGeoStorageMoves, alertsSecurity, seedRuns, deploymentMergeRequests, vulnerabilityOpened, systemNotesResourceEvents, secretsAtRest]
