@@ -126,7 +126,7 @@ out({'scheduled': scheduled, 'finished': finished, 'listed': listed, 'storage': 
     expect(((await api.GroupRepositoryStorageMoves.show(groupMove.id as number)) as unknown as Json).state).toBe('finished')
   })
 
-  it('python-gitlab manages replication nodes: primary-only changes, status records, repair, delete', async () => {
+  it('python-gitlab manages replication nodes before and after a primary is recorded: changes, status records, repair, delete', async () => {
     const result = await withPythonGitlab<{ before_primary: number; primary: Json; secondary: Json; listed: string[]; saved: number; statuses: number[]; status: Json; repaired: number; remaining: string[]; member_refused: number }>(
       s.url,
       { private_token: ROOT_TOKEN },
@@ -135,12 +135,9 @@ secondary = gl.http_post('/geo_nodes', post_data={'name': 'py-secondary', 'url':
 node = gl.geonodes.get(secondary['id'])
 node.name = 'py-secondary'
 node.url = 'https://py-secondary.example.com'
-node.files_max_capacity = 5
-try:
-    node.save()
-    before_primary = 0
-except gitlab.exceptions.GitlabUpdateError as e:
-    before_primary = e.response_code
+node.files_max_capacity = 4
+node.save()
+before_primary = gl.geonodes.get(secondary['id']).files_max_capacity
 primary = gl.http_post('/geo_nodes', post_data={'name': os.environ['GL_URL'], 'url': os.environ['GL_URL'], 'primary': True})
 listed = [n.name for n in gl.geonodes.list(get_all=True)]
 node = gl.geonodes.get(secondary['id'])
@@ -165,7 +162,7 @@ out({'before_primary': before_primary, 'primary': primary, 'secondary': secondar
      'status': status, 'repaired': repaired, 'remaining': remaining, 'member_refused': member_refused})
 `,
     )
-    expect(result.before_primary).toBe(403)
+    expect(result.before_primary).toBe(4)
     expect(result.primary).toMatchObject({ name: `${s.url}/`, primary: true, current: true, files_max_capacity: 10, repos_max_capacity: 25, verification_max_capacity: 100, container_repositories_max_capacity: 10 })
     expect(result.secondary).toMatchObject({ name: 'py-secondary', primary: false, enabled: true, current: false, sync_object_storage: false })
     expect(result.listed).toEqual(['py-secondary', `${s.url}/`])

@@ -188,7 +188,7 @@ export const adminGeoNodes: ResourceDescription = {
   title: 'Replication nodes',
   singular: 'replication node',
   scope: 'instance',
-  description: 'Geo sites that replicate this instance. Changes are made on the primary node only.',
+  description: 'Geo sites that replicate this instance. A secondary is read-only: change nodes from the primary.',
   readRole: 'admin',
   tier: 'Premium',
   titleField: 'name',

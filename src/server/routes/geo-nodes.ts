@@ -14,7 +14,7 @@ import {
   isCurrentNode,
   namespaceIdsOf,
   repairGeoNode,
-  requirePrimaryHere,
+  refuseOnSecondary,
   updateGeoNode,
   type GeoNodeParams,
 } from '../services/geo-nodes'
@@ -40,9 +40,9 @@ const CreateBody = Type.Object({ name: Type.String(), url: Type.String(), primar
 const UpdateBody = Type.Object({ name: Type.String(), url: Type.String(), ...Attributes })
 
 /**
- * Replication (Geo) nodes, administrators only. Nodes are changed (PUT, DELETE, repair) only on
- * the primary node: the instance whose node name (`geo_node_name`, else its external URL) is the
- * recorded primary's. Status records are counted from this instance's data (services/geo-nodes.ts).
+ * Replication (Geo) nodes, administrators only. Nodes are changed (POST, PUT, DELETE, repair)
+ * anywhere but on a secondary: the instance whose node name (`geo_node_name`, else its external
+ * URL) is a recorded secondary's is read-only. Status records are counted from this instance's data (services/geo-nodes.ts).
  */
 const geoNodes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.burrow
@@ -60,6 +60,7 @@ const geoNodes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/geo_nodes', { schema: { body: CreateBody } }, async (request, reply) => {
     requireAdmin(request)
+    refuseOnSecondary(ctx, request)
     const node = createGeoNode(request, request.body as GeoNodeParams)
     return reply.code(201).send(present(request, [node])[0])
   })
@@ -106,21 +107,21 @@ const geoNodes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put('/geo_nodes/:id', { schema: { params: IdParams, body: UpdateBody } }, async (request) => {
     requireAdmin(request)
-    requirePrimaryHere(ctx, request)
+    refuseOnSecondary(ctx, request)
     const node = updateGeoNode(request, nodeOf(request.params.id), request.body as GeoNodeParams)
     return present(request, [node])[0]
   })
 
   app.delete('/geo_nodes/:id', { schema: { params: IdParams } }, async (request, reply) => {
     requireAdmin(request)
-    requirePrimaryHere(ctx, request)
+    refuseOnSecondary(ctx, request)
     destroyGeoNode(request, nodeOf(request.params.id))
     return reply.code(204).send()
   })
 
   app.post('/geo_nodes/:id/repair', { schema: { params: IdParams } }, async (request, reply) => {
     requireAdmin(request)
-    requirePrimaryHere(ctx, request)
+    refuseOnSecondary(ctx, request)
     const node = repairGeoNode(request, nodeOf(request.params.id))
     return reply.code(200).send(present(request, [node])[0])
   })

@@ -21,7 +21,7 @@ import { ApiError, invalidParam, validationFailed } from '../http/errors'
 import { BURROW_VERSION } from '../routes/version'
 import { recordAudit } from './audit'
 
-/** What GitLab answers a write refused because this instance is not the primary node. */
+/** What GitLab answers a write refused because this instance is a read-only Geo secondary. */
 export const NOT_PRIMARY_MESSAGE = 'You cannot perform write operations on a read-only instance'
 
 function withSlash(value: string): string {
@@ -55,13 +55,13 @@ export function currentNode(ctx: ServerContext, request: FastifyRequest): GeoNod
 }
 
 /**
- * Nodes are changed only on the primary: refuses with 403 unless this instance is the
- * recorded primary node (a secondary is read-only, as GitLab's Geo secondaries are; an instance
- * that is not a node at all has no nodes to manage).
+ * Refuses a node write (403) when this instance is a recorded secondary: a Geo secondary is a
+ * read-only instance, as GitLab's read-only mode makes it. The primary, and an instance that is
+ * not a node at all (Geo not set up yet, or this instance's name not recorded), manage nodes.
  */
-export function requirePrimaryHere(ctx: ServerContext, request: FastifyRequest): void {
+export function refuseOnSecondary(ctx: ServerContext, request: FastifyRequest): void {
   const here = currentNode(ctx, request)
-  if (!here || here.is_primary !== 1) throw new ApiError(403, { message: NOT_PRIMARY_MESSAGE })
+  if (here && here.is_primary !== 1) throw new ApiError(403, { message: NOT_PRIMARY_MESSAGE })
 }
 
 /** Inputs of POST and PUT /geo_nodes (already type-checked by the route schema). */
