@@ -101,7 +101,12 @@ describe('api:send writes', () => {
   })
 
   it('a refusal whose body nests GitLab’s message reads as that message', async () => {
-    const response = await send(member.id, { method: 'DELETE', path: `/projects/${projectId}/environments/review_apps`, query: { dry_run: true, before: '2000-01-01T00:00:00Z' } })
+    // A stopped review app protected for administrators only: the member may not delete it.
+    const env = (await server.request(memberUser.token, { method: 'POST', url: `/api/v4/projects/${projectId}/environments`, payload: { name: 'review/guarded' } })).json() as Json
+    await server.request(memberUser.token, { method: 'POST', url: `/api/v4/projects/${projectId}/environments/${env.id as number}/stop` })
+    await server.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${projectId}/protected_environments`, payload: { name: 'review/guarded', deploy_access_levels: [{ access_level: 60 }] } })
+    const before = new Date(Date.now() + 60_000).toISOString()
+    const response = await send(member.id, { method: 'DELETE', path: `/projects/${projectId}/environments/review_apps`, query: { dry_run: true, before } })
     expect(response).toMatchObject({ ok: false, error: { code: 'validation', details: { status: 400, body: { message: { scheduled_entries: [] } } } } })
     if (response.ok) return
     expect(response.error.message).toMatch(/^No environments found for scheduled deletion\./)

@@ -412,16 +412,11 @@ describe('environments', () => {
       expect(findEnvironmentByName(s.app.burrow.db, project.id, 'review/recent')).toBeDefined()
     })
 
-    it('answers 400 with the explanation when nothing matches', async () => {
-      const res = await req(developer.token, 'DELETE', `${base()}/review_apps`)
-      expect(res.statusCode).toBe(400)
-      expect(res.json()).toEqual({
-        message: {
-          scheduled_entries: [],
-          unprocessable_entries: [],
-          message: expect.stringMatching(/^No environments found for scheduled deletion\./),
-        },
-      })
+    it('answers 200 with empty lists when nothing matches (dry run or not)', async () => {
+      for (const query of ['', '?dry_run=false']) {
+        const res = await req(developer.token, 'DELETE', `${base()}/review_apps${query}`)
+        expect([query, res.statusCode, res.json()]).toEqual([query, 200, { scheduled_entries: [], unprocessable_entries: [] }])
+      }
     })
 
     it('schedules nothing and lists protected review apps the caller may not deploy to as unprocessable', async () => {

@@ -173,7 +173,8 @@ const environmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     const result = scheduleReviewAppsDeletion(request, project, { before, limit: q.limit ?? 100, dryRun: q.dry_run ?? true })
     const body = { scheduled_entries: result.scheduled.map(environmentBasic), unprocessable_entries: result.unprocessable.map(environmentBasic) }
-    if (result.scheduled.length === 0) {
+    // Nothing to delete is an empty answer (200), as the spec has it; a refusal is a review app the caller may not delete.
+    if (result.unprocessable.length > 0) {
       throw apiMessage(400, {
         ...body,
         message:
