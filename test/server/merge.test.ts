@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AccessLevel } from '../../src/server/auth/access'
-import { findMergeRequestByIid, updateMergeRequestRow } from '../../src/server/db/merge-requests'
+import { findMergeRequestById, findMergeRequestByIid, updateMergeRequestRow, type MergeRequestRow } from '../../src/server/db/merge-requests'
 import { insertProtectedBranch } from '../../src/server/db/protected-branches'
 import { mergeabilityIdle, queueMergeabilityCheck } from '../../src/server/services/mergeability'
+import { onPush } from '../../src/server/services/push'
 import type { ProjectRow } from '../../src/server/db/rows'
 import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
 import { commitFiles, makeWorkRepo, remoteUrl, sh } from '../helpers/git'
@@ -322,5 +323,106 @@ describe('merging merge requests in real repositories', () => {
       await new Promise((r) => setTimeout(r, 20))
     }
     expect(mr).toMatchObject({ sha: next, merge_status: 'can_be_merged', diff_refs: { head_sha: next } })
+  })
+
+  /**
+   * Resolves once the push listeners before this one (the merge request refresh among them) have
+   * handled a push of `branch`, with what `then` returns at that moment: a git push's listeners
+   * run after git's answer, so a test cannot know otherwise.
+   */
+  const pushHandled = <T>(branch: string, then: () => T): Promise<T> =>
+    new Promise((resolve) => {
+      onPush(s.app.burrow, (push) => {
+        if (push.updates.some((u) => u.ref === `refs/heads/${branch}`)) resolve(then())
+      })
+    })
+
+  /** pushBranch, returning once the push listeners have handled the push. */
+  const pushBranchHandled = async (name: string, files: Record<string, string>, base = 'main'): Promise<void> => {
+    const handled = pushHandled(name, () => undefined)
+    await pushBranch(name, files, base)
+    await handled
+  }
+
+  /** Polls the single merge request (a bounded wait, no fixed sleep) until `done` holds; returns it. */
+  const pollUntil = async (iid: number, done: (mr: Json) => boolean): Promise<Json> => {
+    let mr = (await api(dev.token, 'GET', `/merge_requests/${iid}`)).body as Json
+    for (let i = 0; i < 250 && !done(mr); i++) {
+      await new Promise((r) => setTimeout(r, 20))
+      mr = (await api(dev.token, 'GET', `/merge_requests/${iid}`)).body as Json
+    }
+    return mr
+  }
+  /**
+   * The project's merge requests changed since a client read them at `since`, as Burrow's sync
+   * asks: updated_after is inclusive, and rows still at `since` are the ones it already holds.
+   */
+  const changedSince = async (since: string): Promise<Json[]> => {
+    const listed = (await api(dev.token, 'GET', `/merge_requests?state=opened&order_by=updated_at&sort=asc&updated_after=${encodeURIComponent(since)}`)).body as unknown as Json[]
+    return listed.filter((mr) => mr.updated_at !== since)
+  }
+
+  it('settles to cannot_be_merged with has_conflicts after a push to the target makes it conflict, and syncing clients see the change', async () => {
+    await pushBranchHandled('overtaken', { 'overtaken.txt': 'from branch\n' })
+    const iid = await open('overtaken')
+    const before = await settled(iid)
+    expect(before).toMatchObject({ merge_status: 'can_be_merged', has_conflicts: false })
+    await pushBranchHandled('main', { 'overtaken.txt': 'from main\n' })
+    // Nobody asks for a recheck: the push alone leads to the answer.
+    expect(await pollUntil(iid, (mr) => mr.merge_status === 'cannot_be_merged')).toMatchObject({ merge_status: 'cannot_be_merged', has_conflicts: true })
+    // A client that synced the merge request before the push finds it among the changed ones.
+    const changed = (await changedSince(before.updated_at as string)).find((mr) => mr.iid === iid)
+    expect(changed).toMatchObject({ merge_status: 'cannot_be_merged', has_conflicts: true })
+  })
+
+  it('gives the answer a new updated_at when a client could read checking with the current one (a source push)', async () => {
+    await pushBranchHandled('source-moved', { 'source-moved.txt': 'one\n' })
+    const iid = await open('source-moved')
+    await settled(iid)
+    // Read right after the merge request refresh, as a client could.
+    const handled = pushHandled('source-moved', () => findMergeRequestByIid(s.app.burrow.db, project.id, iid))
+    await pushBranch('source-moved', { 'source-moved.txt': 'two\n' }, 'source-moved')
+    const read = await handled
+    expect(read?.merge_status).toBe('checking')
+    expect(await settled(iid)).toMatchObject({ merge_status: 'can_be_merged' })
+    expect((await changedSince(read?.updated_at as string)).find((mr) => mr.iid === iid)).toMatchObject({ merge_status: 'can_be_merged' })
+  })
+
+  it('gives the answer a new updated_at when the merge request changed while it was checking', async () => {
+    await pushBranchHandled('retitled', { 'retitled.txt': 'x\n' })
+    const iid = await open('retitled')
+    const row = findMergeRequestById(s.app.burrow.db, (await settled(iid)).id as number) as MergeRequestRow
+    queueMergeabilityCheck(s.app.burrow, row.id)
+    const seen = updateMergeRequestRow(s.app.burrow.db, row.id, { title: 'Retitled while checking' }).updated_at
+    await mergeabilityIdle(s.app.burrow)
+    expect((await changedSince(seen)).find((mr) => mr.iid === iid)).toMatchObject({ merge_status: 'can_be_merged', title: 'Retitled while checking' })
+  })
+
+  it('leaves updated_at alone when a recheck finds what clients already hold', async () => {
+    await pushBranchHandled('rechecked', { 'rechecked.txt': 'x\n' })
+    const iid = await open('rechecked')
+    const before = await settled(iid)
+    await api(dev.token, 'GET', `/merge_requests/${iid}?with_merge_status_recheck=true`)
+    await mergeabilityIdle(s.app.burrow)
+    expect(await settled(iid)).toMatchObject({ merge_status: 'can_be_merged', updated_at: before.updated_at })
+  })
+
+  it('settles cannot_be_merged when the target is force-pushed to a history unrelated to the source', async () => {
+    await pushBranchHandled('unrelated', { 'unrelated.txt': 'branch\n' })
+    const iid = await open('unrelated')
+    await settled(iid)
+    await sh(work, 'checkout', '--quiet', '--orphan', 'elsewhere')
+    commitFiles(work, { 'other.txt': 'new root\n' }, 'A new root')
+    await sh(work, 'push', '--quiet', '--force', url, 'elsewhere:refs/heads/side-target')
+    expect((await api(dev.token, 'PUT', `/merge_requests/${iid}`, { target_branch: 'side-target' })).status).toBe(200)
+    expect(await pollUntil(iid, (mr) => mr.merge_status !== 'checking' && mr.merge_status !== 'unchecked')).toMatchObject({ merge_status: 'cannot_be_merged', has_conflicts: true })
+  })
+
+  it('checks again on reading a merge request left checking with no check under way (a restart)', async () => {
+    await pushBranchHandled('orphaned-check', { 'orphaned-check.txt': 'x\n' })
+    const iid = await open('orphaned-check')
+    await settled(iid)
+    s.app.burrow.db.prepare("UPDATE merge_requests SET merge_status = 'checking' WHERE project_id = ? AND iid = ?").run(project.id, iid)
+    expect(await pollUntil(iid, (mr) => mr.merge_status !== 'checking')).toMatchObject({ merge_status: 'can_be_merged' })
   })
 })

@@ -28,7 +28,7 @@ import {
   approveMergeRequest, canApproveMergeRequest, canReadMergeRequestsWith, unapproveMergeRequest, createMergeRequest, destroyMergeRequest, participantIds, presentMergeRequestDetail, presentMergeRequests, updateMergeRequest,
   type MergeRequestInput,
 } from '../services/merge-requests'
-import { mergeabilityIdle, queueMergeabilityCheck, registerMergeRequestRefresh } from '../services/mergeability'
+import { ensureMergeabilityChecked, mergeabilityIdle, queueMergeabilityCheck, registerMergeRequestRefresh } from '../services/mergeability'
 import { awardEmojiRoutes } from '../services/award-emoji'
 import { linkDeployedMergeRequests } from '../services/deployment-merge-requests'
 import { addSpentTime, presentIssues, resetSpentTime, resetTimeEstimate, setTimeEstimate, type Trackable } from '../services/issues'
@@ -414,10 +414,9 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/projects/:id/merge_requests/:merge_request_iid', { schema: { params: MrParams, querystring: ShowQuery } }, async (request) => {
     const project = loadMrProject(request, request.params.id)
     let mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-    if (request.query.with_merge_status_recheck && mr.state === 'opened') {
-      queueMergeabilityCheck(request.server.burrow, mr.id)
-      mr = loadMergeRequest(request, project, mr.iid)
-    }
+    if (request.query.with_merge_status_recheck && mr.state === 'opened') queueMergeabilityCheck(request.server.burrow, mr.id)
+    else ensureMergeabilityChecked(request.server.burrow, mr)
+    mr = loadMergeRequest(request, project, mr.iid)
     return detail(request, project, mr, request.query)
   })
 

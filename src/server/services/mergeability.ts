@@ -1,6 +1,6 @@
 import type { ServerContext } from '../context'
 import { nowIso } from '../db/connection'
-import { findMergeRequestById, openMergeRequestsTouching, updateMergeRequestRow, type MergeRequestRow } from '../db/merge-requests'
+import { findMergeRequestById, openMergeRequestsTouching, updateMergeRequestRow, type MergeRequestRow, type MergeStatus } from '../db/merge-requests'
 import { findProjectById } from '../db/namespaces'
 import type { ProjectRow } from '../db/rows'
 import { git, ZERO_SHA } from '../git/git'
@@ -27,14 +27,34 @@ function queueOf(ctx: ServerContext): Map<number, Promise<void>> {
   return q
 }
 
+/** What a client may hold of a merge request while its check is pending: the row it last read. */
+interface ShownStatus {
+  readonly status: MergeStatus
+  readonly updatedAt: string
+}
+// Per merge request with a pending check, its merge_status and updated_at before the check began.
+const shownBeforeCheck = new WeakMap<ServerContext, Map<number, ShownStatus>>()
+
+function shownOf(ctx: ServerContext): Map<number, ShownStatus> {
+  let shown = shownBeforeCheck.get(ctx)
+  if (!shown) {
+    shown = new Map()
+    shownBeforeCheck.set(ctx, shown)
+  }
+  return shown
+}
+
 /**
  * Marks the merge request `checking` and computes its merge_status in the background, as GitLab's
  * MergeabilityCheckService does: a clean `git merge-tree` of target and source heads is
- * `can_be_merged`, a conflicting one (or a missing branch) `cannot_be_merged`.
+ * `can_be_merged`, a conflicting one (or a missing branch, or histories git refuses to merge)
+ * `cannot_be_merged`. A check that fails for any other reason settles `cannot_be_merged` too:
+ * nothing is left `checking`.
  */
 export function queueMergeabilityCheck(ctx: ServerContext, mrId: number): void {
   const row = findMergeRequestById(ctx.db, mrId)
   if (!row || row.state !== 'opened') return
+  if (!shownOf(ctx).has(mrId)) shownOf(ctx).set(mrId, { status: row.merge_status, updatedAt: row.updated_at })
   updateMergeRequestRow(ctx.db, mrId, { merge_status: 'checking' }, false)
   const q = queueOf(ctx)
   if (q.has(mrId)) {
@@ -44,7 +64,10 @@ export function queueMergeabilityCheck(ctx: ServerContext, mrId: number): void {
   }
   const job = new Promise<void>((resolve) => setImmediate(resolve))
     .then(() => checkMergeability(ctx, mrId))
-    .catch((error: unknown) => process.emitWarning(`mergeability check failed: ${error instanceof Error ? error.message : String(error)}`))
+    .catch((error: unknown) => {
+      process.emitWarning(`mergeability check failed: ${error instanceof Error ? error.message : String(error)}`)
+      settleFailedCheck(ctx, mrId)
+    })
     .finally(() => {
       q.delete(mrId)
       try {
@@ -54,6 +77,37 @@ export function queueMergeabilityCheck(ctx: ServerContext, mrId: number): void {
       }
     })
   q.set(mrId, job)
+}
+
+/**
+ * Queues a check for a merge request whose status is still open to question (`unchecked`, or
+ * `checking` with no check under way, as a restart leaves it), as GitLab checks on reading one.
+ */
+export function ensureMergeabilityChecked(ctx: ServerContext, mr: MergeRequestRow): void {
+  if (mr.state !== 'opened' || queueOf(ctx).has(mr.id)) return
+  if (mr.merge_status === 'unchecked' || mr.merge_status === 'checking') queueMergeabilityCheck(ctx, mr.id)
+}
+
+/**
+ * Stores a check's answer. Clients that sync by `updated_after` keep the status they read last
+ * with the row's updated_at, so a settled status they may not hold (another answer than before
+ * the check, or the transient `checking` read while the row changed) moves updated_at on; an
+ * answer they already hold leaves it, so a recheck that changes nothing changes no version.
+ */
+function settle(ctx: ServerContext, mr: MergeRequestRow, status: MergeStatus): void {
+  const shown = shownOf(ctx).get(mr.id)
+  shownOf(ctx).delete(mr.id)
+  const clientsMayHoldOther = !shown || shown.status !== status || shown.updatedAt !== mr.updated_at
+  updateMergeRequestRow(ctx.db, mr.id, { merge_status: status }, clientsMayHoldOther)
+}
+
+function settleFailedCheck(ctx: ServerContext, mrId: number): void {
+  try {
+    const mr = findMergeRequestById(ctx.db, mrId)
+    if (mr?.merge_status === 'checking' && !reruns.get(ctx)?.has(mrId)) settle(ctx, mr, 'cannot_be_merged')
+  } catch {
+    // The server is shutting down (database closed): the next start reads it as unchecked work.
+  }
 }
 
 // Other background work on merge requests (rebases), awaited with the checks before shutdown.
@@ -101,21 +155,19 @@ export async function checkMergeability(ctx: ServerContext, mrId: number): Promi
   if (!mr) return
   if (mr.state !== 'opened') return settleClosed(ctx, mr, null)
   const heads = await branchHeads(ctx, mr)
-  if (!heads.source || !heads.target || !heads.target_project) {
-    updateMergeRequestRow(ctx.db, mrId, { merge_status: 'cannot_be_merged' }, false)
-    return
-  }
+  if (!heads.source || !heads.target || !heads.target_project) return settle(ctx, mr, 'cannot_be_merged')
   const gitDir = projectGitDir(ctx, heads.target_project)
-  const result = await mergeTree(gitDir, heads.target, heads.source)
+  // git refuses some merges outright (unrelated histories after a force push): they cannot be merged.
+  const conflicts = await mergeTree(gitDir, heads.target, heads.source).then((r) => r.conflicts, () => true)
   // GitLab keeps refs/merge-requests/:iid/head on the source head so clients can fetch it.
   await git(['update-ref', `refs/merge-requests/${mr.iid}/head`, heads.source], { gitDir }).catch(() => undefined)
   const latest = findMergeRequestById(ctx.db, mrId)
   if (!latest) return
-  if (latest.state !== 'opened') return settleClosed(ctx, latest, result.conflicts)
+  if (latest.state !== 'opened') return settleClosed(ctx, latest, conflicts)
   // A newer check was asked for while this one ran: its result may be stale, so only the rerun writes.
   if (reruns.get(ctx)?.has(mrId)) return
   // head_sha is left to creation, the push listener and rebase, which know the newest head.
-  updateMergeRequestRow(ctx.db, mrId, { merge_status: result.conflicts ? 'cannot_be_merged' : 'can_be_merged' }, false)
+  settle(ctx, latest, conflicts ? 'cannot_be_merged' : 'can_be_merged')
 }
 
 /**
@@ -124,9 +176,11 @@ export async function checkMergeability(ctx: ServerContext, mrId: number): Promi
  * found (or `cannot_be_merged` when it never ran).
  */
 function settleClosed(ctx: ServerContext, mr: MergeRequestRow, conflicts: boolean | null): void {
-  if (mr.merge_status !== 'checking') return
-  const status = mr.state === 'merged' || conflicts === false ? 'can_be_merged' : 'cannot_be_merged'
-  updateMergeRequestRow(ctx.db, mr.id, { merge_status: status }, false)
+  if (mr.merge_status !== 'checking') {
+    shownOf(ctx).delete(mr.id)
+    return
+  }
+  settle(ctx, mr, mr.state === 'merged' || conflicts === false ? 'can_be_merged' : 'cannot_be_merged')
 }
 
 /**
@@ -151,6 +205,9 @@ async function refreshAfterPush(push: PushContext): Promise<void> {
     }
     const target = targetMove ? targetMove.newSha : await resolveCommit(gitDir, `refs/heads/${mr.target_branch}`).catch(() => null)
     const base = head && target && target !== ZERO_SHA ? await mergeBase(gitDir, [target, head]).catch(() => null) : null
+    // Queued before the write that moves updated_at for a new source head, so the check knows
+    // clients may read `checking` with that updated_at and gives its answer a new one.
+    queueMergeabilityCheck(ctx, mr.id)
     // head_sha is written only for a move of the source: a target-only refresh must not put back a
     // head it read before a concurrent rebase or push replaced it.
     updateMergeRequestRow(
@@ -159,7 +216,6 @@ async function refreshAfterPush(push: PushContext): Promise<void> {
       { ...(sourceMove ? { head_sha: head } : {}), base_sha: base ?? mr.base_sha, start_sha: target && target !== ZERO_SHA ? target : mr.start_sha },
       sourceMove !== undefined,
     )
-    queueMergeabilityCheck(ctx, mr.id)
   }
 }
 
