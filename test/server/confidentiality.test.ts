@@ -19,6 +19,9 @@ describe('confidential items in lists', () => {
   let guest: SeededUser
   let assignee: SeededUser
   let outsider: SeededUser
+  let openIid: number
+  let secretIid: number
+  let secretId: number
 
   const CONFIDENTIAL_TITLE = 'SECRET-confidential-issue-title'
   const CONFIDENTIAL_COMMENT = 'SECRET-comment-on-confidential-issue'
@@ -64,8 +67,11 @@ describe('confidential items in lists', () => {
 
     const open = await created('author', `/projects/${project.id}/issues`, { title: 'An open issue' })
     const secret = await created('author', `/projects/${project.id}/issues`, {
-      title: CONFIDENTIAL_TITLE, confidential: true, assignee_ids: [assignee.user.id],
+      title: CONFIDENTIAL_TITLE, confidential: true, assignee_ids: [assignee.user.id], description: `Related to #${String(open.iid)}`,
     })
+    openIid = open.iid as number
+    secretIid = secret.iid as number
+    secretId = secret.id as number
     await created('author', `/projects/${project.id}/issues/${String(secret.iid)}/notes`, { body: CONFIDENTIAL_COMMENT })
     await created('reporter', `/projects/${project.id}/issues/${String(open.iid)}/notes`, { body: INTERNAL_NOTE, internal: true })
     await created('reporter', `/groups/${group.id}/epics`, { title: EPIC_TITLE, confidential: true })
@@ -134,8 +140,8 @@ describe('confidential items in lists', () => {
     })
 
     it('drops the event of a deleted internal note', async () => {
-      const note = await created('reporter', `/projects/${project.id}/issues/1/notes`, { body: 'SECRET-deleted-internal-note', internal: true })
-      expect((await call('reporter', 'DELETE', `/projects/${project.id}/issues/1/notes/${String(note.id)}`)).statusCode).toBe(204)
+      const note = await created('reporter', `/projects/${project.id}/issues/${openIid}/notes`, { body: 'SECRET-deleted-internal-note', internal: true })
+      expect((await call('reporter', 'DELETE', `/projects/${project.id}/issues/${openIid}/notes/${String(note.id)}`)).statusCode).toBe(204)
       for (const viewer of ['guest', 'admin'] as const) {
         expect((await listing(viewer, `/projects/${project.id}/events`)).text).not.toContain('SECRET-deleted-internal-note')
       }
@@ -283,7 +289,7 @@ describe('confidential items in lists', () => {
     })
   })
 
-  describe('lists that were already confidential-aware (guards)', () => {
+  describe('issue, epic, note and milestone lists', () => {
     it.each(ALL_VIEWERS)('issue lists and their search show %s only readable issues', async (viewer) => {
       expectShown(viewer, await listing(viewer, `/projects/${project.id}/issues?search=SECRET`), [CONFIDENTIAL_TITLE])
       if (viewer !== 'anonymous') expectShown(viewer, await listing(viewer, '/issues?scope=all&search=SECRET'), [CONFIDENTIAL_TITLE])
@@ -293,8 +299,59 @@ describe('confidential items in lists', () => {
       expectShown(viewer, await listing(viewer, `/groups/${group.id}/epics?search=SECRET`), [EPIC_TITLE])
     })
 
-    it.each(ALL_VIEWERS)('notes of an issue show %s internal notes only when they may read them', async (viewer) => {
-      expectShown(viewer, await listing(viewer, `/projects/${project.id}/issues/1/notes`), [INTERNAL_NOTE])
+    it.each(ALL_VIEWERS)('notes and discussions of an issue show %s internal notes only when they may read them', async (viewer) => {
+      expectShown(viewer, await listing(viewer, `/projects/${project.id}/issues/${openIid}/notes`), [INTERNAL_NOTE])
+      expectShown(viewer, await listing(viewer, `/projects/${project.id}/issues/${openIid}/discussions`), [INTERNAL_NOTE])
+    })
+
+    it.each(ALL_VIEWERS)('the cross-reference a confidential issue left on a public one shows only to %s if they read it', async (viewer) => {
+      const list = await listing(viewer, `/projects/${project.id}/issues/${openIid}/notes`)
+      const mentions = (list.items as { body: string }[]).filter((n) => n.body === `mentioned in issue #${secretIid}`)
+      expect(mentions).toHaveLength(SECRETS[viewer].includes(CONFIDENTIAL_TITLE) ? 1 : 0)
+      expect(list.total).toBe(list.items.length)
+    })
+
+    it.each(ALL_VIEWERS)('issue statistics count the confidential issue for %s only if they read it', async (viewer) => {
+      const res = await call(viewer, 'GET', `/projects/${project.id}/issues_statistics?search=SECRET-confidential`)
+      expect(res.statusCode).toBe(200)
+      const { all } = (res.json() as { statistics: { counts: { all: number } } }).statistics.counts
+      expect(all).toBe(SECRETS[viewer].includes(CONFIDENTIAL_TITLE) ? 1 : 0)
+    })
+
+    it.each(SIGNED_IN)('resource events of the confidential issue answer 404 to %s unless they read it', async (viewer) => {
+      const res = await call(viewer, 'GET', `/projects/${project.id}/issues/${secretIid}/resource_state_events`)
+      expect(res.statusCode).toBe(SECRETS[viewer].includes(CONFIDENTIAL_TITLE) ? 200 : 404)
+    })
+
+    describe('issue lists of milestones and epics', () => {
+      let milestoneId: number
+      let groupMilestoneId: number
+      let epicIid: number
+
+      beforeAll(async () => {
+        milestoneId = (await created('admin', `/projects/${project.id}/milestones`, { title: 'v1' })).id as number
+        groupMilestoneId = (await created('admin', `/groups/${group.id}/milestones`, { title: 'g1' })).id as number
+        await call('admin', 'PUT', `/projects/${project.id}/issues/${secretIid}`, { milestone_id: milestoneId })
+        const other = await created('author', `/projects/${project.id}/issues`, { title: 'SECRET-confidential-in-group-milestone', confidential: true, milestone_id: groupMilestoneId })
+        expect(other.milestone).not.toBeNull()
+        epicIid = (await created('reporter', `/groups/${group.id}/epics`, { title: 'A public epic' })).iid as number
+        await created('reporter', `/groups/${group.id}/epics/${epicIid}/issues/${secretId}`, {})
+      })
+
+      it.each(ALL_VIEWERS)('a project milestone lists the confidential issue to %s only if they read it', async (viewer) => {
+        expectShown(viewer, await listing(viewer, `/projects/${project.id}/milestones/${milestoneId}/issues`), [CONFIDENTIAL_TITLE])
+      })
+
+      it.each(ALL_VIEWERS)('a group milestone lists the confidential issue to %s only if they read it', async (viewer) => {
+        const list = await listing(viewer, `/groups/${group.id}/milestones/${groupMilestoneId}/issues`)
+        const shown = list.text.includes('SECRET-confidential-in-group-milestone')
+        expect(shown).toBe(SECRETS[viewer].includes(CONFIDENTIAL_TITLE) && viewer !== 'assignee')
+        expect(list.total).toBe(list.items.length)
+      })
+
+      it.each(SIGNED_IN)('an epic lists the confidential issue to %s only if they read it', async (viewer) => {
+        expectShown(viewer, await listing(viewer, `/groups/${group.id}/epics/${epicIid}/issues`), [CONFIDENTIAL_TITLE])
+      })
     })
   })
 })

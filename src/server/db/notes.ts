@@ -105,14 +105,25 @@ export interface NoteScope {
   readonly includeInternal: boolean
   /** Only comments (`false`) or only system notes (`true`); both when absent (the notes API's activity_filter). */
   readonly system?: boolean
+  /** Notes left out: system notes naming what the caller may not read (see `referencingSystemNotes`). */
+  readonly hiddenIds?: readonly number[]
 }
 
 function scopeWhere(scope: NoteScope): { where: string; params: unknown[] } {
   const system = scope.system === undefined ? '' : ` AND system = ${scope.system ? 1 : 0}`
+  const hidden = scope.hiddenIds && scope.hiddenIds.length > 0 ? ' AND id NOT IN (SELECT value FROM json_each(?))' : ''
   return {
-    where: `noteable_type = ? AND noteable_id = ?${scope.includeInternal ? '' : ' AND internal = 0'}${system}`,
-    params: [scope.noteableType, scope.noteableId],
+    where: `noteable_type = ? AND noteable_id = ?${scope.includeInternal ? '' : ' AND internal = 0'}${system}${hidden}`,
+    params: [scope.noteableType, scope.noteableId, ...(hidden ? [JSON.stringify(scope.hiddenIds)] : [])],
   }
+}
+
+/** The scope's system notes that name another item or comment (cross-references, moves…): those a reader may not see. */
+export function referencingSystemNotes(db: Db, scope: NoteScope): NoteRow[] {
+  const { where, params } = scopeWhere(scope)
+  return db
+    .prepare(`SELECT * FROM notes WHERE ${where} AND system = 1 AND id IN (SELECT note_id FROM system_note_metadata WHERE source_type IS NOT NULL)`)
+    .all(...params) as NoteRow[]
 }
 
 /** A page of a noteable's notes, ordered by `order_by` (created_at|updated_at) and `sort`, id breaking ties. */

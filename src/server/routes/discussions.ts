@@ -8,9 +8,8 @@ import { badRequest, missingParam, notFound, paramError } from '../http/errors'
 import { pageOf, setPageHeaders } from '../http/pagination'
 import { currentUser } from '../http/resolve'
 import { noteableKinds } from '../services/noteables'
-import { assertCanEditNote, canSeeInternalNotes, createNote, deleteNote, resolveNotes, settleQuickActions, updateNote, type Noteable } from '../services/notes'
+import { assertCanEditNote, createNote, deleteNote, readableNoteScope, resolveNotes, settleQuickActions, updateNote, type Noteable } from '../services/notes'
 import { loadNote, loadNoteable, paramsSchema, presentNotes, sendCreated } from './notes'
-import { readableNotes } from '../services/system-notes'
 
 const DISCUSSION_ID = Type.String({ pattern: '^[0-9a-fA-F]{40}$' })
 const PageQuery = Type.Object({ page: Type.Optional(Type.Integer()), per_page: Type.Optional(Type.Integer()) })
@@ -24,14 +23,10 @@ const CreateBody = Type.Object({
 const ReplyBody = Type.Object({ body: Type.String(), created_at: Type.Optional(Type.String({ format: 'date-time' })), note_id: Type.Optional(Type.Integer()) })
 const UpdateBody = Type.Object({ body: Type.Optional(Type.String()), resolved: Type.Optional(Type.Boolean()) })
 
-function scopeOf(request: FastifyRequest, noteable: Noteable) {
-  return { noteableType: noteable.type, noteableId: noteable.id, includeInternal: canSeeInternalNotes(request.perms, noteable.container) }
-}
-
 /** The notes of the discussion named in the URL, or 404 `Discussion Not Found`. */
 function loadDiscussion(request: FastifyRequest, noteable: Noteable): NoteRow[] {
   const id = String((request.params as Record<string, string>).discussion_id).toLowerCase()
-  const notes = readableNotes(request, discussionNotes(request.server.burrow.db, scopeOf(request, noteable), id))
+  const notes = discussionNotes(request.server.burrow.db, readableNoteScope(request, noteable), id)
   if (notes.length === 0) throw notFound('Discussion')
   return notes
 }
@@ -59,13 +54,11 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
     app.get(base, { schema: { params: paramsSchema(kind), querystring: PageQuery } }, async (request, reply) => {
       const noteable = loadNoteable(request, kind)
       const page = pageOf(request.query as Record<string, unknown>)
-      const { discussions: threads, total } = listDiscussions(request.server.burrow.db, scopeOf(request, noteable), page.perPage, page.offset)
+      // System notes about items the caller cannot see are left out, and with them their one-note discussions.
+      const { discussions: threads, total } = listDiscussions(request.server.burrow.db, readableNoteScope(request, noteable), page.perPage, page.offset)
       setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-      // System notes about items the caller cannot see go, and with them their one-note discussions.
-      const readable = new Set(readableNotes(request, threads.flat()).map((n) => n.id))
-      const visible = threads.map((notes) => notes.filter((n) => readable.has(n.id))).filter((notes) => notes.length > 0)
-      const presented = new Map(presentNotes(request, noteable, visible.flat()).map((n) => [n.id as number, n]))
-      return visible.map((notes) => discussionEntity(notes, (n) => presented.get(n.id) as Readonly<Record<string, unknown>>))
+      const presented = new Map(presentNotes(request, noteable, threads.flat()).map((n) => [n.id as number, n]))
+      return threads.map((notes) => discussionEntity(notes, (n) => presented.get(n.id) as Readonly<Record<string, unknown>>))
     })
 
     app.get(`${base}/:discussion_id`, { schema: { params: discussionParams } }, async (request) => {

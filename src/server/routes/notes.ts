@@ -12,7 +12,7 @@ import { currentUser } from '../http/resolve'
 import { awardEmojiRoutes } from '../services/award-emoji'
 import { epicNoteableByIid } from '../services/epics'
 import { noteableKinds, type NoteableKind } from '../services/noteables'
-import { assertCanEditNote, canSeeInternalNotes, createNote, deleteNote, settleQuickActions, updateNote, type CreateNoteResult, type Noteable } from '../services/notes'
+import { assertCanEditNote, canSeeInternalNotes, createNote, deleteNote, readableNoteScope, settleQuickActions, updateNote, type CreateNoteResult, type Noteable } from '../services/notes'
 import { readableNotes } from '../services/system-notes'
 
 /** Serialises notes of one noteable with their authors loaded in one query. */
@@ -86,19 +86,13 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
       const page = pageOf(request.query as Record<string, unknown>)
       const { rows, total } = listNotes(
         request.server.burrow.db,
-        {
-          noteableType: noteable.type,
-          noteableId: noteable.id,
-          includeInternal: canSeeInternalNotes(request.perms, noteable.container),
-          system: ACTIVITY_FILTERS[q.activity_filter ?? 'all_notes'],
-        },
+        readableNoteScope(request, noteable, ACTIVITY_FILTERS[q.activity_filter ?? 'all_notes']),
         { by: q.order_by ?? 'created_at', sort: q.sort ?? 'desc' },
         page.perPage,
         page.offset,
       )
       setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-      // Like GitLab, notes the caller may not read are dropped after paging, so a page can run short.
-      return presentNotes(request, noteable, readableNotes(request, rows))
+      return presentNotes(request, noteable, rows)
     })
 
     app.get(`${base}/:note_id`, { schema: { params: noteParams } }, async (request) => {

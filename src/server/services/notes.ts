@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../auth/access'
 import { Permissions } from '../auth/permissions'
 import { nowIso } from '../db/connection'
-import { convertToThread, deleteNoteRow, insertNote, setResolved, updateNoteBody, type NoteableType, type NoteRow, type NoteType } from '../db/notes'
+import { convertToThread, deleteNoteRow, insertNote, referencingSystemNotes, setResolved, updateNoteBody, type NoteableType, type NoteRow, type NoteScope, type NoteType } from '../db/notes'
 import type { NamespaceRow, ProjectRow, UserRow } from '../db/rows'
 import { insertTodoRow, resolveTodosForTarget } from '../db/todos'
 import { findUserByUsername } from '../db/users'
@@ -14,7 +14,7 @@ import { badRequest, forbidden, unauthorized } from '../http/errors'
 import { recordEvent } from './events'
 import { parseMentions } from './mentions'
 import { parseQuickActions, type QuickAction, type QuickActionFollowUp, type QuickActionName } from './quick-actions'
-import { createCrossReferences, type SystemNoteTarget } from './system-notes'
+import { createCrossReferences, readableNotes, type SystemNoteTarget } from './system-notes'
 
 /** The result of running a note's quick actions on its noteable. */
 export interface QuickActionOutcome {
@@ -74,6 +74,18 @@ export function newDiscussionId(): string {
 /** Internal notes are shown to Reporters and above only. */
 export function canSeeInternalNotes(perms: Permissions, container: NoteContainer): boolean {
   return hasLevelIn(perms, container, AccessLevel.REPORTER)
+}
+
+/**
+ * The notes of a noteable the caller may list: internal ones only for Reporters and above, and no
+ * system note naming an item the caller may not read (readableNotes). Both are left out in the
+ * query, so neither a page nor its counts show anything of them.
+ */
+export function readableNoteScope(request: FastifyRequest, noteable: Noteable, system?: boolean): NoteScope {
+  const scope: NoteScope = { noteableType: noteable.type, noteableId: noteable.id, includeInternal: canSeeInternalNotes(request.perms, noteable.container), system }
+  const candidates = referencingSystemNotes(request.server.burrow.db, scope)
+  const readable = new Set(readableNotes(request, candidates).map((n) => n.id))
+  return { ...scope, hiddenIds: candidates.filter((n) => !readable.has(n.id)).map((n) => n.id) }
 }
 
 /** Commenting: any signed-in reader, but only members on a locked discussion (GitLab's create_note). */
