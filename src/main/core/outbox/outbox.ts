@@ -63,6 +63,9 @@ const defaultRetryDelay = (attempts: number): number => Math.min(30_000 * 2 ** M
  * blindly. Writes of one item wait behind an earlier write of that item that failed, is in
  * conflict, or has an unknown outcome; other items go on.
  */
+/** The outbox's reason to probe an offline instance often (OnlineState.setUrgent). */
+const OUTBOX_URGENCY = 'outbox'
+
 export class Outbox {
   private readonly store: OutboxStore
   private readonly cache: Cache
@@ -247,7 +250,10 @@ export class Outbox {
     this.stopped = true
     for (const timer of this.timers.values()) clearTimeout(timer)
     this.timers.clear()
-    for (const unsubscribe of this.watching.values()) unsubscribe()
+    for (const [accountId, unsubscribe] of this.watching) {
+      unsubscribe()
+      this.accounts.connectivityFor(accountId).setUrgent(OUTBOX_URGENCY, false)
+    }
     this.watching.clear()
     this.unwatchAccounts?.()
     await this.idle()
@@ -288,14 +294,19 @@ export class Outbox {
   private async drain(accountId: string): Promise<void> {
     const online = this.accounts.connectivityFor(accountId)
     this.clearTimer(accountId)
-    for (;;) {
-      // Offline: the flip back to online starts the loop again (watch).
-      if (this.stopped || !online.online) return
-      const entry = this.store.nextRunnable(accountId, nowIso())
-      if (entry === undefined) break
-      if ((await this.process(entry)) === 'stop') break
+    try {
+      for (;;) {
+        // Offline: the flip back to online starts the loop again (watch).
+        if (this.stopped || !online.online) return
+        const entry = this.store.nextRunnable(accountId, nowIso())
+        if (entry === undefined) break
+        if ((await this.process(entry)) === 'stop') break
+      }
+      if (online.online) this.scheduleWakeUp(accountId)
+    } finally {
+      // Writes waiting to replay keep the probe quick, so they go out within seconds of the instance answering.
+      online.setUrgent(OUTBOX_URGENCY, !this.stopped && this.store.hasWork(accountId))
     }
-    if (online.online) this.scheduleWakeUp(accountId)
   }
 
   private scheduleWakeUp(accountId: string): void {

@@ -147,6 +147,11 @@ export class OutboxStore {
     return this.db.prepare(`SELECT DISTINCT account_id FROM outbox_entries WHERE state IN ('queued', 'unknown-outcome', 'sending')`).pluck().all() as string[]
   }
 
+  /** Whether the account has entries still to send or check. */
+  hasWork(accountId: string): boolean {
+    return this.db.prepare(`SELECT 1 FROM outbox_entries WHERE account_id = ? AND state IN ('queued', 'unknown-outcome', 'sending') LIMIT 1`).get(accountId) !== undefined
+  }
+
   /**
    * The next entry of the account to send or check, FIFO: the oldest queued or unknown-outcome
    * entry that is the first unsettled entry of its item (so nothing overtakes an earlier write

@@ -20,6 +20,13 @@ export interface OfflineData {
   readonly accounts: Accounts
 }
 
+/**
+ * How long a read answered from the copy on this computer, while the instance is unreachable,
+ * keeps its probe quick (OnlineState.setUrgent): stale data is on screen, and should be
+ * replaced within seconds of the instance answering.
+ */
+const STALE_READ_URGENCY_MS = 60_000
+
 function notFound(message: string): Error {
   return Object.assign(new Error(message), { code: 'not-found' })
 }
@@ -33,6 +40,12 @@ export function cacheHandlers(data: () => OfflineData): Pick<IpcHandlers, CacheC
   let cachedGet: CachedGet | null = null
   const read = (): CacheReader => (reader ??= new CacheReader(data().cache))
   const viewer = async (accountId: string): Promise<number | null> => (await data().accounts.list()).find((a) => a.id === accountId)?.userId ?? null
+  /** Reads while offline show stale data: the instance is probed often until it answers. */
+  const offlineRead = <T>(accountId: string, answer: T): T => {
+    const online = data().accounts.connectivityFor(accountId)
+    if (!online.online) online.setUrgent('stale-read', true, STALE_READ_URGENCY_MS)
+    return answer
+  }
 
   const detail = async (accountId: string, kind: NoteableKind, ref: { readonly id: number } | { readonly parentId: number; readonly iid: number }, refresh: boolean) => {
     const { cache, accounts } = data()
@@ -40,7 +53,7 @@ export function cacheHandlers(data: () => OfflineData): Pick<IpcHandlers, CacheC
     if (refresh && accounts.connectivityFor(accountId).online) freshness = await refreshItem(cache, await accounts.clientFor(accountId), accountId, kind, ref)
     const found = freshness === 'gone' ? null : read().detail(accountId, kind, ref)
     if (found === null) throw notFound(`That ${kind.replace('_', ' ')} is not in the cache${freshness === 'gone' ? ' (the server no longer has it)' : ''}.`)
-    return { ...found, stale: freshness !== 'fresh' }
+    return offlineRead(accountId, { ...found, stale: freshness !== 'fresh' })
   }
 
   return {
@@ -49,28 +62,28 @@ export function cacheHandlers(data: () => OfflineData): Pick<IpcHandlers, CacheC
     'sync:status': async (accountId) => data().sync.status(accountId),
     'sync:set-scope': async (accountId, scope) => data().sync.setScope(accountId, scope),
     'sync:get-scope': async (accountId) => data().sync.getScope(accountId),
-    'issues:list': async (accountId, params) => read().listIssues(accountId, params ?? {}, await viewer(accountId)),
+    'issues:list': async (accountId, params) => offlineRead(accountId, read().listIssues(accountId, params ?? {}, await viewer(accountId))),
     'issues:get': async (accountId, ref, options) => detail(accountId, 'issue', 'id' in ref ? ref : { parentId: ref.project_id, iid: ref.iid }, options?.refresh === true),
-    'merge-requests:list': async (accountId, params) => read().listMergeRequests(accountId, params ?? {}, await viewer(accountId)),
+    'merge-requests:list': async (accountId, params) => offlineRead(accountId, read().listMergeRequests(accountId, params ?? {}, await viewer(accountId))),
     'merge-requests:get': async (accountId, ref, options) => detail(accountId, 'merge_request', 'id' in ref ? ref : { parentId: ref.project_id, iid: ref.iid }, options?.refresh === true),
-    'epics:list': async (accountId, params) => read().listEpics(accountId, params ?? {}),
+    'epics:list': async (accountId, params) => offlineRead(accountId, read().listEpics(accountId, params ?? {})),
     'epics:get': async (accountId, ref, options) => detail(accountId, 'epic', 'id' in ref ? ref : { parentId: ref.group_id, iid: ref.iid }, options?.refresh === true),
-    'milestones:list': async (accountId, params) => read().listMilestones(accountId, params ?? {}),
+    'milestones:list': async (accountId, params) => offlineRead(accountId, read().listMilestones(accountId, params ?? {})),
     'milestones:get': async (accountId, milestoneId) => {
       const found = read().milestone(accountId, milestoneId)
       if (found === null) throw notFound('That milestone is not in the cache.')
       return found
     },
     'labels:list': async (accountId, params) => read().listLabels(accountId, params ?? {}),
-    'projects:list': async (accountId, params) => read().listProjects(accountId, params ?? {}),
+    'projects:list': async (accountId, params) => offlineRead(accountId, read().listProjects(accountId, params ?? {})),
     'users:list': async (accountId, params) => read().listUsers(accountId, params ?? {}),
-    'todos:list': async (accountId, params) => read().listTodos(accountId, params ?? {}),
-    'search:query': async (accountId, params) => searchCache(data().cache, accountId, params),
+    'todos:list': async (accountId, params) => offlineRead(accountId, read().listTodos(accountId, params ?? {})),
+    'search:query': async (accountId, params) => offlineRead(accountId, searchCache(data().cache, accountId, params)),
     'api:get': async (accountId, path, query) => {
       const { cache, accounts } = data()
       cachedGet ??= new CachedGet(cache)
       const client = await accounts.clientFor(accountId)
-      return cachedGet.get(accountId, client, path, query, { online: accounts.connectivityFor(accountId).online })
+      return offlineRead(accountId, await cachedGet.get(accountId, client, path, query, { online: accounts.connectivityFor(accountId).online }))
     },
   }
 }
