@@ -19,6 +19,10 @@ export const DEFAULT_SETTINGS = {
   /** Unauthenticated API requests per IP per period; 0 turns it off. */
   throttle_unauthenticated_api_requests_per_period: 0,
   throttle_unauthenticated_api_period_in_seconds: 60,
+  /** Wrong passwords that lock an account (GitLab's Devise lockable maximum_attempts). */
+  max_login_attempts: 10,
+  /** How long a locked account stays locked unless an administrator unlocks it. */
+  failed_login_attempts_unlock_period_in_minutes: 10,
   /** Repository archive downloads per user per minute; GitLab.com uses 5; 0 is unlimited. */
   project_download_export_limit: 0,
   repository_archive_requests_per_minute: 0,

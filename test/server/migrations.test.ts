@@ -51,6 +51,15 @@ describe('migrations', () => {
     expect(db.prepare('SELECT vulnerability_id FROM vulnerability_findings WHERE id = 2').get()).toEqual({ vulnerability_id: null })
   })
 
+  it('0023 gives existing users an empty wrong-password count and no lock', () => {
+    const db = new Database(':memory:')
+    migrate(db, migrations.filter((m) => m.version < 23))
+    const t = '2026-01-01T00:00:00.000Z'
+    db.exec(`INSERT INTO users (id, username, name, email, created_at, updated_at) VALUES (4, 'ann', 'Ann', 'ann@example.com', '${t}', '${t}')`)
+    migrate(db)
+    expect(db.prepare('SELECT id, username, failed_attempts, locked_until FROM users').all()).toEqual([{ id: 4, username: 'ann', failed_attempts: 0, locked_until: null }])
+  })
+
   it('runs a lower-numbered migration that arrives after a higher one was applied', () => {
     const db = new Database(':memory:')
     const one = { version: 1, name: 'one', sql: 'CREATE TABLE one (id INTEGER)' }

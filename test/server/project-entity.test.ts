@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { withClock } from '../../src/server/db/connection'
 import type { ProjectWithNamespaceRow } from '../../src/server/db/projects'
 import { FEATURE_ACCESS_DEFAULTS, projectEntity, projectEntityJson, type ProjectExtras } from '../../src/server/entities/project'
 
@@ -29,7 +30,7 @@ describe('project entity', () => {
 
   it('places owner right after visibility for a personal project, null when the owner is gone', () => {
     const personal = row({ ns_kind: 'user', ns_owner_id: 9 })
-    const withOwner = JSON.parse(JSON.stringify(projectEntity(personal, { baseUrl: BASE, owner: { id: 9, username: 'ann', name: 'Ann', state: 'active', avatar_url: null } })))
+    const withOwner = JSON.parse(JSON.stringify(projectEntity(personal, { baseUrl: BASE, owner: { id: 9, username: 'ann', name: 'Ann', state: 'active', avatar_url: null, locked_until: null } })))
     const keys = Object.keys(withOwner)
     expect(keys[keys.indexOf('visibility') + 1]).toBe('owner')
     expect(withOwner.owner).toEqual({ id: 9, username: 'ann', name: 'Ann', state: 'active', locked: false, avatar_url: null, web_url: `${BASE}/ann` })
@@ -52,7 +53,7 @@ describe('project entity', () => {
   })
 
   describe('projectEntityJson', () => {
-    const owner = { id: 9, username: 'ann', name: 'Ann', state: 'active', avatar_url: null }
+    const owner = { id: 9, username: 'ann', name: 'Ann', state: 'active', avatar_url: null, locked_until: null }
     const variants: [string, ProjectWithNamespaceRow, ProjectExtras][] = [
       ['group project', row(), { baseUrl: BASE, permissions: { project: null, group: 30 } }],
       ['personal project with owner', row({ id: 8, ns_kind: 'user', ns_owner_id: 9 }), { baseUrl: BASE, owner, showStorage: true, statistics: true }],
@@ -81,6 +82,14 @@ describe('project entity', () => {
         [{ ...p, ns_kind: 'user', ns_owner_id: 9 }, { ...x, owner: { ...owner, name: 'Ann B' } }],
       ]
       for (const [changed, extras] of changes) expect(projectEntityJson(changed, extras).toString('utf8')).toBe(JSON.stringify(projectEntity(changed, extras)))
+    })
+
+    it('re-serialises when the owner’s lock runs out, though nothing in the rows changed', async () => {
+      const p = row({ id: 12, ns_kind: 'user', ns_owner_id: 9 })
+      const x: ProjectExtras = { baseUrl: BASE, owner: { ...owner, locked_until: '2030-01-01T00:10:00.000Z' } }
+      const ownerAt = async (time: string) => withClock(() => new Date(time), async () => JSON.parse(projectEntityJson(p, x).toString('utf8')).owner.locked)
+      expect(await ownerAt('2030-01-01T00:05:00.000Z')).toBe(true)
+      expect(await ownerAt('2030-01-01T00:15:00.000Z')).toBe(false)
     })
   })
 })

@@ -5,7 +5,8 @@ import { findOAuthTokenByDigest, findPersonalTokenByDigest, touchPersonalToken }
 import { findUserById, findUserByIdOrUsername } from '../db/users'
 import { ApiError, forbidden, insufficientScope, unauthorized } from '../http/errors'
 import { ANONYMOUS, type Actor, type AuthMethod, type TokenScope } from './actor'
-import { digestToken, verifyPassword } from './secrets'
+import { signInWithPassword } from './password'
+import { digestToken } from './secrets'
 
 interface PresentedToken {
   readonly value: string
@@ -123,16 +124,15 @@ export function checkScopes(actor: Actor, accepted: readonly TokenScope[]): void
 
 /**
  * Resolves a secret presented outside the API headers (git's HTTP basic auth password): a
- * personal/project/impersonation token, an OAuth access token, or the user's password.
- * Returns null when it matches nothing; throws 401/403 for unusable tokens or blocked users.
+ * personal/project/impersonation token, an OAuth access token, or the user's password (never
+ * that of a locked account). Returns null when it matches nothing; throws 401/403 for unusable
+ * tokens or blocked users.
  */
 export function authenticateSecret(ctx: ServerContext, login: string, secret: string): Actor | null {
   let actor = fromPersonalToken(ctx, secret) ?? fromOAuthToken(ctx, secret)
   if (!actor && login) {
-    const user = findUserByIdOrUsername(ctx.db, login)
-    if (user && verifyPassword(secret, user.password_hash)) {
-      actor = { user, method: 'personal_access_token', scopes: ['api'], tokenId: null, sudoBy: null }
-    }
+    const user = signInWithPassword(ctx, findUserByIdOrUsername(ctx.db, login), secret, { countFailures: false })
+    if (user) actor = { user, method: 'personal_access_token', scopes: ['api'], tokenId: null, sudoBy: null }
   }
   if (actor) assertActive(actor.user as UserRow)
   return actor

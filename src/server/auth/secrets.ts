@@ -17,13 +17,30 @@ export function hashPassword(password: string): string {
   return `scrypt$${salt.toString('base64')}$${hash.toString('base64')}`
 }
 
+interface ScryptHash {
+  readonly salt: Buffer
+  readonly hash: Buffer
+}
+
+function parsePasswordHash(stored: string | null): ScryptHash | null {
+  const [kind, salt, hash] = (stored ?? '').split('$')
+  if (kind !== 'scrypt' || !salt || !hash) return null
+  return { salt: Buffer.from(salt, 'base64'), hash: Buffer.from(hash, 'base64') }
+}
+
+/** Stands in for a missing hash: deriving against it costs what a real check costs. */
+const NO_HASH: ScryptHash = { salt: randomBytes(16), hash: Buffer.alloc(32) }
+
+/**
+ * Whether `password` matches the stored hash. Exactly one scrypt derivation runs whether or not
+ * there is a usable hash (a missing user, a user without a password), so the time an answer takes
+ * does not tell a wrong password from an unknown account.
+ */
 export function verifyPassword(password: string, stored: string | null): boolean {
-  if (!stored) return false
-  const [kind, salt, hash] = stored.split('$')
-  if (kind !== 'scrypt' || !salt || !hash) return false
-  const expected = Buffer.from(hash, 'base64')
-  const actual = scryptSync(password, Buffer.from(salt, 'base64'), expected.length)
-  return timingSafeEqual(expected, actual)
+  const parsed = parsePasswordHash(stored)
+  const against = parsed ?? NO_HASH
+  const actual = scryptSync(password, against.salt, against.hash.length)
+  return parsed !== null && timingSafeEqual(against.hash, actual)
 }
 
 /** A random password for `force_random_password` and bot users. */

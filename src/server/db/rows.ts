@@ -45,6 +45,10 @@ export interface UserRow {
   readonly current_sign_in_ip: string | null
   readonly sign_in_count: number
   readonly last_activity_on: string | null
+  /** Wrong passwords since the last right one or unlock (Devise lockable). */
+  readonly failed_attempts: number
+  /** While in the future, password sign-in is refused. */
+  readonly locked_until: string | null
   readonly created_at: string
   readonly updated_at: string
 }

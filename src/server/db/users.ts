@@ -342,6 +342,25 @@ export function soleOwnedGroupIds(db: Db, userId: number): number[] {
   return rows.map((r) => r.id)
 }
 
+/**
+ * Counts a wrong password (Devise's increment_failed_attempts) and, when this one reaches
+ * `maxAttempts`, locks the account until `lockedUntil` (Devise's lock_access!). One statement, so
+ * concurrent wrong passwords all count.
+ */
+export function recordFailedSignIn(db: Db, userId: number, maxAttempts: number, lockedUntil: string): void {
+  cachedStatement(
+    db,
+    `UPDATE users SET failed_attempts = failed_attempts + 1,
+       locked_until = CASE WHEN failed_attempts + 1 >= @maxAttempts AND locked_until IS NULL THEN @lockedUntil ELSE locked_until END
+     WHERE id = @userId`,
+  ).run({ userId, maxAttempts, lockedUntil })
+}
+
+/** Clears the wrong-password count and any lock (Devise's unlock_access!). */
+export function unlockUser(db: Db, userId: number): void {
+  cachedStatement(db, 'UPDATE users SET failed_attempts = 0, locked_until = NULL WHERE id = ?').run(userId)
+}
+
 /** The ghost user that inherits contributions of deleted users, created on first need. */
 export function ghostUser(db: Db): UserRow {
   const existing = db.prepare(`SELECT * FROM users WHERE user_type = 'ghost' ORDER BY id LIMIT 1`).get() as UserRow | undefined

@@ -1,3 +1,4 @@
+import { isAccessLocked } from '../auth/password'
 import type { ProjectWithNamespaceRow, ProjectShareRow } from '../db/projects'
 import { userRef, type UserRef, type UserRefRow } from './user'
 
@@ -389,7 +390,9 @@ const ENTITY_JSON_CACHE_LIMIT = 2000
  */
 export function projectEntityJson(p: ProjectWithNamespaceRow, x: ProjectExtras): Buffer {
   const perms = x.permissions ? `${x.permissions.project ?? 'n'},${x.permissions.group ?? 'n'}` : 'u'
-  const key = `${x.baseUrl}\u0000${JSON.stringify(p)}\u0000${x.owner ? JSON.stringify(x.owner) : ''}\u0000${x.shares ? JSON.stringify(x.shares) : ''}\u0000${perms}\u0000${x.statistics ? 1 : 0}${x.showStorage ? 1 : 0}`
+  // The owner's lock runs out with time, not with a change to the row: its state now is part of the key.
+  const owner = x.owner ? `${JSON.stringify(x.owner)}${isAccessLocked(x.owner) ? 'L' : ''}` : ''
+  const key = `${x.baseUrl}\u0000${JSON.stringify(p)}\u0000${owner}\u0000${x.shares ? JSON.stringify(x.shares) : ''}\u0000${perms}\u0000${x.statistics ? 1 : 0}${x.showStorage ? 1 : 0}`
   let entry = entityJsonCache.get(p.id)
   // Delete and set again so the map's order is least recently used first.
   entityJsonCache.delete(p.id)

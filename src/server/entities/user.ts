@@ -1,3 +1,4 @@
+import { isAccessLocked } from '../auth/password'
 import type { UserRow } from '../db/rows'
 
 /** `user_ref`: the basic user shape embedded everywhere (authors, assignees, members). */
@@ -21,10 +22,10 @@ export function avatarUrl(stored: string | null, baseUrl: string): string | null
 }
 
 /** The columns `userRef` reads, so lists can load just these. */
-export type UserRefRow = Pick<UserRow, 'id' | 'username' | 'name' | 'state' | 'avatar_url'>
+export type UserRefRow = Pick<UserRow, 'id' | 'username' | 'name' | 'state' | 'avatar_url' | 'locked_until'>
 
 /** Column list of `UserRefRow` for SELECTs. */
-export const USER_REF_COLUMNS = 'id, username, name, state, avatar_url'
+export const USER_REF_COLUMNS = 'id, username, name, state, avatar_url, locked_until'
 
 /** GitLab's UserBasic entity. */
 export function userRef(user: UserRefRow, baseUrl: string): UserRef {
@@ -33,7 +34,7 @@ export function userRef(user: UserRefRow, baseUrl: string): UserRef {
     username: user.username,
     name: user.name,
     state: user.state,
-    locked: false,
+    locked: isAccessLocked(user),
     avatar_url: avatarUrl(user.avatar_url, baseUrl),
     web_url: userWebUrl(baseUrl, user.username),
   }
@@ -115,7 +116,7 @@ function userDetails(user: UserRow, baseUrl: string, extras: UserExtras, admin: 
     username: user.username,
     name: user.name,
     state: user.state,
-    locked: false,
+    locked: isAccessLocked(user),
     avatar_url: avatarUrl(user.avatar_url, baseUrl),
     web_url: userWebUrl(baseUrl, user.username),
     created_at: user.created_at,

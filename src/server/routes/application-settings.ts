@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { DEFAULT_SETTINGS, type SettingKey, type SettingValue } from '../settings'
-import { invalidParam } from '../http/errors'
+import { invalidParam, validationFailed } from '../http/errors'
 import { parseAllowlistEntry } from '../http/outbound'
 import { requireAdmin } from '../http/resolve'
 import { recordAudit } from '../services/audit'
@@ -24,6 +24,9 @@ function coerceList(key: SettingKey, raw: unknown): readonly string[] {
   return entries
 }
 
+/** Settings GitLab validates as whole numbers greater than 0. */
+const POSITIVE_INTEGERS: ReadonlySet<SettingKey> = new Set(['max_login_attempts', 'failed_login_attempts_unlock_period_in_minutes'])
+
 /** Coerces an input to the type of the setting's default, or 400 `<key> is invalid`. */
 function coerce(key: SettingKey, raw: unknown): SettingValue {
   if (Array.isArray(DEFAULT_SETTINGS[key])) return coerceList(key, raw)
@@ -38,6 +41,7 @@ function coerce(key: SettingKey, raw: unknown): SettingValue {
   if (kind === 'number') {
     const n = typeof raw === 'number' ? raw : Number(String(raw))
     if (String(raw).trim() === '' || !Number.isFinite(n)) throw invalidParam(key)
+    if (POSITIVE_INTEGERS.has(key) && !(Number.isInteger(n) && n > 0)) throw validationFailed({ [key]: ['must be greater than 0'] })
     return n
   }
   if (raw === null || typeof raw === 'object') throw invalidParam(key)

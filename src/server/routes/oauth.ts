@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { canHoldScopes, TOKEN_SCOPES, type TokenScope } from '../auth/actor'
-import { digestToken, generateToken, verifyPassword } from '../auth/secrets'
+import { signInWithPassword } from '../auth/password'
+import { digestToken, generateToken } from '../auth/secrets'
 import { findOAuthTokenByDigest, findOAuthTokenByRefreshDigest, insertOAuthToken, revokeOAuthToken } from '../db/tokens'
 import { findUserByEmail, findUserById, findUserByUsername } from '../db/users'
 import { ApiError } from '../http/errors'
@@ -41,8 +42,9 @@ const oauth: FastifyPluginAsync = async (app) => {
     if (grant === 'password') {
       const login = typeof p.username === 'string' ? p.username : ''
       const password = typeof p.password === 'string' ? p.password : ''
-      const user = findUserByUsername(db, login) ?? (login.includes('@') ? findUserByEmail(db, login) : undefined)
-      if (!user || !verifyPassword(password, user.password_hash) || user.state !== 'active') throw oauthError('invalid_grant', INVALID_GRANT)
+      const found = findUserByUsername(db, login) ?? (login.includes('@') ? findUserByEmail(db, login) : undefined)
+      const user = signInWithPassword(app.burrow, found, password, { countFailures: true })
+      if (!user || user.state !== 'active') throw oauthError('invalid_grant', INVALID_GRANT)
       userId = user.id
       scopes = parseScopes(p.scope)
       // Checked once the password is: who is an administrator is nobody else's business.

@@ -11,6 +11,7 @@ import {
   listUsers,
   listUsersKeyset,
   soleOwnedGroupIds,
+  unlockUser,
   updateUser,
   userNamespaceIds,
   type UserListFilter,
@@ -305,6 +306,15 @@ const users: FastifyPluginAsync = async (app) => {
     if (user.state === 'ldap_blocked') throw forbidden('LDAP blocked users cannot be unblocked by the API')
     if (user.state === 'deactivated') throw forbidden('Deactivated users cannot be unblocked by the API')
     if (user.state === 'blocked' || user.state === 'banned') setUserState(ctx, request, user, 'active', 'Unblocked user')
+    return reply.code(201).send(true)
+  })
+
+  // GitLab unlocks a locked account from its Admin Area only (Admin::UsersController#unlock); this
+  // is that action for API clients, shaped like block and unblock.
+  app.post('/users/:id/unlock', { schema: { params: UserIdParams } }, async (request, reply) => {
+    requireAdmin(request)
+    const user = loadUser(request, (request.params as Static<typeof UserIdParams>).id)
+    unlockUser(ctx.db, user.id)
     return reply.code(201).send(true)
   })
 

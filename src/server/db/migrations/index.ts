@@ -18,6 +18,7 @@ import deploymentMergeRequests from './0018-deployment-merge-requests'
 import vulnerabilityOpened from './0019-vulnerability-opened'
 import systemNotesResourceEvents from './0020-system-notes-resource-events'
 import secretsAtRest from './0021-secrets-at-rest'
+import authLockout from './0023-auth-lockout'
 
 export interface Migration {
   readonly version: number
@@ -34,4 +35,4 @@ export interface Migration {
  * Every schema migration. Each runs once, in version order, whatever order they were merged in
  * (see `migrate`); never edit one that has shipped.
  */
-export const migrations: readonly Migration[] = [core, projectStars, protectedBranches, labelsMilestones, collaborationCore, issues, snippets, mergeRequests, epics, ci, environmentsOperations, importsGeoStorageMoves, alertsSecurity, seedRuns, deploymentMergeRequests, vulnerabilityOpened, systemNotesResourceEvents, secretsAtRest]
+export const migrations: readonly Migration[] = [core, projectStars, protectedBranches, labelsMilestones, collaborationCore, issues, snippets, mergeRequests, epics, ci, environmentsOperations, importsGeoStorageMoves, alertsSecurity, seedRuns, deploymentMergeRequests, vulnerabilityOpened, systemNotesResourceEvents, secretsAtRest, authLockout]
