@@ -360,7 +360,8 @@ const projects: FastifyPluginAsync = async (plugin) => {
 
   for (const [verb, archived] of [['archive', true], ['unarchive', false]] as const) {
     app.post(`/projects/:id/${verb}`, { schema: { params: IdParams } }, async (request, reply) => {
-      const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
+      // GitLab archives and unarchives for the project's owners and administrators only.
+      const project = loadProject(request, request.params.id, AccessLevel.OWNER)
       let updated = project
       if ((project.archived === 1) !== archived) {
         updated = updateProjectRow(db, project.id, { archived })
