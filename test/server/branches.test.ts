@@ -163,8 +163,8 @@ describe('branches API', () => {
     expect(readFileSync(join(dir, 'c', 'README.md'), 'utf8')).toBe('# Rocket\n\nGoes up')
   })
 
-  it('needs Maintainer to delete merged branches', async () => {
-    const res = await s.request(dev.token, { method: 'DELETE', url: `/api/v4/projects/${projectId}/repository/merged_branches` })
+  it('needs push rights (Developer) to delete merged branches', async () => {
+    const res = await s.request(reporter.token, { method: 'DELETE', url: `/api/v4/projects/${projectId}/repository/merged_branches` })
     expect(res.statusCode).toBe(403)
   })
 })

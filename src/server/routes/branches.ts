@@ -149,7 +149,8 @@ const branches: FastifyPluginAsync = async (app) => {
   app.delete('/projects/:id/repository/merged_branches', { schema: { params: ProjectParams } }, async (request, reply) => {
     const { id } = request.params as Static<typeof ProjectParams>
     const user = currentUser(request)
-    const repo = loadCodeProject(request, id, AccessLevel.MAINTAINER)
+    // Whoever may push code (GitLab's push_code: Developers) may clean up merged branches.
+    const repo = loadCodeProject(request, id, AccessLevel.DEVELOPER)
     assertRepositoryWritable(ctx.db, repo.project)
     const defaultBranch = repo.project.default_branch
     if (repo.exists && defaultBranch && (await readRef(repo.gitDir, `refs/heads/${defaultBranch}`))) {

@@ -607,7 +607,8 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
   const timeWriter = (request: FastifyRequest): { project: ProjectRow; mr: MergeRequestRow; user: UserRow } => {
     const user = currentUser(request)
     const params = request.params as { id: string; merge_request_iid: number }
-    const project = loadMrProject(request, params.id, AccessLevel.REPORTER)
+    // Time spent on a merge request is GitLab's admin_merge_request: Developers, not Reporters.
+    const project = loadMrProject(request, params.id, AccessLevel.DEVELOPER)
     return { project, mr: loadMergeRequest(request, project, params.merge_request_iid), user }
   }
   const durationOf = (raw: unknown): number => {

@@ -42,7 +42,6 @@ const standingFixture = async (_w: World, c: Container): Promise<Vars> => standi
 
 const ISSUE = '/projects/{project}/issues/{issue}'
 
-/** GitLab's resource event APIs authenticate every call (`before { authenticate! }`), public projects included. */
 const ISSUES: readonly MatrixRow[] = [
   { method: 'GET', path: '/projects/{project}/issues', min: 'anyone' },
   { method: 'GET', path: '/projects/{project}/issues_statistics', min: 'anyone' },
@@ -60,6 +59,7 @@ const ISSUES: readonly MatrixRow[] = [
   { method: 'GET', path: `${ISSUE}/related_merge_requests`, min: 'anyone', fixture: standingFixture },
   { method: 'GET', path: `${ISSUE}/closed_by`, min: 'anyone', fixture: standingFixture },
   { method: 'GET', path: `${ISSUE}/participants`, min: 'anyone', fixture: standingFixture },
+  // GitLab's resource event APIs authenticate every call, on public projects too.
   { method: 'GET', path: `${ISSUE}/resource_label_events`, min: 'anyone', fixture: standingFixture, authenticated: true },
   { method: 'GET', path: `${ISSUE}/resource_milestone_events`, min: 'anyone', fixture: standingFixture, authenticated: true },
   { method: 'GET', path: `${ISSUE}/resource_state_events`, min: 'anyone', fixture: standingFixture, authenticated: true },

@@ -19,6 +19,13 @@ export interface MatrixRow {
   readonly path: string
   /** The minimum role, one for every visibility or one per visibility. */
   readonly min: Role | Readonly<Record<Visibility, Role>>
+  /**
+   * Who may read the resource family at all (merge requests, code…), when that is more than seeing
+   * the container: callers below it get `unreadable` before the row's own role is looked at.
+   */
+  readonly readable?: Role | Readonly<Record<Visibility, Role>>
+  /** Status for a caller who sees the container but not the resource family (default 403). */
+  readonly unreadable?: 401 | 403 | 404
   /** The route authenticates before anything else (GitLab's `before { authenticate! }`): anonymous is always 401. */
   readonly authenticated?: boolean
   /** Status for a caller who sees the container but lacks the role (default 403). */
@@ -65,8 +72,8 @@ export function canSee(actor: ActorName, visibility: Visibility): boolean {
   return visibility === 'internal' && actor === 'nonMember'
 }
 
-function minimumFor(row: MatrixRow, visibility: Visibility): Role {
-  return typeof row.min === 'string' ? row.min : row.min[visibility]
+function roleFor(role: Role | Readonly<Record<Visibility, Role>>, visibility: Visibility): Role {
+  return typeof role === 'string' ? role : role[visibility]
 }
 
 function meets(actor: ActorName, role: Role): boolean {
@@ -89,7 +96,8 @@ export function expectedStatus(row: MatrixRow, actor: ActorName, visibility: Vis
   if (actor === 'anonymous' && row.authenticated) return 401
   const write = row.method !== 'GET'
   if (!canSee(actor, visibility)) return actor === 'anonymous' && write ? 401 : (row.hidden ?? 404)
-  if (meets(actor, minimumFor(row, visibility))) return successStatus(row)
+  if (row.readable && !meets(actor, roleFor(row.readable, visibility))) return actor === 'anonymous' ? (row.anonymous ?? 401) : (row.unreadable ?? 403)
+  if (meets(actor, roleFor(row.min, visibility))) return successStatus(row)
   if (actor === 'anonymous') return row.anonymous ?? 401
   return row.refusal ?? 403
 }
@@ -114,11 +122,40 @@ function bodyFor(row: MatrixRow, vars: Vars): Json | undefined {
   return typeof row.body === 'function' ? row.body(vars, `m${uniqueSeq}`) : row.body
 }
 
+/**
+ * Fields a read computes on its own schedule: a merge request's mergeability is checked
+ * asynchronously after it is read (as in GitLab), so it moves between two reads without any write.
+ */
+const COMPUTED_FIELDS = new Set(['merge_status', 'detailed_merge_status', 'has_conflicts'])
+
+function withoutComputedFields(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), (key, value: unknown) => (COMPUTED_FIELDS.has(key) ? undefined : value))
+  } catch {
+    return body
+  }
+}
+
 /** What the administrator reads at the row's read-back path: status and body. */
 async function snapshot(world: World, row: MatrixRow, vars: Vars): Promise<unknown> {
   const path = fill(row.readBack ?? row.path, vars)
   const res = await world.call('admin', 'GET', path.includes('?') ? path : `${path}?per_page=100`)
-  return { status: res.statusCode, body: res.body }
+  return { status: res.statusCode, body: withoutComputedFields(res.body) }
+}
+
+/** The top-level keys whose values differ between two snapshots (what a refused write changed). */
+function changedKeys(before: unknown, after: unknown): string {
+  const parse = (snap: unknown): Record<string, unknown> => {
+    const { status, body } = snap as { status: number; body: string }
+    try {
+      return { status, ...(JSON.parse(body) as Record<string, unknown>) }
+    } catch {
+      return { status, body }
+    }
+  }
+  const a = parse(before)
+  const b = parse(after)
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !isDeepStrictEqual(a[k], b[k])).map((k) => `${k}: ${JSON.stringify(a[k])} → ${JSON.stringify(b[k])}`.slice(0, 200)).join('; ')
 }
 
 function describeMismatch(actor: ActorName, expected: number, status: number, body: string): string {
@@ -154,7 +191,7 @@ async function checkWrite(world: World, row: MatrixRow, container: Container): P
       const res = await world.call(actor, row.method, fill(row.path, vars), bodyFor(row, vars))
       if (res.statusCode !== expected) mismatches.push(describeMismatch(actor, expected, res.statusCode, res.body))
       const after = await snapshot(world, row, vars)
-      if (!isDeepStrictEqual(after, before)) mismatches.push(`${actor}: refused with ${res.statusCode} but changed ${fill(row.readBack ?? row.path, vars)}`)
+      if (!isDeepStrictEqual(after, before)) mismatches.push(`${actor}: refused with ${res.statusCode} but changed ${fill(row.readBack ?? row.path, vars)}: ${changedKeys(before, after)}`)
     }
   }
   if (allowed) {
@@ -164,6 +201,11 @@ async function checkWrite(world: World, row: MatrixRow, container: Container): P
     if (res.statusCode !== expected) mismatches.push(describeMismatch(allowed, expected, res.statusCode, res.body))
   }
   return mismatches
+}
+
+/** The rows of an API that authenticates every call (GitLab's `before { authenticate! }`). */
+export function authenticatedRows(rows: readonly MatrixRow[]): MatrixRow[] {
+  return rows.map((row) => ({ ...row, authenticated: true }))
 }
 
 /**

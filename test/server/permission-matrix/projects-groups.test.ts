@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest'
 import { insertAccessRequest } from '../../../src/server/db/members'
 import { seedGroup, seedMember } from '../../helpers/fixtures'
-import { permissionMatrix, type MatrixRow, type Vars } from './matrix'
+import { authenticatedRows, permissionMatrix, type MatrixRow, type Vars } from './matrix'
 import { buildWorld, freshGroup, freshProject, freshUser, type Container, type World } from './world'
 
 let world: World
@@ -93,7 +93,7 @@ const GROUPS: readonly MatrixRow[] = [
 function memberRows(source: 'Project' | 'Namespace'): MatrixRow[] {
   const base = source === 'Project' ? '/projects/{project}' : '/groups/{group}'
   const manager = source === 'Project' ? 'maintainer' : 'owner'
-  const rows: MatrixRow[] = [
+  return authenticatedRows([
     { method: 'GET', path: `${base}/members`, min: 'anyone' },
     { method: 'GET', path: `${base}/members/all`, min: 'anyone' },
     { method: 'GET', path: `${base}/members/{user}`, min: 'anyone', fixture: memberFixture(source) },
@@ -111,8 +111,7 @@ function memberRows(source: 'Project' | 'Namespace'): MatrixRow[] {
       readBack: `${base}/access_requests`, ok: 201,
     },
     { method: 'DELETE', path: `${base}/access_requests/{user}`, min: manager, fixture: accessRequestFixture(source), readBack: `${base}/access_requests` },
-  ]
-  return rows.map((row) => ({ ...row, authenticated: true }))
+  ])
 }
 
 permissionMatrix('projects', () => world, PROJECTS)

@@ -1,0 +1,181 @@
+import { afterAll, beforeAll } from 'vitest'
+import type { Visibility } from '../../../src/server/db/rows'
+import { authenticatedRows, permissionMatrix, type MatrixRow, type Role, type Vars } from './matrix'
+import { buildWorld, VISIBILITIES, type Container, type Json, type World } from './world'
+
+let world: World
+/** Per container: the commits, branch, tag and merge request the reads look at. */
+const standing = {} as Record<Visibility, Vars>
+let seq = 0
+
+async function commit(w: World, c: Container, branch: string, path: string, extra: Json = {}): Promise<string> {
+  const result = await w.admin<Json>('POST', `/projects/${c.project.id}/repository/commits`, {
+    branch, commit_message: `Add ${path}`, actions: [{ action: 'create', file_path: path, content: `${path}\n` }], ...extra,
+  })
+  return String(result.id)
+}
+
+/** A new branch off main with one commit of its own. */
+async function branchFixture(w: World, c: Container): Promise<Vars> {
+  seq += 1
+  const branch = `fresh-${seq}`
+  await commit(w, c, branch, `fresh-${seq}.txt`, { start_branch: 'main' })
+  return { branch }
+}
+
+/** A new merge request by the administrator from a new branch. */
+async function mergeRequestFixture(w: World, c: Container): Promise<Vars> {
+  const { branch } = await branchFixture(w, c)
+  const mr = await w.admin<Json>('POST', `/projects/${c.project.id}/merge_requests`, { source_branch: branch, target_branch: 'main', title: `Merge ${branch}` })
+  const note = await w.admin<Json>('POST', `/projects/${c.project.id}/merge_requests/${mr.iid}/notes`, { body: 'Matrix review note' })
+  return { mr: Number(mr.iid), note: Number(note.id), branch }
+}
+
+async function tagFixture(w: World, c: Container): Promise<Vars> {
+  seq += 1
+  await w.admin('POST', `/projects/${c.project.id}/repository/tags`, { tag_name: `fresh-${seq}`, ref: 'main' })
+  return { tag: `fresh-${seq}` }
+}
+
+/** A file on a new branch (main is protected: only Maintainers push there). */
+async function fileFixture(w: World, c: Container): Promise<Vars> {
+  const { branch } = await branchFixture(w, c)
+  await commit(w, c, String(branch), `fresh-file-${seq}.txt`)
+  return { branch, file: `fresh-file-${seq}.txt` }
+}
+
+async function protectedBranchFixture(w: World, c: Container): Promise<Vars> {
+  const { branch } = await branchFixture(w, c)
+  await w.admin('POST', `/projects/${c.project.id}/protected_branches`, { name: branch })
+  return { branch }
+}
+
+beforeAll(async () => {
+  world = await buildWorld()
+  for (const visibility of VISIBILITIES) {
+    const c = world.containers[visibility]
+    const sha = await commit(world, c, 'main', 'README.md')
+    await commit(world, c, 'feature', 'feature.txt', { start_branch: 'main' })
+    await world.admin('POST', `/projects/${c.project.id}/repository/tags`, { tag_name: 'v1.0.0', ref: 'main' })
+    await world.admin('POST', `/projects/${c.project.id}/protected_branches`, { name: 'main' })
+    const tree = await world.admin<Json[]>('GET', `/projects/${c.project.id}/repository/tree`)
+    const blob = String(tree.find((e) => e.name === 'README.md')?.id)
+    standing[visibility] = { sha, blob, ...(await mergeRequestFixture(world, c)) }
+  }
+})
+afterAll(async () => world.close())
+
+const standingFixture = async (_w: World, c: Container): Promise<Vars> => standing[c.visibility]
+
+/**
+ * Reading code (GitLab's read_code / download_code): whoever sees a public or internal project,
+ * Reporters and up on a private one; a Guest of a private project is refused with 403.
+ */
+const READ_CODE: Readonly<Record<Visibility, Role>> = { private: 'reporter', internal: 'signedIn', public: 'anyone' }
+const REPO = '/projects/{project}/repository'
+
+const REPOSITORY_READS: readonly MatrixRow[] = [
+  { method: 'GET', path: `${REPO}/tree`, min: READ_CODE },
+  { method: 'GET', path: `${REPO}/blobs/{blob}`, min: READ_CODE, fixture: standingFixture },
+  { method: 'GET', path: `${REPO}/blobs/{blob}/raw`, min: READ_CODE, fixture: standingFixture },
+  { method: 'GET', path: `${REPO}/archive`, min: READ_CODE },
+  { method: 'GET', path: `${REPO}/archive.zip`, min: READ_CODE },
+  { method: 'GET', path: `${REPO}/compare?from=main&to=feature`, min: READ_CODE },
+  { method: 'GET', path: `${REPO}/contributors`, min: READ_CODE },
+  { method: 'GET', path: `${REPO}/merge_base?refs[]=main&refs[]=feature`, min: READ_CODE },
+  { method: 'GET', path: `${REPO}/commits`, min: READ_CODE },
+  { method: 'GET', path: `${REPO}/commits/{sha}`, min: READ_CODE, fixture: standingFixture },
+  { method: 'GET', path: `${REPO}/commits/{sha}/diff`, min: READ_CODE, fixture: standingFixture },
+  { method: 'GET', path: `${REPO}/commits/{sha}/refs`, min: READ_CODE, fixture: standingFixture },
+  { method: 'GET', path: `${REPO}/files/README.md?ref=main`, min: READ_CODE },
+  { method: 'GET', path: `${REPO}/files/README.md/raw?ref=main`, min: READ_CODE },
+  { method: 'GET', path: `${REPO}/branches`, min: READ_CODE },
+  { method: 'GET', path: `${REPO}/branches/main`, min: READ_CODE },
+  { method: 'GET', path: `${REPO}/tags`, min: READ_CODE },
+  { method: 'GET', path: `${REPO}/tags/v1.0.0`, min: READ_CODE },
+  // Protected branch rules are shown to members only (GitLab's read_protected_branch is a member ability).
+  { method: 'GET', path: '/projects/{project}/protected_branches', min: 'guest' },
+  { method: 'GET', path: '/projects/{project}/protected_branches/main', min: 'guest' },
+]
+
+/** Pushing code (branches, tags, commits, files) is a Developer right; protecting branches a Maintainer one. */
+const REPOSITORY_WRITES: readonly MatrixRow[] = [
+  { method: 'POST', path: `${REPO}/branches`, min: 'developer', body: (_v, u) => ({ branch: `new-${u}`, ref: 'main' }) },
+  { method: 'DELETE', path: `${REPO}/branches/{branch}`, min: 'developer', fixture: branchFixture },
+  { method: 'DELETE', path: `${REPO}/merged_branches`, min: 'developer', ok: 202, readBack: `${REPO}/branches` },
+  { method: 'POST', path: `${REPO}/tags`, min: 'developer', body: (_v, u) => ({ tag_name: `tag-${u}`, ref: 'main' }) },
+  { method: 'DELETE', path: `${REPO}/tags/{tag}`, min: 'developer', fixture: tagFixture },
+  {
+    method: 'POST', path: `${REPO}/commits`, min: 'developer', readBack: `${REPO}/commits`, fixture: branchFixture,
+    body: (v, u) => ({ branch: v.branch, commit_message: 'matrix', actions: [{ action: 'create', file_path: `${u}.txt`, content: 'x' }] }),
+  },
+  {
+    method: 'POST', path: `${REPO}/files/{file}`, min: 'developer', readBack: `${REPO}/tree?ref={branch}`,
+    fixture: async (w, c) => ({ ...(await branchFixture(w, c)), file: `new-${seq}.txt` }),
+    body: (v) => ({ branch: v.branch, content: 'new', commit_message: 'matrix' }),
+  },
+  {
+    method: 'PUT', path: `${REPO}/files/{file}`, min: 'developer', fixture: fileFixture, readBack: `${REPO}/files/{file}?ref={branch}`,
+    body: (v) => ({ branch: v.branch, content: 'changed', commit_message: 'matrix' }),
+  },
+  {
+    method: 'DELETE', path: `${REPO}/files/{file}`, min: 'developer', fixture: fileFixture, readBack: `${REPO}/files/{file}?ref={branch}`,
+    body: (v) => ({ branch: v.branch, commit_message: 'matrix' }),
+  },
+  { method: 'POST', path: '/projects/{project}/protected_branches', min: 'maintainer', fixture: branchFixture, body: (v) => ({ name: v.branch }) },
+  { method: 'PATCH', path: '/projects/{project}/protected_branches/{branch}', min: 'maintainer', fixture: protectedBranchFixture, body: { allow_force_push: true } },
+  { method: 'DELETE', path: '/projects/{project}/protected_branches/{branch}', min: 'maintainer', fixture: protectedBranchFixture },
+]
+
+/** Commenting, reacting and subscribing: signed-in readers; on a private project, those who read code. */
+const PARTICIPATE: Readonly<Record<Visibility, Role>> = { private: 'reporter', internal: 'signedIn', public: 'signedIn' }
+
+/**
+ * Merge requests: read like code (Reporters on private projects), opened and edited by Developers,
+ * merged by whoever may push to the target (main is protected: Maintainers), deleted by Owners.
+ * Every call is authenticated (the spec), and the notes API looks the merge request up through
+ * a finder that hides it from a private project's Guest (404 Merge Request Not Found).
+ */
+const MR = '/projects/{project}/merge_requests/{mr}'
+const MERGE_REQUESTS: readonly MatrixRow[] = authenticatedRows([
+  { method: 'GET', path: '/projects/{project}/merge_requests', min: READ_CODE },
+  { method: 'GET', path: MR, min: READ_CODE, fixture: standingFixture },
+  { method: 'GET', path: `${MR}/changes`, min: READ_CODE, fixture: standingFixture },
+  { method: 'GET', path: `${MR}/diffs`, min: READ_CODE, fixture: standingFixture },
+  { method: 'GET', path: `${MR}/commits`, min: READ_CODE, fixture: standingFixture },
+  { method: 'GET', path: `${MR}/participants`, min: READ_CODE, fixture: standingFixture },
+  { method: 'GET', path: `${MR}/approvals`, min: READ_CODE, fixture: standingFixture },
+  { method: 'GET', path: `${MR}/approval_state`, min: READ_CODE, fixture: standingFixture },
+  { method: 'GET', path: `${MR}/closes_issues`, min: READ_CODE, fixture: standingFixture },
+  { method: 'GET', path: `${MR}/pipelines`, min: READ_CODE, fixture: standingFixture },
+  { method: 'GET', path: `${MR}/time_stats`, min: READ_CODE, fixture: standingFixture },
+  { method: 'GET', path: `${MR}/notes`, min: READ_CODE, fixture: standingFixture, refusal: 404 },
+  { method: 'GET', path: `${MR}/discussions`, min: READ_CODE, fixture: standingFixture, refusal: 404 },
+  { method: 'GET', path: `${MR}/award_emoji`, min: READ_CODE, fixture: standingFixture },
+  {
+    method: 'POST', path: '/projects/{project}/merge_requests', min: 'developer', fixture: branchFixture,
+    body: (v) => ({ source_branch: v.branch, target_branch: 'main', title: 'From the matrix' }),
+  },
+  { method: 'PUT', path: MR, min: 'developer', fixture: mergeRequestFixture, body: { title: 'Renamed by the matrix' } },
+  { method: 'DELETE', path: MR, min: 'owner', fixture: mergeRequestFixture },
+  {
+    method: 'PUT', path: `${MR}/merge`, min: 'maintainer', readable: READ_CODE, refusal: 401, fixture: mergeRequestFixture, readBack: MR,
+    why: "GitLab answers 401 to a caller who cannot merge (can_be_merged_by?), as the spec's 401 for merge actions",
+  },
+  {
+    method: 'POST', path: `${MR}/approve`, min: 'developer', readable: READ_CODE, refusal: 401, fixture: mergeRequestFixture, readBack: `${MR}/approvals`,
+    why: 'GitLab answers 401 when the approval service refuses the caller',
+  },
+  { method: 'POST', path: `${MR}/notes`, min: PARTICIPATE, refusal: 404, fixture: mergeRequestFixture, body: { body: 'Looks good' } },
+  { method: 'POST', path: `${MR}/discussions`, min: PARTICIPATE, refusal: 404, fixture: mergeRequestFixture, body: { body: 'A thread' } },
+  { method: 'DELETE', path: `${MR}/notes/{note}`, min: 'maintainer', readable: READ_CODE, unreadable: 404, fixture: mergeRequestFixture },
+  { method: 'POST', path: `${MR}/award_emoji`, min: PARTICIPATE, fixture: mergeRequestFixture, body: { name: 'tada' } },
+  { method: 'POST', path: `${MR}/subscribe`, min: PARTICIPATE, fixture: mergeRequestFixture, readBack: MR },
+  { method: 'POST', path: `${MR}/todo`, min: PARTICIPATE, fixture: mergeRequestFixture, readBack: MR },
+  { method: 'POST', path: `${MR}/time_estimate`, min: 'developer', ok: 200, fixture: mergeRequestFixture, body: { duration: '1h' }, readBack: `${MR}/time_stats` },
+  { method: 'POST', path: `${MR}/add_spent_time`, min: 'developer', fixture: mergeRequestFixture, body: { duration: '1h' }, readBack: `${MR}/time_stats` },
+])
+
+permissionMatrix('repository reads', () => world, REPOSITORY_READS)
+permissionMatrix('repository writes', () => world, REPOSITORY_WRITES)
+permissionMatrix('merge requests', () => world, MERGE_REQUESTS)
