@@ -318,6 +318,16 @@ describe('confidential items in lists', () => {
       expect(all).toBe(SECRETS[viewer].includes(CONFIDENTIAL_TITLE) ? 1 : 0)
     })
 
+    it.each(ALL_VIEWERS)('label counts include the confidential issue for %s only if they read it', async (viewer) => {
+      const label = await created('admin', `/projects/${project.id}/labels`, { name: `counted-${viewer}`, color: '#ff0000' })
+      await call('admin', 'PUT', `/projects/${project.id}/issues/${secretIid}`, { add_labels: `counted-${viewer}` })
+      const res = await call(viewer, 'GET', `/projects/${project.id}/labels?with_counts=true&search=counted-${viewer}`)
+      expect(res.statusCode, res.body).toBe(200)
+      const [shown] = res.json() as { id: number; open_issues_count: number }[]
+      expect(shown.id).toBe(label.id)
+      expect(shown.open_issues_count).toBe(SECRETS[viewer].includes(CONFIDENTIAL_TITLE) ? 1 : 0)
+    })
+
     it.each(SIGNED_IN)('resource events of the confidential issue answer 404 to %s unless they read it', async (viewer) => {
       const res = await call(viewer, 'GET', `/projects/${project.id}/issues/${secretIid}/resource_state_events`)
       expect(res.statusCode).toBe(SECRETS[viewer].includes(CONFIDENTIAL_TITLE) ? 200 : 404)

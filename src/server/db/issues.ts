@@ -414,6 +414,16 @@ function confidentialityApplies(f: IssueFilter): boolean {
   return !f.projectIds.every((id) => seeing.has(id))
 }
 
+/**
+ * Who reads a confidential issue `i`, as SQL: its author, its assignees, and Reporters and above
+ * of its project (`reporterProjectIds`) — canUserReadIssue's rule in the form lists filter by.
+ */
+export function confidentialReadersSql(viewerId: number | null, reporterProjectIds: readonly number[]): { sql: string; args: unknown[] } {
+  const terms = ['i.author_id = ?', HAS_ASSIGNEE, ...(reporterProjectIds.length > 0 ? ['i.project_id IN (SELECT value FROM json_each(?))'] : [])]
+  const args = [viewerId ?? -1, viewerId ?? -1, ...(reporterProjectIds.length > 0 ? [JSON.stringify(reporterProjectIds)] : [])]
+  return { sql: `(${terms.join(' OR ')})`, args }
+}
+
 /** How a WHERE clause treats confidential issues: those the viewer may see, those hidden from them, or no rule. */
 type Confidentiality = 'visible' | 'hidden' | 'none'
 
@@ -433,11 +443,9 @@ function whereOf(f: IssueFilter, confidentiality: Confidentiality = confidential
     else add('i.project_id IN (SELECT value FROM json_each(?))', JSON.stringify(f.projectIds))
   }
   if (confidentiality !== 'none') {
-    const seeing = f.confidentialProjectIds ?? []
-    const visibleTerms = [`i.author_id = ?`, HAS_ASSIGNEE, ...(seeing.length > 0 ? ['i.project_id IN (SELECT value FROM json_each(?))'] : [])]
-    const visibleArgs = [f.viewerId ?? -1, f.viewerId ?? -1, ...(seeing.length > 0 ? [JSON.stringify(seeing)] : [])]
-    if (confidentiality === 'visible') add(`(i.confidential = 0 OR ${visibleTerms.join(' OR ')})`, ...visibleArgs)
-    else add(`i.confidential = 1 AND NOT (${visibleTerms.join(' OR ')})`, ...visibleArgs)
+    const readers = confidentialReadersSql(f.viewerId, f.confidentialProjectIds ?? [])
+    if (confidentiality === 'visible') add(`(i.confidential = 0 OR ${readers.sql})`, ...readers.args)
+    else add(`i.confidential = 1 AND NOT ${readers.sql}`, ...readers.args)
   }
   if (f.state) add('i.state = ?', f.state)
   if (f.iids) add('i.iid IN (SELECT value FROM json_each(?))', JSON.stringify(f.iids))

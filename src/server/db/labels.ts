@@ -1,5 +1,6 @@
 import type { Db } from './connection'
 import { nowIso } from './connection'
+import { confidentialReadersSql } from './issues'
 
 /** A row of `labels`: a group label (group_id set) or a project label (project_id set). */
 export interface LabelRow {
@@ -124,17 +125,25 @@ export function unsubscribe(db: Db, labelId: number, userId: number): boolean {
   return db.prepare('DELETE FROM label_subscriptions WHERE label_id = ? AND user_id = ?').run(labelId, userId).changes > 0
 }
 
+/** The issues a count may include: those of these projects (issues feature readable) the confidential rule shows. */
+export interface IssueReader {
+  readonly projectIds: readonly number[]
+  readonly viewerId: number | null
+  /** Projects where the viewer reads every confidential issue (Reporter and above). */
+  readonly reporterProjectIds: readonly number[]
+}
+
 /**
  * Issue and merge request counts for a page of labels, in one grouped query over label_links;
- * labels with no links are absent from the result and count 0.
- *
- * Known gap: GitLab also hides confidential issues the caller cannot read from these counts;
- * here they are counted for everyone.
+ * labels with no links are absent from the result and count 0. Issues count only when `reader`
+ * may read them (all for administrators, `null`), as GitLab counts through its IssuesFinder.
  */
-export function labelCounts(db: Db, labelIds: readonly number[]): Map<number, LabelCounts> {
+export function labelCounts(db: Db, labelIds: readonly number[], reader: IssueReader | null): Map<number, LabelCounts> {
   const counts = new Map<number, LabelCounts>()
   for (const id of labelIds) counts.set(id, ZERO_COUNTS)
   if (labelIds.length === 0) return counts
+  const readers = reader ? confidentialReadersSql(reader.viewerId, reader.reporterProjectIds) : null
+  const readable = reader && readers ? `AND i.project_id IN (SELECT value FROM json_each(?)) AND (i.confidential = 0 OR ${readers.sql})` : ''
   const rows = db
     .prepare(
       `SELECT ll.label_id,
@@ -142,12 +151,12 @@ export function labelCounts(db: Db, labelIds: readonly number[]): Map<number, La
               COALESCE(SUM(i.state = 'closed'), 0) AS closed_issues_count,
               COALESCE(SUM(mr.state = 'opened'), 0) AS open_merge_requests_count
        FROM label_links ll
-       LEFT JOIN issues i ON ll.target_type = 'Issue' AND i.id = ll.target_id
+       LEFT JOIN issues i ON ll.target_type = 'Issue' AND i.id = ll.target_id ${readable}
        LEFT JOIN merge_requests mr ON ll.target_type = 'MergeRequest' AND mr.id = ll.target_id
        WHERE ll.label_id IN (SELECT value FROM json_each(?))
        GROUP BY ll.label_id`,
     )
-    .all(JSON.stringify(labelIds)) as (LabelCounts & { label_id: number })[]
+    .all(...(reader && readers ? [JSON.stringify(reader.projectIds), ...readers.args] : []), JSON.stringify(labelIds)) as (LabelCounts & { label_id: number })[]
   for (const { label_id, ...c } of rows) counts.set(label_id, c)
   return counts
 }

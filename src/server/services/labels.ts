@@ -2,8 +2,9 @@ import type { FastifyRequest } from 'fastify'
 import type { Db } from '../db/connection'
 import {
   deleteLabelRow, findLabelInScope, findLabelTitleInScope, insertLabel, labelCounts, subscribedLabelIds, updateLabelRow,
-  type LabelRow, type LabelScope,
+  type IssueReader, type LabelRow, type LabelScope,
 } from '../db/labels'
+import { readableProjects } from '../db/issues'
 import { findNamespaceById, groupAndDescendantIds, namespaceAncestors } from '../db/namespaces'
 import type { NamespaceRow, ProjectRow } from '../db/rows'
 import { labelEntity, type LabelEntity } from '../entities/label'
@@ -62,12 +63,21 @@ export function requireLabel(request: FastifyRequest, scope: LabelScope & { read
   return label
 }
 
+/** The issues the caller reads, for counts: every readable project's, with the confidential rule; null for administrators. */
+function issueReaderOf(request: FastifyRequest): IssueReader | null {
+  const user = request.actor.user
+  if (request.perms.isAdmin) return null
+  const viewer = user ? { id: user.id, isAdmin: false, external: user.external === 1 } : null
+  const { ids, reporterIds } = readableProjects(request.server.burrow.db, viewer, { nonArchived: false })
+  return { projectIds: ids, viewerId: user?.id ?? null, reporterProjectIds: reporterIds }
+}
+
 /** Serializes labels for the caller: subscriptions (and counts when asked) fetched once for the page. */
 export function presentLabels(request: FastifyRequest, rows: readonly LabelRow[], options: { readonly withCounts: boolean; readonly forProject: boolean }): LabelEntity[] {
   const db = request.server.burrow.db
   const ids = rows.map((r) => r.id)
   const subscribed = subscribedLabelIds(db, request.actor.user?.id ?? null, ids)
-  const counts = options.withCounts ? labelCounts(db, ids) : undefined
+  const counts = options.withCounts ? labelCounts(db, ids, issueReaderOf(request)) : undefined
   return rows.map((r) => labelEntity(r, { subscribed: subscribed.has(r.id), counts: counts?.get(r.id), forProject: options.forProject }))
 }
 
