@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AccessLevel } from '../../src/server/auth/access'
 import type { NamespaceRow, ProjectRow } from '../../src/server/db/rows'
+import { receiveAlertPayload } from '../../src/server/services/alerts'
 import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
 import { makeServer, ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 
@@ -331,6 +332,47 @@ describe('confidential items in lists', () => {
     it.each(SIGNED_IN)('resource events of the confidential issue answer 404 to %s unless they read it', async (viewer) => {
       const res = await call(viewer, 'GET', `/projects/${project.id}/issues/${secretIid}/resource_state_events`)
       expect(res.statusCode).toBe(SECRETS[viewer].includes(CONFIDENTIAL_TITLE) ? 200 : 404)
+    })
+
+    describe('merge requests closing a confidential issue', () => {
+      let mrIid: number
+
+      beforeAll(async () => {
+        const commit = (branch: string, path: string, start?: string) => call('admin', 'POST', `/projects/${project.id}/repository/commits`, {
+          branch, ...(start ? { start_branch: start } : {}), commit_message: `add ${path}`, actions: [{ action: 'create', file_path: path, content: path }],
+        })
+        expect((await commit('main', 'README.md')).statusCode).toBe(201)
+        expect((await commit('closing', 'fix.txt', 'main')).statusCode).toBe(201)
+        const mr = await created('author', `/projects/${project.id}/merge_requests`, {
+          source_branch: 'closing', target_branch: 'main', title: 'A fix', description: `Closes #${secretIid}`,
+        })
+        mrIid = mr.iid as number
+      })
+
+      it.each(SIGNED_IN)('closes_issues lists the confidential issue to %s only if they read it', async (viewer) => {
+        expectShown(viewer, await listing(viewer, `/projects/${project.id}/merge_requests/${mrIid}/closes_issues`), [CONFIDENTIAL_TITLE])
+      })
+    })
+
+    describe('GraphQL', () => {
+      beforeAll(() => {
+        receiveAlertPayload(s.app.burrow, project, null, { title: 'SECRET-alert-title' })
+      })
+
+      it.each(ALL_VIEWERS)('shows alert titles to %s only as a Developer or above', async (viewer) => {
+        const who = token(viewer)
+        const res = await s.app.inject({
+          method: 'POST', url: '/api/graphql', headers: who ? { 'private-token': who } : {},
+          payload: { query: '{ project(fullPath: "conf/app") { alertManagementAlerts { count nodes { title } } alertManagementAlertStatusCounts { all } } }' },
+        })
+        expect(res.statusCode).toBe(200)
+        const developer = viewer === 'author' || viewer === 'admin'
+        if (developer) expect(res.body).toContain('SECRET-alert-title')
+        else expect(res.body).not.toContain('SECRET-alert-title')
+        const data = (res.json() as { data: { project: { alertManagementAlerts: { count: number }; alertManagementAlertStatusCounts: { all: number } } } }).data
+        expect(data.project.alertManagementAlerts.count).toBe(developer ? 1 : 0)
+        expect(data.project.alertManagementAlertStatusCounts.all).toBe(developer ? 1 : 0)
+      })
     })
 
     describe('issue lists of milestones and epics', () => {
