@@ -1,3 +1,5 @@
+import { checkApiPath } from './api-path'
+
 /**
  * `api:send`, the online-only write of the generic resource panels (admin, CI/CD, operations):
  * one REST API v4 request with a method that changes something, relative to `/api/v4`.
@@ -63,36 +65,6 @@ const MAX_DEPTH = 8
 const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype
 const isScalar = (v: unknown): boolean => (typeof v === 'string' && v.length <= 10_000) || (typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean'
 
-/** A segment's characters: RFC 3986 `pchar`, with `%` only as part of an escape. */
-const SEGMENT = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})+$/
-
-function decodedSegment(segment: string): string | null {
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return null
-  }
-}
-
-/**
- * The path of an `api:send`: relative to /api/v4, so never a scheme, a host (`//host`), a
- * query or fragment, a backslash, or a dot segment — also encoded (`%2e%2e`), which URL
- * parsers resolve like `..` and would climb out of /api/v4.
- */
-export function checkApiSendPath(v: unknown): string | null {
-  if (typeof v !== 'string' || v.length === 0 || v.length > 2048) return 'path must be a string of 1 to 2048 characters'
-  if (!v.startsWith('/') || v.startsWith('//')) return 'path must be relative to /api/v4 and start with a single /'
-  const segments = v.slice(1).split('/')
-  for (const segment of segments) {
-    if (segment === '') return 'path must not contain empty segments'
-    if (!SEGMENT.test(segment)) return 'path segments may hold only URL-safe characters and %-escapes (no query, fragment, spaces or backslashes)'
-    const decoded = decodedSegment(segment)
-    if (decoded === null) return 'path holds a malformed %-escape'
-    if (decoded === '.' || decoded === '..') return 'path must not contain dot segments'
-  }
-  return null
-}
-
 function checkQuery(v: unknown): string | null {
   if (!isRecord(v)) return 'query must be a plain object of parameters'
   for (const [key, value] of Object.entries(v)) {
@@ -124,7 +96,7 @@ export function checkApiSendRequest(v: unknown): string | null {
   const extra = Object.keys(v).filter((k) => !['method', 'path', 'query', 'body', 'invalidates'].includes(k))
   if (extra.length > 0) return `unknown field ${extra[0]}`
   if (typeof v.method !== 'string' || !METHODS.includes(v.method)) return 'method must be POST, PUT, PATCH or DELETE (reads go through api:get)'
-  const path = checkApiSendPath(v.path)
+  const path = checkApiPath(v.path)
   if (path !== null) return path
   if (v.query !== undefined) {
     const query = checkQuery(v.query)
@@ -137,7 +109,7 @@ export function checkApiSendRequest(v: unknown): string | null {
   if (v.invalidates !== undefined) {
     if (!Array.isArray(v.invalidates) || v.invalidates.length > 20) return 'invalidates must be a list of at most 20 paths'
     for (const other of v.invalidates) {
-      const problem = checkApiSendPath(other)
+      const problem = checkApiPath(other)
       if (problem !== null) return `invalidates: ${problem}`
     }
   }

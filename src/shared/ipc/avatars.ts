@@ -1,3 +1,5 @@
+import { checkInstanceUrl } from './api-path'
+
 /**
  * The avatars part of the IPC contract (contract.ts imports it). The page's CSP allows only
  * `data:` images, so core fetches an avatar from the account's own instance, keeps it in the
@@ -18,8 +20,7 @@ function avatarArgs(args: readonly unknown[]): string | null {
   const extra = Object.keys(r).filter((k) => k !== 'accountId' && k !== 'url')
   if (extra.length > 0) return `unknown field(s): ${extra.join(', ')}`
   if (typeof r.accountId !== 'string' || r.accountId.length === 0 || r.accountId.length > 200) return 'accountId must be a non-empty string'
-  if (typeof r.url !== 'string' || r.url.length > 2048 || !/^https?:\/\//i.test(r.url)) return 'url must be an http(s) URL of at most 2048 characters'
-  return null
+  return checkInstanceUrl(r.url)
 }
 
 /** The validators of the avatars channel, spread into contract.ts `requestValidators`. */

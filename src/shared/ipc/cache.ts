@@ -1,3 +1,5 @@
+import { checkApiPath } from './api-path'
+
 /**
  * Types of the cache and sync channels (`issues:list`, `sync:start`, `search:query`…) of the IPC
  * contract (contract.ts), with their argument validators. Filters use the REST API's own
@@ -424,11 +426,6 @@ const syncScope: Check = (v) => {
   return null
 }
 
-const apiPath: Check = (v) => {
-  if (!isStr(v, 2048) || !v.startsWith('/') || v.startsWith('//')) return 'expected a path relative to /api/v4, starting with /'
-  if (/[?#\s]/.test(v) || v.split('/').some((s) => s === '..' || s === '.')) return 'the path must not contain a query, a fragment, spaces or dot segments'
-  return null
-}
 
 const apiQuery: Check = (v) => {
   if (!isRecord(v)) return 'expected an object of query parameters'
@@ -480,7 +477,7 @@ export const cacheValidators = {
   'users:list': accountArgs([userParams], 1),
   'todos:list': accountArgs([todoParams], 1),
   'search:query': accountArgs([searchParams]),
-  'api:get': accountArgs([apiPath, apiQuery], 1),
+  'api:get': accountArgs([(v) => checkApiPath(v), apiQuery], 1),
 } as const
 
 /** The cache and sync request channels. */

@@ -17,7 +17,7 @@ import {
   projectRunners,
 } from '../../../src/renderer/resources/project'
 import { RUNNER_FILTERS } from '../../../src/renderer/resources/shared'
-import { checkApiSendPath } from '../../../src/shared/ipc/api'
+import { checkApiPath } from '../../../src/shared/ipc/api-path'
 
 const context = { accountId: 'a', userId: 1, projectId: 12, groupId: null }
 
@@ -33,10 +33,10 @@ describe('resource paths', () => {
     expect(() => fillPath('/runners/{id}', context, {})).toThrow('The item has no id.')
   })
 
-  it('every described path is one api:send accepts once filled', () => {
+  it('every described path is one the API path validator (api:get, api:send) accepts once filled', () => {
     for (const r of RESOURCES) {
       const templates = [r.list?.path, r.detail?.path, r.singleton?.path, r.create?.path, r.edit?.path, ...(r.actions ?? []).map((a) => a.path)].filter((p): p is string => p !== undefined)
-      for (const t of templates) expect(checkApiSendPath(fillPath(t, { accountId: 'a', userId: 1, projectId: 3, groupId: 4 }, new Proxy({}, { get: () => 'x y/z' }))), `${r.family}/${r.key}: ${t}`).toBeNull()
+      for (const t of templates) expect(checkApiPath(fillPath(t, { accountId: 'a', userId: 1, projectId: 3, groupId: 4 }, new Proxy({}, { get: () => 'x y/z' }))), `${r.family}/${r.key}: ${t}`).toBeNull()
     }
   })
 

@@ -162,23 +162,23 @@ export class ApiClient {
 
   /**
    * Every item of a list endpoint, following `Link: <…>; rel="next"` as the spec asks clients
-   * to. A next link on another origin is not followed (it would carry the credential there);
-   * X-Next-Page is used instead.
+   * to. A next link outside the account's /api/v4 is not followed (it would carry the credential
+   * there); X-Next-Page is used instead.
    */
   async *paginate<T>(path: string, query: Query = {}, options: Omit<RequestOptions, 'query' | 'body'> = {}): AsyncGenerator<T, void, undefined> {
-    const origin = new URL(this.baseUrl).origin
-    let url = this.url(path, { per_page: 100, ...query })
+    let url = this.urlOf(path, { per_page: 100, ...query })
     for (;;) {
       const response = await this.requestUrl<T[]>('GET', url, options)
       yield* response.data
       const next = parseLinkHeader(response.headers.get('link')).get('next')
-      if (next !== undefined && new URL(next, this.apiUrl).origin === origin) {
-        url = new URL(next, this.apiUrl).toString()
+      const nextUrl = next === undefined ? undefined : new URL(next, this.apiUrl).toString()
+      if (nextUrl !== undefined && isUnder(nextUrl, this.apiUrl)) {
+        url = nextUrl
         continue
       }
       const nextPage = intHeader(response.headers, 'x-next-page')
       if (next === undefined || nextPage === null) return
-      url = this.url(path, { per_page: 100, ...query, page: nextPage })
+      url = this.urlOf(path, { per_page: 100, ...query, page: nextPage })
     }
   }
 
@@ -194,7 +194,7 @@ export class ApiClient {
 
   /** Any method, with the status and headers. `path` is relative to /api/v4 and already encoded. */
   async request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-    return this.requestUrl<T>(method, this.url(path, options.query), options)
+    return this.requestUrl<T>(method, this.urlOf(path, options.query), options)
   }
 
   /**
@@ -260,10 +260,19 @@ export class ApiClient {
     }
   }
 
-  private url(path: string, query: Query | undefined): string {
-    const qs = encodeQuery(query)
-    const p = path.startsWith('/') ? path : `/${path}`
-    return `${this.apiUrl}${p}${qs === '' ? '' : `?${qs}`}`
+  /**
+   * The URL of `path` (relative to /api/v4, already encoded) with `query`, built with the URL
+   * API, which resolves dot segments (plain, `%2e%2e` or with backslashes) and encodes a `?` or
+   * `#` in the path. Refused (code `foreign-url`) before anything is sent unless the result stays
+   * under the account's /api/v4, so the credential never goes to another endpoint of the instance.
+   */
+  urlOf(path: string, query?: Query): string {
+    const url = new URL(this.apiUrl)
+    url.pathname = `${url.pathname}${path.startsWith('/') ? path : `/${path}`}`
+    url.search = encodeQuery(query)
+    const built = url.toString()
+    if (!isUnder(built, this.apiUrl)) throw Object.assign(new Error(`${path.slice(0, 200)} is not a path under ${this.apiUrl}.`), { code: 'foreign-url' })
+    return built
   }
 
   private async currentCredential(): Promise<Credential> {

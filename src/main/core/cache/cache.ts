@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3'
 import type { CacheDb } from './database'
 import { isObject, mergePatch, num, str, type JsonObject } from './json'
 import { embeddedUsers, itemUsers, KINDS, labelTitles, NOTEABLE_KINDS, type ColumnValue, type ItemKind, type NoteableKind } from './kinds'
+import { withoutSecrets } from './secrets'
 
 /** What one `cache:did-change` announces: the kinds touched, and where. */
 export interface CacheChange {
@@ -149,7 +150,9 @@ export class Cache {
       const changed: { id: number; previousUpdatedAt: string | null; json: JsonObject }[] = []
       let unchanged = 0
       const users = new Map<number, JsonObject>()
-      for (const json of items) {
+      for (const received of items) {
+        // A project's or group's `runners_token` (and any other secret field) is never saved.
+        const json = withoutSecrets(received).value
         const id = num(json, 'id')
         if (id === null) continue
         const text = JSON.stringify(json)

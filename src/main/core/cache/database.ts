@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3'
-import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { restrictDir, restrictFile } from '../../../server/data-dir'
 import { cacheMigrations, type CacheMigration } from './migrations/index'
 
 export type CacheDb = Database.Database
@@ -27,19 +27,27 @@ export function sqliteBinding(options: CacheDatabaseOptions = {}, env: NodeJS.Pr
 }
 
 /**
- * Opens (creating if needed) the desktop cache database and migrates it. WAL, so the renderer's
+ * Opens (creating if needed) the desktop cache database and migrates it. Its folder (the app
+ * data dir) is made 0700 and the database with its WAL and shared-memory files 0600, at every
+ * open, so files an older version left readable are closed too. WAL, so the renderer's
  * reads through IPC never wait for a sync page being written; `synchronous = NORMAL` because
  * the cache can always be rebuilt from the server (the outbox's rows are the exception, and WAL
  * with NORMAL still never corrupts: at worst the last transactions before a power loss vanish).
  */
 export function openCacheDatabase(file: string, migrations: readonly CacheMigration[] = cacheMigrations, options: CacheDatabaseOptions = {}): CacheDb {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+  const onDisk = file !== ':memory:'
+  if (onDisk) {
+    // The app data dir and the cache files are the user's alone: they hold everything synced.
+    restrictDir(dirname(file))
+    restrictFile(file, { create: true })
+  }
   const nativeBinding = sqliteBinding(options)
   const db = nativeBinding === undefined ? new Database(file) : new Database(file, { nativeBinding })
   db.pragma('journal_mode = WAL')
   db.pragma('synchronous = NORMAL')
   db.pragma('foreign_keys = ON')
   db.pragma('busy_timeout = 5000')
+  if (onDisk) for (const suffix of ['-wal', '-shm']) restrictFile(file + suffix, { create: false })
   migrateCache(db, migrations)
   return db
 }
@@ -57,6 +65,7 @@ export function migrateCache(db: CacheDb, migrations: readonly CacheMigration[] 
     if (applied.has(migration.version)) continue
     db.transaction(() => {
       db.exec(migration.sql)
+      migration.data?.(db)
       record.run(migration.version, migration.name, new Date().toISOString())
     })()
   }

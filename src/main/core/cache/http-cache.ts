@@ -1,8 +1,9 @@
 import type { CachedGetResult } from '../../../shared/ipc/cache'
 import type { ApiClient } from '../api/client'
 import { NetworkError } from '../api/errors'
-import { encodeQuery, type Query } from '../api/query'
+import type { Query } from '../api/query'
 import type { Cache } from './cache'
+import { withoutSecrets } from './secrets'
 
 interface StoredResponse {
   readonly status: number
@@ -10,7 +11,12 @@ interface StoredResponse {
   readonly headers: string
   readonly body: string | null
   readonly fetched_at: string
+  /** 1 when secret fields were left out of `body` (secrets.ts). */
+  readonly secrets_stripped: number
 }
+
+/** How many whole answers with secret fields `CachedGet` keeps in memory for 304s. */
+const WHOLE_ANSWERS = 200
 
 const PAGE_HEADERS = ['x-total', 'x-total-pages', 'x-next-page', 'x-page', 'x-per-page'] as const
 
@@ -63,39 +69,53 @@ export function writtenPaths(path: string): { readonly tree: string; readonly ex
  * with its ETag, and sent with If-None-Match next time, so an unchanged resource costs a 304.
  * When the instance is known to be offline, or the request fails on the network, the stored
  * answer comes back with `stale: true`. API errors (404, 403…) are not cached and propagate.
+ * Secret fields (tokens, passwords, CI variable values: secrets.ts) reach the renderer online
+ * and are left out of what is saved, so an offline read has them no more. To answer a 304 with
+ * them, the last whole answers that had some stay in memory (never on disk); a saved copy
+ * missing fields with no whole answer in memory (after a restart) is fetched whole again.
  */
 export class CachedGet {
+  /** Whole answers whose saved copy lacks secret fields, by account and URL, oldest first. */
+  private readonly whole = new Map<string, { readonly etag: string; readonly body: unknown }>()
+
   constructor(private readonly cache: Cache) {}
 
   async get(accountId: string, client: ApiClient, path: string, query: Query | undefined, options: { readonly online: boolean; readonly signal?: AbortSignal }): Promise<CachedGetResult> {
     const url = this.key(client, path, query)
     const acct = this.cache.acct(accountId)
-    const stored = this.cache.db.prepare('SELECT status, etag, headers, body, fetched_at FROM http_cache WHERE acct = ? AND url = ?').get(acct, url) as StoredResponse | undefined
+    const stored = this.cache.db.prepare('SELECT status, etag, headers, body, fetched_at, secrets_stripped FROM http_cache WHERE acct = ? AND url = ?').get(acct, url) as StoredResponse | undefined
     if (!options.online) return this.fromStore(stored, path)
+    const wholeKey = `${acct} ${url}`
+    const current = stored === undefined ? undefined : this.currentBody(stored, this.whole.get(wholeKey))
     let response
     try {
-      response = await client.request<unknown>('GET', path, { query, signal: options.signal, ifNoneMatch: stored?.etag ?? undefined })
+      response = await client.request<unknown>('GET', path, { query, signal: options.signal, ifNoneMatch: current === undefined ? undefined : (stored?.etag ?? undefined) })
     } catch (error) {
       if (error instanceof NetworkError) return this.fromStore(stored, path)
       throw error
     }
     const now = new Date().toISOString()
-    if (response.status === 304 && stored !== undefined) {
+    if (response.status === 304 && stored !== undefined && current !== undefined) {
       this.cache.db.prepare('UPDATE http_cache SET fetched_at = ? WHERE acct = ? AND url = ?').run(now, acct, url)
-      return { body: stored.body === null ? null : JSON.parse(stored.body), status: stored.status, stale: false, fetchedAt: now, page: pageOf(JSON.parse(stored.headers) as Record<string, string>) }
+      return { body: current.body, status: stored.status, stale: false, fetchedAt: now, page: pageOf(JSON.parse(stored.headers) as Record<string, string>) }
     }
     const headers: Record<string, string> = {}
     for (const name of PAGE_HEADERS) {
       const v = response.headers.get(name)
       if (v !== null) headers[name] = v
     }
-    const body = response.data === undefined ? null : JSON.stringify(response.data)
+    // Secret fields are never saved (secrets.ts); the whole answer stays in memory for a 304.
+    const saved = withoutSecrets(response.data)
+    const body = saved.value === undefined ? null : JSON.stringify(saved.value)
+    const etag = response.headers.get('etag')
+    this.rememberWhole(wholeKey, saved.stripped && etag !== null ? { etag, body: response.data } : null)
     this.cache.db
       .prepare(
-        `INSERT INTO http_cache (acct, url, status, etag, headers, body, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (acct, url) DO UPDATE SET status = excluded.status, etag = excluded.etag, headers = excluded.headers, body = excluded.body, fetched_at = excluded.fetched_at`,
+        `INSERT INTO http_cache (acct, url, status, etag, headers, body, fetched_at, secrets_stripped) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (acct, url) DO UPDATE SET status = excluded.status, etag = excluded.etag, headers = excluded.headers, body = excluded.body,
+           fetched_at = excluded.fetched_at, secrets_stripped = excluded.secrets_stripped`,
       )
-      .run(acct, url, response.status, response.headers.get('etag'), JSON.stringify(headers), body, now)
+      .run(acct, url, response.status, etag, JSON.stringify(headers), body, now, saved.stripped ? 1 : 0)
     return { body: response.data ?? null, status: response.status, stale: false, fetchedAt: now, page: pageOf(headers) }
   }
 
@@ -120,11 +140,32 @@ export class CachedGet {
     })()
   }
 
-  /** The storage key: the full URL with the query in a stable order (so `?a&b` and `?b&a` share an entry). */
+  /**
+   * What a 304 to the stored ETag would stand for: the saved body, or for a copy missing secret
+   * fields the whole answer in memory with that ETag; undefined when there is nothing to
+   * revalidate (then the request asks for the whole answer).
+   */
+  private currentBody(stored: StoredResponse, whole: { readonly etag: string; readonly body: unknown } | undefined): { readonly body: unknown } | undefined {
+    if (stored.etag === null) return undefined
+    if (stored.secrets_stripped === 0) return { body: stored.body === null ? null : JSON.parse(stored.body) }
+    return whole?.etag === stored.etag ? { body: whole.body } : undefined
+  }
+
+  /** Keeps (or with null forgets) the whole answer of `key`, dropping the oldest past WHOLE_ANSWERS. */
+  private rememberWhole(key: string, answer: { readonly etag: string; readonly body: unknown } | null): void {
+    this.whole.delete(key)
+    if (answer === null) return
+    this.whole.set(key, answer)
+    if (this.whole.size > WHOLE_ANSWERS) this.whole.delete(this.whole.keys().next().value as string)
+  }
+
+  /**
+   * The storage key: the URL the client sends (`ApiClient.urlOf`, refused outside /api/v4) with
+   * the query in a stable order (so `?a&b` and `?b&a` share an entry).
+   */
   private key(client: ApiClient, path: string, query: Query | undefined): string {
     const sorted = query === undefined ? undefined : Object.fromEntries(Object.entries(query).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-    const qs = encodeQuery(sorted)
-    return `${client.apiUrl}${path}${qs === '' ? '' : `?${qs}`}`
+    return client.urlOf(path, sorted)
   }
 
   private fromStore(stored: StoredResponse | undefined, path: string): CachedGetResult {
