@@ -117,6 +117,19 @@ describe('confidential items in lists', () => {
       expectShown(viewer, await listing(viewer, '/events?scope=all'), [CONFIDENTIAL_TITLE, CONFIDENTIAL_COMMENT, INTERNAL_NOTE])
     })
 
+    it('hides the comment events of a private snippet from readers who may not see it', async () => {
+      const snippet = await created('author', `/projects/${project.id}/snippets`, {
+        title: 'SECRET-private-snippet-title', file_name: 'a.txt', content: 'a', visibility: 'private',
+      })
+      await created('author', `/projects/${project.id}/snippets/${String(snippet.id)}/notes`, { body: 'SECRET-comment-on-private-snippet' })
+      for (const viewer of ['anonymous', 'outsider'] as const) {
+        const list = await listing(viewer, `/projects/${project.id}/events`)
+        expect(list.text).not.toContain('SECRET-comment-on-private-snippet')
+        expect(list.total).toBe(list.items.length)
+      }
+      expect((await listing('guest', `/projects/${project.id}/events`)).text).toContain('SECRET-comment-on-private-snippet')
+    })
+
     it('hides the events of an issue made confidential after the fact', async () => {
       const later = await created('author', `/projects/${project.id}/issues`, { title: 'SECRET-made-confidential-later' })
       expect((await listing('guest', `/projects/${project.id}/events`)).text).toContain('SECRET-made-confidential-later')
@@ -281,6 +294,18 @@ describe('confidential items in lists', () => {
       expect((await search('admin', email)).ids).toEqual([hidden.user.id])
     })
 
+    it('finds no member by private email in member searches', async () => {
+      seedMember(s, 'Namespace', group.id, hidden.user.id, AccessLevel.GUEST)
+      for (const url of [`/groups/${group.id}/members`, `/groups/${group.id}/members/all`, `/projects/${project.id}/members/all`]) {
+        const res = await call('outsider', 'GET', `${url}?query=someone%40private.example`)
+        expect(res.statusCode, res.body).toBe(200)
+        expect(res.json()).toEqual([])
+        const publicly = await call('outsider', 'GET', `${url}?query=shown%40public.example`)
+        expect((publicly.json() as { id: number }[]).map((m) => m.id)).toEqual([hidden.user.id])
+        expect(publicly.body).not.toContain('private.example')
+      }
+    })
+
     it('finds the user by public email, name or username for anyone signed in, without the private email', async () => {
       for (const text of ['shown@public.example', 'Mail Hider', 'mail-hider']) {
         const found = await search('outsider', text)
@@ -298,6 +323,16 @@ describe('confidential items in lists', () => {
 
     it.each(SIGNED_IN)('epic lists show %s only readable epics', async (viewer) => {
       expectShown(viewer, await listing(viewer, `/groups/${group.id}/epics?search=SECRET`), [EPIC_TITLE])
+    })
+
+    it.each(SIGNED_IN)('child epics of an epic show %s a confidential child only if they read it', async (viewer) => {
+      const parent = await created('reporter', `/groups/${group.id}/epics`, { title: `Parent for ${viewer}`, confidential: true })
+      await created('reporter', `/groups/${group.id}/epics/${String(parent.iid)}/epics`, { title: `SECRET-confidential-child-${viewer}`, confidential: true })
+      const res = await call(viewer, 'GET', `/groups/${group.id}/epics/${String(parent.iid)}/epics`)
+      const reads = SECRETS[viewer].includes(EPIC_TITLE)
+      expect(res.statusCode).toBe(reads ? 200 : 404)
+      if (reads) expect(res.body).toContain(`SECRET-confidential-child-${viewer}`)
+      else expect(res.body).not.toContain('SECRET-confidential-child')
     })
 
     it.each(ALL_VIEWERS)('notes and discussions of an issue show %s internal notes only when they may read them', async (viewer) => {
