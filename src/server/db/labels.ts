@@ -82,6 +82,12 @@ export function findLabelById(db: Db, id: number): LabelRow | undefined {
   return db.prepare('SELECT * FROM labels WHERE id = ?').get(id) as LabelRow | undefined
 }
 
+/** Titles of the given labels by id, in one query. */
+export function labelTitlesById(db: Db, ids: readonly number[]): Map<number, string> {
+  const rows = db.prepare('SELECT id, title FROM labels WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as { id: number; title: string }[]
+  return new Map(rows.map((r) => [r.id, r.title]))
+}
+
 /** Inserts a label owned by a group or a project. */
 export function insertLabel(
   db: Db,

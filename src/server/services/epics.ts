@@ -28,6 +28,7 @@ import { apiMessage, forbidden, invalidParam, missingParam, notFound, paramError
 import { loadGroup } from '../http/resolve'
 import { recordEvent } from './events'
 import { canAdminIssues, canReadIssue, dateParam, descriptionOf, editColumns, labelList, presentIssues, titleOf, updateIssue } from './issues'
+import { keepOneLabelPerScope } from './labels'
 import type { Noteable } from './notes'
 import { epicCommandAvailable, executeEpicQuickActions } from './quick-actions'
 import { isSubscribed } from './subscriptions'
@@ -294,7 +295,7 @@ export function createEpic(db: Db, n: NewEpic): EpicRow {
       createdAt: n.createdAt,
     })
     const labelIds = [...(n.labelIds ?? []), ...resolveEpicLabels(db, n.groupId, n.labels ?? [], true).map((l) => l.id)]
-    if (labelIds.length > 0) setEpicLabels(db, epic.id, [...new Set(labelIds)])
+    if (labelIds.length > 0) setEpicLabels(db, epic.id, keepOneLabelPerScope(db, [], labelIds))
     recordCreation(db, epicTarget(epic), n.authorId, epicSnapshot(db, epic.id))
     recordEvent(db, { authorId: n.authorId, action: 'created', groupId: n.groupId, targetType: 'Epic', targetId: epic.id, targetIid: epic.iid, targetTitle: epic.title })
     return epic
@@ -365,7 +366,7 @@ export function updateEpic(db: Db, epic: EpicRow, changes: EpicChanges, actorId:
         const remove = new Set(changes.removeLabels.map((t) => t.toLowerCase()))
         labels = labels.filter((l) => !remove.has(l.title.toLowerCase()))
       }
-      setEpicLabels(db, epic.id, [...new Set(labels.map((l) => l.id))])
+      setEpicLabels(db, epic.id, keepOneLabelPerScope(db, current.map((l) => l.id), labels.map((l) => l.id)))
     }
     const row = updateEpicRow(db, epic.id, cols)
     recordUpdate(db, epicTarget(row), actorId, before, epicSnapshot(db, row.id))

@@ -15,7 +15,7 @@ import { issueEntity, issuePageRefs, type IssuePageData, type ReferenceOrigin } 
 import { todayIso } from '../entities/milestone'
 import { apiMessage, forbidden, invalidParam, missingParam, notFound, paramError, validationFailed } from '../http/errors'
 import { recordEvent } from './events'
-import { projectLabelScope } from './labels'
+import { keepOneLabelPerScope, projectLabelScope } from './labels'
 import { isSubscribed } from './subscriptions'
 import { timeStatsOf, type TimeStats } from './time-tracking'
 import { createTodo } from './todos'
@@ -318,7 +318,7 @@ export function createIssue(request: FastifyRequest, project: ProjectRow, input:
       createdAt: privileged ? createdAt : undefined,
     })
     if (admin) {
-      setIssueLabels(db, issue.id, resolveLabels(request, project, labels).map((l) => l.id))
+      setIssueLabels(db, issue.id, keepOneLabelPerScope(db, [], resolveLabels(request, project, labels).map((l) => l.id)))
       setAssignees(db, issue.id, assignees)
       assignedTodos(db, project, issue, user.id, assignees)
       if (epic) setIssueEpic(db, issue, epic, user.id)
@@ -454,7 +454,7 @@ export function updateIssue(request: FastifyRequest, project: ProjectRow, issue:
           }
           ids = ids.filter((id) => !remove.has(titles.get(id) ?? ''))
         }
-        setIssueLabels(db, issue.id, [...new Set(ids)])
+        setIssueLabels(db, issue.id, keepOneLabelPerScope(db, current.map((l) => l.id), ids))
       }
       if (changes.assignee_ids !== undefined) {
         const before = assigneeIdsOf(db, [issue.id]).get(issue.id) ?? []

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { Db } from '../db/connection'
 import {
-  deleteLabelRow, findLabelInScope, findLabelTitleInScope, insertLabel, labelCounts, subscribedLabelIds, updateLabelRow,
+  deleteLabelRow, findLabelInScope, findLabelTitleInScope, insertLabel, labelCounts, labelTitlesById, subscribedLabelIds, updateLabelRow,
   type IssueReader, type LabelRow, type LabelScope,
 } from '../db/labels'
 import { readableProjects } from '../db/issues'
@@ -54,6 +54,34 @@ export function groupLabelScope(request: FastifyRequest, group: NamespaceRow, fl
 function readableGroup(request: FastifyRequest, id: number): boolean {
   const g = findNamespaceById(request.server.burrow.db, id)
   return g !== undefined && request.perms.canReadGroup(g)
+}
+
+/** The scope of a scoped label (`workflow` of `workflow::ready`, `a::b` of `a::b::c`), or undefined for a plain label. */
+export function scopedLabelKey(title: string): string | undefined {
+  const at = title.lastIndexOf('::')
+  return at === -1 ? undefined : title.slice(0, at)
+}
+
+/**
+ * Scoped labels are exclusive, as in GitLab's editions with scoped labels (Burrow Server reports
+ * one): an issue, merge request or epic keeps one label per scope. When a change adds a label to a
+ * scope that then holds several, the one added last stays and the others of that scope go; scopes
+ * the change added nothing to are left as they were.
+ */
+export function keepOneLabelPerScope(db: Db, currentIds: readonly number[], nextIds: readonly number[]): number[] {
+  const ids = [...new Set(nextIds)]
+  const added = ids.filter((id) => !currentIds.includes(id))
+  if (added.length === 0) return ids
+  const titles = labelTitlesById(db, ids)
+  const winner = new Map<string, number>()
+  for (const id of added) {
+    const key = scopedLabelKey(titles.get(id) ?? '')
+    if (key !== undefined) winner.set(key, id)
+  }
+  return ids.filter((id) => {
+    const key = scopedLabelKey(titles.get(id) ?? '')
+    return key === undefined || !winner.has(key) || winner.get(key) === id
+  })
 }
 
 /** A label in the scope by id or title, or 404 `Label Not Found`. */

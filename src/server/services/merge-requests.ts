@@ -26,7 +26,7 @@ import { mergeRequestPipelineFields } from './auto-merge'
 import { recordEvent } from './events'
 import { closingReferences } from './merge'
 import { presentMilestones } from './milestones'
-import { projectLabelScope } from './labels'
+import { keepOneLabelPerScope, projectLabelScope } from './labels'
 import { isSubscribed } from './subscriptions'
 import { createTodo } from './todos'
 import { resolveTodosForTarget } from '../db/todos'
@@ -240,10 +240,6 @@ function labelIdsFor(request: FastifyRequest, project: ProjectRow, titles: reado
   return [...new Set(ids)]
 }
 
-function currentLabelTitles(db: Db, mrId: number): string[] {
-  return (labelsOf(db, [mrId]).get(mrId) ?? []).map((l) => l.title)
-}
-
 /** Milestone ids a merge request of this project may use: the project's own or its groups'. */
 function checkMilestone(request: FastifyRequest, project: ProjectRow, id: number | null | undefined): number | null | undefined {
   if (id === undefined || id === null) return id
@@ -331,7 +327,7 @@ export async function createMergeRequest(request: FastifyRequest, source: Projec
     })
     setUserLinks(db, 'merge_request_assignees', row.id, assigneeIds)
     setUserLinks(db, 'merge_request_reviewers', row.id, reviewerIds)
-    if (input.labels) setMergeRequestLabels(db, row.id, labelIdsFor(request, target, input.labels))
+    if (input.labels) setMergeRequestLabels(db, row.id, keepOneLabelPerScope(db, [], labelIdsFor(request, target, input.labels)))
     recordCreation(db, mergeRequestTarget(row), author.id, mergeRequestSnapshot(db, row.id))
     recordEvent(db, { authorId: author.id, action: 'created', projectId: target.id, targetType: 'MergeRequest', targetId: row.id, targetIid: row.iid, targetTitle: row.title })
     notifyNewlyLinked(db, row, author.id, assigneeIds.filter((id) => id !== author.id), reviewerIds.filter((id) => id !== author.id))
@@ -400,13 +396,14 @@ export function applyMergeRequestUpdate(
     resolveTodosForTarget(db, actor.id, 'MergeRequest', mr.id)
     const before = mergeRequestSnapshot(db, mr.id)
     if (input.labels !== undefined || input.add_labels !== undefined || input.remove_labels !== undefined) {
-      let titles = input.labels !== undefined ? [...input.labels] : currentLabelTitles(db, mr.id)
+      const current = labelsOf(db, [mr.id]).get(mr.id) ?? []
+      let titles = input.labels !== undefined ? [...input.labels] : current.map((l) => l.title)
       if (input.add_labels) titles.push(...input.add_labels)
       if (input.remove_labels) {
         const drop = new Set(input.remove_labels.map((t) => t.trim().toLowerCase()))
         titles = titles.filter((t) => !drop.has(t.trim().toLowerCase()))
       }
-      setMergeRequestLabels(db, mr.id, labelIdsFor(request, project, titles))
+      setMergeRequestLabels(db, mr.id, keepOneLabelPerScope(db, current.map((l) => l.id), labelIdsFor(request, project, titles)))
     }
     const assignees = assigneeIdsOf(input)
     const addedAssignees = assignees !== undefined ? setUserLinks(db, 'merge_request_assignees', mr.id, existingUserIds(db, assignees)) : []
