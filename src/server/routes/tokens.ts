@@ -137,6 +137,15 @@ function projectPath(request: FastifyRequest, project: ProjectRow): string {
 }
 
 /** A project access token of this project (its owner is a bot member of the project), or 404. */
+/**
+ * The project whose access tokens a Maintainer manages. GitLab's access token API authenticates
+ * every call first, so an anonymous caller gets 401 even for a project it cannot see.
+ */
+function tokenProject(request: FastifyRequest, id: string): ProjectRow {
+  currentUser(request)
+  return loadProject(request, id, AccessLevel.MAINTAINER)
+}
+
 function loadProjectToken(request: FastifyRequest, project: ProjectRow, tokenId: number): { token: PersonalAccessTokenRow; level: number } {
   const db = request.server.burrow.db
   const token = findPersonalTokenById(db, tokenId)
@@ -277,7 +286,7 @@ const tokens: FastifyPluginAsync = async (app) => {
   // --- Project access tokens (Maintainer or above) ----------------------------------------
 
   app.get('/projects/:id/access_tokens', { schema: { params: ProjectParams, querystring: ImpersonationListQuery } }, async (request, reply) => {
-    const project = loadProject(request, (request.params as Static<typeof ProjectParams>).id, AccessLevel.MAINTAINER)
+    const project = tokenProject(request, (request.params as Static<typeof ProjectParams>).id)
     const { state } = request.query as Static<typeof ImpersonationListQuery>
     const page = pageOf(request.query as Record<string, unknown>)
     const filter: TokenListFilter = { projectId: project.id, state: state === 'all' ? undefined : state }
@@ -289,13 +298,13 @@ const tokens: FastifyPluginAsync = async (app) => {
 
   app.get('/projects/:id/access_tokens/:token_id', { schema: { params: ProjectTokenParams } }, async (request) => {
     const params = request.params as Static<typeof ProjectTokenParams>
-    const project = loadProject(request, params.id, AccessLevel.MAINTAINER)
+    const project = tokenProject(request, params.id)
     const { token, level } = loadProjectToken(request, project, params.token_id)
     return projectAccessToken(token, level)
   })
 
   app.post('/projects/:id/access_tokens', { schema: { params: ProjectParams, body: ProjectCreateBody } }, async (request, reply) => {
-    const project = loadProject(request, (request.params as Static<typeof ProjectParams>).id, AccessLevel.MAINTAINER)
+    const project = tokenProject(request, (request.params as Static<typeof ProjectParams>).id)
     const body = request.body as Static<typeof ProjectCreateBody> & { scopes?: unknown }
     const name = parseTokenName(body.name)
     const scopes = parseScopes(body.scopes)
@@ -313,7 +322,7 @@ const tokens: FastifyPluginAsync = async (app) => {
 
   app.delete('/projects/:id/access_tokens/:token_id', { schema: { params: ProjectTokenParams } }, async (request, reply) => {
     const params = request.params as Static<typeof ProjectTokenParams>
-    const project = loadProject(request, params.id, AccessLevel.MAINTAINER)
+    const project = tokenProject(request, params.id)
     const { token } = loadProjectToken(request, project, params.token_id)
     revokeProjectToken(ctx, request, project, projectPath(request, project), token)
     return reply.code(204).send()
@@ -321,7 +330,7 @@ const tokens: FastifyPluginAsync = async (app) => {
 
   app.post('/projects/:id/access_tokens/:token_id/rotate', { schema: { params: ProjectTokenParams, body: RotateBody } }, async (request, reply) => {
     const params = request.params as Static<typeof ProjectTokenParams>
-    const project = loadProject(request, params.id, AccessLevel.MAINTAINER)
+    const project = tokenProject(request, params.id)
     const { token, level } = loadProjectToken(request, project, params.token_id)
     if (token.revoked) throw badRequest('token already revoked')
     const expiresAt = rotationExpiry((request.body as Static<typeof RotateBody>).expires_at)

@@ -124,9 +124,10 @@ function bodyFor(row: MatrixRow, vars: Vars): Json | undefined {
 
 /**
  * Fields a read computes on its own schedule: a merge request's mergeability is checked
- * asynchronously after it is read (as in GitLab), so it moves between two reads without any write.
+ * asynchronously after it is read (as in GitLab), and a pending job's queued time grows; they
+ * move between two reads without any write.
  */
-const COMPUTED_FIELDS = new Set(['merge_status', 'detailed_merge_status', 'has_conflicts'])
+const COMPUTED_FIELDS = new Set(['merge_status', 'detailed_merge_status', 'has_conflicts', 'queued_duration'])
 
 function withoutComputedFields(body: string): string {
   try {

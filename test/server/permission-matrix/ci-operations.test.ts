@@ -1,0 +1,207 @@
+import { afterAll, beforeAll } from 'vitest'
+import type { Visibility } from '../../../src/server/db/rows'
+import { authenticatedRows, permissionMatrix, type MatrixRow, type Role, type Vars } from './matrix'
+import { buildWorld, VISIBILITIES, type Container, type Json, type World } from './world'
+
+let world: World
+/** Per container: a pipeline with its job, an environment with a deployment, and the records operations read. */
+const standing = {} as Record<Visibility, Vars>
+let seq = 0
+
+/** A token expiry GitLab accepts (within 400 days). */
+const EXPIRES_AT = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10)
+const CI_CONFIG = 'test:\n  script: echo test\n'
+
+async function pipelineFixture(w: World, c: Container): Promise<Vars> {
+  const pipeline = await w.admin<Json>('POST', `/projects/${c.project.id}/pipeline`, { ref: 'main' })
+  const jobs = await w.admin<Json[]>('GET', `/projects/${c.project.id}/pipelines/${pipeline.id}/jobs`)
+  return { pipeline: Number(pipeline.id), job: Number(jobs[0].id) }
+}
+
+async function environmentFixture(w: World, c: Container): Promise<Vars> {
+  seq += 1
+  const env = await w.admin<Json>('POST', `/projects/${c.project.id}/environments`, { name: `env-${seq}` })
+  return { environment: Number(env.id), environmentName: String(env.name) }
+}
+
+async function stoppedEnvironmentFixture(w: World, c: Container): Promise<Vars> {
+  const vars = await environmentFixture(w, c)
+  await w.admin('POST', `/projects/${c.project.id}/environments/${vars.environment}/stop`)
+  return vars
+}
+
+async function deploymentFixture(w: World, c: Container): Promise<Vars> {
+  const { environmentName } = await environmentFixture(w, c)
+  const deployment = await w.admin<Json>('POST', `/projects/${c.project.id}/deployments`, {
+    environment: environmentName, sha: standing[c.visibility].sha, ref: 'main', tag: false, status: 'running',
+  })
+  return { deployment: Number(deployment.id), environmentName }
+}
+
+async function variableFixture(w: World, c: Container): Promise<Vars> {
+  seq += 1
+  await w.admin('POST', `/projects/${c.project.id}/variables`, { key: `VAR_${seq}`, value: 'secret' })
+  return { variable: `VAR_${seq}` }
+}
+
+async function protectedEnvironmentFixture(w: World, c: Container): Promise<Vars> {
+  const { environmentName } = await environmentFixture(w, c)
+  await w.admin('POST', `/projects/${c.project.id}/protected_environments`, { name: environmentName, deploy_access_levels: [{ access_level: 40 }] })
+  return { environmentName }
+}
+
+async function clusterFixture(w: World, c: Container): Promise<Vars> {
+  seq += 1
+  const cluster = await w.admin<Json>('POST', `/projects/${c.project.id}/clusters/user`, {
+    name: `cluster-${seq}`, environment_scope: `scope-${seq}`, platform_cluster_attributes: { api_url: 'https://k8s.example.com:6443', token: 'kube-token' },
+  })
+  return { cluster: Number(cluster.id) }
+}
+
+async function pagesDomainFixture(w: World, c: Container): Promise<Vars> {
+  seq += 1
+  await w.admin('POST', `/projects/${c.project.id}/pages/domains`, { domain: `d${seq}.${c.visibility}.example` })
+  return { domain: `d${seq}.${c.visibility}.example` }
+}
+
+async function clientKeyFixture(w: World, c: Container): Promise<Vars> {
+  const key = await w.admin<Json>('POST', `/projects/${c.project.id}/error_tracking/client_keys`)
+  return { clientKey: Number(key.id) }
+}
+
+async function accessTokenFixture(w: World, c: Container): Promise<Vars> {
+  const token = await w.admin<Json>('POST', `/projects/${c.project.id}/access_tokens`, { name: 'matrix', scopes: ['api'], access_level: 30, expires_at: EXPIRES_AT })
+  return { accessToken: Number(token.id) }
+}
+
+beforeAll(async () => {
+  world = await buildWorld()
+  for (const visibility of VISIBILITIES) {
+    const c = world.containers[visibility]
+    const commit = await world.admin<Json>('POST', `/projects/${c.project.id}/repository/commits`, {
+      branch: 'main', commit_message: 'CI', actions: [{ action: 'create', file_path: '.gitlab-ci.yml', content: CI_CONFIG }],
+    })
+    standing[visibility] = { sha: String(commit.id) }
+    const variable = await variableFixture(world, c)
+    const auditEvents = await world.admin<Json[]>('GET', `/projects/${c.project.id}/audit_events`)
+    await world.admin('PATCH', `/projects/${c.project.id}/error_tracking/settings`, { active: true, integrated: true })
+    standing[visibility] = {
+      ...standing[visibility],
+      ...(await pipelineFixture(world, c)),
+      ...(await deploymentFixture(world, c)),
+      ...(await environmentFixture(world, c)),
+      ...variable,
+      ...(await clusterFixture(world, c)),
+      ...(await pagesDomainFixture(world, c)),
+      ...(await accessTokenFixture(world, c)),
+      auditEvent: Number(auditEvents[0]?.id ?? 0),
+    }
+  }
+})
+afterAll(async () => world.close())
+
+const standingFixture = async (_w: World, c: Container): Promise<Vars> => standing[c.visibility]
+
+/** Pipelines and jobs are read like code: by all who see a public or internal project (public jobs), Reporters on a private one. */
+const READ_BUILDS: Readonly<Record<Visibility, Role>> = { private: 'reporter', internal: 'signedIn', public: 'anyone' }
+const P = '/projects/{project}'
+
+const PIPELINES: readonly MatrixRow[] = [
+  { method: 'GET', path: `${P}/pipelines`, min: READ_BUILDS },
+  { method: 'GET', path: `${P}/pipelines/{pipeline}`, min: READ_BUILDS, fixture: standingFixture },
+  { method: 'GET', path: `${P}/pipelines/{pipeline}/jobs`, min: READ_BUILDS, fixture: standingFixture },
+  { method: 'GET', path: `${P}/pipelines/latest`, min: READ_BUILDS },
+  // GitLab's jobs API authenticates every call, on public projects too.
+  { method: 'GET', path: `${P}/jobs`, min: READ_BUILDS, authenticated: true },
+  { method: 'GET', path: `${P}/jobs/{job}`, min: READ_BUILDS, fixture: standingFixture, authenticated: true },
+  { method: 'GET', path: `${P}/jobs/{job}/trace`, min: READ_BUILDS, fixture: standingFixture, authenticated: true },
+  { method: 'POST', path: `${P}/pipeline`, min: 'developer', body: { ref: 'main' }, readBack: `${P}/pipelines` },
+  { method: 'POST', path: `${P}/pipelines/{pipeline}/cancel`, min: 'developer', ok: 200, fixture: pipelineFixture, readBack: `${P}/pipelines/{pipeline}` },
+  { method: 'DELETE', path: `${P}/pipelines/{pipeline}`, min: 'owner', fixture: pipelineFixture, why: 'GitLab: deleting a pipeline is for Owners' },
+  { method: 'POST', path: `${P}/jobs/{job}/cancel`, min: 'developer', fixture: pipelineFixture, readBack: `${P}/jobs/{job}` },
+]
+
+/** CI/CD settings are Maintainer business (GitLab's admin_build / admin_project); every call is authenticated. */
+const CI_SETTINGS: readonly MatrixRow[] = authenticatedRows([
+  { method: 'GET', path: `${P}/variables`, min: 'maintainer' },
+  { method: 'GET', path: `${P}/variables/{variable}`, min: 'maintainer', fixture: standingFixture },
+  { method: 'POST', path: `${P}/variables`, min: 'maintainer', body: (_v, u) => ({ key: `NEW_${u}`, value: 'v' }) },
+  { method: 'PUT', path: `${P}/variables/{variable}`, min: 'maintainer', fixture: variableFixture, body: { value: 'changed' } },
+  { method: 'DELETE', path: `${P}/variables/{variable}`, min: 'maintainer', fixture: variableFixture },
+  { method: 'GET', path: `${P}/runners`, min: 'maintainer' },
+])
+
+/** Environments and deployments: Reporters read, Developers change; every call is authenticated. */
+const ENVIRONMENTS: readonly MatrixRow[] = authenticatedRows([
+  { method: 'GET', path: `${P}/environments`, min: 'reporter' },
+  { method: 'GET', path: `${P}/environments/{environment}`, min: 'reporter', fixture: standingFixture },
+  { method: 'POST', path: `${P}/environments`, min: 'developer', body: (_v, u) => ({ name: `new-${u}` }) },
+  { method: 'PUT', path: `${P}/environments/{environment}`, min: 'developer', fixture: environmentFixture, body: { external_url: 'https://example.com' } },
+  { method: 'POST', path: `${P}/environments/{environment}/stop`, min: 'developer', ok: 200, fixture: environmentFixture, readBack: `${P}/environments/{environment}` },
+  { method: 'DELETE', path: `${P}/environments/{environment}`, min: 'developer', fixture: stoppedEnvironmentFixture },
+  { method: 'GET', path: `${P}/deployments`, min: 'reporter' },
+  { method: 'GET', path: `${P}/deployments/{deployment}`, min: 'reporter', fixture: standingFixture },
+  {
+    method: 'POST', path: `${P}/deployments`, min: 'developer',
+    fixture: async (w, c) => ({ ...(await environmentFixture(w, c)), sha: standing[c.visibility].sha }),
+    body: (v) => ({ environment: v.environmentName, sha: v.sha, ref: 'main', tag: false, status: 'running' }),
+  },
+  { method: 'PUT', path: `${P}/deployments/{deployment}`, min: 'developer', fixture: deploymentFixture, body: { status: 'success' } },
+  { method: 'GET', path: `${P}/protected_environments`, min: 'maintainer' },
+  {
+    method: 'POST', path: `${P}/protected_environments`, min: 'maintainer', fixture: environmentFixture,
+    body: (v) => ({ name: v.environmentName, deploy_access_levels: [{ access_level: 40 }] }),
+  },
+  { method: 'DELETE', path: `${P}/protected_environments/{environmentName}`, min: 'maintainer', fixture: protectedEnvironmentFixture },
+])
+
+/** Clusters, Pages domains, error tracking and access tokens: Maintainers (the spec); every call is authenticated. */
+const OPERATIONS: readonly MatrixRow[] = authenticatedRows([
+  { method: 'GET', path: `${P}/clusters`, min: 'maintainer' },
+  { method: 'GET', path: `${P}/clusters/{cluster}`, min: 'maintainer', fixture: standingFixture },
+  {
+    method: 'POST', path: `${P}/clusters/user`, min: 'maintainer', readBack: `${P}/clusters`,
+    body: (_v, u) => ({ name: `c-${u}`, environment_scope: `scope-${u}`, platform_cluster_attributes: { api_url: 'https://k8s.example.com:6443', token: 't' } }),
+  },
+  { method: 'PUT', path: `${P}/clusters/{cluster}`, min: 'maintainer', fixture: clusterFixture, body: { domain: 'changed.example' } },
+  { method: 'DELETE', path: `${P}/clusters/{cluster}`, min: 'maintainer', fixture: clusterFixture },
+  { method: 'GET', path: `${P}/pages/domains`, min: 'maintainer' },
+  { method: 'GET', path: `${P}/pages/domains/{domain}`, min: 'maintainer', fixture: standingFixture },
+  { method: 'POST', path: `${P}/pages/domains`, min: 'maintainer', body: (_v, u) => ({ domain: `${u}.new.example` }) },
+  { method: 'DELETE', path: `${P}/pages/domains/{domain}`, min: 'maintainer', fixture: pagesDomainFixture },
+  { method: 'GET', path: `${P}/error_tracking/settings`, min: 'maintainer' },
+  { method: 'PATCH', path: `${P}/error_tracking/settings`, min: 'maintainer', body: { active: true, integrated: true } },
+  { method: 'GET', path: `${P}/error_tracking/client_keys`, min: 'maintainer' },
+  { method: 'POST', path: `${P}/error_tracking/client_keys`, min: 'maintainer', readBack: `${P}/error_tracking/client_keys` },
+  {
+    method: 'DELETE', path: `${P}/error_tracking/client_keys/{clientKey}`, min: 'maintainer', ok: 200, fixture: clientKeyFixture,
+    readBack: `${P}/error_tracking/client_keys`, why: 'GitLab answers the deleted key (200), not 204',
+  },
+  { method: 'GET', path: `${P}/access_tokens`, min: 'maintainer' },
+  { method: 'GET', path: `${P}/access_tokens/{accessToken}`, min: 'maintainer', fixture: standingFixture },
+  {
+    method: 'POST', path: `${P}/access_tokens`, min: 'maintainer', readBack: `${P}/access_tokens`,
+    body: { name: 'new', scopes: ['api'], access_level: 30, expires_at: EXPIRES_AT },
+  },
+  { method: 'DELETE', path: `${P}/access_tokens/{accessToken}`, min: 'maintainer', fixture: accessTokenFixture, readBack: `${P}/access_tokens/{accessToken}` },
+])
+
+/**
+ * Security: the vulnerability list and findings need the Security Dashboard (Developer, the spec's
+ * 403 without it); dependencies need read access to the code. Audit events: Developers see their
+ * own, single events need Maintainer (project) or Owner (group). Every call is authenticated.
+ */
+const SECURITY_AND_AUDIT: readonly MatrixRow[] = authenticatedRows([
+  { method: 'GET', path: `${P}/vulnerabilities`, min: 'developer' },
+  { method: 'GET', path: `${P}/vulnerability_findings`, min: 'developer' },
+  { method: 'GET', path: `${P}/dependencies`, min: READ_BUILDS },
+  { method: 'GET', path: `${P}/audit_events`, min: 'developer' },
+  { method: 'GET', path: `${P}/audit_events/{auditEvent}`, min: 'maintainer', fixture: standingFixture },
+  { method: 'GET', path: '/groups/{group}/audit_events', min: 'developer' },
+])
+
+permissionMatrix('pipelines and jobs', () => world, PIPELINES)
+permissionMatrix('CI settings', () => world, CI_SETTINGS)
+permissionMatrix('environments and deployments', () => world, ENVIRONMENTS)
+permissionMatrix('clusters, Pages domains, error tracking, access tokens', () => world, OPERATIONS)
+permissionMatrix('security and audit events', () => world, SECURITY_AND_AUDIT)
