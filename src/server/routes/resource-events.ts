@@ -12,7 +12,7 @@ import { labelDetails } from '../entities/issue'
 import { labelEventEntity, milestoneEventEntity, stateEventEntity } from '../entities/resource-event'
 import { userRef } from '../entities/user'
 import { notFound } from '../http/errors'
-import { pageOf, setPageHeaders } from '../http/pagination'
+import { paginateArray } from '../http/pagination'
 import { currentUser } from '../http/resolve'
 import { presentMilestones } from '../services/milestones'
 import { noteableKinds, type NoteableKind } from '../services/noteables'
@@ -134,11 +134,10 @@ const resourceEvents: FastifyPluginAsyncTypebox = async (app) => {
       app.get(base, { schema: { params, querystring: PageQuery } }, async (request, reply) => {
         currentUser(request)
         const noteable = loadNoteable(request, kind)
-        const page = pageOf(request.query as Record<string, unknown>)
-        const { rows, total } = listResourceEvents(request.server.burrow.db, family.table, refOf(noteable), page.perPage, page.offset)
-        setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-        // As in GitLab, events the caller may not see are dropped after paging.
-        return family.present(request, rows).map((e) => e.entity)
+        // An item's events are few: all are read and those the caller may not see left out before
+        // paging, so the page and its count show nothing of them.
+        const { rows } = listResourceEvents(request.server.burrow.db, family.table, refOf(noteable), -1, 0)
+        return paginateArray(request, reply, request.server.burrow.baseUrl(request), family.present(request, rows).map((e) => e.entity))
       })
 
       app.get(`${base}/:event_id`, { schema: { params: eventParams } }, async (request) => {
