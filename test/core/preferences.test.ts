@@ -6,7 +6,7 @@ import { openAccounts } from '../../src/main/core/accounts/index'
 import { openCache, type Cache } from '../../src/main/core/cache/index'
 import { createCore, type Core } from '../../src/main/core/index'
 import { EVENT_CHANNELS, REQUEST_CHANNELS } from '../../src/shared/ipc/contract'
-import { DEFAULT_PREFERENCES, MAX_SAVED_FILTERS, type Preferences, type SavedFilter } from '../../src/shared/ipc/preferences'
+import { DEFAULT_PREFERENCES, MAX_RECENT_ITEMS, MAX_SAVED_FILTERS, type Preferences, type RecentItem, type SavedFilter } from '../../src/shared/ipc/preferences'
 
 /*
  * The app preferences through createCore, as both shells wire them: validated at the boundary,
@@ -46,6 +46,7 @@ afterEach(async () => {
 })
 
 const filter = (id: string, name: string, account = 'all'): SavedFilter => ({ id, name, query: 'labels=bug&state=opened', account })
+const recent: RecentItem = { accountId: 'local', kind: 'issue', route: '/a/local/projects/3/issues/12', title: 'Postcodes in Ireland', reference: 'geo/maps#12' }
 
 describe('preferences channels', () => {
   it('are in the allowlists of the preload and the web host', () => {
@@ -73,7 +74,10 @@ describe('preferences channels', () => {
       [[{ savedFilters: [filter('a', 'A'), filter('a', 'B')] }], 'savedFilters ids must be unique'],
       [[{ lastToken: 'glpat-x' }], 'unknown field(s): lastToken'],
       [[{}], 'give at least one preference'],
-      [[], 'expected one object with some of notifications, notifyIntervalSeconds, theme, sidebarCollapsed, savedFilters, syncIntervalMinutes'],
+      [[{ recentItems: [{ ...recent, kind: 'snippet' }] }], 'recentItems[0].kind must be one of issue, merge_request, epic, milestone'],
+      [[{ recentItems: [{ ...recent, route: 'https://evil.example/' }] }], 'recentItems[0].route must be an item route (/a/…)'],
+      [[{ recentItems: Array.from({ length: MAX_RECENT_ITEMS + 1 }, () => recent) }], `recentItems holds at most ${MAX_RECENT_ITEMS} items`],
+      [[], 'expected one object with some of notifications, notifyIntervalSeconds, theme, sidebarCollapsed, savedFilters, syncIntervalMinutes, recentItems'],
     ]
     for (const [args, message] of cases) {
       expect(await core.dispatch('preferences:set', args), JSON.stringify(args)).toEqual({ ok: false, error: { code: 'invalid-arguments', message: `preferences:set: ${message}`, details: { channel: 'preferences:set' } } })
@@ -81,10 +85,10 @@ describe('preferences channels', () => {
     expect(events).toEqual([])
   })
 
-  it('keep theme, sidebar, saved filters and the sync interval for the next launch', async () => {
+  it('keep theme, sidebar, saved filters, the sync interval and recent items for the next launch', async () => {
     const saved = [filter('f1', 'My bugs', 'local'), filter('f2', 'Everything')]
-    const answer = await core.dispatch('preferences:set', [{ theme: 'dark', sidebarCollapsed: true, savedFilters: saved, syncIntervalMinutes: 15 }])
-    expect(answer).toEqual({ ok: true, result: { ...DEFAULT_PREFERENCES, theme: 'dark', sidebarCollapsed: true, savedFilters: saved, syncIntervalMinutes: 15 } })
+    const answer = await core.dispatch('preferences:set', [{ theme: 'dark', sidebarCollapsed: true, savedFilters: saved, syncIntervalMinutes: 15, recentItems: [recent] }])
+    expect(answer).toEqual({ ok: true, result: { ...DEFAULT_PREFERENCES, theme: 'dark', sidebarCollapsed: true, savedFilters: saved, syncIntervalMinutes: 15, recentItems: [recent] } })
     await relaunch()
     expect(await core.dispatch('preferences:get', [])).toEqual(answer)
   })

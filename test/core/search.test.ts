@@ -185,3 +185,89 @@ describe('snippets', () => {
     cache.close()
   })
 })
+
+describe('what a person types finds what they mean', () => {
+  const world = (): Cache => {
+    const cache = new Cache(openCacheDatabase(file()))
+    cache.upsert('a', 'group', [{ id: 5, name: 'Geo', full_path: 'geo' }])
+    cache.upsert('a', 'project', [{ id: 1, name: 'maps', path_with_namespace: 'geo/maps', namespace: { id: 5, full_path: 'geo' } }, { id: 2, name: 'web', path_with_namespace: 'geo/web', namespace: { id: 5, full_path: 'geo' } }])
+    cache.upsert('a', 'issue', [
+      issue(1, { iid: 22, title: 'Postcodes in Ireland are rejected', description: 'Eircode format' }),
+      issue(2, { iid: 23, title: 'Address form', description: 'Irish postcodes fail validation' }),
+      issue(3, { iid: 12, project_id: 2, title: 'Postcode lookup is slow' }),
+      issue(4, { iid: 12, title: 'Unrelated' }),
+    ])
+    cache.upsert('a', 'merge_request', [{ id: 40, iid: 4, project_id: 1, title: 'Accept Irish postcodes', description: null, state: 'opened', labels: [], assignees: [], created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z' }])
+    cache.upsert('a', 'epic', [{ id: 50, iid: 2, group_id: 5, title: 'Ireland launch', state: 'opened', labels: [], created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z' }])
+    cache.upsert('a', 'milestone', [
+      { id: 60, iid: 1, project_id: 1, title: 'Sprint 3', description: 'Postcode work for Ireland', state: 'active' },
+      { id: 61, iid: 1, group_id: 5, title: 'Ireland GA', description: null, state: 'active' },
+    ])
+    return cache
+  }
+
+  it('matches every word as a prefix, in titles and descriptions, titles first', () => {
+    const cache = world()
+    // "postcode" is a prefix of "Postcodes": before, only the last word was.
+    const hits = searchCache(cache, 'a', { query: 'postcode ireland' }).hits
+    expect(hits.map((h) => [h.kind, h.id, h.matched_in])).toEqual([
+      ['issue', 1, 'title'],
+      ['milestone', 60, 'description'],
+    ])
+    const irish = searchCache(cache, 'a', { query: 'irish postc' }).hits
+    // The merge request holds both words in its title, the issue only in its description.
+    expect(irish.map((h) => [h.kind, h.id, h.matched_in])).toEqual([
+      ['merge_request', 40, 'title'],
+      ['issue', 2, 'description'],
+    ])
+    expect(searchCache(cache, 'a', { query: 'postcode ireland', kinds: ['issue'] }).hits.map((h) => h.id)).toEqual([1])
+    cache.close()
+  })
+
+  it('shows each hit with its project or group path and GitLab reference', () => {
+    const cache = world()
+    const byKind = Object.fromEntries(searchCache(cache, 'a', { query: 'ireland' }).hits.map((h) => [`${h.kind}:${h.id}`, [h.path, h.reference]]))
+    expect(byKind).toEqual({
+      'issue:1': ['geo/maps', 'geo/maps#22'],
+      'epic:50': ['geo', 'geo&2'],
+      'milestone:60': ['geo/maps', 'geo/maps%"Sprint 3"'],
+      'milestone:61': ['geo', 'geo%"Ireland GA"'],
+    })
+    expect(searchCache(cache, 'a', { query: 'accept' }).hits[0]).toMatchObject({ kind: 'merge_request', path: 'geo/maps', reference: 'geo/maps!4' })
+    cache.close()
+  })
+
+  it('answers a reference with the items it names', () => {
+    const cache = world()
+    const refs = (query: string, params: Partial<Parameters<typeof searchCache>[2]> = {}): string[] => searchCache(cache, 'a', { query, ...params }).hits.map((h) => h.reference)
+    expect(refs('#12').sort()).toEqual(['geo/maps#12', 'geo/web#12'])
+    expect(refs('#12', { project_id: 2 })).toEqual(['geo/web#12'])
+    expect(refs('geo/web#12')).toEqual(['geo/web#12'])
+    expect(refs('GEO/MAPS#22')).toEqual(['geo/maps#22'])
+    expect(refs('!4')).toEqual(['geo/maps!4'])
+    expect(refs('&2')).toEqual(['geo&2'])
+    expect(refs('geo&2')).toEqual(['geo&2'])
+    expect(refs('&2', { group_id: 6 })).toEqual([])
+    expect(refs('#99')).toEqual([])
+    expect(refs('%spr')).toEqual(['geo/maps%"Sprint 3"'])
+    expect(refs('%"Ireland GA"')).toEqual(['geo%"Ireland GA"'])
+    expect(refs('geo%ire')).toEqual(['geo%"Ireland GA"'])
+    expect(searchCache(cache, 'a', { query: '#22' }).hits[0]).toMatchObject({ matched_in: 'reference', title: 'Postcodes in Ireland are rejected' })
+    // A reference of a kind not asked for finds nothing.
+    expect(refs('!4', { kinds: ['issue'] })).toEqual([])
+    cache.close()
+  })
+
+  it('finds words typed by their beginnings even when the index holds many words starting alike, or none', () => {
+    const cache = new Cache(openCacheDatabase(file()))
+    const words = Array.from({ length: 40 }, (_, i) => `postcode${String.fromCharCode(97 + (i % 26))}${i}`)
+    cache.upsert('a', 'issue', words.map((w, i) => issue(i + 1, { title: `${w} ireland` })))
+    expect(searchCache(cache, 'a', { query: 'postcode irel' }).total).toBe(40)
+    expect(searchCache(cache, 'a', { query: 'postcodeb1 irel' }).hits.map((h) => h.title)).toEqual(['postcodeb1 ireland'])
+    expect(searchCache(cache, 'a', { query: 'postcodex9 irel' }).total).toBe(0)
+    // A word added later is found (what the expansions remembered is dropped on change).
+    cache.upsert('a', 'issue', [issue(100, { title: 'postcodex99 ireland' })])
+    expect(searchCache(cache, 'a', { query: 'postcodex9 irel' }).total).toBe(1)
+    cache.close()
+  })
+})

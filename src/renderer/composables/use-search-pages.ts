@@ -103,7 +103,7 @@ export function useSearchPages(options: {
   }
 
   const off = bridge.on('cache:did-change', (change) => {
-    if (!asked.value || !options.accounts().includes(change.accountId) || !change.kinds.some((k) => ['issue', 'merge_request', 'epic', 'note'].includes(k))) return
+    if (!asked.value || !options.accounts().includes(change.accountId) || !change.kinds.some((k) => ['issue', 'merge_request', 'epic', 'milestone', 'note'].includes(k))) return
     if (timer !== null) clearTimeout(timer)
     timer = setTimeout(() => {
       timer = null

@@ -1,5 +1,6 @@
 import { defineStore } from 'pinia'
 import { computed, shallowRef } from 'vue'
+import type { IconName } from '../components/common/icons'
 
 /** Something the user can do from the command palette, and optionally with a shortcut. */
 export interface Command {
@@ -12,6 +13,10 @@ export interface Command {
   readonly keys?: string
   /** Extra words the palette matches on. */
   readonly keywords?: string
+  /** Shown muted beside the title (an item's reference). */
+  readonly hint?: string
+  /** Shown before the title (the kind of an item). */
+  readonly icon?: IconName
   /** Hidden from the palette and its shortcut ignored while this says false. */
   readonly enabled?: () => boolean
   /** Works while typing in a field (only sensible with Ctrl/⌘ or Alt). */

@@ -205,10 +205,17 @@ export interface MilestoneDetail {
   readonly progress: MilestoneProgress
 }
 
+/** What `search:query` finds. */
+export type SearchKind = 'issue' | 'merge_request' | 'epic' | 'milestone'
+
 export interface SearchParams {
-  /** Words; the last one (or any ending in `*`) matches as a prefix. */
+  /**
+   * Words, every one required, each matching as a prefix of a word; or a reference: `#12`,
+   * `!4`, `&2`, `group/project#12`, `%milestone`.
+   */
   readonly query: string
-  readonly kinds?: readonly ('issue' | 'merge_request' | 'epic')[]
+  /** Default: all. */
+  readonly kinds?: readonly SearchKind[]
   readonly project_id?: number
   readonly group_id?: number
   readonly state?: string
@@ -223,19 +230,24 @@ export interface SnippetPart {
 }
 
 export interface SearchHit {
-  readonly kind: 'issue' | 'merge_request' | 'epic'
+  readonly kind: SearchKind
   readonly id: number
-  /** The issue's or merge request's project, or the epic's group. */
+  /** The issue's, merge request's or project milestone's project. */
   readonly project_id: number | null
+  /** The epic's or group milestone's group. */
   readonly group_id: number | null
   readonly iid: number
   readonly title: string
   readonly state: string
   readonly web_url: string | null
-  /** Where the best match is. */
-  readonly matched_in: 'title' | 'description' | 'note'
+  /** The project's `path_with_namespace` or the group's `full_path`; null when not cached. */
+  readonly path: string | null
+  /** GitLab's full reference: `group/project#12`, `group/project!4`, `group&2`, `group/project%"Sprint 3"`. */
+  readonly reference: string
+  /** Where the best match is; `reference` when the query named the item. */
+  readonly matched_in: 'reference' | 'title' | 'description' | 'note'
   readonly snippet: readonly SnippetPart[]
-  /** bm25, lower is better. */
+  /** Lower is better, comparable across accounts: references asked for, then all words in the title, then the rest. */
   readonly score: number
 }
 
@@ -392,7 +404,7 @@ const userParams = fields({ search: text, limit })
 const todoParams = fields({ state: oneOf('pending', 'done'), action: text, type: text, project_id: isInt })
 const searchParams = fields({
   query: (v) => isStr(v, 500) && (v as string).trim() !== '',
-  kinds: (v) => Array.isArray(v) && v.every(oneOf('issue', 'merge_request', 'epic')),
+  kinds: (v) => Array.isArray(v) && v.every(oneOf('issue', 'merge_request', 'epic', 'milestone')),
   project_id: isInt, group_id: isInt, state: text, offset, limit,
 })
 const getOptions = fields({ refresh: bool })

@@ -16,6 +16,17 @@ export interface SavedFilter {
   readonly account: string
 }
 
+/** An item opened lately (an issue, merge request, epic or milestone), for the palette's Recent list. */
+export interface RecentItem {
+  readonly accountId: string
+  readonly kind: 'issue' | 'merge_request' | 'epic' | 'milestone'
+  /** The app route of its page (`/a/ACCOUNT/projects/P/issues/IID`…). */
+  readonly route: string
+  readonly title: string
+  /** GitLab's reference (`group/project#12`). */
+  readonly reference: string
+}
+
 export interface Preferences {
   /** Desktop notifications for new to-dos and alerts (native in Electron, Web Notifications in browser mode). */
   readonly notifications: boolean
@@ -28,6 +39,8 @@ export interface Preferences {
   readonly savedFilters: readonly SavedFilter[]
   /** Time between the periodic syncs of each account, in minutes (1–1440). */
   readonly syncIntervalMinutes: number
+  /** Items opened lately, most recent first (at most 20). */
+  readonly recentItems: readonly RecentItem[]
 }
 
 export const DEFAULT_PREFERENCES: Preferences = {
@@ -37,9 +50,11 @@ export const DEFAULT_PREFERENCES: Preferences = {
   sidebarCollapsed: false,
   savedFilters: [],
   syncIntervalMinutes: 5,
+  recentItems: [],
 }
 
 export const MAX_SAVED_FILTERS = 200
+export const MAX_RECENT_ITEMS = 20
 
 // ---- validation ------------------------------------------------------------------------------
 
@@ -63,6 +78,22 @@ function savedFiltersProblem(v: unknown): string | null {
   return ids.size === v.length ? null : 'savedFilters ids must be unique'
 }
 
+function recentItemsProblem(v: unknown): string | null {
+  if (!Array.isArray(v)) return 'recentItems must be a list'
+  if (v.length > MAX_RECENT_ITEMS) return `recentItems holds at most ${MAX_RECENT_ITEMS} items`
+  for (const [i, item] of v.entries()) {
+    if (!isObject(item)) return `recentItems[${i}] must be an object {accountId, kind, route, title, reference}`
+    const extra = Object.keys(item).filter((k) => !['accountId', 'kind', 'route', 'title', 'reference'].includes(k))
+    if (extra.length > 0) return `recentItems[${i}]: unknown field(s): ${extra.join(', ')}`
+    if (!isText(item.accountId, 1, 200)) return `recentItems[${i}].accountId must be an account id`
+    if (!['issue', 'merge_request', 'epic', 'milestone'].includes(item.kind as string)) return `recentItems[${i}].kind must be one of issue, merge_request, epic, milestone`
+    if (!isText(item.route, 2, 500) || !item.route.startsWith('/a/')) return `recentItems[${i}].route must be an item route (/a/…)`
+    if (!isText(item.title, 0, 1000)) return `recentItems[${i}].title must be a string of at most 1000 characters`
+    if (!isText(item.reference, 1, 1000)) return `recentItems[${i}].reference must be a string of 1 to 1000 characters`
+  }
+  return null
+}
+
 /** Why a value is not valid for its key (null when it is), for the IPC boundary and for stored rows. */
 const PROBLEMS: { readonly [K in keyof Preferences]: (v: unknown) => string | null } = {
   notifications: (v) => (typeof v === 'boolean' ? null : 'notifications must be a boolean'),
@@ -71,6 +102,7 @@ const PROBLEMS: { readonly [K in keyof Preferences]: (v: unknown) => string | nu
   sidebarCollapsed: (v) => (typeof v === 'boolean' ? null : 'sidebarCollapsed must be a boolean'),
   savedFilters: savedFiltersProblem,
   syncIntervalMinutes: (v) => (isIntIn(v, 1, 1440) ? null : 'syncIntervalMinutes must be an integer from 1 to 1440'),
+  recentItems: recentItemsProblem,
 }
 
 export const PREFERENCE_KEYS = Object.keys(PROBLEMS) as readonly (keyof Preferences)[]

@@ -25,7 +25,7 @@ function searching(counts: Record<string, number>) {
       const total = counts[account] ?? 0
       const hits: SearchHit[] = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => {
         const n = offset + i
-        return { kind: 'issue', id: n, project_id: 1, group_id: null, iid: n, title: `${account} ${n}`, state: 'opened', web_url: null, matched_in: 'title', snippet: [], score: 2 * n + (account === 'a' ? 1 : 2) }
+        return { kind: 'issue', id: n, project_id: 1, group_id: null, iid: n, title: `${account} ${n}`, state: 'opened', web_url: null, path: 'g/p', reference: `g/p#${n}`, matched_in: 'title', snippet: [], score: 2 * n + (account === 'a' ? 1 : 2) }
       })
       return { ok: true, result: { hits, total, exact: account !== 'b' } satisfies SearchResult }
     },

@@ -1,41 +1,119 @@
-import type { SearchHit, SearchParams, SearchResult, SnippetPart } from '../../../shared/ipc/cache'
+import type { Statement } from 'better-sqlite3'
+import type { SearchHit, SearchKind, SearchParams, SearchResult, SnippetPart } from '../../../shared/ipc/cache'
 import type { Cache } from './cache'
 
+/** A word of a query as the index sees it: lowercased, without diacritics; each matches as a prefix of a token. */
+type Term = string
+
+/** The searchable words of what a person typed (runs of letters and digits, as unicode61 tokenizes). */
+function queryTerms(input: string): Term[] {
+  return [...fold(input).matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0])
+}
+
 /**
- * The FTS5 query for what a person typed: each word quoted (so `-`, `:` or `"` are text, not
- * operators), all required; the last word, and any ending in `*`, match as prefixes, so
- * results follow the typing. Null when nothing searchable is left.
+ * The FTS5 query for what a person typed: every word required, each as a prefix (`postcode
+ * irel` finds "Postcodes in Ireland"), quoted so `-`, `:` or `"` are text, not operators.
+ * Null when nothing searchable is left. (searchCache itself turns long prefixes into the exact
+ * words they stand for: see TermExpansions.)
  */
 export function ftsQuery(input: string): string | null {
-  const words = input.split(/\s+/).map((w) => w.trim()).filter((w) => w !== '')
-  const terms: string[] = []
-  words.forEach((raw, i) => {
-    const prefix = raw.endsWith('*') || i === words.length - 1
-    const word = raw.replace(/\*+$/, '')
-    // Only letters and digits become tokens (unicode61); a word of punctuation alone matches nothing.
-    if (!/[\p{L}\p{N}]/u.test(word)) return
-    terms.push(`"${word.replace(/"/g, '""')}"${prefix ? '*' : ''}`)
-  })
-  return terms.length === 0 ? null : terms.join(' ')
+  const terms = queryTerms(input)
+  return terms.length === 0 ? null : matchExpression(terms.map((t) => ({ term: t, words: null })))
 }
 
-/** The words of a query, lowercased and without diacritics, each with whether it matches as a prefix. */
-function queryTerms(input: string): { word: string; prefix: boolean }[] {
-  const words = input.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w))
-  return words.map((raw, i) => ({ word: fold(raw.replace(/\*+$/, '')), prefix: raw.endsWith('*') || i === words.length - 1 }))
+/** Each term as a prefix query, or as the OR of the exact words it was expanded to (never none). */
+function matchExpression(terms: readonly { readonly term: Term; readonly words: readonly string[] | null }[]): string {
+  const quote = (word: string): string => `"${word.replace(/"/g, '""')}"`
+  return terms
+    .map(({ term, words }) => {
+      if (words === null) return `${quote(term)}*`
+      return words.length === 1 ? quote(words[0]) : `(${words.map(quote).join(' OR ')})`
+    })
+    .join(' AND ')
 }
 
+/** The longest prefix the index has its own prefix index for (migration 141: `prefix = '2 3 4'`). */
+const PREFIX_INDEXED = 4
+/** A longer prefix standing for more words than this is left to FTS5's prefix query. */
+const MAX_EXPANSION = 16
+
+/**
+ * The words of the index a prefix stands for. FTS5 answers a prefix longer than its prefix
+ * indexes by first copying the doclists of every word that starts with it into one (the whole
+ * of them, however few rows the search needs: about 4 ms for a word in all of 100k documents);
+ * the same words as an OR of exact terms are read lazily, newest first, only as far as the
+ * search window goes. The words come from the index's vocabulary (a temporary fts5vocab table
+ * of this connection); listing them reads their doclists too, so they are kept until the
+ * cache next changes.
+ */
+class TermExpansions {
+  private readonly known = new Map<Term, readonly string[] | null>()
+  private readonly vocabulary: Statement
+
+  constructor(cache: Cache) {
+    cache.db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_vocab USING fts5vocab(main, 'search_fts', 'row')")
+    this.vocabulary = cache.db.prepare('SELECT term FROM temp.search_vocab WHERE term >= ? AND term < ? LIMIT ?').pluck()
+    cache.onDidChange(() => this.known.clear())
+  }
+
+  /** The words `term` stands for, or null to leave it a prefix query (short, or too many words). */
+  expand(term: Term): readonly string[] | null {
+    if ([...term].length <= PREFIX_INDEXED) return null
+    let words = this.known.get(term)
+    if (words === undefined) {
+      // The first string after every word that starts with `term`.
+      const chars = [...term]
+      const end = chars.slice(0, -1).join('') + String.fromCodePoint((chars[chars.length - 1].codePointAt(0) ?? 0) + 1)
+      const found = this.vocabulary.all(term, end, MAX_EXPANSION + 1) as string[]
+      words = found.length > MAX_EXPANSION ? null : found
+      this.known.set(term, words)
+    }
+    return words
+  }
+}
+
+/** What searches of one cache keep between them: prefix expansions and the statements reading hits. */
+interface SearchCache {
+  readonly expansions: TermExpansions
+  readonly items: Readonly<Record<SearchKind, Statement>>
+  readonly docBody: Statement
+}
+
+const searchCaches = new WeakMap<Cache, SearchCache>()
+
+function searchCacheOf(cache: Cache): SearchCache {
+  let kept = searchCaches.get(cache)
+  if (kept === undefined) {
+    const prepare = (sql: string): Statement => cache.db.prepare(sql)
+    kept = {
+      expansions: new TermExpansions(cache),
+      items: { issue: prepare(ITEM_SQL.issue), merge_request: prepare(ITEM_SQL.merge_request), epic: prepare(ITEM_SQL.epic), milestone: prepare(ITEM_SQL.milestone) },
+      docBody: prepare('SELECT body FROM search_docs WHERE rowid = ?'),
+    }
+    searchCaches.set(cache, kept)
+  }
+  return kept
+}
+
+/** Lowercased without diacritics, as unicode61 with remove_diacritics folds; ASCII (most text) takes the short way. */
 function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+  return !/[^\p{ASCII}]/u.test(text) ? text.toLowerCase() : text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+}
+
+const matchesTerm = (token: string, terms: readonly Term[]): boolean => terms.some((t) => token.startsWith(t))
+
+/** Whether every term starts a token of `text`. */
+function hasAllTerms(text: string, terms: readonly Term[]): boolean {
+  const tokens = [...fold(text).matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0])
+  return terms.every((t) => tokens.some((token) => token.startsWith(t)))
 }
 
 /** Splits text into pieces, marking the tokens the query terms match (as unicode61 tokenizes: runs of letters and digits). */
-function markTerms(text: string, terms: readonly { word: string; prefix: boolean }[]): SnippetPart[] {
+function markTerms(text: string, terms: readonly Term[]): SnippetPart[] {
   const parts: SnippetPart[] = []
   let last = 0
   for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-    const token = fold(m[0])
-    if (!terms.some((t) => (t.prefix ? token.startsWith(t.word) : token === t.word))) continue
+    if (!matchesTerm(fold(m[0]), terms)) continue
     if (m.index > last) parts.push({ text: text.slice(last, m.index), match: false })
     parts.push({ text: m[0], match: true })
     last = m.index + m[0].length
@@ -45,12 +123,11 @@ function markTerms(text: string, terms: readonly { word: string; prefix: boolean
 }
 
 /** About 160 characters of `text` around its first match, with the matches marked. */
-function excerpt(text: string, terms: readonly { word: string; prefix: boolean }[]): SnippetPart[] {
+function excerpt(text: string, terms: readonly Term[]): SnippetPart[] {
   // Only the tokens up to the first match are looked at, however long the description.
   let first = -1
   for (const m of (text.length > 20_000 ? text.slice(0, 20_000) : text).matchAll(/[\p{L}\p{N}]+/gu)) {
-    const token = fold(m[0])
-    if (terms.some((t) => (t.prefix ? token.startsWith(t.word) : token === t.word))) {
+    if (matchesTerm(fold(m[0]), terms)) {
       first = m.index
       break
     }
@@ -67,43 +144,141 @@ function excerpt(text: string, terms: readonly { word: string; prefix: boolean }
   return out
 }
 
-const TABLES = { issue: 'issues', merge_request: 'merge_requests', epic: 'epics' } as const
-
 /** How many matching documents, newest first, one search ranks at most (see searchCache). */
 export const SEARCH_WINDOW = 2000
 
-interface Candidate {
-  readonly kind: keyof typeof TABLES
+/** Kinds searched when the caller names none. */
+const ALL_KINDS: readonly SearchKind[] = ['issue', 'merge_request', 'epic', 'milestone']
+
+/** Items of the full-text index (milestones are matched on their table: there are few). */
+type IndexedKind = Exclude<SearchKind, 'milestone'>
+
+/** How a hit ranks: a reference asked for, all words in the title, or words found elsewhere. */
+const TIER = { reference: 0, title: 1, elsewhere: 2 } as const
+
+/** One item found, before it is read for the page. */
+interface Found {
+  readonly kind: SearchKind
   readonly id: number
-  score: number
-  best: number
-  bestKind: string
+  readonly tier: number
+  /** The document that matched best (items of the index), for the snippet. */
+  readonly doc: number | null
+  readonly docKind: string | null
+}
+
+/** What a hit is read from: the item's row, its project's or group's path. */
+const ITEM_SQL: Readonly<Record<SearchKind, string>> = {
+  issue: itemSql('issues', 'x.project_id', 'NULL', 'p.path_with_namespace', 'LEFT JOIN projects p ON p.acct = x.acct AND p.id = x.project_id'),
+  merge_request: itemSql('merge_requests', 'x.project_id', 'NULL', 'p.path_with_namespace', 'LEFT JOIN projects p ON p.acct = x.acct AND p.id = x.project_id'),
+  epic: itemSql('epics', 'NULL', 'x.group_id', 'g.full_path', 'LEFT JOIN groups g ON g.acct = x.acct AND g.id = x.group_id'),
+  milestone: itemSql(
+    'milestones',
+    'x.project_id',
+    'x.group_id',
+    'coalesce(p.path_with_namespace, g.full_path)',
+    'LEFT JOIN projects p ON p.acct = x.acct AND p.id = x.project_id LEFT JOIN groups g ON g.acct = x.acct AND g.id = x.group_id',
+    'x.description',
+  ),
+}
+
+function itemSql(table: string, projectId: string, groupId: string, path: string, joins: string, description = 'NULL'): string {
+  // The columns follow the JSON (optimistic changes included); only the URL is read from it.
+  return `SELECT x.id AS id, ${projectId} AS project_id, ${groupId} AS group_id, x.iid AS iid, x.title AS title,
+            x.state AS state, json_extract(x.json, '$.web_url') AS web_url, ${description} AS description, ${path} AS path
+          FROM ${table} x ${joins} WHERE x.acct = ? AND x.id = ?`
+}
+
+interface ItemRow {
+  readonly id: number
+  readonly project_id: number | null
+  readonly group_id: number | null
+  readonly iid: unknown
+  readonly title: unknown
+  readonly state: unknown
+  readonly web_url: unknown
+  /** Milestones only: the others' descriptions are in their search documents. */
+  readonly description: unknown
+  readonly path: string | null
+}
+
+const SIGIL: Readonly<Record<SearchKind, string>> = { issue: '#', merge_request: '!', epic: '&', milestone: '%' }
+
+/**
+ * GitLab's reference of an item: `group/project#12`, `group/project!4`, `group&2`,
+ * `group/project%"Sprint 3"` (a milestone's title, quoted unless one word); without the path
+ * when its project or group is not cached.
+ */
+export function referenceOf(kind: SearchKind, path: string | null, iid: number, title: string): string {
+  const local = kind === 'milestone' ? `%${/^[\p{L}\p{N}_.-]+$/u.test(title) ? title : `"${title.replace(/"/g, '')}"`}` : `${SIGIL[kind]}${iid}`
+  return `${path ?? ''}${local}`
+}
+
+/** A reference typed in place of words: `#12`, `!4`, `&2`, `group/project#12`, `%milestone`. */
+type Reference = { readonly kind: IndexedKind; readonly path: string | null; readonly iid: number } | { readonly kind: 'milestone'; readonly path: string | null; readonly title: string }
+
+const PATH = String.raw`[\p{L}\p{N}_.-]+(?:/[\p{L}\p{N}_.-]+)*`
+const ITEM_REFERENCE = new RegExp(String.raw`^(${PATH})?([#!&])(\d+)$`, 'u')
+const MILESTONE_REFERENCE = new RegExp(String.raw`^(${PATH})?%(.*)$`, 'u')
+
+/** The reference `input` is, if it is one. */
+export function parseReference(input: string): Reference | null {
+  const text = input.trim()
+  const item = ITEM_REFERENCE.exec(text)
+  if (item !== null) {
+    const kind = ({ '#': 'issue', '!': 'merge_request', '&': 'epic' } as const)[item[2] as '#' | '!' | '&']
+    return { kind, path: item[1] ?? null, iid: Number(item[3]) }
+  }
+  const milestone = MILESTONE_REFERENCE.exec(text)
+  if (milestone !== null) return { kind: 'milestone', path: milestone[1] ?? null, title: milestone[2].replace(/^"|"$/g, '').trim() }
+  return null
 }
 
 /**
- * Ranked full-text search over titles, descriptions and notes of one account's issues, merge
- * requests and epics. A note's match counts for its item; an item shows once, at its best
- * match (bm25 with titles weighted 10 to 1).
+ * Search of one account's cache: issues, merge requests and epics by their titles,
+ * descriptions and comments (the full-text index), milestones by title and description; or,
+ * when the query is a reference (`#12`, `group/project!4`, `&2`, `%Sprint`), the items it names.
  *
- * One pass of the FTS index, newest documents first, keeps the documents of this account, kinds
- * and filters (project, group and state are columns of each document, so the filters apply to
- * every match, not to a window of them) and stops after `SEARCH_WINDOW` of them: a query that
- * matches more ranks the newest `SEARCH_WINDOW` only, and its `total` is an estimate
- * (`exact: false`) from how densely the window's matches lie in the index. bm25 is computed
- * for those documents only, the page is cut from them, and only the page's hits read their
- * items and get snippets. What stays proportional to the whole match set is bm25's document
- * frequency of each term (FTS5 counts it once per query).
+ * Every word must match, each as a prefix of a word of the text. Items whose title holds every
+ * word rank first, then those matched in a description or comment; newest first within each.
+ * A comment's match counts for its item, which shows once.
+ *
+ * One pass of the FTS index, newest documents first, keeps the documents of this account,
+ * kinds and filters (project, group and state are columns of each document, so the filters
+ * apply to every match) and stops after `SEARCH_WINDOW` of them: a query that matches more
+ * ranks the newest `SEARCH_WINDOW` only, and its `total` is an estimate (`exact: false`) from
+ * how densely the window's matches lie in the index. Which of those hold every word in their
+ * title is a second, title-only match bounded to the window's rowids. No relevance function
+ * runs (bm25 first reads every term's whole doclist: most of a search's cost on a large
+ * cache). Only the page's hits read their items and get snippets.
  */
 export function searchCache(cache: Cache, accountId: string, params: SearchParams, options: { readonly window?: number } = {}): SearchResult {
   const acct = cache.existingAcct(accountId)
-  const match = ftsQuery(params.query)
-  if (acct === null || match === null) return { hits: [], total: 0, exact: true }
-  const window = Math.max(1, options.window ?? SEARCH_WINDOW)
-  const kinds = params.kinds ?? ['issue', 'merge_request', 'epic']
+  if (acct === null) return { hits: [], total: 0, exact: true }
+  const kinds = params.kinds ?? ALL_KINDS
   const limit = Math.min(200, Math.max(1, params.limit ?? 50))
   const offset = Math.max(0, params.offset ?? 0)
-  const db = cache.db
+  const reference = parseReference(params.query)
+  if (reference !== null) {
+    const found = kinds.includes(reference.kind) ? referenced(cache, acct, reference, params) : []
+    return { hits: readHits(cache, acct, found.slice(offset, offset + limit), []), total: found.length, exact: true }
+  }
+  const terms = queryTerms(params.query)
+  if (terms.length === 0) return { hits: [], total: 0, exact: true }
+  const indexed = kinds.filter((k): k is IndexedKind => k !== 'milestone')
+  const text = indexed.length === 0 ? { found: [], total: 0, exact: true } : searchIndex(cache, acct, terms, indexed, params, Math.max(1, options.window ?? SEARCH_WINDOW))
+  const milestones = kinds.includes('milestone') ? matchingMilestones(cache, acct, terms, params) : []
+  const ranked = [...milestones, ...text.found].sort((a, b) => a.tier - b.tier)
+  return { hits: readHits(cache, acct, ranked.slice(offset, offset + limit), terms), total: text.total + milestones.length, exact: text.exact }
+}
 
+/** Issues, merge requests and epics whose documents hold every term, ranked (see searchCache). */
+function searchIndex(cache: Cache, acct: number, terms: readonly Term[], kinds: readonly IndexedKind[], params: SearchParams, window: number): { found: Found[]; total: number; exact: boolean } {
+  const db = cache.db
+  const { expansions } = searchCacheOf(cache)
+  const expanded = terms.map((term) => ({ term, words: expansions.expand(term) }))
+  // A prefix no word of the index starts with matches nothing.
+  if (expanded.some((x) => x.words?.length === 0)) return { found: [], total: 0, exact: true }
+  const match = matchExpression(expanded)
   const where = ['search_fts MATCH ?', 'd.acct = ?', `d.parent_kind IN (${kinds.map(() => '?').join(', ')})`]
   const args: unknown[] = [match, acct, ...kinds]
   if (params.project_id !== undefined) {
@@ -111,86 +286,188 @@ export function searchCache(cache: Cache, accountId: string, params: SearchParam
     args.push(params.project_id)
   }
   if (params.group_id !== undefined) {
-    // Epics of that group; issues and merge requests of the projects in it and its subgroups.
-    const projects = db
-      .prepare(
-        `SELECT p.id FROM projects p JOIN groups g ON g.acct = p.acct AND g.id = ?
-         WHERE p.acct = ? AND (p.namespace_full_path = g.full_path OR substr(p.namespace_full_path, 1, length(g.full_path) + 1) = g.full_path || '/')`,
-      )
-      .pluck()
-      .all(params.group_id, acct) as number[]
     where.push("(d.group_id = ? OR (d.parent_kind <> 'epic' AND d.project_id IN (SELECT value FROM json_each(?))))")
-    args.push(params.group_id, JSON.stringify(projects))
+    args.push(params.group_id, JSON.stringify(projectsOfGroup(cache, acct, params.group_id)))
   }
   if (params.state !== undefined) {
     where.push('d.state = ?')
     args.push(params.state)
   }
-  // The FTS table is the outer loop (CROSS JOIN) and walks its rowids backwards, so LIMIT stops
-  // the walk; bm25() is evaluated only for the rows that pass the filters.
+  // The FTS table is the outer loop (CROSS JOIN) and walks its rowids backwards, so LIMIT stops the walk.
   const rows = db
     .prepare(
-      `SELECT f.rowid AS rowid, bm25(search_fts, 10.0, 1.0) AS score, d.parent_kind AS kind, d.parent_id AS id, d.kind AS doc_kind
+      `SELECT f.rowid AS rowid, d.parent_kind AS kind, d.parent_id AS id, d.kind AS doc_kind
        FROM search_fts f CROSS JOIN search_docs d ON d.rowid = f.rowid
        WHERE ${where.join(' AND ')}
        ORDER BY f.rowid DESC LIMIT ?`,
     )
-    .all(...args, window + 1) as { rowid: number; score: number; kind: keyof typeof TABLES; id: number; doc_kind: string }[]
+    .all(...args, window + 1) as { rowid: number; kind: IndexedKind; id: number; doc_kind: string }[]
   const truncated = rows.length > window
   if (truncated) rows.length = window
+  if (rows.length === 0) return { found: [], total: 0, exact: true }
 
-  const items = new Map<string, Candidate>()
+  // Documents of the window with every word in their title (an item's own document; notes have none).
+  const oldest = rows[rows.length - 1].rowid
+  const inTitle = new Set(
+    db
+      .prepare('SELECT rowid FROM search_fts WHERE search_fts MATCH ? AND rowid >= ?')
+      .pluck()
+      .all(`{title} : (${match})`, oldest) as number[],
+  )
+  const items = new Map<string, Found>()
   for (const r of rows) {
     const key = `${r.kind}:${r.id}`
     const known = items.get(key)
-    if (known === undefined) items.set(key, { kind: r.kind, id: r.id, score: r.score, best: r.rowid, bestKind: r.doc_kind })
-    else if (r.score < known.score) {
-      known.score = r.score
-      known.best = r.rowid
-      known.bestKind = r.doc_kind
-    }
+    const tier = inTitle.has(r.rowid) && r.doc_kind !== 'note' ? TIER.title : TIER.elsewhere
+    // Rows come newest first: an item keeps its newest match unless a later row matches its title.
+    if (known === undefined || tier < known.tier) items.set(key, { kind: r.kind, id: r.id, tier, doc: r.rowid, docKind: r.doc_kind })
   }
-  const ranked = [...items.values()].sort((a, b) => a.score - b.score || a.id - b.id)
-  let total = ranked.length
+  const found = [...items.values()].sort((a, b) => a.tier - b.tier)
+  let total = found.length
   if (truncated) {
     // The window's matches lie between its oldest rowid and the newest; the rest of the index,
     // down to its first rowid, is taken to hold them as densely.
     const lowest = (db.prepare('SELECT min(rowid) FROM search_docs').pluck().get() as number | null) ?? 0
     const newest = rows[0].rowid
-    const oldest = rows[rows.length - 1].rowid
-    total = Math.max(ranked.length + 1, Math.round((ranked.length * (newest - lowest + 1)) / (newest - oldest + 1)))
+    total = Math.max(found.length + 1, Math.round((found.length * (newest - lowest + 1)) / (newest - oldest + 1)))
   }
+  return { found, total, exact: !truncated }
+}
 
-  const doc = db.prepare('SELECT title, body FROM search_docs WHERE rowid = ?')
-  const terms = queryTerms(params.query)
+/** Epics of that group; issues and merge requests of the projects in it and its subgroups. */
+function projectsOfGroup(cache: Cache, acct: number, groupId: number): number[] {
+  return cache.db
+    .prepare(
+      `SELECT p.id FROM projects p JOIN groups g ON g.acct = p.acct AND g.id = ?
+       WHERE p.acct = ? AND (p.namespace_full_path = g.full_path OR substr(p.namespace_full_path, 1, length(g.full_path) + 1) = g.full_path || '/')`,
+    )
+    .pluck()
+    .all(groupId, acct) as number[]
+}
+
+/** Milestones with every term in their title (first) or description; a few hundred rows at most, so read whole. */
+function matchingMilestones(cache: Cache, acct: number, terms: readonly Term[], params: SearchParams): Found[] {
+  const rows = milestoneRows(cache, acct, params)
+  const found: Found[] = []
+  for (const m of rows) {
+    if (hasAllTerms(m.title, terms)) found.push({ kind: 'milestone', id: m.id, tier: TIER.title, doc: null, docKind: null })
+    else if (hasAllTerms(`${m.title} ${m.description ?? ''}`, terms)) found.push({ kind: 'milestone', id: m.id, tier: TIER.elsewhere, doc: null, docKind: null })
+  }
+  return found
+}
+
+function milestoneRows(cache: Cache, acct: number, params: SearchParams): { id: number; title: string; description: string | null }[] {
+  const where = ['acct = ?']
+  const args: unknown[] = [acct]
+  if (params.project_id !== undefined) {
+    where.push('project_id = ?')
+    args.push(params.project_id)
+  }
+  if (params.group_id !== undefined) {
+    where.push('(group_id = ? OR project_id IN (SELECT value FROM json_each(?)))')
+    args.push(params.group_id, JSON.stringify(projectsOfGroup(cache, acct, params.group_id)))
+  }
+  if (params.state !== undefined) {
+    // Milestones are `active`/`closed`; an item filter's `opened` means the active ones.
+    where.push('state = ?')
+    args.push(params.state === 'opened' ? 'active' : params.state)
+  }
+  return cache.db.prepare(`SELECT id, title, description FROM milestones WHERE ${where.join(' AND ')} ORDER BY due_date IS NULL, due_date DESC, id DESC`).all(...args) as {
+    id: number
+    title: string
+    description: string | null
+  }[]
+}
+
+const REFERENCE_TABLES: Readonly<Record<IndexedKind, { readonly table: string; readonly parent: 'project_id' | 'group_id'; readonly paths: string }>> = {
+  issue: { table: 'issues', parent: 'project_id', paths: 'projects p ON p.acct = x.acct AND p.id = x.project_id AND lower(p.path_with_namespace) = lower(?)' },
+  merge_request: { table: 'merge_requests', parent: 'project_id', paths: 'projects p ON p.acct = x.acct AND p.id = x.project_id AND lower(p.path_with_namespace) = lower(?)' },
+  epic: { table: 'epics', parent: 'group_id', paths: 'groups p ON p.acct = x.acct AND p.id = x.group_id AND lower(p.full_path) = lower(?)' },
+}
+
+/**
+ * The items a reference names: with a path, the one item of that project or group; without,
+ * that number in every project (or group) of the cache, or in the filter's project, most
+ * recently updated first. A milestone reference matches titles by their beginning, then by words.
+ */
+function referenced(cache: Cache, acct: number, ref: Reference, params: SearchParams): Found[] {
+  if (ref.kind === 'milestone') {
+    const rows = milestoneRows(cache, acct, params)
+    const path = ref.path === null ? null : new Set(milestonePathIds(cache, acct, ref.path))
+    const wanted = fold(ref.title)
+    const terms = queryTerms(ref.title)
+    return rows
+      .filter((m) => path === null || path.has(m.id))
+      .map((m) => ({ m, tier: fold(m.title).startsWith(wanted) ? TIER.reference : hasAllTerms(m.title, terms) ? TIER.title : null }))
+      .filter((x): x is { m: (typeof rows)[number]; tier: 0 | 1 } => x.tier !== null)
+      .sort((a, b) => a.tier - b.tier)
+      .map(({ m, tier }) => ({ kind: 'milestone', id: m.id, tier, doc: null, docKind: null }))
+  }
+  const t = REFERENCE_TABLES[ref.kind]
+  const where = ['x.acct = ?', 'x.iid = ?']
+  const args: unknown[] = [acct, ref.iid]
+  // The filter's project or group narrows a reference without a path (`#12` in this project).
+  const parent = t.parent === 'project_id' ? params.project_id : params.group_id
+  if (parent !== undefined) {
+    where.push(`x.${t.parent} = ?`)
+    args.push(parent)
+  }
+  const join = ref.path === null ? '' : `JOIN ${t.paths}`
+  const ids = cache.db
+    .prepare(`SELECT x.id FROM ${t.table} x ${join} WHERE ${where.join(' AND ')} ORDER BY x.updated_at DESC, x.id DESC LIMIT 200`)
+    .pluck()
+    .all(...(ref.path === null ? [] : [ref.path]), ...args) as number[]
+  return ids.map((id) => ({ kind: ref.kind, id, tier: TIER.reference, doc: null, docKind: null }))
+}
+
+/** Milestones of the project or group at `path`. */
+function milestonePathIds(cache: Cache, acct: number, path: string): number[] {
+  return cache.db
+    .prepare(
+      `SELECT m.id FROM milestones m
+       LEFT JOIN projects p ON p.acct = m.acct AND p.id = m.project_id
+       LEFT JOIN groups g ON g.acct = m.acct AND g.id = m.group_id
+       WHERE m.acct = ? AND lower(coalesce(p.path_with_namespace, g.full_path)) = lower(?)`,
+    )
+    .pluck()
+    .all(acct, path) as number[]
+}
+
+/** Reads the page's items, with their paths, references and snippets. */
+function readHits(cache: Cache, acct: number, page: readonly Found[], terms: readonly Term[]): SearchHit[] {
+  const { items, docBody } = searchCacheOf(cache)
   const hits: SearchHit[] = []
-  for (const t of ranked.slice(offset, offset + limit)) {
-    const item = db
-      .prepare(
-        `SELECT json_extract(json, '$.project_id') AS project_id, json_extract(json, '$.group_id') AS group_id, json_extract(json, '$.iid') AS iid,
-           json_extract(json, '$.title') AS title, json_extract(json, '$.state') AS state, json_extract(json, '$.web_url') AS web_url
-         FROM ${TABLES[t.kind]} WHERE acct = ? AND id = ?`,
-      )
-      .get(acct, t.id) as Record<string, unknown> | undefined
-    if (item === undefined) continue
-    // Snippets are cut here rather than by FTS5's snippet(), which would run the query again per hit.
-    const d = doc.get(t.best) as { title: string | null; body: string | null } | undefined
-    const titleParts = d?.title == null ? [] : markTerms(d.title, terms)
-    const matchedIn: SearchHit['matched_in'] = t.bestKind === 'note' ? 'note' : titleParts.some((p) => p.match) ? 'title' : 'description'
-    const snippet = matchedIn === 'title' ? titleParts : excerpt(d?.body ?? '', terms)
+  page.forEach((f, position) => {
+    const item = items[f.kind].get(acct, f.id) as ItemRow | undefined
+    if (item === undefined) return
+    const title = typeof item.title === 'string' ? item.title : ''
+    const iid = typeof item.iid === 'number' ? item.iid : 0
+    const { matchedIn, snippet } =
+      f.tier === TIER.reference ? { matchedIn: 'reference' as const, snippet: [{ text: title, match: false }] } : matchOf(f, item, title, terms, f.doc === null ? undefined : (docBody.get(f.doc) as { body: string | null } | undefined))
     hits.push({
-      kind: t.kind,
-      id: t.id,
-      project_id: typeof item.project_id === 'number' ? item.project_id : null,
-      group_id: typeof item.group_id === 'number' ? item.group_id : null,
-      iid: typeof item.iid === 'number' ? item.iid : 0,
-      title: typeof item.title === 'string' ? item.title : '',
+      kind: f.kind,
+      id: f.id,
+      project_id: item.project_id,
+      group_id: item.group_id,
+      iid,
+      title,
       state: typeof item.state === 'string' ? item.state : '',
       web_url: typeof item.web_url === 'string' ? item.web_url : null,
+      path: item.path,
+      reference: referenceOf(f.kind, item.path, iid, title),
       matched_in: matchedIn,
       snippet,
-      score: t.score,
+      // Comparable across accounts (their pages are merged): the tier, then the place within it.
+      score: f.tier + position / (page.length + 1),
     })
-  }
-  return { hits, total, exact: !truncated }
+  })
+  return hits
+}
+
+/** Where a word search matched an item, and the piece of text to show. */
+function matchOf(f: Found, item: ItemRow, title: string, terms: readonly Term[], doc: { readonly body: string | null } | undefined): { matchedIn: SearchHit['matched_in']; snippet: SnippetPart[] } {
+  if (f.tier === TIER.title) return { matchedIn: 'title', snippet: markTerms(title, terms) }
+  // Snippets are cut here rather than by FTS5's snippet(), which would run the query again per hit.
+  const body = f.kind === 'milestone' ? (typeof item.description === 'string' ? item.description : '') : (doc?.body ?? '')
+  return { matchedIn: f.docKind === 'note' ? 'note' : 'description', snippet: excerpt(body, terms) }
 }
