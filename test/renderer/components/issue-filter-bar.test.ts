@@ -1,9 +1,12 @@
 // @vitest-environment jsdom
-import { mount } from '@vue/test-utils'
+import { mount, type DOMWrapper } from '@vue/test-utils'
+import { defineComponent, h, shallowRef } from 'vue'
 import { describe, expect, it } from 'vitest'
 import IssueFilterBar from '../../../src/renderer/components/issue/IssueFilterBar.vue'
+import MergeRequestFilterBar from '../../../src/renderer/components/merge-request/MergeRequestFilterBar.vue'
 import { NSelect } from 'naive-ui'
-import { DEFAULT_ISSUE_FILTER, toIssueListParams, type IssueFilter } from '../../../src/renderer/lib/issue-filter'
+import { DEFAULT_ISSUE_FILTER, parseIssueFilter, serializeIssueFilter, toIssueListParams, type IssueFilter } from '../../../src/renderer/lib/issue-filter'
+import { DEFAULT_MR_FILTER, parseMergeRequestFilter, serializeMergeRequestFilter } from '../../../src/renderer/lib/merge-request-filter'
 
 function mountBar(filter: IssueFilter = DEFAULT_ISSUE_FILTER, savable = false) {
   return mount(IssueFilterBar, {
@@ -88,5 +91,42 @@ describe('IssueFilterBar', () => {
 
   it('summarises the filter for assistive technology', () => {
     expect(mountBar({ ...DEFAULT_ISSUE_FILTER, labels: ['bug'] }).attributes('aria-label')).toBe('Issue filter: Open · ~bug · created at ↓')
+  })
+})
+
+describe('list search boxes', () => {
+  // The lists keep their filter in the route, trimmed: the box must not show that back while typing.
+  function mountRouted<F extends { search: string }>(component: typeof IssueFilterBar | typeof MergeRequestFilterBar, initial: F, roundTrip: (f: F) => F) {
+    const filter = shallowRef<F>(initial)
+    const Harness = defineComponent(() => () => h(component as never, { modelValue: filter.value, 'onUpdate:modelValue': (f: F) => (filter.value = roundTrip(f)) }))
+    return { wrapper: mount(Harness), filter }
+  }
+  /** Types one character at a time after whatever the box shows, as a keyboard does. */
+  async function typeSlowly(input: DOMWrapper<HTMLInputElement>, text: string) {
+    for (const ch of text) await input.setValue(input.element.value + ch)
+  }
+
+  it('keeps the spaces typed between words in the issue search box', async () => {
+    const { wrapper, filter } = mountRouted(IssueFilterBar, DEFAULT_ISSUE_FILTER, (f) => parseIssueFilter(serializeIssueFilter(f)))
+    const input = wrapper.find<HTMLInputElement>('[data-testid="filter-search"] input')
+    await typeSlowly(input, 'Route optimiser')
+    expect(input.element.value).toBe('Route optimiser')
+    expect(filter.value.search).toBe('Route optimiser')
+  })
+
+  it('keeps the spaces typed between words in the merge request search box', async () => {
+    const { wrapper, filter } = mountRouted(MergeRequestFilterBar, DEFAULT_MR_FILTER, (f) => parseMergeRequestFilter(serializeMergeRequestFilter(f)))
+    const input = wrapper.find<HTMLInputElement>('[data-testid="mr-filter-search"] input')
+    await typeSlowly(input, 'Route optimiser')
+    expect(input.element.value).toBe('Route optimiser')
+    expect(filter.value.search).toBe('Route optimiser')
+  })
+
+  it('shows a search the filter gets from elsewhere (Clear, a saved filter)', async () => {
+    const { wrapper } = mountRouted(IssueFilterBar, { ...DEFAULT_ISSUE_FILTER, search: 'crash' }, (f) => parseIssueFilter(serializeIssueFilter(f)))
+    const input = wrapper.find<HTMLInputElement>('[data-testid="filter-search"] input')
+    expect(input.element.value).toBe('crash')
+    await wrapper.find('[data-testid="filter-clear"]').trigger('click')
+    expect(input.element.value).toBe('')
   })
 })
