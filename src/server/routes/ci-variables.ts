@@ -9,6 +9,7 @@ import { paginateArray } from '../http/pagination'
 import { currentUser, loadProject } from '../http/resolve'
 import { recordAudit } from '../services/audit'
 import { projectFullPath } from '../services/ci-context'
+import { TEXT_LIMITS, tooLong } from '../services/text-limits'
 
 const ProjectParams = Type.Object({ id: Type.String() })
 const KeyParams = Type.Object({ id: Type.String(), key: Type.String() })
@@ -55,7 +56,7 @@ function variableEntity(v: CiVariableRow): Readonly<Record<string, unknown>> {
 function check(v: VariableFields): void {
   const errors: Record<string, string[]> = {}
   if (!/^[a-zA-Z0-9_]+$/.test(v.key)) errors.key = ["can contain only letters, digits and '_'."]
-  else if (v.key.length > 255) errors.key = ['is too long (maximum is 255 characters)']
+  else if (v.key.length > TEXT_LIMITS.name.name) errors.key = [tooLong(TEXT_LIMITS.name.name)]
   if (v.masked && !/^[A-Za-z0-9+/=@:.~-]{8,}$/.test(v.value)) errors.value = ['is invalid']
   if (Object.keys(errors).length > 0) throw validationFailed(errors)
 }

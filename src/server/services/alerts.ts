@@ -16,6 +16,7 @@ import { Permissions } from '../auth/permissions'
 import { parseAlertPayload, parseMappings, type AlertFieldMapping } from '../alerts/payload'
 import { recordProjectChange } from './project-changes'
 import { createTodo, pendingTodoFor, type TodoRow } from './todos'
+import { exceeds, TEXT_LIMITS, tooLong } from './text-limits'
 
 /** Whoever holds `perms` may read (and update) the project's alerts: signed-in Developers and above, as GitLab. */
 export function canReadAlertsWith(perms: Permissions, project: Pick<ProjectRow, 'id' | 'visibility'>): boolean {
@@ -76,7 +77,7 @@ function integrationErrors(input: IntegrationInput): string[] {
   const errors: string[] = []
   if (input.name !== undefined) {
     if (input.name.trim() === '') errors.push("Name can't be blank")
-    else if (input.name.length > 255) errors.push('Name is too long (maximum is 255 characters)')
+    else if (exceeds(input.name, TEXT_LIMITS.name.name)) errors.push(`Name ${tooLong(TEXT_LIMITS.name.name)}`)
   }
   if (input.payloadExample !== undefined) {
     let parsed: unknown

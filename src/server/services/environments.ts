@@ -17,6 +17,7 @@ import { deploymentEntity, environmentEntity } from '../entities/environment'
 import { recordProjectChange } from './project-changes'
 import { jobEntitiesById } from './ci-present'
 import { jobOptions, jobPlayable, latestJobs, playJob } from './pipelines'
+import { exceeds, TEXT_LIMITS, tooLong } from './text-limits'
 
 /**
  * Environments and deployments: the rules every writer shares. Routes call the request-level
@@ -35,7 +36,6 @@ export class EnvironmentValidationError extends Error {
 // Letters, digits, '_', '$', '{', '}', '.', ' ', '-' and, inside only, '/'.
 const NAME_PATTERN = /^[\w${}. -]([\w${}./ -]*[\w${}. -])?$/
 const NAME_MESSAGE = "can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces, but it cannot start or end with '/'"
-const MAX_LENGTH = 255
 
 /**
  * GitLab's environment slug: lowercase letters, digits and '-', starting with a letter, at most 24
@@ -69,14 +69,14 @@ export function guessTier(name: string): EnvironmentTier {
 export function environmentNameErrors(name: string): string[] {
   if (name.trim() === '') return ["can't be blank"]
   const errors: string[] = []
-  if (name.length > MAX_LENGTH) errors.push(`is too long (maximum is ${MAX_LENGTH} characters)`)
+  if (exceeds(name, TEXT_LIMITS.name.name)) errors.push(tooLong(TEXT_LIMITS.name.name))
   if (!NAME_PATTERN.test(name)) errors.push(NAME_MESSAGE)
   return errors
 }
 
 /** Validation messages for an external URL (empty when valid); blank URLs are stored as null. */
 export function externalUrlErrors(url: string): string[] {
-  if (url.length > MAX_LENGTH) return [`is too long (maximum is ${MAX_LENGTH} characters)`]
+  if (exceeds(url, TEXT_LIMITS.name.name)) return [tooLong(TEXT_LIMITS.name.name)]
   let parsed: URL
   try {
     parsed = new URL(url)

@@ -20,6 +20,7 @@ import { geoNodeStatusEntity, type ReplicableCounts } from '../entities/geo-node
 import { ApiError, invalidParam, validationFailed } from '../http/errors'
 import { BURROW_VERSION } from '../routes/version'
 import { recordAudit } from './audit'
+import { exceeds, TEXT_LIMITS, tooLong } from './text-limits'
 
 /** What GitLab answers a write refused because this instance is a read-only Geo secondary. */
 export const NOT_PRIMARY_MESSAGE = 'You cannot perform write operations on a read-only instance'
@@ -129,7 +130,7 @@ function nodeColumns(ctx: ServerContext, request: FastifyRequest, params: GeoNod
   // GitLab adds the slash to a name that is the URL without it (the external URL as node name).
   if (name !== '' && withSlash(name) === normalizedUrl) name = normalizedUrl
   if (name === '') add(errors, 'name', "can't be blank")
-  else if (name.length > 255) add(errors, 'name', 'is too long (maximum is 255 characters)')
+  else if (exceeds(name, TEXT_LIMITS.name.name)) add(errors, 'name', tooLong(TEXT_LIMITS.name.name))
   else if (findGeoNodeByName(ctx.db, name, existing?.id ?? 0)) add(errors, 'name', 'has already been taken')
 
   let internalUrl: string | null | undefined

@@ -9,6 +9,7 @@ import { GROUP_SETTING_DEFAULTS, groupSettings } from '../entities/group'
 import { validationFailed } from '../http/errors'
 import { recordAudit } from './audit'
 import { pathError, VISIBILITY_LEVELS } from './projects'
+import { addLengthErrors, TEXT_LIMITS } from './text-limits'
 
 const GROUP_NAME = /^[\p{L}\p{N}\p{Extended_Pictographic}_][\p{L}\p{N}\p{Pd}\p{Extended_Pictographic}_.() ]*$/u
 const GROUP_NAME_MESSAGE = "can contain only letters, digits, emoji, '_', '.', dash, space, parenthesis. It must start with letter, digit, emoji or '_'."
@@ -96,6 +97,7 @@ export function createGroup(request: FastifyRequest, input: CreateGroupInput): N
   }
   const badVisibility = visibilityError(db, visibility, input.parent)
   if (badVisibility) errors.visibility_level = [badVisibility]
+  addLengthErrors(errors, input, TEXT_LIMITS.group)
   if (Object.keys(errors).length > 0) throw validationFailed(errors)
 
   return db.transaction(() => {
@@ -146,6 +148,7 @@ export function updateGroup(request: FastifyRequest, group: NamespaceRow, params
     if (bad) errors.visibility_level = [bad]
     else changes.visibility = visibility
   }
+  addLengthErrors(errors, params, TEXT_LIMITS.group)
   if (Object.keys(errors).length > 0) throw validationFailed(errors)
   if (params.description !== undefined) changes.description = params.description
   if (params.request_access_enabled !== undefined) changes.request_access_enabled = params.request_access_enabled

@@ -29,6 +29,8 @@ import { copyIssueResourceEvents, type StateSource } from '../db/resource-events
 import { finishNotesCopy, issueSnapshot, issueTarget, mergeRequestTarget, noteIssueCopied, noteTimeEstimate, noteTimeSpent, recordCreation, recordStateEvent, recordUpdate, type SystemNoteTarget } from './system-notes'
 import { findMergeRequestById } from '../db/merge-requests'
 import { canReadIssuesWith, canUserReadIssue } from './issue-access'
+import { textParam } from '../http/text-param'
+import { checkLengths, TEXT_LIMITS } from './text-limits'
 
 // GitLab's default colour for labels created on the fly from an issue's `labels`.
 const NEW_LABEL_COLOR = '#6699cc'
@@ -177,23 +179,20 @@ function issueTypeParam(raw: unknown): IssueType | undefined {
   return raw as IssueType
 }
 
-// GitLab's limit on the descriptions of issues and epics (1 MiB of characters).
-const MAX_DESCRIPTION = 1_048_576
-
-/** A description parameter of an issue or epic: undefined when absent, 400 over GitLab's length limit. */
+/** A description parameter of an issue, merge request or epic: undefined when absent, 400 over GitLab's length limit. */
 export function descriptionOf(raw: unknown): string | null | undefined {
   if (raw === undefined) return undefined
   if (raw === null) return null
-  const text = String(raw)
-  if (text.length > MAX_DESCRIPTION) throw validationFailed({ description: [`is too long (maximum is ${MAX_DESCRIPTION} characters)`] })
-  return text
+  const description = textParam('description', raw)
+  checkLengths({ description }, { description: TEXT_LIMITS.issuable.description })
+  return description
 }
 
-/** A title parameter of an issue or epic, trimmed: 400 when blank or over 255 characters, as GitLab validates it. */
+/** A title parameter of an issue, merge request or epic, trimmed: 400 when blank or over 255 characters, as GitLab validates it. */
 export function titleOf(raw: unknown): string {
-  const title = String(raw).trim()
+  const title = textParam('title', raw).trim()
   if (title === '') throw validationFailed({ title: ["can't be blank"] })
-  if (title.length > 255) throw validationFailed({ title: ['is too long (maximum is 255 characters)'] })
+  checkLengths({ title }, { title: TEXT_LIMITS.issuable.title })
   return title
 }
 

@@ -10,6 +10,7 @@ import type { NamespaceRow, ProjectRow } from '../db/rows'
 import { labelEntity, type LabelEntity } from '../entities/label'
 import { conflict, missingParam, notFound, paramError, validationFailed } from '../http/errors'
 import { normalizeColor } from './colors'
+import { checkLabelDescription, checkLengths, TEXT_LIMITS } from './text-limits'
 
 /** The include flags of the group label endpoints, with GitLab's defaults applied by the caller. */
 export interface GroupLabelFlags {
@@ -120,6 +121,7 @@ function titleOf(raw: string): string {
   if (title === '') throw validationFailed({ title: ["can't be blank"] })
   // GitLab's label title format forbids commas: label lists are comma-separated everywhere.
   if (title.includes(',')) throw validationFailed({ title: ['is invalid'] })
+  checkLengths({ title }, TEXT_LIMITS.label)
   return title
 }
 
@@ -148,6 +150,7 @@ export function createLabel(request: FastifyRequest, owner: { readonly groupId?:
   if (missing.length > 0) throw missingParam(...missing)
   const title = titleOf(params.name as string)
   const color = colorOf(params.color as string)
+  checkLabelDescription(params.description)
   const db = request.server.burrow.db
   if (findLabelTitleInScope(db, visible, title)) throw conflict('Label already exists')
   const priority = owner.projectId !== undefined ? priorityOf(params.priority) : undefined
@@ -169,6 +172,7 @@ export function updateLabel(request: FastifyRequest, label: LabelRow, params: La
   if (given.length === 0) throw paramError(`${names.join(', ')} are missing, at least one parameter must be provided`)
   const db = request.server.burrow.db
   const title = params.new_name !== undefined ? titleOf(params.new_name) : undefined
+  checkLabelDescription(params.description)
   if (title !== undefined && title.toLowerCase() !== label.title.toLowerCase()) {
     const owner: LabelScope = { groupIds: label.group_id !== null ? [label.group_id] : [], projectIds: label.project_id !== null ? [label.project_id] : [] }
     if (findLabelTitleInScope(db, owner, title)) throw validationFailed({ title: ['has already been taken'] })

@@ -32,6 +32,7 @@ import { createTodo } from './todos'
 import { resolveTodosForTarget } from '../db/todos'
 import { cachedStatement } from '../db/statements'
 import { mergeRequestSnapshot, mergeRequestTarget, noteApproval, recordCreation, recordUpdate } from './system-notes'
+import { descriptionOf, titleOf } from './issues'
 
 /** How a list or single response is shaped. */
 export interface PresentOptions {
@@ -296,6 +297,8 @@ export async function createMergeRequest(request: FastifyRequest, source: Projec
   const ctx = request.server.burrow
   const sourceBranch = input.source_branch as string
   const targetBranch = input.target_branch as string
+  const title = titleOf(input.title)
+  const description = descriptionOf(input.description) ?? null
   if (source.id === target.id && sourceBranch === targetBranch) throw apiMessage(422, ["You can't use same project/branch for source and target"])
   const sourceDir = projectGitDir(ctx, source)
   const targetDir = projectGitDir(ctx, target)
@@ -314,8 +317,8 @@ export async function createMergeRequest(request: FastifyRequest, source: Projec
       sourceProjectId: source.id,
       sourceBranch,
       targetBranch,
-      title: (input.title as string).trim(),
-      description: input.description ?? null,
+      title,
+      description,
       authorId: author.id,
       milestoneId: checkMilestone(request, target, input.milestone_id) ?? null,
       shouldRemoveSourceBranch: input.remove_source_branch ?? null,
@@ -343,7 +346,7 @@ export async function createMergeRequest(request: FastifyRequest, source: Projec
 export async function updateMergeRequest(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, input: MergeRequestInput, actor: UserRow): Promise<MergeRequestRow> {
   const db = request.server.burrow.db
   const changes: { -readonly [K in keyof MergeRequestChanges]: MergeRequestChanges[K] } = {}
-  if (input.title !== undefined && input.title.trim() === '') throw validationFailed({ title: ["can't be blank"] })
+  if (input.title !== undefined) titleOf(input.title)
   if (input.target_branch !== undefined && input.target_branch !== mr.target_branch) {
     const gitDir = projectGitDir(request.server.burrow, project)
     const head = isValidRef(input.target_branch) && repoExists(gitDir) ? await resolveCommit(gitDir, `refs/heads/${input.target_branch}`) : null
@@ -371,11 +374,8 @@ export function applyMergeRequestUpdate(
 ): MergeRequestRow {
   const db = request.server.burrow.db
   const changes: { -readonly [K in keyof MergeRequestChanges]: MergeRequestChanges[K] } = { ...branchChanges }
-  if (input.title !== undefined) {
-    if (input.title.trim() === '') throw validationFailed({ title: ["can't be blank"] })
-    changes.title = input.title.trim()
-  }
-  if (input.description !== undefined) changes.description = input.description
+  if (input.title !== undefined) changes.title = titleOf(input.title)
+  if (input.description !== undefined) changes.description = descriptionOf(input.description) ?? null
   if (input.milestone_id !== undefined) changes.milestone_id = checkMilestone(request, project, input.milestone_id) ?? null
   if (input.remove_source_branch !== undefined) changes.should_remove_source_branch = Number(input.remove_source_branch)
   if (input.squash !== undefined) changes.squash = Number(input.squash)

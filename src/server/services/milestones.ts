@@ -12,6 +12,7 @@ import { invalidParam, missingParam, paramError, validationFailed } from '../htt
 import { recordEvent } from './events'
 import { milestoneIssueRows, milestoneIssues } from './issues'
 import { milestoneMergeRequests } from './merge-requests'
+import { checkLengths, TEXT_LIMITS } from './text-limits'
 
 /** A milestone's owner: one project or one group. */
 export type MilestoneOwner = { readonly kind: 'project'; readonly project: ProjectRow } | { readonly kind: 'group'; readonly group: NamespaceRow }
@@ -84,6 +85,7 @@ export function createMilestone(request: FastifyRequest, owner: MilestoneOwner, 
   const due = dateParam('due_date', params.due_date) ?? null
   const start = dateParam('start_date', params.start_date) ?? null
   const title = titleOf(params.title)
+  checkLengths({ ...params, title }, TEXT_LIMITS.milestone)
   checkDates(start, due)
   const db = request.server.burrow.db
   return db.transaction(() => {
@@ -115,6 +117,7 @@ export function updateMilestone(request: FastifyRequest, owner: MilestoneOwner, 
   const due = dateParam('due_date', params.due_date)
   const start = dateParam('start_date', params.start_date)
   const title = params.title !== undefined ? titleOf(params.title) : undefined
+  checkLengths({ ...params, title }, TEXT_LIMITS.milestone)
   checkDates(start === undefined ? milestone.start_date : start, due === undefined ? milestone.due_date : due)
   const db = request.server.burrow.db
   return db.transaction(() => {

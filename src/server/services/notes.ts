@@ -15,6 +15,7 @@ import { recordEvent } from './events'
 import { parseMentions } from './mentions'
 import { parseQuickActions, type QuickAction, type QuickActionFollowUp, type QuickActionName } from './quick-actions'
 import { createCrossReferences, readableNotes, type SystemNoteTarget } from './system-notes'
+import { checkNoteLength } from './text-limits'
 
 /** The result of running a note's quick actions on its noteable. */
 export interface QuickActionOutcome {
@@ -127,13 +128,15 @@ export type CreateNoteResult =
 /**
  * Creates a comment, thread or reply: runs quick actions the caller may use (stripping them from
  * the body), honours created_at only for administrators and project owners (others' values are
- * ignored, as GitLab does), records a `commented` event and raises mention to-dos.
+ * ignored, as GitLab does), records a `commented` event and raises mention to-dos. A body over
+ * GitLab's Note limit is a 400 before any quick action runs.
  */
 export function createNote(request: FastifyRequest, noteable: Noteable, rawBody: string, options: NoteOptions = {}): CreateNoteResult {
   const db = request.server.burrow.db
   const user = assertCanComment(request, noteable)
   const internal = options.replyTo ? options.replyTo[0].internal === 1 : options.internal === true
   if (internal && !canSeeInternalNotes(request.perms, noteable.container)) throw forbidden()
+  checkNoteLength(rawBody)
 
   let body = rawBody
   let actions: readonly QuickAction[] = []
@@ -248,6 +251,7 @@ function raiseMentionTodos(request: FastifyRequest, noteable: Noteable, note: No
 export function updateNote(request: FastifyRequest, noteable: Noteable, note: NoteRow, body: string): NoteRow {
   assertCanEditNote(request, note)
   if (body.trim() === '') throw badRequest(`Note {:note=>["can't be blank"]}`)
+  checkNoteLength(body)
   const now = nowIso()
   const db = request.server.burrow.db
   return db.transaction(() => {

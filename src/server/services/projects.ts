@@ -14,6 +14,7 @@ import { createProjectRepository, removeProjectRepository } from './repository'
 import { scheduleProjectMove } from './storage-moves'
 import { isProjectReadOnly } from '../db/storage-moves'
 import type { ServerContext } from '../context'
+import { addLengthErrors, TEXT_LIMITS } from './text-limits'
 
 export const VISIBILITY_LEVELS: Readonly<Record<Visibility, number>> = { private: 0, internal: 10, public: 20 }
 
@@ -179,6 +180,7 @@ export async function createProject(request: FastifyRequest, input: CreateProjec
   if (name.trim() === '') add('name', "can't be blank")
   else if (!PROJECT_NAME.test(name)) add('name', PROJECT_NAME_MESSAGE)
   else if (findProjectClash(db, ns.id, 'name', name)) add('name', 'has already been taken')
+  addLengthErrors(errors, { name, description: input.description }, TEXT_LIMITS.project)
   const badPath = pathError(path)
   if (badPath) add('path', badPath)
   else if (findProjectClash(db, ns.id, 'path', path)) add('path', 'has already been taken')
@@ -286,6 +288,7 @@ export function updateProject(request: FastifyRequest, project: ProjectRow, para
     else if (storage !== project.repository_storage && isProjectReadOnly(db, project.id)) errors.repository_storage = ['is read-only']
     else if (storage !== project.repository_storage) moveTo = storage
   }
+  addLengthErrors(errors, params, TEXT_LIMITS.project)
   if (Object.keys(errors).length > 0) throw validationFailed(errors)
   if (params.description !== undefined) changes.description = params.description
   if (params.default_branch !== undefined) changes.default_branch = params.default_branch

@@ -5,6 +5,7 @@ import type { ProjectRow, Visibility } from '../db/rows'
 import { deleteSnippetRow, insertSnippet, updateSnippetRow, type SnippetChanges, type SnippetRow } from '../db/snippets'
 import { projectSettings } from '../entities/project'
 import { assertSnippetRepositoryWritable } from './storage-moves'
+import { checkLengths, TEXT_LIMITS } from './text-limits'
 
 /** The project's snippets feature level: 'enabled' (everyone who sees the project), 'private' (members), 'disabled'. */
 export function snippetsFeature(project: ProjectRow): string {
@@ -53,13 +54,15 @@ export interface SnippetInput {
   readonly visibility: Visibility
 }
 
-/** Creates a project snippet authored by the caller. */
+/** Creates a project snippet authored by the caller; 400 for a title or description over GitLab's limits. */
 export function createProjectSnippet(request: FastifyRequest, project: ProjectRow, authorId: number, input: SnippetInput): SnippetRow {
+  checkLengths(input, TEXT_LIMITS.snippet)
   return insertSnippet(request.server.burrow.db, { projectId: project.id, authorId, ...input })
 }
 
-/** Updates a snippet's title, description, file, content or visibility. */
+/** Updates a snippet's title, description, file, content or visibility; 400 for a title or description over GitLab's limits. */
 export function updateSnippet(request: FastifyRequest, snippet: SnippetRow, changes: SnippetChanges): SnippetRow {
+  checkLengths(changes, TEXT_LIMITS.snippet)
   if (changes.content !== undefined || changes.file_name !== undefined) assertSnippetRepositoryWritable(request.server.burrow.db, snippet.id)
   return updateSnippetRow(request.server.burrow.db, snippet.id, changes)
 }

@@ -9,6 +9,7 @@ import { findPersonalTokenById, insertPersonalToken, revokePersonalToken } from 
 import { deleteUser, insertUser } from '../db/users'
 import { missingParam, invalidParam, validationFailed } from '../http/errors'
 import { recordAudit } from './audit'
+import { checkLengths, TEXT_LIMITS } from './text-limits'
 
 /** Tokens created without an expiry date get GitLab's default lifetime. */
 export const DEFAULT_TOKEN_LIFETIME_DAYS = 365
@@ -85,8 +86,9 @@ function auditToken(
   })
 }
 
-/** Issues a personal (or impersonation) access token to `user` and audits it. */
+/** Issues a personal (or impersonation) access token to `user` and audits it; 400 for a name or description over 255 characters. */
 export function issueToken(ctx: ServerContext, request: FastifyRequest, user: UserRow, t: NewTokenRequest): IssuedToken {
+  checkLengths(t, TEXT_LIMITS.token)
   const value = generateToken()
   const row = insertPersonalToken(ctx.db, {
     userId: user.id,
@@ -158,6 +160,7 @@ export function issueProjectToken(
   t: NewTokenRequest,
   accessLevel: number,
 ): IssuedToken {
+  checkLengths(t, TEXT_LIMITS.token)
   const suffix = randomBytes(16).toString('hex')
   const username = `project_${project.id}_bot_${suffix}`
   const host = new URL(ctx.baseUrl(request)).hostname || 'burrow.local'

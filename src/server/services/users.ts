@@ -16,6 +16,7 @@ import {
 } from '../db/users'
 import { ApiError, conflict, validationFailed } from '../http/errors'
 import { recordAudit } from './audit'
+import { exceeds, TEXT_LIMITS, tooLong } from './text-limits'
 
 /** Attributes accepted by `POST /users` and `PUT /users/:id`, after schema coercion. */
 export interface UserAttributes {
@@ -75,12 +76,12 @@ function validate(attrs: UserAttributes, creating: boolean): void {
   }
   if (attrs.name !== undefined) {
     if (attrs.name.trim() === '') add('name', "can't be blank")
-    else if (attrs.name.length > 255) add('name', 'is too long (maximum is 255 characters)')
+    else if (exceeds(attrs.name, TEXT_LIMITS.user.name)) add('name', tooLong(TEXT_LIMITS.user.name))
   }
   if (attrs.username !== undefined) {
     if (attrs.username === '') add('username', "can't be blank")
     else if (!USERNAME_RE.test(attrs.username) || /\.(git|atom)$/i.test(attrs.username)) add('username', USERNAME_MESSAGE)
-    else if (attrs.username.length > 255) add('username', 'is too long (maximum is 255 characters)')
+    else if (exceeds(attrs.username, TEXT_LIMITS.user.username)) add('username', tooLong(TEXT_LIMITS.user.username))
   }
   if (attrs.email !== undefined && !EMAIL_RE.test(attrs.email)) add('email', 'is invalid')
   if (attrs.public_email !== undefined && attrs.public_email !== '' && !EMAIL_RE.test(attrs.public_email)) add('public_email', 'is invalid')
@@ -90,7 +91,7 @@ function validate(attrs: UserAttributes, creating: boolean): void {
     if (attrs.password === '') {
       if (creating) add('password', "can't be blank")
     } else if (attrs.password.length < MIN_PASSWORD_LENGTH) add('password', `is too short (minimum is ${MIN_PASSWORD_LENGTH} characters)`)
-    else if (attrs.password.length > 128) add('password', 'is too long (maximum is 128 characters)')
+    else if (attrs.password.length > 128) add('password', tooLong(128))
   }
   if (creating && !randomised && attrs.password === undefined) add('password', "can't be blank")
   if (attrs.projects_limit !== undefined && attrs.projects_limit < 0) add('projects_limit', 'must be greater than or equal to 0')
