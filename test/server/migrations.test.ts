@@ -60,6 +60,109 @@ describe('migrations', () => {
     expect(db.prepare('SELECT id, username, failed_attempts, locked_until FROM users').all()).toEqual([{ id: 4, username: 'ann', failed_attempts: 0, locked_until: null }])
   })
 
+  it('makes every table whose id is its rowid AUTOINCREMENT, so a deleted row\'s id is never handed out again', () => {
+    const db = new Database(':memory:')
+    migrate(db)
+    const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string; sql: string }[]
+    const primaryKey = db.prepare('SELECT name, type FROM pragma_table_info(?) WHERE pk > 0')
+    const rowidIds = tables.filter((t) => {
+      const key = primaryKey.all(t.name) as { name: string; type: string }[]
+      return key.length === 1 && key[0].name === 'id' && key[0].type.toUpperCase() === 'INTEGER'
+    })
+    expect(rowidIds.length).toBeGreaterThan(40)
+    expect(rowidIds.filter((t) => !/\bid\s+INTEGER\s+PRIMARY\s+KEY\s+AUTOINCREMENT\b/i.test(t.sql)).map((t) => t.name)).toEqual([])
+  })
+
+  describe('0022 (ids never reused) on an existing database', () => {
+    const t = '2026-01-01T00:00:00.000Z'
+    // Up to 0022 only: later migrations change tables too.
+    const through22 = migrations.filter((m) => m.version <= 22)
+    /** A database at version 21 with rows in parent and child tables, foreign keys enforced as openDatabase does. */
+    const existing = (): Database.Database => {
+      const db = new Database(':memory:')
+      db.pragma('foreign_keys = ON')
+      migrate(db, migrations.filter((m) => m.version < 22))
+      db.exec(`
+        INSERT INTO users (id, username, name, email, created_at, updated_at) VALUES (1, 'ann', 'Ann', 'ann@example.com', '${t}', '${t}'), (2, 'bob', 'Bob', 'bob@example.com', '${t}', '${t}');
+        -- User 5 was deleted; its audit event still names it.
+        INSERT INTO audit_events (author_id, entity_id, entity_type, details, created_at) VALUES (1, 5, 'User', '{}', '${t}');
+        INSERT INTO namespaces (id, kind, name, path, full_path, full_name, created_at, updated_at) VALUES (1, 'group', 'G', 'g', 'g', 'G', '${t}', '${t}');
+        INSERT INTO projects (id, namespace_id, name, path, created_at, updated_at, last_activity_at) VALUES (1, 1, 'P', 'p', '${t}', '${t}', '${t}'), (2, 1, 'Q', 'q', '${t}', '${t}', '${t}');
+        INSERT INTO milestones (id, project_id, iid, title, created_at, updated_at) VALUES (1, 1, 1, 'v1', '${t}', '${t}');
+        INSERT INTO issues (id, iid, project_id, author_id, title, milestone_id, created_at, updated_at) VALUES (1, 1, 1, 1, 'a', 1, '${t}', '${t}'), (2, 2, 1, 2, 'b', NULL, '${t}', '${t}'), (3, 1, 2, 1, 'c', NULL, '${t}', '${t}');
+        INSERT INTO issues (id, iid, project_id, author_id, title, moved_to_id, created_at, updated_at) VALUES (4, 3, 1, 1, 'd', 1, '${t}', '${t}');
+        INSERT INTO issue_assignees (issue_id, user_id) VALUES (1, 2), (3, 2);
+        INSERT INTO internal_ids (scope_type, scope_id, usage, last_value) VALUES ('Project', 1, 'issues', 3), ('Project', 2, 'issues', 1), ('Namespace', 9, 'epics', 4);
+        -- Project 2 is deleted (its issue and assignment cascade), its counter is left behind.
+        DELETE FROM projects WHERE id = 2;
+      `)
+      return db
+    }
+    /** Everything the rebuild must keep: each table's rows, every index, each table's foreign keys. */
+    const snapshot = (db: Database.Database) => {
+      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('sqlite_sequence', 'schema_migrations') ORDER BY name").all() as { name: string }[]).map((r) => r.name)
+      return {
+        rows: Object.fromEntries(tables.map((name) => [name, db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all()])),
+        indexes: db.prepare("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name").all(),
+        foreignKeys: Object.fromEntries(tables.map((name) => [name, db.prepare('SELECT * FROM pragma_foreign_key_list(?)').all(name)])),
+        definitions: Object.fromEntries(tables.map((name) => [name, (db.prepare('SELECT * FROM pragma_table_info(?)').all(name))])),
+      }
+    }
+
+    it('keeps every row, index, column and foreign key, and enforcement stays on', () => {
+      const db = existing()
+      const before = snapshot(db)
+      migrate(db, through22)
+      // All but the counters of the deleted project 2 and group 9 (see the next test).
+      const kept = (before.rows.internal_ids as { scope_id: number }[]).filter((c) => c.scope_id === 1)
+      expect(snapshot(db)).toEqual({ ...before, rows: { ...before.rows, internal_ids: kept } })
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1)
+      expect(db.pragma('foreign_key_check')).toEqual([])
+      // The foreign keys still act: deleting the project cascades to its issues and their assignments.
+      db.prepare('DELETE FROM projects WHERE id = 1').run()
+      expect(db.prepare('SELECT COUNT(*) AS n FROM issues').get()).toEqual({ n: 0 })
+      expect(db.prepare('SELECT COUNT(*) AS n FROM issue_assignees').get()).toEqual({ n: 0 })
+    })
+
+    it('hands out ids above every id the database has used or still names, and drops counters of deleted projects and groups', () => {
+      const db = existing()
+      migrate(db, through22)
+      const insert = (sql: string): number => Number(db.prepare(sql).run().lastInsertRowid)
+      // Project 2 was deleted, but its counter named it: 3, not 2.
+      expect(insert(`INSERT INTO projects (namespace_id, name, path, created_at, updated_at, last_activity_at) VALUES (1, 'R', 'r', '${t}', '${t}', '${t}')`)).toBe(3)
+      // User 5 was deleted, but an audit event names it.
+      expect(insert(`INSERT INTO users (username, name, email, created_at, updated_at) VALUES ('cy', 'Cy', 'cy@example.com', '${t}', '${t}')`)).toBe(6)
+      // Namespace 9's counter named it.
+      expect(insert(`INSERT INTO namespaces (kind, name, path, full_path, full_name, created_at, updated_at) VALUES ('group', 'H', 'h', 'h', 'H', '${t}', '${t}')`)).toBe(10)
+      // Issue 3 (project 2) was cascaded away: a new issue gets 5, and so it goes on after deleting the newest.
+      expect(insert(`INSERT INTO issues (iid, project_id, author_id, title, created_at, updated_at) VALUES (4, 1, 1, 'e', '${t}', '${t}')`)).toBe(5)
+      db.prepare('DELETE FROM issues WHERE id = 5').run()
+      expect(insert(`INSERT INTO issues (iid, project_id, author_id, title, created_at, updated_at) VALUES (5, 1, 1, 'f', '${t}', '${t}')`)).toBe(6)
+      expect(db.prepare('SELECT scope_type, scope_id, last_value FROM internal_ids ORDER BY scope_id').all()).toEqual([{ scope_type: 'Project', scope_id: 1, last_value: 3 }])
+    })
+
+    it('keeps rows whose references were already dangling before the upgrade', () => {
+      const db = existing()
+      db.pragma('foreign_keys = OFF')
+      db.prepare('INSERT INTO issue_assignees (issue_id, user_id) VALUES (1, 77)').run()
+      db.pragma('foreign_keys = ON')
+      migrate(db, through22)
+      expect(db.prepare('SELECT user_id FROM issue_assignees WHERE issue_id = 1 ORDER BY user_id').all()).toEqual([{ user_id: 2 }, { user_id: 77 }])
+    })
+  })
+
+  it('rolls back a table rebuild that would leave rows pointing at missing parents, with enforcement back on', () => {
+    const db = new Database(':memory:')
+    db.pragma('foreign_keys = ON')
+    const base = { version: 1, name: 'base', sql: 'CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (parent_id INTEGER REFERENCES parent(id) ON DELETE CASCADE); INSERT INTO parent VALUES (1); INSERT INTO child VALUES (1);' }
+    const careless = { version: 2, name: 'careless', sql: 'CREATE TABLE parent_new (id INTEGER PRIMARY KEY AUTOINCREMENT); DROP TABLE parent; ALTER TABLE parent_new RENAME TO parent;', rebuildsTables: true }
+    migrate(db, [base])
+    expect(() => migrate(db, [base, careless])).toThrow(/migration 2 \(careless\) would leave rows pointing at missing parents/)
+    expect(db.prepare('SELECT id FROM parent').all()).toEqual([{ id: 1 }])
+    expect(db.prepare('SELECT version FROM schema_migrations').all()).toEqual([{ version: 1 }])
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1)
+  })
+
   it('runs a lower-numbered migration that arrives after a higher one was applied', () => {
     const db = new Database(':memory:')
     const one = { version: 1, name: 'one', sql: 'CREATE TABLE one (id INTEGER)' }

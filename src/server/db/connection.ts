@@ -41,12 +41,49 @@ export function migrate(db: Db, list: readonly Migration[] = migrations, secrets
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
   for (const migration of [...list].sort((a, b) => a.version - b.version)) {
     if (applied.has(migration.version)) continue
-    db.transaction(() => {
+    const apply = db.transaction(() => {
+      const dangling = migration.rebuildsTables ? danglingReferences(db) : null
       db.exec(migration.sql)
       migration.data?.(db, secrets)
+      if (dangling) assertNoNewDanglingReferences(db, migration, dangling)
       record.run(migration.version, migration.name, nowIso())
-    })()
+    })
+    if (migration.rebuildsTables) withoutForeignKeyEnforcement(db, apply)
+    else apply()
   }
+}
+
+/**
+ * Runs `fn` with foreign key enforcement off, then restores the setting. SQLite ignores the
+ * pragma inside a transaction, where a table rebuild would then cascade its drop into children.
+ */
+function withoutForeignKeyEnforcement(db: Db, fn: () => void): void {
+  if (db.inTransaction) throw new Error('a migration that rebuilds tables cannot run inside a transaction')
+  const enforced = db.pragma('foreign_keys', { simple: true }) === 1
+  db.pragma('foreign_keys = OFF')
+  try {
+    fn()
+  } finally {
+    if (enforced) db.pragma('foreign_keys = ON')
+  }
+}
+
+interface ForeignKeyViolation {
+  readonly table: string
+  readonly rowid: number | null
+  readonly parent: string
+  readonly fkid: number
+}
+
+/** Rows whose foreign keys point at missing parents (`PRAGMA foreign_key_check`), as keys. */
+function danglingReferences(db: Db): Set<string> {
+  return new Set((db.pragma('foreign_key_check') as ForeignKeyViolation[]).map((v) => `${v.table} ${v.rowid} ${v.parent} ${v.fkid}`))
+}
+
+/** Throws (rolling the migration back) when it left rows pointing at missing parents that were not so before. */
+function assertNoNewDanglingReferences(db: Db, migration: Migration, before: ReadonlySet<string>): void {
+  const added = [...danglingReferences(db)].filter((key) => !before.has(key))
+  if (added.length > 0) throw new Error(`migration ${migration.version} (${migration.name}) would leave rows pointing at missing parents: ${added.slice(0, 5).join(', ')}`)
 }
 
 let clock: (() => Date) | null = null

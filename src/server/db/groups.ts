@@ -4,6 +4,7 @@ import type { NamespaceRow, Visibility } from './rows'
 import { AUTHORIZED_GROUPS_CTE } from '../auth/permissions'
 import { findNamespaceById, groupAndDescendantIds } from './namespaces'
 import { deleteEpicRowsOfGroups } from './epics'
+import { deleteIidCounters } from './internal-ids'
 
 export interface NewGroup {
   readonly name: string
@@ -73,7 +74,7 @@ function refreshFullPaths(db: Db, id: number): void {
   }
 }
 
-/** Deletes a group with its subgroups, projects, memberships and access requests. */
+/** Deletes a group with its subgroups, projects, memberships, access requests and iid counters. */
 export function deleteGroupTree(db: Db, id: number): void {
   db.transaction(() => {
     const groupIds = groupAndDescendantIds(db, id)
@@ -84,6 +85,8 @@ export function deleteGroupTree(db: Db, id: number): void {
       db.prepare(`DELETE FROM ${table} WHERE source_type = 'Project' AND source_id IN (${projectIds})`).run({ ids })
       db.prepare(`DELETE FROM ${table} WHERE source_type = 'Namespace' AND source_id IN (SELECT value FROM json_each(@ids))`).run({ ids })
     }
+    deleteIidCounters(db, { projectIds: (db.prepare(projectIds).all({ ids }) as { id: number }[]).map((p) => p.id) })
+    deleteIidCounters(db, { groupIds })
     db.prepare(`DELETE FROM projects WHERE namespace_id IN (SELECT value FROM json_each(@ids))`).run({ ids })
     // Children first: the parent_id cascade would do it too, but explicit order keeps foreign keys happy without relying on it.
     db.prepare('DELETE FROM namespaces WHERE id = ?').run(id)

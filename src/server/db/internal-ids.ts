@@ -20,3 +20,12 @@ export function nextIid(db: Db, scope: { readonly projectId: number } | { readon
     .get(scopeType, scopeId, usage, floor) as { last_value: number }
   return row.last_value
 }
+
+/**
+ * Drops the counters of projects or groups being deleted: their ids are never handed out again
+ * (AUTOINCREMENT), so nothing would read them, and a counter must never outlive its scope.
+ */
+export function deleteIidCounters(db: Db, scope: { readonly projectIds: readonly number[] } | { readonly groupIds: readonly number[] }): void {
+  const [scopeType, ids] = 'projectIds' in scope ? ['Project', scope.projectIds] : ['Namespace', scope.groupIds]
+  db.prepare('DELETE FROM internal_ids WHERE scope_type = ? AND scope_id IN (SELECT value FROM json_each(?))').run(scopeType, JSON.stringify(ids))
+}

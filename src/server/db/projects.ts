@@ -2,6 +2,7 @@ import type { Db } from './connection'
 import { nowIso } from './connection'
 import type { ProjectRow, Visibility } from './rows'
 import { AUTHORIZED_GROUPS_CTE, AUTHORIZED_PROJECTS_CTE } from '../auth/permissions'
+import { deleteIidCounters } from './internal-ids'
 import { findProjectById } from './namespaces'
 import { allRows, cachedStatement } from './statements'
 
@@ -78,9 +79,10 @@ export function updateProjectRow(db: Db, id: number, changes: Readonly<Record<st
   return findProjectById(db, id) as ProjectRow
 }
 
-/** Deletes a project with its memberships and access requests (other rows cascade). */
+/** Deletes a project with its memberships, access requests and iid counters (other rows cascade). */
 export function deleteProjectRow(db: Db, id: number): void {
   db.transaction(() => {
+    deleteIidCounters(db, { projectIds: [id] })
     db.prepare(`DELETE FROM members WHERE source_type = 'Project' AND source_id = ?`).run(id)
     db.prepare(`DELETE FROM access_requests WHERE source_type = 'Project' AND source_id = ?`).run(id)
     db.prepare('DELETE FROM projects WHERE id = ?').run(id)

@@ -1,6 +1,7 @@
 import type { Db } from './connection'
 import { allRows, cachedStatement } from './statements'
 import { nowIso } from './connection'
+import { deleteIidCounters } from './internal-ids'
 import type { UserRow } from './rows'
 
 export function findUserById(db: Db, id: number): UserRow | undefined {
@@ -419,6 +420,7 @@ export function deleteUser(db: Db, userId: number, hardDelete: boolean): number[
         }
       }
     }
+    deleteIidCounters(db, { projectIds })
     if (nsId) db.prepare('DELETE FROM namespaces WHERE id = ?').run(nsId)
     db.prepare('DELETE FROM users WHERE id = ?').run(userId)
     return projectIds

@@ -18,6 +18,7 @@ import deploymentMergeRequests from './0018-deployment-merge-requests'
 import vulnerabilityOpened from './0019-vulnerability-opened'
 import systemNotesResourceEvents from './0020-system-notes-resource-events'
 import secretsAtRest from './0021-secrets-at-rest'
+import autoincrementIds from './0022-autoincrement-ids'
 import authLockout from './0023-auth-lockout'
 
 export interface Migration {
@@ -29,10 +30,17 @@ export interface Migration {
    * with the instance key). `secrets` is null for a database opened without a data directory.
    */
   readonly data?: (db: Db, secrets: SecretBox | null) => void
+  /**
+   * Rebuilds tables (SQLite's create, copy, drop, rename): runs with foreign key enforcement off,
+   * since dropping a table would otherwise delete its children through ON DELETE CASCADE, and
+   * commits only when `PRAGMA foreign_key_check` then finds no broken reference it did not find
+   * before.
+   */
+  readonly rebuildsTables?: boolean
 }
 
 /**
  * Every schema migration. Each runs once, in version order, whatever order they were merged in
  * (see `migrate`); never edit one that has shipped.
  */
-export const migrations: readonly Migration[] = [core, projectStars, protectedBranches, labelsMilestones, collaborationCore, issues, snippets, mergeRequests, epics, ci, environmentsOperations, importsGeoStorageMoves, alertsSecurity, seedRuns, deploymentMergeRequests, vulnerabilityOpened, systemNotesResourceEvents, secretsAtRest, authLockout]
+export const migrations: readonly Migration[] = [core, projectStars, protectedBranches, labelsMilestones, collaborationCore, issues, snippets, mergeRequests, epics, ci, environmentsOperations, importsGeoStorageMoves, alertsSecurity, seedRuns, deploymentMergeRequests, vulnerabilityOpened, systemNotesResourceEvents, secretsAtRest, autoincrementIds, authLockout]
