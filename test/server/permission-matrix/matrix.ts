@@ -26,6 +26,11 @@ export interface MatrixRow {
   readonly readable?: Role | Readonly<Record<Visibility, Role>>
   /** Status for a caller who sees the container but not the resource family (default 403). */
   readonly unreadable?: 401 | 403 | 404
+  /**
+   * An instance-level route (no project or group in the path): every actor sees it, and it is
+   * tested once rather than per visibility.
+   */
+  readonly instance?: boolean
   /** The route authenticates before anything else (GitLab's `before { authenticate! }`): anonymous is always 401. */
   readonly authenticated?: boolean
   /** Status for a caller who sees the container but lacks the role (default 403). */
@@ -95,7 +100,7 @@ export function expectedStatus(row: MatrixRow, actor: ActorName, visibility: Vis
   if (exception !== undefined) return exception
   if (actor === 'anonymous' && row.authenticated) return 401
   const write = row.method !== 'GET'
-  if (!canSee(actor, visibility)) return actor === 'anonymous' && write ? 401 : (row.hidden ?? 404)
+  if (!row.instance && !canSee(actor, visibility)) return actor === 'anonymous' && write ? 401 : (row.hidden ?? 404)
   if (row.readable && !meets(actor, roleFor(row.readable, visibility))) return actor === 'anonymous' ? (row.anonymous ?? 401) : (row.unreadable ?? 403)
   if (meets(actor, roleFor(row.min, visibility))) return successStatus(row)
   if (actor === 'anonymous') return row.anonymous ?? 401
@@ -216,8 +221,8 @@ export function authenticatedRows(rows: readonly MatrixRow[]): MatrixRow[] {
 export function permissionMatrix(family: string, worldOf: () => World, rows: readonly MatrixRow[]): void {
   describe(family, () => {
     for (const row of rows) {
-      for (const visibility of VISIBILITIES) {
-        it(`${row.method} ${row.path} · ${visibility}`, async () => {
+      for (const visibility of row.instance ? (['public'] as const) : VISIBILITIES) {
+        it(`${row.method} ${row.path} · ${row.instance ? 'instance' : visibility}`, async () => {
           const world = worldOf()
           const container = world.containers[visibility]
           const mismatches = row.method === 'GET' ? await checkRead(world, row, container) : await checkWrite(world, row, container)
