@@ -382,7 +382,7 @@ describe('merge requests: create, read, update, delete, lists, approvals', () =>
     setLevel('private')
     expect((await api(stranger.token, 'GET', `/projects/${pub.id}/merge_requests`)).status).toBe(403)
     setLevel('disabled')
-    expect((await api(ROOT_TOKEN, 'GET', `/projects/${pub.id}/merge_requests`)).status).toBe(200)
+    expect((await api(ROOT_TOKEN, 'GET', `/projects/${pub.id}/merge_requests`)).status).toBe(403)
     expect((await api(dev.token, 'GET', `/projects/${project.id}/merge_requests/1`)).status).toBe(200)
   })
 

@@ -23,7 +23,8 @@ export interface CodeProject {
 /**
  * True when the caller may read the project's code (GitLab's `read_code`): any reader of a
  * public or internal project, Reporters and up on private ones or when the repository feature
- * is limited to members; nobody but administrators when the feature is disabled.
+ * is limited to members; nobody, administrators included, when the feature is disabled (GitLab's
+ * feature_available? is false for everyone).
  */
 export function canReadCode(request: FastifyRequest, project: ProjectWithNamespaceRow): boolean {
   return canReadCodeWith(request.perms, project)
@@ -31,9 +32,9 @@ export function canReadCode(request: FastifyRequest, project: ProjectWithNamespa
 
 /** The read_code rule of canReadCode for whoever holds `perms` (activity events, to-dos on commits). */
 export function canReadCodeWith(perms: Permissions, project: Pick<ProjectRow, 'id' | 'visibility' | 'settings'>): boolean {
-  if (perms.isAdmin) return true
   const feature = projectSettings(project.settings).repository_access_level
   if (feature === 'disabled') return false
+  if (perms.isAdmin) return true
   if (project.visibility === 'private' || feature === 'private') return perms.canInProject(project, AccessLevel.REPORTER)
   return perms.canReadProject(project)
 }

@@ -214,6 +214,11 @@ export function authenticatedRows(rows: readonly MatrixRow[]): MatrixRow[] {
   return rows.map((row) => ({ ...row, authenticated: true }))
 }
 
+/** Rows of routes outside any project or group (see MatrixRow.instance). */
+export function instanceRows(rows: readonly MatrixRow[]): MatrixRow[] {
+  return rows.map((row) => ({ ...row, instance: true }))
+}
+
 /**
  * Generates one test per row and visibility: reads are checked for all nine actors, writes for
  * every refused actor (nothing changes) and for the least allowed one (it succeeds).

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest'
 import type { Visibility } from '../../../src/server/db/rows'
-import { authenticatedRows, permissionMatrix, type MatrixRow, type Vars } from './matrix'
+import { authenticatedRows, instanceRows, permissionMatrix, type MatrixRow, type Vars } from './matrix'
 import { buildWorld, freshUser, VISIBILITIES, type Container, type Json, type World } from './world'
 
 let world: World
@@ -73,7 +73,7 @@ const EPICS: readonly MatrixRow[] = authenticatedRows([
 const aUser = async (w: World): Promise<Vars> => ({ user: freshUser(w) })
 
 /** Instance routes: the caller's own things for anyone signed in, the rest for administrators only. */
-const INSTANCE: readonly MatrixRow[] = [
+const INSTANCE: readonly MatrixRow[] = instanceRows([
   { method: 'GET', path: '/user', min: 'signedIn' },
   { method: 'GET', path: '/todos', min: 'signedIn' },
   { method: 'POST', path: '/todos/mark_as_done', min: 'signedIn', ok: 204, readBack: '/todos' },
@@ -100,7 +100,7 @@ const INSTANCE: readonly MatrixRow[] = [
   { method: 'POST', path: '/users/{user}/personal_access_tokens', min: 'admin', fixture: aUser, readBack: '/users/{user}/personal_access_tokens', body: { name: 'x', scopes: ['api'] } },
   { method: 'GET', path: '/users/{user}/impersonation_tokens', min: 'admin', fixture: aUser },
   { method: 'POST', path: '/users/{user}/impersonation_tokens', min: 'admin', fixture: aUser, readBack: '/users/{user}/impersonation_tokens', body: { name: 'x', scopes: ['api'] } },
-].map((row) => ({ ...row, instance: true }))
+])
 
 permissionMatrix('project snippets', () => world, SNIPPETS)
 permissionMatrix('epics', () => world, EPICS)

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll } from 'vitest'
+import type { Visibility } from '../../../src/server/db/rows'
+import { authenticatedRows, permissionMatrix, type MatrixRow, type Role, type Vars } from './matrix'
+import { buildWorld, freshProject, VISIBILITIES, type Container, type Json, type World } from './world'
+
+let world: World
+
+/** The project features a project can limit to its members (`private`) or turn off (`disabled`). */
+const FEATURES = ['issues', 'merge_requests', 'repository', 'builds', 'snippets'] as const
+type Feature = (typeof FEATURES)[number]
+type Level = 'private' | 'disabled'
+
+/** Per container, feature and level: a project of the container's visibility with that one feature limited, and its content. */
+const limited = {} as Record<Visibility, Record<`${Feature}:${Level}`, Vars>>
+
+/** A project with a commit, an issue, a merge request, a pipeline and a snippet, then one feature limited. */
+async function limitedProject(w: World, c: Container, feature: Feature, level: Level): Promise<Vars> {
+  const project = freshProject(w, c).id
+  const p = `/projects/${project}`
+  await w.admin('POST', `${p}/repository/commits`, {
+    branch: 'main', commit_message: 'init', actions: [{ action: 'create', file_path: '.gitlab-ci.yml', content: 'test:\n  script: echo\n' }],
+  })
+  await w.admin('POST', `${p}/repository/commits`, {
+    branch: 'topic', start_branch: 'main', commit_message: 'topic', actions: [{ action: 'create', file_path: 'topic.txt', content: 't' }],
+  })
+  const issue = await w.admin<Json>('POST', `${p}/issues`, { title: 'Limited issue' })
+  const mr = await w.admin<Json>('POST', `${p}/merge_requests`, { source_branch: 'topic', target_branch: 'main', title: 'Limited MR' })
+  const pipeline = await w.admin<Json>('POST', `${p}/pipeline`, { ref: 'main' })
+  const snippet = await w.admin<Json>('POST', `${p}/snippets`, { title: 'S', file_name: 's.txt', content: 's', visibility: c.visibility })
+  await w.admin('PUT', p, { [`${feature}_access_level`]: level })
+  return { project, issue: Number(issue.iid), mr: Number(mr.iid), pipeline: Number(pipeline.id), snippet: Number(snippet.id) }
+}
+
+beforeAll(async () => {
+  world = await buildWorld()
+  for (const visibility of VISIBILITIES) {
+    limited[visibility] = {} as (typeof limited)[Visibility]
+    for (const feature of FEATURES) {
+      for (const level of ['private', 'disabled'] as const) {
+        limited[visibility][`${feature}:${level}`] = await limitedProject(world, world.containers[visibility], feature, level)
+      }
+    }
+  }
+})
+afterAll(async () => world.close())
+
+const onLimited = (feature: Feature, level: Level) => async (_w: World, c: Container): Promise<Vars> => limited[c.visibility][`${feature}:${level}`]
+
+/**
+ * Rows for one feature: a feature limited to members is read by the role that reads it in a
+ * private project; a disabled feature is read by nobody, administrators included (GitLab's
+ * feature_available? is false for everyone).
+ */
+function featureRows(feature: Feature, paths: readonly string[], memberRole: Role, refusal: 403 | 404): MatrixRow[] {
+  return paths.flatMap((path) => [
+    { method: 'GET' as const, path, min: memberRole, refusal, anonymous: refusal, fixture: onLimited(feature, 'private') },
+    { method: 'GET' as const, path, min: 'nobody' as const, refusal, anonymous: refusal, fixture: onLimited(feature, 'disabled') },
+  ])
+}
+
+const P = '/projects/{project}'
+const ROWS: readonly MatrixRow[] = [
+  ...featureRows('issues', [`${P}/issues/{issue}`], 'guest', 403),
+  // Merge request calls are authenticated (the spec): anonymous callers get 401 first.
+  ...authenticatedRows(featureRows('merge_requests', [`${P}/merge_requests/{mr}`], 'reporter', 403)),
+  ...featureRows('repository', [`${P}/repository/tree`, `${P}/repository/files/.gitlab-ci.yml?ref=main`], 'reporter', 403),
+  ...featureRows('builds', [`${P}/pipelines/{pipeline}`], 'reporter', 403),
+  ...featureRows('snippets', [`${P}/snippets/{snippet}`], 'guest', 404),
+]
+
+permissionMatrix('project features limited to members or disabled', () => world, ROWS)
