@@ -443,7 +443,7 @@ function readHits(cache: Cache, acct: number, page: readonly Found[], terms: rea
     const title = typeof item.title === 'string' ? item.title : ''
     const iid = typeof item.iid === 'number' ? item.iid : 0
     const { matchedIn, snippet } =
-      f.tier === TIER.reference ? { matchedIn: 'reference' as const, snippet: [{ text: title, match: false }] } : matchOf(f, item, title, terms, f.doc === null ? undefined : (docBody.get(f.doc) as { body: string | null } | undefined))
+      f.tier === TIER.reference ? { matchedIn: 'reference' as const, snippet: [{ text: title, match: false }] } : matchOf(f, item, terms, f.doc === null ? undefined : (docBody.get(f.doc) as { body: string | null } | undefined))
     hits.push({
       kind: f.kind,
       id: f.id,
@@ -465,9 +465,10 @@ function readHits(cache: Cache, acct: number, page: readonly Found[], terms: rea
 }
 
 /** Where a word search matched an item, and the piece of text to show. */
-function matchOf(f: Found, item: ItemRow, title: string, terms: readonly Term[], doc: { readonly body: string | null } | undefined): { matchedIn: SearchHit['matched_in']; snippet: SnippetPart[] } {
-  if (f.tier === TIER.title) return { matchedIn: 'title', snippet: markTerms(title, terms) }
+function matchOf(f: Found, item: ItemRow, terms: readonly Term[], doc: { readonly body: string | null } | undefined): { matchedIn: SearchHit['matched_in']; snippet: SnippetPart[] } {
   // Snippets are cut here rather than by FTS5's snippet(), which would run the query again per hit.
   const body = f.kind === 'milestone' ? (typeof item.description === 'string' ? item.description : '') : (doc?.body ?? '')
+  // A title match shows the description below the title rather than the title twice.
+  if (f.tier === TIER.title) return { matchedIn: 'title', snippet: body.trim() === '' ? [] : excerpt(body, terms) }
   return { matchedIn: f.docKind === 'note' ? 'note' : 'description', snippet: excerpt(body, terms) }
 }
