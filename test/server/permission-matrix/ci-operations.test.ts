@@ -74,6 +74,14 @@ async function accessTokenFixture(w: World, c: Container): Promise<Vars> {
   return { accessToken: Number(token.id) }
 }
 
+/** A project runner of the container's project, registered with the project's registration token. */
+async function runnerFixture(w: World, c: Container): Promise<Vars> {
+  const { token } = await w.admin<Json>('POST', `/projects/${c.project.id}/runners/reset_registration_token`)
+  const res = await w.server.request(null, { method: 'POST', url: '/api/v4/runners', payload: { token, description: 'matrix runner' } })
+  if (res.statusCode !== 201) throw new Error(`runner registration answered ${res.statusCode}: ${res.body}`)
+  return { runner: Number(res.json().id) }
+}
+
 beforeAll(async () => {
   world = await buildWorld()
   for (const visibility of VISIBILITIES) {
@@ -94,6 +102,7 @@ beforeAll(async () => {
       ...(await clusterFixture(world, c)),
       ...(await pagesDomainFixture(world, c)),
       ...(await accessTokenFixture(world, c)),
+      ...(await runnerFixture(world, c)),
       auditEvent: Number(auditEvents[0]?.id ?? 0),
     }
   }
@@ -119,7 +128,32 @@ const PIPELINES: readonly MatrixRow[] = [
   { method: 'POST', path: `${P}/pipelines/{pipeline}/cancel`, min: 'developer', ok: 200, fixture: pipelineFixture, readBack: `${P}/pipelines/{pipeline}` },
   { method: 'DELETE', path: `${P}/pipelines/{pipeline}`, min: 'owner', fixture: pipelineFixture, why: 'GitLab: deleting a pipeline is for Owners' },
   { method: 'POST', path: `${P}/jobs/{job}/cancel`, min: 'developer', fixture: pipelineFixture, readBack: `${P}/jobs/{job}` },
+  {
+    method: 'POST', path: `${P}/pipelines/{pipeline}/retry`, min: 'developer', readBack: `${P}/pipelines/{pipeline}/jobs`,
+    fixture: async (w, c) => {
+      const vars = await pipelineFixture(w, c)
+      await w.admin('POST', `${P.replace('{project}', String(c.project.id))}/pipelines/${vars.pipeline}/cancel`)
+      return vars
+    },
+  },
+  { method: 'GET', path: `${P}/pipelines/{pipeline}/variables`, min: 'developer', fixture: standingFixture, authenticated: true },
+  { method: 'DELETE', path: `${P}/jobs/{job}/artifacts`, min: 'maintainer', fixture: pipelineFixture, readBack: `${P}/jobs/{job}`, authenticated: true },
 ]
+
+/**
+ * Runners of a project: Maintainers read and manage them (the spec). `/runners/:id` names the runner,
+ * not the project, and GitLab answers 403 "No access granted" to anyone who may not, seen or not.
+ */
+const RUNNERS: readonly MatrixRow[] = authenticatedRows([
+  { method: 'GET', path: '/runners/{runner}', min: 'maintainer', hidden: 403, fixture: standingFixture },
+  { method: 'GET', path: '/runners/{runner}/jobs', min: 'maintainer', hidden: 403, fixture: standingFixture },
+  { method: 'PUT', path: '/runners/{runner}', min: 'maintainer', hidden: 403, fixture: runnerFixture, body: { description: 'changed' } },
+  { method: 'POST', path: '/runners/{runner}/reset_authentication_token', min: 'maintainer', hidden: 403, fixture: runnerFixture, readBack: '/runners/{runner}' },
+  { method: 'DELETE', path: '/runners/{runner}', min: 'maintainer', hidden: 403, fixture: runnerFixture },
+  { method: 'POST', path: `${P}/runners/reset_registration_token`, min: 'maintainer', readBack: P },
+  { method: 'GET', path: '/groups/{group}/runners', min: 'maintainer' },
+  { method: 'POST', path: '/groups/{group}/runners/reset_registration_token', min: 'owner', readBack: '/groups/{group}' },
+])
 
 /** CI/CD settings are Maintainer business (GitLab's admin_build / admin_project); every call is authenticated. */
 const CI_SETTINGS: readonly MatrixRow[] = authenticatedRows([
@@ -198,10 +232,15 @@ const SECURITY_AND_AUDIT: readonly MatrixRow[] = authenticatedRows([
   { method: 'GET', path: `${P}/audit_events`, min: 'developer' },
   { method: 'GET', path: `${P}/audit_events/{auditEvent}`, min: 'maintainer', fixture: standingFixture },
   { method: 'GET', path: '/groups/{group}/audit_events', min: 'developer' },
+  {
+    method: 'GET', path: '/groups/{group}/billable_members', min: 'owner', refusal: 400,
+    why: 'GitLab answers 400 "Bad request" to callers who may not manage the group\'s members (admin_group_member)',
+  },
 ])
 
 permissionMatrix('pipelines and jobs', () => world, PIPELINES)
 permissionMatrix('CI settings', () => world, CI_SETTINGS)
+permissionMatrix('runners', () => world, RUNNERS)
 permissionMatrix('environments and deployments', () => world, ENVIRONMENTS)
 permissionMatrix('clusters, Pages domains, error tracking, access tokens', () => world, OPERATIONS)
 permissionMatrix('security and audit events', () => world, SECURITY_AND_AUDIT)

@@ -9,6 +9,9 @@ import { ACTORS, MEMBER_LEVELS, VISIBILITIES, type ActorName, type Container, ty
  */
 export type Role = 'anyone' | 'signedIn' | 'guest' | 'reporter' | 'developer' | 'maintainer' | 'owner' | 'admin' | 'nobody'
 
+/** A refusal's status: 404 hides, 403 forbids, 401 asks to sign in; 400 where GitLab answers a bad request. */
+export type Refusal = 400 | 401 | 403 | 404
+
 /** Values a row's path and body are filled with: `{project}` and `{group}` always, the rest from its fixture. */
 export type Vars = Readonly<Record<string, string | number>>
 
@@ -25,7 +28,7 @@ export interface MatrixRow {
    */
   readonly readable?: Role | Readonly<Record<Visibility, Role>>
   /** Status for a caller who sees the container but not the resource family (default 403). */
-  readonly unreadable?: 401 | 403 | 404
+  readonly unreadable?: Refusal
   /**
    * An instance-level route (no project or group in the path): every actor sees it, and it is
    * tested once rather than per visibility.
@@ -34,11 +37,11 @@ export interface MatrixRow {
   /** The route authenticates before anything else (GitLab's `before { authenticate! }`): anonymous is always 401. */
   readonly authenticated?: boolean
   /** Status for a caller who sees the container but lacks the role (default 403). */
-  readonly refusal?: 401 | 403 | 404
+  readonly refusal?: Refusal
   /** Status for an anonymous caller who sees the container but lacks the role (default 401). */
-  readonly anonymous?: 401 | 403 | 404
+  readonly anonymous?: Refusal
   /** Status for a caller who cannot see the container at all (default 404; anonymous writes 401). */
-  readonly hidden?: 401 | 403 | 404
+  readonly hidden?: Refusal
   /** Statuses that depart from the rule for single actors (say why in `why`). */
   readonly except?: Readonly<Partial<Record<ActorName, number>>>
   /** Success status (default 200, 201 for POST, 204 for DELETE). */
