@@ -1,12 +1,13 @@
 import { join } from 'node:path'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { ANONYMOUS } from './auth/actor'
+import { ANONYMOUS, type Actor } from './auth/actor'
 import { secretBox } from './auth/encryption'
 import { acceptedScopes, authenticate, checkScopes } from './auth/authenticate'
 import { Permissions } from './auth/permissions'
 import { createContext, type ServerContext, type ServerOptions } from './context'
 import { openDatabase } from './db/connection'
+import type { UserRow } from './db/rows'
 import { ApiError, tooManyRequests } from './http/errors'
 import { stripJsonFormat } from './http/format'
 import { multipartFields, parseMultipartParts } from './http/multipart'
@@ -122,6 +123,14 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body))
 
   const limiter = new RateLimiter()
+  /** Counts the request toward its user's or, unauthenticated, its address's limit; 429 past it. */
+  const throttle = (request: FastifyRequest, user: UserRow | null): void => {
+    const s = settings.all()
+    const wait = user
+      ? limiter.hit(`user:${user.id}`, s.throttle_authenticated_api_requests_per_period, s.throttle_authenticated_api_period_in_seconds)
+      : limiter.hit(`ip:${request.ip}`, s.throttle_unauthenticated_api_requests_per_period, s.throttle_unauthenticated_api_period_in_seconds)
+    if (wait > 0) throw tooManyRequests(wait)
+  }
   app.addHook('onRequest', async (request) => {
     request.actor = ANONYMOUS
     request.perms = new Permissions(db, null)
@@ -135,14 +144,17 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
       else if (request.method === 'DELETE' && request.body !== undefined) request.body = params
     }
     await normaliseBooleans(request)
-    const actor = request.routeOptions.config?.ownAuthentication ? ANONYMOUS : authenticate(ctx, request, params)
+    let actor: Actor
+    try {
+      actor = request.routeOptions.config?.ownAuthentication ? ANONYMOUS : authenticate(ctx, request, params)
+    } catch (error) {
+      // A refused credential leaves the request unauthenticated: it counts as one, as in Rack::Attack.
+      if (error instanceof ApiError && error.statusCode === 401) throttle(request, null)
+      throw error
+    }
     request.actor = actor
     request.perms = new Permissions(db, actor.user)
-    const s = settings.all()
-    const wait = actor.user
-      ? limiter.hit(`user:${actor.user.id}`, s.throttle_authenticated_api_requests_per_period, s.throttle_authenticated_api_period_in_seconds)
-      : limiter.hit(`ip:${request.ip}`, s.throttle_unauthenticated_api_requests_per_period, s.throttle_unauthenticated_api_period_in_seconds)
-    if (wait > 0) throw tooManyRequests(wait)
+    throttle(request, actor.user)
     checkScopes(actor, acceptedScopes(request.method, request.routeOptions.config?.scopes))
     if (actor.user) {
       const today = new Date().toISOString().slice(0, 10)

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { SecretBox } from './auth/encryption'
+import { FailedAuthBan, type FailedAuthBanOptions } from './auth/failed-auth-ban'
 import type { Db } from './db/connection'
 import { RepositoryStorage } from './git/storage'
 import type { OutboundLookup } from './http/outbound'
@@ -22,6 +23,8 @@ export interface ServerOptions {
   readonly logger?: boolean
   /** Name resolution for outbound requests (http/outbound.ts); tests inject one, else the system's. */
   readonly outboundLookup?: OutboundLookup
+  /** The failed-authentication ban (GitLab's `rack_attack.git_basic_auth`); on, with GitLab's values, unless given. */
+  readonly failedAuthBan?: Partial<FailedAuthBanOptions>
 }
 
 /** What every route plugin gets: the database, settings and URL helpers of this instance. */
@@ -36,6 +39,8 @@ export interface ServerContext {
   readonly repos: RepositoryStorage
   /** Called after every landed push (smart HTTP or API commits); see services/push.ts. */
   readonly pushListeners: PushListener[]
+  /** Bans addresses that fail to authenticate too often (API tokens, OAuth, git basic auth). */
+  readonly failedAuthBan: FailedAuthBan
   /** `http://host:port` of this instance as the caller sees it, without a trailing slash. */
   baseUrl(request?: FastifyRequest): string
 }
@@ -50,6 +55,7 @@ export function createContext(db: Db, options: ServerOptions, settings: Settings
     storages,
     repos: new RepositoryStorage(options.dataDir, storages),
     pushListeners: [],
+    failedAuthBan: new FailedAuthBan(options.failedAuthBan),
     baseUrl(request?: FastifyRequest): string {
       if (options.externalUrl) return options.externalUrl.replace(/\/+$/, '')
       if (request) return `${request.protocol}://${request.host}`

@@ -32,6 +32,16 @@ function basic(login: string, secret: string): Record<string, string> {
 
 const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000)
 
+let addresses = 0
+/**
+ * A client address no other request here used: account lockout is tested as from many machines,
+ * and one test's failed-authentication ban never reaches another.
+ */
+function freshAddress(): string {
+  addresses += 1
+  return `10.${(addresses >> 16) & 255}.${(addresses >> 8) & 255}.${addresses & 255}`
+}
+
 describe('authentication hardening', () => {
   let s: TestServer
   let alice: SeededUser
@@ -46,13 +56,19 @@ describe('authentication hardening', () => {
     await s.close()
   })
 
-  const passwordGrant = (username: string, password: string, scope?: string) =>
+  /** The OAuth password grant, from a fresh client address unless `from` names one. */
+  const passwordGrant = (username: string, password: string, options: { scope?: string; from?: string } = {}) =>
     s.app.inject({
       method: 'POST',
       url: '/oauth/token',
       headers: form,
-      payload: new URLSearchParams({ grant_type: 'password', username, password, ...(scope ? { scope } : {}) }).toString(),
+      remoteAddress: options.from ?? freshAddress(),
+      payload: new URLSearchParams({ grant_type: 'password', username, password, ...(options.scope ? { scope: options.scope } : {}) }).toString(),
     })
+
+  /** Git's first request of a fetch, from a fresh client address unless `from` names one. */
+  const gitInfoRefs = (headers: Record<string, string>, from = freshAddress()) =>
+    s.app.inject({ method: 'GET', url: '/nobody/nothing.git/info/refs?service=git-upload-pack', headers, remoteAddress: from })
 
   const tokenCount = (userId: number) =>
     (s.app.burrow.db.prepare('SELECT COUNT(*) AS n FROM personal_access_tokens WHERE user_id = ?').get(userId) as { n: number }).n
@@ -60,7 +76,7 @@ describe('authentication hardening', () => {
   describe('scopes a token’s owner cannot hold', () => {
     it('refuses sudo and admin_mode to a non-administrator’s password grant with invalid_scope', async () => {
       for (const scope of ['api sudo', 'admin_mode']) {
-        const res = await passwordGrant('hard_alice', alice.password, scope)
+        const res = await passwordGrant('hard_alice', alice.password, { scope })
         expect(res.statusCode).toBe(400)
         expect(res.json()).toEqual({ error: 'invalid_scope', error_description: 'The requested scope is invalid, unknown, or malformed.' })
       }
@@ -69,13 +85,13 @@ describe('authentication hardening', () => {
     })
 
     it('grants sudo to an administrator’s password grant', async () => {
-      const res = await passwordGrant('hard_admin', admin.password, 'api sudo')
+      const res = await passwordGrant('hard_admin', admin.password, { scope: 'api sudo' })
       expect(res.statusCode).toBe(200)
       expect(res.json().scope).toBe('api sudo')
     })
 
     it('answers a wrong password with invalid_grant before looking at the scopes', async () => {
-      const res = await passwordGrant('hard_alice', 'wrong-password', 'sudo')
+      const res = await passwordGrant('hard_alice', 'wrong-password', { scope: 'sudo' })
       expect(res.json().error).toBe('invalid_grant')
     })
 
@@ -114,9 +130,6 @@ describe('authentication hardening', () => {
   })
 
   describe('password checks spend the same work for every login', () => {
-    const gitInfoRefs = (headers: Record<string, string>) =>
-      s.app.inject({ method: 'GET', url: '/nobody/nothing.git/info/refs?service=git-upload-pack', headers })
-
     it('hashes once for a wrong password, an unknown login and a user without a password on the OAuth password grant', async () => {
       const noPassword = seedUser(s, { username: 'hard_nopass' })
       updateUser(s.app.burrow.db, noPassword.user.id, { password_hash: null })
@@ -157,7 +170,7 @@ describe('authentication hardening', () => {
       const refused = await passwordGrant('hard_lock_bob', bob.password)
       expect(refused.statusCode).toBe(400)
       expect(refused.json().error).toBe('invalid_grant')
-      const git = await s.app.inject({ method: 'GET', url: '/nobody/nothing.git/info/refs?service=git-upload-pack', headers: basic('hard_lock_bob', bob.password) })
+      const git = await gitInfoRefs(basic('hard_lock_bob', bob.password))
       expect(git.statusCode).toBe(401)
       expect(await userView(bob.user.id)).toMatchObject({ id: bob.user.id, locked: true })
       const listed = (await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?username=hard_lock_bob' })).json()
@@ -219,7 +232,7 @@ describe('authentication hardening', () => {
     it('does not count wrong passwords on git basic auth, as GitLab', async () => {
       const gus = seedUser(s, { username: 'hard_lock_gus' })
       for (let i = 0; i < 12; i += 1) {
-        const res = await s.app.inject({ method: 'GET', url: '/nobody/nothing.git/info/refs?service=git-upload-pack', headers: basic('hard_lock_gus', `wrong-${i}`) })
+        const res = await gitInfoRefs(basic('hard_lock_gus', `wrong-${i}`))
         expect(res.statusCode).toBe(401)
       }
       expect((await passwordGrant('hard_lock_gus', gus.password)).statusCode).toBe(200)
@@ -248,6 +261,147 @@ describe('authentication hardening', () => {
         )
       } finally {
         await put({ max_login_attempts: 10, failed_login_attempts_unlock_period_in_minutes: 10 })
+      }
+    })
+  })
+
+  describe('failed authentication ban', () => {
+    const NOW = new Date('2031-03-01T12:00:00.000Z')
+    const later = (seconds: number) => new Date(NOW.getTime() + seconds * 1000)
+    /** `GET /api/v4/user` from `from` with the given headers (or URL). */
+    const me = (from: string, headers: Record<string, string>, url = '/api/v4/user') => s.app.inject({ method: 'GET', url, headers, remoteAddress: from })
+    const badToken = { 'private-token': 'glpat-not-a-real-token' }
+    const failTimes = async (from: string, count: number) => {
+      for (let i = 0; i < count; i += 1) expect((await me(from, badToken)).statusCode).toBe(401)
+    }
+
+    it('bans an address for an hour after 10 unusable tokens in a minute: 429 with Retry-After, even with a good token', async () => {
+      await withClock(
+        () => NOW,
+        async () => {
+          const from = freshAddress()
+          await failTimes(from, 10)
+          const banned = await me(from, { 'private-token': alice.token })
+          expect(banned.statusCode).toBe(429)
+          expect(banned.headers['retry-after']).toBe('3600')
+          expect(banned.json()).toEqual({ message: 'Retry later' })
+          // The ban is on credentials: other addresses, and this one without any, go on.
+          expect((await me(freshAddress(), { 'private-token': alice.token })).statusCode).toBe(200)
+          expect((await me(from, {}, '/api/v4/projects')).statusCode).toBe(200)
+        },
+      )
+    })
+
+    it('counts every token transport, GraphQL included, and lifts the ban after bantime', async () => {
+      const from = freshAddress()
+      const tries = [
+        () => me(from, {}, '/api/v4/user?private_token=nope'),
+        () => me(from, { authorization: 'Bearer nope' }),
+        () => me(from, {}, '/api/v4/user?access_token=nope'),
+        () => me(from, badToken),
+        () => s.app.inject({ method: 'POST', url: '/api/graphql', headers: badToken, remoteAddress: from, payload: { query: '{ currentUser { id } }' } }),
+      ]
+      await withClock(
+        () => NOW,
+        async () => {
+          for (const attempt of [...tries, ...tries]) expect((await attempt()).statusCode).toBe(401)
+          const refused = await s.app.inject({ method: 'POST', url: '/api/graphql', headers: { 'private-token': alice.token }, remoteAddress: from, payload: { query: '{ currentUser { id } }' } })
+          expect(refused.statusCode).toBe(429)
+          expect(refused.json()).toEqual({ errors: [{ message: 'Retry later' }] })
+        },
+      )
+      await withClock(
+        () => later(3599),
+        async () => expect((await me(from, { 'private-token': alice.token })).headers['retry-after']).toBe('1'),
+      )
+      await withClock(
+        () => later(3600),
+        async () => expect((await me(from, { 'private-token': alice.token })).statusCode).toBe(200),
+      )
+    })
+
+    it('counts failures within findtime only, and a successful authentication clears the count', async () => {
+      const from = freshAddress()
+      await withClock(() => NOW, () => failTimes(from, 9))
+      await withClock(() => later(61), () => failTimes(from, 9))
+      await withClock(
+        () => later(62),
+        async () => {
+          expect((await me(from, { 'private-token': alice.token })).statusCode).toBe(200)
+          await failTimes(from, 9)
+          expect((await me(from, { 'private-token': alice.token })).statusCode).toBe(200)
+        },
+      )
+    })
+
+    it('guards the OAuth password and refresh grants', async () => {
+      const from = freshAddress()
+      await withClock(
+        () => NOW,
+        async () => {
+          for (let i = 0; i < 5; i += 1) expect((await passwordGrant('hard_alice', `wrong-${i}`, { from })).json().error).toBe('invalid_grant')
+          for (let i = 0; i < 5; i += 1) {
+            const refresh = await s.app.inject({ method: 'POST', url: '/oauth/token', remoteAddress: from, payload: { grant_type: 'refresh_token', refresh_token: `guess-${i}` } })
+            expect(refresh.json().error).toBe('invalid_grant')
+          }
+          const banned = await passwordGrant('hard_alice', alice.password, { from })
+          expect(banned.statusCode).toBe(429)
+          expect(banned.headers['retry-after']).toBe('3600')
+        },
+      )
+    })
+
+    it('guards git basic auth, but not CI job logins', async () => {
+      const from = freshAddress()
+      await withClock(
+        () => NOW,
+        async () => {
+          for (let i = 0; i < 12; i += 1) expect((await gitInfoRefs(basic('gitlab-ci-token', `job-${i}`), from)).statusCode).toBe(401)
+          for (let i = 0; i < 10; i += 1) expect((await gitInfoRefs(basic('hard_alice', `wrong-${i}`), from)).statusCode).toBe(401)
+          const banned = await gitInfoRefs(basic('hard_alice', alice.token), from)
+          expect(banned.statusCode).toBe(429)
+          expect(banned.headers['retry-after']).toBe('3600')
+        },
+      )
+    })
+
+    it('counts a refused token toward the unauthenticated request limit, so guessing is throttled too', async () => {
+      const from = freshAddress()
+      s.app.burrow.settings.update({ throttle_unauthenticated_api_requests_per_period: 3 })
+      try {
+        await failTimes(from, 3)
+        const throttled = await me(from, badToken)
+        expect(throttled.statusCode).toBe(429)
+        expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0)
+      } finally {
+        s.app.burrow.settings.update({ throttle_unauthenticated_api_requests_per_period: 0 })
+      }
+    })
+
+    it('follows the server’s ban options: maxretry, findtime, bantime, allowed addresses, off', async () => {
+      const custom = await makeServer({ failedAuthBan: { maxretry: 2, findtime: 10, bantime: 30, ipAllowlist: ['10.9.9.9'] } })
+      const off = await makeServer({ failedAuthBan: { enabled: false } })
+      try {
+        const hit = (server: TestServer, from: string) => server.app.inject({ method: 'GET', url: '/api/v4/user', headers: badToken, remoteAddress: from })
+        await withClock(
+          () => NOW,
+          async () => {
+            expect((await hit(custom, '10.1.1.1')).statusCode).toBe(401)
+            expect((await hit(custom, '10.1.1.1')).statusCode).toBe(401)
+            const banned = await hit(custom, '10.1.1.1')
+            expect(banned.statusCode).toBe(429)
+            expect(banned.headers['retry-after']).toBe('30')
+            for (let i = 0; i < 12; i += 1) expect((await hit(custom, '10.9.9.9')).statusCode).toBe(401)
+            for (let i = 0; i < 12; i += 1) expect((await hit(off, '10.1.1.1')).statusCode).toBe(401)
+          },
+        )
+        await withClock(
+          () => later(30),
+          async () => expect((await hit(custom, '10.1.1.1')).statusCode).toBe(401),
+        )
+      } finally {
+        await custom.close()
+        await off.close()
       }
     })
   })

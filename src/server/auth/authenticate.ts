@@ -73,7 +73,8 @@ function assertActive(user: UserRow): void {
 /**
  * Resolves the caller from every transport GitLab accepts (PRIVATE-TOKEN header, private_token
  * query, Authorization: Bearer, access_token query), then applies sudo. Throws 401 for a
- * presented but unusable token; no token at all yields the anonymous actor.
+ * presented but unusable token, and 429 while the caller's address is banned for too many of
+ * those (auth/failed-auth-ban.ts); no token at all yields the anonymous actor.
  */
 export function authenticate(ctx: ServerContext, request: FastifyRequest, params: Readonly<Record<string, unknown>>): Actor {
   const presented = presentedToken(request, params)
@@ -81,9 +82,10 @@ export function authenticate(ctx: ServerContext, request: FastifyRequest, params
     if (sudoTarget(request, params) !== undefined) throw unauthorized()
     return ANONYMOUS
   }
-  let actor: Actor | null = null
-  if (presented.via !== 'oauth') actor = fromPersonalToken(ctx, presented.value)
-  if (!actor && presented.via !== 'private') actor = fromOAuthToken(ctx, presented.value)
+  const actor = ctx.failedAuthBan.attempt(request.ip, () => {
+    const personal = presented.via !== 'oauth' ? fromPersonalToken(ctx, presented.value) : null
+    return personal ?? (presented.via !== 'private' ? fromOAuthToken(ctx, presented.value) : null)
+  })
   if (!actor) throw unauthorized()
   assertActive(actor.user as UserRow)
   return applySudo(ctx, request, params, actor)

@@ -88,9 +88,14 @@ function assertNoNewDanglingReferences(db: Db, migration: Migration, before: Rea
 
 let clock: (() => Date) | null = null
 
+/** The current time: the system clock, or the one `withClock` set. */
+export function currentTime(): Date {
+  return clock ? clock() : new Date()
+}
+
 /** ISO 8601 timestamp with milliseconds, the form every stored time uses. */
 export function nowIso(): string {
-  return (clock ? clock() : new Date()).toISOString()
+  return currentTime().toISOString()
 }
 
 /**

@@ -111,8 +111,10 @@ const smartHttp: FastifyPluginAsync<SmartHttpOptions> = async (app, opts) => {
     // A running CI job's token (user gitlab-ci-token) fetches its own project's code, nothing more.
     const jobProjectId = creds?.login === 'gitlab-ci-token' ? runningJobProjectId(ctx, creds.secret) : null
     if (creds && jobProjectId === null) {
+      const check = (): Actor | null => authenticateSecret(ctx, creds.login, creds.secret)
       try {
-        actor = authenticateSecret(ctx, creds.login, creds.secret)
+        // GitLab's failed-authentication ban leaves CI job logins alone (a job's token is checked above).
+        actor = creds.login === 'gitlab-ci-token' ? check() : ctx.failedAuthBan.attempt(request.ip, check)
       } catch (error) {
         if (error instanceof ApiError && error.statusCode === 401) return challenge(reply)
         throw error

@@ -11,6 +11,13 @@ export class RateLimiter {
    */
   hit(key: string, limit: number, periodSeconds: number, now = Date.now()): number {
     if (limit <= 0) return 0
+    const w = this.count(key, periodSeconds, now)
+    if (w.count <= limit) return 0
+    return Math.max(1, Math.ceil((w.start + periodSeconds * 1000 - now) / 1000))
+  }
+
+  /** Counts one event for `key` and answers its window: when it started and how many it holds. */
+  count(key: string, periodSeconds: number, now = Date.now()): { readonly start: number; readonly count: number } {
     const periodMs = periodSeconds * 1000
     let w = this.windows.get(key)
     if (!w || now - w.start >= periodMs) {
@@ -19,8 +26,12 @@ export class RateLimiter {
       if (this.windows.size > 10_000) this.prune(now, periodMs)
     }
     w.count += 1
-    if (w.count <= limit) return 0
-    return Math.max(1, Math.ceil((w.start + periodMs - now) / 1000))
+    return w
+  }
+
+  /** Forgets `key`'s window: its next event starts a new one. */
+  reset(key: string): void {
+    this.windows.delete(key)
   }
 
   private prune(now: number, periodMs: number): void {

@@ -32,7 +32,7 @@ function parseScopes(raw: unknown): TokenScope[] {
  * refresh_token grant, plus token info and revocation.
  */
 const oauth: FastifyPluginAsync = async (app) => {
-  const { db } = app.burrow
+  const { db, failedAuthBan } = app.burrow
 
   app.post('/oauth/token', { config: { scopes: [] } }, async (request, reply) => {
     const p = (request.body ?? {}) as Record<string, unknown>
@@ -43,7 +43,7 @@ const oauth: FastifyPluginAsync = async (app) => {
       const login = typeof p.username === 'string' ? p.username : ''
       const password = typeof p.password === 'string' ? p.password : ''
       const found = findUserByUsername(db, login) ?? (login.includes('@') ? findUserByEmail(db, login) : undefined)
-      const user = signInWithPassword(app.burrow, found, password, { countFailures: true })
+      const user = failedAuthBan.attempt(request.ip, () => signInWithPassword(app.burrow, found, password, { countFailures: true }))
       if (!user || user.state !== 'active') throw oauthError('invalid_grant', INVALID_GRANT)
       userId = user.id
       scopes = parseScopes(p.scope)
@@ -55,7 +55,7 @@ const oauth: FastifyPluginAsync = async (app) => {
       ).run(new Date().toISOString(), request.ip, user.id)
     } else if (grant === 'refresh_token') {
       const refresh = typeof p.refresh_token === 'string' ? p.refresh_token : ''
-      const previous = refresh ? findOAuthTokenByRefreshDigest(db, digestToken(refresh)) : undefined
+      const previous = failedAuthBan.attempt(request.ip, () => (refresh ? findOAuthTokenByRefreshDigest(db, digestToken(refresh)) : undefined) ?? null)
       if (!previous) throw oauthError('invalid_grant', INVALID_GRANT)
       const user = findUserById(db, previous.user_id)
       if (!user || user.state !== 'active') throw oauthError('invalid_grant', INVALID_GRANT)
