@@ -159,6 +159,16 @@ export class TestRunner {
     return new TestRunner(transport, body.id, body.token, options.workspace ?? {})
   }
 
+  /** A runner created without a registration token (`POST /user/runners`), from its id and authentication token. */
+  static connect(transport: RunnerTransport, created: { readonly id: number; readonly token: string }, workspace: Readonly<Record<string, string>> = {}): TestRunner {
+    return new TestRunner(transport, created.id, created.token, workspace)
+  }
+
+  /** `POST /runners/verify`, as gitlab-runner checks its token on start: the status. */
+  async verify(): Promise<number> {
+    return (await this.transport('POST', '/runners/verify', { json: { token: this.token } })).status
+  }
+
   /** `POST /jobs/request`: the job payload, or null on 204. */
   async requestJob(): Promise<JobSpec | null> {
     const res = await this.transport('POST', '/jobs/request', {

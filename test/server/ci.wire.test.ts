@@ -293,5 +293,15 @@ out({'global': result.status, 'errors': bad.errors, 'project': current.valid, 'd
       const linted = await api.Lint.lint(pid, 'job:\n  script: echo\n  stage: nope\n')
       expect(linted).toMatchObject({ valid: false, errors: ['job job: chosen stage does not exist; available stages are .pre, build, test, deploy, .post'] })
     })
+
+    it('creates a runner without a registration token (Users.createCIRunner), which verifies and runs a job over HTTP', async () => {
+      const api = new Gitlab({ host: s.url, token: maintainer.token })
+      const created = (await api.Users.createCIRunner('project_type', { projectId: pid, description: 'beaker runner', tagList: ['wire-created'], runUntagged: false })) as unknown as { id: number; token: string }
+      expect(created).toEqual({ id: expect.any(Number), token: expect.stringMatching(/^glrt-/), token_expires_at: null })
+      const made = TestRunner.connect(httpTransport(s.url), created)
+      expect(await made.verify()).toBe(200)
+      await commitFiles(s, maintainer.token, pid, 'main', { '.gitlab-ci.yml': 'tagged:\n  tags: [wire-created]\n  script: echo made\n' })
+      expect(await made.runOnce()).toMatchObject({ job: { job_info: { name: 'tagged', project_id: pid } }, state: 'success' })
+    })
   })
 })

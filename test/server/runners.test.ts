@@ -90,10 +90,12 @@ describe('Runners API', () => {
       expect(res.json()).toEqual({ message: '403 Forbidden' })
     })
 
-    it('answers 400 when the token is missing', async () => {
+    it('answers 400 when the token is missing, or with both active and paused', async () => {
       const res = await send(null, 'POST', '/runners', { description: 'x' })
       expect(res.statusCode).toBe(400)
       expect(res.json()).toEqual({ error: 'token is missing' })
+      const both = await send(null, 'POST', '/runners', { token: await instanceToken(s), active: true, paused: true })
+      expect([both.statusCode, both.json()]).toEqual([400, { error: 'active, paused are mutually exclusive' }])
     })
 
     it('verifies an authentication token (200) and refuses an unknown one (403)', async () => {
@@ -453,5 +455,121 @@ describe('Runners API', () => {
       expect((await get(null, `/runners/${runnerId()}/jobs`)).statusCode).toBe(401)
       expect((await get(ROOT_TOKEN, `/runners/${runnerId()}/jobs`)).statusCode).toBe(200)
     })
+  })
+})
+
+describe('POST /user/runners (creating a runner without a registration token)', () => {
+  let s: TestServer
+  let groupOwner: SeededUser
+  let groupMaintainer: SeededUser
+  let maintainer: SeededUser
+  let developer: SeededUser
+  let runnerCreator: SeededUser
+  let reader: SeededUser
+  let groupId: number
+  let projectId: number
+
+  const create = (token: string | null, payload: Record<string, unknown>) => s.request(token, { method: 'POST', url: '/api/v4/user/runners', payload })
+  const runnerCount = async (): Promise<number> => Number((await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/runners/all' })).headers['x-total'])
+  /** Creates a runner as `token` and connects a test runner with the answer. */
+  const created = async (token: string, payload: Record<string, unknown>): Promise<TestRunner> => {
+    const res = await create(token, payload)
+    expect(res.statusCode, res.body).toBe(201)
+    return TestRunner.connect(injectTransport(s.app), res.json())
+  }
+
+  beforeAll(async () => {
+    s = await makeServer()
+    groupOwner = seedUser(s)
+    groupMaintainer = seedUser(s)
+    maintainer = seedUser(s)
+    developer = seedUser(s)
+    runnerCreator = seedUser(s, { scopes: ['create_runner'] })
+    reader = seedUser(s, { scopes: ['read_api'] })
+    groupId = seedGroup(s).id
+    seedMember(s, 'Namespace', groupId, groupOwner.user.id, AccessLevel.OWNER)
+    seedMember(s, 'Namespace', groupId, groupMaintainer.user.id, AccessLevel.MAINTAINER)
+    projectId = await createProject(s, ROOT_TOKEN, { namespace_id: groupId })
+    for (const [user, level] of [[maintainer, AccessLevel.MAINTAINER], [developer, AccessLevel.DEVELOPER], [runnerCreator, AccessLevel.MAINTAINER], [reader, AccessLevel.MAINTAINER]] as const) {
+      seedMember(s, 'Project', projectId, user.user.id, level)
+    }
+  })
+  afterAll(async () => {
+    await s.close()
+  })
+
+  it('creates a project runner for a Maintainer with a create_runner token: 201 with a glrt- token, the attributes given, and the runner then verifies and takes the project\'s job', async () => {
+    const res = await create(runnerCreator.token, {
+      runner_type: 'project_type', project_id: projectId, description: 'made by API', maintenance_note: 'rack 4', paused: false, locked: true,
+      run_untagged: false, tag_list: 'linux, docker', access_level: 'ref_protected', maximum_timeout: 3600,
+    })
+    expect(res.statusCode, res.body).toBe(201)
+    expect(res.json()).toEqual({ id: expect.any(Number), token: expect.stringMatching(/^glrt-/), token_expires_at: null })
+    const detail = (await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/runners/${res.json().id}` })).json()
+    expect(detail).toMatchObject({
+      runner_type: 'project_type', projects: [{ id: projectId }], description: 'made by API', maintenance_note: 'rack 4', paused: false, locked: true,
+      run_untagged: false, tag_list: ['docker', 'linux'], access_level: 'ref_protected', maximum_timeout: 3600, contacted_at: null,
+    })
+    const runner = TestRunner.connect(injectTransport(s.app), res.json())
+    expect(await runner.verify()).toBe(200)
+    await commitFiles(s, maintainer.token, projectId, 'main', { '.gitlab-ci.yml': 'build:\n  tags: [linux]\n  script: echo built\n' })
+    expect(await runner.runOnce()).toMatchObject({ job: { job_info: { name: 'build', project_id: projectId } }, state: 'success' })
+  })
+
+  it('creates group runners for the group\'s Owners and instance runners for administrators; both take jobs', async () => {
+    const groupRunner = await created(groupOwner.token, { runner_type: 'group_type', group_id: groupId, description: 'group' })
+    const instanceRunner = await created(ROOT_TOKEN, { runner_type: 'instance_type', description: 'shared' })
+    for (const runner of [groupRunner, instanceRunner]) expect(await runner.verify()).toBe(200)
+    expect((await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/runners/${groupRunner.id}` })).json()).toMatchObject({ runner_type: 'group_type', groups: [{ id: groupId }] })
+    await commitFiles(s, maintainer.token, projectId, 'main', { '.gitlab-ci.yml': 'one:\n  script: echo 1\ntwo:\n  script: echo 2\n' })
+    const taken = [await groupRunner.runOnce(), await instanceRunner.runOnce()].map((r) => r?.job.job_info.project_id)
+    expect(taken).toEqual([projectId, projectId])
+  })
+
+  it('records the creation as an audit event of the project', async () => {
+    const events = (await s.request(maintainer.token, { method: 'GET', url: `/api/v4/projects/${projectId}/audit_events` })).json() as { details: Record<string, unknown> }[]
+    expect(events.map((e) => e.details.custom_message)).toContain('Created project CI runner')
+  })
+
+  it('refuses with 403 Insufficient permissions below the role the scope needs, and creates nothing', async () => {
+    const before = await runnerCount()
+    const refused: [SeededUser, Record<string, unknown>][] = [
+      [developer, { runner_type: 'project_type', project_id: projectId }],
+      [groupMaintainer, { runner_type: 'group_type', group_id: groupId }],
+      [groupOwner, { runner_type: 'instance_type' }],
+    ]
+    for (const [user, payload] of refused) {
+      const res = await create(user.token, payload)
+      expect([payload.runner_type, res.statusCode, res.json()]).toEqual([payload.runner_type, 403, { message: '403 Forbidden - Insufficient permissions' }])
+    }
+    expect(await runnerCount()).toBe(before)
+  })
+
+  it('answers 400 for a missing or unknown runner_type, a missing group_id or project_id, or a timeout under ten minutes; 404 for a project or group the caller cannot see', async () => {
+    const before = await runnerCount()
+    const hidden = seedProject(s, { namespaceId: seedGroup(s).id, visibility: 'private' }).id
+    const cases: [Record<string, unknown>, number, unknown][] = [
+      [{}, 400, { error: 'runner_type is missing' }],
+      [{ runner_type: 'shared' }, 400, { error: 'runner_type does not have a valid value' }],
+      [{ runner_type: 'group_type' }, 400, { error: 'group_id is missing' }],
+      [{ runner_type: 'project_type' }, 400, { error: 'project_id is missing' }],
+      [{ runner_type: 'project_type', project_id: projectId, maximum_timeout: 60 }, 400, { message: { maximum_timeout: ['needs to be at least 10 minutes'] } }],
+      [{ runner_type: 'project_type', project_id: projectId, active: true, paused: false }, 400, { error: 'active, paused are mutually exclusive' }],
+      [{ runner_type: 'project_type', project_id: hidden }, 404, { message: '404 Project Not Found' }],
+      [{ runner_type: 'project_type', project_id: 999999 }, 404, { message: '404 Project Not Found' }],
+      [{ runner_type: 'group_type', group_id: 999999 }, 404, { message: '404 Group Not Found' }],
+    ]
+    for (const [payload, status, body] of cases) {
+      const res = await create(maintainer.token, payload)
+      expect([payload, res.statusCode, res.json()]).toEqual([payload, status, body])
+    }
+    expect(await runnerCount()).toBe(before)
+  })
+
+  it('needs a signed-in caller whose token has the api or create_runner scope', async () => {
+    const payload = { runner_type: 'project_type', project_id: projectId }
+    expect((await create(null, payload)).statusCode).toBe(401)
+    const res = await create(reader.token, payload)
+    expect([res.statusCode, res.json().error]).toEqual([403, 'insufficient_scope'])
   })
 })

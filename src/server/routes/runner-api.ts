@@ -11,7 +11,7 @@ import { DOWNLOAD, rawContentHeaders } from '../http/raw-content'
 import { assignJob, finishJob } from '../services/jobs'
 import { ARTIFACT_FILE_FORMATS, ARTIFACT_FILE_TYPES, ArtifactError, readArtifactFile, storeArtifact } from '../services/job-artifacts'
 import { registerRunner, unregisterRunner } from '../services/runners'
-import { tagListOf } from './runners'
+import { NewRunnerParams, newRunnerAttributes } from './runners'
 
 const Literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)))
 
@@ -27,20 +27,7 @@ const Info = Type.Optional(Type.Object({
 const TokenBody = Type.Object({ token: Type.String() })
 const JobParams = Type.Object({ id: Type.Integer() })
 
-const RegisterBody = Type.Object({
-  token: Type.String(),
-  description: Type.Optional(Type.String()),
-  maintenance_note: Type.Optional(Type.String()),
-  maintainer_note: Type.Optional(Type.String()),
-  info: Info,
-  active: Type.Optional(Type.Boolean()),
-  paused: Type.Optional(Type.Boolean()),
-  locked: Type.Optional(Type.Boolean()),
-  access_level: Type.Optional(Literals(['not_protected', 'ref_protected'] as const)),
-  run_untagged: Type.Optional(Type.Boolean()),
-  tag_list: Type.Optional(Type.Union([Type.Array(Type.String()), Type.String()])),
-  maximum_timeout: Type.Optional(Type.Integer()),
-})
+const RegisterBody = Type.Object({ token: Type.String(), info: Info, ...NewRunnerParams })
 
 const RequestBody = Type.Object({
   token: Type.String(),
@@ -111,19 +98,7 @@ const runnerApi: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/runners', { schema: { body: RegisterBody } }, async (request, reply) => {
     const b = request.body
-    if (b.active !== undefined && b.paused !== undefined) throw apiMessage(400, 'active, paused are mutually exclusive')
-    const registered = registerRunner(request, {
-      token: b.token,
-      description: b.description,
-      maintenanceNote: b.maintenance_note ?? b.maintainer_note,
-      active: b.paused !== undefined ? !b.paused : b.active,
-      locked: b.locked,
-      runUntagged: b.run_untagged,
-      tagList: tagListOf(b.tag_list),
-      accessLevel: b.access_level,
-      maximumTimeout: b.maximum_timeout,
-      info: runnerInfo(request, b.info),
-    })
+    const registered = registerRunner(request, { ...newRunnerAttributes(b), token: b.token, info: runnerInfo(request, b.info) })
     if (!registered) throw forbidden()
     return reply.code(201).send({ id: registered.runner.id, token: registered.token, token_expires_at: null })
   })

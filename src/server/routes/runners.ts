@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from 'typebox'
+import { Type, type Static } from 'typebox'
 import { AccessLevel } from '../auth/access'
 import { digestToken, generateToken } from '../auth/secrets'
 import { namespaceAncestors } from '../db/namespaces'
@@ -9,13 +9,13 @@ import {
   findRunnerById, isRunnerInProject, listRunners, runnerProjectIds, updateRunnerRow, type RunnerFilter, type RunnerRow, type RunnerScope,
   type RunnerStatusFilter, type RunnerType,
 } from '../db/runners'
-import { apiMessage, forbidden, notFound, paramError, validationFailed } from '../http/errors'
+import { apiMessage, forbidden, missingParam, notFound, paramError, validationFailed } from '../http/errors'
 import { pageOf, setPageHeaders } from '../http/pagination'
 import { currentUser, loadGroup, loadProject, requireAdmin } from '../http/resolve'
 import { presentJobs } from '../services/ci-present'
 import {
-  assignRunner, canReadRunner, canUpdateRunner, instanceRegistrationToken, presentRunnerDetail, presentRunners, resetRunnersToken, unassignRunner,
-  unregisterRunner, updateRunner,
+  assignRunner, canCreateRunner, canReadRunner, canUpdateRunner, createUserRunner, instanceRegistrationToken, presentRunnerDetail, presentRunners,
+  resetRunnersToken, unassignRunner, unregisterRunner, updateRunner, type RunnerAttributes, type RunnerOwnerScope,
 } from '../services/runners'
 import { recordAudit } from '../services/audit'
 
@@ -30,6 +30,8 @@ const IdParams = Type.Object({ id: Type.Integer() })
 const ProjectParams = Type.Object({ id: Type.String() })
 const ProjectRunnerParams = Type.Object({ id: Type.String(), runner_id: Type.Integer() })
 const TagList = Type.Union([Type.Array(Type.String()), Type.String()])
+const MaintenanceNote = Type.Optional(Type.String({ maxLength: 1024 }))
+const AccessLevelParam = Type.Optional(Literals(['not_protected', 'ref_protected'] as const))
 
 const ListQuery = Type.Object({
   scope: Type.Optional(Literals(SCOPES)),
@@ -48,10 +50,48 @@ const UpdateBody = Type.Object({
   tag_list: Type.Optional(TagList),
   run_untagged: Type.Optional(Type.Boolean()),
   locked: Type.Optional(Type.Boolean()),
-  access_level: Type.Optional(Literals(['not_protected', 'ref_protected'] as const)),
+  access_level: AccessLevelParam,
   maximum_timeout: Type.Optional(Type.Union([Type.Null(), Type.Integer()])),
-  maintenance_note: Type.Optional(Type.String({ maxLength: 1024 })),
-  maintainer_note: Type.Optional(Type.String({ maxLength: 1024 })),
+  maintenance_note: MaintenanceNote,
+  maintainer_note: MaintenanceNote,
+})
+
+/** What a new runner is told to be, in `POST /user/runners` and the runner API's `POST /runners`. */
+export const NewRunnerParams = {
+  description: Type.Optional(Type.String()),
+  maintenance_note: MaintenanceNote,
+  // GitLab's old name for maintenance_note.
+  maintainer_note: MaintenanceNote,
+  active: Type.Optional(Type.Boolean()),
+  paused: Type.Optional(Type.Boolean()),
+  locked: Type.Optional(Type.Boolean()),
+  access_level: AccessLevelParam,
+  run_untagged: Type.Optional(Type.Boolean()),
+  tag_list: Type.Optional(TagList),
+  maximum_timeout: Type.Optional(Type.Integer()),
+}
+type NewRunnerBody = Static<Type.TObject<typeof NewRunnerParams>>
+
+/** A new runner's attributes from its parameters; `paused` and the deprecated `active` may not come together. */
+export function newRunnerAttributes(b: NewRunnerBody): RunnerAttributes {
+  if (b.active !== undefined && b.paused !== undefined) throw paramError('active, paused are mutually exclusive')
+  return {
+    description: b.description,
+    maintenanceNote: b.maintenance_note ?? b.maintainer_note,
+    active: b.paused !== undefined ? !b.paused : b.active,
+    locked: b.locked,
+    runUntagged: b.run_untagged,
+    tagList: tagListOf(b.tag_list),
+    accessLevel: b.access_level,
+    maximumTimeout: b.maximum_timeout,
+  }
+}
+
+const CreateBody = Type.Object({
+  runner_type: Literals(TYPES),
+  group_id: Type.Optional(Type.Integer()),
+  project_id: Type.Optional(Type.Integer()),
+  ...NewRunnerParams,
 })
 
 const JobsQuery = Type.Object({
@@ -99,6 +139,27 @@ function sendRunners(request: FastifyRequest, reply: import('fastify').FastifyRe
   return presentRunners(rows)
 }
 
+/** GitLab's runner validation: a maximum timeout, when set, is at least ten minutes. */
+function checkMaximumTimeout(seconds: number | null | undefined): void {
+  if (seconds !== undefined && seconds !== null && seconds < 600) throw validationFailed({ maximum_timeout: ['needs to be at least 10 minutes'] })
+}
+
+/**
+ * The scope `POST /user/runners` names: the group or project must exist and be visible to the
+ * caller (404 otherwise, as GitLab's find_group!/find_project!), and its id must be given.
+ */
+function creationScope(request: FastifyRequest, body: { readonly runner_type: RunnerType; readonly group_id?: number; readonly project_id?: number }): RunnerOwnerScope {
+  if (body.runner_type === 'group_type') {
+    if (body.group_id === undefined) throw missingParam('group_id')
+    return { runnerType: 'group_type', groupId: loadGroup(request, body.group_id).id }
+  }
+  if (body.runner_type === 'project_type') {
+    if (body.project_id === undefined) throw missingParam('project_id')
+    return { runnerType: 'project_type', projectId: loadProject(request, body.project_id).id }
+  }
+  return { runnerType: 'instance_type' }
+}
+
 function loadRunner(request: FastifyRequest, id: number): { runner: RunnerRow; projectIds: number[] } {
   const runner = findRunnerById(request.server.burrow.db, id)
   if (!runner) throw notFound('Runner')
@@ -115,8 +176,8 @@ function projectGroupIds(request: FastifyRequest, namespaceId: number): number[]
 
 /**
  * The Runners API: lists (owned, all, project, group) with the type/status/scope/tag filters,
- * details, update and pause, deletion, a runner's jobs, enabling runners in projects, and
- * registration token resets.
+ * details, update and pause, deletion, a runner's jobs, enabling runners in projects,
+ * registration token resets, and the Users API's runner creation (`POST /user/runners`).
  */
 const runners: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.burrow
@@ -126,6 +187,19 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/runners', { schema: { querystring: ListQuery } }, async (request, reply) => {
     const user = currentUser(request)
     return sendRunners(request, reply, filterOf({ kind: 'owned', userId: user.id }, request.query, STATUSES))
+  })
+
+  // GitLab 15.10+'s runner creation (Users API, "Create a runner linked to a user"): the runner
+  // then verifies and asks for jobs with the returned token, like a registered one.
+  app.post('/user/runners', { schema: { body: CreateBody }, config: { scopes: ['api', 'create_runner'] } }, async (request, reply) => {
+    currentUser(request)
+    const b = request.body
+    const scope = creationScope(request, b)
+    if (!canCreateRunner(request.perms, scope)) throw forbidden('Insufficient permissions')
+    const attributes = newRunnerAttributes(b)
+    checkMaximumTimeout(b.maximum_timeout)
+    const { runner, token } = createUserRunner(request, scope, attributes)
+    return reply.code(201).send({ id: runner.id, token, token_expires_at: null })
   })
 
   app.get('/runners/all', { schema: { querystring: ListQuery } }, async (request, reply) => {
@@ -150,9 +224,7 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
     if (b.active !== undefined && b.paused !== undefined) throw paramError('active, paused are mutually exclusive')
     const { runner, projectIds } = loadRunner(request, request.params.id)
     if (!canUpdateRunner(request.perms, runner, projectIds)) throw forbidden('No access granted')
-    if (b.maximum_timeout !== undefined && b.maximum_timeout !== null && b.maximum_timeout < 600) {
-      throw validationFailed({ maximum_timeout: ['needs to be at least 10 minutes'] })
-    }
+    checkMaximumTimeout(b.maximum_timeout)
     const updated = updateRunner(request, runner, {
       description: b.description,
       active: b.paused !== undefined ? !b.paused : b.active,

@@ -87,9 +87,8 @@ function auditRunner(request: FastifyRequest, runner: RunnerRow, message: string
 
 const TYPE_WORDS: Readonly<Record<string, string>> = { instance_type: 'instance', group_type: 'group', project_type: 'project' }
 
-/** Registration attributes (`POST /runners`). */
-export interface RegistrationInput {
-  readonly token: string
+/** What a new runner is told to be, whichever way it is made. */
+export interface RunnerAttributes {
   readonly description?: string
   readonly maintenanceNote?: string
   readonly active?: boolean
@@ -98,7 +97,50 @@ export interface RegistrationInput {
   readonly tagList?: readonly string[]
   readonly accessLevel?: RunnerAccessLevel
   readonly maximumTimeout?: number
+}
+
+/** Registration attributes (`POST /runners`). */
+export interface RegistrationInput extends RunnerAttributes {
+  readonly token: string
   readonly info: RunnerInfo
+}
+
+/** Where a runner belongs: the instance, a group, or a project (which it is assigned to). */
+export type RunnerOwnerScope =
+  | { readonly runnerType: 'instance_type' }
+  | { readonly runnerType: 'group_type'; readonly groupId: number }
+  | { readonly runnerType: 'project_type'; readonly projectId: number }
+
+/** Inserts a runner with a new `glrt-` authentication token (shown only now) and records how it came. */
+function createRunner(request: FastifyRequest, scope: RunnerOwnerScope, attrs: RunnerAttributes, info: RunnerInfo, verb: 'Registered' | 'Created'): { runner: RunnerRow; token: string } {
+  const ctx = request.server.burrow
+  const token = generateToken('glrt-')
+  const runner = insertRunner(ctx.db, {
+    runnerType: scope.runnerType,
+    groupId: scope.runnerType === 'group_type' ? scope.groupId : null,
+    tokenDigest: digestToken(token),
+    description: attrs.description ?? '',
+    maintenanceNote: attrs.maintenanceNote ?? null,
+    active: attrs.active ?? true,
+    locked: attrs.locked ?? false,
+    runUntagged: attrs.runUntagged ?? true,
+    tagList: attrs.tagList ?? [],
+    accessLevel: attrs.accessLevel ?? 'not_protected',
+    maximumTimeout: attrs.maximumTimeout ?? null,
+    creatorId: request.actor.user?.id ?? null,
+    info,
+  }, scope.runnerType === 'project_type' ? scope.projectId : null)
+  auditRunner(request, runner, `${verb} ${TYPE_WORDS[scope.runnerType]} CI runner`)
+  return { runner, token }
+}
+
+/** The scope a registration token registers runners in, or null for a token that names nothing. */
+function registrationScope(ctx: ServerContext, token: string): RunnerOwnerScope | null {
+  if (token === instanceRegistrationToken(ctx)) return { runnerType: 'instance_type' }
+  const owner = registrationTokenOwner(ctx.db, token)
+  if (!owner) return null
+  if (owner.sourceType === 'Project') return findProjectById(ctx.db, owner.sourceId) ? { runnerType: 'project_type', projectId: owner.sourceId } : null
+  return findNamespaceById(ctx.db, owner.sourceId) ? { runnerType: 'group_type', groupId: owner.sourceId } : null
 }
 
 /**
@@ -108,42 +150,17 @@ export interface RegistrationInput {
  * unknown token.
  */
 export function registerRunner(request: FastifyRequest, input: RegistrationInput): { runner: RunnerRow; token: string } | null {
-  const ctx = request.server.burrow
-  let runnerType: RunnerRow['runner_type']
-  let groupId: number | null = null
-  let projectId: number | null = null
-  if (input.token === instanceRegistrationToken(ctx)) runnerType = 'instance_type'
-  else {
-    const owner = registrationTokenOwner(ctx.db, input.token)
-    if (!owner) return null
-    if (owner.sourceType === 'Project') {
-      if (!findProjectById(ctx.db, owner.sourceId)) return null
-      runnerType = 'project_type'
-      projectId = owner.sourceId
-    } else {
-      if (!findNamespaceById(ctx.db, owner.sourceId)) return null
-      runnerType = 'group_type'
-      groupId = owner.sourceId
-    }
-  }
-  const token = generateToken('glrt-')
-  const runner = insertRunner(ctx.db, {
-    runnerType,
-    groupId,
-    tokenDigest: digestToken(token),
-    description: input.description ?? '',
-    maintenanceNote: input.maintenanceNote ?? null,
-    active: input.active ?? true,
-    locked: input.locked ?? false,
-    runUntagged: input.runUntagged ?? true,
-    tagList: input.tagList ?? [],
-    accessLevel: input.accessLevel ?? 'not_protected',
-    maximumTimeout: input.maximumTimeout ?? null,
-    creatorId: request.actor.user?.id ?? null,
-    info: input.info,
-  }, projectId)
-  auditRunner(request, runner, `Registered ${TYPE_WORDS[runnerType]} CI runner`)
-  return { runner, token }
+  const scope = registrationScope(request.server.burrow, input.token)
+  return scope ? createRunner(request, scope, input, input.info, 'Registered') : null
+}
+
+/**
+ * Creates a runner for the signed-in user (`POST /user/runners`, GitLab's CreateRunnerService):
+ * no registration token, the caller's role in the scope decides (see `canCreateRunner`). The
+ * runner has not contacted the instance yet; its authentication token works at once.
+ */
+export function createUserRunner(request: FastifyRequest, scope: RunnerOwnerScope, attrs: RunnerAttributes): { runner: RunnerRow; token: string } {
+  return createRunner(request, scope, attrs, {}, 'Created')
 }
 
 /** Deletes a runner (by its own token or by an authorised user), recording it. */
@@ -214,6 +231,14 @@ export function canReadRunner(perms: Permissions, runner: RunnerRow, projectIds:
   if (perms.isAdmin || runner.runner_type === 'instance_type') return perms.user !== null
   if (runner.runner_type === 'group_type') return runner.group_id !== null && perms.canInGroup(runner.group_id, AccessLevel.MAINTAINER)
   return projectIds.some((id) => perms.canInProject({ id }, AccessLevel.MAINTAINER))
+}
+
+/** Who may create a runner without a registration token: administrators; a group's Owners; a project's Maintainers. */
+export function canCreateRunner(perms: Permissions, scope: RunnerOwnerScope): boolean {
+  if (perms.isAdmin) return true
+  if (scope.runnerType === 'group_type') return perms.canInGroup(scope.groupId, AccessLevel.OWNER)
+  if (scope.runnerType === 'project_type') return perms.canInProject({ id: scope.projectId }, AccessLevel.MAINTAINER)
+  return false
 }
 
 /**
