@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest'
 import type { Visibility } from '../../../src/server/db/rows'
 import { permissionMatrix, type MatrixRow, type Vars } from './matrix'
-import { buildWorld, VISIBILITIES, type Container, type Json, type World } from './world'
+import { buildWorld, freshProject, VISIBILITIES, type Container, type Json, type World } from './world'
 
 let world: World
 /** What every container's project holds for the reads: an issue with a thread, a label, a milestone. */
@@ -32,6 +32,7 @@ beforeAll(async () => {
       milestone: Number(milestone.id),
       groupLabel: Number(groupLabel.id),
       groupMilestone: Number(groupMilestone.id),
+      target: freshProject(world, c).id,
     }
   }
 })
@@ -64,6 +65,16 @@ const ISSUES: readonly MatrixRow[] = [
   { method: 'GET', path: `${ISSUE}/resource_milestone_events`, min: 'anyone', fixture: standingFixture, authenticated: true },
   { method: 'GET', path: `${ISSUE}/resource_state_events`, min: 'anyone', fixture: standingFixture, authenticated: true },
   { method: 'POST', path: `${ISSUE}/subscribe`, min: 'signedIn', fixture: issueFixture, readBack: ISSUE },
+  {
+    method: 'POST', path: `${ISSUE}/move`, min: 'reporter', refusal: 400, readBack: ISSUE,
+    fixture: async (w, c) => ({ ...(await issueWithNote(w, c)), target: standing[c.visibility].target }), body: (v) => ({ to_project_id: v.target }),
+    why: 'GitLab answers 400 "Cannot move issue due to insufficient permissions!" to a reader without admin_issue on both projects',
+  },
+  {
+    method: 'POST', path: `${ISSUE}/clone`, min: 'reporter', refusal: 400, readBack: `/projects/{target}/issues`,
+    fixture: async (w, c) => ({ ...(await issueWithNote(w, c)), target: standing[c.visibility].target }), body: (v) => ({ to_project_id: v.target }),
+    why: 'as moving: 400 "Cannot clone issue due to insufficient permissions!"',
+  },
   { method: 'POST', path: `${ISSUE}/todo`, min: 'signedIn', fixture: issueFixture, readBack: ISSUE },
 ]
 
@@ -156,6 +167,11 @@ const MILESTONES: readonly MatrixRow[] = [
   { method: 'POST', path: '/projects/{project}/milestones', min: 'reporter', body: (_v, u) => ({ title: `milestone ${u}` }) },
   { method: 'PUT', path: '/projects/{project}/milestones/{milestone}', min: 'reporter', fixture: milestoneFixture, body: { description: 'changed' } },
   { method: 'DELETE', path: '/projects/{project}/milestones/{milestone}', min: 'developer', fixture: milestoneFixture, why: 'the spec: Developer role needed' },
+  { method: 'GET', path: '/projects/{project}/milestones/{milestone}/burndown_events', min: 'anyone', fixture: standingFixture },
+  {
+    method: 'POST', path: '/projects/{project}/milestones/{milestone}/promote', min: 'developer', ok: 200, fixture: milestoneFixture,
+    readBack: '/projects/{project}/milestones/{milestone}', why: 'the spec: Developer role in the group',
+  },
   { method: 'GET', path: '/groups/{group}/milestones', min: 'anyone' },
   { method: 'GET', path: '/groups/{group}/milestones/{groupMilestone}', min: 'anyone', fixture: standingFixture },
   { method: 'GET', path: '/groups/{group}/milestones/{groupMilestone}/issues', min: 'anyone', fixture: standingFixture },

@@ -23,11 +23,25 @@ async function branchFixture(w: World, c: Container): Promise<Vars> {
   return { branch }
 }
 
+/**
+ * Waits (bounded) for the merge request's asynchronous mergeability check: settling it moves
+ * updated_at, which would otherwise look like a change made by a refused write.
+ */
+async function mergeabilitySettled(w: World, c: Container, iid: number): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const mr = await w.admin<Json>('GET', `/projects/${c.project.id}/merge_requests/${iid}`)
+    if (mr.merge_status === 'can_be_merged' || mr.merge_status === 'cannot_be_merged') return
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  throw new Error(`merge request !${iid} never settled its mergeability`)
+}
+
 /** A new merge request by the administrator from a new branch. */
 async function mergeRequestFixture(w: World, c: Container): Promise<Vars> {
   const { branch } = await branchFixture(w, c)
   const mr = await w.admin<Json>('POST', `/projects/${c.project.id}/merge_requests`, { source_branch: branch, target_branch: 'main', title: `Merge ${branch}` })
   const note = await w.admin<Json>('POST', `/projects/${c.project.id}/merge_requests/${mr.iid}/notes`, { body: 'Matrix review note' })
+  await mergeabilitySettled(w, c, Number(mr.iid))
   return { mr: Number(mr.iid), note: Number(note.id), branch }
 }
 
@@ -48,6 +62,20 @@ async function protectedBranchFixture(w: World, c: Container): Promise<Vars> {
   const { branch } = await branchFixture(w, c)
   await w.admin('POST', `/projects/${c.project.id}/protected_branches`, { name: branch })
   return { branch }
+}
+
+/** A merge request set to merge when its pipeline succeeds (what cancelling needs), written to its row. */
+async function autoMergeFixture(w: World, c: Container): Promise<Vars> {
+  const vars = await mergeRequestFixture(w, c)
+  w.server.app.burrow.db.prepare('UPDATE merge_requests SET merge_when_pipeline_succeeds = 1 WHERE project_id = ? AND iid = ?').run(c.project.id, vars.mr)
+  return vars
+}
+
+/** A merge request with a thread opened by the administrator. */
+async function threadFixture(w: World, c: Container): Promise<Vars> {
+  const vars = await mergeRequestFixture(w, c)
+  const thread = await w.admin<Json>('POST', `/projects/${c.project.id}/merge_requests/${vars.mr}/discussions`, { body: 'Please look' })
+  return { ...vars, discussion: String(thread.id) }
 }
 
 beforeAll(async () => {
@@ -133,8 +161,8 @@ const PARTICIPATE: Readonly<Record<Visibility, Role>> = { private: 'reporter', i
 /**
  * Merge requests: read like code (Reporters on private projects), opened and edited by Developers,
  * merged by whoever may push to the target (main is protected: Maintainers), deleted by Owners.
- * Every call is authenticated (the spec), and the notes API looks the merge request up through
- * a finder that hides it from a private project's Guest (404 Merge Request Not Found).
+ * Every call is authenticated (the spec), and the notes and resource event APIs look the merge
+ * request up through a finder that hides it from a private project's Guest (404 Merge Request Not Found).
  */
 const MR = '/projects/{project}/merge_requests/{mr}'
 const MERGE_REQUESTS: readonly MatrixRow[] = authenticatedRows([
@@ -152,6 +180,9 @@ const MERGE_REQUESTS: readonly MatrixRow[] = authenticatedRows([
   { method: 'GET', path: `${MR}/notes`, min: READ_CODE, fixture: standingFixture, refusal: 404 },
   { method: 'GET', path: `${MR}/discussions`, min: READ_CODE, fixture: standingFixture, refusal: 404 },
   { method: 'GET', path: `${MR}/award_emoji`, min: READ_CODE, fixture: standingFixture },
+  { method: 'GET', path: `${MR}/resource_label_events`, min: READ_CODE, fixture: standingFixture, refusal: 404 },
+  { method: 'GET', path: `${MR}/resource_state_events`, min: READ_CODE, fixture: standingFixture, refusal: 404 },
+  { method: 'GET', path: `${MR}/merge_ref`, min: 'developer', readable: READ_CODE, fixture: standingFixture },
   {
     method: 'POST', path: '/projects/{project}/merge_requests', min: 'developer', fixture: branchFixture,
     body: (v) => ({ source_branch: v.branch, target_branch: 'main', title: 'From the matrix' }),
@@ -166,6 +197,15 @@ const MERGE_REQUESTS: readonly MatrixRow[] = authenticatedRows([
     method: 'POST', path: `${MR}/approve`, min: 'developer', readable: READ_CODE, refusal: 401, fixture: mergeRequestFixture, readBack: `${MR}/approvals`,
     why: 'GitLab answers 401 when the approval service refuses the caller',
   },
+  { method: 'PUT', path: `${MR}/rebase`, min: 'developer', readable: READ_CODE, ok: 202, fixture: mergeRequestFixture, readBack: MR },
+  {
+    method: 'POST', path: `${MR}/cancel_merge_when_pipeline_succeeds`, min: 'developer', readable: READ_CODE, refusal: 401,
+    fixture: autoMergeFixture, readBack: MR, why: 'the spec: 401 when cancelling merge-on-pipeline without permission',
+  },
+  {
+    method: 'PUT', path: `${MR}/discussions/{discussion}`, min: 'developer', readable: READ_CODE, unreadable: 404, refusal: 403,
+    fixture: threadFixture, body: { resolved: true }, why: 'resolving a thread is for Developers (and the merge request author)',
+  },
   { method: 'POST', path: `${MR}/notes`, min: PARTICIPATE, refusal: 404, fixture: mergeRequestFixture, body: { body: 'Looks good' } },
   { method: 'POST', path: `${MR}/discussions`, min: PARTICIPATE, refusal: 404, fixture: mergeRequestFixture, body: { body: 'A thread' } },
   { method: 'DELETE', path: `${MR}/notes/{note}`, min: 'maintainer', readable: READ_CODE, unreadable: 404, fixture: mergeRequestFixture },
@@ -174,6 +214,7 @@ const MERGE_REQUESTS: readonly MatrixRow[] = authenticatedRows([
   { method: 'POST', path: `${MR}/todo`, min: PARTICIPATE, fixture: mergeRequestFixture, readBack: MR },
   { method: 'POST', path: `${MR}/time_estimate`, min: 'developer', ok: 200, fixture: mergeRequestFixture, body: { duration: '1h' }, readBack: `${MR}/time_stats` },
   { method: 'POST', path: `${MR}/add_spent_time`, min: 'developer', fixture: mergeRequestFixture, body: { duration: '1h' }, readBack: `${MR}/time_stats` },
+  { method: 'POST', path: `${MR}/reset_time_estimate`, min: 'developer', ok: 200, fixture: mergeRequestFixture, readBack: `${MR}/time_stats` },
 ])
 
 permissionMatrix('repository reads', () => world, REPOSITORY_READS)
