@@ -194,6 +194,22 @@ describe('confidential items in lists', () => {
       expect(list.text).toContain('SECRET-commit-of-a-members-only-repository')
     })
 
+    it('hides issue and push events of features turned off from everyone, administrators included', async () => {
+      const off = seedProject(s, { namespaceId: group.id, path: 'features-off', visibility: 'public' })
+      await created('author', `/projects/${off.id}/issues`, { title: 'SECRET-issue-of-a-disabled-tracker' })
+      const commit = await call('admin', 'POST', `/projects/${off.id}/repository/commits`, {
+        branch: 'main', commit_message: 'SECRET-commit-of-a-disabled-repository', actions: [{ action: 'create', file_path: 'a.txt', content: 'a' }],
+      })
+      expect(commit.statusCode, commit.body).toBe(201)
+      expect((await call('admin', 'PUT', `/projects/${off.id}`, { issues_access_level: 'disabled', repository_access_level: 'disabled' })).statusCode).toBe(200)
+      for (const viewer of ['guest', 'reporter', 'admin'] as const) {
+        const list = await listing(viewer, `/projects/${off.id}/events`)
+        expect(list.text).not.toContain('SECRET-issue-of-a-disabled-tracker')
+        expect(list.text, viewer).not.toContain('SECRET-commit-of-a-disabled-repository')
+        expect(list.total).toBe(list.items.length)
+      }
+    })
+
     it('hides the events of a private project from non-members everywhere', async () => {
       const elsewhere = seedGroup(s, { path: 'elsewhere', visibility: 'public' })
       const hidden = seedProject(s, { namespaceId: elsewhere.id, path: 'hidden', visibility: 'private' })

@@ -132,16 +132,24 @@ function listingSql(f: EventFilter): { cte: string; from: string; b: Binder } {
 const featureOf = (name: string): string => `COALESCE(json_extract(p.settings, '$.${name}_access_level'), 'enabled')`
 const NOTE_TARGET_TYPES = `(${NOTE_EVENT_TARGET_TYPES.map((t) => `'${t}'`).join(', ')})`
 
+// The features whose level can hide a project's events: from everyone when `disabled`, from
+// non-members when `private`.
+const FEATURES = ['issues', 'merge_requests', 'repository']
+const NOTE_ON_SNIPPET = `e.target_type IN ${NOTE_TARGET_TYPES} AND EXISTS (SELECT 1 FROM notes n WHERE n.id = e.target_id AND n.noteable_type = 'Snippet')`
+
 /**
  * Events whose readability the project's or group's does not settle alone, which the item rule
  * (services/readable.ts) must decide one by one: every event of a private project or of one with
- * a feature (issues, merge requests, repository) limited or off, and elsewhere the events of a
- * confidential issue or epic and of a note that is internal, on a confidential issue or epic, or on
- * a snippet. Everything else a reader of the project or group may read.
+ * a feature limited or off, and elsewhere the events of a confidential issue or epic and of a note
+ * that is internal, on a confidential issue or epic, or on a snippet. Everything else a reader of
+ * the project or group may read. Administrators read all but what a disabled feature (or a snippet's
+ * own feature) turns off.
  */
-const RESTRICTED = `(
+function restrictedSql(forAdministrator: boolean): string {
+  if (forAdministrator) return `(${FEATURES.map((f) => `${featureOf(f)} = 'disabled'`).join(' OR ')} OR (${NOTE_ON_SNIPPET}))`
+  return `(
   p.visibility = 'private'
-  OR ${featureOf('issues')} <> 'enabled' OR ${featureOf('merge_requests')} <> 'enabled' OR ${featureOf('repository')} <> 'enabled'
+  OR ${FEATURES.map((f) => `${featureOf(f)} <> 'enabled'`).join(' OR ')}
   OR (e.target_type = 'Issue' AND EXISTS (SELECT 1 FROM issues i WHERE i.id = e.target_id AND i.confidential = 1))
   OR (e.target_type = 'Epic' AND EXISTS (SELECT 1 FROM epics x WHERE x.id = e.target_id AND x.confidential = 1))
   OR (e.target_type IN ${NOTE_TARGET_TYPES} AND EXISTS (
@@ -150,6 +158,7 @@ const RESTRICTED = `(
       OR (n.noteable_type = 'Issue' AND EXISTS (SELECT 1 FROM issues i WHERE i.id = n.noteable_id AND i.confidential = 1))
       OR (n.noteable_type = 'Epic' AND EXISTS (SELECT 1 FROM epics x WHERE x.id = n.noteable_id AND x.confidential = 1)))))
 )`
+}
 
 /** What the item rule needs of a restricted event. */
 export interface RestrictedEventRow {
@@ -160,11 +169,15 @@ export interface RestrictedEventRow {
   readonly target_id: number | null
 }
 
-/** The events matching `f` (whole list, not a page) that the item rule must decide: see RESTRICTED. */
-export function restrictedEvents(db: Db, f: EventFilter): RestrictedEventRow[] {
+/**
+ * The events matching `f` (whole list, not a page) that the item rule must decide for the caller
+ * (see restrictedSql). `callerIsAdmin` is the caller's own standing, which `f.viewer` may not be
+ * (a project's events are listed as if by an administrator once the project is known readable).
+ */
+export function restrictedEvents(db: Db, f: EventFilter, callerIsAdmin: boolean): RestrictedEventRow[] {
   const { cte, from, b } = listingSql(f)
   return db
-    .prepare(`${cte}SELECT e.id, e.project_id, e.action, e.target_type, e.target_id ${from} AND ${RESTRICTED}`)
+    .prepare(`${cte}SELECT e.id, e.project_id, e.action, e.target_type, e.target_id ${from} AND ${restrictedSql(callerIsAdmin)}`)
     .all(b.values) as RestrictedEventRow[]
 }
 

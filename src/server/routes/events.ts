@@ -78,12 +78,11 @@ function viewerOf(request: FastifyRequest): EventViewer {
 
 /**
  * The events of `filter` that name what the caller may not read (a confidential issue, an internal
- * note, a feature limited to members…), decided by the shared item rule; administrators read all.
+ * note, a feature limited to members or off for everyone…), decided by the shared item rule.
  */
 function hiddenEventIds(request: FastifyRequest, filter: EventFilter): number[] {
-  if (request.perms.isAdmin) return []
   const readable = new ReadableItems(request.server.burrow.db, request.perms)
-  return restrictedEvents(request.server.burrow.db, filter).filter((e) => !readable.event(e)).map((e) => e.id)
+  return restrictedEvents(request.server.burrow.db, filter, request.perms.isAdmin).filter((e) => !readable.event(e)).map((e) => e.id)
 }
 
 function respond(request: FastifyRequest, reply: FastifyReply, filter: EventFilter): ActivityEvent[] {
