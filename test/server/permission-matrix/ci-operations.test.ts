@@ -1,7 +1,8 @@
 import { afterAll, beforeAll } from 'vitest'
 import type { Visibility } from '../../../src/server/db/rows'
+import { seedSecurityFindings } from '../../../src/server/services/vulnerabilities'
 import { authenticatedRows, permissionMatrix, type MatrixRow, type Role, type Vars } from './matrix'
-import { buildWorld, VISIBILITIES, type Container, type Json, type World } from './world'
+import { buildWorld, freshProject, VISIBILITIES, type Container, type Json, type World } from './world'
 
 let world: World
 /** Per container: a pipeline with its job, an environment with a deployment, and the records operations read. */
@@ -72,6 +73,25 @@ async function clientKeyFixture(w: World, c: Container): Promise<Vars> {
 async function accessTokenFixture(w: World, c: Container): Promise<Vars> {
   const token = await w.admin<Json>('POST', `/projects/${c.project.id}/access_tokens`, { name: 'matrix', scopes: ['api'], access_level: 30, expires_at: EXPIRES_AT })
   return { accessToken: Number(token.id) }
+}
+
+/** Two finished deployments to one environment: the older one is deletable (not running, not the latest). */
+async function oldDeploymentFixture(w: World, c: Container): Promise<Vars> {
+  const { environmentName } = await environmentFixture(w, c)
+  const deploy = (): Promise<Json> =>
+    w.admin<Json>('POST', `/projects/${c.project.id}/deployments`, { environment: environmentName, sha: standing[c.visibility].sha, ref: 'main', tag: false, status: 'success' })
+  const older = await deploy()
+  await deploy()
+  return { deployment: Number(older.id) }
+}
+
+/** A vulnerability of a new project of the container (its findings ingested from the sample reports). */
+async function vulnerabilityFixture(w: World, c: Container): Promise<Vars> {
+  const project = freshProject(w, c).id
+  seedSecurityFindings(w.server.app.burrow.db, project)
+  const findings = await w.admin<Json[]>('GET', `/projects/${project}/vulnerability_findings`)
+  const vulnerability = await w.admin<Json>('POST', `/projects/${project}/vulnerabilities?finding_id=${findings[0].id}`)
+  return { project, vulnerability: Number(vulnerability.id) }
 }
 
 /** A project runner of the container's project, registered with the project's registration token. */
@@ -181,7 +201,13 @@ const ENVIRONMENTS: readonly MatrixRow[] = authenticatedRows([
     body: (v) => ({ environment: v.environmentName, sha: v.sha, ref: 'main', tag: false, status: 'running' }),
   },
   { method: 'PUT', path: `${P}/deployments/{deployment}`, min: 'developer', fixture: deploymentFixture, body: { status: 'success' } },
+  {
+    method: 'DELETE', path: `${P}/environments/review_apps`, min: 'developer', readable: 'reporter', refusal: 401, ok: 200, readBack: `${P}/environments`,
+    why: 'GitLab reads environments for Reporters, then its review app service answers 401 to callers who may not destroy them',
+  },
+  { method: 'DELETE', path: `${P}/deployments/{deployment}`, min: 'maintainer', fixture: oldDeploymentFixture },
   { method: 'GET', path: `${P}/protected_environments`, min: 'maintainer' },
+  { method: 'GET', path: `${P}/protected_environments/{environmentName}`, min: 'maintainer', fixture: protectedEnvironmentFixture },
   {
     method: 'POST', path: `${P}/protected_environments`, min: 'maintainer', fixture: environmentFixture,
     body: (v) => ({ name: v.environmentName, deploy_access_levels: [{ access_level: 40 }] }),
@@ -202,6 +228,7 @@ const OPERATIONS: readonly MatrixRow[] = authenticatedRows([
   { method: 'GET', path: `${P}/pages/domains`, min: 'maintainer' },
   { method: 'GET', path: `${P}/pages/domains/{domain}`, min: 'maintainer', fixture: standingFixture },
   { method: 'POST', path: `${P}/pages/domains`, min: 'maintainer', body: (_v, u) => ({ domain: `${u}.new.example` }) },
+  { method: 'PUT', path: `${P}/pages/domains/{domain}`, min: 'maintainer', fixture: pagesDomainFixture, body: { auto_ssl_enabled: false } },
   { method: 'DELETE', path: `${P}/pages/domains/{domain}`, min: 'maintainer', fixture: pagesDomainFixture },
   { method: 'GET', path: `${P}/error_tracking/settings`, min: 'maintainer' },
   { method: 'PATCH', path: `${P}/error_tracking/settings`, min: 'maintainer', body: { active: true, integrated: true } },
@@ -228,6 +255,12 @@ const OPERATIONS: readonly MatrixRow[] = authenticatedRows([
 const SECURITY_AND_AUDIT: readonly MatrixRow[] = authenticatedRows([
   { method: 'GET', path: `${P}/vulnerabilities`, min: 'developer' },
   { method: 'GET', path: `${P}/vulnerability_findings`, min: 'developer' },
+  { method: 'GET', path: '/vulnerabilities/{vulnerability}', min: 'developer', fixture: vulnerabilityFixture },
+  {
+    method: 'POST', path: '/vulnerabilities/{vulnerability}/confirm', min: 'maintainer', fixture: vulnerabilityFixture, readBack: '/vulnerabilities/{vulnerability}',
+    why: 'changing a vulnerability\'s state is for Maintainers (GitLab 17: admin_vulnerability)',
+  },
+  { method: 'POST', path: `${P}/ci/lint`, min: 'developer', ok: 200, body: { content: 'test:\n  script: echo\n' }, readBack: P },
   { method: 'GET', path: `${P}/dependencies`, min: READ_BUILDS },
   { method: 'GET', path: `${P}/audit_events`, min: 'developer' },
   { method: 'GET', path: `${P}/audit_events/{auditEvent}`, min: 'maintainer', fixture: standingFixture },

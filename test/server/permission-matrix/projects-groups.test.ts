@@ -70,6 +70,12 @@ const PROJECTS: readonly MatrixRow[] = [
     body: () => ({ group_id: shareGroupId, group_access: 30 }),
   },
   { method: 'DELETE', path: '/projects/{project}/share/{share}', min: 'maintainer', fixture: sharedProjectFixture, readBack: '/projects/{project}' },
+  {
+    method: 'PUT', path: '/projects/{project}/transfer', min: 'owner', readBack: '/projects/{project}', body: (v) => ({ namespace: v.to }),
+    fixture: async (w, c) => ({ project: freshProject(w, c).id, to: freshGroup(w, w.containers.public).id }),
+    why: 'transferring is for Owners of the project (who must also be able to create projects in the target group)',
+  },
+  { method: 'GET', path: '/projects/{project}/events', min: 'anyone' },
 ]
 
 const GROUPS: readonly MatrixRow[] = [

@@ -50,6 +50,8 @@ const SNIPPETS: readonly MatrixRow[] = [
   { method: 'POST', path: `${SNIPPET}/notes`, min: 'signedIn', fixture: snippetFixture, body: { body: 'A comment' } },
   { method: 'DELETE', path: `${SNIPPET}/notes/{snippetNote}`, min: 'maintainer', fixture: snippetFixture },
   { method: 'POST', path: `${SNIPPET}/award_emoji`, min: 'signedIn', fixture: snippetFixture, body: { name: 'tada' } },
+  { method: 'GET', path: `${SNIPPET}/discussions`, min: 'anyone', fixture: standingFixture },
+  { method: 'POST', path: `${SNIPPET}/discussions`, min: 'signedIn', fixture: snippetFixture, body: { body: 'A thread' } },
 ]
 
 /** Epics (the spec: every call authenticated): read with the group, created and edited by Reporters, deleted by Owners. */
@@ -66,6 +68,8 @@ const EPICS: readonly MatrixRow[] = authenticatedRows([
   { method: 'DELETE', path: EPIC, min: 'owner', fixture: epicFixture },
   { method: 'POST', path: '/groups/{group}/epics/{epicId}/notes', min: 'signedIn', fixture: epicFixture, body: { body: 'A comment' } },
   { method: 'POST', path: `${EPIC}/award_emoji`, min: 'signedIn', fixture: epicFixture, body: { name: 'tada' } },
+  { method: 'GET', path: '/groups/{group}/epics/{epicId}/discussions', min: 'signedIn', fixture: standingFixture },
+  { method: 'POST', path: '/groups/{group}/epics/{epicId}/discussions', min: 'signedIn', fixture: epicFixture, body: { body: 'A thread' } },
   { method: 'POST', path: `${EPIC}/subscribe`, min: 'signedIn', fixture: epicFixture, readBack: EPIC },
   { method: 'POST', path: `${EPIC}/todo`, min: 'signedIn', fixture: epicFixture, readBack: EPIC },
 ])
