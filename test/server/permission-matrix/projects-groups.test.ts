@@ -76,6 +76,9 @@ const PROJECTS: readonly MatrixRow[] = [
     why: 'transferring is for Owners of the project (who must also be able to create projects in the target group)',
   },
   { method: 'GET', path: '/projects/{project}/events', min: 'anyone' },
+  { method: 'GET', path: '/projects/{project}/import', min: 'anyone' },
+  // Storage moves are administration: GitLab answers 403 to everyone else before looking at the project.
+  { method: 'GET', path: '/projects/{project}/repository_storage_moves', min: 'admin', hidden: 403, authenticated: true },
 ]
 
 const GROUPS: readonly MatrixRow[] = [
@@ -83,6 +86,13 @@ const GROUPS: readonly MatrixRow[] = [
   { method: 'GET', path: '/groups/{group}/subgroups', min: 'anyone' },
   { method: 'GET', path: '/groups/{group}/descendant_groups', min: 'anyone' },
   { method: 'GET', path: '/groups/{group}/projects', min: 'anyone' },
+  { method: 'GET', path: '/groups/{group}/issues', min: 'anyone' },
+  { method: 'GET', path: '/groups/{group}/merge_requests', min: 'anyone', authenticated: true },
+  { method: 'GET', path: '/groups/{group}/repository_storage_moves', min: 'admin', hidden: 403, authenticated: true },
+  {
+    method: 'GET', path: '/namespaces/{group}', min: 'guest', refusal: 404, authenticated: true,
+    why: "GitLab shows a group's namespace to its members only (read_namespace_via_membership), public groups included",
+  },
   { method: 'PUT', path: '/groups/{group}', min: 'owner', body: { description: 'changed by the matrix' } },
   { method: 'DELETE', path: '/groups/{group}', min: 'owner', ok: 202, fixture: groupFixture },
   {

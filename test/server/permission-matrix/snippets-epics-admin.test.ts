@@ -76,6 +76,19 @@ const EPICS: readonly MatrixRow[] = authenticatedRows([
 
 const aUser = async (w: World): Promise<Vars> => ({ user: freshUser(w) })
 
+async function anIssue(w: World): Promise<Vars> {
+  const issue = await w.admin<Json>('POST', `/projects/${w.containers.public.project.id}/issues`, { title: 'Instance issue' })
+  return { issueId: Number(issue.id) }
+}
+
+/** An instance runner, registered with the instance's registration token. */
+async function instanceRunner(w: World): Promise<Vars> {
+  const settings = await w.admin<Json>('GET', '/application/settings')
+  const res = await w.server.request(null, { method: 'POST', url: '/api/v4/runners', payload: { token: settings.runners_registration_token, description: 'shared' } })
+  if (res.statusCode !== 201) throw new Error(`runner registration answered ${res.statusCode}: ${res.body}`)
+  return { runner: Number(res.json().id) }
+}
+
 /** Instance routes: the caller's own things for anyone signed in, the rest for administrators only. */
 const INSTANCE: readonly MatrixRow[] = instanceRows([
   { method: 'GET', path: '/user', min: 'signedIn' },
@@ -89,6 +102,11 @@ const INSTANCE: readonly MatrixRow[] = instanceRows([
   },
   { method: 'GET', path: '/users/{user}', min: 'anyone', fixture: aUser },
   { method: 'GET', path: '/runners/all', min: 'admin' },
+  { method: 'GET', path: '/runners/{runner}', min: 'signedIn', fixture: instanceRunner, why: 'the spec: instance runners are visible to any signed-in user' },
+  { method: 'PUT', path: '/runners/{runner}', min: 'admin', fixture: instanceRunner, body: { description: 'changed' } },
+  { method: 'GET', path: '/issues/{issueId}', min: 'admin', fixture: anIssue },
+  { method: 'POST', path: '/users/{user}/deactivate', min: 'admin', fixture: aUser, readBack: '/users/{user}' },
+  { method: 'POST', path: '/geo_nodes', min: 'admin', readBack: '/geo_nodes', body: (_v, u) => ({ name: u, url: `https://${u}.example/` }) },
   { method: 'GET', path: '/audit_events', min: 'admin' },
   { method: 'GET', path: '/pages/domains', min: 'admin' },
   { method: 'GET', path: '/application/settings', min: 'admin' },
