@@ -168,7 +168,8 @@ describe('sync: initial, incremental, reconciliation', () => {
     const result = await call<{ hits: { id: number; matched_in: string; snippet: { text: string; match: boolean }[] }[]; total: number }>(w.core, 'search:query', w.accountId, { query: 'crash' })
     expect(result.hits.map((h) => h.id)).toEqual([issues[2].id, issues[3].id])
     expect(result.hits.map((h) => h.matched_in)).toEqual(['title', 'description'])
-    expect(result.hits[0].snippet.filter((p) => p.match).map((p) => p.text)).toEqual(['Crash'])
+    // A title match shows the description below the title, not the title again.
+    expect(result.hits[0].snippet.map((p) => p.text).join('')).toBe('Body 3')
     const prefix = await call<{ hits: { id: number }[] }>(w.core, 'search:query', w.accountId, { query: 'sett' })
     expect(prefix.hits.map((h) => h.id)).toEqual([issues[2].id])
     const inNote = await call<{ hits: { id: number; matched_in: string }[] }>(w.core, 'search:query', w.accountId, { query: 'quasar' })

@@ -49,9 +49,73 @@ export const NOTEABLE_PATHS: Readonly<Record<NoteableKind, (parent: number, item
   epic: (g, item) => `/groups/${g}/epics/${item.id}/discussions`,
 }
 
+/**
+ * How long a scope's full milestone list stays good between syncs (reconciling always reads it
+ * again). In between, the milestones embedded in the items a sync brings keep the ones in use
+ * current, so a quiet sync does not read every project's milestones each time.
+ */
+export const MILESTONES_REFRESH_MS = 10 * 60_000
+
+/** Items a list gathers from its pages before writing them in one transaction. */
+const SYNC_BATCH_ITEMS = 500
+
+/** The cross-project lists of issues and merge requests (`scope=all`), one request for every project at once. */
+const CROSS_PROJECT_LISTS = [
+  { resource: 'issues', kind: 'issue', path: '/issues', feature: 'issues_enabled' },
+  { resource: 'merge_requests', kind: 'merge_request', path: '/merge_requests', feature: 'merge_requests_enabled' },
+] as const
+
+/** Where one pass of an incremental list writes: which projects' or group's cursors it advances, and which items it keeps. */
+interface ListTarget {
+  readonly resource: string
+  readonly kind: NoteableKind
+  readonly path: string
+  readonly extra: Query
+  /** The scopes whose cursor of `resource` the list stands for. */
+  readonly scopes: readonly { readonly kind: 'project' | 'group'; readonly id: number }[]
+  /** Makes an item read as its scope's own list gives it. */
+  readonly normalize?: (item: JsonObject) => JsonObject
+}
+
+/**
+ * An item of a cross-project list as its project's list gives it: GitLab makes
+ * `references.relative` relative to where it is listed (`group/project#12` across projects,
+ * `#12` in its own), and the cache keeps what the project's list says, so that switching
+ * between the two kinds of list does not count every item as changed.
+ */
+function asInItsProject(item: JsonObject): JsonObject {
+  const refs = item.references
+  if (!isObject(refs) || typeof refs.short !== 'string' || refs.relative === refs.short) return item
+  return { ...item, references: { ...refs, relative: refs.short } }
+}
+
 /** 403 and 404 on a list: the feature is off, or the instance has no such endpoint (epics on the free tier). */
 function refused(error: unknown): boolean {
   return error instanceof ForbiddenError || error instanceof NotFoundError
+}
+
+/** Where a list that stands for several cursors starts: the oldest, with the ids applied at that instant by any of them. */
+function oldestCursor(cursors: readonly Cursor[]): Cursor {
+  if (cursors.some((c) => c.updatedAfter === null)) return { updatedAfter: null, seenIds: [], unsupported: cursors.every((c) => c.unsupported) }
+  const oldest = cursors.reduce((a, b) => ((b.updatedAfter as string) < (a.updatedAfter as string) ? b : a))
+  const seenIds = new Set(cursors.filter((c) => c.updatedAfter === oldest.updatedAfter).flatMap((c) => c.seenIds))
+  return { updatedAfter: oldest.updatedAfter, seenIds: [...seenIds], unsupported: cursors.every((c) => c.unsupported) }
+}
+
+/** The cursor after a page: its newest `updated_at`, and the ids seen at exactly that instant. */
+function advance(cursor: Cursor, items: readonly JsonObject[]): Cursor {
+  let newest = cursor.updatedAfter
+  let newestIds = new Set(cursor.seenIds)
+  for (const item of items) {
+    const at = str(item, 'updated_at')
+    const id = num(item, 'id')
+    if (at === null || id === null) continue
+    if (newest === null || at > newest) {
+      newest = at
+      newestIds = new Set([id])
+    } else if (at === newest) newestIds.add(id)
+  }
+  return { updatedAfter: newest, seenIds: [...newestIds], unsupported: false }
 }
 
 /**
@@ -78,11 +142,13 @@ export class SyncRun {
     const { projects, groups } = await this.resolveScope()
     this.scopesTotal = projects.length + groups.length
     this.progress()
+    // One request per list for every project already synced, when the instance shows no others.
+    const across = (await this.crossProjectAnswersAll(projects)) ? await this.syncAcrossProjects(projects) : new Set<string>()
     for (const project of projects) {
       this.current = project
       for (const list of PROJECT_LISTS) {
-        if (project.json[list.feature] === false) continue
-        await this.syncList(list.resource, list.kind, 'project', project.id, list.path(project.id), { with_labels_details: true })
+        if (project.json[list.feature] === false || across.has(`${list.resource}:${project.id}`)) continue
+        await this.syncList({ resource: list.resource, kind: list.kind, path: list.path(project.id), extra: { with_labels_details: true }, scopes: [{ kind: 'project', id: project.id }] })
       }
       await this.syncMilestones('project', project.id)
       await this.syncLabels('project', project.id)
@@ -92,7 +158,7 @@ export class SyncRun {
     }
     for (const group of groups) {
       this.current = group
-      await this.syncList('epics', 'epic', 'group', group.id, `/groups/${group.id}/epics`, { with_labels_details: true, include_descendant_groups: false })
+      await this.syncList({ resource: 'epics', kind: 'epic', path: `/groups/${group.id}/epics`, extra: { with_labels_details: true, include_descendant_groups: false }, scopes: [{ kind: 'group', id: group.id }] })
       await this.syncMilestones('group', group.id)
       await this.syncLabels('group', group.id)
       await this.syncNotes('group', group.id)
@@ -101,6 +167,44 @@ export class SyncRun {
     }
     this.current = null
     await this.syncTodos()
+  }
+
+  /**
+   * Whether `/issues?scope=all` and `/merge_requests?scope=all` list the synced projects' items
+   * and little else: when the user can see no project besides those synced (the X-Total of
+   * `/projects`, archived included, is their number). On gitlab.com, where every public project
+   * is visible, it never is; on a team's own instance it usually is. Items of other projects
+   * are left out either way, so this decides the cost, never what is synced.
+   */
+  private async crossProjectAnswersAll(projects: readonly Scope[]): Promise<boolean> {
+    if (projects.length < 2) return false
+    const visible = (await this.getPage('/projects', { per_page: 1, simple: true })).total
+    return visible !== null && visible <= projects.length
+  }
+
+  /**
+   * The incremental issue and merge request lists of every synced project that has been synced
+   * before, as one cross-project list each, from the oldest of their cursors; each page
+   * advances every one of those projects' cursors. Projects new to the scope get their own
+   * first sync (run's loop). Returns `resource:projectId` of the lists it covered.
+   */
+  private async syncAcrossProjects(projects: readonly Scope[]): Promise<Set<string>> {
+    const { accountId, state } = this.o
+    const covered = new Set<string>()
+    for (const list of CROSS_PROJECT_LISTS) {
+      const members = projects.filter((p) => p.json[list.feature] !== false && state.hasCursor(accountId, list.resource, 'project', p.id) && !state.cursor(accountId, list.resource, 'project', p.id).unsupported)
+      if (members.length < 2) continue
+      await this.syncList({
+        resource: list.resource,
+        kind: list.kind,
+        path: list.path,
+        extra: { with_labels_details: true, non_archived: false },
+        scopes: members.map((p) => ({ kind: 'project', id: p.id })),
+        normalize: asInItsProject,
+      })
+      for (const p of members) covered.add(`${list.resource}:${p.id}`)
+    }
+    return covered
   }
 
   // --- scope ------------------------------------------------------------------------------
@@ -155,65 +259,95 @@ export class SyncRun {
   // --- incremental lists ------------------------------------------------------------------
 
   /**
-   * Pulls one list from its cursor. Each request asks again from the newest `updated_at`
-   * applied (not for the next offset), so items updated while the run pages cannot shift out of
-   * view; the ids already applied at exactly that instant are skipped, and a page holding
-   * nothing past them moves on by page number.
+   * Pulls one list from its cursor (the oldest of its scopes' cursors). Each request asks again
+   * from the newest `updated_at` applied (not for the next offset), so items updated while the
+   * run pages cannot shift out of view; the ids already applied at exactly that instant are
+   * skipped, and a page holding nothing past them moves on by page number. Only items of the
+   * list's scopes are kept (a cross-project list may hold others).
    */
-  private async syncList(resource: string, kind: NoteableKind, scopeKind: 'project' | 'group', scopeId: number, path: string, extra: Query): Promise<void> {
+  private async syncList(list: ListTarget): Promise<void> {
     const { accountId, cache, state } = this.o
+    const { resource, kind, path, extra, scopes } = list
     this.setPhase(resource as SyncPhase)
-    let cursor: Cursor = state.cursor(accountId, resource, scopeKind, scopeId)
+    let cursor = oldestCursor(scopes.map((sc) => state.cursor(accountId, resource, sc.kind, sc.id)))
     if (cursor.unsupported && !this.o.reconcile) return
+    const parentKey = kind === 'epic' ? 'group_id' : 'project_id'
+    const inScope = new Set(scopes.map((sc) => sc.id))
     let page = 1
     const fetchPage = (c: Cursor, p: number): Promise<{ items: JsonObject[]; nextPage: number | null; total: number | null }> =>
       this.getPage(path, { ...extra, order_by: 'updated_at', sort: 'asc', updated_after: c.updatedAfter ?? undefined, per_page: this.perPage, page: p, scope: kind === 'epic' ? undefined : 'all', state: kind === 'epic' ? undefined : 'all' })
-    let pending = fetchPage(cursor, page)
-    for (;;) {
-      let result
-      try {
-        result = await pending
-      } catch (error) {
-        if (!refused(error)) throw error
-        cache.transaction(() => state.setCursor(accountId, resource, scopeKind, scopeId, { ...cursor, unsupported: true }))
-        return
-      }
-      const seen = new Set(cursor.seenIds)
-      const fresh = result.items.filter((i) => !(str(i, 'updated_at') === cursor.updatedAfter && seen.has(num(i, 'id') as number)))
-      let newest = cursor.updatedAfter
-      let newestIds = new Set(cursor.seenIds)
-      for (const item of result.items) {
-        const at = str(item, 'updated_at')
-        const id = num(item, 'id')
-        if (at === null || id === null) continue
-        if (newest === null || at > newest) {
-          newest = at
-          newestIds = new Set([id])
-        } else if (at === newest) newestIds.add(id)
-      }
-      const next: Cursor = { updatedAfter: newest, seenIds: [...newestIds], unsupported: false }
-      const more = result.items.length >= this.perPage && result.nextPage !== null
-      const nextPageNumber = next.updatedAfter !== cursor.updatedAfter ? 1 : page + 1
-      // The next request depends only on the new cursor: send it now, and write this page while it travels.
-      if (more) {
-        pending = fetchPage(next, nextPageNumber)
-        pending.catch(() => undefined)
-      }
-      cache.transaction(() => {
-        const written = cache.upsert(accountId, kind, fresh)
-        this.mergeEmbeddedLabels(scopeKind, scopeId, fresh)
-        // Epics carry no user_notes_count (GitLab's epic entity has none): a changed epic's discussions are always read.
-        const commented = (json: JsonObject): boolean => (kind === 'epic' ? true : (num(json, 'user_notes_count') ?? 0) > 0)
-        const stale = written.changed.filter((c) => commented(c.json) || (c.previousUpdatedAt !== null && this.hasNotes(kind, c.id))).map((c) => c.id)
-        cache.markNotesStale(accountId, kind, stale)
-        state.setCursor(accountId, resource, scopeKind, scopeId, next)
-        this.stats.itemsSynced += written.changed.length
-      })
+    // Pages are written in batches: each commit also flushes the search index's new documents
+    // into a segment of their own, so fewer, larger commits cost less than one per page.
+    let batch: JsonObject[] = []
+    let batchCursor: Cursor | null = null
+    const flush = (): void => {
+      if (batchCursor === null) return
+      const items = batch
+      const upTo = batchCursor
+      batch = []
+      batchCursor = null
+      this.writePage(list, items, upTo)
       this.progress()
-      if (!more) return
-      page = nextPageNumber
-      cursor = next
     }
+    let pending = fetchPage(cursor, page)
+    try {
+      for (;;) {
+        let result
+        try {
+          result = await pending
+        } catch (error) {
+          if (!refused(error)) throw error
+          flush()
+          cache.transaction(() => {
+            for (const sc of scopes) state.setCursor(accountId, resource, sc.kind, sc.id, { ...state.cursor(accountId, resource, sc.kind, sc.id), unsupported: true })
+          })
+          return
+        }
+        const seen = new Set(cursor.seenIds)
+        const fresh = result.items
+          .filter((i) => !(str(i, 'updated_at') === cursor.updatedAfter && seen.has(num(i, 'id') as number)) && inScope.has(num(i, parentKey) as number))
+          .map(list.normalize ?? ((i) => i))
+        const next = advance(cursor, result.items)
+        const more = result.items.length >= this.perPage && result.nextPage !== null
+        const nextPageNumber = next.updatedAfter !== cursor.updatedAfter ? 1 : page + 1
+        // The next request depends only on the new cursor: send it now, and write while it travels.
+        if (more) {
+          pending = fetchPage(next, nextPageNumber)
+          pending.catch(() => undefined)
+        }
+        batch.push(...fresh)
+        batchCursor = next
+        if (!more || batch.length >= SYNC_BATCH_ITEMS) flush()
+        if (!more) return
+        page = nextPageNumber
+        cursor = next
+      }
+    } finally {
+      // Stopped by the network or a cancel: what was fetched is kept, and the next run goes on from there.
+      flush()
+    }
+  }
+
+  /** One batch of a list's pages and the cursor after them, in one transaction. */
+  private writePage(list: ListTarget, items: readonly JsonObject[], next: Cursor): void {
+    const { accountId, cache, state } = this.o
+    const { resource, kind, scopes } = list
+    const parentKey = kind === 'epic' ? 'group_id' : 'project_id'
+    cache.transaction(() => {
+      const written = cache.upsert(accountId, kind, items)
+      for (const sc of scopes) this.mergeEmbeddedLabels(sc.kind, sc.id, scopes.length === 1 ? items : items.filter((i) => num(i, parentKey) === sc.id))
+      this.mergeEmbeddedMilestones(items)
+      // Epics carry no user_notes_count (GitLab's epic entity has none): a changed epic's discussions are always read.
+      const commented = (json: JsonObject): boolean => (kind === 'epic' ? true : (num(json, 'user_notes_count') ?? 0) > 0)
+      const stale = written.changed.filter((c) => commented(c.json) || (c.previousUpdatedAt !== null && this.hasNotes(kind, c.id))).map((c) => c.id)
+      cache.markNotesStale(accountId, kind, stale)
+      // A scope's cursor only moves forward (a cross-project list starts at the oldest of them).
+      for (const sc of scopes) {
+        const own = state.cursor(accountId, resource, sc.kind, sc.id)
+        if (own.updatedAfter === null || next.updatedAfter === null || next.updatedAfter >= own.updatedAfter) state.setCursor(accountId, resource, sc.kind, sc.id, next)
+      }
+      this.stats.itemsSynced += written.changed.length
+    })
   }
 
   private hasNotes(kind: NoteableKind, id: number): boolean {
@@ -230,9 +364,14 @@ export class SyncRun {
     this.o.cache.mergeLabels(this.o.accountId, scopeKind, scopeId, [...labels.values()])
   }
 
+  /** A scope's full milestone list: on its first sync, when reconciling, and when the last one is older than MILESTONES_REFRESH_MS. */
   private async syncMilestones(scopeKind: 'project' | 'group', scopeId: number): Promise<void> {
+    const { accountId, cache, state } = this.o
+    const last = state.cursor(accountId, 'milestones', scopeKind, scopeId).updatedAfter
+    if (!this.o.reconcile && last !== null && Date.now() - Date.parse(last) < MILESTONES_REFRESH_MS) return
     this.setPhase('milestones')
     const path = scopeKind === 'project' ? `/projects/${scopeId}/milestones` : `/groups/${scopeId}/milestones`
+    const fetchedAt = new Date().toISOString()
     let items: JsonObject[]
     try {
       items = await this.all(path, {})
@@ -240,7 +379,29 @@ export class SyncRun {
       if (refused(error)) return
       throw error
     }
-    this.o.cache.replaceSet(this.o.accountId, 'milestone', scopeKind === 'project' ? { projectId: scopeId } : { groupId: scopeId }, items)
+    cache.transaction(() => {
+      cache.replaceSet(accountId, 'milestone', scopeKind === 'project' ? { projectId: scopeId } : { groupId: scopeId }, items)
+      state.setCursor(accountId, 'milestones', scopeKind, scopeId, { updatedAfter: fetchedAt, seenIds: [], unsupported: false })
+    })
+  }
+
+  /** Milestones that came with the items, newer than the cached ones: what changed in use between full lists. */
+  private mergeEmbeddedMilestones(items: readonly JsonObject[]): void {
+    const { accountId, cache } = this.o
+    const embedded = new Map<number, JsonObject>()
+    for (const item of items) {
+      const m = item.milestone
+      if (isObject(m) && typeof m.id === 'number' && typeof m.updated_at === 'string') embedded.set(m.id, m)
+    }
+    if (embedded.size === 0) return
+    const cached = new Map(
+      (cache.db.prepare('SELECT id, updated_at FROM milestones WHERE acct = ? AND id IN (SELECT value FROM json_each(?))').all(cache.acct(accountId), JSON.stringify([...embedded.keys()])) as { id: number; updated_at: string | null }[]).map((r) => [r.id, r.updated_at]),
+    )
+    const newer = [...embedded.values()].filter((m) => {
+      const at = cached.get(m.id as number)
+      return at === undefined || at === null || (m.updated_at as string) > at
+    })
+    if (newer.length > 0) cache.upsert(accountId, 'milestone', newer)
   }
 
   /** Full label lists on the first sync of a scope and when reconciling; labels embedded in items keep them current in between. */
