@@ -11,7 +11,7 @@ import type { UserRow } from './db/rows'
 import { ApiError, tooManyRequests } from './http/errors'
 import { stripJsonFormat } from './http/format'
 import { multipartFields, parseMultipartParts } from './http/multipart'
-import { parseParams } from './http/querystring'
+import { parseParams, parseQuery, throwQueryError } from './http/querystring'
 import { exactJsonContentType, normaliseBooleans } from './http/wire'
 import { jsonEtag } from './http/etag'
 import { securityHeaders } from './http/security-headers'
@@ -87,7 +87,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     bodyLimit: 16 * 1024 * 1024,
     rewriteUrl: (req) => stripJsonFormat(req.url ?? '/'),
     routerOptions: {
-      querystringParser: (s: string) => parseParams(s),
+      querystringParser: (s: string) => parseQuery(s),
       ignoreTrailingSlash: true,
       maxParamLength: 1000,
     },
@@ -110,10 +110,19 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     }
   })
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
-    done(null, parseParams(typeof body === 'string' ? body : body.toString('utf8')))
+    try {
+      done(null, parseParams(typeof body === 'string' ? body : body.toString('utf8')))
+    } catch (error) {
+      done(error as ApiError, undefined)
+    }
   })
   app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (req, body, done) => {
-    const fields = multipartFields(req.headers['content-type'], body)
+    let fields: Record<string, unknown> | null
+    try {
+      fields = multipartFields(req.headers['content-type'], body)
+    } catch (error) {
+      return done(error as ApiError, undefined)
+    }
     if (!fields) return done(new ApiError(400, { error: 'The multipart body is malformed' }), undefined)
     // Fields become params as text; file parts are also kept as bytes for binary uploads (avatars).
     req.uploads = parseMultipartParts(req.headers['content-type'], body)?.filter((p) => p.filename !== null)
@@ -134,6 +143,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   app.addHook('onRequest', async (request) => {
     request.actor = ANONYMOUS
     request.perms = new Permissions(db, null)
+    throwQueryError(request.query)
   })
   app.addHook('preValidation', async (request) => {
     const params = mergedParams(request)

@@ -135,6 +135,46 @@ describe('bad input never gives a 500', () => {
     }
   })
 
+  it('refuses parameters nested deeper than Rack allows (32) in a query, a form and a multipart body', async () => {
+    const key = (depth: number): string => `a${'[b]'.repeat(depth - 1)}`
+    const deep = `${key(33)}=1`
+    const query = await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects?${deep}` })
+    expect([query.statusCode, query.json()]).toEqual([400, { error: 'a is nested too deeply' }])
+    const form = await s.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/groups', payload: `name=deep&path=deep&${deep}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    expect([form.statusCode, form.json()]).toEqual([400, { error: 'a is nested too deeply' }])
+    const multipart = `--x\r\nContent-Disposition: form-data; name="${key(33)}"\r\n\r\n1\r\n--x--\r\n`
+    const parts = await s.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/groups', payload: multipart, headers: { 'content-type': 'multipart/form-data; boundary=x' } })
+    expect([parts.statusCode, parts.json()]).toEqual([400, { error: 'a is nested too deeply' }])
+    expect((await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/groups/deep' })).statusCode).toBe(404)
+    expect((await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects?${key(32)}=1` })).statusCode).toBe(200)
+  })
+
+  it('answers a hash where a route reading its own parameters expects text or a number with a 400', async () => {
+    const p = `/api/v4/projects/${projectId}`
+    const issue = (await s.request(ROOT_TOKEN, { method: 'POST', url: `${p}/issues`, payload: { title: 'shapes' } })).json()
+    const label = (await s.request(ROOT_TOKEN, { method: 'POST', url: `${p}/labels`, payload: { name: 'shapes', color: '#123456' } })).json()
+    const form = { 'content-type': 'application/x-www-form-urlencoded' }
+    const cases: [string, string, string, unknown][] = [
+      ['GET', `${p}/issues?state[a]=b`, '', { error: 'state is invalid' }],
+      ['GET', `${p}/issues?milestone_id[a]=b`, '', { error: 'milestone_id is invalid' }],
+      ['GET', `${p}/issues?not[author_id][a]=b`, '', { error: 'not[author_id] is invalid' }],
+      ['GET', `/api/v4/groups/${groupId}/epics?search[toString]=x`, '', { error: 'search is invalid' }],
+      ['GET', `/api/v4/projects?page[a]=b`, '', { error: 'page is invalid' }],
+      ['POST', `${p}/issues/${issue.iid}/award_emoji`, 'name[a]=b', { error: 'name is invalid' }],
+      ['POST', `${p}/issues/${issue.iid}/time_estimate`, 'duration[a]=b', { error: 'duration is invalid' }],
+      ['PUT', `${p}/issues/${issue.iid}`, 'milestone_id[a]=b', { error: 'milestone_id is invalid' }],
+      ['PUT', `${p}/issues/${issue.iid}`, 'due_date[a]=b', { error: 'due_date is invalid' }],
+      ['PUT', `${p}/labels/${label.id}`, 'priority[a]=b', { message: { priority: ['must be greater than or equal to 0'] } }],
+      ['POST', `/api/v4/users/${user.user.id}/personal_access_tokens`, 'name=t&scopes[a]=b', { error: 'scopes is invalid' }],
+    ]
+    for (const [method, url, payload, body] of cases) {
+      const res = await s.request(ROOT_TOKEN, { method: method as 'GET', url, ...(payload ? { payload, headers: form } : {}) })
+      expect([method, url, payload, res.statusCode, res.json()]).toEqual([method, url, payload, 400, body])
+    }
+    const branch = await s.request(ROOT_TOKEN, { method: 'DELETE', url: `${p}/repository/branches/%2Fetc%2Fpasswd` })
+    expect([branch.statusCode, branch.json()]).toEqual([404, { message: '404 Branch Not Found' }])
+  })
+
   it('answers malformed ids in every position without a 500', async () => {
     const templates = [
       '/users/:id', '/users/:id/events', '/users/:id/projects', '/users/:id/personal_access_tokens', '/projects/:id', '/projects/:id/members',

@@ -130,6 +130,7 @@ export function assertRef(ref: string): void {
     ref.length === 0 ||
     ref.length > 1024 ||
     ref.startsWith('-') ||
+    ref.startsWith('/') ||
     ref.includes('..') ||
     ref.includes('@{') ||
     ref.endsWith('/') ||

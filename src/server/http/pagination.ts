@@ -12,6 +12,8 @@ export const MAX_PER_PAGE = 100
 
 function intParam(value: unknown): number | undefined {
   if (value === undefined || value === null || value === '') return undefined
+  // A list or hash (`page[]=1`, `page[a]=b`) is no number; Number() of a form hash even throws.
+  if (typeof value === 'object') return Number.NaN
   const n = typeof value === 'number' ? value : Number(value)
   return Number.isInteger(n) ? n : Number.NaN
 }

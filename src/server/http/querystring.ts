@@ -1,3 +1,5 @@
+import { invalidParam } from './errors'
+
 /** A parsed query string or form body: Rails-style `a[]=1`, `a[b]=2` and `a[b][]=3` keys nest. */
 export type ParsedParams = { [key: string]: string | string[] | ParsedParams | ParsedParams[] }
 
@@ -11,9 +13,38 @@ export function parseParams(input: string): ParsedParams {
   for (const [rawKey, value] of new URLSearchParams(input)) {
     const path = splitKey(rawKey)
     if (path.length === 0) continue
+    // Rack's param_depth_limit: deeper keys cost quadratic time here and overflow the stack of
+    // whatever walks them later (JSON.stringify of a few thousand levels does).
+    if (path.length > PARAM_DEPTH_LIMIT) throw invalidParam(path[0], 'is nested too deeply')
     assign(out, path, value)
   }
   return out
+}
+
+/** How deeply `a[b][c]…` keys may nest, as Rack's default `param_depth_limit`. */
+const PARAM_DEPTH_LIMIT = 32
+
+/** Where parseQuery leaves the error of a query string it could not parse. */
+const QUERY_ERROR = Symbol('query error')
+
+/**
+ * parseParams for the router's querystring parser, which must not throw (the request would hang):
+ * a query it refuses parses as empty and keeps its error for `throwQueryError`.
+ */
+export function parseQuery(input: string): ParsedParams {
+  try {
+    return parseParams(input)
+  } catch (error) {
+    const out: ParsedParams = Object.create(null)
+    Object.defineProperty(out, QUERY_ERROR, { value: error })
+    return out
+  }
+}
+
+/** Throws the error parseQuery kept for this request's query, if any (called from a request hook). */
+export function throwQueryError(query: unknown): void {
+  const error = typeof query === 'object' && query !== null ? (query as Record<symbol, unknown>)[QUERY_ERROR] : undefined
+  if (error !== undefined) throw error
 }
 
 function splitKey(key: string): string[] {

@@ -23,6 +23,9 @@ import {
 } from '../services/epics'
 import { isSubscribed, subscribe, unsubscribe } from '../services/subscriptions'
 import { createTodo, pendingTodoFor } from '../services/todos'
+import { textParam } from '../http/text-param'
+import { boolOf, datetimeOf, given, intOf, listOf, wildcardOf } from '../http/loose-params'
+import { titleOf } from '../services/issues'
 
 type Query = Readonly<Record<string, unknown>>
 
@@ -33,41 +36,8 @@ const ChildParams = Type.Object({ id: Type.String(), epic_iid: Type.Integer(), c
 
 const ORDERS: readonly EpicOrder[] = ['created_at', 'updated_at', 'title']
 
-function given(v: unknown): boolean {
-  return v !== undefined && v !== null && v !== ''
-}
-
-function boolOf(raw: unknown, fallback: boolean): boolean {
-  if (!given(raw)) return fallback
-  if (typeof raw === 'boolean') return raw
-  return ['true', '1', 'yes', 't'].includes(String(raw).toLowerCase())
-}
-
-function listOf(raw: unknown): string[] {
-  if (raw === undefined || raw === null) return []
-  return (Array.isArray(raw) ? raw.flatMap((v) => String(v).split(',')) : String(raw).split(',')).map((s) => s.trim()).filter((s) => s !== '')
-}
-
-function intOf(name: string, raw: unknown): number {
-  const n = Number(raw)
-  if (!Number.isInteger(n)) throw invalidParam(name)
-  return n
-}
-
-function datetimeOf(name: string, raw: unknown): string | undefined {
-  if (!given(raw)) return undefined
-  const t = Date.parse(String(raw))
-  if (Number.isNaN(t)) throw invalidParam(name)
-  return new Date(t).toISOString()
-}
-
-function wildcardOf(raw: unknown): 'none' | 'any' | undefined {
-  const s = String(raw).toLowerCase()
-  return s === 'none' ? 'none' : s === 'any' ? 'any' : undefined
-}
-
 function labelsFilter(raw: unknown): Wildcard<readonly string[]> | undefined {
-  const titles = listOf(raw)
+  const titles = listOf('labels', raw)
   if (titles.length === 0) return undefined
   if (titles.length === 1) {
     const w = wildcardOf(titles[0])
@@ -88,11 +58,11 @@ function userIdByName(request: FastifyRequest, username: string): number {
 function listGroups(request: FastifyRequest, group: NamespaceRow, q: Query): number[] {
   const db = request.server.burrow.db
   const ids = [group.id]
-  if (boolOf(q.include_descendant_groups, true)) {
+  if (boolOf('include_descendant_groups', q.include_descendant_groups, true)) {
     const below = groupAndDescendantIds(db, group.id).filter((id) => id !== group.id)
     ids.push(...[...namespacesById(db, below).values()].filter((g) => request.perms.canReadGroup(g)).map((g) => g.id))
   }
-  if (boolOf(q.include_ancestor_groups, false)) ids.push(...namespaceAncestors(db, group.id).filter((g) => request.perms.canReadGroup(g)).map((g) => g.id))
+  if (boolOf('include_ancestor_groups', q.include_ancestor_groups, false)) ids.push(...namespaceAncestors(db, group.id).filter((g) => request.perms.canReadGroup(g)).map((g) => g.id))
   return ids
 }
 
@@ -106,38 +76,38 @@ function filterOf(request: FastifyRequest, group: NamespaceRow, q: Query): EpicF
     const levels = user ? groupAccessLevels(request.server.burrow.db, user.id, groupIds) : new Map<number, number>()
     confidentialGroupIds = groupIds.filter((id) => (levels.get(id) ?? 0) >= AccessLevel.REPORTER)
   }
-  const state = given(q.state) ? String(q.state) : 'all'
+  const state = given(q.state) ? textParam('state', q.state) : 'all'
   if (!['opened', 'closed', 'all'].includes(state)) throw invalidParam('state', 'does not have a valid value')
-  const orderBy = (given(q.order_by) ? String(q.order_by) : 'created_at') as EpicOrder
+  const orderBy = (given(q.order_by) ? textParam('order_by', q.order_by) : 'created_at') as EpicOrder
   if (!ORDERS.includes(orderBy)) throw invalidParam('order_by', 'does not have a valid value')
-  const sort = given(q.sort) ? String(q.sort) : 'desc'
+  const sort = given(q.sort) ? textParam('sort', q.sort) : 'desc'
   if (sort !== 'asc' && sort !== 'desc') throw invalidParam('sort', 'does not have a valid value')
   let myReactionEmoji: Wildcard<string> | undefined
   if (given(q.my_reaction_emoji)) {
     const w = wildcardOf(q.my_reaction_emoji)
-    myReactionEmoji = w ? { kind: w } : { kind: 'value', value: String(q.my_reaction_emoji) }
+    myReactionEmoji = w ? { kind: w } : { kind: 'value', value: textParam('my_reaction_emoji', q.my_reaction_emoji) }
   }
   const not = q.not !== null && typeof q.not === 'object' ? (q.not as Query) : undefined
-  const iids = listOf(q.iids)
+  const iids = listOf('iids', q.iids)
   return {
     groupIds,
     confidentialGroupIds,
     viewerId: user?.id ?? null,
     state: state === 'all' ? undefined : (state as 'opened' | 'closed'),
-    authorId: given(q.author_id) ? intOf('author_id', q.author_id) : given(q.author_username) ? userIdByName(request, String(q.author_username)) : undefined,
+    authorId: given(q.author_id) ? intOf('author_id', q.author_id) : given(q.author_username) ? userIdByName(request, textParam('author_username', q.author_username)) : undefined,
     labels: labelsFilter(q.labels),
-    confidential: given(q.confidential) ? boolOf(q.confidential, false) : undefined,
+    confidential: given(q.confidential) ? boolOf('confidential', q.confidential, false) : undefined,
     myReactionEmoji,
     createdAfter: datetimeOf('created_after', q.created_after),
     createdBefore: datetimeOf('created_before', q.created_before),
     updatedAfter: datetimeOf('updated_after', q.updated_after),
     updatedBefore: datetimeOf('updated_before', q.updated_before),
-    search: given(q.search) ? String(q.search) : undefined,
+    search: given(q.search) ? textParam('search', q.search) : undefined,
     iids: iids.length > 0 ? iids.map((v) => intOf('iids', v)) : undefined,
     not: not
       ? {
-          authorIds: [...listOf(not.author_id).map((v) => intOf('not[author_id]', v)), ...listOf(not.author_username).map((u) => userIdByName(request, u))],
-          labels: listOf(not.labels),
+          authorIds: [...listOf('not[author_id]', not.author_id).map((v) => intOf('not[author_id]', v)), ...listOf('not[author_username]', not.author_username).map((u) => userIdByName(request, u))],
+          labels: listOf('not[labels]', not.labels),
         }
       : undefined,
     orderBy,
@@ -178,7 +148,7 @@ function sendList(request: FastifyRequest, reply: FastifyReply, group: Namespace
   const page = pageOf(q)
   const { rows, total } = listEpics(request.server.burrow.db, filter, { limit: page.perPage, offset: page.offset })
   setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-  return presentEpics(request, rows, { origin: origin(group), withLabelsDetails: boolOf(q.with_labels_details, false) })
+  return presentEpics(request, rows, { origin: origin(group), withLabelsDetails: boolOf('with_labels_details', q.with_labels_details, false) })
 }
 
 /** Epics (PREMIUM): CRUD, epic issues, child epics, subscriptions, to-dos and award emoji. */
@@ -286,8 +256,8 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
     const child = createEpic(request.server.burrow.db, {
       groupId: group.id,
       authorId: user.id,
-      title: String(body.title).trim(),
-      confidential: given(body.confidential) ? boolOf(body.confidential, false) : epic.confidential === 1,
+      title: titleOf(body.title),
+      confidential: given(body.confidential) ? boolOf('confidential', body.confidential, false) : epic.confidential === 1,
       parentId: epic.id,
     })
     return reply.code(201).send(presentLinkedEpic(request, child, epic))

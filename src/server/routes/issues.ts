@@ -28,6 +28,8 @@ import {
 import { isSubscribed, subscribe, unsubscribe } from '../services/subscriptions'
 import { parseHumanDuration } from '../services/time-tracking'
 import { createTodo, pendingTodoFor } from '../services/todos'
+import { textParam } from '../http/text-param'
+import { datetimeOf, given, intOf, listOf, wildcardOf } from '../http/loose-params'
 
 const IdParams = Type.Object({ id: Type.String() })
 const IssueParams = Type.Object({ id: Type.String(), issue_iid: Type.Integer() })
@@ -42,39 +44,12 @@ const SCOPES: Readonly<Record<string, 'created_by_me' | 'assigned_to_me' | 'all'
 // ---------------------------------------------------------------------------------------------
 // List parameters → IssueFilter.
 
-function given(v: unknown): boolean {
-  return v !== undefined && v !== null && v !== ''
-}
-
 function exclusive(q: Query, a: string, b: string): void {
   if (given(q[a]) && given(q[b])) throw paramError(`${a}, ${b} are mutually exclusive`)
 }
 
-function wildcardOf(raw: unknown): 'none' | 'any' | undefined {
-  const s = String(raw).toLowerCase()
-  return s === 'none' ? 'none' : s === 'any' ? 'any' : undefined
-}
-
-function intOf(name: string, raw: unknown): number {
-  const n = Number(raw)
-  if (!Number.isInteger(n)) throw invalidParam(name)
-  return n
-}
-
-function listOf(raw: unknown): string[] {
-  if (raw === undefined || raw === null) return []
-  return (Array.isArray(raw) ? raw.flatMap((v) => String(v).split(',')) : String(raw).split(',')).map((s) => s.trim()).filter((s) => s !== '')
-}
-
 function userIdByName(username: string): (request: FastifyRequest) => number {
   return (request) => findUserByUsername(request.server.burrow.db, username)?.id ?? -1
-}
-
-function datetimeOf(name: string, raw: unknown): string | undefined {
-  if (!given(raw)) return undefined
-  const t = Date.parse(String(raw))
-  if (Number.isNaN(t)) throw invalidParam(name)
-  return new Date(t).toISOString()
 }
 
 function addDays(date: Date, days: number): Date {
@@ -89,7 +64,7 @@ function iso(d: Date): string {
 function dueDateOf(raw: unknown, now = new Date()): IssueFilter['dueDate'] {
   if (!given(raw)) return undefined
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()))
-  switch (String(raw)) {
+  switch (textParam('due_date', raw)) {
     case '0': case 'no_due_date': return 'none'
     case 'any': return 'any'
     case 'today': return { from: iso(today), to: iso(today) }
@@ -110,7 +85,7 @@ function dueDateOf(raw: unknown, now = new Date()): IssueFilter['dueDate'] {
 }
 
 function labelsFilter(raw: unknown): Wildcard<readonly string[]> | undefined {
-  const titles = listOf(raw)
+  const titles = listOf('labels', raw)
   if (titles.length === 0) return undefined
   if (titles.length === 1) {
     const w = wildcardOf(titles[0])
@@ -124,16 +99,16 @@ function labelsFilter(raw: unknown): Wildcard<readonly string[]> | undefined {
 function notFilterOf(request: FastifyRequest, raw: unknown): IssueNotFilter | undefined {
   if (raw === undefined || raw === null || typeof raw !== 'object') return undefined
   const n = raw as Query
-  const names = listOf(n.assignee_username).map((u) => userIdByName(u)(request))
-  const authorNames = listOf(n.author_username).map((u) => userIdByName(u)(request))
-  if (given(n.milestone_id) && !wildcardOf(n.milestone_id) && !/^(upcoming|started)$/i.test(String(n.milestone_id))) throw invalidParam('not[milestone_id]', 'does not have a valid value')
-  const milestoneId = given(n.milestone_id) ? (wildcardOf(n.milestone_id) ? { kind: wildcardOf(n.milestone_id) as 'none' | 'any' } : { kind: 'value' as const, value: String(n.milestone_id) }) : undefined
+  const names = listOf('not[assignee_username]', n.assignee_username).map((u) => userIdByName(u)(request))
+  const authorNames = listOf('not[author_username]', n.author_username).map((u) => userIdByName(u)(request))
+  if (given(n.milestone_id) && !wildcardOf(n.milestone_id) && !/^(upcoming|started)$/i.test(textParam('not[milestone_id]', n.milestone_id))) throw invalidParam('not[milestone_id]', 'does not have a valid value')
+  const milestoneId = given(n.milestone_id) ? (wildcardOf(n.milestone_id) ? { kind: wildcardOf(n.milestone_id) as 'none' | 'any' } : { kind: 'value' as const, value: textParam('not[milestone_id]', n.milestone_id) }) : undefined
   return {
-    assigneeIds: [...listOf(n.assignee_id).map((v) => intOf('not[assignee_id]', v)), ...names],
-    authorIds: [...listOf(n.author_id).map((v) => intOf('not[author_id]', v)), ...authorNames],
-    iids: listOf(n.iids).map((v) => intOf('not[iids]', v)),
-    labels: listOf(n.labels),
-    milestoneTitles: given(n.milestone) ? [String(n.milestone)] : [],
+    assigneeIds: [...listOf('not[assignee_id]', n.assignee_id).map((v) => intOf('not[assignee_id]', v)), ...names],
+    authorIds: [...listOf('not[author_id]', n.author_id).map((v) => intOf('not[author_id]', v)), ...authorNames],
+    iids: listOf('not[iids]', n.iids).map((v) => intOf('not[iids]', v)),
+    labels: listOf('not[labels]', n.labels),
+    milestoneTitles: given(n.milestone) ? [textParam('not[milestone]', n.milestone)] : [],
     milestoneId,
     weight: given(n.weight) ? intOf('not[weight]', n.weight) : undefined,
   }
@@ -153,23 +128,23 @@ function filterOf(request: FastifyRequest, q: Query, base: ListBase): IssueFilte
   exclusive(q, 'milestone_id', 'milestone')
   exclusive(q, 'iteration_id', 'iteration_title')
   const user = request.actor.user
-  const scopeRaw = given(q.scope) ? String(q.scope) : base.defaultScope
+  const scopeRaw = given(q.scope) ? textParam('scope', q.scope) : base.defaultScope
   const scope = SCOPES[scopeRaw]
   if (!scope) throw invalidParam('scope', 'does not have a valid value')
   if (scope !== 'all' && !user && base.defaultScope === 'created_by_me') throw unauthorized()
 
   let authorId: number | undefined
   if (given(q.author_id)) authorId = intOf('author_id', q.author_id)
-  if (given(q.author_username)) authorId = userIdByName(String(q.author_username))(request)
+  if (given(q.author_username)) authorId = userIdByName(textParam('author_username', q.author_username))(request)
   // The scope narrows whatever author or assignee filter was also given (GitLab applies both).
   if (scope === 'created_by_me' && user) authorId = authorId === undefined || authorId === user.id ? user.id : -1
 
   let assignee: Wildcard<number> | undefined
   if (given(q.assignee_id)) {
     const w = wildcardOf(q.assignee_id)
-    assignee = w ? { kind: w } : Number(q.assignee_id) === 0 ? { kind: 'none' } : { kind: 'value', value: intOf('assignee_id', q.assignee_id) }
+    assignee = w ? { kind: w } : intOf('assignee_id', q.assignee_id) === 0 ? { kind: 'none' } : { kind: 'value', value: intOf('assignee_id', q.assignee_id) }
   }
-  const usernames = listOf(q.assignee_username)
+  const usernames = listOf('assignee_username', q.assignee_username)
   // Community-edition rule (the spec's error 9): one assignee_username at most.
   if (usernames.length > 1) throw invalidParam('assignee_username', `allows one value, but found ${usernames.length}: ${usernames.join(', ')}`)
   if (usernames.length === 1) assignee = { kind: 'value', value: userIdByName(usernames[0])(request) }
@@ -182,8 +157,8 @@ function filterOf(request: FastifyRequest, q: Query, base: ListBase): IssueFilte
   let milestoneSpecial: IssueFilter['milestoneSpecial']
   // milestone_id names the wildcards plainly; the milestone title takes GitLab's `#upcoming` and
   // `#started` (a milestone may well be titled "Upcoming").
-  const special = (raw: unknown, prefix: '' | '#'): boolean => {
-    const s = String(raw).toLowerCase()
+  const special = (name: string, raw: unknown, prefix: '' | '#'): boolean => {
+    const s = textParam(name, raw).toLowerCase()
     if (s === `${prefix}upcoming`) milestoneSpecial = 'upcoming'
     else if (s === `${prefix}started`) milestoneSpecial = 'started'
     else return false
@@ -192,18 +167,18 @@ function filterOf(request: FastifyRequest, q: Query, base: ListBase): IssueFilte
   if (given(q.milestone_id)) {
     const w = wildcardOf(q.milestone_id)
     if (w) milestone = { kind: w }
-    else if (!special(q.milestone_id, '')) throw invalidParam('milestone_id', 'does not have a valid value')
+    else if (!special('milestone_id', q.milestone_id, '')) throw invalidParam('milestone_id', 'does not have a valid value')
   }
   if (given(q.milestone)) {
     const w = wildcardOf(q.milestone)
     if (w) milestone = { kind: w }
-    else if (!special(q.milestone, '#')) milestone = { kind: 'value', value: String(q.milestone) }
+    else if (!special('milestone', q.milestone, '#')) milestone = { kind: 'value', value: textParam('milestone', q.milestone) }
   }
 
   let myReactionEmoji: Wildcard<string> | undefined
   if (given(q.my_reaction_emoji)) {
     const w = wildcardOf(q.my_reaction_emoji)
-    myReactionEmoji = w ? { kind: w } : { kind: 'value', value: String(q.my_reaction_emoji) }
+    myReactionEmoji = w ? { kind: w } : { kind: 'value', value: textParam('my_reaction_emoji', q.my_reaction_emoji) }
   }
   let weight: Wildcard<number> | undefined
   if (given(q.weight)) {
@@ -213,7 +188,7 @@ function filterOf(request: FastifyRequest, q: Query, base: ListBase): IssueFilte
   // GitLab lowercases the value before checking it against the statuses and its two wildcards.
   let healthStatus: Wildcard<HealthStatus> | undefined
   if (given(q.health_status)) {
-    const h = String(q.health_status).toLowerCase()
+    const h = textParam('health_status', q.health_status).toLowerCase()
     if (h === 'none' || h === 'any') healthStatus = { kind: h }
     else if ((HEALTH_STATUSES as readonly string[]).includes(h)) healthStatus = { kind: 'value', value: h as HealthStatus }
     else throw invalidParam('health_status', 'does not have a valid value')
@@ -222,21 +197,21 @@ function filterOf(request: FastifyRequest, q: Query, base: ListBase): IssueFilte
   const iterationRaw = given(q.iteration_id) ? q.iteration_id : q.iteration_title
   const iterationMatchesNothing = given(iterationRaw) && wildcardOf(iterationRaw) !== 'none'
 
-  const state = given(q.state) ? String(q.state) : 'all'
+  const state = given(q.state) ? textParam('state', q.state) : 'all'
   if (!['opened', 'closed', 'all'].includes(state)) throw invalidParam('state', 'does not have a valid value')
-  const orderBy = (given(q.order_by) ? String(q.order_by) : 'created_at') as IssueOrder
+  const orderBy = (given(q.order_by) ? textParam('order_by', q.order_by) : 'created_at') as IssueOrder
   if (!ORDERS.includes(orderBy)) throw invalidParam('order_by', 'does not have a valid value')
-  const sort = given(q.sort) ? String(q.sort) : 'desc'
+  const sort = given(q.sort) ? textParam('sort', q.sort) : 'desc'
   if (sort !== 'asc' && sort !== 'desc') throw invalidParam('sort', 'does not have a valid value')
-  if (given(q.issue_type) && !['issue', 'incident', 'test_case'].includes(String(q.issue_type))) throw invalidParam('issue_type', 'does not have a valid value')
+  if (given(q.issue_type) && !['issue', 'incident', 'test_case'].includes(textParam('issue_type', q.issue_type))) throw invalidParam('issue_type', 'does not have a valid value')
 
   let search: IssueFilter['search']
   if (given(q.search)) {
-    const fields = given(q.in) ? listOf(q.in) : ['title', 'description']
+    const fields = given(q.in) ? listOf('in', q.in) : ['title', 'description']
     if (fields.some((f) => f !== 'title' && f !== 'description')) throw invalidParam('in', 'does not have a valid value')
-    search = { text: String(q.search), inTitle: fields.includes('title'), inDescription: fields.includes('description') }
+    search = { text: textParam('search', q.search), inTitle: fields.includes('title'), inDescription: fields.includes('description') }
   }
-  const iids = listOf(q.iids)
+  const iids = listOf('iids', q.iids)
 
   return {
     projectIds: base.projectIds,
@@ -253,8 +228,8 @@ function filterOf(request: FastifyRequest, q: Query, base: ListBase): IssueFilte
     weight,
     healthStatus,
     iterationMatchesNothing,
-    confidential: given(q.confidential) ? ['true', '1', 'yes', 't'].includes(String(q.confidential).toLowerCase()) : undefined,
-    issueType: given(q.issue_type) ? (String(q.issue_type) as IssueType) : undefined,
+    confidential: given(q.confidential) ? ['true', '1', 'yes', 't'].includes(textParam('confidential', q.confidential).toLowerCase()) : undefined,
+    issueType: given(q.issue_type) ? (textParam('issue_type', q.issue_type) as IssueType) : undefined,
     createdAfter: datetimeOf('created_after', q.created_after),
     createdBefore: datetimeOf('created_before', q.created_before),
     updatedAfter: datetimeOf('updated_after', q.updated_after),
@@ -269,7 +244,7 @@ function filterOf(request: FastifyRequest, q: Query, base: ListBase): IssueFilte
 }
 
 function nonArchived(q: Query): boolean {
-  return !given(q.non_archived) || ['true', '1', 'yes', 't'].includes(String(q.non_archived).toLowerCase())
+  return !given(q.non_archived) || ['true', '1', 'yes', 't'].includes(textParam('non_archived', q.non_archived).toLowerCase())
 }
 
 /** Readable projects (optionally within namespaces) as a list base. */
@@ -295,7 +270,7 @@ function sendList(request: FastifyRequest, reply: FastifyReply, base: ListBase, 
   const page = pageOf(q)
   const { rows, total } = listIssues(request.server.burrow.db, filter, { limit: page.perPage, offset: page.offset })
   setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-  const withLabelsDetails = given(q.with_labels_details) && ['true', '1', 'yes', 't'].includes(String(q.with_labels_details).toLowerCase())
+  const withLabelsDetails = given(q.with_labels_details) && ['true', '1', 'yes', 't'].includes(textParam('with_labels_details', q.with_labels_details).toLowerCase())
   return presentIssues(request, rows, { origin, withLabelsDetails })
 }
 
@@ -312,7 +287,7 @@ function trackable(project: ProjectRow, issue: IssueRow): Trackable {
 
 function durationOf(raw: unknown): number {
   if (!given(raw)) throw missingParam('duration')
-  const seconds = parseHumanDuration(String(raw))
+  const seconds = parseHumanDuration(textParam('duration', raw))
   if (seconds === null) throw invalidParam('duration')
   return seconds
 }
@@ -412,7 +387,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     const { project, issue } = timeWrite(request)
     const body = (request.body ?? {}) as Query
     const seconds = durationOf(body.duration)
-    return reply.code(201).send(addSpentTime(request, trackable(project, issue), seconds, given(body.summary) ? String(body.summary) : null))
+    return reply.code(201).send(addSpentTime(request, trackable(project, issue), seconds, given(body.summary) ? textParam('summary', body.summary) : null))
   })
   app.post('/projects/:id/issues/:issue_iid/reset_spent_time', { schema: { params: IssueParams } }, async (request, reply) => {
     const { project, issue } = timeWrite(request)
@@ -466,7 +441,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     const { project, issue } = issueOf(request)
     const raw = (request.body as Query | undefined)?.to_project_id
     if (!given(raw)) throw missingParam('to_project_id')
-    const target = loadProject(request, String(raw))
+    const target = loadProject(request, textParam('to_project_id', raw))
     requireWritable(target)
     requireIssuesFeature(request, target)
     const moved = moveIssue(request, project, issue, target)
@@ -478,10 +453,10 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     const { project, issue } = issueOf(request)
     const body = (request.body ?? {}) as Query
     if (!given(body.to_project_id)) throw missingParam('to_project_id')
-    const target = loadProject(request, String(body.to_project_id))
+    const target = loadProject(request, textParam('to_project_id', body.to_project_id))
     requireWritable(target)
     requireIssuesFeature(request, target)
-    const withNotes = given(body.with_notes) && ['true', '1', 'yes', 't'].includes(String(body.with_notes).toLowerCase())
+    const withNotes = given(body.with_notes) && ['true', '1', 'yes', 't'].includes(textParam('with_notes', body.with_notes).toLowerCase())
     const clone = cloneIssue(request, project, issue, target, withNotes)
     return reply.code(201).send(presentIssue(request, clone, origin(project)))
   })

@@ -36,6 +36,8 @@ import { canPushToBranch } from '../services/protected-branches'
 import { isSubscribed, subscribe, unsubscribe } from '../services/subscriptions'
 import { parseHumanDuration, timeStatsOf, type TimeStats } from '../services/time-tracking'
 import { createTodo, pendingTodoFor } from '../services/todos'
+import { textParam } from '../http/text-param'
+import { datetimeOf, listOf } from '../http/loose-params'
 
 const IdParams = Type.Object({ id: Type.String() })
 const MrParams = Type.Object({ id: Type.String(), merge_request_iid: Type.Integer() })
@@ -104,13 +106,6 @@ const ListQuery = Type.Object({
   iids: ListArray, non_archived: Type.Optional(Type.Boolean()), page: Type.Optional(Type.Integer()), per_page: Type.Optional(Type.Integer()),
 })
 
-/** A comma-separated or array parameter as a list of trimmed, non-empty strings. */
-function listOf(value: unknown): string[] {
-  // Coercion may have wrapped a comma-separated string in an array, so every item is split.
-  const items = (Array.isArray(value) ? value.map(String) : typeof value === 'string' || typeof value === 'number' ? [String(value)] : []).flatMap((v) => v.split(','))
-  return items.map((s) => s.trim()).filter((s) => s !== '')
-}
-
 function idsOf(value: unknown): number[] | undefined {
   if (value === undefined) return undefined
   return (Array.isArray(value) ? value : [value]).map(Number).filter((n) => Number.isInteger(n))
@@ -122,9 +117,9 @@ function toInput(body: Readonly<Record<string, unknown>>): MergeRequestInput {
     ...b,
     assignee_ids: idsOf(body.assignee_ids),
     reviewer_ids: idsOf(body.reviewer_ids),
-    labels: body.labels !== undefined ? listOf(body.labels) : undefined,
-    add_labels: body.add_labels !== undefined ? listOf(body.add_labels) : undefined,
-    remove_labels: body.remove_labels !== undefined ? listOf(body.remove_labels) : undefined,
+    labels: body.labels !== undefined ? listOf('labels', body.labels) : undefined,
+    add_labels: body.add_labels !== undefined ? listOf('add_labels', body.add_labels) : undefined,
+    remove_labels: body.remove_labels !== undefined ? listOf('remove_labels', body.remove_labels) : undefined,
   }
 }
 
@@ -163,16 +158,16 @@ async function detail(request: FastifyRequest, project: ProjectRow, mr: MergeReq
 
 function userFilter(request: FastifyRequest, raw: unknown, name: string): UserFilter | undefined {
   if (raw === undefined || raw === '') return undefined
-  const text = String(raw)
+  const text = textParam(name, raw)
   if (/^none$/i.test(text)) return 'None'
   if (/^any$/i.test(text)) return 'Any'
   if (!/^\d+$/.test(text)) throw invalidParam(name)
   return Number(text)
 }
 
-function usernameFilter(request: FastifyRequest, raw: unknown): UserFilter | undefined {
+function usernameFilter(request: FastifyRequest, raw: unknown, param: string): UserFilter | undefined {
   if (raw === undefined || raw === '') return undefined
-  const name = String(Array.isArray(raw) ? raw[0] : raw)
+  const name = textParam(param, Array.isArray(raw) ? raw[0] : raw)
   if (/^none$/i.test(name)) return 'None'
   if (/^any$/i.test(name)) return 'Any'
   return findUserByUsername(request.server.burrow.db, name)?.id ?? -1
@@ -188,26 +183,19 @@ function negatable(request: FastifyRequest, q: Readonly<Record<string, unknown>>
   exclusive(q, 'reviewer_id', 'reviewer_username')
   let authorIds: number[] | undefined
   if (q.author_id !== undefined) {
-    if (!/^\d+$/.test(String(q.author_id))) throw invalidParam('author_id')
+    if (!/^\d+$/.test(textParam('author_id', q.author_id))) throw invalidParam('author_id')
     authorIds = [Number(q.author_id)]
   } else if (q.author_username !== undefined) {
-    authorIds = [findUserByUsername(request.server.burrow.db, String(q.author_username))?.id ?? -1]
+    authorIds = [findUserByUsername(request.server.burrow.db, textParam('author_username', q.author_username))?.id ?? -1]
   }
   return {
-    labels: q.labels !== undefined ? listOf(q.labels) : undefined,
-    milestone: q.milestone !== undefined ? String(q.milestone) : undefined,
+    labels: q.labels !== undefined ? listOf('labels', q.labels) : undefined,
+    milestone: q.milestone !== undefined ? textParam('milestone', q.milestone) : undefined,
     authorIds,
-    assignee: userFilter(request, q.assignee_id, 'assignee_id') ?? usernameFilter(request, q.assignee_username),
-    reviewer: userFilter(request, q.reviewer_id, 'reviewer_id') ?? usernameFilter(request, q.reviewer_username),
-    myReactionEmoji: q.my_reaction_emoji !== undefined ? String(q.my_reaction_emoji) : undefined,
+    assignee: userFilter(request, q.assignee_id, 'assignee_id') ?? usernameFilter(request, q.assignee_username, 'assignee_username'),
+    reviewer: userFilter(request, q.reviewer_id, 'reviewer_id') ?? usernameFilter(request, q.reviewer_username, 'reviewer_username'),
+    myReactionEmoji: q.my_reaction_emoji !== undefined ? textParam('my_reaction_emoji', q.my_reaction_emoji) : undefined,
   }
-}
-
-function dateFilter(raw: unknown, name: string): string | undefined {
-  if (raw === undefined || raw === '') return undefined
-  const t = Date.parse(String(raw))
-  if (Number.isNaN(t)) throw invalidParam(name)
-  return new Date(t).toISOString()
 }
 
 function boolParam(raw: unknown): boolean {
@@ -216,7 +204,7 @@ function boolParam(raw: unknown): boolean {
 
 function idOrSpecial(raw: unknown, name: string): readonly number[] | 'None' | 'Any' | undefined {
   if (raw === undefined) return undefined
-  const items = Array.isArray(raw) ? raw.map(String) : String(raw).split(',')
+  const items = listOf(name, raw)
   if (items.length === 1 && /^none$/i.test(items[0])) return 'None'
   if (items.length === 1 && /^any$/i.test(items[0])) return 'Any'
   const ids = items.map((s) => s.trim()).filter((s) => s !== '')
@@ -229,13 +217,13 @@ const ORDERS = ['created_at', 'updated_at', 'title', 'merged_at']
 
 function filterOf(request: FastifyRequest, q: Readonly<Record<string, unknown>>, projectIds: readonly number[] | undefined, defaultScope: string, crossProject = false): MergeRequestFilter {
   const user = request.actor.user
-  const state = q.state === undefined ? 'all' : String(q.state)
+  const state = q.state === undefined ? 'all' : textParam('state', q.state)
   if (!STATES.includes(state)) throw invalidParam('state', 'does not have a valid value')
-  const orderBy = q.order_by === undefined ? 'created_at' : String(q.order_by)
+  const orderBy = q.order_by === undefined ? 'created_at' : textParam('order_by', q.order_by)
   if (!ORDERS.includes(orderBy)) throw invalidParam('order_by', 'does not have a valid value')
-  const sort = q.sort === undefined ? 'desc' : String(q.sort)
+  const sort = q.sort === undefined ? 'desc' : textParam('sort', q.sort)
   if (sort !== 'asc' && sort !== 'desc') throw invalidParam('sort', 'does not have a valid value')
-  const scope = String(q.scope ?? defaultScope).replace(/-/g, '_')
+  const scope = textParam('scope', q.scope ?? defaultScope).replace(/-/g, '_')
   if (!['created_by_me', 'assigned_to_me', 'all'].includes(scope)) throw invalidParam('scope', 'does not have a valid value')
   if (q.wip !== undefined && q.wip !== 'yes' && q.wip !== 'no') throw invalidParam('wip', 'does not have a valid value')
   const approvedBy = idOrSpecial(q.approved_by_ids, 'approved_by_ids')
@@ -247,7 +235,7 @@ function filterOf(request: FastifyRequest, q: Readonly<Record<string, unknown>>,
   if (scope === 'created_by_me') authorIds = authorIds === undefined || authorIds.includes(user?.id ?? -1) ? [user?.id ?? -1] : [-1]
   if (scope === 'assigned_to_me') assignee = assignee === undefined || assignee === user?.id ? (user?.id ?? -1) : -1
   const not = q.not && typeof q.not === 'object' ? negatable(request, q.not as Record<string, unknown>) : undefined
-  const searchIn = q.in !== undefined ? listOf(q.in) : undefined
+  const searchIn = q.in !== undefined ? listOf('in', q.in) : undefined
   if (searchIn?.some((f) => f !== 'title' && f !== 'description')) throw invalidParam('in', 'does not have a valid value')
   return {
     ...base,
@@ -257,20 +245,20 @@ function filterOf(request: FastifyRequest, q: Readonly<Record<string, unknown>>,
     projectIds,
     state: state === 'all' ? undefined : (state as MergeRequestFilter['state']),
     iids: q.iids !== undefined ? idsOf(q.iids) : undefined,
-    sourceBranch: q.source_branch !== undefined ? String(q.source_branch) : undefined,
-    targetBranch: q.target_branch !== undefined ? String(q.target_branch) : undefined,
-    createdAfter: dateFilter(q.created_after, 'created_after'),
-    createdBefore: dateFilter(q.created_before, 'created_before'),
-    updatedAfter: dateFilter(q.updated_after, 'updated_after'),
-    updatedBefore: dateFilter(q.updated_before, 'updated_before'),
-    search: q.search !== undefined && q.search !== '' ? String(q.search) : undefined,
+    sourceBranch: q.source_branch !== undefined ? textParam('source_branch', q.source_branch) : undefined,
+    targetBranch: q.target_branch !== undefined ? textParam('target_branch', q.target_branch) : undefined,
+    createdAfter: datetimeOf('created_after', q.created_after),
+    createdBefore: datetimeOf('created_before', q.created_before),
+    updatedAfter: datetimeOf('updated_after', q.updated_after),
+    updatedBefore: datetimeOf('updated_before', q.updated_before),
+    search: q.search !== undefined && q.search !== '' ? textParam('search', q.search) : undefined,
     searchIn: searchIn as ('title' | 'description')[] | undefined,
     wip: q.wip === undefined ? undefined : q.wip === 'yes',
     approvedBy,
     approvers: idOrSpecial(q.approver_ids, 'approver_ids'),
     nonArchived: crossProject && (q.non_archived === undefined || boolParam(q.non_archived)),
     deployment: q.environment !== undefined || q.deployed_before !== undefined || q.deployed_after !== undefined
-      ? { environment: q.environment !== undefined ? String(q.environment) : undefined, before: dateFilter(q.deployed_before, 'deployed_before'), after: dateFilter(q.deployed_after, 'deployed_after') }
+      ? { environment: q.environment !== undefined ? textParam('environment', q.environment) : undefined, before: datetimeOf('deployed_before', q.deployed_before), after: datetimeOf('deployed_after', q.deployed_after) }
       : undefined,
     not,
     orderBy: orderBy as MergeRequestFilter['orderBy'],
@@ -403,7 +391,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     if (body.target_project_id !== undefined && body.target_project_id !== source.id) {
       // 404 for a target the caller cannot see; otherwise, without forks, a merge request can only
       // target its own project.
-      loadMrProject(request, String(body.target_project_id))
+      loadMrProject(request, textParam('target_project_id', body.target_project_id))
       throw apiMessage(422, ['Validate fork Source project is not a fork of the target project'])
     }
     const mr = await createMergeRequest(request, source, target, toInput(body), user)
@@ -613,7 +601,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
   }
   const durationOf = (raw: unknown): number => {
     if (raw === undefined || raw === '') throw missingParam('duration')
-    const seconds = parseHumanDuration(String(raw))
+    const seconds = parseHumanDuration(textParam('duration', raw))
     if (seconds === null) throw apiMessage(400, 'Invalid time duration')
     return seconds
   }
@@ -638,7 +626,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     const { mr } = timeWriter(request)
     const body = (request.body ?? {}) as Record<string, unknown>
     const seconds = durationOf(body.duration)
-    return reply.code(201).send(addSpentTime(request, trackableOf(mr), seconds, body.summary === undefined ? null : String(body.summary)))
+    return reply.code(201).send(addSpentTime(request, trackableOf(mr), seconds, body.summary === undefined ? null : textParam('summary', body.summary)))
   })
   app.post('/projects/:id/merge_requests/:merge_request_iid/reset_spent_time', { schema: { params: MrParams } }, async (request, reply) => {
     const { mr } = timeWriter(request)

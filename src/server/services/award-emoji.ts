@@ -7,6 +7,7 @@ import type { UserRow } from '../db/rows'
 import { userRef } from '../entities/user'
 import { ApiError, forbidden, missingParam, notFound, unauthorized } from '../http/errors'
 import { pageOf, setPageHeaders } from '../http/pagination'
+import { textParam } from '../http/text-param'
 
 export type { AwardableType, AwardEmojiRow } from '../db/award-emoji'
 
@@ -89,7 +90,7 @@ export function awardEmojiRoutes(base: string, resolve: (request: FastifyRequest
       const a = resolve(request)
       const name = (request.body as Record<string, unknown> | undefined)?.name
       if (name === undefined || name === null || name === '') throw missingParam('name')
-      const row = addAward(request.server.burrow.db, a, user.id, String(name))
+      const row = addAward(request.server.burrow.db, a, user.id, textParam('name', name))
       return reply.code(201).send(present(request, [row])[0])
     })
 

@@ -33,6 +33,7 @@ import type { Noteable } from './notes'
 import { epicCommandAvailable, executeEpicQuickActions } from './quick-actions'
 import { isSubscribed } from './subscriptions'
 import { addSystemNote, epicSnapshot, epicTarget, finishNotesCopy, issueTarget, noteEpicIssue, recordCreation, recordUpdate } from './system-notes'
+import { boolOf, datetimeOf, given, intOf } from '../http/loose-params'
 
 // GitLab's default colour for labels created on the fly.
 const NEW_LABEL_COLOR = '#6699cc'
@@ -166,32 +167,6 @@ export function issueEpicFields(request: FastifyRequest, issues: readonly IssueR
     out.set(issue.id, epic && group && canReadEpicWith(request.perms, group, epic) ? issueEpicRef(epic, group.full_path) : null)
   }
   return out
-}
-
-// ---------------------------------------------------------------------------------------------
-// Parameters.
-
-function given(v: unknown): boolean {
-  return v !== undefined && v !== null && v !== ''
-}
-
-function boolOf(raw: unknown): boolean | undefined {
-  if (raw === undefined || raw === null || raw === '') return undefined
-  if (typeof raw === 'boolean') return raw
-  return ['true', '1', 'yes', 't'].includes(String(raw).toLowerCase())
-}
-
-function datetimeOf(name: string, raw: unknown): string | undefined {
-  if (!given(raw)) return undefined
-  const t = Date.parse(String(raw))
-  if (Number.isNaN(t)) throw invalidParam(name)
-  return new Date(t).toISOString()
-}
-
-function intOf(name: string, raw: unknown): number {
-  const n = Number(raw)
-  if (!Number.isInteger(n)) throw invalidParam(name)
-  return n
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -455,8 +430,10 @@ function mayChooseDates(request: FastifyRequest, group: NamespaceRow): boolean {
 /** The parent named by `parent_id`: an epic the caller can read, else 404. */
 function parentParam(request: FastifyRequest, raw: unknown): number | null | undefined {
   if (raw === undefined) return undefined
-  if (raw === null || raw === '' || Number(raw) === 0) return null
-  const parent = findEpicById(request.server.burrow.db, intOf('parent_id', raw))
+  if (raw === null || raw === '') return null
+  const id = intOf('parent_id', raw)
+  if (id === 0) return null
+  const parent = findEpicById(request.server.burrow.db, id)
   const group = parent ? findNamespaceById(request.server.burrow.db, parent.group_id) : undefined
   if (!parent || !group || !canReadEpicWith(request.perms, group, parent)) throw notFound('Parent epic')
   return parent.id
@@ -473,13 +450,13 @@ export function createEpicFromParams(request: FastifyRequest, group: NamespaceRo
     authorId: user.id,
     title,
     description: descriptionOf(p.description) ?? null,
-    confidential: boolOf(p.confidential) ?? false,
+    confidential: boolOf('confidential', p.confidential) ?? false,
     labels: labelList(p.labels) ?? [],
     parentId: parentParam(request, p.parent_id) ?? null,
-    startDateIsFixed: boolOf(p.start_date_is_fixed) ?? false,
+    startDateIsFixed: boolOf('start_date_is_fixed', p.start_date_is_fixed) ?? false,
     // start_date / end_date are the deprecated spellings of the fixed dates.
     startDateFixed: dateParam('start_date_fixed', p.start_date_fixed ?? p.start_date) ?? null,
-    dueDateIsFixed: boolOf(p.due_date_is_fixed) ?? false,
+    dueDateIsFixed: boolOf('due_date_is_fixed', p.due_date_is_fixed) ?? false,
     dueDateFixed: dateParam('due_date_fixed', p.due_date_fixed ?? p.end_date) ?? null,
     createdAt: mayChooseDates(request, group) ? datetimeOf('created_at', p.created_at) : undefined,
   })
@@ -500,15 +477,15 @@ export function updateEpicFromParams(request: FastifyRequest, group: NamespaceRo
   return updateEpic(request.server.burrow.db, epic, {
     title: p.title !== undefined && p.title !== null ? titleOf(p.title) : undefined,
     description: descriptionOf(p.description),
-    confidential: boolOf(p.confidential),
+    confidential: boolOf('confidential', p.confidential),
     stateEvent: p.state_event as 'close' | 'reopen' | undefined,
     labels: labelList(p.labels),
     addLabels: labelList(p.add_labels),
     removeLabels: labelList(p.remove_labels),
     parentId: parentParam(request, p.parent_id),
-    startDateIsFixed: boolOf(p.start_date_is_fixed),
+    startDateIsFixed: boolOf('start_date_is_fixed', p.start_date_is_fixed),
     startDateFixed: dateParam('start_date_fixed', p.start_date_fixed !== undefined ? p.start_date_fixed : p.start_date),
-    dueDateIsFixed: boolOf(p.due_date_is_fixed),
+    dueDateIsFixed: boolOf('due_date_is_fixed', p.due_date_is_fixed),
     dueDateFixed: dateParam('due_date_fixed', p.due_date_fixed !== undefined ? p.due_date_fixed : p.end_date),
     updatedAt: mayChooseDates(request, group) ? datetimeOf('updated_at', p.updated_at) : undefined,
   }, user.id)

@@ -31,6 +31,7 @@ import { findMergeRequestById } from '../db/merge-requests'
 import { canReadIssuesWith, canUserReadIssue } from './issue-access'
 import { textParam } from '../http/text-param'
 import { checkLengths, TEXT_LIMITS } from './text-limits'
+import { boolOf, datetimeOf, intOf, listOf } from '../http/loose-params'
 
 // GitLab's default colour for labels created on the fly from an issue's `labels`.
 const NEW_LABEL_COLOR = '#6699cc'
@@ -139,9 +140,8 @@ export function relatedMergeRequests(request: FastifyRequest, issue: IssueRow, k
 /** Labels given as `a,b` or `['a', 'b']` → trimmed distinct titles. */
 export function labelList(raw: unknown): string[] | undefined {
   if (raw === undefined || raw === null) return raw === null ? [] : undefined
-  const items = Array.isArray(raw) ? raw.flatMap((v) => String(v).split(',')) : String(raw).split(',')
   const out: string[] = []
-  for (const item of items.map((s) => s.trim()).filter((s) => s !== '')) {
+  for (const item of listOf('labels', raw)) {
     if (!out.some((t) => t.toLowerCase() === item.toLowerCase())) out.push(item)
   }
   return out
@@ -151,7 +151,7 @@ export function labelList(raw: unknown): string[] | undefined {
 export function dateParam(name: string, raw: unknown): string | null | undefined {
   if (raw === undefined) return undefined
   if (raw === null || raw === '') return null
-  const text = String(raw)
+  const text = textParam(name, raw)
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
   const d = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null
   if (!d || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== text) throw invalidParam(name)
@@ -161,16 +161,9 @@ export function dateParam(name: string, raw: unknown): string | null | undefined
 function intParam(name: string, raw: unknown, min = 0): number | null | undefined {
   if (raw === undefined) return undefined
   if (raw === null || raw === '') return null
-  const n = Number(raw)
-  if (!Number.isInteger(n)) throw invalidParam(name)
+  const n = intOf(name, raw)
   if (n < min) throw validationFailed({ [name]: [`must be greater than or equal to ${min}`] })
   return n
-}
-
-function boolParam(raw: unknown): boolean | undefined {
-  if (raw === undefined || raw === null) return undefined
-  if (typeof raw === 'boolean') return raw
-  return ['true', '1', 'yes', 't'].includes(String(raw).toLowerCase())
 }
 
 function issueTypeParam(raw: unknown): IssueType | undefined {
@@ -211,8 +204,10 @@ function assigneeList(db: Db, ids: unknown, single: unknown): number[] | undefin
 /** A milestone id the project may use (its own or its groups'), or null when absent/invalid (GitLab ignores it). */
 function milestoneFor(request: FastifyRequest, project: ProjectRow, raw: unknown): number | null | undefined {
   if (raw === undefined) return undefined
-  if (raw === null || raw === '' || Number(raw) === 0) return null
-  const milestone = findMilestoneById(request.server.burrow.db, Number(raw))
+  if (raw === null || raw === '') return null
+  const id = intOf('milestone_id', raw)
+  if (id === 0) return null
+  const milestone = findMilestoneById(request.server.burrow.db, id)
   if (!milestone) return null
   if (milestone.project_id === project.id) return milestone.id
   const db = request.server.burrow.db
@@ -239,13 +234,6 @@ function resolveLabels(request: FastifyRequest, project: ProjectRow, titles: rea
 
 function mayChooseIidAndDates(request: FastifyRequest, project: ProjectRow): boolean {
   return request.perms.canInProject(project, AccessLevel.OWNER)
-}
-
-function createdAtParam(raw: unknown): string | undefined {
-  if (raw === undefined || raw === null || raw === '') return undefined
-  const t = Date.parse(String(raw))
-  if (Number.isNaN(t)) throw invalidParam('created_at')
-  return new Date(t).toISOString()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -294,7 +282,7 @@ export function createIssue(request: FastifyRequest, project: ProjectRow, input:
   const weight = intParam('weight', input.weight) ?? null
   const issueType = issueTypeParam(input.issue_type) ?? 'issue'
   const iidRaw = intParam('iid', input.iid, 1)
-  const createdAt = createdAtParam(input.created_at)
+  const createdAt = datetimeOf('created_at', input.created_at)
   const labels = labelList(input.labels) ?? []
   const assignees = assigneeList(db, input.assignee_ids, input.assignee_id) ?? []
   const milestoneId = milestoneFor(request, project, input.milestone_id) ?? null
@@ -307,12 +295,12 @@ export function createIssue(request: FastifyRequest, project: ProjectRow, input:
       authorId: user.id,
       title,
       description,
-      confidential: boolParam(input.confidential) ?? false,
+      confidential: boolOf('confidential', input.confidential) ?? false,
       issueType,
       milestoneId: admin ? milestoneId : null,
       dueDate: admin ? dueDate : null,
       weight: admin ? weight : null,
-      discussionLocked: admin ? (boolParam(input.discussion_locked) ?? null) : null,
+      discussionLocked: admin ? (boolOf('discussion_locked', input.discussion_locked) ?? null) : null,
       iid: privileged && iidRaw != null ? iidRaw : undefined,
       createdAt: privileged ? createdAt : undefined,
     })
@@ -373,12 +361,12 @@ export function changesFromParams(request: FastifyRequest, project: ProjectRow, 
     assignee_ids: assigneeList(db, p.assignee_ids, p.assignee_id),
     milestone_id: milestoneRaw === undefined ? undefined : (milestoneFor(request, project, milestoneRaw) ?? null),
     due_date: dateParam('due_date', p.due_date),
-    confidential: boolParam(p.confidential),
-    discussion_locked: boolParam(p.discussion_locked),
+    confidential: boolOf('confidential', p.confidential),
+    discussion_locked: boolOf('discussion_locked', p.discussion_locked),
     weight: intParam('weight', p.weight),
     issue_type: issueTypeParam(p.issue_type),
     epic: issueEpicParam(request, project, p),
-    updated_at: mayChooseIidAndDates(request, project) ? createdAtParam(p.updated_at) : undefined,
+    updated_at: mayChooseIidAndDates(request, project) ? datetimeOf('updated_at', p.updated_at) : undefined,
   }
 }
 

@@ -128,7 +128,7 @@ function titleOf(raw: string): string {
 function priorityOf(raw: unknown): number | null | undefined {
   if (raw === undefined) return undefined
   if (raw === null || raw === '') return null
-  const n = Number(raw)
+  const n = typeof raw === 'object' ? Number.NaN : Number(raw)
   if (!Number.isInteger(n) || n < 0) throw validationFailed({ priority: ['must be greater than or equal to 0'] })
   return n
 }

@@ -13,6 +13,7 @@ import { recordEvent } from './events'
 import { milestoneIssueRows, milestoneIssues } from './issues'
 import { milestoneMergeRequests } from './merge-requests'
 import { checkLengths, TEXT_LIMITS } from './text-limits'
+import { dateParam } from './issues'
 
 /** A milestone's owner: one project or one group. */
 export type MilestoneOwner = { readonly kind: 'project'; readonly project: ProjectRow } | { readonly kind: 'group'; readonly group: NamespaceRow }
@@ -30,18 +31,6 @@ export function presentMilestones(request: FastifyRequest, rows: readonly Milest
   const baseUrl = request.server.burrow.baseUrl(request)
   const today = todayIso()
   return rows.map((r) => milestoneEntity(r, baseUrl, (r.project_id !== null ? paths.projects.get(r.project_id) : paths.groups.get(r.group_id as number)) ?? '', today))
-}
-
-/** A `date` parameter: undefined when absent, null when blank, `YYYY-MM-DD` when valid, else 400 `<name> is invalid`. */
-function dateParam(name: string, raw: unknown): string | null | undefined {
-  if (raw === undefined) return undefined
-  if (raw === null || raw === '') return null
-  const text = String(raw)
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
-  if (!match) throw invalidParam(name)
-  const d = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])))
-  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== text) throw invalidParam(name)
-  return text
 }
 
 function checkDates(start: string | null, due: string | null): void {

@@ -10,6 +10,7 @@ import { deleteUser, insertUser } from '../db/users'
 import { missingParam, invalidParam, validationFailed } from '../http/errors'
 import { recordAudit } from './audit'
 import { checkLengths, TEXT_LIMITS } from './text-limits'
+import { listOf } from '../http/loose-params'
 
 /** Tokens created without an expiry date get GitLab's default lifetime. */
 export const DEFAULT_TOKEN_LIFETIME_DAYS = 365
@@ -28,7 +29,7 @@ function daysFromNow(days: number): string {
  */
 export function parseScopes(raw: unknown): TokenScope[] {
   if (raw === undefined || raw === null) throw missingParam('scopes')
-  const list = (Array.isArray(raw) ? raw : String(raw).split(',')).map((s) => String(s).trim()).filter((s) => s !== '')
+  const list = listOf('scopes', raw)
   if (list.length === 0) throw missingParam('scopes')
   if (!list.every((s) => TOKEN_SCOPES.includes(s as TokenScope))) throw invalidParam('scopes', 'does not have a valid value')
   return [...new Set(list)] as TokenScope[]

@@ -1,0 +1,50 @@
+import { invalidParam } from './errors'
+import { textParam } from './text-param'
+
+// Readers for routes that take their parameters without a schema (the issue and epic lists and
+// writes, which accept GitLab's many loose forms). A parameter can arrive as a string, a number,
+// a list (`a[]=`) or a hash (`a[b]=`, an object without a prototype that String() cannot
+// convert); each reader answers 400 for a shape it cannot use instead of throwing a TypeError.
+
+/** True when the parameter was given with a value (not absent, null or empty). */
+export function given(v: unknown): boolean {
+  return v !== undefined && v !== null && v !== ''
+}
+
+/** Grape's Boolean: `true`, `1`, `yes`, `t` (any case) are true, any other text false; absent is `fallback`. */
+export function boolOf(name: string, raw: unknown, fallback: boolean): boolean
+export function boolOf(name: string, raw: unknown): boolean | undefined
+export function boolOf(name: string, raw: unknown, fallback?: boolean): boolean | undefined {
+  if (!given(raw)) return fallback
+  if (typeof raw === 'boolean') return raw
+  return ['true', '1', 'yes', 't'].includes(textParam(name, raw).toLowerCase())
+}
+
+/** A comma-separated text or a list of them as trimmed, non-empty items; 400 for a hash. */
+export function listOf(name: string, raw: unknown): string[] {
+  if (raw === undefined || raw === null) return []
+  const items = Array.isArray(raw) ? raw.map((v: unknown) => textParam(name, v)) : [textParam(name, raw)]
+  return items.flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '')
+}
+
+/** An integer; 400 `<name> is invalid` for anything else. */
+export function intOf(name: string, raw: unknown): number {
+  const n = typeof raw === 'object' ? Number.NaN : Number(raw)
+  if (!Number.isInteger(n)) throw invalidParam(name)
+  return n
+}
+
+/** An ISO 8601 date-time as stored (UTC `toISOString`), or undefined when not given; 400 when not a date. */
+export function datetimeOf(name: string, raw: unknown): string | undefined {
+  if (!given(raw)) return undefined
+  const t = Date.parse(textParam(name, raw))
+  if (Number.isNaN(t)) throw invalidParam(name)
+  return new Date(t).toISOString()
+}
+
+/** GitLab's `None`/`Any` filter wildcards, in any case; undefined for any other value. */
+export function wildcardOf(raw: unknown): 'none' | 'any' | undefined {
+  if (typeof raw !== 'string' && typeof raw !== 'number') return undefined
+  const s = String(raw).toLowerCase()
+  return s === 'none' ? 'none' : s === 'any' ? 'any' : undefined
+}
