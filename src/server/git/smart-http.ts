@@ -9,6 +9,7 @@ import { authenticateSecret } from '../auth/authenticate'
 import { Permissions } from '../auth/permissions'
 import { findProject } from '../db/namespaces'
 import type { ProjectRow, UserRow } from '../db/rows'
+import { canReadCodeWith } from '../http/repository'
 import { ARCHIVED_PUSH_MESSAGE, isReadOnly } from '../http/archived'
 import { ApiError, badRequest } from '../http/errors'
 import { runningJobProjectId } from '../services/jobs'
@@ -139,13 +140,19 @@ const smartHttp: FastifyPluginAsync<SmartHttpOptions> = async (app, opts) => {
       if (push) {
         if (!user) return challenge(reply)
         if (!scopes.some((s) => s === 'api' || s === 'write_repository')) return reply.code(403).type('text/plain').send('Your token lacks the write_repository scope.\n')
-        if (!perms.canInProject(project, AccessLevel.DEVELOPER)) return reply.code(403).type('text/plain').send('You are not allowed to push code to this project.\n')
+        // Pushing needs the code too: a repository turned off takes pushes from nobody (GitLab's push_code).
+        if (!perms.canInProject(project, AccessLevel.DEVELOPER) || !canReadCodeWith(perms, project)) {
+          return reply.code(403).type('text/plain').send('You are not allowed to push code to this project.\n')
+        }
         if (isReadOnly(project)) return reply.code(403).type('text/plain').send(`${ARCHIVED_PUSH_MESSAGE}\n`)
       } else {
         if (user && !scopes.some((s) => s === 'api' || s === 'read_api' || s === 'read_repository' || s === 'write_repository')) {
           return reply.code(403).type('text/plain').send('Your token lacks the read_repository scope.\n')
         }
-        if (project.visibility === 'private' && !perms.canInProject(project, AccessLevel.REPORTER)) {
+        // The API's read_code rule, repository feature level included: a repository limited to
+        // members is not fetched by others of a public project, a disabled one by nobody.
+        if (!canReadCodeWith(perms, project)) {
+          if (!user) return challenge(reply)
           return reply.code(403).type('text/plain').send('You are not allowed to download code from this project.\n')
         }
       }

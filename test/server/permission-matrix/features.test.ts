@@ -15,7 +15,8 @@ const limited = {} as Record<Visibility, Record<`${Feature}:${Level}`, Vars>>
 
 /** A project with a commit, an issue, a merge request, a pipeline and a snippet, then one feature limited. */
 async function limitedProject(w: World, c: Container, feature: Feature, level: Level): Promise<Vars> {
-  const project = freshProject(w, c).id
+  const row = freshProject(w, c)
+  const project = row.id
   const p = `/projects/${project}`
   await w.admin('POST', `${p}/repository/commits`, {
     branch: 'main', commit_message: 'init', actions: [{ action: 'create', file_path: '.gitlab-ci.yml', content: 'test:\n  script: echo\n' }],
@@ -28,7 +29,7 @@ async function limitedProject(w: World, c: Container, feature: Feature, level: L
   const pipeline = await w.admin<Json>('POST', `${p}/pipeline`, { ref: 'main' })
   const snippet = await w.admin<Json>('POST', `${p}/snippets`, { title: 'S', file_name: 's.txt', content: 's', visibility: c.visibility })
   await w.admin('PUT', p, { [`${feature}_access_level`]: level })
-  return { project, issue: Number(issue.iid), mr: Number(mr.iid), pipeline: Number(pipeline.id), snippet: Number(snippet.id) }
+  return { project, ns: c.group.full_path, repo: row.path, issue: Number(issue.iid), mr: Number(mr.iid), pipeline: Number(pipeline.id), snippet: Number(snippet.id) }
 }
 
 beforeAll(async () => {
@@ -59,13 +60,29 @@ function featureRows(feature: Feature, paths: readonly string[], memberRole: Rol
 }
 
 const P = '/projects/{project}'
+const CLONE = '/{ns}/{repo}.git/info/refs?service=git-upload-pack'
+const PUSH = '/{ns}/{repo}.git/info/refs?service=git-receive-pack'
 const ROWS: readonly MatrixRow[] = [
   ...featureRows('issues', [`${P}/issues/{issue}`], 'guest', 403),
   // Merge request calls are authenticated (the spec): anonymous callers get 401 first.
   ...authenticatedRows(featureRows('merge_requests', [`${P}/merge_requests/{mr}`], 'reporter', 403)),
   ...featureRows('repository', [`${P}/repository/tree`, `${P}/repository/files/.gitlab-ci.yml?ref=main`], 'reporter', 403),
+  // Over git: whoever may not fetch gets git's credentials challenge (401) when anonymous, 403 otherwise.
+  ...featureRows('repository', [CLONE], 'reporter', 403).map((row) => ({ ...row, transport: 'git' as const, anonymous: 401 as const, anonymousHidden: 401 as const })),
+  ...featureRows('repository', [PUSH], 'developer', 403).map((row) => ({ ...row, transport: 'git' as const, authenticated: true })),
   ...featureRows('builds', [`${P}/pipelines/{pipeline}`], 'reporter', 403),
   ...featureRows('snippets', [`${P}/snippets/{snippet}`], 'guest', 404),
 ]
 
+/** Git over smart HTTP on the containers' own projects: fetch like the code API, push for Developers. */
+const containerRepo = async (_w: World, c: Container): Promise<Vars> => ({ ns: c.group.full_path, repo: c.project.path })
+const GIT: readonly MatrixRow[] = [
+  {
+    method: 'GET', path: CLONE, transport: 'git', min: { private: 'reporter', internal: 'signedIn', public: 'anyone' }, fixture: containerRepo,
+    anonymousHidden: 401, why: 'git asks an anonymous caller for credentials (401) where it may not fetch',
+  },
+  { method: 'GET', path: PUSH, transport: 'git', min: 'developer', fixture: containerRepo, authenticated: true },
+]
+
 permissionMatrix('project features limited to members or disabled', () => world, ROWS)
+permissionMatrix('git over smart HTTP', () => world, GIT)

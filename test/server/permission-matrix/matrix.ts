@@ -42,6 +42,10 @@ export interface MatrixRow {
   readonly anonymous?: Refusal
   /** Status for a caller who cannot see the container at all (default 404; anonymous writes 401). */
   readonly hidden?: Refusal
+  /** Status for an anonymous caller who cannot see the container (default: 401 for writes, else as `hidden`). */
+  readonly anonymousHidden?: Refusal
+  /** `git`: the path is a smart HTTP URL from the root, sent with the token as basic-auth password. */
+  readonly transport?: 'api' | 'git'
   /** Statuses that depart from the rule for single actors (say why in `why`). */
   readonly except?: Readonly<Partial<Record<ActorName, number>>>
   /** Success status (default 200, 201 for POST, 204 for DELETE). */
@@ -103,7 +107,10 @@ export function expectedStatus(row: MatrixRow, actor: ActorName, visibility: Vis
   if (exception !== undefined) return exception
   if (actor === 'anonymous' && row.authenticated) return 401
   const write = row.method !== 'GET'
-  if (!row.instance && !canSee(actor, visibility)) return actor === 'anonymous' && write ? 401 : (row.hidden ?? 404)
+  if (!row.instance && !canSee(actor, visibility)) {
+    if (actor === 'anonymous') return row.anonymousHidden ?? (write ? 401 : (row.hidden ?? 404))
+    return row.hidden ?? 404
+  }
   if (row.readable && !meets(actor, roleFor(row.readable, visibility))) return actor === 'anonymous' ? (row.anonymous ?? 401) : (row.unreadable ?? 403)
   if (meets(actor, roleFor(row.min, visibility))) return successStatus(row)
   if (actor === 'anonymous') return row.anonymous ?? 401
@@ -178,7 +185,7 @@ async function checkRead(world: World, row: MatrixRow, container: Container): Pr
   const mismatches: string[] = []
   for (const actor of ACTORS) {
     const expected = expectedStatus(row, actor, container.visibility)
-    const res = await world.call(actor, row.method, path, bodyFor(row, vars))
+    const res = row.transport === 'git' ? await world.callGit(actor, row.method, path) : await world.call(actor, row.method, path, bodyFor(row, vars))
     if (res.statusCode !== expected) mismatches.push(describeMismatch(actor, expected, res.statusCode, res.body))
   }
   return mismatches

@@ -37,6 +37,8 @@ export interface World {
   readonly userIds: Readonly<Record<Exclude<ActorName, 'anonymous'>, number>>
   /** Sends an API request (`path` below /api/v4) as `actor`. */
   call(actor: ActorName, method: Method, path: string, body?: Json): Promise<LightMyRequestResponse>
+  /** Sends a git smart HTTP request (`path` from the root) as `actor`, with its token as the basic-auth password. */
+  callGit(actor: ActorName, method: Method, path: string): Promise<LightMyRequestResponse>
   /** Sends an API request as the administrator and fails unless it answers 2xx; returns the JSON body. */
   admin<T = Json>(method: Method, path: string, body?: Json): Promise<T>
   close(): Promise<void>
@@ -75,12 +77,19 @@ export async function buildWorld(): Promise<World> {
   const call = (actor: ActorName, method: Method, path: string, body?: Json): Promise<LightMyRequestResponse> =>
     server.request(tokens[actor], { method, url: `/api/v4${path}`, ...(body === undefined ? {} : { payload: body }) })
 
+  const callGit = (actor: ActorName, method: Method, path: string): Promise<LightMyRequestResponse> => {
+    const token = tokens[actor]
+    const headers = token ? { authorization: `Basic ${Buffer.from(`${actor}:${token}`).toString('base64')}` } : {}
+    return server.app.inject({ method, url: path, headers })
+  }
+
   return {
     server,
     containers,
     tokens,
     userIds,
     call,
+    callGit,
     async admin<T>(method: Method, path: string, body?: Json): Promise<T> {
       const res = await call('admin', method, path, body)
       if (res.statusCode >= 300) throw new Error(`setup ${method} ${path} answered ${res.statusCode}: ${res.body}`)
