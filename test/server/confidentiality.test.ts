@@ -167,6 +167,7 @@ describe('confidential items in lists', () => {
     beforeAll(async () => {
       limited = seedProject(s, { namespaceId: group.id, path: 'limited', visibility: 'public' })
       await created('author', `/projects/${limited.id}/issues`, { title: 'SECRET-issue-of-a-members-only-tracker' })
+      await created('admin', `/projects/${limited.id}/milestones`, { title: 'SECRET-milestone-of-members-only-features' })
       const commit = await call('admin', 'POST', `/projects/${limited.id}/repository/commits`, {
         branch: 'main', commit_message: 'SECRET-commit-of-a-members-only-repository', actions: [{ action: 'create', file_path: 'a.txt', content: 'a' }],
       })
@@ -175,9 +176,10 @@ describe('confidential items in lists', () => {
       expect(res.statusCode, res.body).toBe(200)
     })
 
-    it.each(['anonymous', 'outsider'] as const)('hides issue and push events from %s when those features are for members', async (viewer) => {
+    it.each(['anonymous', 'outsider'] as const)('hides issue, milestone and push events from %s when those features are for members', async (viewer) => {
       const list = await listing(viewer, `/projects/${limited.id}/events`)
       expect(list.text).not.toContain('SECRET-issue-of-a-members-only-tracker')
+      expect(list.text).not.toContain('SECRET-milestone-of-members-only-features')
       expect(list.text).not.toContain('SECRET-commit-of-a-members-only-repository')
       expect(list.total).toBe(list.items.length)
     })
@@ -185,6 +187,7 @@ describe('confidential items in lists', () => {
     it('shows a Guest member the issue events but not the pushes (code is for Reporters there)', async () => {
       const list = await listing('guest', `/projects/${limited.id}/events`)
       expect(list.text).toContain('SECRET-issue-of-a-members-only-tracker')
+      expect(list.text).toContain('SECRET-milestone-of-members-only-features')
       expect(list.text).not.toContain('SECRET-commit-of-a-members-only-repository')
     })
 
