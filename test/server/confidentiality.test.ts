@@ -172,7 +172,7 @@ describe('confidential items in lists', () => {
         branch: 'main', commit_message: 'SECRET-commit-of-a-members-only-repository', actions: [{ action: 'create', file_path: 'a.txt', content: 'a' }],
       })
       expect(commit.statusCode, commit.body).toBe(201)
-      const res = await call('admin', 'PUT', `/projects/${limited.id}`, { issues_access_level: 'private', repository_access_level: 'private', merge_requests_access_level: 'private' })
+      const res = await call('admin', 'PUT', `/projects/${limited.id}`, { issues_access_level: 'private', repository_access_level: 'private', merge_requests_access_level: 'private', builds_access_level: 'private' })
       expect(res.statusCode, res.body).toBe(200)
     })
 
@@ -204,7 +204,7 @@ describe('confidential items in lists', () => {
         branch: 'main', commit_message: 'SECRET-commit-of-a-disabled-repository', actions: [{ action: 'create', file_path: 'a.txt', content: 'a' }],
       })
       expect(commit.statusCode, commit.body).toBe(201)
-      expect((await call('admin', 'PUT', `/projects/${off.id}`, { issues_access_level: 'disabled', repository_access_level: 'disabled' })).statusCode).toBe(200)
+      expect((await call('admin', 'PUT', `/projects/${off.id}`, { issues_access_level: 'disabled', repository_access_level: 'disabled', merge_requests_access_level: 'disabled', builds_access_level: 'disabled' })).statusCode).toBe(200)
       for (const viewer of ['guest', 'reporter', 'admin'] as const) {
         const list = await listing(viewer, `/projects/${off.id}/events`)
         expect(list.text).not.toContain('SECRET-issue-of-a-disabled-tracker')

@@ -79,6 +79,26 @@ export function settingsFromParams(params: Readonly<Record<string, unknown>>): R
   return out
 }
 
+const FEATURE_LEVEL_RANK: Readonly<Record<string, number>> = { disabled: 0, private: 10, enabled: 20, public: 30 }
+
+/** Features that show repository content: GitLab keeps them no more open than the repository itself. */
+const REPOSITORY_CHILDREN = ['merge_requests_access_level', 'builds_access_level'] as const
+
+/**
+ * GitLab's repository_children_level validation, added to `errors`: with the settings a write
+ * would leave (`stored` and `changes` over the defaults), merge requests and CI/CD may not be
+ * more open than the repository they show (else a non-member would read code through them).
+ */
+function addFeatureLevelErrors(errors: Record<string, string[]>, stored: Readonly<Record<string, unknown>>, changes: Readonly<Record<string, unknown>>): void {
+  const levels = { ...FEATURE_ACCESS_DEFAULTS, ...stored, ...changes } as Readonly<Record<string, unknown>>
+  const repository = FEATURE_LEVEL_RANK[String(levels.repository_access_level)] ?? 0
+  for (const field of REPOSITORY_CHILDREN) {
+    if ((FEATURE_LEVEL_RANK[String(levels[field])] ?? 0) > repository) {
+      errors[field] = ['cannot have higher visibility level than repository access level']
+    }
+  }
+}
+
 /** 400 `x does not have a valid value` for a bad enumerated setting, or null. */
 export function settingsEnumError(params: Readonly<Record<string, unknown>>): string | null {
   for (const [key, allowed] of Object.entries(SETTING_ENUMS)) {
@@ -189,9 +209,10 @@ export async function createProject(request: FastifyRequest, input: CreateProjec
   if (badVisibility) add('visibility_level', badVisibility)
   const storage = input.repositoryStorage ?? storages[0]
   if (!storages.includes(storage)) add('repository_storage', 'is not included in the list')
+  const stored = settingsFromParams(input.params)
+  addFeatureLevelErrors(errors, {}, stored)
   if (Object.keys(errors).length > 0) throw validationFailed(errors)
 
-  const stored = settingsFromParams(input.params)
   if (input.params.initialize_with_readme !== undefined) stored.initialize_with_readme = input.params.initialize_with_readme === true
   const topics = topicsFromParams(input.params) ?? []
   const actor = request.actor.user as UserRow
@@ -289,14 +310,16 @@ export function updateProject(request: FastifyRequest, project: ProjectRow, para
     else if (storage !== project.repository_storage) moveTo = storage
   }
   addLengthErrors(errors, params, TEXT_LIMITS.project)
+  const settingsChanges = settingsFromParams(params)
+  const storedSettings = JSON.parse(project.settings) as Record<string, unknown>
+  addFeatureLevelErrors(errors, storedSettings, settingsChanges)
   if (Object.keys(errors).length > 0) throw validationFailed(errors)
   if (params.description !== undefined) changes.description = params.description
   if (params.default_branch !== undefined) changes.default_branch = params.default_branch
   if (params.request_access_enabled !== undefined) changes.request_access_enabled = params.request_access_enabled
   const topics = topicsFromParams(params)
   if (topics !== undefined) changes.topics = JSON.stringify(topics)
-  const settingsChanges = settingsFromParams(params)
-  if (Object.keys(settingsChanges).length > 0) changes.settings = JSON.stringify({ ...(JSON.parse(project.settings) as object), ...settingsChanges })
+  if (Object.keys(settingsChanges).length > 0) changes.settings = JSON.stringify({ ...storedSettings, ...settingsChanges })
 
   const result = db.transaction(() => {
     const updated = updateProjectRow(db, project.id, changes)

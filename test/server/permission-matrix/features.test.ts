@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Visibility } from '../../../src/server/db/rows'
 import { authenticatedRows, permissionMatrix, type MatrixRow, type Role, type Vars } from './matrix'
 import { buildWorld, freshProject, VISIBILITIES, type Container, type Json, type World } from './world'
@@ -28,7 +28,9 @@ async function limitedProject(w: World, c: Container, feature: Feature, level: L
   const mr = await w.admin<Json>('POST', `${p}/merge_requests`, { source_branch: 'topic', target_branch: 'main', title: 'Limited MR' })
   const pipeline = await w.admin<Json>('POST', `${p}/pipeline`, { ref: 'main' })
   const snippet = await w.admin<Json>('POST', `${p}/snippets`, { title: 'S', file_name: 's.txt', content: 's', visibility: c.visibility })
-  await w.admin('PUT', p, { [`${feature}_access_level`]: level })
+  // As GitLab's settings page does, limiting the repository limits what shows it (merge requests, CI/CD).
+  const alongside = feature === 'repository' ? { merge_requests_access_level: level, builds_access_level: level } : {}
+  await w.admin('PUT', p, { [`${feature}_access_level`]: level, ...alongside })
   return { project, ns: c.group.full_path, repo: row.path, issue: Number(issue.iid), mr: Number(mr.iid), pipeline: Number(pipeline.id), snippet: Number(snippet.id) }
 }
 
@@ -85,4 +87,26 @@ const GIT: readonly MatrixRow[] = [
 ]
 
 permissionMatrix('project features limited to members or disabled', () => world, ROWS)
+
+describe('repository_children_level', () => {
+  it('refuses (400, nothing stored) merge requests or CI/CD more open than the repository, on update and on creation', async () => {
+    const project = world.containers.public.project.id
+    const before = await world.admin<Json>('GET', `/projects/${project}`)
+    const update = await world.call('admin', 'PUT', `/projects/${project}`, { repository_access_level: 'private', description: 'not stored' })
+    expect(update.statusCode).toBe(400)
+    expect(update.json()).toEqual({
+      message: {
+        merge_requests_access_level: ['cannot have higher visibility level than repository access level'],
+        builds_access_level: ['cannot have higher visibility level than repository access level'],
+      },
+    })
+    expect(await world.admin<Json>('GET', `/projects/${project}`)).toEqual(before)
+    const create = await world.call('admin', 'POST', '/projects', { name: 'children', repository_access_level: 'disabled', builds_access_level: 'disabled' })
+    expect(create.statusCode).toBe(400)
+    expect(create.json()).toEqual({ message: { merge_requests_access_level: ['cannot have higher visibility level than repository access level'] } })
+    const lowered = await world.call('admin', 'PUT', `/projects/${project}`, { repository_access_level: 'private', merge_requests_access_level: 'private', builds_access_level: 'disabled' })
+    expect(lowered.statusCode).toBe(200)
+    await world.admin('PUT', `/projects/${project}`, { repository_access_level: 'enabled', merge_requests_access_level: 'enabled', builds_access_level: 'enabled' })
+  })
+})
 permissionMatrix('git over smart HTTP', () => world, GIT)
