@@ -85,6 +85,20 @@ describe('offline writes, replayed when the instance is back', () => {
   })
 })
 
+describe('scoped labels', () => {
+  it('an added scoped label takes the place of the item\'s label of that scope in the cache at once, as the server does when the write lands', async () => {
+    const issue = await w.cachedIssue({ title: 'Scoped offline', labels: 'workflow::blocked,bug' })
+    const iid = issue.iid as number
+    await w.goOffline()
+    const entry = await w.outbox.enqueue(w.account.id, issueTarget(iid), { kind: 'update', changes: { add_labels: ['workflow::ready'] } })
+    const shown = w.reader.detail(w.account.id, 'issue', { parentId: w.project.id, iid })
+    expect((shown?.item.data.labels as Json[]).map((l) => l.name)).toEqual(['bug', 'workflow::ready'])
+    await w.goOnline()
+    expect((await w.until(entry.id)).state).toBe('done')
+    expect([...((await serverIssue(iid)).labels as string[])].sort()).toEqual(['bug', 'workflow::ready'])
+  })
+})
+
 describe('conflicts with changes made on the server meanwhile', () => {
   async function queuedWhileOffline(iid: number, changes: Parameters<OutboxWorld['outbox']['enqueue']>[2]): Promise<OutboxEntry> {
     await w.goOffline()

@@ -52,13 +52,14 @@ describe('ShellHome', () => {
         const p = (params ?? {}) as Record<string, unknown>
         if (channel === 'issues:list') return list(p.scope === 'assigned_to_me' ? 3 : 119)
         if (channel === 'merge-requests:list') return list(p.reviewer_id === 1 ? 2 : 23)
-        if (channel === 'todos:list') return { ok: true, result: [{}, {}, {}, {}] }
+        if (channel === 'todos:list') return { ok: true, result: [1, 2, 3, 4].map((id) => ({ data: { id, action_name: 'mentioned', target_type: 'Issue', created_at: `2024-01-0${id}T00:00:00Z` }, pending: false })) }
         return { ok: false, error: { code: 'unknown-channel', message: channel } }
       }) as BurrowBridge['invoke'],
       on: () => () => undefined,
     }
     const pinia = createTestingPinia({
       createSpy: vi.fn,
+      stubActions: false,
       initialState: { accounts: { accounts: [{ id: 'a1', baseUrl: 'http://127.0.0.1:4567', username: 'root', userId: 1, name: 'Administrator', avatarUrl: null, authKind: 'pat', addedAt: '2024-01-01T00:00:00Z' }], selection: 'a1', loaded: true } },
     })
     const wrapper = mount(ShellHome, { global: { plugins: [pinia], provide: { [bridgeKey as symbol]: wrapBridge(transport, 'electron') }, stubs: { RouterLink: { props: ['to'], template: '<a :href="to"><slot /></a>' } } } })

@@ -1,6 +1,6 @@
 import { onScopeDispose, shallowRef, watch, type ShallowRef, type WatchSource } from 'vue'
-import { useBridge } from '../bridge'
 import { toReadableError, type ReadableError } from '../lib/ipc-errors'
+import { useCacheChangesStore } from '../stores/cache-changes'
 
 export interface CachedQuery<T> {
   readonly data: ShallowRef<T | null>
@@ -9,21 +9,17 @@ export interface CachedQuery<T> {
   reload(): Promise<void>
 }
 
-/** How long cache changes are gathered before a query runs again (a sync page writes many rows). */
-const SETTLE_MS = 250
-
 /**
- * Runs a cache query now, again whenever `key` changes, and again when `cache:did-change` says
- * one of `accounts()` changed one of `kinds`. The last answer stays on screen while the next
+ * Runs a cache query now, again whenever `key` changes, and again when the cache changes one of
+ * `kinds` of one of `accounts()` (`useCacheChangesStore` says when). The last answer stays on screen while the next
  * one loads; answers that arrive out of order are dropped.
  */
 export function useCachedQuery<T>(key: WatchSource<unknown>, accounts: () => readonly string[], kinds: readonly string[], load: () => Promise<T>): CachedQuery<T> {
-  const bridge = useBridge()
+  const changes = useCacheChangesStore()
   const data = shallowRef<T | null>(null)
   const error = shallowRef<ReadableError | null>(null)
   const loading = shallowRef(false)
   let generation = 0
-  let timer: ReturnType<typeof setTimeout> | null = null
 
   async function reload(): Promise<void> {
     const mine = ++generation
@@ -40,18 +36,7 @@ export function useCachedQuery<T>(key: WatchSource<unknown>, accounts: () => rea
     }
   }
 
-  const off = bridge.on('cache:did-change', (change) => {
-    if (!accounts().includes(change.accountId) || !change.kinds.some((k) => kinds.includes(k))) return
-    if (timer !== null) clearTimeout(timer)
-    timer = setTimeout(() => {
-      timer = null
-      void reload()
-    }, SETTLE_MS)
-  })
-  onScopeDispose(() => {
-    off()
-    if (timer !== null) clearTimeout(timer)
-  })
+  onScopeDispose(changes.watchCache(accounts, kinds, () => void reload()))
   watch(key, () => void reload(), { immediate: true, deep: true })
   return { data, error, loading, reload }
 }

@@ -1,9 +1,9 @@
 import { computed, onScopeDispose, shallowRef, watch, type ShallowRef, type WatchSource } from 'vue'
 import type { ApiJson, CachedList } from '../../shared/ipc/cache'
-import { useBridge } from '../bridge'
 import { toReadableError, type ReadableError } from '../lib/ipc-errors'
 import type { AccountItem } from '../lib/items'
 import { MergedPages } from '../lib/merged-pages'
+import { useCacheChangesStore } from '../stores/cache-changes'
 
 export interface ItemPagesOptions<T> {
   /** Re-queries from scratch when this changes (the filter, the accounts). */
@@ -32,11 +32,6 @@ export interface ItemPages<T> {
   reload(): Promise<void>
 }
 
-/** How long cache changes from sync are gathered before the list is read again (a sync page writes many rows). */
-const SETTLE_MS = 300
-/** An optimistic change is the user's own action: shown at the next frame, not after a sync-sized pause. */
-const OPTIMISTIC_SETTLE_MS = 16
-
 /**
  * A cache list behind a virtual scroller. One account: pages of `pageSize` rows fetched as they
  * come into view, `total` from the first answer. Several accounts ("All accounts"): every
@@ -46,7 +41,6 @@ const OPTIMISTIC_SETTLE_MS = 16
  * needs the rows above it from every account first.
  */
 export function useItemPages<T>(options: ItemPagesOptions<T>): ItemPages<T> {
-  const bridge = useBridge()
   const pageSize = options.pageSize ?? 100
   const rows = shallowRef<readonly (AccountItem<T> | undefined)[]>([])
   const total = shallowRef(0)
@@ -55,8 +49,6 @@ export function useItemPages<T>(options: ItemPagesOptions<T>): ItemPages<T> {
   const loadedPages = new Set<number>()
   let generation = 0
   let lastRange: [number, number] = [0, pageSize]
-  let timer: ReturnType<typeof setTimeout> | null = null
-  let timerDue = 0
   // Merged mode (several accounts): the merge in progress.
   let merge: MergedPages<AccountItem<T>> | null = null
 
@@ -140,23 +132,7 @@ export function useItemPages<T>(options: ItemPagesOptions<T>): ItemPages<T> {
     for (let page = Math.floor(start / pageSize); page * pageSize < Math.min(end, Math.max(total.value, 1)); page++) void loadPage(page, generation)
   }
 
-  const off = bridge.on('cache:did-change', (change) => {
-    if (!options.accounts().includes(change.accountId) || !change.kinds.some((k) => options.kinds.includes(k))) return
-    const due = Date.now() + (change.optimistic ? OPTIMISTIC_SETTLE_MS : SETTLE_MS)
-    if (timer !== null) {
-      if (timerDue <= due) return
-      clearTimeout(timer)
-    }
-    timerDue = due
-    timer = setTimeout(() => {
-      timer = null
-      void reload(false)
-    }, due - Date.now())
-  })
-  onScopeDispose(() => {
-    off()
-    if (timer !== null) clearTimeout(timer)
-  })
+  onScopeDispose(useCacheChangesStore().watchCache(options.accounts, options.kinds, () => void reload(false)))
   watch(options.key, () => void reload(true), { immediate: true, deep: true })
 
   return { rows, total, loading, error, ensureRange, reload: () => reload(false) }

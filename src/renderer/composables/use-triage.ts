@@ -1,14 +1,16 @@
 import { useRouter } from 'vue-router'
 import { useBridge } from '../bridge'
 import { useCommands } from './use-commands'
-import { toReadableError } from '../lib/ipc-errors'
-import { asEpic, asLabel, asMilestone, type Issue, type MergeRequest, type Milestone } from '../lib/items'
-import { perfCancel, perfEnd, perfStart, PERF } from '../lib/perf'
-import type { ItemChanges } from '../../shared/ipc/outbox'
+import { useItemWrites } from './use-item-writes'
+import { asEpic, asLabel, asMilestone, type Epic, type Issue, type MergeRequest, type Milestone } from '../lib/items'
+import { expectLabel } from '../lib/label-feedback'
+import { perfCancel, perfStart, PERF } from '../lib/perf'
 import { useAccountsStore } from '../stores/accounts'
+import { useItemStore } from '../stores/items'
 import { useOutboxStore } from '../stores/outbox'
 import { useReferenceDataStore } from '../stores/reference-data'
 import { useSyncStore } from '../stores/sync'
+import { useToastsStore } from '../stores/toasts'
 import { useTriagePickerStore, type PickerOption } from '../stores/triage-picker'
 
 /** An issue or merge request a triage command acts on. */
@@ -27,28 +29,6 @@ export interface TriageOptions {
   readonly onMoved?: (accountId: string, moved: { readonly project_id: number; readonly iid: number }) => void
 }
 
-// The label the user just applied, until a view shows it (the `label-feedback` measure ends there).
-let expectedLabel: { readonly accountId: string; readonly id: number; readonly label: string; readonly present: boolean } | null = null
-
-/**
- * Ends the `label-feedback` measure when `item`, as shown now, carries the label the picker just
- * applied (or no longer carries the one it took off): normally still marked pending, unless the
- * server confirmed it before the view drew it (the measure's detail says which). Views call it
- * after each render of their rows or item.
- */
-export function noteShownLabels(accountId: string, item: { readonly id: number; readonly labels: readonly string[] }, pending: boolean): void {
-  const e = expectedLabel
-  if (e === null || e.accountId !== accountId || e.id !== item.id) return
-  if (item.labels.includes(e.label) !== e.present) return
-  expectedLabel = null
-  perfEnd(PERF.labelFeedback, { pending })
-}
-
-/** True while a label applied from the picker waits to be shown (so lists only scan their rows then). */
-export function awaitingLabel(): boolean {
-  return expectedLabel !== null
-}
-
 /** The triage actions, for buttons of a view; the same as its shortcuts run. */
 export interface TriageActions {
   label(): Promise<void>
@@ -64,21 +44,25 @@ export interface TriageActions {
 /**
  * The triage commands of the issue and merge request views, with their shortcuts: label (l),
  * assign (a), milestone (m), close or reopen (shift+c), comment (c) and, for issues, epic
- * (shift+e) and move to another project (shift+m). Every write but the move goes through the
- * outbox (pending until the server confirms); a move needs the server and is refused offline
- * with the reason.
+ * (shift+e) and move to another project (shift+m). Each write goes through the account's item
+ * store (shown at once, then queued in the outbox); a toast says what was done and offers Undo
+ * for a few seconds. A move needs the server and is refused offline with the reason.
  */
 export function useTriage(options: TriageOptions): TriageActions {
   const bridge = useBridge()
   const router = useRouter()
   const picker = useTriagePickerStore()
+  const toasts = useToastsStore()
+  const { write, sayRefused, settle } = useItemWrites(options.kind)
   const reference = useReferenceDataStore()
   const accounts = useAccountsStore()
   const sync = useSyncStore()
   const outbox = useOutboxStore()
-  const noun = options.kind === 'issue' ? 'issue' : 'merge request'
-  const prefix = options.kind === 'issue' ? 'issues' : 'merge-requests'
+  const kind = options.kind
+  const noun = kind === 'issue' ? 'issue' : 'merge request'
   const sigil = options.kind === 'issue' ? '#' : '!'
+  /** The targets as they are on screen, writes not yet confirmed included. */
+  const onScreen = (): TriageTarget[] => options.targets().map((t) => ({ accountId: t.accountId, item: useItemStore(t.accountId).show(kind, t.item) }))
   const some = (): boolean => options.targets().length > 0
 
   function subject(targets: readonly TriageTarget[]): string {
@@ -86,31 +70,11 @@ export function useTriage(options: TriageOptions): TriageActions {
     return `${targets.length} ${noun}s`
   }
 
-  function sayRefused(error: unknown): void {
-    const e = toReadableError(error)
-    picker.say('error', `${e.title}: ${e.message}`)
-  }
-
-  /** Waits for every write: a toast names the first refusal, else says `success` (when given). */
-  async function settle(writes: readonly Promise<unknown>[], success: string | null): Promise<void> {
-    const failed = (await Promise.allSettled(writes)).filter((r): r is PromiseRejectedResult => r.status === 'rejected')
-    if (failed.length > 0) sayRefused(failed[0].reason)
-    else if (success !== null) picker.say('success', success)
-  }
-
-  /** One outbox write per target; a toast says how many went in and the first refusal. */
-  async function update(targets: readonly TriageTarget[], changesFor: (t: TriageTarget) => ItemChanges | null, what: string): Promise<void> {
-    const channel = `${prefix}:update` as 'issues:update' | 'merge-requests:update'
-    const work = targets.map((t) => ({ t, changes: changesFor(t) })).filter((w): w is { t: TriageTarget; changes: ItemChanges } => w.changes !== null)
-    const writes = work.map(({ t, changes }) => bridge.request(channel, t.accountId, { projectId: t.item.project_id, iid: t.item.iid, changes }))
-    await settle(writes, work.length > 1 ? `${what} on ${work.length} ${noun}s: queued, they go out in order.` : null)
-  }
-
   /** The one account of the targets, for pickers whose choices belong to an account (labels, people). */
   function soleAccount(targets: readonly TriageTarget[]): string | null {
     const ids = new Set(targets.map((t) => t.accountId))
     if (ids.size !== 1) {
-      picker.say('warning', 'Select items of one account at a time for this.')
+      toasts.show('warning', 'Select items of one account at a time for this.')
       return null
     }
     return targets[0].accountId
@@ -125,7 +89,7 @@ export function useTriage(options: TriageOptions): TriageActions {
   const soleProject = (targets: readonly TriageTarget[]): number | null => (new Set(targets.map((t) => t.item.project_id)).size === 1 ? targets[0].item.project_id : null)
 
   async function label(): Promise<void> {
-    const targets = options.targets()
+    const targets = onScreen()
     const accountId = soleAccount(targets)
     if (accountId === null) return
     const projectId = soleProject(targets)
@@ -144,46 +108,38 @@ export function useTriage(options: TriageOptions): TriageActions {
     perfCancel(PERF.labelPickerOpen)
     if (name === null) return
     const present = !has(name)
-    if (targets.length === 1) {
-      expectedLabel = { accountId, id: targets[0].item.id, label: name, present }
-      perfStart(PERF.labelFeedback)
-    }
-    await update(targets, (t) => (t.item.labels.includes(name) === present ? null : present ? { add_labels: [name] } : { remove_labels: [name] }), present ? `Label ${name} added` : `Label ${name} removed`)
+    if (targets.length === 1) expectLabel(accountId, targets[0].item.id, name, present)
+    await write(targets, (store, t) => (present ? store.addLabels(kind, t.item, [name]) : store.removeLabels(kind, t.item, [name])), present ? `Label ${name} added` : `Label ${name} removed`)
   }
 
   async function assign(): Promise<void> {
-    const targets = options.targets()
+    const targets = onScreen()
     const accountId = soleAccount(targets)
     if (accountId === null) return
     await reference.ensure(accountId)
     const me = accounts.accounts.find((a) => a.id === accountId)
     const assigned = (id: number): boolean => targets.every((t) => t.item.assignees.some((a) => a.id === id))
-    const people = reference.of(accountId).users.map((u): PickerOption => ({ value: String(u.id), label: u.name, detail: `@${u.username}${u.id === me?.userId ? ' · you' : ''}`, checked: assigned(u.id) }))
+    const users = reference.of(accountId).users
+    const people = users.map((u): PickerOption => ({ value: String(u.id), label: u.name, detail: `@${u.username}${u.id === me?.userId ? ' · you' : ''}`, checked: assigned(u.id) }))
     // You first: assigning oneself is the most common triage move.
     people.sort((a, b) => Number(b.value === String(me?.userId)) - Number(a.value === String(me?.userId)))
     const value = await picker.choose({ title: 'Assignees', subject: subject(targets), mode: 'choose', placeholder: 'Assign or unassign someone…', options: [{ value: 'none', label: 'Unassign everyone' }, ...people] })
     if (value === null) return
-    if (value === 'none') return update(targets, (t) => (t.item.assignees.length === 0 ? null : { assignee_ids: [] }), 'Unassigned')
-    const id = Number(value)
-    const add = !assigned(id)
-    return update(
-      targets,
-      (t) => {
-        const ids = t.item.assignees.map((a) => a.id)
-        if (ids.includes(id) === add) return null
-        return { assignee_ids: add ? [...ids, id] : ids.filter((x) => x !== id) }
-      },
-      add ? 'Assigned' : 'Unassigned',
-    )
+    if (value === 'none') return write(targets, (store, t) => store.setAssignees(kind, t.item, []), 'Unassigned')
+    const user = users.find((u) => u.id === Number(value))
+    if (user === undefined) return
+    const add = !assigned(user.id)
+    return write(targets, (store, t) => store.toggleAssignee(kind, t.item, user, add), add ? `Assigned ${user.name}` : `Unassigned ${user.name}`)
   }
 
   async function milestone(): Promise<void> {
-    const targets = options.targets()
+    const targets = onScreen()
     const accountId = soleAccount(targets)
     if (accountId === null) return
     const projectId = soleProject(targets)
     const current = new Set(targets.map((t) => t.item.milestone?.id ?? 0))
     await reference.ensure(accountId)
+    const offered = new Map<number, Milestone>()
     const value = await picker.choose({
       title: 'Milestone',
       subject: subject(targets),
@@ -200,6 +156,7 @@ export function useTriage(options: TriageOptions): TriageActions {
           return groupPath === undefined || (namespace !== null && (namespace === groupPath || namespace.startsWith(`${groupPath}/`)))
         }
         const milestones = list.map((m) => asMilestone(m.data)).filter(fits)
+        for (const m of milestones) offered.set(m.id, m)
         const only = current.size === 1 ? [...current][0] : -1
         return [
           { value: '0', label: 'No milestone', checked: only === 0 },
@@ -208,12 +165,12 @@ export function useTriage(options: TriageOptions): TriageActions {
       },
     })
     if (value === null) return
-    const id = Number(value)
-    await update(targets, (t) => ((t.item.milestone?.id ?? 0) === id ? null : { milestone_id: id === 0 ? null : id }), id === 0 ? 'Milestone removed' : 'Milestone set')
+    const chosen = offered.get(Number(value)) ?? null
+    await write(targets, (store, t) => store.setMilestone(kind, t.item, chosen), chosen === null ? 'Milestone removed' : `Milestone ${chosen.title} set`)
   }
 
   async function epic(): Promise<void> {
-    const targets = options.targets()
+    const targets = onScreen()
     const accountId = soleAccount(targets)
     if (accountId === null) return
     await reference.ensure(accountId)
@@ -222,6 +179,7 @@ export function useTriage(options: TriageOptions): TriageActions {
     const fits = (groupPath: string): boolean => namespaces.every((ns) => ns !== null && (ns === groupPath || ns.startsWith(`${groupPath}/`)))
     const current = new Set(targets.map((t) => (t.item as Issue).epic?.id ?? 0))
     const only = current.size === 1 ? [...current][0] : -1
+    const offered = new Map<number, Epic>()
     const value = await picker.choose({
       title: 'Epic',
       subject: subject(targets),
@@ -230,6 +188,7 @@ export function useTriage(options: TriageOptions): TriageActions {
       options: async () => {
         const list = await bridge.request('epics:list', accountId, { state: 'opened', limit: 500, order_by: 'title', sort: 'asc' })
         const epics = list.items.map((i) => asEpic(i.data)).filter((e) => fits((e.references?.full ?? '').split('&')[0]))
+        for (const e of epics) offered.set(e.id, e)
         return [
           { value: '0', label: 'No epic', checked: only === 0 },
           ...epics.map((e): PickerOption => ({ value: String(e.id), label: e.title, detail: e.references?.full ?? `&${e.iid}`, checked: only === e.id })),
@@ -237,24 +196,24 @@ export function useTriage(options: TriageOptions): TriageActions {
       },
     })
     if (value === null) return
-    const id = Number(value)
-    await update(targets, (t) => (((t.item as Issue).epic?.id ?? 0) === id ? null : { epic_id: id === 0 ? null : id }), id === 0 ? 'Taken out of the epic' : 'Epic set')
+    const chosen = offered.get(Number(value))
+    const epic = chosen === undefined ? null : { id: chosen.id, iid: chosen.iid, title: chosen.title, group_id: chosen.group_id }
+    await write(targets, (store, t) => store.setEpic(t.item as Issue, epic), epic === null ? 'Taken out of the epic' : `Put in &${epic.iid} ${epic.title}`)
   }
 
   async function closeOrReopen(): Promise<void> {
-    const targets = options.targets().filter((t) => t.item.state === 'opened' || t.item.state === 'closed')
+    const targets = onScreen().filter((t) => t.item.state === 'opened' || t.item.state === 'closed')
     // Any open one among them: closing is the triage move; otherwise they are all closed and reopen.
     const close = targets.some((t) => t.item.state === 'opened')
-    await update(targets, (t) => ((t.item.state === 'opened') === close ? { state_event: close ? 'close' : 'reopen' } : null), close ? 'Closed' : 'Reopened')
+    await write(targets, (store, t) => store.setState(kind, t.item, close ? 'close' : 'reopen'), close ? 'Closed' : 'Reopened')
   }
 
   async function comment(): Promise<void> {
     if (options.focusComment) return options.focusComment()
-    const targets = options.targets()
+    const targets = onScreen()
     const body = await picker.choose({ title: 'Comment', subject: subject(targets), mode: 'text', placeholder: 'Write a comment (Markdown). It is kept and sent when the server is reachable.' })
     if (body === null || body.trim() === '') return
-    const channel = `${prefix}:comment` as 'issues:comment' | 'merge-requests:comment'
-    const writes = targets.map((t) => bridge.request(channel, t.accountId, { projectId: t.item.project_id, iid: t.item.iid, body: body.trim() }))
+    const writes = targets.map((t) => useItemStore(t.accountId).comment(kind, t.item, body.trim()))
     await settle(writes, targets.length === 1 ? 'Comment queued.' : `Comment queued on ${targets.length} ${noun}s.`)
   }
 
@@ -268,7 +227,7 @@ export function useTriage(options: TriageOptions): TriageActions {
   }
 
   async function move(): Promise<void> {
-    const targets = options.targets()
+    const targets = onScreen()
     const accountId = soleAccount(targets)
     if (accountId === null) return
     await reference.ensure(accountId)
@@ -297,14 +256,7 @@ export function useTriage(options: TriageOptions): TriageActions {
     let last: { project_id: number; iid: number } | null = null
     for (const t of targets) {
       try {
-        const answer = await bridge.request('api:send', accountId, { method: 'POST', path: `/projects/${t.item.project_id}/issues/${t.item.iid}/move`, body: { to_project_id: toProjectId } })
-        const moved = answer.body as { project_id: number; iid: number }
-        last = moved
-        // Both now, rather than at the next sync: the old one is closed and points at the new one.
-        await Promise.allSettled([
-          bridge.request('issues:get', accountId, { project_id: moved.project_id, iid: moved.iid }, { refresh: true }),
-          bridge.request('issues:get', accountId, { project_id: t.item.project_id, iid: t.item.iid }, { refresh: true }),
-        ])
+        last = await useItemStore(accountId).move(t.item as Issue, toProjectId)
       } catch (error) {
         sayRefused(error)
         return
@@ -312,7 +264,7 @@ export function useTriage(options: TriageOptions): TriageActions {
     }
     if (last === null) return
     const project = reference.of(accountId).projectsById.get(toProjectId)?.path_with_namespace ?? `project ${toProjectId}`
-    picker.say('success', targets.length === 1 ? `Moved to ${project}#${last.iid}.` : `${targets.length} issues moved to ${project}.`)
+    toasts.show('success', targets.length === 1 ? `Moved to ${project}#${last.iid}.` : `${targets.length} issues moved to ${project}.`)
     if (options.onMoved) options.onMoved(accountId, last)
     else if (targets.length === 1) void router.push(`/a/${accountId}/projects/${last.project_id}/issues/${last.iid}`)
   }

@@ -4,14 +4,15 @@ import { useBridge } from '../bridge'
 import type { ReadableError } from '../lib/ipc-errors'
 import { asIssue, asMergeRequest, type Issue, type MergeRequest } from '../lib/items'
 import type { Reference } from '../lib/markdown'
+import { noteShownLabels } from '../lib/label-feedback'
 import { setTask } from '../lib/task-list'
 import type { ItemChanges, OutboxEntry } from '../../shared/ipc/outbox'
+import { useItemStore, type ItemWrite } from '../stores/items'
 import { useOutboxStore } from '../stores/outbox'
 import { useReferenceDataStore } from '../stores/reference-data'
 import { useIpcError } from './use-ipc-error'
 import { useItemDetail, type ItemDetail } from './use-item-detail'
 import { useReferenceResolver } from './use-reference-resolver'
-import { noteShownLabels } from './use-triage'
 
 type WorkKind = 'issue' | 'merge_request'
 type WorkOf<K extends WorkKind> = K extends 'issue' ? Issue : MergeRequest
@@ -20,14 +21,16 @@ export interface WorkDetail<T extends Issue | MergeRequest> extends ItemDetail {
   readonly accountId: ComputedRef<string>
   readonly projectId: ComputedRef<number>
   readonly iid: ComputedRef<number>
-  /** The item as the cache shows it, optimistic changes included; null until loaded. */
+  /** The item as its account's store shows it (writes not yet confirmed included); null until loaded. */
   readonly item: ComputedRef<T | null>
+  /** A write to it has not reached the server yet. */
+  readonly pending: ComputedRef<boolean>
   /** The outbox's unsettled writes to this item. */
   readonly pendingEntries: ComputedRef<OutboxEntry[]>
   readonly projectPath: ComputedRef<string | null>
   readonly resolveReference: (reference: Reference) => string | null
-  /** Queues `changes` in the outbox; undefined when the request failed (`actionError` says why). */
-  update(changes: ItemChanges): Promise<OutboxEntry | undefined>
+  /** Writes `changes` through the item store; undefined when refused (`actionError` says why), null when nothing changed. */
+  update(changes: ItemChanges): Promise<ItemWrite | null | undefined>
   readonly actionError: ShallowRef<ReadableError | null>
   readonly busy: ShallowRef<boolean>
   /** The title and description are being edited in place. */
@@ -59,11 +62,15 @@ export function useWorkDetail<K extends WorkKind>(kind: K): WorkDetail<WorkOf<K>
     get: (refresh) => (kind === 'issue' ? bridge.request('issues:get', accountId.value, itemRef(), { refresh }) : bridge.request('merge-requests:get', accountId.value, itemRef(), { refresh })),
   })
   const read = (kind === 'issue' ? asIssue : asMergeRequest) as (data: Readonly<Record<string, unknown>>) => WorkOf<K>
-  const item = computed(() => (loaded.detail.data.value ? read(loaded.detail.data.value.item.data) : null))
+  const store = computed(() => useItemStore(accountId.value))
+  void store.value // made in setup, where a store's setup can reach the app's injections
+  const cached = computed(() => (loaded.detail.data.value ? read(loaded.detail.data.value.item.data) : null))
+  const item = computed(() => (cached.value === null ? null : store.value.show(kind, cached.value)))
+  const pending = computed(() => (loaded.detail.data.value?.item.pending ?? false) || (cached.value !== null && store.value.hasWrites(kind, cached.value)))
   watch(
     item,
     (now) => {
-      if (now) noteShownLabels(accountId.value, now, loaded.detail.data.value?.item.pending ?? false)
+      if (now) noteShownLabels(accountId.value, now, pending.value)
     },
     { flush: 'post' },
   )
@@ -76,9 +83,9 @@ export function useWorkDetail<K extends WorkKind>(kind: K): WorkDetail<WorkOf<K>
   const projectPath = computed(() => reference.of(accountId.value).projectsById.get(projectId.value)?.path_with_namespace ?? null)
 
   const { error: actionError, busy, run } = useIpcError()
-  function update(changes: ItemChanges): Promise<OutboxEntry | undefined> {
-    const target = { projectId: projectId.value, iid: iid.value, changes }
-    return run(() => (kind === 'issue' ? bridge.request('issues:update', accountId.value, target) : bridge.request('merge-requests:update', accountId.value, target)))
+  function update(changes: ItemChanges): Promise<ItemWrite | null | undefined> {
+    const now = cached.value
+    return now === null ? Promise.resolve(undefined) : run(() => store.value.update(kind, now, changes))
   }
   const editing = ref(false)
   async function saveEdit(changes: ItemChanges): Promise<void> {
@@ -91,5 +98,5 @@ export function useWorkDetail<K extends WorkKind>(kind: K): WorkDetail<WorkOf<K>
     if (next !== null && next !== source) void update({ description: next })
   }
 
-  return { ...loaded, accountId, projectId, iid, item, pendingEntries, projectPath, resolveReference, update, actionError, busy, editing, saveEdit, toggleTask }
+  return { ...loaded, accountId, projectId, iid, item, pending, pendingEntries, projectPath, resolveReference, update, actionError, busy, editing, saveEdit, toggleTask }
 }

@@ -1,11 +1,10 @@
 import { ref, shallowRef, watch, type Ref, type ShallowRef, type WatchSource } from 'vue'
 import { useRouter } from 'vue-router'
-import { useBridge } from '../bridge'
 import { useCommands } from './use-commands'
-import { toReadableError, type ReadableError } from '../lib/ipc-errors'
-import type { AccountItem, Issue, MergeRequest } from '../lib/items'
-import type { ItemChanges } from '../../shared/ipc/outbox'
+import { useItemWrites } from './use-item-writes'
+import type { AccountItem, Issue, MergeRequest, UserRef } from '../lib/items'
 import { useAccountsStore } from '../stores/accounts'
+import { useItemStore } from '../stores/items'
 
 type Work = Issue | MergeRequest
 
@@ -14,13 +13,15 @@ export interface WorkSelection<T extends Work> {
   readonly active: Ref<number>
   readonly list: Ref<{ scrollToIndex(index: number): void } | null>
   readonly busy: Ref<boolean>
-  readonly notice: Ref<string | null>
-  readonly error: Ref<ReadableError | null>
   keyOf(row: AccountItem<T>): string
   hrefOf(row: AccountItem<T>): string
   toggle(row: AccountItem<T>): void
   clear(): void
-  apply(changes: ItemChanges, what: string): Promise<void>
+  /** The bulk bar's actions over the checked rows, each with Undo in its toast. */
+  close(): Promise<void>
+  reopen(): Promise<void>
+  addLabel(name: string): Promise<void>
+  removeLabel(name: string): Promise<void>
   assignToMe(): Promise<void>
   /** What triage commands act on: the checked rows, else the highlighted one. */
   targets(): AccountItem<T>[]
@@ -28,18 +29,17 @@ export interface WorkSelection<T extends Work> {
 
 /**
  * What the issue and merge request lists share: the checked rows and the bulk writes over them
- * (each one an outbox entry), the keyboard cursor, and the list commands (j, k, o, x).
+ * (through the item stores, each one an outbox entry, with Undo), the keyboard cursor, and the
+ * list commands (j, k, o, x).
  */
 export function useWorkSelection<T extends Work>(kind: 'issue' | 'merge_request', rows: Readonly<ShallowRef<readonly (AccountItem<T> | undefined)[]>>, total: Readonly<ShallowRef<number>>, resetOn: WatchSource<unknown>): WorkSelection<T> {
-  const bridge = useBridge()
   const router = useRouter()
   const accounts = useAccountsStore()
+  const { write } = useItemWrites(kind)
   const checked = shallowRef<ReadonlyMap<string, AccountItem<T>>>(new Map())
   const active = ref(0)
   const list = ref<{ scrollToIndex(index: number): void } | null>(null)
   const busy = ref(false)
-  const notice = ref<string | null>(null)
-  const error = ref<ReadableError | null>(null)
   const noun = kind === 'issue' ? 'issue' : 'merge request'
   const path = kind === 'issue' ? 'issues' : 'merge_requests'
 
@@ -49,7 +49,6 @@ export function useWorkSelection<T extends Work>(kind: 'issue' | 'merge_request'
   watch(resetOn, () => {
     checked.value = new Map()
     active.value = 0
-    notice.value = null
   })
 
   function toggle(row: AccountItem<T>): void {
@@ -59,16 +58,20 @@ export function useWorkSelection<T extends Work>(kind: 'issue' | 'merge_request'
     checked.value = next
   }
 
-  async function applyEach(changesFor: (row: AccountItem<T>) => ItemChanges, what: string): Promise<void> {
+  /** One write per checked row, as the rows show now. */
+  async function bulk(run: Parameters<typeof write>[1], what: string): Promise<void> {
     busy.value = true
-    error.value = null
-    const targets = [...checked.value.values()]
-    const channel = kind === 'issue' ? 'issues:update' : 'merge-requests:update'
-    const results = await Promise.allSettled(targets.map((row) => bridge.request(channel, row.accountId, { projectId: row.item.project_id, iid: row.item.iid, changes: changesFor(row) })))
-    const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')
-    busy.value = false
-    notice.value = `${targets.length - failed.length} of ${targets.length} ${what}: queued, they go out in order.`
-    if (failed.length > 0) error.value = toReadableError(failed[0].reason)
+    try {
+      const targets = [...checked.value.values()].map((row) => ({ accountId: row.accountId, item: useItemStore(row.accountId).show(kind, row.item) }))
+      await write(targets, run, what)
+    } finally {
+      busy.value = false
+    }
+  }
+
+  function me(accountId: string): UserRef | null {
+    const account = accounts.accounts.find((a) => a.id === accountId)
+    return account === undefined ? null : { id: account.userId, username: account.username, name: account.name, avatar_url: account.avatarUrl }
   }
 
   function move(delta: number): void {
@@ -114,19 +117,18 @@ export function useWorkSelection<T extends Work>(kind: 'issue' | 'merge_request'
     active,
     list,
     busy,
-    notice,
-    error,
     keyOf,
     hrefOf,
     toggle,
     clear: () => void (checked.value = new Map()),
-    apply: (changes, what) => applyEach(() => changes, what),
+    close: () => bulk((store, t) => store.setState(kind, t.item, 'close'), 'Closed'),
+    reopen: () => bulk((store, t) => store.setState(kind, t.item, 'reopen'), 'Reopened'),
+    addLabel: (name) => bulk((store, t) => store.addLabels(kind, t.item, [name]), `Label ${name} added`),
+    removeLabel: (name) => bulk((store, t) => store.removeLabels(kind, t.item, [name]), `Label ${name} removed`),
     assignToMe: () =>
-      applyEach((row) => {
-        const me = accounts.accounts.find((a) => a.id === row.accountId)?.userId
-        const ids = new Set(row.item.assignees.map((a) => a.id))
-        if (me !== undefined) ids.add(me)
-        return { assignee_ids: [...ids] }
-      }, 'assigned to you'),
+      bulk((store, t) => {
+        const user = me(t.accountId)
+        return user === null ? Promise.resolve(null) : store.toggleAssignee(kind, t.item, user, true)
+      }, 'Assigned to you'),
   }
 }

@@ -2,6 +2,7 @@ import { defineStore } from 'pinia'
 import { shallowRef } from 'vue'
 import { useBridge } from '../bridge'
 import { asLabel, asProject, type Label, type Project, type UserRef } from '../lib/items'
+import { useCacheChangesStore } from './cache-changes'
 
 interface AccountData {
   readonly labels: ReadonlyMap<string, Label>
@@ -23,9 +24,11 @@ export const useReferenceDataStore = defineStore('reference-data', () => {
   const data = shallowRef<Readonly<Record<string, AccountData>>>({})
   const inFlight = new Map<string, Promise<void>>()
 
-  bridge.on('cache:did-change', (change) => {
-    if (change.kinds.some((k) => k === 'label' || k === 'project' || k === 'user') && data.value[change.accountId] !== undefined) void reload(change.accountId)
-  })
+  useCacheChangesStore().watchCache(
+    () => Object.keys(data.value),
+    ['label', 'project', 'user'],
+    (changed) => changed.forEach((id) => void reload(id)),
+  )
 
   async function reload(accountId: string): Promise<void> {
     const [labels, projects, users] = await Promise.all([

@@ -26,22 +26,14 @@ export interface PickerRequest {
   readonly subject: string
 }
 
-export interface PickerToast {
-  readonly id: number
-  readonly type: 'success' | 'info' | 'warning' | 'error'
-  readonly text: string
-}
-
 /**
  * The triage picker (labels, assignees, milestone, move, comment from the keyboard): one modal
  * mounted by the shell, opened by views through `choose`, which resolves with the chosen value
- * or the text written, or null when dismissed. Short outcomes go out as toasts.
+ * or the text written, or null when dismissed.
  */
 export const useTriagePickerStore = defineStore('triage-picker', () => {
   const request = shallowRef<PickerRequest | null>(null)
-  const toast = shallowRef<PickerToast | null>(null)
   let settle: ((value: string | null) => void) | null = null
-  let toasts = 0
 
   function choose(next: PickerRequest): Promise<string | null> {
     settle?.(null)
@@ -59,9 +51,5 @@ export const useTriagePickerStore = defineStore('triage-picker', () => {
     done?.(value)
   }
 
-  function say(type: PickerToast['type'], text: string): void {
-    toast.value = { id: ++toasts, type, text }
-  }
-
-  return { request, toast, choose, finish, say }
+  return { request, choose, finish }
 })

@@ -29,6 +29,7 @@ function mountPanel(mr: Partial<MergeRequest> = {}, options: { approvedBy?: (typ
   const checks = [...(options.rebaseChecks ?? [])]
   const transport = fakeTransport({
     'api:get': (_account, path) => {
+      if (String(path).endsWith('/closes_issues')) return { ok: true, result: { body: [{ id: 31, project_id: 5, iid: 12 }], status: 200, stale: false, fetchedAt: '', page: null } }
       if (String(path).endsWith('/approvals')) return { ok: true, result: { body: { approvals_required: 2, approvals_left: 2 - approvedBy.length, approved_by: approvedBy.map((user) => ({ user })) }, status: 200, stale: false, fetchedAt: '', page: null } }
       return { ok: true, result: { body: { id: 900, rebase_in_progress: checks.shift() ?? false }, status: 200, stale: false, fetchedAt: '', page: null } }
     },
@@ -41,6 +42,10 @@ function mountPanel(mr: Partial<MergeRequest> = {}, options: { approvedBy?: (typ
       return { ok: true, result: {} }
     },
     'merge-requests:merge': { ok: true, result: { state: 'merged' } },
+    'merge-requests:get': { ok: true, result: {} },
+    'issues:get': { ok: true, result: {} },
+    'notify:check': { ok: true, result: { accounts: [], pendingTodos: 0, openAlerts: 0 } },
+    'todos:list': { ok: true, result: [] },
     'merge-requests:rebase': { ok: true, result: { rebase_in_progress: true } },
   })
   const pinia = createTestingPinia({
@@ -80,13 +85,15 @@ describe('MergeRequestMergePanel', () => {
     expect(button(wrapper, 'approve').text()).toBe('Approve')
   })
 
-  it('merges the head it shows, with the squash and delete-branch choices, then asks for the server’s state', async () => {
+  it('merges the head it shows, with the squash and delete-branch choices, then reads what the merge changed: itself, the issues it closed, the to-dos', async () => {
     const { wrapper, transport } = mountPanel()
     await flushPromises()
     await button(wrapper, 'merge').trigger('click')
     await flushPromises()
     expect(sent(transport, 'merge-requests:merge')).toEqual([{ projectId: 5, iid: 4, sha: 'abc123', squash: false, shouldRemoveSourceBranch: true }])
-    expect(wrapper.emitted('changed')).toHaveLength(1)
+    expect(transport.calls.filter((c) => c.channel === 'merge-requests:get').map((c) => c.args.slice(1))).toEqual([[{ project_id: 5, iid: 4 }, { refresh: true }]])
+    expect(transport.calls.filter((c) => c.channel === 'issues:get').map((c) => c.args.slice(1))).toEqual([[{ project_id: 5, iid: 12 }, { refresh: true }]])
+    expect(transport.calls.filter((c) => c.channel === 'notify:check').map((c) => c.args)).toEqual([[ROOT_ACCOUNT.id]])
   })
 
   it('rebases and waits while the server says the rebase is in progress, Merge off meanwhile, then asks for the new head', async () => {

@@ -9,7 +9,7 @@ export interface FakeTransport {
   emit<E extends EventChannel>(event: E, payload: IpcEvents[E]): void
 }
 
-type Answer = IpcResponse | ((...args: readonly unknown[]) => IpcResponse)
+type Answer = IpcResponse | ((...args: readonly unknown[]) => IpcResponse | Promise<IpcResponse>)
 
 /**
  * A fake of the preload's transport (Electron cannot run here) answering from a table; the

@@ -1,4 +1,5 @@
 import type { ItemTarget, Mutation } from '../../../shared/ipc/outbox'
+import { exclusiveLabels, labelsAfter } from '../../../shared/labels'
 import type { Cache } from '../cache/cache'
 import { isObject, type JsonObject } from '../cache/json'
 import { labelTitles } from '../cache/kinds'
@@ -50,13 +51,6 @@ function cachedRow(cache: Cache, accountId: string, table: 'users' | 'milestones
   return json === undefined ? null : (JSON.parse(json) as JsonObject)
 }
 
-/** Labels after add/remove, by title, case-insensitively as the server matches them. */
-function labelsAfter(current: readonly string[], add: readonly string[], remove: readonly string[]): string[] {
-  const out = current.filter((l) => !remove.some((r) => r.toLowerCase() === l.toLowerCase()))
-  for (const a of add) if (!out.some((l) => l.toLowerCase() === a.toLowerCase())) out.push(a)
-  return out
-}
-
 /**
  * The merge patches (applied in order) that show an item write in the cached item's JSON.
  * A milestone is replaced, not merged into the old one, hence its `null` patch first.
@@ -69,7 +63,7 @@ function itemPatches(cache: Cache, accountId: string, mutation: Mutation, item: 
       const patches: JsonObject[] = []
       if (c.title !== undefined) patch.title = c.title
       if (c.description !== undefined) patch.description = c.description
-      if (c.labels !== undefined) patch.labels = c.labels
+      if (c.labels !== undefined) patch.labels = exclusiveLabels(c.labels)
       else if (c.add_labels !== undefined || c.remove_labels !== undefined) patch.labels = labelsAfter(labelTitles(item), c.add_labels ?? [], c.remove_labels ?? [])
       if (c.state_event !== undefined) patch.state = c.state_event === 'close' ? 'closed' : 'opened'
       if (c.assignee_ids !== undefined) {
