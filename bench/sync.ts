@@ -6,7 +6,10 @@
  * - a sync with nothing changed: requests and time;
  * - full-text search P95 over 100k cached issues (prefix and multi-word queries), wall and CPU
  *   time, with the machine's load average;
- * - RSS of a process holding the 100k-issue cache while it lists and searches.
+ * - RSS of a process holding the 100k-issue cache while it lists and searches;
+ * - reconnect_replay_ms: a comment queued while the server process is stopped, from the moment
+ *   the restarted server answers until the comment has landed (the app's defaults: no manual
+ *   retry, no "sync now").
  * Writes bench/results/sync.json; never asserts timings.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
@@ -17,9 +20,13 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
+import { AccountStore } from '../src/main/core/accounts/account-store'
+import { Accounts } from '../src/main/core/accounts/accounts'
+import { EncryptedFileSecretStore } from '../src/main/core/accounts/encrypted-file-secret-store'
 import { ApiClient } from '../src/main/core/api/client'
 import { OnlineState } from '../src/main/core/api/connectivity'
 import { Cache, openCacheDatabase, searchCache, type JsonObject } from '../src/main/core/cache/index'
+import { Outbox } from '../src/main/core/outbox/outbox'
 import { SyncService } from '../src/main/core/sync/service'
 import { percentile, round3 } from './lib/stats'
 
@@ -37,25 +44,74 @@ function freePort(): Promise<number> {
   })
 }
 
-async function startServer(dataDir: string, token: string): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort()
+interface BenchServer {
+  readonly url: string
+  readonly port: number
+  readonly child: ChildProcess
+}
+
+/** Burrow Server as a child process; `port` to start it again where it was. Resolves once `/version` answers (polled every 10 ms). */
+async function startServer(dataDir: string, token: string, port?: number): Promise<BenchServer> {
+  const listenOn = port ?? (await freePort())
   const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs')
-  const child = spawn(process.execPath, [tsx, 'src/server/cli.ts', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir], {
+  const child = spawn(process.execPath, [tsx, 'src/server/cli.ts', '--host', '127.0.0.1', '--port', String(listenOn), '--data-dir', dataDir], {
     cwd: root,
     env: { ...process.env, BURROW_ROOT_TOKEN: token },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
-  const url = `http://127.0.0.1:${port}`
-  for (let i = 0; i < 300; i++) {
+  const url = `http://127.0.0.1:${listenOn}`
+  for (let i = 0; i < 3000; i++) {
     try {
-      if ((await fetch(`${url}/api/v4/version`)).ok) return { url, child }
+      if ((await fetch(`${url}/api/v4/version`)).ok) return { url, port: listenOn, child }
     } catch {
       /* not up yet */
     }
-    await new Promise((r) => setTimeout(r, 100))
+    await new Promise((r) => setTimeout(r, 10))
   }
   child.kill()
   throw new Error('Burrow Server did not start')
+}
+
+async function stopServer(server: BenchServer): Promise<void> {
+  if (server.child.exitCode !== null) return
+  const exited = new Promise((resolve) => server.child.once('exit', resolve))
+  server.child.kill('SIGTERM')
+  await exited
+}
+
+/**
+ * A comment queued while the server process is stopped, with the app's own accounts, outbox
+ * and connectivity defaults: milliseconds from the restarted server's first answer until the
+ * comment is on it. The server stays down 6 s first, past the first probes of the back-off.
+ */
+async function reconnectReplay(dir: string, server: BenchServer, dataDir: string, token: string, projectId: number): Promise<{ ms: number; server: BenchServer }> {
+  const home = join(dir, 'replay')
+  const accounts = new Accounts({ store: new AccountStore(join(home, 'accounts.json')), secrets: await EncryptedFileSecretStore.open(join(home, 'secrets.enc.json'), 'bench') })
+  const cache = new Cache(openCacheDatabase(join(home, 'cache.sqlite3')))
+  const outbox = new Outbox({ cache, accounts })
+  try {
+    outbox.start()
+    const account = await accounts.add({ baseUrl: server.url, token })
+    cache.upsert(account.id, 'issue', [await (await accounts.clientFor(account.id)).get<JsonObject>(`/projects/${projectId}/issues/1`)])
+    await stopServer(server)
+    const entry = await outbox.enqueue(account.id, { type: 'issue', projectId, iid: 1 }, { kind: 'comment', body: 'Queued while the server was stopped' })
+    await outbox.idle()
+    if (accounts.connectivityFor(account.id).online) throw new Error('the account did not go offline')
+    await new Promise((r) => setTimeout(r, 6_000))
+    const landed = new Promise<void>((resolve) => {
+      outbox.onDidChange((e) => {
+        if (e.id === entry.id && e.state === 'done') resolve()
+      })
+    })
+    const restarted = await startServer(dataDir, token, server.port)
+    const back = performance.now()
+    await landed
+    return { ms: performance.now() - back, server: restarted }
+  } finally {
+    await outbox.dispose()
+    accounts.dispose()
+    cache.close()
+  }
 }
 
 /** Rows straight into the server's database (as bench/issues.ts does): a group root owns, its projects, issues, merge requests, labels. */
@@ -134,7 +190,7 @@ export default async function syncBench(args: readonly string[]): Promise<void> 
   const mergeRequests = Number(args[1] ?? 2_000)
   const dir = mkdtempSync(join(tmpdir(), 'burrow-bench-sync-'))
   const token = randomBytes(16).toString('hex')
-  const server = await startServer(join(dir, 'server'), token)
+  let server = await startServer(join(dir, 'server'), token)
   try {
     const projectIds = seedServer(join(dir, 'server'), issues, mergeRequests)
     const api = client(server.url, token)
@@ -173,6 +229,9 @@ export default async function syncBench(args: readonly string[]): Promise<void> 
       if (result.itemsSynced !== 0) throw new Error(`a no-change sync wrote ${result.itemsSynced} items`)
     }
     cache?.close()
+
+    const replay = await reconnectReplay(dir, server, join(dir, 'server'), token, projectIds[0])
+    server = replay.server
 
     // 100k issues in a fresh cache for search and memory.
     const bigFile = join(dir, 'big', 'cache.sqlite3')
@@ -226,11 +285,13 @@ export default async function syncBench(args: readonly string[]): Promise<void> 
       fts_p95_cpu_ms: round3(percentile(cpuSamples, 95)),
       fts_load_average_1m: { cpus: availableParallelism(), before: round3(loadBefore), after: round3(loadAfter) },
       rss_mb_100k: round3(rssMb),
+      reconnect_replay_ms: round3(replay.ms),
+      load_average_1m: loadavg().map(round3),
     }
     for (const [k, v] of Object.entries(results)) console.log(`${k.padEnd(28)} ${typeof v === 'object' ? JSON.stringify(v) : v}`)
     writeFileSync(join(root, 'bench', 'results', 'sync.json'), `${JSON.stringify(results, null, 2)}\n`)
   } finally {
-    server.child.kill('SIGTERM')
+    await stopServer(server)
     rmSync(dir, { recursive: true, force: true })
   }
 }

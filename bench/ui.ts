@@ -10,7 +10,10 @@
  *   - label_feedback_ms: Enter on the label until the row shows it added or taken off (pending,
  *     unless the server confirmed first: `label_feedback_pending_share` says how often it was
  *     still pending);
- *   - label_shortcut_ms: the two added up per round (the app's whole share of one shortcut).
+ *   - label_shortcut_ms: the two added up per round (the app's whole share of one shortcut);
+ * - search_results_ms: text entered in the search view until its results are painted, over
+ *   100k cached issues (the synced ones plus synthetic ones written straight into the cache),
+ *   two-word queries, every word a prefix.
  * Burrow Server runs as its own process with the synthetic profile (no comments, so the first
  * sync only fetches items); core and the web host run here, as in browser mode, with the
  * server's root as the local account, synced before measuring. The first navigation (which
@@ -20,16 +23,19 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Page } from '@playwright/test'
+import type { Cache, JsonObject } from '../src/main/core/cache/index'
 import { launchCore } from '../src/main/core/launch'
 import { startWebHost } from '../src/main/web-host'
 import { LOCAL_ACCOUNT_ID, type IpcEvents } from '../src/shared/ipc/contract'
 import { percentile, round3 } from './lib/stats'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+/** Issues in the cache while search is measured. */
+const SEARCH_CACHED = 100_000
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium'
 // The flags of playwright.config.ts.
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage']
@@ -70,6 +76,24 @@ async function nextMeasure(page: Page, name: string, count: number): Promise<{ d
     const entry = performance.getEntriesByName(n as string, 'measure')[c as number] as PerformanceMeasure
     return { duration: entry.duration, detail: entry.detail as unknown }
   }, [name, count] as const)
+}
+
+/** Synthetic issues of `projectIds`, numbered from `first`, written into the account's cache as a sync would. */
+function topUpIssues(cache: Cache, accountId: string, projectIds: readonly number[], first: number, count: number): void {
+  const words = ['parser', 'renderer', 'cache', 'sync', 'network', 'keychain', 'tray', 'diff', 'merge', 'label']
+  for (let start = 0; start < count; start += 1000) {
+    const batch: JsonObject[] = []
+    for (let n = first + start; n < first + Math.min(count, start + 1000); n++) {
+      const at = new Date(Date.UTC(2022, 0, 1) + n * 60_000).toISOString()
+      batch.push({
+        id: 50_000_000 + n, iid: 100_000 + n, project_id: projectIds[n % projectIds.length], title: `${words[n % 10]} ${words[(n * 7) % 10]} failure number ${n}`,
+        description: `When the ${words[(n * 3) % 10]} runs after ${n} steps the ${words[(n * 5) % 10]} times out. Seen on build ${n % 1000}.`,
+        state: n % 3 === 0 ? 'closed' : 'opened', labels: [], assignees: [], author: { id: 1, username: 'root', name: 'Administrator' }, milestone: null,
+        user_notes_count: 0, created_at: at, updated_at: at, web_url: `http://bench/issues/${n}`,
+      })
+    }
+    cache.upsert(accountId, 'issue', batch)
+  }
 }
 
 const measures = (page: Page, name: string): Promise<number> => page.evaluate((n) => performance.getEntriesByName(n, 'measure').length, name)
@@ -152,6 +176,25 @@ export default async function uiBench(args: readonly string[]): Promise<void> {
       if ((measured.detail as { pending?: boolean } | null)?.pending === true) pending++
     }
 
+    // Search over 100k cached issues: typed text (entered at once) until the results are painted.
+    const projectIds = launch.cache.db.prepare('SELECT id FROM projects WHERE synced = 1').pluck().all() as number[]
+    topUpIssues(launch.cache, LOCAL_ACCOUNT_ID, projectIds, 1, SEARCH_CACHED - issues)
+    const searchCached = launch.cache.db.prepare('SELECT COUNT(*) FROM issues').pluck().get() as number
+    await page.evaluate(() => (location.hash = '#/search'))
+    const input = page.getByTestId('search-input').locator('input')
+    await input.waitFor()
+    const SEARCH = 'burrow:search-results'
+    const searching: number[] = []
+    const queries = ['parser crash', 'renderer cache', 'network time', 'keychain fail', 'sync numb', 'diff merge', 'tray label', 'failure 4242']
+    for (let i = 0; i < rounds; i++) {
+      for (const q of queries) {
+        await input.fill('')
+        const before = await measures(page, SEARCH)
+        await input.fill(q)
+        searching.push((await nextMeasure(page, SEARCH, before)).duration)
+      }
+    }
+
     const results = {
       issues,
       list_total: total,
@@ -167,6 +210,10 @@ export default async function uiBench(args: readonly string[]): Promise<void> {
       label_picker_open_ms: round3(percentile(opening, 50)),
       label_picker_open_p95_ms: round3(percentile(opening, 95)),
       label_shortcut_ms: round3(percentile(shortcut, 50)),
+      search_cached_issues: searchCached,
+      search_results_ms: round3(percentile(searching, 50)),
+      search_results_p95_ms: round3(percentile(searching, 95)),
+      load_average_1m: loadavg().map(round3),
       chromium: browser.version(),
     }
     for (const [k, v] of Object.entries(results)) console.log(`${k.padEnd(32)} ${v}`)

@@ -13,6 +13,8 @@ export const PERF = {
   labelPickerOpen: 'burrow:label-picker-open',
   /** Applying a label from the triage picker until the row or page shows the change (`detail.pending`: still marked pending then). */
   labelFeedback: 'burrow:label-feedback',
+  /** Text typed in the search view until its results are on screen. */
+  searchResults: 'burrow:search-results',
 } as const
 
 export type PerfName = (typeof PERF)[keyof typeof PERF]
