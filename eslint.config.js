@@ -12,8 +12,11 @@ import burrow from './scripts/eslint/layer-imports.js'
  */
 
 const NODE_BUILTINS = ['node:*', ...builtinModules.filter((m) => !m.startsWith('_'))]
-/** Packages that only run in Node: never in shared, preload or renderer. */
-const NODE_ONLY = ['ws', 'fastify', 'fastify-plugin', '@fastify/*', 'better-sqlite3', '@napi-rs/keyring', 'tsx', 'typebox']
+/**
+ * Packages that only run in Node: never in shared, preload or renderer. TypeBox is not one: it is
+ * plain JavaScript, and the wire model in src/shared/api is written with it (DESIGN.md 3a).
+ */
+const NODE_ONLY = ['ws', 'fastify', 'fastify-plugin', '@fastify/*', 'better-sqlite3', '@napi-rs/keyring', 'tsx']
 /** Packages that need a DOM: never in shared, main or server. */
 const DOM_ONLY = ['vue', 'vue-router', 'pinia', 'naive-ui', '@vue/*']
 const ELECTRON = ['electron', 'electron/*']

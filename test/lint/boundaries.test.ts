@@ -30,6 +30,11 @@ describe('import boundaries (STYLE.md §1)', () => {
     expect(await boundaryErrors('src/shared/probe.ts', "import { ref } from 'vue'\nexport const r = ref\n")).toHaveLength(1)
   })
 
+  it('lets src/shared use TypeBox, the wire model\'s schema language, and still refuses fastify', async () => {
+    expect(await boundaryErrors('src/shared/api/probe.ts', "import { Type } from 'typebox'\nexport const S = Type.String()\n")).toEqual([])
+    expect(await boundaryErrors('src/shared/api/probe.ts', "import Fastify from 'fastify'\nexport const f = Fastify\n")).toHaveLength(1)
+  })
+
   it('reports a relative import from src/shared into src/main', async () => {
     const errors = await boundaryErrors('src/shared/ipc/probe.ts', "import { createCore } from '../../main/core/index'\nexport const c = createCore\n")
     expect(errors).toEqual([expect.stringMatching(/^burrow\/layer-imports: .*src\/main\/core\/index/)])

@@ -3,24 +3,24 @@
  * `{message: {field: ["is invalid"]}}` for validation, `{error: "title is missing"}` for bad
  * parameters, and OAuth's `{error, error_description}`.
  */
-export interface MessageErrorBody {
-  readonly message: string | { readonly [field: string]: readonly string[] | string }
-}
+import { Type, type Static } from 'typebox'
 
-export interface ParamErrorBody {
-  readonly error: string
-  readonly error_description?: string
-  readonly scope?: string
-}
+/** `{message}`: a text, or messages per field (validation). Some refusals add fields (review apps' entries). */
+export const MessageErrorBody = Type.Object({
+  message: Type.Union([Type.String(), Type.Record(Type.String(), Type.Unknown())]),
+})
+export type MessageErrorBody = Static<typeof MessageErrorBody>
 
-export type ApiErrorBody = MessageErrorBody | ParamErrorBody
+/** `{error}`: a bad parameter, or an OAuth error with its description (and the missing scope). */
+export const ParamErrorBody = Type.Object({
+  error: Type.String(),
+  error_description: Type.Optional(Type.String()),
+  scope: Type.Optional(Type.String()),
+})
+export type ParamErrorBody = Static<typeof ParamErrorBody>
 
-/** The OAuth2 token endpoint's answer (`POST /oauth/token`). */
-export interface OAuthTokenResponse {
-  readonly access_token: string
-  readonly token_type: string
-  readonly expires_in: number
-  readonly refresh_token: string
-  readonly scope: string
-  readonly created_at: number
-}
+export const ApiErrorBody = Type.Union([MessageErrorBody, ParamErrorBody])
+export type ApiErrorBody = Static<typeof ApiErrorBody>
+
+/** Kept here for the core's existing import; the OAuth shapes live in oauth.ts. */
+export { OAuthTokenResponse } from './oauth'

@@ -1,0 +1,78 @@
+/**
+ * Notes and discussions of issues, merge requests, snippets and epics (spec "Note", "Discussion").
+ */
+import { Type, type Static } from 'typebox'
+import { Entity, Nullable, OpenObject, Timestamp } from './common'
+import { UserRef } from './user'
+
+/** What a note is attached to. */
+export const NoteableType = Type.Enum(['Issue', 'MergeRequest', 'Snippet', 'Epic'])
+
+/** `null` for a lone comment, `DiscussionNote` in a thread, `DiffNote` on a diff line. */
+export const NoteType = Nullable(Type.Enum(['DiscussionNote', 'DiffNote']))
+
+/** The fields every note shape starts with. */
+const noteFields = {
+  id: Type.Integer(),
+  type: NoteType,
+  body: Type.String(),
+  attachment: Nullable(Type.String()),
+  author: UserRef,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  system: Type.Boolean(),
+  noteable_id: Type.Integer(),
+  noteable_type: NoteableType,
+  project_id: Nullable(Type.Integer()),
+}
+
+/**
+ * GitLab's Note entity. The resolved fields appear on resolvable notes only; `commands_changes` on
+ * create answers where quick actions ran.
+ */
+export const Note = Entity({
+  ...noteFields,
+  resolvable: Type.Boolean(),
+  /** Deprecated: `internal`. */
+  confidential: Type.Boolean(),
+  internal: Type.Boolean(),
+  imported: Type.Boolean(),
+  imported_from: Type.String(),
+  noteable_iid: Nullable(Type.Integer()),
+  resolved: Type.Optional(Type.Boolean()),
+  resolved_by: Type.Optional(Nullable(UserRef)),
+  resolved_at: Type.Optional(Nullable(Timestamp)),
+  commands_changes: Type.Optional(OpenObject),
+})
+export type Note = Static<typeof Note>
+
+/** A note made only of quick actions (202): what they changed and a summary. */
+export const NoteCommandsResult = Entity({
+  commands_changes: OpenObject,
+  summary: Type.Array(Type.String()),
+})
+export type NoteCommandsResult = Static<typeof NoteCommandsResult>
+
+/** GitLab's Discussion entity: a 40-hex id, whether it is a lone comment, its notes oldest first. */
+export const Discussion = Entity({
+  id: Type.String(),
+  individual_note: Type.Boolean(),
+  notes: Type.Array(Note),
+})
+export type Discussion = Static<typeof Discussion>
+
+/**
+ * The author as a `commented on` event stored it when the comment was made: events recorded before
+ * accounts could be locked have no `locked`.
+ */
+export const EventNoteAuthor = Entity({ ...UserRef.properties, locked: Type.Optional(Type.Boolean()) })
+
+/** The `note` of a `commented on` activity event, as it was when commented (stored with the event). */
+export const EventNote = Entity({
+  ...noteFields,
+  author: EventNoteAuthor,
+  confidential: Type.Boolean(),
+  internal: Type.Boolean(),
+  noteable_iid: Nullable(Type.Integer()),
+})
+export type EventNote = Static<typeof EventNote>
