@@ -69,6 +69,7 @@ export const routes: RouteRecordRaw[] = [
         meta: { title: 'Commit', family: 'repositories' },
       },
       { path: 'a/:account/projects/:projectId(\\d+)/repository', redirect: (to) => ({ name: 'repository-tree', params: to.params }) },
+      { path: 'preferences', name: 'preferences', component: () => import('./views/PreferencesView.vue'), meta: { title: 'Preferences' } },
       { path: 'outbox', name: 'outbox', component: () => import('./views/outbox/OutboxView.vue'), meta: { title: 'Outbox' } },
       { path: 'search', name: 'search', component: () => import('./views/search/SearchView.vue'), meta: { title: 'Search' } },
       // Admin, CI/CD, Operations, Security, Projects, Groups and Your account: the generic resource panels (resources/).

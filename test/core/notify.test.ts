@@ -208,6 +208,7 @@ describe('the to-do and alert watcher', () => {
         url: expect.stringContaining(`/-/issues/${iid}`),
         route: `/a/${account.id}/projects/${project.id}/issues/${iid}`,
         count: 1,
+        topic: 'assignments',
       },
     ])
     expect((await call<NotifySummary>('notify:summary')).pendingTodos).toBe(2)
@@ -225,6 +226,29 @@ describe('the to-do and alert watcher', () => {
     ])
   })
 
+  it('announces a mention by another user as a mention', async () => {
+    const issue = await api<{ iid: number }>(mara.token, 'POST', `/projects/${project.id}/issues`, { title: 'Who owns the pager?' })
+    await api(mara.token, 'POST', `/projects/${project.id}/issues/${issue.iid}/notes`, { body: 'Can you take this one, @root?' })
+    const before = announcements.length
+    await call('notify:check', account.id)
+    expect(announcements.slice(before).map((a) => [a.kind, a.topic, a.title])).toEqual([['todo', 'mentions', 'Mara Maintainer mentioned you']])
+  })
+
+  it('leaves out the topics the account\'s preferences mute, and does not bring them back when switched on again', async () => {
+    await call('preferences:set', { mutedTopics: { [account.id]: ['assignments'] } })
+    try {
+      await assignRoot('Muted assignment')
+      const before = announcements.length
+      await call('notify:check', account.id)
+      expect(announcements.length).toBe(before)
+      await call('preferences:set', { mutedTopics: {} })
+      await call('notify:check', account.id)
+      expect(announcements.length).toBe(before)
+    } finally {
+      await call('preferences:set', { mutedTopics: {} })
+    }
+  })
+
   it('announces an alert posted to a real HTTP integration, with its severity, project and page', async () => {
     const iid = await postAlert({ title: 'API error rate above 5%', severity: 'critical', monitoring_tool: 'Prometheus' })
     await call('notify:check', account.id)
@@ -238,6 +262,7 @@ describe('the to-do and alert watcher', () => {
       url: expect.stringContaining(`/alert_management/${iid}/details`),
       route: `/a/${account.id}/projects/${project.id}/alerts/${iid}`,
       count: 1,
+      topic: 'alerts',
     })
     const before = announcements.length
     await call('notify:check', account.id)

@@ -77,7 +77,10 @@ describe('preferences channels', () => {
       [[{ recentItems: [{ ...recent, kind: 'snippet' }] }], 'recentItems[0].kind must be one of issue, merge_request, epic, milestone'],
       [[{ recentItems: [{ ...recent, route: 'https://evil.example/' }] }], 'recentItems[0].route must be an item route (/a/…)'],
       [[{ recentItems: Array.from({ length: MAX_RECENT_ITEMS + 1 }, () => recent) }], `recentItems holds at most ${MAX_RECENT_ITEMS} items`],
-      [[], 'expected one object with some of notifications, notifyIntervalSeconds, theme, sidebarCollapsed, savedFilters, syncIntervalMinutes, recentItems'],
+      [[{ mutedTopics: { acc: ['birthdays'] } }], 'mutedTopics[acc] must be a list of distinct topics among mentions, assignments, reviews, otherTodos, alerts'],
+      [[{ mutedTopics: { acc: ['alerts', 'alerts'] } }], 'mutedTopics[acc] must be a list of distinct topics among mentions, assignments, reviews, otherTodos, alerts'],
+      [[{ mutedTopics: ['alerts'] }], 'mutedTopics must be an object of account ids to lists of topics'],
+      [[], 'expected one object with some of notifications, notifyIntervalSeconds, theme, sidebarCollapsed, savedFilters, syncIntervalMinutes, recentItems, mutedTopics'],
     ]
     for (const [args, message] of cases) {
       expect(await core.dispatch('preferences:set', args), JSON.stringify(args)).toEqual({ ok: false, error: { code: 'invalid-arguments', message: `preferences:set: ${message}`, details: { channel: 'preferences:set' } } })

@@ -36,6 +36,7 @@ export function useShellCommands(): void {
     })),
     { id: 'nav.search', title: 'Search issues, merge requests and epics', group: 'Navigation', keys: '/', enabled: signedIn, run: () => void router.push({ name: 'search' }) },
     { id: 'nav.outbox', title: 'Go to the outbox (changes not sent yet)', group: 'Navigation', keywords: 'queue pending conflicts failed', enabled: signedIn, run: () => void router.push({ name: 'outbox' }) },
+    { id: 'nav.preferences', title: 'Preferences', group: 'General', keys: 'mod+,', keywords: 'settings notifications theme sync interval mentions alerts', enabled: signedIn, run: () => void router.push({ name: 'preferences' }) },
     { id: 'accounts.add', title: 'Add account…', group: 'Accounts', keywords: 'sign in token login', enabled: signedIn, run: () => void router.push({ name: 'account-add' }) },
     { id: 'accounts.manage', title: 'Manage accounts', group: 'Accounts', keywords: 'remove verify sign out', enabled: signedIn, run: () => void router.push({ name: 'accounts' }) },
     {

@@ -4,6 +4,7 @@
  * and the shell's request to show a route. The preferences that govern notifications are in
  * preferences.ts.
  */
+import type { NotifyTopic } from './preferences'
 
 /** An alert's status, in the REST API's lower case (GraphQL's `AlertManagementStatus` upper-cased). */
 export type AlertStatus = 'triggered' | 'acknowledged' | 'resolved' | 'ignored'
@@ -96,6 +97,21 @@ export interface NotifyAnnouncement {
   readonly route: string
   /** 1 for one item; more for a summary (what was already there when the account was added, or a burst). */
   readonly count: number
+  /** What it is about (the preference that lets it through); null for a summary of several. */
+  readonly topic: NotifyTopic | null
+}
+
+const TODO_TOPICS: Readonly<Record<string, NotifyTopic>> = {
+  mentioned: 'mentions',
+  directly_addressed: 'mentions',
+  assigned: 'assignments',
+  review_requested: 'reviews',
+  approval_required: 'reviews',
+}
+
+/** The topic of a to-do, by its `action_name`. */
+export function todoTopic(actionName: string): NotifyTopic {
+  return TODO_TOPICS[actionName] ?? 'otherTodos'
 }
 
 export interface AlertListRequest {

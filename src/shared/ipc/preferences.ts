@@ -6,6 +6,14 @@
 
 export type ThemePreference = 'system' | 'light' | 'dark'
 
+/**
+ * What can announce itself (a toast, the inbox, a desktop notification): to-dos by why they
+ * were made — mentions (`mentioned`, `directly_addressed`), assignments, review requests
+ * (`review_requested`, `approval_required`), every other to-do — and alerts.
+ */
+export type NotifyTopic = 'mentions' | 'assignments' | 'reviews' | 'otherTodos' | 'alerts'
+export const NOTIFY_TOPICS: readonly NotifyTopic[] = ['mentions', 'assignments', 'reviews', 'otherTodos', 'alerts']
+
 /** A named issue filter: the query string of the renderer's lib/issue-filter.ts, for one account or all. */
 export interface SavedFilter {
   readonly id: string
@@ -41,6 +49,8 @@ export interface Preferences {
   readonly syncIntervalMinutes: number
   /** Items opened lately, most recent first (at most 20). */
   readonly recentItems: readonly RecentItem[]
+  /** Per account id, the topics that do not announce themselves (an account not listed hears of everything). */
+  readonly mutedTopics: Readonly<Record<string, readonly NotifyTopic[]>>
 }
 
 export const DEFAULT_PREFERENCES: Preferences = {
@@ -51,6 +61,12 @@ export const DEFAULT_PREFERENCES: Preferences = {
   savedFilters: [],
   syncIntervalMinutes: 5,
   recentItems: [],
+  mutedTopics: {},
+}
+
+/** Whether `topic` announces itself for the account under these preferences. */
+export function topicAnnounces(preferences: Pick<Preferences, 'mutedTopics'>, accountId: string, topic: NotifyTopic): boolean {
+  return !(preferences.mutedTopics[accountId] ?? []).includes(topic)
 }
 
 export const MAX_SAVED_FILTERS = 200
@@ -94,6 +110,21 @@ function recentItemsProblem(v: unknown): string | null {
   return null
 }
 
+const MAX_MUTED_ACCOUNTS = 200
+
+function mutedTopicsProblem(v: unknown): string | null {
+  if (!isObject(v)) return 'mutedTopics must be an object of account ids to lists of topics'
+  const entries = Object.entries(v)
+  if (entries.length > MAX_MUTED_ACCOUNTS) return `mutedTopics holds at most ${MAX_MUTED_ACCOUNTS} accounts`
+  for (const [accountId, topics] of entries) {
+    if (!isText(accountId, 1, 200)) return 'mutedTopics keys must be account ids of 1 to 200 characters'
+    if (!Array.isArray(topics) || !topics.every((t) => (NOTIFY_TOPICS as readonly unknown[]).includes(t)) || new Set(topics).size !== topics.length) {
+      return `mutedTopics[${accountId}] must be a list of distinct topics among ${NOTIFY_TOPICS.join(', ')}`
+    }
+  }
+  return null
+}
+
 /** Why a value is not valid for its key (null when it is), for the IPC boundary and for stored rows. */
 const PROBLEMS: { readonly [K in keyof Preferences]: (v: unknown) => string | null } = {
   notifications: (v) => (typeof v === 'boolean' ? null : 'notifications must be a boolean'),
@@ -103,6 +134,7 @@ const PROBLEMS: { readonly [K in keyof Preferences]: (v: unknown) => string | nu
   savedFilters: savedFiltersProblem,
   syncIntervalMinutes: (v) => (isIntIn(v, 1, 1440) ? null : 'syncIntervalMinutes must be an integer from 1 to 1440'),
   recentItems: recentItemsProblem,
+  mutedTopics: mutedTopicsProblem,
 }
 
 export const PREFERENCE_KEYS = Object.keys(PROBLEMS) as readonly (keyof Preferences)[]

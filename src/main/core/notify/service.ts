@@ -1,10 +1,11 @@
 import type { Account } from '../../../shared/ipc/contract'
-import type { AlertList, AlertStatus, AlertStatusFilter, NotifyAccountCounts, NotifyAlert, NotifyAnnouncement, NotifyCounts, NotifySummary } from '../../../shared/ipc/notify'
+import { todoTopic, type AlertList, type AlertStatus, type AlertStatusFilter, type NotifyAccountCounts, type NotifyAlert, type NotifyAnnouncement, type NotifyCounts, type NotifySummary } from '../../../shared/ipc/notify'
+import { topicAnnounces, type NotifyTopic } from '../../../shared/ipc/preferences'
 import type { ApiClient } from '../api/client'
 import type { OnlineState } from '../api/connectivity'
 import { NetworkError } from '../api/errors'
 import type { Cache, CacheChange } from '../cache/cache'
-import { num, obj, type JsonObject } from '../cache/json'
+import { num, obj, str, type JsonObject } from '../cache/json'
 import type { PreferencesStore } from '../preferences'
 import { AlertActionError, FEED_PAGE, LIST_PAGE, queryProjects, setAlertAssignees, statusesFor, updateAlertStatus, type ProjectAlerts } from './alerts'
 import { NotifyStore, type ScopeProject } from './store'
@@ -81,6 +82,8 @@ function message(error: unknown): string {
  *   run writes are announced as soon as it commits them;
  * - alerts: the GraphQL feed over the projects of the account's sync scope (alerts.ts);
  *   announced are triggered alerts with iids above the project's mark.
+ * Only topics the account's preferences let through are announced (`mutedTopics`); the marks
+ * move all the same, so a topic switched on later does not bring old news.
  *
  * Marks live in the cache database (store.ts), so a restart announces nothing again; an
  * account's first check only sets them and announces a summary count. Checks run on the
@@ -362,22 +365,22 @@ export class NotifyService {
       if (!w.todosComplete && this.options.todosFetchedAt?.(accountId) == null) return
       this.store.updateAccount(accountId, { lastTodoId: this.store.maxTodoId(accountId) })
       const count = this.store.pendingTodoCount(accountId)
-      if (count > 0) this.announce(await this.summaryAnnouncement(accountId, 'todo', count, `${count} pending to-do${count === 1 ? '' : 's'}`, '/todos'))
+      if (count > 0 && this.anyTodoTopic(accountId)) this.announce(await this.summaryAnnouncement(accountId, 'todo', count, `${count} pending to-do${count === 1 ? '' : 's'}`, '/todos'))
       return
     }
     const above = this.store.pendingTodosAfter(accountId, mark)
     if (above.length === 0) return
     this.store.updateAccount(accountId, { lastTodoId: Math.max(mark, ...above.map((t) => num(t, 'id') ?? 0)) })
     const account = await this.account(accountId)
-    // To-dos the user added themselves are not news to them.
-    const news = above.filter((t) => num(obj(t, 'author') ?? {}, 'id') !== account.userId)
+    // To-dos the user added themselves are not news to them; muted topics are not news they want.
+    const news = above.filter((t) => num(obj(t, 'author') ?? {}, 'id') !== account.userId && this.announces(accountId, todoTopic(str(t, 'action_name') ?? '')))
     if (news.length > BURST) {
       this.announce(await this.summaryAnnouncement(accountId, 'todo', news.length, `${news.length} new to-dos`, '/todos'))
       return
     }
     for (const todo of news) {
       const item = presentTodo(accountId, todo)
-      this.announce({ kind: 'todo', accountId, key: `todo:${item.id}`, title: item.title, body: item.body, url: item.url, route: item.route, count: 1 })
+      this.announce({ kind: 'todo', accountId, key: `todo:${item.id}`, title: item.title, body: item.body, url: item.url, route: item.route, count: 1, topic: todoTopic(str(todo, 'action_name') ?? '') })
     }
   }
 
@@ -414,6 +417,7 @@ export class NotifyService {
     }
     this.store.keepProjects(accountId, projects.map((p) => p.id))
     this.store.updateAccount(accountId, { alertsCheckedAt: now })
+    if (!this.announces(accountId, 'alerts')) return
     if (first) {
       const open = this.store.alertCounts(accountId)?.open ?? 0
       if (open > 0) this.announce(await this.summaryAnnouncement(accountId, 'alert', open, `${open} open alert${open === 1 ? '' : 's'}`, '/alerts'))
@@ -435,6 +439,7 @@ export class NotifyService {
         url: a.url,
         route: a.route,
         count: 1,
+        topic: 'alerts',
       })
     }
   }
@@ -501,9 +506,17 @@ export class NotifyService {
     this.options.onAnnounce?.(announcement)
   }
 
+  private announces(accountId: string, topic: NotifyTopic): boolean {
+    return topicAnnounces(this.options.preferences.get(), accountId, topic)
+  }
+
+  private anyTodoTopic(accountId: string): boolean {
+    return (['mentions', 'assignments', 'reviews', 'otherTodos'] as const).some((t) => this.announces(accountId, t))
+  }
+
   private async summaryAnnouncement(accountId: string, kind: 'todo' | 'alert', count: number, title: string, route: string): Promise<NotifyAnnouncement> {
     const account = await this.account(accountId)
-    return { kind, accountId, key: `${kind}s:summary`, title, body: `${account.username} on ${new URL(account.baseUrl).host}`, url: null, route, count }
+    return { kind, accountId, key: `${kind}s:summary`, title, body: `${account.username} on ${new URL(account.baseUrl).host}`, url: null, route, count, topic: null }
   }
 
   private async account(accountId: string): Promise<Account> {

@@ -44,6 +44,8 @@ export const ICONS = {
   alert: ['M12 4 21 19.5H3z', 'M12 10v4.5', 'M12 17.2h.01'],
   lock: ['M5.5 10.5h13v10h-13z', 'M8.5 10.5V7.5a3.5 3.5 0 0 1 7 0v3', 'M12 14.5v2.5'],
   label: ['M3.5 4.5v7l9 9 8-8-9-9h-7a1 1 0 0 0-1 1z', circle(8, 9, 1.5)],
+  bell: ['M6 16.5V11a6 6 0 0 1 12 0v5.5l1.5 2h-15z', 'M10 20.5a2 2 0 0 0 4 0'],
+  settings: [circle(12, 12, 3), 'M12 3.5v2.5', 'M12 18v2.5', 'M3.5 12H6', 'M18 12h2.5', 'M6 6l1.8 1.8', 'M16.2 16.2 18 18', 'M6 18l1.8-1.8', 'M16.2 7.8 18 6'],
 } as const
 
 export type IconName = keyof typeof ICONS
