@@ -37,6 +37,13 @@ async function mergeabilitySettled(w: World, c: Container, iid: number): Promise
 }
 
 /** A new merge request by the administrator from a new branch. */
+/** A new branch at main's head: a ref is all that deleting or protecting a branch needs. */
+async function refFixture(w: World, c: Container): Promise<Vars> {
+  seq += 1
+  await w.admin('POST', `/projects/${c.project.id}/repository/branches`, { branch: `ref-${seq}`, ref: 'main' })
+  return { branch: `ref-${seq}` }
+}
+
 async function mergeRequestFixture(w: World, c: Container): Promise<Vars> {
   const { branch } = await branchFixture(w, c)
   const mr = await w.admin<Json>('POST', `/projects/${c.project.id}/merge_requests`, { source_branch: branch, target_branch: 'main', title: `Merge ${branch}` })
@@ -59,7 +66,7 @@ async function fileFixture(w: World, c: Container): Promise<Vars> {
 }
 
 async function protectedBranchFixture(w: World, c: Container): Promise<Vars> {
-  const { branch } = await branchFixture(w, c)
+  const { branch } = await refFixture(w, c)
   await w.admin('POST', `/projects/${c.project.id}/protected_branches`, { name: branch })
   return { branch }
 }
@@ -129,7 +136,7 @@ const REPOSITORY_READS: readonly MatrixRow[] = [
 /** Pushing code (branches, tags, commits, files) is a Developer right; protecting branches a Maintainer one. */
 const REPOSITORY_WRITES: readonly MatrixRow[] = [
   { method: 'POST', path: `${REPO}/branches`, min: 'developer', body: (_v, u) => ({ branch: `new-${u}`, ref: 'main' }) },
-  { method: 'DELETE', path: `${REPO}/branches/{branch}`, min: 'developer', fixture: branchFixture },
+  { method: 'DELETE', path: `${REPO}/branches/{branch}`, min: 'developer', fixture: refFixture },
   { method: 'DELETE', path: `${REPO}/merged_branches`, min: 'developer', ok: 202, readBack: `${REPO}/branches` },
   { method: 'POST', path: `${REPO}/tags`, min: 'developer', body: (_v, u) => ({ tag_name: `tag-${u}`, ref: 'main' }) },
   { method: 'DELETE', path: `${REPO}/tags/{tag}`, min: 'developer', fixture: tagFixture },
@@ -150,12 +157,16 @@ const REPOSITORY_WRITES: readonly MatrixRow[] = [
     method: 'DELETE', path: `${REPO}/files/{file}`, min: 'developer', fixture: fileFixture, readBack: `${REPO}/files/{file}?ref={branch}`,
     body: (v) => ({ branch: v.branch, commit_message: 'matrix' }),
   },
-  { method: 'POST', path: '/projects/{project}/protected_branches', min: 'maintainer', fixture: branchFixture, body: (v) => ({ name: v.branch }) },
+  { method: 'POST', path: '/projects/{project}/protected_branches', min: 'maintainer', fixture: refFixture, body: (v) => ({ name: v.branch }) },
   { method: 'PATCH', path: '/projects/{project}/protected_branches/{branch}', min: 'maintainer', fixture: protectedBranchFixture, body: { allow_force_push: true } },
   { method: 'DELETE', path: '/projects/{project}/protected_branches/{branch}', min: 'maintainer', fixture: protectedBranchFixture },
 ]
 
-/** Commenting, reacting and subscribing: signed-in readers; on a private project, those who read code. */
+/**
+ * Commenting, reacting and subscribing: signed-in readers; on a private project, those who read code.
+ * Writes that leave a merge request usable (comments, reactions, to-dos, time, approval) act
+ * on the container's standing one; the others on a fresh one each.
+ */
 const PARTICIPATE: Readonly<Record<Visibility, Role>> = { private: 'reporter', internal: 'signedIn', public: 'signedIn' }
 
 /**
@@ -194,7 +205,7 @@ const MERGE_REQUESTS: readonly MatrixRow[] = authenticatedRows([
     why: "GitLab answers 401 to a caller who cannot merge (can_be_merged_by?), as the spec's 401 for merge actions",
   },
   {
-    method: 'POST', path: `${MR}/approve`, min: 'developer', readable: READ_CODE, refusal: 401, fixture: mergeRequestFixture, readBack: `${MR}/approvals`,
+    method: 'POST', path: `${MR}/approve`, min: 'developer', readable: READ_CODE, refusal: 401, fixture: standingFixture, readBack: `${MR}/approvals`,
     why: 'GitLab answers 401 when the approval service refuses the caller',
   },
   { method: 'PUT', path: `${MR}/rebase`, min: 'developer', readable: READ_CODE, ok: 202, fixture: mergeRequestFixture, readBack: MR },
@@ -206,15 +217,16 @@ const MERGE_REQUESTS: readonly MatrixRow[] = authenticatedRows([
     method: 'PUT', path: `${MR}/discussions/{discussion}`, min: 'developer', readable: READ_CODE, unreadable: 404, refusal: 403,
     fixture: threadFixture, body: { resolved: true }, why: 'resolving a thread is for Developers (and the merge request author)',
   },
-  { method: 'POST', path: `${MR}/notes`, min: PARTICIPATE, refusal: 404, fixture: mergeRequestFixture, body: { body: 'Looks good' } },
-  { method: 'POST', path: `${MR}/discussions`, min: PARTICIPATE, refusal: 404, fixture: mergeRequestFixture, body: { body: 'A thread' } },
+  { method: 'POST', path: `${MR}/notes`, min: PARTICIPATE, refusal: 404, fixture: standingFixture, body: { body: 'Looks good' } },
+  { method: 'POST', path: `${MR}/discussions`, min: PARTICIPATE, refusal: 404, fixture: standingFixture, body: { body: 'A thread' } },
   { method: 'DELETE', path: `${MR}/notes/{note}`, min: 'maintainer', readable: READ_CODE, unreadable: 404, fixture: mergeRequestFixture },
-  { method: 'POST', path: `${MR}/award_emoji`, min: PARTICIPATE, fixture: mergeRequestFixture, body: { name: 'tada' } },
+  { method: 'POST', path: `${MR}/award_emoji`, min: PARTICIPATE, fixture: standingFixture, body: { name: 'tada' } },
+  // Fresh: commenting on the standing one has already subscribed its commenters.
   { method: 'POST', path: `${MR}/subscribe`, min: PARTICIPATE, fixture: mergeRequestFixture, readBack: MR },
-  { method: 'POST', path: `${MR}/todo`, min: PARTICIPATE, fixture: mergeRequestFixture, readBack: MR },
-  { method: 'POST', path: `${MR}/time_estimate`, min: 'developer', ok: 200, fixture: mergeRequestFixture, body: { duration: '1h' }, readBack: `${MR}/time_stats` },
-  { method: 'POST', path: `${MR}/add_spent_time`, min: 'developer', fixture: mergeRequestFixture, body: { duration: '1h' }, readBack: `${MR}/time_stats` },
-  { method: 'POST', path: `${MR}/reset_time_estimate`, min: 'developer', ok: 200, fixture: mergeRequestFixture, readBack: `${MR}/time_stats` },
+  { method: 'POST', path: `${MR}/todo`, min: PARTICIPATE, fixture: standingFixture, readBack: MR },
+  { method: 'POST', path: `${MR}/time_estimate`, min: 'developer', ok: 200, fixture: standingFixture, body: { duration: '1h' }, readBack: `${MR}/time_stats` },
+  { method: 'POST', path: `${MR}/add_spent_time`, min: 'developer', fixture: standingFixture, body: { duration: '1h' }, readBack: `${MR}/time_stats` },
+  { method: 'POST', path: `${MR}/reset_time_estimate`, min: 'developer', ok: 200, fixture: standingFixture, readBack: `${MR}/time_stats` },
 ])
 
 permissionMatrix('repository reads', () => world, REPOSITORY_READS)
