@@ -3,11 +3,12 @@ import { createTestingPinia } from '@pinia/testing'
 import { flushPromises, mount } from '@vue/test-utils'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import ResourceActions from '../../../src/renderer/components/resource/ResourceActions.vue'
+import ResourceDetail from '../../../src/renderer/components/resource/ResourceDetail.vue'
 import ResourceForm from '../../../src/renderer/components/resource/ResourceForm.vue'
 import ResourceList from '../../../src/renderer/components/resource/ResourceList.vue'
 import { bridgeKey } from '../../../src/renderer/bridge'
 import { adminRunners, adminUsers } from '../../../src/renderer/resources/admin'
-import { projectEnvironments } from '../../../src/renderer/resources/project'
+import { projectEnvironments, projectPipelines } from '../../../src/renderer/resources/project'
 import type { ResourceDescription } from '../../../src/renderer/resources/types'
 import type { IpcResponse } from '../../../src/shared/ipc/contract'
 import { fakeTransport, ROOT_ACCOUNT } from '../support/fake-bridge'
@@ -243,5 +244,26 @@ describe('ResourceForm', () => {
     await wrapper.get('form').trigger('submit')
     await flushPromises()
     expect(submit).not.toHaveBeenCalled()
+  })
+})
+
+describe('ResourceDetail web links', () => {
+  const pipeline = { id: 61, iid: 3, status: 'success', ref: 'main', sha: 'abc123', web_url: 'http://127.0.0.1:4567/kestrel/app/-/pipelines/61' }
+  const pipelineDetail = (version: unknown) =>
+    setup({ 'api:get': (_account, path) => (path === '/version' ? page(version) : page(pipeline)), 'accounts:list': { ok: true, result: [ROOT_ACCOUNT] } })
+
+  it('leaves out the web page of an item on Burrow Server, which has none (the panel is the item\'s page)', async () => {
+    const { global } = pipelineDetail({ version: '17.6.0', revision: 'burrow' })
+    const wrapper = mount(ResourceDetail, { props: { description: projectPipelines, context, viewer: ADMIN, itemKey: '61' }, global })
+    await flushPromises()
+    expect(wrapper.text()).toContain('abc123')
+    expect(wrapper.find('a[href*="/-/pipelines/61"]').exists()).toBe(false)
+  })
+
+  it('links the web page on a GitLab instance', async () => {
+    const { global } = pipelineDetail({ version: '17.6.0', revision: '3c2e1a' })
+    const wrapper = mount(ResourceDetail, { props: { description: projectPipelines, context, viewer: ADMIN, itemKey: '61' }, global })
+    await flushPromises()
+    expect(wrapper.find('a[href*="/-/pipelines/61"]').exists()).toBe(true)
   })
 })
