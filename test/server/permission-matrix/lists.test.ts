@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { seedProject } from '../../helpers/fixtures'
 import { canSee } from './matrix'
 import { ACTORS, buildWorld, VISIBILITIES, type World } from './world'
 
@@ -11,8 +12,14 @@ let world: World
  */
 const marker = (visibility: string): string => `matrix-${visibility}`
 
+/** A private project inside the public group: its group's members inherit it, nobody else sees it. */
+const HIDDEN_IN_PUBLIC = 'matrix-hidden-in-public'
+
 beforeAll(async () => {
   world = await buildWorld()
+  const hidden = seedProject(world.server, { namespaceId: world.containers.public.group.id, path: HIDDEN_IN_PUBLIC, visibility: 'private' })
+  await world.admin('POST', `/projects/${hidden.id}/issues`, { title: `Issue of ${HIDDEN_IN_PUBLIC}` })
+  await world.admin('POST', `/projects/${hidden.id}/milestones`, { title: `Milestone of ${HIDDEN_IN_PUBLIC}` })
   for (const visibility of VISIBILITIES) {
     const c = world.containers[visibility]
     await world.admin('POST', `/projects/${c.project.id}/issues`, { title: `Issue of ${marker(visibility)}` })
@@ -39,6 +46,11 @@ const LISTS = [
   '/groups/{publicGroup}/subgroups',
   '/groups/{publicGroup}/projects?include_subgroups=true&with_shared=true',
   '/groups/{publicGroup}/labels?include_descendant_groups=true',
+  '/groups/{publicGroup}/issues?per_page=100',
+  '/groups/{publicGroup}/issues_statistics',
+  '/groups/{publicGroup}/merge_requests?per_page=100',
+  '/groups/{publicGroup}/milestones?include_descendants=true',
+  '/groups/{publicGroup}?with_projects=true',
   '/projects/{publicProject}/milestones?include_parent_milestones=true',
 ]
 
@@ -54,6 +66,7 @@ describe('lists across containers', () => {
       for (const visibility of VISIBILITIES) {
         if (!canSee(actor, visibility) && res.body.includes(marker(visibility))) leaks.push(`${actor} sees ${marker(visibility)} (${res.statusCode})`)
       }
+      if (!canSee(actor, 'private') && res.body.includes(HIDDEN_IN_PUBLIC)) leaks.push(`${actor} sees ${HIDDEN_IN_PUBLIC} (${res.statusCode})`)
     }
     expect(leaks, leaks.join('\n')).toEqual([])
   })
@@ -61,5 +74,6 @@ describe('lists across containers', () => {
   it('the markers are there for whoever may see them (the check above can fail)', async () => {
     const res = await world.call('owner', 'GET', '/issues?scope=all&per_page=100')
     for (const visibility of VISIBILITIES) expect(res.body).toContain(marker(visibility))
+    expect(res.body).toContain(HIDDEN_IN_PUBLIC)
   })
 })

@@ -81,6 +81,20 @@ async function anIssue(w: World): Promise<Vars> {
   return { issueId: Number(issue.id) }
 }
 
+/** A to-do of the administrator's (on an issue of the public project). */
+async function adminTodo(w: World): Promise<Vars> {
+  const issue = await w.admin<Json>('POST', `/projects/${w.containers.public.project.id}/issues`, { title: 'To do' })
+  const todo = await w.admin<Json>('POST', `/projects/${w.containers.public.project.id}/issues/${issue.iid}/todo`)
+  return { todo: Number(todo.id) }
+}
+
+/** A personal access token of a fresh user, made by the administrator. */
+async function someonesToken(w: World): Promise<Vars> {
+  const user = freshUser(w)
+  const token = await w.admin<Json>('POST', `/users/${user}/personal_access_tokens`, { name: 'theirs', scopes: ['api'] })
+  return { user, pat: Number(token.id) }
+}
+
 /** An instance runner, registered with the instance's registration token. */
 async function instanceRunner(w: World): Promise<Vars> {
   const settings = await w.admin<Json>('GET', '/application/settings')
@@ -95,6 +109,18 @@ const INSTANCE: readonly MatrixRow[] = instanceRows([
   { method: 'GET', path: '/todos', min: 'signedIn' },
   { method: 'POST', path: '/todos/mark_as_done', min: 'signedIn', ok: 204, readBack: '/todos' },
   { method: 'GET', path: '/runners', min: 'signedIn' },
+  {
+    method: 'POST', path: '/todos/{todo}/mark_as_done', min: 'admin', refusal: 404, ok: 201, fixture: adminTodo, readBack: '/todos',
+    why: "a to-do is its owner's (here the administrator's): anyone else finds no such to-do",
+  },
+  {
+    method: 'GET', path: '/personal_access_tokens/{pat}', min: 'admin', refusal: 401, fixture: someonesToken,
+    why: "a token is read by its owner and administrators; GitLab answers others 401 (only administrators learn it does not exist)",
+  },
+  {
+    method: 'DELETE', path: '/personal_access_tokens/{pat}', min: 'admin', refusal: 400, fixture: someonesToken, readBack: '/personal_access_tokens/{pat}',
+    why: "revoked by its owner or an administrator; GitLab's revoke service refuses others, answered 400",
+  },
   { method: 'GET', path: '/personal_access_tokens', min: 'signedIn' },
   {
     method: 'GET', path: '/users', min: 'signedIn', anonymous: 403,
