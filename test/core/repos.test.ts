@@ -226,6 +226,26 @@ describe('repos: clone, browse offline, fetch', () => {
       expect(data).toMatchObject({ binary: true, text: null, imageDataUrl: null, size: 6 })
     })
 
+    it('searches file names and contents of the default branch, every word a prefix, names first', async () => {
+      type Found = { hits: { projectId: number; pathWithNamespace: string; ref: string; path: string; matchedIn: string; line: number | null; snippet: { text: string; match: boolean }[] }[]; truncated: boolean; skippedFiles: number }
+      const search = (query: string, extra: Record<string, unknown> = {}): Promise<Found> => call<Found>(w.core, 'repos:search', w.accountId, { query, ...extra })
+      const twice = await search('twice')
+      expect(twice.hits).toEqual([
+        { projectId: w.projectId, pathWithNamespace: w.fullPath, ref: 'main', path: 'src/util.ts', matchedIn: 'content', line: 1, snippet: expect.arrayContaining([{ text: 'twice', match: true }]) },
+      ])
+      // One line must hold every word: line 2 of app.ts, not line 1.
+      expect((await search('const b')).hits.map((h) => [h.path, h.line])).toEqual([['src/app.ts', 2]])
+      expect((await search('maps everyth')).hits.map((h) => [h.path, h.line, h.snippet.filter((p) => p.match).map((p) => p.text)])).toEqual([['README.md', 3, ['Maps', 'everything']]])
+      // Names first: util.ts by its name; binary files match by name only.
+      expect((await search('util')).hits.map((h) => [h.path, h.matchedIn])).toEqual([['src/util.ts', 'name']])
+      expect((await search('logo')).hits.map((h) => h.path)).toEqual(['assets/logo.png'])
+      expect((await search('data')).hits.map((h) => h.path)).toEqual(['bin/data.bin'])
+      // The feature branch's notes.txt is not on the default branch.
+      expect((await search('feature notes')).hits).toEqual([])
+      expect((await search('twice', { projectId: w.otherProjectId })).hits).toEqual([])
+      expect(await failure(w.core, 'repos:search', w.accountId, { query: '  ' })).toBe('invalid-arguments')
+    })
+
     it('answers not-found for a missing path or ref, and not-a-file for a directory', async () => {
       expect(await failure(w.core, 'repos:blob', w.accountId, { projectId: w.projectId, ref: 'main', path: 'nope.txt' })).toBe('not-found')
       expect(await failure(w.core, 'repos:tree', w.accountId, { projectId: w.projectId, ref: 'no-such-branch' })).toBe('not-found')

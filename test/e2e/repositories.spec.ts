@@ -122,3 +122,32 @@ test('the repository browser in the dark theme', async ({ page }) => {
   await expect(page.getByTestId('repo-file-code-view')).toBeVisible()
   await shot(page, 'repository-file-dark')
 })
+
+test('search finds files of the clone by name and by a line of their text, offline, and opens them', async ({ page }) => {
+  test.setTimeout(120_000)
+  const headers = { 'PRIVATE-TOKEN': burrow.user.token }
+  const project = (await (await fetch(`${burrow.serverUrl}/api/v4/projects/${encodeURIComponent(PROJECT)}`, { headers })).json()) as { id: number; default_branch: string }
+  const readme = await (await fetch(`${burrow.serverUrl}/api/v4/projects/${project.id}/repository/files/README.md/raw?ref=${project.default_branch}`, { headers })).text()
+  // A line of the README with a few words of text: its first three words, the last cut short.
+  const line = readme.split('\n').find((l) => (l.match(/[A-Za-z]{4,}/g) ?? []).length >= 3) ?? ''
+  const words = (line.match(/[A-Za-z]{4,}/g) ?? []).slice(0, 3)
+  const typed = `${words[0]} ${words[1]} ${words[2].slice(0, 3)}`
+  await page.goto(burrow.pageUrl)
+  await burrow.setOnline(false)
+  try {
+    await page.keyboard.press('/')
+    await page.getByTestId('search-input').locator('input').fill(typed)
+    const inReadme = page.getByTestId('search-file-hit').filter({ hasText: 'README.md' })
+    await expect(inReadme).toBeVisible({ timeout: 30_000 })
+    await expect(inReadme).toContainText(`${project.default_branch} · line ${readme.split('\n').indexOf(line) + 1}`)
+    await expect(inReadme.locator('mark').first()).toHaveText(words[0])
+    await shot(page, 'search-files')
+    await page.getByTestId('search-input').locator('input').fill('readme')
+    const byName = page.getByTestId('search-file-hit').filter({ hasText: 'matched in the name' }).first()
+    await expect(byName).toContainText('README.md')
+    await byName.locator('a').click()
+    await expect(page.getByTestId('repo-file-markdown')).toBeVisible()
+  } finally {
+    await burrow.setOnline(true)
+  }
+})

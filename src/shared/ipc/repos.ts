@@ -308,6 +308,9 @@ function args(checks: readonly Check[], optional = 0): (a: readonly unknown[]) =
   }
 }
 
+const searchText: Check = (v) => (typeof v === 'string' && v.trim() !== '' && v.length <= 500 ? null : 'expected search text (1 to 500 characters)')
+const searchLimit: Check = (v) => (positiveInt(v) && (v as number) <= 200 ? null : 'expected 1 to 200')
+
 /** The validators of the repository channels, spread into contract.ts `requestValidators`. */
 export const reposValidators = {
   'repos:list': args([accountId], 1),
@@ -324,6 +327,7 @@ export const reposValidators = {
   ]),
   'repos:commit': args([accountId, shape({ projectId: { check: projectId }, sha: { check: ref } })]),
   'repos:compare': args([accountId, shape({ projectId: { check: projectId }, from: { check: ref }, to: { check: ref }, straight: { check: bool, optional: true } })]),
+  'repos:search': args([accountId, shape({ query: { check: searchText }, projectId: { check: projectId, optional: true }, limit: { check: searchLimit, optional: true } })]),
 } as const
 
 /** The repository request channels. */
@@ -344,6 +348,39 @@ export interface ReposRequests {
   'repos:log': { readonly args: readonly [accountId: string, request: RepoLogRequest]; readonly result: RepoLog }
   'repos:commit': { readonly args: readonly [accountId: string, request: RepoCommitRequest]; readonly result: RepoCommitDetail }
   'repos:compare': { readonly args: readonly [accountId: string, request: RepoCompareRequest]; readonly result: RepoCompare }
+  /** File names and contents of the default branch of the account's clones (or of one project's), offline. */
+  'repos:search': { readonly args: readonly [accountId: string, request: RepoSearchRequest]; readonly result: RepoSearchResult }
+}
+
+export interface RepoSearchRequest {
+  /** Words, every one required, each matching as the beginning of a word (of the path, or of one line). */
+  readonly query: string
+  readonly projectId?: number
+  /** Default 50. */
+  readonly limit?: number
+}
+
+/** A file of a clone that the words matched: by its path, or on a line of its text. */
+export interface RepoSearchHit {
+  readonly projectId: number
+  readonly pathWithNamespace: string
+  /** The branch searched (the clone's default branch). */
+  readonly ref: string
+  readonly path: string
+  readonly matchedIn: 'name' | 'content'
+  /** The first matching line (1-based); null for a name match. */
+  readonly line: number | null
+  /** The path, or that line, with the matched words marked. */
+  readonly snippet: readonly { readonly text: string; readonly match: boolean }[]
+}
+
+export interface RepoSearchResult {
+  /** Name matches first, then content matches; clones in the order `repos:list` gives them. */
+  readonly hits: readonly RepoSearchHit[]
+  /** More matched than `limit`. */
+  readonly truncated: boolean
+  /** Files left out of the content search (larger than 256 KiB, binary, or past a clone's 16 MiB of text): their names still match. */
+  readonly skippedFiles: number
 }
 
 /** The repository events. */

@@ -5,8 +5,8 @@ import type { Cache } from './cache'
 /** A word of a query as the index sees it: lowercased, without diacritics; each matches as a prefix of a token. */
 type Term = string
 
-/** The searchable words of what a person typed (runs of letters and digits, as unicode61 tokenizes). */
-function queryTerms(input: string): Term[] {
+/** The searchable words of what a person typed (runs of letters and digits, as unicode61 tokenizes), folded. */
+export function queryTerms(input: string): Term[] {
   return [...fold(input).matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0])
 }
 
@@ -96,20 +96,20 @@ function searchCacheOf(cache: Cache): SearchCache {
 }
 
 /** Lowercased without diacritics, as unicode61 with remove_diacritics folds; ASCII (most text) takes the short way. */
-function fold(text: string): string {
+export function fold(text: string): string {
   return !/[^\p{ASCII}]/u.test(text) ? text.toLowerCase() : text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
 }
 
 const matchesTerm = (token: string, terms: readonly Term[]): boolean => terms.some((t) => token.startsWith(t))
 
 /** Whether every term starts a token of `text`. */
-function hasAllTerms(text: string, terms: readonly Term[]): boolean {
+export function hasAllTerms(text: string, terms: readonly Term[]): boolean {
   const tokens = [...fold(text).matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0])
   return terms.every((t) => tokens.some((token) => token.startsWith(t)))
 }
 
 /** Splits text into pieces, marking the tokens the query terms match (as unicode61 tokenizes: runs of letters and digits). */
-function markTerms(text: string, terms: readonly Term[]): SnippetPart[] {
+export function markTerms(text: string, terms: readonly Term[]): SnippetPart[] {
   const parts: SnippetPart[] = []
   let last = 0
   for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {

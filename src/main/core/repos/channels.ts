@@ -23,5 +23,6 @@ export function reposHandlers(repos: () => RepoService): Pick<IpcHandlers, keyof
     'repos:log': (accountId, r) => repos().log(accountId, r.projectId, r.ref, r.path ?? '', r.page ?? 1, r.perPage ?? 30),
     'repos:commit': (accountId, r) => repos().commit(accountId, r.projectId, r.sha),
     'repos:compare': (accountId, r) => repos().compare(accountId, r.projectId, r.from, r.to, r.straight ?? false),
+    'repos:search': (accountId, r) => repos().search(accountId, r),
   }
 }

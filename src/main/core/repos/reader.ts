@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import git, { type ReadCommitResult, type TreeEntry } from 'isomorphic-git'
 import type { RepoBlob, RepoBranch, RepoCommit, RepoCommitDetail, RepoCompare, RepoDiff, RepoLog, RepoRefs, RepoTag, RepoTree, RepoTreeEntry } from '../../../shared/ipc/repos'
 import { refProblem, repoPathProblem } from '../../../shared/ipc/repos'
+import { fold } from '../cache/search'
 import { DEFAULT_DIFF_LIMITS, decodeText, diffFile, isBinary, type DiffLimits } from './diff'
 import { notFound, RepoError } from './errors'
 
@@ -161,6 +162,26 @@ function checkPath(path: string, allowRoot: boolean): void {
   if (problem !== null) throw new RepoError('invalid-arguments', problem)
 }
 
+/** Files whose text the content search holds: each at most this big… */
+export const SEARCH_FILE_MAX_BYTES = 256 * 1024
+/** …and at most this much text per clone (the rest match by name only). */
+export const SEARCH_TEXT_MAX_BYTES = 8 * 1024 * 1024
+
+/** One file of a commit's tree, for search: its text when it is small text (`null` otherwise), and that text folded as the search folds words. */
+export interface SearchableFile {
+  readonly path: string
+  readonly text: string | null
+  readonly folded: string | null
+}
+
+/** Every file of one commit, for search (see CloneReader.searchableFiles). */
+export interface SearchableFiles {
+  readonly commit: string
+  readonly files: readonly SearchableFile[]
+  /** Files whose text is not held (too large, binary, or past the clone's budget). */
+  readonly skipped: number
+}
+
 /**
  * Offline reads of one bare clone (core/repos/clone.ts made it): refs, trees, files, history and
  * diffs, all with isomorphic-git on the local object store. One reader per clone and launch; its
@@ -172,6 +193,8 @@ export class CloneReader {
   private cache: object = {}
   private readonly trees = new Lru<string, readonly TreeEntry[]>(4000)
   private readonly commits = new Lru<string, ReadCommitResult>(20_000)
+  /** The files of the last commit searched, kept until the branch moves. */
+  private searchable: SearchableFiles | null = null
 
   constructor(
     readonly gitdir: string,
@@ -352,6 +375,36 @@ export class CloneReader {
     }
     this.commits.set(oid, result)
     return result
+  }
+
+  /**
+   * Every file of the tree at `ref` with the text of the small text files, read once per
+   * commit and kept (a search goes over them in memory). Submodules are left out; binary files
+   * (git's rule: a NUL in the first 8000 bytes), files over SEARCH_FILE_MAX_BYTES and text past
+   * SEARCH_TEXT_MAX_BYTES keep their names only.
+   */
+  async searchableFiles(ref: string): Promise<SearchableFiles> {
+    const commit = await this.resolveCommit(ref)
+    if (this.searchable?.commit === commit) return this.searchable
+    const files: SearchableFile[] = []
+    let budget = SEARCH_TEXT_MAX_BYTES
+    let skipped = 0
+    const walk = async (treeOid: string, prefix: string): Promise<void> => {
+      for (const entry of await this.readTree(treeOid)) {
+        const path = prefix === '' ? entry.path : `${prefix}/${entry.path}`
+        if (entry.type === 'tree') await walk(entry.oid, path)
+        if (entry.type !== 'blob') continue
+        const { blob } = await git.readBlob({ fs, gitdir: this.gitdir, oid: entry.oid, cache: this.cache })
+        const readable = entry.mode !== '120000' && blob.length <= SEARCH_FILE_MAX_BYTES && blob.length <= budget && !isBinary(blob)
+        if (readable) budget -= blob.length
+        else skipped++
+        const text = readable ? decodeText(blob) : null
+        files.push({ path, text, folded: text === null ? null : fold(text) })
+      }
+    }
+    await walk((await this.readCommit(commit)).commit.tree, '')
+    this.searchable = { commit, files, skipped }
+    return this.searchable
   }
 
   private async readTree(oid: string): Promise<readonly TreeEntry[]> {

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Errors } from 'isomorphic-git'
 import type { Account } from '../../../shared/ipc/contract'
-import { refProblem, repoPathProblem, type RepoBlob, type RepoChange, type RepoClone, type RepoCommitDetail, type RepoCompare, type RepoLog, type RepoProgress, type RepoRefs, type RepoTree } from '../../../shared/ipc/repos'
+import { refProblem, repoPathProblem, type RepoBlob, type RepoChange, type RepoClone, type RepoCommitDetail, type RepoCompare, type RepoLog, type RepoProgress, type RepoRefs, type RepoSearchHit, type RepoSearchRequest, type RepoSearchResult, type RepoTree } from '../../../shared/ipc/repos'
 import type { ApiClient } from '../api/client'
 import type { OnlineState } from '../api/connectivity'
 import { ApiError, NetworkError, NotFoundError } from '../api/errors'
@@ -12,11 +12,13 @@ import type { Query } from '../api/query'
 import { fetchForCaFile } from '../api/tls-fetch'
 import type { Cache } from '../cache/cache'
 import { CachedGet } from '../cache/http-cache'
+import { queryTerms } from '../cache/search'
 import { diskUsage, fetchAll, initClone, removeUnindexedPacks, setRemoteUrl, snapshotRefs } from './clone'
 import { RepoError } from './errors'
 import { GitNetworkError, gitHttpClient } from './http'
-import { CloneReader, DEFAULT_READ_LIMITS, type ReadLimits } from './reader'
+import { CloneReader, DEFAULT_READ_LIMITS, type ReadLimits, type SearchableFiles } from './reader'
 import { remoteBlob, remoteCommit, remoteCompare, remoteLog, remoteRefs, remoteTree, type CachedRead } from './remote'
+import { searchFiles } from './search'
 import { CloneStore, type CloneRow } from './store'
 
 /** What the repositories need of the accounts service (accounts/accounts.ts `Accounts` fits). */
@@ -242,6 +244,38 @@ export class RepoService {
     const local = this.reader(accountId, projectId)
     if (local === null) return remoteCompare(await this.remote(accountId), projectId, from, to, straight)
     return { ...this.origin(local.row), ...(await this.empty(local.row, () => local.reader.compare(from, to, straight))) }
+  }
+
+  /**
+   * File names and contents of the account's ready clones (or one project's), at each one's
+   * default branch, offline: every word must match the beginning of a word of the path or of
+   * one line. A clone that cannot be read is left out rather than failing the search.
+   */
+  async search(accountId: string, request: RepoSearchRequest): Promise<RepoSearchResult> {
+    const terms = queryTerms(request.query)
+    const limit = request.limit ?? 50
+    const names: RepoSearchHit[] = []
+    const contents: RepoSearchHit[] = []
+    let skippedFiles = 0
+    if (terms.length === 0) return { hits: [], truncated: false, skippedFiles }
+    for (const clone of this.list(accountId)) {
+      if (request.projectId !== undefined && clone.projectId !== request.projectId) continue
+      const local = this.reader(accountId, clone.projectId)
+      const ref = local?.row.defaultBranch ?? null
+      if (local === null || ref === null) continue
+      let index: SearchableFiles
+      try {
+        index = await local.reader.searchableFiles(ref)
+      } catch {
+        continue
+      }
+      skippedFiles += index.skipped
+      const found = searchFiles({ projectId: clone.projectId, pathWithNamespace: local.row.pathWithNamespace, ref }, index, terms)
+      names.push(...found.names)
+      contents.push(...found.contents)
+    }
+    const hits = [...names, ...contents]
+    return { hits: hits.slice(0, limit), truncated: hits.length > limit, skippedFiles }
   }
 
   // ---- internals -------------------------------------------------------------------------------
