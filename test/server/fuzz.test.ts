@@ -4,6 +4,7 @@ import { digestToken, generateToken } from '../../src/server/auth/secrets'
 import { insertPersonalToken } from '../../src/server/db/tokens'
 import { Random } from '../../src/server/seed/random'
 import { buildFuzzWorld, validParam, type FuzzWorld } from '../helpers/fuzz-world'
+import { registeredRoutes, type PrintedRoute } from '../helpers/routes'
 import { makeServer, type TestServer } from '../helpers/server'
 
 // Every registered route, with hostile input in every place a client controls: path parameters
@@ -14,26 +15,7 @@ import { makeServer, type TestServer } from '../helpers/server'
 // behind them; reads run first, then writes (those that take the project or the caller's token
 // away — archiving, transfers, settings, rotations — last), then deletions, deepest routes first.
 
-interface Route {
-  readonly method: string
-  /** The template as Fastify prints it, e.g. `/api/v4/projects/:id/issues/:issue_iid`. */
-  readonly url: string
-}
-
-/** Method and URL of every route, from Fastify's printed radix tree (HEAD twins left out). */
-function registeredRoutes(printed: string): Route[] {
-  const routes: Route[] = []
-  const stack: string[] = []
-  for (const line of printed.split('\n')) {
-    const m = /^([│ ]*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line)
-    if (!m) continue
-    const depth = m[1].length / 4
-    stack.length = depth
-    stack.push(m[2])
-    for (const method of m[3]?.split(', ') ?? []) if (method !== 'HEAD') routes.push({ method, url: stack.join('') })
-  }
-  return routes
-}
+type Route = PrintedRoute
 
 /** Path parameter tokens of a template: `:id`, `:epic_id|:epic_iid` (one node, two names). */
 const PARAM = /:[a-z_0-9]+(?:\|:[a-z_0-9]+)*/g

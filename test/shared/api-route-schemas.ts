@@ -12,6 +12,8 @@ export interface CheckedRoute {
   readonly route: string
   /** The whole 2xx body: `Type.Array(X)` for lists. */
   readonly schema: TSchema
+  /** Bodies of other successful statuses (a note made only of quick actions answers 202). */
+  readonly others?: Readonly<Record<number, TSchema>>
   /**
    * A GET's concrete paths below /api/v4 (several where parameters change the shape), `{name}`
    * filled from the world. Writes have none: the test's fixtures make them.
@@ -62,6 +64,7 @@ export const ROUTES: readonly RouteEntry[] = [
   { route: 'GET /personal_access_tokens/self', url: '/personal_access_tokens/self', schema: Api.PersonalAccessToken },
   { route: 'GET /personal_access_tokens/:id', url: '/personal_access_tokens/{userToken}', schema: Api.PersonalAccessToken },
   { route: 'POST /personal_access_tokens/:id/rotate', schema: Api.PersonalAccessTokenWithToken },
+  { route: 'POST /personal_access_tokens/self/rotate', schema: Api.PersonalAccessTokenWithToken },
   {
     route: 'GET /users/:user_id/personal_access_tokens',
     url: '/users/{user}/personal_access_tokens',
@@ -95,16 +98,28 @@ export const ROUTES: readonly RouteEntry[] = [
     userRefused: true,
   },
   { route: 'POST /projects/:id/access_tokens', schema: Api.ProjectAccessTokenWithToken },
+  { route: 'POST /projects/:id/access_tokens/:token_id/rotate', schema: Api.ProjectAccessTokenWithToken },
 
   // ---- projects, groups, namespaces, members ----------------------------------------------------
   { route: 'GET /projects', url: ['/projects', '/projects?simple=true', '/projects?statistics=true'], schema: list(Api.ProjectListItem) },
   { route: 'GET /projects/:id', url: ['/projects/{project}', '/projects/{project}?statistics=true'], schema: Api.Project },
   { route: 'PUT /projects/:id', schema: Api.Project },
+  { route: 'POST /projects', schema: Api.Project },
+  { route: 'POST /projects/user/:user_id', schema: Api.Project },
+  { route: 'POST /projects/:id/archive', schema: Api.Project },
+  { route: 'POST /projects/:id/unarchive', schema: Api.Project },
+  { route: 'PUT /projects/:id/transfer', schema: Api.Project },
+  { route: 'POST /projects/:id/share', schema: Api.ProjectGroupLink },
   { route: 'GET /projects/:id/starrers', url: '/projects/{project}/starrers', schema: list(Api.Starrer) },
   { route: 'POST /projects/:id/star', schema: Api.Project },
+  { route: 'POST /projects/:id/unstar', schema: Api.Project },
   { route: 'GET /projects/:id/import', url: '/projects/{project}/import', schema: Api.ProjectImportStatus },
   { route: 'GET /groups', url: ['/groups', '/groups?statistics=true'], schema: list(Api.Group) },
   { route: 'GET /groups/:id', url: ['/groups/{group}', '/groups/{group}?with_projects=false'], schema: Api.GroupDetail },
+  { route: 'POST /groups', schema: Api.GroupDetail },
+  { route: 'PUT /groups/:id', schema: Api.GroupDetail },
+  { route: 'POST /groups/:id/share', schema: Api.GroupDetail },
+  { route: 'POST /groups/:id/transfer', schema: Api.GroupDetail },
   { route: 'GET /groups/:id/subgroups', url: '/groups/{group}/subgroups', schema: list(Api.Group) },
   { route: 'GET /groups/:id/descendant_groups', url: '/groups/{group}/descendant_groups', schema: list(Api.Group) },
   { route: 'GET /groups/:id/projects', url: '/groups/{group}/projects', schema: list(Api.ProjectListItem) },
@@ -121,6 +136,8 @@ export const ROUTES: readonly RouteEntry[] = [
   { route: 'GET /groups/:id/members/all/:user_id', url: '/groups/{group}/members/all/{user}', schema: Api.Member },
   { route: 'POST /projects/:id/members', schema: Api.Member },
   { route: 'PUT /projects/:id/members/:user_id', schema: Api.Member },
+  { route: 'POST /groups/:id/members', schema: Api.Member },
+  { route: 'PUT /groups/:id/members/:user_id', schema: Api.Member },
   {
     route: 'GET /projects/:id/access_requests',
     url: '/projects/{project}/access_requests',
@@ -175,11 +192,19 @@ export const ROUTES: readonly RouteEntry[] = [
   { route: 'GET /projects/:id/labels/:label_id', url: '/projects/{project}/labels/{projectLabel}', schema: Api.Label },
   { route: 'POST /projects/:id/labels', schema: Api.Label },
   { route: 'PUT /projects/:id/labels/:label_id', schema: Api.Label },
+  { route: 'POST /projects/:id/labels/:label_id/subscribe', schema: Api.Label },
+  { route: 'POST /projects/:id/labels/:label_id/unsubscribe', schema: Api.Label },
+  { route: 'PUT /projects/:id/labels/:label_id/promote', schema: Api.Label },
   { route: 'GET /groups/:id/labels', url: ['/groups/{group}/labels', '/groups/{group}/labels?with_counts=true'], schema: list(Api.Label) },
   { route: 'GET /groups/:id/labels/:label_id', url: '/groups/{group}/labels/{groupLabel}', schema: Api.Label },
+  { route: 'POST /groups/:id/labels', schema: Api.Label },
+  { route: 'PUT /groups/:id/labels/:label_id', schema: Api.Label },
+  { route: 'POST /groups/:id/labels/:label_id/subscribe', schema: Api.Label },
   { route: 'GET /projects/:id/milestones', url: '/projects/{project}/milestones', schema: list(Api.Milestone) },
   { route: 'GET /projects/:id/milestones/:milestone_id', url: '/projects/{project}/milestones/{projectMilestone}', schema: Api.Milestone },
   { route: 'POST /projects/:id/milestones', schema: Api.Milestone },
+  { route: 'PUT /projects/:id/milestones/:milestone_id', schema: Api.Milestone },
+  { route: 'POST /projects/:id/milestones/:milestone_id/promote', schema: Api.Milestone },
   {
     route: 'GET /projects/:id/milestones/:milestone_id/issues',
     url: '/projects/{project}/milestones/{projectMilestone}/issues',
@@ -197,6 +222,8 @@ export const ROUTES: readonly RouteEntry[] = [
   },
   { route: 'GET /groups/:id/milestones', url: '/groups/{group}/milestones', schema: list(Api.Milestone) },
   { route: 'GET /groups/:id/milestones/:milestone_id', url: '/groups/{group}/milestones/{groupMilestone}', schema: Api.Milestone },
+  { route: 'POST /groups/:id/milestones', schema: Api.Milestone },
+  { route: 'PUT /groups/:id/milestones/:milestone_id', schema: Api.Milestone },
   {
     route: 'GET /groups/:id/milestones/:milestone_id/issues',
     url: '/groups/{group}/milestones/{groupMilestone}/issues',
@@ -231,6 +258,13 @@ export const ROUTES: readonly RouteEntry[] = [
   { route: 'POST /projects/:id/issues/:issue_iid/todo', schema: Api.Todo },
   { route: 'POST /projects/:id/issues/:issue_iid/add_spent_time', schema: Api.TimeStats },
   { route: 'POST /projects/:id/issues/:issue_iid/time_estimate', schema: Api.TimeStats },
+  { route: 'POST /projects/:id/issues/:issue_iid/reset_time_estimate', schema: Api.TimeStats },
+  { route: 'POST /projects/:id/issues/:issue_iid/reset_spent_time', schema: Api.TimeStats },
+  { route: 'POST /projects/:id/issues/:issue_iid/subscribe', schema: Api.Issue },
+  { route: 'POST /projects/:id/issues/:issue_iid/unsubscribe', schema: Api.Issue },
+  { route: 'PUT /projects/:id/issues/:issue_iid/reorder', schema: Api.Issue },
+  { route: 'POST /projects/:id/issues/:issue_iid/clone', schema: Api.Issue },
+  { route: 'POST /projects/:id/issues/:issue_iid/move', schema: Api.Issue },
   { route: 'GET /projects/:id/issues/:issue_iid/time_stats', url: '/projects/{project}/issues/{issue}/time_stats', schema: Api.TimeStats },
   {
     route: 'GET /projects/:id/issues/:issue_iid/participants',
@@ -305,6 +339,15 @@ export const ROUTES: readonly RouteEntry[] = [
     schema: Api.MergeRequestApprovalState,
   },
   { route: 'POST /projects/:id/merge_requests/:merge_request_iid/approve', schema: Api.MergeRequestApprovals },
+  { route: 'POST /projects/:id/merge_requests/:merge_request_iid/unapprove', schema: Api.MergeRequestApprovals },
+  { route: 'POST /projects/:id/merge_requests/:merge_request_iid/subscribe', schema: Api.MergeRequestDetail },
+  { route: 'POST /projects/:id/merge_requests/:merge_request_iid/unsubscribe', schema: Api.MergeRequestDetail },
+  { route: 'PUT /projects/:id/merge_requests/:merge_request_iid/merge', schema: Api.MergeRequestDetail },
+  { route: 'POST /projects/:id/merge_requests/:merge_request_iid/time_estimate', schema: Api.TimeStats },
+  { route: 'POST /projects/:id/merge_requests/:merge_request_iid/add_spent_time', schema: Api.TimeStats },
+  { route: 'POST /projects/:id/merge_requests/:merge_request_iid/reset_time_estimate', schema: Api.TimeStats },
+  { route: 'POST /projects/:id/merge_requests/:merge_request_iid/reset_spent_time', schema: Api.TimeStats },
+  { route: 'PUT /projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id', schema: Api.Discussion },
   {
     route: 'GET /projects/:id/merge_requests/:merge_request_iid/closes_issues',
     url: '/projects/{project}/merge_requests/{mr}/closes_issues',
@@ -334,10 +377,14 @@ export const ROUTES: readonly RouteEntry[] = [
   },
 
   // ---- notes, discussions, award emoji, resource events ----------------------------------------
-  ...noteableRoutes('/projects/:id/issues/:issue_iid', '/projects/{project}/issues/{issue}', 'issue'),
-  ...noteableRoutes('/projects/:id/merge_requests/:merge_request_iid', '/projects/{project}/merge_requests/{mr}', 'mr'),
-  ...noteableRoutes('/projects/:id/snippets/:snippet_id', '/projects/{project}/snippets/{snippet}', 'snippet'),
-  ...noteableRoutes('/groups/:id/epics/:epic_id', '/groups/{group}/epics/{epicId}', 'epic', '/groups/:id/epics/:epic_iid', '/groups/{group}/epics/{epic}'),
+  ...noteableRoutes('/projects/:id/issues/:issue_iid', '/projects/{project}/issues/{issue}', 'issue', { quickActions: true }),
+  ...noteableRoutes('/projects/:id/merge_requests/:merge_request_iid', '/projects/{project}/merge_requests/{mr}', 'mr', { quickActions: true }),
+  ...noteableRoutes('/projects/:id/snippets/:snippet_id', '/projects/{project}/snippets/{snippet}', 'snippet', { quickActions: false }),
+  ...noteableRoutes('/groups/:id/epics/:epic_id', '/groups/{group}/epics/{epicId}', 'epic', {
+    quickActions: true,
+    awardBase: '/groups/:id/epics/:epic_iid',
+    awardUrl: '/groups/{group}/epics/{epic}',
+  }),
   ...resourceEventRoutes('/projects/:id/issues/:issue_iid', '/projects/{project}/issues/{issue}', 'issue', ['label', 'milestone', 'state']),
   ...resourceEventRoutes('/projects/:id/merge_requests/:merge_request_iid', '/projects/{project}/merge_requests/{mr}', 'mr', ['label', 'milestone', 'state']),
   ...resourceEventRoutes('/groups/:id/epics/:epic_id', '/groups/{group}/epics/{epicId}', 'epic', ['label', 'state']),
@@ -355,14 +402,22 @@ export const ROUTES: readonly RouteEntry[] = [
   { route: 'PUT /groups/:id/epics/:epic_iid', schema: Api.Epic },
   { route: 'GET /groups/:id/epics/:epic_iid/issues', url: '/groups/{group}/epics/{epic}/issues', schema: list(Api.EpicIssue) },
   { route: 'POST /groups/:id/epics/:epic_iid/issues/:epic_issue_id', schema: Api.EpicIssueLink },
+  { route: 'PUT /groups/:id/epics/:epic_iid/issues/:epic_issue_id', schema: list(Api.EpicIssue) },
+  { route: 'DELETE /groups/:id/epics/:epic_iid/issues/:epic_issue_id', schema: Api.EpicIssueLink },
   { route: 'GET /groups/:id/epics/:epic_iid/epics', url: '/groups/{group}/epics/{epic}/epics', schema: list(Api.Epic) },
   { route: 'POST /groups/:id/epics/:epic_iid/epics', schema: Api.LinkedEpic },
+  { route: 'POST /groups/:id/epics/:epic_iid/epics/:child_epic_id', schema: Api.Epic },
+  { route: 'PUT /groups/:id/epics/:epic_iid/epics/:child_epic_id', schema: list(Api.Epic) },
+  { route: 'DELETE /groups/:id/epics/:epic_iid/epics/:child_epic_id', schema: Api.Epic },
+  { route: 'POST /groups/:id/epics/:epic_iid/subscribe', schema: Api.Epic },
+  { route: 'POST /groups/:id/epics/:epic_iid/unsubscribe', schema: Api.Epic },
   { route: 'POST /groups/:id/epics/:epic_iid/todo', schema: Api.Todo },
 
   // ---- snippets -------------------------------------------------------------------------------
   { route: 'GET /projects/:id/snippets', url: '/projects/{project}/snippets', schema: list(Api.Snippet) },
   { route: 'GET /projects/:id/snippets/:snippet_id', url: '/projects/{project}/snippets/{snippet}', schema: Api.Snippet },
   { route: 'POST /projects/:id/snippets', schema: Api.Snippet },
+  { route: 'PUT /projects/:id/snippets/:snippet_id', schema: Api.Snippet },
   { route: 'GET /projects/:id/snippets/:snippet_id/raw', skip: 'plain text, not JSON' },
 
   // ---- repository -----------------------------------------------------------------------------
@@ -432,6 +487,7 @@ export const ROUTES: readonly RouteEntry[] = [
   },
   { route: 'GET /projects/:id/repository/files/:file_path/raw', skip: 'raw file bytes, not JSON' },
   { route: 'POST /projects/:id/repository/files/:file_path', schema: Api.FileCommit },
+  { route: 'PUT /projects/:id/repository/files/:file_path', schema: Api.FileCommit },
   {
     route: 'GET /projects/:id/repository/changelog',
     url: '/projects/{project}/repository/changelog?version=9.9.9&from={tag}',
@@ -444,10 +500,14 @@ export const ROUTES: readonly RouteEntry[] = [
     schema: Api.ProtectedBranch,
   },
   { route: 'POST /projects/:id/protected_branches', schema: Api.ProtectedBranch },
+  { route: 'PATCH /projects/:id/protected_branches/:name', schema: Api.ProtectedBranch },
 
   // ---- CI/CD ----------------------------------------------------------------------------------
   { route: 'GET /projects/:id/pipelines', url: '/projects/{project}/pipelines', schema: list(Api.PipelineBasic) },
   { route: 'GET /projects/:id/pipelines/latest', url: '/projects/{project}/pipelines/latest', schema: Api.Pipeline },
+  { route: 'POST /projects/:id/pipeline', schema: Api.Pipeline },
+  { route: 'POST /projects/:id/pipelines/:pipeline_id/cancel', schema: Api.Pipeline },
+  { route: 'POST /projects/:id/pipelines/:pipeline_id/retry', schema: Api.Pipeline },
   { route: 'GET /projects/:id/pipelines/:pipeline_id', url: '/projects/{project}/pipelines/{pipeline}', schema: Api.Pipeline },
   { route: 'GET /projects/:id/pipelines/:pipeline_id/jobs', url: '/projects/{project}/pipelines/{pipeline}/jobs', schema: list(Api.Job) },
   {
@@ -458,6 +518,10 @@ export const ROUTES: readonly RouteEntry[] = [
   },
   { route: 'GET /projects/:id/jobs', url: '/projects/{project}/jobs', schema: list(Api.Job) },
   { route: 'GET /projects/:id/jobs/:job_id', url: '/projects/{project}/jobs/{job}', schema: Api.Job },
+  { route: 'POST /projects/:id/jobs/:job_id/cancel', schema: Api.Job },
+  { route: 'POST /projects/:id/jobs/:job_id/retry', schema: Api.Job },
+  { route: 'POST /projects/:id/jobs/:job_id/erase', schema: Api.Job },
+  { route: 'POST /projects/:id/jobs/:job_id/play', schema: Api.Job },
   { route: 'GET /projects/:id/jobs/:job_id/trace', skip: 'a job log, plain text' },
   { route: 'GET /projects/:id/jobs/:job_id/artifacts', skip: 'an artifacts archive, not JSON' },
   { route: 'GET /projects/:id/jobs/artifacts/:ref_name/download', skip: 'an artifacts archive, not JSON' },
@@ -470,9 +534,16 @@ export const ROUTES: readonly RouteEntry[] = [
   { route: 'GET /projects/:id/runners', url: '/projects/{project}/runners', schema: list(Api.Runner), userRefused: true },
   { route: 'GET /groups/:id/runners', url: '/groups/{group}/runners', schema: list(Api.Runner), userRefused: true },
   { route: 'POST /runners/reset_registration_token', schema: Api.RunnerToken },
+  { route: 'POST /runners', schema: Api.RegisteredRunner },
+  { route: 'POST /runners/reset_authentication_token', schema: Api.RunnerToken },
+  { route: 'POST /runners/:id/reset_authentication_token', schema: Api.RunnerToken },
+  { route: 'POST /projects/:id/runners', schema: Api.Runner },
+  { route: 'POST /projects/:id/runners/reset_registration_token', schema: Api.RunnerToken },
+  { route: 'POST /groups/:id/runners/reset_registration_token', schema: Api.RunnerToken },
   { route: 'GET /projects/:id/variables', url: '/projects/{project}/variables', schema: list(Api.CiVariable), userRefused: true },
   { route: 'GET /projects/:id/variables/:key', url: '/projects/{project}/variables/{variable}', schema: Api.CiVariable, userRefused: true },
   { route: 'POST /projects/:id/variables', schema: Api.CiVariable },
+  { route: 'PUT /projects/:id/variables/:key', schema: Api.CiVariable },
   {
     route: 'GET /projects/:id/ci/lint',
     url: ['/projects/{project}/ci/lint', '/projects/{project}/ci/lint?include_jobs=true&dry_run=true'],
@@ -489,6 +560,11 @@ export const ROUTES: readonly RouteEntry[] = [
     schema: Api.EnvironmentDetail,
   },
   { route: 'POST /projects/:id/environments', schema: Api.Environment },
+  { route: 'PUT /projects/:id/environments/:environment_id', schema: Api.Environment },
+  { route: 'POST /projects/:id/environments/:environment_id/stop', schema: Api.Environment },
+  { route: 'POST /projects/:id/deployments', schema: Api.Deployment },
+  { route: 'PUT /projects/:id/deployments/:deployment_id', schema: Api.Deployment },
+  { route: 'POST /projects/:id/protected_environments', schema: Api.ProtectedEnvironment },
   { route: 'DELETE /projects/:id/environments/review_apps', schema: Api.ReviewAppsDeletion },
   { route: 'GET /projects/:id/deployments', url: '/projects/{project}/deployments', schema: list(Api.Deployment) },
   { route: 'GET /projects/:id/deployments/:deployment_id', url: '/projects/{project}/deployments/{deployment}', schema: Api.Deployment },
@@ -512,6 +588,7 @@ export const ROUTES: readonly RouteEntry[] = [
     userRefused: true,
   },
   { route: 'POST /projects/:id/clusters/user', schema: Api.Cluster },
+  { route: 'PUT /projects/:id/clusters/:cluster_id', schema: Api.Cluster },
   { route: 'GET /pages/domains', url: '/pages/domains', schema: list(Api.PagesDomainBasic), userRefused: true },
   {
     route: 'GET /projects/:id/pages/domains',
@@ -526,6 +603,7 @@ export const ROUTES: readonly RouteEntry[] = [
     userRefused: true,
   },
   { route: 'POST /projects/:id/pages/domains', schema: Api.PagesDomain },
+  { route: 'PUT /projects/:id/pages/domains/:domain', schema: Api.PagesDomain },
   {
     route: 'GET /projects/:id/error_tracking/settings',
     url: '/projects/{trackedProject}/error_tracking/settings',
@@ -539,14 +617,25 @@ export const ROUTES: readonly RouteEntry[] = [
     userRefused: true,
   },
   { route: 'POST /projects/:id/error_tracking/client_keys', schema: Api.ErrorTrackingClientKey },
+  { route: 'DELETE /projects/:id/error_tracking/client_keys/:key_id', schema: Api.ErrorTrackingClientKey },
+  { route: 'PATCH /projects/:id/error_tracking/settings', schema: Api.ErrorTrackingSettings },
+  { route: 'PUT /projects/:id/error_tracking/settings', schema: Api.ErrorTrackingSettings },
   { route: 'GET /projects/:id/vulnerabilities', url: '/projects/{project}/vulnerabilities', schema: list(Api.Vulnerability) },
   { route: 'GET /vulnerabilities/:id', url: '/vulnerabilities/{vulnerability}', schema: Api.Vulnerability },
+  { route: 'POST /projects/:id/vulnerabilities', schema: Api.Vulnerability },
+  { route: 'POST /vulnerabilities/:id/confirm', schema: Api.Vulnerability },
+  { route: 'POST /vulnerabilities/:id/resolve', schema: Api.Vulnerability },
+  { route: 'POST /vulnerabilities/:id/revert', schema: Api.Vulnerability },
+  { route: 'POST /vulnerabilities/:id/dismiss', schema: Api.Vulnerability },
   { route: 'GET /projects/:id/vulnerability_findings', url: '/projects/{project}/vulnerability_findings', schema: list(Api.Finding) },
   { route: 'GET /projects/:id/dependencies', url: '/projects/{project}/dependencies', schema: list(Api.Dependency) },
 
   // ---- administration -------------------------------------------------------------------------
   { route: 'GET /geo_nodes', url: '/geo_nodes', schema: list(Api.GeoNode), userRefused: true },
   { route: 'GET /geo_nodes/:id', url: '/geo_nodes/{geoNode}', schema: Api.GeoNode, userRefused: true },
+  { route: 'POST /geo_nodes', schema: Api.GeoNode },
+  { route: 'PUT /geo_nodes/:id', schema: Api.GeoNode },
+  { route: 'POST /geo_nodes/:id/repair', schema: Api.GeoNode },
   { route: 'GET /geo_nodes/status', url: '/geo_nodes/status', schema: list(Api.GeoNodeStatus), userRefused: true },
   { route: 'GET /geo_nodes/statuses', url: '/geo_nodes/statuses', schema: list(Api.GeoNodeStatus), userRefused: true },
   { route: 'GET /geo_nodes/:id/status', url: '/geo_nodes/{geoNode}/status', schema: Api.GeoNodeStatus, userRefused: true },
@@ -575,6 +664,7 @@ export const ROUTES: readonly RouteEntry[] = [
     schema: Api.ProjectStorageMove,
     userRefused: true,
   },
+  { route: 'POST /projects/:id/repository_storage_moves', schema: Api.ProjectStorageMove },
   {
     route: 'GET /snippet_repository_storage_moves',
     url: '/snippet_repository_storage_moves',
@@ -628,19 +718,26 @@ export const ROUTES: readonly RouteEntry[] = [
 ]
 
 /**
- * The notes, discussions and award emoji routes of one noteable family. Epics name the epic by id
- * in their notes routes and by iid in their award emoji routes.
+ * The notes, discussions and award emoji routes of one noteable family. A note made only of quick
+ * actions answers 202 where the family has them. Epics name the epic by id in their notes routes
+ * and by iid in their award emoji routes.
  */
-function noteableRoutes(base: string, url: string, key: string, awardBase = base, awardUrl = url): CheckedRoute[] {
+function noteableRoutes(
+  base: string,
+  url: string,
+  key: string,
+  { quickActions, awardBase = base, awardUrl = url }: { readonly quickActions: boolean; readonly awardBase?: string; readonly awardUrl?: string },
+): CheckedRoute[] {
   return [
     { route: `GET ${base}/notes`, url: `${url}/notes`, schema: list(Api.Note) },
     { route: `GET ${base}/notes/:note_id`, url: `${url}/notes/{${key}Note}`, schema: Api.Note },
-    { route: `POST ${base}/notes`, schema: Api.Note },
+    { route: `POST ${base}/notes`, schema: Api.Note, ...(quickActions ? { others: { 202: Api.NoteCommandsResult } } : {}) },
     { route: `PUT ${base}/notes/:note_id`, schema: Api.Note },
     { route: `GET ${base}/discussions`, url: `${url}/discussions`, schema: list(Api.Discussion) },
     { route: `GET ${base}/discussions/:discussion_id`, url: `${url}/discussions/{${key}Discussion}`, schema: Api.Discussion },
     { route: `POST ${base}/discussions`, schema: Api.Discussion },
     { route: `POST ${base}/discussions/:discussion_id/notes`, schema: Api.Note },
+    { route: `PUT ${base}/discussions/:discussion_id/notes/:note_id`, schema: Api.Note },
     { route: `GET ${awardBase}/award_emoji`, url: `${awardUrl}/award_emoji`, schema: list(Api.AwardEmoji) },
     { route: `GET ${awardBase}/award_emoji/:award_id`, url: `${awardUrl}/award_emoji/{${key}Award}`, schema: Api.AwardEmoji },
     { route: `POST ${awardBase}/award_emoji`, schema: Api.AwardEmoji },
