@@ -89,8 +89,18 @@ describe('projects API', () => {
       expect(audit).toBeDefined()
     })
 
-    it('refuses project creation in a group to a Developer (default level is Maintainer)', async () => {
+    it("lets a group's Developer create a project there by default (GitLab's Developers + Maintainers), and makes them its Maintainer", async () => {
       const group = seedGroup(s)
+      seedMember(s, 'Namespace', group.id, bob.user.id, 30)
+      const res = await s.request(bob.token, { method: 'POST', url: api('/projects'), payload: { name: 'by-a-developer', namespace_id: group.id } })
+      expect(res.statusCode, res.body).toBe(201)
+      const member = await s.request(bob.token, { method: 'GET', url: api(`/projects/${res.json().id}/members/${bob.user.id}`) })
+      expect(member.json()).toMatchObject({ access_level: 40 })
+    })
+
+    it('refuses project creation in a group to a Developer when the group asks for Maintainers', async () => {
+      const group = seedGroup(s)
+      s.app.burrow.db.prepare(`UPDATE namespaces SET settings = json_set(COALESCE(settings, '{}'), '$.project_creation_level', 'maintainer') WHERE id = ?`).run(group.id)
       seedMember(s, 'Namespace', group.id, bob.user.id, 30)
       const res = await s.request(bob.token, { method: 'POST', url: api('/projects'), payload: { name: 'nope', namespace_id: group.id } })
       expect(res.statusCode).toBe(400)

@@ -3,7 +3,8 @@ import type { NamespaceRow } from '../db/rows'
 
 /** Group settings kept in `namespaces.settings`, with GitLab's defaults for a new group. */
 export const GROUP_SETTING_DEFAULTS: Readonly<Record<string, string | number | boolean | null>> = {
-  project_creation_level: 'maintainer',
+  // GitLab's default project creation protection: Developers and Maintainers create projects.
+  project_creation_level: 'developer',
   subgroup_creation_level: 'maintainer',
   share_with_group_lock: false,
   require_two_factor_authentication: false,

@@ -147,6 +147,7 @@ const LABELS: readonly MatrixRow[] = [
   { method: 'POST', path: '/projects/{project}/labels', min: 'reporter', body: (_v, u) => ({ name: `label-${u}`, color: '#00ff00' }) },
   { method: 'PUT', path: '/projects/{project}/labels/{label}', min: 'reporter', fixture: labelFixture, body: { description: 'changed' } },
   { method: 'DELETE', path: '/projects/{project}/labels/{label}', min: 'reporter', fixture: labelFixture },
+  { method: 'PUT', path: '/projects/{project}/labels/{label}/promote', min: 'reporter', fixture: labelFixture, readBack: '/projects/{project}/labels/{label}' },
   { method: 'POST', path: '/projects/{project}/labels/{label}/subscribe', min: 'signedIn', fixture: labelFixture, readBack: '/projects/{project}/labels/{label}' },
   { method: 'GET', path: '/groups/{group}/labels', min: 'anyone' },
   { method: 'GET', path: '/groups/{group}/labels/{groupLabel}', min: 'anyone', fixture: standingFixture },

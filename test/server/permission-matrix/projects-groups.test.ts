@@ -94,6 +94,16 @@ const GROUPS: readonly MatrixRow[] = [
     why: "GitLab shows a group's namespace to its members only (read_namespace_via_membership), public groups included",
   },
   { method: 'PUT', path: '/groups/{group}', min: 'owner', body: { description: 'changed by the matrix' } },
+  {
+    method: 'POST', path: '/projects', min: 'developer', refusal: 400, hidden: 400, readBack: '/groups/{group}/projects',
+    body: (v, u) => ({ name: `created ${u}`, namespace_id: String(v.group) }),
+    why: 'GitLab lets Developers create projects in a group (project_creation_level) and answers others, seen or not, 400 namespace "is not valid"',
+  },
+  {
+    method: 'POST', path: '/groups', min: 'maintainer', readBack: '/groups/{group}/subgroups',
+    body: (v, u) => ({ name: `sub ${u}`, path: `sub-${u}`, parent_id: v.group }),
+    why: "subgroups are created by the parent's Maintainers (subgroup_creation_level)",
+  },
   { method: 'DELETE', path: '/groups/{group}', min: 'owner', ok: 202, fixture: groupFixture },
   {
     method: 'POST', path: '/groups/{group}/share', min: 'owner', fixture: groupFixture, readBack: '/groups/{group}',

@@ -122,6 +122,7 @@ const REPOSITORY_READS: readonly MatrixRow[] = [
   { method: 'GET', path: `${REPO}/commits/{sha}`, min: READ_CODE, fixture: standingFixture },
   { method: 'GET', path: `${REPO}/commits/{sha}/diff`, min: READ_CODE, fixture: standingFixture },
   { method: 'GET', path: `${REPO}/commits/{sha}/refs`, min: READ_CODE, fixture: standingFixture },
+  { method: 'GET', path: `${REPO}/commits/{sha}/merge_requests`, min: READ_CODE, fixture: standingFixture },
   { method: 'GET', path: `${REPO}/files/README.md?ref=main`, min: READ_CODE },
   { method: 'GET', path: `${REPO}/files/README.md/raw?ref=main`, min: READ_CODE },
   { method: 'GET', path: `${REPO}/branches`, min: READ_CODE },
@@ -226,6 +227,7 @@ const MERGE_REQUESTS: readonly MatrixRow[] = authenticatedRows([
   { method: 'POST', path: `${MR}/todo`, min: PARTICIPATE, fixture: standingFixture, readBack: MR },
   { method: 'POST', path: `${MR}/time_estimate`, min: 'developer', ok: 200, fixture: standingFixture, body: { duration: '1h' }, readBack: `${MR}/time_stats` },
   { method: 'POST', path: `${MR}/add_spent_time`, min: 'developer', fixture: standingFixture, body: { duration: '1h' }, readBack: `${MR}/time_stats` },
+  { method: 'POST', path: `${MR}/reset_spent_time`, min: 'developer', ok: 200, fixture: standingFixture, readBack: `${MR}/time_stats` },
   { method: 'POST', path: `${MR}/reset_time_estimate`, min: 'developer', ok: 200, fixture: standingFixture, readBack: `${MR}/time_stats` },
 ])
 

@@ -66,6 +66,17 @@ const EPICS: readonly MatrixRow[] = authenticatedRows([
   { method: 'POST', path: '/groups/{group}/epics', min: 'reporter', body: { title: 'New epic' } },
   { method: 'PUT', path: EPIC, min: 'reporter', fixture: epicFixture, body: { title: 'Renamed' } },
   { method: 'DELETE', path: EPIC, min: 'owner', fixture: epicFixture },
+  {
+    method: 'POST', path: `${EPIC}/issues/{issueId}`, min: 'reporter', readBack: `${EPIC}/issues`,
+    fixture: async (w, c) => {
+      const issue = await w.admin<Json>('POST', `/projects/${c.project.id}/issues`, { title: 'For an epic' })
+      return { ...(await epicFixture(w, c)), issueId: Number(issue.id) }
+    },
+    why: "linking an issue is for the group's Reporters, who read the issue's project too",
+  },
+  {
+    method: 'POST', path: `${EPIC}/epics`, min: 'reporter', fixture: epicFixture, readBack: `${EPIC}/epics`, body: { title: 'A child epic' },
+  },
   { method: 'POST', path: '/groups/{group}/epics/{epicId}/notes', min: 'signedIn', fixture: epicFixture, body: { body: 'A comment' } },
   { method: 'POST', path: `${EPIC}/award_emoji`, min: 'signedIn', fixture: epicFixture, body: { name: 'tada' } },
   { method: 'GET', path: '/groups/{group}/epics/{epicId}/discussions', min: 'signedIn', fixture: standingFixture },
