@@ -1,8 +1,9 @@
 import { afterAll, beforeAll } from 'vitest'
 import type { Visibility } from '../../../src/server/db/rows'
 import { seedSecurityFindings } from '../../../src/server/services/vulnerabilities'
+import { seedMember } from '../../helpers/fixtures'
 import { authenticatedRows, permissionMatrix, type MatrixRow, type Role, type Vars } from './matrix'
-import { buildWorld, freshProject, VISIBILITIES, type Container, type Json, type World } from './world'
+import { buildWorld, freshProject, freshUser, VISIBILITIES, type Container, type Json, type World } from './world'
 
 let world: World
 /** Per container: a pipeline with its job, an environment with a deployment, and the records operations read. */
@@ -111,6 +112,7 @@ beforeAll(async () => {
     })
     standing[visibility] = { sha: String(commit.id) }
     const variable = await variableFixture(world, c)
+    await world.admin('POST', `/groups/${c.group.id}/members`, { user_id: freshUser(world), access_level: 10 })
     const auditEvents = await world.admin<Json[]>('GET', `/projects/${c.project.id}/audit_events`)
     await world.admin('PATCH', `/projects/${c.project.id}/error_tracking/settings`, { active: true, integrated: true })
     standing[visibility] = {
@@ -124,6 +126,7 @@ beforeAll(async () => {
       ...(await accessTokenFixture(world, c)),
       ...(await runnerFixture(world, c)),
       auditEvent: Number(auditEvents[0]?.id ?? 0),
+      groupAuditEvent: Number((await world.admin<Json[]>('GET', `/groups/${c.group.id}/audit_events`))[0]?.id ?? 0),
     }
   }
 })
@@ -140,6 +143,8 @@ const PIPELINES: readonly MatrixRow[] = [
   { method: 'GET', path: `${P}/pipelines/{pipeline}`, min: READ_BUILDS, fixture: standingFixture },
   { method: 'GET', path: `${P}/pipelines/{pipeline}/jobs`, min: READ_BUILDS, fixture: standingFixture },
   { method: 'GET', path: `${P}/pipelines/latest`, min: READ_BUILDS },
+  // Linting the project's own configuration shows its .gitlab-ci.yml: whoever reads the code.
+  { method: 'GET', path: `${P}/ci/lint`, min: READ_BUILDS },
   // GitLab's jobs API authenticates every call, on public projects too.
   { method: 'GET', path: `${P}/jobs`, min: READ_BUILDS, authenticated: true },
   { method: 'GET', path: `${P}/jobs/{job}`, min: READ_BUILDS, fixture: standingFixture, authenticated: true },
@@ -148,6 +153,14 @@ const PIPELINES: readonly MatrixRow[] = [
   { method: 'POST', path: `${P}/pipelines/{pipeline}/cancel`, min: 'developer', ok: 200, fixture: pipelineFixture, readBack: `${P}/pipelines/{pipeline}` },
   { method: 'DELETE', path: `${P}/pipelines/{pipeline}`, min: 'owner', fixture: pipelineFixture, why: 'GitLab: deleting a pipeline is for Owners' },
   { method: 'POST', path: `${P}/jobs/{job}/cancel`, min: 'developer', fixture: pipelineFixture, readBack: `${P}/jobs/{job}` },
+  {
+    method: 'POST', path: `${P}/jobs/{job}/retry`, min: 'developer', readBack: `${P}/jobs`, authenticated: true,
+    fixture: async (w, c) => {
+      const vars = await pipelineFixture(w, c)
+      await w.admin('POST', `/projects/${c.project.id}/jobs/${vars.job}/cancel`)
+      return vars
+    },
+  },
   {
     method: 'POST', path: `${P}/pipelines/{pipeline}/retry`, min: 'developer', readBack: `${P}/pipelines/{pipeline}/jobs`,
     fixture: async (w, c) => {
@@ -195,6 +208,7 @@ const ENVIRONMENTS: readonly MatrixRow[] = authenticatedRows([
   { method: 'DELETE', path: `${P}/environments/{environment}`, min: 'developer', fixture: stoppedEnvironmentFixture },
   { method: 'GET', path: `${P}/deployments`, min: 'reporter' },
   { method: 'GET', path: `${P}/deployments/{deployment}`, min: 'reporter', fixture: standingFixture },
+  { method: 'GET', path: `${P}/deployments/{deployment}/merge_requests`, min: 'reporter', fixture: standingFixture },
   {
     method: 'POST', path: `${P}/deployments`, min: 'developer',
     fixture: async (w, c) => ({ ...(await environmentFixture(w, c)), sha: standing[c.visibility].sha }),
@@ -232,6 +246,7 @@ const OPERATIONS: readonly MatrixRow[] = authenticatedRows([
   { method: 'DELETE', path: `${P}/pages/domains/{domain}`, min: 'maintainer', fixture: pagesDomainFixture },
   { method: 'GET', path: `${P}/error_tracking/settings`, min: 'maintainer' },
   { method: 'PATCH', path: `${P}/error_tracking/settings`, min: 'maintainer', body: { active: true, integrated: true } },
+  { method: 'PUT', path: `${P}/error_tracking/settings`, min: 'maintainer', body: { active: true, integrated: true } },
   { method: 'GET', path: `${P}/error_tracking/client_keys`, min: 'maintainer' },
   { method: 'POST', path: `${P}/error_tracking/client_keys`, min: 'maintainer', readBack: `${P}/error_tracking/client_keys` },
   {
@@ -260,11 +275,30 @@ const SECURITY_AND_AUDIT: readonly MatrixRow[] = authenticatedRows([
     method: 'POST', path: '/vulnerabilities/{vulnerability}/confirm', min: 'maintainer', fixture: vulnerabilityFixture, readBack: '/vulnerabilities/{vulnerability}',
     why: 'changing a vulnerability\'s state is for Maintainers (GitLab 17: admin_vulnerability)',
   },
+  {
+    method: 'POST', path: `${P}/vulnerabilities?finding_id={finding}`, min: 'developer', readBack: `${P}/vulnerabilities`,
+    fixture: async (w, c) => {
+      const project = freshProject(w, c).id
+      seedSecurityFindings(w.server.app.burrow.db, project)
+      const findings = await w.admin<Json[]>('GET', `/projects/${project}/vulnerability_findings`)
+      return { project, finding: Number(findings[0].id) }
+    },
+  },
   { method: 'POST', path: `${P}/ci/lint`, min: 'developer', ok: 200, body: { content: 'test:\n  script: echo\n' }, readBack: P },
   { method: 'GET', path: `${P}/dependencies`, min: READ_BUILDS },
   { method: 'GET', path: `${P}/audit_events`, min: 'developer' },
   { method: 'GET', path: `${P}/audit_events/{auditEvent}`, min: 'maintainer', fixture: standingFixture },
   { method: 'GET', path: '/groups/{group}/audit_events', min: 'developer' },
+  { method: 'GET', path: '/groups/{group}/audit_events/{groupAuditEvent}', min: 'owner', fixture: standingFixture },
+  {
+    method: 'DELETE', path: '/groups/{group}/billable_members/{user}', min: 'owner', refusal: 400, readBack: '/groups/{group}/members/{user}',
+    fixture: async (w, c) => {
+      const user = freshUser(w)
+      seedMember(w.server, 'Namespace', c.group.id, user, 30)
+      return { user }
+    },
+    why: 'GitLab answers 400 "User unauthorized to remove member" to non-owners',
+  },
   {
     method: 'GET', path: '/groups/{group}/billable_members', min: 'owner', refusal: 400,
     why: 'GitLab answers 400 "Bad request" to callers who may not manage the group\'s members (admin_group_member)',
