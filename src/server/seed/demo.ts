@@ -97,6 +97,9 @@ export async function seedDemo(ctx: ServerContext, options: DemoOptions): Promis
     for (const step of steps) {
       current = Math.max(current, step.at)
       await step.run()
+      // A check a step queued settles at that step's time (a settled status moves updated_at), not
+      // at whatever time a later step has set when the background queue gets to it.
+      await mergeabilityIdle(replay)
     }
     current = now
     await mergeabilityIdle(replay)
