@@ -259,6 +259,7 @@ const OPERATIONS: readonly MatrixRow[] = authenticatedRows([
     method: 'POST', path: `${P}/access_tokens`, min: 'maintainer', readBack: `${P}/access_tokens`,
     body: { name: 'new', scopes: ['api'], access_level: 30, expires_at: EXPIRES_AT },
   },
+  { method: 'POST', path: `${P}/access_tokens/{accessToken}/rotate`, min: 'maintainer', ok: 200, fixture: accessTokenFixture, readBack: `${P}/access_tokens/{accessToken}` },
   { method: 'DELETE', path: `${P}/access_tokens/{accessToken}`, min: 'maintainer', fixture: accessTokenFixture, readBack: `${P}/access_tokens/{accessToken}` },
 ])
 

@@ -143,6 +143,26 @@ const INSTANCE: readonly MatrixRow[] = instanceRows([
   { method: 'PUT', path: '/runners/{runner}', min: 'admin', fixture: instanceRunner, body: { description: 'changed' } },
   { method: 'GET', path: '/issues/{issueId}', min: 'admin', fixture: anIssue },
   { method: 'POST', path: '/users/{user}/deactivate', min: 'admin', fixture: aUser, readBack: '/users/{user}' },
+  {
+    method: 'POST', path: '/users/{user}/unblock', min: 'admin', readBack: '/users/{user}',
+    fixture: async (w) => {
+      const { user } = await aUser(w)
+      await w.admin('POST', `/users/${user}/block`)
+      return { user }
+    },
+  },
+  {
+    method: 'POST', path: '/personal_access_tokens/{pat}/rotate', min: 'admin', refusal: 401, ok: 200, fixture: someonesToken, readBack: '/personal_access_tokens/{pat}',
+    why: "as reading it: GitLab answers 401 to anyone but the token's owner and administrators",
+  },
+  {
+    method: 'DELETE', path: '/users/{user}/impersonation_tokens/{impersonation}', min: 'admin', readBack: '/users/{user}/impersonation_tokens/{impersonation}',
+    fixture: async (w) => {
+      const { user } = await aUser(w)
+      const token = await w.admin<Json>('POST', `/users/${user}/impersonation_tokens`, { name: 'imp', scopes: ['api'] })
+      return { user, impersonation: Number(token.id) }
+    },
+  },
   { method: 'POST', path: '/geo_nodes', min: 'admin', readBack: '/geo_nodes', body: (_v, u) => ({ name: u, url: `https://${u}.example/` }) },
   { method: 'GET', path: '/audit_events', min: 'admin' },
   { method: 'GET', path: '/pages/domains', min: 'admin' },
