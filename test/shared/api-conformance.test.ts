@@ -4,6 +4,7 @@
  * (a Developer of the project and its group), and the answers of the writes the fixtures make,
  * each checked strictly (an unnamed field is an error) against the table's schema.
  */
+import Fastify, { type FastifyInstance } from 'fastify'
 import type { TSchema } from 'typebox'
 import { Value } from 'typebox/value'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -59,21 +60,49 @@ function fill(url: string, ids: WorldIds): string {
   })
 }
 
+/**
+ * A Fastify app whose route `/echo/<n>` answers the body it is sent, with the status it is told,
+ * serialized as a route declaring entry n's schemas as `schema.response` would be: what Fastify
+ * would send if the routes declared them today.
+ */
+async function echoApp(entries: readonly CheckedRoute[]): Promise<FastifyInstance> {
+  const app = Fastify()
+  entries.forEach((entry, n) => {
+    const response = { '2xx': entry.schema, ...entry.others }
+    app.post(`/echo/${n}`, { schema: { response } }, async (request, reply) => {
+      const { status, body } = request.body as { status: number; body: unknown }
+      return reply.code(status).send(body)
+    })
+  })
+  await app.ready()
+  return app
+}
+
+/** Fails when Fastify, serializing with the entry's schema, would send something else than the server did (a field dropped or coerced). */
+async function expectSerializedAlike(what: string, entry: CheckedRoute, status: number, body: unknown): Promise<void> {
+  const res = await echo.inject({ method: 'POST', url: `/echo/${CHECKED.indexOf(entry)}`, payload: { status, body } })
+  expect(JSON.parse(res.body), `${what}, serialized with its schema`).toEqual(body)
+}
+
 let world: ConformanceWorld
+let echo: FastifyInstance
 
 beforeAll(async () => {
   // A second storage, so the demo seeds a finished repository storage move and moves can be scheduled.
   const server = await makeServer({ storages: ['default', 'archive'] })
   await seedInstance(server.app.burrow, { profile: 'demo', now: NOW })
   world = await buildConformanceWorld(server, (route) => WRITES.some((e) => e.route === route))
+  echo = await echoApp(CHECKED)
 }, 240_000)
 
 afterAll(async () => {
+  await echo?.close()
   await world?.server.close()
 })
 
 describe('the route table', () => {
-  const apiRoutes = (): PrintedRoute[] => registeredRoutes(world.server.app.printRoutes({ commonPrefix: false })).filter((r) => r.url.startsWith(`${API}/`))
+  const apiRoutes = (): PrintedRoute[] =>
+    registeredRoutes(world.server.app.printRoutes({ commonPrefix: false })).filter((r) => r.url.startsWith(`${API}/`))
 
   it('names every GET route of the API, each checked or skipped with a reason', () => {
     const named = ROUTES.map((e) => e.route)
@@ -109,22 +138,26 @@ describe.each([
     }
     expect(res.statusCode, `${what}: ${res.body}`).toBe(200)
     expectConforms(what, entry.schema, body)
+    await expectSerializedAlike(what, entry, res.statusCode, body)
     // An empty list matches any item schema: it would prove nothing.
     if (actor === 'admin' && Array.isArray(body) && !entry.mayBeEmpty) expect(body.length, `${what} is empty`).toBeGreaterThan(0)
   })
 })
 
 describe('write answers', () => {
-  it.each(WRITES.map((e) => [e.route, e] as const))('%s', (route, entry) => {
+  it.each(WRITES.map((e) => [e.route, e] as const))('%s', async (route, entry) => {
     const answers = world.writes.get(route) ?? []
     expect(answers.length, `the fixtures never called ${route}`).toBeGreaterThan(0)
     for (const answer of answers) {
-      expectConforms(`${route} (${answer.status} to ${answer.url})`, entry.others?.[answer.status] ?? entry.schema, answer.body)
+      const what = `${route} (${answer.status} to ${answer.url})`
+      expectConforms(what, entry.others?.[answer.status] ?? entry.schema, answer.body)
+      await expectSerializedAlike(what, entry, answer.status, answer.body)
     }
   })
 
   it('covers every other status the table names', () => {
-    const missing = WRITES.flatMap((e) => Object.keys(e.others ?? {}).filter((status) => !(world.writes.get(e.route) ?? []).some((a) => String(a.status) === status)).map((status) => `${e.route} ${status}`))
+    const seen = (route: string, status: string): boolean => (world.writes.get(route) ?? []).some((a) => String(a.status) === status)
+    const missing = WRITES.flatMap((e) => Object.keys(e.others ?? {}).filter((status) => !seen(e.route, status)).map((status) => `${e.route} ${status}`))
     expect(missing).toEqual([])
   })
 })
