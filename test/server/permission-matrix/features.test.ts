@@ -65,15 +65,15 @@ const P = '/projects/{project}'
 const CLONE = '/{ns}/{repo}.git/info/refs?service=git-upload-pack'
 const PUSH = '/{ns}/{repo}.git/info/refs?service=git-receive-pack'
 const ROWS: readonly MatrixRow[] = [
-  ...featureRows('issues', [`${P}/issues/{issue}`], 'guest', 403),
+  ...featureRows('issues', [`${P}/issues/{issue}`, `${P}/issues`], 'guest', 403),
   // Merge request calls are authenticated (the spec): anonymous callers get 401 first.
-  ...authenticatedRows(featureRows('merge_requests', [`${P}/merge_requests/{mr}`], 'reporter', 403)),
-  ...featureRows('repository', [`${P}/repository/tree`, `${P}/repository/files/.gitlab-ci.yml?ref=main`], 'reporter', 403),
+  ...authenticatedRows(featureRows('merge_requests', [`${P}/merge_requests/{mr}`, `${P}/merge_requests`], 'reporter', 403)),
+  ...featureRows('repository', [`${P}/repository/tree`, `${P}/repository/files/.gitlab-ci.yml?ref=main`, `${P}/repository/commits`], 'reporter', 403),
   // Over git: whoever may not fetch gets git's credentials challenge (401) when anonymous, 403 otherwise.
   ...featureRows('repository', [CLONE], 'reporter', 403).map((row) => ({ ...row, transport: 'git' as const, anonymous: 401 as const, anonymousHidden: 401 as const })),
   ...featureRows('repository', [PUSH], 'developer', 403).map((row) => ({ ...row, transport: 'git' as const, authenticated: true })),
-  ...featureRows('builds', [`${P}/pipelines/{pipeline}`], 'reporter', 403),
-  ...featureRows('snippets', [`${P}/snippets/{snippet}`], 'guest', 404),
+  ...featureRows('builds', [`${P}/pipelines/{pipeline}`, `${P}/pipelines`], 'reporter', 403),
+  ...featureRows('snippets', [`${P}/snippets/{snippet}`, `${P}/snippets`], 'guest', 404),
 ]
 
 /** Git over smart HTTP on the containers' own projects: fetch like the code API, push for Developers. */
