@@ -1,4 +1,4 @@
-import type { Db } from '../../src/server/db/connection'
+import type { Db } from '../../src/server/platform/db/connection'
 
 export interface DatasetSize {
   readonly users: number

@@ -1,7 +1,7 @@
-import type { Actor, TokenScope } from './auth/actor'
-import type { Permissions } from './auth/permissions'
-import type { ServerContext } from './context'
-import type { MultipartPart } from './http/multipart'
+import type { Actor, TokenScope } from './platform/auth/actor'
+import type { Permissions } from './platform/auth/permissions'
+import type { ServerContext } from './platform/context'
+import type { MultipartPart } from './platform/http/multipart'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -8,7 +8,7 @@ import { EncryptedFileSecretStore } from '../../src/main/core/accounts/encrypted
 import { createCore, type Core } from '../../src/main/core/index'
 import type { Account, IpcResponse } from '../../src/shared/ipc/contract'
 import type { ApiSendResult } from '../../src/shared/ipc/api'
-import { AccessLevel } from '../../src/server/auth/access'
+import { AccessLevel } from '../../src/server/platform/auth/access'
 import { seedMember, seedProject } from '../helpers/fixtures'
 import { ROOT_TOKEN, seedUser, startServer, type ListeningServer, type SeededUser } from '../helpers/server'
 import { startSwitchableProxy, type SwitchableProxy } from '../helpers/switchable-proxy'

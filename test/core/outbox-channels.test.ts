@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCore, type Core } from '../../src/main/core/index'
 import type { OutboxChange, OutboxEntry } from '../../src/shared/ipc/outbox'
-import { AccessLevel } from '../../src/server/auth/access'
+import { AccessLevel } from '../../src/server/platform/auth/access'
 import { seedMember } from '../helpers/fixtures'
 import { commitFiles, makeWorkRepo, remoteUrl, sh } from '../helpers/git'
 import { makeOutboxWorld, type Json, type OutboxWorld } from '../helpers/outbox-world'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { OutboxEntry } from '../../src/shared/ipc/outbox'
-import { AccessLevel } from '../../src/server/auth/access'
+import { AccessLevel } from '../../src/server/platform/auth/access'
 import { seedMember } from '../helpers/fixtures'
 import { makeOutboxWorld, type Json, type OutboxWorld } from '../helpers/outbox-world'
 import { seedUser } from '../helpers/server'

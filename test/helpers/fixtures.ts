@@ -1,7 +1,7 @@
-import type { NamespaceRow, ProjectRow, Visibility } from '../../src/server/db/rows'
-import { nowIso } from '../../src/server/db/connection'
-import { findNamespaceById, findProjectById } from '../../src/server/db/namespaces'
-import { userNamespaceId } from '../../src/server/db/users'
+import type { NamespaceRow, ProjectRow, Visibility } from '../../src/server/platform/db/rows'
+import { nowIso } from '../../src/server/platform/db/connection'
+import { findNamespaceById, findProjectById } from '../../src/server/modules/namespaces/queries'
+import { userNamespaceId } from '../../src/server/modules/users/queries'
 import type { TestServer } from './server'
 
 let seq = 0

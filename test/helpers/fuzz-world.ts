@@ -1,4 +1,4 @@
-import { seedSecurityFindings } from '../../src/server/services/vulnerabilities'
+import { seedSecurityFindings } from '../../src/server/modules/vulnerabilities/service'
 import { injectTransport, TestRunner } from './runner'
 import { ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from './server'
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { alertFingerprint, inlineKeys, jsonDepth, normaliseSeverity, parseAlertPayload, parseMappings, payloadAlertFields, truncate } from '../../src/server/alerts/payload'
+import { alertFingerprint, inlineKeys, jsonDepth, normaliseSeverity, parseAlertPayload, parseMappings, payloadAlertFields, truncate } from '../../src/server/modules/alerts/payload'
 
 const NOW = new Date('2024-05-01T10:00:00.000Z')
 const sha1 = (s: string): string => createHash('sha1').update(s).digest('hex')

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AccessLevel } from '../../src/server/auth/access'
-import type { ProjectRow } from '../../src/server/db/rows'
-import { RESOURCE_UNAVAILABLE } from '../../src/server/graphql/support'
+import { AccessLevel } from '../../src/server/platform/auth/access'
+import type { ProjectRow } from '../../src/server/platform/db/rows'
+import { RESOURCE_UNAVAILABLE } from '../../src/server/modules/graphql/support'
 import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
 import { makeServer, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 

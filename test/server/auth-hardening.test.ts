@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { AccessLevel } from '../../src/server/auth/access'
-import { withClock } from '../../src/server/db/connection'
-import { updateUser } from '../../src/server/db/users'
+import { AccessLevel } from '../../src/server/platform/auth/access'
+import { withClock } from '../../src/server/platform/db/connection'
+import { updateUser } from '../../src/server/modules/users/queries'
 import { seedMember, seedProject } from '../helpers/fixtures'
 import { makeServer, ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { digestToken, generateToken } from '../../src/server/auth/secrets'
-import { insertPersonalToken } from '../../src/server/db/tokens'
+import { digestToken, generateToken } from '../../src/server/platform/auth/secrets'
+import { insertPersonalToken } from '../../src/server/modules/tokens/queries'
 import { makeServer, ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 import { seedProject } from '../helpers/fixtures'
 

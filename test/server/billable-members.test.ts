@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { NamespaceRow, ProjectRow } from '../../src/server/db/rows'
+import type { NamespaceRow, ProjectRow } from '../../src/server/platform/db/rows'
 import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
 import { makeServer, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 

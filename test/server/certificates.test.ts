@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { certificateText, hasIntermediates, isExpired, keyMatchesCertificate, oneLineName, parseCertificates, parsePrivateKey } from '../../src/server/auth/certificates'
-import { decryptSecret, encryptSecret } from '../../src/server/auth/encryption'
+import { certificateText, hasIntermediates, isExpired, keyMatchesCertificate, oneLineName, parseCertificates, parsePrivateKey } from '../../src/server/platform/crypto/certificates'
+import { decryptSecret, encryptSecret } from '../../src/server/platform/auth/encryption'
 import { chainedCertificate, selfSignedCertificate } from '../helpers/certificates'
 
 /** `openssl x509 -text` of a PEM certificate, the reference certificate_text imitates. */

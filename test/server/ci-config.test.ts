@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { loadCiConfig, type IncludeSource } from '../../src/server/ci/config'
-import { parseCiDuration } from '../../src/server/ci/duration'
-import { evaluateExpression, isValidExpression } from '../../src/server/ci/expressions'
-import { globMatch, seedJobs, workflowAllows, type SeedContext } from '../../src/server/ci/seed'
-import { compositeStatus, nextJobStatus } from '../../src/server/ci/status'
+import { loadCiConfig, type IncludeSource } from '../../src/server/modules/pipelines/config/config'
+import { parseCiDuration } from '../../src/server/modules/pipelines/config/duration'
+import { evaluateExpression, isValidExpression } from '../../src/server/modules/pipelines/config/expressions'
+import { globMatch, seedJobs, workflowAllows, type SeedContext } from '../../src/server/modules/pipelines/config/seed'
+import { compositeStatus, nextJobStatus } from '../../src/server/modules/pipelines/config/status'
 
 function source(files: Readonly<Record<string, string>> = {}, variables: Readonly<Record<string, string>> = {}): IncludeSource {
   return { local: { projectPath: 'g/p', sha: 'a'.repeat(40), webUrl: 'http://x/g/p', read: async (p) => files[p] ?? null }, variables }

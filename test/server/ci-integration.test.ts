@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AccessLevel } from '../../src/server/auth/access'
-import { mergeabilityIdle } from '../../src/server/services/mergeability'
+import { AccessLevel } from '../../src/server/platform/auth/access'
+import { mergeabilityIdle } from '../../src/server/modules/merge-requests/mergeability'
 import { commitFiles, createProject, jobStatuses, pipelinesOf, projectRunnersToken } from '../helpers/ci'
 import { seedMember } from '../helpers/fixtures'
 import { TestRunner, injectTransport } from '../helpers/runner'

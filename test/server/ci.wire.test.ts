@@ -1,6 +1,6 @@
 import { Gitlab } from '@gitbeaker/rest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AccessLevel } from '../../src/server/auth/access'
+import { AccessLevel } from '../../src/server/platform/auth/access'
 import { commitFiles, createProject, instanceToken, pipelinesOf, projectRunnersToken } from '../helpers/ci'
 import { seedMember } from '../helpers/fixtures'
 import { withPythonGitlab } from '../helpers/python-gitlab'

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AccessLevel } from '../../src/server/auth/access'
-import type { NamespaceRow, ProjectRow } from '../../src/server/db/rows'
-import { receiveAlertPayload } from '../../src/server/services/alerts'
+import { AccessLevel } from '../../src/server/platform/auth/access'
+import type { NamespaceRow, ProjectRow } from '../../src/server/platform/db/rows'
+import { receiveAlertPayload } from '../../src/server/modules/alerts/service'
 import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
 import { makeServer, ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { recordEvent } from '../../src/server/services/events'
+import { recordEvent } from '../../src/server/modules/events/service'
 import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
 import { makeServer, ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AccessLevel } from '../../src/server/auth/access'
-import type { NamespaceRow } from '../../src/server/db/rows'
-import { ingestSecurityReport } from '../../src/server/services/vulnerabilities'
+import { AccessLevel } from '../../src/server/platform/auth/access'
+import type { NamespaceRow } from '../../src/server/platform/db/rows'
+import { ingestSecurityReport } from '../../src/server/modules/vulnerabilities/service'
 import { seedGroup, seedMember } from '../helpers/fixtures'
 import { makeServer, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 

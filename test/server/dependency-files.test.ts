@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import {
   dependencyFileManager, parseComposerLock, parseConanfilePy, parseConanfileTxt, parseDependencyFile, parseGemfileLock, parseNpmLock, parsePipfileLock,
   parsePomXml, parseRequirementsTxt, parseYarnLock, type ParsedDependency,
-} from '../../src/server/security/dependency-files'
+} from '../../src/server/modules/dependencies/dependency-files'
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'dependency-files')
 const fixture = (name: string): string => readFileSync(join(FIXTURES, name), 'utf8')

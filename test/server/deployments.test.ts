@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AccessLevel } from '../../src/server/auth/access'
-import { createDeployment, ensureEnvironment } from '../../src/server/services/environments'
+import { AccessLevel } from '../../src/server/platform/auth/access'
+import { createDeployment, ensureEnvironment } from '../../src/server/modules/environments/service'
 import { seedGroup, seedMember } from '../helpers/fixtures'
 import { makeServer, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 

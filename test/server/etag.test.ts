@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { noneMatchHits, weakEtag } from '../../src/server/http/etag'
+import { noneMatchHits, weakEtag } from '../../src/server/platform/http/etag'
 import { makeServer, ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 
 /*

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { stripJsonFormat } from '../../src/server/http/format'
+import { stripJsonFormat } from '../../src/server/platform/http/format'
 
 describe('stripJsonFormat', () => {
   it.each([

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
-import { migrate } from '../../src/server/db/connection'
-import { nextIid } from '../../src/server/db/internal-ids'
+import { migrate } from '../../src/server/platform/db/connection'
+import { nextIid } from '../../src/server/platform/db/internal-ids'
 
 describe('nextIid', () => {
   const db = new Database(':memory:')

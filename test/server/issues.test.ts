@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AccessLevel } from '../../src/server/auth/access'
-import type { ProjectRow } from '../../src/server/db/rows'
-import { taskCompletion, taskStatus } from '../../src/server/entities/issue'
+import { AccessLevel } from '../../src/server/platform/auth/access'
+import type { ProjectRow } from '../../src/server/platform/db/rows'
+import { taskCompletion, taskStatus } from '../../src/server/modules/issues/entity'
 import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
 import { makeServer, ROOT_TOKEN, seedUser, startServer, type SeededUser, type TestServer } from '../helpers/server'
 

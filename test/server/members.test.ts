@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { nowIso } from '../../src/server/db/connection'
-import type { NamespaceRow, ProjectRow } from '../../src/server/db/rows'
-import { pruneExpiredMembers } from '../../src/server/services/members'
+import { nowIso } from '../../src/server/platform/db/connection'
+import type { NamespaceRow, ProjectRow } from '../../src/server/platform/db/rows'
+import { pruneExpiredMembers } from '../../src/server/modules/members/service'
 import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
 import { makeServer, ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AccessLevel } from '../../src/server/auth/access'
-import { mergeabilityIdle } from '../../src/server/services/mergeability'
+import { AccessLevel } from '../../src/server/platform/auth/access'
+import { mergeabilityIdle } from '../../src/server/modules/merge-requests/mergeability'
 import { seedMember } from '../helpers/fixtures'
 import { makeServer, ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 

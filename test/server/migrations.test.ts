@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
-import { migrate } from '../../src/server/db/connection'
-import { migrations } from '../../src/server/db/migrations/index'
+import { migrate } from '../../src/server/platform/db/connection'
+import { migrations } from '../../src/server/platform/db/migrations/index'
 
 describe('migrations', () => {
   it('applies every migration once and records each version', () => {

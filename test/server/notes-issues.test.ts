@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { AccessLevel } from '../../src/server/auth/access'
-import type { NamespaceRow, ProjectRow } from '../../src/server/db/rows'
+import { AccessLevel } from '../../src/server/platform/auth/access'
+import type { NamespaceRow, ProjectRow } from '../../src/server/platform/db/rows'
 import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
 import { makeServer, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { AccessLevel } from '../../src/server/auth/access'
-import type { ProjectRow } from '../../src/server/db/rows'
-import { insertSnippet } from '../../src/server/db/snippets'
+import { AccessLevel } from '../../src/server/platform/auth/access'
+import type { ProjectRow } from '../../src/server/platform/db/rows'
+import { insertSnippet } from '../../src/server/modules/snippets/queries'
 import { seedMember, seedProject } from '../helpers/fixtures'
 import { makeServer, ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 

@@ -1,6 +1,6 @@
 import { Gitlab } from '@gitbeaker/rest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ProjectRow } from '../../src/server/db/rows'
+import type { ProjectRow } from '../../src/server/platform/db/rows'
 import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
 import { withPythonGitlab } from '../helpers/python-gitlab'
 import { seedUser, startServer, type ListeningServer, type SeededUser } from '../helpers/server'

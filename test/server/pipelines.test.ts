@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AccessLevel } from '../../src/server/auth/access'
+import { AccessLevel } from '../../src/server/platform/auth/access'
 import { commitFiles, createProject, jobStatuses, pipelinesOf, projectRunnersToken } from '../helpers/ci'
 import { seedMember } from '../helpers/fixtures'
 import { TestRunner, injectTransport } from '../helpers/runner'

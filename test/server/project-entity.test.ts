@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { withClock } from '../../src/server/db/connection'
-import type { ProjectWithNamespaceRow } from '../../src/server/db/projects'
-import { FEATURE_ACCESS_DEFAULTS, projectEntity, projectEntityJson, type ProjectExtras } from '../../src/server/entities/project'
+import { withClock } from '../../src/server/platform/db/connection'
+import type { ProjectWithNamespaceRow } from '../../src/server/modules/projects/queries'
+import { FEATURE_ACCESS_DEFAULTS, projectEntity, projectEntityJson, type ProjectExtras } from '../../src/server/modules/projects/entity'
 
 const BASE = 'http://burrow.test:8080'
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { listProjects, type ProjectListFilter } from '../../src/server/db/projects'
+import { listProjects, type ProjectListFilter } from '../../src/server/modules/projects/queries'
 import { seedGroup, seedProject } from '../helpers/fixtures'
 import { makeServer, type TestServer } from '../helpers/server'
 

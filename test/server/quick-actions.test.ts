@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import {
   parseDueDate, parseEmojiArg, parseLabelArg, parseMilestoneArg, parseQuickActions, parseSpendArg, parseUsersArg,
-} from '../../src/server/services/quick-actions'
-import { parseMentions } from '../../src/server/services/mentions'
+} from '../../src/server/modules/quick-actions/service'
+import { parseMentions } from '../../src/server/platform/text/mentions'
 
 describe('quick action parser', () => {
   it('extracts command lines and strips them from the body', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { NamespaceRow, ProjectRow } from '../../src/server/db/rows'
+import type { NamespaceRow, ProjectRow } from '../../src/server/platform/db/rows'
 import { seedGroup, seedProject } from '../helpers/fixtures'
 import { commitFiles, makeWorkRepo, remoteUrl, sh } from '../helpers/git'
 import { ROOT_TOKEN, startServer, type ListeningServer } from '../helpers/server'

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { contentDisposition } from '../../src/server/http/raw-content'
+import { contentDisposition } from '../../src/server/platform/http/raw-content'
 import { makeServer, ROOT_TOKEN, type TestServer } from '../helpers/server'
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32, 1)])

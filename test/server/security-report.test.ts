@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { findingUuid, parseSecurityReport, SecurityReportError, uuidV5 } from '../../src/server/security/report'
+import { findingUuid, parseSecurityReport, SecurityReportError, uuidV5 } from '../../src/server/modules/vulnerabilities/report'
 
 const sha1 = (s: string): string => createHash('sha1').update(s).digest('hex')
 

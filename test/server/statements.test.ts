@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
-import { allRows, cachedStatement, memoizedAll, memoizedGet } from '../../src/server/db/statements'
+import { allRows, cachedStatement, memoizedAll, memoizedGet } from '../../src/server/platform/db/statements'
 
 function sampleDb(): Database.Database {
   const db = new Database(':memory:')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { humanDuration, parseHumanDuration, timeStatsOf } from '../../src/server/services/time-tracking'
+import { humanDuration, parseHumanDuration, timeStatsOf } from '../../src/server/modules/time-tracking/service'
 
 describe('parseHumanDuration', () => {
   it('reads hours and minutes with or without spaces', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AccessLevel } from '../../src/server/auth/access'
+import { AccessLevel } from '../../src/server/platform/auth/access'
 import { seedMember } from '../helpers/fixtures'
 import { makeServer, ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SAMPLE_DEPENDENCY_SCANNING_REPORT, SAMPLE_SAST_REPORT } from '../../src/server/services/vulnerabilities'
+import { SAMPLE_DEPENDENCY_SCANNING_REPORT, SAMPLE_SAST_REPORT } from '../../src/server/modules/vulnerabilities/service'
 import { commitFiles, createProject, instanceToken, pipelinesOf } from '../helpers/ci'
 import { injectTransport, TestRunner } from '../helpers/runner'
 import { makeServer, seedUser, type SeededUser, type TestServer } from '../helpers/server'

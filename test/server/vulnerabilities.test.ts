@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AccessLevel } from '../../src/server/auth/access'
-import type { ProjectRow } from '../../src/server/db/rows'
-import { SecurityReportError } from '../../src/server/security/report'
-import { ingestSecurityReport, SAMPLE_DEPENDENCY_SCANNING_REPORT, SAMPLE_SAST_REPORT, seedSecurityFindings } from '../../src/server/services/vulnerabilities'
+import { AccessLevel } from '../../src/server/platform/auth/access'
+import type { ProjectRow } from '../../src/server/platform/db/rows'
+import { SecurityReportError } from '../../src/server/modules/vulnerabilities/report'
+import { ingestSecurityReport, SAMPLE_DEPENDENCY_SCANNING_REPORT, SAMPLE_SAST_REPORT, seedSecurityFindings } from '../../src/server/modules/vulnerabilities/service'
 import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
 import { makeServer, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify'
-import type { Actor } from '../auth/actor'
-import { Permissions } from '../auth/permissions'
-import type { ServerContext } from '../context'
-import type { UserRow } from '../db/rows'
+import type { Actor } from '../platform/auth/actor'
+import { Permissions } from '../platform/auth/permissions'
+import type { ServerContext } from '../platform/context'
+import type { UserRow } from '../platform/db/rows'
 
 /**
  * What the services read from a request: the server, the caller and their permissions, the

@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { GitError, gitText, spawnGit } from '../git/git'
+import { GitError, gitText, spawnGit } from '../platform/git/git'
 
 /** Who wrote a commit. */
 export interface Signature {

@@ -3,8 +3,8 @@
  * `synthetic` (large, parameterised data sets for benchmarks). Both write rows the services
  * would write; the same seed gives the same content.
  */
-import type { ServerContext } from '../context'
-import { contentCounts, finishSeedRun, firstSeedRun, hasUserContent, startSeedRun, type ContentCounts, type SeedRunRow } from '../db/seed'
+import type { ServerContext } from '../platform/context'
+import { contentCounts, finishSeedRun, firstSeedRun, hasUserContent, startSeedRun, type ContentCounts, type SeedRunRow } from './bulk-writer'
 import { seedDemo } from './demo'
 import { DEFAULT_SYNTHETIC, seedSynthetic, type SyntheticSize } from './synthetic'
 

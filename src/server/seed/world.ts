@@ -2,7 +2,7 @@
  * The demo world: Kestrel, a small company building a field-service scheduling product, with
  * its people, groups, projects, labels and release milestones. Pure data; demo.ts writes it.
  */
-import type { Visibility } from '../db/rows'
+import type { Visibility } from '../platform/db/rows'
 import type { Language } from './code'
 
 export interface Person {

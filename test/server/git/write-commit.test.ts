@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { filePathProblem, git } from '../../../src/server/git/git'
-import { readRef } from '../../../src/server/git/refs'
-import { InvalidPathError, writeCommit } from '../../../src/server/git/write-commit'
+import { filePathProblem, git } from '../../../src/server/platform/git/git'
+import { readRef } from '../../../src/server/platform/git/refs'
+import { InvalidPathError, writeCommit } from '../../../src/server/platform/git/write-commit'
 
 describe('filePathProblem', () => {
   it('accepts ordinary file names, dots and dashes inside them and pathspec-looking names', () => {

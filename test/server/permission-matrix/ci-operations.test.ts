@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest'
-import type { Visibility } from '../../../src/server/db/rows'
-import { seedSecurityFindings } from '../../../src/server/services/vulnerabilities'
+import type { Visibility } from '../../../src/server/platform/db/rows'
+import { seedSecurityFindings } from '../../../src/server/modules/vulnerabilities/service'
 import { seedMember } from '../../helpers/fixtures'
 import { authenticatedRows, permissionMatrix, type MatrixRow, type Role, type Vars } from './matrix'
 import { buildWorld, freshProject, freshUser, VISIBILITIES, type Container, type Json, type World } from './world'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest'
-import type { Visibility } from '../../../src/server/db/rows'
+import type { Visibility } from '../../../src/server/platform/db/rows'
 import { permissionMatrix, type MatrixRow, type Vars } from './matrix'
 import { buildWorld, freshProject, VISIBILITIES, type Container, type Json, type World } from './world'
 

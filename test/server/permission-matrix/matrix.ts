@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import type { Visibility } from '../../../src/server/db/rows'
+import type { Visibility } from '../../../src/server/platform/db/rows'
 import { ACTORS, MEMBER_LEVELS, VISIBILITIES, type ActorName, type Container, type Json, type Method, type World } from './world'
 
 /**

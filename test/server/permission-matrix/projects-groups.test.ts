@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest'
-import { insertAccessRequest } from '../../../src/server/db/members'
+import { insertAccessRequest } from '../../../src/server/modules/members/queries'
 import { seedGroup, seedMember } from '../../helpers/fixtures'
 import { authenticatedRows, permissionMatrix, type MatrixRow, type Vars } from './matrix'
 import { buildWorld, freshGroup, freshProject, freshUser, type Container, type World } from './world'

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify'
-import { AccessLevel } from '../../../src/server/auth/access'
-import type { NamespaceRow, ProjectRow, Visibility } from '../../../src/server/db/rows'
+import { AccessLevel } from '../../../src/server/platform/auth/access'
+import type { NamespaceRow, ProjectRow, Visibility } from '../../../src/server/platform/db/rows'
 import { seedGroup, seedMember, seedProject } from '../../helpers/fixtures'
 import { makeServer, ROOT_TOKEN, seedUser, type TestServer } from '../../helpers/server'
 

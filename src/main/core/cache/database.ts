@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3'
 import { dirname } from 'node:path'
-import { restrictDir, restrictFile } from '../../../server/data-dir'
+import { restrictDir, restrictFile } from '../../../server/platform/data-dir'
 import { cacheMigrations, type CacheMigration } from './migrations/index'
 
 export type CacheDb = Database.Database

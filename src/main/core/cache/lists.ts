@@ -7,7 +7,7 @@ import type { NoteableKind } from './kinds'
 
 /*
  * Offline answers to the list endpoints, with the API's parameter names and semantics (the
- * same ones Burrow Server implements in src/server/db/issues.ts and merge-requests.ts): labels
+ * same ones Burrow Server implements in src/server/modules/issues/queries.ts and modules/merge-requests/queries.ts): labels
  * all required and matched without case, `None`/`Any` wildcards, substring search in title and
  * description, nullable sort keys last whatever the direction, ties broken by id.
  */

@@ -1,0 +1,42 @@
+import type { ClusterRow } from './queries'
+import type { ProjectWithNamespaceRow } from '../projects/queries'
+import type { UserRow } from '../../platform/db/rows'
+import { projectRef, projectSimple } from '../projects/entity'
+import { userRefOrNull } from '../users/entity'
+
+/** What a cluster shows beyond its row, loaded by the caller. */
+export interface ClusterExtras {
+  readonly baseUrl: string
+  readonly user: UserRow | undefined
+  readonly managementProject: ProjectWithNamespaceRow | undefined
+  /** The owning project, shown on single reads, create and update (GitLab's ClusterProject). */
+  readonly project?: ProjectWithNamespaceRow
+}
+
+/**
+ * GitLab's Cluster entity. The platform is shown both as GitLab names it (`platform_kubernetes`)
+ * and as the spec does (`platform_cluster`); the token is never part of it.
+ */
+export function clusterEntity(c: ClusterRow, x: ClusterExtras): Readonly<Record<string, unknown>> {
+  const platform = { api_url: c.api_url, namespace: c.namespace, authorization_type: c.authorization_type, ca_cert: c.ca_cert }
+  const entity: Record<string, unknown> = {
+    id: c.id,
+    name: c.name,
+    domain: c.domain,
+    created_at: c.created_at,
+    managed: c.managed === 1,
+    enabled: c.enabled === 1,
+    provider_type: c.provider_type,
+    platform_type: c.platform_type,
+    environment_scope: c.environment_scope,
+    cluster_type: 'project_type',
+    namespace_per_environment: c.namespace_per_environment === 1,
+    user: userRefOrNull(x.user, x.baseUrl),
+    platform_kubernetes: platform,
+    platform_cluster: platform,
+    provider_gcp: null,
+    management_project: x.managementProject ? projectRef(x.managementProject) : null,
+  }
+  if (x.project) entity.project = projectSimple(x.project, x.baseUrl)
+  return entity
+}

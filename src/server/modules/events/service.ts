@@ -1,0 +1,94 @@
+import type { Db } from '../../platform/db/connection'
+import { nowIso } from '../../platform/db/connection'
+
+/** Stored event actions (GitLab's Event actions). The API's `action_name` is derived from them. */
+export type EventAction =
+  | 'created'
+  | 'updated'
+  | 'closed'
+  | 'reopened'
+  | 'pushed'
+  | 'commented'
+  | 'merged'
+  | 'joined'
+  | 'left'
+  | 'destroyed'
+  | 'expired'
+  | 'approved'
+
+/**
+ * Target types as returned in `target_type` (the filter accepts their lowercase forms): GitLab's
+ * Event targets only. Operations resources (environments, clusters, Pages domains, error tracking,
+ * alerts, vulnerabilities) and storage moves get audit events, never activity events.
+ */
+export type EventTargetType =
+  | 'Issue'
+  | 'Milestone'
+  | 'MergeRequest'
+  | 'Note'
+  | 'DiffNote'
+  | 'DiscussionNote'
+  | 'Project'
+  | 'Snippet'
+  | 'User'
+  | 'Epic'
+  | 'WikiPage::Meta'
+  | 'DesignManagement::Design'
+
+export interface PushData {
+  readonly commit_count: number
+  readonly action: 'pushed' | 'created' | 'removed'
+  readonly ref_type: 'branch' | 'tag'
+  readonly commit_from: string | null
+  readonly commit_to: string | null
+  readonly ref: string
+  readonly commit_title: string | null
+  readonly ref_count?: number | null
+}
+
+export interface NewEvent {
+  readonly authorId: number
+  readonly action: EventAction
+  readonly projectId?: number | null
+  readonly groupId?: number | null
+  readonly targetType?: EventTargetType | null
+  readonly targetId?: number | null
+  readonly targetIid?: number | null
+  readonly targetTitle?: string | null
+  readonly pushData?: PushData | null
+  /** The note as the event shows it (id, body, noteable…), for `commented` events. */
+  readonly note?: Readonly<Record<string, unknown>> | null
+  readonly data?: Readonly<Record<string, unknown>> | null
+}
+
+/** Records one activity event. Operations call this; the Events endpoints read them. */
+export function recordEvent(db: Db, e: NewEvent): number {
+  const info = db
+    .prepare(
+      `INSERT INTO events (project_id, group_id, author_id, action, target_type, target_id, target_iid, target_title, push_data, note, data, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      e.projectId ?? null,
+      e.groupId ?? null,
+      e.authorId,
+      e.action,
+      e.targetType ?? null,
+      e.targetId ?? null,
+      e.targetIid ?? null,
+      e.targetTitle ?? null,
+      e.pushData ? JSON.stringify(e.pushData) : null,
+      e.note ? JSON.stringify(e.note) : null,
+      e.data ? JSON.stringify(e.data) : null,
+      nowIso(),
+    )
+  if (e.projectId) db.prepare('UPDATE projects SET last_activity_at = ? WHERE id = ?').run(nowIso(), e.projectId)
+  return Number(info.lastInsertRowid)
+}
+
+/** Deletes activity events older than three years (GitLab keeps three years). Returns how many. */
+export function pruneOldEvents(db: Db, now = new Date()): number {
+  const cutoff = new Date(now)
+  cutoff.setUTCFullYear(cutoff.getUTCFullYear() - 3)
+  return db.prepare('DELETE FROM events WHERE created_at < ?').run(cutoff.toISOString()).changes
+}

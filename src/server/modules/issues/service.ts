@@ -1,0 +1,703 @@
+import type { FastifyRequest } from 'fastify'
+import { AccessLevel } from '../../platform/auth/access'
+import type { Db } from '../../platform/db/connection'
+import { nowIso } from '../../platform/db/connection'
+import {
+  assigneeIdsOf, copyIssueAwards, copyIssueNotes, deleteIssueRow, findProjectMilestoneIdByTitle, noteAuthorIds, ensurePositions, findIssueById, findIssueByIid, POSITION_GAP, renumberPositions, insertIssueRow, issueCounts, labelsOf, listIssues, milestonesById, projectPathsOf, readableProjects,
+  setAssignees, setIssueLabels, updateIssueRow, usersById, type IssueColumnChanges, type IssueRow, type IssueType,
+} from './queries'
+import { findLabelTitleInScope, insertLabel, type LabelRow } from '../labels/queries'
+import { findMilestoneById, ownerPaths, type MilestoneRow } from '../milestones/queries'
+import { deleteTimelogs, insertTimelog, setTrackableEstimate, totalTimeSpent, trackableEstimate } from '../time-tracking/queries'
+import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../namespaces/queries'
+import type { ProjectRow } from '../../platform/db/rows'
+import { issueEntity, issuePageRefs, type IssuePageData, type ReferenceOrigin } from './entity'
+import { todayIso } from '../milestones/entity'
+import { apiMessage, forbidden, invalidParam, missingParam, notFound, paramError, validationFailed } from '../../platform/http/errors'
+import { recordEvent } from '../events/service'
+import { keepOneLabelPerScope, projectLabelScope } from '../labels/service'
+import { isSubscribed } from '../subscriptions/service'
+import { timeStatsOf, type TimeStats } from '../time-tracking/service'
+import { createTodo } from '../todos/service'
+import { resolveTodosForTarget } from '../todos/queries'
+// Epics hold issues and issues show their epic; the cycle is only used at call time.
+import { carryEpic, issueEpicFields, issueEpicParam, setIssueEpic } from '../epics/service'
+import type { EpicRow } from '../epics/queries'
+// Issues and merge requests refer to each other; the cycle is only used at call time.
+import { closingMergeRequestCounts, mergeRequestsReferencingIssue } from '../merge-requests/service'
+import { copyIssueResourceEvents, type StateSource } from '../resource-events/queries'
+import { finishNotesCopy, issueSnapshot, issueTarget, mergeRequestTarget, noteIssueCopied, noteTimeEstimate, noteTimeSpent, recordCreation, recordStateEvent, recordUpdate, type SystemNoteTarget } from '../notes/system-notes'
+import { findMergeRequestById } from '../merge-requests/queries'
+import { canReadIssuesWith, canUserReadIssue } from './policy'
+import { textParam } from '../../platform/http/text-param'
+import { checkLengths, TEXT_LIMITS } from '../../platform/text/limits'
+import { boolOf, datetimeOf, intOf, listOf } from '../../platform/http/loose-params'
+
+// GitLab's default colour for labels created on the fly from an issue's `labels`.
+const NEW_LABEL_COLOR = '#6699cc'
+const ISSUE_TYPES: readonly IssueType[] = ['issue', 'incident', 'test_case']
+
+// ---------------------------------------------------------------------------------------------
+// Permissions.
+
+/** Reporter (GitLab's Planner/Reporter) may set metadata and edit anyone's issue. */
+export function canAdminIssues(request: FastifyRequest, project: ProjectRow): boolean {
+  return request.perms.canInProject(project, AccessLevel.REPORTER)
+}
+
+/** The issue read rule (canUserReadIssue) for the caller: project, issues feature and confidentiality. */
+export function canReadIssue(request: FastifyRequest, project: ProjectRow, issue: IssueRow): boolean {
+  const assignees = issue.confidential === 0 ? [] : assigneeIdsOf(request.server.burrow.db, [issue.id]).get(issue.id) ?? []
+  return canUserReadIssue(request.perms, project, issue, assignees)
+}
+
+/**
+ * The project's issues feature as the caller meets it: `disabled` hides issues from everyone,
+ * `private` from non-members (administrators excepted). Answers 403 like GitLab's feature checks.
+ */
+export function requireIssuesFeature(request: FastifyRequest, project: ProjectRow): void {
+  if (!canReadIssuesWith(request.perms, project)) throw forbidden()
+}
+
+/** The project's issue `iid` the caller may read, or 404 `Issue Not Found`. */
+export function loadIssue(request: FastifyRequest, project: ProjectRow, iid: number): IssueRow {
+  requireIssuesFeature(request, project)
+  const issue = findIssueByIid(request.server.burrow.db, project.id, iid)
+  if (!issue || !canReadIssue(request, project, issue)) throw notFound('Issue')
+  return issue
+}
+
+/** Authors may edit their own issues; editing others' needs Reporter. */
+export function requireEditIssue(request: FastifyRequest, project: ProjectRow, issue: IssueRow): void {
+  const user = request.actor.user
+  if (!user) throw apiMessage(401, '401 Unauthorized')
+  if (user.id !== issue.author_id && !canAdminIssues(request, project)) throw forbidden()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Presentation.
+
+/** Options of a page presentation. */
+export interface PresentOptions {
+  readonly origin: ReferenceOrigin
+  readonly withLabelsDetails?: boolean
+  /** Adds `subscribed` for the caller (single-issue responses). */
+  readonly withSubscribed?: boolean
+}
+
+/**
+ * Serializes a page of issues. Whatever the page size this runs a fixed number of queries:
+ * projects, users, assignees, labels, milestones (+ their owners' paths) and counts.
+ */
+export function presentIssues(request: FastifyRequest, rows: readonly IssueRow[], options: PresentOptions): Readonly<Record<string, unknown>>[] {
+  const db = request.server.burrow.db
+  const ids = rows.map((r) => r.id)
+  const assignees = assigneeIdsOf(db, ids)
+  const userIds = rows.flatMap((r) => [r.author_id, ...(r.closed_by_id !== null ? [r.closed_by_id] : []), ...(assignees.get(r.id) ?? [])])
+  const milestones = milestonesById(db, rows.filter((r) => r.milestone_id !== null).map((r) => r.milestone_id as number))
+  const paths = ownerPaths(
+    db,
+    [...new Set([...milestones.values()].filter((m) => m.project_id !== null).map((m) => m.project_id as number))],
+    [...new Set([...milestones.values()].filter((m) => m.group_id !== null).map((m) => m.group_id as number))],
+  )
+  const milestonePaths = new Map<number, string>()
+  for (const m of milestones.values()) milestonePaths.set(m.id, (m.project_id !== null ? paths.projects.get(m.project_id) : paths.groups.get(m.group_id as number)) ?? '')
+  const projects = projectPathsOf(db, rows.map((r) => r.project_id))
+  const groupProjectIds = new Set([...projects.values()].filter((p) => p.namespace_kind === 'group').map((p) => p.id))
+  const baseUrl = request.server.burrow.baseUrl(request)
+  const today = todayIso()
+  const page: IssuePageData = {
+    baseUrl,
+    today,
+    origin: options.origin,
+    withLabelsDetails: options.withLabelsDetails ?? false,
+    projects,
+    ...issuePageRefs({ baseUrl, today, users: usersById(db, userIds), milestones, milestonePaths }),
+    assignees,
+    labels: labelsOf(db, ids),
+    counts: issueCounts(db, ids),
+    mergeRequestCounts: closingMergeRequestCounts(db, rows),
+    epics: issueEpicFields(request, rows, groupProjectIds),
+  }
+  if (!options.withSubscribed) return rows.map((r) => issueEntity(r, page))
+  const viewerId = request.actor.user?.id ?? null
+  return rows.map((r) => issueEntity(r, page, isSubscribed(db, 'Issue', r.id, viewerId, [r.author_id, ...(assignees.get(r.id) ?? [])])))
+}
+
+/** One issue as a single-resource response (with `subscribed`). */
+export function presentIssue(request: FastifyRequest, issue: IssueRow, origin: ReferenceOrigin): Readonly<Record<string, unknown>> {
+  return presentIssues(request, [issue], { origin, withSubscribed: true })[0]
+}
+
+/** Merge requests of the issue's project that mention it (`related`) or would close it (`closed_by`). */
+export function relatedMergeRequests(request: FastifyRequest, issue: IssueRow, kind: 'related' | 'closed_by'): Readonly<Record<string, unknown>>[] {
+  return mergeRequestsReferencingIssue(request, issue.project_id, issue.iid, kind)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parameter normalization shared by create and update.
+
+/** Labels given as `a,b` or `['a', 'b']` → trimmed distinct titles. */
+export function labelList(raw: unknown): string[] | undefined {
+  if (raw === undefined || raw === null) return raw === null ? [] : undefined
+  const out: string[] = []
+  for (const item of listOf('labels', raw)) {
+    if (!out.some((t) => t.toLowerCase() === item.toLowerCase())) out.push(item)
+  }
+  return out
+}
+
+/** A `YYYY-MM-DD` parameter: undefined when absent, null when cleared (null or ''), 400 when not a real date. */
+export function dateParam(name: string, raw: unknown): string | null | undefined {
+  if (raw === undefined) return undefined
+  if (raw === null || raw === '') return null
+  const text = textParam(name, raw)
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
+  const d = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null
+  if (!d || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== text) throw invalidParam(name)
+  return text
+}
+
+function intParam(name: string, raw: unknown, min = 0): number | null | undefined {
+  if (raw === undefined) return undefined
+  if (raw === null || raw === '') return null
+  const n = intOf(name, raw)
+  if (n < min) throw validationFailed({ [name]: [`must be greater than or equal to ${min}`] })
+  return n
+}
+
+function issueTypeParam(raw: unknown): IssueType | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined
+  if (!ISSUE_TYPES.includes(raw as IssueType)) throw invalidParam('issue_type', 'does not have a valid value')
+  return raw as IssueType
+}
+
+/** A description parameter of an issue, merge request or epic: undefined when absent, 400 over GitLab's length limit. */
+export function descriptionOf(raw: unknown): string | null | undefined {
+  if (raw === undefined) return undefined
+  if (raw === null) return null
+  const description = textParam('description', raw)
+  checkLengths({ description }, { description: TEXT_LIMITS.issuable.description })
+  return description
+}
+
+/** A title parameter of an issue, merge request or epic, trimmed: 400 when blank or over 255 characters, as GitLab validates it. */
+export function titleOf(raw: unknown): string {
+  const title = textParam('title', raw).trim()
+  if (title === '') throw validationFailed({ title: ["can't be blank"] })
+  checkLengths({ title }, { title: TEXT_LIMITS.issuable.title })
+  return title
+}
+
+/** assignee_ids (array, or 0/'' for none) or the deprecated single assignee_id → user ids. */
+function assigneeList(db: Db, ids: unknown, single: unknown): number[] | undefined {
+  let raw: unknown[] | undefined
+  if (ids !== undefined) raw = ids === null || ids === '' ? [] : Array.isArray(ids) ? ids : String(ids).split(',')
+  else if (single !== undefined) raw = single === null || single === '' ? [] : [single]
+  if (raw === undefined) return undefined
+  const numbers = raw.map((v) => Number(v)).filter((n) => Number.isInteger(n) && n > 0)
+  if (numbers.length === 0) return []
+  // Unknown users are dropped silently, as GitLab's assignee filtering does.
+  return [...usersById(db, numbers).keys()].sort((a, b) => numbers.indexOf(a) - numbers.indexOf(b))
+}
+
+/** A milestone id the project may use (its own or its groups'), or null when absent/invalid (GitLab ignores it). */
+function milestoneFor(request: FastifyRequest, project: ProjectRow, raw: unknown): number | null | undefined {
+  if (raw === undefined) return undefined
+  if (raw === null || raw === '') return null
+  const id = intOf('milestone_id', raw)
+  if (id === 0) return null
+  const milestone = findMilestoneById(request.server.burrow.db, id)
+  if (!milestone) return null
+  if (milestone.project_id === project.id) return milestone.id
+  const db = request.server.burrow.db
+  const ns = findNamespaceById(db, project.namespace_id)
+  const groups = ns && ns.kind === 'group' ? [ns.id, ...namespaceAncestors(db, ns.id).map((g) => g.id)] : []
+  return milestone.group_id !== null && groups.includes(milestone.group_id) ? milestone.id : null
+}
+
+/**
+ * Label ids for titles: existing labels the project sees (case-insensitive), and new project
+ * labels for unknown titles, as GitLab's find-or-create does for members who may admin labels.
+ */
+function resolveLabels(request: FastifyRequest, project: ProjectRow, titles: readonly string[]): LabelRow[] {
+  const db = request.server.burrow.db
+  const scope = projectLabelScope(request, project)
+  const out: LabelRow[] = []
+  for (const title of titles) {
+    const found = findLabelTitleInScope(db, scope, title)
+    if (found) out.push(found)
+    else if (!title.includes(',')) out.push(insertLabel(db, { title, color: NEW_LABEL_COLOR, description: null, projectId: project.id }))
+  }
+  return out
+}
+
+function mayChooseIidAndDates(request: FastifyRequest, project: ProjectRow): boolean {
+  return request.perms.canInProject(project, AccessLevel.OWNER)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Create, update, delete.
+
+/** Parameters of issue creation as received. */
+export interface IssueInput {
+  readonly title?: unknown
+  readonly description?: unknown
+  readonly confidential?: unknown
+  readonly assignee_ids?: unknown
+  readonly assignee_id?: unknown
+  readonly milestone_id?: unknown
+  readonly labels?: unknown
+  readonly created_at?: unknown
+  readonly due_date?: unknown
+  readonly issue_type?: unknown
+  readonly weight?: unknown
+  readonly iid?: unknown
+  readonly discussion_locked?: unknown
+  readonly epic_id?: unknown
+  readonly epic_iid?: unknown
+}
+
+function assignedTodos(db: Db, project: ProjectRow, issue: IssueRow, authorId: number, userIds: readonly number[]): void {
+  for (const userId of userIds) {
+    if (userId === authorId) continue
+    createTodo(db, { userId, authorId, projectId: project.id, targetType: 'Issue', targetId: issue.id, action: 'assigned', body: issue.title })
+  }
+}
+
+/**
+ * Creates an issue (iid from the project's counter in the same transaction), its labels and
+ * assignees, the `created` event and `assigned` to-dos. Metadata (labels, milestone, assignees,
+ * due date, weight) is kept only for callers who may set it (Reporter+), as GitLab does.
+ */
+export function createIssue(request: FastifyRequest, project: ProjectRow, input: IssueInput): IssueRow {
+  const user = request.actor.user
+  if (!user) throw apiMessage(401, '401 Unauthorized')
+  if (input.title === undefined || input.title === null) throw missingParam('title')
+  const title = titleOf(input.title)
+  const db = request.server.burrow.db
+  const admin = canAdminIssues(request, project)
+  const privileged = mayChooseIidAndDates(request, project)
+  const dueDate = dateParam('due_date', input.due_date) ?? null
+  const weight = intParam('weight', input.weight) ?? null
+  const issueType = issueTypeParam(input.issue_type) ?? 'issue'
+  const iidRaw = intParam('iid', input.iid, 1)
+  const createdAt = datetimeOf('created_at', input.created_at)
+  const labels = labelList(input.labels) ?? []
+  const assignees = assigneeList(db, input.assignee_ids, input.assignee_id) ?? []
+  const milestoneId = milestoneFor(request, project, input.milestone_id) ?? null
+  const description = descriptionOf(input.description) ?? null
+  const epic = issueEpicParam(request, project, input as Readonly<Record<string, unknown>>)
+  return db.transaction(() => {
+    if (privileged && iidRaw != null && findIssueByIid(db, project.id, iidRaw)) throw apiMessage(409, 'Duplicated issue')
+    const issue = insertIssueRow(db, {
+      projectId: project.id,
+      authorId: user.id,
+      title,
+      description,
+      confidential: boolOf('confidential', input.confidential) ?? false,
+      issueType,
+      milestoneId: admin ? milestoneId : null,
+      dueDate: admin ? dueDate : null,
+      weight: admin ? weight : null,
+      discussionLocked: admin ? (boolOf('discussion_locked', input.discussion_locked) ?? null) : null,
+      iid: privileged && iidRaw != null ? iidRaw : undefined,
+      createdAt: privileged ? createdAt : undefined,
+    })
+    if (admin) {
+      setIssueLabels(db, issue.id, keepOneLabelPerScope(db, [], resolveLabels(request, project, labels).map((l) => l.id)))
+      setAssignees(db, issue.id, assignees)
+      assignedTodos(db, project, issue, user.id, assignees)
+      if (epic) setIssueEpic(db, issue, epic, user.id)
+    }
+    recordCreation(db, issueTarget(issue), user.id, issueSnapshot(db, issue.id))
+    recordEvent(db, { authorId: user.id, action: 'created', projectId: project.id, targetType: 'Issue', targetId: issue.id, targetIid: issue.iid, targetTitle: issue.title })
+    return issue
+  })()
+}
+
+/** What an update may change (the contract other families call, e.g. quick actions). */
+export interface IssueChanges {
+  readonly title?: string
+  readonly description?: string | null
+  readonly state_event?: 'close' | 'reopen'
+  readonly labels?: readonly string[]
+  readonly add_labels?: readonly string[]
+  readonly remove_labels?: readonly string[]
+  readonly assignee_ids?: readonly number[]
+  readonly milestone_id?: number | null
+  readonly due_date?: string | null
+  readonly confidential?: boolean
+  readonly discussion_locked?: boolean
+  readonly weight?: number | null
+  readonly issue_type?: IssueType
+  /** The epic to put the issue in, or null to take it out of its epic (`epic_id`/`epic_iid`). */
+  readonly epic?: EpicRow | null
+  /** Administrators and owners may backdate an update (GitLab's `updated_at`). */
+  readonly updated_at?: string
+  /** What closed or reopened the issue (a merged merge request), for its state event. */
+  readonly state_source?: StateSource
+}
+
+/** The parameters PUT accepts; at least one must be present. */
+export const UPDATE_PARAMS = [
+  'title', 'description', 'assignee_ids', 'assignee_id', 'confidential', 'discussion_locked', 'due_date', 'labels', 'add_labels',
+  'remove_labels', 'milestone_id', 'state_event', 'issue_type', 'weight', 'epic_id', 'epic_iid', 'updated_at',
+] as const
+
+/** Normalizes PUT parameters into IssueChanges (400 on malformed values). */
+export function changesFromParams(request: FastifyRequest, project: ProjectRow, p: Readonly<Record<string, unknown>>): IssueChanges {
+  if (UPDATE_PARAMS.every((k) => p[k] === undefined)) throw paramError(`${UPDATE_PARAMS.join(', ')} are missing, at least one parameter must be provided`)
+  const db = request.server.burrow.db
+  if (p.state_event !== undefined && p.state_event !== 'close' && p.state_event !== 'reopen') throw invalidParam('state_event', 'does not have a valid value')
+  const milestoneRaw = p.milestone_id
+  return {
+    title: p.title !== undefined && p.title !== null ? titleOf(p.title) : undefined,
+    description: descriptionOf(p.description),
+    state_event: p.state_event as 'close' | 'reopen' | undefined,
+    labels: labelList(p.labels),
+    add_labels: labelList(p.add_labels),
+    remove_labels: labelList(p.remove_labels),
+    assignee_ids: assigneeList(db, p.assignee_ids, p.assignee_id),
+    milestone_id: milestoneRaw === undefined ? undefined : (milestoneFor(request, project, milestoneRaw) ?? null),
+    due_date: dateParam('due_date', p.due_date),
+    confidential: boolOf('confidential', p.confidential),
+    discussion_locked: boolOf('discussion_locked', p.discussion_locked),
+    weight: intParam('weight', p.weight),
+    issue_type: issueTypeParam(p.issue_type),
+    epic: issueEpicParam(request, project, p),
+    updated_at: mayChooseIidAndDates(request, project) ? datetimeOf('updated_at', p.updated_at) : undefined,
+  }
+}
+
+/** The columns of an issue or epic that an edit of its title, description or state sets. */
+export interface EditColumns {
+  title?: string
+  description?: string | null
+  last_edited_at?: string
+  last_edited_by_id?: number
+  state?: 'opened' | 'closed'
+  closed_at?: string | null
+  closed_by_id?: number | null
+}
+
+/**
+ * What an edit of an issue's or epic's title, description or state writes, as GitLab writes it:
+ * the item is marked last edited (by whom, when) only when its title or description changes, and
+ * closing records who closed it. `transition` names the state event to record, if any.
+ */
+export function editColumns(
+  row: { readonly title: string; readonly description: string | null; readonly state: string },
+  changes: { readonly title?: string; readonly description?: string | null; readonly stateEvent?: 'close' | 'reopen' },
+  actorId: number,
+  now: string,
+): { readonly columns: EditColumns; readonly transition: 'closed' | 'reopened' | null } {
+  const columns: EditColumns = {}
+  if (changes.title !== undefined && changes.title !== row.title) columns.title = changes.title
+  if (changes.description !== undefined && changes.description !== row.description) columns.description = changes.description
+  if (columns.title !== undefined || columns.description !== undefined) {
+    columns.last_edited_at = now
+    columns.last_edited_by_id = actorId
+  }
+  if (changes.stateEvent === 'close' && row.state === 'opened') return { columns: { ...columns, state: 'closed', closed_at: now, closed_by_id: actorId }, transition: 'closed' }
+  if (changes.stateEvent === 'reopen' && row.state === 'closed') return { columns: { ...columns, state: 'opened', closed_at: null, closed_by_id: null }, transition: 'reopened' }
+  return { columns, transition: null }
+}
+
+/**
+ * Applies changes to an issue: state transitions record `closed`/`reopened` events, new assignees
+ * get `assigned` to-dos, unknown label titles become project labels. Metadata changes by callers
+ * below Reporter are ignored, as GitLab ignores them for authors who are Guests.
+ */
+export function updateIssue(request: FastifyRequest, project: ProjectRow, issue: IssueRow, changes: IssueChanges): IssueRow {
+  const user = request.actor.user
+  if (!user) throw apiMessage(401, '401 Unauthorized')
+  const db = request.server.burrow.db
+  const admin = canAdminIssues(request, project)
+  return db.transaction(() => {
+    resolveTodosForTarget(db, user.id, 'Issue', issue.id)
+    const before = issueSnapshot(db, issue.id)
+    const now = nowIso()
+    const { columns, transition } = editColumns(issue, { title: changes.title, description: changes.description, stateEvent: changes.state_event }, user.id, now)
+    const cols: { -readonly [K in keyof IssueColumnChanges]: IssueColumnChanges[K] } = { updated_at: changes.updated_at ?? now, ...columns }
+    if (changes.confidential !== undefined) cols.confidential = changes.confidential ? 1 : 0
+    if (changes.issue_type !== undefined) cols.issue_type = changes.issue_type
+    if (admin) {
+      if (changes.milestone_id !== undefined) cols.milestone_id = changes.milestone_id
+      if (changes.due_date !== undefined) cols.due_date = changes.due_date
+      if (changes.weight !== undefined) cols.weight = changes.weight
+      if (changes.discussion_locked !== undefined) cols.discussion_locked = changes.discussion_locked ? 1 : 0
+      if (changes.labels !== undefined || changes.add_labels !== undefined || changes.remove_labels !== undefined) {
+        const current = labelsOf(db, [issue.id]).get(issue.id) ?? []
+        let ids = changes.labels !== undefined ? resolveLabels(request, project, changes.labels).map((l) => l.id) : current.map((l) => l.id)
+        if (changes.add_labels) ids = [...ids, ...resolveLabels(request, project, changes.add_labels).map((l) => l.id)]
+        if (changes.remove_labels) {
+          const remove = new Set(changes.remove_labels.map((t) => t.toLowerCase()))
+          const titles = new Map([...current, ...(labelsOf(db, [issue.id]).get(issue.id) ?? [])].map((l) => [l.id, l.title.toLowerCase()]))
+          const scope = projectLabelScope(request, project)
+          for (const t of changes.remove_labels) {
+            const l = findLabelTitleInScope(db, scope, t)
+            if (l) titles.set(l.id, l.title.toLowerCase())
+          }
+          ids = ids.filter((id) => !remove.has(titles.get(id) ?? ''))
+        }
+        setIssueLabels(db, issue.id, keepOneLabelPerScope(db, current.map((l) => l.id), ids))
+      }
+      if (changes.assignee_ids !== undefined) {
+        const before = assigneeIdsOf(db, [issue.id]).get(issue.id) ?? []
+        setAssignees(db, issue.id, changes.assignee_ids)
+        assignedTodos(db, project, issue, user.id, changes.assignee_ids.filter((id) => !before.includes(id)))
+      }
+    }
+    const row = updateIssueRow(db, issue.id, cols)
+    if (admin && changes.epic !== undefined) setIssueEpic(db, row, changes.epic, user.id)
+    recordUpdate(db, issueTarget(row), user.id, before, issueSnapshot(db, row.id), { stateSource: changes.state_source })
+    if (transition) {
+      recordEvent(db, { authorId: user.id, action: transition, projectId: project.id, targetType: 'Issue', targetId: row.id, targetIid: row.iid, targetTitle: row.title })
+    }
+    return row
+  })()
+}
+
+interface CopyOptions {
+  readonly authorId: number
+  readonly createdAt?: string
+  readonly withNotes: boolean
+  readonly withAwards: boolean
+}
+
+/**
+ * A copy of an issue in `target` with the next iid there: text, confidentiality, dates, weight
+ * and assignees; the target's labels and milestone of the same titles; optionally the notes and
+ * award emoji. Runs inside the caller's transaction.
+ */
+function copyIssue(request: FastifyRequest, issue: IssueRow, target: ProjectRow, o: CopyOptions): IssueRow {
+  const db = request.server.burrow.db
+  // The same milestone when the target may use it (its own or its groups'), else one of the same title there.
+  const milestone = issue.milestone_id !== null ? findMilestoneById(db, issue.milestone_id) : undefined
+  const milestoneId = milestone
+    ? (milestoneFor(request, target, milestone.id) ??
+      findProjectMilestoneIdByTitle(db, target.id, milestone.title) ??
+      null)
+    : null
+  const copy = insertIssueRow(db, {
+    projectId: target.id,
+    authorId: o.authorId,
+    title: issue.title,
+    description: issue.description,
+    confidential: issue.confidential === 1,
+    issueType: issue.issue_type,
+    milestoneId,
+    dueDate: issue.due_date,
+    weight: issue.weight,
+    discussionLocked: issue.discussion_locked === null ? null : issue.discussion_locked === 1,
+    createdAt: o.createdAt,
+  })
+  const scope = projectLabelScope(request, target)
+  const labelIds = (labelsOf(db, [issue.id]).get(issue.id) ?? []).map((l) => findLabelTitleInScope(db, scope, l.title)?.id).filter((id): id is number => id !== undefined)
+  setIssueLabels(db, copy.id, labelIds)
+  setAssignees(db, copy.id, assigneeIdsOf(db, [issue.id]).get(issue.id) ?? [])
+  if (o.withNotes) {
+    copyIssueNotes(db, issue.id, copy.id, target.id)
+    finishNotesCopy(db, issueTarget(issue), issueTarget(copy), request.perms)
+    copyIssueResourceEvents(db, issue.id, copy.id)
+  }
+  if (o.withAwards) copyIssueAwards(db, issue.id, copy.id)
+  return copy
+}
+
+/**
+ * Moves an issue to another project (GitLab's move): the copy keeps author, creation time, notes
+ * and award emoji; the original is closed with `moved_to_id`. Needs Reporter in both projects.
+ */
+export function moveIssue(request: FastifyRequest, project: ProjectRow, issue: IssueRow, target: ProjectRow): IssueRow {
+  const user = request.actor.user
+  if (!user) throw apiMessage(401, '401 Unauthorized')
+  if (target.id === project.id) throw apiMessage(400, 'Cannot move issue to project it originates from!')
+  if (issue.moved_to_id !== null) throw apiMessage(400, 'Cannot move issue which already has been moved!')
+  if (!canAdminIssues(request, project) || !canAdminIssues(request, target)) throw apiMessage(400, 'Cannot move issue due to insufficient permissions!')
+  const db = request.server.burrow.db
+  return db.transaction(() => {
+    const moved = copyIssue(request, issue, target, { authorId: issue.author_id, createdAt: issue.created_at, withNotes: true, withAwards: true })
+    carryEpic(request, issue, moved, 'move')
+    noteIssueCopied(db, issue, moved, user.id, 'moved')
+    const now = nowIso()
+    updateIssueRow(db, issue.id, { state: 'closed', closed_at: issue.closed_at ?? now, closed_by_id: issue.closed_by_id ?? user.id, moved_to_id: moved.id })
+    recordEvent(db, { authorId: user.id, action: 'created', projectId: target.id, targetType: 'Issue', targetId: moved.id, targetIid: moved.iid, targetTitle: moved.title })
+    if (issue.state === 'opened') {
+      recordStateEvent(db, issueTarget(issue), user.id, 'closed')
+      recordEvent(db, { authorId: user.id, action: 'closed', projectId: project.id, targetType: 'Issue', targetId: issue.id, targetIid: issue.iid, targetTitle: issue.title })
+    } else {
+      updateIssueRow(db, moved.id, { state: 'closed', closed_at: issue.closed_at, closed_by_id: issue.closed_by_id })
+    }
+    return findIssueById(db, moved.id) as IssueRow
+  })()
+}
+
+/**
+ * Clones an issue into a project (the same one allowed): an open copy authored by the caller,
+ * with the notes when `withNotes`. Needs Reporter in both projects.
+ */
+export function cloneIssue(request: FastifyRequest, project: ProjectRow, issue: IssueRow, target: ProjectRow, withNotes: boolean): IssueRow {
+  const user = request.actor.user
+  if (!user) throw apiMessage(401, '401 Unauthorized')
+  if (!canAdminIssues(request, project) || !canAdminIssues(request, target)) throw apiMessage(400, 'Cannot clone issue due to insufficient permissions!')
+  const db = request.server.burrow.db
+  return db.transaction(() => {
+    const clone = copyIssue(request, issue, target, { authorId: user.id, withNotes, withAwards: false })
+    carryEpic(request, issue, clone, 'clone')
+    noteIssueCopied(db, issue, clone, user.id, 'cloned')
+    recordEvent(db, { authorId: user.id, action: 'created', projectId: target.id, targetType: 'Issue', targetId: clone.id, targetIid: clone.iid, targetTitle: clone.title })
+    return clone
+  })()
+}
+
+/**
+ * Places an issue between two others of its project in manual order (`relative_position`):
+ * after `beforeId`'s issue and before `afterId`'s, renumbering the project's positions with
+ * room between them when no gap is left.
+ */
+export function reorderIssue(request: FastifyRequest, issue: IssueRow, moveAfterId: number | undefined, moveBeforeId: number | undefined): IssueRow {
+  const db = request.server.burrow.db
+  return db.transaction(() => {
+    const neighbour = (id: number | undefined): IssueRow | undefined => {
+      if (id === undefined) return undefined
+      const n = findIssueById(db, id)
+      if (!n || n.project_id !== issue.project_id) throw notFound('Issue')
+      return n
+    }
+    ensurePositions(db, issue.project_id)
+    const positionOf = (id: number | undefined): number | undefined => (id === undefined ? undefined : (findIssueById(db, id) as IssueRow).relative_position ?? undefined)
+    neighbour(moveAfterId)
+    neighbour(moveBeforeId)
+    const place = (): number | null => {
+      // move_after_id names the issue that comes after this one, move_before_id the one before.
+      const hi = positionOf(moveAfterId)
+      const lo = positionOf(moveBeforeId)
+      if (lo !== undefined && hi !== undefined) return hi - lo > 1 ? Math.floor((lo + hi) / 2) : null
+      if (hi !== undefined) return hi - POSITION_GAP
+      if (lo !== undefined) return lo + POSITION_GAP
+      return issue.relative_position
+    }
+    let position = place()
+    if (position === null) {
+      renumberPositions(db, issue.project_id)
+      position = place()
+    }
+    return updateIssueRow(db, issue.id, { relative_position: position })
+  })()
+}
+
+/** Deletes an issue (Owner or administrator; the route checks) with its links, notes and awards. */
+export function deleteIssue(request: FastifyRequest, issue: IssueRow): void {
+  const db = request.server.burrow.db
+  db.transaction(() => deleteIssueRow(db, issue.id))()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Time tracking (shared with merge requests: the estimate lives on the trackable's own row).
+
+/** Something whose time is tracked. */
+export interface Trackable {
+  readonly type: 'Issue' | 'MergeRequest'
+  readonly id: number
+  readonly projectId: number
+}
+
+/** The time_stats of a trackable: its estimate and the sum of its time logs. */
+export function timeStats(db: Db, type: Trackable['type'], id: number): TimeStats {
+  return timeStatsOf(trackableEstimate(db, type, id), totalTimeSpent(db, type, id))
+}
+
+/** The trackable as system notes name it. */
+function trackableTarget(db: Db, t: Trackable): SystemNoteTarget {
+  const row = t.type === 'Issue' ? findIssueById(db, t.id) : findMergeRequestById(db, t.id)
+  const ref = { id: t.id, iid: row?.iid ?? 0, project_id: t.projectId }
+  return t.type === 'Issue' ? issueTarget(ref) : mergeRequestTarget(ref)
+}
+
+/** Sets the estimate (seconds, not negative), with its system note. */
+export function setTimeEstimate(request: FastifyRequest, t: Trackable, seconds: number): TimeStats {
+  if (seconds < 0) throw validationFailed({ time_estimate: ['must have a valid format and be greater than or equal to zero.'] })
+  const db = request.server.burrow.db
+  const user = request.actor.user
+  return db.transaction(() => {
+    const before = trackableEstimate(db, t.type, t.id)
+    setTrackableEstimate(db, t.type, t.id, seconds)
+    if (user) noteTimeEstimate(db, trackableTarget(db, t), user.id, before, seconds)
+    return timeStats(db, t.type, t.id)
+  })()
+}
+
+/** Clears the estimate. */
+export function resetTimeEstimate(request: FastifyRequest, t: Trackable): TimeStats {
+  return setTimeEstimate(request, t, 0)
+}
+
+/** Logs time spent (negative subtracts, but never below zero in total). */
+export function addSpentTime(request: FastifyRequest, t: Trackable, seconds: number, summary?: string | null): TimeStats {
+  const user = request.actor.user
+  if (!user) throw apiMessage(401, '401 Unauthorized')
+  const db = request.server.burrow.db
+  return db.transaction(() => {
+    if (totalTimeSpent(db, t.type, t.id) + seconds < 0) throw validationFailed({ base: ['Time to subtract exceeds the total time spent'] })
+    insertTimelog(db, { type: t.type, id: t.id, projectId: t.projectId, userId: user.id, seconds, summary: summary ?? null })
+    noteTimeSpent(db, trackableTarget(db, t), user.id, { seconds, spentAt: nowIso() })
+    return timeStats(db, t.type, t.id)
+  })()
+}
+
+/** Removes every time log of the trackable, with its system note. */
+export function resetSpentTime(request: FastifyRequest, t: Trackable): TimeStats {
+  const db = request.server.burrow.db
+  const user = request.actor.user
+  return db.transaction(() => {
+    deleteTimelogs(db, t.type, t.id)
+    if (user) noteTimeSpent(db, trackableTarget(db, t), user.id, 'reset')
+    return timeStats(db, t.type, t.id)
+  })()
+}
+
+/** Participants of an issue: author, assignees and authors of notes the caller may see, in that order. */
+export function issueParticipantIds(db: Db, issue: IssueRow, includeInternal: boolean): number[] {
+  return [...new Set([issue.author_id, ...(assigneeIdsOf(db, [issue.id]).get(issue.id) ?? []), ...noteAuthorIds(db, issue.id, includeInternal)])]
+}
+
+/**
+ * A page of a milestone's issues: a project milestone's issues in its project, a group
+ * milestone's in the readable projects of the group and its subgroups; confidential rule applied.
+ */
+export function milestoneIssues(request: FastifyRequest, milestone: MilestoneRow, page: { readonly limit: number; readonly offset: number }): { rows: Readonly<Record<string, unknown>>[]; total: number } {
+  const { rows, total } = milestoneIssuePage(request, milestone, page)
+  const origin: ReferenceOrigin = milestone.project_id !== null ? { kind: 'project', projectId: milestone.project_id } : { kind: 'group', groupId: milestone.group_id as number }
+  return { rows: presentIssues(request, rows, { origin }), total }
+}
+
+/** Every issue of a milestone the caller can see (burndown charts), in manual order. */
+export function milestoneIssueRows(request: FastifyRequest, milestone: MilestoneRow): IssueRow[] {
+  return milestoneIssuePage(request, milestone, { limit: -1, offset: 0 }).rows
+}
+
+function milestoneIssuePage(request: FastifyRequest, milestone: MilestoneRow, page: { readonly limit: number; readonly offset: number }): { rows: IssueRow[]; total: number } {
+  const db = request.server.burrow.db
+  const user = request.actor.user
+  const viewer = user ? { id: user.id, isAdmin: user.is_admin === 1, external: user.external === 1 } : null
+  let projectIds: number[]
+  let reporterIds: number[]
+  if (milestone.project_id !== null) {
+    const project = findProjectById(db, milestone.project_id) as ProjectRow
+    projectIds = [project.id]
+    reporterIds = canAdminIssues(request, project) ? [project.id] : []
+  } else {
+    ({ ids: projectIds, reporterIds } = readableProjects(db, viewer, { namespaceIds: groupAndDescendantIds(db, milestone.group_id as number), nonArchived: false }))
+  }
+  return listIssues(db, {
+    projectIds,
+    confidentialProjectIds: viewer?.isAdmin ? null : reporterIds,
+    viewerId: viewer?.id ?? null,
+    milestoneId: milestone.id,
+    orderBy: 'relative_position',
+    sort: 'asc',
+    today: todayIso(),
+  }, page)
+}

@@ -1,0 +1,234 @@
+import type { FastifyRequest } from 'fastify'
+import { AccessLevel, accessLevelName, MEMBER_ACCESS_LEVELS } from '../../platform/auth/access'
+import type { Db } from '../../platform/db/connection'
+import {
+  deleteAccessRequest,
+  deleteMember,
+  findAccessRequest,
+  hierarchyIds,
+  insertMember,
+  ownerCountWithAncestors,
+  updateMember,
+  type SourceRef,
+} from './queries'
+import type { MemberRow, NamespaceRow, ProjectRow, UserRow } from '../../platform/db/rows'
+import { findNamespaceById, findProjectById } from '../namespaces/queries'
+import { forbidden, invalidParam, validationFailed } from '../../platform/http/errors'
+import { currentUser, loadGroup, loadProject } from '../../platform/http/resolve'
+import { recordAudit, type AuditChange } from '../audit-events/service'
+import { recordEvent } from '../events/service'
+
+/** `groups` or `projects`: the URL family a member route lives under. */
+export type SourceKind = 'groups' | 'projects'
+
+/** A group or project resolved from `:id` for a member route. */
+export interface MemberSource {
+  readonly ref: SourceRef
+  readonly kind: SourceKind
+  readonly fullPath: string
+  readonly project: ProjectRow | null
+  readonly group: NamespaceRow | null
+}
+
+/** Resolves `:id` of a member route: 404 when missing or unreadable, as GitLab's find_source. */
+export function loadSource(request: FastifyRequest, kind: SourceKind, id: string): MemberSource {
+  if (kind === 'projects') {
+    const project = loadProject(request, id)
+    const ns = findNamespaceById(request.server.burrow.db, project.namespace_id)
+    return {
+      ref: { type: 'Project', id: project.id, namespaceId: project.namespace_id },
+      kind,
+      fullPath: `${ns?.full_path ?? ''}/${project.path}`,
+      project,
+      group: null,
+    }
+  }
+  const group = loadGroup(request, id)
+  return { ref: { type: 'Namespace', id: group.id, namespaceId: group.id }, kind, fullPath: group.full_path, project: null, group }
+}
+
+/** The source of a stored membership row (for operations spanning a hierarchy). */
+export function sourceOfRow(request: FastifyRequest, row: Pick<MemberRow, 'source_type' | 'source_id'>): MemberSource {
+  const db = request.server.burrow.db
+  if (row.source_type === 'Project') {
+    const project = findProjectById(db, row.source_id) as ProjectRow
+    const ns = findNamespaceById(db, project.namespace_id)
+    return {
+      ref: { type: 'Project', id: project.id, namespaceId: project.namespace_id },
+      kind: 'projects',
+      fullPath: `${ns?.full_path ?? ''}/${project.path}`,
+      project,
+      group: null,
+    }
+  }
+  const group = findNamespaceById(db, row.source_id) as NamespaceRow
+  return { ref: { type: 'Namespace', id: group.id, namespaceId: group.id }, kind: 'groups', fullPath: group.full_path, project: null, group }
+}
+
+/** The caller's effective level in the source; administrators count as owners. */
+export function callerLevel(request: FastifyRequest, source: MemberSource): number {
+  if (request.perms.isAdmin) return AccessLevel.OWNER
+  return source.project ? request.perms.projectAccess(source.project) : request.perms.groupAccess(source.ref.id)
+}
+
+/**
+ * GitLab's admin_project_member / admin_group_member: Maintainers manage project members,
+ * only Owners manage group members.
+ */
+export function canManageMembers(request: FastifyRequest, source: MemberSource): boolean {
+  const needed = source.project ? AccessLevel.MAINTAINER : AccessLevel.OWNER
+  return callerLevel(request, source) >= needed
+}
+
+/** 401 for anonymous callers, 403 for callers who may not manage the source's members. */
+export function requireManageMembers(request: FastifyRequest, source: MemberSource): UserRow {
+  const user = currentUser(request)
+  if (!canManageMembers(request, source)) throw forbidden()
+  return user
+}
+
+/** Rejects levels outside 5–50 the way GitLab's model validation does. */
+export function validateAccessLevel(level: number): void {
+  if (!MEMBER_ACCESS_LEVELS.includes(level)) throw validationFailed({ access_level: ['is not included in the list'] })
+}
+
+/**
+ * The role rule for granting `level` (and, on updates, for touching a member now at `current`):
+ * nobody grants more than they hold, and only Owners grant or change Owners.
+ */
+export function assertCanAssign(request: FastifyRequest, source: MemberSource, level: number, current?: number): void {
+  requireManageMembers(request, source)
+  if (request.perms.isAdmin) return
+  const mine = callerLevel(request, source)
+  if (level > mine) throw forbidden()
+  if ((level === AccessLevel.OWNER || current === AccessLevel.OWNER) && mine < AccessLevel.OWNER) throw forbidden()
+}
+
+/**
+ * Parses `expires_at` (a date or a date-time; empty clears it). Returns undefined when absent.
+ * Past dates are refused as GitLab's member validation does.
+ */
+export function parseExpiresAt(value: unknown): string | null | undefined {
+  if (value === undefined) return undefined
+  if (value === null || value === '') return null
+  if (typeof value !== 'string') throw invalidParam('expires_at')
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:$|[T ])/.exec(value)
+  if (!m || Number.isNaN(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value))) throw invalidParam('expires_at')
+  const date = `${m[1]}-${m[2]}-${m[3]}`
+  const check = new Date(`${date}T00:00:00Z`)
+  if (check.toISOString().slice(0, 10) !== date) throw invalidParam('expires_at')
+  if (date < new Date().toISOString().slice(0, 10)) throw validationFailed({ expires_at: ['cannot be a date in the past'] })
+  return date
+}
+
+function entityType(source: MemberSource): 'Group' | 'Project' {
+  return source.project ? 'Project' : 'Group'
+}
+
+/** True when removing or demoting this owner would leave the group (and its ancestors) without one. */
+export function isLastOwner(request: FastifyRequest, source: MemberSource, member: Pick<MemberRow, 'access_level'>): boolean {
+  if (source.project || member.access_level !== AccessLevel.OWNER) return false
+  return ownerCountWithAncestors(request.server.burrow.db, source.ref.id) <= 1
+}
+
+/** Audits a change to the user's membership of the group or project. */
+function auditMembership(request: FastifyRequest, source: MemberSource, user: UserRow, change: AuditChange): void {
+  recordAudit(request.server.burrow.db, request, {
+    entityType: entityType(source),
+    entityId: source.ref.id,
+    entityPath: source.fullPath,
+    targetId: user.id,
+    targetType: 'User',
+    targetDetails: user.name,
+    change,
+  })
+}
+
+/** Records the membership side effects shared by add and approve: 'joined' event and audit. */
+function afterJoin(request: FastifyRequest, source: MemberSource, user: UserRow, member: MemberRow): void {
+  const db = request.server.burrow.db
+  if (source.project) recordEvent(db, { authorId: user.id, action: 'joined', projectId: source.project.id })
+  auditMembership(request, source, user, { add: 'user_access', as: accessLevelName(member.access_level), expiry_to: member.expires_at, member_id: member.id })
+}
+
+/**
+ * Adds a direct member (the caller's rights are checked by the route). A pending access request
+ * of the same user is consumed, as GitLab turns the requester into the member.
+ */
+export function addMember(request: FastifyRequest, source: MemberSource, user: UserRow, level: number, expiresAt: string | null): MemberRow {
+  const db = request.server.burrow.db
+  return db.transaction(() => {
+    deleteAccessRequest(db, source.ref, user.id)
+    const member = insertMember(db, { source: source.ref, userId: user.id, accessLevel: level, expiresAt, createdById: request.actor.user?.id ?? null })
+    afterJoin(request, source, user, member)
+    return member
+  })()
+}
+
+/** Changes a member's level/expiry and audits the change. */
+export function changeMember(request: FastifyRequest, source: MemberSource, member: MemberRow, user: UserRow, level: number, expiresAt: string | null | undefined): MemberRow {
+  const db = request.server.burrow.db
+  return db.transaction(() => {
+    const updated = updateMember(db, member.id, level, expiresAt)
+    if (member.access_level !== level) {
+      auditMembership(request, source, user, { change: 'access_level', from: accessLevelName(member.access_level), to: accessLevelName(level), member_id: member.id })
+    }
+    if (expiresAt !== undefined && expiresAt !== member.expires_at) {
+      auditMembership(request, source, user, { change: 'expires_at', from: member.expires_at ?? 'never expires', to: expiresAt ?? 'never expires', member_id: member.id })
+    }
+    return updated
+  })()
+}
+
+/**
+ * Removes a direct membership; for a group, also the user's direct memberships in its subgroups
+ * and projects unless `skipSubresources`. Project memberships leave a 'left' event each.
+ */
+export function removeMember(request: FastifyRequest, source: MemberSource, member: MemberRow, user: UserRow, skipSubresources: boolean): void {
+  const db = request.server.burrow.db
+  db.transaction(() => {
+    deleteMember(db, member.id)
+    if (source.project) recordEvent(db, { authorId: user.id, action: 'left', projectId: source.project.id })
+    if (!source.project && !skipSubresources) {
+      const { groupIds, projectIds } = hierarchyIds(db, source.ref.id)
+      const below = groupIds.filter((id) => id !== source.ref.id)
+      if (below.length > 0) {
+        db.prepare(`DELETE FROM members WHERE user_id = ? AND source_type = 'Namespace' AND source_id IN (${below.join(', ')})`).run(user.id)
+      }
+      if (projectIds.length > 0) {
+        const left = db
+          .prepare(`DELETE FROM members WHERE user_id = ? AND source_type = 'Project' AND source_id IN (${projectIds.join(', ')}) RETURNING source_id`)
+          .all(user.id) as { source_id: number }[]
+        for (const p of left) recordEvent(db, { authorId: user.id, action: 'left', projectId: p.source_id })
+      }
+    }
+    auditMembership(request, source, user, { remove: 'user_access', member_id: member.id })
+  })()
+}
+
+/** Turns a pending access request into a membership at `level`. */
+export function approveAccessRequest(request: FastifyRequest, source: MemberSource, user: UserRow, level: number): MemberRow {
+  return addMember(request, source, user, level, null)
+}
+
+/** Withdraws or denies a pending access request. Returns false when there was none. */
+export function dropAccessRequest(request: FastifyRequest, source: MemberSource, userId: number): boolean {
+  const db = request.server.burrow.db
+  if (!findAccessRequest(db, source.ref, userId)) return false
+  deleteAccessRequest(db, source.ref, userId)
+  return true
+}
+
+/**
+ * Prunes memberships whose expiry date has passed, recording an 'expired' event for each project
+ * membership (GitLab's daily expiry worker). Returns how many were removed.
+ */
+export function pruneExpiredMembers(db: Db): number {
+  return db.transaction(() => {
+    const gone = db
+      .prepare(`DELETE FROM members WHERE expires_at IS NOT NULL AND expires_at < date('now') RETURNING source_type, source_id, user_id`)
+      .all() as { source_type: string; source_id: number; user_id: number }[]
+    for (const m of gone) if (m.source_type === 'Project') recordEvent(db, { authorId: m.user_id, action: 'expired', projectId: m.source_id })
+    return gone.length
+  })()
+}

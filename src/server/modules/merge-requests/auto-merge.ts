@@ -1,0 +1,125 @@
+import type { FastifyRequest } from 'fastify'
+import { AccessLevel } from '../../platform/auth/access'
+import { Permissions } from '../../platform/auth/permissions'
+import type { Db } from '../../platform/db/connection'
+import { nowIso } from '../../platform/db/connection'
+import { findMergeRequestById, updateMergeRequestRow, type MergeRequestRow } from './queries'
+import { findProjectById } from '../namespaces/queries'
+import { latestPipelineFor, type CiStatus, type PipelineRow } from '../pipelines/queries'
+import type { ProjectRow, UserRow } from '../../platform/db/rows'
+import { findUserById } from '../users/queries'
+import { projectSettings } from '../projects/entity'
+import { ApiError } from '../../platform/http/errors'
+import type { PipelineStatusEvent } from '../pipelines/ci-events'
+import { presentPipeline, presentPipelines } from '../pipelines/present'
+import { assertMergeable, mergeMergeRequest, type MergeOptions } from './merge'
+import { runInBackground } from './mergeability'
+import { noteAutoMerge } from '../notes/system-notes'
+
+/** Pipeline statuses that may still end in success (GitLab's ACTIVE_STATUSES). */
+export const ACTIVE_PIPELINE_STATUSES: readonly CiStatus[] = ['created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'scheduled']
+
+/** The head pipeline of a merge request: the newest pipeline of its source branch at its head commit. */
+export function headPipelineOf(db: Db, mr: MergeRequestRow): PipelineRow | undefined {
+  if (!mr.head_sha) return undefined
+  return latestPipelineFor(db, mr.source_project_id, mr.source_branch, mr.head_sha)
+}
+
+/**
+ * The merge request fields that come from CI: `pipeline` (PipelineBasic) and `head_pipeline`
+ * (Pipeline) of the head pipeline, and when its builds started and finished.
+ */
+export function mergeRequestPipelineFields(request: FastifyRequest, mr: MergeRequestRow): Readonly<Record<string, unknown>> {
+  const head = headPipelineOf(request.server.burrow.db, mr)
+  return {
+    pipeline: head ? presentPipelines(request, [head])[0] : null,
+    head_pipeline: head ? presentPipeline(request, head) : null,
+    latest_build_started_at: head?.started_at ?? null,
+    latest_build_finished_at: head?.finished_at ?? null,
+  }
+}
+
+/**
+ * GitLab's "Pipelines must succeed": with only_allow_merge_if_pipeline_succeeds, the head pipeline
+ * must exist and have succeeded (or been skipped, when skipped pipelines count as successful).
+ */
+export function pipelineAllowsMerge(project: ProjectRow, head: PipelineRow | undefined): boolean {
+  const s = projectSettings(project.settings)
+  if (s.only_allow_merge_if_pipeline_succeeds !== true) return true
+  if (!head) return false
+  return head.status === 'success' || (head.status === 'skipped' && s.allow_merge_on_skipped_pipeline === true)
+}
+
+/** Sets the merge request to merge when its head pipeline succeeds, remembering who asked and how. */
+export function enableAutoMerge(db: Db, mr: MergeRequestRow, user: UserRow, options: MergeOptions): MergeRequestRow {
+  return db.transaction(() => {
+    db.prepare(
+      `INSERT INTO merge_request_auto_merges (merge_request_id, user_id, params, created_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (merge_request_id) DO UPDATE SET user_id = excluded.user_id, params = excluded.params, created_at = excluded.created_at`,
+    ).run(mr.id, user.id, JSON.stringify(options), nowIso())
+    if (mr.merge_when_pipeline_succeeds !== 1 && mr.head_sha) noteAutoMerge(db, mr, user.id, mr.head_sha)
+    return updateMergeRequestRow(db, mr.id, { merge_when_pipeline_succeeds: 1, merge_error: null })
+  })()
+}
+
+/** Cancels a pending auto-merge at `user`'s request (`canceled the automatic merge`). */
+export function cancelAutoMerge(db: Db, mr: MergeRequestRow, user: UserRow): MergeRequestRow {
+  return db.transaction(() => {
+    const row = updateMergeRequestRow(db, mr.id, { merge_when_pipeline_succeeds: 0 })
+    disableAutoMerge(db, mr.id)
+    noteAutoMerge(db, mr, user.id, null)
+    return row
+  })()
+}
+
+/** Forgets a pending auto-merge (cancelled, merged, or failed). */
+export function disableAutoMerge(db: Db, mrId: number): void {
+  db.prepare('DELETE FROM merge_request_auto_merges WHERE merge_request_id = ?').run(mrId)
+}
+
+/** The same request, acting as `user`: services take the caller from the request. */
+function actingAs(request: FastifyRequest, user: UserRow): FastifyRequest {
+  return Object.create(request, {
+    actor: { value: { user, method: 'personal_access_token', scopes: ['api'], tokenId: null, sudoBy: null } },
+    perms: { value: new Permissions(request.server.burrow.db, user) },
+  }) as FastifyRequest
+}
+
+async function autoMerge(request: FastifyRequest, mrId: number, pipeline: PipelineRow): Promise<void> {
+  const ctx = request.server.burrow
+  const mr = findMergeRequestById(ctx.db, mrId)
+  if (!mr || mr.state !== 'opened' || mr.merge_when_pipeline_succeeds !== 1 || mr.head_sha !== pipeline.sha) return
+  const pending = ctx.db.prepare('SELECT user_id, params FROM merge_request_auto_merges WHERE merge_request_id = ?').get(mr.id) as { user_id: number; params: string } | undefined
+  const user = pending ? findUserById(ctx.db, pending.user_id) : undefined
+  const project = findProjectById(ctx.db, mr.project_id)
+  const fail = (message: string) => {
+    updateMergeRequestRow(ctx.db, mr.id, { merge_when_pipeline_succeeds: 0, merge_error: message })
+    disableAutoMerge(ctx.db, mr.id)
+  }
+  if (!user || !project) return fail('The user who set the merge request to merge when the pipeline succeeds no longer exists')
+  const as = actingAs(request, user)
+  if (!as.perms.canInProject(project, AccessLevel.DEVELOPER)) return fail('The user who set the merge request to merge when the pipeline succeeds may no longer merge it')
+  try {
+    assertMergeable(mr)
+    await mergeMergeRequest(as, project, mr, user, { ...(JSON.parse(pending?.params ?? '{}') as MergeOptions), sha: pipeline.sha })
+    disableAutoMerge(ctx.db, mr.id)
+  } catch (error) {
+    fail(error instanceof ApiError ? String((error.body as { message?: unknown } | null)?.message ?? error.message) : 'Merge failed')
+  }
+}
+
+/**
+ * Pipeline status listener: when a pipeline succeeds, the open merge requests set to merge when
+ * their pipeline succeeds whose head it ran on are merged (in the background, as the user who
+ * set them); a failed merge turns the setting off and leaves the reason in merge_error.
+ */
+export function mergeWhenPipelineSucceeds({ ctx, request, pipeline }: PipelineStatusEvent): void {
+  if (pipeline.status !== 'success' || !request) return
+  const rows = ctx.db
+    .prepare(
+      `SELECT id FROM merge_requests WHERE source_project_id = ? AND source_branch = ? AND head_sha = ? AND state = 'opened'
+       AND merge_when_pipeline_succeeds = 1`,
+    )
+    .all(pipeline.project_id, pipeline.ref, pipeline.sha) as { id: number }[]
+  for (const { id } of rows) runInBackground(ctx, () => autoMerge(request, id, pipeline))
+}

@@ -1,0 +1,230 @@
+import type { ServerContext } from '../../platform/context'
+import { nowIso } from '../../platform/db/connection'
+import { findMergeRequestById, openMergeRequestsTouching, updateMergeRequestRow, type MergeRequestRow, type MergeStatus } from './queries'
+import { findProjectById } from '../namespaces/queries'
+import type { ProjectRow } from '../../platform/db/rows'
+import { git, ZERO_SHA } from '../../platform/git/git'
+import { isAncestor, mergeTree } from '../../platform/git/merge'
+import { mergeBase } from '../../platform/git/merge-base'
+import { projectGitDir, repoExists } from '../../platform/git/project-repo'
+import { resolveCommit } from '../../platform/git/refs'
+import { recordEvent } from '../events/service'
+import { onPush, type PushContext } from '../../platform/git/push-listeners'
+
+// Checks queued per server, so a merge request is never checked twice at once and tests (or a
+// shutdown) can wait for the queue to drain.
+const queues = new WeakMap<ServerContext, Map<number, Promise<void>>>()
+// Checks asked for while one was already running for the same merge request: its result may be
+// stale (a branch moved meanwhile), so it runs once more afterwards.
+const reruns = new WeakMap<ServerContext, Set<number>>()
+
+function queueOf(ctx: ServerContext): Map<number, Promise<void>> {
+  let q = queues.get(ctx)
+  if (!q) {
+    q = new Map()
+    queues.set(ctx, q)
+  }
+  return q
+}
+
+/** What a client may hold of a merge request while its check is pending: the row it last read. */
+interface ShownStatus {
+  readonly status: MergeStatus
+  readonly updatedAt: string
+}
+// Per merge request with a pending check, its merge_status and updated_at before the check began.
+const shownBeforeCheck = new WeakMap<ServerContext, Map<number, ShownStatus>>()
+
+function shownOf(ctx: ServerContext): Map<number, ShownStatus> {
+  let shown = shownBeforeCheck.get(ctx)
+  if (!shown) {
+    shown = new Map()
+    shownBeforeCheck.set(ctx, shown)
+  }
+  return shown
+}
+
+/**
+ * Marks the merge request `checking` and computes its merge_status in the background, as GitLab's
+ * MergeabilityCheckService does: a clean `git merge-tree` of target and source heads is
+ * `can_be_merged`, a conflicting one (or a missing branch, or histories git refuses to merge)
+ * `cannot_be_merged`. A check that fails for any other reason settles `cannot_be_merged` too:
+ * nothing is left `checking`.
+ */
+export function queueMergeabilityCheck(ctx: ServerContext, mrId: number): void {
+  const row = findMergeRequestById(ctx.db, mrId)
+  if (!row || row.state !== 'opened') return
+  if (!shownOf(ctx).has(mrId)) shownOf(ctx).set(mrId, { status: row.merge_status, updatedAt: row.updated_at })
+  updateMergeRequestRow(ctx.db, mrId, { merge_status: 'checking' }, false)
+  const q = queueOf(ctx)
+  if (q.has(mrId)) {
+    if (!reruns.has(ctx)) reruns.set(ctx, new Set())
+    reruns.get(ctx)?.add(mrId)
+    return
+  }
+  const job = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(() => checkMergeability(ctx, mrId))
+    .catch((error: unknown) => {
+      process.emitWarning(`mergeability check failed: ${error instanceof Error ? error.message : String(error)}`)
+      settleFailedCheck(ctx, mrId)
+    })
+    .finally(() => {
+      q.delete(mrId)
+      try {
+        if (reruns.get(ctx)?.delete(mrId)) queueMergeabilityCheck(ctx, mrId)
+      } catch {
+        // The server is shutting down (database closed): nothing left to check for.
+      }
+    })
+  q.set(mrId, job)
+}
+
+/**
+ * Queues a check for a merge request whose status is still open to question (`unchecked`, or
+ * `checking` with no check under way, as a restart leaves it), as GitLab checks on reading one.
+ */
+export function ensureMergeabilityChecked(ctx: ServerContext, mr: MergeRequestRow): void {
+  if (mr.state !== 'opened' || queueOf(ctx).has(mr.id)) return
+  if (mr.merge_status === 'unchecked' || mr.merge_status === 'checking') queueMergeabilityCheck(ctx, mr.id)
+}
+
+/**
+ * Stores a check's answer. Clients that sync by `updated_after` keep the status they read last
+ * with the row's updated_at, so a settled status they may not hold (another answer than before
+ * the check, or the transient `checking` read while the row changed) moves updated_at on; an
+ * answer they already hold leaves it, so a recheck that changes nothing changes no version.
+ */
+function settle(ctx: ServerContext, mr: MergeRequestRow, status: MergeStatus): void {
+  const shown = shownOf(ctx).get(mr.id)
+  shownOf(ctx).delete(mr.id)
+  const clientsMayHoldOther = !shown || shown.status !== status || shown.updatedAt !== mr.updated_at
+  updateMergeRequestRow(ctx.db, mr.id, { merge_status: status }, clientsMayHoldOther)
+}
+
+function settleFailedCheck(ctx: ServerContext, mrId: number): void {
+  try {
+    const mr = findMergeRequestById(ctx.db, mrId)
+    if (mr?.merge_status === 'checking' && !reruns.get(ctx)?.has(mrId)) settle(ctx, mr, 'cannot_be_merged')
+  } catch {
+    // The server is shutting down (database closed): the next start reads it as unchecked work.
+  }
+}
+
+// Other background work on merge requests (rebases), awaited with the checks before shutdown.
+const background = new WeakMap<ServerContext, Set<Promise<void>>>()
+
+/** Runs `job` in the background of this server; mergeabilityIdle waits for it. Errors are the job's to handle. */
+export function runInBackground(ctx: ServerContext, job: () => Promise<void>): void {
+  let jobs = background.get(ctx)
+  if (!jobs) {
+    jobs = new Set()
+    background.set(ctx, jobs)
+  }
+  const set = jobs
+  const p: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(job)
+    .catch(() => undefined)
+    .finally(() => set.delete(p))
+  set.add(p)
+}
+
+/** Resolves when every queued mergeability check and background job of this server has finished. */
+export async function mergeabilityIdle(ctx: ServerContext): Promise<void> {
+  for (;;) {
+    const pending = [...queueOf(ctx).values(), ...(background.get(ctx) ?? [])]
+    if (pending.length === 0) return
+    await Promise.all(pending)
+  }
+}
+
+/** Heads of the source and target branches, null for a branch (or repository) that is gone. */
+export async function branchHeads(ctx: ServerContext, mr: MergeRequestRow): Promise<{ source: string | null; target: string | null; target_project: ProjectRow | undefined }> {
+  const targetProject = findProjectById(ctx.db, mr.project_id)
+  const sourceProject = findProjectById(ctx.db, mr.source_project_id)
+  const head = async (p: ProjectRow | undefined, branch: string): Promise<string | null> => {
+    if (!p) return null
+    const dir = projectGitDir(ctx, p)
+    return repoExists(dir) ? resolveCommit(dir, `refs/heads/${branch}`).catch(() => null) : null
+  }
+  return { source: await head(sourceProject, mr.source_branch), target: await head(targetProject, mr.target_branch), target_project: targetProject }
+}
+
+/** Computes and stores merge_status now (the body of a queued check). */
+export async function checkMergeability(ctx: ServerContext, mrId: number): Promise<void> {
+  const mr = findMergeRequestById(ctx.db, mrId)
+  if (!mr) return
+  if (mr.state !== 'opened') return settleClosed(ctx, mr, null)
+  const heads = await branchHeads(ctx, mr)
+  if (!heads.source || !heads.target || !heads.target_project) return settle(ctx, mr, 'cannot_be_merged')
+  const gitDir = projectGitDir(ctx, heads.target_project)
+  // git refuses some merges outright (unrelated histories after a force push): they cannot be merged.
+  const conflicts = await mergeTree(gitDir, heads.target, heads.source).then((r) => r.conflicts, () => true)
+  // GitLab keeps refs/merge-requests/:iid/head on the source head so clients can fetch it.
+  await git(['update-ref', `refs/merge-requests/${mr.iid}/head`, heads.source], { gitDir }).catch(() => undefined)
+  const latest = findMergeRequestById(ctx.db, mrId)
+  if (!latest) return
+  if (latest.state !== 'opened') return settleClosed(ctx, latest, conflicts)
+  // A newer check was asked for while this one ran: its result may be stale, so only the rerun writes.
+  if (reruns.get(ctx)?.has(mrId)) return
+  // head_sha is left to creation, the push listener and rebase, which know the newest head.
+  settle(ctx, latest, conflicts ? 'cannot_be_merged' : 'can_be_merged')
+}
+
+/**
+ * A merge request merged or closed while its check was queued or running must not keep the
+ * transient `checking` for ever: a merged one could be merged, a closed one keeps what the check
+ * found (or `cannot_be_merged` when it never ran).
+ */
+function settleClosed(ctx: ServerContext, mr: MergeRequestRow, conflicts: boolean | null): void {
+  if (mr.merge_status !== 'checking') {
+    shownOf(ctx).delete(mr.id)
+    return
+  }
+  settle(ctx, mr, mr.state === 'merged' || conflicts === false ? 'can_be_merged' : 'cannot_be_merged')
+}
+
+/**
+ * After a push: merge requests whose source or target branch moved get fresh diff refs and a new
+ * mergeability check; one whose source head became reachable from its target (merged outside
+ * Burrow) is marked merged by the pusher, as GitLab's refresh service does.
+ */
+async function refreshAfterPush(push: PushContext): Promise<void> {
+  const { ctx, project } = push
+  const moved = new Map<string, { oldSha: string; newSha: string }>()
+  for (const u of push.updates) if (u.ref.startsWith('refs/heads/')) moved.set(u.ref.slice('refs/heads/'.length), u)
+  if (moved.size === 0) return
+  const gitDir = projectGitDir(ctx, project)
+  for (const mr of openMergeRequestsTouching(ctx.db, project.id, [...moved.keys()])) {
+    const sourceMove = mr.source_project_id === project.id ? moved.get(mr.source_branch) : undefined
+    const targetMove = mr.project_id === project.id ? moved.get(mr.target_branch) : undefined
+    const head = sourceMove ? (sourceMove.newSha === ZERO_SHA ? mr.head_sha : sourceMove.newSha) : mr.head_sha
+    if (targetMove && targetMove.newSha !== ZERO_SHA && head && (await mergedBy(gitDir, head, targetMove.oldSha, targetMove.newSha))) {
+      updateMergeRequestRow(ctx.db, mr.id, { state: 'merged', merged_at: nowIso(), merged_by_id: push.user.id, head_sha: head })
+      recordEvent(ctx.db, { authorId: push.user.id, action: 'merged', projectId: mr.project_id, targetType: 'MergeRequest', targetId: mr.id, targetIid: mr.iid, targetTitle: mr.title })
+      continue
+    }
+    const target = targetMove ? targetMove.newSha : await resolveCommit(gitDir, `refs/heads/${mr.target_branch}`).catch(() => null)
+    const base = head && target && target !== ZERO_SHA ? await mergeBase(gitDir, [target, head]).catch(() => null) : null
+    // Queued before the write that moves updated_at for a new source head, so the check knows
+    // clients may read `checking` with that updated_at and gives its answer a new one.
+    queueMergeabilityCheck(ctx, mr.id)
+    // head_sha is written only for a move of the source: a target-only refresh must not put back a
+    // head it read before a concurrent rebase or push replaced it.
+    updateMergeRequestRow(
+      ctx.db,
+      mr.id,
+      { ...(sourceMove ? { head_sha: head } : {}), base_sha: base ?? mr.base_sha, start_sha: target && target !== ZERO_SHA ? target : mr.start_sha },
+      sourceMove !== undefined,
+    )
+  }
+}
+
+async function mergedBy(gitDir: string, head: string, oldTarget: string, newTarget: string): Promise<boolean> {
+  if (!(await isAncestor(gitDir, head, newTarget).catch(() => false))) return false
+  return oldTarget === ZERO_SHA || !(await isAncestor(gitDir, head, oldTarget).catch(() => false))
+}
+
+/** Registers the merge request refresh on this server's landed pushes (idempotent). */
+export function registerMergeRequestRefresh(ctx: ServerContext): void {
+  onPush(ctx, refreshAfterPush)
+}

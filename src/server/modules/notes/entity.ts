@@ -1,0 +1,71 @@
+import type { NoteRow } from './queries'
+import type { UserRow } from '../../platform/db/rows'
+import { userRef, type UserRef } from '../users/entity'
+
+/** What a note's JSON needs from its noteable. */
+export interface NoteableRef {
+  readonly iid: number | null
+}
+
+/** The effect of quick actions run with a note (GitLab's commands_changes). */
+export type CommandsChanges = Readonly<Record<string, unknown>>
+
+/**
+ * GitLab's Note entity. `commands_changes` appears on create responses where quick actions ran;
+ * the resolved fields only on resolvable notes.
+ */
+export function noteEntity(
+  note: NoteRow,
+  author: UserRow,
+  noteable: NoteableRef,
+  baseUrl: string,
+  commandsChanges?: CommandsChanges,
+  resolvedBy?: UserRow,
+): Readonly<Record<string, unknown>> {
+  const out: Record<string, unknown> = {
+    id: note.id,
+    type: note.type,
+    body: note.body,
+    attachment: null,
+    author: userRef(author, baseUrl),
+    created_at: note.created_at,
+    updated_at: note.updated_at,
+    system: note.system === 1,
+    noteable_id: note.noteable_id,
+    noteable_type: note.noteable_type,
+    project_id: note.project_id,
+    resolvable: note.resolvable === 1,
+    confidential: note.internal === 1,
+    internal: note.internal === 1,
+    imported: false,
+    imported_from: 'none',
+    noteable_iid: noteable.iid,
+  }
+  if (note.resolvable === 1) {
+    out.resolved = note.resolved_at !== null
+    out.resolved_by = resolvedBy ? userRef(resolvedBy, baseUrl) : null
+    out.resolved_at = note.resolved_at
+  }
+  if (commandsChanges) out.commands_changes = commandsChanges
+  return out
+}
+
+/** The `note` object of a `commented` activity event. */
+export function eventNote(note: NoteRow, author: UserRef, noteable: NoteableRef): Readonly<Record<string, unknown>> {
+  return {
+    id: note.id,
+    type: note.type,
+    body: note.body,
+    attachment: null,
+    author,
+    created_at: note.created_at,
+    updated_at: note.updated_at,
+    system: note.system === 1,
+    noteable_id: note.noteable_id,
+    noteable_type: note.noteable_type,
+    project_id: note.project_id,
+    confidential: note.internal === 1,
+    internal: note.internal === 1,
+    noteable_iid: noteable.iid,
+  }
+}

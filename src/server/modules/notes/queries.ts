@@ -1,0 +1,168 @@
+import type { Db } from '../../platform/db/connection'
+
+export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic'
+export type NoteType = 'DiscussionNote' | 'DiffNote' | null
+
+export interface NoteRow {
+  readonly id: number
+  readonly noteable_type: NoteableType
+  readonly noteable_id: number
+  readonly project_id: number | null
+  readonly group_id: number | null
+  readonly author_id: number
+  readonly body: string
+  readonly type: NoteType
+  readonly discussion_id: string
+  readonly system: number
+  readonly internal: number
+  readonly resolvable: number
+  readonly resolved_at: string | null
+  readonly resolved_by_id: number | null
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+export interface NewNote {
+  readonly noteableType: NoteableType
+  readonly noteableId: number
+  readonly projectId: number | null
+  readonly groupId?: number | null
+  readonly authorId: number
+  readonly body: string
+  readonly type: NoteType
+  readonly discussionId: string
+  readonly system?: boolean
+  readonly internal: boolean
+  readonly resolvable?: boolean
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+/** One note by id. */
+export function findNoteById(db: Db, id: number): NoteRow | undefined {
+  return db.prepare('SELECT * FROM notes WHERE id = ?').get(id) as NoteRow | undefined
+}
+
+/** Inserts a note and returns the stored row. */
+export function insertNote(db: Db, n: NewNote): NoteRow {
+  const info = db
+    .prepare(
+      `INSERT INTO notes (noteable_type, noteable_id, project_id, group_id, author_id, body, type, discussion_id, system, internal, resolvable, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(n.noteableType, n.noteableId, n.projectId, n.groupId ?? null, n.authorId, n.body, n.type, n.discussionId, n.system ? 1 : 0, n.internal ? 1 : 0, n.resolvable ? 1 : 0, n.createdAt, n.updatedAt)
+  return findNoteById(db, Number(info.lastInsertRowid)) as NoteRow
+}
+
+/** Replaces a note's body. */
+export function updateNoteBody(db: Db, id: number, body: string, now: string): NoteRow {
+  db.prepare('UPDATE notes SET body = ?, updated_at = ? WHERE id = ?').run(body, now, id)
+  return findNoteById(db, id) as NoteRow
+}
+
+/**
+ * Turns every note of an individual discussion into a thread note (a reply converts the comment);
+ * on merge requests thread notes are resolvable, so the converted comment becomes one too.
+ */
+export function convertToThread(db: Db, discussionId: string, resolvable = false): void {
+  db.prepare(`UPDATE notes SET type = 'DiscussionNote', resolvable = MAX(resolvable, ?) WHERE discussion_id = ? AND type IS NULL AND system = 0`)
+    .run(resolvable ? 1 : 0, discussionId)
+}
+
+/** Resolves (with the resolver and time) or unresolves the resolvable notes of a discussion, or of one note. */
+export function setResolved(db: Db, where: { readonly discussionId: string } | { readonly noteId: number }, by: { readonly userId: number; readonly at: string } | null): void {
+  const [column, key] = 'noteId' in where ? ['id', where.noteId] : ['discussion_id', where.discussionId]
+  db.prepare(`UPDATE notes SET resolved_at = ?, resolved_by_id = ? WHERE ${column} = ? AND resolvable = 1`).run(by?.at ?? null, by?.userId ?? null, key)
+}
+
+/** The target types a comment's activity event is stored under (GitLab's note classes). */
+export const NOTE_EVENT_TARGET_TYPES: readonly string[] = ['Note', 'DiffNote', 'DiscussionNote']
+const NOTE_EVENT_TYPES = `(${NOTE_EVENT_TARGET_TYPES.map((t) => `'${t}'`).join(', ')})`
+
+/** Deletes one note with its award emoji and its activity event (which quotes its body), and the to-dos raised by it. */
+export function deleteNoteRow(db: Db, id: number): void {
+  db.prepare("DELETE FROM award_emoji WHERE awardable_type = 'Note' AND awardable_id = ?").run(id)
+  db.prepare(`DELETE FROM events WHERE target_type IN ${NOTE_EVENT_TYPES} AND target_id = ?`).run(id)
+  db.prepare('DELETE FROM notes WHERE id = ?').run(id)
+}
+
+/** Deletes the activity events of a noteable's notes (before its notes go): they quote the notes' bodies. */
+export function deleteNoteEventsOf(db: Db, noteableType: NoteableType, noteableId: number): void {
+  db.prepare(`DELETE FROM events WHERE target_type IN ${NOTE_EVENT_TYPES} AND target_id IN (SELECT id FROM notes WHERE noteable_type = ? AND noteable_id = ?)`)
+    .run(noteableType, noteableId)
+}
+
+/** Deletes the award emoji of a noteable's notes (before its notes go; the polymorphic tables have no FK). */
+export function deleteNoteAwardsOf(db: Db, noteableType: NoteableType, noteableId: number): void {
+  db.prepare("DELETE FROM award_emoji WHERE awardable_type = 'Note' AND awardable_id IN (SELECT id FROM notes WHERE noteable_type = ? AND noteable_id = ?)")
+    .run(noteableType, noteableId)
+}
+
+export interface NoteScope {
+  readonly noteableType: NoteableType
+  readonly noteableId: number
+  /** Internal notes are left out for callers below Reporter. */
+  readonly includeInternal: boolean
+  /** Only comments (`false`) or only system notes (`true`); both when absent (the notes API's activity_filter). */
+  readonly system?: boolean
+  /** Notes left out: system notes naming what the caller may not read (see `referencingSystemNotes`). */
+  readonly hiddenIds?: readonly number[]
+}
+
+function scopeWhere(scope: NoteScope): { where: string; params: unknown[] } {
+  const system = scope.system === undefined ? '' : ` AND system = ${scope.system ? 1 : 0}`
+  const hidden = scope.hiddenIds && scope.hiddenIds.length > 0 ? ' AND id NOT IN (SELECT value FROM json_each(?))' : ''
+  return {
+    where: `noteable_type = ? AND noteable_id = ?${scope.includeInternal ? '' : ' AND internal = 0'}${system}${hidden}`,
+    params: [scope.noteableType, scope.noteableId, ...(hidden ? [JSON.stringify(scope.hiddenIds)] : [])],
+  }
+}
+
+/** The scope's system notes that name another item or comment (cross-references, moves…): those a reader may not see. */
+export function referencingSystemNotes(db: Db, scope: NoteScope): NoteRow[] {
+  const { where, params } = scopeWhere(scope)
+  return db
+    .prepare(`SELECT * FROM notes WHERE ${where} AND system = 1 AND id IN (SELECT note_id FROM system_note_metadata WHERE source_type IS NOT NULL)`)
+    .all(...params) as NoteRow[]
+}
+
+/** A page of a noteable's notes, ordered by `order_by` (created_at|updated_at) and `sort`, id breaking ties. */
+export function listNotes(
+  db: Db,
+  scope: NoteScope,
+  order: { readonly by: 'created_at' | 'updated_at'; readonly sort: 'asc' | 'desc' },
+  limit: number,
+  offset: number,
+): { rows: NoteRow[]; total: number } {
+  const { where, params } = scopeWhere(scope)
+  const total = (db.prepare(`SELECT COUNT(*) AS n FROM notes WHERE ${where}`).get(...params) as { n: number }).n
+  const dir = order.sort === 'asc' ? 'ASC' : 'DESC'
+  const rows = db
+    .prepare(`SELECT * FROM notes WHERE ${where} ORDER BY ${order.by} ${dir}, id ${dir} LIMIT ? OFFSET ?`)
+    .all(...params, limit, offset) as NoteRow[]
+  return { rows, total }
+}
+
+/** The notes of one discussion of a noteable, oldest first (empty when it does not exist there). */
+export function discussionNotes(db: Db, scope: NoteScope, discussionId: string): NoteRow[] {
+  const { where, params } = scopeWhere(scope)
+  return db.prepare(`SELECT * FROM notes WHERE ${where} AND discussion_id = ? ORDER BY id`).all(...params, discussionId) as NoteRow[]
+}
+
+/** A page of a noteable's discussions (in order of their first note) with all their notes, in two queries. */
+export function listDiscussions(db: Db, scope: NoteScope, limit: number, offset: number): { discussions: NoteRow[][]; total: number } {
+  const { where, params } = scopeWhere(scope)
+  const total = (db.prepare(`SELECT COUNT(DISTINCT discussion_id) AS n FROM notes WHERE ${where}`).get(...params) as { n: number }).n
+  const ids = (
+    db
+      .prepare(`SELECT discussion_id FROM notes WHERE ${where} GROUP BY discussion_id ORDER BY MIN(id) LIMIT ? OFFSET ?`)
+      .all(...params, limit, offset) as { discussion_id: string }[]
+  ).map((r) => r.discussion_id)
+  if (ids.length === 0) return { discussions: [], total }
+  const rows = db
+    .prepare(`SELECT * FROM notes WHERE ${where} AND discussion_id IN (${ids.map(() => '?').join(', ')}) ORDER BY id`)
+    .all(...params, ...ids) as NoteRow[]
+  const byId = new Map<string, NoteRow[]>(ids.map((id) => [id, []]))
+  for (const r of rows) byId.get(r.discussion_id)?.push(r)
+  return { discussions: ids.map((id) => byId.get(id) as NoteRow[]), total }
+}

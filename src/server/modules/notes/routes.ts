@@ -1,0 +1,152 @@
+import type { FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type, type TSchema } from 'typebox'
+import { usersByIds } from '../members/queries'
+import { findNoteById, listNotes, type NoteRow } from './queries'
+import type { UserRow } from '../../platform/db/rows'
+import { noteEntity, type CommandsChanges } from './entity'
+import { checkUnmodifiedSince } from '../../platform/http/conditional'
+import { notFound } from '../../platform/http/errors'
+import { pageOf, setPageHeaders } from '../../platform/http/pagination'
+import { currentUser } from '../../platform/http/resolve'
+import { awardEmojiRoutes } from '../award-emoji/routes'
+import { epicNoteableByIid } from '../epics/service'
+import { noteableKinds, type NoteableKind } from './noteables'
+import { assertCanEditNote, canSeeInternalNotes, createNote, deleteNote, readableNoteScope, settleQuickActions, updateNote, type CreateNoteResult, type Noteable } from './service'
+import { readableNotes } from './system-notes'
+
+/** Serialises notes of one noteable with their authors loaded in one query. */
+export function presentNotes(request: FastifyRequest, noteable: Noteable, rows: readonly NoteRow[], commandsChanges?: CommandsChanges): Readonly<Record<string, unknown>>[] {
+  const users = usersByIds(request.server.burrow.db, rows.flatMap((r) => (r.resolved_by_id === null ? [r.author_id] : [r.author_id, r.resolved_by_id])))
+  const base = request.server.burrow.baseUrl(request)
+  return rows.map((r) => noteEntity(r, users.get(r.author_id) as UserRow, noteable, base, commandsChanges, r.resolved_by_id === null ? undefined : users.get(r.resolved_by_id)))
+}
+
+/** The noteable named by the URL (`:id` and the family's key), readable by the caller. */
+export function loadNoteable(request: FastifyRequest, kind: NoteableKind): Noteable {
+  const params = request.params as Readonly<Record<string, string | number>>
+  return kind.load(request, String(params.id), Number(params[kind.param]))
+}
+
+/** A note of this noteable the caller may see, or 404 `Note Not Found`. */
+export function loadNote(request: FastifyRequest, noteable: Noteable, noteId: number): NoteRow {
+  const note = findNoteById(request.server.burrow.db, noteId)
+  const visible = note && note.noteable_type === noteable.type && note.noteable_id === noteable.id
+    && (note.internal === 0 || canSeeInternalNotes(request.perms, noteable.container))
+  if (!note || !visible || readableNotes(request, [note]).length === 0) throw notFound('Note')
+  return note
+}
+
+/** Sends a create result: 201 with the note, or 202 with what a commands-only note did. */
+export function sendCreated(request: FastifyRequest, noteable: Noteable, result: CreateNoteResult): { code: number; body: unknown } {
+  if (result.kind === 'commands') return { code: 202, body: { commands_changes: result.commandsChanges, summary: result.summary } }
+  return { code: 201, body: presentNotes(request, noteable, [result.note], result.commandsChanges)[0] }
+}
+
+/** Params schema for a family's routes with extra integer keys. */
+export function paramsSchema(kind: NoteableKind, extra: Readonly<Record<string, TSchema>> = {}): TSchema {
+  return Type.Object({ id: Type.String(), [kind.param]: Type.Integer(), ...extra })
+}
+
+// GitLab's UserPreference::NOTES_FILTERS: every note, comments only, or system notes only.
+const ACTIVITY_FILTERS = { all_notes: undefined, only_comments: false, only_activity: true } as const
+
+const ListQuery = Type.Object({
+  sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+  order_by: Type.Optional(Type.Union([Type.Literal('created_at'), Type.Literal('updated_at')])),
+  activity_filter: Type.Optional(Type.Union([Type.Literal('all_notes'), Type.Literal('only_comments'), Type.Literal('only_activity')])),
+  page: Type.Optional(Type.Integer()),
+  per_page: Type.Optional(Type.Integer()),
+})
+const CreateBody = Type.Object({
+  body: Type.String(),
+  created_at: Type.Optional(Type.String({ format: 'date-time' })),
+  internal: Type.Optional(Type.Boolean()),
+  confidential: Type.Optional(Type.Boolean()),
+  merge_request_diff_head_sha: Type.Optional(Type.String()),
+})
+const UpdateBody = Type.Object({ body: Type.Optional(Type.String()), confidential: Type.Optional(Type.Boolean()) })
+
+interface CreateParams {
+  readonly body: string
+  readonly created_at?: string
+  readonly internal?: boolean
+  readonly confidential?: boolean
+}
+
+/** Notes of issues, merge requests, snippets and epics: list, get, create, update, delete. */
+const notes: FastifyPluginAsyncTypebox = async (app) => {
+  for (const kind of noteableKinds) {
+    const base = `/${kind.parent}/:id/${kind.segment}/:${kind.param}/notes`
+    const noteParams = paramsSchema(kind, { note_id: Type.Integer() })
+
+    app.get(base, { schema: { params: paramsSchema(kind), querystring: ListQuery } }, async (request, reply) => {
+      const noteable = loadNoteable(request, kind)
+      const q = request.query as { sort?: 'asc' | 'desc'; order_by?: 'created_at' | 'updated_at'; activity_filter?: keyof typeof ACTIVITY_FILTERS }
+      const page = pageOf(request.query as Record<string, unknown>)
+      const { rows, total } = listNotes(
+        request.server.burrow.db,
+        readableNoteScope(request, noteable, ACTIVITY_FILTERS[q.activity_filter ?? 'all_notes']),
+        { by: q.order_by ?? 'created_at', sort: q.sort ?? 'desc' },
+        page.perPage,
+        page.offset,
+      )
+      setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
+      return presentNotes(request, noteable, rows)
+    })
+
+    app.get(`${base}/:note_id`, { schema: { params: noteParams } }, async (request) => {
+      const noteable = loadNoteable(request, kind)
+      const note = loadNote(request, noteable, Number((request.params as Record<string, number>).note_id))
+      return presentNotes(request, noteable, [note])[0]
+    })
+
+    app.post(base, { schema: { params: paramsSchema(kind), body: CreateBody } }, async (request, reply) => {
+      currentUser(request)
+      const noteable = loadNoteable(request, kind)
+      const body = request.body as CreateParams
+      const result = await settleQuickActions(createNote(request, noteable, body.body, { createdAt: body.created_at, internal: body.internal ?? body.confidential }))
+      const out = sendCreated(request, noteable, result)
+      return reply.code(out.code).send(out.body)
+    })
+
+    app.put(`${base}/:note_id`, { schema: { params: noteParams, body: UpdateBody } }, async (request) => {
+      currentUser(request)
+      const noteable = loadNoteable(request, kind)
+      const note = loadNote(request, noteable, Number((request.params as Record<string, number>).note_id))
+      const body = request.body as { body?: string }
+      checkUnmodifiedSince(request, note.updated_at)
+      assertCanEditNote(request, note)
+      const row = body.body === undefined ? note : updateNote(request, noteable, note, body.body)
+      return presentNotes(request, noteable, [row])[0]
+    })
+
+    app.delete(`${base}/:note_id`, { schema: { params: noteParams } }, async (request, reply) => {
+      currentUser(request)
+      const noteable = loadNoteable(request, kind)
+      const note = loadNote(request, noteable, Number((request.params as Record<string, number>).note_id))
+      checkUnmodifiedSince(request, note.updated_at)
+      deleteNote(request, noteable, note)
+      return reply.code(204).send()
+    })
+
+    // Award emoji on comments. Awardable routes name an epic by its iid, its notes routes by its id.
+    const awardBase = kind.segment === 'epics' ? '/groups/:id/epics/:epic_iid/notes/:note_id' : `${base}/:note_id`
+    await app.register(
+      awardEmojiRoutes(awardBase, (request) => {
+        const params = request.params as Readonly<Record<string, string>>
+        const noteable = kind.segment === 'epics' ? epicNoteableByIid(request, params.id, integerParam(params.epic_iid, 'Epic')) : loadNoteable(request, kind)
+        return { type: 'Note', id: loadNote(request, noteable, integerParam(params.note_id, 'Note')).id }
+      }),
+    )
+  }
+}
+
+/** A numeric path segment, or 404 for the thing it names. */
+function integerParam(raw: string, what: string): number {
+  const n = Number(raw)
+  if (!Number.isInteger(n)) throw notFound(what)
+  return n
+}
+
+export default notes

@@ -1,0 +1,296 @@
+import { randomBytes } from 'node:crypto'
+import type { FastifyRequest } from 'fastify'
+import { AccessLevel } from '../../platform/auth/access'
+import { Permissions } from '../../platform/auth/permissions'
+import { nowIso } from '../../platform/db/connection'
+import { convertToThread, deleteNoteRow, insertNote, referencingSystemNotes, setResolved, updateNoteBody, type NoteableType, type NoteRow, type NoteScope, type NoteType } from './queries'
+import type { NamespaceRow, ProjectRow, UserRow } from '../../platform/db/rows'
+import { insertTodoRow, resolveTodosForTarget } from '../todos/queries'
+import { findUserByUsername } from '../users/queries'
+import type { CommandsChanges } from './entity'
+import { eventNote } from './entity'
+import { userRef } from '../users/entity'
+import { badRequest, forbidden, unauthorized } from '../../platform/http/errors'
+import { recordEvent } from '../events/service'
+import { parseMentions } from '../../platform/text/mentions'
+import { parseQuickActions, type QuickAction, type QuickActionFollowUp, type QuickActionName } from '../quick-actions/service'
+import { createCrossReferences, readableNotes, type SystemNoteTarget } from './system-notes'
+import { checkNoteLength } from '../../platform/text/limits'
+
+/** The result of running a note's quick actions on its noteable. */
+export interface QuickActionOutcome {
+  readonly changes: CommandsChanges
+  /** One message per command, as GitLab's `summary` ("Added ~bug label."). */
+  readonly messages: readonly string[]
+  /** Repository work (`/merge`, `/rebase`, `/target_branch`) for `settleQuickActions` once the comment is saved. */
+  readonly followUps?: readonly QuickActionFollowUp[]
+}
+
+/** Where a noteable lives: a project (issues, merge requests, snippets) or a group (epics). */
+export type NoteContainer = { readonly kind: 'project'; readonly project: ProjectRow } | { readonly kind: 'group'; readonly group: NamespaceRow }
+
+/** True when `perms` holds at least `level` where the noteable lives (administrators always do). */
+export function hasLevelIn(perms: Permissions, container: NoteContainer, level: number): boolean {
+  return container.kind === 'project' ? perms.canInProject(container.project, level) : perms.canInGroup(container.group.id, level)
+}
+
+/** The project_id / group_id a note, event or to-do of this container records. */
+export function containerIds(container: NoteContainer): { projectId: number | null; groupId: number | null } {
+  return container.kind === 'project' ? { projectId: container.project.id, groupId: null } : { projectId: null, groupId: container.group.id }
+}
+
+/**
+ * Anything notes attach to: an issue, a merge request, a snippet, an epic. Each family supplies
+ * one of these; notes, discussions, events and mention to-dos only see this shape.
+ */
+export interface Noteable {
+  readonly type: NoteableType
+  readonly id: number
+  /** Issues, merge requests and epics have iids; snippets do not. */
+  readonly iid: number | null
+  readonly container: NoteContainer
+  readonly title: string
+  readonly webUrl: string
+  readonly discussionLocked: boolean
+  /** Whether the holder of these permissions may read the noteable (mention to-dos use other users' permissions). */
+  canRead(perms: Permissions): boolean
+  /** GitLab raises to-dos on issues, merge requests and epics, not on snippets. */
+  readonly todoTarget: boolean
+  /** Thread notes can be resolved (merge requests only, as in GitLab). */
+  readonly resolvableThreads?: boolean
+  /** Whether the caller may resolve threads here (the merge request's author or a Developer). */
+  canResolve?(request: FastifyRequest): boolean
+  /** Commands this caller may run here (none when the family has no quick actions). */
+  availableCommands?(request: FastifyRequest, name: QuickActionName): boolean
+  runQuickActions?(request: FastifyRequest, actions: readonly QuickAction[]): QuickActionOutcome
+  /** Marks the noteable updated (notes touch their noteable, as in GitLab). */
+  touch(request: FastifyRequest, at: string): void
+}
+
+/** A new random discussion id: 40 hex characters, like GitLab's. */
+export function newDiscussionId(): string {
+  return randomBytes(20).toString('hex')
+}
+
+/** Internal notes are shown to Reporters and above only. */
+export function canSeeInternalNotes(perms: Permissions, container: NoteContainer): boolean {
+  return hasLevelIn(perms, container, AccessLevel.REPORTER)
+}
+
+/**
+ * The notes of a noteable the caller may list: internal ones only for Reporters and above, and no
+ * system note naming an item the caller may not read (readableNotes). Both are left out in the
+ * query, so neither a page nor its counts show anything of them.
+ */
+export function readableNoteScope(request: FastifyRequest, noteable: Noteable, system?: boolean): NoteScope {
+  const scope: NoteScope = { noteableType: noteable.type, noteableId: noteable.id, includeInternal: canSeeInternalNotes(request.perms, noteable.container), system }
+  const candidates = referencingSystemNotes(request.server.burrow.db, scope)
+  const readable = new Set(readableNotes(request, candidates).map((n) => n.id))
+  return { ...scope, hiddenIds: candidates.filter((n) => !readable.has(n.id)).map((n) => n.id) }
+}
+
+/** Commenting: any signed-in reader, but only members on a locked discussion (GitLab's create_note). */
+export function assertCanComment(request: FastifyRequest, noteable: Noteable): UserRow {
+  const user = request.actor.user
+  if (!user) throw unauthorized()
+  if (noteable.discussionLocked && !hasLevelIn(request.perms, noteable.container, AccessLevel.GUEST)) throw forbidden()
+  return user
+}
+
+/** Editing a note is for its author (and administrators) only; system notes are nobody's to edit. */
+export function assertCanEditNote(request: FastifyRequest, note: NoteRow): void {
+  const user = request.actor.user
+  if (!user || note.system === 1 || (user.id !== note.author_id && !request.perms.isAdmin)) throw forbidden()
+}
+
+/** Deleting a note: its author, a Maintainer where the noteable lives, or an administrator. */
+export function assertCanDeleteNote(request: FastifyRequest, noteable: Noteable, note: NoteRow): void {
+  const user = request.actor.user
+  if (!user || note.system === 1) throw forbidden()
+  if (user.id === note.author_id || hasLevelIn(request.perms, noteable.container, AccessLevel.MAINTAINER)) return
+  throw forbidden()
+}
+
+export interface NoteOptions {
+  readonly createdAt?: string
+  readonly internal?: boolean
+  /** Start a thread (POST /discussions): the note is a DiscussionNote in a new discussion. */
+  readonly thread?: boolean
+  /** Reply to this existing discussion (its notes, oldest first). */
+  readonly replyTo?: readonly NoteRow[]
+}
+
+export type CreateNoteResult =
+  | { readonly kind: 'note'; readonly note: NoteRow; readonly commandsChanges?: CommandsChanges; readonly followUps?: readonly QuickActionFollowUp[] }
+  /** The body held only quick actions: nothing saved, GitLab answers 202 with what they did. */
+  | { readonly kind: 'commands'; readonly commandsChanges: CommandsChanges; readonly summary: readonly string[]; readonly followUps?: readonly QuickActionFollowUp[] }
+
+/**
+ * Creates a comment, thread or reply: runs quick actions the caller may use (stripping them from
+ * the body), honours created_at only for administrators and project owners (others' values are
+ * ignored, as GitLab does), records a `commented` event and raises mention to-dos. A body over
+ * GitLab's Note limit is a 400 before any quick action runs.
+ */
+export function createNote(request: FastifyRequest, noteable: Noteable, rawBody: string, options: NoteOptions = {}): CreateNoteResult {
+  const db = request.server.burrow.db
+  const user = assertCanComment(request, noteable)
+  const internal = options.replyTo ? options.replyTo[0].internal === 1 : options.internal === true
+  if (internal && !canSeeInternalNotes(request.perms, noteable.container)) throw forbidden()
+  checkNoteLength(rawBody)
+
+  let body = rawBody
+  let actions: readonly QuickAction[] = []
+  const run = noteable.runQuickActions
+  if (run && noteable.availableCommands) {
+    const parsed = parseQuickActions(rawBody, (name) => noteable.availableCommands?.(request, name) ?? false)
+    if (parsed.actions.length > 0) {
+      actions = parsed.actions
+      body = parsed.body
+      if (body === '') {
+        const outcome = run(request, actions)
+        return { kind: 'commands', commandsChanges: outcome.changes, summary: outcome.messages, followUps: outcome.followUps }
+      }
+    }
+  }
+  if (body.trim() === '') throw badRequest(`Note {:note=>["can't be blank"]}`)
+
+  const canBackdate = request.perms.isAdmin || hasLevelIn(request.perms, noteable.container, AccessLevel.OWNER)
+  const where = containerIds(noteable.container)
+  const now = nowIso()
+  const createdAt = canBackdate && options.createdAt ? new Date(options.createdAt).toISOString() : now
+  let type: NoteType = null
+  let discussionId = newDiscussionId()
+  if (options.replyTo) {
+    type = 'DiscussionNote'
+    discussionId = options.replyTo[0].discussion_id
+  } else if (options.thread) {
+    type = 'DiscussionNote'
+  }
+
+  const note = db.transaction(() => {
+    if (options.replyTo) convertToThread(db, discussionId, noteable.resolvableThreads === true)
+    const row = insertNote(db, {
+      noteableType: noteable.type,
+      noteableId: noteable.id,
+      projectId: where.projectId,
+      groupId: where.groupId,
+      authorId: user.id,
+      body,
+      type,
+      discussionId,
+      internal,
+      resolvable: noteable.resolvableThreads === true && type === 'DiscussionNote',
+      createdAt,
+      updatedAt: createdAt,
+    })
+    noteable.touch(request, now)
+    if (noteable.todoTarget) resolveTodosForTarget(db, user.id, noteable.type, noteable.id)
+    recordEvent(db, {
+      authorId: user.id,
+      action: 'commented',
+      projectId: where.projectId,
+      groupId: where.groupId,
+      targetType: row.type ?? 'Note',
+      targetId: row.id,
+      targetTitle: noteable.title,
+      note: eventNote(row, userRef(user, request.server.burrow.baseUrl(request)), noteable),
+    })
+    raiseMentionTodos(request, noteable, row, user)
+    const mentioner = mentionerOf(noteable)
+    if (mentioner) createCrossReferences(db, { target: mentioner, noteId: row.id }, user.id, row.body)
+    // The comment is saved before its commands run, as in GitLab: `/promote` copies it to the
+    // epic with the issue's other notes. A command that fails takes the comment back with it.
+    const outcome = run && actions.length > 0 ? run(request, actions) : undefined
+    return { row, outcome }
+  })()
+  return { kind: 'note', note: note.row, commandsChanges: note.outcome?.changes, followUps: note.outcome?.followUps }
+}
+
+/**
+ * Runs the repository work a comment's commands left for after it was saved (`/merge` merges
+ * then), in command order, and folds what each did into the result the client gets.
+ */
+export async function settleQuickActions(result: CreateNoteResult): Promise<CreateNoteResult> {
+  if (!result.followUps || result.followUps.length === 0) return result
+  let changes: Record<string, unknown> = { ...(result.commandsChanges ?? {}) }
+  const messages: string[] = []
+  for (const followUp of result.followUps) {
+    const done = await followUp()
+    changes = { ...changes, ...done.changes }
+    messages.push(...done.messages)
+  }
+  if (result.kind === 'commands') return { ...result, commandsChanges: changes, summary: [...result.summary, ...messages], followUps: [] }
+  return { ...result, commandsChanges: changes, followUps: [] }
+}
+
+/** 'directly_addressed' for users named before any other word, 'mentioned' for the rest; never the author. */
+function raiseMentionTodos(request: FastifyRequest, noteable: Noteable, note: NoteRow, author: UserRow): void {
+  if (!noteable.todoTarget) return
+  const db = request.server.burrow.db
+  const mentions = parseMentions(note.body)
+  for (const username of mentions.all) {
+    const user = findUserByUsername(db, username)
+    if (!user || user.id === author.id || user.state !== 'active') continue
+    const perms = new Permissions(db, user)
+    if (!noteable.canRead(perms)) continue
+    if (note.internal === 1 && !canSeeInternalNotes(perms, noteable.container)) continue
+    insertTodoRow(db, {
+      userId: user.id,
+      authorId: author.id,
+      ...containerIds(noteable.container),
+      targetType: noteable.type,
+      targetId: noteable.id,
+      action: mentions.direct.includes(username) ? 'directly_addressed' : 'mentioned',
+      body: note.body,
+      noteId: note.id,
+    })
+  }
+}
+
+/** Replaces a note's body (quick actions are not run again on edits that GitLab would not run). */
+export function updateNote(request: FastifyRequest, noteable: Noteable, note: NoteRow, body: string): NoteRow {
+  assertCanEditNote(request, note)
+  if (body.trim() === '') throw badRequest(`Note {:note=>["can't be blank"]}`)
+  checkNoteLength(body)
+  const now = nowIso()
+  const db = request.server.burrow.db
+  return db.transaction(() => {
+    const row = updateNoteBody(db, note.id, body, now)
+    noteable.touch(request, now)
+    const mentioner = mentionerOf(noteable)
+    if (mentioner) createCrossReferences(db, { target: mentioner, noteId: row.id }, note.author_id, row.body, note.body)
+    return row
+  })()
+}
+
+/** The noteable as the item whose comments mention others (issues, merge requests and epics; not snippets). */
+function mentionerOf(noteable: Noteable): SystemNoteTarget | null {
+  if (noteable.type === 'Snippet' || noteable.iid === null) return null
+  const where = containerIds(noteable.container)
+  return { type: noteable.type, id: noteable.id, iid: noteable.iid, projectId: where.projectId, groupId: where.groupId }
+}
+
+/**
+ * Resolves or unresolves a whole thread (`PUT …/discussions/:id?resolved=`) or one note of it
+ * (`PUT …/notes/:note_id` with `resolved`): 403 for callers who may not resolve or a thread with
+ * nothing resolvable, 400 for a note that is not resolvable (GitLab's answers).
+ */
+export function resolveNotes(request: FastifyRequest, noteable: Noteable, notes: readonly NoteRow[], resolved: boolean, single: boolean): void {
+  const user = request.actor.user
+  if (!user) throw unauthorized()
+  if (single && notes.every((n) => n.resolvable !== 1)) throw badRequest('Note is not resolvable')
+  if (!noteable.canResolve?.(request) || notes.every((n) => n.resolvable !== 1)) throw forbidden()
+  const db = request.server.burrow.db
+  const by = resolved ? { userId: user.id, at: nowIso() } : null
+  db.transaction(() => {
+    setResolved(db, single ? { noteId: notes[0].id } : { discussionId: notes[0].discussion_id }, by)
+    resolveTodosForTarget(db, user.id, noteable.type, noteable.id)
+  })()
+}
+
+/** Deletes a note (its to-dos go with it through the foreign key). */
+export function deleteNote(request: FastifyRequest, noteable: Noteable, note: NoteRow): void {
+  assertCanDeleteNote(request, noteable, note)
+  deleteNoteRow(request.server.burrow.db, note.id)
+  noteable.touch(request, nowIso())
+}

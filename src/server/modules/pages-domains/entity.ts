@@ -1,0 +1,48 @@
+import type { X509Certificate } from 'node:crypto'
+import type { PagesDomainRow } from './queries'
+import { certificateText, isExpired, oneLineName } from '../../platform/crypto/certificates'
+
+function urlOf(d: PagesDomainRow): string {
+  return `${d.certificate ? 'https' : 'http'}://${d.domain}`
+}
+
+/**
+ * A plain-HTTP domain: no certificate and none asked of Let's Encrypt. The spec gives such a
+ * domain only `domain` and `url` (and `project_id` in the instance list).
+ */
+function isPlainHttp(d: PagesDomainRow, leaf: X509Certificate | null): boolean {
+  return !(d.certificate && leaf) && d.auto_ssl_enabled !== 1
+}
+
+/**
+ * GitLab's PagesDomain entity (project views). `leaf` is the parsed first certificate of the
+ * stored chain; plain-HTTP domains carry only their name and URL.
+ */
+export function pagesDomainEntity(d: PagesDomainRow, leaf: X509Certificate | null, now = new Date()): Readonly<Record<string, unknown>> {
+  if (isPlainHttp(d, leaf)) return { domain: d.domain, url: urlOf(d) }
+  const entity: Record<string, unknown> = { domain: d.domain, url: urlOf(d), auto_ssl_enabled: d.auto_ssl_enabled === 1 }
+  if (d.certificate && leaf) {
+    entity.certificate = {
+      subject: oneLineName(leaf.subject),
+      expired: isExpired(leaf, now),
+      certificate: d.certificate,
+      certificate_text: certificateText(leaf),
+    }
+  }
+  return entity
+}
+
+/**
+ * GitLab's PagesDomainBasic (the administrators' instance-wide list): the certificate shows only
+ * whether and when it expires, under the spec's `certificate` and GitLab's `certificate_expiration`.
+ */
+export function pagesDomainBasicEntity(d: PagesDomainRow, leaf: X509Certificate | null, now = new Date()): Readonly<Record<string, unknown>> {
+  if (isPlainHttp(d, leaf)) return { domain: d.domain, url: urlOf(d), project_id: d.project_id }
+  const entity: Record<string, unknown> = { domain: d.domain, url: urlOf(d), project_id: d.project_id, auto_ssl_enabled: d.auto_ssl_enabled === 1 }
+  if (d.certificate && leaf) {
+    const expiration = { expired: isExpired(leaf, now), expiration: new Date(leaf.validTo).toISOString() }
+    entity.certificate = expiration
+    entity.certificate_expiration = expiration
+  }
+  return entity
+}

@@ -1,0 +1,149 @@
+import type { FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { AccessLevel } from '../../platform/auth/access'
+import { findJobArtifact } from './artifacts-queries'
+import { deleteTrace, findProjectJob, listJobs, readTrace, updateJobRow, type JobRow } from './queries'
+import type { ProjectRow } from '../../platform/db/rows'
+import { apiMessage, forbidden, notFound } from '../../platform/http/errors'
+import { pageOf, setPageHeaders } from '../../platform/http/pagination'
+import { DOWNLOAD, rawContentHeaders } from '../../platform/http/raw-content'
+import { currentUser } from '../../platform/http/resolve'
+import { presentJobs } from './present'
+import { protectedFromDeploying } from '../environments/service'
+import { eraseJobArtifacts, readArtifactFile } from './artifacts'
+import { cancelJob, jobPlayable, jobRetryable, playJob, retryJob } from './service'
+import { jobScopes, loadBuildsProject } from './routes'
+
+const ProjectParams = Type.Object({ id: Type.String() })
+const JobParams = Type.Object({ id: Type.String(), job_id: Type.Integer() })
+const RefParams = Type.Object({ id: Type.String(), ref_name: Type.String() })
+
+const ListQuery = Type.Object({
+  scope: Type.Optional(Type.Union([Type.Array(Type.String()), Type.String()])),
+  page: Type.Optional(Type.Integer()),
+  per_page: Type.Optional(Type.Integer()),
+})
+
+function loadJob(request: FastifyRequest, project: ProjectRow, id: number): JobRow {
+  const job = findProjectJob(request.server.burrow.db, project.id, id)
+  if (!job) throw notFound()
+  return job
+}
+
+/**
+ * Cancelling, retrying and playing a job that deploys to a protected environment needs the right
+ * to deploy there (GitLab's `update_build` is prevented otherwise): 403.
+ */
+function assertMayUpdateJob(request: FastifyRequest, project: ProjectRow, job: JobRow): void {
+  if (job.environment && protectedFromDeploying(request.server.burrow.db, request.perms, project, job.environment)) throw forbidden()
+}
+
+function sendArtifact(reply: import('fastify').FastifyReply, request: FastifyRequest, job: JobRow): Promise<unknown> | unknown {
+  const archive = findJobArtifact(request.server.burrow.db, job.id, 'archive')
+  if (!archive) throw notFound()
+  return rawContentHeaders(reply, archive.filename, DOWNLOAD).send(readArtifactFile(request.server.burrow, archive))
+}
+
+/** The Jobs API of a project: list, one job, its log, cancel, retry, play, erase and artifacts. */
+const jobs: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.burrow
+
+  app.get('/projects/:id/jobs', { schema: { params: ProjectParams, querystring: ListQuery } }, async (request, reply) => {
+    currentUser(request)
+    const project = loadBuildsProject(request, request.params.id)
+    const page = pageOf(request.query as Record<string, unknown>)
+    const { rows, total } = listJobs(ctx.db, { projectId: project.id, statuses: jobScopes(request.query.scope), includeRetried: true, sort: 'desc' }, {
+      limit: page.perPage,
+      offset: page.offset,
+    })
+    setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
+    return presentJobs(request, rows)
+  })
+
+  app.get('/projects/:id/jobs/:job_id', { schema: { params: JobParams } }, async (request) => {
+    currentUser(request)
+    const project = loadBuildsProject(request, request.params.id)
+    return presentJobs(request, [loadJob(request, project, request.params.job_id)])[0]
+  })
+
+  app.get('/projects/:id/jobs/:job_id/trace', { schema: { params: JobParams } }, async (request, reply) => {
+    currentUser(request)
+    const project = loadBuildsProject(request, request.params.id)
+    const job = loadJob(request, project, request.params.job_id)
+    return reply
+      .header('Content-Type', 'text/plain')
+      .header('Content-Disposition', `infile; filename="${job.id}.log"`)
+      .send(readTrace(ctx.db, job.id) ?? Buffer.alloc(0))
+  })
+
+  app.post('/projects/:id/jobs/:job_id/cancel', { schema: { params: JobParams } }, async (request, reply) => {
+    currentUser(request)
+    const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
+    const target = loadJob(request, project, request.params.job_id)
+    assertMayUpdateJob(request, project, target)
+    const job = await cancelJob(ctx, target, request)
+    return reply.code(201).send(presentJobs(request, [job])[0])
+  })
+
+  app.post('/projects/:id/jobs/:job_id/retry', { schema: { params: JobParams } }, async (request, reply) => {
+    const user = currentUser(request)
+    const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
+    const job = loadJob(request, project, request.params.job_id)
+    assertMayUpdateJob(request, project, job)
+    if (!jobRetryable(job)) throw forbidden('Job is not retryable')
+    return reply.code(201).send(presentJobs(request, [await retryJob(ctx, job, user, request)])[0])
+  })
+
+  app.post('/projects/:id/jobs/:job_id/play', { schema: { params: JobParams } }, async (request, reply) => {
+    const user = currentUser(request)
+    const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
+    const job = loadJob(request, project, request.params.job_id)
+    assertMayUpdateJob(request, project, job)
+    if (!jobPlayable(job)) throw apiMessage(400, '400 Bad request - Unplayable Job')
+    return reply.code(200).send(presentJobs(request, [await playJob(ctx, job, user, request)])[0])
+  })
+
+  app.post('/projects/:id/jobs/:job_id/erase', { schema: { params: JobParams } }, async (request, reply) => {
+    currentUser(request)
+    const project = loadBuildsProject(request, request.params.id, AccessLevel.MAINTAINER)
+    const job = loadJob(request, project, request.params.job_id)
+    if (!['success', 'failed', 'canceled'].includes(job.status) || job.erased_at) throw forbidden('Job is not erasable!')
+    eraseJobArtifacts(ctx, job)
+    deleteTrace(ctx.db, job.id)
+    const erased = updateJobRow(ctx.db, job.id, { erased_at: new Date().toISOString(), artifacts_expire_at: null })
+    return reply.code(201).send(presentJobs(request, [erased])[0])
+  })
+
+  app.get('/projects/:id/jobs/:job_id/artifacts', { schema: { params: JobParams } }, async (request, reply) => {
+    const project = loadBuildsProject(request, request.params.id)
+    return sendArtifact(reply, request, loadJob(request, project, request.params.job_id))
+  })
+
+  app.delete('/projects/:id/jobs/:job_id/artifacts', { schema: { params: JobParams } }, async (request, reply) => {
+    currentUser(request)
+    const project = loadBuildsProject(request, request.params.id, AccessLevel.MAINTAINER)
+    const job = loadJob(request, project, request.params.job_id)
+    // The log stays: GitLab deletes the artifacts, not the trace.
+    eraseJobArtifacts(ctx, job, ['trace'])
+    updateJobRow(ctx.db, job.id, { artifacts_expire_at: null })
+    return reply.code(204).send()
+  })
+
+  app.get('/projects/:id/jobs/artifacts/:ref_name/download', {
+    schema: { params: RefParams, querystring: Type.Object({ job: Type.String() }) },
+  }, async (request, reply) => {
+    const project = loadBuildsProject(request, request.params.id)
+    // The newest successful job of that name on the ref.
+    const row = ctx.db
+      .prepare(
+        `SELECT b.* FROM ci_builds b JOIN ci_pipelines p ON p.id = b.pipeline_id
+         WHERE b.project_id = ? AND p.ref = ? AND b.name = ? AND b.status = 'success' ORDER BY b.id DESC LIMIT 1`,
+      )
+      .get(project.id, request.params.ref_name, request.query.job) as JobRow | undefined
+    if (!row) throw notFound()
+    return sendArtifact(reply, request, row)
+  })
+}
+
+export default jobs

@@ -1,0 +1,131 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { Type, type Static } from 'typebox'
+import { AccessLevel } from '../../platform/auth/access'
+import { fileEntity, fileHeaders, fileName, type RepositoryFile } from './file-entity'
+import { readFileAt } from '../../platform/git/file-at'
+import { filePathProblem, isValidRef } from '../../platform/git/git'
+import { resolveCommit } from '../../platform/git/refs'
+import type { CommitAction } from '../../platform/git/write-commit'
+import { invalidParam, missingParam, notFound } from '../../platform/http/errors'
+import { sendRawContent } from '../../platform/http/raw-content'
+import { defaultRef, loadCodeProject } from '../../platform/http/repository'
+import { currentUser } from '../../platform/http/resolve'
+import { commitToBranch, type CheckedAction } from './service'
+
+const FileParams = Type.Object({ id: Type.String(), file_path: Type.String() })
+type FileParams = Static<typeof FileParams>
+const ReadQuery = Type.Object({ ref: Type.Optional(Type.String()), lfs: Type.Optional(Type.Boolean()) })
+const Encoding = Type.Union([Type.Literal('text'), Type.Literal('base64')])
+const WriteBody = Type.Object({
+  branch: Type.String(),
+  commit_message: Type.String(),
+  content: Type.Optional(Type.String()),
+  encoding: Type.Optional(Encoding),
+  author_email: Type.Optional(Type.String()),
+  author_name: Type.Optional(Type.String()),
+  start_branch: Type.Optional(Type.String()),
+  execute_filemode: Type.Optional(Type.Boolean()),
+  last_commit_id: Type.Optional(Type.String()),
+})
+type WriteBody = Static<typeof WriteBody>
+
+/** GitLab's file_path validator: 400 `file_path should be a valid file path` for a path git cannot hold. */
+function checkFilePath(path: string): void {
+  if (filePathProblem(path)) throw invalidParam('file_path', 'should be a valid file path')
+}
+
+async function loadFile(request: FastifyRequest, params: FileParams, ref: string | undefined): Promise<RepositoryFile> {
+  checkFilePath(params.file_path)
+  const repo = loadCodeProject(request, params.id)
+  const wanted = ref ?? defaultRef(repo.project)
+  if (!isValidRef(wanted)) throw invalidParam('ref')
+  const commit = repo.exists ? await resolveCommit(repo.gitDir, wanted) : null
+  if (!commit) throw notFound('Commit')
+  const blob = await readFileAt(repo.gitDir, commit, params.file_path)
+  if (!blob) throw notFound('File')
+  return {
+    filePath: params.file_path,
+    ref: wanted,
+    content: blob.content,
+    blobId: blob.sha,
+    commitId: commit,
+    lastCommitId: blob.lastCommitId,
+    executable: blob.mode === '100755',
+  }
+}
+
+function contentOf(body: WriteBody): Buffer {
+  if (body.content === undefined) throw missingParam('content')
+  return body.encoding === 'base64' ? Buffer.from(body.content, 'base64') : Buffer.from(body.content, 'utf8')
+}
+
+/** Repository files (GitLab's Repository files API): read, raw, create, update, delete. */
+const files: FastifyPluginAsync = async (app) => {
+  const ctx = app.burrow
+
+  const write = async (request: FastifyRequest, action: CheckedAction, body: WriteBody): Promise<void> => {
+    const user = currentUser(request)
+    const repo = loadCodeProject(request, (request.params as FileParams).id, AccessLevel.DEVELOPER)
+    if (!isValidRef(body.branch)) throw invalidParam('branch')
+    if (body.start_branch !== undefined && !isValidRef(body.start_branch)) throw invalidParam('start_branch')
+    await commitToBranch(ctx, {
+      project: repo.project,
+      user,
+      perms: request.perms,
+      branch: body.branch,
+      startBranch: body.start_branch,
+      actions: [action],
+      message: body.commit_message,
+      author: { name: body.author_name, email: body.author_email },
+    })
+  }
+
+  app.get('/projects/:id/repository/files/:file_path', { schema: { params: FileParams, querystring: ReadQuery }, exposeHeadRoute: false }, async (request, reply) => {
+    const { ref } = request.query as Static<typeof ReadQuery>
+    if (ref === undefined) throw missingParam('ref')
+    const file = await loadFile(request, request.params as FileParams, ref)
+    reply.headers(fileHeaders(file))
+    return fileEntity(file)
+  })
+
+  app.head('/projects/:id/repository/files/:file_path', { schema: { params: FileParams, querystring: ReadQuery } }, async (request, reply: FastifyReply) => {
+    const { ref } = request.query as Static<typeof ReadQuery>
+    if (ref === undefined) throw missingParam('ref')
+    const file = await loadFile(request, request.params as FileParams, ref)
+    return reply.code(200).headers(fileHeaders(file)).send()
+  })
+
+  app.get('/projects/:id/repository/files/:file_path/raw', { schema: { params: FileParams, querystring: ReadQuery } }, async (request, reply) => {
+    const { ref } = request.query as Static<typeof ReadQuery>
+    const file = await loadFile(request, request.params as FileParams, ref)
+    return sendRawContent(reply.headers(fileHeaders(file)), file.content, fileName(file.filePath))
+  })
+
+  app.post('/projects/:id/repository/files/:file_path', { schema: { params: FileParams, body: WriteBody } }, async (request, reply) => {
+    const { file_path: filePath } = request.params as FileParams
+    const body = request.body as WriteBody
+    checkFilePath(filePath)
+    await write(request, { action: 'create', filePath, content: contentOf(body), executable: body.execute_filemode }, body)
+    return reply.code(201).send({ file_path: filePath, branch: body.branch })
+  })
+
+  app.put('/projects/:id/repository/files/:file_path', { schema: { params: FileParams, body: WriteBody } }, async (request) => {
+    const { file_path: filePath } = request.params as FileParams
+    const body = request.body as WriteBody
+    checkFilePath(filePath)
+    const action: CommitAction & { lastCommitId?: string } = { action: 'update', filePath, content: contentOf(body), executable: body.execute_filemode, lastCommitId: body.last_commit_id }
+    await write(request, action, body)
+    return { file_path: filePath, branch: body.branch }
+  })
+
+  // DELETE bodies are optional (python-gitlab sends a query string), so the merged params are read from the query.
+  app.delete('/projects/:id/repository/files/:file_path', { schema: { params: FileParams, querystring: WriteBody } }, async (request, reply) => {
+    const { file_path: filePath } = request.params as FileParams
+    const body = request.query as WriteBody
+    checkFilePath(filePath)
+    await write(request, { action: 'delete', filePath, lastCommitId: body.last_commit_id }, body)
+    return reply.code(204).send()
+  })
+}
+
+export default files

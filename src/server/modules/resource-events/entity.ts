@@ -1,0 +1,25 @@
+import type { LabelEventRow, MilestoneEventRow, ResourceEventRow, StateEventRow } from './queries'
+import { resourceOfEvent } from './queries'
+import type { MilestoneEntity } from '../milestones/entity'
+import type { UserRef } from '../users/entity'
+
+/** The fields every resource event shares: GitLab's `id, user, created_at, resource_type, resource_id`. */
+function common(row: ResourceEventRow, user: UserRef | null): Record<string, unknown> {
+  const resource = resourceOfEvent(row)
+  return { id: row.id, user, created_at: row.created_at, resource_type: resource.type, resource_id: resource.id }
+}
+
+/** GitLab's ResourceLabelEvent entity; `label` (LabelBasic) is null once the label was deleted. */
+export function labelEventEntity(row: LabelEventRow, user: UserRef | null, label: Readonly<Record<string, unknown>> | null): Readonly<Record<string, unknown>> {
+  return { ...common(row, user), label, action: row.action }
+}
+
+/** GitLab's ResourceMilestoneEvent entity: the whole milestone, and the item's state when it changed. */
+export function milestoneEventEntity(row: MilestoneEventRow, user: UserRef | null, milestone: MilestoneEntity | null): Readonly<Record<string, unknown>> {
+  return { ...common(row, user), milestone, action: row.action, state: row.state }
+}
+
+/** GitLab's ResourceStateEvent entity, with the commit or merge request that caused the change. */
+export function stateEventEntity(row: StateEventRow, user: UserRef | null): Readonly<Record<string, unknown>> {
+  return { ...common(row, user), source_commit: row.source_commit, source_merge_request_id: row.source_merge_request_id, state: row.state }
+}

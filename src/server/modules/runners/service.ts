@@ -1,0 +1,280 @@
+import type { FastifyRequest } from 'fastify'
+import { AccessLevel } from '../../platform/auth/access'
+import type { Permissions } from '../../platform/auth/permissions'
+import { digestToken, generateToken } from '../../platform/auth/secrets'
+import type { ServerContext } from '../../platform/context'
+import { findNamespaceById, findProjectById } from '../namespaces/queries'
+import { findProjectWithNamespace } from '../projects/queries'
+import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
+import {
+  assignRunnerToProject, deleteRunnerRow, insertRunner, registrationToken, registrationTokenOwner, resetRegistrationToken, runnerProjectIds,
+  unassignRunnerFromProject, updateRunnerRow, type RunnerAccessLevel, type RunnerChanges, type RunnerInfo, type RunnerRow,
+} from './queries'
+import { groupWebUrl } from '../groups/entity'
+import { runnerDetailEntity, runnerEntity, type RunnerGroupRef, type RunnerProjectRef } from './entity'
+import { recordAudit, type AuditEntityType } from '../audit-events/service'
+
+/** Registration tokens carry GitLab's `GR1348941` prefix; authentication tokens `glrt-`. */
+const REGISTRATION_PREFIX = 'GR1348941'
+
+/** A new registration token. */
+export function newRegistrationToken(): string {
+  return generateToken(REGISTRATION_PREFIX)
+}
+
+/** The instance registration token (application setting `runners_registration_token`), created on first use. */
+export function instanceRegistrationToken(ctx: ServerContext): string {
+  const current = ctx.settings.get('runners_registration_token')
+  if (typeof current === 'string' && current !== '') return current
+  const token = newRegistrationToken()
+  ctx.settings.update({ runners_registration_token: token })
+  return token
+}
+
+/** A project's or group's registration token (`runners_token`), created on first use. */
+export function runnersToken(ctx: ServerContext, source: { readonly kind: 'project' | 'group'; readonly id: number }): string {
+  return registrationToken(ctx.db, ctx.secrets, source.kind === 'project' ? 'Project' : 'Namespace', source.id, newRegistrationToken)
+}
+
+/** Replaces a registration token and records who did it. */
+export function resetRunnersToken(request: FastifyRequest, source: { readonly kind: 'instance' } | { readonly kind: 'project'; readonly project: ProjectRow } | { readonly kind: 'group'; readonly group: NamespaceRow }): string {
+  const ctx = request.server.burrow
+  const token = newRegistrationToken()
+  if (source.kind === 'instance') ctx.settings.update({ runners_registration_token: token })
+  else if (source.kind === 'project') resetRegistrationToken(ctx.db, ctx.secrets, 'Project', source.project.id, token)
+  else resetRegistrationToken(ctx.db, ctx.secrets, 'Namespace', source.group.id, token)
+  const scope = auditScope(ctx, source.kind === 'instance' ? null : source.kind === 'project' ? { project: source.project } : { group: source.group }, request)
+  recordAudit(ctx.db, request, { ...scope, targetType: 'Ci::Runner', targetDetails: 'registration token', change: { custom_message: `Reset ${source.kind} runner registration token` } })
+  return token
+}
+
+type AuditScope = { readonly entityType: AuditEntityType; readonly entityId: number; readonly entityPath: string }
+
+/** Which audit entity a runner event belongs to: its project, its group, or (instance runners) the acting user. */
+function auditScope(ctx: ServerContext, owner: { readonly project: ProjectRow } | { readonly group: NamespaceRow } | null, request: FastifyRequest): AuditScope {
+  if (owner && 'project' in owner) {
+    const p = findProjectWithNamespace(ctx.db, owner.project.id)
+    return { entityType: 'Project', entityId: owner.project.id, entityPath: p ? `${p.ns_full_path}/${p.path}` : owner.project.path }
+  }
+  if (owner) return { entityType: 'Group', entityId: owner.group.id, entityPath: owner.group.full_path }
+  const user = request.actor.user
+  return { entityType: 'User', entityId: user?.id ?? 0, entityPath: user?.username ?? 'instance' }
+}
+
+function runnerOwner(ctx: ServerContext, runner: RunnerRow): { project: ProjectRow } | { group: NamespaceRow } | null {
+  if (runner.runner_type === 'group_type' && runner.group_id !== null) {
+    const group = findNamespaceById(ctx.db, runner.group_id)
+    return group ? { group } : null
+  }
+  if (runner.runner_type === 'project_type') {
+    const first = runnerProjectIds(ctx.db, [runner.id]).get(runner.id)?.[0]
+    const project = first !== undefined ? findProjectById(ctx.db, first) : undefined
+    return project ? { project } : null
+  }
+  return null
+}
+
+function auditRunner(request: FastifyRequest, runner: RunnerRow, message: string, owner = runnerOwner(request.server.burrow, runner)): void {
+  const ctx = request.server.burrow
+  recordAudit(ctx.db, request, {
+    ...auditScope(ctx, owner, request),
+    targetId: runner.id,
+    targetType: 'Ci::Runner',
+    targetDetails: runner.description || `#${runner.id}`,
+    change: { custom_message: message },
+  })
+}
+
+const TYPE_WORDS: Readonly<Record<string, string>> = { instance_type: 'instance', group_type: 'group', project_type: 'project' }
+
+/** What a new runner is told to be, whichever way it is made. */
+export interface RunnerAttributes {
+  readonly description?: string
+  readonly maintenanceNote?: string
+  readonly active?: boolean
+  readonly locked?: boolean
+  readonly runUntagged?: boolean
+  readonly tagList?: readonly string[]
+  readonly accessLevel?: RunnerAccessLevel
+  readonly maximumTimeout?: number
+}
+
+/** Registration attributes (`POST /runners`). */
+export interface RegistrationInput extends RunnerAttributes {
+  readonly token: string
+  readonly info: RunnerInfo
+}
+
+/** Where a runner belongs: the instance, a group, or a project (which it is assigned to). */
+export type RunnerOwnerScope =
+  | { readonly runnerType: 'instance_type' }
+  | { readonly runnerType: 'group_type'; readonly groupId: number }
+  | { readonly runnerType: 'project_type'; readonly projectId: number }
+
+/** Inserts a runner with a new `glrt-` authentication token (shown only now) and records how it came. */
+function createRunner(request: FastifyRequest, scope: RunnerOwnerScope, attrs: RunnerAttributes, info: RunnerInfo, verb: 'Registered' | 'Created'): { runner: RunnerRow; token: string } {
+  const ctx = request.server.burrow
+  const token = generateToken('glrt-')
+  const runner = insertRunner(ctx.db, {
+    runnerType: scope.runnerType,
+    groupId: scope.runnerType === 'group_type' ? scope.groupId : null,
+    tokenDigest: digestToken(token),
+    description: attrs.description ?? '',
+    maintenanceNote: attrs.maintenanceNote ?? null,
+    active: attrs.active ?? true,
+    locked: attrs.locked ?? false,
+    runUntagged: attrs.runUntagged ?? true,
+    tagList: attrs.tagList ?? [],
+    accessLevel: attrs.accessLevel ?? 'not_protected',
+    maximumTimeout: attrs.maximumTimeout ?? null,
+    creatorId: request.actor.user?.id ?? null,
+    info,
+  }, scope.runnerType === 'project_type' ? scope.projectId : null)
+  auditRunner(request, runner, `${verb} ${TYPE_WORDS[scope.runnerType]} CI runner`)
+  return { runner, token }
+}
+
+/** The scope a registration token registers runners in, or null for a token that names nothing. */
+function registrationScope(ctx: ServerContext, token: string): RunnerOwnerScope | null {
+  if (token === instanceRegistrationToken(ctx)) return { runnerType: 'instance_type' }
+  const owner = registrationTokenOwner(ctx.db, token)
+  if (!owner) return null
+  if (owner.sourceType === 'Project') return findProjectById(ctx.db, owner.sourceId) ? { runnerType: 'project_type', projectId: owner.sourceId } : null
+  return findNamespaceById(ctx.db, owner.sourceId) ? { runnerType: 'group_type', groupId: owner.sourceId } : null
+}
+
+/**
+ * Registers a runner with a registration token, as GitLab's RegisterRunnerService: the instance
+ * token makes an instance runner, a group's a group runner, a project's a project runner
+ * assigned to that project. Returns the runner and its new authentication token, or null for an
+ * unknown token.
+ */
+export function registerRunner(request: FastifyRequest, input: RegistrationInput): { runner: RunnerRow; token: string } | null {
+  const scope = registrationScope(request.server.burrow, input.token)
+  return scope ? createRunner(request, scope, input, input.info, 'Registered') : null
+}
+
+/**
+ * Creates a runner for the signed-in user (`POST /user/runners`, GitLab's CreateRunnerService):
+ * no registration token, the caller's role in the scope decides (see `canCreateRunner`). The
+ * runner has not contacted the instance yet; its authentication token works at once.
+ */
+export function createUserRunner(request: FastifyRequest, scope: RunnerOwnerScope, attrs: RunnerAttributes): { runner: RunnerRow; token: string } {
+  return createRunner(request, scope, attrs, {}, 'Created')
+}
+
+/** Deletes a runner (by its own token or by an authorised user), recording it. */
+export function unregisterRunner(request: FastifyRequest, runner: RunnerRow): void {
+  const owner = runnerOwner(request.server.burrow, runner)
+  deleteRunnerRow(request.server.burrow.db, runner.id)
+  auditRunner(request, runner, `Unregistered ${TYPE_WORDS[runner.runner_type]} CI runner`, owner)
+}
+
+/** Settable runner attributes (`PUT /runners/:id`). */
+export interface RunnerUpdate {
+  readonly description?: string
+  readonly active?: boolean
+  readonly tagList?: readonly string[]
+  readonly runUntagged?: boolean
+  readonly locked?: boolean
+  readonly accessLevel?: RunnerAccessLevel
+  readonly maximumTimeout?: number | null
+  readonly maintenanceNote?: string
+}
+
+/** Applies an update; pausing is `active` turning false. Records each changed attribute. */
+export function updateRunner(request: FastifyRequest, runner: RunnerRow, u: RunnerUpdate): RunnerRow {
+  const changes: RunnerChanges = {}
+  const mutable = changes as Record<string, unknown>
+  if (u.description !== undefined) mutable.description = u.description
+  if (u.active !== undefined) mutable.active = Number(u.active)
+  if (u.tagList !== undefined) mutable.tag_list = JSON.stringify([...new Set(u.tagList.map((t) => t.trim()).filter((t) => t !== ''))].sort())
+  if (u.runUntagged !== undefined) mutable.run_untagged = Number(u.runUntagged)
+  if (u.locked !== undefined) mutable.locked = Number(u.locked)
+  if (u.accessLevel !== undefined) mutable.access_level = u.accessLevel
+  if (u.maximumTimeout !== undefined) mutable.maximum_timeout = u.maximumTimeout
+  if (u.maintenanceNote !== undefined) mutable.maintenance_note = u.maintenanceNote
+  const changed = Object.entries(mutable).filter(([k, v]) => (runner as unknown as Record<string, unknown>)[k] !== v)
+  if (changed.length === 0) return runner
+  const updated = updateRunnerRow(request.server.burrow.db, runner.id, Object.fromEntries(changed) as RunnerChanges)
+  const ctx = request.server.burrow
+  const scope = auditScope(ctx, runnerOwner(ctx, runner), request)
+  for (const [key, value] of changed) {
+    const from = (runner as unknown as Record<string, unknown>)[key]
+    recordAudit(ctx.db, request, {
+      ...scope,
+      targetId: runner.id,
+      targetType: 'Ci::Runner',
+      targetDetails: updated.description || `#${runner.id}`,
+      change: key === 'active' ? { custom_message: value === 1 ? 'Resumed CI runner' : 'Paused CI runner' } : { change: key, from: from as string | number | null, to: value as string | number | null },
+    })
+  }
+  return updated
+}
+
+/** Assigns a project runner to another project. */
+export function assignRunner(request: FastifyRequest, runner: RunnerRow, project: ProjectRow): void {
+  assignRunnerToProject(request.server.burrow.db, runner.id, project.id)
+  auditRunner(request, runner, 'Assigned CI runner to project', { project })
+}
+
+/** Removes a project runner from one of its projects. */
+export function unassignRunner(request: FastifyRequest, runner: RunnerRow, project: ProjectRow): void {
+  unassignRunnerFromProject(request.server.burrow.db, runner.id, project.id)
+  auditRunner(request, runner, 'Unassigned CI runner from project', { project })
+}
+
+// ---- role questions ---------------------------------------------------------------------------
+
+/** Maintainer of one of a project runner's projects, or of a group runner's group (its details, its jobs). */
+export function canReadRunner(perms: Permissions, runner: RunnerRow, projectIds: readonly number[]): boolean {
+  if (perms.isAdmin || runner.runner_type === 'instance_type') return perms.user !== null
+  if (runner.runner_type === 'group_type') return runner.group_id !== null && perms.canInGroup(runner.group_id, AccessLevel.MAINTAINER)
+  return projectIds.some((id) => perms.canInProject({ id }, AccessLevel.MAINTAINER))
+}
+
+/** Who may create a runner without a registration token: administrators; a group's Owners; a project's Maintainers. */
+export function canCreateRunner(perms: Permissions, scope: RunnerOwnerScope): boolean {
+  if (perms.isAdmin) return true
+  if (scope.runnerType === 'group_type') return perms.canInGroup(scope.groupId, AccessLevel.OWNER)
+  if (scope.runnerType === 'project_type') return perms.canInProject({ id: scope.projectId }, AccessLevel.MAINTAINER)
+  return false
+}
+
+/**
+ * Who may change or delete a runner: administrators; for a project runner a Maintainer of one of
+ * its projects; for a group runner an Owner of the group (GitLab's admin_group_runners).
+ */
+export function canUpdateRunner(perms: Permissions, runner: RunnerRow, projectIds: readonly number[]): boolean {
+  if (perms.isAdmin) return true
+  if (runner.runner_type === 'instance_type') return false
+  if (runner.runner_type === 'group_type') return runner.group_id !== null && perms.canInGroup(runner.group_id, AccessLevel.OWNER)
+  return projectIds.some((id) => perms.canInProject({ id }, AccessLevel.MAINTAINER))
+}
+
+// ---- presentation -----------------------------------------------------------------------------
+
+/** Runner details with the projects and groups the caller may see. */
+export function presentRunnerDetail(request: FastifyRequest, runner: RunnerRow): Readonly<Record<string, unknown>> {
+  const ctx = request.server.burrow
+  const baseUrl = ctx.baseUrl(request)
+  const projectIds = runnerProjectIds(ctx.db, [runner.id]).get(runner.id) ?? []
+  const projects: RunnerProjectRef[] = []
+  for (const id of projectIds) {
+    const p = findProjectWithNamespace(ctx.db, id)
+    if (!p || !request.perms.canReadProject(p)) continue
+    projects.push({ id: p.id, name: p.name, name_with_namespace: `${p.ns_full_name} / ${p.name}`, path: p.path, path_with_namespace: `${p.ns_full_path}/${p.path}` })
+  }
+  const groups: RunnerGroupRef[] = []
+  if (runner.group_id !== null) {
+    const g = findNamespaceById(ctx.db, runner.group_id)
+    if (g && request.perms.canReadGroup(g)) groups.push({ id: g.id, name: g.name, web_url: groupWebUrl(baseUrl, g.full_path) })
+  }
+  return runnerDetailEntity(runner, { projects, groups, showMaintenanceNote: canUpdateRunner(request.perms, runner, projectIds) })
+}
+
+/** Runner summaries. */
+export function presentRunners(rows: readonly RunnerRow[]): Readonly<Record<string, unknown>>[] {
+  const now = Date.now()
+  return rows.map((r) => runnerEntity(r, now))
+}

@@ -1,0 +1,342 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import { Type, type Static } from 'typebox'
+import { AccessLevel } from '../../platform/auth/access'
+import { canHoldScopes } from '../../platform/auth/actor'
+import type { PersonalAccessTokenRow, ProjectRow, UserRow } from '../../platform/db/rows'
+import { findNamespaceById } from '../namespaces/queries'
+import { botAccessLevels, findPersonalTokenById, listPersonalTokens, type TokenListFilter } from './queries'
+import { findUserById } from '../users/queries'
+import { impersonationToken, personalAccessToken, projectAccessToken, withTokenValue } from './entity'
+import { apiMessage, badRequest, invalidParam, notFound, unauthorized, validationFailed } from '../../platform/http/errors'
+import { pageOf, setPageHeaders } from '../../platform/http/pagination'
+import { currentUser, loadProject, requireAdmin } from '../../platform/http/resolve'
+import {
+  DEFAULT_TOKEN_LIFETIME_DAYS,
+  issueProjectToken,
+  issueToken,
+  parseExpiresAt,
+  parseScopes,
+  parseTokenName,
+  revokeProjectToken,
+  revokeToken,
+  rotateToken,
+  rotationExpiry,
+  UNAVAILABLE_SCOPES,
+} from './service'
+
+const TokenIdParams = Type.Object({ id: Type.Integer() })
+const UserIdParams = Type.Object({ user_id: Type.Integer() })
+const UserTokenParams = Type.Object({ user_id: Type.Integer(), impersonation_token_id: Type.Integer() })
+const ProjectParams = Type.Object({ id: Type.String() })
+const ProjectTokenParams = Type.Object({ id: Type.String(), token_id: Type.Integer() })
+
+const StateFilter = Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('inactive')]))
+
+const PatListQuery = Type.Object({
+  user_id: Type.Optional(Type.Integer()),
+  state: StateFilter,
+  revoked: Type.Optional(Type.Boolean()),
+  created_before: Type.Optional(Type.String()),
+  created_after: Type.Optional(Type.String()),
+  last_used_before: Type.Optional(Type.String()),
+  last_used_after: Type.Optional(Type.String()),
+  expires_before: Type.Optional(Type.String()),
+  expires_after: Type.Optional(Type.String()),
+  search: Type.Optional(Type.String()),
+})
+type PatListQuery = Static<typeof PatListQuery>
+
+const ImpersonationListQuery = Type.Object({
+  state: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('active'), Type.Literal('inactive')])),
+})
+
+const CreateBody = Type.Object({
+  name: Type.Optional(Type.String()),
+  description: Type.Optional(Type.String()),
+  expires_at: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+})
+
+const ProjectCreateBody = Type.Object({
+  name: Type.Optional(Type.String()),
+  description: Type.Optional(Type.String()),
+  expires_at: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  access_level: Type.Optional(
+    Type.Union([Type.Literal(10), Type.Literal(20), Type.Literal(30), Type.Literal(40), Type.Literal(50)]),
+  ),
+})
+
+const RotateBody = Type.Object({ expires_at: Type.Optional(Type.Union([Type.String(), Type.Null()])) })
+
+function timeParam(name: string, value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined
+  const t = Date.parse(value)
+  if (Number.isNaN(t)) throw invalidParam(name)
+  return new Date(t).toISOString()
+}
+
+function dateParam(name: string, value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) throw invalidParam(name)
+  return value
+}
+
+function rangeFilters(q: PatListQuery): TokenListFilter {
+  return {
+    state: q.state,
+    revoked: q.revoked,
+    createdBefore: timeParam('created_before', q.created_before),
+    createdAfter: timeParam('created_after', q.created_after),
+    lastUsedBefore: timeParam('last_used_before', q.last_used_before),
+    lastUsedAfter: timeParam('last_used_after', q.last_used_after),
+    expiresBefore: dateParam('expires_before', q.expires_before),
+    expiresAfter: dateParam('expires_after', q.expires_after),
+    search: q.search,
+  }
+}
+
+/** The token the caller authenticated with, when it is a personal/impersonation/project token. */
+function tokenInUse(request: FastifyRequest): PersonalAccessTokenRow {
+  const actor = request.actor
+  currentUser(request)
+  if (actor.method === 'oauth' || actor.method === 'none' || actor.tokenId === null) throw notFound('Personal Access Token')
+  const token = findPersonalTokenById(request.server.burrow.db, actor.tokenId)
+  if (!token) throw notFound('Personal Access Token')
+  return token
+}
+
+/**
+ * A token the caller may manage through /personal_access_tokens/:id: their own, or any for an
+ * administrator. Per GitLab's docs, others get 401 whether or not the token exists; administrators
+ * get 404 for a missing one.
+ */
+function manageableToken(request: FastifyRequest, id: number): PersonalAccessTokenRow {
+  const user = currentUser(request)
+  const token = findPersonalTokenById(request.server.burrow.db, id)
+  if (request.perms.isAdmin) {
+    if (!token) throw notFound('Personal Access Token')
+    return token
+  }
+  if (!token || token.user_id !== user.id) throw unauthorized()
+  return token
+}
+
+function ownerEntity(request: FastifyRequest, token: PersonalAccessTokenRow): { type: 'User'; id: number; path: string } {
+  const owner = findUserById(request.server.burrow.db, token.user_id)
+  return { type: 'User', id: token.user_id, path: owner?.username ?? String(token.user_id) }
+}
+
+function loadTargetUser(request: FastifyRequest, userId: number): UserRow {
+  const user = findUserById(request.server.burrow.db, userId)
+  if (!user) throw notFound('User')
+  return user
+}
+
+function projectPath(request: FastifyRequest, project: ProjectRow): string {
+  const ns = findNamespaceById(request.server.burrow.db, project.namespace_id)
+  return ns ? `${ns.full_path}/${project.path}` : project.path
+}
+
+/** A project access token of this project (its owner is a bot member of the project), or 404. */
+/**
+ * The project whose access tokens a Maintainer manages. GitLab's access token API authenticates
+ * every call first, so an anonymous caller gets 401 even for a project it cannot see.
+ */
+function tokenProject(request: FastifyRequest, id: string): ProjectRow {
+  currentUser(request)
+  return loadProject(request, id, AccessLevel.MAINTAINER)
+}
+
+function loadProjectToken(request: FastifyRequest, project: ProjectRow, tokenId: number): { token: PersonalAccessTokenRow; level: number } {
+  const db = request.server.burrow.db
+  const token = findPersonalTokenById(db, tokenId)
+  const bot = token ? findUserById(db, token.user_id) : undefined
+  const level = token && bot?.user_type === 'project_bot' ? botAccessLevels(db, project.id, [token.user_id]).get(token.user_id) : undefined
+  if (!token || level === undefined) throw notFound(`Could not find project access token with token_id: ${tokenId}`)
+  return { token, level }
+}
+
+/** Personal, impersonation and project access tokens. */
+const tokens: FastifyPluginAsync = async (app) => {
+  const ctx = app.burrow
+  // python-gitlab decodes single objects only under the exact `application/json` type.
+
+  // --- Personal access tokens -------------------------------------------------------------
+
+  app.get('/personal_access_tokens', { schema: { querystring: PatListQuery } }, async (request, reply) => {
+    const user = currentUser(request)
+    const q = request.query as PatListQuery
+    let owner: Pick<TokenListFilter, 'userId' | 'impersonation'>
+    if (request.perms.isAdmin) owner = { userId: q.user_id }
+    else if (q.user_id !== undefined && q.user_id !== user.id) throw unauthorized()
+    else owner = { userId: user.id, impersonation: false }
+    const page = pageOf(q)
+    const { rows, total } = listPersonalTokens(ctx.db, { ...rangeFilters(q), ...owner }, page.perPage, page.offset)
+    setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
+    return rows.map(personalAccessToken)
+  })
+
+  app.get('/personal_access_tokens/self', { config: { scopes: [] } }, async (request) => personalAccessToken(tokenInUse(request)))
+
+  app.get('/personal_access_tokens/:id', { schema: { params: TokenIdParams } }, async (request) => {
+    return personalAccessToken(manageableToken(request, (request.params as Static<typeof TokenIdParams>).id))
+  })
+
+  app.delete('/personal_access_tokens/self', async (request, reply) => {
+    const token = tokenInUse(request)
+    revokeToken(ctx, request, token, ownerEntity(request, token))
+    return reply.code(204).send()
+  })
+
+  app.delete('/personal_access_tokens/:id', { schema: { params: TokenIdParams } }, async (request, reply) => {
+    const user = currentUser(request)
+    const token = findPersonalTokenById(ctx.db, (request.params as Static<typeof TokenIdParams>).id)
+    if (!token) throw notFound('Personal Access Token')
+    if (!request.perms.isAdmin && token.user_id !== user.id) throw badRequest()
+    revokeToken(ctx, request, token, ownerEntity(request, token))
+    return reply.code(204).send()
+  })
+
+  const rotate = async (request: FastifyRequest, token: PersonalAccessTokenRow): Promise<Readonly<Record<string, unknown>>> => {
+    if (token.revoked) throw badRequest('token already revoked')
+    const expiresAt = rotationExpiry((request.body as Static<typeof RotateBody> | undefined)?.expires_at)
+    const issued = rotateToken(ctx, request, token, expiresAt, ownerEntity(request, token))
+    return withTokenValue(personalAccessToken(issued.row), issued.value)
+  }
+
+  app.post('/personal_access_tokens/self/rotate', { schema: { body: RotateBody } }, async (request, reply) => {
+    const body = await rotate(request, tokenInUse(request))
+    return reply.code(200).send(body)
+  })
+
+  app.post('/personal_access_tokens/:id/rotate', { schema: { params: TokenIdParams, body: RotateBody } }, async (request, reply) => {
+    const token = manageableToken(request, (request.params as Static<typeof TokenIdParams>).id)
+    const body = await rotate(request, token)
+    return reply.code(200).send(body)
+  })
+
+  app.get('/users/:user_id/personal_access_tokens', { schema: { params: UserIdParams, querystring: PatListQuery } }, async (request, reply) => {
+    requireAdmin(request)
+    const user = loadTargetUser(request, (request.params as Static<typeof UserIdParams>).user_id)
+    const q = request.query as PatListQuery
+    const page = pageOf(q)
+    const { rows, total } = listPersonalTokens(ctx.db, { ...rangeFilters(q), userId: user.id, impersonation: false }, page.perPage, page.offset)
+    setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
+    return rows.map(personalAccessToken)
+  })
+
+  app.post('/users/:user_id/personal_access_tokens', { schema: { params: UserIdParams, body: CreateBody } }, async (request, reply) => {
+    requireAdmin(request)
+    const user = loadTargetUser(request, (request.params as Static<typeof UserIdParams>).user_id)
+    const body = request.body as Static<typeof CreateBody> & { scopes?: unknown }
+    const name = parseTokenName(body.name)
+    const scopes = parseScopes(body.scopes)
+    if (!canHoldScopes(user, scopes)) throw apiMessage(400, `Scopes ${UNAVAILABLE_SCOPES}`)
+    const expiresAt = parseExpiresAt(body.expires_at, DEFAULT_TOKEN_LIFETIME_DAYS)
+    const issued = issueToken(ctx, request, user, { name, description: body.description, scopes, expiresAt })
+    reply.code(201)
+    return withTokenValue(personalAccessToken(issued.row), issued.value)
+  })
+
+  // --- Impersonation tokens (administrators only) -----------------------------------------
+
+  app.get('/users/:user_id/impersonation_tokens', { schema: { params: UserIdParams, querystring: ImpersonationListQuery } }, async (request, reply) => {
+    requireAdmin(request)
+    const user = loadTargetUser(request, (request.params as Static<typeof UserIdParams>).user_id)
+    const { state } = request.query as Static<typeof ImpersonationListQuery>
+    const q = request.query as Record<string, unknown>
+    const page = pageOf(q)
+    const filter: TokenListFilter = { userId: user.id, impersonation: true, state: state === 'all' ? undefined : state }
+    const { rows, total } = listPersonalTokens(ctx.db, filter, page.perPage, page.offset)
+    setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
+    return rows.map(impersonationToken)
+  })
+
+  app.post('/users/:user_id/impersonation_tokens', { schema: { params: UserIdParams, body: CreateBody } }, async (request, reply) => {
+    requireAdmin(request)
+    const user = loadTargetUser(request, (request.params as Static<typeof UserIdParams>).user_id)
+    const body = request.body as Static<typeof CreateBody> & { scopes?: unknown }
+    const name = parseTokenName(body.name)
+    const scopes = parseScopes(body.scopes)
+    if (!canHoldScopes(user, scopes)) throw validationFailed({ scopes: [UNAVAILABLE_SCOPES] })
+    const expiresAt = parseExpiresAt(body.expires_at, DEFAULT_TOKEN_LIFETIME_DAYS)
+    const issued = issueToken(ctx, request, user, { name, description: body.description, scopes, expiresAt, impersonation: true })
+    reply.code(201)
+    return withTokenValue(impersonationToken(issued.row), issued.value)
+  })
+
+  const loadImpersonationToken = (request: FastifyRequest): { user: UserRow; token: PersonalAccessTokenRow } => {
+    requireAdmin(request)
+    const params = request.params as Static<typeof UserTokenParams>
+    const user = loadTargetUser(request, params.user_id)
+    const token = findPersonalTokenById(ctx.db, params.impersonation_token_id)
+    if (!token || token.user_id !== user.id || token.impersonation !== 1) throw notFound('Impersonation Token')
+    return { user, token }
+  }
+
+  app.get('/users/:user_id/impersonation_tokens/:impersonation_token_id', { schema: { params: UserTokenParams } }, async (request) => {
+    return impersonationToken(loadImpersonationToken(request).token)
+  })
+
+  app.delete('/users/:user_id/impersonation_tokens/:impersonation_token_id', { schema: { params: UserTokenParams } }, async (request, reply) => {
+    const { user, token } = loadImpersonationToken(request)
+    revokeToken(ctx, request, token, { type: 'User', id: user.id, path: user.username })
+    return reply.code(204).send()
+  })
+
+  // --- Project access tokens (Maintainer or above) ----------------------------------------
+
+  app.get('/projects/:id/access_tokens', { schema: { params: ProjectParams, querystring: ImpersonationListQuery } }, async (request, reply) => {
+    const project = tokenProject(request, (request.params as Static<typeof ProjectParams>).id)
+    const { state } = request.query as Static<typeof ImpersonationListQuery>
+    const page = pageOf(request.query as Record<string, unknown>)
+    const filter: TokenListFilter = { projectId: project.id, state: state === 'all' ? undefined : state }
+    const { rows, total } = listPersonalTokens(ctx.db, filter, page.perPage, page.offset)
+    const levels = botAccessLevels(ctx.db, project.id, rows.map((t) => t.user_id))
+    setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
+    return rows.map((t) => projectAccessToken(t, levels.get(t.user_id) ?? AccessLevel.NO_ACCESS))
+  })
+
+  app.get('/projects/:id/access_tokens/:token_id', { schema: { params: ProjectTokenParams } }, async (request) => {
+    const params = request.params as Static<typeof ProjectTokenParams>
+    const project = tokenProject(request, params.id)
+    const { token, level } = loadProjectToken(request, project, params.token_id)
+    return projectAccessToken(token, level)
+  })
+
+  app.post('/projects/:id/access_tokens', { schema: { params: ProjectParams, body: ProjectCreateBody } }, async (request, reply) => {
+    const project = tokenProject(request, (request.params as Static<typeof ProjectParams>).id)
+    const body = request.body as Static<typeof ProjectCreateBody> & { scopes?: unknown }
+    const name = parseTokenName(body.name)
+    const scopes = parseScopes(body.scopes)
+    // The token's owner is a new project bot, never an administrator.
+    if (!canHoldScopes({ is_admin: 0 }, scopes)) throw badRequest(`Scopes ${UNAVAILABLE_SCOPES}`)
+    const expiresAt = parseExpiresAt(body.expires_at, DEFAULT_TOKEN_LIFETIME_DAYS)
+    const level = body.access_level ?? AccessLevel.MAINTAINER
+    if (!request.perms.isAdmin && request.perms.projectAccess(project) < level) {
+      throw badRequest("Access level of the token can't be greater the access level of the user who created the token")
+    }
+    const issued = issueProjectToken(ctx, request, project, projectPath(request, project), { name, description: body.description, scopes, expiresAt }, level)
+    reply.code(201)
+    return withTokenValue(projectAccessToken(issued.row, level), issued.value)
+  })
+
+  app.delete('/projects/:id/access_tokens/:token_id', { schema: { params: ProjectTokenParams } }, async (request, reply) => {
+    const params = request.params as Static<typeof ProjectTokenParams>
+    const project = tokenProject(request, params.id)
+    const { token } = loadProjectToken(request, project, params.token_id)
+    revokeProjectToken(ctx, request, project, projectPath(request, project), token)
+    return reply.code(204).send()
+  })
+
+  app.post('/projects/:id/access_tokens/:token_id/rotate', { schema: { params: ProjectTokenParams, body: RotateBody } }, async (request, reply) => {
+    const params = request.params as Static<typeof ProjectTokenParams>
+    const project = tokenProject(request, params.id)
+    const { token, level } = loadProjectToken(request, project, params.token_id)
+    if (token.revoked) throw badRequest('token already revoked')
+    const expiresAt = rotationExpiry((request.body as Static<typeof RotateBody>).expires_at)
+    const issued = rotateToken(ctx, request, token, expiresAt, { type: 'Project', id: project.id, path: projectPath(request, project) })
+    return reply.code(200).send(withTokenValue(projectAccessToken(issued.row, level), issued.value))
+  })
+}
+
+export default tokens

@@ -1,0 +1,74 @@
+import type { FastifyRequest } from 'fastify'
+import { AccessLevel } from '../auth/access'
+import type { Permissions } from '../auth/permissions'
+import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../../modules/projects/queries'
+import type { ProjectRow } from '../db/rows'
+import { projectSettings } from '../../modules/projects/entity'
+import { GitError, isValidRef } from '../git/git'
+import { projectGitDir, repoExists } from '../git/project-repo'
+import { resolveCommit } from '../git/refs'
+import { forbidden, invalidParam, notFound } from './errors'
+import { loadProject } from './resolve'
+
+/** A project whose code the caller may read, with where its repository lives. */
+export interface CodeProject {
+  readonly project: ProjectWithNamespaceRow
+  readonly gitDir: string
+  /** False when the bare repository was never created: endpoints treat it as empty. */
+  readonly exists: boolean
+  /** `${baseUrl}/${full_path}`, the prefix of commit and compare URLs. */
+  readonly webUrl: string
+}
+
+/**
+ * True when the caller may read the project's code (GitLab's `read_code`): any reader of a
+ * public or internal project, Reporters and up on private ones or when the repository feature
+ * is limited to members; nobody, administrators included, when the feature is disabled (GitLab's
+ * feature_available? is false for everyone).
+ */
+export function canReadCode(request: FastifyRequest, project: ProjectWithNamespaceRow): boolean {
+  return canReadCodeWith(request.perms, project)
+}
+
+/** The read_code rule of canReadCode for whoever holds `perms` (activity events, to-dos on commits). */
+export function canReadCodeWith(perms: Permissions, project: Pick<ProjectRow, 'id' | 'visibility' | 'settings'>): boolean {
+  const feature = projectSettings(project.settings).repository_access_level
+  if (feature === 'disabled') return false
+  if (perms.isAdmin) return true
+  if (project.visibility === 'private' || feature === 'private') return perms.canInProject(project, AccessLevel.REPORTER)
+  return perms.canReadProject(project)
+}
+
+/**
+ * Loads `:id` for a repository endpoint: 404 when the project is not visible, 403 when it is
+ * but its code is not (a Guest of a private project), and `minLevel` as loadProject applies it.
+ */
+export function loadCodeProject(request: FastifyRequest, id: string | number, minLevel?: number): CodeProject {
+  const row = loadProject(request, id, minLevel)
+  const project = findProjectWithNamespace(request.server.burrow.db, row.id)
+  if (!project) throw notFound('Project')
+  if (!canReadCode(request, project)) throw forbidden()
+  const gitDir = projectGitDir(request.server.burrow, project)
+  const webUrl = `${request.server.burrow.baseUrl(request)}/${project.ns_full_path}/${project.path}`
+  return { project, gitDir, exists: repoExists(gitDir), webUrl }
+}
+
+/** The ref an endpoint uses when the caller names none: the project's default branch. */
+export function defaultRef(project: ProjectWithNamespaceRow): string {
+  return project.default_branch ?? 'HEAD'
+}
+
+/**
+ * Resolves a caller-supplied ref (branch, tag or SHA) to a commit id: 400 `<param> is invalid`
+ * when malformed, null when it names no commit (each endpoint has its own 404).
+ */
+export async function resolveUserRef(repo: CodeProject, ref: string, param: string): Promise<string | null> {
+  if (!isValidRef(ref)) throw invalidParam(param)
+  if (!repo.exists) return null
+  try {
+    return await resolveCommit(repo.gitDir, ref)
+  } catch (error) {
+    if (error instanceof GitError && error.kind !== 'unknown') return null
+    throw error
+  }
+}
