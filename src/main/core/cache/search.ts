@@ -279,20 +279,9 @@ function searchIndex(cache: Cache, acct: number, terms: readonly Term[], kinds: 
   // A prefix no word of the index starts with matches nothing.
   if (expanded.some((x) => x.words?.length === 0)) return { found: [], total: 0, exact: true }
   const match = matchExpression(expanded)
-  const where = ['search_fts MATCH ?', 'd.acct = ?', `d.parent_kind IN (${kinds.map(() => '?').join(', ')})`]
-  const args: unknown[] = [match, acct, ...kinds]
-  if (params.project_id !== undefined) {
-    where.push('d.project_id = ?')
-    args.push(params.project_id)
-  }
-  if (params.group_id !== undefined) {
-    where.push("(d.group_id = ? OR (d.parent_kind <> 'epic' AND d.project_id IN (SELECT value FROM json_each(?))))")
-    args.push(params.group_id, JSON.stringify(projectsOfGroup(cache, acct, params.group_id)))
-  }
-  if (params.state !== undefined) {
-    where.push('d.state = ?')
-    args.push(params.state)
-  }
+  const filters = filterClauses(cache, acct, params, 'd.', (state) => state)
+  const where = ['search_fts MATCH ?', 'd.acct = ?', `d.parent_kind IN (${kinds.map(() => '?').join(', ')})`, ...filters.where]
+  const args: unknown[] = [match, acct, ...kinds, ...filters.args]
   // The FTS table is the outer loop (CROSS JOIN) and walks its rowids backwards, so LIMIT stops the walk.
   const rows = db
     .prepare(
@@ -334,7 +323,30 @@ function searchIndex(cache: Cache, acct: number, terms: readonly Term[], kinds: 
   return { found, total, exact: !truncated }
 }
 
-/** Epics of that group; issues and merge requests of the projects in it and its subgroups. */
+/**
+ * The filter's project, group and state as conditions on the columns of `alias` (search
+ * documents and milestones both carry project_id, group_id and state). A group stands for its
+ * own rows (epics, group milestones) and those of the projects in it and its subgroups.
+ */
+function filterClauses(cache: Cache, acct: number, params: SearchParams, alias: string, state: (value: string) => string): { where: string[]; args: unknown[] } {
+  const where: string[] = []
+  const args: unknown[] = []
+  if (params.project_id !== undefined) {
+    where.push(`${alias}project_id = ?`)
+    args.push(params.project_id)
+  }
+  if (params.group_id !== undefined) {
+    where.push(`(${alias}group_id = ? OR ${alias}project_id IN (SELECT value FROM json_each(?)))`)
+    args.push(params.group_id, JSON.stringify(projectsOfGroup(cache, acct, params.group_id)))
+  }
+  if (params.state !== undefined) {
+    where.push(`${alias}state = ?`)
+    args.push(state(params.state))
+  }
+  return { where, args }
+}
+
+/** The projects in a group and its subgroups. */
 function projectsOfGroup(cache: Cache, acct: number, groupId: number): number[] {
   return cache.db
     .prepare(
@@ -357,22 +369,9 @@ function matchingMilestones(cache: Cache, acct: number, terms: readonly Term[], 
 }
 
 function milestoneRows(cache: Cache, acct: number, params: SearchParams): { id: number; title: string; description: string | null }[] {
-  const where = ['acct = ?']
-  const args: unknown[] = [acct]
-  if (params.project_id !== undefined) {
-    where.push('project_id = ?')
-    args.push(params.project_id)
-  }
-  if (params.group_id !== undefined) {
-    where.push('(group_id = ? OR project_id IN (SELECT value FROM json_each(?)))')
-    args.push(params.group_id, JSON.stringify(projectsOfGroup(cache, acct, params.group_id)))
-  }
-  if (params.state !== undefined) {
-    // Milestones are `active`/`closed`; an item filter's `opened` means the active ones.
-    where.push('state = ?')
-    args.push(params.state === 'opened' ? 'active' : params.state)
-  }
-  return cache.db.prepare(`SELECT id, title, description FROM milestones WHERE ${where.join(' AND ')} ORDER BY due_date IS NULL, due_date DESC, id DESC`).all(...args) as {
+  // Milestones are `active`/`closed`; an item filter's `opened` means the active ones.
+  const { where, args } = filterClauses(cache, acct, params, '', (state) => (state === 'opened' ? 'active' : state))
+  return cache.db.prepare(`SELECT id, title, description FROM milestones WHERE ${['acct = ?', ...where].join(' AND ')} ORDER BY due_date IS NULL, due_date DESC, id DESC`).all(acct, ...args) as {
     id: number
     title: string
     description: string | null
