@@ -55,7 +55,7 @@ function expectConforms(what: string, schema: TSchema, body: unknown): void {
 /** A url template with its `{key}`s filled from the world. */
 function fill(url: string, ids: WorldIds): string {
   return url.replace(/\{(\w+)\}/g, (_, key: string) => {
-    if (!(key in ids)) throw new Error(`the world has no ${key} (for ${url})`)
+    if (ids[key] === undefined) throw new Error(`the world has no ${key} (for ${url})`)
     return encodeURIComponent(String(ids[key]))
   })
 }

@@ -64,8 +64,15 @@ export class ConformanceWorld {
     return (await this.write(route, url, payload, token)).id as number
   }
 
+  /** The first item of a list that matches, or a setup error naming what the demo lacks. */
+  async first(url: string, matching: (item: Json) => boolean = () => true): Promise<Json> {
+    const found = ((await this.read(url)) as Json[]).find(matching)
+    if (!found) throw new Error(`setup: GET ${url} lists nothing the test can use`)
+    return found
+  }
+
   async userId(username: string): Promise<number> {
-    return ((await this.read(`/users?username=${username}`)) as Json[])[0].id as number
+    return (await this.first(`/users?username=${username}`)).id as number
   }
 
   /** A new user made by the administrator, with a personal access token. */
@@ -106,9 +113,8 @@ async function discover(w: ConformanceWorld): Promise<void> {
   ids.user = await w.userId('jonas')
   ids.otherGroupId = (await w.read('/groups/kestrel-oss')).id as number
 
-  const merged = (await w.read(`${p}/merge_requests?state=merged&per_page=100`)) as Json[]
-  const closing = merged.map((mr) => /Closes #(\d+)/.exec(String(mr.description))).find((m) => m !== null)
-  ids.closedIssue = Number(closing?.[1])
+  const closer = await w.first(`${p}/merge_requests?state=merged&per_page=100`, (mr) => /Closes #\d+/.test(String(mr.description)))
+  ids.closedIssue = Number(/Closes #(\d+)/.exec(String(closer.description))?.[1])
   ids.closedIssueId = (await w.read(`${p}/issues/${ids.closedIssue}`)).id as number
   const opened = (await w.read(`${p}/merge_requests?state=opened&per_page=100`)) as Json[]
   for (const mr of opened) {
@@ -118,41 +124,39 @@ async function discover(w: ConformanceWorld): Promise<void> {
     }
   }
 
-  const groupMilestones = (await w.read('/groups/kestrel/milestones')) as Json[]
-  ids.groupMilestone = groupMilestones.find((m) => m.start_date !== null && m.due_date !== null)?.id as number
-  ids.groupLabel = ((await w.read('/groups/kestrel/labels')) as Json[])[0].id as number
-  ids.auditEvent = ((await w.read('/audit_events')) as Json[])[0].id as number
-  ids.groupAuditEvent = ((await w.read('/groups/kestrel/audit_events')) as Json[])[0].id as number
+  ids.groupMilestone = (await w.first('/groups/kestrel/milestones', (m) => m.start_date !== null && m.due_date !== null)).id as number
+  ids.groupLabel = (await w.first('/groups/kestrel/labels')).id as number
+  ids.auditEvent = (await w.first('/audit_events')).id as number
+  ids.groupAuditEvent = (await w.first('/groups/kestrel/audit_events')).id as number
 
-  ids.pipeline = ((await w.read(`${p}/pipelines?status=success`)) as Json[])[0].id as number
-  ids.job = ((await w.read(`${p}/jobs`)) as Json[])[0].id as number
+  ids.pipeline = (await w.first(`${p}/pipelines?status=success`)).id as number
+  ids.job = (await w.first(`${p}/jobs`)).id as number
   for (const runner of (await w.read('/runners/all')) as Json[]) {
     if (((await w.read(`/runners/${runner.id as number}/jobs`)) as Json[]).length > 0) {
       ids.runner = runner.id as number
       break
     }
   }
-  const environments = (await w.read(`${p}/environments`)) as Json[]
-  ids.environment = environments.find((e) => e.name === 'production')?.id as number
-  ids.deployment = ((await w.read(`${p}/deployments?environment=production`)) as Json[])[0].id as number
-  ids.protectedEnvironment = ((await w.read(`${p}/protected_environments`)) as Json[])[0].name as string
-  ids.vulnerability = ((await w.read(`${p}/vulnerabilities`)) as Json[])[0].id as number
+  ids.environment = (await w.first(`${p}/environments`, (e) => e.name === 'production')).id as number
+  ids.deployment = (await w.first(`${p}/deployments?environment=production`)).id as number
+  ids.protectedEnvironment = (await w.first(`${p}/protected_environments`)).name as string
+  ids.vulnerability = (await w.first(`${p}/vulnerabilities`)).id as number
 
-  const domain = ((await w.read('/pages/domains')) as Json[])[0]
+  const domain = await w.first('/pages/domains')
   ids.pagesProject = domain.project_id as number
   ids.pagesDomain = domain.domain as string
   for (const candidate of (await w.read('/projects?simple=true')) as Json[]) {
     const res = await w.call(w.tokens.admin, 'GET', `/projects/${candidate.id as number}/error_tracking/settings`)
     if (res.statusCode === 200) ids.trackedProject = candidate.id as number
   }
-  ids.geoNode = ((await w.read('/geo_nodes')) as Json[])[0].id as number
-  const move = ((await w.read('/project_repository_storage_moves')) as Json[])[0]
+  ids.geoNode = (await w.first('/geo_nodes')).id as number
+  const move = await w.first('/project_repository_storage_moves')
   ids.projectMove = move.id as number
   ids.movedProject = (move.project as Json).id as number
 
-  ids.tag = ((await w.read(`${p}/repository/tags`)) as Json[])[0].name as string
+  ids.tag = (await w.first(`${p}/repository/tags`)).name as string
   ids.commit = ((await w.read(`${p}/repository/branches/${ids.defaultBranch}`)).commit as Json).id as string
-  const blob = ((await w.read(`${p}/repository/tree`)) as Json[]).find((e) => e.type === 'blob') as Json
+  const blob = await w.first(`${p}/repository/tree`, (e) => e.type === 'blob')
   ids.blob = blob.id as string
   ids.file = blob.path as string
 }
@@ -412,13 +416,13 @@ async function ci(w: ConformanceWorld): Promise<void> {
   await w.write('POST /runners/reset_registration_token', '/runners/reset_registration_token')
 
   const pipeline = await w.created('POST /projects/:id/pipeline', `${p}/pipeline`, { ref: 'conformance' })
-  const jobs = (await w.read(`${p}/pipelines/${pipeline}/jobs`)) as Json[]
-  await w.write('POST /projects/:id/jobs/:job_id/cancel', `${p}/jobs/${jobs[0].id as number}/cancel`)
+  const job = `${p}/jobs/${(await w.first(`${p}/pipelines/${pipeline}/jobs`)).id as number}`
+  await w.write('POST /projects/:id/jobs/:job_id/cancel', `${job}/cancel`)
   await w.write('POST /projects/:id/pipelines/:pipeline_id/cancel', `${p}/pipelines/${pipeline}/cancel`)
-  await w.write('POST /projects/:id/jobs/:job_id/erase', `${p}/jobs/${jobs[0].id as number}/erase`)
-  await w.write('POST /projects/:id/jobs/:job_id/retry', `${p}/jobs/${jobs[0].id as number}/retry`)
+  await w.write('POST /projects/:id/jobs/:job_id/erase', `${job}/erase`)
+  await w.write('POST /projects/:id/jobs/:job_id/retry', `${job}/retry`)
   await w.write('POST /projects/:id/pipelines/:pipeline_id/retry', `${p}/pipelines/${pipeline}/retry`)
-  const manual = ((await w.read(`${p}/jobs?scope[]=manual`)) as Json[])[0]
+  const manual = await w.first(`${p}/jobs?scope[]=manual`)
   await w.write('POST /projects/:id/jobs/:job_id/play', `${p}/jobs/${manual.id as number}/play`)
 }
 
@@ -454,12 +458,12 @@ async function operations(w: ConformanceWorld): Promise<void> {
   await w.write('PATCH /projects/:id/error_tracking/settings', `${tracking}/settings`, { active: true })
   await w.write('PUT /projects/:id/error_tracking/settings', `${tracking}/settings`, { active: true, integrated: true })
 
-  const v = ((await w.read(`${p}/vulnerabilities`)) as Json[]).find((x) => x.state === 'opened') as Json
+  const v = await w.first(`${p}/vulnerabilities`, (x) => x.state === 'opened')
   for (const action of ['confirm', 'resolve', 'revert', 'dismiss']) {
     await w.write(`POST /vulnerabilities/:id/${action}`, `/vulnerabilities/${v.id as number}/${action}`)
   }
-  const finding = ((await w.read(`${p}/vulnerability_findings`)) as Json[]).find((f) => f.vulnerability_id === null)
-  if (finding) await w.write('POST /projects/:id/vulnerabilities', `${p}/vulnerabilities`, { finding_id: finding.id as number })
+  const finding = await w.first(`${p}/vulnerability_findings`, (f) => f.vulnerability_id === null)
+  await w.write('POST /projects/:id/vulnerabilities', `${p}/vulnerabilities`, { finding_id: finding.id as number })
 }
 
 /** Settings, replication nodes, to-dos, storage moves (last: a move makes its repositories read-only while it runs). */
@@ -470,8 +474,8 @@ async function administration(w: ConformanceWorld): Promise<void> {
   await w.write('PUT /geo_nodes/:id', `/geo_nodes/${node}`, { name: 'conformance-node', url: 'https://geo.example.com/', files_max_capacity: 20 })
   await w.write('POST /geo_nodes/:id/repair', `/geo_nodes/${node}/repair`)
 
-  ids.projectAuditEvent = ((await w.read(`/projects/${ids.projectId}/audit_events`)) as Json[])[0].id as number
-  const todo = ((await w.read('/todos')) as Json[])[0]
+  ids.projectAuditEvent = (await w.first(`/projects/${ids.projectId}/audit_events`)).id as number
+  const todo = await w.first('/todos')
   await w.write('POST /todos/:id/mark_as_done', `/todos/${todo.id as number}/mark_as_done`)
 
   const destination = { destination_storage_name: 'archive' }
@@ -490,8 +494,7 @@ async function discoverEvents(w: ConformanceWorld): Promise<void> {
   ] as const
   for (const [key, url, kinds] of items) {
     for (const kind of kinds) {
-      const events = (await w.read(`${url}/resource_${kind}_events`)) as Json[]
-      ids[`${key}${kind[0].toUpperCase()}${kind.slice(1)}Event`] = events[0].id as number
+      ids[`${key}${kind[0].toUpperCase()}${kind.slice(1)}Event`] = (await w.first(`${url}/resource_${kind}_events`)).id as number
     }
   }
 }
