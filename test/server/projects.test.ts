@@ -188,9 +188,9 @@ describe('projects API', () => {
   })
 
   describe('PUT /projects/:id', () => {
-    it('updates name, description, visibility and topics for a Maintainer', async () => {
+    it('updates name, description, visibility and topics for an Owner', async () => {
       const group = seedGroup(s, { visibility: 'public' })
-      seedMember(s, 'Namespace', group.id, bob.user.id, 40)
+      seedMember(s, 'Namespace', group.id, bob.user.id, 50)
       const project = seedProject(s, { namespaceId: group.id })
       const res = await s.request(bob.token, {
         method: 'PUT', url: api(`/projects/${project.id}`), payload: { name: 'Renamed', description: 'desc', visibility: 'internal', tag_list: ['x'] },
@@ -199,6 +199,18 @@ describe('projects API', () => {
       expect(res.json()).toMatchObject({ name: 'Renamed', description: 'desc', visibility: 'internal', topics: ['x'] })
       const audits = s.app.burrow.db.prepare(`SELECT details FROM audit_events WHERE entity_type = 'Project' AND entity_id = ?`).all(project.id) as { details: string }[]
       expect(audits.map((a) => JSON.parse(a.details).change)).toEqual(expect.arrayContaining(['visibility', 'name']))
+    })
+
+    it('lets a Maintainer edit the description but not rename the project or change its visibility (GitLab: Owner abilities)', async () => {
+      const group = seedGroup(s, { visibility: 'public' })
+      seedMember(s, 'Namespace', group.id, bob.user.id, 40)
+      const project = seedProject(s, { namespaceId: group.id, visibility: 'public' })
+      const put = (payload: Record<string, unknown>) => s.request(bob.token, { method: 'PUT', url: api(`/projects/${project.id}`), payload })
+      expect((await put({ name: 'Renamed', description: 'not stored' })).statusCode).toBe(403)
+      expect((await put({ visibility: 'internal' })).statusCode).toBe(403)
+      const kept = await s.request(bob.token, { method: 'GET', url: api(`/projects/${project.id}`) })
+      expect(kept.json()).toMatchObject({ name: project.name, description: null, visibility: 'public' })
+      expect((await put({ description: 'desc' })).json()).toMatchObject({ description: 'desc' })
     })
 
     it('answers 403 to a Developer', async () => {

@@ -16,7 +16,7 @@ import {
 import { USER_REF_COLUMNS, userRef, type UserRefRow } from '../users/entity'
 import { cachedStatement } from '../../platform/db/statements'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
-import { apiMessage, conflict, invalidParam, notFound, notModified, paramError, validationFailed } from '../../platform/http/errors'
+import { apiMessage, conflict, forbidden, invalidParam, notFound, notModified, paramError, validationFailed } from '../../platform/http/errors'
 import { keysetOf, pageOf, setKeysetHeaders, setPageHeaders, wantsKeyset } from '../../platform/http/pagination'
 import { currentUser, loadProject, loadUser, requireAdmin } from '../../platform/http/resolve'
 import {
@@ -343,10 +343,14 @@ const projects: FastifyPluginAsync = async (plugin) => {
 
   app.put('/projects/:id', { schema: { params: IdParams, body: UpdateBody } }, async (request) => {
     const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
-    checkUnmodifiedSince(request, project.updated_at)
     const body = request.body as Body
     const enumError = settingsEnumError(body)
     if (enumError) throw invalidParam(enumError, 'does not have a valid value')
+    // GitLab's owner_access: renaming a project (rename_project) and changing its visibility
+    // (change_visibility_level) are for its Owners; Maintainers edit the rest.
+    const ownerOnly = (typeof body.name === 'string' && body.name.trim() !== '') || body.visibility !== undefined
+    if (ownerOnly && !request.perms.canInProject(project, AccessLevel.OWNER)) throw forbidden()
+    checkUnmodifiedSince(request, project.updated_at)
     const updated = updateProject(request, project, body)
     return presentProject(request, updated)
   })
