@@ -187,11 +187,17 @@ async function accounts(w: ConformanceWorld): Promise<void> {
   await w.write('POST /groups/:id/access_requests', `${g}/access_requests`, {}, visitor.token)
   await w.write('PUT /groups/:id/access_requests/:user_id/approve', `${g}/access_requests/${visitor.id}/approve`, { access_level: 20 })
   await w.write('POST /personal_access_tokens/self/rotate', '/personal_access_tokens/self/rotate', {}, visitor.token)
+  await w.write('POST /users/:id/block', `/users/${visitor.id}/block`)
+  await w.write('POST /users/:id/unblock', `/users/${visitor.id}/unblock`)
+  await w.write('POST /users/:id/unlock', `/users/${visitor.id}/unlock`)
 
   const kofi = await w.userId('kofi')
   await w.write('POST /projects/:id/members', `${p}/members`, { user_id: kofi, access_level: 20 })
   await w.write('PUT /projects/:id/members/:user_id', `${p}/members/${kofi}`, { access_level: 30 })
   await w.write('POST /groups/:id/members', `${g}/members`, { user_id: kofi, access_level: 10 })
+  // Several users at once answer with a status and the errors per user.
+  await w.write('POST /projects/:id/members', `${p}/members`, { user_id: `${kofi},${visitor.id}`, access_level: 10 })
+  await w.write('POST /groups/:id/members', `/groups/${ids.otherGroupId}/members`, { user_id: `${kofi},${visitor.id}`, access_level: 10 })
   await w.write('PUT /groups/:id/members/:user_id', `${g}/members/${kofi}`, { access_level: 20 })
   ids.member = kofi
 }
@@ -211,7 +217,8 @@ async function projectsAndGroups(w: ConformanceWorld): Promise<void> {
   await w.write('POST /projects/:id/archive', `/projects/${sandbox}/archive`)
   await w.write('POST /projects/:id/unarchive', `/projects/${sandbox}/unarchive`)
   await w.write('POST /projects/:id/share', `/projects/${sandbox}/share`, { group_id: (await w.read(g)).id as number, group_access: 30 })
-  await w.write('POST /projects/user/:user_id', `/projects/user/${ids.user}`, { name: 'Scratch' })
+  const scratch = await w.created('POST /projects/user/:user_id', `/projects/user/${ids.user}`, { name: 'Scratch' })
+  await w.write('DELETE /projects/:id', `/projects/${scratch}`)
   const group = await w.created('POST /groups', '/groups', { name: 'Conformance', path: 'conformance' })
   await w.write('PUT /groups/:id', `/groups/${group}`, { description: 'Made by the conformance test.' })
   await w.write('POST /groups/:id/share', `/groups/${group}/share`, { group_id: ids.otherGroupId, group_access: 20 })

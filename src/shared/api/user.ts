@@ -131,6 +131,10 @@ export type UserAdmin = Static<typeof UserAdmin>
 export const User = Type.Union([UserAdmin, UserSelf])
 export type User = Static<typeof User>
 
+/** `POST /users/:id/block`, `unblock`, `activate`, `deactivate`, `unlock`: GitLab answers `true`. */
+export const UserStateChanged = Type.Literal(true)
+export type UserStateChanged = Static<typeof UserStateChanged>
+
 /** `GET /user/status`, `GET /users/:id/status`. */
 export const UserStatus = Entity({
   emoji: Nullable(Type.String()),
