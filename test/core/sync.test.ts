@@ -81,6 +81,14 @@ describe('sync: initial, incremental, reconciliation', () => {
     await api(w.server, w.other.token, 'POST', `/projects/${w.projectId}/issues/${issues[0].iid}/notes`, { body: 'Seen this with the quasar backend too' })
     await api(w.server, w.owner.token, 'POST', `/projects/${w.projectId}/repository/branches`, { branch: 'feature', ref: 'main' })
     mr = await api(w.server, w.owner.token, 'POST', `/projects/${w.projectId}/merge_requests`, { source_branch: 'feature', target_branch: 'main', title: 'Add the feature', milestone_id: milestone.id })
+    // The server settles mergeability in the background and moves updated_at when it does: wait
+    // (bounded), or a later sync would rightly see the merge request changed.
+    for (let attempt = 0; ; attempt++) {
+      const current = await api(w.server, w.owner.token, 'GET', `/projects/${w.projectId}/merge_requests/${mr.iid}`)
+      if (current.merge_status === 'can_be_merged' || current.merge_status === 'cannot_be_merged') break
+      if (attempt >= 500) throw new Error(`merge request !${mr.iid} never settled its mergeability`)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
   })
   afterAll(async () => {
     await w.dispose()
