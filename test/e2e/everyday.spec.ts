@@ -38,6 +38,7 @@ interface ServerIssue {
   readonly title: string
   readonly state: string
   readonly references: { readonly full: string }
+  readonly milestone: { readonly id: number; readonly title: string } | null
 }
 
 /** An open issue about Irish postcodes: the demo has several, in different projects. */
@@ -46,6 +47,15 @@ async function postcodeIssue(): Promise<ServerIssue> {
   const issue = found.find((i) => /postcodes from Ireland/.test(i.title))
   if (issue === undefined) throw new Error('the demo has no issue about postcodes from Ireland')
   return issue
+}
+
+/** Opens an issue through the palette by its full reference. */
+async function openIssueByReference(page: Page, issue: ServerIssue): Promise<void> {
+  await openPalette(page)
+  await page.getByTestId('command-palette-input').locator('input').fill(issue.references.full)
+  await expect(page.getByRole('option').first()).toContainText(issue.title)
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('issue-title')).toHaveText(issue.title)
 }
 
 async function openPalette(page: Page): Promise<void> {
@@ -122,6 +132,18 @@ test('the palette jumps to an item by reference or by words of its title, and li
   await page.getByRole('option').filter({ has: page.getByTestId('palette-item-reference').getByText(issue.references.full, { exact: true }) }).click()
   await expect(page.getByTestId('issue-title')).toHaveText(issue.title)
 
+  // %milestone: the milestones whose titles begin so, first.
+  const milestone = issue.milestone ?? other.milestone
+  if (milestone === null) throw new Error('neither issue has a milestone')
+  await openPalette(page)
+  await page.getByTestId('command-palette-input').locator('input').fill(`%${milestone.title.slice(0, 5)}`)
+  const byTitle = page.getByRole('option').filter({ hasText: milestone.title }).first()
+  await expect(byTitle).toBeVisible()
+  await byTitle.click()
+  await expect(page.getByTestId('milestone-progress')).toBeVisible()
+  await expect(page.getByTestId('page-title')).toHaveText(milestone.title)
+  await openIssueByReference(page, issue)
+
   // Nothing typed: the items just opened, most recent first.
   for (const theme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: theme })
@@ -130,7 +152,9 @@ test('the palette jumps to an item by reference or by words of its title, and li
     const recent = page.locator('.shell-palette__item')
     await expect(page.locator('.shell-palette__group').first()).toHaveText('Recent')
     await expect(recent.nth(0)).toContainText(issue.title)
-    await expect(recent.nth(1)).toContainText(other.title)
+    // Each once, where it was last opened.
+    await expect(recent.nth(1)).toContainText(milestone.title)
+    await expect(recent.nth(2)).toContainText(other.title)
     await shot(page, `palette-recent-${theme}`)
     await page.keyboard.press('Escape')
   }

@@ -14,7 +14,7 @@ interface RouteItem {
   readonly kind: 'issue' | 'merge_request' | 'epic'
 }
 
-/** The item an app route shows (issue, merge request or epic pages), or null. */
+/** The item an issue, merge request or epic page shows, or null. */
 function itemOfRoute(name: unknown, params: Readonly<Record<string, unknown>>): RouteItem | null {
   const accountId = typeof params.account === 'string' ? params.account : null
   const iid = Number(params.iid)
@@ -41,14 +41,27 @@ export const useRecentItemsStore = defineStore('recent-items', () => {
 
   /** Records the item an item page shows, named as the cache knows it; other pages are ignored. */
   async function recordRoute(name: unknown, params: Readonly<Record<string, unknown>>): Promise<void> {
-    const item = itemOfRoute(name, params)
-    if (item === null) return
     try {
+      if (name === 'milestone') return await recordMilestone(params)
+      const item = itemOfRoute(name, params)
+      if (item === null) return
       const { hits } = await bridge.request('search:query', item.accountId, { query: item.query, kinds: [item.kind], ...item.filter, limit: 1 })
       if (hits[0] !== undefined) recordHit(item.accountId, hits[0])
     } catch {
       // Not in the cache (yet): nothing to name it by.
     }
+  }
+
+  /** A milestone page: its title from the cache, then the milestone reference search gives its path and reference. */
+  async function recordMilestone(params: Readonly<Record<string, unknown>>): Promise<void> {
+    const accountId = typeof params.account === 'string' ? params.account : null
+    const id = Number(params.milestoneId)
+    if (accountId === null || !Number.isInteger(id)) return
+    const { item } = await bridge.request('milestones:get', accountId, id)
+    const title = typeof item.data.title === 'string' ? item.data.title : ''
+    const { hits } = await bridge.request('search:query', accountId, { query: `%"${title.replace(/"/g, '')}"`, kinds: ['milestone'], limit: 200 })
+    const hit = hits.find((h) => h.id === id)
+    if (hit !== undefined) recordHit(accountId, hit)
   }
 
   function record(item: RecentItem): void {
