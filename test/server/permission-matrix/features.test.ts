@@ -56,8 +56,8 @@ const onLimited = (feature: Feature, level: Level) => async (_w: World, c: Conta
  */
 function featureRows(feature: Feature, paths: readonly string[], memberRole: Role, refusal: 403 | 404): MatrixRow[] {
   return paths.flatMap((path) => [
-    { method: 'GET' as const, path, min: memberRole, refusal, anonymous: refusal, fixture: onLimited(feature, 'private') },
-    { method: 'GET' as const, path, min: 'nobody' as const, refusal, anonymous: refusal, fixture: onLimited(feature, 'disabled') },
+    { method: 'GET' as const, path, label: `${feature} private`, min: memberRole, refusal, anonymous: refusal, fixture: onLimited(feature, 'private') },
+    { method: 'GET' as const, path, label: `${feature} disabled`, min: 'nobody' as const, refusal, anonymous: refusal, fixture: onLimited(feature, 'disabled') },
   ])
 }
 

@@ -63,6 +63,8 @@ export interface MatrixRow {
   readonly readBack?: string
   /** Why the expectation is what it is, when it departs from the defaults or looks surprising. */
   readonly why?: string
+  /** Tells apart rows of one route in test names (what the fixture or body makes different). */
+  readonly label?: string
 }
 
 const ROLE_LEVEL: Readonly<Record<Role, number>> = {
@@ -237,7 +239,7 @@ export function permissionMatrix(family: string, worldOf: () => World, rows: rea
   describe(family, () => {
     for (const row of rows) {
       for (const visibility of row.instance ? (['public'] as const) : VISIBILITIES) {
-        it(`${row.method} ${row.path} · ${row.instance ? 'instance' : visibility}`, async () => {
+        it(`${row.method} ${row.path}${row.label ? ` (${row.label})` : ''} · ${row.instance ? 'instance' : visibility}`, async () => {
           const world = worldOf()
           const container = world.containers[visibility]
           const mismatches = row.method === 'GET' ? await checkRead(world, row, container) : await checkWrite(world, row, container)

@@ -60,11 +60,11 @@ const PROJECTS: readonly MatrixRow[] = [
   { method: 'GET', path: '/projects/{project}/starrers', min: 'anyone' },
   { method: 'PUT', path: '/projects/{project}', min: 'maintainer', body: { description: 'changed by the matrix' } },
   {
-    method: 'PUT', path: '/projects/{project}', min: 'owner', fixture: projectFixture, body: (_v, u) => ({ name: `renamed ${u}` }),
+    method: 'PUT', path: '/projects/{project}', label: 'name', min: 'owner', fixture: projectFixture, body: (_v, u) => ({ name: `renamed ${u}` }),
     why: "renaming is GitLab's rename_project, an Owner ability",
   },
   {
-    method: 'PUT', path: '/projects/{project}', min: 'owner', fixture: async (w, c) => ({ project: freshProject(w, c).id, visibility: c.visibility }),
+    method: 'PUT', path: '/projects/{project}', label: 'visibility', min: 'owner', fixture: async (w, c) => ({ project: freshProject(w, c).id, visibility: c.visibility }),
     body: (v) => ({ visibility: v.visibility }), why: "changing visibility is GitLab's change_visibility_level, an Owner ability (even to the same level)",
   },
   { method: 'DELETE', path: '/projects/{project}', min: 'owner', ok: 202, fixture: projectFixture },

@@ -17,6 +17,12 @@ async function snippetFixture(w: World, c: Container): Promise<Vars> {
   return { snippet: Number(snippet.id), snippetNote: Number(note.id) }
 }
 
+/** A private snippet of the container's project: for the project's members whatever the project's visibility. */
+async function privateSnippetFixture(w: World, c: Container): Promise<Vars> {
+  const snippet = await w.admin<Json>('POST', `/projects/${c.project.id}/snippets`, { title: 'Members only', file_name: 'p.txt', content: 'p', visibility: 'private' })
+  return { snippet: Number(snippet.id) }
+}
+
 async function epicFixture(w: World, c: Container): Promise<Vars> {
   const epic = await w.admin<Json>('POST', `/groups/${c.group.id}/epics`, { title: 'Matrix epic' })
   const note = await w.admin<Json>('POST', `/groups/${c.group.id}/epics/${epic.id}/notes`, { body: 'An epic note' })
@@ -40,6 +46,8 @@ const SNIPPETS: readonly MatrixRow[] = [
   { method: 'GET', path: '/projects/{project}/snippets', min: 'anyone' },
   { method: 'GET', path: SNIPPET, min: 'anyone', fixture: standingFixture },
   { method: 'GET', path: `${SNIPPET}/raw`, min: 'anyone', fixture: standingFixture },
+  { method: 'GET', path: SNIPPET, label: 'private snippet', min: 'guest', refusal: 404, anonymous: 404, fixture: privateSnippetFixture, why: 'a private snippet is hidden (404) from non-members' },
+  { method: 'GET', path: `${SNIPPET}/raw`, label: 'private snippet', min: 'guest', refusal: 404, anonymous: 404, fixture: privateSnippetFixture },
   { method: 'GET', path: `${SNIPPET}/notes`, min: 'anyone', fixture: standingFixture },
   {
     method: 'POST', path: '/projects/{project}/snippets', min: 'reporter', readBack: '/projects/{project}/snippets',
