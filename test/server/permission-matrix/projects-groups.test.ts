@@ -77,6 +77,11 @@ const PROJECTS: readonly MatrixRow[] = [
     method: 'POST', path: '/projects/{project}/share', min: 'maintainer', fixture: projectFixture, readBack: '/projects/{project}',
     body: () => ({ group_id: shareGroupId, group_access: 30 }),
   },
+  {
+    method: 'POST', path: '/projects/{project}/share', label: 'as Owner', min: 'owner', fixture: projectFixture, readBack: '/projects/{project}',
+    body: () => ({ group_id: shareGroupId, group_access: 50 }),
+    why: 'sharing grants a role like adding members: only Owners grant Owner, else a Maintainer could make a group of theirs Owner',
+  },
   { method: 'DELETE', path: '/projects/{project}/share/{share}', min: 'maintainer', fixture: sharedProjectFixture, readBack: '/projects/{project}' },
   {
     method: 'PUT', path: '/projects/{project}/transfer', min: 'owner', readBack: '/projects/{project}', body: (v) => ({ namespace: v.to }),

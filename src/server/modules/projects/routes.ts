@@ -23,6 +23,7 @@ import {
   canCreateProjectIn, createProject, destroyProject, settingsEnumError, transferProject, updateProject,
 } from './service'
 import { recordAudit } from '../audit-events/service'
+import { assertCanAssign, loadSource } from '../members/service'
 import { refreshRepositoryFlags } from '../repository/service'
 import { runnersToken } from '../runners/service'
 
@@ -423,6 +424,10 @@ const projects: FastifyPluginAsync = async (plugin) => {
       const { group_id: groupId, group_access: access, expires_at: expiresAt } = request.body
       if (![10, 20, 30, 40, 50].includes(access)) throw invalidParam('group_access', 'does not have a valid value')
       if (expiresAt !== undefined && expiresAt !== '' && Number.isNaN(Date.parse(expiresAt))) throw invalidParam('expires_at')
+      // A share grants its group's members a role: the rule for granting roles to members applies
+      // (nobody grants more than they hold, only Owners grant Owner), else a Maintainer could make
+      // a group of theirs Owner of the project.
+      assertCanAssign(request, loadSource(request, 'projects', request.params.id), access)
       const group = findGroup(db, groupId)
       if (!group || !request.perms.canReadGroup(group)) throw notFound('Group')
       const ns = findNamespaceById(db, project.namespace_id) as NamespaceRow
