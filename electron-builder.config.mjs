@@ -47,7 +47,17 @@ export function builderConfig(env) {
     directories: { output: 'dist' },
     // The built app (electron-vite's out/main, out/preload, out/renderer and the compiled
     // server in out/server) and the window and tray icons it loads at run time.
-    files: ['package.json', 'out/main/**', 'out/preload/**', 'out/renderer/**', 'out/server/**', 'resources/icon.png', 'resources/tray.png', 'resources/tray@2x.png', '!**/*.map'],
+    files: [
+      'package.json',
+      'out/main/**',
+      'out/preload/**',
+      'out/renderer/**',
+      'out/server/**',
+      'resources/icon.png',
+      'resources/tray.png',
+      'resources/tray@2x.png',
+      '!**/*.map',
+    ],
     asar: true,
     // A native addon (better-sqlite3, the keyring binding) cannot be loaded from inside the archive.
     asarUnpack: ['**/*.node'],

@@ -46,32 +46,62 @@ function stamp(i: number): string {
 export function seedIssues(db: Db, count: number): { projectId: number } {
   const now = stamp(0)
   db.transaction(() => {
-    const user = db.prepare(`INSERT INTO users (username, name, email, state, confirmed_at, created_at, updated_at) VALUES (?, ?, ?, 'active', ?, ?, ?)`)
-    const userIds: number[] = []
-    for (let u = 1; u <= 20; u++) userIds.push(Number(user.run(`bench-${u}`, `Bench User ${u}`, `bench-${u}@bench.example`, now, now, now).lastInsertRowid))
-    const developer = userIds[0]
-    db.prepare(`INSERT INTO personal_access_tokens (user_id, name, token_digest, scopes, created_at) VALUES (?, 'bench', ?, '["api"]', ?)`).run(developer, digestToken(DEV_TOKEN), now)
-    const group = Number(
-      db.prepare(`INSERT INTO namespaces (kind, name, path, full_path, full_name, visibility, created_at, updated_at) VALUES ('group', 'Bench', 'bench', 'bench', 'Bench', 'private', ?, ?)`).run(now, now).lastInsertRowid,
+    const user = db.prepare(
+      `INSERT INTO users (username, name, email, state, confirmed_at, created_at, updated_at) VALUES (?, ?, ?, 'active', ?, ?, ?)`,
     )
-    db.prepare(`INSERT INTO members (source_type, source_id, user_id, access_level, created_at, updated_at) VALUES ('Namespace', ?, ?, 30, ?, ?)`).run(group, developer, now, now)
-    const project = db.prepare(`INSERT INTO projects (namespace_id, name, path, visibility, default_branch, creator_id, created_at, updated_at, last_activity_at) VALUES (?, ?, ?, 'private', 'main', ?, ?, ?, ?)`)
+    const userIds: number[] = []
+    for (let u = 1; u <= 20; u++)
+      userIds.push(
+        Number(user.run(`bench-${u}`, `Bench User ${u}`, `bench-${u}@bench.example`, now, now, now).lastInsertRowid),
+      )
+    const developer = userIds[0]
+    db.prepare(
+      `INSERT INTO personal_access_tokens (user_id, name, token_digest, scopes, created_at) VALUES (?, 'bench', ?, '["api"]', ?)`,
+    ).run(developer, digestToken(DEV_TOKEN), now)
+    const group = Number(
+      db
+        .prepare(
+          `INSERT INTO namespaces (kind, name, path, full_path, full_name, visibility, created_at, updated_at) VALUES ('group', 'Bench', 'bench', 'bench', 'Bench', 'private', ?, ?)`,
+        )
+        .run(now, now).lastInsertRowid,
+    )
+    db.prepare(
+      `INSERT INTO members (source_type, source_id, user_id, access_level, created_at, updated_at) VALUES ('Namespace', ?, ?, 30, ?, ?)`,
+    ).run(group, developer, now, now)
+    const project = db.prepare(
+      `INSERT INTO projects (namespace_id, name, path, visibility, default_branch, creator_id, created_at, updated_at, last_activity_at) VALUES (?, ?, ?, 'private', 'main', ?, ?, ?, ?)`,
+    )
     const projectIds: number[] = []
-    for (let p = 0; p <= OTHER_PROJECTS; p++) projectIds.push(Number(project.run(group, `Project ${p}`, `project-${p}`, developer, now, now, now).lastInsertRowid))
-    const label = db.prepare(`INSERT INTO labels (title, color, description, group_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`)
-    const labelIds = ['bug', 'feature', 'ui', 'backend', 'docs', 'security'].map((t, n) => Number(label.run(t, `#${(0x336699 + n * 0x101010).toString(16)}`, `${t} work`, group, now, now).lastInsertRowid))
-    const milestone = db.prepare(`INSERT INTO milestones (iid, group_id, title, start_date, due_date, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`)
-    const milestoneIds = [1, 2, 3].map((n) => Number(milestone.run(n, group, `Release ${n}`, `2020-0${n}-01`, `2020-0${n}-28`, now, now).lastInsertRowid))
+    for (let p = 0; p <= OTHER_PROJECTS; p++)
+      projectIds.push(
+        Number(project.run(group, `Project ${p}`, `project-${p}`, developer, now, now, now).lastInsertRowid),
+      )
+    const label = db.prepare(
+      `INSERT INTO labels (title, color, description, group_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    )
+    const labelIds = ['bug', 'feature', 'ui', 'backend', 'docs', 'security'].map((t, n) =>
+      Number(label.run(t, `#${(0x336699 + n * 0x101010).toString(16)}`, `${t} work`, group, now, now).lastInsertRowid),
+    )
+    const milestone = db.prepare(
+      `INSERT INTO milestones (iid, group_id, title, start_date, due_date, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    )
+    const milestoneIds = [1, 2, 3].map((n) =>
+      Number(milestone.run(n, group, `Release ${n}`, `2020-0${n}-01`, `2020-0${n}-28`, now, now).lastInsertRowid),
+    )
     const issue = db.prepare(
       `INSERT INTO issues (iid, project_id, author_id, title, description, state, confidential, milestone_id, weight, closed_at, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    const link = db.prepare("INSERT INTO label_links (label_id, target_type, target_id, created_at) VALUES (?, 'Issue', ?, ?)")
+    const link = db.prepare(
+      "INSERT INTO label_links (label_id, target_type, target_id, created_at) VALUES (?, 'Issue', ?, ?)",
+    )
     const assignee = db.prepare('INSERT INTO issue_assignees (issue_id, user_id) VALUES (?, ?)')
     const note = db.prepare(
       `INSERT INTO notes (noteable_type, noteable_id, project_id, author_id, body, discussion_id, created_at, updated_at) VALUES ('Issue', ?, ?, ?, 'A comment', ?, ?, ?)`,
     )
-    const award = db.prepare("INSERT INTO award_emoji (name, user_id, awardable_type, awardable_id, created_at, updated_at) VALUES ('thumbsup', ?, 'Issue', ?, ?, ?)")
+    const award = db.prepare(
+      "INSERT INTO award_emoji (name, user_id, awardable_type, awardable_id, created_at, updated_at) VALUES ('thumbsup', ?, 'Issue', ?, ?, ?)",
+    )
     const mainCount = count - Math.floor(count / 10)
     const iids = new Map<number, number>()
     for (let i = 1; i <= count; i++) {
@@ -80,10 +110,25 @@ export function seedIssues(db: Db, count: number): { projectId: number } {
       iids.set(projectId, iid)
       const t = stamp(i)
       const closed = i % 3 === 0
-      const description = i % 4 === 0 ? `Steps:\n- [x] reproduce ${i}\n- [ ] fix\n- [ ] test` : `Description of issue ${i}, long enough to look like one a person wrote.`
+      const description =
+        i % 4 === 0
+          ? `Steps:\n- [x] reproduce ${i}\n- [ ] fix\n- [ ] test`
+          : `Description of issue ${i}, long enough to look like one a person wrote.`
       const id = Number(
-        issue.run(iid, projectId, userIds[i % userIds.length], `Issue number ${i}`, description, closed ? 'closed' : 'opened', i % 50 === 0 ? 1 : 0,
-          i % 5 === 0 ? milestoneIds[i % milestoneIds.length] : null, i % 2 === 0 ? i % 8 : null, closed ? t : null, t, t).lastInsertRowid,
+        issue.run(
+          iid,
+          projectId,
+          userIds[i % userIds.length],
+          `Issue number ${i}`,
+          description,
+          closed ? 'closed' : 'opened',
+          i % 50 === 0 ? 1 : 0,
+          i % 5 === 0 ? milestoneIds[i % milestoneIds.length] : null,
+          i % 2 === 0 ? i % 8 : null,
+          closed ? t : null,
+          t,
+          t,
+        ).lastInsertRowid,
       )
       if (i % 2 === 0) link.run(labelIds[i % labelIds.length], id, t)
       if (i % 7 === 0) link.run(labelIds[(i + 1) % labelIds.length], id, t)
@@ -91,7 +136,9 @@ export function seedIssues(db: Db, count: number): { projectId: number } {
       if (i % 6 === 0) note.run(id, projectId, userIds[(i + 3) % userIds.length], `d${i}`.padEnd(40, '0'), t, t)
       if (i % 9 === 0) award.run(userIds[(i + 5) % userIds.length], id, t, t)
     }
-    const counter = db.prepare(`INSERT INTO internal_ids (scope_type, scope_id, usage, last_value) VALUES ('Project', ?, 'issues', ?)`)
+    const counter = db.prepare(
+      `INSERT INTO internal_ids (scope_type, scope_id, usage, last_value) VALUES ('Project', ?, 'issues', ?)`,
+    )
     for (const [projectId, last] of iids) counter.run(projectId, last)
   })()
   db.exec('ANALYZE')
@@ -103,7 +150,8 @@ async function capture(url: string): Promise<FetchedResponse> {
   const agent = keepAliveAgent(1)
   try {
     const res = await get(agent, url, { 'private-token': DEV_TOKEN })
-    if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`)
+    if (res.status !== 200)
+      throw new Error(`GET ${url} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`)
     const rows = JSON.parse(res.body.toString('utf8')) as unknown
     if (!Array.isArray(rows) || rows.length !== 100) throw new Error(`GET ${url} did not return a page of 100 issues`)
     return res
@@ -120,7 +168,13 @@ interface Measured {
 async function measureBoth(url: string): Promise<Measured> {
   const headers = { 'private-token': DEV_TOKEN }
   const latency = await measure({ url, headers, warmup: WARMUP, requests: LATENCY_REQUESTS, concurrency: 1 })
-  const throughput = await measure({ url, headers, warmup: WARMUP, requests: THROUGHPUT_REQUESTS, concurrency: CONCURRENCY })
+  const throughput = await measure({
+    url,
+    headers,
+    warmup: WARMUP,
+    requests: THROUGHPUT_REQUESTS,
+    concurrency: CONCURRENCY,
+  })
   return { latency, throughput }
 }
 
@@ -172,7 +226,10 @@ export default async function issuesBench(args: readonly string[]): Promise<void
       latency_concurrency: 1,
       throughput_requests: THROUGHPUT_REQUESTS,
       throughput_concurrency: CONCURRENCY,
-      response_bytes: { project_issues: captured.get(targets[0].path)?.body.length, global_issues: captured.get(targets[1].path)?.body.length },
+      response_bytes: {
+        project_issues: captured.get(targets[0].path)?.body.length,
+        global_issues: captured.get(targets[1].path)?.body.length,
+      },
       project_issues_p50_ms: p.real.latency.p50_ms,
       project_issues_p90_ms: p.real.latency.p90_ms,
       project_issues_p99_ms: p.real.latency.p99_ms,
@@ -193,12 +250,16 @@ export default async function issuesBench(args: readonly string[]): Promise<void
       issues_rps_ratio_vs_raw: Math.min(ratio(p), ratio(g)),
       gitlab_p90_target_ms: 200,
     }
-    process.stdout.write(`\n${'target'.padEnd(22)} ${'p50 ms'.padStart(9)} ${'p90 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'req/s'.padStart(9)}\n`)
+    process.stdout.write(
+      `\n${'target'.padEnd(22)} ${'p50 ms'.padStart(9)} ${'p90 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'req/s'.padStart(9)}\n`,
+    )
     for (const t of targets) {
       const r = results.get(t.name) as { real: Measured; raw: Measured }
       process.stdout.write(`${row(t.name, r.real)}\n${row(`${t.name} (raw)`, r.raw)}\n`)
     }
-    process.stdout.write(`\nreq/s ratio vs raw: project ${out.project_issues_rps_ratio_vs_raw}, global ${out.global_issues_rps_ratio_vs_raw}\n`)
+    process.stdout.write(
+      `\nreq/s ratio vs raw: project ${out.project_issues_rps_ratio_vs_raw}, global ${out.global_issues_rps_ratio_vs_raw}\n`,
+    )
     const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results')
     mkdirSync(resultsDir, { recursive: true })
     writeFileSync(join(resultsDir, 'issues.json'), `${JSON.stringify(out, null, 2)}\n`)

@@ -23,8 +23,11 @@ const SHAPE: HistoryShape = { files: 10_000, commits: 5_000 }
 
 function gitOut(gitDir: string, args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('git', args as string[], { env: { ...process.env, GIT_DIR: gitDir }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
-      error ? reject(new Error(stderr)) : resolve(stdout.trim()),
+    execFile(
+      'git',
+      args as string[],
+      { env: { ...process.env, GIT_DIR: gitDir }, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout.trim())),
     )
   })
 }
@@ -34,7 +37,8 @@ async function probe(url: string): Promise<number> {
   const agent = keepAliveAgent(1)
   try {
     const res = await get(agent, url, { 'private-token': ROOT_TOKEN })
-    if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`)
+    if (res.status !== 200)
+      throw new Error(`GET ${url} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`)
     return res.body.length
   } finally {
     agent.destroy()
@@ -49,10 +53,14 @@ export default async function repositoryBench(): Promise<void> {
     const db = app.burrow.db
     const now = nowIso()
     const ns = db
-      .prepare(`INSERT INTO namespaces (kind, name, path, full_path, full_name, visibility, created_at, updated_at) VALUES ('group', 'bench', 'bench', 'bench', 'bench', 'public', ?, ?)`)
+      .prepare(
+        `INSERT INTO namespaces (kind, name, path, full_path, full_name, visibility, created_at, updated_at) VALUES ('group', 'bench', 'bench', 'bench', 'bench', 'public', ?, ?)`,
+      )
       .run(now, now)
     const info = db
-      .prepare(`INSERT INTO projects (namespace_id, name, path, visibility, default_branch, created_at, updated_at, last_activity_at) VALUES (?, 'big', 'big', 'public', 'main', ?, ?, ?)`)
+      .prepare(
+        `INSERT INTO projects (namespace_id, name, path, visibility, default_branch, created_at, updated_at, last_activity_at) VALUES (?, 'big', 'big', 'public', 'main', ?, ?, ?)`,
+      )
       .run(Number(ns.lastInsertRowid), now, now, now)
     const project = findProjectById(db, Number(info.lastInsertRowid)) as ProjectRow
     const gitDir = projectGitDir(app.burrow, project)
@@ -62,7 +70,9 @@ export default async function repositoryBench(): Promise<void> {
     const stream = fastImportStream(SHAPE)
     await fastImport(gitDir, stream)
     const importMs = Date.now() - started
-    process.stdout.write(`imported ${SHAPE.files} files and ${SHAPE.commits} commits (${(stream.length / 1e6).toFixed(1)} MB stream) in ${importMs} ms\n`)
+    process.stdout.write(
+      `imported ${SHAPE.files} files and ${SHAPE.commits} commits (${(stream.length / 1e6).toFixed(1)} MB stream) in ${importMs} ms\n`,
+    )
 
     const history = (await gitOut(gitDir, ['rev-list', 'main'])).split('\n')
     const to = history[1000]
@@ -72,7 +82,12 @@ export default async function repositoryBench(): Promise<void> {
     const base = await app.listen({ host: '127.0.0.1', port: 0 })
     const api = `${base}/api/v4/projects/${project.id}/repository`
     const targets = {
-      tree_recursive: { url: `${api}/tree?recursive=true&per_page=100&page=3`, warmup: 20, requests: 300, concurrency: 4 },
+      tree_recursive: {
+        url: `${api}/tree?recursive=true&per_page=100&page=3`,
+        warmup: 20,
+        requests: 300,
+        concurrency: 4,
+      },
       blob: { url: `${api}/blobs/${blob}`, warmup: 50, requests: 1000, concurrency: 4 },
       compare: { url: `${api}/compare?from=${from}&to=${to}`, warmup: 5, requests: 100, concurrency: 2 },
       archive_tar_gz: { url: `${api}/archive.tar.gz`, warmup: 2, requests: 20, concurrency: 1 },
@@ -82,7 +97,9 @@ export default async function repositoryBench(): Promise<void> {
     for (const [name, t] of Object.entries(targets)) {
       sizes[name] = await probe(t.url)
       results[name] = await measure({ ...t, headers: { 'private-token': ROOT_TOKEN } })
-      process.stdout.write(`${name.padEnd(16)} p50 ${results[name].p50_ms.toFixed(2).padStart(9)} ms  p90 ${results[name].p90_ms.toFixed(2).padStart(9)} ms  (${sizes[name]} bytes)\n`)
+      process.stdout.write(
+        `${name.padEnd(16)} p50 ${results[name].p50_ms.toFixed(2).padStart(9)} ms  p90 ${results[name].p90_ms.toFixed(2).padStart(9)} ms  (${sizes[name]} bytes)\n`,
+      )
     }
 
     const out = {
@@ -91,7 +108,9 @@ export default async function repositoryBench(): Promise<void> {
       platform: `${process.platform}-${process.arch}`,
       git: await gitOut(gitDir, ['--version']),
       repository: { files: SHAPE.files, commits: SHAPE.commits, import_ms: importMs, compare_distance: 100 },
-      requests: Object.fromEntries(Object.entries(targets).map(([k, t]) => [k, { requests: t.requests, concurrency: t.concurrency }])),
+      requests: Object.fromEntries(
+        Object.entries(targets).map(([k, t]) => [k, { requests: t.requests, concurrency: t.concurrency }]),
+      ),
       response_bytes: sizes,
       tree_recursive_p50_ms: results.tree_recursive.p50_ms,
       tree_recursive_p90_ms: results.tree_recursive.p90_ms,

@@ -25,7 +25,9 @@ function runAll(): void {
   const failed: string[] = []
   for (const name of available()) {
     process.stdout.write(`\n==> bench ${name}\n`)
-    const run = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), name], { stdio: 'inherit' })
+    const run = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), name], {
+      stdio: 'inherit',
+    })
     if (run.status !== 0) failed.push(name)
   }
   if (failed.length > 0) throw new Error(`failed: ${failed.join(', ')}`)

@@ -38,10 +38,13 @@ async function capture(baseUrl: string, t: Target): Promise<FetchedResponse> {
   const agent = keepAliveAgent(1)
   try {
     const res = await get(agent, `${baseUrl}${t.path}${t.query}`, { 'private-token': ROOT_TOKEN })
-    if (res.status !== 200) throw new Error(`GET ${t.path}${t.query} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`)
+    if (res.status !== 200)
+      throw new Error(`GET ${t.path}${t.query} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`)
     const rows = JSON.parse(res.body.toString('utf8')) as unknown
     if (!Array.isArray(rows) || rows.length !== 100) {
-      throw new Error(`GET ${t.path}${t.query} did not return a page of 100 rows (got ${Array.isArray(rows) ? rows.length : typeof rows})`)
+      throw new Error(
+        `GET ${t.path}${t.query} did not return a page of 100 rows (got ${Array.isArray(rows) ? rows.length : typeof rows})`,
+      )
     }
     return res
   } finally {
@@ -61,7 +64,9 @@ export default async function serverBench(): Promise<void> {
   try {
     const seeded = Date.now()
     const counts = insertDataset(app.burrow.db, SIZE)
-    process.stdout.write(`seeded ${counts.total_users} users and ${counts.total_projects} projects in ${Date.now() - seeded} ms\n`)
+    process.stdout.write(
+      `seeded ${counts.total_users} users and ${counts.total_projects} projects in ${Date.now() - seeded} ms\n`,
+    )
     const realUrl = await app.listen({ host: '127.0.0.1', port: 0 })
 
     const captured = new Map<string, FetchedResponse>()
@@ -70,7 +75,12 @@ export default async function serverBench(): Promise<void> {
 
     const results: Record<string, { real: LoadSummary; raw: LoadSummary }> = {}
     for (const t of TARGETS) {
-      const common = { headers: { 'private-token': ROOT_TOKEN }, warmup: WARMUP, requests: REQUESTS, concurrency: CONCURRENCY }
+      const common = {
+        headers: { 'private-token': ROOT_TOKEN },
+        warmup: WARMUP,
+        requests: REQUESTS,
+        concurrency: CONCURRENCY,
+      }
       const real = await measure({ ...common, url: `${realUrl}${t.path}${t.query}` })
       const bare = await measure({ ...common, url: `${raw.url}${t.path}${t.query}` })
       results[t.name] = { real, raw: bare }
@@ -79,18 +89,33 @@ export default async function serverBench(): Promise<void> {
     // The same list over all 100 pages in turn: every page is new to the server's serialised
     // project entities (2,000 kept), so this is the list's cost without that memo.
     const pages = Array.from({ length: 100 }, (_, i) => `${realUrl}/api/v4/projects?per_page=100&page=${i + 1}`)
-    const rotating = await measure({ url: pages[0], urls: pages, headers: { 'private-token': ROOT_TOKEN }, warmup: 0, requests: 500, concurrency: CONCURRENCY })
+    const rotating = await measure({
+      url: pages[0],
+      urls: pages,
+      headers: { 'private-token': ROOT_TOKEN },
+      warmup: 0,
+      requests: 500,
+      concurrency: CONCURRENCY,
+    })
 
     const { projects, users } = results
     const out = {
       date: new Date().toISOString(),
       node: process.version,
       platform: `${process.platform}-${process.arch}`,
-      rows: { users: counts.total_users, projects: counts.total_projects, groups: counts.groups, memberships: counts.memberships },
+      rows: {
+        users: counts.total_users,
+        projects: counts.total_projects,
+        groups: counts.groups,
+        memberships: counts.memberships,
+      },
       requests_per_target: REQUESTS,
       warmup_per_target: WARMUP,
       concurrency: CONCURRENCY,
-      response_bytes: { projects: captured.get('/api/v4/projects')?.body.length, users: captured.get('/api/v4/users')?.body.length },
+      response_bytes: {
+        projects: captured.get('/api/v4/projects')?.body.length,
+        users: captured.get('/api/v4/users')?.body.length,
+      },
       projects_p50_ms: projects.real.p50_ms,
       projects_p90_ms: projects.real.p90_ms,
       projects_p99_ms: projects.real.p99_ms,
@@ -112,12 +137,18 @@ export default async function serverBench(): Promise<void> {
       users_rps_ratio_vs_raw: round3(users.real.rps / users.raw.rps),
     }
 
-    process.stdout.write(`\n${'target'.padEnd(16)} ${'p50 ms'.padStart(9)} ${'p90 ms'.padStart(9)} ${'req/s'.padStart(9)}\n`)
+    process.stdout.write(
+      `\n${'target'.padEnd(16)} ${'p50 ms'.padStart(9)} ${'p90 ms'.padStart(9)} ${'req/s'.padStart(9)}\n`,
+    )
     for (const t of TARGETS) {
-      process.stdout.write(`${row(`${t.name}`, results[t.name].real)}\n${row(`${t.name} (raw)`, results[t.name].raw)}\n`)
+      process.stdout.write(
+        `${row(`${t.name}`, results[t.name].real)}\n${row(`${t.name} (raw)`, results[t.name].raw)}\n`,
+      )
     }
     process.stdout.write(`${row('projects, pages 1-100', rotating)}\n`)
-    process.stdout.write(`\nprojects rps ratio vs raw: ${out.projects_rps_ratio_vs_raw}; users: ${out.users_rps_ratio_vs_raw}\n`)
+    process.stdout.write(
+      `\nprojects rps ratio vs raw: ${out.projects_rps_ratio_vs_raw}; users: ${out.users_rps_ratio_vs_raw}\n`,
+    )
 
     const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results')
     mkdirSync(resultsDir, { recursive: true })

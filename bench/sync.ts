@@ -54,11 +54,15 @@ interface BenchServer {
 async function startServer(dataDir: string, token: string, port?: number): Promise<BenchServer> {
   const listenOn = port ?? (await freePort())
   const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs')
-  const child = spawn(process.execPath, [tsx, 'src/server/cli.ts', '--host', '127.0.0.1', '--port', String(listenOn), '--data-dir', dataDir], {
-    cwd: root,
-    env: { ...process.env, BURROW_ROOT_TOKEN: token },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
+  const child = spawn(
+    process.execPath,
+    [tsx, 'src/server/cli.ts', '--host', '127.0.0.1', '--port', String(listenOn), '--data-dir', dataDir],
+    {
+      cwd: root,
+      env: { ...process.env, BURROW_ROOT_TOKEN: token },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  )
   const url = `http://127.0.0.1:${listenOn}`
   for (let i = 0; i < 3000; i++) {
     try {
@@ -84,17 +88,32 @@ async function stopServer(server: BenchServer): Promise<void> {
  * and connectivity defaults: milliseconds from the restarted server's first answer until the
  * comment is on it. The server stays down 6 s first, past the first probes of the back-off.
  */
-async function reconnectReplay(dir: string, server: BenchServer, dataDir: string, token: string, projectId: number): Promise<{ ms: number; server: BenchServer }> {
+async function reconnectReplay(
+  dir: string,
+  server: BenchServer,
+  dataDir: string,
+  token: string,
+  projectId: number,
+): Promise<{ ms: number; server: BenchServer }> {
   const home = join(dir, 'replay')
-  const accounts = new Accounts({ store: new AccountStore(join(home, 'accounts.json')), secrets: await EncryptedFileSecretStore.open(join(home, 'secrets.enc.json'), 'bench') })
+  const accounts = new Accounts({
+    store: new AccountStore(join(home, 'accounts.json')),
+    secrets: await EncryptedFileSecretStore.open(join(home, 'secrets.enc.json'), 'bench'),
+  })
   const cache = new Cache(openCacheDatabase(join(home, 'cache.sqlite3')))
   const outbox = new Outbox({ cache, accounts })
   try {
     outbox.start()
     const account = await accounts.add({ baseUrl: server.url, token })
-    cache.upsert(account.id, 'issue', [await (await accounts.clientFor(account.id)).get<JsonObject>(`/projects/${projectId}/issues/1`)])
+    cache.upsert(account.id, 'issue', [
+      await (await accounts.clientFor(account.id)).get<JsonObject>(`/projects/${projectId}/issues/1`),
+    ])
     await stopServer(server)
-    const entry = await outbox.enqueue(account.id, { type: 'issue', projectId, iid: 1 }, { kind: 'comment', body: 'Queued while the server was stopped' })
+    const entry = await outbox.enqueue(
+      account.id,
+      { type: 'issue', projectId, iid: 1 },
+      { kind: 'comment', body: 'Queued while the server was stopped' },
+    )
     await outbox.idle()
     if (accounts.connectivityFor(account.id).online) throw new Error('the account did not go offline')
     await new Promise((r) => setTimeout(r, 6_000))
@@ -123,29 +142,74 @@ function seedServer(dataDir: string, issues: number, mergeRequests: number): num
   const at = (i: number): string => new Date(t0 + i * 61_000).toISOString()
   const projectIds: number[] = []
   db.transaction(() => {
-    const group = Number(db.prepare("INSERT INTO namespaces (kind, name, path, full_path, full_name, visibility, created_at, updated_at) VALUES ('group', 'bench', 'bench', 'bench', 'bench', 'private', ?, ?)").run(at(0), at(0)).lastInsertRowid)
-    db.prepare("INSERT INTO members (source_type, source_id, user_id, access_level, created_at, updated_at) VALUES ('Namespace', ?, ?, 50, ?, ?)").run(group, rootId, at(0), at(0))
-    const project = db.prepare("INSERT INTO projects (namespace_id, name, path, visibility, creator_id, created_at, updated_at, last_activity_at) VALUES (?, ?, ?, 'private', ?, ?, ?, ?)")
-    const label = db.prepare('INSERT INTO labels (title, color, project_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
-    const issue = db.prepare("INSERT INTO issues (iid, project_id, author_id, title, description, state, confidential, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)")
-    const mr = db.prepare('INSERT INTO merge_requests (iid, project_id, source_project_id, source_branch, target_branch, title, description, state, author_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    const link = db.prepare('INSERT INTO label_links (label_id, target_type, target_id, created_at) VALUES (?, ?, ?, ?)')
+    const group = Number(
+      db
+        .prepare(
+          "INSERT INTO namespaces (kind, name, path, full_path, full_name, visibility, created_at, updated_at) VALUES ('group', 'bench', 'bench', 'bench', 'bench', 'private', ?, ?)",
+        )
+        .run(at(0), at(0)).lastInsertRowid,
+    )
+    db.prepare(
+      "INSERT INTO members (source_type, source_id, user_id, access_level, created_at, updated_at) VALUES ('Namespace', ?, ?, 50, ?, ?)",
+    ).run(group, rootId, at(0), at(0))
+    const project = db.prepare(
+      "INSERT INTO projects (namespace_id, name, path, visibility, creator_id, created_at, updated_at, last_activity_at) VALUES (?, ?, ?, 'private', ?, ?, ?, ?)",
+    )
+    const label = db.prepare(
+      'INSERT INTO labels (title, color, project_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+    )
+    const issue = db.prepare(
+      'INSERT INTO issues (iid, project_id, author_id, title, description, state, confidential, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)',
+    )
+    const mr = db.prepare(
+      'INSERT INTO merge_requests (iid, project_id, source_project_id, source_branch, target_branch, title, description, state, author_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    )
+    const link = db.prepare(
+      'INSERT INTO label_links (label_id, target_type, target_id, created_at) VALUES (?, ?, ?, ?)',
+    )
     for (let p = 1; p <= PROJECTS; p++) {
-      const pid = Number(project.run(group, `Project ${p}`, `project-${p}`, rootId, at(0), at(0), at(0)).lastInsertRowid)
+      const pid = Number(
+        project.run(group, `Project ${p}`, `project-${p}`, rootId, at(0), at(0), at(0)).lastInsertRowid,
+      )
       projectIds.push(pid)
       const bug = Number(label.run('bug', '#d9534f', pid, at(0), at(0)).lastInsertRowid)
       const ui = Number(label.run('ui', '#5bc0de', pid, at(0), at(0)).lastInsertRowid)
       const perProject = Math.ceil(issues / PROJECTS)
       for (let i = 1; i <= perProject; i++) {
         const n = (p - 1) * perProject + i
-        const id = Number(issue.run(i, pid, rootId, `Issue ${n}: parser crash in module ${n % 97}`, `Steps to reproduce ${n}. The renderer stalls when the cache holds ${n} rows.`, n % 3 === 0 ? 'closed' : 'opened', at(n), at(n)).lastInsertRowid)
+        const id = Number(
+          issue.run(
+            i,
+            pid,
+            rootId,
+            `Issue ${n}: parser crash in module ${n % 97}`,
+            `Steps to reproduce ${n}. The renderer stalls when the cache holds ${n} rows.`,
+            n % 3 === 0 ? 'closed' : 'opened',
+            at(n),
+            at(n),
+          ).lastInsertRowid,
+        )
         if (n % 2 === 0) link.run(bug, 'Issue', id, at(n))
         if (n % 5 === 0) link.run(ui, 'Issue', id, at(n))
       }
       const mrsPerProject = Math.ceil(mergeRequests / PROJECTS)
       for (let i = 1; i <= mrsPerProject; i++) {
         const n = (p - 1) * mrsPerProject + i
-        const id = Number(mr.run(i, pid, pid, `feature-${i}`, 'main', `Merge request ${n}`, `Changes ${n}`, n % 4 === 0 ? 'merged' : 'opened', rootId, at(n), at(n)).lastInsertRowid)
+        const id = Number(
+          mr.run(
+            i,
+            pid,
+            pid,
+            `feature-${i}`,
+            'main',
+            `Merge request ${n}`,
+            `Changes ${n}`,
+            n % 4 === 0 ? 'merged' : 'opened',
+            rootId,
+            at(n),
+            at(n),
+          ).lastInsertRowid,
+        )
         if (n % 3 === 0) link.run(bug, 'MergeRequest', id, at(n))
       }
     }
@@ -164,7 +228,15 @@ async function fetchOnly(api: ApiClient, projectIds: readonly number[]): Promise
   for (const pid of projectIds) {
     for (const resource of ['issues', 'merge_requests']) {
       for (let page = 1; ; page++) {
-        const result = await api.getPage(`/projects/${pid}/${resource}`, { order_by: 'updated_at', sort: 'asc', per_page: 100, page, with_labels_details: true, scope: 'all', state: 'all' })
+        const result = await api.getPage(`/projects/${pid}/${resource}`, {
+          order_by: 'updated_at',
+          sort: 'asc',
+          per_page: 100,
+          page,
+          with_labels_details: true,
+          scope: 'all',
+          state: 'all',
+        })
         if (result.nextPage === null) break
       }
     }
@@ -176,11 +248,23 @@ function issueJson(n: number): JsonObject {
   const t = new Date(Date.UTC(2022, 0, 1) + n * 60_000).toISOString()
   const words = ['parser', 'renderer', 'cache', 'sync', 'network', 'keychain', 'tray', 'diff', 'merge', 'label']
   return {
-    id: n, iid: n, project_id: 1 + (n % 10), title: `${words[n % 10]} ${words[(n * 7) % 10]} failure number ${n}`,
+    id: n,
+    iid: n,
+    project_id: 1 + (n % 10),
+    title: `${words[n % 10]} ${words[(n * 7) % 10]} failure number ${n}`,
     description: `When the ${words[(n * 3) % 10]} runs after ${n} steps the ${words[(n * 5) % 10]} times out. Seen on build ${n % 1000}.`,
-    state: n % 3 === 0 ? 'closed' : 'opened', confidential: false, labels: n % 2 === 0 ? [{ id: 1, name: 'bug', color: '#d9534f' }] : [],
-    author: { id: 1 + (n % 50), username: `user${n % 50}`, name: `User ${n % 50}` }, assignees: [], milestone: null, user_notes_count: 0, upvotes: 0,
-    created_at: t, updated_at: t, closed_at: null, web_url: `http://bench/issues/${n}`,
+    state: n % 3 === 0 ? 'closed' : 'opened',
+    confidential: false,
+    labels: n % 2 === 0 ? [{ id: 1, name: 'bug', color: '#d9534f' }] : [],
+    author: { id: 1 + (n % 50), username: `user${n % 50}`, name: `User ${n % 50}` },
+    assignees: [],
+    milestone: null,
+    user_notes_count: 0,
+    upvotes: 0,
+    created_at: t,
+    updated_at: t,
+    closed_at: null,
+    web_url: `http://bench/issues/${n}`,
   }
 }
 
@@ -217,7 +301,8 @@ export default async function syncBench(args: readonly string[]): Promise<void> 
     }
     const cachedIssues = cache?.db.prepare('SELECT COUNT(*) FROM issues').pluck().get() as number
     const cachedMrs = cache?.db.prepare('SELECT COUNT(*) FROM merge_requests').pluck().get() as number
-    if (cachedIssues !== issues || cachedMrs !== mergeRequests) throw new Error(`cache holds ${cachedIssues} issues and ${cachedMrs} merge requests`)
+    if (cachedIssues !== issues || cachedMrs !== mergeRequests)
+      throw new Error(`cache holds ${cachedIssues} issues and ${cachedMrs} merge requests`)
 
     const noopMs: number[] = []
     let noopRequests = 0
@@ -244,7 +329,20 @@ export default async function syncBench(args: readonly string[]): Promise<void> 
       big.upsert('bench', 'issue', batch)
     }
     const loadMs = performance.now() - loadStarted
-    const queries = ['parser', 'pars', 'renderer cache', 'network time', 'keychain fail', 'diff merge', 'tray', 'sync numb', 'label 4242', 'failure number 99999', 'steps', 'build 77']
+    const queries = [
+      'parser',
+      'pars',
+      'renderer cache',
+      'network time',
+      'keychain fail',
+      'diff merge',
+      'tray',
+      'sync numb',
+      'label 4242',
+      'failure number 99999',
+      'steps',
+      'build 77',
+    ]
     const samples: number[] = []
     // CPU time of this (single-threaded) process: what a search costs on a core of its own,
     // beside the wall time, which grows with whatever else the machine runs.
@@ -262,7 +360,17 @@ export default async function syncBench(args: readonly string[]): Promise<void> 
     }
     const loadAfter = loadavg()[0]
     big.close()
-    const rss = spawnSync(process.execPath, ['--expose-gc', join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'bench', 'lib', 'sync-rss.ts'), bigFile, 'bench'], { cwd: root, encoding: 'utf8' })
+    const rss = spawnSync(
+      process.execPath,
+      [
+        '--expose-gc',
+        join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+        join(root, 'bench', 'lib', 'sync-rss.ts'),
+        bigFile,
+        'bench',
+      ],
+      { cwd: root, encoding: 'utf8' },
+    )
     if (rss.status !== 0) throw new Error(`rss probe failed: ${rss.stderr}`)
     const rssMb = (JSON.parse(rss.stdout.trim().split('\n').pop() as string) as { rss_mb: number }).rss_mb
 
@@ -288,7 +396,8 @@ export default async function syncBench(args: readonly string[]): Promise<void> 
       reconnect_replay_ms: round3(replay.ms),
       load_average_1m: loadavg().map(round3),
     }
-    for (const [k, v] of Object.entries(results)) console.log(`${k.padEnd(28)} ${typeof v === 'object' ? JSON.stringify(v) : v}`)
+    for (const [k, v] of Object.entries(results))
+      console.log(`${k.padEnd(28)} ${typeof v === 'object' ? JSON.stringify(v) : v}`)
     writeFileSync(join(root, 'bench', 'results', 'sync.json'), `${JSON.stringify(results, null, 2)}\n`)
   } finally {
     await stopServer(server)

@@ -38,7 +38,15 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const SEARCH_CACHED = 100_000
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium'
 // The flags of playwright.config.ts.
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage']
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+]
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -51,13 +59,28 @@ function freePort(): Promise<number> {
   })
 }
 
-async function startServer(dataDir: string, token: string, issues: number): Promise<{ url: string; child: ChildProcess }> {
+async function startServer(
+  dataDir: string,
+  token: string,
+  issues: number,
+): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort()
-  const child = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'bench', 'lib', 'ui-server.ts'), dataDir, String(port), String(issues), String(Math.round(issues / 5))], {
-    cwd: root,
-    env: { ...process.env, BURROW_ROOT_TOKEN: token },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+      join(root, 'bench', 'lib', 'ui-server.ts'),
+      dataDir,
+      String(port),
+      String(issues),
+      String(Math.round(issues / 5)),
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, BURROW_ROOT_TOKEN: token },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  )
   await new Promise<void>((resolve, reject) => {
     let out = ''
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -71,32 +94,56 @@ async function startServer(dataDir: string, token: string, issues: number): Prom
 
 /** The duration of the next `name` measure after `count` of them existed. */
 async function nextMeasure(page: Page, name: string, count: number): Promise<{ duration: number; detail: unknown }> {
-  await page.waitForFunction(([n, c]) => performance.getEntriesByName(n as string, 'measure').length > (c as number), [name, count] as const, { timeout: 60_000 })
-  return page.evaluate(([n, c]) => {
-    const entry = performance.getEntriesByName(n as string, 'measure')[c as number] as PerformanceMeasure
-    return { duration: entry.duration, detail: entry.detail as unknown }
-  }, [name, count] as const)
+  await page.waitForFunction(
+    ([n, c]) => performance.getEntriesByName(n as string, 'measure').length > (c as number),
+    [name, count] as const,
+    { timeout: 60_000 },
+  )
+  return page.evaluate(
+    ([n, c]) => {
+      const entry = performance.getEntriesByName(n as string, 'measure')[c as number] as PerformanceMeasure
+      return { duration: entry.duration, detail: entry.detail as unknown }
+    },
+    [name, count] as const,
+  )
 }
 
 /** Synthetic issues of `projectIds`, numbered from `first`, written into the account's cache as a sync would. */
-function topUpIssues(cache: Cache, accountId: string, projectIds: readonly number[], first: number, count: number): void {
+function topUpIssues(
+  cache: Cache,
+  accountId: string,
+  projectIds: readonly number[],
+  first: number,
+  count: number,
+): void {
   const words = ['parser', 'renderer', 'cache', 'sync', 'network', 'keychain', 'tray', 'diff', 'merge', 'label']
   for (let start = 0; start < count; start += 1000) {
     const batch: JsonObject[] = []
     for (let n = first + start; n < first + Math.min(count, start + 1000); n++) {
       const at = new Date(Date.UTC(2022, 0, 1) + n * 60_000).toISOString()
       batch.push({
-        id: 50_000_000 + n, iid: 100_000 + n, project_id: projectIds[n % projectIds.length], title: `${words[n % 10]} ${words[(n * 7) % 10]} failure number ${n}`,
+        id: 50_000_000 + n,
+        iid: 100_000 + n,
+        project_id: projectIds[n % projectIds.length],
+        title: `${words[n % 10]} ${words[(n * 7) % 10]} failure number ${n}`,
         description: `When the ${words[(n * 3) % 10]} runs after ${n} steps the ${words[(n * 5) % 10]} times out. Seen on build ${n % 1000}.`,
-        state: n % 3 === 0 ? 'closed' : 'opened', labels: [], assignees: [], author: { id: 1, username: 'root', name: 'Administrator' }, milestone: null,
-        user_notes_count: 0, created_at: at, updated_at: at, web_url: `http://bench/issues/${n}`,
+        state: n % 3 === 0 ? 'closed' : 'opened',
+        labels: [],
+        assignees: [],
+        author: { id: 1, username: 'root', name: 'Administrator' },
+        milestone: null,
+        user_notes_count: 0,
+        created_at: at,
+        updated_at: at,
+        web_url: `http://bench/issues/${n}`,
       })
     }
     cache.upsert(accountId, 'issue', batch)
   }
 }
 
-const measures = (page: Page, name: string): Promise<number> => page.evaluate((n) => performance.getEntriesByName(n, 'measure').length, name)
+const measures = (page: Page, name: string): Promise<number> =>
+  page.evaluate((n) => performance.getEntriesByName(n, 'measure').length, name)
 
 /** Runs the UI benchmark. */
 export default async function uiBench(args: readonly string[]): Promise<void> {
@@ -108,7 +155,13 @@ export default async function uiBench(args: readonly string[]): Promise<void> {
   const server = await startServer(join(dir, 'server'), token, issues)
   const seedMs = performance.now() - seedStarted
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
-  const launch = await launchCore({ userDataDir: join(dir, 'app'), version: pkg.version, mode: 'browser', localServer: { baseUrl: server.url, token }, encryptedFilePassphrase: 'bench' })
+  const launch = await launchCore({
+    userDataDir: join(dir, 'app'),
+    version: pkg.version,
+    mode: 'browser',
+    localServer: { baseUrl: server.url, token },
+    encryptedFilePassphrase: 'bench',
+  })
   let browser: Awaited<ReturnType<typeof chromium.launch>> | null = null
   try {
     if (launch.localAccount === null) throw new Error(`the local account did not attach: ${launch.localAccountError}`)
@@ -150,7 +203,9 @@ export default async function uiBench(args: readonly string[]): Promise<void> {
     const total = (await page.getByTestId('list-total').textContent())?.trim()
 
     // The label shortcut on the highlighted row: on, then off, alternately.
-    const labels = (launch.cache.db.prepare("SELECT DISTINCT name FROM labels ORDER BY name").pluck().all() as string[]).slice(0, 3)
+    const labels = (
+      launch.cache.db.prepare('SELECT DISTINCT name FROM labels ORDER BY name').pluck().all() as string[]
+    ).slice(0, 3)
     if (labels.length === 0) throw new Error('no labels in the cache')
     await page.getByTestId('list-total').click()
     const FEEDBACK = 'burrow:label-feedback'
@@ -185,7 +240,16 @@ export default async function uiBench(args: readonly string[]): Promise<void> {
     await input.waitFor()
     const SEARCH = 'burrow:search-results'
     const searching: number[] = []
-    const queries = ['parser crash', 'renderer cache', 'network time', 'keychain fail', 'sync numb', 'diff merge', 'tray label', 'failure 4242']
+    const queries = [
+      'parser crash',
+      'renderer cache',
+      'network time',
+      'keychain fail',
+      'sync numb',
+      'diff merge',
+      'tray label',
+      'failure 4242',
+    ]
     for (let i = 0; i < rounds; i++) {
       for (const q of queries) {
         await input.fill('')

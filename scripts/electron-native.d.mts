@@ -11,9 +11,15 @@ export interface BindingStamp {
   readonly ok: boolean
 }
 
-export type ElectronSqlitePlan = { readonly action: 'none' } | { readonly action: 'use'; readonly binding: string } | { readonly action: 'prepare'; readonly dir: string; readonly binding: string }
+export type ElectronSqlitePlan =
+  | { readonly action: 'none' }
+  | { readonly action: 'use'; readonly binding: string }
+  | { readonly action: 'prepare'; readonly dir: string; readonly binding: string }
 
-export declare function electronBindingDir(root: string, target: { readonly electronVersion: string; readonly platform: string; readonly arch: string }): string
+export declare function electronBindingDir(
+  root: string,
+  target: { readonly electronVersion: string; readonly platform: string; readonly arch: string },
+): string
 
 export declare function electronSqlitePlan(facts: {
   readonly mode: 'electron' | 'browser'
@@ -25,7 +31,12 @@ export declare function electronSqlitePlan(facts: {
   readonly arch: string
 }): ElectronSqlitePlan
 
-export declare function electronSqliteFailure(facts: { readonly electronVersion: string; readonly abi: string | null; readonly dir: string; readonly reason: string }): string
+export declare function electronSqliteFailure(facts: {
+  readonly electronVersion: string
+  readonly abi: string | null
+  readonly dir: string
+  readonly reason: string
+}): string
 
 export declare function prepareElectronSqlite(options: {
   readonly root: string
@@ -33,4 +44,7 @@ export declare function prepareElectronSqlite(options: {
   readonly platform?: string
   readonly arch?: string
   readonly mode?: 'electron' | 'browser'
-}): Promise<{ readonly binding: string | null; readonly error?: undefined } | { readonly error: string; readonly binding?: undefined }>
+}): Promise<
+  | { readonly binding: string | null; readonly error?: undefined }
+  | { readonly error: string; readonly binding?: undefined }
+>

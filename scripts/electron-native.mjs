@@ -17,7 +17,12 @@ export const BINDING_ENV = 'BURROW_SQLITE_BINDING'
 
 /** Where the Electron build of better-sqlite3 lives for one Electron version, platform and arch. */
 export function electronBindingDir(root, { electronVersion, platform, arch }) {
-  return join(root, 'node_modules', '.burrow-electron', `better-sqlite3-electron-${electronVersion}-${platform}-${arch}`)
+  return join(
+    root,
+    'node_modules',
+    '.burrow-electron',
+    `better-sqlite3-electron-${electronVersion}-${platform}-${arch}`,
+  )
 }
 
 /**
@@ -32,7 +37,13 @@ export function electronBindingDir(root, { electronVersion, platform, arch }) {
 export function electronSqlitePlan({ mode, dir, stamp, electronVersion, betterSqlite3Version, platform, arch }) {
   if (mode !== 'electron') return { action: 'none' }
   const binding = join(dir, 'build', 'Release', 'better_sqlite3.node')
-  const current = stamp !== null && stamp.electron === electronVersion && stamp.betterSqlite3 === betterSqlite3Version && stamp.platform === platform && stamp.arch === arch && stamp.ok === true
+  const current =
+    stamp !== null &&
+    stamp.electron === electronVersion &&
+    stamp.betterSqlite3 === betterSqlite3Version &&
+    stamp.platform === platform &&
+    stamp.arch === arch &&
+    stamp.ok === true
   return current ? { action: 'use', binding } : { action: 'prepare', dir, binding }
 }
 
@@ -40,7 +51,7 @@ export function electronSqlitePlan({ mode, dir, stamp, electronVersion, betterSq
 export function electronSqliteFailure({ electronVersion, abi, dir, reason }) {
   return [
     `better-sqlite3 for Electron ${electronVersion} (ABI ${abi ?? 'unknown'}) could not be prepared: ${reason}`,
-    'The desktop cache needs it in Electron\'s main process. To get it, with network access to the prebuilt binaries or a C++ toolchain:',
+    "The desktop cache needs it in Electron's main process. To get it, with network access to the prebuilt binaries or a C++ toolchain:",
     `  (cd ${dir} && npx prebuild-install --runtime electron --target ${electronVersion})`,
     `  or build it from source against Electron ${electronVersion}'s headers (what @electron/rebuild does) into ${join(dir, 'build', 'Release')}`,
     'Starting in browser mode instead.',
@@ -71,13 +82,27 @@ function run(command, args, cwd) {
  * itself installs with, fetches the release's prebuilt addon for `--runtime electron`); resolves
  * to `{binding}` or `{error}` with the message to print. Never throws.
  */
-export async function prepareElectronSqlite({ root, electronVersion, platform = process.platform, arch = process.arch, mode = 'electron' }) {
+export async function prepareElectronSqlite({
+  root,
+  electronVersion,
+  platform = process.platform,
+  arch = process.arch,
+  mode = 'electron',
+}) {
   const requireFromRoot = createRequire(join(root, 'package.json'))
   const sqliteDir = join(root, 'node_modules', 'better-sqlite3')
   const betterSqlite3Version = readJson(join(sqliteDir, 'package.json'))?.version ?? null
   const dir = electronBindingDir(root, { electronVersion, platform, arch })
   const stampFile = join(dir, 'burrow-stamp.json')
-  const plan = electronSqlitePlan({ mode, dir, stamp: existsSync(stampFile) ? readJson(stampFile) : null, electronVersion, betterSqlite3Version, platform, arch })
+  const plan = electronSqlitePlan({
+    mode,
+    dir,
+    stamp: existsSync(stampFile) ? readJson(stampFile) : null,
+    electronVersion,
+    betterSqlite3Version,
+    platform,
+    arch,
+  })
   if (plan.action === 'none') return { binding: null }
   if (plan.action === 'use' && existsSync(plan.binding)) return { binding: plan.binding }
   let abi = null
@@ -96,11 +121,24 @@ export async function prepareElectronSqlite({ root, electronVersion, platform = 
   } catch {
     return { error: electronSqliteFailure({ electronVersion, abi, dir, reason: 'prebuild-install is not installed' }) }
   }
-  const result = await run(process.execPath, [prebuildInstall, '--runtime', 'electron', '--target', electronVersion, '--platform', platform, '--arch', arch], dir)
+  const result = await run(
+    process.execPath,
+    [prebuildInstall, '--runtime', 'electron', '--target', electronVersion, '--platform', platform, '--arch', arch],
+    dir,
+  )
   if (result.code !== 0 || !existsSync(plan.binding)) {
-    const reason = result.output.trim().split('\n').filter((line) => line.trim() !== '').slice(-2).join(' ') || `prebuild-install exited with ${result.code}`
+    const reason =
+      result.output
+        .trim()
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .slice(-2)
+        .join(' ') || `prebuild-install exited with ${result.code}`
     return { error: electronSqliteFailure({ electronVersion, abi, dir, reason }) }
   }
-  writeFileSync(stampFile, `${JSON.stringify({ electron: electronVersion, betterSqlite3: betterSqlite3Version, platform, arch, abi, ok: true })}\n`)
+  writeFileSync(
+    stampFile,
+    `${JSON.stringify({ electron: electronVersion, betterSqlite3: betterSqlite3Version, platform, arch, abi, ok: true })}\n`,
+  )
   return { binding: plan.binding }
 }

@@ -20,8 +20,14 @@ import { BINDING_ENV, prepareElectronSqlite } from './electron-native.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 // Where Burrow keeps its data, and the port probe and launcher memory, as the packaged app has them.
-const { dataFolders, appDataDirFor, launcherStateFileFor } = await tsImport('../src/main/core/shell/data-folders.ts', import.meta.url)
-const { freePort, readLauncherPort, writeLauncherPort } = await tsImport('../src/main/core/shell/local-server.ts', import.meta.url)
+const { dataFolders, appDataDirFor, launcherStateFileFor } = await tsImport(
+  '../src/main/core/shell/data-folders.ts',
+  import.meta.url,
+)
+const { freePort, readLauncherPort, writeLauncherPort } = await tsImport(
+  '../src/main/core/shell/local-server.ts',
+  import.meta.url,
+)
 const log = (message) => process.stdout.write(`[burrow] ${message}\n`)
 
 const { values: args } = parseArgs({
@@ -69,7 +75,9 @@ function run(command, commandArgs) {
   return new Promise((resolveRun, reject) => {
     const child = spawn(command, commandArgs, { cwd: root, stdio: 'inherit' })
     child.once('error', reject)
-    child.once('exit', (code) => (code === 0 ? resolveRun() : reject(new Error(`${commandArgs.join(' ')} exited with ${code}`))))
+    child.once('exit', (code) =>
+      code === 0 ? resolveRun() : reject(new Error(`${commandArgs.join(' ')} exited with ${code}`)),
+    )
   })
 }
 
@@ -113,11 +121,15 @@ async function startServer(dataDir, rootToken, seed, preferredPort) {
   const url = `http://127.0.0.1:${port}`
   const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs')
   const seedArgs = seed ? ['--seed', 'demo'] : []
-  const child = spawn(process.execPath, [tsx, 'src/server/cli.ts', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir, ...seedArgs], {
-    cwd: root,
-    env: { ...process.env, BURROW_ROOT_TOKEN: rootToken },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  })
+  const child = spawn(
+    process.execPath,
+    [tsx, 'src/server/cli.ts', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir, ...seedArgs],
+    {
+      cwd: root,
+      env: { ...process.env, BURROW_ROOT_TOKEN: rootToken },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  )
   children.add(child)
   let exited = null
   child.once('exit', (code, signal) => {
@@ -146,7 +158,11 @@ async function startServer(dataDir, rootToken, seed, preferredPort) {
 /** Opens `url` in the desktop's browser when there is one; failing to is not an error. */
 function openInBrowser(url) {
   const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open'
-  if (process.platform === 'linux' && !(process.env.PATH ?? '').split(delimiter).some((dir) => existsSync(join(dir, opener)))) return
+  if (
+    process.platform === 'linux' &&
+    !(process.env.PATH ?? '').split(delimiter).some((dir) => existsSync(join(dir, opener)))
+  )
+    return
   try {
     const child = spawn(opener, [url], { stdio: 'ignore', detached: true })
     child.on('error', () => undefined)
@@ -158,7 +174,9 @@ function openInBrowser(url) {
 
 async function main() {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
-  const dataDir = resolve(args['data-dir'] ?? dataFolders({ platform: process.platform, home: homedir(), env: process.env }).server)
+  const dataDir = resolve(
+    args['data-dir'] ?? dataFolders({ platform: process.platform, home: homedir(), env: process.env }).server,
+  )
   // This launch's root token: the server replaces the previous launch's with it, and the app
   // gets it in memory (never a file, a log line or the renderer).
   const rootToken = randomBytes(24).toString('hex')
@@ -176,7 +194,9 @@ async function main() {
   let sqliteBinding = null
   let electronRefusal = null
   if (electron !== null) {
-    const electronVersion = JSON.parse(readFileSync(join(root, 'node_modules', 'electron', 'package.json'), 'utf8')).version
+    const electronVersion = JSON.parse(
+      readFileSync(join(root, 'node_modules', 'electron', 'package.json'), 'utf8'),
+    ).version
     const sqlite = await prepareElectronSqlite({ root, electronVersion })
     if (sqlite.error !== undefined) {
       log(sqlite.error)
@@ -187,22 +207,49 @@ async function main() {
   const rendererInputs = [join(root, 'src', 'renderer'), join(root, 'src', 'shared'), join(root, 'package.json')]
 
   if (electron !== null) {
-    const mainInputs = [...rendererInputs, join(root, 'src', 'main'), join(root, 'src', 'preload'), join(root, 'electron.vite.config.ts')]
-    if (isStale(join(root, 'out', 'main', 'index.js'), mainInputs) || isStale(join(root, 'out', 'renderer', 'index.html'), mainInputs)) {
+    const mainInputs = [
+      ...rendererInputs,
+      join(root, 'src', 'main'),
+      join(root, 'src', 'preload'),
+      join(root, 'electron.vite.config.ts'),
+    ]
+    if (
+      isStale(join(root, 'out', 'main', 'index.js'), mainInputs) ||
+      isStale(join(root, 'out', 'renderer', 'index.html'), mainInputs)
+    ) {
       log('building the app (electron-vite)…')
       await run(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'])
     }
     log('launching Electron')
     // src/main/index.ts reads the token and removes it from its environment at once; the app's data goes where browser mode keeps it.
-    const app = spawn(electron, [root], { cwd: root, stdio: 'inherit', env: { ...process.env, BURROW_SERVER_URL: server.url, BURROW_LOCAL_SERVER_TOKEN: rootToken, BURROW_APP_DATA_DIR: appDir, [BINDING_ENV]: sqliteBinding } })
+    const app = spawn(electron, [root], {
+      cwd: root,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        BURROW_SERVER_URL: server.url,
+        BURROW_LOCAL_SERVER_TOKEN: rootToken,
+        BURROW_APP_DATA_DIR: appDir,
+        [BINDING_ENV]: sqliteBinding,
+      },
+    })
     children.add(app)
     app.once('exit', () => void stopAll(0))
     return
   }
 
-  if (isStale(join(root, 'out', 'renderer', 'index.html'), [...rendererInputs, join(root, 'vite.renderer.config.ts')])) {
+  if (
+    isStale(join(root, 'out', 'renderer', 'index.html'), [...rendererInputs, join(root, 'vite.renderer.config.ts')])
+  ) {
     log('building the renderer (vite)…')
-    await run(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'warn'])
+    await run(process.execPath, [
+      join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'build',
+      '--config',
+      'vite.renderer.config.ts',
+      '--logLevel',
+      'warn',
+    ])
   }
   const { startWebHost } = await tsImport('../src/main/web-host.ts', import.meta.url)
   const { launchCore } = await tsImport('../src/main/core/launch.ts', import.meta.url)
@@ -215,9 +262,14 @@ async function main() {
     syncOptions: { schedule: true },
   })
   cleanups.push(() => launch.close())
-  if (launch.localAccount !== null) log(`signed in to the local Burrow Server as ${launch.localAccount.username} (account "${launch.localAccount.id}")`)
-  else if (launch.localAccountError !== null) log(`could not sign in to the local Burrow Server: ${launch.localAccountError}`)
-  else log('the local Burrow Server account was removed in the app: add it back with Add account, where it is offered first')
+  if (launch.localAccount !== null)
+    log(`signed in to the local Burrow Server as ${launch.localAccount.username} (account "${launch.localAccount.id}")`)
+  else if (launch.localAccountError !== null)
+    log(`could not sign in to the local Burrow Server: ${launch.localAccountError}`)
+  else
+    log(
+      'the local Burrow Server account was removed in the app: add it back with Add account, where it is offered first',
+    )
   const host = await startWebHost({
     rendererDir: join(root, 'out', 'renderer'),
     core: launch.core,

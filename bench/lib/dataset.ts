@@ -55,13 +55,17 @@ export function insertDataset(db: Db, size: DatasetSize): DatasetCounts {
       const t = stamp(i)
       const id = Number(insertUser.run(username, name, `${username}@bench.example`, t, t, t).lastInsertRowid)
       userIds.push(id)
-      userNamespaceIds.push(Number(insertNamespace.run('user', name, username, username, name, id, 'public', t, t).lastInsertRowid))
+      userNamespaceIds.push(
+        Number(insertNamespace.run('user', name, username, username, name, id, 'public', t, t).lastInsertRowid),
+      )
     }
     const groupIds: number[] = []
     for (let i = 1; i <= size.groups; i++) {
       const path = `bench-group-${pad(i)}`
       const t = stamp(i)
-      groupIds.push(Number(insertNamespace.run('group', path, path, path, path, null, VISIBILITIES[i % 3], t, t).lastInsertRowid))
+      groupIds.push(
+        Number(insertNamespace.run('group', path, path, path, path, null, VISIBILITIES[i % 3], t, t).lastInsertRowid),
+      )
     }
     for (let i = 1; i <= size.projects; i++) {
       const inGroup = i % 2 === 0 && groupIds.length > 0
@@ -69,11 +73,27 @@ export function insertDataset(db: Db, size: DatasetSize): DatasetCounts {
       const creator = userIds[i % userIds.length]
       const path = `bench-project-${pad(i)}`
       const t = stamp(size.users + i)
-      insertProject.run(namespaceId, `Bench Project ${pad(i)}`, path, `Synthetic project ${i}`, VISIBILITIES[i % 3], creator, t, t, t)
+      insertProject.run(
+        namespaceId,
+        `Bench Project ${pad(i)}`,
+        path,
+        `Synthetic project ${i}`,
+        VISIBILITIES[i % 3],
+        creator,
+        t,
+        t,
+        t,
+      )
     }
     for (let i = 0; i < size.memberships && groupIds.length > 0; i++) {
       const t = stamp(i)
-      insertMember.run(groupIds[i % groupIds.length], userIds[(i * 7) % userIds.length], [10, 20, 30, 40, 50][i % 5], t, t)
+      insertMember.run(
+        groupIds[i % groupIds.length],
+        userIds[(i * 7) % userIds.length],
+        [10, 20, 30, 40, 50][i % 5],
+        t,
+        t,
+      )
     }
   })()
   const count = (table: string): number => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n

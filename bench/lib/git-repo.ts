@@ -33,7 +33,10 @@ export function fastImportStream(shape: HistoryShape): string {
     parts.push(`commit refs/heads/main\nmark :${c + 1}\nauthor ${author} ${when}\ncommitter ${author} ${when}\n`)
     parts.push(dataBlock(`Commit ${c}\n\nSynthetic history for the repository benchmark.`))
     if (c > 0) parts.push(`from :${c}\n`)
-    const changed = c === 0 ? Array.from({ length: shape.files }, (_, i) => i) : [(c * 7) % shape.files, (c * 13 + 1) % shape.files, (c * 31 + 2) % shape.files]
+    const changed =
+      c === 0
+        ? Array.from({ length: shape.files }, (_, i) => i)
+        : [(c * 7) % shape.files, (c * 13 + 1) % shape.files, (c * 31 + 2) % shape.files]
     for (const i of changed) parts.push(`M 100644 inline ${filePath(i)}\n${dataBlock(fileContent(i, c))}`)
     parts.push('\n')
   }
@@ -43,11 +46,16 @@ export function fastImportStream(shape: HistoryShape): string {
 /** Pipes a fast-import stream into the bare repository `gitDir`. */
 export function fastImport(gitDir: string, stream: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', ['fast-import', '--quiet'], { env: { ...process.env, GIT_DIR: gitDir, GIT_CONFIG_GLOBAL: '/dev/null' }, stdio: ['pipe', 'ignore', 'pipe'] })
+    const child = spawn('git', ['fast-import', '--quiet'], {
+      env: { ...process.env, GIT_DIR: gitDir, GIT_CONFIG_GLOBAL: '/dev/null' },
+      stdio: ['pipe', 'ignore', 'pipe'],
+    })
     let stderr = ''
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
     child.on('error', reject)
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`git fast-import exited ${code}: ${stderr}`))))
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`git fast-import exited ${code}: ${stderr}`)),
+    )
     child.stdin.end(stream)
   })
 }

@@ -9,7 +9,11 @@ export interface FetchedResponse {
 }
 
 /** GET `url` over `agent`, reading the whole body. */
-export function get(agent: Agent, url: string, headers: Readonly<Record<string, string>> = {}): Promise<FetchedResponse> {
+export function get(
+  agent: Agent,
+  url: string,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<FetchedResponse> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'GET', agent, headers }, (res) => {
       const chunks: Buffer[] = []
@@ -48,7 +52,8 @@ async function drive(agent: Agent, o: LoadOptions, count: number, latencies: num
       const res = await get(agent, url, o.headers)
       const ms = Number(process.hrtime.bigint() - started) / 1e6
       // A benchmark of error pages would be a lie: stop at the first non-200.
-      if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}: ${res.body.toString('utf8').slice(0, 200)}`)
+      if (res.status !== 200)
+        throw new Error(`GET ${url} answered ${res.status}: ${res.body.toString('utf8').slice(0, 200)}`)
       latencies?.push(ms)
     }
   }

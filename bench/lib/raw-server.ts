@@ -18,7 +18,9 @@ function replayable(headers: IncomingHttpHeaders): Record<string, string> {
  * A bare Fastify app answering each path with a captured response (same bytes, same headers):
  * the floor the real server is compared against, with HTTP and framework costs but no work.
  */
-export async function startRawServer(captured: ReadonlyMap<string, FetchedResponse>): Promise<{ app: FastifyInstance; url: string }> {
+export async function startRawServer(
+  captured: ReadonlyMap<string, FetchedResponse>,
+): Promise<{ app: FastifyInstance; url: string }> {
   const app = Fastify({ logger: false })
   for (const [path, res] of captured) {
     const headers = replayable(res.headers)

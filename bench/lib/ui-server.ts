@@ -12,7 +12,11 @@ import { seedInstance } from '../../src/server/seed/index'
 
 const [dataDir, port, issues, mergeRequests] = process.argv.slice(2)
 const app = await buildApp({ dataDir, rootToken: process.env.BURROW_ROOT_TOKEN })
-await seedInstance(app.burrow, { profile: 'synthetic', baseUrl: `http://127.0.0.1:${port}`, synthetic: { issues: Number(issues), mergeRequests: Number(mergeRequests), notesPerItem: 0 } })
+await seedInstance(app.burrow, {
+  profile: 'synthetic',
+  baseUrl: `http://127.0.0.1:${port}`,
+  synthetic: { issues: Number(issues), mergeRequests: Number(mergeRequests), notesPerItem: 0 },
+})
 await app.listen({ host: '127.0.0.1', port: Number(port) })
 process.stdout.write('ready\n')
 const stop = (): void => void app.close().then(() => process.exit(0))

@@ -22,7 +22,8 @@ export const layerImports = {
       },
     ],
     messages: {
-      forbidden: "'{{source}}' resolves to {{target}}, outside what this layer may import ({{allowed}}). See STYLE.md, 'What that means here' §1.",
+      forbidden:
+        "'{{source}}' resolves to {{target}}, outside what this layer may import ({{allowed}}). See STYLE.md, 'What that means here' §1.",
     },
   },
   create(context) {
@@ -35,7 +36,8 @@ export const layerImports = {
       const target = relative(cwd, resolve(fromDir, source)).split(sep).join('/')
       if (target !== 'src' && !target.startsWith('src/')) return
       const allowed = allow.some((prefix) => target === prefix || target.startsWith(prefix + '/'))
-      if (!allowed) context.report({ node, messageId: 'forbidden', data: { source, target, allowed: allow.join(', ') } })
+      if (!allowed)
+        context.report({ node, messageId: 'forbidden', data: { source, target, allowed: allow.join(', ') } })
     }
 
     const fromSource = (node) => {
@@ -54,7 +56,11 @@ export const layerImports = {
         if (literal && literal.type === 'Literal') check(literal, literal.value)
       },
       CallExpression(node) {
-        if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments[0]?.type === 'Literal') {
+        if (
+          node.callee.type === 'Identifier' &&
+          node.callee.name === 'require' &&
+          node.arguments[0]?.type === 'Literal'
+        ) {
           check(node.arguments[0], node.arguments[0].value)
         }
       },

@@ -43,7 +43,13 @@ function paramName(instancePath: string, extra?: unknown): string {
   const parts = instancePath.split('/').filter((p) => p !== '' && !/^\d+$/.test(p))
   if (typeof extra === 'string') parts.push(extra)
   if (parts.length === 0) return 'params'
-  return parts[0] + parts.slice(1).map((p) => `[${p}]`).join('')
+  return (
+    parts[0] +
+    parts
+      .slice(1)
+      .map((p) => `[${p}]`)
+      .join('')
+  )
 }
 
 /** Grape-style validation messages: `title is missing`, `state does not have a valid value`. */
@@ -51,7 +57,8 @@ function validationMessage(errors: readonly AjvError[]): string {
   const seen = new Set<string>()
   for (const e of errors) {
     if (e.keyword === 'required') seen.add(`${paramName(e.instancePath, e.params.missingProperty)} is missing`)
-    else if (e.keyword === 'enum' || e.keyword === 'const' || e.keyword === 'anyOf') seen.add(`${paramName(e.instancePath)} does not have a valid value`)
+    else if (e.keyword === 'enum' || e.keyword === 'const' || e.keyword === 'anyOf')
+      seen.add(`${paramName(e.instancePath)} does not have a valid value`)
     else seen.add(`${paramName(e.instancePath)} is invalid`)
   }
   return [...seen].join(', ')
@@ -136,8 +143,16 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   const throttle = (request: FastifyRequest, user: UserRow | null): void => {
     const s = settings.all()
     const wait = user
-      ? limiter.hit(`user:${user.id}`, s.throttle_authenticated_api_requests_per_period, s.throttle_authenticated_api_period_in_seconds)
-      : limiter.hit(`ip:${request.ip}`, s.throttle_unauthenticated_api_requests_per_period, s.throttle_unauthenticated_api_period_in_seconds)
+      ? limiter.hit(
+          `user:${user.id}`,
+          s.throttle_authenticated_api_requests_per_period,
+          s.throttle_authenticated_api_period_in_seconds,
+        )
+      : limiter.hit(
+          `ip:${request.ip}`,
+          s.throttle_unauthenticated_api_requests_per_period,
+          s.throttle_unauthenticated_api_period_in_seconds,
+        )
     if (wait > 0) throw tooManyRequests(wait)
   }
   app.addHook('onRequest', async (request) => {
@@ -168,7 +183,8 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     checkScopes(actor, acceptedScopes(request.method, request.routeOptions.config?.scopes))
     if (actor.user) {
       const today = new Date().toISOString().slice(0, 10)
-      if (actor.user.last_activity_on !== today) db.prepare('UPDATE users SET last_activity_on = ? WHERE id = ?').run(today, actor.user.id)
+      if (actor.user.last_activity_on !== today)
+        db.prepare('UPDATE users SET last_activity_on = ? WHERE id = ?').run(today, actor.user.id)
     }
   })
 
@@ -197,7 +213,10 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   await app.register(alertsNotify)
   await app.register(graphqlRoutes)
   await app.register(uploadRoutes)
-  await app.register(smartHttp, { hooksDir: join(options.dataDir, 'hooks'), pushPolicy: protectedBranchPushPolicy(ctx, join(options.dataDir, 'hooks')) })
+  await app.register(smartHttp, {
+    hooksDir: join(options.dataDir, 'hooks'),
+    pushPolicy: protectedBranchPushPolicy(ctx, join(options.dataDir, 'hooks')),
+  })
   await app.register(
     async (api) => {
       api.addHook('preHandler', refuseWritesToArchivedProjects)

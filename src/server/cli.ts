@@ -24,11 +24,14 @@ async function main(): Promise<void> {
     allowPositionals: false,
   })
   const port = Number(values.port)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be an integer from 0 to 65535, got ${values.port}`)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be an integer from 0 to 65535, got ${values.port}`)
   const seedProfile = values.seed as SeedProfile | undefined
-  if (seedProfile !== undefined && !SEED_PROFILES.includes(seedProfile)) throw new Error(`--seed must be one of ${SEED_PROFILES.join(', ')}, got ${values.seed}`)
+  if (seedProfile !== undefined && !SEED_PROFILES.includes(seedProfile))
+    throw new Error(`--seed must be one of ${SEED_PROFILES.join(', ')}, got ${values.seed}`)
   const seedNow = values['seed-now'] !== undefined ? new Date(values['seed-now']) : undefined
-  if (seedNow !== undefined && Number.isNaN(seedNow.getTime())) throw new Error(`--seed-now must be an ISO 8601 time, got ${values['seed-now']}`)
+  if (seedNow !== undefined && Number.isNaN(seedNow.getTime()))
+    throw new Error(`--seed-now must be an ISO 8601 time, got ${values['seed-now']}`)
   const app = await buildApp({
     dataDir: values['data-dir'] as string,
     rootToken: process.env.BURROW_ROOT_TOKEN || undefined,
@@ -41,7 +44,9 @@ async function main(): Promise<void> {
     // Seeded before listening: once the server answers, its content is complete.
     const baseUrl = values['external-url'] ?? (port !== 0 ? `http://${values.host}:${port}` : undefined)
     const result = await seedOnFirstStart(app.burrow, { profile: seedProfile, now: seedNow, baseUrl })
-    process.stdout.write(`Burrow Server ${'skipped' in result ? skippedSeed(result, values['data-dir'] as string) : describeSeed(result)}\n`)
+    process.stdout.write(
+      `Burrow Server ${'skipped' in result ? skippedSeed(result, values['data-dir'] as string) : describeSeed(result)}\n`,
+    )
   }
   const address = await app.listen({ host: values.host, port })
   process.stdout.write(`Burrow Server listening on ${address}\n`)

@@ -79,8 +79,23 @@ class FakeBrowserWindow {
   readonly webContents: FakeWebContents
   readonly record: FakeWindowRecord
   constructor(options: Record<string, unknown>) {
-    const bounds = { x: Number(options.x ?? 100), y: Number(options.y ?? 100), width: Number(options.width), height: Number(options.height) }
-    this.record = { options, loaded: [], sent: [], handlers: new Map(), contentsHandlers: new Map(), openHandler: null, maximized: false, shown: 0, bounds }
+    const bounds = {
+      x: Number(options.x ?? 100),
+      y: Number(options.y ?? 100),
+      width: Number(options.width),
+      height: Number(options.height),
+    }
+    this.record = {
+      options,
+      loaded: [],
+      sent: [],
+      handlers: new Map(),
+      contentsHandlers: new Map(),
+      openHandler: null,
+      maximized: false,
+      shown: 0,
+      bounds,
+    }
     state.windows.push(this.record)
     this.webContents = new FakeWebContents(this.record)
     windows.push(this)
@@ -121,7 +136,8 @@ const electron = {
   app: {
     whenReady: () => new Promise<void>((resolve) => (state.ready = resolve)),
     on: (event: string, handler: Listener) => on(state.appHandlers, event, handler),
-    getPath: (name: string) => (name === 'home' ? state.home : (state.paths.get(name) ?? state.paths.get('userData') ?? '')),
+    getPath: (name: string) =>
+      name === 'home' ? state.home : (state.paths.get(name) ?? state.paths.get('userData') ?? ''),
     setPath: (name: string, value: string) => void state.paths.set(name, value),
     getAppPath: () => state.appPath,
     getVersion: () => '0.1.0',

@@ -41,7 +41,14 @@ export function seedGroup(
 /** Inserts a project straight into the database, in a group or in a user's namespace. */
 export function seedProject(
   server: TestServer,
-  attrs: { namespaceId?: number; ownerId?: number; path?: string; name?: string; visibility?: Visibility; creatorId?: number } = {},
+  attrs: {
+    namespaceId?: number
+    ownerId?: number
+    path?: string
+    name?: string
+    visibility?: Visibility
+    creatorId?: number
+  } = {},
 ): ProjectRow {
   const db = server.app.burrow.db
   const namespaceId = attrs.namespaceId ?? (attrs.ownerId ? userNamespaceId(db, attrs.ownerId) : undefined)
@@ -53,14 +60,31 @@ export function seedProject(
       `INSERT INTO projects (namespace_id, name, path, visibility, default_branch, creator_id, created_at, updated_at, last_activity_at)
        VALUES (?, ?, ?, ?, 'main', ?, ?, ?, ?)`,
     )
-    .run(namespaceId, attrs.name ?? path, path, attrs.visibility ?? 'private', attrs.creatorId ?? attrs.ownerId ?? null, now, now, now)
+    .run(
+      namespaceId,
+      attrs.name ?? path,
+      path,
+      attrs.visibility ?? 'private',
+      attrs.creatorId ?? attrs.ownerId ?? null,
+      now,
+      now,
+      now,
+    )
   return findProjectById(db, Number(info.lastInsertRowid)) as ProjectRow
 }
 
 /** Adds a direct membership (source 'Project' or 'Namespace' for a group). */
-export function seedMember(server: TestServer, sourceType: 'Project' | 'Namespace', sourceId: number, userId: number, accessLevel: number): void {
+export function seedMember(
+  server: TestServer,
+  sourceType: 'Project' | 'Namespace',
+  sourceId: number,
+  userId: number,
+  accessLevel: number,
+): void {
   const now = nowIso()
   server.app.burrow.db
-    .prepare('INSERT INTO members (source_type, source_id, user_id, access_level, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
+    .prepare(
+      'INSERT INTO members (source_type, source_id, user_id, access_level, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+    )
     .run(sourceType, sourceId, userId, accessLevel, now, now)
 }

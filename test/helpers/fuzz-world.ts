@@ -30,7 +30,12 @@ export async function buildFuzzWorld(s: TestServer): Promise<FuzzWorld> {
   const ids: Record<string, string> = { admin: String(admin.user.id), user: String(victim.user.id) }
   const missed: string[] = []
 
-  const call = async (method: string, url: string, payload?: unknown, token = ROOT_TOKEN): Promise<Json | Json[] | null> => {
+  const call = async (
+    method: string,
+    url: string,
+    payload?: unknown,
+    token = ROOT_TOKEN,
+  ): Promise<Json | Json[] | null> => {
     const res = await s.request(token, { method: method as 'POST', url: `/api/v4${url}`, payload: payload as Json })
     if (res.statusCode >= 300) {
       missed.push(`${method} ${url} → ${res.statusCode} ${res.body.slice(0, 160)}`)
@@ -49,25 +54,43 @@ export async function buildFuzzWorld(s: TestServer): Promise<FuzzWorld> {
   const other = one(await call('POST', '/groups', { name: 'fuzz-other', path: 'fuzz-other', visibility: 'public' }))
   keep('otherGroup', other.id)
   keep('subgroup', one(await call('POST', '/groups', { name: 'sub', path: 'sub', parent_id: group.id })).id)
-  const project = one(await call('POST', '/projects', { name: 'target', path: 'target', namespace_id: group.id, visibility: 'public', initialize_with_readme: true }))
+  const project = one(
+    await call('POST', '/projects', {
+      name: 'target',
+      path: 'target',
+      namespace_id: group.id,
+      visibility: 'public',
+      initialize_with_readme: true,
+    }),
+  )
   keep('project', project.id)
   const p = `/projects/${ids.project}`
   const g = `/groups/${ids.group}`
   await call('POST', `${p}/members`, { user_id: victim.user.id, access_level: 30 })
 
-  const ci = 'stages: [test, deploy]\ntest:\n  stage: test\n  script: [echo ok]\ndeploy:\n  stage: deploy\n  script: [echo deploy]\n  environment: production\n  when: manual\n'
+  const ci =
+    'stages: [test, deploy]\ntest:\n  stage: test\n  script: [echo ok]\ndeploy:\n  stage: deploy\n  script: [echo deploy]\n  environment: production\n  when: manual\n'
   const files = [
     { action: 'create', file_path: '.gitlab-ci.yml', content: ci },
     { action: 'create', file_path: 'src/a.txt', content: 'a\n' },
     { action: 'create', file_path: 'docs/guide.md', content: '# Guide\n' },
   ]
-  const main = one(await call('POST', `${p}/repository/commits`, { branch: 'main', commit_message: 'Add files', actions: files }))
+  const main = one(
+    await call('POST', `${p}/repository/commits`, { branch: 'main', commit_message: 'Add files', actions: files }),
+  )
   keep('sha', main.id)
   await call('POST', `${p}/repository/branches`, { branch: 'feature', ref: 'main' })
-  await call('POST', `${p}/repository/commits`, { branch: 'feature', commit_message: 'Feature work', actions: [{ action: 'update', file_path: 'src/a.txt', content: 'b\n' }] })
+  await call('POST', `${p}/repository/commits`, {
+    branch: 'feature',
+    commit_message: 'Feature work',
+    actions: [{ action: 'update', file_path: 'src/a.txt', content: 'b\n' }],
+  })
   await call('POST', `${p}/repository/branches`, { branch: 'doomed', ref: 'main' })
   keep('branch', 'feature')
-  keep('tag', one(await call('POST', `${p}/repository/tags`, { tag_name: 'v1.0.0', ref: 'main', message: 'First' })).name)
+  keep(
+    'tag',
+    one(await call('POST', `${p}/repository/tags`, { tag_name: 'v1.0.0', ref: 'main', message: 'First' })).name,
+  )
   const tree = await call('GET', `${p}/repository/tree?ref=main`)
   keep('blob', (Array.isArray(tree) ? tree.find((e) => e.type === 'blob') : undefined)?.id)
 
@@ -77,7 +100,14 @@ export async function buildFuzzWorld(s: TestServer): Promise<FuzzWorld> {
   keep('projectMilestone', one(await call('POST', `${p}/milestones`, { title: 'v1' })).id)
   keep('groupMilestone', one(await call('POST', `${g}/milestones`, { title: 'g1' })).id)
 
-  const issue = one(await call('POST', `${p}/issues`, { title: 'Fuzz issue', labels: 'bug', assignee_ids: [admin.user.id], milestone_id: ids.projectMilestone }))
+  const issue = one(
+    await call('POST', `${p}/issues`, {
+      title: 'Fuzz issue',
+      labels: 'bug',
+      assignee_ids: [admin.user.id],
+      milestone_id: ids.projectMilestone,
+    }),
+  )
   keep('issue', issue.iid)
   keep('issueId', issue.id)
   await call('PUT', `${p}/issues/${ids.issue}`, { labels: 'bug,other', state_event: 'close' })
@@ -86,18 +116,31 @@ export async function buildFuzzWorld(s: TestServer): Promise<FuzzWorld> {
   const issueDiscussion = one(await call('POST', `${p}/issues/${ids.issue}/discussions`, { body: 'A thread' }))
   keep('issueDiscussion', issueDiscussion.id)
   keep('issueAward', one(await call('POST', `${p}/issues/${ids.issue}/award_emoji`, { name: 'thumbsup' })).id)
-  keep('issueNoteAward', one(await call('POST', `${p}/issues/${ids.issue}/notes/${ids.issueNote}/award_emoji`, { name: 'tada' })).id)
+  keep(
+    'issueNoteAward',
+    one(await call('POST', `${p}/issues/${ids.issue}/notes/${ids.issueNote}/award_emoji`, { name: 'tada' })).id,
+  )
   const labelEvents = await call('GET', `${p}/issues/${ids.issue}/resource_label_events`)
   keep('labelEvent', one(labelEvents).id)
   keep('stateEvent', one(await call('GET', `${p}/issues/${ids.issue}/resource_state_events`)).id)
   keep('milestoneEvent', one(await call('GET', `${p}/issues/${ids.issue}/resource_milestone_events`)).id)
 
-  const mr = one(await call('POST', `${p}/merge_requests`, { source_branch: 'feature', target_branch: 'main', title: 'Fuzz MR', labels: 'bug' }))
+  const mr = one(
+    await call('POST', `${p}/merge_requests`, {
+      source_branch: 'feature',
+      target_branch: 'main',
+      title: 'Fuzz MR',
+      labels: 'bug',
+    }),
+  )
   keep('mr', mr.iid)
   keep('mrNote', one(await call('POST', `${p}/merge_requests/${ids.mr}/notes`, { body: 'MR note' })).id)
   keep('mrDiscussion', one(await call('POST', `${p}/merge_requests/${ids.mr}/discussions`, { body: 'MR thread' })).id)
   keep('mrAward', one(await call('POST', `${p}/merge_requests/${ids.mr}/award_emoji`, { name: 'thumbsup' })).id)
-  keep('mrNoteAward', one(await call('POST', `${p}/merge_requests/${ids.mr}/notes/${ids.mrNote}/award_emoji`, { name: 'tada' })).id)
+  keep(
+    'mrNoteAward',
+    one(await call('POST', `${p}/merge_requests/${ids.mr}/notes/${ids.mrNote}/award_emoji`, { name: 'tada' })).id,
+  )
 
   const epic = one(await call('POST', `${g}/epics`, { title: 'Fuzz epic', labels: 'area' }))
   keep('epic', epic.iid)
@@ -109,19 +152,60 @@ export async function buildFuzzWorld(s: TestServer): Promise<FuzzWorld> {
   keep('epicNote', one(await call('POST', `${g}/epics/${ids.epicId}/notes`, { body: 'Epic note' })).id)
   keep('epicDiscussion', one(await call('POST', `${g}/epics/${ids.epicId}/discussions`, { body: 'Epic thread' })).id)
   keep('epicAward', one(await call('POST', `${g}/epics/${ids.epic}/award_emoji`, { name: 'thumbsup' })).id)
-  keep('epicNoteAward', one(await call('POST', `${g}/epics/${ids.epic}/notes/${ids.epicNote}/award_emoji`, { name: 'tada' })).id)
+  keep(
+    'epicNoteAward',
+    one(await call('POST', `${g}/epics/${ids.epic}/notes/${ids.epicNote}/award_emoji`, { name: 'tada' })).id,
+  )
 
-  keep('snippet', one(await call('POST', `${p}/snippets`, { title: 'Fuzz snippet', file_name: 'a.txt', content: 'x', visibility: 'public' })).id)
+  keep(
+    'snippet',
+    one(
+      await call('POST', `${p}/snippets`, {
+        title: 'Fuzz snippet',
+        file_name: 'a.txt',
+        content: 'x',
+        visibility: 'public',
+      }),
+    ).id,
+  )
   keep('snippetNote', one(await call('POST', `${p}/snippets/${ids.snippet}/notes`, { body: 'Snippet note' })).id)
-  keep('snippetDiscussion', one(await call('POST', `${p}/snippets/${ids.snippet}/discussions`, { body: 'Snippet thread' })).id)
+  keep(
+    'snippetDiscussion',
+    one(await call('POST', `${p}/snippets/${ids.snippet}/discussions`, { body: 'Snippet thread' })).id,
+  )
   keep('snippetAward', one(await call('POST', `${p}/snippets/${ids.snippet}/award_emoji`, { name: 'thumbsup' })).id)
-  keep('snippetNoteAward', one(await call('POST', `${p}/snippets/${ids.snippet}/notes/${ids.snippetNote}/award_emoji`, { name: 'tada' })).id)
+  keep(
+    'snippetNoteAward',
+    one(await call('POST', `${p}/snippets/${ids.snippet}/notes/${ids.snippetNote}/award_emoji`, { name: 'tada' })).id,
+  )
 
-  keep('environment', one(await call('POST', `${p}/environments`, { name: 'staging', external_url: 'https://staging.example.com' })).id)
-  keep('deployment', one(await call('POST', `${p}/deployments`, { environment: 'staging', sha: ids.sha, ref: 'main', tag: false, status: 'success' })).id)
+  keep(
+    'environment',
+    one(await call('POST', `${p}/environments`, { name: 'staging', external_url: 'https://staging.example.com' })).id,
+  )
+  keep(
+    'deployment',
+    one(
+      await call('POST', `${p}/deployments`, {
+        environment: 'staging',
+        sha: ids.sha,
+        ref: 'main',
+        tag: false,
+        status: 'success',
+      }),
+    ).id,
+  )
   await call('POST', `${p}/protected_environments`, { name: 'staging', deploy_access_levels: [{ access_level: 40 }] })
   keep('protectedEnvironment', 'staging')
-  keep('cluster', one(await call('POST', `${p}/clusters/user`, { name: 'fuzz-cluster', platform_kubernetes_attributes: { api_url: 'https://k8s.example.com', token: 'secret-token' } })).id)
+  keep(
+    'cluster',
+    one(
+      await call('POST', `${p}/clusters/user`, {
+        name: 'fuzz-cluster',
+        platform_kubernetes_attributes: { api_url: 'https://k8s.example.com', token: 'secret-token' },
+      }),
+    ).id,
+  )
   keep('domain', one(await call('POST', `${p}/pages/domains`, { domain: 'fuzz.example.com' })).domain)
   await call('PUT', `${p}/error_tracking/settings`, { active: true, integrated: true })
   keep('clientKey', one(await call('POST', `${p}/error_tracking/client_keys`)).id)
@@ -129,9 +213,18 @@ export async function buildFuzzWorld(s: TestServer): Promise<FuzzWorld> {
   keep('protectedBranch', 'main')
 
   const inAMonth = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10)
-  keep('projectToken', one(await call('POST', `${p}/access_tokens`, { name: 'fuzz', scopes: ['api'], expires_at: inAMonth })).id)
-  keep('personalToken', one(await call('POST', `/users/${victim.user.id}/personal_access_tokens`, { name: 'fuzz', scopes: ['api'] })).id)
-  keep('impersonationToken', one(await call('POST', `/users/${victim.user.id}/impersonation_tokens`, { name: 'fuzz', scopes: ['api'] })).id)
+  keep(
+    'projectToken',
+    one(await call('POST', `${p}/access_tokens`, { name: 'fuzz', scopes: ['api'], expires_at: inAMonth })).id,
+  )
+  keep(
+    'personalToken',
+    one(await call('POST', `/users/${victim.user.id}/personal_access_tokens`, { name: 'fuzz', scopes: ['api'] })).id,
+  )
+  keep(
+    'impersonationToken',
+    one(await call('POST', `/users/${victim.user.id}/impersonation_tokens`, { name: 'fuzz', scopes: ['api'] })).id,
+  )
   await call('POST', `${g}/access_requests`, undefined, victim.token)
   await call('POST', `/projects/${ids.project}/share`, { group_id: ids.otherGroup, group_access: 30 })
   await call('POST', `${g}/share`, { group_id: ids.otherGroup, group_access: 30 })
@@ -148,7 +241,8 @@ export async function buildFuzzWorld(s: TestServer): Promise<FuzzWorld> {
 
   const findings = seedSecurityFindings(s.app.burrow.db, Number(ids.project))
   const finding = one(await call('GET', `${p}/vulnerability_findings`))
-  if (findings > 0) keep('vulnerability', one(await call('POST', `${p}/vulnerabilities?finding_id=${String(finding.id)}`)).id)
+  if (findings > 0)
+    keep('vulnerability', one(await call('POST', `${p}/vulnerabilities?finding_id=${String(finding.id)}`)).id)
 
   keep('geoNode', one(await call('POST', '/geo_nodes', { name: 'fuzz-secondary', url: 'https://geo.example.com/' })).id)
   keep('auditEvent', one(await call('GET', '/audit_events')).id)
@@ -162,7 +256,13 @@ export async function buildFuzzWorld(s: TestServer): Promise<FuzzWorld> {
  */
 export function validParam(world: FuzzWorld, template: string, name: string): string {
   const ids = world.ids
-  const family = template.includes('/merge_requests/') ? 'mr' : template.includes('/snippets/') ? 'snippet' : template.includes('/epics/') ? 'epic' : 'issue'
+  const family = template.includes('/merge_requests/')
+    ? 'mr'
+    : template.includes('/snippets/')
+      ? 'snippet'
+      : template.includes('/epics/')
+        ? 'epic'
+        : 'issue'
   const under = (segment: string): boolean => new RegExp(`/${segment}/:${name.replace('|', '\\|')}`).test(template)
   const award = template.includes('/notes/:note_id/award_emoji') ? `${family}NoteAward` : `${family}Award`
   const byName: Record<string, string | undefined> = {
@@ -203,7 +303,11 @@ export function validParam(world: FuzzWorld, template: string, name: string): st
     note_id: ids[`${family}Note`],
     discussion_id: ids[`${family}Discussion`],
     award_id: ids[award],
-    event_id: template.includes('state_events') ? ids.stateEvent : template.includes('milestone_events') ? ids.milestoneEvent : ids.labelEvent,
+    event_id: template.includes('state_events')
+      ? ids.stateEvent
+      : template.includes('milestone_events')
+        ? ids.milestoneEvent
+        : ids.labelEvent,
     label_id: template.startsWith('/api/v4/groups') ? ids.groupLabel : ids.projectLabel,
     milestone_id: template.startsWith('/api/v4/groups') ? ids.groupMilestone : ids.projectMilestone,
     snippet_id: ids.snippet,
@@ -219,7 +323,11 @@ export function validParam(world: FuzzWorld, template: string, name: string): st
     audit_event_id: ids.auditEvent,
     domain: ids.domain,
     key: ids.variable,
-    name: template.includes('protected_environments') ? ids.protectedEnvironment : template.includes('alerts/notify') ? 'http' : ids.protectedBranch,
+    name: template.includes('protected_environments')
+      ? ids.protectedEnvironment
+      : template.includes('alerts/notify')
+        ? 'http'
+        : ids.protectedBranch,
     branch: ids.branch,
     tag_name: ids.tag,
     ref_name: 'main',

@@ -75,7 +75,10 @@ function serveCgi(root: string, user: string, request: IncomingMessage, response
  * Serves the bare repositories under `root` over smart HTTP to one user: requests without
  * basic auth, or with another user or password, get 401 with a challenge, as a git server does.
  */
-export async function startGitHttpServer(root: string, account: { readonly user: string; readonly password: string }): Promise<GitHttpServer> {
+export async function startGitHttpServer(
+  root: string,
+  account: { readonly user: string; readonly password: string },
+): Promise<GitHttpServer> {
   const requests: { method: string; path: string; user: string | null }[] = []
   const server = createServer((request, response) => {
     const creds = credentialsOf(request)

@@ -41,7 +41,12 @@ export interface OutboxWorld {
   readonly reader: CacheReader
   outbox: Outbox
   /** A request to the server as `token` (default: the world's user), bypassing the proxy. */
-  api(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Json, token?: string): Promise<{ status: number; body: any }> // eslint-disable-line @typescript-eslint/no-explicit-any
+  api(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: Json,
+    token?: string,
+  ): Promise<{ status: number; body: any }> // eslint-disable-line @typescript-eslint/no-explicit-any
   /** Creates an issue as the user and puts the server's JSON in the cache, as sync would. */
   cachedIssue(attrs?: Json): Promise<Json>
   /** Writes the server's current JSON of an issue into the cache (a sync of that one item). */
@@ -57,7 +62,9 @@ export interface OutboxWorld {
   close(): Promise<void>
 }
 
-export async function makeOutboxWorld(options: { readonly timeoutMs?: number; readonly outbox?: Partial<OutboxOptions> } = {}): Promise<OutboxWorld> {
+export async function makeOutboxWorld(
+  options: { readonly timeoutMs?: number; readonly outbox?: Partial<OutboxOptions> } = {},
+): Promise<OutboxWorld> {
   const server = await startServer()
   const proxy = await startSwitchableProxy(server.url)
   const user = seedUser(server, { name: 'Olive Outbox' })
@@ -73,7 +80,8 @@ export async function makeOutboxWorld(options: { readonly timeoutMs?: number; re
   const account = await accounts.add({ baseUrl: proxy.url, token: user.token })
   const cache = new Cache(openCacheDatabase(join(dir, CACHE_FILE)))
   const reader = new CacheReader(cache)
-  const makeOutbox = (extra: Partial<OutboxOptions> = {}): Outbox => new Outbox({ cache, accounts, retryDelayMs: () => 50, ...options.outbox, ...extra })
+  const makeOutbox = (extra: Partial<OutboxOptions> = {}): Outbox =>
+    new Outbox({ cache, accounts, retryDelayMs: () => 50, ...options.outbox, ...extra })
 
   const api: OutboxWorld['api'] = async (method, url, payload, token = user.token) => {
     const res = await server.request(token, { method, url: `/api/v4${url}`, payload })
@@ -98,7 +106,11 @@ export async function makeOutboxWorld(options: { readonly timeoutMs?: number; re
       return res.body as Json
     },
     async cachedIssue(attrs = {}) {
-      const created = await api('POST', `/projects/${project.id}/issues`, { title: 'An issue', description: 'As it was', ...attrs })
+      const created = await api('POST', `/projects/${project.id}/issues`, {
+        title: 'An issue',
+        description: 'As it was',
+        ...attrs,
+      })
       if (created.status !== 201) throw new Error(`issue not created: ${JSON.stringify(created.body)}`)
       return world.syncIssue((created.body as Json).iid as number)
     },

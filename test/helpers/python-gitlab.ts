@@ -12,10 +12,15 @@ export interface PythonResult {
 /** Runs a Python script with the given environment and returns its exit code and output. */
 export function runPython(script: string, env: Readonly<Record<string, string>> = {}): Promise<PythonResult> {
   return new Promise((resolve) => {
-    const child = execFile(PYTHON, ['-c', script], { env: { ...process.env, ...env }, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0
-      resolve({ code, stdout: String(stdout), stderr: String(stderr) })
-    })
+    const child = execFile(
+      PYTHON,
+      ['-c', script],
+      { env: { ...process.env, ...env }, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0
+        resolve({ code, stdout: String(stdout), stderr: String(stderr) })
+      },
+    )
     child.stdin?.end()
   })
 }
@@ -26,7 +31,11 @@ export function runPython(script: string, env: Readonly<Record<string, string>> 
  * `out(value)` that prints the value as JSON. Returns what `out` printed, parsed.
  * Throws with Python's stderr when the script fails.
  */
-export async function withPythonGitlab<T = unknown>(url: string, auth: Readonly<Record<string, string>>, body: string): Promise<T> {
+export async function withPythonGitlab<T = unknown>(
+  url: string,
+  auth: Readonly<Record<string, string>>,
+  body: string,
+): Promise<T> {
   const script = [
     'import gitlab, json, os, sys',
     'gl = gitlab.Gitlab(os.environ["GL_URL"], **json.loads(os.environ["GL_AUTH"]))',

@@ -47,7 +47,11 @@ export function httpTransport(baseUrl: string): RunnerTransport {
       headers['content-type'] = 'application/json'
       body = JSON.stringify(r.json)
     } else if (r.body !== undefined) body = r.body
-    const res = await fetch(`${baseUrl}/api/v4${path}`, { method, headers, body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body) })
+    const res = await fetch(`${baseUrl}/api/v4${path}`, {
+      method,
+      headers,
+      body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body),
+    })
     const out: Record<string, string> = {}
     res.headers.forEach((v, k) => {
       out[k] = v
@@ -95,11 +99,19 @@ export function storedZip(files: Readonly<Record<string, string | Buffer>>): Buf
   return Buffer.concat([...locals, ...centrals, end])
 }
 
-function multipart(fields: Readonly<Record<string, string>>, file: { readonly name: string; readonly filename: string; readonly content: Buffer }): { body: Buffer; contentType: string } {
+function multipart(
+  fields: Readonly<Record<string, string>>,
+  file: { readonly name: string; readonly filename: string; readonly content: Buffer },
+): { body: Buffer; contentType: string } {
   const boundary = `----burrowtest${Math.random().toString(16).slice(2)}`
   const chunks: Buffer[] = []
-  for (const [k, v] of Object.entries(fields)) chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`))
-  chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`))
+  for (const [k, v] of Object.entries(fields))
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`))
+  chunks.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
+  )
   chunks.push(file.content, Buffer.from(`\r\n--${boundary}--\r\n`))
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` }
 }
@@ -109,11 +121,34 @@ export interface JobSpec {
   readonly id: number
   readonly token: string
   readonly job_info: { readonly name: string; readonly stage: string; readonly project_id: number }
-  readonly git_info: { readonly repo_url: string; readonly ref: string; readonly sha: string; readonly ref_type: string }
-  readonly variables: readonly { readonly key: string; readonly value: string; readonly public: boolean; readonly masked: boolean }[]
+  readonly git_info: {
+    readonly repo_url: string
+    readonly ref: string
+    readonly sha: string
+    readonly ref_type: string
+  }
+  readonly variables: readonly {
+    readonly key: string
+    readonly value: string
+    readonly public: boolean
+    readonly masked: boolean
+  }[]
   readonly steps: readonly { readonly name: string; readonly script: readonly string[]; readonly when: string }[]
-  readonly artifacts: readonly { readonly name: string; readonly paths: readonly string[]; readonly artifact_type: string; readonly artifact_format: string; readonly expire_in: string | null }[] | null
-  readonly dependencies: readonly { readonly id: number; readonly name: string; readonly token: string; readonly artifacts_file: { readonly filename: string; readonly size: number } }[]
+  readonly artifacts:
+    | readonly {
+        readonly name: string
+        readonly paths: readonly string[]
+        readonly artifact_type: string
+        readonly artifact_format: string
+        readonly expire_in: string | null
+      }[]
+    | null
+  readonly dependencies: readonly {
+    readonly id: number
+    readonly name: string
+    readonly token: string
+    readonly artifacts_file: { readonly filename: string; readonly size: number }
+  }[]
 }
 
 /** What one run did. */
@@ -142,7 +177,11 @@ export class TestRunner {
   ) {}
 
   /** Registers with `POST /runners`; throws unless the server answers 201. */
-  static async register(transport: RunnerTransport, registrationToken: string, options: TestRunnerOptions = {}): Promise<TestRunner> {
+  static async register(
+    transport: RunnerTransport,
+    registrationToken: string,
+    options: TestRunnerOptions = {},
+  ): Promise<TestRunner> {
     const res = await transport('POST', '/runners', {
       json: {
         token: registrationToken,
@@ -151,7 +190,14 @@ export class TestRunner {
         run_untagged: options.runUntagged ?? true,
         access_level: options.accessLevel ?? 'not_protected',
         locked: options.locked ?? false,
-        info: { name: 'burrow-test-runner', version: '17.6.0', revision: 'test', platform: 'linux', architecture: 'amd64', executor: 'shell' },
+        info: {
+          name: 'burrow-test-runner',
+          version: '17.6.0',
+          revision: 'test',
+          platform: 'linux',
+          architecture: 'amd64',
+          executor: 'shell',
+        },
       },
     })
     if (res.status !== 201) throw new Error(`runner registration failed: ${res.status} ${res.text}`)
@@ -160,7 +206,11 @@ export class TestRunner {
   }
 
   /** A runner created without a registration token (`POST /user/runners`), from its id and authentication token. */
-  static connect(transport: RunnerTransport, created: { readonly id: number; readonly token: string }, workspace: Readonly<Record<string, string>> = {}): TestRunner {
+  static connect(
+    transport: RunnerTransport,
+    created: { readonly id: number; readonly token: string },
+    workspace: Readonly<Record<string, string>> = {},
+  ): TestRunner {
     return new TestRunner(transport, created.id, created.token, workspace)
   }
 
@@ -172,7 +222,17 @@ export class TestRunner {
   /** `POST /jobs/request`: the job payload, or null on 204. */
   async requestJob(): Promise<JobSpec | null> {
     const res = await this.transport('POST', '/jobs/request', {
-      json: { token: this.token, info: { name: 'burrow-test-runner', version: '17.6.0', platform: 'linux', architecture: 'amd64', executor: 'shell', features: { trace_checksum: true } } },
+      json: {
+        token: this.token,
+        info: {
+          name: 'burrow-test-runner',
+          version: '17.6.0',
+          platform: 'linux',
+          architecture: 'amd64',
+          executor: 'shell',
+          features: { trace_checksum: true },
+        },
+      },
     })
     if (res.status === 204) return null
     if (res.status !== 201) throw new Error(`job request failed: ${res.status} ${res.text}`)
@@ -184,20 +244,42 @@ export class TestRunner {
     const bytes = Buffer.from(text)
     return this.transport('PATCH', `/jobs/${job.id}/trace`, {
       body: bytes,
-      headers: { 'job-token': job.token, 'content-type': 'text/plain', 'content-range': `${offset}-${offset + bytes.length - 1}` },
+      headers: {
+        'job-token': job.token,
+        'content-type': 'text/plain',
+        'content-range': `${offset}-${offset + bytes.length - 1}`,
+      },
     })
   }
 
   /** `PUT /jobs/:id` with the final (or running) state. */
-  updateJob(job: Pick<JobSpec, 'id' | 'token'>, state: 'running' | 'success' | 'failed', extra: Readonly<Record<string, unknown>> = {}): Promise<RunnerResponse> {
+  updateJob(
+    job: Pick<JobSpec, 'id' | 'token'>,
+    state: 'running' | 'success' | 'failed',
+    extra: Readonly<Record<string, unknown>> = {},
+  ): Promise<RunnerResponse> {
     return this.transport('PUT', `/jobs/${job.id}`, { json: { token: job.token, state, ...extra } })
   }
 
   /** `POST /jobs/:id/artifacts` with one file. */
-  uploadArtifact(job: Pick<JobSpec, 'id' | 'token'>, type: string, format: string, filename: string, content: Buffer, expireIn?: string): Promise<RunnerResponse> {
+  uploadArtifact(
+    job: Pick<JobSpec, 'id' | 'token'>,
+    type: string,
+    format: string,
+    filename: string,
+    content: Buffer,
+    expireIn?: string,
+  ): Promise<RunnerResponse> {
     const form = multipart({}, { name: 'file', filename, content })
-    const query = new URLSearchParams({ artifact_type: type, artifact_format: format, ...(expireIn ? { expire_in: expireIn } : {}) })
-    return this.transport('POST', `/jobs/${job.id}/artifacts?${query.toString()}`, { body: form.body, headers: { 'content-type': form.contentType, 'job-token': job.token } })
+    const query = new URLSearchParams({
+      artifact_type: type,
+      artifact_format: format,
+      ...(expireIn ? { expire_in: expireIn } : {}),
+    })
+    return this.transport('POST', `/jobs/${job.id}/artifacts?${query.toString()}`, {
+      body: form.body,
+      headers: { 'content-type': form.contentType, 'job-token': job.token },
+    })
   }
 
   /** "Runs" one job as described above and reports it; the result, or null when no job was waiting. */
@@ -211,7 +293,13 @@ export class TestRunner {
       for (const command of step.script) {
         lines.push(`$ ${command}`)
         const echo = /^echo\s+["']?(.*?)["']?$/.exec(command)
-        if (echo) lines.push(echo[1].replace(/\$\{?([A-Z_][A-Z0-9_]*)\}?/g, (all, name: string) => job.variables.find((v) => v.key === name)?.value ?? ''))
+        if (echo)
+          lines.push(
+            echo[1].replace(
+              /\$\{?([A-Z_][A-Z0-9_]*)\}?/g,
+              (all, name: string) => job.variables.find((v) => v.key === name)?.value ?? '',
+            ),
+          )
         const exit = /\bexit\s+(\d+)/.exec(command)
         if (exit && exit[1] !== '0' && step.name === 'script') {
           failed = true
@@ -224,15 +312,30 @@ export class TestRunner {
     const patched = await this.patchTrace(job, 0, trace)
     if (patched.status !== 202) throw new Error(`trace patch failed: ${patched.status} ${patched.text}`)
     for (const a of job.artifacts ?? []) {
-      const files = Object.fromEntries(Object.entries(this.workspace).filter(([path]) => a.paths.some((p) => p === path || (p.endsWith('/') && path.startsWith(p)))))
+      const files = Object.fromEntries(
+        Object.entries(this.workspace).filter(([path]) =>
+          a.paths.some((p) => p === path || (p.endsWith('/') && path.startsWith(p))),
+        ),
+      )
       if (Object.keys(files).length === 0) continue
       const content = a.artifact_type === 'archive' ? storedZip(files) : Buffer.from(Object.values(files)[0])
       const filename = a.artifact_type === 'archive' ? 'artifacts.zip' : Object.keys(files)[0]
-      const uploaded = await this.uploadArtifact(job, a.artifact_type, a.artifact_format, filename, content, a.expire_in ?? undefined)
+      const uploaded = await this.uploadArtifact(
+        job,
+        a.artifact_type,
+        a.artifact_format,
+        filename,
+        content,
+        a.expire_in ?? undefined,
+      )
       if (uploaded.status !== 201) throw new Error(`artifact upload failed: ${uploaded.status} ${uploaded.text}`)
     }
     const state = failed ? 'failed' : 'success'
-    const updated = await this.updateJob(job, state, failed ? { failure_reason: 'script_failure', exit_code: 1 } : { exit_code: 0 })
+    const updated = await this.updateJob(
+      job,
+      state,
+      failed ? { failure_reason: 'script_failure', exit_code: 1 } : { exit_code: 0 },
+    )
     if (updated.status !== 200) throw new Error(`job update failed: ${updated.status} ${updated.text}`)
     return { job, state, trace }
   }

@@ -78,7 +78,14 @@ let seq = 0
  */
 export function seedUser(
   server: TestServer,
-  attrs: { username?: string; name?: string; email?: string; admin?: boolean; scopes?: string[]; [k: string]: unknown } = {},
+  attrs: {
+    username?: string
+    name?: string
+    email?: string
+    admin?: boolean
+    scopes?: string[]
+    [k: string]: unknown
+  } = {},
 ): SeededUser {
   seq += 1
   const username = attrs.username ?? `user${seq}_${Math.random().toString(36).slice(2, 7)}`

@@ -86,16 +86,25 @@ export async function startSwitchableProxy(targetUrl: string): Promise<Switchabl
       return
     }
     const holdResponse = mode === 'hold-responses'
-    const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (answer) => {
-      record(answered, line)
-      if (holdResponse) {
-        held.add(res)
-        answer.resume()
-        return
-      }
-      res.writeHead(answer.statusCode ?? 502, answer.headers)
-      answer.pipe(res)
-    })
+    const upstream = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: target.host },
+      },
+      (answer) => {
+        record(answered, line)
+        if (holdResponse) {
+          held.add(res)
+          answer.resume()
+          return
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+      },
+    )
     upstream.on('error', () => res.destroy())
     // Recorded once the whole request went upstream: from then on the server has it.
     upstream.on('finish', () => record(forwarded, line))

@@ -54,14 +54,28 @@ export async function startRestartableServer(): Promise<RestartableServer> {
 
 /** Every request the desktop core sends, by method and path (query left out), in order. */
 export class RequestLog {
-  readonly entries: { method: string; path: string; query: string; items: number | null; status: number | null; ifNoneMatch: string | null }[] = []
+  readonly entries: {
+    method: string
+    path: string
+    query: string
+    items: number | null
+    status: number | null
+    ifNoneMatch: string | null
+  }[] = []
   /** Runs before each request is sent (a test stops the server here). */
   beforeRequest: ((url: URL) => Promise<void>) | null = null
 
   readonly fetch: typeof fetch = async (input, init) => {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url)
     if (this.beforeRequest !== null) await this.beforeRequest(url)
-    const entry = { method: init?.method ?? 'GET', path: url.pathname.replace(/^\/api\/v4/, ''), query: url.search, items: null as number | null, status: null as number | null, ifNoneMatch: new Headers(init?.headers).get('if-none-match') }
+    const entry = {
+      method: init?.method ?? 'GET',
+      path: url.pathname.replace(/^\/api\/v4/, ''),
+      query: url.search,
+      items: null as number | null,
+      status: null as number | null,
+      ifNoneMatch: new Headers(init?.headers).get('if-none-match'),
+    }
     this.entries.push(entry)
     const response = await fetch(input, init)
     entry.status = response.status
@@ -82,10 +96,17 @@ export class RequestLog {
 }
 
 /** Accounts with the opt-in encrypted-file secret store (no desktop keychain needed) and one cache, in a temp dir. */
-export async function desktopServices(log: RequestLog): Promise<{ accounts: Accounts; cache: Cache; dir: string; dispose(): void }> {
+export async function desktopServices(
+  log: RequestLog,
+): Promise<{ accounts: Accounts; cache: Cache; dir: string; dispose(): void }> {
   const dir = mkdtempSync(join(tmpdir(), 'burrow-desktop-'))
   const secrets = await EncryptedFileSecretStore.open(join(dir, 'secrets.enc.json'), 'test passphrase')
-  const accounts = new Accounts({ store: new AccountStore(join(dir, 'accounts.json')), secrets, fetch: log.fetch, probeIntervalMs: 50 })
+  const accounts = new Accounts({
+    store: new AccountStore(join(dir, 'accounts.json')),
+    secrets,
+    fetch: log.fetch,
+    probeIntervalMs: 50,
+  })
   const cache = openCache({ userDataDir: dir })
   return {
     accounts,

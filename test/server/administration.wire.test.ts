@@ -33,14 +33,26 @@ describe('storage moves, replication nodes and imports over the wire', () => {
     s = await startServer({ storages: ['default', 'second'] })
     source = await startServer()
     // The import source listens on 127.0.0.1, which GitLab's default refuses.
-    await s.request(ROOT_TOKEN, { method: 'PUT', url: '/api/v4/application/settings', payload: { allow_local_requests_from_web_hooks_and_services: true } })
+    await s.request(ROOT_TOKEN, {
+      method: 'PUT',
+      url: '/api/v4/application/settings',
+      payload: { allow_local_requests_from_web_hooks_and_services: true },
+    })
     member = seedUser(s, { username: 'wire_member' })
     const group = seedGroup(s, { path: 'wire-admin' })
     seedMember(s, 'Namespace', group.id, member.user.id, AccessLevel.MAINTAINER)
     sourceOwner = seedUser(source, { username: 'wire_source_owner' })
-    const created = await source.request(sourceOwner.token, { method: 'POST', url: '/api/v4/projects', payload: { name: 'Origin', initialize_with_readme: true } })
+    const created = await source.request(sourceOwner.token, {
+      method: 'POST',
+      url: '/api/v4/projects',
+      payload: { name: 'Origin', initialize_with_readme: true },
+    })
     sourceProjectId = created.json().id
-    await source.request(sourceOwner.token, { method: 'POST', url: `/api/v4/projects/${sourceProjectId}/issues`, payload: { title: 'Carried over' } })
+    await source.request(sourceOwner.token, {
+      method: 'POST',
+      url: `/api/v4/projects/${sourceProjectId}/issues`,
+      payload: { title: 'Carried over' },
+    })
   })
   afterAll(async () => {
     await s.close()
@@ -48,28 +60,60 @@ describe('storage moves, replication nodes and imports over the wire', () => {
   })
 
   it('git push is refused with the read-only message while a move is pending, and lands after it finished', async () => {
-    const project = (await s.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/projects', payload: { name: 'pushed-during-move', initialize_with_readme: true } })).json() as Json
+    const project = (
+      await s.request(ROOT_TOKEN, {
+        method: 'POST',
+        url: '/api/v4/projects',
+        payload: { name: 'pushed-during-move', initialize_with_readme: true },
+      })
+    ).json() as Json
     const work = makeWorkRepo()
     await sh(work, 'pull', '--quiet', remoteUrl(s.url, project.path_with_namespace as string, ROOT_TOKEN), 'main')
     commitFiles(work, { 'later.md': 'after\n' }, 'During the move')
     const release = holdStorageMoves(s.app.burrow)
     try {
-      const move = await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${project.id}/repository_storage_moves`, payload: { destination_storage_name: 'second' } })
+      const move = await s.request(ROOT_TOKEN, {
+        method: 'POST',
+        url: `/api/v4/projects/${project.id}/repository_storage_moves`,
+        payload: { destination_storage_name: 'second' },
+      })
       expect(move.statusCode).toBe(201)
-      const stderr = await shFails(work, 'push', remoteUrl(s.url, project.path_with_namespace as string, ROOT_TOKEN), 'main')
+      const stderr = await shFails(
+        work,
+        'push',
+        remoteUrl(s.url, project.path_with_namespace as string, ROOT_TOKEN),
+        'main',
+      )
       expect(stderr).toContain('The repository is temporarily read-only. Please try again later.')
     } finally {
       release()
     }
     await storageMovesIdle(s.app.burrow)
     await sh(work, 'push', '--quiet', remoteUrl(s.url, project.path_with_namespace as string, ROOT_TOKEN), 'main')
-    const branch = (await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${project.id}/repository/branches/main` })).json() as { commit: { title: string } }
+    const branch = (
+      await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${project.id}/repository/branches/main` })
+    ).json() as { commit: { title: string } }
     expect(branch.commit.title).toBe('During the move')
   })
 
   it('python-gitlab schedules project moves (single and bulk), reads them and lists projects by storage', async () => {
-    const project = (await s.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/projects', payload: { name: 'py-moved', initialize_with_readme: true } })).json() as Json
-    const result = await withPythonGitlab<{ scheduled: Json; finished: string; listed: number[]; storage: string; on_second: boolean; bulk: Json; back: string; refused: number }>(
+    const project = (
+      await s.request(ROOT_TOKEN, {
+        method: 'POST',
+        url: '/api/v4/projects',
+        payload: { name: 'py-moved', initialize_with_readme: true },
+      })
+    ).json() as Json
+    const result = await withPythonGitlab<{
+      scheduled: Json
+      finished: string
+      listed: number[]
+      storage: string
+      on_second: boolean
+      bulk: Json
+      back: string
+      refused: number
+    }>(
       s.url,
       { private_token: ROOT_TOKEN },
       `${PY_WAIT}
@@ -91,7 +135,12 @@ except gitlab.exceptions.GitlabHttpError as e:
 out({'scheduled': scheduled, 'finished': finished, 'listed': listed, 'storage': storage, 'on_second': on_second, 'bulk': bulk, 'back': back, 'refused': refused})
 `,
     )
-    expect(result.scheduled).toMatchObject({ state: 'scheduled', source_storage_name: 'default', destination_storage_name: 'second', project: { id: project.id, path: 'py-moved' } })
+    expect(result.scheduled).toMatchObject({
+      state: 'scheduled',
+      source_storage_name: 'default',
+      destination_storage_name: 'second',
+      project: { id: project.id, path: 'py-moved' },
+    })
     expect(result.finished).toBe('finished')
     expect(result.listed).toEqual([result.scheduled.id])
     expect(result.storage).toBe('second')
@@ -103,31 +152,73 @@ out({'scheduled': scheduled, 'finished': finished, 'listed': listed, 'storage': 
 
   it('@gitbeaker/rest schedules and reads project, snippet and group moves', async () => {
     const api = new Gitlab({ host: s.url, token: ROOT_TOKEN })
-    const project = (await s.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/projects', payload: { name: 'beaker-moved', initialize_with_readme: true } })).json() as Json
+    const project = (
+      await s.request(ROOT_TOKEN, {
+        method: 'POST',
+        url: '/api/v4/projects',
+        payload: { name: 'beaker-moved', initialize_with_readme: true },
+      })
+    ).json() as Json
     const projectId = project.id as number
-    const scheduled = (await api.ProjectRepositoryStorageMoves.schedule('default', { projectId, destinationStorageName: 'second' })) as unknown as Json
+    const scheduled = (await api.ProjectRepositoryStorageMoves.schedule('default', {
+      projectId,
+      destinationStorageName: 'second',
+    })) as unknown as Json
     expect(scheduled).toMatchObject({ state: 'scheduled', destination_storage_name: 'second' })
     await storageMovesIdle(s.app.burrow)
-    const shown = (await api.ProjectRepositoryStorageMoves.show(scheduled.id as number, { projectId })) as unknown as Json
+    const shown = (await api.ProjectRepositoryStorageMoves.show(scheduled.id as number, {
+      projectId,
+    })) as unknown as Json
     expect(shown.state).toBe('finished')
     const all = (await api.ProjectRepositoryStorageMoves.all()) as unknown as Json[]
     expect(all.map((m) => m.id)).toContain(scheduled.id)
 
-    const snippet = (await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${projectId}/snippets`, payload: { title: 'beaker', file_name: 'a.txt', content: 'a', visibility: 'private' } })).json() as Json
-    const snippetMove = (await api.SnippetRepositoryStorageMoves.schedule('default', { snippetId: snippet.id as number, destinationStorageName: 'second' })) as unknown as Json
+    const snippet = (
+      await s.request(ROOT_TOKEN, {
+        method: 'POST',
+        url: `/api/v4/projects/${projectId}/snippets`,
+        payload: { title: 'beaker', file_name: 'a.txt', content: 'a', visibility: 'private' },
+      })
+    ).json() as Json
+    const snippetMove = (await api.SnippetRepositoryStorageMoves.schedule('default', {
+      snippetId: snippet.id as number,
+      destinationStorageName: 'second',
+    })) as unknown as Json
     expect(snippetMove).toMatchObject({ state: 'scheduled', snippet: { id: snippet.id, title: 'beaker' } })
     const group = seedGroup(s, { path: 'beaker-wiki' })
-    const groupMove = (await api.GroupRepositoryStorageMoves.schedule('default', { groupId: group.id, destinationStorageName: 'second' })) as unknown as Json
+    const groupMove = (await api.GroupRepositoryStorageMoves.schedule('default', {
+      groupId: group.id,
+      destinationStorageName: 'second',
+    })) as unknown as Json
     expect(groupMove).toMatchObject({ group: { id: group.id, name: group.name } })
-    const bulk = (await api.SnippetRepositoryStorageMoves.schedule('second', { destinationStorageName: 'default' })) as unknown as Json
+    const bulk = (await api.SnippetRepositoryStorageMoves.schedule('second', {
+      destinationStorageName: 'default',
+    })) as unknown as Json
     expect(bulk).toEqual({ message: '202 Accepted' })
     await storageMovesIdle(s.app.burrow)
-    expect(((await api.SnippetRepositoryStorageMoves.all({ snippetId: snippet.id as number })) as unknown as Json[]).map((m) => m.state)).toEqual(['finished', 'finished'])
-    expect(((await api.GroupRepositoryStorageMoves.show(groupMove.id as number)) as unknown as Json).state).toBe('finished')
+    expect(
+      ((await api.SnippetRepositoryStorageMoves.all({ snippetId: snippet.id as number })) as unknown as Json[]).map(
+        (m) => m.state,
+      ),
+    ).toEqual(['finished', 'finished'])
+    expect(((await api.GroupRepositoryStorageMoves.show(groupMove.id as number)) as unknown as Json).state).toBe(
+      'finished',
+    )
   })
 
   it('python-gitlab manages replication nodes before and after a primary is recorded: changes, status records, repair, delete', async () => {
-    const result = await withPythonGitlab<{ before_primary: number; primary: Json; secondary: Json; listed: string[]; saved: number; statuses: number[]; status: Json; repaired: number; remaining: string[]; member_refused: number }>(
+    const result = await withPythonGitlab<{
+      before_primary: number
+      primary: Json
+      secondary: Json
+      listed: string[]
+      saved: number
+      statuses: number[]
+      status: Json
+      repaired: number
+      remaining: string[]
+      member_refused: number
+    }>(
       s.url,
       { private_token: ROOT_TOKEN },
       `
@@ -163,12 +254,30 @@ out({'before_primary': before_primary, 'primary': primary, 'secondary': secondar
 `,
     )
     expect(result.before_primary).toBe(4)
-    expect(result.primary).toMatchObject({ name: `${s.url}/`, primary: true, current: true, files_max_capacity: 10, repos_max_capacity: 25, verification_max_capacity: 100, container_repositories_max_capacity: 10 })
-    expect(result.secondary).toMatchObject({ name: 'py-secondary', primary: false, enabled: true, current: false, sync_object_storage: false })
+    expect(result.primary).toMatchObject({
+      name: `${s.url}/`,
+      primary: true,
+      current: true,
+      files_max_capacity: 10,
+      repos_max_capacity: 25,
+      verification_max_capacity: 100,
+      container_repositories_max_capacity: 10,
+    })
+    expect(result.secondary).toMatchObject({
+      name: 'py-secondary',
+      primary: false,
+      enabled: true,
+      current: false,
+      sync_object_storage: false,
+    })
     expect(result.listed).toEqual(['py-secondary', `${s.url}/`])
     expect(result.saved).toBe(5)
     expect(result.statuses).toEqual([result.secondary.id, result.primary.id])
-    expect(result.status).toMatchObject({ geo_node_id: result.secondary.id, healthy: true, repositories_synced_in_percentage: '100.00%' })
+    expect(result.status).toMatchObject({
+      geo_node_id: result.secondary.id,
+      healthy: true,
+      repositories_synced_in_percentage: '100.00%',
+    })
     expect(result.repaired).toBe(result.secondary.id)
     expect(result.remaining).toEqual([`${s.url}/`])
     expect(result.member_refused).toBe(403)
@@ -176,12 +285,28 @@ out({'before_primary': before_primary, 'primary': primary, 'secondary': secondar
 
   it('@gitbeaker/rest creates, edits, reads the status of, repairs and removes replication nodes', async () => {
     const api = new Gitlab({ host: s.url, token: ROOT_TOKEN })
-    const node = (await api.GeoNodes.create('beaker-node', 'https://beaker.example.com', { reposMaxCapacity: 7 })) as unknown as Json
-    expect(node).toMatchObject({ name: 'beaker-node', url: 'https://beaker.example.com/', repos_max_capacity: 7, files_max_capacity: 10 })
-    const edited = (await api.GeoNodes.edit(node.id as number, { name: 'beaker-node', url: 'https://beaker.example.com', selectiveSyncType: 'shards', selectiveSyncShards: ['second'] })) as unknown as Json
+    const node = (await api.GeoNodes.create('beaker-node', 'https://beaker.example.com', {
+      reposMaxCapacity: 7,
+    })) as unknown as Json
+    expect(node).toMatchObject({
+      name: 'beaker-node',
+      url: 'https://beaker.example.com/',
+      repos_max_capacity: 7,
+      files_max_capacity: 10,
+    })
+    const edited = (await api.GeoNodes.edit(node.id as number, {
+      name: 'beaker-node',
+      url: 'https://beaker.example.com',
+      selectiveSyncType: 'shards',
+      selectiveSyncShards: ['second'],
+    })) as unknown as Json
     expect(edited).toMatchObject({ selective_sync_type: 'shards', selective_sync_shards: ['second'] })
     const shown = (await api.GeoNodes.show(node.id as number)) as unknown as Json
-    expect(shown._links).toEqual({ self: `${s.url}/api/v4/geo_nodes/${node.id}`, status: `${s.url}/api/v4/geo_nodes/${node.id}/status`, repair: `${s.url}/api/v4/geo_nodes/${node.id}/repair` })
+    expect(shown._links).toEqual({
+      self: `${s.url}/api/v4/geo_nodes/${node.id}`,
+      status: `${s.url}/api/v4/geo_nodes/${node.id}/status`,
+      repair: `${s.url}/api/v4/geo_nodes/${node.id}/repair`,
+    })
     const status = (await api.GeoNodes.showStatus(node.id as number)) as unknown as Json
     expect(status).toMatchObject({ geo_node_id: node.id, repositories_failed_count: 0 })
     const statuses = (await api.GeoNodes.allStatuses()) as unknown as Json[]
@@ -192,7 +317,15 @@ out({'before_primary': before_primary, 'primary': primary, 'secondary': secondar
   })
 
   it('python-gitlab imports from a second Burrow Server (hosted_git and git_server) and follows the import status', async () => {
-    const result = await withPythonGitlab<{ hosted: Json; hosted_done: Json; issues: string[]; git: Json; git_done: Json; branches: string[]; unknown: Json }>(
+    const result = await withPythonGitlab<{
+      hosted: Json
+      hosted_done: Json
+      issues: string[]
+      git: Json
+      git_done: Json
+      branches: string[]
+      unknown: Json
+    }>(
       s.url,
       { private_token: member.token },
       `${PY_WAIT}
@@ -221,17 +354,29 @@ out({'hosted': hosted, 'hosted_done': hosted_done, 'issues': issues, 'git': git,
     expect(result.branches).toEqual(['main'])
     // GitLab's import endpoints answer `{"errors": …}`, which python-gitlab passes on as the raw body.
     expect(result.unknown.code).toBe(422)
-    expect(JSON.parse(result.unknown.message as string)).toEqual({ errors: 'Namespace or group to import repository into does not exist.' })
+    expect(JSON.parse(result.unknown.message as string)).toEqual({
+      errors: 'Namespace or group to import repository into does not exist.',
+    })
   })
 
   it('@gitbeaker/rest posts an import through its requester and reads the project import status', async () => {
     const api = new Gitlab({ host: s.url, token: member.token })
     const posted = await api.Projects.requester.post('import/hosted_git', {
-      body: { personal_access_token: sourceOwner.token, repo_id: sourceProjectId, target_namespace: 'wire-admin', new_name: 'beaker-origin', custom_hostname: source.url },
+      body: {
+        personal_access_token: sourceOwner.token,
+        repo_id: sourceProjectId,
+        target_namespace: 'wire-admin',
+        new_name: 'beaker-origin',
+        custom_hostname: source.url,
+      },
     })
     expect(posted.status).toBe(201)
     const created = posted.body as Json
-    expect(created).toMatchObject({ name: 'beaker-origin', full_path: '/wire-admin/beaker-origin', import_status: 'scheduled' })
+    expect(created).toMatchObject({
+      name: 'beaker-origin',
+      full_path: '/wire-admin/beaker-origin',
+      import_status: 'scheduled',
+    })
     for (let i = 0; i < 600; i++) {
       const status = (await api.Projects.requester.get(`projects/${created.id}/import`)).body as Json
       if (status.import_status === 'finished' || status.import_status === 'failed') {

@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { alertFingerprint, inlineKeys, jsonDepth, normaliseSeverity, parseAlertPayload, parseMappings, payloadAlertFields, truncate } from '../../src/server/modules/alerts/payload'
+import {
+  alertFingerprint,
+  inlineKeys,
+  jsonDepth,
+  normaliseSeverity,
+  parseAlertPayload,
+  parseMappings,
+  payloadAlertFields,
+  truncate,
+} from '../../src/server/modules/alerts/payload'
 
 const NOW = new Date('2024-05-01T10:00:00.000Z')
 const sha1 = (s: string): string => createHash('sha1').update(s).digest('hex')
@@ -14,7 +23,9 @@ describe('alert payload rules', () => {
   it('defaults the start time to now when absent or not a time', () => {
     expect(parseAlertPayload({}, [], NOW).startedAt).toBe(NOW.toISOString())
     expect(parseAlertPayload({ start_time: 'yesterday-ish' }, [], NOW).startedAt).toBe(NOW.toISOString())
-    expect(parseAlertPayload({ start_time: '2019-09-12T06:00:55Z' }, [], NOW).startedAt).toBe('2019-09-12T06:00:55.000Z')
+    expect(parseAlertPayload({ start_time: '2019-09-12T06:00:55Z' }, [], NOW).startedAt).toBe(
+      '2019-09-12T06:00:55.000Z',
+    )
   })
 
   it('normalises severity case-insensitively, critical when missing or unknown to the list', () => {
@@ -38,8 +49,20 @@ describe('alert payload rules', () => {
   })
 
   it('fingerprints a payload without fingerprint from its content, ignoring start_time, end_time, hosts and key order', () => {
-    const a = alertFingerprint({ title: 'Disk full', service: 'db', start_time: '2024-01-01T00:00:00Z', hosts: ['h1'] }, undefined)
-    const b = alertFingerprint({ service: 'db', title: 'Disk full', start_time: '2024-02-02T00:00:00Z', hosts: 'h2', end_time: '2024-02-02T01:00:00Z' }, undefined)
+    const a = alertFingerprint(
+      { title: 'Disk full', service: 'db', start_time: '2024-01-01T00:00:00Z', hosts: ['h1'] },
+      undefined,
+    )
+    const b = alertFingerprint(
+      {
+        service: 'db',
+        title: 'Disk full',
+        start_time: '2024-02-02T00:00:00Z',
+        hosts: 'h2',
+        end_time: '2024-02-02T01:00:00Z',
+      },
+      undefined,
+    )
     expect(a).toBe(b)
     expect(alertFingerprint({ title: 'Disk full', service: 'web' }, undefined)).not.toBe(a)
   })
@@ -56,7 +79,16 @@ describe('alert payload rules', () => {
   })
 
   it('truncates title, description, service and monitoring tool at GitLab column limits', () => {
-    const parsed = parseAlertPayload({ title: 't'.repeat(300), description: 'd'.repeat(2000), service: 's'.repeat(150), monitoring_tool: 'm'.repeat(150) }, [], NOW)
+    const parsed = parseAlertPayload(
+      {
+        title: 't'.repeat(300),
+        description: 'd'.repeat(2000),
+        service: 's'.repeat(150),
+        monitoring_tool: 'm'.repeat(150),
+      },
+      [],
+      NOW,
+    )
     expect(parsed.title).toHaveLength(200)
     expect(parsed.title.endsWith('...')).toBe(true)
     expect(parsed.description).toHaveLength(1000)
@@ -72,7 +104,10 @@ describe('alert payload rules', () => {
 
   it('flattens nested custom fields into dotted keys for details', () => {
     expect(inlineKeys({ title: 'x', foo: { bar: { baz: 42 } }, list: [1, { a: 1 }], empty: {} })).toEqual({
-      title: 'x', 'foo.bar.baz': 42, list: [1, { a: 1 }], empty: {},
+      title: 'x',
+      'foo.bar.baz': 42,
+      list: [1, { a: 1 }],
+      empty: {},
     })
   })
 
@@ -85,7 +120,11 @@ describe('alert payload rules', () => {
       ]),
     )
     expect(mappings.map((m) => m.fieldName)).toEqual(['TITLE', 'SEVERITY'])
-    const parsed = parseAlertPayload({ title: 'ignored', alert: { name: 'Mapped title', levels: ['low', 'Medium'] } }, mappings, NOW)
+    const parsed = parseAlertPayload(
+      { title: 'ignored', alert: { name: 'Mapped title', levels: ['low', 'Medium'] } },
+      mappings,
+      NOW,
+    )
     expect(parsed.title).toBe('Mapped title')
     expect(parsed.severity).toBe('medium')
   })
@@ -99,7 +138,9 @@ describe('alert payload rules', () => {
   })
 
   it('lists the mappable fields of a sample payload with guessed types', () => {
-    expect(payloadAlertFields({ title: 'x', when: '2024-01-01T00:00:00Z', count: 3, tags: ['a'], nested: { name: 'n' } })).toEqual([
+    expect(
+      payloadAlertFields({ title: 'x', when: '2024-01-01T00:00:00Z', count: 3, tags: ['a'], nested: { name: 'n' } }),
+    ).toEqual([
       { path: ['title'], label: 'Title', type: 'STRING' },
       { path: ['when'], label: 'When', type: 'DATETIME' },
       { path: ['count'], label: 'Count', type: 'NUMBER' },

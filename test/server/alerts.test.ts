@@ -20,7 +20,8 @@ interface GqlResult<T = Record<string, unknown>> {
 }
 
 const INTEGRATION_FIELDS = 'id name active url token type'
-const ALERT_FIELDS = 'iid title description severity status service monitoringTool hosts startedAt endedAt eventCount details createdAt detailsUrl'
+const ALERT_FIELDS =
+  'iid title description severity status service monitoringTool hosts startedAt endedAt eventCount details createdAt detailsUrl'
 
 describe('alert management', () => {
   let s: TestServer
@@ -32,7 +33,11 @@ describe('alert management', () => {
   let outsider: SeededUser
   const fullPath = 'monitoring/api'
 
-  const gql = async <T = Record<string, unknown>>(token: string | null, query: string, variables?: Record<string, unknown>): Promise<GqlResult<T>> => {
+  const gql = async <T = Record<string, unknown>>(
+    token: string | null,
+    query: string,
+    variables?: Record<string, unknown>,
+  ): Promise<GqlResult<T>> => {
     const res = await s.request(token, { method: 'POST', url: '/api/graphql', payload: { query, variables } })
     expect(res.statusCode).toBe(200)
     return res.json() as GqlResult<T>
@@ -51,8 +56,14 @@ describe('alert management', () => {
   }
 
   const notify = (integration: Pick<Integration, 'url'>, payload: unknown, headers: Record<string, string> = {}) =>
-    s.app.inject({ method: 'POST', url: new URL(integration.url).pathname, headers: { 'content-type': 'application/json', ...headers }, payload: JSON.stringify(payload) })
-  const send = (integration: Integration, payload: unknown) => notify(integration, payload, { authorization: `Bearer ${integration.token}` })
+    s.app.inject({
+      method: 'POST',
+      url: new URL(integration.url).pathname,
+      headers: { 'content-type': 'application/json', ...headers },
+      payload: JSON.stringify(payload),
+    })
+  const send = (integration: Integration, payload: unknown) =>
+    notify(integration, payload, { authorization: `Bearer ${integration.token}` })
 
   const alerts = async (token: string, args = ''): Promise<{ count: number; nodes: Record<string, unknown>[] }> => {
     const res = await gql<{ project: { alertManagementAlerts: { count: number; nodes: Record<string, unknown>[] } } }>(
@@ -93,13 +104,22 @@ describe('alert management', () => {
 
     it('httpIntegrationCreate by a Maintainer issues a URL with the name slug and a 16-hex endpoint, and a 32-hex key', async () => {
       integration = await createIntegration('Datadog Prod!')
-      expect(integration).toMatchObject({ id: expect.stringMatching(/^gid:\/\/gitlab\/AlertManagement::HttpIntegration\/\d+$/), name: 'Datadog Prod!', active: true, type: 'HTTP' })
-      expect(integration.url).toMatch(/^http:\/\/burrow\.test\/monitoring\/api\/alerts\/notify\/datadog-prod\/[0-9a-f]{16}\.json$/)
+      expect(integration).toMatchObject({
+        id: expect.stringMatching(/^gid:\/\/gitlab\/AlertManagement::HttpIntegration\/\d+$/),
+        name: 'Datadog Prod!',
+        active: true,
+        type: 'HTTP',
+      })
+      expect(integration.url).toMatch(
+        /^http:\/\/burrow\.test\/monitoring\/api\/alerts\/notify\/datadog-prod\/[0-9a-f]{16}\.json$/,
+      )
       expect(integration.token).toMatch(/^[0-9a-f]{32}$/)
     })
 
     it('keeps the key sealed in the database, never in clear', async () => {
-      const row = s.app.burrow.db.prepare('SELECT encrypted_token FROM alert_management_http_integrations WHERE project_id = ?').get(project.id) as { encrypted_token: string }
+      const row = s.app.burrow.db
+        .prepare('SELECT encrypted_token FROM alert_management_http_integrations WHERE project_id = ?')
+        .get(project.id) as { encrypted_token: string }
       expect(row.encrypted_token).not.toContain(integration.token)
       expect(row.encrypted_token.startsWith('v1:')).toBe(true)
     })
@@ -112,9 +132,12 @@ describe('alert management', () => {
       expect(res.data!.httpIntegrationCreate).toEqual({ errors: ["Name can't be blank"], integration: null })
     })
 
-    it('refuses Developers, outsiders and anonymous callers with GitLab\'s resource error', async () => {
+    it("refuses Developers, outsiders and anonymous callers with GitLab's resource error", async () => {
       for (const token of [developer.token, outsider.token, null]) {
-        const res = await gql(token, `mutation { httpIntegrationCreate(input: {projectPath: "${fullPath}", name: "x", active: true}) { errors } }`)
+        const res = await gql(
+          token,
+          `mutation { httpIntegrationCreate(input: {projectPath: "${fullPath}", name: "x", active: true}) { errors } }`,
+        )
         expect(res.data).toEqual({ httpIntegrationCreate: null })
         expect(res.errors?.map((e) => e.message)).toEqual([RESOURCE_UNAVAILABLE])
       }
@@ -122,10 +145,22 @@ describe('alert management', () => {
 
     it('lists integrations with their keys to Maintainers only', async () => {
       const query = `{ project(fullPath: "${fullPath}") { alertManagementHttpIntegrations { nodes { id name token } } alertManagementIntegrations { nodes { __typename id } } } }`
-      const mine = await gql<{ project: { alertManagementHttpIntegrations: { nodes: { token: string }[] }; alertManagementIntegrations: { nodes: { __typename: string }[] } } }>(maintainer.token, query)
-      expect(mine.data!.project.alertManagementHttpIntegrations.nodes).toEqual([{ id: integration.id, name: 'Datadog Prod!', token: integration.token }])
-      expect(mine.data!.project.alertManagementIntegrations.nodes).toEqual([{ __typename: 'AlertManagementHttpIntegration', id: integration.id }])
-      const dev = await gql<{ project: { alertManagementHttpIntegrations: { nodes: unknown[] } } }>(developer.token, query)
+      const mine = await gql<{
+        project: {
+          alertManagementHttpIntegrations: { nodes: { token: string }[] }
+          alertManagementIntegrations: { nodes: { __typename: string }[] }
+        }
+      }>(maintainer.token, query)
+      expect(mine.data!.project.alertManagementHttpIntegrations.nodes).toEqual([
+        { id: integration.id, name: 'Datadog Prod!', token: integration.token },
+      ])
+      expect(mine.data!.project.alertManagementIntegrations.nodes).toEqual([
+        { __typename: 'AlertManagementHttpIntegration', id: integration.id },
+      ])
+      const dev = await gql<{ project: { alertManagementHttpIntegrations: { nodes: unknown[] } } }>(
+        developer.token,
+        query,
+      )
       expect(dev.data!.project.alertManagementHttpIntegrations.nodes).toEqual([])
     })
 
@@ -140,7 +175,11 @@ describe('alert management', () => {
       expect(updated.url.split('/').pop()).toBe(integration.url.split('/').pop())
       expect(updated.url).toContain('/alerts/notify/datadog/')
       expect((await send(updated, { title: 'x' })).statusCode).toBe(403)
-      await gql(maintainer.token, `mutation($id: AlertManagementHttpIntegrationID!) { httpIntegrationUpdate(input: {id: $id, active: true}) { errors } }`, { id: integration.id })
+      await gql(
+        maintainer.token,
+        `mutation($id: AlertManagementHttpIntegrationID!) { httpIntegrationUpdate(input: {id: $id, active: true}) { errors } }`,
+        { id: integration.id },
+      )
       integration = { ...updated, active: true }
     })
 
@@ -160,7 +199,11 @@ describe('alert management', () => {
 
     it('refuses reset and destroy to Developers', async () => {
       for (const mutation of ['httpIntegrationResetToken', 'httpIntegrationDestroy']) {
-        const res = await gql(developer.token, `mutation($id: AlertManagementHttpIntegrationID!) { ${mutation}(input: {id: $id}) { errors } }`, { id: integration.id })
+        const res = await gql(
+          developer.token,
+          `mutation($id: AlertManagementHttpIntegrationID!) { ${mutation}(input: {id: $id}) { errors } }`,
+          { id: integration.id },
+        )
         expect(res.errors?.[0].message).toBe(RESOURCE_UNAVAILABLE)
       }
     })
@@ -172,12 +215,20 @@ describe('alert management', () => {
         `mutation($id: AlertManagementHttpIntegrationID!) { httpIntegrationDestroy(input: {id: $id}) { errors integration { id name token } } }`,
         { id: doomed.id },
       )
-      expect(res.data!.httpIntegrationDestroy.integration).toEqual({ id: doomed.id, name: 'Doomed', token: doomed.token })
+      expect(res.data!.httpIntegrationDestroy.integration).toEqual({
+        id: doomed.id,
+        name: 'Doomed',
+        token: doomed.token,
+      })
       expect((await send(doomed, { title: 'x' })).statusCode).toBe(403)
     })
 
     it('records integration changes as project audit events (without keys) and activity events', () => {
-      const audit = (s.app.burrow.db.prepare("SELECT details FROM audit_events WHERE entity_type = 'Project' AND entity_id = ?").all(project.id) as { details: string }[]).map((r) => r.details)
+      const audit = (
+        s.app.burrow.db
+          .prepare("SELECT details FROM audit_events WHERE entity_type = 'Project' AND entity_id = ?")
+          .all(project.id) as { details: string }[]
+      ).map((r) => r.details)
       const messages = audit.map((d) => JSON.parse(d).custom_message as string)
       expect(messages).toContain('Created HTTP integration Datadog Prod! (active)')
       expect(messages).toContain('Changed HTTP integration Datadog: name to Datadog, inactive')
@@ -185,7 +236,13 @@ describe('alert management', () => {
       expect(messages).toContain('Deleted HTTP integration Doomed')
       expect(audit.some((d) => d.includes(integration.token))).toBe(false)
       // Audit events only: GitLab records no activity event for alert integrations.
-      expect(s.app.burrow.db.prepare("SELECT action FROM events WHERE project_id = ? AND target_type = 'AlertManagement::HttpIntegration'").all(project.id)).toEqual([])
+      expect(
+        s.app.burrow.db
+          .prepare(
+            "SELECT action FROM events WHERE project_id = ? AND target_type = 'AlertManagement::HttpIntegration'",
+          )
+          .all(project.id),
+      ).toEqual([])
     })
   })
 
@@ -197,20 +254,39 @@ describe('alert management', () => {
     })
 
     it('creates an alert (200 with its iid and title) from a payload with the Bearer key', async () => {
-      const res = await send(integration, { title: 'CPU above 90%', description: 'web-1 is hot', service: 'web', monitoring_tool: 'Prometheus', hosts: ['web-1'], severity: 'High', start_time: '2024-05-01T10:00:00Z' })
+      const res = await send(integration, {
+        title: 'CPU above 90%',
+        description: 'web-1 is hot',
+        service: 'web',
+        monitoring_tool: 'Prometheus',
+        hosts: ['web-1'],
+        severity: 'High',
+        start_time: '2024-05-01T10:00:00Z',
+      })
       expect(res.statusCode).toBe(200)
       const [created] = res.json() as { iid: number; title: string }[]
       expect(created.title).toBe('CPU above 90%')
       expect(await alert(created.iid)).toMatchObject({
-        title: 'CPU above 90%', description: 'web-1 is hot', severity: 'HIGH', status: 'TRIGGERED', service: 'web', monitoringTool: 'Prometheus', hosts: ['web-1'],
-        startedAt: '2024-05-01T10:00:00.000Z', endedAt: null, eventCount: 1,
+        title: 'CPU above 90%',
+        description: 'web-1 is hot',
+        severity: 'HIGH',
+        status: 'TRIGGERED',
+        service: 'web',
+        monitoringTool: 'Prometheus',
+        hosts: ['web-1'],
+        startedAt: '2024-05-01T10:00:00.000Z',
+        endedAt: null,
+        eventCount: 1,
         detailsUrl: `http://burrow.test/${fullPath}/-/alert_management/${created.iid}/details`,
       })
     })
 
     it('defaults the title to "New: Alert", the start time to now and the severity to critical', async () => {
       const before = Date.now()
-      const [created] = (await send(integration, { fingerprint: 'defaults' })).json() as { iid: number; title: string }[]
+      const [created] = (await send(integration, { fingerprint: 'defaults' })).json() as {
+        iid: number
+        title: string
+      }[]
       expect(created.title).toBe('New: Alert')
       const a = await alert(created.iid)
       expect(a.severity).toBe('CRITICAL')
@@ -229,8 +305,14 @@ describe('alert management', () => {
     })
 
     it('keeps custom fields, nested ones included, in details', async () => {
-      const iid = (await send(integration, { title: 'custom', foo: { bar: { baz: 42 } }, runbook: 'https://runbooks.example/cpu' })).json()[0].iid as number
-      expect((await alert(iid)).details).toEqual({ title: 'custom', 'foo.bar.baz': 42, runbook: 'https://runbooks.example/cpu' })
+      const iid = (
+        await send(integration, { title: 'custom', foo: { bar: { baz: 42 } }, runbook: 'https://runbooks.example/cpu' })
+      ).json()[0].iid as number
+      expect((await alert(iid)).details).toEqual({
+        title: 'custom',
+        'foo.bar.baz': 42,
+        runbook: 'https://runbooks.example/cpu',
+      })
     })
 
     it('groups a payload with the same fingerprint into the unresolved alert, counting events', async () => {
@@ -241,8 +323,22 @@ describe('alert management', () => {
     })
 
     it('groups identical payloads without fingerprint whatever their start_time and hosts', async () => {
-      const first = (await send(integration, { title: 'Queue stuck', service: 'jobs', start_time: '2024-05-01T10:00:00Z', hosts: ['a'] })).json()[0].iid as number
-      const again = (await send(integration, { title: 'Queue stuck', service: 'jobs', start_time: '2024-05-01T10:05:00Z', hosts: ['b'] })).json()[0].iid as number
+      const first = (
+        await send(integration, {
+          title: 'Queue stuck',
+          service: 'jobs',
+          start_time: '2024-05-01T10:00:00Z',
+          hosts: ['a'],
+        })
+      ).json()[0].iid as number
+      const again = (
+        await send(integration, {
+          title: 'Queue stuck',
+          service: 'jobs',
+          start_time: '2024-05-01T10:05:00Z',
+          hosts: ['b'],
+        })
+      ).json()[0].iid as number
       expect(again).toBe(first)
       expect((await alert(first)).eventCount).toBe(2)
       const other = (await send(integration, { title: 'Queue stuck', service: 'mail' })).json()[0].iid as number
@@ -250,67 +346,114 @@ describe('alert management', () => {
     })
 
     it('resolves the unresolved alert of the same fingerprint when the payload has end_time', async () => {
-      const iid = (await send(integration, { title: 'Latency', fingerprint: ['svc', 'latency'] })).json()[0].iid as number
-      const res = await send(integration, { title: 'Latency', fingerprint: ['svc', 'latency'], end_time: '2024-05-01T12:00:00Z' })
+      const iid = (await send(integration, { title: 'Latency', fingerprint: ['svc', 'latency'] })).json()[0]
+        .iid as number
+      const res = await send(integration, {
+        title: 'Latency',
+        fingerprint: ['svc', 'latency'],
+        end_time: '2024-05-01T12:00:00Z',
+      })
       expect(res.json()).toEqual([{ iid, title: 'Latency' }])
       expect(await alert(iid)).toMatchObject({ status: 'RESOLVED', endedAt: '2024-05-01T12:00:00.000Z' })
     })
 
     it('creates a new alert when the alert of that fingerprint is already resolved', async () => {
       const resolved = (await alerts(developer.token, 'search: "Latency"')).nodes
-      const iid = (await send(integration, { title: 'Latency', fingerprint: ['svc', 'latency'] })).json()[0].iid as number
+      const iid = (await send(integration, { title: 'Latency', fingerprint: ['svc', 'latency'] })).json()[0]
+        .iid as number
       expect(resolved.map((a) => Number(a.iid))).not.toContain(iid)
       expect(await alert(iid)).toMatchObject({ status: 'TRIGGERED', eventCount: 1 })
     })
 
     it('creates nothing for a resolving payload that matches no unresolved alert', async () => {
       const before = (await alerts(developer.token)).count
-      const res = await send(integration, { title: 'Never fired', fingerprint: 'never', end_time: '2024-05-01T12:00:00Z' })
+      const res = await send(integration, {
+        title: 'Never fired',
+        fingerprint: 'never',
+        end_time: '2024-05-01T12:00:00Z',
+      })
       expect(res.json()).toEqual([])
       expect((await alerts(developer.token)).count).toBe(before)
     })
 
     it('accepts the key as the password of Basic authentication with a blank username', async () => {
-      const res = await notify(integration, { title: 'via basic' }, { authorization: `Basic ${Buffer.from(`:${integration.token}`).toString('base64')}` })
+      const res = await notify(
+        integration,
+        { title: 'via basic' },
+        { authorization: `Basic ${Buffer.from(`:${integration.token}`).toString('base64')}` },
+      )
       expect(res.statusCode).toBe(200)
     })
 
     it('answers 401 without a key or with a wrong one', async () => {
       expect((await notify(integration, { title: 'x' })).statusCode).toBe(401)
-      const wrong = await notify(integration, { title: 'x' }, { authorization: 'Bearer 00000000000000000000000000000000' })
+      const wrong = await notify(
+        integration,
+        { title: 'x' },
+        { authorization: 'Bearer 00000000000000000000000000000000' },
+      )
       expect(wrong.statusCode).toBe(401)
       expect(wrong.json()).toEqual({ message: '401 Unauthorized' })
     })
 
     it('answers 403 for an unknown endpoint and for the legacy URL when the project has no legacy endpoint', async () => {
       const unknown = integration.url.replace(/[0-9a-f]{16}\.json$/, 'ffffffffffffffff.json')
-      expect((await notify({ url: unknown }, { title: 'x' }, { authorization: `Bearer ${integration.token}` })).statusCode).toBe(403)
-      expect((await notify({ url: `http://burrow.test/${fullPath}/alerts/notify.json` }, { title: 'x' }, { authorization: `Bearer ${integration.token}` })).statusCode).toBe(403)
+      expect(
+        (await notify({ url: unknown }, { title: 'x' }, { authorization: `Bearer ${integration.token}` })).statusCode,
+      ).toBe(403)
+      expect(
+        (
+          await notify(
+            { url: `http://burrow.test/${fullPath}/alerts/notify.json` },
+            { title: 'x' },
+            { authorization: `Bearer ${integration.token}` },
+          )
+        ).statusCode,
+      ).toBe(403)
     })
 
     it('answers 404 for a project that does not exist', async () => {
-      const res = await notify({ url: 'http://burrow.test/nobody/nothing/alerts/notify/x/0123456789abcdef.json' }, { title: 'x' })
+      const res = await notify(
+        { url: 'http://burrow.test/nobody/nothing/alerts/notify/x/0123456789abcdef.json' },
+        { title: 'x' },
+      )
       expect(res.statusCode).toBe(404)
     })
 
     it('takes JSON only: 415 for another content type, 400 for JSON that is not an object', async () => {
-      const form = await s.app.inject({ method: 'POST', url: new URL(integration.url).pathname, headers: { authorization: `Bearer ${integration.token}`, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'title=x' })
+      const form = await s.app.inject({
+        method: 'POST',
+        url: new URL(integration.url).pathname,
+        headers: { authorization: `Bearer ${integration.token}`, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'title=x',
+      })
       expect(form.statusCode).toBe(415)
       const list = await send(integration, [{ title: 'x' }])
       expect(list.statusCode).toBe(400)
     })
 
     it('lets a Developer send a test alert with their own token; a Reporter gets 403', async () => {
-      const test = await notify(integration, { title: 'Test alert from the settings' }, { 'private-token': developer.token })
+      const test = await notify(
+        integration,
+        { title: 'Test alert from the settings' },
+        { 'private-token': developer.token },
+      )
       expect(test.statusCode).toBe(200)
       expect(test.json()[0]).toMatchObject({ iid: expect.any(Number), title: 'Test alert from the settings' })
-      const bearer = await notify(integration, { title: 'Test alert with a Bearer token' }, { authorization: `Bearer ${developer.token}` })
+      const bearer = await notify(
+        integration,
+        { title: 'Test alert with a Bearer token' },
+        { authorization: `Bearer ${developer.token}` },
+      )
       expect(bearer.statusCode).toBe(200)
       expect((await notify(integration, { title: 'x' }, { 'private-token': reporter.token })).statusCode).toBe(403)
     })
 
     it('records no activity event for new or resolved alerts (GitLab keeps none for alerts)', async () => {
-      const res = await s.request(maintainer.token, { method: 'GET', url: `/api/v4/projects/${project.id}/events?per_page=100` })
+      const res = await s.request(maintainer.token, {
+        method: 'GET',
+        url: `/api/v4/projects/${project.id}/events?per_page=100`,
+      })
       const titles = (res.json() as { target_title: string | null }[]).map((e) => e.target_title)
       expect(titles).not.toContain('CPU above 90%')
       expect(titles).not.toContain('Latency')
@@ -331,9 +474,21 @@ describe('alert management', () => {
   })
 
   describe('custom field mappings', () => {
-    it('stores a sample payload and mappings, offers the sample\'s fields, and reads alerts through the mappings', async () => {
-      const example = JSON.stringify({ alert: { name: 'Disk', level: 'warning', at: '2024-05-01T10:00:00Z' }, origin: 'zabbix' })
-      const res = await gql<{ httpIntegrationCreate: { errors: string[]; integration: Integration & { payloadExample: string; payloadAttributeMappings: unknown[]; payloadAlertFields: unknown[] } } }>(
+    it("stores a sample payload and mappings, offers the sample's fields, and reads alerts through the mappings", async () => {
+      const example = JSON.stringify({
+        alert: { name: 'Disk', level: 'warning', at: '2024-05-01T10:00:00Z' },
+        origin: 'zabbix',
+      })
+      const res = await gql<{
+        httpIntegrationCreate: {
+          errors: string[]
+          integration: Integration & {
+            payloadExample: string
+            payloadAttributeMappings: unknown[]
+            payloadAlertFields: unknown[]
+          }
+        }
+      }>(
         maintainer.token,
         `mutation($example: JsonString, $mappings: [AlertManagementPayloadAlertFieldInput!]) {
           httpIntegrationCreate(input: {projectPath: "${fullPath}", name: "Zabbix", active: true, payloadExample: $example, payloadAttributeMappings: $mappings}) {
@@ -359,8 +514,18 @@ describe('alert management', () => {
         { fieldName: 'MONITORING_TOOL', path: ['origin'], type: 'STRING', label: null },
       ])
       expect(created.payloadAlertFields).toContainEqual({ path: ['alert', 'at'], type: 'DATETIME', label: 'Alert/At' })
-      const iid = (await send(created, { alert: { name: 'Disk nearly full', level: 'LOW', at: '2024-05-02T08:00:00Z' }, origin: 'zabbix' })).json()[0].iid as number
-      expect(await alert(iid)).toMatchObject({ title: 'Disk nearly full', severity: 'LOW', startedAt: '2024-05-02T08:00:00.000Z', monitoringTool: 'zabbix' })
+      const iid = (
+        await send(created, {
+          alert: { name: 'Disk nearly full', level: 'LOW', at: '2024-05-02T08:00:00Z' },
+          origin: 'zabbix',
+        })
+      ).json()[0].iid as number
+      expect(await alert(iid)).toMatchObject({
+        title: 'Disk nearly full',
+        severity: 'LOW',
+        startedAt: '2024-05-02T08:00:00.000Z',
+        monitoringTool: 'zabbix',
+      })
     })
 
     it('answers a sample payload that is not a JSON object in errors', async () => {
@@ -379,11 +544,21 @@ describe('alert management', () => {
         const p = seedProject(small, { namespaceId: seedGroup(small, { path: 'lim' }).id, path: 'it' })
         const admin = seedUser(small, { admin: true })
         const created = await small.request(admin.token, {
-          method: 'POST', url: '/api/graphql',
-          payload: { query: 'mutation { httpIntegrationCreate(input: {projectPath: "lim/it", name: "L", active: true}) { integration { url token } } }' },
+          method: 'POST',
+          url: '/api/graphql',
+          payload: {
+            query:
+              'mutation { httpIntegrationCreate(input: {projectPath: "lim/it", name: "L", active: true}) { integration { url token } } }',
+          },
         })
         const { url, token } = created.json().data.httpIntegrationCreate.integration as Integration
-        const post = (payload: unknown) => small.app.inject({ method: 'POST', url: new URL(url).pathname, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: JSON.stringify(payload) })
+        const post = (payload: unknown) =>
+          small.app.inject({
+            method: 'POST',
+            url: new URL(url).pathname,
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            payload: JSON.stringify(payload),
+          })
         expect((await post({ title: 'fits' })).statusCode).toBe(200)
         const big = await post({ title: 'too big', blob: 'x'.repeat(300) })
         expect(big.statusCode).toBe(400)
@@ -402,8 +577,10 @@ describe('alert management', () => {
 
     beforeAll(async () => {
       integration = await createIntegration('Mutations')
-      open = (await send(integration, { title: 'Mutable alert', fingerprint: 'mutable', severity: 'medium' })).json()[0].iid as number
-      other = (await send(integration, { title: 'Second mutable', fingerprint: 'second', severity: 'info' })).json()[0].iid as number
+      open = (await send(integration, { title: 'Mutable alert', fingerprint: 'mutable', severity: 'medium' })).json()[0]
+        .iid as number
+      other = (await send(integration, { title: 'Second mutable', fingerprint: 'second', severity: 'info' })).json()[0]
+        .iid as number
     })
 
     it('shows alerts to Developers, an empty list to Reporters, and no project to outsiders', async () => {
@@ -417,7 +594,10 @@ describe('alert management', () => {
       const triggered = await alerts(developer.token, 'statuses: [TRIGGERED]')
       expect(triggered.nodes.every((a) => a.status === 'TRIGGERED')).toBe(true)
       expect((await alerts(developer.token, `iid: "${open}"`)).nodes.map((a) => a.title)).toEqual(['Mutable alert'])
-      expect((await alerts(developer.token, 'search: "mutable"')).nodes.map((a) => a.title).sort()).toEqual(['Mutable alert', 'Second mutable'])
+      expect((await alerts(developer.token, 'search: "mutable"')).nodes.map((a) => a.title).sort()).toEqual([
+        'Mutable alert',
+        'Second mutable',
+      ])
       const bySeverity = (await alerts(developer.token, 'sort: SEVERITY_DESC')).nodes.map((a) => a.severity)
       const rank = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO', 'UNKNOWN']
       expect(bySeverity).toEqual([...bySeverity].sort((a, b) => rank.indexOf(a as string) - rank.indexOf(b as string)))
@@ -426,7 +606,11 @@ describe('alert management', () => {
     })
 
     it('pages with first/after and pageInfo', async () => {
-      interface Page { count: number; nodes: { iid: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string } }
+      interface Page {
+        count: number
+        nodes: { iid: string }[]
+        pageInfo: { hasNextPage: boolean; endCursor: string }
+      }
       const query = (after: string | null) =>
         gql<{ project: { alertManagementAlerts: Page } }>(
           developer.token,
@@ -466,19 +650,29 @@ describe('alert management', () => {
       )
 
     it('updateAlertStatus acknowledges, resolves (setting the end time) and triggers again', async () => {
-      expect((await setStatus(developer.token, open, 'ACKNOWLEDGED')).data!.updateAlertStatus).toEqual({ errors: [], alert: { status: 'ACKNOWLEDGED', endedAt: null } })
+      expect((await setStatus(developer.token, open, 'ACKNOWLEDGED')).data!.updateAlertStatus).toEqual({
+        errors: [],
+        alert: { status: 'ACKNOWLEDGED', endedAt: null },
+      })
       const resolved = (await setStatus(developer.token, open, 'RESOLVED')).data!.updateAlertStatus
       expect(resolved.alert.status).toBe('RESOLVED')
       expect(resolved.alert.endedAt).not.toBeNull()
-      expect((await setStatus(developer.token, open, 'TRIGGERED')).data!.updateAlertStatus.alert).toEqual({ status: 'TRIGGERED', endedAt: null })
+      expect((await setStatus(developer.token, open, 'TRIGGERED')).data!.updateAlertStatus.alert).toEqual({
+        status: 'TRIGGERED',
+        endedAt: null,
+      })
     })
 
     it('refuses to trigger a resolved alert again while another unresolved one has its fingerprint', async () => {
       await setStatus(developer.token, open, 'RESOLVED')
-      const newer = (await send(integration, { title: 'Mutable alert', fingerprint: 'mutable' })).json()[0].iid as number
+      const newer = (await send(integration, { title: 'Mutable alert', fingerprint: 'mutable' })).json()[0]
+        .iid as number
       expect(newer).not.toBe(open)
       const res = (await setStatus(developer.token, open, 'TRIGGERED')).data!.updateAlertStatus
-      expect(res).toEqual({ errors: ['An unresolved alert with the same fingerprint already exists'], alert: { status: 'RESOLVED', endedAt: expect.any(String) } })
+      expect(res).toEqual({
+        errors: ['An unresolved alert with the same fingerprint already exists'],
+        alert: { status: 'RESOLVED', endedAt: expect.any(String) },
+      })
     })
 
     it('refuses status changes to Reporters', async () => {
@@ -498,11 +692,22 @@ describe('alert management', () => {
     it('alertSetAssignees assigns one user and gives them an assigned to-do', async () => {
       const res = (await assign(developer.token, ['alert_dev2'])).data!.alertSetAssignees
       expect(res).toEqual({ errors: [], alert: { assignees: { nodes: [{ username: 'alert_dev2' }] } } })
-      const todos = await s.request(developer2.token, { method: 'GET', url: '/api/v4/todos?type=AlertManagement::Alert' })
+      const todos = await s.request(developer2.token, {
+        method: 'GET',
+        url: '/api/v4/todos?type=AlertManagement::Alert',
+      })
       expect(todos.json()).toEqual([
         expect.objectContaining({
-          action_name: 'assigned', target_type: 'AlertManagement::Alert', body: 'Second mutable', state: 'pending',
-          target: expect.objectContaining({ iid: other, title: 'Second mutable', status: 'triggered', severity: 'info' }),
+          action_name: 'assigned',
+          target_type: 'AlertManagement::Alert',
+          body: 'Second mutable',
+          state: 'pending',
+          target: expect.objectContaining({
+            iid: other,
+            title: 'Second mutable',
+            status: 'triggered',
+            severity: 'info',
+          }),
           target_url: `http://burrow.test/${fullPath}/-/alert_management/${other}/details`,
           author: expect.objectContaining({ username: 'alert_dev' }),
         }),
@@ -510,10 +715,18 @@ describe('alert management', () => {
     })
 
     it('keeps a single assignee (the first), appends, removes, and gives no to-do for self-assignment', async () => {
-      expect((await assign(developer.token, ['alert_dev', 'alert_dev2'])).data!.alertSetAssignees.alert.assignees.nodes).toEqual([{ username: 'alert_dev' }])
-      expect((await s.request(developer.token, { method: 'GET', url: '/api/v4/todos?type=AlertManagement::Alert' })).json()).toEqual([])
-      expect((await assign(developer.token, ['alert_dev2'], 'APPEND')).data!.alertSetAssignees.alert.assignees.nodes).toEqual([{ username: 'alert_dev' }])
-      expect((await assign(developer.token, ['alert_dev'], 'REMOVE')).data!.alertSetAssignees.alert.assignees.nodes).toEqual([])
+      expect(
+        (await assign(developer.token, ['alert_dev', 'alert_dev2'])).data!.alertSetAssignees.alert.assignees.nodes,
+      ).toEqual([{ username: 'alert_dev' }])
+      expect(
+        (await s.request(developer.token, { method: 'GET', url: '/api/v4/todos?type=AlertManagement::Alert' })).json(),
+      ).toEqual([])
+      expect(
+        (await assign(developer.token, ['alert_dev2'], 'APPEND')).data!.alertSetAssignees.alert.assignees.nodes,
+      ).toEqual([{ username: 'alert_dev' }])
+      expect(
+        (await assign(developer.token, ['alert_dev'], 'REMOVE')).data!.alertSetAssignees.alert.assignees.nodes,
+      ).toEqual([])
     })
 
     it('refuses assignees who may not read alerts', async () => {
@@ -523,17 +736,27 @@ describe('alert management', () => {
 
     it('lists the alert filtered by assignee', async () => {
       await assign(developer.token, ['alert_dev2'])
-      expect((await alerts(developer.token, 'assigneeUsername: "alert_dev2"')).nodes.map((a) => Number(a.iid))).toEqual([other])
+      expect((await alerts(developer.token, 'assigneeUsername: "alert_dev2"')).nodes.map((a) => Number(a.iid))).toEqual(
+        [other],
+      )
     })
 
     it('alertTodoCreate adds a marked to-do once; the alert shows it', async () => {
       const create = () =>
-        gql<{ alertTodoCreate: { errors: string[]; todo: { action: string; targetType: string; state: string } | null } }>(
+        gql<{
+          alertTodoCreate: { errors: string[]; todo: { action: string; targetType: string; state: string } | null }
+        }>(
           developer.token,
           `mutation { alertTodoCreate(input: {projectPath: "${fullPath}", iid: "${other}"}) { errors todo { action targetType state } } }`,
         )
-      expect((await create()).data!.alertTodoCreate).toEqual({ errors: [], todo: { action: 'marked', targetType: 'ALERT', state: 'pending' } })
-      expect((await create()).data!.alertTodoCreate).toEqual({ errors: ['You already have pending todo for this alert'], todo: null })
+      expect((await create()).data!.alertTodoCreate).toEqual({
+        errors: [],
+        todo: { action: 'marked', targetType: 'ALERT', state: 'pending' },
+      })
+      expect((await create()).data!.alertTodoCreate).toEqual({
+        errors: ['You already have pending todo for this alert'],
+        todo: null,
+      })
       expect((await alert(other)).todos).toEqual({ count: 1, nodes: [{ action: 'marked' }] })
     })
 

@@ -23,11 +23,16 @@ fragment feed on Project {
 /** Runs curl as a monitoring tool would; resolves with the HTTP status and body. */
 function curl(args: readonly string[]): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    execFile('curl', ['--silent', '--show-error', '--write-out', '\n%{http_code}', ...args], { timeout: 30_000 }, (error, stdout) => {
-      if (error) return reject(error)
-      const at = stdout.lastIndexOf('\n')
-      resolve({ status: Number(stdout.slice(at + 1)), body: stdout.slice(0, at) })
-    })
+    execFile(
+      'curl',
+      ['--silent', '--show-error', '--write-out', '\n%{http_code}', ...args],
+      { timeout: 30_000 },
+      (error, stdout) => {
+        if (error) return reject(error)
+        const at = stdout.lastIndexOf('\n')
+        resolve({ status: Number(stdout.slice(at + 1)), body: stdout.slice(0, at) })
+      },
+    )
   })
 }
 
@@ -37,8 +42,16 @@ describe('alerts over the wire', () => {
   let developer: SeededUser
   let integration: { url: string; token: string }
 
-  const graphql = async (token: string, query: string, variables?: Record<string, unknown>): Promise<{ data?: Record<string, unknown>; errors?: unknown[] }> => {
-    const res = await fetch(`${s.url}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }) })
+  const graphql = async (
+    token: string,
+    query: string,
+    variables?: Record<string, unknown>,
+  ): Promise<{ data?: Record<string, unknown>; errors?: unknown[] }> => {
+    const res = await fetch(`${s.url}/api/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query, variables }),
+    })
     return (await res.json()) as { data?: Record<string, unknown>; errors?: unknown[] }
   }
 
@@ -50,7 +63,11 @@ describe('alerts over the wire', () => {
     seedMember(s, 'Namespace', group.id, maintainer.user.id, AccessLevel.MAINTAINER)
     seedMember(s, 'Namespace', group.id, developer.user.id, AccessLevel.DEVELOPER)
     for (const name of ['api', 'web']) {
-      const res = await s.request(maintainer.token, { method: 'POST', url: '/api/v4/projects', payload: { name, namespace_id: group.id } })
+      const res = await s.request(maintainer.token, {
+        method: 'POST',
+        url: '/api/v4/projects',
+        payload: { name, namespace_id: group.id },
+      })
       expect(res.statusCode).toBe(201)
     }
   })
@@ -59,7 +76,10 @@ describe('alerts over the wire', () => {
   })
 
   it('python-gitlab creates an HTTP integration through /api/graphql', async () => {
-    const result = await withPythonGitlab<{ errors: string[]; integration: { url: string; token: string; name: string } }>(
+    const result = await withPythonGitlab<{
+      errors: string[]
+      integration: { url: string; token: string; name: string }
+    }>(
       s.url,
       { private_token: maintainer.token },
       `
@@ -69,17 +89,49 @@ out(res['data']['httpIntegrationCreate'])
 `,
     )
     expect(result.errors).toEqual([])
-    expect(result.integration.url).toBe(`${s.url}/wire-alerts/api/alerts/notify/wire-endpoint/${result.integration.url.split('/').pop()}`)
+    expect(result.integration.url).toBe(
+      `${s.url}/wire-alerts/api/alerts/notify/wire-endpoint/${result.integration.url.split('/').pop()}`,
+    )
     integration = result.integration
   })
 
   it('a monitoring tool (curl) posts alerts with the Bearer key and with Basic authentication', async () => {
-    const bearer = await curl(['-X', 'POST', '-H', `Authorization: Bearer ${integration.token}`, '-H', 'Content-Type: application/json', '--data', '{"title": "Incident title", "severity": "high", "fingerprint": "wire-1"}', integration.url])
+    const bearer = await curl([
+      '-X',
+      'POST',
+      '-H',
+      `Authorization: Bearer ${integration.token}`,
+      '-H',
+      'Content-Type: application/json',
+      '--data',
+      '{"title": "Incident title", "severity": "high", "fingerprint": "wire-1"}',
+      integration.url,
+    ])
     expect(bearer.status).toBe(200)
     expect(JSON.parse(bearer.body)).toEqual([{ iid: 1, title: 'Incident title' }])
-    const basic = await curl(['-X', 'POST', '-u', `:${integration.token}`, '-H', 'Content-Type: application/json', '--data', '{"title": "Incident title", "fingerprint": "wire-1"}', integration.url])
+    const basic = await curl([
+      '-X',
+      'POST',
+      '-u',
+      `:${integration.token}`,
+      '-H',
+      'Content-Type: application/json',
+      '--data',
+      '{"title": "Incident title", "fingerprint": "wire-1"}',
+      integration.url,
+    ])
     expect(JSON.parse(basic.body)).toEqual([{ iid: 1, title: 'Incident title' }])
-    const wrong = await curl(['-X', 'POST', '-H', 'Authorization: Bearer wrong', '-H', 'Content-Type: application/json', '--data', '{}', integration.url])
+    const wrong = await curl([
+      '-X',
+      'POST',
+      '-H',
+      'Authorization: Bearer wrong',
+      '-H',
+      'Content-Type: application/json',
+      '--data',
+      '{}',
+      integration.url,
+    ])
     expect(wrong.status).toBe(401)
   })
 
@@ -87,14 +139,25 @@ out(res['data']['httpIntegrationCreate'])
     const introspection = await graphql(developer.token, getIntrospectionQuery())
     const schema = buildClientSchema(introspection.data as unknown as IntrospectionQuery)
     expect(validate(schema, parse(FEED_QUERY))).toEqual([])
-    expect(validate(schema, parse('{ project(fullPath: "x") { alertManagementAlerts { nodes { shoeSize } } } }'))).toHaveLength(1)
+    expect(
+      validate(schema, parse('{ project(fullPath: "x") { alertManagementAlerts { nodes { shoeSize } } } }')),
+    ).toHaveLength(1)
     const feed = await graphql(developer.token, FEED_QUERY, { a: 'wire-alerts/api', b: 'wire-alerts/web' })
     expect(feed.errors).toBeUndefined()
     expect(feed.data).toEqual({
       a: {
         fullPath: 'wire-alerts/api',
         alertManagementAlerts: {
-          nodes: [expect.objectContaining({ iid: '1', title: 'Incident title', severity: 'HIGH', status: 'TRIGGERED', eventCount: 2, detailsUrl: `${s.url}/wire-alerts/api/-/alert_management/1/details` })],
+          nodes: [
+            expect.objectContaining({
+              iid: '1',
+              title: 'Incident title',
+              severity: 'HIGH',
+              status: 'TRIGGERED',
+              eventCount: 2,
+              detailsUrl: `${s.url}/wire-alerts/api/-/alert_management/1/details`,
+            }),
+          ],
         },
       },
       b: { fullPath: 'wire-alerts/web', alertManagementAlerts: { nodes: [] } },
@@ -116,7 +179,14 @@ out(gl.http_post(os.environ["GL_URL"] + '/api/graphql', post_data={'query': q})[
       { private_token: developer.token },
       `out([{'action': t.action_name, 'type': t.target_type, 'title': t.target['title'], 'url': t.target_url} for t in gl.todos.list(get_all=True)])`,
     )
-    expect(todos).toEqual([{ action: 'assigned', type: 'AlertManagement::Alert', title: 'Incident title', url: `${s.url}/wire-alerts/api/-/alert_management/1/details` }])
+    expect(todos).toEqual([
+      {
+        action: 'assigned',
+        type: 'AlertManagement::Alert',
+        title: 'Incident title',
+        url: `${s.url}/wire-alerts/api/-/alert_management/1/details`,
+      },
+    ])
     const api = new TodoLists({ host: s.url, token: developer.token })
     const listed = await api.all()
     expect(listed.map((t) => [t.action_name, t.target_type])).toEqual([['assigned', 'AlertManagement::Alert']])
@@ -132,7 +202,17 @@ out(gl.http_post(os.environ["GL_URL"] + '/api/graphql', post_data={'query': q})[
 `,
     )
     expect(status).toEqual({ errors: [], alert: { status: 'RESOLVED' } })
-    const again = await curl(['-X', 'POST', '-H', `Authorization: Bearer ${integration.token}`, '-H', 'Content-Type: application/json', '--data', '{"title": "Incident title", "fingerprint": "wire-1"}', integration.url])
+    const again = await curl([
+      '-X',
+      'POST',
+      '-H',
+      `Authorization: Bearer ${integration.token}`,
+      '-H',
+      'Content-Type: application/json',
+      '--data',
+      '{"title": "Incident title", "fingerprint": "wire-1"}',
+      integration.url,
+    ])
     expect(JSON.parse(again.body)).toEqual([{ iid: 2, title: 'Incident title' }])
   })
 })

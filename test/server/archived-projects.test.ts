@@ -24,7 +24,12 @@ describe('archived projects are read-only', () => {
   let pid: number
   let path: string
 
-  const call = (token: string | null, method: Method, url: string, payload?: Json): Promise<{ statusCode: number; json: () => Json; body: string }> =>
+  const call = (
+    token: string | null,
+    method: Method,
+    url: string,
+    payload?: Json,
+  ): Promise<{ statusCode: number; json: () => Json; body: string }> =>
     s.request(token, { method, url: `/api/v4${url}`, ...(payload ? { payload } : {}) })
   const json = async (token: string, method: Method, url: string, payload?: Json, status = 201): Promise<Json> => {
     const res = await call(token, method, url, payload)
@@ -38,11 +43,19 @@ describe('archived projects are read-only', () => {
   }
 
   /** Each write answers 403 `{"message":"403 Forbidden"}` while archived, then its usual status once unarchived. */
-  async function refusedThenAccepted(token: string, writes: readonly Write[], reads: readonly string[] = []): Promise<Json[]> {
+  async function refusedThenAccepted(
+    token: string,
+    writes: readonly Write[],
+    reads: readonly string[] = [],
+  ): Promise<Json[]> {
     await setArchived(true)
     for (const [method, url, payload] of writes) {
       const res = await call(token, method, url, payload)
-      expect({ write: `${method} ${url}`, status: res.statusCode, body: res.json() }).toEqual({ write: `${method} ${url}`, status: 403, body: { message: '403 Forbidden' } })
+      expect({ write: `${method} ${url}`, status: res.statusCode, body: res.json() }).toEqual({
+        write: `${method} ${url}`,
+        status: 403,
+        body: { message: '403 Forbidden' },
+      })
     }
     for (const url of reads) expect((await call(token, 'GET', url)).statusCode, `GET ${url}`).toBe(200)
     await setArchived(false)
@@ -92,7 +105,11 @@ describe('archived projects are read-only', () => {
   it('refuses merge request creation, update, comments, approval, rebase and merge', async () => {
     await commitFiles(s, owner.token, pid, 'feature', { 'feature.txt': 'one\n' }, { startBranch: 'main' })
     await commitFiles(s, owner.token, pid, 'other', { 'other.txt': 'two\n' }, { startBranch: 'main' })
-    const mr = await json(owner.token, 'POST', `/projects/${pid}/merge_requests`, { source_branch: 'feature', target_branch: 'main', title: 'Feature' })
+    const mr = await json(owner.token, 'POST', `/projects/${pid}/merge_requests`, {
+      source_branch: 'feature',
+      target_branch: 'main',
+      title: 'Feature',
+    })
     const base = `/projects/${pid}/merge_requests/${mr.iid}`
     await setArchived(true)
     for (const [method, url, payload] of [
@@ -106,7 +123,12 @@ describe('archived projects are read-only', () => {
     const [created] = await refusedThenAccepted(
       dev.token,
       [
-        ['POST', `/projects/${pid}/merge_requests`, { source_branch: 'other', target_branch: 'main', title: 'Other' }, 201],
+        [
+          'POST',
+          `/projects/${pid}/merge_requests`,
+          { source_branch: 'other', target_branch: 'main', title: 'Other' },
+          201,
+        ],
         ['PUT', base, { title: 'Feature (renamed)' }, 200],
         ['POST', `${base}/notes`, { body: 'looks good' }, 201],
         ['POST', `${base}/discussions`, { body: 'a thread' }, 201],
@@ -115,7 +137,9 @@ describe('archived projects are read-only', () => {
       ],
       [base, `${base}/notes`, `${base}/changes`, `${base}/approvals`],
     )
-    expect((await call(owner.token, 'PUT', `/projects/${pid}/merge_requests/${created.iid}/rebase`)).statusCode).toBe(202)
+    expect((await call(owner.token, 'PUT', `/projects/${pid}/merge_requests/${created.iid}/rebase`)).statusCode).toBe(
+      202,
+    )
     let merged = await call(owner.token, 'PUT', `${base}/merge`)
     for (let i = 0; i < 50 && merged.statusCode !== 200; i++) {
       await new Promise((r) => setTimeout(r, 100))
@@ -146,27 +170,58 @@ describe('archived projects are read-only', () => {
   it('refuses repository writes (files, commits, branches, tags); protected branches stay a setting', async () => {
     await commitFiles(s, owner.token, pid, 'doomed', { 'doomed.txt': 'x\n' }, { startBranch: 'main' })
     await setArchived(true)
-    expect((await call(owner.token, 'POST', `/projects/${pid}/protected_branches`, { name: 'release/*' })).statusCode).toBe(201)
+    expect(
+      (await call(owner.token, 'POST', `/projects/${pid}/protected_branches`, { name: 'release/*' })).statusCode,
+    ).toBe(201)
     await setArchived(false)
     await refusedThenAccepted(
       owner.token,
       [
-        ['POST', `/projects/${pid}/repository/files/new.txt`, { branch: 'main', content: 'new\n', commit_message: 'Add new.txt' }, 201],
-        ['POST', `/projects/${pid}/repository/commits`, { branch: 'main', commit_message: 'More', actions: [{ action: 'create', file_path: 'more.txt', content: 'more\n' }] }, 201],
+        [
+          'POST',
+          `/projects/${pid}/repository/files/new.txt`,
+          { branch: 'main', content: 'new\n', commit_message: 'Add new.txt' },
+          201,
+        ],
+        [
+          'POST',
+          `/projects/${pid}/repository/commits`,
+          {
+            branch: 'main',
+            commit_message: 'More',
+            actions: [{ action: 'create', file_path: 'more.txt', content: 'more\n' }],
+          },
+          201,
+        ],
         ['POST', `/projects/${pid}/repository/branches`, { branch: 'fresh', ref: 'main' }, 201],
         ['DELETE', `/projects/${pid}/repository/branches/doomed`, undefined, 204],
         ['POST', `/projects/${pid}/repository/tags`, { tag_name: 'v1.0.0', ref: 'main' }, 201],
       ],
-      [`/projects/${pid}/repository/tree`, `/projects/${pid}/repository/branches`, `/projects/${pid}/repository/files/README.md?ref=main`, `/projects/${pid}/repository/commits`],
+      [
+        `/projects/${pid}/repository/tree`,
+        `/projects/${pid}/repository/branches`,
+        `/projects/${pid}/repository/files/README.md?ref=main`,
+        `/projects/${pid}/repository/commits`,
+      ],
     )
   })
 
   it('refuses snippets and their comments', async () => {
-    const snippet = await json(owner.token, 'POST', `/projects/${pid}/snippets`, { title: 'One', file_name: 'a.txt', content: 'a', visibility: 'public' })
+    const snippet = await json(owner.token, 'POST', `/projects/${pid}/snippets`, {
+      title: 'One',
+      file_name: 'a.txt',
+      content: 'a',
+      visibility: 'public',
+    })
     await refusedThenAccepted(
       owner.token,
       [
-        ['POST', `/projects/${pid}/snippets`, { title: 'Two', file_name: 'b.txt', content: 'b', visibility: 'public' }, 201],
+        [
+          'POST',
+          `/projects/${pid}/snippets`,
+          { title: 'Two', file_name: 'b.txt', content: 'b', visibility: 'public' },
+          201,
+        ],
         ['PUT', `/projects/${pid}/snippets/${snippet.id}`, { title: 'One (edited)' }, 200],
         ['POST', `/projects/${pid}/snippets/${snippet.id}/notes`, { body: 'nice' }, 201],
       ],
@@ -176,9 +231,17 @@ describe('archived projects are read-only', () => {
 
   it('refuses pipelines, jobs and environments', async () => {
     await commitFiles(s, owner.token, pid, 'main', { '.gitlab-ci.yml': 'build:\n  script: echo build\n' })
-    const pipelines = (await json(owner.token, 'GET', `/projects/${pid}/pipelines`, undefined, 200)) as unknown as { id: number }[]
+    const pipelines = (await json(owner.token, 'GET', `/projects/${pid}/pipelines`, undefined, 200)) as unknown as {
+      id: number
+    }[]
     const pipeline = pipelines[0]
-    const jobs = (await json(owner.token, 'GET', `/projects/${pid}/pipelines/${pipeline.id}/jobs`, undefined, 200)) as unknown as { id: number }[]
+    const jobs = (await json(
+      owner.token,
+      'GET',
+      `/projects/${pid}/pipelines/${pipeline.id}/jobs`,
+      undefined,
+      200,
+    )) as unknown as { id: number }[]
     await refusedThenAccepted(
       owner.token,
       [
@@ -200,7 +263,13 @@ describe('archived projects are read-only', () => {
       await json(dev.token, 'POST', `/projects/${pid}/issues/${issue.iid}/subscribe`, undefined, 201)
       await json(dev.token, 'POST', `/projects/${pid}/issues/${issue.iid}/todo`, undefined, 201)
       await json(dev.token, 'POST', `/projects/${pid}/star`, undefined, 201)
-      await json(owner.token, 'POST', `/projects/${pid}/members`, { user_id: newcomer.user.id, access_level: AccessLevel.REPORTER }, 201)
+      await json(
+        owner.token,
+        'POST',
+        `/projects/${pid}/members`,
+        { user_id: newcomer.user.id, access_level: AccessLevel.REPORTER },
+        201,
+      )
       await json(owner.token, 'POST', `/projects/${pid}/variables`, { key: 'KEPT', value: 'yes' }, 201)
       expect((await call(stranger.token, 'POST', `/projects/${pid}/access_requests`)).statusCode).toBe(403)
     } finally {
@@ -212,11 +281,17 @@ describe('archived projects are read-only', () => {
     const hidden = await createProject(s, owner.token, { visibility: 'private' })
     const issue = await json(owner.token, 'POST', `/projects/${hidden}/issues`, { title: 'Secret' })
     await json(owner.token, 'POST', `/projects/${hidden}/archive`)
-    expect((await call(stranger.token, 'POST', `/projects/${hidden}/issues/${issue.iid}/notes`, { body: 'hi' })).statusCode).toBe(404)
-    expect((await call(stranger.token, 'POST', `/projects/${hidden}/labels`, { name: 'x', color: '#000000' })).statusCode).toBe(404)
+    expect(
+      (await call(stranger.token, 'POST', `/projects/${hidden}/issues/${issue.iid}/notes`, { body: 'hi' })).statusCode,
+    ).toBe(404)
+    expect(
+      (await call(stranger.token, 'POST', `/projects/${hidden}/labels`, { name: 'x', color: '#000000' })).statusCode,
+    ).toBe(404)
     await setArchived(true)
     try {
-      expect((await call(null, 'POST', `/projects/${pid}/labels`, { name: 'x', color: '#000000' })).statusCode).toBe(401)
+      expect((await call(null, 'POST', `/projects/${pid}/labels`, { name: 'x', color: '#000000' })).statusCode).toBe(
+        401,
+      )
       expect((await call(owner.token, 'POST', `/projects/${pid}/repository/branches`, {})).statusCode).toBe(400)
     } finally {
       await setArchived(false)
@@ -229,10 +304,21 @@ describe('archived projects are read-only', () => {
     const there = await json(owner.token, 'POST', `/projects/${pid}/issues`, { title: 'In the archive' })
     await setArchived(true)
     try {
-      expect((await call(owner.token, 'POST', `/projects/${other}/issues/${here.iid}/move`, { to_project_id: pid })).statusCode).toBe(403)
-      expect((await call(owner.token, 'POST', `/projects/${other}/issues/${here.iid}/clone`, { to_project_id: pid })).statusCode).toBe(403)
-      expect((await call(owner.token, 'POST', `/projects/${pid}/issues/${there.iid}/move`, { to_project_id: other })).statusCode).toBe(403)
-      const clone = await json(owner.token, 'POST', `/projects/${pid}/issues/${there.iid}/clone`, { to_project_id: other })
+      expect(
+        (await call(owner.token, 'POST', `/projects/${other}/issues/${here.iid}/move`, { to_project_id: pid }))
+          .statusCode,
+      ).toBe(403)
+      expect(
+        (await call(owner.token, 'POST', `/projects/${other}/issues/${here.iid}/clone`, { to_project_id: pid }))
+          .statusCode,
+      ).toBe(403)
+      expect(
+        (await call(owner.token, 'POST', `/projects/${pid}/issues/${there.iid}/move`, { to_project_id: other }))
+          .statusCode,
+      ).toBe(403)
+      const clone = await json(owner.token, 'POST', `/projects/${pid}/issues/${there.iid}/clone`, {
+        to_project_id: other,
+      })
       expect(clone.project_id).toBe(other)
     } finally {
       await setArchived(false)
@@ -243,7 +329,12 @@ describe('archived projects are read-only', () => {
     const other = await createProject(s, owner.token, { visibility: 'public' })
     const target = await json(owner.token, 'POST', `/projects/${pid}/issues`, { title: 'Closed by a merge elsewhere?' })
     await commitFiles(s, owner.token, other, 'fix', { 'fix.txt': 'fix\n' }, { startBranch: 'main' })
-    const mr = await json(owner.token, 'POST', `/projects/${other}/merge_requests`, { source_branch: 'fix', target_branch: 'main', title: 'Fix', description: `Closes ${path}#${target.iid}` })
+    const mr = await json(owner.token, 'POST', `/projects/${other}/merge_requests`, {
+      source_branch: 'fix',
+      target_branch: 'main',
+      title: 'Fix',
+      description: `Closes ${path}#${target.iid}`,
+    })
     await setArchived(true)
     try {
       let merged = await call(owner.token, 'PUT', `/projects/${other}/merge_requests/${mr.iid}/merge`)
@@ -252,7 +343,9 @@ describe('archived projects are read-only', () => {
         merged = await call(owner.token, 'PUT', `/projects/${other}/merge_requests/${mr.iid}/merge`)
       }
       expect(merged.statusCode, merged.body).toBe(200)
-      expect((await json(owner.token, 'GET', `/projects/${pid}/issues/${target.iid}`, undefined, 200)).state).toBe('opened')
+      expect((await json(owner.token, 'GET', `/projects/${pid}/issues/${target.iid}`, undefined, 200)).state).toBe(
+        'opened',
+      )
     } finally {
       await setArchived(false)
     }
@@ -264,7 +357,9 @@ describe('archived projects are read-only', () => {
     commitLocal(work, { 'pushed.txt': 'pushed\n' }, 'Pushed over HTTP')
     await setArchived(true)
     try {
-      expect(await shFails(work, 'push', '--quiet', remoteUrl(s.url, path, owner.token), 'HEAD:main')).toContain('You are not allowed to push code to an archived project.')
+      expect(await shFails(work, 'push', '--quiet', remoteUrl(s.url, path, owner.token), 'HEAD:main')).toContain(
+        'You are not allowed to push code to an archived project.',
+      )
       const dir = mkdtempSync(join(tmpdir(), 'burrow-archived-clone-'))
       await sh(dir, 'clone', '--quiet', remoteUrl(s.url, path, owner.token), 'c')
       expect(readFileSync(join(dir, 'c', 'README.md'), 'utf8').length).toBeGreaterThan(0)
@@ -272,7 +367,9 @@ describe('archived projects are read-only', () => {
       await setArchived(false)
     }
     await sh(work, 'push', '--quiet', remoteUrl(s.url, path, owner.token), 'HEAD:main')
-    expect((await call(owner.token, 'GET', `/projects/${pid}/repository/files/pushed.txt/raw?ref=main`)).body).toBe('pushed\n')
+    expect((await call(owner.token, 'GET', `/projects/${pid}/repository/files/pushed.txt/raw?ref=main`)).body).toBe(
+      'pushed\n',
+    )
   })
 
   it('python-gitlab: issue.notes.create raises GitlabCreateError 403 on an archived project, and works after unarchiving', async () => {
@@ -287,8 +384,15 @@ try:
 except gitlab.exceptions.GitlabCreateError as e:
     out({'error': type(e).__name__, 'code': e.response_code, 'message': e.error_message, 'title': issue.title})
 `
-    expect(await withPythonGitlab(s.url, { private_token: owner.token }, script(true))).toEqual({ error: 'GitlabCreateError', code: 403, message: '403 Forbidden', title: 'Over the wire' })
-    expect(await withPythonGitlab(s.url, { private_token: owner.token }, script(false))).toEqual({ created: 'from python' })
+    expect(await withPythonGitlab(s.url, { private_token: owner.token }, script(true))).toEqual({
+      error: 'GitlabCreateError',
+      code: 403,
+      message: '403 Forbidden',
+      title: 'Over the wire',
+    })
+    expect(await withPythonGitlab(s.url, { private_token: owner.token }, script(false))).toEqual({
+      created: 'from python',
+    })
   })
 
   it('names only routes that exist in what stays writable (a misspelt entry would refuse the route)', () => {
@@ -301,7 +405,9 @@ except gitlab.exceptions.GitlabCreateError as e:
   it('root (an administrator) is refused too', async () => {
     await setArchived(true)
     try {
-      expect((await call(ROOT_TOKEN, 'POST', `/projects/${pid}/labels`, { name: 'admin', color: '#123456' })).statusCode).toBe(403)
+      expect(
+        (await call(ROOT_TOKEN, 'POST', `/projects/${pid}/labels`, { name: 'admin', color: '#123456' })).statusCode,
+      ).toBe(403)
     } finally {
       await setArchived(false)
     }

@@ -16,12 +16,35 @@ interface AuditJson {
 /** Inserts an audit event as services/audit.ts records it (test setup without a request). */
 function seedAudit(
   s: TestServer,
-  e: { authorId: number; entityType: 'User' | 'Group' | 'Project'; entityId: number; details?: Record<string, unknown>; createdAt?: string },
+  e: {
+    authorId: number
+    entityType: 'User' | 'Group' | 'Project'
+    entityId: number
+    details?: Record<string, unknown>
+    createdAt?: string
+  },
 ): number {
-  const details = { custom_message: 'something happened', author_name: 'someone', target_id: e.entityId, target_type: e.entityType, ip_address: '127.0.0.1', entity_path: 'x', ...e.details }
+  const details = {
+    custom_message: 'something happened',
+    author_name: 'someone',
+    target_id: e.entityId,
+    target_type: e.entityType,
+    ip_address: '127.0.0.1',
+    entity_path: 'x',
+    ...e.details,
+  }
   const info = s.app.burrow.db
-    .prepare('INSERT INTO audit_events (author_id, entity_id, entity_type, details, ip_address, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(e.authorId, e.entityId, e.entityType, JSON.stringify(details), '127.0.0.1', e.createdAt ?? new Date().toISOString())
+    .prepare(
+      'INSERT INTO audit_events (author_id, entity_id, entity_type, details, ip_address, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    )
+    .run(
+      e.authorId,
+      e.entityId,
+      e.entityType,
+      JSON.stringify(details),
+      '127.0.0.1',
+      e.createdAt ?? new Date().toISOString(),
+    )
   return Number(info.lastInsertRowid)
 }
 
@@ -38,7 +61,10 @@ describe('audit events', () => {
   let rootId: number
   const ids: Record<string, number> = {}
 
-  async function get(token: string | null, url: string): Promise<{ status: number; body: unknown; headers: Record<string, unknown> }> {
+  async function get(
+    token: string | null,
+    url: string,
+  ): Promise<{ status: number; body: unknown; headers: Record<string, unknown> }> {
     const res = await s.request(token, { method: 'GET', url })
     return { status: res.statusCode, body: res.json(), headers: res.headers }
   }
@@ -65,17 +91,43 @@ describe('audit events', () => {
     seedMember(s, 'Namespace', group.id, developer.user.id, AccessLevel.DEVELOPER)
     seedMember(s, 'Namespace', group.id, reporter.user.id, AccessLevel.REPORTER)
 
-    ids.userEvent = seedAudit(s, { authorId: rootId, entityType: 'User', entityId: owner.user.id, createdAt: '2024-01-01T10:00:00.000Z' })
+    ids.userEvent = seedAudit(s, {
+      authorId: rootId,
+      entityType: 'User',
+      entityId: owner.user.id,
+      createdAt: '2024-01-01T10:00:00.000Z',
+    })
     ids.groupByOwner = seedAudit(s, {
       authorId: owner.user.id,
       entityType: 'Group',
       entityId: group.id,
-      details: { add: 'user_access', as: 'Developer', author_name: owner.user.name, target_details: developer.user.username, entity_path: 'audited' },
+      details: {
+        add: 'user_access',
+        as: 'Developer',
+        author_name: owner.user.name,
+        target_details: developer.user.username,
+        entity_path: 'audited',
+      },
       createdAt: '2024-02-01T10:00:00.000Z',
     })
-    ids.groupByDeveloper = seedAudit(s, { authorId: developer.user.id, entityType: 'Group', entityId: group.id, createdAt: '2024-03-01T10:00:00.000Z' })
-    ids.groupByMaintainer = seedAudit(s, { authorId: maintainer.user.id, entityType: 'Group', entityId: group.id, createdAt: '2024-04-01T10:00:00.000Z' })
-    ids.otherGroup = seedAudit(s, { authorId: rootId, entityType: 'Group', entityId: otherGroup.id, createdAt: '2024-05-01T10:00:00.000Z' })
+    ids.groupByDeveloper = seedAudit(s, {
+      authorId: developer.user.id,
+      entityType: 'Group',
+      entityId: group.id,
+      createdAt: '2024-03-01T10:00:00.000Z',
+    })
+    ids.groupByMaintainer = seedAudit(s, {
+      authorId: maintainer.user.id,
+      entityType: 'Group',
+      entityId: group.id,
+      createdAt: '2024-04-01T10:00:00.000Z',
+    })
+    ids.otherGroup = seedAudit(s, {
+      authorId: rootId,
+      entityType: 'Group',
+      entityId: otherGroup.id,
+      createdAt: '2024-05-01T10:00:00.000Z',
+    })
     ids.projectByMaintainer = seedAudit(s, {
       authorId: maintainer.user.id,
       entityType: 'Project',
@@ -83,7 +135,12 @@ describe('audit events', () => {
       details: { change: 'visibility', from: 'Private', to: 'Internal', entity_path: 'audited/app' },
       createdAt: '2024-06-01T10:00:00.000Z',
     })
-    ids.projectByDeveloper = seedAudit(s, { authorId: developer.user.id, entityType: 'Project', entityId: project.id, createdAt: '2024-07-01T10:00:00.000Z' })
+    ids.projectByDeveloper = seedAudit(s, {
+      authorId: developer.user.id,
+      entityType: 'Project',
+      entityId: project.id,
+      createdAt: '2024-07-01T10:00:00.000Z',
+    })
   })
   afterAll(async () => {
     await s.close()
@@ -136,8 +193,13 @@ describe('audit events', () => {
     })
 
     it('filters by entity_type and entity_id', async () => {
-      expect(await listIds(ROOT_TOKEN, '/api/v4/audit_events?entity_type=Project')).toEqual([ids.projectByDeveloper, ids.projectByMaintainer])
-      expect(await listIds(ROOT_TOKEN, `/api/v4/audit_events?entity_type=Group&entity_id=${otherGroup.id}`)).toEqual([ids.otherGroup])
+      expect(await listIds(ROOT_TOKEN, '/api/v4/audit_events?entity_type=Project')).toEqual([
+        ids.projectByDeveloper,
+        ids.projectByMaintainer,
+      ])
+      expect(await listIds(ROOT_TOKEN, `/api/v4/audit_events?entity_type=Group&entity_id=${otherGroup.id}`)).toEqual([
+        ids.otherGroup,
+      ])
     })
 
     it('answers 400 for entity_id without entity_type', async () => {
@@ -187,11 +249,17 @@ describe('audit events', () => {
 
   describe('GET /groups/:id/audit_events', () => {
     it('shows the owner every event of the group', async () => {
-      expect(await listIds(owner.token, `/api/v4/groups/${group.id}/audit_events`)).toEqual([ids.groupByMaintainer, ids.groupByDeveloper, ids.groupByOwner])
+      expect(await listIds(owner.token, `/api/v4/groups/${group.id}/audit_events`)).toEqual([
+        ids.groupByMaintainer,
+        ids.groupByDeveloper,
+        ids.groupByOwner,
+      ])
     })
 
     it('shows a maintainer only their own actions', async () => {
-      expect(await listIds(maintainer.token, `/api/v4/groups/${group.id}/audit_events`)).toEqual([ids.groupByMaintainer])
+      expect(await listIds(maintainer.token, `/api/v4/groups/${group.id}/audit_events`)).toEqual([
+        ids.groupByMaintainer,
+      ])
     })
 
     it('shows a developer only their own actions', async () => {
@@ -209,16 +277,25 @@ describe('audit events', () => {
     })
 
     it('filters by created_after', async () => {
-      expect(await listIds(owner.token, `/api/v4/groups/${group.id}/audit_events?created_after=2024-03-01`)).toEqual([ids.groupByMaintainer, ids.groupByDeveloper])
+      expect(await listIds(owner.token, `/api/v4/groups/${group.id}/audit_events?created_after=2024-03-01`)).toEqual([
+        ids.groupByMaintainer,
+        ids.groupByDeveloper,
+      ])
     })
 
     it('gives one event to the owner and to administrators', async () => {
-      expect((await get(owner.token, `/api/v4/groups/${group.id}/audit_events/${ids.groupByDeveloper}`)).body).toMatchObject({ id: ids.groupByDeveloper })
-      expect((await get(ROOT_TOKEN, `/api/v4/groups/${group.id}/audit_events/${ids.groupByDeveloper}`)).status).toBe(200)
+      expect(
+        (await get(owner.token, `/api/v4/groups/${group.id}/audit_events/${ids.groupByDeveloper}`)).body,
+      ).toMatchObject({ id: ids.groupByDeveloper })
+      expect((await get(ROOT_TOKEN, `/api/v4/groups/${group.id}/audit_events/${ids.groupByDeveloper}`)).status).toBe(
+        200,
+      )
     })
 
     it('answers 403 for one event to a maintainer', async () => {
-      expect((await get(maintainer.token, `/api/v4/groups/${group.id}/audit_events/${ids.groupByMaintainer}`)).status).toBe(403)
+      expect(
+        (await get(maintainer.token, `/api/v4/groups/${group.id}/audit_events/${ids.groupByMaintainer}`)).status,
+      ).toBe(403)
     })
 
     it("answers 404 for another group's event", async () => {
@@ -230,11 +307,16 @@ describe('audit events', () => {
 
   describe('GET /projects/:id/audit_events', () => {
     it('shows a maintainer every event of the project', async () => {
-      expect(await listIds(maintainer.token, `/api/v4/projects/${project.id}/audit_events`)).toEqual([ids.projectByDeveloper, ids.projectByMaintainer])
+      expect(await listIds(maintainer.token, `/api/v4/projects/${project.id}/audit_events`)).toEqual([
+        ids.projectByDeveloper,
+        ids.projectByMaintainer,
+      ])
     })
 
     it('shows a developer only their own actions', async () => {
-      expect(await listIds(developer.token, '/api/v4/projects/audited%2Fapp/audit_events')).toEqual([ids.projectByDeveloper])
+      expect(await listIds(developer.token, '/api/v4/projects/audited%2Fapp/audit_events')).toEqual([
+        ids.projectByDeveloper,
+      ])
     })
 
     it('answers 403 to a reporter', async () => {
@@ -248,15 +330,23 @@ describe('audit events', () => {
     it('gives one event to a maintainer', async () => {
       const res = await get(maintainer.token, `/api/v4/projects/${project.id}/audit_events/${ids.projectByMaintainer}`)
       expect(res.status).toBe(200)
-      expect(res.body).toMatchObject({ id: ids.projectByMaintainer, entity_type: 'Project', details: { change: 'visibility', from: 'Private', to: 'Internal' } })
+      expect(res.body).toMatchObject({
+        id: ids.projectByMaintainer,
+        entity_type: 'Project',
+        details: { change: 'visibility', from: 'Private', to: 'Internal' },
+      })
     })
 
     it('answers 403 for one event to a developer', async () => {
-      expect((await get(developer.token, `/api/v4/projects/${project.id}/audit_events/${ids.projectByDeveloper}`)).status).toBe(403)
+      expect(
+        (await get(developer.token, `/api/v4/projects/${project.id}/audit_events/${ids.projectByDeveloper}`)).status,
+      ).toBe(403)
     })
 
     it("answers 404 for an event that is not the project's", async () => {
-      expect((await get(maintainer.token, `/api/v4/projects/${project.id}/audit_events/${ids.groupByMaintainer}`)).status).toBe(404)
+      expect(
+        (await get(maintainer.token, `/api/v4/projects/${project.id}/audit_events/${ids.groupByMaintainer}`)).status,
+      ).toBe(404)
     })
   })
 })

@@ -63,24 +63,43 @@ describe('authentication hardening', () => {
       url: '/oauth/token',
       headers: form,
       remoteAddress: options.from ?? freshAddress(),
-      payload: new URLSearchParams({ grant_type: 'password', username, password, ...(options.scope ? { scope: options.scope } : {}) }).toString(),
+      payload: new URLSearchParams({
+        grant_type: 'password',
+        username,
+        password,
+        ...(options.scope ? { scope: options.scope } : {}),
+      }).toString(),
     })
 
   /** Git's first request of a fetch, from a fresh client address unless `from` names one. */
   const gitInfoRefs = (headers: Record<string, string>, from = freshAddress()) =>
-    s.app.inject({ method: 'GET', url: '/nobody/nothing.git/info/refs?service=git-upload-pack', headers, remoteAddress: from })
+    s.app.inject({
+      method: 'GET',
+      url: '/nobody/nothing.git/info/refs?service=git-upload-pack',
+      headers,
+      remoteAddress: from,
+    })
 
   const tokenCount = (userId: number) =>
-    (s.app.burrow.db.prepare('SELECT COUNT(*) AS n FROM personal_access_tokens WHERE user_id = ?').get(userId) as { n: number }).n
+    (
+      s.app.burrow.db.prepare('SELECT COUNT(*) AS n FROM personal_access_tokens WHERE user_id = ?').get(userId) as {
+        n: number
+      }
+    ).n
 
   describe('scopes a token’s owner cannot hold', () => {
     it('refuses sudo and admin_mode to a non-administrator’s password grant with invalid_scope', async () => {
       for (const scope of ['api sudo', 'admin_mode']) {
         const res = await passwordGrant('hard_alice', alice.password, { scope })
         expect(res.statusCode).toBe(400)
-        expect(res.json()).toEqual({ error: 'invalid_scope', error_description: 'The requested scope is invalid, unknown, or malformed.' })
+        expect(res.json()).toEqual({
+          error: 'invalid_scope',
+          error_description: 'The requested scope is invalid, unknown, or malformed.',
+        })
       }
-      const oauthTokens = s.app.burrow.db.prepare('SELECT COUNT(*) AS n FROM oauth_access_tokens WHERE user_id = ?').get(alice.user.id) as { n: number }
+      const oauthTokens = s.app.burrow.db
+        .prepare('SELECT COUNT(*) AS n FROM oauth_access_tokens WHERE user_id = ?')
+        .get(alice.user.id) as { n: number }
       expect(oauthTokens.n).toBe(0)
     })
 
@@ -98,18 +117,30 @@ describe('authentication hardening', () => {
     it('refuses a personal access token with sudo or admin_mode for a non-administrator with 400, storing nothing', async () => {
       const before = tokenCount(alice.user.id)
       for (const scopes of [['api', 'sudo'], ['admin_mode']]) {
-        const res = await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/users/${alice.user.id}/personal_access_tokens`, payload: { name: 'x', scopes } })
+        const res = await s.request(ROOT_TOKEN, {
+          method: 'POST',
+          url: `/api/v4/users/${alice.user.id}/personal_access_tokens`,
+          payload: { name: 'x', scopes },
+        })
         expect(res.statusCode).toBe(400)
         expect(res.json()).toEqual({ message: 'Scopes can only contain available scopes' })
       }
       expect(tokenCount(alice.user.id)).toBe(before)
-      const forAdmin = await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/users/${admin.user.id}/personal_access_tokens`, payload: { name: 'x', scopes: ['api', 'sudo'] } })
+      const forAdmin = await s.request(ROOT_TOKEN, {
+        method: 'POST',
+        url: `/api/v4/users/${admin.user.id}/personal_access_tokens`,
+        payload: { name: 'x', scopes: ['api', 'sudo'] },
+      })
       expect(forAdmin.statusCode).toBe(201)
     })
 
     it('refuses an impersonation token with sudo for a non-administrator with GitLab’s validation error', async () => {
       const before = tokenCount(alice.user.id)
-      const res = await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/users/${alice.user.id}/impersonation_tokens`, payload: { name: 'x', scopes: ['sudo'] } })
+      const res = await s.request(ROOT_TOKEN, {
+        method: 'POST',
+        url: `/api/v4/users/${alice.user.id}/impersonation_tokens`,
+        payload: { name: 'x', scopes: ['sudo'] },
+      })
       expect(res.statusCode).toBe(400)
       expect(res.json()).toEqual({ message: { scopes: ['can only contain available scopes'] } })
       expect(tokenCount(alice.user.id)).toBe(before)
@@ -118,10 +149,19 @@ describe('authentication hardening', () => {
     it('refuses a project access token with sudo or admin_mode, creating no bot', async () => {
       const project = seedProject(s, { ownerId: alice.user.id, path: 'scoped' })
       seedMember(s, 'Project', project.id, alice.user.id, AccessLevel.MAINTAINER)
-      const bots = () => (s.app.burrow.db.prepare("SELECT COUNT(*) AS n FROM users WHERE user_type = 'project_bot'").get() as { n: number }).n
+      const bots = () =>
+        (
+          s.app.burrow.db.prepare("SELECT COUNT(*) AS n FROM users WHERE user_type = 'project_bot'").get() as {
+            n: number
+          }
+        ).n
       const before = bots()
       for (const scopes of [['api', 'sudo'], ['admin_mode']]) {
-        const res = await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${project.id}/access_tokens`, payload: { name: 'x', scopes } })
+        const res = await s.request(ROOT_TOKEN, {
+          method: 'POST',
+          url: `/api/v4/projects/${project.id}/access_tokens`,
+          payload: { name: 'x', scopes },
+        })
         expect(res.statusCode).toBe(400)
         expect(res.json()).toEqual({ message: '400 Bad request - Scopes can only contain available scopes' })
       }
@@ -135,21 +175,35 @@ describe('authentication hardening', () => {
       updateUser(s.app.burrow.db, noPassword.user.id, { password_hash: null })
       const victim = seedUser(s, { username: 'hard_timing' })
       for (const login of ['hard_timing', 'hard_nobody_here', 'nobody@example.com', 'hard_nopass']) {
-        expect(await scryptCalls(async () => expect((await passwordGrant(login, 'wrong-password')).json().error).toBe('invalid_grant'))).toBe(1)
+        expect(
+          await scryptCalls(async () =>
+            expect((await passwordGrant(login, 'wrong-password')).json().error).toBe('invalid_grant'),
+          ),
+        ).toBe(1)
       }
-      expect(await scryptCalls(async () => expect((await passwordGrant('hard_timing', victim.password)).statusCode).toBe(200))).toBe(1)
+      expect(
+        await scryptCalls(async () =>
+          expect((await passwordGrant('hard_timing', victim.password)).statusCode).toBe(200),
+        ),
+      ).toBe(1)
     })
 
     it('hashes once for a known and an unknown login on git basic auth', async () => {
       seedUser(s, { username: 'hard_git_timing' })
       for (const login of ['hard_git_timing', 'hard_git_nobody']) {
-        expect(await scryptCalls(async () => expect((await gitInfoRefs(basic(login, 'wrong-password'))).statusCode).toBe(401))).toBe(1)
+        expect(
+          await scryptCalls(async () =>
+            expect((await gitInfoRefs(basic(login, 'wrong-password'))).statusCode).toBe(401),
+          ),
+        ).toBe(1)
       }
     })
 
     it('hashes once for a locked account, whose answer is the same as a wrong password’s', async () => {
       const locked = seedUser(s, { username: 'hard_locked_timing' })
-      s.app.burrow.db.prepare('UPDATE users SET failed_attempts = 10, locked_until = ? WHERE id = ?').run(inMinutes(5).toISOString(), locked.user.id)
+      s.app.burrow.db
+        .prepare('UPDATE users SET failed_attempts = 10, locked_until = ? WHERE id = ?')
+        .run(inMinutes(5).toISOString(), locked.user.id)
       const res = await passwordGrant('hard_locked_timing', locked.password)
       expect(res.json()).toEqual((await passwordGrant('hard_nobody_here', 'x')).json())
       expect(await scryptCalls(() => passwordGrant('hard_locked_timing', locked.password))).toBe(1)
@@ -157,9 +211,11 @@ describe('authentication hardening', () => {
   })
 
   describe('account lockout after wrong passwords', () => {
-    const userView = async (id: number) => (await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/users/${id}` })).json()
+    const userView = async (id: number) =>
+      (await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/users/${id}` })).json()
     const wrongPasswords = async (username: string, count: number) => {
-      for (let i = 0; i < count; i += 1) expect((await passwordGrant(username, `wrong-${i}`)).json().error).toBe('invalid_grant')
+      for (let i = 0; i < count; i += 1)
+        expect((await passwordGrant(username, `wrong-${i}`)).json().error).toBe('invalid_grant')
     }
 
     it('locks an account after 10 wrong passwords: the right one is refused on OAuth and git, and the admin view says locked', async () => {
@@ -173,7 +229,9 @@ describe('authentication hardening', () => {
       const git = await gitInfoRefs(basic('hard_lock_bob', bob.password))
       expect(git.statusCode).toBe(401)
       expect(await userView(bob.user.id)).toMatchObject({ id: bob.user.id, locked: true })
-      const listed = (await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?username=hard_lock_bob' })).json()
+      const listed = (
+        await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/users?username=hard_lock_bob' })
+      ).json()
       expect(listed[0].locked).toBe(true)
       // Tokens are not passwords: the account's personal access token still works, as in GitLab.
       expect((await s.request(bob.token, { method: 'GET', url: '/api/v4/user' })).statusCode).toBe(200)
@@ -239,12 +297,15 @@ describe('authentication hardening', () => {
     })
 
     it('follows max_login_attempts and failed_login_attempts_unlock_period_in_minutes, refusing values below 1', async () => {
-      const put = (payload: Record<string, unknown>) => s.request(ROOT_TOKEN, { method: 'PUT', url: '/api/v4/application/settings', payload })
+      const put = (payload: Record<string, unknown>) =>
+        s.request(ROOT_TOKEN, { method: 'PUT', url: '/api/v4/application/settings', payload })
       const bad = await put({ max_login_attempts: 0, failed_login_attempts_unlock_period_in_minutes: 60 })
       expect(bad.statusCode).toBe(400)
       expect(bad.json()).toEqual({ message: { max_login_attempts: ['must be greater than 0'] } })
       expect(s.app.burrow.settings.get('failed_login_attempts_unlock_period_in_minutes')).toBe(10)
-      expect((await put({ max_login_attempts: 3, failed_login_attempts_unlock_period_in_minutes: 60 })).json()).toMatchObject({
+      expect(
+        (await put({ max_login_attempts: 3, failed_login_attempts_unlock_period_in_minutes: 60 })).json(),
+      ).toMatchObject({
         max_login_attempts: 3,
         failed_login_attempts_unlock_period_in_minutes: 60,
       })
@@ -269,7 +330,8 @@ describe('authentication hardening', () => {
     const NOW = new Date('2031-03-01T12:00:00.000Z')
     const later = (seconds: number) => new Date(NOW.getTime() + seconds * 1000)
     /** `GET /api/v4/user` from `from` with the given headers (or URL). */
-    const me = (from: string, headers: Record<string, string>, url = '/api/v4/user') => s.app.inject({ method: 'GET', url, headers, remoteAddress: from })
+    const me = (from: string, headers: Record<string, string>, url = '/api/v4/user') =>
+      s.app.inject({ method: 'GET', url, headers, remoteAddress: from })
     const badToken = { 'private-token': 'glpat-not-a-real-token' }
     const failTimes = async (from: string, count: number) => {
       for (let i = 0; i < count; i += 1) expect((await me(from, badToken)).statusCode).toBe(401)
@@ -299,13 +361,26 @@ describe('authentication hardening', () => {
         () => me(from, { authorization: 'Bearer nope' }),
         () => me(from, {}, '/api/v4/user?access_token=nope'),
         () => me(from, badToken),
-        () => s.app.inject({ method: 'POST', url: '/api/graphql', headers: badToken, remoteAddress: from, payload: { query: '{ currentUser { id } }' } }),
+        () =>
+          s.app.inject({
+            method: 'POST',
+            url: '/api/graphql',
+            headers: badToken,
+            remoteAddress: from,
+            payload: { query: '{ currentUser { id } }' },
+          }),
       ]
       await withClock(
         () => NOW,
         async () => {
           for (const attempt of [...tries, ...tries]) expect((await attempt()).statusCode).toBe(401)
-          const refused = await s.app.inject({ method: 'POST', url: '/api/graphql', headers: { 'private-token': alice.token }, remoteAddress: from, payload: { query: '{ currentUser { id } }' } })
+          const refused = await s.app.inject({
+            method: 'POST',
+            url: '/api/graphql',
+            headers: { 'private-token': alice.token },
+            remoteAddress: from,
+            payload: { query: '{ currentUser { id } }' },
+          })
           expect(refused.statusCode).toBe(429)
           expect(refused.json()).toEqual({ errors: [{ message: 'Retry later' }] })
         },
@@ -322,8 +397,14 @@ describe('authentication hardening', () => {
 
     it('counts failures within findtime only, and a successful authentication clears the count', async () => {
       const from = freshAddress()
-      await withClock(() => NOW, () => failTimes(from, 9))
-      await withClock(() => later(61), () => failTimes(from, 9))
+      await withClock(
+        () => NOW,
+        () => failTimes(from, 9),
+      )
+      await withClock(
+        () => later(61),
+        () => failTimes(from, 9),
+      )
       await withClock(
         () => later(62),
         async () => {
@@ -339,9 +420,15 @@ describe('authentication hardening', () => {
       await withClock(
         () => NOW,
         async () => {
-          for (let i = 0; i < 5; i += 1) expect((await passwordGrant('hard_alice', `wrong-${i}`, { from })).json().error).toBe('invalid_grant')
+          for (let i = 0; i < 5; i += 1)
+            expect((await passwordGrant('hard_alice', `wrong-${i}`, { from })).json().error).toBe('invalid_grant')
           for (let i = 0; i < 5; i += 1) {
-            const refresh = await s.app.inject({ method: 'POST', url: '/oauth/token', remoteAddress: from, payload: { grant_type: 'refresh_token', refresh_token: `guess-${i}` } })
+            const refresh = await s.app.inject({
+              method: 'POST',
+              url: '/oauth/token',
+              remoteAddress: from,
+              payload: { grant_type: 'refresh_token', refresh_token: `guess-${i}` },
+            })
             expect(refresh.json().error).toBe('invalid_grant')
           }
           const banned = await passwordGrant('hard_alice', alice.password, { from })
@@ -356,8 +443,10 @@ describe('authentication hardening', () => {
       await withClock(
         () => NOW,
         async () => {
-          for (let i = 0; i < 12; i += 1) expect((await gitInfoRefs(basic('gitlab-ci-token', `job-${i}`), from)).statusCode).toBe(401)
-          for (let i = 0; i < 10; i += 1) expect((await gitInfoRefs(basic('hard_alice', `wrong-${i}`), from)).statusCode).toBe(401)
+          for (let i = 0; i < 12; i += 1)
+            expect((await gitInfoRefs(basic('gitlab-ci-token', `job-${i}`), from)).statusCode).toBe(401)
+          for (let i = 0; i < 10; i += 1)
+            expect((await gitInfoRefs(basic('hard_alice', `wrong-${i}`), from)).statusCode).toBe(401)
           const banned = await gitInfoRefs(basic('hard_alice', alice.token), from)
           expect(banned.statusCode).toBe(429)
           expect(banned.headers['retry-after']).toBe('3600')
@@ -379,10 +468,13 @@ describe('authentication hardening', () => {
     })
 
     it('follows the server’s ban options: maxretry, findtime, bantime, allowed addresses, off', async () => {
-      const custom = await makeServer({ failedAuthBan: { maxretry: 2, findtime: 10, bantime: 30, ipAllowlist: ['10.9.9.9'] } })
+      const custom = await makeServer({
+        failedAuthBan: { maxretry: 2, findtime: 10, bantime: 30, ipAllowlist: ['10.9.9.9'] },
+      })
       const off = await makeServer({ failedAuthBan: { enabled: false } })
       try {
-        const hit = (server: TestServer, from: string) => server.app.inject({ method: 'GET', url: '/api/v4/user', headers: badToken, remoteAddress: from })
+        const hit = (server: TestServer, from: string) =>
+          server.app.inject({ method: 'GET', url: '/api/v4/user', headers: badToken, remoteAddress: from })
         await withClock(
           () => NOW,
           async () => {

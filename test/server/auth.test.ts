@@ -25,12 +25,27 @@ describe('authentication', () => {
   /** A token for `userId` inserted straight in the database, with the given scopes and expiry. */
   function rawToken(userId: number, scopes: string[], expiresAt: string | null = null, impersonation = false): string {
     const value = generateToken()
-    insertPersonalToken(s.app.burrow.db, { userId, name: 'raw', digest: digestToken(value), scopes, expiresAt, impersonation })
+    insertPersonalToken(s.app.burrow.db, {
+      userId,
+      name: 'raw',
+      digest: digestToken(value),
+      scopes,
+      expiresAt,
+      impersonation,
+    })
     return value
   }
 
-  async function passwordGrant(username: string, password: string): Promise<{ access_token: string; refresh_token: string }> {
-    const res = await s.app.inject({ method: 'POST', url: '/oauth/token', headers: form, payload: `grant_type=password&username=${username}&password=${encodeURIComponent(password)}` })
+  async function passwordGrant(
+    username: string,
+    password: string,
+  ): Promise<{ access_token: string; refresh_token: string }> {
+    const res = await s.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      headers: form,
+      payload: `grant_type=password&username=${username}&password=${encodeURIComponent(password)}`,
+    })
     expect(res.statusCode).toBe(200)
     return res.json()
   }
@@ -57,7 +72,12 @@ describe('authentication', () => {
     })
 
     it('answers the password grant with token_type bearer, expires_in, refresh_token, scope and created_at', async () => {
-      const res = await s.app.inject({ method: 'POST', url: '/oauth/token', headers: json, payload: { grant_type: 'password', username: 'alice', password: alice.password } })
+      const res = await s.app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        headers: json,
+        payload: { grant_type: 'password', username: 'alice', password: alice.password },
+      })
       expect(res.statusCode).toBe(200)
       const body = res.json()
       expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 7200 })
@@ -69,7 +89,9 @@ describe('authentication', () => {
 
     it('answers 401 with the spec body once an access token is older than expires_in', async () => {
       const t = await passwordGrant('alice', alice.password)
-      s.app.burrow.db.prepare('UPDATE oauth_access_tokens SET created_at = ? WHERE token_digest = ?').run(new Date(Date.now() - 7201_000).toISOString(), digestToken(t.access_token))
+      s.app.burrow.db
+        .prepare('UPDATE oauth_access_tokens SET created_at = ? WHERE token_digest = ?')
+        .run(new Date(Date.now() - 7201_000).toISOString(), digestToken(t.access_token))
       const res = await me({ headers: { authorization: `Bearer ${t.access_token}` } })
       expect(res.statusCode).toBe(401)
       expect(res.json()).toEqual({ message: '401 Unauthorized' })
@@ -77,30 +99,59 @@ describe('authentication', () => {
 
     it('refreshes an expired access token with its refresh_token', async () => {
       const t = await passwordGrant('alice', alice.password)
-      s.app.burrow.db.prepare('UPDATE oauth_access_tokens SET created_at = ? WHERE token_digest = ?').run(new Date(Date.now() - 7201_000).toISOString(), digestToken(t.access_token))
-      const res = await s.app.inject({ method: 'POST', url: '/oauth/token', headers: form, payload: `grant_type=refresh_token&refresh_token=${t.refresh_token}` })
+      s.app.burrow.db
+        .prepare('UPDATE oauth_access_tokens SET created_at = ? WHERE token_digest = ?')
+        .run(new Date(Date.now() - 7201_000).toISOString(), digestToken(t.access_token))
+      const res = await s.app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        headers: form,
+        payload: `grant_type=refresh_token&refresh_token=${t.refresh_token}`,
+      })
       expect(res.statusCode).toBe(200)
-      expect((await me({ headers: { authorization: `Bearer ${res.json().access_token}` } })).json().id).toBe(alice.user.id)
+      expect((await me({ headers: { authorization: `Bearer ${res.json().access_token}` } })).json().id).toBe(
+        alice.user.id,
+      )
     })
 
     it('refuses a refresh token used twice with invalid_grant', async () => {
       const t = await passwordGrant('alice', alice.password)
-      const once = await s.app.inject({ method: 'POST', url: '/oauth/token', headers: json, payload: { grant_type: 'refresh_token', refresh_token: t.refresh_token } })
+      const once = await s.app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        headers: json,
+        payload: { grant_type: 'refresh_token', refresh_token: t.refresh_token },
+      })
       expect(once.statusCode).toBe(200)
-      const twice = await s.app.inject({ method: 'POST', url: '/oauth/token', headers: json, payload: { grant_type: 'refresh_token', refresh_token: t.refresh_token } })
+      const twice = await s.app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        headers: json,
+        payload: { grant_type: 'refresh_token', refresh_token: t.refresh_token },
+      })
       expect(twice.statusCode).toBe(400)
       expect(twice.json().error).toBe('invalid_grant')
     })
 
     it('refuses a wrong password with invalid_grant', async () => {
-      const res = await s.app.inject({ method: 'POST', url: '/oauth/token', headers: json, payload: { grant_type: 'password', username: 'alice', password: 'nope-nope' } })
+      const res = await s.app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        headers: json,
+        payload: { grant_type: 'password', username: 'alice', password: 'nope-nope' },
+      })
       expect(res.statusCode).toBe(400)
       expect(res.json().error).toBe('invalid_grant')
     })
 
     it('refreshes a token, after which the old access token answers 401', async () => {
       const t = await passwordGrant('alice', alice.password)
-      const res = await s.app.inject({ method: 'POST', url: '/oauth/token', headers: json, payload: { grant_type: 'refresh_token', refresh_token: t.refresh_token } })
+      const res = await s.app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        headers: json,
+        payload: { grant_type: 'refresh_token', refresh_token: t.refresh_token },
+      })
       expect(res.statusCode).toBe(200)
       const fresh = res.json()
       expect((await me({ headers: { authorization: `Bearer ${fresh.access_token}` } })).statusCode).toBe(200)
@@ -129,7 +180,8 @@ describe('authentication', () => {
 
     it('answers 401 for a revoked token', async () => {
       const token = rawToken(alice.user.id, ['api'])
-      const id = (await me({ url: '/api/v4/personal_access_tokens/self', headers: { 'private-token': token } })).json().id
+      const id = (await me({ url: '/api/v4/personal_access_tokens/self', headers: { 'private-token': token } })).json()
+        .id
       await s.request(ROOT_TOKEN, { method: 'DELETE', url: `/api/v4/personal_access_tokens/${id}` })
       expect((await me({ headers: { 'private-token': token } })).statusCode).toBe(401)
     })
@@ -151,7 +203,11 @@ describe('authentication', () => {
     it('lets a read_api token read but answers 403 insufficient_scope to a write', async () => {
       const token = rawToken(alice.user.id, ['read_api'])
       expect((await me({ headers: { 'private-token': token } })).statusCode).toBe(200)
-      const res = await s.app.inject({ method: 'POST', url: `/api/v4/users/${alice.user.id}/block`, headers: { 'private-token': token } })
+      const res = await s.app.inject({
+        method: 'POST',
+        url: `/api/v4/users/${alice.user.id}/block`,
+        headers: { 'private-token': token },
+      })
       expect(res.statusCode).toBe(403)
       expect(res.json()).toMatchObject({ error: 'insufficient_scope', scope: 'api' })
     })
@@ -160,14 +216,23 @@ describe('authentication', () => {
       const token = rawToken(alice.user.id, ['read_user'])
       expect((await me({ headers: { 'private-token': token } })).statusCode).toBe(200)
       expect((await me({ url: '/api/v4/users', headers: { 'private-token': token } })).statusCode).toBe(200)
-      expect((await me({ url: `/api/v4/users/${alice.user.id}`, headers: { 'private-token': token } })).statusCode).toBe(200)
+      expect(
+        (await me({ url: `/api/v4/users/${alice.user.id}`, headers: { 'private-token': token } })).statusCode,
+      ).toBe(200)
     })
   })
 
   describe('project access tokens', () => {
     it('authenticates as the project bot', async () => {
       const project = seedProject(s, { ownerId: alice.user.id })
-      const t = (await s.request(alice.token, { method: 'POST', url: `/api/v4/projects/${project.id}/access_tokens`, headers: json, payload: { name: 'bot', scopes: ['api'] } })).json()
+      const t = (
+        await s.request(alice.token, {
+          method: 'POST',
+          url: `/api/v4/projects/${project.id}/access_tokens`,
+          headers: json,
+          payload: { name: 'bot', scopes: ['api'] },
+        })
+      ).json()
       const res = await me({ headers: { 'private-token': t.token } })
       expect(res.statusCode).toBe(200)
       expect(res.json().username).toMatch(/^project_\d+_bot_/)
@@ -177,15 +242,32 @@ describe('authentication', () => {
   describe('impersonation tokens', () => {
     it('authenticates while impersonation is enabled and answers 401 when it is disabled', async () => {
       const u = seedUser(s)
-      const t = (await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/users/${u.user.id}/impersonation_tokens`, headers: json, payload: { name: 'imp', scopes: ['api'] } })).json()
+      const t = (
+        await s.request(ROOT_TOKEN, {
+          method: 'POST',
+          url: `/api/v4/users/${u.user.id}/impersonation_tokens`,
+          headers: json,
+          payload: { name: 'imp', scopes: ['api'] },
+        })
+      ).json()
       expect((await me({ headers: { 'private-token': t.token } })).json().id).toBe(u.user.id)
-      await s.request(ROOT_TOKEN, { method: 'PUT', url: '/api/v4/application/settings', headers: json, payload: { impersonation_enabled: false } })
+      await s.request(ROOT_TOKEN, {
+        method: 'PUT',
+        url: '/api/v4/application/settings',
+        headers: json,
+        payload: { impersonation_enabled: false },
+      })
       try {
         const res = await me({ headers: { 'private-token': t.token } })
         expect(res.statusCode).toBe(401)
         expect(res.json()).toEqual({ message: '401 Unauthorized' })
       } finally {
-        await s.request(ROOT_TOKEN, { method: 'PUT', url: '/api/v4/application/settings', headers: json, payload: { impersonation_enabled: true } })
+        await s.request(ROOT_TOKEN, {
+          method: 'PUT',
+          url: '/api/v4/application/settings',
+          headers: json,
+          payload: { impersonation_enabled: true },
+        })
       }
     })
   })
@@ -225,7 +307,11 @@ describe('authentication', () => {
     })
 
     it('applies the sudo user’s permissions: an admin-only call is refused', async () => {
-      const res = await s.app.inject({ method: 'GET', url: '/api/v4/application/settings', headers: { 'private-token': ROOT_TOKEN, sudo: 'alice' } })
+      const res = await s.app.inject({
+        method: 'GET',
+        url: '/api/v4/application/settings',
+        headers: { 'private-token': ROOT_TOKEN, sudo: 'alice' },
+      })
       expect(res.statusCode).toBe(403)
     })
   })

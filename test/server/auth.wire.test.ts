@@ -27,7 +27,11 @@ describe('authentication over the wire', () => {
   }
 
   it('python-gitlab authenticates with a private token', async () => {
-    const username = await withPythonGitlab<string>(s.url, { private_token: alice.token }, 'gl.auth()\nout(gl.user.username)')
+    const username = await withPythonGitlab<string>(
+      s.url,
+      { private_token: alice.token },
+      'gl.auth()\nout(gl.user.username)',
+    )
     expect(username).toBe('alice_wire')
   })
 

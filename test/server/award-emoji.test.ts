@@ -12,12 +12,21 @@ describe('award emoji on comments and snippets', () => {
   let base: string
   let groupId: number
 
-  async function call(token: string | null, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: Json): Promise<{ statusCode: number; body: Json }> {
+  async function call(
+    token: string | null,
+    method: 'GET' | 'POST' | 'DELETE',
+    url: string,
+    payload?: Json,
+  ): Promise<{ statusCode: number; body: Json }> {
     const res = await s.request(token, { method, url: `/api/v4${url}`, ...(payload ? { payload } : {}) })
     return { statusCode: res.statusCode, body: res.body ? (JSON.parse(res.body) as Json) : {} }
   }
   const awardsOfNote = (noteId: number): number =>
-    (s.app.burrow.db.prepare("SELECT COUNT(*) AS n FROM award_emoji WHERE awardable_type = 'Note' AND awardable_id = ?").get(noteId) as { n: number }).n
+    (
+      s.app.burrow.db
+        .prepare("SELECT COUNT(*) AS n FROM award_emoji WHERE awardable_type = 'Note' AND awardable_id = ?")
+        .get(noteId) as { n: number }
+    ).n
 
   beforeAll(async () => {
     s = await makeServer()
@@ -29,7 +38,16 @@ describe('award emoji on comments and snippets', () => {
     seedMember(s, 'Namespace', group.id, dev.user.id, AccessLevel.DEVELOPER)
     base = `/projects/${project.id}`
     expect((await call(dev.token, 'POST', `${base}/issues`, { title: 'Awarded' })).statusCode).toBe(201)
-    expect((await call(dev.token, 'POST', `${base}/snippets`, { title: 'Snip', file_name: 'a.txt', content: 'x', visibility: 'private' })).statusCode).toBe(201)
+    expect(
+      (
+        await call(dev.token, 'POST', `${base}/snippets`, {
+          title: 'Snip',
+          file_name: 'a.txt',
+          content: 'x',
+          visibility: 'private',
+        })
+      ).statusCode,
+    ).toBe(201)
   })
   afterAll(async () => {
     await s.close()
@@ -40,10 +58,17 @@ describe('award emoji on comments and snippets', () => {
     const url = `${base}/issues/1/notes/${note.id}/award_emoji`
     const award = await call(dev.token, 'POST', url, { name: 'tada' })
     expect(award.statusCode).toBe(201)
-    expect(award.body).toMatchObject({ name: 'tada', awardable_type: 'Note', awardable_id: note.id, user: { id: dev.user.id } })
+    expect(award.body).toMatchObject({
+      name: 'tada',
+      awardable_type: 'Note',
+      awardable_id: note.id,
+      user: { id: dev.user.id },
+    })
     expect((await call(dev.token, 'GET', url)).body.map((a: Json) => a.name)).toEqual(['tada'])
     expect((await call(dev.token, 'GET', `${url}/${award.body.id}`)).body.id).toBe(award.body.id)
-    expect((await call(dev.token, 'POST', url, { name: 'tada' })).body).toEqual({ message: '404 Award Emoji Name has already been taken Not Found' })
+    expect((await call(dev.token, 'POST', url, { name: 'tada' })).body).toEqual({
+      message: '404 Award Emoji Name has already been taken Not Found',
+    })
     expect((await call(dev.token, 'DELETE', `${url}/${award.body.id}`)).statusCode).toBe(204)
     expect((await call(dev.token, 'GET', url)).body).toEqual([])
   })
@@ -51,19 +76,27 @@ describe('award emoji on comments and snippets', () => {
   it('answers 404 for a comment of another noteable and for non-members of a private project', async () => {
     const note = (await call(dev.token, 'POST', `${base}/issues/1/notes`, { body: 'Elsewhere' })).body
     expect((await call(dev.token, 'POST', `${base}/issues`, { title: 'Other' })).statusCode).toBe(201)
-    expect((await call(dev.token, 'POST', `${base}/issues/2/notes/${note.id}/award_emoji`, { name: 'tada' })).body).toEqual({ message: '404 Note Not Found' })
-    expect((await call(dev.token, 'GET', `${base}/snippets/1/notes/${note.id}/award_emoji`)).body).toEqual({ message: '404 Note Not Found' })
+    expect(
+      (await call(dev.token, 'POST', `${base}/issues/2/notes/${note.id}/award_emoji`, { name: 'tada' })).body,
+    ).toEqual({ message: '404 Note Not Found' })
+    expect((await call(dev.token, 'GET', `${base}/snippets/1/notes/${note.id}/award_emoji`)).body).toEqual({
+      message: '404 Note Not Found',
+    })
     expect((await call(outsider.token, 'GET', `${base}/issues/1/notes/${note.id}/award_emoji`)).statusCode).toBe(404)
   })
 
   it('awards emoji on merge request comments', async () => {
     const mr = s.app.burrow.db
-      .prepare(`INSERT INTO merge_requests (iid, project_id, source_project_id, source_branch, target_branch, title, author_id, merge_status, created_at, updated_at)
-                VALUES (1, ?, ?, 'f', 'main', 'MR', ?, 'unchecked', '2020-01-01T00:00:00Z', '2020-01-01T00:00:00Z')`)
+      .prepare(
+        `INSERT INTO merge_requests (iid, project_id, source_project_id, source_branch, target_branch, title, author_id, merge_status, created_at, updated_at)
+                VALUES (1, ?, ?, 'f', 'main', 'MR', ?, 'unchecked', '2020-01-01T00:00:00Z', '2020-01-01T00:00:00Z')`,
+      )
       .run(Number(base.split('/')[2]), Number(base.split('/')[2]), dev.user.id)
     expect(mr.changes).toBe(1)
     const note = (await call(dev.token, 'POST', `${base}/merge_requests/1/notes`, { body: 'LGTM' })).body
-    const award = await call(dev.token, 'POST', `${base}/merge_requests/1/notes/${note.id}/award_emoji`, { name: 'thumbsup' })
+    const award = await call(dev.token, 'POST', `${base}/merge_requests/1/notes/${note.id}/award_emoji`, {
+      name: 'thumbsup',
+    })
     expect(award.body).toMatchObject({ awardable_type: 'Note', awardable_id: note.id })
   })
 
@@ -71,15 +104,23 @@ describe('award emoji on comments and snippets', () => {
     const epic = (await call(dev.token, 'POST', `/groups/${groupId}/epics`, { title: 'Roadmap' })).body
     const note = (await call(dev.token, 'POST', `/groups/${groupId}/epics/${epic.id}/notes`, { body: 'Planned' })).body
     const url = `/groups/${groupId}/epics/${epic.iid}/notes/${note.id}/award_emoji`
-    expect((await call(dev.token, 'POST', url, { name: 'rocket' })).body).toMatchObject({ name: 'rocket', awardable_type: 'Note' })
+    expect((await call(dev.token, 'POST', url, { name: 'rocket' })).body).toMatchObject({
+      name: 'rocket',
+      awardable_type: 'Note',
+    })
     expect((await call(dev.token, 'GET', url)).body).toHaveLength(1)
   })
 
   it('awards emoji on snippets and their comments', async () => {
     const snippet = `${base}/snippets/1`
-    expect((await call(dev.token, 'POST', `${snippet}/award_emoji`, { name: 'heart' })).body).toMatchObject({ awardable_type: 'Snippet', awardable_id: 1 })
+    expect((await call(dev.token, 'POST', `${snippet}/award_emoji`, { name: 'heart' })).body).toMatchObject({
+      awardable_type: 'Snippet',
+      awardable_id: 1,
+    })
     const note = (await call(dev.token, 'POST', `${snippet}/notes`, { body: 'Handy' })).body
-    expect((await call(dev.token, 'POST', `${snippet}/notes/${note.id}/award_emoji`, { name: 'heart' })).statusCode).toBe(201)
+    expect(
+      (await call(dev.token, 'POST', `${snippet}/notes/${note.id}/award_emoji`, { name: 'heart' })).statusCode,
+    ).toBe(201)
     expect((await call(outsider.token, 'GET', `${snippet}/award_emoji`)).statusCode).toBe(404)
   })
 

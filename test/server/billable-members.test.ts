@@ -22,7 +22,12 @@ describe('billable members', () => {
     sub = seedGroup(s, { path: 'sub', parentId: root.id })
     project = seedProject(s, { namespaceId: sub.id, path: 'p' })
     partner = seedGroup(s, { path: 'partner' })
-    owner = seedUser(s, { username: 'b_owner', name: 'Carol', last_activity_on: '2024-03-01', public_email: 'carol@pub.example' })
+    owner = seedUser(s, {
+      username: 'b_owner',
+      name: 'Carol',
+      last_activity_on: '2024-03-01',
+      public_email: 'carol@pub.example',
+    })
     subDev = seedUser(s, { username: 'b_dev', name: 'Alice', last_activity_on: '2024-01-01' })
     projectGuest = seedUser(s, { username: 'b_guest', name: 'Bob', last_activity_on: '2024-02-01' })
     invitedUser = seedUser(s, { username: 'b_invited', name: 'Dave' })
@@ -30,7 +35,9 @@ describe('billable members', () => {
     seedMember(s, 'Namespace', sub.id, subDev.user.id, 30)
     seedMember(s, 'Project', project.id, projectGuest.user.id, 10)
     seedMember(s, 'Namespace', partner.id, invitedUser.user.id, 40)
-    s.app.burrow.db.prepare('INSERT INTO group_group_links (shared_group_id, shared_with_group_id, group_access) VALUES (?, ?, ?)').run(sub.id, partner.id, 20)
+    s.app.burrow.db
+      .prepare('INSERT INTO group_group_links (shared_group_id, shared_with_group_id, group_access) VALUES (?, ?, ?)')
+      .run(sub.id, partner.id, 20)
   })
   afterAll(async () => {
     await s.close()
@@ -59,7 +66,11 @@ describe('billable members', () => {
 
   it('sorts by name, access level and last activity', async () => {
     const names = async (sort: string): Promise<unknown[]> =>
-      ((await s.request(owner.token, { method: 'GET', url: `${API}/groups/${root.id}/billable_members?sort=${sort}` })).json() as { name: string }[]).map((m) => m.name)
+      (
+        (
+          await s.request(owner.token, { method: 'GET', url: `${API}/groups/${root.id}/billable_members?sort=${sort}` })
+        ).json() as { name: string }[]
+      ).map((m) => m.name)
     expect(await names('name_asc')).toEqual(['Alice', 'Bob', 'Carol', 'Dave'])
     expect(await names('name_desc')).toEqual(['Dave', 'Carol', 'Bob', 'Alice'])
     expect((await names('access_level_desc'))[0]).toBe('Carol')
@@ -76,7 +87,11 @@ describe('billable members', () => {
     set.run('2023-01-04T00:00:00.000Z', '2024-05-01T00:00:00.000Z', projectGuest.user.id)
     set.run('2023-01-02T00:00:00.000Z', '2024-05-03T00:00:00.000Z', invitedUser.user.id)
     const names = async (sort: string): Promise<unknown[]> =>
-      ((await s.request(owner.token, { method: 'GET', url: `${API}/groups/${root.id}/billable_members?sort=${sort}` })).json() as { name: string }[]).map((m) => m.name)
+      (
+        (
+          await s.request(owner.token, { method: 'GET', url: `${API}/groups/${root.id}/billable_members?sort=${sort}` })
+        ).json() as { name: string }[]
+      ).map((m) => m.name)
     expect(await names('last_joined')).toEqual(['Bob', 'Carol', 'Dave', 'Alice'])
     expect(await names('oldest_joined')).toEqual(['Alice', 'Dave', 'Carol', 'Bob'])
     expect(await names('recent_sign_in')).toEqual(['Dave', 'Carol', 'Bob', 'Alice'])
@@ -84,13 +99,19 @@ describe('billable members', () => {
   })
 
   it('rejects an unknown sort with 400', async () => {
-    const res = await s.request(owner.token, { method: 'GET', url: `${API}/groups/${root.id}/billable_members?sort=bogus` })
+    const res = await s.request(owner.token, {
+      method: 'GET',
+      url: `${API}/groups/${root.id}/billable_members?sort=bogus`,
+    })
     expect(res.statusCode).toBe(400)
     expect(res.json()).toEqual({ error: 'sort does not have a valid value' })
   })
 
   it('searches by name', async () => {
-    const res = await s.request(owner.token, { method: 'GET', url: `${API}/groups/${root.id}/billable_members?search=ali` })
+    const res = await s.request(owner.token, {
+      method: 'GET',
+      url: `${API}/groups/${root.id}/billable_members?search=ali`,
+    })
     expect((res.json() as { username: string }[]).map((m) => m.username)).toEqual(['b_dev'])
   })
 
@@ -104,7 +125,10 @@ describe('billable members', () => {
 
   it('lists the direct memberships of a billable member in the hierarchy', async () => {
     seedMember(s, 'Project', project.id, subDev.user.id, 20)
-    const res = await s.request(owner.token, { method: 'GET', url: `${API}/groups/${root.id}/billable_members/${subDev.user.id}/memberships` })
+    const res = await s.request(owner.token, {
+      method: 'GET',
+      url: `${API}/groups/${root.id}/billable_members/${subDev.user.id}/memberships`,
+    })
     expect(res.statusCode).toBe(200)
     const body = res.json() as Record<string, unknown>[]
     expect(body).toHaveLength(2)
@@ -126,13 +150,19 @@ describe('billable members', () => {
 
   it('answers 404 User Not Found for memberships of a user who is not billable', async () => {
     const stranger = seedUser(s)
-    const res = await s.request(owner.token, { method: 'GET', url: `${API}/groups/${root.id}/billable_members/${stranger.user.id}/memberships` })
+    const res = await s.request(owner.token, {
+      method: 'GET',
+      url: `${API}/groups/${root.id}/billable_members/${stranger.user.id}/memberships`,
+    })
     expect(res.statusCode).toBe(404)
     expect(res.json()).toEqual({ message: '404 User Not Found' })
   })
 
   it('answers 400 for memberships asked by a non-Owner', async () => {
-    const res = await s.request(subDev.token, { method: 'GET', url: `${API}/groups/${root.id}/billable_members/${subDev.user.id}/memberships` })
+    const res = await s.request(subDev.token, {
+      method: 'GET',
+      url: `${API}/groups/${root.id}/billable_members/${subDev.user.id}/memberships`,
+    })
     expect(res.statusCode).toBe(400)
   })
 
@@ -140,24 +170,41 @@ describe('billable members', () => {
     const u = seedUser(s)
     seedMember(s, 'Namespace', sub.id, u.user.id, 30)
     seedMember(s, 'Project', project.id, u.user.id, 30)
-    const res = await s.request(owner.token, { method: 'DELETE', url: `${API}/groups/${root.id}/billable_members/${u.user.id}` })
+    const res = await s.request(owner.token, {
+      method: 'DELETE',
+      url: `${API}/groups/${root.id}/billable_members/${u.user.id}`,
+    })
     expect(res.statusCode).toBe(204)
-    const left = s.app.burrow.db.prepare('SELECT COUNT(*) AS n FROM members WHERE user_id = ?').get(u.user.id) as { n: number }
+    const left = s.app.burrow.db.prepare('SELECT COUNT(*) AS n FROM members WHERE user_id = ?').get(u.user.id) as {
+      n: number
+    }
     expect(left.n).toBe(0)
   })
 
   it('refuses to remove an invited-only member, the last owner, or from a subgroup (400)', async () => {
-    const invited = await s.request(owner.token, { method: 'DELETE', url: `${API}/groups/${root.id}/billable_members/${invitedUser.user.id}` })
+    const invited = await s.request(owner.token, {
+      method: 'DELETE',
+      url: `${API}/groups/${root.id}/billable_members/${invitedUser.user.id}`,
+    })
     expect(invited.statusCode).toBe(400)
     expect(invited.json()).toEqual({ message: '400 Bad request - No member found for the given user_id' })
-    const last = await s.request(owner.token, { method: 'DELETE', url: `${API}/groups/${root.id}/billable_members/${owner.user.id}` })
+    const last = await s.request(owner.token, {
+      method: 'DELETE',
+      url: `${API}/groups/${root.id}/billable_members/${owner.user.id}`,
+    })
     expect(last.statusCode).toBe(400)
-    const subgroup = await s.request(owner.token, { method: 'DELETE', url: `${API}/groups/${sub.id}/billable_members/${subDev.user.id}` })
+    const subgroup = await s.request(owner.token, {
+      method: 'DELETE',
+      url: `${API}/groups/${sub.id}/billable_members/${subDev.user.id}`,
+    })
     expect(subgroup.json()).toEqual({ message: '400 Bad request - Invalid group provided, must be top-level' })
   })
 
   it('refuses removal by a non-Owner with 400', async () => {
-    const res = await s.request(subDev.token, { method: 'DELETE', url: `${API}/groups/${root.id}/billable_members/${projectGuest.user.id}` })
+    const res = await s.request(subDev.token, {
+      method: 'DELETE',
+      url: `${API}/groups/${root.id}/billable_members/${projectGuest.user.id}`,
+    })
     expect(res.statusCode).toBe(400)
     expect(res.json()).toEqual({ message: '400 Bad request - User unauthorized to remove member' })
   })

@@ -3,7 +3,15 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { certificateText, hasIntermediates, isExpired, keyMatchesCertificate, oneLineName, parseCertificates, parsePrivateKey } from '../../src/server/platform/crypto/certificates'
+import {
+  certificateText,
+  hasIntermediates,
+  isExpired,
+  keyMatchesCertificate,
+  oneLineName,
+  parseCertificates,
+  parsePrivateKey,
+} from '../../src/server/platform/crypto/certificates'
 import { decryptSecret, encryptSecret } from '../../src/server/platform/auth/encryption'
 import { chainedCertificate, selfSignedCertificate } from '../helpers/certificates'
 
@@ -25,12 +33,29 @@ describe('X.509 helpers (auth/certificates.ts)', () => {
   it('prints the lines openssl x509 -text prints for version, serial, algorithm, names, validity and key', () => {
     const ours = certificateText(leaf).split('\n')
     const reference = opensslText(cert.certificate).split('\n')
-    for (const prefix of ['        Version:', '        Signature Algorithm:', '        Issuer:', '            Not Before:', '            Not After :', '        Subject:', '            Public Key Algorithm:', '                Public-Key:', '                Exponent:']) {
-      expect(ours.find((l) => l.startsWith(prefix)), prefix).toBe(reference.find((l) => l.startsWith(prefix)))
+    for (const prefix of [
+      '        Version:',
+      '        Signature Algorithm:',
+      '        Issuer:',
+      '            Not Before:',
+      '            Not After :',
+      '        Subject:',
+      '            Public Key Algorithm:',
+      '                Public-Key:',
+      '                Exponent:',
+    ]) {
+      expect(
+        ours.find((l) => l.startsWith(prefix)),
+        prefix,
+      ).toBe(reference.find((l) => l.startsWith(prefix)))
     }
     const serialAt = reference.findIndex((l) => l.trim() === 'Serial Number:')
     expect(ours[ours.findIndex((l) => l.trim() === 'Serial Number:') + 1]).toBe(reference[serialAt + 1])
-    const modulus = (lines: string[]): string => lines.slice(lines.findIndex((l) => l.trim() === 'Modulus:') + 1).filter((l) => /^ {20}[0-9a-f:]+$/.test(l)).join('')
+    const modulus = (lines: string[]): string =>
+      lines
+        .slice(lines.findIndex((l) => l.trim() === 'Modulus:') + 1)
+        .filter((l) => /^ {20}[0-9a-f:]+$/.test(l))
+        .join('')
     expect(modulus(ours)).toBe(modulus(reference))
   })
 
@@ -45,8 +70,12 @@ describe('X.509 helpers (auth/certificates.ts)', () => {
   })
 
   it('matches a key with its certificate only', () => {
-    expect(keyMatchesCertificate(parsePrivateKey(cert.key) as NonNullable<ReturnType<typeof parsePrivateKey>>, leaf)).toBe(true)
-    const other = parsePrivateKey(selfSignedCertificate('other.example').key) as NonNullable<ReturnType<typeof parsePrivateKey>>
+    expect(
+      keyMatchesCertificate(parsePrivateKey(cert.key) as NonNullable<ReturnType<typeof parsePrivateKey>>, leaf),
+    ).toBe(true)
+    const other = parsePrivateKey(selfSignedCertificate('other.example').key) as NonNullable<
+      ReturnType<typeof parsePrivateKey>
+    >
     expect(keyMatchesCertificate(other, leaf)).toBe(false)
     expect(parsePrivateKey('not a key')).toBeNull()
   })

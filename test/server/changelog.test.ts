@@ -14,7 +14,11 @@ describe('changelog API', () => {
 
   beforeAll(async () => {
     s = await startServer()
-    const created = await s.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/projects', payload: { name: 'lib', initialize_with_readme: true } })
+    const created = await s.request(ROOT_TOKEN, {
+      method: 'POST',
+      url: '/api/v4/projects',
+      payload: { name: 'lib', initialize_with_readme: true },
+    })
     projectId = created.json().id
     webUrl = created.json().web_url
     const dir = mkdtempSync(join(tmpdir(), 'burrow-changelog-'))
@@ -35,7 +39,11 @@ describe('changelog API', () => {
   })
 
   it('previews notes since the last stable tag, ignoring pre-release tags and commits without the trailer', async () => {
-    const res = await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${projectId}/repository/changelog`, query: { version: '1.1.0', date: '2024-03-01T10:00:00Z' } })
+    const res = await s.request(ROOT_TOKEN, {
+      method: 'GET',
+      url: `/api/v4/projects/${projectId}/repository/changelog`,
+      query: { version: '1.1.0', date: '2024-03-01T10:00:00Z' },
+    })
     expect(res.statusCode).toBe(200)
     expect(res.json().notes).toBe(
       '## 1.1.0 (2024-03-01)\n\n' +
@@ -48,7 +56,11 @@ describe('changelog API', () => {
   })
 
   it('commits the section to CHANGELOG.md on the default branch with the default message', async () => {
-    const res = await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${projectId}/repository/changelog`, payload: { version: '1.1.0', date: '2024-03-01' } })
+    const res = await s.request(ROOT_TOKEN, {
+      method: 'POST',
+      url: `/api/v4/projects/${projectId}/repository/changelog`,
+      payload: { version: '1.1.0', date: '2024-03-01' },
+    })
     expect(res.statusCode).toBe(200)
     await sh(work, 'pull', '--quiet', 'origin', 'main')
     expect(await sh(work, 'log', '-1', '--format=%s')).toBe('Add changelog for version 1.1.0')
@@ -59,7 +71,14 @@ describe('changelog API', () => {
     const res = await s.request(ROOT_TOKEN, {
       method: 'POST',
       url: `/api/v4/projects/${projectId}/repository/changelog`,
-      payload: { version: '1.2.0', from: shas.feature2, trailer: 'changelog', file: 'CHANGELOG.md', message: 'Release notes 1.2.0', date: '2024-04-02' },
+      payload: {
+        version: '1.2.0',
+        from: shas.feature2,
+        trailer: 'changelog',
+        file: 'CHANGELOG.md',
+        message: 'Release notes 1.2.0',
+        date: '2024-04-02',
+      },
     })
     expect(res.statusCode).toBe(200)
     await sh(work, 'pull', '--quiet', 'origin', 'main')
@@ -71,12 +90,26 @@ describe('changelog API', () => {
   })
 
   it('answers 422 when no from is given and no earlier stable tag exists', async () => {
-    const res = await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${projectId}/repository/changelog`, payload: { version: '0.9.0' } })
-    expect([res.statusCode, res.json()]).toEqual([422, { message: 'Failed to generate the changelog: The commit start range is unspecified, and no previous tag could be found to use instead' }])
+    const res = await s.request(ROOT_TOKEN, {
+      method: 'POST',
+      url: `/api/v4/projects/${projectId}/repository/changelog`,
+      payload: { version: '0.9.0' },
+    })
+    expect([res.statusCode, res.json()]).toEqual([
+      422,
+      {
+        message:
+          'Failed to generate the changelog: The commit start range is unspecified, and no previous tag could be found to use instead',
+      },
+    ])
   })
 
   it('rejects a version that is not semantic', async () => {
-    const res = await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${projectId}/repository/changelog`, payload: { version: 'one' } })
+    const res = await s.request(ROOT_TOKEN, {
+      method: 'POST',
+      url: `/api/v4/projects/${projectId}/repository/changelog`,
+      payload: { version: 'one' },
+    })
     expect([res.statusCode, res.json()]).toEqual([400, { error: 'version is invalid' }])
   })
 })
@@ -89,7 +122,11 @@ describe('changelog API: to, branch, date and X.Y.Z tags', () => {
 
   beforeAll(async () => {
     s = await startServer()
-    const created = await s.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/projects', payload: { name: 'tool', initialize_with_readme: true } })
+    const created = await s.request(ROOT_TOKEN, {
+      method: 'POST',
+      url: '/api/v4/projects',
+      payload: { name: 'tool', initialize_with_readme: true },
+    })
     projectId = created.json().id
     const dir = mkdtempSync(join(tmpdir(), 'burrow-changelog-'))
     await sh(dir, 'clone', '--quiet', remoteUrl(s.url, 'root/tool', ROOT_TOKEN), 'w')
@@ -122,7 +159,11 @@ describe('changelog API: to, branch, date and X.Y.Z tags', () => {
   })
 
   it('answers 422 for a `to` that does not exist', async () => {
-    const res = await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${projectId}/repository/changelog`, payload: { version: '2.2.0', to: 'f'.repeat(40) } })
+    const res = await s.request(ROOT_TOKEN, {
+      method: 'POST',
+      url: `/api/v4/projects/${projectId}/repository/changelog`,
+      payload: { version: '2.2.0', to: 'f'.repeat(40) },
+    })
     expect(res.statusCode).toBe(422)
     expect(typeof res.json().message).toBe('string')
   })

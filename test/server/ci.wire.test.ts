@@ -41,7 +41,11 @@ describe('CI/CD over the wire', () => {
     pid = await createProject(s, maintainer.token, { path: 'ci-wire', name: 'ci-wire' })
     seedMember(s, 'Project', pid, developer.user.id, AccessLevel.DEVELOPER)
     // The runner talks HTTP to the listening server, like gitlab-runner.
-    runner = await TestRunner.register(httpTransport(s.url), await projectRunnersToken(s, maintainer.token, pid), { description: 'wire runner', tagList: ['linux'], workspace: { 'dist/app.js': 'app' } })
+    runner = await TestRunner.register(httpTransport(s.url), await projectRunnersToken(s, maintainer.token, pid), {
+      description: 'wire runner',
+      tagList: ['linux'],
+      workspace: { 'dist/app.js': 'app' },
+    })
     await commitFiles(s, maintainer.token, pid, 'main', { '.gitlab-ci.yml': CI })
     await runner.runAll()
     pipelineId = (await pipelinesOf(s, maintainer.token, pid))[0].id
@@ -51,8 +55,16 @@ describe('CI/CD over the wire', () => {
   })
 
   describe('python-gitlab', () => {
-    it('lists, reads, updates and pauses runners; lists a runner\'s jobs', async () => {
-      const out = await withPythonGitlab<{ owned: number[]; all: string[]; detail: Record<string, unknown>; paused: string; jobs: string[]; failed: string[]; verify: boolean }>(
+    it("lists, reads, updates and pauses runners; lists a runner's jobs", async () => {
+      const out = await withPythonGitlab<{
+        owned: number[]
+        all: string[]
+        detail: Record<string, unknown>
+        paused: string
+        jobs: string[]
+        failed: string[]
+        verify: boolean
+      }>(
         s.url,
         { private_token: maintainer.token },
         `
@@ -81,7 +93,12 @@ out({'owned': owned, 'all': all_runners, 'detail': detail, 'paused': paused, 'jo
       )
       expect(out.owned).toEqual([runner.id])
       expect(out.all).toEqual(['project_type'])
-      expect(out.detail).toEqual({ description: 'wire runner', tag_list: ['linux'], runner_type: 'project_type', has_token: false })
+      expect(out.detail).toEqual({
+        description: 'wire runner',
+        tag_list: ['linux'],
+        runner_type: 'project_type',
+        has_token: false,
+      })
       expect(out.paused).toBe('paused')
       expect(out.jobs).toEqual(['test', 'build'])
       expect(out.failed).toEqual(['test'])
@@ -108,7 +125,16 @@ out({'id': created.id, 'enabled': enabled, 'after': after})
     })
 
     it('reads pipelines and jobs, retries, plays, reads the log and downloads artifacts', async () => {
-      const out = await withPythonGitlab<{ pipelines: string[]; status: string; jobs: Record<string, string>; trace: string; artifacts: number; retried: string; played: string; variables: Record<string, string> }>(
+      const out = await withPythonGitlab<{
+        pipelines: string[]
+        status: string
+        jobs: Record<string, string>
+        trace: string
+        artifacts: number
+        retried: string
+        played: string
+        variables: Record<string, string>
+      }>(
         s.url,
         { private_token: developer.token },
         `
@@ -143,7 +169,14 @@ out({'pipelines': pipelines, 'status': pipeline.status, 'jobs': jobs, 'trace': t
     })
 
     it('lints configuration globally and in the project, and manages project variables', async () => {
-      const out = await withPythonGitlab<{ global: string; errors: string[]; project: boolean; dry: boolean; merged: string; vars: string[] }>(
+      const out = await withPythonGitlab<{
+        global: string
+        errors: string[]
+        project: boolean
+        dry: boolean
+        merged: string
+        vars: string[]
+      }>(
         s.url,
         { private_token: maintainer.token },
         `
@@ -162,7 +195,10 @@ out({'global': result.status, 'errors': bad.errors, 'project': current.valid, 'd
 `,
       )
       expect(out.global).toBe('valid')
-      expect(out.errors).toEqual(['jobs job config should implement the script:, run:, or trigger: keyword', 'jobs config should contain at least one visible job'])
+      expect(out.errors).toEqual([
+        'jobs job config should implement the script:, run:, or trigger: keyword',
+        'jobs config should contain at least one visible job',
+      ])
       expect(out.project).toBe(true)
       expect(out.dry).toBe(false)
       expect(out.merged.startsWith('---\nbuild:\n')).toBe(true)
@@ -171,9 +207,13 @@ out({'global': result.status, 'errors': bad.errors, 'project': current.valid, 'd
   })
 
   describe('git push', () => {
-    it('a push over smart HTTP creates the pipeline from the pushed .gitlab-ci.yml; the runner takes its job, listed among the runner\'s jobs, and the merge request\'s head_pipeline succeeds', async () => {
+    it("a push over smart HTTP creates the pipeline from the pushed .gitlab-ci.yml; the runner takes its job, listed among the runner's jobs, and the merge request's head_pipeline succeeds", async () => {
       const project = await createProject(s, maintainer.token, { path: 'ci-wire-push', name: 'ci-wire-push' })
-      const pushRunner = await TestRunner.register(httpTransport(s.url), await projectRunnersToken(s, maintainer.token, project), { description: 'push runner' })
+      const pushRunner = await TestRunner.register(
+        httpTransport(s.url),
+        await projectRunnersToken(s, maintainer.token, project),
+        { description: 'push runner' },
+      )
       const dir = mkdtempSync(join(tmpdir(), 'burrow-ci-push-'))
       await sh(dir, 'clone', '--quiet', remoteUrl(s.url, 'ci_wire_maintainer/ci-wire-push', maintainer.token), 'src')
       const src = join(dir, 'src')
@@ -190,70 +230,105 @@ out({'global': result.status, 'errors': bad.errors, 'project': current.valid, 'd
         ;[pipeline] = await pipelinesOf(s, maintainer.token, project)
       }
       expect(pipeline).toMatchObject({ sha, ref: 'feature', source: 'push', status: 'pending' })
-      const mr = (await s.request(maintainer.token, { method: 'POST', url: `/api/v4/projects/${project}/merge_requests`, payload: { source_branch: 'feature', target_branch: 'main', title: 'CI' } })).json()
+      const mr = (
+        await s.request(maintainer.token, {
+          method: 'POST',
+          url: `/api/v4/projects/${project}/merge_requests`,
+          payload: { source_branch: 'feature', target_branch: 'main', title: 'CI' },
+        })
+      ).json()
       await pushRunner.runAll()
-      const jobs = (await s.request(maintainer.token, { method: 'GET', url: `/api/v4/runners/${pushRunner.id}/jobs` })).json() as { name: string; status: string; pipeline: { id: number }; commit: { id: string } }[]
-      expect(jobs.map((j) => [j.name, j.status, j.pipeline.id, j.commit.id])).toEqual([['lint', 'success', pipeline.id, sha]])
-      const merged = (await s.request(maintainer.token, { method: 'GET', url: `/api/v4/projects/${project}/merge_requests/${mr.iid}` })).json()
+      const jobs = (
+        await s.request(maintainer.token, { method: 'GET', url: `/api/v4/runners/${pushRunner.id}/jobs` })
+      ).json() as { name: string; status: string; pipeline: { id: number }; commit: { id: string } }[]
+      expect(jobs.map((j) => [j.name, j.status, j.pipeline.id, j.commit.id])).toEqual([
+        ['lint', 'success', pipeline.id, sha],
+      ])
+      const merged = (
+        await s.request(maintainer.token, {
+          method: 'GET',
+          url: `/api/v4/projects/${project}/merge_requests/${mr.iid}`,
+        })
+      ).json()
       expect(merged.head_pipeline).toMatchObject({ id: pipeline.id, sha, status: 'success' })
       rmSync(dir, { recursive: true, force: true })
     })
   })
 
   describe('git with the job token', () => {
-    it('clones the job\'s own project while the job runs, never pushes, and stops working when the job ends', async () => {
-      const created = await s.request(developer.token, { method: 'POST', url: `/api/v4/projects/${pid}/pipeline`, payload: { ref: 'main' } })
+    it("clones the job's own project while the job runs, never pushes, and stops working when the job ends", async () => {
+      const created = await s.request(developer.token, {
+        method: 'POST',
+        url: `/api/v4/projects/${pid}/pipeline`,
+        payload: { ref: 'main' },
+      })
       expect(created.statusCode).toBe(201)
       let job = await runner.requestJob()
-      while (job && job.variables.find((v) => v.key === 'CI_PIPELINE_ID')?.value !== String(created.json().id)) job = await runner.requestJob()
+      while (job && job.variables.find((v) => v.key === 'CI_PIPELINE_ID')?.value !== String(created.json().id))
+        job = await runner.requestJob()
       if (!job) throw new Error('no job for the new pipeline')
       const dir = mkdtempSync(join(tmpdir(), 'burrow-job-clone-'))
       await sh(dir, 'clone', '--quiet', '--branch', job.git_info.ref, job.git_info.repo_url, 'src')
       expect(await sh(join(dir, 'src'), 'rev-parse', 'HEAD')).toBe(job.git_info.sha)
       await sh(join(dir, 'src'), 'commit', '--allow-empty', '-q', '-m', 'from a job')
-      expect(await shFails(join(dir, 'src'), 'push', 'origin', 'HEAD:refs/heads/from-job')).toMatch(/not allowed to push/)
+      expect(await shFails(join(dir, 'src'), 'push', 'origin', 'HEAD:refs/heads/from-job')).toMatch(
+        /not allowed to push/,
+      )
       const other = await createProject(s, maintainer.token, { path: 'ci-wire-other', name: 'ci-wire-other' })
       const otherUrl = job.git_info.repo_url.replace(/ci-wire\.git$/, 'ci-wire-other.git')
       expect(other).toBeGreaterThan(0)
       expect(await shFails(dir, 'clone', '--quiet', otherUrl, 'other')).toMatch(/not found|could not be found|403|404/i)
       expect((await runner.updateJob(job, 'success')).status).toBe(200)
-      expect(await shFails(dir, 'clone', '--quiet', job.git_info.repo_url, 'after')).toMatch(/Authentication failed|401|could not read/i)
+      expect(await shFails(dir, 'clone', '--quiet', job.git_info.repo_url, 'after')).toMatch(
+        /Authentication failed|401|could not read/i,
+      )
     })
   })
 
   describe('@gitbeaker/rest', () => {
-    it('lists, shows and edits runners, and lists a runner\'s jobs', async () => {
+    it("lists, shows and edits runners, and lists a runner's jobs", async () => {
       const api = new Gitlab({ host: s.url, token: maintainer.token })
       const owned = await api.Runners.all({ owned: true })
       expect(owned.map((r) => r.id)).toContain(runner.id)
       const shown = await api.Runners.show(runner.id)
       expect(shown).toMatchObject({ id: runner.id, runner_type: 'project_type', is_shared: false })
       expect(shown).not.toHaveProperty('token')
-      const edited = await api.Runners.edit(runner.id, { description: 'renamed by gitbeaker', tagList: ['linux'] } as never)
+      const edited = await api.Runners.edit(runner.id, {
+        description: 'renamed by gitbeaker',
+        tagList: ['linux'],
+      } as never)
       expect(edited).toMatchObject({ description: 'renamed by gitbeaker', tag_list: ['linux'] })
       const projectRunners = await api.Runners.all({ projectId: pid })
       expect(projectRunners.map((r) => r.id)).toContain(runner.id)
       const jobs = await api.Runners.allJobs(runner.id, { status: 'success' })
       expect(jobs.length).toBeGreaterThan(0)
       const admin = new Gitlab({ host: s.url, token: ROOT_TOKEN })
-      const forbidden = await api.Runners.all().catch((e: { cause?: { response?: { status?: number } } }) => e.cause?.response?.status)
+      const forbidden = await api.Runners.all().catch(
+        (e: { cause?: { response?: { status?: number } } }) => e.cause?.response?.status,
+      )
       expect(forbidden).toBe(403)
       expect((await admin.Runners.all({ type: 'project_type' } as never)).map((r) => r.id)).toContain(runner.id)
     })
 
     it('registers, verifies and removes a runner by token', async () => {
       const api = new Gitlab({ host: s.url, token: maintainer.token })
-      const registered = await api.Runners.register(await instanceToken(s), { description: 'gitbeaker runner' } as never)
+      const registered = await api.Runners.register(await instanceToken(s), {
+        description: 'gitbeaker runner',
+      } as never)
       expect(registered).toMatchObject({ id: expect.any(Number), token: expect.stringMatching(/^glrt-/) })
       await api.Runners.verify({ token: registered.token } as never)
       await api.Runners.remove({ token: registered.token })
-      const again = await api.Runners.verify({ token: registered.token } as never).catch((e: { cause?: { response?: { status?: number } } }) => e.cause?.response?.status)
+      const again = await api.Runners.verify({ token: registered.token } as never).catch(
+        (e: { cause?: { response?: { status?: number } } }) => e.cause?.response?.status,
+      )
       expect(again).toBe(403)
     })
 
     it('creates, shows, lists, retries, cancels and deletes pipelines and reads jobs', async () => {
       const api = new Gitlab({ host: s.url, token: developer.token })
-      const created = await api.Pipelines.create(pid, 'main', { variables: [{ key: 'FROM_JS', value: 'yes' }] } as never)
+      const created = await api.Pipelines.create(pid, 'main', {
+        variables: [{ key: 'FROM_JS', value: 'yes' }],
+      } as never)
       expect(created).toMatchObject({ ref: 'main', source: 'api', status: 'pending' })
       const shown = await api.Pipelines.show(pid, created.id)
       expect(shown).toMatchObject({ id: created.id, detailed_status: { text: 'pending' } })
@@ -275,7 +350,11 @@ out({'global': result.status, 'errors': bad.errors, 'project': current.valid, 'd
       const owner = new Gitlab({ host: s.url, token: maintainer.token })
       // Deleting pipelines is for Owners; the project belongs to the Maintainer's namespace.
       await owner.Pipelines.remove(pid, created.id)
-      expect(await api.Pipelines.show(pid, created.id).catch((e: { cause?: { response?: { status?: number } } }) => e.cause?.response?.status)).toBe(404)
+      expect(
+        await api.Pipelines.show(pid, created.id).catch(
+          (e: { cause?: { response?: { status?: number } } }) => e.cause?.response?.status,
+        ),
+      ).toBe(404)
     })
 
     it('reads the log and downloads artifacts of a job', async () => {
@@ -291,17 +370,34 @@ out({'global': result.status, 'errors': bad.errors, 'project': current.valid, 'd
       const checked = await api.Lint.check(pid, {})
       expect(checked).toMatchObject({ valid: true, errors: [] })
       const linted = await api.Lint.lint(pid, 'job:\n  script: echo\n  stage: nope\n')
-      expect(linted).toMatchObject({ valid: false, errors: ['job job: chosen stage does not exist; available stages are .pre, build, test, deploy, .post'] })
+      expect(linted).toMatchObject({
+        valid: false,
+        errors: ['job job: chosen stage does not exist; available stages are .pre, build, test, deploy, .post'],
+      })
     })
 
     it('creates a runner without a registration token (Users.createCIRunner), which verifies and runs a job over HTTP', async () => {
       const api = new Gitlab({ host: s.url, token: maintainer.token })
-      const created = (await api.Users.createCIRunner('project_type', { projectId: pid, description: 'beaker runner', tagList: ['wire-created'], runUntagged: false })) as unknown as { id: number; token: string }
-      expect(created).toEqual({ id: expect.any(Number), token: expect.stringMatching(/^glrt-/), token_expires_at: null })
+      const created = (await api.Users.createCIRunner('project_type', {
+        projectId: pid,
+        description: 'beaker runner',
+        tagList: ['wire-created'],
+        runUntagged: false,
+      })) as unknown as { id: number; token: string }
+      expect(created).toEqual({
+        id: expect.any(Number),
+        token: expect.stringMatching(/^glrt-/),
+        token_expires_at: null,
+      })
       const made = TestRunner.connect(httpTransport(s.url), created)
       expect(await made.verify()).toBe(200)
-      await commitFiles(s, maintainer.token, pid, 'main', { '.gitlab-ci.yml': 'tagged:\n  tags: [wire-created]\n  script: echo made\n' })
-      expect(await made.runOnce()).toMatchObject({ job: { job_info: { name: 'tagged', project_id: pid } }, state: 'success' })
+      await commitFiles(s, maintainer.token, pid, 'main', {
+        '.gitlab-ci.yml': 'tagged:\n  tags: [wire-created]\n  script: echo made\n',
+      })
+      expect(await made.runOnce()).toMatchObject({
+        job: { job_info: { name: 'tagged', project_id: pid } },
+        state: 'success',
+      })
     })
   })
 })

@@ -31,12 +31,16 @@ interface Started {
 /** Starts `npm run server` in its own process group and waits until /api/v4/version answers 200. */
 async function startCli(dataDir: string, token: string): Promise<Started> {
   const port = await freePort()
-  const child = spawn('npm', ['run', '--silent', 'server', '--', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir], {
-    cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    env: { ...process.env, BURROW_ROOT_TOKEN: token },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  })
+  const child = spawn(
+    'npm',
+    ['run', '--silent', 'server', '--', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir],
+    {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      env: { ...process.env, BURROW_ROOT_TOKEN: token },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
+  )
   let output = ''
   child.stdout?.on('data', (c: Buffer) => (output += c.toString()))
   child.stderr?.on('data', (c: Buffer) => (output += c.toString()))
@@ -70,7 +74,14 @@ async function stop(started: Started): Promise<void> {
 }
 
 const api = (s: Started, path: string, token: string | null = TOKEN, init: RequestInit = {}): Promise<Response> =>
-  fetch(`${s.url}/api/v4${path}`, { ...init, headers: { ...(token ? { 'private-token': token } : {}), 'content-type': 'application/json', ...(init.headers ?? {}) } })
+  fetch(`${s.url}/api/v4${path}`, {
+    ...init,
+    headers: {
+      ...(token ? { 'private-token': token } : {}),
+      'content-type': 'application/json',
+      ...(init.headers ?? {}),
+    },
+  })
 
 describe('npm run server (the start contract)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'burrow-cli-'))
@@ -96,7 +107,10 @@ describe('npm run server (the start contract)', () => {
   })
 
   it('gives the root token the scopes api, read_user and sudo', async () => {
-    const self = (await (await api(server, '/personal_access_tokens/self')).json()) as { scopes: string[]; active: boolean }
+    const self = (await (await api(server, '/personal_access_tokens/self')).json()) as {
+      scopes: string[]
+      active: boolean
+    }
     expect([...self.scopes].sort()).toEqual(['api', 'read_user', 'sudo'])
     expect(self.active).toBe(true)
   })
@@ -113,7 +127,10 @@ describe('npm run server (the start contract)', () => {
 
   it('stores tokens hashed: the token text is in no database file', async () => {
     // A second token, created through the API, must not be stored in clear either.
-    const created = await api(server, '/users/1/personal_access_tokens', TOKEN, { method: 'POST', body: JSON.stringify({ name: 'second', scopes: ['read_api'] }) })
+    const created = await api(server, '/users/1/personal_access_tokens', TOKEN, {
+      method: 'POST',
+      body: JSON.stringify({ name: 'second', scopes: ['read_api'] }),
+    })
     expect(created.status).toBe(201)
     const second = ((await created.json()) as { token: string }).token
     // Checkpointing is not ours to force: the WAL and the main file are both read.

@@ -14,7 +14,11 @@ describe('POST /projects/:id/repository/commits', () => {
     s = await startServer()
     dev = seedUser(s)
     reporter = seedUser(s)
-    const created = await s.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/projects', payload: { name: 'multi', initialize_with_readme: true, visibility: 'private' } })
+    const created = await s.request(ROOT_TOKEN, {
+      method: 'POST',
+      url: '/api/v4/projects',
+      payload: { name: 'multi', initialize_with_readme: true, visibility: 'private' },
+    })
     expect(created.statusCode).toBe(201)
     projectId = created.json().id
     seedMember(s, 'Project', projectId, dev.user.id, AccessLevel.DEVELOPER)
@@ -27,7 +31,10 @@ describe('POST /projects/:id/repository/commits', () => {
   const commit = (token: string, payload: Record<string, unknown>) =>
     s.request(token, { method: 'POST', url: `/api/v4/projects/${projectId}/repository/commits`, payload })
   const raw = async (path: string, ref = 'feature') =>
-    s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${projectId}/repository/files/${encodeURIComponent(path)}/raw?ref=${ref}` })
+    s.request(ROOT_TOKEN, {
+      method: 'GET',
+      url: `/api/v4/projects/${projectId}/repository/files/${encodeURIComponent(path)}/raw?ref=${ref}`,
+    })
 
   it('commits several actions at once on a new branch started from the default branch', async () => {
     const res = await commit(dev.token, {
@@ -63,27 +70,59 @@ describe('POST /projects/:id/repository/commits', () => {
   })
 
   it('refuses to create a file that exists, changing nothing', async () => {
-    const before = (await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${projectId}/repository/branches/feature` })).json().commit.id
-    const res = await commit(dev.token, { branch: 'feature', commit_message: 'dup', actions: [{ action: 'create', file_path: 'README.md', content: 'x' }] })
+    const before = (
+      await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${projectId}/repository/branches/feature` })
+    ).json().commit.id
+    const res = await commit(dev.token, {
+      branch: 'feature',
+      commit_message: 'dup',
+      actions: [{ action: 'create', file_path: 'README.md', content: 'x' }],
+    })
     expect(res.statusCode).toBe(400)
     expect(res.json()).toEqual({ message: 'A file with this name already exists' })
-    const after = (await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${projectId}/repository/branches/feature` })).json().commit.id
+    const after = (
+      await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${projectId}/repository/branches/feature` })
+    ).json().commit.id
     expect(after).toBe(before)
   })
 
   it('answers 400 for missing parameters and 403 for a Reporter', async () => {
-    expect((await commit(dev.token, { branch: 'feature', actions: [{ action: 'create', file_path: 'x', content: 'x' }] })).json()).toEqual({ error: 'commit_message is missing' })
-    expect((await commit(dev.token, { branch: 'feature', commit_message: 'm', actions: [{ action: 'move', file_path: 'y' }] })).statusCode).toBe(400)
-    expect((await commit(reporter.token, { branch: 'feature', commit_message: 'm', actions: [{ action: 'create', file_path: 'r', content: 'r' }] })).statusCode).toBe(403)
+    expect(
+      (
+        await commit(dev.token, { branch: 'feature', actions: [{ action: 'create', file_path: 'x', content: 'x' }] })
+      ).json(),
+    ).toEqual({ error: 'commit_message is missing' })
+    expect(
+      (
+        await commit(dev.token, {
+          branch: 'feature',
+          commit_message: 'm',
+          actions: [{ action: 'move', file_path: 'y' }],
+        })
+      ).statusCode,
+    ).toBe(400)
+    expect(
+      (
+        await commit(reporter.token, {
+          branch: 'feature',
+          commit_message: 'm',
+          actions: [{ action: 'create', file_path: 'r', content: 'r' }],
+        })
+      ).statusCode,
+    ).toBe(403)
   })
 
   it('works from python-gitlab', async () => {
-    const out = await withPythonGitlab<{ title: string; content: string }>(s.url, { private_token: dev.token }, [
-      `p = gl.projects.get(${projectId})`,
-      "c = p.commits.create({'branch': 'feature', 'commit_message': 'From python', 'actions': [{'action': 'create', 'file_path': 'py.txt', 'content': 'py'}]})",
-      "f = p.files.get(file_path='py.txt', ref='feature')",
-      "out({'title': c.title, 'content': f.decode().decode()})",
-    ].join('\n'))
+    const out = await withPythonGitlab<{ title: string; content: string }>(
+      s.url,
+      { private_token: dev.token },
+      [
+        `p = gl.projects.get(${projectId})`,
+        "c = p.commits.create({'branch': 'feature', 'commit_message': 'From python', 'actions': [{'action': 'create', 'file_path': 'py.txt', 'content': 'py'}]})",
+        "f = p.files.get(file_path='py.txt', ref='feature')",
+        "out({'title': c.title, 'content': f.decode().decode()})",
+      ].join('\n'),
+    )
     expect(out).toEqual({ title: 'From python', content: 'py' })
   })
 })

@@ -9,7 +9,13 @@ import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
 import { makeWorkRepo, remoteUrl, sh } from '../helpers/git'
 import { seedUser, startServer, type ListeningServer, type SeededUser } from '../helpers/server'
 
-async function commitAt(dir: string, files: Readonly<Record<string, string>>, message: string, date: string, author = 'Alice <alice@example.com>'): Promise<string> {
+async function commitAt(
+  dir: string,
+  files: Readonly<Record<string, string>>,
+  message: string,
+  date: string,
+  author = 'Alice <alice@example.com>',
+): Promise<string> {
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true })
     writeFileSync(join(dir, path), content)
@@ -17,8 +23,20 @@ async function commitAt(dir: string, files: Readonly<Record<string, string>>, me
   await sh(dir, 'add', '-A')
   // `since`/`until` filter on committer dates, so both dates are set (sh cannot pass an environment).
   await new Promise<void>((resolve, reject) => {
-    const env = { ...process.env, HOME: tmpdir(), GIT_CONFIG_NOSYSTEM: '1', GIT_COMMITTER_NAME: 'Committer', GIT_COMMITTER_EMAIL: 'c@example.com', GIT_COMMITTER_DATE: date }
-    execFile('git', ['commit', '--quiet', `--author=${author}`, `--date=${date}`, '-m', message], { cwd: dir, env }, (error, _out, stderr) => (error ? reject(new Error(stderr)) : resolve()))
+    const env = {
+      ...process.env,
+      HOME: tmpdir(),
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_COMMITTER_NAME: 'Committer',
+      GIT_COMMITTER_EMAIL: 'c@example.com',
+      GIT_COMMITTER_DATE: date,
+    }
+    execFile(
+      'git',
+      ['commit', '--quiet', `--author=${author}`, `--date=${date}`, '-m', message],
+      { cwd: dir, env },
+      (error, _out, stderr) => (error ? reject(new Error(stderr)) : resolve()),
+    )
   })
   return sh(dir, 'rev-parse', 'HEAD')
 }
@@ -54,7 +72,13 @@ describe('commits API', () => {
     }
     const work = makeWorkRepo()
     sha.c1 = await commitAt(work, { 'README.md': 'one\n', 'docs/a.md': 'a\n' }, 'First', '2023-01-01T10:00:00Z')
-    sha.c2 = await commitAt(work, { 'README.md': 'one\ntwo\nthree\n' }, 'Second\n\nChangelog: added', '2023-02-01T10:00:00Z', 'Bob <bob@example.com>')
+    sha.c2 = await commitAt(
+      work,
+      { 'README.md': 'one\ntwo\nthree\n' },
+      'Second\n\nChangelog: added',
+      '2023-02-01T10:00:00Z',
+      'Bob <bob@example.com>',
+    )
     await sh(work, 'checkout', '--quiet', '-b', 'feature')
     sha.f1 = await commitAt(work, { 'docs/b.md': 'b\n' }, 'Feature', '2023-03-01T10:00:00Z')
     await sh(work, 'checkout', '--quiet', 'main')
@@ -62,13 +86,15 @@ describe('commits API', () => {
     await sh(work, 'merge', '--quiet', '--no-ff', '-m', 'Merge feature', 'feature')
     sha.m = await sh(work, 'rev-parse', 'HEAD')
     await sh(work, 'tag', 'v1', sha.c2)
-    for (const path of ['hist/open', 'hist/secret']) await sh(work, 'push', '--quiet', remoteUrl(s.url, path, dev.token), 'main', 'feature', '--tags')
+    for (const path of ['hist/open', 'hist/secret'])
+      await sh(work, 'push', '--quiet', remoteUrl(s.url, path, dev.token), 'main', 'feature', '--tags')
   })
   afterAll(async () => {
     await s.close()
   })
 
-  const api = (token: string | null, url: string) => s.request(token, { method: 'GET', url: `/api/v4/projects/${pub.id}/repository${url}` })
+  const api = (token: string | null, url: string) =>
+    s.request(token, { method: 'GET', url: `/api/v4/projects/${pub.id}/repository${url}` })
   const ids = async (url: string): Promise<string[]> => ((await api(null, url)).json() as CommitJson[]).map((c) => c.id)
 
   it('lists the default branch newest first with pagination headers', async () => {
@@ -127,14 +153,29 @@ describe('commits API', () => {
   it('shows one commit by SHA, branch or tag with stats, status and last_pipeline', async () => {
     const res = await api(null, `/commits/${sha.c2}`)
     expect(res.statusCode).toBe(200)
-    expect(res.json()).toMatchObject({ id: sha.c2, short_id: sha.c2.slice(0, 8), title: 'Second', author_name: 'Bob', parent_ids: [sha.c1], stats: { additions: 2, deletions: 0, total: 2 }, status: null, last_pipeline: null, project_id: pub.id })
+    expect(res.json()).toMatchObject({
+      id: sha.c2,
+      short_id: sha.c2.slice(0, 8),
+      title: 'Second',
+      author_name: 'Bob',
+      parent_ids: [sha.c1],
+      stats: { additions: 2, deletions: 0, total: 2 },
+      status: null,
+      last_pipeline: null,
+      project_id: pub.id,
+    })
     expect((await api(null, '/commits/v1')).json()).toMatchObject({ id: sha.c2 })
     expect((await api(null, '/commits/feature')).json()).toMatchObject({ id: sha.f1 })
     expect((await api(null, `/commits/${sha.c2}?stats=false`)).json()).not.toHaveProperty('stats')
   })
 
   it('answers 404 Commit Not Found for an unknown commit', async () => {
-    for (const path of ['/commits/0123456789abcdef0123456789abcdef01234567', '/commits/nope/diff', '/commits/nope/refs', '/commits/nope/merge_requests']) {
+    for (const path of [
+      '/commits/0123456789abcdef0123456789abcdef01234567',
+      '/commits/nope/diff',
+      '/commits/nope/refs',
+      '/commits/nope/merge_requests',
+    ]) {
       const res = await api(null, path)
       expect(res.statusCode).toBe(404)
       expect(res.json()).toEqual({ message: '404 Commit Not Found' })
@@ -143,7 +184,14 @@ describe('commits API', () => {
 
   it('shows a commit diff, a root commit against the empty tree, and paginates it', async () => {
     const diff = (await api(null, `/commits/${sha.c3}/diff`)).json() as { new_path: string; diff: string }[]
-    expect(diff).toEqual([expect.objectContaining({ old_path: 'docs/a.md', new_path: 'docs/a.md', new_file: false, diff: '@@ -1 +1 @@\n-a\n+a changed\n' })])
+    expect(diff).toEqual([
+      expect.objectContaining({
+        old_path: 'docs/a.md',
+        new_path: 'docs/a.md',
+        new_file: false,
+        diff: '@@ -1 +1 @@\n-a\n+a changed\n',
+      }),
+    ])
     const root = await api(null, `/commits/${sha.c1}/diff?per_page=1`)
     expect((root.json() as { new_file: boolean }[])[0].new_file).toBe(true)
     expect(root.headers['x-total']).toBe('2')
@@ -170,6 +218,8 @@ describe('commits API', () => {
   it('refuses a Guest of a private project', async () => {
     const res = await s.request(guest.token, { method: 'GET', url: `/api/v4/projects/${priv.id}/repository/commits` })
     expect(res.statusCode).toBe(403)
-    expect((await s.request(dev.token, { method: 'GET', url: `/api/v4/projects/${priv.id}/repository/commits` })).statusCode).toBe(200)
+    expect(
+      (await s.request(dev.token, { method: 'GET', url: `/api/v4/projects/${priv.id}/repository/commits` })).statusCode,
+    ).toBe(200)
   })
 })

@@ -28,7 +28,15 @@ describe('cross-cutting server behaviour', () => {
     const project = seedProject(s, { ownerId: author.user.id, visibility: 'public' })
     // 45 events: three pages of 20, five of 10.
     for (let i = 0; i < 45; i++) {
-      recordEvent(s.app.burrow.db, { authorId: author.user.id, action: 'created', projectId: project.id, targetType: 'Issue', targetId: i + 1, targetIid: i + 1, targetTitle: `Issue ${i}` })
+      recordEvent(s.app.burrow.db, {
+        authorId: author.user.id,
+        action: 'created',
+        projectId: project.id,
+        targetType: 'Issue',
+        targetId: i + 1,
+        targetIid: i + 1,
+        targetTitle: `Issue ${i}`,
+      })
     }
   })
   afterAll(async () => {
@@ -85,7 +93,10 @@ describe('cross-cutting server behaviour', () => {
     })
 
     it('keeps the other query parameters and the external URL in Link targets', async () => {
-      const res = await s.request(author.token, { method: 'GET', url: '/api/v4/events?action=created&sort=asc&per_page=10' })
+      const res = await s.request(author.token, {
+        method: 'GET',
+        url: '/api/v4/events?action=created&sort=asc&per_page=10',
+      })
       const next = links(res.headers.link).next
       expect(next.origin).toBe('http://burrow.test')
       expect(next.pathname).toBe('/api/v4/events')
@@ -123,11 +134,17 @@ describe('cross-cutting server behaviour', () => {
     })
 
     it('accepts the private_token query parameter', async () => {
-      expect((await s.request(null, { method: 'GET', url: `/api/v4/events?private_token=${author.token}` })).statusCode).toBe(200)
+      expect(
+        (await s.request(null, { method: 'GET', url: `/api/v4/events?private_token=${author.token}` })).statusCode,
+      ).toBe(200)
     })
 
     it('accepts a personal token as Authorization: Bearer', async () => {
-      const res = await s.request(null, { method: 'GET', url: '/api/v4/events', headers: { authorization: `Bearer ${author.token}` } })
+      const res = await s.request(null, {
+        method: 'GET',
+        url: '/api/v4/events',
+        headers: { authorization: `Bearer ${author.token}` },
+      })
       expect(res.statusCode).toBe(200)
     })
 
@@ -139,10 +156,16 @@ describe('cross-cutting server behaviour', () => {
       })
       expect(grant.statusCode).toBe(200)
       const token = (grant.json() as { access_token: string }).access_token
-      const bearer = await s.request(null, { method: 'GET', url: '/api/v4/events', headers: { authorization: `Bearer ${token}` } })
+      const bearer = await s.request(null, {
+        method: 'GET',
+        url: '/api/v4/events',
+        headers: { authorization: `Bearer ${token}` },
+      })
       expect(bearer.statusCode).toBe(200)
       expect((bearer.json() as unknown[]).length).toBe(20)
-      expect((await s.request(null, { method: 'GET', url: `/api/v4/events?access_token=${token}` })).statusCode).toBe(200)
+      expect((await s.request(null, { method: 'GET', url: `/api/v4/events?access_token=${token}` })).statusCode).toBe(
+        200,
+      )
     })
 
     it('answers 401 with the spec body for an unknown token', async () => {
@@ -155,7 +178,11 @@ describe('cross-cutting server behaviour', () => {
   describe('sudo', () => {
     it("runs an administrator's sudo call as the named user", async () => {
       const admin = seedUser(s, { admin: true, scopes: ['api', 'sudo'] })
-      const res = await s.request(admin.token, { method: 'GET', url: '/api/v4/events?per_page=1', headers: { sudo: 'pager' } })
+      const res = await s.request(admin.token, {
+        method: 'GET',
+        url: '/api/v4/events?per_page=1',
+        headers: { sudo: 'pager' },
+      })
       expect(res.statusCode).toBe(200)
       expect((res.json() as { author_username: string }[])[0].author_username).toBe('pager')
     })
@@ -175,7 +202,11 @@ describe('cross-cutting server behaviour', () => {
 
     it('answers 404 to sudo as an unknown user', async () => {
       const admin = seedUser(s, { admin: true, scopes: ['api', 'sudo'] })
-      const res = await s.request(admin.token, { method: 'GET', url: '/api/v4/events', headers: { sudo: 'ghost-user' } })
+      const res = await s.request(admin.token, {
+        method: 'GET',
+        url: '/api/v4/events',
+        headers: { sudo: 'ghost-user' },
+      })
       expect(res.statusCode).toBe(404)
       expect(res.json()).toHaveProperty('message')
     })
@@ -213,20 +244,52 @@ describe('cross-cutting server behaviour', () => {
       seedMember(s, 'Namespace', group.id, owner.user.id, 50)
       const project = seedProject(s, { namespaceId: group.id, visibility: 'public' })
       const lists = [
-        '/users', '/projects', '/groups', '/namespaces', '/events', '/audit_events', '/personal_access_tokens',
-        `/users/${owner.user.id}/projects`, `/users/${owner.user.id}/starred_projects`, `/users/${owner.user.id}/events`, `/users/${owner.user.id}/memberships`,
-        `/users/${owner.user.id}/personal_access_tokens`, `/users/${owner.user.id}/impersonation_tokens`,
-        `/projects/${project.id}/members`, `/projects/${project.id}/members/all`, `/projects/${project.id}/access_requests`, `/projects/${project.id}/events`,
-        `/projects/${project.id}/audit_events`, `/projects/${project.id}/access_tokens`, `/projects/${project.id}/starrers`,
-        `/groups/${group.id}/members`, `/groups/${group.id}/members/all`, `/groups/${group.id}/access_requests`, `/groups/${group.id}/subgroups`,
-        `/groups/${group.id}/descendant_groups`, `/groups/${group.id}/projects`, `/groups/${group.id}/billable_members`, `/groups/${group.id}/audit_events`,
+        '/users',
+        '/projects',
+        '/groups',
+        '/namespaces',
+        '/events',
+        '/audit_events',
+        '/personal_access_tokens',
+        `/users/${owner.user.id}/projects`,
+        `/users/${owner.user.id}/starred_projects`,
+        `/users/${owner.user.id}/events`,
+        `/users/${owner.user.id}/memberships`,
+        `/users/${owner.user.id}/personal_access_tokens`,
+        `/users/${owner.user.id}/impersonation_tokens`,
+        `/projects/${project.id}/members`,
+        `/projects/${project.id}/members/all`,
+        `/projects/${project.id}/access_requests`,
+        `/projects/${project.id}/events`,
+        `/projects/${project.id}/audit_events`,
+        `/projects/${project.id}/access_tokens`,
+        `/projects/${project.id}/starrers`,
+        `/groups/${group.id}/members`,
+        `/groups/${group.id}/members/all`,
+        `/groups/${group.id}/access_requests`,
+        `/groups/${group.id}/subgroups`,
+        `/groups/${group.id}/descendant_groups`,
+        `/groups/${group.id}/projects`,
+        `/groups/${group.id}/billable_members`,
+        `/groups/${group.id}/audit_events`,
       ]
       for (const list of lists) {
         const res = await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4${list}?per_page=1` })
         const h = res.headers
         expect([list, res.statusCode]).toEqual([list, 200])
-        expect([list, h['x-page'], h['x-per-page'], typeof h['x-total'], typeof h['x-total-pages'], 'x-next-page' in h, 'x-prev-page' in h]).toEqual([list, '1', '1', 'string', 'string', true, true])
-        expect([list, Object.keys(links(h.link)).sort()]).toEqual([list, Number(h['x-total-pages']) > 1 ? ['first', 'last', 'next'] : ['first', 'last']])
+        expect([
+          list,
+          h['x-page'],
+          h['x-per-page'],
+          typeof h['x-total'],
+          typeof h['x-total-pages'],
+          'x-next-page' in h,
+          'x-prev-page' in h,
+        ]).toEqual([list, '1', '1', 'string', 'string', true, true])
+        expect([list, Object.keys(links(h.link)).sort()]).toEqual([
+          list,
+          Number(h['x-total-pages']) > 1 ? ['first', 'last', 'next'] : ['first', 'last'],
+        ])
       }
     })
   })
@@ -241,10 +304,36 @@ describe('cross-cutting server behaviour', () => {
       const groupPath = encodeURIComponent(`${parent.path}/inner`)
       const projectPath = encodeURIComponent(`${parent.path}/inner/proj`)
       const suffixes = {
-        projects: ['', '/members', '/members/all', `/members/all/${owner.user.id}`, '/events', '/audit_events', '/access_requests', '/access_tokens', '/starrers', '/repository/branches', '/protected_branches'],
-        groups: ['', '/members', '/members/all', `/members/${owner.user.id}`, '/subgroups', '/descendant_groups', '/projects', '/billable_members', '/audit_events', '/access_requests'],
+        projects: [
+          '',
+          '/members',
+          '/members/all',
+          `/members/all/${owner.user.id}`,
+          '/events',
+          '/audit_events',
+          '/access_requests',
+          '/access_tokens',
+          '/starrers',
+          '/repository/branches',
+          '/protected_branches',
+        ],
+        groups: [
+          '',
+          '/members',
+          '/members/all',
+          `/members/${owner.user.id}`,
+          '/subgroups',
+          '/descendant_groups',
+          '/projects',
+          '/billable_members',
+          '/audit_events',
+          '/access_requests',
+        ],
       }
-      for (const [kind, id, path] of [['projects', project.id, projectPath], ['groups', group.id, groupPath]] as const) {
+      for (const [kind, id, path] of [
+        ['projects', project.id, projectPath],
+        ['groups', group.id, groupPath],
+      ] as const) {
         for (const suffix of suffixes[kind]) {
           const byId = await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/${kind}/${id}${suffix}` })
           const byPath = await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/${kind}/${path}${suffix}` })
@@ -283,9 +372,18 @@ describe('cross-cutting server behaviour', () => {
     it('answers 412 {message} to PUT and DELETE of a project, group, user and member changed since the date, changing nothing', async () => {
       for (const r of resources()) {
         const before = (await s.request(ROOT_TOKEN, { method: 'GET', url: r.url })).body
-        const put = await s.request(ROOT_TOKEN, { method: 'PUT', url: r.url, payload: r.put, headers: { 'if-unmodified-since': OLD } })
+        const put = await s.request(ROOT_TOKEN, {
+          method: 'PUT',
+          url: r.url,
+          payload: r.put,
+          headers: { 'if-unmodified-since': OLD },
+        })
         expect([r.name, put.statusCode, put.json()]).toEqual([r.name, 412, { message: '412 Precondition Failed' }])
-        const del = await s.request(ROOT_TOKEN, { method: 'DELETE', url: r.url, headers: { 'if-unmodified-since': OLD } })
+        const del = await s.request(ROOT_TOKEN, {
+          method: 'DELETE',
+          url: r.url,
+          headers: { 'if-unmodified-since': OLD },
+        })
         expect([r.name, del.statusCode]).toEqual([r.name, 412])
         const after = await s.request(ROOT_TOKEN, { method: 'GET', url: r.url })
         expect([r.name, after.statusCode, after.body]).toEqual([r.name, 200, before])
@@ -294,9 +392,18 @@ describe('cross-cutting server behaviour', () => {
 
     it('lets PUT and DELETE through when the resource has not changed since the date', async () => {
       for (const r of resources()) {
-        const put = await s.request(ROOT_TOKEN, { method: 'PUT', url: r.url, payload: r.put, headers: { 'if-unmodified-since': FUTURE } })
+        const put = await s.request(ROOT_TOKEN, {
+          method: 'PUT',
+          url: r.url,
+          payload: r.put,
+          headers: { 'if-unmodified-since': FUTURE },
+        })
         expect([r.name, put.statusCode]).toEqual([r.name, 200])
-        const del = await s.request(ROOT_TOKEN, { method: 'DELETE', url: r.url, headers: { 'if-unmodified-since': FUTURE } })
+        const del = await s.request(ROOT_TOKEN, {
+          method: 'DELETE',
+          url: r.url,
+          headers: { 'if-unmodified-since': FUTURE },
+        })
         expect([r.name, del.statusCode < 300]).toEqual([r.name, true])
       }
     })
@@ -349,7 +456,8 @@ describe('rate limiting', () => {
     const s = await makeServer()
     try {
       const statuses = new Set<number>()
-      for (let i = 0; i < 60; i++) statuses.add((await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/events' })).statusCode)
+      for (let i = 0; i < 60; i++)
+        statuses.add((await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/events' })).statusCode)
       expect([...statuses]).toEqual([200])
     } finally {
       await s.close()
@@ -357,9 +465,12 @@ describe('rate limiting', () => {
   })
 
   it('answers 429 with Retry-After past the authenticated limit', async () => {
-    const s = await makeServer({ settings: { throttle_authenticated_api_requests_per_period: 3, throttle_authenticated_api_period_in_seconds: 60 } })
+    const s = await makeServer({
+      settings: { throttle_authenticated_api_requests_per_period: 3, throttle_authenticated_api_period_in_seconds: 60 },
+    })
     try {
-      for (let i = 0; i < 3; i++) expect((await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/events' })).statusCode).toBe(200)
+      for (let i = 0; i < 3; i++)
+        expect((await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/events' })).statusCode).toBe(200)
       const limited = await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/events' })
       expect(limited.statusCode).toBe(429)
       const retryAfter = Number(limited.headers['retry-after'])
@@ -385,7 +496,8 @@ describe('rate limiting', () => {
   it('answers 429 past the unauthenticated limit', async () => {
     const s = await makeServer({ settings: { throttle_unauthenticated_api_requests_per_period: 2 } })
     try {
-      for (let i = 0; i < 2; i++) expect((await s.request(null, { method: 'GET', url: '/api/v4/version' })).statusCode).toBe(200)
+      for (let i = 0; i < 2; i++)
+        expect((await s.request(null, { method: 'GET', url: '/api/v4/version' })).statusCode).toBe(200)
       const limited = await s.request(null, { method: 'GET', url: '/api/v4/version' })
       expect(limited.statusCode).toBe(429)
       expect(limited.headers).toHaveProperty('retry-after')

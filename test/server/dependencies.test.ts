@@ -28,11 +28,15 @@ describe('GET /projects/:id/dependencies', () => {
   let outsider: SeededUser
   let projectId: number
 
-  const list = async (token: string | null, query = ''): Promise<{ status: number; body: Dependency[]; headers: Record<string, unknown> }> => {
+  const list = async (
+    token: string | null,
+    query = '',
+  ): Promise<{ status: number; body: Dependency[]; headers: Record<string, unknown> }> => {
     const res = await s.request(token, { method: 'GET', url: `/api/v4/projects/${projectId}/dependencies${query}` })
     return { status: res.statusCode, body: res.json() as Dependency[], headers: res.headers }
   }
-  const all = async (token: string, query = ''): Promise<Dependency[]> => (await list(token, `${query}${query ? '&' : '?'}per_page=100`)).body
+  const all = async (token: string, query = ''): Promise<Dependency[]> =>
+    (await list(token, `${query}${query ? '&' : '?'}per_page=100`)).body
 
   beforeAll(async () => {
     s = await makeServer()
@@ -43,7 +47,11 @@ describe('GET /projects/:id/dependencies', () => {
     guest = seedUser(s)
     outsider = seedUser(s)
     seedMember(s, 'Namespace', group.id, maintainer.user.id, AccessLevel.MAINTAINER)
-    const created = await s.request(maintainer.token, { method: 'POST', url: '/api/v4/projects', payload: { name: 'monorepo', namespace_id: group.id, initialize_with_readme: true } })
+    const created = await s.request(maintainer.token, {
+      method: 'POST',
+      url: '/api/v4/projects',
+      payload: { name: 'monorepo', namespace_id: group.id, initialize_with_readme: true },
+    })
     projectId = created.json().id
     seedMember(s, 'Project', projectId, developer.user.id, AccessLevel.DEVELOPER)
     seedMember(s, 'Project', projectId, reporter.user.id, AccessLevel.REPORTER)
@@ -67,7 +75,11 @@ describe('GET /projects/:id/dependencies', () => {
     const res = await s.request(maintainer.token, {
       method: 'POST',
       url: `/api/v4/projects/${projectId}/repository/commits`,
-      payload: { branch: 'main', commit_message: 'Add dependency files', actions: Object.entries(files).map(([file_path, content]) => ({ action: 'create', file_path, content })) },
+      payload: {
+        branch: 'main',
+        commit_message: 'Add dependency files',
+        actions: Object.entries(files).map(([file_path, content]) => ({ action: 'create', file_path, content })),
+      },
     })
     expect(res.statusCode).toBe(201)
   })
@@ -91,9 +103,24 @@ describe('GET /projects/:id/dependencies', () => {
       'service/pom.xml': 'maven',
       'web/yarn.lock': 'yarn',
     })
-    expect(deps).toContainEqual(expect.objectContaining({ name: 'lodash', version: '4.17.20', package_manager: 'npm', dependency_file_path: 'package-lock.json' }))
-    expect(deps).toContainEqual(expect.objectContaining({ name: 'com.fasterxml.jackson.core/jackson-databind', version: '2.13.4', dependency_file_path: 'service/pom.xml' }))
-    expect(deps).toContainEqual(expect.objectContaining({ name: 'nokogiri', version: '1.13.10', package_manager: 'bundler' }))
+    expect(deps).toContainEqual(
+      expect.objectContaining({
+        name: 'lodash',
+        version: '4.17.20',
+        package_manager: 'npm',
+        dependency_file_path: 'package-lock.json',
+      }),
+    )
+    expect(deps).toContainEqual(
+      expect.objectContaining({
+        name: 'com.fasterxml.jackson.core/jackson-databind',
+        version: '2.13.4',
+        dependency_file_path: 'service/pom.xml',
+      }),
+    )
+    expect(deps).toContainEqual(
+      expect.objectContaining({ name: 'nokogiri', version: '1.13.10', package_manager: 'bundler' }),
+    )
   })
 
   it('sorts by name and paginates with GitLab headers', async () => {
@@ -107,7 +134,9 @@ describe('GET /projects/:id/dependencies', () => {
   })
 
   it('filters by package_manager, as an array or comma-separated', async () => {
-    expect(new Set((await all(developer.token, '?package_manager[]=yarn')).map((d) => d.package_manager))).toEqual(new Set(['yarn']))
+    expect(new Set((await all(developer.token, '?package_manager[]=yarn')).map((d) => d.package_manager))).toEqual(
+      new Set(['yarn']),
+    )
     const two = await all(developer.token, '?package_manager=bundler,composer')
     expect(new Set(two.map((d) => d.package_manager))).toEqual(new Set(['bundler', 'composer']))
     expect(two).toHaveLength(9)
@@ -124,35 +153,67 @@ describe('GET /projects/:id/dependencies', () => {
       version: '15.0.7',
       vulnerabilities: [
         {
-          name: 'Prototype Pollution in lodash', severity: 'High',
+          name: 'Prototype Pollution in lodash',
+          severity: 'High',
           location: { file: 'package-lock.json', dependency: { package: { name: 'lodash' }, version: '4.17.20' } },
           identifiers: [{ type: 'cve', name: 'CVE-2021-23337', value: 'CVE-2021-23337' }],
         },
         {
-          name: 'Remote code execution in log4j', severity: 'Critical',
-          location: { file: 'pom.xml', dependency: { package: { name: 'org.apache.logging.log4j/log4j-core' }, version: '2.14.1' } },
+          name: 'Remote code execution in log4j',
+          severity: 'Critical',
+          location: {
+            file: 'pom.xml',
+            dependency: { package: { name: 'org.apache.logging.log4j/log4j-core' }, version: '2.14.1' },
+          },
           identifiers: [{ type: 'cve', name: 'CVE-2021-44228', value: 'CVE-2021-44228' }],
         },
         {
-          name: 'Old debug', severity: 'Low',
+          name: 'Old debug',
+          severity: 'Low',
           location: { file: 'web/yarn.lock', dependency: { package: { name: 'debug' }, version: '0.0.1' } },
           identifiers: [{ type: 'cve', name: 'CVE-2000-0001', value: 'CVE-2000-0001' }],
         },
       ],
     })
     const deps = await all(developer.token)
-    expect(deps.find((d) => d.name === 'lodash')?.vulnerabilities).toEqual([{ name: 'Prototype Pollution in lodash', severity: 'high' }])
-    expect(deps.find((d) => d.name === 'org.apache.logging.log4j/log4j-core')?.vulnerabilities).toEqual([{ name: 'Remote code execution in log4j', severity: 'critical' }])
+    expect(deps.find((d) => d.name === 'lodash')?.vulnerabilities).toEqual([
+      { name: 'Prototype Pollution in lodash', severity: 'high' },
+    ])
+    expect(deps.find((d) => d.name === 'org.apache.logging.log4j/log4j-core')?.vulnerabilities).toEqual([
+      { name: 'Remote code execution in log4j', severity: 'critical' },
+    ])
     // debug 0.0.1 is in no file: its finding matches none of the debug versions listed.
-    expect(deps.filter((d) => d.name === 'debug').map((d) => `${d.version}:${d.vulnerabilities?.length}`)).toEqual(['2.6.9:0', '4.3.1:0', '4.3.4:0'])
+    expect(deps.filter((d) => d.name === 'debug').map((d) => `${d.version}:${d.vulnerabilities?.length}`)).toEqual([
+      '2.6.9:0',
+      '4.3.1:0',
+      '4.3.4:0',
+    ])
   })
 
   it('names the vulnerability created from a finding, and drops dismissed ones', async () => {
-    const finding = (await s.request(developer.token, { method: 'GET', url: `/api/v4/projects/${projectId}/vulnerability_findings?report_type=dependency_scanning` })).json()
+    const finding = (
+      await s.request(developer.token, {
+        method: 'GET',
+        url: `/api/v4/projects/${projectId}/vulnerability_findings?report_type=dependency_scanning`,
+      })
+    )
+      .json()
       .find((f: { name: string }) => f.name === 'Prototype Pollution in lodash') as { id: number }
-    const v = (await s.request(developer.token, { method: 'POST', url: `/api/v4/projects/${projectId}/vulnerabilities?finding_id=${finding.id}` })).json() as { id: number }
+    const v = (
+      await s.request(developer.token, {
+        method: 'POST',
+        url: `/api/v4/projects/${projectId}/vulnerabilities?finding_id=${finding.id}`,
+      })
+    ).json() as { id: number }
     const lodash = (await all(developer.token)).find((d) => d.name === 'lodash')
-    expect(lodash?.vulnerabilities).toEqual([{ name: 'Prototype Pollution in lodash', severity: 'high', id: v.id, url: `http://burrow.test/deps/monorepo/-/security/vulnerabilities/${v.id}` }])
+    expect(lodash?.vulnerabilities).toEqual([
+      {
+        name: 'Prototype Pollution in lodash',
+        severity: 'high',
+        id: v.id,
+        url: `http://burrow.test/deps/monorepo/-/security/vulnerabilities/${v.id}`,
+      },
+    ])
     await s.request(maintainer.token, { method: 'POST', url: `/api/v4/vulnerabilities/${v.id}/dismiss` })
     expect((await all(developer.token)).find((d) => d.name === 'lodash')?.vulnerabilities).toEqual([])
   })
@@ -173,14 +234,25 @@ describe('GET /projects/:id/dependencies', () => {
     await s.request(maintainer.token, {
       method: 'POST',
       url: `/api/v4/projects/${projectId}/repository/commits`,
-      payload: { branch: 'main', commit_message: 'Drop PHP', actions: [{ action: 'delete', file_path: 'php/composer.lock' }] },
+      payload: {
+        branch: 'main',
+        commit_message: 'Drop PHP',
+        actions: [{ action: 'delete', file_path: 'php/composer.lock' }],
+      },
     })
     expect(await all(developer.token, '?package_manager=composer')).toEqual([])
   })
 
   it('answers an empty list for a project without commits', async () => {
-    const empty = await s.request(maintainer.token, { method: 'POST', url: '/api/v4/projects', payload: { name: 'empty', namespace_id: group.id } })
-    const res = await s.request(maintainer.token, { method: 'GET', url: `/api/v4/projects/${empty.json().id as number}/dependencies` })
+    const empty = await s.request(maintainer.token, {
+      method: 'POST',
+      url: '/api/v4/projects',
+      payload: { name: 'empty', namespace_id: group.id },
+    })
+    const res = await s.request(maintainer.token, {
+      method: 'GET',
+      url: `/api/v4/projects/${empty.json().id as number}/dependencies`,
+    })
     expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual([])
   })

@@ -16,21 +16,41 @@ describe('merge requests and the deployments that shipped them', () => {
   const deployedAt: Record<string, string> = {}
   const deploymentIds: Record<string, number> = {}
 
-  async function call(method: 'GET' | 'POST' | 'PUT', url: string, payload?: Json): Promise<{ statusCode: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  async function call(
+    method: 'GET' | 'POST' | 'PUT',
+    url: string,
+    payload?: Json,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  ): Promise<{ statusCode: number; body: any }> {
     const res = await s.request(ROOT_TOKEN, { method, url: `/api/v4${url}`, ...(payload ? { payload } : {}) })
     return { statusCode: res.statusCode, body: res.body ? JSON.parse(res.body) : null }
   }
   async function mergeRequest(branch: string, merge: boolean): Promise<number> {
-    const commit = await call('POST', `${base}/repository/commits`, { branch, start_branch: 'main', commit_message: branch, actions: [{ action: 'create', file_path: `${branch}.txt`, content: branch }] })
+    const commit = await call('POST', `${base}/repository/commits`, {
+      branch,
+      start_branch: 'main',
+      commit_message: branch,
+      actions: [{ action: 'create', file_path: `${branch}.txt`, content: branch }],
+    })
     expect(commit.statusCode).toBe(201)
-    const mr = await call('POST', `${base}/merge_requests`, { source_branch: branch, target_branch: 'main', title: branch })
+    const mr = await call('POST', `${base}/merge_requests`, {
+      source_branch: branch,
+      target_branch: 'main',
+      title: branch,
+    })
     expect(mr.statusCode).toBe(201)
     if (merge) expect((await call('PUT', `${base}/merge_requests/${mr.body.iid}/merge`)).statusCode).toBe(200)
     return mr.body.iid as number
   }
   async function deploy(key: string, environment: string): Promise<void> {
     const main = (await call('GET', `${base}/repository/branches/main`)).body.commit.id as string
-    const d = await call('POST', `${base}/deployments`, { environment, sha: main, ref: 'main', tag: false, status: 'success' })
+    const d = await call('POST', `${base}/deployments`, {
+      environment,
+      sha: main,
+      ref: 'main',
+      tag: false,
+      status: 'success',
+    })
     expect(d.statusCode).toBe(201)
     deploymentIds[key] = d.body.id
     deployedAt[key] = d.body.finished_at ?? d.body.updated_at
@@ -46,7 +66,9 @@ describe('merge requests and the deployments that shipped them', () => {
     s = await makeServer()
     const project = await call('POST', '/projects', { name: 'shipping', initialize_with_readme: true })
     base = `/projects/${project.body.id}`
-    expect((await call('POST', `${base}/environments`, { name: 'production', tier: 'production' })).statusCode).toBe(201)
+    expect((await call('POST', `${base}/environments`, { name: 'production', tier: 'production' })).statusCode).toBe(
+      201,
+    )
     expect((await call('POST', `${base}/environments`, { name: 'staging', tier: 'staging' })).statusCode).toBe(201)
     await mergeRequest('first', true)
     await deploy('prod1', 'production')
@@ -81,9 +103,19 @@ describe('merge requests and the deployments that shipped them', () => {
   })
 
   it('lists the merge requests one deployment shipped; 404 for another project’s or an unknown deployment', async () => {
-    expect(((await call('GET', `${base}/deployments/${deploymentIds.prod2}/merge_requests`)).body as Json[]).map((m) => m.iid)).toEqual([2])
-    expect(((await call('GET', `${base}/deployments/${deploymentIds.staging}/merge_requests`)).body as Json[]).map((m) => m.iid)).toEqual([2, 1])
-    expect((await call('GET', `${base}/deployments/9999/merge_requests`)).body).toEqual({ message: '404 Deployment Not Found' })
+    expect(
+      ((await call('GET', `${base}/deployments/${deploymentIds.prod2}/merge_requests`)).body as Json[]).map(
+        (m) => m.iid,
+      ),
+    ).toEqual([2])
+    expect(
+      ((await call('GET', `${base}/deployments/${deploymentIds.staging}/merge_requests`)).body as Json[]).map(
+        (m) => m.iid,
+      ),
+    ).toEqual([2, 1])
+    expect((await call('GET', `${base}/deployments/9999/merge_requests`)).body).toEqual({
+      message: '404 Deployment Not Found',
+    })
   })
 
   it('links a deployment once, even when later merges land on the same branch', async () => {

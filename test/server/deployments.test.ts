@@ -24,8 +24,12 @@ describe('deployments API', () => {
   let projectId: number
   let sha: string
 
-  const req = (token: string | null, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>) =>
-    s.request(token, { method, url: `/api/v4${url}`, ...(payload ? { payload } : {}) })
+  const req = (
+    token: string | null,
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: Record<string, unknown>,
+  ) => s.request(token, { method, url: `/api/v4${url}`, ...(payload ? { payload } : {}) })
   const base = (): string => `/projects/${projectId}/deployments`
   const deploy = async (environment: string, status = 'running', token = developer.token): Promise<Deployment> => {
     const res = await req(token, 'POST', base(), { environment, sha, ref: 'main', tag: false, status })
@@ -40,7 +44,11 @@ describe('deployments API', () => {
     reporter = seedUser(s)
     const group = seedGroup(s, { path: 'deploys' })
     seedMember(s, 'Namespace', group.id, maintainer.user.id, AccessLevel.MAINTAINER)
-    const created = await s.request(maintainer.token, { method: 'POST', url: '/api/v4/projects', payload: { name: 'api', namespace_id: group.id, initialize_with_readme: true } })
+    const created = await s.request(maintainer.token, {
+      method: 'POST',
+      url: '/api/v4/projects',
+      payload: { name: 'api', namespace_id: group.id, initialize_with_readme: true },
+    })
     expect(created.statusCode).toBe(201)
     projectId = created.json().id
     seedMember(s, 'Project', projectId, developer.user.id, AccessLevel.DEVELOPER)
@@ -53,7 +61,15 @@ describe('deployments API', () => {
 
   it('creates a deployment (201), creating the environment on the way', async () => {
     const d = await deploy('staging')
-    expect(d).toMatchObject({ iid: 1, ref: 'main', sha, status: 'running', finished_at: null, deployable: null, user: { username: developer.user.username } })
+    expect(d).toMatchObject({
+      iid: 1,
+      ref: 'main',
+      sha,
+      status: 'running',
+      finished_at: null,
+      deployable: null,
+      user: { username: developer.user.username },
+    })
     expect(d.environment).toMatchObject({ name: 'staging', slug: 'staging' })
     const envs = (await req(reporter.token, 'GET', `/projects/${projectId}/environments?name=staging`)).json()
     expect(envs).toEqual([expect.objectContaining({ id: d.environment.id, tier: 'staging', state: 'available' })])
@@ -66,25 +82,50 @@ describe('deployments API', () => {
   })
 
   it('answers 400 for a commit or a ref the repository does not have', async () => {
-    const res = await req(developer.token, 'POST', base(), { environment: 'staging', sha: 'f'.repeat(40), ref: 'nope', tag: false, status: 'running' })
+    const res = await req(developer.token, 'POST', base(), {
+      environment: 'staging',
+      sha: 'f'.repeat(40),
+      ref: 'nope',
+      tag: false,
+      status: 'running',
+    })
     expect(res.statusCode).toBe(400)
-    expect(res.json()).toEqual({ message: { sha: ['The commit does not exist'], ref: ['The branch or tag does not exist'] } })
+    expect(res.json()).toEqual({
+      message: { sha: ['The commit does not exist'], ref: ['The branch or tag does not exist'] },
+    })
   })
 
   it('answers 400 for a status outside running, success, failed and canceled', async () => {
-    const res = await req(developer.token, 'POST', base(), { environment: 'staging', sha, ref: 'main', tag: false, status: 'created' })
+    const res = await req(developer.token, 'POST', base(), {
+      environment: 'staging',
+      sha,
+      ref: 'main',
+      tag: false,
+      status: 'created',
+    })
     expect(res.statusCode).toBe(400)
     expect(res.json()).toEqual({ error: 'status does not have a valid value' })
   })
 
   it('answers 400 when tag is missing', async () => {
-    const res = await req(developer.token, 'POST', base(), { environment: 'staging', sha, ref: 'main', status: 'running' })
+    const res = await req(developer.token, 'POST', base(), {
+      environment: 'staging',
+      sha,
+      ref: 'main',
+      status: 'running',
+    })
     expect(res.statusCode).toBe(400)
     expect(res.json()).toEqual({ error: 'tag is missing' })
   })
 
   it('refuses Reporters with 403', async () => {
-    const res = await req(reporter.token, 'POST', base(), { environment: 'staging', sha, ref: 'main', tag: false, status: 'running' })
+    const res = await req(reporter.token, 'POST', base(), {
+      environment: 'staging',
+      sha,
+      ref: 'main',
+      tag: false,
+      status: 'running',
+    })
     expect(res.statusCode).toBe(403)
   })
 
@@ -101,10 +142,21 @@ describe('deployments API', () => {
   it('refuses to update a deployment made by a CI job (403)', async () => {
     const db = s.app.burrow.db
     const env = ensureEnvironment(db, projectId, 'ci-env')
-    const d = createDeployment(db, { projectId, environmentId: env.id, ref: 'main', sha, tag: false, userId: developer.user.id, deployableId: 77, status: 'running' })
+    const d = createDeployment(db, {
+      projectId,
+      environmentId: env.id,
+      ref: 'main',
+      sha,
+      tag: false,
+      userId: developer.user.id,
+      deployableId: 77,
+      status: 'running',
+    })
     const res = await req(developer.token, 'PUT', `${base()}/${d.id}`, { status: 'success' })
     expect(res.statusCode).toBe(403)
-    expect(res.json()).toEqual({ message: '403 Forbidden - Deployments created using GitLab CI can not be updated using the API' })
+    expect(res.json()).toEqual({
+      message: '403 Forbidden - Deployments created using GitLab CI can not be updated using the API',
+    })
   })
 
   it('lists with filters by environment and status, and orders', async () => {
@@ -119,7 +171,10 @@ describe('deployments API', () => {
 
   it('gets one deployment and answers 404 Deployment Not Found for another id', async () => {
     const d = await deploy('single')
-    expect((await req(reporter.token, 'GET', `${base()}/${d.id}`)).json()).toMatchObject({ id: d.id, environment: { name: 'single' } })
+    expect((await req(reporter.token, 'GET', `${base()}/${d.id}`)).json()).toMatchObject({
+      id: d.id,
+      environment: { name: 'single' },
+    })
     const res = await req(reporter.token, 'GET', `${base()}/999999`)
     expect(res.statusCode).toBe(404)
     expect(res.json()).toEqual({ message: '404 Deployment Not Found' })
@@ -150,8 +205,17 @@ describe('deployments API', () => {
   })
 
   it('respects protected environments: Developers may not deploy to one protected for Maintainers', async () => {
-    await req(maintainer.token, 'POST', `/projects/${projectId}/protected_environments`, { name: 'locked', deploy_access_levels: [{ access_level: 40 }] })
-    const res = await req(developer.token, 'POST', base(), { environment: 'locked', sha, ref: 'main', tag: false, status: 'running' })
+    await req(maintainer.token, 'POST', `/projects/${projectId}/protected_environments`, {
+      name: 'locked',
+      deploy_access_levels: [{ access_level: 40 }],
+    })
+    const res = await req(developer.token, 'POST', base(), {
+      environment: 'locked',
+      sha,
+      ref: 'main',
+      tag: false,
+      status: 'running',
+    })
     expect(res.statusCode).toBe(403)
     await deploy('locked', 'running', maintainer.token)
   })

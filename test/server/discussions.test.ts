@@ -20,7 +20,15 @@ beforeEach(async () => {
   project = seedProject(s, { ownerId: owner.user.id, visibility: 'public' })
   seedMember(s, 'Project', project.id, dev.user.id, AccessLevel.DEVELOPER)
   seedMember(s, 'Project', project.id, other.user.id, AccessLevel.DEVELOPER)
-  const snippet = insertSnippet(s.app.burrow.db, { projectId: project.id, authorId: dev.user.id, title: 'Snip', description: null, fileName: 'a', content: 'x', visibility: 'public' })
+  const snippet = insertSnippet(s.app.burrow.db, {
+    projectId: project.id,
+    authorId: dev.user.id,
+    title: 'Snip',
+    description: null,
+    fileName: 'a',
+    content: 'x',
+    visibility: 'public',
+  })
   base = `/api/v4/projects/${project.id}/snippets/${snippet.id}`
 })
 afterEach(async () => s.close())
@@ -41,16 +49,29 @@ describe('snippet discussions', () => {
     await s.request(dev.token, { method: 'POST', url: `${base}/discussions`, payload: { body: 'thread' } })
     const res = await s.request(dev.token, { method: 'GET', url: `${base}/discussions` })
     expect(res.headers['x-total']).toBe('2')
-    expect(res.json().map((d: { individual_note: boolean; notes: { type: string | null }[] }) => [d.individual_note, d.notes[0].type])).toEqual([
+    expect(
+      res
+        .json()
+        .map((d: { individual_note: boolean; notes: { type: string | null }[] }) => [
+          d.individual_note,
+          d.notes[0].type,
+        ]),
+    ).toEqual([
       [true, null],
       [false, 'DiscussionNote'],
     ])
   })
 
   it('turns an individual comment into a thread when someone replies', async () => {
-    const note = (await s.request(dev.token, { method: 'POST', url: `${base}/notes`, payload: { body: 'plain' } })).json()
+    const note = (
+      await s.request(dev.token, { method: 'POST', url: `${base}/notes`, payload: { body: 'plain' } })
+    ).json()
     const did = (await s.request(dev.token, { method: 'GET', url: `${base}/discussions` })).json()[0].id
-    const reply = await s.request(other.token, { method: 'POST', url: `${base}/discussions/${did}/notes`, payload: { body: 'reply' } })
+    const reply = await s.request(other.token, {
+      method: 'POST',
+      url: `${base}/discussions/${did}/notes`,
+      payload: { body: 'reply' },
+    })
     expect(reply.statusCode).toBe(201)
     expect(reply.json()).toMatchObject({ type: 'DiscussionNote', body: 'reply' })
     const d = (await s.request(dev.token, { method: 'GET', url: `${base}/discussions/${did}` })).json()
@@ -68,9 +89,13 @@ describe('snippet discussions', () => {
   })
 
   it('edits a discussion note by its author only and deletes it', async () => {
-    const d = (await s.request(dev.token, { method: 'POST', url: `${base}/discussions`, payload: { body: 'thread' } })).json()
+    const d = (
+      await s.request(dev.token, { method: 'POST', url: `${base}/discussions`, payload: { body: 'thread' } })
+    ).json()
     const noteUrl = `${base}/discussions/${d.id}/notes/${d.notes[0].id}`
-    expect((await s.request(other.token, { method: 'PUT', url: noteUrl, payload: { body: 'no' } })).statusCode).toBe(403)
+    expect((await s.request(other.token, { method: 'PUT', url: noteUrl, payload: { body: 'no' } })).statusCode).toBe(
+      403,
+    )
     const put = await s.request(dev.token, { method: 'PUT', url: noteUrl, payload: { body: 'edited' } })
     expect(put.json()).toMatchObject({ body: 'edited', type: 'DiscussionNote' })
     expect((await s.request(dev.token, { method: 'DELETE', url: noteUrl })).statusCode).toBe(204)
@@ -79,9 +104,21 @@ describe('snippet discussions', () => {
 
   it('honours created_at on a new thread only for owners and administrators', async () => {
     const past = '2021-05-06T07:08:09.000Z'
-    const mine = (await s.request(owner.token, { method: 'POST', url: `${base}/discussions`, payload: { body: 'a', created_at: past } })).json()
+    const mine = (
+      await s.request(owner.token, {
+        method: 'POST',
+        url: `${base}/discussions`,
+        payload: { body: 'a', created_at: past },
+      })
+    ).json()
     expect(mine.notes[0].created_at).toBe(past)
-    const theirs = (await s.request(dev.token, { method: 'POST', url: `${base}/discussions`, payload: { body: 'b', created_at: past } })).json()
+    const theirs = (
+      await s.request(dev.token, {
+        method: 'POST',
+        url: `${base}/discussions`,
+        payload: { body: 'b', created_at: past },
+      })
+    ).json()
     expect(theirs.notes[0].created_at).not.toBe(past)
   })
 })

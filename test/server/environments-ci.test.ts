@@ -45,10 +45,15 @@ describe('environments deployed by CI jobs', () => {
     await s.close()
   })
 
-  it('shows the deploying job as last_deployment.deployable (GitLab\'s Job entity)', async () => {
+  it("shows the deploying job as last_deployment.deployable (GitLab's Job entity)", async () => {
     const [pipeline] = await pipelinesOf(s, owner.token, projectId)
     const env = (await req('GET', `/environments/${envId}`)).json()
-    expect(env).toMatchObject({ name: 'production', external_url: 'https://prod.example.com', state: 'available', tier: 'production' })
+    expect(env).toMatchObject({
+      name: 'production',
+      external_url: 'https://prod.example.com',
+      state: 'available',
+      tier: 'production',
+    })
     expect(env.last_deployment).toMatchObject({ status: 'success', ref: 'main', sha: pipeline.sha })
     expect(env.last_deployment.deployable).toMatchObject({
       name: 'deploy',
@@ -61,26 +66,54 @@ describe('environments deployed by CI jobs', () => {
       web_url: expect.stringContaining('/-/jobs/'),
       artifacts: expect.any(Array),
     })
-    const has = (object: Record<string, unknown>, keys: string[]) => expect(Object.keys(object)).toEqual(expect.arrayContaining(keys))
+    const has = (object: Record<string, unknown>, keys: string[]) =>
+      expect(Object.keys(object)).toEqual(expect.arrayContaining(keys))
     has(env.last_deployment, ['id', 'iid', 'ref', 'sha', 'created_at', 'status', 'user', 'deployable'])
     has(env.last_deployment.deployable, [
-      'id', 'status', 'stage', 'name', 'ref', 'tag', 'coverage', 'created_at', 'started_at', 'finished_at', 'duration', 'user', 'commit', 'pipeline', 'web_url',
-      'artifacts', 'runner', 'artifacts_expire_at',
+      'id',
+      'status',
+      'stage',
+      'name',
+      'ref',
+      'tag',
+      'coverage',
+      'created_at',
+      'started_at',
+      'finished_at',
+      'duration',
+      'user',
+      'commit',
+      'pipeline',
+      'web_url',
+      'artifacts',
+      'runner',
+      'artifacts_expire_at',
     ])
-    expect(env.last_deployment.deployable.runner).toMatchObject({ id: expect.any(Number), runner_type: expect.any(String) })
+    expect(env.last_deployment.deployable.runner).toMatchObject({
+      id: expect.any(Number),
+      runner_type: expect.any(String),
+    })
     expect(env.last_deployment.deployable.runner).not.toHaveProperty('token')
-    for (const artifact of env.last_deployment.deployable.artifacts as Record<string, unknown>[]) has(artifact, ['file_type', 'size', 'filename', 'file_format'])
+    for (const artifact of env.last_deployment.deployable.artifacts as Record<string, unknown>[])
+      has(artifact, ['file_type', 'size', 'filename', 'file_format'])
     expect(env.last_deployment.deployable.artifacts.length).toBeGreaterThan(0)
   })
 
   it('lists the deployment with its job through the deployments API', async () => {
-    const deployments = (await req('GET', '/deployments')).json() as { environment: { name: string }; deployable: { name: string } | null }[]
+    const deployments = (await req('GET', '/deployments')).json() as {
+      environment: { name: string }
+      deployable: { name: string } | null
+    }[]
     expect(deployments.map((d) => [d.environment.name, d.deployable?.name])).toEqual([['production', 'deploy']])
   })
 
   it('refuses to update a job-made deployment through the API (403)', async () => {
     const [deployment] = (await req('GET', '/deployments')).json() as { id: number }[]
-    const res = await s.request(owner.token, { method: 'PUT', url: `/api/v4/projects/${projectId}/deployments/${deployment.id}`, payload: { status: 'failed' } })
+    const res = await s.request(owner.token, {
+      method: 'PUT',
+      url: `/api/v4/projects/${projectId}/deployments/${deployment.id}`,
+      payload: { status: 'failed' },
+    })
     expect(res.statusCode).toBe(403)
   })
 
@@ -111,8 +144,10 @@ describe('CI_ENVIRONMENT_* variables of a deploying job', () => {
   let runner: TestRunner
   let projectId: number
 
-  const variable = (result: { job: { variables: readonly { key: string; value: string }[] } }, key: string): string | undefined =>
-    result.job.variables.find((v) => v.key === key)?.value
+  const variable = (
+    result: { job: { variables: readonly { key: string; value: string }[] } },
+    key: string,
+  ): string | undefined => result.job.variables.find((v) => v.key === key)?.value
 
   beforeAll(async () => {
     s = await makeServer()
@@ -130,7 +165,12 @@ describe('CI_ENVIRONMENT_* variables of a deploying job', () => {
       '.gitlab-ci.yml': 'review:\n  script: echo hi\n  environment:\n    name: review/Feature_X\n',
     })
     const [result] = await runner.runAll()
-    const env = (await s.request(owner.token, { method: 'GET', url: `/api/v4/projects/${projectId}/environments?name=${encodeURIComponent('review/Feature_X')}` })).json()[0] as { slug: string }
+    const env = (
+      await s.request(owner.token, {
+        method: 'GET',
+        url: `/api/v4/projects/${projectId}/environments?name=${encodeURIComponent('review/Feature_X')}`,
+      })
+    ).json()[0] as { slug: string }
     expect(env.slug).toMatch(/^review-feature-x-[a-z0-9]{6}$/)
     expect(variable(result, 'CI_ENVIRONMENT_SLUG')).toBe(env.slug)
   })
@@ -143,9 +183,15 @@ describe('CI_ENVIRONMENT_* variables of a deploying job', () => {
     expect(variable(result, 'CI_ENVIRONMENT_TIER')).toBe('staging')
   })
 
-  it('CI_ENVIRONMENT_URL falls back to the environment\'s external URL when the job gives none', async () => {
-    const env = (await s.request(owner.token, { method: 'GET', url: `/api/v4/projects/${projectId}/environments?name=staging` })).json()[0] as { id: number }
-    await s.request(owner.token, { method: 'PUT', url: `/api/v4/projects/${projectId}/environments/${env.id}`, payload: { external_url: 'https://staging.example.com' } })
+  it("CI_ENVIRONMENT_URL falls back to the environment's external URL when the job gives none", async () => {
+    const env = (
+      await s.request(owner.token, { method: 'GET', url: `/api/v4/projects/${projectId}/environments?name=staging` })
+    ).json()[0] as { id: number }
+    await s.request(owner.token, {
+      method: 'PUT',
+      url: `/api/v4/projects/${projectId}/environments/${env.id}`,
+      payload: { external_url: 'https://staging.example.com' },
+    })
     await commitFiles(s, owner.token, projectId, 'main', { 'README.md': 'again\n' })
     const [result] = await runner.runAll()
     expect(variable(result, 'CI_ENVIRONMENT_URL')).toBe('https://staging.example.com')
@@ -176,7 +222,12 @@ after:
 
   async function latestJobs(): Promise<{ name: string; status: string; failure_reason?: string; id: number }[]> {
     const [pipeline] = await pipelinesOf(s, maintainer.token, projectId)
-    return (await s.request(maintainer.token, { method: 'GET', url: `/api/v4/projects/${projectId}/pipelines/${pipeline.id}/jobs?per_page=100` })).json()
+    return (
+      await s.request(maintainer.token, {
+        method: 'GET',
+        url: `/api/v4/projects/${projectId}/pipelines/${pipeline.id}/jobs?per_page=100`,
+      })
+    ).json()
   }
 
   beforeAll(async () => {
@@ -184,7 +235,11 @@ after:
     maintainer = seedUser(s, { username: 'pe-maintainer' })
     developer = seedUser(s, { username: 'pe-developer' })
     projectId = await createProject(s, maintainer.token)
-    await s.request(maintainer.token, { method: 'POST', url: `/api/v4/projects/${projectId}/members`, payload: { user_id: developer.user.id, access_level: 30 } })
+    await s.request(maintainer.token, {
+      method: 'POST',
+      url: `/api/v4/projects/${projectId}/members`,
+      payload: { user_id: developer.user.id, access_level: 30 },
+    })
     runner = await TestRunner.register(injectTransport(s.app), await instanceToken(s))
     const protectedRes = await s.request(maintainer.token, {
       method: 'POST',
@@ -197,35 +252,65 @@ after:
     await s.close()
   })
 
-  it('a Developer\'s deploy job to a protected environment fails with protected_environment_failure and never reaches a runner', async () => {
+  it("a Developer's deploy job to a protected environment fails with protected_environment_failure and never reaches a runner", async () => {
     // Developers cannot push to the protected default branch: a feature branch deploys.
     await commitFiles(s, developer.token, projectId, 'feature', { '.gitlab-ci.yml': PROD_CI }, { startBranch: 'main' })
     const ran = await runner.runAll()
     expect(ran.map((r) => r.job.job_info.name)).toEqual(['build'])
     const jobs = await latestJobs()
-    expect(jobs.find((j) => j.name === 'deploy')).toMatchObject({ status: 'failed', failure_reason: 'protected_environment_failure' })
+    expect(jobs.find((j) => j.name === 'deploy')).toMatchObject({
+      status: 'failed',
+      failure_reason: 'protected_environment_failure',
+    })
     expect(jobs.find((j) => j.name === 'after')?.status).toBe('skipped')
     const [pipeline] = await pipelinesOf(s, maintainer.token, projectId)
     expect(pipeline.status).toBe('failed')
   })
 
   it('the refused job leaves a failed deployment and the environment without a successful one', async () => {
-    const deployments = (await s.request(maintainer.token, { method: 'GET', url: `/api/v4/projects/${projectId}/deployments` })).json() as { status: string; ref: string; deployable: { name: string } }[]
+    const deployments = (
+      await s.request(maintainer.token, { method: 'GET', url: `/api/v4/projects/${projectId}/deployments` })
+    ).json() as { status: string; ref: string; deployable: { name: string } }[]
     expect(deployments.map((d) => [d.deployable.name, d.ref, d.status])).toEqual([['deploy', 'feature', 'failed']])
-    const env = (await s.request(maintainer.token, { method: 'GET', url: `/api/v4/projects/${projectId}/environments?name=production` })).json()[0] as { id: number }
-    expect((await s.request(maintainer.token, { method: 'GET', url: `/api/v4/projects/${projectId}/environments/${env.id}` })).json().last_deployment).toBeNull()
+    const env = (
+      await s.request(maintainer.token, {
+        method: 'GET',
+        url: `/api/v4/projects/${projectId}/environments?name=production`,
+      })
+    ).json()[0] as { id: number }
+    expect(
+      (
+        await s.request(maintainer.token, {
+          method: 'GET',
+          url: `/api/v4/projects/${projectId}/environments/${env.id}`,
+        })
+      ).json().last_deployment,
+    ).toBeNull()
   })
 
   it('a Developer may not retry the refused job (403); a Maintainer retries it and it deploys', async () => {
     const deploy = (await latestJobs()).find((j) => j.name === 'deploy') as { id: number }
-    const denied = await s.request(developer.token, { method: 'POST', url: `/api/v4/projects/${projectId}/jobs/${deploy.id}/retry` })
+    const denied = await s.request(developer.token, {
+      method: 'POST',
+      url: `/api/v4/projects/${projectId}/jobs/${deploy.id}/retry`,
+    })
     expect(denied.statusCode).toBe(403)
-    const retried = await s.request(maintainer.token, { method: 'POST', url: `/api/v4/projects/${projectId}/jobs/${deploy.id}/retry` })
+    const retried = await s.request(maintainer.token, {
+      method: 'POST',
+      url: `/api/v4/projects/${projectId}/jobs/${deploy.id}/retry`,
+    })
     expect(retried.statusCode).toBe(201)
     expect(retried.json().status).toBe('pending')
     expect((await runner.runAll()).map((r) => r.job.job_info.name)).toEqual(['deploy', 'after'])
-    const env = (await s.request(maintainer.token, { method: 'GET', url: `/api/v4/projects/${projectId}/environments?name=production` })).json()[0] as { id: number }
-    const detail = (await s.request(maintainer.token, { method: 'GET', url: `/api/v4/projects/${projectId}/environments/${env.id}` })).json()
+    const env = (
+      await s.request(maintainer.token, {
+        method: 'GET',
+        url: `/api/v4/projects/${projectId}/environments?name=production`,
+      })
+    ).json()[0] as { id: number }
+    const detail = (
+      await s.request(maintainer.token, { method: 'GET', url: `/api/v4/projects/${projectId}/environments/${env.id}` })
+    ).json()
     expect(detail.last_deployment).toMatchObject({ status: 'success', user: { username: 'pe-maintainer' } })
   })
 
@@ -235,7 +320,9 @@ after:
   })
 
   it('an unprotected environment takes deploy jobs from Developers', async () => {
-    await commitFiles(s, developer.token, projectId, 'feature', { '.gitlab-ci.yml': PROD_CI.replace('name: production', 'name: staging') })
+    await commitFiles(s, developer.token, projectId, 'feature', {
+      '.gitlab-ci.yml': PROD_CI.replace('name: production', 'name: staging'),
+    })
     expect((await runner.runAll()).map((r) => r.job.job_info.name)).toEqual(['build', 'deploy', 'after'])
   })
 })

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AccessLevel } from '../../src/server/platform/auth/access'
 import type { NamespaceRow, ProjectRow } from '../../src/server/platform/db/rows'
 import { findEnvironmentByName } from '../../src/server/modules/environments/queries'
-import { createDeployment, ensureEnvironment, environmentSlug, EnvironmentValidationError, guessTier, updateDeploymentStatus } from '../../src/server/modules/environments/service'
+import {
+  createDeployment,
+  ensureEnvironment,
+  environmentSlug,
+  EnvironmentValidationError,
+  guessTier,
+  updateDeploymentStatus,
+} from '../../src/server/modules/environments/service'
 import { runMaintenance } from '../../src/server/platform/maintenance'
 import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
 import { ROOT_TOKEN, makeServer, seedUser, type SeededUser, type TestServer } from '../helpers/server'
@@ -30,8 +37,12 @@ describe('environments', () => {
   let guest: SeededUser
   let outsider: SeededUser
 
-  const req = (token: string | null, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>) =>
-    s.request(token, { method, url: `/api/v4${url}`, ...(payload ? { payload } : {}) })
+  const req = (
+    token: string | null,
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: Record<string, unknown>,
+  ) => s.request(token, { method, url: `/api/v4${url}`, ...(payload ? { payload } : {}) })
   const base = (): string => `/projects/${project.id}/environments`
   const create = async (name: string, extra: Record<string, unknown> = {}, token = developer.token): Promise<Env> => {
     const res = await req(token, 'POST', base(), { name, ...extra })
@@ -39,7 +50,9 @@ describe('environments', () => {
     return res.json() as Env
   }
   const backdate = (id: number, days: number): void => {
-    s.app.burrow.db.prepare('UPDATE environments SET created_at = ? WHERE id = ?').run(new Date(Date.now() - days * DAY).toISOString(), id)
+    s.app.burrow.db
+      .prepare('UPDATE environments SET created_at = ? WHERE id = ?')
+      .run(new Date(Date.now() - days * DAY).toISOString(), id)
   }
 
   beforeAll(async () => {
@@ -95,7 +108,10 @@ describe('environments', () => {
 
   describe('POST /projects/:id/environments', () => {
     it('creates an available environment with slug and guessed tier (201)', async () => {
-      const res = await req(developer.token, 'POST', base(), { name: 'review/fix-foo', external_url: 'https://fix-foo.example.com' })
+      const res = await req(developer.token, 'POST', base(), {
+        name: 'review/fix-foo',
+        external_url: 'https://fix-foo.example.com',
+      })
       expect(res.statusCode).toBe(201)
       expect(res.json()).toEqual({
         id: expect.any(Number),
@@ -126,7 +142,13 @@ describe('environments', () => {
     it('answers 400 with the model message for a name with forbidden characters', async () => {
       const res = await req(developer.token, 'POST', base(), { name: 'bad:name' })
       expect(res.statusCode).toBe(400)
-      expect(res.json()).toEqual({ message: { name: ["can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces, but it cannot start or end with '/'"] } })
+      expect(res.json()).toEqual({
+        message: {
+          name: [
+            "can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces, but it cannot start or end with '/'",
+          ],
+        },
+      })
     })
 
     it('answers 400 for a name ending with a slash', async () => {
@@ -141,7 +163,10 @@ describe('environments', () => {
     })
 
     it('answers 400 for an external_url that is not http(s)', async () => {
-      const res = await req(developer.token, 'POST', base(), { name: 'ftp-env', external_url: 'ftp://files.example.com' })
+      const res = await req(developer.token, 'POST', base(), {
+        name: 'ftp-env',
+        external_url: 'ftp://files.example.com',
+      })
       expect(res.statusCode).toBe(400)
       expect(res.json()).toEqual({ message: { external_url: ['is blocked: Only allowed schemes are http, https'] } })
     })
@@ -178,8 +203,12 @@ describe('environments', () => {
     })
 
     it('searches by name prefix, also inside folders', async () => {
-      expect((await req(reporter.token, 'GET', `${base()}?search=rev`)).json().map((e: Env) => e.name)).toEqual(['review/fix-foo'])
-      expect((await req(reporter.token, 'GET', `${base()}?search=fix`)).json().map((e: Env) => e.name)).toEqual(['review/fix-foo'])
+      expect((await req(reporter.token, 'GET', `${base()}?search=rev`)).json().map((e: Env) => e.name)).toEqual([
+        'review/fix-foo',
+      ])
+      expect((await req(reporter.token, 'GET', `${base()}?search=fix`)).json().map((e: Env) => e.name)).toEqual([
+        'review/fix-foo',
+      ])
     })
 
     it('answers 400 for a search shorter than three characters', async () => {
@@ -197,8 +226,12 @@ describe('environments', () => {
     it('filters by state and rejects unknown states', async () => {
       const env = await create('to-stop')
       await req(developer.token, 'POST', `${base()}/${env.id}/stop`)
-      expect((await req(reporter.token, 'GET', `${base()}?states=stopped`)).json().map((e: Env) => e.name)).toEqual(['to-stop'])
-      expect((await req(reporter.token, 'GET', `${base()}?states=available`)).json().map((e: Env) => e.name)).not.toContain('to-stop')
+      expect((await req(reporter.token, 'GET', `${base()}?states=stopped`)).json().map((e: Env) => e.name)).toEqual([
+        'to-stop',
+      ])
+      expect(
+        (await req(reporter.token, 'GET', `${base()}?states=available`)).json().map((e: Env) => e.name),
+      ).not.toContain('to-stop')
       const bad = await req(reporter.token, 'GET', `${base()}?states=gone`)
       expect(bad.statusCode).toBe(400)
       expect(bad.json()).toEqual({ error: 'states does not have a valid value' })
@@ -219,7 +252,11 @@ describe('environments', () => {
     })
 
     it('accepts the project path as :id', async () => {
-      const res = await req(reporter.token, 'GET', `/projects/${encodeURIComponent('env-group/shop')}/environments?name=edge`)
+      const res = await req(
+        reporter.token,
+        'GET',
+        `/projects/${encodeURIComponent('env-group/shop')}/environments?name=edge`,
+      )
       expect(res.json().map((e: Env) => e.name)).toEqual(['edge'])
     })
   })
@@ -235,8 +272,26 @@ describe('environments', () => {
     it('shows the latest successful deployment with its user and a null deployable when no job made it', async () => {
       const db = s.app.burrow.db
       const env = await create('deployed')
-      const first = createDeployment(db, { projectId: project.id, environmentId: env.id, ref: 'main', sha: 'a'.repeat(40), tag: false, userId: developer.user.id, deployableId: null, status: 'success' })
-      createDeployment(db, { projectId: project.id, environmentId: env.id, ref: 'main', sha: 'b'.repeat(40), tag: false, userId: developer.user.id, deployableId: null, status: 'failed' })
+      const first = createDeployment(db, {
+        projectId: project.id,
+        environmentId: env.id,
+        ref: 'main',
+        sha: 'a'.repeat(40),
+        tag: false,
+        userId: developer.user.id,
+        deployableId: null,
+        status: 'success',
+      })
+      createDeployment(db, {
+        projectId: project.id,
+        environmentId: env.id,
+        ref: 'main',
+        sha: 'b'.repeat(40),
+        tag: false,
+        userId: developer.user.id,
+        deployableId: null,
+        status: 'failed',
+      })
       const res = await req(reporter.token, 'GET', `${base()}/${env.id}`)
       expect(res.json().last_deployment).toEqual({
         id: first.id,
@@ -268,9 +323,17 @@ describe('environments', () => {
   describe('PUT /projects/:id/environments/:environment_id', () => {
     it('updates external_url and tier (200)', async () => {
       const env = await create('upd')
-      const res = await req(developer.token, 'PUT', `${base()}/${env.id}`, { external_url: 'https://upd.example.com', tier: 'production' })
+      const res = await req(developer.token, 'PUT', `${base()}/${env.id}`, {
+        external_url: 'https://upd.example.com',
+        tier: 'production',
+      })
       expect(res.statusCode).toBe(200)
-      expect(res.json()).toMatchObject({ id: env.id, external_url: 'https://upd.example.com', tier: 'production', slug: 'upd' })
+      expect(res.json()).toMatchObject({
+        id: env.id,
+        external_url: 'https://upd.example.com',
+        tier: 'production',
+        slug: 'upd',
+      })
     })
 
     it('renames with the deprecated name parameter and keeps the slug', async () => {
@@ -295,7 +358,9 @@ describe('environments', () => {
     })
 
     it('answers 404 for an unknown environment', async () => {
-      expect((await req(developer.token, 'PUT', `${base()}/999999`, { external_url: 'https://x.example.com' })).statusCode).toBe(404)
+      expect(
+        (await req(developer.token, 'PUT', `${base()}/999999`, { external_url: 'https://x.example.com' })).statusCode,
+      ).toBe(404)
     })
   })
 
@@ -340,7 +405,10 @@ describe('environments', () => {
   describe('protected environments narrow who may stop and delete', () => {
     it('refuses a Developer on an environment protected for Maintainers, and lets the Maintainer', async () => {
       const env = await create('production')
-      const protect = await req(maintainer.token, 'POST', `/projects/${project.id}/protected_environments`, { name: 'production', deploy_access_levels: [{ access_level: 40 }] })
+      const protect = await req(maintainer.token, 'POST', `/projects/${project.id}/protected_environments`, {
+        name: 'production',
+        deploy_access_levels: [{ access_level: 40 }],
+      })
       expect(protect.statusCode).toBe(201)
       expect((await req(developer.token, 'POST', `${base()}/${env.id}/stop`)).statusCode).toBe(403)
       expect((await req(developer.token, 'DELETE', `${base()}/${env.id}`)).statusCode).toBe(403)
@@ -378,8 +446,16 @@ describe('environments', () => {
 
     it('honours before and limit', async () => {
       const before = new Date(Date.now() - 45 * DAY).toISOString()
-      expect((await req(developer.token, 'DELETE', `${base()}/review_apps?before=${before}`)).json().scheduled_entries.map((e: Env) => e.id)).toEqual([oldA.id])
-      expect((await req(developer.token, 'DELETE', `${base()}/review_apps?limit=1`)).json().scheduled_entries.map((e: Env) => e.id)).toEqual([oldA.id])
+      expect(
+        (await req(developer.token, 'DELETE', `${base()}/review_apps?before=${before}`))
+          .json()
+          .scheduled_entries.map((e: Env) => e.id),
+      ).toEqual([oldA.id])
+      expect(
+        (await req(developer.token, 'DELETE', `${base()}/review_apps?limit=1`))
+          .json()
+          .scheduled_entries.map((e: Env) => e.id),
+      ).toEqual([oldA.id])
     })
 
     it('answers 400 for a limit outside 1..1000 and an unparseable before', async () => {
@@ -393,7 +469,11 @@ describe('environments', () => {
       const res = await req(reporter.token, 'DELETE', `${base()}/review_apps`)
       expect(res.statusCode).toBe(401)
       expect(res.json()).toEqual({
-        message: { scheduled_entries: [], unprocessable_entries: [], message: 'You do not have permission to destroy environments in this project' },
+        message: {
+          scheduled_entries: [],
+          unprocessable_entries: [],
+          message: 'You do not have permission to destroy environments in this project',
+        },
       })
     })
 
@@ -415,7 +495,11 @@ describe('environments', () => {
     it('answers 200 with empty lists when nothing matches (dry run or not)', async () => {
       for (const query of ['', '?dry_run=false']) {
         const res = await req(developer.token, 'DELETE', `${base()}/review_apps${query}`)
-        expect([query, res.statusCode, res.json()]).toEqual([query, 200, { scheduled_entries: [], unprocessable_entries: [] }])
+        expect([query, res.statusCode, res.json()]).toEqual([
+          query,
+          200,
+          { scheduled_entries: [], unprocessable_entries: [] },
+        ])
       }
     })
 
@@ -426,7 +510,10 @@ describe('environments', () => {
         await req(developer.token, 'POST', `${base()}/${env.id}/stop`)
         backdate(env.id, 40)
       }
-      await req(maintainer.token, 'POST', `/projects/${project.id}/protected_environments`, { name: 'review/locked', deploy_access_levels: [{ access_level: 40 }] })
+      await req(maintainer.token, 'POST', `/projects/${project.id}/protected_environments`, {
+        name: 'review/locked',
+        deploy_access_levels: [{ access_level: 40 }],
+      })
       const res = await req(developer.token, 'DELETE', `${base()}/review_apps?dry_run=false`)
       expect(res.statusCode).toBe(400)
       expect(res.json().message.scheduled_entries).toEqual([])
@@ -452,7 +539,9 @@ describe('environments', () => {
       expect(byDefault.scheduled_entries).toHaveLength(100)
       expect(byDefault.unprocessable_entries).toEqual([])
       expect((await req(developer.token, 'DELETE', `${url}?limit=101`)).json().scheduled_entries).toHaveLength(101)
-      const pending = db.prepare('SELECT COUNT(*) AS n FROM environments WHERE project_id = ? AND auto_delete_at IS NOT NULL').get(many.id) as { n: number }
+      const pending = db
+        .prepare('SELECT COUNT(*) AS n FROM environments WHERE project_id = ? AND auto_delete_at IS NOT NULL')
+        .get(many.id) as { n: number }
       expect(pending.n).toBe(0)
     })
   })
@@ -474,8 +563,20 @@ describe('environments', () => {
     it('a successful deployment starts a stopped environment again and cancels its scheduled deletion', () => {
       const db = s.app.burrow.db
       const env = ensureEnvironment(db, project.id, 'review/restart')
-      db.prepare("UPDATE environments SET state = 'stopped', auto_delete_at = ? WHERE id = ?").run(new Date(Date.now() + DAY).toISOString(), env.id)
-      const d = createDeployment(db, { projectId: project.id, environmentId: env.id, ref: 'main', sha: 'c'.repeat(40), tag: false, userId: null, deployableId: 4242, status: 'running' })
+      db.prepare("UPDATE environments SET state = 'stopped', auto_delete_at = ? WHERE id = ?").run(
+        new Date(Date.now() + DAY).toISOString(),
+        env.id,
+      )
+      const d = createDeployment(db, {
+        projectId: project.id,
+        environmentId: env.id,
+        ref: 'main',
+        sha: 'c'.repeat(40),
+        tag: false,
+        userId: null,
+        deployableId: 4242,
+        status: 'running',
+      })
       expect(findEnvironmentByName(db, project.id, 'review/restart')?.state).toBe('stopped')
       const done = updateDeploymentStatus(db, d.id, 'success')
       expect(done.finished_at).not.toBeNull()
@@ -500,9 +601,17 @@ describe('environments', () => {
       const env = await create('audited')
       await req(developer.token, 'POST', `${base()}/${env.id}/stop`)
       await req(developer.token, 'DELETE', `${base()}/${env.id}`)
-      const audits = (await req(maintainer.token, 'GET', `/projects/${project.id}/audit_events?per_page=100`)).json() as { details: Record<string, unknown> }[]
+      const audits = (
+        await req(maintainer.token, 'GET', `/projects/${project.id}/audit_events?per_page=100`)
+      ).json() as { details: Record<string, unknown> }[]
       const messages = audits.filter((a) => a.details.target_details === 'audited').map((a) => a.details.custom_message)
-      expect(messages).toEqual(expect.arrayContaining(['Created environment audited', 'Stopped environment audited', 'Deleted environment audited']))
+      expect(messages).toEqual(
+        expect.arrayContaining([
+          'Created environment audited',
+          'Stopped environment audited',
+          'Deleted environment audited',
+        ]),
+      )
       const events = s.app.burrow.db
         .prepare("SELECT action FROM events WHERE target_type = 'Environment' AND target_id = ? ORDER BY id")
         .all(env.id) as { action: string }[]

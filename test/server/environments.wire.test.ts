@@ -27,12 +27,21 @@ describe('environments, deployments and operations resources over the wire', () 
     maintainer = seedUser(s, { username: 'wire_ops_maintainer' })
     deployer = seedUser(s, { username: 'wire_ops_deployer', name: 'Wire Deployer' })
     seedMember(s, 'Namespace', group.id, maintainer.user.id, AccessLevel.MAINTAINER)
-    const created = await s.request(maintainer.token, { method: 'POST', url: '/api/v4/projects', payload: { name: 'app', namespace_id: group.id, initialize_with_readme: true } })
+    const created = await s.request(maintainer.token, {
+      method: 'POST',
+      url: '/api/v4/projects',
+      payload: { name: 'app', namespace_id: group.id, initialize_with_readme: true },
+    })
     projectId = created.json().id
     seedMember(s, 'Project', projectId, deployer.user.id, AccessLevel.DEVELOPER)
     const team = seedGroup(s, { path: 'wire-release', name: 'Wire release' })
     insertProjectShare(s.app.burrow.db, projectId, team.id, AccessLevel.DEVELOPER, null)
-    sha = (await s.request(maintainer.token, { method: 'GET', url: `/api/v4/projects/${projectId}/repository/branches/main` })).json().commit.id
+    sha = (
+      await s.request(maintainer.token, {
+        method: 'GET',
+        url: `/api/v4/projects/${projectId}/repository/branches/main`,
+      })
+    ).json().commit.id
     cert = selfSignedCertificate('py.wire.example')
     caPem = selfSignedCertificate('kubernetes').certificate
   })
@@ -68,7 +77,12 @@ out({'created': {'name': env.name, 'slug': env.slug, 'state': env.state, 'tier':
      'updated': updated, 'stopped': stopped, 'remaining': remaining})
 `,
     )
-    expect(result.created).toEqual({ name: 'review/py-branch', slug: expect.stringMatching(/^review-py-branch-[a-z0-9]{6}$/), state: 'available', tier: 'development' })
+    expect(result.created).toEqual({
+      name: 'review/py-branch',
+      slug: expect.stringMatching(/^review-py-branch-[a-z0-9]{6}$/),
+      state: 'available',
+      tier: 'development',
+    })
     expect(result.listed).toEqual(['review/py-branch', 'py-staging'])
     expect(result.searched).toEqual(['review/py-branch', 'py-staging'])
     expect(result.updated).toBe('https://py2.example.com')
@@ -93,7 +107,13 @@ except gitlab.exceptions.GitlabCreateError as e:
   })
 
   it('python-gitlab records deployments and reads last_deployment', async () => {
-    const result = await withPythonGitlab<{ iid: number; status: string; env: string; last: { id: number; status: string; deployable: unknown }; listed: string[] }>(
+    const result = await withPythonGitlab<{
+      iid: number
+      status: string
+      env: string
+      last: { id: number; status: string; deployable: unknown }
+      listed: string[]
+    }>(
       s.url,
       { private_token: deployer.token },
       `
@@ -107,12 +127,24 @@ listed = [x.status for x in project.deployments.list(environment='py-production'
 out({'iid': d.iid, 'status': d.status, 'env': d.environment['name'], 'last': {'id': last['id'], 'status': last['status'], 'deployable': last['deployable']}, 'listed': listed})
 `,
     )
-    expect(result).toMatchObject({ status: 'success', env: 'py-production', last: { status: 'success', deployable: null }, listed: ['success'] })
+    expect(result).toMatchObject({
+      status: 'success',
+      env: 'py-production',
+      last: { status: 'success', deployable: null },
+      listed: ['success'],
+    })
   })
 
   it('python-gitlab protects environments for a role, a user and a shared group', async () => {
-    const team = s.app.burrow.db.prepare("SELECT id FROM namespaces WHERE path = 'wire-release'").get() as { id: number }
-    const result = await withPythonGitlab<{ levels: { access_level_description: string; user_id: number | null; group_id: number | null }[]; names: string[]; remaining: string[]; refused: number }>(
+    const team = s.app.burrow.db.prepare("SELECT id FROM namespaces WHERE path = 'wire-release'").get() as {
+      id: number
+    }
+    const result = await withPythonGitlab<{
+      levels: { access_level_description: string; user_id: number | null; group_id: number | null }[]
+      names: string[]
+      remaining: string[]
+      refused: number
+    }>(
       s.url,
       { private_token: maintainer.token },
       `
@@ -142,7 +174,13 @@ out({'levels': levels, 'names': names, 'remaining': remaining, 'refused': refuse
   })
 
   it('python-gitlab adds, reads, updates and deletes a project cluster without ever seeing the token', async () => {
-    const result = await withPythonGitlab<{ created: Record<string, unknown>; got: Record<string, unknown>; updated: string; after: number; raw: string }>(
+    const result = await withPythonGitlab<{
+      created: Record<string, unknown>
+      got: Record<string, unknown>
+      updated: string
+      after: number
+      raw: string
+    }>(
       s.url,
       { private_token: maintainer.token },
       `
@@ -159,7 +197,12 @@ out({'created': {'provider_type': c.provider_type, 'cluster_type': c.cluster_typ
      'got': {'project': got.project['id'], 'ca': got.platform_kubernetes['ca_cert'] is not None}, 'updated': updated, 'after': after, 'raw': raw})
 `,
     )
-    expect(result.created).toEqual({ provider_type: 'user', cluster_type: 'project_type', environment_scope: 'production', api_url: 'https://k8s.wire.example' })
+    expect(result.created).toEqual({
+      provider_type: 'user',
+      cluster_type: 'project_type',
+      environment_scope: 'production',
+      api_url: 'https://k8s.wire.example',
+    })
     expect(result.got).toEqual({ project: projectId, ca: true })
     expect(result.updated).toBe('py-cluster-renamed')
     expect(result.after).toBe(0)
@@ -167,7 +210,13 @@ out({'created': {'provider_type': c.provider_type, 'cluster_type': c.cluster_typ
   })
 
   it('python-gitlab manages Pages domains with a real certificate and lists them all as administrator', async () => {
-    const result = await withPythonGitlab<{ url: string; subject: string; plain: string; renamed: string; all: { domain: string; project_id: number }[] }>(
+    const result = await withPythonGitlab<{
+      url: string
+      subject: string
+      plain: string
+      renamed: string
+      all: { domain: string; project_id: number }[]
+    }>(
       s.url,
       { private_token: maintainer.token },
       `
@@ -181,7 +230,12 @@ project.pagesdomains.delete('plain.wire.example')
 out({'url': d.url, 'subject': got.certificate['subject'], 'plain': plain.url, 'renamed': project.pagesdomains.get('py.wire.example').domain, 'all': everything})
 `,
     )
-    expect(result).toMatchObject({ url: 'https://py.wire.example', subject: '/O=Burrow Test/CN=py.wire.example', plain: 'http://plain.wire.example', renamed: 'py.wire.example' })
+    expect(result).toMatchObject({
+      url: 'https://py.wire.example',
+      subject: '/O=Burrow Test/CN=py.wire.example',
+      plain: 'http://plain.wire.example',
+      renamed: 'py.wire.example',
+    })
     expect(result.all).toEqual([
       { domain: 'plain.wire.example', project_id: projectId },
       { domain: 'py.wire.example', project_id: projectId },
@@ -189,7 +243,12 @@ out({'url': d.url, 'subject': got.certificate['subject'], 'plain': plain.url, 'r
   })
 
   it('python-gitlab reaches error tracking through its raw HTTP helpers (it has no error tracking managers)', async () => {
-    const result = await withPythonGitlab<{ setting: Record<string, unknown>; key: Record<string, unknown>; keys: number; removed: number }>(
+    const result = await withPythonGitlab<{
+      setting: Record<string, unknown>
+      key: Record<string, unknown>
+      keys: number
+      removed: number
+    }>(
       s.url,
       { private_token: maintainer.token },
       `
@@ -203,7 +262,9 @@ out({'setting': setting, 'key': key, 'keys': keys, 'removed': removed})
 `,
     )
     expect(result.setting).toMatchObject({ active: true, integrated: true })
-    expect(result.key.sentry_dsn).toBe(`${s.url.replace('://', `://${String(result.key.public_key)}@`)}/api/v4/error_tracking/collector/${projectId}`)
+    expect(result.key.sentry_dsn).toBe(
+      `${s.url.replace('://', `://${String(result.key.public_key)}@`)}/api/v4/error_tracking/collector/${projectId}`,
+    )
     expect(result.keys).toBe(1)
     expect(result.removed).toBe(1)
   })
@@ -217,12 +278,23 @@ out({'setting': setting, 'key': key, 'keys': keys, 'removed': removed})
     expect((await api.Environments.all(projectId, { name: 'review/gb-feature' })).map((e) => e.id)).toEqual([env.id])
     const stopped = await api.Environments.stop(projectId, env.id)
     expect(stopped.state).toBe('stopped')
-    s.app.burrow.db.prepare('UPDATE environments SET created_at = ? WHERE id = ?').run(new Date(Date.now() - 40 * DAY).toISOString(), env.id)
+    s.app.burrow.db
+      .prepare('UPDATE environments SET created_at = ? WHERE id = ?')
+      .run(new Date(Date.now() - 40 * DAY).toISOString(), env.id)
     const dry = await api.Environments.removeReviewApps(projectId)
-    expect(dry).toMatchObject({ scheduled_entries: [expect.objectContaining({ id: env.id, name: 'review/gb-feature' })], unprocessable_entries: [] })
+    expect(dry).toMatchObject({
+      scheduled_entries: [expect.objectContaining({ id: env.id, name: 'review/gb-feature' })],
+      unprocessable_entries: [],
+    })
     const real = await api.Environments.removeReviewApps(projectId, { dryRun: false })
     expect(real.scheduled_entries.map((e: { id: number }) => e.id)).toEqual([env.id])
-    expect((s.app.burrow.db.prepare('SELECT auto_delete_at FROM environments WHERE id = ?').get(env.id) as { auto_delete_at: string | null }).auto_delete_at).not.toBeNull()
+    expect(
+      (
+        s.app.burrow.db.prepare('SELECT auto_delete_at FROM environments WHERE id = ?').get(env.id) as {
+          auto_delete_at: string | null
+        }
+      ).auto_delete_at,
+    ).not.toBeNull()
 
     const deployment = await api.Deployments.create(projectId, 'gb-staging', sha, 'main', false, { status: 'running' })
     expect(deployment).toMatchObject({ status: 'running', ref: 'main', sha })
@@ -240,7 +312,10 @@ out({'setting': setting, 'key': key, 'keys': keys, 'removed': removed})
   it('@gitbeaker/rest protects and unprotects an environment', async () => {
     const api = new Gitlab({ host: s.url, token: maintainer.token })
     const created = await api.ProjectProtectedEnvironments.create(projectId, 'gb-production', [{ accessLevel: 40 }])
-    expect(created).toMatchObject({ name: 'gb-production', deploy_access_levels: [expect.objectContaining({ access_level: 40, access_level_description: 'Maintainers' })] })
+    expect(created).toMatchObject({
+      name: 'gb-production',
+      deploy_access_levels: [expect.objectContaining({ access_level: 40, access_level_description: 'Maintainers' })],
+    })
     expect((await api.ProjectProtectedEnvironments.show(projectId, 'gb-production')).name).toBe('gb-production')
     expect((await api.ProjectProtectedEnvironments.all(projectId)).map((p) => p.name)).toContain('gb-production')
     await api.ProjectProtectedEnvironments.remove(projectId, 'gb-production')
@@ -250,8 +325,15 @@ out({'setting': setting, 'key': key, 'keys': keys, 'removed': removed})
   it('@gitbeaker/rest manages Pages domains, the instance list included', async () => {
     const api = new Gitlab({ host: s.url, token: maintainer.token })
     const gb = selfSignedCertificate('gb.wire.example')
-    const created = await api.PagesDomains.create(projectId, 'gb.wire.example', { certificate: gb.certificate, key: gb.key })
-    expect(created).toMatchObject({ domain: 'gb.wire.example', url: 'https://gb.wire.example', certificate: { subject: '/O=Burrow Test/CN=gb.wire.example', expired: false } })
+    const created = await api.PagesDomains.create(projectId, 'gb.wire.example', {
+      certificate: gb.certificate,
+      key: gb.key,
+    })
+    expect(created).toMatchObject({
+      domain: 'gb.wire.example',
+      url: 'https://gb.wire.example',
+      certificate: { subject: '/O=Burrow Test/CN=gb.wire.example', expired: false },
+    })
     const removed = await api.PagesDomains.edit(projectId, 'gb.wire.example', { certificate: '', key: '' })
     expect(removed).toEqual({ domain: 'gb.wire.example', url: 'http://gb.wire.example' })
     expect((await api.PagesDomains.all({ projectId })).map((d) => d.domain)).toContain('gb.wire.example')

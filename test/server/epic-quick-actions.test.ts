@@ -13,7 +13,13 @@ let project: ProjectRow
 let reporter: SeededUser
 let guest: SeededUser
 
-async function call(token: string, method: 'GET' | 'POST', url: string, payload?: Json): Promise<{ statusCode: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function call(
+  token: string,
+  method: 'GET' | 'POST',
+  url: string,
+  payload?: Json,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+): Promise<{ statusCode: number; body: any }> {
   const res = await s.request(token, { method, url: `/api/v4${url}`, ...(payload ? { payload } : {}) })
   return { statusCode: res.statusCode, body: res.body ? JSON.parse(res.body) : null }
 }
@@ -25,8 +31,10 @@ async function epic(g: NamespaceRow, payload: Json): Promise<Json> {
 async function issue(title: string): Promise<Json> {
   return (await call(reporter.token, 'POST', `/projects/${project.id}/issues`, { title })).body as Json
 }
-const comment = (e: Json, body: string, token = reporter.token) => call(token, 'POST', `/groups/${e.group_id}/epics/${e.id}/notes`, { body })
-const reload = async (e: Json): Promise<Json> => (await call(reporter.token, 'GET', `/groups/${e.group_id}/epics/${e.iid}`)).body as Json
+const comment = (e: Json, body: string, token = reporter.token) =>
+  call(token, 'POST', `/groups/${e.group_id}/epics/${e.id}/notes`, { body })
+const reload = async (e: Json): Promise<Json> =>
+  (await call(reporter.token, 'GET', `/groups/${e.group_id}/epics/${e.iid}`)).body as Json
 
 beforeAll(async () => {
   s = await makeServer()
@@ -45,10 +53,20 @@ describe('issue quick actions for epics', () => {
   it('/epic &iid adds the issue to an epic of its group; /remove_epic takes it out', async () => {
     const e = await epic(group, { title: 'Target' })
     const i = await issue('joins')
-    const added = await call(reporter.token, 'POST', `/projects/${project.id}/issues/${i.iid}/notes`, { body: `/epic &${e.iid}` })
-    expect(added).toEqual({ statusCode: 202, body: { commands_changes: { epic: e.id }, summary: ['Added an issue to an epic.'] } })
-    expect((await call(reporter.token, 'GET', `/projects/${project.id}/issues/${i.iid}`)).body.epic).toMatchObject({ id: e.id, iid: e.iid })
-    const removed = await call(reporter.token, 'POST', `/projects/${project.id}/issues/${i.iid}/notes`, { body: 'Not this one\n/remove_epic' })
+    const added = await call(reporter.token, 'POST', `/projects/${project.id}/issues/${i.iid}/notes`, {
+      body: `/epic &${e.iid}`,
+    })
+    expect(added).toEqual({
+      statusCode: 202,
+      body: { commands_changes: { epic: e.id }, summary: ['Added an issue to an epic.'] },
+    })
+    expect((await call(reporter.token, 'GET', `/projects/${project.id}/issues/${i.iid}`)).body.epic).toMatchObject({
+      id: e.id,
+      iid: e.iid,
+    })
+    const removed = await call(reporter.token, 'POST', `/projects/${project.id}/issues/${i.iid}/notes`, {
+      body: 'Not this one\n/remove_epic',
+    })
     expect(removed.statusCode).toBe(201)
     expect(removed.body.body).toBe('Not this one')
     expect((await call(reporter.token, 'GET', `/projects/${project.id}/issues/${i.iid}`)).body.epic).toBeNull()
@@ -67,7 +85,9 @@ describe('issue quick actions for epics', () => {
   it('refuses an epic outside the project’s group hierarchy, or one that does not exist, changing nothing', async () => {
     const outside = await epic(other, { title: 'Outside' })
     const i = await issue('stays')
-    const r = await call(reporter.token, 'POST', `/projects/${project.id}/issues/${i.iid}/notes`, { body: `/epic elsewhere&${outside.iid}` })
+    const r = await call(reporter.token, 'POST', `/projects/${project.id}/issues/${i.iid}/notes`, {
+      body: `/epic elsewhere&${outside.iid}`,
+    })
     expect(r.body.summary).toEqual(["This epic does not exist or you don't have sufficient permission."])
     await call(reporter.token, 'POST', `/projects/${project.id}/issues/${i.iid}/notes`, { body: '/epic &999' })
     expect((await call(reporter.token, 'GET', `/projects/${project.id}/issues/${i.iid}`)).body.epic).toBeNull()
@@ -77,12 +97,18 @@ describe('issue quick actions for epics', () => {
     const i = await issue('guest try')
     const r = await call(guest.token, 'POST', `/projects/${project.id}/issues/${i.iid}/notes`, { body: '/epic &1' })
     expect(r.body.body).toBe('/epic &1')
-    expect((await call(reporter.token, 'POST', `/projects/${project.id}/issues/${i.iid}/notes`, { body: '/remove_epic' })).body.body).toBe('/remove_epic')
+    expect(
+      (await call(reporter.token, 'POST', `/projects/${project.id}/issues/${i.iid}/notes`, { body: '/remove_epic' }))
+        .body.body,
+    ).toBe('/remove_epic')
   })
 
   it('never offers the epic family’s own commands on issues', async () => {
     const i = await issue('no parents')
-    expect((await call(reporter.token, 'POST', `/projects/${project.id}/issues/${i.iid}/notes`, { body: '/parent_epic &1' })).body.body).toBe('/parent_epic &1')
+    expect(
+      (await call(reporter.token, 'POST', `/projects/${project.id}/issues/${i.iid}/notes`, { body: '/parent_epic &1' }))
+        .body.body,
+    ).toBe('/parent_epic &1')
   })
 })
 
@@ -100,7 +126,10 @@ describe('epic quick actions', () => {
   it('/parent_epic and /remove_parent_epic set and clear the parent', async () => {
     const parent = await epic(group, { title: 'Parent' })
     const child = await epic(group, { title: 'Child' })
-    expect((await comment(child, `/parent_epic &${parent.iid}`)).body).toEqual({ commands_changes: { parent_epic: parent.id }, summary: [`Set &${parent.iid} as the parent epic.`] })
+    expect((await comment(child, `/parent_epic &${parent.iid}`)).body).toEqual({
+      commands_changes: { parent_epic: parent.id },
+      summary: [`Set &${parent.iid} as the parent epic.`],
+    })
     expect((await reload(child)).parent_id).toBe(parent.id)
     await comment(child, '/remove_parent_epic')
     expect((await reload(child)).parent_id).toBeNull()
@@ -112,7 +141,9 @@ describe('epic quick actions', () => {
     await comment(parent, `/child_epic &${child.iid}`)
     const children = (await call(reporter.token, 'GET', `/groups/${group.id}/epics/${parent.iid}/epics`)).body as Json[]
     expect(children.map((c) => c.id)).toEqual([child.id])
-    expect((await comment(parent, `/remove_child_epic &${child.iid}`)).body.summary).toEqual([`Removed &${child.iid} from child epics.`])
+    expect((await comment(parent, `/remove_child_epic &${child.iid}`)).body.summary).toEqual([
+      `Removed &${child.iid} from child epics.`,
+    ])
     expect((await reload(child)).parent_id).toBeNull()
   })
 

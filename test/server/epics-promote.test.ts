@@ -13,7 +13,13 @@ let reporter: SeededUser
 let projectOnly: SeededUser
 let guest: SeededUser
 
-const api = async (token: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: Json): Promise<{ statusCode: number; body: any }> => { // eslint-disable-line @typescript-eslint/no-explicit-any
+const api = async (
+  token: string,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  payload?: Json,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+): Promise<{ statusCode: number; body: any }> => {
   const res = await s.request(token, { method, url: `/api/v4${url}`, ...(payload ? { payload } : {}) })
   return { statusCode: res.statusCode, body: res.body ? JSON.parse(res.body) : null }
 }
@@ -39,10 +45,18 @@ async function newIssue(payload: Json): Promise<Json> {
 
 describe('/promote', () => {
   it('creates an epic in the group from the issue, closes the issue and links both', async () => {
-    const groupLabel = await api(reporter.token, 'POST', `/groups/${group.id}/labels`, { name: 'roadmap', color: '#112233' })
+    const groupLabel = await api(reporter.token, 'POST', `/groups/${group.id}/labels`, {
+      name: 'roadmap',
+      color: '#112233',
+    })
     expect(groupLabel.statusCode).toBe(201)
     const parent = (await api(reporter.token, 'POST', `/groups/${group.id}/epics`, { title: 'Parent' })).body
-    const issue = await newIssue({ title: 'Big thing', description: 'Lots to do', labels: 'roadmap,project-only', epic_id: parent.id })
+    const issue = await newIssue({
+      title: 'Big thing',
+      description: 'Lots to do',
+      labels: 'roadmap,project-only',
+      epic_id: parent.id,
+    })
     const iurl = `/projects/${project.id}/issues/${issue.iid}`
     await api(projectOnly.token, 'POST', `${iurl}/notes`, { body: 'an early comment' })
     await api(guest.token, 'POST', `${iurl}/award_emoji`, { name: 'thumbsup' })
@@ -55,14 +69,23 @@ describe('/promote', () => {
     expect(epics).toHaveLength(1)
     const epic = epics[0]
     expect(epic).toMatchObject({
-      title: 'Big thing', description: 'Lots to do', state: 'opened', confidential: false, author: { username: 'rae' },
-      labels: ['roadmap'], upvotes: 1, parent_id: parent.id,
+      title: 'Big thing',
+      description: 'Lots to do',
+      state: 'opened',
+      confidential: false,
+      author: { username: 'rae' },
+      labels: ['roadmap'],
+      upvotes: 1,
+      parent_id: parent.id,
     })
     const after = (await api(reporter.token, 'GET', iurl)).body
     expect(after).toMatchObject({ state: 'closed', closed_by: { username: 'rae' }, epic: { id: parent.id } })
-    expect(s.app.burrow.db.prepare('SELECT promoted_to_epic_id AS p FROM issues WHERE id = ?').get(issue.id)).toEqual({ p: epic.id })
+    expect(s.app.burrow.db.prepare('SELECT promoted_to_epic_id AS p FROM issues WHERE id = ?').get(issue.id)).toEqual({
+      p: epic.id,
+    })
 
-    const epicNotes = (await api(reporter.token, 'GET', `/groups/${group.id}/epics/${epic.id}/notes?sort=asc`)).body as Json[]
+    const epicNotes = (await api(reporter.token, 'GET', `/groups/${group.id}/epics/${epic.id}/notes?sort=asc`))
+      .body as Json[]
     // The promoting comment is saved before its command runs (as in GitLab), so it is copied too,
     // as are the issue's system notes; the new epic's parent link writes its own note.
     expect(epicNotes.map((n) => [n.body, n.system])).toEqual([
@@ -92,8 +115,13 @@ describe('/promote', () => {
   it('answers 400 for a project outside any group', async () => {
     const personal = seedProject(s, { ownerId: reporter.user.id, path: 'mine' })
     const issue = (await api(reporter.token, 'POST', `/projects/${personal.id}/issues`, { title: 'Personal' })).body
-    const res = await api(reporter.token, 'POST', `/projects/${personal.id}/issues/${issue.iid}/notes`, { body: 'x\n/promote' })
-    expect(res).toEqual({ statusCode: 400, body: { message: 'Cannot promote issue because it does not belong to a group.' } })
+    const res = await api(reporter.token, 'POST', `/projects/${personal.id}/issues/${issue.iid}/notes`, {
+      body: 'x\n/promote',
+    })
+    expect(res).toEqual({
+      statusCode: 400,
+      body: { message: 'Cannot promote issue because it does not belong to a group.' },
+    })
     expect((await api(reporter.token, 'GET', `/projects/${personal.id}/issues/${issue.iid}`)).body.state).toBe('opened')
     expect((await api(reporter.token, 'GET', `/projects/${personal.id}/issues/${issue.iid}/notes`)).body).toEqual([])
   })
@@ -103,26 +131,36 @@ describe('/promote', () => {
     const url = `/projects/${project.id}/issues/${issue.iid}/notes`
     const res = await api(projectOnly.token, 'POST', url, { body: '/label ~x\n/promote' })
     expect(res).toEqual({ statusCode: 403, body: { message: 'Cannot promote issue due to insufficient permissions.' } })
-    expect((await api(reporter.token, 'GET', `/projects/${project.id}/issues/${issue.iid}`)).body).toMatchObject({ state: 'opened', labels: [] })
+    expect((await api(reporter.token, 'GET', `/projects/${project.id}/issues/${issue.iid}`)).body).toMatchObject({
+      state: 'opened',
+      labels: [],
+    })
     expect((await api(reporter.token, 'GET', `/groups/${group.id}/epics`)).body).toEqual([])
   })
 
   it('answers 403 while epics are disabled', async () => {
     s.app.burrow.settings.update({ epics_enabled: false })
     const issue = await newIssue({ title: 'Feature off' })
-    const res = await api(reporter.token, 'POST', `/projects/${project.id}/issues/${issue.iid}/notes`, { body: '/promote' })
+    const res = await api(reporter.token, 'POST', `/projects/${project.id}/issues/${issue.iid}/notes`, {
+      body: '/promote',
+    })
     expect(res.statusCode).toBe(403)
   })
 
   it('leaves /promote as text for a Guest, as GitLab leaves commands the caller may not use', async () => {
     const issue = await newIssue({ title: 'Guest' })
-    const res = await api(guest.token, 'POST', `/projects/${project.id}/issues/${issue.iid}/notes`, { body: 'please\n/promote' })
+    const res = await api(guest.token, 'POST', `/projects/${project.id}/issues/${issue.iid}/notes`, {
+      body: 'please\n/promote',
+    })
     expect(res).toMatchObject({ statusCode: 201, body: { body: 'please\n/promote' } })
   })
 
   it('keeps a confidential issue’s confidentiality on the new epic', async () => {
     const issue = await newIssue({ title: 'Quiet', confidential: true })
-    expect((await api(reporter.token, 'POST', `/projects/${project.id}/issues/${issue.iid}/notes`, { body: '/promote' })).statusCode).toBe(202)
+    expect(
+      (await api(reporter.token, 'POST', `/projects/${project.id}/issues/${issue.iid}/notes`, { body: '/promote' }))
+        .statusCode,
+    ).toBe(202)
     const epic = (await api(reporter.token, 'GET', `/groups/${group.id}/epics?search=Quiet`)).body[0]
     expect(epic.confidential).toBe(true)
   })

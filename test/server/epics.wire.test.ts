@@ -59,8 +59,15 @@ out({
 `,
     )
     expect(r).toMatchObject({
-      title: 'py epic!', labels: ['plan', 'q3'], labelled: ['py epic'], by_title: ['py epic', 'py other'],
-      linked: ['py issue 1', 'py issue 2'], link_ids: true, order: ['py issue 2', 'py issue 1'], note: 'Epic', left: ['py issue 1'],
+      title: 'py epic!',
+      labels: ['plan', 'q3'],
+      labelled: ['py epic'],
+      by_title: ['py epic', 'py other'],
+      linked: ['py issue 1', 'py issue 2'],
+      link_ids: true,
+      order: ['py issue 2', 'py issue 1'],
+      note: 'Epic',
+      left: ['py issue 1'],
     })
     expect(r.issue_epic).toBe(r.iid)
     // The epic's notes are its activity (title change, linked issues) and the comment, oldest first.

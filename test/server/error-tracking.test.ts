@@ -19,8 +19,12 @@ describe('error tracking', () => {
   let developer: SeededUser
   let outsider: SeededUser
 
-  const req = (token: string | null, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: Record<string, unknown>) =>
-    s.request(token, { method, url: `/api/v4${url}`, ...(payload ? { payload } : {}) })
+  const req = (
+    token: string | null,
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: Record<string, unknown>,
+  ) => s.request(token, { method, url: `/api/v4${url}`, ...(payload ? { payload } : {}) })
   const settings = (): string => `/projects/${project.id}/error_tracking/settings`
   const keys = (): string => `/projects/${project.id}/error_tracking/client_keys`
 
@@ -47,14 +51,28 @@ describe('error tracking', () => {
     it('PATCH active creates the integrated setting', async () => {
       const res = await req(maintainer.token, 'PATCH', settings(), { active: true })
       expect(res.statusCode).toBe(200)
-      expect(res.json()).toEqual({ active: true, project_name: null, sentry_external_url: null, tracker_external_url: null, api_url: null, integrated: true })
+      expect(res.json()).toEqual({
+        active: true,
+        project_name: null,
+        sentry_external_url: null,
+        tracker_external_url: null,
+        api_url: null,
+        integrated: true,
+      })
       expect((await req(maintainer.token, 'GET', settings())).json()).toMatchObject({ active: true, integrated: true })
     })
 
     it('PATCH switches active and integrated independently', async () => {
-      expect((await req(maintainer.token, 'PATCH', settings(), { active: false })).json()).toMatchObject({ active: false, integrated: true })
-      expect((await req(maintainer.token, 'PATCH', settings(), { active: true, integrated: false })).json()).toMatchObject({ active: true, integrated: false })
-      expect((await req(maintainer.token, 'PATCH', settings(), { active: true })).json()).toMatchObject({ integrated: false })
+      expect((await req(maintainer.token, 'PATCH', settings(), { active: false })).json()).toMatchObject({
+        active: false,
+        integrated: true,
+      })
+      expect(
+        (await req(maintainer.token, 'PATCH', settings(), { active: true, integrated: false })).json(),
+      ).toMatchObject({ active: true, integrated: false })
+      expect((await req(maintainer.token, 'PATCH', settings(), { active: true })).json()).toMatchObject({
+        integrated: false,
+      })
     })
 
     it('PATCH without active answers 400 active is missing', async () => {
@@ -64,8 +82,12 @@ describe('error tracking', () => {
     })
 
     it('PUT needs both active and integrated', async () => {
-      expect((await req(maintainer.token, 'PUT', settings(), { active: true })).json()).toEqual({ error: 'integrated is missing' })
-      expect((await req(maintainer.token, 'PUT', settings(), { active: true, integrated: true })).json()).toMatchObject({ active: true, integrated: true })
+      expect((await req(maintainer.token, 'PUT', settings(), { active: true })).json()).toEqual({
+        error: 'integrated is missing',
+      })
+      expect((await req(maintainer.token, 'PUT', settings(), { active: true, integrated: true })).json()).toMatchObject(
+        { active: true, integrated: true },
+      )
     })
 
     it('is for Maintainers: 403 for Developers, 404 for outsiders, 401 anonymous', async () => {
@@ -76,7 +98,11 @@ describe('error tracking', () => {
     })
 
     it('records the changes as audit events', async () => {
-      const details = (s.app.burrow.db.prepare("SELECT details FROM audit_events WHERE entity_type = 'Project' AND entity_id = ?").all(project.id) as { details: string }[]).map((r) => JSON.parse(r.details).custom_message)
+      const details = (
+        s.app.burrow.db
+          .prepare("SELECT details FROM audit_events WHERE entity_type = 'Project' AND entity_id = ?")
+          .all(project.id) as { details: string }[]
+      ).map((r) => JSON.parse(r.details).custom_message)
       expect(details).toContain('Changed error tracking settings: active true, integrated true')
       expect(details).toContain('Changed error tracking settings: active false')
     })
@@ -91,7 +117,9 @@ describe('error tracking', () => {
       first = res.json() as ClientKey
       expect(first.public_key).toMatch(/^glet_[0-9a-f]{32}$/)
       expect(first.active).toBe(true)
-      expect(first.sentry_dsn).toBe(`http://${first.public_key}@burrow.test/api/v4/error_tracking/collector/${project.id}`)
+      expect(first.sentry_dsn).toBe(
+        `http://${first.public_key}@burrow.test/api/v4/error_tracking/collector/${project.id}`,
+      )
       expect(first.tracker_dsn).toBe(first.sentry_dsn)
     })
 
@@ -111,8 +139,15 @@ describe('error tracking', () => {
       try {
         const p = seedProject(secure, { namespaceId: seedGroup(secure).id })
         const admin = seedUser(secure, { admin: true })
-        const key = (await secure.request(admin.token, { method: 'POST', url: `/api/v4/projects/${p.id}/error_tracking/client_keys` })).json() as ClientKey
-        expect(key.sentry_dsn).toBe(`https://${key.public_key}@gitlab.example.com:8443/api/v4/error_tracking/collector/${p.id}`)
+        const key = (
+          await secure.request(admin.token, {
+            method: 'POST',
+            url: `/api/v4/projects/${p.id}/error_tracking/client_keys`,
+          })
+        ).json() as ClientKey
+        expect(key.sentry_dsn).toBe(
+          `https://${key.public_key}@gitlab.example.com:8443/api/v4/error_tracking/collector/${p.id}`,
+        )
       } finally {
         await secure.close()
       }
@@ -133,7 +168,9 @@ describe('error tracking', () => {
     })
 
     it('keeps public keys out of audit events', () => {
-      const details = (s.app.burrow.db.prepare('SELECT details FROM audit_events').all() as { details: string }[]).map((r) => r.details).join('\n')
+      const details = (s.app.burrow.db.prepare('SELECT details FROM audit_events').all() as { details: string }[])
+        .map((r) => r.details)
+        .join('\n')
       expect(details).not.toContain(first.public_key)
       expect(details).toContain(`Deleted error tracking client key ${first.id}`)
     })

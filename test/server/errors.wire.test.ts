@@ -93,7 +93,11 @@ for i in range(3):
       }
     }
     expect(await failure(() => api.Projects.show(privateProjectId))).toEqual([404, '404 Project Not Found'])
-    expect(await failure(() => api.Users.create({ email: 'y@example.com', name: 'Y', username: 'yy', password: 'secret-pass-1' }))).toEqual([403, '403 Forbidden'])
+    expect(
+      await failure(() =>
+        api.Users.create({ email: 'y@example.com', name: 'Y', username: 'yy', password: 'secret-pass-1' }),
+      ),
+    ).toEqual([403, '403 Forbidden'])
     const anonymous = new Gitlab({ host: s.url, token: 'not-a-token' })
     expect(await failure(() => anonymous.Users.showCurrentUser())).toEqual([401, '401 Unauthorized'])
   })

@@ -14,18 +14,31 @@ let projectId: number
 beforeAll(async () => {
   s = await makeServer()
   owner = seedUser(s)
-  const created = await s.request(owner.token, { method: 'POST', url: '/api/v4/projects', payload: { name: 'Etag Target', initialize_with_readme: true } })
+  const created = await s.request(owner.token, {
+    method: 'POST',
+    url: '/api/v4/projects',
+    payload: { name: 'Etag Target', initialize_with_readme: true },
+  })
   expect(created.statusCode).toBe(201)
   projectId = (created.json() as { id: number }).id
   for (const title of ['First', 'Second', 'Third']) {
-    expect((await s.request(owner.token, { method: 'POST', url: `/api/v4/projects/${projectId}/issues`, payload: { title } })).statusCode).toBe(201)
+    expect(
+      (
+        await s.request(owner.token, {
+          method: 'POST',
+          url: `/api/v4/projects/${projectId}/issues`,
+          payload: { title },
+        })
+      ).statusCode,
+    ).toBe(201)
   }
 })
 afterAll(async () => {
   await s.close()
 })
 
-const get = (url: string, headers: Record<string, string> = {}) => s.request(owner.token, { method: 'GET', url: `/api/v4${url}`, headers })
+const get = (url: string, headers: Record<string, string> = {}) =>
+  s.request(owner.token, { method: 'GET', url: `/api/v4${url}`, headers })
 
 describe('ETag on JSON GETs', () => {
   it('gives a weak ETag computed over the body, and private revalidation', async () => {
@@ -38,7 +51,9 @@ describe('ETag on JSON GETs', () => {
 
   it('answers 304 without a body to If-None-Match with the current ETag, keeping the pagination headers', async () => {
     const first = await get(`/projects/${projectId}/issues?per_page=2`)
-    const again = await get(`/projects/${projectId}/issues?per_page=2`, { 'if-none-match': first.headers.etag as string })
+    const again = await get(`/projects/${projectId}/issues?per_page=2`, {
+      'if-none-match': first.headers.etag as string,
+    })
     expect(again.statusCode).toBe(304)
     expect(again.body).toBe('')
     expect(again.headers.etag).toBe(first.headers.etag)
@@ -49,7 +64,15 @@ describe('ETag on JSON GETs', () => {
 
   it('answers 200 with the new body and a new ETag once the resource changed', async () => {
     const before = await get(`/projects/${projectId}/issues/1`)
-    expect((await s.request(owner.token, { method: 'PUT', url: `/api/v4/projects/${projectId}/issues/1`, payload: { title: 'First, renamed' } })).statusCode).toBe(200)
+    expect(
+      (
+        await s.request(owner.token, {
+          method: 'PUT',
+          url: `/api/v4/projects/${projectId}/issues/1`,
+          payload: { title: 'First, renamed' },
+        })
+      ).statusCode,
+    ).toBe(200)
     const after = await get(`/projects/${projectId}/issues/1`, { 'if-none-match': before.headers.etag as string })
     expect(after.statusCode).toBe(200)
     expect((after.json() as { title: string }).title).toBe('First, renamed')
@@ -77,7 +100,11 @@ describe('ETag on JSON GETs', () => {
     const missing = await get('/projects/999999')
     expect(missing.statusCode).toBe(404)
     expect(missing.headers.etag).toBeUndefined()
-    const created = await s.request(owner.token, { method: 'POST', url: `/api/v4/projects/${projectId}/issues`, payload: { title: 'Fourth' } })
+    const created = await s.request(owner.token, {
+      method: 'POST',
+      url: `/api/v4/projects/${projectId}/issues`,
+      payload: { title: 'Fourth' },
+    })
     expect(created.statusCode).toBe(201)
     expect(created.headers.etag).toBeUndefined()
     const raw = await get(`/projects/${projectId}/repository/files/README.md/raw?ref=main`)

@@ -19,7 +19,12 @@ describe('activity events recorded by API operations', () => {
   let projectId = 0
   const api = `/api/v4`
 
-  async function call(method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>, token = owner.token): Promise<Record<string, unknown>> {
+  async function call(
+    method: 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: Record<string, unknown>,
+    token = owner.token,
+  ): Promise<Record<string, unknown>> {
     const res = await s.request(token, { method, url: `${api}${url}`, payload })
     if (res.statusCode >= 300) throw new Error(`${method} ${url} answered ${res.statusCode}: ${res.body}`)
     return res.body ? (res.json() as Record<string, unknown>) : {}
@@ -51,12 +56,26 @@ describe('activity events recorded by API operations', () => {
     await call('POST', `/projects/${projectId}/members`, { user_id: joiner.user.id, access_level: 30 })
     await call('DELETE', `/projects/${projectId}/members/${joiner.user.id}`)
 
-    await call('POST', `/projects/${projectId}/repository/files/feature.txt`, { branch: 'feature', start_branch: 'main', content: 'feature\n', commit_message: 'Add feature' })
-    const mr = await call('POST', `/projects/${projectId}/merge_requests`, { source_branch: 'feature', target_branch: 'main', title: 'Add feature' })
+    await call('POST', `/projects/${projectId}/repository/files/feature.txt`, {
+      branch: 'feature',
+      start_branch: 'main',
+      content: 'feature\n',
+      commit_message: 'Add feature',
+    })
+    const mr = await call('POST', `/projects/${projectId}/merge_requests`, {
+      source_branch: 'feature',
+      target_branch: 'main',
+      title: 'Add feature',
+    })
     await call('POST', `/projects/${projectId}/merge_requests/${mr.iid}/approve`, {}, ROOT_TOKEN)
     await call('PUT', `/projects/${projectId}/merge_requests/${mr.iid}/merge`, {})
 
-    const snippet = await call('POST', `/projects/${projectId}/snippets`, { title: 'Snip', file_name: 'a.txt', content: 'x', visibility: 'private' })
+    const snippet = await call('POST', `/projects/${projectId}/snippets`, {
+      title: 'Snip',
+      file_name: 'a.txt',
+      content: 'x',
+      visibility: 'private',
+    })
     await call('POST', `/projects/${projectId}/snippets/${snippet.id}/notes`, { body: 'Nice snippet' })
   }, 60_000)
   afterAll(async () => {
@@ -113,7 +132,11 @@ describe('operations resources record audit events, not activity events', () => 
   let projectPath = ''
   const api = `/api/v4`
 
-  async function call(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: Record<string, unknown>): Promise<Record<string, unknown>> {
+  async function call(
+    method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     const res = await s.request(owner.token, { method, url: `${api}${url}`, payload })
     if (res.statusCode >= 300) throw new Error(`${method} ${url} answered ${res.statusCode}: ${res.body}`)
     return res.body ? (res.json() as Record<string, unknown>) : {}
@@ -136,18 +159,33 @@ describe('operations resources record audit events, not activity events', () => 
     await call('PUT', `/projects/${projectId}/environments/${env.id}`, { external_url: 'https://staging.example.com' })
     await call('POST', `/projects/${projectId}/environments/${env.id}/stop`)
     await call('DELETE', `/projects/${projectId}/environments/${env.id}`)
-    await call('POST', `/projects/${projectId}/protected_environments`, { name: 'production', deploy_access_levels: [{ access_level: 40 }] })
-    const cluster = await call('POST', `/projects/${projectId}/clusters/user`, { name: 'k8s', platform_cluster_attributes: { api_url: 'https://k8s.example.com', token: 'secret' } })
+    await call('POST', `/projects/${projectId}/protected_environments`, {
+      name: 'production',
+      deploy_access_levels: [{ access_level: 40 }],
+    })
+    const cluster = await call('POST', `/projects/${projectId}/clusters/user`, {
+      name: 'k8s',
+      platform_cluster_attributes: { api_url: 'https://k8s.example.com', token: 'secret' },
+    })
     await call('DELETE', `/projects/${projectId}/clusters/${cluster.id}`)
     await call('POST', `/projects/${projectId}/pages/domains`, { domain: 'ops.example.com' })
     await call('PATCH', `/projects/${projectId}/error_tracking/settings`, { active: true, integrated: true })
     await call('POST', `/projects/${projectId}/error_tracking/client_keys`)
-    const created = await graphql(`mutation { httpIntegrationCreate(input: {projectPath: "${projectPath}", name: "Prometheus", active: true}) { errors integration { url token } } }`)
+    const created = await graphql(
+      `mutation { httpIntegrationCreate(input: {projectPath: "${projectPath}", name: "Prometheus", active: true}) { errors integration { url token } } }`,
+    )
     const integration = (created.httpIntegrationCreate as { integration: { url: string; token: string } }).integration
     const notify = (payload: Record<string, unknown>) =>
-      s.app.inject({ method: 'POST', url: new URL(integration.url).pathname, headers: { 'content-type': 'application/json', authorization: `Bearer ${integration.token}` }, payload: JSON.stringify(payload) })
+      s.app.inject({
+        method: 'POST',
+        url: new URL(integration.url).pathname,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${integration.token}` },
+        payload: JSON.stringify(payload),
+      })
     expect((await notify({ title: 'Disk full', fingerprint: 'disk' })).statusCode).toBe(200)
-    expect((await notify({ title: 'Disk full', fingerprint: 'disk', end_time: '2024-01-01T00:00:00Z' })).statusCode).toBe(200)
+    expect(
+      (await notify({ title: 'Disk full', fingerprint: 'disk', end_time: '2024-01-01T00:00:00Z' })).statusCode,
+    ).toBe(200)
   }, 60_000)
   afterAll(async () => {
     await s.close()
@@ -156,24 +194,47 @@ describe('operations resources record audit events, not activity events', () => 
   it('leaves the activity feed with the project creation and its first push only', async () => {
     const res = await s.request(owner.token, { method: 'GET', url: `${api}/projects/${projectId}/events?per_page=100` })
     const events = res.json() as EventJson[]
-    expect(events.map((e) => [e.action_name, e.target_type]).sort()).toEqual([['created', null], ['pushed new', null]])
+    expect(events.map((e) => [e.action_name, e.target_type]).sort()).toEqual([
+      ['created', null],
+      ['pushed new', null],
+    ])
   })
 
   it('records each change as a project audit event', async () => {
-    const res = await s.request(owner.token, { method: 'GET', url: `${api}/projects/${projectId}/audit_events?per_page=100` })
+    const res = await s.request(owner.token, {
+      method: 'GET',
+      url: `${api}/projects/${projectId}/audit_events?per_page=100`,
+    })
     const types = new Set((res.json() as { details: { target_type: string } }[]).map((a) => a.details.target_type))
-    for (const type of ['Environment', 'ProtectedEnvironment', 'Clusters::Cluster', 'PagesDomain', 'ErrorTracking::ProjectErrorTrackingSetting', 'ErrorTracking::ClientKey', 'AlertManagement::HttpIntegration']) {
+    for (const type of [
+      'Environment',
+      'ProtectedEnvironment',
+      'Clusters::Cluster',
+      'PagesDomain',
+      'ErrorTracking::ProjectErrorTrackingSetting',
+      'ErrorTracking::ClientKey',
+      'AlertManagement::HttpIntegration',
+    ]) {
       expect(types, type).toContain(type)
     }
   })
 
-  it.each(['environment', 'cluster', 'alert', 'vulnerability'])('refuses target_type=%s with 400: GitLab has no such event target', async (targetType) => {
-    const res = await s.request(owner.token, { method: 'GET', url: `${api}/projects/${projectId}/events?target_type=${targetType}` })
-    expect(res.statusCode).toBe(400)
-  })
+  it.each(['environment', 'cluster', 'alert', 'vulnerability'])(
+    'refuses target_type=%s with 400: GitLab has no such event target',
+    async (targetType) => {
+      const res = await s.request(owner.token, {
+        method: 'GET',
+        url: `${api}/projects/${projectId}/events?target_type=${targetType}`,
+      })
+      expect(res.statusCode).toBe(400)
+    },
+  )
 
-  it.each(['issue', 'milestone', 'merge_request', 'note', 'project', 'snippet', 'user', 'epic', 'wiki', 'design'])('accepts target_type=%s', async (targetType) => {
-    const res = await s.request(owner.token, { method: 'GET', url: `${api}/events?target_type=${targetType}` })
-    expect(res.statusCode).toBe(200)
-  })
+  it.each(['issue', 'milestone', 'merge_request', 'note', 'project', 'snippet', 'user', 'epic', 'wiki', 'design'])(
+    'accepts target_type=%s',
+    async (targetType) => {
+      const res = await s.request(owner.token, { method: 'GET', url: `${api}/events?target_type=${targetType}` })
+      expect(res.statusCode).toBe(200)
+    },
+  )
 })

@@ -44,7 +44,10 @@ describe('activity events', () => {
     return id
   }
 
-  async function get(token: string | null, url: string): Promise<{ status: number; body: unknown; headers: Record<string, unknown> }> {
+  async function get(
+    token: string | null,
+    url: string,
+  ): Promise<{ status: number; body: unknown; headers: Record<string, unknown> }> {
     const res = await s.request(token, { method: 'GET', url })
     return { status: res.statusCode, body: res.json(), headers: res.headers }
   }
@@ -67,7 +70,15 @@ describe('activity events', () => {
     seedMember(s, 'Project', privateProject.id, alice.user.id, AccessLevel.DEVELOPER)
 
     issueEvent = seed(
-      { authorId: alice.user.id, action: 'created', projectId: publicProject.id, targetType: 'Issue', targetId: 501, targetIid: 1, targetTitle: 'First issue' },
+      {
+        authorId: alice.user.id,
+        action: 'created',
+        projectId: publicProject.id,
+        targetType: 'Issue',
+        targetId: 501,
+        targetIid: 1,
+        targetTitle: 'First issue',
+      },
       '2024-03-10T12:00:00.000Z',
     )
     pushNew = seed(
@@ -75,7 +86,16 @@ describe('activity events', () => {
         authorId: alice.user.id,
         action: 'pushed',
         projectId: publicProject.id,
-        pushData: { commit_count: 1, action: 'created', ref_type: 'branch', commit_from: null, commit_to: 'a'.repeat(40), ref: 'feature', commit_title: 'Start', ref_count: null },
+        pushData: {
+          commit_count: 1,
+          action: 'created',
+          ref_type: 'branch',
+          commit_from: null,
+          commit_to: 'a'.repeat(40),
+          ref: 'feature',
+          commit_title: 'Start',
+          ref_count: null,
+        },
       },
       '2024-03-11T00:00:00.000Z',
     )
@@ -84,7 +104,16 @@ describe('activity events', () => {
         authorId: alice.user.id,
         action: 'pushed',
         projectId: publicProject.id,
-        pushData: { commit_count: 2, action: 'pushed', ref_type: 'branch', commit_from: 'a'.repeat(40), commit_to: 'b'.repeat(40), ref: 'feature', commit_title: 'More', ref_count: null },
+        pushData: {
+          commit_count: 2,
+          action: 'pushed',
+          ref_type: 'branch',
+          commit_from: 'a'.repeat(40),
+          commit_to: 'b'.repeat(40),
+          ref: 'feature',
+          commit_title: 'More',
+          ref_count: null,
+        },
       },
       '2024-03-11T23:59:59.999Z',
     )
@@ -93,7 +122,16 @@ describe('activity events', () => {
         authorId: alice.user.id,
         action: 'pushed',
         projectId: publicProject.id,
-        pushData: { commit_count: 0, action: 'removed', ref_type: 'branch', commit_from: 'b'.repeat(40), commit_to: null, ref: 'feature', commit_title: null, ref_count: null },
+        pushData: {
+          commit_count: 0,
+          action: 'removed',
+          ref_type: 'branch',
+          commit_from: 'b'.repeat(40),
+          commit_to: null,
+          ref: 'feature',
+          commit_title: null,
+          ref_count: null,
+        },
       },
       '2024-03-12T08:00:00.000Z',
     )
@@ -105,16 +143,38 @@ describe('activity events', () => {
         targetType: 'Note',
         targetId: 900,
         targetTitle: 'First issue',
-        note: { id: 900, body: 'Looks good', attachment: null, system: false, noteable_id: 501, noteable_type: 'Issue', noteable_iid: 1 },
+        note: {
+          id: 900,
+          body: 'Looks good',
+          attachment: null,
+          system: false,
+          noteable_id: 501,
+          noteable_type: 'Issue',
+          noteable_iid: 1,
+        },
       },
       '2024-03-13T08:00:00.000Z',
     )
     privateEvent = seed(
-      { authorId: alice.user.id, action: 'closed', projectId: privateProject.id, targetType: 'MergeRequest', targetId: 77, targetIid: 3, targetTitle: 'Secret MR' },
+      {
+        authorId: alice.user.id,
+        action: 'closed',
+        projectId: privateProject.id,
+        targetType: 'MergeRequest',
+        targetId: 77,
+        targetIid: 3,
+        targetTitle: 'Secret MR',
+      },
       '2024-03-14T08:00:00.000Z',
     )
-    bobPublicEvent = seed({ authorId: bob.user.id, action: 'joined', projectId: publicProject.id }, '2024-03-15T08:00:00.000Z')
-    oldEvent = seed({ authorId: carol.user.id, action: 'created', projectId: publicProject.id }, '2015-01-01T00:00:00.000Z')
+    bobPublicEvent = seed(
+      { authorId: bob.user.id, action: 'joined', projectId: publicProject.id },
+      '2024-03-15T08:00:00.000Z',
+    )
+    oldEvent = seed(
+      { authorId: carol.user.id, action: 'created', projectId: publicProject.id },
+      '2015-01-01T00:00:00.000Z',
+    )
   })
   afterAll(async () => {
     await s.close()
@@ -206,7 +266,9 @@ describe('activity events', () => {
     })
 
     it('filters by lowercase target_type', async () => {
-      expect((await list(alice.token, '/api/v4/events?target_type=merge_request')).map((e) => e.id)).toEqual([privateEvent])
+      expect((await list(alice.token, '/api/v4/events?target_type=merge_request')).map((e) => e.id)).toEqual([
+        privateEvent,
+      ])
       expect((await list(alice.token, '/api/v4/events?target_type=note')).map((e) => e.id)).toEqual([noteEvent])
     })
 
@@ -291,7 +353,9 @@ describe('activity events', () => {
     })
 
     it('applies the action filter', async () => {
-      expect((await list(ROOT_TOKEN, '/api/v4/users/bob/events?action=joined')).map((e) => [e.id, e.action_name])).toEqual([[bobPublicEvent, 'joined']])
+      expect(
+        (await list(ROOT_TOKEN, '/api/v4/users/bob/events?action=joined')).map((e) => [e.id, e.action_name]),
+      ).toEqual([[bobPublicEvent, 'joined']])
     })
   })
 
@@ -299,7 +363,9 @@ describe('activity events', () => {
     it('lists every event of a readable project', async () => {
       const ids = (await list(bob.token, `/api/v4/projects/${publicProject.id}/events`)).map((e) => e.id)
       // Every author's events, whatever their date; nothing from the project next door.
-      expect(ids).toEqual(expect.arrayContaining([bobPublicEvent, noteEvent, pushDelete, pushTo, pushNew, issueEvent, oldEvent]))
+      expect(ids).toEqual(
+        expect.arrayContaining([bobPublicEvent, noteEvent, pushDelete, pushTo, pushNew, issueEvent, oldEvent]),
+      )
       expect(ids).not.toContain(privateEvent)
     })
 
@@ -322,7 +388,10 @@ describe('activity events', () => {
     })
 
     it('filters by action and target_type together', async () => {
-      const events = await list(bob.token, `/api/v4/projects/${publicProject.id}/events?action=created&target_type=issue`)
+      const events = await list(
+        bob.token,
+        `/api/v4/projects/${publicProject.id}/events?action=created&target_type=issue`,
+      )
       expect(events.map((e) => e.id)).toEqual([issueEvent])
     })
   })
@@ -330,12 +399,24 @@ describe('activity events', () => {
   describe('events recorded by real operations', () => {
     it('shows a project created through POST /projects as a created event and a project audit event', async () => {
       const maker = seedUser(s)
-      const created = await s.request(maker.token, { method: 'POST', url: '/api/v4/projects', payload: { name: 'made-here' } })
+      const created = await s.request(maker.token, {
+        method: 'POST',
+        url: '/api/v4/projects',
+        payload: { name: 'made-here' },
+      })
       expect(created.statusCode).toBe(201)
       const projectId = (created.json() as { id: number }).id
       const [event] = await list(maker.token, '/api/v4/events')
-      expect(event).toMatchObject({ project_id: projectId, action_name: 'created', target_type: null, author_id: maker.user.id })
-      const audits = (await get(maker.token, `/api/v4/projects/${projectId}/audit_events`)).body as { entity_type: string; entity_id: number }[]
+      expect(event).toMatchObject({
+        project_id: projectId,
+        action_name: 'created',
+        target_type: null,
+        author_id: maker.user.id,
+      })
+      const audits = (await get(maker.token, `/api/v4/projects/${projectId}/audit_events`)).body as {
+        entity_type: string
+        entity_id: number
+      }[]
       expect(audits.map((a) => [a.entity_type, a.entity_id])).toContainEqual(['Project', projectId])
     })
   })
@@ -353,13 +434,20 @@ describe('activity events', () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'burrow-prune-'))
       try {
         const first = await buildApp({ dataDir })
-        const user = insertUser(first.burrow.db, { username: 'ancient', name: 'Ancient', email: 'ancient@example.com', password_hash: null })
+        const user = insertUser(first.burrow.db, {
+          username: 'ancient',
+          name: 'Ancient',
+          email: 'ancient@example.com',
+          password_hash: null,
+        })
         const stale = recordEvent(first.burrow.db, { authorId: user.id, action: 'joined' })
         const fresh = recordEvent(first.burrow.db, { authorId: user.id, action: 'left' })
         first.burrow.db.prepare('UPDATE events SET created_at = ? WHERE id = ?').run('2001-01-01T00:00:00.000Z', stale)
         await first.close()
         const second = await buildApp({ dataDir })
-        const ids = (second.burrow.db.prepare('SELECT id FROM events ORDER BY id').all() as { id: number }[]).map((r) => r.id)
+        const ids = (second.burrow.db.prepare('SELECT id FROM events ORDER BY id').all() as { id: number }[]).map(
+          (r) => r.id,
+        )
         await second.close()
         expect(ids).toEqual([fresh])
       } finally {

@@ -25,9 +25,17 @@ describe('events and audit events over the wire', () => {
   let userAudit: number
 
   function audit(entityType: 'User' | 'Group' | 'Project', entityId: number, authorId: number): number {
-    const details = JSON.stringify({ custom_message: `changed ${entityType}`, author_name: 'root', target_id: entityId, target_type: entityType, ip_address: '127.0.0.1' })
+    const details = JSON.stringify({
+      custom_message: `changed ${entityType}`,
+      author_name: 'root',
+      target_id: entityId,
+      target_type: entityType,
+      ip_address: '127.0.0.1',
+    })
     const info = s.app.burrow.db
-      .prepare('INSERT INTO audit_events (author_id, entity_id, entity_type, details, ip_address, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO audit_events (author_id, entity_id, entity_type, details, ip_address, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
       .run(authorId, entityId, entityType, details, '127.0.0.1', new Date().toISOString())
     return Number(info.lastInsertRowid)
   }
@@ -38,12 +46,28 @@ describe('events and audit events over the wire', () => {
     group = seedGroup(s, { path: 'wire', visibility: 'public' })
     project = seedProject(s, { namespaceId: group.id, path: 'tool', visibility: 'public' })
     const db = s.app.burrow.db
-    issueEvent = recordEvent(db, { authorId: alice.user.id, action: 'created', projectId: project.id, targetType: 'Issue', targetId: 1, targetIid: 1, targetTitle: 'Bug' })
+    issueEvent = recordEvent(db, {
+      authorId: alice.user.id,
+      action: 'created',
+      projectId: project.id,
+      targetType: 'Issue',
+      targetId: 1,
+      targetIid: 1,
+      targetTitle: 'Bug',
+    })
     pushEvent = recordEvent(db, {
       authorId: alice.user.id,
       action: 'pushed',
       projectId: project.id,
-      pushData: { commit_count: 1, action: 'pushed', ref_type: 'branch', commit_from: 'a'.repeat(40), commit_to: 'b'.repeat(40), ref: 'main', commit_title: 'Fix' },
+      pushData: {
+        commit_count: 1,
+        action: 'pushed',
+        ref_type: 'branch',
+        commit_from: 'a'.repeat(40),
+        commit_to: 'b'.repeat(40),
+        ref: 'main',
+        commit_title: 'Fix',
+      },
     })
     const rootId = (db.prepare("SELECT id FROM users WHERE username = 'root'").get() as { id: number }).id
     userAudit = audit('User', alice.user.id, rootId)
@@ -56,7 +80,11 @@ describe('events and audit events over the wire', () => {
 
   describe('python-gitlab', () => {
     it("lists the caller's events with gl.events.list", async () => {
-      const events = await withPythonGitlab<Listed[]>(s.url, { private_token: alice.token }, 'out([e.attributes for e in gl.events.list(all=True)])')
+      const events = await withPythonGitlab<Listed[]>(
+        s.url,
+        { private_token: alice.token },
+        'out([e.attributes for e in gl.events.list(all=True)])',
+      )
       expect(events.map((e) => [e.id, e.action_name])).toEqual([
         [pushEvent, 'pushed to'],
         [issueEvent, 'opened'],
@@ -105,7 +133,8 @@ describe('events and audit events over the wire', () => {
     let pager: SeededUser
     beforeAll(() => {
       pager = seedUser(s)
-      for (let i = 0; i < 45; i++) recordEvent(s.app.burrow.db, { authorId: pager.user.id, action: 'joined', projectId: project.id })
+      for (let i = 0; i < 45; i++)
+        recordEvent(s.app.burrow.db, { authorId: pager.user.id, action: 'joined', projectId: project.id })
     })
 
     it('python-gitlab follows every page with all=True', async () => {

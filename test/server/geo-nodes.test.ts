@@ -14,7 +14,8 @@ describe('replication (Geo) nodes', () => {
   let s: TestServer
   let user: SeededUser
 
-  const asRoot = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Json) => s.request(ROOT_TOKEN, { method, url: `${API}${url}`, payload })
+  const asRoot = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Json) =>
+    s.request(ROOT_TOKEN, { method, url: `${API}${url}`, payload })
   const setNodeName = (name: string) => asRoot('PUT', '/application/settings', { geo_node_name: name })
 
   beforeAll(async () => {
@@ -26,8 +27,14 @@ describe('replication (Geo) nodes', () => {
   })
 
   it('manages nodes while this instance is not a node at all: update, repair and delete succeed', async () => {
-    const node = (await asRoot('POST', '/geo_nodes', { name: 'early-secondary', url: 'https://early.example.com' })).json() as Json
-    const put = await asRoot('PUT', `/geo_nodes/${node.id}`, { name: 'early-secondary', url: 'https://early.example.com', files_max_capacity: 3 })
+    const node = (
+      await asRoot('POST', '/geo_nodes', { name: 'early-secondary', url: 'https://early.example.com' })
+    ).json() as Json
+    const put = await asRoot('PUT', `/geo_nodes/${node.id}`, {
+      name: 'early-secondary',
+      url: 'https://early.example.com',
+      files_max_capacity: 3,
+    })
     expect([put.statusCode, (put.json() as Json).files_max_capacity]).toEqual([200, 3])
     const repair = await asRoot('POST', `/geo_nodes/${node.id}/repair`)
     expect([repair.statusCode, (repair.json() as Json).id]).toEqual([200, node.id])
@@ -36,7 +43,11 @@ describe('replication (Geo) nodes', () => {
   })
 
   it('creates the primary node for this instance (name = external URL) and it is current', async () => {
-    const res = await asRoot('POST', '/geo_nodes', { name: 'http://burrow.test', url: 'http://burrow.test', primary: true })
+    const res = await asRoot('POST', '/geo_nodes', {
+      name: 'http://burrow.test',
+      url: 'http://burrow.test',
+      primary: true,
+    })
     expect(res.statusCode).toBe(201)
     const node = res.json() as Json
     expect(node).toEqual({
@@ -68,7 +79,11 @@ describe('replication (Geo) nodes', () => {
   })
 
   it('creates a secondary with the spec defaults', async () => {
-    const res = await asRoot('POST', '/geo_nodes', { name: 'eu-west', url: 'https://eu.example.com', internal_url: 'https://eu.internal:8080' })
+    const res = await asRoot('POST', '/geo_nodes', {
+      name: 'eu-west',
+      url: 'https://eu.example.com',
+      internal_url: 'https://eu.internal:8080',
+    })
     expect(res.statusCode).toBe(201)
     expect(res.json()).toMatchObject({
       name: 'eu-west',
@@ -90,12 +105,30 @@ describe('replication (Geo) nodes', () => {
     const cases: [Json, Json][] = [
       [{ name: 'second-primary', url: 'https://p2.example.com', primary: true }, { primary: ['node already exists'] }],
       [{ name: 'EU-WEST', url: 'https://other.example.com' }, { name: ['has already been taken'] }],
-      [{ name: 'bad-url', url: 'ftp://files.example.com' }, { url: ['is blocked: Only allowed schemes are http, https'] }],
+      [
+        { name: 'bad-url', url: 'ftp://files.example.com' },
+        { url: ['is blocked: Only allowed schemes are http, https'] },
+      ],
       [{ name: 'worse-url', url: 'not a url' }, { url: ['must be a valid URL'] }],
-      [{ name: 'typed', url: 'https://t.example.com', selective_sync_type: 'everything' }, { selective_sync_type: ['is not included in the list'] }],
-      [{ name: 'negative', url: 'https://n.example.com', repos_max_capacity: -1 }, { repos_max_capacity: ['must be greater than or equal to 0'] }],
-      [{ name: 'interval', url: 'https://i.example.com', minimum_reverification_interval: 0 }, { minimum_reverification_interval: ['must be greater than or equal to 1'] }],
-      [{ name: 'http://burrow.test/', url: 'http://burrow.test/' }, { name: ['has already been taken'], base: ['Current node must be the primary node or you will be locking yourself out'] }],
+      [
+        { name: 'typed', url: 'https://t.example.com', selective_sync_type: 'everything' },
+        { selective_sync_type: ['is not included in the list'] },
+      ],
+      [
+        { name: 'negative', url: 'https://n.example.com', repos_max_capacity: -1 },
+        { repos_max_capacity: ['must be greater than or equal to 0'] },
+      ],
+      [
+        { name: 'interval', url: 'https://i.example.com', minimum_reverification_interval: 0 },
+        { minimum_reverification_interval: ['must be greater than or equal to 1'] },
+      ],
+      [
+        { name: 'http://burrow.test/', url: 'http://burrow.test/' },
+        {
+          name: ['has already been taken'],
+          base: ['Current node must be the primary node or you will be locking yourself out'],
+        },
+      ],
     ]
     for (const [payload, errors] of cases) {
       const res = await asRoot('POST', '/geo_nodes', payload)
@@ -149,11 +182,16 @@ describe('replication (Geo) nodes', () => {
     })
     const primary = ((await asRoot('GET', '/geo_nodes')).json() as Json[]).find((n) => n.primary) as Json
     const disable = await asRoot('PUT', `/geo_nodes/${primary.id}`, { name: HERE, url: HERE, enabled: false })
-    expect([disable.statusCode, disable.json()]).toEqual([400, { message: { enabled: ['Geo primary node cannot be disabled'] } }])
+    expect([disable.statusCode, disable.json()]).toEqual([
+      400,
+      { message: { enabled: ['Geo primary node cannot be disabled'] } },
+    ])
   })
 
   it('repairs a node on the primary and deletes one (204, then 404)', async () => {
-    const node = (await asRoot('POST', '/geo_nodes', { name: 'to-delete', url: 'https://del.example.com' })).json() as Json
+    const node = (
+      await asRoot('POST', '/geo_nodes', { name: 'to-delete', url: 'https://del.example.com' })
+    ).json() as Json
     const repaired = await asRoot('POST', `/geo_nodes/${node.id}/repair`)
     expect([repaired.statusCode, repaired.json().id]).toEqual([200, node.id])
     const deleted = await asRoot('DELETE', `/geo_nodes/${node.id}`)
@@ -166,7 +204,8 @@ describe('replication (Geo) nodes', () => {
     const group = seedGroup(s, { path: 'geo-status' })
     const sub = seedGroup(s, { path: 'inner', parentId: group.id })
     const make = async (name: string, namespaceId: number, storage = 'default'): Promise<number> =>
-      (await asRoot('POST', '/projects', { name, namespace_id: namespaceId, repository_storage: storage })).json().id as number
+      (await asRoot('POST', '/projects', { name, namespace_id: namespaceId, repository_storage: storage })).json()
+        .id as number
     const inGroup = await make('in-group', group.id)
     await make('in-subgroup', sub.id)
     const elsewhere = await make('on-second', (await asRoot('GET', '/namespaces/root')).json().id as number, 'second')
@@ -178,7 +217,9 @@ describe('replication (Geo) nodes', () => {
     const db = s.app.burrow.db
     db.pragma('foreign_keys = OFF')
     for (const [i, project] of [inGroup, elsewhere].entries()) {
-      db.prepare(`INSERT INTO ci_job_artifacts (project_id, job_id, file_type, file_format, filename, size, file_sha256, path, created_at) VALUES (?, ?, 'archive', 'zip', 'a.zip', 1, 'x', 'p', ?)`).run(project, 900000 + i, nowIso())
+      db.prepare(
+        `INSERT INTO ci_job_artifacts (project_id, job_id, file_type, file_format, filename, size, file_sha256, path, created_at) VALUES (?, ?, 'archive', 'zip', 'a.zip', 1, 'x', 'p', ?)`,
+      ).run(project, 900000 + i, nowIso())
     }
     db.pragma('foreign_keys = ON')
 
@@ -207,7 +248,14 @@ describe('replication (Geo) nodes', () => {
       version: expect.any(String),
     })
 
-    const byGroup = (await asRoot('POST', '/geo_nodes', { name: 'by-group', url: 'https://g.example.com', selective_sync_type: 'namespaces', selective_sync_namespace_ids: [group.id] })).json() as Json
+    const byGroup = (
+      await asRoot('POST', '/geo_nodes', {
+        name: 'by-group',
+        url: 'https://g.example.com',
+        selective_sync_type: 'namespaces',
+        selective_sync_namespace_ids: [group.id],
+      })
+    ).json() as Json
     const groupStatus = (await asRoot('GET', `/geo_nodes/${byGroup.id}/status`)).json() as Json
     expect(groupStatus).toMatchObject({
       projects_count: 3,
@@ -225,18 +273,39 @@ describe('replication (Geo) nodes', () => {
       db_replication_lag_seconds: 0,
     })
 
-    const byShard = (await asRoot('POST', '/geo_nodes', { name: 'by-shard', url: 'https://s.example.com', selective_sync_type: 'shards', selective_sync_shards: 'second', enabled: false })).json() as Json
+    const byShard = (
+      await asRoot('POST', '/geo_nodes', {
+        name: 'by-shard',
+        url: 'https://s.example.com',
+        selective_sync_type: 'shards',
+        selective_sync_shards: 'second',
+        enabled: false,
+      })
+    ).json() as Json
     const shardStatus = (await asRoot('GET', `/geo_nodes/${byShard.id}/status`)).json() as Json
-    expect(shardStatus).toMatchObject({ projects_count: 1, repositories_count: 1, repositories_synced_count: 0, repositories_synced_in_percentage: '0.00%', job_artifacts_count: 1 })
+    expect(shardStatus).toMatchObject({
+      projects_count: 1,
+      repositories_count: 1,
+      repositories_synced_count: 0,
+      repositories_synced_in_percentage: '0.00%',
+      job_artifacts_count: 1,
+    })
 
     const all = (await asRoot('GET', '/geo_nodes/status')).json() as Json[]
-    expect(all.map((r) => r.geo_node_id)).toEqual(((await asRoot('GET', '/geo_nodes')).json() as Json[]).map((n) => n.id))
-    expect(all.find((r) => r.geo_node_id === byGroup.id)).toMatchObject({ repositories_synced_in_percentage: '100.00%' })
+    expect(all.map((r) => r.geo_node_id)).toEqual(
+      ((await asRoot('GET', '/geo_nodes')).json() as Json[]).map((n) => n.id),
+    )
+    expect(all.find((r) => r.geo_node_id === byGroup.id)).toMatchObject({
+      repositories_synced_in_percentage: '100.00%',
+    })
   })
 
   it('answers current failures only on a secondary', async () => {
     const onPrimary = await asRoot('GET', '/geo_nodes/current/failures')
-    expect([onPrimary.statusCode, onPrimary.json()]).toEqual([403, { message: '403 Forbidden - Failures can only be requested from a secondary node' }])
+    expect([onPrimary.statusCode, onPrimary.json()]).toEqual([
+      403,
+      { message: '403 Forbidden - Failures can only be requested from a secondary node' },
+    ])
   })
 
   it('refuses node changes when this instance is a secondary (the node name setting names one)', async () => {
@@ -263,7 +332,12 @@ describe('replication (Geo) nodes', () => {
     const events = (await asRoot('GET', '/audit_events?entity_type=User&per_page=100')).json() as { details: Json }[]
     const messages = events.filter((e) => e.details.target_type === 'GeoNode').map((e) => e.details.custom_message)
     expect(messages).toEqual(
-      expect.arrayContaining(['Added primary Geo node http://burrow.test/', 'Added secondary Geo node eu-west', 'Changed Geo node us-east-1', 'Removed Geo node to-delete']),
+      expect.arrayContaining([
+        'Added primary Geo node http://burrow.test/',
+        'Added secondary Geo node eu-west',
+        'Changed Geo node us-east-1',
+        'Removed Geo node to-delete',
+      ]),
     )
   })
 

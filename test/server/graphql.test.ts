@@ -8,13 +8,18 @@ describe('GraphQL endpoint /api/graphql', () => {
   let alice: SeededUser
   let readOnly: SeededUser
 
-  const post = (headers: Record<string, string>, payload: unknown) => s.app.inject({ method: 'POST', url: '/api/graphql', headers, payload: payload as Record<string, unknown> })
+  const post = (headers: Record<string, string>, payload: unknown) =>
+    s.app.inject({ method: 'POST', url: '/api/graphql', headers, payload: payload as Record<string, unknown> })
 
   beforeAll(async () => {
     s = await makeServer()
     alice = seedUser(s, { username: 'gql_alice', name: 'Alice Q' })
     readOnly = seedUser(s, { username: 'gql_reader', scopes: ['read_api'] })
-    const project = seedProject(s, { namespaceId: seedGroup(s, { path: 'gql' }).id, path: 'app', visibility: 'private' })
+    const project = seedProject(s, {
+      namespaceId: seedGroup(s, { path: 'gql' }).id,
+      path: 'app',
+      visibility: 'private',
+    })
     seedMember(s, 'Project', project.id, alice.user.id, AccessLevel.MAINTAINER)
     seedMember(s, 'Project', project.id, readOnly.user.id, AccessLevel.MAINTAINER)
   })
@@ -23,11 +28,24 @@ describe('GraphQL endpoint /api/graphql', () => {
   })
 
   it('answers currentUser for a PRIVATE-TOKEN caller', async () => {
-    const res = await post({ 'private-token': alice.token }, { query: '{ currentUser { id username name state webUrl webPath bot } }' })
+    const res = await post(
+      { 'private-token': alice.token },
+      { query: '{ currentUser { id username name state webUrl webPath bot } }' },
+    )
     expect(res.statusCode).toBe(200)
     expect(res.headers['content-type']).toBe('application/json')
     expect(res.json()).toEqual({
-      data: { currentUser: { id: `gid://gitlab/User/${alice.user.id}`, username: 'gql_alice', name: 'Alice Q', state: 'active', webUrl: 'http://burrow.test/gql_alice', webPath: '/gql_alice', bot: false } },
+      data: {
+        currentUser: {
+          id: `gid://gitlab/User/${alice.user.id}`,
+          username: 'gql_alice',
+          name: 'Alice Q',
+          state: 'active',
+          webUrl: 'http://burrow.test/gql_alice',
+          webPath: '/gql_alice',
+          bot: false,
+        },
+      },
     })
   })
 
@@ -37,8 +55,15 @@ describe('GraphQL endpoint /api/graphql', () => {
   })
 
   it('accepts an OAuth access token as Authorization: Bearer', async () => {
-    const token = await s.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'password', username: 'gql_alice', password: alice.password } })
-    const res = await post({ authorization: `Bearer ${token.json().access_token as string}` }, { query: '{ currentUser { username } }' })
+    const token = await s.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      payload: { grant_type: 'password', username: 'gql_alice', password: alice.password },
+    })
+    const res = await post(
+      { authorization: `Bearer ${token.json().access_token as string}` },
+      { query: '{ currentUser { username } }' },
+    )
     expect(res.json()).toEqual({ data: { currentUser: { username: 'gql_alice' } } })
   })
 
@@ -55,10 +80,20 @@ describe('GraphQL endpoint /api/graphql', () => {
 
   it('runs queries sent with GET and refuses mutations there (405)', async () => {
     const query = encodeURIComponent('{ currentUser { username } }')
-    const res = await s.app.inject({ method: 'GET', url: `/api/graphql?query=${query}`, headers: { 'private-token': alice.token } })
+    const res = await s.app.inject({
+      method: 'GET',
+      url: `/api/graphql?query=${query}`,
+      headers: { 'private-token': alice.token },
+    })
     expect(res.json()).toEqual({ data: { currentUser: { username: 'gql_alice' } } })
-    const mutation = encodeURIComponent('mutation { alertTodoCreate(input: {projectPath: "gql/app", iid: "1"}) { errors } }')
-    const refused = await s.app.inject({ method: 'GET', url: `/api/graphql?query=${mutation}`, headers: { 'private-token': alice.token } })
+    const mutation = encodeURIComponent(
+      'mutation { alertTodoCreate(input: {projectPath: "gql/app", iid: "1"}) { errors } }',
+    )
+    const refused = await s.app.inject({
+      method: 'GET',
+      url: `/api/graphql?query=${mutation}`,
+      headers: { 'private-token': alice.token },
+    })
     expect(refused.statusCode).toBe(405)
     expect(refused.json()).toEqual({ errors: [{ message: 'Mutations are forbidden in GET requests' }] })
   })
@@ -76,43 +111,78 @@ describe('GraphQL endpoint /api/graphql', () => {
     expect(syntax.statusCode).toBe(200)
     expect(syntax.json().errors[0].message).toMatch(/^Syntax Error/)
     const unknown = await post({ 'private-token': alice.token }, { query: '{ currentUser { shoeSize } }' })
-    expect(unknown.json()).toEqual({ errors: [expect.objectContaining({ message: 'Cannot query field "shoeSize" on type "UserCore".' })] })
+    expect(unknown.json()).toEqual({
+      errors: [expect.objectContaining({ message: 'Cannot query field "shoeSize" on type "UserCore".' })],
+    })
   })
 
   it('answers 400 without a query and for variables that are not an object', async () => {
     const none = await post({ 'private-token': alice.token }, {})
     expect(none.statusCode).toBe(400)
     expect(none.json()).toEqual({ errors: [{ message: 'No query string was present' }] })
-    const bad = await post({ 'private-token': alice.token }, { query: '{ currentUser { username } }', variables: '[1]' })
+    const bad = await post(
+      { 'private-token': alice.token },
+      { query: '{ currentUser { username } }', variables: '[1]' },
+    )
     expect(bad.statusCode).toBe(400)
   })
 
   it('lets a read_api token query but not mutate', async () => {
     const read = await post({ 'private-token': readOnly.token }, { query: '{ currentUser { username } }' })
     expect(read.json()).toEqual({ data: { currentUser: { username: 'gql_reader' } } })
-    const write = await post({ 'private-token': readOnly.token }, { query: 'mutation { httpIntegrationCreate(input: {projectPath: "gql/app", name: "x", active: true}) { errors } }' })
+    const write = await post(
+      { 'private-token': readOnly.token },
+      {
+        query:
+          'mutation { httpIntegrationCreate(input: {projectPath: "gql/app", name: "x", active: true}) { errors } }',
+      },
+    )
     expect(write.json()).toEqual({
       data: { httpIntegrationCreate: null },
-      errors: [expect.objectContaining({ message: 'Insufficient scope: mutations need a token with the api scope', path: ['httpIntegrationCreate'] })],
+      errors: [
+        expect.objectContaining({
+          message: 'Insufficient scope: mutations need a token with the api scope',
+          path: ['httpIntegrationCreate'],
+        }),
+      ],
     })
   })
 
   it('runs as the sudo user when an administrator asks', async () => {
-    const res = await post({ 'private-token': ROOT_TOKEN, sudo: 'gql_alice' }, { query: '{ currentUser { username } }' })
+    const res = await post(
+      { 'private-token': ROOT_TOKEN, sudo: 'gql_alice' },
+      { query: '{ currentUser { username } }' },
+    )
     expect(res.json()).toEqual({ data: { currentUser: { username: 'gql_alice' } } })
   })
 
   it('answers introspection, so clients can build the schema', async () => {
-    const res = await post({ 'private-token': alice.token }, { query: '{ __type(name: "AlertManagementAlert") { fields { name } } }' })
+    const res = await post(
+      { 'private-token': alice.token },
+      { query: '{ __type(name: "AlertManagementAlert") { fields { name } } }' },
+    )
     const names = (res.json().data.__type.fields as { name: string }[]).map((f) => f.name)
-    expect(names).toEqual(expect.arrayContaining(['iid', 'title', 'severity', 'status', 'startedAt', 'eventCount', 'details', 'assignees', 'todos']))
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'iid',
+        'title',
+        'severity',
+        'status',
+        'startedAt',
+        'eventCount',
+        'details',
+        'assignees',
+        'todos',
+      ]),
+    )
   })
 
   describe('limits', () => {
     /** `{ a0: __typename a1: __typename … }`: `count` fields of complexity 1 each. */
     const aliased = (count: number) => `{ ${Array.from({ length: count }, (_, i) => `a${i}: __typename`).join(' ')} }`
     /** `__type(name: "Query")` followed by ofType chains: `depth` fields deep. */
-    const nested = (depth: number) => `{ __type(name: "Query") { ${'ofType { '.repeat(depth - 2)}name${' }'.repeat(depth - 2)} } }`
+    const nested = (depth: number) =>
+      `{ __type(name: "Query") { ${'ofType { '.repeat(depth - 2)}name${' }'.repeat(depth - 2)} } }`
 
     it('refuses a query text over 10,000 characters with 422, as GitLab, without running it', async () => {
       const res = await post({}, { query: aliased(3000) })
@@ -123,17 +193,23 @@ describe('GraphQL endpoint /api/graphql', () => {
     it('refuses an anonymous query over complexity 200 and runs one at 200', async () => {
       const refused = await post({}, { query: aliased(201) })
       expect(refused.statusCode).toBe(200)
-      expect(refused.json()).toEqual({ errors: [{ message: 'Query has complexity of 201, which exceeds max complexity of 200' }] })
+      expect(refused.json()).toEqual({
+        errors: [{ message: 'Query has complexity of 201, which exceeds max complexity of 200' }],
+      })
       const allowed = await post({}, { query: aliased(200) })
       expect(Object.keys(allowed.json().data)).toHaveLength(200)
     })
 
     it('allows signed-in users complexity 250 and administrators 300', async () => {
-      expect(Object.keys((await post({ 'private-token': alice.token }, { query: aliased(250) })).json().data)).toHaveLength(250)
+      expect(
+        Object.keys((await post({ 'private-token': alice.token }, { query: aliased(250) })).json().data),
+      ).toHaveLength(250)
       expect((await post({ 'private-token': alice.token }, { query: aliased(251) })).json()).toEqual({
         errors: [{ message: 'Query has complexity of 251, which exceeds max complexity of 250' }],
       })
-      expect(Object.keys((await post({ 'private-token': ROOT_TOKEN }, { query: aliased(300) })).json().data)).toHaveLength(300)
+      expect(
+        Object.keys((await post({ 'private-token': ROOT_TOKEN }, { query: aliased(300) })).json().data),
+      ).toHaveLength(300)
       expect((await post({ 'private-token': ROOT_TOKEN }, { query: aliased(301) })).json().errors[0].message).toBe(
         'Query has complexity of 301, which exceeds max complexity of 300',
       )
@@ -145,7 +221,9 @@ describe('GraphQL endpoint /api/graphql', () => {
       expect((await post({}, { query })).json().data.a).toEqual({ name: 'Query' })
       const spreads = Array.from({ length: 7 }, (_, i) => `q${i}: __type(name: "Query") { ...G }`).join(' ')
       const repeated = `query { ${spreads} } fragment G on __Type { ${fields} }`
-      expect((await post({}, { query: repeated })).json()).toEqual({ errors: [{ message: 'Query has complexity of 217, which exceeds max complexity of 200' }] })
+      expect((await post({}, { query: repeated })).json()).toEqual({
+        errors: [{ message: 'Query has complexity of 217, which exceeds max complexity of 200' }],
+      })
     })
 
     it('counts a connection’s selections 1% more per item it may return, a page of 100 at most and by default', async () => {
@@ -156,12 +234,18 @@ describe('GraphQL endpoint /api/graphql', () => {
       const refused = { errors: [{ message: 'Query has complexity of 202, which exceeds max complexity of 200' }] }
       expect((await post({}, { query, variables: { n: 100 } })).json()).toEqual(refused)
       expect((await post({}, { query, variables: { n: 5000 } })).json()).toEqual(refused)
-      expect((await post({}, { query: query.replace('query($n: Int)', 'query').replace('(first: $n)', '') })).json()).toEqual(refused)
+      expect(
+        (await post({}, { query: query.replace('query($n: Int)', 'query').replace('(first: $n)', '') })).json(),
+      ).toEqual(refused)
     })
 
     it('refuses an anonymous query deeper than 15 and a signed-in one deeper than 20', async () => {
-      expect((await post({}, { query: nested(15) })).json().data.__type).toEqual(expect.objectContaining({ ofType: null }))
-      expect((await post({}, { query: nested(16) })).json()).toEqual({ errors: [{ message: 'Query has depth of 16, which exceeds max depth of 15' }] })
+      expect((await post({}, { query: nested(15) })).json().data.__type).toEqual(
+        expect.objectContaining({ ofType: null }),
+      )
+      expect((await post({}, { query: nested(16) })).json()).toEqual({
+        errors: [{ message: 'Query has depth of 16, which exceeds max depth of 15' }],
+      })
       expect((await post({ 'private-token': alice.token }, { query: nested(20) })).json().errors).toBeUndefined()
       expect((await post({ 'private-token': alice.token }, { query: nested(21) })).json()).toEqual({
         errors: [{ message: 'Query has depth of 21, which exceeds max depth of 20' }],
@@ -171,7 +255,9 @@ describe('GraphQL endpoint /api/graphql', () => {
     it('measures only the operation asked for by name', async () => {
       const query = `query Small { currentUser { username } } query Big ${aliased(201)}`
       expect((await post({}, { query, operationName: 'Small' })).json()).toEqual({ data: { currentUser: null } })
-      expect((await post({}, { query, operationName: 'Big' })).json().errors[0].message).toMatch(/^Query has complexity of 201/)
+      expect((await post({}, { query, operationName: 'Big' })).json().errors[0].message).toMatch(
+        /^Query has complexity of 201/,
+      )
     })
   })
 })

@@ -20,13 +20,30 @@ describe('groups API', () => {
 
   describe('POST /groups', () => {
     it('creates a top-level group and makes the creator its Owner', async () => {
-      const res = await s.request(alice.token, { method: 'POST', url: api('/groups'), payload: { name: 'Alpha', path: 'alpha', description: 'd' } })
+      const res = await s.request(alice.token, {
+        method: 'POST',
+        url: api('/groups'),
+        payload: { name: 'Alpha', path: 'alpha', description: 'd' },
+      })
       expect(res.statusCode).toBe(201)
       const body = res.json()
-      expect(body).toMatchObject({ name: 'Alpha', path: 'alpha', full_path: 'alpha', full_name: 'Alpha', parent_id: null, visibility: 'private', projects: [], shared_projects: [] })
-      const member = s.app.burrow.db.prepare(`SELECT access_level FROM members WHERE source_type = 'Namespace' AND source_id = ? AND user_id = ?`).get(body.id, alice.user.id)
+      expect(body).toMatchObject({
+        name: 'Alpha',
+        path: 'alpha',
+        full_path: 'alpha',
+        full_name: 'Alpha',
+        parent_id: null,
+        visibility: 'private',
+        projects: [],
+        shared_projects: [],
+      })
+      const member = s.app.burrow.db
+        .prepare(`SELECT access_level FROM members WHERE source_type = 'Namespace' AND source_id = ? AND user_id = ?`)
+        .get(body.id, alice.user.id)
       expect(member).toEqual({ access_level: 50 })
-      const audit = s.app.burrow.db.prepare(`SELECT 1 FROM audit_events WHERE entity_type = 'Group' AND entity_id = ?`).get(body.id)
+      const audit = s.app.burrow.db
+        .prepare(`SELECT 1 FROM audit_events WHERE entity_type = 'Group' AND entity_id = ?`)
+        .get(body.id)
       expect(audit).toBeDefined()
     })
 
@@ -38,21 +55,33 @@ describe('groups API', () => {
 
     it('answers 400 for a taken path', async () => {
       seedGroup(s, { path: 'taken' })
-      const res = await s.request(alice.token, { method: 'POST', url: api('/groups'), payload: { name: 'Taken', path: 'taken' } })
+      const res = await s.request(alice.token, {
+        method: 'POST',
+        url: api('/groups'),
+        payload: { name: 'Taken', path: 'taken' },
+      })
       expect(res.statusCode).toBe(400)
       expect(res.json()).toEqual({ message: { path: ['has already been taken'] } })
     })
 
     it('answers 403 when the user may not create groups', async () => {
       const noGroups = seedUser(s, { can_create_group: 0 })
-      const res = await s.request(noGroups.token, { method: 'POST', url: api('/groups'), payload: { name: 'X', path: 'x-not-allowed' } })
+      const res = await s.request(noGroups.token, {
+        method: 'POST',
+        url: api('/groups'),
+        payload: { name: 'X', path: 'x-not-allowed' },
+      })
       expect(res.statusCode).toBe(403)
     })
 
     it('creates a subgroup for a Maintainer of the parent', async () => {
       const parent = seedGroup(s)
       seedMember(s, 'Namespace', parent.id, bob.user.id, 40)
-      const res = await s.request(bob.token, { method: 'POST', url: api('/groups'), payload: { name: 'Child', path: 'child', parent_id: parent.id } })
+      const res = await s.request(bob.token, {
+        method: 'POST',
+        url: api('/groups'),
+        payload: { name: 'Child', path: 'child', parent_id: parent.id },
+      })
       expect(res.statusCode).toBe(201)
       expect(res.json()).toMatchObject({ full_path: `${parent.full_path}/child`, parent_id: parent.id })
     })
@@ -60,19 +89,38 @@ describe('groups API', () => {
     it('answers 403 to a Developer creating a subgroup', async () => {
       const parent = seedGroup(s)
       seedMember(s, 'Namespace', parent.id, bob.user.id, 30)
-      const res = await s.request(bob.token, { method: 'POST', url: api('/groups'), payload: { name: 'Child', path: 'child', parent_id: parent.id } })
+      const res = await s.request(bob.token, {
+        method: 'POST',
+        url: api('/groups'),
+        payload: { name: 'Child', path: 'child', parent_id: parent.id },
+      })
       expect(res.statusCode).toBe(403)
     })
 
     it('refuses a subgroup more visible than its parent', async () => {
       const parent = seedGroup(s, { visibility: 'internal' })
-      const res = await s.request(ROOT_TOKEN, { method: 'POST', url: api('/groups'), payload: { name: 'Pub', path: 'pub', parent_id: parent.id, visibility: 'public' } })
+      const res = await s.request(ROOT_TOKEN, {
+        method: 'POST',
+        url: api('/groups'),
+        payload: { name: 'Pub', path: 'pub', parent_id: parent.id, visibility: 'public' },
+      })
       expect(res.statusCode).toBe(400)
-      expect(res.json()).toEqual({ message: { visibility_level: ['public is not allowed since the parent group has a internal visibility.'] } })
+      expect(res.json()).toEqual({
+        message: { visibility_level: ['public is not allowed since the parent group has a internal visibility.'] },
+      })
     })
 
     it('stores settings such as project_creation_level', async () => {
-      const res = await s.request(alice.token, { method: 'POST', url: api('/groups'), payload: { name: 'Dev', path: 'dev-created', project_creation_level: 'developer', subgroup_creation_level: 'owner' } })
+      const res = await s.request(alice.token, {
+        method: 'POST',
+        url: api('/groups'),
+        payload: {
+          name: 'Dev',
+          path: 'dev-created',
+          project_creation_level: 'developer',
+          subgroup_creation_level: 'owner',
+        },
+      })
       expect(res.json()).toMatchObject({ project_creation_level: 'developer', subgroup_creation_level: 'owner' })
     })
   })
@@ -116,7 +164,12 @@ describe('groups API', () => {
       const sub = seedGroup(s, { path: 'ww-sub', parentId: top.id })
       seedMember(s, 'Namespace', top.id, user.user.id, 50)
       const owned = await s.request(user.token, { method: 'GET', url: api('/groups?owned=true&search=ww-') })
-      expect(owned.json().map((g: { id: number }) => g.id).sort()).toEqual([top.id, sub.id].sort())
+      expect(
+        owned
+          .json()
+          .map((g: { id: number }) => g.id)
+          .sort(),
+      ).toEqual([top.id, sub.id].sort())
       const tops = await s.request(user.token, { method: 'GET', url: api('/groups?top_level_only=true&search=ww-') })
       expect(tops.json().map((g: { id: number }) => g.id)).toEqual([top.id])
     })
@@ -149,29 +202,54 @@ describe('groups API', () => {
       const sub = seedGroup(s, { parentId: top.id, path: 'mid' })
       const leaf = seedGroup(s, { parentId: sub.id, path: 'leaf' })
       const project = seedProject(s, { namespaceId: leaf.id, path: 'app' })
-      const res = await s.request(ROOT_TOKEN, { method: 'PUT', url: api(`/groups/${top.id}`), payload: { path: 'new-top', name: 'New Top' } })
+      const res = await s.request(ROOT_TOKEN, {
+        method: 'PUT',
+        url: api(`/groups/${top.id}`),
+        payload: { path: 'new-top', name: 'New Top' },
+      })
       expect(res.statusCode).toBe(200)
       expect(res.json()).toMatchObject({ path: 'new-top', full_path: 'new-top', name: 'New Top' })
-      const leafRes = await s.request(ROOT_TOKEN, { method: 'GET', url: api(`/groups/${encodeURIComponent('new-top/mid/leaf')}`) })
+      const leafRes = await s.request(ROOT_TOKEN, {
+        method: 'GET',
+        url: api(`/groups/${encodeURIComponent('new-top/mid/leaf')}`),
+      })
       expect(leafRes.json()).toMatchObject({ id: leaf.id, full_name: 'New Top / mid / leaf' })
-      const proj = await s.request(ROOT_TOKEN, { method: 'GET', url: api(`/projects/${encodeURIComponent('new-top/mid/leaf/app')}`) })
+      const proj = await s.request(ROOT_TOKEN, {
+        method: 'GET',
+        url: api(`/projects/${encodeURIComponent('new-top/mid/leaf/app')}`),
+      })
       expect(proj.json().id).toBe(project.id)
-      expect((await s.request(ROOT_TOKEN, { method: 'GET', url: api(`/groups/${encodeURIComponent('old-top/mid')}`) })).statusCode).toBe(404)
+      expect(
+        (await s.request(ROOT_TOKEN, { method: 'GET', url: api(`/groups/${encodeURIComponent('old-top/mid')}`) }))
+          .statusCode,
+      ).toBe(404)
     })
 
     it('answers 403 to a Maintainer (Owner required)', async () => {
       const g = seedGroup(s)
       seedMember(s, 'Namespace', g.id, bob.user.id, 40)
-      const res = await s.request(bob.token, { method: 'PUT', url: api(`/groups/${g.id}`), payload: { description: 'x' } })
+      const res = await s.request(bob.token, {
+        method: 'PUT',
+        url: api(`/groups/${g.id}`),
+        payload: { description: 'x' },
+      })
       expect(res.statusCode).toBe(403)
     })
 
     it('refuses a visibility below that of its projects', async () => {
       const g = seedGroup(s, { visibility: 'public' })
       seedProject(s, { namespaceId: g.id, visibility: 'public' })
-      const res = await s.request(ROOT_TOKEN, { method: 'PUT', url: api(`/groups/${g.id}`), payload: { visibility: 'private' } })
+      const res = await s.request(ROOT_TOKEN, {
+        method: 'PUT',
+        url: api(`/groups/${g.id}`),
+        payload: { visibility: 'private' },
+      })
       expect(res.statusCode).toBe(400)
-      expect(res.json()).toEqual({ message: { visibility_level: ['private is not allowed since this group contains projects with higher visibility.'] } })
+      expect(res.json()).toEqual({
+        message: {
+          visibility_level: ['private is not allowed since this group contains projects with higher visibility.'],
+        },
+      })
     })
   })
 
@@ -203,7 +281,12 @@ describe('groups API', () => {
       const subs = await s.request(null, { method: 'GET', url: api(`/groups/${top.id}/subgroups`) })
       expect(subs.json().map((g: { id: number }) => g.id)).toEqual([a.id])
       const desc = await s.request(null, { method: 'GET', url: api(`/groups/${top.id}/descendant_groups`) })
-      expect(desc.json().map((g: { id: number }) => g.id).sort()).toEqual([a.id, deep.id].sort())
+      expect(
+        desc
+          .json()
+          .map((g: { id: number }) => g.id)
+          .sort(),
+      ).toEqual([a.id, deep.id].sort())
     })
 
     it('lists group projects, with subgroups when include_subgroups=true', async () => {
@@ -213,8 +296,16 @@ describe('groups API', () => {
       const p2 = seedProject(s, { namespaceId: sub.id })
       const own = await s.request(ROOT_TOKEN, { method: 'GET', url: api(`/groups/${top.id}/projects`) })
       expect(own.json().map((p: { id: number }) => p.id)).toEqual([p1.id])
-      const all = await s.request(ROOT_TOKEN, { method: 'GET', url: api(`/groups/${top.id}/projects?include_subgroups=true`) })
-      expect(all.json().map((p: { id: number }) => p.id).sort()).toEqual([p1.id, p2.id].sort())
+      const all = await s.request(ROOT_TOKEN, {
+        method: 'GET',
+        url: api(`/groups/${top.id}/projects?include_subgroups=true`),
+      })
+      expect(
+        all
+          .json()
+          .map((p: { id: number }) => p.id)
+          .sort(),
+      ).toEqual([p1.id, p2.id].sort())
       expect(all.headers['x-total']).toBe('2')
     })
   })
@@ -224,27 +315,49 @@ describe('groups API', () => {
       const g = seedGroup(s)
       const other = seedGroup(s, { visibility: 'internal' })
       seedMember(s, 'Namespace', g.id, alice.user.id, 50)
-      const res = await s.request(alice.token, { method: 'POST', url: api(`/groups/${g.id}/share`), payload: { group_id: other.id, group_access: 20, expires_at: '2099-01-01' } })
+      const res = await s.request(alice.token, {
+        method: 'POST',
+        url: api(`/groups/${g.id}/share`),
+        payload: { group_id: other.id, group_access: 20, expires_at: '2099-01-01' },
+      })
       expect(res.statusCode).toBe(201)
       expect(res.json().shared_with_groups).toEqual([
-        { group_id: other.id, group_name: other.name, group_full_path: other.full_path, group_access_level: 20, expires_at: '2099-01-01' },
+        {
+          group_id: other.id,
+          group_name: other.name,
+          group_full_path: other.full_path,
+          group_access_level: 20,
+          expires_at: '2099-01-01',
+        },
       ])
-      expect((await s.request(alice.token, { method: 'DELETE', url: api(`/groups/${g.id}/share/${other.id}`) })).statusCode).toBe(204)
-      expect((await s.request(alice.token, { method: 'DELETE', url: api(`/groups/${g.id}/share/${other.id}`) })).statusCode).toBe(404)
+      expect(
+        (await s.request(alice.token, { method: 'DELETE', url: api(`/groups/${g.id}/share/${other.id}`) })).statusCode,
+      ).toBe(204)
+      expect(
+        (await s.request(alice.token, { method: 'DELETE', url: api(`/groups/${g.id}/share/${other.id}`) })).statusCode,
+      ).toBe(404)
     })
 
     it('gives members of the shared-with group access to the shared group', async () => {
       const g = seedGroup(s)
       const other = seedGroup(s)
       seedMember(s, 'Namespace', other.id, bob.user.id, 30)
-      await s.request(ROOT_TOKEN, { method: 'POST', url: api(`/groups/${g.id}/share`), payload: { group_id: other.id, group_access: 20 } })
+      await s.request(ROOT_TOKEN, {
+        method: 'POST',
+        url: api(`/groups/${g.id}/share`),
+        payload: { group_id: other.id, group_access: 20 },
+      })
       expect((await s.request(bob.token, { method: 'GET', url: api(`/groups/${g.id}`) })).statusCode).toBe(200)
     })
 
     it('transfers a group under another group', async () => {
       const g = seedGroup(s, { path: 'moving' })
       const target = seedGroup(s, { path: 'target' })
-      const res = await s.request(ROOT_TOKEN, { method: 'POST', url: api(`/groups/${g.id}/transfer`), payload: { group_id: target.id } })
+      const res = await s.request(ROOT_TOKEN, {
+        method: 'POST',
+        url: api(`/groups/${g.id}/transfer`),
+        payload: { group_id: target.id },
+      })
       expect(res.statusCode).toBe(201)
       expect(res.json()).toMatchObject({ full_path: 'target/moving', parent_id: target.id })
     })

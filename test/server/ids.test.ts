@@ -12,7 +12,11 @@ type Json = Record<string, unknown>
 describe('ids are never reused', () => {
   let s: TestServer
 
-  const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Json): Promise<{ status: number; body: Json }> => {
+  const call = async (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: Json,
+  ): Promise<{ status: number; body: Json }> => {
     const res = await s.request(ROOT_TOKEN, { method, url: `/api/v4${url}`, payload })
     return { status: res.statusCode, body: res.body === '' ? {} : (res.json() as Json) }
   }
@@ -28,7 +32,11 @@ describe('ids are never reused', () => {
   let projectId: number
   /** How many iid counters the database keeps for a project or group. */
   const counters = (scopeType: 'Project' | 'Namespace', id: number): number =>
-    (s.app.burrow.db.prepare('SELECT COUNT(*) AS n FROM internal_ids WHERE scope_type = ? AND scope_id = ?').get(scopeType, id) as { n: number }).n
+    (
+      s.app.burrow.db
+        .prepare('SELECT COUNT(*) AS n FROM internal_ids WHERE scope_type = ? AND scope_id = ?')
+        .get(scopeType, id) as { n: number }
+    ).n
 
   beforeAll(async () => {
     s = await makeServer()
@@ -50,7 +58,13 @@ describe('ids are never reused', () => {
   })
 
   it('a user created after the newest one was deleted gets a new id; the projects deleted with it leave no iid counters', async () => {
-    const user = (n: string) => ({ username: n, name: n, email: `${n}@example.com`, password: 'Secret-Passw0rd!', skip_confirmation: true })
+    const user = (n: string) => ({
+      username: n,
+      name: n,
+      email: `${n}@example.com`,
+      password: 'Secret-Passw0rd!',
+      skip_confirmation: true,
+    })
     const first = await created('/users', user('gone-user'))
     const personal = await created(`/projects/user/${first}`, { name: 'personal', path: 'personal' })
     await created(`/projects/${personal}/issues`, { title: 'an issue' })
@@ -75,12 +89,36 @@ describe('ids are never reused', () => {
     const issue = await created(`${base}/issues`, { title: 'kept' }, 'iid')
     await commitFiles(s, ROOT_TOKEN, projectId, 'topic', { 'topic.txt': 'x' }, { startBranch: 'main' })
     /** Where to create one, what to send each time, and where the created one is deleted. */
-    const kinds: { readonly create: string; readonly payload: (n: number) => Json; readonly remove: (created: Json) => string }[] = [
-      { create: `${base}/issues`, payload: (n) => ({ title: `issue ${n}` }), remove: (c) => `${base}/issues/${c.iid as number}` },
-      { create: `${base}/merge_requests`, payload: (n) => ({ source_branch: 'topic', target_branch: 'main', title: `mr ${n}` }), remove: (c) => `${base}/merge_requests/${c.iid as number}` },
-      { create: `${base}/issues/${issue}/notes`, payload: (n) => ({ body: `comment ${n}` }), remove: (c) => `${base}/issues/${issue}/notes/${c.id as number}` },
-      { create: `${base}/labels`, payload: (n) => ({ name: `label ${n}`, color: '#ff0000' }), remove: (c) => `${base}/labels/${c.id as number}` },
-      { create: `${base}/milestones`, payload: (n) => ({ title: `milestone ${n}` }), remove: (c) => `${base}/milestones/${c.id as number}` },
+    const kinds: {
+      readonly create: string
+      readonly payload: (n: number) => Json
+      readonly remove: (created: Json) => string
+    }[] = [
+      {
+        create: `${base}/issues`,
+        payload: (n) => ({ title: `issue ${n}` }),
+        remove: (c) => `${base}/issues/${c.iid as number}`,
+      },
+      {
+        create: `${base}/merge_requests`,
+        payload: (n) => ({ source_branch: 'topic', target_branch: 'main', title: `mr ${n}` }),
+        remove: (c) => `${base}/merge_requests/${c.iid as number}`,
+      },
+      {
+        create: `${base}/issues/${issue}/notes`,
+        payload: (n) => ({ body: `comment ${n}` }),
+        remove: (c) => `${base}/issues/${issue}/notes/${c.id as number}`,
+      },
+      {
+        create: `${base}/labels`,
+        payload: (n) => ({ name: `label ${n}`, color: '#ff0000' }),
+        remove: (c) => `${base}/labels/${c.id as number}`,
+      },
+      {
+        create: `${base}/milestones`,
+        payload: (n) => ({ title: `milestone ${n}` }),
+        remove: (c) => `${base}/milestones/${c.id as number}`,
+      },
     ]
     for (const kind of kinds) {
       const first = await call('POST', kind.create, kind.payload(1))
@@ -88,7 +126,10 @@ describe('ids are never reused', () => {
       await deleted(kind.remove(first.body))
       const again = await call('POST', kind.create, kind.payload(2))
       expect([kind.create, again.status]).toEqual([kind.create, 201])
-      expect([kind.create, again.body.id]).toEqual([kind.create, expect.toSatisfy((id: number) => id > (first.body.id as number))])
+      expect([kind.create, again.body.id]).toEqual([
+        kind.create,
+        expect.toSatisfy((id: number) => id > (first.body.id as number)),
+      ])
     }
   })
 

@@ -8,7 +8,11 @@ describe('nextIid', () => {
   migrate(db)
 
   it('counts per scope and usage from 1', () => {
-    expect([nextIid(db, { projectId: 1 }, 'issues'), nextIid(db, { projectId: 1 }, 'issues'), nextIid(db, { projectId: 2 }, 'issues')]).toEqual([1, 2, 1])
+    expect([
+      nextIid(db, { projectId: 1 }, 'issues'),
+      nextIid(db, { projectId: 1 }, 'issues'),
+      nextIid(db, { projectId: 2 }, 'issues'),
+    ]).toEqual([1, 2, 1])
     expect(nextIid(db, { projectId: 1 }, 'merge_requests')).toBe(1)
     expect(nextIid(db, { groupId: 1 }, 'epics')).toBe(1)
   })

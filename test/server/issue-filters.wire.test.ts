@@ -26,17 +26,33 @@ describe('issue list parameters over the wire', () => {
     dev = seedUser(s, { username: 'filter_dev' })
     seedMember(s, 'Namespace', group.id, dev.user.id, AccessLevel.DEVELOPER)
     const api = async (method: string, path: string, body: Json): Promise<Json> => {
-      const res = await s.request(ROOT_TOKEN, { method: method as 'POST', url: `/api/v4/projects/${project.id}${path}`, payload: body })
+      const res = await s.request(ROOT_TOKEN, {
+        method: method as 'POST',
+        url: `/api/v4/projects/${project.id}${path}`,
+        payload: body,
+      })
       expect(res.statusCode).toBeLessThan(300)
       return res.json() as Json
     }
     const soon = await api('POST', '/milestones', { title: 'soon', due_date: day(7) })
-    await api('POST', '/issues', { title: 'Crash on save', description: 'stack trace', labels: 'bug,ui', assignee_ids: [dev.user.id], milestone_id: soon.id, weight: 3, due_date: day(-1) })
+    await api('POST', '/issues', {
+      title: 'Crash on save',
+      description: 'stack trace',
+      labels: 'bug,ui',
+      assignee_ids: [dev.user.id],
+      milestone_id: soon.id,
+      weight: 3,
+      due_date: day(-1),
+    })
     await api('POST', '/issues', { title: 'Dark mode', labels: 'feature', confidential: true, issue_type: 'incident' })
     const closed = await api('POST', '/issues', { title: 'Old crash', description: 'fixed long ago', labels: 'bug' })
     await api('PUT', `/issues/${closed.iid}`, { state_event: 'close' })
     await api('POST', '/issues/2/award_emoji', { name: 'thumbsup' })
-    const dark = await s.request(dev.token, { method: 'POST', url: `/api/v4/projects/${project.id}/issues/2/award_emoji`, payload: { name: 'rocket' } })
+    const dark = await s.request(dev.token, {
+      method: 'POST',
+      url: `/api/v4/projects/${project.id}/issues/2/award_emoji`,
+      payload: { name: 'rocket' },
+    })
     expect(dark.statusCode).toBe(201)
   })
   afterAll(async () => {
@@ -109,7 +125,9 @@ out({
     expect(await titles({ assigneeId: dev.user.id })).toEqual(['Crash on save'])
     expect(await titles({ milestone: 'soon' })).toEqual(['Crash on save'])
     expect(await titles({ myReactionEmoji: 'Any' })).toEqual(['Dark mode'])
-    expect(await titles({ createdAfter: '2000-01-01T00:00:00Z', updatedBefore: '2999-01-01T00:00:00Z', issueType: 'issue' })).toEqual(['Crash on save', 'Old crash'])
+    expect(
+      await titles({ createdAfter: '2000-01-01T00:00:00Z', updatedBefore: '2999-01-01T00:00:00Z', issueType: 'issue' }),
+    ).toEqual(['Crash on save', 'Old crash'])
     const detailed = (await api.Issues.all({ projectId: project.id, iids: [1], withLabelsDetails: true })) as Json[]
     expect(detailed[0].labels.map((l: Json) => l.name)).toEqual(['bug', 'ui'])
     const stats = await api.IssuesStatistics.all({ projectId: project.id, labels: 'bug' })

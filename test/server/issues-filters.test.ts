@@ -13,13 +13,23 @@ let bob: SeededUser
 let carol: SeededUser
 const day = (offset: number): string => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10)
 
-async function call(token: string | null, method: 'GET' | 'POST' | 'PUT', url: string, payload?: Json): Promise<{ statusCode: number; body: any; headers: Json }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function call(
+  token: string | null,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  payload?: Json,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+): Promise<{ statusCode: number; body: any; headers: Json }> {
   const res = await s.request(token, { method, url: `/api/v4${url}`, ...(payload ? { payload } : {}) })
   return { statusCode: res.statusCode, body: res.body ? JSON.parse(res.body) : null, headers: res.headers }
 }
 
 /** Titles (sorted) of the project's issues matching `query`, as `token` sees them. */
-async function titles(query: string, token: string | null = ROOT_TOKEN, path = `/projects/${p.id}/issues`): Promise<string[]> {
+async function titles(
+  query: string,
+  token: string | null = ROOT_TOKEN,
+  path = `/projects/${p.id}/issues`,
+): Promise<string[]> {
   const r = await call(token, 'GET', `${path}?per_page=100&${query}`)
   expect(r.statusCode).toBe(200)
   return (r.body as Json[]).map((i) => i.title as string).sort()
@@ -37,21 +47,49 @@ beforeAll(async () => {
   carol = seedUser(s, { username: 'carol' })
   for (const u of [alice, bob]) seedMember(s, 'Project', p.id, u.user.id, AccessLevel.REPORTER)
   const v1 = await call(ROOT_TOKEN, 'POST', `/projects/${p.id}/milestones`, { title: 'v1', due_date: day(30) })
-  const v2 = await call(ROOT_TOKEN, 'POST', `/projects/${p.id}/milestones`, { title: 'v2', start_date: day(-10), due_date: day(-2) })
+  const v2 = await call(ROOT_TOKEN, 'POST', `/projects/${p.id}/milestones`, {
+    title: 'v2',
+    start_date: day(-10),
+    due_date: day(-2),
+  })
   const create = async (u: SeededUser | null, body: Json, project = p.id): Promise<Json> => {
     const r = await call(u ? u.token : ROOT_TOKEN, 'POST', `/projects/${project}/issues`, body)
     expect(r.statusCode).toBe(201)
     return r.body as Json
   }
-  await create(null, { title: 'Alpha bug', description: 'crash on start', assignee_ids: [alice.user.id], labels: 'bug', milestone_id: v1.body.id, weight: 1, due_date: day(0) })
-  const beta = await create(alice, { title: 'Beta feature', description: 'mentions alpha here', labels: ['feature', 'ui'] })
+  await create(null, {
+    title: 'Alpha bug',
+    description: 'crash on start',
+    assignee_ids: [alice.user.id],
+    labels: 'bug',
+    milestone_id: v1.body.id,
+    weight: 1,
+    due_date: day(0),
+  })
+  const beta = await create(alice, {
+    title: 'Beta feature',
+    description: 'mentions alpha here',
+    labels: ['feature', 'ui'],
+  })
   await call(alice.token, 'PUT', `/projects/${p.id}/issues/${beta.iid}`, { state_event: 'close' })
-  await create(bob, { title: 'Gamma', assignee_ids: [bob.user.id], milestone_id: v2.body.id, confidential: true, issue_type: 'incident', weight: 5, due_date: day(-1) })
+  await create(bob, {
+    title: 'Gamma',
+    assignee_ids: [bob.user.id],
+    milestone_id: v2.body.id,
+    confidential: true,
+    issue_type: 'incident',
+    weight: 5,
+    due_date: day(-1),
+  })
   await create(null, { title: 'Sub issue' }, q.id)
   await create(null, { title: 'Archived issue' }, archived.id)
   s.app.burrow.db.prepare('UPDATE projects SET archived = 1 WHERE id = ?').run(archived.id)
   await call(ROOT_TOKEN, 'POST', `/projects/${p.id}/issues/${beta.iid}/award_emoji`, { name: 'thumbsup' })
-  s.app.burrow.db.prepare("UPDATE issues SET created_at = '2020-01-01T00:00:00.000Z', updated_at = '2020-01-02T00:00:00.000Z' WHERE title = 'Alpha bug'").run()
+  s.app.burrow.db
+    .prepare(
+      "UPDATE issues SET created_at = '2020-01-01T00:00:00.000Z', updated_at = '2020-01-02T00:00:00.000Z' WHERE title = 'Alpha bug'",
+    )
+    .run()
 })
 afterAll(async () => s.close())
 
@@ -89,7 +127,11 @@ describe('project issue list filters', () => {
     expect(await titles('assignee_id=Any')).toEqual(['Alpha bug', 'Gamma'])
     expect(await titles('assignee_username=alice')).toEqual(['Alpha bug'])
     expect(await titles('assignee_username[]=bob')).toEqual(['Gamma'])
-    const two = await call(ROOT_TOKEN, 'GET', `/projects/${p.id}/issues?assignee_username[]=alice&assignee_username[]=bob`)
+    const two = await call(
+      ROOT_TOKEN,
+      'GET',
+      `/projects/${p.id}/issues?assignee_username[]=alice&assignee_username[]=bob`,
+    )
     expect(two.statusCode).toBe(400)
     expect(two.body).toEqual({ error: 'assignee_username allows one value, but found 2: alice, bob' })
     const both = await call(ROOT_TOKEN, 'GET', `/projects/${p.id}/issues?assignee_id=1&assignee_username=alice`)
@@ -98,7 +140,9 @@ describe('project issue list filters', () => {
   it('author_id / author_username (exclusive)', async () => {
     expect(await titles(`author_id=${alice.user.id}`)).toEqual(['Beta feature'])
     expect(await titles('author_username=bob')).toEqual(['Gamma'])
-    expect((await call(ROOT_TOKEN, 'GET', `/projects/${p.id}/issues?author_id=1&author_username=bob`)).statusCode).toBe(400)
+    expect((await call(ROOT_TOKEN, 'GET', `/projects/${p.id}/issues?author_id=1&author_username=bob`)).statusCode).toBe(
+      400,
+    )
   })
   it('confidential, issue_type, iids', async () => {
     expect(await titles('confidential=true')).toEqual(['Gamma'])
@@ -166,7 +210,8 @@ describe('project issue list filters', () => {
     expect(await titles('not[labels]=bug,feature')).toEqual(['Gamma'])
   })
   it('order_by and sort', async () => {
-    const list = async (q: string): Promise<string[]> => ((await call(ROOT_TOKEN, 'GET', `/projects/${p.id}/issues?${q}`)).body as Json[]).map((i) => i.title)
+    const list = async (q: string): Promise<string[]> =>
+      ((await call(ROOT_TOKEN, 'GET', `/projects/${p.id}/issues?${q}`)).body as Json[]).map((i) => i.title)
     expect(await list('order_by=title&sort=asc')).toEqual(ALL)
     expect(await list('order_by=title')).toEqual([...ALL].reverse())
     expect(await list('order_by=weight&sort=desc')).toEqual(['Gamma', 'Alpha bug', 'Beta feature'])
@@ -181,7 +226,8 @@ describe('project issue list filters', () => {
   })
   it('counts only the issues the caller may see in X-Total and issues_statistics', async () => {
     const seen = async (token: string, query: string): Promise<string | undefined> =>
-      (await call(token, 'GET', `/projects/${p.id}/issues?per_page=1&${query}`)).headers['x-total'] as string | undefined
+      (await call(token, 'GET', `/projects/${p.id}/issues?per_page=1&${query}`)).headers['x-total'] as
+        string | undefined
     expect(await seen(carol.token, '')).toBe('2')
     expect(await seen(carol.token, 'state=closed')).toBe('1')
     expect(await seen(alice.token, '')).toBe('3')
@@ -193,7 +239,13 @@ describe('project issue list filters', () => {
   })
   it('with_labels_details gives label objects', async () => {
     const r = await call(ROOT_TOKEN, 'GET', `/projects/${p.id}/issues?labels=bug&with_labels_details=true`)
-    expect(r.body[0].labels[0]).toMatchObject({ name: 'bug', color: '#6699cc', text_color: '#FFFFFF', description: null, description_html: null })
+    expect(r.body[0].labels[0]).toMatchObject({
+      name: 'bug',
+      color: '#6699cc',
+      text_color: '#FFFFFF',
+      description: null,
+      description_html: null,
+    })
     expect(typeof r.body[0].labels[0].id).toBe('number')
   })
   it('paginates with X-Total and Link', async () => {
@@ -209,18 +261,27 @@ describe('global and group lists', () => {
     expect(await titles('', alice.token, '/issues')).toEqual(['Beta feature'])
     expect(await titles('scope=assigned_to_me', alice.token, '/issues')).toEqual(['Alpha bug'])
     expect(await titles('scope=assigned-to-me', alice.token, '/issues')).toEqual(['Alpha bug'])
-    expect(await titles('scope=all', alice.token, '/issues')).toEqual(['Alpha bug', 'Beta feature', 'Gamma', 'Sub issue'])
+    expect(await titles('scope=all', alice.token, '/issues')).toEqual([
+      'Alpha bug',
+      'Beta feature',
+      'Gamma',
+      'Sub issue',
+    ])
     expect((await call(alice.token, 'GET', '/issues?scope=mine')).statusCode).toBe(400)
   })
   it('a scope and an author or assignee filter both apply', async () => {
     expect(await titles('scope=created-by-me', alice.token, '/issues')).toEqual(['Beta feature'])
-    expect(await titles(`scope=created_by_me&author_id=${alice.user.id}`, alice.token, '/issues')).toEqual(['Beta feature'])
+    expect(await titles(`scope=created_by_me&author_id=${alice.user.id}`, alice.token, '/issues')).toEqual([
+      'Beta feature',
+    ])
     expect(await titles(`scope=created_by_me&author_id=${bob.user.id}`, alice.token, '/issues')).toEqual([])
     expect(await titles(`scope=assigned_to_me&assignee_id=${bob.user.id}`, alice.token, '/issues')).toEqual([])
     expect(await titles('scope=assigned_to_me&assignee_id=Any', alice.token, '/issues')).toEqual(['Alpha bug'])
   })
   it('non_archived=false includes issues of archived projects', async () => {
-    expect(await titles('scope=all&non_archived=false&search=Archived', ROOT_TOKEN, '/issues')).toEqual(['Archived issue'])
+    expect(await titles('scope=all&non_archived=false&search=Archived', ROOT_TOKEN, '/issues')).toEqual([
+      'Archived issue',
+    ])
     expect(await titles('scope=all&search=Archived', ROOT_TOKEN, '/issues')).toEqual([])
   })
   it('anonymous: 401 without scope=all, public non-confidential issues with it', async () => {
@@ -272,18 +333,29 @@ describe('hooks in labels and milestones', () => {
 
 describe('milestone wildcards as GitLab computes them', () => {
   let q: ProjectRow
-  const list = async (query: string, token: string | null = ROOT_TOKEN): Promise<string[]> => titles(query, token, `/projects/${q.id}/issues`)
+  const list = async (query: string, token: string | null = ROOT_TOKEN): Promise<string[]> =>
+    titles(query, token, `/projects/${q.id}/issues`)
 
   beforeAll(async () => {
     const acme = s.app.burrow.db.prepare("SELECT id FROM namespaces WHERE path = 'acme'").get() as { id: number }
     q = seedProject(s, { namespaceId: acme.id, path: 'wildcards', visibility: 'public' })
-    const ms = async (title: string, body: Json): Promise<number> => (await call(ROOT_TOKEN, 'POST', `/projects/${q.id}/milestones`, { title, ...body })).body.id
+    const ms = async (title: string, body: Json): Promise<number> =>
+      (await call(ROOT_TOKEN, 'POST', `/projects/${q.id}/milestones`, { title, ...body })).body.id
     const next = await ms('next', { due_date: day(10) })
     const later = await ms('later', { due_date: day(40), start_date: day(-5) })
     const due = await ms('due', { start_date: day(-20), due_date: day(-1) })
     const future = await ms('future', { start_date: day(5), due_date: day(50) })
-    const groupMs = (await call(ROOT_TOKEN, 'POST', `/groups/${acme.id}/milestones`, { title: 'group next', due_date: day(20) })).body.id
-    for (const [title, milestone_id] of [['on next', next], ['on later', later], ['on due', due], ['on future', future], ['on group', groupMs], ['none', null]] as const) {
+    const groupMs = (
+      await call(ROOT_TOKEN, 'POST', `/groups/${acme.id}/milestones`, { title: 'group next', due_date: day(20) })
+    ).body.id
+    for (const [title, milestone_id] of [
+      ['on next', next],
+      ['on later', later],
+      ['on due', due],
+      ['on future', future],
+      ['on group', groupMs],
+      ['none', null],
+    ] as const) {
       expect((await call(ROOT_TOKEN, 'POST', `/projects/${q.id}/issues`, { title, milestone_id })).statusCode).toBe(201)
     }
   })
@@ -308,14 +380,38 @@ describe('milestone wildcards as GitLab computes them', () => {
     expect(r).toMatchObject({ statusCode: 400, body: { error: 'not[milestone_id] does not have a valid value' } })
   })
   it('order_by milestone_due, label_priority, priority, relative_position and updated_at (nulls last either way)', async () => {
-    const order = async (query: string): Promise<string[]> => ((await call(ROOT_TOKEN, 'GET', `/projects/${q.id}/issues?per_page=100&${query}`)).body as Json[]).map((i) => i.title)
-    expect(await order('order_by=milestone_due&sort=asc')).toEqual(['on due', 'on next', 'on group', 'on later', 'on future', 'none'])
-    expect(await order('order_by=milestone_due&sort=desc')).toEqual(['on future', 'on later', 'on group', 'on next', 'on due', 'none'])
+    const order = async (query: string): Promise<string[]> =>
+      ((await call(ROOT_TOKEN, 'GET', `/projects/${q.id}/issues?per_page=100&${query}`)).body as Json[]).map(
+        (i) => i.title,
+      )
+    expect(await order('order_by=milestone_due&sort=asc')).toEqual([
+      'on due',
+      'on next',
+      'on group',
+      'on later',
+      'on future',
+      'none',
+    ])
+    expect(await order('order_by=milestone_due&sort=desc')).toEqual([
+      'on future',
+      'on later',
+      'on group',
+      'on next',
+      'on due',
+      'none',
+    ])
     await call(ROOT_TOKEN, 'POST', `/projects/${q.id}/labels`, { name: 'p1', color: '#ff0000', priority: 1 })
     await call(ROOT_TOKEN, 'POST', `/projects/${q.id}/labels`, { name: 'p5', color: '#00ff00', priority: 5 })
-    const iidOf = async (title: string): Promise<number> => ((await call(ROOT_TOKEN, 'GET', `/projects/${q.id}/issues?search=${encodeURIComponent(title)}&in=title`)).body as Json[]).find((i) => i.title === title)?.iid
+    const iidOf = async (title: string): Promise<number> =>
+      (
+        (await call(ROOT_TOKEN, 'GET', `/projects/${q.id}/issues?search=${encodeURIComponent(title)}&in=title`))
+          .body as Json[]
+      ).find((i) => i.title === title)?.iid
     const label = async (title: string, labels: string): Promise<void> => {
-      expect((await call(ROOT_TOKEN, 'PUT', `/projects/${q.id}/issues/${await iidOf(title)}`, { add_labels: labels })).statusCode).toBe(200)
+      expect(
+        (await call(ROOT_TOKEN, 'PUT', `/projects/${q.id}/issues/${await iidOf(title)}`, { add_labels: labels }))
+          .statusCode,
+      ).toBe(200)
     }
     await label('none', 'p1')
     await label('on later', 'p5')
@@ -326,7 +422,10 @@ describe('milestone wildcards as GitLab computes them', () => {
     const future = await iidOf('on future')
     const next = await iidOf('on next')
     const nextId = ((await call(ROOT_TOKEN, 'GET', `/projects/${q.id}/issues/${next}`)).body as Json).id
-    expect((await call(ROOT_TOKEN, 'PUT', `/projects/${q.id}/issues/${future}/reorder`, { move_after_id: nextId })).statusCode).toBe(200)
+    expect(
+      (await call(ROOT_TOKEN, 'PUT', `/projects/${q.id}/issues/${future}/reorder`, { move_after_id: nextId }))
+        .statusCode,
+    ).toBe(200)
     const manual = await order('order_by=relative_position&sort=asc')
     expect(manual.indexOf('on future')).toBe(manual.indexOf('on next') - 1)
     expect((await order('order_by=updated_at&sort=desc'))[0]).toBe('on future')

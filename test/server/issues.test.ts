@@ -18,11 +18,17 @@ async function post(token: string | null, url: string, payload: Json): Promise<{
   const res = await s.request(token, { method: 'POST', url: `/api/v4${url}`, payload })
   return { statusCode: res.statusCode, body: res.body ? (JSON.parse(res.body) as Json) : {} }
 }
-async function get(token: string | null, url: string): Promise<{ statusCode: number; body: any; headers: Json }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function get(token: string | null, url: string): Promise<{ statusCode: number; body: any; headers: Json }> {
   const res = await s.request(token, { method: 'GET', url: `/api/v4${url}` })
   return { statusCode: res.statusCode, body: res.body ? JSON.parse(res.body) : null, headers: res.headers }
 }
-async function put(token: string | null, url: string, payload: Json, headers: Record<string, string> = {}): Promise<{ statusCode: number; body: Json }> {
+async function put(
+  token: string | null,
+  url: string,
+  payload: Json,
+  headers: Record<string, string> = {},
+): Promise<{ statusCode: number; body: Json }> {
   const res = await s.request(token, { method: 'PUT', url: `/api/v4${url}`, payload, headers })
   return { statusCode: res.statusCode, body: res.body ? (JSON.parse(res.body) as Json) : {} }
 }
@@ -59,16 +65,41 @@ describe('create and read', () => {
 
   it('creates with every field of the entity, labels created on the fly', async () => {
     const r = await post(ROOT_TOKEN, base(), {
-      title: 'First', description: '- [x] one\n- [ ] two', labels: 'bug,Feature', assignee_ids: [reporter.user.id], due_date: '2030-01-02', weight: 3,
+      title: 'First',
+      description: '- [x] one\n- [ ] two',
+      labels: 'bug,Feature',
+      assignee_ids: [reporter.user.id],
+      due_date: '2030-01-02',
+      weight: 3,
     })
     expect(r.statusCode).toBe(201)
     const i = r.body
     expect(i).toMatchObject({
-      iid: 1, project_id: project.id, title: 'First', state: 'opened', labels: ['Feature', 'bug'], due_date: '2030-01-02', weight: 3,
-      type: 'ISSUE', issue_type: 'issue', confidential: false, has_tasks: true, task_status: '1 of 2 checklist items completed',
-      task_completion_status: { count: 2, completed_count: 1 }, upvotes: 0, downvotes: 0, user_notes_count: 0, merge_requests_count: 0,
-      references: { short: '#1', relative: '#1', full: 'acme/rocket#1' }, reference: '#1', subscribed: true, epic: null, epic_iid: null,
-      time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null }, closed_by: null, moved_to_id: null,
+      iid: 1,
+      project_id: project.id,
+      title: 'First',
+      state: 'opened',
+      labels: ['Feature', 'bug'],
+      due_date: '2030-01-02',
+      weight: 3,
+      type: 'ISSUE',
+      issue_type: 'issue',
+      confidential: false,
+      has_tasks: true,
+      task_status: '1 of 2 checklist items completed',
+      task_completion_status: { count: 2, completed_count: 1 },
+      upvotes: 0,
+      downvotes: 0,
+      user_notes_count: 0,
+      merge_requests_count: 0,
+      references: { short: '#1', relative: '#1', full: 'acme/rocket#1' },
+      reference: '#1',
+      subscribed: true,
+      epic: null,
+      epic_iid: null,
+      time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
+      closed_by: null,
+      moved_to_id: null,
     })
     expect(i.web_url).toBe('http://burrow.test/acme/rocket/-/issues/1')
     expect(i.assignee.username).toBe('rita')
@@ -119,7 +150,10 @@ describe('update and delete', () => {
       .all(c.body.id) as { action: string; target_title: string }[]
     expect(rows).toEqual(['created', 'closed', 'reopened'].map((action) => ({ action, target_title: 'To close' })))
     const events = await get(ROOT_TOKEN, `/projects/${project.id}/events?target_type=issue`)
-    expect(events.body.find((e: Json) => e.target_iid === c.body.iid && e.action_name === 'closed')).toMatchObject({ target_type: 'Issue', target_title: 'To close' })
+    expect(events.body.find((e: Json) => e.target_iid === c.body.iid && e.action_name === 'closed')).toMatchObject({
+      target_type: 'Issue',
+      target_title: 'To close',
+    })
   })
 
   it('add_labels and remove_labels', async () => {
@@ -137,14 +171,23 @@ describe('update and delete', () => {
   it('400 when no parameter is given, 412 on If-Unmodified-Since in the past', async () => {
     const c = await post(ROOT_TOKEN, base(), { title: 'Cond' })
     expect((await put(ROOT_TOKEN, `${base()}/${c.body.iid}`, {})).statusCode).toBe(400)
-    const r = await put(ROOT_TOKEN, `${base()}/${c.body.iid}`, { title: 'x' }, { 'if-unmodified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' })
+    const r = await put(
+      ROOT_TOKEN,
+      `${base()}/${c.body.iid}`,
+      { title: 'x' },
+      { 'if-unmodified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' },
+    )
     expect(r.statusCode).toBe(412)
   })
 
   it('DELETE needs Owner: reporter 403, admin 204', async () => {
     const c = await post(ROOT_TOKEN, base(), { title: 'Doomed' })
-    expect((await s.request(reporter.token, { method: 'DELETE', url: `/api/v4${base()}/${c.body.iid}` })).statusCode).toBe(403)
-    expect((await s.request(ROOT_TOKEN, { method: 'DELETE', url: `/api/v4${base()}/${c.body.iid}` })).statusCode).toBe(204)
+    expect(
+      (await s.request(reporter.token, { method: 'DELETE', url: `/api/v4${base()}/${c.body.iid}` })).statusCode,
+    ).toBe(403)
+    expect((await s.request(ROOT_TOKEN, { method: 'DELETE', url: `/api/v4${base()}/${c.body.iid}` })).statusCode).toBe(
+      204,
+    )
     expect((await get(ROOT_TOKEN, `${base()}/${c.body.iid}`)).statusCode).toBe(404)
   })
 })
@@ -181,7 +224,13 @@ describe('time tracking, subscriptions, to-dos, awards', () => {
     const c = await post(ROOT_TOKEN, base(), { title: 'Todo me' })
     const t = await post(outsider.token, `${base()}/${c.body.iid}/todo`, {})
     expect(t.statusCode).toBe(201)
-    expect(t.body).toMatchObject({ action_name: 'marked', target_type: 'Issue', state: 'pending', body: 'Todo me', project: { path_with_namespace: 'acme/rocket' } })
+    expect(t.body).toMatchObject({
+      action_name: 'marked',
+      target_type: 'Issue',
+      state: 'pending',
+      body: 'Todo me',
+      project: { path_with_namespace: 'acme/rocket' },
+    })
     expect(t.body.target.iid).toBe(c.body.iid)
     expect((await post(outsider.token, `${base()}/${c.body.iid}/todo`, {})).statusCode).toBe(304)
   })
@@ -196,8 +245,12 @@ describe('time tracking, subscriptions, to-dos, awards', () => {
     expect(dup.statusCode).toBe(404)
     expect(dup.body).toEqual({ message: '404 Award Emoji Name has already been taken Not Found' })
     expect((await get(ROOT_TOKEN, u)).body.upvotes).toBe(1)
-    expect((await s.request(reporter.token, { method: 'DELETE', url: `/api/v4${u}/award_emoji/${a.body.id}` })).statusCode).toBe(403)
-    expect((await s.request(outsider.token, { method: 'DELETE', url: `/api/v4${u}/award_emoji/${a.body.id}` })).statusCode).toBe(204)
+    expect(
+      (await s.request(reporter.token, { method: 'DELETE', url: `/api/v4${u}/award_emoji/${a.body.id}` })).statusCode,
+    ).toBe(403)
+    expect(
+      (await s.request(outsider.token, { method: 'DELETE', url: `/api/v4${u}/award_emoji/${a.body.id}` })).statusCode,
+    ).toBe(204)
     expect((await get(ROOT_TOKEN, `${u}/award_emoji/${a.body.id}`)).statusCode).toBe(404)
   })
 
@@ -209,7 +262,9 @@ describe('time tracking, subscriptions, to-dos, awards', () => {
 
   it('assignment creates an assigned to-do for the assignee', async () => {
     const c = await post(ROOT_TOKEN, base(), { title: 'Assigned', assignee_ids: [reporter.user.id] })
-    const row = s.app.burrow.db.prepare("SELECT action FROM todos WHERE user_id = ? AND target_type = 'Issue' AND target_id = ?").get(reporter.user.id, c.body.id) as { action: string }
+    const row = s.app.burrow.db
+      .prepare("SELECT action FROM todos WHERE user_id = ? AND target_type = 'Issue' AND target_id = ?")
+      .get(reporter.user.id, c.body.id) as { action: string }
     expect(row.action).toBe('assigned')
   })
 })
@@ -221,14 +276,21 @@ describe('privileged attributes, assignees, archived projects', () => {
     expect((await post(ROOT_TOKEN, base(), { title: 'Dup', iid: 500 })).statusCode).toBe(409)
     const next = await post(ROOT_TOKEN, base(), { title: 'After import' })
     expect(next.body.iid).toBe(501)
-    const rep = await post(reporter.token, base(), { title: 'Not imported', iid: 900, created_at: '2019-05-01T10:00:00Z' })
+    const rep = await post(reporter.token, base(), {
+      title: 'Not imported',
+      iid: 900,
+      created_at: '2019-05-01T10:00:00Z',
+    })
     expect(rep.body.iid).toBe(502)
     expect(rep.body.created_at).not.toBe('2019-05-01T10:00:00.000Z')
   })
 
   it('updated_at may be set by administrators', async () => {
     const c = await post(ROOT_TOKEN, base(), { title: 'Backdate' })
-    const r = await put(ROOT_TOKEN, `${base()}/${c.body.iid}`, { title: 'Backdated', updated_at: '2021-02-03T04:05:06Z' })
+    const r = await put(ROOT_TOKEN, `${base()}/${c.body.iid}`, {
+      title: 'Backdated',
+      updated_at: '2021-02-03T04:05:06Z',
+    })
     expect(r.body.updated_at).toBe('2021-02-03T04:05:06.000Z')
   })
 
@@ -243,10 +305,16 @@ describe('privileged attributes, assignees, archived projects', () => {
     const other = seedUser(s)
     seedMember(s, 'Project', project.id, other.user.id, AccessLevel.GUEST)
     const mine = await post(guest.token, base(), { title: 'Listed secret by gus', confidential: true })
-    const theirs = await post(ROOT_TOKEN, base(), { title: 'Listed secret for gus', confidential: true, assignee_ids: [guest.user.id] })
+    const theirs = await post(ROOT_TOKEN, base(), {
+      title: 'Listed secret for gus',
+      confidential: true,
+      assignee_ids: [guest.user.id],
+    })
     expect([mine.statusCode, theirs.statusCode]).toEqual([201, 201])
     const seen = async (token: string, url: string): Promise<string[]> =>
-      ((await get(token, `${url}${url.includes('?') ? '&' : '?'}per_page=100&search=Listed%20secret`)).body as Json[]).map((i) => i.title as string).sort()
+      ((await get(token, `${url}${url.includes('?') ? '&' : '?'}per_page=100&search=Listed%20secret`)).body as Json[])
+        .map((i) => i.title as string)
+        .sort()
     const both = ['Listed secret by gus', 'Listed secret for gus']
     for (const url of [base(), `/groups/${group.id}/issues`, '/issues?scope=all']) {
       expect(await seen(guest.token, url)).toEqual(both)
@@ -257,7 +325,11 @@ describe('privileged attributes, assignees, archived projects', () => {
   })
 
   it('assignees see confidential issues assigned to them', async () => {
-    const c = await post(ROOT_TOKEN, base(), { title: 'Secret for gus', confidential: true, assignee_ids: [guest.user.id] })
+    const c = await post(ROOT_TOKEN, base(), {
+      title: 'Secret for gus',
+      confidential: true,
+      assignee_ids: [guest.user.id],
+    })
     expect((await get(guest.token, `${base()}/${c.body.iid}`)).statusCode).toBe(200)
     expect((await get(outsider.token, `${base()}/${c.body.iid}`)).statusCode).toBe(404)
     expect((await get(outsider.token, `${base()}/${c.body.iid}/time_stats`)).statusCode).toBe(404)
@@ -276,9 +348,12 @@ describe('privileged attributes, assignees, archived projects', () => {
     const p = seedProject(s, { namespaceId: group.id, path: 'featured', visibility: 'public' })
     await post(ROOT_TOKEN, `/projects/${p.id}/issues`, { title: 'Feature-gated' })
     const setLevel = (level: string): void => {
-      s.app.burrow.db.prepare('UPDATE projects SET settings = ? WHERE id = ?').run(JSON.stringify({ issues_access_level: level }), p.id)
+      s.app.burrow.db
+        .prepare('UPDATE projects SET settings = ? WHERE id = ?')
+        .run(JSON.stringify({ issues_access_level: level }), p.id)
     }
-    const globalTitles = async (token: string): Promise<string[]> => (await get(token, '/issues?scope=all&search=Feature-gated')).body.map((i: Json) => i.title)
+    const globalTitles = async (token: string): Promise<string[]> =>
+      (await get(token, '/issues?scope=all&search=Feature-gated')).body.map((i: Json) => i.title)
     setLevel('private')
     expect((await get(outsider.token, `/projects/${p.id}/issues`)).statusCode).toBe(403)
     expect((await get(outsider.token, `/projects/${p.id}/issues/1`)).statusCode).toBe(403)
@@ -297,9 +372,13 @@ describe('privileged attributes, assignees, archived projects', () => {
   })
 
   it('400 on bad issue_type, negative weight and bad due_date', async () => {
-    expect((await post(ROOT_TOKEN, base(), { title: 'x', issue_type: 'epic' })).body).toEqual({ error: 'issue_type does not have a valid value' })
+    expect((await post(ROOT_TOKEN, base(), { title: 'x', issue_type: 'epic' })).body).toEqual({
+      error: 'issue_type does not have a valid value',
+    })
     expect((await post(ROOT_TOKEN, base(), { title: 'x', weight: -1 })).statusCode).toBe(400)
-    expect((await post(ROOT_TOKEN, base(), { title: 'x', due_date: '2020-02-30' })).body).toEqual({ error: 'due_date is invalid' })
+    expect((await post(ROOT_TOKEN, base(), { title: 'x', due_date: '2020-02-30' })).body).toEqual({
+      error: 'due_date is invalid',
+    })
   })
 
   it('incidents say so in type and severity', async () => {
@@ -316,39 +395,64 @@ describe('move, related merge requests, award emoji details', () => {
     await post(outsider.token, `${base()}/${c.body.iid}/award_emoji`, { name: 'tada' })
     const moved = await post(ROOT_TOKEN, `${base()}/${c.body.iid}/move`, { to_project_id: target.id })
     expect(moved.statusCode).toBe(201)
-    expect(moved.body).toMatchObject({ project_id: target.id, iid: 1, title: 'Wanderer', description: 'text', labels: ['bug'], state: 'opened' })
+    expect(moved.body).toMatchObject({
+      project_id: target.id,
+      iid: 1,
+      title: 'Wanderer',
+      description: 'text',
+      labels: ['bug'],
+      state: 'opened',
+    })
     expect(moved.body.author.username).toBe('rita')
     const old = await get(ROOT_TOKEN, `${base()}/${c.body.iid}`)
     expect(old.body).toMatchObject({ state: 'closed', moved_to_id: moved.body.id })
-    expect((await get(ROOT_TOKEN, `/projects/${target.id}/issues/1/award_emoji`)).body.map((a: Json) => a.name)).toEqual(['tada'])
+    expect(
+      (await get(ROOT_TOKEN, `/projects/${target.id}/issues/1/award_emoji`)).body.map((a: Json) => a.name),
+    ).toEqual(['tada'])
     const again = await post(ROOT_TOKEN, `${base()}/${c.body.iid}/move`, { to_project_id: target.id })
     expect(again.statusCode).toBe(400)
   })
 
   it('move errors: same project 400, insufficient permissions 400, unknown project 404', async () => {
     const c = await post(ROOT_TOKEN, base(), { title: 'Stay' })
-    expect((await post(ROOT_TOKEN, `${base()}/${c.body.iid}/move`, { to_project_id: project.id })).body).toEqual({ message: 'Cannot move issue to project it originates from!' })
+    expect((await post(ROOT_TOKEN, `${base()}/${c.body.iid}/move`, { to_project_id: project.id })).body).toEqual({
+      message: 'Cannot move issue to project it originates from!',
+    })
     const other = seedProject(s, { namespaceId: group.id, path: 'elsewhere', visibility: 'public' })
     const denied = await post(reporter.token, `${base()}/${c.body.iid}/move`, { to_project_id: other.id })
     expect(denied.body).toEqual({ message: 'Cannot move issue due to insufficient permissions!' })
-    expect((await post(ROOT_TOKEN, `${base()}/${c.body.iid}/move`, { to_project_id: 99999 })).body).toEqual({ message: '404 Project Not Found' })
+    expect((await post(ROOT_TOKEN, `${base()}/${c.body.iid}/move`, { to_project_id: 99999 })).body).toEqual({
+      message: '404 Project Not Found',
+    })
   })
 
   it('clones into the same project, authored by the caller, notes only with with_notes', async () => {
     const m = await post(ROOT_TOKEN, `/projects/${project.id}/milestones`, { title: 'clone-ms' })
     const c = await post(reporter.token, base(), { title: 'Original', labels: 'bug', milestone_id: m.body.id })
     const db = s.app.burrow.db
-    db.prepare("INSERT INTO notes (noteable_type, noteable_id, project_id, author_id, body, discussion_id, created_at, updated_at) VALUES ('Issue', ?, ?, ?, 'hi', ?, ?, ?)")
-      .run(c.body.id, project.id, reporter.user.id, 'a'.repeat(40), c.body.created_at, c.body.created_at)
+    db.prepare(
+      "INSERT INTO notes (noteable_type, noteable_id, project_id, author_id, body, discussion_id, created_at, updated_at) VALUES ('Issue', ?, ?, ?, 'hi', ?, ?, ?)",
+    ).run(c.body.id, project.id, reporter.user.id, 'a'.repeat(40), c.body.created_at, c.body.created_at)
     const plain = await post(ROOT_TOKEN, `${base()}/${c.body.iid}/clone`, { to_project_id: project.id })
     expect(plain.statusCode).toBe(201)
-    expect(plain.body).toMatchObject({ title: 'Original', labels: ['bug'], state: 'opened', user_notes_count: 0, milestone: { id: m.body.id } })
+    expect(plain.body).toMatchObject({
+      title: 'Original',
+      labels: ['bug'],
+      state: 'opened',
+      user_notes_count: 0,
+      milestone: { id: m.body.id },
+    })
     expect(plain.body.author.username).toBe('root')
     expect(plain.body.iid).not.toBe(c.body.iid)
-    const withNotes = await post(ROOT_TOKEN, `${base()}/${c.body.iid}/clone`, { to_project_id: project.id, with_notes: true })
+    const withNotes = await post(ROOT_TOKEN, `${base()}/${c.body.iid}/clone`, {
+      to_project_id: project.id,
+      with_notes: true,
+    })
     expect(withNotes.body.user_notes_count).toBe(1)
     expect((await get(ROOT_TOKEN, `${base()}/${c.body.iid}`)).body.state).toBe('opened')
-    expect((await post(guest.token, `${base()}/${c.body.iid}/clone`, { to_project_id: project.id })).body).toEqual({ message: 'Cannot clone issue due to insufficient permissions!' })
+    expect((await post(guest.token, `${base()}/${c.body.iid}/clone`, { to_project_id: project.id })).body).toEqual({
+      message: 'Cannot clone issue due to insufficient permissions!',
+    })
   })
 
   it('reorder places an issue between two others (order_by=relative_position)', async () => {
@@ -356,7 +460,8 @@ describe('move, related merge requests, award emoji details', () => {
     const pb = `/projects/${p.id}/issues`
     const made: Json[] = []
     for (const t of ['one', 'two', 'three']) made.push((await post(ROOT_TOKEN, pb, { title: t })).body)
-    const order = async (): Promise<string[]> => (await get(ROOT_TOKEN, `${pb}?order_by=relative_position&sort=asc`)).body.map((i: Json) => i.title)
+    const order = async (): Promise<string[]> =>
+      (await get(ROOT_TOKEN, `${pb}?order_by=relative_position&sort=asc`)).body.map((i: Json) => i.title)
     const r = await put(ROOT_TOKEN, `${pb}/3/reorder`, { move_after_id: made[1].id, move_before_id: made[0].id })
     expect(r.statusCode).toBe(200)
     expect(await order()).toEqual(['one', 'three', 'two'])
@@ -394,7 +499,8 @@ describe('orderings and milestones', () => {
     await post(ROOT_TOKEN, `${pb}/issues`, { title: 'A', milestone_id: late.body.id, labels: 'p1' })
     await post(ROOT_TOKEN, `${pb}/issues`, { title: 'B', milestone_id: soon.body.id, labels: 'p2' })
     await post(ROOT_TOKEN, `${pb}/issues`, { title: 'C' })
-    const order = async (q: string): Promise<string[]> => (await get(ROOT_TOKEN, `${pb}/issues?${q}`)).body.map((i: Json) => i.title)
+    const order = async (q: string): Promise<string[]> =>
+      (await get(ROOT_TOKEN, `${pb}/issues?${q}`)).body.map((i: Json) => i.title)
     expect(await order('order_by=milestone_due&sort=asc')).toEqual(['B', 'A', 'C'])
     expect(await order('order_by=label_priority&sort=asc')).toEqual(['A', 'B', 'C'])
     expect(await order('order_by=priority&sort=asc')).toEqual(['B', 'A', 'C'])
@@ -422,11 +528,15 @@ describe('concurrency', () => {
       const results = await Promise.all(
         Array.from({ length: 50 }, (_, n) =>
           fetch(`${srv.url}/api/v4/projects/${p.id}/issues`, {
-            method: 'POST', headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, 'Content-Type': 'application/json' }, body: JSON.stringify({ title: `t${n}` }),
+            method: 'POST',
+            headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ title: `t${n}` }),
           }).then((r) => r.json() as Promise<Json>),
         ),
       )
-      expect(results.map((r) => r.iid as number).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, n) => n + 1))
+      expect(results.map((r) => r.iid as number).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 50 }, (_, n) => n + 1),
+      )
     } finally {
       await srv.close()
     }

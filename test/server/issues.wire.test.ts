@@ -48,8 +48,16 @@ out({'a_iid': a.iid, 'b_iid': b.iid, 'opened': opened, 'by_iid': by_iid, 'closed
 `,
     )
     expect(r).toMatchObject({
-      a_iid: 1, b_iid: 2, opened: ['py one'], by_iid: ['py two'], closed: [1], subscribed: true, award: 'thumbsup', upvotes: 1,
-      task_status: '1 of 2 checklist items completed', state: 'closed',
+      a_iid: 1,
+      b_iid: 2,
+      opened: ['py one'],
+      by_iid: ['py two'],
+      closed: [1],
+      subscribed: true,
+      award: 'thumbsup',
+      upvotes: 1,
+      task_status: '1 of 2 checklist items completed',
+      state: 'closed',
     })
     expect(r.est).toMatchObject({ time_estimate: 12600, human_time_estimate: '3h 30m' })
     expect(r.spent).toMatchObject({ total_time_spent: 3600, human_total_time_spent: '1h' })

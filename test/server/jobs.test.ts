@@ -15,23 +15,37 @@ describe('Jobs and the runner job API', () => {
   let reporter: SeededUser
 
   const get = (token: string | null, url: string) => s.request(token, { method: 'GET', url: `/api/v4${url}` })
-  const send = (token: string | null, method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: Record<string, unknown>) =>
-    s.request(token, { method, url: `/api/v4${url}`, ...(payload ? { payload } : {}) })
+  const send = (
+    token: string | null,
+    method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: Record<string, unknown>,
+  ) => s.request(token, { method, url: `/api/v4${url}`, ...(payload ? { payload } : {}) })
   const transport = () => injectTransport(s.app)
 
   /** A project with members and a runner of its own; `ci` pushed to main by the Maintainer. */
-  async function setup(ci: string, runnerOptions: Parameters<typeof TestRunner.register>[2] = {}): Promise<{ pid: number; runner: TestRunner; pipelineId: number }> {
+  async function setup(
+    ci: string,
+    runnerOptions: Parameters<typeof TestRunner.register>[2] = {},
+  ): Promise<{ pid: number; runner: TestRunner; pipelineId: number }> {
     const pid = await createProject(s, maintainer.token)
     seedMember(s, 'Project', pid, developer.user.id, AccessLevel.DEVELOPER)
     seedMember(s, 'Project', pid, reporter.user.id, AccessLevel.REPORTER)
-    const runner = await TestRunner.register(transport(), await projectRunnersToken(s, maintainer.token, pid), runnerOptions)
+    const runner = await TestRunner.register(
+      transport(),
+      await projectRunnersToken(s, maintainer.token, pid),
+      runnerOptions,
+    )
     await commitFiles(s, maintainer.token, pid, 'main', { '.gitlab-ci.yml': ci })
     const [pipeline] = await pipelinesOf(s, maintainer.token, pid)
     return { pid, runner, pipelineId: pipeline.id }
   }
 
   async function jobId(pid: number, pipelineId: number, name: string): Promise<number> {
-    const jobs = (await get(maintainer.token, `/projects/${pid}/pipelines/${pipelineId}/jobs?per_page=100`)).json() as { id: number; name: string }[]
+    const jobs = (await get(maintainer.token, `/projects/${pid}/pipelines/${pipelineId}/jobs?per_page=100`)).json() as {
+      id: number
+      name: string
+    }[]
     return (jobs.find((j) => j.name === name) as { id: number }).id
   }
 
@@ -79,16 +93,40 @@ build:
         token: expect.stringMatching(/^glcbt-/),
         allow_git_fetch: true,
         job_info: { name: 'build', stage: 'test', project_id: pid },
-        git_info: { ref: 'main', sha: expect.stringMatching(/^[0-9a-f]{40}$/), ref_type: 'branch', repo_url: expect.stringMatching(/^http:\/\/gitlab-ci-token:glcbt-[^@]+@burrow\.test\/.+\.git$/) },
+        git_info: {
+          ref: 'main',
+          sha: expect.stringMatching(/^[0-9a-f]{40}$/),
+          ref_type: 'branch',
+          repo_url: expect.stringMatching(/^http:\/\/gitlab-ci-token:glcbt-[^@]+@burrow\.test\/.+\.git$/),
+        },
         runner_info: { timeout: 1800 },
         steps: [
-          { name: 'script', script: ['setup', 'echo $LOCAL', 'make'], timeout: 1800, when: 'on_success', allow_failure: false },
+          {
+            name: 'script',
+            script: ['setup', 'echo $LOCAL', 'make'],
+            timeout: 1800,
+            when: 'on_success',
+            allow_failure: false,
+          },
           { name: 'after_script', script: ['cleanup'], when: 'always', allow_failure: true },
         ],
         image: { name: 'alpine:3.20' },
         artifacts: [
-          { name: 'artifacts', paths: ['dist/'], when: 'on_success', expire_in: '1 week', artifact_type: 'archive', artifact_format: 'zip' },
-          { name: 'sast', paths: ['gl-sast-report.json'], when: 'always', artifact_type: 'sast', artifact_format: 'raw' },
+          {
+            name: 'artifacts',
+            paths: ['dist/'],
+            when: 'on_success',
+            expire_in: '1 week',
+            artifact_type: 'archive',
+            artifact_format: 'zip',
+          },
+          {
+            name: 'sast',
+            paths: ['gl-sast-report.json'],
+            when: 'always',
+            artifact_type: 'sast',
+            artifact_format: 'raw',
+          },
           { name: 'junit', paths: ['report.xml'], artifact_type: 'junit', artifact_format: 'gzip' },
         ],
         dependencies: [],
@@ -105,21 +143,37 @@ build:
       expect(vars.GLOBAL.value).toBe('g')
       expect(vars.LOCAL.value).toBe('l')
       expect(vars.GITLAB_USER_LOGIN.value).toBe(maintainer.user.username)
-      expect((await get(maintainer.token, `/projects/${pid}/jobs/${job.id}`)).json()).toMatchObject({ status: 'running', runner: { id: runner.id } })
+      expect((await get(maintainer.token, `/projects/${pid}/jobs/${job.id}`)).json()).toMatchObject({
+        status: 'running',
+        runner: { id: runner.id },
+      })
     })
 
     it('passes project variables, protected ones only to protected branches', async () => {
       const pid = await createProject(s, maintainer.token)
       const runner = await TestRunner.register(transport(), await projectRunnersToken(s, maintainer.token, pid))
-      expect((await send(maintainer.token, 'POST', `/projects/${pid}/variables`, { key: 'OPEN', value: 'o' })).statusCode).toBe(201)
-      expect((await send(maintainer.token, 'POST', `/projects/${pid}/variables`, { key: 'SECRET', value: 's3cr3t-value', protected: true, masked: true })).statusCode).toBe(201)
+      expect(
+        (await send(maintainer.token, 'POST', `/projects/${pid}/variables`, { key: 'OPEN', value: 'o' })).statusCode,
+      ).toBe(201)
+      expect(
+        (
+          await send(maintainer.token, 'POST', `/projects/${pid}/variables`, {
+            key: 'SECRET',
+            value: 's3cr3t-value',
+            protected: true,
+            masked: true,
+          })
+        ).statusCode,
+      ).toBe(201)
       await commitFiles(s, maintainer.token, pid, 'main', { '.gitlab-ci.yml': 'j:\n  script: j\n' })
       const onMain = await runner.requestJob()
-      expect(onMain?.variables).toEqual(expect.arrayContaining([
-        expect.objectContaining({ key: 'OPEN', value: 'o', public: false, masked: false }),
-        expect.objectContaining({ key: 'SECRET', value: 's3cr3t-value', masked: true }),
-      ]))
-      await commitFiles(s, maintainer.token, pid, 'topic', { 'x': 'x' }, { startBranch: 'main' })
+      expect(onMain?.variables).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ key: 'OPEN', value: 'o', public: false, masked: false }),
+          expect.objectContaining({ key: 'SECRET', value: 's3cr3t-value', masked: true }),
+        ]),
+      )
+      await commitFiles(s, maintainer.token, pid, 'topic', { x: 'x' }, { startBranch: 'main' })
       const onTopic = await runner.requestJob()
       expect(onTopic?.git_info.ref).toBe('topic')
       expect(onTopic?.variables.map((v) => v.key)).toContain('OPEN')
@@ -127,9 +181,15 @@ build:
     })
 
     it('gives tagged jobs only to runners with those tags, and untagged ones only to runners that run untagged jobs', async () => {
-      const { pid, runner, pipelineId } = await setup('tagged:\n  script: t\n  tags: [gpu]\nplain:\n  script: p\n', { tagList: ['linux'], runUntagged: false })
+      const { pid, runner, pipelineId } = await setup('tagged:\n  script: t\n  tags: [gpu]\nplain:\n  script: p\n', {
+        tagList: ['linux'],
+        runUntagged: false,
+      })
       expect(await runner.requestJob()).toBeNull()
-      const gpu = await TestRunner.register(transport(), await projectRunnersToken(s, maintainer.token, pid), { tagList: ['gpu', 'linux'], runUntagged: false })
+      const gpu = await TestRunner.register(transport(), await projectRunnersToken(s, maintainer.token, pid), {
+        tagList: ['gpu', 'linux'],
+        runUntagged: false,
+      })
       expect((await gpu.requestJob())?.job_info.name).toBe('tagged')
       expect(await gpu.requestJob()).toBeNull()
       const untagged = await TestRunner.register(transport(), await projectRunnersToken(s, maintainer.token, pid))
@@ -138,15 +198,20 @@ build:
     })
 
     it('looks past a long queue of jobs the runner cannot take', async () => {
-      const { runner, pipelineId, pid } = await setup('blocked:\n  script: b\n  tags: [nobody]\n  parallel: 150\nfree:\n  script: f\n')
+      const { runner, pipelineId, pid } = await setup(
+        'blocked:\n  script: b\n  tags: [nobody]\n  parallel: 150\nfree:\n  script: f\n',
+      )
       expect((await runner.requestJob())?.job_info.name).toBe('free')
-      const pending = await get(maintainer.token, `/projects/${pid}/pipelines/${pipelineId}/jobs?scope=pending&per_page=1`)
+      const pending = await get(
+        maintainer.token,
+        `/projects/${pid}/pipelines/${pipelineId}/jobs?scope=pending&per_page=1`,
+      )
       expect(pending.headers['x-total']).toBe('150')
     })
 
     it('gives ref_protected runners only jobs of protected branches', async () => {
       const { pid, runner } = await setup('j:\n  script: j\n', { accessLevel: 'ref_protected' })
-      await commitFiles(s, maintainer.token, pid, 'topic', { 'x': 'x' }, { startBranch: 'main' })
+      await commitFiles(s, maintainer.token, pid, 'topic', { x: 'x' }, { startBranch: 'main' })
       expect((await runner.requestJob())?.git_info.ref).toBe('main')
       expect(await runner.requestJob()).toBeNull()
     })
@@ -159,38 +224,72 @@ build:
       expect(await runner.requestJob()).not.toBeNull()
     })
 
-    it('lets group runners take jobs of the group\'s projects, and instance runners only where shared runners are enabled', async () => {
+    it("lets group runners take jobs of the group's projects, and instance runners only where shared runners are enabled", async () => {
       const group = seedGroup(s)
       seedMember(s, 'Namespace', group.id, maintainer.user.id, AccessLevel.OWNER)
       const inGroup = await createProject(s, maintainer.token, { namespace_id: group.id })
-      const groupToken = (await send(maintainer.token, 'POST', `/groups/${group.id}/runners/reset_registration_token`)).json().token as string
+      const groupToken = (
+        await send(maintainer.token, 'POST', `/groups/${group.id}/runners/reset_registration_token`)
+      ).json().token as string
       const groupRunner = await TestRunner.register(transport(), groupToken)
       const outside = await createProject(s, maintainer.token)
       // The tag keeps other tests' pending jobs away from the instance runner.
-      await commitFiles(s, maintainer.token, outside, 'main', { '.gitlab-ci.yml': 'j:\n  script: j\n  tags: [shared-test]\n' })
+      await commitFiles(s, maintainer.token, outside, 'main', {
+        '.gitlab-ci.yml': 'j:\n  script: j\n  tags: [shared-test]\n',
+      })
       await commitFiles(s, maintainer.token, inGroup, 'main', { '.gitlab-ci.yml': 'j:\n  script: j\n' })
       const taken = await groupRunner.requestJob()
       expect(taken?.job_info.project_id).toBe(inGroup)
       expect(await groupRunner.requestJob()).toBeNull()
-      expect((await send(maintainer.token, 'PUT', `/projects/${outside}`, { shared_runners_enabled: false })).statusCode).toBe(200)
-      const shared = await TestRunner.register(transport(), await instanceToken(s), { tagList: ['shared-test'], runUntagged: false })
+      expect(
+        (await send(maintainer.token, 'PUT', `/projects/${outside}`, { shared_runners_enabled: false })).statusCode,
+      ).toBe(200)
+      const shared = await TestRunner.register(transport(), await instanceToken(s), {
+        tagList: ['shared-test'],
+        runUntagged: false,
+      })
       expect(await shared.requestJob()).toBeNull()
-      expect((await send(maintainer.token, 'PUT', `/projects/${outside}`, { shared_runners_enabled: true })).statusCode).toBe(200)
+      expect(
+        (await send(maintainer.token, 'PUT', `/projects/${outside}`, { shared_runners_enabled: true })).statusCode,
+      ).toBe(200)
       expect((await shared.requestJob())?.job_info.project_id).toBe(outside)
       expect((await send(ROOT_TOKEN, 'DELETE', `/runners/${shared.id}`)).statusCode).toBe(204)
     })
 
     it('lists artifacts of earlier stages as dependencies, with the job token to download them', async () => {
-      const { pid, pipelineId } = await setup('build:\n  stage: build\n  script: b\n  artifacts:\n    paths: [dist/]\ntest:\n  stage: test\n  script: t\n')
-      const runner = await TestRunner.register(transport(), await projectRunnersToken(s, maintainer.token, pid), { workspace: { 'dist/app.js': 'console.log(1)' } })
+      const { pid, pipelineId } = await setup(
+        'build:\n  stage: build\n  script: b\n  artifacts:\n    paths: [dist/]\ntest:\n  stage: test\n  script: t\n',
+      )
+      const runner = await TestRunner.register(transport(), await projectRunnersToken(s, maintainer.token, pid), {
+        workspace: { 'dist/app.js': 'console.log(1)' },
+      })
       await runner.runOnce()
       const test = (await runner.requestJob()) as JobSpec
       const buildId = await jobId(pid, pipelineId, 'build')
-      expect(test.dependencies).toEqual([{ id: buildId, name: 'build', token: test.token, artifacts_file: { filename: 'artifacts.zip', size: expect.any(Number) } }])
-      const download = await s.app.inject({ method: 'GET', url: `/api/v4/jobs/${buildId}/artifacts`, headers: { 'job-token': test.token } })
+      expect(test.dependencies).toEqual([
+        {
+          id: buildId,
+          name: 'build',
+          token: test.token,
+          artifacts_file: { filename: 'artifacts.zip', size: expect.any(Number) },
+        },
+      ])
+      const download = await s.app.inject({
+        method: 'GET',
+        url: `/api/v4/jobs/${buildId}/artifacts`,
+        headers: { 'job-token': test.token },
+      })
       expect(download.statusCode).toBe(200)
       expect(download.rawPayload.equals(storedZip({ 'dist/app.js': 'console.log(1)' }))).toBe(true)
-      expect((await s.app.inject({ method: 'GET', url: `/api/v4/jobs/${buildId}/artifacts`, headers: { 'job-token': 'glcbt-wrong' } })).statusCode).toBe(403)
+      expect(
+        (
+          await s.app.inject({
+            method: 'GET',
+            url: `/api/v4/jobs/${buildId}/artifacts`,
+            headers: { 'job-token': 'glcbt-wrong' },
+          })
+        ).statusCode,
+      ).toBe(403)
     })
   })
 
@@ -205,7 +304,12 @@ build:
       expect(wrong.status).toBe(416)
       expect(wrong.headers.range).toBe('0-6')
       expect((await runner.patchTrace(job, 6, 'world\n')).headers.range).toBe('0-12')
-      const missing = await s.app.inject({ method: 'PATCH', url: `/api/v4/jobs/${job.id}/trace`, headers: { 'job-token': job.token, 'content-type': 'text/plain' }, payload: 'x' })
+      const missing = await s.app.inject({
+        method: 'PATCH',
+        url: `/api/v4/jobs/${job.id}/trace`,
+        headers: { 'job-token': job.token, 'content-type': 'text/plain' },
+        payload: 'x',
+      })
       expect(missing.statusCode).toBe(400)
       expect(missing.json()).toEqual({ message: '400 Missing header Content-Range' })
     })
@@ -228,35 +332,59 @@ build:
       expect(again.status).toBe(403)
       expect(again.headers['job-status']).toBe('success')
       const detail = (await get(maintainer.token, `/projects/${pid}/jobs/${job.id}`)).json()
-      expect(detail).toMatchObject({ status: 'success', coverage: 81.25, artifacts: [{ file_type: 'trace', filename: 'job.log', file_format: 'raw', size: 33 }] })
-      expect((await get(maintainer.token, `/projects/${pid}/jobs/${job.id}/trace`)).body).toBe('Coverage: 12.5%\nCoverage: 81.25%\n')
+      expect(detail).toMatchObject({
+        status: 'success',
+        coverage: 81.25,
+        artifacts: [{ file_type: 'trace', filename: 'job.log', file_format: 'raw', size: 33 }],
+      })
+      expect((await get(maintainer.token, `/projects/${pid}/jobs/${job.id}/trace`)).body).toBe(
+        'Coverage: 12.5%\nCoverage: 81.25%\n',
+      )
     })
 
     it('takes the whole log in the legacy trace parameter and the failure reason', async () => {
       const { pid, runner } = await setup('j:\n  script: j\n')
       const job = (await runner.requestJob()) as JobSpec
-      expect((await runner.updateJob(job, 'failed', { trace: 'whole log\n', failure_reason: 'runner_system_failure' })).status).toBe(200)
+      expect(
+        (await runner.updateJob(job, 'failed', { trace: 'whole log\n', failure_reason: 'runner_system_failure' }))
+          .status,
+      ).toBe(200)
       expect((await get(maintainer.token, `/projects/${pid}/jobs/${job.id}/trace`)).body).toBe('whole log\n')
-      expect((await get(maintainer.token, `/projects/${pid}/jobs/${job.id}`)).json()).toMatchObject({ status: 'failed', failure_reason: 'runner_system_failure' })
+      expect((await get(maintainer.token, `/projects/${pid}/jobs/${job.id}`)).json()).toMatchObject({
+        status: 'failed',
+        failure_reason: 'runner_system_failure',
+      })
     })
   })
 
   describe('artifacts', () => {
     it('stores uploads by type under the data directory and serves the archive', async () => {
-      const { pid, pipelineId } = await setup('build:\n  script: b\n  artifacts:\n    paths: [out/]\n    expire_in: 2 days\n    reports:\n      sast: gl-sast-report.json\n')
+      const { pid, pipelineId } = await setup(
+        'build:\n  script: b\n  artifacts:\n    paths: [out/]\n    expire_in: 2 days\n    reports:\n      sast: gl-sast-report.json\n',
+      )
       const report = '{"version":"15.0.0","vulnerabilities":[{"id":"1","name":"SQL injection"}]}'
-      const runner = await TestRunner.register(transport(), await projectRunnersToken(s, maintainer.token, pid), { workspace: { 'out/a.txt': 'A', 'gl-sast-report.json': report } })
+      const runner = await TestRunner.register(transport(), await projectRunnersToken(s, maintainer.token, pid), {
+        workspace: { 'out/a.txt': 'A', 'gl-sast-report.json': report },
+      })
       await runner.runOnce()
       const id = await jobId(pid, pipelineId, 'build')
       const job = (await get(maintainer.token, `/projects/${pid}/jobs/${id}`)).json()
       expect(job.artifacts_file).toEqual({ filename: 'artifacts.zip', size: expect.any(Number) })
       expect(job.artifacts.map((a: { file_type: string }) => a.file_type).sort()).toEqual(['archive', 'sast', 'trace'])
       expect(Date.parse(job.artifacts_expire_at) - Date.now()).toBeGreaterThan(47 * 3600_000)
-      const zip = await s.app.inject({ method: 'GET', url: `/api/v4/projects/${pid}/jobs/${id}/artifacts`, headers: { 'private-token': reporter.token } })
+      const zip = await s.app.inject({
+        method: 'GET',
+        url: `/api/v4/projects/${pid}/jobs/${id}/artifacts`,
+        headers: { 'private-token': reporter.token },
+      })
       expect(zip.statusCode).toBe(200)
       expect(zip.headers['content-disposition']).toBe('attachment; filename="artifacts.zip"')
       expect(zip.rawPayload.equals(storedZip({ 'out/a.txt': 'A' }))).toBe(true)
-      const byRef = await s.app.inject({ method: 'GET', url: `/api/v4/projects/${pid}/jobs/artifacts/main/download?job=build`, headers: { 'private-token': reporter.token } })
+      const byRef = await s.app.inject({
+        method: 'GET',
+        url: `/api/v4/projects/${pid}/jobs/artifacts/main/download?job=build`,
+        headers: { 'private-token': reporter.token },
+      })
       expect(byRef.rawPayload.equals(zip.rawPayload)).toBe(true)
       // Reports are retrievable by type for the features that read them.
       const [sast] = jobArtifactsOfType(s.app.burrow, { projectId: pid, fileType: 'sast', pipelineId })
@@ -267,13 +395,26 @@ build:
       const { pid, runner, pipelineId } = await setup('j:\n  script: j\n')
       const job = (await runner.requestJob()) as JobSpec
       const content = '{"dependency_files":[]}'
-      expect((await runner.uploadArtifact(job, 'dependency_scanning', 'gzip', 'gl-dependency-scanning-report.json.gz', gzipSync(content))).status).toBe(201)
+      expect(
+        (
+          await runner.uploadArtifact(
+            job,
+            'dependency_scanning',
+            'gzip',
+            'gl-dependency-scanning-report.json.gz',
+            gzipSync(content),
+          )
+        ).status,
+      ).toBe(201)
       const twice = await runner.uploadArtifact(job, 'dependency_scanning', 'gzip', 'again.gz', gzipSync(content))
       expect(twice.status).toBe(400)
       expect(JSON.parse(twice.text)).toEqual({ message: 'Another artifact of the same type already exists' })
       const [row] = jobArtifactsOfType(s.app.burrow, { projectId: pid, fileType: 'dependency_scanning', pipelineId })
       expect(readJobArtifact(s.app.burrow, row).toString()).toBe(content)
-      expect((await runner.uploadArtifact({ id: job.id, token: 'glcbt-wrong' }, 'archive', 'zip', 'a.zip', Buffer.from('x'))).status).toBe(403)
+      expect(
+        (await runner.uploadArtifact({ id: job.id, token: 'glcbt-wrong' }, 'archive', 'zip', 'a.zip', Buffer.from('x')))
+          .status,
+      ).toBe(403)
       const badType = await runner.uploadArtifact(job, 'nonsense', 'raw', 'x', Buffer.from('x'))
       expect(badType.status).toBe(400)
     })
@@ -292,22 +433,31 @@ build:
       expect(notErasable.json()).toEqual({ message: '403 Forbidden - Job is not erasable!' })
     })
 
-    it('deletes a job\'s artifacts but keeps its log (204, Maintainer)', async () => {
+    it("deletes a job's artifacts but keeps its log (204, Maintainer)", async () => {
       const { pid, pipelineId } = await setup('b:\n  script: b\n  artifacts:\n    paths: [x]\n')
-      const runner = await TestRunner.register(transport(), await projectRunnersToken(s, maintainer.token, pid), { workspace: { x: 'x' } })
+      const runner = await TestRunner.register(transport(), await projectRunnersToken(s, maintainer.token, pid), {
+        workspace: { x: 'x' },
+      })
       await runner.runOnce()
       const id = await jobId(pid, pipelineId, 'b')
       expect((await send(developer.token, 'DELETE', `/projects/${pid}/jobs/${id}/artifacts`)).statusCode).toBe(403)
       expect((await send(maintainer.token, 'DELETE', `/projects/${pid}/jobs/${id}/artifacts`)).statusCode).toBe(204)
-      expect((await get(maintainer.token, `/projects/${pid}/jobs/${id}`)).json().artifacts.map((a: { file_type: string }) => a.file_type)).toEqual(['trace'])
+      expect(
+        (await get(maintainer.token, `/projects/${pid}/jobs/${id}`))
+          .json()
+          .artifacts.map((a: { file_type: string }) => a.file_type),
+      ).toEqual(['trace'])
     })
   })
 
   describe('Jobs API', () => {
-    it('lists a project\'s jobs newest first, filtered by one or several scopes', async () => {
-      const { pid, runner } = await setup('a:\n  stage: build\n  script: a\nb:\n  stage: build\n  script: exit 1\nc:\n  stage: test\n  script: c\n')
+    it("lists a project's jobs newest first, filtered by one or several scopes", async () => {
+      const { pid, runner } = await setup(
+        'a:\n  stage: build\n  script: a\nb:\n  stage: build\n  script: exit 1\nc:\n  stage: test\n  script: c\n',
+      )
       await runner.runAll()
-      const names = async (q: string) => ((await get(reporter.token, `/projects/${pid}/jobs${q}`)).json() as { name: string }[]).map((j) => j.name)
+      const names = async (q: string) =>
+        ((await get(reporter.token, `/projects/${pid}/jobs${q}`)).json() as { name: string }[]).map((j) => j.name)
       expect(await names('')).toEqual(['c', 'b', 'a'])
       expect(await names('?scope=failed')).toEqual(['b'])
       expect(await names('?scope[]=success&scope[]=skipped')).toEqual(['c', 'a'])
@@ -316,19 +466,34 @@ build:
       expect(bad.json()).toEqual({ message: 'Scope contains invalid value(s)' })
     })
 
-    it('answers a job with GitLab\'s Job fields, 404 for another project\'s job', async () => {
+    it("answers a job with GitLab's Job fields, 404 for another project's job", async () => {
       const { pid, runner, pipelineId } = await setup('j:\n  script: j\n  tags: [b, a]\n', { tagList: ['a', 'b'] })
       await runner.runOnce()
       const id = await jobId(pid, pipelineId, 'j')
       const job = (await get(reporter.token, `/projects/${pid}/jobs/${id}`)).json()
       expect(job).toMatchObject({
-        id, status: 'success', stage: 'test', name: 'j', ref: 'main', tag: false, coverage: null, allow_failure: false,
-        created_at: expect.any(String), started_at: expect.any(String), finished_at: expect.any(String), erased_at: null,
-        duration: expect.any(Number), queued_duration: expect.any(Number),
-        user: { id: maintainer.user.id }, commit: { id: expect.any(String), title: 'Update CI' },
+        id,
+        status: 'success',
+        stage: 'test',
+        name: 'j',
+        ref: 'main',
+        tag: false,
+        coverage: null,
+        allow_failure: false,
+        created_at: expect.any(String),
+        started_at: expect.any(String),
+        finished_at: expect.any(String),
+        erased_at: null,
+        duration: expect.any(Number),
+        queued_duration: expect.any(Number),
+        user: { id: maintainer.user.id },
+        commit: { id: expect.any(String), title: 'Update CI' },
         pipeline: { id: pipelineId, project_id: pid, ref: 'main', status: 'success' },
-        web_url: expect.stringMatching(new RegExp(`/-/jobs/${id}$`)), runner: { id: runner.id, description: 'test runner' },
-        tag_list: ['a', 'b'], artifacts_expire_at: null, archived: false,
+        web_url: expect.stringMatching(new RegExp(`/-/jobs/${id}$`)),
+        runner: { id: runner.id, description: 'test runner' },
+        tag_list: ['a', 'b'],
+        artifacts_expire_at: null,
+        archived: false,
       })
       const other = await createProject(s, maintainer.token)
       const missing = await get(maintainer.token, `/projects/${other}/jobs/${id}`)
@@ -337,7 +502,9 @@ build:
     })
 
     it('cancels (201), retries (201) and refuses retrying a job that has not finished (403)', async () => {
-      const { pid, runner, pipelineId } = await setup('a:\n  stage: build\n  script: a\nb:\n  stage: test\n  script: b\n')
+      const { pid, runner, pipelineId } = await setup(
+        'a:\n  stage: build\n  script: a\nb:\n  stage: test\n  script: b\n',
+      )
       const id = await jobId(pid, pipelineId, 'a')
       const notYet = await send(developer.token, 'POST', `/projects/${pid}/jobs/${id}/retry`)
       expect(notYet.statusCode).toBe(403)

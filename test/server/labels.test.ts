@@ -27,7 +27,8 @@ describe('group and project labels', () => {
   let guest: SeededUser
   let outsider: SeededUser
 
-  const post = (token: string | null, url: string, payload: Record<string, unknown>) => s.request(token, { method: 'POST', url: `/api/v4${url}`, payload })
+  const post = (token: string | null, url: string, payload: Record<string, unknown>) =>
+    s.request(token, { method: 'POST', url: `/api/v4${url}`, payload })
   const get = (token: string | null, url: string) => s.request(token, { method: 'GET', url: `/api/v4${url}` })
 
   beforeAll(async () => {
@@ -42,28 +43,52 @@ describe('group and project labels', () => {
     personal = seedProject(s, { ownerId: reporter.user.id, path: 'mine', visibility: 'public' })
     seedMember(s, 'Namespace', top.id, reporter.user.id, 20)
     seedMember(s, 'Namespace', top.id, guest.user.id, 10)
-    expect((await post(ROOT_TOKEN, `/groups/${top.id}/labels`, { name: 'bug', color: '#d9534f', description: 'Broken <b>things</b>' })).statusCode).toBe(201)
-    expect((await post(ROOT_TOKEN, `/groups/${sub.id}/labels`, { name: 'backend', color: 'navy' })).statusCode).toBe(201)
-    expect((await post(ROOT_TOKEN, `/projects/${project.id}/labels`, { name: 'ui', color: '#FFEEAA', priority: 3 })).statusCode).toBe(201)
+    expect(
+      (
+        await post(ROOT_TOKEN, `/groups/${top.id}/labels`, {
+          name: 'bug',
+          color: '#d9534f',
+          description: 'Broken <b>things</b>',
+        })
+      ).statusCode,
+    ).toBe(201)
+    expect((await post(ROOT_TOKEN, `/groups/${sub.id}/labels`, { name: 'backend', color: 'navy' })).statusCode).toBe(
+      201,
+    )
+    expect(
+      (await post(ROOT_TOKEN, `/projects/${project.id}/labels`, { name: 'ui', color: '#FFEEAA', priority: 3 }))
+        .statusCode,
+    ).toBe(201)
   })
   afterAll(async () => {
     await s.close()
   })
 
   it('creates a group label with 201, the colour kept and text_color chosen for a dark colour', async () => {
-    const res = await post(reporter.token, `/groups/${top.id}/labels`, { name: 'docs', color: '#0033CC', description: 'Line one\nline two' })
+    const res = await post(reporter.token, `/groups/${top.id}/labels`, {
+      name: 'docs',
+      color: '#0033CC',
+      description: 'Line one\nline two',
+    })
     expect(res.statusCode).toBe(201)
     const label = res.json() as Label
-    expect(label).toMatchObject({ name: 'docs', color: '#0033CC', text_color: '#FFFFFF', description: 'Line one\nline two', description_html: 'Line one line two', subscribed: false })
+    expect(label).toMatchObject({
+      name: 'docs',
+      color: '#0033CC',
+      text_color: '#FFFFFF',
+      description: 'Line one\nline two',
+      description_html: 'Line one line two',
+      subscribed: false,
+    })
     expect(label).toHaveProperty('open_issues_count', 0)
     expect(label).not.toHaveProperty('is_project_label')
   })
 
   it('turns CSS colour names into hex and picks dark text for light colours', async () => {
     const res = await post(reporter.token, `/groups/${top.id}/labels`, { name: 'pale', color: 'LightYellow' })
-    expect((res.json() as Label)).toMatchObject({ color: '#FFFFE0', text_color: '#1F1E24' })
+    expect(res.json() as Label).toMatchObject({ color: '#FFFFE0', text_color: '#1F1E24' })
     const short = await post(reporter.token, `/groups/${top.id}/labels`, { name: 'short', color: '#f00' })
-    expect((short.json() as Label)).toMatchObject({ color: '#f00', text_color: '#FFFFFF' })
+    expect(short.json() as Label).toMatchObject({ color: '#f00', text_color: '#FFFFFF' })
   })
 
   it('escapes HTML in description_html', async () => {
@@ -108,7 +133,7 @@ describe('group and project labels', () => {
   it('lists a subgroup with ancestor labels by default, paginated', async () => {
     const res = await get(null, `/groups/${sub.id}/labels?per_page=2`)
     expect(res.statusCode).toBe(200)
-    expect(res.headers['x-total']).toBe('5')  // backend, bug, docs, pale, short
+    expect(res.headers['x-total']).toBe('5') // backend, bug, docs, pale, short
     expect((res.json() as Label[]).map((l) => l.name)).toEqual(['backend', 'bug'])
     expect(res.headers.link).toContain('rel="next"')
   })
@@ -135,16 +160,29 @@ describe('group and project labels', () => {
 
   it('counts zero issues and merge requests for a linked label until issues exist', async () => {
     const bug = (await get(null, `/groups/${top.id}/labels/bug`)).json() as Label
-    s.app.burrow.db.prepare("INSERT INTO label_links (label_id, target_type, target_id, created_at) VALUES (?, 'Issue', 1, '2026-01-01T00:00:00.000Z')").run(bug.id)
+    s.app.burrow.db
+      .prepare(
+        "INSERT INTO label_links (label_id, target_type, target_id, created_at) VALUES (?, 'Issue', 1, '2026-01-01T00:00:00.000Z')",
+      )
+      .run(bug.id)
     const counted = (await get(null, `/groups/${top.id}/labels?with_counts=true&search=brok`)).json() as Label[]
-    expect(counted).toEqual([expect.objectContaining({ name: 'bug', open_issues_count: 0, closed_issues_count: 0, open_merge_requests_count: 0 })])
+    expect(counted).toEqual([
+      expect.objectContaining({
+        name: 'bug',
+        open_issues_count: 0,
+        closed_issues_count: 0,
+        open_merge_requests_count: 0,
+      }),
+    ])
   })
 
   it('finds labels whose titles need URL encoding', async () => {
     await post(reporter.token, `/groups/${top.id}/labels`, { name: 'priority::high', color: 'red' })
     await post(reporter.token, `/groups/${top.id}/labels`, { name: 'needs review', color: 'red' })
     expect((await get(null, `/groups/${top.id}/labels/${encodeURIComponent('priority::high')}`)).statusCode).toBe(200)
-    expect(((await get(null, `/groups/${top.id}/labels/${encodeURIComponent('needs review')}`)).json() as Label).name).toBe('needs review')
+    expect(
+      ((await get(null, `/groups/${top.id}/labels/${encodeURIComponent('needs review')}`)).json() as Label).name,
+    ).toBe('needs review')
   })
 
   it('filters lists with search', async () => {
@@ -163,32 +201,59 @@ describe('group and project labels', () => {
   })
 
   it('updates a group label and requires at least one updatable parameter', async () => {
-    const created = (await post(reporter.token, `/groups/${top.id}/labels`, { name: 'edit-me', color: 'red' })).json() as Label
-    const empty = await s.request(reporter.token, { method: 'PUT', url: `/api/v4/groups/${top.id}/labels/${created.id}`, payload: {} })
+    const created = (
+      await post(reporter.token, `/groups/${top.id}/labels`, { name: 'edit-me', color: 'red' })
+    ).json() as Label
+    const empty = await s.request(reporter.token, {
+      method: 'PUT',
+      url: `/api/v4/groups/${top.id}/labels/${created.id}`,
+      payload: {},
+    })
     expect(empty.statusCode).toBe(400)
-    expect(empty.json()).toEqual({ error: 'new_name, color, description are missing, at least one parameter must be provided' })
-    const res = await s.request(reporter.token, { method: 'PUT', url: `/api/v4/groups/${top.id}/labels/edit-me`, payload: { new_name: 'edited', color: '#00ff00' } })
+    expect(empty.json()).toEqual({
+      error: 'new_name, color, description are missing, at least one parameter must be provided',
+    })
+    const res = await s.request(reporter.token, {
+      method: 'PUT',
+      url: `/api/v4/groups/${top.id}/labels/edit-me`,
+      payload: { new_name: 'edited', color: '#00ff00' },
+    })
     expect(res.statusCode).toBe(200)
     expect(res.json()).toMatchObject({ id: created.id, name: 'edited', color: '#00ff00' })
   })
 
   it('answers 400 has already been taken when renaming onto an existing title', async () => {
-    const res = await s.request(reporter.token, { method: 'PUT', url: `/api/v4/groups/${top.id}/labels/docs`, payload: { new_name: 'bug' } })
+    const res = await s.request(reporter.token, {
+      method: 'PUT',
+      url: `/api/v4/groups/${top.id}/labels/docs`,
+      payload: { new_name: 'bug' },
+    })
     expect(res.statusCode).toBe(400)
     expect(res.json()).toEqual({ message: { title: ['has already been taken'] } })
   })
 
   it('does not update an ancestor label through a subgroup', async () => {
-    const res = await s.request(ROOT_TOKEN, { method: 'PUT', url: `/api/v4/groups/${sub.id}/labels/bug`, payload: { color: 'red' } })
+    const res = await s.request(ROOT_TOKEN, {
+      method: 'PUT',
+      url: `/api/v4/groups/${sub.id}/labels/bug`,
+      payload: { color: 'red' },
+    })
     expect(res.statusCode).toBe(404)
   })
 
   it('supports the deprecated collection-level PUT and DELETE with name', async () => {
     await post(reporter.token, `/groups/${top.id}/labels`, { name: 'old-style', color: 'red' })
-    const put = await s.request(reporter.token, { method: 'PUT', url: `/api/v4/groups/${top.id}/labels`, payload: { name: 'old-style', description: 'kept' } })
+    const put = await s.request(reporter.token, {
+      method: 'PUT',
+      url: `/api/v4/groups/${top.id}/labels`,
+      payload: { name: 'old-style', description: 'kept' },
+    })
     expect(put.statusCode).toBe(200)
     expect(put.json()).toMatchObject({ name: 'old-style', description: 'kept' })
-    const del = await s.request(reporter.token, { method: 'DELETE', url: `/api/v4/groups/${top.id}/labels?name=old-style` })
+    const del = await s.request(reporter.token, {
+      method: 'DELETE',
+      url: `/api/v4/groups/${top.id}/labels?name=old-style`,
+    })
     expect(del.statusCode).toBe(204)
     expect((await get(null, `/groups/${top.id}/labels/old-style`)).statusCode).toBe(404)
     const noName = await s.request(reporter.token, { method: 'DELETE', url: `/api/v4/groups/${top.id}/labels` })
@@ -196,8 +261,13 @@ describe('group and project labels', () => {
   })
 
   it('deletes a group label with 204', async () => {
-    const created = (await post(reporter.token, `/groups/${top.id}/labels`, { name: 'gone', color: 'red' })).json() as Label
-    const res = await s.request(reporter.token, { method: 'DELETE', url: `/api/v4/groups/${top.id}/labels/${created.id}` })
+    const created = (
+      await post(reporter.token, `/groups/${top.id}/labels`, { name: 'gone', color: 'red' })
+    ).json() as Label
+    const res = await s.request(reporter.token, {
+      method: 'DELETE',
+      url: `/api/v4/groups/${top.id}/labels/${created.id}`,
+    })
     expect(res.statusCode).toBe(204)
     expect((await get(null, `/groups/${top.id}/labels/${created.id}`)).statusCode).toBe(404)
   })
@@ -225,7 +295,9 @@ describe('group and project labels', () => {
   })
 
   it('keeps only the direct group with include_ancestor_groups=false on a project', async () => {
-    const rows = (await get(null, `/projects/${project.id}/labels?include_ancestor_groups=false&per_page=100`)).json() as Label[]
+    const rows = (
+      await get(null, `/projects/${project.id}/labels?include_ancestor_groups=false&per_page=100`)
+    ).json() as Label[]
     expect(rows.map((l) => l.name).sort()).toEqual(['backend', 'ui'])
   })
 
@@ -235,9 +307,19 @@ describe('group and project labels', () => {
   })
 
   it('updates a project label priority and requires a parameter (priority listed)', async () => {
-    const empty = await s.request(ROOT_TOKEN, { method: 'PUT', url: `/api/v4/projects/${project.id}/labels/ui`, payload: {} })
-    expect(empty.json()).toEqual({ error: 'new_name, color, description, priority are missing, at least one parameter must be provided' })
-    const res = await s.request(ROOT_TOKEN, { method: 'PUT', url: `/api/v4/projects/${project.id}/labels/ui`, payload: { priority: null } })
+    const empty = await s.request(ROOT_TOKEN, {
+      method: 'PUT',
+      url: `/api/v4/projects/${project.id}/labels/ui`,
+      payload: {},
+    })
+    expect(empty.json()).toEqual({
+      error: 'new_name, color, description, priority are missing, at least one parameter must be provided',
+    })
+    const res = await s.request(ROOT_TOKEN, {
+      method: 'PUT',
+      url: `/api/v4/projects/${project.id}/labels/ui`,
+      payload: { priority: null },
+    })
     expect(res.json()).toMatchObject({ name: 'ui', priority: null })
   })
 
@@ -249,9 +331,14 @@ describe('group and project labels', () => {
   it('lets the project owner manage labels of a personal project and subscribe to them', async () => {
     const created = await post(reporter.token, `/projects/${personal.id}/labels`, { name: 'todo', color: 'orange' })
     expect(created.statusCode).toBe(201)
-    expect((await post(outsider.token, `/projects/${personal.id}/labels`, { name: 'x', color: 'red' })).statusCode).toBe(403)
+    expect(
+      (await post(outsider.token, `/projects/${personal.id}/labels`, { name: 'x', color: 'red' })).statusCode,
+    ).toBe(403)
     expect((await post(outsider.token, `/projects/${personal.id}/labels/todo/subscribe`, {})).statusCode).toBe(201)
-    const del = await s.request(reporter.token, { method: 'DELETE', url: `/api/v4/projects/${personal.id}/labels/todo` })
+    const del = await s.request(reporter.token, {
+      method: 'DELETE',
+      url: `/api/v4/projects/${personal.id}/labels/todo`,
+    })
     expect(del.statusCode).toBe(204)
   })
 
@@ -259,27 +346,38 @@ describe('group and project labels', () => {
     const sibling = seedProject(s, { namespaceId: sub.id, path: 'sibling', visibility: 'public' })
     await post(ROOT_TOKEN, `/projects/${project.id}/labels`, { name: 'perf', color: 'red' })
     await post(ROOT_TOKEN, `/projects/${sibling.id}/labels`, { name: 'perf', color: 'blue' })
-    const res = await s.request(ROOT_TOKEN, { method: 'PUT', url: `/api/v4/projects/${project.id}/labels/perf/promote` })
+    const res = await s.request(ROOT_TOKEN, {
+      method: 'PUT',
+      url: `/api/v4/projects/${project.id}/labels/perf/promote`,
+    })
     expect(res.statusCode).toBe(200)
     const promoted = res.json() as Label
     expect(promoted).toMatchObject({ name: 'perf', color: '#FF0000' })
     expect(promoted).not.toHaveProperty('is_project_label')
     expect(((await get(null, `/groups/${sub.id}/labels/perf`)).json() as Label).id).toBe(promoted.id)
     const siblingLabels = (await get(null, `/projects/${sibling.id}/labels?per_page=100`)).json() as Label[]
-    expect(siblingLabels.filter((l) => l.name === 'perf')).toEqual([expect.objectContaining({ id: promoted.id, is_project_label: false })])
+    expect(siblingLabels.filter((l) => l.name === 'perf')).toEqual([
+      expect.objectContaining({ id: promoted.id, is_project_label: false }),
+    ])
   })
 
   it('refuses promotion to a project Reporter without a role in the group', async () => {
     const member = seedUser(s)
     seedMember(s, 'Project', project.id, member.user.id, 20)
     await post(member.token, `/projects/${project.id}/labels`, { name: 'local', color: 'red' })
-    const res = await s.request(member.token, { method: 'PUT', url: `/api/v4/projects/${project.id}/labels/local/promote` })
+    const res = await s.request(member.token, {
+      method: 'PUT',
+      url: `/api/v4/projects/${project.id}/labels/local/promote`,
+    })
     expect(res.statusCode).toBe(403)
   })
 
   it('answers 400 when promoting a label of a personal project', async () => {
     await post(reporter.token, `/projects/${personal.id}/labels`, { name: 'solo', color: 'red' })
-    const res = await s.request(reporter.token, { method: 'PUT', url: `/api/v4/projects/${personal.id}/labels/solo/promote` })
+    const res = await s.request(reporter.token, {
+      method: 'PUT',
+      url: `/api/v4/projects/${personal.id}/labels/solo/promote`,
+    })
     expect(res.statusCode).toBe(400)
     expect(res.json()).toEqual({ message: 'Failed to promote project label to group label' })
   })

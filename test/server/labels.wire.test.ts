@@ -69,8 +69,18 @@ out({'label': {'name': label.name, 'color': label.color, 'text_color': label.tex
     await api.GroupLabels.remove(group.id, created.id)
     expect(await api.GroupLabels.all(group.id, { search: 'gb-' })).toEqual([])
 
-    const milestone = await api.ProjectMilestones.create(project.id, 'gb-2.0', { description: 'gitbeaker', startDate: '2040-02-01', dueDate: '2040-03-01' })
-    expect(milestone).toMatchObject({ title: 'gb-2.0', iid: 2, project_id: project.id, state: 'active', expired: false })
+    const milestone = await api.ProjectMilestones.create(project.id, 'gb-2.0', {
+      description: 'gitbeaker',
+      startDate: '2040-02-01',
+      dueDate: '2040-03-01',
+    })
+    expect(milestone).toMatchObject({
+      title: 'gb-2.0',
+      iid: 2,
+      project_id: project.id,
+      state: 'active',
+      expired: false,
+    })
     const closed = await api.ProjectMilestones.edit(project.id, milestone.id, { stateEvent: 'close' })
     expect(closed.state).toBe('closed')
     const all = await api.ProjectMilestones.all(project.id, { state: 'closed' })

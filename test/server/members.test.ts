@@ -46,7 +46,9 @@ describe('members: listing and reading', () => {
     seedMember(s, 'Project', project.id, projectReporter.user.id, 20)
     seedMember(s, 'Namespace', invited.id, sharedMaintainer.user.id, 40)
     // The project is shared with `invited` at Reporter: its Maintainer gets min(20, 40) = 20.
-    s.app.burrow.db.prepare('INSERT INTO project_group_links (project_id, group_id, group_access) VALUES (?, ?, ?)').run(project.id, invited.id, 20)
+    s.app.burrow.db
+      .prepare('INSERT INTO project_group_links (project_id, group_id, group_access) VALUES (?, ?, ?)')
+      .run(project.id, invited.id, 20)
   })
   afterAll(async () => {
     await s.close()
@@ -75,68 +77,111 @@ describe('members: listing and reading', () => {
   })
 
   it('lists inherited and shared members once each at their highest level', async () => {
-    const res = await s.request(projectReporter.token, { method: 'GET', url: `${API}/projects/${project.id}/members/all` })
+    const res = await s.request(projectReporter.token, {
+      method: 'GET',
+      url: `${API}/projects/${project.id}/members/all`,
+    })
     expect(res.statusCode).toBe(200)
-    const levels = Object.fromEntries((res.json() as { username: string; access_level: number }[]).map((m) => [m.username, m.access_level]))
+    const levels = Object.fromEntries(
+      (res.json() as { username: string; access_level: number }[]).map((m) => [m.username, m.access_level]),
+    )
     expect(levels).toEqual({ top_owner: 50, mid_dev: 30, leaf_guest: 10, proj_reporter: 20, shared_maint: 20 })
   })
 
-  it('shows members of ancestor groups in a subgroup\'s /members/all but not in /members', async () => {
+  it("shows members of ancestor groups in a subgroup's /members/all but not in /members", async () => {
     const direct = await s.request(ROOT_TOKEN, { method: 'GET', url: `${API}/groups/${leaf.id}/members` })
     expect((direct.json() as { username: string }[]).map((m) => m.username)).toEqual(['leaf_guest'])
-    const all = await s.request(ROOT_TOKEN, { method: 'GET', url: `${API}/groups/${encodeURIComponent('top/mid/leaf')}/members/all` })
-    expect((all.json() as { username: string }[]).map((m) => m.username).sort()).toEqual(['leaf_guest', 'mid_dev', 'top_owner'])
+    const all = await s.request(ROOT_TOKEN, {
+      method: 'GET',
+      url: `${API}/groups/${encodeURIComponent('top/mid/leaf')}/members/all`,
+    })
+    expect((all.json() as { username: string }[]).map((m) => m.username).sort()).toEqual([
+      'leaf_guest',
+      'mid_dev',
+      'top_owner',
+    ])
   })
 
   it('includes members of a group shared with an ancestor group, capped at the share level', async () => {
     const partner = seedGroup(s, { path: 'partner' })
     const partnerOwner = seedUser(s, { username: 'partner_owner' })
     seedMember(s, 'Namespace', partner.id, partnerOwner.user.id, 50)
-    s.app.burrow.db.prepare('INSERT INTO group_group_links (shared_group_id, shared_with_group_id, group_access) VALUES (?, ?, ?)').run(mid.id, partner.id, 30)
-    const res = await s.request(ROOT_TOKEN, { method: 'GET', url: `${API}/groups/${leaf.id}/members/all/${partnerOwner.user.id}` })
+    s.app.burrow.db
+      .prepare('INSERT INTO group_group_links (shared_group_id, shared_with_group_id, group_access) VALUES (?, ?, ?)')
+      .run(mid.id, partner.id, 30)
+    const res = await s.request(ROOT_TOKEN, {
+      method: 'GET',
+      url: `${API}/groups/${leaf.id}/members/all/${partnerOwner.user.id}`,
+    })
     expect(res.statusCode).toBe(200)
     expect(res.json().access_level).toBe(30)
     s.app.burrow.db.prepare('DELETE FROM group_group_links WHERE shared_with_group_id = ?').run(partner.id)
   })
 
   it('shows the public email only for users who made one public', async () => {
-    const res = await s.request(ROOT_TOKEN, { method: 'GET', url: `${API}/groups/${top.id}/members/${topOwner.user.id}` })
+    const res = await s.request(ROOT_TOKEN, {
+      method: 'GET',
+      url: `${API}/groups/${top.id}/members/${topOwner.user.id}`,
+    })
     expect(res.statusCode).toBe(200)
     expect(res.json().email).toBe('owner@public.example')
   })
 
   it('filters by query and user_ids (array and comma-separated)', async () => {
-    const byQuery = await s.request(ROOT_TOKEN, { method: 'GET', url: `${API}/projects/${project.id}/members/all?query=leaf` })
+    const byQuery = await s.request(ROOT_TOKEN, {
+      method: 'GET',
+      url: `${API}/projects/${project.id}/members/all?query=leaf`,
+    })
     expect((byQuery.json() as { username: string }[]).map((m) => m.username)).toEqual(['leaf_guest'])
     const byIds = await s.request(ROOT_TOKEN, {
       method: 'GET',
       url: `${API}/projects/${project.id}/members/all?user_ids[]=${topOwner.user.id}&user_ids[]=${sharedMaintainer.user.id}`,
     })
-    expect((byIds.json() as { id: number }[]).map((m) => m.id).sort()).toEqual([topOwner.user.id, sharedMaintainer.user.id].sort())
-    const comma = await s.request(ROOT_TOKEN, { method: 'GET', url: `${API}/projects/${project.id}/members?user_ids=${projectReporter.user.id},${midDev.user.id}` })
+    expect((byIds.json() as { id: number }[]).map((m) => m.id).sort()).toEqual(
+      [topOwner.user.id, sharedMaintainer.user.id].sort(),
+    )
+    const comma = await s.request(ROOT_TOKEN, {
+      method: 'GET',
+      url: `${API}/projects/${project.id}/members?user_ids=${projectReporter.user.id},${midDev.user.id}`,
+    })
     expect((comma.json() as unknown[]).length).toBe(2)
-    const skip = await s.request(ROOT_TOKEN, { method: 'GET', url: `${API}/projects/${project.id}/members?skip_users[]=${midDev.user.id}` })
+    const skip = await s.request(ROOT_TOKEN, {
+      method: 'GET',
+      url: `${API}/projects/${project.id}/members?skip_users[]=${midDev.user.id}`,
+    })
     expect((skip.json() as { id: number }[]).map((m) => m.id)).toEqual([projectReporter.user.id])
   })
 
   it('rejects a non-integer user_ids with 400', async () => {
-    const res = await s.request(ROOT_TOKEN, { method: 'GET', url: `${API}/projects/${project.id}/members?user_ids[]=abc` })
+    const res = await s.request(ROOT_TOKEN, {
+      method: 'GET',
+      url: `${API}/projects/${project.id}/members?user_ids[]=abc`,
+    })
     expect(res.statusCode).toBe(400)
     expect(res.json()).toEqual({ error: 'user_ids is invalid' })
   })
 
   it('answers 404 Member Not Found for a user who is not a direct member', async () => {
-    const res = await s.request(ROOT_TOKEN, { method: 'GET', url: `${API}/projects/${project.id}/members/${topOwner.user.id}` })
+    const res = await s.request(ROOT_TOKEN, {
+      method: 'GET',
+      url: `${API}/projects/${project.id}/members/${topOwner.user.id}`,
+    })
     expect(res.statusCode).toBe(404)
     expect(res.json()).toEqual({ message: '404 Member Not Found' })
-    const inherited = await s.request(ROOT_TOKEN, { method: 'GET', url: `${API}/projects/${project.id}/members/all/${topOwner.user.id}` })
+    const inherited = await s.request(ROOT_TOKEN, {
+      method: 'GET',
+      url: `${API}/projects/${project.id}/members/all/${topOwner.user.id}`,
+    })
     expect(inherited.statusCode).toBe(200)
     expect(inherited.json().access_level).toBe(50)
-    const none = await s.request(ROOT_TOKEN, { method: 'GET', url: `${API}/projects/${project.id}/members/all/${outsider.user.id}` })
+    const none = await s.request(ROOT_TOKEN, {
+      method: 'GET',
+      url: `${API}/projects/${project.id}/members/all/${outsider.user.id}`,
+    })
     expect(none.statusCode).toBe(404)
   })
 
-  it('hides a private project\'s members from non-members with 404', async () => {
+  it("hides a private project's members from non-members with 404", async () => {
     const res = await s.request(outsider.token, { method: 'GET', url: `${API}/projects/${project.id}/members` })
     expect(res.statusCode).toBe(404)
     expect(res.json()).toEqual({ message: '404 Project Not Found' })
@@ -158,7 +203,10 @@ describe('members: listing and reading', () => {
   })
 
   it('paginates with Link and X-* headers', async () => {
-    const res = await s.request(ROOT_TOKEN, { method: 'GET', url: `${API}/projects/${project.id}/members/all?per_page=2&page=2` })
+    const res = await s.request(ROOT_TOKEN, {
+      method: 'GET',
+      url: `${API}/projects/${project.id}/members/all?per_page=2&page=2`,
+    })
     expect(res.statusCode).toBe(200)
     expect((res.json() as unknown[]).length).toBe(2)
     expect(res.headers['x-total']).toBe('5')
@@ -182,7 +230,9 @@ describe('members: listing and reading', () => {
     const g = seedGroup(s)
     const u = seedUser(s)
     seedMember(s, 'Namespace', g.id, u.user.id, 30)
-    s.app.burrow.db.prepare("UPDATE members SET expires_at = '2000-01-01' WHERE source_id = ? AND user_id = ?").run(g.id, u.user.id)
+    s.app.burrow.db
+      .prepare("UPDATE members SET expires_at = '2000-01-01' WHERE source_id = ? AND user_id = ?")
+      .run(g.id, u.user.id)
     const res = await s.request(ROOT_TOKEN, { method: 'GET', url: `${API}/groups/${g.id}/members` })
     expect(res.json()).toEqual([])
   })
@@ -220,13 +270,21 @@ describe('members: adding, editing, removing', () => {
       payload: { user_id: u.user.id, access_level: 30, expires_at: expires },
     })
     expect(res.statusCode).toBe(201)
-    expect(res.json()).toMatchObject({ id: u.user.id, username: u.user.username, access_level: 30, expires_at: expires, created_by: { id: maintainer.user.id } })
-    const event = s.app.burrow.db.prepare("SELECT * FROM events WHERE action = 'joined' AND project_id = ? AND author_id = ?").get(project.id, u.user.id) as
-      | { target_type: string | null }
-      | undefined
+    expect(res.json()).toMatchObject({
+      id: u.user.id,
+      username: u.user.username,
+      access_level: 30,
+      expires_at: expires,
+      created_by: { id: maintainer.user.id },
+    })
+    const event = s.app.burrow.db
+      .prepare("SELECT * FROM events WHERE action = 'joined' AND project_id = ? AND author_id = ?")
+      .get(project.id, u.user.id) as { target_type: string | null } | undefined
     expect(event).toBeDefined()
     expect(event?.target_type).toBeNull()
-    const audit = s.app.burrow.db.prepare("SELECT details FROM audit_events WHERE entity_type = 'Project' AND entity_id = ? ORDER BY id DESC").get(project.id) as { details: string }
+    const audit = s.app.burrow.db
+      .prepare("SELECT details FROM audit_events WHERE entity_type = 'Project' AND entity_id = ? ORDER BY id DESC")
+      .get(project.id) as { details: string }
     expect(JSON.parse(audit.details)).toMatchObject({ add: 'user_access', as: 'Developer', target_id: u.user.id })
   })
 
@@ -245,37 +303,65 @@ describe('members: adding, editing, removing', () => {
   it('adds several users from comma-separated ids with a status body', async () => {
     const a = seedUser(s)
     const b = seedUser(s)
-    const res = await s.request(owner.token, { method: 'POST', url: `${API}/groups/${group.id}/members`, payload: { user_id: `${a.user.id},${b.user.id}`, access_level: 10 } })
+    const res = await s.request(owner.token, {
+      method: 'POST',
+      url: `${API}/groups/${group.id}/members`,
+      payload: { user_id: `${a.user.id},${b.user.id}`, access_level: 10 },
+    })
     expect(res.statusCode).toBe(201)
     expect(res.json()).toEqual({ status: 'success' })
-    const again = await s.request(owner.token, { method: 'POST', url: `${API}/groups/${group.id}/members`, payload: { user_id: `${a.user.id},999999`, access_level: 10 } })
+    const again = await s.request(owner.token, {
+      method: 'POST',
+      url: `${API}/groups/${group.id}/members`,
+      payload: { user_id: `${a.user.id},999999`, access_level: 10 },
+    })
     expect(again.json()).toMatchObject({ status: 'error' })
   })
 
   it('answers 409 Member already exists', async () => {
-    const res = await s.request(owner.token, { method: 'POST', url: `${API}/projects/${project.id}/members`, payload: { user_id: developer.user.id, access_level: 30 } })
+    const res = await s.request(owner.token, {
+      method: 'POST',
+      url: `${API}/projects/${project.id}/members`,
+      payload: { user_id: developer.user.id, access_level: 30 },
+    })
     expect(res.statusCode).toBe(409)
     expect(res.json()).toEqual({ message: 'Member already exists' })
   })
 
   it('answers 404 User Not Found for an unknown user', async () => {
-    const res = await s.request(owner.token, { method: 'POST', url: `${API}/projects/${project.id}/members`, payload: { user_id: 987654, access_level: 30 } })
+    const res = await s.request(owner.token, {
+      method: 'POST',
+      url: `${API}/projects/${project.id}/members`,
+      payload: { user_id: 987654, access_level: 30 },
+    })
     expect(res.statusCode).toBe(404)
     expect(res.json()).toEqual({ message: '404 User Not Found' })
   })
 
   it('answers 400 when access_level is missing or not a valid level', async () => {
     const u = seedUser(s)
-    const missing = await s.request(owner.token, { method: 'POST', url: `${API}/projects/${project.id}/members`, payload: { user_id: u.user.id } })
+    const missing = await s.request(owner.token, {
+      method: 'POST',
+      url: `${API}/projects/${project.id}/members`,
+      payload: { user_id: u.user.id },
+    })
     expect(missing.statusCode).toBe(400)
     expect(missing.json()).toEqual({ error: 'access_level is missing' })
-    const bad = await s.request(owner.token, { method: 'POST', url: `${API}/projects/${project.id}/members`, payload: { user_id: u.user.id, access_level: 45 } })
+    const bad = await s.request(owner.token, {
+      method: 'POST',
+      url: `${API}/projects/${project.id}/members`,
+      payload: { user_id: u.user.id, access_level: 45 },
+    })
     expect(bad.statusCode).toBe(400)
     expect(bad.json()).toEqual({ message: { access_level: ['is not included in the list'] } })
   })
 
   it('answers 400 when user_id and username are both missing', async () => {
-    const res = await s.request(owner.token, { method: 'POST', url: `${API}/projects/${project.id}/members`, payload: { access_level: 30 } })
+    const res = await s.request(owner.token, {
+      method: 'POST',
+      url: `${API}/projects/${project.id}/members`,
+      payload: { access_level: 30 },
+    })
     expect(res.statusCode).toBe(400)
     expect(res.json().error).toContain('user_id')
   })
@@ -299,19 +385,31 @@ describe('members: adding, editing, removing', () => {
 
   it('forbids a Developer from adding project members', async () => {
     const u = seedUser(s)
-    const res = await s.request(developer.token, { method: 'POST', url: `${API}/projects/${project.id}/members`, payload: { user_id: u.user.id, access_level: 10 } })
+    const res = await s.request(developer.token, {
+      method: 'POST',
+      url: `${API}/projects/${project.id}/members`,
+      payload: { user_id: u.user.id, access_level: 10 },
+    })
     expect(res.statusCode).toBe(403)
   })
 
   it('forbids a project Maintainer from adding an Owner', async () => {
     const u = seedUser(s)
-    const res = await s.request(maintainer.token, { method: 'POST', url: `${API}/projects/${project.id}/members`, payload: { user_id: u.user.id, access_level: 50 } })
+    const res = await s.request(maintainer.token, {
+      method: 'POST',
+      url: `${API}/projects/${project.id}/members`,
+      payload: { user_id: u.user.id, access_level: 50 },
+    })
     expect(res.statusCode).toBe(403)
   })
 
   it('lets a group Owner add a project Owner', async () => {
     const u = seedUser(s)
-    const res = await s.request(owner.token, { method: 'POST', url: `${API}/projects/${project.id}/members`, payload: { user_id: u.user.id, access_level: 50 } })
+    const res = await s.request(owner.token, {
+      method: 'POST',
+      url: `${API}/projects/${project.id}/members`,
+      payload: { user_id: u.user.id, access_level: 50 },
+    })
     expect(res.statusCode).toBe(201)
   })
 
@@ -319,25 +417,41 @@ describe('members: adding, editing, removing', () => {
     const gm = seedUser(s)
     seedMember(s, 'Namespace', group.id, gm.user.id, 40)
     const u = seedUser(s)
-    const res = await s.request(gm.token, { method: 'POST', url: `${API}/groups/${group.id}/members`, payload: { user_id: u.user.id, access_level: 10 } })
+    const res = await s.request(gm.token, {
+      method: 'POST',
+      url: `${API}/groups/${group.id}/members`,
+      payload: { user_id: u.user.id, access_level: 10 },
+    })
     expect(res.statusCode).toBe(403)
   })
 
   it('answers 401 to anonymous writes and 404 to non-members of a private project', async () => {
-    const anon = await s.request(null, { method: 'POST', url: `${API}/projects/${project.id}/members`, payload: { user_id: 1, access_level: 10 } })
+    const anon = await s.request(null, {
+      method: 'POST',
+      url: `${API}/projects/${project.id}/members`,
+      payload: { user_id: 1, access_level: 10 },
+    })
     expect(anon.statusCode).toBe(401)
     const stranger = seedUser(s)
-    const res = await s.request(stranger.token, { method: 'POST', url: `${API}/projects/${project.id}/members`, payload: { user_id: 1, access_level: 10 } })
+    const res = await s.request(stranger.token, {
+      method: 'POST',
+      url: `${API}/projects/${project.id}/members`,
+      payload: { user_id: 1, access_level: 10 },
+    })
     expect(res.statusCode).toBe(404)
   })
 
   it('lets an administrator add members anywhere', async () => {
     const u = seedUser(s)
-    const res = await s.request(ROOT_TOKEN, { method: 'POST', url: `${API}/groups/${group.id}/members`, payload: { user_id: u.user.id, access_level: 50 } })
+    const res = await s.request(ROOT_TOKEN, {
+      method: 'POST',
+      url: `${API}/groups/${group.id}/members`,
+      payload: { user_id: u.user.id, access_level: 50 },
+    })
     expect(res.statusCode).toBe(201)
   })
 
-  it('edits a member\'s level and expiry and audits the level change', async () => {
+  it("edits a member's level and expiry and audits the level change", async () => {
     const u = seedUser(s)
     seedMember(s, 'Project', project.id, u.user.id, 10)
     const expires = futureDate(10)
@@ -349,19 +463,29 @@ describe('members: adding, editing, removing', () => {
     expect(res.statusCode).toBe(200)
     expect(res.json()).toMatchObject({ id: u.user.id, access_level: 40, expires_at: expires })
     const audit = s.app.burrow.db
-      .prepare("SELECT details FROM audit_events WHERE details LIKE '%access_level%' AND entity_id = ? ORDER BY id DESC")
+      .prepare(
+        "SELECT details FROM audit_events WHERE details LIKE '%access_level%' AND entity_id = ? ORDER BY id DESC",
+      )
       .get(project.id) as { details: string }
     expect(JSON.parse(audit.details)).toMatchObject({ change: 'access_level', from: 'Guest', to: 'Maintainer' })
   })
 
   it('answers 404 when editing someone who is not a direct member', async () => {
-    const res = await s.request(owner.token, { method: 'PUT', url: `${API}/projects/${project.id}/members/${owner.user.id}`, payload: { access_level: 30 } })
+    const res = await s.request(owner.token, {
+      method: 'PUT',
+      url: `${API}/projects/${project.id}/members/${owner.user.id}`,
+      payload: { access_level: 30 },
+    })
     expect(res.statusCode).toBe(404)
     expect(res.json()).toEqual({ message: '404 Member Not Found' })
   })
 
   it('forbids a project Maintainer from promoting to Owner', async () => {
-    const res = await s.request(maintainer.token, { method: 'PUT', url: `${API}/projects/${project.id}/members/${developer.user.id}`, payload: { access_level: 50 } })
+    const res = await s.request(maintainer.token, {
+      method: 'PUT',
+      url: `${API}/projects/${project.id}/members/${developer.user.id}`,
+      payload: { access_level: 50 },
+    })
     expect(res.statusCode).toBe(403)
   })
 
@@ -379,9 +503,16 @@ describe('members: adding, editing, removing', () => {
     const g = seedGroup(s)
     const sole = seedUser(s)
     seedMember(s, 'Namespace', g.id, sole.user.id, 50)
-    const demote = await s.request(ROOT_TOKEN, { method: 'PUT', url: `${API}/groups/${g.id}/members/${sole.user.id}`, payload: { access_level: 40 } })
+    const demote = await s.request(ROOT_TOKEN, {
+      method: 'PUT',
+      url: `${API}/groups/${g.id}/members/${sole.user.id}`,
+      payload: { access_level: 40 },
+    })
     expect(demote.statusCode).toBe(403)
-    const leave = await s.request(sole.token, { method: 'DELETE', url: `${API}/groups/${g.id}/members/${sole.user.id}` })
+    const leave = await s.request(sole.token, {
+      method: 'DELETE',
+      url: `${API}/groups/${g.id}/members/${sole.user.id}`,
+    })
     expect(leave.statusCode).toBe(403)
   })
 
@@ -398,23 +529,37 @@ describe('members: adding, editing, removing', () => {
   it('removes a member with 204 and records a left event', async () => {
     const u = seedUser(s)
     seedMember(s, 'Project', project.id, u.user.id, 20)
-    const res = await s.request(maintainer.token, { method: 'DELETE', url: `${API}/projects/${project.id}/members/${u.user.id}?unassign_issuables=true` })
+    const res = await s.request(maintainer.token, {
+      method: 'DELETE',
+      url: `${API}/projects/${project.id}/members/${u.user.id}?unassign_issuables=true`,
+    })
     expect(res.statusCode).toBe(204)
-    const gone = await s.request(owner.token, { method: 'GET', url: `${API}/projects/${project.id}/members/${u.user.id}` })
+    const gone = await s.request(owner.token, {
+      method: 'GET',
+      url: `${API}/projects/${project.id}/members/${u.user.id}`,
+    })
     expect(gone.statusCode).toBe(404)
-    const left = s.app.burrow.db.prepare("SELECT 1 FROM events WHERE action = 'left' AND project_id = ? AND author_id = ?").get(project.id, u.user.id)
+    const left = s.app.burrow.db
+      .prepare("SELECT 1 FROM events WHERE action = 'left' AND project_id = ? AND author_id = ?")
+      .get(project.id, u.user.id)
     expect(left).toBeDefined()
   })
 
   it('lets a member leave on their own at any level', async () => {
     const u = seedUser(s)
     seedMember(s, 'Project', project.id, u.user.id, 10)
-    const res = await s.request(u.token, { method: 'DELETE', url: `${API}/projects/${project.id}/members/${u.user.id}` })
+    const res = await s.request(u.token, {
+      method: 'DELETE',
+      url: `${API}/projects/${project.id}/members/${u.user.id}`,
+    })
     expect(res.statusCode).toBe(204)
   })
 
   it('forbids a Developer from removing someone else', async () => {
-    const res = await s.request(developer.token, { method: 'DELETE', url: `${API}/projects/${project.id}/members/${maintainer.user.id}` })
+    const res = await s.request(developer.token, {
+      method: 'DELETE',
+      url: `${API}/projects/${project.id}/members/${maintainer.user.id}`,
+    })
     expect(res.statusCode).toBe(403)
   })
 
@@ -429,9 +574,20 @@ describe('members: adding, editing, removing', () => {
       seedMember(s, 'Namespace', sub.id, who.user.id, 30)
       seedMember(s, 'Project', p.id, who.user.id, 30)
     }
-    expect((await s.request(ROOT_TOKEN, { method: 'DELETE', url: `${API}/groups/${g.id}/members/${u.user.id}` })).statusCode).toBe(204)
-    expect((await s.request(ROOT_TOKEN, { method: 'DELETE', url: `${API}/groups/${g.id}/members/${v.user.id}?skip_subresources=true` })).statusCode).toBe(204)
-    const left = s.app.burrow.db.prepare('SELECT user_id FROM members WHERE user_id IN (?, ?)').all(u.user.id, v.user.id) as { user_id: number }[]
+    expect(
+      (await s.request(ROOT_TOKEN, { method: 'DELETE', url: `${API}/groups/${g.id}/members/${u.user.id}` })).statusCode,
+    ).toBe(204)
+    expect(
+      (
+        await s.request(ROOT_TOKEN, {
+          method: 'DELETE',
+          url: `${API}/groups/${g.id}/members/${v.user.id}?skip_subresources=true`,
+        })
+      ).statusCode,
+    ).toBe(204)
+    const left = s.app.burrow.db
+      .prepare('SELECT user_id FROM members WHERE user_id IN (?, ?)')
+      .all(u.user.id, v.user.id) as { user_id: number }[]
     expect(left.map((r) => r.user_id)).toEqual([v.user.id, v.user.id])
   })
 
@@ -439,9 +595,15 @@ describe('members: adding, editing, removing', () => {
     const u = seedUser(s)
     const now = nowIso()
     s.app.burrow.db
-      .prepare("INSERT INTO access_requests (source_type, source_id, user_id, requested_at, created_at) VALUES ('Project', ?, ?, ?, ?)")
+      .prepare(
+        "INSERT INTO access_requests (source_type, source_id, user_id, requested_at, created_at) VALUES ('Project', ?, ?, ?, ?)",
+      )
       .run(project.id, u.user.id, now, now)
-    await s.request(owner.token, { method: 'POST', url: `${API}/projects/${project.id}/members`, payload: { user_id: u.user.id, access_level: 30 } })
+    await s.request(owner.token, {
+      method: 'POST',
+      url: `${API}/projects/${project.id}/members`,
+      payload: { user_id: u.user.id, access_level: 30 },
+    })
     const pending = s.app.burrow.db.prepare('SELECT 1 FROM access_requests WHERE user_id = ?').get(u.user.id)
     expect(pending).toBeUndefined()
   })
@@ -456,7 +618,7 @@ describe('GET /users/:id/memberships', () => {
     await s.close()
   })
 
-  it('lists a user\'s memberships for administrators, filtered by type', async () => {
+  it("lists a user's memberships for administrators, filtered by type", async () => {
     const g = seedGroup(s, { name: 'Alpha' })
     const p = seedProject(s, { namespaceId: g.id, name: 'Beta' })
     const u = seedUser(s)
@@ -468,7 +630,10 @@ describe('GET /users/:id/memberships', () => {
       { source_id: g.id, source_name: 'Alpha', source_type: 'Namespace', access_level: 30 },
       { source_id: p.id, source_name: 'Beta', source_type: 'Project', access_level: 40 },
     ])
-    const projects = await s.request(ROOT_TOKEN, { method: 'GET', url: `${API}/users/${u.user.id}/memberships?type=Project` })
+    const projects = await s.request(ROOT_TOKEN, {
+      method: 'GET',
+      url: `${API}/users/${u.user.id}/memberships?type=Project`,
+    })
     expect((projects.json() as unknown[]).length).toBe(1)
     const bad = await s.request(ROOT_TOKEN, { method: 'GET', url: `${API}/users/${u.user.id}/memberships?type=Group` })
     expect(bad.statusCode).toBe(400)
@@ -496,7 +661,9 @@ describe('expired memberships', () => {
       expect(pruneExpiredMembers(s.app.burrow.db)).toBe(2)
       const remaining = s.app.burrow.db.prepare('SELECT user_id FROM members').all() as { user_id: number }[]
       expect(remaining.map((r) => r.user_id)).toEqual([keep.user.id])
-      const expired = s.app.burrow.db.prepare("SELECT project_id FROM events WHERE action = 'expired' AND author_id = ?").all(u.user.id)
+      const expired = s.app.burrow.db
+        .prepare("SELECT project_id FROM events WHERE action = 'expired' AND author_id = ?")
+        .all(u.user.id)
       expect(expired).toEqual([{ project_id: p.id }])
     } finally {
       await s.close()

@@ -36,7 +36,13 @@ describe('members and access requests over the wire', () => {
   })
 
   it('python-gitlab adds, edits, lists and removes project members', async () => {
-    const result = await withPythonGitlab<{ created: WireMember; edited: number; direct: string[]; all: Record<string, number>; after: string[] }>(
+    const result = await withPythonGitlab<{
+      created: WireMember
+      edited: number
+      direct: string[]
+      all: Record<string, number>
+      after: string[]
+    }>(
       s.url,
       { private_token: maintainer.token },
       `
@@ -126,7 +132,10 @@ except gitlab.exceptions.GitlabCreateError as e:
 
     await api.GroupMembers.add(sub.id, AccessLevel.REPORTER, { userId: someone.user.id })
     const inherited = await api.GroupMembers.all(sub.id, { includeInherited: true })
-    expect(Object.fromEntries(inherited.map((m) => [m.username, m.access_level]))).toEqual({ wire_owner: 50, beaker_user: 20 })
+    expect(Object.fromEntries(inherited.map((m) => [m.username, m.access_level]))).toEqual({
+      wire_owner: 50,
+      beaker_user: 20,
+    })
     const one = await api.GroupMembers.show(sub.id, owner.user.id, { includeInherited: true })
     expect(one.access_level).toBe(50)
   })

@@ -14,31 +14,47 @@ describe('/merge, /rebase, /target_branch and the issuable commands on merge req
   let base: string
   let branches = 0
 
-  async function call(token: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: Json): Promise<{ statusCode: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  async function call(
+    token: string,
+    method: 'GET' | 'POST' | 'PUT',
+    url: string,
+    payload?: Json,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  ): Promise<{ statusCode: number; body: any }> {
     const res = await s.request(token, { method, url: `/api/v4${url}`, ...(payload ? { payload } : {}) })
     return { statusCode: res.statusCode, body: res.body ? JSON.parse(res.body) : null }
   }
   async function commit(branch: string, start?: string): Promise<void> {
     const file = `${branch}-${++branches}.txt`
-    const r = await call(start ? dev.token : ROOT_TOKEN, 'POST', `${base}/repository/commits`, { branch, ...(start ? { start_branch: start } : {}), commit_message: file, actions: [{ action: 'create', file_path: file, content: file }] })
+    const r = await call(start ? dev.token : ROOT_TOKEN, 'POST', `${base}/repository/commits`, {
+      branch,
+      ...(start ? { start_branch: start } : {}),
+      commit_message: file,
+      actions: [{ action: 'create', file_path: file, content: file }],
+    })
     expect(r.statusCode).toBe(201)
   }
   async function mergeRequest(title = 'Change'): Promise<Json> {
     const branch = `change-${++branches}`
     await commit(branch, 'main')
-    const mr = (await call(dev.token, 'POST', `${base}/merge_requests`, { source_branch: branch, target_branch: 'main', title })).body as Json
+    const mr = (
+      await call(dev.token, 'POST', `${base}/merge_requests`, { source_branch: branch, target_branch: 'main', title })
+    ).body as Json
     await mergeabilityIdle(s.app.burrow)
     return show(mr.iid as number)
   }
-  const comment = (iid: number, body: string, token = dev.token, extra: Json = {}) => call(token, 'POST', `${base}/merge_requests/${iid}/notes`, { body, ...extra })
-  const show = async (iid: number): Promise<Json> => (await call(dev.token, 'GET', `${base}/merge_requests/${iid}?include_rebase_in_progress=true`)).body as Json
+  const comment = (iid: number, body: string, token = dev.token, extra: Json = {}) =>
+    call(token, 'POST', `${base}/merge_requests/${iid}/notes`, { body, ...extra })
+  const show = async (iid: number): Promise<Json> =>
+    (await call(dev.token, 'GET', `${base}/merge_requests/${iid}?include_rebase_in_progress=true`)).body as Json
 
   beforeAll(async () => {
     s = await makeServer()
     dev = seedUser(s, { username: 'dana' })
     maintainer = seedUser(s, { username: 'mona' })
     reporter = seedUser(s, { username: 'remy' })
-    const project = (await call(ROOT_TOKEN, 'POST', '/projects', { name: 'merge-quick', initialize_with_readme: true })).body
+    const project = (await call(ROOT_TOKEN, 'POST', '/projects', { name: 'merge-quick', initialize_with_readme: true }))
+      .body
     base = `/projects/${project.id}`
     seedMember(s, 'Project', project.id, dev.user.id, AccessLevel.DEVELOPER)
     seedMember(s, 'Project', project.id, reporter.user.id, AccessLevel.REPORTER)
@@ -52,7 +68,10 @@ describe('/merge, /rebase, /target_branch and the issuable commands on merge req
   it('/merge with the head SHA merges now, through the merge service, and records the merged event', async () => {
     const mr = await mergeRequest()
     const r = await comment(mr.iid, '/merge', maintainer.token, { merge_request_diff_head_sha: mr.sha })
-    expect([r.statusCode, r.body]).toEqual([202, { commands_changes: { merge: mr.sha }, summary: ['Merged this merge request.'] }])
+    expect([r.statusCode, r.body]).toEqual([
+      202,
+      { commands_changes: { merge: mr.sha }, summary: ['Merged this merge request.'] },
+    ])
     const merged = await show(mr.iid)
     expect(merged).toMatchObject({ state: 'merged', merged_by: { username: 'mona' } })
     expect(merged.merge_commit_sha).toEqual(expect.any(String))
@@ -69,8 +88,13 @@ describe('/merge, /rebase, /target_branch and the issuable commands on merge req
 
   it('/merge without the head SHA, or with a stale one, says so and merges nothing', async () => {
     const mr = await mergeRequest()
-    expect((await comment(mr.iid, '/merge', maintainer.token)).body).toEqual({ commands_changes: {}, summary: ['The `/merge` quick action requires the SHA of the head of the branch.'] })
-    expect((await comment(mr.iid, '/merge', maintainer.token, { merge_request_diff_head_sha: '0'.repeat(40) })).body.summary).toEqual(['Branch has been updated since the merge was requested.'])
+    expect((await comment(mr.iid, '/merge', maintainer.token)).body).toEqual({
+      commands_changes: {},
+      summary: ['The `/merge` quick action requires the SHA of the head of the branch.'],
+    })
+    expect(
+      (await comment(mr.iid, '/merge', maintainer.token, { merge_request_diff_head_sha: '0'.repeat(40) })).body.summary,
+    ).toEqual(['Branch has been updated since the merge was requested.'])
     expect((await show(mr.iid)).state).toBe('opened')
   })
 
@@ -78,11 +102,17 @@ describe('/merge, /rebase, /target_branch and the issuable commands on merge req
     const mr = await mergeRequest()
     const byReporter = await comment(mr.iid, '/merge', reporter.token, { merge_request_diff_head_sha: mr.sha })
     expect([byReporter.statusCode, byReporter.body.body]).toEqual([201, '/merge'])
-    expect((await comment(mr.iid, '/merge', dev.token, { merge_request_diff_head_sha: mr.sha })).body.body).toBe('/merge')
+    expect((await comment(mr.iid, '/merge', dev.token, { merge_request_diff_head_sha: mr.sha })).body.body).toBe(
+      '/merge',
+    )
     const draft = await mergeRequest('Draft: not yet')
-    expect((await comment(draft.iid, '/merge', maintainer.token, { merge_request_diff_head_sha: draft.sha })).body.body).toBe('/merge')
+    expect(
+      (await comment(draft.iid, '/merge', maintainer.token, { merge_request_diff_head_sha: draft.sha })).body.body,
+    ).toBe('/merge')
     expect((await call(ROOT_TOKEN, 'PUT', base, { only_allow_merge_if_pipeline_succeeds: true })).statusCode).toBe(200)
-    expect((await comment(mr.iid, '/merge', maintainer.token, { merge_request_diff_head_sha: mr.sha })).body.body).toBe('/merge')
+    expect((await comment(mr.iid, '/merge', maintainer.token, { merge_request_diff_head_sha: mr.sha })).body.body).toBe(
+      '/merge',
+    )
     expect((await call(ROOT_TOKEN, 'PUT', base, { only_allow_merge_if_pipeline_succeeds: false })).statusCode).toBe(200)
     expect((await show(mr.iid)).state).toBe('opened')
   })
@@ -92,7 +122,10 @@ describe('/merge, /rebase, /target_branch and the issuable commands on merge req
     await commit('main')
     const mainHead = (await call(dev.token, 'GET', `${base}/repository/branches/main`)).body.commit.id as string
     const r = await comment(mr.iid, '/rebase\n/merge', maintainer.token, { merge_request_diff_head_sha: mr.sha })
-    expect(r.body).toEqual({ commands_changes: { rebase: true }, summary: [`Scheduled a rebase of branch ${mr.source_branch}.`] })
+    expect(r.body).toEqual({
+      commands_changes: { rebase: true },
+      summary: [`Scheduled a rebase of branch ${mr.source_branch}.`],
+    })
     await mergeabilityIdle(s.app.burrow)
     const after = await show(mr.iid)
     expect(after).toMatchObject({ state: 'opened', rebase_in_progress: false, merge_error: null })
@@ -100,7 +133,7 @@ describe('/merge, /rebase, /target_branch and the issuable commands on merge req
     expect(head.parent_ids).toEqual([mainHead])
   })
 
-  it('/rebase needs push rights on the source branch: a Reporter\'s stays text', async () => {
+  it("/rebase needs push rights on the source branch: a Reporter's stays text", async () => {
     const mr = await mergeRequest()
     expect((await comment(mr.iid, '/rebase', reporter.token)).body.body).toBe('/rebase')
   })
@@ -108,7 +141,10 @@ describe('/merge, /rebase, /target_branch and the issuable commands on merge req
   it('/target_branch retargets to an existing branch; an unknown branch is ignored; Reporters may not', async () => {
     await commit('stable', 'main')
     const mr = await mergeRequest()
-    expect((await comment(mr.iid, '/target_branch stable')).body).toEqual({ commands_changes: { target_branch: 'stable' }, summary: ['Set target branch to stable.'] })
+    expect((await comment(mr.iid, '/target_branch stable')).body).toEqual({
+      commands_changes: { target_branch: 'stable' },
+      summary: ['Set target branch to stable.'],
+    })
     expect((await show(mr.iid)).target_branch).toBe('stable')
     expect((await comment(mr.iid, '/target_branch no-such-branch')).body).toEqual({ commands_changes: {}, summary: [] })
     expect((await show(mr.iid)).target_branch).toBe('stable')
@@ -117,13 +153,24 @@ describe('/merge, /rebase, /target_branch and the issuable commands on merge req
 
   it('/todo, /subscribe, /award and /copy_metadata work on merge requests too; /weight does not', async () => {
     const source = await mergeRequest()
-    expect((await call(dev.token, 'PUT', `${base}/merge_requests/${source.iid}`, { labels: 'backend' })).statusCode).toBe(200)
+    expect(
+      (await call(dev.token, 'PUT', `${base}/merge_requests/${source.iid}`, { labels: 'backend' })).statusCode,
+    ).toBe(200)
     const mr = await mergeRequest()
     const r = await comment(mr.iid, `/todo\n/unsubscribe\n/award :rocket:\n/copy_metadata !${source.iid}`)
-    expect(r.body.summary).toEqual(['Added a to-do item.', 'Unsubscribed from notifications.', 'Toggled :rocket: emoji reaction.', `Copied labels and milestone from !${source.iid}.`])
+    expect(r.body.summary).toEqual([
+      'Added a to-do item.',
+      'Unsubscribed from notifications.',
+      'Toggled :rocket: emoji reaction.',
+      `Copied labels and milestone from !${source.iid}.`,
+    ])
     expect((await show(mr.iid)).labels).toEqual(['backend'])
     expect(((await call(dev.token, 'GET', '/todos')).body as Json[]).map((t) => t.target.iid)).toEqual([mr.iid])
-    expect(((await call(dev.token, 'GET', `${base}/merge_requests/${mr.iid}/award_emoji`)).body as Json[]).map((e) => e.name)).toEqual(['rocket'])
+    expect(
+      ((await call(dev.token, 'GET', `${base}/merge_requests/${mr.iid}/award_emoji`)).body as Json[]).map(
+        (e) => e.name,
+      ),
+    ).toEqual(['rocket'])
     expect((await comment(mr.iid, '/weight 2')).body.body).toBe('/weight 2')
   })
 })

@@ -35,8 +35,15 @@ describe('merge request list parameters over the wire', () => {
     }
     const api = new Gitlab({ host: s.url, token: author.token })
     const asReviewer = new Gitlab({ host: s.url, token: reviewer.token })
-    await api.MergeRequests.create(project.id, 'api-change', 'main', 'API change', { labels: 'backend', reviewerIds: [reviewer.user.id], description: 'touches the API' })
-    await api.MergeRequests.create(project.id, 'ui-change', 'main', 'Draft: UI change', { labels: 'frontend', assigneeIds: [reviewer.user.id] })
+    await api.MergeRequests.create(project.id, 'api-change', 'main', 'API change', {
+      labels: 'backend',
+      reviewerIds: [reviewer.user.id],
+      description: 'touches the API',
+    })
+    await api.MergeRequests.create(project.id, 'ui-change', 'main', 'Draft: UI change', {
+      labels: 'frontend',
+      assigneeIds: [reviewer.user.id],
+    })
     const docs = await api.MergeRequests.create(project.id, 'docs-change', 'main', 'Docs change', { labels: 'docs' })
     await asReviewer.MergeRequestApprovals.approve(project.id, docs.iid)
     await asReviewer.MergeRequestAwardEmojis.award(project.id, docs.iid, 'thumbsup')
@@ -88,15 +95,32 @@ out({
 
   it('@gitbeaker/rest', async () => {
     const api = new Gitlab({ host: s.url, token: author.token })
-    const titles = async (options: Json): Promise<string[]> => ((await api.MergeRequests.all({ projectId: project.id, ...options })) as Json[]).map((m) => m.title as string).sort()
+    const titles = async (options: Json): Promise<string[]> =>
+      ((await api.MergeRequests.all({ projectId: project.id, ...options })) as Json[])
+        .map((m) => m.title as string)
+        .sort()
     expect(await titles({ reviewerId: reviewer.user.id })).toEqual(['API change'])
     expect(await titles({ assigneeId: 'Any' })).toEqual(['Draft: UI change'])
-    expect(await titles({ labels: 'backend', state: 'opened', orderBy: 'updated_at', sort: 'asc' })).toEqual(['API change'])
+    expect(await titles({ labels: 'backend', state: 'opened', orderBy: 'updated_at', sort: 'asc' })).toEqual([
+      'API change',
+    ])
     expect(await titles({ not: { labels: 'backend' }, wip: 'no' })).toEqual(['Docs change'])
     expect(await titles({ approvedByIds: [reviewer.user.id] })).toEqual(['Docs change'])
-    expect(((await api.MergeRequests.all({ projectId: project.id, withLabelsDetails: true, sourceBranch: 'docs-change' })) as Json[])[0].labels[0]).toMatchObject({ name: 'docs' })
-    await expect(api.MergeRequests.all({ approvedByIds: [1, 2, 3, 4, 5, 6] })).rejects.toThrow('approved_by_ids should have at most 5 items')
-    await expect(api.MergeRequests.all({ reviewerId: 1, reviewerUsername: 'x' })).rejects.toThrow('reviewer_id, reviewer_username are mutually exclusive')
+    expect(
+      (
+        (await api.MergeRequests.all({
+          projectId: project.id,
+          withLabelsDetails: true,
+          sourceBranch: 'docs-change',
+        })) as Json[]
+      )[0].labels[0],
+    ).toMatchObject({ name: 'docs' })
+    await expect(api.MergeRequests.all({ approvedByIds: [1, 2, 3, 4, 5, 6] })).rejects.toThrow(
+      'approved_by_ids should have at most 5 items',
+    )
+    await expect(api.MergeRequests.all({ reviewerId: 1, reviewerUsername: 'x' })).rejects.toThrow(
+      'reviewer_id, reviewer_username are mutually exclusive',
+    )
     expect((await api.MergeRequests.all({ scope: 'created_by_me' })).length).toBe(3)
   })
 })

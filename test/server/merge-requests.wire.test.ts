@@ -68,7 +68,15 @@ mr.merge()
 out({'iid': mr.iid, 'listed': listed, 'approved': approved, 'changes': changes, 'closes': closes, 'rebase': rebase, 'state': project.mergerequests.get(mr.iid).state})
 `,
     )
-    expect(result).toEqual({ iid: 1, listed: [1], approved: true, changes: ['py-feature.txt'], closes: [], rebase: { rebase_in_progress: true }, state: 'merged' })
+    expect(result).toEqual({
+      iid: 1,
+      listed: [1],
+      approved: true,
+      changes: ['py-feature.txt'],
+      closes: [],
+      rebase: { rebase_in_progress: true },
+      state: 'merged',
+    })
   })
 
   it('@gitbeaker/rest creates, lists, shows, approves, rebases and merges', async () => {

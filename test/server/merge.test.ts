@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AccessLevel } from '../../src/server/platform/auth/access'
-import { findMergeRequestById, findMergeRequestByIid, updateMergeRequestRow, type MergeRequestRow } from '../../src/server/modules/merge-requests/queries'
+import {
+  findMergeRequestById,
+  findMergeRequestByIid,
+  updateMergeRequestRow,
+  type MergeRequestRow,
+} from '../../src/server/modules/merge-requests/queries'
 import { insertProtectedBranch } from '../../src/server/modules/branches/protected-queries'
 import { mergeabilityIdle, queueMergeabilityCheck } from '../../src/server/modules/merge-requests/mergeability'
 import { onPush } from '../../src/server/platform/git/push-listeners'
@@ -39,7 +44,12 @@ describe('merging merge requests in real repositories', () => {
   const advanceMain = async (files: Record<string, string>): Promise<string> => pushBranch('main', files)
 
   const open = async (source: string, title = `MR ${source}`, extra: Json = {}): Promise<number> => {
-    const res = await api(dev.token, 'POST', '/merge_requests', { source_branch: source, target_branch: 'main', title, ...extra })
+    const res = await api(dev.token, 'POST', '/merge_requests', {
+      source_branch: source,
+      target_branch: 'main',
+      title,
+      ...extra,
+    })
     expect(res.status).toBe(201)
     return res.body?.iid as number
   }
@@ -102,12 +112,17 @@ describe('merging merge requests in real repositories', () => {
   })
 
   it('lists show the stored merge_status and recompute it only with with_merge_status_recheck=true', async () => {
-    const conflicting = ((await api(dev.token, 'GET', '/merge_requests?source_branch=conflicting')).body as unknown as Json[])[0]
+    const conflicting = (
+      (await api(dev.token, 'GET', '/merge_requests?source_branch=conflicting')).body as unknown as Json[]
+    )[0]
     const iid = conflicting.iid as number
-    s.app.burrow.db.prepare("UPDATE merge_requests SET merge_status = 'can_be_merged' WHERE project_id = ? AND iid = ?").run(project.id, iid)
+    s.app.burrow.db
+      .prepare("UPDATE merge_requests SET merge_status = 'can_be_merged' WHERE project_id = ? AND iid = ?")
+      .run(project.id, iid)
     const stored = (await api(dev.token, 'GET', `/merge_requests?iids[]=${iid}`)).body as unknown as Json[]
     expect(stored[0].merge_status).toBe('can_be_merged')
-    const rechecked = (await api(dev.token, 'GET', `/merge_requests?iids[]=${iid}&with_merge_status_recheck=true`)).body as unknown as Json[]
+    const rechecked = (await api(dev.token, 'GET', `/merge_requests?iids[]=${iid}&with_merge_status_recheck=true`))
+      .body as unknown as Json[]
     expect(rechecked[0].merge_status).toBe('checking')
     expect(await settled(iid)).toMatchObject({ merge_status: 'cannot_be_merged' })
   })
@@ -133,8 +148,12 @@ describe('merging merge requests in real repositories', () => {
   })
 
   it('counts diverged commits with include_diverged_commits_count', async () => {
-    const conflicting = ((await api(dev.token, 'GET', '/merge_requests?source_branch=conflicting')).body as unknown as Json[])[0]
-    const mr = (await api(dev.token, 'GET', `/merge_requests/${conflicting.iid as number}?include_diverged_commits_count=true`)).body as Json
+    const conflicting = (
+      (await api(dev.token, 'GET', '/merge_requests?source_branch=conflicting')).body as unknown as Json[]
+    )[0]
+    const mr = (
+      await api(dev.token, 'GET', `/merge_requests/${conflicting.iid as number}?include_diverged_commits_count=true`)
+    ).body as Json
     expect(mr.diverged_commits_count).toBe(1)
   })
 
@@ -149,7 +168,8 @@ describe('merging merge requests in real repositories', () => {
     expect(await sh(dir, 'rev-parse', 'FETCH_HEAD')).toBe(res.body?.commit_id)
     expect(await sh(dir, 'rev-parse', 'HEAD')).toBe(before)
     expect((await sh(dir, 'log', '-1', '--format=%P', 'FETCH_HEAD')).split(' ')).toHaveLength(2)
-    const conflicting = (await api(dev.token, 'GET', '/merge_requests?source_branch=conflicting')).body as unknown as Json[]
+    const conflicting = (await api(dev.token, 'GET', '/merge_requests?source_branch=conflicting'))
+      .body as unknown as Json[]
     const bad = await api(dev.token, 'GET', `/merge_requests/${conflicting[0].iid as number}/merge_ref`)
     expect(bad.status).toBe(400)
     expect(typeof bad.body?.message).toBe('string')
@@ -164,7 +184,10 @@ describe('merging merge requests in real repositories', () => {
     const iid = await open('merged-ref')
     await settled(iid)
     expect((await api(dev.token, 'PUT', `/merge_requests/${iid}/merge`)).status).toBe(200)
-    expect(await api(dev.token, 'GET', `/merge_requests/${iid}/merge_ref`)).toEqual({ status: 400, body: { message: 'Merge request is not mergeable' } })
+    expect(await api(dev.token, 'GET', `/merge_requests/${iid}/merge_ref`)).toEqual({
+      status: 400,
+      body: { message: 'Merge request is not mergeable' },
+    })
   })
 
   it('merges with a two-parent merge commit visible after cloning, records the merge and a merged event', async () => {
@@ -173,17 +196,30 @@ describe('merging merge requests in real repositories', () => {
     await settled(iid)
     const res = await api(dev.token, 'PUT', `/merge_requests/${iid}/merge`)
     expect(res.status).toBe(200)
-    expect(res.body).toMatchObject({ state: 'merged', merged_by: { id: dev.user.id }, merge_user: { id: dev.user.id }, sha: head })
+    expect(res.body).toMatchObject({
+      state: 'merged',
+      merged_by: { id: dev.user.id },
+      merge_user: { id: dev.user.id },
+      sha: head,
+    })
     const dir = await clone()
     expect(await sh(dir, 'rev-parse', 'HEAD')).toBe(res.body?.merge_commit_sha)
     const parents = (await sh(dir, 'log', '-1', '--format=%P')).split(' ')
     expect(parents).toHaveLength(2)
     expect(parents[1]).toBe(head)
     expect(await sh(dir, 'log', '-1', '--format=%s')).toBe("Merge branch 'feature' into 'main'")
-    const events = s.app.burrow.db.prepare("SELECT action FROM events WHERE target_type = 'MergeRequest' AND target_iid = ? AND project_id = ?").all(iid, project.id) as Json[]
+    const events = s.app.burrow.db
+      .prepare("SELECT action FROM events WHERE target_type = 'MergeRequest' AND target_iid = ? AND project_id = ?")
+      .all(iid, project.id) as Json[]
     expect(events.map((e) => e.action)).toContain('merged')
-    const listed = (await s.request(dev.token, { method: 'GET', url: `/api/v4/projects/${project.id}/events?action=merged` })).body
-    expect((JSON.parse(listed) as Json[]).some((e) => e.action_name === 'accepted' && e.target_type === 'MergeRequest' && e.target_iid === iid)).toBe(true)
+    const listed = (
+      await s.request(dev.token, { method: 'GET', url: `/api/v4/projects/${project.id}/events?action=merged` })
+    ).body
+    expect(
+      (JSON.parse(listed) as Json[]).some(
+        (e) => e.action_name === 'accepted' && e.target_type === 'MergeRequest' && e.target_iid === iid,
+      ),
+    ).toBe(true)
     expect((await api(dev.token, 'PUT', `/merge_requests/${iid}/merge`)).status).toBe(405)
   })
 
@@ -195,17 +231,31 @@ describe('merging merge requests in real repositories', () => {
     expect((await api(dev.token, 'GET', `/issues/${issue.iid as number}`)).body).toMatchObject({ state: 'closed' })
   })
 
-  it('needs the protected target branch\'s merge level: 401 for a Developer, merged by a Maintainer', async () => {
+  it("needs the protected target branch's merge level: 401 for a Developer, merged by a Maintainer", async () => {
     await pushBranch('release', { 'release.txt': 'r\n' })
     insertProtectedBranch(s.app.burrow.db, {
-      projectId: project.id, name: 'release', allowForcePush: false, codeOwnerApprovalRequired: false,
-      access: { push: [{ access_level: AccessLevel.MAINTAINER }], merge: [{ access_level: AccessLevel.MAINTAINER }], unprotect: [] },
+      projectId: project.id,
+      name: 'release',
+      allowForcePush: false,
+      codeOwnerApprovalRequired: false,
+      access: {
+        push: [{ access_level: AccessLevel.MAINTAINER }],
+        merge: [{ access_level: AccessLevel.MAINTAINER }],
+        unprotect: [],
+      },
     })
     await pushBranch('into-release', { 'ir.txt': 'x\n' }, 'release')
-    const res = await api(dev.token, 'POST', '/merge_requests', { source_branch: 'into-release', target_branch: 'release', title: 'Into release' })
+    const res = await api(dev.token, 'POST', '/merge_requests', {
+      source_branch: 'into-release',
+      target_branch: 'release',
+      title: 'Into release',
+    })
     const iid = res.body?.iid as number
     expect((await api(dev.token, 'PUT', `/merge_requests/${iid}/merge`)).status).toBe(401)
-    const merged = await s.request(ROOT_TOKEN, { method: 'PUT', url: `/api/v4/projects/${project.id}/merge_requests/${iid}/merge` })
+    const merged = await s.request(ROOT_TOKEN, {
+      method: 'PUT',
+      url: `/api/v4/projects/${project.id}/merge_requests/${iid}/merge`,
+    })
     expect(JSON.parse(merged.body)).toMatchObject({ state: 'merged' })
   })
 
@@ -220,7 +270,14 @@ describe('merging merge requests in real repositories', () => {
   it('refuses merging to a Reporter with 401 and a draft with 405', async () => {
     await pushBranch('drafty', { 'drafty.txt': 'x\n' })
     const iid = await open('drafty', 'Draft: not yet')
-    expect((await s.request(reporter.token, { method: 'PUT', url: `/api/v4/projects/${project.id}/merge_requests/${iid}/merge` })).statusCode).toBe(401)
+    expect(
+      (
+        await s.request(reporter.token, {
+          method: 'PUT',
+          url: `/api/v4/projects/${project.id}/merge_requests/${iid}/merge`,
+        })
+      ).statusCode,
+    ).toBe(401)
     expect((await api(dev.token, 'PUT', `/merge_requests/${iid}/merge`)).status).toBe(405)
   })
 
@@ -229,26 +286,37 @@ describe('merging merge requests in real repositories', () => {
     commitFiles(work, { 'b.txt': 'b\n' }, 'Second commit')
     await sh(work, 'push', '--quiet', '--force', url, 'squashy:refs/heads/squashy')
     const iid = await open('squashy', 'Squash me')
-    const res = await api(dev.token, 'PUT', `/merge_requests/${iid}/merge`, { squash: true, should_remove_source_branch: true })
+    const res = await api(dev.token, 'PUT', `/merge_requests/${iid}/merge`, {
+      squash: true,
+      should_remove_source_branch: true,
+    })
     expect(res.status).toBe(200)
     expect(res.body?.squash_commit_sha).toMatch(/^[0-9a-f]{40}$/)
     const dir = await clone()
     expect(await sh(dir, 'log', '-1', '--format=%s', res.body?.squash_commit_sha as string)).toBe('Squash me')
-    expect((await sh(dir, 'log', '-1', '--format=%P', res.body?.squash_commit_sha as string)).split(' ')).toHaveLength(1)
-    expect((await sh(dir, 'ls-tree', '--name-only', 'HEAD')).split('\n')).toEqual(expect.arrayContaining(['a.txt', 'b.txt']))
+    expect((await sh(dir, 'log', '-1', '--format=%P', res.body?.squash_commit_sha as string)).split(' ')).toHaveLength(
+      1,
+    )
+    expect((await sh(dir, 'ls-tree', '--name-only', 'HEAD')).split('\n')).toEqual(
+      expect.arrayContaining(['a.txt', 'b.txt']),
+    )
     expect(await sh(dir, 'ls-remote', '--heads', 'origin', 'squashy')).toBe('')
   })
 
   it('fast-forwards with merge_method ff and leaves merge_commit_sha null', async () => {
     const head = await pushBranch('ffme', { 'ff.txt': 'x\n' })
     const iid = await open('ffme')
-    s.app.burrow.db.prepare("UPDATE projects SET settings = json_set(settings, '$.merge_method', 'ff') WHERE id = ?").run(project.id)
+    s.app.burrow.db
+      .prepare("UPDATE projects SET settings = json_set(settings, '$.merge_method', 'ff') WHERE id = ?")
+      .run(project.id)
     try {
       const res = await api(dev.token, 'PUT', `/merge_requests/${iid}/merge`)
       expect(res.body).toMatchObject({ state: 'merged', merge_commit_sha: null })
       expect(await sh(await clone(), 'rev-parse', 'HEAD')).toBe(head)
     } finally {
-      s.app.burrow.db.prepare("UPDATE projects SET settings = json_set(settings, '$.merge_method', 'merge') WHERE id = ?").run(project.id)
+      s.app.burrow.db
+        .prepare("UPDATE projects SET settings = json_set(settings, '$.merge_method', 'merge') WHERE id = ?")
+        .run(project.id)
     }
   })
 
@@ -272,7 +340,14 @@ describe('merging merge requests in real repositories', () => {
     const head = await pushBranch('rebaseconflict', { 'shared.txt': 'rebase side\n' })
     await advanceMain({ 'shared.txt': 'main side again\n' })
     const iid = await open('rebaseconflict')
-    expect((await s.request(reporter.token, { method: 'PUT', url: `/api/v4/projects/${project.id}/merge_requests/${iid}/rebase` })).statusCode).toBe(403)
+    expect(
+      (
+        await s.request(reporter.token, {
+          method: 'PUT',
+          url: `/api/v4/projects/${project.id}/merge_requests/${iid}/rebase`,
+        })
+      ).statusCode,
+    ).toBe(403)
     expect((await api(dev.token, 'PUT', `/merge_requests/${iid}/rebase`)).status).toBe(202)
     const mr = await pollRebase(iid)
     expect(mr.merge_error).toMatch(/^Rebase failed/)
@@ -284,10 +359,16 @@ describe('merging merge requests in real repositories', () => {
   it('cancel_merge_when_pipeline_succeeds: 401 for a Reporter, 406 when not set, 405 when merged, else the flag turns false', async () => {
     await pushBranch('mwps', { 'mwps.txt': 'x\n' })
     const iid = await open('mwps')
-    const cancel = (token: string, n: number) => s.request(token, { method: 'POST', url: `/api/v4/projects/${project.id}/merge_requests/${n}/cancel_merge_when_pipeline_succeeds` })
+    const cancel = (token: string, n: number) =>
+      s.request(token, {
+        method: 'POST',
+        url: `/api/v4/projects/${project.id}/merge_requests/${n}/cancel_merge_when_pipeline_succeeds`,
+      })
     expect((await cancel(reporter.token, iid)).statusCode).toBe(401)
     expect((await cancel(dev.token, iid)).statusCode).toBe(406)
-    s.app.burrow.db.prepare('UPDATE merge_requests SET merge_when_pipeline_succeeds = 1 WHERE project_id = ? AND iid = ?').run(project.id, iid)
+    s.app.burrow.db
+      .prepare('UPDATE merge_requests SET merge_when_pipeline_succeeds = 1 WHERE project_id = ? AND iid = ?')
+      .run(project.id, iid)
     const ok = await cancel(dev.token, iid)
     expect(ok.statusCode).toBe(201)
     expect(JSON.parse(ok.body)).toMatchObject({ merge_when_pipeline_succeeds: false })
@@ -358,7 +439,13 @@ describe('merging merge requests in real repositories', () => {
    * asks: updated_after is inclusive, and rows still at `since` are the ones it already holds.
    */
   const changedSince = async (since: string): Promise<Json[]> => {
-    const listed = (await api(dev.token, 'GET', `/merge_requests?state=opened&order_by=updated_at&sort=asc&updated_after=${encodeURIComponent(since)}`)).body as unknown as Json[]
+    const listed = (
+      await api(
+        dev.token,
+        'GET',
+        `/merge_requests?state=opened&order_by=updated_at&sort=asc&updated_after=${encodeURIComponent(since)}`,
+      )
+    ).body as unknown as Json[]
     return listed.filter((mr) => mr.updated_at !== since)
   }
 
@@ -369,7 +456,10 @@ describe('merging merge requests in real repositories', () => {
     expect(before).toMatchObject({ merge_status: 'can_be_merged', has_conflicts: false })
     await pushBranchHandled('main', { 'overtaken.txt': 'from main\n' })
     // Nobody asks for a recheck: the push alone leads to the answer.
-    expect(await pollUntil(iid, (mr) => mr.merge_status === 'cannot_be_merged')).toMatchObject({ merge_status: 'cannot_be_merged', has_conflicts: true })
+    expect(await pollUntil(iid, (mr) => mr.merge_status === 'cannot_be_merged')).toMatchObject({
+      merge_status: 'cannot_be_merged',
+      has_conflicts: true,
+    })
     // A client that synced the merge request before the push finds it among the changed ones.
     const changed = (await changedSince(before.updated_at as string)).find((mr) => mr.iid === iid)
     expect(changed).toMatchObject({ merge_status: 'cannot_be_merged', has_conflicts: true })
@@ -385,7 +475,9 @@ describe('merging merge requests in real repositories', () => {
     const read = await handled
     expect(read?.merge_status).toBe('checking')
     expect(await settled(iid)).toMatchObject({ merge_status: 'can_be_merged' })
-    expect((await changedSince(read?.updated_at as string)).find((mr) => mr.iid === iid)).toMatchObject({ merge_status: 'can_be_merged' })
+    expect((await changedSince(read?.updated_at as string)).find((mr) => mr.iid === iid)).toMatchObject({
+      merge_status: 'can_be_merged',
+    })
   })
 
   it('gives the answer a new updated_at when the merge request changed while it was checking', async () => {
@@ -395,7 +487,10 @@ describe('merging merge requests in real repositories', () => {
     queueMergeabilityCheck(s.app.burrow, row.id)
     const seen = updateMergeRequestRow(s.app.burrow.db, row.id, { title: 'Retitled while checking' }).updated_at
     await mergeabilityIdle(s.app.burrow)
-    expect((await changedSince(seen)).find((mr) => mr.iid === iid)).toMatchObject({ merge_status: 'can_be_merged', title: 'Retitled while checking' })
+    expect((await changedSince(seen)).find((mr) => mr.iid === iid)).toMatchObject({
+      merge_status: 'can_be_merged',
+      title: 'Retitled while checking',
+    })
   })
 
   it('leaves updated_at alone when a recheck finds what clients already hold', async () => {
@@ -415,14 +510,20 @@ describe('merging merge requests in real repositories', () => {
     commitFiles(work, { 'other.txt': 'new root\n' }, 'A new root')
     await sh(work, 'push', '--quiet', '--force', url, 'elsewhere:refs/heads/side-target')
     expect((await api(dev.token, 'PUT', `/merge_requests/${iid}`, { target_branch: 'side-target' })).status).toBe(200)
-    expect(await pollUntil(iid, (mr) => mr.merge_status !== 'checking' && mr.merge_status !== 'unchecked')).toMatchObject({ merge_status: 'cannot_be_merged', has_conflicts: true })
+    expect(
+      await pollUntil(iid, (mr) => mr.merge_status !== 'checking' && mr.merge_status !== 'unchecked'),
+    ).toMatchObject({ merge_status: 'cannot_be_merged', has_conflicts: true })
   })
 
   it('checks again on reading a merge request left checking with no check under way (a restart)', async () => {
     await pushBranchHandled('orphaned-check', { 'orphaned-check.txt': 'x\n' })
     const iid = await open('orphaned-check')
     await settled(iid)
-    s.app.burrow.db.prepare("UPDATE merge_requests SET merge_status = 'checking' WHERE project_id = ? AND iid = ?").run(project.id, iid)
-    expect(await pollUntil(iid, (mr) => mr.merge_status !== 'checking')).toMatchObject({ merge_status: 'can_be_merged' })
+    s.app.burrow.db
+      .prepare("UPDATE merge_requests SET merge_status = 'checking' WHERE project_id = ? AND iid = ?")
+      .run(project.id, iid)
+    expect(await pollUntil(iid, (mr) => mr.merge_status !== 'checking')).toMatchObject({
+      merge_status: 'can_be_merged',
+    })
   })
 })

@@ -8,7 +8,9 @@ describe('migrations', () => {
     const db = new Database(':memory:')
     migrate(db)
     migrate(db)
-    const versions = (db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[]).map((r) => r.version)
+    const versions = (
+      db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[]
+    ).map((r) => r.version)
     expect(versions).toEqual([...migrations].map((m) => m.version).sort((a, b) => a - b))
   })
 
@@ -20,7 +22,10 @@ describe('migrations', () => {
   it('0019 renames the vulnerability state detected to opened and keeps each finding attached to its vulnerability', () => {
     const db = new Database(':memory:')
     db.pragma('foreign_keys = ON')
-    migrate(db, migrations.filter((m) => m.version < 19))
+    migrate(
+      db,
+      migrations.filter((m) => m.version < 19),
+    )
     const t = '2026-01-01T00:00:00.000Z'
     db.exec(`
       INSERT INTO users (id, username, name, email, created_at, updated_at) VALUES (1, 'ann', 'Ann', 'ann@example.com', '${t}', '${t}');
@@ -31,46 +36,65 @@ describe('migrations', () => {
       INSERT INTO vulnerabilities (id, project_id, author_id, title, state, severity, confidence, report_type, created_at, updated_at)
         VALUES (7, 1, 1, 'XSS', 'detected', 'high', 'high', 'sast', '${t}', '${t}'), (8, 1, 1, 'SQLi', 'confirmed', 'high', 'high', 'sast', '${t}', '${t}');
     `)
-    const finding = db.prepare(`INSERT INTO vulnerability_findings (id, project_id, uuid, report_type, name, severity, confidence, scanner_id, primary_identifier_id,
+    const finding =
+      db.prepare(`INSERT INTO vulnerability_findings (id, project_id, uuid, report_type, name, severity, confidence, scanner_id, primary_identifier_id,
       location_fingerprint, project_fingerprint, metadata_version, raw_metadata, created_at, updated_at, vulnerability_id)
       VALUES (?, 1, ?, 'sast', 'n', 'high', 'high', 1, 1, 'l', 'p', '15.0.0', '{}', '${t}', '${t}', ?)`)
     finding.run(1, 'u1', 7)
     finding.run(2, 'u2', 8)
     finding.run(3, 'u3', null)
     migrate(db)
-    expect(db.prepare('SELECT id, state FROM vulnerabilities ORDER BY id').all()).toEqual([{ id: 7, state: 'opened' }, { id: 8, state: 'confirmed' }])
+    expect(db.prepare('SELECT id, state FROM vulnerabilities ORDER BY id').all()).toEqual([
+      { id: 7, state: 'opened' },
+      { id: 8, state: 'confirmed' },
+    ])
     expect(db.prepare('SELECT id, vulnerability_id FROM vulnerability_findings ORDER BY id').all()).toEqual([
       { id: 1, vulnerability_id: 7 },
       { id: 2, vulnerability_id: 8 },
       { id: 3, vulnerability_id: null },
     ])
-    expect(() => db.prepare("UPDATE vulnerabilities SET state = 'detected' WHERE id = 7").run()).toThrow(/CHECK constraint failed/)
+    expect(() => db.prepare("UPDATE vulnerabilities SET state = 'detected' WHERE id = 7").run()).toThrow(
+      /CHECK constraint failed/,
+    )
     expect(db.pragma('foreign_key_check')).toEqual([])
     // The findings still point at the table: deleting a vulnerability detaches its finding.
     db.prepare('DELETE FROM vulnerabilities WHERE id = 8').run()
-    expect(db.prepare('SELECT vulnerability_id FROM vulnerability_findings WHERE id = 2').get()).toEqual({ vulnerability_id: null })
+    expect(db.prepare('SELECT vulnerability_id FROM vulnerability_findings WHERE id = 2').get()).toEqual({
+      vulnerability_id: null,
+    })
   })
 
   it('0023 gives existing users an empty wrong-password count and no lock', () => {
     const db = new Database(':memory:')
-    migrate(db, migrations.filter((m) => m.version < 23))
+    migrate(
+      db,
+      migrations.filter((m) => m.version < 23),
+    )
     const t = '2026-01-01T00:00:00.000Z'
-    db.exec(`INSERT INTO users (id, username, name, email, created_at, updated_at) VALUES (4, 'ann', 'Ann', 'ann@example.com', '${t}', '${t}')`)
+    db.exec(
+      `INSERT INTO users (id, username, name, email, created_at, updated_at) VALUES (4, 'ann', 'Ann', 'ann@example.com', '${t}', '${t}')`,
+    )
     migrate(db)
-    expect(db.prepare('SELECT id, username, failed_attempts, locked_until FROM users').all()).toEqual([{ id: 4, username: 'ann', failed_attempts: 0, locked_until: null }])
+    expect(db.prepare('SELECT id, username, failed_attempts, locked_until FROM users').all()).toEqual([
+      { id: 4, username: 'ann', failed_attempts: 0, locked_until: null },
+    ])
   })
 
-  it('makes every table whose id is its rowid AUTOINCREMENT, so a deleted row\'s id is never handed out again', () => {
+  it("makes every table whose id is its rowid AUTOINCREMENT, so a deleted row's id is never handed out again", () => {
     const db = new Database(':memory:')
     migrate(db)
-    const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string; sql: string }[]
+    const tables = db
+      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+      .all() as { name: string; sql: string }[]
     const primaryKey = db.prepare('SELECT name, type FROM pragma_table_info(?) WHERE pk > 0')
     const rowidIds = tables.filter((t) => {
       const key = primaryKey.all(t.name) as { name: string; type: string }[]
       return key.length === 1 && key[0].name === 'id' && key[0].type.toUpperCase() === 'INTEGER'
     })
     expect(rowidIds.length).toBeGreaterThan(40)
-    expect(rowidIds.filter((t) => !/\bid\s+INTEGER\s+PRIMARY\s+KEY\s+AUTOINCREMENT\b/i.test(t.sql)).map((t) => t.name)).toEqual([])
+    expect(
+      rowidIds.filter((t) => !/\bid\s+INTEGER\s+PRIMARY\s+KEY\s+AUTOINCREMENT\b/i.test(t.sql)).map((t) => t.name),
+    ).toEqual([])
   })
 
   describe('0022 (ids never reused) on an existing database', () => {
@@ -81,7 +105,10 @@ describe('migrations', () => {
     const existing = (): Database.Database => {
       const db = new Database(':memory:')
       db.pragma('foreign_keys = ON')
-      migrate(db, migrations.filter((m) => m.version < 22))
+      migrate(
+        db,
+        migrations.filter((m) => m.version < 22),
+      )
       db.exec(`
         INSERT INTO users (id, username, name, email, created_at, updated_at) VALUES (1, 'ann', 'Ann', 'ann@example.com', '${t}', '${t}'), (2, 'bob', 'Bob', 'bob@example.com', '${t}', '${t}');
         -- User 5 was deleted; its audit event still names it.
@@ -100,12 +127,24 @@ describe('migrations', () => {
     }
     /** Everything the rebuild must keep: each table's rows, every index, each table's foreign keys. */
     const snapshot = (db: Database.Database) => {
-      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('sqlite_sequence', 'schema_migrations') ORDER BY name").all() as { name: string }[]).map((r) => r.name)
+      const tables = (
+        db
+          .prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('sqlite_sequence', 'schema_migrations') ORDER BY name",
+          )
+          .all() as { name: string }[]
+      ).map((r) => r.name)
       return {
-        rows: Object.fromEntries(tables.map((name) => [name, db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all()])),
+        rows: Object.fromEntries(
+          tables.map((name) => [name, db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all()]),
+        ),
         indexes: db.prepare("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name").all(),
-        foreignKeys: Object.fromEntries(tables.map((name) => [name, db.prepare('SELECT * FROM pragma_foreign_key_list(?)').all(name)])),
-        definitions: Object.fromEntries(tables.map((name) => [name, (db.prepare('SELECT * FROM pragma_table_info(?)').all(name))])),
+        foreignKeys: Object.fromEntries(
+          tables.map((name) => [name, db.prepare('SELECT * FROM pragma_foreign_key_list(?)').all(name)]),
+        ),
+        definitions: Object.fromEntries(
+          tables.map((name) => [name, db.prepare('SELECT * FROM pragma_table_info(?)').all(name)]),
+        ),
       }
     }
 
@@ -129,16 +168,38 @@ describe('migrations', () => {
       migrate(db, through22)
       const insert = (sql: string): number => Number(db.prepare(sql).run().lastInsertRowid)
       // Project 2 was deleted, but its counter named it: 3, not 2.
-      expect(insert(`INSERT INTO projects (namespace_id, name, path, created_at, updated_at, last_activity_at) VALUES (1, 'R', 'r', '${t}', '${t}', '${t}')`)).toBe(3)
+      expect(
+        insert(
+          `INSERT INTO projects (namespace_id, name, path, created_at, updated_at, last_activity_at) VALUES (1, 'R', 'r', '${t}', '${t}', '${t}')`,
+        ),
+      ).toBe(3)
       // User 5 was deleted, but an audit event names it.
-      expect(insert(`INSERT INTO users (username, name, email, created_at, updated_at) VALUES ('cy', 'Cy', 'cy@example.com', '${t}', '${t}')`)).toBe(6)
+      expect(
+        insert(
+          `INSERT INTO users (username, name, email, created_at, updated_at) VALUES ('cy', 'Cy', 'cy@example.com', '${t}', '${t}')`,
+        ),
+      ).toBe(6)
       // Namespace 9's counter named it.
-      expect(insert(`INSERT INTO namespaces (kind, name, path, full_path, full_name, created_at, updated_at) VALUES ('group', 'H', 'h', 'h', 'H', '${t}', '${t}')`)).toBe(10)
+      expect(
+        insert(
+          `INSERT INTO namespaces (kind, name, path, full_path, full_name, created_at, updated_at) VALUES ('group', 'H', 'h', 'h', 'H', '${t}', '${t}')`,
+        ),
+      ).toBe(10)
       // Issue 3 (project 2) was cascaded away: a new issue gets 5, and so it goes on after deleting the newest.
-      expect(insert(`INSERT INTO issues (iid, project_id, author_id, title, created_at, updated_at) VALUES (4, 1, 1, 'e', '${t}', '${t}')`)).toBe(5)
+      expect(
+        insert(
+          `INSERT INTO issues (iid, project_id, author_id, title, created_at, updated_at) VALUES (4, 1, 1, 'e', '${t}', '${t}')`,
+        ),
+      ).toBe(5)
       db.prepare('DELETE FROM issues WHERE id = 5').run()
-      expect(insert(`INSERT INTO issues (iid, project_id, author_id, title, created_at, updated_at) VALUES (5, 1, 1, 'f', '${t}', '${t}')`)).toBe(6)
-      expect(db.prepare('SELECT scope_type, scope_id, last_value FROM internal_ids ORDER BY scope_id').all()).toEqual([{ scope_type: 'Project', scope_id: 1, last_value: 3 }])
+      expect(
+        insert(
+          `INSERT INTO issues (iid, project_id, author_id, title, created_at, updated_at) VALUES (5, 1, 1, 'f', '${t}', '${t}')`,
+        ),
+      ).toBe(6)
+      expect(db.prepare('SELECT scope_type, scope_id, last_value FROM internal_ids ORDER BY scope_id').all()).toEqual([
+        { scope_type: 'Project', scope_id: 1, last_value: 3 },
+      ])
     })
 
     it('keeps rows whose references were already dangling before the upgrade', () => {
@@ -147,17 +208,31 @@ describe('migrations', () => {
       db.prepare('INSERT INTO issue_assignees (issue_id, user_id) VALUES (1, 77)').run()
       db.pragma('foreign_keys = ON')
       migrate(db, through22)
-      expect(db.prepare('SELECT user_id FROM issue_assignees WHERE issue_id = 1 ORDER BY user_id').all()).toEqual([{ user_id: 2 }, { user_id: 77 }])
+      expect(db.prepare('SELECT user_id FROM issue_assignees WHERE issue_id = 1 ORDER BY user_id').all()).toEqual([
+        { user_id: 2 },
+        { user_id: 77 },
+      ])
     })
   })
 
   it('rolls back a table rebuild that would leave rows pointing at missing parents, with enforcement back on', () => {
     const db = new Database(':memory:')
     db.pragma('foreign_keys = ON')
-    const base = { version: 1, name: 'base', sql: 'CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (parent_id INTEGER REFERENCES parent(id) ON DELETE CASCADE); INSERT INTO parent VALUES (1); INSERT INTO child VALUES (1);' }
-    const careless = { version: 2, name: 'careless', sql: 'CREATE TABLE parent_new (id INTEGER PRIMARY KEY AUTOINCREMENT); DROP TABLE parent; ALTER TABLE parent_new RENAME TO parent;', rebuildsTables: true }
+    const base = {
+      version: 1,
+      name: 'base',
+      sql: 'CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (parent_id INTEGER REFERENCES parent(id) ON DELETE CASCADE); INSERT INTO parent VALUES (1); INSERT INTO child VALUES (1);',
+    }
+    const careless = {
+      version: 2,
+      name: 'careless',
+      sql: 'CREATE TABLE parent_new (id INTEGER PRIMARY KEY AUTOINCREMENT); DROP TABLE parent; ALTER TABLE parent_new RENAME TO parent;',
+      rebuildsTables: true,
+    }
     migrate(db, [base])
-    expect(() => migrate(db, [base, careless])).toThrow(/migration 2 \(careless\) would leave rows pointing at missing parents/)
+    expect(() => migrate(db, [base, careless])).toThrow(
+      /migration 2 \(careless\) would leave rows pointing at missing parents/,
+    )
     expect(db.prepare('SELECT id FROM parent').all()).toEqual([{ id: 1 }])
     expect(db.prepare('SELECT version FROM schema_migrations').all()).toEqual([{ version: 1 }])
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1)
@@ -170,7 +245,13 @@ describe('migrations', () => {
     const three = { version: 3, name: 'three', sql: 'CREATE TABLE three (id INTEGER)' }
     migrate(db, [one, three])
     migrate(db, [three, two, one])
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('one', 'two', 'three') ORDER BY name").all() as { name: string }[]).map((r) => r.name)
+    const tables = (
+      db
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('one', 'two', 'three') ORDER BY name",
+        )
+        .all() as { name: string }[]
+    ).map((r) => r.name)
     expect(tables).toEqual(['one', 'three', 'two'])
   })
 })

@@ -30,15 +30,23 @@ describe('project and group milestones', () => {
   let guest: SeededUser
   let outsider: SeededUser
 
-  const req = (token: string | null, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>) =>
-    s.request(token, { method, url: `/api/v4${url}`, ...(payload ? { payload } : {}) })
+  const req = (
+    token: string | null,
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: Record<string, unknown>,
+  ) => s.request(token, { method, url: `/api/v4${url}`, ...(payload ? { payload } : {}) })
   const create = async (token: string, base: string, payload: Record<string, unknown>): Promise<Milestone> => {
     const res = await req(token, 'POST', `${base}/milestones`, payload)
     expect(res.statusCode).toBe(201)
     return res.json() as Milestone
   }
   const milestoneEvents = (targetId: number): string[] =>
-    (s.app.burrow.db.prepare("SELECT action FROM events WHERE target_type = 'Milestone' AND target_id = ? ORDER BY id").all(targetId) as { action: string }[]).map((r) => r.action)
+    (
+      s.app.burrow.db
+        .prepare("SELECT action FROM events WHERE target_type = 'Milestone' AND target_id = ? ORDER BY id")
+        .all(targetId) as { action: string }[]
+    ).map((r) => r.action)
 
   beforeAll(async () => {
     s = await makeServer()
@@ -61,10 +69,21 @@ describe('project and group milestones', () => {
   })
 
   it('creates a project milestone with 201 and the full entity', async () => {
-    const m = await create(reporter.token, `/projects/${project.id}`, { title: 'v1.0', description: 'First', start_date: '2030-01-01', due_date: '2030-02-01' })
+    const m = await create(reporter.token, `/projects/${project.id}`, {
+      title: 'v1.0',
+      description: 'First',
+      start_date: '2030-01-01',
+      due_date: '2030-02-01',
+    })
     expect(m).toMatchObject({
-      iid: 1, project_id: project.id, title: 'v1.0', description: 'First', state: 'active',
-      start_date: '2030-01-01', due_date: '2030-02-01', expired: false,
+      iid: 1,
+      project_id: project.id,
+      title: 'v1.0',
+      description: 'First',
+      state: 'active',
+      start_date: '2030-01-01',
+      due_date: '2030-02-01',
+      expired: false,
       web_url: `http://burrow.test/ms-top/ms-sub/app/-/milestones/1`,
     })
     expect(m).not.toHaveProperty('group_id')
@@ -90,13 +109,20 @@ describe('project and group milestones', () => {
   })
 
   it('answers 400 for a malformed date', async () => {
-    const res = await req(ROOT_TOKEN, 'POST', `/projects/${project.id}/milestones`, { title: 'bad', due_date: '2030-02-30' })
+    const res = await req(ROOT_TOKEN, 'POST', `/projects/${project.id}/milestones`, {
+      title: 'bad',
+      due_date: '2030-02-30',
+    })
     expect(res.statusCode).toBe(400)
     expect(res.json()).toEqual({ error: 'due_date is invalid' })
   })
 
   it('answers 400 when the start date is after the due date', async () => {
-    const res = await req(ROOT_TOKEN, 'POST', `/projects/${project.id}/milestones`, { title: 'backwards', start_date: '2030-03-01', due_date: '2030-02-01' })
+    const res = await req(ROOT_TOKEN, 'POST', `/projects/${project.id}/milestones`, {
+      title: 'backwards',
+      start_date: '2030-03-01',
+      due_date: '2030-02-01',
+    })
     expect(res.statusCode).toBe(400)
     expect(res.json()).toEqual({ message: { due_date: ['must be greater than start date'] } })
   })
@@ -127,7 +153,9 @@ describe('project and group milestones', () => {
   })
 
   it('filters by iids[], title (exact) and search', async () => {
-    const byIids = (await req(null, 'GET', `/projects/${project.id}/milestones?iids[]=2&iids[]=3`)).json() as Milestone[]
+    const byIids = (
+      await req(null, 'GET', `/projects/${project.id}/milestones?iids[]=2&iids[]=3`)
+    ).json() as Milestone[]
     expect(byIids.map((m) => m.iid).sort()).toEqual([2, 3])
     const single = (await req(null, 'GET', `/projects/${project.id}/milestones?iids[]=2`)).json() as Milestone[]
     expect(single.map((m) => m.iid)).toEqual([2])
@@ -146,12 +174,16 @@ describe('project and group milestones', () => {
 
   it('closes with state_event=close and reactivates with activate, recording events', async () => {
     const m = await create(ROOT_TOKEN, `/projects/${project.id}`, { title: 'cycle' })
-    const closed = await req(reporter.token, 'PUT', `/projects/${project.id}/milestones/${m.id}`, { state_event: 'close' })
+    const closed = await req(reporter.token, 'PUT', `/projects/${project.id}/milestones/${m.id}`, {
+      state_event: 'close',
+    })
     expect(closed.statusCode).toBe(200)
     expect((closed.json() as Milestone).state).toBe('closed')
     const closedList = (await req(null, 'GET', `/projects/${project.id}/milestones?state=closed`)).json() as Milestone[]
     expect(closedList.map((x) => x.title)).toEqual(['cycle'])
-    const active = await req(reporter.token, 'PUT', `/projects/${project.id}/milestones/${m.id}`, { state_event: 'activate' })
+    const active = await req(reporter.token, 'PUT', `/projects/${project.id}/milestones/${m.id}`, {
+      state_event: 'activate',
+    })
     expect((active.json() as Milestone).state).toBe('active')
     expect(milestoneEvents(m.id)).toEqual(['created', 'closed', 'reopened'])
   })
@@ -160,8 +192,15 @@ describe('project and group milestones', () => {
     const m = await create(ROOT_TOKEN, `/projects/${project.id}`, { title: 'edit-me' })
     const empty = await req(reporter.token, 'PUT', `/projects/${project.id}/milestones/${m.id}`, {})
     expect(empty.statusCode).toBe(400)
-    expect(empty.json()).toEqual({ error: 'title, description, start_date, due_date, state_event are missing, at least one parameter must be provided' })
-    const res = await req(reporter.token, 'PUT', `/projects/${project.id}/milestones/${m.id}`, { title: 'edited', description: 'now', due_date: '2031-01-01' })
+    expect(empty.json()).toEqual({
+      error:
+        'title, description, start_date, due_date, state_event are missing, at least one parameter must be provided',
+    })
+    const res = await req(reporter.token, 'PUT', `/projects/${project.id}/milestones/${m.id}`, {
+      title: 'edited',
+      description: 'now',
+      due_date: '2031-01-01',
+    })
     expect(res.json()).toMatchObject({ id: m.id, title: 'edited', description: 'now', due_date: '2031-01-01' })
     const clash = await req(reporter.token, 'PUT', `/projects/${project.id}/milestones/${m.id}`, { title: 'v1.0' })
     expect(clash.statusCode).toBe(400)
@@ -217,7 +256,11 @@ describe('project and group milestones', () => {
   })
 
   it('adds ancestor group milestones to a project list with include_parent_milestones, ignoring iids', async () => {
-    const res = await req(null, 'GET', `/projects/${project.id}/milestones?include_parent_milestones=true&iids[]=1&per_page=100`)
+    const res = await req(
+      null,
+      'GET',
+      `/projects/${project.id}/milestones?include_parent_milestones=true&iids[]=1&per_page=100`,
+    )
     const titles = (res.json() as Milestone[]).map((m) => m.title)
     expect(titles).toContain('Q1')
     expect(titles).toContain('Sprint 1')
@@ -227,15 +270,22 @@ describe('project and group milestones', () => {
   it('lists group milestones with ancestors and descendants on request', async () => {
     const own = (await req(null, 'GET', `/groups/${sub.id}/milestones`)).json() as Milestone[]
     expect(own.map((m) => m.title)).toEqual(['Sprint 1'])
-    const withParents = (await req(null, 'GET', `/groups/${sub.id}/milestones?include_parent_milestones=true`)).json() as Milestone[]
+    const withParents = (
+      await req(null, 'GET', `/groups/${sub.id}/milestones?include_parent_milestones=true`)
+    ).json() as Milestone[]
     expect(withParents.map((m) => m.title).sort()).toEqual(['Q1', 'Sprint 1'])
-    const below = (await req(null, 'GET', `/groups/${top.id}/milestones?include_descendants=true&per_page=100`)).json() as Milestone[]
+    const below = (
+      await req(null, 'GET', `/groups/${top.id}/milestones?include_descendants=true&per_page=100`)
+    ).json() as Milestone[]
     expect(below.map((m) => m.title)).toEqual(expect.arrayContaining(['Q1', 'Sprint 1', 'v1.0']))
   })
 
   it('updates, closes and deletes a group milestone', async () => {
     const g = await create(developer.token, `/groups/${top.id}`, { title: 'Q2' })
-    const closed = await req(developer.token, 'PUT', `/groups/${top.id}/milestones/${g.id}`, { state_event: 'close', description: 'done' })
+    const closed = await req(developer.token, 'PUT', `/groups/${top.id}/milestones/${g.id}`, {
+      state_event: 'close',
+      description: 'done',
+    })
     expect(closed.json()).toMatchObject({ state: 'closed', description: 'done' })
     expect((await req(developer.token, 'GET', `/groups/${top.id}/milestones/${g.id}`)).statusCode).toBe(200)
     expect((await req(developer.token, 'DELETE', `/groups/${top.id}/milestones/${g.id}`)).statusCode).toBe(204)
@@ -244,12 +294,24 @@ describe('project and group milestones', () => {
   })
 
   it('promotes a project milestone to a group milestone, folding same-titled project milestones', async () => {
-    const mine = await create(ROOT_TOKEN, `/projects/${project.id}`, { title: 'release', due_date: '2032-05-05', description: 'ship it' })
+    const mine = await create(ROOT_TOKEN, `/projects/${project.id}`, {
+      title: 'release',
+      due_date: '2032-05-05',
+      description: 'ship it',
+    })
     const twin = await create(ROOT_TOKEN, `/projects/${other.id}`, { title: 'release' })
-    expect((await req(reporter.token, 'POST', `/projects/${project.id}/milestones/${mine.id}/promote`)).statusCode).toBe(403)
+    expect(
+      (await req(reporter.token, 'POST', `/projects/${project.id}/milestones/${mine.id}/promote`)).statusCode,
+    ).toBe(403)
     const res = await req(developer.token, 'POST', `/projects/${project.id}/milestones/${mine.id}/promote`)
     expect(res.statusCode).toBe(200)
-    expect(res.json()).toMatchObject({ group_id: sub.id, title: 'release', due_date: '2032-05-05', description: 'ship it', state: 'active' })
+    expect(res.json()).toMatchObject({
+      group_id: sub.id,
+      title: 'release',
+      due_date: '2032-05-05',
+      description: 'ship it',
+      state: 'active',
+    })
     expect((await req(null, 'GET', `/projects/${project.id}/milestones/${mine.id}`)).statusCode).toBe(404)
     expect((await req(null, 'GET', `/projects/${other.id}/milestones/${twin.id}`)).statusCode).toBe(404)
     const group = (await req(null, 'GET', `/groups/${sub.id}/milestones?title=release`)).json() as Milestone[]

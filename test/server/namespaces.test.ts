@@ -25,7 +25,11 @@ describe('namespaces API', () => {
     expect(res.statusCode).toBe(200)
     const body = res.json()
     expect(body.map((n: { full_path: string }) => n.full_path)).toEqual([alice.user.username, mine.full_path])
-    expect(body[0]).toMatchObject({ kind: 'user', projects_count: 1, web_url: `http://burrow.test/${alice.user.username}` })
+    expect(body[0]).toMatchObject({
+      kind: 'user',
+      projects_count: 1,
+      web_url: `http://burrow.test/${alice.user.username}`,
+    })
     expect(body[1]).toMatchObject({ kind: 'group', web_url: `http://burrow.test/groups/${mine.full_path}` })
     expect(res.headers['x-total']).toBe('2')
   })
@@ -51,7 +55,10 @@ describe('namespaces API', () => {
     const top = seedGroup(s)
     const sub = seedGroup(s, { parentId: top.id })
     seedMember(s, 'Namespace', top.id, alice.user.id, 30)
-    const byPath = await s.request(alice.token, { method: 'GET', url: api(`/namespaces/${encodeURIComponent(sub.full_path)}`) })
+    const byPath = await s.request(alice.token, {
+      method: 'GET',
+      url: api(`/namespaces/${encodeURIComponent(sub.full_path)}`),
+    })
     expect(byPath.statusCode).toBe(200)
     expect(byPath.json()).toMatchObject({ id: sub.id, parent_id: top.id, kind: 'group' })
     const own = await s.request(alice.token, { method: 'GET', url: api(`/namespaces/${alice.user.username}`) })
@@ -72,7 +79,10 @@ describe('namespaces API', () => {
     const free = await s.request(alice.token, { method: 'GET', url: api('/namespaces/free-path-xyz/exists') })
     expect(free.json()).toEqual({ exists: false, suggests: [] })
     seedGroup(s, { path: 'child', parentId: g.id })
-    const nested = await s.request(alice.token, { method: 'GET', url: api(`/namespaces/child/exists?parent_id=${g.id}`) })
+    const nested = await s.request(alice.token, {
+      method: 'GET',
+      url: api(`/namespaces/child/exists?parent_id=${g.id}`),
+    })
     expect(nested.json().exists).toBe(true)
   })
 })

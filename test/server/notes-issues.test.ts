@@ -22,12 +22,17 @@ beforeEach(async () => {
   seedMember(s, 'Project', project.id, reporter.user.id, AccessLevel.REPORTER)
   seedMember(s, 'Project', project.id, guest.user.id, AccessLevel.GUEST)
   seedMember(s, 'Project', project.id, bob.user.id, AccessLevel.DEVELOPER)
-  const issue = await s.request(reporter.token, { method: 'POST', url: `/api/v4/projects/${project.id}/issues`, payload: { title: 'Bug' } })
+  const issue = await s.request(reporter.token, {
+    method: 'POST',
+    url: `/api/v4/projects/${project.id}/issues`,
+    payload: { title: 'Bug' },
+  })
   issueUrl = `/api/v4/projects/${project.id}/issues/${issue.json().iid}`
 })
 afterEach(async () => s.close())
 
-const note = (token: string, body: string) => s.request(token, { method: 'POST', url: `${issueUrl}/notes`, payload: { body } })
+const note = (token: string, body: string) =>
+  s.request(token, { method: 'POST', url: `${issueUrl}/notes`, payload: { body } })
 const issue = async () => (await s.request(reporter.token, { method: 'GET', url: issueUrl })).json()
 
 describe('issue notes', () => {
@@ -47,11 +52,20 @@ describe('issue notes', () => {
   })
 
   it('serves issue discussions: thread then reply', async () => {
-    const d = (await s.request(bob.token, { method: 'POST', url: `${issueUrl}/discussions`, payload: { body: 'q' } })).json()
-    const r = await s.request(guest.token, { method: 'POST', url: `${issueUrl}/discussions/${d.id}/notes`, payload: { body: 'a' } })
+    const d = (
+      await s.request(bob.token, { method: 'POST', url: `${issueUrl}/discussions`, payload: { body: 'q' } })
+    ).json()
+    const r = await s.request(guest.token, {
+      method: 'POST',
+      url: `${issueUrl}/discussions/${d.id}/notes`,
+      payload: { body: 'a' },
+    })
     expect(r.statusCode).toBe(201)
     const got = (await s.request(bob.token, { method: 'GET', url: `${issueUrl}/discussions/${d.id}` })).json()
-    expect(got.notes.map((n: { body: string; noteable_type: string }) => [n.body, n.noteable_type])).toEqual([['q', 'Issue'], ['a', 'Issue']])
+    expect(got.notes.map((n: { body: string; noteable_type: string }) => [n.body, n.noteable_type])).toEqual([
+      ['q', 'Issue'],
+      ['a', 'Issue'],
+    ])
   })
 })
 
@@ -92,7 +106,11 @@ describe('quick actions in issue notes', () => {
   })
 
   it('sets and removes a milestone and a due date', async () => {
-    await s.request(reporter.token, { method: 'POST', url: `/api/v4/projects/${project.id}/milestones`, payload: { title: 'm 1' } })
+    await s.request(reporter.token, {
+      method: 'POST',
+      url: `/api/v4/projects/${project.id}/milestones`,
+      payload: { title: 'm 1' },
+    })
     await note(reporter.token, '/milestone %"m 1"\n/due 2026-12-01')
     let i = await issue()
     expect(i.milestone.title).toBe('m 1')
@@ -128,8 +146,12 @@ describe('mentions and to-dos', () => {
     const bobs = (await s.request(bob.token, { method: 'GET', url: '/api/v4/todos' })).json()
     expect(bobs).toHaveLength(1)
     expect(bobs[0]).toMatchObject({
-      action_name: 'directly_addressed', target_type: 'Issue', state: 'pending', author: { username: 'rita' },
-      project: { id: project.id, path: project.path }, target: { title: 'Bug' },
+      action_name: 'directly_addressed',
+      target_type: 'Issue',
+      state: 'pending',
+      author: { username: 'rita' },
+      project: { id: project.id, path: project.path },
+      target: { title: 'Bug' },
     })
     expect(bobs[0].target_url).toMatch(/\/-\/issues\/\d+#note_\d+$/)
     const gus = (await s.request(guest.token, { method: 'GET', url: '/api/v4/todos' })).json()
@@ -147,7 +169,8 @@ describe('mentions and to-dos', () => {
   it('filters to-dos by action, author, project, type and state', async () => {
     await note(reporter.token, '@bob one')
     await note(guest.token, 'two @bob')
-    const list = async (q: string) => (await s.request(bob.token, { method: 'GET', url: `/api/v4/todos?${q}` })).json().length
+    const list = async (q: string) =>
+      (await s.request(bob.token, { method: 'GET', url: `/api/v4/todos?${q}` })).json().length
     expect(await list('action=mentioned')).toBe(1)
     expect(await list(`author_id=${guest.user.id}`)).toBe(1)
     expect(await list(`project_id=${project.id}`)).toBe(2)
@@ -160,7 +183,9 @@ describe('mentions and to-dos', () => {
     await note(reporter.token, '@bob one')
     await note(reporter.token, '@bob two')
     const [first] = (await s.request(bob.token, { method: 'GET', url: '/api/v4/todos' })).json()
-    expect((await s.request(guest.token, { method: 'POST', url: `/api/v4/todos/${first.id}/mark_as_done` })).statusCode).toBe(404)
+    expect(
+      (await s.request(guest.token, { method: 'POST', url: `/api/v4/todos/${first.id}/mark_as_done` })).statusCode,
+    ).toBe(404)
     const done = await s.request(bob.token, { method: 'POST', url: `/api/v4/todos/${first.id}/mark_as_done` })
     expect(done.statusCode).toBe(201)
     expect(done.json()).toMatchObject({ id: first.id, state: 'done' })

@@ -23,7 +23,15 @@ beforeEach(async () => {
   seedMember(s, 'Project', project.id, dev.user.id, AccessLevel.DEVELOPER)
   seedMember(s, 'Project', project.id, maintainer.user.id, AccessLevel.MAINTAINER)
   seedMember(s, 'Project', project.id, guest.user.id, AccessLevel.GUEST)
-  const snippet = insertSnippet(s.app.burrow.db, { projectId: project.id, authorId: dev.user.id, title: 'Snip', description: null, fileName: 'a', content: 'x', visibility: 'public' })
+  const snippet = insertSnippet(s.app.burrow.db, {
+    projectId: project.id,
+    authorId: dev.user.id,
+    title: 'Snip',
+    description: null,
+    fileName: 'a',
+    content: 'x',
+    visibility: 'public',
+  })
   url = `/api/v4/projects/${project.id}/snippets/${snippet.id}/notes`
 })
 afterEach(async () => s.close())
@@ -37,8 +45,17 @@ describe('snippet notes', () => {
     const res = await post(guest.token, { body: 'hello' })
     expect(res.statusCode).toBe(201)
     expect(res.json()).toMatchObject({
-      type: null, body: 'hello', attachment: null, system: false, noteable_type: 'Snippet', project_id: project.id,
-      resolvable: false, confidential: false, internal: false, noteable_iid: null, author: { id: guest.user.id },
+      type: null,
+      body: 'hello',
+      attachment: null,
+      system: false,
+      noteable_type: 'Snippet',
+      project_id: project.id,
+      resolvable: false,
+      confidential: false,
+      internal: false,
+      noteable_iid: null,
+      author: { id: guest.user.id },
     })
     expect(res.json()).not.toHaveProperty('commands_changes')
   })
@@ -67,7 +84,9 @@ describe('snippet notes', () => {
 
   it('lets only the author edit a note: a Maintainer gets 403', async () => {
     const id = (await post(dev.token, { body: 'x' })).json().id
-    expect((await s.request(maintainer.token, { method: 'PUT', url: `${url}/${id}`, payload: { body: 'y' } })).statusCode).toBe(403)
+    expect(
+      (await s.request(maintainer.token, { method: 'PUT', url: `${url}/${id}`, payload: { body: 'y' } })).statusCode,
+    ).toBe(403)
     const res = await s.request(dev.token, { method: 'PUT', url: `${url}/${id}`, payload: { body: 'y' } })
     expect(res.statusCode).toBe(200)
     expect(res.json().body).toBe('y')
@@ -75,7 +94,9 @@ describe('snippet notes', () => {
 
   it('lets an administrator edit anyone’s note', async () => {
     const id = (await post(dev.token, { body: 'x' })).json().id
-    expect((await s.request(ROOT_TOKEN, { method: 'PUT', url: `${url}/${id}`, payload: { body: 'z' } })).json().body).toBe('z')
+    expect(
+      (await s.request(ROOT_TOKEN, { method: 'PUT', url: `${url}/${id}`, payload: { body: 'z' } })).json().body,
+    ).toBe('z')
   })
 
   it('lets the author or a Maintainer delete a note, not another member', async () => {
@@ -95,7 +116,10 @@ describe('snippet notes', () => {
   it('hides internal notes from Guests and forbids Guests to create them', async () => {
     expect((await post(guest.token, { body: 'secret', internal: true })).statusCode).toBe(403)
     const id = (await post(dev.token, { body: 'secret', internal: true })).json().id
-    expect((await s.request(dev.token, { method: 'GET', url: `${url}/${id}` })).json()).toMatchObject({ internal: true, confidential: true })
+    expect((await s.request(dev.token, { method: 'GET', url: `${url}/${id}` })).json()).toMatchObject({
+      internal: true,
+      confidential: true,
+    })
     expect((await s.request(guest.token, { method: 'GET', url: `${url}/${id}` })).statusCode).toBe(404)
     expect((await s.request(guest.token, { method: 'GET', url })).json()).toEqual([])
   })
@@ -104,8 +128,20 @@ describe('snippet notes', () => {
     const note = (await post(dev.token, { body: 'evented' })).json()
     const events = (await s.request(dev.token, { method: 'GET', url: `/api/v4/projects/${project.id}/events` })).json()
     expect(events[0]).toMatchObject({
-      action_name: 'commented on', target_type: 'Note', target_id: note.id, target_title: 'Snip', project_id: project.id,
-      note: { id: note.id, body: 'evented', attachment: null, system: false, noteable_id: note.noteable_id, noteable_type: 'Snippet', author: { id: dev.user.id } },
+      action_name: 'commented on',
+      target_type: 'Note',
+      target_id: note.id,
+      target_title: 'Snip',
+      project_id: project.id,
+      note: {
+        id: note.id,
+        body: 'evented',
+        attachment: null,
+        system: false,
+        noteable_id: note.noteable_id,
+        noteable_type: 'Snippet',
+        author: { id: dev.user.id },
+      },
     })
   })
 })

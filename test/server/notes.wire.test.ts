@@ -51,10 +51,16 @@ out({
 `,
     )
     expect(r).toEqual({
-      note_body: '@wire_notes_mate have a look', labels: ['triaged'],
-      thread_types: ['DiscussionNote', 'DiscussionNote'], individual: false, reply: 'reply',
-      snippet_raw: 'print(1)', snippet_note: 'Snippet',
-      todo_action: 'directly_addressed', todo_state: 'done', left: 0,
+      note_body: '@wire_notes_mate have a look',
+      labels: ['triaged'],
+      thread_types: ['DiscussionNote', 'DiscussionNote'],
+      individual: false,
+      reply: 'reply',
+      snippet_raw: 'print(1)',
+      snippet_note: 'Snippet',
+      todo_action: 'directly_addressed',
+      todo_state: 'done',
+      left: 0,
     })
   })
 
@@ -69,7 +75,10 @@ out({
     await api.IssueDiscussions.addNote(project.id, issue.iid, thread.id, 'gb reply')
     const threads = await api.IssueDiscussions.all(project.id, issue.iid)
     expect(threads.find((t) => t.id === thread.id)?.notes).toHaveLength(2)
-    const snippet = await api.ProjectSnippets.create(project.id, 'gb snip', { visibility: 'public', files: [{ filePath: 'x.txt', content: 'x' }] })
+    const snippet = await api.ProjectSnippets.create(project.id, 'gb snip', {
+      visibility: 'public',
+      files: [{ filePath: 'x.txt', content: 'x' }],
+    })
     expect((await api.ProjectSnippets.all(project.id)).map((x) => x.id)).toContain(snippet.id)
     const todos = await mateApi.TodoLists.all({ type: 'Issue' })
     const mine = todos.find((t) => (t.target as { iid?: number }).iid === issue.iid)

@@ -8,12 +8,28 @@ import type { TLSSocket } from 'node:tls'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fetchAllRefs, remoteHeadBranch } from '../../src/server/platform/git/fetch-remote'
 import { git } from '../../src/server/platform/git/git'
-import { BlockedUrlError, checkOutboundUrl, gitPinning, outboundFetch, parseAllowlistEntry, type OutboundLookup, type OutboundPolicy } from '../../src/server/platform/outbound/outbound'
+import {
+  BlockedUrlError,
+  checkOutboundUrl,
+  gitPinning,
+  outboundFetch,
+  parseAllowlistEntry,
+  type OutboundLookup,
+  type OutboundPolicy,
+} from '../../src/server/platform/outbound/outbound'
 import { holdImports, importsIdle } from '../../src/server/modules/imports/service'
 import { selfSignedCertificate } from '../helpers/certificates'
 import { commitFiles, makeWorkRepo, sh } from '../helpers/git'
 import { startGitHttpServer, type GitHttpServer } from '../helpers/git-http-server'
-import { makeServer, ROOT_TOKEN, seedUser, startServer, type ListeningServer, type SeededUser, type TestServer } from '../helpers/server'
+import {
+  makeServer,
+  ROOT_TOKEN,
+  seedUser,
+  startServer,
+  type ListeningServer,
+  type SeededUser,
+  type TestServer,
+} from '../helpers/server'
 
 const API = '/api/v4'
 type Json = Record<string, unknown>
@@ -24,7 +40,10 @@ function namesLookup(names: Readonly<Record<string, readonly string[]>>): Outbou
 }
 
 /** A resolver whose first answer is `first` and every later one `then`: DNS rebinding. */
-function rebindingLookup(first: readonly string[], then: readonly string[]): OutboundLookup & { readonly calls: string[] } {
+function rebindingLookup(
+  first: readonly string[],
+  then: readonly string[],
+): OutboundLookup & { readonly calls: string[] } {
   const calls: string[] = []
   const lookup = async (hostname: string) => {
     calls.push(hostname)
@@ -33,7 +52,11 @@ function rebindingLookup(first: readonly string[], then: readonly string[]): Out
   return Object.assign(lookup, { calls })
 }
 
-const refusing = (lookup: OutboundLookup = namesLookup({})): OutboundPolicy => ({ allowLocal: false, allowlist: [], lookup })
+const refusing = (lookup: OutboundLookup = namesLookup({})): OutboundPolicy => ({
+  allowLocal: false,
+  allowlist: [],
+  lookup,
+})
 
 async function refusal(url: string, policy: OutboundPolicy): Promise<string> {
   try {
@@ -133,9 +156,16 @@ describe('outbound guard: checkOutboundUrl', () => {
 
   it('lets public addresses and names through with every address they resolved to, the trailing dot dropped', async () => {
     const checked = await checkOutboundUrl('https://public.test.:8443/api/v4?x=1', refusing(names))
-    expect([checked.url.href, checked.host, checked.port, checked.addresses]).toEqual(['https://public.test:8443/api/v4?x=1', 'public.test', 8443, ['203.0.114.7']])
+    expect([checked.url.href, checked.host, checked.port, checked.addresses]).toEqual([
+      'https://public.test:8443/api/v4?x=1',
+      'public.test',
+      8443,
+      ['203.0.114.7'],
+    ])
     expect((await checkOutboundUrl('http://public6.test/', refusing(names))).addresses).toEqual(['2606:4700::1111'])
-    expect((await checkOutboundUrl('http://[2606:4700::1111]/', refusing(names))).addresses).toEqual(['2606:4700::1111'])
+    expect((await checkOutboundUrl('http://[2606:4700::1111]/', refusing(names))).addresses).toEqual([
+      '2606:4700::1111',
+    ])
     expect((await checkOutboundUrl('http://172.32.0.1/', refusing(names))).addresses).toEqual(['172.32.0.1'])
     // A backslash ends the host for the URL standard: the host is public.test, not 127.0.0.1.
     expect((await checkOutboundUrl('http://public.test\\@127.0.0.1/', refusing(names))).host).toBe('public.test')
@@ -165,21 +195,33 @@ describe('outbound guard: checkOutboundUrl', () => {
     expect(await refusal('http://a.corp.test/', policy(['corp.test']))).toBe(LOCAL_NETWORK)
     expect(await refusal('http://intranet.test:8080/', policy(['intranet.test:8080']))).toBe('allowed')
     expect(await refusal('http://intranet.test:8081/', policy(['intranet.test:8080']))).toBe(LOCAL_NETWORK)
-    expect(await refusal('http://localhost:3000/', policy(['localhost:3000']))).toBe('Host cannot be resolved or invalid')
+    expect(await refusal('http://localhost:3000/', policy(['localhost:3000']))).toBe(
+      'Host cannot be resolved or invalid',
+    )
     // An address entry never allows a name to be localhost.
     expect(await refusal('http://localhost/', policy(['127.0.0.1']))).toBe(LOCALHOST)
   })
 
   it('reads allowlist entries in GitLab’s forms and nothing else', () => {
-    expect(['example.com', 'example.com:8080', '127.0.0.1', '10.0.0.0/8', '::1', '[::1]:8080', 'fd00::/8'].map((e) => parseAllowlistEntry(e)?.kind)).toEqual(['domain', 'domain', 'range', 'range', 'range', 'range', 'range'])
+    expect(
+      ['example.com', 'example.com:8080', '127.0.0.1', '10.0.0.0/8', '::1', '[::1]:8080', 'fd00::/8'].map(
+        (e) => parseAllowlistEntry(e)?.kind,
+      ),
+    ).toEqual(['domain', 'domain', 'range', 'range', 'range', 'range', 'range'])
     expect(parseAllowlistEntry('ëxample.com')).toEqual({ kind: 'domain', name: 'xn--xample-ova.com', port: null })
     // GitLab has no wildcards: `*.example.com` is refused rather than quietly matching nothing.
-    expect(['not a host', 'http://example.com', '10.0.0.0/33', 'example.com:99999', '*.example.com', '', 'a..b'].map(parseAllowlistEntry)).toEqual([null, null, null, null, null, null, null])
+    expect(
+      ['not a host', 'http://example.com', '10.0.0.0/33', 'example.com:99999', '*.example.com', '', 'a..b'].map(
+        parseAllowlistEntry,
+      ),
+    ).toEqual([null, null, null, null, null, null, null])
   })
 
   it('pins git to the checked addresses with http.curloptResolve, IPv6 ones in brackets; an address literal needs no pin', async () => {
     const lookup = namesLookup({ 'git.test': ['203.0.114.7', '2606:4700::1111'] })
-    expect(gitPinning(await checkOutboundUrl('https://git.test/a.git', refusing(lookup)))).toEqual([['http.curloptResolve', 'git.test:443:203.0.114.7,[2606:4700::1111]']])
+    expect(gitPinning(await checkOutboundUrl('https://git.test/a.git', refusing(lookup)))).toEqual([
+      ['http.curloptResolve', 'git.test:443:203.0.114.7,[2606:4700::1111]'],
+    ])
     expect(gitPinning(await checkOutboundUrl('http://203.0.114.7:8080/a.git', refusing(lookup)))).toEqual([])
   })
 })
@@ -187,7 +229,11 @@ describe('outbound guard: checkOutboundUrl', () => {
 /** A plain HTTP server on 127.0.0.1 that records what reached it. */
 interface RecordingServer {
   readonly port: number
-  readonly requests: { readonly url: string; readonly host: string | undefined; readonly servername?: string | false | null }[]
+  readonly requests: {
+    readonly url: string
+    readonly host: string | undefined
+    readonly servername?: string | false | null
+  }[]
   close(): Promise<void>
 }
 
@@ -238,14 +284,22 @@ describe('outbound guard: outboundFetch connects to the checked address only', (
 
   it('refuses a local server while local requests are not allowed, and sends it nothing', async () => {
     const before = http.requests.length
-    await expect(outboundFetch(`http://127.0.0.1:${http.port}/`, {}, refusing())).rejects.toThrow(new BlockedUrlError(LOOPBACK))
-    await expect(outboundFetch(`http://[::ffff:7f00:1]:${http.port}/`, {}, refusing())).rejects.toThrow(new BlockedUrlError(LOOPBACK))
+    await expect(outboundFetch(`http://127.0.0.1:${http.port}/`, {}, refusing())).rejects.toThrow(
+      new BlockedUrlError(LOOPBACK),
+    )
+    await expect(outboundFetch(`http://[::ffff:7f00:1]:${http.port}/`, {}, refusing())).rejects.toThrow(
+      new BlockedUrlError(LOOPBACK),
+    )
     expect(http.requests.length).toBe(before)
   })
 
   it('reaches the first, checked address although the name answers another the second time', async () => {
     const lookup = rebindingLookup(['127.0.0.1'], ['127.0.0.2'])
-    const res = await outboundFetch(`http://rebind.burrow.test:${http.port}/first`, { headers: { accept: 'application/json' } }, { allowLocal: true, allowlist: [], lookup })
+    const res = await outboundFetch(
+      `http://rebind.burrow.test:${http.port}/first`,
+      { headers: { accept: 'application/json' } },
+      { allowLocal: true, allowlist: [], lookup },
+    )
     expect([res.status, res.headers.get('x-seen'), await res.json()]).toEqual([200, 'yes', { path: '/first' }])
     expect(lookup.calls).toEqual(['rebind.burrow.test'])
     expect(http.requests.at(-1)).toEqual({ url: '/first', host: `rebind.burrow.test:${http.port}` })
@@ -257,7 +311,9 @@ describe('outbound guard: outboundFetch connects to the checked address only', (
     const res = await outboundFetch(`http://rebind.burrow.test:${http.port}/allowlisted`, {}, policy)
     expect(res.status).toBe(200)
     // The next request looks the name up afresh and is refused: its answer is checked too.
-    await expect(outboundFetch(`http://rebind.burrow.test:${http.port}/again`, {}, policy)).rejects.toThrow(new BlockedUrlError(LOOPBACK))
+    await expect(outboundFetch(`http://rebind.burrow.test:${http.port}/again`, {}, policy)).rejects.toThrow(
+      new BlockedUrlError(LOOPBACK),
+    )
     expect(http.requests.map((r) => r.url)).toContain('/allowlisted')
     expect(http.requests.map((r) => r.url)).not.toContain('/again')
   })
@@ -269,18 +325,32 @@ describe('outbound guard: outboundFetch connects to the checked address only', (
   })
 
   it('sends the method, headers and body it is given', async () => {
-    const res = await outboundFetch(`http://127.0.0.1:${http.port}/hook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' }, { allowLocal: true, allowlist: [] })
+    const res = await outboundFetch(
+      `http://127.0.0.1:${http.port}/hook`,
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' },
+      { allowLocal: true, allowlist: [] },
+    )
     expect(res.status).toBe(200)
   })
 
   it('keeps the host name for TLS: SNI and the certificate check use it while the connection goes to the checked address', async () => {
     const lookup = namesLookup({ 'secure.burrow.test': ['127.0.0.1'], 'other.burrow.test': ['127.0.0.1'] })
     const policy: OutboundPolicy = { allowLocal: true, allowlist: [], lookup }
-    const res = await outboundFetch(`https://secure.burrow.test:${https.port}/tls`, { ca: certificate.certificate }, policy)
+    const res = await outboundFetch(
+      `https://secure.burrow.test:${https.port}/tls`,
+      { ca: certificate.certificate },
+      policy,
+    )
     expect(await res.json()).toEqual({ path: '/tls' })
-    expect(https.requests.at(-1)).toEqual({ url: '/tls', host: `secure.burrow.test:${https.port}`, servername: 'secure.burrow.test' })
+    expect(https.requests.at(-1)).toEqual({
+      url: '/tls',
+      host: `secure.burrow.test:${https.port}`,
+      servername: 'secure.burrow.test',
+    })
     // Same address, another name: the certificate does not match it.
-    await expect(outboundFetch(`https://other.burrow.test:${https.port}/tls`, { ca: certificate.certificate }, policy)).rejects.toThrow(/does not match|altnames/i)
+    await expect(
+      outboundFetch(`https://other.burrow.test:${https.port}/tls`, { ca: certificate.certificate }, policy),
+    ).rejects.toThrow(/does not match|altnames/i)
   })
 })
 
@@ -311,13 +381,19 @@ describe('outbound guard: git fetches connect to the checked address only', () =
 
   it('ls-remote and fetch reach the first, checked address of a name git itself cannot resolve, whatever the name answers later', async () => {
     const lookup = rebindingLookup(['127.0.0.1'], ['127.0.0.2'])
-    const remote = await checkOutboundUrl(`http://git.burrow.test:${port}/pinned.git`, { allowLocal: true, allowlist: [], lookup })
+    const remote = await checkOutboundUrl(`http://git.burrow.test:${port}/pinned.git`, {
+      allowLocal: true,
+      allowlist: [],
+      lookup,
+    })
     expect(await remoteHeadBranch(remote, credentials)).toBe('trunk')
     const gitDir = mkdtempSync(join(tmpdir(), 'burrow-outbound-fetch-'))
     try {
       await git(['init', '--quiet', '--bare', gitDir])
       await fetchAllRefs(gitDir, remote, credentials)
-      expect((await git(['for-each-ref', '--format=%(refname)'], { gitDir })).stdout.toString().trim()).toBe('refs/heads/trunk')
+      expect((await git(['for-each-ref', '--format=%(refname)'], { gitDir })).stdout.toString().trim()).toBe(
+        'refs/heads/trunk',
+      )
     } finally {
       rmSync(gitDir, { recursive: true, force: true })
     }
@@ -338,21 +414,43 @@ describe('outbound guard: the import routes', () => {
   let importer: SeededUser
   let projectId: number
 
-  const tgt = (token: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: Json) => target.request(token, { method, url: `${API}${url}`, payload })
+  const tgt = (token: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: Json) =>
+    target.request(token, { method, url: `${API}${url}`, payload })
   const settings = (payload: Json) => tgt(ROOT_TOKEN, 'PUT', '/application/settings', payload)
   const gitServer = (url: string, newName: string) =>
-    tgt(importer.token, 'POST', '/import/git_server', { git_server_url: url, git_server_username: owner.user.username, personal_access_token: owner.token, git_server_project: owner.user.username, git_server_repo: 'origin', new_name: newName })
+    tgt(importer.token, 'POST', '/import/git_server', {
+      git_server_url: url,
+      git_server_username: owner.user.username,
+      personal_access_token: owner.token,
+      git_server_project: owner.user.username,
+      git_server_repo: 'origin',
+      new_name: newName,
+    })
   const hostedGit = (url: string, newName: string) =>
-    tgt(importer.token, 'POST', '/import/hosted_git', { custom_hostname: url, personal_access_token: owner.token, repo_id: projectId, target_namespace: importer.user.username, new_name: newName })
+    tgt(importer.token, 'POST', '/import/hosted_git', {
+      custom_hostname: url,
+      personal_access_token: owner.token,
+      repo_id: projectId,
+      target_namespace: importer.user.username,
+      new_name: newName,
+    })
   const projectCount = async () => ((await tgt(ROOT_TOKEN, 'GET', '/projects?per_page=100')).json() as Json[]).length
   const importOf = async (id: number) => (await tgt(importer.token, 'GET', `/projects/${id}/import`)).json() as Json
 
   beforeAll(async () => {
     source = await startServer()
     owner = seedUser(source, { username: 'origin_owner' })
-    projectId = (await source.request(owner.token, { method: 'POST', url: `${API}/projects`, payload: { name: 'origin', initialize_with_readme: true } })).json().id
+    projectId = (
+      await source.request(owner.token, {
+        method: 'POST',
+        url: `${API}/projects`,
+        payload: { name: 'origin', initialize_with_readme: true },
+      })
+    ).json().id
     // `source.burrow.test` is known only to the guard's lookup: git and Node could not resolve it themselves.
-    target = await makeServer({ outboundLookup: namesLookup({ 'source.burrow.test': ['127.0.0.1'], 'inside.burrow.test': ['10.20.30.40'] }) })
+    target = await makeServer({
+      outboundLookup: namesLookup({ 'source.burrow.test': ['127.0.0.1'], 'inside.burrow.test': ['10.20.30.40'] }),
+    })
     importer = seedUser(target, { username: 'guarded_importer' })
   })
   afterAll(async () => {
@@ -371,7 +469,16 @@ describe('outbound guard: the import routes', () => {
   it('refuses every spelling of a loopback source with 400 Invalid URL and creates nothing', async () => {
     const port = new URL(source.url).port
     const before = await projectCount()
-    for (const url of [source.url, `http://localhost:${port}`, `http://2130706433:${port}`, `http://0x7f.1:${port}`, `http://[::ffff:127.0.0.1]:${port}`, `http://[::ffff:7f00:1]:${port}`, `http://source.burrow.test:${port}`, 'http://inside.burrow.test']) {
+    for (const url of [
+      source.url,
+      `http://localhost:${port}`,
+      `http://2130706433:${port}`,
+      `http://0x7f.1:${port}`,
+      `http://[::ffff:127.0.0.1]:${port}`,
+      `http://[::ffff:7f00:1]:${port}`,
+      `http://source.burrow.test:${port}`,
+      'http://inside.burrow.test',
+    ]) {
       const git = await gitServer(url, 'refused')
       expect([url, git.statusCode, git.json()]).toEqual([url, 400, { errors: `Invalid URL: ${url}` }])
       const hosted = await hostedGit(url, 'refused')
@@ -390,7 +497,9 @@ describe('outbound guard: the import routes', () => {
       await importsIdle(target.app.burrow)
       expect(await importOf(git.json().id)).toMatchObject({ import_status: 'finished', import_error: null })
       expect(await importOf(hosted.json().id)).toMatchObject({ import_status: 'finished', import_error: null })
-      const branches = (await tgt(importer.token, 'GET', `/projects/${git.json().id}/repository/branches`)).json() as { name: string }[]
+      const branches = (await tgt(importer.token, 'GET', `/projects/${git.json().id}/repository/branches`)).json() as {
+        name: string
+      }[]
       expect(branches.map((b) => b.name)).toEqual(['main'])
     } finally {
       await settings({ allow_local_requests_from_web_hooks_and_services: false })
@@ -399,7 +508,10 @@ describe('outbound guard: the import routes', () => {
 
   it('imports from a source on the allowlist (its address and port) while local requests stay refused', async () => {
     const port = new URL(source.url).port
-    expect((await settings({ outbound_local_requests_whitelist: [`127.0.0.1:${port}`] })).json().outbound_local_requests_whitelist).toEqual([`127.0.0.1:${port}`])
+    expect(
+      (await settings({ outbound_local_requests_whitelist: [`127.0.0.1:${port}`] })).json()
+        .outbound_local_requests_whitelist,
+    ).toEqual([`127.0.0.1:${port}`])
     try {
       const res = await gitServer(source.url, 'allowlisted')
       expect(res.statusCode).toBe(201)
@@ -412,10 +524,18 @@ describe('outbound guard: the import routes', () => {
   })
 
   it('takes the allowlist as an array or as text separated by commas, semicolons or white space, and refuses entries that are no host, address or range', async () => {
-    expect((await settings({ outbound_local_requests_whitelist: 'a.test, 10.0.0.0/8 ;[::1]:80\nb.test' })).json().outbound_local_requests_whitelist).toEqual(['a.test', '10.0.0.0/8', '[::1]:80', 'b.test'])
+    expect(
+      (await settings({ outbound_local_requests_whitelist: 'a.test, 10.0.0.0/8 ;[::1]:80\nb.test' })).json()
+        .outbound_local_requests_whitelist,
+    ).toEqual(['a.test', '10.0.0.0/8', '[::1]:80', 'b.test'])
     const bad = await settings({ outbound_local_requests_whitelist: ['a.test', 'http://b.test/'] })
     expect([bad.statusCode, bad.json()]).toEqual([400, { error: 'outbound_local_requests_whitelist is invalid' }])
-    expect((await tgt(ROOT_TOKEN, 'GET', '/application/settings')).json().outbound_local_requests_whitelist).toEqual(['a.test', '10.0.0.0/8', '[::1]:80', 'b.test'])
+    expect((await tgt(ROOT_TOKEN, 'GET', '/application/settings')).json().outbound_local_requests_whitelist).toEqual([
+      'a.test',
+      '10.0.0.0/8',
+      '[::1]:80',
+      'b.test',
+    ])
     await settings({ outbound_local_requests_whitelist: [] })
   })
 
@@ -432,6 +552,9 @@ describe('outbound guard: the import routes', () => {
       release()
     }
     await importsIdle(target.app.burrow)
-    expect(await importOf(id)).toMatchObject({ import_status: 'failed', import_error: `Could not fetch the repository: ${LOOPBACK}` })
+    expect(await importOf(id)).toMatchObject({
+      import_status: 'failed',
+      import_error: `Could not fetch the repository: ${LOOPBACK}`,
+    })
   })
 })

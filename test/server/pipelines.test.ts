@@ -26,18 +26,26 @@ describe('Pipelines', () => {
   let outsider: SeededUser
 
   const get = (token: string | null, url: string) => s.request(token, { method: 'GET', url: `/api/v4${url}` })
-  const send = (token: string | null, method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>) =>
-    s.request(token, { method, url: `/api/v4${url}`, ...(payload ? { payload } : {}) })
+  const send = (
+    token: string | null,
+    method: 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: Record<string, unknown>,
+  ) => s.request(token, { method, url: `/api/v4${url}`, ...(payload ? { payload } : {}) })
 
   /** A private project of `owner` with members, a project runner, and (when given) a CI configuration a Maintainer pushed to main (protected). */
-  async function setup(ci?: string, files: Readonly<Record<string, string>> = {}): Promise<{ pid: number; runner: TestRunner; sha: string | null }> {
+  async function setup(
+    ci?: string,
+    files: Readonly<Record<string, string>> = {},
+  ): Promise<{ pid: number; runner: TestRunner; sha: string | null }> {
     const pid = await createProject(s, owner.token)
     seedMember(s, 'Project', pid, maintainer.user.id, AccessLevel.MAINTAINER)
     seedMember(s, 'Project', pid, developer.user.id, AccessLevel.DEVELOPER)
     seedMember(s, 'Project', pid, reporter.user.id, AccessLevel.REPORTER)
     seedMember(s, 'Project', pid, guest.user.id, AccessLevel.GUEST)
     const runner = await TestRunner.register(injectTransport(s.app), await projectRunnersToken(s, owner.token, pid))
-    const sha = ci === undefined ? null : await commitFiles(s, maintainer.token, pid, 'main', { '.gitlab-ci.yml': ci, ...files })
+    const sha =
+      ci === undefined ? null : await commitFiles(s, maintainer.token, pid, 'main', { '.gitlab-ci.yml': ci, ...files })
     return { pid, runner, sha }
   }
 
@@ -58,10 +66,29 @@ describe('Pipelines', () => {
     it('creates a push pipeline for a branch with a CI configuration; the first stage is pending, the rest created', async () => {
       const { pid, sha } = await setup(THREE_STAGES)
       const [pipeline] = await pipelinesOf(s, developer.token, pid)
-      expect(pipeline).toMatchObject({ iid: 1, project_id: pid, sha, ref: 'main', status: 'pending', source: 'push', web_url: expect.stringMatching(new RegExp(`/-/pipelines/${pipeline.id}$`)) })
-      expect(await jobStatuses(s, developer.token, pid, pipeline.id)).toEqual({ build: 'pending', test: 'created', deploy: 'created' })
+      expect(pipeline).toMatchObject({
+        iid: 1,
+        project_id: pid,
+        sha,
+        ref: 'main',
+        status: 'pending',
+        source: 'push',
+        web_url: expect.stringMatching(new RegExp(`/-/pipelines/${pipeline.id}$`)),
+      })
+      expect(await jobStatuses(s, developer.token, pid, pipeline.id)).toEqual({
+        build: 'pending',
+        test: 'created',
+        deploy: 'created',
+      })
       const detail = await get(developer.token, `/projects/${pid}/pipelines/${pipeline.id}`)
-      expect(detail.json()).toMatchObject({ before_sha: expect.stringMatching(/^[0-9a-f]{40}$/), tag: false, yaml_errors: null, user: { id: maintainer.user.id }, started_at: null, finished_at: null })
+      expect(detail.json()).toMatchObject({
+        before_sha: expect.stringMatching(/^[0-9a-f]{40}$/),
+        tag: false,
+        yaml_errors: null,
+        user: { id: maintainer.user.id },
+        started_at: null,
+        finished_at: null,
+      })
     })
 
     it('creates no pipeline for a push without a CI configuration', async () => {
@@ -75,14 +102,23 @@ describe('Pipelines', () => {
       const [pipeline] = await pipelinesOf(s, developer.token, pid)
       expect(pipeline.status).toBe('failed')
       const detail = (await get(developer.token, `/projects/${pid}/pipelines/${pipeline.id}`)).json()
-      expect(detail.yaml_errors).toBe('jobs build config should implement the script:, run:, or trigger: keyword, jobs config should contain at least one visible job')
+      expect(detail.yaml_errors).toBe(
+        'jobs build config should implement the script:, run:, or trigger: keyword, jobs config should contain at least one visible job',
+      )
       expect(await pipelinesOf(s, developer.token, pid, '?yaml_errors=true')).toHaveLength(1)
       expect(await pipelinesOf(s, developer.token, pid, '?yaml_errors=false')).toEqual([])
     })
 
     it('skips the pipeline when the commit message says [skip ci]', async () => {
       const { pid } = await setup()
-      await commitFiles(s, maintainer.token, pid, 'main', { '.gitlab-ci.yml': THREE_STAGES }, { message: 'Docs only [skip ci]' })
+      await commitFiles(
+        s,
+        maintainer.token,
+        pid,
+        'main',
+        { '.gitlab-ci.yml': THREE_STAGES },
+        { message: 'Docs only [skip ci]' },
+      )
       const [pipeline] = await pipelinesOf(s, developer.token, pid)
       expect(pipeline.status).toBe('skipped')
       expect(await jobStatuses(s, developer.token, pid, pipeline.id)).toEqual({})
@@ -91,12 +127,18 @@ describe('Pipelines', () => {
     it('creates pipelines for new branches and tags', async () => {
       const { pid } = await setup('job:\n  script: echo\n')
       await commitFiles(s, developer.token, pid, 'feature', { 'f.txt': 'f' }, { startBranch: 'main' })
-      expect((await send(developer.token, 'POST', `/projects/${pid}/repository/tags`, { tag_name: 'v1.0.0', ref: 'main' })).statusCode).toBe(201)
+      expect(
+        (await send(developer.token, 'POST', `/projects/${pid}/repository/tags`, { tag_name: 'v1.0.0', ref: 'main' }))
+          .statusCode,
+      ).toBe(201)
       const pipelines = await pipelinesOf(s, developer.token, pid)
       expect(pipelines.map((p) => p.ref)).toEqual(['v1.0.0', 'feature', 'main'])
       expect((await get(developer.token, `/projects/${pid}/pipelines/${pipelines[0].id}`)).json().tag).toBe(true)
       expect((await pipelinesOf(s, developer.token, pid, '?scope=tags')).map((p) => p.ref)).toEqual(['v1.0.0'])
-      expect((await pipelinesOf(s, developer.token, pid, '?scope=branches')).map((p) => p.ref)).toEqual(['feature', 'main'])
+      expect((await pipelinesOf(s, developer.token, pid, '?scope=branches')).map((p) => p.ref)).toEqual([
+        'feature',
+        'main',
+      ])
     })
 
     it('applies rules, only and except per ref', async () => {
@@ -120,7 +162,11 @@ not-main:
       expect(await jobStatuses(s, developer.token, pid, main.id)).toEqual({ always: 'pending', 'main-only': 'pending' })
       await commitFiles(s, developer.token, pid, 'feature-x', { 'x.txt': 'x' }, { startBranch: 'main' })
       const [feature] = await pipelinesOf(s, developer.token, pid, '?ref=feature-x')
-      expect(await jobStatuses(s, developer.token, pid, feature.id)).toEqual({ always: 'pending', 'feature-manual': 'manual', 'not-main': 'pending' })
+      expect(await jobStatuses(s, developer.token, pid, feature.id)).toEqual({
+        always: 'pending',
+        'feature-manual': 'manual',
+        'not-main': 'pending',
+      })
       // A blocking manual job next to pending ones: GitLab's composite status says running.
       expect(feature.status).toBe('running')
     })
@@ -133,7 +179,9 @@ not-main:
     })
 
     it('reads local includes from the pushed commit', async () => {
-      const { pid } = await setup('include: ci/jobs.yml\nmain:\n  script: m\n', { 'ci/jobs.yml': 'included:\n  script: i\n' })
+      const { pid } = await setup('include: ci/jobs.yml\nmain:\n  script: m\n', {
+        'ci/jobs.yml': 'included:\n  script: i\n',
+      })
       const [pipeline] = await pipelinesOf(s, developer.token, pid)
       expect(await jobStatuses(s, developer.token, pid, pipeline.id)).toEqual({ included: 'pending', main: 'pending' })
     })
@@ -154,11 +202,21 @@ not-main:
       const [pipeline] = await pipelinesOf(s, developer.token, pid)
       const first = await runner.runOnce()
       expect(first?.job.job_info.name).toBe('build')
-      expect(await jobStatuses(s, developer.token, pid, pipeline.id)).toEqual({ build: 'success', test: 'pending', deploy: 'created' })
+      expect(await jobStatuses(s, developer.token, pid, pipeline.id)).toEqual({
+        build: 'success',
+        test: 'pending',
+        deploy: 'created',
+      })
       expect((await get(developer.token, `/projects/${pid}/pipelines/${pipeline.id}`)).json().status).toBe('running')
       expect((await runner.runAll()).map((r) => r.job.job_info.name)).toEqual(['test', 'deploy'])
       const done = (await get(developer.token, `/projects/${pid}/pipelines/${pipeline.id}`)).json()
-      expect(done).toMatchObject({ status: 'success', started_at: expect.any(String), finished_at: expect.any(String), duration: expect.any(Number), detailed_status: { text: 'passed', group: 'success', icon: 'status_success' } })
+      expect(done).toMatchObject({
+        status: 'success',
+        started_at: expect.any(String),
+        finished_at: expect.any(String),
+        duration: expect.any(Number),
+        detailed_status: { text: 'passed', group: 'success', icon: 'status_success' },
+      })
     })
 
     it('skips later on_success jobs after a failure, runs on_failure and always jobs; the pipeline fails', async () => {
@@ -179,14 +237,26 @@ notify:
 `)
       await runner.runAll()
       const [pipeline] = await pipelinesOf(s, developer.token, pid)
-      expect(await jobStatuses(s, developer.token, pid, pipeline.id)).toEqual({ build: 'failed', test: 'skipped', cleanup: 'success', notify: 'success' })
+      expect(await jobStatuses(s, developer.token, pid, pipeline.id)).toEqual({
+        build: 'failed',
+        test: 'skipped',
+        cleanup: 'success',
+        notify: 'success',
+      })
       expect(pipeline.status).toBe('failed')
-      const job = ((await get(developer.token, `/projects/${pid}/pipelines/${pipeline.id}/jobs?scope=failed`)).json() as Record<string, unknown>[])[0]
+      const job = (
+        (await get(developer.token, `/projects/${pid}/pipelines/${pipeline.id}/jobs?scope=failed`)).json() as Record<
+          string,
+          unknown
+        >[]
+      )[0]
       expect(job).toMatchObject({ name: 'build', failure_reason: 'script_failure' })
     })
 
     it('lets a pipeline succeed past a job allowed to fail', async () => {
-      const { pid, runner } = await setup('lint:\n  stage: build\n  script: exit 1\n  allow_failure: true\ntest:\n  stage: test\n  script: t\n')
+      const { pid, runner } = await setup(
+        'lint:\n  stage: build\n  script: exit 1\n  allow_failure: true\ntest:\n  stage: test\n  script: t\n',
+      )
       await runner.runAll()
       const [pipeline] = await pipelinesOf(s, developer.token, pid)
       expect(await jobStatuses(s, developer.token, pid, pipeline.id)).toEqual({ lint: 'failed', test: 'success' })
@@ -208,9 +278,17 @@ deploy:
 `)
       await runner.runAll()
       const [pipeline] = await pipelinesOf(s, developer.token, pid)
-      expect(await jobStatuses(s, developer.token, pid, pipeline.id)).toEqual({ build: 'success', approve: 'manual', deploy: 'created' })
+      expect(await jobStatuses(s, developer.token, pid, pipeline.id)).toEqual({
+        build: 'success',
+        approve: 'manual',
+        deploy: 'created',
+      })
       expect(pipeline.status).toBe('manual')
-      const approve = ((await get(developer.token, `/projects/${pid}/pipelines/${pipeline.id}/jobs?scope=manual`)).json() as { id: number }[])[0]
+      const approve = (
+        (await get(developer.token, `/projects/${pid}/pipelines/${pipeline.id}/jobs?scope=manual`)).json() as {
+          id: number
+        }[]
+      )[0]
       expect((await send(reporter.token, 'POST', `/projects/${pid}/jobs/${approve.id}/play`)).statusCode).toBe(403)
       const played = await send(developer.token, 'POST', `/projects/${pid}/jobs/${approve.id}/play`)
       expect(played.statusCode).toBe(200)
@@ -221,12 +299,23 @@ deploy:
     })
 
     it('does not block on a manual job without rules (it may fail): the pipeline succeeds around it', async () => {
-      const { pid, runner } = await setup('build:\n  stage: build\n  script: b\noptional:\n  stage: test\n  script: o\n  when: manual\ndeploy:\n  stage: deploy\n  script: d\n')
+      const { pid, runner } = await setup(
+        'build:\n  stage: build\n  script: b\noptional:\n  stage: test\n  script: o\n  when: manual\ndeploy:\n  stage: deploy\n  script: d\n',
+      )
       await runner.runAll()
       const [pipeline] = await pipelinesOf(s, developer.token, pid)
-      expect(await jobStatuses(s, developer.token, pid, pipeline.id)).toEqual({ build: 'success', optional: 'manual', deploy: 'success' })
+      expect(await jobStatuses(s, developer.token, pid, pipeline.id)).toEqual({
+        build: 'success',
+        optional: 'manual',
+        deploy: 'success',
+      })
       expect(pipeline.status).toBe('success')
-      const build = ((await get(developer.token, `/projects/${pid}/pipelines/${pipeline.id}/jobs?scope=success`)).json() as { id: number; name: string }[]).find((j) => j.name === 'build') as { id: number }
+      const build = (
+        (await get(developer.token, `/projects/${pid}/pipelines/${pipeline.id}/jobs?scope=success`)).json() as {
+          id: number
+          name: string
+        }[]
+      ).find((j) => j.name === 'build') as { id: number }
       const unplayable = await send(developer.token, 'POST', `/projects/${pid}/jobs/${build.id}/play`)
       expect(unplayable.statusCode).toBe(400)
       expect(unplayable.json()).toEqual({ message: '400 Bad request - Unplayable Job' })
@@ -250,7 +339,12 @@ c:
 `)
       await runner.runAll()
       const [pipeline] = await pipelinesOf(s, developer.token, pid)
-      expect(await jobStatuses(s, developer.token, pid, pipeline.id)).toEqual({ a: 'success', slow: 'pending', b: 'success', c: 'created' })
+      expect(await jobStatuses(s, developer.token, pid, pipeline.id)).toEqual({
+        a: 'success',
+        slow: 'pending',
+        b: 'success',
+        c: 'created',
+      })
       expect(pipeline.status).toBe('running')
     })
   })
@@ -267,23 +361,45 @@ c:
 
     it('lists pipelines newest first with the documented filters', async () => {
       const all = await pipelinesOf(s, developer.token, pid)
-      expect(all.map((p) => [p.ref, p.status])).toEqual([['second', 'pending'], ['main', 'failed']])
+      expect(all.map((p) => [p.ref, p.status])).toEqual([
+        ['second', 'pending'],
+        ['main', 'failed'],
+      ])
       expect((await pipelinesOf(s, developer.token, pid, '?status=failed')).map((p) => p.ref)).toEqual(['main'])
       expect((await pipelinesOf(s, developer.token, pid, '?scope=finished')).map((p) => p.ref)).toEqual(['main'])
       expect((await pipelinesOf(s, developer.token, pid, '?scope=pending')).map((p) => p.ref)).toEqual(['second'])
       expect((await pipelinesOf(s, developer.token, pid, '?ref=main')).map((p) => p.ref)).toEqual(['main'])
       expect((await pipelinesOf(s, developer.token, pid, `?sha=${all[1].sha}`)).map((p) => p.ref)).toEqual(['main'])
-      expect((await pipelinesOf(s, developer.token, pid, `?username=${developer.user.username}`)).map((p) => p.ref)).toEqual(['second'])
-      expect((await pipelinesOf(s, developer.token, pid, '?source=api'))).toEqual([])
+      expect(
+        (await pipelinesOf(s, developer.token, pid, `?username=${developer.user.username}`)).map((p) => p.ref),
+      ).toEqual(['second'])
+      expect(await pipelinesOf(s, developer.token, pid, '?source=api')).toEqual([])
       expect((await pipelinesOf(s, developer.token, pid, '?sort=asc')).map((p) => p.ref)).toEqual(['main', 'second'])
-      expect((await pipelinesOf(s, developer.token, pid, '?order_by=ref&sort=asc')).map((p) => p.ref)).toEqual(['main', 'second'])
-      expect((await pipelinesOf(s, developer.token, pid, `?updated_after=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`))).toEqual([])
-      expect((await get(developer.token, `/projects/${pid}/pipelines?status=bogus`)).json()).toEqual({ error: 'status does not have a valid value' })
+      expect((await pipelinesOf(s, developer.token, pid, '?order_by=ref&sort=asc')).map((p) => p.ref)).toEqual([
+        'main',
+        'second',
+      ])
+      expect(
+        await pipelinesOf(
+          s,
+          developer.token,
+          pid,
+          `?updated_after=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+        ),
+      ).toEqual([])
+      expect((await get(developer.token, `/projects/${pid}/pipelines?status=bogus`)).json()).toEqual({
+        error: 'status does not have a valid value',
+      })
     })
 
     it('answers the latest pipeline of a ref (default branch by default)', async () => {
-      expect((await get(developer.token, `/projects/${pid}/pipelines/latest`)).json()).toMatchObject({ ref: 'main', status: 'failed' })
-      expect((await get(developer.token, `/projects/${pid}/pipelines/latest?ref=second`)).json()).toMatchObject({ ref: 'second' })
+      expect((await get(developer.token, `/projects/${pid}/pipelines/latest`)).json()).toMatchObject({
+        ref: 'main',
+        status: 'failed',
+      })
+      expect((await get(developer.token, `/projects/${pid}/pipelines/latest?ref=second`)).json()).toMatchObject({
+        ref: 'second',
+      })
       expect((await get(developer.token, `/projects/${pid}/pipelines/latest?ref=none`)).statusCode).toBe(404)
     })
 
@@ -302,7 +418,7 @@ c:
       expect((await get(null, `/projects/${pid}/pipelines`)).statusCode).toBe(404)
     })
 
-    it('shows public projects\' pipelines to anyone while jobs are public', async () => {
+    it("shows public projects' pipelines to anyone while jobs are public", async () => {
       const pub = await createProject(s, owner.token, { visibility: 'public' })
       await commitFiles(s, owner.token, pub, 'main', { '.gitlab-ci.yml': 'j:\n  script: j\n' })
       expect((await get(null, `/projects/${pub}/pipelines`)).json()).toHaveLength(1)
@@ -311,35 +427,73 @@ c:
     })
 
     it('creates a pipeline for a ref through the API (source api, variables given)', async () => {
-      const res = await send(developer.token, 'POST', `/projects/${pid}/pipeline`, { ref: 'main', variables: [{ key: 'GREETING', value: 'hi' }, { key: 'CONF', value: 'x', variable_type: 'file' }] })
+      const res = await send(developer.token, 'POST', `/projects/${pid}/pipeline`, {
+        ref: 'main',
+        variables: [
+          { key: 'GREETING', value: 'hi' },
+          { key: 'CONF', value: 'x', variable_type: 'file' },
+        ],
+      })
       expect(res.statusCode).toBe(201)
-      expect(res.json()).toMatchObject({ ref: 'main', source: 'api', status: 'pending', user: { id: developer.user.id }, detailed_status: { text: 'pending' } })
+      expect(res.json()).toMatchObject({
+        ref: 'main',
+        source: 'api',
+        status: 'pending',
+        user: { id: developer.user.id },
+        detailed_status: { text: 'pending' },
+      })
       const vars = await get(developer.token, `/projects/${pid}/pipelines/${res.json().id}/variables`)
-      expect(vars.json()).toEqual([{ variable_type: 'env_var', key: 'GREETING', value: 'hi' }, { variable_type: 'file', key: 'CONF', value: 'x' }])
+      expect(vars.json()).toEqual([
+        { variable_type: 'env_var', key: 'GREETING', value: 'hi' },
+        { variable_type: 'file', key: 'CONF', value: 'x' },
+      ])
       expect((await get(reporter.token, `/projects/${pid}/pipelines/${res.json().id}/variables`)).statusCode).toBe(403)
       let job = await runner.requestJob()
-      while (job && job.variables.find((v) => v.key === 'CI_PIPELINE_ID')?.value !== String(res.json().id)) job = await runner.requestJob()
-      expect(job?.variables).toEqual(expect.arrayContaining([expect.objectContaining({ key: 'GREETING', value: 'hi', public: false })]))
+      while (job && job.variables.find((v) => v.key === 'CI_PIPELINE_ID')?.value !== String(res.json().id))
+        job = await runner.requestJob()
+      expect(job?.variables).toEqual(
+        expect.arrayContaining([expect.objectContaining({ key: 'GREETING', value: 'hi', public: false })]),
+      )
       expect(job?.variables.find((v) => v.key === 'CI_PIPELINE_SOURCE')?.value).toBe('api')
     })
 
-    it('refuses to create pipelines with GitLab\'s errors', async () => {
-      expect((await send(developer.token, 'POST', `/projects/${pid}/pipeline`, {})).json()).toEqual({ error: 'ref is missing' })
+    it("refuses to create pipelines with GitLab's errors", async () => {
+      expect((await send(developer.token, 'POST', `/projects/${pid}/pipeline`, {})).json()).toEqual({
+        error: 'ref is missing',
+      })
       const unknown = await send(developer.token, 'POST', `/projects/${pid}/pipeline`, { ref: 'nope' })
       expect(unknown.statusCode).toBe(400)
       expect(unknown.json()).toEqual({ message: { base: ['Reference not found'] } })
       expect((await send(reporter.token, 'POST', `/projects/${pid}/pipeline`, { ref: 'main' })).statusCode).toBe(403)
       const bare = (await setup()).pid
-      expect((await send(owner.token, 'POST', `/projects/${bare}/pipeline`, { ref: 'main' })).json()).toEqual({ message: { base: ['Missing CI config file'] } })
+      expect((await send(owner.token, 'POST', `/projects/${bare}/pipeline`, { ref: 'main' })).json()).toEqual({
+        message: { base: ['Missing CI config file'] },
+      })
       const tagsOnly = (await setup('j:\n  script: j\n  only: [tags]\n')).pid
-      expect((await send(owner.token, 'POST', `/projects/${tagsOnly}/pipeline`, { ref: 'main' })).json()).toEqual({ message: { base: ['No stages / jobs for this pipeline.'] } })
+      expect((await send(owner.token, 'POST', `/projects/${tagsOnly}/pipeline`, { ref: 'main' })).json()).toEqual({
+        message: { base: ['No stages / jobs for this pipeline.'] },
+      })
       const invalid = (await setup('j:\n  scriptt: j\n')).pid
-      expect((await send(owner.token, 'POST', `/projects/${invalid}/pipeline`, { ref: 'main' })).json()).toEqual({ message: { base: ['jobs j config should implement the script:, run:, or trigger: keyword', 'jobs config should contain at least one visible job'] } })
+      expect((await send(owner.token, 'POST', `/projects/${invalid}/pipeline`, { ref: 'main' })).json()).toEqual({
+        message: {
+          base: [
+            'jobs j config should implement the script:, run:, or trigger: keyword',
+            'jobs config should contain at least one visible job',
+          ],
+        },
+      })
     })
 
     it('ignores [skip ci] for pipelines asked for through the API', async () => {
       const { pid: p } = await setup()
-      await commitFiles(s, maintainer.token, p, 'main', { '.gitlab-ci.yml': 'j:\n  script: j\n' }, { message: 'wip [ci skip]' })
+      await commitFiles(
+        s,
+        maintainer.token,
+        p,
+        'main',
+        { '.gitlab-ci.yml': 'j:\n  script: j\n' },
+        { message: 'wip [ci skip]' },
+      )
       const res = await send(developer.token, 'POST', `/projects/${p}/pipeline`, { ref: 'main' })
       expect(res.json().status).toBe('pending')
     })
@@ -351,8 +505,14 @@ c:
       expect(res.statusCode).toBe(201)
       // build passed and test waits again: success next to pending reads as running.
       expect(res.json().status).toBe('running')
-      const withRetried = (await get(developer.token, `/projects/${pid}/pipelines/${target.id}/jobs?include_retried=true`)).json() as { name: string; status: string }[]
-      expect(withRetried.map((j) => [j.name, j.status])).toEqual([['build', 'success'], ['test', 'failed'], ['test', 'pending']])
+      const withRetried = (
+        await get(developer.token, `/projects/${pid}/pipelines/${target.id}/jobs?include_retried=true`)
+      ).json() as { name: string; status: string }[]
+      expect(withRetried.map((j) => [j.name, j.status])).toEqual([
+        ['build', 'success'],
+        ['test', 'failed'],
+        ['test', 'pending'],
+      ])
       expect(await jobStatuses(s, developer.token, pid, target.id)).toEqual({ build: 'success', test: 'pending' })
     })
 
@@ -364,7 +524,11 @@ c:
       const res = await send(developer.token, 'POST', `/projects/${p}/pipelines/${pipeline.id}/cancel`)
       expect(res.statusCode).toBe(200)
       expect(res.json().status).toBe('canceled')
-      expect(await jobStatuses(s, developer.token, p, pipeline.id)).toEqual({ build: 'canceled', test: 'canceled', deploy: 'canceled' })
+      expect(await jobStatuses(s, developer.token, p, pipeline.id)).toEqual({
+        build: 'canceled',
+        test: 'canceled',
+        deploy: 'canceled',
+      })
       // The runner learns it on its next call: 403 with the job's status.
       const update = await r.updateJob(running as { id: number; token: string }, 'success')
       expect(update.status).toBe(403)
@@ -377,13 +541,19 @@ c:
       expect((await send(maintainer.token, 'DELETE', `/projects/${p}/pipelines/${pipeline.id}`)).statusCode).toBe(403)
       expect((await send(owner.token, 'DELETE', `/projects/${p}/pipelines/${pipeline.id}`)).statusCode).toBe(204)
       expect((await get(owner.token, `/projects/${p}/pipelines/${pipeline.id}`)).statusCode).toBe(404)
-      const audit = (await get(owner.token, `/projects/${p}/audit_events`)).json() as { details: { custom_message?: string } }[]
-      expect(audit.some((e) => e.details.custom_message?.startsWith('Deleted pipeline in main with status pending'))).toBe(true)
+      const audit = (await get(owner.token, `/projects/${p}/audit_events`)).json() as {
+        details: { custom_message?: string }
+      }[]
+      expect(
+        audit.some((e) => e.details.custom_message?.startsWith('Deleted pipeline in main with status pending')),
+      ).toBe(true)
     })
 
-    it('lists a pipeline\'s jobs with scope filters; 400 for an unknown scope', async () => {
+    it("lists a pipeline's jobs with scope filters; 400 for an unknown scope", async () => {
       const id = (await pipelinesOf(s, developer.token, pid, '?ref=main&sort=asc'))[0].id
-      const success = (await get(developer.token, `/projects/${pid}/pipelines/${id}/jobs?scope[]=success`)).json() as { name: string }[]
+      const success = (await get(developer.token, `/projects/${pid}/pipelines/${id}/jobs?scope[]=success`)).json() as {
+        name: string
+      }[]
       expect(success.map((j) => j.name)).toContain('build')
       const bad = await get(developer.token, `/projects/${pid}/pipelines/${id}/jobs?scope=bogus`)
       expect(bad.statusCode).toBe(400)

@@ -34,7 +34,9 @@ describe('project list query plans', () => {
     }
     const page = prepared.find((sql) => sql.includes('LIMIT @limit'))
     if (!page) throw new Error(`no page query prepared (it may have been cached): ${prepared.join('\n')}`)
-    return (db.prepare(`EXPLAIN QUERY PLAN ${page}`).all({ limit, offset }) as { detail: string }[]).map((r) => r.detail)
+    return (db.prepare(`EXPLAIN QUERY PLAN ${page}`).all({ limit, offset }) as { detail: string }[]).map(
+      (r) => r.detail,
+    )
   }
 
   it('drives a later page from its ids: the page is scanned, projects and namespaces looked up by key', () => {

@@ -20,7 +20,11 @@ describe('projects API', () => {
 
   describe('POST /projects', () => {
     it('creates a personal project, deriving the path from the name', async () => {
-      const res = await s.request(alice.token, { method: 'POST', url: api('/projects'), payload: { name: 'My Project' } })
+      const res = await s.request(alice.token, {
+        method: 'POST',
+        url: api('/projects'),
+        payload: { name: 'My Project' },
+      })
       expect(res.statusCode).toBe(201)
       const body = res.json()
       expect(body.path).toBe('my-project')
@@ -35,7 +39,11 @@ describe('projects API', () => {
     })
 
     it('derives the name from the path when only the path is given', async () => {
-      const res = await s.request(alice.token, { method: 'POST', url: api('/projects'), payload: { path: 'only-path' } })
+      const res = await s.request(alice.token, {
+        method: 'POST',
+        url: api('/projects'),
+        payload: { path: 'only-path' },
+      })
       expect(res.statusCode).toBe(201)
       expect(res.json().name).toBe('only-path')
     })
@@ -55,13 +63,21 @@ describe('projects API', () => {
     })
 
     it('answers 400 for an invalid path', async () => {
-      const res = await s.request(alice.token, { method: 'POST', url: api('/projects'), payload: { name: 'ok', path: '-bad' } })
+      const res = await s.request(alice.token, {
+        method: 'POST',
+        url: api('/projects'),
+        payload: { name: 'ok', path: '-bad' },
+      })
       expect(res.statusCode).toBe(400)
       expect(res.json().message.path[0]).toMatch(/can contain only letters/)
     })
 
     it('answers 400 for a visibility value outside the list', async () => {
-      const res = await s.request(alice.token, { method: 'POST', url: api('/projects'), payload: { name: 'vis', visibility: 'secret' } })
+      const res = await s.request(alice.token, {
+        method: 'POST',
+        url: api('/projects'),
+        payload: { name: 'vis', visibility: 'secret' },
+      })
       expect(res.statusCode).toBe(400)
       expect(res.json()).toEqual({ error: 'visibility does not have a valid value' })
     })
@@ -69,7 +85,11 @@ describe('projects API', () => {
     it('refuses a visibility above the group visibility', async () => {
       const group = seedGroup(s, { visibility: 'private' })
       seedMember(s, 'Namespace', group.id, alice.user.id, 50)
-      const res = await s.request(alice.token, { method: 'POST', url: api('/projects'), payload: { name: 'pub', namespace_id: group.id, visibility: 'public' } })
+      const res = await s.request(alice.token, {
+        method: 'POST',
+        url: api('/projects'),
+        payload: { name: 'pub', namespace_id: group.id, visibility: 'public' },
+      })
       expect(res.statusCode).toBe(400)
       expect(res.json()).toEqual({ message: { visibility_level: ['public is not allowed in a private group.'] } })
     })
@@ -77,32 +97,56 @@ describe('projects API', () => {
     it('creates in a group by full path for a Maintainer and records the creation event', async () => {
       const group = seedGroup(s)
       seedMember(s, 'Namespace', group.id, bob.user.id, 40)
-      const res = await s.request(bob.token, { method: 'POST', url: api('/projects'), payload: { name: 'grp-proj', namespace_id: group.full_path, topics: 'a,b' } })
+      const res = await s.request(bob.token, {
+        method: 'POST',
+        url: api('/projects'),
+        payload: { name: 'grp-proj', namespace_id: group.full_path, topics: 'a,b' },
+      })
       expect(res.statusCode).toBe(201)
       const body = res.json()
       expect(body.namespace.id).toBe(group.id)
       expect(body.topics).toEqual(['a', 'b'])
       expect(body.tag_list).toEqual(['a', 'b'])
-      const event = s.app.burrow.db.prepare('SELECT * FROM events WHERE project_id = ?').get(body.id) as { action: string; target_type: string | null }
+      const event = s.app.burrow.db.prepare('SELECT * FROM events WHERE project_id = ?').get(body.id) as {
+        action: string
+        target_type: string | null
+      }
       expect(event).toMatchObject({ action: 'created', target_type: null })
-      const audit = s.app.burrow.db.prepare(`SELECT * FROM audit_events WHERE entity_type = 'Project' AND entity_id = ?`).get(body.id)
+      const audit = s.app.burrow.db
+        .prepare(`SELECT * FROM audit_events WHERE entity_type = 'Project' AND entity_id = ?`)
+        .get(body.id)
       expect(audit).toBeDefined()
     })
 
     it("lets a group's Developer create a project there by default (GitLab's Developers + Maintainers), and makes them its Maintainer", async () => {
       const group = seedGroup(s)
       seedMember(s, 'Namespace', group.id, bob.user.id, 30)
-      const res = await s.request(bob.token, { method: 'POST', url: api('/projects'), payload: { name: 'by-a-developer', namespace_id: group.id } })
+      const res = await s.request(bob.token, {
+        method: 'POST',
+        url: api('/projects'),
+        payload: { name: 'by-a-developer', namespace_id: group.id },
+      })
       expect(res.statusCode, res.body).toBe(201)
-      const member = await s.request(bob.token, { method: 'GET', url: api(`/projects/${res.json().id}/members/${bob.user.id}`) })
+      const member = await s.request(bob.token, {
+        method: 'GET',
+        url: api(`/projects/${res.json().id}/members/${bob.user.id}`),
+      })
       expect(member.json()).toMatchObject({ access_level: 40 })
     })
 
     it('refuses project creation in a group to a Developer when the group asks for Maintainers', async () => {
       const group = seedGroup(s)
-      s.app.burrow.db.prepare(`UPDATE namespaces SET settings = json_set(COALESCE(settings, '{}'), '$.project_creation_level', 'maintainer') WHERE id = ?`).run(group.id)
+      s.app.burrow.db
+        .prepare(
+          `UPDATE namespaces SET settings = json_set(COALESCE(settings, '{}'), '$.project_creation_level', 'maintainer') WHERE id = ?`,
+        )
+        .run(group.id)
       seedMember(s, 'Namespace', group.id, bob.user.id, 30)
-      const res = await s.request(bob.token, { method: 'POST', url: api('/projects'), payload: { name: 'nope', namespace_id: group.id } })
+      const res = await s.request(bob.token, {
+        method: 'POST',
+        url: api('/projects'),
+        payload: { name: 'nope', namespace_id: group.id },
+      })
       expect(res.statusCode).toBe(400)
       expect(res.json()).toEqual({ message: { namespace: ['is not valid'] } })
     })
@@ -111,16 +155,30 @@ describe('projects API', () => {
       const res = await s.request(alice.token, {
         method: 'POST',
         url: api('/projects'),
-        payload: { name: 'features', issues_access_level: 'disabled', merge_method: 'ff', wiki_enabled: false, only_allow_merge_if_pipeline_succeeds: 'true' },
+        payload: {
+          name: 'features',
+          issues_access_level: 'disabled',
+          merge_method: 'ff',
+          wiki_enabled: false,
+          only_allow_merge_if_pipeline_succeeds: 'true',
+        },
       })
       expect(res.statusCode).toBe(201)
       expect(res.json()).toMatchObject({
-        issues_access_level: 'disabled', issues_enabled: false, merge_method: 'ff', wiki_access_level: 'disabled', only_allow_merge_if_pipeline_succeeds: true,
+        issues_access_level: 'disabled',
+        issues_enabled: false,
+        merge_method: 'ff',
+        wiki_access_level: 'disabled',
+        only_allow_merge_if_pipeline_succeeds: true,
       })
     })
 
     it('answers 400 for an unknown feature access level', async () => {
-      const res = await s.request(alice.token, { method: 'POST', url: api('/projects'), payload: { name: 'badlevel', issues_access_level: 'sometimes' } })
+      const res = await s.request(alice.token, {
+        method: 'POST',
+        url: api('/projects'),
+        payload: { name: 'badlevel', issues_access_level: 'sometimes' },
+      })
       expect(res.statusCode).toBe(400)
       expect(res.json()).toEqual({ error: 'issues_access_level does not have a valid value' })
     })
@@ -133,10 +191,18 @@ describe('projects API', () => {
     })
 
     it('lets administrators choose a known repository storage only', async () => {
-      const bad = await s.request(ROOT_TOKEN, { method: 'POST', url: api('/projects'), payload: { name: 'stor', repository_storage: 'nowhere' } })
+      const bad = await s.request(ROOT_TOKEN, {
+        method: 'POST',
+        url: api('/projects'),
+        payload: { name: 'stor', repository_storage: 'nowhere' },
+      })
       expect(bad.statusCode).toBe(400)
       expect(bad.json()).toEqual({ message: { repository_storage: ['is not included in the list'] } })
-      const ok = await s.request(ROOT_TOKEN, { method: 'POST', url: api('/projects'), payload: { name: 'stor', repository_storage: 'default' } })
+      const ok = await s.request(ROOT_TOKEN, {
+        method: 'POST',
+        url: api('/projects'),
+        payload: { name: 'stor', repository_storage: 'default' },
+      })
       expect(ok.json().repository_storage).toBe('default')
     })
 
@@ -148,14 +214,22 @@ describe('projects API', () => {
 
   describe('POST /projects/user/:user_id', () => {
     it('lets an administrator create a project owned by a user', async () => {
-      const res = await s.request(ROOT_TOKEN, { method: 'POST', url: api(`/projects/user/${bob.user.id}`), payload: { name: 'for-bob' } })
+      const res = await s.request(ROOT_TOKEN, {
+        method: 'POST',
+        url: api(`/projects/user/${bob.user.id}`),
+        payload: { name: 'for-bob' },
+      })
       expect(res.statusCode).toBe(201)
       expect(res.json().namespace.full_path).toBe(bob.user.username)
       expect(res.json().creator_id).toBe(bob.user.id)
     })
 
     it('answers 403 to non-administrators', async () => {
-      const res = await s.request(alice.token, { method: 'POST', url: api(`/projects/user/${bob.user.id}`), payload: { name: 'sneaky' } })
+      const res = await s.request(alice.token, {
+        method: 'POST',
+        url: api(`/projects/user/${bob.user.id}`),
+        payload: { name: 'sneaky' },
+      })
       expect(res.statusCode).toBe(403)
     })
   })
@@ -165,7 +239,10 @@ describe('projects API', () => {
       const top = seedGroup(s, { visibility: 'public' })
       const sub = seedGroup(s, { parentId: top.id, visibility: 'public' })
       const project = seedProject(s, { namespaceId: sub.id, visibility: 'public' })
-      const res = await s.request(null, { method: 'GET', url: api(`/projects/${encodeURIComponent(`${top.path}/${sub.path}/${project.path}`)}`) })
+      const res = await s.request(null, {
+        method: 'GET',
+        url: api(`/projects/${encodeURIComponent(`${top.path}/${sub.path}/${project.path}`)}`),
+      })
       expect(res.statusCode).toBe(200)
       expect(res.json().id).toBe(project.id)
       expect(res.json().permissions).toBeUndefined()
@@ -183,7 +260,10 @@ describe('projects API', () => {
       seedMember(s, 'Namespace', group.id, bob.user.id, 30)
       const project = seedProject(s, { namespaceId: group.id })
       const res = await s.request(bob.token, { method: 'GET', url: api(`/projects/${project.id}`) })
-      expect(res.json().permissions).toEqual({ project_access: null, group_access: { access_level: 30, notification_level: 3 } })
+      expect(res.json().permissions).toEqual({
+        project_access: null,
+        group_access: { access_level: 30, notification_level: 3 },
+      })
     })
   })
 
@@ -193,11 +273,15 @@ describe('projects API', () => {
       seedMember(s, 'Namespace', group.id, bob.user.id, 50)
       const project = seedProject(s, { namespaceId: group.id })
       const res = await s.request(bob.token, {
-        method: 'PUT', url: api(`/projects/${project.id}`), payload: { name: 'Renamed', description: 'desc', visibility: 'internal', tag_list: ['x'] },
+        method: 'PUT',
+        url: api(`/projects/${project.id}`),
+        payload: { name: 'Renamed', description: 'desc', visibility: 'internal', tag_list: ['x'] },
       })
       expect(res.statusCode).toBe(200)
       expect(res.json()).toMatchObject({ name: 'Renamed', description: 'desc', visibility: 'internal', topics: ['x'] })
-      const audits = s.app.burrow.db.prepare(`SELECT details FROM audit_events WHERE entity_type = 'Project' AND entity_id = ?`).all(project.id) as { details: string }[]
+      const audits = s.app.burrow.db
+        .prepare(`SELECT details FROM audit_events WHERE entity_type = 'Project' AND entity_id = ?`)
+        .all(project.id) as { details: string }[]
       expect(audits.map((a) => JSON.parse(a.details).change)).toEqual(expect.arrayContaining(['visibility', 'name']))
     })
 
@@ -205,7 +289,8 @@ describe('projects API', () => {
       const group = seedGroup(s, { visibility: 'public' })
       seedMember(s, 'Namespace', group.id, bob.user.id, 40)
       const project = seedProject(s, { namespaceId: group.id, visibility: 'public' })
-      const put = (payload: Record<string, unknown>) => s.request(bob.token, { method: 'PUT', url: api(`/projects/${project.id}`), payload })
+      const put = (payload: Record<string, unknown>) =>
+        s.request(bob.token, { method: 'PUT', url: api(`/projects/${project.id}`), payload })
       expect((await put({ name: 'Renamed', description: 'not stored' })).statusCode).toBe(403)
       expect((await put({ visibility: 'internal' })).statusCode).toBe(403)
       const kept = await s.request(bob.token, { method: 'GET', url: api(`/projects/${project.id}`) })
@@ -217,14 +302,22 @@ describe('projects API', () => {
       const group = seedGroup(s)
       seedMember(s, 'Namespace', group.id, bob.user.id, 30)
       const project = seedProject(s, { namespaceId: group.id })
-      const res = await s.request(bob.token, { method: 'PUT', url: api(`/projects/${project.id}`), payload: { description: 'no' } })
+      const res = await s.request(bob.token, {
+        method: 'PUT',
+        url: api(`/projects/${project.id}`),
+        payload: { description: 'no' },
+      })
       expect(res.statusCode).toBe(403)
     })
 
     it('refuses a path already taken in the namespace', async () => {
       const a = seedProject(s, { ownerId: alice.user.id })
       const b = seedProject(s, { ownerId: alice.user.id })
-      const res = await s.request(alice.token, { method: 'PUT', url: api(`/projects/${b.id}`), payload: { path: a.path } })
+      const res = await s.request(alice.token, {
+        method: 'PUT',
+        url: api(`/projects/${b.id}`),
+        payload: { path: a.path },
+      })
       expect(res.statusCode).toBe(400)
       expect(res.json()).toEqual({ message: { path: ['has already been taken'] } })
     })
@@ -232,7 +325,10 @@ describe('projects API', () => {
     it('answers 412 when If-Unmodified-Since is older than the last change', async () => {
       const project = seedProject(s, { ownerId: alice.user.id })
       const res = await s.request(alice.token, {
-        method: 'PUT', url: api(`/projects/${project.id}`), payload: { description: 'late' }, headers: { 'if-unmodified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' },
+        method: 'PUT',
+        url: api(`/projects/${project.id}`),
+        payload: { description: 'late' },
+        headers: { 'if-unmodified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' },
       })
       expect(res.statusCode).toBe(412)
     })
@@ -252,7 +348,9 @@ describe('projects API', () => {
       const res = await s.request(alice.token, { method: 'DELETE', url: api(`/projects/${project.id}`) })
       expect(res.statusCode).toBe(202)
       expect(res.json()).toEqual({ message: '202 Accepted' })
-      expect((await s.request(alice.token, { method: 'GET', url: api(`/projects/${project.id}`) })).statusCode).toBe(404)
+      expect((await s.request(alice.token, { method: 'GET', url: api(`/projects/${project.id}`) })).statusCode).toBe(
+        404,
+      )
     })
   })
 
@@ -271,14 +369,18 @@ describe('projects API', () => {
       const first = await s.request(bob.token, { method: 'POST', url: api(`/projects/${project.id}/star`) })
       expect(first.statusCode).toBe(201)
       expect(first.json().star_count).toBe(1)
-      expect((await s.request(bob.token, { method: 'POST', url: api(`/projects/${project.id}/star`) })).statusCode).toBe(304)
+      expect(
+        (await s.request(bob.token, { method: 'POST', url: api(`/projects/${project.id}/star`) })).statusCode,
+      ).toBe(304)
       const starrers = await s.request(bob.token, { method: 'GET', url: api(`/projects/${project.id}/starrers`) })
       expect(starrers.json()[0].user.id).toBe(bob.user.id)
       const starred = await s.request(bob.token, { method: 'GET', url: api('/projects?starred=true') })
       expect(starred.json().map((p: { id: number }) => p.id)).toEqual([project.id])
       const un = await s.request(bob.token, { method: 'POST', url: api(`/projects/${project.id}/unstar`) })
       expect(un.json().star_count).toBe(0)
-      expect((await s.request(bob.token, { method: 'POST', url: api(`/projects/${project.id}/unstar`) })).statusCode).toBe(304)
+      expect(
+        (await s.request(bob.token, { method: 'POST', url: api(`/projects/${project.id}/unstar`) })).statusCode,
+      ).toBe(304)
     })
   })
 
@@ -286,24 +388,53 @@ describe('projects API', () => {
     it('shares a project with a group, shows it in shared_with_groups and unshares', async () => {
       const project = seedProject(s, { ownerId: alice.user.id })
       const group = seedGroup(s, { visibility: 'internal' })
-      const res = await s.request(alice.token, { method: 'POST', url: api(`/projects/${project.id}/share`), payload: { group_id: group.id, group_access: 30 } })
+      const res = await s.request(alice.token, {
+        method: 'POST',
+        url: api(`/projects/${project.id}/share`),
+        payload: { group_id: group.id, group_access: 30 },
+      })
       expect(res.statusCode).toBe(201)
-      expect(res.json()).toMatchObject({ project_id: project.id, group_id: group.id, group_access: 30, expires_at: null })
-      const again = await s.request(alice.token, { method: 'POST', url: api(`/projects/${project.id}/share`), payload: { group_id: group.id, group_access: 30 } })
+      expect(res.json()).toMatchObject({
+        project_id: project.id,
+        group_id: group.id,
+        group_access: 30,
+        expires_at: null,
+      })
+      const again = await s.request(alice.token, {
+        method: 'POST',
+        url: api(`/projects/${project.id}/share`),
+        payload: { group_id: group.id, group_access: 30 },
+      })
       expect(again.statusCode).toBe(409)
       const got = await s.request(alice.token, { method: 'GET', url: api(`/projects/${project.id}`) })
       expect(got.json().shared_with_groups).toEqual([
-        { group_id: group.id, group_name: group.name, group_full_path: group.full_path, group_access_level: 30, expires_at: null },
+        {
+          group_id: group.id,
+          group_name: group.name,
+          group_full_path: group.full_path,
+          group_access_level: 30,
+          expires_at: null,
+        },
       ])
-      const del = await s.request(alice.token, { method: 'DELETE', url: api(`/projects/${project.id}/share/${group.id}`) })
+      const del = await s.request(alice.token, {
+        method: 'DELETE',
+        url: api(`/projects/${project.id}/share/${group.id}`),
+      })
       expect(del.statusCode).toBe(204)
-      expect((await s.request(alice.token, { method: 'DELETE', url: api(`/projects/${project.id}/share/${group.id}`) })).statusCode).toBe(404)
+      expect(
+        (await s.request(alice.token, { method: 'DELETE', url: api(`/projects/${project.id}/share/${group.id}`) }))
+          .statusCode,
+      ).toBe(404)
     })
 
     it('answers 400 for a share level outside the list', async () => {
       const project = seedProject(s, { ownerId: alice.user.id })
       const group = seedGroup(s, { visibility: 'internal' })
-      const res = await s.request(alice.token, { method: 'POST', url: api(`/projects/${project.id}/share`), payload: { group_id: group.id, group_access: 33 } })
+      const res = await s.request(alice.token, {
+        method: 'POST',
+        url: api(`/projects/${project.id}/share`),
+        payload: { group_id: group.id, group_access: 33 },
+      })
       expect(res.statusCode).toBe(400)
       expect(res.json()).toEqual({ error: 'group_access does not have a valid value' })
     })
@@ -312,7 +443,11 @@ describe('projects API', () => {
       const project = seedProject(s, { ownerId: alice.user.id })
       const group = seedGroup(s)
       seedMember(s, 'Namespace', group.id, alice.user.id, 40)
-      const res = await s.request(alice.token, { method: 'PUT', url: api(`/projects/${project.id}/transfer`), payload: { namespace: group.full_path } })
+      const res = await s.request(alice.token, {
+        method: 'PUT',
+        url: api(`/projects/${project.id}/transfer`),
+        payload: { namespace: group.full_path },
+      })
       expect(res.statusCode).toBe(200)
       expect(res.json().path_with_namespace).toBe(`${group.full_path}/${project.path}`)
     })
@@ -401,7 +536,9 @@ describe('GET /projects lists', () => {
   })
 
   it('ignores repository_storage for non-administrators, who cannot see storages', async () => {
-    expect((await listIds(member.token, '?repository_storage=other')).sort()).toEqual((await listIds(member.token)).sort())
+    expect((await listIds(member.token, '?repository_storage=other')).sort()).toEqual(
+      (await listIds(member.token)).sort(),
+    )
     const [project] = (await s.request(member.token, { method: 'GET', url: api('/projects?per_page=1') })).json()
     expect(project).not.toHaveProperty('repository_storage')
   })
@@ -418,7 +555,10 @@ describe('GET /projects lists', () => {
   })
 
   it('pages by keyset with a rel="next" link', async () => {
-    const first = await s.request(ROOT_TOKEN, { method: 'GET', url: api('/projects?pagination=keyset&order_by=id&sort=asc&per_page=2') })
+    const first = await s.request(ROOT_TOKEN, {
+      method: 'GET',
+      url: api('/projects?pagination=keyset&order_by=id&sort=asc&per_page=2'),
+    })
     expect(first.json().map((p: { id: number }) => p.id)).toEqual([ids.pub, ids.int])
     const link = String(first.headers.link)
     expect(link).toMatch(/rel="next"/)
@@ -436,13 +576,19 @@ describe('GET /projects lists', () => {
   it('shows a renamed group and a new permission in the next list, never a memoised older entity', async () => {
     const group = seedGroup(s, { visibility: 'public' })
     const project = seedProject(s, { namespaceId: group.id, visibility: 'public', path: 'epsilon-renamed' })
-    const entityOf = async (token: string): Promise<{ path_with_namespace: string; permissions: { project_access: unknown } }> => {
+    const entityOf = async (
+      token: string,
+    ): Promise<{ path_with_namespace: string; permissions: { project_access: unknown } }> => {
       const res = await s.request(token, { method: 'GET', url: api('/projects?search=epsilon-renamed') })
       return res.json()[0]
     }
     expect((await entityOf(member.token)).path_with_namespace).toBe(`${group.path}/epsilon-renamed`)
     expect((await entityOf(member.token)).permissions.project_access).toBeNull()
-    const renamed = await s.request(ROOT_TOKEN, { method: 'PUT', url: api(`/groups/${group.id}`), payload: { path: `${group.path}-moved` } })
+    const renamed = await s.request(ROOT_TOKEN, {
+      method: 'PUT',
+      url: api(`/groups/${group.id}`),
+      payload: { path: `${group.path}-moved` },
+    })
     expect(renamed.statusCode).toBe(200)
     seedMember(s, 'Project', project.id, member.user.id, 20)
     const after = await entityOf(member.token)

@@ -94,7 +94,13 @@ out({"projects": [p.id for p in projects], "users": [u.id for u in users], "proj
   it('gitbeaker pages projects with keyset pagination', async () => {
     const api = new Gitlab({ host: s.url, token: ROOT_TOKEN })
     for (let i = 0; i < 3; i++) await api.Projects.create({ name: `gb-keyset-${i}` })
-    const listed = await api.Projects.all({ search: 'gb-keyset-', pagination: 'keyset', orderBy: 'id', sort: 'asc', perPage: 2 })
+    const listed = await api.Projects.all({
+      search: 'gb-keyset-',
+      pagination: 'keyset',
+      orderBy: 'id',
+      sort: 'asc',
+      perPage: 2,
+    })
     expect(listed.map((p) => p.name)).toEqual(['gb-keyset-0', 'gb-keyset-1', 'gb-keyset-2'])
   })
 

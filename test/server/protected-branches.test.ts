@@ -28,7 +28,11 @@ describe('protected branches', () => {
     maintainer = seedUser(s)
     const group = seedGroup(s, { path: 'shop', visibility: 'private' })
     seedMember(s, 'Namespace', group.id, maintainer.user.id, AccessLevel.MAINTAINER)
-    const created = await s.request(maintainer.token, { method: 'POST', url: '/api/v4/projects', payload: { name: 'cart', namespace_id: group.id, initialize_with_readme: true } })
+    const created = await s.request(maintainer.token, {
+      method: 'POST',
+      url: '/api/v4/projects',
+      payload: { name: 'cart', namespace_id: group.id, initialize_with_readme: true },
+    })
     projectId = created.json().id
     seedMember(s, 'Project', projectId, dev.user.id, AccessLevel.DEVELOPER)
     devWork = await clone(dev.token)
@@ -45,8 +49,25 @@ describe('protected branches', () => {
       {
         id: expect.any(Number),
         name: 'main',
-        push_access_levels: [{ id: expect.any(Number), access_level: 40, access_level_description: 'Maintainers', deploy_key_id: null, user_id: null, group_id: null }],
-        merge_access_levels: [{ id: expect.any(Number), access_level: 40, access_level_description: 'Maintainers', user_id: null, group_id: null }],
+        push_access_levels: [
+          {
+            id: expect.any(Number),
+            access_level: 40,
+            access_level_description: 'Maintainers',
+            deploy_key_id: null,
+            user_id: null,
+            group_id: null,
+          },
+        ],
+        merge_access_levels: [
+          {
+            id: expect.any(Number),
+            access_level: 40,
+            access_level_description: 'Maintainers',
+            user_id: null,
+            group_id: null,
+          },
+        ],
         unprotect_access_levels: [],
         allow_force_push: false,
         code_owner_approval_required: false,
@@ -64,7 +85,9 @@ describe('protected branches', () => {
   it('lets a Maintainer push to the protected default branch', async () => {
     commitFiles(maintainerWork, { 'm.txt': 'm\n' }, 'Maintainer change')
     await sh(maintainerWork, 'push', '--quiet', 'origin', 'main')
-    expect(await sh(maintainerWork, 'ls-remote', 'origin', 'refs/heads/main')).toContain(await sh(maintainerWork, 'rev-parse', 'HEAD'))
+    expect(await sh(maintainerWork, 'ls-remote', 'origin', 'refs/heads/main')).toContain(
+      await sh(maintainerWork, 'rev-parse', 'HEAD'),
+    )
   })
 
   it('refuses a Maintainer force push to a protected branch', async () => {
@@ -75,7 +98,11 @@ describe('protected branches', () => {
   })
 
   it('accepts the force push once allow_force_push is set', async () => {
-    const patched = await s.request(maintainer.token, { method: 'PATCH', url: api('/main'), payload: { allow_force_push: true } })
+    const patched = await s.request(maintainer.token, {
+      method: 'PATCH',
+      url: api('/main'),
+      payload: { allow_force_push: true },
+    })
     expect(patched.statusCode).toBe(200)
     expect(patched.json().allow_force_push).toBe(true)
     await sh(maintainerWork, 'push', '--quiet', '--force', 'origin', 'main')
@@ -83,7 +110,11 @@ describe('protected branches', () => {
 
   it('refuses deleting a protected branch with git push', async () => {
     await sh(maintainerWork, 'push', '--quiet', 'origin', 'main:release/1')
-    const created = await s.request(maintainer.token, { method: 'POST', url: api(''), payload: { name: 'release/*', push_access_level: 30, merge_access_level: 40 } })
+    const created = await s.request(maintainer.token, {
+      method: 'POST',
+      url: api(''),
+      payload: { name: 'release/*', push_access_level: 30, merge_access_level: 40 },
+    })
     expect(created.statusCode).toBe(201)
     const stderr = await shFails(maintainerWork, 'push', 'origin', ':release/1')
     expect(stderr).toContain('You can only delete protected branches using the web interface.')
@@ -94,27 +125,46 @@ describe('protected branches', () => {
     await sh(devWork, 'checkout', '--quiet', '-b', 'rel', 'origin/release/1')
     commitFiles(devWork, { 'rel.txt': 'r\n' }, 'Release fix')
     await sh(devWork, 'push', '--quiet', 'origin', 'rel:release/1')
-    const branch = await s.request(dev.token, { method: 'GET', url: `/api/v4/projects/${projectId}/repository/branches/release%2F1` })
-    expect(branch.json()).toMatchObject({ protected: true, developers_can_push: true, developers_can_merge: false, can_push: true })
+    const branch = await s.request(dev.token, {
+      method: 'GET',
+      url: `/api/v4/projects/${projectId}/repository/branches/release%2F1`,
+    })
+    expect(branch.json()).toMatchObject({
+      protected: true,
+      developers_can_push: true,
+      developers_can_merge: false,
+      can_push: true,
+    })
   })
 
   it('answers 409 for an existing rule and shows and deletes a rule by URL-encoded name', async () => {
     const again = await s.request(maintainer.token, { method: 'POST', url: api(''), payload: { name: 'release/*' } })
     expect([again.statusCode, again.json()]).toEqual([409, { message: "Protected branch 'release/*' already exists" }])
     const one = await s.request(dev.token, { method: 'GET', url: api('/release%2F*') })
-    expect(one.json()).toMatchObject({ name: 'release/*', push_access_levels: [{ access_level: 30, access_level_description: 'Developers + Maintainers' }] })
+    expect(one.json()).toMatchObject({
+      name: 'release/*',
+      push_access_levels: [{ access_level: 30, access_level_description: 'Developers + Maintainers' }],
+    })
     expect((await s.request(maintainer.token, { method: 'DELETE', url: api('/release%2F*') })).statusCode).toBe(204)
     expect((await s.request(maintainer.token, { method: 'GET', url: api('/release%2F*') })).statusCode).toBe(404)
   })
 
   it('needs Maintainer to protect a branch and validates access levels', async () => {
     expect((await s.request(dev.token, { method: 'POST', url: api(''), payload: { name: 'x' } })).statusCode).toBe(403)
-    const bad = await s.request(maintainer.token, { method: 'POST', url: api(''), payload: { name: 'x', push_access_level: 35 } })
+    const bad = await s.request(maintainer.token, {
+      method: 'POST',
+      url: api(''),
+      payload: { name: 'x', push_access_level: 35 },
+    })
     expect([bad.statusCode, bad.json()]).toEqual([400, { error: 'push_access_level does not have a valid value' }])
   })
 
   it('grants push to a listed user through allowed_to_push', async () => {
-    const res = await s.request(maintainer.token, { method: 'POST', url: api(''), payload: { name: 'hotfix', push_access_level: 0, allowed_to_push: [{ user_id: dev.user.id }] } })
+    const res = await s.request(maintainer.token, {
+      method: 'POST',
+      url: api(''),
+      payload: { name: 'hotfix', push_access_level: 0, allowed_to_push: [{ user_id: dev.user.id }] },
+    })
     expect(res.statusCode).toBe(201)
     expect(res.json().push_access_levels).toEqual([
       expect.objectContaining({ access_level: 0, access_level_description: 'No one' }),

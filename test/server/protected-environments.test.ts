@@ -21,10 +21,16 @@ describe('protected environments', () => {
   let sharedMember: SeededUser
 
   const req = (token: string | null, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
-    s.request(token, { method, url: `/api/v4${url}`, ...(payload ? { payload: payload as Record<string, unknown> } : {}) })
+    s.request(token, {
+      method,
+      url: `/api/v4${url}`,
+      ...(payload ? { payload: payload as Record<string, unknown> } : {}),
+    })
   const base = (): string => `/projects/${project.id}/protected_environments`
-  const protect = (token: string, name: string, levels: unknown[]) => req(token, 'POST', base(), { name, deploy_access_levels: levels })
-  const can = (user: SeededUser, name: string): boolean => canDeployToEnvironment(s.app.burrow.db, new Permissions(s.app.burrow.db, user.user), project, name)
+  const protect = (token: string, name: string, levels: unknown[]) =>
+    req(token, 'POST', base(), { name, deploy_access_levels: levels })
+  const can = (user: SeededUser, name: string): boolean =>
+    canDeployToEnvironment(s.app.burrow.db, new Permissions(s.app.burrow.db, user.user), project, name)
 
   beforeAll(async () => {
     s = await makeServer()
@@ -54,31 +60,59 @@ describe('protected environments', () => {
     expect(res.statusCode).toBe(201)
     expect(res.json()).toEqual({
       name: 'production',
-      deploy_access_levels: [{ id: expect.any(Number), access_level: 40, access_level_description: 'Maintainers', user_id: null, group_id: null }],
+      deploy_access_levels: [
+        {
+          id: expect.any(Number),
+          access_level: 40,
+          access_level_description: 'Maintainers',
+          user_id: null,
+          group_id: null,
+        },
+      ],
     })
   })
 
   it('describes Developer and Administrator roles', async () => {
     const res = await protect(maintainer.token, 'staging', [{ access_level: 30 }, { access_level: 60 }])
-    expect(res.json().deploy_access_levels.map((l: { access_level_description: string }) => l.access_level_description)).toEqual(['Developers + Maintainers', 'Administrators'])
+    expect(
+      res.json().deploy_access_levels.map((l: { access_level_description: string }) => l.access_level_description),
+    ).toEqual(['Developers + Maintainers', 'Administrators'])
   })
 
   it('takes a project member as a user rule, described by the user name', async () => {
     const res = await protect(maintainer.token, 'canary', [{ user_id: deployer.user.id }])
     expect(res.statusCode).toBe(201)
-    expect(res.json().deploy_access_levels).toEqual([{ id: expect.any(Number), access_level: 40, access_level_description: 'Dee Ployer', user_id: deployer.user.id, group_id: null }])
+    expect(res.json().deploy_access_levels).toEqual([
+      {
+        id: expect.any(Number),
+        access_level: 40,
+        access_level_description: 'Dee Ployer',
+        user_id: deployer.user.id,
+        group_id: null,
+      },
+    ])
   })
 
   it('takes a group the project is shared with, described by the group name', async () => {
     const res = await protect(maintainer.token, 'release', [{ group_id: sharedGroup.id }])
     expect(res.statusCode).toBe(201)
-    expect(res.json().deploy_access_levels).toEqual([{ id: expect.any(Number), access_level: 40, access_level_description: 'Release team', user_id: null, group_id: sharedGroup.id }])
+    expect(res.json().deploy_access_levels).toEqual([
+      {
+        id: expect.any(Number),
+        access_level: 40,
+        access_level_description: 'Release team',
+        user_id: null,
+        group_id: sharedGroup.id,
+      },
+    ])
   })
 
   it('answers 422 for a user without access to the project', async () => {
     const res = await protect(maintainer.token, 'u-outsider', [{ user_id: outsider.user.id }])
     expect(res.statusCode).toBe(422)
-    expect(res.json()).toEqual({ message: ['Deploy access levels user must be a project member with at least the Developer role'] })
+    expect(res.json()).toEqual({
+      message: ['Deploy access levels user must be a project member with at least the Developer role'],
+    })
   })
 
   it('answers 422 for a Reporter, who cannot deploy', async () => {
@@ -95,7 +129,9 @@ describe('protected environments', () => {
     expect((await protect(maintainer.token, 'two', [{ access_level: 40, user_id: deployer.user.id }])).json()).toEqual({
       message: ['Deploy access levels One of the Group ID, User ID or Access Level must be specified.'],
     })
-    expect((await protect(maintainer.token, 'none', [])).json()).toEqual({ message: ['Deploy access levels is too short (minimum is 1 character)'] })
+    expect((await protect(maintainer.token, 'none', [])).json()).toEqual({
+      message: ['Deploy access levels is too short (minimum is 1 character)'],
+    })
   })
 
   it('answers 400 for an access level outside 30, 40 and 60', async () => {
@@ -119,7 +155,13 @@ describe('protected environments', () => {
   it('lists by name and gets one, also with a slash in the name', async () => {
     await protect(maintainer.token, 'review/app', [{ access_level: 30 }])
     const list = await req(maintainer.token, 'GET', base())
-    expect(list.json().map((p: { name: string }) => p.name)).toEqual(['canary', 'production', 'release', 'review/app', 'staging'])
+    expect(list.json().map((p: { name: string }) => p.name)).toEqual([
+      'canary',
+      'production',
+      'release',
+      'review/app',
+      'staging',
+    ])
     expect(list.headers['x-total']).toBe('5')
     const one = await req(maintainer.token, 'GET', `${base()}/${encodeURIComponent('review/app')}`)
     expect(one.json()).toMatchObject({ name: 'review/app' })
@@ -167,8 +209,12 @@ describe('protected environments', () => {
   it('unprotects (204), records audit events, then answers 404', async () => {
     expect((await req(maintainer.token, 'DELETE', `${base()}/staging`)).statusCode).toBe(204)
     expect((await req(maintainer.token, 'DELETE', `${base()}/staging`)).statusCode).toBe(404)
-    const audits = (await req(ROOT_TOKEN, 'GET', `/projects/${project.id}/audit_events?per_page=100`)).json() as { details: Record<string, unknown> }[]
+    const audits = (await req(ROOT_TOKEN, 'GET', `/projects/${project.id}/audit_events?per_page=100`)).json() as {
+      details: Record<string, unknown>
+    }[]
     const messages = audits.map((a) => a.details.custom_message)
-    expect(messages).toEqual(expect.arrayContaining(['Protected environment staging', 'Unprotected environment staging']))
+    expect(messages).toEqual(
+      expect.arrayContaining(['Protected environment staging', 'Unprotected environment staging']),
+    )
   })
 })

@@ -1,13 +1,22 @@
 import { describe, expect, it } from 'vitest'
 import {
-  parseDueDate, parseEmojiArg, parseLabelArg, parseMilestoneArg, parseQuickActions, parseSpendArg, parseUsersArg,
+  parseDueDate,
+  parseEmojiArg,
+  parseLabelArg,
+  parseMilestoneArg,
+  parseQuickActions,
+  parseSpendArg,
+  parseUsersArg,
 } from '../../src/server/modules/quick-actions/service'
 import { parseMentions } from '../../src/server/platform/text/mentions'
 
 describe('quick action parser', () => {
   it('extracts command lines and strips them from the body', () => {
     const parsed = parseQuickActions('Looks good\n/label ~bug ~"needs review"\n/close\nthanks')
-    expect(parsed.actions).toEqual([{ name: 'label', arg: '~bug ~"needs review"' }, { name: 'close', arg: '' }])
+    expect(parsed.actions).toEqual([
+      { name: 'label', arg: '~bug ~"needs review"' },
+      { name: 'close', arg: '' },
+    ])
     expect(parsed.body).toBe('Looks good\nthanks')
   })
 
@@ -16,7 +25,11 @@ describe('quick action parser', () => {
   })
 
   it('maps aliases to their command', () => {
-    expect(parseQuickActions('/spent 1h\n/estimate_time 2h\n/labels a').actions.map((a) => a.name)).toEqual(['spend', 'estimate', 'label'])
+    expect(parseQuickActions('/spent 1h\n/estimate_time 2h\n/labels a').actions.map((a) => a.name)).toEqual([
+      'spend',
+      'estimate',
+      'label',
+    ])
   })
 
   it('ignores commands inside fenced code blocks', () => {
@@ -36,12 +49,29 @@ describe('quick action parser', () => {
   })
 
   it('knows the repository, to-do, reaction and issue commands, /react as /award', () => {
-    const text = '/merge\n/rebase\n/target_branch stable\n/todo\n/done\n/react :tada:\n/weight 2\n/health_status at_risk\n/duplicate #4\n/clone a/b --with_notes'
-    expect(parseQuickActions(text).actions.map((a) => a.name)).toEqual(['merge', 'rebase', 'target_branch', 'todo', 'done', 'award', 'weight', 'health_status', 'duplicate', 'clone'])
+    const text =
+      '/merge\n/rebase\n/target_branch stable\n/todo\n/done\n/react :tada:\n/weight 2\n/health_status at_risk\n/duplicate #4\n/clone a/b --with_notes'
+    expect(parseQuickActions(text).actions.map((a) => a.name)).toEqual([
+      'merge',
+      'rebase',
+      'target_branch',
+      'todo',
+      'done',
+      'award',
+      'weight',
+      'health_status',
+      'duplicate',
+      'clone',
+    ])
   })
 
   it('takes an /award emoji only between colons', () => {
-    expect([parseEmojiArg(':thumbsup:'), parseEmojiArg(' :+1: '), parseEmojiArg('thumbsup'), parseEmojiArg(':two words:')]).toEqual(['thumbsup', '+1', null, null])
+    expect([
+      parseEmojiArg(':thumbsup:'),
+      parseEmojiArg(' :+1: '),
+      parseEmojiArg('thumbsup'),
+      parseEmojiArg(':two words:'),
+    ]).toEqual(['thumbsup', '+1', null, null])
   })
 
   it('recognises /promote only at the start of a line', () => {

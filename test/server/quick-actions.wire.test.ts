@@ -15,7 +15,10 @@ describe('quick actions over the wire (python-gitlab)', () => {
   })
 
   it('a note with /weight sets the weight; a note with /merge and the head SHA merges the merge request', async () => {
-    const result = await withPythonGitlab<Json>(s.url, { private_token: ROOT_TOKEN }, `
+    const result = await withPythonGitlab<Json>(
+      s.url,
+      { private_token: ROOT_TOKEN },
+      `
 project = gl.projects.create({"name": "wire-quick", "initialize_with_readme": True})
 issue = project.issues.create({"title": "Weigh me"})
 weighed = issue.notes.create({"body": "/weight 5"})
@@ -34,7 +37,8 @@ mr = project.mergerequests.get(mr.iid)
 out({"weight": issue.weight, "weigh_summary": weighed.attributes.get("summary"),
      "note_body": merging.body, "changes": merging.attributes.get("commands_changes"),
      "state": mr.state, "sha": mr.sha})
-`)
+`,
+    )
     expect(result.weight).toBe(5)
     expect(result.weigh_summary).toEqual(['Set weight to 5.'])
     expect(result.note_body).toBe('Ship it')

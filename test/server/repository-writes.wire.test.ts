@@ -9,7 +9,13 @@ describe('repository writes over the wire', () => {
 
   beforeAll(async () => {
     s = await startServer()
-    projectId = (await s.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/projects', payload: { name: 'wire', initialize_with_readme: true } })).json().id
+    projectId = (
+      await s.request(ROOT_TOKEN, {
+        method: 'POST',
+        url: '/api/v4/projects',
+        payload: { name: 'wire', initialize_with_readme: true },
+      })
+    ).json().id
   })
   afterAll(async () => {
     await s.close()
@@ -31,7 +37,12 @@ after = [x.name for x in p.branches.list(get_all=True)]
 out({'created': b.name, 'names': names, 'protected': pb.name, 'after': after})
 `,
     )
-    expect(result).toEqual({ created: 'py-feature', names: ['main', 'py-feature', 'py-temp'], protected: 'stable/*', after: ['main'] })
+    expect(result).toEqual({
+      created: 'py-feature',
+      names: ['main', 'py-feature', 'py-temp'],
+      protected: 'stable/*',
+      after: ['main'],
+    })
   })
 
   it('python-gitlab creates, reads, updates and deletes a file, and posts a changelog', async () => {

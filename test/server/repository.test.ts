@@ -11,7 +11,12 @@ import { makeWorkRepo, remoteUrl, sh } from '../helpers/git'
 import { seedUser, startServer, type ListeningServer, type SeededUser } from '../helpers/server'
 
 /** Writes files and commits them as `author` ("Name <email>"); returns the new commit id. */
-async function commitAs(dir: string, files: Readonly<Record<string, string | Buffer>>, message: string, author = 'Alice <alice@example.com>'): Promise<string> {
+async function commitAs(
+  dir: string,
+  files: Readonly<Record<string, string | Buffer>>,
+  message: string,
+  author = 'Alice <alice@example.com>',
+): Promise<string> {
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true })
     writeFileSync(join(dir, path), content)
@@ -24,7 +29,9 @@ async function commitAs(dir: string, files: Readonly<Record<string, string | Buf
 /** Runs a system tool on a file and resolves with its stdout (async: the server shares this loop). */
 function tool(cmd: string, args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(cmd, args as string[], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout)))
+    execFile(cmd, args as string[], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
+      error ? reject(new Error(stderr)) : resolve(stdout),
+    )
   })
 }
 
@@ -55,7 +62,11 @@ describe('repository read API', () => {
       seedMember(s, 'Project', p.id, guest.user.id, AccessLevel.GUEST)
     }
     const work = makeWorkRepo()
-    sha.c1 = await commitAs(work, { 'README.md': '# open\n', 'src/a.txt': 'a\n', 'src/lib/b.txt': 'b\n', 'logo.png': PNG }, 'Initial commit')
+    sha.c1 = await commitAs(
+      work,
+      { 'README.md': '# open\n', 'src/a.txt': 'a\n', 'src/lib/b.txt': 'b\n', 'logo.png': PNG },
+      'Initial commit',
+    )
     await sh(work, 'tag', 'v1.0')
     sha.c2 = await commitAs(work, { 'src/a.txt': 'a\na2\n' }, 'Second commit', 'Bob <bob@example.com>')
     await sh(work, 'tag', '-a', 'v2.0', '-m', 'Release 2.0')
@@ -100,19 +111,37 @@ describe('repository read API', () => {
     it('lists a subdirectory with full paths and a submodule as type commit', async () => {
       const src = (await api(null, `/projects/${pub.id}/repository/tree?path=src`)).json() as { path: string }[]
       expect(src.map((e) => e.path)).toEqual(['src/lib', 'src/a.txt'])
-      const vendor = (await api(null, `/projects/${pub.id}/repository/tree?path=vendor/`)).json() as { type: string; mode: string; id: string }[]
+      const vendor = (await api(null, `/projects/${pub.id}/repository/tree?path=vendor/`)).json() as {
+        type: string
+        mode: string
+        id: string
+      }[]
       expect(vendor).toEqual([{ id: sha.c1, name: 'sub', type: 'commit', path: 'vendor/sub', mode: '160000' }])
     })
 
     it('lists every directory and file with recursive=true', async () => {
-      const entries = (await api(null, `/projects/${pub.id}/repository/tree?recursive=true&per_page=100`)).json() as { path: string; type: string }[]
-      expect(entries.map((e) => e.path).sort()).toEqual(['README.md', 'logo.png', 'src', 'src/a.txt', 'src/lib', 'src/lib/b.txt', 'vendor', 'vendor/sub'])
+      const entries = (await api(null, `/projects/${pub.id}/repository/tree?recursive=true&per_page=100`)).json() as {
+        path: string
+        type: string
+      }[]
+      expect(entries.map((e) => e.path).sort()).toEqual([
+        'README.md',
+        'logo.png',
+        'src',
+        'src/a.txt',
+        'src/lib',
+        'src/lib/b.txt',
+        'vendor',
+        'vendor/sub',
+      ])
     })
 
     it('reads another ref given by branch, tag or SHA', async () => {
       const feature = (await api(null, `/projects/${pub.id}/repository/tree?ref=feature`)).json() as { name: string }[]
       expect(feature.map((e) => e.name)).toContain('feature.txt')
-      const tag = (await api(null, `/projects/${pub.id}/repository/tree?ref=v1.0&path=src`)).json() as { name: string }[]
+      const tag = (await api(null, `/projects/${pub.id}/repository/tree?ref=v1.0&path=src`)).json() as {
+        name: string
+      }[]
       expect(tag.map((e) => e.name)).toEqual(['lib', 'a.txt'])
       expect((await api(null, `/projects/${pub.id}/repository/tree?ref=${sha.c1}`)).statusCode).toBe(200)
     })
@@ -169,25 +198,40 @@ describe('repository read API', () => {
 
   describe('blobs', () => {
     it('returns a blob as Base64 with its size and sha', async () => {
-      const readme = ((await api(null, `/projects/${pub.id}/repository/tree`)).json() as { name: string; id: string }[]).find((e) => e.name === 'README.md')
+      const readme = (
+        (await api(null, `/projects/${pub.id}/repository/tree`)).json() as { name: string; id: string }[]
+      ).find((e) => e.name === 'README.md')
       const res = await api(null, `/projects/${pub.id}/repository/blobs/${readme?.id}`)
       expect(res.statusCode).toBe(200)
-      expect(res.json()).toEqual({ size: 12, encoding: 'base64', content: Buffer.from('# open\nmore\n').toString('base64'), sha: readme?.id })
+      expect(res.json()).toEqual({
+        size: 12,
+        encoding: 'base64',
+        content: Buffer.from('# open\nmore\n').toString('base64'),
+        sha: readme?.id,
+      })
     })
 
     it('serves raw bytes with a content type guessed from them', async () => {
       const entries = (await api(null, `/projects/${pub.id}/repository/tree`)).json() as { name: string; id: string }[]
-      const text = await api(null, `/projects/${pub.id}/repository/blobs/${entries.find((e) => e.name === 'README.md')?.id}/raw`)
+      const text = await api(
+        null,
+        `/projects/${pub.id}/repository/blobs/${entries.find((e) => e.name === 'README.md')?.id}/raw`,
+      )
       expect(text.statusCode).toBe(200)
       expect(text.headers['content-type']).toBe('text/plain; charset=utf-8')
       expect(text.body).toBe('# open\nmore\n')
-      const png = await api(null, `/projects/${pub.id}/repository/blobs/${entries.find((e) => e.name === 'logo.png')?.id}/raw`)
+      const png = await api(
+        null,
+        `/projects/${pub.id}/repository/blobs/${entries.find((e) => e.name === 'logo.png')?.id}/raw`,
+      )
       expect(png.headers['content-type']).toBe('image/png')
       expect(png.rawPayload.equals(PNG)).toBe(true)
     })
 
     it('answers 404 Blob Not Found for unknown ids, non-hex ids and ids of trees', async () => {
-      const tree = ((await api(null, `/projects/${pub.id}/repository/tree`)).json() as { type: string; id: string }[]).find((e) => e.type === 'tree')
+      const tree = (
+        (await api(null, `/projects/${pub.id}/repository/tree`)).json() as { type: string; id: string }[]
+      ).find((e) => e.type === 'tree')
       for (const id of ['0123456789abcdef0123456789abcdef01234567', 'main', tree?.id]) {
         for (const suffix of ['', '/raw']) {
           const res = await api(null, `/projects/${pub.id}/repository/blobs/${id}${suffix}`)
@@ -199,11 +243,19 @@ describe('repository read API', () => {
   })
 
   describe('archive', () => {
-    const download = async (suffix: string, query = ''): Promise<{ status: number; body: Buffer; disposition: string; file: string }> => {
+    const download = async (
+      suffix: string,
+      query = '',
+    ): Promise<{ status: number; body: Buffer; disposition: string; file: string }> => {
       const res = await api(null, `/projects/${pub.id}/repository/archive${suffix}${query}`)
       const file = join(mkdtempSync(join(tmpdir(), 'burrow-archive-')), 'archive')
       writeFileSync(file, res.rawPayload)
-      return { status: res.statusCode, body: res.rawPayload, disposition: String(res.headers['content-disposition']), file }
+      return {
+        status: res.statusCode,
+        body: res.rawPayload,
+        disposition: String(res.headers['content-disposition']),
+        file,
+      }
     }
 
     it('defaults to tar.gz of the default branch, named <path>-<ref>-<sha>', async () => {
@@ -264,18 +316,35 @@ describe('repository read API', () => {
     it('compares against the merge base by default (from...to)', async () => {
       const res = await api(null, `/projects/${pub.id}/repository/compare?from=main&to=feature`)
       expect(res.statusCode).toBe(200)
-      const body = res.json() as { commit: { id: string }; commits: { id: string }[]; diffs: { new_path: string; new_file: boolean; diff: string; a_mode: string; b_mode: string }[]; compare_same_ref: boolean; compare_timeout: boolean; web_url: string }
+      const body = res.json() as {
+        commit: { id: string }
+        commits: { id: string }[]
+        diffs: { new_path: string; new_file: boolean; diff: string; a_mode: string; b_mode: string }[]
+        compare_same_ref: boolean
+        compare_timeout: boolean
+        web_url: string
+      }
       expect(body.commits.map((c) => c.id)).toEqual([sha.c3])
       expect(body.commit.id).toBe(sha.c3)
       expect(body.diffs).toHaveLength(1)
-      expect(body.diffs[0]).toMatchObject({ old_path: 'feature.txt', new_path: 'feature.txt', new_file: true, renamed_file: false, deleted_file: false, a_mode: '0', b_mode: '100644' })
+      expect(body.diffs[0]).toMatchObject({
+        old_path: 'feature.txt',
+        new_path: 'feature.txt',
+        new_file: true,
+        renamed_file: false,
+        deleted_file: false,
+        a_mode: '0',
+        b_mode: '100644',
+      })
       expect(body.diffs[0].diff).toBe('@@ -0,0 +1 @@\n+feature\n')
-      expect(body).toMatchObject({ compare_same_ref: false, compare_timeout: false, })
+      expect(body).toMatchObject({ compare_same_ref: false, compare_timeout: false })
       expect(body.web_url).toMatch(/\/acme\/open\/-\/compare\/main\.\.\.feature$/)
     })
 
     it('compares the two trees directly with straight=true (from..to)', async () => {
-      const body = (await api(null, `/projects/${pub.id}/repository/compare?from=main&to=feature&straight=true`)).json() as { commits: { id: string }[]; diffs: { new_path: string; deleted_file: boolean }[] }
+      const body = (
+        await api(null, `/projects/${pub.id}/repository/compare?from=main&to=feature&straight=true`)
+      ).json() as { commits: { id: string }[]; diffs: { new_path: string; deleted_file: boolean }[] }
       expect(body.commits.map((c) => c.id)).toEqual([sha.c3])
       // The direct diff also undoes main's own changes since the fork point.
       expect(body.diffs.map((d) => d.new_path).sort()).toEqual(['README.md', 'feature.txt', 'vendor/sub'])
@@ -283,14 +352,21 @@ describe('repository read API', () => {
     })
 
     it('lists commits oldest first and adds file headers with unidiff=true', async () => {
-      const body = (await api(null, `/projects/${pub.id}/repository/compare?from=${sha.c1}&to=${sha.c4}&unidiff=true`)).json() as { commit: { id: string }; commits: { id: string }[]; diffs: { new_path: string; diff: string }[] }
+      const body = (
+        await api(null, `/projects/${pub.id}/repository/compare?from=${sha.c1}&to=${sha.c4}&unidiff=true`)
+      ).json() as { commit: { id: string }; commits: { id: string }[]; diffs: { new_path: string; diff: string }[] }
       expect(body.commits.map((c) => c.id)).toEqual([sha.c2, sha.c4])
       expect(body.commit.id).toBe(sha.c4)
-      expect(body.diffs.find((d) => d.new_path === 'src/a.txt')?.diff).toMatch(/^--- a\/src\/a.txt\n\+\+\+ b\/src\/a.txt\n@@/)
+      expect(body.diffs.find((d) => d.new_path === 'src/a.txt')?.diff).toMatch(
+        /^--- a\/src\/a.txt\n\+\+\+ b\/src\/a.txt\n@@/,
+      )
     })
 
     it('reports the same ref with no commits and no diffs', async () => {
-      const body = (await api(null, `/projects/${pub.id}/repository/compare?from=main&to=main`)).json() as Record<string, unknown>
+      const body = (await api(null, `/projects/${pub.id}/repository/compare?from=main&to=main`)).json() as Record<
+        string,
+        unknown
+      >
       expect(body).toMatchObject({ commit: null, commits: [], diffs: [], compare_same_ref: true })
     })
 
@@ -304,10 +380,16 @@ describe('repository read API', () => {
     })
 
     it('compares from a ref of another readable project with from_project_id', async () => {
-      const res = await api(reporter.token, `/projects/${pub.id}/repository/compare?from=v1.0&to=main&from_project_id=${priv.id}`)
+      const res = await api(
+        reporter.token,
+        `/projects/${pub.id}/repository/compare?from=v1.0&to=main&from_project_id=${priv.id}`,
+      )
       expect(res.statusCode).toBe(200)
       expect((res.json() as { commits: { id: string }[] }).commits.map((c) => c.id)).toEqual([sha.c2, sha.c4, sha.c6])
-      const refused = await api(guest.token, `/projects/${pub.id}/repository/compare?from=v1.0&to=main&from_project_id=${priv.id}`)
+      const refused = await api(
+        guest.token,
+        `/projects/${pub.id}/repository/compare?from=v1.0&to=main&from_project_id=${priv.id}`,
+      )
       expect(refused.statusCode).toBe(400)
     })
   })
@@ -316,17 +398,23 @@ describe('repository read API', () => {
     it('orders by commits ascending by default', async () => {
       const res = await api(null, `/projects/${pub.id}/repository/contributors`)
       expect(res.statusCode).toBe(200)
-      expect(res.json()).toEqual([
-        { name: 'Carol', email: 'carol@example.com', commits: 1, additions: 0, deletions: 0 },
-        { name: 'Bob', email: 'bob@example.com', commits: 1, additions: 0, deletions: 0 },
-        { name: 'Alice', email: 'alice@example.com', commits: 2, additions: 0, deletions: 0 },
-      ].sort((a, b) => a.commits - b.commits || a.name.localeCompare(b.name)))
+      expect(res.json()).toEqual(
+        [
+          { name: 'Carol', email: 'carol@example.com', commits: 1, additions: 0, deletions: 0 },
+          { name: 'Bob', email: 'bob@example.com', commits: 1, additions: 0, deletions: 0 },
+          { name: 'Alice', email: 'alice@example.com', commits: 2, additions: 0, deletions: 0 },
+        ].sort((a, b) => a.commits - b.commits || a.name.localeCompare(b.name)),
+      )
     })
 
     it('orders by name or email in either direction and paginates', async () => {
-      const byName = (await api(null, `/projects/${pub.id}/repository/contributors?order_by=name&sort=desc`)).json() as { name: string }[]
+      const byName = (
+        await api(null, `/projects/${pub.id}/repository/contributors?order_by=name&sort=desc`)
+      ).json() as { name: string }[]
       expect(byName.map((c) => c.name)).toEqual(['Carol', 'Bob', 'Alice'])
-      const byEmail = (await api(null, `/projects/${pub.id}/repository/contributors?order_by=email`)).json() as { email: string }[]
+      const byEmail = (await api(null, `/projects/${pub.id}/repository/contributors?order_by=email`)).json() as {
+        email: string
+      }[]
       expect(byEmail.map((c) => c.email)).toEqual(['alice@example.com', 'bob@example.com', 'carol@example.com'])
       const paged = await api(null, `/projects/${pub.id}/repository/contributors?per_page=2&page=2`)
       expect((paged.json() as unknown[]).length).toBe(1)
@@ -343,11 +431,19 @@ describe('repository read API', () => {
     it('returns the common ancestor commit of three refs', async () => {
       const res = await api(null, `/projects/${pub.id}/repository/merge_base?refs[]=main&refs[]=feature&refs[]=other`)
       expect(res.statusCode).toBe(200)
-      expect(res.json()).toMatchObject({ id: sha.c2, short_id: sha.c2.slice(0, 8), title: 'Second commit', author_name: 'Bob', parent_ids: [sha.c1] })
+      expect(res.json()).toMatchObject({
+        id: sha.c2,
+        short_id: sha.c2.slice(0, 8),
+        title: 'Second commit',
+        author_name: 'Bob',
+        parent_ids: [sha.c1],
+      })
     })
 
     it('accepts comma-separated refs as python-gitlab sends them', async () => {
-      expect((await api(null, `/projects/${pub.id}/repository/merge_base?refs=main,feature`)).json()).toMatchObject({ id: sha.c2 })
+      expect((await api(null, `/projects/${pub.id}/repository/merge_base?refs=main,feature`)).json()).toMatchObject({
+        id: sha.c2,
+      })
     })
 
     it('answers 400 with fewer than two refs or unknown refs', async () => {
@@ -372,7 +468,14 @@ describe('repository limits', () => {
   let oversized = ''
 
   beforeAll(async () => {
-    s = await startServer({ settings: { diff_max_patch_bytes: 200, diff_max_files: 3, diff_max_lines: 12, repository_archive_requests_per_minute: 2 } })
+    s = await startServer({
+      settings: {
+        diff_max_patch_bytes: 200,
+        diff_max_files: 3,
+        diff_max_lines: 12,
+        repository_archive_requests_per_minute: 2,
+      },
+    })
     dev = seedUser(s)
     const group = seedGroup(s, { path: 'lim', visibility: 'public' })
     project = seedProject(s, { namespaceId: group.id, path: 'big', visibility: 'public' })
@@ -381,7 +484,13 @@ describe('repository limits', () => {
     base = await commitAs(work, { 'keep.txt': 'x\n' }, 'base')
     head = await commitAs(
       work,
-      { 'a-small.txt': 'one\n', 'b-huge.txt': 'y'.repeat(500) + '\n', 'c-lines.txt': Array.from({ length: 10 }, (_, i) => `line ${i}`).join('\n') + '\n', 'd-more.txt': 'more\n', 'e-more.txt': 'more\n' },
+      {
+        'a-small.txt': 'one\n',
+        'b-huge.txt': 'y'.repeat(500) + '\n',
+        'c-lines.txt': Array.from({ length: 10 }, (_, i) => `line ${i}`).join('\n') + '\n',
+        'd-more.txt': 'more\n',
+        'e-more.txt': 'more\n',
+      },
       'many files',
     )
     tweaked = await commitAs(work, { 'd-more.txt': 'less\n' }, 'one small change')
@@ -393,7 +502,12 @@ describe('repository limits', () => {
   })
 
   it('empties patches over diff_max_patch_bytes or past diff_max_lines and stops at diff_max_files', async () => {
-    const body = (await s.request(dev.token, { method: 'GET', url: `/api/v4/projects/${project.id}/repository/compare?from=${base}&to=${head}` })).json() as { diffs: { new_path: string; diff: string }[]; compare_timeout: boolean }
+    const body = (
+      await s.request(dev.token, {
+        method: 'GET',
+        url: `/api/v4/projects/${project.id}/repository/compare?from=${base}&to=${head}`,
+      })
+    ).json() as { diffs: { new_path: string; diff: string }[]; compare_timeout: boolean }
     expect(body.compare_timeout).toBe(true)
     expect(body.diffs.map((d) => d.new_path)).toEqual(['a-small.txt', 'b-huge.txt', 'c-lines.txt'])
     expect(body.diffs[0].diff).toBe('@@ -0,0 +1 @@\n+one\n')
@@ -403,8 +517,16 @@ describe('repository limits', () => {
   })
 
   it('reports compare_timeout false when the diff fits the limits, even with one oversized patch', async () => {
-    const compare = async (from: string, to: string): Promise<{ diffs: { diff: string }[]; compare_timeout: boolean }> =>
-      (await s.request(dev.token, { method: 'GET', url: `/api/v4/projects/${project.id}/repository/compare?from=${from}&to=${to}` })).json()
+    const compare = async (
+      from: string,
+      to: string,
+    ): Promise<{ diffs: { diff: string }[]; compare_timeout: boolean }> =>
+      (
+        await s.request(dev.token, {
+          method: 'GET',
+          url: `/api/v4/projects/${project.id}/repository/compare?from=${from}&to=${to}`,
+        })
+      ).json()
     const small = await compare(head, tweaked)
     expect(small.diffs.map((d) => d.diff)).toEqual(['@@ -1 +1 @@\n-more\n+less\n'])
     expect(small.compare_timeout).toBe(false)
@@ -414,13 +536,15 @@ describe('repository limits', () => {
   })
 
   it('throttles archive downloads per user per minute with 429 and Retry-After', async () => {
-    const get = () => s.request(dev.token, { method: 'GET', url: `/api/v4/projects/${project.id}/repository/archive.zip` })
+    const get = () =>
+      s.request(dev.token, { method: 'GET', url: `/api/v4/projects/${project.id}/repository/archive.zip` })
     expect((await get()).statusCode).toBe(200)
     expect((await get()).statusCode).toBe(200)
     const third = await get()
     expect(third.statusCode).toBe(429)
-    expect(third.json()).toEqual({ message: { error: 'This archive has been requested too many times. Try again later.' } })
+    expect(third.json()).toEqual({
+      message: { error: 'This archive has been requested too many times. Try again later.' },
+    })
     expect(Number(third.headers['retry-after'])).toBeGreaterThan(0)
   })
 })
-

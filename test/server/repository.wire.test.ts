@@ -39,7 +39,12 @@ describe('repository, commits and tags over the wire', () => {
   })
 
   describe('python-gitlab', () => {
-    const py = <T>(body: string): Promise<T> => withPythonGitlab<T>(s.url, { private_token: dev.token }, `project = gl.projects.get(${project.id}, lazy=True)\n${body}`)
+    const py = <T>(body: string): Promise<T> =>
+      withPythonGitlab<T>(
+        s.url,
+        { private_token: dev.token },
+        `project = gl.projects.get(${project.id}, lazy=True)\n${body}`,
+      )
 
     it('reads the recursive tree across pages', async () => {
       const paths = await py<string[]>('out([e["path"] for e in project.repository_tree(recursive=True, all=True)])')

@@ -36,19 +36,32 @@ describe('scoped labels are exclusive', () => {
   })
 
   it('replaces the issue label of the same scope when add_labels adds another', async () => {
-    const issue = await api('POST', `/projects/${project.id}/issues`, { title: 'Scoped', labels: 'workflow::blocked,bug,priority::1' })
-    const updated = await api('PUT', `/projects/${project.id}/issues/${issue.iid as number}`, { add_labels: 'workflow::ready' })
+    const issue = await api('POST', `/projects/${project.id}/issues`, {
+      title: 'Scoped',
+      labels: 'workflow::blocked,bug,priority::1',
+    })
+    const updated = await api('PUT', `/projects/${project.id}/issues/${issue.iid as number}`, {
+      add_labels: 'workflow::ready',
+    })
     expect(labelsOf(updated)).toEqual(['bug', 'priority::1', 'workflow::ready'])
   })
 
   it('keeps the last of two labels of one scope given at creation', async () => {
-    const issue = await api('POST', `/projects/${project.id}/issues`, { title: 'Two at once', labels: 'workflow::a,workflow::b' })
+    const issue = await api('POST', `/projects/${project.id}/issues`, {
+      title: 'Two at once',
+      labels: 'workflow::a,workflow::b',
+    })
     expect(labelsOf(issue)).toEqual(['workflow::b'])
   })
 
   it('treats nested scopes by the part before the last ::, and leaves plain labels alone', async () => {
-    const issue = await api('POST', `/projects/${project.id}/issues`, { title: 'Nested', labels: 'team::api::review,team::web::review,plain' })
-    const updated = await api('PUT', `/projects/${project.id}/issues/${issue.iid as number}`, { add_labels: 'team::api::done,other' })
+    const issue = await api('POST', `/projects/${project.id}/issues`, {
+      title: 'Nested',
+      labels: 'team::api::review,team::web::review,plain',
+    })
+    const updated = await api('PUT', `/projects/${project.id}/issues/${issue.iid as number}`, {
+      add_labels: 'team::api::done,other',
+    })
     expect(labelsOf(updated)).toEqual(['other', 'plain', 'team::api::done', 'team::web::review'])
   })
 
@@ -56,15 +69,28 @@ describe('scoped labels are exclusive', () => {
     // Two labels of one scope can predate the rule (imported data): an unrelated change keeps both.
     const issue = await api('POST', `/projects/${project.id}/issues`, { title: 'Legacy', labels: 'stage::one' })
     const stageTwo = (await api('POST', `/projects/${project.id}/labels`, { name: 'stage::two', color: '#ff0000' })).id
-    s.app.burrow.db.prepare("INSERT INTO label_links (label_id, target_type, target_id, created_at) VALUES (?, 'Issue', ?, datetime('now'))").run(stageTwo, issue.id)
-    const updated = await api('PUT', `/projects/${project.id}/issues/${issue.iid as number}`, { add_labels: 'unrelated' })
+    s.app.burrow.db
+      .prepare(
+        "INSERT INTO label_links (label_id, target_type, target_id, created_at) VALUES (?, 'Issue', ?, datetime('now'))",
+      )
+      .run(stageTwo, issue.id)
+    const updated = await api('PUT', `/projects/${project.id}/issues/${issue.iid as number}`, {
+      add_labels: 'unrelated',
+    })
     expect(labelsOf(updated)).toEqual(['stage::one', 'stage::two', 'unrelated'])
   })
 
   it('replaces the merge request label of the same scope, on creation and on update', async () => {
-    const mr = await api('POST', `/projects/${project.id}/merge_requests`, { source_branch: 'feature', target_branch: 'main', title: 'Feature', labels: 'review::one,review::two' })
+    const mr = await api('POST', `/projects/${project.id}/merge_requests`, {
+      source_branch: 'feature',
+      target_branch: 'main',
+      title: 'Feature',
+      labels: 'review::one,review::two',
+    })
     expect(labelsOf(mr)).toEqual(['review::two'])
-    const updated = await api('PUT', `/projects/${project.id}/merge_requests/${mr.iid as number}`, { add_labels: 'review::three' })
+    const updated = await api('PUT', `/projects/${project.id}/merge_requests/${mr.iid as number}`, {
+      add_labels: 'review::three',
+    })
     expect(labelsOf(updated)).toEqual(['review::three'])
   })
 

@@ -36,7 +36,8 @@ async function server(dataDir?: string): Promise<TestServer> {
   const s: TestServer = {
     app,
     dataDir,
-    request: (token, options) => app.inject({ ...options, headers: { ...(options.headers ?? {}), ...(token ? { 'private-token': token } : {}) } }),
+    request: (token, options) =>
+      app.inject({ ...options, headers: { ...(options.headers ?? {}), ...(token ? { 'private-token': token } : {}) } }),
     async close() {
       await app.close()
     },
@@ -50,31 +51,63 @@ describe('secrets at rest', () => {
     const s = await server()
     const pid = await createProject(s, ROOT_TOKEN)
     await commitFiles(s, ROOT_TOKEN, pid, 'main', { '.gitlab-ci.yml': 'test:\n  script: echo hi\n' })
-    const variable = await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${pid}/variables`, payload: { key: 'DEPLOY_KEY', value: 'variable-secret-4f1d2c' } })
+    const variable = await s.request(ROOT_TOKEN, {
+      method: 'POST',
+      url: `/api/v4/projects/${pid}/variables`,
+      payload: { key: 'DEPLOY_KEY', value: 'variable-secret-4f1d2c' },
+    })
     expect(variable.statusCode).toBe(201)
-    const pipeline = await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${pid}/pipeline`, payload: { ref: 'main', variables: [{ key: 'ONE_OFF', value: 'pipeline-secret-9a7b3e' }] } })
+    const pipeline = await s.request(ROOT_TOKEN, {
+      method: 'POST',
+      url: `/api/v4/projects/${pid}/pipeline`,
+      payload: { ref: 'main', variables: [{ key: 'ONE_OFF', value: 'pipeline-secret-9a7b3e' }] },
+    })
     expect(pipeline.statusCode).toBe(201)
-    const projectToken = (await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${pid}` })).json().runners_token as string
+    const projectToken = (await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${pid}` })).json()
+      .runners_token as string
     const instance = await instanceToken(s)
-    const clientKey = (await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${pid}/error_tracking/client_keys` })).json().public_key as string
+    const clientKey = (
+      await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${pid}/error_tracking/client_keys` })
+    ).json().public_key as string
     expect([projectToken, instance, clientKey].every((t) => typeof t === 'string' && t.length >= 16)).toBe(true)
 
     // The API answers with the plain values.
-    expect((await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${pid}/variables/DEPLOY_KEY` })).json().value).toBe('variable-secret-4f1d2c')
-    expect((await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${pid}/pipelines/${pipeline.json().id}/variables` })).json()).toEqual([
-      { variable_type: 'env_var', key: 'ONE_OFF', value: 'pipeline-secret-9a7b3e' },
-    ])
-    expect((await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${pid}` })).json().runners_token).toBe(projectToken)
+    expect(
+      (await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${pid}/variables/DEPLOY_KEY` })).json()
+        .value,
+    ).toBe('variable-secret-4f1d2c')
+    expect(
+      (
+        await s.request(ROOT_TOKEN, {
+          method: 'GET',
+          url: `/api/v4/projects/${pid}/pipelines/${pipeline.json().id}/variables`,
+        })
+      ).json(),
+    ).toEqual([{ variable_type: 'env_var', key: 'ONE_OFF', value: 'pipeline-secret-9a7b3e' }])
+    expect((await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${pid}` })).json().runners_token).toBe(
+      projectToken,
+    )
     expect(await instanceToken(s)).toBe(instance)
-    expect((await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${pid}/error_tracking/client_keys` })).json()[0].public_key).toBe(clientKey)
+    expect(
+      (
+        await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${pid}/error_tracking/client_keys` })
+      ).json()[0].public_key,
+    ).toBe(clientKey)
     for (const token of [projectToken, instance]) {
-      expect((await s.request(null, { method: 'POST', url: '/api/v4/runners', payload: { token, description: 'r' } })).statusCode).toBe(201)
+      expect(
+        (await s.request(null, { method: 'POST', url: '/api/v4/runners', payload: { token, description: 'r' } }))
+          .statusCode,
+      ).toBe(201)
     }
-    expect((await s.request(null, { method: 'POST', url: '/api/v4/runners', payload: { token: 'GR1348941-not-a-token' } })).statusCode).toBe(403)
+    expect(
+      (await s.request(null, { method: 'POST', url: '/api/v4/runners', payload: { token: 'GR1348941-not-a-token' } }))
+        .statusCode,
+    ).toBe(403)
 
     const dataDir = s.dataDir
     const bytes = databaseBytes(dataDir)
-    for (const secret of ['variable-secret-4f1d2c', 'pipeline-secret-9a7b3e', projectToken, instance, clientKey]) expect(bytes.includes(secret), secret).toBe(false)
+    for (const secret of ['variable-secret-4f1d2c', 'pipeline-secret-9a7b3e', projectToken, instance, clientKey])
+      expect(bytes.includes(secret), secret).toBe(false)
     expect(bytes.includes('DEPLOY_KEY')).toBe(true)
   })
 
@@ -86,7 +119,12 @@ describe('secrets at rest', () => {
       await instanceToken(first)
       const paths = {
         dir: [dataDir, join(dataDir, 'repositories'), join(dataDir, 'secrets')],
-        file: [join(dataDir, DB_FILE), join(dataDir, `${DB_FILE}-wal`), join(dataDir, `${DB_FILE}-shm`), join(dataDir, 'secrets', 'db_key')],
+        file: [
+          join(dataDir, DB_FILE),
+          join(dataDir, `${DB_FILE}-wal`),
+          join(dataDir, `${DB_FILE}-shm`),
+          join(dataDir, 'secrets', 'db_key'),
+        ],
       }
       for (const dir of paths.dir) expect([dir, modeOf(dir)]).toEqual([dir, 0o700])
       for (const file of paths.file) expect([file, modeOf(file)]).toEqual([file, 0o600])
@@ -105,7 +143,14 @@ describe('secrets at rest', () => {
 
   describe('migration 0021', () => {
     const t = '2026-01-01T00:00:00.000Z'
-    const plain = { variable: 'legacy-variable-77c1', pipeline: 'legacy-pipeline-5e2a', project: 'GR1348941legacyProjectToken', group: 'GR1348941legacyGroupToken', instance: 'GR1348941legacyInstanceToken', key: 'glet_legacyclientkey0123' }
+    const plain = {
+      variable: 'legacy-variable-77c1',
+      pipeline: 'legacy-pipeline-5e2a',
+      project: 'GR1348941legacyProjectToken',
+      group: 'GR1348941legacyGroupToken',
+      instance: 'GR1348941legacyInstanceToken',
+      key: 'glet_legacyclientkey0123',
+    }
 
     /** A data directory whose database an older server wrote: migrations before 21, plain secrets. */
     function legacyDataDir(): string {
@@ -113,7 +158,10 @@ describe('secrets at rest', () => {
       mkdirSync(dataDir, { recursive: true })
       const db = new Database(join(dataDir, DB_FILE))
       db.pragma('journal_mode = WAL')
-      migrate(db, migrations.filter((m) => m.version < 21))
+      migrate(
+        db,
+        migrations.filter((m) => m.version < 21),
+      )
       db.exec(`
         INSERT INTO users (id, username, name, email, is_admin, created_at, updated_at) VALUES (1, 'root', 'Root', 'root@example.com', 1, '${t}', '${t}');
         INSERT INTO namespaces (id, kind, name, path, full_path, full_name, created_at, updated_at) VALUES (1, 'group', 'G', 'g', 'g', 'G', '${t}', '${t}');
@@ -134,14 +182,28 @@ describe('secrets at rest', () => {
       try {
         expect(databaseBytes(dataDir).includes(plain.variable)).toBe(true)
         const s = await server(dataDir)
-        expect((await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/projects/1/variables/LEGACY' })).json().value).toBe(plain.variable)
-        expect((await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/projects/1/pipelines/1/variables' })).json()).toEqual([{ variable_type: 'env_var', key: 'OLD', value: plain.pipeline }])
-        expect((await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/projects/1' })).json().runners_token).toBe(plain.project)
-        expect((await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/groups/1' })).json().runners_token).toBe(plain.group)
+        expect(
+          (await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/projects/1/variables/LEGACY' })).json().value,
+        ).toBe(plain.variable)
+        expect(
+          (await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/projects/1/pipelines/1/variables' })).json(),
+        ).toEqual([{ variable_type: 'env_var', key: 'OLD', value: plain.pipeline }])
+        expect((await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/projects/1' })).json().runners_token).toBe(
+          plain.project,
+        )
+        expect((await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/groups/1' })).json().runners_token).toBe(
+          plain.group,
+        )
         expect(await instanceToken(s)).toBe(plain.instance)
-        expect((await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/projects/1/error_tracking/client_keys' })).json()[0].public_key).toBe(plain.key)
+        expect(
+          (
+            await s.request(ROOT_TOKEN, { method: 'GET', url: '/api/v4/projects/1/error_tracking/client_keys' })
+          ).json()[0].public_key,
+        ).toBe(plain.key)
         for (const token of [plain.project, plain.group, plain.instance]) {
-          expect((await s.request(null, { method: 'POST', url: '/api/v4/runners', payload: { token } })).statusCode).toBe(201)
+          expect(
+            (await s.request(null, { method: 'POST', url: '/api/v4/runners', payload: { token } })).statusCode,
+          ).toBe(201)
         }
         await s.close()
         opened.splice(0)
@@ -155,7 +217,9 @@ describe('secrets at rest', () => {
     it('needs the instance key only for a database that holds secrets', () => {
       const empty = new Database(':memory:')
       migrate(empty)
-      expect(empty.prepare('SELECT COUNT(*) AS n FROM ci_registration_tokens WHERE token_digest IS NULL').get()).toEqual({ n: 0 })
+      expect(
+        empty.prepare('SELECT COUNT(*) AS n FROM ci_registration_tokens WHERE token_digest IS NULL').get(),
+      ).toEqual({ n: 0 })
       const dataDir = legacyDataDir()
       try {
         const db = new Database(join(dataDir, DB_FILE))

@@ -29,12 +29,29 @@ describe('security headers', () => {
 
   beforeAll(async () => {
     s = await makeServer()
-    projectId = (await s.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/projects', payload: { name: 'raw' } })).json().id
-    const files: [string, Buffer][] = [['evil.html', Buffer.from(EVIL_HTML)], ['evil.svg', Buffer.from(EVIL_SVG)], ['pixel.png', PNG], ['tool.bin', BINARY], ['naïve "quote".txt', Buffer.from('hi\n')]]
+    projectId = (
+      await s.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/projects', payload: { name: 'raw' } })
+    ).json().id
+    const files: [string, Buffer][] = [
+      ['evil.html', Buffer.from(EVIL_HTML)],
+      ['evil.svg', Buffer.from(EVIL_SVG)],
+      ['pixel.png', PNG],
+      ['tool.bin', BINARY],
+      ['naïve "quote".txt', Buffer.from('hi\n')],
+    ]
     const commit = await s.request(ROOT_TOKEN, {
       method: 'POST',
       url: `/api/v4/projects/${projectId}/repository/commits`,
-      payload: { branch: 'main', commit_message: 'content', actions: files.map(([path, content]) => ({ action: 'create', file_path: path, encoding: 'base64', content: content.toString('base64') })) },
+      payload: {
+        branch: 'main',
+        commit_message: 'content',
+        actions: files.map(([path, content]) => ({
+          action: 'create',
+          file_path: path,
+          encoding: 'base64',
+          content: content.toString('base64'),
+        })),
+      },
     })
     expect(commit.statusCode).toBe(201)
     const tree = await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${projectId}/repository/tree` })
@@ -49,13 +66,21 @@ describe('security headers', () => {
     expectHardened(res)
     expect(res.headers['cache-control']).toBe('max-age=0, private, must-revalidate')
     expect(res.headers.etag).toMatch(/^W\//)
-    const again = await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${projectId}`, headers: { 'if-none-match': String(res.headers.etag) } })
+    const again = await s.request(ROOT_TOKEN, {
+      method: 'GET',
+      url: `/api/v4/projects/${projectId}`,
+      headers: { 'if-none-match': String(res.headers.etag) },
+    })
     expect(again.statusCode).toBe(304)
     expectHardened(again)
   })
 
   it('are on writes and errors, which no cache keeps', async () => {
-    const created = await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${projectId}/labels`, payload: { name: 'bug', color: '#ff0000' } })
+    const created = await s.request(ROOT_TOKEN, {
+      method: 'POST',
+      url: `/api/v4/projects/${projectId}/labels`,
+      payload: { name: 'bug', color: '#ff0000' },
+    })
     expect(created.statusCode).toBe(201)
     expectHardened(created)
     expect(created.headers['cache-control']).toBe('max-age=0, private, must-revalidate')
@@ -71,8 +96,16 @@ describe('security headers', () => {
   })
 
   it('are on GraphQL, OAuth, git over HTTP and uploads', async () => {
-    const graphql = await s.request(ROOT_TOKEN, { method: 'POST', url: '/api/graphql', payload: { query: '{ currentUser { username } }' } })
-    const oauth = await s.request(null, { method: 'POST', url: '/oauth/token', payload: { grant_type: 'password', username: 'root', password: 'wrong' } })
+    const graphql = await s.request(ROOT_TOKEN, {
+      method: 'POST',
+      url: '/api/graphql',
+      payload: { query: '{ currentUser { username } }' },
+    })
+    const oauth = await s.request(null, {
+      method: 'POST',
+      url: '/oauth/token',
+      payload: { grant_type: 'password', username: 'root', password: 'wrong' },
+    })
     const git = await s.request(null, { method: 'GET', url: '/root/raw.git/info/refs?service=git-upload-pack' })
     const upload = await s.request(null, { method: 'GET', url: '/uploads/-/system/user/avatar/1/none.png' })
     for (const res of [graphql, oauth, git, upload]) expectHardened(res)
@@ -81,9 +114,16 @@ describe('security headers', () => {
 
   describe('raw content', () => {
     const raw = (path: string): Promise<LightMyRequestResponse> =>
-      s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${projectId}/repository/files/${encodeURIComponent(path)}/raw`, query: { ref: 'main' } })
+      s.request(ROOT_TOKEN, {
+        method: 'GET',
+        url: `/api/v4/projects/${projectId}/repository/files/${encodeURIComponent(path)}/raw`,
+        query: { ref: 'main' },
+      })
     const blob = (name: string): Promise<LightMyRequestResponse> =>
-      s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${projectId}/repository/blobs/${blobIds.get(name)}/raw` })
+      s.request(ROOT_TOKEN, {
+        method: 'GET',
+        url: `/api/v4/projects/${projectId}/repository/blobs/${blobIds.get(name)}/raw`,
+      })
 
     it('serves HTML and SVG files as plain text that runs nothing', async () => {
       const html = await raw('evil.html')
@@ -106,8 +146,14 @@ describe('security headers', () => {
     })
 
     it('names a file with quotes or non-ASCII characters without breaking the header', async () => {
-      expectRaw(await raw('naïve "quote".txt'), 'text/plain; charset=utf-8', `inline; filename="na_ve _quote_.txt"; filename*=UTF-8''na%C3%AFve%20%22quote%22.txt`)
-      expect(contentDisposition('attachment', 'a\r\nSet-Cookie: x=1')).toBe(`attachment; filename="a__Set-Cookie: x=1"; filename*=UTF-8''a%0D%0ASet-Cookie%3A%20x%3D1`)
+      expectRaw(
+        await raw('naïve "quote".txt'),
+        'text/plain; charset=utf-8',
+        `inline; filename="na_ve _quote_.txt"; filename*=UTF-8''na%C3%AFve%20%22quote%22.txt`,
+      )
+      expect(contentDisposition('attachment', 'a\r\nSet-Cookie: x=1')).toBe(
+        `attachment; filename="a__Set-Cookie: x=1"; filename*=UTF-8''a%0D%0ASet-Cookie%3A%20x%3D1`,
+      )
     })
 
     it('serves snippets as text and archives as downloads, sandboxed', async () => {
@@ -117,10 +163,16 @@ describe('security headers', () => {
         payload: { title: 'page', file_name: 'page.html', content: EVIL_HTML, visibility: 'private' },
       })
       expect(snippet.statusCode).toBe(201)
-      const text = await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${projectId}/snippets/${snippet.json().id}/raw` })
+      const text = await s.request(ROOT_TOKEN, {
+        method: 'GET',
+        url: `/api/v4/projects/${projectId}/snippets/${snippet.json().id}/raw`,
+      })
       expectRaw(text, 'text/plain; charset=utf-8', 'inline; filename="page.html"')
       expect(text.body).toBe(EVIL_HTML)
-      const archive = await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${projectId}/repository/archive.zip` })
+      const archive = await s.request(ROOT_TOKEN, {
+        method: 'GET',
+        url: `/api/v4/projects/${projectId}/repository/archive.zip`,
+      })
       expect(archive.statusCode).toBe(200)
       expect(archive.headers['content-type']).toBe('application/octet-stream')
       expect(archive.headers['content-disposition']).toMatch(/^attachment; filename="raw-main-[0-9a-f]{40}\.zip"$/)

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { findingUuid, parseSecurityReport, SecurityReportError, uuidV5 } from '../../src/server/modules/vulnerabilities/report'
+import {
+  findingUuid,
+  parseSecurityReport,
+  SecurityReportError,
+  uuidV5,
+} from '../../src/server/modules/vulnerabilities/report'
 
 const sha1 = (s: string): string => createHash('sha1').update(s).digest('hex')
 
@@ -19,7 +24,12 @@ const DEPENDENCY_REPORT = {
       scanner: { id: 'gemnasium', name: 'Gemnasium' },
       location: { file: 'yarn.lock', dependency: { package: { name: 'debug' }, version: '1.0.5' } },
       identifiers: [
-        { type: 'gemnasium', name: 'Gemnasium-37283ed4-0380-40d7-ada7-2d994afcc62a', value: '37283ed4-0380-40d7-ada7-2d994afcc62a', url: 'https://deps.sec.gitlab.com/packages/npm/debug/versions/1.0.5/advisories' },
+        {
+          type: 'gemnasium',
+          name: 'Gemnasium-37283ed4-0380-40d7-ada7-2d994afcc62a',
+          value: '37283ed4-0380-40d7-ada7-2d994afcc62a',
+          url: 'https://deps.sec.gitlab.com/packages/npm/debug/versions/1.0.5/advisories',
+        },
       ],
       links: [{ url: 'https://nodesecurity.io/advisories/534' }],
     },
@@ -35,12 +45,21 @@ describe('security report parser', () => {
     expect(findings).toHaveLength(1)
     const f = findings[0]
     expect(f).toMatchObject({
-      name: 'Regular Expression Denial of Service', severity: 'unknown', confidence: 'high', solution: 'Upgrade to latest versions.',
-      scanner: { externalId: 'gemnasium', name: 'Gemnasium', vendor: 'GitLab' }, filePath: 'yarn.lock', packageName: 'debug', packageVersion: '1.0.5',
+      name: 'Regular Expression Denial of Service',
+      severity: 'unknown',
+      confidence: 'high',
+      solution: 'Upgrade to latest versions.',
+      scanner: { externalId: 'gemnasium', name: 'Gemnasium', vendor: 'GitLab' },
+      filePath: 'yarn.lock',
+      packageName: 'debug',
+      packageVersion: '1.0.5',
     })
     expect(f.identifiers[0]).toEqual({
-      externalType: 'gemnasium', externalId: '37283ed4-0380-40d7-ada7-2d994afcc62a', name: 'Gemnasium-37283ed4-0380-40d7-ada7-2d994afcc62a',
-      url: 'https://deps.sec.gitlab.com/packages/npm/debug/versions/1.0.5/advisories', fingerprint: sha1('gemnasium:37283ed4-0380-40d7-ada7-2d994afcc62a'),
+      externalType: 'gemnasium',
+      externalId: '37283ed4-0380-40d7-ada7-2d994afcc62a',
+      name: 'Gemnasium-37283ed4-0380-40d7-ada7-2d994afcc62a',
+      url: 'https://deps.sec.gitlab.com/packages/npm/debug/versions/1.0.5/advisories',
+      fingerprint: sha1('gemnasium:37283ed4-0380-40d7-ada7-2d994afcc62a'),
     })
     expect(f.locationFingerprint).toBe(sha1('yarn.lock:debug'))
     expect(JSON.parse(f.rawMetadata)).toEqual(DEPENDENCY_REPORT.vulnerabilities[0])
@@ -49,14 +68,29 @@ describe('security report parser', () => {
   it('fingerprints SAST locations by file and lines, and takes the scanner from scan.scanner in schema 15 reports', () => {
     const { findings } = parseSecurityReport('sast', {
       version: '15.0.4',
-      vulnerabilities: [{ id: 'x', name: 'Weak hash', severity: 'Medium', location: { file: 'app/hash.rb', start_line: 3, end_line: 4 }, identifiers: [{ type: 'cwe', name: 'CWE-327', value: '327' }] }],
+      vulnerabilities: [
+        {
+          id: 'x',
+          name: 'Weak hash',
+          severity: 'Medium',
+          location: { file: 'app/hash.rb', start_line: 3, end_line: 4 },
+          identifiers: [{ type: 'cwe', name: 'CWE-327', value: '327' }],
+        },
+      ],
       scan: { scanner: { id: 'semgrep', name: 'Semgrep', vendor: { name: 'GitLab' } }, type: 'sast' },
     })
-    expect(findings[0]).toMatchObject({ severity: 'medium', confidence: 'unknown', scanner: { externalId: 'semgrep', name: 'Semgrep' }, locationFingerprint: sha1('app/hash.rb:3:4') })
+    expect(findings[0]).toMatchObject({
+      severity: 'medium',
+      confidence: 'unknown',
+      scanner: { externalId: 'semgrep', name: 'Semgrep' },
+      locationFingerprint: sha1('app/hash.rb:3:4'),
+    })
   })
 
   it('leaves out entries without identifiers or name, saying why', () => {
-    const { findings, skipped } = parseSecurityReport('sast', { vulnerabilities: [{ name: 'no ids', identifiers: [] }, 'junk', { identifiers: [{ type: 'cwe', value: '1' }] }] })
+    const { findings, skipped } = parseSecurityReport('sast', {
+      vulnerabilities: [{ name: 'no ids', identifiers: [] }, 'junk', { identifiers: [{ type: 'cwe', value: '1' }] }],
+    })
     expect(findings.map((f) => f.name)).toEqual(['1'])
     expect(skipped).toEqual(['vulnerabilities[0] has no identifiers', 'vulnerabilities[1] is not an object'])
   })

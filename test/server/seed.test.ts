@@ -34,17 +34,41 @@ async function getText(app: FastifyInstance, url: string): Promise<string> {
 }
 
 async function graphql(app: FastifyInstance, query: string): Promise<Json> {
-  const res = await app.inject({ method: 'POST', url: '/api/graphql', headers: { 'private-token': ROOT_TOKEN }, payload: { query } })
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/graphql',
+    headers: { 'private-token': ROOT_TOKEN },
+    payload: { query },
+  })
   return (JSON.parse(res.body) as { data: Json }).data
 }
 
 /** Runs the server CLI until it listens; resolves with its output so far and a stop function. */
-function startCli(dataDir: string, extra: readonly string[]): Promise<{ output: string; url: string; stop: () => Promise<void> }> {
+function startCli(
+  dataDir: string,
+  extra: readonly string[],
+): Promise<{ output: string; url: string; stop: () => Promise<void> }> {
   const tsx = join(process.cwd(), 'node_modules', 'tsx', 'dist', 'cli.mjs')
-  const child = spawn(process.execPath, [tsx, 'src/server/cli.ts', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--external-url', EXTERNAL_URL, ...extra], {
-    env: { ...process.env, BURROW_ROOT_TOKEN: ROOT_TOKEN },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    process.execPath,
+    [
+      tsx,
+      'src/server/cli.ts',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--external-url',
+      EXTERNAL_URL,
+      ...extra,
+    ],
+    {
+      env: { ...process.env, BURROW_ROOT_TOKEN: ROOT_TOKEN },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   let output = ''
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   return new Promise((resolve, reject) => {
@@ -77,7 +101,9 @@ async function operationsUrls(app: FastifyInstance): Promise<string[]> {
   return [
     '/runners/all?per_page=100',
     `/projects/${API}/pipelines?per_page=100`,
-    ...finished.slice(0, 3).map((p) => `/projects/${API}/pipelines/${p.id as number}/jobs?per_page=100&include_retried=true`),
+    ...finished
+      .slice(0, 3)
+      .map((p) => `/projects/${API}/pipelines/${p.id as number}/jobs?per_page=100&include_retried=true`),
     `/projects/${API}/environments/${production.id as number}`,
     `/projects/${API}/protected_environments`,
     ...open.slice(0, 5).map((m) => `/projects/${API}/merge_requests/${m.iid as number}`),
@@ -112,7 +138,13 @@ describe('seed: the demo profile', () => {
     await first.stop()
     const second = await startCli(cliDir, ['--seed', 'demo', '--seed-now', NOW.toISOString(), ...storageArgs])
     secondStart = second.output
-    secondStartIssues = Number((await fetch(`${second.url}/api/v4/issues_statistics?scope=all`, { headers: { 'private-token': ROOT_TOKEN } }).then((r) => r.json()) as { statistics: { counts: { all: number } } }).statistics.counts.all)
+    secondStartIssues = Number(
+      (
+        (await fetch(`${second.url}/api/v4/issues_statistics?scope=all`, {
+          headers: { 'private-token': ROOT_TOKEN },
+        }).then((r) => r.json())) as { statistics: { counts: { all: number } } }
+      ).statistics.counts.all,
+    )
     await second.stop()
     replica = await buildApp({ dataDir: cliDir, rootToken: ROOT_TOKEN, externalUrl: EXTERNAL_URL, storages: STORAGES })
   }, 600_000)
@@ -143,7 +175,9 @@ describe('seed: the demo profile', () => {
 
   it('gives identical API answers for the same seed and moment, whether seeded in-process or by the CLI', async () => {
     const mrs = (await getJson(s.app, `/projects/${API}/merge_requests?state=opened&per_page=100`)).body as Json[]
-    const issueWithNotes = ((await getJson(s.app, `/projects/${API}/issues?per_page=100&order_by=created_at&sort=asc`)).body as Json[]).find((i) => (i.user_notes_count as number) >= 3) as Json
+    const issueWithNotes = (
+      (await getJson(s.app, `/projects/${API}/issues?per_page=100&order_by=created_at&sort=asc`)).body as Json[]
+    ).find((i) => (i.user_notes_count as number) >= 3) as Json
     const urls = [
       '/projects?order_by=id&sort=asc&per_page=100',
       '/groups?order_by=id&sort=asc',
@@ -163,7 +197,8 @@ describe('seed: the demo profile', () => {
       ...(await operationsUrls(s.app)),
     ]
     // root is the server's own (created at start with BURROW_ROOT_TOKEN), not seeded content.
-    const seeded = (url: string, body: unknown): unknown => (url.startsWith('/users') ? (body as Json[]).filter((u) => u.username !== 'root') : body)
+    const seeded = (url: string, body: unknown): unknown =>
+      url.startsWith('/users') ? (body as Json[]).filter((u) => u.username !== 'root') : body
     for (const url of urls) {
       const a = await getJson(s.app, url)
       const b = await getJson(replica, url)
@@ -173,31 +208,43 @@ describe('seed: the demo profile', () => {
     // Review apps past auto_stop_at are stopped by the periodic maintenance of a started server,
     // which runs on the real clock: everything else about environments is the same.
     const environments = async (app: FastifyInstance): Promise<unknown> =>
-      ((await getJson(app, `/projects/${API}/environments?per_page=100`)).body as Json[]).map(({ state: _s, updated_at: _u, ...rest }) => rest)
+      ((await getJson(app, `/projects/${API}/environments?per_page=100`)).body as Json[]).map(
+        ({ state: _s, updated_at: _u, ...rest }) => rest,
+      )
     expect(await environments(replica)).toEqual(await environments(s.app))
     const deployments = async (app: FastifyInstance): Promise<unknown> =>
-      ((await getJson(app, `/projects/${API}/deployments?per_page=100`)).body as Json[]).map(({ environment, ...rest }) => {
-        const { state: _s, updated_at: _u, ...env } = environment as Json
-        return { ...rest, environment: env }
-      })
+      ((await getJson(app, `/projects/${API}/deployments?per_page=100`)).body as Json[]).map(
+        ({ environment, ...rest }) => {
+          const { state: _s, updated_at: _u, ...env } = environment as Json
+          return { ...rest, environment: env }
+        },
+      )
     expect(await deployments(replica)).toEqual(await deployments(s.app))
     const [finished] = (await getJson(s.app, `/projects/${API}/jobs?scope[]=success&per_page=1`)).body as Json[]
-    expect(await getText(replica, `/projects/${API}/jobs/${finished.id as number}/trace`)).toBe(await getText(s.app, `/projects/${API}/jobs/${finished.id as number}/trace`))
+    expect(await getText(replica, `/projects/${API}/jobs/${finished.id as number}/trace`)).toBe(
+      await getText(s.app, `/projects/${API}/jobs/${finished.id as number}/trace`),
+    )
     expect(await graphql(replica, ALERTS_QUERY)).toEqual(await graphql(s.app, ALERTS_QUERY))
     // Error-tracking public keys are generated at random, like every other key and token.
-    const keys = async (app: FastifyInstance): Promise<unknown> => ((await getJson(app, `/projects/${APP}/error_tracking/client_keys`)).body as Json[]).map(({ public_key: _k, sentry_dsn: _s, tracker_dsn: _d, ...rest }) => rest)
+    const keys = async (app: FastifyInstance): Promise<unknown> =>
+      ((await getJson(app, `/projects/${APP}/error_tracking/client_keys`)).body as Json[]).map(
+        ({ public_key: _k, sentry_dsn: _s, tracker_dsn: _d, ...rest }) => rest,
+      )
     expect(await keys(replica)).toEqual(await keys(s.app))
   })
 
   it('the server CLI seeds a new data dir on its first start and never again', async () => {
-    expect(firstStart).toMatch(/seeded demo content \(seed "burrow"\) in [\d.]+ s: 10 users, 3 groups, 6 projects, \d+ issues, \d+ merge requests/)
+    expect(firstStart).toMatch(
+      /seeded demo content \(seed "burrow"\) in [\d.]+ s: 10 users, 3 groups, 6 projects, \d+ issues, \d+ merge requests/,
+    )
     expect(secondStart).toMatch(/not seeding again/)
     expect(secondStart).not.toMatch(/seeded demo content/)
     expect(secondStartIssues).toBe(report.counts.issues)
   })
 
   it('dates content in the months before "now", with milestones around it', async () => {
-    const issues = (await getJson(s.app, `/projects/${API}/issues?per_page=100&order_by=created_at&sort=asc`)).body as Json[]
+    const issues = (await getJson(s.app, `/projects/${API}/issues?per_page=100&order_by=created_at&sort=asc`))
+      .body as Json[]
     for (const i of issues) expect(Date.parse(i.created_at as string)).toBeLessThan(NOW.getTime())
     expect(Date.parse(issues[0].created_at as string)).toBeLessThan(NOW.getTime() - 60 * 86_400_000)
     const milestones = (await getJson(s.app, '/groups/kestrel/milestones?per_page=100')).body as Json[]
@@ -215,7 +262,11 @@ describe('seed: the demo profile', () => {
     expect(issues.some((i) => /- \[[ x]\] /.test(i.description as string))).toBe(true)
     expect(issues.some((i) => /```/.test(i.description as string))).toBe(true)
     expect(issues.some((i) => i.state === 'closed')).toBe(true)
-    expect(issues.some((i) => (i.labels as string[]).includes('bug') && i.milestone !== null && (i.assignees as Json[]).length > 0)).toBe(true)
+    expect(
+      issues.some(
+        (i) => (i.labels as string[]).includes('bug') && i.milestone !== null && (i.assignees as Json[]).length > 0,
+      ),
+    ).toBe(true)
     expect(issues.some((i) => ((i.time_stats as Json).total_time_spent as number) > 0)).toBe(true)
     expect(issues.some((i) => (i.upvotes as number) > 0)).toBe(true)
     const discussed = issues.filter((i) => (i.user_notes_count as number) >= 3)
@@ -226,7 +277,9 @@ describe('seed: the demo profile', () => {
       expect(notes.status).toBe(200)
       // The list holds system notes too (GitLab's does); user_notes_count counts comments only.
       expect((notes.body as Json[]).filter((n) => n.system === false).length).toBe(issue.user_notes_count)
-      const discussions = (await getJson(s.app, `/projects/${API}/issues/${issue.iid as number}/discussions?per_page=100`)).body as Json[]
+      const discussions = (
+        await getJson(s.app, `/projects/${API}/issues/${issue.iid as number}/discussions?per_page=100`)
+      ).body as Json[]
       if (discussions.some((d) => !d.individual_note && (d.notes as Json[]).length > 1)) threadWithReplies = true
     }
     expect(threadWithReplies).toBe(true)
@@ -236,7 +289,8 @@ describe('seed: the demo profile', () => {
     const merged = (await getJson(s.app, `/projects/${API}/merge_requests?state=merged&per_page=100`)).body as Json[]
     expect(merged.length).toBeGreaterThan(5)
     const mr = merged[0]
-    const commit = (await getJson(s.app, `/projects/${API}/repository/commits/${mr.merge_commit_sha as string}`)).body as Json
+    const commit = (await getJson(s.app, `/projects/${API}/repository/commits/${mr.merge_commit_sha as string}`))
+      .body as Json
     expect(commit.parent_ids).toHaveLength(2)
     expect(commit.title).toBe(`Merge branch '${mr.source_branch as string}' into 'main'`)
     const changes = (await getJson(s.app, `/projects/${API}/merge_requests/${mr.iid as number}/changes`)).body as Json
@@ -251,7 +305,8 @@ describe('seed: the demo profile', () => {
     expect(open.every((m) => (m.reviewers as Json[]).length > 0)).toBe(true)
     expect(open.some((m) => m.draft === true)).toBe(true)
     const conflicting = open.find((m) => m.merge_status === 'cannot_be_merged') as Json
-    const diffs = (await getJson(s.app, `/projects/${API}/merge_requests/${conflicting.iid as number}/changes`)).body as Json
+    const diffs = (await getJson(s.app, `/projects/${API}/merge_requests/${conflicting.iid as number}/changes`))
+      .body as Json
     expect((diffs.changes as Json[]).length).toBeGreaterThan(0)
   })
 
@@ -265,7 +320,13 @@ describe('seed: the demo profile', () => {
     const issues = await getJson(s.app, `/groups/kestrel/epics/${routes.iid as number}/issues?per_page=100`)
     expect(issues.status).toBe(200)
     expect((issues.body as Json[]).length).toBe(8)
-    expect((issues.body as Json[]).every((i) => (i.references as Json).full !== undefined && String((i.references as Json).full).startsWith('kestrel/platform/dispatch-api#'))).toBe(true)
+    expect(
+      (issues.body as Json[]).every(
+        (i) =>
+          (i.references as Json).full !== undefined &&
+          String((i.references as Json).full).startsWith('kestrel/platform/dispatch-api#'),
+      ),
+    ).toBe(true)
   })
 
   it("root's to-do list holds assignments, mentions and review requests", async () => {
@@ -297,7 +358,10 @@ describe('seed: the demo profile', () => {
   it('a mergeable demo merge request merges through the API', async () => {
     const open = (await getJson(s.app, `/projects/${API}/merge_requests?state=opened&per_page=100`)).body as Json[]
     const mr = open.find((m) => m.merge_status === 'can_be_merged' && m.draft === false) as Json
-    const res = await s.request(ROOT_TOKEN, { method: 'PUT', url: `/api/v4/projects/${API}/merge_requests/${mr.iid as number}/merge` })
+    const res = await s.request(ROOT_TOKEN, {
+      method: 'PUT',
+      url: `/api/v4/projects/${API}/merge_requests/${mr.iid as number}/merge`,
+    })
     expect(res.statusCode).toBe(200)
     expect((JSON.parse(res.body) as Json).state).toBe('merged')
   })
@@ -310,10 +374,14 @@ describe('seed: the demo profile', () => {
       ['kestrel-shared-1', 'instance_type', expect.any(String)],
       ['tidewater-arm64', 'project_type', 'offline'],
     ])
-    const never = (await getJson(s.app, `/runners/${runners.find((r) => r.description === 'tidewater-arm64')?.id as number}`)).body as Json
+    const never = (
+      await getJson(s.app, `/runners/${runners.find((r) => r.description === 'tidewater-arm64')?.id as number}`)
+    ).body as Json
     expect(never.contacted_at).toBeNull()
     const deploy = runners.find((r) => r.description === 'kestrel-deploy-1') as Json
-    expect(((await getJson(s.app, `/runners/${deploy.id as number}/jobs?per_page=100`)).body as Json[]).length).toBeGreaterThan(10)
+    expect(
+      ((await getJson(s.app, `/runners/${deploy.id as number}/jobs?per_page=100`)).body as Json[]).length,
+    ).toBeGreaterThan(10)
   })
 
   it('pipelines on branches, merge request heads, main and tags, with jobs in every state and their logs', async () => {
@@ -324,15 +392,21 @@ describe('seed: the demo profile', () => {
     expect(pipelines.some((p) => /^v\d/.test(p.ref as string))).toBe(true)
     const statuses = new Set<string>()
     for (const p of pipelines) {
-      for (const job of (await getJson(s.app, `/projects/${API}/pipelines/${p.id as number}/jobs?per_page=100&include_retried=true`)).body as Json[]) statuses.add(job.status as string)
+      for (const job of (
+        await getJson(s.app, `/projects/${API}/pipelines/${p.id as number}/jobs?per_page=100&include_retried=true`)
+      ).body as Json[])
+        statuses.add(job.status as string)
     }
-    for (const status of ['success', 'failed', 'skipped', 'manual', 'canceled', 'running', 'pending', 'created']) expect(statuses, status).toContain(status)
+    for (const status of ['success', 'failed', 'skipped', 'manual', 'canceled', 'running', 'pending', 'created'])
+      expect(statuses, status).toContain(status)
     const failed = ((await getJson(s.app, `/projects/${API}/jobs?scope[]=failed&per_page=100`)).body as Json[])[0]
     expect(failed.failure_reason).toBe('script_failure')
     const log = await getText(s.app, `/projects/${API}/jobs/${failed.id as number}/trace`)
     expect(log).toMatch(/^Running with gitlab-runner/)
     expect(log).toMatch(/ERROR: Job failed: exit code 1/)
-    const tested = ((await getJson(s.app, `/projects/${API}/jobs?scope[]=success&per_page=100`)).body as Json[]).find((j) => j.name === 'test') as Json
+    const tested = ((await getJson(s.app, `/projects/${API}/jobs?scope[]=success&per_page=100`)).body as Json[]).find(
+      (j) => j.name === 'test',
+    ) as Json
     expect(tested.coverage).toEqual(expect.any(Number))
     // Merge requests whose head has a pipeline show it.
     const open = (await getJson(s.app, `/projects/${API}/merge_requests?state=opened&per_page=100`)).body as Json[]
@@ -356,7 +430,12 @@ describe('seed: the demo profile', () => {
     const reviews = environments.filter((e) => String(e.name).startsWith('review/'))
     expect(reviews.some((e) => e.state === 'available')).toBe(true)
     expect(reviews.some((e) => e.state === 'stopped')).toBe(true)
-    const production = (await getJson(s.app, `/projects/${API}/environments/${environments.find((e) => e.name === 'production')?.id as number}`)).body as Json
+    const production = (
+      await getJson(
+        s.app,
+        `/projects/${API}/environments/${environments.find((e) => e.name === 'production')?.id as number}`,
+      )
+    ).body as Json
     const last = production.last_deployment as Json
     // The deployment keeps the pipeline's user (the release's author), as GitLab's API does; its
     // job shows who played it.
@@ -367,7 +446,8 @@ describe('seed: the demo profile', () => {
   })
 
   it('operations: alerts in every state, security findings and vulnerabilities, dependencies, error tracking, a Pages domain with its certificate, replication nodes, a finished storage move', async () => {
-    const alerts = (((await graphql(s.app, ALERTS_QUERY)).project as Json).alertManagementAlerts as Json).nodes as Json[]
+    const alerts = (((await graphql(s.app, ALERTS_QUERY)).project as Json).alertManagementAlerts as Json)
+      .nodes as Json[]
     expect(new Set(alerts.map((a) => a.status))).toEqual(new Set(['TRIGGERED', 'ACKNOWLEDGED', 'RESOLVED']))
     expect(alerts.find((a) => String(a.title).startsWith('Disk usage'))?.eventCount).toBe(3)
     const todos = (await getJson(s.app, '/todos?per_page=100')).body as Json[]
@@ -376,10 +456,23 @@ describe('seed: the demo profile', () => {
     const vulnerabilities = (await getJson(s.app, `/projects/${API}/vulnerabilities`)).body as Json[]
     expect(vulnerabilities.map((v) => v.state).sort()).toEqual(['confirmed', 'opened'])
     const dependencies = (await getJson(s.app, `/projects/${API}/dependencies?per_page=100`)).body as Json[]
-    expect(dependencies.find((d) => d.name === 'lodash')).toMatchObject({ version: '4.17.20', package_manager: 'npm', dependency_file_path: 'package-lock.json', vulnerabilities: [expect.objectContaining({ severity: 'high' })] })
-    expect(((await getJson(s.app, `/projects/${encodeURIComponent('kestrel/platform/billing')}/dependencies?per_page=100`)).body as Json[]).map((d) => d.package_manager)).toContain('pip')
+    expect(dependencies.find((d) => d.name === 'lodash')).toMatchObject({
+      version: '4.17.20',
+      package_manager: 'npm',
+      dependency_file_path: 'package-lock.json',
+      vulnerabilities: [expect.objectContaining({ severity: 'high' })],
+    })
+    expect(
+      (
+        (await getJson(s.app, `/projects/${encodeURIComponent('kestrel/platform/billing')}/dependencies?per_page=100`))
+          .body as Json[]
+      ).map((d) => d.package_manager),
+    ).toContain('pip')
 
-    expect((await getJson(s.app, `/projects/${APP}/error_tracking/settings`)).body).toMatchObject({ active: true, integrated: true })
+    expect((await getJson(s.app, `/projects/${APP}/error_tracking/settings`)).body).toMatchObject({
+      active: true,
+      integrated: true,
+    })
     expect((await getJson(s.app, `/projects/${APP}/error_tracking/client_keys`)).body).toHaveLength(1)
 
     const www = (await getJson(s.app, `/projects/${WEBSITE}/pages/domains/www.kestrel.example`)).body as Json
@@ -387,10 +480,19 @@ describe('seed: the demo profile', () => {
     expect((www.certificate as Json).certificate_text).toMatch(/Signature Algorithm: ED25519/)
 
     const nodes = (await getJson(s.app, '/geo_nodes')).body as Json[]
-    expect(nodes.map((n) => [n.name, n.primary, n.current])).toEqual([['kestrel-primary', true, true], ['kestrel-eu', false, false]])
+    expect(nodes.map((n) => [n.name, n.primary, n.current])).toEqual([
+      ['kestrel-primary', true, true],
+      ['kestrel-eu', false, false],
+    ])
 
     const moves = (await getJson(s.app, '/project_repository_storage_moves')).body as Json[]
-    expect(moves).toEqual([expect.objectContaining({ state: 'finished', source_storage_name: 'default', destination_storage_name: 'archive' })])
+    expect(moves).toEqual([
+      expect.objectContaining({
+        state: 'finished',
+        source_storage_name: 'default',
+        destination_storage_name: 'archive',
+      }),
+    ])
   })
 
   it('seeding on first start leaves an instance that was seeded before alone', async () => {
@@ -419,7 +521,10 @@ describe('seed: the synthetic profile', () => {
   it('writes the requested numbers of users, projects, issues, merge requests and notes', async () => {
     const projects = (await getJson(a.app, '/projects?order_by=id&sort=asc')).body as Json[]
     expect(projects).toHaveLength(2)
-    const first = await getJson(a.app, `/projects/${projects[0].id as number}/issues?per_page=100&order_by=created_at&sort=asc`)
+    const first = await getJson(
+      a.app,
+      `/projects/${projects[0].id as number}/issues?per_page=100&order_by=created_at&sort=asc`,
+    )
     const second = await getJson(a.app, `/projects/${projects[1].id as number}/issues?per_page=100`)
     expect(first.total + second.total).toBe(41)
     expect((first.body as Json[]).map((i) => i.iid)).toEqual(Array.from({ length: first.total }, (_, k) => k + 1))
@@ -438,16 +543,34 @@ describe('seed: the synthetic profile', () => {
 
   it('new issues and merge requests continue the iid sequence', async () => {
     const project = ((await getJson(a.app, '/projects?order_by=id&sort=asc')).body as Json[])[0]
-    const issue = await a.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${project.id as number}/issues`, payload: { title: 'After the bulk insert' } })
+    const issue = await a.request(ROOT_TOKEN, {
+      method: 'POST',
+      url: `/api/v4/projects/${project.id as number}/issues`,
+      payload: { title: 'After the bulk insert' },
+    })
     expect((JSON.parse(issue.body) as Json).iid).toBe(22)
-    const branch = await a.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${project.id as number}/repository/branches`, payload: { branch: 'next', ref: 'mr-2' } })
+    const branch = await a.request(ROOT_TOKEN, {
+      method: 'POST',
+      url: `/api/v4/projects/${project.id as number}/repository/branches`,
+      payload: { branch: 'next', ref: 'mr-2' },
+    })
     expect(branch.statusCode).toBe(201)
-    const mr = await a.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${project.id as number}/merge_requests`, payload: { source_branch: 'next', target_branch: 'main', title: 'Next' } })
+    const mr = await a.request(ROOT_TOKEN, {
+      method: 'POST',
+      url: `/api/v4/projects/${project.id as number}/merge_requests`,
+      payload: { source_branch: 'next', target_branch: 'main', title: 'Next' },
+    })
     expect((JSON.parse(mr.body) as Json).iid).toBe(6)
   })
 
   it('gives identical API answers for the same seed', async () => {
-    for (const url of ['/projects/2/issues?per_page=100', '/projects/2/merge_requests?state=all', '/projects/2/issues/3/notes', '/todos', '/projects/2/events?per_page=100']) {
+    for (const url of [
+      '/projects/2/issues?per_page=100',
+      '/projects/2/merge_requests?state=all',
+      '/projects/2/issues/3/notes',
+      '/todos',
+      '/projects/2/events?per_page=100',
+    ]) {
       expect((await getJson(b.app, url)).body, url).toEqual((await getJson(a.app, url)).body)
     }
   })
@@ -471,7 +594,9 @@ describe('seed: an interrupted first start', () => {
     try {
       // What a seed that was stopped half-way leaves: its run recorded as started, never finished.
       startSeedRun(s.app.burrow.db, { profile: 'demo', seed: 'burrow', parameters: {} })
-      expect(await seedOnFirstStart(s.app.burrow, { profile: 'demo', now: NOW })).toMatchObject({ skipped: 'interrupted' })
+      expect(await seedOnFirstStart(s.app.burrow, { profile: 'demo', now: NOW })).toMatchObject({
+        skipped: 'interrupted',
+      })
     } finally {
       await s.close()
     }

@@ -29,13 +29,24 @@ function create(token: string | null, payload: Record<string, unknown>) {
 
 describe('project snippets', () => {
   it('creates a snippet with file_name and content and returns the ProjectSnippet entity', async () => {
-    const res = await create(reporter.token, { title: 'T', file_name: 'a.rb', content: 'puts 1', description: 'd', visibility: 'internal' })
+    const res = await create(reporter.token, {
+      title: 'T',
+      file_name: 'a.rb',
+      content: 'puts 1',
+      description: 'd',
+      visibility: 'internal',
+    })
     expect(res.statusCode).toBe(201)
     const body = res.json()
     expect(body).toMatchObject({
-      title: 'T', description: 'd', visibility: 'internal', file_name: 'a.rb', project_id: project.id,
+      title: 'T',
+      description: 'd',
+      visibility: 'internal',
+      file_name: 'a.rb',
+      project_id: project.id,
       author: { id: reporter.user.id, username: reporter.user.username },
-      ssh_url_to_repo: null, http_url_to_repo: null,
+      ssh_url_to_repo: null,
+      http_url_to_repo: null,
     })
     expect(body.web_url).toMatch(new RegExp(`/${project.path}/-/snippets/${body.id}$`))
     expect(body.raw_url).toBe(`${body.web_url}/raw`)
@@ -43,16 +54,25 @@ describe('project snippets', () => {
   })
 
   it('creates from files[] and serves the content raw as text/plain', async () => {
-    const res = await create(reporter.token, { title: 'T', visibility: 'public', files: [{ file_path: 'x.txt', content: 'hello\n' }] })
+    const res = await create(reporter.token, {
+      title: 'T',
+      visibility: 'public',
+      files: [{ file_path: 'x.txt', content: 'hello\n' }],
+    })
     expect(res.statusCode).toBe(201)
-    const raw = await s.request(null, { method: 'GET', url: `/api/v4/projects/${project.id}/snippets/${res.json().id}/raw` })
+    const raw = await s.request(null, {
+      method: 'GET',
+      url: `/api/v4/projects/${project.id}/snippets/${res.json().id}/raw`,
+    })
     expect(raw.statusCode).toBe(200)
     expect(raw.headers['content-type']).toMatch(/^text\/plain/)
     expect(raw.body).toBe('hello\n')
   })
 
   it('answers 400 for a missing title and for missing content', async () => {
-    expect((await create(reporter.token, { file_name: 'a', content: 'x' })).json()).toEqual({ error: 'title is missing' })
+    expect((await create(reporter.token, { file_name: 'a', content: 'x' })).json()).toEqual({
+      error: 'title is missing',
+    })
     const noContent = await create(reporter.token, { title: 'T', file_name: 'a' })
     expect(noContent.statusCode).toBe(400)
     expect(noContent.json().error).toMatch(/content, files are missing/)
@@ -64,37 +84,52 @@ describe('project snippets', () => {
   })
 
   it('lists only the snippets whose visibility admits the caller, paginated', async () => {
-    for (const visibility of ['private', 'internal', 'public']) await create(reporter.token, { title: visibility, file_name: 'a', content: 'x', visibility })
+    for (const visibility of ['private', 'internal', 'public'])
+      await create(reporter.token, { title: visibility, file_name: 'a', content: 'x', visibility })
     const titles = async (token: string | null) =>
-      (await s.request(token, { method: 'GET', url: `/api/v4/projects/${project.id}/snippets` })).json().map((x: { title: string }) => x.title)
+      (await s.request(token, { method: 'GET', url: `/api/v4/projects/${project.id}/snippets` }))
+        .json()
+        .map((x: { title: string }) => x.title)
     expect(await titles(guest.token)).toEqual(['public', 'internal', 'private'])
     expect(await titles(outsider.token)).toEqual(['public', 'internal'])
     expect(await titles(null)).toEqual(['public'])
-    const page = await s.request(guest.token, { method: 'GET', url: `/api/v4/projects/${project.id}/snippets?per_page=1&page=2` })
+    const page = await s.request(guest.token, {
+      method: 'GET',
+      url: `/api/v4/projects/${project.id}/snippets?per_page=1&page=2`,
+    })
     expect(page.headers['x-total']).toBe('3')
     expect(page.json().map((x: { title: string }) => x.title)).toEqual(['internal'])
   })
 
   it('hides a private snippet from non-members with 404 Snippet Not Found', async () => {
-    const id = (await create(reporter.token, { title: 'p', file_name: 'a', content: 'x', visibility: 'private' })).json().id
+    const id = (
+      await create(reporter.token, { title: 'p', file_name: 'a', content: 'x', visibility: 'private' })
+    ).json().id
     const res = await s.request(outsider.token, { method: 'GET', url: `/api/v4/projects/${project.id}/snippets/${id}` })
     expect(res.statusCode).toBe(404)
     expect(res.json()).toEqual({ message: '404 Snippet Not Found' })
   })
 
   it('closes every snippet endpoint when the project disables snippets', async () => {
-    s.app.burrow.db.prepare(`UPDATE projects SET settings = json_set(settings, '$.snippets_access_level', 'disabled') WHERE id = ?`).run(project.id)
+    s.app.burrow.db
+      .prepare(`UPDATE projects SET settings = json_set(settings, '$.snippets_access_level', 'disabled') WHERE id = ?`)
+      .run(project.id)
     const res = await s.request(owner.token, { method: 'GET', url: `/api/v4/projects/${project.id}/snippets` })
     expect(res.statusCode).toBe(404)
   })
 
   it('lets the author update a snippet and refuses another Reporter with 403', async () => {
-    const id = (await create(reporter.token, { title: 'T', file_name: 'a', content: 'x', visibility: 'public' })).json().id
+    const id = (await create(reporter.token, { title: 'T', file_name: 'a', content: 'x', visibility: 'public' })).json()
+      .id
     const other = seedUser(s)
     seedMember(s, 'Project', project.id, other.user.id, AccessLevel.REPORTER)
     const url = `/api/v4/projects/${project.id}/snippets/${id}`
     expect((await s.request(other.token, { method: 'PUT', url, payload: { title: 'X' } })).statusCode).toBe(403)
-    const res = await s.request(reporter.token, { method: 'PUT', url, payload: { title: 'New', content: 'y', visibility: 'internal' } })
+    const res = await s.request(reporter.token, {
+      method: 'PUT',
+      url,
+      payload: { title: 'New', content: 'y', visibility: 'internal' },
+    })
     expect(res.statusCode).toBe(200)
     expect(res.json()).toMatchObject({ title: 'New', visibility: 'internal', file_name: 'a' })
     expect((await s.request(reporter.token, { method: 'GET', url: `${url}/raw` })).body).toBe('y')
@@ -102,7 +137,11 @@ describe('project snippets', () => {
 
   it('answers 400 to an update without any attribute', async () => {
     const id = (await create(reporter.token, { title: 'T', file_name: 'a', content: 'x' })).json().id
-    const res = await s.request(reporter.token, { method: 'PUT', url: `/api/v4/projects/${project.id}/snippets/${id}`, payload: {} })
+    const res = await s.request(reporter.token, {
+      method: 'PUT',
+      url: `/api/v4/projects/${project.id}/snippets/${id}`,
+      payload: {},
+    })
     expect(res.statusCode).toBe(400)
   })
 

@@ -5,11 +5,25 @@ import type { NamespaceRow, ProjectRow } from '../../src/server/platform/db/rows
 import { enableAutoMerge } from '../../src/server/modules/merge-requests/auto-merge'
 import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
 import { commitFiles, makeWorkRepo, remoteUrl, sh } from '../helpers/git'
-import { makeServer, seedUser, startServer, type ListeningServer, type SeededUser, type TestServer } from '../helpers/server'
+import {
+  makeServer,
+  seedUser,
+  startServer,
+  type ListeningServer,
+  type SeededUser,
+  type TestServer,
+} from '../helpers/server'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
-async function call(s: TestServer, token: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Json): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function call(
+  s: TestServer,
+  token: string,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: Json,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+): Promise<{ status: number; body: any }> {
   const res = await s.request(token, { method, url: `/api/v4${url}`, payload })
   return { status: res.statusCode, body: res.body === '' ? null : JSON.parse(res.body) }
 }
@@ -55,7 +69,8 @@ describe('system notes on issues', () => {
     const milestone = (await call(s, rita.token, 'POST', `${base}/milestones`, { title: 'v1' })).body
     const issue = await newIssue({ title: 'Crash on start', description: 'It crashes' })
     const url = `${base}/issues/${issue.iid}`
-    const put = async (token: string, payload: Json) => expect((await call(s, token, 'PUT', url, payload)).status).toBe(200)
+    const put = async (token: string, payload: Json) =>
+      expect((await call(s, token, 'PUT', url, payload)).status).toBe(200)
     await put(rita.token, { title: 'Crash on first start' })
     await put(bob.token, { description: 'It crashes every time' })
     await put(rita.token, { due_date: '2025-01-05', weight: 3 })
@@ -79,7 +94,9 @@ describe('system notes on issues', () => {
     // Each system note is its own individual discussion.
     const discussions = (await call(s, rita.token, 'GET', `${url}/discussions?per_page=100`)).body as Json[]
     expect(discussions).toHaveLength(8)
-    expect(discussions.every((d) => d.individual_note === true && d.notes.length === 1 && d.notes[0].system === true)).toBe(true)
+    expect(
+      discussions.every((d) => d.individual_note === true && d.notes.length === 1 && d.notes[0].system === true),
+    ).toBe(true)
   })
 
   it('marks ticked and cleared checklist items instead of “changed the description”', async () => {
@@ -94,7 +111,10 @@ describe('system notes on issues', () => {
 
   it('records creation with a due date and weight, but no assignee or title note', async () => {
     const issue = await newIssue({ title: 'Planned', due_date: '2030-12-24', weight: 2, assignee_ids: [bob.user.id] })
-    expect((await activity(s, rita.token, `${base}/issues/${issue.iid}`)).map(([b]) => b)).toEqual(['changed due date to December 24, 2030', 'changed weight to **2**'])
+    expect((await activity(s, rita.token, `${base}/issues/${issue.iid}`)).map(([b]) => b)).toEqual([
+      'changed due date to December 24, 2030',
+      'changed weight to **2**',
+    ])
   })
 
   it('all_notes and no filter list comments and activity together; only_comments and only_activity split them', async () => {
@@ -102,7 +122,8 @@ describe('system notes on issues', () => {
     const url = `${base}/issues/${issue.iid}`
     await call(s, rita.token, 'POST', `${url}/notes`, { body: 'a comment' })
     await call(s, rita.token, 'PUT', url, { title: 'Mixed up' })
-    const bodies = async (q: string) => ((await call(s, rita.token, 'GET', `${url}/notes?sort=asc${q}`)).body as Json[]).map((n) => n.body)
+    const bodies = async (q: string) =>
+      ((await call(s, rita.token, 'GET', `${url}/notes?sort=asc${q}`)).body as Json[]).map((n) => n.body)
     expect(await bodies('')).toEqual(['a comment', 'changed title from **Mixed** to **Mixed{+ up+}**'])
     expect(await bodies('&activity_filter=all_notes')).toEqual(await bodies(''))
     expect(await bodies('&activity_filter=only_comments')).toEqual(['a comment'])
@@ -120,10 +141,15 @@ describe('system notes on issues', () => {
     for (const token of [rita.token, admin.token]) {
       expect((await call(s, token, 'PUT', `${url}/notes/${note.id}`, { body: 'rewritten' })).status).toBe(403)
       expect((await call(s, token, 'DELETE', `${url}/notes/${note.id}`)).status).toBe(403)
-      expect((await call(s, token, 'PUT', `${url}/discussions/${discussion.id}/notes/${note.id}`, { body: 'rewritten' })).status).toBe(403)
+      expect(
+        (await call(s, token, 'PUT', `${url}/discussions/${discussion.id}/notes/${note.id}`, { body: 'rewritten' }))
+          .status,
+      ).toBe(403)
       expect((await call(s, token, 'DELETE', `${url}/discussions/${discussion.id}/notes/${note.id}`)).status).toBe(403)
     }
-    expect((await call(s, rita.token, 'GET', `${url}/notes/${note.id}`)).body.body).toBe('changed title from **Locked down** to **Locked down{+!+}**')
+    expect((await call(s, rita.token, 'GET', `${url}/notes/${note.id}`)).body.body).toBe(
+      'changed title from **Locked down** to **Locked down{+!+}**',
+    )
   })
 
   it('writes time tracking notes for estimates and spent time', async () => {
@@ -136,7 +162,11 @@ describe('system notes on issues', () => {
     await call(s, rita.token, 'POST', `${url}/add_spent_time`, { duration: '-10m' })
     await call(s, rita.token, 'POST', `${url}/reset_spent_time`)
     const bodies = (await activity(s, rita.token, url)).map(([b]) => b)
-    expect(bodies.slice(0, 3)).toEqual(['added time estimate of 1h', 'changed time estimate to 2h 30m from 1h', 'removed time estimate of 2h 30m'])
+    expect(bodies.slice(0, 3)).toEqual([
+      'added time estimate of 1h',
+      'changed time estimate to 2h 30m from 1h',
+      'removed time estimate of 2h 30m',
+    ])
     expect(bodies[3]).toMatch(/^added 30m of time spent at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/)
     expect(bodies[4]).toMatch(/^subtracted 10m of time spent at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/)
     expect(bodies.slice(5)).toEqual(['removed time spent'])
@@ -144,19 +174,31 @@ describe('system notes on issues', () => {
 
   it('notes a mention once on the mentioned issue (“mentioned in issue #n”), from comments and descriptions, never on the mentioner', async () => {
     const target = await newIssue({ title: 'Target' })
-    const source = await newIssue({ title: 'Source', description: `Related to #${target.iid} and #${target.iid}, not to itself #999` })
+    const source = await newIssue({
+      title: 'Source',
+      description: `Related to #${target.iid} and #${target.iid}, not to itself #999`,
+    })
     const turl = `${base}/issues/${target.iid}`
     expect(await activity(s, rita.token, turl)).toEqual([[`mentioned in issue #${source.iid}`, 'rita']])
     // The same source mentioning again (in a comment) adds nothing; another issue's comment does.
     await call(s, bob.token, 'POST', `${base}/issues/${source.iid}/notes`, { body: `see #${target.iid}` })
     const third = await newIssue({ title: 'Third' })
-    await call(s, bob.token, 'POST', `${base}/issues/${third.iid}/notes`, { body: `dup of #${target.iid}; \`#${source.iid}\` in code is not a mention` })
-    expect(await activity(s, rita.token, turl)).toEqual([[`mentioned in issue #${source.iid}`, 'rita'], [`mentioned in issue #${third.iid}`, 'bob']])
+    await call(s, bob.token, 'POST', `${base}/issues/${third.iid}/notes`, {
+      body: `dup of #${target.iid}; \`#${source.iid}\` in code is not a mention`,
+    })
+    expect(await activity(s, rita.token, turl)).toEqual([
+      [`mentioned in issue #${source.iid}`, 'rita'],
+      [`mentioned in issue #${third.iid}`, 'bob'],
+    ])
     expect(await activity(s, rita.token, `${base}/issues/${source.iid}`)).toEqual([])
     // An edit notes only the references it adds.
     const fourth = await newIssue({ title: 'Fourth' })
-    await call(s, rita.token, 'PUT', `${base}/issues/${source.iid}`, { description: `Related to #${target.iid} and #${fourth.iid}` })
-    expect(await activity(s, rita.token, `${base}/issues/${fourth.iid}`)).toEqual([[`mentioned in issue #${source.iid}`, 'rita']])
+    await call(s, rita.token, 'PUT', `${base}/issues/${source.iid}`, {
+      description: `Related to #${target.iid} and #${fourth.iid}`,
+    })
+    expect(await activity(s, rita.token, `${base}/issues/${fourth.iid}`)).toEqual([
+      [`mentioned in issue #${source.iid}`, 'rita'],
+    ])
   })
 
   it('hides a mention from a confidential issue from readers who cannot see that issue, in notes, discussions and single gets', async () => {
@@ -177,7 +219,12 @@ describe('system notes on issues', () => {
     const other = seedProject(s, { namespaceId: group.id, path: 'other', visibility: 'private' })
     seedMember(s, 'Project', other.id, rita.user.id, AccessLevel.REPORTER)
     const target = await newIssue({ title: 'Here' })
-    const elsewhere = (await call(s, rita.token, 'POST', `/projects/${other.id}/issues`, { title: 'There', description: `Blocks app#${target.iid}` })).body
+    const elsewhere = (
+      await call(s, rita.token, 'POST', `/projects/${other.id}/issues`, {
+        title: 'There',
+        description: `Blocks app#${target.iid}`,
+      })
+    ).body
     const turl = `${base}/issues/${target.iid}`
     expect(await activity(s, rita.token, turl)).toEqual([[`mentioned in issue other#${elsewhere.iid}`, 'rita']])
     expect((await call(s, bob.token, 'GET', `${turl}/notes`)).body).toEqual([])
@@ -186,7 +233,10 @@ describe('system notes on issues', () => {
   it('hides a mention made in an internal comment from readers below Reporter', async () => {
     const target = await newIssue({ title: 'Watched' })
     const source = await newIssue({ title: 'Watcher' })
-    await call(s, rita.token, 'POST', `${base}/issues/${source.iid}/notes`, { body: `internal about #${target.iid}`, internal: true })
+    await call(s, rita.token, 'POST', `${base}/issues/${source.iid}/notes`, {
+      body: `internal about #${target.iid}`,
+      internal: true,
+    })
     const turl = `${base}/issues/${target.iid}`
     expect(await activity(s, rita.token, turl)).toEqual([[`mentioned in issue #${source.iid}`, 'rita']])
     expect((await call(s, guest.token, 'GET', `${turl}/notes`)).body).toEqual([])
@@ -207,9 +257,15 @@ describe('system notes on issues', () => {
       ['changed title from **Mover** to **Mover{+!+}**', 'bob'],
       [`moved from app#${issue.iid}`, 'bob'],
     ])
-    expect(await activity(s, bob.token, `${base}/issues/${issue.iid}`)).toContainEqual([`moved to dest#${moved.body.iid}`, 'bob'])
+    expect(await activity(s, bob.token, `${base}/issues/${issue.iid}`)).toContainEqual([
+      `moved to dest#${moved.body.iid}`,
+      'bob',
+    ])
     // The copied mention still names the confidential issue as its source: hidden from the Guest.
-    expect((await activity(s, guest.token, murl)).map(([b]) => b)).toEqual(['changed title from **Mover** to **Mover{+!+}**', `moved from app#${issue.iid}`])
+    expect((await activity(s, guest.token, murl)).map(([b]) => b)).toEqual([
+      'changed title from **Mover** to **Mover{+!+}**',
+      `moved from app#${issue.iid}`,
+    ])
     const labelEvents = (await call(s, bob.token, 'GET', `${murl}/resource_label_events`)).body as Json[]
     expect(labelEvents.map((e) => [e.action, e.user.username, e.resource_id])).toEqual([['add', 'rita', moved.body.id]])
   })
@@ -220,22 +276,34 @@ describe('system notes on issues', () => {
     seedMember(s, 'Namespace', group.id, rita.user.id, AccessLevel.REPORTER)
     const issue = await newIssue({ title: 'Original' })
     await newIssue({ title: 'Hidden', confidential: true, description: `see #${issue.iid}` })
-    const clone = await call(s, rita.token, 'POST', `${base}/issues/${issue.iid}/clone`, { to_project_id: dest.id, with_notes: true })
+    const clone = await call(s, rita.token, 'POST', `${base}/issues/${issue.iid}/clone`, {
+      to_project_id: dest.id,
+      with_notes: true,
+    })
     expect(clone.status).toBe(201)
     const curl = `/projects/${dest.id}/issues/${clone.body.iid}`
-    expect((await activity(s, rita.token, curl)).map(([b]) => b)).toEqual(['mentioned in issue app#2', `cloned from app#${issue.iid}`])
-    expect((await activity(s, rita.token, `${base}/issues/${issue.iid}`)).map(([b]) => b)).toContain(`cloned to copy#${clone.body.iid}`)
+    expect((await activity(s, rita.token, curl)).map(([b]) => b)).toEqual([
+      'mentioned in issue app#2',
+      `cloned from app#${issue.iid}`,
+    ])
+    expect((await activity(s, rita.token, `${base}/issues/${issue.iid}`)).map(([b]) => b)).toContain(
+      `cloned to copy#${clone.body.iid}`,
+    )
 
     await call(s, rita.token, 'POST', `${base}/issues/${issue.iid}/notes`, { body: '/promote' })
     const [epic] = (await call(s, rita.token, 'GET', `/groups/${group.id}/epics`)).body as Json[]
     const eurl = `/groups/${group.id}/epics/${epic.id}`
     // The copies' references are rewritten for the group: the issue's project is named by its path.
     expect((await activity(s, rita.token, eurl)).map(([b]) => b)).toEqual([
-      'mentioned in issue app#2', `cloned to copy#${clone.body.iid}`, `promoted from issue sn/app#${issue.iid}`,
+      'mentioned in issue app#2',
+      `cloned to copy#${clone.body.iid}`,
+      `promoted from issue sn/app#${issue.iid}`,
     ])
-    const metadata = s.app.burrow.db.prepare(
-      "SELECT m.action, m.source_type FROM notes n JOIN system_note_metadata m ON m.note_id = n.id WHERE n.noteable_type = 'Epic' AND n.noteable_id = ? ORDER BY n.id",
-    ).all(epic.id)
+    const metadata = s.app.burrow.db
+      .prepare(
+        "SELECT m.action, m.source_type FROM notes n JOIN system_note_metadata m ON m.note_id = n.id WHERE n.noteable_type = 'Epic' AND n.noteable_id = ? ORDER BY n.id",
+      )
+      .all(epic.id)
     expect(metadata).toEqual([
       { action: 'cross_reference', source_type: 'Issue' },
       { action: 'cloned', source_type: 'Issue' },
@@ -276,7 +344,12 @@ describe('system notes on merge requests', () => {
     await sh(work, 'checkout', '--quiet', '-B', branch, 'main')
     commitFiles(work, { [`${branch}.txt`]: `${branch}\n` }, `Add ${branch}`)
     await sh(work, 'push', '--quiet', '--force', url, `${branch}:refs/heads/${branch}`)
-    const r = await call(s, dev.token, 'POST', base, { source_branch: branch, target_branch: 'main', title: `Add ${branch}`, ...extra })
+    const r = await call(s, dev.token, 'POST', base, {
+      source_branch: branch,
+      target_branch: 'main',
+      title: `Add ${branch}`,
+      ...extra,
+    })
     expect(r.status).toBe(201)
     return `${base}/${r.body.iid}`
   }
@@ -334,7 +407,8 @@ describe('system notes on merge requests', () => {
   })
 
   it('a merge is a state event (no note), and the issue it closes gets a state event naming the merge request', async () => {
-    const issue = (await call(s, dev.token, 'POST', `/projects/${project.id}/issues`, { title: 'Fixed by a merge' })).body
+    const issue = (await call(s, dev.token, 'POST', `/projects/${project.id}/issues`, { title: 'Fixed by a merge' }))
+      .body
     const mr = await open('notes-c', { description: `Closes #${issue.iid}` })
     const iurl = `/projects/${project.id}/issues/${issue.iid}`
     // The description mentions the issue: a cross-reference from the merge request.
@@ -348,9 +422,17 @@ describe('system notes on merge requests', () => {
     expect(merged.status).toBe(200)
     expect(await activity(s, dev.token, mr)).toEqual([])
     const mrStates = (await call(s, dev.token, 'GET', `${mr}/resource_state_events`)).body as Json[]
-    expect(mrStates.map((e) => [e.state, e.user.username, e.resource_type])).toEqual([['merged', 'mae', 'MergeRequest']])
+    expect(mrStates.map((e) => [e.state, e.user.username, e.resource_type])).toEqual([
+      ['merged', 'mae', 'MergeRequest'],
+    ])
     const issueStates = (await call(s, dev.token, 'GET', `${iurl}/resource_state_events`)).body as Json[]
     expect(issueStates).toHaveLength(1)
-    expect(issueStates[0]).toMatchObject({ state: 'closed', resource_type: 'Issue', resource_id: issue.id, source_merge_request_id: merged.body.id, source_commit: null })
+    expect(issueStates[0]).toMatchObject({
+      state: 'closed',
+      resource_type: 'Issue',
+      resource_id: issue.id,
+      source_merge_request_id: merged.body.id,
+      source_commit: null,
+    })
   })
 })

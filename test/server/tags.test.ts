@@ -45,7 +45,8 @@ describe('tags API', () => {
   })
 
   const url = (rest = '') => `/api/v4/projects/${project.id}/repository/tags${rest}`
-  const names = async (query: string): Promise<string[]> => ((await s.request(null, { method: 'GET', url: url(query) })).json() as TagJson[]).map((t) => t.name)
+  const names = async (query: string): Promise<string[]> =>
+    ((await s.request(null, { method: 'GET', url: url(query) })).json() as TagJson[]).map((t) => t.name)
 
   it('lists tags by name, version or update date in either direction', async () => {
     expect(await names('?order_by=name&sort=asc')).toEqual(['release-x', 'v1.10.0', 'v1.2.0', 'v1.9.0'])
@@ -69,7 +70,13 @@ describe('tags API', () => {
 
   it('shows an annotated tag with its message, tag object target and date', async () => {
     const tag = (await s.request(null, { method: 'GET', url: url('/v1.9.0') })).json() as TagJson
-    expect(tag).toMatchObject({ name: 'v1.9.0', message: 'Nine\n\nbody', release: null, protected: false, commit: { id: c2 } })
+    expect(tag).toMatchObject({
+      name: 'v1.9.0',
+      message: 'Nine\n\nbody',
+      release: null,
+      protected: false,
+      commit: { id: c2 },
+    })
     expect(tag.target).not.toBe(c2)
     expect(tag.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T/)
   })
@@ -86,21 +93,33 @@ describe('tags API', () => {
   })
 
   it('creates an annotated tag with a message, records a pushed tag event, and deletes it', async () => {
-    const created = await s.request(dev.token, { method: 'POST', url: url(), payload: { tag_name: 'rel/2.0', ref: 'main', message: 'Two' } })
+    const created = await s.request(dev.token, {
+      method: 'POST',
+      url: url(),
+      payload: { tag_name: 'rel/2.0', ref: 'main', message: 'Two' },
+    })
     expect(created.statusCode).toBe(201)
     const tag = created.json() as TagJson
     expect(tag).toMatchObject({ name: 'rel/2.0', message: 'Two', commit: { id: c2 } })
     expect(tag.target).not.toBe(c2)
     const shown = await s.request(null, { method: 'GET', url: url('/rel%2F2.0') })
     expect(shown.statusCode).toBe(200)
-    const events = s.app.burrow.db.prepare("SELECT push_data FROM events WHERE project_id = ? AND action = 'pushed'").all(project.id) as { push_data: string }[]
-    expect(events.map((e) => JSON.parse(e.push_data) as Record<string, unknown>)).toContainEqual(expect.objectContaining({ action: 'created', ref_type: 'tag', ref: 'rel/2.0' }))
+    const events = s.app.burrow.db
+      .prepare("SELECT push_data FROM events WHERE project_id = ? AND action = 'pushed'")
+      .all(project.id) as { push_data: string }[]
+    expect(events.map((e) => JSON.parse(e.push_data) as Record<string, unknown>)).toContainEqual(
+      expect.objectContaining({ action: 'created', ref_type: 'tag', ref: 'rel/2.0' }),
+    )
 
     const deleted = await s.request(dev.token, { method: 'DELETE', url: url('/rel%2F2.0') })
     expect(deleted.statusCode).toBe(204)
     expect((await s.request(null, { method: 'GET', url: url('/rel%2F2.0') })).statusCode).toBe(404)
-    const after = s.app.burrow.db.prepare("SELECT push_data FROM events WHERE project_id = ? AND action = 'pushed'").all(project.id) as { push_data: string }[]
-    expect(after.map((e) => JSON.parse(e.push_data) as Record<string, unknown>)).toContainEqual(expect.objectContaining({ action: 'removed', ref_type: 'tag', ref: 'rel/2.0' }))
+    const after = s.app.burrow.db
+      .prepare("SELECT push_data FROM events WHERE project_id = ? AND action = 'pushed'")
+      .all(project.id) as { push_data: string }[]
+    expect(after.map((e) => JSON.parse(e.push_data) as Record<string, unknown>)).toContainEqual(
+      expect.objectContaining({ action: 'removed', ref_type: 'tag', ref: 'rel/2.0' }),
+    )
   })
 
   it('creates a lightweight tag without a message, at a SHA', async () => {
@@ -110,10 +129,18 @@ describe('tags API', () => {
   })
 
   it('refuses an existing tag, an invalid name and an unknown ref with GitLab messages', async () => {
-    const exists = await s.request(dev.token, { method: 'POST', url: url(), payload: { tag_name: 'v1.2.0', ref: 'main' } })
+    const exists = await s.request(dev.token, {
+      method: 'POST',
+      url: url(),
+      payload: { tag_name: 'v1.2.0', ref: 'main' },
+    })
     expect(exists.statusCode).toBe(400)
     expect(exists.json()).toEqual({ message: 'Tag v1.2.0 already exists' })
-    const invalid = await s.request(dev.token, { method: 'POST', url: url(), payload: { tag_name: 'bad..name', ref: 'main' } })
+    const invalid = await s.request(dev.token, {
+      method: 'POST',
+      url: url(),
+      payload: { tag_name: 'bad..name', ref: 'main' },
+    })
     expect(invalid.statusCode).toBe(400)
     expect(invalid.json()).toEqual({ message: 'Tag name invalid' })
     const target = await s.request(dev.token, { method: 'POST', url: url(), payload: { tag_name: 'ok', ref: 'nope' } })
@@ -125,9 +152,14 @@ describe('tags API', () => {
   })
 
   it('needs a Developer to create or delete tags', async () => {
-    expect((await s.request(reporter.token, { method: 'POST', url: url(), payload: { tag_name: 'r', ref: 'main' } })).statusCode).toBe(403)
+    expect(
+      (await s.request(reporter.token, { method: 'POST', url: url(), payload: { tag_name: 'r', ref: 'main' } }))
+        .statusCode,
+    ).toBe(403)
     expect((await s.request(reporter.token, { method: 'DELETE', url: url('/v1.2.0') })).statusCode).toBe(403)
-    expect((await s.request(null, { method: 'POST', url: url(), payload: { tag_name: 'r', ref: 'main' } })).statusCode).toBe(401)
+    expect(
+      (await s.request(null, { method: 'POST', url: url(), payload: { tag_name: 'r', ref: 'main' } })).statusCode,
+    ).toBe(401)
   })
 
   it('answers 404 when deleting an unknown tag', async () => {

@@ -13,63 +13,164 @@ describe('length limits on what people write', () => {
 
   beforeAll(async () => {
     s = await makeServer()
-    groupId = (await s.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/groups', payload: { name: 'limits', path: 'limits' } })).json().id
-    const project = await s.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/projects', payload: { name: 'texts', namespace_id: groupId, initialize_with_readme: true } })
+    groupId = (
+      await s.request(ROOT_TOKEN, {
+        method: 'POST',
+        url: '/api/v4/groups',
+        payload: { name: 'limits', path: 'limits' },
+      })
+    ).json().id
+    const project = await s.request(ROOT_TOKEN, {
+      method: 'POST',
+      url: '/api/v4/projects',
+      payload: { name: 'texts', namespace_id: groupId, initialize_with_readme: true },
+    })
     projectId = project.json().id
-    await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${projectId}/repository/branches`, payload: { branch: 'topic', ref: 'main' } })
+    await s.request(ROOT_TOKEN, {
+      method: 'POST',
+      url: `/api/v4/projects/${projectId}/repository/branches`,
+      payload: { branch: 'topic', ref: 'main' },
+    })
   })
   afterAll(async () => {
     await s.close()
   })
 
-  const call = (method: string, path: string, payload?: Record<string, unknown>) => s.request(ROOT_TOKEN, { method: method as 'POST', url: `/api/v4${path}`, payload })
-  const count = (table: string): number => (s.app.burrow.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n
+  const call = (method: string, path: string, payload?: Record<string, unknown>) =>
+    s.request(ROOT_TOKEN, { method: method as 'POST', url: `/api/v4${path}`, payload })
+  const count = (table: string): number =>
+    (s.app.burrow.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n
 
   /** Sends the write, expects GitLab's 400 body, and checks `table` holds as many rows as before. */
-  async function refused(table: string, method: string, path: string, payload: Record<string, unknown>, message: unknown): Promise<void> {
+  async function refused(
+    table: string,
+    method: string,
+    path: string,
+    payload: Record<string, unknown>,
+    message: unknown,
+  ): Promise<void> {
     const before = count(table)
     const res = await call(method, path, payload)
-    expect([path, Object.keys(payload), res.statusCode, res.json()]).toEqual([path, Object.keys(payload), 400, { message }])
+    expect([path, Object.keys(payload), res.statusCode, res.json()]).toEqual([
+      path,
+      Object.keys(payload),
+      400,
+      { message },
+    ])
     expect(count(table)).toBe(before)
   }
 
   it('refuses titles over 255 characters on merge requests, milestones and snippets', async () => {
     const p = `/projects/${projectId}`
-    await refused('merge_requests', 'POST', `${p}/merge_requests`, { title: over(255), source_branch: 'topic', target_branch: 'main' }, { title: tooLong(255) })
+    await refused(
+      'merge_requests',
+      'POST',
+      `${p}/merge_requests`,
+      { title: over(255), source_branch: 'topic', target_branch: 'main' },
+      { title: tooLong(255) },
+    )
     await refused('milestones', 'POST', `${p}/milestones`, { title: over(255) }, { title: tooLong(255) })
     await refused('milestones', 'POST', `/groups/${groupId}/milestones`, { title: over(255) }, { title: tooLong(255) })
-    await refused('snippets', 'POST', `${p}/snippets`, { title: over(255), file_name: 'a.txt', content: 'a' }, { title: tooLong(255) })
+    await refused(
+      'snippets',
+      'POST',
+      `${p}/snippets`,
+      { title: over(255), file_name: 'a.txt', content: 'a' },
+      { title: tooLong(255) },
+    )
   })
 
   it('refuses descriptions over 1,048,576 characters on merge requests, milestones and snippets', async () => {
     const p = `/projects/${projectId}`
     const long = over(1_048_576)
-    await refused('merge_requests', 'POST', `${p}/merge_requests`, { title: 't', description: long, source_branch: 'topic', target_branch: 'main' }, { description: tooLong(1_048_576) })
-    await refused('milestones', 'POST', `${p}/milestones`, { title: 'm', description: long }, { description: tooLong(1_048_576) })
-    await refused('snippets', 'POST', `${p}/snippets`, { title: 's', description: long, file_name: 'a.txt', content: 'a' }, { description: tooLong(1_048_576) })
+    await refused(
+      'merge_requests',
+      'POST',
+      `${p}/merge_requests`,
+      { title: 't', description: long, source_branch: 'topic', target_branch: 'main' },
+      { description: tooLong(1_048_576) },
+    )
+    await refused(
+      'milestones',
+      'POST',
+      `${p}/milestones`,
+      { title: 'm', description: long },
+      { description: tooLong(1_048_576) },
+    )
+    await refused(
+      'snippets',
+      'POST',
+      `${p}/snippets`,
+      { title: 's', description: long, file_name: 'a.txt', content: 'a' },
+      { description: tooLong(1_048_576) },
+    )
   })
 
   it('refuses label names over 255 characters and descriptions over 512 KB', async () => {
     const p = `/projects/${projectId}`
     await refused('labels', 'POST', `${p}/labels`, { name: over(255), color: '#ff0000' }, { title: tooLong(255) })
-    await refused('labels', 'POST', `/groups/${groupId}/labels`, { name: over(255), color: '#ff0000' }, { title: tooLong(255) })
-    await refused('labels', 'POST', `${p}/labels`, { name: 'big', color: '#ff0000', description: 'é'.repeat(300_000) }, { description: ['is too long (586 KB). The maximum size is 512 KB.'] })
-    const label = (await call('POST', `${p}/labels`, { name: 'ok', color: '#ff0000', description: 'x'.repeat(524_288) })).json()
+    await refused(
+      'labels',
+      'POST',
+      `/groups/${groupId}/labels`,
+      { name: over(255), color: '#ff0000' },
+      { title: tooLong(255) },
+    )
+    await refused(
+      'labels',
+      'POST',
+      `${p}/labels`,
+      { name: 'big', color: '#ff0000', description: 'é'.repeat(300_000) },
+      { description: ['is too long (586 KB). The maximum size is 512 KB.'] },
+    )
+    const label = (
+      await call('POST', `${p}/labels`, { name: 'ok', color: '#ff0000', description: 'x'.repeat(524_288) })
+    ).json()
     expect(label).toMatchObject({ name: 'ok' })
     const update = await call('PUT', `${p}/labels/${label.id}`, { new_name: over(255) })
     expect([update.statusCode, update.json()]).toEqual([400, { message: { title: tooLong(255) } }])
   })
 
   it('refuses token names and descriptions over 255 characters', async () => {
-    await refused('personal_access_tokens', 'POST', '/users/1/personal_access_tokens', { name: over(255), scopes: ['api'] }, { name: tooLong(255) })
-    await refused('personal_access_tokens', 'POST', '/users/1/impersonation_tokens', { name: 'n', description: over(255), scopes: ['api'] }, { description: tooLong(255) })
-    await refused('personal_access_tokens', 'POST', `/projects/${projectId}/access_tokens`, { name: over(255), scopes: ['api'] }, { name: tooLong(255) })
+    await refused(
+      'personal_access_tokens',
+      'POST',
+      '/users/1/personal_access_tokens',
+      { name: over(255), scopes: ['api'] },
+      { name: tooLong(255) },
+    )
+    await refused(
+      'personal_access_tokens',
+      'POST',
+      '/users/1/impersonation_tokens',
+      { name: 'n', description: over(255), scopes: ['api'] },
+      { description: tooLong(255) },
+    )
+    await refused(
+      'personal_access_tokens',
+      'POST',
+      `/projects/${projectId}/access_tokens`,
+      { name: over(255), scopes: ['api'] },
+      { name: tooLong(255) },
+    )
     expect(count('users')).toBe(1)
   })
 
   it('refuses project and group names over 255 characters and their descriptions over 2,000 and 255', async () => {
-    await refused('projects', 'POST', '/projects', { name: 'longer', path: 'longer', description: over(2_000) }, { description: tooLong(2_000) })
-    await refused('namespaces', 'POST', '/groups', { name: 'g2', path: 'g2', description: over(255) }, { description: tooLong(255) })
+    await refused(
+      'projects',
+      'POST',
+      '/projects',
+      { name: 'longer', path: 'longer', description: over(2_000) },
+      { description: tooLong(2_000) },
+    )
+    await refused(
+      'namespaces',
+      'POST',
+      '/groups',
+      { name: 'g2', path: 'g2', description: over(255) },
+      { description: tooLong(255) },
+    )
     const project = await call('PUT', `/projects/${projectId}`, { name: over(255) })
     expect([project.statusCode, project.json()]).toEqual([400, { message: { name: tooLong(255) } }])
     const group = await call('PUT', `/groups/${groupId}`, { name: over(255) })
@@ -80,11 +181,25 @@ describe('length limits on what people write', () => {
   it('refuses comments over 1,000,000 characters as GitLab’s notes API words it, before any quick action runs', async () => {
     const issue = (await call('POST', `/projects/${projectId}/issues`, { title: 'notes' })).json()
     const message = '400 Bad request - Note {:note=>["is too long (maximum is 1000000 characters)"]}'
-    await refused('notes', 'POST', `/projects/${projectId}/issues/${issue.iid}/notes`, { body: `/close\n${over(1_000_000)}` }, message)
-    await refused('notes', 'POST', `/projects/${projectId}/issues/${issue.iid}/discussions`, { body: over(1_000_000) }, message)
+    await refused(
+      'notes',
+      'POST',
+      `/projects/${projectId}/issues/${issue.iid}/notes`,
+      { body: `/close\n${over(1_000_000)}` },
+      message,
+    )
+    await refused(
+      'notes',
+      'POST',
+      `/projects/${projectId}/issues/${issue.iid}/discussions`,
+      { body: over(1_000_000) },
+      message,
+    )
     expect((await call('GET', `/projects/${projectId}/issues/${issue.iid}`)).json().state).toBe('opened')
     const note = (await call('POST', `/projects/${projectId}/issues/${issue.iid}/notes`, { body: 'short' })).json()
-    const edit = await call('PUT', `/projects/${projectId}/issues/${issue.iid}/notes/${note.id}`, { body: over(1_000_000) })
+    const edit = await call('PUT', `/projects/${projectId}/issues/${issue.iid}/notes/${note.id}`, {
+      body: over(1_000_000),
+    })
     expect([edit.statusCode, edit.json()]).toEqual([400, { message }])
   })
 
@@ -97,7 +212,12 @@ describe('length limits on what people write', () => {
   it('refuses a title of the wrong kind instead of storing its text form', async () => {
     const res = await call('POST', `/projects/${projectId}/issues`, { title: { text: 'x' } })
     expect([res.statusCode, res.json()]).toEqual([400, { error: 'title is invalid' }])
-    const form = await s.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${projectId}/issues`, payload: 'title[a]=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    const form = await s.request(ROOT_TOKEN, {
+      method: 'POST',
+      url: `/api/v4/projects/${projectId}/issues`,
+      payload: 'title[a]=b',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })
     expect([form.statusCode, form.json()]).toEqual([400, { error: 'title is invalid' }])
   })
 })

@@ -35,6 +35,11 @@ describe('humanDuration', () => {
   })
   it('is null for zero, as time_stats shows no estimate', () => {
     expect(humanDuration(0)).toBeNull()
-    expect(timeStatsOf(0, 60)).toEqual({ time_estimate: 0, total_time_spent: 60, human_time_estimate: null, human_total_time_spent: '1m' })
+    expect(timeStatsOf(0, 60)).toEqual({
+      time_estimate: 0,
+      total_time_spent: 60,
+      human_time_estimate: null,
+      human_total_time_spent: '1m',
+    })
   })
 })

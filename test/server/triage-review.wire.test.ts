@@ -38,7 +38,10 @@ describe('a full triage and review cycle over the wire', () => {
     commitFiles(work, { 'login.py': 'def login(user):\n    return False\n' }, 'Initial commit')
     await sh(work, 'push', '--quiet', url, 'main')
     // The two branches touch different files, so both merge whichever client runs first.
-    for (const [branch, file] of [['py-fix', 'login.py'], ['gb-fix', 'logout.py']]) {
+    for (const [branch, file] of [
+      ['py-fix', 'login.py'],
+      ['gb-fix', 'logout.py'],
+    ]) {
       await sh(work, 'checkout', '--quiet', '-B', branch, 'main')
       commitFiles(work, { [file]: `def ${file.slice(0, -3)}(user):\n    return user is not None\n` }, `Fix ${file}`)
       await sh(work, 'push', '--quiet', url, branch)
@@ -112,10 +115,19 @@ out({
     expect(r.triaged.assignees.map((u: Json) => u.username)).toEqual(['dana'])
     expect(r.triaged.milestone).toMatchObject({ title: 'Sprint 1' })
     expect(r.triaged.due_date).toBe('2099-01-15')
-    expect(r.triaged.time_stats).toEqual({ time_estimate: 36000, total_time_spent: 1800, human_time_estimate: '1d 2h', human_total_time_spent: '30m' })
+    expect(r.triaged.time_stats).toEqual({
+      time_estimate: 36000,
+      total_time_spent: 1800,
+      human_time_estimate: '1d 2h',
+      human_total_time_spent: '30m',
+    })
     expect(r.triaged.task_completion_status).toEqual({ count: 2, completed_count: 0 })
     expect(r.note_body).toBe('Confirmed on main.')
-    expect(r.note_changes).toMatchObject({ milestone_id: expect.any(Number), due_date: '2099-01-15', time_estimate: 36000 })
+    expect(r.note_changes).toMatchObject({
+      milestone_id: expect.any(Number),
+      due_date: '2099-01-15',
+      time_estimate: 36000,
+    })
     expect(r.dup_state).toBe('closed')
     expect(r.dana_todos).toEqual([['assigned', 'Issue', 1]])
     expect(r.rory_todos).toEqual([['review_requested', 'MergeRequest', 1]])
@@ -130,10 +142,18 @@ out({
     expect(r.closed).toEqual({ state: 'closed', closed_by: 'dana' })
     expect(r.closed_by_mrs).toEqual([1])
     expect(r.branches).toEqual(['gb-fix', 'main'])
-    expect(r.events).toEqual(expect.arrayContaining([
-      ['opened', 'Issue'], ['closed', 'Issue'], ['commented on', 'Note'], ['commented on', 'DiscussionNote'],
-      ['opened', 'MergeRequest'], ['approved', 'MergeRequest'], ['accepted', 'MergeRequest'], ['pushed to', null],
-    ]))
+    expect(r.events).toEqual(
+      expect.arrayContaining([
+        ['opened', 'Issue'],
+        ['closed', 'Issue'],
+        ['commented on', 'Note'],
+        ['commented on', 'DiscussionNote'],
+        ['opened', 'MergeRequest'],
+        ['approved', 'MergeRequest'],
+        ['accepted', 'MergeRequest'],
+        ['pushed to', null],
+      ]),
+    )
   })
 
   it('@gitbeaker/rest: triage, review request, thread, approval, merge closes the issue', async () => {
@@ -146,22 +166,45 @@ out({
     const issue = await tess.Issues.create(pid, 'Logout hangs', { description: 'Seen twice.' })
     await tess.Issues.edit(pid, issue.iid, { addLabels: 'bug' })
     await tess.Issues.edit(pid, issue.iid, { assigneeIds: [author.user.id] })
-    const note = await tess.IssueNotes.create(pid, issue.iid, 'Priority bump.\n/label ~"priority::low"\n/milestone %"Sprint 2"\n/estimate 1w\n/spend 1h30m')
+    const note = await tess.IssueNotes.create(
+      pid,
+      issue.iid,
+      'Priority bump.\n/label ~"priority::low"\n/milestone %"Sprint 2"\n/estimate 1w\n/spend 1h30m',
+    )
     expect(note.body).toBe('Priority bump.')
     const triaged = await tess.Issues.show(issue.iid, { projectId: pid })
-    expect(triaged).toMatchObject({ labels: ['bug', 'priority::low'], milestone: { id: sprint.id }, assignees: [{ username: 'dana' }] })
-    expect(triaged.time_stats).toEqual({ time_estimate: 144000, total_time_spent: 5400, human_time_estimate: '1w', human_total_time_spent: '1h 30m' })
+    expect(triaged).toMatchObject({
+      labels: ['bug', 'priority::low'],
+      milestone: { id: sprint.id },
+      assignees: [{ username: 'dana' }],
+    })
+    expect(triaged.time_stats).toEqual({
+      time_estimate: 144000,
+      total_time_spent: 5400,
+      human_time_estimate: '1w',
+      human_total_time_spent: '1h 30m',
+    })
     const danaTodos = await dana.TodoLists.all({ state: 'pending' })
-    expect(danaTodos.map((t) => [t.action_name, t.target_type, (t.target as Json).iid])).toContainEqual(['assigned', 'Issue', issue.iid])
+    expect(danaTodos.map((t) => [t.action_name, t.target_type, (t.target as Json).iid])).toContainEqual([
+      'assigned',
+      'Issue',
+      issue.iid,
+    ])
 
-    const mr = await dana.MergeRequests.create(pid, 'gb-fix', 'main', 'Fix logout', { description: `Fixes #${issue.iid}`, reviewerIds: [reviewer.user.id] })
+    const mr = await dana.MergeRequests.create(pid, 'gb-fix', 'main', 'Fix logout', {
+      description: `Fixes #${issue.iid}`,
+      reviewerIds: [reviewer.user.id],
+    })
     const roryTodos = await rory.TodoLists.all({ state: 'pending' })
     expect(roryTodos.map((t) => [t.action_name, (t.target as Json).iid])).toContainEqual(['review_requested', mr.iid])
     const thread = await rory.MergeRequestDiscussions.create(pid, mr.iid, 'Needs a test.')
     await dana.MergeRequestDiscussions.addNote(pid, mr.iid, thread.id, 'Test added.')
     await rory.MergeRequestDiscussions.resolve(pid, mr.iid, thread.id, true)
     const shown = await rory.MergeRequestDiscussions.show(pid, mr.iid, thread.id)
-    expect((shown.notes as Json[]).map((n) => [n.resolved, n.resolved_by?.username])).toEqual([[true, 'rory'], [true, 'rory']])
+    expect((shown.notes as Json[]).map((n) => [n.resolved, n.resolved_by?.username])).toEqual([
+      [true, 'rory'],
+      [true, 'rory'],
+    ])
     await rory.MergeRequestApprovals.approve(pid, mr.iid)
     const merged = await dana.MergeRequests.merge(pid, mr.iid, { shouldRemoveSourceBranch: true })
     expect(merged).toMatchObject({ state: 'merged', merged_by: { username: 'dana' } })

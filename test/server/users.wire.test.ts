@@ -39,7 +39,13 @@ out({'id': u.id, 'listed': listed, 'bio': after_save, 'blocked': blocked, 'state
 `,
     )
     expect(result).toMatchObject({
-      listed: ['pyuser'], bio: 'from python', blocked: true, state_blocked: 'blocked', unblocked: true, state_active: 'active', gone: true,
+      listed: ['pyuser'],
+      bio: 'from python',
+      blocked: true,
+      state_blocked: 'blocked',
+      unblocked: true,
+      state_active: 'active',
+      gone: true,
     })
   })
 
@@ -100,13 +106,24 @@ except gitlab.exceptions.GitlabAuthenticationError:
 out({'imp_list': imp_list, 'pats': pats, 'me': me, 'self_token': self_token, 'revoked_ok': revoked_ok, 'imp_token': bool(imp.token)})
 `,
     )
-    expect(result).toMatchObject({ imp_list: ['py-imp'], me: u.user.username, self_token: 'py-pat', revoked_ok: true, imp_token: true })
+    expect(result).toMatchObject({
+      imp_list: ['py-imp'],
+      me: u.user.username,
+      self_token: 'py-pat',
+      revoked_ok: true,
+      imp_token: true,
+    })
     expect(result.pats).toContain('py-pat')
   })
 
   it('gitbeaker creates, lists, shows, edits, blocks, unblocks and removes a user', async () => {
     const api = new Gitlab({ host: s.url, token: ROOT_TOKEN })
-    const created = await api.Users.create({ email: 'gb@example.com', username: 'gbuser', name: 'GB User', password: 'gb-secret-123' })
+    const created = await api.Users.create({
+      email: 'gb@example.com',
+      username: 'gbuser',
+      name: 'GB User',
+      password: 'gb-secret-123',
+    })
     expect(created.username).toBe('gbuser')
     const listed = await api.Users.all({ search: 'gbuser' })
     expect(listed.map((u) => u.id)).toEqual([created.id])

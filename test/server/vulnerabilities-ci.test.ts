@@ -26,7 +26,12 @@ describe('security reports uploaded by CI jobs', () => {
   let projectId: number
 
   const findings = async (): Promise<{ name: string; report_type: string; pipeline_id: number | null }[]> =>
-    (await s.request(owner.token, { method: 'GET', url: `/api/v4/projects/${projectId}/vulnerability_findings?scope=all&per_page=100` })).json()
+    (
+      await s.request(owner.token, {
+        method: 'GET',
+        url: `/api/v4/projects/${projectId}/vulnerability_findings?scope=all&per_page=100`,
+      })
+    ).json()
 
   const run = async (workspace: Record<string, string>): Promise<void> => {
     const runner = await TestRunner.register(injectTransport(s.app), await instanceToken(s), { workspace })
@@ -44,7 +49,10 @@ describe('security reports uploaded by CI jobs', () => {
 
   it('reads the sast and dependency_scanning reports of a default-branch pipeline into findings of that pipeline', async () => {
     await commitFiles(s, owner.token, projectId, 'main', { '.gitlab-ci.yml': CI })
-    await run({ 'gl-sast-report.json': JSON.stringify(SAMPLE_SAST_REPORT), 'gl-dependency-scanning-report.json': JSON.stringify(SAMPLE_DEPENDENCY_SCANNING_REPORT) })
+    await run({
+      'gl-sast-report.json': JSON.stringify(SAMPLE_SAST_REPORT),
+      'gl-dependency-scanning-report.json': JSON.stringify(SAMPLE_DEPENDENCY_SCANNING_REPORT),
+    })
     const [pipeline] = await pipelinesOf(s, owner.token, projectId)
     const list = await findings()
     expect(list.map((f) => `${f.report_type}:${f.name}`).sort()).toEqual([
@@ -56,10 +64,26 @@ describe('security reports uploaded by CI jobs', () => {
   })
 
   it('ignores reports of pipelines on other branches', async () => {
-    await s.request(owner.token, { method: 'POST', url: `/api/v4/projects/${projectId}/repository/branches?branch=feature&ref=main` })
+    await s.request(owner.token, {
+      method: 'POST',
+      url: `/api/v4/projects/${projectId}/repository/branches?branch=feature&ref=main`,
+    })
     await commitFiles(s, owner.token, projectId, 'feature', { 'feature.txt': 'x' })
-    const other = { version: '15.0.7', vulnerabilities: [{ name: 'Branch only', severity: 'Low', location: { file: 'a.js', start_line: 1 }, identifiers: [{ type: 'cwe', name: 'CWE-1', value: '1' }] }] }
-    await run({ 'gl-sast-report.json': JSON.stringify(other), 'gl-dependency-scanning-report.json': JSON.stringify({ vulnerabilities: [] }) })
+    const other = {
+      version: '15.0.7',
+      vulnerabilities: [
+        {
+          name: 'Branch only',
+          severity: 'Low',
+          location: { file: 'a.js', start_line: 1 },
+          identifiers: [{ type: 'cwe', name: 'CWE-1', value: '1' }],
+        },
+      ],
+    }
+    await run({
+      'gl-sast-report.json': JSON.stringify(other),
+      'gl-dependency-scanning-report.json': JSON.stringify({ vulnerabilities: [] }),
+    })
     expect((await pipelinesOf(s, owner.token, projectId, '?ref=feature')).length).toBeGreaterThan(0)
     expect((await findings()).map((f) => f.name)).not.toContain('Branch only')
     expect(await findings()).toHaveLength(3)
@@ -67,7 +91,10 @@ describe('security reports uploaded by CI jobs', () => {
 
   it('keeps an upload that is not a valid report without reading it', async () => {
     await commitFiles(s, owner.token, projectId, 'main', { 'again.txt': 'y' })
-    await run({ 'gl-sast-report.json': '{ not json', 'gl-dependency-scanning-report.json': JSON.stringify({ findings: [] }) })
+    await run({
+      'gl-sast-report.json': '{ not json',
+      'gl-dependency-scanning-report.json': JSON.stringify({ findings: [] }),
+    })
     const pipelines = await pipelinesOf(s, owner.token, projectId, '?ref=main')
     expect(pipelines[0].status).toBe('success')
     expect(await findings()).toHaveLength(3)

@@ -29,7 +29,8 @@ function mismatches(schema: TSchema, value: unknown): string[] {
   for (const e of Value.Errors(schema, value)) {
     if (e.keyword === 'boolean') continue
     const where = e.instancePath || '/'
-    if (e.keyword === 'additionalProperties') lines.add(`${where}: unknown properties ${JSON.stringify(e.params.additionalProperties)}`)
+    if (e.keyword === 'additionalProperties')
+      lines.add(`${where}: unknown properties ${JSON.stringify(e.params.additionalProperties)}`)
     else lines.add(`${where}: ${e.message} (got ${JSON.stringify(valueAt(value, e.instancePath))?.slice(0, 80)})`)
     if (lines.size >= 25) break
   }
@@ -140,7 +141,8 @@ describe.each([
     expectConforms(what, entry.schema, body)
     await expectSerializedAlike(what, entry, res.statusCode, body)
     // An empty list matches any item schema: it would prove nothing.
-    if (actor === 'admin' && Array.isArray(body) && !entry.mayBeEmpty) expect(body.length, `${what} is empty`).toBeGreaterThan(0)
+    if (actor === 'admin' && Array.isArray(body) && !entry.mayBeEmpty)
+      expect(body.length, `${what} is empty`).toBeGreaterThan(0)
   })
 })
 
@@ -156,8 +158,13 @@ describe('write answers', () => {
   })
 
   it('covers every other status the table names', () => {
-    const seen = (route: string, status: string): boolean => (world.writes.get(route) ?? []).some((a) => String(a.status) === status)
-    const missing = WRITES.flatMap((e) => Object.keys(e.others ?? {}).filter((status) => !seen(e.route, status)).map((status) => `${e.route} ${status}`))
+    const seen = (route: string, status: string): boolean =>
+      (world.writes.get(route) ?? []).some((a) => String(a.status) === status)
+    const missing = WRITES.flatMap((e) =>
+      Object.keys(e.others ?? {})
+        .filter((status) => !seen(e.route, status))
+        .map((status) => `${e.route} ${status}`),
+    )
     expect(missing).toEqual([])
   })
 })
@@ -168,5 +175,8 @@ function matches(r: PrintedRoute, named: string): boolean {
   if (method !== r.method) return false
   const want = `${API}${path}`.split('/')
   const have = r.url.split('/')
-  return want.length === have.length && want.every((seg, n) => seg === have[n] || (seg.startsWith(':') && have[n].split('|').includes(seg)))
+  return (
+    want.length === have.length &&
+    want.every((seg, n) => seg === have[n] || (seg.startsWith(':') && have[n].split('|').includes(seg)))
+  )
 }

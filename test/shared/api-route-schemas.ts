@@ -35,28 +35,50 @@ export type RouteEntry = CheckedRoute | SkippedRoute
 
 const list = Type.Array
 
-const RESOURCE_EVENT_SCHEMAS = { label: Api.ResourceLabelEvent, milestone: Api.ResourceMilestoneEvent, state: Api.ResourceStateEvent } as const
+const RESOURCE_EVENT_SCHEMAS = {
+  label: Api.ResourceLabelEvent,
+  milestone: Api.ResourceMilestoneEvent,
+  state: Api.ResourceStateEvent,
+} as const
 
 export const ROUTES: readonly RouteEntry[] = [
   // ---- instance -----------------------------------------------------------------------------
   { route: 'GET /version', url: '/version', schema: Api.Version },
   { route: 'GET /metadata', url: '/metadata', schema: Api.Version },
-  { route: 'GET /application/settings', url: '/application/settings', schema: Api.ApplicationSettings, userRefused: true },
+  {
+    route: 'GET /application/settings',
+    url: '/application/settings',
+    schema: Api.ApplicationSettings,
+    userRefused: true,
+  },
   { route: 'PUT /application/settings', schema: Api.ApplicationSettings },
 
   // ---- users and tokens -----------------------------------------------------------------------
   { route: 'GET /user', url: '/user', schema: Api.User },
   { route: 'GET /user/status', url: '/user/status', schema: Api.UserStatus },
-  { route: 'GET /users', url: ['/users', '/users?with_custom_attributes=true'], schema: list(Type.Union([Api.UserAdmin, Api.UserBasic])) },
+  {
+    route: 'GET /users',
+    url: ['/users', '/users?with_custom_attributes=true'],
+    schema: list(Type.Union([Api.UserAdmin, Api.UserBasic])),
+  },
   {
     route: 'GET /users/:id',
     url: ['/users/{user}', '/users/{user}?with_custom_attributes=true'],
     schema: Type.Union([Api.UserAdmin, Api.UserPublic]),
   },
   { route: 'GET /users/:id/status', url: '/users/{user}/status', schema: Api.UserStatus },
-  { route: 'GET /users/:id/memberships', url: '/users/{user}/memberships', schema: list(Api.UserMembership), userRefused: true },
+  {
+    route: 'GET /users/:id/memberships',
+    url: '/users/{user}/memberships',
+    schema: list(Api.UserMembership),
+    userRefused: true,
+  },
   { route: 'GET /users/:id/projects', url: '/users/{user}/projects', schema: list(Api.ProjectListItem) },
-  { route: 'GET /users/:id/starred_projects', url: '/users/{user}/starred_projects', schema: list(Api.ProjectListItem) },
+  {
+    route: 'GET /users/:id/starred_projects',
+    url: '/users/{user}/starred_projects',
+    schema: list(Api.ProjectListItem),
+  },
   { route: 'GET /users/:id/events', url: '/users/{user}/events', schema: list(Api.ActivityEvent) },
   { route: 'POST /users', schema: Api.UserAdmin },
   { route: 'PUT /users/:id', schema: Api.UserAdmin },
@@ -65,7 +87,11 @@ export const ROUTES: readonly RouteEntry[] = [
   { route: 'POST /users/:id/unlock', schema: Api.UserStateChanged },
   { route: 'GET /personal_access_tokens', url: '/personal_access_tokens', schema: list(Api.PersonalAccessToken) },
   { route: 'GET /personal_access_tokens/self', url: '/personal_access_tokens/self', schema: Api.PersonalAccessToken },
-  { route: 'GET /personal_access_tokens/:id', url: '/personal_access_tokens/{userToken}', schema: Api.PersonalAccessToken },
+  {
+    route: 'GET /personal_access_tokens/:id',
+    url: '/personal_access_tokens/{userToken}',
+    schema: Api.PersonalAccessToken,
+  },
   { route: 'POST /personal_access_tokens/:id/rotate', schema: Api.PersonalAccessTokenWithToken },
   { route: 'POST /personal_access_tokens/self/rotate', schema: Api.PersonalAccessTokenWithToken },
   {
@@ -104,8 +130,16 @@ export const ROUTES: readonly RouteEntry[] = [
   { route: 'POST /projects/:id/access_tokens/:token_id/rotate', schema: Api.ProjectAccessTokenWithToken },
 
   // ---- projects, groups, namespaces, members ----------------------------------------------------
-  { route: 'GET /projects', url: ['/projects', '/projects?simple=true', '/projects?statistics=true'], schema: list(Api.ProjectListItem) },
-  { route: 'GET /projects/:id', url: ['/projects/{project}', '/projects/{project}?statistics=true'], schema: Api.Project },
+  {
+    route: 'GET /projects',
+    url: ['/projects', '/projects?simple=true', '/projects?statistics=true'],
+    schema: list(Api.ProjectListItem),
+  },
+  {
+    route: 'GET /projects/:id',
+    url: ['/projects/{project}', '/projects/{project}?statistics=true'],
+    schema: Api.Project,
+  },
   { route: 'PUT /projects/:id', schema: Api.Project },
   { route: 'POST /projects', schema: Api.Project },
   { route: 'DELETE /projects/:id', schema: Api.AcceptedMessage },
@@ -119,7 +153,11 @@ export const ROUTES: readonly RouteEntry[] = [
   { route: 'POST /projects/:id/unstar', schema: Api.Project },
   { route: 'GET /projects/:id/import', url: '/projects/{project}/import', schema: Api.ProjectImportStatus },
   { route: 'GET /groups', url: ['/groups', '/groups?statistics=true'], schema: list(Api.Group) },
-  { route: 'GET /groups/:id', url: ['/groups/{group}', '/groups/{group}?with_projects=false'], schema: Api.GroupDetail },
+  {
+    route: 'GET /groups/:id',
+    url: ['/groups/{group}', '/groups/{group}?with_projects=false'],
+    schema: Api.GroupDetail,
+  },
   { route: 'POST /groups', schema: Api.GroupDetail },
   { route: 'PUT /groups/:id', schema: Api.GroupDetail },
   { route: 'POST /groups/:id/share', schema: Api.GroupDetail },
@@ -133,7 +171,11 @@ export const ROUTES: readonly RouteEntry[] = [
   { route: 'GET /projects/:id/members', url: '/projects/{project}/members', schema: list(Api.Member) },
   { route: 'GET /projects/:id/members/:user_id', url: '/projects/{project}/members/{member}', schema: Api.Member },
   { route: 'GET /projects/:id/members/all', url: '/projects/{project}/members/all', schema: list(Api.Member) },
-  { route: 'GET /projects/:id/members/all/:user_id', url: '/projects/{project}/members/all/{user}', schema: Api.Member },
+  {
+    route: 'GET /projects/:id/members/all/:user_id',
+    url: '/projects/{project}/members/all/{user}',
+    schema: Api.Member,
+  },
   { route: 'GET /groups/:id/members', url: '/groups/{group}/members', schema: list(Api.Member) },
   { route: 'GET /groups/:id/members/:user_id', url: '/groups/{group}/members/{user}', schema: Api.Member },
   { route: 'GET /groups/:id/members/all', url: '/groups/{group}/members/all', schema: list(Api.Member) },
@@ -148,7 +190,12 @@ export const ROUTES: readonly RouteEntry[] = [
     schema: list(Api.AccessRequest),
     userRefused: true,
   },
-  { route: 'GET /groups/:id/access_requests', url: '/groups/{group}/access_requests', schema: list(Api.AccessRequest), userRefused: true },
+  {
+    route: 'GET /groups/:id/access_requests',
+    url: '/groups/{group}/access_requests',
+    schema: list(Api.AccessRequest),
+    userRefused: true,
+  },
   { route: 'POST /projects/:id/access_requests', schema: Api.AccessRequest },
   { route: 'POST /groups/:id/access_requests', schema: Api.AccessRequest },
   { route: 'PUT /groups/:id/access_requests/:user_id/approve', schema: Api.Member },
@@ -199,13 +246,21 @@ export const ROUTES: readonly RouteEntry[] = [
   { route: 'POST /projects/:id/labels/:label_id/subscribe', schema: Api.Label },
   { route: 'POST /projects/:id/labels/:label_id/unsubscribe', schema: Api.Label },
   { route: 'PUT /projects/:id/labels/:label_id/promote', schema: Api.Label },
-  { route: 'GET /groups/:id/labels', url: ['/groups/{group}/labels', '/groups/{group}/labels?with_counts=true'], schema: list(Api.Label) },
+  {
+    route: 'GET /groups/:id/labels',
+    url: ['/groups/{group}/labels', '/groups/{group}/labels?with_counts=true'],
+    schema: list(Api.Label),
+  },
   { route: 'GET /groups/:id/labels/:label_id', url: '/groups/{group}/labels/{groupLabel}', schema: Api.Label },
   { route: 'POST /groups/:id/labels', schema: Api.Label },
   { route: 'PUT /groups/:id/labels/:label_id', schema: Api.Label },
   { route: 'POST /groups/:id/labels/:label_id/subscribe', schema: Api.Label },
   { route: 'GET /projects/:id/milestones', url: '/projects/{project}/milestones', schema: list(Api.Milestone) },
-  { route: 'GET /projects/:id/milestones/:milestone_id', url: '/projects/{project}/milestones/{projectMilestone}', schema: Api.Milestone },
+  {
+    route: 'GET /projects/:id/milestones/:milestone_id',
+    url: '/projects/{project}/milestones/{projectMilestone}',
+    schema: Api.Milestone,
+  },
   { route: 'POST /projects/:id/milestones', schema: Api.Milestone },
   { route: 'PUT /projects/:id/milestones/:milestone_id', schema: Api.Milestone },
   { route: 'POST /projects/:id/milestones/:milestone_id/promote', schema: Api.Milestone },
@@ -225,7 +280,11 @@ export const ROUTES: readonly RouteEntry[] = [
     schema: list(Api.BurndownEvent),
   },
   { route: 'GET /groups/:id/milestones', url: '/groups/{group}/milestones', schema: list(Api.Milestone) },
-  { route: 'GET /groups/:id/milestones/:milestone_id', url: '/groups/{group}/milestones/{groupMilestone}', schema: Api.Milestone },
+  {
+    route: 'GET /groups/:id/milestones/:milestone_id',
+    url: '/groups/{group}/milestones/{groupMilestone}',
+    schema: Api.Milestone,
+  },
   { route: 'POST /groups/:id/milestones', schema: Api.Milestone },
   { route: 'PUT /groups/:id/milestones/:milestone_id', schema: Api.Milestone },
   {
@@ -255,7 +314,11 @@ export const ROUTES: readonly RouteEntry[] = [
     url: ['/projects/{project}/issues', '/projects/{project}/issues?with_labels_details=true'],
     schema: list(Api.Issue),
   },
-  { route: 'GET /projects/:id/issues_statistics', url: '/projects/{project}/issues_statistics', schema: Api.IssueStatistics },
+  {
+    route: 'GET /projects/:id/issues_statistics',
+    url: '/projects/{project}/issues_statistics',
+    schema: Api.IssueStatistics,
+  },
   { route: 'GET /projects/:id/issues/:issue_iid', url: '/projects/{project}/issues/{issue}', schema: Api.Issue },
   { route: 'POST /projects/:id/issues', schema: Api.Issue },
   { route: 'PUT /projects/:id/issues/:issue_iid', schema: Api.Issue },
@@ -269,7 +332,11 @@ export const ROUTES: readonly RouteEntry[] = [
   { route: 'PUT /projects/:id/issues/:issue_iid/reorder', schema: Api.Issue },
   { route: 'POST /projects/:id/issues/:issue_iid/clone', schema: Api.Issue },
   { route: 'POST /projects/:id/issues/:issue_iid/move', schema: Api.Issue },
-  { route: 'GET /projects/:id/issues/:issue_iid/time_stats', url: '/projects/{project}/issues/{issue}/time_stats', schema: Api.TimeStats },
+  {
+    route: 'GET /projects/:id/issues/:issue_iid/time_stats',
+    url: '/projects/{project}/issues/{issue}/time_stats',
+    schema: Api.TimeStats,
+  },
   {
     route: 'GET /projects/:id/issues/:issue_iid/participants',
     url: '/projects/{project}/issues/{issue}/participants',
@@ -381,16 +448,34 @@ export const ROUTES: readonly RouteEntry[] = [
   },
 
   // ---- notes, discussions, award emoji, resource events ----------------------------------------
-  ...noteableRoutes('/projects/:id/issues/:issue_iid', '/projects/{project}/issues/{issue}', 'issue', { quickActions: true }),
-  ...noteableRoutes('/projects/:id/merge_requests/:merge_request_iid', '/projects/{project}/merge_requests/{mr}', 'mr', { quickActions: true }),
-  ...noteableRoutes('/projects/:id/snippets/:snippet_id', '/projects/{project}/snippets/{snippet}', 'snippet', { quickActions: false }),
+  ...noteableRoutes('/projects/:id/issues/:issue_iid', '/projects/{project}/issues/{issue}', 'issue', {
+    quickActions: true,
+  }),
+  ...noteableRoutes(
+    '/projects/:id/merge_requests/:merge_request_iid',
+    '/projects/{project}/merge_requests/{mr}',
+    'mr',
+    { quickActions: true },
+  ),
+  ...noteableRoutes('/projects/:id/snippets/:snippet_id', '/projects/{project}/snippets/{snippet}', 'snippet', {
+    quickActions: false,
+  }),
   ...noteableRoutes('/groups/:id/epics/:epic_id', '/groups/{group}/epics/{epicId}', 'epic', {
     quickActions: true,
     awardBase: '/groups/:id/epics/:epic_iid',
     awardUrl: '/groups/{group}/epics/{epic}',
   }),
-  ...resourceEventRoutes('/projects/:id/issues/:issue_iid', '/projects/{project}/issues/{issue}', 'issue', ['label', 'milestone', 'state']),
-  ...resourceEventRoutes('/projects/:id/merge_requests/:merge_request_iid', '/projects/{project}/merge_requests/{mr}', 'mr', ['label', 'milestone', 'state']),
+  ...resourceEventRoutes('/projects/:id/issues/:issue_iid', '/projects/{project}/issues/{issue}', 'issue', [
+    'label',
+    'milestone',
+    'state',
+  ]),
+  ...resourceEventRoutes(
+    '/projects/:id/merge_requests/:merge_request_iid',
+    '/projects/{project}/merge_requests/{mr}',
+    'mr',
+    ['label', 'milestone', 'state'],
+  ),
   ...resourceEventRoutes('/groups/:id/epics/:epic_id', '/groups/{group}/epics/{epicId}', 'epic', ['label', 'state']),
 
   // ---- epics ----------------------------------------------------------------------------------
@@ -404,7 +489,11 @@ export const ROUTES: readonly RouteEntry[] = [
   { route: 'GET /groups/:id/-/epics/:epic_iid', url: '/groups/{group}/-/epics/{epic}', schema: Api.Epic },
   { route: 'POST /groups/:id/epics', schema: Api.Epic },
   { route: 'PUT /groups/:id/epics/:epic_iid', schema: Api.Epic },
-  { route: 'GET /groups/:id/epics/:epic_iid/issues', url: '/groups/{group}/epics/{epic}/issues', schema: list(Api.EpicIssue) },
+  {
+    route: 'GET /groups/:id/epics/:epic_iid/issues',
+    url: '/groups/{group}/epics/{epic}/issues',
+    schema: list(Api.EpicIssue),
+  },
   { route: 'POST /groups/:id/epics/:epic_iid/issues/:epic_issue_id', schema: Api.EpicIssueLink },
   { route: 'PUT /groups/:id/epics/:epic_iid/issues/:epic_issue_id', schema: list(Api.EpicIssue) },
   { route: 'DELETE /groups/:id/epics/:epic_iid/issues/:epic_issue_id', schema: Api.EpicIssueLink },
@@ -419,14 +508,26 @@ export const ROUTES: readonly RouteEntry[] = [
 
   // ---- snippets -------------------------------------------------------------------------------
   { route: 'GET /projects/:id/snippets', url: '/projects/{project}/snippets', schema: list(Api.Snippet) },
-  { route: 'GET /projects/:id/snippets/:snippet_id', url: '/projects/{project}/snippets/{snippet}', schema: Api.Snippet },
+  {
+    route: 'GET /projects/:id/snippets/:snippet_id',
+    url: '/projects/{project}/snippets/{snippet}',
+    schema: Api.Snippet,
+  },
   { route: 'POST /projects/:id/snippets', schema: Api.Snippet },
   { route: 'PUT /projects/:id/snippets/:snippet_id', schema: Api.Snippet },
   { route: 'GET /projects/:id/snippets/:snippet_id/raw', skip: 'plain text, not JSON' },
 
   // ---- repository -----------------------------------------------------------------------------
-  { route: 'GET /projects/:id/repository/tree', url: '/projects/{project}/repository/tree', schema: list(Api.TreeEntry) },
-  { route: 'GET /projects/:id/repository/blobs/:sha', url: '/projects/{project}/repository/blobs/{blob}', schema: Api.Blob },
+  {
+    route: 'GET /projects/:id/repository/tree',
+    url: '/projects/{project}/repository/tree',
+    schema: list(Api.TreeEntry),
+  },
+  {
+    route: 'GET /projects/:id/repository/blobs/:sha',
+    url: '/projects/{project}/repository/blobs/{blob}',
+    schema: Api.Blob,
+  },
   { route: 'GET /projects/:id/repository/blobs/:sha/raw', skip: 'raw file bytes, not JSON' },
   { route: 'GET /projects/:id/repository/archive', skip: 'an archive, not JSON' },
   { route: 'GET /projects/:id/repository/archive.:format', skip: 'an archive, not JSON' },
@@ -435,7 +536,11 @@ export const ROUTES: readonly RouteEntry[] = [
     url: '/projects/{project}/repository/compare?from={tag}&to={defaultBranch}',
     schema: Api.Compare,
   },
-  { route: 'GET /projects/:id/repository/contributors', url: '/projects/{project}/repository/contributors', schema: list(Api.Contributor) },
+  {
+    route: 'GET /projects/:id/repository/contributors',
+    url: '/projects/{project}/repository/contributors',
+    schema: list(Api.Contributor),
+  },
   {
     route: 'GET /projects/:id/repository/merge_base',
     url: '/projects/{project}/repository/merge_base?refs[]={tag}&refs[]={defaultBranch}',
@@ -474,7 +579,11 @@ export const ROUTES: readonly RouteEntry[] = [
     schema: list(Api.MergeRequest),
     mayBeEmpty: true,
   },
-  { route: 'GET /projects/:id/repository/branches', url: '/projects/{project}/repository/branches', schema: list(Api.Branch) },
+  {
+    route: 'GET /projects/:id/repository/branches',
+    url: '/projects/{project}/repository/branches',
+    schema: list(Api.Branch),
+  },
   {
     route: 'GET /projects/:id/repository/branches/:branch',
     url: '/projects/{project}/repository/branches/{defaultBranch}',
@@ -482,7 +591,11 @@ export const ROUTES: readonly RouteEntry[] = [
   },
   { route: 'POST /projects/:id/repository/branches', schema: Api.Branch },
   { route: 'GET /projects/:id/repository/tags', url: '/projects/{project}/repository/tags', schema: list(Api.Tag) },
-  { route: 'GET /projects/:id/repository/tags/:tag_name', url: '/projects/{project}/repository/tags/{tag}', schema: Api.Tag },
+  {
+    route: 'GET /projects/:id/repository/tags/:tag_name',
+    url: '/projects/{project}/repository/tags/{tag}',
+    schema: Api.Tag,
+  },
   { route: 'POST /projects/:id/repository/tags', schema: Api.Tag },
   {
     route: 'GET /projects/:id/repository/files/:file_path',
@@ -497,7 +610,11 @@ export const ROUTES: readonly RouteEntry[] = [
     url: '/projects/{project}/repository/changelog?version=9.9.9&from={tag}',
     schema: Api.ChangelogNotes,
   },
-  { route: 'GET /projects/:id/protected_branches', url: '/projects/{project}/protected_branches', schema: list(Api.ProtectedBranch) },
+  {
+    route: 'GET /projects/:id/protected_branches',
+    url: '/projects/{project}/protected_branches',
+    schema: list(Api.ProtectedBranch),
+  },
   {
     route: 'GET /projects/:id/protected_branches/:name',
     url: '/projects/{project}/protected_branches/{defaultBranch}',
@@ -512,8 +629,16 @@ export const ROUTES: readonly RouteEntry[] = [
   { route: 'POST /projects/:id/pipeline', schema: Api.Pipeline },
   { route: 'POST /projects/:id/pipelines/:pipeline_id/cancel', schema: Api.Pipeline },
   { route: 'POST /projects/:id/pipelines/:pipeline_id/retry', schema: Api.Pipeline },
-  { route: 'GET /projects/:id/pipelines/:pipeline_id', url: '/projects/{project}/pipelines/{pipeline}', schema: Api.Pipeline },
-  { route: 'GET /projects/:id/pipelines/:pipeline_id/jobs', url: '/projects/{project}/pipelines/{pipeline}/jobs', schema: list(Api.Job) },
+  {
+    route: 'GET /projects/:id/pipelines/:pipeline_id',
+    url: '/projects/{project}/pipelines/{pipeline}',
+    schema: Api.Pipeline,
+  },
+  {
+    route: 'GET /projects/:id/pipelines/:pipeline_id/jobs',
+    url: '/projects/{project}/pipelines/{pipeline}/jobs',
+    schema: list(Api.Job),
+  },
   {
     route: 'GET /projects/:id/pipelines/:pipeline_id/variables',
     url: '/projects/{project}/pipelines/{pipeline}/variables',
@@ -535,7 +660,12 @@ export const ROUTES: readonly RouteEntry[] = [
   { route: 'GET /runners/:id', url: '/runners/{runner}', schema: Api.RunnerDetail },
   { route: 'PUT /runners/:id', schema: Api.RunnerDetail },
   { route: 'GET /runners/:id/jobs', url: '/runners/{runner}/jobs', schema: list(Api.RunnerJob), userRefused: true },
-  { route: 'GET /projects/:id/runners', url: '/projects/{project}/runners', schema: list(Api.Runner), userRefused: true },
+  {
+    route: 'GET /projects/:id/runners',
+    url: '/projects/{project}/runners',
+    schema: list(Api.Runner),
+    userRefused: true,
+  },
   { route: 'GET /groups/:id/runners', url: '/groups/{group}/runners', schema: list(Api.Runner), userRefused: true },
   { route: 'POST /runners/reset_registration_token', schema: Api.RunnerToken },
   { route: 'POST /runners', schema: Api.RegisteredRunner },
@@ -544,8 +674,18 @@ export const ROUTES: readonly RouteEntry[] = [
   { route: 'POST /projects/:id/runners', schema: Api.Runner },
   { route: 'POST /projects/:id/runners/reset_registration_token', schema: Api.RunnerToken },
   { route: 'POST /groups/:id/runners/reset_registration_token', schema: Api.RunnerToken },
-  { route: 'GET /projects/:id/variables', url: '/projects/{project}/variables', schema: list(Api.CiVariable), userRefused: true },
-  { route: 'GET /projects/:id/variables/:key', url: '/projects/{project}/variables/{variable}', schema: Api.CiVariable, userRefused: true },
+  {
+    route: 'GET /projects/:id/variables',
+    url: '/projects/{project}/variables',
+    schema: list(Api.CiVariable),
+    userRefused: true,
+  },
+  {
+    route: 'GET /projects/:id/variables/:key',
+    url: '/projects/{project}/variables/{variable}',
+    schema: Api.CiVariable,
+    userRefused: true,
+  },
   { route: 'POST /projects/:id/variables', schema: Api.CiVariable },
   { route: 'PUT /projects/:id/variables/:key', schema: Api.CiVariable },
   {
@@ -571,7 +711,11 @@ export const ROUTES: readonly RouteEntry[] = [
   { route: 'POST /projects/:id/protected_environments', schema: Api.ProtectedEnvironment },
   { route: 'DELETE /projects/:id/environments/review_apps', schema: Api.ReviewAppsDeletion },
   { route: 'GET /projects/:id/deployments', url: '/projects/{project}/deployments', schema: list(Api.Deployment) },
-  { route: 'GET /projects/:id/deployments/:deployment_id', url: '/projects/{project}/deployments/{deployment}', schema: Api.Deployment },
+  {
+    route: 'GET /projects/:id/deployments/:deployment_id',
+    url: '/projects/{project}/deployments/{deployment}',
+    schema: Api.Deployment,
+  },
   {
     route: 'GET /projects/:id/protected_environments',
     url: '/projects/{project}/protected_environments',
@@ -584,7 +728,12 @@ export const ROUTES: readonly RouteEntry[] = [
     schema: Api.ProtectedEnvironment,
     userRefused: true,
   },
-  { route: 'GET /projects/:id/clusters', url: '/projects/{project}/clusters', schema: list(Api.Cluster), userRefused: true },
+  {
+    route: 'GET /projects/:id/clusters',
+    url: '/projects/{project}/clusters',
+    schema: list(Api.Cluster),
+    userRefused: true,
+  },
   {
     route: 'GET /projects/:id/clusters/:cluster_id',
     url: '/projects/{project}/clusters/{cluster}',
@@ -624,14 +773,22 @@ export const ROUTES: readonly RouteEntry[] = [
   { route: 'DELETE /projects/:id/error_tracking/client_keys/:key_id', schema: Api.ErrorTrackingClientKey },
   { route: 'PATCH /projects/:id/error_tracking/settings', schema: Api.ErrorTrackingSettings },
   { route: 'PUT /projects/:id/error_tracking/settings', schema: Api.ErrorTrackingSettings },
-  { route: 'GET /projects/:id/vulnerabilities', url: '/projects/{project}/vulnerabilities', schema: list(Api.Vulnerability) },
+  {
+    route: 'GET /projects/:id/vulnerabilities',
+    url: '/projects/{project}/vulnerabilities',
+    schema: list(Api.Vulnerability),
+  },
   { route: 'GET /vulnerabilities/:id', url: '/vulnerabilities/{vulnerability}', schema: Api.Vulnerability },
   { route: 'POST /projects/:id/vulnerabilities', schema: Api.Vulnerability },
   { route: 'POST /vulnerabilities/:id/confirm', schema: Api.Vulnerability },
   { route: 'POST /vulnerabilities/:id/resolve', schema: Api.Vulnerability },
   { route: 'POST /vulnerabilities/:id/revert', schema: Api.Vulnerability },
   { route: 'POST /vulnerabilities/:id/dismiss', schema: Api.Vulnerability },
-  { route: 'GET /projects/:id/vulnerability_findings', url: '/projects/{project}/vulnerability_findings', schema: list(Api.Finding) },
+  {
+    route: 'GET /projects/:id/vulnerability_findings',
+    url: '/projects/{project}/vulnerability_findings',
+    schema: list(Api.Finding),
+  },
   { route: 'GET /projects/:id/dependencies', url: '/projects/{project}/dependencies', schema: list(Api.Dependency) },
 
   // ---- administration -------------------------------------------------------------------------
@@ -642,8 +799,16 @@ export const ROUTES: readonly RouteEntry[] = [
   { route: 'POST /geo_nodes/:id/repair', schema: Api.GeoNode },
   { route: 'GET /geo_nodes/status', url: '/geo_nodes/status', schema: list(Api.GeoNodeStatus), userRefused: true },
   { route: 'GET /geo_nodes/statuses', url: '/geo_nodes/statuses', schema: list(Api.GeoNodeStatus), userRefused: true },
-  { route: 'GET /geo_nodes/:id/status', url: '/geo_nodes/{geoNode}/status', schema: Api.GeoNodeStatus, userRefused: true },
-  { route: 'GET /geo_nodes/current/failures', skip: 'answers only on a secondary node, which the test instance is not' },
+  {
+    route: 'GET /geo_nodes/:id/status',
+    url: '/geo_nodes/{geoNode}/status',
+    schema: Api.GeoNodeStatus,
+    userRefused: true,
+  },
+  {
+    route: 'GET /geo_nodes/current/failures',
+    skip: 'answers only on a secondary node, which the test instance is not',
+  },
   {
     route: 'GET /project_repository_storage_moves',
     url: '/project_repository_storage_moves',
@@ -730,26 +895,42 @@ function noteableRoutes(
   base: string,
   url: string,
   key: string,
-  { quickActions, awardBase = base, awardUrl = url }: { readonly quickActions: boolean; readonly awardBase?: string; readonly awardUrl?: string },
+  {
+    quickActions,
+    awardBase = base,
+    awardUrl = url,
+  }: { readonly quickActions: boolean; readonly awardBase?: string; readonly awardUrl?: string },
 ): CheckedRoute[] {
   return [
     { route: `GET ${base}/notes`, url: `${url}/notes`, schema: list(Api.Note) },
     { route: `GET ${base}/notes/:note_id`, url: `${url}/notes/{${key}Note}`, schema: Api.Note },
-    { route: `POST ${base}/notes`, schema: Api.Note, ...(quickActions ? { others: { 202: Api.NoteCommandsResult } } : {}) },
+    {
+      route: `POST ${base}/notes`,
+      schema: Api.Note,
+      ...(quickActions ? { others: { 202: Api.NoteCommandsResult } } : {}),
+    },
     { route: `PUT ${base}/notes/:note_id`, schema: Api.Note },
     { route: `GET ${base}/discussions`, url: `${url}/discussions`, schema: list(Api.Discussion) },
-    { route: `GET ${base}/discussions/:discussion_id`, url: `${url}/discussions/{${key}Discussion}`, schema: Api.Discussion },
+    {
+      route: `GET ${base}/discussions/:discussion_id`,
+      url: `${url}/discussions/{${key}Discussion}`,
+      schema: Api.Discussion,
+    },
     { route: `POST ${base}/discussions`, schema: Api.Discussion },
     { route: `POST ${base}/discussions/:discussion_id/notes`, schema: Api.Note },
     { route: `PUT ${base}/discussions/:discussion_id/notes/:note_id`, schema: Api.Note },
     { route: `GET ${awardBase}/award_emoji`, url: `${awardUrl}/award_emoji`, schema: list(Api.AwardEmoji) },
-    { route: `GET ${awardBase}/award_emoji/:award_id`, url: `${awardUrl}/award_emoji/{${key}Award}`, schema: Api.AwardEmoji },
+    {
+      route: `GET ${awardBase}/award_emoji/:award_id`,
+      url: `${awardUrl}/award_emoji/{${key}Award}`,
+      schema: Api.AwardEmoji,
+    },
     { route: `POST ${awardBase}/award_emoji`, schema: Api.AwardEmoji },
-  {
-    route: `GET ${awardBase}/notes/:note_id/award_emoji`,
-    url: `${awardUrl}/notes/{${key}Note}/award_emoji`,
-    schema: list(Api.AwardEmoji),
-  },
+    {
+      route: `GET ${awardBase}/notes/:note_id/award_emoji`,
+      url: `${awardUrl}/notes/{${key}Note}/award_emoji`,
+      schema: list(Api.AwardEmoji),
+    },
     {
       route: `GET ${awardBase}/notes/:note_id/award_emoji/:award_id`,
       url: `${awardUrl}/notes/{${key}Note}/award_emoji/{${key}NoteAward}`,
@@ -760,7 +941,12 @@ function noteableRoutes(
 }
 
 /** The resource event routes of a noteable family. */
-function resourceEventRoutes(base: string, url: string, key: string, kinds: readonly (keyof typeof RESOURCE_EVENT_SCHEMAS)[]): CheckedRoute[] {
+function resourceEventRoutes(
+  base: string,
+  url: string,
+  key: string,
+  kinds: readonly (keyof typeof RESOURCE_EVENT_SCHEMAS)[],
+): CheckedRoute[] {
   return kinds.flatMap((kind) => {
     const segment = `resource_${kind}_events`
     const schema = RESOURCE_EVENT_SCHEMAS[kind]

@@ -78,14 +78,25 @@ export class ConformanceWorld {
   /** A new user made by the administrator, with a personal access token. */
   async newUser(username: string): Promise<{ readonly id: number; readonly token: string }> {
     const password = `${username}-Passw0rd-1`
-    const id = await this.created('POST /users', '/users', { username, name: `${username} (conformance)`, email: `${username}@example.com`, password })
-    const pat = await this.write(PAT_ROUTE, `/users/${id}/personal_access_tokens`, { name: 'conformance', scopes: SCOPES })
+    const id = await this.created('POST /users', '/users', {
+      username,
+      name: `${username} (conformance)`,
+      email: `${username}@example.com`,
+      password,
+    })
+    const pat = await this.write(PAT_ROUTE, `/users/${id}/personal_access_tokens`, {
+      name: 'conformance',
+      scopes: SCOPES,
+    })
     return { id, token: pat.token as string }
   }
 }
 
 /** Builds the world on a server already seeded with the demo content. */
-export async function buildConformanceWorld(server: TestServer, known: (route: string) => boolean): Promise<ConformanceWorld> {
+export async function buildConformanceWorld(
+  server: TestServer,
+  known: (route: string) => boolean,
+): Promise<ConformanceWorld> {
   const w = new ConformanceWorld(server, known)
   await discover(w)
   await accounts(w)
@@ -113,7 +124,9 @@ async function discover(w: ConformanceWorld): Promise<void> {
   ids.user = await w.userId('jonas')
   ids.otherGroupId = (await w.read('/groups/kestrel-oss')).id as number
 
-  const closer = await w.first(`${p}/merge_requests?state=merged&per_page=100`, (mr) => /Closes #\d+/.test(String(mr.description)))
+  const closer = await w.first(`${p}/merge_requests?state=merged&per_page=100`, (mr) =>
+    /Closes #\d+/.test(String(mr.description)),
+  )
   ids.closedIssue = Number(/Closes #(\d+)/.exec(String(closer.description))?.[1])
   ids.closedIssueId = (await w.read(`${p}/issues/${ids.closedIssue}`)).id as number
   const opened = (await w.read(`${p}/merge_requests?state=opened&per_page=100`)) as Json[]
@@ -124,7 +137,9 @@ async function discover(w: ConformanceWorld): Promise<void> {
     }
   }
 
-  ids.groupMilestone = (await w.first('/groups/kestrel/milestones', (m) => m.start_date !== null && m.due_date !== null)).id as number
+  ids.groupMilestone = (
+    await w.first('/groups/kestrel/milestones', (m) => m.start_date !== null && m.due_date !== null)
+  ).id as number
   ids.groupLabel = (await w.first('/groups/kestrel/labels')).id as number
   ids.auditEvent = (await w.first('/audit_events')).id as number
   ids.groupAuditEvent = (await w.first('/groups/kestrel/audit_events')).id as number
@@ -166,17 +181,31 @@ async function accounts(w: ConformanceWorld): Promise<void> {
   const { ids } = w
   const p = `/projects/${ids.projectId}`
   const g = '/groups/kestrel'
-  const pat = await w.write(PAT_ROUTE, `/users/${ids.user}/personal_access_tokens`, { name: 'conformance', scopes: SCOPES })
+  const pat = await w.write(PAT_ROUTE, `/users/${ids.user}/personal_access_tokens`, {
+    name: 'conformance',
+    scopes: SCOPES,
+  })
   w.tokens.user = pat.token as string
   ids.userToken = pat.id as number
   const spare = await w.write(PAT_ROUTE, `/users/${ids.user}/personal_access_tokens`, { name: 'spare', scopes: SCOPES })
   await w.write('POST /personal_access_tokens/:id/rotate', `/personal_access_tokens/${spare.id as number}/rotate`)
-  ids.impersonationToken = await w.created('POST /users/:user_id/impersonation_tokens', `/users/${ids.user}/impersonation_tokens`, {
-    name: 'support',
+  ids.impersonationToken = await w.created(
+    'POST /users/:user_id/impersonation_tokens',
+    `/users/${ids.user}/impersonation_tokens`,
+    {
+      name: 'support',
+      scopes: ['api'],
+    },
+  )
+  const bot = await w.created('POST /projects/:id/access_tokens', `${p}/access_tokens`, {
+    name: 'deploy bot',
     scopes: ['api'],
+    access_level: 30,
   })
-  const bot = await w.created('POST /projects/:id/access_tokens', `${p}/access_tokens`, { name: 'deploy bot', scopes: ['api'], access_level: 30 })
-  ids.projectToken = await w.created('POST /projects/:id/access_tokens/:token_id/rotate', `${p}/access_tokens/${bot}/rotate`)
+  ids.projectToken = await w.created(
+    'POST /projects/:id/access_tokens/:token_id/rotate',
+    `${p}/access_tokens/${bot}/rotate`,
+  )
 
   // A newcomer who asks for access to the project and the group; a visitor admitted to the group.
   const newcomer = await w.newUser('newcomer')
@@ -185,7 +214,9 @@ async function accounts(w: ConformanceWorld): Promise<void> {
   await w.write('POST /groups/:id/access_requests', `${g}/access_requests`, {}, newcomer.token)
   const visitor = await w.newUser('visitor')
   await w.write('POST /groups/:id/access_requests', `${g}/access_requests`, {}, visitor.token)
-  await w.write('PUT /groups/:id/access_requests/:user_id/approve', `${g}/access_requests/${visitor.id}/approve`, { access_level: 20 })
+  await w.write('PUT /groups/:id/access_requests/:user_id/approve', `${g}/access_requests/${visitor.id}/approve`, {
+    access_level: 20,
+  })
   await w.write('POST /personal_access_tokens/self/rotate', '/personal_access_tokens/self/rotate', {}, visitor.token)
   await w.write('POST /users/:id/block', `/users/${visitor.id}/block`)
   await w.write('POST /users/:id/unblock', `/users/${visitor.id}/unblock`)
@@ -197,7 +228,10 @@ async function accounts(w: ConformanceWorld): Promise<void> {
   await w.write('POST /groups/:id/members', `${g}/members`, { user_id: kofi, access_level: 10 })
   // Several users at once answer with a status and the errors per user.
   await w.write('POST /projects/:id/members', `${p}/members`, { user_id: `${kofi},${visitor.id}`, access_level: 10 })
-  await w.write('POST /groups/:id/members', `/groups/${ids.otherGroupId}/members`, { user_id: `${kofi},${visitor.id}`, access_level: 10 })
+  await w.write('POST /groups/:id/members', `/groups/${ids.otherGroupId}/members`, {
+    user_id: `${kofi},${visitor.id}`,
+    access_level: 10,
+  })
   await w.write('PUT /groups/:id/members/:user_id', `${g}/members/${kofi}`, { access_level: 20 })
   ids.member = kofi
 }
@@ -212,11 +246,18 @@ async function projectsAndGroups(w: ConformanceWorld): Promise<void> {
   await w.write('POST /projects/:id/star', `${p}/star`)
   await w.write('POST /projects/:id/unstar', `${p}/unstar`)
 
-  const sandbox = await w.created('POST /projects', '/projects', { name: 'Sandbox', namespace_id: String(ids.otherGroupId), initialize_with_readme: true })
+  const sandbox = await w.created('POST /projects', '/projects', {
+    name: 'Sandbox',
+    namespace_id: String(ids.otherGroupId),
+    initialize_with_readme: true,
+  })
   ids.sandboxProject = sandbox
   await w.write('POST /projects/:id/archive', `/projects/${sandbox}/archive`)
   await w.write('POST /projects/:id/unarchive', `/projects/${sandbox}/unarchive`)
-  await w.write('POST /projects/:id/share', `/projects/${sandbox}/share`, { group_id: (await w.read(g)).id as number, group_access: 30 })
+  await w.write('POST /projects/:id/share', `/projects/${sandbox}/share`, {
+    group_id: (await w.read(g)).id as number,
+    group_access: 30,
+  })
   const scratch = await w.created('POST /projects/user/:user_id', `/projects/user/${ids.user}`, { name: 'Scratch' })
   await w.write('DELETE /projects/:id', `/projects/${scratch}`)
   const group = await w.created('POST /groups', '/groups', { name: 'Conformance', path: 'conformance' })
@@ -225,13 +266,31 @@ async function projectsAndGroups(w: ConformanceWorld): Promise<void> {
   await w.write('PUT /projects/:id/transfer', `/projects/${sandbox}/transfer`, { namespace: String(group) })
   await w.write('POST /groups/:id/transfer', `/groups/${group}/transfer`, { group_id: ids.otherGroupId })
 
-  ids.projectLabel = await w.created('POST /projects/:id/labels', `${p}/labels`, { name: 'conformance', color: '#336699' })
-  await w.write('PUT /projects/:id/labels/:label_id', `${p}/labels/${ids.projectLabel}`, { description: 'Made by the conformance test' })
-  await w.write('POST /projects/:id/labels/:label_id/subscribe', `${p}/labels/${ids.projectLabel}/subscribe`, {}, w.tokens.user)
-  await w.write('POST /projects/:id/labels/:label_id/unsubscribe', `${p}/labels/${ids.projectLabel}/unsubscribe`, {}, w.tokens.user)
+  ids.projectLabel = await w.created('POST /projects/:id/labels', `${p}/labels`, {
+    name: 'conformance',
+    color: '#336699',
+  })
+  await w.write('PUT /projects/:id/labels/:label_id', `${p}/labels/${ids.projectLabel}`, {
+    description: 'Made by the conformance test',
+  })
+  await w.write(
+    'POST /projects/:id/labels/:label_id/subscribe',
+    `${p}/labels/${ids.projectLabel}/subscribe`,
+    {},
+    w.tokens.user,
+  )
+  await w.write(
+    'POST /projects/:id/labels/:label_id/unsubscribe',
+    `${p}/labels/${ids.projectLabel}/unsubscribe`,
+    {},
+    w.tokens.user,
+  )
   const promoted = await w.created('POST /projects/:id/labels', `${p}/labels`, { name: 'promote me', color: '#aa3366' })
   await w.write('PUT /projects/:id/labels/:label_id/promote', `${p}/labels/${promoted}/promote`)
-  const groupLabel = await w.created('POST /groups/:id/labels', `${g}/labels`, { name: 'conformance-group', color: 'teal' })
+  const groupLabel = await w.created('POST /groups/:id/labels', `${g}/labels`, {
+    name: 'conformance-group',
+    color: 'teal',
+  })
   await w.write('PUT /groups/:id/labels/:label_id', `${g}/labels/${groupLabel}`, { description: 'A group label' })
   await w.write('POST /groups/:id/labels/:label_id/subscribe', `${g}/labels/${groupLabel}/subscribe`, {}, w.tokens.user)
 
@@ -240,11 +299,17 @@ async function projectsAndGroups(w: ConformanceWorld): Promise<void> {
     start_date: '2025-01-01',
     due_date: '2099-12-31',
   })
-  await w.write('PUT /projects/:id/milestones/:milestone_id', `${p}/milestones/${ids.projectMilestone}`, { description: 'Checks the wire model.' })
+  await w.write('PUT /projects/:id/milestones/:milestone_id', `${p}/milestones/${ids.projectMilestone}`, {
+    description: 'Checks the wire model.',
+  })
   const toPromote = await w.created('POST /projects/:id/milestones', `${p}/milestones`, { title: 'Promote me' })
   await w.write('POST /projects/:id/milestones/:milestone_id/promote', `${p}/milestones/${toPromote}/promote`)
-  const groupMilestone = await w.created('POST /groups/:id/milestones', `${g}/milestones`, { title: 'Conformance (group)' })
-  await w.write('PUT /groups/:id/milestones/:milestone_id', `${g}/milestones/${groupMilestone}`, { state_event: 'close' })
+  const groupMilestone = await w.created('POST /groups/:id/milestones', `${g}/milestones`, {
+    title: 'Conformance (group)',
+  })
+  await w.write('PUT /groups/:id/milestones/:milestone_id', `${g}/milestones/${groupMilestone}`, {
+    state_event: 'close',
+  })
 }
 
 /** An issue with labels, a milestone, notes, a thread, award emoji, time and a to-do, closed; a second one reordered, cloned and moved. */
@@ -259,7 +324,10 @@ async function issues(w: ConformanceWorld): Promise<void> {
   ids.issue = issue.iid as number
   ids.issueId = issue.id as number
   const i = `${p}/issues/${ids.issue}`
-  await w.write('PUT /projects/:id/issues/:issue_iid', i, { add_labels: 'conformance', milestone_id: ids.projectMilestone })
+  await w.write('PUT /projects/:id/issues/:issue_iid', i, {
+    add_labels: 'conformance',
+    milestone_id: ids.projectMilestone,
+  })
   await w.write('PUT /projects/:id/issues/:issue_iid', i, { state_event: 'close' })
   await w.write('POST /projects/:id/issues/:issue_iid/add_spent_time', `${i}/add_spent_time`, { duration: '1h' })
   await w.write('POST /projects/:id/issues/:issue_iid/time_estimate', `${i}/time_estimate`, { duration: '3h' })
@@ -273,7 +341,10 @@ async function issues(w: ConformanceWorld): Promise<void> {
   await w.write('POST /projects/:id/issues/:issue_iid/time_estimate', `${second}/time_estimate`, { duration: '1h' })
   await w.write('POST /projects/:id/issues/:issue_iid/reset_time_estimate', `${second}/reset_time_estimate`)
   await w.write('POST /projects/:id/issues/:issue_iid/reset_spent_time', `${second}/reset_spent_time`)
-  await w.write('POST /projects/:id/issues/:issue_iid/clone', `${second}/clone`, { to_project_id: 'kestrel/website', with_notes: true })
+  await w.write('POST /projects/:id/issues/:issue_iid/clone', `${second}/clone`, {
+    to_project_id: 'kestrel/website',
+    with_notes: true,
+  })
   await w.write('POST /projects/:id/issues/:issue_iid/move', `${second}/move`, { to_project_id: 'kestrel/field-app' })
 }
 
@@ -287,14 +358,26 @@ async function mergeRequests(w: ConformanceWorld): Promise<void> {
     commit_message: 'Extend the conformance note',
     actions: [{ action: 'update', file_path: 'docs/conformance.md', content: '# Conformance\n\nChecked.\n' }],
   })
-  await w.write('PUT /projects/:id/repository/files/:file_path', `${p}/repository/files/${encodeURIComponent('docs/conformance.md')}`, {
-    branch: 'conformance',
-    content: '# Conformance\n\nChecked twice.\n',
-    commit_message: 'Reword the conformance note',
+  await w.write(
+    'PUT /projects/:id/repository/files/:file_path',
+    `${p}/repository/files/${encodeURIComponent('docs/conformance.md')}`,
+    {
+      branch: 'conformance',
+      content: '# Conformance\n\nChecked twice.\n',
+      commit_message: 'Reword the conformance note',
+    },
+  )
+  await w.write('POST /projects/:id/repository/tags', `${p}/repository/tags`, {
+    tag_name: 'conformance-1',
+    ref: 'conformance',
+    message: 'Conformance',
   })
-  await w.write('POST /projects/:id/repository/tags', `${p}/repository/tags`, { tag_name: 'conformance-1', ref: 'conformance', message: 'Conformance' })
   await w.write('POST /projects/:id/protected_branches', `${p}/protected_branches`, { name: 'release/*' })
-  await w.write('PATCH /projects/:id/protected_branches/:name', `${p}/protected_branches/${encodeURIComponent('release/*')}`, { allow_force_push: true })
+  await w.write(
+    'PATCH /projects/:id/protected_branches/:name',
+    `${p}/protected_branches/${encodeURIComponent('release/*')}`,
+    { allow_force_push: true },
+  )
 
   const mr = await w.write('POST /projects/:id/merge_requests', `${p}/merge_requests`, {
     source_branch: 'conformance',
@@ -304,20 +387,34 @@ async function mergeRequests(w: ConformanceWorld): Promise<void> {
   })
   ids.mr = mr.iid as number
   const m = `${p}/merge_requests/${ids.mr}`
-  await w.write('PUT /projects/:id/merge_requests/:merge_request_iid', m, { add_labels: 'conformance', milestone_id: ids.projectMilestone })
+  await w.write('PUT /projects/:id/merge_requests/:merge_request_iid', m, {
+    add_labels: 'conformance',
+    milestone_id: ids.projectMilestone,
+  })
   await w.write('PUT /projects/:id/merge_requests/:merge_request_iid', m, { state_event: 'close' })
   await w.write('PUT /projects/:id/merge_requests/:merge_request_iid', m, { state_event: 'reopen' })
   await w.write('POST /projects/:id/merge_requests/:merge_request_iid/approve', `${m}/approve`, {}, w.tokens.user)
   await w.write('POST /projects/:id/merge_requests/:merge_request_iid/unapprove', `${m}/unapprove`, {}, w.tokens.user)
   await w.write('POST /projects/:id/merge_requests/:merge_request_iid/approve', `${m}/approve`, {}, w.tokens.user)
   await w.write('POST /projects/:id/merge_requests/:merge_request_iid/subscribe', `${m}/subscribe`, {}, w.tokens.user)
-  await w.write('POST /projects/:id/merge_requests/:merge_request_iid/unsubscribe', `${m}/unsubscribe`, {}, w.tokens.user)
+  await w.write(
+    'POST /projects/:id/merge_requests/:merge_request_iid/unsubscribe',
+    `${m}/unsubscribe`,
+    {},
+    w.tokens.user,
+  )
   await w.write('POST /projects/:id/merge_requests/:merge_request_iid/todo', `${m}/todo`)
-  await w.write('POST /projects/:id/merge_requests/:merge_request_iid/time_estimate', `${m}/time_estimate`, { duration: '2h' })
-  await w.write('POST /projects/:id/merge_requests/:merge_request_iid/add_spent_time', `${m}/add_spent_time`, { duration: '30m' })
+  await w.write('POST /projects/:id/merge_requests/:merge_request_iid/time_estimate', `${m}/time_estimate`, {
+    duration: '2h',
+  })
+  await w.write('POST /projects/:id/merge_requests/:merge_request_iid/add_spent_time', `${m}/add_spent_time`, {
+    duration: '30m',
+  })
   await noteable(w, '/projects/:id/merge_requests/:merge_request_iid', m, m, 'mr')
   const thread = `${m}/discussions/${ids.mrDiscussion}`
-  await w.write('PUT /projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id', thread, { resolved: true })
+  await w.write('PUT /projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id', thread, {
+    resolved: true,
+  })
 
   await branchWithCommit(w, 'conformance-merge', 'docs/merged.md')
   const merged = await w.write('POST /projects/:id/merge_requests', `${p}/merge_requests`, {
@@ -334,7 +431,10 @@ async function mergeRequests(w: ConformanceWorld): Promise<void> {
 /** A branch from the default branch with one new file. */
 async function branchWithCommit(w: ConformanceWorld, branch: string, file: string): Promise<void> {
   const p = `/projects/${w.ids.projectId}`
-  await w.write('POST /projects/:id/repository/branches', `${p}/repository/branches`, { branch, ref: w.ids.defaultBranch })
+  await w.write('POST /projects/:id/repository/branches', `${p}/repository/branches`, {
+    branch,
+    ref: w.ids.defaultBranch,
+  })
   await w.write('POST /projects/:id/repository/files/:file_path', `${p}/repository/files/${encodeURIComponent(file)}`, {
     branch,
     content: `# ${branch}\n`,
@@ -352,14 +452,23 @@ async function epics(w: ConformanceWorld): Promise<void> {
   const e = `${g}/epics/${ids.epic}`
   await w.write('PUT /groups/:id/epics/:epic_iid', e, { add_labels: 'customer' })
   await w.write('PUT /groups/:id/epics/:epic_iid', e, { state_event: 'close' })
-  const first = (await w.write('POST /groups/:id/epics/:epic_iid/issues/:epic_issue_id', `${e}/issues/${ids.issueId}`)).id as number
-  const second = (await w.write('POST /groups/:id/epics/:epic_iid/issues/:epic_issue_id', `${e}/issues/${ids.closedIssueId}`)).id as number
-  await w.write('PUT /groups/:id/epics/:epic_iid/issues/:epic_issue_id', `${e}/issues/${second}`, { move_before_id: first })
+  const first = (await w.write('POST /groups/:id/epics/:epic_iid/issues/:epic_issue_id', `${e}/issues/${ids.issueId}`))
+    .id as number
+  const second = (
+    await w.write('POST /groups/:id/epics/:epic_iid/issues/:epic_issue_id', `${e}/issues/${ids.closedIssueId}`)
+  ).id as number
+  await w.write('PUT /groups/:id/epics/:epic_iid/issues/:epic_issue_id', `${e}/issues/${second}`, {
+    move_before_id: first,
+  })
   await w.write('DELETE /groups/:id/epics/:epic_iid/issues/:epic_issue_id', `${e}/issues/${second}`)
-  const child = await w.created('POST /groups/:id/epics/:epic_iid/epics', `${e}/epics`, { title: 'Wire model, part two' })
+  const child = await w.created('POST /groups/:id/epics/:epic_iid/epics', `${e}/epics`, {
+    title: 'Wire model, part two',
+  })
   const orphan = await w.created('POST /groups/:id/epics', `${g}/epics`, { title: 'Adopted' })
   await w.write('POST /groups/:id/epics/:epic_iid/epics/:child_epic_id', `${e}/epics/${orphan}`)
-  await w.write('PUT /groups/:id/epics/:epic_iid/epics/:child_epic_id', `${e}/epics/${orphan}`, { move_before_id: child })
+  await w.write('PUT /groups/:id/epics/:epic_iid/epics/:child_epic_id', `${e}/epics/${orphan}`, {
+    move_before_id: child,
+  })
   await w.write('DELETE /groups/:id/epics/:epic_iid/epics/:child_epic_id', `${e}/epics/${orphan}`)
   await w.write('POST /groups/:id/epics/:epic_iid/todo', `${e}/todo`)
   await w.write('POST /groups/:id/epics/:epic_iid/subscribe', `${e}/subscribe`, {}, w.tokens.user)
@@ -385,17 +494,32 @@ async function snippets(w: ConformanceWorld): Promise<void> {
  * A note (edited), a quick-action-only note (202), a thread with a reply (edited), award emoji on
  * the item and on the note; their ids go into the world as `<key>Note`, `<key>Discussion`…
  */
-async function noteable(w: ConformanceWorld, base: string, url: string, awardUrl: string, key: string, awardBase = base): Promise<void> {
+async function noteable(
+  w: ConformanceWorld,
+  base: string,
+  url: string,
+  awardUrl: string,
+  key: string,
+  awardBase = base,
+): Promise<void> {
   const { ids } = w
   const note = await w.write(`POST ${base}/notes`, `${url}/notes`, { body: 'Looks right to me.' })
   ids[`${key}Note`] = note.id as number
-  await w.write(`PUT ${base}/notes/:note_id`, `${url}/notes/${note.id as number}`, { body: 'Looks right to me, checked twice.' })
+  await w.write(`PUT ${base}/notes/:note_id`, `${url}/notes/${note.id as number}`, {
+    body: 'Looks right to me, checked twice.',
+  })
   if (key !== 'snippet') await w.write(`POST ${base}/notes`, `${url}/notes`, { body: '/label ~customer' })
-  const thread = await w.write(`POST ${base}/discussions`, `${url}/discussions`, { body: 'Should the schema be stricter?' })
+  const thread = await w.write(`POST ${base}/discussions`, `${url}/discussions`, {
+    body: 'Should the schema be stricter?',
+  })
   ids[`${key}Discussion`] = thread.id as string
   const replies = `${url}/discussions/${thread.id as string}/notes`
-  const reply = await w.created(`POST ${base}/discussions/:discussion_id/notes`, replies, { body: 'It is strict already.' })
-  await w.write(`PUT ${base}/discussions/:discussion_id/notes/:note_id`, `${replies}/${reply}`, { body: 'It is strict.' })
+  const reply = await w.created(`POST ${base}/discussions/:discussion_id/notes`, replies, {
+    body: 'It is strict already.',
+  })
+  await w.write(`PUT ${base}/discussions/:discussion_id/notes/:note_id`, `${replies}/${reply}`, {
+    body: 'It is strict.',
+  })
   ids[`${key}Award`] = await w.created(`POST ${awardBase}/award_emoji`, `${awardUrl}/award_emoji`, { name: 'thumbsup' })
   const noteAwards = `${awardUrl}/notes/${note.id as number}/award_emoji`
   ids[`${key}NoteAward`] = await w.created(`POST ${awardBase}/notes/:note_id/award_emoji`, noteAwards, { name: 'tada' })
@@ -405,8 +529,13 @@ async function noteable(w: ConformanceWorld, base: string, url: string, awardUrl
 async function ci(w: ConformanceWorld): Promise<void> {
   const { ids } = w
   const p = `/projects/${ids.projectId}`
-  ids.variable = (await w.write('POST /projects/:id/variables', `${p}/variables`, { key: 'CONFORMANCE', value: 'checked-value' })).key as string
-  await w.write('PUT /projects/:id/variables/:key', `${p}/variables/${ids.variable}`, { value: 'checked-again', protected: true })
+  ids.variable = (
+    await w.write('POST /projects/:id/variables', `${p}/variables`, { key: 'CONFORMANCE', value: 'checked-value' })
+  ).key as string
+  await w.write('PUT /projects/:id/variables/:key', `${p}/variables/${ids.variable}`, {
+    value: 'checked-again',
+    protected: true,
+  })
   await w.write('POST /projects/:id/ci/lint', `${p}/ci/lint`, { content: CI_CONTENT, include_jobs: true })
   await w.write('POST /projects/:id/ci/lint', `${p}/ci/lint`, { content: CI_CONTENT, dry_run: true })
   await w.write('POST /ci/lint', '/ci/lint', { content: CI_CONTENT, include_merged_yaml: true })
@@ -415,8 +544,13 @@ async function ci(w: ConformanceWorld): Promise<void> {
   await w.write('PUT /runners/:id', `/runners/${ids.runner}`, { description: 'kestrel-deploy-1' })
   const registration = (await w.read(p)).runners_token as string
   const runner = await w.write('POST /runners', '/runners', { token: registration, description: 'conformance runner' })
-  await w.write('POST /runners/reset_authentication_token', '/runners/reset_authentication_token', { token: runner.token as string })
-  await w.write('POST /runners/:id/reset_authentication_token', `/runners/${runner.id as number}/reset_authentication_token`)
+  await w.write('POST /runners/reset_authentication_token', '/runners/reset_authentication_token', {
+    token: runner.token as string,
+  })
+  await w.write(
+    'POST /runners/:id/reset_authentication_token',
+    `/runners/${runner.id as number}/reset_authentication_token`,
+  )
   await w.write('POST /projects/:id/runners', `/projects/kestrel%2Fwebsite/runners`, { runner_id: runner.id as number })
   await w.write('POST /projects/:id/runners/reset_registration_token', `${p}/runners/reset_registration_token`)
   await w.write('POST /groups/:id/runners/reset_registration_token', '/groups/kestrel/runners/reset_registration_token')
@@ -437,8 +571,13 @@ async function ci(w: ConformanceWorld): Promise<void> {
 async function operations(w: ConformanceWorld): Promise<void> {
   const { ids } = w
   const p = `/projects/${ids.projectId}`
-  const env = await w.created('POST /projects/:id/environments', `${p}/environments`, { name: 'conformance', external_url: 'https://conformance.example' })
-  await w.write('PUT /projects/:id/environments/:environment_id', `${p}/environments/${env}`, { description: 'Checks the wire model.' })
+  const env = await w.created('POST /projects/:id/environments', `${p}/environments`, {
+    name: 'conformance',
+    external_url: 'https://conformance.example',
+  })
+  await w.write('PUT /projects/:id/environments/:environment_id', `${p}/environments/${env}`, {
+    description: 'Checks the wire model.',
+  })
   const deployment = await w.created('POST /projects/:id/deployments', `${p}/deployments`, {
     environment: 'conformance',
     sha: ids.commit,
@@ -449,16 +588,23 @@ async function operations(w: ConformanceWorld): Promise<void> {
   await w.write('PUT /projects/:id/deployments/:deployment_id', `${p}/deployments/${deployment}`, { status: 'success' })
   await w.write('POST /projects/:id/environments/:environment_id/stop', `${p}/environments/${env}/stop`)
   await w.write('DELETE /projects/:id/environments/review_apps', `${p}/environments/review_apps`)
-  await w.write('POST /projects/:id/protected_environments', `${p}/protected_environments`, { name: 'conformance', deploy_access_levels: [{ access_level: 40 }] })
+  await w.write('POST /projects/:id/protected_environments', `${p}/protected_environments`, {
+    name: 'conformance',
+    deploy_access_levels: [{ access_level: 40 }],
+  })
 
   ids.cluster = await w.created('POST /projects/:id/clusters/user', `${p}/clusters/user`, {
     name: 'conformance',
     platform_kubernetes_attributes: { api_url: 'https://kubernetes.example.com', token: 'conformance-token' },
   })
-  await w.write('PUT /projects/:id/clusters/:cluster_id', `${p}/clusters/${ids.cluster}`, { environment_scope: 'review/*' })
+  await w.write('PUT /projects/:id/clusters/:cluster_id', `${p}/clusters/${ids.cluster}`, {
+    environment_scope: 'review/*',
+  })
   const pages = `/projects/${ids.pagesProject}/pages/domains`
   await w.write('POST /projects/:id/pages/domains', pages, { domain: 'conformance.kestrel.example' })
-  await w.write('PUT /projects/:id/pages/domains/:domain', `${pages}/conformance.kestrel.example`, { auto_ssl_enabled: true })
+  await w.write('PUT /projects/:id/pages/domains/:domain', `${pages}/conformance.kestrel.example`, {
+    auto_ssl_enabled: true,
+  })
   const tracking = `/projects/${ids.trackedProject}/error_tracking`
   const key = await w.created('POST /projects/:id/error_tracking/client_keys', `${tracking}/client_keys`)
   await w.write('DELETE /projects/:id/error_tracking/client_keys/:key_id', `${tracking}/client_keys/${key}`)
@@ -477,8 +623,15 @@ async function operations(w: ConformanceWorld): Promise<void> {
 async function administration(w: ConformanceWorld): Promise<void> {
   const { ids } = w
   await w.write('PUT /application/settings', '/application/settings', { max_attachment_size: 100 })
-  const node = await w.created('POST /geo_nodes', '/geo_nodes', { name: 'conformance-node', url: 'https://geo.example.com/' })
-  await w.write('PUT /geo_nodes/:id', `/geo_nodes/${node}`, { name: 'conformance-node', url: 'https://geo.example.com/', files_max_capacity: 20 })
+  const node = await w.created('POST /geo_nodes', '/geo_nodes', {
+    name: 'conformance-node',
+    url: 'https://geo.example.com/',
+  })
+  await w.write('PUT /geo_nodes/:id', `/geo_nodes/${node}`, {
+    name: 'conformance-node',
+    url: 'https://geo.example.com/',
+    files_max_capacity: 20,
+  })
   await w.write('POST /geo_nodes/:id/repair', `/geo_nodes/${node}/repair`)
 
   ids.projectAuditEvent = (await w.first(`/projects/${ids.projectId}/audit_events`)).id as number
@@ -486,9 +639,21 @@ async function administration(w: ConformanceWorld): Promise<void> {
   await w.write('POST /todos/:id/mark_as_done', `/todos/${todo.id as number}/mark_as_done`)
 
   const destination = { destination_storage_name: 'archive' }
-  await w.write('POST /projects/:id/repository_storage_moves', `/projects/${ids.sandboxProject}/repository_storage_moves`, destination)
-  ids.snippetMove = await w.created('POST /snippets/:id/repository_storage_moves', `/snippets/${ids.snippet}/repository_storage_moves`, destination)
-  ids.groupMove = await w.created('POST /groups/:id/repository_storage_moves', '/groups/kestrel/repository_storage_moves', destination)
+  await w.write(
+    'POST /projects/:id/repository_storage_moves',
+    `/projects/${ids.sandboxProject}/repository_storage_moves`,
+    destination,
+  )
+  ids.snippetMove = await w.created(
+    'POST /snippets/:id/repository_storage_moves',
+    `/snippets/${ids.snippet}/repository_storage_moves`,
+    destination,
+  )
+  ids.groupMove = await w.created(
+    'POST /groups/:id/repository_storage_moves',
+    '/groups/kestrel/repository_storage_moves',
+    destination,
+  )
 }
 
 /** Ids of the resource events the fixtures' writes recorded. */
@@ -501,7 +666,8 @@ async function discoverEvents(w: ConformanceWorld): Promise<void> {
   ] as const
   for (const [key, url, kinds] of items) {
     for (const kind of kinds) {
-      ids[`${key}${kind[0].toUpperCase()}${kind.slice(1)}Event`] = (await w.first(`${url}/resource_${kind}_events`)).id as number
+      ids[`${key}${kind[0].toUpperCase()}${kind.slice(1)}Event`] = (await w.first(`${url}/resource_${kind}_events`))
+        .id as number
     }
   }
 }

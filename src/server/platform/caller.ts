@@ -68,7 +68,8 @@ export interface CallerOptions {
  */
 export function callerFor(ctx: ServerContext, user: UserRow | null, options: CallerOptions = {}): Caller {
   const actor: Actor =
-    options.actor ?? (user ? { user, method: 'personal_access_token', scopes: ['api'], tokenId: null, sudoBy: null } : ANONYMOUS)
+    options.actor ??
+    (user ? { user, method: 'personal_access_token', scopes: ['api'], tokenId: null, sudoBy: null } : ANONYMOUS)
   return {
     ctx,
     db: ctx.db,

@@ -46,7 +46,13 @@ export const DEFAULT_SETTINGS = {
 
 export type SettingKey = keyof typeof DEFAULT_SETTINGS
 export type SettingValue = string | number | boolean | readonly string[]
-type SettingType<T> = T extends string ? string : T extends number ? number : T extends boolean ? boolean : readonly string[]
+type SettingType<T> = T extends string
+  ? string
+  : T extends number
+    ? number
+    : T extends boolean
+      ? boolean
+      : readonly string[]
 export type SettingsSnapshot = { -readonly [K in SettingKey]: SettingType<(typeof DEFAULT_SETTINGS)[K]> }
 
 /** Settings that are secrets: stored sealed with the instance key, as GitLab's `*_encrypted` columns. */
@@ -67,9 +73,14 @@ export class Settings {
     this.cache = { ...DEFAULT_SETTINGS } as SettingsSnapshot
     const rows = db.prepare('SELECT key, value FROM settings').all() as { key: string; value: string }[]
     for (const row of rows) {
-      if (row.key in DEFAULT_SETTINGS) (this.cache as Record<string, SettingValue>)[row.key] = this.fromStored(row.key, JSON.parse(row.value) as SettingValue)
+      if (row.key in DEFAULT_SETTINGS)
+        (this.cache as Record<string, SettingValue>)[row.key] = this.fromStored(
+          row.key,
+          JSON.parse(row.value) as SettingValue,
+        )
     }
-    for (const [key, value] of Object.entries(overrides)) (this.cache as Record<string, SettingValue>)[key] = value as SettingValue
+    for (const [key, value] of Object.entries(overrides))
+      (this.cache as Record<string, SettingValue>)[key] = value as SettingValue
   }
 
   get<K extends SettingKey>(key: K): SettingsSnapshot[K] {
@@ -82,7 +93,9 @@ export class Settings {
 
   /** Persists the given settings (unknown keys are ignored) and returns the full set. */
   update(values: Partial<Record<string, SettingValue>>): Readonly<SettingsSnapshot> {
-    const upsert = this.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
+    const upsert = this.db.prepare(
+      'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+    )
     this.db.transaction(() => {
       for (const [key, value] of Object.entries(values)) {
         if (!(key in DEFAULT_SETTINGS) || value === undefined) continue

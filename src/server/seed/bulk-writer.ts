@@ -20,14 +20,24 @@ export function firstSeedRun(db: Db): SeedRunRow | undefined {
 }
 
 /** Records that a seed run starts; returns its id. */
-export function startSeedRun(db: Db, run: { readonly profile: string; readonly seed: string; readonly parameters: object }): number {
-  const info = db.prepare('INSERT INTO seed_runs (profile, seed, parameters, created_at) VALUES (?, ?, ?, ?)').run(run.profile, run.seed, JSON.stringify(run.parameters), nowIso())
+export function startSeedRun(
+  db: Db,
+  run: { readonly profile: string; readonly seed: string; readonly parameters: object },
+): number {
+  const info = db
+    .prepare('INSERT INTO seed_runs (profile, seed, parameters, created_at) VALUES (?, ?, ?, ?)')
+    .run(run.profile, run.seed, JSON.stringify(run.parameters), nowIso())
   return Number(info.lastInsertRowid)
 }
 
 /** Records what a finished seed run wrote. */
 export function finishSeedRun(db: Db, id: number, run: { readonly counts: object; readonly durationMs: number }): void {
-  db.prepare('UPDATE seed_runs SET counts = ?, duration_ms = ?, finished_at = ? WHERE id = ?').run(JSON.stringify(run.counts), run.durationMs, nowIso(), id)
+  db.prepare('UPDATE seed_runs SET counts = ?, duration_ms = ?, finished_at = ? WHERE id = ?').run(
+    JSON.stringify(run.counts),
+    run.durationMs,
+    nowIso(),
+    id,
+  )
 }
 
 /** Gives a discussion another id (the seed replaces random ids with ones from its generator). */
@@ -50,7 +60,7 @@ export function pendingTodosOnFinishedTargets(db: Db, userId: number): number[] 
 }
 
 const COUNTED = {
-  users: 'SELECT COUNT(*) FROM users WHERE user_type IS NULL OR user_type = \'human\'',
+  users: "SELECT COUNT(*) FROM users WHERE user_type IS NULL OR user_type = 'human'",
   groups: "SELECT COUNT(*) FROM namespaces WHERE kind = 'group'",
   projects: 'SELECT COUNT(*) FROM projects',
   issues: 'SELECT COUNT(*) FROM issues',
@@ -82,7 +92,12 @@ export function contentCounts(db: Db): ContentCounts {
 
 /** True when people have created groups or projects here (a seed must not mix into them). */
 export function hasUserContent(db: Db): boolean {
-  return db.prepare("SELECT EXISTS (SELECT 1 FROM projects) OR EXISTS (SELECT 1 FROM namespaces WHERE kind = 'group')").pluck().get() === 1
+  return (
+    db
+      .prepare("SELECT EXISTS (SELECT 1 FROM projects) OR EXISTS (SELECT 1 FROM namespaces WHERE kind = 'group')")
+      .pluck()
+      .get() === 1
+  )
 }
 
 /** An issue row as createIssue (and a later close) leaves it. */
@@ -148,10 +163,16 @@ export class BulkWriter {
       `INSERT INTO notes (noteable_type, noteable_id, project_id, author_id, body, type, discussion_id, system, internal, resolvable, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, NULL, ?, 0, 0, 0, ?, ?)`,
     )
-    this.labelLink = db.prepare('INSERT OR IGNORE INTO label_links (label_id, target_type, target_id, created_at) VALUES (?, ?, ?, ?)')
+    this.labelLink = db.prepare(
+      'INSERT OR IGNORE INTO label_links (label_id, target_type, target_id, created_at) VALUES (?, ?, ?, ?)',
+    )
     this.issueAssignee = db.prepare('INSERT OR IGNORE INTO issue_assignees (issue_id, user_id) VALUES (?, ?)')
-    this.mrAssignee = db.prepare('INSERT OR IGNORE INTO merge_request_assignees (merge_request_id, user_id) VALUES (?, ?)')
-    this.mrReviewer = db.prepare('INSERT OR IGNORE INTO merge_request_reviewers (merge_request_id, user_id, created_at) VALUES (?, ?, ?)')
+    this.mrAssignee = db.prepare(
+      'INSERT OR IGNORE INTO merge_request_assignees (merge_request_id, user_id) VALUES (?, ?)',
+    )
+    this.mrReviewer = db.prepare(
+      'INSERT OR IGNORE INTO merge_request_reviewers (merge_request_id, user_id, created_at) VALUES (?, ?, ?)',
+    )
     this.event = db.prepare(
       `INSERT INTO events (project_id, author_id, action, target_type, target_id, target_iid, target_title, note, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -170,7 +191,20 @@ export class BulkWriter {
   addIssue(i: BulkIssue, labelIds: readonly number[], assigneeIds: readonly number[]): number {
     const updated = i.closed?.at ?? i.createdAt
     const id = Number(
-      this.issue.run(i.iid, i.projectId, i.authorId, i.title, i.description, i.milestoneId, i.weight, i.closed ? 'closed' : 'opened', i.closed?.at ?? null, i.closed?.byId ?? null, i.createdAt, updated).lastInsertRowid,
+      this.issue.run(
+        i.iid,
+        i.projectId,
+        i.authorId,
+        i.title,
+        i.description,
+        i.milestoneId,
+        i.weight,
+        i.closed ? 'closed' : 'opened',
+        i.closed?.at ?? null,
+        i.closed?.byId ?? null,
+        i.createdAt,
+        updated,
+      ).lastInsertRowid,
     )
     for (const l of labelIds) this.labelLink.run(l, 'Issue', id, i.createdAt)
     for (const u of assigneeIds) this.issueAssignee.run(id, u)
@@ -180,34 +214,98 @@ export class BulkWriter {
   }
 
   /** Inserts a merge request with its labels, assignees, reviewers and state events; returns its id. */
-  addMergeRequest(m: BulkMergeRequest, labelIds: readonly number[], assigneeIds: readonly number[], reviewerIds: readonly number[]): number {
+  addMergeRequest(
+    m: BulkMergeRequest,
+    labelIds: readonly number[],
+    assigneeIds: readonly number[],
+    reviewerIds: readonly number[],
+  ): number {
     const merged = m.state === 'merged'
     const closed = m.state === 'closed'
     const id = Number(
       this.mergeRequest.run(
-        m.iid, m.projectId, m.projectId, m.sourceBranch, m.title, m.description, m.authorId, m.milestoneId, m.headSha, m.baseSha, m.baseSha,
-        m.state === 'opened' ? 'can_be_merged' : 'unchecked', m.state,
-        merged ? m.endedById : null, merged ? m.endedAt : null, closed ? m.endedById : null, closed ? m.endedAt : null,
-        m.createdAt, m.endedAt ?? m.createdAt,
+        m.iid,
+        m.projectId,
+        m.projectId,
+        m.sourceBranch,
+        m.title,
+        m.description,
+        m.authorId,
+        m.milestoneId,
+        m.headSha,
+        m.baseSha,
+        m.baseSha,
+        m.state === 'opened' ? 'can_be_merged' : 'unchecked',
+        m.state,
+        merged ? m.endedById : null,
+        merged ? m.endedAt : null,
+        closed ? m.endedById : null,
+        closed ? m.endedAt : null,
+        m.createdAt,
+        m.endedAt ?? m.createdAt,
       ).lastInsertRowid,
     )
     for (const l of labelIds) this.labelLink.run(l, 'MergeRequest', id, m.createdAt)
     for (const u of assigneeIds) this.mrAssignee.run(id, u)
     for (const u of reviewerIds) this.mrReviewer.run(id, u, m.createdAt)
     this.event.run(m.projectId, m.authorId, 'created', 'MergeRequest', id, m.iid, m.title, null, m.createdAt)
-    if (m.endedAt !== null && m.endedById !== null) this.event.run(m.projectId, m.endedById, merged ? 'merged' : 'closed', 'MergeRequest', id, m.iid, m.title, null, m.endedAt)
+    if (m.endedAt !== null && m.endedById !== null)
+      this.event.run(
+        m.projectId,
+        m.endedById,
+        merged ? 'merged' : 'closed',
+        'MergeRequest',
+        id,
+        m.iid,
+        m.title,
+        null,
+        m.endedAt,
+      )
     return id
   }
 
   /** Inserts a comment and its `commented` event (`eventNote` is the note as the event shows it). */
-  addNote(n: { readonly type: 'Issue' | 'MergeRequest'; readonly targetId: number; readonly projectId: number; readonly authorId: number; readonly body: string; readonly discussionId: string; readonly at: string; readonly targetTitle: string }, eventNote: (id: number) => Readonly<Record<string, unknown>>): number {
-    const id = Number(this.note.run(n.type, n.targetId, n.projectId, n.authorId, n.body, n.discussionId, n.at, n.at).lastInsertRowid)
-    this.event.run(n.projectId, n.authorId, 'commented', 'Note', id, null, n.targetTitle, JSON.stringify(eventNote(id)), n.at)
+  addNote(
+    n: {
+      readonly type: 'Issue' | 'MergeRequest'
+      readonly targetId: number
+      readonly projectId: number
+      readonly authorId: number
+      readonly body: string
+      readonly discussionId: string
+      readonly at: string
+      readonly targetTitle: string
+    },
+    eventNote: (id: number) => Readonly<Record<string, unknown>>,
+  ): number {
+    const id = Number(
+      this.note.run(n.type, n.targetId, n.projectId, n.authorId, n.body, n.discussionId, n.at, n.at).lastInsertRowid,
+    )
+    this.event.run(
+      n.projectId,
+      n.authorId,
+      'commented',
+      'Note',
+      id,
+      null,
+      n.targetTitle,
+      JSON.stringify(eventNote(id)),
+      n.at,
+    )
     return id
   }
 
   /** A pending to-do. */
-  addTodo(t: { readonly userId: number; readonly authorId: number; readonly projectId: number; readonly targetType: 'Issue' | 'MergeRequest'; readonly targetId: number; readonly action: 'assigned' | 'review_requested'; readonly body: string; readonly at: string }): void {
+  addTodo(t: {
+    readonly userId: number
+    readonly authorId: number
+    readonly projectId: number
+    readonly targetType: 'Issue' | 'MergeRequest'
+    readonly targetId: number
+    readonly action: 'assigned' | 'review_requested'
+    readonly body: string
+    readonly at: string
+  }): void {
     this.todo.run(t.userId, t.authorId, t.projectId, t.targetType, t.targetId, t.action, t.body, t.at, t.at)
   }
 
@@ -218,7 +316,9 @@ export class BulkWriter {
 
   /** Sets the project's last activity to its newest event, as recording each event one by one would. */
   touchProjects(projectIds: readonly number[]): void {
-    const update = this.db.prepare('UPDATE projects SET last_activity_at = (SELECT MAX(created_at) FROM events WHERE project_id = @id) WHERE id = @id')
+    const update = this.db.prepare(
+      'UPDATE projects SET last_activity_at = (SELECT MAX(created_at) FROM events WHERE project_id = @id) WHERE id = @id',
+    )
     for (const id of projectIds) update.run({ id })
   }
 }

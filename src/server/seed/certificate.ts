@@ -52,7 +52,9 @@ function utcTime(date: Date): Buffer {
 }
 
 function name(parts: readonly (readonly [string, string])[]): Buffer {
-  return sequence(...parts.map(([type, value]) => tlv(0x31, sequence(oid(type), tlv(0x0c, Buffer.from(value, 'utf8'))))))
+  return sequence(
+    ...parts.map(([type, value]) => tlv(0x31, sequence(oid(type), tlv(0x0c, Buffer.from(value, 'utf8'))))),
+  )
 }
 
 const ED25519 = '1.3.101.112'
@@ -73,13 +75,26 @@ function pem(label: string, der: Buffer): string {
  * its subject alternative name), valid from `notBefore` to `notAfter`, with its key. The key and
  * serial number come from `seed`, so the same arguments give the same PEM texts.
  */
-export function demoCertificate(seed: string, domain: string, organization: string, notBefore: Date, notAfter: Date): DemoCertificate {
+export function demoCertificate(
+  seed: string,
+  domain: string,
+  organization: string,
+  notBefore: Date,
+  notAfter: Date,
+): DemoCertificate {
   const secret = createHash('sha256').update(`pages-certificate/${seed}/${domain}`).digest()
-  const privateKey = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, secret]), format: 'der', type: 'pkcs8' })
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([ED25519_PKCS8_PREFIX, secret]),
+    format: 'der',
+    type: 'pkcs8',
+  })
   const spki = createPublicKey(privateKey).export({ type: 'spki', format: 'der' })
   const serial = createHash('sha256').update(`serial/${seed}/${domain}`).digest().subarray(0, 16)
   serial[0] &= 0x7f
-  const subject = name([[ORGANIZATION, organization], [COMMON_NAME, domain]])
+  const subject = name([
+    [ORGANIZATION, organization],
+    [COMMON_NAME, domain],
+  ])
   const algorithm = sequence(oid(ED25519))
   const extensions = tlv(
     0xa3,
@@ -100,5 +115,8 @@ export function demoCertificate(seed: string, domain: string, organization: stri
   )
   const signature = sign(null, tbs, privateKey)
   const certificate = sequence(tbs, algorithm, tlv(0x03, Buffer.from([0]), signature))
-  return { certificate: pem('CERTIFICATE', certificate), key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() }
+  return {
+    certificate: pem('CERTIFICATE', certificate),
+    key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  }
 }

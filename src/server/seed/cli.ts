@@ -1,6 +1,15 @@
 import { parseArgs } from 'node:util'
 import { buildApp } from '../app'
-import { DEFAULT_SYNTHETIC, describeSeed, SEED_PROFILES, seedInstance, seedOnFirstStart, skippedSeed, type SeedOptions, type SeedProfile } from './index'
+import {
+  DEFAULT_SYNTHETIC,
+  describeSeed,
+  SEED_PROFILES,
+  seedInstance,
+  seedOnFirstStart,
+  skippedSeed,
+  type SeedOptions,
+  type SeedProfile,
+} from './index'
 
 /**
  * `npm run seed -- --data-dir DIR [--profile demo|synthetic] [--seed S] [--now ISO]
@@ -31,7 +40,8 @@ async function main(): Promise<void> {
   const profile = values.profile as SeedProfile
   if (!SEED_PROFILES.includes(profile)) throw new Error(`--profile must be one of ${SEED_PROFILES.join(', ')}`)
   const now = values.now !== undefined ? new Date(values.now) : undefined
-  if (now !== undefined && Number.isNaN(now.getTime())) throw new Error(`--now must be an ISO 8601 time, got ${values.now}`)
+  if (now !== undefined && Number.isNaN(now.getTime()))
+    throw new Error(`--now must be an ISO 8601 time, got ${values.now}`)
   const count = (name: string, raw: string | undefined): number | undefined => {
     if (raw === undefined) return undefined
     const n = Number(raw)

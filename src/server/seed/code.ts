@@ -15,7 +15,22 @@ export interface FunctionSpec {
   readonly summary: string
 }
 
-const VERBS = ['validate', 'normalize', 'find', 'list', 'count', 'archive', 'merge', 'format', 'parse', 'group', 'retry', 'export', 'dedupe', 'sort'] as const
+const VERBS = [
+  'validate',
+  'normalize',
+  'find',
+  'list',
+  'count',
+  'archive',
+  'merge',
+  'format',
+  'parse',
+  'group',
+  'retry',
+  'export',
+  'dedupe',
+  'sort',
+] as const
 
 const SUMMARIES: Readonly<Record<string, string>> = {
   validate: 'Checks {e} records before they are stored, reporting every problem at once',
@@ -38,9 +53,19 @@ const SUMMARIES: Readonly<Record<string, string>> = {
 type FunctionKind = 'list' | 'count' | 'find' | 'validate'
 
 const KIND_OF: Readonly<Record<string, FunctionKind>> = {
-  list: 'list', sort: 'list', dedupe: 'list', archive: 'list', export: 'list',
-  count: 'count', group: 'count',
-  find: 'find', normalize: 'find', parse: 'find', format: 'find', retry: 'find', merge: 'find',
+  list: 'list',
+  sort: 'list',
+  dedupe: 'list',
+  archive: 'list',
+  export: 'list',
+  count: 'count',
+  group: 'count',
+  find: 'find',
+  normalize: 'find',
+  parse: 'find',
+  format: 'find',
+  retry: 'find',
+  merge: 'find',
   validate: 'validate',
 }
 
@@ -68,7 +93,10 @@ export function imperative(summary: string): string {
 }
 
 function words(identifier: string): string {
-  return identifier.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()
+  return identifier
+    .replace(/_/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
 }
 
 function pascal(identifier: string): string {
@@ -85,7 +113,10 @@ function camel(identifier: string): string {
 }
 
 function snake(identifier: string): string {
-  return identifier.replace(/([a-z])([A-Z])/g, '$1_$2').replace(/[\s-]+/g, '_').toLowerCase()
+  return identifier
+    .replace(/([a-z])([A-Z])/g, '$1_$2')
+    .replace(/[\s-]+/g, '_')
+    .toLowerCase()
 }
 
 /** The function's name as the language spells it. */
@@ -189,7 +220,12 @@ export function testSource(language: Language, module: string, fn: FunctionSpec)
     }
     case 'python': {
       const call = `${snake(module)}.${name}`
-      const body = [`    assert ${call}([]) == []`, `    assert ${call}([]) == {}`, `    assert ${call}(make_${snake(fn.entity)}(region="")) == ["region is missing"]`, `    assert ${call}([], datetime.now()) == []`][variantOf(language, fn)]
+      const body = [
+        `    assert ${call}([]) == []`,
+        `    assert ${call}([]) == {}`,
+        `    assert ${call}(make_${snake(fn.entity)}(region="")) == ["region is missing"]`,
+        `    assert ${call}([], datetime.now()) == []`,
+      ][variantOf(language, fn)]
       return `\n\ndef test_${name}():\n${body}\n`
     }
     case 'go': {
@@ -259,12 +295,22 @@ export function scaffold(language: Language, o: ScaffoldOptions): Map<string, st
       files.set('package.json', packageJson(o.path, o.version, pins))
       if (pins.length > 0) files.set('package-lock.json', packageLock(o.path, o.version, pins))
       files.set('.gitignore', 'node_modules/\ndist/\ncoverage/\n.env\n')
-      files.set('tsconfig.json', '{\n  "compilerOptions": {\n    "target": "ES2022",\n    "module": "NodeNext",\n    "strict": true,\n    "outDir": "dist"\n  },\n  "include": ["src"]\n}\n')
+      files.set(
+        'tsconfig.json',
+        '{\n  "compilerOptions": {\n    "target": "ES2022",\n    "module": "NodeNext",\n    "strict": true,\n    "outDir": "dist"\n  },\n  "include": ["src"]\n}\n',
+      )
       files.set('src/types.ts', typesFile())
       break
     case 'python':
       files.set('pyproject.toml', pyproject(o.pkg, o.version, o.description))
-      if (pins.length > 0) files.set('requirements.txt', pins.filter((p) => !p.dev).map((p) => `${p.name}==${p.version}\n`).join(''))
+      if (pins.length > 0)
+        files.set(
+          'requirements.txt',
+          pins
+            .filter((p) => !p.dev)
+            .map((p) => `${p.name}==${p.version}\n`)
+            .join(''),
+        )
       files.set('.gitignore', '__pycache__/\n*.pyc\n.venv/\n.pytest_cache/\ndist/\n')
       files.set(`src/${o.pkg}/__init__.py`, `"""${o.description}"""\n\n__version__ = "${o.version}"\n`)
       break
@@ -272,7 +318,10 @@ export function scaffold(language: Language, o: ScaffoldOptions): Map<string, st
       files.set('go.mod', `module example.com/kestrel/${o.path}\n\ngo 1.21\n`)
       files.set('.gitignore', '/bin/\n*.test\ncoverage.out\n')
       files.set('doc.go', `// Package ${o.pkg} ${lowerFirst(o.description.replace(/\.$/, ''))}.\npackage ${o.pkg}\n`)
-      files.set('LICENSE', 'MIT License\n\nCopyright (c) Kestrel\n\nPermission is hereby granted, free of charge, to any person obtaining a copy of this software.\n')
+      files.set(
+        'LICENSE',
+        'MIT License\n\nCopyright (c) Kestrel\n\nPermission is hereby granted, free of charge, to any person obtaining a copy of this software.\n',
+      )
       break
     case 'markdown':
       files.set('.gitignore', '_site/\nnode_modules/\n')
@@ -281,12 +330,28 @@ export function scaffold(language: Language, o: ScaffoldOptions): Map<string, st
   return files
 }
 
-const CI_IMAGES: Record<Language, string> = { typescript: 'node:20', python: 'python:3.12', go: 'golang:1.22', markdown: 'node:20' }
+const CI_IMAGES: Record<Language, string> = {
+  typescript: 'node:20',
+  python: 'python:3.12',
+  go: 'golang:1.22',
+  markdown: 'node:20',
+}
 
 /** What each language's CI jobs run: build (deployed projects), lint and test. */
-export const CI_COMMANDS: Record<Language, { readonly build: readonly string[]; readonly lint: readonly string[]; readonly test: readonly string[] }> = {
-  typescript: { build: ['npm ci', 'npm run build'], lint: ['npm ci', 'npm run lint'], test: ['npm ci', 'npm test -- --coverage'] },
-  python: { build: ['pip install build', 'python -m build'], lint: ['pip install ruff', 'ruff check .'], test: ['pip install -e ".[dev]"', 'pytest --cov'] },
+export const CI_COMMANDS: Record<
+  Language,
+  { readonly build: readonly string[]; readonly lint: readonly string[]; readonly test: readonly string[] }
+> = {
+  typescript: {
+    build: ['npm ci', 'npm run build'],
+    lint: ['npm ci', 'npm run lint'],
+    test: ['npm ci', 'npm test -- --coverage'],
+  },
+  python: {
+    build: ['pip install build', 'python -m build'],
+    lint: ['pip install ruff', 'ruff check .'],
+    test: ['pip install -e ".[dev]"', 'pytest --cov'],
+  },
   go: { build: ['go build ./...'], lint: ['go vet ./...'], test: ['go test -race -cover ./...'] },
   markdown: { build: ['npm ci', 'npm run build'], lint: ['npm ci', 'npm run lint'], test: ['npm ci', 'npm run build'] },
 }
@@ -302,7 +367,8 @@ function scriptLines(lines: readonly string[]): string {
  */
 function ciConfig(language: Language, deploy?: DeploySpec): string {
   const c = CI_COMMANDS[language]
-  if (!deploy) return `image: ${CI_IMAGES[language]}\n\nstages:\n  - test\n\ntest:\n  stage: test\n  script:\n${scriptLines(c.test)}`
+  if (!deploy)
+    return `image: ${CI_IMAGES[language]}\n\nstages:\n  - test\n\ntest:\n  stage: test\n  script:\n${scriptLines(c.test)}`
   return [
     `image: ${CI_IMAGES[language]}`,
     '',
@@ -396,8 +462,12 @@ function packageJson(name: string, version: string, pins: readonly PackagePin[])
 /** An npm lock file (lockfileVersion 3) recording every pinned package under node_modules/. */
 function packageLock(name: string, version: string, pins: readonly PackagePin[]): string {
   const direct = (dev: boolean): Record<string, string> =>
-    Object.fromEntries(pins.filter((p) => p.direct !== false && (p.dev === true) === dev).map((p) => [p.name, `^${p.version}`]))
-  const packages: Record<string, unknown> = { '': { name, version, dependencies: direct(false), devDependencies: direct(true) } }
+    Object.fromEntries(
+      pins.filter((p) => p.direct !== false && (p.dev === true) === dev).map((p) => [p.name, `^${p.version}`]),
+    )
+  const packages: Record<string, unknown> = {
+    '': { name, version, dependencies: direct(false), devDependencies: direct(true) },
+  }
   for (const p of [...pins].sort((a, b) => a.name.localeCompare(b.name))) {
     const file = p.name.includes('/') ? p.name.split('/')[1] : p.name
     packages[`node_modules/${p.name}`] = {
@@ -419,7 +489,12 @@ function typesFile(): string {
 }
 
 /** The manifest edit of a release (null when the language keeps no version in a file). */
-export function versionBump(language: Language, files: ReadonlyMap<string, string>, pkg: string, version: string): [string, string] | null {
+export function versionBump(
+  language: Language,
+  files: ReadonlyMap<string, string>,
+  pkg: string,
+  version: string,
+): [string, string] | null {
   if (language === 'typescript') {
     const text = files.get('package.json')
     return text ? ['package.json', text.replace(/"version": "[^"]*"/, `"version": "${version}"`)] : null

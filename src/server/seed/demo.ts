@@ -42,9 +42,29 @@ import { createUser } from '../modules/users/service'
 import { actingAs } from './actor'
 import { planOperations, type DemoHost } from './operations'
 import { importHistory, type ImportedHistory } from './history'
-import { DAY, HOUR, MINUTE, planProject, type IssuePlan, type MergeRequestPlan, type MilestoneWindow, type NotePlan, type ProjectPlan, type RefMove } from './plan'
+import {
+  DAY,
+  HOUR,
+  MINUTE,
+  planProject,
+  type IssuePlan,
+  type MergeRequestPlan,
+  type MilestoneWindow,
+  type NotePlan,
+  type ProjectPlan,
+  type RefMove,
+} from './plan'
 import { Random } from './random'
-import { EPICS, GROUP_LABELS, GROUPS, PEOPLE, PROJECTS, RELEASE_MILESTONES, VERSION_MILESTONES, type ProjectSpec } from './world'
+import {
+  EPICS,
+  GROUP_LABELS,
+  GROUPS,
+  PEOPLE,
+  PROJECTS,
+  RELEASE_MILESTONES,
+  VERSION_MILESTONES,
+  type ProjectSpec,
+} from './world'
 
 const EPIC_COMMENTS = [
   'Updated the dates after planning: the beta slips by a week.',
@@ -86,25 +106,28 @@ export async function seedDemo(ctx: ServerContext, options: DemoOptions): Promis
   const skipped: readonly PushListener[] = [refreshFlagsOnPush, createPipelinesOnPush]
   const replay: ServerContext = { ...ctx, pushListeners: ctx.pushListeners.filter((l) => !skipped.includes(l)) }
   const clock = { now: (): number => current, set: (t: number): void => void (current = t) }
-  await withClock(() => new Date(current), async () => {
-    const w = new DemoWriter(replay, ctx, options, rng, clock)
-    await w.setUp(orgStart, clock.set, now)
-    // setUp leaves the clock at the last project's start; the replay starts from the beginning, so
-    // steps planned before that moment keep their own times instead of all bunching up there.
-    clock.set(orgStart)
-    const steps = w.plan(orgStart, now)
-    steps.sort((a, b) => a.at - b.at || a.seq - b.seq)
-    for (const step of steps) {
-      current = Math.max(current, step.at)
-      await step.run()
-      // A check a step queued settles at that step's time (a settled status moves updated_at), not
-      // at whatever time a later step has set when the background queue gets to it.
+  await withClock(
+    () => new Date(current),
+    async () => {
+      const w = new DemoWriter(replay, ctx, options, rng, clock)
+      await w.setUp(orgStart, clock.set, now)
+      // setUp leaves the clock at the last project's start; the replay starts from the beginning, so
+      // steps planned before that moment keep their own times instead of all bunching up there.
+      clock.set(orgStart)
+      const steps = w.plan(orgStart, now)
+      steps.sort((a, b) => a.at - b.at || a.seq - b.seq)
+      for (const step of steps) {
+        current = Math.max(current, step.at)
+        await step.run()
+        // A check a step queued settles at that step's time (a settled status moves updated_at), not
+        // at whatever time a later step has set when the background queue gets to it.
+        await mergeabilityIdle(replay)
+      }
+      current = now
       await mergeabilityIdle(replay)
-    }
-    current = now
-    await mergeabilityIdle(replay)
-    await w.finish()
-  })
+      await w.finish()
+    },
+  )
 }
 
 class DemoWriter {
@@ -152,7 +175,14 @@ class DemoWriter {
   async setUp(orgStart: number, setClock: (t: number) => void, now: number): Promise<void> {
     setClock(orgStart)
     let root = findUserByUsername(this.db, 'root')
-    if (!root) root = insertUser(this.db, { username: 'root', name: 'Administrator', email: 'admin@example.com', password_hash: hashPassword(randomPassword()), is_admin: true })
+    if (!root)
+      root = insertUser(this.db, {
+        username: 'root',
+        name: 'Administrator',
+        email: 'admin@example.com',
+        password_hash: hashPassword(randomPassword()),
+        is_admin: true,
+      })
     this.users.set('root', root)
     for (const [i, p] of PEOPLE.entries()) {
       setClock(orgStart + i * 3 * HOUR)
@@ -176,23 +206,47 @@ class DemoWriter {
     setClock(orgStart + DAY)
     for (const g of GROUPS) {
       const parent = g.parent ? (this.groups.get(g.parent) as NamespaceRow) : null
-      const group = createGroup(this.as(g.creator), { name: g.name, path: g.path, parent, visibility: g.visibility, description: g.description, params: {} })
+      const group = createGroup(this.as(g.creator), {
+        name: g.name,
+        path: g.path,
+        parent,
+        visibility: g.visibility,
+        description: g.description,
+        params: {},
+      })
       this.groups.set(g.key, group)
       for (const [username, level] of g.members) {
-        addMember(this.as(g.creator), sourceOfRow(this.as(g.creator), { source_type: 'Namespace', source_id: group.id }), this.user(username), level, null)
+        addMember(
+          this.as(g.creator),
+          sourceOfRow(this.as(g.creator), { source_type: 'Namespace', source_id: group.id }),
+          this.user(username),
+          level,
+          null,
+        )
       }
     }
     const kestrel = this.groups.get('kestrel') as NamespaceRow
     for (const label of GROUP_LABELS) {
-      createLabel(this.as('amara'), { groupId: kestrel.id }, { groupIds: [kestrel.id], projectIds: [] }, { name: label.title, color: label.color, description: label.description })
+      createLabel(
+        this.as('amara'),
+        { groupId: kestrel.id },
+        { groupIds: [kestrel.id], projectIds: [] },
+        { name: label.title, color: label.color, description: label.description },
+      )
     }
-    this.milestoneIds.set('group', this.createMilestones({ kind: 'group', group: kestrel }, 'amara', RELEASE_MILESTONES, now))
+    this.milestoneIds.set(
+      'group',
+      this.createMilestones({ kind: 'group', group: kestrel }, 'amara', RELEASE_MILESTONES, now),
+    )
 
     for (const spec of PROJECTS) {
       const start = now - spec.ageDays * DAY
       setClock(start)
       const namespace = spec.namespace.startsWith('user:')
-        ? (findNamespaceById(this.db, userNamespaceId(this.db, this.user(spec.namespace.slice('user:'.length)).id) as number) as NamespaceRow)
+        ? (findNamespaceById(
+            this.db,
+            userNamespaceId(this.db, this.user(spec.namespace.slice('user:'.length)).id) as number,
+          ) as NamespaceRow)
         : (this.groups.get(spec.namespace) as NamespaceRow)
       const project = await createProject(this.as(spec.creator), {
         name: spec.name,
@@ -205,10 +259,21 @@ class DemoWriter {
       })
       this.projects.set(spec.key, project)
       for (const [username, level] of spec.members) {
-        addMember(this.as(spec.creator), sourceOfRow(this.as(spec.creator), { source_type: 'Project', source_id: project.id }), this.user(username), level, null)
+        addMember(
+          this.as(spec.creator),
+          sourceOfRow(this.as(spec.creator), { source_type: 'Project', source_id: project.id }),
+          this.user(username),
+          level,
+          null,
+        )
       }
       for (const label of spec.labels) {
-        createLabel(this.as(spec.creator), { projectId: project.id }, { groupIds: [], projectIds: [project.id] }, { name: label.title, color: label.color, description: label.description })
+        createLabel(
+          this.as(spec.creator),
+          { projectId: project.id },
+          { groupIds: [], projectIds: [project.id] },
+          { name: label.title, color: label.color, description: label.description },
+        )
       }
       let windows: MilestoneWindow[] = []
       if (spec.milestones === 'project') {
@@ -231,25 +296,53 @@ class DemoWriter {
     }
   }
 
-  private windows(list: readonly { readonly title: string; readonly dueInDays: number | null; readonly lengthDays: number }[], now: number): MilestoneWindow[] {
-    return list.map((m) => ({ title: m.title, due: m.dueInDays === null ? null : now + m.dueInDays * DAY, start: m.dueInDays === null ? null : now + (m.dueInDays - m.lengthDays) * DAY }))
+  private windows(
+    list: readonly { readonly title: string; readonly dueInDays: number | null; readonly lengthDays: number }[],
+    now: number,
+  ): MilestoneWindow[] {
+    return list.map((m) => ({
+      title: m.title,
+      due: m.dueInDays === null ? null : now + m.dueInDays * DAY,
+      start: m.dueInDays === null ? null : now + (m.dueInDays - m.lengthDays) * DAY,
+    }))
   }
 
   /** Creates the milestones now and plans the closing of those already due. */
-  private createMilestones(owner: MilestoneOwner, by: string, list: readonly { readonly title: string; readonly dueInDays: number | null; readonly lengthDays: number; readonly description: string }[], now: number): Map<string, number> {
+  private createMilestones(
+    owner: MilestoneOwner,
+    by: string,
+    list: readonly {
+      readonly title: string
+      readonly dueInDays: number | null
+      readonly lengthDays: number
+      readonly description: string
+    }[],
+    now: number,
+  ): Map<string, number> {
     const ids = new Map<string, number>()
     const day = (offset: number): string => new Date(now + offset * DAY).toISOString().slice(0, 10)
     for (const m of list) {
-      const row = createMilestone(this.as(by), owner, {
-        title: m.title,
-        description: m.description,
-        due_date: m.dueInDays === null ? undefined : day(m.dueInDays),
-        start_date: m.dueInDays === null ? undefined : day(m.dueInDays - m.lengthDays),
-      }, this.user(by).id)
+      const row = createMilestone(
+        this.as(by),
+        owner,
+        {
+          title: m.title,
+          description: m.description,
+          due_date: m.dueInDays === null ? undefined : day(m.dueInDays),
+          start_date: m.dueInDays === null ? undefined : day(m.dueInDays - m.lengthDays),
+        },
+        this.user(by).id,
+      )
       ids.set(m.title, row.id)
       if (m.dueInDays !== null && m.dueInDays < 0) {
         this.at(now + (m.dueInDays + 2) * DAY, () => {
-          updateMilestone(this.as(by), owner, findMilestoneById(this.db, row.id) as MilestoneRow, { state_event: 'close' }, this.user(by).id)
+          updateMilestone(
+            this.as(by),
+            owner,
+            findMilestoneById(this.db, row.id) as MilestoneRow,
+            { state_event: 'close' },
+            this.user(by).id,
+          )
         })
       }
     }
@@ -292,7 +385,8 @@ class DemoWriter {
     for (const spec of EPICS) {
       const group = this.groups.get(spec.group) as NamespaceRow
       const opened = now - spec.openedDaysAgo * DAY
-      const day = (offset: number | null): string | undefined => (offset === null ? undefined : new Date(now + offset * DAY).toISOString().slice(0, 10))
+      const day = (offset: number | null): string | undefined =>
+        offset === null ? undefined : new Date(now + offset * DAY).toISOString().slice(0, 10)
       const epic = (): EpicRow => findEpicById(this.db, ids.get(spec.key) as number) as EpicRow
       this.at(opened, () => {
         const row = createEpicFromParams(this.as(spec.author), group, {
@@ -309,8 +403,16 @@ class DemoWriter {
       })
       const candidates = this.plans
         .filter((p) => spec.issuesFrom.includes(p.spec.key))
-        .flatMap((p) => p.issues.filter((i) => !i.confidential && !linked.has(`${p.spec.key}#${i.iid}`)).map((issue) => ({ project: p.spec.key, issue })))
-        .filter((c) => c.issue.at < now - DAY && (spec.closedDaysAgo === undefined || c.issue.at < now - spec.closedDaysAgo * DAY - DAY))
+        .flatMap((p) =>
+          p.issues
+            .filter((i) => !i.confidential && !linked.has(`${p.spec.key}#${i.iid}`))
+            .map((issue) => ({ project: p.spec.key, issue })),
+        )
+        .filter(
+          (c) =>
+            c.issue.at < now - DAY &&
+            (spec.closedDaysAgo === undefined || c.issue.at < now - spec.closedDaysAgo * DAY - DAY),
+        )
       for (const { project: key, issue } of rng.sample(candidates, spec.issueCount)) {
         linked.add(`${key}#${issue.iid}`)
         const when = Math.max(opened, issue.at) + rng.int(1, 48) * HOUR
@@ -319,7 +421,9 @@ class DemoWriter {
           if (target) assignIssueToEpic(this.as(spec.author), group, epic(), target.id)
         })
       }
-      const commenters = [...new Set([spec.author, ...PROJECTS.filter((p) => spec.issuesFrom.includes(p.key)).flatMap((p) => p.team)])].filter((u) => u !== 'root')
+      const commenters = [
+        ...new Set([spec.author, ...PROJECTS.filter((p) => spec.issuesFrom.includes(p.key)).flatMap((p) => p.team)]),
+      ].filter((u) => u !== 'root')
       const until = spec.closedDaysAgo !== undefined ? now - spec.closedDaysAgo * DAY : now - HOUR
       const notes: NotePlan[] = Array.from({ length: rng.int(1, 3) }, () => ({
         at: opened + Math.floor(rng.next() * (until - opened - HOUR)) + HOUR,
@@ -331,7 +435,10 @@ class DemoWriter {
       })).sort((a, b) => a.at - b.at)
       this.planNotes(notes, (request) => epicNoteable(request, group, epic()))
       if (spec.closedDaysAgo !== undefined) {
-        this.at(now - spec.closedDaysAgo * DAY, () => void updateEpicFromParams(this.as(spec.author), group, epic(), { state_event: 'close' }))
+        this.at(
+          now - spec.closedDaysAgo * DAY,
+          () => void updateEpicFromParams(this.as(spec.author), group, epic(), { state_event: 'close' }),
+        )
       }
     }
   }
@@ -353,18 +460,29 @@ class DemoWriter {
   private async push(spec: ProjectSpec, project: ProjectRow, move: RefMove): Promise<void> {
     const gitDir = projectGitDir(this.ctx, project)
     const objects = this.imported.get(spec.key) as ImportedHistory
-    const next = move.tag !== null ? (objects.tags.get(move.tag) as string) : move.mark === null ? null : (objects.commits.get(move.mark) as string)
+    const next =
+      move.tag !== null
+        ? (objects.tags.get(move.tag) as string)
+        : move.mark === null
+          ? null
+          : (objects.commits.get(move.mark) as string)
     const refs = this.refsOf(spec)
     const old = refs.get(move.ref) ?? null
     await moveRef(gitDir, move.ref, next, old)
     if (next === null) refs.delete(move.ref)
     else refs.set(move.ref, next)
-    await pushLanded({ ctx: this.ctx, project: this.fresh(project), user: this.user(move.user), updates: [{ oldSha: old ?? ZERO_SHA, newSha: next ?? ZERO_SHA, ref: move.ref }] })
+    await pushLanded({
+      ctx: this.ctx,
+      project: this.fresh(project),
+      user: this.user(move.user),
+      updates: [{ oldSha: old ?? ZERO_SHA, newSha: next ?? ZERO_SHA, ref: move.ref }],
+    })
   }
 
   private planIssue(spec: ProjectSpec, project: ProjectRow, plan: IssuePlan): void {
     const milestones = this.milestoneIds.get(spec.key)
-    const load = (): NonNullable<ReturnType<typeof findIssueByIid>> => findIssueByIid(this.db, project.id, plan.iid) as NonNullable<ReturnType<typeof findIssueByIid>>
+    const load = (): NonNullable<ReturnType<typeof findIssueByIid>> =>
+      findIssueByIid(this.db, project.id, plan.iid) as NonNullable<ReturnType<typeof findIssueByIid>>
     this.at(plan.at, () => {
       const issue = createIssue(this.as(plan.author), this.fresh(project), {
         title: plan.text.title,
@@ -376,19 +494,29 @@ class DemoWriter {
         weight: plan.weight ?? undefined,
         confidential: plan.confidential,
       })
-      if (issue.iid !== plan.iid) throw new Error(`seed: issue ${spec.key}#${issue.iid} created where #${plan.iid} was planned`)
+      if (issue.iid !== plan.iid)
+        throw new Error(`seed: issue ${spec.key}#${issue.iid} created where #${plan.iid} was planned`)
     })
-    const trackable = (): { type: 'Issue'; id: number; projectId: number } => ({ type: 'Issue', id: load().id, projectId: project.id })
+    const trackable = (): { type: 'Issue'; id: number; projectId: number } => ({
+      type: 'Issue',
+      id: load().id,
+      projectId: project.id,
+    })
     if (plan.estimate) {
       const e = plan.estimate
       this.at(e.at, () => void setTimeEstimate(this.as(e.by), trackable(), e.seconds))
     }
-    for (const s of plan.spends) this.at(s.at, () => void addSpentTime(this.as(s.by), trackable(), s.seconds, s.summary))
-    for (const a of plan.awards) this.at(a.at, () => void addAward(this.db, { type: 'Issue', id: load().id }, this.user(a.by).id, a.name))
+    for (const s of plan.spends)
+      this.at(s.at, () => void addSpentTime(this.as(s.by), trackable(), s.seconds, s.summary))
+    for (const a of plan.awards)
+      this.at(a.at, () => void addAward(this.db, { type: 'Issue', id: load().id }, this.user(a.by).id, a.name))
     this.planNotes(plan.notes, (request) => issueNoteable(request, this.fresh(project), load()))
     if (plan.close) {
       const close = plan.close
-      this.at(close.at, () => void updateIssue(this.as(close.by), this.fresh(project), load(), { state_event: 'close' }))
+      this.at(
+        close.at,
+        () => void updateIssue(this.as(close.by), this.fresh(project), load(), { state_event: 'close' }),
+      )
     }
   }
 
@@ -409,7 +537,9 @@ class DemoWriter {
         this.at(r.at, () => {
           if (!first) return
           const request = this.as(r.author)
-          const thread = this.db.prepare('SELECT * FROM notes WHERE discussion_id = ? ORDER BY id').all(first.discussion_id) as NoteRow[]
+          const thread = this.db
+            .prepare('SELECT * FROM notes WHERE discussion_id = ? ORDER BY id')
+            .all(first.discussion_id) as NoteRow[]
           createNote(request, noteable(request), r.body, { replyTo: thread })
         })
       }
@@ -418,32 +548,49 @@ class DemoWriter {
 
   private planMergeRequest(spec: ProjectSpec, project: ProjectRow, plan: MergeRequestPlan): void {
     const milestones = this.milestoneIds.get(spec.key)
-    const load = (): NonNullable<ReturnType<typeof findMergeRequestByIid>> => findMergeRequestByIid(this.db, project.id, plan.iid) as NonNullable<ReturnType<typeof findMergeRequestByIid>>
+    const load = (): NonNullable<ReturnType<typeof findMergeRequestByIid>> =>
+      findMergeRequestByIid(this.db, project.id, plan.iid) as NonNullable<ReturnType<typeof findMergeRequestByIid>>
     this.at(plan.at, async () => {
       const author = this.user(plan.author)
       const p = this.fresh(project)
-      const mr = await createMergeRequest(this.as(plan.author), p, p, {
-        title: plan.title,
-        description: plan.description,
-        source_branch: plan.branch,
-        target_branch: 'main',
-        assignee_ids: plan.assignees.map((u) => this.user(u).id),
-        reviewer_ids: plan.reviewers.map((u) => this.user(u).id),
-        labels: plan.labels,
-        milestone_id: plan.milestone !== null ? (milestones?.get(plan.milestone) ?? null) : null,
-        remove_source_branch: plan.removeSourceBranch,
-      }, author)
-      if (mr.iid !== plan.iid) throw new Error(`seed: merge request ${spec.key}!${mr.iid} created where !${plan.iid} was planned`)
+      const mr = await createMergeRequest(
+        this.as(plan.author),
+        p,
+        p,
+        {
+          title: plan.title,
+          description: plan.description,
+          source_branch: plan.branch,
+          target_branch: 'main',
+          assignee_ids: plan.assignees.map((u) => this.user(u).id),
+          reviewer_ids: plan.reviewers.map((u) => this.user(u).id),
+          labels: plan.labels,
+          milestone_id: plan.milestone !== null ? (milestones?.get(plan.milestone) ?? null) : null,
+          remove_source_branch: plan.removeSourceBranch,
+        },
+        author,
+      )
+      if (mr.iid !== plan.iid)
+        throw new Error(`seed: merge request ${spec.key}!${mr.iid} created where !${plan.iid} was planned`)
       queueMergeabilityCheck(this.ctx, mr.id)
     })
     this.planNotes(plan.notes, (request) => mergeRequestNoteable(request, this.fresh(project), load()))
-    for (const a of plan.awards) this.at(a.at, () => void addAward(this.db, { type: 'MergeRequest', id: load().id }, this.user(a.by).id, a.name))
+    for (const a of plan.awards)
+      this.at(a.at, () => void addAward(this.db, { type: 'MergeRequest', id: load().id }, this.user(a.by).id, a.name))
     for (const a of plan.approvals) {
       this.at(a.at, () => {
         const mr = load()
         if (insertApproval(this.db, mr.id, this.user(a.by).id)) {
           noteApproval(this.db, mr, this.user(a.by).id, true)
-          recordEvent(this.db, { authorId: this.user(a.by).id, action: 'approved', projectId: project.id, targetType: 'MergeRequest', targetId: mr.id, targetIid: mr.iid, targetTitle: mr.title })
+          recordEvent(this.db, {
+            authorId: this.user(a.by).id,
+            action: 'approved',
+            projectId: project.id,
+            targetType: 'MergeRequest',
+            targetId: mr.id,
+            targetIid: mr.iid,
+            targetTitle: mr.title,
+          })
         }
       })
     }
@@ -453,7 +600,13 @@ class DemoWriter {
       this.at(end.at, async () => {
         // A check still running when the merge request closes would leave it `checking` for ever.
         await mergeabilityIdle(this.ctx)
-        await updateMergeRequest(this.as(end.by), this.fresh(project), load(), { state_event: 'close' }, this.user(end.by))
+        await updateMergeRequest(
+          this.as(end.by),
+          this.fresh(project),
+          load(),
+          { state_event: 'close' },
+          this.user(end.by),
+        )
       })
       return
     }
@@ -466,7 +619,13 @@ class DemoWriter {
    * asked, and the issues it closes are closed by the merging user. The commit itself was planned
    * (fixed dates, reproducible ids) instead of written at merge time.
    */
-  private async merge(spec: ProjectSpec, project: ProjectRow, plan: MergeRequestPlan, by: string, mark: number): Promise<void> {
+  private async merge(
+    spec: ProjectSpec,
+    project: ProjectRow,
+    plan: MergeRequestPlan,
+    by: string,
+    mark: number,
+  ): Promise<void> {
     const gitDir = projectGitDir(this.ctx, project)
     const mergeSha = (this.imported.get(spec.key) as ImportedHistory).commits.get(mark) as string
     const refs = this.refsOf(spec)
@@ -491,15 +650,33 @@ class DemoWriter {
       merge_when_pipeline_succeeds: 0,
       merge_error: null,
     })
-    recordEvent(this.db, { authorId: merger.id, action: 'merged', projectId: project.id, targetType: 'MergeRequest', targetId: mr.id, targetIid: mr.iid, targetTitle: mr.title })
+    recordEvent(this.db, {
+      authorId: merger.id,
+      action: 'merged',
+      projectId: project.id,
+      targetType: 'MergeRequest',
+      targetId: mr.id,
+      targetIid: mr.iid,
+      targetTitle: mr.title,
+    })
     recordStateEvent(this.db, mergeRequestTarget(mr), merger.id, 'merged')
     const p = this.fresh(project)
-    await pushLanded({ ctx: this.ctx, project: p, user: merger, updates: [{ oldSha: target, newSha: mergeSha, ref: 'refs/heads/main' }] })
+    await pushLanded({
+      ctx: this.ctx,
+      project: p,
+      user: merger,
+      updates: [{ oldSha: target, newSha: mergeSha, ref: 'refs/heads/main' }],
+    })
     if (plan.removeSourceBranch) {
       const ref = `refs/heads/${plan.branch}`
       await moveRef(gitDir, ref, null, source)
       refs.delete(ref)
-      await pushLanded({ ctx: this.ctx, project: p, user: merger, updates: [{ oldSha: source, newSha: ZERO_SHA, ref }] })
+      await pushLanded({
+        ctx: this.ctx,
+        project: p,
+        user: merger,
+        updates: [{ oldSha: source, newSha: ZERO_SHA, ref }],
+      })
     }
     closeReferencedIssues(this.as(by), p, row)
   }
@@ -512,7 +689,11 @@ class DemoWriter {
   }
 }
 
-function mergeRequestOf(db: ServerContext['db'], projectId: number, iid: number): NonNullable<ReturnType<typeof findMergeRequestByIid>> {
+function mergeRequestOf(
+  db: ServerContext['db'],
+  projectId: number,
+  iid: number,
+): NonNullable<ReturnType<typeof findMergeRequestByIid>> {
   const mr = findMergeRequestByIid(db, projectId, iid)
   if (!mr) throw new Error(`seed: merge request !${iid} of project ${projectId} is missing`)
   return mr

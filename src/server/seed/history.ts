@@ -58,7 +58,13 @@ export class HistoryPlan {
   }
 
   /** Commits `changes` on `line` and returns the new mark. */
-  commit(line: Line, at: number, author: Signature, message: string, changes: ReadonlyMap<string, string | null>): number {
+  commit(
+    line: Line,
+    at: number,
+    author: Signature,
+    message: string,
+    changes: ReadonlyMap<string, string | null>,
+  ): number {
     const mark = this.nextMark++
     this.commits.push({ mark, parents: line.tip === null ? [] : [line.tip], at, author, message, changes })
     apply(line, changes)
@@ -92,8 +98,11 @@ export class HistoryPlan {
   stream(scratchRef: string): string {
     const parts: string[] = []
     for (const c of this.commits) {
-      const who = (s: Signature): string => `${s.name.replace(/[<>\n]/g, '')} <${s.email.replace(/[<>\n]/g, '')}> ${Math.floor(c.at / 1000)} +0000`
-      parts.push(`commit ${scratchRef}\nmark :${c.mark}\nauthor ${who(c.author)}\ncommitter ${who(c.author)}\n${data(c.message)}`)
+      const who = (s: Signature): string =>
+        `${s.name.replace(/[<>\n]/g, '')} <${s.email.replace(/[<>\n]/g, '')}> ${Math.floor(c.at / 1000)} +0000`
+      parts.push(
+        `commit ${scratchRef}\nmark :${c.mark}\nauthor ${who(c.author)}\ncommitter ${who(c.author)}\n${data(c.message)}`,
+      )
       if (c.parents[0] !== undefined) parts.push(`from :${c.parents[0]}\n`)
       for (const p of c.parents.slice(1)) parts.push(`merge :${p}\n`)
       for (const [path, content] of c.changes) {
@@ -144,7 +153,9 @@ export async function importHistory(gitDir: string, plan: HistoryPlan): Promise<
       if (m) commits.set(Number(m[1]), m[2])
     }
     const tags = new Map<string, string>()
-    const refs = await gitText(['for-each-ref', '--format=%(refname) %(objectname)', 'refs/tags/', 'refs/seed/'], { gitDir })
+    const refs = await gitText(['for-each-ref', '--format=%(refname) %(objectname)', 'refs/tags/', 'refs/seed/'], {
+      gitDir,
+    })
     for (const line of refs.split('\n').filter(Boolean)) {
       const [ref, sha] = line.split(' ')
       if (ref.startsWith('refs/tags/')) tags.set(ref.slice('refs/tags/'.length), sha)
@@ -163,7 +174,9 @@ function fastImport(gitDir: string, stream: string, marksFile: string): Promise<
     child.stdout?.resume()
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     child.on('error', reject)
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new GitError(['fast-import'], code, stderr, 'unknown'))))
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new GitError(['fast-import'], code, stderr, 'unknown')),
+    )
     child.stdin?.end(stream)
   })
 }

@@ -4,7 +4,15 @@
  * would write; the same seed gives the same content.
  */
 import type { ServerContext } from '../platform/context'
-import { contentCounts, finishSeedRun, firstSeedRun, hasUserContent, startSeedRun, type ContentCounts, type SeedRunRow } from './bulk-writer'
+import {
+  contentCounts,
+  finishSeedRun,
+  firstSeedRun,
+  hasUserContent,
+  startSeedRun,
+  type ContentCounts,
+  type SeedRunRow,
+} from './bulk-writer'
 import { seedDemo } from './demo'
 import { DEFAULT_SYNTHETIC, seedSynthetic, type SyntheticSize } from './synthetic'
 

@@ -11,13 +11,24 @@ import type { FastifyRequest } from 'fastify'
 import type { ServerContext } from '../platform/context'
 import { findAlertByIid, findHttpIntegration, type AlertRow } from '../modules/alerts/queries'
 import { findEnvironmentByName } from '../modules/environments/queries'
-import { appendTrace, findPipelineById, pipelineJobs, type JobRow, type PipelineRow } from '../modules/pipelines/queries'
+import {
+  appendTrace,
+  findPipelineById,
+  pipelineJobs,
+  type JobRow,
+  type PipelineRow,
+} from '../modules/pipelines/queries'
 import type { NamespaceRow, ProjectRow, UserRow } from '../platform/db/rows'
 import { findRunnerById, touchRunner, type RunnerInfo } from '../modules/runners/queries'
 import { findVulnerability, listFindings } from '../modules/vulnerabilities/queries'
 import { projectGitDir } from '../platform/git/project-repo'
 import { resolveCommit } from '../platform/git/refs'
-import { createHttpIntegration, receiveAlertPayload, setAlertAssignees, updateAlertStatus } from '../modules/alerts/service'
+import {
+  createHttpIntegration,
+  receiveAlertPayload,
+  setAlertAssignees,
+  updateAlertStatus,
+} from '../modules/alerts/service'
 import { ciSlug } from '../modules/pipelines/ci-context'
 import { createClientKey, updateErrorTrackingSetting } from '../modules/error-tracking/service'
 import { runEnvironmentMaintenance, stopEnvironment } from '../modules/environments/service'
@@ -28,7 +39,11 @@ import { cancelPipeline, createPipeline, jobOptions, latestJobs, playJob, retryJ
 import { protectEnvironment } from '../modules/environments/protected-service'
 import { instanceRegistrationToken, registerRunner, runnersToken, updateRunner } from '../modules/runners/service'
 import { scheduleProjectMove, storageMovesIdle } from '../modules/storage-moves/service'
-import { createVulnerabilityFromFinding, seedSecurityFindings, transitionVulnerability } from '../modules/vulnerabilities/service'
+import {
+  createVulnerabilityFromFinding,
+  seedSecurityFindings,
+  transitionVulnerability,
+} from '../modules/vulnerabilities/service'
 import { actingAs } from './actor'
 import { demoCertificate } from './certificate'
 import { CI_COMMANDS } from './code'
@@ -65,14 +80,35 @@ interface DemoRunner {
 const RUNNER_VERSION = { name: 'gitlab-runner', version: '16.11.0', revision: '91a27b2a' } as const
 
 const RUNNERS: Readonly<Record<'shared' | 'macos' | 'deploy' | 'arm', DemoRunner>> = {
-  shared: { key: 'shared', description: 'kestrel-shared-1', info: { ...RUNNER_VERSION, platform: 'linux', architecture: 'amd64', executor: 'docker', ip_address: '10.20.0.11' } },
-  macos: { key: 'macos', description: 'kestrel-macos-1', info: { ...RUNNER_VERSION, platform: 'darwin', architecture: 'arm64', executor: 'shell', ip_address: '10.20.0.31' } },
-  deploy: { key: 'deploy', description: 'kestrel-deploy-1', info: { ...RUNNER_VERSION, platform: 'linux', architecture: 'amd64', executor: 'docker', ip_address: '10.20.1.5' } },
-  arm: { key: 'arm', description: 'tidewater-arm64', info: { ...RUNNER_VERSION, platform: 'linux', architecture: 'arm64', executor: 'docker', ip_address: '10.20.2.8' } },
+  shared: {
+    key: 'shared',
+    description: 'kestrel-shared-1',
+    info: { ...RUNNER_VERSION, platform: 'linux', architecture: 'amd64', executor: 'docker', ip_address: '10.20.0.11' },
+  },
+  macos: {
+    key: 'macos',
+    description: 'kestrel-macos-1',
+    info: { ...RUNNER_VERSION, platform: 'darwin', architecture: 'arm64', executor: 'shell', ip_address: '10.20.0.31' },
+  },
+  deploy: {
+    key: 'deploy',
+    description: 'kestrel-deploy-1',
+    info: { ...RUNNER_VERSION, platform: 'linux', architecture: 'amd64', executor: 'docker', ip_address: '10.20.1.5' },
+  },
+  arm: {
+    key: 'arm',
+    description: 'tidewater-arm64',
+    info: { ...RUNNER_VERSION, platform: 'linux', architecture: 'arm64', executor: 'docker', ip_address: '10.20.2.8' },
+  },
 }
 
 /** Which runner runs each project's jobs: the platform group's own runner, or the shared one. */
-const RUNNER_OF: Readonly<Record<string, keyof typeof RUNNERS>> = { api: 'deploy', billing: 'deploy', app: 'shared', oss: 'shared' }
+const RUNNER_OF: Readonly<Record<string, keyof typeof RUNNERS>> = {
+  api: 'deploy',
+  billing: 'deploy',
+  app: 'shared',
+  oss: 'shared',
+}
 
 /** How long each stage's jobs take, in seconds, before some jitter. */
 const STAGE_SECONDS: Readonly<Record<string, number>> = { build: 95, test: 170, deploy: 70 }
@@ -119,7 +155,10 @@ class OperationsPlanner {
     this.planNodes(orgStart)
     this.host.at(this.planFor('api').moves[0].at + 3 * DAY, () => {
       // Production deploys of the API: maintainers, and Noor who signs off releases after QA.
-      protectEnvironment(this.as('tomasz'), this.host.project('api'), 'production', [{ access_level: 40 }, { user_id: this.host.user('noor').id }])
+      protectEnvironment(this.as('tomasz'), this.host.project('api'), 'production', [
+        { access_level: 40 },
+        { user_id: this.host.user('noor').id },
+      ])
     })
     for (const key of ['api', 'app', 'billing']) this.planDeployedProject(key)
     this.planLibrary('oss')
@@ -131,7 +170,8 @@ class OperationsPlanner {
     this.planStorageMove()
     // The runners that work poll every few seconds: they were in touch just now.
     this.host.at(this.now - 2 * MINUTE, () => {
-      for (const key of ['shared', 'deploy'] as const) touchRunner(this.db, this.runnerIds.get(key) as number, RUNNERS[key].info)
+      for (const key of ['shared', 'deploy'] as const)
+        touchRunner(this.db, this.runnerIds.get(key) as number, RUNNERS[key].info)
     })
     // What the hourly maintenance would have done by now: review apps past auto_stop_at are stopped.
     this.host.at(this.now - MINUTE, () => void runEnvironmentMaintenance(this.db, new Date(this.now - MINUTE)))
@@ -139,7 +179,12 @@ class OperationsPlanner {
 
   // --- runners ---------------------------------------------------------------------------------
 
-  private register(runner: DemoRunner, by: string, token: string, options: { tags: string[]; runUntagged: boolean; contact: boolean }): void {
+  private register(
+    runner: DemoRunner,
+    by: string,
+    token: string,
+    options: { tags: string[]; runUntagged: boolean; contact: boolean },
+  ): void {
     const registered = registerRunner(this.as(by), {
       token,
       description: runner.description,
@@ -156,8 +201,16 @@ class OperationsPlanner {
   private planRunners(orgStart: number): void {
     const live = this.host.live
     this.host.at(orgStart + 2 * DAY, () => {
-      this.register(RUNNERS.shared, 'root', instanceRegistrationToken(live), { tags: ['docker', 'linux'], runUntagged: true, contact: true })
-      this.register(RUNNERS.macos, 'root', instanceRegistrationToken(live), { tags: ['macos', 'xcode'], runUntagged: false, contact: true })
+      this.register(RUNNERS.shared, 'root', instanceRegistrationToken(live), {
+        tags: ['docker', 'linux'],
+        runUntagged: true,
+        contact: true,
+      })
+      this.register(RUNNERS.macos, 'root', instanceRegistrationToken(live), {
+        tags: ['macos', 'xcode'],
+        runUntagged: false,
+        contact: true,
+      })
     })
     this.host.at(orgStart + 2 * DAY + 3 * HOUR, () => {
       const token = runnersToken(live, { kind: 'group', id: this.host.group('kestrel').id })
@@ -169,14 +222,25 @@ class OperationsPlanner {
     })
     this.host.at(orgStart + 150 * DAY, () => {
       const runner = findRunnerById(this.db, this.runnerIds.get('macos') as number)
-      if (runner) updateRunner(this.as('root'), runner, { active: false, maintenanceNote: 'Paused while the Mac mini is replaced.' })
+      if (runner)
+        updateRunner(this.as('root'), runner, {
+          active: false,
+          maintenanceNote: 'Paused while the Mac mini is replaced.',
+        })
     })
   }
 
   // --- pipelines -------------------------------------------------------------------------------
 
   /** A log as gitlab-runner writes it, up to the job's script and, when it ended, its end. */
-  private trace(job: JobRow, pipeline: PipelineRow, runner: DemoRunner, outcome: Outcome, language: keyof typeof CI_COMMANDS, coverage: string): { head: string; tail: string } {
+  private trace(
+    job: JobRow,
+    pipeline: PipelineRow,
+    runner: DemoRunner,
+    outcome: Outcome,
+    language: keyof typeof CI_COMMANDS,
+    coverage: string,
+  ): { head: string; tail: string } {
     const options = jobOptions(job)
     const image = options.image?.name ?? 'alpine:3.19'
     const lines = [
@@ -197,16 +261,31 @@ class OperationsPlanner {
     for (const [i, command] of script.entries()) {
       body.push(`$ ${command}`)
       const last = i === script.length - 1
-      if (/npm ci/.test(command)) body.push(`added ${this.rng.int(380, 620)} packages, and audited ${this.rng.int(390, 640)} packages in ${this.rng.int(6, 19)}s`)
+      if (/npm ci/.test(command))
+        body.push(
+          `added ${this.rng.int(380, 620)} packages, and audited ${this.rng.int(390, 640)} packages in ${this.rng.int(6, 19)}s`,
+        )
       else if (/pip install/.test(command)) body.push(`Successfully installed ${this.rng.int(24, 60)} packages`)
       else if (last && job.name === 'test' && outcome === 'failed') body.push(...failingTests(language))
       else if (last && job.name === 'test') body.push(...passingTests(language, coverage))
-      else if (last && job.name === 'lint') body.push(language === 'python' ? 'All checks passed!' : language === 'go' ? '' : '✔ No problems found')
+      else if (last && job.name === 'lint')
+        body.push(language === 'python' ? 'All checks passed!' : language === 'go' ? '' : '✔ No problems found')
       else if (last && job.stage === 'deploy') body.push(...deployLines(job, options.environment?.url ?? null))
-      else if (last && job.name === 'build') body.push(language === 'python' ? 'Successfully built dispatch-0.1.0.tar.gz and dispatch-0.1.0-py3-none-any.whl' : 'Build finished in 7.4s')
+      else if (last && job.name === 'build')
+        body.push(
+          language === 'python'
+            ? 'Successfully built dispatch-0.1.0.tar.gz and dispatch-0.1.0-py3-none-any.whl'
+            : 'Build finished in 7.4s',
+        )
     }
-    const end = outcome === 'failed' ? ['', 'Cleaning up project directory and file based variables', 'ERROR: Job failed: exit code 1', ''] : ['', 'Cleaning up project directory and file based variables', 'Job succeeded', '']
-    return { head: `${lines.join('\n')}\n`, tail: `${body.filter((l) => l !== '').join('\n')}\n${outcome === 'running' ? '' : end.join('\n')}` }
+    const end =
+      outcome === 'failed'
+        ? ['', 'Cleaning up project directory and file based variables', 'ERROR: Job failed: exit code 1', '']
+        : ['', 'Cleaning up project directory and file based variables', 'Job succeeded', '']
+    return {
+      head: `${lines.join('\n')}\n`,
+      tail: `${body.filter((l) => l !== '').join('\n')}\n${outcome === 'running' ? '' : end.join('\n')}`,
+    }
   }
 
   /**
@@ -214,7 +293,12 @@ class OperationsPlanner {
    * polling the queue would: each job's log is streamed, the clock moves by the job's duration,
    * and the job ends as `outcomes` says (success by default; `running` leaves it running).
    */
-  private async runJobs(runnerKey: keyof typeof RUNNERS, projectKey: string, outcomes: Readonly<Record<string, Outcome>> = {}, limit = Number.POSITIVE_INFINITY): Promise<void> {
+  private async runJobs(
+    runnerKey: keyof typeof RUNNERS,
+    projectKey: string,
+    outcomes: Readonly<Record<string, Outcome>> = {},
+    limit = Number.POSITIVE_INFINITY,
+  ): Promise<void> {
     const runner = RUNNERS[runnerKey]
     const request = this.as('root')
     const language = this.planFor(projectKey).spec.language
@@ -232,7 +316,13 @@ class OperationsPlanner {
       this.advance((STAGE_SECONDS[job.stage] ?? 60) + this.rng.int(0, 40))
       appendTrace(this.db, job.id, Buffer.from(log.tail))
       if (outcome === 'running') return
-      await finishJob(request, job, outcome === 'failed' ? { state: 'failed', failureReason: 'script_failure', exitCode: 1 } : { state: 'success', exitCode: 0 })
+      await finishJob(
+        request,
+        job,
+        outcome === 'failed'
+          ? { state: 'failed', failureReason: 'script_failure', exitCode: 1 }
+          : { state: 'success', exitCode: 0 },
+      )
       this.advance(this.rng.int(3, 12))
     }
   }
@@ -254,7 +344,13 @@ class OperationsPlanner {
     })
   }
 
-  private async pipeline(projectKey: string, ref: string, sha: string, by: string, options: { tag?: boolean; source?: string } = {}): Promise<PipelineRow> {
+  private async pipeline(
+    projectKey: string,
+    ref: string,
+    sha: string,
+    by: string,
+    options: { tag?: boolean; source?: string } = {},
+  ): Promise<PipelineRow> {
     const project = this.host.project(projectKey)
     const request = this.as(by)
     const result = await createPipeline(this.host.live, {
@@ -270,7 +366,8 @@ class OperationsPlanner {
       baseUrl: this.host.baseUrl,
       request,
     })
-    if (!('pipeline' in result)) throw new Error(`seed: no pipeline for ${projectKey} ${ref}: ${result.errors.join(', ')}`)
+    if (!('pipeline' in result))
+      throw new Error(`seed: no pipeline for ${projectKey} ${ref}: ${result.errors.join(', ')}`)
     return result.pipeline
   }
 
@@ -282,7 +379,9 @@ class OperationsPlanner {
 
   /** The pushes of a branch, oldest first, before `until`. */
   private branchPushes(plan: ProjectPlan, branch: string, until = Number.POSITIVE_INFINITY): RefMove[] {
-    return plan.moves.filter((m) => m.ref === `refs/heads/${branch}` && m.mark !== null && m.at < until).sort((a, b) => a.at - b.at)
+    return plan.moves
+      .filter((m) => m.ref === `refs/heads/${branch}` && m.mark !== null && m.at < until)
+      .sort((a, b) => a.at - b.at)
   }
 
   /**
@@ -326,7 +425,10 @@ class OperationsPlanner {
     })
 
     const merged = plan.mergeRequests
-      .filter((mr): mr is MergeRequestPlan & { end: { at: number; by: string; mergeMark: number } } => mr.state === 'merged' && mr.end !== null && mr.end.mergeMark !== null && mr.end.at + HOUR < this.ciUntil)
+      .filter(
+        (mr): mr is MergeRequestPlan & { end: { at: number; by: string; mergeMark: number } } =>
+          mr.state === 'merged' && mr.end !== null && mr.end.mergeMark !== null && mr.end.at + HOUR < this.ciUntil,
+      )
       .sort((a, b) => a.end.at - b.end.at)
       .slice(key === 'api' ? -2 : -1)
     merged.forEach((mr, i) => {
@@ -385,7 +487,9 @@ class OperationsPlanner {
   /** The library's pipelines: its latest push to main and its latest release, tests only. */
   private planLibrary(key: string): void {
     const plan = this.planFor(key)
-    const main = plan.moves.filter((m) => m.ref === 'refs/heads/main' && m.mark !== null && m.at < this.ciUntil).slice(-1)[0]
+    const main = plan.moves
+      .filter((m) => m.ref === 'refs/heads/main' && m.mark !== null && m.at < this.ciUntil)
+      .slice(-1)[0]
     if (main) {
       this.ci(main.at + MINUTE, async () => {
         await this.pipeline(key, 'main', this.host.commitSha(key, main.mark as number), main.user)
@@ -395,7 +499,13 @@ class OperationsPlanner {
     const tag = plan.moves.filter((m) => m.tag !== null && m.at < this.ciUntil).slice(-1)[0]
     if (tag) {
       this.ci(tag.at + MINUTE, async () => {
-        await this.pipeline(key, tag.tag as string, await this.commitOf(key, `refs/tags/${tag.tag as string}`), tag.user, { tag: true })
+        await this.pipeline(
+          key,
+          tag.tag as string,
+          await this.commitOf(key, `refs/tags/${tag.tag as string}`),
+          tag.user,
+          { tag: true },
+        )
         await this.runJobs(RUNNER_OF[key], key)
       })
     }
@@ -419,7 +529,10 @@ class OperationsPlanner {
     let integrationId = 0
     const project = (): ProjectRow => this.host.project('api')
     this.host.at(now - 40 * DAY, () => {
-      const result = createHttpIntegration(this.as('tomasz'), project(), { name: 'Prometheus (production)', active: true })
+      const result = createHttpIntegration(this.as('tomasz'), project(), {
+        name: 'Prometheus (production)',
+        active: true,
+      })
       if (!result.integration) throw new Error(`seed: alert integration refused: ${result.errors.join(', ')}`)
       integrationId = result.integration.id
     })
@@ -437,19 +550,51 @@ class OperationsPlanner {
     }
     const alert = (iid: number): AlertRow => findAlertByIid(this.db, project().id, iid) as AlertRow
     // Resolved by the monitoring tool once replication caught up.
-    send(now - 5 * DAY - 2 * HOUR, { title: 'Postgres replication lag above 30s', severity: 'high', service: 'postgres', hosts: ['db-2'], fingerprint: 'pg-replication-lag', description: 'Replica db-2 is 48s behind the primary.' })
-    send(now - 5 * DAY, { title: 'Postgres replication lag above 30s', fingerprint: 'pg-replication-lag', end_time: new Date(now - 5 * DAY).toISOString() })
+    send(now - 5 * DAY - 2 * HOUR, {
+      title: 'Postgres replication lag above 30s',
+      severity: 'high',
+      service: 'postgres',
+      hosts: ['db-2'],
+      fingerprint: 'pg-replication-lag',
+      description: 'Replica db-2 is 48s behind the primary.',
+    })
+    send(now - 5 * DAY, {
+      title: 'Postgres replication lag above 30s',
+      fingerprint: 'pg-replication-lag',
+      end_time: new Date(now - 5 * DAY).toISOString(),
+    })
     // Acknowledged and owned by the SRE on call.
-    send(now - 26 * HOUR, { title: 'Webhook delivery queue backlog', severity: 'medium', service: 'webhooks', hosts: ['worker-1', 'worker-2'], fingerprint: 'webhook-backlog', description: '12,400 deliveries waiting for more than 10 minutes.' })
+    send(now - 26 * HOUR, {
+      title: 'Webhook delivery queue backlog',
+      severity: 'medium',
+      service: 'webhooks',
+      hosts: ['worker-1', 'worker-2'],
+      fingerprint: 'webhook-backlog',
+      description: '12,400 deliveries waiting for more than 10 minutes.',
+    })
     this.host.at(now - 25 * HOUR, () => {
       const request = this.as('tomasz')
       updateAlertStatus(request, alert(2), 'acknowledged')
       setAlertAssignees(request, project(), alert(2), [this.host.user('tomasz')], 'REPLACE')
     })
     // Firing again and again: one alert counting its events.
-    for (const hours of [6, 4, 2]) send(now - hours * HOUR, { title: 'Disk usage above 85% on db-1', severity: 'low', service: 'postgres', hosts: ['db-1'], fingerprint: 'disk-db-1' })
+    for (const hours of [6, 4, 2])
+      send(now - hours * HOUR, {
+        title: 'Disk usage above 85% on db-1',
+        severity: 'low',
+        service: 'postgres',
+        hosts: ['db-1'],
+        fingerprint: 'disk-db-1',
+      })
     // Just fired: assigned to root, whose to-do list shows it.
-    send(now - 50 * MINUTE, { title: 'High error rate on POST /v1/jobs', severity: 'critical', service: 'dispatch-api', hosts: ['api-3'], fingerprint: 'api-5xx-jobs', description: '5xx responses at 7.2% over the last 5 minutes.' })
+    send(now - 50 * MINUTE, {
+      title: 'High error rate on POST /v1/jobs',
+      severity: 'critical',
+      service: 'dispatch-api',
+      hosts: ['api-3'],
+      fingerprint: 'api-5xx-jobs',
+      description: '5xx responses at 7.2% over the last 5 minutes.',
+    })
     this.host.at(now - 40 * MINUTE, () => {
       setAlertAssignees(this.as('tomasz'), project(), alert(4), [this.host.user('root')], 'REPLACE')
     })
@@ -470,8 +615,19 @@ class OperationsPlanner {
     const at = this.planFor('website').moves[0].at + 20 * DAY
     this.host.at(at, () => {
       const request = this.as('hana')
-      const cert = demoCertificate(this.host.seed, 'www.kestrel.example', 'Kestrel', new Date(at - DAY), new Date(at + 365 * DAY))
-      createPagesDomain(request, this.host.project('website'), { domain: 'www.kestrel.example', certificate: cert.certificate, key: cert.key, auto_ssl_enabled: false })
+      const cert = demoCertificate(
+        this.host.seed,
+        'www.kestrel.example',
+        'Kestrel',
+        new Date(at - DAY),
+        new Date(at + 365 * DAY),
+      )
+      createPagesDomain(request, this.host.project('website'), {
+        domain: 'www.kestrel.example',
+        certificate: cert.certificate,
+        key: cert.key,
+        auto_ssl_enabled: false,
+      })
       createPagesDomain(request, this.host.project('website'), { domain: 'kestrel.example' })
     })
   }
@@ -487,14 +643,24 @@ class OperationsPlanner {
     const ids: number[] = []
     this.host.at(now - 13 * DAY, () => {
       const findings = listFindings(this.db, { projectId: project().id }, 100, 0).rows
-      for (const name of ['Prototype Pollution in lodash', 'Improper neutralization of special elements used in an SQL command']) {
+      for (const name of [
+        'Prototype Pollution in lodash',
+        'Improper neutralization of special elements used in an SQL command',
+      ]) {
         const finding = findings.find((f) => f.name === name)
         if (finding) ids.push(createVulnerabilityFromFinding(this.as('priya'), project(), finding.id).id)
       }
     })
     this.host.at(now - 12 * DAY, () => {
       const lodash = findVulnerability(this.db, ids[0])
-      if (lodash) transitionVulnerability(this.as('tomasz'), project(), lodash, 'confirm', 'Reachable through the customer import; upgrade planned.')
+      if (lodash)
+        transitionVulnerability(
+          this.as('tomasz'),
+          project(),
+          lodash,
+          'confirm',
+          'Reachable through the customer import; upgrade planned.',
+        )
     })
   }
 
@@ -529,15 +695,29 @@ class OperationsPlanner {
 }
 
 function passingTests(language: string, coverage: string): string[] {
-  if (language === 'python') return ['.........................................................        [100%]', `Lines        : ${coverage}%`, '57 passed in 4.81s']
-  if (language === 'go') return ['ok  \texample.com/kestrel/tidewater\t1.204s\tcoverage: 91.3% of statements', `Lines        : ${coverage}%`]
-  return [' Test Files  38 passed (38)', '      Tests  412 passed (412)', `Lines        : ${coverage}% ( ${Math.round(Number(coverage) * 16)}/1600 )`]
+  if (language === 'python')
+    return [
+      '.........................................................        [100%]',
+      `Lines        : ${coverage}%`,
+      '57 passed in 4.81s',
+    ]
+  if (language === 'go')
+    return ['ok  \texample.com/kestrel/tidewater\t1.204s\tcoverage: 91.3% of statements', `Lines        : ${coverage}%`]
+  return [
+    ' Test Files  38 passed (38)',
+    '      Tests  412 passed (412)',
+    `Lines        : ${coverage}% ( ${Math.round(Number(coverage) * 16)}/1600 )`,
+  ]
 }
 
 function failingTests(language: string): string[] {
-  if (language === 'python') return ['FAILED tests/test_invoices.py::test_totals_round_half_even - AssertionError: 10.05 != 10.04', '1 failed, 56 passed in 4.92s']
+  if (language === 'python')
+    return [
+      'FAILED tests/test_invoices.py::test_totals_round_half_even - AssertionError: 10.05 != 10.04',
+      '1 failed, 56 passed in 4.92s',
+    ]
   return [
-    ' FAIL  src/schedules.test.ts > schedules > keeps a technician\'s breaks free',
+    " FAIL  src/schedules.test.ts > schedules > keeps a technician's breaks free",
     'AssertionError: expected [ 2 items ] to have a length of 3',
     ' Test Files  1 failed | 37 passed (38)',
     '      Tests  1 failed | 411 passed (412)',
@@ -545,6 +725,11 @@ function failingTests(language: string): string[] {
 }
 
 function deployLines(job: JobRow, url: string | null): string[] {
-  if (jobOptions(job).environment?.action === 'stop') return [`Stopping ${job.environment ?? 'environment'}...`, 'Released the review app.']
-  return [`Deploying to ${job.environment ?? 'environment'}...`, 'Rolled out 3/3 replicas.', ...(url ? [`Available at ${url}`] : [])]
+  if (jobOptions(job).environment?.action === 'stop')
+    return [`Stopping ${job.environment ?? 'environment'}...`, 'Released the review app.']
+  return [
+    `Deploying to ${job.environment ?? 'environment'}...`,
+    'Rolled out 3/3 replicas.',
+    ...(url ? [`Available at ${url}`] : []),
+  ]
 }

@@ -39,7 +39,13 @@ export interface SyntheticSize {
   readonly users: number
 }
 
-export const DEFAULT_SYNTHETIC: SyntheticSize = { projects: 5, issues: 10_000, mergeRequests: 2_000, notesPerItem: 2, users: 50 }
+export const DEFAULT_SYNTHETIC: SyntheticSize = {
+  projects: 5,
+  issues: 10_000,
+  mergeRequests: 2_000,
+  notesPerItem: 2,
+  users: 50,
+}
 
 export interface SyntheticOptions {
   readonly seed: string
@@ -59,7 +65,8 @@ function spread(total: number, parts: number): number[] {
 export async function seedSynthetic(ctx: ServerContext, o: SyntheticOptions): Promise<void> {
   const { size } = o
   for (const [key, value] of Object.entries(size)) {
-    if (!Number.isInteger(value) || value < 0) throw new Error(`synthetic ${key} must be a whole number ≥ 0, got ${value}`)
+    if (!Number.isInteger(value) || value < 0)
+      throw new Error(`synthetic ${key} must be a whole number ≥ 0, got ${value}`)
   }
   if (size.projects < 1 || size.users < 1) throw new Error('synthetic needs at least one project and one user')
   const rng = new Random(`synthetic/${o.seed}`)
@@ -68,122 +75,281 @@ export async function seedSynthetic(ctx: ServerContext, o: SyntheticOptions): Pr
   const iso = (t: number): string => new Date(t).toISOString()
   const baseUrl = ctx.baseUrl()
   let current = origin - DAY
-  await withClock(() => new Date(current), async () => {
-    let root = findUserByUsername(ctx.db, 'root')
-    if (!root) root = insertUser(ctx.db, { username: 'root', name: 'Administrator', email: 'admin@example.com', password_hash: hashPassword(randomPassword()), is_admin: true })
-    const asRoot = actingAs(ctx, root, baseUrl)
-    const users: UserRow[] = [root]
-    for (let i = 1; i <= size.users; i++) {
-      const n = String(i).padStart(5, '0')
-      users.push(createUser(ctx, asRoot, { username: `synthetic-${n}`, name: `Synthetic User ${n}`, email: `synthetic-${n}@burrow.example`, force_random_password: true, skip_confirmation: true }))
-    }
-    const group: NamespaceRow = createGroup(actingAs(ctx, root, baseUrl), { name: 'Synthetic', path: 'synthetic', parent: null, visibility: 'internal', description: 'Generated data for benchmarks.', params: {} })
-    const groupSource = sourceOfRow(asRoot, { source_type: 'Namespace', source_id: group.id })
-    for (const u of users.slice(1)) addMember(asRoot, groupSource, u, 30, null)
-    const labels = GROUP_LABELS.map((l) => createLabel(asRoot, { groupId: group.id }, { groupIds: [group.id], projectIds: [] }, { name: l.title, color: l.color, description: l.description }))
-    const milestones = [-90, -45, 0, 45].map((offset, i) => {
-      const due = new Date(now + offset * DAY).toISOString().slice(0, 10)
-      const start = new Date(now + (offset - 44) * DAY).toISOString().slice(0, 10)
-      return createMilestone(asRoot, { kind: 'group', group }, { title: `Iteration ${i + 1}`, start_date: start, due_date: due }, root.id)
-    })
-
-    const issueCounts = spread(size.issues, size.projects)
-    const mrCounts = spread(size.mergeRequests, size.projects)
-    const projects: ProjectRow[] = []
-    const heads: { main: string; branches: string[] }[] = []
-    for (let p = 0; p < size.projects; p++) {
-      const name = `Synthetic ${String(p + 1).padStart(3, '0')}`
-      const project = await createProject(asRoot, { name, path: `synthetic-${String(p + 1).padStart(3, '0')}`, namespace: group, creator: root, visibility: 'internal', description: 'Generated project.', params: {} })
-      projects.push(project)
-      heads.push(await writeRepository(ctx, project, rng, mrCounts[p], origin))
-    }
-
-    current = now
-    const write = new BulkWriter(ctx.db)
-    const users1 = users.slice(1)
-    const person = (): UserRow => rng.pick(users1)
-    const total = size.issues + size.mergeRequests
-    const step = YEAR / Math.max(1, total)
-    let slot = 0
-    const nextTime = (): number => origin + Math.floor(step * slot++)
-    ctx.db.transaction(() => {
-      for (let p = 0; p < size.projects; p++) {
-        const project = projects[p]
-        const domain = PROJECTS[p % PROJECTS.length].domain
-        const comments = (type: 'Issue' | 'MergeRequest', targetId: number, iid: number, title: string, from: number, component: string): void => {
-          for (let k = 0; k < size.notesPerItem; k++) {
-            const author = person()
-            const at = iso(Math.min(now - 1000, from + (k + 1) * 3_600_000))
-            const note = { type, targetId, projectId: project.id, authorId: author.id, body: issueComment(rng, domain, component), discussionId: rng.hex(40), at, targetTitle: title }
-            write.addNote(note, (id) => {
-              const row: NoteRow = {
-                id, noteable_type: type, noteable_id: targetId, project_id: project.id, group_id: null, author_id: author.id, body: note.body, type: null,
-                discussion_id: note.discussionId, system: 0, internal: 0, resolvable: 0, resolved_at: null, resolved_by_id: null, created_at: at, updated_at: at,
-              }
-              return eventNote(row, userRef(author, baseUrl), { iid })
-            })
-          }
-        }
-        for (let iid = 1; iid <= issueCounts[p]; iid++) {
-          const created = nextTime()
-          const kind: IssueKind = rng.weighted([['bug', 4], ['feature', 4], ['chore', 1], ['docs', 1]] as const)
-          const text = issueText(rng, domain, kind, iid - 1, iso(created).replace('T', ' ').slice(0, 19))
-          const author = person()
-          const closed = created < now - 30 * DAY && rng.chance(0.6) ? { at: iso(Math.min(now - 1000, created + rng.int(1, 20) * DAY)), byId: person().id } : null
-          const assignees = rng.chance(0.02) ? [root.id] : rng.chance(0.5) ? [person().id] : []
-          const id = write.addIssue(
-            { projectId: project.id, iid, authorId: author.id, title: text.title, description: text.description, milestoneId: rng.chance(0.5) ? rng.pick(milestones).id : null, weight: rng.chance(0.3) ? rng.pick([1, 2, 3, 5, 8]) : null, createdAt: iso(created), closed },
-            rng.sample(labels, rng.int(0, 3)).map((l) => l.id),
-            assignees,
-          )
-          if (assignees.includes(root.id)) write.addTodo({ userId: root.id, authorId: author.id, projectId: project.id, targetType: 'Issue', targetId: id, action: 'assigned', body: text.title, at: iso(created) })
-          comments('Issue', id, iid, text.title, created, text.component)
-        }
-        write.raiseIidCounter(project.id, 'issues', issueCounts[p])
-        for (let iid = 1; iid <= mrCounts[p]; iid++) {
-          const created = nextTime()
-          const author = person()
-          const state = created < now - 14 * DAY ? rng.weighted([['merged', 8], ['closed', 1], ['opened', 1]] as const) : 'opened'
-          const ended = state === 'opened' ? null : Math.min(now - 1000, created + rng.int(1, 10) * DAY)
-          const title = `${rng.pick(['Add', 'Fix', 'Refactor', 'Speed up', 'Document'])} ${rng.pick(domain.components).toLowerCase()} (${iid})`
-          const reviewers = rng.chance(0.03) ? [root.id] : [person().id]
-          const id = write.addMergeRequest(
-            {
-              projectId: project.id, iid, authorId: author.id, title, description: mergeRequestDescription(rng, 'Generated change.', null, []),
-              sourceBranch: `mr-${iid}`, headSha: heads[p].branches[iid - 1], baseSha: heads[p].main, milestoneId: rng.chance(0.5) ? rng.pick(milestones).id : null,
-              createdAt: iso(created), state, endedAt: ended === null ? null : iso(ended), endedById: ended === null ? null : person().id,
-            },
-            rng.sample(labels, rng.int(0, 2)).map((l) => l.id),
-            [author.id],
-            reviewers,
-          )
-          if (reviewers.includes(root.id) && state === 'opened') write.addTodo({ userId: root.id, authorId: author.id, projectId: project.id, targetType: 'MergeRequest', targetId: id, action: 'review_requested', body: '', at: iso(created) })
-          comments('MergeRequest', id, iid, title, created, rng.pick(domain.components))
-        }
-        write.raiseIidCounter(project.id, 'merge_requests', mrCounts[p])
+  await withClock(
+    () => new Date(current),
+    async () => {
+      let root = findUserByUsername(ctx.db, 'root')
+      if (!root)
+        root = insertUser(ctx.db, {
+          username: 'root',
+          name: 'Administrator',
+          email: 'admin@example.com',
+          password_hash: hashPassword(randomPassword()),
+          is_admin: true,
+        })
+      const asRoot = actingAs(ctx, root, baseUrl)
+      const users: UserRow[] = [root]
+      for (let i = 1; i <= size.users; i++) {
+        const n = String(i).padStart(5, '0')
+        users.push(
+          createUser(ctx, asRoot, {
+            username: `synthetic-${n}`,
+            name: `Synthetic User ${n}`,
+            email: `synthetic-${n}@burrow.example`,
+            force_random_password: true,
+            skip_confirmation: true,
+          }),
+        )
       }
-      write.touchProjects(projects.map((p) => p.id))
-    })()
-  })
+      const group: NamespaceRow = createGroup(actingAs(ctx, root, baseUrl), {
+        name: 'Synthetic',
+        path: 'synthetic',
+        parent: null,
+        visibility: 'internal',
+        description: 'Generated data for benchmarks.',
+        params: {},
+      })
+      const groupSource = sourceOfRow(asRoot, { source_type: 'Namespace', source_id: group.id })
+      for (const u of users.slice(1)) addMember(asRoot, groupSource, u, 30, null)
+      const labels = GROUP_LABELS.map((l) =>
+        createLabel(
+          asRoot,
+          { groupId: group.id },
+          { groupIds: [group.id], projectIds: [] },
+          { name: l.title, color: l.color, description: l.description },
+        ),
+      )
+      const milestones = [-90, -45, 0, 45].map((offset, i) => {
+        const due = new Date(now + offset * DAY).toISOString().slice(0, 10)
+        const start = new Date(now + (offset - 44) * DAY).toISOString().slice(0, 10)
+        return createMilestone(
+          asRoot,
+          { kind: 'group', group },
+          { title: `Iteration ${i + 1}`, start_date: start, due_date: due },
+          root.id,
+        )
+      })
+
+      const issueCounts = spread(size.issues, size.projects)
+      const mrCounts = spread(size.mergeRequests, size.projects)
+      const projects: ProjectRow[] = []
+      const heads: { main: string; branches: string[] }[] = []
+      for (let p = 0; p < size.projects; p++) {
+        const name = `Synthetic ${String(p + 1).padStart(3, '0')}`
+        const project = await createProject(asRoot, {
+          name,
+          path: `synthetic-${String(p + 1).padStart(3, '0')}`,
+          namespace: group,
+          creator: root,
+          visibility: 'internal',
+          description: 'Generated project.',
+          params: {},
+        })
+        projects.push(project)
+        heads.push(await writeRepository(ctx, project, rng, mrCounts[p], origin))
+      }
+
+      current = now
+      const write = new BulkWriter(ctx.db)
+      const users1 = users.slice(1)
+      const person = (): UserRow => rng.pick(users1)
+      const total = size.issues + size.mergeRequests
+      const step = YEAR / Math.max(1, total)
+      let slot = 0
+      const nextTime = (): number => origin + Math.floor(step * slot++)
+      ctx.db.transaction(() => {
+        for (let p = 0; p < size.projects; p++) {
+          const project = projects[p]
+          const domain = PROJECTS[p % PROJECTS.length].domain
+          const comments = (
+            type: 'Issue' | 'MergeRequest',
+            targetId: number,
+            iid: number,
+            title: string,
+            from: number,
+            component: string,
+          ): void => {
+            for (let k = 0; k < size.notesPerItem; k++) {
+              const author = person()
+              const at = iso(Math.min(now - 1000, from + (k + 1) * 3_600_000))
+              const note = {
+                type,
+                targetId,
+                projectId: project.id,
+                authorId: author.id,
+                body: issueComment(rng, domain, component),
+                discussionId: rng.hex(40),
+                at,
+                targetTitle: title,
+              }
+              write.addNote(note, (id) => {
+                const row: NoteRow = {
+                  id,
+                  noteable_type: type,
+                  noteable_id: targetId,
+                  project_id: project.id,
+                  group_id: null,
+                  author_id: author.id,
+                  body: note.body,
+                  type: null,
+                  discussion_id: note.discussionId,
+                  system: 0,
+                  internal: 0,
+                  resolvable: 0,
+                  resolved_at: null,
+                  resolved_by_id: null,
+                  created_at: at,
+                  updated_at: at,
+                }
+                return eventNote(row, userRef(author, baseUrl), { iid })
+              })
+            }
+          }
+          for (let iid = 1; iid <= issueCounts[p]; iid++) {
+            const created = nextTime()
+            const kind: IssueKind = rng.weighted([
+              ['bug', 4],
+              ['feature', 4],
+              ['chore', 1],
+              ['docs', 1],
+            ] as const)
+            const text = issueText(rng, domain, kind, iid - 1, iso(created).replace('T', ' ').slice(0, 19))
+            const author = person()
+            const closed =
+              created < now - 30 * DAY && rng.chance(0.6)
+                ? { at: iso(Math.min(now - 1000, created + rng.int(1, 20) * DAY)), byId: person().id }
+                : null
+            const assignees = rng.chance(0.02) ? [root.id] : rng.chance(0.5) ? [person().id] : []
+            const id = write.addIssue(
+              {
+                projectId: project.id,
+                iid,
+                authorId: author.id,
+                title: text.title,
+                description: text.description,
+                milestoneId: rng.chance(0.5) ? rng.pick(milestones).id : null,
+                weight: rng.chance(0.3) ? rng.pick([1, 2, 3, 5, 8]) : null,
+                createdAt: iso(created),
+                closed,
+              },
+              rng.sample(labels, rng.int(0, 3)).map((l) => l.id),
+              assignees,
+            )
+            if (assignees.includes(root.id))
+              write.addTodo({
+                userId: root.id,
+                authorId: author.id,
+                projectId: project.id,
+                targetType: 'Issue',
+                targetId: id,
+                action: 'assigned',
+                body: text.title,
+                at: iso(created),
+              })
+            comments('Issue', id, iid, text.title, created, text.component)
+          }
+          write.raiseIidCounter(project.id, 'issues', issueCounts[p])
+          for (let iid = 1; iid <= mrCounts[p]; iid++) {
+            const created = nextTime()
+            const author = person()
+            const state =
+              created < now - 14 * DAY
+                ? rng.weighted([
+                    ['merged', 8],
+                    ['closed', 1],
+                    ['opened', 1],
+                  ] as const)
+                : 'opened'
+            const ended = state === 'opened' ? null : Math.min(now - 1000, created + rng.int(1, 10) * DAY)
+            const title = `${rng.pick(['Add', 'Fix', 'Refactor', 'Speed up', 'Document'])} ${rng.pick(domain.components).toLowerCase()} (${iid})`
+            const reviewers = rng.chance(0.03) ? [root.id] : [person().id]
+            const id = write.addMergeRequest(
+              {
+                projectId: project.id,
+                iid,
+                authorId: author.id,
+                title,
+                description: mergeRequestDescription(rng, 'Generated change.', null, []),
+                sourceBranch: `mr-${iid}`,
+                headSha: heads[p].branches[iid - 1],
+                baseSha: heads[p].main,
+                milestoneId: rng.chance(0.5) ? rng.pick(milestones).id : null,
+                createdAt: iso(created),
+                state,
+                endedAt: ended === null ? null : iso(ended),
+                endedById: ended === null ? null : person().id,
+              },
+              rng.sample(labels, rng.int(0, 2)).map((l) => l.id),
+              [author.id],
+              reviewers,
+            )
+            if (reviewers.includes(root.id) && state === 'opened')
+              write.addTodo({
+                userId: root.id,
+                authorId: author.id,
+                projectId: project.id,
+                targetType: 'MergeRequest',
+                targetId: id,
+                action: 'review_requested',
+                body: '',
+                at: iso(created),
+              })
+            comments('MergeRequest', id, iid, title, created, rng.pick(domain.components))
+          }
+          write.raiseIidCounter(project.id, 'merge_requests', mrCounts[p])
+        }
+        write.touchProjects(projects.map((p) => p.id))
+      })()
+    },
+  )
 }
 
 /** A repository with a few commits on `main` and one branch `mr-N` per merge request, each one commit ahead. */
-async function writeRepository(ctx: ServerContext, project: ProjectRow, rng: Random, mergeRequests: number, origin: number): Promise<{ main: string; branches: string[] }> {
+async function writeRepository(
+  ctx: ServerContext,
+  project: ProjectRow,
+  rng: Random,
+  mergeRequests: number,
+  origin: number,
+): Promise<{ main: string; branches: string[] }> {
   const plan = new HistoryPlan()
   const main = HistoryPlan.emptyLine()
   const who: Signature = { name: 'Administrator', email: 'admin@example.com' }
-  plan.commit(main, origin, who, 'Initial commit', new Map([['README.md', `# ${project.name}\n\nGenerated for benchmarks.\n`], ['src/index.ts', 'export const answer = 42\n']]))
+  plan.commit(
+    main,
+    origin,
+    who,
+    'Initial commit',
+    new Map([
+      ['README.md', `# ${project.name}\n\nGenerated for benchmarks.\n`],
+      ['src/index.ts', 'export const answer = 42\n'],
+    ]),
+  )
   plan.commit(main, origin + 3_600_000, who, 'Add a changelog', new Map([['CHANGELOG.md', '# Changelog\n']]))
   const branchMarks: number[] = []
   for (let i = 1; i <= mergeRequests; i++) {
     const branch = HistoryPlan.fork(main)
-    branchMarks.push(plan.commit(branch, origin + 7_200_000 + i * 1000, who, `Change ${i}`, new Map([[`changes/mr-${i}.md`, `Change ${i}: ${rng.hex(12)}\n`]])))
+    branchMarks.push(
+      plan.commit(
+        branch,
+        origin + 7_200_000 + i * 1000,
+        who,
+        `Change ${i}`,
+        new Map([[`changes/mr-${i}.md`, `Change ${i}: ${rng.hex(12)}\n`]]),
+      ),
+    )
   }
   const gitDir = projectGitDir(ctx, project)
   const imported = await importHistory(gitDir, plan)
   const mainSha = imported.commits.get(main.tip as number) as string
   const branches = branchMarks.map((m) => imported.commits.get(m) as string)
-  await createRefs(gitDir, new Map([['refs/heads/main', mainSha], ...branches.map((sha, i): [string, string] => [`refs/heads/mr-${i + 1}`, sha])]))
+  await createRefs(
+    gitDir,
+    new Map([
+      ['refs/heads/main', mainSha],
+      ...branches.map((sha, i): [string, string] => [`refs/heads/mr-${i + 1}`, sha]),
+    ]),
+  )
   await refreshRepositoryFlags(ctx, project)
   return { main: mainSha, branches }
 }

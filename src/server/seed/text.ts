@@ -19,7 +19,10 @@ export interface IssueText {
 const SYMPTOMS: readonly (readonly [string, string])[] = [
   ['returns 500 when the request has no region', 'The request fails with a 400 that says the region is missing.'],
   ['shows times in UTC instead of the account time zone', 'Times are shown in the account time zone.'],
-  ['times out for accounts with more than 5,000 records', 'The page loads within a couple of seconds whatever the account size.'],
+  [
+    'times out for accounts with more than 5,000 records',
+    'The page loads within a couple of seconds whatever the account size.',
+  ],
   ['drops the last item of every page', 'Every item shows up exactly once across the pages.'],
   ['accepts an empty name', 'Saving is refused with "Name can\'t be blank".'],
   ['got slow after the last release', 'It is as fast as in the release before.'],
@@ -73,7 +76,14 @@ const DOCS = [
   'Fix broken links in the {c} docs',
 ]
 
-const PERSONAS = ['A dispatcher', 'A technician on site', 'An account admin', 'Our support team', 'A customer with several regions', 'The finance team']
+const PERSONAS = [
+  'A dispatcher',
+  'A technician on site',
+  'An account admin',
+  'Our support team',
+  'A customer with several regions',
+  'The finance team',
+]
 
 const REASONS = [
   'they plan the next day every evening and this takes too long',
@@ -84,7 +94,7 @@ const REASONS = [
 ]
 
 const ERRORS = [
-  'TypeError: Cannot read properties of undefined (reading \'region\')',
+  "TypeError: Cannot read properties of undefined (reading 'region')",
   'QueryTimeoutError: canceling statement due to statement timeout',
   'RangeError: Invalid time value',
   'ValidationError: name must not be empty',
@@ -126,7 +136,17 @@ export function issueText(rng: Random, domain: Domain, kind: IssueKind, earlierI
   const ref = earlierIids > 0 && rng.chance(0.35) ? `\n\nRelated to #${rng.int(1, earlierIids)}.` : ''
   if (kind === 'bug') {
     const [symptom, expected] = rng.pick(SYMPTOMS)
-    const steps = [`Sign in as a dispatcher on ${env}.`, `Open ${component.toLowerCase()}.`, rng.pick(['Filter by a region with no records.', 'Save without changing anything.', 'Switch to the next page.', 'Go offline and back online.', 'Import the attached file.'])]
+    const steps = [
+      `Sign in as a dispatcher on ${env}.`,
+      `Open ${component.toLowerCase()}.`,
+      rng.pick([
+        'Filter by a region with no records.',
+        'Save without changing anything.',
+        'Switch to the next page.',
+        'Go offline and back online.',
+        'Import the attached file.',
+      ]),
+    ]
     const parts = [
       '### Summary',
       '',
@@ -145,13 +165,27 @@ export function issueText(rng: Random, domain: Domain, kind: IssueKind, earlierI
       expected,
     ]
     if (rng.chance(0.6)) parts.push('', '### Relevant logs', '', logBlock(rng, domain, when))
-    if (rng.chance(0.3)) parts.push('', '| Environment | Affected |', '|---|---|', ...domain.environments.map((e) => `| ${e} | ${e === env ? 'yes' : rng.pick(['yes', 'no', 'not checked'])} |`))
+    if (rng.chance(0.3))
+      parts.push(
+        '',
+        '| Environment | Affected |',
+        '|---|---|',
+        ...domain.environments.map((e) => `| ${e} | ${e === env ? 'yes' : rng.pick(['yes', 'no', 'not checked'])} |`),
+      )
     return { kind, component, title: `${component} ${symptom}`, description: parts.join('\n') + ref }
   }
   if (kind === 'feature') {
     const title = fill(rng.pick(FEATURES), component)
     const criteria = rng.sample(
-      ['The API returns the new field', 'The UI shows it behind the feature flag', 'Docs are updated', 'Existing accounts keep their current behaviour', 'Covered by an end-to-end test', 'Works offline', 'Translations for de, es and ja'],
+      [
+        'The API returns the new field',
+        'The UI shows it behind the feature flag',
+        'Docs are updated',
+        'Existing accounts keep their current behaviour',
+        'Covered by an end-to-end test',
+        'Works offline',
+        'Translations for de, es and ja',
+      ],
       rng.int(3, 5),
     )
     const parts = [
@@ -168,7 +202,18 @@ export function issueText(rng: Random, domain: Domain, kind: IssueKind, earlierI
       '',
       ...criteria.map((c) => `- [${rng.chance(0.3) ? 'x' : ' '}] ${c}`),
     ]
-    if (rng.chance(0.3)) parts.push('', '```json', '{', `  "${component.toLowerCase().replace(/\s+/g, '_')}": {`, '    "enabled": true,', `    "limit": ${rng.int(10, 500)}`, '  }', '}', '```')
+    if (rng.chance(0.3))
+      parts.push(
+        '',
+        '```json',
+        '{',
+        `  "${component.toLowerCase().replace(/\s+/g, '_')}": {`,
+        '    "enabled": true,',
+        `    "limit": ${rng.int(10, 500)}`,
+        '  }',
+        '}',
+        '```',
+      )
     return { kind, component, title, description: parts.join('\n') + ref }
   }
   if (kind === 'chore') {
@@ -183,11 +228,21 @@ export function issueText(rng: Random, domain: Domain, kind: IssueKind, earlierI
     return { kind, component, title, description: description + ref }
   }
   const title = fill(rng.pick(DOCS), component)
-  return { kind, component, title, description: `The docs for ${component.toLowerCase()} do not say ${rng.pick(['what the defaults are', 'how errors are reported', 'which versions are supported', 'how to run it locally'])}.${ref}` }
+  return {
+    kind,
+    component,
+    title,
+    description: `The docs for ${component.toLowerCase()} do not say ${rng.pick(['what the defaults are', 'how errors are reported', 'which versions are supported', 'how to run it locally'])}.${ref}`,
+  }
 }
 
 /** A merge request description: what, why, how to test, and the closing reference when there is one. */
-export function mergeRequestDescription(rng: Random, summary: string, closes: number | null, files: readonly string[]): string {
+export function mergeRequestDescription(
+  rng: Random,
+  summary: string,
+  closes: number | null,
+  files: readonly string[],
+): string {
   const parts = [
     '## What does this MR do?',
     '',
@@ -195,7 +250,18 @@ export function mergeRequestDescription(rng: Random, summary: string, closes: nu
     '',
     '## How to test',
     '',
-    ...rng.sample(['Run the test suite', 'Open the page on a small screen', 'Check the logs for warnings', 'Try it with an empty account', 'Compare with the staging behaviour'], 2).map((s, i) => `${i + 1}. ${s}`),
+    ...rng
+      .sample(
+        [
+          'Run the test suite',
+          'Open the page on a small screen',
+          'Check the logs for warnings',
+          'Try it with an empty account',
+          'Compare with the staging behaviour',
+        ],
+        2,
+      )
+      .map((s, i) => `${i + 1}. ${s}`),
     '',
     '## Checklist',
     '',
@@ -266,7 +332,16 @@ const ROOT_MENTIONS = [
 ]
 
 /** Fills the placeholders of a comment template. */
-function comment(template: string, o: { readonly env: string; readonly module: string; readonly component: string; readonly file?: string; readonly fn?: string }): string {
+function comment(
+  template: string,
+  o: {
+    readonly env: string
+    readonly module: string
+    readonly component: string
+    readonly file?: string
+    readonly fn?: string
+  },
+): string {
   return template
     .replace('{env}', o.env)
     .replace('{module}', o.module)
@@ -277,7 +352,11 @@ function comment(template: string, o: { readonly env: string; readonly module: s
 
 /** A comment on an issue. */
 export function issueComment(rng: Random, domain: Domain, component: string): string {
-  return comment(rng.pick(ISSUE_COMMENTS), { env: rng.pick(domain.environments), module: rng.pick(domain.modules), component })
+  return comment(rng.pick(ISSUE_COMMENTS), {
+    env: rng.pick(domain.environments),
+    module: rng.pick(domain.modules),
+    component,
+  })
 }
 
 /** A reply in a thread. */
@@ -287,7 +366,13 @@ export function reply(rng: Random, domain: Domain, component: string): string {
 
 /** A reviewer's remark on a merge request. */
 export function reviewComment(rng: Random, domain: Domain, file: string, fn: string): string {
-  return comment(rng.pick(REVIEW_COMMENTS), { env: rng.pick(domain.environments), module: rng.pick(domain.modules), component: rng.pick(domain.components), file, fn })
+  return comment(rng.pick(REVIEW_COMMENTS), {
+    env: rng.pick(domain.environments),
+    module: rng.pick(domain.modules),
+    component: rng.pick(domain.components),
+    file,
+    fn,
+  })
 }
 
 /** The merge request author's answer to a review remark. */

@@ -10,7 +10,10 @@ import { Type, type TObject, type TProperties, type TSchema, type TNull, type TU
  * A resource object whose fields are all named: an unnamed field is an error when checked and is
  * dropped when Fastify serializes with the schema, so no field leaks that the model does not name.
  */
-export function Entity<P extends TProperties>(properties: P, options: { readonly description?: string } = {}): TObject<P> {
+export function Entity<P extends TProperties>(
+  properties: P,
+  options: { readonly description?: string } = {},
+): TObject<P> {
   return Type.Object(properties, { ...options, additionalProperties: false })
 }
 

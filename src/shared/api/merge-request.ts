@@ -3,7 +3,16 @@
  * form with its diff refs and pipelines, changes, approvals.
  */
 import { Type, type Static } from 'typebox'
-import { Entity, ItemLabels, Nullable, OpenObject, References, TaskCompletionStatus, TimeStats, Timestamp } from './common'
+import {
+  Entity,
+  ItemLabels,
+  Nullable,
+  OpenObject,
+  References,
+  TaskCompletionStatus,
+  TimeStats,
+  Timestamp,
+} from './common'
 import { Milestone } from './milestone'
 import { Pipeline, PipelineBasic } from './pipeline'
 import { Diff } from './repository'
@@ -93,7 +102,9 @@ const detailFields = {
   /** A string, as GitLab gives it (`"1000+"` past its limits). */
   changes_count: Type.String(),
   first_deployed_to_production_at: Nullable(Timestamp),
-  diff_refs: Nullable(Entity({ base_sha: Nullable(Type.String()), head_sha: Type.String(), start_sha: Nullable(Type.String()) })),
+  diff_refs: Nullable(
+    Entity({ base_sha: Nullable(Type.String()), head_sha: Type.String(), start_sha: Nullable(Type.String()) }),
+  ),
   /** The diffs were limited. */
   overflow: Type.Boolean(),
   user: Entity({ can_merge: Type.Boolean() }),

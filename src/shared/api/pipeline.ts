@@ -8,7 +8,17 @@ import { UserRef } from './user'
 
 /** The status of pipelines and jobs. */
 export const CiStatus = Type.Enum([
-  'created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped', 'manual', 'scheduled',
+  'created',
+  'waiting_for_resource',
+  'preparing',
+  'pending',
+  'running',
+  'success',
+  'failed',
+  'canceled',
+  'skipped',
+  'manual',
+  'scheduled',
 ])
 export type CiStatus = Static<typeof CiStatus>
 

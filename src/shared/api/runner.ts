@@ -53,5 +53,9 @@ export const RunnerToken = Entity({ token: Type.String(), token_expires_at: Null
 export type RunnerToken = Static<typeof RunnerToken>
 
 /** `POST /runners`: a registered runner's id and its authentication token. */
-export const RegisteredRunner = Entity({ id: Type.Integer(), token: Type.String(), token_expires_at: Nullable(Timestamp) })
+export const RegisteredRunner = Entity({
+  id: Type.Integer(),
+  token: Type.String(),
+  token_expires_at: Nullable(Timestamp),
+})
 export type RegisteredRunner = Static<typeof RegisteredRunner>

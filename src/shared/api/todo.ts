@@ -13,8 +13,17 @@ import { UserRef } from './user'
 
 /** Why the to-do exists. */
 export const TodoAction = Type.Enum([
-  'assigned', 'mentioned', 'build_failed', 'marked', 'approval_required', 'unmergeable', 'directly_addressed',
-  'merge_train_removed', 'review_requested', 'member_access_requested', 'review_submitted',
+  'assigned',
+  'mentioned',
+  'build_failed',
+  'marked',
+  'approval_required',
+  'unmergeable',
+  'directly_addressed',
+  'merge_train_removed',
+  'review_requested',
+  'member_access_requested',
+  'review_submitted',
 ])
 
 /** What a to-do is about: the issue, merge request, epic or alert, or null once it is gone. */

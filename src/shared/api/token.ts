@@ -30,12 +30,20 @@ export type PersonalAccessTokenWithToken = Static<typeof PersonalAccessTokenWith
 export const ImpersonationToken = Entity({ ...personalFields, impersonation: Type.Boolean() })
 export type ImpersonationToken = Static<typeof ImpersonationToken>
 
-export const ImpersonationTokenWithToken = Entity({ ...personalFields, impersonation: Type.Boolean(), token: Type.String() })
+export const ImpersonationTokenWithToken = Entity({
+  ...personalFields,
+  impersonation: Type.Boolean(),
+  token: Type.String(),
+})
 export type ImpersonationTokenWithToken = Static<typeof ImpersonationTokenWithToken>
 
 /** GitLab's ResourceAccessToken entity (project access tokens): the bot's access level added. */
 export const ProjectAccessToken = Entity({ ...personalFields, access_level: AccessLevelValue })
 export type ProjectAccessToken = Static<typeof ProjectAccessToken>
 
-export const ProjectAccessTokenWithToken = Entity({ ...personalFields, access_level: AccessLevelValue, token: Type.String() })
+export const ProjectAccessTokenWithToken = Entity({
+  ...personalFields,
+  access_level: AccessLevelValue,
+  token: Type.String(),
+})
 export type ProjectAccessTokenWithToken = Static<typeof ProjectAccessTokenWithToken>

@@ -24,14 +24,20 @@ describe('project repositories', () => {
   })
 
   it('initialize_with_readme commits README.md by the creator on the requested default branch', async () => {
-    const res = await s.request(owner.token, { method: 'POST', url: '/api/v4/projects', payload: { name: 'Notes', description: 'My notes', initialize_with_readme: true, default_branch: 'trunk' } })
+    const res = await s.request(owner.token, {
+      method: 'POST',
+      url: '/api/v4/projects',
+      payload: { name: 'Notes', description: 'My notes', initialize_with_readme: true, default_branch: 'trunk' },
+    })
     expect(res.statusCode).toBe(201)
     expect(res.json()).toMatchObject({ empty_repo: false, default_branch: 'trunk' })
     expect(res.json().readme_url).toMatch(/\/notes\/-\/blob\/trunk\/README\.md$/)
     const dir = mkdtempSync(join(tmpdir(), 'burrow-create-'))
     await sh(dir, 'clone', '--quiet', remoteUrl(s.url, `${owner.user.username}/notes`, owner.token), 'c')
     expect(readFileSync(join(dir, 'c', 'README.md'), 'utf8')).toBe('# Notes\n\nMy notes')
-    expect(await sh(join(dir, 'c'), 'log', '--format=%an|%s|%D')).toBe('Olive Owner|Initial commit|HEAD -> trunk, origin/trunk, origin/HEAD')
+    expect(await sh(join(dir, 'c'), 'log', '--format=%an|%s|%D')).toBe(
+      'Olive Owner|Initial commit|HEAD -> trunk, origin/trunk, origin/HEAD',
+    )
   })
 
   it('creates an empty bare repository whose HEAD names the default branch', async () => {
@@ -42,7 +48,9 @@ describe('project repositories', () => {
   })
 
   it('keeps empty_repo in lists up to date after a push', async () => {
-    const id = (await s.request(owner.token, { method: 'POST', url: '/api/v4/projects', payload: { name: 'Later' } })).json().id
+    const id = (
+      await s.request(owner.token, { method: 'POST', url: '/api/v4/projects', payload: { name: 'Later' } })
+    ).json().id
     const dir = mkdtempSync(join(tmpdir(), 'burrow-create-'))
     await sh(dir, 'init', '--quiet', '--initial-branch=main')
     await sh(dir, 'commit', '--quiet', '--allow-empty', '-m', 'first')
@@ -50,7 +58,9 @@ describe('project repositories', () => {
     let listed: { id: number; empty_repo: boolean } | undefined
     // The flag is written by a push listener that runs just after the push response.
     for (let i = 0; i < 50 && listed?.empty_repo !== false; i++) {
-      const list = (await s.request(owner.token, { method: 'GET', url: '/api/v4/projects', query: { owned: 'true' } })).json() as { id: number; empty_repo: boolean }[]
+      const list = (
+        await s.request(owner.token, { method: 'GET', url: '/api/v4/projects', query: { owned: 'true' } })
+      ).json() as { id: number; empty_repo: boolean }[]
       listed = list.find((p) => p.id === id)
       if (listed?.empty_repo !== false) await new Promise((r) => setTimeout(r, 50))
     }
@@ -58,7 +68,13 @@ describe('project repositories', () => {
   })
 
   it('removes the repository directory when the project is deleted', async () => {
-    const id = (await s.request(owner.token, { method: 'POST', url: '/api/v4/projects', payload: { name: 'Gone', initialize_with_readme: true } })).json().id
+    const id = (
+      await s.request(owner.token, {
+        method: 'POST',
+        url: '/api/v4/projects',
+        payload: { name: 'Gone', initialize_with_readme: true },
+      })
+    ).json().id
     const gitDir = projectGitDir(s.app.burrow, findProjectById(s.app.burrow.db, id) as ProjectRow)
     expect(repoExists(gitDir)).toBe(true)
     expect((await s.request(owner.token, { method: 'DELETE', url: `/api/v4/projects/${id}` })).statusCode).toBe(202)
@@ -66,7 +82,13 @@ describe('project repositories', () => {
   })
 
   it('serves isomorphic-git: clone, then push a new branch the API lists', async () => {
-    const id = (await s.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/projects', payload: { name: 'iso', initialize_with_readme: true } })).json().id
+    const id = (
+      await s.request(ROOT_TOKEN, {
+        method: 'POST',
+        url: '/api/v4/projects',
+        payload: { name: 'iso', initialize_with_readme: true },
+      })
+    ).json().id
     const dir = mkdtempSync(join(tmpdir(), 'burrow-iso-'))
     const onAuth = () => ({ username: 'oauth2', password: ROOT_TOKEN })
     await git.clone({ fs, http, dir, url: `${s.url}/root/iso.git`, onAuth, singleBranch: true })
@@ -76,8 +98,14 @@ describe('project repositories', () => {
     await git.branch({ fs, dir, ref: 'iso-branch' })
     const result = await git.push({ fs, http, dir, url: `${s.url}/root/iso.git`, ref: 'iso-branch', onAuth })
     expect(result.ok).toBe(true)
-    const branch = await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects/${id}/repository/branches/iso-branch` })
-    expect(branch.json()).toMatchObject({ name: 'iso-branch', commit: { title: 'From isomorphic-git', author_name: 'Iso' } })
+    const branch = await s.request(ROOT_TOKEN, {
+      method: 'GET',
+      url: `/api/v4/projects/${id}/repository/branches/iso-branch`,
+    })
+    expect(branch.json()).toMatchObject({
+      name: 'iso-branch',
+      commit: { title: 'From isomorphic-git', author_name: 'Iso' },
+    })
   })
 })
 
@@ -91,7 +119,8 @@ describe('repository storages', () => {
     await s.close()
   })
 
-  const create = (payload: Record<string, unknown>) => s.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/projects', payload })
+  const create = (payload: Record<string, unknown>) =>
+    s.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/projects', payload })
   const storageOf = (id: number): string => (findProjectById(s.app.burrow.db, id) as ProjectRow).repository_storage
 
   it('puts a new project on the first configured storage, under repositories/<storage>/@hashed', async () => {
@@ -122,7 +151,11 @@ describe('repository storages', () => {
 
   it('lists the projects of one storage with GET /projects?repository_storage=', async () => {
     const names = async (storage: string): Promise<string[]> =>
-      ((await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects?repository_storage=${storage}` })).json() as { path: string }[]).map((p) => p.path)
+      (
+        (
+          await s.request(ROOT_TOKEN, { method: 'GET', url: `/api/v4/projects?repository_storage=${storage}` })
+        ).json() as { path: string }[]
+      ).map((p) => p.path)
     expect(await names('fast-ssd')).toEqual(['on-ssd'])
     expect(await names('default')).toEqual(['on-default'])
   })

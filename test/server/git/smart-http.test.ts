@@ -43,34 +43,55 @@ describe('git smart HTTP', () => {
     const work = makeWorkRepo()
     const sha = commitFiles(work, { 'README.md': '# secret\n' }, 'Initial commit')
     await sh(work, 'push', '--quiet', remoteUrl(s.url, 'acme/secret', dev.token), 'main')
-    const events = s.app.burrow.db.prepare("SELECT * FROM events WHERE project_id = ? AND action = 'pushed'").all(priv.id) as { push_data: string; author_id: number }[]
+    const events = s.app.burrow.db
+      .prepare("SELECT * FROM events WHERE project_id = ? AND action = 'pushed'")
+      .all(priv.id) as { push_data: string; author_id: number }[]
     // The event is written after the push response; give the listener a moment to run.
     for (let i = 0; i < 50 && events.length === 0; i++) {
       await new Promise((r) => setTimeout(r, 50))
-      events.push(...(s.app.burrow.db.prepare("SELECT * FROM events WHERE project_id = ? AND action = 'pushed'").all(priv.id) as typeof events))
+      events.push(
+        ...(s.app.burrow.db
+          .prepare("SELECT * FROM events WHERE project_id = ? AND action = 'pushed'")
+          .all(priv.id) as typeof events),
+      )
     }
     expect(events).toHaveLength(1)
     expect(events[0].author_id).toBe(dev.user.id)
-    expect(JSON.parse(events[0].push_data)).toMatchObject({ action: 'created', ref: 'main', ref_type: 'branch', commit_to: sha, commit_title: 'Initial commit', commit_count: 1 })
+    expect(JSON.parse(events[0].push_data)).toMatchObject({
+      action: 'created',
+      ref: 'main',
+      ref_type: 'branch',
+      commit_to: sha,
+      commit_title: 'Initial commit',
+      commit_count: 1,
+    })
   })
 
   it('lets a Reporter clone a private project and refuses a Guest', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'burrow-clone-'))
     await sh(dir, 'clone', '--quiet', remoteUrl(s.url, 'acme/secret', reporter.token), 'r')
     expect(readFileSync(join(dir, 'r', 'README.md'), 'utf8')).toBe('# secret\n')
-    expect(await shFails(dir, 'clone', '--quiet', remoteUrl(s.url, 'acme/secret', guest.token), 'g')).toMatch(/403|not allowed/i)
+    expect(await shFails(dir, 'clone', '--quiet', remoteUrl(s.url, 'acme/secret', guest.token), 'g')).toMatch(
+      /403|not allowed/i,
+    )
   })
 
   it('asks anonymous clients for credentials on a private project and hides it from strangers', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'burrow-clone-'))
-    expect(await shFails(dir, 'clone', '--quiet', remoteUrl(s.url, 'acme/secret'), 'a')).toMatch(/Authentication failed|could not read Username|401/i)
-    expect(await shFails(dir, 'clone', '--quiet', remoteUrl(s.url, 'acme/secret', stranger.token), 'x')).toMatch(/not found|404/i)
+    expect(await shFails(dir, 'clone', '--quiet', remoteUrl(s.url, 'acme/secret'), 'a')).toMatch(
+      /Authentication failed|could not read Username|401/i,
+    )
+    expect(await shFails(dir, 'clone', '--quiet', remoteUrl(s.url, 'acme/secret', stranger.token), 'x')).toMatch(
+      /not found|404/i,
+    )
   })
 
   it('refuses a push from a Reporter', async () => {
     const work = makeWorkRepo()
     commitFiles(work, { 'a.txt': 'a' }, 'a')
-    expect(await shFails(work, 'push', '--quiet', remoteUrl(s.url, 'acme/secret', reporter.token), 'main:other')).toMatch(/403|not allowed/i)
+    expect(
+      await shFails(work, 'push', '--quiet', remoteUrl(s.url, 'acme/secret', reporter.token), 'main:other'),
+    ).toMatch(/403|not allowed/i)
   })
 
   it('serves anonymous clones of public projects', async () => {
@@ -87,7 +108,9 @@ describe('git smart HTTP', () => {
     try {
       const work = makeWorkRepo()
       commitFiles(work, { 'ro.txt': 'x' }, 'ro')
-      expect(await shFails(work, 'push', '--quiet', remoteUrl(s.url, 'acme/open', dev.token), 'main:ro')).toMatch(/read-only/)
+      expect(await shFails(work, 'push', '--quiet', remoteUrl(s.url, 'acme/open', dev.token), 'main:ro')).toMatch(
+        /read-only/,
+      )
     } finally {
       s.app.burrow.db.prepare('UPDATE projects SET repository_read_only = 0 WHERE id = ?').run(pub.id)
     }
@@ -100,7 +123,12 @@ describe('git smart HTTP', () => {
     expect(readFileSync(join(dir, 'README.md'), 'utf8')).toBe('# secret\n')
     fs.writeFileSync(join(dir, 'iso.txt'), 'from isomorphic-git\n')
     await git.add({ fs, dir, filepath: 'iso.txt' })
-    const sha = await git.commit({ fs, dir, message: 'From isomorphic-git', author: { name: 'Iso', email: 'iso@example.com' } })
+    const sha = await git.commit({
+      fs,
+      dir,
+      message: 'From isomorphic-git',
+      author: { name: 'Iso', email: 'iso@example.com' },
+    })
     const result = await git.push({ fs, http, dir, remote: 'origin', ref: 'main', onAuth })
     expect(result.ok).toBe(true)
     const check = mkdtempSync(join(tmpdir(), 'burrow-clone-'))
@@ -109,7 +137,11 @@ describe('git smart HTTP', () => {
   })
 
   it('accepts an OAuth access token from the password grant as the password, with any username', async () => {
-    const grant = await s.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'password', username: dev.user.username, password: dev.password } })
+    const grant = await s.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      payload: { grant_type: 'password', username: dev.user.username, password: dev.password },
+    })
     expect(grant.statusCode).toBe(200)
     const accessToken = grant.json().access_token as string
     const url = new URL(`${s.url}/acme/secret.git`)
@@ -120,7 +152,10 @@ describe('git smart HTTP', () => {
     const work = join(dir, 'o')
     commitFiles(work, { 'oauth.txt': 'pushed with OAuth\n' }, 'OAuth push')
     await sh(work, 'push', '--quiet', 'origin', 'HEAD:oauth-branch')
-    const branch = await s.request(dev.token, { method: 'GET', url: `/api/v4/projects/${priv.id}/repository/branches/oauth-branch` })
+    const branch = await s.request(dev.token, {
+      method: 'GET',
+      url: `/api/v4/projects/${priv.id}/repository/branches/oauth-branch`,
+    })
     expect(branch.statusCode).toBe(200)
     expect(branch.json().commit.title).toBe('OAuth push')
   })
@@ -136,7 +171,9 @@ describe('git smart HTTP', () => {
 
   it('refuses a wrong token on a private project as failed authentication', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'burrow-clone-'))
-    expect(await shFails(dir, 'clone', '--quiet', remoteUrl(s.url, 'acme/secret', 'not-a-token'), 'x')).toMatch(/Authentication failed|401/i)
+    expect(await shFails(dir, 'clone', '--quiet', remoteUrl(s.url, 'acme/secret', 'not-a-token'), 'x')).toMatch(
+      /Authentication failed|401/i,
+    )
   })
 
   it('answers 404 for paths that are not git URLs', async () => {
@@ -147,13 +184,24 @@ describe('git smart HTTP', () => {
   it('answers 400 to a body that says it is gzip but is not, on fetch and push alike', async () => {
     const auth = `Basic ${Buffer.from(`${dev.user.username}:${dev.token}`).toString('base64')}`
     for (const service of ['git-upload-pack', 'git-receive-pack']) {
-      for (const body of [Buffer.from('0032want 0000000000000000000000000000000000000000\n0000'), Buffer.from([0x1f, 0x8b, 0x08, 0x00])]) {
+      for (const body of [
+        Buffer.from('0032want 0000000000000000000000000000000000000000\n0000'),
+        Buffer.from([0x1f, 0x8b, 0x08, 0x00]),
+      ]) {
         const res = await fetch(`${s.url}/acme/secret.git/${service}`, {
           method: 'POST',
-          headers: { authorization: auth, 'content-type': `application/x-${service}-request`, 'content-encoding': 'gzip' },
+          headers: {
+            authorization: auth,
+            'content-type': `application/x-${service}-request`,
+            'content-encoding': 'gzip',
+          },
           body,
         })
-        expect([service, res.status, await res.json()]).toEqual([service, 400, { message: '400 Bad request - the request body is not valid gzip' }])
+        expect([service, res.status, await res.json()]).toEqual([
+          service,
+          400,
+          { message: '400 Bad request - the request body is not valid gzip' },
+        ])
       }
     }
   })

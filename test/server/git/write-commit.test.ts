@@ -8,7 +8,15 @@ import { InvalidPathError, writeCommit } from '../../../src/server/platform/git/
 
 describe('filePathProblem', () => {
   it('accepts ordinary file names, dots and dashes inside them and pathspec-looking names', () => {
-    for (const path of ['README.md', 'src/a-b/.gitignore', 'docs/..hidden', 'a/-x', ':(glob)**', 'é/ü.txt', '.github/workflows/ci.yml']) {
+    for (const path of [
+      'README.md',
+      'src/a-b/.gitignore',
+      'docs/..hidden',
+      'a/-x',
+      ':(glob)**',
+      'é/ü.txt',
+      '.github/workflows/ci.yml',
+    ]) {
       expect([path, filePathProblem(path)]).toEqual([path, null])
     }
   })
@@ -31,7 +39,8 @@ describe('filePathProblem', () => {
       ['a\0b', 'invalid'],
       ['x'.repeat(4097), 'invalid'],
     ]
-    for (const [path, problem] of cases) expect([path.slice(0, 20), filePathProblem(path)]).toEqual([path.slice(0, 20), problem])
+    for (const [path, problem] of cases)
+      expect([path.slice(0, 20), filePathProblem(path)]).toEqual([path.slice(0, 20), problem])
   })
 })
 

@@ -35,7 +35,11 @@ async function stoppedEnvironmentFixture(w: World, c: Container): Promise<Vars> 
 async function deploymentFixture(w: World, c: Container): Promise<Vars> {
   const { environmentName } = await environmentFixture(w, c)
   const deployment = await w.admin<Json>('POST', `/projects/${c.project.id}/deployments`, {
-    environment: environmentName, sha: standing[c.visibility].sha, ref: 'main', tag: false, status: 'running',
+    environment: environmentName,
+    sha: standing[c.visibility].sha,
+    ref: 'main',
+    tag: false,
+    status: 'running',
   })
   return { deployment: Number(deployment.id), environmentName }
 }
@@ -48,14 +52,19 @@ async function variableFixture(w: World, c: Container): Promise<Vars> {
 
 async function protectedEnvironmentFixture(w: World, c: Container): Promise<Vars> {
   const { environmentName } = await environmentFixture(w, c)
-  await w.admin('POST', `/projects/${c.project.id}/protected_environments`, { name: environmentName, deploy_access_levels: [{ access_level: 40 }] })
+  await w.admin('POST', `/projects/${c.project.id}/protected_environments`, {
+    name: environmentName,
+    deploy_access_levels: [{ access_level: 40 }],
+  })
   return { environmentName }
 }
 
 async function clusterFixture(w: World, c: Container): Promise<Vars> {
   seq += 1
   const cluster = await w.admin<Json>('POST', `/projects/${c.project.id}/clusters/user`, {
-    name: `cluster-${seq}`, environment_scope: `scope-${seq}`, platform_cluster_attributes: { api_url: 'https://k8s.example.com:6443', token: 'kube-token' },
+    name: `cluster-${seq}`,
+    environment_scope: `scope-${seq}`,
+    platform_cluster_attributes: { api_url: 'https://k8s.example.com:6443', token: 'kube-token' },
   })
   return { cluster: Number(cluster.id) }
 }
@@ -72,7 +81,12 @@ async function clientKeyFixture(w: World, c: Container): Promise<Vars> {
 }
 
 async function accessTokenFixture(w: World, c: Container): Promise<Vars> {
-  const token = await w.admin<Json>('POST', `/projects/${c.project.id}/access_tokens`, { name: 'matrix', scopes: ['api'], access_level: 30, expires_at: EXPIRES_AT })
+  const token = await w.admin<Json>('POST', `/projects/${c.project.id}/access_tokens`, {
+    name: 'matrix',
+    scopes: ['api'],
+    access_level: 30,
+    expires_at: EXPIRES_AT,
+  })
   return { accessToken: Number(token.id) }
 }
 
@@ -80,7 +94,13 @@ async function accessTokenFixture(w: World, c: Container): Promise<Vars> {
 async function oldDeploymentFixture(w: World, c: Container): Promise<Vars> {
   const { environmentName } = await environmentFixture(w, c)
   const deploy = (): Promise<Json> =>
-    w.admin<Json>('POST', `/projects/${c.project.id}/deployments`, { environment: environmentName, sha: standing[c.visibility].sha, ref: 'main', tag: false, status: 'success' })
+    w.admin<Json>('POST', `/projects/${c.project.id}/deployments`, {
+      environment: environmentName,
+      sha: standing[c.visibility].sha,
+      ref: 'main',
+      tag: false,
+      status: 'success',
+    })
   const older = await deploy()
   await deploy()
   return { deployment: Number(older.id) }
@@ -98,7 +118,11 @@ async function vulnerabilityFixture(w: World, c: Container): Promise<Vars> {
 /** A project runner of the container's project, registered with the project's registration token. */
 async function runnerFixture(w: World, c: Container): Promise<Vars> {
   const { token } = await w.admin<Json>('POST', `/projects/${c.project.id}/runners/reset_registration_token`)
-  const res = await w.server.request(null, { method: 'POST', url: '/api/v4/runners', payload: { token, description: 'matrix runner' } })
+  const res = await w.server.request(null, {
+    method: 'POST',
+    url: '/api/v4/runners',
+    payload: { token, description: 'matrix runner' },
+  })
   if (res.statusCode !== 201) throw new Error(`runner registration answered ${res.statusCode}: ${res.body}`)
   return { runner: Number(res.json().id) }
 }
@@ -108,7 +132,9 @@ beforeAll(async () => {
   for (const visibility of VISIBILITIES) {
     const c = world.containers[visibility]
     const commit = await world.admin<Json>('POST', `/projects/${c.project.id}/repository/commits`, {
-      branch: 'main', commit_message: 'CI', actions: [{ action: 'create', file_path: '.gitlab-ci.yml', content: CI_CONFIG }],
+      branch: 'main',
+      commit_message: 'CI',
+      actions: [{ action: 'create', file_path: '.gitlab-ci.yml', content: CI_CONFIG }],
     })
     standing[visibility] = { sha: String(commit.id) }
     const variable = await variableFixture(world, c)
@@ -150,11 +176,34 @@ const PIPELINES: readonly MatrixRow[] = [
   { method: 'GET', path: `${P}/jobs/{job}`, min: READ_BUILDS, fixture: standingFixture, authenticated: true },
   { method: 'GET', path: `${P}/jobs/{job}/trace`, min: READ_BUILDS, fixture: standingFixture, authenticated: true },
   { method: 'POST', path: `${P}/pipeline`, min: 'developer', body: { ref: 'main' }, readBack: `${P}/pipelines` },
-  { method: 'POST', path: `${P}/pipelines/{pipeline}/cancel`, min: 'developer', ok: 200, fixture: pipelineFixture, readBack: `${P}/pipelines/{pipeline}` },
-  { method: 'DELETE', path: `${P}/pipelines/{pipeline}`, min: 'owner', fixture: pipelineFixture, why: 'GitLab: deleting a pipeline is for Owners' },
-  { method: 'POST', path: `${P}/jobs/{job}/cancel`, min: 'developer', fixture: pipelineFixture, readBack: `${P}/jobs/{job}` },
   {
-    method: 'POST', path: `${P}/jobs/{job}/retry`, min: 'developer', readBack: `${P}/jobs`, authenticated: true,
+    method: 'POST',
+    path: `${P}/pipelines/{pipeline}/cancel`,
+    min: 'developer',
+    ok: 200,
+    fixture: pipelineFixture,
+    readBack: `${P}/pipelines/{pipeline}`,
+  },
+  {
+    method: 'DELETE',
+    path: `${P}/pipelines/{pipeline}`,
+    min: 'owner',
+    fixture: pipelineFixture,
+    why: 'GitLab: deleting a pipeline is for Owners',
+  },
+  {
+    method: 'POST',
+    path: `${P}/jobs/{job}/cancel`,
+    min: 'developer',
+    fixture: pipelineFixture,
+    readBack: `${P}/jobs/{job}`,
+  },
+  {
+    method: 'POST',
+    path: `${P}/jobs/{job}/retry`,
+    min: 'developer',
+    readBack: `${P}/jobs`,
+    authenticated: true,
     fixture: async (w, c) => {
       const vars = await pipelineFixture(w, c)
       await w.admin('POST', `/projects/${c.project.id}/jobs/${vars.job}/cancel`)
@@ -162,15 +211,31 @@ const PIPELINES: readonly MatrixRow[] = [
     },
   },
   {
-    method: 'POST', path: `${P}/pipelines/{pipeline}/retry`, min: 'developer', readBack: `${P}/pipelines/{pipeline}/jobs`,
+    method: 'POST',
+    path: `${P}/pipelines/{pipeline}/retry`,
+    min: 'developer',
+    readBack: `${P}/pipelines/{pipeline}/jobs`,
     fixture: async (w, c) => {
       const vars = await pipelineFixture(w, c)
       await w.admin('POST', `${P.replace('{project}', String(c.project.id))}/pipelines/${vars.pipeline}/cancel`)
       return vars
     },
   },
-  { method: 'GET', path: `${P}/pipelines/{pipeline}/variables`, min: 'developer', fixture: standingFixture, authenticated: true },
-  { method: 'DELETE', path: `${P}/jobs/{job}/artifacts`, min: 'maintainer', fixture: pipelineFixture, readBack: `${P}/jobs/{job}`, authenticated: true },
+  {
+    method: 'GET',
+    path: `${P}/pipelines/{pipeline}/variables`,
+    min: 'developer',
+    fixture: standingFixture,
+    authenticated: true,
+  },
+  {
+    method: 'DELETE',
+    path: `${P}/jobs/{job}/artifacts`,
+    min: 'maintainer',
+    fixture: pipelineFixture,
+    readBack: `${P}/jobs/{job}`,
+    authenticated: true,
+  },
 ]
 
 /**
@@ -180,12 +245,31 @@ const PIPELINES: readonly MatrixRow[] = [
 const RUNNERS: readonly MatrixRow[] = authenticatedRows([
   { method: 'GET', path: '/runners/{runner}', min: 'maintainer', hidden: 403, fixture: standingFixture },
   { method: 'GET', path: '/runners/{runner}/jobs', min: 'maintainer', hidden: 403, fixture: standingFixture },
-  { method: 'PUT', path: '/runners/{runner}', min: 'maintainer', hidden: 403, fixture: runnerFixture, body: { description: 'changed' } },
-  { method: 'POST', path: '/runners/{runner}/reset_authentication_token', min: 'maintainer', hidden: 403, fixture: runnerFixture, readBack: '/runners/{runner}' },
+  {
+    method: 'PUT',
+    path: '/runners/{runner}',
+    min: 'maintainer',
+    hidden: 403,
+    fixture: runnerFixture,
+    body: { description: 'changed' },
+  },
+  {
+    method: 'POST',
+    path: '/runners/{runner}/reset_authentication_token',
+    min: 'maintainer',
+    hidden: 403,
+    fixture: runnerFixture,
+    readBack: '/runners/{runner}',
+  },
   { method: 'DELETE', path: '/runners/{runner}', min: 'maintainer', hidden: 403, fixture: runnerFixture },
   { method: 'POST', path: `${P}/runners/reset_registration_token`, min: 'maintainer', readBack: P },
   { method: 'GET', path: '/groups/{group}/runners', min: 'maintainer' },
-  { method: 'POST', path: '/groups/{group}/runners/reset_registration_token', min: 'owner', readBack: '/groups/{group}' },
+  {
+    method: 'POST',
+    path: '/groups/{group}/runners/reset_registration_token',
+    min: 'owner',
+    readBack: '/groups/{group}',
+  },
 ])
 
 /** CI/CD settings are Maintainer business (GitLab's admin_build / admin_project); every call is authenticated. */
@@ -193,7 +277,13 @@ const CI_SETTINGS: readonly MatrixRow[] = authenticatedRows([
   { method: 'GET', path: `${P}/variables`, min: 'maintainer' },
   { method: 'GET', path: `${P}/variables/{variable}`, min: 'maintainer', fixture: standingFixture },
   { method: 'POST', path: `${P}/variables`, min: 'maintainer', body: (_v, u) => ({ key: `NEW_${u}`, value: 'v' }) },
-  { method: 'PUT', path: `${P}/variables/{variable}`, min: 'maintainer', fixture: variableFixture, body: { value: 'changed' } },
+  {
+    method: 'PUT',
+    path: `${P}/variables/{variable}`,
+    min: 'maintainer',
+    fixture: variableFixture,
+    body: { value: 'changed' },
+  },
   { method: 'DELETE', path: `${P}/variables/{variable}`, min: 'maintainer', fixture: variableFixture },
   { method: 'GET', path: `${P}/runners`, min: 'maintainer' },
 ])
@@ -203,30 +293,70 @@ const ENVIRONMENTS: readonly MatrixRow[] = authenticatedRows([
   { method: 'GET', path: `${P}/environments`, min: 'reporter' },
   { method: 'GET', path: `${P}/environments/{environment}`, min: 'reporter', fixture: standingFixture },
   { method: 'POST', path: `${P}/environments`, min: 'developer', body: (_v, u) => ({ name: `new-${u}` }) },
-  { method: 'PUT', path: `${P}/environments/{environment}`, min: 'developer', fixture: environmentFixture, body: { external_url: 'https://example.com' } },
-  { method: 'POST', path: `${P}/environments/{environment}/stop`, min: 'developer', ok: 200, fixture: environmentFixture, readBack: `${P}/environments/{environment}` },
+  {
+    method: 'PUT',
+    path: `${P}/environments/{environment}`,
+    min: 'developer',
+    fixture: environmentFixture,
+    body: { external_url: 'https://example.com' },
+  },
+  {
+    method: 'POST',
+    path: `${P}/environments/{environment}/stop`,
+    min: 'developer',
+    ok: 200,
+    fixture: environmentFixture,
+    readBack: `${P}/environments/{environment}`,
+  },
   { method: 'DELETE', path: `${P}/environments/{environment}`, min: 'developer', fixture: stoppedEnvironmentFixture },
   { method: 'GET', path: `${P}/deployments`, min: 'reporter' },
   { method: 'GET', path: `${P}/deployments/{deployment}`, min: 'reporter', fixture: standingFixture },
   { method: 'GET', path: `${P}/deployments/{deployment}/merge_requests`, min: 'reporter', fixture: standingFixture },
   {
-    method: 'POST', path: `${P}/deployments`, min: 'developer',
+    method: 'POST',
+    path: `${P}/deployments`,
+    min: 'developer',
     fixture: async (w, c) => ({ ...(await environmentFixture(w, c)), sha: standing[c.visibility].sha }),
     body: (v) => ({ environment: v.environmentName, sha: v.sha, ref: 'main', tag: false, status: 'running' }),
   },
-  { method: 'PUT', path: `${P}/deployments/{deployment}`, min: 'developer', fixture: deploymentFixture, body: { status: 'success' } },
   {
-    method: 'DELETE', path: `${P}/environments/review_apps`, min: 'developer', readable: 'reporter', refusal: 401, ok: 200, readBack: `${P}/environments`,
+    method: 'PUT',
+    path: `${P}/deployments/{deployment}`,
+    min: 'developer',
+    fixture: deploymentFixture,
+    body: { status: 'success' },
+  },
+  {
+    method: 'DELETE',
+    path: `${P}/environments/review_apps`,
+    min: 'developer',
+    readable: 'reporter',
+    refusal: 401,
+    ok: 200,
+    readBack: `${P}/environments`,
     why: 'GitLab reads environments for Reporters, then its review app service answers 401 to callers who may not destroy them',
   },
   { method: 'DELETE', path: `${P}/deployments/{deployment}`, min: 'maintainer', fixture: oldDeploymentFixture },
   { method: 'GET', path: `${P}/protected_environments`, min: 'maintainer' },
-  { method: 'GET', path: `${P}/protected_environments/{environmentName}`, min: 'maintainer', fixture: protectedEnvironmentFixture },
   {
-    method: 'POST', path: `${P}/protected_environments`, min: 'maintainer', fixture: environmentFixture,
+    method: 'GET',
+    path: `${P}/protected_environments/{environmentName}`,
+    min: 'maintainer',
+    fixture: protectedEnvironmentFixture,
+  },
+  {
+    method: 'POST',
+    path: `${P}/protected_environments`,
+    min: 'maintainer',
+    fixture: environmentFixture,
     body: (v) => ({ name: v.environmentName, deploy_access_levels: [{ access_level: 40 }] }),
   },
-  { method: 'DELETE', path: `${P}/protected_environments/{environmentName}`, min: 'maintainer', fixture: protectedEnvironmentFixture },
+  {
+    method: 'DELETE',
+    path: `${P}/protected_environments/{environmentName}`,
+    min: 'maintainer',
+    fixture: protectedEnvironmentFixture,
+  },
 ])
 
 /** Clusters, Pages domains, error tracking and access tokens: Maintainers (the spec); every call is authenticated. */
@@ -234,33 +364,83 @@ const OPERATIONS: readonly MatrixRow[] = authenticatedRows([
   { method: 'GET', path: `${P}/clusters`, min: 'maintainer' },
   { method: 'GET', path: `${P}/clusters/{cluster}`, min: 'maintainer', fixture: standingFixture },
   {
-    method: 'POST', path: `${P}/clusters/user`, min: 'maintainer', readBack: `${P}/clusters`,
-    body: (_v, u) => ({ name: `c-${u}`, environment_scope: `scope-${u}`, platform_cluster_attributes: { api_url: 'https://k8s.example.com:6443', token: 't' } }),
+    method: 'POST',
+    path: `${P}/clusters/user`,
+    min: 'maintainer',
+    readBack: `${P}/clusters`,
+    body: (_v, u) => ({
+      name: `c-${u}`,
+      environment_scope: `scope-${u}`,
+      platform_cluster_attributes: { api_url: 'https://k8s.example.com:6443', token: 't' },
+    }),
   },
-  { method: 'PUT', path: `${P}/clusters/{cluster}`, min: 'maintainer', fixture: clusterFixture, body: { domain: 'changed.example' } },
+  {
+    method: 'PUT',
+    path: `${P}/clusters/{cluster}`,
+    min: 'maintainer',
+    fixture: clusterFixture,
+    body: { domain: 'changed.example' },
+  },
   { method: 'DELETE', path: `${P}/clusters/{cluster}`, min: 'maintainer', fixture: clusterFixture },
   { method: 'GET', path: `${P}/pages/domains`, min: 'maintainer' },
   { method: 'GET', path: `${P}/pages/domains/{domain}`, min: 'maintainer', fixture: standingFixture },
   { method: 'POST', path: `${P}/pages/domains`, min: 'maintainer', body: (_v, u) => ({ domain: `${u}.new.example` }) },
-  { method: 'PUT', path: `${P}/pages/domains/{domain}`, min: 'maintainer', fixture: pagesDomainFixture, body: { auto_ssl_enabled: false } },
+  {
+    method: 'PUT',
+    path: `${P}/pages/domains/{domain}`,
+    min: 'maintainer',
+    fixture: pagesDomainFixture,
+    body: { auto_ssl_enabled: false },
+  },
   { method: 'DELETE', path: `${P}/pages/domains/{domain}`, min: 'maintainer', fixture: pagesDomainFixture },
   { method: 'GET', path: `${P}/error_tracking/settings`, min: 'maintainer' },
-  { method: 'PATCH', path: `${P}/error_tracking/settings`, min: 'maintainer', body: { active: true, integrated: true } },
+  {
+    method: 'PATCH',
+    path: `${P}/error_tracking/settings`,
+    min: 'maintainer',
+    body: { active: true, integrated: true },
+  },
   { method: 'PUT', path: `${P}/error_tracking/settings`, min: 'maintainer', body: { active: true, integrated: true } },
   { method: 'GET', path: `${P}/error_tracking/client_keys`, min: 'maintainer' },
-  { method: 'POST', path: `${P}/error_tracking/client_keys`, min: 'maintainer', readBack: `${P}/error_tracking/client_keys` },
   {
-    method: 'DELETE', path: `${P}/error_tracking/client_keys/{clientKey}`, min: 'maintainer', ok: 200, fixture: clientKeyFixture,
-    readBack: `${P}/error_tracking/client_keys`, why: 'GitLab answers the deleted key (200), not 204',
+    method: 'POST',
+    path: `${P}/error_tracking/client_keys`,
+    min: 'maintainer',
+    readBack: `${P}/error_tracking/client_keys`,
+  },
+  {
+    method: 'DELETE',
+    path: `${P}/error_tracking/client_keys/{clientKey}`,
+    min: 'maintainer',
+    ok: 200,
+    fixture: clientKeyFixture,
+    readBack: `${P}/error_tracking/client_keys`,
+    why: 'GitLab answers the deleted key (200), not 204',
   },
   { method: 'GET', path: `${P}/access_tokens`, min: 'maintainer' },
   { method: 'GET', path: `${P}/access_tokens/{accessToken}`, min: 'maintainer', fixture: standingFixture },
   {
-    method: 'POST', path: `${P}/access_tokens`, min: 'maintainer', readBack: `${P}/access_tokens`,
+    method: 'POST',
+    path: `${P}/access_tokens`,
+    min: 'maintainer',
+    readBack: `${P}/access_tokens`,
     body: { name: 'new', scopes: ['api'], access_level: 30, expires_at: EXPIRES_AT },
   },
-  { method: 'POST', path: `${P}/access_tokens/{accessToken}/rotate`, min: 'maintainer', ok: 200, fixture: accessTokenFixture, readBack: `${P}/access_tokens/{accessToken}` },
-  { method: 'DELETE', path: `${P}/access_tokens/{accessToken}`, min: 'maintainer', fixture: accessTokenFixture, readBack: `${P}/access_tokens/{accessToken}` },
+  {
+    method: 'POST',
+    path: `${P}/access_tokens/{accessToken}/rotate`,
+    min: 'maintainer',
+    ok: 200,
+    fixture: accessTokenFixture,
+    readBack: `${P}/access_tokens/{accessToken}`,
+  },
+  {
+    method: 'DELETE',
+    path: `${P}/access_tokens/{accessToken}`,
+    min: 'maintainer',
+    fixture: accessTokenFixture,
+    readBack: `${P}/access_tokens/{accessToken}`,
+  },
 ])
 
 /**
@@ -273,11 +453,18 @@ const SECURITY_AND_AUDIT: readonly MatrixRow[] = authenticatedRows([
   { method: 'GET', path: `${P}/vulnerability_findings`, min: 'developer' },
   { method: 'GET', path: '/vulnerabilities/{vulnerability}', min: 'developer', fixture: vulnerabilityFixture },
   {
-    method: 'POST', path: '/vulnerabilities/{vulnerability}/confirm', min: 'maintainer', fixture: vulnerabilityFixture, readBack: '/vulnerabilities/{vulnerability}',
-    why: 'changing a vulnerability\'s state is for Maintainers (GitLab 17: admin_vulnerability)',
+    method: 'POST',
+    path: '/vulnerabilities/{vulnerability}/confirm',
+    min: 'maintainer',
+    fixture: vulnerabilityFixture,
+    readBack: '/vulnerabilities/{vulnerability}',
+    why: "changing a vulnerability's state is for Maintainers (GitLab 17: admin_vulnerability)",
   },
   {
-    method: 'POST', path: `${P}/vulnerabilities?finding_id={finding}`, min: 'developer', readBack: `${P}/vulnerabilities`,
+    method: 'POST',
+    path: `${P}/vulnerabilities?finding_id={finding}`,
+    min: 'developer',
+    readBack: `${P}/vulnerabilities`,
     fixture: async (w, c) => {
       const project = freshProject(w, c).id
       seedSecurityFindings(w.server.app.burrow.db, project)
@@ -285,14 +472,25 @@ const SECURITY_AND_AUDIT: readonly MatrixRow[] = authenticatedRows([
       return { project, finding: Number(findings[0].id) }
     },
   },
-  { method: 'POST', path: `${P}/ci/lint`, min: 'developer', ok: 200, body: { content: 'test:\n  script: echo\n' }, readBack: P },
+  {
+    method: 'POST',
+    path: `${P}/ci/lint`,
+    min: 'developer',
+    ok: 200,
+    body: { content: 'test:\n  script: echo\n' },
+    readBack: P,
+  },
   { method: 'GET', path: `${P}/dependencies`, min: READ_BUILDS },
   { method: 'GET', path: `${P}/audit_events`, min: 'developer' },
   { method: 'GET', path: `${P}/audit_events/{auditEvent}`, min: 'maintainer', fixture: standingFixture },
   { method: 'GET', path: '/groups/{group}/audit_events', min: 'developer' },
   { method: 'GET', path: '/groups/{group}/audit_events/{groupAuditEvent}', min: 'owner', fixture: standingFixture },
   {
-    method: 'DELETE', path: '/groups/{group}/billable_members/{user}', min: 'owner', refusal: 400, readBack: '/groups/{group}/members/{user}',
+    method: 'DELETE',
+    path: '/groups/{group}/billable_members/{user}',
+    min: 'owner',
+    refusal: 400,
+    readBack: '/groups/{group}/members/{user}',
     fixture: async (w, c) => {
       const user = freshUser(w)
       seedMember(w.server, 'Namespace', c.group.id, user, 30)
@@ -301,7 +499,10 @@ const SECURITY_AND_AUDIT: readonly MatrixRow[] = authenticatedRows([
     why: 'GitLab answers 400 "User unauthorized to remove member" to non-owners',
   },
   {
-    method: 'GET', path: '/groups/{group}/billable_members', min: 'owner', refusal: 400,
+    method: 'GET',
+    path: '/groups/{group}/billable_members',
+    min: 'owner',
+    refusal: 400,
     why: 'GitLab answers 400 "Bad request" to callers who may not manage the group\'s members (admin_group_member)',
   },
 ])

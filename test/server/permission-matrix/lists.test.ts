@@ -17,7 +17,11 @@ const HIDDEN_IN_PUBLIC = 'matrix-hidden-in-public'
 
 beforeAll(async () => {
   world = await buildWorld()
-  const hidden = seedProject(world.server, { namespaceId: world.containers.public.group.id, path: HIDDEN_IN_PUBLIC, visibility: 'private' })
+  const hidden = seedProject(world.server, {
+    namespaceId: world.containers.public.group.id,
+    path: HIDDEN_IN_PUBLIC,
+    visibility: 'private',
+  })
   await world.admin('POST', `/projects/${hidden.id}/issues`, { title: `Issue of ${HIDDEN_IN_PUBLIC}` })
   await world.admin('POST', `/projects/${hidden.id}/milestones`, { title: `Milestone of ${HIDDEN_IN_PUBLIC}` })
   for (const visibility of VISIBILITIES) {
@@ -25,7 +29,12 @@ beforeAll(async () => {
     await world.admin('POST', `/projects/${c.project.id}/issues`, { title: `Issue of ${marker(visibility)}` })
     await world.admin('POST', `/groups/${c.group.id}/milestones`, { title: `Milestone of ${marker(visibility)}` })
     await world.admin('POST', `/groups/${c.group.id}/labels`, { name: `label-${marker(visibility)}`, color: '#ff0000' })
-    await world.admin('POST', `/projects/${c.project.id}/snippets`, { title: `Snippet of ${marker(visibility)}`, file_name: 'a.txt', content: 'a', visibility })
+    await world.admin('POST', `/projects/${c.project.id}/snippets`, {
+      title: `Snippet of ${marker(visibility)}`,
+      file_name: 'a.txt',
+      content: 'a',
+      visibility,
+    })
   }
 })
 afterAll(async () => world.close())
@@ -64,9 +73,11 @@ describe('lists across containers', () => {
     for (const actor of ACTORS) {
       const res = await world.call(actor, 'GET', path)
       for (const visibility of VISIBILITIES) {
-        if (!canSee(actor, visibility) && res.body.includes(marker(visibility))) leaks.push(`${actor} sees ${marker(visibility)} (${res.statusCode})`)
+        if (!canSee(actor, visibility) && res.body.includes(marker(visibility)))
+          leaks.push(`${actor} sees ${marker(visibility)} (${res.statusCode})`)
       }
-      if (!canSee(actor, 'private') && res.body.includes(HIDDEN_IN_PUBLIC)) leaks.push(`${actor} sees ${HIDDEN_IN_PUBLIC} (${res.statusCode})`)
+      if (!canSee(actor, 'private') && res.body.includes(HIDDEN_IN_PUBLIC))
+        leaks.push(`${actor} sees ${HIDDEN_IN_PUBLIC} (${res.statusCode})`)
     }
     expect(leaks, leaks.join('\n')).toEqual([])
   })

@@ -1,13 +1,23 @@
 import { isDeepStrictEqual } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import type { Visibility } from '../../../src/server/platform/db/rows'
-import { ACTORS, MEMBER_LEVELS, VISIBILITIES, type ActorName, type Container, type Json, type Method, type World } from './world'
+import {
+  ACTORS,
+  MEMBER_LEVELS,
+  VISIBILITIES,
+  type ActorName,
+  type Container,
+  type Json,
+  type Method,
+  type World,
+} from './world'
 
 /**
  * The least a caller needs: `anyone` (anonymous included), `signedIn` (any signed-in user who can
  * see the container), a member role, `admin` (administrators only) or `nobody` (not even them).
  */
-export type Role = 'anyone' | 'signedIn' | 'guest' | 'reporter' | 'developer' | 'maintainer' | 'owner' | 'admin' | 'nobody'
+export type Role =
+  'anyone' | 'signedIn' | 'guest' | 'reporter' | 'developer' | 'maintainer' | 'owner' | 'admin' | 'nobody'
 
 /** A refusal's status: 404 hides, 403 forbids, 401 asks to sign in; 400 where GitLab answers a bad request. */
 export type Refusal = 400 | 401 | 403 | 404
@@ -113,7 +123,8 @@ export function expectedStatus(row: MatrixRow, actor: ActorName, visibility: Vis
     if (actor === 'anonymous') return row.anonymousHidden ?? (write ? 401 : (row.hidden ?? 404))
     return row.hidden ?? 404
   }
-  if (row.readable && !meets(actor, roleFor(row.readable, visibility))) return actor === 'anonymous' ? (row.anonymous ?? 401) : (row.unreadable ?? 403)
+  if (row.readable && !meets(actor, roleFor(row.readable, visibility)))
+    return actor === 'anonymous' ? (row.anonymous ?? 401) : (row.unreadable ?? 403)
   if (meets(actor, roleFor(row.min, visibility))) return successStatus(row)
   if (actor === 'anonymous') return row.anonymous ?? 401
   return row.refusal ?? 403
@@ -173,7 +184,10 @@ function changedKeys(before: unknown, after: unknown): string {
   }
   const a = parse(before)
   const b = parse(after)
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !isDeepStrictEqual(a[k], b[k])).map((k) => `${k}: ${JSON.stringify(a[k])} → ${JSON.stringify(b[k])}`.slice(0, 200)).join('; ')
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])]
+    .filter((k) => !isDeepStrictEqual(a[k], b[k]))
+    .map((k) => `${k}: ${JSON.stringify(a[k])} → ${JSON.stringify(b[k])}`.slice(0, 200))
+    .join('; ')
 }
 
 function describeMismatch(actor: ActorName, expected: number, status: number, body: string): string {
@@ -187,7 +201,10 @@ async function checkRead(world: World, row: MatrixRow, container: Container): Pr
   const mismatches: string[] = []
   for (const actor of ACTORS) {
     const expected = expectedStatus(row, actor, container.visibility)
-    const res = row.transport === 'git' ? await world.callGit(actor, row.method, path) : await world.call(actor, row.method, path, bodyFor(row, vars))
+    const res =
+      row.transport === 'git'
+        ? await world.callGit(actor, row.method, path)
+        : await world.call(actor, row.method, path, bodyFor(row, vars))
     if (res.statusCode !== expected) mismatches.push(describeMismatch(actor, expected, res.statusCode, res.body))
   }
   return mismatches
@@ -209,7 +226,10 @@ async function checkWrite(world: World, row: MatrixRow, container: Container): P
       const res = await world.call(actor, row.method, fill(row.path, vars), bodyFor(row, vars))
       if (res.statusCode !== expected) mismatches.push(describeMismatch(actor, expected, res.statusCode, res.body))
       const after = await snapshot(world, row, vars)
-      if (!isDeepStrictEqual(after, before)) mismatches.push(`${actor}: refused with ${res.statusCode} but changed ${fill(row.readBack ?? row.path, vars)}: ${changedKeys(before, after)}`)
+      if (!isDeepStrictEqual(after, before))
+        mismatches.push(
+          `${actor}: refused with ${res.statusCode} but changed ${fill(row.readBack ?? row.path, vars)}: ${changedKeys(before, after)}`,
+        )
     }
   }
   if (allowed) {
@@ -242,7 +262,8 @@ export function permissionMatrix(family: string, worldOf: () => World, rows: rea
         it(`${row.method} ${row.path}${row.label ? ` (${row.label})` : ''} · ${row.instance ? 'instance' : visibility}`, async () => {
           const world = worldOf()
           const container = world.containers[visibility]
-          const mismatches = row.method === 'GET' ? await checkRead(world, row, container) : await checkWrite(world, row, container)
+          const mismatches =
+            row.method === 'GET' ? await checkRead(world, row, container) : await checkWrite(world, row, container)
           expect(mismatches, mismatches.join('\n')).toEqual([])
         })
       }

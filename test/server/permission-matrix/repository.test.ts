@@ -10,7 +10,10 @@ let seq = 0
 
 async function commit(w: World, c: Container, branch: string, path: string, extra: Json = {}): Promise<string> {
   const result = await w.admin<Json>('POST', `/projects/${c.project.id}/repository/commits`, {
-    branch, commit_message: `Add ${path}`, actions: [{ action: 'create', file_path: path, content: `${path}\n` }], ...extra,
+    branch,
+    commit_message: `Add ${path}`,
+    actions: [{ action: 'create', file_path: path, content: `${path}\n` }],
+    ...extra,
   })
   return String(result.id)
 }
@@ -46,8 +49,14 @@ async function refFixture(w: World, c: Container): Promise<Vars> {
 
 async function mergeRequestFixture(w: World, c: Container): Promise<Vars> {
   const { branch } = await branchFixture(w, c)
-  const mr = await w.admin<Json>('POST', `/projects/${c.project.id}/merge_requests`, { source_branch: branch, target_branch: 'main', title: `Merge ${branch}` })
-  const note = await w.admin<Json>('POST', `/projects/${c.project.id}/merge_requests/${mr.iid}/notes`, { body: 'Matrix review note' })
+  const mr = await w.admin<Json>('POST', `/projects/${c.project.id}/merge_requests`, {
+    source_branch: branch,
+    target_branch: 'main',
+    title: `Merge ${branch}`,
+  })
+  const note = await w.admin<Json>('POST', `/projects/${c.project.id}/merge_requests/${mr.iid}/notes`, {
+    body: 'Matrix review note',
+  })
   await mergeabilitySettled(w, c, Number(mr.iid))
   return { mr: Number(mr.iid), note: Number(note.id), branch }
 }
@@ -74,14 +83,18 @@ async function protectedBranchFixture(w: World, c: Container): Promise<Vars> {
 /** A merge request set to merge when its pipeline succeeds (what cancelling needs), written to its row. */
 async function autoMergeFixture(w: World, c: Container): Promise<Vars> {
   const vars = await mergeRequestFixture(w, c)
-  w.server.app.burrow.db.prepare('UPDATE merge_requests SET merge_when_pipeline_succeeds = 1 WHERE project_id = ? AND iid = ?').run(c.project.id, vars.mr)
+  w.server.app.burrow.db
+    .prepare('UPDATE merge_requests SET merge_when_pipeline_succeeds = 1 WHERE project_id = ? AND iid = ?')
+    .run(c.project.id, vars.mr)
   return vars
 }
 
 /** A merge request with a thread opened by the administrator. */
 async function threadFixture(w: World, c: Container): Promise<Vars> {
   const vars = await mergeRequestFixture(w, c)
-  const thread = await w.admin<Json>('POST', `/projects/${c.project.id}/merge_requests/${vars.mr}/discussions`, { body: 'Please look' })
+  const thread = await w.admin<Json>('POST', `/projects/${c.project.id}/merge_requests/${vars.mr}/discussions`, {
+    body: 'Please look',
+  })
   return { ...vars, discussion: String(thread.id) }
 }
 
@@ -136,31 +149,72 @@ const REPOSITORY_READS: readonly MatrixRow[] = [
 
 /** Pushing code (branches, tags, commits, files) is a Developer right; protecting branches a Maintainer one. */
 const REPOSITORY_WRITES: readonly MatrixRow[] = [
-  { method: 'POST', path: `${REPO}/branches`, min: 'developer', body: (_v, u) => ({ branch: `new-${u}`, ref: 'main' }) },
+  {
+    method: 'POST',
+    path: `${REPO}/branches`,
+    min: 'developer',
+    body: (_v, u) => ({ branch: `new-${u}`, ref: 'main' }),
+  },
   { method: 'DELETE', path: `${REPO}/branches/{branch}`, min: 'developer', fixture: refFixture },
   { method: 'DELETE', path: `${REPO}/merged_branches`, min: 'developer', ok: 202, readBack: `${REPO}/branches` },
   { method: 'POST', path: `${REPO}/tags`, min: 'developer', body: (_v, u) => ({ tag_name: `tag-${u}`, ref: 'main' }) },
   { method: 'DELETE', path: `${REPO}/tags/{tag}`, min: 'developer', fixture: tagFixture },
   {
-    method: 'POST', path: `${REPO}/commits`, min: 'developer', readBack: `${REPO}/commits`, fixture: branchFixture,
-    body: (v, u) => ({ branch: v.branch, commit_message: 'matrix', actions: [{ action: 'create', file_path: `${u}.txt`, content: 'x' }] }),
+    method: 'POST',
+    path: `${REPO}/commits`,
+    min: 'developer',
+    readBack: `${REPO}/commits`,
+    fixture: branchFixture,
+    body: (v, u) => ({
+      branch: v.branch,
+      commit_message: 'matrix',
+      actions: [{ action: 'create', file_path: `${u}.txt`, content: 'x' }],
+    }),
   },
   {
-    method: 'POST', path: `${REPO}/files/{file}`, min: 'developer', readBack: `${REPO}/tree?ref={branch}`,
+    method: 'POST',
+    path: `${REPO}/files/{file}`,
+    min: 'developer',
+    readBack: `${REPO}/tree?ref={branch}`,
     fixture: async (w, c) => ({ ...(await branchFixture(w, c)), file: `new-${seq}.txt` }),
     body: (v) => ({ branch: v.branch, content: 'new', commit_message: 'matrix' }),
   },
   {
-    method: 'PUT', path: `${REPO}/files/{file}`, min: 'developer', fixture: fileFixture, readBack: `${REPO}/files/{file}?ref={branch}`,
+    method: 'PUT',
+    path: `${REPO}/files/{file}`,
+    min: 'developer',
+    fixture: fileFixture,
+    readBack: `${REPO}/files/{file}?ref={branch}`,
     body: (v) => ({ branch: v.branch, content: 'changed', commit_message: 'matrix' }),
   },
   {
-    method: 'DELETE', path: `${REPO}/files/{file}`, min: 'developer', fixture: fileFixture, readBack: `${REPO}/files/{file}?ref={branch}`,
+    method: 'DELETE',
+    path: `${REPO}/files/{file}`,
+    min: 'developer',
+    fixture: fileFixture,
+    readBack: `${REPO}/files/{file}?ref={branch}`,
     body: (v) => ({ branch: v.branch, commit_message: 'matrix' }),
   },
-  { method: 'POST', path: '/projects/{project}/protected_branches', min: 'maintainer', fixture: refFixture, body: (v) => ({ name: v.branch }) },
-  { method: 'PATCH', path: '/projects/{project}/protected_branches/{branch}', min: 'maintainer', fixture: protectedBranchFixture, body: { allow_force_push: true } },
-  { method: 'DELETE', path: '/projects/{project}/protected_branches/{branch}', min: 'maintainer', fixture: protectedBranchFixture },
+  {
+    method: 'POST',
+    path: '/projects/{project}/protected_branches',
+    min: 'maintainer',
+    fixture: refFixture,
+    body: (v) => ({ name: v.branch }),
+  },
+  {
+    method: 'PATCH',
+    path: '/projects/{project}/protected_branches/{branch}',
+    min: 'maintainer',
+    fixture: protectedBranchFixture,
+    body: { allow_force_push: true },
+  },
+  {
+    method: 'DELETE',
+    path: '/projects/{project}/protected_branches/{branch}',
+    min: 'maintainer',
+    fixture: protectedBranchFixture,
+  },
 ]
 
 /**
@@ -168,7 +222,11 @@ const REPOSITORY_WRITES: readonly MatrixRow[] = [
  * Writes that leave a merge request usable (comments, reactions, to-dos, time, approval) act
  * on the container's standing one; the others on a fresh one each.
  */
-const PARTICIPATE: Readonly<Record<Visibility, Role>> = { private: 'reporter', internal: 'signedIn', public: 'signedIn' }
+const PARTICIPATE: Readonly<Record<Visibility, Role>> = {
+  private: 'reporter',
+  internal: 'signedIn',
+  public: 'signedIn',
+}
 
 /**
  * Merge requests: read like code (Reporters on private projects), opened and edited by Developers,
@@ -196,39 +254,125 @@ const MERGE_REQUESTS: readonly MatrixRow[] = authenticatedRows([
   { method: 'GET', path: `${MR}/resource_state_events`, min: READ_CODE, fixture: standingFixture, refusal: 404 },
   { method: 'GET', path: `${MR}/merge_ref`, min: 'developer', readable: READ_CODE, fixture: standingFixture },
   {
-    method: 'POST', path: '/projects/{project}/merge_requests', min: 'developer', fixture: branchFixture,
+    method: 'POST',
+    path: '/projects/{project}/merge_requests',
+    min: 'developer',
+    fixture: branchFixture,
     body: (v) => ({ source_branch: v.branch, target_branch: 'main', title: 'From the matrix' }),
   },
   { method: 'PUT', path: MR, min: 'developer', fixture: mergeRequestFixture, body: { title: 'Renamed by the matrix' } },
   { method: 'DELETE', path: MR, min: 'owner', fixture: mergeRequestFixture },
   {
-    method: 'PUT', path: `${MR}/merge`, min: 'maintainer', readable: READ_CODE, refusal: 401, fixture: mergeRequestFixture, readBack: MR,
+    method: 'PUT',
+    path: `${MR}/merge`,
+    min: 'maintainer',
+    readable: READ_CODE,
+    refusal: 401,
+    fixture: mergeRequestFixture,
+    readBack: MR,
     why: "GitLab answers 401 to a caller who cannot merge (can_be_merged_by?), as the spec's 401 for merge actions",
   },
   {
-    method: 'POST', path: `${MR}/approve`, min: 'developer', readable: READ_CODE, refusal: 401, fixture: standingFixture, readBack: `${MR}/approvals`,
+    method: 'POST',
+    path: `${MR}/approve`,
+    min: 'developer',
+    readable: READ_CODE,
+    refusal: 401,
+    fixture: standingFixture,
+    readBack: `${MR}/approvals`,
     why: 'GitLab answers 401 when the approval service refuses the caller',
   },
-  { method: 'PUT', path: `${MR}/rebase`, min: 'developer', readable: READ_CODE, ok: 202, fixture: mergeRequestFixture, readBack: MR },
   {
-    method: 'POST', path: `${MR}/cancel_merge_when_pipeline_succeeds`, min: 'developer', readable: READ_CODE, refusal: 401,
-    fixture: autoMergeFixture, readBack: MR, why: 'the spec: 401 when cancelling merge-on-pipeline without permission',
+    method: 'PUT',
+    path: `${MR}/rebase`,
+    min: 'developer',
+    readable: READ_CODE,
+    ok: 202,
+    fixture: mergeRequestFixture,
+    readBack: MR,
   },
   {
-    method: 'PUT', path: `${MR}/discussions/{discussion}`, min: 'developer', readable: READ_CODE, unreadable: 404, refusal: 403,
-    fixture: threadFixture, body: { resolved: true }, why: 'resolving a thread is for Developers (and the merge request author)',
+    method: 'POST',
+    path: `${MR}/cancel_merge_when_pipeline_succeeds`,
+    min: 'developer',
+    readable: READ_CODE,
+    refusal: 401,
+    fixture: autoMergeFixture,
+    readBack: MR,
+    why: 'the spec: 401 when cancelling merge-on-pipeline without permission',
   },
-  { method: 'POST', path: `${MR}/notes`, min: PARTICIPATE, refusal: 404, fixture: standingFixture, body: { body: 'Looks good' } },
-  { method: 'POST', path: `${MR}/discussions`, min: PARTICIPATE, refusal: 404, fixture: standingFixture, body: { body: 'A thread' } },
-  { method: 'DELETE', path: `${MR}/notes/{note}`, min: 'maintainer', readable: READ_CODE, unreadable: 404, fixture: mergeRequestFixture },
+  {
+    method: 'PUT',
+    path: `${MR}/discussions/{discussion}`,
+    min: 'developer',
+    readable: READ_CODE,
+    unreadable: 404,
+    refusal: 403,
+    fixture: threadFixture,
+    body: { resolved: true },
+    why: 'resolving a thread is for Developers (and the merge request author)',
+  },
+  {
+    method: 'POST',
+    path: `${MR}/notes`,
+    min: PARTICIPATE,
+    refusal: 404,
+    fixture: standingFixture,
+    body: { body: 'Looks good' },
+  },
+  {
+    method: 'POST',
+    path: `${MR}/discussions`,
+    min: PARTICIPATE,
+    refusal: 404,
+    fixture: standingFixture,
+    body: { body: 'A thread' },
+  },
+  {
+    method: 'DELETE',
+    path: `${MR}/notes/{note}`,
+    min: 'maintainer',
+    readable: READ_CODE,
+    unreadable: 404,
+    fixture: mergeRequestFixture,
+  },
   { method: 'POST', path: `${MR}/award_emoji`, min: PARTICIPATE, fixture: standingFixture, body: { name: 'tada' } },
   // Fresh: commenting on the standing one has already subscribed its commenters.
   { method: 'POST', path: `${MR}/subscribe`, min: PARTICIPATE, fixture: mergeRequestFixture, readBack: MR },
   { method: 'POST', path: `${MR}/todo`, min: PARTICIPATE, fixture: standingFixture, readBack: MR },
-  { method: 'POST', path: `${MR}/time_estimate`, min: 'developer', ok: 200, fixture: standingFixture, body: { duration: '1h' }, readBack: `${MR}/time_stats` },
-  { method: 'POST', path: `${MR}/add_spent_time`, min: 'developer', fixture: standingFixture, body: { duration: '1h' }, readBack: `${MR}/time_stats` },
-  { method: 'POST', path: `${MR}/reset_spent_time`, min: 'developer', ok: 200, fixture: standingFixture, readBack: `${MR}/time_stats` },
-  { method: 'POST', path: `${MR}/reset_time_estimate`, min: 'developer', ok: 200, fixture: standingFixture, readBack: `${MR}/time_stats` },
+  {
+    method: 'POST',
+    path: `${MR}/time_estimate`,
+    min: 'developer',
+    ok: 200,
+    fixture: standingFixture,
+    body: { duration: '1h' },
+    readBack: `${MR}/time_stats`,
+  },
+  {
+    method: 'POST',
+    path: `${MR}/add_spent_time`,
+    min: 'developer',
+    fixture: standingFixture,
+    body: { duration: '1h' },
+    readBack: `${MR}/time_stats`,
+  },
+  {
+    method: 'POST',
+    path: `${MR}/reset_spent_time`,
+    min: 'developer',
+    ok: 200,
+    fixture: standingFixture,
+    readBack: `${MR}/time_stats`,
+  },
+  {
+    method: 'POST',
+    path: `${MR}/reset_time_estimate`,
+    min: 'developer',
+    ok: 200,
+    fixture: standingFixture,
+    readBack: `${MR}/time_stats`,
+  },
 ])
 
 permissionMatrix('repository reads', () => world, REPOSITORY_READS)

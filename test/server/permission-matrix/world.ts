@@ -5,7 +5,17 @@ import { seedGroup, seedMember, seedProject } from '../../helpers/fixtures'
 import { makeServer, ROOT_TOKEN, seedUser, type TestServer } from '../../helpers/server'
 
 /** Who calls: nobody, signed-in users outside the containers, each member role, an administrator. */
-export const ACTORS = ['anonymous', 'nonMember', 'external', 'guest', 'reporter', 'developer', 'maintainer', 'owner', 'admin'] as const
+export const ACTORS = [
+  'anonymous',
+  'nonMember',
+  'external',
+  'guest',
+  'reporter',
+  'developer',
+  'maintainer',
+  'owner',
+  'admin',
+] as const
 export type ActorName = (typeof ACTORS)[number]
 
 export const VISIBILITIES: readonly Visibility[] = ['private', 'internal', 'public']
@@ -70,7 +80,11 @@ export async function buildWorld(): Promise<World> {
     }
     containers[visibility] = { visibility, group, project }
   }
-  const tokens: Record<ActorName, string | null> = { anonymous: null, admin: ROOT_TOKEN, ...mapValues(seeded, (u) => u.token) }
+  const tokens: Record<ActorName, string | null> = {
+    anonymous: null,
+    admin: ROOT_TOKEN,
+    ...mapValues(seeded, (u) => u.token),
+  }
   const rootId = server.app.burrow.db.prepare("SELECT id FROM users WHERE username = 'root'").pluck().get() as number
   const userIds = { admin: rootId, ...mapValues(seeded, (u) => u.user.id) }
 
@@ -104,7 +118,11 @@ let freshSeq = 0
 /** A new project in the container's group (its members inherit their roles), for writes that consume one. */
 export function freshProject(world: World, container: Container): ProjectRow {
   freshSeq += 1
-  return seedProject(world.server, { namespaceId: container.group.id, path: `fresh-${freshSeq}`, visibility: container.visibility })
+  return seedProject(world.server, {
+    namespaceId: container.group.id,
+    path: `fresh-${freshSeq}`,
+    visibility: container.visibility,
+  })
 }
 
 /** A new group of the container's visibility where each member actor holds its role. */

@@ -9,7 +9,16 @@ import { ALERT_SEVERITY, type AlertSeverityName } from './queries'
 
 /** GitLab alert fields a custom mapping may point at a payload path (GraphQL enum names). */
 export const ALERT_FIELD_NAMES = [
-  'TITLE', 'DESCRIPTION', 'START_TIME', 'END_TIME', 'SERVICE', 'MONITORING_TOOL', 'HOSTS', 'SEVERITY', 'FINGERPRINT', 'GITLAB_ENVIRONMENT_NAME',
+  'TITLE',
+  'DESCRIPTION',
+  'START_TIME',
+  'END_TIME',
+  'SERVICE',
+  'MONITORING_TOOL',
+  'HOSTS',
+  'SEVERITY',
+  'FINGERPRINT',
+  'GITLAB_ENVIRONMENT_NAME',
 ] as const
 export type AlertFieldName = (typeof ALERT_FIELD_NAMES)[number]
 export const ALERT_FIELD_TYPES = ['ARRAY', 'DATETIME', 'STRING', 'NUMBER'] as const
@@ -114,7 +123,9 @@ function parseTime(value: Json): string | null {
 
 /** Hosts as a flat list of strings, cut so their joined length stays within GitLab's limit. */
 function normaliseHosts(value: Json): string[] {
-  const flat = (Array.isArray(value) ? value.flat(Infinity) : [value]).filter((h) => h !== null && h !== undefined).map(text)
+  const flat = (Array.isArray(value) ? value.flat(Infinity) : [value])
+    .filter((h) => h !== null && h !== undefined)
+    .map(text)
   const out: string[] = []
   let used = 0
   for (const host of flat) {
@@ -193,7 +204,11 @@ export function jsonDepth(value: Json, limit: number, depth = 0): number {
  * Reads an alert out of a payload. A custom mapping of the integration wins for its field; other
  * fields come from GitLab's default keys. `now` is the start time when the payload gives none.
  */
-export function parseAlertPayload(payload: Readonly<Record<string, Json>>, mappings: readonly AlertFieldMapping[], now: Date): ParsedAlert {
+export function parseAlertPayload(
+  payload: Readonly<Record<string, Json>>,
+  mappings: readonly AlertFieldMapping[],
+  now: Date,
+): ParsedAlert {
   const mapped = new Map(mappings.map((m) => [m.fieldName, m.path]))
   const value = (field: AlertFieldName): Json => {
     const custom = mapped.get(field)
@@ -246,7 +261,9 @@ export function parseMappings(json: string): AlertFieldMapping[] {
 }
 
 /** The payload fields a sample payload offers for mapping: every leaf path with a guessed type. */
-export function payloadAlertFields(example: Json): { path: (string | number)[]; label: string; type: AlertFieldType }[] {
+export function payloadAlertFields(
+  example: Json,
+): { path: (string | number)[]; label: string; type: AlertFieldType }[] {
   const out: { path: (string | number)[]; label: string; type: AlertFieldType }[] = []
   const walk = (value: Json, path: string[]): void => {
     if (isObject(value) && Object.keys(value).length > 0) {
@@ -261,7 +278,11 @@ export function payloadAlertFields(example: Json): { path: (string | number)[]; 
         : typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) && parseTime(value)
           ? 'DATETIME'
           : 'STRING'
-    out.push({ path, label: path.map((p) => p.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase())).join('/'), type })
+    out.push({
+      path,
+      label: path.map((p) => p.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase())).join('/'),
+      type,
+    })
   }
   walk(example, [])
   return out

@@ -48,7 +48,14 @@ export const ALERT_STATUS_NAMES: readonly AlertStatusName[] = ['triggered', 'ack
 /** GitLab's AlertManagement::Alert severity enum values. */
 export const ALERT_SEVERITY = { critical: 0, high: 1, medium: 2, low: 3, info: 4, unknown: 5 } as const
 export type AlertSeverityName = keyof typeof ALERT_SEVERITY
-export const ALERT_SEVERITY_NAMES: readonly AlertSeverityName[] = ['critical', 'high', 'medium', 'low', 'info', 'unknown']
+export const ALERT_SEVERITY_NAMES: readonly AlertSeverityName[] = [
+  'critical',
+  'high',
+  'medium',
+  'low',
+  'info',
+  'unknown',
+]
 
 // ---- HTTP integrations ----
 
@@ -70,34 +77,57 @@ export function insertHttpIntegration(db: Db, i: NewHttpIntegration): HttpIntegr
          (project_id, name, active, endpoint_identifier, encrypted_token, payload_example, payload_attribute_mappings, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(i.projectId, i.name, i.active ? 1 : 0, i.endpointIdentifier, i.encryptedToken, i.payloadExample, i.payloadAttributeMappings, now, now)
+    .run(
+      i.projectId,
+      i.name,
+      i.active ? 1 : 0,
+      i.endpointIdentifier,
+      i.encryptedToken,
+      i.payloadExample,
+      i.payloadAttributeMappings,
+      now,
+      now,
+    )
   return findHttpIntegration(db, Number(info.lastInsertRowid)) as HttpIntegrationRow
 }
 
 export function findHttpIntegration(db: Db, id: number): HttpIntegrationRow | undefined {
-  return db.prepare('SELECT * FROM alert_management_http_integrations WHERE id = ?').get(id) as HttpIntegrationRow | undefined
+  return db.prepare('SELECT * FROM alert_management_http_integrations WHERE id = ?').get(id) as
+    HttpIntegrationRow | undefined
 }
 
 /** The integration a notify URL names (its endpoint identifier within the project). */
-export function findHttpIntegrationByEndpoint(db: Db, projectId: number, endpointIdentifier: string): HttpIntegrationRow | undefined {
+export function findHttpIntegrationByEndpoint(
+  db: Db,
+  projectId: number,
+  endpointIdentifier: string,
+): HttpIntegrationRow | undefined {
   return db
     .prepare('SELECT * FROM alert_management_http_integrations WHERE project_id = ? AND endpoint_identifier = ?')
     .get(projectId, endpointIdentifier) as HttpIntegrationRow | undefined
 }
 
 export function listHttpIntegrations(db: Db, projectId: number): HttpIntegrationRow[] {
-  return db.prepare('SELECT * FROM alert_management_http_integrations WHERE project_id = ? ORDER BY id').all(projectId) as HttpIntegrationRow[]
+  return db
+    .prepare('SELECT * FROM alert_management_http_integrations WHERE project_id = ? ORDER BY id')
+    .all(projectId) as HttpIntegrationRow[]
 }
 
 /** Updates the given columns of an integration and its updated_at. */
 export function updateHttpIntegrationRow(
   db: Db,
   id: number,
-  changes: Partial<Pick<HttpIntegrationRow, 'name' | 'active' | 'encrypted_token' | 'payload_example' | 'payload_attribute_mappings'>>,
+  changes: Partial<
+    Pick<HttpIntegrationRow, 'name' | 'active' | 'encrypted_token' | 'payload_example' | 'payload_attribute_mappings'>
+  >,
 ): HttpIntegrationRow {
   const entries = Object.entries(changes).filter(([, v]) => v !== undefined)
   const sets = [...entries.map(([k]) => `${k} = ?`), 'updated_at = ?']
-  db.prepare(`UPDATE alert_management_http_integrations SET ${sets.join(', ')} WHERE id = ?`).run(...entries.map(([, v]) => v), nowIso(), id)
+  db.prepare(`UPDATE alert_management_http_integrations SET ${sets.join(', ')} WHERE id = ?`).run(
+    ...entries.map(([, v]) => v),
+    nowIso(),
+    id,
+  )
   return findHttpIntegration(db, id) as HttpIntegrationRow
 }
 
@@ -133,8 +163,21 @@ export function insertAlert(db: Db, a: NewAlert): AlertRow {
        VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
     )
     .run(
-      a.projectId, a.iid, a.integrationId, a.title, a.description, a.severity, a.service, a.monitoringTool, JSON.stringify(a.hosts), a.fingerprint,
-      a.environmentId, a.payload, a.startedAt, now, now,
+      a.projectId,
+      a.iid,
+      a.integrationId,
+      a.title,
+      a.description,
+      a.severity,
+      a.service,
+      a.monitoringTool,
+      JSON.stringify(a.hosts),
+      a.fingerprint,
+      a.environmentId,
+      a.payload,
+      a.startedAt,
+      now,
+      now,
     )
   return findAlertById(db, Number(info.lastInsertRowid)) as AlertRow
 }
@@ -144,13 +187,16 @@ export function findAlertById(db: Db, id: number): AlertRow | undefined {
 }
 
 export function findAlertByIid(db: Db, projectId: number, iid: number): AlertRow | undefined {
-  return db.prepare('SELECT * FROM alert_management_alerts WHERE project_id = ? AND iid = ?').get(projectId, iid) as AlertRow | undefined
+  return db.prepare('SELECT * FROM alert_management_alerts WHERE project_id = ? AND iid = ?').get(projectId, iid) as
+    AlertRow | undefined
 }
 
 /** The project's unresolved alert with this fingerprint, if any (at most one, by index). */
 export function findUnresolvedAlert(db: Db, projectId: number, fingerprint: string): AlertRow | undefined {
   return db
-    .prepare(`SELECT * FROM alert_management_alerts WHERE project_id = ? AND fingerprint = ? AND status <> ${ALERT_STATUS.resolved}`)
+    .prepare(
+      `SELECT * FROM alert_management_alerts WHERE project_id = ? AND fingerprint = ? AND status <> ${ALERT_STATUS.resolved}`,
+    )
     .get(projectId, fingerprint) as AlertRow | undefined
 }
 
@@ -162,7 +208,12 @@ export function incrementAlertEvents(db: Db, id: number): AlertRow {
 
 /** Sets the status; resolving records `endedAt`, leaving resolved clears it. */
 export function setAlertStatus(db: Db, id: number, status: number, endedAt: string | null): AlertRow {
-  db.prepare('UPDATE alert_management_alerts SET status = ?, ended_at = ?, updated_at = ? WHERE id = ?').run(status, endedAt, nowIso(), id)
+  db.prepare('UPDATE alert_management_alerts SET status = ?, ended_at = ?, updated_at = ? WHERE id = ?').run(
+    status,
+    endedAt,
+    nowIso(),
+    id,
+  )
   return findAlertById(db, id) as AlertRow
 }
 
@@ -171,9 +222,20 @@ export function touchAlert(db: Db, id: number): void {
 }
 
 export type AlertSortKey =
-  | 'started_at_asc' | 'started_at_desc' | 'ended_at_asc' | 'ended_at_desc' | 'created_at_asc' | 'created_at_desc'
-  | 'updated_at_asc' | 'updated_at_desc' | 'event_count_asc' | 'event_count_desc' | 'severity_asc' | 'severity_desc'
-  | 'status_asc' | 'status_desc'
+  | 'started_at_asc'
+  | 'started_at_desc'
+  | 'ended_at_asc'
+  | 'ended_at_desc'
+  | 'created_at_asc'
+  | 'created_at_desc'
+  | 'updated_at_asc'
+  | 'updated_at_desc'
+  | 'event_count_asc'
+  | 'event_count_desc'
+  | 'severity_asc'
+  | 'severity_desc'
+  | 'status_asc'
+  | 'status_desc'
 
 // Severity and status sort the way GitLab's scopes do: "ascending" severity goes from less to more
 // critical (the enum's higher values first), and status ascending reads Ignored > … > Triggered.
@@ -216,7 +278,9 @@ function alertWhere(f: AlertFilter): { sql: string; params: unknown[] } {
   }
   if (f.search !== undefined && f.search.trim() !== '') {
     const like = `%${f.search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-    where.push(`(a.title LIKE ? ESCAPE '\\' OR a.description LIKE ? ESCAPE '\\' OR a.service LIKE ? ESCAPE '\\' OR a.monitoring_tool LIKE ? ESCAPE '\\')`)
+    where.push(
+      `(a.title LIKE ? ESCAPE '\\' OR a.description LIKE ? ESCAPE '\\' OR a.service LIKE ? ESCAPE '\\' OR a.monitoring_tool LIKE ? ESCAPE '\\')`,
+    )
     params.push(like, like, like, like)
   }
   if (f.assigneeUsername !== undefined) {
@@ -228,9 +292,17 @@ function alertWhere(f: AlertFilter): { sql: string; params: unknown[] } {
 }
 
 /** A page of a project's alerts and the total matching the filter. */
-export function listAlerts(db: Db, f: AlertFilter, sort: AlertSortKey, limit: number, offset: number): { rows: AlertRow[]; total: number } {
+export function listAlerts(
+  db: Db,
+  f: AlertFilter,
+  sort: AlertSortKey,
+  limit: number,
+  offset: number,
+): { rows: AlertRow[]; total: number } {
   const { sql, params } = alertWhere(f)
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM alert_management_alerts a WHERE ${sql}`).get(...params) as { n: number }).n
+  const total = (
+    db.prepare(`SELECT COUNT(*) AS n FROM alert_management_alerts a WHERE ${sql}`).get(...params) as { n: number }
+  ).n
   const rows = db
     .prepare(`SELECT a.* FROM alert_management_alerts a WHERE ${sql} ORDER BY ${ORDER_BY[sort]} LIMIT ? OFFSET ?`)
     .all(...params, limit, offset) as AlertRow[]
@@ -240,7 +312,9 @@ export function listAlerts(db: Db, f: AlertFilter, sort: AlertSortKey, limit: nu
 /** How many of the project's alerts (matching search/assignee) are in each status. */
 export function alertStatusCounts(db: Db, f: AlertFilter): Map<number, number> {
   const { sql, params } = alertWhere({ ...f, statuses: undefined, iid: undefined })
-  const rows = db.prepare(`SELECT a.status, COUNT(*) AS n FROM alert_management_alerts a WHERE ${sql} GROUP BY a.status`).all(...params) as {
+  const rows = db
+    .prepare(`SELECT a.status, COUNT(*) AS n FROM alert_management_alerts a WHERE ${sql} GROUP BY a.status`)
+    .all(...params) as {
     status: number
     n: number
   }[]
@@ -266,7 +340,9 @@ export function alertAssignees(db: Db, alertIds: readonly number[]): Map<number,
 
 export function replaceAlertAssignees(db: Db, alertId: number, userIds: readonly number[]): void {
   db.prepare('DELETE FROM alert_management_alert_assignees WHERE alert_id = ?').run(alertId)
-  const insert = db.prepare('INSERT INTO alert_management_alert_assignees (alert_id, user_id, created_at) VALUES (?, ?, ?)')
+  const insert = db.prepare(
+    'INSERT INTO alert_management_alert_assignees (alert_id, user_id, created_at) VALUES (?, ?, ?)',
+  )
   const now = nowIso()
   for (const userId of userIds) insert.run(alertId, userId, now)
 }
@@ -274,6 +350,8 @@ export function replaceAlertAssignees(db: Db, alertId: number, userIds: readonly
 /** Alerts by id (to-do targets), keyed by id. */
 export function alertsByIds(db: Db, ids: readonly number[]): Map<number, AlertRow> {
   if (ids.length === 0) return new Map()
-  const rows = db.prepare(`SELECT * FROM alert_management_alerts WHERE id IN (${ids.map(() => '?').join(', ')})`).all(...ids) as AlertRow[]
+  const rows = db
+    .prepare(`SELECT * FROM alert_management_alerts WHERE id IN (${ids.map(() => '?').join(', ')})`)
+    .all(...ids) as AlertRow[]
   return new Map(rows.map((r) => [r.id, r]))
 }

@@ -81,11 +81,20 @@ const alertsNotify: FastifyPluginAsync = async (app) => {
     for (let i = 0; i < MAX_PATH_SEGMENTS; i += 1) if (params[`p${i}`] !== undefined) segments.push(params[`p${i}`])
     const project = findProject(ctx.db, segments.join('/'))
     if (!project) throw notFound('Project')
-    const type = String(header(request, 'content-type') ?? '').split(';')[0].trim().toLowerCase()
-    if (type !== 'application/json') throw new ApiError(415, { message: '415 Unsupported Media Type - alert payloads are JSON (Content-Type: application/json)' })
+    const type = String(header(request, 'content-type') ?? '')
+      .split(';')[0]
+      .trim()
+      .toLowerCase()
+    if (type !== 'application/json')
+      throw new ApiError(415, {
+        message: '415 Unsupported Media Type - alert payloads are JSON (Content-Type: application/json)',
+      })
     const body = request.body
     if (!isPlainObject(body)) throw badRequest('the alert payload must be a JSON object')
-    if (payloadBytes(request, body) > ctx.settings.get('max_alert_payload_bytes') || jsonDepth(body, MAX_PAYLOAD_DEPTH) > MAX_PAYLOAD_DEPTH) {
+    if (
+      payloadBytes(request, body) > ctx.settings.get('max_alert_payload_bytes') ||
+      jsonDepth(body, MAX_PAYLOAD_DEPTH) > MAX_PAYLOAD_DEPTH
+    ) {
       throw badRequest('Payload size exceeded')
     }
     const integration = findHttpIntegrationByEndpoint(ctx.db, project.id, endpoint)
@@ -105,8 +114,12 @@ const alertsNotify: FastifyPluginAsync = async (app) => {
       if (!/^[A-Za-z0-9]+$/.test(endpoint)) throw notFound()
       return handler(request, reply, endpoint)
     })
-    app.post(`${prefix}/alerts/notify`, { config }, async (request, reply) => handler(request, reply, LEGACY_IDENTIFIER))
-    app.post(`${prefix}/alerts/notify.json`, { config }, async (request, reply) => handler(request, reply, LEGACY_IDENTIFIER))
+    app.post(`${prefix}/alerts/notify`, { config }, async (request, reply) =>
+      handler(request, reply, LEGACY_IDENTIFIER),
+    )
+    app.post(`${prefix}/alerts/notify.json`, { config }, async (request, reply) =>
+      handler(request, reply, LEGACY_IDENTIFIER),
+    )
   }
 }
 

@@ -3,8 +3,25 @@ import type { FastifyRequest } from 'fastify'
 import type { ServerContext } from '../../platform/context'
 import { nowIso, type Db } from '../../platform/db/connection'
 import {
-  ALERT_SEVERITY, ALERT_SEVERITY_NAMES, ALERT_STATUS, ALERT_STATUS_NAMES, alertAssignees, alertsByIds, deleteHttpIntegration, findAlertById, findUnresolvedAlert, incrementAlertEvents, insertAlert, insertHttpIntegration,
-  replaceAlertAssignees, setAlertStatus, touchAlert, updateHttpIntegrationRow, type AlertRow, type AlertStatusName, type HttpIntegrationRow,
+  ALERT_SEVERITY,
+  ALERT_SEVERITY_NAMES,
+  ALERT_STATUS,
+  ALERT_STATUS_NAMES,
+  alertAssignees,
+  alertsByIds,
+  deleteHttpIntegration,
+  findAlertById,
+  findUnresolvedAlert,
+  incrementAlertEvents,
+  insertAlert,
+  insertHttpIntegration,
+  replaceAlertAssignees,
+  setAlertStatus,
+  touchAlert,
+  updateHttpIntegrationRow,
+  type AlertRow,
+  type AlertStatusName,
+  type HttpIntegrationRow,
 } from './queries'
 import { findEnvironmentByName } from '../environments/queries'
 import { nextIid } from '../../platform/db/internal-ids'
@@ -31,11 +48,18 @@ const DEFAULT_NAME_SLUG = 'http-endpoint'
 
 /** Rails' `slugify`: lowercase alphanumerics and dashes, used in an integration's URL. */
 export function slugify(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
 }
 
 /** The URL a monitoring tool posts to: `/{project}/alerts/notify/{name}/{endpoint}.json`. */
-export function integrationUrl(baseUrl: string, fullPath: string, integration: Pick<HttpIntegrationRow, 'name' | 'endpoint_identifier'>): string {
+export function integrationUrl(
+  baseUrl: string,
+  fullPath: string,
+  integration: Pick<HttpIntegrationRow, 'name' | 'endpoint_identifier'>,
+): string {
   if (integration.endpoint_identifier === LEGACY_IDENTIFIER) return `${baseUrl}/${fullPath}/alerts/notify.json`
   const slug = slugify(integration.name) || DEFAULT_NAME_SLUG
   return `${baseUrl}/${fullPath}/alerts/notify/${slug}/${integration.endpoint_identifier}.json`
@@ -86,22 +110,33 @@ function integrationErrors(input: IntegrationInput): string[] {
     } catch {
       errors.push('Payload example must be a valid JSON object')
     }
-    if (parsed !== undefined && (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))) errors.push('Payload example must be a valid JSON object')
+    if (parsed !== undefined && (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)))
+      errors.push('Payload example must be a valid JSON object')
   }
   return errors
 }
 
-export type IntegrationResult = { readonly integration: HttpIntegrationRow; readonly errors: readonly [] } | { readonly integration: null; readonly errors: readonly string[] }
+export type IntegrationResult =
+  | { readonly integration: HttpIntegrationRow; readonly errors: readonly [] }
+  | { readonly integration: null; readonly errors: readonly string[] }
 
 /** Creates an HTTP integration with a fresh endpoint identifier and key (Maintainers; checked by callers). */
-export function createHttpIntegration(request: FastifyRequest, project: ProjectRow, input: IntegrationInput & { readonly name: string; readonly active: boolean }): IntegrationResult {
+export function createHttpIntegration(
+  request: FastifyRequest,
+  project: ProjectRow,
+  input: IntegrationInput & { readonly name: string; readonly active: boolean },
+): IntegrationResult {
   const errors = integrationErrors(input)
   if (errors.length > 0) return { integration: null, errors }
   const ctx = request.server.burrow
   const db = ctx.db
   return db.transaction((): IntegrationResult => {
     let endpoint = randomBytes(8).toString('hex')
-    while (db.prepare('SELECT 1 FROM alert_management_http_integrations WHERE project_id = ? AND endpoint_identifier = ?').get(project.id, endpoint)) {
+    while (
+      db
+        .prepare('SELECT 1 FROM alert_management_http_integrations WHERE project_id = ? AND endpoint_identifier = ?')
+        .get(project.id, endpoint)
+    ) {
       endpoint = randomBytes(8).toString('hex')
     }
     const integration = insertHttpIntegration(db, {
@@ -114,15 +149,25 @@ export function createHttpIntegration(request: FastifyRequest, project: ProjectR
       payloadAttributeMappings: JSON.stringify(input.payloadAttributeMappings ?? []),
     })
     recordProjectChange(request, project, {
-      targetType: 'AlertManagement::HttpIntegration', targetId: integration.id, targetTitle: integration.name,
-      audit: { add: 'alert_management_http_integration', custom_message: `Created HTTP integration ${integration.name} (${integration.active ? 'active' : 'inactive'})` },
+      targetType: 'AlertManagement::HttpIntegration',
+      targetId: integration.id,
+      targetTitle: integration.name,
+      audit: {
+        add: 'alert_management_http_integration',
+        custom_message: `Created HTTP integration ${integration.name} (${integration.active ? 'active' : 'inactive'})`,
+      },
     })
     return { integration, errors: [] }
   })()
 }
 
 /** Renames, (de)activates or remaps an integration; the key and endpoint never change here. */
-export function updateHttpIntegration(request: FastifyRequest, project: ProjectRow, integration: HttpIntegrationRow, input: IntegrationInput): IntegrationResult {
+export function updateHttpIntegration(
+  request: FastifyRequest,
+  project: ProjectRow,
+  integration: HttpIntegrationRow,
+  input: IntegrationInput,
+): IntegrationResult {
   const errors = integrationErrors(input)
   if (errors.length > 0) return { integration: null, errors }
   const db = request.server.burrow.db
@@ -131,7 +176,8 @@ export function updateHttpIntegration(request: FastifyRequest, project: ProjectR
       name: input.name?.trim(),
       active: input.active === undefined ? undefined : input.active ? 1 : 0,
       payload_example: input.payloadExample,
-      payload_attribute_mappings: input.payloadAttributeMappings === undefined ? undefined : JSON.stringify(input.payloadAttributeMappings),
+      payload_attribute_mappings:
+        input.payloadAttributeMappings === undefined ? undefined : JSON.stringify(input.payloadAttributeMappings),
     })
     const changes: string[] = []
     if (updated.name !== integration.name) changes.push(`name to ${updated.name}`)
@@ -139,8 +185,13 @@ export function updateHttpIntegration(request: FastifyRequest, project: ProjectR
     if (updated.payload_attribute_mappings !== integration.payload_attribute_mappings) changes.push('field mappings')
     if (changes.length > 0) {
       recordProjectChange(request, project, {
-        targetType: 'AlertManagement::HttpIntegration', targetId: updated.id, targetTitle: updated.name,
-        audit: { change: 'alert_management_http_integration', custom_message: `Changed HTTP integration ${updated.name}: ${changes.join(', ')}` },
+        targetType: 'AlertManagement::HttpIntegration',
+        targetId: updated.id,
+        targetTitle: updated.name,
+        audit: {
+          change: 'alert_management_http_integration',
+          custom_message: `Changed HTTP integration ${updated.name}: ${changes.join(', ')}`,
+        },
       })
     }
     return { integration: updated, errors: [] }
@@ -148,26 +199,46 @@ export function updateHttpIntegration(request: FastifyRequest, project: ProjectR
 }
 
 /** Replaces the integration's authorization key; the old key stops working at once. */
-export function resetHttpIntegrationToken(request: FastifyRequest, project: ProjectRow, integration: HttpIntegrationRow): HttpIntegrationRow {
+export function resetHttpIntegrationToken(
+  request: FastifyRequest,
+  project: ProjectRow,
+  integration: HttpIntegrationRow,
+): HttpIntegrationRow {
   const ctx = request.server.burrow
   return ctx.db.transaction(() => {
-    const updated = updateHttpIntegrationRow(ctx.db, integration.id, { encrypted_token: encryptSecret(ctx.options.dataDir, newToken()) })
+    const updated = updateHttpIntegrationRow(ctx.db, integration.id, {
+      encrypted_token: encryptSecret(ctx.options.dataDir, newToken()),
+    })
     recordProjectChange(request, project, {
-      targetType: 'AlertManagement::HttpIntegration', targetId: updated.id, targetTitle: updated.name,
-      audit: { change: 'alert_management_http_integration_token', custom_message: `Reset the authorization key of HTTP integration ${updated.name}` },
+      targetType: 'AlertManagement::HttpIntegration',
+      targetId: updated.id,
+      targetTitle: updated.name,
+      audit: {
+        change: 'alert_management_http_integration_token',
+        custom_message: `Reset the authorization key of HTTP integration ${updated.name}`,
+      },
     })
     return updated
   })()
 }
 
 /** Deletes an integration; its alerts stay. */
-export function destroyHttpIntegration(request: FastifyRequest, project: ProjectRow, integration: HttpIntegrationRow): void {
+export function destroyHttpIntegration(
+  request: FastifyRequest,
+  project: ProjectRow,
+  integration: HttpIntegrationRow,
+): void {
   const db = request.server.burrow.db
   db.transaction(() => {
     deleteHttpIntegration(db, integration.id)
     recordProjectChange(request, project, {
-      targetType: 'AlertManagement::HttpIntegration', targetId: integration.id, targetTitle: integration.name,
-      audit: { remove: 'alert_management_http_integration', custom_message: `Deleted HTTP integration ${integration.name}` },
+      targetType: 'AlertManagement::HttpIntegration',
+      targetId: integration.id,
+      targetTitle: integration.name,
+      audit: {
+        remove: 'alert_management_http_integration',
+        custom_message: `Deleted HTTP integration ${integration.name}`,
+      },
     })
   })()
 }
@@ -185,7 +256,11 @@ export function receiveAlertPayload(
   payload: Readonly<Record<string, unknown>>,
 ): AlertRow[] {
   const db = ctx.db
-  const parsed = parseAlertPayload(payload, integration ? parseMappings(integration.payload_attribute_mappings) : [], new Date(nowIso()))
+  const parsed = parseAlertPayload(
+    payload,
+    integration ? parseMappings(integration.payload_attribute_mappings) : [],
+    new Date(nowIso()),
+  )
   return db.transaction((): AlertRow[] => {
     const existing = parsed.fingerprint ? findUnresolvedAlert(db, project.id, parsed.fingerprint) : undefined
     if (existing) {
@@ -196,7 +271,9 @@ export function receiveAlertPayload(
       return [incrementAlertEvents(db, existing.id)]
     }
     if (parsed.endedAt) return []
-    const environment = parsed.environmentName ? findEnvironmentByName(db, project.id, parsed.environmentName) : undefined
+    const environment = parsed.environmentName
+      ? findEnvironmentByName(db, project.id, parsed.environmentName)
+      : undefined
     const alert = insertAlert(db, {
       projectId: project.id,
       iid: nextIid(db, { projectId: project.id }, 'alert_management_alerts'),
@@ -226,7 +303,11 @@ export interface AlertUpdateResult {
  * Moves an alert to a status (Developers; checked by callers). Resolving records the end time;
  * leaving `resolved` clears it, refused while another unresolved alert has the same fingerprint.
  */
-export function updateAlertStatus(request: FastifyRequest, alert: AlertRow, status: AlertStatusName): AlertUpdateResult {
+export function updateAlertStatus(
+  request: FastifyRequest,
+  alert: AlertRow,
+  status: AlertStatusName,
+): AlertUpdateResult {
   const db = request.server.burrow.db
   const target = ALERT_STATUS[status]
   if (target === alert.status) return { alert, errors: [] }
@@ -248,7 +329,13 @@ export type AssigneeMode = 'REPLACE' | 'APPEND' | 'REMOVE'
  * kept. Assignees must be able to read alerts (Developer); newly assigned users other than the
  * caller get an `assigned` to-do.
  */
-export function setAlertAssignees(request: FastifyRequest, project: ProjectRow, alert: AlertRow, users: readonly UserRow[], mode: AssigneeMode): AlertUpdateResult {
+export function setAlertAssignees(
+  request: FastifyRequest,
+  project: ProjectRow,
+  alert: AlertRow,
+  users: readonly UserRow[],
+  mode: AssigneeMode,
+): AlertUpdateResult {
   const db = request.server.burrow.db
   const caller = request.actor.user as UserRow
   const current = alertAssignees(db, [alert.id]).get(alert.id) ?? []
@@ -261,11 +348,23 @@ export function setAlertAssignees(request: FastifyRequest, project: ProjectRow, 
   const allowed = next.filter((u) => new Permissions(db, u).canInProject(project, AccessLevel.DEVELOPER))
   if (next.length > 0 && allowed.length === 0) return { alert, errors: ['Assignee has no permissions'] }
   return db.transaction((): AlertUpdateResult => {
-    replaceAlertAssignees(db, alert.id, allowed.map((u) => u.id))
+    replaceAlertAssignees(
+      db,
+      alert.id,
+      allowed.map((u) => u.id),
+    )
     touchAlert(db, alert.id)
     for (const user of allowed) {
       if (user.id === caller.id || current.some((c) => c.id === user.id)) continue
-      createTodo(db, { userId: user.id, authorId: caller.id, projectId: project.id, targetType: ALERT_TARGET_TYPE, targetId: alert.id, action: 'assigned', body: alert.title })
+      createTodo(db, {
+        userId: user.id,
+        authorId: caller.id,
+        projectId: project.id,
+        targetType: ALERT_TARGET_TYPE,
+        targetId: alert.id,
+        action: 'assigned',
+        body: alert.title,
+      })
     }
     return { alert: findAlertById(db, alert.id) as AlertRow, errors: [] }
   })()
@@ -275,8 +374,17 @@ export function setAlertAssignees(request: FastifyRequest, project: ProjectRow, 
 export function createAlertTodo(request: FastifyRequest, project: ProjectRow, alert: AlertRow): AlertUpdateResult {
   const db = request.server.burrow.db
   const caller = request.actor.user as UserRow
-  if (pendingTodoFor(db, caller.id, ALERT_TARGET_TYPE, alert.id)) return { alert, errors: ['You already have pending todo for this alert'] }
-  const todo = createTodo(db, { userId: caller.id, authorId: caller.id, projectId: project.id, targetType: ALERT_TARGET_TYPE, targetId: alert.id, action: 'marked', body: alert.title })
+  if (pendingTodoFor(db, caller.id, ALERT_TARGET_TYPE, alert.id))
+    return { alert, errors: ['You already have pending todo for this alert'] }
+  const todo = createTodo(db, {
+    userId: caller.id,
+    authorId: caller.id,
+    projectId: project.id,
+    targetType: ALERT_TARGET_TYPE,
+    targetId: alert.id,
+    action: 'marked',
+    body: alert.title,
+  })
   return { alert, errors: [], todo }
 }
 
@@ -289,11 +397,19 @@ export function alertDetailsUrl(baseUrl: string, fullPath: string, alert: Pick<A
  * Alerts as to-do targets in the REST to-do list (`{id, iid, project_id, title, …}` and the alert
  * page URL), loaded for a whole page of to-dos at once.
  */
-export function alertTodoTargets(db: Db, baseUrl: string, alertIds: readonly number[]): Map<number, { target: Readonly<Record<string, unknown>>; url: string }> {
+export function alertTodoTargets(
+  db: Db,
+  baseUrl: string,
+  alertIds: readonly number[],
+): Map<number, { target: Readonly<Record<string, unknown>>; url: string }> {
   const out = new Map<number, { target: Readonly<Record<string, unknown>>; url: string }>()
   for (const alert of alertsByIds(db, [...new Set(alertIds)]).values()) {
     const project = findProjectWithNamespace(db, alert.project_id)
-    const url = alertDetailsUrl(baseUrl, project ? `${project.ns_full_path}/${project.path}` : String(alert.project_id), alert)
+    const url = alertDetailsUrl(
+      baseUrl,
+      project ? `${project.ns_full_path}/${project.path}` : String(alert.project_id),
+      alert,
+    )
     out.set(alert.id, {
       url,
       target: {

@@ -25,7 +25,10 @@ function coerceList(key: SettingKey, raw: unknown): readonly string[] {
 }
 
 /** Settings GitLab validates as whole numbers greater than 0. */
-const POSITIVE_INTEGERS: ReadonlySet<SettingKey> = new Set(['max_login_attempts', 'failed_login_attempts_unlock_period_in_minutes'])
+const POSITIVE_INTEGERS: ReadonlySet<SettingKey> = new Set([
+  'max_login_attempts',
+  'failed_login_attempts_unlock_period_in_minutes',
+])
 
 /** Coerces an input to the type of the setting's default, or 400 `<key> is invalid`. */
 function coerce(key: SettingKey, raw: unknown): SettingValue {
@@ -41,7 +44,8 @@ function coerce(key: SettingKey, raw: unknown): SettingValue {
   if (kind === 'number') {
     const n = typeof raw === 'number' ? raw : Number(String(raw))
     if (String(raw).trim() === '' || !Number.isFinite(n)) throw invalidParam(key)
-    if (POSITIVE_INTEGERS.has(key) && !(Number.isInteger(n) && n > 0)) throw validationFailed({ [key]: ['must be greater than 0'] })
+    if (POSITIVE_INTEGERS.has(key) && !(Number.isInteger(n) && n > 0))
+      throw validationFailed({ [key]: ['must be greater than 0'] })
     return n
   }
   if (raw === null || typeof raw === 'object') throw invalidParam(key)

@@ -49,17 +49,30 @@ function where(f: AuditEventFilter): { sql: string; values: unknown[] } {
 }
 
 /** One page of audit events, newest first (GitLab orders them by id descending), with the total. */
-export function listAuditEvents(db: Db, f: AuditEventFilter, limit: number, offset: number): { rows: AuditEventRow[]; total: number } {
+export function listAuditEvents(
+  db: Db,
+  f: AuditEventFilter,
+  limit: number,
+  offset: number,
+): { rows: AuditEventRow[]; total: number } {
   const w = where(f)
   const total = (db.prepare(`SELECT COUNT(*) AS n FROM audit_events ${w.sql}`).get(...w.values) as { n: number }).n
-  const rows = db.prepare(`SELECT * FROM audit_events ${w.sql} ORDER BY id DESC LIMIT ? OFFSET ?`).all(...w.values, limit, offset) as AuditEventRow[]
+  const rows = db
+    .prepare(`SELECT * FROM audit_events ${w.sql} ORDER BY id DESC LIMIT ? OFFSET ?`)
+    .all(...w.values, limit, offset) as AuditEventRow[]
   return { rows, total }
 }
 
 /** One audit event by id, optionally required to belong to the given entity. */
-export function findAuditEvent(db: Db, id: number, entity?: { readonly type: string; readonly id: number }): AuditEventRow | undefined {
+export function findAuditEvent(
+  db: Db,
+  id: number,
+  entity?: { readonly type: string; readonly id: number },
+): AuditEventRow | undefined {
   if (entity) {
-    return db.prepare('SELECT * FROM audit_events WHERE id = ? AND entity_type = ? AND entity_id = ?').get(id, entity.type, entity.id) as AuditEventRow | undefined
+    return db
+      .prepare('SELECT * FROM audit_events WHERE id = ? AND entity_type = ? AND entity_id = ?')
+      .get(id, entity.type, entity.id) as AuditEventRow | undefined
   }
   return db.prepare('SELECT * FROM audit_events WHERE id = ?').get(id) as AuditEventRow | undefined
 }

@@ -34,14 +34,18 @@ const SourceEventParams = Type.Object({ id: Type.String(), audit_event_id: Type.
 /** An ISO 8601 date-time (or a bare date) → the stored timestamp form, or 400 `<name> is invalid`. */
 function timestamp(name: string, value: string | undefined): string | undefined {
   if (value === undefined || value === '') return undefined
-  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) throw invalidParam(name)
+  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value))
+    throw invalidParam(name)
   const ms = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value)
   if (Number.isNaN(ms)) throw invalidParam(name)
   return new Date(ms).toISOString()
 }
 
 function dateRange(q: ScopedQuery): Pick<AuditEventFilter, 'createdAfter' | 'createdBefore'> {
-  return { createdAfter: timestamp('created_after', q.created_after), createdBefore: timestamp('created_before', q.created_before) }
+  return {
+    createdAfter: timestamp('created_after', q.created_after),
+    createdBefore: timestamp('created_before', q.created_before),
+  }
 }
 
 function respond(request: FastifyRequest, reply: FastifyReply, filter: AuditEventFilter): AuditEvent[] {
@@ -76,14 +80,23 @@ const auditEvents: FastifyPluginAsync = async (app) => {
     return found(findAuditEvent(db, id))
   })
 
-  app.get('/groups/:id/audit_events', { schema: { params: SourceParams, querystring: ScopedQuery } }, async (request, reply) => {
-    const user = currentUser(request)
-    const group = loadGroup(request, (request.params as Static<typeof SourceParams>).id)
-    const filter: AuditEventFilter = { ...dateRange(request.query as ScopedQuery), entityType: 'Group', entityId: group.id }
-    if (request.perms.canInGroup(group.id, AccessLevel.OWNER)) return respond(request, reply, filter)
-    if (request.perms.groupAccess(group.id) >= AccessLevel.DEVELOPER) return respond(request, reply, { ...filter, authorId: user.id })
-    throw forbidden()
-  })
+  app.get(
+    '/groups/:id/audit_events',
+    { schema: { params: SourceParams, querystring: ScopedQuery } },
+    async (request, reply) => {
+      const user = currentUser(request)
+      const group = loadGroup(request, (request.params as Static<typeof SourceParams>).id)
+      const filter: AuditEventFilter = {
+        ...dateRange(request.query as ScopedQuery),
+        entityType: 'Group',
+        entityId: group.id,
+      }
+      if (request.perms.canInGroup(group.id, AccessLevel.OWNER)) return respond(request, reply, filter)
+      if (request.perms.groupAccess(group.id) >= AccessLevel.DEVELOPER)
+        return respond(request, reply, { ...filter, authorId: user.id })
+      throw forbidden()
+    },
+  )
 
   app.get('/groups/:id/audit_events/:audit_event_id', { schema: { params: SourceEventParams } }, async (request) => {
     currentUser(request)
@@ -93,14 +106,23 @@ const auditEvents: FastifyPluginAsync = async (app) => {
     return found(findAuditEvent(db, params.audit_event_id, { type: 'Group', id: group.id }))
   })
 
-  app.get('/projects/:id/audit_events', { schema: { params: SourceParams, querystring: ScopedQuery } }, async (request, reply) => {
-    const user = currentUser(request)
-    const project = loadProject(request, (request.params as Static<typeof SourceParams>).id)
-    const filter: AuditEventFilter = { ...dateRange(request.query as ScopedQuery), entityType: 'Project', entityId: project.id }
-    if (request.perms.canInProject(project, AccessLevel.MAINTAINER)) return respond(request, reply, filter)
-    if (request.perms.projectAccess(project) >= AccessLevel.DEVELOPER) return respond(request, reply, { ...filter, authorId: user.id })
-    throw forbidden()
-  })
+  app.get(
+    '/projects/:id/audit_events',
+    { schema: { params: SourceParams, querystring: ScopedQuery } },
+    async (request, reply) => {
+      const user = currentUser(request)
+      const project = loadProject(request, (request.params as Static<typeof SourceParams>).id)
+      const filter: AuditEventFilter = {
+        ...dateRange(request.query as ScopedQuery),
+        entityType: 'Project',
+        entityId: project.id,
+      }
+      if (request.perms.canInProject(project, AccessLevel.MAINTAINER)) return respond(request, reply, filter)
+      if (request.perms.projectAccess(project) >= AccessLevel.DEVELOPER)
+        return respond(request, reply, { ...filter, authorId: user.id })
+      throw forbidden()
+    },
+  )
 
   app.get('/projects/:id/audit_events/:audit_event_id', { schema: { params: SourceEventParams } }, async (request) => {
     currentUser(request)

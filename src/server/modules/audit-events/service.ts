@@ -69,7 +69,9 @@ export function recordAuditBy(db: Db, author: AuditAuthor, e: NewAuditEvent): nu
   }
   if (author.impersonatedBy) details.impersonated_by = author.impersonatedBy
   const info = db
-    .prepare('INSERT INTO audit_events (author_id, entity_id, entity_type, details, ip_address, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+    .prepare(
+      'INSERT INTO audit_events (author_id, entity_id, entity_type, details, ip_address, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    )
     .run(author.id, e.entityId, e.entityType, JSON.stringify(details), author.ip, nowIso())
   return Number(info.lastInsertRowid)
 }

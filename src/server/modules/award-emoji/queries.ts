@@ -15,8 +15,17 @@ export interface AwardEmojiRow {
 }
 
 /** One page of an awardable's awards, oldest first, and their count. */
-export function listAwards(db: Db, type: AwardableType, id: number, page: { readonly limit: number; readonly offset: number }): { rows: AwardEmojiRow[]; total: number } {
-  const total = (db.prepare('SELECT COUNT(*) AS n FROM award_emoji WHERE awardable_type = ? AND awardable_id = ?').get(type, id) as { n: number }).n
+export function listAwards(
+  db: Db,
+  type: AwardableType,
+  id: number,
+  page: { readonly limit: number; readonly offset: number },
+): { rows: AwardEmojiRow[]; total: number } {
+  const total = (
+    db.prepare('SELECT COUNT(*) AS n FROM award_emoji WHERE awardable_type = ? AND awardable_id = ?').get(type, id) as {
+      n: number
+    }
+  ).n
   const rows = db
     .prepare('SELECT * FROM award_emoji WHERE awardable_type = ? AND awardable_id = ? ORDER BY id LIMIT ? OFFSET ?')
     .all(type, id, page.limit, page.offset) as AwardEmojiRow[]
@@ -25,14 +34,24 @@ export function listAwards(db: Db, type: AwardableType, id: number, page: { read
 
 /** An award of this awardable by id. */
 export function findAward(db: Db, type: AwardableType, awardableId: number, id: number): AwardEmojiRow | undefined {
-  return db.prepare('SELECT * FROM award_emoji WHERE id = ? AND awardable_type = ? AND awardable_id = ?').get(id, type, awardableId) as AwardEmojiRow | undefined
+  return db
+    .prepare('SELECT * FROM award_emoji WHERE id = ? AND awardable_type = ? AND awardable_id = ?')
+    .get(id, type, awardableId) as AwardEmojiRow | undefined
 }
 
 /** Inserts an award; undefined when the user already gave this emoji to the awardable. */
-export function insertAward(db: Db, type: AwardableType, awardableId: number, userId: number, name: string): AwardEmojiRow | undefined {
+export function insertAward(
+  db: Db,
+  type: AwardableType,
+  awardableId: number,
+  userId: number,
+  name: string,
+): AwardEmojiRow | undefined {
   const now = nowIso()
   const info = db
-    .prepare('INSERT OR IGNORE INTO award_emoji (name, user_id, awardable_type, awardable_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
+    .prepare(
+      'INSERT OR IGNORE INTO award_emoji (name, user_id, awardable_type, awardable_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+    )
     .run(name, userId, type, awardableId, now, now)
   if (info.changes === 0) return undefined
   return db.prepare('SELECT * FROM award_emoji WHERE id = ?').get(Number(info.lastInsertRowid)) as AwardEmojiRow
@@ -43,6 +62,16 @@ export function deleteAward(db: Db, id: number): void {
 }
 
 /** Takes back the user's award of this emoji on the awardable; false when there was none. */
-export function deleteUserAward(db: Db, type: AwardableType, awardableId: number, userId: number, name: string): boolean {
-  return db.prepare('DELETE FROM award_emoji WHERE awardable_type = ? AND awardable_id = ? AND user_id = ? AND name = ?').run(type, awardableId, userId, name).changes > 0
+export function deleteUserAward(
+  db: Db,
+  type: AwardableType,
+  awardableId: number,
+  userId: number,
+  name: string,
+): boolean {
+  return (
+    db
+      .prepare('DELETE FROM award_emoji WHERE awardable_type = ? AND awardable_id = ? AND user_id = ? AND name = ?')
+      .run(type, awardableId, userId, name).changes > 0
+  )
 }

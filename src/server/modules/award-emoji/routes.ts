@@ -1,6 +1,14 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { Db } from '../../platform/db/connection'
-import { deleteAward, deleteUserAward, findAward, insertAward, listAwards, type AwardableType, type AwardEmojiRow } from './queries'
+import {
+  deleteAward,
+  deleteUserAward,
+  findAward,
+  insertAward,
+  listAwards,
+  type AwardableType,
+  type AwardEmojiRow,
+} from './queries'
 import { usersById } from '../issues/queries'
 import { resolveTodosForTarget } from '../todos/queries'
 import type { UserRow } from '../../platform/db/rows'
@@ -21,7 +29,11 @@ export interface Awardable {
 const EMOJI_NAME = /^[a-z0-9_+-]{1,64}$/
 
 /** GitLab's AwardEmoji entity. */
-export function awardEmojiEntity(row: AwardEmojiRow, user: UserRow | undefined, baseUrl: string): Readonly<Record<string, unknown>> {
+export function awardEmojiEntity(
+  row: AwardEmojiRow,
+  user: UserRow | undefined,
+  baseUrl: string,
+): Readonly<Record<string, unknown>> {
   return {
     id: row.id,
     name: row.name,
@@ -35,14 +47,18 @@ export function awardEmojiEntity(row: AwardEmojiRow, user: UserRow | undefined, 
 }
 
 function present(request: FastifyRequest, rows: readonly AwardEmojiRow[]): Readonly<Record<string, unknown>>[] {
-  const users = usersById(request.server.burrow.db, rows.map((r) => r.user_id))
+  const users = usersById(
+    request.server.burrow.db,
+    rows.map((r) => r.user_id),
+  )
   const baseUrl = request.server.burrow.baseUrl(request)
   return rows.map((r) => awardEmojiEntity(r, users.get(r.user_id), baseUrl))
 }
 
 /** Adds an award, with GitLab's 404 bodies for an invalid name and for a repeat. */
 export function addAward(db: Db, a: Awardable, userId: number, name: string): AwardEmojiRow {
-  if (!EMOJI_NAME.test(name)) throw new ApiError(404, { message: '404 Award Emoji Name is not a valid emoji name Not Found' })
+  if (!EMOJI_NAME.test(name))
+    throw new ApiError(404, { message: '404 Award Emoji Name is not a valid emoji name Not Found' })
   const row = insertAward(db, a.type, a.id, userId, name)
   if (!row) throw new ApiError(404, { message: '404 Award Emoji Name has already been taken Not Found' })
   resolveTodosForTarget(db, userId, a.type, a.id)
@@ -77,7 +93,10 @@ export function awardEmojiRoutes(base: string, resolve: (request: FastifyRequest
     app.get(`${base}/award_emoji`, async (request, reply) => {
       const a = resolve(request)
       const page = pageOf(request.query as Record<string, unknown>)
-      const { rows, total } = listAwards(request.server.burrow.db, a.type, a.id, { limit: page.perPage, offset: page.offset })
+      const { rows, total } = listAwards(request.server.burrow.db, a.type, a.id, {
+        limit: page.perPage,
+        offset: page.offset,
+      })
       setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
       return present(request, rows)
     })

@@ -12,7 +12,12 @@ export interface BranchFacts {
 }
 
 /** GitLab's Branch entity. */
-export function branchEntity(name: string, commit: GitCommit, facts: BranchFacts, projectWebUrl: string): Readonly<Record<string, unknown>> {
+export function branchEntity(
+  name: string,
+  commit: GitCommit,
+  facts: BranchFacts,
+  projectWebUrl: string,
+): Readonly<Record<string, unknown>> {
   return {
     name,
     commit: commitEntity(commit, projectWebUrl),

@@ -20,7 +20,11 @@ function description(a: AccessLevelRow, names: AccessNames): string {
   return ROLE_DESCRIPTIONS[a.access_level ?? 0] ?? accessLevelName(a.access_level ?? 0)
 }
 
-function accessLevels(branch: ProtectedBranch, kind: AccessKind, names: AccessNames): Readonly<Record<string, unknown>>[] {
+function accessLevels(
+  branch: ProtectedBranch,
+  kind: AccessKind,
+  names: AccessNames,
+): Readonly<Record<string, unknown>>[] {
   return branch.access
     .filter((a) => a.kind === kind)
     .map((a) => {

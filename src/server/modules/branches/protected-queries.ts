@@ -36,20 +36,25 @@ export interface ProtectedBranch extends ProtectedBranchRow {
 function withAccess(db: Db, rows: readonly ProtectedBranchRow[]): ProtectedBranch[] {
   if (rows.length === 0) return []
   const levels = db
-    .prepare('SELECT * FROM protected_branch_access_levels WHERE protected_branch_id IN (SELECT value FROM json_each(?)) ORDER BY id')
+    .prepare(
+      'SELECT * FROM protected_branch_access_levels WHERE protected_branch_id IN (SELECT value FROM json_each(?)) ORDER BY id',
+    )
     .all(JSON.stringify(rows.map((r) => r.id))) as AccessLevelRow[]
   return rows.map((r) => ({ ...r, access: levels.filter((l) => l.protected_branch_id === r.id) }))
 }
 
 /** Every protected branch rule of a project, by name, with access levels (one query for all levels). */
 export function listProtectedBranches(db: Db, projectId: number): ProtectedBranch[] {
-  const rows = db.prepare('SELECT * FROM protected_branches WHERE project_id = ? ORDER BY name').all(projectId) as ProtectedBranchRow[]
+  const rows = db
+    .prepare('SELECT * FROM protected_branches WHERE project_id = ? ORDER BY name')
+    .all(projectId) as ProtectedBranchRow[]
   return withAccess(db, rows)
 }
 
 /** The rule with exactly this name (a branch name or a wildcard), if any. */
 export function findProtectedBranch(db: Db, projectId: number, name: string): ProtectedBranch | undefined {
-  const row = db.prepare('SELECT * FROM protected_branches WHERE project_id = ? AND name = ?').get(projectId, name) as ProtectedBranchRow | undefined
+  const row = db.prepare('SELECT * FROM protected_branches WHERE project_id = ? AND name = ?').get(projectId, name) as
+    ProtectedBranchRow | undefined
   return row ? withAccess(db, [row])[0] : undefined
 }
 
@@ -62,7 +67,9 @@ export interface NewProtectedBranch {
 }
 
 function insertAccess(db: Db, branchId: number, kind: AccessKind, grants: readonly AccessGrant[]): void {
-  const stmt = db.prepare('INSERT INTO protected_branch_access_levels (protected_branch_id, kind, access_level, user_id, group_id) VALUES (?, ?, ?, ?, ?)')
+  const stmt = db.prepare(
+    'INSERT INTO protected_branch_access_levels (protected_branch_id, kind, access_level, user_id, group_id) VALUES (?, ?, ?, ?, ?)',
+  )
   for (const g of grants) stmt.run(branchId, kind, g.access_level ?? null, g.user_id ?? null, g.group_id ?? null)
 }
 
@@ -71,7 +78,9 @@ export function insertProtectedBranch(db: Db, input: NewProtectedBranch): Protec
   return db.transaction(() => {
     const now = nowIso()
     const result = db
-      .prepare('INSERT INTO protected_branches (project_id, name, allow_force_push, code_owner_approval_required, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO protected_branches (project_id, name, allow_force_push, code_owner_approval_required, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
       .run(input.projectId, input.name, input.allowForcePush ? 1 : 0, input.codeOwnerApprovalRequired ? 1 : 0, now, now)
     const id = Number(result.lastInsertRowid)
     for (const kind of ['push', 'merge', 'unprotect'] as const) insertAccess(db, id, kind, input.access[kind])
@@ -89,7 +98,11 @@ export interface ProtectedBranchChanges {
 }
 
 /** Applies a PATCH: flags, added grants and removed access-level rows. */
-export function updateProtectedBranch(db: Db, branch: ProtectedBranchRow, changes: ProtectedBranchChanges): ProtectedBranch {
+export function updateProtectedBranch(
+  db: Db,
+  branch: ProtectedBranchRow,
+  changes: ProtectedBranchChanges,
+): ProtectedBranch {
   return db.transaction(() => {
     const sets: string[] = ['updated_at = ?']
     const values: unknown[] = [nowIso()]
@@ -104,7 +117,8 @@ export function updateProtectedBranch(db: Db, branch: ProtectedBranchRow, change
     db.prepare(`UPDATE protected_branches SET ${sets.join(', ')} WHERE id = ?`).run(...values, branch.id)
     const remove = db.prepare('DELETE FROM protected_branch_access_levels WHERE id = ? AND protected_branch_id = ?')
     for (const id of changes.remove ?? []) remove.run(id, branch.id)
-    for (const kind of ['push', 'merge', 'unprotect'] as const) insertAccess(db, branch.id, kind, changes.add?.[kind] ?? [])
+    for (const kind of ['push', 'merge', 'unprotect'] as const)
+      insertAccess(db, branch.id, kind, changes.add?.[kind] ?? [])
     return findProtectedBranch(db, branch.project_id, branch.name) as ProtectedBranch
   })()
 }

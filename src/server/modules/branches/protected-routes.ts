@@ -2,8 +2,14 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { Type, type Static } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
 import {
-  deleteProtectedBranch, findProtectedBranch, insertProtectedBranch, listProtectedBranches, updateProtectedBranch,
-  type AccessGrant, type AccessKind, type ProtectedBranch,
+  deleteProtectedBranch,
+  findProtectedBranch,
+  insertProtectedBranch,
+  listProtectedBranches,
+  updateProtectedBranch,
+  type AccessGrant,
+  type AccessKind,
+  type ProtectedBranch,
 } from './protected-queries'
 import { protectedBranchEntity, type AccessNames } from './protected-entity'
 import { isValidRef } from '../../platform/git/git'
@@ -48,7 +54,8 @@ function intOf(value: unknown): number | null {
 }
 
 function checkLevel(param: string, level: number | undefined): void {
-  if (level !== undefined && !LEVELS.includes(level as (typeof LEVELS)[number])) throw invalidParam(param, 'does not have a valid value')
+  if (level !== undefined && !LEVELS.includes(level as (typeof LEVELS)[number]))
+    throw invalidParam(param, 'does not have a valid value')
 }
 
 /** `allowed_to_push[]` entries as grants: each one role, user or group (400 otherwise). */
@@ -69,7 +76,10 @@ function grantsOf(param: string, raw: readonly Readonly<Record<string, unknown>>
 
 /** Access-level ids an update removes (`{id, _destroy: true}` entries). */
 function removalsOf(raw: readonly Readonly<Record<string, unknown>>[] | undefined): number[] {
-  return (raw ?? []).filter((e) => e._destroy === true || e._destroy === 'true' || e._destroy === 1).map((e) => intOf(e.id)).filter((id): id is number => id !== null && !Number.isNaN(id))
+  return (raw ?? [])
+    .filter((e) => e._destroy === true || e._destroy === 'true' || e._destroy === 1)
+    .map((e) => intOf(e.id))
+    .filter((id): id is number => id !== null && !Number.isNaN(id))
 }
 
 function accessNames(request: FastifyRequest, branches: readonly ProtectedBranch[]): AccessNames {
@@ -79,10 +89,16 @@ function accessNames(request: FastifyRequest, branches: readonly ProtectedBranch
   const users = new Map<number, string>()
   const groups = new Map<number, string>()
   if (userIds.length > 0) {
-    for (const r of db.prepare('SELECT id, name FROM users WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(userIds)) as { id: number; name: string }[]) users.set(r.id, r.name)
+    for (const r of db
+      .prepare('SELECT id, name FROM users WHERE id IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(userIds)) as { id: number; name: string }[])
+      users.set(r.id, r.name)
   }
   if (groupIds.length > 0) {
-    for (const r of db.prepare('SELECT id, name FROM namespaces WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(groupIds)) as { id: number; name: string }[]) groups.set(r.id, r.name)
+    for (const r of db
+      .prepare('SELECT id, name FROM namespaces WHERE id IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(groupIds)) as { id: number; name: string }[])
+      groups.set(r.id, r.name)
   }
   return { users, groups }
 }
@@ -105,16 +121,20 @@ const protectedBranches: FastifyPluginAsync = async (app) => {
     writeForcePushRules(projectGitDir(ctx, project), listProtectedBranches(ctx.db, projectId))
   }
 
-  app.get('/projects/:id/protected_branches', { schema: { params: ProjectParams, querystring: Type.Object({ search: Type.Optional(Type.String()) }) } }, async (request, reply) => {
-    const { id } = request.params as Static<typeof ProjectParams>
-    const { search } = request.query as { search?: string }
-    const project = loadProject(request, id, AccessLevel.GUEST)
-    let rules = listProtectedBranches(ctx.db, project.id)
-    if (search) rules = rules.filter((r) => r.name.toLowerCase().includes(search.toLowerCase()))
-    const page = paginateArray(request, reply, ctx.baseUrl(request), rules)
-    const names = accessNames(request, page)
-    return page.map((r) => protectedBranchEntity(r, names))
-  })
+  app.get(
+    '/projects/:id/protected_branches',
+    { schema: { params: ProjectParams, querystring: Type.Object({ search: Type.Optional(Type.String()) }) } },
+    async (request, reply) => {
+      const { id } = request.params as Static<typeof ProjectParams>
+      const { search } = request.query as { search?: string }
+      const project = loadProject(request, id, AccessLevel.GUEST)
+      let rules = listProtectedBranches(ctx.db, project.id)
+      if (search) rules = rules.filter((r) => r.name.toLowerCase().includes(search.toLowerCase()))
+      const page = paginateArray(request, reply, ctx.baseUrl(request), rules)
+      const names = accessNames(request, page)
+      return page.map((r) => protectedBranchEntity(r, names))
+    },
+  )
 
   app.get('/projects/:id/protected_branches/:name', { schema: { params: NameParams } }, async (request) => {
     const { id, name } = request.params as Static<typeof NameParams>
@@ -124,56 +144,68 @@ const protectedBranches: FastifyPluginAsync = async (app) => {
     return present(request, rule)
   })
 
-  app.post('/projects/:id/protected_branches', { schema: { params: ProjectParams, body: CreateBody } }, async (request, reply) => {
-    const { id } = request.params as Static<typeof ProjectParams>
-    const body = request.body as CreateBody
-    const project = loadProject(request, id, AccessLevel.MAINTAINER)
-    if (!isValidRuleName(body.name)) throw invalidParam('name')
-    checkLevel('push_access_level', body.push_access_level)
-    checkLevel('merge_access_level', body.merge_access_level)
-    checkLevel('unprotect_access_level', body.unprotect_access_level)
-    if (findProtectedBranch(ctx.db, project.id, body.name)) throw conflict(`Protected branch '${body.name}' already exists`)
-    const access = {} as Record<AccessKind, AccessGrant[]>
-    for (const kind of KINDS) {
-      const listed = grantsOf(`allowed_to_${kind}`, body[`allowed_to_${kind}`])
-      const level = body[`${kind}_access_level`]
-      // Maintainers by default for push and merge, unless explicit users, groups or roles were given.
-      const fallback = kind !== 'unprotect' && listed.length === 0 ? [{ access_level: AccessLevel.MAINTAINER }] : []
-      access[kind] = level !== undefined ? [{ access_level: level }, ...listed] : [...fallback, ...listed]
-    }
-    const rule = insertProtectedBranch(ctx.db, {
-      projectId: project.id,
-      name: body.name,
-      allowForcePush: body.allow_force_push === true,
-      codeOwnerApprovalRequired: body.code_owner_approval_required === true,
-      access,
-    })
-    syncHookRules(project.id, project)
-    return reply.code(201).send(present(request, rule))
-  })
+  app.post(
+    '/projects/:id/protected_branches',
+    { schema: { params: ProjectParams, body: CreateBody } },
+    async (request, reply) => {
+      const { id } = request.params as Static<typeof ProjectParams>
+      const body = request.body as CreateBody
+      const project = loadProject(request, id, AccessLevel.MAINTAINER)
+      if (!isValidRuleName(body.name)) throw invalidParam('name')
+      checkLevel('push_access_level', body.push_access_level)
+      checkLevel('merge_access_level', body.merge_access_level)
+      checkLevel('unprotect_access_level', body.unprotect_access_level)
+      if (findProtectedBranch(ctx.db, project.id, body.name))
+        throw conflict(`Protected branch '${body.name}' already exists`)
+      const access = {} as Record<AccessKind, AccessGrant[]>
+      for (const kind of KINDS) {
+        const listed = grantsOf(`allowed_to_${kind}`, body[`allowed_to_${kind}`])
+        const level = body[`${kind}_access_level`]
+        // Maintainers by default for push and merge, unless explicit users, groups or roles were given.
+        const fallback = kind !== 'unprotect' && listed.length === 0 ? [{ access_level: AccessLevel.MAINTAINER }] : []
+        access[kind] = level !== undefined ? [{ access_level: level }, ...listed] : [...fallback, ...listed]
+      }
+      const rule = insertProtectedBranch(ctx.db, {
+        projectId: project.id,
+        name: body.name,
+        allowForcePush: body.allow_force_push === true,
+        codeOwnerApprovalRequired: body.code_owner_approval_required === true,
+        access,
+      })
+      syncHookRules(project.id, project)
+      return reply.code(201).send(present(request, rule))
+    },
+  )
 
-  app.patch('/projects/:id/protected_branches/:name', { schema: { params: NameParams, body: UpdateBody } }, async (request) => {
-    const { id, name } = request.params as Static<typeof NameParams>
-    const body = request.body as UpdateBody
-    const project = loadProject(request, id, AccessLevel.MAINTAINER)
-    const rule = findProtectedBranch(ctx.db, project.id, name)
-    if (!rule) throw notFound()
-    const add: Partial<Record<AccessKind, AccessGrant[]>> = {}
-    const remove: number[] = []
-    for (const kind of KINDS) {
-      const raw = body[`allowed_to_${kind}`]
-      add[kind] = grantsOf(`allowed_to_${kind}`, raw?.filter((e) => e.id === undefined))
-      remove.push(...removalsOf(raw))
-    }
-    const updated = updateProtectedBranch(ctx.db, rule, {
-      allowForcePush: body.allow_force_push,
-      codeOwnerApprovalRequired: body.code_owner_approval_required,
-      add,
-      remove,
-    })
-    syncHookRules(project.id, project)
-    return present(request, updated)
-  })
+  app.patch(
+    '/projects/:id/protected_branches/:name',
+    { schema: { params: NameParams, body: UpdateBody } },
+    async (request) => {
+      const { id, name } = request.params as Static<typeof NameParams>
+      const body = request.body as UpdateBody
+      const project = loadProject(request, id, AccessLevel.MAINTAINER)
+      const rule = findProtectedBranch(ctx.db, project.id, name)
+      if (!rule) throw notFound()
+      const add: Partial<Record<AccessKind, AccessGrant[]>> = {}
+      const remove: number[] = []
+      for (const kind of KINDS) {
+        const raw = body[`allowed_to_${kind}`]
+        add[kind] = grantsOf(
+          `allowed_to_${kind}`,
+          raw?.filter((e) => e.id === undefined),
+        )
+        remove.push(...removalsOf(raw))
+      }
+      const updated = updateProtectedBranch(ctx.db, rule, {
+        allowForcePush: body.allow_force_push,
+        codeOwnerApprovalRequired: body.code_owner_approval_required,
+        add,
+        remove,
+      })
+      syncHookRules(project.id, project)
+      return present(request, updated)
+    },
+  )
 
   app.delete('/projects/:id/protected_branches/:name', { schema: { params: NameParams } }, async (request, reply) => {
     const { id, name } = request.params as Static<typeof NameParams>

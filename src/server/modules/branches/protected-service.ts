@@ -4,7 +4,12 @@ import { AccessLevel } from '../../platform/auth/access'
 import type { Permissions } from '../../platform/auth/permissions'
 import type { ServerContext } from '../../platform/context'
 import type { Db } from '../../platform/db/connection'
-import { insertProtectedBranch, listProtectedBranches, type AccessKind, type ProtectedBranch } from './protected-queries'
+import {
+  insertProtectedBranch,
+  listProtectedBranches,
+  type AccessKind,
+  type ProtectedBranch,
+} from './protected-queries'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { ZERO_SHA } from '../../platform/git/git'
 import { projectGitDir } from '../../platform/git/project-repo'
@@ -21,7 +26,10 @@ export const PUSH_MESSAGES = {
 } as const
 
 function wildcardRegex(pattern: string): RegExp {
-  const source = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, '\\$&')).join('.*?')
+  const source = pattern
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, '\\$&'))
+    .join('.*?')
   return new RegExp(`^${source}$`)
 }
 
@@ -40,7 +48,12 @@ export function rulesFor(rules: readonly ProtectedBranch[], branch: string): Pro
  * True when the caller passes one of the `kind` access levels of the matching rules, as
  * GitLab's ProtectedRefAccess: a role (0 nobody, 60 administrators only), a user, or a group.
  */
-export function hasAccess(perms: Permissions, project: Pick<ProjectRow, 'id'>, rules: readonly ProtectedBranch[], kind: AccessKind): boolean {
+export function hasAccess(
+  perms: Permissions,
+  project: Pick<ProjectRow, 'id'>,
+  rules: readonly ProtectedBranch[],
+  kind: AccessKind,
+): boolean {
   const user = perms.user
   if (!user) return false
   for (const rule of rules) {
@@ -48,7 +61,8 @@ export function hasAccess(perms: Permissions, project: Pick<ProjectRow, 'id'>, r
       if (a.kind !== kind) continue
       if (a.access_level !== null) {
         if (a.access_level === AccessLevel.NO_ACCESS) continue
-        if (a.access_level === AccessLevel.ADMIN ? perms.isAdmin : perms.canInProject(project, a.access_level)) return true
+        if (a.access_level === AccessLevel.ADMIN ? perms.isAdmin : perms.canInProject(project, a.access_level))
+          return true
       } else if (a.user_id !== null) {
         if (a.user_id === user.id && perms.canInProject(project, AccessLevel.DEVELOPER)) return true
       } else if (a.group_id !== null) {
@@ -60,7 +74,12 @@ export function hasAccess(perms: Permissions, project: Pick<ProjectRow, 'id'>, r
 }
 
 /** True when the caller may push to `branch` (Developer on unprotected branches, the rules otherwise). */
-export function canPushToBranch(perms: Permissions, project: Pick<ProjectRow, 'id'>, rules: readonly ProtectedBranch[], branch: string): boolean {
+export function canPushToBranch(
+  perms: Permissions,
+  project: Pick<ProjectRow, 'id'>,
+  rules: readonly ProtectedBranch[],
+  branch: string,
+): boolean {
   const matching = rulesFor(rules, branch)
   if (matching.length === 0) return perms.canInProject(project, AccessLevel.DEVELOPER)
   return hasAccess(perms, project, matching, 'push')
@@ -137,7 +156,10 @@ function installUpdateHook(hooksDir: string): void {
 /** Writes the force-push patterns the update hook reads (atomically: pushes may run meanwhile). */
 export function writeForcePushRules(gitDir: string, rules: readonly ProtectedBranch[]): void {
   if (!existsSync(gitDir)) return
-  const text = rules.filter((r) => r.allow_force_push === 0).map((r) => `${r.name}\n`).join('')
+  const text = rules
+    .filter((r) => r.allow_force_push === 0)
+    .map((r) => `${r.name}\n`)
+    .join('')
   const tmp = join(gitDir, `${NO_FORCE_FILE}.${process.pid}.tmp`)
   writeFileSync(tmp, text)
   renameSync(tmp, join(gitDir, NO_FORCE_FILE))
@@ -169,6 +191,10 @@ export function protectDefaultBranch(db: Db, project: ProjectRow, branch: string
     name: branch,
     allowForcePush: false,
     codeOwnerApprovalRequired: false,
-    access: { push: [{ access_level: AccessLevel.MAINTAINER }], merge: [{ access_level: AccessLevel.MAINTAINER }], unprotect: [] },
+    access: {
+      push: [{ access_level: AccessLevel.MAINTAINER }],
+      merge: [{ access_level: AccessLevel.MAINTAINER }],
+      unprotect: [],
+    },
   })
 }

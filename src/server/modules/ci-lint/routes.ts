@@ -32,7 +32,14 @@ const ProjectQuery = Type.Object({
 
 /** The project endpoints' answer: GitLab's Ci::Lint::Result entity. */
 function projectResult(r: LintResult, includeJobs: boolean | undefined): Readonly<Record<string, unknown>> {
-  return { valid: r.valid, errors: r.errors, warnings: r.warnings, merged_yaml: r.merged_yaml, includes: r.includes, ...(includeJobs ? { jobs: r.jobs } : {}) }
+  return {
+    valid: r.valid,
+    errors: r.errors,
+    warnings: r.warnings,
+    merged_yaml: r.merged_yaml,
+    includes: r.includes,
+    ...(includeJobs ? { jobs: r.jobs } : {}),
+  }
 }
 
 /**
@@ -60,35 +67,53 @@ const ciLint: FastifyPluginAsyncTypebox = async (app) => {
     })
   })
 
-  app.post('/projects/:id/ci/lint', { schema: { params: ProjectParams, body: ProjectBody } }, async (request, reply) => {
-    currentUser(request)
-    const repo = loadCodeProject(request, request.params.id, AccessLevel.DEVELOPER)
-    const b = request.body
-    if (b.content === undefined) throw missingParam('content')
-    const ref = b.ref ?? repo.project.default_branch ?? 'main'
-    if (b.dry_run) return reply.code(200).send(projectResult(await lintDryRun(request, repo.project, b.content, ref), b.include_jobs))
-    const head = repo.exists ? await resolveUserRef(repo, `refs/heads/${ref}`, 'ref').catch(() => null) : null
-    const r = await lintStatic(request, b.content, head ? { project: repo.project, sha: head, ref } : null)
-    return reply.code(200).send(projectResult(r, b.include_jobs))
-  })
+  app.post(
+    '/projects/:id/ci/lint',
+    { schema: { params: ProjectParams, body: ProjectBody } },
+    async (request, reply) => {
+      currentUser(request)
+      const repo = loadCodeProject(request, request.params.id, AccessLevel.DEVELOPER)
+      const b = request.body
+      if (b.content === undefined) throw missingParam('content')
+      const ref = b.ref ?? repo.project.default_branch ?? 'main'
+      if (b.dry_run)
+        return reply
+          .code(200)
+          .send(projectResult(await lintDryRun(request, repo.project, b.content, ref), b.include_jobs))
+      const head = repo.exists ? await resolveUserRef(repo, `refs/heads/${ref}`, 'ref').catch(() => null) : null
+      const r = await lintStatic(request, b.content, head ? { project: repo.project, sha: head, ref } : null)
+      return reply.code(200).send(projectResult(r, b.include_jobs))
+    },
+  )
 
-  app.get('/projects/:id/ci/lint', { schema: { params: ProjectParams, querystring: ProjectQuery } }, async (request) => {
-    const repo = loadCodeProject(request, request.params.id)
-    const q = request.query
-    if (q.sha !== undefined && q.content_ref !== undefined) throw apiMessage(400, 'sha, content_ref are mutually exclusive')
-    if (q.ref !== undefined && q.dry_run_ref !== undefined) throw apiMessage(400, 'ref, dry_run_ref are mutually exclusive')
-    const branch = repo.project.default_branch ?? 'main'
-    const head = repo.exists ? await resolveUserRef(repo, `refs/heads/${branch}`, 'ref') : null
-    if (!head) throw notFound('Repository')
-    const contentRef = q.content_ref ?? q.sha
-    const sha = contentRef === undefined ? head : await resolveUserRef(repo, contentRef, q.content_ref !== undefined ? 'content_ref' : 'sha')
-    if (!sha) throw notFound('Commit')
-    const file = await readFileAt(repo.gitDir, sha, ciConfigPath(repo.project)).catch(() => null)
-    const content = file ? file.content.toString('utf8') : ''
-    const dryRunRef = q.dry_run_ref ?? q.ref ?? branch
-    const r = q.dry_run ? await lintDryRun(request, repo.project, content, dryRunRef) : await lintStatic(request, content, { project: repo.project, sha, ref: branch })
-    return projectResult(r, q.include_jobs)
-  })
+  app.get(
+    '/projects/:id/ci/lint',
+    { schema: { params: ProjectParams, querystring: ProjectQuery } },
+    async (request) => {
+      const repo = loadCodeProject(request, request.params.id)
+      const q = request.query
+      if (q.sha !== undefined && q.content_ref !== undefined)
+        throw apiMessage(400, 'sha, content_ref are mutually exclusive')
+      if (q.ref !== undefined && q.dry_run_ref !== undefined)
+        throw apiMessage(400, 'ref, dry_run_ref are mutually exclusive')
+      const branch = repo.project.default_branch ?? 'main'
+      const head = repo.exists ? await resolveUserRef(repo, `refs/heads/${branch}`, 'ref') : null
+      if (!head) throw notFound('Repository')
+      const contentRef = q.content_ref ?? q.sha
+      const sha =
+        contentRef === undefined
+          ? head
+          : await resolveUserRef(repo, contentRef, q.content_ref !== undefined ? 'content_ref' : 'sha')
+      if (!sha) throw notFound('Commit')
+      const file = await readFileAt(repo.gitDir, sha, ciConfigPath(repo.project)).catch(() => null)
+      const content = file ? file.content.toString('utf8') : ''
+      const dryRunRef = q.dry_run_ref ?? q.ref ?? branch
+      const r = q.dry_run
+        ? await lintDryRun(request, repo.project, content, dryRunRef)
+        : await lintStatic(request, content, { project: repo.project, sha, ref: branch })
+      return projectResult(r, q.include_jobs)
+    },
+  )
 }
 
 export default ciLint

@@ -38,14 +38,32 @@ function jobSummary(job: CiJob, when: string, allowFailure: boolean): Readonly<R
  * project, `include: local` reads the project's files at `sha` and include rules see the
  * project's variables; without one (`POST /ci/lint`) local includes are errors.
  */
-export async function lintStatic(request: FastifyRequest, content: string, at: { readonly project: ProjectRow; readonly sha: string; readonly ref: string } | null): Promise<LintResult> {
+export async function lintStatic(
+  request: FastifyRequest,
+  content: string,
+  at: { readonly project: ProjectRow; readonly sha: string; readonly ref: string } | null,
+): Promise<LintResult> {
   const ctx = request.server.burrow
   const baseUrl = ctx.baseUrl(request)
   let variables: Record<string, string> = {}
   if (at) {
     const commit = await readCommit(projectGitDir(ctx, at.project), at.sha)
     const protectedRef = isProtectedRef(ctx, at.project, at.ref, false)
-    variables = predefinedVariables(ctx, { project: at.project, ref: at.ref, tag: false, sha: at.sha, beforeSha: commit.parentIds[0] ?? at.sha, source: 'push', protected: protectedRef, user: request.actor.user, commit }, baseUrl)
+    variables = predefinedVariables(
+      ctx,
+      {
+        project: at.project,
+        ref: at.ref,
+        tag: false,
+        sha: at.sha,
+        beforeSha: commit.parentIds[0] ?? at.sha,
+        source: 'push',
+        protected: protectedRef,
+        user: request.actor.user,
+        commit,
+      },
+      baseUrl,
+    )
     for (const v of projectVariablesFor(ctx, at.project.id, protectedRef, null)) variables[v.key] = v.value
   }
   const loaded = await loadCiConfig(content, includeSource(ctx, at, request.actor.user, variables, baseUrl))
@@ -55,7 +73,9 @@ export async function lintStatic(request: FastifyRequest, content: string, at: {
     warnings: loaded.warnings,
     merged_yaml: loaded.mergedYaml,
     includes: loaded.includes,
-    jobs: loaded.config ? loaded.config.jobs.map((j) => jobSummary(j, j.when, j.allow_failure ?? j.when === 'manual')) : [],
+    jobs: loaded.config
+      ? loaded.config.jobs.map((j) => jobSummary(j, j.when, j.allow_failure ?? j.when === 'manual'))
+      : [],
   }
 }
 
@@ -64,19 +84,42 @@ export async function lintStatic(request: FastifyRequest, content: string, at: {
  * rules are applied, and a configuration that yields no jobs is an error, as pipeline creation
  * would report it.
  */
-export async function lintDryRun(request: FastifyRequest, project: ProjectRow, content: string, ref: string): Promise<LintResult> {
+export async function lintDryRun(
+  request: FastifyRequest,
+  project: ProjectRow,
+  content: string,
+  ref: string,
+): Promise<LintResult> {
   const ctx = request.server.burrow
   const gitDir = projectGitDir(ctx, project)
   const isTag = repoExists(gitDir) && (await resolveCommit(gitDir, `refs/tags/${ref}`).catch(() => null)) !== null
-  const sha = repoExists(gitDir) ? await resolveCommit(gitDir, isTag ? `refs/tags/${ref}` : `refs/heads/${ref}`).catch(() => null) : null
+  const sha = repoExists(gitDir)
+    ? await resolveCommit(gitDir, isTag ? `refs/tags/${ref}` : `refs/heads/${ref}`).catch(() => null)
+    : null
   const staticResult = await lintStatic(request, content, sha ? { project, sha, ref } : null)
   if (!staticResult.valid) return staticResult
   if (!sha) return { ...staticResult, valid: false, errors: ['Reference not found'], jobs: [] }
-  const { plan } = await planPipeline(ctx, {
-    project, ref, tag: isTag, sha, source: 'push', user: request.actor.user, honourSkipCi: false, saveOnErrors: false, baseUrl: ctx.baseUrl(request),
-  }, content)
+  const { plan } = await planPipeline(
+    ctx,
+    {
+      project,
+      ref,
+      tag: isTag,
+      sha,
+      source: 'push',
+      user: request.actor.user,
+      honourSkipCi: false,
+      saveOnErrors: false,
+      baseUrl: ctx.baseUrl(request),
+    },
+    content,
+  )
   if (plan.kind === 'jobs') {
-    return { ...staticResult, warnings: plan.warnings, jobs: plan.seeds.map((s) => jobSummary(s.job, s.when, s.allowFailure)) }
+    return {
+      ...staticResult,
+      warnings: plan.warnings,
+      jobs: plan.seeds.map((s) => jobSummary(s.job, s.when, s.allowFailure)),
+    }
   }
   const errors = plan.kind === 'skipped' ? [] : plan.errors
   return { ...staticResult, valid: errors.length === 0, errors, jobs: [] }

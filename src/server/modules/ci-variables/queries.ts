@@ -21,16 +21,27 @@ export interface CiVariableRow {
 type StoredVariable = Omit<CiVariableRow, 'value'> & { readonly encrypted_value: string }
 
 function opened(secrets: SecretBox, rows: unknown[]): CiVariableRow[] {
-  return (rows as StoredVariable[]).map(({ encrypted_value: sealed, ...row }) => ({ ...row, value: secrets.open(sealed) }))
+  return (rows as StoredVariable[]).map(({ encrypted_value: sealed, ...row }) => ({
+    ...row,
+    value: secrets.open(sealed),
+  }))
 }
 
 export function projectVariables(db: Db, secrets: SecretBox, projectId: number): CiVariableRow[] {
-  return opened(secrets, db.prepare('SELECT * FROM ci_variables WHERE project_id = ? ORDER BY key, environment_scope').all(projectId))
+  return opened(
+    secrets,
+    db.prepare('SELECT * FROM ci_variables WHERE project_id = ? ORDER BY key, environment_scope').all(projectId),
+  )
 }
 
 /** Variables with this key (one per environment scope). */
 export function findVariables(db: Db, secrets: SecretBox, projectId: number, key: string): CiVariableRow[] {
-  return opened(secrets, db.prepare('SELECT * FROM ci_variables WHERE project_id = ? AND key = ? ORDER BY environment_scope').all(projectId, key))
+  return opened(
+    secrets,
+    db
+      .prepare('SELECT * FROM ci_variables WHERE project_id = ? AND key = ? ORDER BY environment_scope')
+      .all(projectId, key),
+  )
 }
 
 function findVariable(db: Db, secrets: SecretBox, id: number): CiVariableRow {
@@ -55,7 +66,19 @@ export function insertVariable(db: Db, secrets: SecretBox, projectId: number, v:
       `INSERT INTO ci_variables (project_id, key, encrypted_value, variable_type, protected, masked, raw, environment_scope, description, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(projectId, v.key, secrets.seal(v.value), v.variableType, Number(v.protected), Number(v.masked), Number(v.raw), v.environmentScope, v.description, now, now)
+    .run(
+      projectId,
+      v.key,
+      secrets.seal(v.value),
+      v.variableType,
+      Number(v.protected),
+      Number(v.masked),
+      Number(v.raw),
+      v.environmentScope,
+      v.description,
+      now,
+      now,
+    )
   return findVariable(db, secrets, Number(info.lastInsertRowid))
 }
 
@@ -63,7 +86,18 @@ export function updateVariable(db: Db, secrets: SecretBox, id: number, v: Variab
   db.prepare(
     `UPDATE ci_variables SET key = ?, encrypted_value = ?, variable_type = ?, protected = ?, masked = ?, raw = ?, environment_scope = ?, description = ?, updated_at = ?
      WHERE id = ?`,
-  ).run(v.key, secrets.seal(v.value), v.variableType, Number(v.protected), Number(v.masked), Number(v.raw), v.environmentScope, v.description, nowIso(), id)
+  ).run(
+    v.key,
+    secrets.seal(v.value),
+    v.variableType,
+    Number(v.protected),
+    Number(v.masked),
+    Number(v.raw),
+    v.environmentScope,
+    v.description,
+    nowIso(),
+    id,
+  )
   return findVariable(db, secrets, id)
 }
 

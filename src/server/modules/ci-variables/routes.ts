@@ -2,7 +2,15 @@ import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
-import { deleteVariable, findVariables, insertVariable, projectVariables, updateVariable, type CiVariableRow, type VariableFields } from './queries'
+import {
+  deleteVariable,
+  findVariables,
+  insertVariable,
+  projectVariables,
+  updateVariable,
+  type CiVariableRow,
+  type VariableFields,
+} from './queries'
 import type { ProjectRow } from '../../platform/db/rows'
 import { conflict, notFound, validationFailed } from '../../platform/http/errors'
 import { paginateArray } from '../../platform/http/pagination'
@@ -62,18 +70,31 @@ function check(v: VariableFields): void {
 }
 
 /** The one variable with this key (and scope): 404 when none, 409 when several scopes share the key. */
-function loadVariable(request: FastifyRequest, project: ProjectRow, key: string, scope: string | undefined): CiVariableRow {
-  const rows = findVariables(request.server.burrow.db, request.server.burrow.secrets, project.id, key).filter((v) => scope === undefined || v.environment_scope === scope)
+function loadVariable(
+  request: FastifyRequest,
+  project: ProjectRow,
+  key: string,
+  scope: string | undefined,
+): CiVariableRow {
+  const rows = findVariables(request.server.burrow.db, request.server.burrow.secrets, project.id, key).filter(
+    (v) => scope === undefined || v.environment_scope === scope,
+  )
   if (rows.length === 0) throw notFound('Variable')
-  if (rows.length > 1) throw conflict("There are multiple variables with provided parameters. Please use 'filter[environment_scope]'")
+  if (rows.length > 1)
+    throw conflict("There are multiple variables with provided parameters. Please use 'filter[environment_scope]'")
   return rows[0]
 }
 
 function audit(request: FastifyRequest, project: ProjectRow, v: CiVariableRow, message: string): void {
   const ctx = request.server.burrow
   recordAudit(ctx.db, request, {
-    entityType: 'Project', entityId: project.id, entityPath: projectFullPath(ctx, project), targetId: v.id, targetType: 'Ci::Variable',
-    targetDetails: v.key, change: { custom_message: message },
+    entityType: 'Project',
+    entityId: project.id,
+    entityPath: projectFullPath(ctx, project),
+    targetId: v.id,
+    targetType: 'Ci::Variable',
+    targetDetails: v.key,
+    change: { custom_message: message },
   })
 }
 
@@ -84,31 +105,54 @@ const ciVariables: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/projects/:id/variables', { schema: { params: ProjectParams } }, async (request, reply) => {
     currentUser(request)
     const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
-    return paginateArray(request, reply, ctx.baseUrl(request), projectVariables(ctx.db, ctx.secrets, project.id).map(variableEntity))
+    return paginateArray(
+      request,
+      reply,
+      ctx.baseUrl(request),
+      projectVariables(ctx.db, ctx.secrets, project.id).map(variableEntity),
+    )
   })
 
-  app.get('/projects/:id/variables/:key', { schema: { params: KeyParams, querystring: Type.Object({ filter: Filter }) } }, async (request) => {
-    currentUser(request)
-    const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
-    return variableEntity(loadVariable(request, project, request.params.key, request.query.filter?.environment_scope))
-  })
+  app.get(
+    '/projects/:id/variables/:key',
+    { schema: { params: KeyParams, querystring: Type.Object({ filter: Filter }) } },
+    async (request) => {
+      currentUser(request)
+      const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
+      return variableEntity(loadVariable(request, project, request.params.key, request.query.filter?.environment_scope))
+    },
+  )
 
-  app.post('/projects/:id/variables', { schema: { params: ProjectParams, body: CreateBody } }, async (request, reply) => {
-    currentUser(request)
-    const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
-    const b = request.body
-    const fields: VariableFields = {
-      key: b.key, value: b.value, variableType: b.variable_type ?? 'env_var', protected: b.protected ?? false, masked: b.masked ?? false,
-      raw: b.raw ?? false, environmentScope: b.environment_scope || '*', description: b.description ?? null,
-    }
-    check(fields)
-    if (findVariables(ctx.db, ctx.secrets, project.id, fields.key).some((v) => v.environment_scope === fields.environmentScope)) {
-      throw validationFailed({ key: [`(${fields.key}) has already been taken`] })
-    }
-    const row = insertVariable(ctx.db, ctx.secrets, project.id, fields)
-    audit(request, project, row, `Added ci variable ${row.key}`)
-    return reply.code(201).send(variableEntity(row))
-  })
+  app.post(
+    '/projects/:id/variables',
+    { schema: { params: ProjectParams, body: CreateBody } },
+    async (request, reply) => {
+      currentUser(request)
+      const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
+      const b = request.body
+      const fields: VariableFields = {
+        key: b.key,
+        value: b.value,
+        variableType: b.variable_type ?? 'env_var',
+        protected: b.protected ?? false,
+        masked: b.masked ?? false,
+        raw: b.raw ?? false,
+        environmentScope: b.environment_scope || '*',
+        description: b.description ?? null,
+      }
+      check(fields)
+      if (
+        findVariables(ctx.db, ctx.secrets, project.id, fields.key).some(
+          (v) => v.environment_scope === fields.environmentScope,
+        )
+      ) {
+        throw validationFailed({ key: [`(${fields.key}) has already been taken`] })
+      }
+      const row = insertVariable(ctx.db, ctx.secrets, project.id, fields)
+      audit(request, project, row, `Added ci variable ${row.key}`)
+      return reply.code(201).send(variableEntity(row))
+    },
+  )
 
   app.put('/projects/:id/variables/:key', { schema: { params: KeyParams, body: UpdateBody } }, async (request) => {
     currentUser(request)
@@ -126,7 +170,12 @@ const ciVariables: FastifyPluginAsyncTypebox = async (app) => {
       description: b.description === undefined ? current.description : b.description,
     }
     check(fields)
-    if (fields.environmentScope !== current.environment_scope && findVariables(ctx.db, ctx.secrets, project.id, fields.key).some((v) => v.environment_scope === fields.environmentScope)) {
+    if (
+      fields.environmentScope !== current.environment_scope &&
+      findVariables(ctx.db, ctx.secrets, project.id, fields.key).some(
+        (v) => v.environment_scope === fields.environmentScope,
+      )
+    ) {
       throw validationFailed({ key: [`(${fields.key}) has already been taken`] })
     }
     const row = updateVariable(ctx.db, ctx.secrets, current.id, fields)
@@ -134,14 +183,18 @@ const ciVariables: FastifyPluginAsyncTypebox = async (app) => {
     return variableEntity(row)
   })
 
-  app.delete('/projects/:id/variables/:key', { schema: { params: KeyParams, querystring: Type.Object({ filter: Filter }) } }, async (request, reply) => {
-    currentUser(request)
-    const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
-    const row = loadVariable(request, project, request.params.key, request.query.filter?.environment_scope)
-    deleteVariable(ctx.db, row.id)
-    audit(request, project, row, `Removed ci variable ${row.key}`)
-    return reply.code(204).send()
-  })
+  app.delete(
+    '/projects/:id/variables/:key',
+    { schema: { params: KeyParams, querystring: Type.Object({ filter: Filter }) } },
+    async (request, reply) => {
+      currentUser(request)
+      const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
+      const row = loadVariable(request, project, request.params.key, request.query.filter?.environment_scope)
+      deleteVariable(ctx.db, row.id)
+      audit(request, project, row, `Removed ci variable ${row.key}`)
+      return reply.code(204).send()
+    },
+  )
 }
 
 export default ciVariables

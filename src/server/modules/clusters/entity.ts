@@ -18,7 +18,12 @@ export interface ClusterExtras {
  * and as the spec does (`platform_cluster`); the token is never part of it.
  */
 export function clusterEntity(c: ClusterRow, x: ClusterExtras): Readonly<Record<string, unknown>> {
-  const platform = { api_url: c.api_url, namespace: c.namespace, authorization_type: c.authorization_type, ca_cert: c.ca_cert }
+  const platform = {
+    api_url: c.api_url,
+    namespace: c.namespace,
+    authorization_type: c.authorization_type,
+    ca_cert: c.ca_cert,
+  }
   const entity: Record<string, unknown> = {
     id: c.id,
     name: c.name,

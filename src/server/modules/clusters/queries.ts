@@ -27,19 +27,31 @@ export interface ClusterRow {
 }
 
 /** One page of a project's clusters, oldest first. */
-export function listClusters(db: Db, projectId: number, page: { readonly limit: number; readonly offset: number }): { rows: ClusterRow[]; total: number } {
-  const total = (db.prepare('SELECT COUNT(*) AS n FROM clusters WHERE project_id = ?').get(projectId) as { n: number }).n
-  const rows = db.prepare('SELECT * FROM clusters WHERE project_id = ? ORDER BY id LIMIT ? OFFSET ?').all(projectId, page.limit, page.offset) as ClusterRow[]
+export function listClusters(
+  db: Db,
+  projectId: number,
+  page: { readonly limit: number; readonly offset: number },
+): { rows: ClusterRow[]; total: number } {
+  const total = (db.prepare('SELECT COUNT(*) AS n FROM clusters WHERE project_id = ?').get(projectId) as { n: number })
+    .n
+  const rows = db
+    .prepare('SELECT * FROM clusters WHERE project_id = ? ORDER BY id LIMIT ? OFFSET ?')
+    .all(projectId, page.limit, page.offset) as ClusterRow[]
   return { rows, total }
 }
 
 export function findCluster(db: Db, projectId: number, id: number): ClusterRow | undefined {
-  return db.prepare('SELECT * FROM clusters WHERE project_id = ? AND id = ?').get(projectId, id) as ClusterRow | undefined
+  return db.prepare('SELECT * FROM clusters WHERE project_id = ? AND id = ?').get(projectId, id) as
+    ClusterRow | undefined
 }
 
 /** Another cluster of the project already serving this environment scope. */
 export function environmentScopeTaken(db: Db, projectId: number, scope: string, exceptId = 0): boolean {
-  return db.prepare('SELECT 1 FROM clusters WHERE project_id = ? AND environment_scope = ? AND id <> ?').get(projectId, scope, exceptId) !== undefined
+  return (
+    db
+      .prepare('SELECT 1 FROM clusters WHERE project_id = ? AND environment_scope = ? AND id <> ?')
+      .get(projectId, scope, exceptId) !== undefined
+  )
 }
 
 export type NewCluster = Omit<ClusterRow, 'id' | 'created_at' | 'updated_at'>
@@ -57,7 +69,9 @@ export function insertCluster(db: Db, c: NewCluster): ClusterRow {
   return db.prepare('SELECT * FROM clusters WHERE id = ?').get(Number(info.lastInsertRowid)) as ClusterRow
 }
 
-export type ClusterChanges = Partial<Omit<ClusterRow, 'id' | 'project_id' | 'user_id' | 'provider_type' | 'platform_type' | 'created_at' | 'updated_at'>>
+export type ClusterChanges = Partial<
+  Omit<ClusterRow, 'id' | 'project_id' | 'user_id' | 'provider_type' | 'platform_type' | 'created_at' | 'updated_at'>
+>
 
 export function updateCluster(db: Db, id: number, changes: ClusterChanges): ClusterRow {
   const keys = Object.keys(changes)

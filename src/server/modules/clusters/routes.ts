@@ -18,7 +18,9 @@ const Platform = Type.Object({
   token: Type.Optional(Type.String()),
   ca_cert: NullableString,
   namespace: NullableString,
-  authorization_type: Type.Optional(Type.Union([Type.Literal('rbac'), Type.Literal('abac'), Type.Literal('unknown_authorization')])),
+  authorization_type: Type.Optional(
+    Type.Union([Type.Literal('rbac'), Type.Literal('abac'), Type.Literal('unknown_authorization')]),
+  ),
 })
 const Common = {
   domain: NullableString,
@@ -35,9 +37,14 @@ const CreateBody = Type.Object({ name: Type.String(), ...Common })
 const UpdateBody = Type.Object({ name: Type.Optional(Type.String()), ...Common })
 
 /** Which platform key the client used, and its attributes. */
-function platformOf(body: Static<typeof UpdateBody>): { readonly key: string; readonly attrs: PlatformParams | undefined } {
-  if (body.platform_cluster_attributes !== undefined) return { key: 'platform_cluster_attributes', attrs: body.platform_cluster_attributes }
-  if (body.platform_kubernetes_attributes !== undefined) return { key: 'platform_kubernetes_attributes', attrs: body.platform_kubernetes_attributes }
+function platformOf(body: Static<typeof UpdateBody>): {
+  readonly key: string
+  readonly attrs: PlatformParams | undefined
+} {
+  if (body.platform_cluster_attributes !== undefined)
+    return { key: 'platform_cluster_attributes', attrs: body.platform_cluster_attributes }
+  if (body.platform_kubernetes_attributes !== undefined)
+    return { key: 'platform_kubernetes_attributes', attrs: body.platform_kubernetes_attributes }
   return { key: 'platform_cluster_attributes', attrs: undefined }
 }
 
@@ -55,37 +62,55 @@ const clusters: FastifyPluginAsyncTypebox = async (app) => {
     return cluster
   }
 
-  app.get('/projects/:id/clusters', { schema: { params: IdParams, querystring: PageQuery } }, async (request, reply) => {
-    const project = maintainedProject(request, request.params.id)
-    const page = pageOf(request.query as Record<string, unknown>)
-    const { rows, total } = listClusters(db, project.id, { limit: page.perPage, offset: page.offset })
-    setPageHeaders(request, reply, app.burrow.baseUrl(request), page, total)
-    return presentClusters(request, rows, false)
-  })
+  app.get(
+    '/projects/:id/clusters',
+    { schema: { params: IdParams, querystring: PageQuery } },
+    async (request, reply) => {
+      const project = maintainedProject(request, request.params.id)
+      const page = pageOf(request.query as Record<string, unknown>)
+      const { rows, total } = listClusters(db, project.id, { limit: page.perPage, offset: page.offset })
+      setPageHeaders(request, reply, app.burrow.baseUrl(request), page, total)
+      return presentClusters(request, rows, false)
+    },
+  )
 
   app.get('/projects/:id/clusters/:cluster_id', { schema: { params: ClusterParams } }, async (request) => {
     const project = maintainedProject(request, request.params.id)
     return presentClusters(request, [clusterOf(project, request.params.cluster_id)], true)[0]
   })
 
-  app.post('/projects/:id/clusters/user', { schema: { params: IdParams, body: CreateBody } }, async (request, reply) => {
-    const project = maintainedProject(request, request.params.id)
-    const body = request.body
-    const { key, attrs } = platformOf(body)
-    if (!attrs) throw missingParam(key)
-    if (attrs.api_url === undefined) throw missingParam(`${key}[api_url]`)
-    if (attrs.api_url.trim() === '') throw paramError(`${key}[api_url] is empty`)
-    if (attrs.token === undefined) throw missingParam(`${key}[token]`)
-    const cluster = createCluster(request, project, { ...body, platform: { ...attrs, api_url: attrs.api_url, token: attrs.token } })
-    return reply.code(201).send(presentClusters(request, [cluster], true)[0])
-  })
+  app.post(
+    '/projects/:id/clusters/user',
+    { schema: { params: IdParams, body: CreateBody } },
+    async (request, reply) => {
+      const project = maintainedProject(request, request.params.id)
+      const body = request.body
+      const { key, attrs } = platformOf(body)
+      if (!attrs) throw missingParam(key)
+      if (attrs.api_url === undefined) throw missingParam(`${key}[api_url]`)
+      if (attrs.api_url.trim() === '') throw paramError(`${key}[api_url] is empty`)
+      if (attrs.token === undefined) throw missingParam(`${key}[token]`)
+      const cluster = createCluster(request, project, {
+        ...body,
+        platform: { ...attrs, api_url: attrs.api_url, token: attrs.token },
+      })
+      return reply.code(201).send(presentClusters(request, [cluster], true)[0])
+    },
+  )
 
-  app.put('/projects/:id/clusters/:cluster_id', { schema: { params: ClusterParams, body: UpdateBody } }, async (request) => {
-    const project = maintainedProject(request, request.params.id)
-    const cluster = clusterOf(project, request.params.cluster_id)
-    const updated = updateClusterAttributes(request, project, cluster, { ...request.body, platform: platformOf(request.body).attrs })
-    return presentClusters(request, [updated], true)[0]
-  })
+  app.put(
+    '/projects/:id/clusters/:cluster_id',
+    { schema: { params: ClusterParams, body: UpdateBody } },
+    async (request) => {
+      const project = maintainedProject(request, request.params.id)
+      const cluster = clusterOf(project, request.params.cluster_id)
+      const updated = updateClusterAttributes(request, project, cluster, {
+        ...request.body,
+        platform: platformOf(request.body).attrs,
+      })
+      return presentClusters(request, [updated], true)[0]
+    },
+  )
 
   app.delete('/projects/:id/clusters/:cluster_id', { schema: { params: ClusterParams } }, async (request, reply) => {
     const project = maintainedProject(request, request.params.id)

@@ -3,7 +3,13 @@ import { AccessLevel } from '../../platform/auth/access'
 import { decryptSecret, encryptSecret } from '../../platform/auth/encryption'
 import type { ServerContext } from '../../platform/context'
 import {
-  deleteCluster, environmentScopeTaken, insertCluster, updateCluster, type AuthorizationType, type ClusterChanges, type ClusterRow,
+  deleteCluster,
+  environmentScopeTaken,
+  insertCluster,
+  updateCluster,
+  type AuthorizationType,
+  type ClusterChanges,
+  type ClusterRow,
 } from './queries'
 import { usersByIds } from '../members/queries'
 import { findProjectById } from '../namespaces/queries'
@@ -59,11 +65,20 @@ function add(errors: Errors, key: string, message: string): void {
 }
 
 /** GitLab's rule: a project of the cluster's own namespace on which the caller is a Maintainer. */
-function checkManagementProject(request: FastifyRequest, project: ProjectRow, id: number | null | undefined, errors: Errors): void {
+function checkManagementProject(
+  request: FastifyRequest,
+  project: ProjectRow,
+  id: number | null | undefined,
+  errors: Errors,
+): void {
   if (id === undefined || id === null) return
   const candidate = findProjectById(request.server.burrow.db, id)
-  const allowed = candidate !== undefined && candidate.namespace_id === project.namespace_id && request.perms.canInProject(candidate, AccessLevel.MAINTAINER)
-  if (!allowed) add(errors, 'management_project_id', "Project does not exist or you don't have permission to perform this action")
+  const allowed =
+    candidate !== undefined &&
+    candidate.namespace_id === project.namespace_id &&
+    request.perms.canInProject(candidate, AccessLevel.MAINTAINER)
+  if (!allowed)
+    add(errors, 'management_project_id', "Project does not exist or you don't have permission to perform this action")
 }
 
 function checkPlatform(p: PlatformParams, errors: Errors): void {
@@ -71,17 +86,35 @@ function checkPlatform(p: PlatformParams, errors: Errors): void {
     if (!isHttpUrl(p.api_url)) add(errors, `${PLATFORM}.api_url`, 'is blocked: Only allowed schemes are http, https')
   }
   if (p.token !== undefined && p.token.trim() === '') add(errors, `${PLATFORM}.token`, "can't be blank")
-  if (p.ca_cert && parseCertificates(p.ca_cert) === null) add(errors, `${PLATFORM}.ca_cert`, 'must be a valid PEM certificate')
+  if (p.ca_cert && parseCertificates(p.ca_cert) === null)
+    add(errors, `${PLATFORM}.ca_cert`, 'must be a valid PEM certificate')
   if (p.namespace) {
     if (p.namespace.length > 63) add(errors, `${PLATFORM}.namespace`, 'is too long (maximum is 63 characters)')
-    if (!NAMESPACE_PATTERN.test(p.namespace)) add(errors, `${PLATFORM}.namespace`, "can contain only lowercase letters, digits, and '-'. Must start with a letter, and cannot end with '-'")
+    if (!NAMESPACE_PATTERN.test(p.namespace))
+      add(
+        errors,
+        `${PLATFORM}.namespace`,
+        "can contain only lowercase letters, digits, and '-'. Must start with a letter, and cannot end with '-'",
+      )
   }
 }
 
-function checkScope(request: FastifyRequest, project: ProjectRow, scope: string | undefined, exceptId: number, errors: Errors): void {
+function checkScope(
+  request: FastifyRequest,
+  project: ProjectRow,
+  scope: string | undefined,
+  exceptId: number,
+  errors: Errors,
+): void {
   if (scope === undefined) return
-  if (!SCOPE_PATTERN.test(scope)) add(errors, 'environment_scope', "can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', '*' and spaces")
-  else if (environmentScopeTaken(request.server.burrow.db, project.id, scope, exceptId)) add(errors, 'environment_scope', 'cannot add duplicated environment scope')
+  if (!SCOPE_PATTERN.test(scope))
+    add(
+      errors,
+      'environment_scope',
+      "can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', '*' and spaces",
+    )
+  else if (environmentScopeTaken(request.server.burrow.db, project.id, scope, exceptId))
+    add(errors, 'environment_scope', 'cannot add duplicated environment scope')
 }
 
 function blankToNull(value: string | null | undefined): string | null | undefined {
@@ -90,7 +123,14 @@ function blankToNull(value: string | null | undefined): string | null | undefine
 }
 
 /** Adds an existing cluster (provider `user`); the token is sealed before it reaches the database. */
-export function createCluster(request: FastifyRequest, project: ProjectRow, params: ClusterParams & { readonly name: string; readonly platform: PlatformParams & { api_url: string; token: string } }): ClusterRow {
+export function createCluster(
+  request: FastifyRequest,
+  project: ProjectRow,
+  params: ClusterParams & {
+    readonly name: string
+    readonly platform: PlatformParams & { api_url: string; token: string }
+  },
+): ClusterRow {
   const ctx = request.server.burrow
   const errors: Errors = {}
   if (params.name.trim() === '') add(errors, 'name', "can't be blank")
@@ -118,7 +158,9 @@ export function createCluster(request: FastifyRequest, project: ProjectRow, para
       encrypted_token: encryptSecret(ctx.options.dataDir, params.platform.token),
     })
     recordProjectChange(request, project, {
-      targetType: 'Clusters::Cluster', targetId: cluster.id, targetTitle: cluster.name,
+      targetType: 'Clusters::Cluster',
+      targetId: cluster.id,
+      targetTitle: cluster.name,
       audit: { add: 'cluster', custom_message: `Added cluster ${cluster.name}` },
     })
     return cluster
@@ -129,12 +171,18 @@ export function createCluster(request: FastifyRequest, project: ProjectRow, para
  * Updates a cluster. Name, API URL, CA certificate and token belong to the provider for clusters
  * GitLab created (provider other than `user`), so changing them there is refused, as GitLab does.
  */
-export function updateClusterAttributes(request: FastifyRequest, project: ProjectRow, cluster: ClusterRow, params: ClusterParams): ClusterRow {
+export function updateClusterAttributes(
+  request: FastifyRequest,
+  project: ProjectRow,
+  cluster: ClusterRow,
+  params: ClusterParams,
+): ClusterRow {
   const ctx = request.server.burrow
   const p = params.platform ?? {}
   const errors: Errors = {}
   if (cluster.provider_type !== 'user') {
-    if (params.name !== undefined && params.name !== cluster.name) add(errors, 'name', "can not be changed because it's synchronized with provider")
+    if (params.name !== undefined && params.name !== cluster.name)
+      add(errors, 'name', "can not be changed because it's synchronized with provider")
     const platformChanged =
       (p.api_url !== undefined && p.api_url !== cluster.api_url) ||
       (p.ca_cert !== undefined && (blankToNull(p.ca_cert) ?? null) !== cluster.ca_cert) ||
@@ -144,7 +192,8 @@ export function updateClusterAttributes(request: FastifyRequest, project: Projec
   if (params.name !== undefined && params.name.trim() === '') add(errors, 'name', "can't be blank")
   checkPlatform(p, errors)
   checkScope(request, project, params.environment_scope, cluster.id, errors)
-  if (params.management_project_id !== cluster.management_project_id) checkManagementProject(request, project, params.management_project_id, errors)
+  if (params.management_project_id !== cluster.management_project_id)
+    checkManagementProject(request, project, params.management_project_id, errors)
   if (Object.keys(errors).length > 0) throw validationFailed(errors)
 
   const changes: { -readonly [K in keyof ClusterChanges]: ClusterChanges[K] } = {}
@@ -153,7 +202,8 @@ export function updateClusterAttributes(request: FastifyRequest, project: Projec
   if (params.enabled !== undefined) changes.enabled = params.enabled ? 1 : 0
   if (params.managed !== undefined) changes.managed = params.managed ? 1 : 0
   if (params.environment_scope !== undefined) changes.environment_scope = params.environment_scope
-  if (params.namespace_per_environment !== undefined) changes.namespace_per_environment = params.namespace_per_environment ? 1 : 0
+  if (params.namespace_per_environment !== undefined)
+    changes.namespace_per_environment = params.namespace_per_environment ? 1 : 0
   if (params.management_project_id !== undefined) changes.management_project_id = params.management_project_id
   if (p.api_url !== undefined) changes.api_url = p.api_url
   if (p.ca_cert !== undefined) changes.ca_cert = blankToNull(p.ca_cert) ?? null
@@ -164,10 +214,14 @@ export function updateClusterAttributes(request: FastifyRequest, project: Projec
   return ctx.db.transaction(() => {
     const updated = updateCluster(ctx.db, cluster.id, changes)
     // The audit names what changed, never the values: the token is among them.
-    const changed = Object.keys(changes).map((k) => (k === 'encrypted_token' ? 'token' : k)).join(', ')
+    const changed = Object.keys(changes)
+      .map((k) => (k === 'encrypted_token' ? 'token' : k))
+      .join(', ')
     if (changed !== '') {
       recordProjectChange(request, project, {
-        targetType: 'Clusters::Cluster', targetId: cluster.id, targetTitle: updated.name,
+        targetType: 'Clusters::Cluster',
+        targetId: cluster.id,
+        targetTitle: updated.name,
         audit: { change: changed, custom_message: `Updated cluster ${updated.name} (${changed})` },
       })
     }
@@ -181,17 +235,26 @@ export function destroyCluster(request: FastifyRequest, project: ProjectRow, clu
   db.transaction(() => {
     deleteCluster(db, cluster.id)
     recordProjectChange(request, project, {
-      targetType: 'Clusters::Cluster', targetId: cluster.id, targetTitle: cluster.name,
+      targetType: 'Clusters::Cluster',
+      targetId: cluster.id,
+      targetTitle: cluster.name,
       audit: { remove: 'cluster', custom_message: `Removed cluster ${cluster.name}` },
     })
   })()
 }
 
 /** Clusters as GitLab's Cluster entity (ClusterProject with `withProject`), users and projects loaded once. */
-export function presentClusters(request: FastifyRequest, rows: readonly ClusterRow[], withProject: boolean): Readonly<Record<string, unknown>>[] {
+export function presentClusters(
+  request: FastifyRequest,
+  rows: readonly ClusterRow[],
+  withProject: boolean,
+): Readonly<Record<string, unknown>>[] {
   const db = request.server.burrow.db
   const baseUrl = request.server.burrow.baseUrl(request)
-  const users = usersByIds(db, rows.map((r) => r.user_id).filter((id): id is number => id !== null))
+  const users = usersByIds(
+    db,
+    rows.map((r) => r.user_id).filter((id): id is number => id !== null),
+  )
   const projects = new Map<number, ProjectWithNamespaceRow | undefined>()
   const projectOf = (id: number): ProjectWithNamespaceRow | undefined => {
     if (!projects.has(id)) projects.set(id, findProjectWithNamespace(db, id))

@@ -201,7 +201,8 @@ export function parseRequirementsTxt(text: string): ParsedDependency[] {
   for (const raw of logical) {
     const line = raw.replace(/(^|\s)#.*$/, '').trim()
     if (line === '' || line.startsWith('-')) continue
-    const m = /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[[^\]]*\])?\s*===?\s*([^\s,;]+)\s*(?:[;\s].*)?$/.exec(line)
+    const m =
+      /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[[^\]]*\])?\s*===?\s*([^\s,;]+)\s*(?:[;\s].*)?$/.exec(line)
     if (m) out.push({ name: m[1], version: m[2] })
   }
   return dedupe(out)
@@ -223,7 +224,12 @@ export function parsePipfileLock(text: string): ParsedDependency[] {
   return dedupe(out)
 }
 
-const xml = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: true, isArray: (name) => name === 'dependency' })
+const xml = new XMLParser({
+  ignoreAttributes: true,
+  parseTagValue: false,
+  trimValues: true,
+  isArray: (name) => name === 'dependency',
+})
 
 interface Pom {
   readonly properties: ReadonlyMap<string, string>
@@ -242,7 +248,8 @@ function readPom(text: string, path: string): Pom | null {
   const project = isObject(doc) ? doc.project : null
   if (!isObject(project)) return null
   const properties = new Map<string, string>()
-  if (isObject(project.properties)) for (const [k, v] of Object.entries(project.properties)) if (str(v)) properties.set(k, str(v) as string)
+  if (isObject(project.properties))
+    for (const [k, v] of Object.entries(project.properties)) if (str(v)) properties.set(k, str(v) as string)
   const parent = isObject(project.parent) ? project.parent : {}
   const version = str(project.version) ?? str(parent.version)
   const groupId = str(project.groupId) ?? str(parent.groupId)
@@ -250,12 +257,20 @@ function readPom(text: string, path: string): Pom | null {
   if (groupId) properties.set('project.groupId', groupId).set('pom.groupId', groupId)
   if (str(parent.version)) properties.set('project.parent.version', str(parent.version) as string)
   const managed = new Map<string, string>()
-  const management = isObject(project.dependencyManagement) && isObject(project.dependencyManagement.dependencies) ? project.dependencyManagement.dependencies.dependency : []
+  const management =
+    isObject(project.dependencyManagement) && isObject(project.dependencyManagement.dependencies)
+      ? project.dependencyManagement.dependencies.dependency
+      : []
   for (const d of Array.isArray(management) ? management : []) {
-    if (isObject(d) && str(d.groupId) && str(d.artifactId) && str(d.version)) managed.set(`${str(d.groupId)}:${str(d.artifactId)}`, str(d.version) as string)
+    if (isObject(d) && str(d.groupId) && str(d.artifactId) && str(d.version))
+      managed.set(`${str(d.groupId)}:${str(d.artifactId)}`, str(d.version) as string)
   }
   const deps = isObject(project.dependencies) ? project.dependencies.dependency : []
-  const relative = isObject(project.parent) ? (typeof parent.relativePath === 'string' ? parent.relativePath : '../pom.xml') : null
+  const relative = isObject(project.parent)
+    ? typeof parent.relativePath === 'string'
+      ? parent.relativePath
+      : '../pom.xml'
+    : null
   let parentPath: string | null = null
   if (relative) {
     const joined = posix.normalize(posix.join(posix.dirname(path), relative))
@@ -276,7 +291,7 @@ export function parsePomXml(text: string, path = 'pom.xml', lookup: FileLookup =
   if (!own) return []
   const chain: Pom[] = [own]
   const visited = new Set([path])
-  for (let parent = own.parentPath; parent && !visited.has(parent) && chain.length < 10; ) {
+  for (let parent = own.parentPath; parent && !visited.has(parent) && chain.length < 10;) {
     visited.add(parent)
     const content = lookup(parent)
     const pom = content ? readPom(content, parent) : null
@@ -293,7 +308,8 @@ export function parsePomXml(text: string, path = 'pom.xml', lookup: FileLookup =
   }
   const resolve = (value: string | null): string | null => {
     let v = value
-    for (let i = 0; v && v.includes('${') && i < 10; i += 1) v = v.replace(/\$\{([^}]+)\}/g, (whole, name: string) => property(name) ?? whole)
+    for (let i = 0; v && v.includes('${') && i < 10; i += 1)
+      v = v.replace(/\$\{([^}]+)\}/g, (whole, name: string) => property(name) ?? whole)
     return v && !v.includes('${') ? v : null
   }
   const out: ParsedDependency[] = []

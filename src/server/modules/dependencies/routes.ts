@@ -25,29 +25,33 @@ const ListQuery = Type.Object({
 const dependencies: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.burrow
 
-  app.get('/projects/:id/dependencies', { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {
-    currentUser(request)
-    const repo = loadCodeProject(request, request.params.id)
-    const managers = listParam('package_manager', request.query.package_manager, PACKAGE_MANAGERS)
-    let all: readonly Dependency[] = []
-    if (repo.exists && !(await isEmptyRepo(repo.gitDir))) {
-      const sha = await resolveUserRef(repo, defaultRef(repo.project), 'ref')
-      if (sha) all = await repositoryDependencies(repo.gitDir, sha)
-    }
-    const selected = managers && managers.length > 0 ? all.filter((d) => managers.includes(d.packageManager)) : all
-    const page = paginateArray(request, reply, ctx.baseUrl(request), selected)
-    const showVulnerabilities = request.perms.canInProject(repo.project, AccessLevel.DEVELOPER)
-    const vulnerabilities = showVulnerabilities
-      ? dependencyVulnerabilities(ctx.db, repo.project.id, (id) => `${repo.webUrl}/-/security/vulnerabilities/${id}`)
-      : null
-    return page.map((d) => ({
-      name: d.name,
-      version: d.version,
-      package_manager: d.packageManager,
-      dependency_file_path: d.dependencyFilePath,
-      ...(vulnerabilities ? { vulnerabilities: vulnerabilities.get(dependencyKey(d)) ?? [] } : {}),
-    }))
-  })
+  app.get(
+    '/projects/:id/dependencies',
+    { schema: { params: IdParams, querystring: ListQuery } },
+    async (request, reply) => {
+      currentUser(request)
+      const repo = loadCodeProject(request, request.params.id)
+      const managers = listParam('package_manager', request.query.package_manager, PACKAGE_MANAGERS)
+      let all: readonly Dependency[] = []
+      if (repo.exists && !(await isEmptyRepo(repo.gitDir))) {
+        const sha = await resolveUserRef(repo, defaultRef(repo.project), 'ref')
+        if (sha) all = await repositoryDependencies(repo.gitDir, sha)
+      }
+      const selected = managers && managers.length > 0 ? all.filter((d) => managers.includes(d.packageManager)) : all
+      const page = paginateArray(request, reply, ctx.baseUrl(request), selected)
+      const showVulnerabilities = request.perms.canInProject(repo.project, AccessLevel.DEVELOPER)
+      const vulnerabilities = showVulnerabilities
+        ? dependencyVulnerabilities(ctx.db, repo.project.id, (id) => `${repo.webUrl}/-/security/vulnerabilities/${id}`)
+        : null
+      return page.map((d) => ({
+        name: d.name,
+        version: d.version,
+        package_manager: d.packageManager,
+        dependency_file_path: d.dependencyFilePath,
+        ...(vulnerabilities ? { vulnerabilities: vulnerabilities.get(dependencyKey(d)) ?? [] } : {}),
+      }))
+    },
+  )
 }
 
 export default dependencies

@@ -33,10 +33,17 @@ const CACHE_SIZE = 16
 const cache = new Map<string, Promise<readonly Dependency[]>>()
 
 async function compute(gitDir: string, sha: string): Promise<readonly Dependency[]> {
-  const files = (await findFilesByName(gitDir, sha, (name) => name in DEPENDENCY_FILES)).filter((f) => scanned(f.path) && f.size <= MAX_FILE_BYTES)
+  const files = (await findFilesByName(gitDir, sha, (name) => name in DEPENDENCY_FILES)).filter(
+    (f) => scanned(f.path) && f.size <= MAX_FILE_BYTES,
+  )
   // Parent POMs may sit anywhere in the tree, so every pom.xml is read, scanned or not.
-  const poms = (await findFilesByName(gitDir, sha, (name) => name === 'pom.xml')).filter((f) => f.size <= MAX_FILE_BYTES)
-  const contents = await readBlobs(gitDir, [...files, ...poms].map((f) => f.oid))
+  const poms = (await findFilesByName(gitDir, sha, (name) => name === 'pom.xml')).filter(
+    (f) => f.size <= MAX_FILE_BYTES,
+  )
+  const contents = await readBlobs(
+    gitDir,
+    [...files, ...poms].map((f) => f.oid),
+  )
   const byPath = new Map([...files, ...poms].map((f) => [f.path, f.oid]))
   const lookup = (path: string): string | null => {
     const oid = byPath.get(posix.normalize(path))
@@ -52,7 +59,12 @@ async function compute(gitDir: string, sha: string): Promise<readonly Dependency
       out.push({ name: d.name, version: d.version, packageManager: manager, dependencyFilePath: file.path })
     }
   }
-  return out.sort((a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version) || a.dependencyFilePath.localeCompare(b.dependencyFilePath))
+  return out.sort(
+    (a, b) =>
+      a.name.localeCompare(b.name) ||
+      a.version.localeCompare(b.version) ||
+      a.dependencyFilePath.localeCompare(b.dependencyFilePath),
+  )
 }
 
 /**
@@ -86,13 +98,18 @@ export interface DependencyVulnerability {
  * The project's open dependency-scanning findings keyed by `name\0version` (name lowercased,
  * as package registries compare names), for joining onto the dependency list.
  */
-export function dependencyVulnerabilities(db: Db, projectId: number, vulnerabilityUrl: (id: number) => string): Map<string, DependencyVulnerability[]> {
+export function dependencyVulnerabilities(
+  db: Db,
+  projectId: number,
+  vulnerabilityUrl: (id: number) => string,
+): Map<string, DependencyVulnerability[]> {
   const out = new Map<string, DependencyVulnerability[]>()
   for (const f of dependencyFindings(db, projectId)) {
     const key = `${(f.package_name as string).toLowerCase()}\0${f.package_version ?? ''}`
-    const entry: DependencyVulnerability = f.vulnerability_id !== null
-      ? { name: f.name, severity: f.severity, id: f.vulnerability_id, url: vulnerabilityUrl(f.vulnerability_id) }
-      : { name: f.name, severity: f.severity }
+    const entry: DependencyVulnerability =
+      f.vulnerability_id !== null
+        ? { name: f.name, severity: f.severity, id: f.vulnerability_id, url: vulnerabilityUrl(f.vulnerability_id) }
+        : { name: f.name, severity: f.severity }
     const list = out.get(key)
     if (list) list.push(entry)
     else out.set(key, [entry])

@@ -35,10 +35,18 @@ export function unlinkedDeployments(db: Db, projectIds?: readonly number[]): Unl
  * commit is one of `shas`; with `shas` null, every one merged by `until` (an environment's first
  * deployment ships everything merged before it).
  */
-export function mergedMergeRequestsShipped(db: Db, projectId: number, ref: string, shas: readonly string[] | null, until: string): number[] {
+export function mergedMergeRequestsShipped(
+  db: Db,
+  projectId: number,
+  ref: string,
+  shas: readonly string[] | null,
+  until: string,
+): number[] {
   if (shas === null) {
     return db
-      .prepare("SELECT id FROM merge_requests WHERE project_id = ? AND target_branch = ? AND state = 'merged' AND merged_at <= ?")
+      .prepare(
+        "SELECT id FROM merge_requests WHERE project_id = ? AND target_branch = ? AND state = 'merged' AND merged_at <= ?",
+      )
       .pluck()
       .all(projectId, ref, until) as number[]
   }
@@ -57,20 +65,32 @@ export function mergedMergeRequestsShipped(db: Db, projectId: number, ref: strin
  * Records what a deployment shipped and that it was examined; a deployment to a production-tier
  * environment also sets `first_deployed_to_production_at` on merge requests that had none.
  */
-export function recordDeploymentLinks(db: Db, deployment: UnlinkedDeployment, mergeRequestIds: readonly number[]): void {
+export function recordDeploymentLinks(
+  db: Db,
+  deployment: UnlinkedDeployment,
+  mergeRequestIds: readonly number[],
+): void {
   db.transaction(() => {
-    const marked = db.prepare('INSERT OR IGNORE INTO deployment_links_made (deployment_id, created_at) VALUES (?, ?)').run(deployment.id, nowIso())
+    const marked = db
+      .prepare('INSERT OR IGNORE INTO deployment_links_made (deployment_id, created_at) VALUES (?, ?)')
+      .run(deployment.id, nowIso())
     if (marked.changes === 0) return
-    const link = db.prepare('INSERT OR IGNORE INTO deployment_merge_requests (deployment_id, merge_request_id) VALUES (?, ?)')
+    const link = db.prepare(
+      'INSERT OR IGNORE INTO deployment_merge_requests (deployment_id, merge_request_id) VALUES (?, ?)',
+    )
     for (const id of mergeRequestIds) link.run(deployment.id, id)
     if (deployment.tier === 'production' && mergeRequestIds.length > 0) {
-      db.prepare('UPDATE merge_requests SET first_deployed_to_production_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND first_deployed_to_production_at IS NULL')
-        .run(deployment.finished_at ?? deployment.updated_at, JSON.stringify(mergeRequestIds))
+      db.prepare(
+        'UPDATE merge_requests SET first_deployed_to_production_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND first_deployed_to_production_at IS NULL',
+      ).run(deployment.finished_at ?? deployment.updated_at, JSON.stringify(mergeRequestIds))
     }
   })()
 }
 
 /** Merge request ids a deployment shipped, in id order. */
 export function mergeRequestIdsOfDeployment(db: Db, deploymentId: number): number[] {
-  return db.prepare('SELECT merge_request_id FROM deployment_merge_requests WHERE deployment_id = ? ORDER BY merge_request_id').pluck().all(deploymentId) as number[]
+  return db
+    .prepare('SELECT merge_request_id FROM deployment_merge_requests WHERE deployment_id = ? ORDER BY merge_request_id')
+    .pluck()
+    .all(deploymentId) as number[]
 }

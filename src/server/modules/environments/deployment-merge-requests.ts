@@ -1,5 +1,9 @@
 import type { ServerContext } from '../../platform/context'
-import { mergedMergeRequestsShipped, recordDeploymentLinks, unlinkedDeployments } from './deployment-merge-requests-queries'
+import {
+  mergedMergeRequestsShipped,
+  recordDeploymentLinks,
+  unlinkedDeployments,
+} from './deployment-merge-requests-queries'
 import { findProjectById } from '../namespaces/queries'
 import { commitsBetween } from '../../platform/git/commits'
 import { projectGitDir, repoExists } from '../../platform/git/project-repo'

@@ -7,7 +7,13 @@ import { findUserById } from '../users/queries'
 import type { EnvironmentTier } from './queries'
 import { parseCiDuration } from '../pipelines/config/duration'
 import type { JobEnqueueEvent, JobStatusEvent } from '../pipelines/ci-events'
-import { createDeployment, ensureEnvironment, EnvironmentValidationError, protectedFromDeploying, updateDeploymentStatus } from './service'
+import {
+  createDeployment,
+  ensureEnvironment,
+  EnvironmentValidationError,
+  protectedFromDeploying,
+  updateDeploymentStatus,
+} from './service'
 import { jobOptions } from '../pipelines/service'
 
 // How a deploying job's status shows on its deployment (GitLab's Deployment states follow the job).
@@ -82,7 +88,9 @@ export function refuseProtectedDeployment({ ctx, job }: JobEnqueueEvent): string
   if (!job.environment) return null
   const user = job.user_id !== null ? (findUserById(ctx.db, job.user_id) ?? null) : null
   const perms = new Permissions(ctx.db, user)
-  return protectedFromDeploying(ctx.db, perms, { id: job.project_id }, job.environment) ? 'protected_environment_failure' : null
+  return protectedFromDeploying(ctx.db, perms, { id: job.project_id }, job.environment)
+    ? 'protected_environment_failure'
+    : null
 }
 
 function stopEnvironmentNamed(ctx: ServerContext, projectId: number, name: string): void {

@@ -47,7 +47,12 @@ export function deploymentEntity(d: DeploymentRow, x: DeploymentExtras): Readonl
     status: d.status,
     user: userRefOrNull(x.user, x.baseUrl),
   }
-  if (x.environment) entity.environment = { ...environmentBasic(x.environment), created_at: x.environment.created_at, updated_at: x.environment.updated_at }
+  if (x.environment)
+    entity.environment = {
+      ...environmentBasic(x.environment),
+      created_at: x.environment.created_at,
+      updated_at: x.environment.updated_at,
+    }
   entity.deployable = x.deployable
   return entity
 }

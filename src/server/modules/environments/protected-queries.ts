@@ -31,30 +31,51 @@ export interface DeployGrant {
 function withLevels(db: Db, rows: readonly ProtectedEnvironmentRow[]): ProtectedEnvironment[] {
   if (rows.length === 0) return []
   const levels = db
-    .prepare('SELECT * FROM protected_environment_deploy_access_levels WHERE protected_environment_id IN (SELECT value FROM json_each(?)) ORDER BY id')
+    .prepare(
+      'SELECT * FROM protected_environment_deploy_access_levels WHERE protected_environment_id IN (SELECT value FROM json_each(?)) ORDER BY id',
+    )
     .all(JSON.stringify(rows.map((r) => r.id))) as DeployAccessLevelRow[]
   return rows.map((r) => ({ ...r, levels: levels.filter((l) => l.protected_environment_id === r.id) }))
 }
 
 /** One page of a project's protected environments by name, with their rules (one query for all rules). */
-export function listProtectedEnvironments(db: Db, projectId: number, page: { readonly limit: number; readonly offset: number }): { rows: ProtectedEnvironment[]; total: number } {
-  const total = (db.prepare('SELECT COUNT(*) AS n FROM protected_environments WHERE project_id = ?').get(projectId) as { n: number }).n
-  const rows = db.prepare('SELECT * FROM protected_environments WHERE project_id = ? ORDER BY name LIMIT ? OFFSET ?').all(projectId, page.limit, page.offset) as ProtectedEnvironmentRow[]
+export function listProtectedEnvironments(
+  db: Db,
+  projectId: number,
+  page: { readonly limit: number; readonly offset: number },
+): { rows: ProtectedEnvironment[]; total: number } {
+  const total = (
+    db.prepare('SELECT COUNT(*) AS n FROM protected_environments WHERE project_id = ?').get(projectId) as { n: number }
+  ).n
+  const rows = db
+    .prepare('SELECT * FROM protected_environments WHERE project_id = ? ORDER BY name LIMIT ? OFFSET ?')
+    .all(projectId, page.limit, page.offset) as ProtectedEnvironmentRow[]
   return { rows: withLevels(db, rows), total }
 }
 
 export function findProtectedEnvironment(db: Db, projectId: number, name: string): ProtectedEnvironment | undefined {
-  const row = db.prepare('SELECT * FROM protected_environments WHERE project_id = ? AND name = ?').get(projectId, name) as ProtectedEnvironmentRow | undefined
+  const row = db
+    .prepare('SELECT * FROM protected_environments WHERE project_id = ? AND name = ?')
+    .get(projectId, name) as ProtectedEnvironmentRow | undefined
   return row ? withLevels(db, [row])[0] : undefined
 }
 
 /** Inserts a protected environment and its rules; user and group rules keep the column default 40. */
-export function insertProtectedEnvironment(db: Db, projectId: number, name: string, grants: readonly DeployGrant[]): ProtectedEnvironment {
+export function insertProtectedEnvironment(
+  db: Db,
+  projectId: number,
+  name: string,
+  grants: readonly DeployGrant[],
+): ProtectedEnvironment {
   return db.transaction(() => {
     const now = nowIso()
-    const info = db.prepare('INSERT INTO protected_environments (project_id, name, created_at, updated_at) VALUES (?, ?, ?, ?)').run(projectId, name, now, now)
+    const info = db
+      .prepare('INSERT INTO protected_environments (project_id, name, created_at, updated_at) VALUES (?, ?, ?, ?)')
+      .run(projectId, name, now, now)
     const id = Number(info.lastInsertRowid)
-    const insert = db.prepare('INSERT INTO protected_environment_deploy_access_levels (protected_environment_id, access_level, user_id, group_id) VALUES (?, ?, ?, ?)')
+    const insert = db.prepare(
+      'INSERT INTO protected_environment_deploy_access_levels (protected_environment_id, access_level, user_id, group_id) VALUES (?, ?, ?, ?)',
+    )
     for (const g of grants) insert.run(id, g.access_level ?? 40, g.user_id ?? null, g.group_id ?? null)
     return findProtectedEnvironment(db, projectId, name) as ProtectedEnvironment
   })()

@@ -1,13 +1,24 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
-import { findProtectedEnvironment, listProtectedEnvironments, type DeployGrant, type ProtectedEnvironment } from './protected-queries'
+import {
+  findProtectedEnvironment,
+  listProtectedEnvironments,
+  type DeployGrant,
+  type ProtectedEnvironment,
+} from './protected-queries'
 import type { ProjectRow } from '../../platform/db/rows'
 import { protectedEnvironmentEntity } from './protected-entity'
 import { conflict, invalidParam, notFound, unprocessable } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadProject } from '../../platform/http/resolve'
-import { DEPLOY_ACCESS_LEVELS, deployAccessNames, deployGrantErrors, protectEnvironment, unprotectEnvironment } from './protected-service'
+import {
+  DEPLOY_ACCESS_LEVELS,
+  deployAccessNames,
+  deployGrantErrors,
+  protectEnvironment,
+  unprotectEnvironment,
+} from './protected-service'
 
 const IdParams = Type.Object({ id: Type.String() })
 const NameParams = Type.Object({ id: Type.String(), name: Type.String() })
@@ -37,37 +48,55 @@ const protectedEnvironments: FastifyPluginAsyncTypebox = async (app) => {
     return rule
   }
 
-  app.get('/projects/:id/protected_environments', { schema: { params: IdParams, querystring: PageQuery } }, async (request, reply) => {
-    const project = maintainedProject(request, request.params.id)
-    const page = pageOf(request.query as Record<string, unknown>)
-    const { rows, total } = listProtectedEnvironments(db, project.id, { limit: page.perPage, offset: page.offset })
-    setPageHeaders(request, reply, app.burrow.baseUrl(request), page, total)
-    return present(rows)
-  })
+  app.get(
+    '/projects/:id/protected_environments',
+    { schema: { params: IdParams, querystring: PageQuery } },
+    async (request, reply) => {
+      const project = maintainedProject(request, request.params.id)
+      const page = pageOf(request.query as Record<string, unknown>)
+      const { rows, total } = listProtectedEnvironments(db, project.id, { limit: page.perPage, offset: page.offset })
+      setPageHeaders(request, reply, app.burrow.baseUrl(request), page, total)
+      return present(rows)
+    },
+  )
 
   app.get('/projects/:id/protected_environments/:name', { schema: { params: NameParams } }, async (request) => {
     const project = maintainedProject(request, request.params.id)
     return present([ruleOf(project, request.params.name)])[0]
   })
 
-  app.post('/projects/:id/protected_environments', { schema: { params: IdParams, body: CreateBody } }, async (request, reply) => {
-    const project = maintainedProject(request, request.params.id)
-    const { name, deploy_access_levels: raw } = request.body
-    for (const g of raw) {
-      if (g.access_level !== undefined && !DEPLOY_ACCESS_LEVELS.includes(g.access_level)) throw invalidParam('deploy_access_levels[access_level]', 'does not have a valid value')
-    }
-    if (findProtectedEnvironment(db, project.id, name)) throw conflict(`Protected environment '${name}' already exists`)
-    const grants: DeployGrant[] = raw.map((g) => ({ access_level: g.access_level, user_id: g.user_id, group_id: g.group_id }))
-    const errors = name.trim() === '' ? ["Name can't be blank"] : deployGrantErrors(db, project, grants)
-    if (errors.length > 0) throw unprocessable(errors)
-    return reply.code(201).send(present([protectEnvironment(request, project, name, grants)])[0])
-  })
+  app.post(
+    '/projects/:id/protected_environments',
+    { schema: { params: IdParams, body: CreateBody } },
+    async (request, reply) => {
+      const project = maintainedProject(request, request.params.id)
+      const { name, deploy_access_levels: raw } = request.body
+      for (const g of raw) {
+        if (g.access_level !== undefined && !DEPLOY_ACCESS_LEVELS.includes(g.access_level))
+          throw invalidParam('deploy_access_levels[access_level]', 'does not have a valid value')
+      }
+      if (findProtectedEnvironment(db, project.id, name))
+        throw conflict(`Protected environment '${name}' already exists`)
+      const grants: DeployGrant[] = raw.map((g) => ({
+        access_level: g.access_level,
+        user_id: g.user_id,
+        group_id: g.group_id,
+      }))
+      const errors = name.trim() === '' ? ["Name can't be blank"] : deployGrantErrors(db, project, grants)
+      if (errors.length > 0) throw unprocessable(errors)
+      return reply.code(201).send(present([protectEnvironment(request, project, name, grants)])[0])
+    },
+  )
 
-  app.delete('/projects/:id/protected_environments/:name', { schema: { params: NameParams } }, async (request, reply) => {
-    const project = maintainedProject(request, request.params.id)
-    unprotectEnvironment(request, project, ruleOf(project, request.params.name))
-    return reply.code(204).send()
-  })
+  app.delete(
+    '/projects/:id/protected_environments/:name',
+    { schema: { params: NameParams } },
+    async (request, reply) => {
+      const project = maintainedProject(request, request.params.id)
+      unprotectEnvironment(request, project, ruleOf(project, request.params.name))
+      return reply.code(204).send()
+    },
+  )
 }
 
 export default protectedEnvironments

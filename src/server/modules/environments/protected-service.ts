@@ -3,7 +3,10 @@ import { AccessLevel } from '../../platform/auth/access'
 import { Permissions } from '../../platform/auth/permissions'
 import type { Db } from '../../platform/db/connection'
 import {
-  deleteProtectedEnvironment, insertProtectedEnvironment, type DeployGrant, type ProtectedEnvironment,
+  deleteProtectedEnvironment,
+  insertProtectedEnvironment,
+  type DeployGrant,
+  type ProtectedEnvironment,
 } from './protected-queries'
 import type { ProjectRow } from '../../platform/db/rows'
 import { findUserById } from '../users/queries'
@@ -11,7 +14,11 @@ import type { DeployAccessNames } from './protected-entity'
 import { recordProjectChange } from '../projects/changes'
 
 /** Roles a deploy rule may name: Developers (+ Maintainers), Maintainers, administrators. */
-export const DEPLOY_ACCESS_LEVELS: readonly number[] = [AccessLevel.DEVELOPER, AccessLevel.MAINTAINER, AccessLevel.ADMIN]
+export const DEPLOY_ACCESS_LEVELS: readonly number[] = [
+  AccessLevel.DEVELOPER,
+  AccessLevel.MAINTAINER,
+  AccessLevel.ADMIN,
+]
 
 /**
  * Why these rules cannot protect an environment of this project, as GitLab's full messages
@@ -30,10 +37,13 @@ export function deployGrantErrors(db: Db, project: Pick<ProjectRow, 'id'>, grant
     if (g.user_id !== undefined) {
       const user = findUserById(db, g.user_id)
       const level = user ? new Permissions(db, user).projectAccess(project) : AccessLevel.NO_ACCESS
-      if (level < AccessLevel.DEVELOPER) errors.add('Deploy access levels user must be a project member with at least the Developer role')
+      if (level < AccessLevel.DEVELOPER)
+        errors.add('Deploy access levels user must be a project member with at least the Developer role')
     } else if (g.group_id !== undefined) {
       const shared = db
-        .prepare(`SELECT 1 FROM project_group_links WHERE project_id = ? AND group_id = ? AND (expires_at IS NULL OR expires_at >= date('now'))`)
+        .prepare(
+          `SELECT 1 FROM project_group_links WHERE project_id = ? AND group_id = ? AND (expires_at IS NULL OR expires_at >= date('now'))`,
+        )
         .get(project.id, g.group_id)
       if (!shared) errors.add('Deploy access levels group must have this project shared with it')
     }
@@ -48,21 +58,34 @@ export function deployAccessNames(db: Db, rules: readonly ProtectedEnvironment[]
   const users = new Map<number, string>()
   const groups = new Map<number, string>()
   if (userIds.length > 0) {
-    for (const r of db.prepare('SELECT id, name FROM users WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(userIds)) as { id: number; name: string }[]) users.set(r.id, r.name)
+    for (const r of db
+      .prepare('SELECT id, name FROM users WHERE id IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(userIds)) as { id: number; name: string }[])
+      users.set(r.id, r.name)
   }
   if (groupIds.length > 0) {
-    for (const r of db.prepare('SELECT id, name FROM namespaces WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(groupIds)) as { id: number; name: string }[]) groups.set(r.id, r.name)
+    for (const r of db
+      .prepare('SELECT id, name FROM namespaces WHERE id IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(groupIds)) as { id: number; name: string }[])
+      groups.set(r.id, r.name)
   }
   return { users, groups }
 }
 
 /** Protects an environment name (the environment itself need not exist yet). */
-export function protectEnvironment(request: FastifyRequest, project: ProjectRow, name: string, grants: readonly DeployGrant[]): ProtectedEnvironment {
+export function protectEnvironment(
+  request: FastifyRequest,
+  project: ProjectRow,
+  name: string,
+  grants: readonly DeployGrant[],
+): ProtectedEnvironment {
   const db = request.server.burrow.db
   return db.transaction(() => {
     const pe = insertProtectedEnvironment(db, project.id, name, grants)
     recordProjectChange(request, project, {
-      targetType: 'ProtectedEnvironment', targetId: pe.id, targetTitle: name,
+      targetType: 'ProtectedEnvironment',
+      targetId: pe.id,
+      targetTitle: name,
       audit: { add: 'protected_environment', custom_message: `Protected environment ${name}` },
     })
     return pe
@@ -75,7 +98,9 @@ export function unprotectEnvironment(request: FastifyRequest, project: ProjectRo
   db.transaction(() => {
     deleteProtectedEnvironment(db, pe.id)
     recordProjectChange(request, project, {
-      targetType: 'ProtectedEnvironment', targetId: pe.id, targetTitle: pe.name,
+      targetType: 'ProtectedEnvironment',
+      targetId: pe.id,
+      targetTitle: pe.name,
       audit: { remove: 'protected_environment', custom_message: `Unprotected environment ${pe.name}` },
     })
   })()

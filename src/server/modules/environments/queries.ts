@@ -5,7 +5,15 @@ export const ENVIRONMENT_TIERS = ['production', 'staging', 'testing', 'developme
 export type EnvironmentTier = (typeof ENVIRONMENT_TIERS)[number]
 export const ENVIRONMENT_STATES = ['available', 'stopping', 'stopped'] as const
 export type EnvironmentState = (typeof ENVIRONMENT_STATES)[number]
-export const DEPLOYMENT_STATUSES = ['created', 'running', 'success', 'failed', 'canceled', 'skipped', 'blocked'] as const
+export const DEPLOYMENT_STATUSES = [
+  'created',
+  'running',
+  'success',
+  'failed',
+  'canceled',
+  'skipped',
+  'blocked',
+] as const
 export type DeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number]
 
 export interface EnvironmentRow {
@@ -47,11 +55,13 @@ export function environmentType(name: string): string | null {
 }
 
 export function findEnvironment(db: Db, projectId: number, id: number): EnvironmentRow | undefined {
-  return db.prepare('SELECT * FROM environments WHERE project_id = ? AND id = ?').get(projectId, id) as EnvironmentRow | undefined
+  return db.prepare('SELECT * FROM environments WHERE project_id = ? AND id = ?').get(projectId, id) as
+    EnvironmentRow | undefined
 }
 
 export function findEnvironmentByName(db: Db, projectId: number, name: string): EnvironmentRow | undefined {
-  return db.prepare('SELECT * FROM environments WHERE project_id = ? AND name = ?').get(projectId, name) as EnvironmentRow | undefined
+  return db.prepare('SELECT * FROM environments WHERE project_id = ? AND name = ?').get(projectId, name) as
+    EnvironmentRow | undefined
 }
 
 export function slugTaken(db: Db, projectId: number, slug: string): boolean {
@@ -72,7 +82,11 @@ function escapeLike(text: string): string {
 }
 
 /** One page of a project's environments, oldest first. */
-export function listEnvironments(db: Db, f: EnvironmentFilter, page: { readonly limit: number; readonly offset: number }): { rows: EnvironmentRow[]; total: number } {
+export function listEnvironments(
+  db: Db,
+  f: EnvironmentFilter,
+  page: { readonly limit: number; readonly offset: number },
+): { rows: EnvironmentRow[]; total: number } {
   const where = ['project_id = ?']
   const args: unknown[] = [f.projectId]
   if (f.name !== undefined) {
@@ -90,7 +104,9 @@ export function listEnvironments(db: Db, f: EnvironmentFilter, page: { readonly 
   }
   const sql = where.join(' AND ')
   const total = (db.prepare(`SELECT COUNT(*) AS n FROM environments WHERE ${sql}`).get(...args) as { n: number }).n
-  const rows = db.prepare(`SELECT * FROM environments WHERE ${sql} ORDER BY id LIMIT ? OFFSET ?`).all(...args, page.limit, page.offset) as EnvironmentRow[]
+  const rows = db
+    .prepare(`SELECT * FROM environments WHERE ${sql} ORDER BY id LIMIT ? OFFSET ?`)
+    .all(...args, page.limit, page.offset) as EnvironmentRow[]
   return { rows, total }
 }
 
@@ -111,11 +127,24 @@ export function insertEnvironment(db: Db, e: NewEnvironment): EnvironmentRow {
       `INSERT INTO environments (project_id, name, slug, external_url, description, tier, environment_type, auto_stop_at, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(e.projectId, e.name, e.slug, e.externalUrl, e.description, e.tier, environmentType(e.name), e.autoStopAt ?? null, now, now)
+    .run(
+      e.projectId,
+      e.name,
+      e.slug,
+      e.externalUrl,
+      e.description,
+      e.tier,
+      environmentType(e.name),
+      e.autoStopAt ?? null,
+      now,
+      now,
+    )
   return db.prepare('SELECT * FROM environments WHERE id = ?').get(Number(info.lastInsertRowid)) as EnvironmentRow
 }
 
-export type EnvironmentChanges = Partial<Pick<EnvironmentRow, 'name' | 'external_url' | 'description' | 'tier' | 'state' | 'auto_stop_at' | 'auto_delete_at'>>
+export type EnvironmentChanges = Partial<
+  Pick<EnvironmentRow, 'name' | 'external_url' | 'description' | 'tier' | 'state' | 'auto_stop_at' | 'auto_delete_at'>
+>
 
 /** Applies the changes (the folder follows the name) and bumps updated_at. */
 export function updateEnvironment(db: Db, id: number, changes: EnvironmentChanges): EnvironmentRow {
@@ -146,17 +175,25 @@ export function stoppedReviewApps(db: Db, projectId: number, before: string, lim
 }
 
 export function scheduleEnvironmentDeletion(db: Db, ids: readonly number[], at: string): void {
-  db.prepare('UPDATE environments SET auto_delete_at = ?, updated_at = ? WHERE id IN (SELECT value FROM json_each(?))').run(at, nowIso(), JSON.stringify(ids))
+  db.prepare(
+    'UPDATE environments SET auto_delete_at = ?, updated_at = ? WHERE id IN (SELECT value FROM json_each(?))',
+  ).run(at, nowIso(), JSON.stringify(ids))
 }
 
 /** Environments whose scheduled deletion time has come. */
 export function environmentsDueForDeletion(db: Db, now: string): EnvironmentRow[] {
-  return db.prepare('SELECT * FROM environments WHERE auto_delete_at IS NOT NULL AND auto_delete_at <= ? ORDER BY id').all(now) as EnvironmentRow[]
+  return db
+    .prepare('SELECT * FROM environments WHERE auto_delete_at IS NOT NULL AND auto_delete_at <= ? ORDER BY id')
+    .all(now) as EnvironmentRow[]
 }
 
 /** Available environments whose auto_stop_at has passed. */
 export function environmentsDueForStop(db: Db, now: string): EnvironmentRow[] {
-  return db.prepare(`SELECT * FROM environments WHERE state = 'available' AND auto_stop_at IS NOT NULL AND auto_stop_at <= ? ORDER BY id`).all(now) as EnvironmentRow[]
+  return db
+    .prepare(
+      `SELECT * FROM environments WHERE state = 'available' AND auto_stop_at IS NOT NULL AND auto_stop_at <= ? ORDER BY id`,
+    )
+    .all(now) as EnvironmentRow[]
 }
 
 /** The latest successful deployment of each environment (GitLab's last_deployment), in one query. */
@@ -178,7 +215,10 @@ export function lastDeployments(db: Db, environmentIds: readonly number[]): Map<
 export function environmentsByIds(db: Db, ids: readonly number[]): Map<number, EnvironmentRow> {
   const map = new Map<number, EnvironmentRow>()
   if (ids.length === 0) return map
-  for (const r of db.prepare('SELECT * FROM environments WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as EnvironmentRow[]) map.set(r.id, r)
+  for (const r of db
+    .prepare('SELECT * FROM environments WHERE id IN (SELECT value FROM json_each(?))')
+    .all(JSON.stringify(ids)) as EnvironmentRow[])
+    map.set(r.id, r)
   return map
 }
 
@@ -205,7 +245,20 @@ export function insertDeployment(db: Db, d: NewDeployment): DeploymentRow {
         `INSERT INTO deployments (iid, project_id, environment_id, ref, tag, sha, user_id, deployable_id, status, created_at, updated_at, finished_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(iid, d.projectId, d.environmentId, d.ref, d.tag ? 1 : 0, d.sha, d.userId, d.deployableId, d.status, now, now, FINISHED.includes(d.status) ? now : null)
+      .run(
+        iid,
+        d.projectId,
+        d.environmentId,
+        d.ref,
+        d.tag ? 1 : 0,
+        d.sha,
+        d.userId,
+        d.deployableId,
+        d.status,
+        now,
+        now,
+        FINISHED.includes(d.status) ? now : null,
+      )
     return db.prepare('SELECT * FROM deployments WHERE id = ?').get(Number(info.lastInsertRowid)) as DeploymentRow
   })()
 }
@@ -220,7 +273,8 @@ export function setDeploymentStatus(db: Db, id: number, status: DeploymentStatus
 }
 
 export function findDeployment(db: Db, projectId: number, id: number): DeploymentRow | undefined {
-  return db.prepare('SELECT * FROM deployments WHERE project_id = ? AND id = ?').get(projectId, id) as DeploymentRow | undefined
+  return db.prepare('SELECT * FROM deployments WHERE project_id = ? AND id = ?').get(projectId, id) as
+    DeploymentRow | undefined
 }
 
 export function findDeploymentById(db: Db, id: number): DeploymentRow | undefined {
@@ -229,7 +283,9 @@ export function findDeploymentById(db: Db, id: number): DeploymentRow | undefine
 
 /** Deployments made by a CI job. */
 export function deploymentsOfDeployable(db: Db, deployableId: number): DeploymentRow[] {
-  return db.prepare('SELECT * FROM deployments WHERE deployable_id = ? ORDER BY id').all(deployableId) as DeploymentRow[]
+  return db
+    .prepare('SELECT * FROM deployments WHERE deployable_id = ? ORDER BY id')
+    .all(deployableId) as DeploymentRow[]
 }
 
 export const DEPLOYMENT_ORDERS = ['id', 'iid', 'created_at', 'updated_at', 'finished_at', 'ref'] as const

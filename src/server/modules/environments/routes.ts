@@ -3,20 +3,48 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
 import {
-  DEPLOYMENT_ORDERS, DEPLOYMENT_STATUSES, ENVIRONMENT_TIERS, deleteDeployment, findDeployment, findEnvironment, findEnvironmentByName, lastDeployments, listDeployments,
-  listEnvironments, type DeploymentRow, type EnvironmentRow,
+  DEPLOYMENT_ORDERS,
+  DEPLOYMENT_STATUSES,
+  ENVIRONMENT_TIERS,
+  deleteDeployment,
+  findDeployment,
+  findEnvironment,
+  findEnvironmentByName,
+  lastDeployments,
+  listDeployments,
+  listEnvironments,
+  type DeploymentRow,
+  type EnvironmentRow,
 } from './queries'
 import type { ProjectRow } from '../../platform/db/rows'
 import { environmentBasic, environmentEntity } from './entity'
 import { GitError } from '../../platform/git/git'
 import { projectGitDir, repoExists } from '../../platform/git/project-repo'
 import { resolveCommit } from '../../platform/git/refs'
-import { ApiError, apiMessage, badRequest, forbidden, invalidParam, notFound, paramError, validationFailed } from '../../platform/http/errors'
+import {
+  ApiError,
+  apiMessage,
+  badRequest,
+  forbidden,
+  invalidParam,
+  notFound,
+  paramError,
+  validationFailed,
+} from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadProject } from '../../platform/http/resolve'
 import {
-  EnvironmentValidationError, canDeployToEnvironment, createDeployment, createEnvironment, destroyEnvironment, ensureEnvironment,
-  presentDeployments, presentEnvironmentDetail, scheduleReviewAppsDeletion, stopEnvironment, updateDeploymentStatus,
+  EnvironmentValidationError,
+  canDeployToEnvironment,
+  createDeployment,
+  createEnvironment,
+  destroyEnvironment,
+  ensureEnvironment,
+  presentDeployments,
+  presentEnvironmentDetail,
+  scheduleReviewAppsDeletion,
+  stopEnvironment,
+  updateDeploymentStatus,
   updateEnvironmentAttributes,
 } from './service'
 
@@ -61,7 +89,12 @@ const ReviewAppsQuery = Type.Object({
 })
 const StopBody = Type.Object({ force: Type.Optional(Type.Boolean()) })
 
-const DeploymentStatusInput = Type.Union([Type.Literal('running'), Type.Literal('success'), Type.Literal('failed'), Type.Literal('canceled')])
+const DeploymentStatusInput = Type.Union([
+  Type.Literal('running'),
+  Type.Literal('success'),
+  Type.Literal('failed'),
+  Type.Literal('canceled'),
+])
 const DeploymentListQuery = Type.Object({
   order_by: Type.Optional(Type.Union(DEPLOYMENT_ORDERS.map((o) => Type.Literal(o)))),
   sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
@@ -133,16 +166,25 @@ async function commitExists(request: FastifyRequest, project: ProjectRow, rev: s
 const environmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.burrow.db
 
-  app.get('/projects/:id/environments', { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {
-    const project = projectFor(request, request.params.id, READ)
-    const q = request.query
-    if (q.name !== undefined && q.search !== undefined) throw paramError('name, search cannot be used together')
-    if (q.search !== undefined && q.search !== '' && q.search.length < MIN_SEARCH_LENGTH) throw badRequest(`Search query is less than ${MIN_SEARCH_LENGTH} characters`)
-    const page = pageOf(q as Record<string, unknown>)
-    const { rows, total } = listEnvironments(db, { projectId: project.id, name: q.name, search: q.search || undefined, states: q.states }, { limit: page.perPage, offset: page.offset })
-    setPageHeaders(request, reply, app.burrow.baseUrl(request), page, total)
-    return rows.map(environmentEntity)
-  })
+  app.get(
+    '/projects/:id/environments',
+    { schema: { params: IdParams, querystring: ListQuery } },
+    async (request, reply) => {
+      const project = projectFor(request, request.params.id, READ)
+      const q = request.query
+      if (q.name !== undefined && q.search !== undefined) throw paramError('name, search cannot be used together')
+      if (q.search !== undefined && q.search !== '' && q.search.length < MIN_SEARCH_LENGTH)
+        throw badRequest(`Search query is less than ${MIN_SEARCH_LENGTH} characters`)
+      const page = pageOf(q as Record<string, unknown>)
+      const { rows, total } = listEnvironments(
+        db,
+        { projectId: project.id, name: q.name, search: q.search || undefined, states: q.states },
+        { limit: page.perPage, offset: page.offset },
+      )
+      setPageHeaders(request, reply, app.burrow.baseUrl(request), page, total)
+      return rows.map(environmentEntity)
+    },
+  )
 
   app.get('/projects/:id/environments/:environment_id', { schema: { params: EnvParams } }, async (request) => {
     const project = projectFor(request, request.params.id, READ)
@@ -156,48 +198,75 @@ const environmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return reply.code(201).send(environmentEntity(env))
   })
 
-  app.put('/projects/:id/environments/:environment_id', { schema: { params: EnvParams, body: UpdateBody } }, async (request) => {
-    const project = projectFor(request, request.params.id, WRITE)
-    const env = environmentOf(request, project, request.params.environment_id)
-    refuseSlug(request.body)
-    return environmentEntity(validated(() => updateEnvironmentAttributes(request, project, env, request.body)))
-  })
+  app.put(
+    '/projects/:id/environments/:environment_id',
+    { schema: { params: EnvParams, body: UpdateBody } },
+    async (request) => {
+      const project = projectFor(request, request.params.id, WRITE)
+      const env = environmentOf(request, project, request.params.environment_id)
+      refuseSlug(request.body)
+      return environmentEntity(validated(() => updateEnvironmentAttributes(request, project, env, request.body)))
+    },
+  )
 
-  app.delete('/projects/:id/environments/review_apps', { schema: { params: IdParams, querystring: ReviewAppsQuery } }, async (request) => {
-    const project = projectFor(request, request.params.id, READ)
-    const q = request.query
-    const before = timeParam('before', q.before) ?? new Date(Date.now() - 30 * DAY_MS).toISOString()
-    const empty = { scheduled_entries: [], unprocessable_entries: [] }
-    if (!request.perms.canInProject(project, WRITE)) {
-      throw new ApiError(401, { message: { ...empty, message: 'You do not have permission to destroy environments in this project' } })
-    }
-    const result = scheduleReviewAppsDeletion(request, project, { before, limit: q.limit ?? 100, dryRun: q.dry_run ?? true })
-    const body = { scheduled_entries: result.scheduled.map(environmentBasic), unprocessable_entries: result.unprocessable.map(environmentBasic) }
-    // Nothing to delete is an empty answer (200), as the spec has it; a refusal is a review app the caller may not delete.
-    if (result.unprocessable.length > 0) {
-      throw apiMessage(400, {
-        ...body,
-        message:
-          'No environments found for scheduled deletion. Either your query did not match any environments (default parameters match environments that are 30 days or older), or you have insufficient permissions to delete matching environments.',
+  app.delete(
+    '/projects/:id/environments/review_apps',
+    { schema: { params: IdParams, querystring: ReviewAppsQuery } },
+    async (request) => {
+      const project = projectFor(request, request.params.id, READ)
+      const q = request.query
+      const before = timeParam('before', q.before) ?? new Date(Date.now() - 30 * DAY_MS).toISOString()
+      const empty = { scheduled_entries: [], unprocessable_entries: [] }
+      if (!request.perms.canInProject(project, WRITE)) {
+        throw new ApiError(401, {
+          message: { ...empty, message: 'You do not have permission to destroy environments in this project' },
+        })
+      }
+      const result = scheduleReviewAppsDeletion(request, project, {
+        before,
+        limit: q.limit ?? 100,
+        dryRun: q.dry_run ?? true,
       })
-    }
-    return body
-  })
+      const body = {
+        scheduled_entries: result.scheduled.map(environmentBasic),
+        unprocessable_entries: result.unprocessable.map(environmentBasic),
+      }
+      // Nothing to delete is an empty answer (200), as the spec has it; a refusal is a review app the caller may not delete.
+      if (result.unprocessable.length > 0) {
+        throw apiMessage(400, {
+          ...body,
+          message:
+            'No environments found for scheduled deletion. Either your query did not match any environments (default parameters match environments that are 30 days or older), or you have insufficient permissions to delete matching environments.',
+        })
+      }
+      return body
+    },
+  )
 
-  app.delete('/projects/:id/environments/:environment_id', { schema: { params: EnvParams } }, async (request, reply) => {
-    const project = projectFor(request, request.params.id, READ)
-    const env = environmentOf(request, project, request.params.environment_id)
-    if (!canDeployToEnvironment(db, request.perms, project, env.name)) throw forbidden()
-    destroyEnvironment(request, project, env)
-    return reply.code(204).send()
-  })
+  app.delete(
+    '/projects/:id/environments/:environment_id',
+    { schema: { params: EnvParams } },
+    async (request, reply) => {
+      const project = projectFor(request, request.params.id, READ)
+      const env = environmentOf(request, project, request.params.environment_id)
+      if (!canDeployToEnvironment(db, request.perms, project, env.name)) throw forbidden()
+      destroyEnvironment(request, project, env)
+      return reply.code(204).send()
+    },
+  )
 
-  app.post('/projects/:id/environments/:environment_id/stop', { schema: { params: EnvParams, body: StopBody } }, async (request, reply) => {
-    const project = projectFor(request, request.params.id, READ)
-    const env = environmentOf(request, project, request.params.environment_id)
-    if (!canDeployToEnvironment(db, request.perms, project, env.name)) throw forbidden()
-    return reply.code(200).send(environmentEntity(await stopEnvironment(request, project, env, request.body.force === true)))
-  })
+  app.post(
+    '/projects/:id/environments/:environment_id/stop',
+    { schema: { params: EnvParams, body: StopBody } },
+    async (request, reply) => {
+      const project = projectFor(request, request.params.id, READ)
+      const env = environmentOf(request, project, request.params.environment_id)
+      if (!canDeployToEnvironment(db, request.perms, project, env.name)) throw forbidden()
+      return reply
+        .code(200)
+        .send(environmentEntity(await stopEnvironment(request, project, env, request.body.force === true)))
+    },
+  )
 }
 
 /** GitLab's Deployments API: what a CI job records, also writable for deployments made elsewhere. */
@@ -210,84 +279,101 @@ const deploymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return deployment
   }
 
-  app.get('/projects/:id/deployments', { schema: { params: IdParams, querystring: DeploymentListQuery } }, async (request, reply) => {
-    const project = projectFor(request, request.params.id, READ)
-    const q = request.query
-    let environmentId: number | undefined
-    if (q.environment !== undefined) {
-      const env = findEnvironmentByName(db, project.id, q.environment)
-      environmentId = env ? env.id : -1
-    }
-    const page = pageOf(q as Record<string, unknown>)
-    const { rows, total } = listDeployments(
-      db,
-      {
-        projectId: project.id,
-        environmentId,
-        status: q.status,
-        updatedAfter: timeParam('updated_after', q.updated_after),
-        updatedBefore: timeParam('updated_before', q.updated_before),
-        finishedAfter: timeParam('finished_after', q.finished_after),
-        finishedBefore: timeParam('finished_before', q.finished_before),
-      },
-      { by: q.order_by ?? 'id', sort: q.sort ?? 'asc' },
-      { limit: page.perPage, offset: page.offset },
-    )
-    setPageHeaders(request, reply, app.burrow.baseUrl(request), page, total)
-    return presentDeployments(request, rows, true)
-  })
+  app.get(
+    '/projects/:id/deployments',
+    { schema: { params: IdParams, querystring: DeploymentListQuery } },
+    async (request, reply) => {
+      const project = projectFor(request, request.params.id, READ)
+      const q = request.query
+      let environmentId: number | undefined
+      if (q.environment !== undefined) {
+        const env = findEnvironmentByName(db, project.id, q.environment)
+        environmentId = env ? env.id : -1
+      }
+      const page = pageOf(q as Record<string, unknown>)
+      const { rows, total } = listDeployments(
+        db,
+        {
+          projectId: project.id,
+          environmentId,
+          status: q.status,
+          updatedAfter: timeParam('updated_after', q.updated_after),
+          updatedBefore: timeParam('updated_before', q.updated_before),
+          finishedAfter: timeParam('finished_after', q.finished_after),
+          finishedBefore: timeParam('finished_before', q.finished_before),
+        },
+        { by: q.order_by ?? 'id', sort: q.sort ?? 'asc' },
+        { limit: page.perPage, offset: page.offset },
+      )
+      setPageHeaders(request, reply, app.burrow.baseUrl(request), page, total)
+      return presentDeployments(request, rows, true)
+    },
+  )
 
   app.get('/projects/:id/deployments/:deployment_id', { schema: { params: DeploymentParams } }, async (request) => {
     const project = projectFor(request, request.params.id, READ)
     return presentDeployments(request, [deploymentOf(project, request.params.deployment_id)], true)[0]
   })
 
-  app.post('/projects/:id/deployments', { schema: { params: IdParams, body: DeploymentCreateBody } }, async (request, reply) => {
-    const user = currentUser(request)
-    const project = projectFor(request, request.params.id, WRITE)
-    const body = request.body
-    if (!canDeployToEnvironment(db, request.perms, project, body.environment)) throw forbidden()
-    const errors: Record<string, string[]> = {}
-    if (!(await commitExists(request, project, body.sha))) errors.sha = ['The commit does not exist']
-    if (!(await commitExists(request, project, body.ref))) errors.ref = ['The branch or tag does not exist']
-    if (Object.keys(errors).length > 0) throw validationFailed(errors)
-    const deployment = validated(() =>
-      db.transaction(() => {
-        const env = ensureEnvironment(db, project.id, body.environment)
-        return createDeployment(db, {
-          projectId: project.id,
-          environmentId: env.id,
-          ref: body.ref,
-          sha: body.sha,
-          tag: body.tag,
-          userId: user.id,
-          deployableId: null,
-          status: body.status,
-        })
-      })(),
-    )
-    return reply.code(201).send(presentDeployments(request, [deployment], true)[0])
-  })
+  app.post(
+    '/projects/:id/deployments',
+    { schema: { params: IdParams, body: DeploymentCreateBody } },
+    async (request, reply) => {
+      const user = currentUser(request)
+      const project = projectFor(request, request.params.id, WRITE)
+      const body = request.body
+      if (!canDeployToEnvironment(db, request.perms, project, body.environment)) throw forbidden()
+      const errors: Record<string, string[]> = {}
+      if (!(await commitExists(request, project, body.sha))) errors.sha = ['The commit does not exist']
+      if (!(await commitExists(request, project, body.ref))) errors.ref = ['The branch or tag does not exist']
+      if (Object.keys(errors).length > 0) throw validationFailed(errors)
+      const deployment = validated(() =>
+        db.transaction(() => {
+          const env = ensureEnvironment(db, project.id, body.environment)
+          return createDeployment(db, {
+            projectId: project.id,
+            environmentId: env.id,
+            ref: body.ref,
+            sha: body.sha,
+            tag: body.tag,
+            userId: user.id,
+            deployableId: null,
+            status: body.status,
+          })
+        })(),
+      )
+      return reply.code(201).send(presentDeployments(request, [deployment], true)[0])
+    },
+  )
 
-  app.put('/projects/:id/deployments/:deployment_id', { schema: { params: DeploymentParams, body: DeploymentUpdateBody } }, async (request) => {
-    const project = projectFor(request, request.params.id, READ)
-    const deployment = deploymentOf(project, request.params.deployment_id)
-    const env = findEnvironment(db, project.id, deployment.environment_id)
-    if (!env || !canDeployToEnvironment(db, request.perms, project, env.name)) throw forbidden()
-    if (deployment.deployable_id !== null) throw forbidden('Deployments created using GitLab CI can not be updated using the API')
-    return presentDeployments(request, [updateDeploymentStatus(db, deployment.id, request.body.status)], true)[0]
-  })
+  app.put(
+    '/projects/:id/deployments/:deployment_id',
+    { schema: { params: DeploymentParams, body: DeploymentUpdateBody } },
+    async (request) => {
+      const project = projectFor(request, request.params.id, READ)
+      const deployment = deploymentOf(project, request.params.deployment_id)
+      const env = findEnvironment(db, project.id, deployment.environment_id)
+      if (!env || !canDeployToEnvironment(db, request.perms, project, env.name)) throw forbidden()
+      if (deployment.deployable_id !== null)
+        throw forbidden('Deployments created using GitLab CI can not be updated using the API')
+      return presentDeployments(request, [updateDeploymentStatus(db, deployment.id, request.body.status)], true)[0]
+    },
+  )
 
-  app.delete('/projects/:id/deployments/:deployment_id', { schema: { params: DeploymentParams } }, async (request, reply) => {
-    const project = projectFor(request, request.params.id, AccessLevel.MAINTAINER)
-    const deployment = deploymentOf(project, request.params.deployment_id)
-    if (deployment.status === 'running') throw apiMessage(400, 'Cannot destroy running deployment')
-    if (lastDeployments(db, [deployment.environment_id]).get(deployment.environment_id)?.id === deployment.id) {
-      throw apiMessage(400, 'Deployment currently deployed to environment')
-    }
-    deleteDeployment(db, deployment.id)
-    return reply.code(204).send()
-  })
+  app.delete(
+    '/projects/:id/deployments/:deployment_id',
+    { schema: { params: DeploymentParams } },
+    async (request, reply) => {
+      const project = projectFor(request, request.params.id, AccessLevel.MAINTAINER)
+      const deployment = deploymentOf(project, request.params.deployment_id)
+      if (deployment.status === 'running') throw apiMessage(400, 'Cannot destroy running deployment')
+      if (lastDeployments(db, [deployment.environment_id]).get(deployment.environment_id)?.id === deployment.id) {
+        throw apiMessage(400, 'Deployment currently deployed to environment')
+      }
+      deleteDeployment(db, deployment.id)
+      return reply.code(204).send()
+    },
+  )
 }
 
 /** Project environments and deployments (GitLab's Environments and Deployments APIs). */

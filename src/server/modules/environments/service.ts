@@ -4,10 +4,26 @@ import { AccessLevel } from '../../platform/auth/access'
 import type { Permissions } from '../../platform/auth/permissions'
 import { nowIso, type Db } from '../../platform/db/connection'
 import {
-  deleteEnvironment, environmentsByIds, environmentsDueForDeletion, environmentsDueForStop, findDeploymentById, findEnvironment,
-  findEnvironmentByName, insertDeployment, insertEnvironment, lastDeployments, scheduleEnvironmentDeletion, setDeploymentStatus, slugTaken,
-  stoppedReviewApps, updateEnvironment,
-  type DeploymentRow, type DeploymentStatus, type EnvironmentChanges, type EnvironmentRow, type EnvironmentTier,
+  deleteEnvironment,
+  environmentsByIds,
+  environmentsDueForDeletion,
+  environmentsDueForStop,
+  findDeploymentById,
+  findEnvironment,
+  findEnvironmentByName,
+  insertDeployment,
+  insertEnvironment,
+  lastDeployments,
+  scheduleEnvironmentDeletion,
+  setDeploymentStatus,
+  slugTaken,
+  stoppedReviewApps,
+  updateEnvironment,
+  type DeploymentRow,
+  type DeploymentStatus,
+  type EnvironmentChanges,
+  type EnvironmentRow,
+  type EnvironmentTier,
 } from './queries'
 import { usersByIds } from '../members/queries'
 import { findJobById, pipelineJobs, type JobRow } from '../pipelines/queries'
@@ -29,13 +45,18 @@ import { exceeds, TEXT_LIMITS, tooLong } from '../../platform/text/limits'
 /** Raised when an environment cannot be saved; `errors` maps attributes to messages (GitLab's model errors). */
 export class EnvironmentValidationError extends Error {
   constructor(readonly errors: Readonly<Record<string, readonly string[]>>) {
-    super(Object.entries(errors).map(([k, v]) => `${k} ${v.join(', ')}`).join('; '))
+    super(
+      Object.entries(errors)
+        .map(([k, v]) => `${k} ${v.join(', ')}`)
+        .join('; '),
+    )
   }
 }
 
 // Letters, digits, '_', '$', '{', '}', '.', ' ', '-' and, inside only, '/'.
 const NAME_PATTERN = /^[\w${}. -]([\w${}./ -]*[\w${}. -])?$/
-const NAME_MESSAGE = "can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces, but it cannot start or end with '/'"
+const NAME_MESSAGE =
+  "can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces, but it cannot start or end with '/'"
 
 /**
  * GitLab's environment slug: lowercase letters, digits and '-', starting with a letter, at most 24
@@ -83,7 +104,8 @@ export function externalUrlErrors(url: string): string[] {
   } catch {
     return ['must be a valid URL']
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return ['is blocked: Only allowed schemes are http, https']
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return ['is blocked: Only allowed schemes are http, https']
   return []
 }
 
@@ -91,7 +113,12 @@ function blankToNull(value: string | null | undefined): string | null {
   return value === undefined || value === null || value.trim() === '' ? null : value
 }
 
-function checkAttributes(db: Db, projectId: number, attrs: { readonly name?: string; readonly externalUrl?: string | null }, exceptId = 0): void {
+function checkAttributes(
+  db: Db,
+  projectId: number,
+  attrs: { readonly name?: string; readonly externalUrl?: string | null },
+  exceptId = 0,
+): void {
   const errors: Record<string, string[]> = {}
   if (attrs.name !== undefined) {
     const nameErrors = environmentNameErrors(attrs.name)
@@ -136,7 +163,12 @@ function insertValidated(db: Db, projectId: number, name: string, attrs: Environ
  * Given attributes update an existing environment (a job's `environment:url` replaces the URL).
  * Throws EnvironmentValidationError for an invalid name or URL.
  */
-export function ensureEnvironment(db: Db, projectId: number, name: string, attrs: EnvironmentAttributes = {}): EnvironmentRow {
+export function ensureEnvironment(
+  db: Db,
+  projectId: number,
+  name: string,
+  attrs: EnvironmentAttributes = {},
+): EnvironmentRow {
   return db.transaction(() => {
     const existing = findEnvironmentByName(db, projectId, name)
     if (!existing) return insertValidated(db, projectId, name, attrs)
@@ -147,7 +179,8 @@ export function ensureEnvironment(db: Db, projectId: number, name: string, attrs
       changes.external_url = url
     }
     if (attrs.tier !== undefined && attrs.tier !== existing.tier) changes.tier = attrs.tier
-    if (attrs.autoStopAt !== undefined && attrs.autoStopAt !== existing.auto_stop_at) changes.auto_stop_at = attrs.autoStopAt
+    if (attrs.autoStopAt !== undefined && attrs.autoStopAt !== existing.auto_stop_at)
+      changes.auto_stop_at = attrs.autoStopAt
     return Object.keys(changes).length > 0 ? updateEnvironment(db, existing.id, changes) : existing
   })()
 }
@@ -167,10 +200,9 @@ export interface NewDeploymentInput {
 /** A successful deployment starts a stopped environment again and cancels its scheduled deletion. */
 function afterStatus(db: Db, deployment: DeploymentRow): void {
   if (deployment.status !== 'success') return
-  db.prepare(`UPDATE environments SET state = 'available', auto_delete_at = NULL, updated_at = ? WHERE id = ? AND (state <> 'available' OR auto_delete_at IS NOT NULL)`).run(
-    nowIso(),
-    deployment.environment_id,
-  )
+  db.prepare(
+    `UPDATE environments SET state = 'available', auto_delete_at = NULL, updated_at = ? WHERE id = ? AND (state <> 'available' OR auto_delete_at IS NOT NULL)`,
+  ).run(nowIso(), deployment.environment_id)
 }
 
 /** Records a deployment to an environment (iid per project). */
@@ -199,7 +231,12 @@ export function updateDeploymentStatus(db: Db, deploymentId: number, status: Dep
  * unless the environment is protected; then only the listed roles, users and group members
  * (administrators always may), as GitLab's protected environments decide.
  */
-export function canDeployToEnvironment(db: Db, perms: Permissions, project: Pick<ProjectRow, 'id'>, name: string): boolean {
+export function canDeployToEnvironment(
+  db: Db,
+  perms: Permissions,
+  project: Pick<ProjectRow, 'id'>,
+  name: string,
+): boolean {
   if (!perms.canInProject(project, AccessLevel.DEVELOPER)) return false
   const rule = findProtectedEnvironment(db, project.id, name)
   if (!rule || perms.isAdmin) return true
@@ -217,12 +254,22 @@ export function canDeployToEnvironment(db: Db, perms: Permissions, project: Pick
  * Whether the named environment is protected and the caller may not deploy to it (GitLab's
  * `protected_from?`): what blocks a CI job deploying there. Unprotected environments block no one.
  */
-export function protectedFromDeploying(db: Db, perms: Permissions, project: Pick<ProjectRow, 'id'>, name: string): boolean {
-  return findProtectedEnvironment(db, project.id, name) !== undefined && !canDeployToEnvironment(db, perms, project, name)
+export function protectedFromDeploying(
+  db: Db,
+  perms: Permissions,
+  project: Pick<ProjectRow, 'id'>,
+  name: string,
+): boolean {
+  return (
+    findProtectedEnvironment(db, project.id, name) !== undefined && !canDeployToEnvironment(db, perms, project, name)
+  )
 }
 
 /** Periodic work: deletes environments whose scheduled deletion has come and stops those past auto_stop_at. */
-export function runEnvironmentMaintenance(db: Db, now = new Date()): { readonly deletedEnvironments: number; readonly stoppedEnvironments: number } {
+export function runEnvironmentMaintenance(
+  db: Db,
+  now = new Date(),
+): { readonly deletedEnvironments: number; readonly stoppedEnvironments: number } {
   const at = now.toISOString()
   return db.transaction(() => {
     const due = environmentsDueForDeletion(db, at)
@@ -243,12 +290,22 @@ export interface EnvironmentCreateParams {
 }
 
 /** Creates an environment (state `available`) and records the audit and activity events. */
-export function createEnvironment(request: FastifyRequest, project: ProjectRow, params: EnvironmentCreateParams): EnvironmentRow {
+export function createEnvironment(
+  request: FastifyRequest,
+  project: ProjectRow,
+  params: EnvironmentCreateParams,
+): EnvironmentRow {
   const db = request.server.burrow.db
   return db.transaction(() => {
-    const env = insertValidated(db, project.id, params.name, { externalUrl: params.external_url, tier: params.tier, description: params.description })
+    const env = insertValidated(db, project.id, params.name, {
+      externalUrl: params.external_url,
+      tier: params.tier,
+      description: params.description,
+    })
     recordProjectChange(request, project, {
-      targetType: 'Environment', targetId: env.id, targetTitle: env.name,
+      targetType: 'Environment',
+      targetId: env.id,
+      targetTitle: env.name,
       audit: { add: 'environment', custom_message: `Created environment ${env.name}` },
     })
     return env
@@ -263,7 +320,12 @@ export interface EnvironmentUpdateParams {
 }
 
 /** Updates name (deprecated, the slug stays), external URL, tier or description. */
-export function updateEnvironmentAttributes(request: FastifyRequest, project: ProjectRow, env: EnvironmentRow, params: EnvironmentUpdateParams): EnvironmentRow {
+export function updateEnvironmentAttributes(
+  request: FastifyRequest,
+  project: ProjectRow,
+  env: EnvironmentRow,
+  params: EnvironmentUpdateParams,
+): EnvironmentRow {
   const db = request.server.burrow.db
   return db.transaction(() => {
     const changes: { -readonly [K in keyof EnvironmentChanges]: EnvironmentChanges[K] } = {}
@@ -276,7 +338,9 @@ export function updateEnvironmentAttributes(request: FastifyRequest, project: Pr
     const updated = updateEnvironment(db, env.id, changes)
     const changed = Object.keys(changes).join(', ')
     recordProjectChange(request, project, {
-      targetType: 'Environment', targetId: env.id, targetTitle: updated.name,
+      targetType: 'Environment',
+      targetId: env.id,
+      targetTitle: updated.name,
       audit: { change: changed, custom_message: `Updated environment ${updated.name} (${changed})` },
     })
     return updated
@@ -300,7 +364,12 @@ function stopActionOf(db: Db, env: EnvironmentRow): JobRow | undefined {
  * intermediate state. With a stop action (and without `force`) its on_stop job is played too,
  * as GitLab did before it introduced `stopping`. A stopped environment stays as it is.
  */
-export async function stopEnvironment(request: FastifyRequest, project: ProjectRow, env: EnvironmentRow, force = false): Promise<EnvironmentRow> {
+export async function stopEnvironment(
+  request: FastifyRequest,
+  project: ProjectRow,
+  env: EnvironmentRow,
+  force = false,
+): Promise<EnvironmentRow> {
   const ctx = request.server.burrow
   if (env.state === 'stopped') return env
   const user = request.actor.user
@@ -308,8 +377,15 @@ export async function stopEnvironment(request: FastifyRequest, project: ProjectR
   const updated = ctx.db.transaction(() => {
     const row = updateEnvironment(ctx.db, env.id, { state: 'stopped' })
     recordProjectChange(request, project, {
-      targetType: 'Environment', targetId: env.id, targetTitle: env.name,
-      audit: { change: 'state', from: env.state, to: 'stopped', custom_message: `Stopped environment ${env.name}${action ? ` (running ${action.name})` : ''}` },
+      targetType: 'Environment',
+      targetId: env.id,
+      targetTitle: env.name,
+      audit: {
+        change: 'state',
+        from: env.state,
+        to: 'stopped',
+        custom_message: `Stopped environment ${env.name}${action ? ` (running ${action.name})` : ''}`,
+      },
     })
     return row
   })()
@@ -324,7 +400,9 @@ export function destroyEnvironment(request: FastifyRequest, project: ProjectRow,
   db.transaction(() => {
     deleteEnvironment(db, env.id)
     recordProjectChange(request, project, {
-      targetType: 'Environment', targetId: env.id, targetTitle: env.name,
+      targetType: 'Environment',
+      targetId: env.id,
+      targetTitle: env.name,
       audit: { remove: 'environment', custom_message: `Deleted environment ${env.name}` },
     })
   })()
@@ -357,11 +435,22 @@ export function scheduleReviewAppsDeletion(
     if (scheduled.length === 0 || unprocessable.length > 0) return { scheduled: [], unprocessable }
     if (!params.dryRun) {
       const at = new Date(Date.parse(nowIso()) + REVIEW_APP_DELETION_DELAY_MS).toISOString()
-      scheduleEnvironmentDeletion(db, scheduled.map((e) => e.id), at)
+      scheduleEnvironmentDeletion(
+        db,
+        scheduled.map((e) => e.id),
+        at,
+      )
       for (const env of scheduled) {
         recordProjectChange(request, project, {
-          targetType: 'Environment', targetId: env.id, targetTitle: env.name,
-          audit: { change: 'auto_delete_at', from: null, to: at, custom_message: `Scheduled review app ${env.name} for deletion` },
+          targetType: 'Environment',
+          targetId: env.id,
+          targetTitle: env.name,
+          audit: {
+            change: 'auto_delete_at',
+            from: null,
+            to: at,
+            custom_message: `Scheduled review app ${env.name} for deletion`,
+          },
         })
       }
     }
@@ -372,17 +461,31 @@ export function scheduleReviewAppsDeletion(
 // --- Presentation: everything a page of environments or deployments needs, loaded in bulk.
 
 /** The deploying CI jobs as GitLab's Job entity, by job id (jobs of deleted pipelines are absent). */
-export function deployablesFor(db: Db, baseUrl: string, jobIds: readonly number[]): Map<number, Readonly<Record<string, unknown>>> {
+export function deployablesFor(
+  db: Db,
+  baseUrl: string,
+  jobIds: readonly number[],
+): Map<number, Readonly<Record<string, unknown>>> {
   return jobEntitiesById(db, baseUrl, jobIds)
 }
 
 /** Deployments as GitLab's Deployment entity (users, environments and jobs in one query each). */
-export function presentDeployments(request: FastifyRequest, rows: readonly DeploymentRow[], withEnvironment: boolean): Readonly<Record<string, unknown>>[] {
+export function presentDeployments(
+  request: FastifyRequest,
+  rows: readonly DeploymentRow[],
+  withEnvironment: boolean,
+): Readonly<Record<string, unknown>>[] {
   const db = request.server.burrow.db
   const baseUrl = request.server.burrow.baseUrl(request)
   const users = usersByIds(db, [...new Set(rows.map((r) => r.user_id).filter((id): id is number => id !== null))])
-  const envs = withEnvironment ? environmentsByIds(db, [...new Set(rows.map((r) => r.environment_id))]) : new Map<number, EnvironmentRow>()
-  const jobs = deployablesFor(db, baseUrl, rows.map((r) => r.deployable_id).filter((id): id is number => id !== null))
+  const envs = withEnvironment
+    ? environmentsByIds(db, [...new Set(rows.map((r) => r.environment_id))])
+    : new Map<number, EnvironmentRow>()
+  const jobs = deployablesFor(
+    db,
+    baseUrl,
+    rows.map((r) => r.deployable_id).filter((id): id is number => id !== null),
+  )
   return rows.map((d) =>
     deploymentEntity(d, {
       baseUrl,
@@ -394,7 +497,10 @@ export function presentDeployments(request: FastifyRequest, rows: readonly Deplo
 }
 
 /** One environment with `last_deployment` (its latest successful deployment, or null). */
-export function presentEnvironmentDetail(request: FastifyRequest, env: EnvironmentRow): Readonly<Record<string, unknown>> {
+export function presentEnvironmentDetail(
+  request: FastifyRequest,
+  env: EnvironmentRow,
+): Readonly<Record<string, unknown>> {
   const last = lastDeployments(request.server.burrow.db, [env.id]).get(env.id)
   return { ...environmentEntity(env), last_deployment: last ? presentDeployments(request, [last], false)[0] : null }
 }

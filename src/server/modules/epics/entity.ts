@@ -52,7 +52,10 @@ export function epicWebUrl(baseUrl: string, groupFullPath: string, iid: number):
 }
 
 /** The start and due dates an epic shows: fixed ones when fixed, inherited ones otherwise. */
-export function effectiveDates(epic: EpicRow, inherited: InheritedDates | undefined): { start: string | null; due: string | null } {
+export function effectiveDates(
+  epic: EpicRow,
+  inherited: InheritedDates | undefined,
+): { start: string | null; due: string | null } {
   return {
     start: epic.start_date_is_fixed ? epic.start_date_fixed : (inherited?.start ?? null),
     due: epic.due_date_is_fixed ? epic.due_date_fixed : (inherited?.due ?? null),
@@ -87,10 +90,16 @@ export function epicEntity(epic: EpicRow, d: EpicPageData): Readonly<Record<stri
     confidential: epic.confidential === 1,
     web_url: epicWebUrl(d.baseUrl, group.full_path, epic.iid),
     reference: d.fullReference ? epicReference(epic, group.full_path) : epicReference(epic),
-    references: { short: epicReference(epic), relative: relativeReference(epic, group, d.origin), full: epicReference(epic, group.full_path) },
+    references: {
+      short: epicReference(epic),
+      relative: relativeReference(epic, group, d.origin),
+      full: epicReference(epic, group.full_path),
+    },
     author: author ? userRef(author, d.baseUrl) : null,
     start_date: dates.start,
-    ...(editable ? { start_date_is_fixed: epic.start_date_is_fixed === 1, start_date_fixed: epic.start_date_fixed } : {}),
+    ...(editable
+      ? { start_date_is_fixed: epic.start_date_is_fixed === 1, start_date_fixed: epic.start_date_fixed }
+      : {}),
     start_date_from_milestones: inherited.start,
     start_date_from_inherited_source: inherited.start,
     end_date: dates.due,
@@ -115,14 +124,25 @@ export function epicEntity(epic: EpicRow, d: EpicPageData): Readonly<Record<stri
 }
 
 /** GitLab's EpicIssueLink entity: the link, its epic (full reference) and its issue. */
-export function epicIssueLinkEntity(link: EpicIssueRow, epic: Readonly<Record<string, unknown>>, issue: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+export function epicIssueLinkEntity(
+  link: EpicIssueRow,
+  epic: Readonly<Record<string, unknown>>,
+  issue: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
   return { id: link.id, relative_position: link.relative_position, epic, issue }
 }
 
 /** GitLab's LinkedEpic entity (a child epic created under a parent). */
 export function linkedEpicEntity(
   epic: EpicRow,
-  x: { readonly baseUrl: string; readonly group: EpicGroupPath; readonly parent: EpicRow; readonly parentGroup: EpicGroupPath; readonly hasChildren: boolean; readonly hasIssues: boolean },
+  x: {
+    readonly baseUrl: string
+    readonly group: EpicGroupPath
+    readonly parent: EpicRow
+    readonly parentGroup: EpicGroupPath
+    readonly hasChildren: boolean
+    readonly hasIssues: boolean
+  },
 ): Readonly<Record<string, unknown>> {
   return {
     id: epic.id,
@@ -139,6 +159,15 @@ export function linkedEpicEntity(
 }
 
 /** The `epic` object an issue embeds (GitLab's EpicBaseEntity): `url` is a path, as GitLab gives it. */
-export function issueEpicRef(epic: Pick<EpicRow, 'id' | 'iid' | 'title' | 'group_id'>, groupFullPath: string): Readonly<Record<string, unknown>> {
-  return { id: epic.id, iid: epic.iid, title: epic.title, url: `/groups/${groupFullPath}/-/epics/${epic.iid}`, group_id: epic.group_id }
+export function issueEpicRef(
+  epic: Pick<EpicRow, 'id' | 'iid' | 'title' | 'group_id'>,
+  groupFullPath: string,
+): Readonly<Record<string, unknown>> {
+  return {
+    id: epic.id,
+    iid: epic.iid,
+    title: epic.title,
+    url: `/groups/${groupFullPath}/-/epics/${epic.iid}`,
+    group_id: epic.group_id,
+  }
 }

@@ -60,7 +60,9 @@ export function findEpicByIid(db: Db, groupId: number, iid: number): EpicRow | u
 /** Epics by id, one query. */
 export function epicsById(db: Db, ids: readonly number[]): Map<number, EpicRow> {
   if (ids.length === 0) return new Map()
-  const rows = cachedStatement(db, 'SELECT * FROM epics WHERE id IN (SELECT value FROM json_each(?))').all(idsJson(ids)) as EpicRow[]
+  const rows = cachedStatement(db, 'SELECT * FROM epics WHERE id IN (SELECT value FROM json_each(?))').all(
+    idsJson(ids),
+  ) as EpicRow[]
   return new Map(rows.map((r) => [r.id, r]))
 }
 
@@ -84,7 +86,9 @@ export interface NewEpicRow {
  * counter and the row commit together: concurrent creations never share or skip an iid.
  */
 export function insertEpicRow(db: Db, n: NewEpicRow): EpicRow {
-  const floor = (db.prepare('SELECT COALESCE(MAX(iid), 0) AS iid FROM epics WHERE group_id = ?').get(n.groupId) as { iid: number }).iid
+  const floor = (
+    db.prepare('SELECT COALESCE(MAX(iid), 0) AS iid FROM epics WHERE group_id = ?').get(n.groupId) as { iid: number }
+  ).iid
   const iid = nextIid(db, { groupId: n.groupId }, 'epics', floor)
   const created = n.createdAt ?? nowIso()
   const position = n.parentId !== null ? nextChildPosition(db, n.parentId) : null
@@ -95,21 +99,53 @@ export function insertEpicRow(db: Db, n: NewEpicRow): EpicRow {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
-      iid, n.groupId, n.authorId, n.parentId, position, n.title, n.description, n.confidential ? 1 : 0,
-      n.startDateIsFixed ? 1 : 0, n.startDateFixed, n.dueDateIsFixed ? 1 : 0, n.dueDateFixed, created, created,
+      iid,
+      n.groupId,
+      n.authorId,
+      n.parentId,
+      position,
+      n.title,
+      n.description,
+      n.confidential ? 1 : 0,
+      n.startDateIsFixed ? 1 : 0,
+      n.startDateFixed,
+      n.dueDateIsFixed ? 1 : 0,
+      n.dueDateFixed,
+      created,
+      created,
     )
   return findEpicById(db, Number(info.lastInsertRowid)) as EpicRow
 }
 
 /** Columns an update may change. */
-export type EpicColumnChanges = Partial<Pick<EpicRow,
-  'title' | 'description' | 'state' | 'confidential' | 'parent_id' | 'relative_position' | 'start_date_is_fixed' | 'start_date_fixed' |
-  'due_date_is_fixed' | 'due_date_fixed' | 'closed_at' | 'closed_by_id' | 'last_edited_at' | 'last_edited_by_id' | 'updated_at'>>
+export type EpicColumnChanges = Partial<
+  Pick<
+    EpicRow,
+    | 'title'
+    | 'description'
+    | 'state'
+    | 'confidential'
+    | 'parent_id'
+    | 'relative_position'
+    | 'start_date_is_fixed'
+    | 'start_date_fixed'
+    | 'due_date_is_fixed'
+    | 'due_date_fixed'
+    | 'closed_at'
+    | 'closed_by_id'
+    | 'last_edited_at'
+    | 'last_edited_by_id'
+    | 'updated_at'
+  >
+>
 
 /** Changes the given columns (undefined ones are left alone) and bumps updated_at unless given. */
 export function updateEpicRow(db: Db, id: number, changes: EpicColumnChanges): EpicRow {
   const entries = Object.entries({ updated_at: nowIso(), ...changes }).filter(([, v]) => v !== undefined)
-  db.prepare(`UPDATE epics SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`).run(...entries.map(([, v]) => v), id)
+  db.prepare(`UPDATE epics SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`).run(
+    ...entries.map(([, v]) => v),
+    id,
+  )
   return findEpicById(db, id) as EpicRow
 }
 
@@ -119,9 +155,11 @@ export function updateEpicRow(db: Db, id: number, changes: EpicColumnChanges): E
  * award emoji, award emoji, subscriptions and to-dos name them by type and id only.
  */
 export function deleteEpicRowsOfGroups(db: Db, groupIds: readonly number[]): void {
-  const epics = "SELECT id FROM epics WHERE group_id IN (SELECT value FROM json_each(@groups))"
+  const epics = 'SELECT id FROM epics WHERE group_id IN (SELECT value FROM json_each(@groups))'
   const groups = JSON.stringify(groupIds)
-  db.prepare(`DELETE FROM award_emoji WHERE awardable_type = 'Note' AND awardable_id IN (SELECT id FROM notes WHERE noteable_type = 'Epic' AND noteable_id IN (${epics}))`).run({ groups })
+  db.prepare(
+    `DELETE FROM award_emoji WHERE awardable_type = 'Note' AND awardable_id IN (SELECT id FROM notes WHERE noteable_type = 'Epic' AND noteable_id IN (${epics}))`,
+  ).run({ groups })
   for (const [table, column] of POLYMORPHIC_REFERENCES) {
     db.prepare(`DELETE FROM ${table} WHERE ${column}_type = 'Epic' AND ${column}_id IN (${epics})`).run({ groups })
   }
@@ -139,7 +177,9 @@ export function deleteEpicRow(db: Db, id: number): void {
 /** Replaces an epic's labels. */
 export function setEpicLabels(db: Db, epicId: number, labelIds: readonly number[]): void {
   db.prepare("DELETE FROM label_links WHERE target_type = 'Epic' AND target_id = ?").run(epicId)
-  const insert = db.prepare("INSERT OR IGNORE INTO label_links (label_id, target_type, target_id, created_at) VALUES (?, 'Epic', ?, ?)")
+  const insert = db.prepare(
+    "INSERT OR IGNORE INTO label_links (label_id, target_type, target_id, created_at) VALUES (?, 'Epic', ?, ?)",
+  )
   const now = nowIso()
   for (const l of labelIds) insert.run(l, epicId, now)
 }
@@ -208,12 +248,20 @@ export function inheritedDates(db: Db, epicIds: readonly number[]): Map<number, 
        FROM tree JOIN epics e ON e.id = tree.id`,
     )
     .all(idsJson(epicIds)) as {
-      id: number; parent_id: number | null; start_date_is_fixed: number; start_date_fixed: string | null
-      due_date_is_fixed: number; due_date_fixed: string | null; ms_start: string | null; ms_due: string | null
-    }[]
+    id: number
+    parent_id: number | null
+    start_date_is_fixed: number
+    start_date_fixed: string | null
+    due_date_is_fixed: number
+    due_date_fixed: string | null
+    ms_start: string | null
+    ms_due: string | null
+  }[]
   const byId = new Map(tree.map((r) => [r.id, r]))
   const children = new Map<number, number[]>()
-  for (const r of tree) if (r.parent_id !== null && byId.has(r.parent_id)) children.set(r.parent_id, [...(children.get(r.parent_id) ?? []), r.id])
+  for (const r of tree)
+    if (r.parent_id !== null && byId.has(r.parent_id))
+      children.set(r.parent_id, [...(children.get(r.parent_id) ?? []), r.id])
   const memo = new Map<number, InheritedDates>()
   // Depth is bounded (GitLab allows 7 levels), but a guard keeps a corrupt cycle from recursing forever.
   const visit = (id: number, seen: Set<number>): InheritedDates => {
@@ -239,7 +287,10 @@ export function inheritedDates(db: Db, epicIds: readonly number[]): Map<number, 
 }
 
 /** Group paths by group id (references, web URLs). */
-export function groupPathsOf(db: Db, groupIds: readonly number[]): Map<number, { readonly full_path: string; readonly path: string; readonly parent_id: number | null }> {
+export function groupPathsOf(
+  db: Db,
+  groupIds: readonly number[],
+): Map<number, { readonly full_path: string; readonly path: string; readonly parent_id: number | null }> {
   if (groupIds.length === 0) return new Map()
   const rows = db
     .prepare('SELECT id, full_path, path, parent_id FROM namespaces WHERE id IN (SELECT value FROM json_each(?))')
@@ -250,14 +301,18 @@ export function groupPathsOf(db: Db, groupIds: readonly number[]): Map<number, {
 /** Namespaces (the groups of a page of epics) by id, one query. */
 export function namespacesById(db: Db, ids: readonly number[]): Map<number, NamespaceRow> {
   if (ids.length === 0) return new Map()
-  const rows = cachedStatement(db, 'SELECT * FROM namespaces WHERE id IN (SELECT value FROM json_each(?))').all(idsJson(ids)) as NamespaceRow[]
+  const rows = cachedStatement(db, 'SELECT * FROM namespaces WHERE id IN (SELECT value FROM json_each(?))').all(
+    idsJson(ids),
+  ) as NamespaceRow[]
   return new Map(rows.map((r) => [r.id, r]))
 }
 
 /** Authors of an epic's user notes, in order of first note. */
 export function epicNoteAuthorIds(db: Db, epicId: number): number[] {
   return db
-    .prepare("SELECT author_id FROM notes WHERE noteable_type = 'Epic' AND noteable_id = ? AND system = 0 GROUP BY author_id ORDER BY MIN(id)")
+    .prepare(
+      "SELECT author_id FROM notes WHERE noteable_type = 'Epic' AND noteable_id = ? AND system = 0 GROUP BY author_id ORDER BY MIN(id)",
+    )
     .pluck()
     .all(epicId) as number[]
 }
@@ -266,7 +321,9 @@ export function epicNoteAuthorIds(db: Db, epicId: number): number[] {
 export function groupAccessLevels(db: Db, userId: number, groupIds: readonly number[]): Map<number, number> {
   if (groupIds.length === 0) return new Map()
   const rows = db
-    .prepare(`WITH RECURSIVE ${AUTHORIZED_GROUPS_CTE} SELECT id, lvl FROM authorized_groups WHERE id IN (SELECT value FROM json_each(?2))`)
+    .prepare(
+      `WITH RECURSIVE ${AUTHORIZED_GROUPS_CTE} SELECT id, lvl FROM authorized_groups WHERE id IN (SELECT value FROM json_each(?2))`,
+    )
     .all({ 1: userId, 2: idsJson(groupIds) }) as { id: number; lvl: number }[]
   return new Map(rows.map((r) => [r.id, r.lvl]))
 }
@@ -317,7 +374,8 @@ function whereOf(f: EpicFilter): { sql: string; args: unknown[] } {
   }
   if (f.groupIds.length === 1) add('e.group_id = ?', f.groupIds[0])
   else add('e.group_id IN (SELECT value FROM json_each(?))', idsJson(f.groupIds))
-  if (f.confidentialGroupIds !== null) add('(e.confidential = 0 OR e.group_id IN (SELECT value FROM json_each(?)))', idsJson(f.confidentialGroupIds))
+  if (f.confidentialGroupIds !== null)
+    add('(e.confidential = 0 OR e.group_id IN (SELECT value FROM json_each(?)))', idsJson(f.confidentialGroupIds))
   if (f.parentId !== undefined) add('e.parent_id = ?', f.parentId)
   if (f.state) add('e.state = ?', f.state)
   if (f.authorId !== undefined) add('e.author_id = ?', f.authorId)
@@ -328,7 +386,8 @@ function whereOf(f: EpicFilter): { sql: string; args: unknown[] } {
   }
   if (f.confidential !== undefined) add('e.confidential = ?', f.confidential ? 1 : 0)
   if (f.myReactionEmoji) {
-    const mine = "EXISTS (SELECT 1 FROM award_emoji a WHERE a.awardable_type = 'Epic' AND a.awardable_id = e.id AND a.user_id = ?"
+    const mine =
+      "EXISTS (SELECT 1 FROM award_emoji a WHERE a.awardable_type = 'Epic' AND a.awardable_id = e.id AND a.user_id = ?"
     if (f.myReactionEmoji.kind === 'none') add(`NOT ${mine})`, f.viewerId ?? -1)
     else if (f.myReactionEmoji.kind === 'any') add(`${mine})`, f.viewerId ?? -1)
     else add(`${mine} AND a.name = ?)`, f.viewerId ?? -1, f.myReactionEmoji.value)
@@ -342,7 +401,8 @@ function whereOf(f: EpicFilter): { sql: string; args: unknown[] } {
     add("(e.title LIKE ? ESCAPE '\\' OR e.description LIKE ? ESCAPE '\\')", pattern, pattern)
   }
   if (f.iids) add('e.iid IN (SELECT value FROM json_each(?))', JSON.stringify(f.iids))
-  if (f.not?.authorIds?.length) add('e.author_id NOT IN (SELECT value FROM json_each(?))', JSON.stringify(f.not.authorIds))
+  if (f.not?.authorIds?.length)
+    add('e.author_id NOT IN (SELECT value FROM json_each(?))', JSON.stringify(f.not.authorIds))
   for (const title of f.not?.labels ?? []) add(`NOT ${HAS_LABEL}`, title)
   return { sql: where.join(' AND '), args }
 }
@@ -350,19 +410,29 @@ function whereOf(f: EpicFilter): { sql: string; args: unknown[] } {
 function orderOf(f: EpicFilter): string {
   const dir = f.sort === 'asc' ? 'ASC' : 'DESC'
   switch (f.orderBy) {
-    case 'updated_at': return `e.updated_at ${dir}, e.id ${dir}`
-    case 'title': return `e.title COLLATE NOCASE ${dir}, e.id ${dir}`
+    case 'updated_at':
+      return `e.updated_at ${dir}, e.id ${dir}`
+    case 'title':
+      return `e.title COLLATE NOCASE ${dir}, e.id ${dir}`
     // Children in their manual order; unpositioned ones after, newest first, as GitLab orders them.
-    case 'relative_position': return 'e.relative_position IS NULL, e.relative_position ASC, e.id DESC'
-    default: return `e.created_at ${dir}, e.id ${dir}`
+    case 'relative_position':
+      return 'e.relative_position IS NULL, e.relative_position ASC, e.id DESC'
+    default:
+      return `e.created_at ${dir}, e.id ${dir}`
   }
 }
 
 /** One page of epics matching the filter, and how many match in all. */
-export function listEpics(db: Db, f: EpicFilter, page: { readonly limit: number; readonly offset: number }): { rows: EpicRow[]; total: number } {
+export function listEpics(
+  db: Db,
+  f: EpicFilter,
+  page: { readonly limit: number; readonly offset: number },
+): { rows: EpicRow[]; total: number } {
   const { sql, args } = whereOf(f)
   const total = (db.prepare(`SELECT COUNT(*) AS n FROM epics e WHERE ${sql}`).get(...args) as { n: number }).n
-  const rows = db.prepare(`SELECT e.* FROM epics e WHERE ${sql} ORDER BY ${orderOf(f)} LIMIT ? OFFSET ?`).all(...args, page.limit, page.offset) as EpicRow[]
+  const rows = db
+    .prepare(`SELECT e.* FROM epics e WHERE ${sql} ORDER BY ${orderOf(f)} LIMIT ? OFFSET ?`)
+    .all(...args, page.limit, page.offset) as EpicRow[]
   return { rows, total }
 }
 
@@ -384,24 +454,32 @@ export function epicAncestorIds(db: Db, epicId: number): number[] {
 
 /** How many levels hang below an epic (0 for a leaf). */
 export function epicSubtreeDepth(db: Db, epicId: number): number {
-  return (db
-    .prepare(
-      `WITH RECURSIVE down(id, depth) AS (
+  return (
+    db
+      .prepare(
+        `WITH RECURSIVE down(id, depth) AS (
          SELECT ?, 0 UNION ALL SELECT e.id, down.depth + 1 FROM epics e JOIN down ON e.parent_id = down.id WHERE down.depth < 64
        ) SELECT MAX(depth) AS d FROM down`,
-    )
-    .get(epicId) as { d: number }).d
+      )
+      .get(epicId) as { d: number }
+  ).d
 }
 
 /** A position after every current child of `parentId`. */
 export function nextChildPosition(db: Db, parentId: number): number {
-  return (db.prepare('SELECT COALESCE(MAX(relative_position), 0) + 1024 AS p FROM epics WHERE parent_id = ?').get(parentId) as { p: number }).p
+  return (
+    db
+      .prepare('SELECT COALESCE(MAX(relative_position), 0) + 1024 AS p FROM epics WHERE parent_id = ?')
+      .get(parentId) as { p: number }
+  ).p
 }
 
 /** Whether an epic has children / issues (the LinkedEpic entity). */
 export function epicHasChildrenAndIssues(db: Db, epicId: number): { hasChildren: boolean; hasIssues: boolean } {
   const row = db
-    .prepare('SELECT EXISTS (SELECT 1 FROM epics WHERE parent_id = ?) AS c, EXISTS (SELECT 1 FROM epic_issues WHERE epic_id = ?) AS i')
+    .prepare(
+      'SELECT EXISTS (SELECT 1 FROM epics WHERE parent_id = ?) AS c, EXISTS (SELECT 1 FROM epic_issues WHERE epic_id = ?) AS i',
+    )
     .get(epicId, epicId) as { c: number; i: number }
   return { hasChildren: row.c === 1, hasIssues: row.i === 1 }
 }
@@ -432,11 +510,22 @@ export function upsertEpicIssue(db: Db, epicId: number, issueId: number): EpicIs
   const now = nowIso()
   const existing = findEpicIssueByIssue(db, issueId)
   if (existing?.epic_id === epicId) return existing
-  const position = (db.prepare('SELECT COALESCE(MAX(relative_position), 0) + 1024 AS p FROM epic_issues WHERE epic_id = ?').get(epicId) as { p: number }).p
+  const position = (
+    db
+      .prepare('SELECT COALESCE(MAX(relative_position), 0) + 1024 AS p FROM epic_issues WHERE epic_id = ?')
+      .get(epicId) as { p: number }
+  ).p
   if (existing) {
-    db.prepare('UPDATE epic_issues SET epic_id = ?, relative_position = ?, updated_at = ? WHERE id = ?').run(epicId, position, now, existing.id)
+    db.prepare('UPDATE epic_issues SET epic_id = ?, relative_position = ?, updated_at = ? WHERE id = ?').run(
+      epicId,
+      position,
+      now,
+      existing.id,
+    )
   } else {
-    db.prepare('INSERT INTO epic_issues (epic_id, issue_id, relative_position, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(epicId, issueId, position, now, now)
+    db.prepare(
+      'INSERT INTO epic_issues (epic_id, issue_id, relative_position, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+    ).run(epicId, issueId, position, now, now)
   }
   return findEpicIssueByIssue(db, issueId) as EpicIssueRow
 }
@@ -447,13 +536,17 @@ export function deleteEpicIssue(db: Db, id: number): void {
 
 /** An epic's links in their order (position, then id). */
 export function epicIssueLinks(db: Db, epicId: number): EpicIssueRow[] {
-  return db.prepare('SELECT * FROM epic_issues WHERE epic_id = ? ORDER BY relative_position IS NULL, relative_position, id').all(epicId) as EpicIssueRow[]
+  return db
+    .prepare('SELECT * FROM epic_issues WHERE epic_id = ? ORDER BY relative_position IS NULL, relative_position, id')
+    .all(epicId) as EpicIssueRow[]
 }
 
 /** Links by issue id for a page of issues. */
 export function epicIssuesOfIssues(db: Db, issueIds: readonly number[]): Map<number, EpicIssueRow> {
   if (issueIds.length === 0) return new Map()
-  const rows = cachedStatement(db, 'SELECT * FROM epic_issues WHERE issue_id IN (SELECT value FROM json_each(?))').all(idsJson(issueIds)) as EpicIssueRow[]
+  const rows = cachedStatement(db, 'SELECT * FROM epic_issues WHERE issue_id IN (SELECT value FROM json_each(?))').all(
+    idsJson(issueIds),
+  ) as EpicIssueRow[]
   return new Map(rows.map((r) => [r.issue_id, r]))
 }
 
@@ -466,7 +559,13 @@ export function renumberEpicIssues(db: Db, orderedIds: readonly number[]): void 
 
 /** An epic's children in their order (position, unpositioned ones newest first). */
 export function childEpicIds(db: Db, parentId: number): number[] {
-  return (db.prepare('SELECT id FROM epics WHERE parent_id = ? ORDER BY relative_position IS NULL, relative_position, id DESC').all(parentId) as { id: number }[]).map((r) => r.id)
+  return (
+    db
+      .prepare(
+        'SELECT id FROM epics WHERE parent_id = ? ORDER BY relative_position IS NULL, relative_position, id DESC',
+      )
+      .all(parentId) as { id: number }[]
+  ).map((r) => r.id)
 }
 
 /** Whether an epic holds a non-confidential issue / child epic (it may not become confidential then). */
@@ -482,7 +581,9 @@ export function publicContentsOf(db: Db, epicId: number): { publicIssue: boolean
 
 /** Copies an issue's notes to an epic (promotion); each source thread gets one fresh discussion id. */
 export function copyIssueNotesToEpic(db: Db, issueId: number, epic: Pick<EpicRow, 'id' | 'group_id'>): void {
-  const notes = db.prepare("SELECT * FROM notes WHERE noteable_type = 'Issue' AND noteable_id = ? ORDER BY id").all(issueId) as Record<string, unknown>[]
+  const notes = db
+    .prepare("SELECT * FROM notes WHERE noteable_type = 'Issue' AND noteable_id = ? ORDER BY id")
+    .all(issueId) as Record<string, unknown>[]
   const fresh = new Map<unknown, string>()
   const insert = db.prepare(
     `INSERT INTO notes (noteable_type, noteable_id, project_id, group_id, author_id, body, type, discussion_id, system, internal, resolvable, resolved_at, resolved_by_id, created_at, updated_at)
@@ -490,7 +591,21 @@ export function copyIssueNotesToEpic(db: Db, issueId: number, epic: Pick<EpicRow
   )
   for (const n of notes) {
     if (!fresh.has(n.discussion_id)) fresh.set(n.discussion_id, randomBytes(20).toString('hex'))
-    insert.run(epic.id, epic.group_id, n.author_id, n.body, n.type, fresh.get(n.discussion_id), n.system, n.internal, n.resolvable, n.resolved_at, n.resolved_by_id, n.created_at, n.updated_at)
+    insert.run(
+      epic.id,
+      epic.group_id,
+      n.author_id,
+      n.body,
+      n.type,
+      fresh.get(n.discussion_id),
+      n.system,
+      n.internal,
+      n.resolvable,
+      n.resolved_at,
+      n.resolved_by_id,
+      n.created_at,
+      n.updated_at,
+    )
   }
 }
 

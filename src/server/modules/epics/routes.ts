@@ -3,7 +3,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
 import {
-  findEpicById, findEpicIssueById, groupAccessLevels, listEpics, namespacesById, type EpicFilter, type EpicIssueRow, type EpicOrder, type EpicRow,
+  findEpicById,
+  findEpicIssueById,
+  groupAccessLevels,
+  listEpics,
+  namespacesById,
+  type EpicFilter,
+  type EpicIssueRow,
+  type EpicOrder,
+  type EpicRow,
 } from './queries'
 import type { Wildcard } from '../issues/queries'
 import { findNamespaceById, groupAndDescendantIds, namespaceAncestors } from '../namespaces/queries'
@@ -12,14 +20,41 @@ import { findUserByUsername } from '../users/queries'
 import type { EpicOrigin } from './entity'
 import { todoEntity } from '../todos/entity'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
-import { apiMessage, forbidden, invalidParam, missingParam, notFound, notModified, paramError } from '../../platform/http/errors'
+import {
+  apiMessage,
+  forbidden,
+  invalidParam,
+  missingParam,
+  notFound,
+  notModified,
+  paramError,
+} from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadGroup } from '../../platform/http/resolve'
 import { awardEmojiRoutes } from '../award-emoji/routes'
 import {
-  assignIssueToEpic, canAdminEpics, canDestroyEpics, canReadEpicWith, createEpic, createEpicFromParams, destroyEpic, epicIssuesPage,
-  epicParticipantIds, loadEpic, moveChildEpic, moveEpicIssue, parentProblem, presentEpic, presentEpicIssueLink, presentEpics, presentLinkedEpic,
-  requireAdminEpics, requireEpicsFeature, unlinkIssue, updateEpic, updateEpicFromParams,
+  assignIssueToEpic,
+  canAdminEpics,
+  canDestroyEpics,
+  canReadEpicWith,
+  createEpic,
+  createEpicFromParams,
+  destroyEpic,
+  epicIssuesPage,
+  epicParticipantIds,
+  loadEpic,
+  moveChildEpic,
+  moveEpicIssue,
+  parentProblem,
+  presentEpic,
+  presentEpicIssueLink,
+  presentEpics,
+  presentLinkedEpic,
+  requireAdminEpics,
+  requireEpicsFeature,
+  unlinkIssue,
+  updateEpic,
+  updateEpicFromParams,
 } from './service'
 import { isSubscribed, subscribe, unsubscribe } from '../subscriptions/service'
 import { createTodo, pendingTodoFor } from '../todos/service'
@@ -62,13 +97,19 @@ function listGroups(request: FastifyRequest, group: NamespaceRow, q: Query): num
     const below = groupAndDescendantIds(db, group.id).filter((id) => id !== group.id)
     ids.push(...[...namespacesById(db, below).values()].filter((g) => request.perms.canReadGroup(g)).map((g) => g.id))
   }
-  if (boolOf('include_ancestor_groups', q.include_ancestor_groups, false)) ids.push(...namespaceAncestors(db, group.id).filter((g) => request.perms.canReadGroup(g)).map((g) => g.id))
+  if (boolOf('include_ancestor_groups', q.include_ancestor_groups, false))
+    ids.push(
+      ...namespaceAncestors(db, group.id)
+        .filter((g) => request.perms.canReadGroup(g))
+        .map((g) => g.id),
+    )
   return ids
 }
 
 /** Parses the list parameters (GitLab's EpicsFinder set) into a filter. */
 function filterOf(request: FastifyRequest, group: NamespaceRow, q: Query): EpicFilter {
-  if (given(q.author_id) && given(q.author_username)) throw paramError('author_id, author_username are mutually exclusive')
+  if (given(q.author_id) && given(q.author_username))
+    throw paramError('author_id, author_username are mutually exclusive')
   const groupIds = listGroups(request, group, q)
   const user = request.actor.user
   let confidentialGroupIds: number[] | null = null
@@ -94,7 +135,11 @@ function filterOf(request: FastifyRequest, group: NamespaceRow, q: Query): EpicF
     confidentialGroupIds,
     viewerId: user?.id ?? null,
     state: state === 'all' ? undefined : (state as 'opened' | 'closed'),
-    authorId: given(q.author_id) ? intOf('author_id', q.author_id) : given(q.author_username) ? userIdByName(request, textParam('author_username', q.author_username)) : undefined,
+    authorId: given(q.author_id)
+      ? intOf('author_id', q.author_id)
+      : given(q.author_username)
+        ? userIdByName(request, textParam('author_username', q.author_username))
+        : undefined,
     labels: labelsFilter(q.labels),
     confidential: given(q.confidential) ? boolOf('confidential', q.confidential, false) : undefined,
     myReactionEmoji,
@@ -106,7 +151,10 @@ function filterOf(request: FastifyRequest, group: NamespaceRow, q: Query): EpicF
     iids: iids.length > 0 ? iids.map((v) => intOf('iids', v)) : undefined,
     not: not
       ? {
-          authorIds: [...listOf('not[author_id]', not.author_id).map((v) => intOf('not[author_id]', v)), ...listOf('not[author_username]', not.author_username).map((u) => userIdByName(request, u))],
+          authorIds: [
+            ...listOf('not[author_id]', not.author_id).map((v) => intOf('not[author_id]', v)),
+            ...listOf('not[author_username]', not.author_username).map((u) => userIdByName(request, u)),
+          ],
           labels: listOf('not[labels]', not.labels),
         }
       : undefined,
@@ -120,7 +168,11 @@ function origin(group: NamespaceRow): EpicOrigin {
 }
 
 /** Feature, caller, group and readable epic for `/groups/:id/epics/:epic_iid/...`. */
-function epicOf(request: FastifyRequest<{ Params: { id: string; epic_iid: number } }>): { user: UserRow; group: NamespaceRow; epic: EpicRow } {
+function epicOf(request: FastifyRequest<{ Params: { id: string; epic_iid: number } }>): {
+  user: UserRow
+  group: NamespaceRow
+  epic: EpicRow
+} {
   const user = requireEpicsFeature(request)
   const group = loadGroup(request, request.params.id)
   return { user, group, epic: loadEpic(request, group, request.params.epic_iid) }
@@ -131,7 +183,13 @@ function childOf(request: FastifyRequest, group: NamespaceRow, id: number): Epic
   const db = request.server.burrow.db
   const child = findEpicById(db, id)
   const childGroup = child ? findNamespaceById(db, child.group_id) : undefined
-  if (!child || !childGroup || !groupAndDescendantIds(db, group.id).includes(child.group_id) || !canReadEpicWith(request.perms, childGroup, child)) throw notFound('Epic')
+  if (
+    !child ||
+    !childGroup ||
+    !groupAndDescendantIds(db, group.id).includes(child.group_id) ||
+    !canReadEpicWith(request.perms, childGroup, child)
+  )
+    throw notFound('Epic')
   return child
 }
 
@@ -139,16 +197,24 @@ function childrenOf(request: FastifyRequest, group: NamespaceRow, epic: EpicRow)
   const db = request.server.burrow.db
   const q = { include_descendant_groups: true } as const
   const f = filterOf(request, group, q)
-  return listEpics(db, { ...f, parentId: epic.id, orderBy: 'relative_position', sort: 'asc' }, { limit: -1, offset: 0 }).rows
+  return listEpics(db, { ...f, parentId: epic.id, orderBy: 'relative_position', sort: 'asc' }, { limit: -1, offset: 0 })
+    .rows
 }
 
-function sendList(request: FastifyRequest, reply: FastifyReply, group: NamespaceRow): Readonly<Record<string, unknown>>[] {
+function sendList(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  group: NamespaceRow,
+): Readonly<Record<string, unknown>>[] {
   const q = request.query as Query
   const filter = filterOf(request, group, q)
   const page = pageOf(q)
   const { rows, total } = listEpics(request.server.burrow.db, filter, { limit: page.perPage, offset: page.offset })
   setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-  return presentEpics(request, rows, { origin: origin(group), withLabelsDetails: boolOf('with_labels_details', q.with_labels_details, false) })
+  return presentEpics(request, rows, {
+    origin: origin(group),
+    withLabelsDetails: boolOf('with_labels_details', q.with_labels_details, false),
+  })
 }
 
 /** Epics (PREMIUM): CRUD, epic issues, child epics, subscriptions, to-dos and award emoji. */
@@ -176,7 +242,11 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
     const { group, epic } = epicOf(request)
     requireAdminEpics(request, group)
     checkUnmodifiedSince(request, epic.updated_at)
-    return presentEpic(request, updateEpicFromParams(request, group, epic, (request.body ?? {}) as Query), origin(group))
+    return presentEpic(
+      request,
+      updateEpicFromParams(request, group, epic, (request.body ?? {}) as Query),
+      origin(group),
+    )
   })
 
   app.delete('/groups/:id/epics/:epic_iid', { schema: { params: EpicParams } }, async (request, reply) => {
@@ -192,19 +262,32 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/groups/:id/epics/:epic_iid/issues', { schema: { params: EpicParams } }, async (request, reply) => {
     const { group, epic } = epicOf(request)
     const page = pageOf(request.query as Query)
-    const { rows, total } = epicIssuesPage(request, epic, { kind: 'group', groupId: group.id }, { limit: page.perPage, offset: page.offset })
+    const { rows, total } = epicIssuesPage(
+      request,
+      epic,
+      { kind: 'group', groupId: group.id },
+      { limit: page.perPage, offset: page.offset },
+    )
     setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
     return rows
   })
 
   // One parameter name per position: the POST's `:epic_issue_id` is the issue's global id, as GitLab's `:issue_id`.
-  app.post('/groups/:id/epics/:epic_iid/issues/:epic_issue_id', { schema: { params: EpicIssueParams } }, async (request, reply) => {
-    const { group, epic } = epicOf(request)
-    const link = assignIssueToEpic(request, group, epic, request.params.epic_issue_id)
-    return reply.code(201).send(presentEpicIssueLink(request, link, findEpicById(request.server.burrow.db, epic.id) as EpicRow))
-  })
+  app.post(
+    '/groups/:id/epics/:epic_iid/issues/:epic_issue_id',
+    { schema: { params: EpicIssueParams } },
+    async (request, reply) => {
+      const { group, epic } = epicOf(request)
+      const link = assignIssueToEpic(request, group, epic, request.params.epic_issue_id)
+      return reply
+        .code(201)
+        .send(presentEpicIssueLink(request, link, findEpicById(request.server.burrow.db, epic.id) as EpicRow))
+    },
+  )
 
-  const linkOf = (request: FastifyRequest<{ Params: { id: string; epic_iid: number; epic_issue_id: number } }>): { group: NamespaceRow; epic: EpicRow; link: EpicIssueRow } => {
+  const linkOf = (
+    request: FastifyRequest<{ Params: { id: string; epic_iid: number; epic_issue_id: number } }>,
+  ): { group: NamespaceRow; epic: EpicRow; link: EpicIssueRow } => {
     const { group, epic } = epicOf(request)
     requireAdminEpics(request, group)
     const link = findEpicIssueById(request.server.burrow.db, request.params.epic_issue_id)
@@ -212,21 +295,30 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
     return { group, epic, link }
   }
 
-  app.put('/groups/:id/epics/:epic_iid/issues/:epic_issue_id', { schema: { params: EpicIssueParams } }, async (request) => {
-    const { group, epic, link } = linkOf(request)
-    const body = (request.body ?? {}) as Query
-    const before = given(body.move_before_id) ? intOf('move_before_id', body.move_before_id) : undefined
-    const after = given(body.move_after_id) ? intOf('move_after_id', body.move_after_id) : undefined
-    if (!moveEpicIssue(request.server.burrow.db, epic, link, before, after)) throw apiMessage(400, { error: 'Issue could not be moved!' })
-    return epicIssuesPage(request, epic, { kind: 'group', groupId: group.id }, { limit: -1, offset: 0 }).rows
-  })
+  app.put(
+    '/groups/:id/epics/:epic_iid/issues/:epic_issue_id',
+    { schema: { params: EpicIssueParams } },
+    async (request) => {
+      const { group, epic, link } = linkOf(request)
+      const body = (request.body ?? {}) as Query
+      const before = given(body.move_before_id) ? intOf('move_before_id', body.move_before_id) : undefined
+      const after = given(body.move_after_id) ? intOf('move_after_id', body.move_after_id) : undefined
+      if (!moveEpicIssue(request.server.burrow.db, epic, link, before, after))
+        throw apiMessage(400, { error: 'Issue could not be moved!' })
+      return epicIssuesPage(request, epic, { kind: 'group', groupId: group.id }, { limit: -1, offset: 0 }).rows
+    },
+  )
 
-  app.delete('/groups/:id/epics/:epic_iid/issues/:epic_issue_id', { schema: { params: EpicIssueParams } }, async (request) => {
-    const { epic, link } = linkOf(request)
-    const out = presentEpicIssueLink(request, link, epic)
-    unlinkIssue(request.server.burrow.db, link, currentUser(request).id)
-    return out
-  })
+  app.delete(
+    '/groups/:id/epics/:epic_iid/issues/:epic_issue_id',
+    { schema: { params: EpicIssueParams } },
+    async (request) => {
+      const { epic, link } = linkOf(request)
+      const out = presentEpicIssueLink(request, link, epic)
+      unlinkIssue(request.server.burrow.db, link, currentUser(request).id)
+      return out
+    },
+  )
 
   // ---- Child epics (GitLab's epic links).
 
@@ -235,18 +327,30 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
     return presentEpics(request, childrenOf(request, group, epic), { origin: origin(group) })
   })
 
-  app.post('/groups/:id/epics/:epic_iid/epics/:child_epic_id', { schema: { params: ChildParams } }, async (request, reply) => {
-    const { user, group, epic } = epicOf(request)
-    requireAdminEpics(request, group)
-    const child = childOf(request, group, request.params.child_epic_id)
-    if (!canAdminEpics(request.perms, child.group_id)) throw forbidden()
-    const db = request.server.burrow.db
-    if (child.parent_id === epic.id) throw apiMessage(409, 'Epic(s) already assigned')
-    const problem = parentProblem(db, { id: child.id, group_id: child.group_id, confidential: child.confidential === 1 }, epic)
-    if (problem) throw apiMessage(409, `&${child.iid} cannot be added: ${problem.message.replace(/^This epic cannot be added\. /, '')}`)
-    const updated = updateEpic(db, child, { parentId: epic.id }, user.id)
-    return reply.code(201).send(presentEpics(request, [updated], { origin: origin(group) })[0])
-  })
+  app.post(
+    '/groups/:id/epics/:epic_iid/epics/:child_epic_id',
+    { schema: { params: ChildParams } },
+    async (request, reply) => {
+      const { user, group, epic } = epicOf(request)
+      requireAdminEpics(request, group)
+      const child = childOf(request, group, request.params.child_epic_id)
+      if (!canAdminEpics(request.perms, child.group_id)) throw forbidden()
+      const db = request.server.burrow.db
+      if (child.parent_id === epic.id) throw apiMessage(409, 'Epic(s) already assigned')
+      const problem = parentProblem(
+        db,
+        { id: child.id, group_id: child.group_id, confidential: child.confidential === 1 },
+        epic,
+      )
+      if (problem)
+        throw apiMessage(
+          409,
+          `&${child.iid} cannot be added: ${problem.message.replace(/^This epic cannot be added\. /, '')}`,
+        )
+      const updated = updateEpic(db, child, { parentId: epic.id }, user.id)
+      return reply.code(201).send(presentEpics(request, [updated], { origin: origin(group) })[0])
+    },
+  )
 
   app.post('/groups/:id/epics/:epic_iid/epics', { schema: { params: EpicParams } }, async (request, reply) => {
     const { user, group, epic } = epicOf(request)
@@ -257,7 +361,9 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
       groupId: group.id,
       authorId: user.id,
       title: titleOf(body.title),
-      confidential: given(body.confidential) ? boolOf('confidential', body.confidential, false) : epic.confidential === 1,
+      confidential: given(body.confidential)
+        ? boolOf('confidential', body.confidential, false)
+        : epic.confidential === 1,
       parentId: epic.id,
     })
     return reply.code(201).send(presentLinkedEpic(request, child, epic))
@@ -271,18 +377,23 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
     const body = (request.body ?? {}) as Query
     const before = given(body.move_before_id) ? intOf('move_before_id', body.move_before_id) : undefined
     const after = given(body.move_after_id) ? intOf('move_after_id', body.move_after_id) : undefined
-    if (!moveChildEpic(request.server.burrow.db, epic, child, before, after)) throw apiMessage(400, { error: 'Epic could not be moved!' })
+    if (!moveChildEpic(request.server.burrow.db, epic, child, before, after))
+      throw apiMessage(400, { error: 'Epic could not be moved!' })
     return presentEpics(request, childrenOf(request, group, epic), { origin: origin(group) })
   })
 
-  app.delete('/groups/:id/epics/:epic_iid/epics/:child_epic_id', { schema: { params: ChildParams } }, async (request) => {
-    const { user, group, epic } = epicOf(request)
-    requireAdminEpics(request, group)
-    const child = childOf(request, group, request.params.child_epic_id)
-    if (child.parent_id !== epic.id) throw notFound('Epic')
-    const updated = updateEpic(request.server.burrow.db, child, { parentId: null }, user.id)
-    return presentEpics(request, [updated], { origin: origin(group) })[0]
-  })
+  app.delete(
+    '/groups/:id/epics/:epic_iid/epics/:child_epic_id',
+    { schema: { params: ChildParams } },
+    async (request) => {
+      const { user, group, epic } = epicOf(request)
+      requireAdminEpics(request, group)
+      const child = childOf(request, group, request.params.child_epic_id)
+      if (child.parent_id !== epic.id) throw notFound('Epic')
+      const updated = updateEpic(request.server.burrow.db, child, { parentId: null }, user.id)
+      return presentEpics(request, [updated], { origin: origin(group) })[0]
+    },
+  )
 
   // ---- Subscriptions and to-dos.
 
@@ -302,10 +413,25 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
     const { user, group, epic } = epicOf(request)
     const db = request.server.burrow.db
     if (pendingTodoFor(db, user.id, 'Epic', epic.id)) throw notModified()
-    const todo = createTodo(db, { userId: user.id, authorId: user.id, groupId: group.id, targetType: 'Epic', targetId: epic.id, action: 'marked', body: epic.title })
+    const todo = createTodo(db, {
+      userId: user.id,
+      authorId: user.id,
+      groupId: group.id,
+      targetType: 'Epic',
+      targetId: epic.id,
+      action: 'marked',
+      body: epic.title,
+    })
     const target = presentEpics(request, [epic], { origin: { kind: 'none' } })[0]
     return reply.code(201).send(
-      todoEntity(todo, { baseUrl: request.server.burrow.baseUrl(request), author: user, project: undefined, group, target, targetUrl: String(target.web_url) }),
+      todoEntity(todo, {
+        baseUrl: request.server.burrow.baseUrl(request),
+        author: user,
+        project: undefined,
+        group,
+        target,
+        targetUrl: String(target.web_url),
+      }),
     )
   })
 

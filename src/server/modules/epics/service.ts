@@ -10,29 +10,102 @@ import type { Permissions } from '../../platform/auth/permissions'
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
 import {
-  childEpicIds, copyIssueAwardsToEpic, copyIssueNotesToEpic, deleteEpicIssue, deleteEpicRow, epicAncestorIds, epicHasChildrenAndIssues, epicIssueLinks, epicIssuesOfIssues, epicLabelsOf, epicNoteAuthorIds,
-  epicsById, epicSubtreeDepth, epicVotes, findEpicById, findEpicByIid, findEpicIssueByIssue, groupAccessLevels, groupPathsOf, inheritedDates,
-  insertEpicRow, namespacesById, nextChildPosition, publicContentsOf, renumberChildEpics, repointEpicIssue, renumberEpicIssues, setEpicLabels, updateEpicRow, upsertEpicIssue,
-  type EpicColumnChanges, type EpicIssueRow, type EpicRow,
+  childEpicIds,
+  copyIssueAwardsToEpic,
+  copyIssueNotesToEpic,
+  deleteEpicIssue,
+  deleteEpicRow,
+  epicAncestorIds,
+  epicHasChildrenAndIssues,
+  epicIssueLinks,
+  epicIssuesOfIssues,
+  epicLabelsOf,
+  epicNoteAuthorIds,
+  epicsById,
+  epicSubtreeDepth,
+  epicVotes,
+  findEpicById,
+  findEpicByIid,
+  findEpicIssueByIssue,
+  groupAccessLevels,
+  groupPathsOf,
+  inheritedDates,
+  insertEpicRow,
+  namespacesById,
+  nextChildPosition,
+  publicContentsOf,
+  renumberChildEpics,
+  repointEpicIssue,
+  renumberEpicIssues,
+  setEpicLabels,
+  updateEpicRow,
+  upsertEpicIssue,
+  type EpicColumnChanges,
+  type EpicIssueRow,
+  type EpicRow,
 } from './queries'
-import { findIssueById, labelsOf, listIssues, readableProjects, updateIssueRow, usersById, type IssueRow } from '../issues/queries'
+import {
+  findIssueById,
+  labelsOf,
+  listIssues,
+  readableProjects,
+  updateIssueRow,
+  usersById,
+  type IssueRow,
+} from '../issues/queries'
 import { findLabelTitleInScope, insertLabel, type LabelRow } from '../labels/queries'
 import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../namespaces/queries'
 import { resolveTodosForTarget } from '../todos/queries'
 import { findProjectWithNamespace } from '../projects/queries'
 import type { NamespaceRow, ProjectRow, UserRow } from '../../platform/db/rows'
-import { epicEntity, epicIssueLinkEntity, epicWebUrl, issueEpicRef, linkedEpicEntity, type EpicOrigin, type EpicPageData } from './entity'
+import {
+  epicEntity,
+  epicIssueLinkEntity,
+  epicWebUrl,
+  issueEpicRef,
+  linkedEpicEntity,
+  type EpicOrigin,
+  type EpicPageData,
+} from './entity'
 import type { ReferenceOrigin } from '../issues/entity'
 import { todayIso } from '../milestones/entity'
-import { apiMessage, forbidden, invalidParam, missingParam, notFound, paramError, unauthorized, validationFailed } from '../../platform/http/errors'
+import {
+  apiMessage,
+  forbidden,
+  invalidParam,
+  missingParam,
+  notFound,
+  paramError,
+  unauthorized,
+  validationFailed,
+} from '../../platform/http/errors'
 import { loadGroup } from '../../platform/http/resolve'
 import { recordEvent } from '../events/service'
-import { canAdminIssues, canReadIssue, dateParam, descriptionOf, editColumns, labelList, presentIssues, titleOf, updateIssue } from '../issues/service'
+import {
+  canAdminIssues,
+  canReadIssue,
+  dateParam,
+  descriptionOf,
+  editColumns,
+  labelList,
+  presentIssues,
+  titleOf,
+  updateIssue,
+} from '../issues/service'
 import { keepOneLabelPerScope } from '../labels/service'
 import type { Noteable } from '../notes/service'
 import { epicCommandAvailable, executeEpicQuickActions } from '../quick-actions/service'
 import { isSubscribed } from '../subscriptions/service'
-import { addSystemNote, epicSnapshot, epicTarget, finishNotesCopy, issueTarget, noteEpicIssue, recordCreation, recordUpdate } from '../notes/system-notes'
+import {
+  addSystemNote,
+  epicSnapshot,
+  epicTarget,
+  finishNotesCopy,
+  issueTarget,
+  noteEpicIssue,
+  recordCreation,
+  recordUpdate,
+} from '../notes/system-notes'
 import { boolOf, datetimeOf, given, intOf } from '../../platform/http/loose-params'
 
 // GitLab's default colour for labels created on the fly.
@@ -59,7 +132,11 @@ function epicsEnabled(request: FastifyRequest): boolean {
 }
 
 /** Confidential epics are for Reporters and above of their group; others for whoever reads the group. */
-export function canReadEpicWith(perms: Permissions, group: Pick<NamespaceRow, 'id' | 'visibility'>, epic: Pick<EpicRow, 'confidential'>): boolean {
+export function canReadEpicWith(
+  perms: Permissions,
+  group: Pick<NamespaceRow, 'id' | 'visibility'>,
+  epic: Pick<EpicRow, 'confidential'>,
+): boolean {
   if (!perms.canReadGroup(group)) return false
   return epic.confidential === 0 || perms.canInGroup(group.id, AccessLevel.REPORTER)
 }
@@ -103,19 +180,36 @@ export interface EpicPresentOptions {
  * labels, votes, parents, inherited dates (one recursive query over the subtrees), the caller's
  * level in the page's groups.
  */
-export function presentEpics(request: FastifyRequest, rows: readonly EpicRow[], options: EpicPresentOptions): Readonly<Record<string, unknown>>[] {
+export function presentEpics(
+  request: FastifyRequest,
+  rows: readonly EpicRow[],
+  options: EpicPresentOptions,
+): Readonly<Record<string, unknown>>[] {
   const db = request.server.burrow.db
   const ids = rows.map((r) => r.id)
-  const parents = epicsById(db, rows.filter((r) => r.parent_id !== null).map((r) => r.parent_id as number))
+  const parents = epicsById(
+    db,
+    rows.filter((r) => r.parent_id !== null).map((r) => r.parent_id as number),
+  )
   const groupIds = [...rows.map((r) => r.group_id), ...[...parents.values()].map((p) => p.group_id)]
   const user = request.actor.user
-  const levels = user && !request.perms.isAdmin ? groupAccessLevels(db, user.id, rows.map((r) => r.group_id)) : new Map<number, number>()
+  const levels =
+    user && !request.perms.isAdmin
+      ? groupAccessLevels(
+          db,
+          user.id,
+          rows.map((r) => r.group_id),
+        )
+      : new Map<number, number>()
   const base: Omit<EpicPageData, 'subscribed'> = {
     baseUrl: request.server.burrow.baseUrl(request),
     origin: options.origin,
     withLabelsDetails: options.withLabelsDetails ?? false,
     groups: groupPathsOf(db, groupIds),
-    users: usersById(db, rows.map((r) => r.author_id)),
+    users: usersById(
+      db,
+      rows.map((r) => r.author_id),
+    ),
     labels: epicLabelsOf(db, ids),
     votes: epicVotes(db, ids),
     dates: inheritedDates(db, ids),
@@ -124,20 +218,29 @@ export function presentEpics(request: FastifyRequest, rows: readonly EpicRow[], 
     fullReference: options.fullReference,
   }
   return rows.map((r) => {
-    const subscribed = options.withSubscribed ? isSubscribed(db, 'Epic', r.id, user?.id ?? null, epicParticipantIds(db, r)) : undefined
+    const subscribed = options.withSubscribed
+      ? isSubscribed(db, 'Epic', r.id, user?.id ?? null, epicParticipantIds(db, r))
+      : undefined
     return epicEntity(r, { ...base, subscribed })
   })
 }
 
 /** Epics by id as their entities (the to-do list's Epic targets), one page's worth of queries. */
-export function presentEpicsById(request: FastifyRequest, ids: readonly number[]): Map<number, Readonly<Record<string, unknown>>> {
+export function presentEpicsById(
+  request: FastifyRequest,
+  ids: readonly number[],
+): Map<number, Readonly<Record<string, unknown>>> {
   const rows = [...epicsById(request.server.burrow.db, ids).values()]
   const presented = presentEpics(request, rows, { origin: { kind: 'none' } })
   return new Map(rows.map((r, n) => [r.id, presented[n]]))
 }
 
 /** One epic as a single-resource response (with `subscribed`). */
-export function presentEpic(request: FastifyRequest, epic: EpicRow, origin: EpicOrigin): Readonly<Record<string, unknown>> {
+export function presentEpic(
+  request: FastifyRequest,
+  epic: EpicRow,
+  origin: EpicOrigin,
+): Readonly<Record<string, unknown>> {
   return presentEpics(request, [epic], { origin, withSubscribed: true })[0]
 }
 
@@ -151,20 +254,36 @@ export function epicParticipantIds(db: Db, epic: EpicRow): number[] {
  * is on: `null` when the issue has no epic or the caller may not read it, absent (no key) for
  * personal projects, as GitLab leaves the fields out there. Two queries for the page.
  */
-export function issueEpicFields(request: FastifyRequest, issues: readonly IssueRow[], groupProjectIds: ReadonlySet<number>): Map<number, Readonly<Record<string, unknown>> | null> {
+export function issueEpicFields(
+  request: FastifyRequest,
+  issues: readonly IssueRow[],
+  groupProjectIds: ReadonlySet<number>,
+): Map<number, Readonly<Record<string, unknown>> | null> {
   const out = new Map<number, Readonly<Record<string, unknown>> | null>()
   if (!epicsEnabled(request)) return out
   const inGroups = issues.filter((i) => groupProjectIds.has(i.project_id))
   if (inGroups.length === 0) return out
   const db = request.server.burrow.db
-  const links = epicIssuesOfIssues(db, inGroups.map((i) => i.id))
-  const epics = epicsById(db, [...links.values()].map((l) => l.epic_id))
-  const byGroup = namespacesById(db, [...epics.values()].map((e) => e.group_id))
+  const links = epicIssuesOfIssues(
+    db,
+    inGroups.map((i) => i.id),
+  )
+  const epics = epicsById(
+    db,
+    [...links.values()].map((l) => l.epic_id),
+  )
+  const byGroup = namespacesById(
+    db,
+    [...epics.values()].map((e) => e.group_id),
+  )
   for (const issue of inGroups) {
     const link = links.get(issue.id)
     const epic = link ? epics.get(link.epic_id) : undefined
     const group = epic ? byGroup.get(epic.group_id) : undefined
-    out.set(issue.id, epic && group && canReadEpicWith(request.perms, group, epic) ? issueEpicRef(epic, group.full_path) : null)
+    out.set(
+      issue.id,
+      epic && group && canReadEpicWith(request.perms, group, epic) ? issueEpicRef(epic, group.full_path) : null,
+    )
   }
   return out
 }
@@ -187,7 +306,8 @@ export function resolveEpicLabels(db: Db, groupId: number, titles: readonly stri
   for (const title of titles) {
     const found = findLabelTitleInScope(db, scope, title)
     if (found) out.push(found)
-    else if (create && !title.includes(',')) out.push(insertLabel(db, { title, color: NEW_LABEL_COLOR, description: null, groupId }))
+    else if (create && !title.includes(','))
+      out.push(insertLabel(db, { title, color: NEW_LABEL_COLOR, description: null, groupId }))
   }
   return out
 }
@@ -196,23 +316,42 @@ export function resolveEpicLabels(db: Db, groupId: number, titles: readonly stri
  * Why `parent` cannot hold an epic (of `child.group_id`, id `child.id` when it exists), in
  * GitLab's words; null when it can.
  */
-export function parentProblem(db: Db, child: { readonly id?: number; readonly group_id: number; readonly confidential: boolean }, parent: EpicRow): { field: 'parent' | 'confidential'; message: string } | null {
+export function parentProblem(
+  db: Db,
+  child: { readonly id?: number; readonly group_id: number; readonly confidential: boolean },
+  parent: EpicRow,
+): { field: 'parent' | 'confidential'; message: string } | null {
   const prefix = 'This epic cannot be added.'
   if (child.id === parent.id) return { field: 'parent', message: `${prefix} An epic cannot be added to itself.` }
   const ancestors = epicAncestorIds(db, parent.id)
-  if (child.id !== undefined && ancestors.includes(child.id)) return { field: 'parent', message: `${prefix} It is already an ancestor of the parent epic.` }
+  if (child.id !== undefined && ancestors.includes(child.id))
+    return { field: 'parent', message: `${prefix} It is already an ancestor of the parent epic.` }
   if (!groupAndDescendantIds(db, parent.group_id).includes(child.group_id)) {
-    return { field: 'parent', message: `${prefix} An epic must belong to the same group or subgroup as its parent epic.` }
+    return {
+      field: 'parent',
+      message: `${prefix} An epic must belong to the same group or subgroup as its parent epic.`,
+    }
   }
   const below = child.id !== undefined ? epicSubtreeDepth(db, child.id) : 0
   if (ancestors.length + 2 + below > MAX_HIERARCHY_DEPTH) {
-    return { field: 'parent', message: `${prefix} One or more epics would exceed the maximum depth (${MAX_HIERARCHY_DEPTH}) from its most distant ancestor.` }
+    return {
+      field: 'parent',
+      message: `${prefix} One or more epics would exceed the maximum depth (${MAX_HIERARCHY_DEPTH}) from its most distant ancestor.`,
+    }
   }
-  if (!child.confidential && parent.confidential === 1) return { field: 'confidential', message: 'A non-confidential epic cannot be assigned to a confidential parent epic' }
+  if (!child.confidential && parent.confidential === 1)
+    return {
+      field: 'confidential',
+      message: 'A non-confidential epic cannot be assigned to a confidential parent epic',
+    }
   return null
 }
 
-function assertParent(db: Db, child: { readonly id?: number; readonly group_id: number; readonly confidential: boolean }, parent: EpicRow): void {
+function assertParent(
+  db: Db,
+  child: { readonly id?: number; readonly group_id: number; readonly confidential: boolean },
+  parent: EpicRow,
+): void {
   const problem = parentProblem(db, child, parent)
   if (problem) throw validationFailed({ [problem.field]: [problem.message] })
 }
@@ -272,7 +411,15 @@ export function createEpic(db: Db, n: NewEpic): EpicRow {
     const labelIds = [...(n.labelIds ?? []), ...resolveEpicLabels(db, n.groupId, n.labels ?? [], true).map((l) => l.id)]
     if (labelIds.length > 0) setEpicLabels(db, epic.id, keepOneLabelPerScope(db, [], labelIds))
     recordCreation(db, epicTarget(epic), n.authorId, epicSnapshot(db, epic.id))
-    recordEvent(db, { authorId: n.authorId, action: 'created', groupId: n.groupId, targetType: 'Epic', targetId: epic.id, targetIid: epic.iid, targetTitle: epic.title })
+    recordEvent(db, {
+      authorId: n.authorId,
+      action: 'created',
+      groupId: n.groupId,
+      targetType: 'Epic',
+      targetId: epic.id,
+      targetIid: epic.iid,
+      targetTitle: epic.title,
+    })
     return epic
   })()
 }
@@ -305,7 +452,10 @@ export function updateEpic(db: Db, epic: EpicRow, changes: EpicChanges, actorId:
     const before = epicSnapshot(db, epic.id)
     const now = nowIso()
     const { columns, transition } = editColumns(epic, changes, actorId, now)
-    const cols: { -readonly [K in keyof EpicColumnChanges]: EpicColumnChanges[K] } = { updated_at: changes.updatedAt ?? now, ...columns }
+    const cols: { -readonly [K in keyof EpicColumnChanges]: EpicColumnChanges[K] } = {
+      updated_at: changes.updatedAt ?? now,
+      ...columns,
+    }
     const confidential = changes.confidential ?? epic.confidential === 1
     if (changes.confidential !== undefined) {
       if (changes.confidential && epic.confidential === 0) {
@@ -327,7 +477,10 @@ export function updateEpic(db: Db, epic: EpicRow, changes: EpicChanges, actorId:
       }
     } else if (changes.confidential === false && epic.parent_id !== null) {
       const parent = findEpicById(db, epic.parent_id)
-      if (parent?.confidential === 1) throw validationFailed({ confidential: ['A non-confidential epic cannot be assigned to a confidential parent epic'] })
+      if (parent?.confidential === 1)
+        throw validationFailed({
+          confidential: ['A non-confidential epic cannot be assigned to a confidential parent epic'],
+        })
     }
     if (changes.startDateIsFixed !== undefined) cols.start_date_is_fixed = changes.startDateIsFixed ? 1 : 0
     if (changes.startDateFixed !== undefined) cols.start_date_fixed = changes.startDateFixed
@@ -341,12 +494,28 @@ export function updateEpic(db: Db, epic: EpicRow, changes: EpicChanges, actorId:
         const remove = new Set(changes.removeLabels.map((t) => t.toLowerCase()))
         labels = labels.filter((l) => !remove.has(l.title.toLowerCase()))
       }
-      setEpicLabels(db, epic.id, keepOneLabelPerScope(db, current.map((l) => l.id), labels.map((l) => l.id)))
+      setEpicLabels(
+        db,
+        epic.id,
+        keepOneLabelPerScope(
+          db,
+          current.map((l) => l.id),
+          labels.map((l) => l.id),
+        ),
+      )
     }
     const row = updateEpicRow(db, epic.id, cols)
     recordUpdate(db, epicTarget(row), actorId, before, epicSnapshot(db, row.id))
     if (transition) {
-      recordEvent(db, { authorId: actorId, action: transition, groupId: row.group_id, targetType: 'Epic', targetId: row.id, targetIid: row.iid, targetTitle: row.title })
+      recordEvent(db, {
+        authorId: actorId,
+        action: transition,
+        groupId: row.group_id,
+        targetType: 'Epic',
+        targetId: row.id,
+        targetIid: row.iid,
+        targetTitle: row.title,
+      })
     }
     return row
   })()
@@ -366,7 +535,11 @@ export function linkIssue(db: Db, epic: EpicRow, issue: IssueRow, actorId: numbe
   return db.transaction(() => {
     const previous = findEpicIssueByIssue(db, issue.id)
     if (previous?.epic_id === epic.id) throw apiMessage(409, 'Issue(s) already assigned')
-    if (epic.confidential === 1 && issue.confidential === 0) throw apiMessage(422, 'Cannot assign a confidential epic to a non-confidential issue. Make the issue confidential and try again.')
+    if (epic.confidential === 1 && issue.confidential === 0)
+      throw apiMessage(
+        422,
+        'Cannot assign a confidential epic to a non-confidential issue. Make the issue confidential and try again.',
+      )
     const link = upsertEpicIssue(db, epic.id, issue.id)
     updateEpicRow(db, epic.id, {})
     noteEpicIssue(db, issue, actorId, previous?.epic_id ?? null, epic.id)
@@ -388,7 +561,12 @@ export function unlinkIssue(db: Db, link: EpicIssueRow, actorId: number): void {
  * Places `item` after `before` and before `after` (either may be absent) in an ordered list,
  * renumbering the whole list: lists are an epic's issues or children, short enough to rewrite.
  */
-function reorder<T extends { readonly id: number }>(items: readonly T[], itemId: number, beforeId: number | undefined, afterId: number | undefined): number[] | null {
+function reorder<T extends { readonly id: number }>(
+  items: readonly T[],
+  itemId: number,
+  beforeId: number | undefined,
+  afterId: number | undefined,
+): number[] | null {
   const rest = items.filter((i) => i.id !== itemId).map((i) => i.id)
   if (beforeId !== undefined && !rest.includes(beforeId)) return null
   if (afterId !== undefined && !rest.includes(afterId)) return null
@@ -401,7 +579,13 @@ function reorder<T extends { readonly id: number }>(items: readonly T[], itemId:
 }
 
 /** Moves an issue link within its epic: after `moveBeforeId`'s link, before `moveAfterId`'s. False when not possible. */
-export function moveEpicIssue(db: Db, epic: EpicRow, link: EpicIssueRow, moveBeforeId: number | undefined, moveAfterId: number | undefined): boolean {
+export function moveEpicIssue(
+  db: Db,
+  epic: EpicRow,
+  link: EpicIssueRow,
+  moveBeforeId: number | undefined,
+  moveAfterId: number | undefined,
+): boolean {
   return db.transaction(() => {
     const order = reorder(epicIssueLinks(db, epic.id), link.id, moveBeforeId, moveAfterId)
     if (!order) return false
@@ -411,9 +595,20 @@ export function moveEpicIssue(db: Db, epic: EpicRow, link: EpicIssueRow, moveBef
 }
 
 /** Moves a child epic among its siblings: after `moveBeforeId`, before `moveAfterId` (epic ids). */
-export function moveChildEpic(db: Db, parent: EpicRow, child: EpicRow, moveBeforeId: number | undefined, moveAfterId: number | undefined): boolean {
+export function moveChildEpic(
+  db: Db,
+  parent: EpicRow,
+  child: EpicRow,
+  moveBeforeId: number | undefined,
+  moveAfterId: number | undefined,
+): boolean {
   return db.transaction(() => {
-    const order = reorder(childEpicIds(db, parent.id).map((id) => ({ id })), child.id, moveBeforeId, moveAfterId)
+    const order = reorder(
+      childEpicIds(db, parent.id).map((id) => ({ id })),
+      child.id,
+      moveBeforeId,
+      moveAfterId,
+    )
     if (!order) return false
     renumberChildEpics(db, order)
     return true
@@ -440,7 +635,11 @@ function parentParam(request: FastifyRequest, raw: unknown): number | null | und
 }
 
 /** `POST /groups/:id/epics` parameters → a new epic (Reporter+; created_at for administrators and owners). */
-export function createEpicFromParams(request: FastifyRequest, group: NamespaceRow, p: Readonly<Record<string, unknown>>): EpicRow {
+export function createEpicFromParams(
+  request: FastifyRequest,
+  group: NamespaceRow,
+  p: Readonly<Record<string, unknown>>,
+): EpicRow {
   const user = requireEpicsFeature(request)
   requireAdminEpics(request, group)
   if (p.title === undefined || p.title === null) throw missingParam('title')
@@ -464,52 +663,94 @@ export function createEpicFromParams(request: FastifyRequest, group: NamespaceRo
 
 /** The parameters PUT accepts; at least one must be present. */
 export const EPIC_UPDATE_PARAMS = [
-  'add_labels', 'confidential', 'description', 'due_date_fixed', 'due_date_is_fixed', 'labels', 'parent_id', 'remove_labels',
-  'start_date_fixed', 'start_date_is_fixed', 'state_event', 'title', 'start_date', 'end_date',
+  'add_labels',
+  'confidential',
+  'description',
+  'due_date_fixed',
+  'due_date_is_fixed',
+  'labels',
+  'parent_id',
+  'remove_labels',
+  'start_date_fixed',
+  'start_date_is_fixed',
+  'state_event',
+  'title',
+  'start_date',
+  'end_date',
 ] as const
 
 /** `PUT /groups/:id/epics/:epic_iid` parameters → the updated epic (Reporter+). */
-export function updateEpicFromParams(request: FastifyRequest, group: NamespaceRow, epic: EpicRow, p: Readonly<Record<string, unknown>>): EpicRow {
+export function updateEpicFromParams(
+  request: FastifyRequest,
+  group: NamespaceRow,
+  epic: EpicRow,
+  p: Readonly<Record<string, unknown>>,
+): EpicRow {
   const user = requireEpicsFeature(request)
   requireAdminEpics(request, group)
-  if (EPIC_UPDATE_PARAMS.every((k) => p[k] === undefined)) throw paramError(`${EPIC_UPDATE_PARAMS.join(', ')} are missing, at least one parameter must be provided`)
-  if (p.state_event !== undefined && p.state_event !== 'close' && p.state_event !== 'reopen') throw invalidParam('state_event', 'does not have a valid value')
-  return updateEpic(request.server.burrow.db, epic, {
-    title: p.title !== undefined && p.title !== null ? titleOf(p.title) : undefined,
-    description: descriptionOf(p.description),
-    confidential: boolOf('confidential', p.confidential),
-    stateEvent: p.state_event as 'close' | 'reopen' | undefined,
-    labels: labelList(p.labels),
-    addLabels: labelList(p.add_labels),
-    removeLabels: labelList(p.remove_labels),
-    parentId: parentParam(request, p.parent_id),
-    startDateIsFixed: boolOf('start_date_is_fixed', p.start_date_is_fixed),
-    startDateFixed: dateParam('start_date_fixed', p.start_date_fixed !== undefined ? p.start_date_fixed : p.start_date),
-    dueDateIsFixed: boolOf('due_date_is_fixed', p.due_date_is_fixed),
-    dueDateFixed: dateParam('due_date_fixed', p.due_date_fixed !== undefined ? p.due_date_fixed : p.end_date),
-    updatedAt: mayChooseDates(request, group) ? datetimeOf('updated_at', p.updated_at) : undefined,
-  }, user.id)
+  if (EPIC_UPDATE_PARAMS.every((k) => p[k] === undefined))
+    throw paramError(`${EPIC_UPDATE_PARAMS.join(', ')} are missing, at least one parameter must be provided`)
+  if (p.state_event !== undefined && p.state_event !== 'close' && p.state_event !== 'reopen')
+    throw invalidParam('state_event', 'does not have a valid value')
+  return updateEpic(
+    request.server.burrow.db,
+    epic,
+    {
+      title: p.title !== undefined && p.title !== null ? titleOf(p.title) : undefined,
+      description: descriptionOf(p.description),
+      confidential: boolOf('confidential', p.confidential),
+      stateEvent: p.state_event as 'close' | 'reopen' | undefined,
+      labels: labelList(p.labels),
+      addLabels: labelList(p.add_labels),
+      removeLabels: labelList(p.remove_labels),
+      parentId: parentParam(request, p.parent_id),
+      startDateIsFixed: boolOf('start_date_is_fixed', p.start_date_is_fixed),
+      startDateFixed: dateParam(
+        'start_date_fixed',
+        p.start_date_fixed !== undefined ? p.start_date_fixed : p.start_date,
+      ),
+      dueDateIsFixed: boolOf('due_date_is_fixed', p.due_date_is_fixed),
+      dueDateFixed: dateParam('due_date_fixed', p.due_date_fixed !== undefined ? p.due_date_fixed : p.end_date),
+      updatedAt: mayChooseDates(request, group) ? datetimeOf('updated_at', p.updated_at) : undefined,
+    },
+    user.id,
+  )
 }
 
 /**
  * Issues of an epic the caller may read, in the epic's order, each with `epic_issue_id` and
  * `relative_position` (GitLab's EpicIssue entity); one page.
  */
-export function epicIssuesPage(request: FastifyRequest, epic: EpicRow, origin: ReferenceOrigin, page: { readonly limit: number; readonly offset: number }): { rows: Readonly<Record<string, unknown>>[]; total: number } {
+export function epicIssuesPage(
+  request: FastifyRequest,
+  epic: EpicRow,
+  origin: ReferenceOrigin,
+  page: { readonly limit: number; readonly offset: number },
+): { rows: Readonly<Record<string, unknown>>[]; total: number } {
   const db = request.server.burrow.db
   const user = request.actor.user
   const viewer = user ? { id: user.id, isAdmin: user.is_admin === 1, external: user.external === 1 } : null
-  const { ids, reporterIds } = readableProjects(db, viewer, { namespaceIds: groupAndDescendantIds(db, epic.group_id), nonArchived: false })
-  const { rows, total } = listIssues(db, {
-    projectIds: ids,
-    confidentialProjectIds: viewer?.isAdmin ? null : reporterIds,
-    viewerId: viewer?.id ?? null,
-    epicId: epic.id,
-    orderBy: 'epic_position',
-    sort: 'asc',
-    today: todayIso(),
-  }, page)
-  const links = epicIssuesOfIssues(db, rows.map((r) => r.id))
+  const { ids, reporterIds } = readableProjects(db, viewer, {
+    namespaceIds: groupAndDescendantIds(db, epic.group_id),
+    nonArchived: false,
+  })
+  const { rows, total } = listIssues(
+    db,
+    {
+      projectIds: ids,
+      confidentialProjectIds: viewer?.isAdmin ? null : reporterIds,
+      viewerId: viewer?.id ?? null,
+      epicId: epic.id,
+      orderBy: 'epic_position',
+      sort: 'asc',
+      today: todayIso(),
+    },
+    page,
+  )
+  const links = epicIssuesOfIssues(
+    db,
+    rows.map((r) => r.id),
+  )
   const presented = presentIssues(request, rows, { origin })
   return {
     rows: presented.map((issue, n) => {
@@ -525,20 +766,33 @@ export function epicIssuesPage(request: FastifyRequest, epic: EpicRow, origin: R
  * reads the issue, which must live in a project of the epic's group or its subgroups; else 404
  * `No Issue found for given params`.
  */
-export function assignIssueToEpic(request: FastifyRequest, group: NamespaceRow, epic: EpicRow, issueId: number): EpicIssueRow {
+export function assignIssueToEpic(
+  request: FastifyRequest,
+  group: NamespaceRow,
+  epic: EpicRow,
+  issueId: number,
+): EpicIssueRow {
   requireEpicsFeature(request)
   requireAdminEpics(request, group)
   const db = request.server.burrow.db
   const issue = findIssueById(db, issueId)
   const project = issue ? findProjectById(db, issue.project_id) : undefined
-  const linkable = issue && project && canReadIssue(request, project, issue)
-    && request.perms.canInProject(project, AccessLevel.GUEST) && groupAndDescendantIds(db, epic.group_id).includes(project.namespace_id)
+  const linkable =
+    issue &&
+    project &&
+    canReadIssue(request, project, issue) &&
+    request.perms.canInProject(project, AccessLevel.GUEST) &&
+    groupAndDescendantIds(db, epic.group_id).includes(project.namespace_id)
   if (!issue || !linkable) throw apiMessage(404, 'No Issue found for given params')
   return linkIssue(db, epic, issue, requireEpicsFeature(request).id)
 }
 
 /** An epic-issue link response: the link, its epic and its issue. */
-export function presentEpicIssueLink(request: FastifyRequest, link: EpicIssueRow, epic: EpicRow): Readonly<Record<string, unknown>> {
+export function presentEpicIssueLink(
+  request: FastifyRequest,
+  link: EpicIssueRow,
+  epic: EpicRow,
+): Readonly<Record<string, unknown>> {
   const db = request.server.burrow.db
   const issue = findIssueById(db, link.issue_id) as IssueRow
   const epicJson = presentEpics(request, [epic], { origin: { kind: 'none' }, fullReference: true })[0]
@@ -547,7 +801,11 @@ export function presentEpicIssueLink(request: FastifyRequest, link: EpicIssueRow
 }
 
 /** The LinkedEpic response for a child created under `parent`. */
-export function presentLinkedEpic(request: FastifyRequest, child: EpicRow, parent: EpicRow): Readonly<Record<string, unknown>> {
+export function presentLinkedEpic(
+  request: FastifyRequest,
+  child: EpicRow,
+  parent: EpicRow,
+): Readonly<Record<string, unknown>> {
   const db = request.server.burrow.db
   const groups = groupPathsOf(db, [child.group_id, parent.group_id])
   const { hasChildren, hasIssues } = epicHasChildrenAndIssues(db, child.id)
@@ -566,7 +824,11 @@ export function presentLinkedEpic(request: FastifyRequest, child: EpicRow, paren
  * neither is given, null to leave the epic (0), else an epic of the project's group or its
  * ancestors that the caller can read (404 `Epic Not Found` otherwise).
  */
-export function issueEpicParam(request: FastifyRequest, project: ProjectRow, p: Readonly<Record<string, unknown>>): EpicRow | null | undefined {
+export function issueEpicParam(
+  request: FastifyRequest,
+  project: ProjectRow,
+  p: Readonly<Record<string, unknown>>,
+): EpicRow | null | undefined {
   if (given(p.epic_id) && given(p.epic_iid)) throw paramError('epic_id, epic_iid are mutually exclusive')
   const raw = given(p.epic_id) ? p.epic_id : p.epic_iid
   if (!given(raw)) return p.epic_id === null || p.epic_iid === null ? null : undefined
@@ -651,14 +913,19 @@ export function promoteIssueToEpic(request: FastifyRequest, project: ProjectRow,
       confidential: issue.confidential === 1,
       labelIds,
       // A parent the new epic may not have (another hierarchy, confidentiality) is left out.
-      parentId: parent && parentProblem(db, { group_id: group.id, confidential: issue.confidential === 1 }, parent) === null ? parent.id : null,
+      parentId:
+        parent && parentProblem(db, { group_id: group.id, confidential: issue.confidential === 1 }, parent) === null
+          ? parent.id
+          : null,
     })
     copyIssueNotesToEpic(db, issue.id, epic)
     finishNotesCopy(db, issueTarget(issue), epicTarget(epic), request.perms)
     copyIssueAwardsToEpic(db, issue.id, epic.id)
     const projectPath = findProjectWithNamespace(db, project.id)
     const issueRef = `${projectPath ? `${projectPath.ns_full_path}/${project.path}` : ''}#${issue.iid}`
-    addSystemNote(db, epicTarget(epic), user.id, `promoted from issue ${issueRef}`, 'moved', { ref: issueTarget(issue) })
+    addSystemNote(db, epicTarget(epic), user.id, `promoted from issue ${issueRef}`, 'moved', {
+      ref: issueTarget(issue),
+    })
     if (issue.state === 'opened') updateIssue(request, project, issue, { state_event: 'close' })
     updateIssueRow(db, issue.id, { promoted_to_epic_id: epic.id })
     addSystemNote(db, issueTarget(issue), user.id, `promoted to epic &${epic.iid}`, 'moved', { ref: epicTarget(epic) })

@@ -34,24 +34,39 @@ const errorTracking: FastifyPluginAsyncTypebox = async (app) => {
 
   // GitLab answers 404 to PATCH until the setting exists, which only its UI could create; the
   // spec makes PATCH the way to set it, so PATCH creates the setting the first time, as PUT does.
-  app.patch('/projects/:id/error_tracking/settings', { schema: { params: IdParams, body: PatchBody } }, async (request) => {
-    const project = maintainedProject(request, request.params.id)
-    return errorTrackingSettingEntity(updateErrorTrackingSetting(request, project, request.body.active, request.body.integrated))
-  })
+  app.patch(
+    '/projects/:id/error_tracking/settings',
+    { schema: { params: IdParams, body: PatchBody } },
+    async (request) => {
+      const project = maintainedProject(request, request.params.id)
+      return errorTrackingSettingEntity(
+        updateErrorTrackingSetting(request, project, request.body.active, request.body.integrated),
+      )
+    },
+  )
 
   app.put('/projects/:id/error_tracking/settings', { schema: { params: IdParams, body: PutBody } }, async (request) => {
     const project = maintainedProject(request, request.params.id)
-    return errorTrackingSettingEntity(updateErrorTrackingSetting(request, project, request.body.active, request.body.integrated))
+    return errorTrackingSettingEntity(
+      updateErrorTrackingSetting(request, project, request.body.active, request.body.integrated),
+    )
   })
 
-  app.get('/projects/:id/error_tracking/client_keys', { schema: { params: IdParams, querystring: PageQuery } }, async (request, reply) => {
-    const project = maintainedProject(request, request.params.id)
-    const page = pageOf(request.query as Record<string, unknown>)
-    const { rows, total } = listClientKeys(ctx.db, ctx.secrets, project.id, { limit: page.perPage, offset: page.offset })
-    setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
-    const baseUrl = ctx.baseUrl(request)
-    return rows.map((k) => clientKeyEntity(baseUrl, k))
-  })
+  app.get(
+    '/projects/:id/error_tracking/client_keys',
+    { schema: { params: IdParams, querystring: PageQuery } },
+    async (request, reply) => {
+      const project = maintainedProject(request, request.params.id)
+      const page = pageOf(request.query as Record<string, unknown>)
+      const { rows, total } = listClientKeys(ctx.db, ctx.secrets, project.id, {
+        limit: page.perPage,
+        offset: page.offset,
+      })
+      setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
+      const baseUrl = ctx.baseUrl(request)
+      return rows.map((k) => clientKeyEntity(baseUrl, k))
+    },
+  )
 
   app.post('/projects/:id/error_tracking/client_keys', { schema: { params: IdParams } }, async (request, reply) => {
     const project = maintainedProject(request, request.params.id)

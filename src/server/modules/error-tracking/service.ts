@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import {
-  deleteClientKey, findErrorTrackingSetting, insertClientKey, upsertErrorTrackingSetting, type ClientKeyRow, type ErrorTrackingSettingRow,
+  deleteClientKey,
+  findErrorTrackingSetting,
+  insertClientKey,
+  upsertErrorTrackingSetting,
+  type ClientKeyRow,
+  type ErrorTrackingSettingRow,
 } from './queries'
 import type { ProjectRow } from '../../platform/db/rows'
 import { recordProjectChange } from '../projects/changes'
@@ -12,7 +17,12 @@ export function generatePublicKey(): string {
 }
 
 /** Turns error tracking on or off (creating the project's setting the first time) and records it. */
-export function updateErrorTrackingSetting(request: FastifyRequest, project: ProjectRow, active: boolean, integrated: boolean | undefined): ErrorTrackingSettingRow {
+export function updateErrorTrackingSetting(
+  request: FastifyRequest,
+  project: ProjectRow,
+  active: boolean,
+  integrated: boolean | undefined,
+): ErrorTrackingSettingRow {
   const db = request.server.burrow.db
   return db.transaction(() => {
     const before = findErrorTrackingSetting(db, project.id)
@@ -22,8 +32,13 @@ export function updateErrorTrackingSetting(request: FastifyRequest, project: Pro
     if (before?.integrated !== after.integrated) changes.push(`integrated ${after.integrated === 1}`)
     if (changes.length > 0) {
       recordProjectChange(request, project, {
-        targetType: 'ErrorTracking::ProjectErrorTrackingSetting', targetId: project.id, targetTitle: 'error tracking',
-        audit: { change: 'error_tracking_setting', custom_message: `Changed error tracking settings: ${changes.join(', ')}` },
+        targetType: 'ErrorTracking::ProjectErrorTrackingSetting',
+        targetId: project.id,
+        targetTitle: 'error tracking',
+        audit: {
+          change: 'error_tracking_setting',
+          custom_message: `Changed error tracking settings: ${changes.join(', ')}`,
+        },
       })
     }
     return after
@@ -36,7 +51,9 @@ export function createClientKey(request: FastifyRequest, project: ProjectRow): C
   return db.transaction(() => {
     const key = insertClientKey(db, request.server.burrow.secrets, project.id, generatePublicKey())
     recordProjectChange(request, project, {
-      targetType: 'ErrorTracking::ClientKey', targetId: key.id, targetTitle: `client key ${key.id}`,
+      targetType: 'ErrorTracking::ClientKey',
+      targetId: key.id,
+      targetTitle: `client key ${key.id}`,
       audit: { add: 'error_tracking_client_key', custom_message: `Created error tracking client key ${key.id}` },
     })
     return key
@@ -48,7 +65,9 @@ export function destroyClientKey(request: FastifyRequest, project: ProjectRow, k
   db.transaction(() => {
     deleteClientKey(db, key.id)
     recordProjectChange(request, project, {
-      targetType: 'ErrorTracking::ClientKey', targetId: key.id, targetTitle: `client key ${key.id}`,
+      targetType: 'ErrorTracking::ClientKey',
+      targetId: key.id,
+      targetTitle: `client key ${key.id}`,
       audit: { remove: 'error_tracking_client_key', custom_message: `Deleted error tracking client key ${key.id}` },
     })
   })()

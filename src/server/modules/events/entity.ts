@@ -27,7 +27,11 @@ export interface ActivityEvent {
 
 const WIKI_TARGET = 'WikiPage::Meta'
 const DESIGN_TARGET = 'DesignManagement::Design'
-const DESIGN_ACTION_NAMES: Readonly<Record<string, string>> = { created: 'added', updated: 'updated', destroyed: 'removed' }
+const DESIGN_ACTION_NAMES: Readonly<Record<string, string>> = {
+  created: 'added',
+  updated: 'updated',
+  destroyed: 'removed',
+}
 
 function parseJson(text: string | null): Readonly<Record<string, unknown>> | undefined {
   if (text === null) return undefined
@@ -46,7 +50,11 @@ function pushActionName(pushData: Readonly<Record<string, unknown>> | undefined)
  * Event#action_name: pushes name the ref change, designs use their own verbs, a project's
  * creation is "created", and opening or reopening any work item reads "opened".
  */
-export function actionName(action: string, targetType: string | null, pushData?: Readonly<Record<string, unknown>>): string {
+export function actionName(
+  action: string,
+  targetType: string | null,
+  pushData?: Readonly<Record<string, unknown>>,
+): string {
   if (action === 'pushed') return pushActionName(pushData)
   if (targetType === DESIGN_TARGET && DESIGN_ACTION_NAMES[action]) return DESIGN_ACTION_NAMES[action]
   switch (action) {

@@ -41,6 +41,11 @@ export async function recordPushEvents({ ctx, project, user, updates }: PushCont
     const current = await git(['rev-parse', '--verify', '--quiet', u.ref], { gitDir, successExitCodes: [0, 1] })
     const now = current.exitCode === 0 ? current.stdout.toString().trim() : ZERO_SHA
     if (now !== u.newSha) continue
-    recordEvent(ctx.db, { authorId: user.id, action: 'pushed', projectId: project.id, pushData: await pushData(gitDir, u, ref.name, ref.type) })
+    recordEvent(ctx.db, {
+      authorId: user.id,
+      action: 'pushed',
+      projectId: project.id,
+      pushData: await pushData(gitDir, u, ref.name, ref.type),
+    })
   }
 }

@@ -110,10 +110,12 @@ function whereClause(f: EventFilter, b: Binder): string {
   if (f.projectId !== undefined) where.push(`e.project_id = ${b.bind(f.projectId)}`)
   if (f.projectEventsOnly) where.push('e.project_id IS NOT NULL')
   if (f.actions) where.push(`e.action IN (SELECT value FROM json_each(${b.bind(JSON.stringify(f.actions))}))`)
-  if (f.targetTypes) where.push(`e.target_type IN (SELECT value FROM json_each(${b.bind(JSON.stringify(f.targetTypes))}))`)
+  if (f.targetTypes)
+    where.push(`e.target_type IN (SELECT value FROM json_each(${b.bind(JSON.stringify(f.targetTypes))}))`)
   if (f.createdBefore !== undefined) where.push(`e.created_at < ${b.bind(f.createdBefore)}`)
   if (f.createdAfter !== undefined) where.push(`e.created_at > ${b.bind(f.createdAfter)}`)
-  if (f.hiddenIds && f.hiddenIds.length > 0) where.push(`e.id NOT IN (SELECT value FROM json_each(${b.bind(JSON.stringify(f.hiddenIds))}))`)
+  if (f.hiddenIds && f.hiddenIds.length > 0)
+    where.push(`e.id NOT IN (SELECT value FROM json_each(${b.bind(JSON.stringify(f.hiddenIds))}))`)
   return where.join(' AND ')
 }
 
@@ -121,7 +123,10 @@ function whereClause(f: EventFilter, b: Binder): string {
 function listingSql(f: EventFilter): { cte: string; from: string; b: Binder } {
   const b = new Binder(f.viewer.kind === 'user' ? [f.viewer.userId] : [])
   const where = whereClause(f, b)
-  const cte = f.viewer.kind === 'user' ? `WITH RECURSIVE ${AUTHORIZED_GROUPS_CTE}, ${AUTHORIZED_PROJECTS_CTE}, ${VISIBLE_GROUPS_CTE} ` : ''
+  const cte =
+    f.viewer.kind === 'user'
+      ? `WITH RECURSIVE ${AUTHORIZED_GROUPS_CTE}, ${AUTHORIZED_PROJECTS_CTE}, ${VISIBLE_GROUPS_CTE} `
+      : ''
   const from = `FROM events e
     LEFT JOIN projects p ON p.id = e.project_id
     LEFT JOIN namespaces g ON g.id = e.group_id
@@ -146,7 +151,8 @@ const NOTE_ON_SNIPPET = `e.target_type IN ${NOTE_TARGET_TYPES} AND EXISTS (SELEC
  * own feature) turns off.
  */
 function restrictedSql(forAdministrator: boolean): string {
-  if (forAdministrator) return `(${FEATURES.map((f) => `${featureOf(f)} = 'disabled'`).join(' OR ')} OR (${NOTE_ON_SNIPPET}))`
+  if (forAdministrator)
+    return `(${FEATURES.map((f) => `${featureOf(f)} = 'disabled'`).join(' OR ')} OR (${NOTE_ON_SNIPPET}))`
   return `(
   p.visibility = 'private'
   OR ${FEATURES.map((f) => `${featureOf(f)} <> 'enabled'`).join(' OR ')}
@@ -177,7 +183,9 @@ export interface RestrictedEventRow {
 export function restrictedEvents(db: Db, f: EventFilter, callerIsAdmin: boolean): RestrictedEventRow[] {
   const { cte, from, b } = listingSql(f)
   return db
-    .prepare(`${cte}SELECT e.id, e.project_id, e.action, e.target_type, e.target_id ${from} AND ${restrictedSql(callerIsAdmin)}`)
+    .prepare(
+      `${cte}SELECT e.id, e.project_id, e.action, e.target_type, e.target_id ${from} AND ${restrictedSql(callerIsAdmin)}`,
+    )
     .all(b.values) as RestrictedEventRow[]
 }
 

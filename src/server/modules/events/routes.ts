@@ -9,7 +9,21 @@ import { currentUser, loadProject, loadUser } from '../../platform/http/resolve'
 import { ReadableItems } from '../../platform/auth/readable'
 
 /** Filter values of `action`: GitLab's stored actions, plus the spec's `commented on` spelling. */
-const ACTIONS = ['approved', 'closed', 'commented', 'commented on', 'created', 'destroyed', 'expired', 'joined', 'left', 'merged', 'pushed', 'reopened', 'updated'] as const
+const ACTIONS = [
+  'approved',
+  'closed',
+  'commented',
+  'commented on',
+  'created',
+  'destroyed',
+  'expired',
+  'joined',
+  'left',
+  'merged',
+  'pushed',
+  'reopened',
+  'updated',
+] as const
 
 /** Filter values of `target_type` → the stored (capitalised) target types they select. */
 const TARGET_TYPES: Readonly<Record<string, readonly string[]>> = {
@@ -82,7 +96,9 @@ function viewerOf(request: FastifyRequest): EventViewer {
  */
 function hiddenEventIds(request: FastifyRequest, filter: EventFilter): number[] {
   const readable = new ReadableItems(request.server.burrow.db, request.perms)
-  return restrictedEvents(request.server.burrow.db, filter, request.perms.isAdmin).filter((e) => !readable.event(e)).map((e) => e.id)
+  return restrictedEvents(request.server.burrow.db, filter, request.perms.isAdmin)
+    .filter((e) => !readable.event(e))
+    .map((e) => e.id)
 }
 
 function respond(request: FastifyRequest, reply: FastifyReply, filter: EventFilter): ActivityEvent[] {
@@ -90,7 +106,12 @@ function respond(request: FastifyRequest, reply: FastifyReply, filter: EventFilt
   const baseUrl = request.server.burrow.baseUrl(request)
   const page = pageOf(request.query as Record<string, unknown>)
   // Hidden before paging, so neither the page nor its total count reveals them.
-  const { rows, total } = listEvents(db, { ...filter, hiddenIds: hiddenEventIds(request, filter) }, page.perPage, page.offset)
+  const { rows, total } = listEvents(
+    db,
+    { ...filter, hiddenIds: hiddenEventIds(request, filter) },
+    page.perPage,
+    page.offset,
+  )
   setPageHeaders(request, reply, baseUrl, page, total)
   return rows.map((row) => activityEvent(row, baseUrl))
 }
@@ -111,32 +132,41 @@ const events: FastifyPluginAsync = async (app) => {
     const q = request.query as EventQuery
     const base = queryFilter(q)
     // scope=all: every event in the projects the caller can see; otherwise the caller's own.
-    if (q.scope === 'all') return respond(request, reply, { ...base, viewer: viewerOf(request), projectEventsOnly: true })
+    if (q.scope === 'all')
+      return respond(request, reply, { ...base, viewer: viewerOf(request), projectEventsOnly: true })
     return respond(request, reply, { ...base, viewer: viewerOf(request), authorId: user.id })
   })
 
-  app.get('/users/:id/events', { schema: { params: UserParams, querystring: EventQuery }, config: { scopes } }, async (request, reply) => {
-    const { id } = request.params as Static<typeof UserParams>
-    const target = loadUser(request, id)
-    const base = queryFilter(request.query as EventQuery)
-    const caller = request.actor.user
-    // A private profile hides its activity from everyone but its owner and administrators.
-    if (target.private_profile && caller?.id !== target.id && !request.perms.isAdmin) {
-      const page = pageOf(request.query as Record<string, unknown>)
-      setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, 0)
-      return []
-    }
-    return respond(request, reply, { ...base, viewer: viewerOf(request), authorId: target.id })
-  })
+  app.get(
+    '/users/:id/events',
+    { schema: { params: UserParams, querystring: EventQuery }, config: { scopes } },
+    async (request, reply) => {
+      const { id } = request.params as Static<typeof UserParams>
+      const target = loadUser(request, id)
+      const base = queryFilter(request.query as EventQuery)
+      const caller = request.actor.user
+      // A private profile hides its activity from everyone but its owner and administrators.
+      if (target.private_profile && caller?.id !== target.id && !request.perms.isAdmin) {
+        const page = pageOf(request.query as Record<string, unknown>)
+        setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, 0)
+        return []
+      }
+      return respond(request, reply, { ...base, viewer: viewerOf(request), authorId: target.id })
+    },
+  )
 
   // Project events are a project read: `read_user` does not reach them (GitLab's ProjectEvents API).
-  app.get('/projects/:id/events', { schema: { params: ProjectParams, querystring: EventQuery } }, async (request, reply) => {
-    const { id } = request.params as Static<typeof ProjectParams>
-    const project = loadProject(request, id)
-    const base = queryFilter(request.query as EventQuery)
-    // Readability of the project was checked above; what its events name is checked in respond.
-    return respond(request, reply, { ...base, viewer: { kind: 'admin' }, projectId: project.id })
-  })
+  app.get(
+    '/projects/:id/events',
+    { schema: { params: ProjectParams, querystring: EventQuery } },
+    async (request, reply) => {
+      const { id } = request.params as Static<typeof ProjectParams>
+      const project = loadProject(request, id)
+      const base = queryFilter(request.query as EventQuery)
+      // Readability of the project was checked above; what its events name is checked in respond.
+      return respond(request, reply, { ...base, viewer: { kind: 'admin' }, projectId: project.id })
+    },
+  )
 }
 
 export default events

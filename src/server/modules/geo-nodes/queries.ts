@@ -48,7 +48,8 @@ export function findGeoNode(db: Db, id: number): GeoNodeRow | undefined {
 
 /** A node by name, compared without case (names are unique that way). */
 export function findGeoNodeByName(db: Db, name: string, exceptId = 0): GeoNodeRow | undefined {
-  return db.prepare('SELECT * FROM geo_nodes WHERE name = ? COLLATE NOCASE AND id != ?').get(name, exceptId) as GeoNodeRow | undefined
+  return db.prepare('SELECT * FROM geo_nodes WHERE name = ? COLLATE NOCASE AND id != ?').get(name, exceptId) as
+    GeoNodeRow | undefined
 }
 
 /** The primary node, if one is recorded. */
@@ -57,9 +58,14 @@ export function findPrimaryGeoNode(db: Db, exceptId = 0): GeoNodeRow | undefined
 }
 
 /** One page of nodes in id order, with the total. */
-export function listGeoNodes(db: Db, page: { readonly limit: number; readonly offset: number }): { rows: GeoNodeRow[]; total: number } {
+export function listGeoNodes(
+  db: Db,
+  page: { readonly limit: number; readonly offset: number },
+): { rows: GeoNodeRow[]; total: number } {
   const total = (db.prepare('SELECT COUNT(*) AS n FROM geo_nodes').get() as { n: number }).n
-  const rows = db.prepare('SELECT * FROM geo_nodes ORDER BY id LIMIT ? OFFSET ?').all(page.limit, page.offset) as GeoNodeRow[]
+  const rows = db
+    .prepare('SELECT * FROM geo_nodes ORDER BY id LIMIT ? OFFSET ?')
+    .all(page.limit, page.offset) as GeoNodeRow[]
   return { rows, total }
 }
 
@@ -68,7 +74,9 @@ export function insertGeoNode(db: Db, columns: GeoNodeColumns): GeoNodeRow {
   const now = nowIso()
   const entries = Object.entries({ ...columns, created_at: now, updated_at: now }).filter(([, v]) => v !== undefined)
   const info = db
-    .prepare(`INSERT INTO geo_nodes (${entries.map(([k]) => k).join(', ')}) VALUES (${entries.map(() => '?').join(', ')})`)
+    .prepare(
+      `INSERT INTO geo_nodes (${entries.map(([k]) => k).join(', ')}) VALUES (${entries.map(() => '?').join(', ')})`,
+    )
     .run(...entries.map(([, v]) => v))
   return findGeoNode(db, Number(info.lastInsertRowid)) as GeoNodeRow
 }
@@ -76,7 +84,10 @@ export function insertGeoNode(db: Db, columns: GeoNodeColumns): GeoNodeRow {
 /** Changes the given columns and bumps updated_at. */
 export function updateGeoNodeRow(db: Db, id: number, columns: GeoNodeColumns): GeoNodeRow {
   const entries = Object.entries({ ...columns, updated_at: nowIso() }).filter(([, v]) => v !== undefined)
-  db.prepare(`UPDATE geo_nodes SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`).run(...entries.map(([, v]) => v), id)
+  db.prepare(`UPDATE geo_nodes SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`).run(
+    ...entries.map(([, v]) => v),
+    id,
+  )
   return findGeoNode(db, id) as GeoNodeRow
 }
 
@@ -88,7 +99,9 @@ export function deleteGeoNodeRow(db: Db, id: number): void {
 export function geoNodeNamespaceIds(db: Db, nodeIds: readonly number[]): Map<number, number[]> {
   const out = new Map<number, number[]>()
   const rows = db
-    .prepare('SELECT geo_node_id, namespace_id FROM geo_node_namespace_links WHERE geo_node_id IN (SELECT value FROM json_each(?)) ORDER BY namespace_id')
+    .prepare(
+      'SELECT geo_node_id, namespace_id FROM geo_node_namespace_links WHERE geo_node_id IN (SELECT value FROM json_each(?)) ORDER BY namespace_id',
+    )
     .all(JSON.stringify(nodeIds)) as { geo_node_id: number; namespace_id: number }[]
   for (const r of rows) out.set(r.geo_node_id, [...(out.get(r.geo_node_id) ?? []), r.namespace_id])
   return out
@@ -97,10 +110,9 @@ export function geoNodeNamespaceIds(db: Db, nodeIds: readonly number[]): Map<num
 /** Replaces a node's selective-sync namespaces with those of `ids` that exist (unknown ids are dropped, as GitLab does). */
 export function setGeoNodeNamespaces(db: Db, nodeId: number, ids: readonly number[]): void {
   db.prepare('DELETE FROM geo_node_namespace_links WHERE geo_node_id = ?').run(nodeId)
-  db.prepare('INSERT OR IGNORE INTO geo_node_namespace_links (geo_node_id, namespace_id) SELECT ?, id FROM namespaces WHERE id IN (SELECT value FROM json_each(?))').run(
-    nodeId,
-    JSON.stringify(ids),
-  )
+  db.prepare(
+    'INSERT OR IGNORE INTO geo_node_namespace_links (geo_node_id, namespace_id) SELECT ?, id FROM namespaces WHERE id IN (SELECT value FROM json_each(?))',
+  ).run(nodeId, JSON.stringify(ids))
 }
 
 /** What a replication status counts of a project. */
@@ -114,7 +126,10 @@ export interface ReplicableProjectRow {
  * The projects a node replicates: every project, or those in the selected namespaces (and their
  * descendant groups), or those on the selected storages.
  */
-export function replicableProjects(db: Db, node: Pick<GeoNodeRow, 'id' | 'selective_sync_type' | 'selective_sync_shards'>): ReplicableProjectRow[] {
+export function replicableProjects(
+  db: Db,
+  node: Pick<GeoNodeRow, 'id' | 'selective_sync_type' | 'selective_sync_shards'>,
+): ReplicableProjectRow[] {
   if (node.selective_sync_type === 'namespaces') {
     return db
       .prepare(
@@ -128,15 +143,23 @@ export function replicableProjects(db: Db, node: Pick<GeoNodeRow, 'id' | 'select
   }
   if (node.selective_sync_type === 'shards') {
     return db
-      .prepare('SELECT id, namespace_id, repository_storage FROM projects WHERE repository_storage IN (SELECT value FROM json_each(?)) ORDER BY id')
+      .prepare(
+        'SELECT id, namespace_id, repository_storage FROM projects WHERE repository_storage IN (SELECT value FROM json_each(?)) ORDER BY id',
+      )
       .all(node.selective_sync_shards) as ReplicableProjectRow[]
   }
-  return db.prepare('SELECT id, namespace_id, repository_storage FROM projects ORDER BY id').all() as ReplicableProjectRow[]
+  return db
+    .prepare('SELECT id, namespace_id, repository_storage FROM projects ORDER BY id')
+    .all() as ReplicableProjectRow[]
 }
 
 /** Job artifacts of the given projects (0 while the CI tables are absent). */
 export function jobArtifactCount(db: Db, projectIds: readonly number[]): number {
   const table = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ci_job_artifacts'`).get()
   if (!table) return 0
-  return (db.prepare('SELECT COUNT(*) AS n FROM ci_job_artifacts WHERE project_id IN (SELECT value FROM json_each(?))').get(JSON.stringify(projectIds)) as { n: number }).n
+  return (
+    db
+      .prepare('SELECT COUNT(*) AS n FROM ci_job_artifacts WHERE project_id IN (SELECT value FROM json_each(?))')
+      .get(JSON.stringify(projectIds)) as { n: number }
+  ).n
 }

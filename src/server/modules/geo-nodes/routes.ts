@@ -36,7 +36,12 @@ const Attributes = {
   selective_sync_namespace_ids: Type.Optional(Type.Unknown()),
   minimum_reverification_interval: Type.Optional(Type.Integer()),
 }
-const CreateBody = Type.Object({ name: Type.String(), url: Type.String(), primary: Type.Optional(Type.Boolean()), ...Attributes })
+const CreateBody = Type.Object({
+  name: Type.String(),
+  url: Type.String(),
+  primary: Type.Optional(Type.Boolean()),
+  ...Attributes,
+})
 const UpdateBody = Type.Object({ name: Type.String(), url: Type.String(), ...Attributes })
 
 /**
@@ -50,7 +55,9 @@ const geoNodes: FastifyPluginAsyncTypebox = async (app) => {
   const present = (request: FastifyRequest, nodes: readonly GeoNodeRow[]): Readonly<Record<string, unknown>>[] => {
     const namespaces = namespaceIdsOf(ctx, nodes)
     const baseUrl = ctx.baseUrl(request)
-    return nodes.map((n) => geoNodeEntity(n, { baseUrl, namespaceIds: namespaces.get(n.id) ?? [], current: isCurrentNode(ctx, request, n) }))
+    return nodes.map((n) =>
+      geoNodeEntity(n, { baseUrl, namespaceIds: namespaces.get(n.id) ?? [], current: isCurrentNode(ctx, request, n) }),
+    )
   }
   const nodeOf = (id: number): GeoNodeRow => {
     const node = findGeoNode(ctx.db, id)
@@ -89,7 +96,8 @@ const geoNodes: FastifyPluginAsyncTypebox = async (app) => {
     requireAdmin(request)
     const here = currentNode(ctx, request)
     if (!here) throw new ApiError(404, { message: '404 Geo node not found' })
-    if (here.is_primary === 1) throw new ApiError(403, { message: '403 Forbidden - Failures can only be requested from a secondary node' })
+    if (here.is_primary === 1)
+      throw new ApiError(403, { message: '403 Forbidden - Failures can only be requested from a secondary node' })
     // Nothing is ever recorded as failed (see geoNodeStatus): the list is empty.
     setPageHeaders(request, reply, ctx.baseUrl(request), pageOf(request.query as Record<string, unknown>), 0)
     return []

@@ -87,7 +87,10 @@ export interface GeoNodeParams {
 function listInput(raw: unknown): string[] | undefined {
   if (raw === undefined || raw === null) return undefined
   const items = Array.isArray(raw) ? raw : [raw]
-  return items.flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter((v) => v !== '')
+  return items
+    .flatMap((v) => String(v).split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '')
 }
 
 function namespaceIdsInput(raw: unknown): number[] | undefined {
@@ -117,16 +120,21 @@ function add(errors: Record<string, string[]>, key: string, message: string): vo
  * Validates a node's attributes after a create or update the way GitLab's GeoNode model does and
  * returns the columns to store. `existing` is the node being updated.
  */
-function nodeColumns(ctx: ServerContext, request: FastifyRequest, params: GeoNodeParams, existing: GeoNodeRow | null): { columns: GeoNodeColumns; namespaceIds?: number[] } {
+function nodeColumns(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  params: GeoNodeParams,
+  existing: GeoNodeRow | null,
+): { columns: GeoNodeColumns; namespaceIds?: number[] } {
   const errors: Record<string, string[]> = {}
-  const url = params.url !== undefined ? params.url.trim() : existing?.url ?? ''
+  const url = params.url !== undefined ? params.url.trim() : (existing?.url ?? '')
   const normalizedUrl = url === '' ? '' : withSlash(url)
   if (normalizedUrl === '') add(errors, 'url', "can't be blank")
   else {
     const bad = urlError(normalizedUrl)
     if (bad) add(errors, 'url', bad)
   }
-  let name = params.name !== undefined ? params.name.trim() : existing?.name ?? ''
+  let name = params.name !== undefined ? params.name.trim() : (existing?.name ?? '')
   // GitLab adds the slash to a name that is the URL without it (the external URL as node name).
   if (name !== '' && withSlash(name) === normalizedUrl) name = normalizedUrl
   if (name === '') add(errors, 'name', "can't be blank")
@@ -157,7 +165,12 @@ function nodeColumns(ctx: ServerContext, request: FastifyRequest, params: GeoNod
     else if (raw === 'namespaces' || raw === 'shards') syncType = raw
     else add(errors, 'selective_sync_type', 'is not included in the list')
   }
-  for (const key of ['files_max_capacity', 'repos_max_capacity', 'verification_max_capacity', 'container_repositories_max_capacity'] as const) {
+  for (const key of [
+    'files_max_capacity',
+    'repos_max_capacity',
+    'verification_max_capacity',
+    'container_repositories_max_capacity',
+  ] as const) {
     const value = params[key]
     if (value !== undefined && value < 0) add(errors, key, 'must be greater than or equal to 0')
   }
@@ -212,7 +225,10 @@ export function createGeoNode(request: FastifyRequest, params: GeoNodeParams): G
   return ctx.db.transaction(() => {
     const node = insertGeoNode(ctx.db, columns)
     if (namespaceIds) setGeoNodeNamespaces(ctx.db, node.id, namespaceIds)
-    auditNode(request, node, { add: 'geo_node', custom_message: `Added ${node.is_primary ? 'primary' : 'secondary'} Geo node ${node.name}` })
+    auditNode(request, node, {
+      add: 'geo_node',
+      custom_message: `Added ${node.is_primary ? 'primary' : 'secondary'} Geo node ${node.name}`,
+    })
     return node
   })()
 }
@@ -224,9 +240,15 @@ export function updateGeoNode(request: FastifyRequest, node: GeoNodeRow, params:
   return ctx.db.transaction(() => {
     const updated = updateGeoNodeRow(ctx.db, node.id, columns)
     if (namespaceIds) setGeoNodeNamespaces(ctx.db, node.id, namespaceIds)
-    const changed = (Object.keys(columns) as (keyof GeoNodeColumns)[]).filter((k) => k !== 'oauth_application_uid' && columns[k] !== undefined && columns[k] !== node[k])
+    const changed = (Object.keys(columns) as (keyof GeoNodeColumns)[]).filter(
+      (k) => k !== 'oauth_application_uid' && columns[k] !== undefined && columns[k] !== node[k],
+    )
     if (changed.length > 0 || namespaceIds) {
-      auditNode(request, updated, { change: 'geo_node', custom_message: `Changed Geo node ${updated.name}`, attributes: namespaceIds ? [...changed, 'selective_sync_namespace_ids'] : changed })
+      auditNode(request, updated, {
+        change: 'geo_node',
+        custom_message: `Changed Geo node ${updated.name}`,
+        attributes: namespaceIds ? [...changed, 'selective_sync_namespace_ids'] : changed,
+      })
     }
     return updated
   })()
@@ -247,14 +269,20 @@ export function repairGeoNode(request: FastifyRequest, node: GeoNodeRow): GeoNod
   if (node.is_primary === 1 || node.oauth_application_uid) return node
   return db.transaction(() => {
     const repaired = updateGeoNodeRow(db, node.id, { oauth_application_uid: randomBytes(16).toString('hex') })
-    auditNode(request, repaired, { change: 'geo_node', custom_message: `Repaired the OAuth application of Geo node ${node.name}` })
+    auditNode(request, repaired, {
+      change: 'geo_node',
+      custom_message: `Repaired the OAuth application of Geo node ${node.name}`,
+    })
     return repaired
   })()
 }
 
 /** Selective-sync namespace ids of the given nodes. */
 export function namespaceIdsOf(ctx: ServerContext, nodes: readonly GeoNodeRow[]): Map<number, number[]> {
-  return geoNodeNamespaceIds(ctx.db, nodes.map((n) => n.id))
+  return geoNodeNamespaceIds(
+    ctx.db,
+    nodes.map((n) => n.id),
+  )
 }
 
 function countFiles(dir: string): number {
@@ -276,11 +304,19 @@ function countFiles(dir: string): number {
  * from the CI tables, attachments as the uploaded files; LFS objects, container and design
  * repositories do not exist here (0).
  */
-export function geoNodeStatus(ctx: ServerContext, node: GeoNodeRow, now: Date = new Date()): Readonly<Record<string, unknown>> {
+export function geoNodeStatus(
+  ctx: ServerContext,
+  node: GeoNodeRow,
+  now: Date = new Date(),
+): Readonly<Record<string, unknown>> {
   const primary = node.is_primary === 1
   const projects = replicableProjects(ctx.db, node)
   const onDisk = (kind: 'project' | 'wiki'): number =>
-    projects.filter((p) => ctx.storages.includes(p.repository_storage) && existsSync(join(ctx.repos.repoPath(p.repository_storage, kind, p.id), 'HEAD'))).length
+    projects.filter(
+      (p) =>
+        ctx.storages.includes(p.repository_storage) &&
+        existsSync(join(ctx.repos.repoPath(p.repository_storage, kind, p.id), 'HEAD')),
+    ).length
   const counts = (count: number, replicated = true): ReplicableCounts => {
     if (primary || !replicated) return { count, synced: null, failed: null }
     return { count, synced: node.enabled === 1 ? count : 0, failed: 0 }
@@ -296,7 +332,12 @@ export function geoNodeStatus(ctx: ServerContext, node: GeoNodeRow, now: Date = 
     wikis: counts(onDisk('wiki')),
     attachments: counts(countFiles(join(ctx.options.dataDir, 'uploads'))),
     lfsObjects: counts(0),
-    jobArtifacts: counts(jobArtifactCount(ctx.db, projects.map((p) => p.id))),
+    jobArtifacts: counts(
+      jobArtifactCount(
+        ctx.db,
+        projects.map((p) => p.id),
+      ),
+    ),
     containerRepositories: counts(0, false),
     designRepositories: counts(0, false),
     version: BURROW_VERSION,

@@ -17,7 +17,12 @@ import { pushLanded, type RefUpdate } from '../../platform/git/push-listeners'
 import { spawnGit } from '../../platform/git/git'
 
 /** Decides whether a push may land; returns the refusal message, or null to accept. */
-export type PushPolicy = (project: ProjectRow, user: UserRow, perms: Permissions, updates: readonly RefUpdate[]) => string | null
+export type PushPolicy = (
+  project: ProjectRow,
+  user: UserRow,
+  perms: Permissions,
+  updates: readonly RefUpdate[],
+) => string | null
 
 export interface SmartHttpOptions {
   readonly hooksDir: string
@@ -47,7 +52,10 @@ export function parseReceiveCommands(body: Buffer): RefUpdate[] {
     const len = Number.parseInt(body.toString('ascii', offset, offset + 4), 16)
     if (!Number.isInteger(len) || len === 0) break
     if (len < 4 || offset + len > body.length) break
-    const line = body.toString('utf8', offset + 4, offset + len).split('\0')[0].replace(/\n$/, '')
+    const line = body
+      .toString('utf8', offset + 4, offset + len)
+      .split('\0')[0]
+      .replace(/\n$/, '')
     offset += len
     const m = /^([0-9a-f]{40,64}) ([0-9a-f]{40,64}) (\S+)$/.exec(line)
     if (m) updates.push({ oldSha: m[1], newSha: m[2], ref: m[3] })
@@ -72,7 +80,11 @@ function installHooks(hooksDir: string): void {
 }
 
 function challenge(reply: FastifyReply): FastifyReply {
-  return reply.code(401).header('WWW-Authenticate', 'Basic realm="Burrow Server"').type('text/plain').send('HTTP Basic: Access denied\n')
+  return reply
+    .code(401)
+    .header('WWW-Authenticate', 'Basic realm="Burrow Server"')
+    .type('text/plain')
+    .send('HTTP Basic: Access denied\n')
 }
 
 function basicCredentials(request: FastifyRequest): { login: string; secret: string } | null {
@@ -129,7 +141,8 @@ const smartHttp: FastifyPluginAsync<SmartHttpOptions> = async (app, opts) => {
     const project = findProject(ctx.db, fullPath)
     const push = service === 'git-receive-pack'
     if (jobProjectId !== null) {
-      if (!project || project.id !== jobProjectId) return reply.code(404).type('text/plain').send('The project you were looking for could not be found.\n')
+      if (!project || project.id !== jobProjectId)
+        return reply.code(404).type('text/plain').send('The project you were looking for could not be found.\n')
       if (push) return reply.code(403).type('text/plain').send('You are not allowed to push code to this project.\n')
     } else {
       if (!project || !perms.canReadProject(project)) {
@@ -139,14 +152,18 @@ const smartHttp: FastifyPluginAsync<SmartHttpOptions> = async (app, opts) => {
       const scopes = actor?.scopes ?? []
       if (push) {
         if (!user) return challenge(reply)
-        if (!scopes.some((s) => s === 'api' || s === 'write_repository')) return reply.code(403).type('text/plain').send('Your token lacks the write_repository scope.\n')
+        if (!scopes.some((s) => s === 'api' || s === 'write_repository'))
+          return reply.code(403).type('text/plain').send('Your token lacks the write_repository scope.\n')
         // Pushing needs the code too: a repository turned off takes pushes from nobody (GitLab's push_code).
         if (!perms.canInProject(project, AccessLevel.DEVELOPER) || !canReadCodeWith(perms, project)) {
           return reply.code(403).type('text/plain').send('You are not allowed to push code to this project.\n')
         }
         if (isReadOnly(project)) return reply.code(403).type('text/plain').send(`${ARCHIVED_PUSH_MESSAGE}\n`)
       } else {
-        if (user && !scopes.some((s) => s === 'api' || s === 'read_api' || s === 'read_repository' || s === 'write_repository')) {
+        if (
+          user &&
+          !scopes.some((s) => s === 'api' || s === 'read_api' || s === 'read_repository' || s === 'write_repository')
+        ) {
           return reply.code(403).type('text/plain').send('Your token lacks the read_repository scope.\n')
         }
         // The API's read_code rule, repository feature level included: a repository limited to
@@ -159,7 +176,8 @@ const smartHttp: FastifyPluginAsync<SmartHttpOptions> = async (app, opts) => {
     }
 
     const gitDir = ctx.repos.repoPath(project.repository_storage, 'project', project.id)
-    if (!existsSync(join(gitDir, 'HEAD'))) await ctx.repos.create(gitDir, project.default_branch ?? ctx.settings.get('default_branch_name'))
+    if (!existsSync(join(gitDir, 'HEAD')))
+      await ctx.repos.create(gitDir, project.default_branch ?? ctx.settings.get('default_branch_name'))
     const root = ctx.repos.storageRoot(project.repository_storage)
 
     const body = decodedBody(request)

@@ -70,7 +70,12 @@ class QueryMeter {
   }
 
   operation(node: OperationDefinitionNode): Cost {
-    const root = node.operation === 'mutation' ? this.schema.getMutationType() : node.operation === 'subscription' ? this.schema.getSubscriptionType() : this.schema.getQueryType()
+    const root =
+      node.operation === 'mutation'
+        ? this.schema.getMutationType()
+        : node.operation === 'subscription'
+          ? this.schema.getSubscriptionType()
+          : this.schema.getQueryType()
     return this.selections(node.selectionSet, root ?? undefined)
   }
 
@@ -80,7 +85,8 @@ class QueryMeter {
     for (const selection of set.selections) {
       let cost: Cost
       if (selection.kind === Kind.FIELD) cost = this.field(selection, parent)
-      else if (selection.kind === Kind.INLINE_FRAGMENT) cost = this.selections(selection.selectionSet, this.typeNamed(selection.typeCondition?.name.value) ?? parent)
+      else if (selection.kind === Kind.INLINE_FRAGMENT)
+        cost = this.selections(selection.selectionSet, this.typeNamed(selection.typeCondition?.name.value) ?? parent)
       else cost = this.fragment(selection.name.value)
       depth = Math.max(depth, cost.depth)
       complexity += cost.complexity
@@ -92,7 +98,8 @@ class QueryMeter {
     const definition = fieldDefinition(this.schema, parent, node.name.value)
     const type = definition ? getNamedType(definition.type) : undefined
     const children = node.selectionSet ? this.selections(node.selectionSet, type) : NOTHING
-    const multiplier = type && type.name.endsWith('Connection') && !hasArgument(node, 'iid') ? 1 + this.pageSize(node) / 100 : 1
+    const multiplier =
+      type && type.name.endsWith('Connection') && !hasArgument(node, 'iid') ? 1 + this.pageSize(node) / 100 : 1
     return { depth: 1 + children.depth, complexity: 1 + Math.floor(children.complexity * multiplier) }
   }
 
@@ -131,7 +138,11 @@ class QueryMeter {
   }
 }
 
-function fieldDefinition(schema: GraphQLSchema, parent: GraphQLNamedType | undefined, name: string): GraphQLField<unknown, unknown> | undefined {
+function fieldDefinition(
+  schema: GraphQLSchema,
+  parent: GraphQLNamedType | undefined,
+  name: string,
+): GraphQLField<unknown, unknown> | undefined {
   if (name === TypeNameMetaFieldDef.name) return TypeNameMetaFieldDef
   if (parent === schema.getQueryType()) {
     if (name === SchemaMetaFieldDef.name) return SchemaMetaFieldDef
@@ -151,16 +162,27 @@ function hasArgument(node: FieldNode, name: string): boolean {
  * depth of 16, which exceeds max depth of 15", "Query has complexity of 3001, which exceeds max
  * complexity of 200"). `variables` give `first`/`last` passed as variables their values.
  */
-export function queryLimitsRule(limits: QueryLimits, variables: Variables, operationName: string | undefined): ValidationRule {
+export function queryLimitsRule(
+  limits: QueryLimits,
+  variables: Variables,
+  operationName: string | undefined,
+): ValidationRule {
   return (context) => {
     const meter = new QueryMeter(context, variables)
     return {
       OperationDefinition(node) {
         if (operationName !== undefined && node.name?.value !== operationName) return false
         const { depth, complexity } = meter.operation(node)
-        if (depth > limits.maxDepth) context.reportError(new GraphQLError(`Query has depth of ${depth}, which exceeds max depth of ${limits.maxDepth}`))
+        if (depth > limits.maxDepth)
+          context.reportError(
+            new GraphQLError(`Query has depth of ${depth}, which exceeds max depth of ${limits.maxDepth}`),
+          )
         if (complexity > limits.maxComplexity) {
-          context.reportError(new GraphQLError(`Query has complexity of ${complexity}, which exceeds max complexity of ${limits.maxComplexity}`))
+          context.reportError(
+            new GraphQLError(
+              `Query has complexity of ${complexity}, which exceeds max complexity of ${limits.maxComplexity}`,
+            ),
+          )
         }
         return false
       },

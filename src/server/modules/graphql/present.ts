@@ -1,7 +1,17 @@
 import { AccessLevel } from '../../platform/auth/access'
 import {
-  ALERT_SEVERITY_NAMES, ALERT_STATUS, ALERT_STATUS_NAMES, alertAssignees, alertStatusCounts, findHttpIntegration, listAlerts, listHttpIntegrations,
-  type AlertRow, type AlertSortKey, type AlertStatusName, type HttpIntegrationRow,
+  ALERT_SEVERITY_NAMES,
+  ALERT_STATUS,
+  ALERT_STATUS_NAMES,
+  alertAssignees,
+  alertStatusCounts,
+  findHttpIntegration,
+  listAlerts,
+  listHttpIntegrations,
+  type AlertRow,
+  type AlertSortKey,
+  type AlertStatusName,
+  type HttpIntegrationRow,
 } from '../alerts/queries'
 import { findEnvironment } from '../environments/queries'
 import { usersByIds } from '../members/queries'
@@ -9,8 +19,23 @@ import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../proje
 import type { UserRow } from '../../platform/db/rows'
 import type { TodoRow } from '../todos/queries'
 import { inlineKeys, parseMappings, payloadAlertFields } from '../alerts/payload'
-import { ALERT_TARGET_TYPE, alertDetailsUrl, canReadAlertsWith, integrationToken, integrationUrl } from '../alerts/service'
-import { connection, connectionOf, connectionWindow, globalId, parseGlobalId, type Connection, type ConnectionArgs, type GraphQLContext } from './support'
+import {
+  ALERT_TARGET_TYPE,
+  alertDetailsUrl,
+  canReadAlertsWith,
+  integrationToken,
+  integrationUrl,
+} from '../alerts/service'
+import {
+  connection,
+  connectionOf,
+  connectionWindow,
+  globalId,
+  parseGlobalId,
+  type Connection,
+  type ConnectionArgs,
+  type GraphQLContext,
+} from './support'
 
 /**
  * Row → GraphQL object presenters. Scalar fields are plain properties; fields with arguments or
@@ -36,8 +61,17 @@ export function presentUser(user: UserRow, g: GraphQLContext): Obj {
 }
 
 const TODO_TARGETS: Readonly<Record<string, string>> = {
-  Commit: 'COMMIT', Issue: 'ISSUE', MergeRequest: 'MERGEREQUEST', 'DesignManagement::Design': 'DESIGN', [ALERT_TARGET_TYPE]: 'ALERT', Epic: 'EPIC',
-  Project: 'PROJECT', Namespace: 'NAMESPACE', Key: 'KEY', 'WikiPage::Meta': 'WIKIPAGEMETA', User: 'USER',
+  Commit: 'COMMIT',
+  Issue: 'ISSUE',
+  MergeRequest: 'MERGEREQUEST',
+  'DesignManagement::Design': 'DESIGN',
+  [ALERT_TARGET_TYPE]: 'ALERT',
+  Epic: 'EPIC',
+  Project: 'PROJECT',
+  Namespace: 'NAMESPACE',
+  Key: 'KEY',
+  'WikiPage::Meta': 'WIKIPAGEMETA',
+  User: 'USER',
 }
 
 /** GitLab's Todo. */
@@ -73,12 +107,28 @@ export function canAdminOperations(project: ProjectWithNamespaceRow, g: GraphQLC
 }
 
 const SORTS: Readonly<Record<string, AlertSortKey>> = {
-  updated_desc: 'updated_at_desc', updated_asc: 'updated_at_asc', created_desc: 'created_at_desc', created_asc: 'created_at_asc',
-  UPDATED_DESC: 'updated_at_desc', UPDATED_ASC: 'updated_at_asc', CREATED_DESC: 'created_at_desc', CREATED_ASC: 'created_at_asc',
-  STARTED_AT_ASC: 'started_at_asc', STARTED_AT_DESC: 'started_at_desc', ENDED_AT_ASC: 'ended_at_asc', ENDED_AT_DESC: 'ended_at_desc',
-  CREATED_TIME_ASC: 'created_at_asc', CREATED_TIME_DESC: 'created_at_desc', UPDATED_TIME_ASC: 'updated_at_asc', UPDATED_TIME_DESC: 'updated_at_desc',
-  EVENT_COUNT_ASC: 'event_count_asc', EVENT_COUNT_DESC: 'event_count_desc', SEVERITY_ASC: 'severity_asc', SEVERITY_DESC: 'severity_desc',
-  STATUS_ASC: 'status_asc', STATUS_DESC: 'status_desc',
+  updated_desc: 'updated_at_desc',
+  updated_asc: 'updated_at_asc',
+  created_desc: 'created_at_desc',
+  created_asc: 'created_at_asc',
+  UPDATED_DESC: 'updated_at_desc',
+  UPDATED_ASC: 'updated_at_asc',
+  CREATED_DESC: 'created_at_desc',
+  CREATED_ASC: 'created_at_asc',
+  STARTED_AT_ASC: 'started_at_asc',
+  STARTED_AT_DESC: 'started_at_desc',
+  ENDED_AT_ASC: 'ended_at_asc',
+  ENDED_AT_DESC: 'ended_at_desc',
+  CREATED_TIME_ASC: 'created_at_asc',
+  CREATED_TIME_DESC: 'created_at_desc',
+  UPDATED_TIME_ASC: 'updated_at_asc',
+  UPDATED_TIME_DESC: 'updated_at_desc',
+  EVENT_COUNT_ASC: 'event_count_asc',
+  EVENT_COUNT_DESC: 'event_count_desc',
+  SEVERITY_ASC: 'severity_asc',
+  SEVERITY_DESC: 'severity_desc',
+  STATUS_ASC: 'status_asc',
+  STATUS_DESC: 'status_desc',
 }
 
 interface AlertListArgs extends ConnectionArgs {
@@ -117,12 +167,24 @@ function alertConnection(project: ProjectWithNamespaceRow, args: AlertListArgs, 
   const { total } = listAlerts(g.ctx.db, filter, sort, 0, 0)
   const { start, end } = connectionWindow(args, total)
   const { rows } = listAlerts(g.ctx.db, filter, sort, end - start, start)
-  const assignees = alertAssignees(g.ctx.db, rows.map((r) => r.id))
-  return connection(rows.map((r) => presentAlert(r, project, g, assignees.get(r.id) ?? [])), start, total)
+  const assignees = alertAssignees(
+    g.ctx.db,
+    rows.map((r) => r.id),
+  )
+  return connection(
+    rows.map((r) => presentAlert(r, project, g, assignees.get(r.id) ?? [])),
+    start,
+    total,
+  )
 }
 
 /** GitLab's AlertManagementAlert. */
-export function presentAlert(alert: AlertRow, project: ProjectWithNamespaceRow, g: GraphQLContext, assignees?: readonly UserRow[]): Obj {
+export function presentAlert(
+  alert: AlertRow,
+  project: ProjectWithNamespaceRow,
+  g: GraphQLContext,
+  assignees?: readonly UserRow[],
+): Obj {
   const payload = JSON.parse(alert.payload) as Record<string, unknown>
   const fullPath = fullPathOf(project)
   const detailsUrl = alertDetailsUrl(g.baseUrl, fullPath, alert)
@@ -151,11 +213,21 @@ export function presentAlert(alert: AlertRow, project: ProjectWithNamespaceRow, 
     environment: () => {
       if (alert.environment_id === null) return null
       const env = findEnvironment(g.ctx.db, project.id, alert.environment_id)
-      return env ? { id: globalId('Environment', env.id), name: env.name, state: env.state, path: `/${fullPath}/-/environments/${env.id}` } : null
+      return env
+        ? {
+            id: globalId('Environment', env.id),
+            name: env.name,
+            state: env.state,
+            path: `/${fullPath}/-/environments/${env.id}`,
+          }
+        : null
     },
     assignees: (args: ConnectionArgs) => {
       const users = assignees ?? alertAssignees(g.ctx.db, [alert.id]).get(alert.id) ?? []
-      return connectionOf(users.map((u) => presentUser(u, g)), args)
+      return connectionOf(
+        users.map((u) => presentUser(u, g)),
+        args,
+      )
     },
     todos: (args: ConnectionArgs & { state?: readonly string[] | null }) => {
       if (!g.user) return connection([], 0, 0)
@@ -165,14 +237,24 @@ export function presentAlert(alert: AlertRow, project: ProjectWithNamespaceRow, 
           `SELECT * FROM todos WHERE user_id = ? AND target_type = ? AND target_id = ? AND state IN (${states.map(() => '?').join(', ')}) ORDER BY id DESC`,
         )
         .all(g.user.id, ALERT_TARGET_TYPE, alert.id, ...states) as TodoRow[]
-      const authors = usersByIds(g.ctx.db, rows.map((r) => r.author_id))
-      return connectionOf(rows.map((t) => presentTodo(t, authors.get(t.author_id) as UserRow, g)), args)
+      const authors = usersByIds(
+        g.ctx.db,
+        rows.map((r) => r.author_id),
+      )
+      return connectionOf(
+        rows.map((t) => presentTodo(t, authors.get(t.author_id) as UserRow, g)),
+        args,
+      )
     },
   }
 }
 
 /** GitLab's AlertManagementHttpIntegration (only ever presented to Maintainers). */
-export function presentIntegration(integration: HttpIntegrationRow, project: ProjectWithNamespaceRow, g: GraphQLContext): Obj {
+export function presentIntegration(
+  integration: HttpIntegrationRow,
+  project: ProjectWithNamespaceRow,
+  g: GraphQLContext,
+): Obj {
   return {
     __typename: 'AlertManagementHttpIntegration',
     id: globalId('AlertManagement::HttpIntegration', integration.id),
@@ -194,7 +276,11 @@ export function presentIntegration(integration: HttpIntegrationRow, project: Pro
   }
 }
 
-function integrationConnection(project: ProjectWithNamespaceRow, args: ConnectionArgs & { id?: unknown }, g: GraphQLContext): Connection<Obj> {
+function integrationConnection(
+  project: ProjectWithNamespaceRow,
+  args: ConnectionArgs & { id?: unknown },
+  g: GraphQLContext,
+): Connection<Obj> {
   if (!canAdminOperations(project, g)) return connection([], 0, 0)
   let rows = listHttpIntegrations(g.ctx.db, project.id)
   if (args.id !== undefined && args.id !== null) {
@@ -202,7 +288,10 @@ function integrationConnection(project: ProjectWithNamespaceRow, args: Connectio
     const one = id === null ? undefined : findHttpIntegration(g.ctx.db, id)
     rows = one && one.project_id === project.id ? [one] : []
   }
-  return connectionOf(rows.map((r) => presentIntegration(r, project, g)), args)
+  return connectionOf(
+    rows.map((r) => presentIntegration(r, project, g)),
+    args,
+  )
 }
 
 /** GitLab's Project, with the alert fields. */
@@ -221,7 +310,11 @@ export function presentProject(project: ProjectWithNamespaceRow, g: GraphQLConte
     },
     alertManagementAlertStatusCounts: (args: { search?: string | null; assigneeUsername?: string | null }) => {
       const counts = canReadAlerts(project, g)
-        ? alertStatusCounts(g.ctx.db, { projectId: project.id, search: args.search ?? undefined, assigneeUsername: args.assigneeUsername ?? undefined })
+        ? alertStatusCounts(g.ctx.db, {
+            projectId: project.id,
+            search: args.search ?? undefined,
+            assigneeUsername: args.assigneeUsername ?? undefined,
+          })
         : new Map<number, number>()
       const n = (s: AlertStatusName): number => counts.get(ALERT_STATUS[s]) ?? 0
       return {
@@ -233,7 +326,8 @@ export function presentProject(project: ProjectWithNamespaceRow, g: GraphQLConte
         ignored: n('ignored'),
       }
     },
-    alertManagementHttpIntegrations: (args: ConnectionArgs & { id?: unknown }) => integrationConnection(project, args, g),
+    alertManagementHttpIntegrations: (args: ConnectionArgs & { id?: unknown }) =>
+      integrationConnection(project, args, g),
     alertManagementIntegrations: (args: ConnectionArgs & { id?: unknown }) => integrationConnection(project, args, g),
   }
 }

@@ -6,10 +6,25 @@ import type { UserRow } from '../../platform/db/rows'
 import { findUserByUsername } from '../users/queries'
 import type { AlertFieldMapping } from '../alerts/payload'
 import {
-  createAlertTodo, createHttpIntegration, destroyHttpIntegration, resetHttpIntegrationToken, setAlertAssignees, updateAlertStatus,
-  updateHttpIntegration, type AlertUpdateResult, type AssigneeMode,
+  createAlertTodo,
+  createHttpIntegration,
+  destroyHttpIntegration,
+  resetHttpIntegrationToken,
+  setAlertAssignees,
+  updateAlertStatus,
+  updateHttpIntegration,
+  type AlertUpdateResult,
+  type AssigneeMode,
 } from '../alerts/service'
-import { canAdminOperations, canReadAlerts, presentAlert, presentIntegration, presentProject, presentTodo, presentUser } from './present'
+import {
+  canAdminOperations,
+  canReadAlerts,
+  presentAlert,
+  presentIntegration,
+  presentProject,
+  presentTodo,
+  presentUser,
+} from './present'
 import { parseGlobalId, unavailable, type GraphQLContext } from './support'
 
 type Obj = Readonly<Record<string, unknown>>
@@ -32,7 +47,8 @@ interface IntegrationFields {
 /** Mutations need a signed-in caller whose token may write (scope `api`). */
 function writer(g: GraphQLContext): UserRow {
   if (!g.user) throw unavailable()
-  if (!g.request.actor.scopes.includes('api')) throw new GraphQLError('Insufficient scope: mutations need a token with the api scope')
+  if (!g.request.actor.scopes.includes('api'))
+    throw new GraphQLError('Insufficient scope: mutations need a token with the api scope')
   return g.user
 }
 
@@ -47,8 +63,13 @@ function readableProject(fullPath: unknown, g: GraphQLContext): ProjectWithNames
 function mappings(input: readonly MappingInput[] | null | undefined): AlertFieldMapping[] | undefined {
   if (input === undefined || input === null) return undefined
   return input.map((m) => {
-    if (m.path.length === 0 || !m.path.every((p) => typeof p === 'string' || (typeof p === 'number' && Number.isInteger(p)))) {
-      throw new GraphQLError('Payload attribute mapping paths must be non-empty lists of string keys and integer indexes')
+    if (
+      m.path.length === 0 ||
+      !m.path.every((p) => typeof p === 'string' || (typeof p === 'number' && Number.isInteger(p)))
+    ) {
+      throw new GraphQLError(
+        'Payload attribute mapping paths must be non-empty lists of string keys and integer indexes',
+      )
     }
     return { fieldName: m.fieldName, path: m.path as (string | number)[], type: m.type, label: m.label ?? null }
   })
@@ -64,7 +85,10 @@ function integrationInput(input: IntegrationFields): Parameters<typeof updateHtt
 }
 
 /** The integration a mutation names, in a project where the caller is a Maintainer. */
-function maintainedIntegration(id: unknown, g: GraphQLContext): { integration: NonNullable<ReturnType<typeof findHttpIntegration>>; project: ProjectWithNamespaceRow } {
+function maintainedIntegration(
+  id: unknown,
+  g: GraphQLContext,
+): { integration: NonNullable<ReturnType<typeof findHttpIntegration>>; project: ProjectWithNamespaceRow } {
   writer(g)
   const numeric = parseGlobalId(id, 'AlertManagement::HttpIntegration')
   const integration = numeric === null ? undefined : findHttpIntegration(g.ctx.db, numeric)
@@ -74,7 +98,10 @@ function maintainedIntegration(id: unknown, g: GraphQLContext): { integration: N
 }
 
 /** The alert a mutation names, in a project where the caller may update alerts (Developer). */
-function updatableAlert(input: { projectPath: string; iid: string }, g: GraphQLContext): { alert: NonNullable<ReturnType<typeof findAlertByIid>>; project: ProjectWithNamespaceRow } {
+function updatableAlert(
+  input: { projectPath: string; iid: string },
+  g: GraphQLContext,
+): { alert: NonNullable<ReturnType<typeof findAlertByIid>>; project: ProjectWithNamespaceRow } {
   writer(g)
   const project = readableProject(input.projectPath, g)
   if (!project || !canReadAlerts(project, g) || !/^\d+$/.test(input.iid)) throw unavailable()
@@ -83,7 +110,12 @@ function updatableAlert(input: { projectPath: string; iid: string }, g: GraphQLC
   return { alert, project }
 }
 
-function alertPayload(result: AlertUpdateResult, project: ProjectWithNamespaceRow, clientMutationId: string | null | undefined, g: GraphQLContext): Obj {
+function alertPayload(
+  result: AlertUpdateResult,
+  project: ProjectWithNamespaceRow,
+  clientMutationId: string | null | undefined,
+  g: GraphQLContext,
+): Obj {
   return {
     clientMutationId: clientMutationId ?? null,
     errors: result.errors,
@@ -101,12 +133,19 @@ export const rootValue = {
     return project ? presentProject(project, g) : null
   },
 
-  httpIntegrationCreate: (args: { input: IntegrationFields & { projectPath: string; name: string; active: boolean } }, g: GraphQLContext): Obj => {
+  httpIntegrationCreate: (
+    args: { input: IntegrationFields & { projectPath: string; name: string; active: boolean } },
+    g: GraphQLContext,
+  ): Obj => {
     writer(g)
     const { input } = args
     const project = readableProject(input.projectPath, g)
     if (!project || !canAdminOperations(project, g)) throw unavailable()
-    const result = createHttpIntegration(g.request, project, { ...integrationInput(input), name: input.name, active: input.active })
+    const result = createHttpIntegration(g.request, project, {
+      ...integrationInput(input),
+      name: input.name,
+      active: input.active,
+    })
     return {
       clientMutationId: input.clientMutationId ?? null,
       errors: result.errors,
@@ -124,13 +163,23 @@ export const rootValue = {
     }
   },
 
-  httpIntegrationResetToken: (args: { input: { id: string; clientMutationId?: string | null } }, g: GraphQLContext): Obj => {
+  httpIntegrationResetToken: (
+    args: { input: { id: string; clientMutationId?: string | null } },
+    g: GraphQLContext,
+  ): Obj => {
     const { integration, project } = maintainedIntegration(args.input.id, g)
     const updated = resetHttpIntegrationToken(g.request, project, integration)
-    return { clientMutationId: args.input.clientMutationId ?? null, errors: [], integration: presentIntegration(updated, project, g) }
+    return {
+      clientMutationId: args.input.clientMutationId ?? null,
+      errors: [],
+      integration: presentIntegration(updated, project, g),
+    }
   },
 
-  httpIntegrationDestroy: (args: { input: { id: string; clientMutationId?: string | null } }, g: GraphQLContext): Obj => {
+  httpIntegrationDestroy: (
+    args: { input: { id: string; clientMutationId?: string | null } },
+    g: GraphQLContext,
+  ): Obj => {
     const { integration, project } = maintainedIntegration(args.input.id, g)
     // The presented object holds the row it was made from, so it can show what was deleted.
     const presented = presentIntegration(integration, project, g)
@@ -139,24 +188,40 @@ export const rootValue = {
   },
 
   alertSetAssignees: (
-    args: { input: { projectPath: string; iid: string; assigneeUsernames: readonly string[]; operationMode?: AssigneeMode | null; clientMutationId?: string | null } },
+    args: {
+      input: {
+        projectPath: string
+        iid: string
+        assigneeUsernames: readonly string[]
+        operationMode?: AssigneeMode | null
+        clientMutationId?: string | null
+      }
+    },
     g: GraphQLContext,
   ): Obj => {
     const { alert, project } = updatableAlert(args.input, g)
     // Unknown usernames are left out, as GitLab's UsersFinder leaves them out.
-    const users = args.input.assigneeUsernames.map((u) => findUserByUsername(g.ctx.db, u)).filter((u): u is UserRow => u !== undefined)
+    const users = args.input.assigneeUsernames
+      .map((u) => findUserByUsername(g.ctx.db, u))
+      .filter((u): u is UserRow => u !== undefined)
     const result = setAlertAssignees(g.request, project, alert, users, args.input.operationMode ?? 'REPLACE')
     return alertPayload(result, project, args.input.clientMutationId, g)
   },
 
-  updateAlertStatus: (args: { input: { projectPath: string; iid: string; status: string; clientMutationId?: string | null } }, g: GraphQLContext): Obj => {
+  updateAlertStatus: (
+    args: { input: { projectPath: string; iid: string; status: string; clientMutationId?: string | null } },
+    g: GraphQLContext,
+  ): Obj => {
     const { alert } = updatableAlert(args.input, g)
     const project = findProjectWithNamespace(g.ctx.db, alert.project_id) as ProjectWithNamespaceRow
     const result = updateAlertStatus(g.request, alert, args.input.status.toLowerCase() as AlertStatusName)
     return alertPayload(result, project, args.input.clientMutationId, g)
   },
 
-  alertTodoCreate: (args: { input: { projectPath: string; iid: string; clientMutationId?: string | null } }, g: GraphQLContext): Obj => {
+  alertTodoCreate: (
+    args: { input: { projectPath: string; iid: string; clientMutationId?: string | null } },
+    g: GraphQLContext,
+  ): Obj => {
     const { alert, project } = updatableAlert(args.input, g)
     const result = createAlertTodo(g.request, project, alert)
     return alertPayload(result, project, args.input.clientMutationId, g)

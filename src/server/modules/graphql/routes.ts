@@ -49,11 +49,13 @@ const graphqlRoutes: FastifyPluginAsync = async (app) => {
   const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const params = (request.query ?? {}) as Record<string, unknown>
     const source = params.query
-    if (typeof source !== 'string' || source.trim() === '') return reply.code(400).send(errorBody('No query string was present'))
+    if (typeof source !== 'string' || source.trim() === '')
+      return reply.code(400).send(errorBody('No query string was present'))
     if (source.length > MAX_QUERY_SIZE) return reply.code(422).send(errorBody('Query too large'))
     const variableValues = variablesOf(params.variables)
     if (variableValues === 'invalid') return reply.code(400).send(errorBody('Variables must be a JSON object'))
-    const operationName = typeof params.operationName === 'string' && params.operationName !== '' ? params.operationName : undefined
+    const operationName =
+      typeof params.operationName === 'string' && params.operationName !== '' ? params.operationName : undefined
 
     let document: DocumentNode
     try {
@@ -64,12 +66,24 @@ const graphqlRoutes: FastifyPluginAsync = async (app) => {
     }
     // Limits are measured on valid documents only, as graphql-ruby runs its analyzers after validation.
     const invalid = validate(schema, document)
-    const errors = invalid.length > 0 ? invalid : validate(schema, document, [queryLimitsRule(queryLimitsFor(request.actor.user), variableValues, operationName)])
+    const errors =
+      invalid.length > 0
+        ? invalid
+        : validate(schema, document, [
+            queryLimitsRule(queryLimitsFor(request.actor.user), variableValues, operationName),
+          ])
     if (errors.length > 0) return reply.send({ errors: errors.map((e) => e.toJSON()) })
     const operation = getOperationAST(document, operationName)
-    if (operation?.operation === 'mutation' && request.method === 'GET') return reply.code(405).send(errorBody('Mutations are forbidden in GET requests'))
+    if (operation?.operation === 'mutation' && request.method === 'GET')
+      return reply.code(405).send(errorBody('Mutations are forbidden in GET requests'))
 
-    const contextValue: GraphQLContext = { request, ctx, user: request.actor.user, perms: request.perms, baseUrl: ctx.baseUrl(request) }
+    const contextValue: GraphQLContext = {
+      request,
+      ctx,
+      user: request.actor.user,
+      perms: request.perms,
+      baseUrl: ctx.baseUrl(request),
+    }
     const result = await execute({ schema, document, rootValue, contextValue, variableValues, operationName })
     return reply.send(result)
   }

@@ -14,7 +14,8 @@ export interface GraphQLContext {
 }
 
 /** GitLab's answer to anything missing or not allowed, so the two cannot be told apart. */
-export const RESOURCE_UNAVAILABLE = "The resource that you are attempting to access does not exist or you don't have permission to perform this action"
+export const RESOURCE_UNAVAILABLE =
+  "The resource that you are attempting to access does not exist or you don't have permission to perform this action"
 
 /** A GraphQL error carrying RESOURCE_UNAVAILABLE. */
 export function unavailable(): GraphQLError {
@@ -62,7 +63,8 @@ function decodeCursor(cursor: string, name: string): number {
 export function connectionWindow(args: ConnectionArgs, total: number): { start: number; end: number } {
   for (const name of ['first', 'last'] as const) {
     const v = args[name]
-    if (v !== undefined && v !== null && v < 0) throw new GraphQLError(`Argument '${name}' on Field must be a non-negative integer`)
+    if (v !== undefined && v !== null && v < 0)
+      throw new GraphQLError(`Argument '${name}' on Field must be a non-negative integer`)
   }
   let start = args.after ? decodeCursor(args.after, 'after') + 1 : 0
   let end = args.before ? Math.min(total, decodeCursor(args.before, 'before')) : total
@@ -78,7 +80,12 @@ export interface Connection<T> {
   readonly count: number
   readonly nodes: readonly T[]
   readonly edges: readonly { readonly cursor: string; readonly node: T }[]
-  readonly pageInfo: { readonly hasNextPage: boolean; readonly hasPreviousPage: boolean; readonly startCursor: string | null; readonly endCursor: string | null }
+  readonly pageInfo: {
+    readonly hasNextPage: boolean
+    readonly hasPreviousPage: boolean
+    readonly startCursor: string | null
+    readonly endCursor: string | null
+  }
 }
 
 /** A Relay connection over the window `start..start+nodes.length` of `total` items. */

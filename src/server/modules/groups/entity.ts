@@ -97,8 +97,15 @@ export function groupEntity(g: NamespaceRow, x: GroupExtras): Record<string, unk
   }
   if (x.statistics) {
     entity.statistics = {
-      storage_size: 0, repository_size: 0, wiki_size: 0, lfs_objects_size: 0, job_artifacts_size: 0, pipeline_artifacts_size: 0,
-      packages_size: 0, snippets_size: 0, uploads_size: 0,
+      storage_size: 0,
+      repository_size: 0,
+      wiki_size: 0,
+      lfs_objects_size: 0,
+      job_artifacts_size: 0,
+      pipeline_artifacts_size: 0,
+      packages_size: 0,
+      snippets_size: 0,
+      uploads_size: 0,
     }
   }
   return entity

@@ -25,13 +25,31 @@ export function insertGroup(db: Db, g: NewGroup): NamespaceRow {
        VALUES ('group', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
-      g.name, g.path, g.parent ? `${g.parent.full_path}/${g.path}` : g.path, g.parent ? `${g.parent.full_name} / ${g.name}` : g.name,
-      g.parent?.id ?? null, g.visibility, g.description, g.requestAccessEnabled ? 1 : 0, JSON.stringify(g.settings), now, now,
+      g.name,
+      g.path,
+      g.parent ? `${g.parent.full_path}/${g.path}` : g.path,
+      g.parent ? `${g.parent.full_name} / ${g.name}` : g.name,
+      g.parent?.id ?? null,
+      g.visibility,
+      g.description,
+      g.requestAccessEnabled ? 1 : 0,
+      JSON.stringify(g.settings),
+      now,
+      now,
     )
   return findNamespaceById(db, Number(info.lastInsertRowid)) as NamespaceRow
 }
 
-const GROUP_COLUMNS = new Set(['name', 'path', 'parent_id', 'visibility', 'description', 'avatar_url', 'request_access_enabled', 'settings'])
+const GROUP_COLUMNS = new Set([
+  'name',
+  'path',
+  'parent_id',
+  'visibility',
+  'description',
+  'avatar_url',
+  'request_access_enabled',
+  'settings',
+])
 
 /**
  * Updates a group; when its name, path or parent changes, rewrites full_path and full_name of
@@ -68,7 +86,9 @@ function refreshFullPaths(db: Db, id: number): void {
       const p = findNamespaceById(db, r.parent_id) as NamespaceRow
       parent = { fullPath: p.full_path, fullName: p.full_name }
     }
-    const own = parent ? { fullPath: `${parent.fullPath}/${r.path}`, fullName: `${parent.fullName} / ${r.name}` } : { fullPath: r.path, fullName: r.name }
+    const own = parent
+      ? { fullPath: `${parent.fullPath}/${r.path}`, fullName: `${parent.fullName} / ${r.name}` }
+      : { fullPath: r.path, fullName: r.name }
     computed.set(r.id, own)
     update.run(own.fullPath, own.fullName, r.id)
   }
@@ -83,7 +103,9 @@ export function deleteGroupTree(db: Db, id: number): void {
     const projectIds = `SELECT id FROM projects WHERE namespace_id IN (SELECT value FROM json_each(@ids))`
     for (const table of ['members', 'access_requests']) {
       db.prepare(`DELETE FROM ${table} WHERE source_type = 'Project' AND source_id IN (${projectIds})`).run({ ids })
-      db.prepare(`DELETE FROM ${table} WHERE source_type = 'Namespace' AND source_id IN (SELECT value FROM json_each(@ids))`).run({ ids })
+      db.prepare(
+        `DELETE FROM ${table} WHERE source_type = 'Namespace' AND source_id IN (SELECT value FROM json_each(@ids))`,
+      ).run({ ids })
     }
     deleteIidCounters(db, { projectIds: (db.prepare(projectIds).all({ ids }) as { id: number }[]).map((p) => p.id) })
     deleteIidCounters(db, { groupIds })
@@ -94,9 +116,15 @@ export function deleteGroupTree(db: Db, id: number): void {
 }
 
 /** A group (or user namespace) with this path under the same parent, other than `exceptId`. */
-export function findSiblingByPath(db: Db, parentId: number | null, path: string, exceptId = 0): NamespaceRow | undefined {
+export function findSiblingByPath(
+  db: Db,
+  parentId: number | null,
+  path: string,
+  exceptId = 0,
+): NamespaceRow | undefined {
   const fullPath = parentId === null ? path : `${(findNamespaceById(db, parentId) as NamespaceRow).full_path}/${path}`
-  return db.prepare('SELECT * FROM namespaces WHERE full_path = ? AND id != ?').get(fullPath, exceptId) as NamespaceRow | undefined
+  return db.prepare('SELECT * FROM namespaces WHERE full_path = ? AND id != ?').get(fullPath, exceptId) as
+    NamespaceRow | undefined
 }
 
 /** A group with this name under the same parent (top-level names are not unique). */
@@ -141,7 +169,12 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => '\\' + c)}%`
 }
 
-function groupListSql(f: GroupListFilter): { withSql: string; where: string; values: Record<string, unknown>; order: string } {
+function groupListSql(f: GroupListFilter): {
+  withSql: string
+  where: string
+  values: Record<string, unknown>
+  order: string
+} {
   const where: string[] = [`g.kind = 'group'`]
   const values: Record<string, unknown> = {}
   const needsAuth = f.userId !== null && (f.membersOnly || f.owned || f.minAccessLevel !== undefined)
@@ -158,14 +191,19 @@ function groupListSql(f: GroupListFilter): { withSql: string; where: string; val
     where.push(`(g.id IN (SELECT id FROM authorized_groups) OR g.id IN (SELECT value FROM json_each(@visibleMember)))`)
   }
   if (f.owned) where.push(f.userId === null ? '0' : `g.id IN (SELECT id FROM authorized_groups WHERE lvl >= 50)`)
-  if (f.minAccessLevel !== undefined) where.push(f.userId === null ? '0' : `g.id IN (SELECT id FROM authorized_groups WHERE lvl >= ${Number(f.minAccessLevel)})`)
+  if (f.minAccessLevel !== undefined)
+    where.push(
+      f.userId === null ? '0' : `g.id IN (SELECT id FROM authorized_groups WHERE lvl >= ${Number(f.minAccessLevel)})`,
+    )
   if (f.parentId !== undefined) {
     values.parentId = f.parentId
     where.push('g.parent_id = @parentId')
   }
   if (f.descendantsOf !== undefined) {
     values.root = f.descendantsOf
-    where.push(`g.id IN (WITH RECURSIVE d(id) AS (SELECT id FROM namespaces WHERE parent_id = @root UNION ALL SELECT n.id FROM namespaces n JOIN d ON n.parent_id = d.id) SELECT id FROM d)`)
+    where.push(
+      `g.id IN (WITH RECURSIVE d(id) AS (SELECT id FROM namespaces WHERE parent_id = @root UNION ALL SELECT n.id FROM namespaces n JOIN d ON n.parent_id = d.id) SELECT id FROM d)`,
+    )
   }
   if (f.topLevelOnly) where.push('g.parent_id IS NULL')
   if (f.skipGroups && f.skipGroups.length > 0) {
@@ -174,7 +212,9 @@ function groupListSql(f: GroupListFilter): { withSql: string; where: string; val
   }
   if (f.search) {
     values.search = likePattern(f.search)
-    where.push(`(g.name LIKE @search ESCAPE '\\' OR g.path LIKE @search ESCAPE '\\' OR g.full_path LIKE @search ESCAPE '\\')`)
+    where.push(
+      `(g.name LIKE @search ESCAPE '\\' OR g.path LIKE @search ESCAPE '\\' OR g.full_path LIKE @search ESCAPE '\\')`,
+    )
   }
   if (f.visibility) {
     values.visibility = f.visibility
@@ -193,10 +233,19 @@ function groupListSql(f: GroupListFilter): { withSql: string; where: string; val
 }
 
 /** One page of groups and the total count: two queries. */
-export function listGroups(db: Db, f: GroupListFilter, limit: number, offset: number): { rows: NamespaceRow[]; total: number } {
+export function listGroups(
+  db: Db,
+  f: GroupListFilter,
+  limit: number,
+  offset: number,
+): { rows: NamespaceRow[]; total: number } {
   const q = groupListSql(f)
-  const rows = db.prepare(`${q.withSql}SELECT g.* FROM namespaces g ${q.where} ORDER BY ${q.order} LIMIT @limit OFFSET @offset`).all({ ...q.values, limit, offset }) as NamespaceRow[]
-  const total = (db.prepare(`${q.withSql}SELECT COUNT(*) AS c FROM namespaces g ${q.where}`).get(q.values) as { c: number }).c
+  const rows = db
+    .prepare(`${q.withSql}SELECT g.* FROM namespaces g ${q.where} ORDER BY ${q.order} LIMIT @limit OFFSET @offset`)
+    .all({ ...q.values, limit, offset }) as NamespaceRow[]
+  const total = (
+    db.prepare(`${q.withSql}SELECT COUNT(*) AS c FROM namespaces g ${q.where}`).get(q.values) as { c: number }
+  ).c
   return { rows, total }
 }
 
@@ -233,24 +282,42 @@ export function groupSharesOf(db: Db, groupIds: readonly number[]): Map<number, 
 
 /** True when `sharedGroupId` is already shared with `withGroupId`. */
 export function groupShareExists(db: Db, sharedGroupId: number, withGroupId: number): boolean {
-  return db.prepare('SELECT 1 FROM group_group_links WHERE shared_group_id = ? AND shared_with_group_id = ?').get(sharedGroupId, withGroupId) !== undefined
+  return (
+    db
+      .prepare('SELECT 1 FROM group_group_links WHERE shared_group_id = ? AND shared_with_group_id = ?')
+      .get(sharedGroupId, withGroupId) !== undefined
+  )
 }
 
 /** Shares a group with another group. */
-export function insertGroupShare(db: Db, sharedGroupId: number, withGroupId: number, access: number, expiresAt: string | null): void {
-  db.prepare('INSERT INTO group_group_links (shared_group_id, shared_with_group_id, group_access, expires_at) VALUES (?, ?, ?, ?)').run(
-    sharedGroupId, withGroupId, access, expiresAt,
-  )
+export function insertGroupShare(
+  db: Db,
+  sharedGroupId: number,
+  withGroupId: number,
+  access: number,
+  expiresAt: string | null,
+): void {
+  db.prepare(
+    'INSERT INTO group_group_links (shared_group_id, shared_with_group_id, group_access, expires_at) VALUES (?, ?, ?, ?)',
+  ).run(sharedGroupId, withGroupId, access, expiresAt)
 }
 
 /** Removes a group share; false when there was none. */
 export function deleteGroupShare(db: Db, sharedGroupId: number, withGroupId: number): boolean {
-  return db.prepare('DELETE FROM group_group_links WHERE shared_group_id = ? AND shared_with_group_id = ?').run(sharedGroupId, withGroupId).changes > 0
+  return (
+    db
+      .prepare('DELETE FROM group_group_links WHERE shared_group_id = ? AND shared_with_group_id = ?')
+      .run(sharedGroupId, withGroupId).changes > 0
+  )
 }
 
 /** Ids of the projects shared with a group (for the group details' `shared_projects`). */
 export function projectIdsSharedWithGroup(db: Db, groupId: number): number[] {
-  return (db.prepare('SELECT project_id FROM project_group_links WHERE group_id = ? ORDER BY project_id').all(groupId) as { project_id: number }[]).map((r) => r.project_id)
+  return (
+    db.prepare('SELECT project_id FROM project_group_links WHERE group_id = ? ORDER BY project_id').all(groupId) as {
+      project_id: number
+    }[]
+  ).map((r) => r.project_id)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -262,7 +329,13 @@ export function projectIdsSharedWithGroup(db: Db, groupId: number): number[] {
  */
 export function listNamespaces(
   db: Db,
-  f: { readonly userId: number; readonly isAdmin: boolean; readonly search?: string; readonly ownedOnly?: boolean; readonly topLevelOnly?: boolean },
+  f: {
+    readonly userId: number
+    readonly isAdmin: boolean
+    readonly search?: string
+    readonly ownedOnly?: boolean
+    readonly topLevelOnly?: boolean
+  },
   limit: number,
   offset: number,
 ): { rows: NamespaceRow[]; total: number } {
@@ -272,23 +345,33 @@ export function listNamespaces(
   if (!f.isAdmin || f.ownedOnly) {
     withSql = `WITH RECURSIVE ${AUTHORIZED_GROUPS_CTE.replaceAll('?1', String(f.userId))} `
     const level = f.ownedOnly ? 50 : 10
-    where.push(`((n.kind = 'user' AND n.owner_id = @userId) OR n.id IN (SELECT id FROM authorized_groups WHERE lvl >= ${level}))`)
+    where.push(
+      `((n.kind = 'user' AND n.owner_id = @userId) OR n.id IN (SELECT id FROM authorized_groups WHERE lvl >= ${level}))`,
+    )
   }
   if (f.search) {
     values.search = likePattern(f.search)
-    where.push(`(n.name LIKE @search ESCAPE '\\' OR n.path LIKE @search ESCAPE '\\' OR n.full_path LIKE @search ESCAPE '\\')`)
+    where.push(
+      `(n.name LIKE @search ESCAPE '\\' OR n.path LIKE @search ESCAPE '\\' OR n.full_path LIKE @search ESCAPE '\\')`,
+    )
   }
   if (f.topLevelOnly) where.push('n.parent_id IS NULL')
   const whereSql = where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''
-  const rows = db.prepare(`${withSql}SELECT n.* FROM namespaces n ${whereSql} ORDER BY n.id LIMIT @limit OFFSET @offset`).all({ ...values, limit, offset }) as NamespaceRow[]
-  const total = (db.prepare(`${withSql}SELECT COUNT(*) AS c FROM namespaces n ${whereSql}`).get(values) as { c: number }).c
+  const rows = db
+    .prepare(`${withSql}SELECT n.* FROM namespaces n ${whereSql} ORDER BY n.id LIMIT @limit OFFSET @offset`)
+    .all({ ...values, limit, offset }) as NamespaceRow[]
+  const total = (
+    db.prepare(`${withSql}SELECT COUNT(*) AS c FROM namespaces n ${whereSql}`).get(values) as { c: number }
+  ).c
   return { rows, total }
 }
 
 /** Number of projects directly in each given namespace. */
 export function projectCounts(db: Db, namespaceIds: readonly number[]): Map<number, number> {
   const rows = db
-    .prepare('SELECT namespace_id AS id, COUNT(*) AS c FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?)) GROUP BY namespace_id')
+    .prepare(
+      'SELECT namespace_id AS id, COUNT(*) AS c FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?)) GROUP BY namespace_id',
+    )
     .all(JSON.stringify(namespaceIds)) as { id: number; c: number }[]
   return new Map(rows.map((r) => [r.id, r.c]))
 }

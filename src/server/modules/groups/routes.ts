@@ -2,7 +2,15 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type, type TSchema } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
-import { deleteGroupShare, groupShareExists, groupSharesOf, insertGroupShare, listGroups, type GroupListFilter, type GroupOrder } from './queries'
+import {
+  deleteGroupShare,
+  groupShareExists,
+  groupSharesOf,
+  insertGroupShare,
+  listGroups,
+  type GroupListFilter,
+  type GroupOrder,
+} from './queries'
 import { findGroup, groupAndDescendantIds } from '../namespaces/queries'
 import { listProjects } from '../projects/queries'
 import type { NamespaceRow, Visibility } from '../../platform/db/rows'
@@ -13,8 +21,21 @@ import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadGroup } from '../../platform/http/resolve'
 import { recordAudit } from '../audit-events/service'
 import { runnersToken } from '../runners/service'
-import { canCreateSubgroup, createGroup, destroyGroup, groupSettingsEnumError, transferGroup, updateGroup } from './service'
-import { PROJECT_LIST_QUERY, presentProjects, projectFilter, sendProjectList, type ProjectListQuery } from '../projects/routes'
+import {
+  canCreateSubgroup,
+  createGroup,
+  destroyGroup,
+  groupSettingsEnumError,
+  transferGroup,
+  updateGroup,
+} from './service'
+import {
+  PROJECT_LIST_QUERY,
+  presentProjects,
+  projectFilter,
+  sendProjectList,
+  type ProjectListQuery,
+} from '../projects/routes'
 
 const VisibilitySchema = Type.Union([Type.Literal('private'), Type.Literal('internal'), Type.Literal('public')])
 
@@ -30,7 +51,11 @@ function groupAttributeSchemas(): Record<string, TSchema> {
     avatar: Type.String(),
   }
   const booleans = new Set(['auto_devops_enabled', 'mentions_disabled', 'prevent_forking_outside_group'])
-  const integers = new Set(['file_template_project_id', 'extra_shared_runners_minutes_limit', 'shared_runners_minutes_limit'])
+  const integers = new Set([
+    'file_template_project_id',
+    'extra_shared_runners_minutes_limit',
+    'shared_runners_minutes_limit',
+  ])
   for (const [key, value] of Object.entries(GROUP_SETTING_DEFAULTS)) {
     if (typeof value === 'boolean' || booleans.has(key)) props[key] = Type.Boolean()
     else if (typeof value === 'number' || integers.has(key)) props[key] = Type.Integer()
@@ -40,7 +65,12 @@ function groupAttributeSchemas(): Record<string, TSchema> {
 }
 
 const GroupAttributes = groupAttributeSchemas()
-const CreateBody = Type.Object({ ...GroupAttributes, name: Type.String(), path: Type.String(), parent_id: Type.Optional(Type.Integer()) })
+const CreateBody = Type.Object({
+  ...GroupAttributes,
+  name: Type.String(),
+  path: Type.String(),
+  parent_id: Type.Optional(Type.Integer()),
+})
 const UpdateBody = Type.Object(GroupAttributes)
 const IdParams = Type.Object({ id: Type.String() })
 
@@ -48,7 +78,9 @@ const ListQuery = Type.Object({
   skip_groups: Type.Optional(Type.Array(Type.Integer())),
   all_available: Type.Optional(Type.Boolean()),
   search: Type.Optional(Type.String()),
-  order_by: Type.Optional(Type.Union([Type.Literal('name'), Type.Literal('path'), Type.Literal('id'), Type.Literal('similarity')])),
+  order_by: Type.Optional(
+    Type.Union([Type.Literal('name'), Type.Literal('path'), Type.Literal('id'), Type.Literal('similarity')]),
+  ),
   sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
   statistics: Type.Optional(Type.Boolean()),
   with_custom_attributes: Type.Optional(Type.Boolean()),
@@ -73,9 +105,14 @@ interface GroupListQuery {
 
 type Body = Readonly<Record<string, unknown>>
 
-function groupFilter(request: FastifyRequest, q: GroupListQuery, scope: { membersOnly: boolean; parentId?: number; descendantsOf?: number }): GroupListFilter {
+function groupFilter(
+  request: FastifyRequest,
+  q: GroupListQuery,
+  scope: { membersOnly: boolean; parentId?: number; descendantsOf?: number },
+): GroupListFilter {
   const user = request.actor.user
-  if (q.min_access_level !== undefined && ![5, 10, 20, 30, 40, 50].includes(q.min_access_level)) throw invalidParam('min_access_level', 'does not have a valid value')
+  if (q.min_access_level !== undefined && ![5, 10, 20, 30, 40, 50].includes(q.min_access_level))
+    throw invalidParam('min_access_level', 'does not have a valid value')
   return {
     userId: user?.id ?? null,
     isAdmin: request.perms.isAdmin,
@@ -100,7 +137,12 @@ const groups: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>()
   const { db } = app.burrow
 
-  function sendGroups(request: FastifyRequest, reply: FastifyReply, filter: GroupListFilter, statistics?: boolean): Record<string, unknown>[] {
+  function sendGroups(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    filter: GroupListFilter,
+    statistics?: boolean,
+  ): Record<string, unknown>[] {
     const page = pageOf(request.query as Record<string, unknown>)
     const { rows, total } = listGroups(db, filter, page.perPage, page.offset)
     const baseUrl = app.burrow.baseUrl(request)
@@ -113,20 +155,40 @@ const groups: FastifyPluginAsync = async (plugin) => {
     const baseUrl = app.burrow.baseUrl(request)
     const shares = groupSharesOf(db, [group.id]).get(group.id) ?? []
     // GitLab shows the runner registration token to the group's Owners.
-    const token = request.perms.canInGroup(group.id, AccessLevel.OWNER) ? { runners_token: runnersToken(app.burrow, { kind: 'group', id: group.id }) } : {}
+    const token = request.perms.canInGroup(group.id, AccessLevel.OWNER)
+      ? { runners_token: runnersToken(app.burrow, { kind: 'group', id: group.id }) }
+      : {}
     if (!withProjects) return { ...groupDetailEntity(group, { baseUrl, shares }), ...token }
     // GitLab caps the embedded project lists at 100; the full list is GET /groups/:id/projects.
     const own = listProjects(db, projectFilter(request, {}, { namespaceIds: [group.id] }), 100, 0).rows
     // No namespaces plus the shared-with clause selects exactly the projects shared with the group.
-    const shared = listProjects(db, { ...projectFilter(request, {}, { namespaceIds: [] }), sharedWithGroupId: group.id }, 100, 0).rows
-    return { ...groupDetailEntity(group, { baseUrl, shares, projects: presentProjects(request, own), sharedProjects: presentProjects(request, shared) }), ...token }
+    const shared = listProjects(
+      db,
+      { ...projectFilter(request, {}, { namespaceIds: [] }), sharedWithGroupId: group.id },
+      100,
+      0,
+    ).rows
+    return {
+      ...groupDetailEntity(group, {
+        baseUrl,
+        shares,
+        projects: presentProjects(request, own),
+        sharedProjects: presentProjects(request, shared),
+      }),
+      ...token,
+    }
   }
 
   app.get('/groups', { schema: { querystring: ListQuery } }, async (request, reply) => {
     const q = request.query as GroupListQuery
     const user = request.actor.user
     const allAvailable = q.all_available ?? request.perms.isAdmin
-    return sendGroups(request, reply, groupFilter(request, q, { membersOnly: user !== null && !allAvailable && !request.perms.isAdmin }), q.statistics)
+    return sendGroups(
+      request,
+      reply,
+      groupFilter(request, q, { membersOnly: user !== null && !allAvailable && !request.perms.isAdmin }),
+      q.statistics,
+    )
   })
 
   app.post('/groups', { schema: { body: CreateBody } }, async (request, reply) => {
@@ -150,10 +212,14 @@ const groups: FastifyPluginAsync = async (plugin) => {
     return reply.code(201).send(groupDetail(request, group))
   })
 
-  app.get('/groups/:id', { schema: { params: IdParams, querystring: Type.Object({ with_projects: Type.Optional(Type.Boolean()) }) } }, async (request) => {
-    const group = loadGroup(request, request.params.id)
-    return groupDetail(request, group, request.query.with_projects !== false)
-  })
+  app.get(
+    '/groups/:id',
+    { schema: { params: IdParams, querystring: Type.Object({ with_projects: Type.Optional(Type.Boolean()) }) } },
+    async (request) => {
+      const group = loadGroup(request, request.params.id)
+      return groupDetail(request, group, request.query.with_projects !== false)
+    },
+  )
 
   app.put('/groups/:id', { schema: { params: IdParams, body: UpdateBody } }, async (request) => {
     const group = loadGroup(request, request.params.id, AccessLevel.OWNER)
@@ -177,57 +243,110 @@ const groups: FastifyPluginAsync = async (plugin) => {
     return sendGroups(request, reply, groupFilter(request, q, { membersOnly: false, parentId: group.id }), q.statistics)
   })
 
-  app.get('/groups/:id/descendant_groups', { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {
-    const group = loadGroup(request, request.params.id)
-    const q = request.query as GroupListQuery
-    return sendGroups(request, reply, groupFilter(request, q, { membersOnly: false, descendantsOf: group.id }), q.statistics)
-  })
+  app.get(
+    '/groups/:id/descendant_groups',
+    { schema: { params: IdParams, querystring: ListQuery } },
+    async (request, reply) => {
+      const group = loadGroup(request, request.params.id)
+      const q = request.query as GroupListQuery
+      return sendGroups(
+        request,
+        reply,
+        groupFilter(request, q, { membersOnly: false, descendantsOf: group.id }),
+        q.statistics,
+      )
+    },
+  )
 
-  app.get('/groups/:id/projects', { schema: { params: IdParams, querystring: PROJECT_LIST_QUERY } }, async (request, reply) => {
-    const group = loadGroup(request, request.params.id)
-    const q = request.query as ProjectListQuery & { readonly include_subgroups?: boolean; readonly with_shared?: boolean }
-    const namespaceIds = q.include_subgroups ? groupAndDescendantIds(db, group.id) : [group.id]
-    const filter = projectFilter(request, q, { namespaceIds })
-    return sendProjectList(request, reply, q, { ...filter, sharedWithGroupId: q.with_shared === false ? undefined : group.id })
-  })
+  app.get(
+    '/groups/:id/projects',
+    { schema: { params: IdParams, querystring: PROJECT_LIST_QUERY } },
+    async (request, reply) => {
+      const group = loadGroup(request, request.params.id)
+      const q = request.query as ProjectListQuery & {
+        readonly include_subgroups?: boolean
+        readonly with_shared?: boolean
+      }
+      const namespaceIds = q.include_subgroups ? groupAndDescendantIds(db, group.id) : [group.id]
+      const filter = projectFilter(request, q, { namespaceIds })
+      return sendProjectList(request, reply, q, {
+        ...filter,
+        sharedWithGroupId: q.with_shared === false ? undefined : group.id,
+      })
+    },
+  )
 
-  app.post('/groups/:id/transfer', { schema: { params: IdParams, body: Type.Object({ group_id: Type.Optional(Type.Integer()) }) } }, async (request, reply) => {
-    const group = loadGroup(request, request.params.id, AccessLevel.OWNER)
-    const user = currentUser(request)
-    let target: NamespaceRow | null = null
-    if (request.body.group_id !== undefined) {
-      target = loadGroup(request, request.body.group_id)
-      if (!canCreateSubgroup(request, target)) throw forbidden()
-    } else if (!user.can_create_group && !request.perms.isAdmin) throw forbidden()
-    const result = transferGroup(request, group, target)
-    if (typeof result === 'string') throw apiMessage(400, `Transferring group failed: ${result}`)
-    return reply.code(201).send(groupDetail(request, result))
-  })
+  app.post(
+    '/groups/:id/transfer',
+    { schema: { params: IdParams, body: Type.Object({ group_id: Type.Optional(Type.Integer()) }) } },
+    async (request, reply) => {
+      const group = loadGroup(request, request.params.id, AccessLevel.OWNER)
+      const user = currentUser(request)
+      let target: NamespaceRow | null = null
+      if (request.body.group_id !== undefined) {
+        target = loadGroup(request, request.body.group_id)
+        if (!canCreateSubgroup(request, target)) throw forbidden()
+      } else if (!user.can_create_group && !request.perms.isAdmin) throw forbidden()
+      const result = transferGroup(request, group, target)
+      if (typeof result === 'string') throw apiMessage(400, `Transferring group failed: ${result}`)
+      return reply.code(201).send(groupDetail(request, result))
+    },
+  )
 
   app.post(
     '/groups/:id/share',
-    { schema: { params: IdParams, body: Type.Object({ group_id: Type.Integer(), group_access: Type.Integer(), expires_at: Type.Optional(Type.String()) }) } },
+    {
+      schema: {
+        params: IdParams,
+        body: Type.Object({
+          group_id: Type.Integer(),
+          group_access: Type.Integer(),
+          expires_at: Type.Optional(Type.String()),
+        }),
+      },
+    },
     async (request, reply) => {
       const group = loadGroup(request, request.params.id, AccessLevel.OWNER)
       const { group_id: withId, group_access: access, expires_at: expiresAt } = request.body
       if (![10, 20, 30, 40, 50].includes(access)) throw invalidParam('group_access', 'does not have a valid value')
-      if (expiresAt !== undefined && expiresAt !== '' && Number.isNaN(Date.parse(expiresAt))) throw invalidParam('expires_at')
+      if (expiresAt !== undefined && expiresAt !== '' && Number.isNaN(Date.parse(expiresAt)))
+        throw invalidParam('expires_at')
       const withGroup = findGroup(db, withId)
       if (!withGroup || !request.perms.canReadGroup(withGroup)) throw notFound('Group')
-      if (withGroup.id === group.id) throw apiMessage(400, { shared_with_group_id: ['cannot be the same as the shared group'] })
+      if (withGroup.id === group.id)
+        throw apiMessage(400, { shared_with_group_id: ['cannot be the same as the shared group'] })
       if (groupShareExists(db, group.id, withGroup.id)) throw conflict('Group already shared with this group')
       insertGroupShare(db, group.id, withGroup.id, access, expiresAt || null)
-      recordAudit(db, request, { entityType: 'Group', entityId: group.id, entityPath: group.full_path, targetId: withGroup.id, targetType: 'Group', targetDetails: withGroup.full_path, change: { add: 'group_access', as: String(access) } })
+      recordAudit(db, request, {
+        entityType: 'Group',
+        entityId: group.id,
+        entityPath: group.full_path,
+        targetId: withGroup.id,
+        targetType: 'Group',
+        targetDetails: withGroup.full_path,
+        change: { add: 'group_access', as: String(access) },
+      })
       return reply.code(201).send(groupDetail(request, group))
     },
   )
 
-  app.delete('/groups/:id/share/:group_id', { schema: { params: Type.Object({ id: Type.String(), group_id: Type.Integer() }) } }, async (request, reply) => {
-    const group = loadGroup(request, request.params.id, AccessLevel.OWNER)
-    if (!deleteGroupShare(db, group.id, request.params.group_id)) throw notFound()
-    recordAudit(db, request, { entityType: 'Group', entityId: group.id, entityPath: group.full_path, targetId: request.params.group_id, targetType: 'Group', change: { remove: 'group_access' } })
-    return reply.code(204).send()
-  })
+  app.delete(
+    '/groups/:id/share/:group_id',
+    { schema: { params: Type.Object({ id: Type.String(), group_id: Type.Integer() }) } },
+    async (request, reply) => {
+      const group = loadGroup(request, request.params.id, AccessLevel.OWNER)
+      if (!deleteGroupShare(db, group.id, request.params.group_id)) throw notFound()
+      recordAudit(db, request, {
+        entityType: 'Group',
+        entityId: group.id,
+        entityPath: group.full_path,
+        targetId: request.params.group_id,
+        targetType: 'Group',
+        change: { remove: 'group_access' },
+      })
+      return reply.code(204).send()
+    },
+  )
 }
 
 export default groups

@@ -1,7 +1,14 @@
 import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../../platform/auth/access'
 import { nowIso } from '../../platform/db/connection'
-import { childGroups, deleteGroupTree, findSiblingByName, findSiblingByPath, insertGroup, updateGroupRow } from './queries'
+import {
+  childGroups,
+  deleteGroupTree,
+  findSiblingByName,
+  findSiblingByPath,
+  insertGroup,
+  updateGroupRow,
+} from './queries'
 import { groupAndDescendantIds, namespaceAncestors } from '../namespaces/queries'
 import { projectsInNamespaces } from '../projects/queries'
 import type { NamespaceRow, UserRow, Visibility } from '../../platform/db/rows'
@@ -12,13 +19,19 @@ import { pathError, VISIBILITY_LEVELS } from '../projects/service'
 import { addLengthErrors, TEXT_LIMITS } from '../../platform/text/limits'
 
 const GROUP_NAME = /^[\p{L}\p{N}\p{Extended_Pictographic}_][\p{L}\p{N}\p{Pd}\p{Extended_Pictographic}_.() ]*$/u
-const GROUP_NAME_MESSAGE = "can contain only letters, digits, emoji, '_', '.', dash, space, parenthesis. It must start with letter, digit, emoji or '_'."
+const GROUP_NAME_MESSAGE =
+  "can contain only letters, digits, emoji, '_', '.', dash, space, parenthesis. It must start with letter, digit, emoji or '_'."
 
 /** Enumerated group settings and their allowed values. */
 export const GROUP_SETTING_ENUMS: Readonly<Record<string, readonly string[]>> = {
   project_creation_level: ['noone', 'owner', 'maintainer', 'developer', 'administrator'],
   subgroup_creation_level: ['owner', 'maintainer'],
-  shared_runners_setting: ['enabled', 'disabled_and_overridable', 'disabled_and_unoverridable', 'disabled_with_override'],
+  shared_runners_setting: [
+    'enabled',
+    'disabled_and_overridable',
+    'disabled_and_unoverridable',
+    'disabled_with_override',
+  ],
   wiki_access_level: ['disabled', 'private', 'enabled'],
 }
 
@@ -26,7 +39,8 @@ export const GROUP_SETTING_ENUMS: Readonly<Record<string, readonly string[]>> = 
 export function groupSettingsFromParams(params: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const key of Object.keys(GROUP_SETTING_DEFAULTS)) if (params[key] !== undefined) out[key] = params[key]
-  if (typeof params.emails_disabled === 'boolean' && params.emails_enabled === undefined) out.emails_enabled = !params.emails_disabled
+  if (typeof params.emails_disabled === 'boolean' && params.emails_enabled === undefined)
+    out.emails_enabled = !params.emails_disabled
   return out
 }
 
@@ -41,7 +55,8 @@ export function groupSettingsEnumError(params: Readonly<Record<string, unknown>>
 /** True when the caller may create a subgroup under `parent` (its `subgroup_creation_level`). */
 export function canCreateSubgroup(request: FastifyRequest, parent: NamespaceRow): boolean {
   if (request.perms.isAdmin) return true
-  const needed = groupSettings(parent.settings).subgroup_creation_level === 'owner' ? AccessLevel.OWNER : AccessLevel.MAINTAINER
+  const needed =
+    groupSettings(parent.settings).subgroup_creation_level === 'owner' ? AccessLevel.OWNER : AccessLevel.MAINTAINER
   return request.perms.groupAccess(parent.id) >= needed
 }
 
@@ -52,9 +67,15 @@ function nameError(name: string): string | null {
 }
 
 /** Why `visibility` is not allowed for a group with this parent and these contents, or null. */
-function visibilityError(db: FastifyRequest['server']['burrow']['db'], visibility: Visibility, parent: NamespaceRow | null, groupId?: number): string | null {
+function visibilityError(
+  db: FastifyRequest['server']['burrow']['db'],
+  visibility: Visibility,
+  parent: NamespaceRow | null,
+  groupId?: number,
+): string | null {
   const level = VISIBILITY_LEVELS[visibility]
-  if (parent && level > VISIBILITY_LEVELS[parent.visibility]) return `${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`
+  if (parent && level > VISIBILITY_LEVELS[parent.visibility])
+    return `${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`
   if (groupId !== undefined) {
     const tree = groupAndDescendantIds(db, groupId)
     if (projectsInNamespaces(db, tree).some((p) => VISIBILITY_LEVELS[p.visibility] > level)) {
@@ -93,7 +114,8 @@ export function createGroup(request: FastifyRequest, input: CreateGroupInput): N
   let visibility = input.visibility
   if (visibility === undefined) {
     visibility = settings.get('default_group_visibility') as Visibility
-    if (input.parent && VISIBILITY_LEVELS[visibility] > VISIBILITY_LEVELS[input.parent.visibility]) visibility = input.parent.visibility
+    if (input.parent && VISIBILITY_LEVELS[visibility] > VISIBILITY_LEVELS[input.parent.visibility])
+      visibility = input.parent.visibility
   }
   const badVisibility = visibilityError(db, visibility, input.parent)
   if (badVisibility) errors.visibility_level = [badVisibility]
@@ -114,7 +136,12 @@ export function createGroup(request: FastifyRequest, input: CreateGroupInput): N
     db.prepare(
       `INSERT INTO members (source_type, source_id, user_id, access_level, created_by_id, created_at, updated_at) VALUES ('Namespace', ?, ?, ?, ?, ?, ?)`,
     ).run(group.id, creator.id, AccessLevel.OWNER, creator.id, now, now)
-    recordAudit(db, request, { entityType: 'Group', entityId: group.id, entityPath: group.full_path, change: { add: 'group', custom_message: 'Added group' } })
+    recordAudit(db, request, {
+      entityType: 'Group',
+      entityId: group.id,
+      entityPath: group.full_path,
+      change: { add: 'group', custom_message: 'Added group' },
+    })
     return group
   })()
 }
@@ -123,7 +150,11 @@ export function createGroup(request: FastifyRequest, input: CreateGroupInput): N
  * Applies `PUT /groups/:id`: validates like GitLab, then updates the group; a new path or name
  * rewrites the full paths of every descendant in the same transaction.
  */
-export function updateGroup(request: FastifyRequest, group: NamespaceRow, params: Readonly<Record<string, unknown>>): NamespaceRow {
+export function updateGroup(
+  request: FastifyRequest,
+  group: NamespaceRow,
+  params: Readonly<Record<string, unknown>>,
+): NamespaceRow {
   const { db } = request.server.burrow
   const parent = namespaceAncestors(db, group.id)[0] ?? null
   const errors: Record<string, string[]> = {}
@@ -153,7 +184,8 @@ export function updateGroup(request: FastifyRequest, group: NamespaceRow, params
   if (params.description !== undefined) changes.description = params.description
   if (params.request_access_enabled !== undefined) changes.request_access_enabled = params.request_access_enabled
   const settingsChanges = groupSettingsFromParams(params)
-  if (Object.keys(settingsChanges).length > 0) changes.settings = JSON.stringify({ ...(JSON.parse(group.settings) as object), ...settingsChanges })
+  if (Object.keys(settingsChanges).length > 0)
+    changes.settings = JSON.stringify({ ...(JSON.parse(group.settings) as object), ...settingsChanges })
 
   return db.transaction(() => {
     const updated = updateGroupRow(db, group.id, changes)
@@ -174,7 +206,12 @@ export function updateGroup(request: FastifyRequest, group: NamespaceRow, params
 export function destroyGroup(request: FastifyRequest, group: NamespaceRow): void {
   const { db } = request.server.burrow
   db.transaction(() => {
-    recordAudit(db, request, { entityType: 'Group', entityId: group.id, entityPath: group.full_path, change: { remove: 'group', custom_message: 'Group destroyed' } })
+    recordAudit(db, request, {
+      entityType: 'Group',
+      entityId: group.id,
+      entityPath: group.full_path,
+      change: { remove: 'group', custom_message: 'Group destroyed' },
+    })
     deleteGroupTree(db, group.id)
   })()
 }
@@ -183,16 +220,30 @@ export function destroyGroup(request: FastifyRequest, group: NamespaceRow): void
  * Moves a group under `target` (or to the top level when null). Returns the updated group or
  * the 400 message GitLab gives when the move is not possible.
  */
-export function transferGroup(request: FastifyRequest, group: NamespaceRow, target: NamespaceRow | null): NamespaceRow | string {
+export function transferGroup(
+  request: FastifyRequest,
+  group: NamespaceRow,
+  target: NamespaceRow | null,
+): NamespaceRow | string {
   const { db } = request.server.burrow
-  if (target && groupAndDescendantIds(db, group.id).includes(target.id)) return 'Cannot transfer group to one of its subgroup.'
+  if (target && groupAndDescendantIds(db, group.id).includes(target.id))
+    return 'Cannot transfer group to one of its subgroup.'
   if ((target?.id ?? null) === group.parent_id) return 'Group is already associated to the parent group.'
-  if (findSiblingByPath(db, target?.id ?? null, group.path, group.id)) return 'The parent group already has a subgroup or a project with the same path.'
-  const visibility = target && VISIBILITY_LEVELS[group.visibility] > VISIBILITY_LEVELS[target.visibility] ? target.visibility : group.visibility
+  if (findSiblingByPath(db, target?.id ?? null, group.path, group.id))
+    return 'The parent group already has a subgroup or a project with the same path.'
+  const visibility =
+    target && VISIBILITY_LEVELS[group.visibility] > VISIBILITY_LEVELS[target.visibility]
+      ? target.visibility
+      : group.visibility
   const from = group.full_path
   return db.transaction(() => {
     const updated = updateGroupRow(db, group.id, { parent_id: target?.id ?? null, visibility })
-    recordAudit(db, request, { entityType: 'Group', entityId: group.id, entityPath: updated.full_path, change: { change: 'parent', from, to: updated.full_path } })
+    recordAudit(db, request, {
+      entityType: 'Group',
+      entityId: group.id,
+      entityPath: updated.full_path,
+      change: { change: 'parent', from, to: updated.full_path },
+    })
     return updated
   })()
 }

@@ -3,7 +3,10 @@ import type { ProjectWithNamespaceRow } from '../projects/queries'
 import { projectRef } from '../projects/entity'
 
 /** GitLab's import serializer (the answer of the import endpoints): the new project and its import. */
-export function projectImportEntity(p: ProjectWithNamespaceRow, imp: ProjectImportRow): Readonly<Record<string, unknown>> {
+export function projectImportEntity(
+  p: ProjectWithNamespaceRow,
+  imp: ProjectImportRow,
+): Readonly<Record<string, unknown>> {
   const fullPath = `/${p.ns_full_path}/${p.path}`
   return {
     id: p.id,
@@ -21,7 +24,10 @@ export function projectImportEntity(p: ProjectWithNamespaceRow, imp: ProjectImpo
 }
 
 /** GitLab's ProjectImportStatus entity (`GET /projects/:id/import`); `none` for a project never imported. */
-export function projectImportStatusEntity(p: ProjectWithNamespaceRow, imp: ProjectImportRow | undefined): Readonly<Record<string, unknown>> {
+export function projectImportStatusEntity(
+  p: ProjectWithNamespaceRow,
+  imp: ProjectImportRow | undefined,
+): Readonly<Record<string, unknown>> {
   return {
     ...projectRef(p),
     import_status: imp?.status ?? 'none',

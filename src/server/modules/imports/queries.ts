@@ -36,7 +36,11 @@ export interface NewProjectImport {
  * Mirrors the import's state into the project's settings JSON (json_set, so other settings are
  * left alone), where the Project entity reads `import_status`, `import_type`, `import_error`.
  */
-function mirror(db: Db, projectId: number, row: Pick<ProjectImportRow, 'import_type' | 'status' | 'error' | 'import_url'>): void {
+function mirror(
+  db: Db,
+  projectId: number,
+  row: Pick<ProjectImportRow, 'import_type' | 'status' | 'error' | 'import_url'>,
+): void {
   db.prepare(
     `UPDATE projects SET settings = json_set(settings, '$.import_type', ?, '$.import_status', ?, '$.import_error', ?, '$.import_url', ?) WHERE id = ?`,
   ).run(row.import_type, row.status, row.error, row.import_url, projectId)
@@ -60,21 +64,24 @@ export function findProjectImport(db: Db, projectId: number): ProjectImportRow |
 }
 
 /** Moves an import to `status` (with its error when failing, its counts when finishing). */
-export function setProjectImportStatus(db: Db, projectId: number, status: ImportStatus, extra: { readonly error?: string; readonly stats?: Readonly<Record<string, number>> } = {}): void {
-  db.prepare('UPDATE project_imports SET status = ?, error = COALESCE(?, error), stats = COALESCE(?, stats), updated_at = ? WHERE project_id = ?').run(
-    status,
-    extra.error ?? null,
-    extra.stats ? JSON.stringify(extra.stats) : null,
-    nowIso(),
-    projectId,
-  )
+export function setProjectImportStatus(
+  db: Db,
+  projectId: number,
+  status: ImportStatus,
+  extra: { readonly error?: string; readonly stats?: Readonly<Record<string, number>> } = {},
+): void {
+  db.prepare(
+    'UPDATE project_imports SET status = ?, error = COALESCE(?, error), stats = COALESCE(?, stats), updated_at = ? WHERE project_id = ?',
+  ).run(status, extra.error ?? null, extra.stats ? JSON.stringify(extra.stats) : null, nowIso(), projectId)
   const row = findProjectImport(db, projectId)
   if (row) mirror(db, projectId, row)
 }
 
 /** Imports that were scheduled or running when the server stopped. */
 export function unfinishedProjectImports(db: Db): ProjectImportRow[] {
-  return db.prepare(`SELECT * FROM project_imports WHERE status IN ('scheduled', 'started') ORDER BY project_id`).all() as ProjectImportRow[]
+  return db
+    .prepare(`SELECT * FROM project_imports WHERE status IN ('scheduled', 'started') ORDER BY project_id`)
+    .all() as ProjectImportRow[]
 }
 
 /** Fields of an imported milestone. */
@@ -105,16 +112,35 @@ export function insertImportedMilestone(db: Db, m: ImportedMilestone): Milestone
 }
 
 /** Sets an imported issue's state and times as the source had them. */
-export function setImportedIssueState(db: Db, issueId: number, state: 'opened' | 'closed', closedAt: string | null, updatedAt: string, closedById: number | null): void {
-  db.prepare('UPDATE issues SET state = ?, closed_at = ?, closed_by_id = ?, updated_at = ? WHERE id = ?').run(state, closedAt, closedById, updatedAt, issueId)
+export function setImportedIssueState(
+  db: Db,
+  issueId: number,
+  state: 'opened' | 'closed',
+  closedAt: string | null,
+  updatedAt: string,
+  closedById: number | null,
+): void {
+  db.prepare('UPDATE issues SET state = ?, closed_at = ?, closed_by_id = ?, updated_at = ? WHERE id = ?').run(
+    state,
+    closedAt,
+    closedById,
+    updatedAt,
+    issueId,
+  )
 }
 
 /** A project milestone's id by exact title. */
 export function projectMilestoneIdByTitle(db: Db, projectId: number, title: string): number | undefined {
-  return (db.prepare('SELECT id FROM milestones WHERE project_id = ? AND title = ?').get(projectId, title) as { id: number } | undefined)?.id
+  return (
+    db.prepare('SELECT id FROM milestones WHERE project_id = ? AND title = ?').get(projectId, title) as
+      { id: number } | undefined
+  )?.id
 }
 
 /** A project label's id by title, ignoring case as label uniqueness does. */
 export function projectLabelIdByTitle(db: Db, projectId: number, title: string): number | undefined {
-  return (db.prepare('SELECT id FROM labels WHERE project_id = ? AND title = ? COLLATE NOCASE').get(projectId, title) as { id: number } | undefined)?.id
+  return (
+    db.prepare('SELECT id FROM labels WHERE project_id = ? AND title = ? COLLATE NOCASE').get(projectId, title) as
+      { id: number } | undefined
+  )?.id
 }

@@ -6,7 +6,13 @@ import type { ProjectRow } from '../../platform/db/rows'
 import { projectImportEntity, projectImportStatusEntity } from './entity'
 import { notFound, paramError } from '../../platform/http/errors'
 import { currentUser, loadProject } from '../../platform/http/resolve'
-import { failInterruptedImports, projectImportOf, startGitServerImport, startHostedGitImport, stopImports } from './service'
+import {
+  failInterruptedImports,
+  projectImportOf,
+  startGitServerImport,
+  startHostedGitImport,
+  stopImports,
+} from './service'
 
 const HostedGitBody = Type.Object({
   personal_access_token: Type.String(),

@@ -23,7 +23,13 @@ import { updateProjectRow } from '../projects/queries'
 import type { NamespaceRow, ProjectRow, UserRow, Visibility } from '../../platform/db/rows'
 import { userNamespaceId } from '../users/queries'
 import { assertRef, gitText } from '../../platform/git/git'
-import { fetchAllRefs, RemoteFetchError, remoteHeadBranch, setHeadBranch, type RemoteCredentials } from '../../platform/git/fetch-remote'
+import {
+  fetchAllRefs,
+  RemoteFetchError,
+  remoteHeadBranch,
+  setHeadBranch,
+  type RemoteCredentials,
+} from '../../platform/git/fetch-remote'
 import { ensureProjectRepo } from '../../platform/git/project-repo'
 import { ApiError } from '../../platform/http/errors'
 import { BlockedUrlError, checkOutboundUrl, outboundPolicy, type CheckedUrl } from '../../platform/outbound/outbound'
@@ -58,7 +64,13 @@ function sourceBase(raw: string): string {
   } catch {
     throw importError(400, `Invalid URL: ${raw}`)
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.username !== '' ||
+    url.password !== '' ||
+    url.search !== '' ||
+    url.hash !== ''
+  ) {
     throw importError(400, `Invalid URL: ${raw}`)
   }
   const path = url.pathname.replace(/\/+$/, '').replace(/\/api\/v4$/, '')
@@ -88,11 +100,14 @@ function importNamespace(request: FastifyRequest, path: string | undefined): Nam
   const { db } = request.server.burrow
   const user = currentUser(request)
   const trimmed = (path ?? '').replace(/^\/+|\/+$/g, '')
-  const ns = trimmed === '' ? findNamespaceById(db, userNamespaceId(db, user.id) ?? -1) : findNamespaceByFullPath(db, trimmed)
+  const ns =
+    trimmed === '' ? findNamespaceById(db, userNamespaceId(db, user.id) ?? -1) : findNamespaceByFullPath(db, trimmed)
   if (!ns) throw importError(422, 'Namespace or group to import repository into does not exist.')
   const allowed =
     request.perms.isAdmin ||
-    (ns.kind === 'user' ? ns.owner_id === user.id : request.perms.groupAccess(ns.id) >= AccessLevel.MAINTAINER && canCreateProjectIn(request, ns))
+    (ns.kind === 'user'
+      ? ns.owner_id === user.id
+      : request.perms.groupAccess(ns.id) >= AccessLevel.MAINTAINER && canCreateProjectIn(request, ns))
   if (!allowed) throw importError(422, 'You are not allowed to import projects in this namespace.')
   return ns
 }
@@ -100,7 +115,9 @@ function importNamespace(request: FastifyRequest, path: string | undefined): Nam
 /** `name has already been taken` → `Name has already been taken` (Rails' full messages). */
 function fullMessages(errors: Readonly<Record<string, readonly string[]>>): string {
   return Object.entries(errors)
-    .flatMap(([key, messages]) => messages.map((m) => `${key.charAt(0).toUpperCase()}${key.slice(1).replace(/_/g, ' ')} ${m}`))
+    .flatMap(([key, messages]) =>
+      messages.map((m) => `${key.charAt(0).toUpperCase()}${key.slice(1).replace(/_/g, ' ')} ${m}`),
+    )
     .join(', ')
 }
 
@@ -121,7 +138,10 @@ interface NewImportedProject {
  * activity event and audit event) and records its import as `scheduled`. Project validation
  * errors become GitLab's 422 `{"errors": "Name has already been taken, …"}`.
  */
-async function createImportTarget(request: FastifyRequest, n: NewImportedProject): Promise<{ project: ProjectRow; row: ProjectImportRow }> {
+async function createImportTarget(
+  request: FastifyRequest,
+  n: NewImportedProject,
+): Promise<{ project: ProjectRow; row: ProjectImportRow }> {
   const { db } = request.server.burrow
   const user = currentUser(request)
   let project: ProjectRow
@@ -144,7 +164,14 @@ async function createImportTarget(request: FastifyRequest, n: NewImportedProject
     throw error
   }
   const row = db.transaction(() => {
-    const inserted = insertProjectImport(db, { projectId: project.id, type: n.type, source: n.source, url: n.url, correlationId: randomBytes(16).toString('hex'), userId: user.id })
+    const inserted = insertProjectImport(db, {
+      projectId: project.id,
+      type: n.type,
+      source: n.source,
+      url: n.url,
+      correlationId: randomBytes(16).toString('hex'),
+      userId: user.id,
+    })
     recordAudit(db, request, {
       entityType: 'Project',
       entityId: project.id,
@@ -182,7 +209,10 @@ export interface HostedGitParams {
  * creates the project and queues the import of its repository, labels, milestones, issues
  * and notes. Answers at once; the import runs in the background.
  */
-export async function startHostedGitImport(request: FastifyRequest, params: HostedGitParams): Promise<{ project: ProjectRow; row: ProjectImportRow }> {
+export async function startHostedGitImport(
+  request: FastifyRequest,
+  params: HostedGitParams,
+): Promise<{ project: ProjectRow; row: ProjectImportRow }> {
   const ctx = request.server.burrow
   const raw = params.custom_hostname?.trim() ? params.custom_hostname : PUBLIC_HOSTED_GIT
   const base = sourceBase(raw)
@@ -236,14 +266,21 @@ export interface GitServerParams {
  * the project and queues the clone of `{git_server_url}/{git_server_project}/{git_server_repo}.git`
  * over smart HTTP with basic auth (username and token). Only the repository is imported.
  */
-export async function startGitServerImport(request: FastifyRequest, params: GitServerParams): Promise<{ project: ProjectRow; row: ProjectImportRow }> {
+export async function startGitServerImport(
+  request: FastifyRequest,
+  params: GitServerParams,
+): Promise<{ project: ProjectRow; row: ProjectImportRow }> {
   const ctx = request.server.burrow
   const base = sourceBase(params.git_server_url)
   const namespace = importNamespace(request, params.target_namespace)
   await assertSourceAllowed(ctx, base, params.git_server_url)
   const projectKey = params.git_server_project.trim().replace(/^\/+|\/+$/g, '')
-  const repo = params.git_server_repo.trim().replace(/^\/+|\/+$/g, '').replace(/\.git$/, '')
-  if (projectKey === '' || repo === '' || /(^|\/)\.\.?(\/|$)/.test(`${projectKey}/${repo}`)) throw importError(400, 'Invalid repository: git_server_project and git_server_repo must name a repository')
+  const repo = params.git_server_repo
+    .trim()
+    .replace(/^\/+|\/+$/g, '')
+    .replace(/\.git$/, '')
+  if (projectKey === '' || repo === '' || /(^|\/)\.\.?(\/|$)/.test(`${projectKey}/${repo}`))
+    throw importError(400, 'Invalid repository: git_server_project and git_server_repo must name a repository')
   const newName = params.new_name?.trim() || undefined
   const created = await createImportTarget(request, {
     namespace,
@@ -286,7 +323,13 @@ function enqueueImport(ctx: ServerContext, job: ImportJob): void {
 function auditImport(db: Db, author: AuditAuthor, project: ProjectRow, message: string): void {
   const ns = findNamespaceById(db, project.namespace_id)
   const path = `${ns?.full_path ?? ''}/${project.path}`
-  recordAuditBy(db, author, { entityType: 'Project', entityId: project.id, entityPath: path, targetDetails: path, change: { custom_message: message } })
+  recordAuditBy(db, author, {
+    entityType: 'Project',
+    entityId: project.id,
+    entityPath: path,
+    targetDetails: path,
+    change: { custom_message: message },
+  })
 }
 
 /** `scheduled` → `started` → `finished`, or `failed` with the reason in `import_error`. */
@@ -313,7 +356,8 @@ async function runImport(ctx: ServerContext, job: ImportJob): Promise<void> {
 
 /** A failed fetch from the source, as the import's `import_error` says it. */
 function fetchFailure(error: unknown): never {
-  if (error instanceof RemoteFetchError || error instanceof BlockedUrlError) throw new Error(`Could not fetch the repository: ${error.message}`, { cause: error })
+  if (error instanceof RemoteFetchError || error instanceof BlockedUrlError)
+    throw new Error(`Could not fetch the repository: ${error.message}`, { cause: error })
   throw error
 }
 
@@ -327,11 +371,21 @@ function checkedRemote(ctx: ServerContext, url: string): Promise<CheckedUrl> {
  * default branch) at the source's default branch, or failing that at `main`, `master` or the
  * first branch, and refreshes what project lists show about the repository.
  */
-async function importRepository(ctx: ServerContext, project: ProjectRow, remote: CheckedUrl, credentials: RemoteCredentials, defaultBranch: string | null): Promise<void> {
+async function importRepository(
+  ctx: ServerContext,
+  project: ProjectRow,
+  remote: CheckedUrl,
+  credentials: RemoteCredentials,
+  defaultBranch: string | null,
+): Promise<void> {
   const gitDir = await ensureProjectRepo(ctx, project)
   await fetchAllRefs(gitDir, remote, credentials).catch(fetchFailure)
-  const branches = (await gitText(['for-each-ref', '--format=%(refname:lstrip=2)', 'refs/heads/'], { gitDir })).split('\n').filter(Boolean)
-  const wanted = [defaultBranch, project.default_branch, 'main', 'master', branches[0]].find((b): b is string => typeof b === 'string' && branches.includes(b))
+  const branches = (await gitText(['for-each-ref', '--format=%(refname:lstrip=2)', 'refs/heads/'], { gitDir }))
+    .split('\n')
+    .filter(Boolean)
+  const wanted = [defaultBranch, project.default_branch, 'main', 'master', branches[0]].find(
+    (b): b is string => typeof b === 'string' && branches.includes(b),
+  )
   if (wanted) {
     assertRef(wanted)
     await setHeadBranch(gitDir, wanted)
@@ -402,18 +456,35 @@ const ISSUE_TYPES: readonly IssueType[] = ['issue', 'incident', 'test_case']
  * page through the source's API. Items are authored by the importing user with the source
  * author named in the text (users are not matched across instances).
  */
-async function importHostedGit(ctx: ServerContext, project: ProjectRow, api: SourceApi, source: SourceProject, credentials: RemoteCredentials, importer: UserRow): Promise<Record<string, number>> {
+async function importHostedGit(
+  ctx: ServerContext,
+  project: ProjectRow,
+  api: SourceApi,
+  source: SourceProject,
+  credentials: RemoteCredentials,
+  importer: UserRow,
+): Promise<Record<string, number>> {
   const { db } = ctx
-  const remote = await checkedRemote(ctx, `${api.baseUrl}/${source.path_with_namespace.split('/').map(encodeURIComponent).join('/')}.git`)
+  const remote = await checkedRemote(
+    ctx,
+    `${api.baseUrl}/${source.path_with_namespace.split('/').map(encodeURIComponent).join('/')}.git`,
+  )
   await importRepository(ctx, project, remote, credentials, source.default_branch)
   const stats = { labels: 0, milestones: 0, issues: 0, notes: 0 }
   const sourceId = encodeURIComponent(String(source.id))
 
-  for await (const page of api.pages<SourceLabel>(`/projects/${sourceId}/labels`, { include_ancestor_groups: 'true' })) {
+  for await (const page of api.pages<SourceLabel>(`/projects/${sourceId}/labels`, {
+    include_ancestor_groups: 'true',
+  })) {
     db.transaction(() => {
       for (const label of page) {
         if (projectLabelIdByTitle(db, project.id, label.name) !== undefined) continue
-        insertLabel(db, { title: label.name, color: label.color || DEFAULT_LABEL_COLOR, description: label.description ?? null, projectId: project.id })
+        insertLabel(db, {
+          title: label.name,
+          color: label.color || DEFAULT_LABEL_COLOR,
+          description: label.description ?? null,
+          projectId: project.id,
+        })
         stats.labels += 1
       }
     })()
@@ -439,11 +510,19 @@ async function importHostedGit(ctx: ServerContext, project: ProjectRow, api: Sou
     })()
   }
 
-  for await (const page of api.pages<SourceIssue>(`/projects/${sourceId}/issues`, { scope: 'all', state: 'all', order_by: 'created_at', sort: 'asc' })) {
+  for await (const page of api.pages<SourceIssue>(`/projects/${sourceId}/issues`, {
+    scope: 'all',
+    state: 'all',
+    order_by: 'created_at',
+    sort: 'asc',
+  })) {
     for (const issue of page) {
       if (findIssueByIid(db, project.id, issue.iid)) continue
       const notes: SourceNote[] = []
-      for await (const notePage of api.pages<SourceNote>(`/projects/${sourceId}/issues/${issue.iid}/notes`, { sort: 'asc', order_by: 'created_at' })) {
+      for await (const notePage of api.pages<SourceNote>(`/projects/${sourceId}/issues/${issue.iid}/notes`, {
+        sort: 'asc',
+        order_by: 'created_at',
+      })) {
         notes.push(...notePage.filter((n) => !n.system))
       }
       db.transaction(() => {
@@ -460,7 +539,9 @@ async function importHostedGit(ctx: ServerContext, project: ProjectRow, api: Sou
           description: attributed(issue.author.username, issue.description),
           confidential: issue.confidential === true,
           issueType: ISSUE_TYPES.includes(issue.issue_type as IssueType) ? (issue.issue_type as IssueType) : 'issue',
-          milestoneId: issue.milestone ? (projectMilestoneIdByTitle(db, project.id, issue.milestone.title) ?? null) : null,
+          milestoneId: issue.milestone
+            ? (projectMilestoneIdByTitle(db, project.id, issue.milestone.title) ?? null)
+            : null,
           dueDate: issue.due_date ?? null,
           weight: typeof issue.weight === 'number' ? issue.weight : null,
           discussionLocked: issue.discussion_locked ?? null,
@@ -468,7 +549,14 @@ async function importHostedGit(ctx: ServerContext, project: ProjectRow, api: Sou
           createdAt: issue.created_at,
         })
         setIssueLabels(db, row.id, labelIds)
-        setImportedIssueState(db, row.id, issue.state === 'closed' ? 'closed' : 'opened', issue.state === 'closed' ? (issue.closed_at ?? issue.updated_at) : null, issue.updated_at, null)
+        setImportedIssueState(
+          db,
+          row.id,
+          issue.state === 'closed' ? 'closed' : 'opened',
+          issue.state === 'closed' ? (issue.closed_at ?? issue.updated_at) : null,
+          issue.updated_at,
+          null,
+        )
         for (const note of notes) {
           insertNote(db, {
             noteableType: 'Issue',
@@ -497,7 +585,9 @@ async function importHostedGit(ctx: ServerContext, project: ProjectRow, api: Sou
  */
 export function failInterruptedImports(ctx: ServerContext): void {
   for (const row of unfinishedProjectImports(ctx.db)) {
-    setProjectImportStatus(ctx.db, row.project_id, 'failed', { error: 'The import was interrupted: the server stopped before it finished. Import the project again.' })
+    setProjectImportStatus(ctx.db, row.project_id, 'failed', {
+      error: 'The import was interrupted: the server stopped before it finished. Import the project again.',
+    })
   }
 }
 

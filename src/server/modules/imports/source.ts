@@ -30,10 +30,21 @@ export class SourceApi {
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v)
     let res: Response
     try {
-      res = await outboundFetch(url.href, { headers: { 'PRIVATE-TOKEN': this.token, accept: 'application/json' }, signal: AbortSignal.timeout(TIMEOUT_MS) }, this.policy)
+      res = await outboundFetch(
+        url.href,
+        {
+          headers: { 'PRIVATE-TOKEN': this.token, accept: 'application/json' },
+          signal: AbortSignal.timeout(TIMEOUT_MS),
+        },
+        this.policy,
+      )
     } catch (error) {
-      if (error instanceof BlockedUrlError) throw new SourceApiError(null, `${this.baseUrl} is blocked: ${error.message}`)
-      throw new SourceApiError(null, `could not reach ${this.baseUrl} (${error instanceof Error ? error.message : String(error)})`)
+      if (error instanceof BlockedUrlError)
+        throw new SourceApiError(null, `${this.baseUrl} is blocked: ${error.message}`)
+      throw new SourceApiError(
+        null,
+        `could not reach ${this.baseUrl} (${error instanceof Error ? error.message : String(error)})`,
+      )
     }
     if (!res.ok) {
       let message = `${res.status} ${res.statusText}`

@@ -37,7 +37,10 @@ export function taskStatus(t: TaskCompletion): string {
 }
 
 /** Where an issue list was requested from, for `references.relative`. */
-export type ReferenceOrigin = { readonly kind: 'project'; readonly projectId: number } | { readonly kind: 'group'; readonly groupId: number } | { readonly kind: 'none' }
+export type ReferenceOrigin =
+  | { readonly kind: 'project'; readonly projectId: number }
+  | { readonly kind: 'group'; readonly groupId: number }
+  | { readonly kind: 'none' }
 
 /** Everything a page of issues needs beyond the rows, loaded in a fixed number of queries. */
 export interface IssuePageData {
@@ -75,7 +78,8 @@ export function issuePageRefs(s: IssuePageSources): Pick<IssuePageData, 'userRef
   const userRefs = new Map<number, UserRef>()
   for (const [id, u] of s.users) userRefs.set(id, userRef(u, s.baseUrl))
   const milestones = new Map<number, MilestoneEntity>()
-  for (const [id, m] of s.milestones) milestones.set(id, milestoneEntity(m, s.baseUrl, s.milestonePaths.get(id) ?? '', s.today))
+  for (const [id, m] of s.milestones)
+    milestones.set(id, milestoneEntity(m, s.baseUrl, s.milestonePaths.get(id) ?? '', s.today))
   return { userRefs, milestones }
 }
 
@@ -88,7 +92,14 @@ function relativeReference(issue: IssueRow, project: IssueProjectPath, origin: R
 
 /** A label as `with_labels_details` shows it (GitLab's LabelBasic). */
 export function labelDetails(l: LabelRow): Readonly<Record<string, unknown>> {
-  return { id: l.id, name: l.title, color: l.color, description: l.description, description_html: renderSingleLine(l.description), text_color: textColorFor(l.color) }
+  return {
+    id: l.id,
+    name: l.title,
+    color: l.color,
+    description: l.description,
+    description_html: renderSingleLine(l.description),
+    text_color: textColorFor(l.color),
+  }
 }
 
 const NO_COUNTS: IssueCounts = { userNotes: 0, upvotes: 0, downvotes: 0, timeSpent: 0 }
@@ -126,9 +137,10 @@ export function issueEntity(issue: IssueRow, d: IssuePageData, subscribed?: bool
     created_at: issue.created_at,
     updated_at: issue.updated_at,
     closed_at: issue.closed_at,
-    closed_by: issue.state === 'closed' && issue.closed_by_id !== null ? d.userRefs.get(issue.closed_by_id) ?? null : null,
+    closed_by:
+      issue.state === 'closed' && issue.closed_by_id !== null ? (d.userRefs.get(issue.closed_by_id) ?? null) : null,
     labels,
-    milestone: issue.milestone_id !== null ? d.milestones.get(issue.milestone_id) ?? null : null,
+    milestone: issue.milestone_id !== null ? (d.milestones.get(issue.milestone_id) ?? null) : null,
     assignees,
     author: d.userRefs.get(issue.author_id) ?? null,
     type: issue.issue_type.toUpperCase(),
@@ -153,9 +165,14 @@ export function issueEntity(issue: IssueRow, d: IssuePageData, subscribed?: bool
       notes: `${issueApi}/notes`,
       award_emoji: `${issueApi}/award_emoji`,
       project: apiProject,
-      closed_as_duplicate_of: issue.duplicated_to_id !== null ? `${d.baseUrl}/api/v4/issues/${issue.duplicated_to_id}` : null,
+      closed_as_duplicate_of:
+        issue.duplicated_to_id !== null ? `${d.baseUrl}/api/v4/issues/${issue.duplicated_to_id}` : null,
     },
-    references: { short: `#${issue.iid}`, relative: relativeReference(issue, project, d.origin), full: `${project.full_path}#${issue.iid}` },
+    references: {
+      short: `#${issue.iid}`,
+      relative: relativeReference(issue, project, d.origin),
+      full: `${project.full_path}#${issue.iid}`,
+    },
     reference: `#${issue.iid}`,
   }
   if (issue.issue_type === 'incident') out.severity = 'UNKNOWN'

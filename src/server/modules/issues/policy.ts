@@ -8,7 +8,10 @@ import { projectSettings } from '../projects/entity'
  * The project's issues as whoever holds `perms` meets them: the project is readable and its issues
  * feature is not `disabled`, nor `private` to a non-member (administrators excepted).
  */
-export function canReadIssuesWith(perms: Permissions, project: Pick<ProjectRow, 'id' | 'visibility' | 'settings'>): boolean {
+export function canReadIssuesWith(
+  perms: Permissions,
+  project: Pick<ProjectRow, 'id' | 'visibility' | 'settings'>,
+): boolean {
   if (!perms.canReadProject(project)) return false
   const feature = String(projectSettings(project.settings).issues_access_level ?? 'enabled')
   if (feature === 'disabled') return false
@@ -21,10 +24,17 @@ export function canReadIssuesWith(perms: Permissions, project: Pick<ProjectRow, 
  * assignees and Reporters+ (administrators included). Kept apart from noteables.ts, which the
  * write services cannot import without an import cycle through its list of families.
  */
-export function canUserReadIssue(perms: Permissions, project: ProjectRow, issue: Pick<IssueRow, 'confidential' | 'author_id'>, assigneeIds: readonly number[]): boolean {
+export function canUserReadIssue(
+  perms: Permissions,
+  project: ProjectRow,
+  issue: Pick<IssueRow, 'confidential' | 'author_id'>,
+  assigneeIds: readonly number[],
+): boolean {
   if (!canReadIssuesWith(perms, project)) return false
   if (issue.confidential === 0) return true
   const user = perms.user
   if (!user) return false
-  return user.id === issue.author_id || perms.canInProject(project, AccessLevel.REPORTER) || assigneeIds.includes(user.id)
+  return (
+    user.id === issue.author_id || perms.canInProject(project, AccessLevel.REPORTER) || assigneeIds.includes(user.id)
+  )
 }

@@ -77,7 +77,11 @@ export function insertIssueRow(db: Db, n: NewIssueRow): IssueRow {
   // An explicit iid leaves the counter alone: the next allocation starts above MAX(iid) anyway.
   let iid = n.iid
   if (iid === undefined) {
-    const floor = (db.prepare('SELECT COALESCE(MAX(iid), 0) AS iid FROM issues WHERE project_id = ?').get(n.projectId) as { iid: number }).iid
+    const floor = (
+      db.prepare('SELECT COALESCE(MAX(iid), 0) AS iid FROM issues WHERE project_id = ?').get(n.projectId) as {
+        iid: number
+      }
+    ).iid
     iid = nextIid(db, { projectId: n.projectId }, 'issues', floor)
   }
   const created = n.createdAt ?? nowIso()
@@ -87,18 +91,49 @@ export function insertIssueRow(db: Db, n: NewIssueRow): IssueRow {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
-      iid, n.projectId, n.authorId, n.title, n.description, n.confidential ? 1 : 0,
+      iid,
+      n.projectId,
+      n.authorId,
+      n.title,
+      n.description,
+      n.confidential ? 1 : 0,
       n.discussionLocked === null ? null : n.discussionLocked ? 1 : 0,
-      n.issueType, n.milestoneId, n.dueDate, n.weight, created, created,
+      n.issueType,
+      n.milestoneId,
+      n.dueDate,
+      n.weight,
+      created,
+      created,
     )
   return findIssueById(db, Number(info.lastInsertRowid)) as IssueRow
 }
 
 /** Columns an update may change. */
-export type IssueColumnChanges = Partial<Pick<IssueRow,
-  'title' | 'description' | 'state' | 'confidential' | 'discussion_locked' | 'issue_type' | 'milestone_id' | 'due_date' | 'weight' |
-  'relative_position' | 'time_estimate' | 'closed_at' | 'closed_by_id' | 'moved_to_id' | 'last_edited_at' | 'last_edited_by_id' | 'updated_at' |
-  'promoted_to_epic_id' | 'health_status' | 'duplicated_to_id'>>
+export type IssueColumnChanges = Partial<
+  Pick<
+    IssueRow,
+    | 'title'
+    | 'description'
+    | 'state'
+    | 'confidential'
+    | 'discussion_locked'
+    | 'issue_type'
+    | 'milestone_id'
+    | 'due_date'
+    | 'weight'
+    | 'relative_position'
+    | 'time_estimate'
+    | 'closed_at'
+    | 'closed_by_id'
+    | 'moved_to_id'
+    | 'last_edited_at'
+    | 'last_edited_by_id'
+    | 'updated_at'
+    | 'promoted_to_epic_id'
+    | 'health_status'
+    | 'duplicated_to_id'
+  >
+>
 
 /** GitLab's issue health statuses (Ultimate), as the API spells them. */
 export const HEALTH_STATUSES = ['on_track', 'needs_attention', 'at_risk'] as const
@@ -107,7 +142,10 @@ export type HealthStatus = (typeof HEALTH_STATUSES)[number]
 /** Changes the given columns (undefined ones are left alone) and bumps updated_at unless given. */
 export function updateIssueRow(db: Db, id: number, changes: IssueColumnChanges): IssueRow {
   const entries = Object.entries({ updated_at: nowIso(), ...changes }).filter(([, v]) => v !== undefined)
-  db.prepare(`UPDATE issues SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`).run(...entries.map(([, v]) => v), id)
+  db.prepare(`UPDATE issues SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`).run(
+    ...entries.map(([, v]) => v),
+    id,
+  )
   return findIssueById(db, id) as IssueRow
 }
 
@@ -119,15 +157,27 @@ export const POSITION_GAP = 1024
 
 /** Gives every unpositioned issue of the project a position after the positioned ones, in creation order. */
 export function ensurePositions(db: Db, projectId: number): void {
-  const max = (db.prepare('SELECT COALESCE(MAX(relative_position), 0) AS m FROM issues WHERE project_id = ?').get(projectId) as { m: number }).m
-  const ids = db.prepare('SELECT id FROM issues WHERE project_id = ? AND relative_position IS NULL ORDER BY id').pluck().all(projectId) as number[]
+  const max = (
+    db.prepare('SELECT COALESCE(MAX(relative_position), 0) AS m FROM issues WHERE project_id = ?').get(projectId) as {
+      m: number
+    }
+  ).m
+  const ids = db
+    .prepare('SELECT id FROM issues WHERE project_id = ? AND relative_position IS NULL ORDER BY id')
+    .pluck()
+    .all(projectId) as number[]
   const set = db.prepare('UPDATE issues SET relative_position = ? WHERE id = ?')
   ids.forEach((id, n) => set.run(max + (n + 1) * POSITION_GAP, id))
 }
 
 /** Re-spaces the project's positions POSITION_GAP apart, keeping their order. */
 export function renumberPositions(db: Db, projectId: number): void {
-  const ids = db.prepare('SELECT id FROM issues WHERE project_id = ? AND relative_position IS NOT NULL ORDER BY relative_position, id').pluck().all(projectId) as number[]
+  const ids = db
+    .prepare(
+      'SELECT id FROM issues WHERE project_id = ? AND relative_position IS NOT NULL ORDER BY relative_position, id',
+    )
+    .pluck()
+    .all(projectId) as number[]
   const set = db.prepare('UPDATE issues SET relative_position = ? WHERE id = ?')
   ids.forEach((id, n) => set.run((n + 1) * POSITION_GAP, id))
 }
@@ -135,17 +185,24 @@ export function renumberPositions(db: Db, projectId: number): void {
 /** Points every issue of the `from` milestones at milestone `to` (milestone promotion). */
 export function moveIssuesToMilestone(db: Db, from: readonly number[], to: number): void {
   if (from.length === 0) return
-  db.prepare('UPDATE issues SET milestone_id = ? WHERE milestone_id IN (SELECT value FROM json_each(?))').run(to, JSON.stringify(from))
+  db.prepare('UPDATE issues SET milestone_id = ? WHERE milestone_id IN (SELECT value FROM json_each(?))').run(
+    to,
+    JSON.stringify(from),
+  )
 }
 
 /** Takes the issues of a milestone out of it (the milestone is being deleted), marking them updated. */
 export function clearIssuesMilestone(db: Db, milestoneId: number, now: string): number {
-  return db.prepare('UPDATE issues SET milestone_id = NULL, updated_at = ? WHERE milestone_id = ?').run(now, milestoneId).changes
+  return db
+    .prepare('UPDATE issues SET milestone_id = NULL, updated_at = ? WHERE milestone_id = ?')
+    .run(now, milestoneId).changes
 }
 
 /** Copies an issue's notes to another issue; each source thread gets one fresh discussion id. */
 export function copyIssueNotes(db: Db, fromIssueId: number, toIssueId: number, toProjectId: number): void {
-  const notes = db.prepare("SELECT * FROM notes WHERE noteable_type = 'Issue' AND noteable_id = ? ORDER BY id").all(fromIssueId) as Record<string, unknown>[]
+  const notes = db
+    .prepare("SELECT * FROM notes WHERE noteable_type = 'Issue' AND noteable_id = ? ORDER BY id")
+    .all(fromIssueId) as Record<string, unknown>[]
   const fresh = new Map<unknown, string>()
   const insert = db.prepare(
     `INSERT INTO notes (noteable_type, noteable_id, project_id, author_id, body, type, discussion_id, system, internal, resolvable, resolved_at, resolved_by_id, created_at, updated_at)
@@ -153,7 +210,21 @@ export function copyIssueNotes(db: Db, fromIssueId: number, toIssueId: number, t
   )
   for (const n of notes) {
     if (!fresh.has(n.discussion_id)) fresh.set(n.discussion_id, randomBytes(20).toString('hex'))
-    insert.run(toIssueId, toProjectId, n.author_id, n.body, n.type, fresh.get(n.discussion_id), n.system, n.internal, n.resolvable, n.resolved_at, n.resolved_by_id, n.created_at, n.updated_at)
+    insert.run(
+      toIssueId,
+      toProjectId,
+      n.author_id,
+      n.body,
+      n.type,
+      fresh.get(n.discussion_id),
+      n.system,
+      n.internal,
+      n.resolvable,
+      n.resolved_at,
+      n.resolved_by_id,
+      n.created_at,
+      n.updated_at,
+    )
   }
 }
 
@@ -178,7 +249,8 @@ export function noteAuthorIds(db: Db, issueId: number, includeInternal: boolean)
 
 /** The id of the project's own milestone with this title. */
 export function findProjectMilestoneIdByTitle(db: Db, projectId: number, title: string): number | undefined {
-  return db.prepare('SELECT id FROM milestones WHERE title = ? AND project_id = ?').pluck().get(title, projectId) as number | undefined
+  return db.prepare('SELECT id FROM milestones WHERE title = ? AND project_id = ?').pluck().get(title, projectId) as
+    number | undefined
 }
 
 /**
@@ -188,7 +260,12 @@ export function findProjectMilestoneIdByTitle(db: Db, projectId: number, title: 
 // Activity events go with their target, as GitLab's (`has_many :events, as: :target, dependent: :delete_all`):
 // a deleted confidential issue's title must not stay readable in them.
 export const POLYMORPHIC_REFERENCES: readonly (readonly [table: string, column: string])[] = [
-  ['label_links', 'target'], ['notes', 'noteable'], ['award_emoji', 'awardable'], ['subscriptions', 'subscribable'], ['todos', 'target'], ['events', 'target'],
+  ['label_links', 'target'],
+  ['notes', 'noteable'],
+  ['award_emoji', 'awardable'],
+  ['subscriptions', 'subscribable'],
+  ['todos', 'target'],
+  ['events', 'target'],
 ]
 
 /** Deletes the polymorphic rows that point at an issue or epic, and the reactions to its notes and their activity events. */
@@ -217,7 +294,9 @@ export function setAssignees(db: Db, issueId: number, userIds: readonly number[]
 /** Replaces an issue's labels. */
 export function setIssueLabels(db: Db, issueId: number, labelIds: readonly number[]): void {
   db.prepare("DELETE FROM label_links WHERE target_type = 'Issue' AND target_id = ?").run(issueId)
-  const insert = db.prepare("INSERT OR IGNORE INTO label_links (label_id, target_type, target_id, created_at) VALUES (?, 'Issue', ?, ?)")
+  const insert = db.prepare(
+    "INSERT OR IGNORE INTO label_links (label_id, target_type, target_id, created_at) VALUES (?, 'Issue', ?, ?)",
+  )
   const now = nowIso()
   for (const l of labelIds) insert.run(l, issueId, now)
 }
@@ -233,8 +312,10 @@ function idsJson(ids: readonly number[]): string {
 export function assigneeIdsOf(db: Db, issueIds: readonly number[]): Map<number, number[]> {
   const out = new Map<number, number[]>()
   if (issueIds.length === 0) return out
-  const rows = cachedStatement(db, 'SELECT issue_id, user_id FROM issue_assignees WHERE issue_id IN (SELECT value FROM json_each(?)) ORDER BY rowid')
-    .all(idsJson(issueIds)) as { issue_id: number; user_id: number }[]
+  const rows = cachedStatement(
+    db,
+    'SELECT issue_id, user_id FROM issue_assignees WHERE issue_id IN (SELECT value FROM json_each(?)) ORDER BY rowid',
+  ).all(idsJson(issueIds)) as { issue_id: number; user_id: number }[]
   for (const r of rows) {
     const list = out.get(r.issue_id)
     if (list) list.push(r.user_id)
@@ -254,7 +335,11 @@ export function labelsOf(db: Db, issueIds: readonly number[]): Map<number, Label
      WHERE ll.target_type = 'Issue' AND ll.target_id IN (SELECT value FROM json_each(?)) ORDER BY l.title, l.id`,
   ).all(idsJson(issueIds)) as { issue_id: number; label_id: number }[]
   if (links.length === 0) return out
-  const labels = new Map(allRows<LabelRow>(db, 'SELECT * FROM labels WHERE id IN (SELECT value FROM json_each(?))', [idsJson(links.map((l) => l.label_id))]).map((l) => [l.id, l]))
+  const labels = new Map(
+    allRows<LabelRow>(db, 'SELECT * FROM labels WHERE id IN (SELECT value FROM json_each(?))', [
+      idsJson(links.map((l) => l.label_id)),
+    ]).map((l) => [l.id, l]),
+  )
   for (const link of links) {
     const label = labels.get(link.label_id) as LabelRow
     const list = out.get(link.issue_id)
@@ -267,7 +352,9 @@ export function labelsOf(db: Db, issueIds: readonly number[]): Map<number, Label
 /** Milestones by id. */
 export function milestonesById(db: Db, ids: readonly number[]): Map<number, MilestoneRow> {
   if (ids.length === 0) return new Map()
-  const rows = cachedStatement(db, 'SELECT * FROM milestones WHERE id IN (SELECT value FROM json_each(?))').all(idsJson(ids)) as MilestoneRow[]
+  const rows = cachedStatement(db, 'SELECT * FROM milestones WHERE id IN (SELECT value FROM json_each(?))').all(
+    idsJson(ids),
+  ) as MilestoneRow[]
   return new Map(rows.map((r) => [r.id, r]))
 }
 
@@ -288,8 +375,10 @@ export function issueCounts(db: Db, issueIds: readonly number[]): Map<number, Is
   const patch = (id: number, c: Partial<IssueCounts>): void => {
     out.set(id, { ...(out.get(id) as IssueCounts), ...c })
   }
-  const notes = cachedStatement(db, "SELECT noteable_id AS id, COUNT(*) AS n FROM notes WHERE noteable_type = 'Issue' AND system = 0 AND noteable_id IN (SELECT value FROM json_each(?)) GROUP BY noteable_id")
-    .all(json) as { id: number; n: number }[]
+  const notes = cachedStatement(
+    db,
+    "SELECT noteable_id AS id, COUNT(*) AS n FROM notes WHERE noteable_type = 'Issue' AND system = 0 AND noteable_id IN (SELECT value FROM json_each(?)) GROUP BY noteable_id",
+  ).all(json) as { id: number; n: number }[]
   for (const r of notes) patch(r.id, { userNotes: r.n })
   const awards = cachedStatement(
     db,
@@ -297,8 +386,10 @@ export function issueCounts(db: Db, issueIds: readonly number[]): Map<number, Is
      WHERE awardable_type = 'Issue' AND awardable_id IN (SELECT value FROM json_each(?)) GROUP BY awardable_id`,
   ).all(json) as { id: number; up: number; down: number }[]
   for (const r of awards) patch(r.id, { upvotes: r.up, downvotes: r.down })
-  const spent = cachedStatement(db, "SELECT trackable_id AS id, SUM(time_spent) AS s FROM timelogs WHERE trackable_type = 'Issue' AND trackable_id IN (SELECT value FROM json_each(?)) GROUP BY trackable_id")
-    .all(json) as { id: number; s: number }[]
+  const spent = cachedStatement(
+    db,
+    "SELECT trackable_id AS id, SUM(time_spent) AS s FROM timelogs WHERE trackable_type = 'Issue' AND trackable_id IN (SELECT value FROM json_each(?)) GROUP BY trackable_id",
+  ).all(json) as { id: number; s: number }[]
   for (const r of spent) patch(r.id, { timeSpent: r.s })
   return out
 }
@@ -327,7 +418,8 @@ export function projectPathsOf(db: Db, projectIds: readonly number[]): Map<numbe
 // Lists.
 
 /** `None` / `Any` / a value, as the list filters take them. */
-export type Wildcard<T> = { readonly kind: 'none' } | { readonly kind: 'any' } | { readonly kind: 'value'; readonly value: T }
+export type Wildcard<T> =
+  { readonly kind: 'none' } | { readonly kind: 'any' } | { readonly kind: 'value'; readonly value: T }
 
 /** Negated filters (`not[...]`). */
 export interface IssueNotFilter {
@@ -342,8 +434,16 @@ export interface IssueNotFilter {
 }
 
 export type IssueOrder =
-  | 'created_at' | 'updated_at' | 'due_date' | 'title' | 'relative_position' | 'weight'
-  | 'milestone_due' | 'label_priority' | 'popularity' | 'priority'
+  | 'created_at'
+  | 'updated_at'
+  | 'due_date'
+  | 'title'
+  | 'relative_position'
+  | 'weight'
+  | 'milestone_due'
+  | 'label_priority'
+  | 'popularity'
+  | 'priority'
   /** An epic's own order of its issues (with `epicId`). */
   | 'epic_position'
 
@@ -418,9 +518,20 @@ function confidentialityApplies(f: IssueFilter): boolean {
  * Who reads a confidential issue `i`, as SQL: its author, its assignees, and Reporters and above
  * of its project (`reporterProjectIds`) — canUserReadIssue's rule in the form lists filter by.
  */
-export function confidentialReadersSql(viewerId: number | null, reporterProjectIds: readonly number[]): { sql: string; args: unknown[] } {
-  const terms = ['i.author_id = ?', HAS_ASSIGNEE, ...(reporterProjectIds.length > 0 ? ['i.project_id IN (SELECT value FROM json_each(?))'] : [])]
-  const args = [viewerId ?? -1, viewerId ?? -1, ...(reporterProjectIds.length > 0 ? [JSON.stringify(reporterProjectIds)] : [])]
+export function confidentialReadersSql(
+  viewerId: number | null,
+  reporterProjectIds: readonly number[],
+): { sql: string; args: unknown[] } {
+  const terms = [
+    'i.author_id = ?',
+    HAS_ASSIGNEE,
+    ...(reporterProjectIds.length > 0 ? ['i.project_id IN (SELECT value FROM json_each(?))'] : []),
+  ]
+  const args = [
+    viewerId ?? -1,
+    viewerId ?? -1,
+    ...(reporterProjectIds.length > 0 ? [JSON.stringify(reporterProjectIds)] : []),
+  ]
   return { sql: `(${terms.join(' OR ')})`, args }
 }
 
@@ -431,7 +542,11 @@ type Confidentiality = 'visible' | 'hidden' | 'none'
  * The WHERE clause of a filter, with its arguments. `withProjects: false` leaves out the project
  * condition for queries that drive from the project list themselves (multi-project counts).
  */
-function whereOf(f: IssueFilter, confidentiality: Confidentiality = confidentialityApplies(f) ? 'visible' : 'none', withProjects = true): { sql: string; args: unknown[] } {
+function whereOf(
+  f: IssueFilter,
+  confidentiality: Confidentiality = confidentialityApplies(f) ? 'visible' : 'none',
+  withProjects = true,
+): { sql: string; args: unknown[] } {
   const where: string[] = []
   const args: unknown[] = []
   const add = (sql: string, ...a: unknown[]): void => {
@@ -474,7 +589,8 @@ function whereOf(f: IssueFilter, confidentiality: Confidentiality = confidential
   }
   // Anonymous callers have no reactions to filter by: GitLab ignores the filter for them.
   if (f.myReactionEmoji && f.viewerId !== null) {
-    const mine = "EXISTS (SELECT 1 FROM award_emoji e WHERE e.awardable_type = 'Issue' AND e.awardable_id = i.id AND e.user_id = ?"
+    const mine =
+      "EXISTS (SELECT 1 FROM award_emoji e WHERE e.awardable_type = 'Issue' AND e.awardable_id = i.id AND e.user_id = ?"
     if (f.myReactionEmoji.kind === 'none') add(`NOT ${mine})`, f.viewerId ?? -1)
     else if (f.myReactionEmoji.kind === 'any') add(`${mine})`, f.viewerId ?? -1)
     else add(`${mine} AND e.name = ?)`, f.viewerId ?? -1, f.myReactionEmoji.value)
@@ -523,8 +639,10 @@ function whereOf(f: IssueFilter, confidentiality: Confidentiality = confidential
       // GitLab's negations keep issues of an active milestone only: one already due (not
       // upcoming) or one not started yet.
       const v = n.milestoneId.value.toLowerCase()
-      if (v === 'upcoming') add("i.milestone_id IN (SELECT id FROM milestones WHERE state = 'active' AND due_date <= ?)", f.today)
-      else if (v === 'started') add("i.milestone_id IN (SELECT id FROM milestones WHERE state = 'active' AND start_date > ?)", f.today)
+      if (v === 'upcoming')
+        add("i.milestone_id IN (SELECT id FROM milestones WHERE state = 'active' AND due_date <= ?)", f.today)
+      else if (v === 'started')
+        add("i.milestone_id IN (SELECT id FROM milestones WHERE state = 'active' AND start_date > ?)", f.today)
     }
     if (n.weight !== undefined) add('(i.weight IS NULL OR i.weight <> ?)', n.weight)
   }
@@ -538,22 +656,31 @@ function orderOf(f: IssueFilter): string {
   const labelPriority = `(SELECT MIN(l.priority) FROM label_links ll JOIN labels l ON l.id = ll.label_id WHERE ll.target_type = 'Issue' AND ll.target_id = i.id)`
   const nullsLast = (expr: string): string => `${expr} IS NULL, ${expr} ${dir}`
   switch (f.orderBy) {
-    case 'updated_at': return `i.updated_at ${dir}, i.id ${dir}`
-    case 'due_date': return `${nullsLast('i.due_date')}, i.id ${dir}`
-    case 'title': return `i.title COLLATE NOCASE ${dir}, i.id ${dir}`
-    case 'relative_position': return `${nullsLast('i.relative_position')}, i.id ${dir}`
-    case 'weight': return `${nullsLast('i.weight')}, i.id ${dir}`
-    case 'milestone_due': return `${nullsLast(milestoneDue)}, i.id ${dir}`
-    case 'label_priority': return `${nullsLast(labelPriority)}, i.id ${dir}`
+    case 'updated_at':
+      return `i.updated_at ${dir}, i.id ${dir}`
+    case 'due_date':
+      return `${nullsLast('i.due_date')}, i.id ${dir}`
+    case 'title':
+      return `i.title COLLATE NOCASE ${dir}, i.id ${dir}`
+    case 'relative_position':
+      return `${nullsLast('i.relative_position')}, i.id ${dir}`
+    case 'weight':
+      return `${nullsLast('i.weight')}, i.id ${dir}`
+    case 'milestone_due':
+      return `${nullsLast(milestoneDue)}, i.id ${dir}`
+    case 'label_priority':
+      return `${nullsLast(labelPriority)}, i.id ${dir}`
     case 'popularity':
       return `(SELECT COUNT(*) FROM award_emoji e WHERE e.awardable_type = 'Issue' AND e.awardable_id = i.id AND e.name = 'thumbsup') ${dir}, i.id ${dir}`
     // GitLab's priority: soonest milestone due date first, then the best label priority.
-    case 'priority': return `${milestoneDue} IS NULL, ${milestoneDue} ${dir}, ${labelPriority} IS NULL, ${labelPriority} ${dir}, i.id ${dir}`
+    case 'priority':
+      return `${milestoneDue} IS NULL, ${milestoneDue} ${dir}, ${labelPriority} IS NULL, ${labelPriority} ${dir}, i.id ${dir}`
     case 'epic_position': {
       const position = '(SELECT ei.relative_position FROM epic_issues ei WHERE ei.issue_id = i.id)'
       return `${position} IS NULL, ${position} ASC, (SELECT ei.id FROM epic_issues ei WHERE ei.issue_id = i.id) ASC`
     }
-    default: return `i.created_at ${dir}, i.id ${dir}`
+    default:
+      return `i.created_at ${dir}, i.id ${dir}`
   }
 }
 
@@ -569,7 +696,11 @@ function aggregate(db: Db, f: IssueFilter, columns: string, confidentiality: Con
     return memoizedGet(db, `SELECT ${columns} FROM issues i WHERE ${sql}`, args)
   }
   const { sql, args } = whereOf(f, confidentiality, false)
-  return memoizedGet(db, `SELECT ${columns} FROM json_each(?) p CROSS JOIN issues i ON i.project_id = p.value${sql ? ` WHERE ${sql}` : ''}`, [JSON.stringify(f.projectIds), ...args])
+  return memoizedGet(
+    db,
+    `SELECT ${columns} FROM json_each(?) p CROSS JOIN issues i ON i.project_id = p.value${sql ? ` WHERE ${sql}` : ''}`,
+    [JSON.stringify(f.projectIds), ...args],
+  )
 }
 
 /**
@@ -585,16 +716,28 @@ function visibleAggregate(db: Db, f: IssueFilter, columns: string): Record<strin
 }
 
 /** One page of issues matching the filter, and how many match in all. */
-export function listIssues(db: Db, f: IssueFilter, page: { readonly limit: number; readonly offset: number }): { rows: IssueRow[]; total: number } {
+export function listIssues(
+  db: Db,
+  f: IssueFilter,
+  page: { readonly limit: number; readonly offset: number },
+): { rows: IssueRow[]; total: number } {
   const total = visibleAggregate(db, f, 'COUNT(*) AS n').n
   const { sql, args } = whereOf(f)
-  const rows = allRows<IssueRow>(db, `SELECT i.* FROM issues i WHERE ${sql} ORDER BY ${orderOf(f)} LIMIT ? OFFSET ?`, [...args, page.limit, page.offset])
+  const rows = allRows<IssueRow>(db, `SELECT i.* FROM issues i WHERE ${sql} ORDER BY ${orderOf(f)} LIMIT ? OFFSET ?`, [
+    ...args,
+    page.limit,
+    page.offset,
+  ])
   return { rows, total }
 }
 
 /** Counts of matching issues by state (the issues_statistics endpoints), ignoring the filter's own state. */
 export function issueStateCounts(db: Db, f: IssueFilter): { all: number; opened: number; closed: number } {
-  const row = visibleAggregate(db, { ...f, state: undefined }, "COUNT(*) AS all_count, COALESCE(SUM(i.state = 'opened'), 0) AS opened, COALESCE(SUM(i.state = 'closed'), 0) AS closed")
+  const row = visibleAggregate(
+    db,
+    { ...f, state: undefined },
+    "COUNT(*) AS all_count, COALESCE(SUM(i.state = 'opened'), 0) AS opened, COALESCE(SUM(i.state = 'closed'), 0) AS closed",
+  )
   return { all: row.all_count, opened: row.opened, closed: row.closed }
 }
 
@@ -632,7 +775,10 @@ export function readableProjects(
     [args],
     new Date().toISOString().slice(0, 10),
   )
-  return { ids: rows.map((r) => r.id), reporterIds: rows.filter((r) => viewer?.isAdmin || r.lvl >= 20).map((r) => r.id) }
+  return {
+    ids: rows.map((r) => r.id),
+    reporterIds: rows.filter((r) => viewer?.isAdmin || r.lvl >= 20).map((r) => r.id),
+  }
 }
 
 /** Users by id, one query (authors, assignees, closers of a page). */

@@ -3,8 +3,20 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
 import {
-  assigneeIdsOf, findIssueById, HEALTH_STATUSES, issueStateCounts, listIssues, readableProjects, type HealthStatus, type IssueFilter, type IssueNotFilter,
-  type IssueOrder, type IssueRow, type IssueType, type Wildcard, usersById,
+  assigneeIdsOf,
+  findIssueById,
+  HEALTH_STATUSES,
+  issueStateCounts,
+  listIssues,
+  readableProjects,
+  type HealthStatus,
+  type IssueFilter,
+  type IssueNotFilter,
+  type IssueOrder,
+  type IssueRow,
+  type IssueType,
+  type Wildcard,
+  usersById,
 } from './queries'
 import { groupAndDescendantIds } from '../namespaces/queries'
 import { findProjectWithNamespace } from '../projects/queries'
@@ -16,14 +28,40 @@ import { todoEntity } from '../todos/entity'
 import { userRef } from '../users/entity'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import { requireWritable } from '../../platform/http/archived'
-import { forbidden, invalidParam, missingParam, notFound, notModified, paramError, unauthorized } from '../../platform/http/errors'
+import {
+  forbidden,
+  invalidParam,
+  missingParam,
+  notFound,
+  notModified,
+  paramError,
+  unauthorized,
+} from '../../platform/http/errors'
 import { pageOf, paginateArray, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadGroup, loadProject, requireAdmin } from '../../platform/http/resolve'
 import { awardEmojiRoutes } from '../award-emoji/routes'
 import {
-  addSpentTime, canAdminIssues, changesFromParams, cloneIssue, createIssue, deleteIssue, issueParticipantIds, loadIssue, moveIssue, presentIssue,
-  presentIssues, relatedMergeRequests, reorderIssue, requireEditIssue, requireIssuesFeature, resetSpentTime, resetTimeEstimate, setTimeEstimate, timeStats,
-  updateIssue, type Trackable,
+  addSpentTime,
+  canAdminIssues,
+  changesFromParams,
+  cloneIssue,
+  createIssue,
+  deleteIssue,
+  issueParticipantIds,
+  loadIssue,
+  moveIssue,
+  presentIssue,
+  presentIssues,
+  relatedMergeRequests,
+  reorderIssue,
+  requireEditIssue,
+  requireIssuesFeature,
+  resetSpentTime,
+  resetTimeEstimate,
+  setTimeEstimate,
+  timeStats,
+  updateIssue,
+  type Trackable,
 } from './service'
 import { isSubscribed, subscribe, unsubscribe } from '../subscriptions/service'
 import { parseHumanDuration } from '../time-tracking/service'
@@ -36,9 +74,24 @@ const IssueParams = Type.Object({ id: Type.String(), issue_iid: Type.Integer() }
 
 type Query = Readonly<Record<string, unknown>>
 
-const ORDERS: readonly IssueOrder[] = ['created_at', 'updated_at', 'due_date', 'title', 'relative_position', 'weight', 'milestone_due', 'label_priority', 'popularity', 'priority']
+const ORDERS: readonly IssueOrder[] = [
+  'created_at',
+  'updated_at',
+  'due_date',
+  'title',
+  'relative_position',
+  'weight',
+  'milestone_due',
+  'label_priority',
+  'popularity',
+  'priority',
+]
 const SCOPES: Readonly<Record<string, 'created_by_me' | 'assigned_to_me' | 'all'>> = {
-  created_by_me: 'created_by_me', 'created-by-me': 'created_by_me', assigned_to_me: 'assigned_to_me', 'assigned-to-me': 'assigned_to_me', all: 'all',
+  created_by_me: 'created_by_me',
+  'created-by-me': 'created_by_me',
+  assigned_to_me: 'assigned_to_me',
+  'assigned-to-me': 'assigned_to_me',
+  all: 'all',
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -65,11 +118,17 @@ function dueDateOf(raw: unknown, now = new Date()): IssueFilter['dueDate'] {
   if (!given(raw)) return undefined
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()))
   switch (textParam('due_date', raw)) {
-    case '0': case 'no_due_date': return 'none'
-    case 'any': return 'any'
-    case 'today': return { from: iso(today), to: iso(today) }
-    case 'tomorrow': return { from: iso(addDays(today, 1)), to: iso(addDays(today, 1)) }
-    case 'overdue': return { to: iso(addDays(today, -1)) }
+    case '0':
+    case 'no_due_date':
+      return 'none'
+    case 'any':
+      return 'any'
+    case 'today':
+      return { from: iso(today), to: iso(today) }
+    case 'tomorrow':
+      return { from: iso(addDays(today, 1)), to: iso(addDays(today, 1)) }
+    case 'overdue':
+      return { to: iso(addDays(today, -1)) }
     case 'week': {
       const monday = addDays(today, -((today.getUTCDay() + 6) % 7))
       return { from: iso(monday), to: iso(addDays(monday, 6)) }
@@ -79,8 +138,12 @@ function dueDateOf(raw: unknown, now = new Date()): IssueFilter['dueDate'] {
       return { from: iso(first), to: iso(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 0))) }
     }
     case 'next_month_and_previous_two_weeks':
-      return { from: iso(addDays(today, -14)), to: iso(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 2, 0))) }
-    default: throw invalidParam('due_date', 'does not have a valid value')
+      return {
+        from: iso(addDays(today, -14)),
+        to: iso(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 2, 0))),
+      }
+    default:
+      throw invalidParam('due_date', 'does not have a valid value')
   }
 }
 
@@ -101,8 +164,17 @@ function notFilterOf(request: FastifyRequest, raw: unknown): IssueNotFilter | un
   const n = raw as Query
   const names = listOf('not[assignee_username]', n.assignee_username).map((u) => userIdByName(u)(request))
   const authorNames = listOf('not[author_username]', n.author_username).map((u) => userIdByName(u)(request))
-  if (given(n.milestone_id) && !wildcardOf(n.milestone_id) && !/^(upcoming|started)$/i.test(textParam('not[milestone_id]', n.milestone_id))) throw invalidParam('not[milestone_id]', 'does not have a valid value')
-  const milestoneId = given(n.milestone_id) ? (wildcardOf(n.milestone_id) ? { kind: wildcardOf(n.milestone_id) as 'none' | 'any' } : { kind: 'value' as const, value: textParam('not[milestone_id]', n.milestone_id) }) : undefined
+  if (
+    given(n.milestone_id) &&
+    !wildcardOf(n.milestone_id) &&
+    !/^(upcoming|started)$/i.test(textParam('not[milestone_id]', n.milestone_id))
+  )
+    throw invalidParam('not[milestone_id]', 'does not have a valid value')
+  const milestoneId = given(n.milestone_id)
+    ? wildcardOf(n.milestone_id)
+      ? { kind: wildcardOf(n.milestone_id) as 'none' | 'any' }
+      : { kind: 'value' as const, value: textParam('not[milestone_id]', n.milestone_id) }
+    : undefined
   return {
     assigneeIds: [...listOf('not[assignee_id]', n.assignee_id).map((v) => intOf('not[assignee_id]', v)), ...names],
     authorIds: [...listOf('not[author_id]', n.author_id).map((v) => intOf('not[author_id]', v)), ...authorNames],
@@ -142,14 +214,20 @@ function filterOf(request: FastifyRequest, q: Query, base: ListBase): IssueFilte
   let assignee: Wildcard<number> | undefined
   if (given(q.assignee_id)) {
     const w = wildcardOf(q.assignee_id)
-    assignee = w ? { kind: w } : intOf('assignee_id', q.assignee_id) === 0 ? { kind: 'none' } : { kind: 'value', value: intOf('assignee_id', q.assignee_id) }
+    assignee = w
+      ? { kind: w }
+      : intOf('assignee_id', q.assignee_id) === 0
+        ? { kind: 'none' }
+        : { kind: 'value', value: intOf('assignee_id', q.assignee_id) }
   }
   const usernames = listOf('assignee_username', q.assignee_username)
   // Community-edition rule (the spec's error 9): one assignee_username at most.
-  if (usernames.length > 1) throw invalidParam('assignee_username', `allows one value, but found ${usernames.length}: ${usernames.join(', ')}`)
+  if (usernames.length > 1)
+    throw invalidParam('assignee_username', `allows one value, but found ${usernames.length}: ${usernames.join(', ')}`)
   if (usernames.length === 1) assignee = { kind: 'value', value: userIdByName(usernames[0])(request) }
   if (scope === 'assigned_to_me' && user) {
-    const mine = assignee === undefined || (assignee.kind === 'value' && assignee.value === user.id) || assignee.kind === 'any'
+    const mine =
+      assignee === undefined || (assignee.kind === 'value' && assignee.value === user.id) || assignee.kind === 'any'
     assignee = { kind: 'value', value: mine ? user.id : -1 }
   }
 
@@ -167,12 +245,14 @@ function filterOf(request: FastifyRequest, q: Query, base: ListBase): IssueFilte
   if (given(q.milestone_id)) {
     const w = wildcardOf(q.milestone_id)
     if (w) milestone = { kind: w }
-    else if (!special('milestone_id', q.milestone_id, '')) throw invalidParam('milestone_id', 'does not have a valid value')
+    else if (!special('milestone_id', q.milestone_id, ''))
+      throw invalidParam('milestone_id', 'does not have a valid value')
   }
   if (given(q.milestone)) {
     const w = wildcardOf(q.milestone)
     if (w) milestone = { kind: w }
-    else if (!special('milestone', q.milestone, '#')) milestone = { kind: 'value', value: textParam('milestone', q.milestone) }
+    else if (!special('milestone', q.milestone, '#'))
+      milestone = { kind: 'value', value: textParam('milestone', q.milestone) }
   }
 
   let myReactionEmoji: Wildcard<string> | undefined
@@ -190,7 +270,8 @@ function filterOf(request: FastifyRequest, q: Query, base: ListBase): IssueFilte
   if (given(q.health_status)) {
     const h = textParam('health_status', q.health_status).toLowerCase()
     if (h === 'none' || h === 'any') healthStatus = { kind: h }
-    else if ((HEALTH_STATUSES as readonly string[]).includes(h)) healthStatus = { kind: 'value', value: h as HealthStatus }
+    else if ((HEALTH_STATUSES as readonly string[]).includes(h))
+      healthStatus = { kind: 'value', value: h as HealthStatus }
     else throw invalidParam('health_status', 'does not have a valid value')
   }
   // No iterations exist: `None` matches every issue, `Any` or a particular iteration none.
@@ -203,13 +284,19 @@ function filterOf(request: FastifyRequest, q: Query, base: ListBase): IssueFilte
   if (!ORDERS.includes(orderBy)) throw invalidParam('order_by', 'does not have a valid value')
   const sort = given(q.sort) ? textParam('sort', q.sort) : 'desc'
   if (sort !== 'asc' && sort !== 'desc') throw invalidParam('sort', 'does not have a valid value')
-  if (given(q.issue_type) && !['issue', 'incident', 'test_case'].includes(textParam('issue_type', q.issue_type))) throw invalidParam('issue_type', 'does not have a valid value')
+  if (given(q.issue_type) && !['issue', 'incident', 'test_case'].includes(textParam('issue_type', q.issue_type)))
+    throw invalidParam('issue_type', 'does not have a valid value')
 
   let search: IssueFilter['search']
   if (given(q.search)) {
     const fields = given(q.in) ? listOf('in', q.in) : ['title', 'description']
-    if (fields.some((f) => f !== 'title' && f !== 'description')) throw invalidParam('in', 'does not have a valid value')
-    search = { text: textParam('search', q.search), inTitle: fields.includes('title'), inDescription: fields.includes('description') }
+    if (fields.some((f) => f !== 'title' && f !== 'description'))
+      throw invalidParam('in', 'does not have a valid value')
+    search = {
+      text: textParam('search', q.search),
+      inTitle: fields.includes('title'),
+      inDescription: fields.includes('description'),
+    }
   }
   const iids = listOf('iids', q.iids)
 
@@ -228,7 +315,9 @@ function filterOf(request: FastifyRequest, q: Query, base: ListBase): IssueFilte
     weight,
     healthStatus,
     iterationMatchesNothing,
-    confidential: given(q.confidential) ? ['true', '1', 'yes', 't'].includes(textParam('confidential', q.confidential).toLowerCase()) : undefined,
+    confidential: given(q.confidential)
+      ? ['true', '1', 'yes', 't'].includes(textParam('confidential', q.confidential).toLowerCase())
+      : undefined,
     issueType: given(q.issue_type) ? (textParam('issue_type', q.issue_type) as IssueType) : undefined,
     createdAfter: datetimeOf('created_after', q.created_after),
     createdBefore: datetimeOf('created_before', q.created_before),
@@ -244,14 +333,25 @@ function filterOf(request: FastifyRequest, q: Query, base: ListBase): IssueFilte
 }
 
 function nonArchived(q: Query): boolean {
-  return !given(q.non_archived) || ['true', '1', 'yes', 't'].includes(textParam('non_archived', q.non_archived).toLowerCase())
+  return (
+    !given(q.non_archived) ||
+    ['true', '1', 'yes', 't'].includes(textParam('non_archived', q.non_archived).toLowerCase())
+  )
 }
 
 /** Readable projects (optionally within namespaces) as a list base. */
-function readableBase(request: FastifyRequest, q: Query, namespaceIds: readonly number[] | undefined, defaultScope: ListBase['defaultScope']): ListBase {
+function readableBase(
+  request: FastifyRequest,
+  q: Query,
+  namespaceIds: readonly number[] | undefined,
+  defaultScope: ListBase['defaultScope'],
+): ListBase {
   const user = request.actor.user
   const viewer = user ? { id: user.id, isAdmin: user.is_admin === 1, external: user.external === 1 } : null
-  const { ids, reporterIds } = readableProjects(request.server.burrow.db, viewer, { namespaceIds, nonArchived: nonArchived(q) })
+  const { ids, reporterIds } = readableProjects(request.server.burrow.db, viewer, {
+    namespaceIds,
+    nonArchived: nonArchived(q),
+  })
   return { projectIds: ids, confidentialProjectIds: viewer?.isAdmin ? null : reporterIds, defaultScope }
 }
 
@@ -264,17 +364,27 @@ function projectBase(request: FastifyRequest, project: ProjectRow): ListBase {
   }
 }
 
-function sendList(request: FastifyRequest, reply: FastifyReply, base: ListBase, origin: ReferenceOrigin): Readonly<Record<string, unknown>>[] {
+function sendList(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  base: ListBase,
+  origin: ReferenceOrigin,
+): Readonly<Record<string, unknown>>[] {
   const q = request.query as Query
   const filter = filterOf(request, q, base)
   const page = pageOf(q)
   const { rows, total } = listIssues(request.server.burrow.db, filter, { limit: page.perPage, offset: page.offset })
   setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-  const withLabelsDetails = given(q.with_labels_details) && ['true', '1', 'yes', 't'].includes(textParam('with_labels_details', q.with_labels_details).toLowerCase())
+  const withLabelsDetails =
+    given(q.with_labels_details) &&
+    ['true', '1', 'yes', 't'].includes(textParam('with_labels_details', q.with_labels_details).toLowerCase())
   return presentIssues(request, rows, { origin, withLabelsDetails })
 }
 
-function statistics(request: FastifyRequest, base: ListBase): { statistics: { counts: { all: number; closed: number; opened: number } } } {
+function statistics(
+  request: FastifyRequest,
+  base: ListBase,
+): { statistics: { counts: { all: number; closed: number; opened: number } } } {
   const counts = issueStateCounts(request.server.burrow.db, filterOf(request, request.query as Query, base))
   return { statistics: { counts: { all: counts.all, closed: counts.closed, opened: counts.opened } } }
 }
@@ -293,7 +403,10 @@ function durationOf(raw: unknown): number {
 }
 
 /** Loads project + readable issue for `/projects/:id/issues/:issue_iid/...`. */
-function issueOf(request: FastifyRequest<{ Params: { id: string; issue_iid: number } }>): { project: ProjectRow; issue: IssueRow } {
+function issueOf(request: FastifyRequest<{ Params: { id: string; issue_iid: number } }>): {
+  project: ProjectRow
+  issue: IssueRow
+} {
   const project = loadProject(request, request.params.id)
   return { project, issue: loadIssue(request, project, request.params.issue_iid) }
 }
@@ -304,9 +417,15 @@ function origin(project: ProjectRow): ReferenceOrigin {
 
 /** Issue routes: lists, CRUD, time tracking, subscriptions, to-dos, participants, award emoji. */
 const issues: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/issues', async (request, reply) => sendList(request, reply, readableBase(request, request.query as Query, undefined, 'created_by_me'), { kind: 'none' }))
+  app.get('/issues', async (request, reply) =>
+    sendList(request, reply, readableBase(request, request.query as Query, undefined, 'created_by_me'), {
+      kind: 'none',
+    }),
+  )
 
-  app.get('/issues_statistics', async (request) => statistics(request, readableBase(request, request.query as Query, undefined, 'created_by_me')))
+  app.get('/issues_statistics', async (request) =>
+    statistics(request, readableBase(request, request.query as Query, undefined, 'created_by_me')),
+  )
 
   app.get('/issues/:issue_id', { schema: { params: Type.Object({ issue_id: Type.Integer() }) } }, async (request) => {
     requireAdmin(request)
@@ -318,12 +437,18 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/groups/:id/issues', { schema: { params: IdParams } }, async (request, reply) => {
     const group = loadGroup(request, request.params.id)
     const namespaceIds = groupAndDescendantIds(request.server.burrow.db, group.id)
-    return sendList(request, reply, readableBase(request, request.query as Query, namespaceIds, 'all'), { kind: 'group', groupId: group.id })
+    return sendList(request, reply, readableBase(request, request.query as Query, namespaceIds, 'all'), {
+      kind: 'group',
+      groupId: group.id,
+    })
   })
 
   app.get('/groups/:id/issues_statistics', { schema: { params: IdParams } }, async (request) => {
     const group = loadGroup(request, request.params.id)
-    return statistics(request, readableBase(request, request.query as Query, groupAndDescendantIds(request.server.burrow.db, group.id), 'all'))
+    return statistics(
+      request,
+      readableBase(request, request.query as Query, groupAndDescendantIds(request.server.burrow.db, group.id), 'all'),
+    )
   })
 
   app.get('/projects/:id/issues', { schema: { params: IdParams } }, async (request, reply) => {
@@ -368,37 +493,67 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   // Time tracking: reading needs read access to the issue, changing it Reporter (GitLab's admin_issue).
-  const timeWrite = (request: FastifyRequest<{ Params: { id: string; issue_iid: number } }>): { project: ProjectRow; issue: IssueRow } => {
+  const timeWrite = (
+    request: FastifyRequest<{ Params: { id: string; issue_iid: number } }>,
+  ): { project: ProjectRow; issue: IssueRow } => {
     currentUser(request)
     const found = issueOf(request)
     if (!canAdminIssues(request, found.project)) throw forbidden()
     return found
   }
-  app.post('/projects/:id/issues/:issue_iid/time_estimate', { schema: { params: IssueParams } }, async (request, reply) => {
-    const { project, issue } = timeWrite(request)
-    const seconds = durationOf((request.body as Query | undefined)?.duration)
-    return reply.code(200).send(setTimeEstimate(request, trackable(project, issue), seconds))
-  })
-  app.post('/projects/:id/issues/:issue_iid/reset_time_estimate', { schema: { params: IssueParams } }, async (request, reply) => {
-    const { project, issue } = timeWrite(request)
-    return reply.code(200).send(resetTimeEstimate(request, trackable(project, issue)))
-  })
-  app.post('/projects/:id/issues/:issue_iid/add_spent_time', { schema: { params: IssueParams } }, async (request, reply) => {
-    const { project, issue } = timeWrite(request)
-    const body = (request.body ?? {}) as Query
-    const seconds = durationOf(body.duration)
-    return reply.code(201).send(addSpentTime(request, trackable(project, issue), seconds, given(body.summary) ? textParam('summary', body.summary) : null))
-  })
-  app.post('/projects/:id/issues/:issue_iid/reset_spent_time', { schema: { params: IssueParams } }, async (request, reply) => {
-    const { project, issue } = timeWrite(request)
-    return reply.code(200).send(resetSpentTime(request, trackable(project, issue)))
-  })
+  app.post(
+    '/projects/:id/issues/:issue_iid/time_estimate',
+    { schema: { params: IssueParams } },
+    async (request, reply) => {
+      const { project, issue } = timeWrite(request)
+      const seconds = durationOf((request.body as Query | undefined)?.duration)
+      return reply.code(200).send(setTimeEstimate(request, trackable(project, issue), seconds))
+    },
+  )
+  app.post(
+    '/projects/:id/issues/:issue_iid/reset_time_estimate',
+    { schema: { params: IssueParams } },
+    async (request, reply) => {
+      const { project, issue } = timeWrite(request)
+      return reply.code(200).send(resetTimeEstimate(request, trackable(project, issue)))
+    },
+  )
+  app.post(
+    '/projects/:id/issues/:issue_iid/add_spent_time',
+    { schema: { params: IssueParams } },
+    async (request, reply) => {
+      const { project, issue } = timeWrite(request)
+      const body = (request.body ?? {}) as Query
+      const seconds = durationOf(body.duration)
+      return reply
+        .code(201)
+        .send(
+          addSpentTime(
+            request,
+            trackable(project, issue),
+            seconds,
+            given(body.summary) ? textParam('summary', body.summary) : null,
+          ),
+        )
+    },
+  )
+  app.post(
+    '/projects/:id/issues/:issue_iid/reset_spent_time',
+    { schema: { params: IssueParams } },
+    async (request, reply) => {
+      const { project, issue } = timeWrite(request)
+      return reply.code(200).send(resetSpentTime(request, trackable(project, issue)))
+    },
+  )
   app.get('/projects/:id/issues/:issue_iid/time_stats', { schema: { params: IssueParams } }, async (request) => {
     const { issue } = issueOf(request)
     return timeStats(request.server.burrow.db, 'Issue', issue.id)
   })
 
-  const participants = (db: typeof app.burrow.db, issue: IssueRow): number[] => [issue.author_id, ...(assigneeIdsOf(db, [issue.id]).get(issue.id) ?? [])]
+  const participants = (db: typeof app.burrow.db, issue: IssueRow): number[] => [
+    issue.author_id,
+    ...(assigneeIdsOf(db, [issue.id]).get(issue.id) ?? []),
+  ]
 
   app.post('/projects/:id/issues/:issue_iid/subscribe', { schema: { params: IssueParams } }, async (request, reply) => {
     const user = currentUser(request)
@@ -409,21 +564,33 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     return reply.code(201).send(presentIssue(request, issue, origin(project)))
   })
 
-  app.post('/projects/:id/issues/:issue_iid/unsubscribe', { schema: { params: IssueParams } }, async (request, reply) => {
-    const user = currentUser(request)
-    const { project, issue } = issueOf(request)
-    const db = request.server.burrow.db
-    if (!isSubscribed(db, 'Issue', issue.id, user.id, participants(db, issue))) throw notModified()
-    unsubscribe(db, 'Issue', issue.id, user.id, project.id)
-    return reply.code(201).send(presentIssue(request, issue, origin(project)))
-  })
+  app.post(
+    '/projects/:id/issues/:issue_iid/unsubscribe',
+    { schema: { params: IssueParams } },
+    async (request, reply) => {
+      const user = currentUser(request)
+      const { project, issue } = issueOf(request)
+      const db = request.server.burrow.db
+      if (!isSubscribed(db, 'Issue', issue.id, user.id, participants(db, issue))) throw notModified()
+      unsubscribe(db, 'Issue', issue.id, user.id, project.id)
+      return reply.code(201).send(presentIssue(request, issue, origin(project)))
+    },
+  )
 
   app.post('/projects/:id/issues/:issue_iid/todo', { schema: { params: IssueParams } }, async (request, reply) => {
     const user = currentUser(request)
     const { project, issue } = issueOf(request)
     const db = request.server.burrow.db
     if (pendingTodoFor(db, user.id, 'Issue', issue.id)) throw notModified()
-    const todo = createTodo(db, { userId: user.id, authorId: user.id, projectId: project.id, targetType: 'Issue', targetId: issue.id, action: 'marked', body: issue.title })
+    const todo = createTodo(db, {
+      userId: user.id,
+      authorId: user.id,
+      projectId: project.id,
+      targetType: 'Issue',
+      targetId: issue.id,
+      action: 'marked',
+      body: issue.title,
+    })
     const target = presentIssues(request, [issue], { origin: { kind: 'none' } })[0]
     return reply.code(201).send(
       todoEntity(todo, {
@@ -456,7 +623,9 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     const target = loadProject(request, textParam('to_project_id', body.to_project_id))
     requireWritable(target)
     requireIssuesFeature(request, target)
-    const withNotes = given(body.with_notes) && ['true', '1', 'yes', 't'].includes(textParam('with_notes', body.with_notes).toLowerCase())
+    const withNotes =
+      given(body.with_notes) &&
+      ['true', '1', 'yes', 't'].includes(textParam('with_notes', body.with_notes).toLowerCase())
     const clone = cloneIssue(request, project, issue, target, withNotes)
     return reply.code(201).send(presentIssue(request, clone, origin(project)))
   })
@@ -467,30 +636,55 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     if (!canAdminIssues(request, project)) throw forbidden()
     const body = (request.body ?? {}) as Query
     const idOf = (name: string): number | undefined => (given(body[name]) ? intOf(name, body[name]) : undefined)
-    return presentIssue(request, reorderIssue(request, issue, idOf('move_after_id'), idOf('move_before_id')), origin(project))
+    return presentIssue(
+      request,
+      reorderIssue(request, issue, idOf('move_after_id'), idOf('move_before_id')),
+      origin(project),
+    )
   })
 
-  app.get('/projects/:id/issues/:issue_iid/related_merge_requests', { schema: { params: IssueParams } }, async (request, reply) => {
-    const { issue } = issueOf(request)
-    return paginateArray(request, reply, request.server.burrow.baseUrl(request), relatedMergeRequests(request, issue, 'related'))
-  })
+  app.get(
+    '/projects/:id/issues/:issue_iid/related_merge_requests',
+    { schema: { params: IssueParams } },
+    async (request, reply) => {
+      const { issue } = issueOf(request)
+      return paginateArray(
+        request,
+        reply,
+        request.server.burrow.baseUrl(request),
+        relatedMergeRequests(request, issue, 'related'),
+      )
+    },
+  )
 
   app.get('/projects/:id/issues/:issue_iid/closed_by', { schema: { params: IssueParams } }, async (request, reply) => {
     const { issue } = issueOf(request)
-    return paginateArray(request, reply, request.server.burrow.baseUrl(request), relatedMergeRequests(request, issue, 'closed_by'))
+    return paginateArray(
+      request,
+      reply,
+      request.server.burrow.baseUrl(request),
+      relatedMergeRequests(request, issue, 'closed_by'),
+    )
   })
 
-  app.get('/projects/:id/issues/:issue_iid/participants', { schema: { params: IssueParams } }, async (request, reply) => {
-    const { project, issue } = issueOf(request)
-    const db = request.server.burrow.db
-    const ids = issueParticipantIds(db, issue, canAdminIssues(request, project))
-    const users = usersById(db, ids)
-    const baseUrl = request.server.burrow.baseUrl(request)
-    const all = ids.map((id) => users.get(id)).filter((u) => u !== undefined).map((u) => userRef(u, baseUrl))
-    const page = pageOf(request.query as Query)
-    setPageHeaders(request, reply, baseUrl, page, all.length)
-    return all.slice(page.offset, page.offset + page.perPage)
-  })
+  app.get(
+    '/projects/:id/issues/:issue_iid/participants',
+    { schema: { params: IssueParams } },
+    async (request, reply) => {
+      const { project, issue } = issueOf(request)
+      const db = request.server.burrow.db
+      const ids = issueParticipantIds(db, issue, canAdminIssues(request, project))
+      const users = usersById(db, ids)
+      const baseUrl = request.server.burrow.baseUrl(request)
+      const all = ids
+        .map((id) => users.get(id))
+        .filter((u) => u !== undefined)
+        .map((u) => userRef(u, baseUrl))
+      const page = pageOf(request.query as Query)
+      setPageHeaders(request, reply, baseUrl, page, all.length)
+      return all.slice(page.offset, page.offset + page.perPage)
+    },
+  )
 
   await app.register(
     awardEmojiRoutes('/projects/:id/issues/:issue_iid', (request) => {

@@ -3,17 +3,54 @@ import { AccessLevel } from '../../platform/auth/access'
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
 import {
-  assigneeIdsOf, copyIssueAwards, copyIssueNotes, deleteIssueRow, findProjectMilestoneIdByTitle, noteAuthorIds, ensurePositions, findIssueById, findIssueByIid, POSITION_GAP, renumberPositions, insertIssueRow, issueCounts, labelsOf, listIssues, milestonesById, projectPathsOf, readableProjects,
-  setAssignees, setIssueLabels, updateIssueRow, usersById, type IssueColumnChanges, type IssueRow, type IssueType,
+  assigneeIdsOf,
+  copyIssueAwards,
+  copyIssueNotes,
+  deleteIssueRow,
+  findProjectMilestoneIdByTitle,
+  noteAuthorIds,
+  ensurePositions,
+  findIssueById,
+  findIssueByIid,
+  POSITION_GAP,
+  renumberPositions,
+  insertIssueRow,
+  issueCounts,
+  labelsOf,
+  listIssues,
+  milestonesById,
+  projectPathsOf,
+  readableProjects,
+  setAssignees,
+  setIssueLabels,
+  updateIssueRow,
+  usersById,
+  type IssueColumnChanges,
+  type IssueRow,
+  type IssueType,
 } from './queries'
 import { findLabelTitleInScope, insertLabel, type LabelRow } from '../labels/queries'
 import { findMilestoneById, ownerPaths, type MilestoneRow } from '../milestones/queries'
-import { deleteTimelogs, insertTimelog, setTrackableEstimate, totalTimeSpent, trackableEstimate } from '../time-tracking/queries'
+import {
+  deleteTimelogs,
+  insertTimelog,
+  setTrackableEstimate,
+  totalTimeSpent,
+  trackableEstimate,
+} from '../time-tracking/queries'
 import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../namespaces/queries'
 import type { ProjectRow } from '../../platform/db/rows'
 import { issueEntity, issuePageRefs, type IssuePageData, type ReferenceOrigin } from './entity'
 import { todayIso } from '../milestones/entity'
-import { apiMessage, forbidden, invalidParam, missingParam, notFound, paramError, validationFailed } from '../../platform/http/errors'
+import {
+  apiMessage,
+  forbidden,
+  invalidParam,
+  missingParam,
+  notFound,
+  paramError,
+  validationFailed,
+} from '../../platform/http/errors'
 import { recordEvent } from '../events/service'
 import { keepOneLabelPerScope, projectLabelScope } from '../labels/service'
 import { isSubscribed } from '../subscriptions/service'
@@ -26,7 +63,19 @@ import type { EpicRow } from '../epics/queries'
 // Issues and merge requests refer to each other; the cycle is only used at call time.
 import { closingMergeRequestCounts, mergeRequestsReferencingIssue } from '../merge-requests/service'
 import { copyIssueResourceEvents, type StateSource } from '../resource-events/queries'
-import { finishNotesCopy, issueSnapshot, issueTarget, mergeRequestTarget, noteIssueCopied, noteTimeEstimate, noteTimeSpent, recordCreation, recordStateEvent, recordUpdate, type SystemNoteTarget } from '../notes/system-notes'
+import {
+  finishNotesCopy,
+  issueSnapshot,
+  issueTarget,
+  mergeRequestTarget,
+  noteIssueCopied,
+  noteTimeEstimate,
+  noteTimeSpent,
+  recordCreation,
+  recordStateEvent,
+  recordUpdate,
+  type SystemNoteTarget,
+} from '../notes/system-notes'
 import { findMergeRequestById } from '../merge-requests/queries'
 import { canReadIssuesWith, canUserReadIssue } from './policy'
 import { textParam } from '../../platform/http/text-param'
@@ -47,7 +96,8 @@ export function canAdminIssues(request: FastifyRequest, project: ProjectRow): bo
 
 /** The issue read rule (canUserReadIssue) for the caller: project, issues feature and confidentiality. */
 export function canReadIssue(request: FastifyRequest, project: ProjectRow, issue: IssueRow): boolean {
-  const assignees = issue.confidential === 0 ? [] : assigneeIdsOf(request.server.burrow.db, [issue.id]).get(issue.id) ?? []
+  const assignees =
+    issue.confidential === 0 ? [] : (assigneeIdsOf(request.server.burrow.db, [issue.id]).get(issue.id) ?? [])
   return canUserReadIssue(request.perms, project, issue, assignees)
 }
 
@@ -89,20 +139,38 @@ export interface PresentOptions {
  * Serializes a page of issues. Whatever the page size this runs a fixed number of queries:
  * projects, users, assignees, labels, milestones (+ their owners' paths) and counts.
  */
-export function presentIssues(request: FastifyRequest, rows: readonly IssueRow[], options: PresentOptions): Readonly<Record<string, unknown>>[] {
+export function presentIssues(
+  request: FastifyRequest,
+  rows: readonly IssueRow[],
+  options: PresentOptions,
+): Readonly<Record<string, unknown>>[] {
   const db = request.server.burrow.db
   const ids = rows.map((r) => r.id)
   const assignees = assigneeIdsOf(db, ids)
-  const userIds = rows.flatMap((r) => [r.author_id, ...(r.closed_by_id !== null ? [r.closed_by_id] : []), ...(assignees.get(r.id) ?? [])])
-  const milestones = milestonesById(db, rows.filter((r) => r.milestone_id !== null).map((r) => r.milestone_id as number))
+  const userIds = rows.flatMap((r) => [
+    r.author_id,
+    ...(r.closed_by_id !== null ? [r.closed_by_id] : []),
+    ...(assignees.get(r.id) ?? []),
+  ])
+  const milestones = milestonesById(
+    db,
+    rows.filter((r) => r.milestone_id !== null).map((r) => r.milestone_id as number),
+  )
   const paths = ownerPaths(
     db,
     [...new Set([...milestones.values()].filter((m) => m.project_id !== null).map((m) => m.project_id as number))],
     [...new Set([...milestones.values()].filter((m) => m.group_id !== null).map((m) => m.group_id as number))],
   )
   const milestonePaths = new Map<number, string>()
-  for (const m of milestones.values()) milestonePaths.set(m.id, (m.project_id !== null ? paths.projects.get(m.project_id) : paths.groups.get(m.group_id as number)) ?? '')
-  const projects = projectPathsOf(db, rows.map((r) => r.project_id))
+  for (const m of milestones.values())
+    milestonePaths.set(
+      m.id,
+      (m.project_id !== null ? paths.projects.get(m.project_id) : paths.groups.get(m.group_id as number)) ?? '',
+    )
+  const projects = projectPathsOf(
+    db,
+    rows.map((r) => r.project_id),
+  )
   const groupProjectIds = new Set([...projects.values()].filter((p) => p.namespace_kind === 'group').map((p) => p.id))
   const baseUrl = request.server.burrow.baseUrl(request)
   const today = todayIso()
@@ -121,16 +189,26 @@ export function presentIssues(request: FastifyRequest, rows: readonly IssueRow[]
   }
   if (!options.withSubscribed) return rows.map((r) => issueEntity(r, page))
   const viewerId = request.actor.user?.id ?? null
-  return rows.map((r) => issueEntity(r, page, isSubscribed(db, 'Issue', r.id, viewerId, [r.author_id, ...(assignees.get(r.id) ?? [])])))
+  return rows.map((r) =>
+    issueEntity(r, page, isSubscribed(db, 'Issue', r.id, viewerId, [r.author_id, ...(assignees.get(r.id) ?? [])])),
+  )
 }
 
 /** One issue as a single-resource response (with `subscribed`). */
-export function presentIssue(request: FastifyRequest, issue: IssueRow, origin: ReferenceOrigin): Readonly<Record<string, unknown>> {
+export function presentIssue(
+  request: FastifyRequest,
+  issue: IssueRow,
+  origin: ReferenceOrigin,
+): Readonly<Record<string, unknown>> {
   return presentIssues(request, [issue], { origin, withSubscribed: true })[0]
 }
 
 /** Merge requests of the issue's project that mention it (`related`) or would close it (`closed_by`). */
-export function relatedMergeRequests(request: FastifyRequest, issue: IssueRow, kind: 'related' | 'closed_by'): Readonly<Record<string, unknown>>[] {
+export function relatedMergeRequests(
+  request: FastifyRequest,
+  issue: IssueRow,
+  kind: 'related' | 'closed_by',
+): Readonly<Record<string, unknown>>[] {
   return mergeRequestsReferencingIssue(request, issue.project_id, issue.iid, kind)
 }
 
@@ -227,7 +305,8 @@ function resolveLabels(request: FastifyRequest, project: ProjectRow, titles: rea
   for (const title of titles) {
     const found = findLabelTitleInScope(db, scope, title)
     if (found) out.push(found)
-    else if (!title.includes(',')) out.push(insertLabel(db, { title, color: NEW_LABEL_COLOR, description: null, projectId: project.id }))
+    else if (!title.includes(','))
+      out.push(insertLabel(db, { title, color: NEW_LABEL_COLOR, description: null, projectId: project.id }))
   }
   return out
 }
@@ -258,10 +337,24 @@ export interface IssueInput {
   readonly epic_iid?: unknown
 }
 
-function assignedTodos(db: Db, project: ProjectRow, issue: IssueRow, authorId: number, userIds: readonly number[]): void {
+function assignedTodos(
+  db: Db,
+  project: ProjectRow,
+  issue: IssueRow,
+  authorId: number,
+  userIds: readonly number[],
+): void {
   for (const userId of userIds) {
     if (userId === authorId) continue
-    createTodo(db, { userId, authorId, projectId: project.id, targetType: 'Issue', targetId: issue.id, action: 'assigned', body: issue.title })
+    createTodo(db, {
+      userId,
+      authorId,
+      projectId: project.id,
+      targetType: 'Issue',
+      targetId: issue.id,
+      action: 'assigned',
+      body: issue.title,
+    })
   }
 }
 
@@ -289,7 +382,8 @@ export function createIssue(request: FastifyRequest, project: ProjectRow, input:
   const description = descriptionOf(input.description) ?? null
   const epic = issueEpicParam(request, project, input as Readonly<Record<string, unknown>>)
   return db.transaction(() => {
-    if (privileged && iidRaw != null && findIssueByIid(db, project.id, iidRaw)) throw apiMessage(409, 'Duplicated issue')
+    if (privileged && iidRaw != null && findIssueByIid(db, project.id, iidRaw))
+      throw apiMessage(409, 'Duplicated issue')
     const issue = insertIssueRow(db, {
       projectId: project.id,
       authorId: user.id,
@@ -305,13 +399,29 @@ export function createIssue(request: FastifyRequest, project: ProjectRow, input:
       createdAt: privileged ? createdAt : undefined,
     })
     if (admin) {
-      setIssueLabels(db, issue.id, keepOneLabelPerScope(db, [], resolveLabels(request, project, labels).map((l) => l.id)))
+      setIssueLabels(
+        db,
+        issue.id,
+        keepOneLabelPerScope(
+          db,
+          [],
+          resolveLabels(request, project, labels).map((l) => l.id),
+        ),
+      )
       setAssignees(db, issue.id, assignees)
       assignedTodos(db, project, issue, user.id, assignees)
       if (epic) setIssueEpic(db, issue, epic, user.id)
     }
     recordCreation(db, issueTarget(issue), user.id, issueSnapshot(db, issue.id))
-    recordEvent(db, { authorId: user.id, action: 'created', projectId: project.id, targetType: 'Issue', targetId: issue.id, targetIid: issue.iid, targetTitle: issue.title })
+    recordEvent(db, {
+      authorId: user.id,
+      action: 'created',
+      projectId: project.id,
+      targetType: 'Issue',
+      targetId: issue.id,
+      targetIid: issue.iid,
+      targetTitle: issue.title,
+    })
     return issue
   })()
 }
@@ -341,15 +451,36 @@ export interface IssueChanges {
 
 /** The parameters PUT accepts; at least one must be present. */
 export const UPDATE_PARAMS = [
-  'title', 'description', 'assignee_ids', 'assignee_id', 'confidential', 'discussion_locked', 'due_date', 'labels', 'add_labels',
-  'remove_labels', 'milestone_id', 'state_event', 'issue_type', 'weight', 'epic_id', 'epic_iid', 'updated_at',
+  'title',
+  'description',
+  'assignee_ids',
+  'assignee_id',
+  'confidential',
+  'discussion_locked',
+  'due_date',
+  'labels',
+  'add_labels',
+  'remove_labels',
+  'milestone_id',
+  'state_event',
+  'issue_type',
+  'weight',
+  'epic_id',
+  'epic_iid',
+  'updated_at',
 ] as const
 
 /** Normalizes PUT parameters into IssueChanges (400 on malformed values). */
-export function changesFromParams(request: FastifyRequest, project: ProjectRow, p: Readonly<Record<string, unknown>>): IssueChanges {
-  if (UPDATE_PARAMS.every((k) => p[k] === undefined)) throw paramError(`${UPDATE_PARAMS.join(', ')} are missing, at least one parameter must be provided`)
+export function changesFromParams(
+  request: FastifyRequest,
+  project: ProjectRow,
+  p: Readonly<Record<string, unknown>>,
+): IssueChanges {
+  if (UPDATE_PARAMS.every((k) => p[k] === undefined))
+    throw paramError(`${UPDATE_PARAMS.join(', ')} are missing, at least one parameter must be provided`)
   const db = request.server.burrow.db
-  if (p.state_event !== undefined && p.state_event !== 'close' && p.state_event !== 'reopen') throw invalidParam('state_event', 'does not have a valid value')
+  if (p.state_event !== undefined && p.state_event !== 'close' && p.state_event !== 'reopen')
+    throw invalidParam('state_event', 'does not have a valid value')
   const milestoneRaw = p.milestone_id
   return {
     title: p.title !== undefined && p.title !== null ? titleOf(p.title) : undefined,
@@ -394,13 +525,16 @@ export function editColumns(
 ): { readonly columns: EditColumns; readonly transition: 'closed' | 'reopened' | null } {
   const columns: EditColumns = {}
   if (changes.title !== undefined && changes.title !== row.title) columns.title = changes.title
-  if (changes.description !== undefined && changes.description !== row.description) columns.description = changes.description
+  if (changes.description !== undefined && changes.description !== row.description)
+    columns.description = changes.description
   if (columns.title !== undefined || columns.description !== undefined) {
     columns.last_edited_at = now
     columns.last_edited_by_id = actorId
   }
-  if (changes.stateEvent === 'close' && row.state === 'opened') return { columns: { ...columns, state: 'closed', closed_at: now, closed_by_id: actorId }, transition: 'closed' }
-  if (changes.stateEvent === 'reopen' && row.state === 'closed') return { columns: { ...columns, state: 'opened', closed_at: null, closed_by_id: null }, transition: 'reopened' }
+  if (changes.stateEvent === 'close' && row.state === 'opened')
+    return { columns: { ...columns, state: 'closed', closed_at: now, closed_by_id: actorId }, transition: 'closed' }
+  if (changes.stateEvent === 'reopen' && row.state === 'closed')
+    return { columns: { ...columns, state: 'opened', closed_at: null, closed_by_id: null }, transition: 'reopened' }
   return { columns, transition: null }
 }
 
@@ -409,7 +543,12 @@ export function editColumns(
  * get `assigned` to-dos, unknown label titles become project labels. Metadata changes by callers
  * below Reporter are ignored, as GitLab ignores them for authors who are Guests.
  */
-export function updateIssue(request: FastifyRequest, project: ProjectRow, issue: IssueRow, changes: IssueChanges): IssueRow {
+export function updateIssue(
+  request: FastifyRequest,
+  project: ProjectRow,
+  issue: IssueRow,
+  changes: IssueChanges,
+): IssueRow {
   const user = request.actor.user
   if (!user) throw apiMessage(401, '401 Unauthorized')
   const db = request.server.burrow.db
@@ -418,8 +557,16 @@ export function updateIssue(request: FastifyRequest, project: ProjectRow, issue:
     resolveTodosForTarget(db, user.id, 'Issue', issue.id)
     const before = issueSnapshot(db, issue.id)
     const now = nowIso()
-    const { columns, transition } = editColumns(issue, { title: changes.title, description: changes.description, stateEvent: changes.state_event }, user.id, now)
-    const cols: { -readonly [K in keyof IssueColumnChanges]: IssueColumnChanges[K] } = { updated_at: changes.updated_at ?? now, ...columns }
+    const { columns, transition } = editColumns(
+      issue,
+      { title: changes.title, description: changes.description, stateEvent: changes.state_event },
+      user.id,
+      now,
+    )
+    const cols: { -readonly [K in keyof IssueColumnChanges]: IssueColumnChanges[K] } = {
+      updated_at: changes.updated_at ?? now,
+      ...columns,
+    }
     if (changes.confidential !== undefined) cols.confidential = changes.confidential ? 1 : 0
     if (changes.issue_type !== undefined) cols.issue_type = changes.issue_type
     if (admin) {
@@ -429,11 +576,16 @@ export function updateIssue(request: FastifyRequest, project: ProjectRow, issue:
       if (changes.discussion_locked !== undefined) cols.discussion_locked = changes.discussion_locked ? 1 : 0
       if (changes.labels !== undefined || changes.add_labels !== undefined || changes.remove_labels !== undefined) {
         const current = labelsOf(db, [issue.id]).get(issue.id) ?? []
-        let ids = changes.labels !== undefined ? resolveLabels(request, project, changes.labels).map((l) => l.id) : current.map((l) => l.id)
+        let ids =
+          changes.labels !== undefined
+            ? resolveLabels(request, project, changes.labels).map((l) => l.id)
+            : current.map((l) => l.id)
         if (changes.add_labels) ids = [...ids, ...resolveLabels(request, project, changes.add_labels).map((l) => l.id)]
         if (changes.remove_labels) {
           const remove = new Set(changes.remove_labels.map((t) => t.toLowerCase()))
-          const titles = new Map([...current, ...(labelsOf(db, [issue.id]).get(issue.id) ?? [])].map((l) => [l.id, l.title.toLowerCase()]))
+          const titles = new Map(
+            [...current, ...(labelsOf(db, [issue.id]).get(issue.id) ?? [])].map((l) => [l.id, l.title.toLowerCase()]),
+          )
           const scope = projectLabelScope(request, project)
           for (const t of changes.remove_labels) {
             const l = findLabelTitleInScope(db, scope, t)
@@ -441,19 +593,43 @@ export function updateIssue(request: FastifyRequest, project: ProjectRow, issue:
           }
           ids = ids.filter((id) => !remove.has(titles.get(id) ?? ''))
         }
-        setIssueLabels(db, issue.id, keepOneLabelPerScope(db, current.map((l) => l.id), ids))
+        setIssueLabels(
+          db,
+          issue.id,
+          keepOneLabelPerScope(
+            db,
+            current.map((l) => l.id),
+            ids,
+          ),
+        )
       }
       if (changes.assignee_ids !== undefined) {
         const before = assigneeIdsOf(db, [issue.id]).get(issue.id) ?? []
         setAssignees(db, issue.id, changes.assignee_ids)
-        assignedTodos(db, project, issue, user.id, changes.assignee_ids.filter((id) => !before.includes(id)))
+        assignedTodos(
+          db,
+          project,
+          issue,
+          user.id,
+          changes.assignee_ids.filter((id) => !before.includes(id)),
+        )
       }
     }
     const row = updateIssueRow(db, issue.id, cols)
     if (admin && changes.epic !== undefined) setIssueEpic(db, row, changes.epic, user.id)
-    recordUpdate(db, issueTarget(row), user.id, before, issueSnapshot(db, row.id), { stateSource: changes.state_source })
+    recordUpdate(db, issueTarget(row), user.id, before, issueSnapshot(db, row.id), {
+      stateSource: changes.state_source,
+    })
     if (transition) {
-      recordEvent(db, { authorId: user.id, action: transition, projectId: project.id, targetType: 'Issue', targetId: row.id, targetIid: row.iid, targetTitle: row.title })
+      recordEvent(db, {
+        authorId: user.id,
+        action: transition,
+        projectId: project.id,
+        targetType: 'Issue',
+        targetId: row.id,
+        targetIid: row.iid,
+        targetTitle: row.title,
+      })
     }
     return row
   })()
@@ -494,7 +670,9 @@ function copyIssue(request: FastifyRequest, issue: IssueRow, target: ProjectRow,
     createdAt: o.createdAt,
   })
   const scope = projectLabelScope(request, target)
-  const labelIds = (labelsOf(db, [issue.id]).get(issue.id) ?? []).map((l) => findLabelTitleInScope(db, scope, l.title)?.id).filter((id): id is number => id !== undefined)
+  const labelIds = (labelsOf(db, [issue.id]).get(issue.id) ?? [])
+    .map((l) => findLabelTitleInScope(db, scope, l.title)?.id)
+    .filter((id): id is number => id !== undefined)
   setIssueLabels(db, copy.id, labelIds)
   setAssignees(db, copy.id, assigneeIdsOf(db, [issue.id]).get(issue.id) ?? [])
   if (o.withNotes) {
@@ -515,18 +693,45 @@ export function moveIssue(request: FastifyRequest, project: ProjectRow, issue: I
   if (!user) throw apiMessage(401, '401 Unauthorized')
   if (target.id === project.id) throw apiMessage(400, 'Cannot move issue to project it originates from!')
   if (issue.moved_to_id !== null) throw apiMessage(400, 'Cannot move issue which already has been moved!')
-  if (!canAdminIssues(request, project) || !canAdminIssues(request, target)) throw apiMessage(400, 'Cannot move issue due to insufficient permissions!')
+  if (!canAdminIssues(request, project) || !canAdminIssues(request, target))
+    throw apiMessage(400, 'Cannot move issue due to insufficient permissions!')
   const db = request.server.burrow.db
   return db.transaction(() => {
-    const moved = copyIssue(request, issue, target, { authorId: issue.author_id, createdAt: issue.created_at, withNotes: true, withAwards: true })
+    const moved = copyIssue(request, issue, target, {
+      authorId: issue.author_id,
+      createdAt: issue.created_at,
+      withNotes: true,
+      withAwards: true,
+    })
     carryEpic(request, issue, moved, 'move')
     noteIssueCopied(db, issue, moved, user.id, 'moved')
     const now = nowIso()
-    updateIssueRow(db, issue.id, { state: 'closed', closed_at: issue.closed_at ?? now, closed_by_id: issue.closed_by_id ?? user.id, moved_to_id: moved.id })
-    recordEvent(db, { authorId: user.id, action: 'created', projectId: target.id, targetType: 'Issue', targetId: moved.id, targetIid: moved.iid, targetTitle: moved.title })
+    updateIssueRow(db, issue.id, {
+      state: 'closed',
+      closed_at: issue.closed_at ?? now,
+      closed_by_id: issue.closed_by_id ?? user.id,
+      moved_to_id: moved.id,
+    })
+    recordEvent(db, {
+      authorId: user.id,
+      action: 'created',
+      projectId: target.id,
+      targetType: 'Issue',
+      targetId: moved.id,
+      targetIid: moved.iid,
+      targetTitle: moved.title,
+    })
     if (issue.state === 'opened') {
       recordStateEvent(db, issueTarget(issue), user.id, 'closed')
-      recordEvent(db, { authorId: user.id, action: 'closed', projectId: project.id, targetType: 'Issue', targetId: issue.id, targetIid: issue.iid, targetTitle: issue.title })
+      recordEvent(db, {
+        authorId: user.id,
+        action: 'closed',
+        projectId: project.id,
+        targetType: 'Issue',
+        targetId: issue.id,
+        targetIid: issue.iid,
+        targetTitle: issue.title,
+      })
     } else {
       updateIssueRow(db, moved.id, { state: 'closed', closed_at: issue.closed_at, closed_by_id: issue.closed_by_id })
     }
@@ -538,16 +743,31 @@ export function moveIssue(request: FastifyRequest, project: ProjectRow, issue: I
  * Clones an issue into a project (the same one allowed): an open copy authored by the caller,
  * with the notes when `withNotes`. Needs Reporter in both projects.
  */
-export function cloneIssue(request: FastifyRequest, project: ProjectRow, issue: IssueRow, target: ProjectRow, withNotes: boolean): IssueRow {
+export function cloneIssue(
+  request: FastifyRequest,
+  project: ProjectRow,
+  issue: IssueRow,
+  target: ProjectRow,
+  withNotes: boolean,
+): IssueRow {
   const user = request.actor.user
   if (!user) throw apiMessage(401, '401 Unauthorized')
-  if (!canAdminIssues(request, project) || !canAdminIssues(request, target)) throw apiMessage(400, 'Cannot clone issue due to insufficient permissions!')
+  if (!canAdminIssues(request, project) || !canAdminIssues(request, target))
+    throw apiMessage(400, 'Cannot clone issue due to insufficient permissions!')
   const db = request.server.burrow.db
   return db.transaction(() => {
     const clone = copyIssue(request, issue, target, { authorId: user.id, withNotes, withAwards: false })
     carryEpic(request, issue, clone, 'clone')
     noteIssueCopied(db, issue, clone, user.id, 'cloned')
-    recordEvent(db, { authorId: user.id, action: 'created', projectId: target.id, targetType: 'Issue', targetId: clone.id, targetIid: clone.iid, targetTitle: clone.title })
+    recordEvent(db, {
+      authorId: user.id,
+      action: 'created',
+      projectId: target.id,
+      targetType: 'Issue',
+      targetId: clone.id,
+      targetIid: clone.iid,
+      targetTitle: clone.title,
+    })
     return clone
   })()
 }
@@ -557,7 +777,12 @@ export function cloneIssue(request: FastifyRequest, project: ProjectRow, issue: 
  * after `beforeId`'s issue and before `afterId`'s, renumbering the project's positions with
  * room between them when no gap is left.
  */
-export function reorderIssue(request: FastifyRequest, issue: IssueRow, moveAfterId: number | undefined, moveBeforeId: number | undefined): IssueRow {
+export function reorderIssue(
+  request: FastifyRequest,
+  issue: IssueRow,
+  moveAfterId: number | undefined,
+  moveBeforeId: number | undefined,
+): IssueRow {
   const db = request.server.burrow.db
   return db.transaction(() => {
     const neighbour = (id: number | undefined): IssueRow | undefined => {
@@ -567,7 +792,8 @@ export function reorderIssue(request: FastifyRequest, issue: IssueRow, moveAfter
       return n
     }
     ensurePositions(db, issue.project_id)
-    const positionOf = (id: number | undefined): number | undefined => (id === undefined ? undefined : (findIssueById(db, id) as IssueRow).relative_position ?? undefined)
+    const positionOf = (id: number | undefined): number | undefined =>
+      id === undefined ? undefined : ((findIssueById(db, id) as IssueRow).relative_position ?? undefined)
     neighbour(moveAfterId)
     neighbour(moveBeforeId)
     const place = (): number | null => {
@@ -618,7 +844,8 @@ function trackableTarget(db: Db, t: Trackable): SystemNoteTarget {
 
 /** Sets the estimate (seconds, not negative), with its system note. */
 export function setTimeEstimate(request: FastifyRequest, t: Trackable, seconds: number): TimeStats {
-  if (seconds < 0) throw validationFailed({ time_estimate: ['must have a valid format and be greater than or equal to zero.'] })
+  if (seconds < 0)
+    throw validationFailed({ time_estimate: ['must have a valid format and be greater than or equal to zero.'] })
   const db = request.server.burrow.db
   const user = request.actor.user
   return db.transaction(() => {
@@ -635,13 +862,26 @@ export function resetTimeEstimate(request: FastifyRequest, t: Trackable): TimeSt
 }
 
 /** Logs time spent (negative subtracts, but never below zero in total). */
-export function addSpentTime(request: FastifyRequest, t: Trackable, seconds: number, summary?: string | null): TimeStats {
+export function addSpentTime(
+  request: FastifyRequest,
+  t: Trackable,
+  seconds: number,
+  summary?: string | null,
+): TimeStats {
   const user = request.actor.user
   if (!user) throw apiMessage(401, '401 Unauthorized')
   const db = request.server.burrow.db
   return db.transaction(() => {
-    if (totalTimeSpent(db, t.type, t.id) + seconds < 0) throw validationFailed({ base: ['Time to subtract exceeds the total time spent'] })
-    insertTimelog(db, { type: t.type, id: t.id, projectId: t.projectId, userId: user.id, seconds, summary: summary ?? null })
+    if (totalTimeSpent(db, t.type, t.id) + seconds < 0)
+      throw validationFailed({ base: ['Time to subtract exceeds the total time spent'] })
+    insertTimelog(db, {
+      type: t.type,
+      id: t.id,
+      projectId: t.projectId,
+      userId: user.id,
+      seconds,
+      summary: summary ?? null,
+    })
     noteTimeSpent(db, trackableTarget(db, t), user.id, { seconds, spentAt: nowIso() })
     return timeStats(db, t.type, t.id)
   })()
@@ -660,16 +900,29 @@ export function resetSpentTime(request: FastifyRequest, t: Trackable): TimeStats
 
 /** Participants of an issue: author, assignees and authors of notes the caller may see, in that order. */
 export function issueParticipantIds(db: Db, issue: IssueRow, includeInternal: boolean): number[] {
-  return [...new Set([issue.author_id, ...(assigneeIdsOf(db, [issue.id]).get(issue.id) ?? []), ...noteAuthorIds(db, issue.id, includeInternal)])]
+  return [
+    ...new Set([
+      issue.author_id,
+      ...(assigneeIdsOf(db, [issue.id]).get(issue.id) ?? []),
+      ...noteAuthorIds(db, issue.id, includeInternal),
+    ]),
+  ]
 }
 
 /**
  * A page of a milestone's issues: a project milestone's issues in its project, a group
  * milestone's in the readable projects of the group and its subgroups; confidential rule applied.
  */
-export function milestoneIssues(request: FastifyRequest, milestone: MilestoneRow, page: { readonly limit: number; readonly offset: number }): { rows: Readonly<Record<string, unknown>>[]; total: number } {
+export function milestoneIssues(
+  request: FastifyRequest,
+  milestone: MilestoneRow,
+  page: { readonly limit: number; readonly offset: number },
+): { rows: Readonly<Record<string, unknown>>[]; total: number } {
   const { rows, total } = milestoneIssuePage(request, milestone, page)
-  const origin: ReferenceOrigin = milestone.project_id !== null ? { kind: 'project', projectId: milestone.project_id } : { kind: 'group', groupId: milestone.group_id as number }
+  const origin: ReferenceOrigin =
+    milestone.project_id !== null
+      ? { kind: 'project', projectId: milestone.project_id }
+      : { kind: 'group', groupId: milestone.group_id as number }
   return { rows: presentIssues(request, rows, { origin }), total }
 }
 
@@ -678,7 +931,11 @@ export function milestoneIssueRows(request: FastifyRequest, milestone: Milestone
   return milestoneIssuePage(request, milestone, { limit: -1, offset: 0 }).rows
 }
 
-function milestoneIssuePage(request: FastifyRequest, milestone: MilestoneRow, page: { readonly limit: number; readonly offset: number }): { rows: IssueRow[]; total: number } {
+function milestoneIssuePage(
+  request: FastifyRequest,
+  milestone: MilestoneRow,
+  page: { readonly limit: number; readonly offset: number },
+): { rows: IssueRow[]; total: number } {
   const db = request.server.burrow.db
   const user = request.actor.user
   const viewer = user ? { id: user.id, isAdmin: user.is_admin === 1, external: user.external === 1 } : null
@@ -689,15 +946,22 @@ function milestoneIssuePage(request: FastifyRequest, milestone: MilestoneRow, pa
     projectIds = [project.id]
     reporterIds = canAdminIssues(request, project) ? [project.id] : []
   } else {
-    ({ ids: projectIds, reporterIds } = readableProjects(db, viewer, { namespaceIds: groupAndDescendantIds(db, milestone.group_id as number), nonArchived: false }))
+    ;({ ids: projectIds, reporterIds } = readableProjects(db, viewer, {
+      namespaceIds: groupAndDescendantIds(db, milestone.group_id as number),
+      nonArchived: false,
+    }))
   }
-  return listIssues(db, {
-    projectIds,
-    confidentialProjectIds: viewer?.isAdmin ? null : reporterIds,
-    viewerId: viewer?.id ?? null,
-    milestoneId: milestone.id,
-    orderBy: 'relative_position',
-    sort: 'asc',
-    today: todayIso(),
-  }, page)
+  return listIssues(
+    db,
+    {
+      projectIds,
+      confidentialProjectIds: viewer?.isAdmin ? null : reporterIds,
+      viewerId: viewer?.id ?? null,
+      milestoneId: milestone.id,
+      orderBy: 'relative_position',
+      sort: 'asc',
+      today: todayIso(),
+    },
+    page,
+  )
 }

@@ -37,6 +37,8 @@ export function labelEntity(row: LabelRow, p: LabelPresentation): LabelEntity {
     description_html: renderSingleLine(row.description),
     ...(p.counts ?? {}),
     subscribed: p.subscribed,
-    ...(p.forProject ? { priority: row.project_id !== null ? row.priority : null, is_project_label: row.project_id !== null } : {}),
+    ...(p.forProject
+      ? { priority: row.project_id !== null ? row.priority : null, is_project_label: row.project_id !== null }
+      : {}),
   }
 }

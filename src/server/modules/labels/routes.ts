@@ -11,7 +11,14 @@ import { apiMessage, forbidden, missingParam, notModified } from '../../platform
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadGroup, loadProject } from '../../platform/http/resolve'
 import {
-  createLabel, destroyLabel, groupLabelScope, presentLabels, projectLabelScope, promoteLabel, requireLabel, updateLabel,
+  createLabel,
+  destroyLabel,
+  groupLabelScope,
+  presentLabels,
+  projectLabelScope,
+  promoteLabel,
+  requireLabel,
+  updateLabel,
   type GroupLabelFlags,
 } from './service'
 
@@ -37,15 +44,27 @@ const ShowQuery = Type.Object(IncludeFlags)
 const Description = Type.Optional(Type.Union([Type.String(), Type.Null()]))
 // Validated by the service: null or '' clears the priority, and schema coercion would turn null into 0.
 const Priority = Type.Optional(Type.Unknown())
-const CreateBody = Type.Object({ name: Type.Optional(Type.String()), color: Type.Optional(Type.String()), description: Description, priority: Priority })
+const CreateBody = Type.Object({
+  name: Type.Optional(Type.String()),
+  color: Type.Optional(Type.String()),
+  description: Description,
+  priority: Priority,
+})
 const UpdateBody = Type.Object({
   new_name: Type.Optional(Type.String()),
   color: Type.Optional(Type.String()),
   description: Description,
   priority: Priority,
 })
-const DeprecatedUpdateBody = Type.Object({ ...UpdateBody.properties, name: Type.Optional(Type.String()), label_id: Type.Optional(Type.String()) })
-const DeprecatedDeleteQuery = Type.Object({ name: Type.Optional(Type.String()), label_id: Type.Optional(Type.String()) })
+const DeprecatedUpdateBody = Type.Object({
+  ...UpdateBody.properties,
+  name: Type.Optional(Type.String()),
+  label_id: Type.Optional(Type.String()),
+})
+const DeprecatedDeleteQuery = Type.Object({
+  name: Type.Optional(Type.String()),
+  label_id: Type.Optional(Type.String()),
+})
 
 interface FlagQuery {
   readonly include_ancestor_groups?: boolean
@@ -80,7 +99,11 @@ interface LabelContainer<C> {
   readonly forProject: boolean
   readonly load: (request: FastifyRequest, id: string, minLevel?: number) => C
   /** Labels the caller sees here (lists, reads, subscriptions, and names taken on create), with the query's flags. */
-  readonly visible: (request: FastifyRequest, container: C, flags: FlagQuery) => LabelScope & { readonly order: readonly number[] }
+  readonly visible: (
+    request: FastifyRequest,
+    container: C,
+    flags: FlagQuery,
+  ) => LabelScope & { readonly order: readonly number[] }
   /** The container's own labels: updates and deletes never reach an ancestor group's. */
   readonly own: (container: C) => LabelScope
   /** The owner of a label created here. */
@@ -114,7 +137,12 @@ function labelRoutes<C>(place: LabelContainer<C>): FastifyPluginAsyncTypebox {
     currentUser(request)
     return place.load(request, id, ADMIN_LABEL)
   }
-  const update = (request: FastifyRequest, container: C, idOrTitle: string, body: Readonly<Record<string, unknown>>): LabelEntity => {
+  const update = (
+    request: FastifyRequest,
+    container: C,
+    idOrTitle: string,
+    body: Readonly<Record<string, unknown>>,
+  ): LabelEntity => {
     const label = requireLabel(request, place.own(container), idOrTitle)
     checkUnmodifiedSince(request, label.updated_at)
     return one(request, updateLabel(request, label, params(body), place.forProject), place.forProject)
@@ -131,19 +159,34 @@ function labelRoutes<C>(place: LabelContainer<C>): FastifyPluginAsyncTypebox {
       const container = place.load(request, request.params.id)
       const page = pageOf(request.query as Record<string, unknown>)
       const scope = place.visible(request, container, request.query)
-      const { rows, total } = listLabels(request.server.burrow.db, scope, request.query.search || undefined, { limit: page.perPage, offset: page.offset })
+      const { rows, total } = listLabels(request.server.burrow.db, scope, request.query.search || undefined, {
+        limit: page.perPage,
+        offset: page.offset,
+      })
       setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-      return presentLabels(request, rows, { withCounts: request.query.with_counts === true, forProject: place.forProject })
+      return presentLabels(request, rows, {
+        withCounts: request.query.with_counts === true,
+        forProject: place.forProject,
+      })
     })
 
     app.get(`${base}/:label_id`, { schema: { params: LabelParams, querystring: ShowQuery } }, async (request) => {
       const container = place.load(request, request.params.id)
-      return one(request, requireLabel(request, place.visible(request, container, request.query), request.params.label_id), place.forProject)
+      return one(
+        request,
+        requireLabel(request, place.visible(request, container, request.query), request.params.label_id),
+        place.forProject,
+      )
     })
 
     app.post(base, { schema: { params: IdParams, body: CreateBody } }, async (request, reply) => {
       const container = managed(request, request.params.id)
-      const label = createLabel(request, place.owner(container), place.visible(request, container, {}), params(request.body))
+      const label = createLabel(
+        request,
+        place.owner(container),
+        place.visible(request, container, {}),
+        params(request.body),
+      )
       return reply.code(201).send(one(request, label, place.forProject))
     })
 
@@ -173,7 +216,10 @@ function labelRoutes<C>(place: LabelContainer<C>): FastifyPluginAsyncTypebox {
         const user = currentUser(request)
         const container = place.load(request, request.params.id)
         const label = requireLabel(request, place.visible(request, container, {}), request.params.label_id)
-        const changed = verb === 'subscribe' ? subscribe(request.server.burrow.db, label.id, user.id) : unsubscribe(request.server.burrow.db, label.id, user.id)
+        const changed =
+          verb === 'subscribe'
+            ? subscribe(request.server.burrow.db, label.id, user.id)
+            : unsubscribe(request.server.burrow.db, label.id, user.id)
         if (!changed) throw notModified()
         return reply.code(201).send(one(request, label, place.forProject))
       })

@@ -1,8 +1,17 @@
 import type { FastifyRequest } from 'fastify'
 import type { Db } from '../../platform/db/connection'
 import {
-  deleteLabelRow, findLabelInScope, findLabelTitleInScope, insertLabel, labelCounts, labelTitlesById, subscribedLabelIds, updateLabelRow,
-  type IssueReader, type LabelRow, type LabelScope,
+  deleteLabelRow,
+  findLabelInScope,
+  findLabelTitleInScope,
+  insertLabel,
+  labelCounts,
+  labelTitlesById,
+  subscribedLabelIds,
+  updateLabelRow,
+  type IssueReader,
+  type LabelRow,
+  type LabelScope,
 } from './queries'
 import { readableProjects } from '../issues/queries'
 import { findNamespaceById, groupAndDescendantIds, namespaceAncestors } from '../namespaces/queries'
@@ -27,7 +36,11 @@ function projectGroupChain(db: Db, project: ProjectRow, includeAncestors: boolea
 }
 
 /** Labels a project sees: its own and its group's (and the group's ancestors' unless disabled). */
-export function projectLabelScope(request: FastifyRequest, project: ProjectRow, includeAncestorGroups = true): LabelScope & { readonly order: readonly number[] } {
+export function projectLabelScope(
+  request: FastifyRequest,
+  project: ProjectRow,
+  includeAncestorGroups = true,
+): LabelScope & { readonly order: readonly number[] } {
   const chain = projectGroupChain(request.server.burrow.db, project, includeAncestorGroups)
   return { groupIds: chain, projectIds: [project.id], order: chain }
 }
@@ -36,7 +49,11 @@ export function projectLabelScope(request: FastifyRequest, project: ProjectRow, 
  * Labels a group sees: its own, its ancestors' (default), readable descendant groups' when asked,
  * and the labels of its readable projects when `only_group_labels` is false.
  */
-export function groupLabelScope(request: FastifyRequest, group: NamespaceRow, flags: GroupLabelFlags): LabelScope & { readonly order: readonly number[] } {
+export function groupLabelScope(
+  request: FastifyRequest,
+  group: NamespaceRow,
+  flags: GroupLabelFlags,
+): LabelScope & { readonly order: readonly number[] } {
   const db = request.server.burrow.db
   const order = [group.id, ...(flags.includeAncestorGroups ? namespaceAncestors(db, group.id).map((g) => g.id) : [])]
   const descendants = flags.includeDescendantGroups
@@ -46,7 +63,9 @@ export function groupLabelScope(request: FastifyRequest, group: NamespaceRow, fl
   let projectIds: number[] = []
   if (!flags.onlyGroupLabels) {
     const owners = [group.id, ...descendants]
-    const projects = db.prepare('SELECT * FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?))').all(JSON.stringify(owners)) as ProjectRow[]
+    const projects = db
+      .prepare('SELECT * FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(owners)) as ProjectRow[]
     projectIds = projects.filter((p) => request.perms.canReadProject(p)).map((p) => p.id)
   }
   return { groupIds, projectIds, order }
@@ -86,7 +105,11 @@ export function keepOneLabelPerScope(db: Db, currentIds: readonly number[], next
 }
 
 /** A label in the scope by id or title, or 404 `Label Not Found`. */
-export function requireLabel(request: FastifyRequest, scope: LabelScope & { readonly order?: readonly number[] }, idOrTitle: string): LabelRow {
+export function requireLabel(
+  request: FastifyRequest,
+  scope: LabelScope & { readonly order?: readonly number[] },
+  idOrTitle: string,
+): LabelRow {
   const label = findLabelInScope(request.server.burrow.db, scope, idOrTitle, scope.order ?? [])
   if (!label) throw notFound('Label')
   return label
@@ -102,12 +125,18 @@ function issueReaderOf(request: FastifyRequest): IssueReader | null {
 }
 
 /** Serializes labels for the caller: subscriptions (and counts when asked) fetched once for the page. */
-export function presentLabels(request: FastifyRequest, rows: readonly LabelRow[], options: { readonly withCounts: boolean; readonly forProject: boolean }): LabelEntity[] {
+export function presentLabels(
+  request: FastifyRequest,
+  rows: readonly LabelRow[],
+  options: { readonly withCounts: boolean; readonly forProject: boolean },
+): LabelEntity[] {
   const db = request.server.burrow.db
   const ids = rows.map((r) => r.id)
   const subscribed = subscribedLabelIds(db, request.actor.user?.id ?? null, ids)
   const counts = options.withCounts ? labelCounts(db, ids, issueReaderOf(request)) : undefined
-  return rows.map((r) => labelEntity(r, { subscribed: subscribed.has(r.id), counts: counts?.get(r.id), forProject: options.forProject }))
+  return rows.map((r) =>
+    labelEntity(r, { subscribed: subscribed.has(r.id), counts: counts?.get(r.id), forProject: options.forProject }),
+  )
 }
 
 function colorOf(raw: string): string {
@@ -145,8 +174,15 @@ export interface LabelCreateParams {
  * Creates a label owned by `owner`. `visible` is the scope a duplicate is looked for in: GitLab
  * refuses a title the owner already sees (its own or an ancestor group's) with 409.
  */
-export function createLabel(request: FastifyRequest, owner: { readonly groupId?: number; readonly projectId?: number }, visible: LabelScope, params: LabelCreateParams): LabelRow {
-  const missing = [params.name === undefined ? 'name' : null, params.color === undefined ? 'color' : null].filter((p): p is string => p !== null)
+export function createLabel(
+  request: FastifyRequest,
+  owner: { readonly groupId?: number; readonly projectId?: number },
+  visible: LabelScope,
+  params: LabelCreateParams,
+): LabelRow {
+  const missing = [params.name === undefined ? 'name' : null, params.color === undefined ? 'color' : null].filter(
+    (p): p is string => p !== null,
+  )
   if (missing.length > 0) throw missingParam(...missing)
   const title = titleOf(params.name as string)
   const color = colorOf(params.color as string)
@@ -154,7 +190,14 @@ export function createLabel(request: FastifyRequest, owner: { readonly groupId?:
   const db = request.server.burrow.db
   if (findLabelTitleInScope(db, visible, title)) throw conflict('Label already exists')
   const priority = owner.projectId !== undefined ? priorityOf(params.priority) : undefined
-  return insertLabel(db, { title, color, description: params.description ?? null, groupId: owner.groupId, projectId: owner.projectId, priority })
+  return insertLabel(db, {
+    title,
+    color,
+    description: params.description ?? null,
+    groupId: owner.groupId,
+    projectId: owner.projectId,
+    priority,
+  })
 }
 
 /** Parameters of a label update. */
@@ -166,7 +209,12 @@ export interface LabelUpdateParams {
 }
 
 /** Updates a label; 400 when none of the updatable parameters was given (their names listed as GitLab does). */
-export function updateLabel(request: FastifyRequest, label: LabelRow, params: LabelUpdateParams, forProject: boolean): LabelRow {
+export function updateLabel(
+  request: FastifyRequest,
+  label: LabelRow,
+  params: LabelUpdateParams,
+  forProject: boolean,
+): LabelRow {
   const names = forProject ? ['new_name', 'color', 'description', 'priority'] : ['new_name', 'color', 'description']
   const given = names.filter((n) => (params as Record<string, unknown>)[n] !== undefined)
   if (given.length === 0) throw paramError(`${names.join(', ')} are missing, at least one parameter must be provided`)
@@ -174,7 +222,10 @@ export function updateLabel(request: FastifyRequest, label: LabelRow, params: La
   const title = params.new_name !== undefined ? titleOf(params.new_name) : undefined
   checkLabelDescription(params.description)
   if (title !== undefined && title.toLowerCase() !== label.title.toLowerCase()) {
-    const owner: LabelScope = { groupIds: label.group_id !== null ? [label.group_id] : [], projectIds: label.project_id !== null ? [label.project_id] : [] }
+    const owner: LabelScope = {
+      groupIds: label.group_id !== null ? [label.group_id] : [],
+      projectIds: label.project_id !== null ? [label.project_id] : [],
+    }
     if (findLabelTitleInScope(db, owner, title)) throw validationFailed({ title: ['has already been taken'] })
   }
   return updateLabelRow(db, label.id, {
@@ -200,13 +251,23 @@ export function promoteLabel(request: FastifyRequest, group: NamespaceRow, label
   return db.transaction(() => {
     const existing = findLabelTitleInScope(db, { groupIds: [group.id], projectIds: [] }, label.title)
     const target = existing ?? updateLabelRow(db, label.id, { group_id: group.id, project_id: null, priority: null })
-    const projectIds = (db.prepare('SELECT id FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?))').all(JSON.stringify(groupAndDescendantIds(db, group.id))) as { id: number }[]).map((r) => r.id)
+    const projectIds = (
+      db
+        .prepare('SELECT id FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?))')
+        .all(JSON.stringify(groupAndDescendantIds(db, group.id))) as { id: number }[]
+    ).map((r) => r.id)
     const twins = db
-      .prepare('SELECT * FROM labels WHERE title = ? COLLATE NOCASE AND id <> ? AND project_id IN (SELECT value FROM json_each(?))')
+      .prepare(
+        'SELECT * FROM labels WHERE title = ? COLLATE NOCASE AND id <> ? AND project_id IN (SELECT value FROM json_each(?))',
+      )
       .all(label.title, target.id, JSON.stringify(projectIds)) as LabelRow[]
     for (const twin of twins) {
-      db.prepare('INSERT OR IGNORE INTO label_links (label_id, target_type, target_id, created_at) SELECT ?, target_type, target_id, created_at FROM label_links WHERE label_id = ?').run(target.id, twin.id)
-      db.prepare('INSERT OR IGNORE INTO label_subscriptions (label_id, user_id, created_at) SELECT ?, user_id, created_at FROM label_subscriptions WHERE label_id = ?').run(target.id, twin.id)
+      db.prepare(
+        'INSERT OR IGNORE INTO label_links (label_id, target_type, target_id, created_at) SELECT ?, target_type, target_id, created_at FROM label_links WHERE label_id = ?',
+      ).run(target.id, twin.id)
+      db.prepare(
+        'INSERT OR IGNORE INTO label_subscriptions (label_id, user_id, created_at) SELECT ?, user_id, created_at FROM label_subscriptions WHERE label_id = ?',
+      ).run(target.id, twin.id)
       deleteLabelRow(db, twin.id)
     }
     return target

@@ -35,7 +35,10 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
       requireManageMembers(request, source)
       const page = pageOf(request.query as Record<string, unknown>)
       const baseUrl = request.server.burrow.baseUrl(request)
-      const { rows, total } = listAccessRequests(request.server.burrow.db, source.ref, { limit: page.perPage, offset: page.offset })
+      const { rows, total } = listAccessRequests(request.server.burrow.db, source.ref, {
+        limit: page.perPage,
+        offset: page.offset,
+      })
       setPageHeaders(request, reply, baseUrl, page, total)
       return rows.map((r) => accessRequestEntity(r.user, r.request, baseUrl))
     })
@@ -52,20 +55,26 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
       return reply.code(201).send(accessRequestEntity(user, created, request.server.burrow.baseUrl(request)))
     })
 
-    app.put(`${base}/:user_id/approve`, { schema: { params: RequesterParams, body: ApproveBody } }, async (request, reply) => {
-      currentUser(request)
-      const source = loadSource(request, kind, request.params.id)
-      const db = request.server.burrow.db
-      if (!findAccessRequest(db, source.ref, request.params.user_id)) throw notFound()
-      const level = request.body.access_level
-      requireManageMembers(request, source)
-      validateAccessLevel(level)
-      assertCanAssign(request, source, level)
-      const user = findUserById(db, request.params.user_id) as UserRow
-      const member = approveAccessRequest(request, source, user, level)
-      const creators = new Map<number, UserRow>(request.actor.user ? [[request.actor.user.id, request.actor.user]] : [])
-      return reply.code(201).send(memberEntity({ user, member }, creators, request.server.burrow.baseUrl(request)))
-    })
+    app.put(
+      `${base}/:user_id/approve`,
+      { schema: { params: RequesterParams, body: ApproveBody } },
+      async (request, reply) => {
+        currentUser(request)
+        const source = loadSource(request, kind, request.params.id)
+        const db = request.server.burrow.db
+        if (!findAccessRequest(db, source.ref, request.params.user_id)) throw notFound()
+        const level = request.body.access_level
+        requireManageMembers(request, source)
+        validateAccessLevel(level)
+        assertCanAssign(request, source, level)
+        const user = findUserById(db, request.params.user_id) as UserRow
+        const member = approveAccessRequest(request, source, user, level)
+        const creators = new Map<number, UserRow>(
+          request.actor.user ? [[request.actor.user.id, request.actor.user]] : [],
+        )
+        return reply.code(201).send(memberEntity({ user, member }, creators, request.server.burrow.baseUrl(request)))
+      },
+    )
 
     app.delete(`${base}/:user_id`, { schema: { params: RequesterParams } }, async (request, reply) => {
       const caller = currentUser(request)

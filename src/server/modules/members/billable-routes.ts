@@ -1,7 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
-import { BILLABLE_SORTS, isBillableMember, listBillableMembers, membershipsInHierarchy, ownerCountWithAncestors, sourceNames, type BillableSort } from './queries'
+import {
+  BILLABLE_SORTS,
+  isBillableMember,
+  listBillableMembers,
+  membershipsInHierarchy,
+  ownerCountWithAncestors,
+  sourceNames,
+  type BillableSort,
+} from './queries'
 import { findUserById } from '../users/queries'
 import { billableMemberEntity, billableMembershipEntity } from './entity'
 import { badRequest, notFound } from '../../platform/http/errors'
@@ -23,34 +31,50 @@ const ListQuery = Type.Object({
  * the group's members get a bare 400, and removal failures a 400 carrying the reason.
  */
 const billableMembers: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/groups/:id/billable_members', { schema: { params: GroupParams, querystring: ListQuery } }, async (request, reply) => {
-    currentUser(request)
-    const source = loadSource(request, 'groups', request.params.id)
-    if (source.group?.parent_id !== null) throw badRequest()
-    if (!canManageMembers(request, source)) throw badRequest()
-    const page = pageOf(request.query as Record<string, unknown>)
-    const sort: BillableSort = request.query.sort ?? 'id_asc'
-    const search = request.query.search || undefined
-    const { rows, total } = listBillableMembers(request.server.burrow.db, source.ref.id, search, sort, { limit: page.perPage, offset: page.offset })
-    const baseUrl = request.server.burrow.baseUrl(request)
-    setPageHeaders(request, reply, baseUrl, page, total)
-    return rows.map((r) => billableMemberEntity(r.user, r.direct, baseUrl))
-  })
+  app.get(
+    '/groups/:id/billable_members',
+    { schema: { params: GroupParams, querystring: ListQuery } },
+    async (request, reply) => {
+      currentUser(request)
+      const source = loadSource(request, 'groups', request.params.id)
+      if (source.group?.parent_id !== null) throw badRequest()
+      if (!canManageMembers(request, source)) throw badRequest()
+      const page = pageOf(request.query as Record<string, unknown>)
+      const sort: BillableSort = request.query.sort ?? 'id_asc'
+      const search = request.query.search || undefined
+      const { rows, total } = listBillableMembers(request.server.burrow.db, source.ref.id, search, sort, {
+        limit: page.perPage,
+        offset: page.offset,
+      })
+      const baseUrl = request.server.burrow.baseUrl(request)
+      setPageHeaders(request, reply, baseUrl, page, total)
+      return rows.map((r) => billableMemberEntity(r.user, r.direct, baseUrl))
+    },
+  )
 
-  app.get('/groups/:id/billable_members/:user_id/memberships', { schema: { params: UserParams } }, async (request, reply) => {
-    currentUser(request)
-    const source = loadSource(request, 'groups', request.params.id)
-    if (!canManageMembers(request, source)) throw badRequest()
-    if (source.group?.parent_id !== null) throw badRequest()
-    const db = request.server.burrow.db
-    const user = findUserById(db, request.params.user_id)
-    if (!user || !isBillableMember(db, source.ref.id, user.id)) throw notFound('User')
-    const rows = membershipsInHierarchy(db, source.ref.id, user.id)
-    const names = sourceNames(db, rows)
-    const baseUrl = request.server.burrow.baseUrl(request)
-    // A user's memberships in one hierarchy are few: paging the fetched list is enough.
-    return paginateArray(request, reply, baseUrl, rows.map((r) => billableMembershipEntity(r, names.get(`${r.source_type}:${r.source_id}`), baseUrl)))
-  })
+  app.get(
+    '/groups/:id/billable_members/:user_id/memberships',
+    { schema: { params: UserParams } },
+    async (request, reply) => {
+      currentUser(request)
+      const source = loadSource(request, 'groups', request.params.id)
+      if (!canManageMembers(request, source)) throw badRequest()
+      if (source.group?.parent_id !== null) throw badRequest()
+      const db = request.server.burrow.db
+      const user = findUserById(db, request.params.user_id)
+      if (!user || !isBillableMember(db, source.ref.id, user.id)) throw notFound('User')
+      const rows = membershipsInHierarchy(db, source.ref.id, user.id)
+      const names = sourceNames(db, rows)
+      const baseUrl = request.server.burrow.baseUrl(request)
+      // A user's memberships in one hierarchy are few: paging the fetched list is enough.
+      return paginateArray(
+        request,
+        reply,
+        baseUrl,
+        rows.map((r) => billableMembershipEntity(r, names.get(`${r.source_type}:${r.source_id}`), baseUrl)),
+      )
+    },
+  )
 
   app.delete('/groups/:id/billable_members/:user_id', { schema: { params: UserParams } }, async (request, reply) => {
     currentUser(request)
@@ -61,7 +85,10 @@ const billableMembers: FastifyPluginAsyncTypebox = async (app) => {
     const rows = membershipsInHierarchy(db, source.ref.id, request.params.user_id)
     if (rows.length === 0) throw badRequest('No member found for the given user_id')
     const lastOwner = rows.some(
-      (r) => r.source_type === 'Namespace' && r.access_level === AccessLevel.OWNER && ownerCountWithAncestors(db, r.source_id) <= 1,
+      (r) =>
+        r.source_type === 'Namespace' &&
+        r.access_level === AccessLevel.OWNER &&
+        ownerCountWithAncestors(db, r.source_id) <= 1,
     )
     if (lastOwner) throw badRequest('Members who are the last owner of a group cannot be removed')
     const user = findUserById(db, request.params.user_id)

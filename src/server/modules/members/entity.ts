@@ -23,7 +23,11 @@ function dateOnly(value: string | null): string | null {
  * Serializes a membership. `created_by` is omitted when unknown (GitLab does not expose it as
  * null); `email` appears only for users who made an email public.
  */
-export function memberEntity(row: MemberWithUser, creators: ReadonlyMap<number, UserRow>, baseUrl: string): MemberEntity {
+export function memberEntity(
+  row: MemberWithUser,
+  creators: ReadonlyMap<number, UserRow>,
+  baseUrl: string,
+): MemberEntity {
   const creator = row.member.created_by_id !== null ? creators.get(row.member.created_by_id) : undefined
   return {
     ...userRef(row.user, baseUrl),
@@ -83,10 +87,16 @@ export interface BillableMembershipEntity {
 
 /** Web page listing the members of a group or project. */
 export function sourceMembersUrl(baseUrl: string, row: Pick<MemberRow, 'source_type'>, names: SourceNames): string {
-  return row.source_type === 'Namespace' ? `${baseUrl}/groups/${names.full_path}/-/group_members` : `${baseUrl}/${names.full_path}/-/project_members`
+  return row.source_type === 'Namespace'
+    ? `${baseUrl}/groups/${names.full_path}/-/group_members`
+    : `${baseUrl}/${names.full_path}/-/project_members`
 }
 
-export function billableMembershipEntity(row: MemberRow, names: SourceNames | undefined, baseUrl: string): BillableMembershipEntity {
+export function billableMembershipEntity(
+  row: MemberRow,
+  names: SourceNames | undefined,
+  baseUrl: string,
+): BillableMembershipEntity {
   return {
     id: row.id,
     source_id: row.source_id,
@@ -107,5 +117,10 @@ export interface UserMembershipEntity {
 }
 
 export function userMembershipEntity(row: MemberRow, names: SourceNames | undefined): UserMembershipEntity {
-  return { source_id: row.source_id, source_name: names?.name ?? '', source_type: row.source_type, access_level: row.access_level }
+  return {
+    source_id: row.source_id,
+    source_name: names?.name ?? '',
+    source_type: row.source_type,
+    access_level: row.access_level,
+  }
 }

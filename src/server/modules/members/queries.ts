@@ -55,13 +55,16 @@ function filterSql(filter: MemberFilter, params: Record<string, unknown>): strin
   if (filter.query) {
     params.q = likePattern(filter.query)
     params.qExact = filter.query
-    conds.push(`(u.name LIKE @q ESCAPE '\\' OR u.username LIKE @q ESCAPE '\\' OR (u.public_email <> '' AND u.public_email = @qExact COLLATE NOCASE))`)
+    conds.push(
+      `(u.name LIKE @q ESCAPE '\\' OR u.username LIKE @q ESCAPE '\\' OR (u.public_email <> '' AND u.public_email = @qExact COLLATE NOCASE))`,
+    )
   }
   if (filter.userIds) {
     if (filter.userIds.length === 0) conds.push('0')
     else conds.push(`u.id IN (${filter.userIds.map((id) => Number(id)).join(', ')})`)
   }
-  if (filter.skipUserIds && filter.skipUserIds.length > 0) conds.push(`u.id NOT IN (${filter.skipUserIds.map((id) => Number(id)).join(', ')})`)
+  if (filter.skipUserIds && filter.skipUserIds.length > 0)
+    conds.push(`u.id NOT IN (${filter.skipUserIds.map((id) => Number(id)).join(', ')})`)
   return conds.length > 0 ? conds.join(' AND ') : '1'
 }
 
@@ -77,8 +80,18 @@ function splitRow(row: Record<string, unknown>): MemberWithUser {
 }
 
 /** Direct, unexpired members of a source, ordered by membership id, with the total count. */
-export function listDirectMembers(db: Db, source: SourceRef, filter: MemberFilter, window: Window): { rows: MemberWithUser[]; total: number } {
-  const params: Record<string, unknown> = { type: source.type, id: source.id, limit: window.limit, offset: window.offset }
+export function listDirectMembers(
+  db: Db,
+  source: SourceRef,
+  filter: MemberFilter,
+  window: Window,
+): { rows: MemberWithUser[]; total: number } {
+  const params: Record<string, unknown> = {
+    type: source.type,
+    id: source.id,
+    limit: window.limit,
+    offset: window.offset,
+  }
   const where = `m.source_type = @type AND m.source_id = @id AND (m.expires_at IS NULL OR m.expires_at >= date('now')) AND ${filterSql(filter, params)}`
   const from = `FROM members m JOIN users u ON u.id = m.user_id WHERE ${where}`
   const { total } = db.prepare(`SELECT COUNT(*) AS total ${from}`).get(params) as { total: number }
@@ -130,7 +143,12 @@ const EFFECTIVE_CTE = `
   )`
 
 function effectiveParams(source: SourceRef): Record<string, unknown> {
-  return { type: source.type, id: source.id, ns: source.namespaceId, project: source.type === 'Project' ? source.id : -1 }
+  return {
+    type: source.type,
+    id: source.id,
+    ns: source.namespaceId,
+    project: source.type === 'Project' ? source.id : -1,
+  }
 }
 
 const EFFECTIVE_SELECT = `SELECT u.*, r.id AS m_id, r.access_level AS m_access_level, r.expires_at AS m_expires_at,
@@ -138,14 +156,23 @@ const EFFECTIVE_SELECT = `SELECT u.*, r.id AS m_id, r.access_level AS m_access_l
   FROM ranked r JOIN users u ON u.id = r.user_id`
 
 /** Members including inherited and invited ones, each user once at their highest level, ordered by user id. */
-export function listEffectiveMembers(db: Db, source: SourceRef, filter: MemberFilter, window: Window): { rows: MemberWithUser[]; total: number } {
+export function listEffectiveMembers(
+  db: Db,
+  source: SourceRef,
+  filter: MemberFilter,
+  window: Window,
+): { rows: MemberWithUser[]; total: number } {
   const params: Record<string, unknown> = { ...effectiveParams(source), limit: window.limit, offset: window.offset }
   const where = `r.rn = 1 AND ${filterSql(filter, params)}`
   const { total } = db
-    .prepare(`WITH RECURSIVE ${EFFECTIVE_CTE} SELECT COUNT(*) AS total FROM ranked r JOIN users u ON u.id = r.user_id WHERE ${where}`)
+    .prepare(
+      `WITH RECURSIVE ${EFFECTIVE_CTE} SELECT COUNT(*) AS total FROM ranked r JOIN users u ON u.id = r.user_id WHERE ${where}`,
+    )
     .get(params) as { total: number }
   const rows = db
-    .prepare(`WITH RECURSIVE ${EFFECTIVE_CTE} ${EFFECTIVE_SELECT} WHERE ${where} ORDER BY u.id LIMIT @limit OFFSET @offset`)
+    .prepare(
+      `WITH RECURSIVE ${EFFECTIVE_CTE} ${EFFECTIVE_SELECT} WHERE ${where} ORDER BY u.id LIMIT @limit OFFSET @offset`,
+    )
     .all(params) as Record<string, unknown>[]
   return { rows: rows.map(splitRow), total }
 }
@@ -167,9 +194,9 @@ export function findDirectMember(db: Db, source: SourceRef, userId: number): Mem
 
 /** A direct membership row whatever its expiry (used to detect duplicates before inserting). */
 export function findAnyDirectMember(db: Db, source: SourceRef, userId: number): MemberRow | undefined {
-  return db.prepare('SELECT * FROM members WHERE source_type = ? AND source_id = ? AND user_id = ?').get(source.type, source.id, userId) as
-    | MemberRow
-    | undefined
+  return db
+    .prepare('SELECT * FROM members WHERE source_type = ? AND source_id = ? AND user_id = ?')
+    .get(source.type, source.id, userId) as MemberRow | undefined
 }
 
 /** The same direct membership with its user, as the member entity needs it. */
@@ -189,7 +216,11 @@ export interface NewMember {
 /** Inserts a direct membership, replacing an expired row of the same user if one is left. */
 export function insertMember(db: Db, m: NewMember): MemberRow {
   const now = nowIso()
-  db.prepare(`DELETE FROM members WHERE source_type = ? AND source_id = ? AND user_id = ? AND NOT ${ACTIVE}`).run(m.source.type, m.source.id, m.userId)
+  db.prepare(`DELETE FROM members WHERE source_type = ? AND source_id = ? AND user_id = ? AND NOT ${ACTIVE}`).run(
+    m.source.type,
+    m.source.id,
+    m.userId,
+  )
   const info = db
     .prepare(
       `INSERT INTO members (source_type, source_id, user_id, access_level, expires_at, created_by_id, created_at, updated_at)
@@ -201,8 +232,15 @@ export function insertMember(db: Db, m: NewMember): MemberRow {
 
 /** Changes the level and/or expiry of a membership row. `expiresAt` undefined leaves it as it is. */
 export function updateMember(db: Db, id: number, accessLevel: number, expiresAt: string | null | undefined): MemberRow {
-  if (expiresAt === undefined) db.prepare('UPDATE members SET access_level = ?, updated_at = ? WHERE id = ?').run(accessLevel, nowIso(), id)
-  else db.prepare('UPDATE members SET access_level = ?, expires_at = ?, updated_at = ? WHERE id = ?').run(accessLevel, expiresAt, nowIso(), id)
+  if (expiresAt === undefined)
+    db.prepare('UPDATE members SET access_level = ?, updated_at = ? WHERE id = ?').run(accessLevel, nowIso(), id)
+  else
+    db.prepare('UPDATE members SET access_level = ?, expires_at = ?, updated_at = ? WHERE id = ?').run(
+      accessLevel,
+      expiresAt,
+      nowIso(),
+      id,
+    )
   return db.prepare('SELECT * FROM members WHERE id = ?').get(id) as MemberRow
 }
 
@@ -213,10 +251,14 @@ export function deleteMember(db: Db, id: number): void {
 /** Ids of the group and every group below it, and of every project in them. */
 export function hierarchyIds(db: Db, groupId: number): { groupIds: number[]; projectIds: number[] } {
   const groups = db
-    .prepare(`WITH RECURSIVE down(id) AS (SELECT ? UNION ALL SELECT n.id FROM namespaces n JOIN down ON n.parent_id = down.id) SELECT id FROM down`)
+    .prepare(
+      `WITH RECURSIVE down(id) AS (SELECT ? UNION ALL SELECT n.id FROM namespaces n JOIN down ON n.parent_id = down.id) SELECT id FROM down`,
+    )
     .all(groupId) as { id: number }[]
   const groupIds = groups.map((g) => g.id)
-  const projects = db.prepare(`SELECT id FROM projects WHERE namespace_id IN (${groupIds.join(', ')})`).all() as { id: number }[]
+  const projects = db.prepare(`SELECT id FROM projects WHERE namespace_id IN (${groupIds.join(', ')})`).all() as {
+    id: number
+  }[]
   return { groupIds, projectIds: projects.map((p) => p.id) }
 }
 
@@ -247,12 +289,21 @@ export function ownerCountWithAncestors(db: Db, groupId: number): number {
 }
 
 /** Memberships of one user (any source), paged, optionally by source type, for the admin view. */
-export function listUserMemberships(db: Db, userId: number, type: MemberSourceType | undefined, window: Window): { rows: MemberRow[]; total: number } {
+export function listUserMemberships(
+  db: Db,
+  userId: number,
+  type: MemberSourceType | undefined,
+  window: Window,
+): { rows: MemberRow[]; total: number } {
   const typeCond = type ? 'AND source_type = @type' : ''
   const params = { user: userId, type: type ?? null, limit: window.limit, offset: window.offset }
-  const { total } = db.prepare(`SELECT COUNT(*) AS total FROM members WHERE user_id = @user AND ${ACTIVE} ${typeCond}`).get(params) as { total: number }
+  const { total } = db
+    .prepare(`SELECT COUNT(*) AS total FROM members WHERE user_id = @user AND ${ACTIVE} ${typeCond}`)
+    .get(params) as { total: number }
   const rows = db
-    .prepare(`SELECT * FROM members WHERE user_id = @user AND ${ACTIVE} ${typeCond} ORDER BY id LIMIT @limit OFFSET @offset`)
+    .prepare(
+      `SELECT * FROM members WHERE user_id = @user AND ${ACTIVE} ${typeCond} ORDER BY id LIMIT @limit OFFSET @offset`,
+    )
     .all(params) as MemberRow[]
   return { rows, total }
 }
@@ -275,12 +326,17 @@ export interface SourceNames {
 }
 
 /** Names of the given groups and projects, keyed `Namespace:id` / `Project:id`, in two queries. */
-export function sourceNames(db: Db, rows: readonly Pick<MemberRow, 'source_type' | 'source_id'>[]): Map<string, SourceNames> {
+export function sourceNames(
+  db: Db,
+  rows: readonly Pick<MemberRow, 'source_type' | 'source_id'>[],
+): Map<string, SourceNames> {
   const map = new Map<string, SourceNames>()
   const groupIds = [...new Set(rows.filter((r) => r.source_type === 'Namespace').map((r) => r.source_id))]
   const projectIds = [...new Set(rows.filter((r) => r.source_type === 'Project').map((r) => r.source_id))]
   if (groupIds.length > 0) {
-    const gs = db.prepare(`SELECT id, name, full_name, full_path FROM namespaces WHERE id IN (${groupIds.join(', ')})`).all() as (SourceNames & { id: number })[]
+    const gs = db
+      .prepare(`SELECT id, name, full_name, full_path FROM namespaces WHERE id IN (${groupIds.join(', ')})`)
+      .all() as (SourceNames & { id: number })[]
     for (const g of gs) map.set(`Namespace:${g.id}`, g)
   }
   if (projectIds.length > 0) {
@@ -307,7 +363,11 @@ export interface AccessRequestRow {
 }
 
 /** Pending access requests of a source with their users, oldest first. */
-export function listAccessRequests(db: Db, source: SourceRef, window: Window): { rows: { request: AccessRequestRow; user: UserRow }[]; total: number } {
+export function listAccessRequests(
+  db: Db,
+  source: SourceRef,
+  window: Window,
+): { rows: { request: AccessRequestRow; user: UserRow }[]; total: number } {
   const { total } = db
     .prepare('SELECT COUNT(*) AS total FROM access_requests WHERE source_type = ? AND source_id = ?')
     .get(source.type, source.id) as { total: number }
@@ -337,13 +397,19 @@ export function findAccessRequest(db: Db, source: SourceRef, userId: number): Ac
 export function insertAccessRequest(db: Db, source: SourceRef, userId: number): AccessRequestRow {
   const now = nowIso()
   const info = db
-    .prepare('INSERT INTO access_requests (source_type, source_id, user_id, requested_at, created_at) VALUES (?, ?, ?, ?, ?)')
+    .prepare(
+      'INSERT INTO access_requests (source_type, source_id, user_id, requested_at, created_at) VALUES (?, ?, ?, ?, ?)',
+    )
     .run(source.type, source.id, userId, now, now)
   return db.prepare('SELECT * FROM access_requests WHERE id = ?').get(Number(info.lastInsertRowid)) as AccessRequestRow
 }
 
 export function deleteAccessRequest(db: Db, source: SourceRef, userId: number): void {
-  db.prepare('DELETE FROM access_requests WHERE source_type = ? AND source_id = ? AND user_id = ?').run(source.type, source.id, userId)
+  db.prepare('DELETE FROM access_requests WHERE source_type = ? AND source_id = ? AND user_id = ?').run(
+    source.type,
+    source.id,
+    userId,
+  )
 }
 
 // ---- Billable members ------------------------------------------------------------------------
@@ -428,9 +494,13 @@ export function listBillableMembers(
   const params: Record<string, unknown> = { group: groupId, limit: window.limit, offset: window.offset }
   const filter = filterSql({ query: search }, params)
   const from = `FROM billable b JOIN users u ON u.id = b.user_id WHERE u.user_type = 'human' AND ${filter}`
-  const { total } = db.prepare(`WITH RECURSIVE ${BILLABLE_CTE} SELECT COUNT(*) AS total ${from}`).get(params) as { total: number }
+  const { total } = db.prepare(`WITH RECURSIVE ${BILLABLE_CTE} SELECT COUNT(*) AS total ${from}`).get(params) as {
+    total: number
+  }
   const rows = db
-    .prepare(`WITH RECURSIVE ${BILLABLE_CTE} SELECT u.*, b.direct AS m_direct, b.lvl AS m_lvl ${from} ORDER BY ${BILLABLE_ORDER[sort]} LIMIT @limit OFFSET @offset`)
+    .prepare(
+      `WITH RECURSIVE ${BILLABLE_CTE} SELECT u.*, b.direct AS m_direct, b.lvl AS m_lvl ${from} ORDER BY ${BILLABLE_ORDER[sort]} LIMIT @limit OFFSET @offset`,
+    )
     .all(params) as Record<string, unknown>[]
   return {
     rows: rows.map((r) => {
@@ -445,7 +515,9 @@ export function listBillableMembers(
 /** Whether the user is billable in the top-level group (see listBillableMembers). */
 export function isBillableMember(db: Db, groupId: number, userId: number): boolean {
   const row = db
-    .prepare(`WITH RECURSIVE ${BILLABLE_CTE} SELECT 1 AS ok FROM billable b JOIN users u ON u.id = b.user_id WHERE b.user_id = @user AND u.user_type = 'human'`)
+    .prepare(
+      `WITH RECURSIVE ${BILLABLE_CTE} SELECT 1 AS ok FROM billable b JOIN users u ON u.id = b.user_id WHERE b.user_id = @user AND u.user_type = 'human'`,
+    )
     .get({ group: groupId, user: userId })
   return row !== undefined
 }

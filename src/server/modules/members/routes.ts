@@ -90,7 +90,10 @@ function filterOf(params: Readonly<Record<string, unknown>>): MemberFilter {
 
 function serialize(request: FastifyRequest, rows: readonly MemberWithUser[]): MemberEntity[] {
   const baseUrl = request.server.burrow.baseUrl(request)
-  const creators = usersByIds(request.server.burrow.db, rows.map((r) => r.member.created_by_id ?? -1))
+  const creators = usersByIds(
+    request.server.burrow.db,
+    rows.map((r) => r.member.created_by_id ?? -1),
+  )
   return rows.map((r) => memberEntity(r, creators, baseUrl))
 }
 
@@ -99,13 +102,20 @@ function memberNotFound(): ApiError {
 }
 
 /** The user(s) named by POST's `user_id` (an id or comma-separated ids) or `username`. */
-function requestedUserIds(body: Readonly<Record<string, unknown>>): { ids: string[]; multiple: boolean } | { username: string } {
+function requestedUserIds(
+  body: Readonly<Record<string, unknown>>,
+): { ids: string[]; multiple: boolean } | { username: string } {
   const raw = body.user_id
-  if ((raw === undefined || raw === null || raw === '') && typeof body.username === 'string' && body.username !== '') return { username: body.username }
-  if (raw === undefined || raw === null || raw === '') throw paramError('user_id, username are missing, at least one parameter must be provided')
+  if ((raw === undefined || raw === null || raw === '') && typeof body.username === 'string' && body.username !== '')
+    return { username: body.username }
+  if (raw === undefined || raw === null || raw === '')
+    throw paramError('user_id, username are missing, at least one parameter must be provided')
   if (body.username !== undefined && body.username !== '') throw paramError('user_id, username are mutually exclusive')
   const text = Array.isArray(raw) ? raw.join(',') : String(raw)
-  const ids = text.split(',').map((s) => s.trim()).filter((s) => s !== '')
+  const ids = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
   if (ids.length === 0) throw paramError('user_id, username are missing, at least one parameter must be provided')
   return { ids, multiple: text.includes(',') }
 }
@@ -120,7 +130,12 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
       const params = request.query as Record<string, unknown>
       const page = pageOf(params)
       const { rows, total } =
-        request.query.state === 'awaiting' ? { rows: [], total: 0 } : listDirectMembers(request.server.burrow.db, source.ref, filterOf(params), { limit: page.perPage, offset: page.offset })
+        request.query.state === 'awaiting'
+          ? { rows: [], total: 0 }
+          : listDirectMembers(request.server.burrow.db, source.ref, filterOf(params), {
+              limit: page.perPage,
+              offset: page.offset,
+            })
       setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
       return serialize(request, rows)
     })
@@ -133,7 +148,10 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
       const { rows, total } =
         request.query.state === 'awaiting'
           ? { rows: [], total: 0 }
-          : listEffectiveMembers(request.server.burrow.db, source.ref, filterOf(params), { limit: page.perPage, offset: page.offset })
+          : listEffectiveMembers(request.server.burrow.db, source.ref, filterOf(params), {
+              limit: page.perPage,
+              offset: page.offset,
+            })
       setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
       return serialize(request, rows)
     })
@@ -204,29 +222,45 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
       return serialize(request, [{ user, member: updated }])[0]
     })
 
-    app.delete(`${base}/:user_id`, { schema: { params: MemberParams, querystring: DeleteQuery } }, async (request, reply) => {
-      const caller = currentUser(request)
-      const source = loadSource(request, kind, request.params.id)
-      const db = request.server.burrow.db
-      const member = findDirectMember(db, source.ref, request.params.user_id)
-      if (!member) throw memberNotFound()
-      const leaving = member.user_id === caller.id
-      if (!leaving) {
-        if (!canManageMembers(request, source)) throw forbidden()
-        // Only Owners remove Owners (project Maintainers manage members up to Maintainer).
-        if (!request.perms.isAdmin && member.access_level === 50 && source.project && request.perms.projectAccess(source.project) < 50) throw forbidden()
-      }
-      if (isLastOwner(request, source, member)) throw forbidden()
-      checkUnmodifiedSince(request, member.updated_at)
-      const user = findUserById(db, member.user_id) as UserRow
-      removeMember(request, source, member, user, request.query.skip_subresources === true)
-      return reply.code(204).send()
-    })
+    app.delete(
+      `${base}/:user_id`,
+      { schema: { params: MemberParams, querystring: DeleteQuery } },
+      async (request, reply) => {
+        const caller = currentUser(request)
+        const source = loadSource(request, kind, request.params.id)
+        const db = request.server.burrow.db
+        const member = findDirectMember(db, source.ref, request.params.user_id)
+        if (!member) throw memberNotFound()
+        const leaving = member.user_id === caller.id
+        if (!leaving) {
+          if (!canManageMembers(request, source)) throw forbidden()
+          // Only Owners remove Owners (project Maintainers manage members up to Maintainer).
+          if (
+            !request.perms.isAdmin &&
+            member.access_level === 50 &&
+            source.project &&
+            request.perms.projectAccess(source.project) < 50
+          )
+            throw forbidden()
+        }
+        if (isLastOwner(request, source, member)) throw forbidden()
+        checkUnmodifiedSince(request, member.updated_at)
+        const user = findUserById(db, member.user_id) as UserRow
+        removeMember(request, source, member, user, request.query.skip_subresources === true)
+        return reply.code(204).send()
+      },
+    )
   }
 }
 
 /** POST with comma-separated user ids: adds each, collecting errors as GitLab's CreateService. */
-function addSeveral(request: FastifyRequest, source: MemberSource, ids: readonly string[], level: number, rawExpiresAt: unknown): Record<string, unknown> {
+function addSeveral(
+  request: FastifyRequest,
+  source: MemberSource,
+  ids: readonly string[],
+  level: number,
+  rawExpiresAt: unknown,
+): Record<string, unknown> {
   const db = request.server.burrow.db
   const errors: Record<string, string> = {}
   validateAccessLevel(level)
@@ -266,16 +300,23 @@ const members: FastifyPluginAsyncTypebox = async (app) => {
 
   // Another family may own /users/:id/*; register ours only where nobody has.
   if (!app.hasRoute({ method: 'GET', url: '/users/:id/memberships' })) {
-    app.get('/users/:id/memberships', { schema: { params: SourceParams, querystring: MembershipQuery } }, async (request, reply) => {
-      requireAdmin(request)
-      const user = loadUser(request, request.params.id)
-      const page = pageOf(request.query as Record<string, unknown>)
-      const db = request.server.burrow.db
-      const { rows, total } = listUserMemberships(db, user.id, request.query.type as MemberSourceType | undefined, { limit: page.perPage, offset: page.offset })
-      const names = sourceNames(db, rows)
-      setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-      return rows.map((r) => userMembershipEntity(r, names.get(`${r.source_type}:${r.source_id}`)))
-    })
+    app.get(
+      '/users/:id/memberships',
+      { schema: { params: SourceParams, querystring: MembershipQuery } },
+      async (request, reply) => {
+        requireAdmin(request)
+        const user = loadUser(request, request.params.id)
+        const page = pageOf(request.query as Record<string, unknown>)
+        const db = request.server.burrow.db
+        const { rows, total } = listUserMemberships(db, user.id, request.query.type as MemberSourceType | undefined, {
+          limit: page.perPage,
+          offset: page.offset,
+        })
+        const names = sourceNames(db, rows)
+        setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
+        return rows.map((r) => userMembershipEntity(r, names.get(`${r.source_type}:${r.source_id}`)))
+      },
+    )
   }
 }
 

@@ -44,7 +44,13 @@ export function loadSource(request: FastifyRequest, kind: SourceKind, id: string
     }
   }
   const group = loadGroup(request, id)
-  return { ref: { type: 'Namespace', id: group.id, namespaceId: group.id }, kind, fullPath: group.full_path, project: null, group }
+  return {
+    ref: { type: 'Namespace', id: group.id, namespaceId: group.id },
+    kind,
+    fullPath: group.full_path,
+    project: null,
+    group,
+  }
 }
 
 /** The source of a stored membership row (for operations spanning a hierarchy). */
@@ -62,7 +68,13 @@ export function sourceOfRow(request: FastifyRequest, row: Pick<MemberRow, 'sourc
     }
   }
   const group = findNamespaceById(db, row.source_id) as NamespaceRow
-  return { ref: { type: 'Namespace', id: group.id, namespaceId: group.id }, kind: 'groups', fullPath: group.full_path, project: null, group }
+  return {
+    ref: { type: 'Namespace', id: group.id, namespaceId: group.id },
+    kind: 'groups',
+    fullPath: group.full_path,
+    project: null,
+    group,
+  }
 }
 
 /** The caller's effective level in the source; administrators count as owners. */
@@ -113,11 +125,13 @@ export function parseExpiresAt(value: unknown): string | null | undefined {
   if (value === null || value === '') return null
   if (typeof value !== 'string') throw invalidParam('expires_at')
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:$|[T ])/.exec(value)
-  if (!m || Number.isNaN(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value))) throw invalidParam('expires_at')
+  if (!m || Number.isNaN(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value)))
+    throw invalidParam('expires_at')
   const date = `${m[1]}-${m[2]}-${m[3]}`
   const check = new Date(`${date}T00:00:00Z`)
   if (check.toISOString().slice(0, 10) !== date) throw invalidParam('expires_at')
-  if (date < new Date().toISOString().slice(0, 10)) throw validationFailed({ expires_at: ['cannot be a date in the past'] })
+  if (date < new Date().toISOString().slice(0, 10))
+    throw validationFailed({ expires_at: ['cannot be a date in the past'] })
   return date
 }
 
@@ -126,7 +140,11 @@ function entityType(source: MemberSource): 'Group' | 'Project' {
 }
 
 /** True when removing or demoting this owner would leave the group (and its ancestors) without one. */
-export function isLastOwner(request: FastifyRequest, source: MemberSource, member: Pick<MemberRow, 'access_level'>): boolean {
+export function isLastOwner(
+  request: FastifyRequest,
+  source: MemberSource,
+  member: Pick<MemberRow, 'access_level'>,
+): boolean {
   if (source.project || member.access_level !== AccessLevel.OWNER) return false
   return ownerCountWithAncestors(request.server.burrow.db, source.ref.id) <= 1
 }
@@ -148,33 +166,67 @@ function auditMembership(request: FastifyRequest, source: MemberSource, user: Us
 function afterJoin(request: FastifyRequest, source: MemberSource, user: UserRow, member: MemberRow): void {
   const db = request.server.burrow.db
   if (source.project) recordEvent(db, { authorId: user.id, action: 'joined', projectId: source.project.id })
-  auditMembership(request, source, user, { add: 'user_access', as: accessLevelName(member.access_level), expiry_to: member.expires_at, member_id: member.id })
+  auditMembership(request, source, user, {
+    add: 'user_access',
+    as: accessLevelName(member.access_level),
+    expiry_to: member.expires_at,
+    member_id: member.id,
+  })
 }
 
 /**
  * Adds a direct member (the caller's rights are checked by the route). A pending access request
  * of the same user is consumed, as GitLab turns the requester into the member.
  */
-export function addMember(request: FastifyRequest, source: MemberSource, user: UserRow, level: number, expiresAt: string | null): MemberRow {
+export function addMember(
+  request: FastifyRequest,
+  source: MemberSource,
+  user: UserRow,
+  level: number,
+  expiresAt: string | null,
+): MemberRow {
   const db = request.server.burrow.db
   return db.transaction(() => {
     deleteAccessRequest(db, source.ref, user.id)
-    const member = insertMember(db, { source: source.ref, userId: user.id, accessLevel: level, expiresAt, createdById: request.actor.user?.id ?? null })
+    const member = insertMember(db, {
+      source: source.ref,
+      userId: user.id,
+      accessLevel: level,
+      expiresAt,
+      createdById: request.actor.user?.id ?? null,
+    })
     afterJoin(request, source, user, member)
     return member
   })()
 }
 
 /** Changes a member's level/expiry and audits the change. */
-export function changeMember(request: FastifyRequest, source: MemberSource, member: MemberRow, user: UserRow, level: number, expiresAt: string | null | undefined): MemberRow {
+export function changeMember(
+  request: FastifyRequest,
+  source: MemberSource,
+  member: MemberRow,
+  user: UserRow,
+  level: number,
+  expiresAt: string | null | undefined,
+): MemberRow {
   const db = request.server.burrow.db
   return db.transaction(() => {
     const updated = updateMember(db, member.id, level, expiresAt)
     if (member.access_level !== level) {
-      auditMembership(request, source, user, { change: 'access_level', from: accessLevelName(member.access_level), to: accessLevelName(level), member_id: member.id })
+      auditMembership(request, source, user, {
+        change: 'access_level',
+        from: accessLevelName(member.access_level),
+        to: accessLevelName(level),
+        member_id: member.id,
+      })
     }
     if (expiresAt !== undefined && expiresAt !== member.expires_at) {
-      auditMembership(request, source, user, { change: 'expires_at', from: member.expires_at ?? 'never expires', to: expiresAt ?? 'never expires', member_id: member.id })
+      auditMembership(request, source, user, {
+        change: 'expires_at',
+        from: member.expires_at ?? 'never expires',
+        to: expiresAt ?? 'never expires',
+        member_id: member.id,
+      })
     }
     return updated
   })()
@@ -184,7 +236,13 @@ export function changeMember(request: FastifyRequest, source: MemberSource, memb
  * Removes a direct membership; for a group, also the user's direct memberships in its subgroups
  * and projects unless `skipSubresources`. Project memberships leave a 'left' event each.
  */
-export function removeMember(request: FastifyRequest, source: MemberSource, member: MemberRow, user: UserRow, skipSubresources: boolean): void {
+export function removeMember(
+  request: FastifyRequest,
+  source: MemberSource,
+  member: MemberRow,
+  user: UserRow,
+  skipSubresources: boolean,
+): void {
   const db = request.server.burrow.db
   db.transaction(() => {
     deleteMember(db, member.id)
@@ -193,11 +251,15 @@ export function removeMember(request: FastifyRequest, source: MemberSource, memb
       const { groupIds, projectIds } = hierarchyIds(db, source.ref.id)
       const below = groupIds.filter((id) => id !== source.ref.id)
       if (below.length > 0) {
-        db.prepare(`DELETE FROM members WHERE user_id = ? AND source_type = 'Namespace' AND source_id IN (${below.join(', ')})`).run(user.id)
+        db.prepare(
+          `DELETE FROM members WHERE user_id = ? AND source_type = 'Namespace' AND source_id IN (${below.join(', ')})`,
+        ).run(user.id)
       }
       if (projectIds.length > 0) {
         const left = db
-          .prepare(`DELETE FROM members WHERE user_id = ? AND source_type = 'Project' AND source_id IN (${projectIds.join(', ')}) RETURNING source_id`)
+          .prepare(
+            `DELETE FROM members WHERE user_id = ? AND source_type = 'Project' AND source_id IN (${projectIds.join(', ')}) RETURNING source_id`,
+          )
           .all(user.id) as { source_id: number }[]
         for (const p of left) recordEvent(db, { authorId: user.id, action: 'left', projectId: p.source_id })
       }
@@ -207,7 +269,12 @@ export function removeMember(request: FastifyRequest, source: MemberSource, memb
 }
 
 /** Turns a pending access request into a membership at `level`. */
-export function approveAccessRequest(request: FastifyRequest, source: MemberSource, user: UserRow, level: number): MemberRow {
+export function approveAccessRequest(
+  request: FastifyRequest,
+  source: MemberSource,
+  user: UserRow,
+  level: number,
+): MemberRow {
   return addMember(request, source, user, level, null)
 }
 
@@ -226,9 +293,13 @@ export function dropAccessRequest(request: FastifyRequest, source: MemberSource,
 export function pruneExpiredMembers(db: Db): number {
   return db.transaction(() => {
     const gone = db
-      .prepare(`DELETE FROM members WHERE expires_at IS NOT NULL AND expires_at < date('now') RETURNING source_type, source_id, user_id`)
+      .prepare(
+        `DELETE FROM members WHERE expires_at IS NOT NULL AND expires_at < date('now') RETURNING source_type, source_id, user_id`,
+      )
       .all() as { source_type: string; source_id: number; user_id: number }[]
-    for (const m of gone) if (m.source_type === 'Project') recordEvent(db, { authorId: m.user_id, action: 'expired', projectId: m.source_id })
+    for (const m of gone)
+      if (m.source_type === 'Project')
+        recordEvent(db, { authorId: m.user_id, action: 'expired', projectId: m.source_id })
     return gone.length
   })()
 }

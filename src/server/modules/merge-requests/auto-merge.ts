@@ -17,7 +17,14 @@ import { runInBackground } from './mergeability'
 import { noteAutoMerge } from '../notes/system-notes'
 
 /** Pipeline statuses that may still end in success (GitLab's ACTIVE_STATUSES). */
-export const ACTIVE_PIPELINE_STATUSES: readonly CiStatus[] = ['created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'scheduled']
+export const ACTIVE_PIPELINE_STATUSES: readonly CiStatus[] = [
+  'created',
+  'waiting_for_resource',
+  'preparing',
+  'pending',
+  'running',
+  'scheduled',
+]
 
 /** The head pipeline of a merge request: the newest pipeline of its source branch at its head commit. */
 export function headPipelineOf(db: Db, mr: MergeRequestRow): PipelineRow | undefined {
@@ -29,7 +36,10 @@ export function headPipelineOf(db: Db, mr: MergeRequestRow): PipelineRow | undef
  * The merge request fields that come from CI: `pipeline` (PipelineBasic) and `head_pipeline`
  * (Pipeline) of the head pipeline, and when its builds started and finished.
  */
-export function mergeRequestPipelineFields(request: FastifyRequest, mr: MergeRequestRow): Readonly<Record<string, unknown>> {
+export function mergeRequestPipelineFields(
+  request: FastifyRequest,
+  mr: MergeRequestRow,
+): Readonly<Record<string, unknown>> {
   const head = headPipelineOf(request.server.burrow.db, mr)
   return {
     pipeline: head ? presentPipelines(request, [head])[0] : null,
@@ -89,22 +99,33 @@ async function autoMerge(request: FastifyRequest, mrId: number, pipeline: Pipeli
   const ctx = request.server.burrow
   const mr = findMergeRequestById(ctx.db, mrId)
   if (!mr || mr.state !== 'opened' || mr.merge_when_pipeline_succeeds !== 1 || mr.head_sha !== pipeline.sha) return
-  const pending = ctx.db.prepare('SELECT user_id, params FROM merge_request_auto_merges WHERE merge_request_id = ?').get(mr.id) as { user_id: number; params: string } | undefined
+  const pending = ctx.db
+    .prepare('SELECT user_id, params FROM merge_request_auto_merges WHERE merge_request_id = ?')
+    .get(mr.id) as { user_id: number; params: string } | undefined
   const user = pending ? findUserById(ctx.db, pending.user_id) : undefined
   const project = findProjectById(ctx.db, mr.project_id)
   const fail = (message: string) => {
     updateMergeRequestRow(ctx.db, mr.id, { merge_when_pipeline_succeeds: 0, merge_error: message })
     disableAutoMerge(ctx.db, mr.id)
   }
-  if (!user || !project) return fail('The user who set the merge request to merge when the pipeline succeeds no longer exists')
+  if (!user || !project)
+    return fail('The user who set the merge request to merge when the pipeline succeeds no longer exists')
   const as = actingAs(request, user)
-  if (!as.perms.canInProject(project, AccessLevel.DEVELOPER)) return fail('The user who set the merge request to merge when the pipeline succeeds may no longer merge it')
+  if (!as.perms.canInProject(project, AccessLevel.DEVELOPER))
+    return fail('The user who set the merge request to merge when the pipeline succeeds may no longer merge it')
   try {
     assertMergeable(mr)
-    await mergeMergeRequest(as, project, mr, user, { ...(JSON.parse(pending?.params ?? '{}') as MergeOptions), sha: pipeline.sha })
+    await mergeMergeRequest(as, project, mr, user, {
+      ...(JSON.parse(pending?.params ?? '{}') as MergeOptions),
+      sha: pipeline.sha,
+    })
     disableAutoMerge(ctx.db, mr.id)
   } catch (error) {
-    fail(error instanceof ApiError ? String((error.body as { message?: unknown } | null)?.message ?? error.message) : 'Merge failed')
+    fail(
+      error instanceof ApiError
+        ? String((error.body as { message?: unknown } | null)?.message ?? error.message)
+        : 'Merge failed',
+    )
   }
 }
 

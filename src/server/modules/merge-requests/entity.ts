@@ -56,12 +56,16 @@ function references(mr: MergeRequestRow, c: MergeRequestContext): { short: strin
   const full = `${c.projectPath}${short}`
   let relative = full
   if (c.relativeTo?.kind === 'project' && c.relativeTo.path === c.projectPath) relative = short
-  else if (c.relativeTo?.kind === 'group' && c.projectPath.startsWith(`${c.relativeTo.path}/`)) relative = `${c.projectPath.slice(c.relativeTo.path.length + 1)}${short}`
+  else if (c.relativeTo?.kind === 'group' && c.projectPath.startsWith(`${c.relativeTo.path}/`))
+    relative = `${c.projectPath.slice(c.relativeTo.path.length + 1)}${short}`
   return { short, relative, full }
 }
 
 /** The `view=simple` form: identity, title, description, state and URL only. */
-export function mergeRequestSimple(mr: MergeRequestRow, c: Pick<MergeRequestContext, 'baseUrl' | 'projectPath'>): Readonly<Record<string, unknown>> {
+export function mergeRequestSimple(
+  mr: MergeRequestRow,
+  c: Pick<MergeRequestContext, 'baseUrl' | 'projectPath'>,
+): Readonly<Record<string, unknown>> {
   return {
     id: mr.id,
     iid: mr.iid,
@@ -165,7 +169,10 @@ export interface MergeRequestDetail {
 }
 
 /** Fields the single-record form adds to the basic entity: subscription, diff refs, counters. */
-export function mergeRequestDetailFields(mr: MergeRequestRow, d: MergeRequestDetail): Readonly<Record<string, unknown>> {
+export function mergeRequestDetailFields(
+  mr: MergeRequestRow,
+  d: MergeRequestDetail,
+): Readonly<Record<string, unknown>> {
   return {
     subscribed: d.subscribed,
     changes_count: String(d.changesCount),

@@ -30,7 +30,12 @@ export type MergeStrategy = 'now' | 'when_pipeline_succeeds'
  * target branch (GitLab's answer here), 405/406 from `assertMergeable`, 405 when the project wants
  * a successful pipeline it does not have. `autoMerge` accepts waiting for a running head pipeline.
  */
-export function mergeStrategy(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, autoMerge: boolean): MergeStrategy {
+export function mergeStrategy(
+  request: FastifyRequest,
+  project: ProjectRow,
+  mr: MergeRequestRow,
+  autoMerge: boolean,
+): MergeStrategy {
   if (!canMergeInto(request, project, mr.target_branch)) throw unauthorized()
   assertMergeable(mr)
   const head = headPipelineOf(request.server.burrow.db, mr)
@@ -40,7 +45,11 @@ export function mergeStrategy(request: FastifyRequest, project: ProjectRow, mr: 
 }
 
 /** The strategy as `mergeStrategy` decides it, or null where it refuses (GitLab's `can_merge?`). */
-export function availableMergeStrategy(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow): MergeStrategy | null {
+export function availableMergeStrategy(
+  request: FastifyRequest,
+  project: ProjectRow,
+  mr: MergeRequestRow,
+): MergeStrategy | null {
   try {
     return mergeStrategy(request, project, mr, true)
   } catch (error) {
@@ -64,7 +73,8 @@ export async function mergeOrSchedule(
 ): Promise<{ readonly row: MergeRequestRow; readonly strategy: MergeStrategy }> {
   const strategy = mergeStrategy(request, project, mr, autoMerge)
   if (strategy === 'when_pipeline_succeeds') {
-    if (options.sha !== undefined && options.sha !== mr.head_sha) throw apiMessage(409, `SHA does not match HEAD of source branch: ${mr.head_sha ?? ''}`)
+    if (options.sha !== undefined && options.sha !== mr.head_sha)
+      throw apiMessage(409, `SHA does not match HEAD of source branch: ${mr.head_sha ?? ''}`)
     return { row: enableAutoMerge(request.server.burrow.db, mr, user, options), strategy }
   }
   return { row: await mergeMergeRequest(request, project, mr, user, options), strategy }

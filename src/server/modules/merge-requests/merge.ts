@@ -55,12 +55,19 @@ export function assertMergeable(mr: MergeRequestRow): void {
  * target head. The target ref moves atomically from the head it was computed on. Then records the
  * merge, tells push listeners, and deletes the source branch when asked.
  */
-export async function mergeMergeRequest(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, user: UserRow, options: MergeOptions): Promise<MergeRequestRow> {
+export async function mergeMergeRequest(
+  request: FastifyRequest,
+  project: ProjectRow,
+  mr: MergeRequestRow,
+  user: UserRow,
+  options: MergeOptions,
+): Promise<MergeRequestRow> {
   const ctx = request.server.burrow
   assertRepositoryWritable(ctx.db, project)
   const heads = await branchHeads(ctx, mr)
   if (!heads.source || !heads.target) throw apiMessage(405, '405 Method Not Allowed')
-  if (options.sha !== undefined && options.sha !== heads.source) throw apiMessage(409, `SHA does not match HEAD of source branch: ${heads.source}`)
+  if (options.sha !== undefined && options.sha !== heads.source)
+    throw apiMessage(409, `SHA does not match HEAD of source branch: ${heads.source}`)
   const gitDir = projectGitDir(ctx, project)
   const method = String(projectSettings(project.settings).merge_method ?? 'merge')
   const squash = options.squash ?? mr.squash === 1
@@ -78,7 +85,10 @@ export async function mergeMergeRequest(request: FastifyRequest, project: Projec
   let tip = heads.source
   if (squash) {
     const author = ctx.db.prepare('SELECT * FROM users WHERE id = ?').get(mr.author_id) as UserRow | undefined
-    squashSha = await commitTree(gitDir, merged.tree, [heads.target], options.squashCommitMessage || mr.title, { author: author ? userIdentity(author) : me, committer: me })
+    squashSha = await commitTree(gitDir, merged.tree, [heads.target], options.squashCommitMessage || mr.title, {
+      author: author ? userIdentity(author) : me,
+      committer: me,
+    })
     tip = squashSha
   }
   let mergeSha: string | null = null
@@ -104,11 +114,20 @@ export async function mergeMergeRequest(request: FastifyRequest, project: Projec
     merge_when_pipeline_succeeds: 0,
     merge_error: null,
   })
-  recordEvent(ctx.db, { authorId: user.id, action: 'merged', projectId: project.id, targetType: 'MergeRequest', targetId: mr.id, targetIid: mr.iid, targetTitle: mr.title })
+  recordEvent(ctx.db, {
+    authorId: user.id,
+    action: 'merged',
+    projectId: project.id,
+    targetType: 'MergeRequest',
+    targetId: mr.id,
+    targetIid: mr.iid,
+    targetTitle: mr.title,
+  })
   recordStateEvent(ctx.db, mergeRequestTarget(mr), user.id, 'merged')
   resolveTodosForTarget(ctx.db, user.id, 'MergeRequest', mr.id)
   await pushLanded({ ctx, project, user, updates: [{ oldSha: heads.target, newSha: newTarget, ref }] })
-  const remove = options.shouldRemoveSourceBranch ?? (mr.should_remove_source_branch === 1 || mr.force_remove_source_branch === 1)
+  const remove =
+    options.shouldRemoveSourceBranch ?? (mr.should_remove_source_branch === 1 || mr.force_remove_source_branch === 1)
   if (remove) await removeSourceBranch(ctx, mr, heads.source, user)
   closeReferencedIssues(request, project, row)
   return findMergeRequestById(ctx.db, mr.id) as MergeRequestRow
@@ -124,7 +143,12 @@ async function removeSourceBranch(ctx: ServerContext, mr: MergeRequestRow, head:
   const ref = `refs/heads/${mr.source_branch}`
   const out = await git(['update-ref', '-d', '--end-of-options', ref, head], { gitDir, successExitCodes: [0, 1, 128] })
   if (out.exitCode !== 0) return
-  await pushLanded({ ctx, project: source, user, updates: [{ oldSha: head, newSha: '0000000000000000000000000000000000000000', ref }] })
+  await pushLanded({
+    ctx,
+    project: source,
+    user,
+    updates: [{ oldSha: head, newSha: '0000000000000000000000000000000000000000', ref }],
+  })
 }
 
 /** A reference to an issue that a description says the merge request closes. */
@@ -136,7 +160,8 @@ export interface ClosingReference {
 
 // GitLab's default closing pattern: a closing keyword, optional colon, then one or more issue
 // references separated by commas, "and" or spaces.
-const CLOSING = /\b(?:clos(?:e|es|ed|ing)|fix(?:|es|ed|ing)|resolv(?:e|es|ed|ing)|implement(?:|s|ed|ing))\b:?\s+((?:(?:[\w.\-/]+)?#\d+(?:\s*,\s*|\s+and\s+|\s*,\s*and\s+|\s+)?)+)/gi
+const CLOSING =
+  /\b(?:clos(?:e|es|ed|ing)|fix(?:|es|ed|ing)|resolv(?:e|es|ed|ing)|implement(?:|s|ed|ing))\b:?\s+((?:(?:[\w.\-/]+)?#\d+(?:\s*,\s*|\s+and\s+|\s*,\s*and\s+|\s+)?)+)/gi
 const ISSUE_REF = /([\w.\-/]+)?#(\d+)/g
 
 /** Issue references a description closes (`Closes #1`, `Fixes #2, #3`, `Resolves group/project#4`), without duplicates. */
@@ -183,7 +208,8 @@ export function closableIssues(request: FastifyRequest, project: ProjectRow, mr:
  */
 export function closeReferencedIssues(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow): void {
   for (const { project: owner, issue } of closableIssues(request, project, mr)) {
-    if (issue.state !== 'opened' || isReadOnly(owner) || !request.perms.canInProject(owner, AccessLevel.REPORTER)) continue
+    if (issue.state !== 'opened' || isReadOnly(owner) || !request.perms.canInProject(owner, AccessLevel.REPORTER))
+      continue
     try {
       updateIssue(request, owner, issue, { state_event: 'close', state_source: { mergeRequestId: mr.id } })
     } catch {
@@ -196,16 +222,28 @@ export function closeReferencedIssues(request: FastifyRequest, project: ProjectR
  * Builds `refs/merge-requests/:iid/merge`: the merge commit the merge would create, without
  * touching the target branch. 400 when conflicting, already merged, or without changes.
  */
-export async function buildMergeRef(ctx: ServerContext, project: ProjectRow, mr: MergeRequestRow, user: UserRow): Promise<string> {
+export async function buildMergeRef(
+  ctx: ServerContext,
+  project: ProjectRow,
+  mr: MergeRequestRow,
+  user: UserRow,
+): Promise<string> {
   if (mr.state === 'merged' || mr.state === 'closed') throw apiMessage(400, 'Merge request is not mergeable')
   const heads = await branchHeads(ctx, mr)
   if (!heads.source || !heads.target) throw apiMessage(400, 'Merge request is not mergeable')
   const gitDir = projectGitDir(ctx, project)
-  if (await isAncestor(gitDir, heads.source, heads.target)) throw apiMessage(400, 'Merge request has no changes to merge')
+  if (await isAncestor(gitDir, heads.source, heads.target))
+    throw apiMessage(400, 'Merge request has no changes to merge')
   const merged = await mergeTree(gitDir, heads.target, heads.source)
   if (merged.conflicts) throw apiMessage(400, 'Merge request is not mergeable')
   const me = userIdentity(user)
-  const sha = await commitTree(gitDir, merged.tree, [heads.target, heads.source], `Merge branch '${mr.source_branch}' into '${mr.target_branch}'`, { author: me, committer: me })
+  const sha = await commitTree(
+    gitDir,
+    merged.tree,
+    [heads.target, heads.source],
+    `Merge branch '${mr.source_branch}' into '${mr.target_branch}'`,
+    { author: me, committer: me },
+  )
   await git(['update-ref', '--end-of-options', `refs/merge-requests/${mr.iid}/merge`, sha], { gitDir })
   return sha
 }
@@ -223,7 +261,15 @@ export function startRebase(ctx: ServerContext, project: ProjectRow, mr: MergeRe
   runInBackground(ctx, () =>
     runRebase(ctx, project, mr, user).catch((error: unknown) => {
       try {
-        updateMergeRequestRow(ctx.db, mr.id, { rebase_in_progress: 0, merge_error: `Rebase failed: ${error instanceof Error ? error.message : String(error)}` }, false)
+        updateMergeRequestRow(
+          ctx.db,
+          mr.id,
+          {
+            rebase_in_progress: 0,
+            merge_error: `Rebase failed: ${error instanceof Error ? error.message : String(error)}`,
+          },
+          false,
+        )
       } catch {
         // The server closed while rebasing; nothing is left to report to.
       }
@@ -246,6 +292,13 @@ async function runRebase(ctx: ServerContext, project: ProjectRow, mr: MergeReque
   }
   const ref = `refs/heads/${mr.source_branch}`
   if (result.head !== heads.source) await updateRef(gitDir, ref, result.head, heads.source)
-  updateMergeRequestRow(ctx.db, mr.id, { rebase_in_progress: 0, merge_error: null, head_sha: result.head, base_sha: heads.target, start_sha: heads.target })
-  if (result.head !== heads.source) await pushLanded({ ctx, project, user, updates: [{ oldSha: heads.source, newSha: result.head, ref }] })
+  updateMergeRequestRow(ctx.db, mr.id, {
+    rebase_in_progress: 0,
+    merge_error: null,
+    head_sha: result.head,
+    base_sha: heads.target,
+    start_sha: heads.target,
+  })
+  if (result.head !== heads.source)
+    await pushLanded({ ctx, project, user, updates: [{ oldSha: heads.source, newSha: result.head, ref }] })
 }

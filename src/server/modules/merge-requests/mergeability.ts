@@ -1,6 +1,12 @@
 import type { ServerContext } from '../../platform/context'
 import { nowIso } from '../../platform/db/connection'
-import { findMergeRequestById, openMergeRequestsTouching, updateMergeRequestRow, type MergeRequestRow, type MergeStatus } from './queries'
+import {
+  findMergeRequestById,
+  openMergeRequestsTouching,
+  updateMergeRequestRow,
+  type MergeRequestRow,
+  type MergeStatus,
+} from './queries'
 import { findProjectById } from '../namespaces/queries'
 import type { ProjectRow } from '../../platform/db/rows'
 import { git, ZERO_SHA } from '../../platform/git/git'
@@ -138,7 +144,10 @@ export async function mergeabilityIdle(ctx: ServerContext): Promise<void> {
 }
 
 /** Heads of the source and target branches, null for a branch (or repository) that is gone. */
-export async function branchHeads(ctx: ServerContext, mr: MergeRequestRow): Promise<{ source: string | null; target: string | null; target_project: ProjectRow | undefined }> {
+export async function branchHeads(
+  ctx: ServerContext,
+  mr: MergeRequestRow,
+): Promise<{ source: string | null; target: string | null; target_project: ProjectRow | undefined }> {
   const targetProject = findProjectById(ctx.db, mr.project_id)
   const sourceProject = findProjectById(ctx.db, mr.source_project_id)
   const head = async (p: ProjectRow | undefined, branch: string): Promise<string | null> => {
@@ -146,7 +155,11 @@ export async function branchHeads(ctx: ServerContext, mr: MergeRequestRow): Prom
     const dir = projectGitDir(ctx, p)
     return repoExists(dir) ? resolveCommit(dir, `refs/heads/${branch}`).catch(() => null) : null
   }
-  return { source: await head(sourceProject, mr.source_branch), target: await head(targetProject, mr.target_branch), target_project: targetProject }
+  return {
+    source: await head(sourceProject, mr.source_branch),
+    target: await head(targetProject, mr.target_branch),
+    target_project: targetProject,
+  }
 }
 
 /** Computes and stores merge_status now (the body of a queued check). */
@@ -158,7 +171,10 @@ export async function checkMergeability(ctx: ServerContext, mrId: number): Promi
   if (!heads.source || !heads.target || !heads.target_project) return settle(ctx, mr, 'cannot_be_merged')
   const gitDir = projectGitDir(ctx, heads.target_project)
   // git refuses some merges outright (unrelated histories after a force push): they cannot be merged.
-  const conflicts = await mergeTree(gitDir, heads.target, heads.source).then((r) => r.conflicts, () => true)
+  const conflicts = await mergeTree(gitDir, heads.target, heads.source).then(
+    (r) => r.conflicts,
+    () => true,
+  )
   // GitLab keeps refs/merge-requests/:iid/head on the source head so clients can fetch it.
   await git(['update-ref', `refs/merge-requests/${mr.iid}/head`, heads.source], { gitDir }).catch(() => undefined)
   const latest = findMergeRequestById(ctx.db, mrId)
@@ -198,13 +214,34 @@ async function refreshAfterPush(push: PushContext): Promise<void> {
     const sourceMove = mr.source_project_id === project.id ? moved.get(mr.source_branch) : undefined
     const targetMove = mr.project_id === project.id ? moved.get(mr.target_branch) : undefined
     const head = sourceMove ? (sourceMove.newSha === ZERO_SHA ? mr.head_sha : sourceMove.newSha) : mr.head_sha
-    if (targetMove && targetMove.newSha !== ZERO_SHA && head && (await mergedBy(gitDir, head, targetMove.oldSha, targetMove.newSha))) {
-      updateMergeRequestRow(ctx.db, mr.id, { state: 'merged', merged_at: nowIso(), merged_by_id: push.user.id, head_sha: head })
-      recordEvent(ctx.db, { authorId: push.user.id, action: 'merged', projectId: mr.project_id, targetType: 'MergeRequest', targetId: mr.id, targetIid: mr.iid, targetTitle: mr.title })
+    if (
+      targetMove &&
+      targetMove.newSha !== ZERO_SHA &&
+      head &&
+      (await mergedBy(gitDir, head, targetMove.oldSha, targetMove.newSha))
+    ) {
+      updateMergeRequestRow(ctx.db, mr.id, {
+        state: 'merged',
+        merged_at: nowIso(),
+        merged_by_id: push.user.id,
+        head_sha: head,
+      })
+      recordEvent(ctx.db, {
+        authorId: push.user.id,
+        action: 'merged',
+        projectId: mr.project_id,
+        targetType: 'MergeRequest',
+        targetId: mr.id,
+        targetIid: mr.iid,
+        targetTitle: mr.title,
+      })
       continue
     }
-    const target = targetMove ? targetMove.newSha : await resolveCommit(gitDir, `refs/heads/${mr.target_branch}`).catch(() => null)
-    const base = head && target && target !== ZERO_SHA ? await mergeBase(gitDir, [target, head]).catch(() => null) : null
+    const target = targetMove
+      ? targetMove.newSha
+      : await resolveCommit(gitDir, `refs/heads/${mr.target_branch}`).catch(() => null)
+    const base =
+      head && target && target !== ZERO_SHA ? await mergeBase(gitDir, [target, head]).catch(() => null) : null
     // Queued before the write that moves updated_at for a new source head, so the check knows
     // clients may read `checking` with that updated_at and gives its answer a new one.
     queueMergeabilityCheck(ctx, mr.id)
@@ -213,7 +250,11 @@ async function refreshAfterPush(push: PushContext): Promise<void> {
     updateMergeRequestRow(
       ctx.db,
       mr.id,
-      { ...(sourceMove ? { head_sha: head } : {}), base_sha: base ?? mr.base_sha, start_sha: target && target !== ZERO_SHA ? target : mr.start_sha },
+      {
+        ...(sourceMove ? { head_sha: head } : {}),
+        base_sha: base ?? mr.base_sha,
+        start_sha: target && target !== ZERO_SHA ? target : mr.start_sha,
+      },
       sourceMove !== undefined,
     )
   }

@@ -79,9 +79,24 @@ export function insertMergeRequest(db: Db, m: NewMergeRequest): MergeRequestRow 
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'unchecked', ?, ?)`,
     )
     .run(
-      iid, m.projectId, m.sourceProjectId, m.sourceBranch, m.targetBranch, m.title, m.description, m.authorId, m.milestoneId,
-      m.shouldRemoveSourceBranch === null ? null : Number(m.shouldRemoveSourceBranch), Number(m.allowCollaboration), Number(m.squash),
-      m.approvalsBeforeMerge, m.headSha, m.baseSha, m.baseSha, now, now,
+      iid,
+      m.projectId,
+      m.sourceProjectId,
+      m.sourceBranch,
+      m.targetBranch,
+      m.title,
+      m.description,
+      m.authorId,
+      m.milestoneId,
+      m.shouldRemoveSourceBranch === null ? null : Number(m.shouldRemoveSourceBranch),
+      Number(m.allowCollaboration),
+      Number(m.squash),
+      m.approvalsBeforeMerge,
+      m.headSha,
+      m.baseSha,
+      m.baseSha,
+      now,
+      now,
     )
   return findMergeRequestById(db, Number(info.lastInsertRowid)) as MergeRequestRow
 }
@@ -93,11 +108,16 @@ export function findMergeRequestById(db: Db, id: number): MergeRequestRow | unde
 
 /** The merge request `!iid` of a (target) project. */
 export function findMergeRequestByIid(db: Db, projectId: number, iid: number): MergeRequestRow | undefined {
-  return db.prepare('SELECT * FROM merge_requests WHERE project_id = ? AND iid = ?').get(projectId, iid) as MergeRequestRow | undefined
+  return db.prepare('SELECT * FROM merge_requests WHERE project_id = ? AND iid = ?').get(projectId, iid) as
+    MergeRequestRow | undefined
 }
 
 /** An open merge request from the same source branch into the same target project and branch (GitLab's uniqueness rule). */
-export function findOpenDuplicate(db: Db, m: { projectId: number; sourceProjectId: number; sourceBranch: string; targetBranch: string }, exceptId = 0): MergeRequestRow | undefined {
+export function findOpenDuplicate(
+  db: Db,
+  m: { projectId: number; sourceProjectId: number; sourceBranch: string; targetBranch: string },
+  exceptId = 0,
+): MergeRequestRow | undefined {
   return db
     .prepare(
       `SELECT * FROM merge_requests WHERE project_id = ? AND source_project_id = ? AND source_branch = ? AND target_branch = ?
@@ -111,7 +131,10 @@ export function updateMergeRequestRow(db: Db, id: number, changes: MergeRequestC
   const entries = Object.entries(changes).filter(([, v]) => v !== undefined)
   if (touch) entries.push(['updated_at', nowIso()])
   if (entries.length > 0) {
-    db.prepare(`UPDATE merge_requests SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`).run(...entries.map(([, v]) => v), id)
+    db.prepare(`UPDATE merge_requests SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`).run(
+      ...entries.map(([, v]) => v),
+      id,
+    )
   }
   return findMergeRequestById(db, id) as MergeRequestRow
 }
@@ -148,12 +171,17 @@ export function openMergeRequestsTouching(db: Db, projectId: number, branches: r
 
 /** Re-points merge requests of the `from` milestones at `to` (milestone promotion merges twins). */
 export function moveMergeRequestsToMilestone(db: Db, from: readonly number[], to: number): void {
-  db.prepare('UPDATE merge_requests SET milestone_id = ? WHERE milestone_id IN (SELECT value FROM json_each(?))').run(to, JSON.stringify(from))
+  db.prepare('UPDATE merge_requests SET milestone_id = ? WHERE milestone_id IN (SELECT value FROM json_each(?))').run(
+    to,
+    JSON.stringify(from),
+  )
 }
 
 /** Takes the merge requests of a milestone out of it (the milestone is being deleted), marking them updated. */
 export function clearMergeRequestsMilestone(db: Db, milestoneId: number, now: string): number {
-  return db.prepare('UPDATE merge_requests SET milestone_id = NULL, updated_at = ? WHERE milestone_id = ?').run(now, milestoneId).changes
+  return db
+    .prepare('UPDATE merge_requests SET milestone_id = NULL, updated_at = ? WHERE milestone_id = ?')
+    .run(now, milestoneId).changes
 }
 
 // ---- assignees, reviewers, labels, approvals -------------------------------------------------
@@ -162,11 +190,17 @@ type UserLink = 'merge_request_assignees' | 'merge_request_reviewers'
 
 /** Replaces the assignees or reviewers; returns the user ids that were added. */
 export function setUserLinks(db: Db, table: UserLink, mrId: number, userIds: readonly number[]): number[] {
-  const before = new Set((db.prepare(`SELECT user_id FROM ${table} WHERE merge_request_id = ?`).all(mrId) as { user_id: number }[]).map((r) => r.user_id))
+  const before = new Set(
+    (db.prepare(`SELECT user_id FROM ${table} WHERE merge_request_id = ?`).all(mrId) as { user_id: number }[]).map(
+      (r) => r.user_id,
+    ),
+  )
   db.prepare(`DELETE FROM ${table} WHERE merge_request_id = ?`).run(mrId)
   const insert =
     table === 'merge_request_reviewers'
-      ? db.prepare(`INSERT OR IGNORE INTO merge_request_reviewers (merge_request_id, user_id, created_at) VALUES (?, ?, '${nowIso()}')`)
+      ? db.prepare(
+          `INSERT OR IGNORE INTO merge_request_reviewers (merge_request_id, user_id, created_at) VALUES (?, ?, '${nowIso()}')`,
+        )
       : db.prepare('INSERT OR IGNORE INTO merge_request_assignees (merge_request_id, user_id) VALUES (?, ?)')
   for (const id of userIds) insert.run(mrId, id)
   return userIds.filter((id) => !before.has(id))
@@ -177,7 +211,9 @@ export function userLinksOf(db: Db, table: UserLink, mrIds: readonly number[]): 
   const map = new Map<number, UserRow[]>()
   if (mrIds.length === 0) return map
   const rows = db
-    .prepare(`SELECT l.merge_request_id AS mr_id, u.* FROM ${table} l JOIN users u ON u.id = l.user_id WHERE l.merge_request_id IN (SELECT value FROM json_each(?)) ORDER BY u.id`)
+    .prepare(
+      `SELECT l.merge_request_id AS mr_id, u.* FROM ${table} l JOIN users u ON u.id = l.user_id WHERE l.merge_request_id IN (SELECT value FROM json_each(?)) ORDER BY u.id`,
+    )
     .all(JSON.stringify(mrIds)) as (UserRow & { mr_id: number })[]
   for (const r of rows) {
     const list = map.get(r.mr_id) ?? []
@@ -190,7 +226,9 @@ export function userLinksOf(db: Db, table: UserLink, mrIds: readonly number[]): 
 /** Replaces the label links of a merge request with these label ids. */
 export function setMergeRequestLabels(db: Db, mrId: number, labelIds: readonly number[]): void {
   db.prepare("DELETE FROM label_links WHERE target_type = 'MergeRequest' AND target_id = ?").run(mrId)
-  const insert = db.prepare("INSERT OR IGNORE INTO label_links (label_id, target_type, target_id, created_at) VALUES (?, 'MergeRequest', ?, ?)")
+  const insert = db.prepare(
+    "INSERT OR IGNORE INTO label_links (label_id, target_type, target_id, created_at) VALUES (?, 'MergeRequest', ?, ?)",
+  )
   const now = nowIso()
   for (const id of labelIds) insert.run(id, mrId, now)
 }
@@ -230,7 +268,10 @@ export interface MrCounts {
 
 /** Award emoji votes, user note counts and time spent of each merge request, three grouped queries. */
 export function countsOf(db: Db, mrIds: readonly number[]): Map<number, MrCounts> {
-  const map = new Map<number, { upvotes: number; downvotes: number; user_notes_count: number; total_time_spent: number }>()
+  const map = new Map<
+    number,
+    { upvotes: number; downvotes: number; user_notes_count: number; total_time_spent: number }
+  >()
   for (const id of mrIds) map.set(id, { upvotes: 0, downvotes: 0, user_notes_count: 0, total_time_spent: 0 })
   if (mrIds.length === 0) return map
   const ids = JSON.stringify(mrIds)
@@ -261,13 +302,19 @@ export function countsOf(db: Db, mrIds: readonly number[]): Map<number, MrCounts
 /** Users who approved a merge request, in approval order. */
 export function approvalsOf(db: Db, mrId: number): (UserRow & { approved_at: string })[] {
   return db
-    .prepare('SELECT u.*, a.created_at AS approved_at FROM approvals a JOIN users u ON u.id = a.user_id WHERE a.merge_request_id = ? ORDER BY a.created_at, u.id')
+    .prepare(
+      'SELECT u.*, a.created_at AS approved_at FROM approvals a JOIN users u ON u.id = a.user_id WHERE a.merge_request_id = ? ORDER BY a.created_at, u.id',
+    )
     .all(mrId) as (UserRow & { approved_at: string })[]
 }
 
 /** Records an approval; false when this user had already approved. */
 export function insertApproval(db: Db, mrId: number, userId: number): boolean {
-  return db.prepare('INSERT OR IGNORE INTO approvals (merge_request_id, user_id, created_at) VALUES (?, ?, ?)').run(mrId, userId, nowIso()).changes > 0
+  return (
+    db
+      .prepare('INSERT OR IGNORE INTO approvals (merge_request_id, user_id, created_at) VALUES (?, ?, ?)')
+      .run(mrId, userId, nowIso()).changes > 0
+  )
 }
 
 /** Removes an approval; false when there was none. */
@@ -316,7 +363,12 @@ export interface MergeRequestFilter extends NegatableFilter {
    * Merge requests shipped by a deployment (to the environment of this name, finished before /
    * after these times), through the links `services/deployment-merge-requests.ts` makes.
    */
-  readonly deployment?: { readonly environment?: string; readonly before?: string; readonly after?: string; readonly deploymentId?: number }
+  readonly deployment?: {
+    readonly environment?: string
+    readonly before?: string
+    readonly after?: string
+    readonly deploymentId?: number
+  }
   readonly not?: NegatableFilter
   readonly orderBy: 'created_at' | 'updated_at' | 'title' | 'merged_at'
   readonly sort: 'asc' | 'desc'
@@ -340,7 +392,8 @@ function escapeLike(text: string): string {
 }
 
 function userLinkSql(table: UserLink, value: UserFilter): { sql: string; args: unknown[] } {
-  if (value === 'None') return { sql: `NOT EXISTS (SELECT 1 FROM ${table} x WHERE x.merge_request_id = mr.id)`, args: [] }
+  if (value === 'None')
+    return { sql: `NOT EXISTS (SELECT 1 FROM ${table} x WHERE x.merge_request_id = mr.id)`, args: [] }
   if (value === 'Any') return { sql: `EXISTS (SELECT 1 FROM ${table} x WHERE x.merge_request_id = mr.id)`, args: [] }
   return { sql: `EXISTS (SELECT 1 FROM ${table} x WHERE x.merge_request_id = mr.id AND x.user_id = ?)`, args: [value] }
 }
@@ -350,9 +403,15 @@ function negatableSql(f: NegatableFilter, viewerId: number | null): { sql: strin
   if (f.labels !== undefined) {
     const [first] = f.labels
     if (f.labels.length === 1 && (first.toLowerCase() === 'none' || first.toLowerCase() === 'no label')) {
-      out.push({ sql: "NOT EXISTS (SELECT 1 FROM label_links ll WHERE ll.target_type = 'MergeRequest' AND ll.target_id = mr.id)", args: [] })
+      out.push({
+        sql: "NOT EXISTS (SELECT 1 FROM label_links ll WHERE ll.target_type = 'MergeRequest' AND ll.target_id = mr.id)",
+        args: [],
+      })
     } else if (f.labels.length === 1 && first.toLowerCase() === 'any') {
-      out.push({ sql: "EXISTS (SELECT 1 FROM label_links ll WHERE ll.target_type = 'MergeRequest' AND ll.target_id = mr.id)", args: [] })
+      out.push({
+        sql: "EXISTS (SELECT 1 FROM label_links ll WHERE ll.target_type = 'MergeRequest' AND ll.target_id = mr.id)",
+        args: [],
+      })
     } else {
       for (const title of f.labels) {
         out.push({
@@ -367,14 +426,20 @@ function negatableSql(f: NegatableFilter, viewerId: number | null): { sql: strin
     const m = f.milestone
     if (m === 'None' || m === 'No Milestone') out.push({ sql: 'mr.milestone_id IS NULL', args: [] })
     else if (m === 'Any') out.push({ sql: 'mr.milestone_id IS NOT NULL', args: [] })
-    else out.push({ sql: 'EXISTS (SELECT 1 FROM milestones ms WHERE ms.id = mr.milestone_id AND ms.title = ?)', args: [m] })
+    else
+      out.push({
+        sql: 'EXISTS (SELECT 1 FROM milestones ms WHERE ms.id = mr.milestone_id AND ms.title = ?)',
+        args: [m],
+      })
   }
-  if (f.authorIds !== undefined) out.push({ sql: 'mr.author_id IN (SELECT value FROM json_each(?))', args: [JSON.stringify(f.authorIds)] })
+  if (f.authorIds !== undefined)
+    out.push({ sql: 'mr.author_id IN (SELECT value FROM json_each(?))', args: [JSON.stringify(f.authorIds)] })
   if (f.assignee !== undefined) out.push(userLinkSql('merge_request_assignees', f.assignee))
   if (f.reviewer !== undefined) out.push(userLinkSql('merge_request_reviewers', f.reviewer))
   if (f.myReactionEmoji !== undefined) {
     const e = f.myReactionEmoji
-    const base = "SELECT 1 FROM award_emoji ae WHERE ae.awardable_type = 'MergeRequest' AND ae.awardable_id = mr.id AND ae.user_id = ?"
+    const base =
+      "SELECT 1 FROM award_emoji ae WHERE ae.awardable_type = 'MergeRequest' AND ae.awardable_id = mr.id AND ae.user_id = ?"
     if (e === 'None') out.push({ sql: `NOT EXISTS (${base})`, args: [viewerId ?? 0] })
     else if (e === 'Any') out.push({ sql: `EXISTS (${base})`, args: [viewerId ?? 0] })
     else out.push({ sql: `EXISTS (${base} AND ae.name = ?)`, args: [viewerId ?? 0, e] })
@@ -384,7 +449,8 @@ function negatableSql(f: NegatableFilter, viewerId: number | null): { sql: strin
 
 function whereOf(f: MergeRequestFilter): Where {
   const w = new Where()
-  if (f.projectIds !== undefined) w.add('mr.project_id IN (SELECT value FROM json_each(?))', JSON.stringify(f.projectIds))
+  if (f.projectIds !== undefined)
+    w.add('mr.project_id IN (SELECT value FROM json_each(?))', JSON.stringify(f.projectIds))
   if (!f.viewer?.isAdmin) {
     // Merge requests follow the project's merge_requests_access_level: 'enabled' lets everyone who
     // can read the project see them; 'private' only members (Reporter+); 'disabled' nobody.
@@ -397,7 +463,9 @@ function whereOf(f: MergeRequestFilter): Where {
                     AND (p.visibility = 'public' OR (p.visibility = 'internal' AND ?2 = 0)))))`,
     )
   } else {
-    w.add(`mr.project_id IN (SELECT id FROM projects WHERE COALESCE(json_extract(settings, '$.merge_requests_access_level'), 'enabled') != 'disabled')`)
+    w.add(
+      `mr.project_id IN (SELECT id FROM projects WHERE COALESCE(json_extract(settings, '$.merge_requests_access_level'), 'enabled') != 'disabled')`,
+    )
   }
   if (f.state !== undefined) w.add('mr.state = ?', f.state)
   if (f.iids !== undefined) w.add('mr.iid IN (SELECT value FROM json_each(?))', JSON.stringify(f.iids))
@@ -412,7 +480,10 @@ function whereOf(f: MergeRequestFilter): Where {
   if (f.search) {
     const fields = f.searchIn && f.searchIn.length > 0 ? f.searchIn : ['title', 'description']
     const pattern = `%${escapeLike(f.search)}%`
-    w.add(`(${fields.map((c) => `COALESCE(mr.${c}, '') LIKE ? ESCAPE '\\'`).join(' OR ')})`, ...fields.map(() => pattern))
+    w.add(
+      `(${fields.map((c) => `COALESCE(mr.${c}, '') LIKE ? ESCAPE '\\'`).join(' OR ')})`,
+      ...fields.map(() => pattern),
+    )
   }
   if (f.wip !== undefined) {
     const draft = `(${DRAFT_LIKE.map(() => `LOWER(LTRIM(mr.title)) LIKE ?`).join(' OR ')})`
@@ -430,11 +501,26 @@ function whereOf(f: MergeRequestFilter): Where {
     const d = f.deployment
     const terms = ['dm.merge_request_id = mr.id']
     const args: unknown[] = []
-    if (d.environment !== undefined) { terms.push('d.environment_id IN (SELECT id FROM environments WHERE name = ? AND project_id = d.project_id)'); args.push(d.environment) }
-    if (d.before !== undefined) { terms.push('d.finished_at < ?'); args.push(d.before) }
-    if (d.after !== undefined) { terms.push('d.finished_at > ?'); args.push(d.after) }
-    if (d.deploymentId !== undefined) { terms.push('d.id = ?'); args.push(d.deploymentId) }
-    w.add(`EXISTS (SELECT 1 FROM deployment_merge_requests dm JOIN deployments d ON d.id = dm.deployment_id WHERE ${terms.join(' AND ')})`, ...args)
+    if (d.environment !== undefined) {
+      terms.push('d.environment_id IN (SELECT id FROM environments WHERE name = ? AND project_id = d.project_id)')
+      args.push(d.environment)
+    }
+    if (d.before !== undefined) {
+      terms.push('d.finished_at < ?')
+      args.push(d.before)
+    }
+    if (d.after !== undefined) {
+      terms.push('d.finished_at > ?')
+      args.push(d.after)
+    }
+    if (d.deploymentId !== undefined) {
+      terms.push('d.id = ?')
+      args.push(d.deploymentId)
+    }
+    w.add(
+      `EXISTS (SELECT 1 FROM deployment_merge_requests dm JOIN deployments d ON d.id = dm.deployment_id WHERE ${terms.join(' AND ')})`,
+      ...args,
+    )
   }
   const viewerId = f.viewer?.id ?? null
   for (const c of negatableSql(f, viewerId)) w.add(c.sql, ...c.args)
@@ -446,7 +532,11 @@ function whereOf(f: MergeRequestFilter): Where {
  * One page of merge requests matching the filter, newest first by default, with the total.
  * Visibility is decided in SQL (authorized projects CTE), so paging stays in the database.
  */
-export function listMergeRequests(db: Db, f: MergeRequestFilter, page: { readonly limit: number; readonly offset: number }): { rows: MergeRequestRow[]; total: number } {
+export function listMergeRequests(
+  db: Db,
+  f: MergeRequestFilter,
+  page: { readonly limit: number; readonly offset: number },
+): { rows: MergeRequestRow[]; total: number } {
   const w = whereOf(f)
   const where = w.parts.length > 0 ? w.parts.join(' AND ') : '1'
   const viewer = f.viewer
@@ -463,8 +553,11 @@ export function listMergeRequests(db: Db, f: MergeRequestFilter, page: { readonl
     return `${cte} ${body}`
   }
   const values = [...head, ...w.args]
-  const args: Record<number, unknown>[] = values.length > 0 ? [Object.fromEntries(values.map((v, i) => [i + 1, v]))] : []
+  const args: Record<number, unknown>[] =
+    values.length > 0 ? [Object.fromEntries(values.map((v, i) => [i + 1, v]))] : []
   const total = (db.prepare(sql('COUNT(*) AS n', '')).get(...args) as { n: number }).n
-  const rows = db.prepare(sql('mr.*', `ORDER BY ${order} LIMIT ${Math.trunc(page.limit)} OFFSET ${Math.trunc(page.offset)}`)).all(...args) as MergeRequestRow[]
+  const rows = db
+    .prepare(sql('mr.*', `ORDER BY ${order} LIMIT ${Math.trunc(page.limit)} OFFSET ${Math.trunc(page.offset)}`))
+    .all(...args) as MergeRequestRow[]
   return { rows, total }
 }

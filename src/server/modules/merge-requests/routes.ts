@@ -3,8 +3,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
 import {
-  approvalsOf, findMergeRequestById, findMergeRequestByIid, listMergeRequests,
-  type MergeRequestFilter, type MergeRequestRow, type NegatableFilter, type UserFilter,
+  approvalsOf,
+  findMergeRequestById,
+  findMergeRequestByIid,
+  listMergeRequests,
+  type MergeRequestFilter,
+  type MergeRequestRow,
+  type NegatableFilter,
+  type UserFilter,
 } from './queries'
 import { groupAndDescendantIds } from '../namespaces/queries'
 import { listProtectedBranches } from '../branches/protected-queries'
@@ -18,20 +24,50 @@ import { commitEntity, logCommits } from '../../platform/git/commits'
 import { diffTrees, type DiffLimits } from '../../platform/git/diff'
 import { projectGitDir, repoExists } from '../../platform/git/project-repo'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
-import { apiMessage, forbidden, invalidParam, missingParam, notFound, notModified, paramError, unauthorized } from '../../platform/http/errors'
+import {
+  apiMessage,
+  forbidden,
+  invalidParam,
+  missingParam,
+  notFound,
+  notModified,
+  paramError,
+  unauthorized,
+} from '../../platform/http/errors'
 import { pageOf, paginateArray, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadGroup, loadProject } from '../../platform/http/resolve'
 import { cancelAutoMerge } from './auto-merge'
 import { buildMergeRef, closableIssues, startRebase } from './merge'
 import { mergeOrSchedule } from './merge-orchestration'
 import {
-  approveMergeRequest, canApproveMergeRequest, canReadMergeRequestsWith, unapproveMergeRequest, createMergeRequest, destroyMergeRequest, participantIds, presentMergeRequestDetail, presentMergeRequests, updateMergeRequest,
+  approveMergeRequest,
+  canApproveMergeRequest,
+  canReadMergeRequestsWith,
+  unapproveMergeRequest,
+  createMergeRequest,
+  destroyMergeRequest,
+  participantIds,
+  presentMergeRequestDetail,
+  presentMergeRequests,
+  updateMergeRequest,
   type MergeRequestInput,
 } from './service'
-import { ensureMergeabilityChecked, mergeabilityIdle, queueMergeabilityCheck, registerMergeRequestRefresh } from './mergeability'
+import {
+  ensureMergeabilityChecked,
+  mergeabilityIdle,
+  queueMergeabilityCheck,
+  registerMergeRequestRefresh,
+} from './mergeability'
 import { awardEmojiRoutes } from '../award-emoji/routes'
 import { linkDeployedMergeRequests } from '../environments/deployment-merge-requests'
-import { addSpentTime, presentIssues, resetSpentTime, resetTimeEstimate, setTimeEstimate, type Trackable } from '../issues/service'
+import {
+  addSpentTime,
+  presentIssues,
+  resetSpentTime,
+  resetTimeEstimate,
+  setTimeEstimate,
+  type Trackable,
+} from '../issues/service'
 import { canPushToBranch } from '../branches/protected-service'
 import { isSubscribed, subscribe, unsubscribe } from '../subscriptions/service'
 import { parseHumanDuration, timeStatsOf, type TimeStats } from '../time-tracking/service'
@@ -90,20 +126,56 @@ const MergeBody = Type.Object({
 // List parameters are mostly strings on purpose: user filters take ids or `None`/`Any`, labels and
 // `in` take comma lists; filterOf parses them and answers GitLab's 400s.
 const ListValue = Type.Optional(Type.Union([Type.String(), Type.Integer()]))
-const ListArray = Type.Optional(Type.Union([Type.Array(Type.Union([Type.String(), Type.Integer()])), Type.String(), Type.Integer()]))
+const ListArray = Type.Optional(
+  Type.Union([Type.Array(Type.Union([Type.String(), Type.Integer()])), Type.String(), Type.Integer()]),
+)
 const NotFilter = Type.Object({
-  labels: ListArray, milestone: ListValue, author_id: ListValue, author_username: ListValue, assignee_id: ListValue,
-  assignee_username: ListArray, reviewer_id: ListValue, reviewer_username: ListValue, my_reaction_emoji: ListValue,
+  labels: ListArray,
+  milestone: ListValue,
+  author_id: ListValue,
+  author_username: ListValue,
+  assignee_id: ListValue,
+  assignee_username: ListArray,
+  reviewer_id: ListValue,
+  reviewer_username: ListValue,
+  my_reaction_emoji: ListValue,
 })
 const ListQuery = Type.Object({
-  state: ListValue, order_by: ListValue, sort: ListValue, milestone: ListValue, view: ListValue, labels: ListArray,
-  with_labels_details: Type.Optional(Type.Boolean()), with_merge_status_recheck: Type.Optional(Type.Boolean()),
-  created_after: ListValue, created_before: ListValue, updated_after: ListValue, updated_before: ListValue,
-  scope: ListValue, author_id: ListValue, author_username: ListValue, assignee_id: ListValue, assignee_username: ListArray,
-  approver_ids: ListArray, approved_by_ids: ListArray, reviewer_id: ListValue, reviewer_username: ListValue,
-  my_reaction_emoji: ListValue, source_branch: ListValue, target_branch: ListValue, search: ListValue, in: ListValue,
-  wip: ListValue, not: Type.Optional(NotFilter), environment: ListValue, deployed_before: ListValue, deployed_after: ListValue,
-  iids: ListArray, non_archived: Type.Optional(Type.Boolean()), page: Type.Optional(Type.Integer()), per_page: Type.Optional(Type.Integer()),
+  state: ListValue,
+  order_by: ListValue,
+  sort: ListValue,
+  milestone: ListValue,
+  view: ListValue,
+  labels: ListArray,
+  with_labels_details: Type.Optional(Type.Boolean()),
+  with_merge_status_recheck: Type.Optional(Type.Boolean()),
+  created_after: ListValue,
+  created_before: ListValue,
+  updated_after: ListValue,
+  updated_before: ListValue,
+  scope: ListValue,
+  author_id: ListValue,
+  author_username: ListValue,
+  assignee_id: ListValue,
+  assignee_username: ListArray,
+  approver_ids: ListArray,
+  approved_by_ids: ListArray,
+  reviewer_id: ListValue,
+  reviewer_username: ListValue,
+  my_reaction_emoji: ListValue,
+  source_branch: ListValue,
+  target_branch: ListValue,
+  search: ListValue,
+  in: ListValue,
+  wip: ListValue,
+  not: Type.Optional(NotFilter),
+  environment: ListValue,
+  deployed_before: ListValue,
+  deployed_after: ListValue,
+  iids: ListArray,
+  non_archived: Type.Optional(Type.Boolean()),
+  page: Type.Optional(Type.Integer()),
+  per_page: Type.Optional(Type.Integer()),
 })
 
 function idsOf(value: unknown): number[] | undefined {
@@ -147,11 +219,24 @@ function projectPathOf(request: FastifyRequest, project: ProjectRow): string {
   return p ? `${p.ns_full_path}/${p.path}` : project.path
 }
 
-async function detail(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, q: { include_diverged_commits_count?: boolean; include_rebase_in_progress?: boolean } = {}): Promise<Readonly<Record<string, unknown>>> {
+async function detail(
+  request: FastifyRequest,
+  project: ProjectRow,
+  mr: MergeRequestRow,
+  q: { include_diverged_commits_count?: boolean; include_rebase_in_progress?: boolean } = {},
+): Promise<Readonly<Record<string, unknown>>> {
   // first_deployed_to_production_at comes from the deployments that shipped it, linked on demand.
   await linkDeployedMergeRequests(request.server.burrow, [project.id])
   const current = findMergeRequestById(request.server.burrow.db, mr.id) ?? mr
-  return presentMergeRequestDetail(request, project, { ...mr, first_deployed_to_production_at: current.first_deployed_to_production_at }, { includeDivergedCommitsCount: q.include_diverged_commits_count, includeRebaseInProgress: q.include_rebase_in_progress })
+  return presentMergeRequestDetail(
+    request,
+    project,
+    { ...mr, first_deployed_to_production_at: current.first_deployed_to_production_at },
+    {
+      includeDivergedCommitsCount: q.include_diverged_commits_count,
+      includeRebaseInProgress: q.include_rebase_in_progress,
+    },
+  )
 }
 
 // ---- list filters ---------------------------------------------------------------------------
@@ -186,15 +271,22 @@ function negatable(request: FastifyRequest, q: Readonly<Record<string, unknown>>
     if (!/^\d+$/.test(textParam('author_id', q.author_id))) throw invalidParam('author_id')
     authorIds = [Number(q.author_id)]
   } else if (q.author_username !== undefined) {
-    authorIds = [findUserByUsername(request.server.burrow.db, textParam('author_username', q.author_username))?.id ?? -1]
+    authorIds = [
+      findUserByUsername(request.server.burrow.db, textParam('author_username', q.author_username))?.id ?? -1,
+    ]
   }
   return {
     labels: q.labels !== undefined ? listOf('labels', q.labels) : undefined,
     milestone: q.milestone !== undefined ? textParam('milestone', q.milestone) : undefined,
     authorIds,
-    assignee: userFilter(request, q.assignee_id, 'assignee_id') ?? usernameFilter(request, q.assignee_username, 'assignee_username'),
-    reviewer: userFilter(request, q.reviewer_id, 'reviewer_id') ?? usernameFilter(request, q.reviewer_username, 'reviewer_username'),
-    myReactionEmoji: q.my_reaction_emoji !== undefined ? textParam('my_reaction_emoji', q.my_reaction_emoji) : undefined,
+    assignee:
+      userFilter(request, q.assignee_id, 'assignee_id') ??
+      usernameFilter(request, q.assignee_username, 'assignee_username'),
+    reviewer:
+      userFilter(request, q.reviewer_id, 'reviewer_id') ??
+      usernameFilter(request, q.reviewer_username, 'reviewer_username'),
+    myReactionEmoji:
+      q.my_reaction_emoji !== undefined ? textParam('my_reaction_emoji', q.my_reaction_emoji) : undefined,
   }
 }
 
@@ -215,7 +307,13 @@ function idOrSpecial(raw: unknown, name: string): readonly number[] | 'None' | '
 const STATES = ['opened', 'closed', 'locked', 'merged', 'all']
 const ORDERS = ['created_at', 'updated_at', 'title', 'merged_at']
 
-function filterOf(request: FastifyRequest, q: Readonly<Record<string, unknown>>, projectIds: readonly number[] | undefined, defaultScope: string, crossProject = false): MergeRequestFilter {
+function filterOf(
+  request: FastifyRequest,
+  q: Readonly<Record<string, unknown>>,
+  projectIds: readonly number[] | undefined,
+  defaultScope: string,
+  crossProject = false,
+): MergeRequestFilter {
   const user = request.actor.user
   const state = q.state === undefined ? 'all' : textParam('state', q.state)
   if (!STATES.includes(state)) throw invalidParam('state', 'does not have a valid value')
@@ -224,19 +322,23 @@ function filterOf(request: FastifyRequest, q: Readonly<Record<string, unknown>>,
   const sort = q.sort === undefined ? 'desc' : textParam('sort', q.sort)
   if (sort !== 'asc' && sort !== 'desc') throw invalidParam('sort', 'does not have a valid value')
   const scope = textParam('scope', q.scope ?? defaultScope).replace(/-/g, '_')
-  if (!['created_by_me', 'assigned_to_me', 'all'].includes(scope)) throw invalidParam('scope', 'does not have a valid value')
+  if (!['created_by_me', 'assigned_to_me', 'all'].includes(scope))
+    throw invalidParam('scope', 'does not have a valid value')
   if (q.wip !== undefined && q.wip !== 'yes' && q.wip !== 'no') throw invalidParam('wip', 'does not have a valid value')
   const approvedBy = idOrSpecial(q.approved_by_ids, 'approved_by_ids')
-  if (Array.isArray(approvedBy) && approvedBy.length > 5) throw paramError('approved_by_ids should have at most 5 items')
+  if (Array.isArray(approvedBy) && approvedBy.length > 5)
+    throw paramError('approved_by_ids should have at most 5 items')
   const base = negatable(request, q)
   let authorIds = base.authorIds
   let assignee = base.assignee
   // The scope narrows whatever author/assignee filter was given (GitLab applies both).
-  if (scope === 'created_by_me') authorIds = authorIds === undefined || authorIds.includes(user?.id ?? -1) ? [user?.id ?? -1] : [-1]
+  if (scope === 'created_by_me')
+    authorIds = authorIds === undefined || authorIds.includes(user?.id ?? -1) ? [user?.id ?? -1] : [-1]
   if (scope === 'assigned_to_me') assignee = assignee === undefined || assignee === user?.id ? (user?.id ?? -1) : -1
   const not = q.not && typeof q.not === 'object' ? negatable(request, q.not as Record<string, unknown>) : undefined
   const searchIn = q.in !== undefined ? listOf('in', q.in) : undefined
-  if (searchIn?.some((f) => f !== 'title' && f !== 'description')) throw invalidParam('in', 'does not have a valid value')
+  if (searchIn?.some((f) => f !== 'title' && f !== 'description'))
+    throw invalidParam('in', 'does not have a valid value')
   return {
     ...base,
     authorIds,
@@ -257,9 +359,14 @@ function filterOf(request: FastifyRequest, q: Readonly<Record<string, unknown>>,
     approvedBy,
     approvers: idOrSpecial(q.approver_ids, 'approver_ids'),
     nonArchived: crossProject && (q.non_archived === undefined || boolParam(q.non_archived)),
-    deployment: q.environment !== undefined || q.deployed_before !== undefined || q.deployed_after !== undefined
-      ? { environment: q.environment !== undefined ? textParam('environment', q.environment) : undefined, before: datetimeOf('deployed_before', q.deployed_before), after: datetimeOf('deployed_after', q.deployed_after) }
-      : undefined,
+    deployment:
+      q.environment !== undefined || q.deployed_before !== undefined || q.deployed_after !== undefined
+        ? {
+            environment: q.environment !== undefined ? textParam('environment', q.environment) : undefined,
+            before: datetimeOf('deployed_before', q.deployed_before),
+            after: datetimeOf('deployed_after', q.deployed_after),
+          }
+        : undefined,
     not,
     orderBy: orderBy as MergeRequestFilter['orderBy'],
     sort,
@@ -284,7 +391,11 @@ async function sendList(
     rows = rows.map((r) => (r.state === 'opened' ? { ...r, merge_status: 'checking' as const } : r))
   }
   setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-  return presentMergeRequests(request, rows, { relativeTo, withLabelDetails: boolParam(q.with_labels_details), simple: q.view === 'simple' })
+  return presentMergeRequests(request, rows, {
+    relativeTo,
+    withLabelDetails: boolParam(q.with_labels_details),
+    simple: q.view === 'simple',
+  })
 }
 
 /** GitLab's Approvals entity, without approval rules (FREE). */
@@ -323,22 +434,40 @@ function approvalsEntity(request: FastifyRequest, mr: MergeRequestRow): Readonly
 }
 
 function canApprove(request: FastifyRequest, mr: MergeRequestRow, user: UserRow): boolean {
-  const project = request.server.burrow.db.prepare('SELECT * FROM projects WHERE id = ?').get(mr.project_id) as ProjectRow
+  const project = request.server.burrow.db
+    .prepare('SELECT * FROM projects WHERE id = ?')
+    .get(mr.project_id) as ProjectRow
   return canApproveMergeRequest(request, project, mr, user)
 }
 
 function diffLimits(request: FastifyRequest, raw: boolean): DiffLimits {
-  if (raw) return { maxPatchBytes: Number.MAX_SAFE_INTEGER, maxFiles: Number.MAX_SAFE_INTEGER, maxLines: Number.MAX_SAFE_INTEGER }
+  if (raw)
+    return {
+      maxPatchBytes: Number.MAX_SAFE_INTEGER,
+      maxFiles: Number.MAX_SAFE_INTEGER,
+      maxLines: Number.MAX_SAFE_INTEGER,
+    }
   const s = request.server.burrow.settings
-  return { maxPatchBytes: s.get('diff_max_patch_bytes') as number, maxFiles: s.get('diff_max_files') as number, maxLines: s.get('diff_max_lines') as number }
+  return {
+    maxPatchBytes: s.get('diff_max_patch_bytes') as number,
+    maxFiles: s.get('diff_max_files') as number,
+    maxLines: s.get('diff_max_lines') as number,
+  }
 }
 
-async function mrDiffs(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, raw: boolean): Promise<{ diffs: ReturnType<typeof diffEntity>[]; overflow: boolean }> {
+async function mrDiffs(
+  request: FastifyRequest,
+  project: ProjectRow,
+  mr: MergeRequestRow,
+  raw: boolean,
+): Promise<{ diffs: ReturnType<typeof diffEntity>[]; overflow: boolean }> {
   const gitDir = projectGitDir(request.server.burrow, project)
   if (!repoExists(gitDir) || !mr.head_sha || !mr.base_sha) return { diffs: [], overflow: false }
   const limits = diffLimits(request, raw)
   const files = await diffTrees(gitDir, mr.base_sha, mr.head_sha, limits).catch(() => [])
-  const all = raw ? files : await diffTrees(gitDir, mr.base_sha, mr.head_sha, diffLimits(request, true)).catch(() => files)
+  const all = raw
+    ? files
+    : await diffTrees(gitDir, mr.base_sha, mr.head_sha, diffLimits(request, true)).catch(() => files)
   const overflow = all.length > files.length || files.some((f) => f.tooLarge)
   return { diffs: files.map((f) => diffEntity(f)), overflow }
 }
@@ -358,238 +487,414 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     return sendList(request, reply, filterOf(request, q, undefined, 'created_by_me', true), null)
   })
 
-  app.get('/projects/:id/merge_requests', { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {
-    const project = loadMrProject(request, request.params.id)
-    const filter = filterOf(request, request.query as Record<string, unknown>, [project.id], 'all')
-    return sendList(request, reply, filter, { kind: 'project', path: projectPathOf(request, project) })
-  })
+  app.get(
+    '/projects/:id/merge_requests',
+    { schema: { params: IdParams, querystring: ListQuery } },
+    async (request, reply) => {
+      const project = loadMrProject(request, request.params.id)
+      const filter = filterOf(request, request.query as Record<string, unknown>, [project.id], 'all')
+      return sendList(request, reply, filter, { kind: 'project', path: projectPathOf(request, project) })
+    },
+  )
 
-  app.get('/groups/:id/merge_requests', { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {
-    const group = loadGroup(request, request.params.id)
-    const db = request.server.burrow.db
-    const projectIds = (db.prepare('SELECT id FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?))').all(JSON.stringify(groupAndDescendantIds(db, group.id))) as { id: number }[]).map((p) => p.id)
-    const filter = filterOf(request, request.query as Record<string, unknown>, projectIds, 'all', true)
-    return sendList(request, reply, filter, { kind: 'group', path: group.full_path })
-  })
+  app.get(
+    '/groups/:id/merge_requests',
+    { schema: { params: IdParams, querystring: ListQuery } },
+    async (request, reply) => {
+      const group = loadGroup(request, request.params.id)
+      const db = request.server.burrow.db
+      const projectIds = (
+        db
+          .prepare('SELECT id FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?))')
+          .all(JSON.stringify(groupAndDescendantIds(db, group.id))) as { id: number }[]
+      ).map((p) => p.id)
+      const filter = filterOf(request, request.query as Record<string, unknown>, projectIds, 'all', true)
+      return sendList(request, reply, filter, { kind: 'group', path: group.full_path })
+    },
+  )
 
   // The merge requests a deployment shipped (GitLab's Deployments API), with the list parameters.
-  app.get('/projects/:id/deployments/:deployment_id/merge_requests', { schema: { params: Type.Object({ id: Type.String(), deployment_id: Type.Integer() }), querystring: ListQuery } }, async (request, reply) => {
-    const project = loadMrProject(request, request.params.id, AccessLevel.REPORTER)
-    const exists = request.server.burrow.db.prepare('SELECT 1 FROM deployments WHERE id = ? AND project_id = ?').get(request.params.deployment_id, project.id)
-    if (!exists) throw notFound('Deployment')
-    const filter = filterOf(request, request.query as Record<string, unknown>, [project.id], 'all')
-    return sendList(request, reply, { ...filter, deployment: { ...filter.deployment, deploymentId: request.params.deployment_id } }, { kind: 'project', path: projectPathOf(request, project) })
-  })
+  app.get(
+    '/projects/:id/deployments/:deployment_id/merge_requests',
+    { schema: { params: Type.Object({ id: Type.String(), deployment_id: Type.Integer() }), querystring: ListQuery } },
+    async (request, reply) => {
+      const project = loadMrProject(request, request.params.id, AccessLevel.REPORTER)
+      const exists = request.server.burrow.db
+        .prepare('SELECT 1 FROM deployments WHERE id = ? AND project_id = ?')
+        .get(request.params.deployment_id, project.id)
+      if (!exists) throw notFound('Deployment')
+      const filter = filterOf(request, request.query as Record<string, unknown>, [project.id], 'all')
+      return sendList(
+        request,
+        reply,
+        { ...filter, deployment: { ...filter.deployment, deploymentId: request.params.deployment_id } },
+        { kind: 'project', path: projectPathOf(request, project) },
+      )
+    },
+  )
 
-  app.post('/projects/:id/merge_requests', { schema: { params: IdParams, body: CreateBody } }, async (request, reply) => {
-    const user = currentUser(request)
-    const body = request.body
-    const missing = (['source_branch', 'target_branch', 'title'] as const).filter((k) => body[k] === undefined || body[k] === '')
-    if (missing.length > 0) throw missingParam(...missing)
-    const source = loadMrProject(request, request.params.id, AccessLevel.DEVELOPER)
-    const target = source
-    if (body.target_project_id !== undefined && body.target_project_id !== source.id) {
-      // 404 for a target the caller cannot see; otherwise, without forks, a merge request can only
-      // target its own project.
-      loadMrProject(request, textParam('target_project_id', body.target_project_id))
-      throw apiMessage(422, ['Validate fork Source project is not a fork of the target project'])
-    }
-    const mr = await createMergeRequest(request, source, target, toInput(body), user)
-    queueMergeabilityCheck(request.server.burrow, mr.id)
-    return reply.code(201).send(await detail(request, target, findMergeRequestByIid(request.server.burrow.db, target.id, mr.iid) as MergeRequestRow))
-  })
+  app.post(
+    '/projects/:id/merge_requests',
+    { schema: { params: IdParams, body: CreateBody } },
+    async (request, reply) => {
+      const user = currentUser(request)
+      const body = request.body
+      const missing = (['source_branch', 'target_branch', 'title'] as const).filter(
+        (k) => body[k] === undefined || body[k] === '',
+      )
+      if (missing.length > 0) throw missingParam(...missing)
+      const source = loadMrProject(request, request.params.id, AccessLevel.DEVELOPER)
+      const target = source
+      if (body.target_project_id !== undefined && body.target_project_id !== source.id) {
+        // 404 for a target the caller cannot see; otherwise, without forks, a merge request can only
+        // target its own project.
+        loadMrProject(request, textParam('target_project_id', body.target_project_id))
+        throw apiMessage(422, ['Validate fork Source project is not a fork of the target project'])
+      }
+      const mr = await createMergeRequest(request, source, target, toInput(body), user)
+      queueMergeabilityCheck(request.server.burrow, mr.id)
+      return reply
+        .code(201)
+        .send(
+          await detail(
+            request,
+            target,
+            findMergeRequestByIid(request.server.burrow.db, target.id, mr.iid) as MergeRequestRow,
+          ),
+        )
+    },
+  )
 
-  app.get('/projects/:id/merge_requests/:merge_request_iid', { schema: { params: MrParams, querystring: ShowQuery } }, async (request) => {
-    const project = loadMrProject(request, request.params.id)
-    let mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-    if (request.query.with_merge_status_recheck && mr.state === 'opened') queueMergeabilityCheck(request.server.burrow, mr.id)
-    else ensureMergeabilityChecked(request.server.burrow, mr)
-    mr = loadMergeRequest(request, project, mr.iid)
-    return detail(request, project, mr, request.query)
-  })
+  app.get(
+    '/projects/:id/merge_requests/:merge_request_iid',
+    { schema: { params: MrParams, querystring: ShowQuery } },
+    async (request) => {
+      const project = loadMrProject(request, request.params.id)
+      let mr = loadMergeRequest(request, project, request.params.merge_request_iid)
+      if (request.query.with_merge_status_recheck && mr.state === 'opened')
+        queueMergeabilityCheck(request.server.burrow, mr.id)
+      else ensureMergeabilityChecked(request.server.burrow, mr)
+      mr = loadMergeRequest(request, project, mr.iid)
+      return detail(request, project, mr, request.query)
+    },
+  )
 
-  app.put('/projects/:id/merge_requests/:merge_request_iid', { schema: { params: MrParams, body: UpdateBody } }, async (request) => {
-    const user = currentUser(request)
-    const project = loadMrProject(request, request.params.id)
-    const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-    // Authors may edit their own merge requests; everyone else needs Developer.
-    if (mr.author_id !== user.id && !request.perms.canInProject(project, AccessLevel.DEVELOPER)) throw forbidden()
-    checkUnmodifiedSince(request, mr.updated_at)
-    const keys = Object.keys(request.body).filter((k) => k !== 'id' && k !== 'merge_request_iid')
-    if (keys.length === 0) throw missingParam('title, description, target_branch, state_event, labels, add_labels, remove_labels, assignee_id, assignee_ids, reviewer_ids, milestone_id, remove_source_branch, squash, discussion_locked, allow_collaboration, allow_maintainer_to_push')
-    const row = await updateMergeRequest(request, project, mr, toInput(request.body), user)
-    if (row.state === 'opened' && (row.target_branch !== mr.target_branch || mr.state !== 'opened')) queueMergeabilityCheck(request.server.burrow, row.id)
-    return detail(request, project, findMergeRequestByIid(request.server.burrow.db, project.id, mr.iid) as MergeRequestRow)
-  })
+  app.put(
+    '/projects/:id/merge_requests/:merge_request_iid',
+    { schema: { params: MrParams, body: UpdateBody } },
+    async (request) => {
+      const user = currentUser(request)
+      const project = loadMrProject(request, request.params.id)
+      const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
+      // Authors may edit their own merge requests; everyone else needs Developer.
+      if (mr.author_id !== user.id && !request.perms.canInProject(project, AccessLevel.DEVELOPER)) throw forbidden()
+      checkUnmodifiedSince(request, mr.updated_at)
+      const keys = Object.keys(request.body).filter((k) => k !== 'id' && k !== 'merge_request_iid')
+      if (keys.length === 0)
+        throw missingParam(
+          'title, description, target_branch, state_event, labels, add_labels, remove_labels, assignee_id, assignee_ids, reviewer_ids, milestone_id, remove_source_branch, squash, discussion_locked, allow_collaboration, allow_maintainer_to_push',
+        )
+      const row = await updateMergeRequest(request, project, mr, toInput(request.body), user)
+      if (row.state === 'opened' && (row.target_branch !== mr.target_branch || mr.state !== 'opened'))
+        queueMergeabilityCheck(request.server.burrow, row.id)
+      return detail(
+        request,
+        project,
+        findMergeRequestByIid(request.server.burrow.db, project.id, mr.iid) as MergeRequestRow,
+      )
+    },
+  )
 
-  app.delete('/projects/:id/merge_requests/:merge_request_iid', { schema: { params: MrParams } }, async (request, reply) => {
-    currentUser(request)
-    const project = loadMrProject(request, request.params.id, AccessLevel.OWNER)
-    const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-    checkUnmodifiedSince(request, mr.updated_at)
-    destroyMergeRequest(request, mr)
-    return reply.code(204).send()
-  })
+  app.delete(
+    '/projects/:id/merge_requests/:merge_request_iid',
+    { schema: { params: MrParams } },
+    async (request, reply) => {
+      currentUser(request)
+      const project = loadMrProject(request, request.params.id, AccessLevel.OWNER)
+      const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
+      checkUnmodifiedSince(request, mr.updated_at)
+      destroyMergeRequest(request, mr)
+      return reply.code(204).send()
+    },
+  )
 
-  app.put('/projects/:id/merge_requests/:merge_request_iid/merge', { schema: { params: MrParams, body: MergeBody } }, async (request) => {
-    const user = currentUser(request)
-    const project = loadMrProject(request, request.params.id)
-    const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-    const b = request.body
-    const options = {
-      mergeCommitMessage: b.merge_commit_message,
-      squashCommitMessage: b.squash_commit_message,
-      squash: b.squash,
-      shouldRemoveSourceBranch: b.should_remove_source_branch,
-      sha: b.sha,
-    }
-    // With a head pipeline still running, "merge when the pipeline succeeds" waits for it; without
-    // one (or once it has finished) the merge happens now, as GitLab does.
-    const { row } = await mergeOrSchedule(request, project, mr, user, options, b.merge_when_pipeline_succeeds === true || b.auto_merge === true)
-    return detail(request, project, row)
-  })
+  app.put(
+    '/projects/:id/merge_requests/:merge_request_iid/merge',
+    { schema: { params: MrParams, body: MergeBody } },
+    async (request) => {
+      const user = currentUser(request)
+      const project = loadMrProject(request, request.params.id)
+      const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
+      const b = request.body
+      const options = {
+        mergeCommitMessage: b.merge_commit_message,
+        squashCommitMessage: b.squash_commit_message,
+        squash: b.squash,
+        shouldRemoveSourceBranch: b.should_remove_source_branch,
+        sha: b.sha,
+      }
+      // With a head pipeline still running, "merge when the pipeline succeeds" waits for it; without
+      // one (or once it has finished) the merge happens now, as GitLab does.
+      const { row } = await mergeOrSchedule(
+        request,
+        project,
+        mr,
+        user,
+        options,
+        b.merge_when_pipeline_succeeds === true || b.auto_merge === true,
+      )
+      return detail(request, project, row)
+    },
+  )
 
-  app.get('/projects/:id/merge_requests/:merge_request_iid/merge_ref', { schema: { params: MrParams } }, async (request) => {
-    const user = currentUser(request)
-    const project = loadMrProject(request, request.params.id, AccessLevel.DEVELOPER)
-    const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-    return { commit_id: await buildMergeRef(request.server.burrow, project, mr, user) }
-  })
+  app.get(
+    '/projects/:id/merge_requests/:merge_request_iid/merge_ref',
+    { schema: { params: MrParams } },
+    async (request) => {
+      const user = currentUser(request)
+      const project = loadMrProject(request, request.params.id, AccessLevel.DEVELOPER)
+      const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
+      return { commit_id: await buildMergeRef(request.server.burrow, project, mr, user) }
+    },
+  )
 
-  app.put('/projects/:id/merge_requests/:merge_request_iid/rebase', { schema: { params: MrParams, body: Type.Object({ skip_ci: Type.Optional(Type.Boolean()) }) } }, async (request, reply) => {
-    const user = currentUser(request)
-    const project = loadMrProject(request, request.params.id)
-    const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-    const rules = listProtectedBranches(request.server.burrow.db, mr.source_project_id)
-    if (!canPushToBranch(request.perms, project, rules, mr.source_branch)) throw forbidden()
-    if (mr.state !== 'opened') throw forbidden()
-    if (mr.rebase_in_progress === 1) throw apiMessage(409, 'Failed to enqueue the rebase operation, possibly due to a long-lived transaction. Try again later.')
-    startRebase(request.server.burrow, project, mr, user)
-    return reply.code(202).send({ rebase_in_progress: true })
-  })
+  app.put(
+    '/projects/:id/merge_requests/:merge_request_iid/rebase',
+    { schema: { params: MrParams, body: Type.Object({ skip_ci: Type.Optional(Type.Boolean()) }) } },
+    async (request, reply) => {
+      const user = currentUser(request)
+      const project = loadMrProject(request, request.params.id)
+      const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
+      const rules = listProtectedBranches(request.server.burrow.db, mr.source_project_id)
+      if (!canPushToBranch(request.perms, project, rules, mr.source_branch)) throw forbidden()
+      if (mr.state !== 'opened') throw forbidden()
+      if (mr.rebase_in_progress === 1)
+        throw apiMessage(
+          409,
+          'Failed to enqueue the rebase operation, possibly due to a long-lived transaction. Try again later.',
+        )
+      startRebase(request.server.burrow, project, mr, user)
+      return reply.code(202).send({ rebase_in_progress: true })
+    },
+  )
 
-  app.post('/projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds', { schema: { params: MrParams } }, async (request, reply) => {
-    currentUser(request)
-    const project = loadMrProject(request, request.params.id)
-    const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-    if (!request.perms.canInProject(project, AccessLevel.DEVELOPER)) throw unauthorized()
-    if (mr.state === 'merged' || mr.state === 'closed') throw apiMessage(405, 'Method Not Allowed')
-    if (mr.merge_when_pipeline_succeeds !== 1) throw apiMessage(406, '406 Not Acceptable')
-    const row = cancelAutoMerge(request.server.burrow.db, mr, currentUser(request))
-    return reply.code(201).send(await detail(request, project, row))
-  })
+  app.post(
+    '/projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds',
+    { schema: { params: MrParams } },
+    async (request, reply) => {
+      currentUser(request)
+      const project = loadMrProject(request, request.params.id)
+      const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
+      if (!request.perms.canInProject(project, AccessLevel.DEVELOPER)) throw unauthorized()
+      if (mr.state === 'merged' || mr.state === 'closed') throw apiMessage(405, 'Method Not Allowed')
+      if (mr.merge_when_pipeline_succeeds !== 1) throw apiMessage(406, '406 Not Acceptable')
+      const row = cancelAutoMerge(request.server.burrow.db, mr, currentUser(request))
+      return reply.code(201).send(await detail(request, project, row))
+    },
+  )
 
-  app.get('/projects/:id/merge_requests/:merge_request_iid/closes_issues', { schema: { params: MrParams } }, async (request, reply) => {
-    const project = loadMrProject(request, request.params.id)
-    const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-    const issues = closableIssues(request, project, mr).map((c) => c.issue)
-    const entities = presentIssues(request, issues, { origin: { kind: 'project', projectId: project.id } })
-    return paginateArray(request, reply, request.server.burrow.baseUrl(request), entities)
-  })
+  app.get(
+    '/projects/:id/merge_requests/:merge_request_iid/closes_issues',
+    { schema: { params: MrParams } },
+    async (request, reply) => {
+      const project = loadMrProject(request, request.params.id)
+      const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
+      const issues = closableIssues(request, project, mr).map((c) => c.issue)
+      const entities = presentIssues(request, issues, { origin: { kind: 'project', projectId: project.id } })
+      return paginateArray(request, reply, request.server.burrow.baseUrl(request), entities)
+    },
+  )
 
-  for (const [action, wanted] of [['subscribe', true], ['unsubscribe', false]] as const) {
-    app.post(`/projects/:id/merge_requests/:merge_request_iid/${action}`, { schema: { params: MrParams } }, async (request, reply) => {
+  for (const [action, wanted] of [
+    ['subscribe', true],
+    ['unsubscribe', false],
+  ] as const) {
+    app.post(
+      `/projects/:id/merge_requests/:merge_request_iid/${action}`,
+      { schema: { params: MrParams } },
+      async (request, reply) => {
+        const user = currentUser(request)
+        const project = loadMrProject(request, request.params.id)
+        const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
+        const db = request.server.burrow.db
+        if (isSubscribed(db, 'MergeRequest', mr.id, user.id, participantIds(db, mr)) === wanted) throw notModified()
+        if (wanted) subscribe(db, 'MergeRequest', mr.id, user.id, project.id)
+        else unsubscribe(db, 'MergeRequest', mr.id, user.id, project.id)
+        return reply.code(201).send(await detail(request, project, mr))
+      },
+    )
+  }
+
+  app.get(
+    '/projects/:id/merge_requests/:merge_request_iid/changes',
+    {
+      schema: {
+        params: MrParams,
+        querystring: Type.Object({
+          access_raw_diffs: Type.Optional(Type.Boolean()),
+          unidiff: Type.Optional(Type.Boolean()),
+        }),
+      },
+    },
+    async (request) => {
+      const project = loadMrProject(request, request.params.id)
+      const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
+      const { diffs, overflow } = await mrDiffs(request, project, mr, request.query.access_raw_diffs === true)
+      return { ...(await detail(request, project, mr)), overflow, changes: diffs }
+    },
+  )
+
+  app.get(
+    '/projects/:id/merge_requests/:merge_request_iid/diffs',
+    { schema: { params: MrParams } },
+    async (request, reply) => {
+      const project = loadMrProject(request, request.params.id)
+      const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
+      const { diffs } = await mrDiffs(request, project, mr, false)
+      return paginateArray(request, reply, request.server.burrow.baseUrl(request), diffs)
+    },
+  )
+
+  app.get(
+    '/projects/:id/merge_requests/:merge_request_iid/commits',
+    { schema: { params: MrParams } },
+    async (request, reply) => {
+      const project = loadMrProject(request, request.params.id)
+      const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
+      const gitDir = projectGitDir(request.server.burrow, project)
+      const commits =
+        repoExists(gitDir) && mr.head_sha && mr.base_sha
+          ? await logCommits(gitDir, [mr.head_sha, `^${mr.base_sha}`, '--']).catch(() => [])
+          : []
+      const webUrl = `${request.server.burrow.baseUrl(request)}/${projectPathOf(request, project)}`
+      return paginateArray(
+        request,
+        reply,
+        request.server.burrow.baseUrl(request),
+        commits.map((c) => commitEntity(c, webUrl)),
+      )
+    },
+  )
+
+  app.get(
+    '/projects/:id/merge_requests/:merge_request_iid/participants',
+    { schema: { params: MrParams } },
+    async (request, reply) => {
+      const project = loadMrProject(request, request.params.id)
+      const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
+      const db = request.server.burrow.db
+      const ids = participantIds(db, mr)
+      const users = db
+        .prepare('SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))')
+        .all(JSON.stringify(ids)) as UserRow[]
+      const baseUrl = request.server.burrow.baseUrl(request)
+      users.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id))
+      return paginateArray(
+        request,
+        reply,
+        baseUrl,
+        users.map((u) => userRef(u, baseUrl)),
+      )
+    },
+  )
+
+  app.get(
+    '/projects/:id/merge_requests/:merge_request_iid/approvals',
+    { schema: { params: MrParams } },
+    async (request) => {
+      const project = loadMrProject(request, request.params.id)
+      return approvalsEntity(request, loadMergeRequest(request, project, request.params.merge_request_iid))
+    },
+  )
+
+  app.get(
+    '/projects/:id/merge_requests/:merge_request_iid/approval_state',
+    { schema: { params: MrParams } },
+    async (request) => {
+      const project = loadMrProject(request, request.params.id)
+      loadMergeRequest(request, project, request.params.merge_request_iid)
+      return { approval_rules_overwritten: false, rules: [] }
+    },
+  )
+
+  app.post(
+    '/projects/:id/merge_requests/:merge_request_iid/approve',
+    {
+      schema: {
+        params: MrParams,
+        body: Type.Object({ sha: Type.Optional(Type.String()), approval_password: Type.Optional(Type.String()) }),
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request)
+      const project = loadMrProject(request, request.params.id)
+      const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
+      if (request.body.sha !== undefined && request.body.sha !== mr.head_sha)
+        throw apiMessage(409, `SHA does not match HEAD of source branch: ${mr.head_sha ?? ''}`)
+      if (!approveMergeRequest(request, project, mr, user)) throw unauthorized()
+      return reply.code(201).send(approvalsEntity(request, mr))
+    },
+  )
+
+  app.post(
+    '/projects/:id/merge_requests/:merge_request_iid/unapprove',
+    { schema: { params: MrParams } },
+    async (request, reply) => {
+      const user = currentUser(request)
+      const project = loadMrProject(request, request.params.id)
+      const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
+      if (!unapproveMergeRequest(request, mr, user)) throw notFound()
+      return reply.code(201).send(approvalsEntity(request, mr))
+    },
+  )
+
+  app.post(
+    '/projects/:id/merge_requests/:merge_request_iid/todo',
+    { schema: { params: MrParams } },
+    async (request, reply) => {
       const user = currentUser(request)
       const project = loadMrProject(request, request.params.id)
       const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
       const db = request.server.burrow.db
-      if (isSubscribed(db, 'MergeRequest', mr.id, user.id, participantIds(db, mr)) === wanted) throw notModified()
-      if (wanted) subscribe(db, 'MergeRequest', mr.id, user.id, project.id)
-      else unsubscribe(db, 'MergeRequest', mr.id, user.id, project.id)
-      return reply.code(201).send(await detail(request, project, mr))
-    })
-  }
-
-  app.get('/projects/:id/merge_requests/:merge_request_iid/changes', { schema: { params: MrParams, querystring: Type.Object({ access_raw_diffs: Type.Optional(Type.Boolean()), unidiff: Type.Optional(Type.Boolean()) }) } }, async (request) => {
-    const project = loadMrProject(request, request.params.id)
-    const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-    const { diffs, overflow } = await mrDiffs(request, project, mr, request.query.access_raw_diffs === true)
-    return { ...(await detail(request, project, mr)), overflow, changes: diffs }
-  })
-
-  app.get('/projects/:id/merge_requests/:merge_request_iid/diffs', { schema: { params: MrParams } }, async (request, reply) => {
-    const project = loadMrProject(request, request.params.id)
-    const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-    const { diffs } = await mrDiffs(request, project, mr, false)
-    return paginateArray(request, reply, request.server.burrow.baseUrl(request), diffs)
-  })
-
-  app.get('/projects/:id/merge_requests/:merge_request_iid/commits', { schema: { params: MrParams } }, async (request, reply) => {
-    const project = loadMrProject(request, request.params.id)
-    const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-    const gitDir = projectGitDir(request.server.burrow, project)
-    const commits = repoExists(gitDir) && mr.head_sha && mr.base_sha ? await logCommits(gitDir, [mr.head_sha, `^${mr.base_sha}`, '--']).catch(() => []) : []
-    const webUrl = `${request.server.burrow.baseUrl(request)}/${projectPathOf(request, project)}`
-    return paginateArray(request, reply, request.server.burrow.baseUrl(request), commits.map((c) => commitEntity(c, webUrl)))
-  })
-
-  app.get('/projects/:id/merge_requests/:merge_request_iid/participants', { schema: { params: MrParams } }, async (request, reply) => {
-    const project = loadMrProject(request, request.params.id)
-    const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-    const db = request.server.burrow.db
-    const ids = participantIds(db, mr)
-    const users = db.prepare('SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as UserRow[]
-    const baseUrl = request.server.burrow.baseUrl(request)
-    users.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id))
-    return paginateArray(request, reply, baseUrl, users.map((u) => userRef(u, baseUrl)))
-  })
-
-  app.get('/projects/:id/merge_requests/:merge_request_iid/approvals', { schema: { params: MrParams } }, async (request) => {
-    const project = loadMrProject(request, request.params.id)
-    return approvalsEntity(request, loadMergeRequest(request, project, request.params.merge_request_iid))
-  })
-
-  app.get('/projects/:id/merge_requests/:merge_request_iid/approval_state', { schema: { params: MrParams } }, async (request) => {
-    const project = loadMrProject(request, request.params.id)
-    loadMergeRequest(request, project, request.params.merge_request_iid)
-    return { approval_rules_overwritten: false, rules: [] }
-  })
-
-  app.post('/projects/:id/merge_requests/:merge_request_iid/approve', { schema: { params: MrParams, body: Type.Object({ sha: Type.Optional(Type.String()), approval_password: Type.Optional(Type.String()) }) } }, async (request, reply) => {
-    const user = currentUser(request)
-    const project = loadMrProject(request, request.params.id)
-    const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-    if (request.body.sha !== undefined && request.body.sha !== mr.head_sha) throw apiMessage(409, `SHA does not match HEAD of source branch: ${mr.head_sha ?? ''}`)
-    if (!approveMergeRequest(request, project, mr, user)) throw unauthorized()
-    return reply.code(201).send(approvalsEntity(request, mr))
-  })
-
-  app.post('/projects/:id/merge_requests/:merge_request_iid/unapprove', { schema: { params: MrParams } }, async (request, reply) => {
-    const user = currentUser(request)
-    const project = loadMrProject(request, request.params.id)
-    const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-    if (!unapproveMergeRequest(request, mr, user)) throw notFound()
-    return reply.code(201).send(approvalsEntity(request, mr))
-  })
-
-  app.post('/projects/:id/merge_requests/:merge_request_iid/todo', { schema: { params: MrParams } }, async (request, reply) => {
-    const user = currentUser(request)
-    const project = loadMrProject(request, request.params.id)
-    const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-    const db = request.server.burrow.db
-    if (pendingTodoFor(db, user.id, 'MergeRequest', mr.id, 'marked')) throw notModified()
-    const todo = createTodo(db, { userId: user.id, authorId: user.id, projectId: project.id, targetType: 'MergeRequest', targetId: mr.id, action: 'marked' })
-    const baseUrl = request.server.burrow.baseUrl(request)
-    const p = findProjectWithNamespace(db, project.id)
-    const [target] = presentMergeRequests(request, [mr], { relativeTo: { kind: 'project', path: projectPathOf(request, project) } })
-    return reply.code(201).send({
-      id: todo.id,
-      project: p ? projectRef(p) : null,
-      author: userRef(user, baseUrl),
-      action_name: 'marked',
-      target_type: 'MergeRequest',
-      target,
-      target_url: target.web_url,
-      body: mr.title,
-      state: todo.state,
-      created_at: todo.created_at,
-      updated_at: todo.updated_at,
-    })
-  })
+      if (pendingTodoFor(db, user.id, 'MergeRequest', mr.id, 'marked')) throw notModified()
+      const todo = createTodo(db, {
+        userId: user.id,
+        authorId: user.id,
+        projectId: project.id,
+        targetType: 'MergeRequest',
+        targetId: mr.id,
+        action: 'marked',
+      })
+      const baseUrl = request.server.burrow.baseUrl(request)
+      const p = findProjectWithNamespace(db, project.id)
+      const [target] = presentMergeRequests(request, [mr], {
+        relativeTo: { kind: 'project', path: projectPathOf(request, project) },
+      })
+      return reply.code(201).send({
+        id: todo.id,
+        project: p ? projectRef(p) : null,
+        author: userRef(user, baseUrl),
+        action_name: 'marked',
+        target_type: 'MergeRequest',
+        target,
+        target_url: target.web_url,
+        body: mr.title,
+        state: todo.state,
+        created_at: todo.created_at,
+        updated_at: todo.updated_at,
+      })
+    },
+  )
 
   // Time tracking: the estimate lives on the merge request, spent time in `timelogs`.
   const timeStatsFor = (request: FastifyRequest, mr: MergeRequestRow): TimeStats => {
-    const spent = (request.server.burrow.db.prepare("SELECT COALESCE(SUM(time_spent), 0) AS s FROM timelogs WHERE trackable_type = 'MergeRequest' AND trackable_id = ?").get(mr.id) as { s: number }).s
+    const spent = (
+      request.server.burrow.db
+        .prepare(
+          "SELECT COALESCE(SUM(time_spent), 0) AS s FROM timelogs WHERE trackable_type = 'MergeRequest' AND trackable_id = ?",
+        )
+        .get(mr.id) as { s: number }
+    ).s
     return timeStatsOf(mr.time_estimate, spent)
   }
   const timeWriter = (request: FastifyRequest): { project: ProjectRow; mr: MergeRequestRow; user: UserRow } => {
@@ -606,32 +911,65 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     return seconds
   }
 
-  app.get('/projects/:id/merge_requests/:merge_request_iid/time_stats', { schema: { params: MrParams } }, async (request) => {
-    const project = loadMrProject(request, request.params.id)
-    return timeStatsFor(request, loadMergeRequest(request, project, request.params.merge_request_iid))
-  })
+  app.get(
+    '/projects/:id/merge_requests/:merge_request_iid/time_stats',
+    { schema: { params: MrParams } },
+    async (request) => {
+      const project = loadMrProject(request, request.params.id)
+      return timeStatsFor(request, loadMergeRequest(request, project, request.params.merge_request_iid))
+    },
+  )
   // Writes go through the time-tracking services shared with issues (their checks and system notes).
-  const trackableOf = (mr: MergeRequestRow): Trackable => ({ type: 'MergeRequest', id: mr.id, projectId: mr.project_id })
-  app.post('/projects/:id/merge_requests/:merge_request_iid/time_estimate', { schema: { params: MrParams } }, async (request, reply) => {
-    const { mr } = timeWriter(request)
-    const seconds = durationOf((request.body as Record<string, unknown> | undefined)?.duration)
-    if (seconds < 0) throw apiMessage(400, 'Invalid time duration')
-    return reply.code(200).send(setTimeEstimate(request, trackableOf(mr), seconds))
+  const trackableOf = (mr: MergeRequestRow): Trackable => ({
+    type: 'MergeRequest',
+    id: mr.id,
+    projectId: mr.project_id,
   })
-  app.post('/projects/:id/merge_requests/:merge_request_iid/reset_time_estimate', { schema: { params: MrParams } }, async (request, reply) => {
-    const { mr } = timeWriter(request)
-    return reply.code(200).send(resetTimeEstimate(request, trackableOf(mr)))
-  })
-  app.post('/projects/:id/merge_requests/:merge_request_iid/add_spent_time', { schema: { params: MrParams } }, async (request, reply) => {
-    const { mr } = timeWriter(request)
-    const body = (request.body ?? {}) as Record<string, unknown>
-    const seconds = durationOf(body.duration)
-    return reply.code(201).send(addSpentTime(request, trackableOf(mr), seconds, body.summary === undefined ? null : textParam('summary', body.summary)))
-  })
-  app.post('/projects/:id/merge_requests/:merge_request_iid/reset_spent_time', { schema: { params: MrParams } }, async (request, reply) => {
-    const { mr } = timeWriter(request)
-    return reply.code(200).send(resetSpentTime(request, trackableOf(mr)))
-  })
+  app.post(
+    '/projects/:id/merge_requests/:merge_request_iid/time_estimate',
+    { schema: { params: MrParams } },
+    async (request, reply) => {
+      const { mr } = timeWriter(request)
+      const seconds = durationOf((request.body as Record<string, unknown> | undefined)?.duration)
+      if (seconds < 0) throw apiMessage(400, 'Invalid time duration')
+      return reply.code(200).send(setTimeEstimate(request, trackableOf(mr), seconds))
+    },
+  )
+  app.post(
+    '/projects/:id/merge_requests/:merge_request_iid/reset_time_estimate',
+    { schema: { params: MrParams } },
+    async (request, reply) => {
+      const { mr } = timeWriter(request)
+      return reply.code(200).send(resetTimeEstimate(request, trackableOf(mr)))
+    },
+  )
+  app.post(
+    '/projects/:id/merge_requests/:merge_request_iid/add_spent_time',
+    { schema: { params: MrParams } },
+    async (request, reply) => {
+      const { mr } = timeWriter(request)
+      const body = (request.body ?? {}) as Record<string, unknown>
+      const seconds = durationOf(body.duration)
+      return reply
+        .code(201)
+        .send(
+          addSpentTime(
+            request,
+            trackableOf(mr),
+            seconds,
+            body.summary === undefined ? null : textParam('summary', body.summary),
+          ),
+        )
+    },
+  )
+  app.post(
+    '/projects/:id/merge_requests/:merge_request_iid/reset_spent_time',
+    { schema: { params: MrParams } },
+    async (request, reply) => {
+      const { mr } = timeWriter(request)
+      return reply.code(200).send(resetSpentTime(request, trackableOf(mr)))
+    },
+  )
 
   await app.register(
     awardEmojiRoutes('/projects/:id/merge_requests/:merge_request_iid', (request) => {

@@ -6,15 +6,25 @@ import { nowIso } from '../../platform/db/connection'
 import { milestonesById } from '../issues/queries'
 import { findLabelInScope, insertLabel } from '../labels/queries'
 import {
-  countsOf, deleteApproval, deleteMergeRequestRow, findOpenDuplicate, insertApproval, insertMergeRequest, labelsOf, listMergeRequests, setMergeRequestLabels, setUserLinks,
-  updateMergeRequestRow, userLinksOf, type MergeRequestChanges, type MergeRequestRow,
+  countsOf,
+  deleteApproval,
+  deleteMergeRequestRow,
+  findOpenDuplicate,
+  insertApproval,
+  insertMergeRequest,
+  labelsOf,
+  listMergeRequests,
+  setMergeRequestLabels,
+  setUserLinks,
+  updateMergeRequestRow,
+  userLinksOf,
+  type MergeRequestChanges,
+  type MergeRequestRow,
 } from './queries'
 import { findMilestoneById, type MilestoneRow } from '../milestones/queries'
 import { findNamespaceById } from '../namespaces/queries'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
-import {
-  mergeRequestDetailFields, mergeRequestEntity, mergeRequestSimple, type MergeRequestDetail,
-} from './entity'
+import { mergeRequestDetailFields, mergeRequestEntity, mergeRequestSimple, type MergeRequestDetail } from './entity'
 import { projectSettings } from '../projects/entity'
 import { mergeBase } from '../../platform/git/merge-base'
 import { countCommitsBetween } from '../../platform/git/merge'
@@ -31,7 +41,13 @@ import { isSubscribed } from '../subscriptions/service'
 import { createTodo } from '../todos/service'
 import { resolveTodosForTarget } from '../todos/queries'
 import { cachedStatement } from '../../platform/db/statements'
-import { mergeRequestSnapshot, mergeRequestTarget, noteApproval, recordCreation, recordUpdate } from '../notes/system-notes'
+import {
+  mergeRequestSnapshot,
+  mergeRequestTarget,
+  noteApproval,
+  recordCreation,
+  recordUpdate,
+} from '../notes/system-notes'
 import { descriptionOf, titleOf } from '../issues/service'
 
 /** How a list or single response is shaped. */
@@ -43,14 +59,21 @@ export interface PresentOptions {
 
 function usersById(db: Db, ids: readonly number[]): Map<number, UserRow> {
   const unique = [...new Set(ids)]
-  const rows = unique.length === 0 ? [] : (db.prepare('SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(unique)) as UserRow[])
+  const rows =
+    unique.length === 0
+      ? []
+      : (db
+          .prepare('SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))')
+          .all(JSON.stringify(unique)) as UserRow[])
   return new Map(rows.map((u) => [u.id, u]))
 }
 
 function projectPaths(db: Db, ids: readonly number[]): Map<number, string> {
   const unique = [...new Set(ids)]
   const rows = db
-    .prepare('SELECT p.id, n.full_path || \'/\' || p.path AS path FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE p.id IN (SELECT value FROM json_each(?))')
+    .prepare(
+      "SELECT p.id, n.full_path || '/' || p.path AS path FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE p.id IN (SELECT value FROM json_each(?))",
+    )
     .all(JSON.stringify(unique)) as { id: number; path: string }[]
   return new Map(rows.map((r) => [r.id, r.path]))
 }
@@ -59,15 +82,26 @@ function projectPaths(db: Db, ids: readonly number[]): Map<number, string> {
  * Serializes a page of merge requests: users, labels, milestones, votes, note counts and time spent
  * are each fetched once for the whole page.
  */
-export function presentMergeRequests(request: FastifyRequest, rows: readonly MergeRequestRow[], options: PresentOptions = {}): Readonly<Record<string, unknown>>[] {
+export function presentMergeRequests(
+  request: FastifyRequest,
+  rows: readonly MergeRequestRow[],
+  options: PresentOptions = {},
+): Readonly<Record<string, unknown>>[] {
   const db = request.server.burrow.db
   const baseUrl = request.server.burrow.baseUrl(request)
-  const paths = projectPaths(db, rows.map((r) => r.project_id))
-  if (options.simple) return rows.map((r) => mergeRequestSimple(r, { baseUrl, projectPath: paths.get(r.project_id) ?? '' }))
+  const paths = projectPaths(
+    db,
+    rows.map((r) => r.project_id),
+  )
+  if (options.simple)
+    return rows.map((r) => mergeRequestSimple(r, { baseUrl, projectPath: paths.get(r.project_id) ?? '' }))
   const ids = rows.map((r) => r.id)
   const assignees = userLinksOf(db, 'merge_request_assignees', ids)
   const reviewers = userLinksOf(db, 'merge_request_reviewers', ids)
-  const users = usersById(db, rows.flatMap((r) => [r.author_id, r.merged_by_id ?? 0, r.closed_by_id ?? 0]))
+  const users = usersById(
+    db,
+    rows.flatMap((r) => [r.author_id, r.merged_by_id ?? 0, r.closed_by_id ?? 0]),
+  )
   const labels = labelsOf(db, ids)
   const counts = countsOf(db, ids)
   const milestoneIds = [...new Set(rows.map((r) => r.milestone_id).filter((id): id is number => id !== null))]
@@ -109,16 +143,23 @@ export async function presentMergeRequestDetail(
   options: { readonly includeDivergedCommitsCount?: boolean; readonly includeRebaseInProgress?: boolean } = {},
 ): Promise<Readonly<Record<string, unknown>>> {
   const db = request.server.burrow.db
-  const [basic] = presentMergeRequests(request, [mr], { relativeTo: { kind: 'project', path: projectPaths(db, [project.id]).get(project.id) ?? '' } })
+  const [basic] = presentMergeRequests(request, [mr], {
+    relativeTo: { kind: 'project', path: projectPaths(db, [project.id]).get(project.id) ?? '' },
+  })
   const gitDir = projectGitDir(request.server.burrow, project)
   let changesCount = 0
   let diverged: number | undefined
   if (repoExists(gitDir) && mr.head_sha && mr.base_sha) {
-    const out = await gitText(['diff', '--name-only', '-z', '--no-renames', '--end-of-options', mr.base_sha, mr.head_sha], { gitDir }).catch(() => '')
+    const out = await gitText(
+      ['diff', '--name-only', '-z', '--no-renames', '--end-of-options', mr.base_sha, mr.head_sha],
+      { gitDir },
+    ).catch(() => '')
     changesCount = out.split('\0').filter((p) => p !== '').length
   }
   if (options.includeDivergedCommitsCount) {
-    const target = repoExists(gitDir) ? await resolveCommit(gitDir, `refs/heads/${mr.target_branch}`).catch(() => null) : null
+    const target = repoExists(gitDir)
+      ? await resolveCommit(gitDir, `refs/heads/${mr.target_branch}`).catch(() => null)
+      : null
     diverged = target && mr.base_sha ? await countCommitsBetween(gitDir, mr.base_sha, target).catch(() => 0) : 0
   }
   const user = request.actor.user
@@ -134,7 +175,11 @@ export async function presentMergeRequestDetail(
 }
 
 /** One page of a milestone's merge requests the caller may see, oldest first, as GitLab lists them. */
-export function milestoneMergeRequests(request: FastifyRequest, milestone: MilestoneRow, page: { readonly limit: number; readonly offset: number }): { rows: Readonly<Record<string, unknown>>[]; total: number } {
+export function milestoneMergeRequests(
+  request: FastifyRequest,
+  milestone: MilestoneRow,
+  page: { readonly limit: number; readonly offset: number },
+): { rows: Readonly<Record<string, unknown>>[]; total: number } {
   const user = request.actor.user
   const { rows, total } = listMergeRequests(
     request.server.burrow.db,
@@ -154,22 +199,38 @@ export function milestoneMergeRequests(request: FastifyRequest, milestone: Miles
  * closing pattern), newest first, that the caller may see — for the issues family's
  * `related_merge_requests` / `closed_by` endpoints and its merge_requests_count.
  */
-export function mergeRequestsReferencingIssue(request: FastifyRequest, projectId: number, issueIid: number, kind: 'related' | 'closed_by'): Readonly<Record<string, unknown>>[] {
+export function mergeRequestsReferencingIssue(
+  request: FastifyRequest,
+  projectId: number,
+  issueIid: number,
+  kind: 'related' | 'closed_by',
+): Readonly<Record<string, unknown>>[] {
   const db = request.server.burrow.db
   const user = request.actor.user
   const candidates = db
-    .prepare("SELECT id FROM merge_requests WHERE project_id = ? AND description LIKE ? ORDER BY id DESC")
+    .prepare('SELECT id FROM merge_requests WHERE project_id = ? AND description LIKE ? ORDER BY id DESC')
     .all(projectId, `%#${issueIid}%`) as { id: number }[]
   if (candidates.length === 0) return []
   const { rows } = listMergeRequests(
     db,
-    { viewer: user ? { id: user.id, isAdmin: user.is_admin === 1, external: user.external === 1 } : null, projectIds: [projectId], orderBy: 'created_at', sort: 'desc' },
+    {
+      viewer: user ? { id: user.id, isAdmin: user.is_admin === 1, external: user.external === 1 } : null,
+      projectIds: [projectId],
+      orderBy: 'created_at',
+      sort: 'desc',
+    },
     { limit: 1000, offset: 0 },
   )
   const ids = new Set(candidates.map((c) => c.id))
   const matching = rows.filter((r) => {
     if (!ids.has(r.id)) return false
-    const refs = kind === 'closed_by' ? closingReferences(r.description) : [...(r.description ?? '').matchAll(/(?<![\w/])#(\d+)\b/g)].map((m) => ({ projectPath: null, iid: Number(m[1]) }))
+    const refs =
+      kind === 'closed_by'
+        ? closingReferences(r.description)
+        : [...(r.description ?? '').matchAll(/(?<![\w/])#(\d+)\b/g)].map((m) => ({
+            projectPath: null,
+            iid: Number(m[1]),
+          }))
     return refs.some((ref) => ref.projectPath === null && ref.iid === issueIid)
   })
   return presentMergeRequests(request, matching)
@@ -181,20 +242,30 @@ export function canReadMergeRequestsWith(perms: Permissions, project: ProjectRow
   // A disabled feature is off for everyone, administrators included (GitLab's feature_available?).
   if (feature === 'disabled') return false
   if (perms.isAdmin) return true
-  if (project.visibility === 'private' || feature === 'private') return perms.canInProject(project, AccessLevel.REPORTER)
+  if (project.visibility === 'private' || feature === 'private')
+    return perms.canInProject(project, AccessLevel.REPORTER)
   return perms.canReadProject(project)
 }
 
 /** Per issue of a page: how many merge requests of its project close it (the issue's merge_requests_count). */
-export function closingMergeRequestCounts(db: Db, issues: readonly { readonly id: number; readonly project_id: number; readonly iid: number }[]): Map<number, number> {
+export function closingMergeRequestCounts(
+  db: Db,
+  issues: readonly { readonly id: number; readonly project_id: number; readonly iid: number }[],
+): Map<number, number> {
   const counts = new Map<number, number>()
   if (issues.length === 0) return counts
   const projectIds = [...new Set(issues.map((i) => i.project_id))]
-  const rows = cachedStatement(db, "SELECT project_id, description FROM merge_requests WHERE project_id IN (SELECT value FROM json_each(?)) AND description LIKE '%#%'")
-    .all(JSON.stringify(projectIds)) as { project_id: number; description: string | null }[]
+  const rows = cachedStatement(
+    db,
+    "SELECT project_id, description FROM merge_requests WHERE project_id IN (SELECT value FROM json_each(?)) AND description LIKE '%#%'",
+  ).all(JSON.stringify(projectIds)) as { project_id: number; description: string | null }[]
   const closed = new Map<string, number>()
   for (const r of rows) {
-    for (const ref of new Set(closingReferences(r.description).filter((c) => c.projectPath === null).map((c) => c.iid))) {
+    for (const ref of new Set(
+      closingReferences(r.description)
+        .filter((c) => c.projectPath === null)
+        .map((c) => c.iid),
+    )) {
       const key = `${r.project_id}:${ref}`
       closed.set(key, (closed.get(key) ?? 0) + 1)
     }
@@ -237,13 +308,19 @@ function labelIdsFor(request: FastifyRequest, project: ProjectRow, titles: reado
     const title = raw.trim()
     if (title === '') continue
     const found = findLabelInScope(db, scope, title, scope.order)
-    ids.push(found ? found.id : insertLabel(db, { title, color: '#6699cc', description: null, projectId: project.id }).id)
+    ids.push(
+      found ? found.id : insertLabel(db, { title, color: '#6699cc', description: null, projectId: project.id }).id,
+    )
   }
   return [...new Set(ids)]
 }
 
 /** Milestone ids a merge request of this project may use: the project's own or its groups'. */
-function checkMilestone(request: FastifyRequest, project: ProjectRow, id: number | null | undefined): number | null | undefined {
+function checkMilestone(
+  request: FastifyRequest,
+  project: ProjectRow,
+  id: number | null | undefined,
+): number | null | undefined {
   if (id === undefined || id === null) return id
   if (id === 0) return null
   const m = findMilestoneById(request.server.burrow.db, id)
@@ -267,13 +344,36 @@ function existingUserIds(db: Db, ids: readonly number[]): number[] {
 
 function assigneeIdsOf(input: MergeRequestInput): readonly number[] | undefined {
   if (input.assignee_ids !== undefined) return input.assignee_ids
-  if (input.assignee_id !== undefined) return input.assignee_id === null || input.assignee_id === 0 ? [] : [input.assignee_id]
+  if (input.assignee_id !== undefined)
+    return input.assignee_id === null || input.assignee_id === 0 ? [] : [input.assignee_id]
   return undefined
 }
 
-function notifyNewlyLinked(db: Db, mr: MergeRequestRow, authorId: number, assigned: readonly number[], reviewers: readonly number[]): void {
-  for (const userId of assigned) createTodo(db, { userId, authorId, projectId: mr.project_id, targetType: 'MergeRequest', targetId: mr.id, action: 'assigned' })
-  for (const userId of reviewers) createTodo(db, { userId, authorId, projectId: mr.project_id, targetType: 'MergeRequest', targetId: mr.id, action: 'review_requested' })
+function notifyNewlyLinked(
+  db: Db,
+  mr: MergeRequestRow,
+  authorId: number,
+  assigned: readonly number[],
+  reviewers: readonly number[],
+): void {
+  for (const userId of assigned)
+    createTodo(db, {
+      userId,
+      authorId,
+      projectId: mr.project_id,
+      targetType: 'MergeRequest',
+      targetId: mr.id,
+      action: 'assigned',
+    })
+  for (const userId of reviewers)
+    createTodo(db, {
+      userId,
+      authorId,
+      projectId: mr.project_id,
+      targetType: 'MergeRequest',
+      targetId: mr.id,
+      action: 'review_requested',
+    })
 }
 
 /** GitLab's 409 for a second open merge request on the same branches, naming the first. */
@@ -293,21 +393,39 @@ function approvalsBeforeMerge(project: ProjectRow, given: number | undefined): n
  * merge request for the same source and target branches is a 409 naming it. Records the `created`
  * event, to-dos for assignees and reviewers, and queues the mergeability check.
  */
-export async function createMergeRequest(request: FastifyRequest, source: ProjectRow, target: ProjectRow, input: MergeRequestInput, author: UserRow): Promise<MergeRequestRow> {
+export async function createMergeRequest(
+  request: FastifyRequest,
+  source: ProjectRow,
+  target: ProjectRow,
+  input: MergeRequestInput,
+  author: UserRow,
+): Promise<MergeRequestRow> {
   const db = request.server.burrow.db
   const ctx = request.server.burrow
   const sourceBranch = input.source_branch as string
   const targetBranch = input.target_branch as string
   const title = titleOf(input.title)
   const description = descriptionOf(input.description) ?? null
-  if (source.id === target.id && sourceBranch === targetBranch) throw apiMessage(422, ["You can't use same project/branch for source and target"])
+  if (source.id === target.id && sourceBranch === targetBranch)
+    throw apiMessage(422, ["You can't use same project/branch for source and target"])
   const sourceDir = projectGitDir(ctx, source)
   const targetDir = projectGitDir(ctx, target)
-  const sourceHead = isValidRef(sourceBranch) && repoExists(sourceDir) ? await resolveCommit(sourceDir, `refs/heads/${sourceBranch}`) : null
+  const sourceHead =
+    isValidRef(sourceBranch) && repoExists(sourceDir)
+      ? await resolveCommit(sourceDir, `refs/heads/${sourceBranch}`)
+      : null
   if (!sourceHead) throw validationFailed({ source_branch: ['does not exist'] })
-  const targetHead = isValidRef(targetBranch) && repoExists(targetDir) ? await resolveCommit(targetDir, `refs/heads/${targetBranch}`) : null
+  const targetHead =
+    isValidRef(targetBranch) && repoExists(targetDir)
+      ? await resolveCommit(targetDir, `refs/heads/${targetBranch}`)
+      : null
   if (!targetHead) throw validationFailed({ target_branch: ['does not exist'] })
-  const duplicate = findOpenDuplicate(db, { projectId: target.id, sourceProjectId: source.id, sourceBranch, targetBranch })
+  const duplicate = findOpenDuplicate(db, {
+    projectId: target.id,
+    sourceProjectId: source.id,
+    sourceBranch,
+    targetBranch,
+  })
   if (duplicate) throw duplicateError(duplicate)
   const base = source.id === target.id ? await mergeBase(targetDir, [targetHead, sourceHead]) : targetHead
   const assigneeIds = existingUserIds(db, assigneeIdsOf(input) ?? [])
@@ -331,10 +449,25 @@ export async function createMergeRequest(request: FastifyRequest, source: Projec
     })
     setUserLinks(db, 'merge_request_assignees', row.id, assigneeIds)
     setUserLinks(db, 'merge_request_reviewers', row.id, reviewerIds)
-    if (input.labels) setMergeRequestLabels(db, row.id, keepOneLabelPerScope(db, [], labelIdsFor(request, target, input.labels)))
+    if (input.labels)
+      setMergeRequestLabels(db, row.id, keepOneLabelPerScope(db, [], labelIdsFor(request, target, input.labels)))
     recordCreation(db, mergeRequestTarget(row), author.id, mergeRequestSnapshot(db, row.id))
-    recordEvent(db, { authorId: author.id, action: 'created', projectId: target.id, targetType: 'MergeRequest', targetId: row.id, targetIid: row.iid, targetTitle: row.title })
-    notifyNewlyLinked(db, row, author.id, assigneeIds.filter((id) => id !== author.id), reviewerIds.filter((id) => id !== author.id))
+    recordEvent(db, {
+      authorId: author.id,
+      action: 'created',
+      projectId: target.id,
+      targetType: 'MergeRequest',
+      targetId: row.id,
+      targetIid: row.iid,
+      targetTitle: row.title,
+    })
+    notifyNewlyLinked(
+      db,
+      row,
+      author.id,
+      assigneeIds.filter((id) => id !== author.id),
+      reviewerIds.filter((id) => id !== author.id),
+    )
     return row
   })()
   return mr
@@ -344,16 +477,35 @@ export async function createMergeRequest(request: FastifyRequest, source: Projec
  * Applies an update: fields, labels (replace, add, remove), assignees and reviewers (to-dos for
  * the new ones), and `state_event` close/reopen with their events. Returns the new row.
  */
-export async function updateMergeRequest(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, input: MergeRequestInput, actor: UserRow): Promise<MergeRequestRow> {
+export async function updateMergeRequest(
+  request: FastifyRequest,
+  project: ProjectRow,
+  mr: MergeRequestRow,
+  input: MergeRequestInput,
+  actor: UserRow,
+): Promise<MergeRequestRow> {
   const db = request.server.burrow.db
   const changes: { -readonly [K in keyof MergeRequestChanges]: MergeRequestChanges[K] } = {}
   if (input.title !== undefined) titleOf(input.title)
   if (input.target_branch !== undefined && input.target_branch !== mr.target_branch) {
     const gitDir = projectGitDir(request.server.burrow, project)
-    const head = isValidRef(input.target_branch) && repoExists(gitDir) ? await resolveCommit(gitDir, `refs/heads/${input.target_branch}`) : null
+    const head =
+      isValidRef(input.target_branch) && repoExists(gitDir)
+        ? await resolveCommit(gitDir, `refs/heads/${input.target_branch}`)
+        : null
     if (!head) throw validationFailed({ target_branch: ['does not exist'] })
-    if (mr.source_project_id === mr.project_id && input.target_branch === mr.source_branch) throw apiMessage(422, ["You can't use same project/branch for source and target"])
-    const dup = findOpenDuplicate(db, { projectId: mr.project_id, sourceProjectId: mr.source_project_id, sourceBranch: mr.source_branch, targetBranch: input.target_branch }, mr.id)
+    if (mr.source_project_id === mr.project_id && input.target_branch === mr.source_branch)
+      throw apiMessage(422, ["You can't use same project/branch for source and target"])
+    const dup = findOpenDuplicate(
+      db,
+      {
+        projectId: mr.project_id,
+        sourceProjectId: mr.source_project_id,
+        sourceBranch: mr.source_branch,
+        targetBranch: input.target_branch,
+      },
+      mr.id,
+    )
     if (dup) throw duplicateError(dup)
     changes.target_branch = input.target_branch
     changes.base_sha = (mr.head_sha ? await mergeBase(gitDir, [head, mr.head_sha]) : null) ?? head
@@ -370,14 +522,19 @@ export async function updateMergeRequest(request: FastifyRequest, project: Proje
  * call it directly, inside their note's transaction.
  */
 export function applyMergeRequestUpdate(
-  request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, input: MergeRequestInput, actor: UserRow,
+  request: FastifyRequest,
+  project: ProjectRow,
+  mr: MergeRequestRow,
+  input: MergeRequestInput,
+  actor: UserRow,
   branchChanges: MergeRequestChanges = {},
 ): MergeRequestRow {
   const db = request.server.burrow.db
   const changes: { -readonly [K in keyof MergeRequestChanges]: MergeRequestChanges[K] } = { ...branchChanges }
   if (input.title !== undefined) changes.title = titleOf(input.title)
   if (input.description !== undefined) changes.description = descriptionOf(input.description) ?? null
-  if (input.milestone_id !== undefined) changes.milestone_id = checkMilestone(request, project, input.milestone_id) ?? null
+  if (input.milestone_id !== undefined)
+    changes.milestone_id = checkMilestone(request, project, input.milestone_id) ?? null
   if (input.remove_source_branch !== undefined) changes.should_remove_source_branch = Number(input.remove_source_branch)
   if (input.squash !== undefined) changes.squash = Number(input.squash)
   if (input.discussion_locked !== undefined) changes.discussion_locked = Number(input.discussion_locked)
@@ -388,7 +545,16 @@ export function applyMergeRequestUpdate(
     Object.assign(changes, { state: 'closed', closed_at: nowIso(), closed_by_id: actor.id })
     stateAction = 'closed'
   } else if (input.state_event === 'reopen' && mr.state === 'closed') {
-    const dup = findOpenDuplicate(db, { projectId: mr.project_id, sourceProjectId: mr.source_project_id, sourceBranch: mr.source_branch, targetBranch: changes.target_branch ?? mr.target_branch }, mr.id)
+    const dup = findOpenDuplicate(
+      db,
+      {
+        projectId: mr.project_id,
+        sourceProjectId: mr.source_project_id,
+        sourceBranch: mr.source_branch,
+        targetBranch: changes.target_branch ?? mr.target_branch,
+      },
+      mr.id,
+    )
     if (dup) throw duplicateError(dup)
     Object.assign(changes, { state: 'opened', closed_at: null, closed_by_id: null, merge_status: 'unchecked' })
     stateAction = 'reopened'
@@ -404,22 +570,54 @@ export function applyMergeRequestUpdate(
         const drop = new Set(input.remove_labels.map((t) => t.trim().toLowerCase()))
         titles = titles.filter((t) => !drop.has(t.trim().toLowerCase()))
       }
-      setMergeRequestLabels(db, mr.id, keepOneLabelPerScope(db, current.map((l) => l.id), labelIdsFor(request, project, titles)))
+      setMergeRequestLabels(
+        db,
+        mr.id,
+        keepOneLabelPerScope(
+          db,
+          current.map((l) => l.id),
+          labelIdsFor(request, project, titles),
+        ),
+      )
     }
     const assignees = assigneeIdsOf(input)
-    const addedAssignees = assignees !== undefined ? setUserLinks(db, 'merge_request_assignees', mr.id, existingUserIds(db, assignees)) : []
-    const addedReviewers = input.reviewer_ids !== undefined ? setUserLinks(db, 'merge_request_reviewers', mr.id, existingUserIds(db, input.reviewer_ids)) : []
+    const addedAssignees =
+      assignees !== undefined ? setUserLinks(db, 'merge_request_assignees', mr.id, existingUserIds(db, assignees)) : []
+    const addedReviewers =
+      input.reviewer_ids !== undefined
+        ? setUserLinks(db, 'merge_request_reviewers', mr.id, existingUserIds(db, input.reviewer_ids))
+        : []
     // Nulls are real values here (closed_at on reopen); updateMergeRequestRow writes them.
     const row = updateMergeRequestRow(db, mr.id, changes)
     recordUpdate(db, mergeRequestTarget(row), actor.id, before, mergeRequestSnapshot(db, row.id))
-    if (stateAction) recordEvent(db, { authorId: actor.id, action: stateAction, projectId: project.id, targetType: 'MergeRequest', targetId: mr.id, targetIid: mr.iid, targetTitle: changes.title ?? mr.title })
-    notifyNewlyLinked(db, row, actor.id, addedAssignees.filter((id) => id !== actor.id), addedReviewers.filter((id) => id !== actor.id))
+    if (stateAction)
+      recordEvent(db, {
+        authorId: actor.id,
+        action: stateAction,
+        projectId: project.id,
+        targetType: 'MergeRequest',
+        targetId: mr.id,
+        targetIid: mr.iid,
+        targetTitle: changes.title ?? mr.title,
+      })
+    notifyNewlyLinked(
+      db,
+      row,
+      actor.id,
+      addedAssignees.filter((id) => id !== actor.id),
+      addedReviewers.filter((id) => id !== actor.id),
+    )
     return row
   })()
 }
 
 /** Whether this user may approve: a Developer, and not its author unless the project allows that (off by default). */
-export function canApproveMergeRequest(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, user: UserRow): boolean {
+export function canApproveMergeRequest(
+  request: FastifyRequest,
+  project: ProjectRow,
+  mr: MergeRequestRow,
+  user: UserRow,
+): boolean {
   if (!request.perms.canInProject(project, AccessLevel.DEVELOPER)) return false
   return mr.author_id !== user.id || projectSettings(project.settings).merge_requests_author_approval === true
 }
@@ -428,13 +626,26 @@ export function canApproveMergeRequest(request: FastifyRequest, project: Project
  * Approves as `user` (an `approved` event, the user's to-dos on it settled): false when the merge
  * request is not open, the user may not approve, or already did.
  */
-export function approveMergeRequest(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, user: UserRow): boolean {
+export function approveMergeRequest(
+  request: FastifyRequest,
+  project: ProjectRow,
+  mr: MergeRequestRow,
+  user: UserRow,
+): boolean {
   if (mr.state !== 'opened' || !canApproveMergeRequest(request, project, mr, user)) return false
   const db = request.server.burrow.db
   return db.transaction(() => {
     if (!insertApproval(db, mr.id, user.id)) return false
     noteApproval(db, mr, user.id, true)
-    recordEvent(db, { authorId: user.id, action: 'approved', projectId: project.id, targetType: 'MergeRequest', targetId: mr.id, targetIid: mr.iid, targetTitle: mr.title })
+    recordEvent(db, {
+      authorId: user.id,
+      action: 'approved',
+      projectId: project.id,
+      targetType: 'MergeRequest',
+      targetId: mr.id,
+      targetIid: mr.iid,
+      targetTitle: mr.title,
+    })
     resolveTodosForTarget(db, user.id, 'MergeRequest', mr.id)
     return true
   })()

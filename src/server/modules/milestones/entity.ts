@@ -27,7 +27,10 @@ export function todayIso(now = new Date()): string {
  * in so one page is judged against one date.
  */
 export function milestoneEntity(row: MilestoneRow, baseUrl: string, ownerPath: string, today: string): MilestoneEntity {
-  const webUrl = row.project_id !== null ? `${baseUrl}/${ownerPath}/-/milestones/${row.iid}` : `${baseUrl}/groups/${ownerPath}/-/milestones/${row.iid}`
+  const webUrl =
+    row.project_id !== null
+      ? `${baseUrl}/${ownerPath}/-/milestones/${row.iid}`
+      : `${baseUrl}/groups/${ownerPath}/-/milestones/${row.iid}`
   return {
     id: row.id,
     iid: row.iid,

@@ -35,7 +35,11 @@ function escapeLike(text: string): string {
 }
 
 /** One page of milestones, soonest due first (undated last), then by title and id. */
-export function listMilestones(db: Db, f: MilestoneFilter, page: { readonly limit: number; readonly offset: number }): { rows: MilestoneRow[]; total: number } {
+export function listMilestones(
+  db: Db,
+  f: MilestoneFilter,
+  page: { readonly limit: number; readonly offset: number },
+): { rows: MilestoneRow[]; total: number } {
   const where = ['(project_id IN (SELECT value FROM json_each(?)) OR group_id IN (SELECT value FROM json_each(?)))']
   const args: unknown[] = [JSON.stringify(f.projectIds), JSON.stringify(f.groupIds)]
   if (f.iids !== undefined) {
@@ -68,7 +72,13 @@ export function findMilestoneById(db: Db, id: number): MilestoneRow | undefined 
 }
 
 /** A milestone with this title among those of the given projects and groups (the uniqueness rule). */
-export function findMilestoneTitle(db: Db, title: string, projectIds: readonly number[], groupIds: readonly number[], exceptId = -1): MilestoneRow | undefined {
+export function findMilestoneTitle(
+  db: Db,
+  title: string,
+  projectIds: readonly number[],
+  groupIds: readonly number[],
+  exceptId = -1,
+): MilestoneRow | undefined {
   return db
     .prepare(
       `SELECT * FROM milestones WHERE title = ? AND id <> ?
@@ -91,23 +101,48 @@ export interface NewMilestone {
 /** Inserts a milestone with the next iid of its project or group (never reused after deletes). */
 export function insertMilestone(db: Db, m: NewMilestone): MilestoneRow {
   return db.transaction(() => {
-    const owner = m.projectId != null ? { col: 'project_id', id: m.projectId } : { col: 'group_id', id: m.groupId as number }
+    const owner =
+      m.projectId != null ? { col: 'project_id', id: m.projectId } : { col: 'group_id', id: m.groupId as number }
     // Seed the counter from rows made before it existed (the promote path inserts explicit iids too).
-    const floor = (db.prepare(`SELECT COALESCE(MAX(iid), 0) AS iid FROM milestones WHERE ${owner.col} = ?`).get(owner.id) as { iid: number }).iid
-    const next = nextIid(db, m.projectId != null ? { projectId: m.projectId } : { groupId: m.groupId as number }, 'milestones', floor)
+    const floor = (
+      db.prepare(`SELECT COALESCE(MAX(iid), 0) AS iid FROM milestones WHERE ${owner.col} = ?`).get(owner.id) as {
+        iid: number
+      }
+    ).iid
+    const next = nextIid(
+      db,
+      m.projectId != null ? { projectId: m.projectId } : { groupId: m.groupId as number },
+      'milestones',
+      floor,
+    )
     const now = nowIso()
     const info = db
       .prepare(
         `INSERT INTO milestones (iid, project_id, group_id, title, description, state, due_date, start_date, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(next, m.projectId ?? null, m.groupId ?? null, m.title, m.description, m.state ?? 'active', m.dueDate, m.startDate, now, now)
+      .run(
+        next,
+        m.projectId ?? null,
+        m.groupId ?? null,
+        m.title,
+        m.description,
+        m.state ?? 'active',
+        m.dueDate,
+        m.startDate,
+        now,
+        now,
+      )
     return findMilestoneById(db, Number(info.lastInsertRowid)) as MilestoneRow
   })()
 }
 
 /** Changes the given columns of a milestone and bumps updated_at. */
-export function updateMilestoneRow(db: Db, id: number, changes: Partial<Pick<MilestoneRow, 'title' | 'description' | 'state' | 'due_date' | 'start_date'>>): MilestoneRow {
+export function updateMilestoneRow(
+  db: Db,
+  id: number,
+  changes: Partial<Pick<MilestoneRow, 'title' | 'description' | 'state' | 'due_date' | 'start_date'>>,
+): MilestoneRow {
   const entries = Object.entries(changes).filter(([, v]) => v !== undefined)
   const sets = [...entries.map(([k]) => `${k} = ?`), 'updated_at = ?']
   db.prepare(`UPDATE milestones SET ${sets.join(', ')} WHERE id = ?`).run(...entries.map(([, v]) => v), nowIso(), id)
@@ -119,16 +154,25 @@ export function deleteMilestoneRow(db: Db, id: number): void {
 }
 
 /** Full paths of the given projects (`group/sub/project`) and groups, for web URLs, in two queries. */
-export function ownerPaths(db: Db, projectIds: readonly number[], groupIds: readonly number[]): { projects: Map<number, string>; groups: Map<number, string> } {
+export function ownerPaths(
+  db: Db,
+  projectIds: readonly number[],
+  groupIds: readonly number[],
+): { projects: Map<number, string>; groups: Map<number, string> } {
   const projects = new Map<number, string>()
   const groups = new Map<number, string>()
   if (projectIds.length > 0) {
-    const rows = cachedStatement(db, `SELECT p.id, n.full_path || '/' || p.path AS path FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE p.id IN (SELECT value FROM json_each(?))`)
-      .all(JSON.stringify(projectIds)) as { id: number; path: string }[]
+    const rows = cachedStatement(
+      db,
+      `SELECT p.id, n.full_path || '/' || p.path AS path FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE p.id IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(projectIds)) as { id: number; path: string }[]
     for (const r of rows) projects.set(r.id, r.path)
   }
   if (groupIds.length > 0) {
-    const rows = cachedStatement(db, 'SELECT id, full_path FROM namespaces WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(groupIds)) as { id: number; full_path: string }[]
+    const rows = cachedStatement(
+      db,
+      'SELECT id, full_path FROM namespaces WHERE id IN (SELECT value FROM json_each(?))',
+    ).all(JSON.stringify(groupIds)) as { id: number; full_path: string }[]
     for (const r of rows) groups.set(r.id, r.full_path)
   }
   return { projects, groups }

@@ -10,7 +10,13 @@ import { apiMessage, forbidden, notFound } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadGroup, loadProject } from '../../platform/http/resolve'
 import {
-  burndownEvents, createMilestone, destroyMilestone, milestoneItems, presentMilestones, promoteMilestone, updateMilestone,
+  burndownEvents,
+  createMilestone,
+  destroyMilestone,
+  milestoneItems,
+  presentMilestones,
+  promoteMilestone,
+  updateMilestone,
   type MilestoneOwner,
 } from './service'
 
@@ -57,7 +63,11 @@ interface ListParams {
 }
 
 /** Filters shared by project and group lists; `iids` is ignored once parents are included, as GitLab does. */
-function filterOf(q: ListParams, scope: { readonly projectIds: readonly number[]; readonly groupIds: readonly number[] }, withParents: boolean): MilestoneFilter {
+function filterOf(
+  q: ListParams,
+  scope: { readonly projectIds: readonly number[]; readonly groupIds: readonly number[] },
+  withParents: boolean,
+): MilestoneFilter {
   return {
     ...scope,
     iids: withParents || q.iids === undefined || q.iids.length === 0 ? undefined : q.iids,
@@ -67,7 +77,11 @@ function filterOf(q: ListParams, scope: { readonly projectIds: readonly number[]
   }
 }
 
-function sendPage(request: FastifyRequest, reply: FastifyReply, filter: MilestoneFilter): ReturnType<typeof presentMilestones> {
+function sendPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  filter: MilestoneFilter,
+): ReturnType<typeof presentMilestones> {
   const page = pageOf(request.query as Record<string, unknown>)
   const { rows, total } = listMilestones(request.server.burrow.db, filter, { limit: page.perPage, offset: page.offset })
   setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
@@ -92,8 +106,14 @@ function projectGroupChain(request: FastifyRequest, project: ProjectRow): number
 
 type OwnerLoader = (request: FastifyRequest, id: string, minLevel?: number) => MilestoneOwner
 
-const loadProjectOwner: OwnerLoader = (request, id, minLevel) => ({ kind: 'project', project: loadProject(request, id, minLevel) })
-const loadGroupOwner: OwnerLoader = (request, id, minLevel) => ({ kind: 'group', group: loadGroup(request, id, minLevel) })
+const loadProjectOwner: OwnerLoader = (request, id, minLevel) => ({
+  kind: 'project',
+  project: loadProject(request, id, minLevel),
+})
+const loadGroupOwner: OwnerLoader = (request, id, minLevel) => ({
+  kind: 'group',
+  group: loadGroup(request, id, minLevel),
+})
 
 /** The single-milestone routes, identical for project and group milestones apart from the owner. */
 function memberRoutes(base: string, load: OwnerLoader): FastifyPluginAsyncTypebox {
@@ -128,14 +148,18 @@ function memberRoutes(base: string, load: OwnerLoader): FastifyPluginAsyncTypebo
     })
 
     for (const kind of ['issues', 'merge_requests'] as const) {
-      app.get(`${base}/:milestone_id/${kind}`, { schema: { params: MilestoneParams, querystring: PageQuery } }, async (request, reply) => {
-        const owner = load(request, request.params.id)
-        const milestone = ownMilestone(request, owner, request.params.milestone_id)
-        const page = pageOf(request.query as Record<string, unknown>)
-        const { rows, total } = milestoneItems(request, milestone, kind, { limit: page.perPage, offset: page.offset })
-        setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-        return rows
-      })
+      app.get(
+        `${base}/:milestone_id/${kind}`,
+        { schema: { params: MilestoneParams, querystring: PageQuery } },
+        async (request, reply) => {
+          const owner = load(request, request.params.id)
+          const milestone = ownMilestone(request, owner, request.params.milestone_id)
+          const page = pageOf(request.query as Record<string, unknown>)
+          const { rows, total } = milestoneItems(request, milestone, kind, { limit: page.perPage, offset: page.offset })
+          setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
+          return rows
+        },
+      )
     }
 
     // The whole chart in one answer, unpaginated, as GitLab presents it.
@@ -147,45 +171,59 @@ function memberRoutes(base: string, load: OwnerLoader): FastifyPluginAsyncTypebo
 }
 
 const projectMilestones: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/projects/:id/milestones', { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {
-    const project = loadProject(request, request.params.id)
-    const withParents = request.query.include_parent_milestones === true || request.query.include_ancestors === true
-    const groupIds = withParents ? projectGroupChain(request, project) : []
-    return sendPage(request, reply, filterOf(request.query, { projectIds: [project.id], groupIds }, withParents))
-  })
+  app.get(
+    '/projects/:id/milestones',
+    { schema: { params: IdParams, querystring: ListQuery } },
+    async (request, reply) => {
+      const project = loadProject(request, request.params.id)
+      const withParents = request.query.include_parent_milestones === true || request.query.include_ancestors === true
+      const groupIds = withParents ? projectGroupChain(request, project) : []
+      return sendPage(request, reply, filterOf(request.query, { projectIds: [project.id], groupIds }, withParents))
+    },
+  )
 
   await app.register(memberRoutes('/projects/:id/milestones', loadProjectOwner))
 
-  app.post('/projects/:id/milestones/:milestone_id/promote', { schema: { params: MilestoneParams } }, async (request) => {
-    currentUser(request)
-    const project = loadProject(request, request.params.id)
-    const group = findNamespaceById(request.server.burrow.db, project.namespace_id)
-    if (!group || group.kind !== 'group') throw apiMessage(400, 'Project does not belong to a group.')
-    if (!request.perms.canInGroup(group.id, AccessLevel.DEVELOPER)) throw forbidden()
-    const milestone = ownMilestone(request, { kind: 'project', project }, request.params.milestone_id)
-    return presentMilestones(request, [promoteMilestone(request, group, milestone)])[0]
-  })
+  app.post(
+    '/projects/:id/milestones/:milestone_id/promote',
+    { schema: { params: MilestoneParams } },
+    async (request) => {
+      currentUser(request)
+      const project = loadProject(request, request.params.id)
+      const group = findNamespaceById(request.server.burrow.db, project.namespace_id)
+      if (!group || group.kind !== 'group') throw apiMessage(400, 'Project does not belong to a group.')
+      if (!request.perms.canInGroup(group.id, AccessLevel.DEVELOPER)) throw forbidden()
+      const milestone = ownMilestone(request, { kind: 'project', project }, request.params.milestone_id)
+      return presentMilestones(request, [promoteMilestone(request, group, milestone)])[0]
+    },
+  )
 }
 
 const groupMilestones: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/groups/:id/milestones', { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {
-    const group = loadGroup(request, request.params.id)
-    const db = request.server.burrow.db
-    const withParents = request.query.include_parent_milestones === true || request.query.include_ancestors === true
-    const groupIds = [group.id, ...(withParents ? namespaceAncestors(db, group.id).map((g) => g.id) : [])]
-    let projectIds: number[] = []
-    if (request.query.include_descendants === true) {
-      // Descendants bring their groups' milestones and their projects', limited to what the caller can read.
-      const below = groupAndDescendantIds(db, group.id).filter((id) => {
-        const g = findNamespaceById(db, id)
-        return id !== group.id && g !== undefined && request.perms.canReadGroup(g)
-      })
-      groupIds.push(...below)
-      const projects = db.prepare('SELECT * FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?))').all(JSON.stringify([group.id, ...below])) as ProjectRow[]
-      projectIds = projects.filter((p) => request.perms.canReadProject(p)).map((p) => p.id)
-    }
-    return sendPage(request, reply, filterOf(request.query, { projectIds, groupIds }, withParents))
-  })
+  app.get(
+    '/groups/:id/milestones',
+    { schema: { params: IdParams, querystring: ListQuery } },
+    async (request, reply) => {
+      const group = loadGroup(request, request.params.id)
+      const db = request.server.burrow.db
+      const withParents = request.query.include_parent_milestones === true || request.query.include_ancestors === true
+      const groupIds = [group.id, ...(withParents ? namespaceAncestors(db, group.id).map((g) => g.id) : [])]
+      let projectIds: number[] = []
+      if (request.query.include_descendants === true) {
+        // Descendants bring their groups' milestones and their projects', limited to what the caller can read.
+        const below = groupAndDescendantIds(db, group.id).filter((id) => {
+          const g = findNamespaceById(db, id)
+          return id !== group.id && g !== undefined && request.perms.canReadGroup(g)
+        })
+        groupIds.push(...below)
+        const projects = db
+          .prepare('SELECT * FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?))')
+          .all(JSON.stringify([group.id, ...below])) as ProjectRow[]
+        projectIds = projects.filter((p) => request.perms.canReadProject(p)).map((p) => p.id)
+      }
+      return sendPage(request, reply, filterOf(request.query, { projectIds, groupIds }, withParents))
+    },
+  )
 
   await app.register(memberRoutes('/groups/:id/milestones', loadGroupOwner))
 }

@@ -4,7 +4,12 @@ import { nowIso } from '../../platform/db/connection'
 import { clearIssuesMilestone, moveIssuesToMilestone } from '../issues/queries'
 import { clearMergeRequestsMilestone, moveMergeRequestsToMilestone } from '../merge-requests/queries'
 import {
-  deleteMilestoneRow, findMilestoneTitle, insertMilestone, ownerPaths, updateMilestoneRow, type MilestoneRow,
+  deleteMilestoneRow,
+  findMilestoneTitle,
+  insertMilestone,
+  ownerPaths,
+  updateMilestoneRow,
+  type MilestoneRow,
 } from './queries'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
 import { milestoneEntity, todayIso, type MilestoneEntity } from './entity'
@@ -16,7 +21,8 @@ import { checkLengths, TEXT_LIMITS } from '../../platform/text/limits'
 import { dateParam } from '../issues/service'
 
 /** A milestone's owner: one project or one group. */
-export type MilestoneOwner = { readonly kind: 'project'; readonly project: ProjectRow } | { readonly kind: 'group'; readonly group: NamespaceRow }
+export type MilestoneOwner =
+  { readonly kind: 'project'; readonly project: ProjectRow } | { readonly kind: 'group'; readonly group: NamespaceRow }
 
 const TITLE_TAKEN = 'already being used for another group or project milestone.'
 
@@ -30,11 +36,19 @@ export function presentMilestones(request: FastifyRequest, rows: readonly Milest
   )
   const baseUrl = request.server.burrow.baseUrl(request)
   const today = todayIso()
-  return rows.map((r) => milestoneEntity(r, baseUrl, (r.project_id !== null ? paths.projects.get(r.project_id) : paths.groups.get(r.group_id as number)) ?? '', today))
+  return rows.map((r) =>
+    milestoneEntity(
+      r,
+      baseUrl,
+      (r.project_id !== null ? paths.projects.get(r.project_id) : paths.groups.get(r.group_id as number)) ?? '',
+      today,
+    ),
+  )
 }
 
 function checkDates(start: string | null, due: string | null): void {
-  if (start !== null && due !== null && start > due) throw validationFailed({ due_date: ['must be greater than start date'] })
+  if (start !== null && due !== null && start > due)
+    throw validationFailed({ due_date: ['must be greater than start date'] })
 }
 
 /**
@@ -43,7 +57,9 @@ function checkDates(start: string | null, due: string | null): void {
  */
 function titleScope(db: Db, owner: MilestoneOwner): { projectIds: number[]; groupIds: number[] } {
   if (owner.kind === 'project') {
-    const ns = db.prepare("SELECT id FROM namespaces WHERE id = ? AND kind = 'group'").get(owner.project.namespace_id) as { id: number } | undefined
+    const ns = db
+      .prepare("SELECT id FROM namespaces WHERE id = ? AND kind = 'group'")
+      .get(owner.project.namespace_id) as { id: number } | undefined
     return { projectIds: [owner.project.id], groupIds: ns ? [ns.id] : [] }
   }
   const projects = db.prepare('SELECT id FROM projects WHERE namespace_id = ?').all(owner.group.id) as { id: number }[]
@@ -57,7 +73,9 @@ function titleOf(raw: string): string {
 }
 
 function eventTarget(owner: MilestoneOwner): { projectId: number | null; groupId: number | null } {
-  return owner.kind === 'project' ? { projectId: owner.project.id, groupId: null } : { projectId: null, groupId: owner.group.id }
+  return owner.kind === 'project'
+    ? { projectId: owner.project.id, groupId: null }
+    : { projectId: null, groupId: owner.group.id }
 }
 
 /** Creation parameters as received. */
@@ -69,7 +87,12 @@ export interface MilestoneCreateParams {
 }
 
 /** Creates a milestone and records the `created` event. */
-export function createMilestone(request: FastifyRequest, owner: MilestoneOwner, params: MilestoneCreateParams, authorId: number): MilestoneRow {
+export function createMilestone(
+  request: FastifyRequest,
+  owner: MilestoneOwner,
+  params: MilestoneCreateParams,
+  authorId: number,
+): MilestoneRow {
   if (params.title === undefined) throw missingParam('title')
   const due = dateParam('due_date', params.due_date) ?? null
   const start = dateParam('start_date', params.start_date) ?? null
@@ -79,7 +102,8 @@ export function createMilestone(request: FastifyRequest, owner: MilestoneOwner, 
   const db = request.server.burrow.db
   return db.transaction(() => {
     const scope = titleScope(db, owner)
-    if (findMilestoneTitle(db, title, scope.projectIds, scope.groupIds)) throw validationFailed({ title: [TITLE_TAKEN] })
+    if (findMilestoneTitle(db, title, scope.projectIds, scope.groupIds))
+      throw validationFailed({ title: [TITLE_TAKEN] })
     const row = insertMilestone(db, {
       ...(owner.kind === 'project' ? { projectId: owner.project.id } : { groupId: owner.group.id }),
       title,
@@ -87,7 +111,15 @@ export function createMilestone(request: FastifyRequest, owner: MilestoneOwner, 
       dueDate: due,
       startDate: start,
     })
-    recordEvent(db, { authorId, action: 'created', ...eventTarget(owner), targetType: 'Milestone', targetId: row.id, targetIid: row.iid, targetTitle: row.title })
+    recordEvent(db, {
+      authorId,
+      action: 'created',
+      ...eventTarget(owner),
+      targetType: 'Milestone',
+      targetId: row.id,
+      targetIid: row.iid,
+      targetTitle: row.title,
+    })
     return row
   })()
 }
@@ -100,9 +132,17 @@ export interface MilestoneUpdateParams extends MilestoneCreateParams {
 const UPDATABLE = ['title', 'description', 'start_date', 'due_date', 'state_event'] as const
 
 /** Updates a milestone; a state change records `closed` or `reopened`. */
-export function updateMilestone(request: FastifyRequest, owner: MilestoneOwner, milestone: MilestoneRow, params: MilestoneUpdateParams, authorId: number): MilestoneRow {
-  if (UPDATABLE.every((k) => params[k] === undefined)) throw paramError(`${UPDATABLE.join(', ')} are missing, at least one parameter must be provided`)
-  if (params.state_event !== undefined && params.state_event !== 'close' && params.state_event !== 'activate') throw invalidParam('state_event', 'does not have a valid value')
+export function updateMilestone(
+  request: FastifyRequest,
+  owner: MilestoneOwner,
+  milestone: MilestoneRow,
+  params: MilestoneUpdateParams,
+  authorId: number,
+): MilestoneRow {
+  if (UPDATABLE.every((k) => params[k] === undefined))
+    throw paramError(`${UPDATABLE.join(', ')} are missing, at least one parameter must be provided`)
+  if (params.state_event !== undefined && params.state_event !== 'close' && params.state_event !== 'activate')
+    throw invalidParam('state_event', 'does not have a valid value')
   const due = dateParam('due_date', params.due_date)
   const start = dateParam('start_date', params.start_date)
   const title = params.title !== undefined ? titleOf(params.title) : undefined
@@ -112,10 +152,17 @@ export function updateMilestone(request: FastifyRequest, owner: MilestoneOwner, 
   return db.transaction(() => {
     if (title !== undefined && title !== milestone.title) {
       const scope = titleScope(db, owner)
-      if (findMilestoneTitle(db, title, scope.projectIds, scope.groupIds, milestone.id)) throw validationFailed({ title: [TITLE_TAKEN] })
+      if (findMilestoneTitle(db, title, scope.projectIds, scope.groupIds, milestone.id))
+        throw validationFailed({ title: [TITLE_TAKEN] })
     }
     const state = params.state_event === 'close' ? 'closed' : params.state_event === 'activate' ? 'active' : undefined
-    const row = updateMilestoneRow(db, milestone.id, { title, description: params.description, due_date: due, start_date: start, state })
+    const row = updateMilestoneRow(db, milestone.id, {
+      title,
+      description: params.description,
+      due_date: due,
+      start_date: start,
+      state,
+    })
     if (state !== undefined && state !== milestone.state) {
       recordEvent(db, {
         authorId,
@@ -136,14 +183,27 @@ export function updateMilestone(request: FastifyRequest, owner: MilestoneOwner, 
  * first, and count as updated, as GitLab's destroy runs their update services (the foreign key's
  * ON DELETE SET NULL alone would leave their updated_at behind, and sync clients with them).
  */
-export function destroyMilestone(request: FastifyRequest, owner: MilestoneOwner, milestone: MilestoneRow, authorId: number): void {
+export function destroyMilestone(
+  request: FastifyRequest,
+  owner: MilestoneOwner,
+  milestone: MilestoneRow,
+  authorId: number,
+): void {
   const db = request.server.burrow.db
   db.transaction(() => {
     const now = nowIso()
     clearIssuesMilestone(db, milestone.id, now)
     clearMergeRequestsMilestone(db, milestone.id, now)
     deleteMilestoneRow(db, milestone.id)
-    recordEvent(db, { authorId, action: 'destroyed', ...eventTarget(owner), targetType: 'Milestone', targetId: milestone.id, targetIid: milestone.iid, targetTitle: milestone.title })
+    recordEvent(db, {
+      authorId,
+      action: 'destroyed',
+      ...eventTarget(owner),
+      targetType: 'Milestone',
+      targetId: milestone.id,
+      targetIid: milestone.iid,
+      targetTitle: milestone.title,
+    })
   })()
 }
 
@@ -155,7 +215,9 @@ export function destroyMilestone(request: FastifyRequest, owner: MilestoneOwner,
 export function promoteMilestone(request: FastifyRequest, group: NamespaceRow, milestone: MilestoneRow): MilestoneRow {
   const db = request.server.burrow.db
   return db.transaction(() => {
-    const projectIds = (db.prepare('SELECT id FROM projects WHERE namespace_id = ?').all(group.id) as { id: number }[]).map((p) => p.id)
+    const projectIds = (
+      db.prepare('SELECT id FROM projects WHERE namespace_id = ?').all(group.id) as { id: number }[]
+    ).map((p) => p.id)
     const twins = db
       .prepare('SELECT * FROM milestones WHERE title = ? AND project_id IN (SELECT value FROM json_each(?))')
       .all(milestone.title, JSON.stringify(projectIds)) as MilestoneRow[]
@@ -170,15 +232,28 @@ export function promoteMilestone(request: FastifyRequest, group: NamespaceRow, m
         startDate: milestone.start_date,
       })
     // The twins' issues move to the group milestone before the twins go.
-    moveIssuesToMilestone(db, twins.map((t) => t.id), target.id)
-    moveMergeRequestsToMilestone(db, twins.map((t) => t.id), target.id)
+    moveIssuesToMilestone(
+      db,
+      twins.map((t) => t.id),
+      target.id,
+    )
+    moveMergeRequestsToMilestone(
+      db,
+      twins.map((t) => t.id),
+      target.id,
+    )
     for (const twin of twins) deleteMilestoneRow(db, twin.id)
     return target
   })()
 }
 
 /** Issues and merge requests of a milestone, one page, as the caller may see them. */
-export function milestoneItems(request: FastifyRequest, milestone: MilestoneRow, kind: 'issues' | 'merge_requests', page: { readonly limit: number; readonly offset: number }): { rows: Readonly<Record<string, unknown>>[]; total: number } {
+export function milestoneItems(
+  request: FastifyRequest,
+  milestone: MilestoneRow,
+  kind: 'issues' | 'merge_requests',
+  page: { readonly limit: number; readonly offset: number },
+): { rows: Readonly<Record<string, unknown>>[]; total: number } {
   if (kind === 'issues') return milestoneIssues(request, milestone, page)
   return milestoneMergeRequests(request, milestone, page)
 }
@@ -210,7 +285,11 @@ export function burndownEvents(request: FastifyRequest, milestone: MilestoneRow)
        WHERE target_type = 'Issue' AND target_id IN (SELECT value FROM json_each(?)) AND action IN ('closed', 'reopened') AND created_at <= ?
        ORDER BY created_at, id`,
     )
-    .all(JSON.stringify(issues.map((i) => i.id)), endOfChart) as { target_id: number; action: 'closed' | 'reopened'; created_at: string }[]
+    .all(JSON.stringify(issues.map((i) => i.id)), endOfChart) as {
+    target_id: number
+    action: 'closed' | 'reopened'
+    created_at: string
+  }[]
   const byIssue = new Map<number, { action: 'closed' | 'reopened'; created_at: string }[]>()
   for (const r of rows) byIssue.set(r.target_id, [...(byIssue.get(r.target_id) ?? []), r])
   const out: BurndownEvent[] = []

@@ -59,5 +59,7 @@ export function findProject(db: Db, idOrPath: string | number): ProjectRow | und
   if (slash <= 0) return undefined
   const ns = findNamespaceByFullPath(db, text.slice(0, slash))
   if (!ns) return undefined
-  return db.prepare('SELECT * FROM projects WHERE namespace_id = ? AND path = ? COLLATE NOCASE').get(ns.id, text.slice(slash + 1)) as ProjectRow | undefined
+  return db
+    .prepare('SELECT * FROM projects WHERE namespace_id = ? AND path = ? COLLATE NOCASE')
+    .get(ns.id, text.slice(slash + 1)) as ProjectRow | undefined
 }

@@ -30,20 +30,34 @@ const namespaces: FastifyPluginAsync = async (plugin) => {
       const page = pageOf(request.query as Record<string, unknown>)
       const { rows, total } = listNamespaces(
         db,
-        { userId: user.id, isAdmin: request.perms.isAdmin, search: request.query.search || undefined, ownedOnly: request.query.owned_only, topLevelOnly: request.query.top_level_only },
+        {
+          userId: user.id,
+          isAdmin: request.perms.isAdmin,
+          search: request.query.search || undefined,
+          ownedOnly: request.query.owned_only,
+          topLevelOnly: request.query.top_level_only,
+        },
         page.perPage,
         page.offset,
       )
       const baseUrl = app.burrow.baseUrl(request)
       setPageHeaders(request, reply, baseUrl, page, total)
-      const counts = projectCounts(db, rows.map((n) => n.id))
+      const counts = projectCounts(
+        db,
+        rows.map((n) => n.id),
+      )
       return rows.map((n) => namespaceEntity(n, { baseUrl, projectsCount: counts.get(n.id) ?? 0 }))
     },
   )
 
   app.get(
     '/namespaces/:id/exists',
-    { schema: { params: Type.Object({ id: Type.String() }), querystring: Type.Object({ parent_id: Type.Optional(Type.Integer()) }) } },
+    {
+      schema: {
+        params: Type.Object({ id: Type.String() }),
+        querystring: Type.Object({ parent_id: Type.Optional(Type.Integer()) }),
+      },
+    },
     async (request) => {
       currentUser(request)
       const path = request.params.id
@@ -60,10 +74,16 @@ const namespaces: FastifyPluginAsync = async (plugin) => {
   app.get('/namespaces/:id', { schema: { params: Type.Object({ id: Type.String() }) } }, async (request) => {
     const user = currentUser(request)
     const raw = request.params.id
-    const ns: NamespaceRow | undefined = /^\d+$/.test(raw) ? findNamespaceById(db, Number(raw)) : findNamespaceByFullPath(db, raw)
+    const ns: NamespaceRow | undefined = /^\d+$/.test(raw)
+      ? findNamespaceById(db, Number(raw))
+      : findNamespaceByFullPath(db, raw)
     if (!ns) throw notFound('Namespace')
     // Personal namespaces are visible to their owner; groups to whoever belongs to them (or may read them).
-    const visible = request.perms.isAdmin || (ns.kind === 'user' ? ns.owner_id === user.id : request.perms.groupAccess(ns.id) > 0 || request.perms.visibleGroups().has(ns.id))
+    const visible =
+      request.perms.isAdmin ||
+      (ns.kind === 'user'
+        ? ns.owner_id === user.id
+        : request.perms.groupAccess(ns.id) > 0 || request.perms.visibleGroups().has(ns.id))
     if (!visible) throw notFound('Namespace')
     const counts = projectCounts(db, [ns.id])
     return namespaceEntity(ns, { baseUrl: app.burrow.baseUrl(request), projectsCount: counts.get(ns.id) ?? 0 })

@@ -8,7 +8,16 @@ import { badRequest, missingParam, notFound, paramError } from '../../platform/h
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser } from '../../platform/http/resolve'
 import { noteableKinds } from './noteables'
-import { assertCanEditNote, createNote, deleteNote, readableNoteScope, resolveNotes, settleQuickActions, updateNote, type Noteable } from './service'
+import {
+  assertCanEditNote,
+  createNote,
+  deleteNote,
+  readableNoteScope,
+  resolveNotes,
+  settleQuickActions,
+  updateNote,
+  type Noteable,
+} from './service'
 import { loadNote, loadNoteable, paramsSchema, presentNotes, sendCreated } from './routes'
 
 const DISCUSSION_ID = Type.String({ pattern: '^[0-9a-fA-F]{40}$' })
@@ -20,7 +29,11 @@ const CreateBody = Type.Object({
   confidential: Type.Optional(Type.Boolean()),
   position: Type.Optional(Type.Unknown()),
 })
-const ReplyBody = Type.Object({ body: Type.String(), created_at: Type.Optional(Type.String({ format: 'date-time' })), note_id: Type.Optional(Type.Integer()) })
+const ReplyBody = Type.Object({
+  body: Type.String(),
+  created_at: Type.Optional(Type.String({ format: 'date-time' })),
+  note_id: Type.Optional(Type.Integer()),
+})
 const UpdateBody = Type.Object({ body: Type.Optional(Type.String()), resolved: Type.Optional(Type.Boolean()) })
 
 /** The notes of the discussion named in the URL, or 404 `Discussion Not Found`. */
@@ -39,7 +52,11 @@ function loadDiscussionNote(request: FastifyRequest, noteable: Noteable): NoteRo
   return note
 }
 
-function presentDiscussion(request: FastifyRequest, noteable: Noteable, notes: readonly NoteRow[]): Readonly<Record<string, unknown>> {
+function presentDiscussion(
+  request: FastifyRequest,
+  noteable: Noteable,
+  notes: readonly NoteRow[],
+): Readonly<Record<string, unknown>> {
   const presented = new Map(presentNotes(request, noteable, notes).map((n) => [n.id as number, n]))
   return discussionEntity(notes, (n) => presented.get(n.id) as Readonly<Record<string, unknown>>)
 }
@@ -55,10 +72,17 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
       const noteable = loadNoteable(request, kind)
       const page = pageOf(request.query as Record<string, unknown>)
       // System notes about items the caller cannot see are left out, and with them their one-note discussions.
-      const { discussions: threads, total } = listDiscussions(request.server.burrow.db, readableNoteScope(request, noteable), page.perPage, page.offset)
+      const { discussions: threads, total } = listDiscussions(
+        request.server.burrow.db,
+        readableNoteScope(request, noteable),
+        page.perPage,
+        page.offset,
+      )
       setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
       const presented = new Map(presentNotes(request, noteable, threads.flat()).map((n) => [n.id as number, n]))
-      return threads.map((notes) => discussionEntity(notes, (n) => presented.get(n.id) as Readonly<Record<string, unknown>>))
+      return threads.map((notes) =>
+        discussionEntity(notes, (n) => presented.get(n.id) as Readonly<Record<string, unknown>>),
+      )
     })
 
     app.get(`${base}/:discussion_id`, { schema: { params: discussionParams } }, async (request) => {
@@ -70,7 +94,13 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
       currentUser(request)
       const noteable = loadNoteable(request, kind)
       const body = request.body as { body: string; created_at?: string; internal?: boolean; confidential?: boolean }
-      const result = await settleQuickActions(createNote(request, noteable, body.body, { createdAt: body.created_at, internal: body.internal ?? body.confidential, thread: true }))
+      const result = await settleQuickActions(
+        createNote(request, noteable, body.body, {
+          createdAt: body.created_at,
+          internal: body.internal ?? body.confidential,
+          thread: true,
+        }),
+      )
       if (result.kind === 'commands') {
         const out = sendCreated(request, noteable, result)
         return reply.code(out.code).send(out.body)
@@ -78,45 +108,61 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
       return reply.code(201).send(presentDiscussion(request, noteable, [result.note]))
     })
 
-    app.post(`${base}/:discussion_id/notes`, { schema: { params: discussionParams, body: ReplyBody } }, async (request, reply) => {
-      currentUser(request)
-      const noteable = loadNoteable(request, kind)
-      const discussion = loadDiscussion(request, noteable)
-      // System notes ("changed the description") cannot be replied to, as in GitLab.
-      if (discussion[0].system === 1) throw badRequest('discussion is not replyable')
-      const body = request.body as { body: string; created_at?: string }
-      const result = await settleQuickActions(createNote(request, noteable, body.body, { createdAt: body.created_at, replyTo: discussion }))
-      const out = sendCreated(request, noteable, result)
-      return reply.code(out.code).send(out.body)
-    })
+    app.post(
+      `${base}/:discussion_id/notes`,
+      { schema: { params: discussionParams, body: ReplyBody } },
+      async (request, reply) => {
+        currentUser(request)
+        const noteable = loadNoteable(request, kind)
+        const discussion = loadDiscussion(request, noteable)
+        // System notes ("changed the description") cannot be replied to, as in GitLab.
+        if (discussion[0].system === 1) throw badRequest('discussion is not replyable')
+        const body = request.body as { body: string; created_at?: string }
+        const result = await settleQuickActions(
+          createNote(request, noteable, body.body, { createdAt: body.created_at, replyTo: discussion }),
+        )
+        const out = sendCreated(request, noteable, result)
+        return reply.code(out.code).send(out.body)
+      },
+    )
 
     // Resolving a whole thread exists for merge requests only (GitLab's resolvable noteables).
     if (kind.segment === 'merge_requests') {
-      app.put(`${base}/:discussion_id`, { schema: { params: discussionParams, body: Type.Object({ resolved: Type.Optional(Type.Boolean()) }) } }, async (request) => {
-        currentUser(request)
-        const noteable = loadNoteable(request, kind)
-        const resolved = (request.body as { resolved?: boolean }).resolved
-        if (resolved === undefined) throw missingParam('resolved')
-        resolveNotes(request, noteable, loadDiscussion(request, noteable), resolved, false)
-        return presentDiscussion(request, noteable, loadDiscussion(request, noteable))
-      })
+      app.put(
+        `${base}/:discussion_id`,
+        { schema: { params: discussionParams, body: Type.Object({ resolved: Type.Optional(Type.Boolean()) }) } },
+        async (request) => {
+          currentUser(request)
+          const noteable = loadNoteable(request, kind)
+          const resolved = (request.body as { resolved?: boolean }).resolved
+          if (resolved === undefined) throw missingParam('resolved')
+          resolveNotes(request, noteable, loadDiscussion(request, noteable), resolved, false)
+          return presentDiscussion(request, noteable, loadDiscussion(request, noteable))
+        },
+      )
     }
 
-    app.put(`${base}/:discussion_id/notes/:note_id`, { schema: { params: noteParams, body: UpdateBody } }, async (request) => {
-      currentUser(request)
-      const noteable = loadNoteable(request, kind)
-      const note = loadDiscussionNote(request, noteable)
-      const body = request.body as { body?: string; resolved?: boolean }
-      if (body.body !== undefined && body.resolved !== undefined) throw paramError('body, resolved are mutually exclusive')
-      if (body.body === undefined && body.resolved === undefined) throw paramError('body, resolved are missing, exactly one parameter must be provided')
-      checkUnmodifiedSince(request, note.updated_at)
-      if (body.resolved !== undefined) {
-        resolveNotes(request, noteable, [note], body.resolved, true)
-        return presentNotes(request, noteable, [loadDiscussionNote(request, noteable)])[0]
-      }
-      assertCanEditNote(request, note)
-      return presentNotes(request, noteable, [updateNote(request, noteable, note, body.body as string)])[0]
-    })
+    app.put(
+      `${base}/:discussion_id/notes/:note_id`,
+      { schema: { params: noteParams, body: UpdateBody } },
+      async (request) => {
+        currentUser(request)
+        const noteable = loadNoteable(request, kind)
+        const note = loadDiscussionNote(request, noteable)
+        const body = request.body as { body?: string; resolved?: boolean }
+        if (body.body !== undefined && body.resolved !== undefined)
+          throw paramError('body, resolved are mutually exclusive')
+        if (body.body === undefined && body.resolved === undefined)
+          throw paramError('body, resolved are missing, exactly one parameter must be provided')
+        checkUnmodifiedSince(request, note.updated_at)
+        if (body.resolved !== undefined) {
+          resolveNotes(request, noteable, [note], body.resolved, true)
+          return presentNotes(request, noteable, [loadDiscussionNote(request, noteable)])[0]
+        }
+        assertCanEditNote(request, note)
+        return presentNotes(request, noteable, [updateNote(request, noteable, note, body.body as string)])[0]
+      },
+    )
 
     app.delete(`${base}/:discussion_id/notes/:note_id`, { schema: { params: noteParams } }, async (request, reply) => {
       currentUser(request)

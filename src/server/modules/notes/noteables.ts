@@ -11,7 +11,12 @@ import { notFound, unauthorized } from '../../platform/http/errors'
 import { loadProject } from '../../platform/http/resolve'
 import { epicNoteableKind } from '../epics/service'
 import type { Noteable } from './service'
-import { executeIssueQuickActions, executeMergeRequestQuickActions, issueCommandAvailable, mergeRequestCommandAvailable } from '../quick-actions/service'
+import {
+  executeIssueQuickActions,
+  executeMergeRequestQuickActions,
+  issueCommandAvailable,
+  mergeRequestCommandAvailable,
+} from '../quick-actions/service'
 import { canReadSnippet } from '../snippets/service'
 import { canUserReadIssue } from '../issues/policy'
 
@@ -57,7 +62,8 @@ const snippetKind: NoteableKind = {
   load(request, parentId, key) {
     const project = loadProject(request, parentId)
     const snippet = findSnippetById(request.server.burrow.db, key)
-    if (!snippet || snippet.project_id !== project.id || !canReadSnippet(request.perms, project, snippet)) throw notFound('Snippet')
+    if (!snippet || snippet.project_id !== project.id || !canReadSnippet(request.perms, project, snippet))
+      throw notFound('Snippet')
     return snippetNoteable(request, project, snippet)
   },
 }
@@ -92,7 +98,7 @@ const issueKind: NoteableKind = {
   load(request, parentId, key) {
     const project = loadProject(request, parentId)
     const issue = findIssueByIid(request.server.burrow.db, project.id, key)
-    const assignees = issue ? assigneeIdsOf(request.server.burrow.db, [issue.id]).get(issue.id) ?? [] : []
+    const assignees = issue ? (assigneeIdsOf(request.server.burrow.db, [issue.id]).get(issue.id) ?? []) : []
     if (!issue || !canUserReadIssue(request.perms, project, issue, assignees)) throw notFound('Issue')
     return issueNoteable(request, project, issue)
   },
@@ -117,7 +123,8 @@ export function mergeRequestNoteable(request: FastifyRequest, project: ProjectRo
     todoTarget: true,
     resolvableThreads: true,
     availableCommands: (req, name) => mergeRequestCommandAvailable(req, project, mr, name),
-    runQuickActions: (req, actions) => executeMergeRequestQuickActions(req, project, mr, actions, { diffHeadSha: diffHeadShaOf(req) }),
+    runQuickActions: (req, actions) =>
+      executeMergeRequestQuickActions(req, project, mr, actions, { diffHeadSha: diffHeadShaOf(req) }),
     canResolve: (req) => req.actor.user?.id === mr.author_id || req.perms.canInProject(project, AccessLevel.DEVELOPER),
     canRead: (perms) => canReadMergeRequestsWith(perms, project),
     touch: (req, at) => {

@@ -50,7 +50,21 @@ export function insertNote(db: Db, n: NewNote): NoteRow {
       `INSERT INTO notes (noteable_type, noteable_id, project_id, group_id, author_id, body, type, discussion_id, system, internal, resolvable, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(n.noteableType, n.noteableId, n.projectId, n.groupId ?? null, n.authorId, n.body, n.type, n.discussionId, n.system ? 1 : 0, n.internal ? 1 : 0, n.resolvable ? 1 : 0, n.createdAt, n.updatedAt)
+    .run(
+      n.noteableType,
+      n.noteableId,
+      n.projectId,
+      n.groupId ?? null,
+      n.authorId,
+      n.body,
+      n.type,
+      n.discussionId,
+      n.system ? 1 : 0,
+      n.internal ? 1 : 0,
+      n.resolvable ? 1 : 0,
+      n.createdAt,
+      n.updatedAt,
+    )
   return findNoteById(db, Number(info.lastInsertRowid)) as NoteRow
 }
 
@@ -65,14 +79,23 @@ export function updateNoteBody(db: Db, id: number, body: string, now: string): N
  * on merge requests thread notes are resolvable, so the converted comment becomes one too.
  */
 export function convertToThread(db: Db, discussionId: string, resolvable = false): void {
-  db.prepare(`UPDATE notes SET type = 'DiscussionNote', resolvable = MAX(resolvable, ?) WHERE discussion_id = ? AND type IS NULL AND system = 0`)
-    .run(resolvable ? 1 : 0, discussionId)
+  db.prepare(
+    `UPDATE notes SET type = 'DiscussionNote', resolvable = MAX(resolvable, ?) WHERE discussion_id = ? AND type IS NULL AND system = 0`,
+  ).run(resolvable ? 1 : 0, discussionId)
 }
 
 /** Resolves (with the resolver and time) or unresolves the resolvable notes of a discussion, or of one note. */
-export function setResolved(db: Db, where: { readonly discussionId: string } | { readonly noteId: number }, by: { readonly userId: number; readonly at: string } | null): void {
+export function setResolved(
+  db: Db,
+  where: { readonly discussionId: string } | { readonly noteId: number },
+  by: { readonly userId: number; readonly at: string } | null,
+): void {
   const [column, key] = 'noteId' in where ? ['id', where.noteId] : ['discussion_id', where.discussionId]
-  db.prepare(`UPDATE notes SET resolved_at = ?, resolved_by_id = ? WHERE ${column} = ? AND resolvable = 1`).run(by?.at ?? null, by?.userId ?? null, key)
+  db.prepare(`UPDATE notes SET resolved_at = ?, resolved_by_id = ? WHERE ${column} = ? AND resolvable = 1`).run(
+    by?.at ?? null,
+    by?.userId ?? null,
+    key,
+  )
 }
 
 /** The target types a comment's activity event is stored under (GitLab's note classes). */
@@ -88,14 +111,16 @@ export function deleteNoteRow(db: Db, id: number): void {
 
 /** Deletes the activity events of a noteable's notes (before its notes go): they quote the notes' bodies. */
 export function deleteNoteEventsOf(db: Db, noteableType: NoteableType, noteableId: number): void {
-  db.prepare(`DELETE FROM events WHERE target_type IN ${NOTE_EVENT_TYPES} AND target_id IN (SELECT id FROM notes WHERE noteable_type = ? AND noteable_id = ?)`)
-    .run(noteableType, noteableId)
+  db.prepare(
+    `DELETE FROM events WHERE target_type IN ${NOTE_EVENT_TYPES} AND target_id IN (SELECT id FROM notes WHERE noteable_type = ? AND noteable_id = ?)`,
+  ).run(noteableType, noteableId)
 }
 
 /** Deletes the award emoji of a noteable's notes (before its notes go; the polymorphic tables have no FK). */
 export function deleteNoteAwardsOf(db: Db, noteableType: NoteableType, noteableId: number): void {
-  db.prepare("DELETE FROM award_emoji WHERE awardable_type = 'Note' AND awardable_id IN (SELECT id FROM notes WHERE noteable_type = ? AND noteable_id = ?)")
-    .run(noteableType, noteableId)
+  db.prepare(
+    "DELETE FROM award_emoji WHERE awardable_type = 'Note' AND awardable_id IN (SELECT id FROM notes WHERE noteable_type = ? AND noteable_id = ?)",
+  ).run(noteableType, noteableId)
 }
 
 export interface NoteScope {
@@ -122,7 +147,9 @@ function scopeWhere(scope: NoteScope): { where: string; params: unknown[] } {
 export function referencingSystemNotes(db: Db, scope: NoteScope): NoteRow[] {
   const { where, params } = scopeWhere(scope)
   return db
-    .prepare(`SELECT * FROM notes WHERE ${where} AND system = 1 AND id IN (SELECT note_id FROM system_note_metadata WHERE source_type IS NOT NULL)`)
+    .prepare(
+      `SELECT * FROM notes WHERE ${where} AND system = 1 AND id IN (SELECT note_id FROM system_note_metadata WHERE source_type IS NOT NULL)`,
+    )
     .all(...params) as NoteRow[]
 }
 
@@ -146,16 +173,27 @@ export function listNotes(
 /** The notes of one discussion of a noteable, oldest first (empty when it does not exist there). */
 export function discussionNotes(db: Db, scope: NoteScope, discussionId: string): NoteRow[] {
   const { where, params } = scopeWhere(scope)
-  return db.prepare(`SELECT * FROM notes WHERE ${where} AND discussion_id = ? ORDER BY id`).all(...params, discussionId) as NoteRow[]
+  return db
+    .prepare(`SELECT * FROM notes WHERE ${where} AND discussion_id = ? ORDER BY id`)
+    .all(...params, discussionId) as NoteRow[]
 }
 
 /** A page of a noteable's discussions (in order of their first note) with all their notes, in two queries. */
-export function listDiscussions(db: Db, scope: NoteScope, limit: number, offset: number): { discussions: NoteRow[][]; total: number } {
+export function listDiscussions(
+  db: Db,
+  scope: NoteScope,
+  limit: number,
+  offset: number,
+): { discussions: NoteRow[][]; total: number } {
   const { where, params } = scopeWhere(scope)
-  const total = (db.prepare(`SELECT COUNT(DISTINCT discussion_id) AS n FROM notes WHERE ${where}`).get(...params) as { n: number }).n
+  const total = (
+    db.prepare(`SELECT COUNT(DISTINCT discussion_id) AS n FROM notes WHERE ${where}`).get(...params) as { n: number }
+  ).n
   const ids = (
     db
-      .prepare(`SELECT discussion_id FROM notes WHERE ${where} GROUP BY discussion_id ORDER BY MIN(id) LIMIT ? OFFSET ?`)
+      .prepare(
+        `SELECT discussion_id FROM notes WHERE ${where} GROUP BY discussion_id ORDER BY MIN(id) LIMIT ? OFFSET ?`,
+      )
       .all(...params, limit, offset) as { discussion_id: string }[]
   ).map((r) => r.discussion_id)
   if (ids.length === 0) return { discussions: [], total }

@@ -12,14 +12,41 @@ import { currentUser } from '../../platform/http/resolve'
 import { awardEmojiRoutes } from '../award-emoji/routes'
 import { epicNoteableByIid } from '../epics/service'
 import { noteableKinds, type NoteableKind } from './noteables'
-import { assertCanEditNote, canSeeInternalNotes, createNote, deleteNote, readableNoteScope, settleQuickActions, updateNote, type CreateNoteResult, type Noteable } from './service'
+import {
+  assertCanEditNote,
+  canSeeInternalNotes,
+  createNote,
+  deleteNote,
+  readableNoteScope,
+  settleQuickActions,
+  updateNote,
+  type CreateNoteResult,
+  type Noteable,
+} from './service'
 import { readableNotes } from './system-notes'
 
 /** Serialises notes of one noteable with their authors loaded in one query. */
-export function presentNotes(request: FastifyRequest, noteable: Noteable, rows: readonly NoteRow[], commandsChanges?: CommandsChanges): Readonly<Record<string, unknown>>[] {
-  const users = usersByIds(request.server.burrow.db, rows.flatMap((r) => (r.resolved_by_id === null ? [r.author_id] : [r.author_id, r.resolved_by_id])))
+export function presentNotes(
+  request: FastifyRequest,
+  noteable: Noteable,
+  rows: readonly NoteRow[],
+  commandsChanges?: CommandsChanges,
+): Readonly<Record<string, unknown>>[] {
+  const users = usersByIds(
+    request.server.burrow.db,
+    rows.flatMap((r) => (r.resolved_by_id === null ? [r.author_id] : [r.author_id, r.resolved_by_id])),
+  )
   const base = request.server.burrow.baseUrl(request)
-  return rows.map((r) => noteEntity(r, users.get(r.author_id) as UserRow, noteable, base, commandsChanges, r.resolved_by_id === null ? undefined : users.get(r.resolved_by_id)))
+  return rows.map((r) =>
+    noteEntity(
+      r,
+      users.get(r.author_id) as UserRow,
+      noteable,
+      base,
+      commandsChanges,
+      r.resolved_by_id === null ? undefined : users.get(r.resolved_by_id),
+    ),
+  )
 }
 
 /** The noteable named by the URL (`:id` and the family's key), readable by the caller. */
@@ -31,15 +58,23 @@ export function loadNoteable(request: FastifyRequest, kind: NoteableKind): Notea
 /** A note of this noteable the caller may see, or 404 `Note Not Found`. */
 export function loadNote(request: FastifyRequest, noteable: Noteable, noteId: number): NoteRow {
   const note = findNoteById(request.server.burrow.db, noteId)
-  const visible = note && note.noteable_type === noteable.type && note.noteable_id === noteable.id
-    && (note.internal === 0 || canSeeInternalNotes(request.perms, noteable.container))
+  const visible =
+    note &&
+    note.noteable_type === noteable.type &&
+    note.noteable_id === noteable.id &&
+    (note.internal === 0 || canSeeInternalNotes(request.perms, noteable.container))
   if (!note || !visible || readableNotes(request, [note]).length === 0) throw notFound('Note')
   return note
 }
 
 /** Sends a create result: 201 with the note, or 202 with what a commands-only note did. */
-export function sendCreated(request: FastifyRequest, noteable: Noteable, result: CreateNoteResult): { code: number; body: unknown } {
-  if (result.kind === 'commands') return { code: 202, body: { commands_changes: result.commandsChanges, summary: result.summary } }
+export function sendCreated(
+  request: FastifyRequest,
+  noteable: Noteable,
+  result: CreateNoteResult,
+): { code: number; body: unknown } {
+  if (result.kind === 'commands')
+    return { code: 202, body: { commands_changes: result.commandsChanges, summary: result.summary } }
   return { code: 201, body: presentNotes(request, noteable, [result.note], result.commandsChanges)[0] }
 }
 
@@ -54,7 +89,9 @@ const ACTIVITY_FILTERS = { all_notes: undefined, only_comments: false, only_acti
 const ListQuery = Type.Object({
   sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
   order_by: Type.Optional(Type.Union([Type.Literal('created_at'), Type.Literal('updated_at')])),
-  activity_filter: Type.Optional(Type.Union([Type.Literal('all_notes'), Type.Literal('only_comments'), Type.Literal('only_activity')])),
+  activity_filter: Type.Optional(
+    Type.Union([Type.Literal('all_notes'), Type.Literal('only_comments'), Type.Literal('only_activity')]),
+  ),
   page: Type.Optional(Type.Integer()),
   per_page: Type.Optional(Type.Integer()),
 })
@@ -82,7 +119,11 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
 
     app.get(base, { schema: { params: paramsSchema(kind), querystring: ListQuery } }, async (request, reply) => {
       const noteable = loadNoteable(request, kind)
-      const q = request.query as { sort?: 'asc' | 'desc'; order_by?: 'created_at' | 'updated_at'; activity_filter?: keyof typeof ACTIVITY_FILTERS }
+      const q = request.query as {
+        sort?: 'asc' | 'desc'
+        order_by?: 'created_at' | 'updated_at'
+        activity_filter?: keyof typeof ACTIVITY_FILTERS
+      }
       const page = pageOf(request.query as Record<string, unknown>)
       const { rows, total } = listNotes(
         request.server.burrow.db,
@@ -105,7 +146,12 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
       currentUser(request)
       const noteable = loadNoteable(request, kind)
       const body = request.body as CreateParams
-      const result = await settleQuickActions(createNote(request, noteable, body.body, { createdAt: body.created_at, internal: body.internal ?? body.confidential }))
+      const result = await settleQuickActions(
+        createNote(request, noteable, body.body, {
+          createdAt: body.created_at,
+          internal: body.internal ?? body.confidential,
+        }),
+      )
       const out = sendCreated(request, noteable, result)
       return reply.code(out.code).send(out.body)
     })
@@ -135,7 +181,10 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
     await app.register(
       awardEmojiRoutes(awardBase, (request) => {
         const params = request.params as Readonly<Record<string, string>>
-        const noteable = kind.segment === 'epics' ? epicNoteableByIid(request, params.id, integerParam(params.epic_iid, 'Epic')) : loadNoteable(request, kind)
+        const noteable =
+          kind.segment === 'epics'
+            ? epicNoteableByIid(request, params.id, integerParam(params.epic_iid, 'Epic'))
+            : loadNoteable(request, kind)
         return { type: 'Note', id: loadNote(request, noteable, integerParam(params.note_id, 'Note')).id }
       }),
     )

@@ -3,7 +3,18 @@ import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../../platform/auth/access'
 import { Permissions } from '../../platform/auth/permissions'
 import { nowIso } from '../../platform/db/connection'
-import { convertToThread, deleteNoteRow, insertNote, referencingSystemNotes, setResolved, updateNoteBody, type NoteableType, type NoteRow, type NoteScope, type NoteType } from './queries'
+import {
+  convertToThread,
+  deleteNoteRow,
+  insertNote,
+  referencingSystemNotes,
+  setResolved,
+  updateNoteBody,
+  type NoteableType,
+  type NoteRow,
+  type NoteScope,
+  type NoteType,
+} from './queries'
 import type { NamespaceRow, ProjectRow, UserRow } from '../../platform/db/rows'
 import { insertTodoRow, resolveTodosForTarget } from '../todos/queries'
 import { findUserByUsername } from '../users/queries'
@@ -13,7 +24,12 @@ import { userRef } from '../users/entity'
 import { badRequest, forbidden, unauthorized } from '../../platform/http/errors'
 import { recordEvent } from '../events/service'
 import { parseMentions } from '../../platform/text/mentions'
-import { parseQuickActions, type QuickAction, type QuickActionFollowUp, type QuickActionName } from '../quick-actions/service'
+import {
+  parseQuickActions,
+  type QuickAction,
+  type QuickActionFollowUp,
+  type QuickActionName,
+} from '../quick-actions/service'
 import { createCrossReferences, readableNotes, type SystemNoteTarget } from './system-notes'
 import { checkNoteLength } from '../../platform/text/limits'
 
@@ -27,16 +43,21 @@ export interface QuickActionOutcome {
 }
 
 /** Where a noteable lives: a project (issues, merge requests, snippets) or a group (epics). */
-export type NoteContainer = { readonly kind: 'project'; readonly project: ProjectRow } | { readonly kind: 'group'; readonly group: NamespaceRow }
+export type NoteContainer =
+  { readonly kind: 'project'; readonly project: ProjectRow } | { readonly kind: 'group'; readonly group: NamespaceRow }
 
 /** True when `perms` holds at least `level` where the noteable lives (administrators always do). */
 export function hasLevelIn(perms: Permissions, container: NoteContainer, level: number): boolean {
-  return container.kind === 'project' ? perms.canInProject(container.project, level) : perms.canInGroup(container.group.id, level)
+  return container.kind === 'project'
+    ? perms.canInProject(container.project, level)
+    : perms.canInGroup(container.group.id, level)
 }
 
 /** The project_id / group_id a note, event or to-do of this container records. */
 export function containerIds(container: NoteContainer): { projectId: number | null; groupId: number | null } {
-  return container.kind === 'project' ? { projectId: container.project.id, groupId: null } : { projectId: null, groupId: container.group.id }
+  return container.kind === 'project'
+    ? { projectId: container.project.id, groupId: null }
+    : { projectId: null, groupId: container.group.id }
 }
 
 /**
@@ -83,7 +104,12 @@ export function canSeeInternalNotes(perms: Permissions, container: NoteContainer
  * query, so neither a page nor its counts show anything of them.
  */
 export function readableNoteScope(request: FastifyRequest, noteable: Noteable, system?: boolean): NoteScope {
-  const scope: NoteScope = { noteableType: noteable.type, noteableId: noteable.id, includeInternal: canSeeInternalNotes(request.perms, noteable.container), system }
+  const scope: NoteScope = {
+    noteableType: noteable.type,
+    noteableId: noteable.id,
+    includeInternal: canSeeInternalNotes(request.perms, noteable.container),
+    system,
+  }
   const candidates = referencingSystemNotes(request.server.burrow.db, scope)
   const readable = new Set(readableNotes(request, candidates).map((n) => n.id))
   return { ...scope, hiddenIds: candidates.filter((n) => !readable.has(n.id)).map((n) => n.id) }
@@ -121,9 +147,19 @@ export interface NoteOptions {
 }
 
 export type CreateNoteResult =
-  | { readonly kind: 'note'; readonly note: NoteRow; readonly commandsChanges?: CommandsChanges; readonly followUps?: readonly QuickActionFollowUp[] }
+  | {
+      readonly kind: 'note'
+      readonly note: NoteRow
+      readonly commandsChanges?: CommandsChanges
+      readonly followUps?: readonly QuickActionFollowUp[]
+    }
   /** The body held only quick actions: nothing saved, GitLab answers 202 with what they did. */
-  | { readonly kind: 'commands'; readonly commandsChanges: CommandsChanges; readonly summary: readonly string[]; readonly followUps?: readonly QuickActionFollowUp[] }
+  | {
+      readonly kind: 'commands'
+      readonly commandsChanges: CommandsChanges
+      readonly summary: readonly string[]
+      readonly followUps?: readonly QuickActionFollowUp[]
+    }
 
 /**
  * Creates a comment, thread or reply: runs quick actions the caller may use (stripping them from
@@ -131,7 +167,12 @@ export type CreateNoteResult =
  * ignored, as GitLab does), records a `commented` event and raises mention to-dos. A body over
  * GitLab's Note limit is a 400 before any quick action runs.
  */
-export function createNote(request: FastifyRequest, noteable: Noteable, rawBody: string, options: NoteOptions = {}): CreateNoteResult {
+export function createNote(
+  request: FastifyRequest,
+  noteable: Noteable,
+  rawBody: string,
+  options: NoteOptions = {},
+): CreateNoteResult {
   const db = request.server.burrow.db
   const user = assertCanComment(request, noteable)
   const internal = options.replyTo ? options.replyTo[0].internal === 1 : options.internal === true
@@ -148,7 +189,12 @@ export function createNote(request: FastifyRequest, noteable: Noteable, rawBody:
       body = parsed.body
       if (body === '') {
         const outcome = run(request, actions)
-        return { kind: 'commands', commandsChanges: outcome.changes, summary: outcome.messages, followUps: outcome.followUps }
+        return {
+          kind: 'commands',
+          commandsChanges: outcome.changes,
+          summary: outcome.messages,
+          followUps: outcome.followUps,
+        }
       }
     }
   }
@@ -219,7 +265,8 @@ export async function settleQuickActions(result: CreateNoteResult): Promise<Crea
     changes = { ...changes, ...done.changes }
     messages.push(...done.messages)
   }
-  if (result.kind === 'commands') return { ...result, commandsChanges: changes, summary: [...result.summary, ...messages], followUps: [] }
+  if (result.kind === 'commands')
+    return { ...result, commandsChanges: changes, summary: [...result.summary, ...messages], followUps: [] }
   return { ...result, commandsChanges: changes, followUps: [] }
 }
 
@@ -275,7 +322,13 @@ function mentionerOf(noteable: Noteable): SystemNoteTarget | null {
  * (`PUT …/notes/:note_id` with `resolved`): 403 for callers who may not resolve or a thread with
  * nothing resolvable, 400 for a note that is not resolvable (GitLab's answers).
  */
-export function resolveNotes(request: FastifyRequest, noteable: Noteable, notes: readonly NoteRow[], resolved: boolean, single: boolean): void {
+export function resolveNotes(
+  request: FastifyRequest,
+  noteable: Noteable,
+  notes: readonly NoteRow[],
+  resolved: boolean,
+  single: boolean,
+): void {
   const user = request.actor.user
   if (!user) throw unauthorized()
   if (single && notes.every((n) => n.resolvable !== 1)) throw badRequest('Note is not resolvable')

@@ -3,13 +3,34 @@ import { Permissions } from '../../platform/auth/permissions'
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
 import { epicLabelsOf, findEpicById, findEpicByIid, type EpicRow } from '../epics/queries'
-import { assigneeIdsOf, findIssueById, findIssueByIid, labelsOf as issueLabelsOf, usersById, type IssueRow } from '../issues/queries'
-import { findMergeRequestById, findMergeRequestByIid, labelsOf as mergeRequestLabelsOf, userLinksOf, type MergeRequestRow } from '../merge-requests/queries'
+import {
+  assigneeIdsOf,
+  findIssueById,
+  findIssueByIid,
+  labelsOf as issueLabelsOf,
+  usersById,
+  type IssueRow,
+} from '../issues/queries'
+import {
+  findMergeRequestById,
+  findMergeRequestByIid,
+  labelsOf as mergeRequestLabelsOf,
+  userLinksOf,
+  type MergeRequestRow,
+} from '../merge-requests/queries'
 import { findNamespaceById, findProject, findProjectById, findNamespaceByFullPath } from '../namespaces/queries'
 import { insertNote, type NoteRow } from './queries'
 import {
-  copySystemNoteMetadata, crossReferenceExists, insertLabelEvent, insertMilestoneEvent, insertStateEvent, insertSystemNoteMetadata, systemNoteMetadataOf,
-  type ResourceRef, type ResourceState, type StateSource,
+  copySystemNoteMetadata,
+  crossReferenceExists,
+  insertLabelEvent,
+  insertMilestoneEvent,
+  insertStateEvent,
+  insertSystemNoteMetadata,
+  systemNoteMetadataOf,
+  type ResourceRef,
+  type ResourceState,
+  type StateSource,
 } from '../resource-events/queries'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
 import { findUserById } from '../users/queries'
@@ -68,7 +89,8 @@ function projectPath(db: Db, projectId: number): { fullPath: string; path: strin
 export function referenceOf(db: Db, t: SystemNoteTarget, from: ReferenceContext): string {
   if (t.type === 'Epic') {
     const groupId = t.groupId as number
-    const local = 'groupId' in from ? from.groupId === groupId : findProjectById(db, from.projectId)?.namespace_id === groupId
+    const local =
+      'groupId' in from ? from.groupId === groupId : findProjectById(db, from.projectId)?.namespace_id === groupId
     return local ? `&${t.iid}` : `${findNamespaceById(db, groupId)?.full_path ?? ''}&${t.iid}`
   }
   const prefix = t.type === 'Issue' ? '#' : '!'
@@ -76,7 +98,10 @@ export function referenceOf(db: Db, t: SystemNoteTarget, from: ReferenceContext)
   if ('projectId' in from && from.projectId === projectId) return `${prefix}${t.iid}`
   const path = projectPath(db, projectId)
   // From a sibling project, or from the group the project sits directly in, its path is enough.
-  const near = 'projectId' in from ? findProjectById(db, from.projectId)?.namespace_id === path.namespaceId : from.groupId === path.namespaceId
+  const near =
+    'projectId' in from
+      ? findProjectById(db, from.projectId)?.namespace_id === path.namespaceId
+      : from.groupId === path.namespaceId
   return `${near ? path.path : path.fullPath}${prefix}${t.iid}`
 }
 
@@ -107,7 +132,14 @@ export interface NoteSource {
  * author and the (possibly simulated) current time. No event, to-do or mention comes of it, and
  * it does not count as a user note.
  */
-export function addSystemNote(db: Db, target: SystemNoteTarget, authorId: number, body: string, action: string, source?: NoteSource): NoteRow {
+export function addSystemNote(
+  db: Db,
+  target: SystemNoteTarget,
+  authorId: number,
+  body: string,
+  action: string,
+  source?: NoteSource,
+): NoteRow {
   const now = nowIso()
   const note = insertNote(db, {
     noteableType: target.type,
@@ -134,7 +166,13 @@ export function addSystemNote(db: Db, target: SystemNoteTarget, authorId: number
 }
 
 /** Records a state change as a resource state event (GitLab keeps no system note for it). */
-export function recordStateEvent(db: Db, target: ResourceRef, userId: number, state: ResourceState, source: StateSource = {}): void {
+export function recordStateEvent(
+  db: Db,
+  target: ResourceRef,
+  userId: number,
+  state: ResourceState,
+  source: StateSource = {},
+): void {
   insertStateEvent(db, target, userId, state, source, nowIso())
 }
 
@@ -147,7 +185,20 @@ function toSentence(words: readonly string[]): string {
   return `${words.slice(0, -1).join(', ')}, and ${words[words.length - 1]}`
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+]
 
 /** `2024-01-05` → `January 5, 2024` (Ruby's `to_fs(:long)` for dates). */
 function longDate(date: string): string {
@@ -169,7 +220,12 @@ export function titleChangeBody(oldTitle: string, newTitle: string): string {
   let prefix = 0
   while (prefix < oldTitle.length && prefix < newTitle.length && oldTitle[prefix] === newTitle[prefix]) prefix += 1
   let suffix = 0
-  while (suffix < oldTitle.length - prefix && suffix < newTitle.length - prefix && oldTitle[oldTitle.length - 1 - suffix] === newTitle[newTitle.length - 1 - suffix]) suffix += 1
+  while (
+    suffix < oldTitle.length - prefix &&
+    suffix < newTitle.length - prefix &&
+    oldTitle[oldTitle.length - 1 - suffix] === newTitle[newTitle.length - 1 - suffix]
+  )
+    suffix += 1
   const mark = (text: string, sign: '-' | '+'): string => {
     const middle = text.slice(prefix, text.length - suffix)
     return middle === '' ? text : `${text.slice(0, prefix)}{${sign}${middle}${sign}}${text.slice(text.length - suffix)}`
@@ -191,7 +247,9 @@ function tasksOf(text: string | null): Task[] {
 /** Task-list items whose box was ticked or cleared (same position, same text), as GitLab's `updated_tasks`. */
 export function updatedTasks(oldText: string | null, newText: string | null): Task[] {
   const before = tasksOf(oldText)
-  return tasksOf(newText).filter((task, i) => before[i] !== undefined && before[i].source === task.source && before[i].complete !== task.complete)
+  return tasksOf(newText).filter(
+    (task, i) => before[i] !== undefined && before[i].source === task.source && before[i].complete !== task.complete,
+  )
 }
 
 function usernames(db: Db, ids: readonly number[]): string[] {
@@ -199,7 +257,13 @@ function usernames(db: Db, ids: readonly number[]): string[] {
   return ids.map((id) => `@${users.get(id)?.username ?? 'ghost'}`)
 }
 
-function linkChangeBody(db: Db, before: readonly number[], after: readonly number[], added: string, removed: string): string | null {
+function linkChangeBody(
+  db: Db,
+  before: readonly number[],
+  after: readonly number[],
+  added: string,
+  removed: string,
+): string | null {
   const gained = after.filter((id) => !before.includes(id))
   const lost = before.filter((id) => !after.includes(id))
   const parts: string[] = []
@@ -238,8 +302,19 @@ export interface IssuableSnapshot {
 }
 
 const EMPTY: Omit<IssuableSnapshot, 'title' | 'description' | 'state'> = {
-  confidential: false, discussionLocked: false, labelIds: [], milestoneId: null, dueDate: null, weight: null, issueType: null,
-  assigneeIds: [], reviewerIds: [], targetBranch: null, startDateFixed: null, dueDateFixed: null, parentId: null,
+  confidential: false,
+  discussionLocked: false,
+  labelIds: [],
+  milestoneId: null,
+  dueDate: null,
+  weight: null,
+  issueType: null,
+  assigneeIds: [],
+  reviewerIds: [],
+  targetBranch: null,
+  startDateFixed: null,
+  dueDateFixed: null,
+  parentId: null,
 }
 
 /** An issue as the system notes compare it. */
@@ -308,7 +383,14 @@ export interface ChangeOptions {
  * discussion lock, due date, weight, type, assignees, reviewers, target branch, epic dates and
  * parent; resource events for labels, milestone and state. Call it inside the change's transaction.
  */
-export function recordIssuableChanges(db: Db, target: SystemNoteTarget, actorId: number, before: IssuableSnapshot, after: IssuableSnapshot, options: ChangeOptions = {}): void {
+export function recordIssuableChanges(
+  db: Db,
+  target: SystemNoteTarget,
+  actorId: number,
+  before: IssuableSnapshot,
+  after: IssuableSnapshot,
+  options: ChangeOptions = {},
+): void {
   const note = (body: string, action: string): void => void addSystemNote(db, target, actorId, body, action)
   const kind = target.type === 'MergeRequest' ? 'merge request' : target.type === 'Epic' ? 'epic' : 'issue'
   const noun = target.type === 'Issue' ? issueNoun(after.issueType ?? 'issue') : kind
@@ -317,15 +399,21 @@ export function recordIssuableChanges(db: Db, target: SystemNoteTarget, actorId:
       if (target.type === 'MergeRequest' && DRAFT.test(before.title) !== DRAFT.test(after.title)) {
         note(`marked this merge request as **${DRAFT.test(after.title) ? 'draft' : 'ready'}**`, 'title')
       }
-      if (target.type !== 'MergeRequest' || withoutDraft(before.title) !== withoutDraft(after.title)) note(titleChangeBody(before.title, after.title), 'title')
+      if (target.type !== 'MergeRequest' || withoutDraft(before.title) !== withoutDraft(after.title))
+        note(titleChangeBody(before.title, after.title), 'title')
     }
     if ((before.description ?? '') !== (after.description ?? '')) {
       const tasks = updatedTasks(before.description, after.description)
-      if (tasks.length > 0) for (const t of tasks) note(`marked the checklist item **${t.source}** as ${t.complete ? 'completed' : 'incomplete'}`, 'task')
+      if (tasks.length > 0)
+        for (const t of tasks)
+          note(`marked the checklist item **${t.source}** as ${t.complete ? 'completed' : 'incomplete'}`, 'task')
       else note('changed the description', 'description')
     }
     if (before.confidential !== after.confidential) {
-      note(after.confidential ? `made the ${noun} confidential` : `made the ${noun} visible to everyone`, after.confidential ? 'confidential' : 'visible')
+      note(
+        after.confidential ? `made the ${noun} confidential` : `made the ${noun} visible to everyone`,
+        after.confidential ? 'confidential' : 'visible',
+      )
     }
     if (before.discussionLocked !== after.discussionLocked) {
       const action = after.discussionLocked ? 'locked' : 'unlocked'
@@ -336,10 +424,19 @@ export function recordIssuableChanges(db: Db, target: SystemNoteTarget, actorId:
     }
   }
   if (before.dueDate !== after.dueDate) {
-    note(after.dueDate !== null ? `changed due date to ${longDate(after.dueDate)}` : `removed due date ${longDate(before.dueDate as string)}`, 'start_date_or_due_date')
+    note(
+      after.dueDate !== null
+        ? `changed due date to ${longDate(after.dueDate)}`
+        : `removed due date ${longDate(before.dueDate as string)}`,
+      'start_date_or_due_date',
+    )
   }
-  if (before.weight !== after.weight) note(after.weight !== null ? `changed weight to **${after.weight}**` : 'removed the weight', 'weight')
-  for (const [field, label] of [['startDateFixed', 'start date'], ['dueDateFixed', 'due date']] as const) {
+  if (before.weight !== after.weight)
+    note(after.weight !== null ? `changed weight to **${after.weight}**` : 'removed the weight', 'weight')
+  for (const [field, label] of [
+    ['startDateFixed', 'start date'],
+    ['dueDateFixed', 'due date'],
+  ] as const) {
     if (before[field] === after[field] || (options.created && after[field] === null)) continue
     const date = after[field]
     note(date !== null ? `changed ${label} to ${shortDate(date)}` : `removed the ${label}`, 'epic_date_changed')
@@ -347,20 +444,38 @@ export function recordIssuableChanges(db: Db, target: SystemNoteTarget, actorId:
   const now = nowIso()
   if (before.milestoneId !== after.milestoneId) {
     const milestoneId = after.milestoneId ?? before.milestoneId
-    if (milestoneId !== null) insertMilestoneEvent(db, target, milestoneId, actorId, after.milestoneId !== null ? 'add' : 'remove', after.state, now)
+    if (milestoneId !== null)
+      insertMilestoneEvent(
+        db,
+        target,
+        milestoneId,
+        actorId,
+        after.milestoneId !== null ? 'add' : 'remove',
+        after.state,
+        now,
+      )
   }
-  for (const id of after.labelIds) if (!before.labelIds.includes(id)) insertLabelEvent(db, target, id, actorId, 'add', now)
-  for (const id of before.labelIds) if (!after.labelIds.includes(id)) insertLabelEvent(db, target, id, actorId, 'remove', now)
+  for (const id of after.labelIds)
+    if (!before.labelIds.includes(id)) insertLabelEvent(db, target, id, actorId, 'add', now)
+  for (const id of before.labelIds)
+    if (!after.labelIds.includes(id)) insertLabelEvent(db, target, id, actorId, 'remove', now)
   if (!options.created) {
     const assignees = linkChangeBody(db, before.assigneeIds, after.assigneeIds, 'assigned to', 'unassigned')
     if (assignees) note(assignees, 'assignee')
-    const reviewers = linkChangeBody(db, before.reviewerIds, after.reviewerIds, 'requested review from', 'removed review request for')
+    const reviewers = linkChangeBody(
+      db,
+      before.reviewerIds,
+      after.reviewerIds,
+      'requested review from',
+      'removed review request for',
+    )
     if (reviewers) note(reviewers, 'reviewer')
     if (before.targetBranch !== after.targetBranch && before.targetBranch !== null && after.targetBranch !== null) {
       note(`changed target branch from \`${before.targetBranch}\` to \`${after.targetBranch}\``, 'branch')
     }
   }
-  if (target.type === 'Epic' && before.parentId !== after.parentId) recordEpicParentChange(db, target, actorId, before.parentId, after.parentId)
+  if (target.type === 'Epic' && before.parentId !== after.parentId)
+    recordEpicParentChange(db, target, actorId, before.parentId, after.parentId)
   if (before.state !== after.state && !options.created) {
     const state: ResourceState = after.state === 'opened' ? 'reopened' : (after.state as ResourceState)
     recordStateEvent(db, target, actorId, state, options.stateSource)
@@ -373,7 +488,13 @@ export function recordIssuableChanges(db: Db, target: SystemNoteTarget, actorId:
  * mentions.
  */
 export function recordCreation(db: Db, target: SystemNoteTarget, actorId: number, after: IssuableSnapshot): void {
-  const before: IssuableSnapshot = { ...after, ...EMPTY, issueType: after.issueType, confidential: after.confidential, discussionLocked: after.discussionLocked }
+  const before: IssuableSnapshot = {
+    ...after,
+    ...EMPTY,
+    issueType: after.issueType,
+    confidential: after.confidential,
+    discussionLocked: after.discussionLocked,
+  }
   recordIssuableChanges(db, target, actorId, before, after, { created: true })
   createCrossReferences(db, { target }, actorId, mentionableText(after))
 }
@@ -387,22 +508,52 @@ export function mentionableText(s: Pick<IssuableSnapshot, 'title' | 'description
  * `recordIssuableChanges` plus the cross-references a new title or description adds: the one
  * call an update makes once its change is written.
  */
-export function recordUpdate(db: Db, target: SystemNoteTarget, actorId: number, before: IssuableSnapshot, after: IssuableSnapshot, options: ChangeOptions = {}): void {
+export function recordUpdate(
+  db: Db,
+  target: SystemNoteTarget,
+  actorId: number,
+  before: IssuableSnapshot,
+  after: IssuableSnapshot,
+  options: ChangeOptions = {},
+): void {
   recordIssuableChanges(db, target, actorId, before, after, options)
   if (before.title !== after.title || before.description !== after.description) {
     createCrossReferences(db, { target }, actorId, mentionableText(after), mentionableText(before))
   }
 }
 
-function recordEpicParentChange(db: Db, child: SystemNoteTarget, actorId: number, oldParentId: number | null, newParentId: number | null): void {
-  for (const [parentId, added] of [[oldParentId, false], [newParentId, true]] as const) {
+function recordEpicParentChange(
+  db: Db,
+  child: SystemNoteTarget,
+  actorId: number,
+  oldParentId: number | null,
+  newParentId: number | null,
+): void {
+  for (const [parentId, added] of [
+    [oldParentId, false],
+    [newParentId, true],
+  ] as const) {
     if (parentId === null) continue
     const parent = epicTarget(findEpicById(db, parentId) as EpicRow)
     const childRef = referenceOf(db, child, contextOf(parent))
     const parentRef = referenceOf(db, parent, contextOf(child))
     const action = added ? 'relate_epic' : 'unrelate_epic'
-    addSystemNote(db, parent, actorId, added ? `added epic ${childRef} as child epic` : `removed child epic ${childRef}`, action, { ref: child })
-    addSystemNote(db, child, actorId, added ? `added epic ${parentRef} as parent epic` : `removed parent epic ${parentRef}`, action, { ref: parent })
+    addSystemNote(
+      db,
+      parent,
+      actorId,
+      added ? `added epic ${childRef} as child epic` : `removed child epic ${childRef}`,
+      action,
+      { ref: child },
+    )
+    addSystemNote(
+      db,
+      child,
+      actorId,
+      added ? `added epic ${parentRef} as parent epic` : `removed parent epic ${parentRef}`,
+      action,
+      { ref: parent },
+    )
   }
 }
 
@@ -410,7 +561,13 @@ function recordEpicParentChange(db: Db, child: SystemNoteTarget, actorId: number
 // Other notes the families write.
 
 /** Time estimate set, changed or removed (seconds before and after). */
-export function noteTimeEstimate(db: Db, target: SystemNoteTarget, actorId: number, before: number, after: number): void {
+export function noteTimeEstimate(
+  db: Db,
+  target: SystemNoteTarget,
+  actorId: number,
+  before: number,
+  after: number,
+): void {
   if (before === after) return
   let body: string
   if (before === 0) body = `added time estimate of ${humanDuration(after)}`
@@ -420,27 +577,66 @@ export function noteTimeEstimate(db: Db, target: SystemNoteTarget, actorId: numb
 }
 
 /** Time logged (negative: subtracted) at `spentAt`, or every log removed (`reset`). */
-export function noteTimeSpent(db: Db, target: SystemNoteTarget, actorId: number, spent: { readonly seconds: number; readonly spentAt: string } | 'reset'): void {
+export function noteTimeSpent(
+  db: Db,
+  target: SystemNoteTarget,
+  actorId: number,
+  spent: { readonly seconds: number; readonly spentAt: string } | 'reset',
+): void {
   if (spent === 'reset') {
     addSystemNote(db, target, actorId, 'removed time spent', 'time_tracking')
     return
   }
   const at = spent.spentAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')
-  addSystemNote(db, target, actorId, `${spent.seconds > 0 ? 'added' : 'subtracted'} ${humanDuration(Math.abs(spent.seconds))} of time spent at ${at}`, 'time_tracking')
+  addSystemNote(
+    db,
+    target,
+    actorId,
+    `${spent.seconds > 0 ? 'added' : 'subtracted'} ${humanDuration(Math.abs(spent.seconds))} of time spent at ${at}`,
+    'time_tracking',
+  )
 }
 
 /** `approved this merge request` / `unapproved this merge request`. */
-export function noteApproval(db: Db, mr: Pick<MergeRequestRow, 'id' | 'iid' | 'project_id'>, actorId: number, approved: boolean): void {
-  addSystemNote(db, mergeRequestTarget(mr), actorId, approved ? 'approved this merge request' : 'unapproved this merge request', approved ? 'approved' : 'unapproved')
+export function noteApproval(
+  db: Db,
+  mr: Pick<MergeRequestRow, 'id' | 'iid' | 'project_id'>,
+  actorId: number,
+  approved: boolean,
+): void {
+  addSystemNote(
+    db,
+    mergeRequestTarget(mr),
+    actorId,
+    approved ? 'approved this merge request' : 'unapproved this merge request',
+    approved ? 'approved' : 'unapproved',
+  )
 }
 
 /** Automatic merge set up for a head, or cancelled. */
-export function noteAutoMerge(db: Db, mr: Pick<MergeRequestRow, 'id' | 'iid' | 'project_id'>, actorId: number, sha: string | null): void {
-  addSystemNote(db, mergeRequestTarget(mr), actorId, sha !== null ? `enabled an automatic merge when the pipeline for ${sha} succeeds` : 'canceled the automatic merge', 'merge')
+export function noteAutoMerge(
+  db: Db,
+  mr: Pick<MergeRequestRow, 'id' | 'iid' | 'project_id'>,
+  actorId: number,
+  sha: string | null,
+): void {
+  addSystemNote(
+    db,
+    mergeRequestTarget(mr),
+    actorId,
+    sha !== null ? `enabled an automatic merge when the pipeline for ${sha} succeeds` : 'canceled the automatic merge',
+    'merge',
+  )
 }
 
 /** `moved to …` / `moved from …` (or `cloned …`) on an issue and its copy. */
-export function noteIssueCopied(db: Db, original: IssueRow, copy: IssueRow, actorId: number, mode: 'moved' | 'cloned'): void {
+export function noteIssueCopied(
+  db: Db,
+  original: IssueRow,
+  copy: IssueRow,
+  actorId: number,
+  mode: 'moved' | 'cloned',
+): void {
   const from = issueTarget(original)
   const to = issueTarget(copy)
   addSystemNote(db, from, actorId, `${mode} to ${referenceOf(db, to, contextOf(from))}`, mode, { ref: to })
@@ -451,21 +647,54 @@ export function noteIssueCopied(db: Db, original: IssueRow, copy: IssueRow, acto
  * An issue joining, leaving or changing epics: notes on the epics (`added issue …`, `removed
  * issue …`, `moved issue … to epic …`) and on the issue (`added to epic &1`, `changed epic to &2`).
  */
-export function noteEpicIssue(db: Db, issue: Pick<IssueRow, 'id' | 'iid' | 'project_id'>, actorId: number, fromEpicId: number | null, toEpicId: number | null): void {
+export function noteEpicIssue(
+  db: Db,
+  issue: Pick<IssueRow, 'id' | 'iid' | 'project_id'>,
+  actorId: number,
+  fromEpicId: number | null,
+  toEpicId: number | null,
+): void {
   if (fromEpicId === toEpicId) return
   const i = issueTarget(issue)
   const from = fromEpicId !== null ? epicTarget(findEpicById(db, fromEpicId) as EpicRow) : null
   const to = toEpicId !== null ? epicTarget(findEpicById(db, toEpicId) as EpicRow) : null
   if (from && to) {
-    addSystemNote(db, to, actorId, `added issue ${referenceOf(db, i, contextOf(to))} from epic ${referenceOf(db, from, contextOf(to))}`, 'epic_issue_moved', { ref: i })
-    addSystemNote(db, from, actorId, `moved issue ${referenceOf(db, i, contextOf(from))} to epic ${referenceOf(db, to, contextOf(from))}`, 'epic_issue_moved', { ref: i })
-    addSystemNote(db, i, actorId, `changed epic to ${referenceOf(db, to, contextOf(i))}`, 'issue_changed_epic', { ref: to })
+    addSystemNote(
+      db,
+      to,
+      actorId,
+      `added issue ${referenceOf(db, i, contextOf(to))} from epic ${referenceOf(db, from, contextOf(to))}`,
+      'epic_issue_moved',
+      { ref: i },
+    )
+    addSystemNote(
+      db,
+      from,
+      actorId,
+      `moved issue ${referenceOf(db, i, contextOf(from))} to epic ${referenceOf(db, to, contextOf(from))}`,
+      'epic_issue_moved',
+      { ref: i },
+    )
+    addSystemNote(db, i, actorId, `changed epic to ${referenceOf(db, to, contextOf(i))}`, 'issue_changed_epic', {
+      ref: to,
+    })
   } else if (to) {
     addSystemNote(db, to, actorId, `added issue ${referenceOf(db, i, contextOf(to))}`, 'epic_issue_added', { ref: i })
-    addSystemNote(db, i, actorId, `added to epic ${referenceOf(db, to, contextOf(i))}`, 'issue_added_to_epic', { ref: to })
+    addSystemNote(db, i, actorId, `added to epic ${referenceOf(db, to, contextOf(i))}`, 'issue_added_to_epic', {
+      ref: to,
+    })
   } else if (from) {
-    addSystemNote(db, from, actorId, `removed issue ${referenceOf(db, i, contextOf(from))}`, 'epic_issue_removed', { ref: i })
-    addSystemNote(db, i, actorId, `removed from epic ${referenceOf(db, from, contextOf(i))}`, 'issue_removed_from_epic', { ref: from })
+    addSystemNote(db, from, actorId, `removed issue ${referenceOf(db, i, contextOf(from))}`, 'epic_issue_removed', {
+      ref: i,
+    })
+    addSystemNote(
+      db,
+      i,
+      actorId,
+      `removed from epic ${referenceOf(db, from, contextOf(i))}`,
+      'issue_removed_from_epic',
+      { ref: from },
+    )
   }
 }
 
@@ -492,13 +721,23 @@ export function referencedItems(db: Db, text: string, from: ReferenceContext, re
   for (const m of withoutCode(text).matchAll(REFERENCE)) {
     const [, path, sigil, digits] = m
     const iid = Number(digits)
-    const found = sigil === '&' ? resolveEpic(db, path, iid, from, reader) : resolveProjectItem(db, path, sigil === '#' ? 'Issue' : 'MergeRequest', iid, from, reader)
+    const found =
+      sigil === '&'
+        ? resolveEpic(db, path, iid, from, reader)
+        : resolveProjectItem(db, path, sigil === '#' ? 'Issue' : 'MergeRequest', iid, from, reader)
     if (found) out.set(`${found.type}:${found.id}`, found)
   }
   return [...out.values()]
 }
 
-function resolveProjectItem(db: Db, path: string | undefined, type: 'Issue' | 'MergeRequest', iid: number, from: ReferenceContext, reader: Permissions): SystemNoteTarget | null {
+function resolveProjectItem(
+  db: Db,
+  path: string | undefined,
+  type: 'Issue' | 'MergeRequest',
+  iid: number,
+  from: ReferenceContext,
+  reader: Permissions,
+): SystemNoteTarget | null {
   let project: ProjectRow | undefined
   if (path === undefined) {
     if (!('projectId' in from)) return null
@@ -513,7 +752,8 @@ function resolveProjectItem(db: Db, path: string | undefined, type: 'Issue' | 'M
   if (!project) return null
   if (type === 'Issue') {
     const issue = findIssueByIid(db, project.id, iid)
-    if (!issue || !canUserReadIssue(reader, project, issue, assigneeIdsOf(db, [issue.id]).get(issue.id) ?? [])) return null
+    if (!issue || !canUserReadIssue(reader, project, issue, assigneeIdsOf(db, [issue.id]).get(issue.id) ?? []))
+      return null
     return issueTarget(issue)
   }
   const mr = findMergeRequestByIid(db, project.id, iid)
@@ -521,7 +761,13 @@ function resolveProjectItem(db: Db, path: string | undefined, type: 'Issue' | 'M
   return mergeRequestTarget(mr)
 }
 
-function resolveEpic(db: Db, path: string | undefined, iid: number, from: ReferenceContext, reader: Permissions): SystemNoteTarget | null {
+function resolveEpic(
+  db: Db,
+  path: string | undefined,
+  iid: number,
+  from: ReferenceContext,
+  reader: Permissions,
+): SystemNoteTarget | null {
   let group: NamespaceRow | undefined
   if (path !== undefined) group = findNamespaceByFullPath(db, path)
   else if ('groupId' in from) group = findNamespaceById(db, from.groupId)
@@ -540,18 +786,33 @@ function resolveEpic(db: Db, path: string | undefined, iid: number, from: Refere
  * mentioning item (GitLab's cross_reference_exists?), never on the mentioner itself. With
  * `previousText` (an edit), only references the edit added count.
  */
-export function createCrossReferences(db: Db, mentioner: Mentioner, authorId: number, text: string | null, previousText: string | null = null): void {
+export function createCrossReferences(
+  db: Db,
+  mentioner: Mentioner,
+  authorId: number,
+  text: string | null,
+  previousText: string | null = null,
+): void {
   if (!text) return
   const author = findUserById(db, authorId)
   if (!author) return
   const reader = new Permissions(db, author)
   const from = contextOf(mentioner.target)
-  const earlier = new Set(previousText ? referencedItems(db, previousText, from, reader).map((t) => `${t.type}:${t.id}`) : [])
+  const earlier = new Set(
+    previousText ? referencedItems(db, previousText, from, reader).map((t) => `${t.type}:${t.id}`) : [],
+  )
   for (const target of referencedItems(db, text, from, reader)) {
     if (earlier.has(`${target.type}:${target.id}`)) continue
     if (target.type === mentioner.target.type && target.id === mentioner.target.id) continue
     if (crossReferenceExists(db, target, mentioner.target)) continue
-    addSystemNote(db, target, authorId, `mentioned in ${gfmReference(db, mentioner.target, contextOf(target))}`, 'cross_reference', { ref: mentioner.target, noteId: mentioner.noteId ?? null })
+    addSystemNote(
+      db,
+      target,
+      authorId,
+      `mentioned in ${gfmReference(db, mentioner.target, contextOf(target))}`,
+      'cross_reference',
+      { ref: mentioner.target, noteId: mentioner.noteId ?? null },
+    )
     // A mention is news on the mentioned item: it moves up in "recently updated" and syncs.
     touch(db, target)
   }
@@ -560,7 +821,8 @@ export function createCrossReferences(db: Db, mentioner: Mentioner, authorId: nu
 /** Where the text's code blocks and code spans are, which hold no references. */
 function codeRanges(text: string): [number, number][] {
   const ranges: [number, number][] = []
-  for (const m of text.matchAll(/^(```|~~~)[^\n]*\n[\s\S]*?(^\1[^\n]*$|(?![\s\S]))/gm)) ranges.push([m.index, m.index + m[0].length])
+  for (const m of text.matchAll(/^(```|~~~)[^\n]*\n[\s\S]*?(^\1[^\n]*$|(?![\s\S]))/gm))
+    ranges.push([m.index, m.index + m[0].length])
   const inFence = (i: number) => ranges.some(([a, b]) => i >= a && i < b)
   for (const m of text.matchAll(/(`+)[\s\S]*?\1/g)) if (!inFence(m.index)) ranges.push([m.index, m.index + m[0].length])
   return ranges
@@ -571,14 +833,26 @@ function codeRanges(text: string): [number, number][] {
  * `to`, so a note copied to another project or to an epic still points at the same items (`#2`
  * becomes `app#2`). References `reader` cannot see, unknown ones and code stay as they are.
  */
-export function rewriteReferences(db: Db, text: string, from: ReferenceContext, to: ReferenceContext, reader: Permissions): string {
+export function rewriteReferences(
+  db: Db,
+  text: string,
+  from: ReferenceContext,
+  to: ReferenceContext,
+  reader: Permissions,
+): string {
   const code = codeRanges(text)
-  return text.replace(REFERENCE, (match: string, path: string | undefined, sigil: string, digits: string, offset: number) => {
-    if (code.some(([a, b]) => offset >= a && offset < b)) return match
-    const iid = Number(digits)
-    const found = sigil === '&' ? resolveEpic(db, path, iid, from, reader) : resolveProjectItem(db, path, sigil === '#' ? 'Issue' : 'MergeRequest', iid, from, reader)
-    return found ? referenceOf(db, found, to) : match
-  })
+  return text.replace(
+    REFERENCE,
+    (match: string, path: string | undefined, sigil: string, digits: string, offset: number) => {
+      if (code.some(([a, b]) => offset >= a && offset < b)) return match
+      const iid = Number(digits)
+      const found =
+        sigil === '&'
+          ? resolveEpic(db, path, iid, from, reader)
+          : resolveProjectItem(db, path, sigil === '#' ? 'Issue' : 'MergeRequest', iid, from, reader)
+      return found ? referenceOf(db, found, to) : match
+    },
+  )
 }
 
 /**
@@ -588,8 +862,12 @@ export function rewriteReferences(db: Db, text: string, from: ReferenceContext, 
  */
 export function finishNotesCopy(db: Db, from: SystemNoteTarget, to: SystemNoteTarget, reader: Permissions): void {
   copySystemNoteMetadata(db, from, to)
-  const originals = db.prepare('SELECT body FROM notes WHERE noteable_type = ? AND noteable_id = ? ORDER BY id').all(from.type, from.id) as { body: string }[]
-  const copies = db.prepare('SELECT id, body FROM notes WHERE noteable_type = ? AND noteable_id = ? ORDER BY id').all(to.type, to.id) as { id: number; body: string }[]
+  const originals = db
+    .prepare('SELECT body FROM notes WHERE noteable_type = ? AND noteable_id = ? ORDER BY id')
+    .all(from.type, from.id) as { body: string }[]
+  const copies = db
+    .prepare('SELECT id, body FROM notes WHERE noteable_type = ? AND noteable_id = ? ORDER BY id')
+    .all(to.type, to.id) as { id: number; body: string }[]
   const update = db.prepare('UPDATE notes SET body = ? WHERE id = ?')
   const fromContext = contextOf(from)
   const toContext = contextOf(to)
@@ -620,6 +898,8 @@ export function readableNotes<T extends NoteRow>(request: FastifyRequest, rows: 
   return rows.filter((r) => {
     const m = meta.get(r.id)
     if (!m || m.source_type === null || m.source_id === null) return true
-    return readable.item(m.source_type, m.source_id) && (m.source_note_id === null || readable.noteBody(m.source_note_id))
+    return (
+      readable.item(m.source_type, m.source_id) && (m.source_note_id === null || readable.noteBody(m.source_note_id))
+    )
   })
 }

@@ -18,9 +18,17 @@ function isPlainHttp(d: PagesDomainRow, leaf: X509Certificate | null): boolean {
  * GitLab's PagesDomain entity (project views). `leaf` is the parsed first certificate of the
  * stored chain; plain-HTTP domains carry only their name and URL.
  */
-export function pagesDomainEntity(d: PagesDomainRow, leaf: X509Certificate | null, now = new Date()): Readonly<Record<string, unknown>> {
+export function pagesDomainEntity(
+  d: PagesDomainRow,
+  leaf: X509Certificate | null,
+  now = new Date(),
+): Readonly<Record<string, unknown>> {
   if (isPlainHttp(d, leaf)) return { domain: d.domain, url: urlOf(d) }
-  const entity: Record<string, unknown> = { domain: d.domain, url: urlOf(d), auto_ssl_enabled: d.auto_ssl_enabled === 1 }
+  const entity: Record<string, unknown> = {
+    domain: d.domain,
+    url: urlOf(d),
+    auto_ssl_enabled: d.auto_ssl_enabled === 1,
+  }
   if (d.certificate && leaf) {
     entity.certificate = {
       subject: oneLineName(leaf.subject),
@@ -36,9 +44,18 @@ export function pagesDomainEntity(d: PagesDomainRow, leaf: X509Certificate | nul
  * GitLab's PagesDomainBasic (the administrators' instance-wide list): the certificate shows only
  * whether and when it expires, under the spec's `certificate` and GitLab's `certificate_expiration`.
  */
-export function pagesDomainBasicEntity(d: PagesDomainRow, leaf: X509Certificate | null, now = new Date()): Readonly<Record<string, unknown>> {
+export function pagesDomainBasicEntity(
+  d: PagesDomainRow,
+  leaf: X509Certificate | null,
+  now = new Date(),
+): Readonly<Record<string, unknown>> {
   if (isPlainHttp(d, leaf)) return { domain: d.domain, url: urlOf(d), project_id: d.project_id }
-  const entity: Record<string, unknown> = { domain: d.domain, url: urlOf(d), project_id: d.project_id, auto_ssl_enabled: d.auto_ssl_enabled === 1 }
+  const entity: Record<string, unknown> = {
+    domain: d.domain,
+    url: urlOf(d),
+    project_id: d.project_id,
+    auto_ssl_enabled: d.auto_ssl_enabled === 1,
+  }
   if (d.certificate && leaf) {
     const expiration = { expired: isExpired(leaf, now), expiration: new Date(leaf.validTo).toISOString() }
     entity.certificate = expiration

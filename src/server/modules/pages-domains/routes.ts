@@ -13,10 +13,19 @@ import { createPagesDomain, destroyPagesDomain, leafCertificate, updatePagesDoma
 const IdParams = Type.Object({ id: Type.String() })
 const DomainParams = Type.Object({ id: Type.String(), domain: Type.String() })
 const PageQuery = Type.Object({ page: Type.Optional(Type.Integer()), per_page: Type.Optional(Type.Integer()) })
-const GlobalQuery = Type.Object({ domain: Type.Optional(Type.String()), page: Type.Optional(Type.Integer()), per_page: Type.Optional(Type.Integer()) })
+const GlobalQuery = Type.Object({
+  domain: Type.Optional(Type.String()),
+  page: Type.Optional(Type.Integer()),
+  per_page: Type.Optional(Type.Integer()),
+})
 // Certificates and keys come as strings or as uploaded files (multipart parts become their text).
 const Pem = Type.Optional(Type.Union([Type.String(), Type.Null()]))
-const CreateBody = Type.Object({ domain: Type.String(), certificate: Pem, key: Pem, auto_ssl_enabled: Type.Optional(Type.Boolean()) })
+const CreateBody = Type.Object({
+  domain: Type.String(),
+  certificate: Pem,
+  key: Pem,
+  auto_ssl_enabled: Type.Optional(Type.Boolean()),
+})
 const UpdateBody = Type.Object({ certificate: Pem, key: Pem, auto_ssl_enabled: Type.Optional(Type.Boolean()) })
 
 /** Custom domains of Pages sites: the administrators' instance-wide list and the project endpoints (Maintainer). */
@@ -51,31 +60,46 @@ const pagesDomains: FastifyPluginAsyncTypebox = async (app) => {
     return rows.map((d) => pagesDomainBasicEntity(d, leafCertificate(d)))
   })
 
-  app.get('/projects/:id/pages/domains', { schema: { params: IdParams, querystring: PageQuery } }, async (request, reply) => {
-    const project = maintainedProject(request, request.params.id)
-    const page = pageOf(request.query as Record<string, unknown>)
-    const { rows, total } = listProjectPagesDomains(ctx.db, project.id, { limit: page.perPage, offset: page.offset })
-    setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
-    return rows.map(present)
-  })
+  app.get(
+    '/projects/:id/pages/domains',
+    { schema: { params: IdParams, querystring: PageQuery } },
+    async (request, reply) => {
+      const project = maintainedProject(request, request.params.id)
+      const page = pageOf(request.query as Record<string, unknown>)
+      const { rows, total } = listProjectPagesDomains(ctx.db, project.id, { limit: page.perPage, offset: page.offset })
+      setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
+      return rows.map(present)
+    },
+  )
 
   app.get('/projects/:id/pages/domains/:domain', { schema: { params: DomainParams } }, async (request) => {
     const project = maintainedProject(request, request.params.id)
     return present(domainOf(project, request.params.domain))
   })
 
-  app.post('/projects/:id/pages/domains', { schema: { params: IdParams, body: CreateBody } }, async (request, reply) => {
-    const project = maintainedProject(request, request.params.id)
-    const body = request.body
-    // Grape's all_or_none_of: a certificate needs its key and a key its certificate.
-    if ((body.certificate === undefined) !== (body.key === undefined)) throw paramError('certificate, key provide all or none of parameters')
-    return reply.code(201).send(present(createPagesDomain(request, project, body)))
-  })
+  app.post(
+    '/projects/:id/pages/domains',
+    { schema: { params: IdParams, body: CreateBody } },
+    async (request, reply) => {
+      const project = maintainedProject(request, request.params.id)
+      const body = request.body
+      // Grape's all_or_none_of: a certificate needs its key and a key its certificate.
+      if ((body.certificate === undefined) !== (body.key === undefined))
+        throw paramError('certificate, key provide all or none of parameters')
+      return reply.code(201).send(present(createPagesDomain(request, project, body)))
+    },
+  )
 
-  app.put('/projects/:id/pages/domains/:domain', { schema: { params: DomainParams, body: UpdateBody } }, async (request) => {
-    const project = maintainedProject(request, request.params.id)
-    return present(updatePagesDomainAttributes(request, project, domainOf(project, request.params.domain), request.body))
-  })
+  app.put(
+    '/projects/:id/pages/domains/:domain',
+    { schema: { params: DomainParams, body: UpdateBody } },
+    async (request) => {
+      const project = maintainedProject(request, request.params.id)
+      return present(
+        updatePagesDomainAttributes(request, project, domainOf(project, request.params.domain), request.body),
+      )
+    },
+  )
 
   app.delete('/projects/:id/pages/domains/:domain', { schema: { params: DomainParams } }, async (request, reply) => {
     const project = maintainedProject(request, request.params.id)

@@ -1,10 +1,20 @@
 import type { X509Certificate } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
-import { hasIntermediates, keyMatchesCertificate, parseCertificates, parsePrivateKey } from '../../platform/crypto/certificates'
+import {
+  hasIntermediates,
+  keyMatchesCertificate,
+  parseCertificates,
+  parsePrivateKey,
+} from '../../platform/crypto/certificates'
 import { decryptSecret, encryptSecret } from '../../platform/auth/encryption'
 import type { ServerContext } from '../../platform/context'
 import {
-  deletePagesDomain, insertPagesDomain, pagesDomainTaken, updatePagesDomain, type PagesDomainChanges, type PagesDomainRow,
+  deletePagesDomain,
+  insertPagesDomain,
+  pagesDomainTaken,
+  updatePagesDomain,
+  type PagesDomainChanges,
+  type PagesDomainRow,
 } from './queries'
 import type { ProjectRow } from '../../platform/db/rows'
 import { validationFailed } from '../../platform/http/errors'
@@ -47,7 +57,8 @@ function checkCertificate(certificate: string | null, key: string | null, errors
   if (key && !privateKey) add(errors, 'key', 'must be a valid PEM private key')
   if (certificate || key) {
     const leaf = chain?.[0]
-    if (!leaf || !privateKey || !keyMatchesCertificate(privateKey, leaf)) add(errors, 'key', "doesn't match the certificate")
+    if (!leaf || !privateKey || !keyMatchesCertificate(privateKey, leaf))
+      add(errors, 'key', "doesn't match the certificate")
   }
   if (chain && !hasIntermediates(chain)) add(errors, 'certificate', 'misses intermediates')
 }
@@ -64,7 +75,11 @@ export interface PagesDomainCreateParams {
 }
 
 /** Adds a custom domain to the project's Pages site, with the user's certificate when given. */
-export function createPagesDomain(request: FastifyRequest, project: ProjectRow, params: PagesDomainCreateParams): PagesDomainRow {
+export function createPagesDomain(
+  request: FastifyRequest,
+  project: ProjectRow,
+  params: PagesDomainCreateParams,
+): PagesDomainRow {
   const ctx = request.server.burrow
   const certificate = blankToNull(params.certificate)
   const key = blankToNull(params.key)
@@ -82,8 +97,13 @@ export function createPagesDomain(request: FastifyRequest, project: ProjectRow, 
       autoSslEnabled: params.auto_ssl_enabled === true,
     })
     recordProjectChange(request, project, {
-      targetType: 'PagesDomain', targetId: row.id, targetTitle: row.domain,
-      audit: { add: 'pages_domain', custom_message: `Added Pages domain ${row.domain}${certificate ? ' with a certificate' : ''}` },
+      targetType: 'PagesDomain',
+      targetId: row.id,
+      targetTitle: row.domain,
+      audit: {
+        add: 'pages_domain',
+        custom_message: `Added Pages domain ${row.domain}${certificate ? ' with a certificate' : ''}`,
+      },
     })
     return row
   })()
@@ -100,7 +120,12 @@ export interface PagesDomainUpdateParams {
  * the stored key (it must match the new certificate); empty certificate and key together remove
  * the certificate, as GitLab's API does.
  */
-export function updatePagesDomainAttributes(request: FastifyRequest, project: ProjectRow, d: PagesDomainRow, params: PagesDomainUpdateParams): PagesDomainRow {
+export function updatePagesDomainAttributes(
+  request: FastifyRequest,
+  project: ProjectRow,
+  d: PagesDomainRow,
+  params: PagesDomainUpdateParams,
+): PagesDomainRow {
   const ctx = request.server.burrow
   const changes: { -readonly [K in keyof PagesDomainChanges]: PagesDomainChanges[K] } = {}
   const touchesCertificate = params.certificate !== undefined || params.key !== undefined
@@ -120,7 +145,9 @@ export function updatePagesDomainAttributes(request: FastifyRequest, project: Pr
     const updated = updatePagesDomain(ctx.db, d.id, changes)
     const what = touchesCertificate ? (updated.certificate ? 'certificate' : 'certificate removed') : 'auto_ssl_enabled'
     recordProjectChange(request, project, {
-      targetType: 'PagesDomain', targetId: d.id, targetTitle: d.domain,
+      targetType: 'PagesDomain',
+      targetId: d.id,
+      targetTitle: d.domain,
       audit: { change: what, custom_message: `Updated Pages domain ${d.domain} (${what})` },
     })
     return updated
@@ -133,7 +160,9 @@ export function destroyPagesDomain(request: FastifyRequest, project: ProjectRow,
   db.transaction(() => {
     deletePagesDomain(db, d.id)
     recordProjectChange(request, project, {
-      targetType: 'PagesDomain', targetId: d.id, targetTitle: d.domain,
+      targetType: 'PagesDomain',
+      targetId: d.id,
+      targetTitle: d.domain,
       audit: { remove: 'pages_domain', custom_message: `Removed Pages domain ${d.domain}` },
     })
   })()

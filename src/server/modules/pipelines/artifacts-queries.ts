@@ -40,14 +40,17 @@ export function insertJobArtifact(db: Db, a: NewJobArtifact): JobArtifactRow {
 }
 
 export function findJobArtifact(db: Db, jobId: number, fileType: string): JobArtifactRow | undefined {
-  return db.prepare('SELECT * FROM ci_job_artifacts WHERE job_id = ? AND file_type = ?').get(jobId, fileType) as JobArtifactRow | undefined
+  return db.prepare('SELECT * FROM ci_job_artifacts WHERE job_id = ? AND file_type = ?').get(jobId, fileType) as
+    JobArtifactRow | undefined
 }
 
 /** Artifacts of each job, by job id. */
 export function artifactsOfJobs(db: Db, jobIds: readonly number[]): Map<number, JobArtifactRow[]> {
   const out = new Map<number, JobArtifactRow[]>()
   if (jobIds.length === 0) return out
-  const rows = db.prepare('SELECT * FROM ci_job_artifacts WHERE job_id IN (SELECT value FROM json_each(?)) ORDER BY id').all(JSON.stringify(jobIds)) as JobArtifactRow[]
+  const rows = db
+    .prepare('SELECT * FROM ci_job_artifacts WHERE job_id IN (SELECT value FROM json_each(?)) ORDER BY id')
+    .all(JSON.stringify(jobIds)) as JobArtifactRow[]
   for (const r of rows) {
     const list = out.get(r.job_id) ?? []
     list.push(r)
@@ -76,12 +79,16 @@ export function listJobArtifacts(db: Db, f: ArtifactFilter): JobArtifactRow[] {
     args.push(f.jobId)
   }
   return db
-    .prepare(`SELECT a.* FROM ci_job_artifacts a JOIN ci_builds b ON b.id = a.job_id WHERE ${where.join(' AND ')} ORDER BY a.id DESC`)
+    .prepare(
+      `SELECT a.* FROM ci_job_artifacts a JOIN ci_builds b ON b.id = a.job_id WHERE ${where.join(' AND ')} ORDER BY a.id DESC`,
+    )
     .all(...args) as JobArtifactRow[]
 }
 
 export function deleteJobArtifacts(db: Db, jobId: number, keepTypes: readonly string[] = []): JobArtifactRow[] {
-  const rows = (db.prepare('SELECT * FROM ci_job_artifacts WHERE job_id = ?').all(jobId) as JobArtifactRow[]).filter((r) => !keepTypes.includes(r.file_type))
+  const rows = (db.prepare('SELECT * FROM ci_job_artifacts WHERE job_id = ?').all(jobId) as JobArtifactRow[]).filter(
+    (r) => !keepTypes.includes(r.file_type),
+  )
   for (const r of rows) db.prepare('DELETE FROM ci_job_artifacts WHERE id = ?').run(r.id)
   return rows
 }

@@ -31,7 +31,11 @@ export function projectFullPath(ctx: ServerContext, project: ProjectRow): string
 
 /** GitLab's CI_COMMIT_REF_SLUG rule: lowercase, anything but a-z0-9 becomes `-`, at most 63 characters. */
 export function ciSlug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]/g, '-').slice(0, 63).replace(/^-+|-+$/g, '')
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '-')
+    .slice(0, 63)
+    .replace(/^-+|-+$/g, '')
 }
 
 /** True when the branch has a protected-branch rule (tags are never protected here). */
@@ -166,7 +170,13 @@ export function pipelineVariables(pipeline: PipelineRow, projectPath: string, ba
 }
 
 /** Variables of one job as its runner sees them. */
-export function jobVariables(job: JobRow, projectPath: string, runner: RunnerRow | null, jobToken: string | null, base: string): Record<string, string> {
+export function jobVariables(
+  job: JobRow,
+  projectPath: string,
+  runner: RunnerRow | null,
+  jobToken: string | null,
+  base: string,
+): Record<string, string> {
   const url = new URL(base)
   const vars: Record<string, string> = {
     CI_JOB_ID: String(job.id),
@@ -196,7 +206,12 @@ function scopeMatches(scope: string, environment: string | null): boolean {
   if (scope === '*') return true
   if (environment === null) return false
   if (!scope.includes('*')) return scope === environment
-  const re = new RegExp(`^${scope.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`)
+  const re = new RegExp(
+    `^${scope
+      .split('*')
+      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  )
   return re.test(environment)
 }
 
@@ -204,7 +219,12 @@ function scopeMatches(scope: string, environment: string | null): boolean {
  * A project's CI/CD variables a pipeline or job gets: protected ones only on protected refs,
  * environment-scoped ones only for a matching environment (the most specific scope wins).
  */
-export function projectVariablesFor(ctx: ServerContext, projectId: number, protectedRef: boolean, environment: string | null): CiVariableRow[] {
+export function projectVariablesFor(
+  ctx: ServerContext,
+  projectId: number,
+  protectedRef: boolean,
+  environment: string | null,
+): CiVariableRow[] {
   const chosen = new Map<string, CiVariableRow>()
   for (const v of projectVariables(ctx.db, ctx.secrets, projectId)) {
     if (v.protected === 1 && !protectedRef) continue

@@ -17,13 +17,18 @@ const STATUS_TEXT: Readonly<Record<string, string>> = {
 }
 
 /** GitLab's DetailedStatusEntity for a pipeline or job status. */
-export function detailedStatus(status: CiStatus, detailsPath: string, kind: 'pipeline' | 'job'): Readonly<Record<string, unknown>> {
+export function detailedStatus(
+  status: CiStatus,
+  detailsPath: string,
+  kind: 'pipeline' | 'job',
+): Readonly<Record<string, unknown>> {
   const text = kind === 'job' && status === 'manual' ? 'manual' : (STATUS_TEXT[status] ?? status)
   const icon = `status_${status === 'waiting_for_resource' ? 'pending' : status}`
   return {
     icon,
     text,
-    label: status === 'success' ? 'passed' : kind === 'pipeline' && status === 'manual' ? 'waiting for manual action' : text,
+    label:
+      status === 'success' ? 'passed' : kind === 'pipeline' && status === 'manual' ? 'waiting for manual action' : text,
     group: status === 'manual' && kind === 'pipeline' ? 'manual' : status,
     tooltip: status === 'success' ? 'passed' : text,
     has_details: true,
@@ -61,7 +66,12 @@ export function pipelineBasicEntity(p: PipelineRow, place: PipelinePlace): Reado
 }
 
 /** GitLab's Pipeline entity (single pipeline, create, retry, cancel). */
-export function pipelineEntity(p: PipelineRow, place: PipelinePlace, user: UserRow | undefined, coverage: number | null): Readonly<Record<string, unknown>> {
+export function pipelineEntity(
+  p: PipelineRow,
+  place: PipelinePlace,
+  user: UserRow | undefined,
+  coverage: number | null,
+): Readonly<Record<string, unknown>> {
   return {
     ...pipelineBasicEntity(p, place),
     before_sha: p.before_sha,

@@ -66,7 +66,12 @@ export function jobEntity(job: JobRow, c: JobContext): Readonly<Record<string, u
   return {
     ...jobBasicEntity(job, c),
     ...(archive ? { artifacts_file: { filename: archive.filename, size: archive.size } } : {}),
-    artifacts: c.artifacts.map((a) => ({ file_type: a.file_type, size: a.size, filename: a.filename, file_format: a.file_format })),
+    artifacts: c.artifacts.map((a) => ({
+      file_type: a.file_type,
+      size: a.size,
+      filename: a.filename,
+      file_format: a.file_format,
+    })),
     runner: c.runner ? runnerEntity(c.runner, c.now) : null,
     runner_manager: null,
     artifacts_expire_at: job.artifacts_expire_at,

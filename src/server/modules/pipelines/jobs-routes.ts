@@ -36,10 +36,15 @@ function loadJob(request: FastifyRequest, project: ProjectRow, id: number): JobR
  * to deploy there (GitLab's `update_build` is prevented otherwise): 403.
  */
 function assertMayUpdateJob(request: FastifyRequest, project: ProjectRow, job: JobRow): void {
-  if (job.environment && protectedFromDeploying(request.server.burrow.db, request.perms, project, job.environment)) throw forbidden()
+  if (job.environment && protectedFromDeploying(request.server.burrow.db, request.perms, project, job.environment))
+    throw forbidden()
 }
 
-function sendArtifact(reply: import('fastify').FastifyReply, request: FastifyRequest, job: JobRow): Promise<unknown> | unknown {
+function sendArtifact(
+  reply: import('fastify').FastifyReply,
+  request: FastifyRequest,
+  job: JobRow,
+): Promise<unknown> | unknown {
   const archive = findJobArtifact(request.server.burrow.db, job.id, 'archive')
   if (!archive) throw notFound()
   return rawContentHeaders(reply, archive.filename, DOWNLOAD).send(readArtifactFile(request.server.burrow, archive))
@@ -49,17 +54,25 @@ function sendArtifact(reply: import('fastify').FastifyReply, request: FastifyReq
 const jobs: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.burrow
 
-  app.get('/projects/:id/jobs', { schema: { params: ProjectParams, querystring: ListQuery } }, async (request, reply) => {
-    currentUser(request)
-    const project = loadBuildsProject(request, request.params.id)
-    const page = pageOf(request.query as Record<string, unknown>)
-    const { rows, total } = listJobs(ctx.db, { projectId: project.id, statuses: jobScopes(request.query.scope), includeRetried: true, sort: 'desc' }, {
-      limit: page.perPage,
-      offset: page.offset,
-    })
-    setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
-    return presentJobs(request, rows)
-  })
+  app.get(
+    '/projects/:id/jobs',
+    { schema: { params: ProjectParams, querystring: ListQuery } },
+    async (request, reply) => {
+      currentUser(request)
+      const project = loadBuildsProject(request, request.params.id)
+      const page = pageOf(request.query as Record<string, unknown>)
+      const { rows, total } = listJobs(
+        ctx.db,
+        { projectId: project.id, statuses: jobScopes(request.query.scope), includeRetried: true, sort: 'desc' },
+        {
+          limit: page.perPage,
+          offset: page.offset,
+        },
+      )
+      setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
+      return presentJobs(request, rows)
+    },
+  )
 
   app.get('/projects/:id/jobs/:job_id', { schema: { params: JobParams } }, async (request) => {
     currentUser(request)
@@ -108,7 +121,8 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
     currentUser(request)
     const project = loadBuildsProject(request, request.params.id, AccessLevel.MAINTAINER)
     const job = loadJob(request, project, request.params.job_id)
-    if (!['success', 'failed', 'canceled'].includes(job.status) || job.erased_at) throw forbidden('Job is not erasable!')
+    if (!['success', 'failed', 'canceled'].includes(job.status) || job.erased_at)
+      throw forbidden('Job is not erasable!')
     eraseJobArtifacts(ctx, job)
     deleteTrace(ctx.db, job.id)
     const erased = updateJobRow(ctx.db, job.id, { erased_at: new Date().toISOString(), artifacts_expire_at: null })
@@ -130,20 +144,24 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
     return reply.code(204).send()
   })
 
-  app.get('/projects/:id/jobs/artifacts/:ref_name/download', {
-    schema: { params: RefParams, querystring: Type.Object({ job: Type.String() }) },
-  }, async (request, reply) => {
-    const project = loadBuildsProject(request, request.params.id)
-    // The newest successful job of that name on the ref.
-    const row = ctx.db
-      .prepare(
-        `SELECT b.* FROM ci_builds b JOIN ci_pipelines p ON p.id = b.pipeline_id
+  app.get(
+    '/projects/:id/jobs/artifacts/:ref_name/download',
+    {
+      schema: { params: RefParams, querystring: Type.Object({ job: Type.String() }) },
+    },
+    async (request, reply) => {
+      const project = loadBuildsProject(request, request.params.id)
+      // The newest successful job of that name on the ref.
+      const row = ctx.db
+        .prepare(
+          `SELECT b.* FROM ci_builds b JOIN ci_pipelines p ON p.id = b.pipeline_id
          WHERE b.project_id = ? AND p.ref = ? AND b.name = ? AND b.status = 'success' ORDER BY b.id DESC LIMIT 1`,
-      )
-      .get(project.id, request.params.ref_name, request.query.job) as JobRow | undefined
-    if (!row) throw notFound()
-    return sendArtifact(reply, request, row)
-  })
+        )
+        .get(project.id, request.params.ref_name, request.query.job) as JobRow | undefined
+      if (!row) throw notFound()
+      return sendArtifact(reply, request, row)
+    },
+  )
 }
 
 export default jobs

@@ -5,7 +5,16 @@ import { nowIso } from '../../platform/db/connection'
 import { artifactsOfJobs } from './artifacts-queries'
 import { groupAndDescendantIds } from '../namespaces/queries'
 import {
-  findJobByTokenDigest, findPipelineById, pendingJobsFor, pipelineJobs, readTrace, transitionJob, type CiStatus, type JobRow, type PipelineRow, type QueuedJobRow,
+  findJobByTokenDigest,
+  findPipelineById,
+  pendingJobsFor,
+  pipelineJobs,
+  readTrace,
+  transitionJob,
+  type CiStatus,
+  type JobRow,
+  type PipelineRow,
+  type QueuedJobRow,
 } from './queries'
 import { findEnvironmentByName } from '../environments/queries'
 import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects/queries'
@@ -29,7 +38,16 @@ export interface RunnerVariable {
 }
 
 // Report types GitLab uploads gzipped; the security and other reports go up as they are.
-const GZIP_REPORTS = new Set(['junit', 'dotenv', 'cobertura', 'coverage_report', 'metrics', 'cyclonedx', 'lsif', 'accessibility'])
+const GZIP_REPORTS = new Set([
+  'junit',
+  'dotenv',
+  'cobertura',
+  'coverage_report',
+  'metrics',
+  'cyclonedx',
+  'lsif',
+  'accessibility',
+])
 
 /** Whether this runner may take this pending job: project settings, tags, protection. */
 function runnerCanTake(runner: RunnerRow, job: QueuedJobRow): boolean {
@@ -57,18 +75,30 @@ export interface JobPayload {
  * run it (git, steps, variables, image, artifacts to upload, dependencies to download).
  * Null when there is nothing for it.
  */
-export async function assignJob(request: FastifyRequest, runner: RunnerRow, info: RunnerInfo): Promise<JobPayload | null> {
+export async function assignJob(
+  request: FastifyRequest,
+  runner: RunnerRow,
+  info: RunnerInfo,
+): Promise<JobPayload | null> {
   const ctx = request.server.burrow
   touchRunner(ctx.db, runner.id, info)
   if (runner.active !== 1) return null
-  const namespaces = runner.runner_type === 'group_type' && runner.group_id !== null ? groupAndDescendantIds(ctx.db, runner.group_id) : []
+  const namespaces =
+    runner.runner_type === 'group_type' && runner.group_id !== null
+      ? groupAndDescendantIds(ctx.db, runner.group_id)
+      : []
   // The queue is read a page at a time, oldest first, until a job fits this runner.
-  for (let afterId = 0; ; ) {
+  for (let afterId = 0; ;) {
     const page = pendingJobsFor(ctx.db, runner, namespaces, { limit: 100, afterId })
     for (const candidate of page) {
       if (!runnerCanTake(runner, candidate)) continue
       const token = generateToken('glcbt-')
-      const taken = transitionJob(ctx.db, candidate.id, ['pending'], { status: 'running', runner_id: runner.id, token_digest: digestToken(token), started_at: nowIso() })
+      const taken = transitionJob(ctx.db, candidate.id, ['pending'], {
+        status: 'running',
+        runner_id: runner.id,
+        token_digest: digestToken(token),
+        started_at: nowIso(),
+      })
       if (!taken) continue
       const job = pipelineJobs(ctx.db, candidate.pipeline_id).find((j) => j.id === candidate.id) as JobRow
       await processPipeline(ctx, job.pipeline_id, request, [{ job, previous: 'pending' }])
@@ -86,13 +116,24 @@ function artifactsSpec(job: JobRow): Readonly<Record<string, unknown>>[] | null 
   const out: Readonly<Record<string, unknown>>[] = []
   if (a.paths.length > 0 || a.untracked) {
     out.push({
-      name: a.name ?? 'artifacts', untracked: a.untracked, paths: a.paths, exclude: a.exclude, when: a.when, expire_in: a.expire_in ?? null,
-      artifact_type: 'archive', artifact_format: 'zip',
+      name: a.name ?? 'artifacts',
+      untracked: a.untracked,
+      paths: a.paths,
+      exclude: a.exclude,
+      when: a.when,
+      expire_in: a.expire_in ?? null,
+      artifact_type: 'archive',
+      artifact_format: 'zip',
     })
   }
   for (const [type, paths] of Object.entries(a.reports)) {
     out.push({
-      name: type, untracked: false, paths, when: 'always', expire_in: a.expire_in ?? null, artifact_type: type,
+      name: type,
+      untracked: false,
+      paths,
+      when: 'always',
+      expire_in: a.expire_in ?? null,
+      artifact_type: type,
       artifact_format: GZIP_REPORTS.has(type) ? 'gzip' : 'raw',
     })
   }
@@ -109,23 +150,44 @@ function dependencyJobs(ctx: ServerContext, job: JobRow): JobRow[] {
   return jobs.filter((j) => j.stage_idx < job.stage_idx)
 }
 
-function jobPayload(request: FastifyRequest, runner: RunnerRow, job: JobRow, pipeline: PipelineRow, token: string): Readonly<Record<string, unknown>> {
+function jobPayload(
+  request: FastifyRequest,
+  runner: RunnerRow,
+  job: JobRow,
+  pipeline: PipelineRow,
+  token: string,
+): Readonly<Record<string, unknown>> {
   const ctx = request.server.burrow
   const baseUrl = ctx.baseUrl(request)
   const project = findProjectWithNamespace(ctx.db, job.project_id) as ProjectWithNamespaceRow
   const projectPath = `${project.ns_full_path}/${project.path}`
   const settings = projectSettings(project.settings)
   const options = jobOptions(job)
-  const timeout = Math.min(options.timeout ?? Number(settings.build_timeout ?? 3600), runner.maximum_timeout ?? Number.MAX_SAFE_INTEGER)
+  const timeout = Math.min(
+    options.timeout ?? Number(settings.build_timeout ?? 3600),
+    runner.maximum_timeout ?? Number.MAX_SAFE_INTEGER,
+  )
   const variables = runnerVariables(request, runner, job, pipeline, project, token)
   const repoUrl = new URL(baseUrl)
   repoUrl.username = 'gitlab-ci-token'
   repoUrl.password = token
   const refType = pipeline.tag === 1 ? 'tag' : 'branch'
-  const steps: Record<string, unknown>[] = [{ name: 'script', script: [...options.before_script, ...options.script], timeout, when: 'on_success', allow_failure: false }]
-  if (options.after_script.length > 0) steps.push({ name: 'after_script', script: options.after_script, timeout, when: 'always', allow_failure: true })
+  const steps: Record<string, unknown>[] = [
+    {
+      name: 'script',
+      script: [...options.before_script, ...options.script],
+      timeout,
+      when: 'on_success',
+      allow_failure: false,
+    },
+  ]
+  if (options.after_script.length > 0)
+    steps.push({ name: 'after_script', script: options.after_script, timeout, when: 'always', allow_failure: true })
   const deps = dependencyJobs(ctx, job)
-  const depArtifacts = artifactsOfJobs(ctx.db, deps.map((d) => d.id))
+  const depArtifacts = artifactsOfJobs(
+    ctx.db,
+    deps.map((d) => d.id),
+  )
   return {
     id: job.id,
     token,
@@ -136,7 +198,10 @@ function jobPayload(request: FastifyRequest, runner: RunnerRow, job: JobRow, pip
       stage: job.stage,
       project_id: project.id,
       project_name: project.name,
-      time_in_queue_seconds: job.queued_at && job.started_at ? Math.max(0, Math.round((Date.parse(job.started_at) - Date.parse(job.queued_at)) / 1000)) : 0,
+      time_in_queue_seconds:
+        job.queued_at && job.started_at
+          ? Math.max(0, Math.round((Date.parse(job.started_at) - Date.parse(job.queued_at)) / 1000))
+          : 0,
       project_jobs_running_on_instance_runners_count: '+Inf',
     },
     git_info: {
@@ -146,46 +211,91 @@ function jobPayload(request: FastifyRequest, runner: RunnerRow, job: JobRow, pip
       before_sha: pipeline.before_sha,
       ref_type: refType,
       // Burrow keeps no refs/pipelines/<id>: the runner fetches the branch or tag itself.
-      refspecs: [refType === 'tag' ? `+refs/tags/${pipeline.ref}:refs/tags/${pipeline.ref}` : `+refs/heads/${pipeline.ref}:refs/remotes/origin/${pipeline.ref}`],
+      refspecs: [
+        refType === 'tag'
+          ? `+refs/tags/${pipeline.ref}:refs/tags/${pipeline.ref}`
+          : `+refs/heads/${pipeline.ref}:refs/remotes/origin/${pipeline.ref}`,
+      ],
       depth: Number(settings.ci_default_git_depth ?? 20),
       repo_object_format: 'sha1',
     },
     runner_info: { timeout, runner_session_url: null },
     variables,
     steps,
-    image: options.image ? { name: options.image.name, entrypoint: options.image.entrypoint ?? null, ports: [], pull_policy: null } : null,
-    services: options.services.map((s) => ({ name: s.name, alias: s.alias ?? null, entrypoint: s.entrypoint ?? null, command: s.command ?? null, ports: [], variables: [] })),
+    image: options.image
+      ? { name: options.image.name, entrypoint: options.image.entrypoint ?? null, ports: [], pull_policy: null }
+      : null,
+    services: options.services.map((s) => ({
+      name: s.name,
+      alias: s.alias ?? null,
+      entrypoint: s.entrypoint ?? null,
+      command: s.command ?? null,
+      ports: [],
+      variables: [],
+    })),
     artifacts: artifactsSpec(job),
     cache: [],
     credentials: [{ type: 'registry', url: new URL(baseUrl).host, username: 'gitlab-ci-token', password: token }],
-    features: { trace_sections: true, failure_reasons: ['unknown_failure', 'script_failure', 'runner_system_failure', 'job_execution_timeout', 'stuck_or_timeout_failure'] },
+    features: {
+      trace_sections: true,
+      failure_reasons: [
+        'unknown_failure',
+        'script_failure',
+        'runner_system_failure',
+        'job_execution_timeout',
+        'stuck_or_timeout_failure',
+      ],
+    },
     dependencies: deps.flatMap((d) => {
       const archive = (depArtifacts.get(d.id) ?? []).find((a) => a.file_type === 'archive')
-      return archive ? [{ id: d.id, name: d.name, token, artifacts_file: { filename: archive.filename, size: archive.size } }] : []
+      return archive
+        ? [{ id: d.id, name: d.name, token, artifacts_file: { filename: archive.filename, size: archive.size } }]
+        : []
     }),
     hooks: [],
   }
 }
 
 function expand(text: string, vars: Readonly<Record<string, string>>): string {
-  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (all, a: string | undefined, b: string | undefined) => vars[a ?? b ?? ''] ?? all)
+  return text.replace(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    (all, a: string | undefined, b: string | undefined) => vars[a ?? b ?? ''] ?? all,
+  )
 }
 
 /**
  * The job's variables in GitLab's precedence, lowest first: predefined, pipeline and job
  * facts, the configuration's `variables:`, project variables, then those given to the pipeline.
  */
-function runnerVariables(request: FastifyRequest, runner: RunnerRow, job: JobRow, pipeline: PipelineRow, project: ProjectWithNamespaceRow, token: string): RunnerVariable[] {
+function runnerVariables(
+  request: FastifyRequest,
+  runner: RunnerRow,
+  job: JobRow,
+  pipeline: PipelineRow,
+  project: ProjectWithNamespaceRow,
+  token: string,
+): RunnerVariable[] {
   const ctx = request.server.burrow
   const baseUrl = ctx.baseUrl(request)
   const projectPath = `${project.ns_full_path}/${project.path}`
   const user = pipeline.user_id !== null ? findUserById(ctx.db, pipeline.user_id) : undefined
   const jobUser = job.user_id !== null ? findUserById(ctx.db, job.user_id) : user
   const predefined = {
-    ...predefinedVariables(ctx, {
-      project, ref: pipeline.ref, tag: pipeline.tag === 1, sha: pipeline.sha, beforeSha: pipeline.before_sha, source: pipeline.source,
-      protected: pipeline.protected === 1, user: jobUser ?? null, commit: pipelineCommit(pipeline),
-    }, baseUrl),
+    ...predefinedVariables(
+      ctx,
+      {
+        project,
+        ref: pipeline.ref,
+        tag: pipeline.tag === 1,
+        sha: pipeline.sha,
+        beforeSha: pipeline.before_sha,
+        source: pipeline.source,
+        protected: pipeline.protected === 1,
+        user: jobUser ?? null,
+        commit: pipelineCommit(pipeline),
+      },
+      baseUrl,
+    ),
     ...pipelineVariables(pipeline, projectPath, baseUrl),
     ...jobVariables(job, projectPath, runner, token, baseUrl),
   }
@@ -203,10 +313,24 @@ function runnerVariables(request: FastifyRequest, runner: RunnerRow, job: JobRow
     if (url) predefined.CI_ENVIRONMENT_URL = expand(url, { ...predefined, ...options.variables })
   }
   const out = new Map<string, RunnerVariable>()
-  for (const [key, value] of Object.entries(predefined)) out.set(key, { key, value, public: key !== 'CI_JOB_TOKEN' && key !== 'CI_BUILD_TOKEN' && key !== 'CI_REPOSITORY_URL', masked: key === 'CI_JOB_TOKEN' || key === 'CI_BUILD_TOKEN' })
-  for (const [key, value] of Object.entries(options.variables)) out.set(key, { key, value, public: true, masked: false })
+  for (const [key, value] of Object.entries(predefined))
+    out.set(key, {
+      key,
+      value,
+      public: key !== 'CI_JOB_TOKEN' && key !== 'CI_BUILD_TOKEN' && key !== 'CI_REPOSITORY_URL',
+      masked: key === 'CI_JOB_TOKEN' || key === 'CI_BUILD_TOKEN',
+    })
+  for (const [key, value] of Object.entries(options.variables))
+    out.set(key, { key, value, public: true, masked: false })
   for (const v of projectVariablesFor(ctx, project.id, pipeline.protected === 1, job.environment)) {
-    out.set(v.key, { key: v.key, value: v.value, public: false, masked: v.masked === 1, file: v.variable_type === 'file', raw: v.raw === 1 })
+    out.set(v.key, {
+      key: v.key,
+      value: v.value,
+      public: false,
+      masked: v.masked === 1,
+      file: v.variable_type === 'file',
+      raw: v.raw === 1,
+    })
   }
   for (const v of pipelineInputVariables(ctx, pipeline)) {
     out.set(v.key, { key: v.key, value: v.value, public: false, masked: false, file: v.variable_type === 'file' })

@@ -15,14 +15,18 @@ import { latestJobs } from './service'
 function usersById(db: Db, ids: readonly (number | null)[]): Map<number, UserRow> {
   const unique = [...new Set(ids.filter((id): id is number => id !== null))]
   if (unique.length === 0) return new Map()
-  const rows = db.prepare('SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(unique)) as UserRow[]
+  const rows = db
+    .prepare('SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))')
+    .all(JSON.stringify(unique)) as UserRow[]
   return new Map(rows.map((u) => [u.id, u]))
 }
 
 function runnersById(db: Db, ids: readonly (number | null)[]): Map<number, RunnerRow> {
   const unique = [...new Set(ids.filter((id): id is number => id !== null))]
   if (unique.length === 0) return new Map()
-  const rows = db.prepare('SELECT * FROM ci_runners WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(unique)) as RunnerRow[]
+  const rows = db
+    .prepare('SELECT * FROM ci_runners WHERE id IN (SELECT value FROM json_each(?))')
+    .all(JSON.stringify(unique)) as RunnerRow[]
   return new Map(rows.map((r) => [r.id, r]))
 }
 
@@ -50,9 +54,15 @@ export function canReadBuilds(perms: Permissions, project: ProjectRow): boolean 
 }
 
 /** Pipeline list rows (GitLab's PipelineBasic). */
-export function presentPipelines(request: FastifyRequest, rows: readonly PipelineRow[]): Readonly<Record<string, unknown>>[] {
+export function presentPipelines(
+  request: FastifyRequest,
+  rows: readonly PipelineRow[],
+): Readonly<Record<string, unknown>>[] {
   const baseUrl = request.server.burrow.baseUrl(request)
-  const projects = projectsById(request.server.burrow.db, rows.map((r) => r.project_id))
+  const projects = projectsById(
+    request.server.burrow.db,
+    rows.map((r) => r.project_id),
+  )
   return rows.map((p) => {
     const project = projects.get(p.project_id) as ProjectWithNamespaceRow
     return pipelineBasicEntity(p, { baseUrl, projectPath: `${project.ns_full_path}/${project.path}` })
@@ -64,21 +74,48 @@ export function presentPipeline(request: FastifyRequest, row: PipelineRow): Read
   const db = request.server.burrow.db
   const project = findProjectWithNamespace(db, row.project_id) as ProjectWithNamespaceRow
   const user = row.user_id !== null ? usersById(db, [row.user_id]).get(row.user_id) : undefined
-  const coverages = latestJobs(pipelineJobs(db, row.id)).map((j) => j.coverage).filter((c): c is number => c !== null)
+  const coverages = latestJobs(pipelineJobs(db, row.id))
+    .map((j) => j.coverage)
+    .filter((c): c is number => c !== null)
   const coverage = coverages.length > 0 ? coverages.reduce((a, b) => a + b, 0) / coverages.length : null
-  return pipelineEntity(row, { baseUrl: request.server.burrow.baseUrl(request), projectPath: `${project.ns_full_path}/${project.path}` }, user, coverage)
+  return pipelineEntity(
+    row,
+    { baseUrl: request.server.burrow.baseUrl(request), projectPath: `${project.ns_full_path}/${project.path}` },
+    user,
+    coverage,
+  )
 }
 
 /**
  * Serialises a page of jobs with everything loaded once for the page: pipelines, projects,
  * users, runners and artifacts. `runner` gives the runner-jobs shape (JobBasicWithProject).
  */
-export function jobEntities(db: Db, baseUrl: string, rows: readonly JobRow[], shape: 'job' | 'runner' = 'job'): Readonly<Record<string, unknown>>[] {
-  const pipelines = pipelinesByIds(db, rows.map((j) => j.pipeline_id))
-  const projects = projectsById(db, rows.map((j) => j.project_id))
-  const users = usersById(db, rows.map((j) => j.user_id))
-  const runners = runnersById(db, rows.map((j) => j.runner_id))
-  const artifacts = artifactsOfJobs(db, rows.map((j) => j.id))
+export function jobEntities(
+  db: Db,
+  baseUrl: string,
+  rows: readonly JobRow[],
+  shape: 'job' | 'runner' = 'job',
+): Readonly<Record<string, unknown>>[] {
+  const pipelines = pipelinesByIds(
+    db,
+    rows.map((j) => j.pipeline_id),
+  )
+  const projects = projectsById(
+    db,
+    rows.map((j) => j.project_id),
+  )
+  const users = usersById(
+    db,
+    rows.map((j) => j.user_id),
+  )
+  const runners = runnersById(
+    db,
+    rows.map((j) => j.runner_id),
+  )
+  const artifacts = artifactsOfJobs(
+    db,
+    rows.map((j) => j.id),
+  )
   const now = Date.now()
   return rows.map((job) => {
     const c: JobContext = {
@@ -95,14 +132,24 @@ export function jobEntities(db: Db, baseUrl: string, rows: readonly JobRow[], sh
 }
 
 /** Jobs as the request's caller gets them (see jobEntities). */
-export function presentJobs(request: FastifyRequest, rows: readonly JobRow[], shape: 'job' | 'runner' = 'job'): Readonly<Record<string, unknown>>[] {
+export function presentJobs(
+  request: FastifyRequest,
+  rows: readonly JobRow[],
+  shape: 'job' | 'runner' = 'job',
+): Readonly<Record<string, unknown>>[] {
   return jobEntities(request.server.burrow.db, request.server.burrow.baseUrl(request), rows, shape)
 }
 
 /** GitLab's Job entity for each existing job id (a deployment's `deployable`). */
-export function jobEntitiesById(db: Db, baseUrl: string, ids: readonly number[]): Map<number, Readonly<Record<string, unknown>>> {
+export function jobEntitiesById(
+  db: Db,
+  baseUrl: string,
+  ids: readonly number[],
+): Map<number, Readonly<Record<string, unknown>>> {
   if (ids.length === 0) return new Map()
-  const rows = db.prepare('SELECT * FROM ci_builds WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify([...new Set(ids)])) as JobRow[]
+  const rows = db
+    .prepare('SELECT * FROM ci_builds WHERE id IN (SELECT value FROM json_each(?))')
+    .all(JSON.stringify([...new Set(ids)])) as JobRow[]
   const entities = jobEntities(db, baseUrl, rows)
   return new Map(rows.map((r, i) => [r.id, entities[i]]))
 }

@@ -4,18 +4,48 @@ import { nextIid } from '../../platform/db/internal-ids'
 
 /** Statuses shared by pipelines and jobs (GitLab's Ci::HasStatus::AVAILABLE_STATUSES). */
 export const CI_STATUSES = [
-  'created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped', 'manual', 'scheduled',
+  'created',
+  'waiting_for_resource',
+  'preparing',
+  'pending',
+  'running',
+  'success',
+  'failed',
+  'canceled',
+  'skipped',
+  'manual',
+  'scheduled',
 ] as const
 export type CiStatus = (typeof CI_STATUSES)[number]
 
 /** Statuses after which nothing more happens to a job or pipeline. */
 export const COMPLETED_STATUSES: readonly CiStatus[] = ['success', 'failed', 'canceled', 'skipped']
 /** Statuses of jobs that a cancel stops. */
-export const CANCELABLE_STATUSES: readonly CiStatus[] = ['created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'scheduled']
+export const CANCELABLE_STATUSES: readonly CiStatus[] = [
+  'created',
+  'waiting_for_resource',
+  'preparing',
+  'pending',
+  'running',
+  'scheduled',
+]
 /** Pipeline sources GitLab knows. */
 export const PIPELINE_SOURCES = [
-  'push', 'web', 'trigger', 'schedule', 'api', 'external', 'pipeline', 'chat', 'webide', 'merge_request_event', 'external_pull_request_event',
-  'parent_pipeline', 'ondemand_dast_scan', 'ondemand_dast_validation', 'security_orchestration_policy',
+  'push',
+  'web',
+  'trigger',
+  'schedule',
+  'api',
+  'external',
+  'pipeline',
+  'chat',
+  'webide',
+  'merge_request_event',
+  'external_pull_request_event',
+  'parent_pipeline',
+  'ondemand_dast_scan',
+  'ondemand_dast_validation',
+  'security_orchestration_policy',
 ] as const
 
 /** A row of `ci_pipelines`. */
@@ -120,8 +150,25 @@ export function insertPipeline(db: Db, p: NewPipeline, jobs: readonly NewJob[]):
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
-        iid, p.projectId, p.ref, Number(p.tag), p.sha, p.beforeSha, Number(p.protected), p.status, p.source, p.userId, p.yamlErrors, p.failureReason,
-        p.commitJson, p.encryptedVariables, p.mergeRequestId, now, now, p.status === 'failed' || p.status === 'skipped' ? now : null, p.committedAt,
+        iid,
+        p.projectId,
+        p.ref,
+        Number(p.tag),
+        p.sha,
+        p.beforeSha,
+        Number(p.protected),
+        p.status,
+        p.source,
+        p.userId,
+        p.yamlErrors,
+        p.failureReason,
+        p.commitJson,
+        p.encryptedVariables,
+        p.mergeRequestId,
+        now,
+        now,
+        p.status === 'failed' || p.status === 'skipped' ? now : null,
+        p.committedAt,
       )
     const pipelineId = Number(info.lastInsertRowid)
     const insertJob = db.prepare(
@@ -130,8 +177,22 @@ export function insertPipeline(db: Db, p: NewPipeline, jobs: readonly NewJob[]):
        VALUES (?, ?, ?, ?, ?, 'created', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     for (const j of jobs) {
-      insertJob.run(p.projectId, pipelineId, j.name, j.stage, j.stageIdx, j.when, Number(j.allowFailure), j.needs ? JSON.stringify(j.needs) : null,
-        JSON.stringify(j.tagList), j.options, j.environment, p.userId, now, now)
+      insertJob.run(
+        p.projectId,
+        pipelineId,
+        j.name,
+        j.stage,
+        j.stageIdx,
+        j.when,
+        Number(j.allowFailure),
+        j.needs ? JSON.stringify(j.needs) : null,
+        JSON.stringify(j.tagList),
+        j.options,
+        j.environment,
+        p.userId,
+        now,
+        now,
+      )
     }
     return findPipelineById(db, pipelineId) as PipelineRow
   })()
@@ -142,12 +203,15 @@ export function findPipelineById(db: Db, id: number): PipelineRow | undefined {
 }
 
 export function findProjectPipeline(db: Db, projectId: number, id: number): PipelineRow | undefined {
-  return db.prepare('SELECT * FROM ci_pipelines WHERE id = ? AND project_id = ?').get(id, projectId) as PipelineRow | undefined
+  return db.prepare('SELECT * FROM ci_pipelines WHERE id = ? AND project_id = ?').get(id, projectId) as
+    PipelineRow | undefined
 }
 
 export function pipelinesByIds(db: Db, ids: readonly number[]): Map<number, PipelineRow> {
   if (ids.length === 0) return new Map()
-  const rows = db.prepare('SELECT * FROM ci_pipelines WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify([...new Set(ids)])) as PipelineRow[]
+  const rows = db
+    .prepare('SELECT * FROM ci_pipelines WHERE id IN (SELECT value FROM json_each(?))')
+    .all(JSON.stringify([...new Set(ids)])) as PipelineRow[]
   return new Map(rows.map((r) => [r.id, r]))
 }
 
@@ -156,7 +220,11 @@ export type PipelineChanges = Partial<Pick<PipelineRow, 'status' | 'started_at' 
 export function updatePipelineRow(db: Db, id: number, changes: PipelineChanges): PipelineRow {
   const keys = Object.keys(changes) as (keyof PipelineChanges)[]
   const sets = keys.map((k) => `${k} = ?`).join(', ')
-  db.prepare(`UPDATE ci_pipelines SET ${sets}${keys.length > 0 ? ', ' : ''}updated_at = ? WHERE id = ?`).run(...keys.map((k) => changes[k] ?? null), nowIso(), id)
+  db.prepare(`UPDATE ci_pipelines SET ${sets}${keys.length > 0 ? ', ' : ''}updated_at = ? WHERE id = ?`).run(
+    ...keys.map((k) => changes[k] ?? null),
+    nowIso(),
+    id,
+  )
   return findPipelineById(db, id) as PipelineRow
 }
 
@@ -187,7 +255,11 @@ export interface PipelineFilter {
 }
 
 /** One page of a project's pipelines with GitLab's PipelinesFinder filters. */
-export function listPipelines(db: Db, f: PipelineFilter, page: { readonly limit: number; readonly offset: number }): { rows: PipelineRow[]; total: number } {
+export function listPipelines(
+  db: Db,
+  f: PipelineFilter,
+  page: { readonly limit: number; readonly offset: number },
+): { rows: PipelineRow[]; total: number } {
   const where = ['project_id = ?']
   const args: unknown[] = [f.projectId]
   const add = (clause: string, ...values: unknown[]) => {
@@ -197,8 +269,16 @@ export function listPipelines(db: Db, f: PipelineFilter, page: { readonly limit:
   if (f.scope === 'running') add(`status = 'running'`)
   else if (f.scope === 'pending') add(`status = 'pending'`)
   else if (f.scope === 'finished') add(`status IN ('success', 'failed', 'canceled', 'skipped')`)
-  else if (f.scope === 'branches') add(`tag = 0 AND id IN (SELECT MAX(id) FROM ci_pipelines WHERE project_id = ? AND tag = 0 GROUP BY ref)`, f.projectId)
-  else if (f.scope === 'tags') add(`tag = 1 AND id IN (SELECT MAX(id) FROM ci_pipelines WHERE project_id = ? AND tag = 1 GROUP BY ref)`, f.projectId)
+  else if (f.scope === 'branches')
+    add(
+      `tag = 0 AND id IN (SELECT MAX(id) FROM ci_pipelines WHERE project_id = ? AND tag = 0 GROUP BY ref)`,
+      f.projectId,
+    )
+  else if (f.scope === 'tags')
+    add(
+      `tag = 1 AND id IN (SELECT MAX(id) FROM ci_pipelines WHERE project_id = ? AND tag = 1 GROUP BY ref)`,
+      f.projectId,
+    )
   if (f.status) add('status = ?', f.status)
   if (f.ref !== undefined) add('ref = ?', f.ref)
   if (f.sha !== undefined) add('sha = ?', f.sha)
@@ -215,16 +295,22 @@ export function listPipelines(db: Db, f: PipelineFilter, page: { readonly limit:
   const total = (db.prepare(`SELECT COUNT(*) AS n FROM ci_pipelines WHERE ${sql}`).get(...args) as { n: number }).n
   const dir = f.sort === 'asc' ? 'ASC' : 'DESC'
   const order = f.orderBy === 'id' ? `id ${dir}` : `${f.orderBy} ${dir}, id ${dir}`
-  const rows = db.prepare(`SELECT * FROM ci_pipelines WHERE ${sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...args, page.limit, page.offset) as PipelineRow[]
+  const rows = db
+    .prepare(`SELECT * FROM ci_pipelines WHERE ${sql} ORDER BY ${order} LIMIT ? OFFSET ?`)
+    .all(...args, page.limit, page.offset) as PipelineRow[]
   return { rows, total }
 }
 
 /** The newest pipeline of a project for a ref (and sha, when given). */
 export function latestPipelineFor(db: Db, projectId: number, ref: string, sha?: string): PipelineRow | undefined {
   if (sha !== undefined) {
-    return db.prepare('SELECT * FROM ci_pipelines WHERE project_id = ? AND ref = ? AND sha = ? ORDER BY id DESC LIMIT 1').get(projectId, ref, sha) as PipelineRow | undefined
+    return db
+      .prepare('SELECT * FROM ci_pipelines WHERE project_id = ? AND ref = ? AND sha = ? ORDER BY id DESC LIMIT 1')
+      .get(projectId, ref, sha) as PipelineRow | undefined
   }
-  return db.prepare('SELECT * FROM ci_pipelines WHERE project_id = ? AND ref = ? ORDER BY id DESC LIMIT 1').get(projectId, ref) as PipelineRow | undefined
+  return db
+    .prepare('SELECT * FROM ci_pipelines WHERE project_id = ? AND ref = ? ORDER BY id DESC LIMIT 1')
+    .get(projectId, ref) as PipelineRow | undefined
 }
 
 // ---- jobs -------------------------------------------------------------------------------------
@@ -246,12 +332,33 @@ export function pipelineJobs(db: Db, pipelineId: number): JobRow[] {
   return db.prepare('SELECT * FROM ci_builds WHERE pipeline_id = ? ORDER BY stage_idx, id').all(pipelineId) as JobRow[]
 }
 
-export type JobChanges = Partial<Pick<JobRow, 'status' | 'runner_id' | 'token_digest' | 'failure_reason' | 'queued_at' | 'started_at' | 'finished_at' | 'exit_code' | 'coverage' | 'user_id' | 'retried' | 'erased_at' | 'artifacts_expire_at'>>
+export type JobChanges = Partial<
+  Pick<
+    JobRow,
+    | 'status'
+    | 'runner_id'
+    | 'token_digest'
+    | 'failure_reason'
+    | 'queued_at'
+    | 'started_at'
+    | 'finished_at'
+    | 'exit_code'
+    | 'coverage'
+    | 'user_id'
+    | 'retried'
+    | 'erased_at'
+    | 'artifacts_expire_at'
+  >
+>
 
 export function updateJobRow(db: Db, id: number, changes: JobChanges): JobRow {
   const keys = Object.keys(changes) as (keyof JobChanges)[]
   const sets = keys.map((k) => `${k} = ?`).join(', ')
-  db.prepare(`UPDATE ci_builds SET ${sets}${keys.length > 0 ? ', ' : ''}updated_at = ? WHERE id = ?`).run(...keys.map((k) => changes[k] ?? null), nowIso(), id)
+  db.prepare(`UPDATE ci_builds SET ${sets}${keys.length > 0 ? ', ' : ''}updated_at = ? WHERE id = ?`).run(
+    ...keys.map((k) => changes[k] ?? null),
+    nowIso(),
+    id,
+  )
   return findJobById(db, id) as JobRow
 }
 
@@ -276,8 +383,22 @@ export function cloneJobForRetry(db: Db, job: JobRow, userId: number | null): Jo
            user_id, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, 'created', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(job.project_id, job.pipeline_id, job.name, job.stage, job.stage_idx, job.when, job.allow_failure, job.needs, job.tag_list, job.options,
-        job.environment, userId, now, now)
+      .run(
+        job.project_id,
+        job.pipeline_id,
+        job.name,
+        job.stage,
+        job.stage_idx,
+        job.when,
+        job.allow_failure,
+        job.needs,
+        job.tag_list,
+        job.options,
+        job.environment,
+        userId,
+        now,
+        now,
+      )
     return findJobById(db, Number(info.lastInsertRowid)) as JobRow
   })()
 }
@@ -294,7 +415,11 @@ export interface JobFilter {
 }
 
 /** One page of jobs, by id. */
-export function listJobs(db: Db, f: JobFilter, page: { readonly limit: number; readonly offset: number }): { rows: JobRow[]; total: number } {
+export function listJobs(
+  db: Db,
+  f: JobFilter,
+  page: { readonly limit: number; readonly offset: number },
+): { rows: JobRow[]; total: number } {
   const where: string[] = []
   const args: unknown[] = []
   if (f.projectId !== undefined) {
@@ -320,8 +445,11 @@ export function listJobs(db: Db, f: JobFilter, page: { readonly limit: number; r
   if (!f.includeRetried) where.push('retried = 0')
   const sql = where.length > 0 ? where.join(' AND ') : '1 = 1'
   const total = (db.prepare(`SELECT COUNT(*) AS n FROM ci_builds WHERE ${sql}`).get(...args) as { n: number }).n
-  const order = f.pipelineId !== undefined ? `id ${f.sort === 'asc' ? 'ASC' : 'DESC'}` : `id ${f.sort === 'asc' ? 'ASC' : 'DESC'}`
-  const rows = db.prepare(`SELECT * FROM ci_builds WHERE ${sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...args, page.limit, page.offset) as JobRow[]
+  const order =
+    f.pipelineId !== undefined ? `id ${f.sort === 'asc' ? 'ASC' : 'DESC'}` : `id ${f.sort === 'asc' ? 'ASC' : 'DESC'}`
+  const rows = db
+    .prepare(`SELECT * FROM ci_builds WHERE ${sql} ORDER BY ${order} LIMIT ? OFFSET ?`)
+    .all(...args, page.limit, page.offset) as JobRow[]
   return { rows, total }
 }
 
@@ -365,7 +493,8 @@ export function pendingJobsFor(
 // ---- traces -----------------------------------------------------------------------------------
 
 export function readTrace(db: Db, jobId: number): Buffer | null {
-  const row = db.prepare('SELECT content FROM ci_build_traces WHERE build_id = ?').get(jobId) as { content: Buffer } | undefined
+  const row = db.prepare('SELECT content FROM ci_build_traces WHERE build_id = ?').get(jobId) as
+    { content: Buffer } | undefined
   return row ? row.content : null
 }
 
@@ -380,7 +509,9 @@ export function appendTrace(db: Db, jobId: number, chunk: Buffer): number {
 
 /** Replaces the job log. */
 export function writeTrace(db: Db, jobId: number, content: Buffer): void {
-  db.prepare('INSERT INTO ci_build_traces (build_id, content) VALUES (?, ?) ON CONFLICT (build_id) DO UPDATE SET content = excluded.content').run(jobId, content)
+  db.prepare(
+    'INSERT INTO ci_build_traces (build_id, content) VALUES (?, ?) ON CONFLICT (build_id) DO UPDATE SET content = excluded.content',
+  ).run(jobId, content)
 }
 
 export function deleteTrace(db: Db, jobId: number): void {

@@ -4,8 +4,17 @@ import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
 import { findMergeRequestByIid } from '../merge-requests/queries'
 import {
-  CI_STATUSES, PIPELINE_ORDERS, PIPELINE_SOURCES, deletePipelineRow, findProjectPipeline, latestPipelineFor, listJobs, listPipelines, pipelineJobs,
-  type PipelineFilter, type PipelineRow,
+  CI_STATUSES,
+  PIPELINE_ORDERS,
+  PIPELINE_SOURCES,
+  deletePipelineRow,
+  findProjectPipeline,
+  latestPipelineFor,
+  listJobs,
+  listPipelines,
+  pipelineJobs,
+  type PipelineFilter,
+  type PipelineRow,
 } from './queries'
 import type { ProjectRow } from '../../platform/db/rows'
 import { findUserByUsername } from '../users/queries'
@@ -22,7 +31,14 @@ import { onJobEnqueue, onJobStatus, onPipelineStatus } from './ci-events'
 import { canReadBuilds, presentJobs, presentPipeline, presentPipelines } from './present'
 import { projectFullPath } from './ci-context'
 import { removeArtifactFiles } from './artifacts'
-import { cancelPipeline, createPipeline, createPipelinesOnPush, pipelineInputVariables, retryPipeline, type PipelineVariable } from './service'
+import {
+  cancelPipeline,
+  createPipeline,
+  createPipelinesOnPush,
+  pipelineInputVariables,
+  retryPipeline,
+  type PipelineVariable,
+} from './service'
 import { onPush } from '../../platform/git/push-listeners'
 
 const Literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)))
@@ -85,11 +101,16 @@ function loadPipeline(request: FastifyRequest, project: ProjectRow, id: number):
 export function jobScopes(raw: string | readonly string[] | undefined): string[] | undefined {
   if (raw === undefined) return undefined
   const list = typeof raw === 'string' ? [raw] : [...raw]
-  if (list.some((s) => !(CI_STATUSES as readonly string[]).includes(s))) throw apiMessage(400, 'Scope contains invalid value(s)')
+  if (list.some((s) => !(CI_STATUSES as readonly string[]).includes(s)))
+    throw apiMessage(400, 'Scope contains invalid value(s)')
   return list
 }
 
-function sendPipelines(request: FastifyRequest, reply: FastifyReply, filter: PipelineFilter): Readonly<Record<string, unknown>>[] {
+function sendPipelines(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  filter: PipelineFilter,
+): Readonly<Record<string, unknown>>[] {
   const page = pageOf(request.query as Record<string, unknown>)
   const { rows, total } = listPipelines(request.server.burrow.db, filter, { limit: page.perPage, offset: page.offset })
   setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
@@ -109,73 +130,107 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
   onJobEnqueue(ctx, refuseProtectedDeployment)
   onPipelineStatus(ctx, mergeWhenPipelineSucceeds)
 
-  app.get('/projects/:id/pipelines', { schema: { params: ProjectParams, querystring: ListQuery } }, async (request, reply) => {
-    const project = loadBuildsProject(request, request.params.id)
-    const q = request.query
-    let userId: number | undefined
-    if (q.username !== undefined) userId = findUserByUsername(ctx.db, q.username)?.id ?? -1
-    return sendPipelines(request, reply, {
-      projectId: project.id,
-      scope: q.scope,
-      status: q.status,
-      ref: q.ref,
-      sha: q.sha,
-      yamlErrors: q.yaml_errors,
-      userId,
-      source: q.source,
-      updatedAfter: q.updated_after,
-      updatedBefore: q.updated_before,
-      createdAfter: q.created_after,
-      createdBefore: q.created_before,
-      orderBy: q.order_by ?? 'id',
-      sort: q.sort ?? 'desc',
-    })
-  })
+  app.get(
+    '/projects/:id/pipelines',
+    { schema: { params: ProjectParams, querystring: ListQuery } },
+    async (request, reply) => {
+      const project = loadBuildsProject(request, request.params.id)
+      const q = request.query
+      let userId: number | undefined
+      if (q.username !== undefined) userId = findUserByUsername(ctx.db, q.username)?.id ?? -1
+      return sendPipelines(request, reply, {
+        projectId: project.id,
+        scope: q.scope,
+        status: q.status,
+        ref: q.ref,
+        sha: q.sha,
+        yamlErrors: q.yaml_errors,
+        userId,
+        source: q.source,
+        updatedAfter: q.updated_after,
+        updatedBefore: q.updated_before,
+        createdAfter: q.created_after,
+        createdBefore: q.created_before,
+        orderBy: q.order_by ?? 'id',
+        sort: q.sort ?? 'desc',
+      })
+    },
+  )
 
-  app.get('/projects/:id/pipelines/latest', { schema: { params: ProjectParams, querystring: Type.Object({ ref: Type.Optional(Type.String()) }) } }, async (request) => {
-    const project = loadBuildsProject(request, request.params.id)
-    const ref = request.query.ref ?? project.default_branch ?? 'main'
-    const pipeline = latestPipelineFor(ctx.db, project.id, ref)
-    if (!pipeline) throw notFound()
-    return presentPipeline(request, pipeline)
-  })
+  app.get(
+    '/projects/:id/pipelines/latest',
+    { schema: { params: ProjectParams, querystring: Type.Object({ ref: Type.Optional(Type.String()) }) } },
+    async (request) => {
+      const project = loadBuildsProject(request, request.params.id)
+      const ref = request.query.ref ?? project.default_branch ?? 'main'
+      const pipeline = latestPipelineFor(ctx.db, project.id, ref)
+      if (!pipeline) throw notFound()
+      return presentPipeline(request, pipeline)
+    },
+  )
 
   app.get('/projects/:id/pipelines/:pipeline_id', { schema: { params: PipelineParams } }, async (request) => {
     const project = loadBuildsProject(request, request.params.id)
     return presentPipeline(request, loadPipeline(request, project, request.params.pipeline_id))
   })
 
-  app.post('/projects/:id/pipeline', { schema: { params: ProjectParams, body: CreateBody } }, async (request, reply) => {
-    const user = currentUser(request)
-    const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
-    const ref = request.body.ref
-    const gitDir = projectGitDir(ctx, project)
-    const exists = isValidRef(ref) && repoExists(gitDir)
-    const branch = exists ? await resolveCommit(gitDir, `refs/heads/${ref}`).catch(() => null) : null
-    const tag = exists && !branch ? await resolveCommit(gitDir, `refs/tags/${ref}`).catch(() => null) : null
-    const sha = branch ?? tag
-    if (!sha) throw validationFailed({ base: ['Reference not found'] })
-    const variables: PipelineVariable[] = (request.body.variables ?? []).map((v) => ({ key: v.key, value: v.value, variable_type: v.variable_type ?? 'env_var' }))
-    const result = await createPipeline(ctx, {
-      project, ref, tag: !branch, sha, source: 'api', user, variables, honourSkipCi: false, saveOnErrors: false, baseUrl: ctx.baseUrl(request), request,
-    })
-    if ('errors' in result) throw validationFailed({ base: [...result.errors] })
-    return reply.code(201).send(presentPipeline(request, result.pipeline))
-  })
+  app.post(
+    '/projects/:id/pipeline',
+    { schema: { params: ProjectParams, body: CreateBody } },
+    async (request, reply) => {
+      const user = currentUser(request)
+      const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
+      const ref = request.body.ref
+      const gitDir = projectGitDir(ctx, project)
+      const exists = isValidRef(ref) && repoExists(gitDir)
+      const branch = exists ? await resolveCommit(gitDir, `refs/heads/${ref}`).catch(() => null) : null
+      const tag = exists && !branch ? await resolveCommit(gitDir, `refs/tags/${ref}`).catch(() => null) : null
+      const sha = branch ?? tag
+      if (!sha) throw validationFailed({ base: ['Reference not found'] })
+      const variables: PipelineVariable[] = (request.body.variables ?? []).map((v) => ({
+        key: v.key,
+        value: v.value,
+        variable_type: v.variable_type ?? 'env_var',
+      }))
+      const result = await createPipeline(ctx, {
+        project,
+        ref,
+        tag: !branch,
+        sha,
+        source: 'api',
+        user,
+        variables,
+        honourSkipCi: false,
+        saveOnErrors: false,
+        baseUrl: ctx.baseUrl(request),
+        request,
+      })
+      if ('errors' in result) throw validationFailed({ base: [...result.errors] })
+      return reply.code(201).send(presentPipeline(request, result.pipeline))
+    },
+  )
 
-  app.post('/projects/:id/pipelines/:pipeline_id/retry', { schema: { params: PipelineParams } }, async (request, reply) => {
-    const user = currentUser(request)
-    const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
-    const pipeline = loadPipeline(request, project, request.params.pipeline_id)
-    return reply.code(201).send(presentPipeline(request, await retryPipeline(ctx, pipeline, user, request)))
-  })
+  app.post(
+    '/projects/:id/pipelines/:pipeline_id/retry',
+    { schema: { params: PipelineParams } },
+    async (request, reply) => {
+      const user = currentUser(request)
+      const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
+      const pipeline = loadPipeline(request, project, request.params.pipeline_id)
+      return reply.code(201).send(presentPipeline(request, await retryPipeline(ctx, pipeline, user, request)))
+    },
+  )
 
-  app.post('/projects/:id/pipelines/:pipeline_id/cancel', { schema: { params: PipelineParams } }, async (request, reply) => {
-    currentUser(request)
-    const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
-    const pipeline = loadPipeline(request, project, request.params.pipeline_id)
-    return reply.code(200).send(presentPipeline(request, await cancelPipeline(ctx, pipeline, request)))
-  })
+  app.post(
+    '/projects/:id/pipelines/:pipeline_id/cancel',
+    { schema: { params: PipelineParams } },
+    async (request, reply) => {
+      currentUser(request)
+      const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
+      const pipeline = loadPipeline(request, project, request.params.pipeline_id)
+      return reply.code(200).send(presentPipeline(request, await cancelPipeline(ctx, pipeline, request)))
+    },
+  )
 
   app.delete('/projects/:id/pipelines/:pipeline_id', { schema: { params: PipelineParams } }, async (request, reply) => {
     currentUser(request)
@@ -185,40 +240,68 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
     deletePipelineRow(ctx.db, pipeline.id)
     removeArtifactFiles(ctx, jobs)
     recordAudit(ctx.db, request, {
-      entityType: 'Project', entityId: project.id, entityPath: projectFullPath(ctx, project), targetId: pipeline.id, targetType: 'Ci::Pipeline',
-      targetDetails: String(pipeline.id), change: { custom_message: `Deleted pipeline in ${pipeline.ref} with status ${pipeline.status} and SHA ${pipeline.sha}` },
+      entityType: 'Project',
+      entityId: project.id,
+      entityPath: projectFullPath(ctx, project),
+      targetId: pipeline.id,
+      targetType: 'Ci::Pipeline',
+      targetDetails: String(pipeline.id),
+      change: {
+        custom_message: `Deleted pipeline in ${pipeline.ref} with status ${pipeline.status} and SHA ${pipeline.sha}`,
+      },
     })
     return reply.code(204).send()
   })
 
-  app.get('/projects/:id/pipelines/:pipeline_id/jobs', { schema: { params: PipelineParams, querystring: JobsQuery } }, async (request, reply) => {
-    const project = loadBuildsProject(request, request.params.id)
-    const pipeline = loadPipeline(request, project, request.params.pipeline_id)
-    const page = pageOf(request.query as Record<string, unknown>)
-    const { rows, total } = listJobs(ctx.db, {
-      pipelineId: pipeline.id,
-      statuses: jobScopes(request.query.scope),
-      includeRetried: request.query.include_retried === true,
-      sort: 'asc',
-    }, { limit: page.perPage, offset: page.offset })
-    setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
-    return presentJobs(request, rows)
-  })
+  app.get(
+    '/projects/:id/pipelines/:pipeline_id/jobs',
+    { schema: { params: PipelineParams, querystring: JobsQuery } },
+    async (request, reply) => {
+      const project = loadBuildsProject(request, request.params.id)
+      const pipeline = loadPipeline(request, project, request.params.pipeline_id)
+      const page = pageOf(request.query as Record<string, unknown>)
+      const { rows, total } = listJobs(
+        ctx.db,
+        {
+          pipelineId: pipeline.id,
+          statuses: jobScopes(request.query.scope),
+          includeRetried: request.query.include_retried === true,
+          sort: 'asc',
+        },
+        { limit: page.perPage, offset: page.offset },
+      )
+      setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
+      return presentJobs(request, rows)
+    },
+  )
 
   app.get('/projects/:id/pipelines/:pipeline_id/variables', { schema: { params: PipelineParams } }, async (request) => {
     currentUser(request)
     const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
     const pipeline = loadPipeline(request, project, request.params.pipeline_id)
-    return pipelineInputVariables(request.server.burrow, pipeline).map((v) => ({ variable_type: v.variable_type, key: v.key, value: v.value }))
+    return pipelineInputVariables(request.server.burrow, pipeline).map((v) => ({
+      variable_type: v.variable_type,
+      key: v.key,
+      value: v.value,
+    }))
   })
 
-  app.get('/projects/:id/merge_requests/:merge_request_iid/pipelines', { schema: { params: MrParams, querystring: PageQuery } }, async (request, reply) => {
-    currentUser(request)
-    const project = loadBuildsProject(request, request.params.id)
-    const mr = findMergeRequestByIid(ctx.db, project.id, request.params.merge_request_iid)
-    if (!mr) throw notFound('Merge Request')
-    return sendPipelines(request, reply, { projectId: mr.source_project_id, ref: mr.source_branch, orderBy: 'id', sort: 'desc' })
-  })
+  app.get(
+    '/projects/:id/merge_requests/:merge_request_iid/pipelines',
+    { schema: { params: MrParams, querystring: PageQuery } },
+    async (request, reply) => {
+      currentUser(request)
+      const project = loadBuildsProject(request, request.params.id)
+      const mr = findMergeRequestByIid(ctx.db, project.id, request.params.merge_request_iid)
+      if (!mr) throw notFound('Merge Request')
+      return sendPipelines(request, reply, {
+        projectId: mr.source_project_id,
+        ref: mr.source_branch,
+        orderBy: 'id',
+        sort: 'desc',
+      })
+    },
+  )
 }
 
 export default pipelines

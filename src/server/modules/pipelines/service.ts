@@ -2,8 +2,18 @@ import type { FastifyRequest } from 'fastify'
 import type { ServerContext } from '../../platform/context'
 import { nowIso } from '../../platform/db/connection'
 import {
-  CANCELABLE_STATUSES, COMPLETED_STATUSES, cloneJobForRetry, findPipelineById, insertPipeline, pipelineJobs, updateJobRow, updatePipelineRow,
-  type CiStatus, type JobRow, type NewJob, type PipelineRow,
+  CANCELABLE_STATUSES,
+  COMPLETED_STATUSES,
+  cloneJobForRetry,
+  findPipelineById,
+  insertPipeline,
+  pipelineJobs,
+  updateJobRow,
+  updatePipelineRow,
+  type CiStatus,
+  type JobRow,
+  type NewJob,
+  type PipelineRow,
 } from './queries'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { loadCiConfig, type CiJob } from './config/config'
@@ -129,7 +139,11 @@ interface PlanFacts {
  * does: reads the configuration (the project's file at the commit, or `content` for a lint dry
  * run) with its includes, applies `workflow:rules` and each job's rules (or only/except).
  */
-export async function planPipeline(ctx: ServerContext, input: CreatePipelineInput, content?: string): Promise<{ plan: PipelinePlan; facts: PlanFacts | null }> {
+export async function planPipeline(
+  ctx: ServerContext,
+  input: CreatePipelineInput,
+  content?: string,
+): Promise<{ plan: PipelinePlan; facts: PlanFacts | null }> {
   const gitDir = projectGitDir(ctx, input.project)
   let commit: GitCommit
   try {
@@ -146,10 +160,17 @@ export async function planPipeline(ctx: ServerContext, input: CreatePipelineInpu
   const protectedRef = isProtectedRef(ctx, input.project, input.ref, input.tag)
   const facts: PlanFacts = { commit, protectedRef, beforeSha: input.beforeSha ?? ZERO_SHA }
   if (input.honourSkipCi && SKIP_CI.test(commit.message)) return { plan: { kind: 'skipped' }, facts }
-  const variables: Record<string, string> = predefinedVariables(ctx, { ...input, sha: commit.id, beforeSha: facts.beforeSha, protected: protectedRef, commit }, input.baseUrl)
+  const variables: Record<string, string> = predefinedVariables(
+    ctx,
+    { ...input, sha: commit.id, beforeSha: facts.beforeSha, protected: protectedRef, commit },
+    input.baseUrl,
+  )
   for (const v of projectVariablesFor(ctx, input.project.id, protectedRef, null)) variables[v.key] = v.value
   for (const v of input.variables ?? []) variables[v.key] = v.value
-  const loaded = await loadCiConfig(text, includeSource(ctx, { project: input.project, sha: commit.id }, input.user, variables, input.baseUrl))
+  const loaded = await loadCiConfig(
+    text,
+    includeSource(ctx, { project: input.project, sha: commit.id }, input.user, variables, input.baseUrl),
+  )
   if (!loaded.config) return { plan: { kind: 'invalid', errors: loaded.errors, warnings: loaded.warnings }, facts }
   const seedContext = {
     ref: input.ref,
@@ -160,16 +181,27 @@ export async function planPipeline(ctx: ServerContext, input: CreatePipelineInpu
     changedPaths: input.changedPaths ?? null,
     repositoryPaths: await listPaths(gitDir, commit.id),
   }
-  if (!workflowAllows(loaded.config, seedContext)) return { plan: { kind: 'refused', errors: ['Pipeline filtered out by workflow rules.'], warnings: loaded.warnings }, facts }
+  if (!workflowAllows(loaded.config, seedContext))
+    return {
+      plan: { kind: 'refused', errors: ['Pipeline filtered out by workflow rules.'], warnings: loaded.warnings },
+      facts,
+    }
   const { seeds, errors } = seedJobs(loaded.config, seedContext)
   if (errors.length > 0) return { plan: { kind: 'invalid', errors, warnings: loaded.warnings }, facts }
-  if (seeds.length === 0) return { plan: { kind: 'refused', errors: ['No stages / jobs for this pipeline.'], warnings: loaded.warnings }, facts }
+  if (seeds.length === 0)
+    return {
+      plan: { kind: 'refused', errors: ['No stages / jobs for this pipeline.'], warnings: loaded.warnings },
+      facts,
+    }
   const expanded = seeds.map((s) => withExpandedEnvironment(s, { ...s.job.variables, ...variables }))
   return { plan: { kind: 'jobs', seeds: expanded, warnings: loaded.warnings }, facts }
 }
 
 function expandText(text: string, vars: Readonly<Record<string, string>>): string {
-  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (all, a: string | undefined, b: string | undefined) => vars[a ?? b ?? ''] ?? all)
+  return text.replace(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    (all, a: string | undefined, b: string | undefined) => vars[a ?? b ?? ''] ?? all,
+  )
 }
 
 /** Environment names and URLs may use variables (`review/$CI_COMMIT_REF_SLUG`); GitLab expands them when the job is created. */
@@ -187,29 +219,35 @@ function withExpandedEnvironment(seed: JobSeed, vars: Readonly<Record<string, st
  */
 export async function createPipeline(ctx: ServerContext, input: CreatePipelineInput): Promise<CreatePipelineResult> {
   const { plan, facts } = await planPipeline(ctx, input)
-  if (plan.kind === 'refused' || !facts) return { errors: plan.kind === 'refused' ? plan.errors : ['Reference not found'] }
+  if (plan.kind === 'refused' || !facts)
+    return { errors: plan.kind === 'refused' ? plan.errors : ['Reference not found'] }
   if (plan.kind === 'invalid' && !input.saveOnErrors) return { errors: plan.errors }
   const request = input.request ?? null
-  const pipeline = insertPipeline(ctx.db, {
-    projectId: input.project.id,
-    ref: input.ref,
-    tag: input.tag,
-    sha: facts.commit.id,
-    beforeSha: facts.beforeSha,
-    protected: facts.protectedRef,
-    status: plan.kind === 'jobs' ? 'created' : plan.kind === 'skipped' ? 'skipped' : 'failed',
-    source: input.source,
-    userId: input.user?.id ?? null,
-    yamlErrors: plan.kind === 'invalid' ? plan.errors.join(', ') : null,
-    failureReason: plan.kind === 'invalid' ? 'config_error' : null,
-    commitJson: JSON.stringify(facts.commit),
-    encryptedVariables: ctx.secrets.seal(JSON.stringify(input.variables ?? [])),
-    mergeRequestId: input.mergeRequestId ?? null,
-    committedAt: facts.commit.committedDate,
-  }, plan.kind === 'jobs' ? plan.seeds.map(newJob) : [])
+  const pipeline = insertPipeline(
+    ctx.db,
+    {
+      projectId: input.project.id,
+      ref: input.ref,
+      tag: input.tag,
+      sha: facts.commit.id,
+      beforeSha: facts.beforeSha,
+      protected: facts.protectedRef,
+      status: plan.kind === 'jobs' ? 'created' : plan.kind === 'skipped' ? 'skipped' : 'failed',
+      source: input.source,
+      userId: input.user?.id ?? null,
+      yamlErrors: plan.kind === 'invalid' ? plan.errors.join(', ') : null,
+      failureReason: plan.kind === 'invalid' ? 'config_error' : null,
+      commitJson: JSON.stringify(facts.commit),
+      encryptedVariables: ctx.secrets.seal(JSON.stringify(input.variables ?? [])),
+      mergeRequestId: input.mergeRequestId ?? null,
+      committedAt: facts.commit.committedDate,
+    },
+    plan.kind === 'jobs' ? plan.seeds.map(newJob) : [],
+  )
   await pipelineStatusChanged({ ctx, request, pipeline, previous: null })
   if (plan.kind !== 'jobs') return { pipeline }
-  for (const job of latestJobs(pipelineJobs(ctx.db, pipeline.id))) await jobStatusChanged({ ctx, request, job, pipeline, previous: null })
+  for (const job of latestJobs(pipelineJobs(ctx.db, pipeline.id)))
+    await jobStatusChanged({ ctx, request, job, pipeline, previous: null })
   return { pipeline: await processPipeline(ctx, pipeline.id, request) }
 }
 
@@ -223,17 +261,23 @@ export function latestJobs(jobs: readonly JobRow[]): JobRow[] {
  * previous stages (or needs) are complete becomes pending, manual or skipped; then the pipeline's
  * status is recomputed from its jobs. Status listeners hear about every change.
  */
-export async function processPipeline(ctx: ServerContext, pipelineId: number, request: FastifyRequest | null, changedJobs: readonly { readonly job: JobRow; readonly previous: CiStatus }[] = []): Promise<PipelineRow> {
+export async function processPipeline(
+  ctx: ServerContext,
+  pipelineId: number,
+  request: FastifyRequest | null,
+  changedJobs: readonly { readonly job: JobRow; readonly previous: CiStatus }[] = [],
+): Promise<PipelineRow> {
   const db = ctx.db
   const before = findPipelineById(db, pipelineId) as PipelineRow
   const changes: { job: JobRow; previous: CiStatus }[] = [...changedJobs]
   let jobs = latestJobs(pipelineJobs(db, pipelineId))
-  for (let progressed = true; progressed; ) {
+  for (let progressed = true; progressed;) {
     progressed = false
     for (const job of jobs) {
       if (job.status !== 'created') continue
       const needs = job.needs === null ? null : (JSON.parse(job.needs) as string[])
-      const deps = needs === null ? jobs.filter((j) => j.stage_idx < job.stage_idx) : jobs.filter((j) => needs.includes(j.name))
+      const deps =
+        needs === null ? jobs.filter((j) => j.stage_idx < job.stage_idx) : jobs.filter((j) => needs.includes(j.name))
       const prior = compositeStatus(deps, needs !== null) ?? 'success'
       if (!COMPLETED_STATUSES.includes(prior)) continue
       const next = nextJobStatus(job.when, prior, needs !== null)
@@ -244,24 +288,40 @@ export async function processPipeline(ctx: ServerContext, pipelineId: number, re
     if (progressed) jobs = latestJobs(pipelineJobs(db, pipelineId))
   }
   const status = compositeStatus(jobs) ?? 'skipped'
-  const startedAt = jobs.map((j) => j.started_at).filter((t): t is string => t !== null).sort()[0] ?? null
+  const startedAt =
+    jobs
+      .map((j) => j.started_at)
+      .filter((t): t is string => t !== null)
+      .sort()[0] ?? null
   const finished = COMPLETED_STATUSES.includes(status)
   const finishedAt = finished ? (before.finished_at && before.status === status ? before.finished_at : nowIso()) : null
   const pipeline =
     status !== before.status || startedAt !== before.started_at || finishedAt !== before.finished_at
-      ? updatePipelineRow(db, pipelineId, { status, started_at: before.started_at ?? startedAt, finished_at: finishedAt })
+      ? updatePipelineRow(db, pipelineId, {
+          status,
+          started_at: before.started_at ?? startedAt,
+          finished_at: finishedAt,
+        })
       : before
   for (const c of changes) await jobStatusChanged({ ctx, request, job: c.job, pipeline, previous: c.previous })
-  if (pipeline.status !== before.status) await pipelineStatusChanged({ ctx, request, pipeline, previous: before.status })
+  if (pipeline.status !== before.status)
+    await pipelineStatusChanged({ ctx, request, pipeline, previous: before.status })
   return pipeline
 }
 
 /** Cancels every job still to run or running, then lets the pipeline settle. */
-export async function cancelPipeline(ctx: ServerContext, pipeline: PipelineRow, request: FastifyRequest | null): Promise<PipelineRow> {
+export async function cancelPipeline(
+  ctx: ServerContext,
+  pipeline: PipelineRow,
+  request: FastifyRequest | null,
+): Promise<PipelineRow> {
   const changed: { job: JobRow; previous: CiStatus }[] = []
   for (const job of latestJobs(pipelineJobs(ctx.db, pipeline.id))) {
     if (!CANCELABLE_STATUSES.includes(job.status)) continue
-    changed.push({ job: updateJobRow(ctx.db, job.id, { status: 'canceled', finished_at: job.started_at ? nowIso() : null }), previous: job.status })
+    changed.push({
+      job: updateJobRow(ctx.db, job.id, { status: 'canceled', finished_at: job.started_at ? nowIso() : null }),
+      previous: job.status,
+    })
   }
   return processPipeline(ctx, pipeline.id, request, changed)
 }
@@ -279,8 +339,15 @@ function resetSkippedAfter(ctx: ServerContext, pipelineId: number, from: readonl
 }
 
 /** Retries every failed or canceled job of the pipeline (GitLab's RetryPipelineService). */
-export async function retryPipeline(ctx: ServerContext, pipeline: PipelineRow, user: UserRow, request: FastifyRequest | null): Promise<PipelineRow> {
-  const retryable = latestJobs(pipelineJobs(ctx.db, pipeline.id)).filter((j) => j.status === 'failed' || j.status === 'canceled')
+export async function retryPipeline(
+  ctx: ServerContext,
+  pipeline: PipelineRow,
+  user: UserRow,
+  request: FastifyRequest | null,
+): Promise<PipelineRow> {
+  const retryable = latestJobs(pipelineJobs(ctx.db, pipeline.id)).filter(
+    (j) => j.status === 'failed' || j.status === 'canceled',
+  )
   if (retryable.length === 0) return pipeline
   for (const job of retryable) cloneJobForRetry(ctx.db, job, user.id)
   resetSkippedAfter(ctx, pipeline.id, retryable)
@@ -293,7 +360,12 @@ export function jobRetryable(job: JobRow): boolean {
 }
 
 /** Retries one job: a new job with the same configuration takes its place (GitLab's RetryJobService). */
-export async function retryJob(ctx: ServerContext, job: JobRow, user: UserRow, request: FastifyRequest | null): Promise<JobRow> {
+export async function retryJob(
+  ctx: ServerContext,
+  job: JobRow,
+  user: UserRow,
+  request: FastifyRequest | null,
+): Promise<JobRow> {
   const clone = cloneJobForRetry(ctx.db, job, user.id)
   resetSkippedAfter(ctx, job.pipeline_id, [job])
   await processPipeline(ctx, job.pipeline_id, request)
@@ -320,12 +392,18 @@ export function jobPlayable(job: JobRow): boolean {
 function enqueueJob(ctx: ServerContext, job: JobRow): JobRow {
   const now = nowIso()
   const refusal = enqueueRefusal(ctx, job)
-  if (refusal !== null) return updateJobRow(ctx.db, job.id, { status: 'failed', failure_reason: refusal, finished_at: now })
+  if (refusal !== null)
+    return updateJobRow(ctx.db, job.id, { status: 'failed', failure_reason: refusal, finished_at: now })
   return updateJobRow(ctx.db, job.id, { status: 'pending', queued_at: now })
 }
 
 /** Starts a manual job (as `user`), or runs a finished one again. */
-export async function playJob(ctx: ServerContext, job: JobRow, user: UserRow, request: FastifyRequest | null): Promise<JobRow> {
+export async function playJob(
+  ctx: ServerContext,
+  job: JobRow,
+  user: UserRow,
+  request: FastifyRequest | null,
+): Promise<JobRow> {
   if (job.status !== 'manual') {
     const clone = cloneJobForRetry(ctx.db, job, user.id)
     const queued = enqueueJob(ctx, clone)

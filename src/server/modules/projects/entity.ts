@@ -209,12 +209,27 @@ function featureEnabled(level: unknown): boolean {
 }
 
 const CONTAINER_EXPIRATION_POLICY = Object.freeze({
-  cadence: '1d', enabled: false, keep_n: 10, older_than: '90d', name_regex: '.*', name_regex_keep: null, next_run_at: null,
+  cadence: '1d',
+  enabled: false,
+  keep_n: 10,
+  older_than: '90d',
+  name_regex: '.*',
+  name_regex_keep: null,
+  next_run_at: null,
 })
 
 const EMPTY_STATISTICS = Object.freeze({
-  commit_count: 0, storage_size: 0, repository_size: 0, wiki_size: 0, lfs_objects_size: 0, job_artifacts_size: 0,
-  pipeline_artifacts_size: 0, packages_size: 0, snippets_size: 0, uploads_size: 0, container_registry_size: 0,
+  commit_count: 0,
+  storage_size: 0,
+  repository_size: 0,
+  wiki_size: 0,
+  lfs_objects_size: 0,
+  job_artifacts_size: 0,
+  pipeline_artifacts_size: 0,
+  packages_size: 0,
+  snippets_size: 0,
+  uploads_size: 0,
+  container_registry_size: 0,
 })
 
 /**
@@ -253,7 +268,9 @@ export function projectEntity(p: ProjectWithNamespaceRow, x: ProjectExtras): Rea
     star_count: p.star_count,
     last_activity_at: p.last_activity_at,
     namespace: projectNamespace(p, base),
-    description_html: p.description ? `<p data-sourcepos="1:1-1:${p.description.length}" dir="auto">${escapeHtml(p.description)}</p>` : '',
+    description_html: p.description
+      ? `<p data-sourcepos="1:1-1:${p.description.length}" dir="auto">${escapeHtml(p.description)}</p>`
+      : '',
     updated_at: p.updated_at,
     container_registry_image_prefix: `${host.host}/${fullPath}`.toLowerCase(),
     _links: {
@@ -398,12 +415,16 @@ export function projectEntityJson(p: ProjectWithNamespaceRow, x: ProjectExtras):
   entityJsonCache.delete(p.id)
   if (entry?.key !== key) {
     entry = { key, json: Buffer.from(JSON.stringify(projectEntity(p, x))) }
-    if (entityJsonCache.size >= ENTITY_JSON_CACHE_LIMIT) entityJsonCache.delete(entityJsonCache.keys().next().value as number)
+    if (entityJsonCache.size >= ENTITY_JSON_CACHE_LIMIT)
+      entityJsonCache.delete(entityJsonCache.keys().next().value as number)
   }
   entityJsonCache.set(p.id, entry)
   return entry.json
 }
 
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string)
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  )
 }

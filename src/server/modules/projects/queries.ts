@@ -54,16 +54,39 @@ export function insertProject(db: Db, p: NewProject): ProjectRow {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
-      p.namespaceId, p.name, p.path, p.description, p.visibility, p.defaultBranch, p.creatorId, p.repositoryStorage,
-      JSON.stringify(p.topics), p.requestAccessEnabled ? 1 : 0, JSON.stringify(p.settings), now, now, now,
+      p.namespaceId,
+      p.name,
+      p.path,
+      p.description,
+      p.visibility,
+      p.defaultBranch,
+      p.creatorId,
+      p.repositoryStorage,
+      JSON.stringify(p.topics),
+      p.requestAccessEnabled ? 1 : 0,
+      JSON.stringify(p.settings),
+      now,
+      now,
+      now,
     )
   return findProjectById(db, Number(info.lastInsertRowid)) as ProjectRow
 }
 
 /** Columns `updateProjectRow` may set. */
 const PROJECT_COLUMNS = new Set([
-  'namespace_id', 'name', 'path', 'description', 'visibility', 'default_branch', 'archived', 'repository_storage', 'topics',
-  'request_access_enabled', 'settings', 'star_count', 'last_activity_at',
+  'namespace_id',
+  'name',
+  'path',
+  'description',
+  'visibility',
+  'default_branch',
+  'archived',
+  'repository_storage',
+  'topics',
+  'request_access_enabled',
+  'settings',
+  'star_count',
+  'last_activity_at',
 ])
 
 /** Sets the given columns and bumps updated_at. JSON columns must be passed already encoded. */
@@ -90,7 +113,13 @@ export function deleteProjectRow(db: Db, id: number): void {
 }
 
 /** The project in `namespaceId` whose path or name equals the given one (case-insensitive), other than `exceptId`. */
-export function findProjectClash(db: Db, namespaceId: number, field: 'path' | 'name', value: string, exceptId = 0): ProjectRow | undefined {
+export function findProjectClash(
+  db: Db,
+  namespaceId: number,
+  field: 'path' | 'name',
+  value: string,
+  exceptId = 0,
+): ProjectRow | undefined {
   return db
     .prepare(`SELECT * FROM projects WHERE namespace_id = ? AND ${field} = ? COLLATE NOCASE AND id != ?`)
     .get(namespaceId, value, exceptId) as ProjectRow | undefined
@@ -99,7 +128,9 @@ export function findProjectClash(db: Db, namespaceId: number, field: 'path' | 'n
 /** How many projects a user has in their personal namespace (for `projects_limit`). */
 export function personalProjectCount(db: Db, userId: number): number {
   const row = db
-    .prepare(`SELECT COUNT(*) AS c FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE n.kind = 'user' AND n.owner_id = ?`)
+    .prepare(
+      `SELECT COUNT(*) AS c FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE n.kind = 'user' AND n.owner_id = ?`,
+    )
     .get(userId) as { c: number }
   return row.c
 }
@@ -107,13 +138,16 @@ export function personalProjectCount(db: Db, userId: number): number {
 /** Projects directly inside any of the given namespaces. */
 export function projectsInNamespaces(db: Db, namespaceIds: readonly number[]): ProjectRow[] {
   if (namespaceIds.length === 0) return []
-  return db.prepare(`SELECT * FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(namespaceIds)) as ProjectRow[]
+  return db
+    .prepare(`SELECT * FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(namespaceIds)) as ProjectRow[]
 }
 
 // ---------------------------------------------------------------------------------------------
 // Listing
 
-export type ProjectOrder = 'id' | 'name' | 'path' | 'created_at' | 'updated_at' | 'last_activity_at' | 'similarity' | 'star_count'
+export type ProjectOrder =
+  'id' | 'name' | 'path' | 'created_at' | 'updated_at' | 'last_activity_at' | 'similarity' | 'star_count'
 
 /** Every filter of `GET /projects` (and of the group and user project lists), already validated. */
 export interface ProjectListFilter {
@@ -153,7 +187,13 @@ function likePattern(text: string): string {
  * Builds the WITH prefix, WHERE clause and bound values for a project list. The caller's
  * authorization CTE is computed once per query, never per row.
  */
-function projectListSql(f: ProjectListFilter): { withSql: string; where: string; values: Record<string, unknown>; order: string; usesNamespace: boolean } {
+function projectListSql(f: ProjectListFilter): {
+  withSql: string
+  where: string
+  values: Record<string, unknown>
+  order: string
+  usesNamespace: boolean
+} {
   const where: string[] = []
   const values: Record<string, unknown> = {}
   const needsAuth = f.userId !== null && (!f.isAdmin || f.owned || f.membership || f.minAccessLevel !== undefined)
@@ -179,7 +219,9 @@ function projectListSql(f: ProjectListFilter): { withSql: string; where: string;
     values.namespaces = JSON.stringify(f.namespaceIds)
     if (f.sharedWithGroupId !== undefined) {
       values.sharedWith = f.sharedWithGroupId
-      where.push(`(p.namespace_id IN (SELECT value FROM json_each(@namespaces)) OR p.id IN (SELECT project_id FROM project_group_links WHERE group_id = @sharedWith))`)
+      where.push(
+        `(p.namespace_id IN (SELECT value FROM json_each(@namespaces)) OR p.id IN (SELECT project_id FROM project_group_links WHERE group_id = @sharedWith))`,
+      )
     } else where.push(`p.namespace_id IN (SELECT value FROM json_each(@namespaces))`)
   }
   if (f.archived !== undefined) where.push(`p.archived = ${f.archived ? 1 : 0}`)
@@ -189,8 +231,13 @@ function projectListSql(f: ProjectListFilter): { withSql: string; where: string;
   }
   if (f.search) {
     values.search = likePattern(f.search)
-    const fields = [`p.name LIKE @search ESCAPE '\\'`, `p.path LIKE @search ESCAPE '\\'`, `p.description LIKE @search ESCAPE '\\'`]
-    if (f.searchNamespaces) fields.push(`(n.full_path || '/' || p.path) LIKE @search ESCAPE '\\'`, `n.full_name LIKE @search ESCAPE '\\'`)
+    const fields = [
+      `p.name LIKE @search ESCAPE '\\'`,
+      `p.path LIKE @search ESCAPE '\\'`,
+      `p.description LIKE @search ESCAPE '\\'`,
+    ]
+    if (f.searchNamespaces)
+      fields.push(`(n.full_path || '/' || p.path) LIKE @search ESCAPE '\\'`, `n.full_name LIKE @search ESCAPE '\\'`)
     where.push(`(${fields.join(' OR ')})`)
   }
   if (f.starredBy !== undefined) {
@@ -223,8 +270,10 @@ function projectListSql(f: ProjectListFilter): { withSql: string; where: string;
       where.push(`EXISTS (SELECT 1 FROM json_each(p.topics) WHERE value = @topic${i} COLLATE NOCASE)`)
     })
   }
-  if (f.withIssuesEnabled) where.push(`COALESCE(json_extract(p.settings, '$.issues_access_level'), 'enabled') != 'disabled'`)
-  if (f.withMergeRequestsEnabled) where.push(`COALESCE(json_extract(p.settings, '$.merge_requests_access_level'), 'enabled') != 'disabled'`)
+  if (f.withIssuesEnabled)
+    where.push(`COALESCE(json_extract(p.settings, '$.issues_access_level'), 'enabled') != 'disabled'`)
+  if (f.withMergeRequestsEnabled)
+    where.push(`COALESCE(json_extract(p.settings, '$.merge_requests_access_level'), 'enabled') != 'disabled'`)
 
   const dir = f.sort === 'asc' ? 'ASC' : 'DESC'
   let order: string
@@ -243,29 +292,41 @@ function projectListSql(f: ProjectListFilter): { withSql: string; where: string;
 }
 
 /** One page of projects (with namespace columns) and the total count: two queries. */
-export function listProjects(db: Db, f: ProjectListFilter, limit: number, offset: number): { rows: ProjectWithNamespaceRow[]; total: number } {
+export function listProjects(
+  db: Db,
+  f: ProjectListFilter,
+  limit: number,
+  offset: number,
+): { rows: ProjectWithNamespaceRow[]; total: number } {
   const q = projectListSql(f)
   // Later pages: find the page's ids first and join only those rows, rather than joining and
   // materialising every skipped row (page 100 of 10k projects: several times faster). CROSS JOIN
   // keeps the page as the outer loop: with a bound LIMIT the planner otherwise scanned every
   // project and probed the page. The first page, and conditions on namespace columns (which need
   // the join inside), keep the plain form.
-  const sql = q.usesNamespace || offset === 0
-    ? `${q.withSql}${SELECT_WITH_NAMESPACE} ${q.where} ORDER BY ${q.order} LIMIT @limit OFFSET @offset`
-    : `${q.withSql}SELECT ${WITH_NAMESPACE_COLUMNS} FROM (SELECT p.id FROM projects p ${q.where} ORDER BY ${q.order} LIMIT @limit OFFSET @offset) page
+  const sql =
+    q.usesNamespace || offset === 0
+      ? `${q.withSql}${SELECT_WITH_NAMESPACE} ${q.where} ORDER BY ${q.order} LIMIT @limit OFFSET @offset`
+      : `${q.withSql}SELECT ${WITH_NAMESPACE_COLUMNS} FROM (SELECT p.id FROM projects p ${q.where} ORDER BY ${q.order} LIMIT @limit OFFSET @offset) page
        CROSS JOIN projects p ON p.id = page.id JOIN namespaces n ON n.id = p.namespace_id ORDER BY ${q.order}`
   const rows = allRows<ProjectWithNamespaceRow>(db, sql, { ...q.values, limit, offset })
   // Every project has its namespace (a NOT NULL foreign key), so the join only matters to the
   // count when a condition reads namespace columns; without it SQLite counts from an index.
   const from = q.usesNamespace ? 'projects p JOIN namespaces n ON n.id = p.namespace_id' : 'projects p'
-  const total = (cachedStatement(db, `${q.withSql}SELECT COUNT(*) AS c FROM ${from} ${q.where}`).get(q.values) as { c: number }).c
+  const total = (
+    cachedStatement(db, `${q.withSql}SELECT COUNT(*) AS c FROM ${from} ${q.where}`).get(q.values) as { c: number }
+  ).c
   return { rows, total }
 }
 
 /** One keyset page (ordered by id, no count query). */
 export function listProjectsKeyset(db: Db, f: ProjectListFilter, limit: number): ProjectWithNamespaceRow[] {
   const q = projectListSql({ ...f, orderBy: 'id' })
-  return allRows<ProjectWithNamespaceRow>(db, `${q.withSql}${SELECT_WITH_NAMESPACE} ${q.where} ORDER BY ${q.order} LIMIT @limit`, { ...q.values, limit })
+  return allRows<ProjectWithNamespaceRow>(
+    db,
+    `${q.withSql}${SELECT_WITH_NAMESPACE} ${q.where} ORDER BY ${q.order} LIMIT @limit`,
+    { ...q.values, limit },
+  )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -285,11 +346,11 @@ export function projectSharesOf(db: Db, projectIds: readonly number[]): Map<numb
   const map = new Map<number, ProjectShareRow[]>()
   if (projectIds.length === 0) return map
   const rows = cachedStatement(
-      db,
-      `SELECT l.project_id, l.group_id, l.group_access, l.expires_at, n.name AS group_name, n.full_path AS group_full_path
+    db,
+    `SELECT l.project_id, l.group_id, l.group_access, l.expires_at, n.name AS group_name, n.full_path AS group_full_path
        FROM project_group_links l JOIN namespaces n ON n.id = l.group_id
        WHERE l.project_id IN (SELECT value FROM json_each(?)) ORDER BY l.group_id`,
-    ).all(JSON.stringify(projectIds)) as ProjectShareRow[]
+  ).all(JSON.stringify(projectIds)) as ProjectShareRow[]
   for (const r of rows) {
     const list = map.get(r.project_id) ?? []
     list.push(r)
@@ -301,17 +362,19 @@ export function projectSharesOf(db: Db, projectIds: readonly number[]): Map<numb
 /** Direct project membership levels of a user for the given projects. */
 export function directProjectLevels(db: Db, userId: number, projectIds: readonly number[]): Map<number, number> {
   const rows = cachedStatement(
-      db,
-      `SELECT source_id AS id, access_level AS lvl FROM members WHERE source_type = 'Project' AND user_id = ?
+    db,
+    `SELECT source_id AS id, access_level AS lvl FROM members WHERE source_type = 'Project' AND user_id = ?
        AND source_id IN (SELECT value FROM json_each(?)) AND (expires_at IS NULL OR expires_at >= date('now'))`,
-    ).all(userId, JSON.stringify(projectIds)) as { id: number; lvl: number }[]
+  ).all(userId, JSON.stringify(projectIds)) as { id: number; lvl: number }[]
   return new Map(rows.map((r) => [r.id, r.lvl]))
 }
 
 /** Effective group levels (inherited, shares included) of a user for the given groups. */
 export function groupLevels(db: Db, userId: number, groupIds: readonly number[]): Map<number, number> {
-  const rows = cachedStatement(db, `WITH RECURSIVE ${AUTHORIZED_GROUPS_CTE.replaceAll('?1', '@user')} SELECT id, lvl FROM authorized_groups WHERE id IN (SELECT value FROM json_each(@ids))`)
-    .all({ user: userId, ids: JSON.stringify(groupIds) }) as { id: number; lvl: number }[]
+  const rows = cachedStatement(
+    db,
+    `WITH RECURSIVE ${AUTHORIZED_GROUPS_CTE.replaceAll('?1', '@user')} SELECT id, lvl FROM authorized_groups WHERE id IN (SELECT value FROM json_each(@ids))`,
+  ).all({ user: userId, ids: JSON.stringify(groupIds) }) as { id: number; lvl: number }[]
   return new Map(rows.map((r) => [r.id, r.lvl]))
 }
 
@@ -320,15 +383,24 @@ export function groupLevels(db: Db, userId: number, groupIds: readonly number[])
 
 /** True when the user has starred the project. */
 export function isStarred(db: Db, userId: number, projectId: number): boolean {
-  return db.prepare('SELECT 1 FROM project_stars WHERE user_id = ? AND project_id = ?').get(userId, projectId) !== undefined
+  return (
+    db.prepare('SELECT 1 FROM project_stars WHERE user_id = ? AND project_id = ?').get(userId, projectId) !== undefined
+  )
 }
 
 /** Stars or unstars, keeping `projects.star_count` in step. */
 export function setStar(db: Db, userId: number, projectId: number, starred: boolean): void {
   db.transaction(() => {
-    if (starred) db.prepare('INSERT OR IGNORE INTO project_stars (user_id, project_id, created_at) VALUES (?, ?, ?)').run(userId, projectId, nowIso())
+    if (starred)
+      db.prepare('INSERT OR IGNORE INTO project_stars (user_id, project_id, created_at) VALUES (?, ?, ?)').run(
+        userId,
+        projectId,
+        nowIso(),
+      )
     else db.prepare('DELETE FROM project_stars WHERE user_id = ? AND project_id = ?').run(userId, projectId)
-    db.prepare('UPDATE projects SET star_count = (SELECT COUNT(*) FROM project_stars WHERE project_id = ?) WHERE id = ?').run(projectId, projectId)
+    db.prepare(
+      'UPDATE projects SET star_count = (SELECT COUNT(*) FROM project_stars WHERE project_id = ?) WHERE id = ?',
+    ).run(projectId, projectId)
   })()
 }
 
@@ -338,7 +410,13 @@ export interface StarrerRow {
 }
 
 /** One page of a project's starrers, optionally filtered by name/username, and their count. */
-export function listStarrers(db: Db, projectId: number, search: string | undefined, limit: number, offset: number): { rows: StarrerRow[]; total: number } {
+export function listStarrers(
+  db: Db,
+  projectId: number,
+  search: string | undefined,
+  limit: number,
+  offset: number,
+): { rows: StarrerRow[]; total: number } {
   const filter = search ? `AND (u.username LIKE @search ESCAPE '\\' OR u.name LIKE @search ESCAPE '\\')` : ''
   const values = { projectId, search: search ? likePattern(search) : null, limit, offset }
   const rows = db
@@ -347,7 +425,13 @@ export function listStarrers(db: Db, projectId: number, search: string | undefin
        ORDER BY s.created_at DESC, s.user_id DESC LIMIT @limit OFFSET @offset`,
     )
     .all(values) as StarrerRow[]
-  const total = (db.prepare(`SELECT COUNT(*) AS c FROM project_stars s JOIN users u ON u.id = s.user_id WHERE s.project_id = @projectId ${filter}`).get(values) as { c: number }).c
+  const total = (
+    db
+      .prepare(
+        `SELECT COUNT(*) AS c FROM project_stars s JOIN users u ON u.id = s.user_id WHERE s.project_id = @projectId ${filter}`,
+      )
+      .get(values) as { c: number }
+  ).c
   return { rows, total }
 }
 
@@ -355,16 +439,30 @@ export function listStarrers(db: Db, projectId: number, search: string | undefin
 // Shares
 
 /** Creates or replaces a project's share with a group. */
-export function insertProjectShare(db: Db, projectId: number, groupId: number, access: number, expiresAt: string | null): void {
-  db.prepare('INSERT INTO project_group_links (project_id, group_id, group_access, expires_at) VALUES (?, ?, ?, ?)').run(projectId, groupId, access, expiresAt)
+export function insertProjectShare(
+  db: Db,
+  projectId: number,
+  groupId: number,
+  access: number,
+  expiresAt: string | null,
+): void {
+  db.prepare(
+    'INSERT INTO project_group_links (project_id, group_id, group_access, expires_at) VALUES (?, ?, ?, ?)',
+  ).run(projectId, groupId, access, expiresAt)
 }
 
 /** Removes a project's share with a group; false when there was none. */
 export function deleteProjectShare(db: Db, projectId: number, groupId: number): boolean {
-  return db.prepare('DELETE FROM project_group_links WHERE project_id = ? AND group_id = ?').run(projectId, groupId).changes > 0
+  return (
+    db.prepare('DELETE FROM project_group_links WHERE project_id = ? AND group_id = ?').run(projectId, groupId)
+      .changes > 0
+  )
 }
 
 /** True when the project is already shared with the group. */
 export function projectShareExists(db: Db, projectId: number, groupId: number): boolean {
-  return db.prepare('SELECT 1 FROM project_group_links WHERE project_id = ? AND group_id = ?').get(projectId, groupId) !== undefined
+  return (
+    db.prepare('SELECT 1 FROM project_group_links WHERE project_id = ? AND group_id = ?').get(projectId, groupId) !==
+    undefined
+  )
 }

@@ -4,23 +4,55 @@ import { Type, type TSchema } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
 import { findGroup, findNamespaceByFullPath, findNamespaceById, namespaceAncestors } from '../namespaces/queries'
 import {
-  deleteProjectShare, directProjectLevels, findProjectWithNamespace, groupLevels, insertProjectShare, isStarred, listProjects,
-  listProjectsKeyset, listStarrers, projectShareExists, projectSharesOf, setStar, updateProjectRow,
-  type ProjectListFilter, type ProjectOrder, type ProjectWithNamespaceRow,
+  deleteProjectShare,
+  directProjectLevels,
+  findProjectWithNamespace,
+  groupLevels,
+  insertProjectShare,
+  isStarred,
+  listProjects,
+  listProjectsKeyset,
+  listStarrers,
+  projectShareExists,
+  projectSharesOf,
+  setStar,
+  updateProjectRow,
+  type ProjectListFilter,
+  type ProjectOrder,
+  type ProjectWithNamespaceRow,
 } from './queries'
 import type { NamespaceRow, ProjectRow, UserRow, Visibility } from '../../platform/db/rows'
 import { findUserById, userNamespaceId } from '../users/queries'
 import {
-  FEATURE_ACCESS_DEFAULTS, PROJECT_SETTING_DEFAULTS, projectEntity, projectEntityJson, projectSimple, type ProjectExtras,
+  FEATURE_ACCESS_DEFAULTS,
+  PROJECT_SETTING_DEFAULTS,
+  projectEntity,
+  projectEntityJson,
+  projectSimple,
+  type ProjectExtras,
 } from './entity'
 import { USER_REF_COLUMNS, userRef, type UserRefRow } from '../users/entity'
 import { cachedStatement } from '../../platform/db/statements'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
-import { apiMessage, conflict, forbidden, invalidParam, notFound, notModified, paramError, validationFailed } from '../../platform/http/errors'
+import {
+  apiMessage,
+  conflict,
+  forbidden,
+  invalidParam,
+  notFound,
+  notModified,
+  paramError,
+  validationFailed,
+} from '../../platform/http/errors'
 import { keysetOf, pageOf, setKeysetHeaders, setPageHeaders, wantsKeyset } from '../../platform/http/pagination'
 import { currentUser, loadProject, loadUser, requireAdmin } from '../../platform/http/resolve'
 import {
-  canCreateProjectIn, createProject, destroyProject, settingsEnumError, transferProject, updateProject,
+  canCreateProjectIn,
+  createProject,
+  destroyProject,
+  settingsEnumError,
+  transferProject,
+  updateProject,
 } from './service'
 import { recordAudit } from '../audit-events/service'
 import { assertCanAssign, loadSource } from '../members/service'
@@ -29,7 +61,20 @@ import { runnersToken } from '../runners/service'
 
 const VisibilitySchema = Type.Union([Type.Literal('private'), Type.Literal('internal'), Type.Literal('public')])
 const OrderSchema = Type.Union(
-  ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at', 'similarity', 'star_count', 'storage_size', 'repository_size', 'wiki_size', 'packages_size'].map((v) => Type.Literal(v)),
+  [
+    'id',
+    'name',
+    'path',
+    'created_at',
+    'updated_at',
+    'last_activity_at',
+    'similarity',
+    'star_count',
+    'storage_size',
+    'repository_size',
+    'wiki_size',
+    'packages_size',
+  ].map((v) => Type.Literal(v)),
 )
 const SortSchema = Type.Union([Type.Literal('asc'), Type.Literal('desc')])
 
@@ -130,9 +175,14 @@ function isoParam(name: string, value: string | undefined): string | undefined {
 }
 
 /** Turns a validated list query into the SQL filter, enforcing GitLab's parameter rules. */
-export function projectFilter(request: FastifyRequest, q: ProjectListQuery, scope: { readonly namespaceIds?: readonly number[] } = {}): ProjectListFilter {
+export function projectFilter(
+  request: FastifyRequest,
+  q: ProjectListQuery,
+  scope: { readonly namespaceIds?: readonly number[] } = {},
+): ProjectListFilter {
   const user = request.actor.user
-  if (q.min_access_level !== undefined && ![5, 10, 20, 30, 40, 50].includes(q.min_access_level)) throw invalidParam('min_access_level', 'does not have a valid value')
+  if (q.min_access_level !== undefined && ![5, 10, 20, 30, 40, 50].includes(q.min_access_level))
+    throw invalidParam('min_access_level', 'does not have a valid value')
   let orderBy = (q.order_by ?? 'created_at') as string
   // Storage sizes are admin-only orderings in GitLab; without statistics here they sort like id.
   if (['storage_size', 'repository_size', 'wiki_size', 'packages_size'].includes(orderBy)) orderBy = 'id'
@@ -155,7 +205,10 @@ export function projectFilter(request: FastifyRequest, q: ProjectListQuery, scop
     lastActivityBefore: isoParam('last_activity_before', q.last_activity_before),
     // The storage filter is for administrators confirming storage moves; others cannot see storages.
     repositoryStorage: request.perms.isAdmin ? q.repository_storage : undefined,
-    topic: q.topic?.flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean),
+    topic: q.topic
+      ?.flatMap((t) => t.split(','))
+      .map((t) => t.trim())
+      .filter(Boolean),
     withIssuesEnabled: q.with_issues_enabled,
     withMergeRequestsEnabled: q.with_merge_requests_enabled,
     orderBy: orderBy as ProjectOrder,
@@ -177,18 +230,26 @@ function pageExtras(
   const user = request.actor.user
   if (options.simple || !user) return null
   const ids = rows.map((p) => p.id)
-  const ownerIds = [...new Set(rows.filter((p) => p.ns_kind === 'user' && p.ns_owner_id !== null).map((p) => p.ns_owner_id as number))]
+  const ownerIds = [
+    ...new Set(rows.filter((p) => p.ns_kind === 'user' && p.ns_owner_id !== null).map((p) => p.ns_owner_id as number)),
+  ]
   const owners = new Map<number, UserRefRow>()
   if (ownerIds.length > 0) {
     // Only the user_ref columns: materialising every users column was most of this query's time.
-    const ownerRows = cachedStatement(db, `SELECT ${USER_REF_COLUMNS} FROM users WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ownerIds)) as UserRefRow[]
+    const ownerRows = cachedStatement(
+      db,
+      `SELECT ${USER_REF_COLUMNS} FROM users WHERE id IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(ownerIds)) as UserRefRow[]
     for (const u of ownerRows) owners.set(u.id, u)
   }
   const shares = projectSharesOf(db, ids)
   const direct = directProjectLevels(db, user.id, ids)
-  const groups = groupLevels(db, user.id, [...new Set(rows.filter((p) => p.ns_kind === 'group').map((p) => p.namespace_id))])
+  const groups = groupLevels(db, user.id, [
+    ...new Set(rows.filter((p) => p.ns_kind === 'group').map((p) => p.namespace_id)),
+  ])
   return (p) => {
-    const projectLevel = direct.get(p.id) ?? (p.ns_kind === 'user' && p.ns_owner_id === user.id ? AccessLevel.OWNER : null)
+    const projectLevel =
+      direct.get(p.id) ?? (p.ns_kind === 'user' && p.ns_owner_id === user.id ? AccessLevel.OWNER : null)
     const groupLevel = p.ns_kind === 'group' ? (groups.get(p.namespace_id) ?? null) : null
     const canSeeStats = request.perms.isAdmin || Math.max(projectLevel ?? 0, groupLevel ?? 0) >= AccessLevel.REPORTER
     return {
@@ -238,7 +299,11 @@ const COMMA = Buffer.from(',')
 const CLOSE_BRACKET = Buffer.from(']')
 
 /** One project as `GET /projects/:id` shows it to the caller. */
-export function presentProject(request: FastifyRequest, project: ProjectRow, options: { readonly statistics?: boolean } = {}): Readonly<Record<string, unknown>> {
+export function presentProject(
+  request: FastifyRequest,
+  project: ProjectRow,
+  options: { readonly statistics?: boolean } = {},
+): Readonly<Record<string, unknown>> {
   const { db } = request.server.burrow
   const row = findProjectWithNamespace(db, project.id) as ProjectWithNamespaceRow
   if (!request.actor.user) {
@@ -260,7 +325,12 @@ export function presentProject(request: FastifyRequest, project: ProjectRow, opt
  * offset pagination otherwise; one query for the page and one for the count. The body is sent
  * already serialized (see `projectEntityJson`).
  */
-export function sendProjectList(request: FastifyRequest, reply: FastifyReply, q: ProjectListQuery, filter: ProjectListFilter): FastifyReply {
+export function sendProjectList(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  q: ProjectListQuery,
+  filter: ProjectListFilter,
+): FastifyReply {
   const { db } = request.server.burrow
   const baseUrl = request.server.burrow.baseUrl(request)
   let rows: ProjectWithNamespaceRow[]
@@ -269,7 +339,12 @@ export function sendProjectList(request: FastifyRequest, reply: FastifyReply, q:
     const cursor = keyset.cursor
     rows = listProjectsKeyset(
       db,
-      { ...filter, sort: keyset.sort, idAfter: keyset.sort === 'asc' && cursor !== undefined ? cursor : filter.idAfter, idBefore: keyset.sort === 'desc' && cursor !== undefined ? cursor : filter.idBefore },
+      {
+        ...filter,
+        sort: keyset.sort,
+        idAfter: keyset.sort === 'asc' && cursor !== undefined ? cursor : filter.idAfter,
+        idBefore: keyset.sort === 'desc' && cursor !== undefined ? cursor : filter.idBefore,
+      },
       keyset.perPage,
     )
     setKeysetHeaders(request, reply, baseUrl, keyset, rows)
@@ -279,13 +354,16 @@ export function sendProjectList(request: FastifyRequest, reply: FastifyReply, q:
     rows = result.rows
     setPageHeaders(request, reply, baseUrl, page, result.total)
   }
-  return reply.type('application/json').send(presentProjectsJson(request, rows, { simple: q.simple, statistics: q.statistics }))
+  return reply
+    .type('application/json')
+    .send(presentProjectsJson(request, rows, { simple: q.simple, statistics: q.statistics }))
 }
 
 /** The namespace `namespace_id` names (integer or full path), if the caller may create projects there. */
 function targetNamespace(request: FastifyRequest, raw: string | undefined, fallbackUserId: number): NamespaceRow {
   const { db } = request.server.burrow
-  if (raw === undefined || raw === '') return findNamespaceById(db, userNamespaceId(db, fallbackUserId) as number) as NamespaceRow
+  if (raw === undefined || raw === '')
+    return findNamespaceById(db, userNamespaceId(db, fallbackUserId) as number) as NamespaceRow
   const ns = /^\d+$/.test(raw) ? findNamespaceById(db, Number(raw)) : findNamespaceByFullPath(db, raw)
   if (!ns || !canCreateProjectIn(request, ns)) throw validationFailed({ namespace: ['is not valid'] })
   return ns
@@ -294,7 +372,8 @@ function targetNamespace(request: FastifyRequest, raw: string | undefined, fallb
 type Body = Readonly<Record<string, unknown>>
 
 function createFromBody(request: FastifyRequest, body: Body, creator: UserRow): Promise<ProjectRow> {
-  if (body.name === undefined && body.path === undefined) throw paramError('name, path are missing, at least one parameter must be provided')
+  if (body.name === undefined && body.path === undefined)
+    throw paramError('name, path are missing, at least one parameter must be provided')
   const enumError = settingsEnumError(body)
   if (enumError) throw invalidParam(enumError, 'does not have a valid value')
   const namespace = targetNamespace(request, body.namespace_id as string | undefined, creator.id)
@@ -327,20 +406,28 @@ const projects: FastifyPluginAsync = async (plugin) => {
     return reply.code(201).send(presentProject(request, project))
   })
 
-  app.post('/projects/user/:user_id', { schema: { params: Type.Object({ user_id: Type.String() }), body: CreateBody } }, async (request, reply) => {
-    requireAdmin(request)
-    const owner = loadUser(request, request.params.user_id)
-    const body = request.body as Body
-    const project = await createFromBody(request, body, owner)
-    return reply.code(201).send(presentProject(request, project))
-  })
+  app.post(
+    '/projects/user/:user_id',
+    { schema: { params: Type.Object({ user_id: Type.String() }), body: CreateBody } },
+    async (request, reply) => {
+      requireAdmin(request)
+      const owner = loadUser(request, request.params.user_id)
+      const body = request.body as Body
+      const project = await createFromBody(request, body, owner)
+      return reply.code(201).send(presentProject(request, project))
+    },
+  )
 
-  app.get('/projects/:id', { schema: { params: IdParams, querystring: Type.Object({ statistics: Type.Optional(Type.Boolean()) }) } }, async (request) => {
-    const project = loadProject(request, request.params.id)
-    // A single project reads empty_repo and readme_url from its repository; lists use the stored flags.
-    await refreshRepositoryFlags(app.burrow, project)
-    return presentProject(request, project, { statistics: request.query.statistics })
-  })
+  app.get(
+    '/projects/:id',
+    { schema: { params: IdParams, querystring: Type.Object({ statistics: Type.Optional(Type.Boolean()) }) } },
+    async (request) => {
+      const project = loadProject(request, request.params.id)
+      // A single project reads empty_repo and readme_url from its repository; lists use the stored flags.
+      await refreshRepositoryFlags(app.burrow, project)
+      return presentProject(request, project, { statistics: request.query.statistics })
+    },
+  )
 
   app.put('/projects/:id', { schema: { params: IdParams, body: UpdateBody } }, async (request) => {
     const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
@@ -363,7 +450,10 @@ const projects: FastifyPluginAsync = async (plugin) => {
     return reply.code(202).send({ message: '202 Accepted' })
   })
 
-  for (const [verb, archived] of [['archive', true], ['unarchive', false]] as const) {
+  for (const [verb, archived] of [
+    ['archive', true],
+    ['unarchive', false],
+  ] as const) {
     app.post(`/projects/:id/${verb}`, { schema: { params: IdParams } }, async (request, reply) => {
       // GitLab archives and unarchives for the project's owners and administrators only.
       const project = loadProject(request, request.params.id, AccessLevel.OWNER)
@@ -371,7 +461,12 @@ const projects: FastifyPluginAsync = async (plugin) => {
       if ((project.archived === 1) !== archived) {
         updated = updateProjectRow(db, project.id, { archived })
         const ns = findNamespaceById(db, project.namespace_id) as NamespaceRow
-        recordAudit(db, request, { entityType: 'Project', entityId: project.id, entityPath: `${ns.full_path}/${project.path}`, change: { custom_message: archived ? 'Project archived' : 'Project unarchived' } })
+        recordAudit(db, request, {
+          entityType: 'Project',
+          entityId: project.id,
+          entityPath: `${ns.full_path}/${project.path}`,
+          change: { custom_message: archived ? 'Project archived' : 'Project unarchived' },
+        })
       }
       return reply.code(201).send(presentProject(request, updated))
     })
@@ -393,37 +488,63 @@ const projects: FastifyPluginAsync = async (plugin) => {
     return reply.code(201).send(presentProject(request, project))
   })
 
-  app.get('/projects/:id/starrers', { schema: { params: IdParams, querystring: Type.Object({ search: Type.Optional(Type.String()) }) } }, async (request, reply) => {
-    const project = loadProject(request, request.params.id)
-    const page = pageOf(request.query as Record<string, unknown>)
-    const { rows, total } = listStarrers(db, project.id, request.query.search || undefined, page.perPage, page.offset)
-    setPageHeaders(request, reply, app.burrow.baseUrl(request), page, total)
-    const baseUrl = app.burrow.baseUrl(request)
-    const users = new Map(
-      (db.prepare('SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(rows.map((r) => r.user_id))) as UserRow[]).map((u) => [u.id, u]),
-    )
-    return rows.map((r) => ({ starred_since: r.created_at, user: userRef(users.get(r.user_id) as UserRow, baseUrl) }))
-  })
+  app.get(
+    '/projects/:id/starrers',
+    { schema: { params: IdParams, querystring: Type.Object({ search: Type.Optional(Type.String()) }) } },
+    async (request, reply) => {
+      const project = loadProject(request, request.params.id)
+      const page = pageOf(request.query as Record<string, unknown>)
+      const { rows, total } = listStarrers(db, project.id, request.query.search || undefined, page.perPage, page.offset)
+      setPageHeaders(request, reply, app.burrow.baseUrl(request), page, total)
+      const baseUrl = app.burrow.baseUrl(request)
+      const users = new Map(
+        (
+          db
+            .prepare('SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))')
+            .all(JSON.stringify(rows.map((r) => r.user_id))) as UserRow[]
+        ).map((u) => [u.id, u]),
+      )
+      return rows.map((r) => ({ starred_since: r.created_at, user: userRef(users.get(r.user_id) as UserRow, baseUrl) }))
+    },
+  )
 
-  app.put('/projects/:id/transfer', { schema: { params: IdParams, body: Type.Object({ namespace: Type.String() }) } }, async (request) => {
-    const project = loadProject(request, request.params.id, AccessLevel.OWNER)
-    const raw = request.body.namespace
-    const target = /^\d+$/.test(raw) ? findNamespaceById(db, Number(raw)) : findNamespaceByFullPath(db, raw)
-    if (!target || (target.kind === 'group' && !request.perms.canReadGroup(target))) throw notFound('Namespace')
-    if (!canCreateProjectIn(request, target)) throw apiMessage(400, 'Failed to transfer project {:new_namespace=>["Transfer failed, please contact an admin."]}')
-    const result = transferProject(request, project, target)
-    if (!('id' in result)) throw result
-    return presentProject(request, result)
-  })
+  app.put(
+    '/projects/:id/transfer',
+    { schema: { params: IdParams, body: Type.Object({ namespace: Type.String() }) } },
+    async (request) => {
+      const project = loadProject(request, request.params.id, AccessLevel.OWNER)
+      const raw = request.body.namespace
+      const target = /^\d+$/.test(raw) ? findNamespaceById(db, Number(raw)) : findNamespaceByFullPath(db, raw)
+      if (!target || (target.kind === 'group' && !request.perms.canReadGroup(target))) throw notFound('Namespace')
+      if (!canCreateProjectIn(request, target))
+        throw apiMessage(
+          400,
+          'Failed to transfer project {:new_namespace=>["Transfer failed, please contact an admin."]}',
+        )
+      const result = transferProject(request, project, target)
+      if (!('id' in result)) throw result
+      return presentProject(request, result)
+    },
+  )
 
   app.post(
     '/projects/:id/share',
-    { schema: { params: IdParams, body: Type.Object({ group_id: Type.Integer(), group_access: Type.Integer(), expires_at: Type.Optional(Type.String()) }) } },
+    {
+      schema: {
+        params: IdParams,
+        body: Type.Object({
+          group_id: Type.Integer(),
+          group_access: Type.Integer(),
+          expires_at: Type.Optional(Type.String()),
+        }),
+      },
+    },
     async (request, reply) => {
       const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
       const { group_id: groupId, group_access: access, expires_at: expiresAt } = request.body
       if (![10, 20, 30, 40, 50].includes(access)) throw invalidParam('group_access', 'does not have a valid value')
-      if (expiresAt !== undefined && expiresAt !== '' && Number.isNaN(Date.parse(expiresAt))) throw invalidParam('expires_at')
+      if (expiresAt !== undefined && expiresAt !== '' && Number.isNaN(Date.parse(expiresAt)))
+        throw invalidParam('expires_at')
       // A share grants its group's members a role: the rule for granting roles to members applies
       // (nobody grants more than they hold, only Owners grant Owner), else a Maintainer could make
       // a group of theirs Owner of the project.
@@ -432,22 +553,52 @@ const projects: FastifyPluginAsync = async (plugin) => {
       if (!group || !request.perms.canReadGroup(group)) throw notFound('Group')
       const ns = findNamespaceById(db, project.namespace_id) as NamespaceRow
       const hierarchy = [ns.id, ...namespaceAncestors(db, ns.id).map((a) => a.id)]
-      if (ns.kind === 'group' && hierarchy.includes(group.id)) throw validationFailed({ group_id: ["can't be the project's group or one of its ancestors"] })
+      if (ns.kind === 'group' && hierarchy.includes(group.id))
+        throw validationFailed({ group_id: ["can't be the project's group or one of its ancestors"] })
       if (projectShareExists(db, project.id, group.id)) throw conflict('Group already shared with this group')
       insertProjectShare(db, project.id, group.id, access, expiresAt || null)
-      recordAudit(db, request, { entityType: 'Project', entityId: project.id, entityPath: `${ns.full_path}/${project.path}`, targetId: group.id, targetType: 'Group', targetDetails: group.full_path, change: { add: 'project_access', as: String(access) } })
-      const link = db.prepare('SELECT rowid AS id, * FROM project_group_links WHERE project_id = ? AND group_id = ?').get(project.id, group.id) as Record<string, unknown>
-      return reply.code(201).send({ id: link.id, project_id: project.id, group_id: group.id, group_access: access, expires_at: link.expires_at })
+      recordAudit(db, request, {
+        entityType: 'Project',
+        entityId: project.id,
+        entityPath: `${ns.full_path}/${project.path}`,
+        targetId: group.id,
+        targetType: 'Group',
+        targetDetails: group.full_path,
+        change: { add: 'project_access', as: String(access) },
+      })
+      const link = db
+        .prepare('SELECT rowid AS id, * FROM project_group_links WHERE project_id = ? AND group_id = ?')
+        .get(project.id, group.id) as Record<string, unknown>
+      return reply
+        .code(201)
+        .send({
+          id: link.id,
+          project_id: project.id,
+          group_id: group.id,
+          group_access: access,
+          expires_at: link.expires_at,
+        })
     },
   )
 
-  app.delete('/projects/:id/share/:group_id', { schema: { params: Type.Object({ id: Type.String(), group_id: Type.Integer() }) } }, async (request, reply) => {
-    const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
-    if (!deleteProjectShare(db, project.id, request.params.group_id)) throw notFound()
-    const ns = findNamespaceById(db, project.namespace_id) as NamespaceRow
-    recordAudit(db, request, { entityType: 'Project', entityId: project.id, entityPath: `${ns.full_path}/${project.path}`, targetId: request.params.group_id, targetType: 'Group', change: { remove: 'project_access' } })
-    return reply.code(204).send()
-  })
+  app.delete(
+    '/projects/:id/share/:group_id',
+    { schema: { params: Type.Object({ id: Type.String(), group_id: Type.Integer() }) } },
+    async (request, reply) => {
+      const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
+      if (!deleteProjectShare(db, project.id, request.params.group_id)) throw notFound()
+      const ns = findNamespaceById(db, project.namespace_id) as NamespaceRow
+      recordAudit(db, request, {
+        entityType: 'Project',
+        entityId: project.id,
+        entityPath: `${ns.full_path}/${project.path}`,
+        targetId: request.params.group_id,
+        targetType: 'Group',
+        change: { remove: 'project_access' },
+      })
+      return reply.code(204).send()
+    },
+  )
 
   app.get('/users/:id/projects', { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {
     const user = loadUser(request, request.params.id)
@@ -456,11 +607,15 @@ const projects: FastifyPluginAsync = async (plugin) => {
     return sendProjectList(request, reply, q, projectFilter(request, q, { namespaceIds: nsId ? [nsId] : [] }))
   })
 
-  app.get('/users/:id/starred_projects', { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {
-    const user = loadUser(request, request.params.id)
-    const q = request.query as ProjectListQuery
-    return sendProjectList(request, reply, q, { ...projectFilter(request, q), starredBy: user.id })
-  })
+  app.get(
+    '/users/:id/starred_projects',
+    { schema: { params: IdParams, querystring: ListQuery } },
+    async (request, reply) => {
+      const user = loadUser(request, request.params.id)
+      const q = request.query as ProjectListQuery
+      return sendProjectList(request, reply, q, { ...projectFilter(request, q), starredBy: user.id })
+    },
+  )
 }
 
 export default projects

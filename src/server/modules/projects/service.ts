@@ -19,9 +19,11 @@ import { addLengthErrors, TEXT_LIMITS } from '../../platform/text/limits'
 export const VISIBILITY_LEVELS: Readonly<Record<Visibility, number>> = { private: 0, internal: 10, public: 20 }
 
 const PROJECT_PATH = /^[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*$/
-const PROJECT_PATH_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'"
+const PROJECT_PATH_MESSAGE =
+  "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'"
 const PROJECT_NAME = /^[\p{L}\p{N}\p{Extended_Pictographic}_][\p{L}\p{N}\p{Pd}+\p{Extended_Pictographic}_. ]*$/u
-const PROJECT_NAME_MESSAGE = "can contain only letters, digits, emoji, '_', '.', '+', dashes, or spaces. It must start with a letter, digit, emoji, or '_'."
+const PROJECT_NAME_MESSAGE =
+  "can contain only letters, digits, emoji, '_', '.', '+', dashes, or spaces. It must start with a letter, digit, emoji, or '_'."
 
 /** Validation message for a path (projects and namespaces share the rule), or null when valid. */
 export function pathError(path: string): string | null {
@@ -73,8 +75,10 @@ export function settingsFromParams(params: Readonly<Record<string, unknown>>): R
   for (const key of [...Object.keys(FEATURE_ACCESS_DEFAULTS), ...Object.keys(PROJECT_SETTING_DEFAULTS)]) {
     if (params[key] !== undefined) out[key] = params[key]
   }
-  for (const [alias, key] of Object.entries(SETTING_ALIASES)) if (params[alias] !== undefined && params[key] === undefined) out[key] = params[alias]
-  if (typeof params.emails_disabled === 'boolean' && params.emails_enabled === undefined) out.emails_enabled = !params.emails_disabled
+  for (const [alias, key] of Object.entries(SETTING_ALIASES))
+    if (params[alias] !== undefined && params[key] === undefined) out[key] = params[alias]
+  if (typeof params.emails_disabled === 'boolean' && params.emails_enabled === undefined)
+    out.emails_enabled = !params.emails_disabled
   if (params.avatar !== undefined) delete out.avatar_url
   return out
 }
@@ -89,7 +93,11 @@ const REPOSITORY_CHILDREN = ['merge_requests_access_level', 'builds_access_level
  * would leave (`stored` and `changes` over the defaults), merge requests and CI/CD may not be
  * more open than the repository they show (else a non-member would read code through them).
  */
-function addFeatureLevelErrors(errors: Record<string, string[]>, stored: Readonly<Record<string, unknown>>, changes: Readonly<Record<string, unknown>>): void {
+function addFeatureLevelErrors(
+  errors: Record<string, string[]>,
+  stored: Readonly<Record<string, unknown>>,
+  changes: Readonly<Record<string, unknown>>,
+): void {
   const levels = { ...FEATURE_ACCESS_DEFAULTS, ...stored, ...changes } as Readonly<Record<string, unknown>>
   const repository = FEATURE_LEVEL_RANK[String(levels.repository_access_level)] ?? 0
   for (const field of REPOSITORY_CHILDREN) {
@@ -107,7 +115,8 @@ export function settingsEnumError(params: Readonly<Record<string, unknown>>): st
   for (const key of Object.keys(FEATURE_ACCESS_DEFAULTS)) {
     const v = params[key]
     if (v === undefined) continue
-    const allowed = key === 'pages_access_level' ? ['disabled', 'private', 'enabled', 'public'] : ['disabled', 'private', 'enabled']
+    const allowed =
+      key === 'pages_access_level' ? ['disabled', 'private', 'enabled', 'public'] : ['disabled', 'private', 'enabled']
     if (!allowed.includes(String(v))) return key
   }
   return null
@@ -194,8 +203,10 @@ export async function createProject(request: FastifyRequest, input: CreateProjec
 
   if (ns.kind === 'user' && ns.owner_id === input.creator.id && !request.perms.isAdmin) {
     const limit = input.creator.projects_limit
-    if (limit === 0) add('limit_reached', 'Personal project creation is not allowed. Please contact your administrator with questions')
-    else if (personalProjectCount(db, input.creator.id) >= limit) add('limit_reached', `Your project limit is ${limit} projects! Please contact your administrator to increase it`)
+    if (limit === 0)
+      add('limit_reached', 'Personal project creation is not allowed. Please contact your administrator with questions')
+    else if (personalProjectCount(db, input.creator.id) >= limit)
+      add('limit_reached', `Your project limit is ${limit} projects! Please contact your administrator to increase it`)
   }
   if (name.trim() === '') add('name', "can't be blank")
   else if (!PROJECT_NAME.test(name)) add('name', PROJECT_NAME_MESSAGE)
@@ -213,7 +224,8 @@ export async function createProject(request: FastifyRequest, input: CreateProjec
   addFeatureLevelErrors(errors, {}, stored)
   if (Object.keys(errors).length > 0) throw validationFailed(errors)
 
-  if (input.params.initialize_with_readme !== undefined) stored.initialize_with_readme = input.params.initialize_with_readme === true
+  if (input.params.initialize_with_readme !== undefined)
+    stored.initialize_with_readme = input.params.initialize_with_readme === true
   const topics = topicsFromParams(input.params) ?? []
   const actor = request.actor.user as UserRow
   const project = db.transaction(() => {
@@ -240,7 +252,10 @@ export async function createProject(request: FastifyRequest, input: CreateProjec
     })
     return row
   })()
-  await onProjectCreated(request.server.burrow, project, { initializeWithReadme: stored.initialize_with_readme === true, creator: input.creator })
+  await onProjectCreated(request.server.burrow, project, {
+    initializeWithReadme: stored.initialize_with_readme === true,
+    creator: input.creator,
+  })
   return findProjectById(db, project.id) ?? project
 }
 
@@ -248,10 +263,17 @@ export async function createProject(request: FastifyRequest, input: CreateProjec
  * The owner of a personal namespace becomes an Owner member (GitLab lists it among the
  * members); in a group, a creator below Maintainer becomes a Maintainer of the new project.
  */
-function addCreatorMembership(request: FastifyRequest, db: Db, project: ProjectRow, ns: NamespaceRow, creator: UserRow): void {
+function addCreatorMembership(
+  request: FastifyRequest,
+  db: Db,
+  project: ProjectRow,
+  ns: NamespaceRow,
+  creator: UserRow,
+): void {
   let level: number | null = null
   if (ns.kind === 'user') level = AccessLevel.OWNER
-  else if (request.perms.user?.id !== creator.id || request.perms.groupAccess(ns.id) < AccessLevel.MAINTAINER) level = AccessLevel.MAINTAINER
+  else if (request.perms.user?.id !== creator.id || request.perms.groupAccess(ns.id) < AccessLevel.MAINTAINER)
+    level = AccessLevel.MAINTAINER
   const memberId = ns.kind === 'user' ? (ns.owner_id ?? creator.id) : creator.id
   if (level === null) return
   const now = nowIso()
@@ -266,7 +288,11 @@ function addCreatorMembership(request: FastifyRequest, db: Db, project: ProjectR
  * protected and, when asked, the initial README commit by the creator. Awaited, so the
  * project a client gets back can be cloned at once.
  */
-export async function onProjectCreated(ctx: ServerContext, project: ProjectRow, options: { readonly initializeWithReadme: boolean; readonly creator: UserRow }): Promise<void> {
+export async function onProjectCreated(
+  ctx: ServerContext,
+  project: ProjectRow,
+  options: { readonly initializeWithReadme: boolean; readonly creator: UserRow },
+): Promise<void> {
   await createProjectRepository(ctx, project, options)
 }
 
@@ -275,7 +301,11 @@ export async function onProjectCreated(ctx: ServerContext, project: ProjectRow, 
  * (name/path uniqueness, visibility against the group and the storage list), with audit events
  * for visibility, name and path changes.
  */
-export function updateProject(request: FastifyRequest, project: ProjectRow, params: Readonly<Record<string, unknown>>): ProjectRow {
+export function updateProject(
+  request: FastifyRequest,
+  project: ProjectRow,
+  params: Readonly<Record<string, unknown>>,
+): ProjectRow {
   const { db, storages } = request.server.burrow
   const ns = findNamespaceById(db, project.namespace_id) as NamespaceRow
   const errors: Record<string, string[]> = {}
@@ -306,7 +336,8 @@ export function updateProject(request: FastifyRequest, project: ProjectRow, para
   let moveTo: string | undefined
   if (storage !== undefined && request.perms.isAdmin) {
     if (!storages.includes(storage)) errors.repository_storage = ['is not included in the list']
-    else if (storage !== project.repository_storage && isProjectReadOnly(db, project.id)) errors.repository_storage = ['is read-only']
+    else if (storage !== project.repository_storage && isProjectReadOnly(db, project.id))
+      errors.repository_storage = ['is read-only']
     else if (storage !== project.repository_storage) moveTo = storage
   }
   addLengthErrors(errors, params, TEXT_LIMITS.project)
@@ -319,7 +350,8 @@ export function updateProject(request: FastifyRequest, project: ProjectRow, para
   if (params.request_access_enabled !== undefined) changes.request_access_enabled = params.request_access_enabled
   const topics = topicsFromParams(params)
   if (topics !== undefined) changes.topics = JSON.stringify(topics)
-  if (Object.keys(settingsChanges).length > 0) changes.settings = JSON.stringify({ ...storedSettings, ...settingsChanges })
+  if (Object.keys(settingsChanges).length > 0)
+    changes.settings = JSON.stringify({ ...storedSettings, ...settingsChanges })
 
   const result = db.transaction(() => {
     const updated = updateProjectRow(db, project.id, changes)
@@ -356,7 +388,11 @@ export function destroyProject(request: FastifyRequest, project: ProjectRow): vo
 }
 
 /** Moves a project to another namespace; validation errors come back as the 400 to throw. */
-export function transferProject(request: FastifyRequest, project: ProjectRow, target: NamespaceRow): ProjectRow | ApiError {
+export function transferProject(
+  request: FastifyRequest,
+  project: ProjectRow,
+  target: NamespaceRow,
+): ProjectRow | ApiError {
   const { db } = request.server.burrow
   const from = findNamespaceById(db, project.namespace_id) as NamespaceRow
   if (target.id === from.id) return validationFailed({ namespace: ['Project is already in this namespace.'] })
@@ -364,7 +400,10 @@ export function transferProject(request: FastifyRequest, project: ProjectRow, ta
     return validationFailed({ namespace: ['Project with same name or path in target namespace already exists'] })
   }
   return db.transaction(() => {
-    const updated = updateProjectRow(db, project.id, { namespace_id: target.id, visibility: clampVisibility(project.visibility, target) })
+    const updated = updateProjectRow(db, project.id, {
+      namespace_id: target.id,
+      visibility: clampVisibility(project.visibility, target),
+    })
     recordAudit(db, request, {
       entityType: 'Project',
       entityId: project.id,

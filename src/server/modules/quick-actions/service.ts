@@ -6,20 +6,59 @@
 import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../../platform/auth/access'
 import { findEpicByIid, findEpicById, findEpicIssueByIssue, type EpicRow } from '../epics/queries'
-import { assigneeIdsOf, findIssueById, HEALTH_STATUSES, labelsOf, updateIssueRow, type HealthStatus, type IssueRow } from '../issues/queries'
+import {
+  assigneeIdsOf,
+  findIssueById,
+  HEALTH_STATUSES,
+  labelsOf,
+  updateIssueRow,
+  type HealthStatus,
+  type IssueRow,
+} from '../issues/queries'
 import { findMilestoneTitle } from '../milestones/queries'
-import { findNamespaceByFullPath, findNamespaceById, findProject, findProjectById, namespaceAncestors } from '../namespaces/queries'
+import {
+  findNamespaceByFullPath,
+  findNamespaceById,
+  findProject,
+  findProjectById,
+  namespaceAncestors,
+} from '../namespaces/queries'
 import { listProtectedBranches } from '../branches/protected-queries'
 import { resolveTodosForTarget } from '../todos/queries'
 import type { NamespaceRow, ProjectRow, UserRow } from '../../platform/db/rows'
 import { findUserByUsername } from '../users/queries'
 import { canAdminEpics, canReadEpicWith, promoteIssueToEpic, setIssueEpic, updateEpic } from '../epics/service'
-import { approvalsOf, findMergeRequestById, labelsOf as mergeRequestLabelsOf, updateMergeRequestRow, userLinksOf, type MergeRequestRow } from '../merge-requests/queries'
+import {
+  approvalsOf,
+  findMergeRequestById,
+  labelsOf as mergeRequestLabelsOf,
+  updateMergeRequestRow,
+  userLinksOf,
+  type MergeRequestRow,
+} from '../merge-requests/queries'
 import { isDraftTitle } from '../merge-requests/entity'
 import { ApiError } from '../../platform/http/errors'
 import { toggleAward } from '../award-emoji/routes'
-import { applyMergeRequestUpdate, approveMergeRequest, canApproveMergeRequest, participantIds, unapproveMergeRequest, updateMergeRequest, type MergeRequestInput } from '../merge-requests/service'
-import { addSpentTime, canAdminIssues, cloneIssue, moveIssue, requireIssuesFeature, resetSpentTime, setTimeEstimate, updateIssue, type IssueChanges } from '../issues/service'
+import {
+  applyMergeRequestUpdate,
+  approveMergeRequest,
+  canApproveMergeRequest,
+  participantIds,
+  unapproveMergeRequest,
+  updateMergeRequest,
+  type MergeRequestInput,
+} from '../merge-requests/service'
+import {
+  addSpentTime,
+  canAdminIssues,
+  cloneIssue,
+  moveIssue,
+  requireIssuesFeature,
+  resetSpentTime,
+  setTimeEstimate,
+  updateIssue,
+  type IssueChanges,
+} from '../issues/service'
 import { startRebase } from '../merge-requests/merge'
 import { availableMergeStrategy, mergeOrSchedule } from '../merge-requests/merge-orchestration'
 import { queueMergeabilityCheck } from '../merge-requests/mergeability'
@@ -30,28 +69,75 @@ import { createTodo, pendingTodoFor } from '../todos/service'
 import { humanDuration, parseHumanDuration } from '../time-tracking/service'
 
 export type QuickActionName =
-  | 'label' | 'unlabel' | 'relabel' | 'assign' | 'unassign' | 'reassign' | 'close' | 'reopen' | 'estimate' | 'remove_estimate'
-  | 'spend' | 'remove_time_spent' | 'milestone' | 'remove_milestone' | 'due' | 'remove_due_date' | 'promote'
-  | 'title' | 'confidential' | 'lock' | 'unlock'
-  | 'epic' | 'remove_epic' | 'parent_epic' | 'remove_parent_epic' | 'child_epic' | 'remove_child_epic'
-  | 'assign_reviewer' | 'unassign_reviewer' | 'draft' | 'ready' | 'approve' | 'unapprove'
-  | 'merge' | 'rebase' | 'target_branch'
-  | 'todo' | 'done' | 'subscribe' | 'unsubscribe' | 'award' | 'copy_metadata'
-  | 'weight' | 'clear_weight' | 'health_status' | 'clear_health_status' | 'duplicate' | 'move' | 'clone'
+  | 'label'
+  | 'unlabel'
+  | 'relabel'
+  | 'assign'
+  | 'unassign'
+  | 'reassign'
+  | 'close'
+  | 'reopen'
+  | 'estimate'
+  | 'remove_estimate'
+  | 'spend'
+  | 'remove_time_spent'
+  | 'milestone'
+  | 'remove_milestone'
+  | 'due'
+  | 'remove_due_date'
+  | 'promote'
+  | 'title'
+  | 'confidential'
+  | 'lock'
+  | 'unlock'
+  | 'epic'
+  | 'remove_epic'
+  | 'parent_epic'
+  | 'remove_parent_epic'
+  | 'child_epic'
+  | 'remove_child_epic'
+  | 'assign_reviewer'
+  | 'unassign_reviewer'
+  | 'draft'
+  | 'ready'
+  | 'approve'
+  | 'unapprove'
+  | 'merge'
+  | 'rebase'
+  | 'target_branch'
+  | 'todo'
+  | 'done'
+  | 'subscribe'
+  | 'unsubscribe'
+  | 'award'
+  | 'copy_metadata'
+  | 'weight'
+  | 'clear_weight'
+  | 'health_status'
+  | 'clear_health_status'
+  | 'duplicate'
+  | 'move'
+  | 'clone'
 
 /** Command names and their aliases, as GitLab spells them. */
 const ALIASES: Readonly<Record<string, QuickActionName>> = {
-  label: 'label', labels: 'label',
-  unlabel: 'unlabel', remove_label: 'unlabel',
+  label: 'label',
+  labels: 'label',
+  unlabel: 'unlabel',
+  remove_label: 'unlabel',
   relabel: 'relabel',
   assign: 'assign',
   unassign: 'unassign',
   reassign: 'reassign',
   close: 'close',
   reopen: 'reopen',
-  estimate: 'estimate', estimate_time: 'estimate',
-  remove_estimate: 'remove_estimate', remove_time_estimate: 'remove_estimate',
-  spend: 'spend', spent: 'spend', spend_time: 'spend',
+  estimate: 'estimate',
+  estimate_time: 'estimate',
+  remove_estimate: 'remove_estimate',
+  remove_time_estimate: 'remove_estimate',
+  spend: 'spend',
+  spent: 'spend',
+  spend_time: 'spend',
   remove_time_spent: 'remove_time_spent',
   milestone: 'milestone',
   remove_milestone: 'remove_milestone',
@@ -62,14 +148,19 @@ const ALIASES: Readonly<Record<string, QuickActionName>> = {
   confidential: 'confidential',
   lock: 'lock',
   unlock: 'unlock',
-  epic: 'epic', set_epic: 'epic',
+  epic: 'epic',
+  set_epic: 'epic',
   remove_epic: 'remove_epic',
-  parent_epic: 'parent_epic', set_parent_epic: 'parent_epic',
+  parent_epic: 'parent_epic',
+  set_parent_epic: 'parent_epic',
   remove_parent_epic: 'remove_parent_epic',
   child_epic: 'child_epic',
   remove_child_epic: 'remove_child_epic',
-  assign_reviewer: 'assign_reviewer', reviewer: 'assign_reviewer', request_review: 'assign_reviewer',
-  unassign_reviewer: 'unassign_reviewer', remove_reviewer: 'unassign_reviewer',
+  assign_reviewer: 'assign_reviewer',
+  reviewer: 'assign_reviewer',
+  request_review: 'assign_reviewer',
+  unassign_reviewer: 'unassign_reviewer',
+  remove_reviewer: 'unassign_reviewer',
   draft: 'draft',
   ready: 'ready',
   approve: 'approve',
@@ -81,7 +172,8 @@ const ALIASES: Readonly<Record<string, QuickActionName>> = {
   done: 'done',
   subscribe: 'subscribe',
   unsubscribe: 'unsubscribe',
-  award: 'award', react: 'award',
+  award: 'award',
+  react: 'award',
   copy_metadata: 'copy_metadata',
   weight: 'weight',
   clear_weight: 'clear_weight',
@@ -94,11 +186,24 @@ const ALIASES: Readonly<Record<string, QuickActionName>> = {
 
 /** Commands of merge requests only (never offered on issues). */
 const MERGE_REQUEST_ONLY: ReadonlySet<QuickActionName> = new Set<QuickActionName>([
-  'assign_reviewer', 'unassign_reviewer', 'draft', 'ready', 'approve', 'unapprove', 'merge', 'rebase', 'target_branch',
+  'assign_reviewer',
+  'unassign_reviewer',
+  'draft',
+  'ready',
+  'approve',
+  'unapprove',
+  'merge',
+  'rebase',
+  'target_branch',
 ])
 
 /** Commands of epics only (never offered on issues). */
-const EPIC_ONLY: ReadonlySet<QuickActionName> = new Set<QuickActionName>(['parent_epic', 'remove_parent_epic', 'child_epic', 'remove_child_epic'])
+const EPIC_ONLY: ReadonlySet<QuickActionName> = new Set<QuickActionName>([
+  'parent_epic',
+  'remove_parent_epic',
+  'child_epic',
+  'remove_child_epic',
+])
 
 export interface QuickAction {
   readonly name: QuickActionName
@@ -119,7 +224,10 @@ const COMMAND_LINE = /^\/([a-z_]+)(?:[ \t]+(.*))?$/
  * `available` admits. Lines inside fenced code blocks or block quotes stay text, and so do
  * commands the caller may not use (GitLab leaves unavailable commands in the note).
  */
-export function parseQuickActions(text: string, available: (name: QuickActionName) => boolean = () => true): ParsedQuickActions {
+export function parseQuickActions(
+  text: string,
+  available: (name: QuickActionName) => boolean = () => true,
+): ParsedQuickActions {
   const kept: string[] = []
   const actions: QuickAction[] = []
   let fence: string | null = null
@@ -232,7 +340,6 @@ export function parseSpendArg(arg: string): { readonly duration: string; readonl
 // ---------------------------------------------------------------------------------------------
 // Executor for issues: turns parsed commands into one updateIssue call plus time tracking.
 
-
 export interface QuickActionResult {
   /** GitLab's commands_changes: what the commands set, keyed as GitLab keys them. */
   readonly changes: Readonly<Record<string, unknown>>
@@ -255,21 +362,40 @@ export interface QuickActionParams {
 }
 
 const ISSUE_ADMIN_COMMANDS: ReadonlySet<QuickActionName> = new Set<QuickActionName>([
-  'weight', 'clear_weight', 'health_status', 'clear_health_status', 'duplicate', 'copy_metadata', 'move', 'clone',
+  'weight',
+  'clear_weight',
+  'health_status',
+  'clear_health_status',
+  'duplicate',
+  'copy_metadata',
+  'move',
+  'clone',
 ])
 
 /** The to-do, subscription and reaction commands: offered to anyone who may comment, when they change something. */
-function personalCommandAvailable(request: FastifyRequest, type: 'Issue' | 'MergeRequest', id: number, participants: readonly number[], name: QuickActionName): boolean | undefined {
+function personalCommandAvailable(
+  request: FastifyRequest,
+  type: 'Issue' | 'MergeRequest',
+  id: number,
+  participants: readonly number[],
+  name: QuickActionName,
+): boolean | undefined {
   const db = request.server.burrow.db
   const userId = request.actor.user?.id ?? null
   if (userId === null) return undefined
   switch (name) {
-    case 'todo': return pendingTodoFor(db, userId, type, id) === undefined
-    case 'done': return pendingTodoFor(db, userId, type, id) !== undefined
-    case 'subscribe': return !isSubscribed(db, type, id, userId, participants)
-    case 'unsubscribe': return isSubscribed(db, type, id, userId, participants)
-    case 'award': return true
-    default: return undefined
+    case 'todo':
+      return pendingTodoFor(db, userId, type, id) === undefined
+    case 'done':
+      return pendingTodoFor(db, userId, type, id) !== undefined
+    case 'subscribe':
+      return !isSubscribed(db, type, id, userId, participants)
+    case 'unsubscribe':
+      return isSubscribed(db, type, id, userId, participants)
+    case 'award':
+      return true
+    default:
+      return undefined
   }
 }
 
@@ -286,7 +412,12 @@ export function parseEmojiArg(arg: string): string | null {
  */
 function personalCommand(
   request: FastifyRequest,
-  target: { readonly type: 'Issue' | 'MergeRequest'; readonly id: number; readonly projectId: number; readonly title: string },
+  target: {
+    readonly type: 'Issue' | 'MergeRequest'
+    readonly id: number
+    readonly projectId: number
+    readonly title: string
+  },
   action: QuickAction,
   out: { changes: Record<string, unknown>; messages: string[]; steps: (() => void)[]; last: (() => void)[] },
 ): void {
@@ -298,7 +429,15 @@ function personalCommand(
     case 'todo':
       out.last.push(() => {
         if (!pendingTodoFor(db, user.id, target.type, target.id)) {
-          createTodo(db, { userId: user.id, authorId: user.id, projectId: target.projectId, targetType: target.type, targetId: target.id, action: 'marked', body: target.title })
+          createTodo(db, {
+            userId: user.id,
+            authorId: user.id,
+            projectId: target.projectId,
+            targetType: target.type,
+            targetId: target.id,
+            action: 'marked',
+            body: target.title,
+          })
         }
       })
       out.changes.todo_event = 'add'
@@ -311,9 +450,13 @@ function personalCommand(
       break
     case 'subscribe':
     case 'unsubscribe':
-      out.steps.push(() => (action.name === 'subscribe' ? subscribe : unsubscribe)(db, target.type, target.id, user.id, target.projectId))
+      out.steps.push(() =>
+        (action.name === 'subscribe' ? subscribe : unsubscribe)(db, target.type, target.id, user.id, target.projectId),
+      )
       out.changes.subscription_event = action.name
-      out.messages.push(action.name === 'subscribe' ? 'Subscribed to notifications.' : 'Unsubscribed from notifications.')
+      out.messages.push(
+        action.name === 'subscribe' ? 'Subscribed to notifications.' : 'Unsubscribed from notifications.',
+      )
       break
     case 'award': {
       const name = parseEmojiArg(action.arg)
@@ -341,16 +484,28 @@ function referencedIssuable(request: FastifyRequest, project: ProjectRow, arg: s
  * `/copy_metadata`: the labels and milestone of an issue or merge request of the same project
  * (GitLab copies only within one), or undefined.
  */
-function metadataSource(request: FastifyRequest, project: ProjectRow, arg: string): { labels: string[]; milestoneId: number | null; reference: string } | undefined {
+function metadataSource(
+  request: FastifyRequest,
+  project: ProjectRow,
+  arg: string,
+): { labels: string[]; milestoneId: number | null; reference: string } | undefined {
   const db = request.server.burrow.db
   const source = referencedIssuable(request, project, arg)
   if (!source || source.projectId !== project.id) return undefined
   if (source.type === 'Issue') {
     const row = findIssueById(db, source.id) as IssueRow
-    return { labels: (labelsOf(db, [row.id]).get(row.id) ?? []).map((l) => l.title), milestoneId: row.milestone_id, reference: `#${row.iid}` }
+    return {
+      labels: (labelsOf(db, [row.id]).get(row.id) ?? []).map((l) => l.title),
+      milestoneId: row.milestone_id,
+      reference: `#${row.iid}`,
+    }
   }
   const row = findMergeRequestById(db, source.id) as MergeRequestRow
-  return { labels: (mergeRequestLabelsOf(db, [row.id]).get(row.id) ?? []).map((l) => l.title), milestoneId: row.milestone_id, reference: `!${row.iid}` }
+  return {
+    labels: (mergeRequestLabelsOf(db, [row.id]).get(row.id) ?? []).map((l) => l.title),
+    milestoneId: row.milestone_id,
+    reference: `!${row.iid}`,
+  }
 }
 
 /** The project `/move` or `/clone` names, when the caller can see it and file issues there; else why not. */
@@ -367,12 +522,33 @@ function copyTarget(request: FastifyRequest, path: string, verb: 'move' | 'clone
 }
 
 const ADMIN_COMMANDS: ReadonlySet<QuickActionName> = new Set<QuickActionName>([
-  'label', 'unlabel', 'relabel', 'assign', 'unassign', 'reassign', 'milestone', 'remove_milestone', 'due', 'remove_due_date',
-  'estimate', 'remove_estimate', 'spend', 'remove_time_spent', 'lock', 'unlock', 'confidential', 'promote', 'epic', 'remove_epic',
+  'label',
+  'unlabel',
+  'relabel',
+  'assign',
+  'unassign',
+  'reassign',
+  'milestone',
+  'remove_milestone',
+  'due',
+  'remove_due_date',
+  'estimate',
+  'remove_estimate',
+  'spend',
+  'remove_time_spent',
+  'lock',
+  'unlock',
+  'confidential',
+  'promote',
+  'epic',
+  'remove_epic',
 ])
 
 function epicsAvailableFor(request: FastifyRequest, project: ProjectRow): boolean {
-  return request.server.burrow.settings.get('epics_enabled') === true && findNamespaceById(request.server.burrow.db, project.namespace_id)?.kind === 'group'
+  return (
+    request.server.burrow.settings.get('epics_enabled') === true &&
+    findNamespaceById(request.server.burrow.db, project.namespace_id)?.kind === 'group'
+  )
 }
 
 /**
@@ -382,33 +558,62 @@ function epicsAvailableFor(request: FastifyRequest, project: ProjectRow): boolea
  * everywhere, so that a personal project or missing group rights answer GitLab's promotion error
  * instead of leaving the command in the text.
  */
-export function issueCommandAvailable(request: FastifyRequest, project: ProjectRow, issue: IssueRow, name: QuickActionName): boolean {
+export function issueCommandAvailable(
+  request: FastifyRequest,
+  project: ProjectRow,
+  issue: IssueRow,
+  name: QuickActionName,
+): boolean {
   const user = request.actor.user
   if (!user) return false
   const admin = request.perms.canInProject(project, AccessLevel.REPORTER)
   const canUpdate = admin || user.id === issue.author_id
   if (EPIC_ONLY.has(name) || MERGE_REQUEST_ONLY.has(name)) return false
   if ((ADMIN_COMMANDS.has(name) || ISSUE_ADMIN_COMMANDS.has(name)) && !admin) return false
-  const personal = personalCommandAvailable(request, 'Issue', issue.id, [issue.author_id, ...(assigneeIdsOf(request.server.burrow.db, [issue.id]).get(issue.id) ?? [])], name)
+  const personal = personalCommandAvailable(
+    request,
+    'Issue',
+    issue.id,
+    [issue.author_id, ...(assigneeIdsOf(request.server.burrow.db, [issue.id]).get(issue.id) ?? [])],
+    name,
+  )
   if (personal !== undefined) return personal
   switch (name) {
     // Epics are offered in group projects while the feature is on, as GitLab does.
-    case 'epic': return epicsAvailableFor(request, project)
-    case 'remove_epic': return epicsAvailableFor(request, project) && findEpicIssueByIssue(request.server.burrow.db, issue.id) !== undefined
-    case 'close': return canUpdate && issue.state === 'opened'
-    case 'reopen': return canUpdate && issue.state === 'closed'
-    case 'title': return canUpdate
-    case 'remove_milestone': return issue.milestone_id !== null
-    case 'remove_due_date': return issue.due_date !== null
-    case 'remove_estimate': return issue.time_estimate > 0
-    case 'confidential': return issue.confidential === 0
-    case 'lock': return issue.discussion_locked !== 1
-    case 'unlock': return issue.discussion_locked === 1
-    case 'clear_weight': return issue.weight !== null
-    case 'clear_health_status': return issue.health_status !== null
+    case 'epic':
+      return epicsAvailableFor(request, project)
+    case 'remove_epic':
+      return (
+        epicsAvailableFor(request, project) && findEpicIssueByIssue(request.server.burrow.db, issue.id) !== undefined
+      )
+    case 'close':
+      return canUpdate && issue.state === 'opened'
+    case 'reopen':
+      return canUpdate && issue.state === 'closed'
+    case 'title':
+      return canUpdate
+    case 'remove_milestone':
+      return issue.milestone_id !== null
+    case 'remove_due_date':
+      return issue.due_date !== null
+    case 'remove_estimate':
+      return issue.time_estimate > 0
+    case 'confidential':
+      return issue.confidential === 0
+    case 'lock':
+      return issue.discussion_locked !== 1
+    case 'unlock':
+      return issue.discussion_locked === 1
+    case 'clear_weight':
+      return issue.weight !== null
+    case 'clear_health_status':
+      return issue.health_status !== null
     // A moved issue is closed for good: GitLab offers neither command on it.
-    case 'move': case 'clone': return issue.moved_to_id === null
-    default: return true
+    case 'move':
+    case 'clone':
+      return issue.moved_to_id === null
+    default:
+      return true
   }
 }
 
@@ -446,9 +651,15 @@ function labelIdsNamed(names: unknown, labels: readonly { readonly id: number; r
  * `/unassign_reviewer` (remove; all of them without an argument), with the names the argument
  * gave; undefined when adding or replacing names nobody.
  */
-function userListCommand(request: FastifyRequest, action: QuickAction, current: readonly number[], op: 'add' | 'replace' | 'remove'): { readonly list: number[]; readonly ids: number[]; readonly names: string[] } | undefined {
+function userListCommand(
+  request: FastifyRequest,
+  action: QuickAction,
+  current: readonly number[],
+  op: 'add' | 'replace' | 'remove',
+): { readonly list: number[]; readonly ids: number[]; readonly names: string[] } | undefined {
   const { ids, names } = userIdsOf(request, action.arg)
-  if (op === 'remove') return { list: action.arg.trim() === '' ? [] : current.filter((id) => !ids.includes(id)), ids, names }
+  if (op === 'remove')
+    return { list: action.arg.trim() === '' ? [] : current.filter((id) => !ids.includes(id)), ids, names }
   if (ids.length === 0) return undefined
   return { list: op === 'replace' ? ids : [...new Set([...current, ...ids])], ids, names }
 }
@@ -527,7 +738,12 @@ interface IssuableUpdate extends ItemUpdate {
 /** What an issue's or merge request's commands collect for the transaction that writes them. */
 interface IssuableCommands extends ItemCommands {
   readonly update: IssuableUpdate
-  readonly item: { readonly type: 'Issue' | 'MergeRequest'; readonly id: number; readonly projectId: number; readonly title: string }
+  readonly item: {
+    readonly type: 'Issue' | 'MergeRequest'
+    readonly id: number
+    readonly projectId: number
+    readonly title: string
+  }
   /** The assignees before the note; once a command changes them, the update holds them. */
   readonly assignees: readonly number[]
   /** Time-tracking writes, in command order. */
@@ -542,7 +758,12 @@ interface IssuableCommands extends ItemCommands {
  * lock, time tracking, `/copy_metadata`, to-dos, subscriptions and reactions) into `into`, and
  * leaves any other alone.
  */
-function issuableCommand(request: FastifyRequest, project: ProjectRow, action: QuickAction, into: IssuableCommands): void {
+function issuableCommand(
+  request: FastifyRequest,
+  project: ProjectRow,
+  action: QuickAction,
+  into: IssuableCommands,
+): void {
   const db = request.server.burrow.db
   const { update, changes, messages, item } = into
   switch (action.name) {
@@ -554,7 +775,10 @@ function issuableCommand(request: FastifyRequest, project: ProjectRow, action: Q
       if (!edit) break
       update.assignee_ids = edit.list
       changes.assignee_ids = edit.list
-      if (op === 'remove') messages.push(action.arg.trim() === '' ? 'Removed all assignees.' : `Removed assignee ${edit.names.join(', ')}.`)
+      if (op === 'remove')
+        messages.push(
+          action.arg.trim() === '' ? 'Removed all assignees.' : `Removed assignee ${edit.names.join(', ')}.`,
+        )
       else messages.push(`${op === 'replace' ? 'Reassigned to' : 'Assigned'} ${edit.names.join(', ')}.`)
       break
     }
@@ -633,7 +857,12 @@ function issuableCommand(request: FastifyRequest, project: ProjectRow, action: Q
  * parser): metadata goes through one updateIssue call, estimates and spent time through the
  * time-tracking services. Commands whose argument is not understood do nothing.
  */
-export function executeIssueQuickActions(request: FastifyRequest, project: ProjectRow, issue: IssueRow, actions: readonly QuickAction[]): QuickActionResult {
+export function executeIssueQuickActions(
+  request: FastifyRequest,
+  project: ProjectRow,
+  issue: IssueRow,
+  actions: readonly QuickAction[],
+): QuickActionResult {
   const db = request.server.burrow.db
   const changes: Record<string, unknown> = {}
   const messages: string[] = []
@@ -642,7 +871,12 @@ export function executeIssueQuickActions(request: FastifyRequest, project: Proje
   const steps: (() => void)[] = []
   const last: (() => void)[] = []
   const shared: IssuableCommands = {
-    update, changes, messages, timeSteps, steps, last,
+    update,
+    changes,
+    messages,
+    timeSteps,
+    steps,
+    last,
     item: { type: 'Issue', id: issue.id, projectId: project.id, title: issue.title },
     assignees: assigneeIdsOf(db, [issue.id]).get(issue.id) ?? [],
     noun: 'issue',
@@ -682,7 +916,11 @@ export function executeIssueQuickActions(request: FastifyRequest, project: Proje
         // An issue can join epics of its project's group and that group's ancestors.
         const group = findNamespaceById(db, project.namespace_id)
         const epic = group ? findEpicByReference(request, group, action.arg) : undefined
-        if (!epic || !groupChain(request, project).includes(epic.group_id) || !canAdminEpics(request.perms, epic.group_id)) {
+        if (
+          !epic ||
+          !groupChain(request, project).includes(epic.group_id) ||
+          !canAdminEpics(request.perms, epic.group_id)
+        ) {
           messages.push("This epic does not exist or you don't have sufficient permission.")
           break
         }
@@ -708,7 +946,12 @@ export function executeIssueQuickActions(request: FastifyRequest, project: Proje
       case 'health_status':
       case 'clear_health_status': {
         const value = action.arg.trim().toLowerCase()
-        const status = action.name === 'clear_health_status' ? null : (HEALTH_STATUSES as readonly string[]).includes(value) ? (value as HealthStatus) : undefined
+        const status =
+          action.name === 'clear_health_status'
+            ? null
+            : (HEALTH_STATUSES as readonly string[]).includes(value)
+              ? (value as HealthStatus)
+              : undefined
         if (status === undefined) break
         steps.push(() => setHealthStatus(request, issue, status))
         changes.health_status = status
@@ -740,7 +983,9 @@ export function executeIssueQuickActions(request: FastifyRequest, project: Proje
       }
       case 'move': {
         const path = action.arg.trim()
-        const target = path ? copyTarget(request, path, 'move') : 'Unable to move. Target project or group doesn\'t exist or doesn\'t support this item type.'
+        const target = path
+          ? copyTarget(request, path, 'move')
+          : "Unable to move. Target project or group doesn't exist or doesn't support this item type."
         if (typeof target === 'string') {
           messages.push(target)
           break
@@ -782,16 +1027,26 @@ export function executeIssueQuickActions(request: FastifyRequest, project: Proje
     if (Object.keys(update).length > 0) updateIssue(request, project, issue, update)
     for (const step of timeSteps) step()
     const actor = request.actor.user
-    if (epicChoice !== undefined && actor) setIssueEpic(db, findIssueById(db, issue.id) as IssueRow, epicChoice, actor.id)
+    if (epicChoice !== undefined && actor)
+      setIssueEpic(db, findIssueById(db, issue.id) as IssueRow, epicChoice, actor.id)
     if (promote) promoteIssueToEpic(request, project, issue)
     for (const step of [...steps, ...last]) step()
     if (copy) copy()
   })()
   // Labels are reported by id as GitLab does; resolve the names now that any new ones exist.
   const labelIds = (names: unknown): number[] => labelIdsNamed(names, labelsOf(db, [issue.id]).get(issue.id) ?? [])
-  if (changes.add_label_names) { changes.add_label_ids = labelIds(changes.add_label_names); delete changes.add_label_names }
-  if (changes.label_names) { changes.label_ids = labelIds(changes.label_names); delete changes.label_names }
-  if (changes.remove_label_names) { changes.remove_label_ids = removedIds; delete changes.remove_label_names }
+  if (changes.add_label_names) {
+    changes.add_label_ids = labelIds(changes.add_label_names)
+    delete changes.add_label_names
+  }
+  if (changes.label_names) {
+    changes.label_ids = labelIds(changes.label_names)
+    delete changes.label_names
+  }
+  if (changes.remove_label_names) {
+    changes.remove_label_ids = removedIds
+    delete changes.remove_label_names
+  }
   return { changes, messages }
 }
 
@@ -822,13 +1077,28 @@ export function findEpicByReference(request: FastifyRequest, context: NamespaceR
 export function epicCommandAvailable(request: FastifyRequest, epic: EpicRow, name: QuickActionName): boolean {
   if (!request.actor.user || !canAdminEpics(request.perms, epic.group_id)) return false
   switch (name) {
-    case 'label': case 'relabel': case 'unlabel': case 'title': case 'parent_epic': case 'child_epic': return true
-    case 'close': return epic.state === 'opened'
-    case 'reopen': return epic.state === 'closed'
-    case 'confidential': return epic.confidential === 0
-    case 'remove_parent_epic': return epic.parent_id !== null
-    case 'remove_child_epic': return (request.server.burrow.db.prepare('SELECT 1 FROM epics WHERE parent_id = ? LIMIT 1').get(epic.id) ?? null) !== null
-    default: return false
+    case 'label':
+    case 'relabel':
+    case 'unlabel':
+    case 'title':
+    case 'parent_epic':
+    case 'child_epic':
+      return true
+    case 'close':
+      return epic.state === 'opened'
+    case 'reopen':
+      return epic.state === 'closed'
+    case 'confidential':
+      return epic.confidential === 0
+    case 'remove_parent_epic':
+      return epic.parent_id !== null
+    case 'remove_child_epic':
+      return (
+        (request.server.burrow.db.prepare('SELECT 1 FROM epics WHERE parent_id = ? LIMIT 1').get(epic.id) ?? null) !==
+        null
+      )
+    default:
+      return false
   }
 }
 
@@ -837,7 +1107,12 @@ export function epicCommandAvailable(request: FastifyRequest, epic: EpicRow, nam
  * updateEpic call, children through updates of the children (each needing the right to edit its
  * own group's epics). GitLab's hierarchy and confidentiality rules answer as they do for PUT.
  */
-export function executeEpicQuickActions(request: FastifyRequest, group: NamespaceRow, epic: EpicRow, actions: readonly QuickAction[]): QuickActionResult {
+export function executeEpicQuickActions(
+  request: FastifyRequest,
+  group: NamespaceRow,
+  epic: EpicRow,
+  actions: readonly QuickAction[],
+): QuickActionResult {
   const db = request.server.burrow.db
   const user = request.actor.user
   if (!user) return { changes: {}, messages: [] }
@@ -847,7 +1122,8 @@ export function executeEpicQuickActions(request: FastifyRequest, group: Namespac
   // Labels, state and title collect as every item's commands spell them; the epic's own fields above.
   const common: ItemCommands = { update: {}, changes, messages, noun: 'epic', clearedLabelsAs: 'remove_label_names' }
   const childSteps: (() => void)[] = []
-  const refOf = (e: EpicRow): string => (e.group_id === epic.group_id ? `&${e.iid}` : `${findNamespaceById(db, e.group_id)?.full_path ?? ''}&${e.iid}`)
+  const refOf = (e: EpicRow): string =>
+    e.group_id === epic.group_id ? `&${e.iid}` : `${findNamespaceById(db, e.group_id)?.full_path ?? ''}&${e.iid}`
   const other = (arg: string): EpicRow | undefined => {
     const found = findEpicByReference(request, group, arg)
     return found && found.id !== epic.id ? found : undefined
@@ -881,10 +1157,16 @@ export function executeEpicQuickActions(request: FastifyRequest, group: Namespac
         const child = other(action.arg)
         const adding = action.name === 'child_epic'
         if (!child || !canAdminEpics(request.perms, child.group_id) || (!adding && child.parent_id !== epic.id)) {
-          messages.push(adding ? "This child epic does not exist or you don't have sufficient permission." : 'Child epic does not exist.')
+          messages.push(
+            adding
+              ? "This child epic does not exist or you don't have sufficient permission."
+              : 'Child epic does not exist.',
+          )
           break
         }
-        childSteps.push(() => updateEpic(db, findEpicById(db, child.id) as EpicRow, { parentId: adding ? epic.id : null }, user.id))
+        childSteps.push(() =>
+          updateEpic(db, findEpicById(db, child.id) as EpicRow, { parentId: adding ? epic.id : null }, user.id),
+        )
         changes[adding ? 'child_epic' : 'remove_child_epic'] = child.id
         messages.push(adding ? `Added ${refOf(child)} as a child epic.` : `Removed ${refOf(child)} from child epics.`)
         break
@@ -896,7 +1178,8 @@ export function executeEpicQuickActions(request: FastifyRequest, group: Namespac
   }
   const { title, state_event: stateEvent, labels, add_labels: addLabels, remove_labels: removeLabels } = common.update
   db.transaction(() => {
-    if (Object.keys(update).length + Object.keys(common.update).length > 0) updateEpic(db, epic, { ...update, title, stateEvent, labels, addLabels, removeLabels }, user.id)
+    if (Object.keys(update).length + Object.keys(common.update).length > 0)
+      updateEpic(db, epic, { ...update, title, stateEvent, labels, addLabels, removeLabels }, user.id)
     for (const step of childSteps) step()
   })()
   return { changes, messages }
@@ -906,10 +1189,38 @@ export function executeEpicQuickActions(request: FastifyRequest, group: Namespac
 // Merge requests: the commands GitLab offers on them that need no repository work.
 
 const MERGE_REQUEST_COMMANDS: ReadonlySet<QuickActionName> = new Set<QuickActionName>([
-  'label', 'unlabel', 'relabel', 'assign', 'unassign', 'reassign', 'assign_reviewer', 'unassign_reviewer', 'close', 'reopen',
-  'milestone', 'remove_milestone', 'title', 'draft', 'ready', 'lock', 'unlock', 'approve', 'unapprove',
-  'estimate', 'remove_estimate', 'spend', 'remove_time_spent', 'merge', 'rebase', 'target_branch',
-  'todo', 'done', 'subscribe', 'unsubscribe', 'award', 'copy_metadata',
+  'label',
+  'unlabel',
+  'relabel',
+  'assign',
+  'unassign',
+  'reassign',
+  'assign_reviewer',
+  'unassign_reviewer',
+  'close',
+  'reopen',
+  'milestone',
+  'remove_milestone',
+  'title',
+  'draft',
+  'ready',
+  'lock',
+  'unlock',
+  'approve',
+  'unapprove',
+  'estimate',
+  'remove_estimate',
+  'spend',
+  'remove_time_spent',
+  'merge',
+  'rebase',
+  'target_branch',
+  'todo',
+  'done',
+  'subscribe',
+  'unsubscribe',
+  'award',
+  'copy_metadata',
 ])
 
 /**
@@ -917,38 +1228,73 @@ const MERGE_REQUEST_COMMANDS: ReadonlySet<QuickActionName> = new Set<QuickAction
  * (GitLab's admin_merge_request); the author may also close, reopen, retitle and mark it draft or
  * ready; /approve needs the right to approve and no approval yet, /unapprove an approval.
  */
-export function mergeRequestCommandAvailable(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, name: QuickActionName): boolean {
+export function mergeRequestCommandAvailable(
+  request: FastifyRequest,
+  project: ProjectRow,
+  mr: MergeRequestRow,
+  name: QuickActionName,
+): boolean {
   const user = request.actor.user
   if (!user || !MERGE_REQUEST_COMMANDS.has(name)) return false
   const developer = request.perms.canInProject(project, AccessLevel.DEVELOPER)
   const canUpdate = developer || user.id === mr.author_id
   const open = mr.state === 'opened' || mr.state === 'locked'
-  const personal = personalCommandAvailable(request, 'MergeRequest', mr.id, participantIds(request.server.burrow.db, mr), name)
+  const personal = personalCommandAvailable(
+    request,
+    'MergeRequest',
+    mr.id,
+    participantIds(request.server.burrow.db, mr),
+    name,
+  )
   if (personal !== undefined) return personal
   switch (name) {
     // The checks of PUT …/merge (rights on the target branch, state, draft, conflicts, pipeline).
-    case 'merge': return availableMergeStrategy(request, project, mr) !== null
+    case 'merge':
+      return availableMergeStrategy(request, project, mr) !== null
     // PUT …/rebase answers 403 without push rights on the source branch; the command is not offered then.
-    case 'rebase': return mr.state === 'opened' && canRebase(request, project, mr)
-    case 'target_branch': return canUpdate && open
-    case 'close': return canUpdate && open
-    case 'reopen': return canUpdate && mr.state === 'closed'
-    case 'title': return canUpdate && mr.state !== 'merged'
-    case 'draft': return canUpdate && open && !isDraftTitle(mr.title)
-    case 'ready': return canUpdate && open && isDraftTitle(mr.title)
-    case 'approve': return open && canApproveMergeRequest(request, project, mr, user) && !approvalsOf(request.server.burrow.db, mr.id).some((u) => u.id === user.id)
-    case 'unapprove': return open && approvalsOf(request.server.burrow.db, mr.id).some((u) => u.id === user.id)
-    case 'remove_milestone': return developer && mr.milestone_id !== null
-    case 'remove_estimate': return developer && mr.time_estimate > 0
-    case 'lock': return developer && mr.discussion_locked !== 1
-    case 'unlock': return developer && mr.discussion_locked === 1
-    default: return developer
+    case 'rebase':
+      return mr.state === 'opened' && canRebase(request, project, mr)
+    case 'target_branch':
+      return canUpdate && open
+    case 'close':
+      return canUpdate && open
+    case 'reopen':
+      return canUpdate && mr.state === 'closed'
+    case 'title':
+      return canUpdate && mr.state !== 'merged'
+    case 'draft':
+      return canUpdate && open && !isDraftTitle(mr.title)
+    case 'ready':
+      return canUpdate && open && isDraftTitle(mr.title)
+    case 'approve':
+      return (
+        open &&
+        canApproveMergeRequest(request, project, mr, user) &&
+        !approvalsOf(request.server.burrow.db, mr.id).some((u) => u.id === user.id)
+      )
+    case 'unapprove':
+      return open && approvalsOf(request.server.burrow.db, mr.id).some((u) => u.id === user.id)
+    case 'remove_milestone':
+      return developer && mr.milestone_id !== null
+    case 'remove_estimate':
+      return developer && mr.time_estimate > 0
+    case 'lock':
+      return developer && mr.discussion_locked !== 1
+    case 'unlock':
+      return developer && mr.discussion_locked === 1
+    default:
+      return developer
   }
 }
 
 function canRebase(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow): boolean {
   const source = findProjectById(request.server.burrow.db, mr.source_project_id) ?? project
-  return canPushToBranch(request.perms, source, listProtectedBranches(request.server.burrow.db, source.id), mr.source_branch)
+  return canPushToBranch(
+    request.perms,
+    source,
+    listProtectedBranches(request.server.burrow.db, source.id),
+    mr.source_branch,
+  )
 }
 
 /** The merge request as it is now (a follow-up runs after other commands changed it). */
@@ -957,11 +1303,27 @@ function currentMergeRequest(request: FastifyRequest, mr: MergeRequestRow): Merg
 }
 
 /** `/merge` after the commit: through `mergeOrSchedule`, the service of PUT …/merge, so its every check holds. */
-function mergeFollowUp(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, user: UserRow, sha: string): QuickActionFollowUp {
+function mergeFollowUp(
+  request: FastifyRequest,
+  project: ProjectRow,
+  mr: MergeRequestRow,
+  user: UserRow,
+  sha: string,
+): QuickActionFollowUp {
   return async () => {
     try {
-      const { strategy } = await mergeOrSchedule(request, project, currentMergeRequest(request, mr), user, { sha }, true)
-      const message = strategy === 'now' ? 'Merged this merge request.' : 'Scheduled to merge this merge request (Merge when pipeline succeeds).'
+      const { strategy } = await mergeOrSchedule(
+        request,
+        project,
+        currentMergeRequest(request, mr),
+        user,
+        { sha },
+        true,
+      )
+      const message =
+        strategy === 'now'
+          ? 'Merged this merge request.'
+          : 'Scheduled to merge this merge request (Merge when pipeline succeeds).'
       return { changes: { merge: sha }, messages: [message] }
     } catch (error) {
       if (!(error instanceof ApiError)) throw error
@@ -973,10 +1335,22 @@ function mergeFollowUp(request: FastifyRequest, project: ProjectRow, mr: MergeRe
 }
 
 /** `/target_branch` after the commit: the PUT update's repository checks decide; an unknown branch changes nothing. */
-function targetBranchFollowUp(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, user: UserRow, branch: string): QuickActionFollowUp {
+function targetBranchFollowUp(
+  request: FastifyRequest,
+  project: ProjectRow,
+  mr: MergeRequestRow,
+  user: UserRow,
+  branch: string,
+): QuickActionFollowUp {
   return async () => {
     try {
-      const row = await updateMergeRequest(request, project, currentMergeRequest(request, mr), { target_branch: branch }, user)
+      const row = await updateMergeRequest(
+        request,
+        project,
+        currentMergeRequest(request, mr),
+        { target_branch: branch },
+        user,
+      )
       if (row.state === 'opened') queueMergeabilityCheck(request.server.burrow, row.id)
       return { changes: { target_branch: branch }, messages: [`Set target branch to ${branch}.`] }
     } catch (error) {
@@ -992,7 +1366,13 @@ function targetBranchFollowUp(request: FastifyRequest, project: ProjectRow, mr: 
  * subscriptions and reactions; `/target_branch`, `/rebase` and `/merge` need the repository and
  * follow once the comment is saved. `/merge` wants the head SHA the caller saw, as GitLab does.
  */
-export function executeMergeRequestQuickActions(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow, actions: readonly QuickAction[], params: QuickActionParams = {}): QuickActionResult {
+export function executeMergeRequestQuickActions(
+  request: FastifyRequest,
+  project: ProjectRow,
+  mr: MergeRequestRow,
+  actions: readonly QuickAction[],
+  params: QuickActionParams = {},
+): QuickActionResult {
   const db = request.server.burrow.db
   const user = request.actor.user
   if (!user) return { changes: {}, messages: [] }
@@ -1004,7 +1384,11 @@ export function executeMergeRequestQuickActions(request: FastifyRequest, project
   const last: (() => void)[] = []
   const followUps: QuickActionFollowUp[] = []
   const shared: IssuableCommands = {
-    update, changes, messages, steps, last,
+    update,
+    changes,
+    messages,
+    steps,
+    last,
     // Time tracking writes in command order with the approvals and the rest.
     timeSteps: steps,
     item: { type: 'MergeRequest', id: mr.id, projectId: project.id, title: mr.title },
@@ -1025,8 +1409,12 @@ export function executeMergeRequestQuickActions(request: FastifyRequest, project
         reviewers = edit.list
         update.reviewer_ids = reviewers
         changes.reviewer_ids = reviewers
-        if (adding) messages.push(`Assigned ${edit.names.join(', ')} as ${edit.ids.length > 1 ? 'reviewers' : 'reviewer'}.`)
-        else messages.push(action.arg.trim() === '' ? 'Removed all reviewers.' : `Removed reviewer ${edit.names.join(', ')}.`)
+        if (adding)
+          messages.push(`Assigned ${edit.names.join(', ')} as ${edit.ids.length > 1 ? 'reviewers' : 'reviewer'}.`)
+        else
+          messages.push(
+            action.arg.trim() === '' ? 'Removed all reviewers.' : `Removed reviewer ${edit.names.join(', ')}.`,
+          )
         break
       }
       case 'draft':
@@ -1040,7 +1428,9 @@ export function executeMergeRequestQuickActions(request: FastifyRequest, project
         messages.push('Marked this merge request as ready.')
         break
       case 'approve':
-        steps.push(() => approveMergeRequest(request, project, findMergeRequestById(db, mr.id) as MergeRequestRow, user))
+        steps.push(() =>
+          approveMergeRequest(request, project, findMergeRequestById(db, mr.id) as MergeRequestRow, user),
+        )
         changes.approve = true
         messages.push('Approved the current merge request.')
         break
@@ -1088,7 +1478,8 @@ export function executeMergeRequestQuickActions(request: FastifyRequest, project
     }
   }
   db.transaction(() => {
-    if (Object.keys(update).length > 0) applyMergeRequestUpdate(request, project, findMergeRequestById(db, mr.id) as MergeRequestRow, update, user)
+    if (Object.keys(update).length > 0)
+      applyMergeRequestUpdate(request, project, findMergeRequestById(db, mr.id) as MergeRequestRow, update, user)
     for (const step of [...steps, ...last]) step()
   })()
   // Labels are reported by id as GitLab does; resolve the names now that any new ones exist.
@@ -1113,7 +1504,10 @@ function setHealthStatus(request: FastifyRequest, issue: IssueRow, status: Healt
   if (!user || before === status) return
   updateIssueRow(db, issue.id, { health_status: status })
   const words = (s: string): string => s.replace(/_/g, ' ')
-  const body = status !== null ? `changed health status to **${words(status)}**` : `removed health status **${words(before ?? '')}**`
+  const body =
+    status !== null
+      ? `changed health status to **${words(status)}**`
+      : `removed health status **${words(before ?? '')}**`
   addSystemNote(db, issueTarget(issue), user.id, body, 'health_status')
 }
 
@@ -1128,8 +1522,22 @@ function markAsDuplicate(request: FastifyRequest, issue: IssueRow, canonical: Is
   updateIssueRow(db, issue.id, { duplicated_to_id: canonical.id })
   const dup = issueTarget(issue)
   const original = issueTarget(canonical)
-  addSystemNote(db, dup, user.id, `marked this issue as a duplicate of ${referenceOf(db, original, { projectId: issue.project_id })}`, 'duplicate', { ref: original })
-  addSystemNote(db, original, user.id, `marked ${referenceOf(db, dup, { projectId: canonical.project_id })} as a duplicate of this issue`, 'duplicate', { ref: dup })
+  addSystemNote(
+    db,
+    dup,
+    user.id,
+    `marked this issue as a duplicate of ${referenceOf(db, original, { projectId: issue.project_id })}`,
+    'duplicate',
+    { ref: original },
+  )
+  addSystemNote(
+    db,
+    original,
+    user.id,
+    `marked ${referenceOf(db, dup, { projectId: canonical.project_id })} as a duplicate of this issue`,
+    'duplicate',
+    { ref: dup },
+  )
 }
 
 function projectFullPath(request: FastifyRequest, project: ProjectRow): string {

@@ -38,7 +38,11 @@ interface Release {
 /** Renders the release notes the parameters ask for (GitLab's Repositories::ChangelogService). */
 async function buildRelease(request: FastifyRequest, repo: CodeProject, p: ChangelogParams): Promise<Release> {
   if (!SEMVER.test(p.version) || p.version.startsWith('v')) throw invalidParam('version')
-  for (const [name, value] of [['from', p.from], ['to', p.to], ['branch', p.branch]] as const) {
+  for (const [name, value] of [
+    ['from', p.from],
+    ['to', p.to],
+    ['branch', p.branch],
+  ] as const) {
     if (value !== undefined && !isValidRef(value)) throw invalidParam(name)
   }
   let date = new Date()
@@ -57,10 +61,17 @@ async function buildRelease(request: FastifyRequest, repo: CodeProject, p: Chang
     if (!from) throw changelogError(`The commit ${p.from} does not exist`)
   } else {
     from = await previousTagCommit(repo.gitDir, p.version)
-    if (!from) throw changelogError('The commit start range is unspecified, and no previous tag could be found to use instead')
+    if (!from)
+      throw changelogError('The commit start range is unspecified, and no previous tag could be found to use instead')
   }
   const commits = await logCommits(repo.gitDir, ['--end-of-options', `${from}..${to}`])
-  const notes = renderRelease({ version: p.version, date: date.toISOString().slice(0, 10), trailer, commits, projectWebUrl: repo.webUrl })
+  const notes = renderRelease({
+    version: p.version,
+    date: date.toISOString().slice(0, 10),
+    trailer,
+    commits,
+    projectWebUrl: repo.webUrl,
+  })
   return { notes, branch }
 }
 
@@ -68,35 +79,43 @@ async function buildRelease(request: FastifyRequest, repo: CodeProject, p: Chang
 const changelog: FastifyPluginAsync = async (app) => {
   const ctx = app.burrow
 
-  app.get('/projects/:id/repository/changelog', { schema: { params: ProjectParams, querystring: ChangelogParams } }, async (request) => {
-    const { id } = request.params as Static<typeof ProjectParams>
-    const repo = loadCodeProject(request, id, AccessLevel.DEVELOPER)
-    const { notes } = await buildRelease(request, repo, request.query as ChangelogParams)
-    return { notes }
-  })
+  app.get(
+    '/projects/:id/repository/changelog',
+    { schema: { params: ProjectParams, querystring: ChangelogParams } },
+    async (request) => {
+      const { id } = request.params as Static<typeof ProjectParams>
+      const repo = loadCodeProject(request, id, AccessLevel.DEVELOPER)
+      const { notes } = await buildRelease(request, repo, request.query as ChangelogParams)
+      return { notes }
+    },
+  )
 
-  app.post('/projects/:id/repository/changelog', { schema: { params: ProjectParams, body: ChangelogParams } }, async (request, reply) => {
-    const { id } = request.params as Static<typeof ProjectParams>
-    const p = request.body as ChangelogParams
-    const user = currentUser(request)
-    const repo = loadCodeProject(request, id, AccessLevel.DEVELOPER)
-    const { notes, branch } = await buildRelease(request, repo, p)
-    const file = p.file ?? 'CHANGELOG.md'
-    if (filePathProblem(file)) throw invalidParam('file')
-    const head = await resolveCommit(repo.gitDir, `refs/heads/${branch}`)
-    const existing = head ? await readFileAt(repo.gitDir, head, file) : null
-    // The new release goes on top, above the releases already in the file.
-    const content = existing ? `${notes}\n${existing.content.toString('utf8')}` : notes
-    await commitToBranch(ctx, {
-      project: repo.project,
-      user,
-      perms: request.perms,
-      branch,
-      actions: [{ action: existing ? 'update' : 'create', filePath: file, content: Buffer.from(content) }],
-      message: p.message ?? `Add changelog for version ${p.version}`,
-    })
-    return reply.code(200).send()
-  })
+  app.post(
+    '/projects/:id/repository/changelog',
+    { schema: { params: ProjectParams, body: ChangelogParams } },
+    async (request, reply) => {
+      const { id } = request.params as Static<typeof ProjectParams>
+      const p = request.body as ChangelogParams
+      const user = currentUser(request)
+      const repo = loadCodeProject(request, id, AccessLevel.DEVELOPER)
+      const { notes, branch } = await buildRelease(request, repo, p)
+      const file = p.file ?? 'CHANGELOG.md'
+      if (filePathProblem(file)) throw invalidParam('file')
+      const head = await resolveCommit(repo.gitDir, `refs/heads/${branch}`)
+      const existing = head ? await readFileAt(repo.gitDir, head, file) : null
+      // The new release goes on top, above the releases already in the file.
+      const content = existing ? `${notes}\n${existing.content.toString('utf8')}` : notes
+      await commitToBranch(ctx, {
+        project: repo.project,
+        user,
+        perms: request.perms,
+        branch,
+        actions: [{ action: existing ? 'update' : 'create', filePath: file, content: Buffer.from(content) }],
+        message: p.message ?? `Add changelog for version ${p.version}`,
+      })
+      return reply.code(200).send()
+    },
+  )
 }
 
 export default changelog

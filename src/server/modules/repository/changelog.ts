@@ -36,7 +36,10 @@ function lowerThan(a: Version, b: Version): boolean {
 export async function previousTagCommit(gitDir: string, version: string): Promise<string | null> {
   const target = parseVersion(version)
   if (!target) return null
-  const out = await gitText(['for-each-ref', '--format=%(refname:strip=2)%00%(objectname)%00%(*objectname)', 'refs/tags/'], { gitDir })
+  const out = await gitText(
+    ['for-each-ref', '--format=%(refname:strip=2)%00%(objectname)%00%(*objectname)', 'refs/tags/'],
+    { gitDir },
+  )
   let best: { v: Version; commit: string } | null = null
   for (const line of out.split('\n')) {
     if (!line) continue
@@ -78,7 +81,10 @@ export function renderRelease(input: ChangelogInput): string {
   const blocks: string[] = []
   for (const [title, entries] of categories) {
     const count = entries.length === 1 ? '1 change' : `${entries.length} changes`
-    blocks.push(`### ${title} (${count})\n\n` + entries.map((c) => `- [${c.title}](${input.projectWebUrl}/-/commit/${c.id})\n`).join(''))
+    blocks.push(
+      `### ${title} (${count})\n\n` +
+        entries.map((c) => `- [${c.title}](${input.projectWebUrl}/-/commit/${c.id})\n`).join(''),
+    )
   }
   text += blocks.join('\n')
   return text

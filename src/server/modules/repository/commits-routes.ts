@@ -34,7 +34,11 @@ const ListQuery = Type.Object({
 type ListQuery = Static<typeof ListQuery>
 
 const ShowQuery = Type.Object({ stats: Type.Optional(Type.Boolean({ default: true })) })
-const DiffQuery = Type.Object({ unidiff: Type.Optional(Type.Boolean({ default: false })), page: Type.Optional(Type.Integer()), per_page: Type.Optional(Type.Integer()) })
+const DiffQuery = Type.Object({
+  unidiff: Type.Optional(Type.Boolean({ default: false })),
+  page: Type.Optional(Type.Integer()),
+  per_page: Type.Optional(Type.Integer()),
+})
 const RefsQuery = Type.Object({
   type: Type.Optional(Type.Enum(['branch', 'tag', 'all'], { default: 'all' })),
   page: Type.Optional(Type.Integer()),
@@ -72,7 +76,13 @@ function checkedAction(a: ActionBody): CheckedAction {
   switch (a.action) {
     case 'create':
     case 'update':
-      return { action: a.action, filePath: a.file_path, content: content(), executable: a.execute_filemode, lastCommitId: a.last_commit_id }
+      return {
+        action: a.action,
+        filePath: a.file_path,
+        content: content(),
+        executable: a.execute_filemode,
+        lastCommitId: a.last_commit_id,
+      }
     case 'delete':
       return { action: 'delete', filePath: a.file_path, lastCommitId: a.last_commit_id }
     case 'move':
@@ -109,7 +119,10 @@ async function revisionArgs(repo: CodeProject, refName: string): Promise<string[
     const sha = await resolveUserRef(repo, refName, 'ref_name')
     return sha ? [sha] : null
   }
-  const [from, to] = await Promise.all([resolveUserRef(repo, range[1], 'ref_name'), resolveUserRef(repo, range[3], 'ref_name')])
+  const [from, to] = await Promise.all([
+    resolveUserRef(repo, range[1], 'ref_name'),
+    resolveUserRef(repo, range[3], 'ref_name'),
+  ])
   return from && to ? [`${from}${range[2]}${to}`] : null
 }
 
@@ -127,113 +140,156 @@ function withoutTrailers(entity: Readonly<Record<string, unknown>>): Readonly<Re
 
 /** Commits of a project's repository: history listing, one commit, its diff and its refs. */
 const commits: FastifyPluginAsync = async (app) => {
-  app.get('/projects/:id/repository/commits', { schema: { params: ProjectParams, querystring: ListQuery } }, async (request, reply) => {
-    const { id } = request.params as Static<typeof ProjectParams>
-    const q = request.query as ListQuery
-    const repo = loadCodeProject(request, id)
-    const page = pageOf(q)
-    const baseUrl = app.burrow.baseUrl(request)
-    const filters = [...dateArg('since', q.since), ...dateArg('until', q.until)]
-    if (q.author) filters.push('--fixed-strings', '--regexp-ignore-case', `--author=${q.author}`)
-    if (q.first_parent) filters.push('--first-parent')
-    if (q.order === 'topo') filters.push('--topo-order')
-    let pathArgs: string[] = []
-    if (q.path !== undefined && q.path.replace(/^\/+|\/+$/g, '') !== '') {
-      const path = q.path.replace(/^\/+|\/+$/g, '')
-      try {
-        assertPath(path)
-      } catch {
-        throw invalidParam('path')
+  app.get(
+    '/projects/:id/repository/commits',
+    { schema: { params: ProjectParams, querystring: ListQuery } },
+    async (request, reply) => {
+      const { id } = request.params as Static<typeof ProjectParams>
+      const q = request.query as ListQuery
+      const repo = loadCodeProject(request, id)
+      const page = pageOf(q)
+      const baseUrl = app.burrow.baseUrl(request)
+      const filters = [...dateArg('since', q.since), ...dateArg('until', q.until)]
+      if (q.author) filters.push('--fixed-strings', '--regexp-ignore-case', `--author=${q.author}`)
+      if (q.first_parent) filters.push('--first-parent')
+      if (q.order === 'topo') filters.push('--topo-order')
+      let pathArgs: string[] = []
+      if (q.path !== undefined && q.path.replace(/^\/+|\/+$/g, '') !== '') {
+        const path = q.path.replace(/^\/+|\/+$/g, '')
+        try {
+          assertPath(path)
+        } catch {
+          throw invalidParam('path')
+        }
+        pathArgs = ['--', path]
       }
-      pathArgs = ['--', path]
-    }
-    const revisions = !repo.exists ? null : q.all ? ['--all'] : await revisionArgs(repo, q.ref_name ?? defaultRef(repo.project))
-    if (!revisions) {
-      setPageHeaders(request, reply, baseUrl, page, 0)
-      return []
-    }
-    const selection = [...filters, ...revisions, ...pathArgs]
-    const [total, list] = await Promise.all([
-      countCommits(repo.gitDir, selection),
-      logCommits(repo.gitDir, [`--skip=${page.offset}`, `--max-count=${page.perPage}`, ...selection]),
-    ])
-    setPageHeaders(request, reply, baseUrl, page, total)
-    const stats = q.with_stats ? await commitStats(repo.gitDir, list.map((c) => c.id)) : null
-    return list.map((c) => {
-      const entity = commitEntity(c, repo.webUrl)
-      const shown = q.trailers ? entity : withoutTrailers(entity)
-      return stats ? { ...shown, stats: stats.get(c.id) ?? { additions: 0, deletions: 0, total: 0 } } : shown
-    })
-  })
+      const revisions = !repo.exists
+        ? null
+        : q.all
+          ? ['--all']
+          : await revisionArgs(repo, q.ref_name ?? defaultRef(repo.project))
+      if (!revisions) {
+        setPageHeaders(request, reply, baseUrl, page, 0)
+        return []
+      }
+      const selection = [...filters, ...revisions, ...pathArgs]
+      const [total, list] = await Promise.all([
+        countCommits(repo.gitDir, selection),
+        logCommits(repo.gitDir, [`--skip=${page.offset}`, `--max-count=${page.perPage}`, ...selection]),
+      ])
+      setPageHeaders(request, reply, baseUrl, page, total)
+      const stats = q.with_stats
+        ? await commitStats(
+            repo.gitDir,
+            list.map((c) => c.id),
+          )
+        : null
+      return list.map((c) => {
+        const entity = commitEntity(c, repo.webUrl)
+        const shown = q.trailers ? entity : withoutTrailers(entity)
+        return stats ? { ...shown, stats: stats.get(c.id) ?? { additions: 0, deletions: 0, total: 0 } } : shown
+      })
+    },
+  )
 
   // Several file actions in one commit (GitLab's Commits API "create a commit").
-  app.post('/projects/:id/repository/commits', { schema: { params: ProjectParams, body: CreateBody } }, async (request, reply) => {
-    const user = currentUser(request)
-    const body = request.body as CreateBody
-    const repo = loadCodeProject(request, (request.params as Static<typeof ProjectParams>).id, AccessLevel.DEVELOPER)
-    if (!isValidRef(body.branch)) throw invalidParam('branch')
-    if (body.start_branch !== undefined && !isValidRef(body.start_branch)) throw invalidParam('start_branch')
-    const actions = body.actions.map(checkedAction)
-    const paths = actions.map((a) => a.filePath)
-    if (new Set(paths).size !== paths.length) throw paramError('actions must not name the same file_path twice')
-    const sha = await commitToBranch(app.burrow, {
-      project: repo.project,
-      user,
-      perms: request.perms,
-      branch: body.branch,
-      startBranch: body.start_branch,
-      actions,
-      message: body.commit_message,
-      author: { name: body.author_name, email: body.author_email },
-    })
-    const commit = await loadCommit({ ...repo, exists: true }, sha)
-    const detail: Record<string, unknown> = { ...commitEntity(commit, repo.webUrl) }
-    if (body.stats !== false) detail.stats = (await commitStats(repo.gitDir, [commit.id])).get(commit.id) ?? { additions: 0, deletions: 0, total: 0 }
-    return reply.code(201).send({ ...detail, status: null, project_id: repo.project.id, last_pipeline: null })
-  })
+  app.post(
+    '/projects/:id/repository/commits',
+    { schema: { params: ProjectParams, body: CreateBody } },
+    async (request, reply) => {
+      const user = currentUser(request)
+      const body = request.body as CreateBody
+      const repo = loadCodeProject(request, (request.params as Static<typeof ProjectParams>).id, AccessLevel.DEVELOPER)
+      if (!isValidRef(body.branch)) throw invalidParam('branch')
+      if (body.start_branch !== undefined && !isValidRef(body.start_branch)) throw invalidParam('start_branch')
+      const actions = body.actions.map(checkedAction)
+      const paths = actions.map((a) => a.filePath)
+      if (new Set(paths).size !== paths.length) throw paramError('actions must not name the same file_path twice')
+      const sha = await commitToBranch(app.burrow, {
+        project: repo.project,
+        user,
+        perms: request.perms,
+        branch: body.branch,
+        startBranch: body.start_branch,
+        actions,
+        message: body.commit_message,
+        author: { name: body.author_name, email: body.author_email },
+      })
+      const commit = await loadCommit({ ...repo, exists: true }, sha)
+      const detail: Record<string, unknown> = { ...commitEntity(commit, repo.webUrl) }
+      if (body.stats !== false)
+        detail.stats = (await commitStats(repo.gitDir, [commit.id])).get(commit.id) ?? {
+          additions: 0,
+          deletions: 0,
+          total: 0,
+        }
+      return reply.code(201).send({ ...detail, status: null, project_id: repo.project.id, last_pipeline: null })
+    },
+  )
 
-  app.get('/projects/:id/repository/commits/:sha', { schema: { params: CommitParams, querystring: ShowQuery } }, async (request) => {
-    const { id, sha } = request.params as Static<typeof CommitParams>
-    const q = request.query as Static<typeof ShowQuery>
-    const repo = loadCodeProject(request, id)
-    const commit = await loadCommit(repo, sha)
-    const entity = commitEntity(commit, repo.webUrl)
-    const detail: Record<string, unknown> = { ...entity }
-    if (q.stats !== false) detail.stats = (await commitStats(repo.gitDir, [commit.id])).get(commit.id) ?? { additions: 0, deletions: 0, total: 0 }
-    return { ...detail, status: null, project_id: repo.project.id, last_pipeline: null }
-  })
+  app.get(
+    '/projects/:id/repository/commits/:sha',
+    { schema: { params: CommitParams, querystring: ShowQuery } },
+    async (request) => {
+      const { id, sha } = request.params as Static<typeof CommitParams>
+      const q = request.query as Static<typeof ShowQuery>
+      const repo = loadCodeProject(request, id)
+      const commit = await loadCommit(repo, sha)
+      const entity = commitEntity(commit, repo.webUrl)
+      const detail: Record<string, unknown> = { ...entity }
+      if (q.stats !== false)
+        detail.stats = (await commitStats(repo.gitDir, [commit.id])).get(commit.id) ?? {
+          additions: 0,
+          deletions: 0,
+          total: 0,
+        }
+      return { ...detail, status: null, project_id: repo.project.id, last_pipeline: null }
+    },
+  )
 
-  app.get('/projects/:id/repository/commits/:sha/diff', { schema: { params: CommitParams, querystring: DiffQuery } }, async (request, reply) => {
-    const { id, sha } = request.params as Static<typeof CommitParams>
-    const q = request.query as Static<typeof DiffQuery>
-    const repo = loadCodeProject(request, id)
-    const commit = await loadCommit(repo, sha)
-    const s = app.burrow.settings
-    const diffs = await diffTrees(repo.gitDir, commit.parentIds[0] ?? EMPTY_TREE_SHA, commit.id, {
-      maxPatchBytes: s.get('diff_max_patch_bytes'),
-      maxFiles: s.get('diff_max_files'),
-      maxLines: s.get('diff_max_lines'),
-    })
-    const entities = diffs.map((d) => diffEntity(d, q.unidiff === true))
-    return paginateArray(request, reply, app.burrow.baseUrl(request), entities)
-  })
+  app.get(
+    '/projects/:id/repository/commits/:sha/diff',
+    { schema: { params: CommitParams, querystring: DiffQuery } },
+    async (request, reply) => {
+      const { id, sha } = request.params as Static<typeof CommitParams>
+      const q = request.query as Static<typeof DiffQuery>
+      const repo = loadCodeProject(request, id)
+      const commit = await loadCommit(repo, sha)
+      const s = app.burrow.settings
+      const diffs = await diffTrees(repo.gitDir, commit.parentIds[0] ?? EMPTY_TREE_SHA, commit.id, {
+        maxPatchBytes: s.get('diff_max_patch_bytes'),
+        maxFiles: s.get('diff_max_files'),
+        maxLines: s.get('diff_max_lines'),
+      })
+      const entities = diffs.map((d) => diffEntity(d, q.unidiff === true))
+      return paginateArray(request, reply, app.burrow.baseUrl(request), entities)
+    },
+  )
 
-  app.get('/projects/:id/repository/commits/:sha/refs', { schema: { params: CommitParams, querystring: RefsQuery } }, async (request, reply) => {
-    const { id, sha } = request.params as Static<typeof CommitParams>
-    const q = request.query as Static<typeof RefsQuery>
-    const repo = loadCodeProject(request, id)
-    const commit = await loadCommit(repo, sha)
-    const refs = await refsContaining(repo.gitDir, commit.id, q.type ?? 'all')
-    return paginateArray(request, reply, app.burrow.baseUrl(request), refs)
-  })
+  app.get(
+    '/projects/:id/repository/commits/:sha/refs',
+    { schema: { params: CommitParams, querystring: RefsQuery } },
+    async (request, reply) => {
+      const { id, sha } = request.params as Static<typeof CommitParams>
+      const q = request.query as Static<typeof RefsQuery>
+      const repo = loadCodeProject(request, id)
+      const commit = await loadCommit(repo, sha)
+      const refs = await refsContaining(repo.gitDir, commit.id, q.type ?? 'all')
+      return paginateArray(request, reply, app.burrow.baseUrl(request), refs)
+    },
+  )
 
   // Merge requests do not exist yet: a real commit has none, an unknown one is a 404.
-  app.get('/projects/:id/repository/commits/:sha/merge_requests', { schema: { params: CommitParams } }, async (request, reply) => {
-    const { id, sha } = request.params as Static<typeof CommitParams>
-    const repo = loadCodeProject(request, id)
-    await loadCommit(repo, sha)
-    return paginateArray(request, reply, app.burrow.baseUrl(request), [])
-  })
+  app.get(
+    '/projects/:id/repository/commits/:sha/merge_requests',
+    { schema: { params: CommitParams } },
+    async (request, reply) => {
+      const { id, sha } = request.params as Static<typeof CommitParams>
+      const repo = loadCodeProject(request, id)
+      await loadCommit(repo, sha)
+      return paginateArray(request, reply, app.burrow.baseUrl(request), [])
+    },
+  )
 }
 
 export default commits

@@ -42,7 +42,12 @@ export function fileEntity(f: RepositoryFile): Readonly<Record<string, unknown>>
 export function fileHeaders(f: RepositoryFile): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {}
   for (const [k, v] of Object.entries(fileMeta(f))) {
-    const name = 'X-Gitlab-' + k.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('-')
+    const name =
+      'X-Gitlab-' +
+      k
+        .split('_')
+        .map((w) => w[0].toUpperCase() + w.slice(1))
+        .join('-')
     headers[name] = String(v)
   }
   return headers

@@ -80,52 +80,86 @@ const files: FastifyPluginAsync = async (app) => {
     })
   }
 
-  app.get('/projects/:id/repository/files/:file_path', { schema: { params: FileParams, querystring: ReadQuery }, exposeHeadRoute: false }, async (request, reply) => {
-    const { ref } = request.query as Static<typeof ReadQuery>
-    if (ref === undefined) throw missingParam('ref')
-    const file = await loadFile(request, request.params as FileParams, ref)
-    reply.headers(fileHeaders(file))
-    return fileEntity(file)
-  })
+  app.get(
+    '/projects/:id/repository/files/:file_path',
+    { schema: { params: FileParams, querystring: ReadQuery }, exposeHeadRoute: false },
+    async (request, reply) => {
+      const { ref } = request.query as Static<typeof ReadQuery>
+      if (ref === undefined) throw missingParam('ref')
+      const file = await loadFile(request, request.params as FileParams, ref)
+      reply.headers(fileHeaders(file))
+      return fileEntity(file)
+    },
+  )
 
-  app.head('/projects/:id/repository/files/:file_path', { schema: { params: FileParams, querystring: ReadQuery } }, async (request, reply: FastifyReply) => {
-    const { ref } = request.query as Static<typeof ReadQuery>
-    if (ref === undefined) throw missingParam('ref')
-    const file = await loadFile(request, request.params as FileParams, ref)
-    return reply.code(200).headers(fileHeaders(file)).send()
-  })
+  app.head(
+    '/projects/:id/repository/files/:file_path',
+    { schema: { params: FileParams, querystring: ReadQuery } },
+    async (request, reply: FastifyReply) => {
+      const { ref } = request.query as Static<typeof ReadQuery>
+      if (ref === undefined) throw missingParam('ref')
+      const file = await loadFile(request, request.params as FileParams, ref)
+      return reply.code(200).headers(fileHeaders(file)).send()
+    },
+  )
 
-  app.get('/projects/:id/repository/files/:file_path/raw', { schema: { params: FileParams, querystring: ReadQuery } }, async (request, reply) => {
-    const { ref } = request.query as Static<typeof ReadQuery>
-    const file = await loadFile(request, request.params as FileParams, ref)
-    return sendRawContent(reply.headers(fileHeaders(file)), file.content, fileName(file.filePath))
-  })
+  app.get(
+    '/projects/:id/repository/files/:file_path/raw',
+    { schema: { params: FileParams, querystring: ReadQuery } },
+    async (request, reply) => {
+      const { ref } = request.query as Static<typeof ReadQuery>
+      const file = await loadFile(request, request.params as FileParams, ref)
+      return sendRawContent(reply.headers(fileHeaders(file)), file.content, fileName(file.filePath))
+    },
+  )
 
-  app.post('/projects/:id/repository/files/:file_path', { schema: { params: FileParams, body: WriteBody } }, async (request, reply) => {
-    const { file_path: filePath } = request.params as FileParams
-    const body = request.body as WriteBody
-    checkFilePath(filePath)
-    await write(request, { action: 'create', filePath, content: contentOf(body), executable: body.execute_filemode }, body)
-    return reply.code(201).send({ file_path: filePath, branch: body.branch })
-  })
+  app.post(
+    '/projects/:id/repository/files/:file_path',
+    { schema: { params: FileParams, body: WriteBody } },
+    async (request, reply) => {
+      const { file_path: filePath } = request.params as FileParams
+      const body = request.body as WriteBody
+      checkFilePath(filePath)
+      await write(
+        request,
+        { action: 'create', filePath, content: contentOf(body), executable: body.execute_filemode },
+        body,
+      )
+      return reply.code(201).send({ file_path: filePath, branch: body.branch })
+    },
+  )
 
-  app.put('/projects/:id/repository/files/:file_path', { schema: { params: FileParams, body: WriteBody } }, async (request) => {
-    const { file_path: filePath } = request.params as FileParams
-    const body = request.body as WriteBody
-    checkFilePath(filePath)
-    const action: CommitAction & { lastCommitId?: string } = { action: 'update', filePath, content: contentOf(body), executable: body.execute_filemode, lastCommitId: body.last_commit_id }
-    await write(request, action, body)
-    return { file_path: filePath, branch: body.branch }
-  })
+  app.put(
+    '/projects/:id/repository/files/:file_path',
+    { schema: { params: FileParams, body: WriteBody } },
+    async (request) => {
+      const { file_path: filePath } = request.params as FileParams
+      const body = request.body as WriteBody
+      checkFilePath(filePath)
+      const action: CommitAction & { lastCommitId?: string } = {
+        action: 'update',
+        filePath,
+        content: contentOf(body),
+        executable: body.execute_filemode,
+        lastCommitId: body.last_commit_id,
+      }
+      await write(request, action, body)
+      return { file_path: filePath, branch: body.branch }
+    },
+  )
 
   // DELETE bodies are optional (python-gitlab sends a query string), so the merged params are read from the query.
-  app.delete('/projects/:id/repository/files/:file_path', { schema: { params: FileParams, querystring: WriteBody } }, async (request, reply) => {
-    const { file_path: filePath } = request.params as FileParams
-    const body = request.query as WriteBody
-    checkFilePath(filePath)
-    await write(request, { action: 'delete', filePath, lastCommitId: body.last_commit_id }, body)
-    return reply.code(204).send()
-  })
+  app.delete(
+    '/projects/:id/repository/files/:file_path',
+    { schema: { params: FileParams, querystring: WriteBody } },
+    async (request, reply) => {
+      const { file_path: filePath } = request.params as FileParams
+      const body = request.query as WriteBody
+      checkFilePath(filePath)
+      await write(request, { action: 'delete', filePath, lastCommitId: body.last_commit_id }, body)
+      return reply.code(204).send()
+    },
+  )
 }
 
 export default files

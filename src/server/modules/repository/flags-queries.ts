@@ -12,9 +12,7 @@ export interface RepositoryFlags {
  * change (PUT /projects/:id) is never overwritten by a stale read.
  */
 export function setRepositoryFlags(db: Db, projectId: number, flags: RepositoryFlags): void {
-  db.prepare(`UPDATE projects SET settings = json_set(settings, '$.empty_repo', json(?), '$.readme_path', ?) WHERE id = ?`).run(
-    flags.empty_repo ? 'true' : 'false',
-    flags.readme_path,
-    projectId,
-  )
+  db.prepare(
+    `UPDATE projects SET settings = json_set(settings, '$.empty_repo', json(?), '$.readme_path', ?) WHERE id = ?`,
+  ).run(flags.empty_repo ? 'true' : 'false', flags.readme_path, projectId)
 }

@@ -93,7 +93,13 @@ function cleanPath(raw: string | undefined, param: string): string {
  * (GitLab's tree record id); the `Link: rel="next"` header carries the next one. Where several
  * entries share an id (identical files) the token is the entry's path instead, so paging never loops.
  */
-function keysetTreePage(request: FastifyRequest, reply: FastifyReply, baseUrl: string, entries: readonly TreeEntry[], q: TreeQuery): TreeEntry[] {
+function keysetTreePage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  baseUrl: string,
+  entries: readonly TreeEntry[],
+  q: TreeQuery,
+): TreeEntry[] {
   const perPage = pageOf(q).perPage
   let start = 0
   if (q.page_token) {
@@ -132,20 +138,27 @@ async function archiveCommit(repo: CodeProject, ref: string): Promise<string> {
 const repository: FastifyPluginAsync = async (app) => {
   const archiveLimiter = new RateLimiter()
 
-  app.get('/projects/:id/repository/tree', { schema: { params: ProjectParams, querystring: TreeQuery } }, async (request, reply) => {
-    const { id } = request.params as Static<typeof ProjectParams>
-    const q = request.query as TreeQuery
-    const repo = loadCodeProject(request, id)
-    const path = cleanPath(q.path, 'path')
-    const sha = await resolveUserRef(repo, q.ref ?? defaultRef(repo.project), 'ref')
-    if (!sha) throw notFound('Tree')
-    const entries = await listTree(repo.gitDir, sha, path, q.recursive === true)
-    if (!entries) throw notFound('Tree')
-    const sorted = sortedEntries(entries)
-    const baseUrl = app.burrow.baseUrl(request)
-    const page = q.pagination === 'keyset' ? keysetTreePage(request, reply, baseUrl, sorted, q) : paginateArray(request, reply, baseUrl, sorted)
-    return page.map(treeEntryEntity)
-  })
+  app.get(
+    '/projects/:id/repository/tree',
+    { schema: { params: ProjectParams, querystring: TreeQuery } },
+    async (request, reply) => {
+      const { id } = request.params as Static<typeof ProjectParams>
+      const q = request.query as TreeQuery
+      const repo = loadCodeProject(request, id)
+      const path = cleanPath(q.path, 'path')
+      const sha = await resolveUserRef(repo, q.ref ?? defaultRef(repo.project), 'ref')
+      if (!sha) throw notFound('Tree')
+      const entries = await listTree(repo.gitDir, sha, path, q.recursive === true)
+      if (!entries) throw notFound('Tree')
+      const sorted = sortedEntries(entries)
+      const baseUrl = app.burrow.baseUrl(request)
+      const page =
+        q.pagination === 'keyset'
+          ? keysetTreePage(request, reply, baseUrl, sorted, q)
+          : paginateArray(request, reply, baseUrl, sorted)
+      return page.map(treeEntryEntity)
+    },
+  )
 
   app.get('/projects/:id/repository/blobs/:sha', { schema: { params: BlobParams } }, async (request) => {
     const { id, sha } = request.params as Static<typeof BlobParams>
@@ -172,7 +185,8 @@ const repository: FastifyPluginAsync = async (app) => {
     const limit = app.burrow.settings.get('repository_archive_requests_per_minute')
     const who = request.actor.user ? `user:${request.actor.user.id}` : `ip:${request.ip}`
     const wait = archiveLimiter.hit(`${repo.project.id}:${who}`, limit, 60)
-    if (wait > 0) throw new ApiError(429, { message: { error: ARCHIVE_LIMIT_MESSAGE } }, { 'Retry-After': String(wait) })
+    if (wait > 0)
+      throw new ApiError(429, { message: { error: ARCHIVE_LIMIT_MESSAGE } }, { 'Retry-After': String(wait) })
     const ref = q.sha ?? defaultRef(repo.project)
     const sha = await archiveCommit(repo, ref)
     const path = cleanPath(q.path, 'path')
@@ -188,73 +202,103 @@ const repository: FastifyPluginAsync = async (app) => {
   app.get('/projects/:id/repository/archive', { schema: archiveSchema }, archiveHandler)
   app.get('/projects/:id/repository/archive.:format', { schema: archiveSchema }, archiveHandler)
 
-  app.get('/projects/:id/repository/compare', { schema: { params: ProjectParams, querystring: CompareQuery } }, async (request) => {
-    const { id } = request.params as Static<typeof ProjectParams>
-    const q = request.query as CompareQuery
-    const repo = loadCodeProject(request, id)
-    let fromRepo = repo
-    if (q.from_project_id !== undefined && q.from_project_id !== repo.project.id) {
-      try {
-        fromRepo = loadCodeProject(request, q.from_project_id)
-      } catch (error) {
-        if (error instanceof ApiError && (error.statusCode === 404 || error.statusCode === 403)) {
-          throw apiMessage(400, `Target project id:${q.from_project_id} is not a fork of project id:${repo.project.id}`)
+  app.get(
+    '/projects/:id/repository/compare',
+    { schema: { params: ProjectParams, querystring: CompareQuery } },
+    async (request) => {
+      const { id } = request.params as Static<typeof ProjectParams>
+      const q = request.query as CompareQuery
+      const repo = loadCodeProject(request, id)
+      let fromRepo = repo
+      if (q.from_project_id !== undefined && q.from_project_id !== repo.project.id) {
+        try {
+          fromRepo = loadCodeProject(request, q.from_project_id)
+        } catch (error) {
+          if (error instanceof ApiError && (error.statusCode === 404 || error.statusCode === 403)) {
+            throw apiMessage(
+              400,
+              `Target project id:${q.from_project_id} is not a fork of project id:${repo.project.id}`,
+            )
+          }
+          throw error
         }
-        throw error
       }
-    }
-    const [fromSha, toSha] = await Promise.all([resolveUserRef(fromRepo, q.from, 'from'), resolveUserRef(repo, q.to, 'to')])
-    if (!fromSha || !toSha) throw notFound('Ref')
-    const s = app.burrow.settings
-    const limits = { maxPatchBytes: s.get('diff_max_patch_bytes'), maxFiles: s.get('diff_max_files'), maxLines: s.get('diff_max_lines') }
-    // A `from` in another project is fetched under a throwaway ref, so one repository holds both histories.
-    const tempRef = fromRepo === repo ? null : `refs/tmp/compare/${Date.now()}-${Math.random().toString(36).slice(2)}`
-    try {
-      if (tempRef) await fetchCommitInto(repo.gitDir, fromRepo.gitDir, fromSha, tempRef)
-      const comparison = await compareCommits(repo.gitDir, fromSha, toSha, { straight: q.straight === true, limits })
-      if (!comparison) throw notFound('Ref')
-      return compareEntity(comparison, { from: q.from, to: q.to, projectWebUrl: repo.webUrl, unidiff: q.unidiff === true })
-    } finally {
-      if (tempRef) await deleteRef(repo.gitDir, tempRef)
-    }
-  })
+      const [fromSha, toSha] = await Promise.all([
+        resolveUserRef(fromRepo, q.from, 'from'),
+        resolveUserRef(repo, q.to, 'to'),
+      ])
+      if (!fromSha || !toSha) throw notFound('Ref')
+      const s = app.burrow.settings
+      const limits = {
+        maxPatchBytes: s.get('diff_max_patch_bytes'),
+        maxFiles: s.get('diff_max_files'),
+        maxLines: s.get('diff_max_lines'),
+      }
+      // A `from` in another project is fetched under a throwaway ref, so one repository holds both histories.
+      const tempRef = fromRepo === repo ? null : `refs/tmp/compare/${Date.now()}-${Math.random().toString(36).slice(2)}`
+      try {
+        if (tempRef) await fetchCommitInto(repo.gitDir, fromRepo.gitDir, fromSha, tempRef)
+        const comparison = await compareCommits(repo.gitDir, fromSha, toSha, { straight: q.straight === true, limits })
+        if (!comparison) throw notFound('Ref')
+        return compareEntity(comparison, {
+          from: q.from,
+          to: q.to,
+          projectWebUrl: repo.webUrl,
+          unidiff: q.unidiff === true,
+        })
+      } finally {
+        if (tempRef) await deleteRef(repo.gitDir, tempRef)
+      }
+    },
+  )
 
-  app.get('/projects/:id/repository/contributors', { schema: { params: ProjectParams, querystring: ContributorsQuery } }, async (request, reply) => {
-    const { id } = request.params as Static<typeof ProjectParams>
-    const q = request.query as ContributorsQuery
-    const repo = loadCodeProject(request, id)
-    const sha = await resolveUserRef(repo, q.ref ?? defaultRef(repo.project), 'ref')
-    const contributors: ContributorEntity[] = sha ? (await listContributors(repo.gitDir, sha)).map(contributorEntity) : []
-    const key = q.order_by ?? 'commits'
-    const direction = q.sort === 'desc' ? -1 : 1
-    contributors.sort((a, b) => {
-      const av = a[key]
-      const bv = b[key]
-      const c = typeof av === 'number' && typeof bv === 'number' ? av - bv : String(av).localeCompare(String(bv))
-      return direction * (c || a.name.localeCompare(b.name) || a.email.localeCompare(b.email))
-    })
-    return paginateArray(request, reply, app.burrow.baseUrl(request), contributors)
-  })
+  app.get(
+    '/projects/:id/repository/contributors',
+    { schema: { params: ProjectParams, querystring: ContributorsQuery } },
+    async (request, reply) => {
+      const { id } = request.params as Static<typeof ProjectParams>
+      const q = request.query as ContributorsQuery
+      const repo = loadCodeProject(request, id)
+      const sha = await resolveUserRef(repo, q.ref ?? defaultRef(repo.project), 'ref')
+      const contributors: ContributorEntity[] = sha
+        ? (await listContributors(repo.gitDir, sha)).map(contributorEntity)
+        : []
+      const key = q.order_by ?? 'commits'
+      const direction = q.sort === 'desc' ? -1 : 1
+      contributors.sort((a, b) => {
+        const av = a[key]
+        const bv = b[key]
+        const c = typeof av === 'number' && typeof bv === 'number' ? av - bv : String(av).localeCompare(String(bv))
+        return direction * (c || a.name.localeCompare(b.name) || a.email.localeCompare(b.email))
+      })
+      return paginateArray(request, reply, app.burrow.baseUrl(request), contributors)
+    },
+  )
 
-  app.get('/projects/:id/repository/merge_base', { schema: { params: ProjectParams, querystring: MergeBaseQuery } }, async (request) => {
-    const { id } = request.params as Static<typeof ProjectParams>
-    const q = request.query as MergeBaseQuery
-    const repo = loadCodeProject(request, id)
-    // python-gitlab sends `refs=a,b`; gitbeaker and curl send `refs[]=a&refs[]=b`.
-    const refs = (Array.isArray(q.refs) ? q.refs : q.refs.split(',')).filter((r) => r !== '')
-    if (refs.length < 2) throw apiMessage(400, 'Provide at least 2 refs')
-    const shas: string[] = []
-    const unknown: string[] = []
-    for (const ref of refs) {
-      const sha = isValidRef(ref) ? await resolveUserRef(repo, ref, 'refs') : null
-      if (sha) shas.push(sha)
-      else unknown.push(ref)
-    }
-    if (unknown.length > 0) throw apiMessage(400, `Could not find ${unknown.length === 1 ? 'ref' : 'refs'}: ${unknown.join(', ')}`)
-    const base = await mergeBase(repo.gitDir, shas)
-    if (!base) throw notFound('Merge Base')
-    return commitEntity(await readCommit(repo.gitDir, base), repo.webUrl)
-  })
+  app.get(
+    '/projects/:id/repository/merge_base',
+    { schema: { params: ProjectParams, querystring: MergeBaseQuery } },
+    async (request) => {
+      const { id } = request.params as Static<typeof ProjectParams>
+      const q = request.query as MergeBaseQuery
+      const repo = loadCodeProject(request, id)
+      // python-gitlab sends `refs=a,b`; gitbeaker and curl send `refs[]=a&refs[]=b`.
+      const refs = (Array.isArray(q.refs) ? q.refs : q.refs.split(',')).filter((r) => r !== '')
+      if (refs.length < 2) throw apiMessage(400, 'Provide at least 2 refs')
+      const shas: string[] = []
+      const unknown: string[] = []
+      for (const ref of refs) {
+        const sha = isValidRef(ref) ? await resolveUserRef(repo, ref, 'refs') : null
+        if (sha) shas.push(sha)
+        else unknown.push(ref)
+      }
+      if (unknown.length > 0)
+        throw apiMessage(400, `Could not find ${unknown.length === 1 ? 'ref' : 'refs'}: ${unknown.join(', ')}`)
+      const base = await mergeBase(repo.gitDir, shas)
+      if (!base) throw notFound('Merge Base')
+      return commitEntity(await readCommit(repo.gitDir, base), repo.webUrl)
+    },
+  )
 }
 
 export default repository

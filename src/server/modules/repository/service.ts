@@ -9,7 +9,14 @@ import { apiMessage, forbidden, invalidParam, type ApiError } from '../../platfo
 import { filePathProblem, git, gitText, GitError, ZERO_SHA, type FilePathProblem } from '../../platform/git/git'
 import { ensureProjectRepo, projectGitDir, repoExists } from '../../platform/git/project-repo'
 import { readRef, resolveCommit } from '../../platform/git/refs'
-import { InvalidPathError, isRecordableName, RefMovedError, writeCommit, type CommitAction, type Identity } from '../../platform/git/write-commit'
+import {
+  InvalidPathError,
+  isRecordableName,
+  RefMovedError,
+  writeCommit,
+  type CommitAction,
+  type Identity,
+} from '../../platform/git/write-commit'
 import { protectDefaultBranch, refusal, writeForcePushRules } from '../branches/protected-service'
 import { pushLanded, type PushContext } from '../../platform/git/push-listeners'
 import { assertRepositoryWritable } from '../storage-moves/service'
@@ -31,9 +38,15 @@ export async function readRepositoryFlags(gitDir: string, defaultBranch: string 
   if (heads.trim() === '') return { empty_repo: true, readme_path: null }
   let readme: string | null = null
   const branch = defaultBranch ?? 'HEAD'
-  const out = await git(['ls-tree', '-z', '--name-only', '--end-of-options', `refs/heads/${branch}`], { gitDir, successExitCodes: [0, 128] })
+  const out = await git(['ls-tree', '-z', '--name-only', '--end-of-options', `refs/heads/${branch}`], {
+    gitDir,
+    successExitCodes: [0, 128],
+  })
   if (out.exitCode === 0) {
-    const names = out.stdout.toString('utf8').split('\0').filter((n) => README.test(n))
+    const names = out.stdout
+      .toString('utf8')
+      .split('\0')
+      .filter((n) => README.test(n))
     // GitLab prefers a Markdown README when several exist.
     readme = names.find((n) => /\.md$/i.test(n)) ?? names[0] ?? null
   }
@@ -44,7 +57,8 @@ export async function readRepositoryFlags(gitDir: string, defaultBranch: string 
 export async function refreshRepositoryFlags(ctx: ServerContext, project: ProjectRow): Promise<RepositoryFlags> {
   const flags = await readRepositoryFlags(projectGitDir(ctx, project), project.default_branch)
   const stored = projectSettings(project.settings)
-  if (stored.empty_repo !== flags.empty_repo || (stored.readme_path ?? null) !== flags.readme_path) setRepositoryFlags(ctx.db, project.id, flags)
+  if (stored.empty_repo !== flags.empty_repo || (stored.readme_path ?? null) !== flags.readme_path)
+    setRepositoryFlags(ctx.db, project.id, flags)
   return flags
 }
 
@@ -62,7 +76,11 @@ export interface CreateRepositoryOptions {
  * Creates a new project's bare repository (HEAD on the default branch), protects the default
  * branch, and with `initializeWithReadme` commits GitLab's initial README.md as the creator.
  */
-export async function createProjectRepository(ctx: ServerContext, project: ProjectRow, options: CreateRepositoryOptions): Promise<void> {
+export async function createProjectRepository(
+  ctx: ServerContext,
+  project: ProjectRow,
+  options: CreateRepositoryOptions,
+): Promise<void> {
   const branch = project.default_branch ?? ctx.settings.get('default_branch_name')
   const gitDir = await ensureProjectRepo(ctx, project)
   protectDefaultBranch(ctx.db, project, branch)
@@ -80,7 +98,12 @@ export async function createProjectRepository(ctx: ServerContext, project: Proje
     committer: identity,
   })
   setRepositoryFlags(ctx.db, project.id, { empty_repo: false, readme_path: 'README.md' })
-  await pushLanded({ ctx, project, user: options.creator, updates: [{ oldSha: ZERO_SHA, newSha: sha, ref: `refs/heads/${branch}` }] })
+  await pushLanded({
+    ctx,
+    project,
+    user: options.creator,
+    updates: [{ oldSha: ZERO_SHA, newSha: sha, ref: `refs/heads/${branch}` }],
+  })
 }
 
 /** Removes a deleted project's repository from disk. */
@@ -164,11 +187,16 @@ export async function commitToBranch(ctx: ServerContext, req: CommitRequest): Pr
   const head = await readRef(gitDir, ref)
   let start = head
   if (req.startBranch !== undefined && req.startBranch !== branch) {
-    if (head) throw apiMessage(400, `A branch called '${branch}' already exists. Switch to that branch in order to make changes`)
+    if (head)
+      throw apiMessage(
+        400,
+        `A branch called '${branch}' already exists. Switch to that branch in order to make changes`,
+      )
     start = await resolveCommit(gitDir, `refs/heads/${req.startBranch}`)
     if (!start) throw apiMessage(400, COMMIT_MESSAGES.notOnBranch)
   } else if (!head) {
-    const empty = (await gitText(['for-each-ref', '--count=1', '--format=%(refname)', 'refs/heads/'], { gitDir })).trim() === ''
+    const empty =
+      (await gitText(['for-each-ref', '--count=1', '--format=%(refname)', 'refs/heads/'], { gitDir })).trim() === ''
     if (!empty) throw apiMessage(400, COMMIT_MESSAGES.notOnBranch)
   }
   const rules = listProtectedBranches(ctx.db, project.id)
@@ -179,7 +207,8 @@ export async function commitToBranch(ctx: ServerContext, req: CommitRequest): Pr
   const present = await existingPaths(gitDir, start, paths)
   for (const a of req.actions) {
     if (a.action === 'create' && present.has(a.filePath)) throw apiMessage(400, COMMIT_MESSAGES.exists)
-    if ((a.action === 'update' || a.action === 'delete' || a.action === 'chmod') && !present.has(a.filePath)) throw apiMessage(400, COMMIT_MESSAGES.missing)
+    if ((a.action === 'update' || a.action === 'delete' || a.action === 'chmod') && !present.has(a.filePath))
+      throw apiMessage(400, COMMIT_MESSAGES.missing)
     if (a.action === 'move') {
       if (!present.has(a.previousPath)) throw apiMessage(400, COMMIT_MESSAGES.missing)
       if (present.has(a.filePath)) throw apiMessage(400, COMMIT_MESSAGES.exists)
@@ -194,9 +223,18 @@ export async function commitToBranch(ctx: ServerContext, req: CommitRequest): Pr
   const author = { name: req.author?.name || committer.name, email: req.author?.email || committer.email }
   let sha: string
   try {
-    sha = await writeCommit(gitDir, { ref, parent: start, expectedOld: head, actions: req.actions, message: req.message, author, committer })
+    sha = await writeCommit(gitDir, {
+      ref,
+      parent: start,
+      expectedOld: head,
+      actions: req.actions,
+      message: req.message,
+      author,
+      committer,
+    })
   } catch (error) {
-    if (error instanceof RefMovedError) throw apiMessage(400, `Could not update branch ${branch}. Please refresh and try again.`)
+    if (error instanceof RefMovedError)
+      throw apiMessage(400, `Could not update branch ${branch}. Please refresh and try again.`)
     if (error instanceof InvalidPathError) throw pathRefusal(error.path, 'invalid')
     if (error instanceof GitError && error.kind === 'not-found') throw apiMessage(400, COMMIT_MESSAGES.missing)
     throw error

@@ -10,16 +10,29 @@ function common(row: ResourceEventRow, user: UserRef | null): Record<string, unk
 }
 
 /** GitLab's ResourceLabelEvent entity; `label` (LabelBasic) is null once the label was deleted. */
-export function labelEventEntity(row: LabelEventRow, user: UserRef | null, label: Readonly<Record<string, unknown>> | null): Readonly<Record<string, unknown>> {
+export function labelEventEntity(
+  row: LabelEventRow,
+  user: UserRef | null,
+  label: Readonly<Record<string, unknown>> | null,
+): Readonly<Record<string, unknown>> {
   return { ...common(row, user), label, action: row.action }
 }
 
 /** GitLab's ResourceMilestoneEvent entity: the whole milestone, and the item's state when it changed. */
-export function milestoneEventEntity(row: MilestoneEventRow, user: UserRef | null, milestone: MilestoneEntity | null): Readonly<Record<string, unknown>> {
+export function milestoneEventEntity(
+  row: MilestoneEventRow,
+  user: UserRef | null,
+  milestone: MilestoneEntity | null,
+): Readonly<Record<string, unknown>> {
   return { ...common(row, user), milestone, action: row.action, state: row.state }
 }
 
 /** GitLab's ResourceStateEvent entity, with the commit or merge request that caused the change. */
 export function stateEventEntity(row: StateEventRow, user: UserRef | null): Readonly<Record<string, unknown>> {
-  return { ...common(row, user), source_commit: row.source_commit, source_merge_request_id: row.source_merge_request_id, state: row.state }
+  return {
+    ...common(row, user),
+    source_commit: row.source_commit,
+    source_merge_request_id: row.source_merge_request_id,
+    state: row.state,
+  }
 }

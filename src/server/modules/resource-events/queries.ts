@@ -13,7 +13,11 @@ export interface ResourceRef {
 /** The three resource event tables (GitLab's ResourceLabelEvent, ResourceMilestoneEvent, ResourceStateEvent). */
 export type ResourceEventTable = 'resource_label_events' | 'resource_milestone_events' | 'resource_state_events'
 
-const COLUMN: Readonly<Record<ResourceType, string>> = { Issue: 'issue_id', MergeRequest: 'merge_request_id', Epic: 'epic_id' }
+const COLUMN: Readonly<Record<ResourceType, string>> = {
+  Issue: 'issue_id',
+  MergeRequest: 'merge_request_id',
+  Epic: 'epic_id',
+}
 
 interface ResourceColumns {
   readonly issue_id: number | null
@@ -63,16 +67,35 @@ function ids(r: ResourceRef): [number | null, number | null, number | null] {
 }
 
 /** Records one label added to or removed from a resource. */
-export function insertLabelEvent(db: Db, r: ResourceRef, labelId: number, userId: number, action: 'add' | 'remove', at: string): void {
-  cachedStatement(db, 'INSERT INTO resource_label_events (issue_id, merge_request_id, epic_id, label_id, user_id, action, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(...ids(r), labelId, userId, action, at)
+export function insertLabelEvent(
+  db: Db,
+  r: ResourceRef,
+  labelId: number,
+  userId: number,
+  action: 'add' | 'remove',
+  at: string,
+): void {
+  cachedStatement(
+    db,
+    'INSERT INTO resource_label_events (issue_id, merge_request_id, epic_id, label_id, user_id, action, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  ).run(...ids(r), labelId, userId, action, at)
 }
 
 /** Records a milestone set on (`add`) or taken off (`remove`) an issue or merge request in `state`. */
-export function insertMilestoneEvent(db: Db, r: ResourceRef, milestoneId: number, userId: number, action: 'add' | 'remove', state: string, at: string): void {
+export function insertMilestoneEvent(
+  db: Db,
+  r: ResourceRef,
+  milestoneId: number,
+  userId: number,
+  action: 'add' | 'remove',
+  state: string,
+  at: string,
+): void {
   const [issueId, mergeRequestId] = ids(r)
-  cachedStatement(db, 'INSERT INTO resource_milestone_events (issue_id, merge_request_id, milestone_id, user_id, action, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(issueId, mergeRequestId, milestoneId, userId, action, state, at)
+  cachedStatement(
+    db,
+    'INSERT INTO resource_milestone_events (issue_id, merge_request_id, milestone_id, user_id, action, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  ).run(issueId, mergeRequestId, milestoneId, userId, action, state, at)
 }
 
 /** What caused a state change, when a commit or a merge request did. */
@@ -82,22 +105,49 @@ export interface StateSource {
 }
 
 /** Records a state change (closed, reopened, merged…). */
-export function insertStateEvent(db: Db, r: ResourceRef, userId: number, state: ResourceState, source: StateSource, at: string): void {
-  cachedStatement(db, 'INSERT INTO resource_state_events (issue_id, merge_request_id, epic_id, user_id, state, source_commit, source_merge_request_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(...ids(r), userId, state, source.commit ?? null, source.mergeRequestId ?? null, at)
+export function insertStateEvent(
+  db: Db,
+  r: ResourceRef,
+  userId: number,
+  state: ResourceState,
+  source: StateSource,
+  at: string,
+): void {
+  cachedStatement(
+    db,
+    'INSERT INTO resource_state_events (issue_id, merge_request_id, epic_id, user_id, state, source_commit, source_merge_request_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  ).run(...ids(r), userId, state, source.commit ?? null, source.mergeRequestId ?? null, at)
 }
 
 /** A page of one resource's events of a kind, oldest first, and how many there are. */
-export function listResourceEvents<T extends ResourceEventRow>(db: Db, table: ResourceEventTable, r: ResourceRef, limit: number, offset: number): { rows: T[]; total: number } {
+export function listResourceEvents<T extends ResourceEventRow>(
+  db: Db,
+  table: ResourceEventTable,
+  r: ResourceRef,
+  limit: number,
+  offset: number,
+): { rows: T[]; total: number } {
   const column = COLUMN[r.type]
-  const total = (cachedStatement(db, `SELECT COUNT(*) AS n FROM ${table} WHERE ${column} = ?`).get(r.id) as { n: number }).n
-  const rows = cachedStatement(db, `SELECT * FROM ${table} WHERE ${column} = ? ORDER BY id LIMIT ? OFFSET ?`).all(r.id, limit, offset) as T[]
+  const total = (
+    cachedStatement(db, `SELECT COUNT(*) AS n FROM ${table} WHERE ${column} = ?`).get(r.id) as { n: number }
+  ).n
+  const rows = cachedStatement(db, `SELECT * FROM ${table} WHERE ${column} = ? ORDER BY id LIMIT ? OFFSET ?`).all(
+    r.id,
+    limit,
+    offset,
+  ) as T[]
   return { rows, total }
 }
 
 /** One event of a resource, or undefined when that resource has no event with this id. */
-export function findResourceEvent<T extends ResourceEventRow>(db: Db, table: ResourceEventTable, r: ResourceRef, id: number): T | undefined {
-  return cachedStatement(db, `SELECT * FROM ${table} WHERE id = ? AND ${COLUMN[r.type]} = ?`).get(id, r.id) as T | undefined
+export function findResourceEvent<T extends ResourceEventRow>(
+  db: Db,
+  table: ResourceEventTable,
+  r: ResourceRef,
+  id: number,
+): T | undefined {
+  return cachedStatement(db, `SELECT * FROM ${table} WHERE id = ? AND ${COLUMN[r.type]} = ?`).get(id, r.id) as
+    T | undefined
 }
 
 /**
@@ -105,12 +155,18 @@ export function findResourceEvent<T extends ResourceEventRow>(db: Db, table: Res
  * history, as GitLab's CopyResourceEventsService does).
  */
 export function copyIssueResourceEvents(db: Db, fromIssueId: number, toIssueId: number): void {
-  db.prepare(`INSERT INTO resource_label_events (issue_id, label_id, user_id, action, created_at)
-    SELECT ?, label_id, user_id, action, created_at FROM resource_label_events WHERE issue_id = ? ORDER BY id`).run(toIssueId, fromIssueId)
-  db.prepare(`INSERT INTO resource_milestone_events (issue_id, milestone_id, user_id, action, state, created_at)
-    SELECT ?, milestone_id, user_id, action, state, created_at FROM resource_milestone_events WHERE issue_id = ? ORDER BY id`).run(toIssueId, fromIssueId)
-  db.prepare(`INSERT INTO resource_state_events (issue_id, user_id, state, source_commit, source_merge_request_id, created_at)
-    SELECT ?, user_id, state, source_commit, source_merge_request_id, created_at FROM resource_state_events WHERE issue_id = ? ORDER BY id`).run(toIssueId, fromIssueId)
+  db.prepare(
+    `INSERT INTO resource_label_events (issue_id, label_id, user_id, action, created_at)
+    SELECT ?, label_id, user_id, action, created_at FROM resource_label_events WHERE issue_id = ? ORDER BY id`,
+  ).run(toIssueId, fromIssueId)
+  db.prepare(
+    `INSERT INTO resource_milestone_events (issue_id, milestone_id, user_id, action, state, created_at)
+    SELECT ?, milestone_id, user_id, action, state, created_at FROM resource_milestone_events WHERE issue_id = ? ORDER BY id`,
+  ).run(toIssueId, fromIssueId)
+  db.prepare(
+    `INSERT INTO resource_state_events (issue_id, user_id, state, source_commit, source_merge_request_id, created_at)
+    SELECT ?, user_id, state, source_commit, source_merge_request_id, created_at FROM resource_state_events WHERE issue_id = ? ORDER BY id`,
+  ).run(toIssueId, fromIssueId)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -127,14 +183,19 @@ export interface SystemNoteMetadataRow {
 
 /** Stores the metadata of a system note. */
 export function insertSystemNoteMetadata(db: Db, m: SystemNoteMetadataRow): void {
-  cachedStatement(db, 'INSERT INTO system_note_metadata (note_id, action, source_type, source_id, source_note_id) VALUES (?, ?, ?, ?, ?)')
-    .run(m.note_id, m.action, m.source_type, m.source_id, m.source_note_id)
+  cachedStatement(
+    db,
+    'INSERT INTO system_note_metadata (note_id, action, source_type, source_id, source_note_id) VALUES (?, ?, ?, ?, ?)',
+  ).run(m.note_id, m.action, m.source_type, m.source_id, m.source_note_id)
 }
 
 /** Metadata of the given notes that have any (system notes), by note id. */
 export function systemNoteMetadataOf(db: Db, noteIds: readonly number[]): Map<number, SystemNoteMetadataRow> {
   if (noteIds.length === 0) return new Map()
-  const rows = cachedStatement(db, 'SELECT * FROM system_note_metadata WHERE note_id IN (SELECT value FROM json_each(?))').all(JSON.stringify(noteIds)) as SystemNoteMetadataRow[]
+  const rows = cachedStatement(
+    db,
+    'SELECT * FROM system_note_metadata WHERE note_id IN (SELECT value FROM json_each(?))',
+  ).all(JSON.stringify(noteIds)) as SystemNoteMetadataRow[]
   return new Map(rows.map((r) => [r.note_id, r]))
 }
 
@@ -154,11 +215,18 @@ export function crossReferenceExists(db: Db, target: ResourceRef, source: Resour
  * the copies were just inserted in id order, so they are the copy's last notes, n-th for n-th.
  */
 export function copySystemNoteMetadata(db: Db, from: ResourceRef, to: ResourceRef): void {
-  const sources = db.prepare('SELECT id FROM notes WHERE noteable_type = ? AND noteable_id = ? ORDER BY id').all(from.type, from.id) as { id: number }[]
-  const copies = db.prepare('SELECT id FROM notes WHERE noteable_type = ? AND noteable_id = ? ORDER BY id').all(to.type, to.id) as { id: number }[]
+  const sources = db
+    .prepare('SELECT id FROM notes WHERE noteable_type = ? AND noteable_id = ? ORDER BY id')
+    .all(from.type, from.id) as { id: number }[]
+  const copies = db
+    .prepare('SELECT id FROM notes WHERE noteable_type = ? AND noteable_id = ? ORDER BY id')
+    .all(to.type, to.id) as { id: number }[]
   if (copies.length < sources.length) return
   const offset = copies.length - sources.length
-  const meta = systemNoteMetadataOf(db, sources.map((n) => n.id))
+  const meta = systemNoteMetadataOf(
+    db,
+    sources.map((n) => n.id),
+  )
   sources.forEach((source, n) => {
     const m = meta.get(source.id)
     if (m) insertSystemNoteMetadata(db, { ...m, note_id: copies[offset + n].id })

@@ -6,7 +6,13 @@ import { findLabelById, type LabelRow } from '../labels/queries'
 import type { MilestoneRow } from '../milestones/queries'
 import { findNamespaceById, findProjectById } from '../namespaces/queries'
 import {
-  findResourceEvent, listResourceEvents, type LabelEventRow, type MilestoneEventRow, type ResourceEventRow, type ResourceEventTable, type StateEventRow,
+  findResourceEvent,
+  listResourceEvents,
+  type LabelEventRow,
+  type MilestoneEventRow,
+  type ResourceEventRow,
+  type ResourceEventTable,
+  type StateEventRow,
 } from './queries'
 import { labelDetails } from '../issues/entity'
 import { labelEventEntity, milestoneEventEntity, stateEventEntity } from './entity'
@@ -29,7 +35,10 @@ interface EventFamily {
   /** GitLab types `event_id` as an integer for state events (400 when it is not), a string elsewhere (404). */
   readonly integerId: boolean
   /** Which events the caller may see, in order, and how each is shown. */
-  present(request: FastifyRequest, rows: readonly ResourceEventRow[]): { row: ResourceEventRow; entity: Readonly<Record<string, unknown>> }[]
+  present(
+    request: FastifyRequest,
+    rows: readonly ResourceEventRow[],
+  ): { row: ResourceEventRow; entity: Readonly<Record<string, unknown>> }[]
 }
 
 function usersOf(request: FastifyRequest, rows: readonly ResourceEventRow[]) {
@@ -42,7 +51,10 @@ function usersOf(request: FastifyRequest, rows: readonly ResourceEventRow[]) {
 }
 
 /** Labels and milestones belong to a project or a group; the caller must be able to read it (GitLab's read_label / read_milestone). */
-function canReadOwner(request: FastifyRequest, owner: { readonly project_id: number | null; readonly group_id: number | null }): boolean {
+function canReadOwner(
+  request: FastifyRequest,
+  owner: { readonly project_id: number | null; readonly group_id: number | null },
+): boolean {
   const db = request.server.burrow.db
   if (owner.project_id !== null) {
     const project = findProjectById(db, owner.project_id)
@@ -83,14 +95,20 @@ const milestoneEvents: EventFamily = {
   present(request, rows) {
     const user = usersOf(request, rows)
     const events = rows as readonly MilestoneEventRow[]
-    const milestones = milestonesById(request.server.burrow.db, [...new Set(events.map((r) => r.milestone_id).filter((id): id is number => id !== null))])
+    const milestones = milestonesById(request.server.burrow.db, [
+      ...new Set(events.map((r) => r.milestone_id).filter((id): id is number => id !== null)),
+    ])
     const readable = [...milestones.values()].filter((m) => canReadOwner(request, m))
     const shown = new Map(presentMilestones(request, readable).map((m) => [m.id, m]))
     const out: ReturnType<EventFamily['present']> = []
     for (const row of events) {
-      const milestone: MilestoneRow | undefined = row.milestone_id !== null ? milestones.get(row.milestone_id) : undefined
+      const milestone: MilestoneRow | undefined =
+        row.milestone_id !== null ? milestones.get(row.milestone_id) : undefined
       if (milestone && !shown.has(milestone.id)) continue
-      out.push({ row, entity: milestoneEventEntity(row, user(row.user_id), milestone ? (shown.get(milestone.id) ?? null) : null) })
+      out.push({
+        row,
+        entity: milestoneEventEntity(row, user(row.user_id), milestone ? (shown.get(milestone.id) ?? null) : null),
+      })
     }
     return out
   },
@@ -137,14 +155,21 @@ const resourceEvents: FastifyPluginAsyncTypebox = async (app) => {
         // An item's events are few: all are read and those the caller may not see left out before
         // paging, so the page and its count show nothing of them.
         const { rows } = listResourceEvents(request.server.burrow.db, family.table, refOf(noteable), -1, 0)
-        return paginateArray(request, reply, request.server.burrow.baseUrl(request), family.present(request, rows).map((e) => e.entity))
+        return paginateArray(
+          request,
+          reply,
+          request.server.burrow.baseUrl(request),
+          family.present(request, rows).map((e) => e.entity),
+        )
       })
 
       app.get(`${base}/:event_id`, { schema: { params: eventParams } }, async (request) => {
         currentUser(request)
         const noteable = loadNoteable(request, kind)
         const raw = String((request.params as Record<string, unknown>).event_id)
-        const row = /^\d+$/.test(raw) ? findResourceEvent(request.server.burrow.db, family.table, refOf(noteable), Number(raw)) : undefined
+        const row = /^\d+$/.test(raw)
+          ? findResourceEvent(request.server.burrow.db, family.table, refOf(noteable), Number(raw))
+          : undefined
         if (!row) throw notFound()
         const [shown] = family.present(request, [row])
         if (!shown) throw notFound(family.model)

@@ -22,7 +22,10 @@ export function runnerOnline(row: Pick<RunnerRow, 'contacted_at'>, now = Date.no
 }
 
 /** `paused` when not active, else `online` or `offline` by last contact (never contacted counts as offline). */
-export function runnerStatus(row: Pick<RunnerRow, 'active' | 'contacted_at'>, now = Date.now()): 'online' | 'offline' | 'paused' {
+export function runnerStatus(
+  row: Pick<RunnerRow, 'active' | 'contacted_at'>,
+  now = Date.now(),
+): 'online' | 'offline' | 'paused' {
   if (row.active !== 1) return 'paused'
   return runnerOnline(row, now) ? 'online' : 'offline'
 }
@@ -47,7 +50,11 @@ export function runnerEntity(row: RunnerRow, now = Date.now()): Readonly<Record<
 /** GitLab's RunnerDetails entity: the summary plus configuration, reported versions and owners. */
 export function runnerDetailEntity(
   row: RunnerRow,
-  owners: { readonly projects: readonly RunnerProjectRef[]; readonly groups: readonly RunnerGroupRef[]; readonly showMaintenanceNote: boolean },
+  owners: {
+    readonly projects: readonly RunnerProjectRef[]
+    readonly groups: readonly RunnerGroupRef[]
+    readonly showMaintenanceNote: boolean
+  },
   now = Date.now(),
 ): Readonly<Record<string, unknown>> {
   return {

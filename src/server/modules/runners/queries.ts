@@ -83,13 +83,35 @@ export function insertRunner(db: Db, r: NewRunner, projectId: number | null): Ru
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
-        r.runnerType, r.groupId, r.tokenDigest, r.description, r.maintenanceNote, Number(r.active), Number(r.locked), Number(r.runUntagged),
-        JSON.stringify([...new Set(r.tagList)].sort()), r.accessLevel, r.maximumTimeout, r.info.name ?? null, r.info.version ?? null,
-        r.info.revision ?? null, r.info.platform ?? null, r.info.architecture ?? null, r.info.executor ?? null, r.info.ip_address ?? null,
-        r.creatorId, now, now,
+        r.runnerType,
+        r.groupId,
+        r.tokenDigest,
+        r.description,
+        r.maintenanceNote,
+        Number(r.active),
+        Number(r.locked),
+        Number(r.runUntagged),
+        JSON.stringify([...new Set(r.tagList)].sort()),
+        r.accessLevel,
+        r.maximumTimeout,
+        r.info.name ?? null,
+        r.info.version ?? null,
+        r.info.revision ?? null,
+        r.info.platform ?? null,
+        r.info.architecture ?? null,
+        r.info.executor ?? null,
+        r.info.ip_address ?? null,
+        r.creatorId,
+        now,
+        now,
       )
     const id = Number(info.lastInsertRowid)
-    if (projectId !== null) db.prepare('INSERT INTO ci_runner_projects (runner_id, project_id, created_at) VALUES (?, ?, ?)').run(id, projectId, now)
+    if (projectId !== null)
+      db.prepare('INSERT INTO ci_runner_projects (runner_id, project_id, created_at) VALUES (?, ?, ?)').run(
+        id,
+        projectId,
+        now,
+      )
     return findRunnerById(db, id) as RunnerRow
   })()
 }
@@ -102,14 +124,31 @@ export function findRunnerByTokenDigest(db: Db, digest: string): RunnerRow | und
   return db.prepare('SELECT * FROM ci_runners WHERE token_digest = ?').get(digest) as RunnerRow | undefined
 }
 
-export type RunnerChanges = Partial<Pick<RunnerRow, 'description' | 'maintenance_note' | 'active' | 'locked' | 'run_untagged' | 'tag_list' | 'access_level' | 'maximum_timeout' | 'token_digest'>>
+export type RunnerChanges = Partial<
+  Pick<
+    RunnerRow,
+    | 'description'
+    | 'maintenance_note'
+    | 'active'
+    | 'locked'
+    | 'run_untagged'
+    | 'tag_list'
+    | 'access_level'
+    | 'maximum_timeout'
+    | 'token_digest'
+  >
+>
 
 /** Applies attribute changes and bumps updated_at. */
 export function updateRunnerRow(db: Db, id: number, changes: RunnerChanges): RunnerRow {
   const keys = Object.keys(changes) as (keyof RunnerChanges)[]
   if (keys.length > 0) {
     const sets = keys.map((k) => `${k} = ?`).join(', ')
-    db.prepare(`UPDATE ci_runners SET ${sets}, updated_at = ? WHERE id = ?`).run(...keys.map((k) => changes[k] ?? null), nowIso(), id)
+    db.prepare(`UPDATE ci_runners SET ${sets}, updated_at = ? WHERE id = ?`).run(
+      ...keys.map((k) => changes[k] ?? null),
+      nowIso(),
+      id,
+    )
   }
   return findRunnerById(db, id) as RunnerRow
 }
@@ -120,7 +159,17 @@ export function touchRunner(db: Db, id: number, info: RunnerInfo): void {
     `UPDATE ci_runners SET contacted_at = ?, ip_address = COALESCE(?, ip_address), name = COALESCE(?, name), version = COALESCE(?, version),
        revision = COALESCE(?, revision), platform = COALESCE(?, platform), architecture = COALESCE(?, architecture), executor = COALESCE(?, executor)
      WHERE id = ?`,
-  ).run(nowIso(), info.ip_address ?? null, info.name ?? null, info.version ?? null, info.revision ?? null, info.platform ?? null, info.architecture ?? null, info.executor ?? null, id)
+  ).run(
+    nowIso(),
+    info.ip_address ?? null,
+    info.name ?? null,
+    info.version ?? null,
+    info.revision ?? null,
+    info.platform ?? null,
+    info.architecture ?? null,
+    info.executor ?? null,
+    id,
+  )
 }
 
 export function deleteRunnerRow(db: Db, id: number): void {
@@ -132,7 +181,9 @@ export function runnerProjectIds(db: Db, runnerIds: readonly number[]): Map<numb
   const out = new Map<number, number[]>()
   if (runnerIds.length === 0) return out
   const rows = db
-    .prepare('SELECT runner_id, project_id FROM ci_runner_projects WHERE runner_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, project_id')
+    .prepare(
+      'SELECT runner_id, project_id FROM ci_runner_projects WHERE runner_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, project_id',
+    )
     .all(JSON.stringify(runnerIds)) as { runner_id: number; project_id: number }[]
   for (const r of rows) {
     const list = out.get(r.runner_id) ?? []
@@ -143,11 +194,18 @@ export function runnerProjectIds(db: Db, runnerIds: readonly number[]): Map<numb
 }
 
 export function isRunnerInProject(db: Db, runnerId: number, projectId: number): boolean {
-  return db.prepare('SELECT 1 FROM ci_runner_projects WHERE runner_id = ? AND project_id = ?').get(runnerId, projectId) !== undefined
+  return (
+    db.prepare('SELECT 1 FROM ci_runner_projects WHERE runner_id = ? AND project_id = ?').get(runnerId, projectId) !==
+    undefined
+  )
 }
 
 export function assignRunnerToProject(db: Db, runnerId: number, projectId: number): void {
-  db.prepare('INSERT INTO ci_runner_projects (runner_id, project_id, created_at) VALUES (?, ?, ?)').run(runnerId, projectId, nowIso())
+  db.prepare('INSERT INTO ci_runner_projects (runner_id, project_id, created_at) VALUES (?, ?, ?)').run(
+    runnerId,
+    projectId,
+    nowIso(),
+  )
 }
 
 export function unassignRunnerFromProject(db: Db, runnerId: number, projectId: number): void {
@@ -165,7 +223,8 @@ export type RunnerScope =
   | { readonly kind: 'group'; readonly groupIds: readonly number[] }
 
 /** Status filters, GitLab's runner scopes: active, paused, online, offline, never_contacted, stale. */
-export type RunnerStatusFilter = 'active' | 'paused' | 'online' | 'offline' | 'never_contacted' | 'stale' | 'specific' | 'shared'
+export type RunnerStatusFilter =
+  'active' | 'paused' | 'online' | 'offline' | 'never_contacted' | 'stale' | 'specific' | 'shared'
 
 export interface RunnerFilter {
   readonly scope: RunnerScope
@@ -211,7 +270,10 @@ function scopeSql(scope: RunnerScope, p: Params): { cte: string; where: string }
           OR (r.runner_type = 'group_type' AND r.group_id IN (SELECT value FROM json_each(${p.add(JSON.stringify(scope.groupIds))}))))`,
       }
     case 'group':
-      return { cte: '', where: `(r.runner_type = 'instance_type' OR (r.runner_type = 'group_type' AND r.group_id IN (SELECT value FROM json_each(${p.add(JSON.stringify(scope.groupIds))}))))` }
+      return {
+        cte: '',
+        where: `(r.runner_type = 'instance_type' OR (r.runner_type = 'group_type' AND r.group_id IN (SELECT value FROM json_each(${p.add(JSON.stringify(scope.groupIds))}))))`,
+      }
   }
 }
 
@@ -238,35 +300,64 @@ function statusSql(status: RunnerStatusFilter, onlineSince: string, staleBefore:
 }
 
 /** One page of runners, by id. The statuses all apply (a scope and a status filter narrow together). */
-export function listRunners(db: Db, f: RunnerFilter, page: { readonly limit: number; readonly offset: number }, now = Date.now()): { rows: RunnerRow[]; total: number } {
+export function listRunners(
+  db: Db,
+  f: RunnerFilter,
+  page: { readonly limit: number; readonly offset: number },
+  now = Date.now(),
+): { rows: RunnerRow[]; total: number } {
   const p = new Params()
   const { cte, where } = scopeSql(f.scope, p)
   const clauses = [where]
-  if (f.types && f.types.length > 0) clauses.push(`r.runner_type IN (SELECT value FROM json_each(${p.add(JSON.stringify(f.types))}))`)
+  if (f.types && f.types.length > 0)
+    clauses.push(`r.runner_type IN (SELECT value FROM json_each(${p.add(JSON.stringify(f.types))}))`)
   const onlineSince = new Date(now - ONLINE_CONTACT_TIMEOUT_MS).toISOString()
   const staleBefore = new Date(now - STALE_TIMEOUT_MS).toISOString()
   for (const s of f.statuses ?? []) clauses.push(statusSql(s, onlineSince, staleBefore))
   if (f.tags && f.tags.length > 0) {
-    clauses.push(`NOT EXISTS (SELECT 1 FROM json_each(${p.add(JSON.stringify(f.tags))}) t WHERE t.value NOT IN (SELECT value FROM json_each(r.tag_list)))`)
+    clauses.push(
+      `NOT EXISTS (SELECT 1 FROM json_each(${p.add(JSON.stringify(f.tags))}) t WHERE t.value NOT IN (SELECT value FROM json_each(r.tag_list)))`,
+    )
   }
   const sql = clauses.join(' AND ')
-  const total = (db.prepare(`${cte} SELECT COUNT(*) AS n FROM ci_runners r WHERE ${sql}`).get(p.values) as { n: number }).n
-  const rows = db.prepare(`${cte} SELECT r.* FROM ci_runners r WHERE ${sql} ORDER BY r.id LIMIT ${p.add(page.limit)} OFFSET ${p.add(page.offset)}`).all(p.values) as RunnerRow[]
+  const total = (
+    db.prepare(`${cte} SELECT COUNT(*) AS n FROM ci_runners r WHERE ${sql}`).get(p.values) as { n: number }
+  ).n
+  const rows = db
+    .prepare(
+      `${cte} SELECT r.* FROM ci_runners r WHERE ${sql} ORDER BY r.id LIMIT ${p.add(page.limit)} OFFSET ${p.add(page.offset)}`,
+    )
+    .all(p.values) as RunnerRow[]
   return { rows, total }
 }
 
 /** Registration token of a project or group, creating it with `make` on first use (stored sealed, found by its digest). */
-export function registrationToken(db: Db, secrets: SecretBox, sourceType: 'Project' | 'Namespace', sourceId: number, make: () => string): string {
-  const row = db.prepare('SELECT encrypted_token FROM ci_registration_tokens WHERE source_type = ? AND source_id = ?').get(sourceType, sourceId) as { encrypted_token: string } | undefined
+export function registrationToken(
+  db: Db,
+  secrets: SecretBox,
+  sourceType: 'Project' | 'Namespace',
+  sourceId: number,
+  make: () => string,
+): string {
+  const row = db
+    .prepare('SELECT encrypted_token FROM ci_registration_tokens WHERE source_type = ? AND source_id = ?')
+    .get(sourceType, sourceId) as { encrypted_token: string } | undefined
   if (row) return secrets.open(row.encrypted_token)
   const token = make()
-  db.prepare('INSERT INTO ci_registration_tokens (source_type, source_id, encrypted_token, token_digest, created_at) VALUES (?, ?, ?, ?, ?)')
-    .run(sourceType, sourceId, secrets.seal(token), digestToken(token), nowIso())
+  db.prepare(
+    'INSERT INTO ci_registration_tokens (source_type, source_id, encrypted_token, token_digest, created_at) VALUES (?, ?, ?, ?, ?)',
+  ).run(sourceType, sourceId, secrets.seal(token), digestToken(token), nowIso())
   return token
 }
 
 /** Replaces a project's or group's registration token. */
-export function resetRegistrationToken(db: Db, secrets: SecretBox, sourceType: 'Project' | 'Namespace', sourceId: number, token: string): void {
+export function resetRegistrationToken(
+  db: Db,
+  secrets: SecretBox,
+  sourceType: 'Project' | 'Namespace',
+  sourceId: number,
+  token: string,
+): void {
   db.prepare(
     `INSERT INTO ci_registration_tokens (source_type, source_id, encrypted_token, token_digest, created_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (source_type, source_id) DO UPDATE SET encrypted_token = excluded.encrypted_token, token_digest = excluded.token_digest, created_at = excluded.created_at`,
@@ -274,7 +365,12 @@ export function resetRegistrationToken(db: Db, secrets: SecretBox, sourceType: '
 }
 
 /** Which project or group a registration token belongs to. */
-export function registrationTokenOwner(db: Db, token: string): { sourceType: 'Project' | 'Namespace'; sourceId: number } | undefined {
-  const row = db.prepare('SELECT source_type, source_id FROM ci_registration_tokens WHERE token_digest = ?').get(digestToken(token)) as { source_type: 'Project' | 'Namespace'; source_id: number } | undefined
+export function registrationTokenOwner(
+  db: Db,
+  token: string,
+): { sourceType: 'Project' | 'Namespace'; sourceId: number } | undefined {
+  const row = db
+    .prepare('SELECT source_type, source_id FROM ci_registration_tokens WHERE token_digest = ?')
+    .get(digestToken(token)) as { source_type: 'Project' | 'Namespace'; source_id: number } | undefined
   return row ? { sourceType: row.source_type, sourceId: row.source_id } : undefined
 }

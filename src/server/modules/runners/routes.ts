@@ -6,16 +6,36 @@ import { digestToken, generateToken } from '../../platform/auth/secrets'
 import { namespaceAncestors } from '../namespaces/queries'
 import { CI_STATUSES, listJobs } from '../pipelines/queries'
 import {
-  findRunnerById, isRunnerInProject, listRunners, runnerProjectIds, updateRunnerRow, type RunnerFilter, type RunnerRow, type RunnerScope,
-  type RunnerStatusFilter, type RunnerType,
+  findRunnerById,
+  isRunnerInProject,
+  listRunners,
+  runnerProjectIds,
+  updateRunnerRow,
+  type RunnerFilter,
+  type RunnerRow,
+  type RunnerScope,
+  type RunnerStatusFilter,
+  type RunnerType,
 } from './queries'
 import { apiMessage, forbidden, missingParam, notFound, paramError, validationFailed } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadGroup, loadProject, requireAdmin } from '../../platform/http/resolve'
 import { presentJobs } from '../pipelines/present'
 import {
-  assignRunner, canCreateRunner, canReadRunner, canUpdateRunner, createUserRunner, instanceRegistrationToken, presentRunnerDetail, presentRunners,
-  resetRunnersToken, unassignRunner, unregisterRunner, updateRunner, type RunnerAttributes, type RunnerOwnerScope,
+  assignRunner,
+  canCreateRunner,
+  canReadRunner,
+  canUpdateRunner,
+  createUserRunner,
+  instanceRegistrationToken,
+  presentRunnerDetail,
+  presentRunners,
+  resetRunnersToken,
+  unassignRunner,
+  unregisterRunner,
+  updateRunner,
+  type RunnerAttributes,
+  type RunnerOwnerScope,
 } from './service'
 import { recordAudit } from '../audit-events/service'
 
@@ -106,7 +126,10 @@ const JobsQuery = Type.Object({
 export function tagListOf(raw: string | readonly string[] | undefined): string[] | undefined {
   if (raw === undefined) return undefined
   const items = typeof raw === 'string' ? [raw] : raw
-  return items.flatMap((t) => t.split(',')).map((t) => t.trim()).filter((t) => t !== '')
+  return items
+    .flatMap((t) => t.split(','))
+    .map((t) => t.trim())
+    .filter((t) => t !== '')
 }
 
 interface ListParams {
@@ -132,7 +155,11 @@ function filterOf(scope: RunnerScope, q: ListParams, allowedScopes: readonly str
   return { scope, types: [...new Set(types)], statuses, tags: tagListOf(q.tag_list) }
 }
 
-function sendRunners(request: FastifyRequest, reply: import('fastify').FastifyReply, filter: RunnerFilter): Readonly<Record<string, unknown>>[] {
+function sendRunners(
+  request: FastifyRequest,
+  reply: import('fastify').FastifyReply,
+  filter: RunnerFilter,
+): Readonly<Record<string, unknown>>[] {
   const page = pageOf(request.query as Record<string, unknown>)
   const { rows, total } = listRunners(request.server.burrow.db, filter, { limit: page.perPage, offset: page.offset })
   setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
@@ -141,14 +168,18 @@ function sendRunners(request: FastifyRequest, reply: import('fastify').FastifyRe
 
 /** GitLab's runner validation: a maximum timeout, when set, is at least ten minutes. */
 function checkMaximumTimeout(seconds: number | null | undefined): void {
-  if (seconds !== undefined && seconds !== null && seconds < 600) throw validationFailed({ maximum_timeout: ['needs to be at least 10 minutes'] })
+  if (seconds !== undefined && seconds !== null && seconds < 600)
+    throw validationFailed({ maximum_timeout: ['needs to be at least 10 minutes'] })
 }
 
 /**
  * The scope `POST /user/runners` names: the group or project must exist and be visible to the
  * caller (404 otherwise, as GitLab's find_group!/find_project!), and its id must be given.
  */
-function creationScope(request: FastifyRequest, body: { readonly runner_type: RunnerType; readonly group_id?: number; readonly project_id?: number }): RunnerOwnerScope {
+function creationScope(
+  request: FastifyRequest,
+  body: { readonly runner_type: RunnerType; readonly group_id?: number; readonly project_id?: number },
+): RunnerOwnerScope {
   if (body.runner_type === 'group_type') {
     if (body.group_id === undefined) throw missingParam('group_id')
     return { runnerType: 'group_type', groupId: loadGroup(request, body.group_id).id }
@@ -191,16 +222,20 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
 
   // GitLab 15.10+'s runner creation (Users API, "Create a runner linked to a user"): the runner
   // then verifies and asks for jobs with the returned token, like a registered one.
-  app.post('/user/runners', { schema: { body: CreateBody }, config: { scopes: ['api', 'create_runner'] } }, async (request, reply) => {
-    currentUser(request)
-    const b = request.body
-    const scope = creationScope(request, b)
-    if (!canCreateRunner(request.perms, scope)) throw forbidden('Insufficient permissions')
-    const attributes = newRunnerAttributes(b)
-    checkMaximumTimeout(b.maximum_timeout)
-    const { runner, token } = createUserRunner(request, scope, attributes)
-    return reply.code(201).send({ id: runner.id, token, token_expires_at: null })
-  })
+  app.post(
+    '/user/runners',
+    { schema: { body: CreateBody }, config: { scopes: ['api', 'create_runner'] } },
+    async (request, reply) => {
+      currentUser(request)
+      const b = request.body
+      const scope = creationScope(request, b)
+      if (!canCreateRunner(request.perms, scope)) throw forbidden('Insufficient permissions')
+      const attributes = newRunnerAttributes(b)
+      checkMaximumTimeout(b.maximum_timeout)
+      const { runner, token } = createUserRunner(request, scope, attributes)
+      return reply.code(201).send({ id: runner.id, token, token_expires_at: null })
+    },
+  )
 
   app.get('/runners/all', { schema: { querystring: ListQuery } }, async (request, reply) => {
     requireAdmin(request)
@@ -217,9 +252,22 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
   app.put('/runners/:id', { schema: { params: IdParams, body: UpdateBody } }, async (request) => {
     currentUser(request)
     const b = request.body
-    const keys = ['description', 'active', 'paused', 'tag_list', 'run_untagged', 'locked', 'access_level', 'maximum_timeout', 'maintenance_note', 'maintainer_note'] as const
+    const keys = [
+      'description',
+      'active',
+      'paused',
+      'tag_list',
+      'run_untagged',
+      'locked',
+      'access_level',
+      'maximum_timeout',
+      'maintenance_note',
+      'maintainer_note',
+    ] as const
     if (!keys.some((k) => b[k] !== undefined)) {
-      throw paramError('description, active, paused, tag_list, run_untagged, locked, access_level, maximum_timeout, maintenance_note are missing, at least one parameter must be provided')
+      throw paramError(
+        'description, active, paused, tag_list, run_untagged, locked, access_level, maximum_timeout, maintenance_note are missing, at least one parameter must be provided',
+      )
     }
     if (b.active !== undefined && b.paused !== undefined) throw paramError('active, paused are mutually exclusive')
     const { runner, projectIds } = loadRunner(request, request.params.id)
@@ -252,23 +300,32 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/runners/:id/jobs', { schema: { params: IdParams, querystring: JobsQuery } }, async (request, reply) => {
     currentUser(request)
     const { runner, projectIds } = loadRunner(request, request.params.id)
-    if (!request.perms.isAdmin && !canReadRunner(request.perms, runner, projectIds)) throw forbidden('No access granted')
+    if (!request.perms.isAdmin && !canReadRunner(request.perms, runner, projectIds))
+      throw forbidden('No access granted')
     if (!request.perms.isAdmin && runner.runner_type === 'instance_type') throw forbidden('No access granted')
     const db = ctx.db
     // Jobs are limited to projects where the caller is at least a Reporter (administrators see all).
     let visible: number[] | null = null
     if (!request.perms.isAdmin) {
-      const ids = (db.prepare('SELECT DISTINCT project_id FROM ci_builds WHERE runner_id = ?').all(runner.id) as { project_id: number }[]).map((r) => r.project_id)
+      const ids = (
+        db.prepare('SELECT DISTINCT project_id FROM ci_builds WHERE runner_id = ?').all(runner.id) as {
+          project_id: number
+        }[]
+      ).map((r) => r.project_id)
       visible = ids.filter((id) => request.perms.canInProject({ id }, AccessLevel.REPORTER))
     }
     const page = pageOf(request.query as Record<string, unknown>)
-    const { rows, total } = listJobs(db, {
-      runnerId: runner.id,
-      projectIds: visible,
-      statuses: request.query.status ? [request.query.status] : undefined,
-      includeRetried: true,
-      sort: request.query.sort ?? 'desc',
-    }, { limit: page.perPage, offset: page.offset })
+    const { rows, total } = listJobs(
+      db,
+      {
+        runnerId: runner.id,
+        projectIds: visible,
+        statuses: request.query.status ? [request.query.status] : undefined,
+        includeRetried: true,
+        sort: request.query.sort ?? 'desc',
+      },
+      { limit: page.perPage, offset: page.offset },
+    )
     setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
     return presentJobs(request, rows, 'runner')
   })
@@ -280,8 +337,13 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
     const token = generateToken('glrt-')
     updateRunnerRow(ctx.db, runner.id, { token_digest: digestToken(token) })
     recordAudit(ctx.db, request, {
-      entityType: 'User', entityId: request.actor.user?.id ?? 0, entityPath: request.actor.user?.username ?? '', targetId: runner.id,
-      targetType: 'Ci::Runner', targetDetails: runner.description || `#${runner.id}`, change: { custom_message: 'Reset CI runner authentication token' },
+      entityType: 'User',
+      entityId: request.actor.user?.id ?? 0,
+      entityPath: request.actor.user?.username ?? '',
+      targetId: runner.id,
+      targetType: 'Ci::Runner',
+      targetDetails: runner.description || `#${runner.id}`,
+      change: { custom_message: 'Reset CI runner authentication token' },
     })
     return reply.code(201).send({ token, token_expires_at: null })
   })
@@ -293,58 +355,94 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
 
   // ---- projects and groups ----
 
-  app.get('/projects/:id/runners', { schema: { params: ProjectParams, querystring: ListQuery } }, async (request, reply) => {
-    currentUser(request)
-    const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
-    const scope: RunnerScope = { kind: 'project', projectId: project.id, groupIds: projectGroupIds(request, project.namespace_id) }
-    return sendRunners(request, reply, filterOf(scope, request.query, SCOPES))
-  })
+  app.get(
+    '/projects/:id/runners',
+    { schema: { params: ProjectParams, querystring: ListQuery } },
+    async (request, reply) => {
+      currentUser(request)
+      const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
+      const scope: RunnerScope = {
+        kind: 'project',
+        projectId: project.id,
+        groupIds: projectGroupIds(request, project.namespace_id),
+      }
+      return sendRunners(request, reply, filterOf(scope, request.query, SCOPES))
+    },
+  )
 
-  app.post('/projects/:id/runners', { schema: { params: ProjectParams, body: Type.Object({ runner_id: Type.Integer() }) } }, async (request, reply) => {
-    currentUser(request)
-    const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
-    const { runner, projectIds } = loadRunner(request, request.body.runner_id)
-    if (runner.runner_type === 'group_type') throw forbidden('Runner is a group runner')
-    if (!request.perms.isAdmin) {
-      if (runner.locked === 1) throw forbidden('Runner is locked')
-      if (!canUpdateRunner(request.perms, runner, projectIds)) throw forbidden('No access granted')
-    }
-    if (runner.runner_type !== 'project_type') throw apiMessage(400, 'Runner is not a project runner')
-    if (isRunnerInProject(ctx.db, runner.id, project.id)) throw validationFailed({ 'runner_projects.project_id': ['has already been taken'] })
-    assignRunner(request, runner, project)
-    return reply.code(201).send(presentRunners([runner])[0])
-  })
+  app.post(
+    '/projects/:id/runners',
+    { schema: { params: ProjectParams, body: Type.Object({ runner_id: Type.Integer() }) } },
+    async (request, reply) => {
+      currentUser(request)
+      const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
+      const { runner, projectIds } = loadRunner(request, request.body.runner_id)
+      if (runner.runner_type === 'group_type') throw forbidden('Runner is a group runner')
+      if (!request.perms.isAdmin) {
+        if (runner.locked === 1) throw forbidden('Runner is locked')
+        if (!canUpdateRunner(request.perms, runner, projectIds)) throw forbidden('No access granted')
+      }
+      if (runner.runner_type !== 'project_type') throw apiMessage(400, 'Runner is not a project runner')
+      if (isRunnerInProject(ctx.db, runner.id, project.id))
+        throw validationFailed({ 'runner_projects.project_id': ['has already been taken'] })
+      assignRunner(request, runner, project)
+      return reply.code(201).send(presentRunners([runner])[0])
+    },
+  )
 
-  app.delete('/projects/:id/runners/:runner_id', { schema: { params: ProjectRunnerParams } }, async (request, reply) => {
-    currentUser(request)
-    const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
-    const runner = findRunnerById(ctx.db, request.params.runner_id)
-    if (!runner || !isRunnerInProject(ctx.db, runner.id, project.id)) throw notFound('Runner')
-    if ((runnerProjectIds(ctx.db, [runner.id]).get(runner.id) ?? []).length <= 1) {
-      throw forbidden('Only one project associated with the runner. Please remove the runner instead')
-    }
-    unassignRunner(request, runner, project)
-    return reply.code(204).send()
-  })
+  app.delete(
+    '/projects/:id/runners/:runner_id',
+    { schema: { params: ProjectRunnerParams } },
+    async (request, reply) => {
+      currentUser(request)
+      const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
+      const runner = findRunnerById(ctx.db, request.params.runner_id)
+      if (!runner || !isRunnerInProject(ctx.db, runner.id, project.id)) throw notFound('Runner')
+      if ((runnerProjectIds(ctx.db, [runner.id]).get(runner.id) ?? []).length <= 1) {
+        throw forbidden('Only one project associated with the runner. Please remove the runner instead')
+      }
+      unassignRunner(request, runner, project)
+      return reply.code(204).send()
+    },
+  )
 
-  app.post('/projects/:id/runners/reset_registration_token', { schema: { params: ProjectParams } }, async (request, reply) => {
-    currentUser(request)
-    const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
-    return reply.code(201).send({ token: resetRunnersToken(request, { kind: 'project', project }), token_expires_at: null })
-  })
+  app.post(
+    '/projects/:id/runners/reset_registration_token',
+    { schema: { params: ProjectParams } },
+    async (request, reply) => {
+      currentUser(request)
+      const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
+      return reply
+        .code(201)
+        .send({ token: resetRunnersToken(request, { kind: 'project', project }), token_expires_at: null })
+    },
+  )
 
-  app.get('/groups/:id/runners', { schema: { params: ProjectParams, querystring: ListQuery } }, async (request, reply) => {
-    currentUser(request)
-    const group = loadGroup(request, request.params.id, AccessLevel.MAINTAINER)
-    const scope: RunnerScope = { kind: 'group', groupIds: [group.id, ...namespaceAncestors(ctx.db, group.id).map((g) => g.id)] }
-    return sendRunners(request, reply, filterOf(scope, request.query, SCOPES))
-  })
+  app.get(
+    '/groups/:id/runners',
+    { schema: { params: ProjectParams, querystring: ListQuery } },
+    async (request, reply) => {
+      currentUser(request)
+      const group = loadGroup(request, request.params.id, AccessLevel.MAINTAINER)
+      const scope: RunnerScope = {
+        kind: 'group',
+        groupIds: [group.id, ...namespaceAncestors(ctx.db, group.id).map((g) => g.id)],
+      }
+      return sendRunners(request, reply, filterOf(scope, request.query, SCOPES))
+    },
+  )
 
-  app.post('/groups/:id/runners/reset_registration_token', { schema: { params: ProjectParams } }, async (request, reply) => {
-    currentUser(request)
-    const group = loadGroup(request, request.params.id, AccessLevel.OWNER)
-    return reply.code(201).send({ token: resetRunnersToken(request, { kind: 'group', group }), token_expires_at: null })
-  })
+  app.post(
+    '/groups/:id/runners/reset_registration_token',
+    { schema: { params: ProjectParams } },
+    async (request, reply) => {
+      currentUser(request)
+      const group = loadGroup(request, request.params.id, AccessLevel.OWNER)
+      return reply
+        .code(201)
+        .send({ token: resetRunnersToken(request, { kind: 'group', group }), token_expires_at: null })
+    },
+  )
 }
 
 export default runners

@@ -9,20 +9,31 @@ import { ApiError, apiMessage, forbidden } from '../../platform/http/errors'
 import { parseMultipartParts } from '../../platform/http/multipart'
 import { DOWNLOAD, rawContentHeaders } from '../../platform/http/raw-content'
 import { assignJob, finishJob } from '../pipelines/jobs'
-import { ARTIFACT_FILE_FORMATS, ARTIFACT_FILE_TYPES, ArtifactError, readArtifactFile, storeArtifact } from '../pipelines/artifacts'
+import {
+  ARTIFACT_FILE_FORMATS,
+  ARTIFACT_FILE_TYPES,
+  ArtifactError,
+  readArtifactFile,
+  storeArtifact,
+} from '../pipelines/artifacts'
 import { registerRunner, unregisterRunner } from './service'
 import { NewRunnerParams, newRunnerAttributes } from './routes'
 
 const Literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)))
 
-const Info = Type.Optional(Type.Object({
-  name: Type.Optional(Type.String()),
-  version: Type.Optional(Type.String()),
-  revision: Type.Optional(Type.String()),
-  platform: Type.Optional(Type.String()),
-  architecture: Type.Optional(Type.String()),
-  executor: Type.Optional(Type.String()),
-}, { additionalProperties: true }))
+const Info = Type.Optional(
+  Type.Object(
+    {
+      name: Type.Optional(Type.String()),
+      version: Type.Optional(Type.String()),
+      revision: Type.Optional(Type.String()),
+      platform: Type.Optional(Type.String()),
+      architecture: Type.Optional(Type.String()),
+      executor: Type.Optional(Type.String()),
+    },
+    { additionalProperties: true },
+  ),
+)
 
 const TokenBody = Type.Object({ token: Type.String() })
 const JobParams = Type.Object({ id: Type.Integer() })
@@ -56,7 +67,15 @@ function header(request: FastifyRequest, name: string): string | undefined {
 
 function runnerInfo(request: FastifyRequest, info: Readonly<Record<string, unknown>> | undefined): RunnerInfo {
   const text = (k: string): string | undefined => (typeof info?.[k] === 'string' ? (info[k] as string) : undefined)
-  return { name: text('name'), version: text('version'), revision: text('revision'), platform: text('platform'), architecture: text('architecture'), executor: text('executor'), ip_address: request.ip }
+  return {
+    name: text('name'),
+    version: text('version'),
+    revision: text('revision'),
+    platform: text('platform'),
+    architecture: text('architecture'),
+    executor: text('executor'),
+    ip_address: request.ip,
+  }
 }
 
 /** The runner whose authentication token was sent, or 403 (GitLab's authenticate_runner!). */
@@ -70,7 +89,8 @@ function authenticateRunner(request: FastifyRequest, token: string): RunnerRow {
 function jobToken(request: FastifyRequest): string {
   const params = request.query as Record<string, unknown>
   const body = request.body as Record<string, unknown> | undefined
-  const fromParams = typeof body?.token === 'string' ? body.token : typeof params.token === 'string' ? params.token : undefined
+  const fromParams =
+    typeof body?.token === 'string' ? body.token : typeof params.token === 'string' ? params.token : undefined
   return fromParams ?? header(request, 'job-token') ?? ''
 }
 
@@ -84,7 +104,8 @@ function authenticateJob(request: FastifyRequest, id: number, requireRunning = t
   const token = jobToken(request)
   if (!job || !job.token_digest || token === '' || digestToken(token) !== job.token_digest) throw forbidden()
   if (job.erased_at) throw forbidden('Job has been erased!')
-  if (requireRunning && job.status !== 'running') throw new ApiError(403, { message: '403 Forbidden - Job is not running' }, { 'Job-Status': job.status })
+  if (requireRunning && job.status !== 'running')
+    throw new ApiError(403, { message: '403 Forbidden - Job is not running' }, { 'Job-Status': job.status })
   return job
 }
 
@@ -98,7 +119,11 @@ const runnerApi: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/runners', { schema: { body: RegisterBody } }, async (request, reply) => {
     const b = request.body
-    const registered = registerRunner(request, { ...newRunnerAttributes(b), token: b.token, info: runnerInfo(request, b.info) })
+    const registered = registerRunner(request, {
+      ...newRunnerAttributes(b),
+      token: b.token,
+      info: runnerInfo(request, b.info),
+    })
     if (!registered) throw forbidden()
     return reply.code(201).send({ id: registered.runner.id, token: registered.token, token_expires_at: null })
   })
@@ -109,11 +134,15 @@ const runnerApi: FastifyPluginAsyncTypebox = async (app) => {
     return reply.code(204).send()
   })
 
-  app.post('/runners/verify', { schema: { body: Type.Object({ token: Type.String(), system_id: Type.Optional(Type.String()) }) } }, async (request, reply) => {
-    const runner = authenticateRunner(request, request.body.token)
-    touchRunner(ctx.db, runner.id, { ip_address: request.ip })
-    return reply.code(200).send(200)
-  })
+  app.post(
+    '/runners/verify',
+    { schema: { body: Type.Object({ token: Type.String(), system_id: Type.Optional(Type.String()) }) } },
+    async (request, reply) => {
+      const runner = authenticateRunner(request, request.body.token)
+      touchRunner(ctx.db, runner.id, { ip_address: request.ip })
+      return reply.code(200).send(200)
+    },
+  )
 
   app.post('/runners/reset_authentication_token', { schema: { body: TokenBody } }, async (request, reply) => {
     const runner = authenticateRunner(request, request.body.token)
@@ -149,7 +178,11 @@ const runnerApi: FastifyPluginAsyncTypebox = async (app) => {
     const job = authenticateJob(request, request.params.id)
     const range = header(request, 'content-range')
     if (range === undefined) throw apiMessage(400, '400 Missing header Content-Range')
-    const body = Buffer.isBuffer(request.body) ? request.body : typeof request.body === 'string' ? Buffer.from(request.body) : Buffer.alloc(0)
+    const body = Buffer.isBuffer(request.body)
+      ? request.body
+      : typeof request.body === 'string'
+        ? Buffer.from(request.body)
+        : Buffer.alloc(0)
     const size = readTrace(ctx.db, job.id)?.length ?? 0
     const m = /^(?:bytes )?(\d+)-(\d+)?/.exec(range)
     if (!m || Number(m[1]) !== size) {
@@ -157,16 +190,25 @@ const runnerApi: FastifyPluginAsyncTypebox = async (app) => {
     }
     const newSize = body.length > 0 ? appendTrace(ctx.db, job.id, body) : size
     if (job.runner_id !== null) touchRunner(ctx.db, job.runner_id, { ip_address: request.ip })
-    return reply.code(202).headers({ 'Job-Status': job.status, Range: `0-${newSize}`, 'X-GitLab-Trace-Update-Interval': '30' }).send()
+    return reply
+      .code(202)
+      .headers({ 'Job-Status': job.status, Range: `0-${newSize}`, 'X-GitLab-Trace-Update-Interval': '30' })
+      .send()
   })
 
   app.get('/jobs/:id/artifacts', { schema: { params: JobParams } }, async (request, reply) => {
     const db = ctx.db
     const job = findJobById(db, request.params.id)
     const token = jobToken(request)
-    const presented = token === '' ? undefined : db.prepare('SELECT * FROM ci_builds WHERE token_digest = ?').get(digestToken(token)) as JobRow | undefined
+    const presented =
+      token === ''
+        ? undefined
+        : (db.prepare('SELECT * FROM ci_builds WHERE token_digest = ?').get(digestToken(token)) as JobRow | undefined)
     // The job's own token, or the token of a running job of the same pipeline downloading its dependencies.
-    const allowed = job && presented && (presented.id === job.id || (presented.pipeline_id === job.pipeline_id && presented.status === 'running'))
+    const allowed =
+      job &&
+      presented &&
+      (presented.id === job.id || (presented.pipeline_id === job.pipeline_id && presented.status === 'running'))
     if (!job || !allowed) throw forbidden()
     const archive = findJobArtifact(db, job.id, 'archive')
     if (!archive) throw apiMessage(404, '404 Not Found')
@@ -184,38 +226,44 @@ const runnerApi: FastifyPluginAsyncTypebox = async (app) => {
       artifact_format: Type.Optional(Literals(ARTIFACT_FILE_FORMATS)),
       expire_in: Type.Optional(Type.String()),
     })
-    uploads.post('/jobs/:id/artifacts', { schema: { params: JobParams, querystring: UploadQuery } }, async (request, reply) => {
-      const parts = parseMultipartParts(request.headers['content-type'], request.body)
-      if (!parts) throw apiMessage(400, '400 Bad request - file is missing')
-      const field = (name: string): string | undefined => {
-        const part = parts.find((p) => p.name === name && p.filename === null)
-        return part ? part.content.toString('utf8') : undefined
-      }
-      // Multipart fields may carry what the query string did not.
-      const q = request.query
-      const token = q.token ?? field('token')
-      if (token !== undefined) (request.query as Record<string, unknown>).token = token
-      const job = authenticateJob(request, request.params.id)
-      const file = parts.find((p) => p.name === 'file')
-      if (!file) throw apiMessage(400, '400 Bad request - file is missing')
-      const type = q.artifact_type ?? field('artifact_type') ?? 'archive'
-      const format = q.artifact_format ?? field('artifact_format') ?? (type === 'archive' ? 'zip' : 'raw')
-      if (!(ARTIFACT_FILE_TYPES as readonly string[]).includes(type)) throw apiMessage(400, 'artifact_type does not have a valid value')
-      if (!(ARTIFACT_FILE_FORMATS as readonly string[]).includes(format)) throw apiMessage(400, 'artifact_format does not have a valid value')
-      try {
-        await storeArtifact(ctx, job, {
-          fileType: type,
-          fileFormat: format,
-          filename: file.filename ?? (type === 'archive' ? 'artifacts.zip' : `${type}.json`),
-          content: file.content,
-          expireIn: q.expire_in ?? field('expire_in'),
-        })
-      } catch (error) {
-        if (error instanceof ArtifactError) throw apiMessage(400, error.message)
-        throw error
-      }
-      return reply.code(201).send(201)
-    })
+    uploads.post(
+      '/jobs/:id/artifacts',
+      { schema: { params: JobParams, querystring: UploadQuery } },
+      async (request, reply) => {
+        const parts = parseMultipartParts(request.headers['content-type'], request.body)
+        if (!parts) throw apiMessage(400, '400 Bad request - file is missing')
+        const field = (name: string): string | undefined => {
+          const part = parts.find((p) => p.name === name && p.filename === null)
+          return part ? part.content.toString('utf8') : undefined
+        }
+        // Multipart fields may carry what the query string did not.
+        const q = request.query
+        const token = q.token ?? field('token')
+        if (token !== undefined) (request.query as Record<string, unknown>).token = token
+        const job = authenticateJob(request, request.params.id)
+        const file = parts.find((p) => p.name === 'file')
+        if (!file) throw apiMessage(400, '400 Bad request - file is missing')
+        const type = q.artifact_type ?? field('artifact_type') ?? 'archive'
+        const format = q.artifact_format ?? field('artifact_format') ?? (type === 'archive' ? 'zip' : 'raw')
+        if (!(ARTIFACT_FILE_TYPES as readonly string[]).includes(type))
+          throw apiMessage(400, 'artifact_type does not have a valid value')
+        if (!(ARTIFACT_FILE_FORMATS as readonly string[]).includes(format))
+          throw apiMessage(400, 'artifact_format does not have a valid value')
+        try {
+          await storeArtifact(ctx, job, {
+            fileType: type,
+            fileFormat: format,
+            filename: file.filename ?? (type === 'archive' ? 'artifacts.zip' : `${type}.json`),
+            content: file.content,
+            expireIn: q.expire_in ?? field('expire_in'),
+          })
+        } catch (error) {
+          if (error instanceof ArtifactError) throw apiMessage(400, error.message)
+          throw error
+        }
+        return reply.code(201).send(201)
+      },
+    )
   }
   await app.register(uploadRoutes)
 }

@@ -7,8 +7,19 @@ import { findNamespaceById, findProjectById } from '../namespaces/queries'
 import { findProjectWithNamespace } from '../projects/queries'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
 import {
-  assignRunnerToProject, deleteRunnerRow, insertRunner, registrationToken, registrationTokenOwner, resetRegistrationToken, runnerProjectIds,
-  unassignRunnerFromProject, updateRunnerRow, type RunnerAccessLevel, type RunnerChanges, type RunnerInfo, type RunnerRow,
+  assignRunnerToProject,
+  deleteRunnerRow,
+  insertRunner,
+  registrationToken,
+  registrationTokenOwner,
+  resetRegistrationToken,
+  runnerProjectIds,
+  unassignRunnerFromProject,
+  updateRunnerRow,
+  type RunnerAccessLevel,
+  type RunnerChanges,
+  type RunnerInfo,
+  type RunnerRow,
 } from './queries'
 import { groupWebUrl } from '../groups/entity'
 import { runnerDetailEntity, runnerEntity, type RunnerGroupRef, type RunnerProjectRef } from './entity'
@@ -32,29 +43,65 @@ export function instanceRegistrationToken(ctx: ServerContext): string {
 }
 
 /** A project's or group's registration token (`runners_token`), created on first use. */
-export function runnersToken(ctx: ServerContext, source: { readonly kind: 'project' | 'group'; readonly id: number }): string {
-  return registrationToken(ctx.db, ctx.secrets, source.kind === 'project' ? 'Project' : 'Namespace', source.id, newRegistrationToken)
+export function runnersToken(
+  ctx: ServerContext,
+  source: { readonly kind: 'project' | 'group'; readonly id: number },
+): string {
+  return registrationToken(
+    ctx.db,
+    ctx.secrets,
+    source.kind === 'project' ? 'Project' : 'Namespace',
+    source.id,
+    newRegistrationToken,
+  )
 }
 
 /** Replaces a registration token and records who did it. */
-export function resetRunnersToken(request: FastifyRequest, source: { readonly kind: 'instance' } | { readonly kind: 'project'; readonly project: ProjectRow } | { readonly kind: 'group'; readonly group: NamespaceRow }): string {
+export function resetRunnersToken(
+  request: FastifyRequest,
+  source:
+    | { readonly kind: 'instance' }
+    | { readonly kind: 'project'; readonly project: ProjectRow }
+    | { readonly kind: 'group'; readonly group: NamespaceRow },
+): string {
   const ctx = request.server.burrow
   const token = newRegistrationToken()
   if (source.kind === 'instance') ctx.settings.update({ runners_registration_token: token })
   else if (source.kind === 'project') resetRegistrationToken(ctx.db, ctx.secrets, 'Project', source.project.id, token)
   else resetRegistrationToken(ctx.db, ctx.secrets, 'Namespace', source.group.id, token)
-  const scope = auditScope(ctx, source.kind === 'instance' ? null : source.kind === 'project' ? { project: source.project } : { group: source.group }, request)
-  recordAudit(ctx.db, request, { ...scope, targetType: 'Ci::Runner', targetDetails: 'registration token', change: { custom_message: `Reset ${source.kind} runner registration token` } })
+  const scope = auditScope(
+    ctx,
+    source.kind === 'instance'
+      ? null
+      : source.kind === 'project'
+        ? { project: source.project }
+        : { group: source.group },
+    request,
+  )
+  recordAudit(ctx.db, request, {
+    ...scope,
+    targetType: 'Ci::Runner',
+    targetDetails: 'registration token',
+    change: { custom_message: `Reset ${source.kind} runner registration token` },
+  })
   return token
 }
 
 type AuditScope = { readonly entityType: AuditEntityType; readonly entityId: number; readonly entityPath: string }
 
 /** Which audit entity a runner event belongs to: its project, its group, or (instance runners) the acting user. */
-function auditScope(ctx: ServerContext, owner: { readonly project: ProjectRow } | { readonly group: NamespaceRow } | null, request: FastifyRequest): AuditScope {
+function auditScope(
+  ctx: ServerContext,
+  owner: { readonly project: ProjectRow } | { readonly group: NamespaceRow } | null,
+  request: FastifyRequest,
+): AuditScope {
   if (owner && 'project' in owner) {
     const p = findProjectWithNamespace(ctx.db, owner.project.id)
-    return { entityType: 'Project', entityId: owner.project.id, entityPath: p ? `${p.ns_full_path}/${p.path}` : owner.project.path }
+    return {
+      entityType: 'Project',
+      entityId: owner.project.id,
+      entityPath: p ? `${p.ns_full_path}/${p.path}` : owner.project.path,
+    }
   }
   if (owner) return { entityType: 'Group', entityId: owner.group.id, entityPath: owner.group.full_path }
   const user = request.actor.user
@@ -74,7 +121,12 @@ function runnerOwner(ctx: ServerContext, runner: RunnerRow): { project: ProjectR
   return null
 }
 
-function auditRunner(request: FastifyRequest, runner: RunnerRow, message: string, owner = runnerOwner(request.server.burrow, runner)): void {
+function auditRunner(
+  request: FastifyRequest,
+  runner: RunnerRow,
+  message: string,
+  owner = runnerOwner(request.server.burrow, runner),
+): void {
   const ctx = request.server.burrow
   recordAudit(ctx.db, request, {
     ...auditScope(ctx, owner, request),
@@ -85,7 +137,11 @@ function auditRunner(request: FastifyRequest, runner: RunnerRow, message: string
   })
 }
 
-const TYPE_WORDS: Readonly<Record<string, string>> = { instance_type: 'instance', group_type: 'group', project_type: 'project' }
+const TYPE_WORDS: Readonly<Record<string, string>> = {
+  instance_type: 'instance',
+  group_type: 'group',
+  project_type: 'project',
+}
 
 /** What a new runner is told to be, whichever way it is made. */
 export interface RunnerAttributes {
@@ -112,24 +168,34 @@ export type RunnerOwnerScope =
   | { readonly runnerType: 'project_type'; readonly projectId: number }
 
 /** Inserts a runner with a new `glrt-` authentication token (shown only now) and records how it came. */
-function createRunner(request: FastifyRequest, scope: RunnerOwnerScope, attrs: RunnerAttributes, info: RunnerInfo, verb: 'Registered' | 'Created'): { runner: RunnerRow; token: string } {
+function createRunner(
+  request: FastifyRequest,
+  scope: RunnerOwnerScope,
+  attrs: RunnerAttributes,
+  info: RunnerInfo,
+  verb: 'Registered' | 'Created',
+): { runner: RunnerRow; token: string } {
   const ctx = request.server.burrow
   const token = generateToken('glrt-')
-  const runner = insertRunner(ctx.db, {
-    runnerType: scope.runnerType,
-    groupId: scope.runnerType === 'group_type' ? scope.groupId : null,
-    tokenDigest: digestToken(token),
-    description: attrs.description ?? '',
-    maintenanceNote: attrs.maintenanceNote ?? null,
-    active: attrs.active ?? true,
-    locked: attrs.locked ?? false,
-    runUntagged: attrs.runUntagged ?? true,
-    tagList: attrs.tagList ?? [],
-    accessLevel: attrs.accessLevel ?? 'not_protected',
-    maximumTimeout: attrs.maximumTimeout ?? null,
-    creatorId: request.actor.user?.id ?? null,
-    info,
-  }, scope.runnerType === 'project_type' ? scope.projectId : null)
+  const runner = insertRunner(
+    ctx.db,
+    {
+      runnerType: scope.runnerType,
+      groupId: scope.runnerType === 'group_type' ? scope.groupId : null,
+      tokenDigest: digestToken(token),
+      description: attrs.description ?? '',
+      maintenanceNote: attrs.maintenanceNote ?? null,
+      active: attrs.active ?? true,
+      locked: attrs.locked ?? false,
+      runUntagged: attrs.runUntagged ?? true,
+      tagList: attrs.tagList ?? [],
+      accessLevel: attrs.accessLevel ?? 'not_protected',
+      maximumTimeout: attrs.maximumTimeout ?? null,
+      creatorId: request.actor.user?.id ?? null,
+      info,
+    },
+    scope.runnerType === 'project_type' ? scope.projectId : null,
+  )
   auditRunner(request, runner, `${verb} ${TYPE_WORDS[scope.runnerType]} CI runner`)
   return { runner, token }
 }
@@ -139,7 +205,8 @@ function registrationScope(ctx: ServerContext, token: string): RunnerOwnerScope 
   if (token === instanceRegistrationToken(ctx)) return { runnerType: 'instance_type' }
   const owner = registrationTokenOwner(ctx.db, token)
   if (!owner) return null
-  if (owner.sourceType === 'Project') return findProjectById(ctx.db, owner.sourceId) ? { runnerType: 'project_type', projectId: owner.sourceId } : null
+  if (owner.sourceType === 'Project')
+    return findProjectById(ctx.db, owner.sourceId) ? { runnerType: 'project_type', projectId: owner.sourceId } : null
   return findNamespaceById(ctx.db, owner.sourceId) ? { runnerType: 'group_type', groupId: owner.sourceId } : null
 }
 
@@ -149,7 +216,10 @@ function registrationScope(ctx: ServerContext, token: string): RunnerOwnerScope 
  * assigned to that project. Returns the runner and its new authentication token, or null for an
  * unknown token.
  */
-export function registerRunner(request: FastifyRequest, input: RegistrationInput): { runner: RunnerRow; token: string } | null {
+export function registerRunner(
+  request: FastifyRequest,
+  input: RegistrationInput,
+): { runner: RunnerRow; token: string } | null {
   const scope = registrationScope(request.server.burrow, input.token)
   return scope ? createRunner(request, scope, input, input.info, 'Registered') : null
 }
@@ -159,7 +229,11 @@ export function registerRunner(request: FastifyRequest, input: RegistrationInput
  * no registration token, the caller's role in the scope decides (see `canCreateRunner`). The
  * runner has not contacted the instance yet; its authentication token works at once.
  */
-export function createUserRunner(request: FastifyRequest, scope: RunnerOwnerScope, attrs: RunnerAttributes): { runner: RunnerRow; token: string } {
+export function createUserRunner(
+  request: FastifyRequest,
+  scope: RunnerOwnerScope,
+  attrs: RunnerAttributes,
+): { runner: RunnerRow; token: string } {
   return createRunner(request, scope, attrs, {}, 'Created')
 }
 
@@ -188,7 +262,8 @@ export function updateRunner(request: FastifyRequest, runner: RunnerRow, u: Runn
   const mutable = changes as Record<string, unknown>
   if (u.description !== undefined) mutable.description = u.description
   if (u.active !== undefined) mutable.active = Number(u.active)
-  if (u.tagList !== undefined) mutable.tag_list = JSON.stringify([...new Set(u.tagList.map((t) => t.trim()).filter((t) => t !== ''))].sort())
+  if (u.tagList !== undefined)
+    mutable.tag_list = JSON.stringify([...new Set(u.tagList.map((t) => t.trim()).filter((t) => t !== ''))].sort())
   if (u.runUntagged !== undefined) mutable.run_untagged = Number(u.runUntagged)
   if (u.locked !== undefined) mutable.locked = Number(u.locked)
   if (u.accessLevel !== undefined) mutable.access_level = u.accessLevel
@@ -206,7 +281,10 @@ export function updateRunner(request: FastifyRequest, runner: RunnerRow, u: Runn
       targetId: runner.id,
       targetType: 'Ci::Runner',
       targetDetails: updated.description || `#${runner.id}`,
-      change: key === 'active' ? { custom_message: value === 1 ? 'Resumed CI runner' : 'Paused CI runner' } : { change: key, from: from as string | number | null, to: value as string | number | null },
+      change:
+        key === 'active'
+          ? { custom_message: value === 1 ? 'Resumed CI runner' : 'Paused CI runner' }
+          : { change: key, from: from as string | number | null, to: value as string | number | null },
     })
   }
   return updated
@@ -229,7 +307,8 @@ export function unassignRunner(request: FastifyRequest, runner: RunnerRow, proje
 /** Maintainer of one of a project runner's projects, or of a group runner's group (its details, its jobs). */
 export function canReadRunner(perms: Permissions, runner: RunnerRow, projectIds: readonly number[]): boolean {
   if (perms.isAdmin || runner.runner_type === 'instance_type') return perms.user !== null
-  if (runner.runner_type === 'group_type') return runner.group_id !== null && perms.canInGroup(runner.group_id, AccessLevel.MAINTAINER)
+  if (runner.runner_type === 'group_type')
+    return runner.group_id !== null && perms.canInGroup(runner.group_id, AccessLevel.MAINTAINER)
   return projectIds.some((id) => perms.canInProject({ id }, AccessLevel.MAINTAINER))
 }
 
@@ -248,7 +327,8 @@ export function canCreateRunner(perms: Permissions, scope: RunnerOwnerScope): bo
 export function canUpdateRunner(perms: Permissions, runner: RunnerRow, projectIds: readonly number[]): boolean {
   if (perms.isAdmin) return true
   if (runner.runner_type === 'instance_type') return false
-  if (runner.runner_type === 'group_type') return runner.group_id !== null && perms.canInGroup(runner.group_id, AccessLevel.OWNER)
+  if (runner.runner_type === 'group_type')
+    return runner.group_id !== null && perms.canInGroup(runner.group_id, AccessLevel.OWNER)
   return projectIds.some((id) => perms.canInProject({ id }, AccessLevel.MAINTAINER))
 }
 
@@ -263,14 +343,25 @@ export function presentRunnerDetail(request: FastifyRequest, runner: RunnerRow):
   for (const id of projectIds) {
     const p = findProjectWithNamespace(ctx.db, id)
     if (!p || !request.perms.canReadProject(p)) continue
-    projects.push({ id: p.id, name: p.name, name_with_namespace: `${p.ns_full_name} / ${p.name}`, path: p.path, path_with_namespace: `${p.ns_full_path}/${p.path}` })
+    projects.push({
+      id: p.id,
+      name: p.name,
+      name_with_namespace: `${p.ns_full_name} / ${p.name}`,
+      path: p.path,
+      path_with_namespace: `${p.ns_full_path}/${p.path}`,
+    })
   }
   const groups: RunnerGroupRef[] = []
   if (runner.group_id !== null) {
     const g = findNamespaceById(ctx.db, runner.group_id)
-    if (g && request.perms.canReadGroup(g)) groups.push({ id: g.id, name: g.name, web_url: groupWebUrl(baseUrl, g.full_path) })
+    if (g && request.perms.canReadGroup(g))
+      groups.push({ id: g.id, name: g.name, web_url: groupWebUrl(baseUrl, g.full_path) })
   }
-  return runnerDetailEntity(runner, { projects, groups, showMaintenanceNote: canUpdateRunner(request.perms, runner, projectIds) })
+  return runnerDetailEntity(runner, {
+    projects,
+    groups,
+    showMaintenanceNote: canUpdateRunner(request.perms, runner, projectIds),
+  })
 }
 
 /** Runner summaries. */

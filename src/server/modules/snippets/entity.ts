@@ -11,7 +11,12 @@ export function projectSnippetWebUrl(projectWebUrl: string, snippetId: number): 
  * GitLab's ProjectSnippet entity. Snippets here keep one file in the row, so `files` has that one
  * entry and the repository clone URLs are null until snippets are repository-backed.
  */
-export function snippetEntity(snippet: SnippetRow, author: UserRow, projectWebUrl: string, baseUrl: string): Readonly<Record<string, unknown>> {
+export function snippetEntity(
+  snippet: SnippetRow,
+  author: UserRow,
+  projectWebUrl: string,
+  baseUrl: string,
+): Readonly<Record<string, unknown>> {
   const webUrl = projectSnippetWebUrl(projectWebUrl, snippet.id)
   return {
     id: snippet.id,
@@ -27,7 +32,9 @@ export function snippetEntity(snippet: SnippetRow, author: UserRow, projectWebUr
     ssh_url_to_repo: null,
     http_url_to_repo: null,
     file_name: snippet.file_name,
-    files: snippet.file_name ? [{ path: snippet.file_name, raw_url: `${webUrl}/raw/main/${encodeURI(snippet.file_name)}` }] : [],
+    files: snippet.file_name
+      ? [{ path: snippet.file_name, raw_url: `${webUrl}/raw/main/${encodeURI(snippet.file_name)}` }]
+      : [],
     imported: false,
     imported_from: 'none',
   }

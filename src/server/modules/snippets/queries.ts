@@ -94,6 +94,8 @@ export function listProjectSnippets(
   const where = `project_id = ? AND (visibility IN (${marks}) OR author_id = ?)`
   const params = [projectId, ...visibilities, authorId ?? -1]
   const total = (db.prepare(`SELECT COUNT(*) AS n FROM snippets WHERE ${where}`).get(...params) as { n: number }).n
-  const rows = db.prepare(`SELECT * FROM snippets WHERE ${where} ORDER BY id DESC LIMIT ? OFFSET ?`).all(...params, limit, offset) as SnippetRow[]
+  const rows = db
+    .prepare(`SELECT * FROM snippets WHERE ${where} ORDER BY id DESC LIMIT ? OFFSET ?`)
+    .all(...params, limit, offset) as SnippetRow[]
   return { rows, total }
 }

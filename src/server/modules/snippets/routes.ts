@@ -13,14 +13,25 @@ import { sendRawContent } from '../../platform/http/raw-content'
 import { currentUser, loadProject } from '../../platform/http/resolve'
 import { awardEmojiRoutes } from '../award-emoji/routes'
 import {
-  canAdminSnippet, canCreateSnippet, canReadProjectSnippets, canReadSnippet, createProjectSnippet, destroySnippet,
-  readableSnippetVisibilities, updateSnippet,
+  canAdminSnippet,
+  canCreateSnippet,
+  canReadProjectSnippets,
+  canReadSnippet,
+  createProjectSnippet,
+  destroySnippet,
+  readableSnippetVisibilities,
+  updateSnippet,
 } from './service'
 
 const IdParams = Type.Object({ id: Type.String() })
 const SnippetParams = Type.Object({ id: Type.String(), snippet_id: Type.Integer() })
 const VisibilitySchema = Type.Union([Type.Literal('private'), Type.Literal('internal'), Type.Literal('public')])
-const FileSchema = Type.Object({ file_path: Type.Optional(Type.String()), content: Type.Optional(Type.String()), action: Type.Optional(Type.String()), previous_path: Type.Optional(Type.String()) })
+const FileSchema = Type.Object({
+  file_path: Type.Optional(Type.String()),
+  content: Type.Optional(Type.String()),
+  action: Type.Optional(Type.String()),
+  previous_path: Type.Optional(Type.String()),
+})
 const WriteBody = Type.Object({
   title: Type.Optional(Type.String()),
   description: Type.Optional(Type.Union([Type.String(), Type.Null()])),
@@ -49,8 +60,15 @@ function projectWebUrl(request: FastifyRequest, project: ProjectRow): string {
 }
 
 /** Serialises snippets of one project with their authors loaded in one query. */
-export function presentSnippets(request: FastifyRequest, project: ProjectRow, rows: readonly SnippetRow[]): Readonly<Record<string, unknown>>[] {
-  const authors = usersByIds(request.server.burrow.db, rows.map((r) => r.author_id))
+export function presentSnippets(
+  request: FastifyRequest,
+  project: ProjectRow,
+  rows: readonly SnippetRow[],
+): Readonly<Record<string, unknown>>[] {
+  const authors = usersByIds(
+    request.server.burrow.db,
+    rows.map((r) => r.author_id),
+  )
   const base = request.server.burrow.baseUrl(request)
   const web = projectWebUrl(request, project)
   return rows.map((r) => snippetEntity(r, authors.get(r.author_id) as UserRow, web, base))
@@ -66,7 +84,8 @@ export function loadSnippetProject(request: FastifyRequest, id: string): Project
 /** The project's snippet with this id that the caller may read, or 404 `Snippet Not Found`. */
 export function loadProjectSnippet(request: FastifyRequest, project: ProjectRow, snippetId: number): SnippetRow {
   const snippet = findSnippetById(request.server.burrow.db, snippetId)
-  if (!snippet || snippet.project_id !== project.id || !canReadSnippet(request.perms, project, snippet)) throw notFound('Snippet')
+  if (!snippet || snippet.project_id !== project.id || !canReadSnippet(request.perms, project, snippet))
+    throw notFound('Snippet')
   return snippet
 }
 
@@ -82,7 +101,8 @@ function fileOf(body: WriteParams, creating: boolean): { fileName?: string; cont
     if (creating && (file.content === undefined || file.content === '')) throw missingParam('files[0][content]')
     return { fileName: file.file_path ?? body.file_name, content: file.content }
   }
-  if (creating && legacyContent === undefined) throw paramError('content, files are missing, exactly one parameter must be provided')
+  if (creating && legacyContent === undefined)
+    throw paramError('content, files are missing, exactly one parameter must be provided')
   if (creating && !body.file_name) throw missingParam('file_name')
   return { fileName: body.file_name, content: legacyContent }
 }
@@ -95,7 +115,12 @@ const snippets: FastifyPluginAsyncTypebox = async (app) => {
     const project = loadSnippetProject(request, request.params.id)
     const page = pageOf(request.query as Record<string, unknown>)
     const { rows, total } = listProjectSnippets(
-      request.server.burrow.db, project.id, readableSnippetVisibilities(request.perms, project), request.actor.user?.id ?? null, page.perPage, page.offset,
+      request.server.burrow.db,
+      project.id,
+      readableSnippetVisibilities(request.perms, project),
+      request.actor.user?.id ?? null,
+      page.perPage,
+      page.offset,
     )
     setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
     return presentSnippets(request, project, rows)
@@ -135,8 +160,14 @@ const snippets: FastifyPluginAsyncTypebox = async (app) => {
     const snippet = loadProjectSnippet(request, project, request.params.snippet_id)
     if (!canAdminSnippet(request.perms, project, snippet)) throw forbidden()
     const body = request.body as WriteParams
-    if ([body.title, body.description, body.file_name, body.content, body.code, body.visibility, body.files].every((v) => v === undefined)) {
-      throw paramError('title, file_name, content, visibility, description, files are missing, at least one parameter must be provided')
+    if (
+      [body.title, body.description, body.file_name, body.content, body.code, body.visibility, body.files].every(
+        (v) => v === undefined,
+      )
+    ) {
+      throw paramError(
+        'title, file_name, content, visibility, description, files are missing, at least one parameter must be provided',
+      )
     }
     if (body.title === '') throw apiMessage(400, { title: ["can't be blank"] })
     checkUnmodifiedSince(request, snippet.updated_at)

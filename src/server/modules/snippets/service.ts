@@ -55,7 +55,12 @@ export interface SnippetInput {
 }
 
 /** Creates a project snippet authored by the caller; 400 for a title or description over GitLab's limits. */
-export function createProjectSnippet(request: FastifyRequest, project: ProjectRow, authorId: number, input: SnippetInput): SnippetRow {
+export function createProjectSnippet(
+  request: FastifyRequest,
+  project: ProjectRow,
+  authorId: number,
+  input: SnippetInput,
+): SnippetRow {
   checkLengths(input, TEXT_LIMITS.snippet)
   return insertSnippet(request.server.burrow.db, { projectId: project.id, authorId, ...input })
 }
@@ -63,7 +68,8 @@ export function createProjectSnippet(request: FastifyRequest, project: ProjectRo
 /** Updates a snippet's title, description, file, content or visibility; 400 for a title or description over GitLab's limits. */
 export function updateSnippet(request: FastifyRequest, snippet: SnippetRow, changes: SnippetChanges): SnippetRow {
   checkLengths(changes, TEXT_LIMITS.snippet)
-  if (changes.content !== undefined || changes.file_name !== undefined) assertSnippetRepositoryWritable(request.server.burrow.db, snippet.id)
+  if (changes.content !== undefined || changes.file_name !== undefined)
+    assertSnippetRepositoryWritable(request.server.burrow.db, snippet.id)
   return updateSnippetRow(request.server.burrow.db, snippet.id, changes)
 }
 

@@ -9,7 +9,11 @@ export function humanMoveState(state: StorageMoveState): string {
  * GitLab's Projects/Snippets/Groups::RepositoryStorageMove entity: the move and what it moves
  * (a `project_ref`, the snippet's basic fields, or the group's id, name and page).
  */
-export function storageMoveEntity(row: StorageMoveRow, containers: MovedContainers, baseUrl: string): Readonly<Record<string, unknown>> {
+export function storageMoveEntity(
+  row: StorageMoveRow,
+  containers: MovedContainers,
+  baseUrl: string,
+): Readonly<Record<string, unknown>> {
   const base = {
     id: row.id,
     created_at: row.created_at,
@@ -37,7 +41,11 @@ export function storageMoveEntity(row: StorageMoveRow, containers: MovedContaine
   }
   if (container.kind === 'snippet') {
     const s = containers.snippets.get(container.id)
-    const webUrl = s ? (s.project_full_path ? `${baseUrl}/${s.project_full_path}/-/snippets/${s.id}` : `${baseUrl}/-/snippets/${s.id}`) : null
+    const webUrl = s
+      ? s.project_full_path
+        ? `${baseUrl}/${s.project_full_path}/-/snippets/${s.id}`
+        : `${baseUrl}/-/snippets/${s.id}`
+      : null
     return {
       ...base,
       snippet: s

@@ -1,7 +1,8 @@
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
 
-export type StorageMoveState = 'initial' | 'scheduled' | 'started' | 'replicated' | 'finished' | 'failed' | 'cleanup_failed'
+export type StorageMoveState =
+  'initial' | 'scheduled' | 'started' | 'replicated' | 'finished' | 'failed' | 'cleanup_failed'
 
 /** What a move carries: a project's repositories, a snippet's, or a group's wiki. */
 export type StorageMoveKind = 'project' | 'snippet' | 'group'
@@ -21,7 +22,11 @@ export interface StorageMoveRow {
   readonly updated_at: string
 }
 
-const COLUMN: Readonly<Record<StorageMoveKind, string>> = { project: 'project_id', snippet: 'snippet_id', group: 'group_id' }
+const COLUMN: Readonly<Record<StorageMoveKind, string>> = {
+  project: 'project_id',
+  snippet: 'snippet_id',
+  group: 'group_id',
+}
 
 /** The kind of a move row and the id of what it moves. */
 export function moveContainer(row: StorageMoveRow): { kind: StorageMoveKind; id: number } {
@@ -31,7 +36,14 @@ export function moveContainer(row: StorageMoveRow): { kind: StorageMoveKind; id:
 }
 
 /** Inserts a move in state `scheduled` (GitLab's `initial` lasts only inside its transaction). */
-export function insertStorageMove(db: Db, kind: StorageMoveKind, containerId: number, source: string, destination: string, userId: number | null): StorageMoveRow {
+export function insertStorageMove(
+  db: Db,
+  kind: StorageMoveKind,
+  containerId: number,
+  source: string,
+  destination: string,
+  userId: number | null,
+): StorageMoveRow {
   const now = nowIso()
   const info = db
     .prepare(
@@ -48,19 +60,32 @@ export function findStorageMove(db: Db, id: number): StorageMoveRow | undefined 
 }
 
 /** A move of this kind by id, optionally of one container only. */
-export function findStorageMoveOf(db: Db, kind: StorageMoveKind, id: number, containerId?: number): StorageMoveRow | undefined {
+export function findStorageMoveOf(
+  db: Db,
+  kind: StorageMoveKind,
+  id: number,
+  containerId?: number,
+): StorageMoveRow | undefined {
   const column = COLUMN[kind]
-  const row = db.prepare(`SELECT * FROM repository_storage_moves WHERE id = ? AND ${column} IS NOT NULL`).get(id) as StorageMoveRow | undefined
+  const row = db.prepare(`SELECT * FROM repository_storage_moves WHERE id = ? AND ${column} IS NOT NULL`).get(id) as
+    StorageMoveRow | undefined
   if (!row || (containerId !== undefined && moveContainer(row).id !== containerId)) return undefined
   return row
 }
 
 /** One page of moves of a kind (of one container when given), newest first as GitLab orders them. */
-export function listStorageMoves(db: Db, kind: StorageMoveKind, containerId: number | undefined, page: { readonly limit: number; readonly offset: number }): { rows: StorageMoveRow[]; total: number } {
+export function listStorageMoves(
+  db: Db,
+  kind: StorageMoveKind,
+  containerId: number | undefined,
+  page: { readonly limit: number; readonly offset: number },
+): { rows: StorageMoveRow[]; total: number } {
   const column = COLUMN[kind]
   const where = containerId === undefined ? `${column} IS NOT NULL` : `${column} = ?`
   const args = containerId === undefined ? [] : [containerId]
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM repository_storage_moves WHERE ${where}`).get(...args) as { n: number }).n
+  const total = (
+    db.prepare(`SELECT COUNT(*) AS n FROM repository_storage_moves WHERE ${where}`).get(...args) as { n: number }
+  ).n
   const rows = db
     .prepare(`SELECT * FROM repository_storage_moves WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
     .all(...args, page.limit, page.offset) as StorageMoveRow[]
@@ -69,12 +94,16 @@ export function listStorageMoves(db: Db, kind: StorageMoveKind, containerId: num
 
 /** Moves left unfinished by a previous run of the server, oldest first. */
 export function unfinishedStorageMoves(db: Db): StorageMoveRow[] {
-  return db.prepare(`SELECT * FROM repository_storage_moves WHERE state IN ('scheduled', 'started', 'replicated') ORDER BY id`).all() as StorageMoveRow[]
+  return db
+    .prepare(`SELECT * FROM repository_storage_moves WHERE state IN ('scheduled', 'started', 'replicated') ORDER BY id`)
+    .all() as StorageMoveRow[]
 }
 
 /** Sets a move's state (and its error, when failing). */
 export function setStorageMoveState(db: Db, id: number, state: StorageMoveState, error: string | null = null): void {
-  db.prepare('UPDATE repository_storage_moves SET state = ?, error_message = COALESCE(?, error_message), updated_at = ? WHERE id = ?').run(state, error, nowIso(), id)
+  db.prepare(
+    'UPDATE repository_storage_moves SET state = ?, error_message = COALESCE(?, error_message), updated_at = ? WHERE id = ?',
+  ).run(state, error, nowIso(), id)
 }
 
 /** Marks a project's repository read-only (during a move) or writable again. */
@@ -84,23 +113,36 @@ export function setProjectReadOnly(db: Db, projectId: number, readOnly: boolean)
 
 /** True while a project's repository is read-only. */
 export function isProjectReadOnly(db: Db, projectId: number): boolean {
-  const row = db.prepare('SELECT repository_read_only FROM projects WHERE id = ?').get(projectId) as { repository_read_only: number } | undefined
+  const row = db.prepare('SELECT repository_read_only FROM projects WHERE id = ?').get(projectId) as
+    { repository_read_only: number } | undefined
   return row?.repository_read_only === 1
 }
 
 /** Switches a project to its new storage and makes it writable again (the move has replicated). */
 export function switchProjectStorage(db: Db, projectId: number, storage: string): void {
-  db.prepare('UPDATE projects SET repository_storage = ?, repository_read_only = 0, updated_at = ? WHERE id = ?').run(storage, nowIso(), projectId)
+  db.prepare('UPDATE projects SET repository_storage = ?, repository_read_only = 0, updated_at = ? WHERE id = ?').run(
+    storage,
+    nowIso(),
+    projectId,
+  )
 }
 
 /** Records a group's (wiki) storage. */
 export function switchGroupStorage(db: Db, groupId: number, storage: string): void {
-  db.prepare(`UPDATE namespaces SET repository_storage = ?, updated_at = ? WHERE id = ? AND kind = 'group'`).run(storage, nowIso(), groupId)
+  db.prepare(`UPDATE namespaces SET repository_storage = ?, updated_at = ? WHERE id = ? AND kind = 'group'`).run(
+    storage,
+    nowIso(),
+    groupId,
+  )
 }
 
 /** Ids of the projects on a storage, not already read-only (a move of theirs is under way). */
 export function writableProjectIdsOnStorage(db: Db, storage: string): number[] {
-  return (db.prepare('SELECT id FROM projects WHERE repository_storage = ? AND repository_read_only = 0 ORDER BY id').all(storage) as { id: number }[]).map((r) => r.id)
+  return (
+    db
+      .prepare('SELECT id FROM projects WHERE repository_storage = ? AND repository_read_only = 0 ORDER BY id')
+      .all(storage) as { id: number }[]
+  ).map((r) => r.id)
 }
 
 /**
@@ -135,7 +177,11 @@ export function snippetIdsOnStorage(db: Db, storage: string, defaultStorage: str
 /** True when a move of this container is scheduled or running (its repository is read-only). */
 export function hasMoveInProgress(db: Db, kind: StorageMoveKind, containerId: number): boolean {
   return (
-    db.prepare(`SELECT 1 FROM repository_storage_moves WHERE ${COLUMN[kind]} = ? AND state IN ('initial', 'scheduled', 'started') LIMIT 1`).get(containerId) !== undefined
+    db
+      .prepare(
+        `SELECT 1 FROM repository_storage_moves WHERE ${COLUMN[kind]} = ? AND state IN ('initial', 'scheduled', 'started') LIMIT 1`,
+      )
+      .get(containerId) !== undefined
   )
 }
 
@@ -192,7 +238,14 @@ export interface MovedContainers {
 /** Loads what each move of the page shows of what it moves. */
 export function movedContainers(db: Db, rows: readonly StorageMoveRow[]): MovedContainers {
   const ids = (kind: StorageMoveKind): string =>
-    JSON.stringify([...new Set(rows.map(moveContainer).filter((c) => c.kind === kind).map((c) => c.id))])
+    JSON.stringify([
+      ...new Set(
+        rows
+          .map(moveContainer)
+          .filter((c) => c.kind === kind)
+          .map((c) => c.id),
+      ),
+    ])
   const projects = db
     .prepare(
       `SELECT p.id, p.name, p.path, p.description, p.created_at, n.full_path AS ns_full_path, n.full_name AS ns_full_name
@@ -207,7 +260,11 @@ export function movedContainers(db: Db, rows: readonly StorageMoveRow[]): MovedC
        WHERE s.id IN (SELECT value FROM json_each(?))`,
     )
     .all(ids('snippet')) as MovedSnippetRow[]
-  const groups = db.prepare(`SELECT id, name, full_path FROM namespaces WHERE kind = 'group' AND id IN (SELECT value FROM json_each(?))`).all(ids('group')) as MovedGroupRow[]
+  const groups = db
+    .prepare(
+      `SELECT id, name, full_path FROM namespaces WHERE kind = 'group' AND id IN (SELECT value FROM json_each(?))`,
+    )
+    .all(ids('group')) as MovedGroupRow[]
   return {
     projects: new Map(projects.map((p) => [p.id, p])),
     snippets: new Map(snippets.map((s) => [s.id, s])),

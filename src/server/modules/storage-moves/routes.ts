@@ -2,7 +2,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { findSnippetById, type SnippetRow } from '../snippets/queries'
-import { findStorageMoveOf, listStorageMoves, movedContainers, type StorageMoveKind, type StorageMoveRow } from './queries'
+import {
+  findStorageMoveOf,
+  listStorageMoves,
+  movedContainers,
+  type StorageMoveKind,
+  type StorageMoveRow,
+} from './queries'
 import { storageMoveEntity } from './entity'
 import { invalidParam, notFound } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
@@ -48,14 +54,24 @@ const storageMoves: FastifyPluginAsyncTypebox = async (app) => {
     return rows.map((r) => storageMoveEntity(r, containers, base))
   }
 
-  const list = (request: FastifyRequest, reply: FastifyReply, kind: StorageMoveKind, containerId?: number): Readonly<Record<string, unknown>>[] => {
+  const list = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    kind: StorageMoveKind,
+    containerId?: number,
+  ): Readonly<Record<string, unknown>>[] => {
     const page = pageOf(request.query as Record<string, unknown>)
     const { rows, total } = listStorageMoves(ctx.db, kind, containerId, { limit: page.perPage, offset: page.offset })
     setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
     return present(request, rows)
   }
 
-  const one = (request: FastifyRequest, kind: StorageMoveKind, moveId: number, containerId?: number): Readonly<Record<string, unknown>> => {
+  const one = (
+    request: FastifyRequest,
+    kind: StorageMoveKind,
+    moveId: number,
+    containerId?: number,
+  ): Readonly<Record<string, unknown>> => {
     const row = findStorageMoveOf(ctx.db, kind, moveId, containerId)
     if (!row) throw notFound()
     return present(request, [row])[0]
@@ -93,7 +109,8 @@ const storageMoves: FastifyPluginAsyncTypebox = async (app) => {
       const { source_storage_name: source, destination_storage_name: destination } = request.body
       // Grape's `values:` check on both names.
       if (!ctx.storages.includes(source)) throw invalidParam('source_storage_name', 'does not have a valid value')
-      if (!ctx.storages.includes(destination)) throw invalidParam('destination_storage_name', 'does not have a valid value')
+      if (!ctx.storages.includes(destination))
+        throw invalidParam('destination_storage_name', 'does not have a valid value')
       scheduleBulkMoves(request, kind, source, destination)
       return reply.code(202).send({ message: '202 Accepted' })
     })
@@ -105,7 +122,12 @@ const storageMoves: FastifyPluginAsyncTypebox = async (app) => {
 
     app.get(`${nested}/:repository_storage_move_id`, { schema: { params: ContainerMoveParams } }, async (request) => {
       requireAdmin(request)
-      return one(request, kind, request.params.repository_storage_move_id, containerId(request, kind, request.params.id))
+      return one(
+        request,
+        kind,
+        request.params.repository_storage_move_id,
+        containerId(request, kind, request.params.id),
+      )
     })
 
     app.post(nested, { schema: { params: ContainerParams, body: ScheduleBody } }, async (request, reply) => {

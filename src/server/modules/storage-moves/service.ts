@@ -66,7 +66,13 @@ function pickDestination(ctx: ServerContext, source: string): string {
 }
 
 /** GitLab's RepositoryStorageMovable validations; errors keyed like its model errors. */
-function moveErrors(ctx: ServerContext, kind: StorageMoveKind, source: string, destination: string, inProgress: boolean): Record<string, string[]> {
+function moveErrors(
+  ctx: ServerContext,
+  kind: StorageMoveKind,
+  source: string,
+  destination: string,
+  inProgress: boolean,
+): Record<string, string[]> {
   const errors: Record<string, string[]> = {}
   if (!ctx.storages.includes(source)) errors.source_storage_name = ['is not included in the list']
   if (destination === '') errors.destination_storage_name = ["can't be blank"]
@@ -86,11 +92,23 @@ interface MoveTarget {
 
 function projectTarget(ctx: ServerContext, project: ProjectRow): MoveTarget {
   const ns = findNamespaceById(ctx.db, project.namespace_id)
-  return { kind: 'project', id: project.id, source: project.repository_storage, label: `${ns?.full_path ?? ''}/${project.path}`, projectId: project.id }
+  return {
+    kind: 'project',
+    id: project.id,
+    source: project.repository_storage,
+    label: `${ns?.full_path ?? ''}/${project.path}`,
+    projectId: project.id,
+  }
 }
 
 function snippetTarget(ctx: ServerContext, snippet: SnippetRow): MoveTarget {
-  return { kind: 'snippet', id: snippet.id, source: snippetStorage(ctx.db, snippet.id, ctx.storages[0]), label: snippet.title, projectId: snippet.project_id }
+  return {
+    kind: 'snippet',
+    id: snippet.id,
+    source: snippetStorage(ctx.db, snippet.id, ctx.storages[0]),
+    label: snippet.title,
+    projectId: snippet.project_id,
+  }
 }
 
 function groupTarget(ctx: ServerContext, group: NamespaceRow): MoveTarget {
@@ -106,7 +124,8 @@ function schedule(request: FastifyRequest, target: MoveTarget, destination: stri
   const ctx = request.server.burrow
   const { db } = ctx
   const dest = destination ?? pickDestination(ctx, target.source)
-  const inProgress = target.kind === 'project' ? isProjectReadOnly(db, target.id) : hasMoveInProgress(db, target.kind, target.id)
+  const inProgress =
+    target.kind === 'project' ? isProjectReadOnly(db, target.id) : hasMoveInProgress(db, target.kind, target.id)
   const errors = moveErrors(ctx, target.kind, target.source, dest, inProgress)
   if (Object.keys(errors).length > 0) throw validationFailed(errors)
   const author = auditAuthorOf(request)
@@ -131,7 +150,12 @@ function recordMoveAudit(db: Db, author: AuditAuthor, target: MoveTarget, messag
     const ns = project ? findNamespaceById(db, project.namespace_id) : undefined
     ;[entityType, entityId, entityPath] = ['Project', target.projectId, `${ns?.full_path ?? ''}/${project?.path ?? ''}`]
   }
-  const targetType = target.kind === 'project' ? 'Projects::RepositoryStorageMove' : target.kind === 'snippet' ? 'Snippets::RepositoryStorageMove' : 'Groups::RepositoryStorageMove'
+  const targetType =
+    target.kind === 'project'
+      ? 'Projects::RepositoryStorageMove'
+      : target.kind === 'snippet'
+        ? 'Snippets::RepositoryStorageMove'
+        : 'Groups::RepositoryStorageMove'
   recordAuditBy(db, author, {
     entityType,
     entityId,
@@ -139,22 +163,38 @@ function recordMoveAudit(db: Db, author: AuditAuthor, target: MoveTarget, messag
     targetId: move.id,
     targetType,
     targetDetails: target.label,
-    change: { custom_message: message, source_storage_name: move.source_storage_name, destination_storage_name: move.destination_storage_name },
+    change: {
+      custom_message: message,
+      source_storage_name: move.source_storage_name,
+      destination_storage_name: move.destination_storage_name,
+    },
   })
 }
 
 /** `POST /projects/:id/repository_storage_moves` (and a `repository_storage` change of PUT /projects/:id). */
-export function scheduleProjectMove(request: FastifyRequest, project: ProjectRow, destination: string | undefined): StorageMoveRow {
+export function scheduleProjectMove(
+  request: FastifyRequest,
+  project: ProjectRow,
+  destination: string | undefined,
+): StorageMoveRow {
   return schedule(request, projectTarget(request.server.burrow, project), destination)
 }
 
 /** `POST /snippets/:id/repository_storage_moves`. */
-export function scheduleSnippetMove(request: FastifyRequest, snippet: SnippetRow, destination: string | undefined): StorageMoveRow {
+export function scheduleSnippetMove(
+  request: FastifyRequest,
+  snippet: SnippetRow,
+  destination: string | undefined,
+): StorageMoveRow {
   return schedule(request, snippetTarget(request.server.burrow, snippet), destination)
 }
 
 /** `POST /groups/:id/repository_storage_moves`. */
-export function scheduleGroupMove(request: FastifyRequest, group: NamespaceRow, destination: string | undefined): StorageMoveRow {
+export function scheduleGroupMove(
+  request: FastifyRequest,
+  group: NamespaceRow,
+  destination: string | undefined,
+): StorageMoveRow {
   return schedule(request, groupTarget(request.server.burrow, group), destination)
 }
 
@@ -163,7 +203,12 @@ export function scheduleGroupMove(request: FastifyRequest, group: NamespaceRow, 
  * move cannot be scheduled (one is already under way) are skipped, as GitLab's bulk service
  * skips them. Returns how many were scheduled.
  */
-export function scheduleBulkMoves(request: FastifyRequest, kind: StorageMoveKind, source: string, destination: string): number {
+export function scheduleBulkMoves(
+  request: FastifyRequest,
+  kind: StorageMoveKind,
+  source: string,
+  destination: string,
+): number {
   const ctx = request.server.burrow
   const { db } = ctx
   let ids: number[]
@@ -226,7 +271,11 @@ type RepoKind = 'project' | 'wiki' | 'snippet' | 'group'
 
 /** The bare repositories a move carries: a project's code and wiki, a snippet's, a group's wiki. */
 function repositoriesOf(kind: StorageMoveKind, id: number): { kind: RepoKind; id: number }[] {
-  if (kind === 'project') return [{ kind: 'project', id }, { kind: 'wiki', id }]
+  if (kind === 'project')
+    return [
+      { kind: 'project', id },
+      { kind: 'wiki', id },
+    ]
   return [{ kind, id }]
 }
 
@@ -303,7 +352,8 @@ async function runMove(ctx: ServerContext, moveId: number): Promise<void> {
     setStorageMoveState(db, moveId, 'started')
     const copied: string[] = []
     try {
-      if (!ctx.storages.includes(source) || !ctx.storages.includes(destination)) throw new Error(`storage ${ctx.storages.includes(source) ? destination : source} is not configured`)
+      if (!ctx.storages.includes(source) || !ctx.storages.includes(destination))
+        throw new Error(`storage ${ctx.storages.includes(source) ? destination : source} is not configured`)
       if (!sameStorage) {
         for (const repo of repos) {
           const from = repoPathIn(ctx, source, repo)
@@ -328,7 +378,14 @@ async function runMove(ctx: ServerContext, moveId: number): Promise<void> {
       db.transaction(() => {
         if (kind === 'project') setProjectReadOnly(db, id, false)
         setStorageMoveState(db, moveId, 'failed', reason)
-        if (target) recordMoveAudit(db, author, target, `Repository storage move from ${source} to ${destination} failed: ${reason}`, move)
+        if (target)
+          recordMoveAudit(
+            db,
+            author,
+            target,
+            `Repository storage move from ${source} to ${destination} failed: ${reason}`,
+            move,
+          )
       })()
       return
     }
@@ -354,4 +411,3 @@ async function runMove(ctx: ServerContext, moveId: number): Promise<void> {
     }
   })()
 }
-

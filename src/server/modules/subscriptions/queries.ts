@@ -5,7 +5,14 @@ import { nowIso } from '../../platform/db/connection'
 export type SubscribableType = 'Issue' | 'MergeRequest' | 'Epic' | 'Snippet'
 
 /** Records an explicit subscribe (true) or unsubscribe (false) choice. */
-export function setSubscription(db: Db, type: SubscribableType, id: number, userId: number, projectId: number | null, subscribed: boolean): void {
+export function setSubscription(
+  db: Db,
+  type: SubscribableType,
+  id: number,
+  userId: number,
+  projectId: number | null,
+  subscribed: boolean,
+): void {
   db.prepare(
     `INSERT INTO subscriptions (subscribable_type, subscribable_id, user_id, project_id, subscribed, created_at) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (subscribable_type, subscribable_id, user_id) DO UPDATE SET subscribed = excluded.subscribed`,

@@ -36,7 +36,8 @@ type CreateBody = Static<typeof CreateBody>
 /** The commits a page of tags points at, read in one `git log` run. */
 async function tagCommits(repo: CodeProject, tags: readonly GitTag[]): Promise<Map<string, GitCommit>> {
   const ids = [...new Set(tags.map((t) => t.commitId).filter((id): id is string => id !== null))]
-  const commits = ids.length > 0 ? await logCommits(repo.gitDir, ['--no-walk=unsorted', '--end-of-options', ...ids]) : []
+  const commits =
+    ids.length > 0 ? await logCommits(repo.gitDir, ['--no-walk=unsorted', '--end-of-options', ...ids]) : []
   return new Map(commits.map((c) => [c.id, c]))
 }
 
@@ -47,16 +48,22 @@ async function presentTag(repo: CodeProject, tag: GitTag): Promise<TagEntity> {
 
 /** Tags of a project's repository: list, show, create (annotated with a message) and delete. */
 const tags: FastifyPluginAsync = async (app) => {
-  app.get('/projects/:id/repository/tags', { schema: { params: ProjectParams, querystring: ListQuery } }, async (request, reply) => {
-    const { id } = request.params as Static<typeof ProjectParams>
-    const q = request.query as ListQuery
-    const repo = loadCodeProject(request, id)
-    let all = repo.exists ? await listTags(repo.gitDir, q.order_by ?? 'updated', q.sort === 'asc' ? 'asc' : 'desc') : []
-    if (q.search) all = all.filter((t) => matchesRefSearch(t.name, q.search as string))
-    const page = paginateArray(request, reply, app.burrow.baseUrl(request), all)
-    const commits = await tagCommits(repo, page)
-    return page.map((t) => tagEntity(t, t.commitId ? commits.get(t.commitId) : undefined, repo.webUrl))
-  })
+  app.get(
+    '/projects/:id/repository/tags',
+    { schema: { params: ProjectParams, querystring: ListQuery } },
+    async (request, reply) => {
+      const { id } = request.params as Static<typeof ProjectParams>
+      const q = request.query as ListQuery
+      const repo = loadCodeProject(request, id)
+      let all = repo.exists
+        ? await listTags(repo.gitDir, q.order_by ?? 'updated', q.sort === 'asc' ? 'asc' : 'desc')
+        : []
+      if (q.search) all = all.filter((t) => matchesRefSearch(t.name, q.search as string))
+      const page = paginateArray(request, reply, app.burrow.baseUrl(request), all)
+      const commits = await tagCommits(repo, page)
+      return page.map((t) => tagEntity(t, t.commitId ? commits.get(t.commitId) : undefined, repo.webUrl))
+    },
+  )
 
   app.get('/projects/:id/repository/tags/:tag_name', { schema: { params: TagParams } }, async (request) => {
     const { id, tag_name: name } = request.params as Static<typeof TagParams>
@@ -67,26 +74,39 @@ const tags: FastifyPluginAsync = async (app) => {
   })
 
   // Creating and deleting tags is GitLab's `admin_tag`: Developers and up.
-  app.post('/projects/:id/repository/tags', { schema: { params: ProjectParams, body: CreateBody } }, async (request, reply) => {
-    const { id } = request.params as Static<typeof ProjectParams>
-    const body = request.body as CreateBody
-    const user = currentUser(request)
-    const repo = loadCodeProject(request, id, AccessLevel.DEVELOPER)
-    assertRepositoryWritable(app.burrow.db, repo.project)
-    if (!(await isValidTagName(body.tag_name))) throw apiMessage(400, 'Tag name invalid')
-    // git mktag would end the message at a NUL byte and store the rest silently cut.
-    if (body.message?.includes('\0')) throw invalidParam('message')
-    if (repo.exists && (await findTag(repo.gitDir, body.tag_name))) throw apiMessage(400, `Tag ${body.tag_name} already exists`)
-    const sha = isValidRef(body.ref) ? await resolveUserRef(repo, body.ref, 'ref') : null
-    if (!sha) throw apiMessage(400, `Target ${body.ref} is invalid`)
-    await ensureProjectRepo(app.burrow, repo.project)
-    const target = await createTag(repo.gitDir, body.tag_name, sha, body.message, { name: user.name, email: user.email })
-    if (target === false) throw apiMessage(400, `Tag ${body.tag_name} already exists`)
-    await pushLanded({ ctx: app.burrow, project: repo.project, user, updates: [{ oldSha: ZERO_SHA, newSha: target, ref: `refs/tags/${body.tag_name}` }] })
-    const tag = await findTag(repo.gitDir, body.tag_name)
-    if (!tag) throw notFound('Tag')
-    return reply.code(201).send(await presentTag(repo, tag))
-  })
+  app.post(
+    '/projects/:id/repository/tags',
+    { schema: { params: ProjectParams, body: CreateBody } },
+    async (request, reply) => {
+      const { id } = request.params as Static<typeof ProjectParams>
+      const body = request.body as CreateBody
+      const user = currentUser(request)
+      const repo = loadCodeProject(request, id, AccessLevel.DEVELOPER)
+      assertRepositoryWritable(app.burrow.db, repo.project)
+      if (!(await isValidTagName(body.tag_name))) throw apiMessage(400, 'Tag name invalid')
+      // git mktag would end the message at a NUL byte and store the rest silently cut.
+      if (body.message?.includes('\0')) throw invalidParam('message')
+      if (repo.exists && (await findTag(repo.gitDir, body.tag_name)))
+        throw apiMessage(400, `Tag ${body.tag_name} already exists`)
+      const sha = isValidRef(body.ref) ? await resolveUserRef(repo, body.ref, 'ref') : null
+      if (!sha) throw apiMessage(400, `Target ${body.ref} is invalid`)
+      await ensureProjectRepo(app.burrow, repo.project)
+      const target = await createTag(repo.gitDir, body.tag_name, sha, body.message, {
+        name: user.name,
+        email: user.email,
+      })
+      if (target === false) throw apiMessage(400, `Tag ${body.tag_name} already exists`)
+      await pushLanded({
+        ctx: app.burrow,
+        project: repo.project,
+        user,
+        updates: [{ oldSha: ZERO_SHA, newSha: target, ref: `refs/tags/${body.tag_name}` }],
+      })
+      const tag = await findTag(repo.gitDir, body.tag_name)
+      if (!tag) throw notFound('Tag')
+      return reply.code(201).send(await presentTag(repo, tag))
+    },
+  )
 
   app.delete('/projects/:id/repository/tags/:tag_name', { schema: { params: TagParams } }, async (request, reply) => {
     const { id, tag_name: name } = request.params as Static<typeof TagParams>
@@ -96,7 +116,12 @@ const tags: FastifyPluginAsync = async (app) => {
     const tag = repo.exists && isValidRef(`refs/tags/${name}`) ? await findTag(repo.gitDir, name) : null
     if (!tag) throw notFound('Tag')
     if (!(await deleteTag(repo.gitDir, name, tag.target))) throw notFound('Tag')
-    await pushLanded({ ctx: app.burrow, project: repo.project, user, updates: [{ oldSha: tag.target, newSha: ZERO_SHA, ref: `refs/tags/${name}` }] })
+    await pushLanded({
+      ctx: app.burrow,
+      project: repo.project,
+      user,
+      updates: [{ oldSha: tag.target, newSha: ZERO_SHA, ref: `refs/tags/${name}` }],
+    })
     return reply.code(204).send()
   })
 }

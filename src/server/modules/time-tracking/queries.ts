@@ -8,12 +8,21 @@ const TABLES: Readonly<Record<TrackableType, string>> = { Issue: 'issues', Merge
 
 /** The estimate (seconds) of a trackable, 0 when it is gone. */
 export function trackableEstimate(db: Db, type: TrackableType, id: number): number {
-  return (db.prepare(`SELECT time_estimate FROM ${TABLES[type]} WHERE id = ?`).get(id) as { time_estimate: number } | undefined)?.time_estimate ?? 0
+  return (
+    (
+      db.prepare(`SELECT time_estimate FROM ${TABLES[type]} WHERE id = ?`).get(id) as
+        { time_estimate: number } | undefined
+    )?.time_estimate ?? 0
+  )
 }
 
 /** Sum of the time logs of a trackable (seconds). */
 export function totalTimeSpent(db: Db, type: TrackableType, id: number): number {
-  return (db.prepare('SELECT COALESCE(SUM(time_spent), 0) AS s FROM timelogs WHERE trackable_type = ? AND trackable_id = ?').get(type, id) as { s: number }).s
+  return (
+    db
+      .prepare('SELECT COALESCE(SUM(time_spent), 0) AS s FROM timelogs WHERE trackable_type = ? AND trackable_id = ?')
+      .get(type, id) as { s: number }
+  ).s
 }
 
 /** Sets the estimate and bumps updated_at. */
@@ -24,11 +33,19 @@ export function setTrackableEstimate(db: Db, type: TrackableType, id: number, se
 /** Logs time spent (may be negative) and bumps the trackable's updated_at. */
 export function insertTimelog(
   db: Db,
-  t: { readonly type: TrackableType; readonly id: number; readonly projectId: number; readonly userId: number; readonly seconds: number; readonly summary: string | null },
+  t: {
+    readonly type: TrackableType
+    readonly id: number
+    readonly projectId: number
+    readonly userId: number
+    readonly seconds: number
+    readonly summary: string | null
+  },
 ): void {
   const now = nowIso()
-  db.prepare('INSERT INTO timelogs (trackable_type, trackable_id, project_id, user_id, time_spent, spent_at, summary, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(t.type, t.id, t.projectId, t.userId, t.seconds, now, t.summary, now)
+  db.prepare(
+    'INSERT INTO timelogs (trackable_type, trackable_id, project_id, user_id, time_spent, spent_at, summary, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  ).run(t.type, t.id, t.projectId, t.userId, t.seconds, now, t.summary, now)
   db.prepare(`UPDATE ${TABLES[t.type]} SET updated_at = ? WHERE id = ?`).run(now, t.id)
 }
 

@@ -49,7 +49,14 @@ export function humanDuration(seconds: number): string | null {
   if (seconds === 0) return null
   let rest = Math.abs(seconds)
   const parts: string[] = []
-  for (const [unit, size] of [['mo', MONTH], ['w', WEEK], ['d', DAY], ['h', HOUR], ['m', MINUTE], ['s', 1]] as const) {
+  for (const [unit, size] of [
+    ['mo', MONTH],
+    ['w', WEEK],
+    ['d', DAY],
+    ['h', HOUR],
+    ['m', MINUTE],
+    ['s', 1],
+  ] as const) {
     const n = Math.floor(rest / size)
     if (n > 0) parts.push(`${n}${unit}`)
     rest -= n * size
@@ -67,5 +74,10 @@ export interface TimeStats {
 
 /** Builds time_stats from an estimate and a total spent (both seconds). */
 export function timeStatsOf(estimate: number, spent: number): TimeStats {
-  return { time_estimate: estimate, total_time_spent: spent, human_time_estimate: humanDuration(estimate), human_total_time_spent: humanDuration(spent) }
+  return {
+    time_estimate: estimate,
+    total_time_spent: spent,
+    human_time_estimate: humanDuration(estimate),
+    human_total_time_spent: humanDuration(spent),
+  }
 }

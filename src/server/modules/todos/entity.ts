@@ -21,9 +21,24 @@ export function todoEntity(todo: TodoRow, x: TodoExtras): Readonly<Record<string
   return {
     id: todo.id,
     project: p
-      ? { id: p.id, name: p.name, name_with_namespace: `${p.ns_full_name} / ${p.name}`, path: p.path, path_with_namespace: `${p.ns_full_path}/${p.path}` }
+      ? {
+          id: p.id,
+          name: p.name,
+          name_with_namespace: `${p.ns_full_name} / ${p.name}`,
+          path: p.path,
+          path_with_namespace: `${p.ns_full_path}/${p.path}`,
+        }
       : null,
-    group: x.group ? { id: x.group.id, name: x.group.name, path: x.group.path, kind: x.group.kind, full_path: x.group.full_path, parent_id: x.group.parent_id } : null,
+    group: x.group
+      ? {
+          id: x.group.id,
+          name: x.group.name,
+          path: x.group.path,
+          kind: x.group.kind,
+          full_path: x.group.full_path,
+          parent_id: x.group.parent_id,
+        }
+      : null,
     author: userRef(x.author, x.baseUrl),
     action_name: todo.action,
     target_type: todo.target_type,

@@ -2,8 +2,17 @@ import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
 
 export type TodoAction =
-  | 'assigned' | 'mentioned' | 'build_failed' | 'marked' | 'approval_required' | 'unmergeable'
-  | 'directly_addressed' | 'merge_train_removed' | 'review_requested' | 'member_access_requested' | 'review_submitted'
+  | 'assigned'
+  | 'mentioned'
+  | 'build_failed'
+  | 'marked'
+  | 'approval_required'
+  | 'unmergeable'
+  | 'directly_addressed'
+  | 'merge_train_removed'
+  | 'review_requested'
+  | 'member_access_requested'
+  | 'review_submitted'
 
 export interface TodoRow {
   readonly id: number
@@ -42,7 +51,19 @@ export function insertTodoRow(db: Db, t: NewTodoRow): number {
       `INSERT INTO todos (user_id, author_id, project_id, group_id, target_type, target_id, action, state, body, note_id, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)`,
     )
-    .run(t.userId, t.authorId, t.projectId, t.groupId ?? null, t.targetType, t.targetId, t.action, t.body, t.noteId ?? null, now, now)
+    .run(
+      t.userId,
+      t.authorId,
+      t.projectId,
+      t.groupId ?? null,
+      t.targetType,
+      t.targetId,
+      t.action,
+      t.body,
+      t.noteId ?? null,
+      now,
+      now,
+    )
   return Number(info.lastInsertRowid)
 }
 
@@ -68,30 +89,52 @@ export interface TodoFilter {
 function todoWhere(f: TodoFilter): { sql: string; params: unknown[] } {
   const where = ['user_id = ?', 'state = ?']
   const params: unknown[] = [f.userId, f.state]
-  if (f.action !== undefined) { where.push('action = ?'); params.push(f.action) }
-  if (f.authorId !== undefined) { where.push('author_id = ?'); params.push(f.authorId) }
-  if (f.projectId !== undefined) { where.push('project_id = ?'); params.push(f.projectId) }
-  if (f.type !== undefined) { where.push('target_type = ?'); params.push(f.type) }
+  if (f.action !== undefined) {
+    where.push('action = ?')
+    params.push(f.action)
+  }
+  if (f.authorId !== undefined) {
+    where.push('author_id = ?')
+    params.push(f.authorId)
+  }
+  if (f.projectId !== undefined) {
+    where.push('project_id = ?')
+    params.push(f.projectId)
+  }
+  if (f.type !== undefined) {
+    where.push('target_type = ?')
+    params.push(f.type)
+  }
   if (f.groupIds !== undefined) {
     const marks = f.groupIds.map(() => '?').join(', ') || 'NULL'
     where.push(`(group_id IN (${marks}) OR project_id IN (SELECT id FROM projects WHERE namespace_id IN (${marks})))`)
     params.push(...f.groupIds, ...f.groupIds)
   }
-  if (f.hiddenIds && f.hiddenIds.length > 0) { where.push('id NOT IN (SELECT value FROM json_each(?))'); params.push(JSON.stringify(f.hiddenIds)) }
+  if (f.hiddenIds && f.hiddenIds.length > 0) {
+    where.push('id NOT IN (SELECT value FROM json_each(?))')
+    params.push(JSON.stringify(f.hiddenIds))
+  }
   return { sql: where.join(' AND '), params }
 }
 
 /** What the read rule needs of every to-do matching `f` (the whole list, not a page). */
-export function todoTargets(db: Db, f: TodoFilter): Pick<TodoRow, 'id' | 'project_id' | 'group_id' | 'target_type' | 'target_id' | 'note_id'>[] {
+export function todoTargets(
+  db: Db,
+  f: TodoFilter,
+): Pick<TodoRow, 'id' | 'project_id' | 'group_id' | 'target_type' | 'target_id' | 'note_id'>[] {
   const { sql, params } = todoWhere(f)
-  return db.prepare(`SELECT id, project_id, group_id, target_type, target_id, note_id FROM todos WHERE ${sql}`).all(...params) as TodoRow[]
+  return db
+    .prepare(`SELECT id, project_id, group_id, target_type, target_id, note_id FROM todos WHERE ${sql}`)
+    .all(...params) as TodoRow[]
 }
 
 /** A page of a user's to-dos, newest first. */
 export function listTodos(db: Db, f: TodoFilter, limit: number, offset: number): { rows: TodoRow[]; total: number } {
   const { sql, params } = todoWhere(f)
   const total = (db.prepare(`SELECT COUNT(*) AS n FROM todos WHERE ${sql}`).get(...params) as { n: number }).n
-  const rows = db.prepare(`SELECT * FROM todos WHERE ${sql} ORDER BY id DESC LIMIT ? OFFSET ?`).all(...params, limit, offset) as TodoRow[]
+  const rows = db
+    .prepare(`SELECT * FROM todos WHERE ${sql} ORDER BY id DESC LIMIT ? OFFSET ?`)
+    .all(...params, limit, offset) as TodoRow[]
   return { rows, total }
 }
 
@@ -108,11 +151,15 @@ export function markTodoRowDone(db: Db, id: number): TodoRow {
  */
 export function resolveTodosForTarget(db: Db, userId: number, targetType: string, targetId: number): number {
   return db
-    .prepare(`UPDATE todos SET state = 'done', updated_at = ? WHERE user_id = ? AND target_type = ? AND target_id = ? AND state = 'pending'`)
+    .prepare(
+      `UPDATE todos SET state = 'done', updated_at = ? WHERE user_id = ? AND target_type = ? AND target_id = ? AND state = 'pending'`,
+    )
     .run(nowIso(), userId, targetType, targetId).changes
 }
 
 /** Marks every pending to-do of a user done; returns how many. */
 export function markAllTodoRowsDone(db: Db, userId: number): number {
-  return db.prepare(`UPDATE todos SET state = 'done', updated_at = ? WHERE user_id = ? AND state = 'pending'`).run(nowIso(), userId).changes
+  return db
+    .prepare(`UPDATE todos SET state = 'done', updated_at = ? WHERE user_id = ? AND state = 'pending'`)
+    .run(nowIso(), userId).changes
 }

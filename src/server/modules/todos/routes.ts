@@ -6,7 +6,15 @@ import { usersByIds } from '../members/queries'
 import { findGroup, findNamespaceById, groupAndDescendantIds } from '../namespaces/queries'
 import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects/queries'
 import type { NamespaceRow, UserRow } from '../../platform/db/rows'
-import { findTodoById, listTodos, markAllTodoRowsDone, markTodoRowDone, todoTargets, type TodoFilter, type TodoRow } from './queries'
+import {
+  findTodoById,
+  listTodos,
+  markAllTodoRowsDone,
+  markTodoRowDone,
+  todoTargets,
+  type TodoFilter,
+  type TodoRow,
+} from './queries'
 import { todoEntity } from './entity'
 import { notFound } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
@@ -18,10 +26,30 @@ import { presentMergeRequests } from '../merge-requests/service'
 import { ALERT_TARGET_TYPE, alertTodoTargets } from '../alerts/service'
 import { ReadableItems } from '../../platform/auth/readable'
 
-const TARGET_TYPES = ['Issue', 'MergeRequest', 'Commit', 'Epic', 'DesignManagement::Design', 'AlertManagement::Alert', 'Namespace', 'Project', 'Key', 'WikiPage::Meta'] as const
+const TARGET_TYPES = [
+  'Issue',
+  'MergeRequest',
+  'Commit',
+  'Epic',
+  'DesignManagement::Design',
+  'AlertManagement::Alert',
+  'Namespace',
+  'Project',
+  'Key',
+  'WikiPage::Meta',
+] as const
 const ACTIONS = [
-  'assigned', 'mentioned', 'build_failed', 'marked', 'approval_required', 'unmergeable', 'directly_addressed',
-  'merge_train_removed', 'review_requested', 'member_access_requested', 'review_submitted',
+  'assigned',
+  'mentioned',
+  'build_failed',
+  'marked',
+  'approval_required',
+  'unmergeable',
+  'directly_addressed',
+  'merge_train_removed',
+  'review_requested',
+  'member_access_requested',
+  'review_submitted',
 ] as const
 
 const ListQuery = Type.Object({
@@ -40,9 +68,13 @@ const TodoParams = Type.Object({ id: Type.Integer() })
 function presentTodos(request: FastifyRequest, rows: readonly TodoRow[]): Readonly<Record<string, unknown>>[] {
   const db = request.server.burrow.db
   const baseUrl = request.server.burrow.baseUrl(request)
-  const authors = usersByIds(db, rows.map((r) => r.author_id))
+  const authors = usersByIds(
+    db,
+    rows.map((r) => r.author_id),
+  )
   const projects = new Map<number, ProjectWithNamespaceRow | undefined>()
-  for (const id of new Set(rows.map((r) => r.project_id).filter((id): id is number => id !== null))) projects.set(id, findProjectWithNamespace(db, id))
+  for (const id of new Set(rows.map((r) => r.project_id).filter((id): id is number => id !== null)))
+    projects.set(id, findProjectWithNamespace(db, id))
   const issues = [...new Set(rows.filter((r) => r.target_type === 'Issue').map((r) => r.target_id))]
     .map((id) => findIssueById(db, id))
     .filter((i): i is IssueRow => i !== undefined)
@@ -53,10 +85,18 @@ function presentTodos(request: FastifyRequest, rows: readonly TodoRow[]): Readon
     .filter((m): m is MergeRequestRow => m !== undefined)
   const presentedMrs = presentMergeRequests(request, mergeRequests)
   const mergeRequestJson = new Map(mergeRequests.map((mr, i) => [mr.id, presentedMrs[i]]))
-  const epicJson = presentEpicsById(request, rows.filter((r) => r.target_type === 'Epic').map((r) => r.target_id))
-  const alertJson = alertTodoTargets(db, baseUrl, rows.filter((r) => r.target_type === ALERT_TARGET_TYPE).map((r) => r.target_id))
+  const epicJson = presentEpicsById(
+    request,
+    rows.filter((r) => r.target_type === 'Epic').map((r) => r.target_id),
+  )
+  const alertJson = alertTodoTargets(
+    db,
+    baseUrl,
+    rows.filter((r) => r.target_type === ALERT_TARGET_TYPE).map((r) => r.target_id),
+  )
   const groups = new Map<number, NamespaceRow | undefined>()
-  for (const id of new Set(rows.map((r) => r.group_id).filter((id): id is number => id !== null))) groups.set(id, findNamespaceById(db, id))
+  for (const id of new Set(rows.map((r) => r.group_id).filter((id): id is number => id !== null)))
+    groups.set(id, findNamespaceById(db, id))
   return rows.map((r) => {
     const project = r.project_id !== null ? projects.get(r.project_id) : undefined
     const group = r.group_id !== null ? groups.get(r.group_id) : undefined
@@ -64,17 +104,21 @@ function presentTodos(request: FastifyRequest, rows: readonly TodoRow[]): Readon
     const target = alert
       ? alert.target
       : r.target_type === 'Issue'
-        ? issueJson.get(r.target_id) ?? null
+        ? (issueJson.get(r.target_id) ?? null)
         : r.target_type === 'MergeRequest'
-          ? mergeRequestJson.get(r.target_id) ?? null
+          ? (mergeRequestJson.get(r.target_id) ?? null)
           : r.target_type === 'Epic'
-            ? epicJson.get(r.target_id) ?? null
+            ? (epicJson.get(r.target_id) ?? null)
             : null
     const projectUrl = project ? `${baseUrl}/${project.ns_full_path}/${project.path}` : baseUrl
     const anchor = r.note_id !== null ? `#note_${r.note_id}` : ''
-    const targetUrl = alert ? alert.url : (r.target_type === 'Issue' || r.target_type === 'Epic' || r.target_type === 'MergeRequest') && target
-      ? `${String(target.web_url)}${anchor}`
-      : r.target_type === 'MergeRequest' ? null : `${projectUrl}`
+    const targetUrl = alert
+      ? alert.url
+      : (r.target_type === 'Issue' || r.target_type === 'Epic' || r.target_type === 'MergeRequest') && target
+        ? `${String(target.web_url)}${anchor}`
+        : r.target_type === 'MergeRequest'
+          ? null
+          : `${projectUrl}`
     return todoEntity(r, { baseUrl, author: authors.get(r.author_id) as UserRow, project, group, target, targetUrl })
   })
 }
@@ -91,10 +135,20 @@ const todos: FastifyPluginAsyncTypebox = async (app) => {
       groupIds = group ? groupAndDescendantIds(db, group.id) : []
     }
     const page = pageOf(request.query as Record<string, unknown>)
-    const filter: TodoFilter = { userId: user.id, state: q.state ?? 'pending', action: q.action, authorId: q.author_id, projectId: q.project_id, groupIds, type: q.type }
+    const filter: TodoFilter = {
+      userId: user.id,
+      state: q.state ?? 'pending',
+      action: q.action,
+      authorId: q.author_id,
+      projectId: q.project_id,
+      groupIds,
+      type: q.type,
+    }
     // Left out before paging, so neither the page nor its total shows what the user can no longer read.
     const readable = new ReadableItems(db, request.perms)
-    const hiddenIds = todoTargets(db, filter).filter((t) => !readable.todo(t)).map((t) => t.id)
+    const hiddenIds = todoTargets(db, filter)
+      .filter((t) => !readable.todo(t))
+      .map((t) => t.id)
     const { rows, total } = listTodos(db, { ...filter, hiddenIds }, page.perPage, page.offset)
     setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
     return presentTodos(request, rows)
@@ -104,7 +158,8 @@ const todos: FastifyPluginAsyncTypebox = async (app) => {
     const user = currentUser(request)
     const todo = findTodoById(request.server.burrow.db, request.params.id)
     // A to-do whose target the user may no longer read is as unknown here as in the list.
-    if (!todo || todo.user_id !== user.id || !new ReadableItems(request.server.burrow.db, request.perms).todo(todo)) throw notFound('Todo')
+    if (!todo || todo.user_id !== user.id || !new ReadableItems(request.server.burrow.db, request.perms).todo(todo))
+      throw notFound('Todo')
     const done = markTodoRowDone(request.server.burrow.db, todo.id)
     return reply.code(201).send(presentTodos(request, [done])[0])
   })

@@ -34,7 +34,13 @@ export function markTodoDone(db: Db, id: number): boolean {
  * The user's pending to-do on a target, if any. Without `action` any pending to-do counts, as
  * GitLab's "mark as to-do" does when it answers 304.
  */
-export function pendingTodoFor(db: Db, userId: number, targetType: string, targetId: number, action?: TodoAction): TodoRow | undefined {
+export function pendingTodoFor(
+  db: Db,
+  userId: number,
+  targetType: string,
+  targetId: number,
+  action?: TodoAction,
+): TodoRow | undefined {
   return db
     .prepare(
       `SELECT * FROM todos WHERE user_id = ? AND target_type = ? AND target_id = ? AND state = 'pending' ${action ? 'AND action = ?' : ''} ORDER BY id LIMIT 1`,

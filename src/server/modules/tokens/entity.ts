@@ -27,11 +27,17 @@ export function impersonationToken(token: PersonalAccessTokenRow): Readonly<Reco
 }
 
 /** GitLab's ResourceAccessToken entity (project access tokens): the bot's access level added. */
-export function projectAccessToken(token: PersonalAccessTokenRow, accessLevel: number): Readonly<Record<string, unknown>> {
+export function projectAccessToken(
+  token: PersonalAccessTokenRow,
+  accessLevel: number,
+): Readonly<Record<string, unknown>> {
   return { ...personalAccessToken(token), access_level: accessLevel }
 }
 
 /** Any token entity with the secret value, which is shown only when the token is created or rotated. */
-export function withTokenValue(entity: Readonly<Record<string, unknown>>, value: string): Readonly<Record<string, unknown>> {
+export function withTokenValue(
+  entity: Readonly<Record<string, unknown>>,
+  value: string,
+): Readonly<Record<string, unknown>> {
   return { ...entity, token: value }
 }

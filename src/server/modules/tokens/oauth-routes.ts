@@ -22,7 +22,9 @@ function invalidScope(): ApiError {
 
 function parseScopes(raw: unknown): TokenScope[] {
   if (raw === undefined || raw === null || raw === '') return ['api']
-  const names = String(raw).split(/[\s+]+/).filter(Boolean)
+  const names = String(raw)
+    .split(/[\s+]+/)
+    .filter(Boolean)
   for (const name of names) if (!TOKEN_SCOPES.includes(name as TokenScope)) throw invalidScope()
   return names as TokenScope[]
 }
@@ -43,7 +45,9 @@ const oauth: FastifyPluginAsync = async (app) => {
       const login = typeof p.username === 'string' ? p.username : ''
       const password = typeof p.password === 'string' ? p.password : ''
       const found = findUserByUsername(db, login) ?? (login.includes('@') ? findUserByEmail(db, login) : undefined)
-      const user = failedAuthBan.attempt(request.ip, () => signInWithPassword(app.burrow, found, password, { countFailures: true }))
+      const user = failedAuthBan.attempt(request.ip, () =>
+        signInWithPassword(app.burrow, found, password, { countFailures: true }),
+      )
       if (!user || user.state !== 'active') throw oauthError('invalid_grant', INVALID_GRANT)
       userId = user.id
       scopes = parseScopes(p.scope)
@@ -55,7 +59,10 @@ const oauth: FastifyPluginAsync = async (app) => {
       ).run(new Date().toISOString(), request.ip, user.id)
     } else if (grant === 'refresh_token') {
       const refresh = typeof p.refresh_token === 'string' ? p.refresh_token : ''
-      const previous = failedAuthBan.attempt(request.ip, () => (refresh ? findOAuthTokenByRefreshDigest(db, digestToken(refresh)) : undefined) ?? null)
+      const previous = failedAuthBan.attempt(
+        request.ip,
+        () => (refresh ? findOAuthTokenByRefreshDigest(db, digestToken(refresh)) : undefined) ?? null,
+      )
       if (!previous) throw oauthError('invalid_grant', INVALID_GRANT)
       const user = findUserById(db, previous.user_id)
       if (!user || user.state !== 'active') throw oauthError('invalid_grant', INVALID_GRANT)
@@ -65,11 +72,21 @@ const oauth: FastifyPluginAsync = async (app) => {
     } else if (grant === undefined || grant === '') {
       throw oauthError('invalid_request', 'Missing required parameter: grant_type.')
     } else {
-      throw oauthError('unsupported_grant_type', 'The authorization grant type is not supported by the authorization server.')
+      throw oauthError(
+        'unsupported_grant_type',
+        'The authorization grant type is not supported by the authorization server.',
+      )
     }
     const accessToken = generateToken('')
     const refreshToken = generateToken('')
-    const row = insertOAuthToken(db, userId, digestToken(accessToken), digestToken(refreshToken), scopes, OAUTH_EXPIRES_IN)
+    const row = insertOAuthToken(
+      db,
+      userId,
+      digestToken(accessToken),
+      digestToken(refreshToken),
+      scopes,
+      OAUTH_EXPIRES_IN,
+    )
     reply.header('Cache-Control', 'no-store')
     return {
       access_token: accessToken,
@@ -87,8 +104,11 @@ const oauth: FastifyPluginAsync = async (app) => {
     const q = (request.query as Record<string, unknown>).access_token
     const value = m ? m[1] : typeof q === 'string' ? q : ''
     const token = value ? findOAuthTokenByDigest(db, digestToken(value)) : undefined
-    const remaining = token ? Math.floor((Date.parse(token.created_at) + token.expires_in * 1000 - Date.now()) / 1000) : -1
-    if (!token || token.revoked_at || remaining <= 0) throw oauthError('invalid_token', 'The access token is invalid', 401)
+    const remaining = token
+      ? Math.floor((Date.parse(token.created_at) + token.expires_in * 1000 - Date.now()) / 1000)
+      : -1
+    if (!token || token.revoked_at || remaining <= 0)
+      throw oauthError('invalid_token', 'The access token is invalid', 401)
     const scopes = JSON.parse(token.scopes) as string[]
     return {
       resource_owner_id: token.user_id,

@@ -4,7 +4,8 @@ import { nowIso } from '../../platform/db/connection'
 import type { OAuthTokenRow, PersonalAccessTokenRow } from '../../platform/db/rows'
 
 export function findPersonalTokenByDigest(db: Db, digest: string): PersonalAccessTokenRow | undefined {
-  return cachedStatement(db, 'SELECT * FROM personal_access_tokens WHERE token_digest = ?').get(digest) as PersonalAccessTokenRow | undefined
+  return cachedStatement(db, 'SELECT * FROM personal_access_tokens WHERE token_digest = ?').get(digest) as
+    PersonalAccessTokenRow | undefined
 }
 
 export function findPersonalTokenById(db: Db, id: number): PersonalAccessTokenRow | undefined {
@@ -27,7 +28,16 @@ export function insertPersonalToken(db: Db, t: NewPersonalToken): PersonalAccess
       `INSERT INTO personal_access_tokens (user_id, name, description, token_digest, scopes, impersonation, expires_at, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(t.userId, t.name, t.description ?? null, t.digest, JSON.stringify(t.scopes), t.impersonation ? 1 : 0, t.expiresAt, nowIso())
+    .run(
+      t.userId,
+      t.name,
+      t.description ?? null,
+      t.digest,
+      JSON.stringify(t.scopes),
+      t.impersonation ? 1 : 0,
+      t.expiresAt,
+      nowIso(),
+    )
   return findPersonalTokenById(db, Number(info.lastInsertRowid)) as PersonalAccessTokenRow
 }
 
@@ -35,7 +45,10 @@ export function insertPersonalToken(db: Db, t: NewPersonalToken): PersonalAccess
 export function touchPersonalToken(db: Db, token: PersonalAccessTokenRow): void {
   const now = Date.now()
   if (token.last_used_at && now - Date.parse(token.last_used_at) < 60_000) return
-  db.prepare('UPDATE personal_access_tokens SET last_used_at = ? WHERE id = ?').run(new Date(now).toISOString(), token.id)
+  db.prepare('UPDATE personal_access_tokens SET last_used_at = ? WHERE id = ?').run(
+    new Date(now).toISOString(),
+    token.id,
+  )
 }
 
 export function revokePersonalToken(db: Db, id: number): void {
@@ -43,14 +56,23 @@ export function revokePersonalToken(db: Db, id: number): void {
 }
 
 export function findOAuthTokenByDigest(db: Db, digest: string): OAuthTokenRow | undefined {
-  return cachedStatement(db, 'SELECT * FROM oauth_access_tokens WHERE token_digest = ?').get(digest) as OAuthTokenRow | undefined
+  return cachedStatement(db, 'SELECT * FROM oauth_access_tokens WHERE token_digest = ?').get(digest) as
+    OAuthTokenRow | undefined
 }
 
 export function findOAuthTokenByRefreshDigest(db: Db, digest: string): OAuthTokenRow | undefined {
-  return db.prepare('SELECT * FROM oauth_access_tokens WHERE refresh_digest = ?').get(digest) as OAuthTokenRow | undefined
+  return db.prepare('SELECT * FROM oauth_access_tokens WHERE refresh_digest = ?').get(digest) as
+    OAuthTokenRow | undefined
 }
 
-export function insertOAuthToken(db: Db, userId: number, digest: string, refreshDigest: string, scopes: readonly string[], expiresIn: number): OAuthTokenRow {
+export function insertOAuthToken(
+  db: Db,
+  userId: number,
+  digest: string,
+  refreshDigest: string,
+  scopes: readonly string[],
+  expiresIn: number,
+): OAuthTokenRow {
   const info = db
     .prepare(
       `INSERT INTO oauth_access_tokens (user_id, token_digest, refresh_digest, scopes, expires_in, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -85,7 +107,12 @@ export interface TokenListFilter {
 export const ACTIVE_TOKEN_SQL = `(t.revoked = 0 AND (t.expires_at IS NULL OR t.expires_at > date('now')))`
 
 /** One page of tokens matching the filter, in id order, with the total count. */
-export function listPersonalTokens(db: Db, f: TokenListFilter, limit: number, offset: number): { rows: PersonalAccessTokenRow[]; total: number } {
+export function listPersonalTokens(
+  db: Db,
+  f: TokenListFilter,
+  limit: number,
+  offset: number,
+): { rows: PersonalAccessTokenRow[]; total: number } {
   const clauses: string[] = []
   const params: Record<string, unknown> = {}
   if (f.userId !== undefined) {
@@ -119,7 +146,9 @@ export function listPersonalTokens(db: Db, f: TokenListFilter, limit: number, of
     params.projectId = f.projectId
   }
   const where = clauses.length > 0 ? clauses.join(' AND ') : '1'
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM personal_access_tokens t WHERE ${where}`).get(params) as { n: number }).n
+  const total = (
+    db.prepare(`SELECT COUNT(*) AS n FROM personal_access_tokens t WHERE ${where}`).get(params) as { n: number }
+  ).n
   const rows = db
     .prepare(`SELECT t.* FROM personal_access_tokens t WHERE ${where} ORDER BY t.id LIMIT @limit OFFSET @offset`)
     .all({ ...params, limit, offset }) as PersonalAccessTokenRow[]

@@ -7,7 +7,14 @@ import { findNamespaceById } from '../namespaces/queries'
 import { botAccessLevels, findPersonalTokenById, listPersonalTokens, type TokenListFilter } from './queries'
 import { findUserById } from '../users/queries'
 import { impersonationToken, personalAccessToken, projectAccessToken, withTokenValue } from './entity'
-import { apiMessage, badRequest, invalidParam, notFound, unauthorized, validationFailed } from '../../platform/http/errors'
+import {
+  apiMessage,
+  badRequest,
+  invalidParam,
+  notFound,
+  unauthorized,
+  validationFailed,
+} from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadProject, requireAdmin } from '../../platform/http/resolve'
 import {
@@ -98,7 +105,8 @@ function rangeFilters(q: PatListQuery): TokenListFilter {
 function tokenInUse(request: FastifyRequest): PersonalAccessTokenRow {
   const actor = request.actor
   currentUser(request)
-  if (actor.method === 'oauth' || actor.method === 'none' || actor.tokenId === null) throw notFound('Personal Access Token')
+  if (actor.method === 'oauth' || actor.method === 'none' || actor.tokenId === null)
+    throw notFound('Personal Access Token')
   const token = findPersonalTokenById(request.server.burrow.db, actor.tokenId)
   if (!token) throw notFound('Personal Access Token')
   return token
@@ -120,7 +128,10 @@ function manageableToken(request: FastifyRequest, id: number): PersonalAccessTok
   return token
 }
 
-function ownerEntity(request: FastifyRequest, token: PersonalAccessTokenRow): { type: 'User'; id: number; path: string } {
+function ownerEntity(
+  request: FastifyRequest,
+  token: PersonalAccessTokenRow,
+): { type: 'User'; id: number; path: string } {
   const owner = findUserById(request.server.burrow.db, token.user_id)
   return { type: 'User', id: token.user_id, path: owner?.username ?? String(token.user_id) }
 }
@@ -146,11 +157,18 @@ function tokenProject(request: FastifyRequest, id: string): ProjectRow {
   return loadProject(request, id, AccessLevel.MAINTAINER)
 }
 
-function loadProjectToken(request: FastifyRequest, project: ProjectRow, tokenId: number): { token: PersonalAccessTokenRow; level: number } {
+function loadProjectToken(
+  request: FastifyRequest,
+  project: ProjectRow,
+  tokenId: number,
+): { token: PersonalAccessTokenRow; level: number } {
   const db = request.server.burrow.db
   const token = findPersonalTokenById(db, tokenId)
   const bot = token ? findUserById(db, token.user_id) : undefined
-  const level = token && bot?.user_type === 'project_bot' ? botAccessLevels(db, project.id, [token.user_id]).get(token.user_id) : undefined
+  const level =
+    token && bot?.user_type === 'project_bot'
+      ? botAccessLevels(db, project.id, [token.user_id]).get(token.user_id)
+      : undefined
   if (!token || level === undefined) throw notFound(`Could not find project access token with token_id: ${tokenId}`)
   return { token, level }
 }
@@ -175,7 +193,9 @@ const tokens: FastifyPluginAsync = async (app) => {
     return rows.map(personalAccessToken)
   })
 
-  app.get('/personal_access_tokens/self', { config: { scopes: [] } }, async (request) => personalAccessToken(tokenInUse(request)))
+  app.get('/personal_access_tokens/self', { config: { scopes: [] } }, async (request) =>
+    personalAccessToken(tokenInUse(request)),
+  )
 
   app.get('/personal_access_tokens/:id', { schema: { params: TokenIdParams } }, async (request) => {
     return personalAccessToken(manageableToken(request, (request.params as Static<typeof TokenIdParams>).id))
@@ -196,7 +216,10 @@ const tokens: FastifyPluginAsync = async (app) => {
     return reply.code(204).send()
   })
 
-  const rotate = async (request: FastifyRequest, token: PersonalAccessTokenRow): Promise<Readonly<Record<string, unknown>>> => {
+  const rotate = async (
+    request: FastifyRequest,
+    token: PersonalAccessTokenRow,
+  ): Promise<Readonly<Record<string, unknown>>> => {
     if (token.revoked) throw badRequest('token already revoked')
     const expiresAt = rotationExpiry((request.body as Static<typeof RotateBody> | undefined)?.expires_at)
     const issued = rotateToken(ctx, request, token, expiresAt, ownerEntity(request, token))
@@ -208,61 +231,96 @@ const tokens: FastifyPluginAsync = async (app) => {
     return reply.code(200).send(body)
   })
 
-  app.post('/personal_access_tokens/:id/rotate', { schema: { params: TokenIdParams, body: RotateBody } }, async (request, reply) => {
-    const token = manageableToken(request, (request.params as Static<typeof TokenIdParams>).id)
-    const body = await rotate(request, token)
-    return reply.code(200).send(body)
-  })
+  app.post(
+    '/personal_access_tokens/:id/rotate',
+    { schema: { params: TokenIdParams, body: RotateBody } },
+    async (request, reply) => {
+      const token = manageableToken(request, (request.params as Static<typeof TokenIdParams>).id)
+      const body = await rotate(request, token)
+      return reply.code(200).send(body)
+    },
+  )
 
-  app.get('/users/:user_id/personal_access_tokens', { schema: { params: UserIdParams, querystring: PatListQuery } }, async (request, reply) => {
-    requireAdmin(request)
-    const user = loadTargetUser(request, (request.params as Static<typeof UserIdParams>).user_id)
-    const q = request.query as PatListQuery
-    const page = pageOf(q)
-    const { rows, total } = listPersonalTokens(ctx.db, { ...rangeFilters(q), userId: user.id, impersonation: false }, page.perPage, page.offset)
-    setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
-    return rows.map(personalAccessToken)
-  })
+  app.get(
+    '/users/:user_id/personal_access_tokens',
+    { schema: { params: UserIdParams, querystring: PatListQuery } },
+    async (request, reply) => {
+      requireAdmin(request)
+      const user = loadTargetUser(request, (request.params as Static<typeof UserIdParams>).user_id)
+      const q = request.query as PatListQuery
+      const page = pageOf(q)
+      const { rows, total } = listPersonalTokens(
+        ctx.db,
+        { ...rangeFilters(q), userId: user.id, impersonation: false },
+        page.perPage,
+        page.offset,
+      )
+      setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
+      return rows.map(personalAccessToken)
+    },
+  )
 
-  app.post('/users/:user_id/personal_access_tokens', { schema: { params: UserIdParams, body: CreateBody } }, async (request, reply) => {
-    requireAdmin(request)
-    const user = loadTargetUser(request, (request.params as Static<typeof UserIdParams>).user_id)
-    const body = request.body as Static<typeof CreateBody> & { scopes?: unknown }
-    const name = parseTokenName(body.name)
-    const scopes = parseScopes(body.scopes)
-    if (!canHoldScopes(user, scopes)) throw apiMessage(400, `Scopes ${UNAVAILABLE_SCOPES}`)
-    const expiresAt = parseExpiresAt(body.expires_at, DEFAULT_TOKEN_LIFETIME_DAYS)
-    const issued = issueToken(ctx, request, user, { name, description: body.description, scopes, expiresAt })
-    reply.code(201)
-    return withTokenValue(personalAccessToken(issued.row), issued.value)
-  })
+  app.post(
+    '/users/:user_id/personal_access_tokens',
+    { schema: { params: UserIdParams, body: CreateBody } },
+    async (request, reply) => {
+      requireAdmin(request)
+      const user = loadTargetUser(request, (request.params as Static<typeof UserIdParams>).user_id)
+      const body = request.body as Static<typeof CreateBody> & { scopes?: unknown }
+      const name = parseTokenName(body.name)
+      const scopes = parseScopes(body.scopes)
+      if (!canHoldScopes(user, scopes)) throw apiMessage(400, `Scopes ${UNAVAILABLE_SCOPES}`)
+      const expiresAt = parseExpiresAt(body.expires_at, DEFAULT_TOKEN_LIFETIME_DAYS)
+      const issued = issueToken(ctx, request, user, { name, description: body.description, scopes, expiresAt })
+      reply.code(201)
+      return withTokenValue(personalAccessToken(issued.row), issued.value)
+    },
+  )
 
   // --- Impersonation tokens (administrators only) -----------------------------------------
 
-  app.get('/users/:user_id/impersonation_tokens', { schema: { params: UserIdParams, querystring: ImpersonationListQuery } }, async (request, reply) => {
-    requireAdmin(request)
-    const user = loadTargetUser(request, (request.params as Static<typeof UserIdParams>).user_id)
-    const { state } = request.query as Static<typeof ImpersonationListQuery>
-    const q = request.query as Record<string, unknown>
-    const page = pageOf(q)
-    const filter: TokenListFilter = { userId: user.id, impersonation: true, state: state === 'all' ? undefined : state }
-    const { rows, total } = listPersonalTokens(ctx.db, filter, page.perPage, page.offset)
-    setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
-    return rows.map(impersonationToken)
-  })
+  app.get(
+    '/users/:user_id/impersonation_tokens',
+    { schema: { params: UserIdParams, querystring: ImpersonationListQuery } },
+    async (request, reply) => {
+      requireAdmin(request)
+      const user = loadTargetUser(request, (request.params as Static<typeof UserIdParams>).user_id)
+      const { state } = request.query as Static<typeof ImpersonationListQuery>
+      const q = request.query as Record<string, unknown>
+      const page = pageOf(q)
+      const filter: TokenListFilter = {
+        userId: user.id,
+        impersonation: true,
+        state: state === 'all' ? undefined : state,
+      }
+      const { rows, total } = listPersonalTokens(ctx.db, filter, page.perPage, page.offset)
+      setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
+      return rows.map(impersonationToken)
+    },
+  )
 
-  app.post('/users/:user_id/impersonation_tokens', { schema: { params: UserIdParams, body: CreateBody } }, async (request, reply) => {
-    requireAdmin(request)
-    const user = loadTargetUser(request, (request.params as Static<typeof UserIdParams>).user_id)
-    const body = request.body as Static<typeof CreateBody> & { scopes?: unknown }
-    const name = parseTokenName(body.name)
-    const scopes = parseScopes(body.scopes)
-    if (!canHoldScopes(user, scopes)) throw validationFailed({ scopes: [UNAVAILABLE_SCOPES] })
-    const expiresAt = parseExpiresAt(body.expires_at, DEFAULT_TOKEN_LIFETIME_DAYS)
-    const issued = issueToken(ctx, request, user, { name, description: body.description, scopes, expiresAt, impersonation: true })
-    reply.code(201)
-    return withTokenValue(impersonationToken(issued.row), issued.value)
-  })
+  app.post(
+    '/users/:user_id/impersonation_tokens',
+    { schema: { params: UserIdParams, body: CreateBody } },
+    async (request, reply) => {
+      requireAdmin(request)
+      const user = loadTargetUser(request, (request.params as Static<typeof UserIdParams>).user_id)
+      const body = request.body as Static<typeof CreateBody> & { scopes?: unknown }
+      const name = parseTokenName(body.name)
+      const scopes = parseScopes(body.scopes)
+      if (!canHoldScopes(user, scopes)) throw validationFailed({ scopes: [UNAVAILABLE_SCOPES] })
+      const expiresAt = parseExpiresAt(body.expires_at, DEFAULT_TOKEN_LIFETIME_DAYS)
+      const issued = issueToken(ctx, request, user, {
+        name,
+        description: body.description,
+        scopes,
+        expiresAt,
+        impersonation: true,
+      })
+      reply.code(201)
+      return withTokenValue(impersonationToken(issued.row), issued.value)
+    },
+  )
 
   const loadImpersonationToken = (request: FastifyRequest): { user: UserRow; token: PersonalAccessTokenRow } => {
     requireAdmin(request)
@@ -273,28 +331,44 @@ const tokens: FastifyPluginAsync = async (app) => {
     return { user, token }
   }
 
-  app.get('/users/:user_id/impersonation_tokens/:impersonation_token_id', { schema: { params: UserTokenParams } }, async (request) => {
-    return impersonationToken(loadImpersonationToken(request).token)
-  })
+  app.get(
+    '/users/:user_id/impersonation_tokens/:impersonation_token_id',
+    { schema: { params: UserTokenParams } },
+    async (request) => {
+      return impersonationToken(loadImpersonationToken(request).token)
+    },
+  )
 
-  app.delete('/users/:user_id/impersonation_tokens/:impersonation_token_id', { schema: { params: UserTokenParams } }, async (request, reply) => {
-    const { user, token } = loadImpersonationToken(request)
-    revokeToken(ctx, request, token, { type: 'User', id: user.id, path: user.username })
-    return reply.code(204).send()
-  })
+  app.delete(
+    '/users/:user_id/impersonation_tokens/:impersonation_token_id',
+    { schema: { params: UserTokenParams } },
+    async (request, reply) => {
+      const { user, token } = loadImpersonationToken(request)
+      revokeToken(ctx, request, token, { type: 'User', id: user.id, path: user.username })
+      return reply.code(204).send()
+    },
+  )
 
   // --- Project access tokens (Maintainer or above) ----------------------------------------
 
-  app.get('/projects/:id/access_tokens', { schema: { params: ProjectParams, querystring: ImpersonationListQuery } }, async (request, reply) => {
-    const project = tokenProject(request, (request.params as Static<typeof ProjectParams>).id)
-    const { state } = request.query as Static<typeof ImpersonationListQuery>
-    const page = pageOf(request.query as Record<string, unknown>)
-    const filter: TokenListFilter = { projectId: project.id, state: state === 'all' ? undefined : state }
-    const { rows, total } = listPersonalTokens(ctx.db, filter, page.perPage, page.offset)
-    const levels = botAccessLevels(ctx.db, project.id, rows.map((t) => t.user_id))
-    setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
-    return rows.map((t) => projectAccessToken(t, levels.get(t.user_id) ?? AccessLevel.NO_ACCESS))
-  })
+  app.get(
+    '/projects/:id/access_tokens',
+    { schema: { params: ProjectParams, querystring: ImpersonationListQuery } },
+    async (request, reply) => {
+      const project = tokenProject(request, (request.params as Static<typeof ProjectParams>).id)
+      const { state } = request.query as Static<typeof ImpersonationListQuery>
+      const page = pageOf(request.query as Record<string, unknown>)
+      const filter: TokenListFilter = { projectId: project.id, state: state === 'all' ? undefined : state }
+      const { rows, total } = listPersonalTokens(ctx.db, filter, page.perPage, page.offset)
+      const levels = botAccessLevels(
+        ctx.db,
+        project.id,
+        rows.map((t) => t.user_id),
+      )
+      setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
+      return rows.map((t) => projectAccessToken(t, levels.get(t.user_id) ?? AccessLevel.NO_ACCESS))
+    },
+  )
 
   app.get('/projects/:id/access_tokens/:token_id', { schema: { params: ProjectTokenParams } }, async (request) => {
     const params = request.params as Static<typeof ProjectTokenParams>
@@ -303,40 +377,65 @@ const tokens: FastifyPluginAsync = async (app) => {
     return projectAccessToken(token, level)
   })
 
-  app.post('/projects/:id/access_tokens', { schema: { params: ProjectParams, body: ProjectCreateBody } }, async (request, reply) => {
-    const project = tokenProject(request, (request.params as Static<typeof ProjectParams>).id)
-    const body = request.body as Static<typeof ProjectCreateBody> & { scopes?: unknown }
-    const name = parseTokenName(body.name)
-    const scopes = parseScopes(body.scopes)
-    // The token's owner is a new project bot, never an administrator.
-    if (!canHoldScopes({ is_admin: 0 }, scopes)) throw badRequest(`Scopes ${UNAVAILABLE_SCOPES}`)
-    const expiresAt = parseExpiresAt(body.expires_at, DEFAULT_TOKEN_LIFETIME_DAYS)
-    const level = body.access_level ?? AccessLevel.MAINTAINER
-    if (!request.perms.isAdmin && request.perms.projectAccess(project) < level) {
-      throw badRequest("Access level of the token can't be greater the access level of the user who created the token")
-    }
-    const issued = issueProjectToken(ctx, request, project, projectPath(request, project), { name, description: body.description, scopes, expiresAt }, level)
-    reply.code(201)
-    return withTokenValue(projectAccessToken(issued.row, level), issued.value)
-  })
+  app.post(
+    '/projects/:id/access_tokens',
+    { schema: { params: ProjectParams, body: ProjectCreateBody } },
+    async (request, reply) => {
+      const project = tokenProject(request, (request.params as Static<typeof ProjectParams>).id)
+      const body = request.body as Static<typeof ProjectCreateBody> & { scopes?: unknown }
+      const name = parseTokenName(body.name)
+      const scopes = parseScopes(body.scopes)
+      // The token's owner is a new project bot, never an administrator.
+      if (!canHoldScopes({ is_admin: 0 }, scopes)) throw badRequest(`Scopes ${UNAVAILABLE_SCOPES}`)
+      const expiresAt = parseExpiresAt(body.expires_at, DEFAULT_TOKEN_LIFETIME_DAYS)
+      const level = body.access_level ?? AccessLevel.MAINTAINER
+      if (!request.perms.isAdmin && request.perms.projectAccess(project) < level) {
+        throw badRequest(
+          "Access level of the token can't be greater the access level of the user who created the token",
+        )
+      }
+      const issued = issueProjectToken(
+        ctx,
+        request,
+        project,
+        projectPath(request, project),
+        { name, description: body.description, scopes, expiresAt },
+        level,
+      )
+      reply.code(201)
+      return withTokenValue(projectAccessToken(issued.row, level), issued.value)
+    },
+  )
 
-  app.delete('/projects/:id/access_tokens/:token_id', { schema: { params: ProjectTokenParams } }, async (request, reply) => {
-    const params = request.params as Static<typeof ProjectTokenParams>
-    const project = tokenProject(request, params.id)
-    const { token } = loadProjectToken(request, project, params.token_id)
-    revokeProjectToken(ctx, request, project, projectPath(request, project), token)
-    return reply.code(204).send()
-  })
+  app.delete(
+    '/projects/:id/access_tokens/:token_id',
+    { schema: { params: ProjectTokenParams } },
+    async (request, reply) => {
+      const params = request.params as Static<typeof ProjectTokenParams>
+      const project = tokenProject(request, params.id)
+      const { token } = loadProjectToken(request, project, params.token_id)
+      revokeProjectToken(ctx, request, project, projectPath(request, project), token)
+      return reply.code(204).send()
+    },
+  )
 
-  app.post('/projects/:id/access_tokens/:token_id/rotate', { schema: { params: ProjectTokenParams, body: RotateBody } }, async (request, reply) => {
-    const params = request.params as Static<typeof ProjectTokenParams>
-    const project = tokenProject(request, params.id)
-    const { token, level } = loadProjectToken(request, project, params.token_id)
-    if (token.revoked) throw badRequest('token already revoked')
-    const expiresAt = rotationExpiry((request.body as Static<typeof RotateBody>).expires_at)
-    const issued = rotateToken(ctx, request, token, expiresAt, { type: 'Project', id: project.id, path: projectPath(request, project) })
-    return reply.code(200).send(withTokenValue(projectAccessToken(issued.row, level), issued.value))
-  })
+  app.post(
+    '/projects/:id/access_tokens/:token_id/rotate',
+    { schema: { params: ProjectTokenParams, body: RotateBody } },
+    async (request, reply) => {
+      const params = request.params as Static<typeof ProjectTokenParams>
+      const project = tokenProject(request, params.id)
+      const { token, level } = loadProjectToken(request, project, params.token_id)
+      if (token.revoked) throw badRequest('token already revoked')
+      const expiresAt = rotationExpiry((request.body as Static<typeof RotateBody>).expires_at)
+      const issued = rotateToken(ctx, request, token, expiresAt, {
+        type: 'Project',
+        id: project.id,
+        path: projectPath(request, project),
+      })
+      return reply.code(200).send(withTokenValue(projectAccessToken(issued.row, level), issued.value))
+    },
+  )
 }
 
 export default tokens

@@ -31,7 +31,8 @@ export function parseScopes(raw: unknown): TokenScope[] {
   if (raw === undefined || raw === null) throw missingParam('scopes')
   const list = listOf('scopes', raw)
   if (list.length === 0) throw missingParam('scopes')
-  if (!list.every((s) => TOKEN_SCOPES.includes(s as TokenScope))) throw invalidParam('scopes', 'does not have a valid value')
+  if (!list.every((s) => TOKEN_SCOPES.includes(s as TokenScope)))
+    throw invalidParam('scopes', 'does not have a valid value')
   return [...new Set(list)] as TokenScope[]
 }
 
@@ -88,7 +89,12 @@ function auditToken(
 }
 
 /** Issues a personal (or impersonation) access token to `user` and audits it; 400 for a name or description over 255 characters. */
-export function issueToken(ctx: ServerContext, request: FastifyRequest, user: UserRow, t: NewTokenRequest): IssuedToken {
+export function issueToken(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  user: UserRow,
+  t: NewTokenRequest,
+): IssuedToken {
   checkLengths(t, TEXT_LIMITS.token)
   const value = generateToken()
   const row = insertPersonalToken(ctx.db, {
@@ -193,7 +199,13 @@ export function issueProjectToken(
     })
     return { row, value }
   })()
-  auditToken(request, ctx, { type: 'Project', id: project.id, path: projectPath }, issued.row, `Created project access token with id ${issued.row.id}`)
+  auditToken(
+    request,
+    ctx,
+    { type: 'Project', id: project.id, path: projectPath },
+    issued.row,
+    `Created project access token with id ${issued.row.id}`,
+  )
   return issued
 }
 

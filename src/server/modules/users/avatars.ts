@@ -6,7 +6,14 @@ import { validationFailed } from '../../platform/http/errors'
 
 /** Image types GitLab accepts for avatars, by file extension. */
 export const AVATAR_TYPES: Readonly<Record<string, string>> = {
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', bmp: 'image/bmp', tiff: 'image/tiff', ico: 'image/x-icon', webp: 'image/webp',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  bmp: 'image/bmp',
+  tiff: 'image/tiff',
+  ico: 'image/x-icon',
+  webp: 'image/webp',
 }
 
 /** GitLab's avatar size limit (200 KiB). */
@@ -29,9 +36,14 @@ export function checkAvatar(part: MultipartPart): void {
   const name = safeName(part.filename ?? 'avatar')
   const ext = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : ''
   if (!(ext in AVATAR_TYPES)) {
-    throw validationFailed({ avatar: [`file format is not supported. Please try one of the following supported formats: ${Object.keys(AVATAR_TYPES).join(', ')}`] })
+    throw validationFailed({
+      avatar: [
+        `file format is not supported. Please try one of the following supported formats: ${Object.keys(AVATAR_TYPES).join(', ')}`,
+      ],
+    })
   }
-  if (part.content.length > AVATAR_MAX_BYTES) throw validationFailed({ avatar: ['is too big (should be at most 200 KiB)'] })
+  if (part.content.length > AVATAR_MAX_BYTES)
+    throw validationFailed({ avatar: ['is too big (should be at most 200 KiB)'] })
 }
 
 /**

@@ -33,10 +33,20 @@ export function ensureRootUser(ctx: ServerContext, token: string): void {
     const digest = digestToken(token)
     const existing = findPersonalTokenByDigest(db, digest)
     const current = existing && existing.user_id === root.id && !existing.revoked ? existing : null
-    db.prepare('DELETE FROM personal_access_tokens WHERE user_id = ? AND name = ? AND id IS NOT ?').run(root.id, ROOT_TOKEN_NAME, current?.id ?? null)
+    db.prepare('DELETE FROM personal_access_tokens WHERE user_id = ? AND name = ? AND id IS NOT ?').run(
+      root.id,
+      ROOT_TOKEN_NAME,
+      current?.id ?? null,
+    )
     if (current) return
     // The same digest held by another user, or revoked: replaced by a fresh row for root.
     if (existing) db.prepare('DELETE FROM personal_access_tokens WHERE id = ?').run(existing.id)
-    insertPersonalToken(db, { userId: root.id, name: ROOT_TOKEN_NAME, digest, scopes: ['api', 'read_user', 'sudo'], expiresAt: null })
+    insertPersonalToken(db, {
+      userId: root.id,
+      name: ROOT_TOKEN_NAME,
+      digest,
+      scopes: ['api', 'read_user', 'sudo'],
+      expiresAt: null,
+    })
   })()
 }

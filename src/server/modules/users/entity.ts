@@ -47,7 +47,11 @@ export function userRefOrNull(user: UserRow | undefined | null, baseUrl: string)
 
 /** What the single-get and self views need beyond the row, loaded by the caller in bulk or once. */
 export interface UserExtras {
-  readonly identities?: readonly { readonly provider: string; readonly extern_uid: string; readonly saml_provider_id: number | null }[]
+  readonly identities?: readonly {
+    readonly provider: string
+    readonly extern_uid: string
+    readonly saml_provider_id: number | null
+  }[]
   readonly customAttributes?: readonly { readonly key: string; readonly value: string }[]
   readonly followers?: number
   readonly following?: number
@@ -110,7 +114,12 @@ export function userPublic(user: UserRow, baseUrl: string, extras: UserExtras = 
  * spread-and-extend chain it replaces produced dictionary-mode objects that were slow to build
  * and to serialise on admin user lists. Keys a view lacks are `undefined`, which JSON omits.
  */
-function userDetails(user: UserRow, baseUrl: string, extras: UserExtras, admin: boolean): Readonly<Record<string, unknown>> {
+function userDetails(
+  user: UserRow,
+  baseUrl: string,
+  extras: UserExtras,
+  admin: boolean,
+): Readonly<Record<string, unknown>> {
   return {
     id: user.id,
     username: user.username,
@@ -146,7 +155,11 @@ function userDetails(user: UserRow, baseUrl: string, extras: UserExtras, admin: 
     color_scheme_id: user.color_scheme_id,
     projects_limit: user.projects_limit,
     current_sign_in_at: user.current_sign_in_at,
-    identities: (extras.identities ?? []).map((i) => ({ provider: i.provider, extern_uid: i.extern_uid, saml_provider_id: i.saml_provider_id })),
+    identities: (extras.identities ?? []).map((i) => ({
+      provider: i.provider,
+      extern_uid: i.extern_uid,
+      saml_provider_id: i.saml_provider_id,
+    })),
     can_create_group: user.can_create_group === 1,
     can_create_project: user.projects_limit > 0,
     two_factor_enabled: user.two_factor_enabled === 1,

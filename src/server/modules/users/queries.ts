@@ -37,12 +37,47 @@ export interface NewUser {
 
 /** Columns of `users` that `insertUser` and `updateUser` accept. */
 export const USER_COLUMNS = new Set([
-  'username', 'name', 'email', 'password_hash', 'password_reset_digest', 'state', 'is_admin', 'is_auditor', 'user_type',
-  'external', 'bio', 'location', 'public_email', 'skype', 'linkedin', 'twitter', 'discord', 'website_url', 'organization',
-  'job_title', 'pronouns', 'note', 'avatar_url', 'private_profile', 'projects_limit', 'can_create_group', 'theme_id',
-  'color_scheme_id', 'two_factor_enabled', 'commit_email', 'view_diffs_file_by_file', 'shared_runners_minutes_limit',
-  'extra_shared_runners_minutes_limit', 'provisioned_by_group_id', 'confirmed_at', 'last_sign_in_at', 'current_sign_in_at',
-  'last_sign_in_ip', 'current_sign_in_ip', 'sign_in_count', 'last_activity_on',
+  'username',
+  'name',
+  'email',
+  'password_hash',
+  'password_reset_digest',
+  'state',
+  'is_admin',
+  'is_auditor',
+  'user_type',
+  'external',
+  'bio',
+  'location',
+  'public_email',
+  'skype',
+  'linkedin',
+  'twitter',
+  'discord',
+  'website_url',
+  'organization',
+  'job_title',
+  'pronouns',
+  'note',
+  'avatar_url',
+  'private_profile',
+  'projects_limit',
+  'can_create_group',
+  'theme_id',
+  'color_scheme_id',
+  'two_factor_enabled',
+  'commit_email',
+  'view_diffs_file_by_file',
+  'shared_runners_minutes_limit',
+  'extra_shared_runners_minutes_limit',
+  'provisioned_by_group_id',
+  'confirmed_at',
+  'last_sign_in_at',
+  'current_sign_in_at',
+  'last_sign_in_ip',
+  'current_sign_in_ip',
+  'sign_in_count',
+  'last_activity_on',
 ])
 
 function sqlValue(v: unknown): unknown {
@@ -87,9 +122,9 @@ export function updateUser(db: Db, id: number, changes: Readonly<Record<string, 
       db.prepare(`UPDATE users SET ${sets.join(', ')} WHERE id = @id`).run({ ...values, id })
       if (values.username !== undefined || values.name !== undefined) {
         const row = findUserById(db, id) as UserRow
-        db.prepare(`UPDATE namespaces SET name = ?, path = ?, full_path = ?, full_name = ?, updated_at = ? WHERE kind = 'user' AND owner_id = ?`).run(
-          row.name, row.username, row.username, row.name, nowIso(), id,
-        )
+        db.prepare(
+          `UPDATE namespaces SET name = ?, path = ?, full_path = ?, full_name = ?, updated_at = ? WHERE kind = 'user' AND owner_id = ?`,
+        ).run(row.name, row.username, row.username, row.name, nowIso(), id)
       }
     }
     return findUserById(db, id) as UserRow
@@ -98,14 +133,25 @@ export function updateUser(db: Db, id: number, changes: Readonly<Record<string, 
 
 /** The personal namespace id of a user. */
 export function userNamespaceId(db: Db, userId: number): number | undefined {
-  const row = db.prepare(`SELECT id FROM namespaces WHERE kind = 'user' AND owner_id = ?`).get(userId) as { id: number } | undefined
+  const row = db.prepare(`SELECT id FROM namespaces WHERE kind = 'user' AND owner_id = ?`).get(userId) as
+    { id: number } | undefined
   return row?.id
 }
 
 /** User types GitLab treats as internal (never people, never billable). */
 export const INTERNAL_USER_TYPES: readonly string[] = [
-  'ghost', 'support_bot', 'alert_bot', 'visual_review_bot', 'migration_bot', 'security_bot', 'automation_bot',
-  'security_policy_bot', 'admin_bot', 'suggested_reviewers_bot', 'llm_bot', 'duo_code_review_bot',
+  'ghost',
+  'support_bot',
+  'alert_bot',
+  'visual_review_bot',
+  'migration_bot',
+  'security_bot',
+  'automation_bot',
+  'security_policy_bot',
+  'admin_bot',
+  'suggested_reviewers_bot',
+  'llm_bot',
+  'duo_code_review_bot',
 ]
 
 /** Filters of `GET /users`, already validated; admin-only ones are left undefined for others. */
@@ -185,7 +231,9 @@ function userFilterSql(f: UserListFilter): { where: string; params: Record<strin
       AND NOT EXISTS (SELECT 1 FROM namespaces n JOIN ns_with_projects w ON w.id = n.id WHERE n.kind = 'user' AND n.owner_id = u.id)`)
   }
   if (f.externUid !== undefined && f.provider !== undefined) {
-    clauses.push('EXISTS (SELECT 1 FROM identities i WHERE i.user_id = u.id AND i.extern_uid = @externUid AND i.provider = @provider)')
+    clauses.push(
+      'EXISTS (SELECT 1 FROM identities i WHERE i.user_id = u.id AND i.extern_uid = @externUid AND i.provider = @provider)',
+    )
     params.externUid = f.externUid
     params.provider = f.provider
   }
@@ -204,7 +252,9 @@ function userFilterSql(f: UserListFilter): { where: string; params: Record<strin
   let n = 0
   for (const [key, value] of Object.entries(f.customAttributes ?? {})) {
     n += 1
-    clauses.push(`EXISTS (SELECT 1 FROM user_custom_attributes c WHERE c.user_id = u.id AND c.key = @ck${n} AND c.value = @cv${n})`)
+    clauses.push(
+      `EXISTS (SELECT 1 FROM user_custom_attributes c WHERE c.user_id = u.id AND c.key = @ck${n} AND c.value = @cv${n})`,
+    )
     params[`ck${n}`] = key
     params[`cv${n}`] = value
   }
@@ -212,22 +262,44 @@ function userFilterSql(f: UserListFilter): { where: string; params: Record<strin
 }
 
 /** One offset page of users matching the filter, with the total count. */
-export function listUsers(db: Db, f: UserListFilter, order: UserListOrder, limit: number, offset: number): { rows: UserRow[]; total: number } {
+export function listUsers(
+  db: Db,
+  f: UserListFilter,
+  order: UserListOrder,
+  limit: number,
+  offset: number,
+): { rows: UserRow[]; total: number } {
   const { where, params, ctes } = userFilterSql(f)
   const withSql = ctes.length > 0 ? `WITH RECURSIVE ${ctes.join(', ')} ` : ''
-  const total = (cachedStatement(db, `${withSql}SELECT COUNT(*) AS n FROM users u WHERE ${where}`).get(params) as { n: number }).n
+  const total = (
+    cachedStatement(db, `${withSql}SELECT COUNT(*) AS n FROM users u WHERE ${where}`).get(params) as { n: number }
+  ).n
   const dir = order.sort === 'asc' ? 'ASC' : 'DESC'
   const tie = order.orderBy === 'id' ? '' : `, u.id ${dir}`
-  const rows = allRows<UserRow>(db, `${withSql}SELECT u.* FROM users u WHERE ${where} ORDER BY u.${order.orderBy} ${dir}${tie} LIMIT @limit OFFSET @offset`, { ...params, limit, offset })
+  const rows = allRows<UserRow>(
+    db,
+    `${withSql}SELECT u.* FROM users u WHERE ${where} ORDER BY u.${order.orderBy} ${dir}${tie} LIMIT @limit OFFSET @offset`,
+    { ...params, limit, offset },
+  )
   return { rows, total }
 }
 
 /** One keyset page of users ordered by id, after (asc) or before (desc) the cursor. */
-export function listUsersKeyset(db: Db, f: UserListFilter, sort: 'asc' | 'desc', cursor: number | undefined, limit: number): UserRow[] {
+export function listUsersKeyset(
+  db: Db,
+  f: UserListFilter,
+  sort: 'asc' | 'desc',
+  cursor: number | undefined,
+  limit: number,
+): UserRow[] {
   const { where, params, ctes } = userFilterSql(f)
   const withSql = ctes.length > 0 ? `WITH RECURSIVE ${ctes.join(', ')} ` : ''
   const keyset = cursor === undefined ? '' : sort === 'asc' ? ' AND u.id > @cursor' : ' AND u.id < @cursor'
-  return allRows<UserRow>(db, `${withSql}SELECT u.* FROM users u WHERE ${where}${keyset} ORDER BY u.id ${sort === 'asc' ? 'ASC' : 'DESC'} LIMIT @limit`, { ...params, cursor: cursor ?? null, limit })
+  return allRows<UserRow>(
+    db,
+    `${withSql}SELECT u.* FROM users u WHERE ${where}${keyset} ORDER BY u.id ${sort === 'asc' ? 'ASC' : 'DESC'} LIMIT @limit`,
+    { ...params, cursor: cursor ?? null, limit },
+  )
 }
 
 export interface IdentityRow {
@@ -241,8 +313,10 @@ export interface IdentityRow {
 export function identitiesByUser(db: Db, userIds: readonly number[]): Map<number, IdentityRow[]> {
   const byUser = new Map<number, IdentityRow[]>()
   if (userIds.length === 0) return byUser
-  const rows = cachedStatement(db, `SELECT user_id, provider, extern_uid, saml_provider_id FROM identities WHERE user_id IN (SELECT value FROM json_each(?)) ORDER BY id`)
-    .all(JSON.stringify(userIds)) as IdentityRow[]
+  const rows = cachedStatement(
+    db,
+    `SELECT user_id, provider, extern_uid, saml_provider_id FROM identities WHERE user_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+  ).all(JSON.stringify(userIds)) as IdentityRow[]
   for (const r of rows) byUser.set(r.user_id, [...(byUser.get(r.user_id) ?? []), r])
   return byUser
 }
@@ -255,7 +329,9 @@ export function upsertIdentity(db: Db, userId: number, provider: string, externU
 
 /** True when another user already holds this (provider, extern_uid) pair. */
 export function identityTaken(db: Db, provider: string, externUid: string, exceptUserId: number | null): boolean {
-  const row = db.prepare('SELECT user_id FROM identities WHERE provider = ? AND extern_uid = ?').get(provider, externUid) as { user_id: number } | undefined
+  const row = db
+    .prepare('SELECT user_id FROM identities WHERE provider = ? AND extern_uid = ?')
+    .get(provider, externUid) as { user_id: number } | undefined
   return row !== undefined && row.user_id !== exceptUserId
 }
 
@@ -269,7 +345,9 @@ export function customAttributesByUser(db: Db, userIds: readonly number[]): Map<
   const byUser = new Map<number, CustomAttribute[]>()
   if (userIds.length === 0) return byUser
   const rows = db
-    .prepare(`SELECT user_id, key, value FROM user_custom_attributes WHERE user_id IN (SELECT value FROM json_each(?)) ORDER BY key`)
+    .prepare(
+      `SELECT user_id, key, value FROM user_custom_attributes WHERE user_id IN (SELECT value FROM json_each(?)) ORDER BY key`,
+    )
     .all(JSON.stringify(userIds)) as (CustomAttribute & { user_id: number })[]
   for (const r of rows) byUser.set(r.user_id, [...(byUser.get(r.user_id) ?? []), { key: r.key, value: r.value }])
   return byUser
@@ -287,7 +365,10 @@ export function followCounts(db: Db, userId: number): { followers: number; follo
 }
 
 /** Follower and following counts of many users at once (users without follows are absent). */
-export function followCountsByUser(db: Db, userIds: readonly number[]): Map<number, { followers: number; following: number }> {
+export function followCountsByUser(
+  db: Db,
+  userIds: readonly number[],
+): Map<number, { followers: number; following: number }> {
   const counts = new Map<number, { followers: number; following: number }>()
   if (userIds.length === 0) return counts
   const rows = cachedStatement(
@@ -304,7 +385,10 @@ export function followCountsByUser(db: Db, userIds: readonly number[]): Map<numb
 
 /** True when `followerId` follows `followeeId`. */
 export function isFollowing(db: Db, followerId: number, followeeId: number): boolean {
-  return db.prepare('SELECT 1 FROM user_follows WHERE follower_id = ? AND followee_id = ?').get(followerId, followeeId) !== undefined
+  return (
+    db.prepare('SELECT 1 FROM user_follows WHERE follower_id = ? AND followee_id = ?').get(followerId, followeeId) !==
+    undefined
+  )
 }
 
 /** True when the email is any user's primary or secondary email (optionally ignoring one user). */
@@ -326,7 +410,9 @@ export function usernameTaken(db: Db, username: string, exceptUserId: number | n
 /** True when a namespace other than the user's own already has this top-level path. */
 export function namespacePathTaken(db: Db, path: string, exceptUserId: number | null): boolean {
   return (
-    db.prepare(`SELECT 1 FROM namespaces WHERE full_path = ? AND NOT (kind = 'user' AND owner_id IS ?)`).get(path, exceptUserId) !== undefined
+    db
+      .prepare(`SELECT 1 FROM namespaces WHERE full_path = ? AND NOT (kind = 'user' AND owner_id IS ?)`)
+      .get(path, exceptUserId) !== undefined
   )
 }
 
@@ -364,10 +450,12 @@ export function unlockUser(db: Db, userId: number): void {
 
 /** The ghost user that inherits contributions of deleted users, created on first need. */
 export function ghostUser(db: Db): UserRow {
-  const existing = db.prepare(`SELECT * FROM users WHERE user_type = 'ghost' ORDER BY id LIMIT 1`).get() as UserRow | undefined
+  const existing = db.prepare(`SELECT * FROM users WHERE user_type = 'ghost' ORDER BY id LIMIT 1`).get() as
+    UserRow | undefined
   if (existing) return existing
   let username = 'ghost'
-  for (let i = 1; usernameTaken(db, username, null) || namespacePathTaken(db, username, null); i += 1) username = `ghost${i}`
+  for (let i = 1; usernameTaken(db, username, null) || namespacePathTaken(db, username, null); i += 1)
+    username = `ghost${i}`
   return insertUser(db, {
     username,
     name: 'Ghost User',
@@ -381,8 +469,15 @@ export function ghostUser(db: Db): UserRow {
 
 /** Tables whose rows belong to the user and go with it, whatever their foreign-key action. */
 const OWNED_BY_USER = new Set([
-  'user_emails', 'identities', 'user_custom_attributes', 'user_follows', 'personal_access_tokens', 'oauth_access_tokens',
-  'members', 'access_requests', 'namespaces',
+  'user_emails',
+  'identities',
+  'user_custom_attributes',
+  'user_follows',
+  'personal_access_tokens',
+  'oauth_access_tokens',
+  'members',
+  'access_requests',
+  'namespaces',
 ])
 
 interface ForeignKeyInfo {
@@ -404,7 +499,9 @@ export function deleteUser(db: Db, userId: number, hardDelete: boolean): number[
     const projectIds = nsId
       ? (db.prepare('SELECT id FROM projects WHERE namespace_id = ?').all(nsId) as { id: number }[]).map((r) => r.id)
       : []
-    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[]
+    const tables = db
+      .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
+      .all() as { name: string }[]
     let ghostId: number | null = null
     for (const { name } of tables) {
       if (name === 'users' || OWNED_BY_USER.has(name)) continue
@@ -431,8 +528,10 @@ export function deleteUser(db: Db, userId: number, hardDelete: boolean): number[
 export function userNamespaceIds(db: Db, userIds: readonly number[]): Map<number, number> {
   const ids = new Map<number, number>()
   if (userIds.length === 0) return ids
-  const rows = cachedStatement(db, `SELECT owner_id, id FROM namespaces WHERE kind = 'user' AND owner_id IN (SELECT value FROM json_each(?))`)
-    .all(JSON.stringify(userIds)) as { owner_id: number; id: number }[]
+  const rows = cachedStatement(
+    db,
+    `SELECT owner_id, id FROM namespaces WHERE kind = 'user' AND owner_id IN (SELECT value FROM json_each(?))`,
+  ).all(JSON.stringify(userIds)) as { owner_id: number; id: number }[]
   for (const r of rows) ids.set(r.owner_id, r.id)
   return ids
 }

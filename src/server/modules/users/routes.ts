@@ -51,7 +51,13 @@ const ListQuery = Type.Object({
   exclude_humans: Type.Optional(Type.Boolean()),
   without_project_bots: Type.Optional(Type.Boolean()),
   order_by: Type.Optional(
-    Type.Union([Type.Literal('id'), Type.Literal('name'), Type.Literal('username'), Type.Literal('created_at'), Type.Literal('updated_at')]),
+    Type.Union([
+      Type.Literal('id'),
+      Type.Literal('name'),
+      Type.Literal('username'),
+      Type.Literal('created_at'),
+      Type.Literal('updated_at'),
+    ]),
   ),
   sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
   two_factor: Type.Optional(Type.String()),
@@ -192,29 +198,35 @@ const users: FastifyPluginAsync = async (app) => {
   const ctx = app.burrow
   // python-gitlab decodes single objects only under the exact `application/json` type.
 
-  app.get('/users', { schema: { querystring: ListQuery }, config: { scopes: READ_USER_SCOPES } }, async (request, reply) => {
-    const q = request.query as ListQuery
-    const admin = request.perms.isAdmin
-    if (q.extern_uid !== undefined && q.provider !== undefined) requireAdmin(request)
-    // Anonymous callers may only look one user up by username, never enumerate the instance.
-    if (!request.actor.user && (q.username === undefined || q.username === '')) throw forbidden('Not authorized to access /api/v4/users')
-    const filter = listFilter(q, admin)
-    const withCustom = admin && q.with_custom_attributes === true
-    const baseUrl = ctx.baseUrl(request)
-    if (wantsKeyset(q)) {
-      const keyset = keysetOf({ ...q, sort: q.sort ?? 'desc' })
-      const rows = listUsersKeyset(ctx.db, filter, keyset.sort, keyset.cursor, keyset.perPage)
-      setKeysetHeaders(request, reply, baseUrl, keyset, rows)
+  app.get(
+    '/users',
+    { schema: { querystring: ListQuery }, config: { scopes: READ_USER_SCOPES } },
+    async (request, reply) => {
+      const q = request.query as ListQuery
+      const admin = request.perms.isAdmin
+      if (q.extern_uid !== undefined && q.provider !== undefined) requireAdmin(request)
+      // Anonymous callers may only look one user up by username, never enumerate the instance.
+      if (!request.actor.user && (q.username === undefined || q.username === ''))
+        throw forbidden('Not authorized to access /api/v4/users')
+      const filter = listFilter(q, admin)
+      const withCustom = admin && q.with_custom_attributes === true
+      const baseUrl = ctx.baseUrl(request)
+      if (wantsKeyset(q)) {
+        const keyset = keysetOf({ ...q, sort: q.sort ?? 'desc' })
+        const rows = listUsersKeyset(ctx.db, filter, keyset.sort, keyset.cursor, keyset.perPage)
+        setKeysetHeaders(request, reply, baseUrl, keyset, rows)
+        return renderList(request, rows, withCustom)
+      }
+      if (q.pagination !== undefined && q.pagination !== 'offset')
+        throw invalidParam('pagination', 'does not have a valid value')
+      const page = pageOf(q)
+      const orderBy: UserOrderColumn = admin ? (q.order_by ?? 'id') : 'id'
+      const sort = admin ? (q.sort ?? 'desc') : 'desc'
+      const { rows, total } = listUsers(ctx.db, filter, { orderBy, sort }, page.perPage, page.offset)
+      setPageHeaders(request, reply, baseUrl, page, total)
       return renderList(request, rows, withCustom)
-    }
-    if (q.pagination !== undefined && q.pagination !== 'offset') throw invalidParam('pagination', 'does not have a valid value')
-    const page = pageOf(q)
-    const orderBy: UserOrderColumn = admin ? (q.order_by ?? 'id') : 'id'
-    const sort = admin ? (q.sort ?? 'desc') : 'desc'
-    const { rows, total } = listUsers(ctx.db, filter, { orderBy, sort }, page.perPage, page.offset)
-    setPageHeaders(request, reply, baseUrl, page, total)
-    return renderList(request, rows, withCustom)
-  })
+    },
+  )
 
   app.get('/user', { config: { scopes: READ_USER_SCOPES } }, async (request) => {
     const user = currentUser(request)
@@ -242,10 +254,14 @@ const users: FastifyPluginAsync = async (app) => {
     },
   )
 
-  app.get('/users/:id/status', { schema: { params: UserIdParams }, config: { scopes: READ_USER_SCOPES } }, async (request) => {
-    loadUser(request, (request.params as Static<typeof UserIdParams>).id)
-    return emptyStatus()
-  })
+  app.get(
+    '/users/:id/status',
+    { schema: { params: UserIdParams }, config: { scopes: READ_USER_SCOPES } },
+    async (request) => {
+      loadUser(request, (request.params as Static<typeof UserIdParams>).id)
+      return emptyStatus()
+    },
+  )
 
   app.post('/users', { schema: { body: UserBody } }, async (request, reply) => {
     requireAdmin(request)
@@ -253,7 +269,9 @@ const users: FastifyPluginAsync = async (app) => {
     const missing: string[] = []
     if (body.email === undefined) missing.push('email is missing')
     if (body.password === undefined && body.reset_password === undefined && body.force_random_password === undefined) {
-      missing.push('password, reset_password, force_random_password are missing, at least one parameter must be provided')
+      missing.push(
+        'password, reset_password, force_random_password are missing, at least one parameter must be provided',
+      )
     }
     if (body.name === undefined) missing.push('name is missing')
     if (body.username === undefined) missing.push('username is missing')
@@ -305,7 +323,8 @@ const users: FastifyPluginAsync = async (app) => {
     const user = loadUser(request, (request.params as Static<typeof UserIdParams>).id)
     if (user.state === 'ldap_blocked') throw forbidden('LDAP blocked users cannot be unblocked by the API')
     if (user.state === 'deactivated') throw forbidden('Deactivated users cannot be unblocked by the API')
-    if (user.state === 'blocked' || user.state === 'banned') setUserState(ctx, request, user, 'active', 'Unblocked user')
+    if (user.state === 'blocked' || user.state === 'banned')
+      setUserState(ctx, request, user, 'active', 'Unblocked user')
     return reply.code(201).send(true)
   })
 
@@ -321,9 +340,11 @@ const users: FastifyPluginAsync = async (app) => {
   app.post('/users/:id/deactivate', { schema: { params: UserIdParams } }, async (request, reply) => {
     requireAdmin(request)
     const user = loadUser(request, (request.params as Static<typeof UserIdParams>).id)
-    if (user.state === 'blocked' || user.state === 'ldap_blocked') throw forbidden('A blocked user cannot be deactivated by the API')
+    if (user.state === 'blocked' || user.state === 'ldap_blocked')
+      throw forbidden('A blocked user cannot be deactivated by the API')
     if (user.state !== 'deactivated') {
-      if (user.user_type !== 'human' && user.user_type !== 'service_account') throw forbidden('Internal users cannot be deactivated')
+      if (user.user_type !== 'human' && user.user_type !== 'service_account')
+        throw forbidden('Internal users cannot be deactivated')
       if (!canBeDeactivated(user)) {
         throw forbidden(
           `The user you are trying to deactivate has been active in the past ${DEACTIVATION_MIN_INACTIVE_DAYS} days and cannot be deactivated`,
@@ -337,7 +358,8 @@ const users: FastifyPluginAsync = async (app) => {
   app.post('/users/:id/activate', { schema: { params: UserIdParams } }, async (request, reply) => {
     requireAdmin(request)
     const user = loadUser(request, (request.params as Static<typeof UserIdParams>).id)
-    if (user.state === 'blocked' || user.state === 'ldap_blocked') throw forbidden('A blocked user must be unblocked to be activated')
+    if (user.state === 'blocked' || user.state === 'ldap_blocked')
+      throw forbidden('A blocked user must be unblocked to be activated')
     if (user.state === 'deactivated') setUserState(ctx, request, user, 'active', 'Activated user')
     return reply.code(201).send(true)
   })

@@ -58,13 +58,32 @@ export interface UserAttributes {
 
 /** Profile columns copied as they are from the attributes. */
 const PLAIN_COLUMNS = [
-  'bio', 'location', 'linkedin', 'skype', 'twitter', 'discord', 'website_url', 'organization', 'job_title', 'pronouns', 'note',
-  'public_email', 'commit_email', 'external', 'can_create_group', 'view_diffs_file_by_file', 'projects_limit', 'theme_id',
-  'color_scheme_id', 'shared_runners_minutes_limit', 'extra_shared_runners_minutes_limit',
+  'bio',
+  'location',
+  'linkedin',
+  'skype',
+  'twitter',
+  'discord',
+  'website_url',
+  'organization',
+  'job_title',
+  'pronouns',
+  'note',
+  'public_email',
+  'commit_email',
+  'external',
+  'can_create_group',
+  'view_diffs_file_by_file',
+  'projects_limit',
+  'theme_id',
+  'color_scheme_id',
+  'shared_runners_minutes_limit',
+  'extra_shared_runners_minutes_limit',
 ] as const
 
 const USERNAME_RE = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*[a-zA-Z0-9_-]$|^[a-zA-Z0-9_]$/
-const USERNAME_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'."
+const USERNAME_MESSAGE =
+  "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'."
 const EMAIL_RE = /^[^@\s]+@[^@\s]+$/
 export const MIN_PASSWORD_LENGTH = 8
 
@@ -80,21 +99,26 @@ function validate(attrs: UserAttributes, creating: boolean): void {
   }
   if (attrs.username !== undefined) {
     if (attrs.username === '') add('username', "can't be blank")
-    else if (!USERNAME_RE.test(attrs.username) || /\.(git|atom)$/i.test(attrs.username)) add('username', USERNAME_MESSAGE)
+    else if (!USERNAME_RE.test(attrs.username) || /\.(git|atom)$/i.test(attrs.username))
+      add('username', USERNAME_MESSAGE)
     else if (exceeds(attrs.username, TEXT_LIMITS.user.username)) add('username', tooLong(TEXT_LIMITS.user.username))
   }
   if (attrs.email !== undefined && !EMAIL_RE.test(attrs.email)) add('email', 'is invalid')
-  if (attrs.public_email !== undefined && attrs.public_email !== '' && !EMAIL_RE.test(attrs.public_email)) add('public_email', 'is invalid')
-  if (attrs.commit_email !== undefined && attrs.commit_email !== '' && !EMAIL_RE.test(attrs.commit_email)) add('commit_email', 'is invalid')
+  if (attrs.public_email !== undefined && attrs.public_email !== '' && !EMAIL_RE.test(attrs.public_email))
+    add('public_email', 'is invalid')
+  if (attrs.commit_email !== undefined && attrs.commit_email !== '' && !EMAIL_RE.test(attrs.commit_email))
+    add('commit_email', 'is invalid')
   const randomised = attrs.reset_password === true || attrs.force_random_password === true
   if (!randomised && attrs.password !== undefined) {
     if (attrs.password === '') {
       if (creating) add('password', "can't be blank")
-    } else if (attrs.password.length < MIN_PASSWORD_LENGTH) add('password', `is too short (minimum is ${MIN_PASSWORD_LENGTH} characters)`)
+    } else if (attrs.password.length < MIN_PASSWORD_LENGTH)
+      add('password', `is too short (minimum is ${MIN_PASSWORD_LENGTH} characters)`)
     else if (attrs.password.length > 128) add('password', tooLong(128))
   }
   if (creating && !randomised && attrs.password === undefined) add('password', "can't be blank")
-  if (attrs.projects_limit !== undefined && attrs.projects_limit < 0) add('projects_limit', 'must be greater than or equal to 0')
+  if (attrs.projects_limit !== undefined && attrs.projects_limit < 0)
+    add('projects_limit', 'must be greater than or equal to 0')
   for (const k of ['shared_runners_minutes_limit', 'extra_shared_runners_minutes_limit'] as const) {
     const v = attrs[k]
     if (v !== undefined && v !== null && v < 0) add(k, 'must be greater than or equal to 0')
@@ -107,13 +131,19 @@ function validate(attrs: UserAttributes, creating: boolean): void {
 
 /** 409 for an email or username another account holds, with GitLab's messages. */
 function checkUnique(ctx: ServerContext, attrs: UserAttributes, userId: number | null): void {
-  if (attrs.email !== undefined && emailTaken(ctx.db, attrs.email, userId)) throw conflict('Email has already been taken')
+  if (attrs.email !== undefined && emailTaken(ctx.db, attrs.email, userId))
+    throw conflict('Email has already been taken')
   if (attrs.username !== undefined) {
     if (usernameTaken(ctx.db, attrs.username, userId)) throw conflict('Username has already been taken')
     // The username is also the personal namespace path: a group may already hold it.
-    if (namespacePathTaken(ctx.db, attrs.username, userId)) throw validationFailed({ 'namespace.path': ['has already been taken'] })
+    if (namespacePathTaken(ctx.db, attrs.username, userId))
+      throw validationFailed({ 'namespace.path': ['has already been taken'] })
   }
-  if (attrs.extern_uid !== undefined && attrs.provider !== undefined && identityTaken(ctx.db, attrs.provider, attrs.extern_uid, userId)) {
+  if (
+    attrs.extern_uid !== undefined &&
+    attrs.provider !== undefined &&
+    identityTaken(ctx.db, attrs.provider, attrs.extern_uid, userId)
+  ) {
     throw validationFailed({ 'identities.extern_uid': ['has already been taken'] })
   }
 }
@@ -162,7 +192,8 @@ export function createUser(ctx: ServerContext, request: FastifyRequest, attrs: U
       projects_limit: attrs.projects_limit ?? ctx.settings.get('default_projects_limit'),
       confirmed: attrs.skip_confirmation === true,
     })
-    if (attrs.extern_uid !== undefined && attrs.provider !== undefined) upsertIdentity(ctx.db, created.id, attrs.provider, attrs.extern_uid)
+    if (attrs.extern_uid !== undefined && attrs.provider !== undefined)
+      upsertIdentity(ctx.db, created.id, attrs.provider, attrs.extern_uid)
     return created
   })()
   recordAudit(ctx.db, request, {
@@ -176,7 +207,17 @@ export function createUser(ctx: ServerContext, request: FastifyRequest, attrs: U
   return findUserById(ctx.db, user.id) as UserRow
 }
 
-const AUDITED_CHANGES = ['username', 'name', 'email', 'is_admin', 'external', 'can_create_group', 'projects_limit', 'private_profile', 'note'] as const
+const AUDITED_CHANGES = [
+  'username',
+  'name',
+  'email',
+  'is_admin',
+  'external',
+  'can_create_group',
+  'projects_limit',
+  'private_profile',
+  'note',
+] as const
 
 /** Updates a user as an administrator asked (`PUT /users/:id`), with the same rules as creation. */
 export function modifyUser(ctx: ServerContext, request: FastifyRequest, user: UserRow, attrs: UserAttributes): UserRow {
@@ -186,7 +227,8 @@ export function modifyUser(ctx: ServerContext, request: FastifyRequest, user: Us
   const columns: Record<string, unknown> = { ...columnsOf(attrs), ...passwordColumns(attrs) }
   const updated = ctx.db.transaction(() => {
     const row = updateUser(ctx.db, user.id, columns)
-    if (attrs.extern_uid !== undefined && attrs.provider !== undefined) upsertIdentity(ctx.db, user.id, attrs.provider, attrs.extern_uid)
+    if (attrs.extern_uid !== undefined && attrs.provider !== undefined)
+      upsertIdentity(ctx.db, user.id, attrs.provider, attrs.extern_uid)
     return row
   })()
   for (const column of AUDITED_CHANGES) {
@@ -214,7 +256,13 @@ export function modifyUser(ctx: ServerContext, request: FastifyRequest, user: Us
 }
 
 /** Sets a user's state (block, unblock, deactivate, activate) and records why in the audit log. */
-export function setUserState(ctx: ServerContext, request: FastifyRequest, user: UserRow, state: string, message: string): UserRow {
+export function setUserState(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  user: UserRow,
+  state: string,
+  message: string,
+): UserRow {
   const updated = updateUser(ctx.db, user.id, { state })
   recordAudit(ctx.db, request, {
     entityType: 'User',
@@ -244,7 +292,9 @@ export function canBeDeactivated(user: UserRow, now = new Date()): boolean {
  */
 export function removeUser(ctx: ServerContext, request: FastifyRequest, user: UserRow, hardDelete: boolean): void {
   const projects = ctx.db
-    .prepare(`SELECT p.id, p.repository_storage FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE n.kind = 'user' AND n.owner_id = ?`)
+    .prepare(
+      `SELECT p.id, p.repository_storage FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE n.kind = 'user' AND n.owner_id = ?`,
+    )
     .all(user.id) as { id: number; repository_storage: string }[]
   deleteUser(ctx.db, user.id, hardDelete)
   for (const p of projects) {

@@ -38,7 +38,11 @@ function embeddedFinding(f: FindingRow): Json {
 }
 
 /** GitLab's Vulnerability entity (the spec's field list, plus GitLab's confirmation fields). */
-export function vulnerabilityEntity(v: VulnerabilityRow, finding: FindingRow | undefined, project: ProjectWithNamespaceRow): Json {
+export function vulnerabilityEntity(
+  v: VulnerabilityRow,
+  finding: FindingRow | undefined,
+  project: ProjectWithNamespaceRow,
+): Json {
   return {
     author_id: v.author_id,
     confidence: v.confidence,
@@ -81,9 +85,10 @@ export interface FindingExtras {
 export function findingEntity(f: FindingRow, x: FindingExtras): Json {
   const raw = JSON.parse(f.raw_metadata) as Record<string, unknown>
   const location = JSON.parse(f.location) as Record<string, unknown>
-  const blobPath = typeof location.file === 'string' && x.project.default_branch
-    ? `/${x.project.ns_full_path}/${x.project.path}/-/blob/${x.project.default_branch}/${location.file}${typeof location.start_line === 'number' ? `#L${location.start_line}` : ''}`
-    : null
+  const blobPath =
+    typeof location.file === 'string' && x.project.default_branch
+      ? `/${x.project.ns_full_path}/${x.project.path}/-/blob/${x.project.default_branch}/${location.file}${typeof location.start_line === 'number' ? `#L${location.start_line}` : ''}`
+      : null
   return {
     id: f.id,
     uuid: f.uuid,
@@ -92,10 +97,20 @@ export function findingEntity(f: FindingRow, x: FindingExtras): Json {
     severity: f.severity,
     confidence: f.confidence,
     scanner: x.scanner ? { external_id: x.scanner.external_id, name: x.scanner.name, vendor: x.scanner.vendor } : null,
-    identifiers: x.identifiers.map((i) => ({ external_type: i.external_type, external_id: i.external_id, name: i.name, url: i.url })),
+    identifiers: x.identifiers.map((i) => ({
+      external_type: i.external_type,
+      external_id: i.external_id,
+      name: i.name,
+      url: i.url,
+    })),
     project_fingerprint: f.project_fingerprint,
     location_fingerprint: f.location_fingerprint,
-    project: { id: x.project.id, name: x.project.name, full_path: `/${x.project.ns_full_path}/${x.project.path}`, full_name: `${x.project.ns_full_name} / ${x.project.name}` },
+    project: {
+      id: x.project.id,
+      name: x.project.name,
+      full_path: `/${x.project.ns_full_path}/${x.project.path}`,
+      full_name: `${x.project.ns_full_name} / ${x.project.name}`,
+    },
     description: f.description,
     solution: f.solution,
     links: Array.isArray(raw.links) ? raw.links : [],

@@ -137,11 +137,28 @@ export interface NewFinding {
  * and whether it was new.
  */
 export function upsertFinding(db: Db, f: NewFinding): { finding: FindingRow; created: boolean } {
-  const existing = db.prepare('SELECT id FROM vulnerability_findings WHERE project_id = ? AND uuid = ?').get(f.projectId, f.uuid) as { id: number } | undefined
+  const existing = db
+    .prepare('SELECT id FROM vulnerability_findings WHERE project_id = ? AND uuid = ?')
+    .get(f.projectId, f.uuid) as { id: number } | undefined
   const now = nowIso()
   const values = [
-    f.reportType, f.name, f.description, f.solution, f.severity, f.confidence, f.scannerId, f.primaryIdentifierId, f.locationFingerprint,
-    f.projectFingerprint, f.metadataVersion, f.rawMetadata, f.location, f.filePath, f.packageName, f.packageVersion, f.pipelineId,
+    f.reportType,
+    f.name,
+    f.description,
+    f.solution,
+    f.severity,
+    f.confidence,
+    f.scannerId,
+    f.primaryIdentifierId,
+    f.locationFingerprint,
+    f.projectFingerprint,
+    f.metadataVersion,
+    f.rawMetadata,
+    f.location,
+    f.filePath,
+    f.packageName,
+    f.packageVersion,
+    f.pipelineId,
   ]
   if (existing) {
     db.prepare(
@@ -164,7 +181,9 @@ export function upsertFinding(db: Db, f: NewFinding): { finding: FindingRow; cre
 
 export function replaceFindingIdentifiers(db: Db, findingId: number, identifierIds: readonly number[]): void {
   db.prepare('DELETE FROM vulnerability_finding_identifiers WHERE finding_id = ?').run(findingId)
-  const insert = db.prepare('INSERT OR IGNORE INTO vulnerability_finding_identifiers (finding_id, identifier_id, position) VALUES (?, ?, ?)')
+  const insert = db.prepare(
+    'INSERT OR IGNORE INTO vulnerability_finding_identifiers (finding_id, identifier_id, position) VALUES (?, ?, ?)',
+  )
   identifierIds.forEach((id, i) => insert.run(findingId, id, i))
 }
 
@@ -179,7 +198,9 @@ export function markUndetected(db: Db, projectId: number, reportType: string, ke
   // With nothing kept every finding of the type is gone; `NOT IN (NULL)` would match none.
   const notKept = keptIds.length > 0 ? `AND id NOT IN (${kept})` : ''
   const gone = db
-    .prepare(`UPDATE vulnerability_findings SET detected = 0, updated_at = ? WHERE project_id = ? AND report_type = ? AND detected = 1 ${notKept}`)
+    .prepare(
+      `UPDATE vulnerability_findings SET detected = 0, updated_at = ? WHERE project_id = ? AND report_type = ? AND detected = 1 ${notKept}`,
+    )
     .run(now, projectId, reportType, ...keptIds).changes
   db.prepare(
     `UPDATE vulnerabilities SET resolved_on_default_branch = 1, updated_at = ?
@@ -202,7 +223,9 @@ export function findFinding(db: Db, id: number): FindingRow | undefined {
 export function findingsByVulnerability(db: Db, vulnerabilityIds: readonly number[]): Map<number, FindingRow> {
   if (vulnerabilityIds.length === 0) return new Map()
   const rows = db
-    .prepare(`SELECT * FROM vulnerability_findings WHERE vulnerability_id IN (${vulnerabilityIds.map(() => '?').join(', ')})`)
+    .prepare(
+      `SELECT * FROM vulnerability_findings WHERE vulnerability_id IN (${vulnerabilityIds.map(() => '?').join(', ')})`,
+    )
     .all(...vulnerabilityIds) as FindingRow[]
   return new Map(rows.map((r) => [r.vulnerability_id as number, r]))
 }
@@ -218,7 +241,12 @@ export interface FindingFilter {
 }
 
 /** A page of findings, newest report first, and the total. */
-export function listFindings(db: Db, f: FindingFilter, limit: number, offset: number): { rows: FindingRow[]; total: number } {
+export function listFindings(
+  db: Db,
+  f: FindingFilter,
+  limit: number,
+  offset: number,
+): { rows: FindingRow[]; total: number } {
   const where = ['f.project_id = ?']
   const params: unknown[] = [f.projectId]
   const inList = (column: string, values: readonly unknown[] | undefined): void => {
@@ -233,9 +261,12 @@ export function listFindings(db: Db, f: FindingFilter, limit: number, offset: nu
     where.push('f.pipeline_id = ?')
     params.push(f.pipelineId)
   }
-  if (f.hideDismissed) where.push(`NOT EXISTS (SELECT 1 FROM vulnerabilities v WHERE v.id = f.vulnerability_id AND v.state = 'dismissed')`)
+  if (f.hideDismissed)
+    where.push(`NOT EXISTS (SELECT 1 FROM vulnerabilities v WHERE v.id = f.vulnerability_id AND v.state = 'dismissed')`)
   const sql = where.join(' AND ')
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM vulnerability_findings f WHERE ${sql}`).get(...params) as { n: number }).n
+  const total = (
+    db.prepare(`SELECT COUNT(*) AS n FROM vulnerability_findings f WHERE ${sql}`).get(...params) as { n: number }
+  ).n
   const rows = db
     .prepare(
       `SELECT f.* FROM vulnerability_findings f WHERE ${sql}
@@ -248,7 +279,9 @@ export function listFindings(db: Db, f: FindingFilter, limit: number, offset: nu
 
 export function scannersByIds(db: Db, ids: readonly number[]): Map<number, ScannerRow> {
   if (ids.length === 0) return new Map()
-  const rows = db.prepare(`SELECT * FROM vulnerability_scanners WHERE id IN (${ids.map(() => '?').join(', ')})`).all(...ids) as ScannerRow[]
+  const rows = db
+    .prepare(`SELECT * FROM vulnerability_scanners WHERE id IN (${ids.map(() => '?').join(', ')})`)
+    .all(...ids) as ScannerRow[]
   return new Map(rows.map((r) => [r.id, r]))
 }
 
@@ -301,7 +334,11 @@ export function insertVulnerability(db: Db, v: NewVulnerability, findingId: numb
     )
     .run(v.projectId, v.authorId, v.title, v.description, v.severity, v.confidence, v.reportType, now, now)
   const id = Number(info.lastInsertRowid)
-  db.prepare('UPDATE vulnerability_findings SET vulnerability_id = ?, updated_at = ? WHERE id = ?').run(id, now, findingId)
+  db.prepare('UPDATE vulnerability_findings SET vulnerability_id = ?, updated_at = ? WHERE id = ?').run(
+    id,
+    now,
+    findingId,
+  )
   return findVulnerability(db, id) as VulnerabilityRow
 }
 
@@ -309,9 +346,18 @@ export function findVulnerability(db: Db, id: number): VulnerabilityRow | undefi
   return db.prepare('SELECT * FROM vulnerabilities WHERE id = ?').get(id) as VulnerabilityRow | undefined
 }
 
-export function listVulnerabilities(db: Db, projectId: number, limit: number, offset: number): { rows: VulnerabilityRow[]; total: number } {
-  const total = (db.prepare('SELECT COUNT(*) AS n FROM vulnerabilities WHERE project_id = ?').get(projectId) as { n: number }).n
-  const rows = db.prepare('SELECT * FROM vulnerabilities WHERE project_id = ? ORDER BY id DESC LIMIT ? OFFSET ?').all(projectId, limit, offset) as VulnerabilityRow[]
+export function listVulnerabilities(
+  db: Db,
+  projectId: number,
+  limit: number,
+  offset: number,
+): { rows: VulnerabilityRow[]; total: number } {
+  const total = (
+    db.prepare('SELECT COUNT(*) AS n FROM vulnerabilities WHERE project_id = ?').get(projectId) as { n: number }
+  ).n
+  const rows = db
+    .prepare('SELECT * FROM vulnerabilities WHERE project_id = ? ORDER BY id DESC LIMIT ? OFFSET ?')
+    .all(projectId, limit, offset) as VulnerabilityRow[]
   return { rows, total }
 }
 
@@ -319,11 +365,15 @@ export function listVulnerabilities(db: Db, projectId: number, limit: number, of
 export function setVulnerabilityState(db: Db, id: number, state: VulnerabilityState, userId: number): VulnerabilityRow {
   const now = nowIso()
   const stamps: Record<VulnerabilityState, string> = {
-    opened: 'confirmed_at = NULL, confirmed_by_id = NULL, resolved_at = NULL, resolved_by_id = NULL, dismissed_at = NULL, dismissed_by_id = NULL',
-    confirmed: 'confirmed_at = @now, confirmed_by_id = @user, resolved_at = NULL, resolved_by_id = NULL, dismissed_at = NULL, dismissed_by_id = NULL',
+    opened:
+      'confirmed_at = NULL, confirmed_by_id = NULL, resolved_at = NULL, resolved_by_id = NULL, dismissed_at = NULL, dismissed_by_id = NULL',
+    confirmed:
+      'confirmed_at = @now, confirmed_by_id = @user, resolved_at = NULL, resolved_by_id = NULL, dismissed_at = NULL, dismissed_by_id = NULL',
     resolved: 'resolved_at = @now, resolved_by_id = @user, dismissed_at = NULL, dismissed_by_id = NULL',
     dismissed: 'dismissed_at = @now, dismissed_by_id = @user, resolved_at = NULL, resolved_by_id = NULL',
   }
-  db.prepare(`UPDATE vulnerabilities SET state = @state, ${stamps[state]}, updated_by_id = @user, updated_at = @now WHERE id = @id`).run({ state, now, user: userId, id })
+  db.prepare(
+    `UPDATE vulnerabilities SET state = @state, ${stamps[state]}, updated_by_id = @user, updated_at = @now WHERE id = @id`,
+  ).run({ state, now, user: userId, id })
   return findVulnerability(db, id) as VulnerabilityRow
 }

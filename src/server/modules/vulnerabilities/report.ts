@@ -7,7 +7,14 @@ import { createHash } from 'node:crypto'
  */
 
 export const REPORT_TYPES = [
-  'sast', 'dependency_scanning', 'container_scanning', 'dast', 'secret_detection', 'coverage_fuzzing', 'api_fuzzing', 'cluster_image_scanning',
+  'sast',
+  'dependency_scanning',
+  'container_scanning',
+  'dast',
+  'secret_detection',
+  'coverage_fuzzing',
+  'api_fuzzing',
+  'cluster_image_scanning',
 ] as const
 export type ReportType = (typeof REPORT_TYPES)[number]
 
@@ -98,7 +105,13 @@ function identifiersOf(entry: Json): ReportIdentifier[] {
     const type = str(raw.type)
     const value = str(raw.value)
     if (!type || !value) continue
-    out.push({ externalType: type, externalId: value, name: str(raw.name) ?? value, url: str(raw.url), fingerprint: sha1(`${type}:${value}`) })
+    out.push({
+      externalType: type,
+      externalId: value,
+      name: str(raw.name) ?? value,
+      url: str(raw.url),
+      fingerprint: sha1(`${type}:${value}`),
+    })
   }
   return out
 }
@@ -141,7 +154,8 @@ function locationFingerprintData(reportType: ReportType, location: Json, package
  * document is not a report (no `vulnerabilities` array).
  */
 export function parseSecurityReport(reportType: ReportType, document: unknown): ParsedReport {
-  if (!isObject(document) || !Array.isArray(document.vulnerabilities)) throw new SecurityReportError('Invalid security report: vulnerabilities must be an array')
+  if (!isObject(document) || !Array.isArray(document.vulnerabilities))
+    throw new SecurityReportError('Invalid security report: vulnerabilities must be an array')
   const version = str(document.version) ?? ''
   const findings: ReportFinding[] = []
   const skipped: string[] = []
@@ -193,6 +207,10 @@ export function uuidV5(name: string, namespace = FINDING_UUID_NAMESPACE): string
 }
 
 /** A finding's UUID as GitLab derives it: report type, primary identifier, location and project. */
-export function findingUuid(reportType: ReportType, finding: Pick<ReportFinding, 'identifiers' | 'locationFingerprint'>, projectId: number): string {
+export function findingUuid(
+  reportType: ReportType,
+  finding: Pick<ReportFinding, 'identifiers' | 'locationFingerprint'>,
+  projectId: number,
+): string {
   return uuidV5(`${reportType}-${finding.identifiers[0].fingerprint}-${finding.locationFingerprint}-${projectId}`)
 }

@@ -3,8 +3,17 @@ import type { FastifyRequest } from 'fastify'
 import type { Db } from '../../platform/db/connection'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import {
-  findFinding, insertVulnerability, markUndetected, replaceFindingIdentifiers, setVulnerabilityState, upsertFinding, upsertIdentifier, upsertScanner,
-  type FindingRow, type VulnerabilityRow, type VulnerabilityState,
+  findFinding,
+  insertVulnerability,
+  markUndetected,
+  replaceFindingIdentifiers,
+  setVulnerabilityState,
+  upsertFinding,
+  upsertIdentifier,
+  upsertScanner,
+  type FindingRow,
+  type VulnerabilityRow,
+  type VulnerabilityState,
 } from './queries'
 import { findProjectById } from '../namespaces/queries'
 import { findPipelineById } from '../pipelines/queries'
@@ -42,7 +51,13 @@ export interface IngestOptions {
  * are not vulnerabilities: those are created from them (POST /projects/:id/vulnerabilities).
  * Throws SecurityReportError when the document is not a report.
  */
-export function ingestSecurityReport(db: Db, projectId: number, reportType: ReportType, document: unknown, options: IngestOptions = {}): IngestResult {
+export function ingestSecurityReport(
+  db: Db,
+  projectId: number,
+  reportType: ReportType,
+  document: unknown,
+  options: IngestOptions = {},
+): IngestResult {
   const report = parseSecurityReport(reportType, document)
   return db.transaction((): IngestResult => {
     const findings: FindingRow[] = []
@@ -50,7 +65,13 @@ export function ingestSecurityReport(db: Db, projectId: number, reportType: Repo
     for (const f of report.findings) {
       const scanner = upsertScanner(db, projectId, f.scanner.externalId, f.scanner.name, f.scanner.vendor)
       const identifiers = f.identifiers.map((i) =>
-        upsertIdentifier(db, projectId, { fingerprint: i.fingerprint, externalType: i.externalType, externalId: i.externalId, name: i.name, url: i.url }),
+        upsertIdentifier(db, projectId, {
+          fingerprint: i.fingerprint,
+          externalType: i.externalType,
+          externalId: i.externalId,
+          name: i.name,
+          url: i.url,
+        }),
       )
       const result = upsertFinding(db, {
         projectId,
@@ -73,11 +94,23 @@ export function ingestSecurityReport(db: Db, projectId: number, reportType: Repo
         packageVersion: f.packageVersion,
         pipelineId: options.pipelineId ?? null,
       })
-      replaceFindingIdentifiers(db, result.finding.id, identifiers.map((i) => i.id))
+      replaceFindingIdentifiers(
+        db,
+        result.finding.id,
+        identifiers.map((i) => i.id),
+      )
       if (result.created) created += 1
       findings.push(result.finding)
     }
-    const undetected = options.defaultBranch === false ? 0 : markUndetected(db, projectId, reportType, findings.map((f) => f.id))
+    const undetected =
+      options.defaultBranch === false
+        ? 0
+        : markUndetected(
+            db,
+            projectId,
+            reportType,
+            findings.map((f) => f.id),
+          )
     return { findings, created, updated: findings.length - created, undetected, skipped: report.skipped }
   })()
 }
@@ -115,7 +148,11 @@ function findingUnavailable(): ApiError {
  * name; GitLab renamed it `detected` later, and `revert` returns to it).
  * 400 `{message: {base: [...]}}` when the finding is missing, another project's, or attached.
  */
-export function createVulnerabilityFromFinding(request: FastifyRequest, project: ProjectRow, findingId: number): VulnerabilityRow {
+export function createVulnerabilityFromFinding(
+  request: FastifyRequest,
+  project: ProjectRow,
+  findingId: number,
+): VulnerabilityRow {
   const db = request.server.burrow.db
   const author = request.actor.user as UserRow
   return db.transaction(() => {
@@ -123,12 +160,25 @@ export function createVulnerabilityFromFinding(request: FastifyRequest, project:
     if (!finding || finding.project_id !== project.id || finding.vulnerability_id !== null) throw findingUnavailable()
     const vulnerability = insertVulnerability(
       db,
-      { projectId: project.id, authorId: author.id, title: finding.name, description: finding.description, severity: finding.severity, confidence: finding.confidence, reportType: finding.report_type },
+      {
+        projectId: project.id,
+        authorId: author.id,
+        title: finding.name,
+        description: finding.description,
+        severity: finding.severity,
+        confidence: finding.confidence,
+        reportType: finding.report_type,
+      },
       finding.id,
     )
     recordProjectChange(request, project, {
-      targetType: 'Vulnerability', targetId: vulnerability.id, targetTitle: vulnerability.title,
-      audit: { add: 'vulnerability', custom_message: `Created vulnerability ${vulnerability.id} from finding ${finding.id}` },
+      targetType: 'Vulnerability',
+      targetId: vulnerability.id,
+      targetTitle: vulnerability.title,
+      audit: {
+        add: 'vulnerability',
+        custom_message: `Created vulnerability ${vulnerability.id} from finding ${finding.id}`,
+      },
     })
     return vulnerability
   })()
@@ -136,14 +186,25 @@ export function createVulnerabilityFromFinding(request: FastifyRequest, project:
 
 export type VulnerabilityAction = 'confirm' | 'resolve' | 'dismiss' | 'revert'
 
-const TARGET_STATE: Readonly<Record<VulnerabilityAction, VulnerabilityState>> = { confirm: 'confirmed', resolve: 'resolved', dismiss: 'dismissed', revert: 'opened' }
+const TARGET_STATE: Readonly<Record<VulnerabilityAction, VulnerabilityState>> = {
+  confirm: 'confirmed',
+  resolve: 'resolved',
+  dismiss: 'dismissed',
+  revert: 'opened',
+}
 
 /**
  * Applies a state action (callers check the role). Returns null when the vulnerability is already
  * in the target state (the API's 304). Resolving and dismissing read as closing in the activity
  * feed, reverting as reopening; every change is audited with the reason when given.
  */
-export function transitionVulnerability(request: FastifyRequest, project: ProjectRow, vulnerability: VulnerabilityRow, action: VulnerabilityAction, comment?: string): VulnerabilityRow | null {
+export function transitionVulnerability(
+  request: FastifyRequest,
+  project: ProjectRow,
+  vulnerability: VulnerabilityRow,
+  action: VulnerabilityAction,
+  comment?: string,
+): VulnerabilityRow | null {
   const db = request.server.burrow.db
   const user = request.actor.user as UserRow
   const state = TARGET_STATE[action]
@@ -186,7 +247,9 @@ export const SAMPLE_SAST_REPORT = {
       description: 'SQL built from user input.',
       severity: 'High',
       location: { file: 'src/db/query.js', start_line: 40, end_line: 42 },
-      identifiers: [{ type: 'cwe', name: 'CWE-89', value: '89', url: 'https://cwe.mitre.org/data/definitions/89.html' }],
+      identifiers: [
+        { type: 'cwe', name: 'CWE-89', value: '89', url: 'https://cwe.mitre.org/data/definitions/89.html' },
+      ],
     },
   ],
   scan: { scanner: { id: 'semgrep', name: 'Semgrep', vendor: { name: 'GitLab' } }, type: 'sast', status: 'success' },
@@ -203,10 +266,21 @@ export const SAMPLE_DEPENDENCY_SCANNING_REPORT = {
       severity: 'High',
       solution: 'Upgrade to version 4.17.21 or above.',
       location: { file: 'package-lock.json', dependency: { package: { name: 'lodash' }, version: '4.17.20' } },
-      identifiers: [{ type: 'cve', name: 'CVE-2021-23337', value: 'CVE-2021-23337', url: 'https://nvd.nist.gov/vuln/detail/CVE-2021-23337' }],
+      identifiers: [
+        {
+          type: 'cve',
+          name: 'CVE-2021-23337',
+          value: 'CVE-2021-23337',
+          url: 'https://nvd.nist.gov/vuln/detail/CVE-2021-23337',
+        },
+      ],
     },
   ],
-  scan: { scanner: { id: 'gemnasium', name: 'Gemnasium', vendor: { name: 'GitLab' } }, type: 'dependency_scanning', status: 'success' },
+  scan: {
+    scanner: { id: 'gemnasium', name: 'Gemnasium', vendor: { name: 'GitLab' } },
+    type: 'dependency_scanning',
+    status: 'success',
+  },
 } as const
 
 /** Seeds a project's findings from the sample reports (demo content); returns how many. */

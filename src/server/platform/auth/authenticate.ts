@@ -22,19 +22,24 @@ function header(request: FastifyRequest, name: string): string | undefined {
 function presentedToken(request: FastifyRequest, params: Readonly<Record<string, unknown>>): PresentedToken | null {
   const privateHeader = header(request, 'private-token')
   if (privateHeader) return { value: privateHeader, via: 'private' }
-  if (typeof params.private_token === 'string' && params.private_token) return { value: params.private_token, via: 'private' }
+  if (typeof params.private_token === 'string' && params.private_token)
+    return { value: params.private_token, via: 'private' }
   const authorization = header(request, 'authorization')
   if (authorization) {
     const m = /^Bearer\s+(.+)$/i.exec(authorization.trim())
     if (m) return { value: m[1].trim(), via: 'bearer' }
   }
-  if (typeof params.access_token === 'string' && params.access_token) return { value: params.access_token, via: 'oauth' }
+  if (typeof params.access_token === 'string' && params.access_token)
+    return { value: params.access_token, via: 'oauth' }
   return null
 }
 
 function expired(expiresAt: string | null): boolean {
   if (!expiresAt) return false
-  return expiresAt < new Date().toISOString().slice(0, 10) || (expiresAt.length > 10 && expiresAt <= new Date().toISOString())
+  return (
+    expiresAt < new Date().toISOString().slice(0, 10) ||
+    (expiresAt.length > 10 && expiresAt <= new Date().toISOString())
+  )
 }
 
 /** Personal, impersonation or project access token → actor, or null when the value is not such a token. */
@@ -66,7 +71,9 @@ function fromOAuthToken(ctx: ServerContext, value: string): Actor | null {
 function assertActive(user: UserRow): void {
   if (user.state === 'blocked' || user.state === 'banned') throw forbidden('Your account has been blocked.')
   if (user.state === 'deactivated') {
-    throw forbidden('Your account has been deactivated by your administrator. Please log back in from a web browser to reactivate your account')
+    throw forbidden(
+      'Your account has been deactivated by your administrator. Please log back in from a web browser to reactivate your account',
+    )
   }
 }
 
@@ -76,7 +83,11 @@ function assertActive(user: UserRow): void {
  * presented but unusable token, and 429 while the caller's address is banned for too many of
  * those (auth/failed-auth-ban.ts); no token at all yields the anonymous actor.
  */
-export function authenticate(ctx: ServerContext, request: FastifyRequest, params: Readonly<Record<string, unknown>>): Actor {
+export function authenticate(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  params: Readonly<Record<string, unknown>>,
+): Actor {
   const presented = presentedToken(request, params)
   if (!presented) {
     if (sudoTarget(request, params) !== undefined) throw unauthorized()
@@ -100,7 +111,12 @@ function sudoTarget(request: FastifyRequest, params: Readonly<Record<string, unk
   return undefined
 }
 
-function applySudo(ctx: ServerContext, request: FastifyRequest, params: Readonly<Record<string, unknown>>, actor: Actor): Actor {
+function applySudo(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  params: Readonly<Record<string, unknown>>,
+  actor: Actor,
+): Actor {
   const target = sudoTarget(request, params)
   if (target === undefined) return actor
   const admin = actor.user as UserRow

@@ -49,7 +49,8 @@ export function encryptSecret(dataDir: string, plaintext: string): string {
 /** The secret `encryptSecret` sealed; throws when it was tampered with or sealed under another key. */
 export function decryptSecret(dataDir: string, sealed: string): string {
   const [version, iv, tag, body] = sealed.split(':')
-  if (version !== VERSION || iv === undefined || tag === undefined || body === undefined) throw new Error('unknown secret format')
+  if (version !== VERSION || iv === undefined || tag === undefined || body === undefined)
+    throw new Error('unknown secret format')
   const decipher = createDecipheriv('aes-256-gcm', instanceKey(dataDir), Buffer.from(iv, 'base64'))
   decipher.setAuthTag(Buffer.from(tag, 'base64'))
   return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8')

@@ -23,7 +23,13 @@ export interface FailedAuthBanOptions {
  * GitLab's example values for `rack_attack.git_basic_auth`, on by default here: GitLab ships it
  * off, and lists 127.0.0.1 as trusted, which for a server on the desktop would leave it all but off.
  */
-export const FAILED_AUTH_BAN_DEFAULTS: FailedAuthBanOptions = { enabled: true, maxretry: 10, findtime: 60, bantime: 3600, ipAllowlist: [] }
+export const FAILED_AUTH_BAN_DEFAULTS: FailedAuthBanOptions = {
+  enabled: true,
+  maxretry: 10,
+  findtime: 60,
+  bantime: 3600,
+  ipAllowlist: [],
+}
 
 /** `::ffff:127.0.0.1` and `127.0.0.1` are one client. */
 function clientAddress(ip: string): string {

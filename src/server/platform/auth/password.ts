@@ -27,7 +27,12 @@ export interface PasswordSignInOptions {
  * so the time taken tells nobody whether the login exists or is locked. Returns the user signed
  * in, or null.
  */
-export function signInWithPassword(ctx: ServerContext, user: UserRow | undefined, password: string, options: PasswordSignInOptions): UserRow | null {
+export function signInWithPassword(
+  ctx: ServerContext,
+  user: UserRow | undefined,
+  password: string,
+  options: PasswordSignInOptions,
+): UserRow | null {
   const matches = verifyPassword(password, user?.password_hash ?? null)
   if (!user) return null
   if (isAccessLocked(user)) return null

@@ -136,10 +136,14 @@ export class ReadableItems {
       const project = this.projectOf(projectId)
       if (!project) return false
       switch (name) {
-        case 'issues': return canReadIssuesWith(this.perms, project)
-        case 'merge_requests': return canReadMergeRequestsWith(this.perms, project)
-        case 'code': return canReadCodeWith(this.perms, project)
-        case 'alerts': return canReadAlertsWith(this.perms, project)
+        case 'issues':
+          return canReadIssuesWith(this.perms, project)
+        case 'merge_requests':
+          return canReadMergeRequestsWith(this.perms, project)
+        case 'code':
+          return canReadCodeWith(this.perms, project)
+        case 'alerts':
+          return canReadAlertsWith(this.perms, project)
       }
     })
   }
@@ -150,7 +154,7 @@ export class ReadableItems {
         const issue = findIssueById(this.db, id)
         const project = issue ? this.projectOf(issue.project_id) : undefined
         if (!issue || !project) return false
-        const assignees = issue.confidential === 1 ? assigneeIdsOf(this.db, [issue.id]).get(issue.id) ?? [] : []
+        const assignees = issue.confidential === 1 ? (assigneeIdsOf(this.db, [issue.id]).get(issue.id) ?? []) : []
         return canUserReadIssue(this.perms, project, issue, assignees)
       }
       case 'MergeRequest': {

@@ -80,7 +80,11 @@ export function isExpired(c: X509Certificate, now = new Date()): boolean {
 
 /** OpenSSL's one-line form of a distinguished name: `/O=Example, Inc./CN=example.com`. */
 export function oneLineName(name: string): string {
-  return name.split('\n').filter((p) => p !== '').map((p) => `/${p}`).join('')
+  return name
+    .split('\n')
+    .filter((p) => p !== '')
+    .map((p) => `/${p}`)
+    .join('')
 }
 
 // --- A minimal DER reader: node:crypto exposes neither the version nor the signature algorithm.
@@ -158,12 +162,17 @@ function versionAndAlgorithm(der: Buffer): { readonly version: number; readonly 
 function hexBlock(hex: string, indent: string): string {
   const bytes = (hex.length % 2 === 1 ? `0${hex}` : hex).match(/../g) ?? []
   const lines: string[] = []
-  for (let i = 0; i < bytes.length; i += 15) lines.push(indent + bytes.slice(i, i + 15).join(':') + (i + 15 < bytes.length ? ':' : ''))
+  for (let i = 0; i < bytes.length; i += 15)
+    lines.push(indent + bytes.slice(i, i + 15).join(':') + (i + 15 < bytes.length ? ':' : ''))
   return lines.join('\n')
 }
 
 function commaName(name: string): string {
-  return name.split('\n').filter((p) => p !== '').map((p) => p.replace('=', ' = ')).join(', ')
+  return name
+    .split('\n')
+    .filter((p) => p !== '')
+    .map((p) => p.replace('=', ' = '))
+    .join(', ')
 }
 
 function publicKeyLines(c: X509Certificate): string[] {
@@ -173,7 +182,10 @@ function publicKeyLines(c: X509Certificate): string[] {
   if (type === 'rsa' || type === 'rsa-pss') {
     const jwk = key.export({ format: 'jwk' })
     const modulus = Buffer.from(String(jwk.n), 'base64url')
-    const exponent = Buffer.from(String(jwk.e), 'base64url').readUIntBE(0, Buffer.from(String(jwk.e), 'base64url').length)
+    const exponent = Buffer.from(String(jwk.e), 'base64url').readUIntBE(
+      0,
+      Buffer.from(String(jwk.e), 'base64url').length,
+    )
     const modHex = (modulus[0] & 0x80 ? '00' : '') + modulus.toString('hex')
     lines.push(`            Public Key Algorithm: ${type === 'rsa' ? 'rsaEncryption' : 'rsassaPss'}`)
     lines.push(`                Public-Key: (${modulus.length * 8} bit)`)
@@ -216,8 +228,10 @@ export function certificateText(c: X509Certificate): string {
     ...publicKeyLines(c),
   ]
   const extensions: string[] = []
-  if (c.subjectAltName) extensions.push('            X509v3 Subject Alternative Name: ', `                ${c.subjectAltName}`)
-  if (c.keyUsage && c.keyUsage.length > 0) extensions.push('            X509v3 Extended Key Usage: ', `                ${c.keyUsage.join(', ')}`)
+  if (c.subjectAltName)
+    extensions.push('            X509v3 Subject Alternative Name: ', `                ${c.subjectAltName}`)
+  if (c.keyUsage && c.keyUsage.length > 0)
+    extensions.push('            X509v3 Extended Key Usage: ', `                ${c.keyUsage.join(', ')}`)
   extensions.push('            X509v3 Basic Constraints: ', `                CA:${c.ca ? 'TRUE' : 'FALSE'}`)
   lines.push('        X509v3 extensions:', ...extensions)
   lines.push(`    Signature Algorithm: ${algorithm}`)

@@ -36,8 +36,12 @@ export function openDatabase(dataDir: string): Db {
  * migration merged with a lower number than one already applied still runs.
  */
 export function migrate(db: Db, list: readonly Migration[] = migrations, secrets: SecretBox | null = null): void {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`)
-  const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version))
+  db.exec(
+    `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`,
+  )
+  const applied = new Set(
+    (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
+  )
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
   for (const migration of [...list].sort((a, b) => a.version - b.version)) {
     if (applied.has(migration.version)) continue
@@ -77,13 +81,18 @@ interface ForeignKeyViolation {
 
 /** Rows whose foreign keys point at missing parents (`PRAGMA foreign_key_check`), as keys. */
 function danglingReferences(db: Db): Set<string> {
-  return new Set((db.pragma('foreign_key_check') as ForeignKeyViolation[]).map((v) => `${v.table} ${v.rowid} ${v.parent} ${v.fkid}`))
+  return new Set(
+    (db.pragma('foreign_key_check') as ForeignKeyViolation[]).map((v) => `${v.table} ${v.rowid} ${v.parent} ${v.fkid}`),
+  )
 }
 
 /** Throws (rolling the migration back) when it left rows pointing at missing parents that were not so before. */
 function assertNoNewDanglingReferences(db: Db, migration: Migration, before: ReadonlySet<string>): void {
   const added = [...danglingReferences(db)].filter((key) => !before.has(key))
-  if (added.length > 0) throw new Error(`migration ${migration.version} (${migration.name}) would leave rows pointing at missing parents: ${added.slice(0, 5).join(', ')}`)
+  if (added.length > 0)
+    throw new Error(
+      `migration ${migration.version} (${migration.name}) would leave rows pointing at missing parents: ${added.slice(0, 5).join(', ')}`,
+    )
 }
 
 let clock: (() => Date) | null = null

@@ -1,6 +1,7 @@
 import type { Db } from './connection'
 
-export type IidUsage = 'issues' | 'merge_requests' | 'milestones' | 'epics' | 'deployments' | 'ci_pipelines' | 'alert_management_alerts'
+export type IidUsage =
+  'issues' | 'merge_requests' | 'milestones' | 'epics' | 'deployments' | 'ci_pipelines' | 'alert_management_alerts'
 
 /**
  * Hands out the next iid for a project (or group, for epics and group milestones). Never reuses
@@ -9,7 +10,12 @@ export type IidUsage = 'issues' | 'merge_requests' | 'milestones' | 'epics' | 'd
  * get the same value. `floor` (the highest iid already used in the scope) keeps the counter
  * above rows inserted with explicit iids.
  */
-export function nextIid(db: Db, scope: { readonly projectId: number } | { readonly groupId: number }, usage: IidUsage, floor = 0): number {
+export function nextIid(
+  db: Db,
+  scope: { readonly projectId: number } | { readonly groupId: number },
+  usage: IidUsage,
+  floor = 0,
+): number {
   const [scopeType, scopeId] = 'projectId' in scope ? ['Project', scope.projectId] : ['Namespace', scope.groupId]
   const row = db
     .prepare(
@@ -25,7 +31,13 @@ export function nextIid(db: Db, scope: { readonly projectId: number } | { readon
  * Drops the counters of projects or groups being deleted: their ids are never handed out again
  * (AUTOINCREMENT), so nothing would read them, and a counter must never outlive its scope.
  */
-export function deleteIidCounters(db: Db, scope: { readonly projectIds: readonly number[] } | { readonly groupIds: readonly number[] }): void {
+export function deleteIidCounters(
+  db: Db,
+  scope: { readonly projectIds: readonly number[] } | { readonly groupIds: readonly number[] },
+): void {
   const [scopeType, ids] = 'projectIds' in scope ? ['Project', scope.projectIds] : ['Namespace', scope.groupIds]
-  db.prepare('DELETE FROM internal_ids WHERE scope_type = ? AND scope_id IN (SELECT value FROM json_each(?))').run(scopeType, JSON.stringify(ids))
+  db.prepare('DELETE FROM internal_ids WHERE scope_type = ? AND scope_id IN (SELECT value FROM json_each(?))').run(
+    scopeType,
+    JSON.stringify(ids),
+  )
 }

@@ -31,7 +31,10 @@ export function cachedStatement(db: Db, sql: string): Database.Statement {
 
 type RowMapper = (values: readonly unknown[]) => Record<string, unknown>
 
-const rawCaches = new WeakMap<Db, Map<string, { readonly statement: Database.Statement; readonly toObject: RowMapper }>>()
+const rawCaches = new WeakMap<
+  Db,
+  Map<string, { readonly statement: Database.Statement; readonly toObject: RowMapper }>
+>()
 const mappers = new Map<string, RowMapper>()
 
 /**
@@ -84,7 +87,10 @@ const memos = new WeakMap<Db, Map<string, { readonly version: string; readonly r
  */
 function dataVersion(db: Db): string | null {
   if (db.inTransaction) return null
-  const v = cachedStatement(db, 'SELECT total_changes() AS c, (SELECT data_version FROM pragma_data_version) AS d').get() as { c: number; d: number }
+  const v = cachedStatement(
+    db,
+    'SELECT total_changes() AS c, (SELECT data_version FROM pragma_data_version) AS d',
+  ).get() as { c: number; d: number }
   return `${v.c}:${v.d}`
 }
 
@@ -105,7 +111,8 @@ export function memoizedAll<T>(db: Db, sql: string, args: readonly unknown[], cl
 }
 
 function memoized(db: Db, mode: 'get' | 'all', sql: string, args: readonly unknown[], clockKey: string): unknown {
-  const run = (): unknown => (mode === 'get' ? cachedStatement(db, sql).get(...args) : cachedStatement(db, sql).all(...args))
+  const run = (): unknown =>
+    mode === 'get' ? cachedStatement(db, sql).get(...args) : cachedStatement(db, sql).all(...args)
   const version = dataVersion(db)
   if (version === null) return run()
   let memo = memos.get(db)

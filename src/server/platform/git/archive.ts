@@ -39,7 +39,13 @@ export function archiveKind(format: ArchiveFormat): ArchiveKind {
  * when given, compressed per `kind`. Callers check the commit and path exist first, so a
  * failure here means the stream ends early and the client sees a truncated download.
  */
-export function archiveStream(gitDir: string, sha: string, kind: ArchiveKind, prefix: string, path: string | undefined): Readable {
+export function archiveStream(
+  gitDir: string,
+  sha: string,
+  kind: ArchiveKind,
+  prefix: string,
+  path: string | undefined,
+): Readable {
   const args = ['archive', `--format=${kind.gitFormat}`, `--prefix=${prefix}/`, '--end-of-options', sha]
   // After --end-of-options git archive takes every word as a path, `--` included.
   if (path) args.push(path)

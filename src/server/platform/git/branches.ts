@@ -4,15 +4,28 @@ import { assertRef, gitText, isValidRef } from './git'
 const HEADS = 'refs/heads/'
 
 // Fields separated by NUL, records by 0x1e, so any commit message survives (as in commits.ts).
-const FORMAT = [
-  '%(refname)', '%(objectname)', '%(parent)', '%(authorname)', '%(authoremail:trim)', '%(authordate:iso-strict)',
-  '%(committername)', '%(committeremail:trim)', '%(committerdate:iso-strict)', '%(contents)', '%(trailers:only,unfold)',
-].join('%00') + '%1e'
+const FORMAT =
+  [
+    '%(refname)',
+    '%(objectname)',
+    '%(parent)',
+    '%(authorname)',
+    '%(authoremail:trim)',
+    '%(authordate:iso-strict)',
+    '%(committername)',
+    '%(committeremail:trim)',
+    '%(committerdate:iso-strict)',
+    '%(contents)',
+    '%(trailers:only,unfold)',
+  ].join('%00') + '%1e'
 
 /** Every branch name of a repository, sorted by name (byte order, as git sorts refs). */
 export async function listBranchNames(gitDir: string): Promise<string[]> {
   const out = await gitText(['for-each-ref', '--sort=refname', '--format=%(refname)', HEADS], { gitDir })
-  return out.split('\n').filter((l) => l.startsWith(HEADS)).map((l) => l.slice(HEADS.length))
+  return out
+    .split('\n')
+    .filter((l) => l.startsWith(HEADS))
+    .map((l) => l.slice(HEADS.length))
 }
 
 function refPatterns(names: readonly string[]): string[] {
@@ -42,11 +55,22 @@ export async function branchCommits(gitDir: string, names: readonly string[]): P
 }
 
 /** Which of `names` are merged into `target` (their head is an ancestor of it), in one call. */
-export async function mergedBranchNames(gitDir: string, target: string, names: readonly string[]): Promise<Set<string>> {
+export async function mergedBranchNames(
+  gitDir: string,
+  target: string,
+  names: readonly string[],
+): Promise<Set<string>> {
   if (names.length === 0) return new Set()
   assertRef(target)
-  const out = await gitText(['for-each-ref', `--merged=${target}`, '--format=%(refname)', ...refPatterns(names)], { gitDir })
-  return new Set(out.split('\n').filter((l) => l.startsWith(HEADS)).map((l) => l.slice(HEADS.length)))
+  const out = await gitText(['for-each-ref', `--merged=${target}`, '--format=%(refname)', ...refPatterns(names)], {
+    gitDir,
+  })
+  return new Set(
+    out
+      .split('\n')
+      .filter((l) => l.startsWith(HEADS))
+      .map((l) => l.slice(HEADS.length)),
+  )
 }
 
 /**
@@ -54,7 +78,14 @@ export async function mergedBranchNames(gitDir: string, target: string, names: r
  * GitLab refuses because it would be ambiguous (`HEAD`, a `refs/` prefix, a full SHA).
  */
 export async function isValidBranchName(name: string): Promise<boolean> {
-  if (!isValidRef(name) || name === 'HEAD' || name.startsWith('refs/') || /^[0-9a-f]{40}$/.test(name) || name.startsWith('-')) return false
+  if (
+    !isValidRef(name) ||
+    name === 'HEAD' ||
+    name.startsWith('refs/') ||
+    /^[0-9a-f]{40}$/.test(name) ||
+    name.startsWith('-')
+  )
+    return false
   const out = await gitText(['check-ref-format', '--allow-onelevel', `${HEADS}${name}`]).then(
     () => true,
     () => false,

@@ -19,7 +19,8 @@ export interface GitCommit {
 }
 
 // Fields separated by NUL, records by 0x1e, so any message text survives.
-const FORMAT = ['%H', '%P', '%an', '%ae', '%aI', '%cn', '%ce', '%cI', '%B', '%(trailers:only,unfold)'].join('%x00') + '%x1e'
+const FORMAT =
+  ['%H', '%P', '%an', '%ae', '%aI', '%cn', '%ce', '%cI', '%B', '%(trailers:only,unfold)'].join('%x00') + '%x1e'
 
 /**
  * A commit from its `%H %P %an %ae %aI %cn %ce %cI %B %(trailers)` fields, in that order (the
@@ -61,8 +62,11 @@ function parse(out: string): GitCommit[] {
 /** Reads one commit by SHA, branch, tag or other revision; throws GitError('not-found') when absent. */
 export async function readCommit(gitDir: string, rev: string): Promise<GitCommit> {
   assertRef(rev)
-  const out = await gitText(['log', '-1', '--no-walk', `--format=${FORMAT}`, '--end-of-options', rev], { gitDir }).catch((error: unknown) => {
-    if (error instanceof GitError) throw new GitError(error.args, error.exitCode, error.stderr, error.kind === 'unknown' ? 'not-found' : error.kind)
+  const out = await gitText(['log', '-1', '--no-walk', `--format=${FORMAT}`, '--end-of-options', rev], {
+    gitDir,
+  }).catch((error: unknown) => {
+    if (error instanceof GitError)
+      throw new GitError(error.args, error.exitCode, error.stderr, error.kind === 'unknown' ? 'not-found' : error.kind)
     throw error
   })
   const [commit] = parse(out)

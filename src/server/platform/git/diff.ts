@@ -36,7 +36,7 @@ interface RawChange {
 function parseRaw(out: Buffer): RawChange[] {
   const parts = out.toString('utf8').split('\0')
   const changes: RawChange[] = []
-  for (let i = 0; i < parts.length; ) {
+  for (let i = 0; i < parts.length;) {
     const head = parts[i]
     if (!head.startsWith(':')) {
       i += 1
@@ -55,7 +55,8 @@ function parseRaw(out: Buffer): RawChange[] {
   return changes
 }
 
-const HEADER = /^(diff --git |old mode |new mode |deleted file mode |new file mode |similarity index |dissimilarity index |rename from |rename to |copy from |copy to |index |--- |\+\+\+ )/
+const HEADER =
+  /^(diff --git |old mode |new mode |deleted file mode |new file mode |similarity index |dissimilarity index |rename from |rename to |copy from |copy to |index |--- |\+\+\+ )/
 
 /** Splits `git diff -p` output into per-file bodies, header lines removed. */
 function splitPatches(out: Buffer): string[] {
@@ -92,7 +93,12 @@ export async function diffTrees(gitDir: string, from: string, to: string, limits
  * `diffTrees` with GitLab's `overflow?` of the collection: true when files were left out past
  * `maxFiles` or patches emptied past `maxLines` (one oversized patch alone does not overflow it).
  */
-export async function diffCollection(gitDir: string, from: string, to: string, limits: DiffLimits): Promise<{ diffs: FileDiff[]; overflow: boolean }> {
+export async function diffCollection(
+  gitDir: string,
+  from: string,
+  to: string,
+  limits: DiffLimits,
+): Promise<{ diffs: FileDiff[]; overflow: boolean }> {
   const common = ['-M', '--no-color', '--no-ext-diff', '--ignore-submodules=none', '--end-of-options', from, to]
   const [raw, patch] = await Promise.all([
     git(['diff', '--raw', '-z', '--no-abbrev', ...common], { gitDir }),

@@ -19,7 +19,11 @@ export class RemoteFetchError extends Error {}
  */
 function remoteEnv(remote: CheckedUrl, credentials: RemoteCredentials): Record<string, string> {
   const basic = Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')
-  const config: readonly (readonly [string, string])[] = [['http.extraHeader', `Authorization: Basic ${basic}`], ['http.followRedirects', 'false'], ...gitPinning(remote)]
+  const config: readonly (readonly [string, string])[] = [
+    ['http.extraHeader', `Authorization: Basic ${basic}`],
+    ['http.followRedirects', 'false'],
+    ...gitPinning(remote),
+  ]
   const env: Record<string, string> = {
     GIT_CONFIG_COUNT: String(config.length),
     // Only smart HTTP: no file://, ssh:// or ext:: transports through anything the remote says.
@@ -35,7 +39,8 @@ function remoteEnv(remote: CheckedUrl, credentials: RemoteCredentials): Record<s
 /** git's reason for a failed fetch: its `fatal:`/`error:` lines, without progress noise. */
 function reason(error: GitError): string {
   // A 401 to the credentials sent makes git fall back to asking for others, which it may not do here.
-  if (/could not read (Username|Password)|Authentication failed/i.test(error.stderr)) return 'Authentication failed: the server refused the username and token (HTTP 401)'
+  if (/could not read (Username|Password)|Authentication failed/i.test(error.stderr))
+    return 'Authentication failed: the server refused the username and token (HTTP 401)'
   const lines = error.stderr
     .split('\n')
     .map((l) => l.trim())
@@ -50,11 +55,22 @@ function reason(error: GitError): string {
  */
 export async function fetchAllRefs(gitDir: string, remote: CheckedUrl, credentials: RemoteCredentials): Promise<void> {
   try {
-    await git(['fetch', '--quiet', '--no-write-fetch-head', '--end-of-options', remote.url.href, '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'], {
-      gitDir,
-      env: remoteEnv(remote, credentials),
-      timeoutMs: 30 * 60_000,
-    })
+    await git(
+      [
+        'fetch',
+        '--quiet',
+        '--no-write-fetch-head',
+        '--end-of-options',
+        remote.url.href,
+        '+refs/heads/*:refs/heads/*',
+        '+refs/tags/*:refs/tags/*',
+      ],
+      {
+        gitDir,
+        env: remoteEnv(remote, credentials),
+        timeoutMs: 30 * 60_000,
+      },
+    )
   } catch (error) {
     if (error instanceof GitError) throw new RemoteFetchError(reason(error))
     throw error
@@ -67,7 +83,10 @@ export async function fetchAllRefs(gitDir: string, remote: CheckedUrl, credentia
  */
 export async function remoteHeadBranch(remote: CheckedUrl, credentials: RemoteCredentials): Promise<string | null> {
   try {
-    const out = await git(['ls-remote', '--symref', '--end-of-options', remote.url.href, 'HEAD'], { env: remoteEnv(remote, credentials), timeoutMs: 60_000 })
+    const out = await git(['ls-remote', '--symref', '--end-of-options', remote.url.href, 'HEAD'], {
+      env: remoteEnv(remote, credentials),
+      timeoutMs: 60_000,
+    })
     const m = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(out.stdout.toString('utf8'))
     return m ? m[1] : null
   } catch (error) {
@@ -78,7 +97,10 @@ export async function remoteHeadBranch(remote: CheckedUrl, credentials: RemoteCr
 
 /** Points HEAD at `branch` when the repository has that branch (the source's default branch). */
 export async function setHeadBranch(gitDir: string, branch: string): Promise<boolean> {
-  const exists = await git(['show-ref', '--verify', '--quiet', '--end-of-options', `refs/heads/${branch}`], { gitDir, successExitCodes: [0, 1] })
+  const exists = await git(['show-ref', '--verify', '--quiet', '--end-of-options', `refs/heads/${branch}`], {
+    gitDir,
+    successExitCodes: [0, 1],
+  })
   if (exists.exitCode !== 0) return false
   await git(['symbolic-ref', 'HEAD', `refs/heads/${branch}`], { gitDir })
   return true

@@ -11,8 +11,14 @@ export interface FoundFile {
  * Every blob of commit `sha` whose base name passes `wanted`, with its size, in one
  * `git ls-tree -r -l`. `sha` must be a resolved commit id.
  */
-export async function findFilesByName(gitDir: string, sha: string, wanted: (baseName: string) => boolean): Promise<FoundFile[]> {
-  const out = (await git(['ls-tree', '-r', '-l', '-z', '--full-tree', '--end-of-options', sha], { gitDir })).stdout.toString('utf8')
+export async function findFilesByName(
+  gitDir: string,
+  sha: string,
+  wanted: (baseName: string) => boolean,
+): Promise<FoundFile[]> {
+  const out = (
+    await git(['ls-tree', '-r', '-l', '-z', '--full-tree', '--end-of-options', sha], { gitDir })
+  ).stdout.toString('utf8')
   const found: FoundFile[] = []
   for (const record of out.split('\0')) {
     const tab = record.indexOf('\t')

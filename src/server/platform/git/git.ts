@@ -55,7 +55,12 @@ function gitEnv(opts: GitOptions): NodeJS.ProcessEnv {
 }
 
 function classify(stderr: string): GitErrorKind {
-  if (/unknown revision|bad revision|not a valid object name|does not exist|Not a valid object|invalid object name|path '.*' does not exist|exists on disk, but not in/i.test(stderr)) return 'not-found'
+  if (
+    /unknown revision|bad revision|not a valid object name|does not exist|Not a valid object|invalid object name|path '.*' does not exist|exists on disk, but not in/i.test(
+      stderr,
+    )
+  )
+    return 'not-found'
   if (/not a valid ref|is not a valid branch name|bad ref/i.test(stderr)) return 'bad-ref'
   if (/CONFLICT|conflict/.test(stderr)) return 'conflict'
   return 'unknown'
@@ -69,7 +74,8 @@ function classify(stderr: string): GitErrorKind {
 export function git(args: readonly string[], opts: GitOptions = {}): Promise<GitResult> {
   const success = opts.successExitCodes ?? [0]
   const unsafe = nulArgument(args, opts)
-  if (unsafe !== undefined) return Promise.reject(new GitError(args, null, `argument with a NUL byte: ${JSON.stringify(unsafe)}`, 'bad-ref'))
+  if (unsafe !== undefined)
+    return Promise.reject(new GitError(args, null, `argument with a NUL byte: ${JSON.stringify(unsafe)}`, 'bad-ref'))
   return new Promise((resolve, reject) => {
     const child = execFile(
       'git',
@@ -185,7 +191,9 @@ const GIT_DIR_NAMES = new Set(['.git', 'git~1'])
 function isRefusedSegment(segment: string): boolean {
   if (segment === '' || segment === '.') return true
   // Git's NTFS protection (on by default) also splits at backslashes and ignores trailing dots and spaces.
-  return segment.split('\\').some((part) => part === '.' || part === '..' || GIT_DIR_NAMES.has(part.toLowerCase().replace(/[. ]+$/, '')))
+  return segment
+    .split('\\')
+    .some((part) => part === '.' || part === '..' || GIT_DIR_NAMES.has(part.toLowerCase().replace(/[. ]+$/, '')))
 }
 
 /** The problem with `path` as a file path to commit or read (see FilePathProblem), or null. */
@@ -193,7 +201,8 @@ export function filePathProblem(path: string): FilePathProblem | null {
   if (path === '') return 'empty'
   const segments = path.split('/')
   if (segments.includes('..')) return 'traversal'
-  if (path.startsWith('-') || path.includes('\0') || path.length > MAX_PATH_LENGTH || segments.some(isRefusedSegment)) return 'invalid'
+  if (path.startsWith('-') || path.includes('\0') || path.length > MAX_PATH_LENGTH || segments.some(isRefusedSegment))
+    return 'invalid'
   return null
 }
 

@@ -19,7 +19,18 @@ export async function countCommits(gitDir: string, args: readonly string[]): Pro
 export async function commitStats(gitDir: string, shas: readonly string[]): Promise<Map<string, CommitStats>> {
   const stats = new Map<string, CommitStats>()
   if (shas.length === 0) return stats
-  const out = await gitText(['log', '--no-walk=unsorted', '--diff-merges=first-parent', '--numstat', '--format=%x1e%H', '--end-of-options', ...shas], { gitDir })
+  const out = await gitText(
+    [
+      'log',
+      '--no-walk=unsorted',
+      '--diff-merges=first-parent',
+      '--numstat',
+      '--format=%x1e%H',
+      '--end-of-options',
+      ...shas,
+    ],
+    { gitDir },
+  )
   for (const record of out.split('\x1e')) {
     const lines = record.split('\n')
     const sha = lines[0]?.trim()

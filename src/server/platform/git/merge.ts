@@ -19,8 +19,14 @@ function checkSha(sha: string): void {
 export async function mergeTree(gitDir: string, ours: string, theirs: string): Promise<TreeMerge> {
   checkSha(ours)
   checkSha(theirs)
-  const out = await git(['merge-tree', '--write-tree', '--name-only', '--no-messages', ours, theirs], { gitDir, successExitCodes: [0, 1] })
-  const lines = out.stdout.toString('utf8').split('\n').filter((l) => l !== '')
+  const out = await git(['merge-tree', '--write-tree', '--name-only', '--no-messages', ours, theirs], {
+    gitDir,
+    successExitCodes: [0, 1],
+  })
+  const lines = out.stdout
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l !== '')
   return { tree: lines[0] ?? '', conflicts: out.exitCode === 1, conflictPaths: lines.slice(1) }
 }
 
@@ -30,7 +36,12 @@ export async function mergeTree(gitDir: string, ours: string, theirs: string): P
  * wrapped in throwaway commits whose only common ancestor is the base tree; the dangling commits
  * are garbage collected later.
  */
-export async function mergeTreeWithBase(gitDir: string, base: string, ours: string, theirs: string): Promise<TreeMerge> {
+export async function mergeTreeWithBase(
+  gitDir: string,
+  base: string,
+  ours: string,
+  theirs: string,
+): Promise<TreeMerge> {
   const root = await commitTree(gitDir, `${base}^{tree}`, [], 'base')
   const a = await commitTree(gitDir, `${ours}^{tree}`, [root], 'ours')
   const b = await commitTree(gitDir, `${theirs}^{tree}`, [root], 'theirs')

@@ -2,7 +2,8 @@ import { gitText, isSha } from './git'
 import { commitTree, mergeTreeWithBase, treeOf } from './merge'
 
 /** Outcome of replaying commits: the new head, or the commit whose replay conflicted. */
-export type RebaseResult = { readonly ok: true; readonly head: string } | { readonly ok: false; readonly conflictAt: string }
+export type RebaseResult =
+  { readonly ok: true; readonly head: string } | { readonly ok: false; readonly conflictAt: string }
 
 interface ReplayedCommit {
   readonly sha: string
@@ -15,7 +16,19 @@ interface ReplayedCommit {
 
 async function commitsToReplay(gitDir: string, onto: string, head: string): Promise<ReplayedCommit[]> {
   // %x00-separated records; merge commits are dropped as `git rebase` drops them by default.
-  const out = await gitText(['log', '--reverse', '--topo-order', '--no-merges', '-z', '--format=%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%B', head, `^${onto}`], { gitDir })
+  const out = await gitText(
+    [
+      'log',
+      '--reverse',
+      '--topo-order',
+      '--no-merges',
+      '-z',
+      '--format=%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%B',
+      head,
+      `^${onto}`,
+    ],
+    { gitDir },
+  )
   return out
     .split('\0')
     .filter((r) => r.trim() !== '')

@@ -6,7 +6,10 @@ import { assertRef, git, gitText } from './git'
  */
 export async function resolveCommit(gitDir: string, rev: string): Promise<string | null> {
   assertRef(rev)
-  const out = await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], { gitDir, successExitCodes: [0, 1, 128] })
+  const out = await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], {
+    gitDir,
+    successExitCodes: [0, 1, 128],
+  })
   if (out.exitCode !== 0) return null
   return out.stdout.toString('utf8').trim() || null
 }
@@ -14,7 +17,10 @@ export async function resolveCommit(gitDir: string, rev: string): Promise<string
 /** The object a full ref name points at (`refs/tags/v1`), or null when the ref does not exist. */
 export async function readRef(gitDir: string, fullRef: string): Promise<string | null> {
   assertRef(fullRef)
-  const out = await git(['rev-parse', '--verify', '--quiet', '--end-of-options', fullRef], { gitDir, successExitCodes: [0, 1, 128] })
+  const out = await git(['rev-parse', '--verify', '--quiet', '--end-of-options', fullRef], {
+    gitDir,
+    successExitCodes: [0, 1, 128],
+  })
   if (out.exitCode !== 0) return null
   return out.stdout.toString('utf8').trim() || null
 }
@@ -26,9 +32,16 @@ export interface ContainingRef {
 }
 
 /** Branches and/or tags whose history contains `sha` (a resolved commit id), sorted by name. */
-export async function refsContaining(gitDir: string, sha: string, type: 'branch' | 'tag' | 'all'): Promise<ContainingRef[]> {
+export async function refsContaining(
+  gitDir: string,
+  sha: string,
+  type: 'branch' | 'tag' | 'all',
+): Promise<ContainingRef[]> {
   const prefixes = type === 'branch' ? ['refs/heads/'] : type === 'tag' ? ['refs/tags/'] : ['refs/heads/', 'refs/tags/']
-  const out = await gitText(['for-each-ref', '--sort=refname', `--contains=${sha}`, '--format=%(refname)', ...prefixes], { gitDir })
+  const out = await gitText(
+    ['for-each-ref', '--sort=refname', `--contains=${sha}`, '--format=%(refname)', ...prefixes],
+    { gitDir },
+  )
   const refs: ContainingRef[] = []
   for (const line of out.split('\n')) {
     if (line.startsWith('refs/heads/')) refs.push({ type: 'branch', name: line.slice('refs/heads/'.length) })
@@ -42,10 +55,27 @@ export async function refsContaining(gitDir: string, sha: string, type: 'branch'
  * temporary ref, so a cross-project compare can run in one repository; returns the ref to
  * delete afterwards with `deleteRef`.
  */
-export async function fetchCommitInto(gitDir: string, sourceGitDir: string, sha: string, tempRef: string): Promise<void> {
+export async function fetchCommitInto(
+  gitDir: string,
+  sourceGitDir: string,
+  sha: string,
+  tempRef: string,
+): Promise<void> {
   assertRef(tempRef)
   // Protocol v2 lets upload-pack serve any object id, so the commit needs no ref of its own there.
-  await git(['-c', 'protocol.version=2', 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', sourceGitDir, `+${sha}:${tempRef}`], { gitDir })
+  await git(
+    [
+      '-c',
+      'protocol.version=2',
+      'fetch',
+      '--quiet',
+      '--no-tags',
+      '--no-write-fetch-head',
+      sourceGitDir,
+      `+${sha}:${tempRef}`,
+    ],
+    { gitDir },
+  )
 }
 
 /** Deletes a ref if it exists. */

@@ -15,7 +15,9 @@ export class RepositoryStorage {
 
   /** Relative disk path of a project's bare repository inside a storage. */
   static hashedPath(kind: 'project' | 'wiki' | 'snippet' | 'group', id: number): string {
-    const hash = createHash('sha256').update(`${kind === 'project' ? '' : kind + ':'}${id}`).digest('hex')
+    const hash = createHash('sha256')
+      .update(`${kind === 'project' ? '' : kind + ':'}${id}`)
+      .digest('hex')
     return join('@hashed', hash.slice(0, 2), hash.slice(2, 4), `${hash}.git`)
   }
 

@@ -24,7 +24,16 @@ const SORT_KEYS: Readonly<Record<TagOrder, string>> = {
 }
 
 // Fields separated by NUL and records by 0x1e, so messages survive intact.
-const FORMAT = ['%(refname)', '%(objectname)', '%(objecttype)', '%(*objectname)', '%(*objecttype)', '%(taggerdate:iso-strict)', '%(contents)'].join('%00') + '%1e'
+const FORMAT =
+  [
+    '%(refname)',
+    '%(objectname)',
+    '%(objecttype)',
+    '%(*objectname)',
+    '%(*objecttype)',
+    '%(taggerdate:iso-strict)',
+    '%(contents)',
+  ].join('%00') + '%1e'
 
 function parse(out: string): GitTag[] {
   const tags: GitTag[] = []
@@ -55,7 +64,9 @@ export async function listTags(gitDir: string, order: TagOrder, sort: 'asc' | 'd
 /** One tag by name, or null. */
 export async function findTag(gitDir: string, name: string): Promise<GitTag | null> {
   assertRef(`refs/tags/${name}`)
-  const [tag] = parse(await gitText(['for-each-ref', '--count=1', `--format=${FORMAT}`, `refs/tags/${name}`], { gitDir }))
+  const [tag] = parse(
+    await gitText(['for-each-ref', '--count=1', `--format=${FORMAT}`, `refs/tags/${name}`], { gitDir }),
+  )
   // for-each-ref matches by prefix component; insist on the exact name.
   return tag && tag.name === name ? tag : null
 }
@@ -77,7 +88,13 @@ export interface Tagger {
  * Creates tag `name` at commit `sha`: annotated when `message` is given (tagged by `tagger`),
  * lightweight otherwise. Returns the new ref value; false when the tag already exists.
  */
-export async function createTag(gitDir: string, name: string, sha: string, message: string | undefined, tagger: Tagger): Promise<string | false> {
+export async function createTag(
+  gitDir: string,
+  name: string,
+  sha: string,
+  message: string | undefined,
+  tagger: Tagger,
+): Promise<string | false> {
   const ref = `refs/tags/${name}`
   assertRef(ref)
   let target = sha
@@ -86,7 +103,10 @@ export async function createTag(gitDir: string, name: string, sha: string, messa
     target = (await gitText(['mktag'], { gitDir, input: body })).trim()
   }
   // The expected old value ZERO_SHA makes creation atomic: an existing tag is never overwritten.
-  const out = await git(['update-ref', '--end-of-options', ref, target, ZERO_SHA], { gitDir, successExitCodes: [0, 128] })
+  const out = await git(['update-ref', '--end-of-options', ref, target, ZERO_SHA], {
+    gitDir,
+    successExitCodes: [0, 128],
+  })
   return out.exitCode === 0 ? target : false
 }
 

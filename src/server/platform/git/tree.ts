@@ -24,7 +24,13 @@ function parse(out: Buffer, base: string): TreeEntry[] {
     const [mode, type, id] = record.slice(0, tab).split(' ')
     const rel = record.slice(tab + 1)
     const path = base ? `${base}/${rel}` : rel
-    entries.push({ id, name: path.slice(path.lastIndexOf('/') + 1), type: type as TreeEntry['type'], path, mode: mode.padStart(6, '0') })
+    entries.push({
+      id,
+      name: path.slice(path.lastIndexOf('/') + 1),
+      type: type as TreeEntry['type'],
+      path,
+      mode: mode.padStart(6, '0'),
+    })
   }
   return entries
 }
@@ -34,7 +40,12 @@ function parse(out: Buffer, base: string): TreeEntry[] {
  * included, as GitLab lists them) or one level. Returns null when the path is not a
  * directory of that commit. Callers validate `path` with assertPath first.
  */
-export async function listTree(gitDir: string, sha: string, path: string, recursive: boolean): Promise<readonly TreeEntry[] | null> {
+export async function listTree(
+  gitDir: string,
+  sha: string,
+  path: string,
+  recursive: boolean,
+): Promise<readonly TreeEntry[] | null> {
   const key = `${gitDir}\0${sha}\0${path}\0${recursive ? 1 : 0}`
   const hit = cache.get(key)
   if (hit) {
@@ -60,6 +71,9 @@ export async function listTree(gitDir: string, sha: string, path: string, recurs
 
 /** True when `path` names a file or directory in commit `sha`. */
 export async function pathExists(gitDir: string, sha: string, path: string): Promise<boolean> {
-  const out = await git(['cat-file', '-e', '--end-of-options', `${sha}:${path}`], { gitDir, successExitCodes: [0, 1, 128] })
+  const out = await git(['cat-file', '-e', '--end-of-options', `${sha}:${path}`], {
+    gitDir,
+    successExitCodes: [0, 1, 128],
+  })
   return out.exitCode === 0
 }

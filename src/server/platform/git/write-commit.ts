@@ -5,9 +5,20 @@ import { assertPath, assertRef, git, gitText, GitError, ZERO_SHA } from './git'
 
 /** One change of a commit, as GitLab's commit actions describe them. */
 export type CommitAction =
-  | { readonly action: 'create' | 'update'; readonly filePath: string; readonly content: Buffer; readonly executable?: boolean }
+  | {
+      readonly action: 'create' | 'update'
+      readonly filePath: string
+      readonly content: Buffer
+      readonly executable?: boolean
+    }
   | { readonly action: 'delete'; readonly filePath: string }
-  | { readonly action: 'move'; readonly filePath: string; readonly previousPath: string; readonly content?: Buffer; readonly executable?: boolean }
+  | {
+      readonly action: 'move'
+      readonly filePath: string
+      readonly previousPath: string
+      readonly content?: Buffer
+      readonly executable?: boolean
+    }
   | { readonly action: 'chmod'; readonly filePath: string; readonly executable: boolean }
 
 /** Who a commit is by; `date` defaults to now. */
@@ -61,7 +72,11 @@ interface IndexEntry {
   readonly sha: string
 }
 
-async function indexEntry(gitDir: string, env: Readonly<Record<string, string>>, path: string): Promise<IndexEntry | null> {
+async function indexEntry(
+  gitDir: string,
+  env: Readonly<Record<string, string>>,
+  path: string,
+): Promise<IndexEntry | null> {
   const out = await gitText(['ls-files', '--stage', '-z', '--', path], { gitDir, env })
   const m = /^(\d{6}) ([0-9a-f]{40,64}) \d\t/.exec(out)
   return m ? { mode: m[1], sha: m[2] } : null
@@ -106,7 +121,14 @@ export async function writeCommit(gitDir: string, input: WriteCommitInput): Prom
       if (a.action === 'create' || a.action === 'update') {
         await flush()
         const existing = await indexEntry(gitDir, env, a.filePath)
-        const mode = a.executable === undefined ? (existing?.mode === EXEC_MODE ? EXEC_MODE : FILE_MODE) : a.executable ? EXEC_MODE : FILE_MODE
+        const mode =
+          a.executable === undefined
+            ? existing?.mode === EXEC_MODE
+              ? EXEC_MODE
+              : FILE_MODE
+            : a.executable
+              ? EXEC_MODE
+              : FILE_MODE
         stage(mode, await hashBlob(gitDir, a.content), a.filePath)
       } else if (a.action === 'delete') {
         stage('0', ZERO_SHA, a.filePath)
@@ -114,13 +136,24 @@ export async function writeCommit(gitDir: string, input: WriteCommitInput): Prom
         await flush()
         const old = await indexEntry(gitDir, env, a.previousPath)
         const sha = a.content ? await hashBlob(gitDir, a.content) : old?.sha
-        if (!sha) throw new GitError(['update-index', a.previousPath], 128, `path '${a.previousPath}' does not exist`, 'not-found')
+        if (!sha)
+          throw new GitError(
+            ['update-index', a.previousPath],
+            128,
+            `path '${a.previousPath}' does not exist`,
+            'not-found',
+          )
         stage('0', ZERO_SHA, a.previousPath)
-        stage(a.executable === undefined ? (old?.mode ?? FILE_MODE) : a.executable ? EXEC_MODE : FILE_MODE, sha, a.filePath)
+        stage(
+          a.executable === undefined ? (old?.mode ?? FILE_MODE) : a.executable ? EXEC_MODE : FILE_MODE,
+          sha,
+          a.filePath,
+        )
       } else {
         await flush()
         const existing = await indexEntry(gitDir, env, a.filePath)
-        if (!existing) throw new GitError(['update-index', a.filePath], 128, `path '${a.filePath}' does not exist`, 'not-found')
+        if (!existing)
+          throw new GitError(['update-index', a.filePath], 128, `path '${a.filePath}' does not exist`, 'not-found')
         stage(a.executable ? EXEC_MODE : FILE_MODE, existing.sha, a.filePath)
       }
     }
@@ -133,7 +166,13 @@ export async function writeCommit(gitDir: string, input: WriteCommitInput): Prom
       GIT_COMMITTER_EMAIL: input.committer.email,
     }
     const parentArgs = input.parent ? ['-p', input.parent] : []
-    const commit = (await gitText(['commit-tree', tree, ...parentArgs, '-F', '-'], { gitDir, env: identity, input: input.message.endsWith('\n') ? input.message : `${input.message}\n` })).trim()
+    const commit = (
+      await gitText(['commit-tree', tree, ...parentArgs, '-F', '-'], {
+        gitDir,
+        env: identity,
+        input: input.message.endsWith('\n') ? input.message : `${input.message}\n`,
+      })
+    ).trim()
     await moveRef(gitDir, input.ref, commit, input.expectedOld)
     return commit
   } finally {
@@ -145,9 +184,17 @@ export async function writeCommit(gitDir: string, input: WriteCommitInput): Prom
  * Moves (or creates, or with `next` null deletes) a ref only if it still points at `expectedOld`
  * (null: must not exist); throws RefMovedError otherwise.
  */
-export async function moveRef(gitDir: string, ref: string, next: string | null, expectedOld: string | null): Promise<void> {
+export async function moveRef(
+  gitDir: string,
+  ref: string,
+  next: string | null,
+  expectedOld: string | null,
+): Promise<void> {
   assertRef(ref)
-  const args = next === null ? ['update-ref', '-d', '--end-of-options', ref, expectedOld ?? ''] : ['update-ref', '--end-of-options', ref, next, expectedOld ?? ZERO_SHA]
+  const args =
+    next === null
+      ? ['update-ref', '-d', '--end-of-options', ref, expectedOld ?? '']
+      : ['update-ref', '--end-of-options', ref, next, expectedOld ?? ZERO_SHA]
   try {
     await git(args, { gitDir })
   } catch (error) {

@@ -8,7 +8,13 @@ export class ApiError extends Error {
     readonly body: Readonly<Record<string, unknown>> | null,
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
-    super(typeof body?.message === 'string' ? body.message : typeof body?.error === 'string' ? body.error : `HTTP ${statusCode}`)
+    super(
+      typeof body?.message === 'string'
+        ? body.message
+        : typeof body?.error === 'string'
+          ? body.error
+          : `HTTP ${statusCode}`,
+    )
   }
 }
 

@@ -24,7 +24,10 @@ export function boolOf(name: string, raw: unknown, fallback?: boolean): boolean 
 export function listOf(name: string, raw: unknown): string[] {
   if (raw === undefined || raw === null) return []
   const items = Array.isArray(raw) ? raw.map((v: unknown) => textParam(name, v)) : [textParam(name, raw)]
-  return items.flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '')
+  return items
+    .flatMap((v) => v.split(','))
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
 }
 
 /** An integer; 400 `<name> is invalid` for anything else. */

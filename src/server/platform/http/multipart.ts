@@ -56,7 +56,12 @@ export function parseMultipartParts(contentType: string | undefined, body: unkno
       if (name) {
         const filename = /content-disposition:[^\r\n]*\bfilename="([^"]*)"/i.exec(headers)
         const type = /content-type:\s*([^\r\n]+)/i.exec(headers)
-        parts.push({ name: name[1], filename: filename ? filename[1] : null, contentType: type ? type[1].trim() : null, content: part.subarray(headerEnd + 4) })
+        parts.push({
+          name: name[1],
+          filename: filename ? filename[1] : null,
+          contentType: type ? type[1].trim() : null,
+          content: part.subarray(headerEnd + 4),
+        })
       }
     }
     at = next

@@ -50,13 +50,21 @@ function linkTo(url: URL, params: Readonly<Record<string, string>>): string {
  * Sets GitLab's offset pagination headers: `Link` (prev, next, first, last), `X-Total`,
  * `X-Total-Pages`, `X-Page`, `X-Per-Page`, `X-Next-Page`, `X-Prev-Page`.
  */
-export function setPageHeaders(request: FastifyRequest, reply: FastifyReply, baseUrl: string, page: Page, total: number): void {
+export function setPageHeaders(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  baseUrl: string,
+  page: Page,
+  total: number,
+): void {
   const totalPages = Math.max(1, Math.ceil(total / page.perPage))
   const url = requestUrl(request, baseUrl)
   const perPage = String(page.perPage)
   const links: string[] = []
-  if (page.page > 1) links.push(`<${linkTo(url, { page: String(Math.min(page.page - 1, totalPages)), per_page: perPage })}>; rel="prev"`)
-  if (page.page < totalPages) links.push(`<${linkTo(url, { page: String(page.page + 1), per_page: perPage })}>; rel="next"`)
+  if (page.page > 1)
+    links.push(`<${linkTo(url, { page: String(Math.min(page.page - 1, totalPages)), per_page: perPage })}>; rel="prev"`)
+  if (page.page < totalPages)
+    links.push(`<${linkTo(url, { page: String(page.page + 1), per_page: perPage })}>; rel="next"`)
   links.push(`<${linkTo(url, { page: '1', per_page: perPage })}>; rel="first"`)
   links.push(`<${linkTo(url, { page: String(totalPages), per_page: perPage })}>; rel="last"`)
   reply.header('Link', links.join(', '))
@@ -72,7 +80,12 @@ export function setPageHeaders(request: FastifyRequest, reply: FastifyReply, bas
  * Paginates an in-memory list (for small lists computed outside SQL). Large lists should
  * page in SQL with `pageOf` and call `setPageHeaders` with the count.
  */
-export function paginateArray<T>(request: FastifyRequest, reply: FastifyReply, baseUrl: string, items: readonly T[]): T[] {
+export function paginateArray<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  baseUrl: string,
+  items: readonly T[],
+): T[] {
   const page = pageOf(request.query as Record<string, unknown>)
   setPageHeaders(request, reply, baseUrl, page, items.length)
   return items.slice(page.offset, page.offset + page.perPage)
@@ -93,7 +106,8 @@ export function wantsKeyset(query: Readonly<Record<string, unknown>>): boolean {
 /** Keyset parameters; only `order_by=id` is supported, as on GitLab's users endpoint. */
 export function keysetOf(query: Readonly<Record<string, unknown>>): KeysetPage {
   const { perPage } = pageOf(query)
-  if (query.order_by !== undefined && query.order_by !== 'id') throw invalidParam('order_by', 'does not support keyset pagination')
+  if (query.order_by !== undefined && query.order_by !== 'id')
+    throw invalidParam('order_by', 'does not support keyset pagination')
   const sort = query.sort === 'desc' ? 'desc' : 'asc'
   const raw = sort === 'asc' ? query.id_after : query.id_before
   const cursor = intParam(raw)
@@ -113,7 +127,12 @@ export function setKeysetHeaders(
   if (rows.length < keyset.perPage || rows.length === 0) return
   const last = rows[rows.length - 1].id
   const url = requestUrl(request, baseUrl)
-  const params: Record<string, string> = { per_page: String(keyset.perPage), pagination: 'keyset', order_by: 'id', sort: keyset.sort }
+  const params: Record<string, string> = {
+    per_page: String(keyset.perPage),
+    pagination: 'keyset',
+    order_by: 'id',
+    sort: keyset.sort,
+  }
   if (keyset.sort === 'asc') params.id_after = String(last)
   else params.id_before = String(last)
   reply.header('Link', `<${linkTo(url, params)}>; rel="next"`)

@@ -43,7 +43,8 @@ export function parseQuery(input: string): ParsedParams {
 
 /** Throws the error parseQuery kept for this request's query, if any (called from a request hook). */
 export function throwQueryError(query: unknown): void {
-  const error = typeof query === 'object' && query !== null ? (query as Record<symbol, unknown>)[QUERY_ERROR] : undefined
+  const error =
+    typeof query === 'object' && query !== null ? (query as Record<symbol, unknown>)[QUERY_ERROR] : undefined
   if (error !== undefined) throw error
 }
 

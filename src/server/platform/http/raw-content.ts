@@ -14,10 +14,16 @@ export const RAW_CONTENT_POLICY = "default-src 'none'; sandbox"
 
 /** Raster image formats a browser may show inline, by their leading bytes; SVG is text, never an image here. */
 const SAFE_IMAGES: readonly { readonly type: string; readonly matches: (head: Buffer) => boolean }[] = [
-  { type: 'image/png', matches: (h) => h.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
+  {
+    type: 'image/png',
+    matches: (h) => h.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  },
   { type: 'image/jpeg', matches: (h) => h[0] === 0xff && h[1] === 0xd8 && h[2] === 0xff },
   { type: 'image/gif', matches: (h) => /^GIF8[79]a/.test(h.subarray(0, 6).toString('latin1')) },
-  { type: 'image/webp', matches: (h) => h.subarray(0, 4).toString('latin1') === 'RIFF' && h.subarray(8, 12).toString('latin1') === 'WEBP' },
+  {
+    type: 'image/webp',
+    matches: (h) => h.subarray(0, 4).toString('latin1') === 'RIFF' && h.subarray(8, 12).toString('latin1') === 'WEBP',
+  },
   { type: 'image/bmp', matches: (h) => h.subarray(0, 2).toString('latin1') === 'BM' && h.length >= 26 },
   { type: 'image/x-icon', matches: (h) => h.subarray(0, 4).equals(Buffer.from([0, 0, 1, 0])) },
   { type: 'image/tiff', matches: (h) => ['II*\0', 'MM\0*'].includes(h.subarray(0, 4).toString('latin1')) },
@@ -50,7 +56,10 @@ export function rawKind(content: Buffer | string): RawKind {
 export function contentDisposition(disposition: 'inline' | 'attachment', filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_')
   if (ascii === filename) return `${disposition}; filename="${ascii}"`
-  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+  const encoded = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  )
   return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encoded}`
 }
 

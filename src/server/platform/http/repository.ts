@@ -31,11 +31,15 @@ export function canReadCode(request: FastifyRequest, project: ProjectWithNamespa
 }
 
 /** The read_code rule of canReadCode for whoever holds `perms` (activity events, to-dos on commits). */
-export function canReadCodeWith(perms: Permissions, project: Pick<ProjectRow, 'id' | 'visibility' | 'settings'>): boolean {
+export function canReadCodeWith(
+  perms: Permissions,
+  project: Pick<ProjectRow, 'id' | 'visibility' | 'settings'>,
+): boolean {
   const feature = projectSettings(project.settings).repository_access_level
   if (feature === 'disabled') return false
   if (perms.isAdmin) return true
-  if (project.visibility === 'private' || feature === 'private') return perms.canInProject(project, AccessLevel.REPORTER)
+  if (project.visibility === 'private' || feature === 'private')
+    return perms.canInProject(project, AccessLevel.REPORTER)
   return perms.canReadProject(project)
 }
 

@@ -20,8 +20,16 @@ export const PRIVATE_REVALIDATE = 'max-age=0, private, must-revalidate'
  * none: `max-age=0, private, must-revalidate` for a 200 or 201, `no-cache` for anything else, so
  * no shared cache keeps a private answer. A route's own Cache-Control (avatars, git) stays.
  */
-export async function securityHeaders(_request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+export async function securityHeaders(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<unknown> {
   reply.headers(SECURITY_HEADERS)
-  if (!reply.hasHeader('cache-control')) reply.header('cache-control', reply.statusCode === 200 || reply.statusCode === 201 ? PRIVATE_REVALIDATE : 'no-cache')
+  if (!reply.hasHeader('cache-control'))
+    reply.header(
+      'cache-control',
+      reply.statusCode === 200 || reply.statusCode === 201 ? PRIVATE_REVALIDATE : 'no-cache',
+    )
   return payload
 }

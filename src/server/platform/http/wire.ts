@@ -6,7 +6,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
  */
 
 /** onSend hook: python-gitlab 3.12 decodes single objects only when the type is exactly `application/json`. */
-export async function exactJsonContentType(_request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+export async function exactJsonContentType(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<unknown> {
   const type = reply.getHeader('content-type')
   if (typeof type === 'string' && type.startsWith('application/json;')) reply.header('content-type', 'application/json')
   return payload
@@ -18,7 +22,9 @@ const FALSE_WORDS = new Set(['false', 'f', '0', 'no', 'n', 'off'])
 /** Names of the boolean properties of a route's querystring or body schema. */
 function booleanKeys(schema: unknown): string[] {
   const props = (schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {}
-  return Object.entries(props).filter(([, v]) => v.type === 'boolean').map(([k]) => k)
+  return Object.entries(props)
+    .filter(([, v]) => v.type === 'boolean')
+    .map(([k]) => k)
 }
 
 /**
@@ -42,4 +48,3 @@ export async function normaliseBooleans(request: FastifyRequest): Promise<void> 
     }
   }
 }
-

@@ -50,7 +50,8 @@ function parseIPv6(text: string): bigint {
   const [head, tail] = hex.split('::')
   const left = head === '' ? [] : head.split(':')
   const right = tail === undefined || tail === '' ? [] : tail.split(':')
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
   return groups.reduce((acc, group) => (acc << 16n) | BigInt(parseInt(group, 16)), 0n)
 }
 

@@ -6,7 +6,16 @@ import { networkInterfaces } from 'node:os'
 import { Readable } from 'node:stream'
 import { domainToASCII } from 'node:url'
 import type { ServerContext } from '../context'
-import { inRange, LOCAL_ADDRESS_MESSAGES, localKindOf, parseIp, parseRange, type IpRange, type IpValue, type LocalAddressKind } from './addresses'
+import {
+  inRange,
+  LOCAL_ADDRESS_MESSAGES,
+  localKindOf,
+  parseIp,
+  parseRange,
+  type IpRange,
+  type IpValue,
+  type LocalAddressKind,
+} from './addresses'
 
 /**
  * The one guard for every request Burrow Server makes to another host (import sources and the
@@ -42,7 +51,8 @@ export interface OutboundPolicy {
 }
 
 /** GitLab's two settings that let a kind of request reach local addresses. */
-export type LocalRequestsSetting = 'allow_local_requests_from_web_hooks_and_services' | 'allow_local_requests_from_system_hooks'
+export type LocalRequestsSetting =
+  'allow_local_requests_from_web_hooks_and_services' | 'allow_local_requests_from_system_hooks'
 
 /**
  * The instance's policy for a kind of request: imports, integrations and project or group
@@ -50,7 +60,10 @@ export type LocalRequestsSetting = 'allow_local_requests_from_web_hooks_and_serv
  * hooks `allow_local_requests_from_system_hooks` (on by default); both honour the allowlist.
  * The settings are read at each check, so a change applies to work already queued.
  */
-export function outboundPolicy(ctx: ServerContext, setting: LocalRequestsSetting = 'allow_local_requests_from_web_hooks_and_services'): OutboundPolicy {
+export function outboundPolicy(
+  ctx: ServerContext,
+  setting: LocalRequestsSetting = 'allow_local_requests_from_web_hooks_and_services',
+): OutboundPolicy {
   return {
     get allowLocal() {
       return ctx.settings.get(setting)
@@ -143,7 +156,8 @@ function parseOutboundUrl(raw: string): URL {
   } catch {
     throw new BlockedUrlError('URI is invalid')
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BlockedUrlError('Only allowed schemes are http, https')
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new BlockedUrlError('Only allowed schemes are http, https')
   // Credentials go in headers: in a URL they end up in logs and stored records.
   if (url.username !== '' || url.password !== '') throw new BlockedUrlError('Credentials in the URL are not allowed')
   // `localhost.` is `localhost`; git's libcurl would not match the pinned name with the dot.
@@ -153,7 +167,8 @@ function parseOutboundUrl(raw: string): URL {
   return url
 }
 
-const systemLookup: OutboundLookup = async (hostname) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address)
+const systemLookup: OutboundLookup = async (hostname) =>
+  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address)
 
 async function resolve(host: string, lookup: OutboundLookup): Promise<readonly string[]> {
   let timer: NodeJS.Timeout | undefined
@@ -163,7 +178,8 @@ async function resolve(host: string, lookup: OutboundLookup): Promise<readonly s
   const addresses = await Promise.race([lookup(host), timeout])
     .catch((): readonly string[] => [])
     .finally(() => clearTimeout(timer))
-  if (addresses.length === 0 || addresses.some((a) => isIP(a) === 0)) throw new BlockedUrlError('Host cannot be resolved or invalid')
+  if (addresses.length === 0 || addresses.some((a) => isIP(a) === 0))
+    throw new BlockedUrlError('Host cannot be resolved or invalid')
   return addresses
 }
 
@@ -180,7 +196,8 @@ export async function checkOutboundUrl(raw: string, policy: OutboundPolicy): Pro
   const entries = allowlistEntries(policy.allowlist)
   // A host name on the allowlist may be local whatever it resolves to; an address must be on it itself.
   const checked = !policy.allowLocal && (literal || !domainAllowed(entries, host, port))
-  if (checked && (host === 'localhost' || host.endsWith('.localhost'))) throw new BlockedUrlError(LOCAL_ADDRESS_MESSAGES.localhost)
+  if (checked && (host === 'localhost' || host.endsWith('.localhost')))
+    throw new BlockedUrlError(LOCAL_ADDRESS_MESSAGES.localhost)
   const addresses = literal ? [host] : await resolve(host, policy.lookup ?? systemLookup)
   if (checked) {
     for (const address of addresses) {
@@ -195,8 +212,11 @@ export async function checkOutboundUrl(raw: string, policy: OutboundPolicy): Pro
 /** A Node lookup that answers the checked addresses and never asks a resolver. */
 function pinnedLookup(addresses: readonly string[]): LookupFunction {
   return (_hostname, options, callback) => {
-    const answers = addresses.map((address) => ({ address, family: isIP(address) })).filter((a) => !options.family || a.family === options.family)
-    if (answers.length === 0) callback(Object.assign(new Error('no checked address of that family'), { code: 'ENOTFOUND' }), [])
+    const answers = addresses
+      .map((address) => ({ address, family: isIP(address) }))
+      .filter((a) => !options.family || a.family === options.family)
+    if (answers.length === 0)
+      callback(Object.assign(new Error('no checked address of that family'), { code: 'ENOTFOUND' }), [])
     else if (options.all) callback(null, answers)
     else callback(null, answers[0].address, answers[0].family)
   }
@@ -249,7 +269,10 @@ export async function outboundFetch(raw: string, request: OutboundRequest, polic
         reject(error instanceof Error ? error : new Error(String(error)))
       }
     }
-    const req = target.url.protocol === 'https:' ? httpsRequest(target.url, options, onResponse) : httpRequest(target.url, options, onResponse)
+    const req =
+      target.url.protocol === 'https:'
+        ? httpsRequest(target.url, options, onResponse)
+        : httpRequest(target.url, options, onResponse)
     req.on('error', reject)
     req.end(request.body)
   })

@@ -44,7 +44,11 @@ export function exceeds(text: string, max: number): boolean {
  * every parameter of `params` over its limit in `limits`; parameters that are absent or not text
  * are left to their own checks.
  */
-export function addLengthErrors(errors: Record<string, string[]>, params: object, limits: Readonly<Record<string, number>>): void {
+export function addLengthErrors(
+  errors: Record<string, string[]>,
+  params: object,
+  limits: Readonly<Record<string, number>>,
+): void {
   for (const [field, max] of Object.entries(limits)) {
     const value = (params as Readonly<Record<string, unknown>>)[field]
     if (typeof value === 'string' && exceeds(value, max)) errors[field] = [...(errors[field] ?? []), tooLong(max)]
@@ -84,5 +88,7 @@ export function checkLabelDescription(description: unknown): void {
   if (typeof description !== 'string') return
   const size = Buffer.byteLength(description, 'utf8')
   if (size <= LABEL_DESCRIPTION_BYTES) return
-  throw validationFailed({ description: [`is too long (${humanSize(size)}). The maximum size is ${humanSize(LABEL_DESCRIPTION_BYTES)}.`] })
+  throw validationFailed({
+    description: [`is too long (${humanSize(size)}). The maximum size is ${humanSize(LABEL_DESCRIPTION_BYTES)}.`],
+  })
 }

@@ -3,7 +3,13 @@
  * can become markup. Labels render their description on a single line, as GitLab does.
  */
 
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+}
 
 /** HTML-escapes text. */
 export function escapeHtml(text: string): string {

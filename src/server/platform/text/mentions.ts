@@ -13,9 +13,7 @@ const MENTION = /(^|[^\w@/.`])@([A-Za-z0-9_][A-Za-z0-9_.-]*)/g
 const LEADING_MENTIONS = /^\s*((?:@[A-Za-z0-9_][A-Za-z0-9_.-]*[\s,]*)+)/
 
 function withoutCode(text: string): string {
-  return text
-    .replace(/^(```|~~~)[^\n]*\n[\s\S]*?(^\1[^\n]*$|(?![\s\S]))/gm, '')
-    .replace(/(`+)[\s\S]*?\1/g, '')
+  return text.replace(/^(```|~~~)[^\n]*\n[\s\S]*?(^\1[^\n]*$|(?![\s\S]))/gm, '').replace(/(`+)[\s\S]*?\1/g, '')
 }
 
 function cleanUsername(raw: string): string {

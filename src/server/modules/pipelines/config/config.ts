@@ -85,7 +85,12 @@ export interface CiJob {
   readonly before_script: readonly string[]
   readonly after_script: readonly string[]
   readonly image: { readonly name: string; readonly entrypoint?: readonly string[] } | null
-  readonly services: readonly { readonly name: string; readonly alias?: string; readonly entrypoint?: readonly string[]; readonly command?: readonly string[] }[]
+  readonly services: readonly {
+    readonly name: string
+    readonly alias?: string
+    readonly entrypoint?: readonly string[]
+    readonly command?: readonly string[]
+  }[]
   readonly tags: readonly string[]
   readonly when: string
   /** As written; null when absent (the default depends on `when` and rules). */
@@ -129,25 +134,133 @@ export interface LoadedConfig {
   readonly includes: readonly IncludeRecord[]
 }
 
-const RESERVED = new Set(['image', 'services', 'stages', 'types', 'before_script', 'after_script', 'variables', 'cache', 'include', 'default', 'workflow', 'spec', 'pages:deploy'])
-const GLOBAL_KEYS = new Set(['image', 'services', 'stages', 'types', 'before_script', 'after_script', 'variables', 'cache', 'include', 'default', 'workflow', 'spec'])
-const DEFAULT_KEYS = ['after_script', 'artifacts', 'before_script', 'cache', 'hooks', 'id_tokens', 'image', 'interruptible', 'retry', 'services', 'tags', 'timeout']
+const RESERVED = new Set([
+  'image',
+  'services',
+  'stages',
+  'types',
+  'before_script',
+  'after_script',
+  'variables',
+  'cache',
+  'include',
+  'default',
+  'workflow',
+  'spec',
+  'pages:deploy',
+])
+const GLOBAL_KEYS = new Set([
+  'image',
+  'services',
+  'stages',
+  'types',
+  'before_script',
+  'after_script',
+  'variables',
+  'cache',
+  'include',
+  'default',
+  'workflow',
+  'spec',
+])
+const DEFAULT_KEYS = [
+  'after_script',
+  'artifacts',
+  'before_script',
+  'cache',
+  'hooks',
+  'id_tokens',
+  'image',
+  'interruptible',
+  'retry',
+  'services',
+  'tags',
+  'timeout',
+]
 const JOB_KEYS = new Set([
-  'after_script', 'allow_failure', 'artifacts', 'before_script', 'cache', 'coverage', 'dast_configuration', 'dependencies', 'environment',
-  'except', 'extends', 'hooks', 'id_tokens', 'identity', 'image', 'inherit', 'interruptible', 'manual_confirmation', 'needs', 'only', 'pages',
-  'parallel', 'publish', 'release', 'resource_group', 'retry', 'rules', 'run', 'script', 'secrets', 'services', 'stage', 'start_in', 'tags',
-  'timeout', 'trigger', 'type', 'variables', 'when',
+  'after_script',
+  'allow_failure',
+  'artifacts',
+  'before_script',
+  'cache',
+  'coverage',
+  'dast_configuration',
+  'dependencies',
+  'environment',
+  'except',
+  'extends',
+  'hooks',
+  'id_tokens',
+  'identity',
+  'image',
+  'inherit',
+  'interruptible',
+  'manual_confirmation',
+  'needs',
+  'only',
+  'pages',
+  'parallel',
+  'publish',
+  'release',
+  'resource_group',
+  'retry',
+  'rules',
+  'run',
+  'script',
+  'secrets',
+  'services',
+  'stage',
+  'start_in',
+  'tags',
+  'timeout',
+  'trigger',
+  'type',
+  'variables',
+  'when',
 ])
 const WHEN = ['on_success', 'on_failure', 'always', 'manual', 'delayed']
 const RULE_WHEN = ['on_success', 'on_failure', 'always', 'manual', 'delayed', 'never']
-const RULE_KEYS = new Set(['if', 'changes', 'exists', 'when', 'allow_failure', 'variables', 'needs', 'start_in', 'interruptible'])
+const RULE_KEYS = new Set([
+  'if',
+  'changes',
+  'exists',
+  'when',
+  'allow_failure',
+  'variables',
+  'needs',
+  'start_in',
+  'interruptible',
+])
 const POLICY_KEYS = new Set(['refs', 'variables', 'changes', 'kubernetes'])
-const ARTIFACT_KEYS = new Set(['name', 'untracked', 'paths', 'exclude', 'when', 'expire_in', 'expose_as', 'reports', 'public', 'access'])
+const ARTIFACT_KEYS = new Set([
+  'name',
+  'untracked',
+  'paths',
+  'exclude',
+  'when',
+  'expire_in',
+  'expose_as',
+  'reports',
+  'public',
+  'access',
+])
 const ENVIRONMENT_KEYS = new Set(['name', 'url', 'action', 'on_stop', 'auto_stop_in', 'kubernetes', 'deployment_tier'])
 const ENVIRONMENT_ACTIONS = ['start', 'prepare', 'stop', 'verify', 'access']
 const DEPLOYMENT_TIERS = ['production', 'staging', 'testing', 'development', 'other']
 const WORKFLOW_KEYS = new Set(['rules', 'name', 'auto_cancel'])
-const INCLUDE_KEYS = new Set(['local', 'project', 'file', 'ref', 'remote', 'template', 'component', 'rules', 'inputs', 'cache', 'integrity'])
+const INCLUDE_KEYS = new Set([
+  'local',
+  'project',
+  'file',
+  'ref',
+  'remote',
+  'template',
+  'component',
+  'rules',
+  'inputs',
+  'cache',
+  'integrity',
+])
 const MAX_INCLUDES = 150
 const MAX_EXTENDS_DEPTH = 11
 const MAX_PARALLEL = 200
@@ -172,10 +285,13 @@ function deepMerge(base: Hash, over: Hash): Hash {
 }
 
 function expandVariables(text: string, vars: Readonly<Record<string, string>>): string {
-  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (all, a: string | undefined, b: string | undefined) => {
-    const name = a ?? b ?? ''
-    return Object.prototype.hasOwnProperty.call(vars, name) ? vars[name] : all
-  })
+  return text.replace(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    (all, a: string | undefined, b: string | undefined) => {
+      const name = a ?? b ?? ''
+      return Object.prototype.hasOwnProperty.call(vars, name) ? vars[name] : all
+    },
+  )
 }
 
 /** A configuration error that stops processing (includes, references, extends), as GitLab raises them. */
@@ -196,10 +312,16 @@ function includeEntries(value: unknown): unknown[] {
 }
 
 function describeInclude(entry: unknown): string {
-  return JSON.stringify(entry).replace(/"([^"]+)":/g, '$1: ').replace(/"/g, '')
+  return JSON.stringify(entry)
+    .replace(/"([^"]+)":/g, '$1: ')
+    .replace(/"/g, '')
 }
 
-async function readCached(state: IncludeState, key: string, read: () => Promise<string | null>): Promise<string | null> {
+async function readCached(
+  state: IncludeState,
+  key: string,
+  read: () => Promise<string | null>,
+): Promise<string | null> {
   if (state.cache.has(key)) return state.cache.get(key) ?? null
   const content = await read()
   state.cache.set(key, content)
@@ -210,7 +332,8 @@ function parseIncluded(location: string, content: string | null, missing: string
   if (content === null) throw new ConfigError(missing)
   if (content.trim() === '') throw new ConfigError(`Included file \`${location}\` is empty or does not exist!`)
   const parsed = parseCiYaml(content)
-  if (!parsed.ok || !isHash(parsed.value)) throw new ConfigError(`Included file \`${location}\` does not have valid YAML syntax!`)
+  if (!parsed.ok || !isHash(parsed.value))
+    throw new ConfigError(`Included file \`${location}\` does not have valid YAML syntax!`)
   return parsed.value
 }
 
@@ -249,13 +372,19 @@ async function expandIncludes(
     else throw new ConfigError(`Include \`${describeInclude(raw)}\` needs to match exactly one accessor!`)
     const accessors = ['local', 'project', 'remote', 'template', 'component'].filter((k) => entry[k] !== undefined)
     const unknown = Object.keys(entry).filter((k) => !INCLUDE_KEYS.has(k))
-    if (accessors.length !== 1 || unknown.length > 0) throw new ConfigError(`Include \`${describeInclude(raw)}\` needs to match exactly one accessor!`)
+    if (accessors.length !== 1 || unknown.length > 0)
+      throw new ConfigError(`Include \`${describeInclude(raw)}\` needs to match exactly one accessor!`)
     if (!includeMatches(entry, source.variables)) continue
     if (skipLocal && entry.local !== undefined) {
       kept.push(raw)
       continue
     }
-    const files: { location: string; project: ProjectFiles | null; type: IncludeRecord['type']; extra: Record<string, string> }[] = []
+    const files: {
+      location: string
+      project: ProjectFiles | null
+      type: IncludeRecord['type']
+      extra: Record<string, string>
+    }[] = []
     if (entry.local !== undefined) {
       const location = expandVariables(String(entry.local), source.variables).replace(/^\/+/, '')
       if (!context) throw new ConfigError(`Local file \`${location}\` does not have project!`)
@@ -264,27 +393,47 @@ async function expandIncludes(
       const projectPath = expandVariables(String(entry.project), source.variables)
       const ref = entry.ref === undefined ? undefined : expandVariables(String(entry.ref), source.variables)
       const list = Array.isArray(entry.file) ? entry.file : entry.file === undefined ? [] : [entry.file]
-      if (list.length === 0) throw new ConfigError(`Include \`${describeInclude(raw)}\` needs to match exactly one accessor!`)
-      const project = source.readProject ? await source.readProject(projectPath, ref) : `Project \`${projectPath}\` not found or access denied! Make sure any includes in the pipeline configuration are correctly defined.`
+      if (list.length === 0)
+        throw new ConfigError(`Include \`${describeInclude(raw)}\` needs to match exactly one accessor!`)
+      const project = source.readProject
+        ? await source.readProject(projectPath, ref)
+        : `Project \`${projectPath}\` not found or access denied! Make sure any includes in the pipeline configuration are correctly defined.`
       if (typeof project === 'string') throw new ConfigError(project)
-      for (const f of list) files.push({ location: expandVariables(String(f), source.variables).replace(/^\/+/, ''), project, type: 'file', extra: { project: projectPath, ref: ref ?? 'HEAD' } })
+      for (const f of list)
+        files.push({
+          location: expandVariables(String(f), source.variables).replace(/^\/+/, ''),
+          project,
+          type: 'file',
+          extra: { project: projectPath, ref: ref ?? 'HEAD' },
+        })
     } else if (entry.remote !== undefined) {
-      throw new ConfigError(`Remote file \`${String(entry.remote)}\` could not be fetched: remote includes are not supported by this server`)
+      throw new ConfigError(
+        `Remote file \`${String(entry.remote)}\` could not be fetched: remote includes are not supported by this server`,
+      )
     } else if (entry.template !== undefined) {
       throw new ConfigError(`Included file \`${String(entry.template)}\` is empty or does not exist!`)
     } else {
-      throw new ConfigError(`Component \`${String(entry.component)}\` could not be fetched: CI/CD components are not supported by this server`)
+      throw new ConfigError(
+        `Component \`${String(entry.component)}\` could not be fetched: CI/CD components are not supported by this server`,
+      )
     }
     for (const file of files) {
       const project = file.project as ProjectFiles
-      if (!/\.ya?ml$/.test(file.location)) throw new ConfigError(`Included file \`${file.location}\` does not have YAML extension!`)
+      if (!/\.ya?ml$/.test(file.location))
+        throw new ConfigError(`Included file \`${file.location}\` does not have YAML extension!`)
       const key = `${project.projectPath}@${project.sha}:${file.location}`
-      if (state.seen.has(key)) throw new ConfigError(`Include \`${describeInclude(file.type === 'local' ? { local: file.location } : { project: project.projectPath, file: file.location })}\` was already included!`)
+      if (state.seen.has(key))
+        throw new ConfigError(
+          `Include \`${describeInclude(file.type === 'local' ? { local: file.location } : { project: project.projectPath, file: file.location })}\` was already included!`,
+        )
       state.seen.add(key)
       state.count += 1
       if (state.count > MAX_INCLUDES) throw new ConfigError(`Maximum of ${MAX_INCLUDES} nested includes are allowed!`)
       const content = await readCached(state, key, () => project.read(file.location))
-      const missing = file.type === 'local' ? `Local file \`${file.location}\` does not exist!` : `Project \`${project.projectPath}\` file \`${file.location}\` does not exist!`
+      const missing =
+        file.type === 'local'
+          ? `Local file \`${file.location}\` does not exist!`
+          : `Project \`${project.projectPath}\` file \`${file.location}\` does not exist!`
       const included = parseIncluded(file.location, content, missing)
       state.records.push({
         type: file.type,
@@ -311,13 +460,15 @@ function resolveReferences(value: unknown, root: Hash, depth = 0): unknown {
     if (depth > 10) throw new ConfigError(`!reference ${JSON.stringify(value.path)} is part of a circular chain`)
     let target: unknown = root
     for (const key of value.path) {
-      if (!isHash(target) || !(key in target)) throw new ConfigError(`!reference ${JSON.stringify(value.path)} could not be found`)
+      if (!isHash(target) || !(key in target))
+        throw new ConfigError(`!reference ${JSON.stringify(value.path)} could not be found`)
       target = target[key]
     }
     return resolveReferences(target, root, depth + 1)
   }
   if (Array.isArray(value)) return value.map((v) => resolveReferences(v, root, depth))
-  if (isHash(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveReferences(v, root, depth)]))
+  if (isHash(value))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveReferences(v, root, depth)]))
   return value
 }
 
@@ -339,7 +490,8 @@ function expandExtends(config: Hash): Hash {
     let base: Hash = {}
     for (const parent of typeof ext === 'string' ? [ext] : ext) {
       if (!(parent in config)) throw new ConfigError(`${name}: unknown keys in \`extends\` (${parent})`)
-      if (chain.includes(parent) || parent === name) throw new ConfigError(`${name}: circular dependency detected in \`extends\``)
+      if (chain.includes(parent) || parent === name)
+        throw new ConfigError(`${name}: circular dependency detected in \`extends\``)
       if (!isHash(config[parent])) throw new ConfigError(`${name}: invalid base hash in \`extends\``)
       base = deepMerge(base, expand(parent, [...chain, name]))
     }
@@ -404,12 +556,15 @@ function validateServices(path: string, value: unknown, errors: string[]): void 
     errors.push(`${path} config should be a array`)
     return
   }
-  for (const s of value) if (typeof s !== 'string' && !(isHash(s) && typeof s.name === 'string')) errors.push(`${path}:service config should be a hash or a string`)
+  for (const s of value)
+    if (typeof s !== 'string' && !(isHash(s) && typeof s.name === 'string'))
+      errors.push(`${path}:service config should be a hash or a string`)
 }
 
 function validateScript(path: string, value: unknown, errors: string[]): void {
   if (value === undefined) return
-  if (!flattenScript(value)) errors.push(`${path} config should be a string or a nested array of strings up to 10 levels deep`)
+  if (!flattenScript(value))
+    errors.push(`${path} config should be a string or a nested array of strings up to 10 levels deep`)
 }
 
 function validateRules(path: string, value: unknown, errors: string[]): void {
@@ -425,11 +580,20 @@ function validateRules(path: string, value: unknown, errors: string[]): void {
     }
     const unknown = Object.keys(rule).filter((k) => !RULE_KEYS.has(k))
     if (unknown.length > 0) errors.push(`${path}:rule config contains unknown keys: ${unknown.join(', ')}`)
-    if (rule.if !== undefined && (typeof rule.if !== 'string' || !isValidExpression(rule.if))) errors.push(`${path}:rule if invalid expression syntax`)
-    if (rule.when !== undefined && (typeof rule.when !== 'string' || !RULE_WHEN.includes(rule.when))) errors.push(`${path}:rule when unknown value: ${String(rule.when)}`)
-    if (rule.allow_failure !== undefined && typeof rule.allow_failure !== 'boolean') errors.push(`${path}:rule allow_failure should be a boolean value`)
-    if (rule.changes !== undefined && !isStringArray(rule.changes) && !(isHash(rule.changes) && isStringArray(rule.changes.paths))) errors.push(`${path}:rule changes should be an array of strings`)
-    if (rule.exists !== undefined && !isStringArray(rule.exists) && typeof rule.exists !== 'string') errors.push(`${path}:rule exists should be an array of strings`)
+    if (rule.if !== undefined && (typeof rule.if !== 'string' || !isValidExpression(rule.if)))
+      errors.push(`${path}:rule if invalid expression syntax`)
+    if (rule.when !== undefined && (typeof rule.when !== 'string' || !RULE_WHEN.includes(rule.when)))
+      errors.push(`${path}:rule when unknown value: ${String(rule.when)}`)
+    if (rule.allow_failure !== undefined && typeof rule.allow_failure !== 'boolean')
+      errors.push(`${path}:rule allow_failure should be a boolean value`)
+    if (
+      rule.changes !== undefined &&
+      !isStringArray(rule.changes) &&
+      !(isHash(rule.changes) && isStringArray(rule.changes.paths))
+    )
+      errors.push(`${path}:rule changes should be an array of strings`)
+    if (rule.exists !== undefined && !isStringArray(rule.exists) && typeof rule.exists !== 'string')
+      errors.push(`${path}:rule exists should be an array of strings`)
     if (rule.variables !== undefined) validateVariables(`${path}:rule:variables`, rule.variables, errors)
   }
 }
@@ -443,12 +607,15 @@ function validatePolicy(path: string, value: unknown, errors: string[]): void {
   }
   const unknown = Object.keys(value).filter((k) => !POLICY_KEYS.has(k))
   if (unknown.length > 0) errors.push(`${path} config contains unknown keys: ${unknown.join(', ')}`)
-  if (value.refs !== undefined && !isStringArray(value.refs)) errors.push(`${path}:refs config should be an array of strings or regular expressions`)
+  if (value.refs !== undefined && !isStringArray(value.refs))
+    errors.push(`${path}:refs config should be an array of strings or regular expressions`)
   if (value.variables !== undefined) {
     if (!isStringArray(value.variables)) errors.push(`${path}:variables config should be an array of strings`)
-    else if (!value.variables.every(isValidExpression)) errors.push(`${path}:variables config should be valid expressions`)
+    else if (!value.variables.every(isValidExpression))
+      errors.push(`${path}:variables config should be valid expressions`)
   }
-  if (value.changes !== undefined && !isStringArray(value.changes)) errors.push(`${path}:changes config should be an array of strings`)
+  if (value.changes !== undefined && !isStringArray(value.changes))
+    errors.push(`${path}:changes config should be an array of strings`)
 }
 
 function validateEnvironment(path: string, value: unknown, errors: string[]): void {
@@ -460,7 +627,8 @@ function validateEnvironment(path: string, value: unknown, errors: string[]): vo
   const unknown = Object.keys(value).filter((k) => !ENVIRONMENT_KEYS.has(k))
   if (unknown.length > 0) errors.push(`${path} config contains unknown keys: ${unknown.join(', ')}`)
   if (typeof value.name !== 'string' || value.name === '') errors.push(`${path} name can't be blank`)
-  if (value.action !== undefined && !ENVIRONMENT_ACTIONS.includes(String(value.action))) errors.push(`${path} action should be start, stop, prepare, verify, or access`)
+  if (value.action !== undefined && !ENVIRONMENT_ACTIONS.includes(String(value.action)))
+    errors.push(`${path} action should be start, stop, prepare, verify, or access`)
   if (value.deployment_tier !== undefined && !DEPLOYMENT_TIERS.includes(String(value.deployment_tier))) {
     errors.push(`${path} deployment_tier must be one of ${DEPLOYMENT_TIERS.join(', ')}`)
   }
@@ -475,16 +643,22 @@ function validateArtifacts(path: string, value: unknown, errors: string[]): void
   }
   const unknown = Object.keys(value).filter((k) => !ARTIFACT_KEYS.has(k))
   if (unknown.length > 0) errors.push(`${path} config contains unknown keys: ${unknown.join(', ')}`)
-  if (value.paths !== undefined && !isStringArray(value.paths)) errors.push(`${path} paths should be an array of strings`)
-  if (value.exclude !== undefined && !isStringArray(value.exclude)) errors.push(`${path} exclude should be an array of strings`)
-  if (value.when !== undefined && !['on_success', 'on_failure', 'always'].includes(String(value.when))) errors.push(`${path} when should be on_success, on_failure or always`)
-  if (value.expire_in !== undefined && value.expire_in !== 'never' && parseCiDuration(value.expire_in) === null) errors.push(`${path} expire in should be a duration`)
-  if (value.untracked !== undefined && typeof value.untracked !== 'boolean') errors.push(`${path} untracked should be a boolean value`)
+  if (value.paths !== undefined && !isStringArray(value.paths))
+    errors.push(`${path} paths should be an array of strings`)
+  if (value.exclude !== undefined && !isStringArray(value.exclude))
+    errors.push(`${path} exclude should be an array of strings`)
+  if (value.when !== undefined && !['on_success', 'on_failure', 'always'].includes(String(value.when)))
+    errors.push(`${path} when should be on_success, on_failure or always`)
+  if (value.expire_in !== undefined && value.expire_in !== 'never' && parseCiDuration(value.expire_in) === null)
+    errors.push(`${path} expire in should be a duration`)
+  if (value.untracked !== undefined && typeof value.untracked !== 'boolean')
+    errors.push(`${path} untracked should be a boolean value`)
   if (value.reports !== undefined) {
     if (!isHash(value.reports)) errors.push(`${path}:reports config should be a hash`)
     else {
       for (const [k, v] of Object.entries(value.reports)) {
-        if (typeof v !== 'string' && !isStringArray(v) && !isHash(v)) errors.push(`${path}:reports ${k} should be an array of strings or a string`)
+        if (typeof v !== 'string' && !isStringArray(v) && !isHash(v))
+          errors.push(`${path}:reports ${k} should be an array of strings or a string`)
       }
     }
   }
@@ -498,7 +672,11 @@ function validateNeeds(path: string, value: unknown, errors: string[]): void {
   }
   for (const need of value) {
     if (typeof need === 'string') continue
-    if (isHash(need) && (typeof need.job === 'string' || typeof need.pipeline === 'string' || typeof need.project === 'string')) continue
+    if (
+      isHash(need) &&
+      (typeof need.job === 'string' || typeof need.pipeline === 'string' || typeof need.project === 'string')
+    )
+      continue
     errors.push(`${path} config can only be a hash or an array`)
     return
   }
@@ -508,17 +686,27 @@ function validateJob(name: string, job: Hash, errors: string[]): void {
   const path = `jobs:${name}`
   const unknown = Object.keys(job).filter((k) => !JOB_KEYS.has(k))
   if (unknown.length > 0) errors.push(`${path} config contains unknown keys: ${unknown.join(', ')}`)
-  for (const key of ['script', 'before_script', 'after_script'] as const) validateScript(`${path}:${key}`, job[key], errors)
+  for (const key of ['script', 'before_script', 'after_script'] as const)
+    validateScript(`${path}:${key}`, job[key], errors)
   if (job.stage !== undefined && typeof job.stage !== 'string') errors.push(`${path}:stage config should be a string`)
-  if (job.when !== undefined && (typeof job.when !== 'string' || !WHEN.includes(job.when))) errors.push(`${path} when should be one of: ${WHEN.join(', ')}`)
-  if (job.tags !== undefined && !isStringArray(job.tags)) errors.push(`${path}:tags config should be an array of strings`)
-  if (job.allow_failure !== undefined && typeof job.allow_failure !== 'boolean' && !(isHash(job.allow_failure) && job.allow_failure.exit_codes !== undefined)) {
+  if (job.when !== undefined && (typeof job.when !== 'string' || !WHEN.includes(job.when)))
+    errors.push(`${path} when should be one of: ${WHEN.join(', ')}`)
+  if (job.tags !== undefined && !isStringArray(job.tags))
+    errors.push(`${path}:tags config should be an array of strings`)
+  if (
+    job.allow_failure !== undefined &&
+    typeof job.allow_failure !== 'boolean' &&
+    !(isHash(job.allow_failure) && job.allow_failure.exit_codes !== undefined)
+  ) {
     errors.push(`${path}:allow_failure config should be a hash or a boolean value`)
   }
-  if (job.dependencies !== undefined && !isStringArray(job.dependencies)) errors.push(`${path} dependencies should be an array of strings`)
+  if (job.dependencies !== undefined && !isStringArray(job.dependencies))
+    errors.push(`${path} dependencies should be an array of strings`)
   validateNeeds(`${path}:needs`, job.needs, errors)
   if (job.rules !== undefined && (job.only !== undefined || job.except !== undefined)) {
-    errors.push(`${path} config key may not be used with \`rules\`: ${['only', 'except'].filter((k) => job[k] !== undefined).join(', ')}`)
+    errors.push(
+      `${path} config key may not be used with \`rules\`: ${['only', 'except'].filter((k) => job[k] !== undefined).join(', ')}`,
+    )
   }
   validateRules(`${path}:rules`, job.rules, errors)
   validatePolicy(`${path}:only`, job.only, errors)
@@ -528,29 +716,37 @@ function validateJob(name: string, job: Hash, errors: string[]): void {
   validateImage(`${path}:image`, job.image, errors)
   validateServices(`${path}:services`, job.services, errors)
   validateVariables(`${path}:variables`, job.variables, errors)
-  if (job.timeout !== undefined && parseCiDuration(job.timeout) === null) errors.push(`${path}:timeout config should be a duration`)
+  if (job.timeout !== undefined && parseCiDuration(job.timeout) === null)
+    errors.push(`${path}:timeout config should be a duration`)
   if (job.start_in !== undefined) {
     if (job.when !== 'delayed') errors.push(`${path} start in must be blank when not a delayed job`)
     else if (parseCiDuration(job.start_in) === null) errors.push(`${path} start in should be a duration`)
   } else if (job.when === 'delayed' && job.rules === undefined) errors.push(`${path} start in should be a duration`)
-  if (job.coverage !== undefined && (typeof job.coverage !== 'string' || !/^\/.+\/[a-z]*$/s.test(job.coverage))) errors.push(`${path}:coverage config must be a regular expression`)
+  if (job.coverage !== undefined && (typeof job.coverage !== 'string' || !/^\/.+\/[a-z]*$/s.test(job.coverage)))
+    errors.push(`${path}:coverage config must be a regular expression`)
   if (job.retry !== undefined) {
     const max = isHash(job.retry) ? job.retry.max : job.retry
-    if (max !== undefined && (typeof max !== 'number' || !Number.isInteger(max) || max < 0 || max > 2)) errors.push(`${path}:retry config must be less than or equal to 2`)
+    if (max !== undefined && (typeof max !== 'number' || !Number.isInteger(max) || max < 0 || max > 2))
+      errors.push(`${path}:retry config must be less than or equal to 2`)
   }
   if (job.parallel !== undefined) {
     const p = job.parallel
     if (typeof p === 'number') {
-      if (!Number.isInteger(p) || p < 1 || p > MAX_PARALLEL) errors.push(`${path}:parallel config must be less than or equal to ${MAX_PARALLEL}`)
-    } else if (!(isHash(p) && Array.isArray(p.matrix) && p.matrix.every(isHash))) errors.push(`${path}:parallel should be an integer or a hash`)
+      if (!Number.isInteger(p) || p < 1 || p > MAX_PARALLEL)
+        errors.push(`${path}:parallel config must be less than or equal to ${MAX_PARALLEL}`)
+    } else if (!(isHash(p) && Array.isArray(p.matrix) && p.matrix.every(isHash)))
+      errors.push(`${path}:parallel should be an integer or a hash`)
   }
-  if (job.interruptible !== undefined && typeof job.interruptible !== 'boolean') errors.push(`${path}:interruptible config should be a boolean value`)
-  if (job.resource_group !== undefined && typeof job.resource_group !== 'string') errors.push(`${path}:resource_group config should be a string`)
+  if (job.interruptible !== undefined && typeof job.interruptible !== 'boolean')
+    errors.push(`${path}:interruptible config should be a boolean value`)
+  if (job.resource_group !== undefined && typeof job.resource_group !== 'string')
+    errors.push(`${path}:resource_group config should be a string`)
 }
 
 function validateRoot(config: Hash, errors: string[]): void {
   for (const key of ['stages', 'types'] as const) {
-    if (config[key] !== undefined && !isStringArray(config[key])) errors.push(`${key} config should be an array of strings`)
+    if (config[key] !== undefined && !isStringArray(config[key]))
+      errors.push(`${key} config should be an array of strings`)
   }
   validateVariables('variables', config.variables, errors)
   validateImage('image', config.image, errors)
@@ -566,7 +762,8 @@ function validateRoot(config: Hash, errors: string[]): void {
       validateScript('default:after_script', config.default.after_script, errors)
       validateImage('default:image', config.default.image, errors)
       validateServices('default:services', config.default.services, errors)
-      if (config.default.tags !== undefined && !isStringArray(config.default.tags)) errors.push('default:tags config should be an array of strings')
+      if (config.default.tags !== undefined && !isStringArray(config.default.tags))
+        errors.push('default:tags config should be an array of strings')
     }
   }
   if (config.workflow !== undefined) {
@@ -605,12 +802,14 @@ function servicesOf(value: unknown): CiJob['services'] {
   return value.flatMap((s) => {
     if (typeof s === 'string') return [{ name: s }]
     if (isHash(s) && typeof s.name === 'string') {
-      return [{
-        name: s.name,
-        ...(typeof s.alias === 'string' ? { alias: s.alias } : {}),
-        ...(isStringArray(s.entrypoint) ? { entrypoint: s.entrypoint } : {}),
-        ...(isStringArray(s.command) ? { command: s.command } : {}),
-      }]
+      return [
+        {
+          name: s.name,
+          ...(typeof s.alias === 'string' ? { alias: s.alias } : {}),
+          ...(isStringArray(s.entrypoint) ? { entrypoint: s.entrypoint } : {}),
+          ...(isStringArray(s.command) ? { command: s.command } : {}),
+        },
+      ]
     }
     return []
   })
@@ -619,7 +818,11 @@ function servicesOf(value: unknown): CiJob['services'] {
 function rulesOf(value: unknown): CiRule[] | null {
   if (!Array.isArray(value)) return null
   return value.filter(isHash).map((r) => {
-    const changes = isStringArray(r.changes) ? r.changes : isHash(r.changes) && isStringArray(r.changes.paths) ? r.changes.paths : undefined
+    const changes = isStringArray(r.changes)
+      ? r.changes
+      : isHash(r.changes) && isStringArray(r.changes.paths)
+        ? r.changes.paths
+        : undefined
     const exists = typeof r.exists === 'string' ? [r.exists] : isStringArray(r.exists) ? r.exists : undefined
     return {
       ...(typeof r.if === 'string' ? { if: r.if } : {}),
@@ -686,14 +889,18 @@ function needsOf(value: unknown): string[] | null {
 /** Which defaults a job inherits (`inherit:default`, `inherit:variables`). */
 function inheritOf(job: Hash): { defaults: (key: string) => boolean; variables: (key: string) => boolean } {
   const inherit = isHash(job.inherit) ? job.inherit : {}
-  const test = (spec: unknown) => (key: string) => spec === undefined || spec === true || (isStringArray(spec) && spec.includes(key))
+  const test = (spec: unknown) => (key: string) =>
+    spec === undefined || spec === true || (isStringArray(spec) && spec.includes(key))
   return { defaults: test(inherit.default), variables: test(inherit.variables) }
 }
 
 /** Instances of a job after `parallel`: `name 1/3`… or `name: [a, b]` per matrix combination. */
 function parallelInstances(name: string, parallel: unknown): { name: string; variables: Record<string, string> }[] {
   if (typeof parallel === 'number' && parallel > 1) {
-    return Array.from({ length: parallel }, (_, i) => ({ name: `${name} ${i + 1}/${parallel}`, variables: { CI_NODE_INDEX: String(i + 1), CI_NODE_TOTAL: String(parallel) } }))
+    return Array.from({ length: parallel }, (_, i) => ({
+      name: `${name} ${i + 1}/${parallel}`,
+      variables: { CI_NODE_INDEX: String(i + 1), CI_NODE_TOTAL: String(parallel) },
+    }))
   }
   if (isHash(parallel) && Array.isArray(parallel.matrix)) {
     const combos: Record<string, string>[] = []
@@ -705,7 +912,10 @@ function parallelInstances(name: string, parallel: unknown): { name: string; var
       }
       combos.push(...partial)
     }
-    return combos.map((vars, i) => ({ name: `${name}: [${Object.values(vars).join(', ')}]`, variables: { ...vars, CI_NODE_INDEX: String(i + 1), CI_NODE_TOTAL: String(combos.length) } }))
+    return combos.map((vars, i) => ({
+      name: `${name}: [${Object.values(vars).join(', ')}]`,
+      variables: { ...vars, CI_NODE_INDEX: String(i + 1), CI_NODE_TOTAL: String(combos.length) },
+    }))
   }
   return [{ name, variables: {} }]
 }
@@ -724,14 +934,18 @@ function normaliseJobs(config: Hash, jobNames: readonly string[]): { jobs: CiJob
   for (const name of jobNames) {
     const job = config[name] as Hash
     const inherit = inheritOf(job)
-    const get = (key: string): unknown => (job[key] !== undefined ? job[key] : inherit.defaults(key) ? effectiveDefaults[key] : undefined)
+    const get = (key: string): unknown =>
+      job[key] !== undefined ? job[key] : inherit.defaults(key) ? effectiveDefaults[key] : undefined
     const vars: Record<string, string> = {}
     for (const [k, v] of Object.entries(globalVars)) if (inherit.variables(k)) vars[k] = v
     Object.assign(vars, stringVariables(job.variables))
     const timeout = get('timeout')
     const retry = get('retry')
     const instances = parallelInstances(name, job.parallel)
-    expanded.set(name, instances.map((i) => i.name))
+    expanded.set(
+      name,
+      instances.map((i) => i.name),
+    )
     for (const instance of instances) {
       jobs.push({
         name: instance.name,
@@ -743,9 +957,12 @@ function normaliseJobs(config: Hash, jobNames: readonly string[]): { jobs: CiJob
         services: servicesOf(get('services')),
         tags: isStringArray(get('tags')) ? (get('tags') as string[]) : [],
         when: typeof job.when === 'string' ? job.when : 'on_success',
-        allow_failure: typeof job.allow_failure === 'boolean' ? job.allow_failure : isHash(job.allow_failure) ? false : null,
+        allow_failure:
+          typeof job.allow_failure === 'boolean' ? job.allow_failure : isHash(job.allow_failure) ? false : null,
         needs: needsOf(job.needs),
-        optional_needs: Array.isArray(job.needs) ? job.needs.flatMap((n) => (isHash(n) && n.optional === true && typeof n.job === 'string' ? [n.job] : [])) : [],
+        optional_needs: Array.isArray(job.needs)
+          ? job.needs.flatMap((n) => (isHash(n) && n.optional === true && typeof n.job === 'string' ? [n.job] : []))
+          : [],
         dependencies: isStringArray(job.dependencies) ? job.dependencies : null,
         environment: environmentOf(job.environment),
         artifacts: artifactsOf(get('artifacts')),
@@ -764,35 +981,50 @@ function normaliseJobs(config: Hash, jobNames: readonly string[]): { jobs: CiJob
     }
   }
   // needs and dependencies naming a parallel job mean all of its instances.
-  const expand = (list: readonly string[] | null): string[] | null => (list === null ? null : list.flatMap((n) => expanded.get(n) ?? [n]))
-  return { jobs: jobs.map((j) => ({ ...j, needs: expand(j.needs), optional_needs: expand(j.optional_needs) ?? [], dependencies: expand(j.dependencies) })), expanded }
+  const expand = (list: readonly string[] | null): string[] | null =>
+    list === null ? null : list.flatMap((n) => expanded.get(n) ?? [n])
+  return {
+    jobs: jobs.map((j) => ({
+      ...j,
+      needs: expand(j.needs),
+      optional_needs: expand(j.optional_needs) ?? [],
+      dependencies: expand(j.dependencies),
+    })),
+    expanded,
+  }
 }
 
 /** GitLab's logical checks, which stop at the first failure as YamlProcessor raises it. */
 function logicalError(stages: readonly string[], jobs: readonly CiJob[]): string | null {
   const byName = new Map(jobs.map((j) => [j.name, j]))
   for (const job of jobs) {
-    if (!stages.includes(job.stage)) return `${job.name} job: chosen stage does not exist; available stages are ${stages.join(', ')}`
+    if (!stages.includes(job.stage))
+      return `${job.name} job: chosen stage does not exist; available stages are ${stages.join(', ')}`
   }
   const stageIndex = (j: CiJob) => stages.indexOf(j.stage)
   for (const job of jobs) {
     for (const dep of job.dependencies ?? []) {
       const target = byName.get(dep)
       if (!target) return `${job.name} job: undefined dependency: ${dep}`
-      if (stageIndex(target) >= stageIndex(job) && !(job.needs ?? []).includes(dep)) return `${job.name} job: dependency ${dep} is not defined in current or prior stages`
+      if (stageIndex(target) >= stageIndex(job) && !(job.needs ?? []).includes(dep))
+        return `${job.name} job: dependency ${dep} is not defined in current or prior stages`
     }
     for (const need of job.needs ?? []) {
       const target = byName.get(need)
       if (!target) return `${job.name} job: undefined need: ${need}`
-      if (stageIndex(target) > stageIndex(job)) return `${job.name} job: need ${need} is not defined in current or prior stages`
+      if (stageIndex(target) > stageIndex(job))
+        return `${job.name} job: need ${need} is not defined in current or prior stages`
       if (need === job.name) return `${job.name} job: need ${need} is not defined in current or prior stages`
     }
     if (job.environment?.on_stop) {
       const stop = byName.get(job.environment.on_stop)
       if (!stop) return `${job.name} job: on_stop job ${job.environment.on_stop} is not defined`
-      if (!stop.environment) return `${job.name} job: on_stop job ${job.environment.on_stop} does not have environment defined`
-      if (stop.environment.name !== job.environment.name) return `${job.name} job: on_stop job ${job.environment.on_stop} have different environment name`
-      if (stop.environment.action !== 'stop') return `${job.name} job: on_stop job ${job.environment.on_stop} needs to have action stop defined`
+      if (!stop.environment)
+        return `${job.name} job: on_stop job ${job.environment.on_stop} does not have environment defined`
+      if (stop.environment.name !== job.environment.name)
+        return `${job.name} job: on_stop job ${job.environment.on_stop} have different environment name`
+      if (stop.environment.action !== 'stop')
+        return `${job.name} job: on_stop job ${job.environment.on_stop} needs to have action stop defined`
     }
   }
   return null
@@ -806,10 +1038,19 @@ function warningsOf(config: Hash, jobs: readonly CiJob[]): string[] {
   for (const job of jobs) {
     const base = job.name.replace(/ \d+\/\d+$|: \[.*\]$/, '')
     if (warned.has(base)) continue
-    const catchAll = (job.rules ?? []).some((r) => r.if === undefined && r.changes === undefined && r.exists === undefined && r.when !== undefined && r.when !== 'never')
+    const catchAll = (job.rules ?? []).some(
+      (r) =>
+        r.if === undefined &&
+        r.changes === undefined &&
+        r.exists === undefined &&
+        r.when !== undefined &&
+        r.when !== 'never',
+    )
     if (catchAll) {
       warned.add(base)
-      out.push(`jobs:${base} may allow multiple pipelines to run for a single action due to \`rules:when\` clause with no \`workflow:rules\` - read more: https://docs.gitlab.com/ee/ci/troubleshooting.html#pipeline-warnings`)
+      out.push(
+        `jobs:${base} may allow multiple pipelines to run for a single action due to \`rules:when\` clause with no \`workflow:rules\` - read more: https://docs.gitlab.com/ee/ci/troubleshooting.html#pipeline-warnings`,
+      )
     }
   }
   return out
@@ -817,7 +1058,11 @@ function warningsOf(config: Hash, jobs: readonly CiJob[]): string[] {
 
 /** Loads, expands and validates a CI configuration; `include:rules:if` sees `source.variables`. */
 export async function loadCiConfig(content: string, source: IncludeSource): Promise<LoadedConfig> {
-  const fail = (errors: string[], includes: readonly IncludeRecord[] = [], mergedYaml: string | null = null): LoadedConfig => ({ errors, warnings: [], config: null, mergedYaml, includes })
+  const fail = (
+    errors: string[],
+    includes: readonly IncludeRecord[] = [],
+    mergedYaml: string | null = null,
+  ): LoadedConfig => ({ errors, warnings: [], config: null, mergedYaml, includes })
   if (content.trim() === '') return fail(['Please provide content of .gitlab-ci.yml'])
   const parsed = parseCiYaml(content)
   if (!parsed.ok) return fail([parsed.error])
@@ -828,7 +1073,14 @@ export async function loadCiConfig(content: string, source: IncludeSource): Prom
   try {
     const merged = await expandIncludes(parsed.value, source.local, source, state, false, 0)
     expanded = resolveReferences(merged, merged) as Hash
-    const shallow = await expandIncludes(parsed.value, source.local, source, { ...state, seen: new Set(), records: [], count: 0 }, true, 0)
+    const shallow = await expandIncludes(
+      parsed.value,
+      source.local,
+      source,
+      { ...state, seen: new Set(), records: [], count: 0 },
+      true,
+      0,
+    )
     mergedYaml = dumpCiYaml(resolveReferences(shallow, expanded))
     expanded = expandExtends(expanded)
   } catch (error) {

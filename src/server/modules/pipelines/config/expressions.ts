@@ -37,7 +37,10 @@ function tokenize(text: string): Token[] {
       tokens.push({ kind: 'string', value: (m[1] ?? m[2]).replace(/\\(.)/g, '$1') })
     } else if ((m = /^null\b/.exec(rest))) {
       tokens.push({ kind: 'null' })
-    } else if ((m = /^\/((?:[^/\\]|\\.)*)\/([a-z]*)/.exec(rest)) && (tokens.length === 0 || tokens[tokens.length - 1].kind === 'op')) {
+    } else if (
+      (m = /^\/((?:[^/\\]|\\.)*)\/([a-z]*)/.exec(rest)) &&
+      (tokens.length === 0 || tokens[tokens.length - 1].kind === 'op')
+    ) {
       tokens.push({ kind: 'regex', source: m[1], flags: m[2] })
     } else if ((m = /^(==|!=|=~|!~|&&|\|\|)/.exec(rest))) {
       tokens.push({ kind: 'op', op: m[1] as '==' })
@@ -102,7 +105,8 @@ class Parser {
     if (op?.kind === 'op' && (op.op === '==' || op.op === '!=' || op.op === '=~' || op.op === '!~')) {
       this.at += 1
       const right = this.peek()
-      if (!right || right.kind === 'op' || right.kind === 'paren') throw new ExpressionError('invalid expression syntax')
+      if (!right || right.kind === 'op' || right.kind === 'paren')
+        throw new ExpressionError('invalid expression syntax')
       this.at += 1
       return { kind: 'compare', op: op.op, left: t, right }
     }
@@ -153,7 +157,10 @@ function regexOf(t: Token, vars: Readonly<Record<string, string>>): RegExp | nul
 }
 
 function evaluate(node: Node, vars: Readonly<Record<string, string>>): boolean {
-  if (node.kind === 'logic') return node.op === '&&' ? evaluate(node.left, vars) && evaluate(node.right, vars) : evaluate(node.left, vars) || evaluate(node.right, vars)
+  if (node.kind === 'logic')
+    return node.op === '&&'
+      ? evaluate(node.left, vars) && evaluate(node.right, vars)
+      : evaluate(node.left, vars) || evaluate(node.right, vars)
   if (node.kind === 'value') {
     const v = valueOf(node.token, vars)
     return v !== null && v !== ''

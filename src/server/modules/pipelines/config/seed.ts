@@ -42,7 +42,11 @@ export function globMatch(pattern: string, path: string): boolean {
       const end = p.indexOf('}', i)
       if (end < 0) re += '\\{'
       else {
-        re += `(?:${p.slice(i + 1, end).split(',').map((x) => x.replace(/[.+^$()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')).join('|')})`
+        re += `(?:${p
+          .slice(i + 1, end)
+          .split(',')
+          .map((x) => x.replace(/[.+^$()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*'))
+          .join('|')})`
         i = end
       }
     } else re += c.replace(/[.+^$()|[\]\\]/g, '\\$&')
@@ -50,7 +54,11 @@ export function globMatch(pattern: string, path: string): boolean {
   return new RegExp(`^${re}$`).test(path)
 }
 
-function anyMatch(patterns: readonly string[], paths: readonly string[], vars: Readonly<Record<string, string>>): boolean {
+function anyMatch(
+  patterns: readonly string[],
+  paths: readonly string[],
+  vars: Readonly<Record<string, string>>,
+): boolean {
   return patterns.some((raw) => {
     const pattern = raw.replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (all, name: string) => vars[name] ?? all)
     return paths.some((path) => globMatch(pattern, path))
@@ -59,13 +67,18 @@ function anyMatch(patterns: readonly string[], paths: readonly string[], vars: R
 
 function ruleMatches(rule: CiRule, ctx: SeedContext, vars: Readonly<Record<string, string>>): boolean {
   if (rule.if !== undefined && !evaluateExpression(rule.if, vars)) return false
-  if (rule.changes !== undefined && ctx.changedPaths !== null && !anyMatch(rule.changes, ctx.changedPaths, vars)) return false
+  if (rule.changes !== undefined && ctx.changedPaths !== null && !anyMatch(rule.changes, ctx.changedPaths, vars))
+    return false
   if (rule.exists !== undefined && !anyMatch(rule.exists, ctx.repositoryPaths, vars)) return false
   return true
 }
 
 /** The first matching rule, or null when none matches (the job or pipeline is then left out). */
-export function matchingRule(rules: readonly CiRule[], ctx: SeedContext, vars: Readonly<Record<string, string>>): CiRule | null {
+export function matchingRule(
+  rules: readonly CiRule[],
+  ctx: SeedContext,
+  vars: Readonly<Record<string, string>>,
+): CiRule | null {
   return rules.find((r) => ruleMatches(r, ctx, vars)) ?? null
 }
 
@@ -112,7 +125,8 @@ function refMatches(entry: string, ctx: SeedContext): boolean {
 function policySatisfied(policy: RefPolicy, ctx: SeedContext, vars: Readonly<Record<string, string>>): boolean {
   if (policy.refs !== undefined && !policy.refs.some((r) => refMatches(r, ctx))) return false
   if (policy.variables !== undefined && !policy.variables.some((v) => evaluateExpression(v, vars))) return false
-  if (policy.changes !== undefined && ctx.changedPaths !== null && !anyMatch(policy.changes, ctx.changedPaths, vars)) return false
+  if (policy.changes !== undefined && ctx.changedPaths !== null && !anyMatch(policy.changes, ctx.changedPaths, vars))
+    return false
   return true
 }
 
@@ -120,7 +134,8 @@ function policySatisfied(policy: RefPolicy, ctx: SeedContext, vars: Readonly<Rec
 function exceptSatisfied(policy: RefPolicy, ctx: SeedContext, vars: Readonly<Record<string, string>>): boolean {
   if (policy.refs !== undefined && policy.refs.some((r) => refMatches(r, ctx))) return true
   if (policy.variables !== undefined && policy.variables.some((v) => evaluateExpression(v, vars))) return true
-  if (policy.changes !== undefined && (ctx.changedPaths === null || anyMatch(policy.changes, ctx.changedPaths, vars))) return true
+  if (policy.changes !== undefined && (ctx.changedPaths === null || anyMatch(policy.changes, ctx.changedPaths, vars)))
+    return true
   return false
 }
 
@@ -165,7 +180,9 @@ export function seedJobs(config: CiConfig, ctx: SeedContext): { seeds: JobSeed[]
     if (!s.job.needs) return s
     for (const need of s.job.needs) {
       if (!names.has(need) && !s.job.optional_needs.includes(need)) {
-        errors.push(`'${s.job.name}' job needs '${need}' job, but '${need}' does not exist in the pipeline. This might be because of the only, except, or rules keywords. To need a job that sometimes does not exist in the pipeline, use needs:optional.`)
+        errors.push(
+          `'${s.job.name}' job needs '${need}' job, but '${need}' does not exist in the pipeline. This might be because of the only, except, or rules keywords. To need a job that sometimes does not exist in the pipeline, use needs:optional.`,
+        )
       }
     }
     return { ...s, job: { ...s.job, needs: s.job.needs.filter((n) => names.has(n)) } }

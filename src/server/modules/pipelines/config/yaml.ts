@@ -33,13 +33,21 @@ export type ParsedYaml = { readonly ok: true; readonly value: unknown } | { read
  * `!reference` tag, Psych's booleans; duplicate keys keep the last value, as Psych does.
  */
 export function parseCiYaml(text: string): ParsedYaml {
-  const doc = parseDocument(text, { customTags: [psychBooleans, reference], uniqueKeys: false, merge: true, prettyErrors: true })
+  const doc = parseDocument(text, {
+    customTags: [psychBooleans, reference],
+    uniqueKeys: false,
+    merge: true,
+    prettyErrors: true,
+  })
   if (doc.errors.length > 0) {
     // Psych's form: `(<unknown>): <problem> at line L column C`, without yaml's source excerpt.
     const e = doc.errors[0]
     const at = e.linePos?.[0]
     const problem = e.message.split(/ at line \d+, column \d+/)[0].split('\n')[0]
-    return { ok: false, error: at ? `(<unknown>): ${problem} at line ${at.line} column ${at.col}` : `(<unknown>): ${problem}` }
+    return {
+      ok: false,
+      error: at ? `(<unknown>): ${problem} at line ${at.line} column ${at.col}` : `(<unknown>): ${problem}`,
+    }
   }
   try {
     return { ok: true, value: doc.toJS({ maxAliasCount: 1000 }) as unknown }

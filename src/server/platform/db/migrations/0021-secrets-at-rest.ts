@@ -11,7 +11,14 @@ import type { Db } from '../connection'
  */
 
 /** Seals every plain value of `table`.`column` (rows found by `key`); `also` names more columns to set from the plain value. */
-function sealColumn(db: Db, secrets: SecretBox, table: string, key: string, column: string, also?: (plain: string) => Record<string, string>): void {
+function sealColumn(
+  db: Db,
+  secrets: SecretBox,
+  table: string,
+  key: string,
+  column: string,
+  also?: (plain: string) => Record<string, string>,
+): void {
   const rows = db.prepare(`SELECT ${key} AS k, ${column} AS v FROM ${table}`).all() as { k: unknown; v: string }[]
   for (const { k, v } of rows) {
     if (isSealed(v)) continue
@@ -48,7 +55,10 @@ ALTER TABLE error_tracking_client_keys RENAME COLUMN public_key TO encrypted_pub
 `,
   data(db: Db, secrets: SecretBox | null): void {
     if (!secrets) {
-      if (holdsSecrets(db)) throw new Error('migration 21 (secrets-at-rest) needs the instance key: open the database through its data directory')
+      if (holdsSecrets(db))
+        throw new Error(
+          'migration 21 (secrets-at-rest) needs the instance key: open the database through its data directory',
+        )
       return
     }
     // Zeroes the plain values' old bytes as they are replaced, so no page keeps them.
@@ -56,12 +66,17 @@ ALTER TABLE error_tracking_client_keys RENAME COLUMN public_key TO encrypted_pub
     db.pragma('secure_delete = ON')
     sealColumn(db, secrets, 'ci_variables', 'id', 'encrypted_value')
     sealColumn(db, secrets, 'ci_pipelines', 'id', 'encrypted_variables')
-    sealColumn(db, secrets, 'ci_registration_tokens', 'rowid', 'encrypted_token', (token) => ({ token_digest: digestToken(token) }))
+    sealColumn(db, secrets, 'ci_registration_tokens', 'rowid', 'encrypted_token', (token) => ({
+      token_digest: digestToken(token),
+    }))
     sealColumn(db, secrets, 'error_tracking_client_keys', 'id', 'encrypted_public_key')
-    const setting = db.prepare("SELECT value FROM settings WHERE key = 'runners_registration_token'").get() as { value: string } | undefined
+    const setting = db.prepare("SELECT value FROM settings WHERE key = 'runners_registration_token'").get() as
+      { value: string } | undefined
     const token = setting ? (JSON.parse(setting.value) as unknown) : undefined
     if (typeof token === 'string' && token !== '' && !isSealed(token)) {
-      db.prepare("UPDATE settings SET value = ? WHERE key = 'runners_registration_token'").run(JSON.stringify(secrets.seal(token)))
+      db.prepare("UPDATE settings SET value = ? WHERE key = 'runners_registration_token'").run(
+        JSON.stringify(secrets.seal(token)),
+      )
     }
     db.pragma(`secure_delete = ${secureDelete}`)
   },

@@ -25,11 +25,18 @@ const AUTOINCREMENT_ID = /\bid\s+INTEGER\s+PRIMARY\s+KEY\b(?!\s+AUTOINCREMENT)/g
 
 /** Tables whose primary key is an `id` INTEGER column (the rowid) without AUTOINCREMENT. */
 function tablesReusingIds(db: Db): TableDefinition[] {
-  const tables = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as TableDefinition[]
+  const tables = db
+    .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
+    .all() as TableDefinition[]
   const primaryKey = db.prepare('SELECT name, type FROM pragma_table_info(?) WHERE pk > 0')
   return tables.filter((t) => {
     const key = primaryKey.all(t.name) as { name: string; type: string }[]
-    return key.length === 1 && key[0].name === 'id' && key[0].type.toUpperCase() === 'INTEGER' && !/\bAUTOINCREMENT\b/i.test(t.sql)
+    return (
+      key.length === 1 &&
+      key[0].name === 'id' &&
+      key[0].type.toUpperCase() === 'INTEGER' &&
+      !/\bAUTOINCREMENT\b/i.test(t.sql)
+    )
   })
 }
 
@@ -43,14 +50,22 @@ function autoincrementDefinition(table: TableDefinition, newName: string): strin
   if (!header.test(table.sql)) throw new Error(`migration 22: cannot read the definition of ${table.name}`)
   const ids = table.sql.match(AUTOINCREMENT_ID) ?? []
   if (ids.length !== 1) throw new Error(`migration 22: cannot find the id column of ${table.name}`)
-  return table.sql.replace(header, `CREATE TABLE ${quoted(newName)} (`).replace(AUTOINCREMENT_ID, (id) => `${id} AUTOINCREMENT`)
+  return table.sql
+    .replace(header, `CREATE TABLE ${quoted(newName)} (`)
+    .replace(AUTOINCREMENT_ID, (id) => `${id} AUTOINCREMENT`)
 }
 
 function rebuildWithAutoincrement(db: Db, table: TableDefinition): void {
   const rebuilt = `${table.name}__autoincrement`
   // Indexes and triggers go with the dropped table; automatic indexes (UNIQUE) come back with the definition.
-  const dependents = (db.prepare(`SELECT sql FROM sqlite_master WHERE tbl_name = ? AND type IN ('index', 'trigger') AND sql IS NOT NULL`).all(table.name) as { sql: string }[]).map((r) => r.sql)
-  const columns = (db.prepare('SELECT name FROM pragma_table_info(?)').all(table.name) as { name: string }[]).map((c) => quoted(c.name)).join(', ')
+  const dependents = (
+    db
+      .prepare(`SELECT sql FROM sqlite_master WHERE tbl_name = ? AND type IN ('index', 'trigger') AND sql IS NOT NULL`)
+      .all(table.name) as { sql: string }[]
+  ).map((r) => r.sql)
+  const columns = (db.prepare('SELECT name FROM pragma_table_info(?)').all(table.name) as { name: string }[])
+    .map((c) => quoted(c.name))
+    .join(', ')
   db.exec(autoincrementDefinition(table, rebuilt))
   db.exec(`INSERT INTO ${quoted(rebuilt)} (${columns}) SELECT ${columns} FROM ${quoted(table.name)}`)
   db.exec(`DROP TABLE ${quoted(table.name)}`)
@@ -76,9 +91,30 @@ export default {
   rebuildsTables: true,
   data(db: Db): void {
     for (const table of tablesReusingIds(db)) rebuildWithAutoincrement(db, table)
-    keepIdsAbove(db, 'users', highest(db, `SELECT MAX(id) AS id FROM (SELECT entity_id AS id FROM audit_events WHERE entity_type = 'User' UNION ALL SELECT author_id FROM audit_events)`))
-    keepIdsAbove(db, 'namespaces', highest(db, `SELECT MAX(id) AS id FROM (SELECT entity_id AS id FROM audit_events WHERE entity_type = 'Group' UNION ALL SELECT scope_id FROM internal_ids WHERE scope_type = 'Namespace')`))
-    keepIdsAbove(db, 'projects', highest(db, `SELECT MAX(id) AS id FROM (SELECT entity_id AS id FROM audit_events WHERE entity_type = 'Project' UNION ALL SELECT scope_id FROM internal_ids WHERE scope_type = 'Project')`))
+    keepIdsAbove(
+      db,
+      'users',
+      highest(
+        db,
+        `SELECT MAX(id) AS id FROM (SELECT entity_id AS id FROM audit_events WHERE entity_type = 'User' UNION ALL SELECT author_id FROM audit_events)`,
+      ),
+    )
+    keepIdsAbove(
+      db,
+      'namespaces',
+      highest(
+        db,
+        `SELECT MAX(id) AS id FROM (SELECT entity_id AS id FROM audit_events WHERE entity_type = 'Group' UNION ALL SELECT scope_id FROM internal_ids WHERE scope_type = 'Namespace')`,
+      ),
+    )
+    keepIdsAbove(
+      db,
+      'projects',
+      highest(
+        db,
+        `SELECT MAX(id) AS id FROM (SELECT entity_id AS id FROM audit_events WHERE entity_type = 'Project' UNION ALL SELECT scope_id FROM internal_ids WHERE scope_type = 'Project')`,
+      ),
+    )
     db.exec(`DELETE FROM internal_ids WHERE (scope_type = 'Project' AND scope_id NOT IN (SELECT id FROM projects))
       OR (scope_type = 'Namespace' AND scope_id NOT IN (SELECT id FROM namespaces))`)
   },

@@ -43,4 +43,25 @@ export interface Migration {
  * Every schema migration. Each runs once, in version order, whatever order they were merged in
  * (see `migrate`); never edit one that has shipped.
  */
-export const migrations: readonly Migration[] = [core, projectStars, protectedBranches, labelsMilestones, collaborationCore, issues, snippets, mergeRequests, epics, ci, environmentsOperations, importsGeoStorageMoves, alertsSecurity, seedRuns, deploymentMergeRequests, vulnerabilityOpened, systemNotesResourceEvents, secretsAtRest, autoincrementIds, authLockout]
+export const migrations: readonly Migration[] = [
+  core,
+  projectStars,
+  protectedBranches,
+  labelsMilestones,
+  collaborationCore,
+  issues,
+  snippets,
+  mergeRequests,
+  epics,
+  ci,
+  environmentsOperations,
+  importsGeoStorageMoves,
+  alertsSecurity,
+  seedRuns,
+  deploymentMergeRequests,
+  vulnerabilityOpened,
+  systemNotesResourceEvents,
+  secretsAtRest,
+  autoincrementIds,
+  authLockout,
+]
