@@ -1,6 +1,7 @@
 import { onScopeDispose, shallowRef, watch, type ShallowRef, type WatchSource } from 'vue'
 import type { SearchHit, SearchParams } from '../../shared/ipc/cache'
 import { useBridge } from '../bridge'
+import { useCacheChangesStore } from '../stores/cache-changes'
 import { toReadableError, type ReadableError } from '../lib/ipc-errors'
 import { MergedPages } from '../lib/merged-pages'
 
@@ -23,8 +24,6 @@ export interface SearchPages {
   /** Shows the next page of hits. */
   loadMore(): Promise<void>
 }
-
-const SETTLE_MS = 250
 
 /**
  * Full-text search over the cache, a page at a time: `search:query` per account with
@@ -50,7 +49,6 @@ export function useSearchPages(options: {
   let merge: MergedPages<AccountHit> | null = null
   let exactByAccount = new Map<string, boolean>()
   let generation = 0
-  let timer: ReturnType<typeof setTimeout> | null = null
 
   async function fill(count: number, mine: number): Promise<void> {
     const current = merge
@@ -102,18 +100,11 @@ export function useSearchPages(options: {
     await fill(Math.max(pageSize, keep), mine)
   }
 
-  const off = bridge.on('cache:did-change', (change) => {
-    if (!asked.value || !options.accounts().includes(change.accountId) || !change.kinds.some((k) => ['issue', 'merge_request', 'epic', 'milestone', 'note'].includes(k))) return
-    if (timer !== null) clearTimeout(timer)
-    timer = setTimeout(() => {
-      timer = null
-      void restart(hits.value.length)
-    }, SETTLE_MS)
-  })
-  onScopeDispose(() => {
-    off()
-    if (timer !== null) clearTimeout(timer)
-  })
+  onScopeDispose(
+    useCacheChangesStore().watchCache(options.accounts, ['issue', 'merge_request', 'epic', 'milestone', 'note'], () => {
+      if (asked.value) void restart(hits.value.length)
+    }),
+  )
   watch(options.key, () => void restart(pageSize), { immediate: true, deep: true })
 
   return {

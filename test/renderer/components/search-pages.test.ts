@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { flushPromises } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
 import { createApp, effectScope } from 'vue'
 import { describe, expect, it } from 'vitest'
 import { bridgeKey } from '../../../src/renderer/bridge'
@@ -7,10 +8,12 @@ import { useSearchPages } from '../../../src/renderer/composables/use-search-pag
 import type { SearchHit, SearchParams, SearchResult } from '../../../src/shared/ipc/cache'
 import { fakeTransport } from '../support/fake-bridge'
 
-/** An app context providing the bridge, for composables run outside a component. */
+/** An app context providing the bridge and the stores, for composables run outside a component. */
 function hostWith(bridge: ReturnType<typeof fakeTransport>['bridge']) {
   const app = createApp({ render: () => null })
-  app.provide(bridgeKey, bridge)
+  const pinia = createPinia()
+  app.provide(bridgeKey, bridge).use(pinia)
+  setActivePinia(pinia)
   return app
 }
 
