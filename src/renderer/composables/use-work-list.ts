@@ -41,8 +41,11 @@ export function useWorkList<T extends Issue | MergeRequest, F>(options: {
   const { ids: accountIds, many } = useListAccounts()
   watch(accountIds, (ids) => ids.forEach((id) => void reference.ensure(id)), { immediate: true })
 
+  // The list's route: while another page is shown (the list is kept alive), its filter stays as it was.
+  const routeName = route.name
+  let shown: F = options.parse(plainQuery(route.query))
   const filter = computed<F>({
-    get: () => options.parse(plainQuery(route.query)),
+    get: () => (route.name === routeName ? (shown = options.parse(plainQuery(route.query))) : shown),
     set: (value) => void router.replace({ query: queryObject(options.serialize(value)) }),
   })
 
