@@ -569,15 +569,13 @@ const projects: FastifyPluginAsync = async (plugin) => {
       const link = db
         .prepare('SELECT rowid AS id, * FROM project_group_links WHERE project_id = ? AND group_id = ?')
         .get(project.id, group.id) as Record<string, unknown>
-      return reply
-        .code(201)
-        .send({
-          id: link.id,
-          project_id: project.id,
-          group_id: group.id,
-          group_access: access,
-          expires_at: link.expires_at,
-        })
+      return reply.code(201).send({
+        id: link.id,
+        project_id: project.id,
+        group_id: group.id,
+        group_access: access,
+        expires_at: link.expires_at,
+      })
     },
   )
 
