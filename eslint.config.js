@@ -74,10 +74,13 @@ export default tseslint.config(
       '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
       // Style-only: visible as a warning, never blocking.
       'no-useless-escape': 'warn',
-      // Long attribute lists are formatted by hand; layout is not what lint guards here.
+      // Layout is Prettier's (npm run lint checks it): eslint-plugin-vue's layout rules would fight it.
       'vue/max-attributes-per-line': 'off',
       'vue/singleline-html-element-content-newline': 'off',
+      'vue/multiline-html-element-content-newline': 'off',
       'vue/html-self-closing': 'off',
+      'vue/html-indent': 'off',
+      'vue/html-closing-bracket-newline': 'off',
     },
   },
   { files: ANY_ALLOWLIST, rules: { '@typescript-eslint/no-explicit-any': 'off' } },

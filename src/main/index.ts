@@ -1,6 +1,21 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, Notification, protocol, screen, session, shell, Tray, type MenuItemConstructorOptions } from 'electron'
+import {
+  app,
+  BrowserWindow,
+  clipboard,
+  dialog,
+  ipcMain,
+  Menu,
+  nativeImage,
+  Notification,
+  protocol,
+  screen,
+  session,
+  shell,
+  Tray,
+  type MenuItemConstructorOptions,
+} from 'electron'
 import { REQUEST_CHANNELS, type Account, type EventChannel, type IpcEvents } from '../shared/ipc/contract'
 import type { NotifySummary } from '../shared/ipc/notify'
 import { contentSecurityPolicy } from './core/csp'
@@ -45,7 +60,9 @@ const rendererDir = join(__dirname, '../renderer')
 const devServerUrl = process.env.ELECTRON_RENDERER_URL
 const csp = contentSecurityPolicy(devServerUrl ? [devServerUrl.replace(/^http/, 'ws')] : [])
 
-protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }])
+protocol.registerSchemesAsPrivileged([
+  { scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+])
 
 // Created once the app is ready: the accounts service reads the user data dir.
 let core: Core
@@ -90,7 +107,9 @@ function hardenSession(): void {
   protocol.handle(SCHEME, async (request) => {
     const file = await readStaticFile(rendererDir, new URL(request.url).pathname)
     if (file === null) return new Response('Not found', { status: 404, headers: { 'Content-Security-Policy': csp } })
-    return new Response(new Uint8Array(file.body), { headers: { 'Content-Type': file.contentType, 'Content-Security-Policy': csp } })
+    return new Response(new Uint8Array(file.body), {
+      headers: { 'Content-Type': file.contentType, 'Content-Security-Policy': csp },
+    })
   })
 }
 
@@ -113,7 +132,8 @@ const windowStateFile = (): string => join(app.getPath('userData'), 'window-stat
 /** Saves the window's size, position and maximized state when they change (at most twice a second) and when it closes. */
 function keepWindowState(window: BrowserWindow): void {
   const save = (): void => {
-    if (!window.isDestroyed()) writeWindowState(windowStateFile(), { bounds: window.getNormalBounds(), maximized: window.isMaximized() })
+    if (!window.isDestroyed())
+      writeWindowState(windowStateFile(), { bounds: window.getNormalBounds(), maximized: window.isMaximized() })
   }
   let pending: NodeJS.Timeout | null = null
   const later = (): void => {
@@ -132,7 +152,10 @@ function keepWindowState(window: BrowserWindow): void {
 
 /** Opens the page (at `route`, when given) in a new window, where the last one was. */
 function createWindow(route?: string): BrowserWindow {
-  const placement = placeWindow(readWindowState(windowStateFile()), screen.getAllDisplays().map((d) => d.workArea))
+  const placement = placeWindow(
+    readWindowState(windowStateFile()),
+    screen.getAllDisplays().map((d) => d.workArea),
+  )
   const window = new BrowserWindow({
     x: placement.x,
     y: placement.y,
@@ -209,7 +232,12 @@ async function updateTray(): Promise<void> {
     return { label: trayLabel(e.label), click: () => showRoute(e.route) }
   })
   if (items.length > 0) items.push({ type: 'separator' })
-  items.push({ label: 'Show Burrow', click: () => showRoute() }, { label: 'Sync now', click: () => void syncNow() }, { type: 'separator' }, { label: 'Quit', role: 'quit' })
+  items.push(
+    { label: 'Show Burrow', click: () => showRoute() },
+    { label: 'Sync now', click: () => void syncNow() },
+    { type: 'separator' },
+    { label: 'Quit', role: 'quit' },
+  )
   tray?.setToolTip(model.tooltip)
   tray?.setContextMenu(Menu.buildFromTemplate(items))
 }
@@ -221,7 +249,10 @@ function createTray(): void {
   // A burst of changes (a sync run writing to-dos) rebuilds the menu once.
   let pending: NodeJS.Timeout | null = null
   core.events.subscribe((event, payload) => {
-    const relevant = event === 'notify:did-change' || event === 'notify:did-announce' || (event === 'cache:did-change' && payload.kinds.includes('todo'))
+    const relevant =
+      event === 'notify:did-change' ||
+      event === 'notify:did-announce' ||
+      (event === 'cache:did-change' && payload.kinds.includes('todo'))
     if (!relevant || pending !== null) return
     pending = setTimeout(() => {
       pending = null
@@ -233,8 +264,17 @@ function createTray(): void {
 /** A native notification per announcement, when the user has them on (the `notifications` preference). */
 function wireNotifications(): void {
   core.events.subscribe((event, payload) => {
-    if (event !== 'notify:did-announce' || core.preferences?.get().notifications !== true || !Notification.isSupported()) return
-    const notification = new Notification({ title: payload.title, body: payload.body, icon: join(__dirname, '../../resources/icon.png') })
+    if (
+      event !== 'notify:did-announce' ||
+      core.preferences?.get().notifications !== true ||
+      !Notification.isSupported()
+    )
+      return
+    const notification = new Notification({
+      title: payload.title,
+      body: payload.body,
+      icon: join(__dirname, '../../resources/icon.png'),
+    })
     notifications.add(notification)
     notification.on('click', () => showRoute(payload.route))
     notification.on('close', () => notifications.delete(notification))
@@ -265,7 +305,12 @@ async function openDeepLink(link: string): Promise<void> {
   }
   log.write('warn', `deep link refused: ${result.message}`)
   showRoute()
-  void dialog.showMessageBox({ type: 'warning', title: 'Burrow', message: 'Burrow cannot open this link', detail: result.message })
+  void dialog.showMessageBox({
+    type: 'warning',
+    title: 'Burrow',
+    message: 'Burrow cannot open this link',
+    detail: result.message,
+  })
 }
 
 /** Copies the diagnostics (versions, platform, account hosts, recent log lines; no secret). */
@@ -287,10 +332,15 @@ async function startOwnServer(): Promise<{ baseUrl: string; token: string } | nu
       env: process.env,
       onOutput: (line, stream) => log.write(stream === 'stderr' ? 'warn' : 'info', `[server] ${line}`),
     })
-    log.write('info', `Burrow Server ${embeddedServer.version} ready at ${embeddedServer.baseUrl} (data in ${folders.server})`)
+    log.write(
+      'info',
+      `Burrow Server ${embeddedServer.version} ready at ${embeddedServer.baseUrl} (data in ${folders.server})`,
+    )
     return { baseUrl: embeddedServer.baseUrl, token: embeddedServer.rootToken }
   } catch (error) {
-    console.error(`[burrow] could not start the local Burrow Server: ${error instanceof Error ? error.message : String(error)}`)
+    console.error(
+      `[burrow] could not start the local Burrow Server: ${error instanceof Error ? error.message : String(error)}`,
+    )
     return null
   }
 }
@@ -308,7 +358,12 @@ function setApplicationMenu(checkForUpdates?: () => void): void {
 
 /** electron-updater when this build names a release feed (core/shell/updates.ts); the menu gets "Check for Updates…" then. */
 async function startUpdates(): Promise<(() => void) | undefined> {
-  const policy = updatePolicy({ isPackaged: app.isPackaged, platform: process.platform, resourcesPath: process.resourcesPath, env: process.env })
+  const policy = updatePolicy({
+    isPackaged: app.isPackaged,
+    platform: process.platform,
+    resourcesPath: process.resourcesPath,
+    env: process.env,
+  })
   if (!policy.enabled) {
     log.write('info', `updates off: ${policy.reason}`)
     return undefined
@@ -316,16 +371,26 @@ async function startUpdates(): Promise<(() => void) | undefined> {
   const updater: Updater = (await import('electron-updater')).default.autoUpdater
   stopUpdates = wireUpdates({
     updater,
-    ask: async (question) => (await dialog.showMessageBox({ type: 'info', ...question, buttons: [...question.buttons] })).response,
+    ask: async (question) =>
+      (await dialog.showMessageBox({ type: 'info', ...question, buttons: [...question.buttons] })).response,
     log: (message) => log.write('info', message),
   })
   return () => void updater.checkForUpdates().catch(() => undefined)
 }
 
 process.on('uncaughtException', (error) => log.write('error', `uncaught exception: ${error.stack ?? error.message}`))
-process.on('unhandledRejection', (reason) => log.write('error', `unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`))
-app.on('render-process-gone', (_event, _contents, details) => log.write('error', `renderer gone: ${details.reason} (exit code ${details.exitCode})`))
-app.on('child-process-gone', (_event, details) => log.write('error', `${details.type} process gone: ${details.reason} (exit code ${details.exitCode})`))
+process.on('unhandledRejection', (reason) =>
+  log.write(
+    'error',
+    `unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`,
+  ),
+)
+app.on('render-process-gone', (_event, _contents, details) =>
+  log.write('error', `renderer gone: ${details.reason} (exit code ${details.exitCode})`),
+)
+app.on('child-process-gone', (_event, details) =>
+  log.write('error', `${details.type} process gone: ${details.reason} (exit code ${details.exitCode})`),
+)
 
 app.on('web-contents-created', (_event, contents) => {
   contents.setWindowOpenHandler(() => ({ action: 'deny' }))
@@ -361,7 +426,8 @@ function start(): void {
       syncOptions: { schedule: true },
       recentLogLines: (count) => log.recentLines(count),
     })
-    if (launched.localAccountError !== null) console.error(`[burrow] could not sign in to the local Burrow Server: ${launched.localAccountError}`)
+    if (launched.localAccountError !== null)
+      console.error(`[burrow] could not sign in to the local Burrow Server: ${launched.localAccountError}`)
     core = launched.core
     hardenSession()
     wireIpc()
@@ -402,4 +468,3 @@ app.on('window-all-closed', () => {
 app.on('before-quit', () => {
   tray?.destroy()
 })
-

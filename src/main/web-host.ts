@@ -88,7 +88,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found')
       return
     }
-    res.writeHead(200, { 'Content-Type': file.contentType, 'Content-Length': file.body.length, 'Cache-Control': 'no-cache' })
+    res.writeHead(200, {
+      'Content-Type': file.contentType,
+      'Content-Length': file.body.length,
+      'Cache-Control': 'no-cache',
+    })
     res.end(req.method === 'HEAD' ? undefined : file.body)
   }
 
@@ -108,7 +112,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (!hostAllowed(req)) return refuseUpgrade(socket, 403)
     // Browsers always send Origin on WebSocket handshakes; another site's page must not connect.
     const requestOrigin = req.headers.origin
-    if (requestOrigin !== undefined && requestOrigin !== origin && requestOrigin !== origin.replace(HOST, 'localhost')) return refuseUpgrade(socket, 403)
+    if (requestOrigin !== undefined && requestOrigin !== origin && requestOrigin !== origin.replace(HOST, 'localhost'))
+      return refuseUpgrade(socket, 403)
     if (!sameSecret(url.searchParams.get('secret'), secret)) return refuseUpgrade(socket, 401)
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req))
   })

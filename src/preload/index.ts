@@ -16,7 +16,10 @@ const events = new Set<string>(EVENT_CHANNELS)
 const bridge: BurrowBridge = {
   invoke(channel: RequestChannel, ...args: readonly unknown[]) {
     if (!requests.has(channel)) {
-      return Promise.resolve<IpcResponse<never>>({ ok: false, error: { code: 'unknown-channel', message: `Unknown channel: ${String(channel)}` } })
+      return Promise.resolve<IpcResponse<never>>({
+        ok: false,
+        error: { code: 'unknown-channel', message: `Unknown channel: ${String(channel)}` },
+      })
     }
     return ipcRenderer.invoke(channel, ...args) as Promise<IpcResponse<never>>
   },

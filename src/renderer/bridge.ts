@@ -56,7 +56,10 @@ export function createBridge(win: Window = window): Bridge {
   if (secret === null) {
     return wrapBridge(
       {
-        invoke: async () => ({ ok: false, error: { code: 'unavailable', message: 'No launch secret: open the address printed by `npm start`.' } }),
+        invoke: async () => ({
+          ok: false,
+          error: { code: 'unavailable', message: 'No launch secret: open the address printed by `npm start`.' },
+        }),
         on: () => () => undefined,
       },
       'websocket',

@@ -66,7 +66,10 @@ export function createWebSocketBridge(url: string, WebSocketImpl: typeof WebSock
       try {
         ws = await connect()
       } catch (error) {
-        return { ok: false, error: { code: 'unavailable', message: error instanceof Error ? error.message : String(error) } }
+        return {
+          ok: false,
+          error: { code: 'unavailable', message: error instanceof Error ? error.message : String(error) },
+        }
       }
       const id = nextId++
       const frame: WireRequest = { type: 'request', id, channel, args }

@@ -5,8 +5,17 @@ import { Entry } from '@napi-rs/keyring'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { AccountStore } from '../../src/main/core/accounts/account-store'
 import { AccountError, Accounts, normalizeBaseUrl } from '../../src/main/core/accounts/accounts'
-import { EncryptedFileSecretStore, WrongPassphraseError } from '../../src/main/core/accounts/encrypted-file-secret-store'
-import { KEYCHAIN_SERVICE, KeyringSecretStore, detectKeychain, type SecretStore, type SecretStoreAvailability } from '../../src/main/core/accounts/secret-store'
+import {
+  EncryptedFileSecretStore,
+  WrongPassphraseError,
+} from '../../src/main/core/accounts/encrypted-file-secret-store'
+import {
+  KEYCHAIN_SERVICE,
+  KeyringSecretStore,
+  detectKeychain,
+  type SecretStore,
+  type SecretStoreAvailability,
+} from '../../src/main/core/accounts/secret-store'
 import { createCore } from '../../src/main/core/index'
 import type { Account } from '../../src/shared/ipc/contract'
 import { seedUser, startServer, type ListeningServer } from '../helpers/server'
@@ -69,7 +78,13 @@ describe('Accounts with the OS keychain (Secret Service)', () => {
     open()
     const { user, token } = seedUser(server, { name: 'Pat Token' })
     const account = await accounts.add({ baseUrl: `${server.url}/`, token })
-    expect(account).toMatchObject({ baseUrl: server.url, username: user.username, userId: user.id, name: 'Pat Token', authKind: 'pat' })
+    expect(account).toMatchObject({
+      baseUrl: server.url,
+      username: user.username,
+      userId: user.id,
+      name: 'Pat Token',
+      authKind: 'pat',
+    })
     expect(JSON.parse(new Entry(KEYCHAIN_SERVICE, account.id).getPassword() ?? 'null')).toEqual({ kind: 'pat', token })
     const file = readFileSync(join(dir, 'accounts.json'), 'utf8')
     expect(file).toContain(user.username)
@@ -84,9 +99,15 @@ describe('Accounts with the OS keychain (Secret Service)', () => {
     const account = await accounts.add({ baseUrl: server.url, username: user.username, password })
     expect(account).toMatchObject({ userId: user.id, authKind: 'oauth' })
     const saved = JSON.parse(new Entry(KEYCHAIN_SERVICE, account.id).getPassword() ?? 'null') as Record<string, unknown>
-    expect(saved).toMatchObject({ kind: 'oauth', accessToken: expect.any(String), refreshToken: expect.any(String), expiresAt: expect.any(Number) })
+    expect(saved).toMatchObject({
+      kind: 'oauth',
+      accessToken: expect.any(String),
+      refreshToken: expect.any(String),
+      expiresAt: expect.any(Number),
+    })
     const file = readFileSync(join(dir, 'accounts.json'), 'utf8')
-    for (const secret of [password, saved.accessToken, saved.refreshToken] as string[]) expect(file).not.toContain(secret)
+    for (const secret of [password, saved.accessToken, saved.refreshToken] as string[])
+      expect(file).not.toContain(secret)
     expect(await accounts.verify(account.id)).toMatchObject({ state: 'valid', account: { id: account.id } })
   })
 
@@ -103,11 +124,18 @@ describe('Accounts with the OS keychain (Secret Service)', () => {
     open()
     const { user, token, password } = seedUser(server)
     await accounts.add({ baseUrl: server.url, token })
-    const error = await accounts.add({ baseUrl: server.url, username: user.username, password }).catch((e: unknown) => e)
-    expect(error).toMatchObject({ code: 'duplicate-account', message: `${user.username} on ${new URL(server.url).host} is already signed in.` })
+    const error = await accounts
+      .add({ baseUrl: server.url, username: user.username, password })
+      .catch((e: unknown) => e)
+    expect(error).toMatchObject({
+      code: 'duplicate-account',
+      message: `${user.username} on ${new URL(server.url).host} is already signed in.`,
+    })
     expect(await accounts.list()).toHaveLength(1)
     // The OAuth pair issued for the refused attempt was revoked, not left valid.
-    const tokens = server.app.burrow.db.prepare('SELECT revoked_at FROM oauth_access_tokens WHERE user_id = ?').all(user.id) as { revoked_at: string | null }[]
+    const tokens = server.app.burrow.db
+      .prepare('SELECT revoked_at FROM oauth_access_tokens WHERE user_id = ?')
+      .all(user.id) as { revoked_at: string | null }[]
     expect(tokens.length).toBeGreaterThan(0)
     expect(tokens.every((t) => t.revoked_at !== null)).toBe(true)
   })
@@ -145,7 +173,10 @@ describe('Accounts with the OS keychain (Secret Service)', () => {
     open()
     const { user, token } = seedUser(server)
     const account = await accounts.add({ baseUrl: server.url, token })
-    const again = new Accounts({ store: new AccountStore(join(dir, 'accounts.json')), secrets: new KeyringSecretStore() })
+    const again = new Accounts({
+      store: new AccountStore(join(dir, 'accounts.json')),
+      secrets: new KeyringSecretStore(),
+    })
     expect(await again.list()).toEqual([account])
     expect(await (await again.clientFor(account.id)).get('/user')).toMatchObject({ id: user.id })
     again.dispose()
@@ -226,7 +257,10 @@ describe('accounts channels through the core dispatcher', () => {
 
   it('accounts:add returns the account without any secret and announces accounts:did-change', async () => {
     const dir = tempDir()
-    const accounts = new Accounts({ store: new AccountStore(join(dir, 'accounts.json')), secrets: new KeyringSecretStore() })
+    const accounts = new Accounts({
+      store: new AccountStore(join(dir, 'accounts.json')),
+      secrets: new KeyringSecretStore(),
+    })
     const core = createCore({ version: '0.1.0', mode: 'browser', serverUrl: server.url, accounts })
     const changes: (readonly Account[])[] = []
     core.events.subscribe((event, payload) => {
@@ -236,8 +270,20 @@ describe('accounts channels through the core dispatcher', () => {
     const response = await core.dispatch('accounts:add', [{ baseUrl: server.url, username: user.username, password }])
     expect(response.ok).toBe(true)
     const account = (response as { result: Account }).result
-    expect(Object.keys(account).sort()).toEqual(['addedAt', 'authKind', 'avatarUrl', 'baseUrl', 'id', 'name', 'userId', 'username'])
-    const secret = JSON.parse(new Entry(KEYCHAIN_SERVICE, account.id).getPassword() ?? '{}') as { accessToken: string; refreshToken: string }
+    expect(Object.keys(account).sort()).toEqual([
+      'addedAt',
+      'authKind',
+      'avatarUrl',
+      'baseUrl',
+      'id',
+      'name',
+      'userId',
+      'username',
+    ])
+    const secret = JSON.parse(new Entry(KEYCHAIN_SERVICE, account.id).getPassword() ?? '{}') as {
+      accessToken: string
+      refreshToken: string
+    }
     const wire = JSON.stringify(response)
     for (const s of [password, secret.accessToken, secret.refreshToken]) expect(wire).not.toContain(s)
     expect(changes).toEqual([[account]])
@@ -246,17 +292,37 @@ describe('accounts channels through the core dispatcher', () => {
     expect(await core.dispatch('accounts:verify', [account.id])).toMatchObject({ ok: true, result: { state: 'valid' } })
     expect(await core.dispatch('accounts:remove', [account.id])).toEqual({ ok: true, result: null })
     expect(changes).toHaveLength(2)
-    expect(await core.dispatch('accounts:remove', [account.id])).toMatchObject({ ok: false, error: { code: 'account-not-found' } })
+    expect(await core.dispatch('accounts:remove', [account.id])).toMatchObject({
+      ok: false,
+      error: { code: 'account-not-found' },
+    })
     accounts.dispose()
   })
 
   it('answers bad arguments with invalid-arguments', async () => {
     const core = createCore({ version: '0.1.0', mode: 'browser', serverUrl: null })
-    for (const args of [[], [{ baseUrl: 'not a url', token: 't' }], [{ baseUrl: 'https://x.test' }], [{ baseUrl: 'https://x.test', token: 't', password: 'p' }], [{ baseUrl: 'https://x.test', token: '' }], [{ baseUrl: 'https://x.test', token: 't', extra: 1 }], ['https://x.test', 't']]) {
-      expect(await core.dispatch('accounts:add', args)).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
+    for (const args of [
+      [],
+      [{ baseUrl: 'not a url', token: 't' }],
+      [{ baseUrl: 'https://x.test' }],
+      [{ baseUrl: 'https://x.test', token: 't', password: 'p' }],
+      [{ baseUrl: 'https://x.test', token: '' }],
+      [{ baseUrl: 'https://x.test', token: 't', extra: 1 }],
+      ['https://x.test', 't'],
+    ]) {
+      expect(await core.dispatch('accounts:add', args)).toMatchObject({
+        ok: false,
+        error: { code: 'invalid-arguments' },
+      })
     }
-    expect(await core.dispatch('accounts:remove', [])).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
-    expect(await core.dispatch('accounts:verify', [42])).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
+    expect(await core.dispatch('accounts:remove', [])).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-arguments' },
+    })
+    expect(await core.dispatch('accounts:verify', [42])).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-arguments' },
+    })
   })
 
   it('answers unavailable when the launch has no accounts service', async () => {

@@ -11,12 +11,46 @@ import { NetworkError } from '../../src/main/core/api/errors'
 /** A private CA and a certificate for 127.0.0.1 signed by it, made with the system openssl. */
 function makeCertificates(dir: string): { caFile: string; key: string; cert: string } {
   const run = (...args: string[]): void => void execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' })
-  run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Burrow Test CA')
+  run(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=Burrow Test CA',
+  )
   run('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1')
   const ext = join(dir, 'ext.cnf')
   execFileSync('sh', ['-c', `printf 'subjectAltName=IP:127.0.0.1\\n' > ${ext}`])
-  run('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'ext.cnf')
-  return { caFile: join(dir, 'ca.pem'), key: readFileSync(join(dir, 'server.key'), 'utf8'), cert: readFileSync(join(dir, 'server.pem'), 'utf8') }
+  run(
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'server.pem',
+    '-days',
+    '2',
+    '-extfile',
+    'ext.cnf',
+  )
+  return {
+    caFile: join(dir, 'ca.pem'),
+    key: readFileSync(join(dir, 'server.key'), 'utf8'),
+    cert: readFileSync(join(dir, 'server.pem'), 'utf8'),
+  }
 }
 
 describe('ApiClient with a per-account CA file', () => {
@@ -44,7 +78,11 @@ describe('ApiClient with a per-account CA file', () => {
   })
 
   it('trusts the instance when its CA file is given, for that client only', async () => {
-    const client = new ApiClient({ baseUrl: url, credentials: async () => ({ kind: 'pat', token: 'tls-token' }), caFile })
+    const client = new ApiClient({
+      baseUrl: url,
+      credentials: async () => ({ kind: 'pat', token: 'tls-token' }),
+      caFile,
+    })
     expect(await client.get('/user')).toEqual({ id: 7, username: 'tls-user' })
     expect(seen).toContain('tls-token')
   })

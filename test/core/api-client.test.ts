@@ -22,7 +22,9 @@ import { buildApp } from '../../src/server/app'
 import type { User } from '../../src/shared/api/user'
 import { ROOT_TOKEN, seedUser, startServer, type ListeningServer } from '../helpers/server'
 
-const pat = (token: string): (() => Promise<Credential>) => async () => ({ kind: 'pat', token })
+const pat =
+  (token: string): (() => Promise<Credential>) =>
+  async () => ({ kind: 'pat', token })
 
 /** Wraps the global fetch to record what the client sent (URL and status), never altering it. */
 function recordingFetch(log: { url: string; status: number; headers: Headers }[]): typeof fetch {
@@ -43,14 +45,26 @@ async function freePort(): Promise<number> {
 
 describe('query and Link helpers', () => {
   it('encodes arrays and nested keys Rails-style and drops null/undefined', () => {
-    expect(decodeURIComponent(encodeQuery({ labels: ['a', 'b c'], not: { labels: 'x' }, state: 'opened', page: 2, confidential: false, skip: undefined, none: null }))).toBe(
-      'labels[]=a&labels[]=b c&not[labels]=x&state=opened&page=2&confidential=false',
-    )
+    expect(
+      decodeURIComponent(
+        encodeQuery({
+          labels: ['a', 'b c'],
+          not: { labels: 'x' },
+          state: 'opened',
+          page: 2,
+          confidential: false,
+          skip: undefined,
+          none: null,
+        }),
+      ),
+    ).toBe('labels[]=a&labels[]=b c&not[labels]=x&state=opened&page=2&confidential=false')
     expect(encodeQuery({ search: 'a&b=c' })).toBe('search=a%26b%3Dc')
   })
 
   it('parses rel="next" and rel="last" from a Link header', () => {
-    const links = parseLinkHeader('<http://h/api/v4/users?page=2>; rel="next", <http://h/api/v4/users?page=5>; rel="last"')
+    const links = parseLinkHeader(
+      '<http://h/api/v4/users?page=2>; rel="next", <http://h/api/v4/users?page=5>; rel="last"',
+    )
     expect(links.get('next')).toBe('http://h/api/v4/users?page=2')
     expect(links.get('last')).toBe('http://h/api/v4/users?page=5')
     expect(parseLinkHeader(null).size).toBe(0)
@@ -78,24 +92,40 @@ describe('ApiClient against Burrow Server', () => {
 
   it('authenticates with an OAuth access token sent as Authorization: Bearer', async () => {
     const { user, password } = seedUser(server)
-    const credential = await requestOAuthToken(server.url, { grant_type: 'password', username: user.username, password }, { fetch, timeoutMs: 5_000 })
+    const credential = await requestOAuthToken(
+      server.url,
+      { grant_type: 'password', username: user.username, password },
+      { fetch, timeoutMs: 5_000 },
+    )
     expect(credential.expiresAt).toBeGreaterThan(Date.now() + 7000 * 1000)
     const log: { url: string; status: number; headers: Headers }[] = []
-    const client = new ApiClient({ baseUrl: server.url, credentials: async () => credential, fetch: recordingFetch(log) })
+    const client = new ApiClient({
+      baseUrl: server.url,
+      credentials: async () => credential,
+      fetch: recordingFetch(log),
+    })
     expect(await client.get<User>('/user')).toMatchObject({ id: user.id })
     expect(log[0]?.headers.get('authorization')).toBe(`Bearer ${credential.accessToken}`)
   })
 
   it('refuses a wrong password with an UnauthorizedError that does not echo the password', async () => {
     const { user } = seedUser(server)
-    const error = await requestOAuthToken(server.url, { grant_type: 'password', username: user.username, password: 'not-the-Secret-42' }, { fetch, timeoutMs: 5_000 }).catch((e: unknown) => e)
+    const error = await requestOAuthToken(
+      server.url,
+      { grant_type: 'password', username: user.username, password: 'not-the-Secret-42' },
+      { fetch, timeoutMs: 5_000 },
+    ).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(UnauthorizedError)
     expect(String((error as Error).message)).not.toContain('not-the-Secret-42')
   })
 
   it('refreshes an expired OAuth token with the refresh_token grant, persists the new pair, and the old token is rejected', async () => {
     const { user, password } = seedUser(server)
-    const issued = await requestOAuthToken(server.url, { grant_type: 'password', username: user.username, password }, { fetch, timeoutMs: 5_000 })
+    const issued = await requestOAuthToken(
+      server.url,
+      { grant_type: 'password', username: user.username, password },
+      { fetch, timeoutMs: 5_000 },
+    )
     let stored: OAuthCredential = { ...issued, expiresAt: Date.now() - 1000 }
     const persisted: OAuthCredential[] = []
     const client = new ApiClient({
@@ -119,11 +149,19 @@ describe('ApiClient against Burrow Server', () => {
 
   it('shares one refresh between concurrent requests with an expired token', async () => {
     const { user, password } = seedUser(server)
-    const issued = await requestOAuthToken(server.url, { grant_type: 'password', username: user.username, password }, { fetch, timeoutMs: 5_000 })
+    const issued = await requestOAuthToken(
+      server.url,
+      { grant_type: 'password', username: user.username, password },
+      { fetch, timeoutMs: 5_000 },
+    )
     const expired: OAuthCredential = { ...issued, expiresAt: Date.now() - 1000 }
     const persisted: OAuthCredential[] = []
     // credentials() keeps handing out the expired pair: the client must not trade its refresh token twice.
-    const client = new ApiClient({ baseUrl: server.url, credentials: async () => expired, onCredentialsRefreshed: async (c) => void persisted.push(c) })
+    const client = new ApiClient({
+      baseUrl: server.url,
+      credentials: async () => expired,
+      onCredentialsRefreshed: async (c) => void persisted.push(c),
+    })
     const users = await Promise.all([client.get<User>('/user'), client.get<User>('/user'), client.get<User>('/user')])
     expect(users.map((u) => u.id)).toEqual([user.id, user.id, user.id])
     expect(persisted).toHaveLength(1)
@@ -131,10 +169,18 @@ describe('ApiClient against Burrow Server', () => {
 
   it('refreshes once after a 401 on an OAuth token that has not reached its expiry', async () => {
     const { user, password } = seedUser(server)
-    const issued = await requestOAuthToken(server.url, { grant_type: 'password', username: user.username, password }, { fetch, timeoutMs: 5_000 })
+    const issued = await requestOAuthToken(
+      server.url,
+      { grant_type: 'password', username: user.username, password },
+      { fetch, timeoutMs: 5_000 },
+    )
     const revokedAccess: OAuthCredential = { ...issued, accessToken: 'revoked-or-unknown-access-token' }
     const persisted: OAuthCredential[] = []
-    const client = new ApiClient({ baseUrl: server.url, credentials: async () => revokedAccess, onCredentialsRefreshed: async (c) => void persisted.push(c) })
+    const client = new ApiClient({
+      baseUrl: server.url,
+      credentials: async () => revokedAccess,
+      onCredentialsRefreshed: async (c) => void persisted.push(c),
+    })
     expect(await client.get<User>('/user')).toMatchObject({ id: user.id })
     expect(persisted).toHaveLength(1)
   })
@@ -150,7 +196,8 @@ describe('ApiClient against Burrow Server', () => {
     const log: { url: string; status: number; headers: Headers }[] = []
     const client = new ApiClient({ baseUrl: server.url, credentials: pat(ROOT_TOKEN), fetch: recordingFetch(log) })
     const ids: number[] = []
-    for await (const u of client.paginate<User>('/users', { per_page: perPage, order_by: 'id', sort: 'asc' })) ids.push(u.id)
+    for await (const u of client.paginate<User>('/users', { per_page: perPage, order_by: 'id', sort: 'asc' }))
+      ids.push(u.id)
     expect(log).toHaveLength(3)
     expect(new Set(ids).size).toBe(total)
     expect(log[1]?.url).toContain('page=2')
@@ -180,7 +227,9 @@ describe('ApiClient against Burrow Server', () => {
     expect(invalid).toBeInstanceOf(ValidationError)
     expect(invalid).toMatchObject({ status: 400, code: 'validation' })
 
-    const stale = await root.put(`/users/${user.id}`, { bio: 'changed' }, { ifUnmodifiedSince: new Date('2000-01-01T00:00:00Z') }).catch((e: unknown) => e)
+    const stale = await root
+      .put(`/users/${user.id}`, { bio: 'changed' }, { ifUnmodifiedSince: new Date('2000-01-01T00:00:00Z') })
+      .catch((e: unknown) => e)
     expect(stale).toBeInstanceOf(PreconditionFailedError)
     expect(stale).toMatchObject({ status: 412 })
   })
@@ -189,7 +238,9 @@ describe('ApiClient against Burrow Server', () => {
 describe('ApiClient rate limiting', () => {
   let server: ListeningServer
   beforeAll(async () => {
-    server = await startServer({ settings: { throttle_authenticated_api_requests_per_period: 2, throttle_authenticated_api_period_in_seconds: 1 } })
+    server = await startServer({
+      settings: { throttle_authenticated_api_requests_per_period: 2, throttle_authenticated_api_period_in_seconds: 1 },
+    })
   })
   afterAll(async () => {
     await server.close()

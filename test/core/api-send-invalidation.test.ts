@@ -26,7 +26,10 @@ let projectId: number
 
 async function call<T>(channel: string, ...args: unknown[]): Promise<T> {
   const response = (await core.dispatch(channel, args)) as IpcResponse<T>
-  if (!response.ok) throw Object.assign(new Error(`${channel}: ${response.error.code} ${response.error.message}`), { ipc: response.error })
+  if (!response.ok)
+    throw Object.assign(new Error(`${channel}: ${response.error.code} ${response.error.message}`), {
+      ipc: response.error,
+    })
   return response.result
 }
 
@@ -36,8 +39,12 @@ async function failure(channel: string, ...args: unknown[]): Promise<IpcError> {
   return response.error
 }
 
-const get = (path: string, query?: Json, account = accountId) => (query === undefined ? call<CachedGetResult>('api:get', account, path) : call<CachedGetResult>('api:get', account, path, query))
-const refusedGet = (path: string, query?: Json) => (query === undefined ? failure('api:get', accountId, path) : failure('api:get', accountId, path, query))
+const get = (path: string, query?: Json, account = accountId) =>
+  query === undefined
+    ? call<CachedGetResult>('api:get', account, path)
+    : call<CachedGetResult>('api:get', account, path, query)
+const refusedGet = (path: string, query?: Json) =>
+  query === undefined ? failure('api:get', accountId, path) : failure('api:get', accountId, path, query)
 const send = (request: Json, account = accountId) => call<ApiSendResult>('api:send', account, request)
 
 async function api<T = Json>(token: string, method: 'GET' | 'POST', url: string, payload?: Json): Promise<T> {
@@ -49,7 +56,14 @@ async function api<T = Json>(token: string, method: 'GET' | 'POST', url: string,
 /** Starts the server again and waits until core, probing, reads fresh answers again. */
 async function backOnline(): Promise<void> {
   await server.restart()
-  for (let i = 0; !(await get('/version').then((r) => !r.stale, () => false)); i += 1) {
+  for (
+    let i = 0;
+    !(await get('/version').then(
+      (r) => !r.stale,
+      () => false,
+    ));
+    i += 1
+  ) {
     if (i > 400) throw new Error('core did not come back online')
     await new Promise((r) => setTimeout(r, 25))
   }
@@ -58,7 +72,10 @@ async function backOnline(): Promise<void> {
 /** Runs `check` with the server stopped (core then answers from its saved copies), and starts it again. */
 async function offline(check: () => Promise<void>): Promise<void> {
   await server.stop()
-  const outcome = await check().then(() => null, (error: unknown) => error)
+  const outcome = await check().then(
+    () => null,
+    (error: unknown) => error,
+  )
   await backOnline()
   if (outcome !== null) throw outcome
 }
@@ -72,7 +89,13 @@ beforeAll(async () => {
   owner = seedUser(server, { username: 'inval_owner' })
   other = seedUser(server, { username: 'inval_other' })
   const services = await desktopServices(new RequestLog())
-  core = createCore({ version: '0.1.0', mode: 'browser', serverUrl: server.url, accounts: services.accounts, cache: services.cache })
+  core = createCore({
+    version: '0.1.0',
+    mode: 'browser',
+    serverUrl: server.url,
+    accounts: services.accounts,
+    cache: services.cache,
+  })
   dispose = services.dispose
   accountId = (await services.accounts.add({ baseUrl: server.url, token: owner.token })).id
   otherAccountId = (await services.accounts.add({ baseUrl: server.url, token: other.token })).id
@@ -89,7 +112,10 @@ afterAll(async () => {
 
 describe('which saved answers a write outdates', () => {
   it('the written path with what lies below it, and its ancestors down to the project or group', () => {
-    expect(writtenPaths('/projects/7/environments/5/stop')).toEqual({ tree: '/projects/7/environments/5/stop', exact: ['/projects/7/environments/5', '/projects/7/environments'] })
+    expect(writtenPaths('/projects/7/environments/5/stop')).toEqual({
+      tree: '/projects/7/environments/5/stop',
+      exact: ['/projects/7/environments/5', '/projects/7/environments'],
+    })
     expect(writtenPaths('/groups/kestrel%2Fplatform/access_requests/3/approve')).toEqual({
       tree: '/groups/kestrel%2Fplatform/access_requests/3/approve',
       exact: ['/groups/kestrel%2Fplatform/access_requests/3', '/groups/kestrel%2Fplatform/access_requests'],
@@ -126,10 +152,15 @@ describe('api:send and the URL cache', () => {
         const refused = await refusedGet(path, query)
         expect(refused, path).toMatchObject({ code: 'offline', details: { read: 'not-saved' } })
       }
-      expect(await get(`/projects/${projectId}`)).toMatchObject({ stale: true, body: expect.objectContaining({ id: projectId }) })
+      expect(await get(`/projects/${projectId}`)).toMatchObject({
+        stale: true,
+        body: expect.objectContaining({ id: projectId }),
+      })
       expect(await get('/projects', { membership: true })).toMatchObject({ stale: true })
       expect(await get(`/projects/${projectId}/deployments`, { per_page: 20 })).toMatchObject({ stale: true })
-      expect(await get(`/projects/${projectId}/environments`, { per_page: 20, page: 1 }, otherAccountId)).toMatchObject({ stale: true })
+      expect(await get(`/projects/${projectId}/environments`, { per_page: 20, page: 1 }, otherAccountId)).toMatchObject(
+        { stale: true },
+      )
     })
   })
 
@@ -137,9 +168,15 @@ describe('api:send and the URL cache', () => {
     const id = await environment('review/read-again')
     await get(`/projects/${projectId}/environments/${id}`)
     await send({ method: 'POST', path: `/projects/${projectId}/environments/${id}/stop` })
-    expect(await get(`/projects/${projectId}/environments/${id}`)).toMatchObject({ stale: false, body: expect.objectContaining({ state: 'stopped' }) })
+    expect(await get(`/projects/${projectId}/environments/${id}`)).toMatchObject({
+      stale: false,
+      body: expect.objectContaining({ state: 'stopped' }),
+    })
     await offline(async () => {
-      expect(await get(`/projects/${projectId}/environments/${id}`)).toMatchObject({ stale: true, body: expect.objectContaining({ state: 'stopped' }) })
+      expect(await get(`/projects/${projectId}/environments/${id}`)).toMatchObject({
+        stale: true,
+        body: expect.objectContaining({ state: 'stopped' }),
+      })
     })
   })
 
@@ -161,9 +198,15 @@ describe('api:send and the URL cache', () => {
     const id = await environment('review/named')
     await get(`/projects/${projectId}/deployments`, { per_page: 20 })
     await get(`/projects/${projectId}/members`)
-    await send({ method: 'POST', path: `/projects/${projectId}/environments/${id}/stop`, invalidates: [`/projects/${projectId}/deployments`] })
+    await send({
+      method: 'POST',
+      path: `/projects/${projectId}/environments/${id}/stop`,
+      invalidates: [`/projects/${projectId}/deployments`],
+    })
     await offline(async () => {
-      expect(await refusedGet(`/projects/${projectId}/deployments`, { per_page: 20 })).toMatchObject({ code: 'offline' })
+      expect(await refusedGet(`/projects/${projectId}/deployments`, { per_page: 20 })).toMatchObject({
+        code: 'offline',
+      })
       expect(await get(`/projects/${projectId}/members`)).toMatchObject({ stale: true })
     })
   })
@@ -173,19 +216,40 @@ describe('api:send and the URL cache', () => {
     await get(`/projects/${projectId}/environments/${id}`)
     await get(`/projects/${projectId}/environments/${id}`, undefined, otherAccountId)
     // The Reporter may not stop it (403): neither account's saved copy goes.
-    const refused = await failure('api:send', otherAccountId, { method: 'POST', path: `/projects/${projectId}/environments/${id}/stop` })
+    const refused = await failure('api:send', otherAccountId, {
+      method: 'POST',
+      path: `/projects/${projectId}/environments/${id}/stop`,
+    })
     expect(refused.code).toBe('forbidden')
-    const error = await failure('api:send', accountId, { method: 'POST', path: `/projects/${projectId}/environments/${id + 1000}/stop` })
+    const error = await failure('api:send', accountId, {
+      method: 'POST',
+      path: `/projects/${projectId}/environments/${id + 1000}/stop`,
+    })
     expect(error).toMatchObject({ code: 'not-found' })
     await offline(async () => {
-      expect(await get(`/projects/${projectId}/environments/${id}`)).toMatchObject({ stale: true, body: expect.objectContaining({ state: 'available' }) })
-      expect(await get(`/projects/${projectId}/environments/${id}`, undefined, otherAccountId)).toMatchObject({ stale: true })
+      expect(await get(`/projects/${projectId}/environments/${id}`)).toMatchObject({
+        stale: true,
+        body: expect.objectContaining({ state: 'available' }),
+      })
+      expect(await get(`/projects/${projectId}/environments/${id}`, undefined, otherAccountId)).toMatchObject({
+        stale: true,
+      })
     })
   })
 
   it('refuses `invalidates` that is not a short list of API paths', async () => {
-    for (const invalidates of ['/projects', ['https://elsewhere.example/api'], ['/projects/../users'], Array.from({ length: 21 }, (_, i) => `/projects/${i}`)]) {
-      const error = await failure('api:send', accountId, { method: 'POST', path: `/projects/${projectId}/environments`, body: { name: 'x' }, invalidates })
+    for (const invalidates of [
+      '/projects',
+      ['https://elsewhere.example/api'],
+      ['/projects/../users'],
+      Array.from({ length: 21 }, (_, i) => `/projects/${i}`),
+    ]) {
+      const error = await failure('api:send', accountId, {
+        method: 'POST',
+        path: `/projects/${projectId}/environments`,
+        body: { name: 'x' },
+        invalidates,
+      })
       expect(error.code, JSON.stringify(invalidates).slice(0, 40)).toBe('invalid-arguments')
     }
   })

@@ -57,7 +57,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const send = (accountId: string, request: unknown): Promise<IpcResponse> => core.dispatch('api:send', [accountId, request])
+const send = (accountId: string, request: unknown): Promise<IpcResponse> =>
+  core.dispatch('api:send', [accountId, request])
 
 async function ok(accountId: string, request: unknown): Promise<ApiSendResult> {
   const response = await send(accountId, request)
@@ -73,41 +74,100 @@ async function read(path: string, token = ROOT_TOKEN): Promise<{ status: number;
 
 describe('api:send writes', () => {
   it('creates, edits, blocks, unblocks and deletes a user as an administrator, with the server’s statuses and bodies', async () => {
-    const created = await ok(admin.id, { method: 'POST', path: '/users', body: { username: 'panel_user', name: 'Panel User', email: 'panel@example.com', password: 'long-enough-1', skip_confirmation: true } })
+    const created = await ok(admin.id, {
+      method: 'POST',
+      path: '/users',
+      body: {
+        username: 'panel_user',
+        name: 'Panel User',
+        email: 'panel@example.com',
+        password: 'long-enough-1',
+        skip_confirmation: true,
+      },
+    })
     expect(created.status).toBe(201)
     const id = (created.body as Json).id as number
     expect(created.body).toMatchObject({ username: 'panel_user', name: 'Panel User', state: 'active' })
 
-    expect(await ok(admin.id, { method: 'PUT', path: `/users/${id}`, body: { name: 'Panel User Renamed', note: 'made by a panel' } })).toMatchObject({ status: 200, body: { name: 'Panel User Renamed' } })
+    expect(
+      await ok(admin.id, {
+        method: 'PUT',
+        path: `/users/${id}`,
+        body: { name: 'Panel User Renamed', note: 'made by a panel' },
+      }),
+    ).toMatchObject({ status: 200, body: { name: 'Panel User Renamed' } })
     expect(await ok(admin.id, { method: 'POST', path: `/users/${id}/block` })).toMatchObject({ status: 201 })
     expect((await read(`/users/${id}`)).body.state).toBe('blocked')
     await ok(admin.id, { method: 'POST', path: `/users/${id}/unblock` })
     expect((await read(`/users/${id}`)).body.state).toBe('active')
 
-    expect(await ok(admin.id, { method: 'DELETE', path: `/users/${id}`, query: { hard_delete: true } })).toEqual({ status: 204, body: null })
+    expect(await ok(admin.id, { method: 'DELETE', path: `/users/${id}`, query: { hard_delete: true } })).toEqual({
+      status: 204,
+      body: null,
+    })
     await expect.poll(async () => (await read(`/users/${id}`)).status).toBe(404)
   })
 
   it('sends query parameters from a plain object (review-app cleanup as a dry run)', async () => {
-    const env = (await server.request(memberUser.token, { method: 'POST', url: `/api/v4/projects/${projectId}/environments`, payload: { name: 'review/old-app' } })).json() as Json
-    await server.request(memberUser.token, { method: 'POST', url: `/api/v4/projects/${projectId}/environments/${env.id as number}/stop` })
+    const env = (
+      await server.request(memberUser.token, {
+        method: 'POST',
+        url: `/api/v4/projects/${projectId}/environments`,
+        payload: { name: 'review/old-app' },
+      })
+    ).json() as Json
+    await server.request(memberUser.token, {
+      method: 'POST',
+      url: `/api/v4/projects/${projectId}/environments/${env.id as number}/stop`,
+    })
     const before = new Date(Date.now() + 60_000).toISOString()
-    const result = await ok(member.id, { method: 'DELETE', path: `/projects/${projectId}/environments/review_apps`, query: { dry_run: true, limit: 10, before } })
+    const result = await ok(member.id, {
+      method: 'DELETE',
+      path: `/projects/${projectId}/environments/review_apps`,
+      query: { dry_run: true, limit: 10, before },
+    })
     expect(result.status).toBe(200)
     expect(result.body).toMatchObject({ scheduled_entries: [{ name: 'review/old-app' }], unprocessable_entries: [] })
-    expect(proxy.forwarded.some((line) => line.startsWith(`DELETE /api/v4/projects/${projectId}/environments/review_apps?`) && line.includes('dry_run=true') && line.includes('limit=10'))).toBe(true)
+    expect(
+      proxy.forwarded.some(
+        (line) =>
+          line.startsWith(`DELETE /api/v4/projects/${projectId}/environments/review_apps?`) &&
+          line.includes('dry_run=true') &&
+          line.includes('limit=10'),
+      ),
+    ).toBe(true)
     // A dry run deletes nothing.
     expect((await read(`/projects/${projectId}/environments/${env.id as number}`, memberUser.token)).status).toBe(200)
   })
 
   it('a refusal whose body nests GitLab’s message reads as that message', async () => {
     // A stopped review app protected for administrators only: the member may not delete it.
-    const env = (await server.request(memberUser.token, { method: 'POST', url: `/api/v4/projects/${projectId}/environments`, payload: { name: 'review/guarded' } })).json() as Json
-    await server.request(memberUser.token, { method: 'POST', url: `/api/v4/projects/${projectId}/environments/${env.id as number}/stop` })
-    await server.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${projectId}/protected_environments`, payload: { name: 'review/guarded', deploy_access_levels: [{ access_level: 60 }] } })
+    const env = (
+      await server.request(memberUser.token, {
+        method: 'POST',
+        url: `/api/v4/projects/${projectId}/environments`,
+        payload: { name: 'review/guarded' },
+      })
+    ).json() as Json
+    await server.request(memberUser.token, {
+      method: 'POST',
+      url: `/api/v4/projects/${projectId}/environments/${env.id as number}/stop`,
+    })
+    await server.request(ROOT_TOKEN, {
+      method: 'POST',
+      url: `/api/v4/projects/${projectId}/protected_environments`,
+      payload: { name: 'review/guarded', deploy_access_levels: [{ access_level: 60 }] },
+    })
     const before = new Date(Date.now() + 60_000).toISOString()
-    const response = await send(member.id, { method: 'DELETE', path: `/projects/${projectId}/environments/review_apps`, query: { dry_run: true, before } })
-    expect(response).toMatchObject({ ok: false, error: { code: 'validation', details: { status: 400, body: { message: { scheduled_entries: [] } } } } })
+    const response = await send(member.id, {
+      method: 'DELETE',
+      path: `/projects/${projectId}/environments/review_apps`,
+      query: { dry_run: true, before },
+    })
+    expect(response).toMatchObject({
+      ok: false,
+      error: { code: 'validation', details: { status: 400, body: { message: { scheduled_entries: [] } } } },
+    })
     if (response.ok) return
     expect(response.error.message).toMatch(/^No environments found for scheduled deletion\./)
   })
@@ -115,22 +175,44 @@ describe('api:send writes', () => {
   it('takes a project by its URL-encoded full path', async () => {
     const project = (await read(`/projects/${projectId}`)).body
     const encoded = encodeURIComponent(project.path_with_namespace as string)
-    const result = await ok(member.id, { method: 'POST', path: `/projects/${encoded}/environments`, body: { name: 'review/panel', external_url: 'https://review.example.com' } })
+    const result = await ok(member.id, {
+      method: 'POST',
+      path: `/projects/${encoded}/environments`,
+      body: { name: 'review/panel', external_url: 'https://review.example.com' },
+    })
     expect(result).toMatchObject({ status: 201, body: { name: 'review/panel', state: 'available' } })
-    const stopped = await ok(member.id, { method: 'POST', path: `/projects/${encoded}/environments/${(result.body as Json).id as number}/stop` })
+    const stopped = await ok(member.id, {
+      method: 'POST',
+      path: `/projects/${encoded}/environments/${(result.body as Json).id as number}/stop`,
+    })
     expect(stopped.body).toMatchObject({ state: 'stopped' })
   })
 
   it('answers 304 as a success ("already so"), not as a refusal', async () => {
-    const issue = (await server.request(memberUser.token, { method: 'POST', url: `/api/v4/projects/${projectId}/issues`, payload: { title: 'To-do twice' } })).json() as Json
-    expect((await ok(member.id, { method: 'POST', path: `/projects/${projectId}/issues/${issue.iid as number}/todo` })).status).toBe(201)
-    expect(await ok(member.id, { method: 'POST', path: `/projects/${projectId}/issues/${issue.iid as number}/todo` })).toEqual({ status: 304, body: null })
+    const issue = (
+      await server.request(memberUser.token, {
+        method: 'POST',
+        url: `/api/v4/projects/${projectId}/issues`,
+        payload: { title: 'To-do twice' },
+      })
+    ).json() as Json
+    expect(
+      (await ok(member.id, { method: 'POST', path: `/projects/${projectId}/issues/${issue.iid as number}/todo` }))
+        .status,
+    ).toBe(201)
+    expect(
+      await ok(member.id, { method: 'POST', path: `/projects/${projectId}/issues/${issue.iid as number}/todo` }),
+    ).toEqual({ status: 304, body: null })
   })
 })
 
 describe('api:send refusals', () => {
   it('a 400 carries the code `validation`, GitLab’s message and its body in details', async () => {
-    const response = await send(admin.id, { method: 'POST', path: '/users', body: { username: 'no_password', name: 'No Password', email: 'nopw@example.com' } })
+    const response = await send(admin.id, {
+      method: 'POST',
+      path: '/users',
+      body: { username: 'no_password', name: 'No Password', email: 'nopw@example.com' },
+    })
     expect(response).toMatchObject({ ok: false, error: { code: 'validation', details: { status: 400 } } })
     if (response.ok) return
     expect(response.error.message).toMatch(/password/)
@@ -138,13 +220,25 @@ describe('api:send refusals', () => {
   })
 
   it('a duplicate answers 409 with code `conflict`', async () => {
-    await ok(admin.id, { method: 'POST', path: '/users', body: { username: 'twice', name: 'Twice', email: 'twice@example.com', password: 'long-enough-2' } })
-    const response = await send(admin.id, { method: 'POST', path: '/users', body: { username: 'twice', name: 'Twice', email: 'twice2@example.com', password: 'long-enough-2' } })
+    await ok(admin.id, {
+      method: 'POST',
+      path: '/users',
+      body: { username: 'twice', name: 'Twice', email: 'twice@example.com', password: 'long-enough-2' },
+    })
+    const response = await send(admin.id, {
+      method: 'POST',
+      path: '/users',
+      body: { username: 'twice', name: 'Twice', email: 'twice2@example.com', password: 'long-enough-2' },
+    })
     expect(response).toMatchObject({ ok: false, error: { code: 'conflict', details: { status: 409 } } })
   })
 
   it('a non-administrator is refused with code `forbidden` (403) and nothing is created', async () => {
-    const response = await send(member.id, { method: 'POST', path: '/users', body: { username: 'not_by_member', name: 'X', email: 'x@example.com', password: 'long-enough-3' } })
+    const response = await send(member.id, {
+      method: 'POST',
+      path: '/users',
+      body: { username: 'not_by_member', name: 'X', email: 'x@example.com', password: 'long-enough-3' },
+    })
     expect(response).toMatchObject({ ok: false, error: { code: 'forbidden', details: { status: 403 } } })
     expect((await read('/users?username=not_by_member')).body).toEqual([])
   })
@@ -162,7 +256,11 @@ describe('api:send offline', () => {
     await proxy.goOffline()
     await accounts.connectivityFor(admin.id).probeNow()
     try {
-      const response = await send(admin.id, { method: 'POST', path: '/users', body: { username: 'while_offline', name: 'Offline', email: 'off@example.com', password: 'long-enough-4' } })
+      const response = await send(admin.id, {
+        method: 'POST',
+        path: '/users',
+        body: { username: 'while_offline', name: 'Offline', email: 'off@example.com', password: 'long-enough-4' },
+      })
       expect(response).toMatchObject({ ok: false, error: { code: 'offline' } })
       if (response.ok) return
       expect(response.error.message).toBe(
@@ -178,7 +276,11 @@ describe('api:send offline', () => {
   it('a connection refused while core still believed it online is reported as offline too (the request never left)', async () => {
     await proxy.goOffline()
     try {
-      const response = await send(member.id, { method: 'POST', path: `/projects/${projectId}/environments`, body: { name: 'never-sent' } })
+      const response = await send(member.id, {
+        method: 'POST',
+        path: `/projects/${projectId}/environments`,
+        body: { name: 'never-sent' },
+      })
       expect(response).toMatchObject({ ok: false, error: { code: 'offline' } })
       expect(accounts.connectivityFor(member.id).online).toBe(false)
     } finally {
@@ -191,7 +293,11 @@ describe('api:send offline', () => {
     proxy.mode = 'hold-responses'
     proxy.only = (line) => line.startsWith('POST') && line.includes('/environments')
     try {
-      const response = await send(member.id, { method: 'POST', path: `/projects/${projectId}/environments`, body: { name: 'answer-lost' } })
+      const response = await send(member.id, {
+        method: 'POST',
+        path: `/projects/${projectId}/environments`,
+        body: { name: 'answer-lost' },
+      })
       expect(response).toMatchObject({ ok: false, error: { code: 'outcome-unknown', details: { failure: 'timeout' } } })
       if (response.ok) return
       expect(response.error.message).toMatch(/may or may not have reached .* Reload to see whether it took effect/)
@@ -201,7 +307,12 @@ describe('api:send offline', () => {
       await accounts.connectivityFor(member.id).probeNow()
     }
     // It did reach the server: the panel's advice to reload before retrying is right.
-    const envs = (await server.request(memberUser.token, { method: 'GET', url: `/api/v4/projects/${projectId}/environments?name=answer-lost` })).json() as Json[]
+    const envs = (
+      await server.request(memberUser.token, {
+        method: 'GET',
+        url: `/api/v4/projects/${projectId}/environments?name=answer-lost`,
+      })
+    ).json() as Json[]
     expect(envs.map((e) => e.name)).toEqual(['answer-lost'])
   })
 })
@@ -226,7 +337,10 @@ describe('api:send argument validation', () => {
     ['a query parameter name with an =', { method: 'DELETE', path: '/users/1', query: { 'a=b&c': 'd' } }],
     ['a body that is an array', { method: 'POST', path: '/users', body: [1, 2] }],
     ['a body that is a string', { method: 'POST', path: '/users', body: 'username=x' }],
-    ['a body with a non-finite number', { method: 'POST', path: '/users', body: { projects_limit: Number.POSITIVE_INFINITY } }],
+    [
+      'a body with a non-finite number',
+      { method: 'POST', path: '/users', body: { projects_limit: Number.POSITIVE_INFINITY } },
+    ],
     ['an unknown field', { method: 'POST', path: '/users', headers: { Sudo: 'root' } }],
   ]
   for (const [what, request] of invalid) {
@@ -239,7 +353,13 @@ describe('api:send argument validation', () => {
   }
 
   it('refuses a missing request object and extra arguments', async () => {
-    expect(await core.dispatch('api:send', [admin.id])).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
-    expect(await core.dispatch('api:send', [admin.id, { method: 'POST', path: '/users' }, {}])).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
+    expect(await core.dispatch('api:send', [admin.id])).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-arguments' },
+    })
+    expect(await core.dispatch('api:send', [admin.id, { method: 'POST', path: '/users' }, {}])).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-arguments' },
+    })
   })
 })

@@ -16,7 +16,10 @@ import { ROOT_TOKEN, seedUser, startServer, type ListeningServer } from '../help
  */
 
 // A 1×1 PNG and a 1×1 GIF.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+)
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64')
 
 let server: ListeningServer
@@ -28,7 +31,13 @@ beforeEach(async () => {
   server = await startServer()
   appDir = mkdtempSync(join(tmpdir(), 'burrow-avatars-'))
   log = new RequestLog()
-  launch = await launchCore({ userDataDir: appDir, version: '0.1.0', mode: 'browser', localServer: { baseUrl: server.url, token: ROOT_TOKEN }, fetch: log.fetch })
+  launch = await launchCore({
+    userDataDir: appDir,
+    version: '0.1.0',
+    mode: 'browser',
+    localServer: { baseUrl: server.url, token: ROOT_TOKEN },
+    fetch: log.fetch,
+  })
 })
 
 afterEach(async () => {
@@ -41,7 +50,11 @@ afterEach(async () => {
 async function uploadAvatar(userId: number, bytes: Buffer, filename: string): Promise<string> {
   const form = new FormData()
   form.append('avatar', new Blob([new Uint8Array(bytes)]), filename)
-  const response = await fetch(`${server.url}/api/v4/users/${userId}`, { method: 'PUT', headers: { 'PRIVATE-TOKEN': ROOT_TOKEN }, body: form })
+  const response = await fetch(`${server.url}/api/v4/users/${userId}`, {
+    method: 'PUT',
+    headers: { 'PRIVATE-TOKEN': ROOT_TOKEN },
+    body: form,
+  })
   expect(response.status).toBe(200)
   return ((await response.json()) as { avatar_url: string }).avatar_url
 }
@@ -57,12 +70,16 @@ describe('avatars:get', () => {
   it("answers an avatar of the account's instance as a data URL of its bytes", async () => {
     const url = await uploadAvatar(1, PNG, 'me.png')
     expect(url.startsWith(`${server.url}/uploads/`)).toBe(true)
-    expect(result(await launch.core.dispatch('avatars:get', [{ accountId: 'local', url }]))).toBe(`data:image/png;base64,${PNG.toString('base64')}`)
+    expect(result(await launch.core.dispatch('avatars:get', [{ accountId: 'local', url }]))).toBe(
+      `data:image/png;base64,${PNG.toString('base64')}`,
+    )
   })
 
   it('asks the instance once and then answers from the cache', async () => {
     const url = await uploadAvatar(1, GIF, 'me.gif')
-    const answers = await Promise.all([1, 2, 3].map(() => launch.core.dispatch('avatars:get', [{ accountId: 'local', url }])))
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => launch.core.dispatch('avatars:get', [{ accountId: 'local', url }])),
+    )
     await launch.core.dispatch('avatars:get', [{ accountId: 'local', url }])
     expect(new Set(answers.map(result))).toEqual(new Set([`data:image/gif;base64,${GIF.toString('base64')}`]))
     expect(avatarRequests()).toBe(1)
@@ -71,8 +88,14 @@ describe('avatars:get', () => {
   it('refuses a URL on another host, or on another port of this one, without sending anything', async () => {
     const other = new URL(server.url)
     other.port = String(Number(other.port) + 1)
-    for (const url of ['https://secure.gravatar.com/avatar/0123456789abcdef?s=80&d=identicon', `${other.origin}/uploads/-/system/user/avatar/1/me.png`]) {
-      expect(await launch.core.dispatch('avatars:get', [{ accountId: 'local', url }])).toMatchObject({ ok: false, error: { code: 'foreign-url' } })
+    for (const url of [
+      'https://secure.gravatar.com/avatar/0123456789abcdef?s=80&d=identicon',
+      `${other.origin}/uploads/-/system/user/avatar/1/me.png`,
+    ]) {
+      expect(await launch.core.dispatch('avatars:get', [{ accountId: 'local', url }])).toMatchObject({
+        ok: false,
+        error: { code: 'foreign-url' },
+      })
     }
     expect(log.entries.filter((e) => !e.path.startsWith('/user') && e.path !== '/version')).toEqual([])
   })
@@ -85,9 +108,16 @@ describe('avatars:get', () => {
   })
 
   it('refuses malformed requests and unknown accounts', async () => {
-    expect(await launch.core.dispatch('avatars:get', [{ accountId: 'local', url: 'javascript:alert(1)' }])).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
-    expect(await launch.core.dispatch('avatars:get', [{ accountId: 'local' }])).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
-    expect(await launch.core.dispatch('avatars:get', [{ accountId: 'nobody', url: `${server.url}/uploads/x.png` }])).toMatchObject({ ok: false, error: { code: 'account-not-found' } })
+    expect(
+      await launch.core.dispatch('avatars:get', [{ accountId: 'local', url: 'javascript:alert(1)' }]),
+    ).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
+    expect(await launch.core.dispatch('avatars:get', [{ accountId: 'local' }])).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-arguments' },
+    })
+    expect(
+      await launch.core.dispatch('avatars:get', [{ accountId: 'nobody', url: `${server.url}/uploads/x.png` }]),
+    ).toMatchObject({ ok: false, error: { code: 'account-not-found' } })
   })
 })
 
@@ -105,10 +135,18 @@ describe('AvatarService', () => {
   })
 
   it('keeps the table under its cap by evicting the least recently used avatars', async () => {
-    const users = [seedUser(server, { username: 'avatar-a' }), seedUser(server, { username: 'avatar-b' }), seedUser(server, { username: 'avatar-c' })]
+    const users = [
+      seedUser(server, { username: 'avatar-a' }),
+      seedUser(server, { username: 'avatar-b' }),
+      seedUser(server, { username: 'avatar-c' }),
+    ]
     const urls = await Promise.all(users.map((u, i) => uploadAvatar(u.user.id, PNG, `u${i}.png`)))
     // Room for two of them (each row costs the image plus 256 bytes of bookkeeping).
-    const avatars = new AvatarService({ cache: launch.cache, accounts: launch.accounts, maxTotalBytes: 2 * (PNG.length + 256) })
+    const avatars = new AvatarService({
+      cache: launch.cache,
+      accounts: launch.accounts,
+      maxTotalBytes: 2 * (PNG.length + 256),
+    })
     for (const url of urls) expect(await avatars.get('local', url)).not.toBeNull()
     const kept = launch.cache.db.prepare('SELECT url FROM avatars ORDER BY url').pluck().all()
     expect(kept).toEqual([urls[1], urls[2]].sort())

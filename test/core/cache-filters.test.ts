@@ -19,20 +19,35 @@ let accountId: string
 let projectId: number
 let dispose: () => void
 
-async function api<T = ApiJson>(token: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: Record<string, unknown>): Promise<T> {
+async function api<T = ApiJson>(
+  token: string,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  payload?: Record<string, unknown>,
+): Promise<T> {
   const response = await server.request(token, { method, url: `/api/v4${url}`, payload })
   if (response.statusCode >= 400) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`)
   return response.json() as T
 }
 
-async function cached(channel: 'issues:list' | 'merge-requests:list', params: IssueListParams | MergeRequestListParams): Promise<number[]> {
-  const response = (await core.dispatch(channel, [accountId, { ...params, project_id: projectId, limit: 100 }])) as IpcResponse<CachedList>
+async function cached(
+  channel: 'issues:list' | 'merge-requests:list',
+  params: IssueListParams | MergeRequestListParams,
+): Promise<number[]> {
+  const response = (await core.dispatch(channel, [
+    accountId,
+    { ...params, project_id: projectId, limit: 100 },
+  ])) as IpcResponse<CachedList>
   if (!response.ok) throw new Error(response.error.message)
   return response.result.items.map((i) => i.data.id as number)
 }
 
 async function fromServer(resource: 'issues' | 'merge_requests', params: Record<string, unknown>): Promise<number[]> {
-  const items = await api<ApiJson[]>(owner.token, 'GET', `/projects/${projectId}/${resource}?${encodeQuery({ ...params, per_page: 100 } as Query)}`)
+  const items = await api<ApiJson[]>(
+    owner.token,
+    'GET',
+    `/projects/${projectId}/${resource}?${encodeQuery({ ...params, per_page: 100 } as Query)}`,
+  )
   return items.map((i) => i.id as number)
 }
 
@@ -40,15 +55,32 @@ beforeAll(async () => {
   server = await startRestartableServer()
   owner = seedUser(server)
   dev = seedUser(server)
-  const project = await api<{ id: number }>(owner.token, 'POST', '/projects', { name: 'Filters', initialize_with_readme: true })
+  const project = await api<{ id: number }>(owner.token, 'POST', '/projects', {
+    name: 'Filters',
+    initialize_with_readme: true,
+  })
   projectId = project.id
   await api(owner.token, 'POST', `/projects/${projectId}/members`, { user_id: dev.user.id, access_level: 30 })
   const v1 = await api<{ id: number }>(owner.token, 'POST', `/projects/${projectId}/milestones`, { title: 'v1' })
-  const v2 = await api<{ id: number }>(owner.token, 'POST', `/projects/${projectId}/milestones`, { title: 'v2', due_date: '2030-01-01' })
-  const words = ['Crash in parser', 'Slow startup', 'crash on exit', 'Typo in docs', 'Zebra stripes', 'apple pie', 'Parser hangs', 'Memory leak']
+  const v2 = await api<{ id: number }>(owner.token, 'POST', `/projects/${projectId}/milestones`, {
+    title: 'v2',
+    due_date: '2030-01-01',
+  })
+  const words = [
+    'Crash in parser',
+    'Slow startup',
+    'crash on exit',
+    'Typo in docs',
+    'Zebra stripes',
+    'apple pie',
+    'Parser hangs',
+    'Memory leak',
+  ]
   for (let i = 0; i < 24; i++) {
     const author = i % 4 === 0 ? dev : owner
-    const labels = [i % 2 === 0 ? 'bug' : null, i % 3 === 0 ? 'UI' : null, i % 5 === 0 ? 'backend' : null].filter((l) => l !== null).join(',')
+    const labels = [i % 2 === 0 ? 'bug' : null, i % 3 === 0 ? 'UI' : null, i % 5 === 0 ? 'backend' : null]
+      .filter((l) => l !== null)
+      .join(',')
     const issue = await api<{ iid: number }>(author.token, 'POST', `/projects/${projectId}/issues`, {
       title: `${words[i % words.length]} ${i}`,
       description: i % 6 === 0 ? 'Steps: open the parser window' : `Nothing special ${i}`,
@@ -59,18 +91,30 @@ beforeAll(async () => {
       weight: i % 2 === 0 ? i % 5 : undefined,
       due_date: i % 5 === 0 ? `2031-0${1 + (i % 9)}-15` : undefined,
     })
-    if (i % 5 === 3) await api(owner.token, 'PUT', `/projects/${projectId}/issues/${issue.iid}`, { state_event: 'close' })
+    if (i % 5 === 3)
+      await api(owner.token, 'PUT', `/projects/${projectId}/issues/${issue.iid}`, { state_event: 'close' })
   }
   for (const [i, branch] of ['one', 'two', 'three', 'four'].entries()) {
     await api(owner.token, 'POST', `/projects/${projectId}/repository/branches`, { branch, ref: 'main' })
     await api(i % 2 === 0 ? owner.token : dev.token, 'POST', `/projects/${projectId}/merge_requests`, {
-      source_branch: branch, target_branch: 'main', title: i === 1 ? `Draft: ${branch} work` : `Crash fix ${branch}`, labels: i % 2 === 0 ? 'bug' : 'UI',
-      assignee_ids: i === 3 ? [dev.user.id] : undefined, reviewer_ids: i === 0 ? [dev.user.id] : undefined, milestone_id: i < 2 ? v1.id : undefined,
+      source_branch: branch,
+      target_branch: 'main',
+      title: i === 1 ? `Draft: ${branch} work` : `Crash fix ${branch}`,
+      labels: i % 2 === 0 ? 'bug' : 'UI',
+      assignee_ids: i === 3 ? [dev.user.id] : undefined,
+      reviewer_ids: i === 0 ? [dev.user.id] : undefined,
+      milestone_id: i < 2 ? v1.id : undefined,
     })
   }
   const log = new RequestLog()
   const services = await desktopServices(log)
-  core = createCore({ version: '0.1.0', mode: 'browser', serverUrl: server.url, accounts: services.accounts, cache: services.cache })
+  core = createCore({
+    version: '0.1.0',
+    mode: 'browser',
+    serverUrl: server.url,
+    accounts: services.accounts,
+    cache: services.cache,
+  })
   accountId = (await services.accounts.add({ baseUrl: server.url, token: owner.token })).id
   const synced = await core.sync?.run(accountId)
   if (synced?.outcome !== 'completed') throw new Error(`sync did not complete: ${JSON.stringify(synced)}`)
@@ -110,7 +154,10 @@ describe('issues:list answers like GET /projects/:id/issues', () => {
     ['order_by=milestone_due desc', { order_by: 'milestone_due', sort: 'desc' }],
     ['order_by=weight asc', { order_by: 'weight', sort: 'asc' }],
     ['weight=None', { weight: 'None' }],
-    ['combined: opened bug in v2 assigned to the owner', { state: 'opened', labels: 'bug', milestone: 'v2', assignee_id: 0 }],
+    [
+      'combined: opened bug in v2 assigned to the owner',
+      { state: 'opened', labels: 'bug', milestone: 'v2', assignee_id: 0 },
+    ],
   ]
   for (const [name, raw] of cases) {
     it(name, async () => {
@@ -155,7 +202,10 @@ describe('merge-requests:list answers like GET /projects/:id/merge_requests', ()
 
   it('pages with offset and limit for virtual scrolling, with the total', async () => {
     const all = await cached('issues:list', {})
-    const response = (await core.dispatch('issues:list', [accountId, { project_id: projectId, offset: 5, limit: 7 }])) as IpcResponse<CachedList>
+    const response = (await core.dispatch('issues:list', [
+      accountId,
+      { project_id: projectId, offset: 5, limit: 7 },
+    ])) as IpcResponse<CachedList>
     expect(response).toMatchObject({ ok: true, result: { total: 24, offset: 5, limit: 7 } })
     if (response.ok) expect(response.result.items.map((i) => i.data.id)).toEqual(all.slice(5, 12))
   })

@@ -33,7 +33,17 @@ describe('withoutSecrets', () => {
       id: 7,
       runners_token: 'GR1348941abc',
       token: 't',
-      nested: [{ password: 'p', client_secret: 's', akismet_api_key: 'k', recaptcha_private_key: 'r', eks_secret_access_key: 'e', external_auth_client_key_pass: 'x', name: 'keep' }],
+      nested: [
+        {
+          password: 'p',
+          client_secret: 's',
+          akismet_api_key: 'k',
+          recaptcha_private_key: 'r',
+          eks_secret_access_key: 'e',
+          external_auth_client_key_pass: 'x',
+          name: 'keep',
+        },
+      ],
       key: 'ssh-ed25519 AAAA public',
       public_key: 'pub',
       token_expires_at: '2026-01-01',
@@ -85,14 +95,26 @@ describe('the URL cache against a real server', () => {
   beforeAll(async () => {
     server = await startRestartableServer()
     const services = await desktopServices(log)
-    core = createCore({ version: '0.1.0', mode: 'browser', serverUrl: server.url, accounts: services.accounts, cache: services.cache })
+    core = createCore({
+      version: '0.1.0',
+      mode: 'browser',
+      serverUrl: server.url,
+      accounts: services.accounts,
+      cache: services.cache,
+    })
     dispose = services.dispose
     dir = services.dir
     accounts = services.accounts
     cache = services.cache
     accountId = (await services.accounts.add({ baseUrl: server.url, token: ROOT_TOKEN })).id
-    projectId = (await server.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/projects', payload: { name: 'cached-secrets' } })).json().id
-    const variable = await server.request(ROOT_TOKEN, { method: 'POST', url: `/api/v4/projects/${projectId}/variables`, payload: { key: 'DEPLOY_PASSWORD', value: 'variable-value-31f9a0' } })
+    projectId = (
+      await server.request(ROOT_TOKEN, { method: 'POST', url: '/api/v4/projects', payload: { name: 'cached-secrets' } })
+    ).json().id
+    const variable = await server.request(ROOT_TOKEN, {
+      method: 'POST',
+      url: `/api/v4/projects/${projectId}/variables`,
+      payload: { key: 'DEPLOY_PASSWORD', value: 'variable-value-31f9a0' },
+    })
     expect(variable.statusCode).toBe(201)
   })
   afterAll(async () => {
@@ -115,16 +137,31 @@ describe('the URL cache against a real server', () => {
     log.clear()
     const again = await call<CachedGetResult>('api:get', accountId, `/projects/${projectId}`)
     expect((again.body as { runners_token: string }).runners_token).toBe(runnersToken)
-    expect(log.entries).toEqual([expect.objectContaining({ path: `/projects/${projectId}`, status: 304, ifNoneMatch: expect.stringMatching(/^W\//) })])
+    expect(log.entries).toEqual([
+      expect.objectContaining({
+        path: `/projects/${projectId}`,
+        status: 304,
+        ifNoneMatch: expect.stringMatching(/^W\//),
+      }),
+    ])
     // After a restart nothing is in memory: the copy missing fields is not revalidated but read whole.
     log.clear()
-    const restarted = await new CachedGet(cache).get(accountId, await accounts.clientFor(accountId), `/projects/${projectId}`, undefined, { online: true })
+    const restarted = await new CachedGet(cache).get(
+      accountId,
+      await accounts.clientFor(accountId),
+      `/projects/${projectId}`,
+      undefined,
+      { online: true },
+    )
     expect((restarted.body as { runners_token: string }).runners_token).toBe(runnersToken)
-    expect(log.entries).toEqual([expect.objectContaining({ path: `/projects/${projectId}`, status: 200, ifNoneMatch: null })])
+    expect(log.entries).toEqual([
+      expect.objectContaining({ path: `/projects/${projectId}`, status: 200, ifNoneMatch: null }),
+    ])
 
     const cacheFile = join(dir, CACHE_FILE)
     const bytes = fileBytes(cacheFile)
-    for (const secret of [runnersToken, registrationToken, 'variable-value-31f9a0']) expect(bytes.includes(secret), secret).toBe(false)
+    for (const secret of [runnersToken, registrationToken, 'variable-value-31f9a0'])
+      expect(bytes.includes(secret), secret).toBe(false)
     expect(bytes.includes('DEPLOY_PASSWORD')).toBe(true)
 
     await server.stop()
@@ -140,7 +177,8 @@ describe('the URL cache against a real server', () => {
 
   it('keeps its folder 0700 and its database files 0600', () => {
     expect(modeOf(dir)).toBe(0o700)
-    for (const file of [CACHE_FILE, `${CACHE_FILE}-wal`, `${CACHE_FILE}-shm`]) expect([file, modeOf(join(dir, file))]).toEqual([file, 0o600])
+    for (const file of [CACHE_FILE, `${CACHE_FILE}-wal`, `${CACHE_FILE}-shm`])
+      expect([file, modeOf(join(dir, file))]).toEqual([file, 0o600])
   })
 
   describe('API paths that would leave /api/v4 are refused on every channel, before anything is sent', () => {
@@ -167,7 +205,12 @@ describe('the URL cache against a real server', () => {
         const refused = [
           await refusal('api:get', accountId, path),
           await refusal('api:send', accountId, { method: 'POST', path }),
-          await refusal('api:send', accountId, { method: 'POST', path: `/projects/${projectId}/variables`, body: { key: 'X', value: 'y' }, invalidates: [path] }),
+          await refusal('api:send', accountId, {
+            method: 'POST',
+            path: `/projects/${projectId}/variables`,
+            body: { key: 'X', value: 'y' },
+            invalidates: [path],
+          }),
         ]
         for (const error of refused) expect(error.code).toBe('invalid-arguments')
         expect(log.entries).toEqual([])
@@ -190,8 +233,13 @@ describe('the URL cache against a real server', () => {
     }
 
     it('and the client itself builds URLs with the URL API and never sends one outside /api/v4', () => {
-      const client = new ApiClient({ baseUrl: 'https://gitlab.example/gitlab/', credentials: async () => ({ kind: 'pat', token: 'x' }) })
-      expect(client.urlOf('/projects/group%2Fapp/issues', { labels: ['a b'], state: 'opened' })).toBe('https://gitlab.example/gitlab/api/v4/projects/group%2Fapp/issues?labels%5B%5D=a%20b&state=opened')
+      const client = new ApiClient({
+        baseUrl: 'https://gitlab.example/gitlab/',
+        credentials: async () => ({ kind: 'pat', token: 'x' }),
+      })
+      expect(client.urlOf('/projects/group%2Fapp/issues', { labels: ['a b'], state: 'opened' })).toBe(
+        'https://gitlab.example/gitlab/api/v4/projects/group%2Fapp/issues?labels%5B%5D=a%20b&state=opened',
+      )
       expect(client.urlOf('/projects/1?x=1')).toBe('https://gitlab.example/gitlab/api/v4/projects/1%3Fx=1')
       for (const path of ['/%2e%2e/%2e%2e/api/graphql', '/..\\..\\api\\graphql', '/../../../admin', '/%2e%2e']) {
         expect(() => client.urlOf(path), path).toThrow(expect.objectContaining({ code: 'foreign-url' }))
@@ -205,12 +253,30 @@ describe('cache migration 0170', () => {
     const dir = mkdtempSync(join(tmpdir(), 'burrow-cache-0170-'))
     try {
       const file = join(dir, CACHE_FILE)
-      const old = openCacheDatabase(file, cacheMigrations.filter((m) => m.version < 170))
+      const old = openCacheDatabase(
+        file,
+        cacheMigrations.filter((m) => m.version < 170),
+      )
       old.prepare("INSERT INTO cache_accounts (acct, account_id) VALUES (1, 'a')").run()
-      const saved = { id: 3, name: 'p', runners_token: 'GR1348941savedProjectToken', nested: { webhook_secret: 'saved-webhook-secret' } }
-      old.prepare('INSERT INTO http_cache (acct, url, status, etag, headers, body, fetched_at) VALUES (1, ?, 200, ?, ?, ?, ?)').run('https://x/api/v4/projects/3', 'W/"e"', '{}', JSON.stringify(saved), 't')
-      old.prepare('INSERT INTO http_cache (acct, url, status, etag, headers, body, fetched_at) VALUES (1, ?, 200, ?, ?, ?, ?)').run('https://x/api/v4/version', 'W/"v"', '{}', '{"version":"17.0"}', 't')
-      old.prepare("INSERT INTO projects (acct, id, name, path_with_namespace, json) VALUES (1, 3, 'p', 'g/p', ?)").run(JSON.stringify(saved))
+      const saved = {
+        id: 3,
+        name: 'p',
+        runners_token: 'GR1348941savedProjectToken',
+        nested: { webhook_secret: 'saved-webhook-secret' },
+      }
+      old
+        .prepare(
+          'INSERT INTO http_cache (acct, url, status, etag, headers, body, fetched_at) VALUES (1, ?, 200, ?, ?, ?, ?)',
+        )
+        .run('https://x/api/v4/projects/3', 'W/"e"', '{}', JSON.stringify(saved), 't')
+      old
+        .prepare(
+          'INSERT INTO http_cache (acct, url, status, etag, headers, body, fetched_at) VALUES (1, ?, 200, ?, ?, ?, ?)',
+        )
+        .run('https://x/api/v4/version', 'W/"v"', '{}', '{"version":"17.0"}', 't')
+      old
+        .prepare("INSERT INTO projects (acct, id, name, path_with_namespace, json) VALUES (1, 3, 'p', 'g/p', ?)")
+        .run(JSON.stringify(saved))
       old.close()
       chmodSync(dir, 0o755)
       chmodSync(file, 0o644)
@@ -218,10 +284,17 @@ describe('cache migration 0170', () => {
 
       const db = openCacheDatabase(file)
       expect(db.prepare('SELECT url, etag, body, secrets_stripped FROM http_cache ORDER BY url').all()).toEqual([
-        { url: 'https://x/api/v4/projects/3', etag: 'W/"e"', body: JSON.stringify({ id: 3, name: 'p', nested: {} }), secrets_stripped: 1 },
+        {
+          url: 'https://x/api/v4/projects/3',
+          etag: 'W/"e"',
+          body: JSON.stringify({ id: 3, name: 'p', nested: {} }),
+          secrets_stripped: 1,
+        },
         { url: 'https://x/api/v4/version', etag: 'W/"v"', body: '{"version":"17.0"}', secrets_stripped: 0 },
       ])
-      expect(JSON.parse((db.prepare('SELECT json FROM projects WHERE id = 3').get() as { json: string }).json)).toEqual({ id: 3, name: 'p', nested: {} })
+      expect(JSON.parse((db.prepare('SELECT json FROM projects WHERE id = 3').get() as { json: string }).json)).toEqual(
+        { id: 3, name: 'p', nested: {} },
+      )
       db.close()
       expect([modeOf(dir), modeOf(file)]).toEqual([0o700, 0o600])
       const bytes = fileBytes(file)

@@ -1,9 +1,27 @@
 import { describe, expect, it } from 'vitest'
-import { Cache, CacheReader, openCacheDatabase, searchCache, type CacheChange, type JsonObject } from '../../src/main/core/cache/index'
+import {
+  Cache,
+  CacheReader,
+  openCacheDatabase,
+  searchCache,
+  type CacheChange,
+  type JsonObject,
+} from '../../src/main/core/cache/index'
 
 const issue = (id: number, over: JsonObject = {}): JsonObject => ({
-  id, iid: id, project_id: 1, title: `Issue ${id}`, description: null, state: 'opened', labels: [], assignees: [], author: { id: 9, username: 'al', name: 'Al' },
-  user_notes_count: 0, created_at: `2024-01-0${id}T00:00:00.000Z`, updated_at: `2024-01-0${id}T00:00:00.000Z`, ...over,
+  id,
+  iid: id,
+  project_id: 1,
+  title: `Issue ${id}`,
+  description: null,
+  state: 'opened',
+  labels: [],
+  assignees: [],
+  author: { id: 9, username: 'al', name: 'Al' },
+  user_notes_count: 0,
+  created_at: `2024-01-0${id}T00:00:00.000Z`,
+  updated_at: `2024-01-0${id}T00:00:00.000Z`,
+  ...over,
 })
 
 function fresh(): { cache: Cache; reader: CacheReader; changes: CacheChange[] } {
@@ -20,7 +38,12 @@ describe('optimistic changes (the outbox contract)', () => {
     const { cache, reader, changes } = fresh()
     cache.applyOptimistic('acc', 'issue', { projectId: 1, iid: 2 }, { state: 'closed', labels: ['bug'] }, 41)
     const closed = reader.listIssues('acc', { state: 'closed', labels: 'bug' }, null)
-    expect(closed.items).toEqual([{ data: expect.objectContaining({ id: 2, state: 'closed', labels: [{ id: 7, name: 'bug', color: '#f00' }] }), pending: true }])
+    expect(closed.items).toEqual([
+      {
+        data: expect.objectContaining({ id: 2, state: 'closed', labels: [{ id: 7, name: 'bug', color: '#f00' }] }),
+        pending: true,
+      },
+    ])
     expect(changes.at(-1)).toMatchObject({ accountId: 'acc', kinds: ['issue'], optimistic: true })
     expect(cache.pendingOutboxIds('acc', 'issue', 2)).toEqual([41])
   })
@@ -29,15 +52,40 @@ describe('optimistic changes (the outbox contract)', () => {
     const { cache, reader } = fresh()
     cache.applyOptimistic('acc', 'issue', { id: 2 }, { state: 'closed' }, 41)
     cache.upsert('acc', 'issue', [issue(2, { title: 'Renamed on the server', updated_at: '2024-02-01T00:00:00.000Z' })])
-    expect(reader.detail('acc', 'issue', { id: 2 })?.item).toEqual({ data: expect.objectContaining({ title: 'Renamed on the server', state: 'closed' }), pending: true })
+    expect(reader.detail('acc', 'issue', { id: 2 })?.item).toEqual({
+      data: expect.objectContaining({ title: 'Renamed on the server', state: 'closed' }),
+      pending: true,
+    })
     cache.clearPending(41)
-    expect(reader.detail('acc', 'issue', { id: 2 })?.item).toEqual({ data: expect.objectContaining({ title: 'Renamed on the server', state: 'opened' }), pending: false })
+    expect(reader.detail('acc', 'issue', { id: 2 })?.item).toEqual({
+      data: expect.objectContaining({ title: 'Renamed on the server', state: 'opened' }),
+      pending: false,
+    })
   })
 
   it('a provisional note appears in the discussions and in search until its entry is cleared', () => {
     const { cache, reader } = fresh()
-    cache.applyOptimistic('acc', 'note', { id: -5 }, { body: 'written on the train', noteable_type: 'Issue', noteable_id: 1, system: false, author: { id: 9, username: 'al' }, created_at: '2024-03-01T00:00:00.000Z' }, 42)
-    expect(reader.detail('acc', 'issue', { id: 1 })?.discussions).toEqual([{ id: 'pending--5', individual_note: true, notes: [{ data: expect.objectContaining({ id: -5, body: 'written on the train' }), pending: true }] }])
+    cache.applyOptimistic(
+      'acc',
+      'note',
+      { id: -5 },
+      {
+        body: 'written on the train',
+        noteable_type: 'Issue',
+        noteable_id: 1,
+        system: false,
+        author: { id: 9, username: 'al' },
+        created_at: '2024-03-01T00:00:00.000Z',
+      },
+      42,
+    )
+    expect(reader.detail('acc', 'issue', { id: 1 })?.discussions).toEqual([
+      {
+        id: 'pending--5',
+        individual_note: true,
+        notes: [{ data: expect.objectContaining({ id: -5, body: 'written on the train' }), pending: true }],
+      },
+    ])
     expect(searchCache(cache, 'acc', { query: 'train' }).hits.map((h) => [h.id, h.matched_in])).toEqual([[1, 'note']])
     cache.clearPending(42)
     expect(reader.detail('acc', 'issue', { id: 1 })?.discussions).toEqual([])
@@ -46,7 +94,9 @@ describe('optimistic changes (the outbox contract)', () => {
 
   it('refuses a patch for an item the cache does not hold, keyed by iid', () => {
     const { cache } = fresh()
-    expect(() => cache.applyOptimistic('acc', 'issue', { projectId: 1, iid: 99 }, { state: 'closed' }, 43)).toThrow(expect.objectContaining({ code: 'not-cached' }))
+    expect(() => cache.applyOptimistic('acc', 'issue', { projectId: 1, iid: 99 }, { state: 'closed' }, 43)).toThrow(
+      expect.objectContaining({ code: 'not-cached' }),
+    )
   })
 
   it('purging an account removes its rows and its search documents', () => {
@@ -61,9 +111,28 @@ describe('milestones:list progress', () => {
   it('counts each milestone’s issues (closed of all) and merge requests in the list itself, optimistic closes included', () => {
     const cache = new Cache(openCacheDatabase(':memory:'))
     const reader = new CacheReader(cache)
-    const milestone = (id: number, title: string): JsonObject => ({ id, iid: id, project_id: 1, title, description: null, state: 'active', due_date: null, start_date: null, created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z' })
+    const milestone = (id: number, title: string): JsonObject => ({
+      id,
+      iid: id,
+      project_id: 1,
+      title,
+      description: null,
+      state: 'active',
+      due_date: null,
+      start_date: null,
+      created_at: '2024-01-01T00:00:00.000Z',
+      updated_at: '2024-01-01T00:00:00.000Z',
+    })
     cache.upsert('acc', 'milestone', [milestone(10, 'v1'), milestone(11, 'v2'), milestone(12, 'empty')])
-    const ref = (id: number) => ({ id, iid: id, title: `v${id}`, state: 'active', due_date: null, start_date: null, project_id: 1 })
+    const ref = (id: number) => ({
+      id,
+      iid: id,
+      title: `v${id}`,
+      state: 'active',
+      due_date: null,
+      start_date: null,
+      project_id: 1,
+    })
     cache.upsert('acc', 'issue', [
       issue(1, { milestone: ref(10) }),
       issue(2, { milestone: ref(10), state: 'closed' }),
@@ -71,9 +140,13 @@ describe('milestones:list progress', () => {
       issue(4, { milestone: ref(11), state: 'closed' }),
       issue(5),
     ])
-    cache.upsert('acc', 'merge_request', [{ ...issue(6, { milestone: ref(11) }), source_branch: 'a', target_branch: 'main' }])
+    cache.upsert('acc', 'merge_request', [
+      { ...issue(6, { milestone: ref(11) }), source_branch: 'a', target_branch: 'main' },
+    ])
     cache.applyOptimistic('acc', 'issue', { id: 3 }, { state: 'closed' }, 50)
-    const byTitle = Object.fromEntries(reader.listMilestones('acc', {}).map((m) => [m.data.title, { progress: m.progress, mrs: m.merge_requests }]))
+    const byTitle = Object.fromEntries(
+      reader.listMilestones('acc', {}).map((m) => [m.data.title, { progress: m.progress, mrs: m.merge_requests }]),
+    )
     expect(byTitle).toEqual({
       v1: { progress: { total: 3, closed: 2, percent: 67 }, mrs: 0 },
       v2: { progress: { total: 1, closed: 1, percent: 100 }, mrs: 1 },

@@ -36,7 +36,12 @@ async function call<T>(channel: string, ...args: unknown[]): Promise<T> {
   return response.result
 }
 
-async function api<T = ApiJson>(token: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: Record<string, unknown>): Promise<T> {
+async function api<T = ApiJson>(
+  token: string,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  payload?: Record<string, unknown>,
+): Promise<T> {
   const response = await server.request(token, { method, url: `/api/v4${url}`, payload })
   if (response.statusCode >= 400) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`)
   return response.json() as T
@@ -44,7 +49,9 @@ async function api<T = ApiJson>(token: string, method: 'GET' | 'POST' | 'PUT', u
 
 async function until(id: number, states: readonly string[]): Promise<OutboxEntry> {
   for (let i = 0; i < 1200; i++) {
-    const entry = (await call<OutboxEntry[]>('outbox:list', { accountId, includeSettled: true })).find((e) => e.id === id)
+    const entry = (await call<OutboxEntry[]>('outbox:list', { accountId, includeSettled: true })).find(
+      (e) => e.id === id,
+    )
     if (entry !== undefined && states.includes(entry.state)) return entry
     await new Promise((r) => setTimeout(r, 25))
   }
@@ -60,16 +67,28 @@ beforeAll(async () => {
   for (const title of ['Compass drifts north', 'Tent pole snapped', 'Map legend unreadable']) {
     iids.push((await api<{ iid: number }>(owner.token, 'POST', `/projects/${projectId}/issues`, { title })).iid)
   }
-  await api(colleague.token, 'POST', `/projects/${projectId}/issues/${iids[1]}/notes`, { body: 'Happened again near the glacier' })
+  await api(colleague.token, 'POST', `/projects/${projectId}/issues/${iids[1]}/notes`, {
+    body: 'Happened again near the glacier',
+  })
 
   log = new RequestLog()
   log.beforeRequest = async () => {
-    if (cut) throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) })
+    if (cut)
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+      })
   }
   services = await desktopServices(log)
   outbox = new Outbox({ cache: services.cache, accounts: services.accounts })
   outbox.start()
-  core = createCore({ version: '0.1.0', mode: 'browser', serverUrl: server.url, accounts: services.accounts, cache: services.cache, outbox })
+  core = createCore({
+    version: '0.1.0',
+    mode: 'browser',
+    serverUrl: server.url,
+    accounts: services.accounts,
+    cache: services.cache,
+    outbox,
+  })
   accountId = (await services.accounts.add({ baseUrl: server.url, token: owner.token })).id
   expect((await core.sync?.run(accountId))?.outcome).toBe('completed')
   await call<CachedGetResult>('api:get', accountId, `/projects/${projectId}`)
@@ -88,23 +107,48 @@ describe('done means', () => {
     cut = true
     expect(await services.accounts.connectivityFor(accountId).probeNow()).toBe(false)
     const list = await call<CachedList>('issues:list', accountId, { project_id: projectId })
-    expect(list.items.map((i) => i.data.title).sort()).toEqual(['Compass drifts north', 'Map legend unreadable', 'Tent pole snapped'])
+    expect(list.items.map((i) => i.data.title).sort()).toEqual([
+      'Compass drifts north',
+      'Map legend unreadable',
+      'Tent pole snapped',
+    ])
     const found = await call<SearchResult>('search:query', accountId, { query: 'glacier' })
     expect(found.hits).toEqual([expect.objectContaining({ iid: iids[1], matched_in: 'note' })])
-    const detail = await call<{ discussions: { notes: { data: ApiJson }[] }[] }>('issues:get', accountId, { project_id: projectId, iid: iids[1] })
-    expect(detail.discussions.flatMap((d) => d.notes.map((n) => n.data.body))).toEqual(['Happened again near the glacier'])
-    expect(await call<CachedGetResult>('api:get', accountId, `/projects/${projectId}`)).toMatchObject({ stale: true, body: expect.objectContaining({ name: 'Field notes' }) })
+    const detail = await call<{ discussions: { notes: { data: ApiJson }[] }[] }>('issues:get', accountId, {
+      project_id: projectId,
+      iid: iids[1],
+    })
+    expect(detail.discussions.flatMap((d) => d.notes.map((n) => n.data.body))).toEqual([
+      'Happened again near the glacier',
+    ])
+    expect(await call<CachedGetResult>('api:get', accountId, `/projects/${projectId}`)).toMatchObject({
+      stale: true,
+      body: expect.objectContaining({ name: 'Field notes' }),
+    })
   })
 
   it('edits queue, show at once, and land exactly once when it is back; a concurrent edit becomes a conflict', async () => {
     const ref = (iid: number) => ({ projectId, iid })
-    const renamed = await call<OutboxEntry>('issues:update', accountId, { ...ref(iids[0]), changes: { title: 'Compass drifts north-east', state_event: 'close' } })
-    const comment = await call<OutboxEntry>('issues:comment', accountId, { ...ref(iids[1]), body: 'Spare poles are in the blue bag' })
-    const contested = await call<OutboxEntry>('issues:update', accountId, { ...ref(iids[2]), changes: { title: 'Map legend smudged by rain' } })
+    const renamed = await call<OutboxEntry>('issues:update', accountId, {
+      ...ref(iids[0]),
+      changes: { title: 'Compass drifts north-east', state_event: 'close' },
+    })
+    const comment = await call<OutboxEntry>('issues:comment', accountId, {
+      ...ref(iids[1]),
+      body: 'Spare poles are in the blue bag',
+    })
+    const contested = await call<OutboxEntry>('issues:update', accountId, {
+      ...ref(iids[2]),
+      changes: { title: 'Map legend smudged by rain' },
+    })
     expect([renamed, comment, contested].map((e) => e.state)).toEqual(['queued', 'queued', 'queued'])
     const pending = await call<CachedList>('issues:list', accountId, { project_id: projectId, state: 'closed' })
-    expect(pending.items).toEqual([{ data: expect.objectContaining({ iid: iids[0], title: 'Compass drifts north-east' }), pending: true }])
-    expect((await call<SearchResult>('search:query', accountId, { query: 'blue bag' })).hits.map((h) => h.iid)).toEqual([iids[1]])
+    expect(pending.items).toEqual([
+      { data: expect.objectContaining({ iid: iids[0], title: 'Compass drifts north-east' }), pending: true },
+    ])
+    expect((await call<SearchResult>('search:query', accountId, { query: 'blue bag' })).hits.map((h) => h.iid)).toEqual(
+      [iids[1]],
+    )
 
     // The server comes back; someone else renames the third issue before the desktop reconnects.
     await server.restart()
@@ -119,12 +163,24 @@ describe('done means', () => {
     expect((await until(comment.id, ['done'])).state).toBe('done')
     const conflict = await until(contested.id, ['conflict', 'done', 'failed'])
     expect(conflict.state).toBe('conflict')
-    expect(conflict.conflict).toMatchObject({ local: { title: 'Map legend smudged by rain' }, remote: { title: 'Map legend reprinted' } })
+    expect(conflict.conflict).toMatchObject({
+      local: { title: 'Map legend smudged by rain' },
+      remote: { title: 'Map legend reprinted' },
+    })
 
-    expect(await api(owner.token, 'GET', `/projects/${projectId}/issues/${iids[0]}`)).toMatchObject({ title: 'Compass drifts north-east', state: 'closed' })
-    const notes = await api<ApiJson[]>(owner.token, 'GET', `/projects/${projectId}/issues/${iids[1]}/notes?per_page=100`)
+    expect(await api(owner.token, 'GET', `/projects/${projectId}/issues/${iids[0]}`)).toMatchObject({
+      title: 'Compass drifts north-east',
+      state: 'closed',
+    })
+    const notes = await api<ApiJson[]>(
+      owner.token,
+      'GET',
+      `/projects/${projectId}/issues/${iids[1]}/notes?per_page=100`,
+    )
     expect(notes.filter((n) => n.body === 'Spare poles are in the blue bag')).toHaveLength(1)
-    expect(await api(owner.token, 'GET', `/projects/${projectId}/issues/${iids[2]}`)).toMatchObject({ title: 'Map legend reprinted' })
+    expect(await api(owner.token, 'GET', `/projects/${projectId}/issues/${iids[2]}`)).toMatchObject({
+      title: 'Map legend reprinted',
+    })
     expect(log.count((e) => e.method === 'POST' && e.path === `/projects/${projectId}/issues/${iids[1]}/notes`)).toBe(1)
     expect(log.count((e) => e.method === 'PUT' && e.path === `/projects/${projectId}/issues/${iids[2]}`)).toBe(0)
   })

@@ -23,7 +23,10 @@ describe('core handlers', () => {
 
   it("reports 'none' when no local server runs", async () => {
     const core = createCore({ version: '0.1.0', mode: 'electron', serverUrl: null })
-    expect(await core.dispatch('server:status', [])).toEqual({ ok: true, result: { url: null, state: 'none', version: null, revision: null } })
+    expect(await core.dispatch('server:status', [])).toEqual({
+      ok: true,
+      result: { url: null, state: 'none', version: null, revision: null },
+    })
   })
 
   it('answers a channel name inherited from Object.prototype as unknown, not as a handler', async () => {

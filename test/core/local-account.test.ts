@@ -56,7 +56,12 @@ async function stopServer(server: RunningServer): Promise<void> {
 
 /** What scripts/start.mjs does for the app (browser mode), without the web host. */
 async function launch(server: RunningServer | null): Promise<Launch> {
-  const started = await launchCore({ userDataDir: appDir, version: '0.1.0', mode: 'browser', localServer: server && { baseUrl: server.url, token: server.token } })
+  const started = await launchCore({
+    userDataDir: appDir,
+    version: '0.1.0',
+    mode: 'browser',
+    localServer: server && { baseUrl: server.url, token: server.token },
+  })
   launches.push(started)
   return started
 }
@@ -72,13 +77,23 @@ function ok<T>(response: IpcResponse): T {
 }
 
 async function api(server: RunningServer, path: string, token: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${server.url}/api/v4${path}`, { ...init, headers: { 'PRIVATE-TOKEN': token, 'Content-Type': 'application/json', ...(init.headers ?? {}) } })
+  return fetch(`${server.url}/api/v4${path}`, {
+    ...init,
+    headers: { 'PRIVATE-TOKEN': token, 'Content-Type': 'application/json', ...(init.headers ?? {}) },
+  })
 }
 
 /** A project of root with one issue, made through the API as the launcher's root. */
 async function seedIssue(server: RunningServer): Promise<{ projectId: number; iid: number }> {
-  const project = (await (await api(server, '/projects', server.token, { method: 'POST', body: JSON.stringify({ name: 'burrow-local' }) })).json()) as { id: number }
-  const issue = (await (await api(server, `/projects/${project.id}/issues`, server.token, { method: 'POST', body: JSON.stringify({ title: 'Cached across launches' }) })).json()) as { iid: number }
+  const project = (await (
+    await api(server, '/projects', server.token, { method: 'POST', body: JSON.stringify({ name: 'burrow-local' }) })
+  ).json()) as { id: number }
+  const issue = (await (
+    await api(server, `/projects/${project.id}/issues`, server.token, {
+      method: 'POST',
+      body: JSON.stringify({ title: 'Cached across launches' }),
+    })
+  ).json()) as { iid: number }
   return { projectId: project.id, iid: issue.iid }
 }
 
@@ -103,10 +118,19 @@ describe('the local server account', () => {
     const l = await launch(server)
     expect(l.localAccountError).toBeNull()
     const accounts = ok<Account[]>(await l.core.dispatch('accounts:list', []))
-    expect(accounts).toEqual([expect.objectContaining({ id: 'local', kind: 'local', baseUrl: server.url, username: 'root', authKind: 'pat' })])
-    expect(ok(await l.core.dispatch('app:info', []))).toEqual({ version: '0.1.0', mode: 'browser', serverUrl: server.url, localAccount: true })
+    expect(accounts).toEqual([
+      expect.objectContaining({ id: 'local', kind: 'local', baseUrl: server.url, username: 'root', authKind: 'pat' }),
+    ])
+    expect(ok(await l.core.dispatch('app:info', []))).toEqual({
+      version: '0.1.0',
+      mode: 'browser',
+      serverUrl: server.url,
+      localAccount: true,
+    })
     expect((await l.core.sync?.run('local'))?.outcome).toBe('completed')
-    const issues = ok<{ items: { data: { title: string; project_id: number } }[] }>(await l.core.dispatch('issues:list', ['local', { state: 'all' }]))
+    const issues = ok<{ items: { data: { title: string; project_id: number } }[] }>(
+      await l.core.dispatch('issues:list', ['local', { state: 'all' }]),
+    )
     expect(issues.items.map((i) => [i.data.project_id, i.data.title])).toEqual([[projectId, 'Cached across launches']])
   })
 
@@ -122,15 +146,23 @@ describe('the local server account', () => {
     const second = await startServer(TOKEN_2)
     expect(second.url).not.toBe(first.url)
     const l2 = await launch(second)
-    expect(ok<Account[]>(await l2.core.dispatch('accounts:list', []))).toEqual([expect.objectContaining({ id: 'local', baseUrl: second.url })])
+    expect(ok<Account[]>(await l2.core.dispatch('accounts:list', []))).toEqual([
+      expect.objectContaining({ id: 'local', baseUrl: second.url }),
+    ])
     // Read before any sync of this launch: what the last launch cached is there under the same id.
-    const cached = ok<{ items: { data: { title: string } }[] }>(await l2.core.dispatch('issues:list', ['local', { state: 'all' }]))
+    const cached = ok<{ items: { data: { title: string } }[] }>(
+      await l2.core.dispatch('issues:list', ['local', { state: 'all' }]),
+    )
     expect(cached.items.map((i) => i.data.title)).toEqual(['Cached across launches'])
-    expect(ok<{ lastCompletedAt: string | null }>(await l2.core.dispatch('sync:status', ['local'])).lastCompletedAt).toBe(synced.lastCompletedAt)
+    expect(
+      ok<{ lastCompletedAt: string | null }>(await l2.core.dispatch('sync:status', ['local'])).lastCompletedAt,
+    ).toBe(synced.lastCompletedAt)
 
     expect((await api(second, '/user', TOKEN_1)).status).toBe(401)
     expect((await api(second, '/user', TOKEN_2)).status).toBe(200)
-    const rootTokens = ((await (await api(second, '/personal_access_tokens?user_id=1', TOKEN_2)).json()) as { name: string }[]).filter((t) => t.name === 'BURROW_ROOT_TOKEN')
+    const rootTokens = (
+      (await (await api(second, '/personal_access_tokens?user_id=1', TOKEN_2)).json()) as { name: string }[]
+    ).filter((t) => t.name === 'BURROW_ROOT_TOKEN')
     expect(rootTokens).toHaveLength(1)
     // The tokens were held in memory only.
     const written = appFiles()
@@ -145,7 +177,12 @@ describe('the local server account', () => {
     expect((await l1.core.sync?.run('local'))?.outcome).toBe('completed')
     await stopServer(first)
 
-    const queued = ok<OutboxEntry>(await l1.core.dispatch('issues:comment', ['local', { projectId, iid, body: 'Written while the server was down' }]))
+    const queued = ok<OutboxEntry>(
+      await l1.core.dispatch('issues:comment', [
+        'local',
+        { projectId, iid, body: 'Written while the server was down' },
+      ]),
+    )
     await l1.outbox.idle()
     // Refused at once (queued), or cut off on a kept-alive connection the server closed (unknown
     // outcome, which the next launch checks by reading before sending): either way not sent.
@@ -158,13 +195,21 @@ describe('the local server account', () => {
     await l2.outbox.idle()
     if (before === 'unknown-outcome') {
       // Looked for on the server, not found, and left for the user: a comment is never resent on its own.
-      expect(l2.outbox.get(queued.id)).toMatchObject({ state: 'failed', reason: expect.stringContaining('did not take effect') })
+      expect(l2.outbox.get(queued.id)).toMatchObject({
+        state: 'failed',
+        reason: expect.stringContaining('did not take effect'),
+      })
       await l2.outbox.retry(queued.id)
       await l2.outbox.idle()
     }
     expect(l2.outbox.get(queued.id)).toMatchObject({ state: 'done' })
-    const notes = (await (await api(second, `/projects/${projectId}/issues/${iid}/notes`, TOKEN_2)).json()) as { body: string; author: { username: string } }[]
-    expect(notes.filter((n) => n.body === 'Written while the server was down').map((n) => n.author.username)).toEqual(['root'])
+    const notes = (await (await api(second, `/projects/${projectId}/issues/${iid}/notes`, TOKEN_2)).json()) as {
+      body: string
+      author: { username: string }
+    }[]
+    expect(notes.filter((n) => n.body === 'Written while the server was down').map((n) => n.author.username)).toEqual([
+      'root',
+    ])
   })
 
   it('stays removed on later launches once the user removes it, until accounts:add-local adds it back', async () => {
@@ -196,6 +241,9 @@ describe('the local server account', () => {
     expect(ok(await l.core.dispatch('app:info', []))).toMatchObject({ serverUrl: null, localAccount: false })
     expect(await l.core.dispatch('accounts:add-local', [])).toMatchObject({ ok: false, error: { code: 'unavailable' } })
     const run = await l.core.sync?.run('local')
-    expect(run).toMatchObject({ outcome: 'failed', error: { code: 'secret-missing', message: expect.stringContaining('npm start') } })
+    expect(run).toMatchObject({
+      outcome: 'failed',
+      error: { code: 'secret-missing', message: expect.stringContaining('npm start') },
+    })
   })
 })

@@ -37,8 +37,25 @@ afterEach(async () => {
 
 describe('notify channels', () => {
   it('are in the allowlists the preload and the web host use', () => {
-    expect(REQUEST_CHANNELS).toEqual(expect.arrayContaining(['notify:summary', 'notify:check', 'notify:list-alerts', 'alerts:update-status', 'alerts:assign', 'preferences:get', 'preferences:set']))
-    expect(EVENT_CHANNELS).toEqual(expect.arrayContaining(['notify:did-change', 'notify:did-announce', 'preferences:did-change', 'app:did-request-route']))
+    expect(REQUEST_CHANNELS).toEqual(
+      expect.arrayContaining([
+        'notify:summary',
+        'notify:check',
+        'notify:list-alerts',
+        'alerts:update-status',
+        'alerts:assign',
+        'preferences:get',
+        'preferences:set',
+      ]),
+    )
+    expect(EVENT_CHANNELS).toEqual(
+      expect.arrayContaining([
+        'notify:did-change',
+        'notify:did-announce',
+        'preferences:did-change',
+        'app:did-request-route',
+      ]),
+    )
   })
 
   it('refuse malformed arguments with the reason', async () => {
@@ -51,38 +68,77 @@ describe('notify channels', () => {
       ['notify:list-alerts', [{ status: 'open' }], 'accountId must be a non-empty string'],
       ['notify:list-alerts', [{ accountId: 'a', status: 'closed' }], `status must be one of ${statuses}, open, all`],
       ['notify:list-alerts', [{ accountId: 'a', project: 1 }], 'unknown field(s): project'],
-      ['alerts:update-status', [{ projectId: 1, iid: 2, status: 'resolved' }], 'expected [accountId, request], got 1 argument(s)'],
+      [
+        'alerts:update-status',
+        [{ projectId: 1, iid: 2, status: 'resolved' }],
+        'expected [accountId, request], got 1 argument(s)',
+      ],
       ['alerts:update-status', ['a', { projectId: 1, iid: 0, status: 'resolved' }], 'iid must be a positive integer'],
-      ['alerts:update-status', ['a', { projectId: '1', iid: 2, status: 'resolved' }], 'projectId must be a positive integer'],
-      ['alerts:update-status', ['a', { projectId: 1, iid: 2, status: 'RESOLVED' }], `status must be one of ${statuses}`],
-      ['alerts:update-status', ['a', { projectId: 1, iid: 2, status: 'resolved', note: 'x' }], 'unknown field(s): note'],
-      ['alerts:assign', ['a', { projectId: 1, iid: 2, assigneeUsernames: 'mara' }], 'assigneeUsernames must be a list of usernames'],
-      ['alerts:assign', ['a', { projectId: 1, iid: 2, assigneeUsernames: ['mara', 'two words'] }], 'assigneeUsernames must be a list of usernames'],
+      [
+        'alerts:update-status',
+        ['a', { projectId: '1', iid: 2, status: 'resolved' }],
+        'projectId must be a positive integer',
+      ],
+      [
+        'alerts:update-status',
+        ['a', { projectId: 1, iid: 2, status: 'RESOLVED' }],
+        `status must be one of ${statuses}`,
+      ],
+      [
+        'alerts:update-status',
+        ['a', { projectId: 1, iid: 2, status: 'resolved', note: 'x' }],
+        'unknown field(s): note',
+      ],
+      [
+        'alerts:assign',
+        ['a', { projectId: 1, iid: 2, assigneeUsernames: 'mara' }],
+        'assigneeUsernames must be a list of usernames',
+      ],
+      [
+        'alerts:assign',
+        ['a', { projectId: 1, iid: 2, assigneeUsernames: ['mara', 'two words'] }],
+        'assigneeUsernames must be a list of usernames',
+      ],
       ['preferences:get', [{}], 'expected no arguments, got 1'],
       ['preferences:set', [{}], 'give at least one preference'],
       ['preferences:set', [{ notifications: 'off' }], 'notifications must be a boolean'],
       ['preferences:set', [{ notifyIntervalSeconds: 5 }], 'notifyIntervalSeconds must be an integer from 30 to 3600'],
-      ['preferences:set', [{ notifyIntervalSeconds: 90.5 }], 'notifyIntervalSeconds must be an integer from 30 to 3600'],
+      [
+        'preferences:set',
+        [{ notifyIntervalSeconds: 90.5 }],
+        'notifyIntervalSeconds must be an integer from 30 to 3600',
+      ],
       ['preferences:set', [{ volume: 11 }], 'unknown field(s): volume'],
     ]
     for (const [channel, args, message] of cases) {
-      expect(await core.dispatch(channel, args), `${channel} ${JSON.stringify(args)}`).toEqual({ ok: false, error: { code: 'invalid-arguments', message: `${channel}: ${message}`, details: { channel } } })
+      expect(await core.dispatch(channel, args), `${channel} ${JSON.stringify(args)}`).toEqual({
+        ok: false,
+        error: { code: 'invalid-arguments', message: `${channel}: ${message}`, details: { channel } },
+      })
     }
   })
 
   it('answer unavailable in a launch without accounts (no watcher to ask)', async () => {
     expect(await core.dispatch('notify:summary', [])).toMatchObject({ ok: false, error: { code: 'unavailable' } })
-    expect(await core.dispatch('alerts:assign', ['a', { projectId: 1, iid: 1, assigneeUsernames: [] }])).toMatchObject({ ok: false, error: { code: 'unavailable' } })
+    expect(await core.dispatch('alerts:assign', ['a', { projectId: 1, iid: 1, assigneeUsernames: [] }])).toMatchObject({
+      ok: false,
+      error: { code: 'unavailable' },
+    })
   })
 })
 
 describe('preferences', () => {
   it('start with notifications on and a one-minute check interval', async () => {
-    expect(await core.dispatch('preferences:get', [])).toMatchObject({ ok: true, result: { notifications: true, notifyIntervalSeconds: 60 } })
+    expect(await core.dispatch('preferences:get', [])).toMatchObject({
+      ok: true,
+      result: { notifications: true, notifyIntervalSeconds: 60 },
+    })
   })
 
   it('announce a change once, and keep it for the next launch', async () => {
-    expect(await core.dispatch('preferences:set', [{ notifications: false, notifyIntervalSeconds: 300 }])).toMatchObject({ ok: true, result: { notifications: false, notifyIntervalSeconds: 300 } })
+    expect(
+      await core.dispatch('preferences:set', [{ notifications: false, notifyIntervalSeconds: 300 }]),
+    ).toMatchObject({ ok: true, result: { notifications: false, notifyIntervalSeconds: 300 } })
     await core.dispatch('preferences:set', [{ notifications: false }])
     expect(preferenceEvents).toEqual([expect.objectContaining({ notifications: false, notifyIntervalSeconds: 300 })])
 
@@ -90,13 +146,19 @@ describe('preferences', () => {
     cache.close()
     cache = openCache({ userDataDir: dir })
     core = createCore({ version: '0.1.0', mode: 'browser', serverUrl: null, cache })
-    expect(await core.dispatch('preferences:get', [])).toMatchObject({ ok: true, result: { notifications: false, notifyIntervalSeconds: 300 } })
+    expect(await core.dispatch('preferences:get', [])).toMatchObject({
+      ok: true,
+      result: { notifications: false, notifyIntervalSeconds: 300 },
+    })
   })
 
   it('fall back to the default for a stored value of the wrong type', async () => {
     cache.db.prepare("INSERT INTO app_preferences (key, value) VALUES ('notifyIntervalSeconds', '\"soon\"')").run()
     await core.dispose()
     core = createCore({ version: '0.1.0', mode: 'browser', serverUrl: null, cache })
-    expect(await core.dispatch('preferences:get', [])).toMatchObject({ ok: true, result: { notifications: true, notifyIntervalSeconds: 60 } })
+    expect(await core.dispatch('preferences:get', [])).toMatchObject({
+      ok: true,
+      result: { notifications: true, notifyIntervalSeconds: 60 },
+    })
   })
 })

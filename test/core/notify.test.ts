@@ -9,7 +9,13 @@ import { openCache, type Cache } from '../../src/main/core/cache/index'
 import { createCore, type Core } from '../../src/main/core/index'
 import { nextDelay } from '../../src/main/core/notify/index'
 import type { Account, IpcResponse } from '../../src/shared/ipc/contract'
-import type { AlertList, NotifyAlert, NotifyAnnouncement, NotifyCounts, NotifySummary } from '../../src/shared/ipc/notify'
+import type {
+  AlertList,
+  NotifyAlert,
+  NotifyAnnouncement,
+  NotifyCounts,
+  NotifySummary,
+} from '../../src/shared/ipc/notify'
 import { ROOT_TOKEN, seedUser, startServer, type ListeningServer, type SeededUser } from '../helpers/server'
 import { startSwitchableProxy, type SwitchableProxy } from '../helpers/switchable-proxy'
 
@@ -53,7 +59,10 @@ async function graphql<T = Json>(token: string, query: string, variables: Json =
 
 /** A new to-do for root: Mara opens an issue assigned to root. */
 async function assignRoot(title: string): Promise<{ iid: number; todoId: number }> {
-  const issue = await api<{ iid: number; id: number }>(mara.token, 'POST', `/projects/${project.id}/issues`, { title, assignee_ids: [1] })
+  const issue = await api<{ iid: number; id: number }>(mara.token, 'POST', `/projects/${project.id}/issues`, {
+    title,
+    assignee_ids: [1],
+  })
   const todos = await api<{ id: number; target: { id: number } }[]>(ROOT_TOKEN, 'GET', '/todos?state=pending')
   const todo = todos.find((t) => t.target.id === issue.id)
   if (todo === undefined) throw new Error('the server made no to-do for root')
@@ -78,7 +87,14 @@ async function call<T>(channel: string, ...args: unknown[]): Promise<T> {
 }
 
 function makeCore(): Core {
-  const c = createCore({ version: '0.1.0', mode: 'browser', serverUrl: server.url, accounts, cache, notifyOptions: { schedule: true, intervalMs: 3_600_000 } })
+  const c = createCore({
+    version: '0.1.0',
+    mode: 'browser',
+    serverUrl: server.url,
+    accounts,
+    cache,
+    notifyOptions: { schedule: true, intervalMs: 3_600_000 },
+  })
   c.events.subscribe((event, payload) => {
     if (event === 'notify:did-announce') announcements.push(payload)
     if (event === 'notify:did-change') changes.push(payload)
@@ -115,7 +131,8 @@ function changed(match: (c: NotifyCounts) => boolean): Promise<NotifyCounts> {
 }
 
 const mine = (a: NotifyAnnouncement): boolean => a.accountId === account.id
-const attemptsSince = (mark: number, pattern: RegExp): string[] => attempts.slice(mark).filter((line) => pattern.test(line))
+const attemptsSince = (mark: number, pattern: RegExp): string[] =>
+  attempts.slice(mark).filter((line) => pattern.test(line))
 
 async function goOffline(): Promise<void> {
   await proxy.goOffline()
@@ -139,7 +156,9 @@ beforeAll(async () => {
   mara = seedUser(server, { username: 'mara', name: 'Mara Maintainer' })
   project = await api(ROOT_TOKEN, 'POST', '/projects', { name: 'Pager' })
   await api(ROOT_TOKEN, 'POST', `/projects/${project.id}/members`, { user_id: mara.user.id, access_level: 40 })
-  const created = await graphql<{ httpIntegrationCreate: { errors: string[]; integration: { url: string; token: string } } }>(
+  const created = await graphql<{
+    httpIntegrationCreate: { errors: string[]; integration: { url: string; token: string } }
+  }>(
     mara.token,
     'mutation($path: ID!) { httpIntegrationCreate(input: {projectPath: $path, name: "Prometheus", active: true}) { errors integration { url token } } }',
     { path: project.path_with_namespace },
@@ -187,9 +206,24 @@ describe('the to-do and alert watcher', () => {
       ['alerts:summary', 1, '1 open alert'],
     ])
     const summary = await call<NotifySummary>('notify:summary')
-    expect(summary).toMatchObject({ pendingTodos: 1, openAlerts: 1, accounts: [{ accountId: account.id, pendingTodos: 1, openAlerts: 1, triggeredAlerts: 1, state: 'watching', lastError: null }] })
+    expect(summary).toMatchObject({
+      pendingTodos: 1,
+      openAlerts: 1,
+      accounts: [
+        {
+          accountId: account.id,
+          pendingTodos: 1,
+          openAlerts: 1,
+          triggeredAlerts: 1,
+          state: 'watching',
+          lastError: null,
+        },
+      ],
+    })
     expect(summary.latestTodos.map((t) => t.title)).toEqual(['Mara Maintainer assigned you'])
-    expect(summary.latestAlerts.map((a) => [a.title, a.severity, a.status])).toEqual([['Disk almost full', 'high', 'triggered']])
+    expect(summary.latestAlerts.map((a) => [a.title, a.severity, a.status])).toEqual([
+      ['Disk almost full', 'high', 'triggered'],
+    ])
   })
 
   it('announces a new to-do once, with its route, and not again on the next check', async () => {
@@ -227,14 +261,20 @@ describe('the to-do and alert watcher', () => {
   })
 
   it('announces a mention by another user as a mention', async () => {
-    const issue = await api<{ iid: number }>(mara.token, 'POST', `/projects/${project.id}/issues`, { title: 'Who owns the pager?' })
-    await api(mara.token, 'POST', `/projects/${project.id}/issues/${issue.iid}/notes`, { body: 'Can you take this one, @root?' })
+    const issue = await api<{ iid: number }>(mara.token, 'POST', `/projects/${project.id}/issues`, {
+      title: 'Who owns the pager?',
+    })
+    await api(mara.token, 'POST', `/projects/${project.id}/issues/${issue.iid}/notes`, {
+      body: 'Can you take this one, @root?',
+    })
     const before = announcements.length
     await call('notify:check', account.id)
-    expect(announcements.slice(before).map((a) => [a.kind, a.topic, a.title])).toEqual([['todo', 'mentions', 'Mara Maintainer mentioned you']])
+    expect(announcements.slice(before).map((a) => [a.kind, a.topic, a.title])).toEqual([
+      ['todo', 'mentions', 'Mara Maintainer mentioned you'],
+    ])
   })
 
-  it('leaves out the topics the account\'s preferences mute, and does not bring them back when switched on again', async () => {
+  it("leaves out the topics the account's preferences mute, and does not bring them back when switched on again", async () => {
     await call('preferences:set', { mutedTopics: { [account.id]: ['assignments'] } })
     try {
       await assignRoot('Muted assignment')
@@ -250,7 +290,11 @@ describe('the to-do and alert watcher', () => {
   })
 
   it('announces an alert posted to a real HTTP integration, with its severity, project and page', async () => {
-    const iid = await postAlert({ title: 'API error rate above 5%', severity: 'critical', monitoring_tool: 'Prometheus' })
+    const iid = await postAlert({
+      title: 'API error rate above 5%',
+      severity: 'critical',
+      monitoring_tool: 'Prometheus',
+    })
     await call('notify:check', account.id)
     const alert = await announced((a) => a.key === `alert:${project.id}:${iid}`)
     expect(alert).toEqual({
@@ -294,7 +338,9 @@ describe('the to-do and alert watcher', () => {
     const { todoId } = await assignRoot('Restart the queue workers')
     const iid = await postAlert({ title: 'Queue backlog growing', severity: 'medium' })
 
-    expect(await call<NotifyCounts>('notify:check', account.id)).toMatchObject({ accounts: [{ accountId: account.id, state: 'offline' }] })
+    expect(await call<NotifyCounts>('notify:check', account.id)).toMatchObject({
+      accounts: [{ accountId: account.id, state: 'offline' }],
+    })
     expect(announcements.some((a) => a.key === `todo:${todoId}`)).toBe(false)
     const offline = await call<AlertList>('notify:list-alerts', { accountId: account.id, status: 'triggered' })
     expect(offline.stale).toBe(true)
@@ -308,19 +354,42 @@ describe('the to-do and alert watcher', () => {
     await goOnline()
     expect((await todo).title).toBe('Mara Maintainer assigned you')
     expect((await alert).title).toBe(`Medium alert in ${project.path_with_namespace}`)
-    expect(attemptsSince(mark, /./).slice(0, 3)).toEqual(['GET /api/v4/version', 'GET /api/v4/todos', 'POST /api/graphql'])
+    expect(attemptsSince(mark, /./).slice(0, 3)).toEqual([
+      'GET /api/v4/version',
+      'GET /api/v4/todos',
+      'POST /api/graphql',
+    ])
   })
 
   it('changes an alert’s status and assignee through GraphQL, and the counts follow', async () => {
     const { items } = await call<AlertList>('notify:list-alerts', { accountId: account.id, status: 'triggered' })
     const disk = items.find((a) => a.title === 'Disk almost full')!
-    const acknowledged = await call<NotifyAlert>('alerts:update-status', account.id, { projectId: project.id, iid: disk.iid, status: 'acknowledged' })
-    expect(acknowledged).toMatchObject({ iid: disk.iid, status: 'acknowledged', projectPath: project.path_with_namespace })
-    const assigned = await call<NotifyAlert>('alerts:assign', account.id, { projectId: project.id, iid: disk.iid, assigneeUsernames: ['mara'] })
+    const acknowledged = await call<NotifyAlert>('alerts:update-status', account.id, {
+      projectId: project.id,
+      iid: disk.iid,
+      status: 'acknowledged',
+    })
+    expect(acknowledged).toMatchObject({
+      iid: disk.iid,
+      status: 'acknowledged',
+      projectPath: project.path_with_namespace,
+    })
+    const assigned = await call<NotifyAlert>('alerts:assign', account.id, {
+      projectId: project.id,
+      iid: disk.iid,
+      assigneeUsernames: ['mara'],
+    })
     expect(assigned.assigneeUsernames).toEqual(['mara'])
-    expect((await call<NotifySummary>('notify:summary')).accounts[0]).toMatchObject({ openAlerts: 3, triggeredAlerts: 2 })
+    expect((await call<NotifySummary>('notify:summary')).accounts[0]).toMatchObject({
+      openAlerts: 3,
+      triggeredAlerts: 2,
+    })
 
-    await call<NotifyAlert>('alerts:update-status', account.id, { projectId: project.id, iid: disk.iid, status: 'resolved' })
+    await call<NotifyAlert>('alerts:update-status', account.id, {
+      projectId: project.id,
+      iid: disk.iid,
+      status: 'resolved',
+    })
     await changed((c) => c.openAlerts === 2)
     const resolved = await call<AlertList>('notify:list-alerts', { accountId: account.id, status: 'resolved' })
     expect(resolved.items.map((a) => a.iid)).toEqual([disk.iid])
@@ -328,18 +397,36 @@ describe('the to-do and alert watcher', () => {
 
   it('refuses alert actions offline with the reason, and never queues them', async () => {
     await goOffline()
-    const response = await core.dispatch('alerts:update-status', [account.id, { projectId: project.id, iid: 1, status: 'resolved' }])
-    expect(response).toMatchObject({ ok: false, error: { code: 'offline', message: expect.stringContaining('It is not queued for later') } })
+    const response = await core.dispatch('alerts:update-status', [
+      account.id,
+      { projectId: project.id, iid: 1, status: 'resolved' },
+    ])
+    expect(response).toMatchObject({
+      ok: false,
+      error: { code: 'offline', message: expect.stringContaining('It is not queued for later') },
+    })
     const resolvedOffline = await core.dispatch('notify:list-alerts', [{ accountId: account.id, status: 'resolved' }])
-    expect(resolvedOffline).toMatchObject({ ok: false, error: { code: 'offline', message: expect.stringContaining('Only open alerts are kept for offline reading') } })
+    expect(resolvedOffline).toMatchObject({
+      ok: false,
+      error: { code: 'offline', message: expect.stringContaining('Only open alerts are kept for offline reading') },
+    })
     await goOnline()
   })
 
   it('stops watching an account when it is removed, and its marks leave the disk', async () => {
     await call('accounts:remove', account.id)
     await changed((c) => c.accounts.every((a) => a.accountId !== account.id))
-    expect(await call<NotifySummary>('notify:summary')).toMatchObject({ accounts: [], pendingTodos: 0, openAlerts: 0, latestTodos: [], latestAlerts: [] })
-    expect(await core.dispatch('notify:check', [account.id])).toMatchObject({ ok: false, error: { code: 'account-not-found' } })
+    expect(await call<NotifySummary>('notify:summary')).toMatchObject({
+      accounts: [],
+      pendingTodos: 0,
+      openAlerts: 0,
+      latestTodos: [],
+      latestAlerts: [],
+    })
+    expect(await core.dispatch('notify:check', [account.id])).toMatchObject({
+      ok: false,
+      error: { code: 'account-not-found' },
+    })
     // The watcher holds no timer or listener for it: a new to-do makes no request and no announcement.
     const mark = attempts.length
     const before = announcements.length
@@ -347,7 +434,11 @@ describe('the to-do and alert watcher', () => {
     await call('notify:check')
     expect(attemptsSince(mark, /./)).toEqual([])
     expect(announcements.length).toBe(before)
-    await eventually(() => ['notify_accounts', 'notify_projects', 'notify_alerts'].every((t) => cache.db.prepare(`SELECT COUNT(*) FROM ${t}`).pluck().get() === 0))
+    await eventually(() =>
+      ['notify_accounts', 'notify_projects', 'notify_alerts'].every(
+        (t) => cache.db.prepare(`SELECT COUNT(*) FROM ${t}`).pluck().get() === 0,
+      ),
+    )
   })
 })
 
@@ -357,13 +448,18 @@ describe('failures', () => {
     const reader = seedUser(server, { username: 'reader', scopes: ['read_user'] })
     const added = await call<Account>('accounts:add', { baseUrl: proxy.url, token: reader.token })
     const counts = await call<NotifyCounts>('notify:check', added.id)
-    expect(counts.accounts.find((a) => a.accountId === added.id)).toMatchObject({ state: 'failing', lastError: 'The request requires higher privileges than provided by the access token.' })
+    expect(counts.accounts.find((a) => a.accountId === added.id)).toMatchObject({
+      state: 'failing',
+      lastError: 'The request requires higher privileges than provided by the access token.',
+    })
     expect(announcements.filter((a) => a.accountId === added.id)).toEqual([])
   })
 })
 
 describe('back-off', () => {
   it('doubles the wait after each failed check, up to the cap', () => {
-    expect([0, 1, 2, 3, 10].map((failures) => nextDelay(60_000, failures, 1_800_000))).toEqual([60_000, 120_000, 240_000, 480_000, 1_800_000])
+    expect([0, 1, 2, 3, 10].map((failures) => nextDelay(60_000, failures, 1_800_000))).toEqual([
+      60_000, 120_000, 240_000, 480_000, 1_800_000,
+    ])
   })
 })

@@ -20,7 +20,13 @@ const changes: OutboxChange[] = []
 
 beforeAll(async () => {
   w = await makeOutboxWorld()
-  core = createCore({ version: '0.1.0', mode: 'browser', serverUrl: w.server.url, accounts: w.accounts, outbox: w.outbox })
+  core = createCore({
+    version: '0.1.0',
+    mode: 'browser',
+    serverUrl: w.server.url,
+    accounts: w.accounts,
+    outbox: w.outbox,
+  })
   core.events.subscribe((event, payload) => {
     if (event === 'outbox:did-change') changes.push(payload)
   })
@@ -33,9 +39,15 @@ beforeAll(async () => {
   await sh(work, 'checkout', '--quiet', '-b', 'feature', 'main')
   commitFiles(work, { 'feature.txt': 'feature\n' }, 'Add the feature')
   await sh(work, 'push', '--quiet', url, 'feature')
-  const mr = await w.api('POST', `/projects/${w.project.id}/merge_requests`, { source_branch: 'feature', target_branch: 'main', title: 'Feature' })
+  const mr = await w.api('POST', `/projects/${w.project.id}/merge_requests`, {
+    source_branch: 'feature',
+    target_branch: 'main',
+    title: 'Feature',
+  })
   mrIid = (mr.body as Json).iid as number
-  w.cache.upsert(w.account.id, 'merge_request', [(await w.api('GET', `/projects/${w.project.id}/merge_requests/${mrIid}`)).body as Json])
+  w.cache.upsert(w.account.id, 'merge_request', [
+    (await w.api('GET', `/projects/${w.project.id}/merge_requests/${mrIid}`)).body as Json,
+  ])
 })
 afterAll(async () => w.close())
 
@@ -50,32 +62,59 @@ describe('write channels', () => {
     const iid = (await w.cachedIssue({ title: 'Through IPC' })).iid as number
     const ref = { projectId: w.project.id, iid }
     const comment = await ok<OutboxEntry>('issues:comment', w.account.id, { ...ref, body: 'over the bridge' })
-    expect(comment).toMatchObject({ accountId: w.account.id, target: { type: 'issue', ...ref }, mutation: { kind: 'comment', body: 'over the bridge' }, base: { fields: {} } })
-    const update = await ok<OutboxEntry>('issues:update', w.account.id, { ...ref, changes: { title: 'Renamed over IPC', labels: ['ipc'] } })
+    expect(comment).toMatchObject({
+      accountId: w.account.id,
+      target: { type: 'issue', ...ref },
+      mutation: { kind: 'comment', body: 'over the bridge' },
+      base: { fields: {} },
+    })
+    const update = await ok<OutboxEntry>('issues:update', w.account.id, {
+      ...ref,
+      changes: { title: 'Renamed over IPC', labels: ['ipc'] },
+    })
     expect(update.base).toMatchObject({ fields: { title: 'Through IPC', labels: [] } })
     expect((await w.until(comment.id)).state).toBe('done')
     expect((await w.until(update.id)).state).toBe('done')
 
-    expect(changes.filter((c) => c.entry.id === update.id).map((c) => c.entry.state)).toEqual(['queued', 'sending', 'done'])
+    expect(changes.filter((c) => c.entry.id === update.id).map((c) => c.entry.state)).toEqual([
+      'queued',
+      'sending',
+      'done',
+    ])
     const listed = await ok<OutboxEntry[]>('outbox:list', { accountId: w.account.id, includeSettled: true })
     expect(listed.map((e) => e.id)).toEqual(expect.arrayContaining([comment.id, update.id]))
     expect(await ok<OutboxEntry[]>('outbox:list')).toEqual([])
-    expect((await w.api('GET', `/projects/${w.project.id}/issues/${iid}`)).body).toMatchObject({ title: 'Renamed over IPC', labels: ['ipc'] })
+    expect((await w.api('GET', `/projects/${w.project.id}/issues/${iid}`)).body).toMatchObject({
+      title: 'Renamed over IPC',
+      labels: ['ipc'],
+    })
   })
 
   it('merge request writes: comment, update, estimate, subscription and to-do', async () => {
     const ref = { projectId: w.project.id, iid: mrIid }
     const entries = [
       await ok<OutboxEntry>('merge-requests:comment', w.account.id, { ...ref, body: 'review note' }),
-      await ok<OutboxEntry>('merge-requests:update', w.account.id, { ...ref, changes: { description: 'Explained', add_labels: ['review'] } }),
+      await ok<OutboxEntry>('merge-requests:update', w.account.id, {
+        ...ref,
+        changes: { description: 'Explained', add_labels: ['review'] },
+      }),
       await ok<OutboxEntry>('merge-requests:time-estimate', w.account.id, { ...ref, seconds: 7200 }),
-      await ok<OutboxEntry>('merge-requests:add-spent-time', w.account.id, { ...ref, seconds: 600, summary: 'reviewing' }),
+      await ok<OutboxEntry>('merge-requests:add-spent-time', w.account.id, {
+        ...ref,
+        seconds: 600,
+        summary: 'reviewing',
+      }),
       await ok<OutboxEntry>('merge-requests:subscribe', w.account.id, { ...ref, subscribed: false }),
       await ok<OutboxEntry>('merge-requests:todo', w.account.id, ref),
     ]
     for (const e of entries) expect((await w.until(e.id)).state).toBe('done')
     const mr = (await w.api('GET', `/projects/${w.project.id}/merge_requests/${mrIid}`)).body as Json
-    expect(mr).toMatchObject({ description: 'Explained', labels: ['review'], subscribed: false, time_stats: { time_estimate: 7200, total_time_spent: 600 } })
+    expect(mr).toMatchObject({
+      description: 'Explained',
+      labels: ['review'],
+      subscribed: false,
+      time_stats: { time_estimate: 7200, total_time_spent: 600 },
+    })
     const notes = (await w.api('GET', `/projects/${w.project.id}/merge_requests/${mrIid}/notes`)).body as Json[]
     expect(notes.filter((n) => n.system !== true).map((n) => n.body)).toEqual(['review note'])
     const todos = (await w.api('GET', `/todos?type=MergeRequest`)).body as Json[]
@@ -96,11 +135,27 @@ describe('write channels', () => {
   it('refuses malformed requests at the boundary, with the reason', async () => {
     const ref = { projectId: w.project.id, iid: 1 }
     const cases: [string, unknown[], string][] = [
-      ['issues:update', [w.account.id, { ...ref, changes: { labels: ['a,b'] } }], 'labels must be a list of label names (no commas)'],
-      ['issues:update', [w.account.id, { ...ref, changes: { labels: ['a'], add_labels: ['b'] } }], 'give labels, or add_labels/remove_labels, not both'],
+      [
+        'issues:update',
+        [w.account.id, { ...ref, changes: { labels: ['a,b'] } }],
+        'labels must be a list of label names (no commas)',
+      ],
+      [
+        'issues:update',
+        [w.account.id, { ...ref, changes: { labels: ['a'], add_labels: ['b'] } }],
+        'give labels, or add_labels/remove_labels, not both',
+      ],
       ['issues:update', [w.account.id, { ...ref, changes: {} }], 'changes must change at least one field'],
-      ['issues:update', [w.account.id, { ...ref, changes: { health_status: 'at_risk' } }], 'unknown field(s): health_status'],
-      ['issues:update', [w.account.id, { ...ref, changes: { due_date: '2030-02-30' } }], 'due_date must be a date (YYYY-MM-DD) or null'],
+      [
+        'issues:update',
+        [w.account.id, { ...ref, changes: { health_status: 'at_risk' } }],
+        'unknown field(s): health_status',
+      ],
+      [
+        'issues:update',
+        [w.account.id, { ...ref, changes: { due_date: '2030-02-30' } }],
+        'due_date must be a date (YYYY-MM-DD) or null',
+      ],
       ['merge-requests:update', [w.account.id, { ...ref, changes: { weight: 3 } }], 'merge requests have no weight'],
       ['issues:comment', [w.account.id, { ...ref, body: '   ' }], 'body must be a non-empty string'],
       ['issues:time-estimate', [w.account.id, { ...ref, seconds: -5 }], 'seconds must be a non-negative integer'],
@@ -108,17 +163,33 @@ describe('write channels', () => {
       ['outbox:retry', ['1'], 'expected one outbox entry id (a positive integer)'],
     ]
     for (const [channel, args, message] of cases) {
-      expect(await core.dispatch(channel, args)).toEqual({ ok: false, error: { code: 'invalid-arguments', message: `${channel}: ${message}`, details: { channel } } })
+      expect(await core.dispatch(channel, args)).toEqual({
+        ok: false,
+        error: { code: 'invalid-arguments', message: `${channel}: ${message}`, details: { channel } },
+      })
     }
   })
 
   it('outbox:retry, outbox:discard and outbox:resolve explain why they cannot apply', async () => {
-    expect(await core.dispatch('outbox:retry', [999_999])).toMatchObject({ ok: false, error: { code: 'entry-not-found' } })
+    expect(await core.dispatch('outbox:retry', [999_999])).toMatchObject({
+      ok: false,
+      error: { code: 'entry-not-found' },
+    })
     const iid = (await w.cachedIssue()).iid as number
-    const done = await ok<OutboxEntry>('issues:comment', w.account.id, { projectId: w.project.id, iid, body: 'settled' })
+    const done = await ok<OutboxEntry>('issues:comment', w.account.id, {
+      projectId: w.project.id,
+      iid,
+      body: 'settled',
+    })
     await w.until(done.id)
-    expect(await core.dispatch('outbox:resolve', [done.id, { choice: 'mine' }])).toMatchObject({ ok: false, error: { code: 'invalid-state', message: 'This write is done, not in conflict.' } })
-    expect(await core.dispatch('outbox:discard', [done.id])).toMatchObject({ ok: false, error: { code: 'invalid-state', message: 'This write is already done.' } })
+    expect(await core.dispatch('outbox:resolve', [done.id, { choice: 'mine' }])).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-state', message: 'This write is done, not in conflict.' },
+    })
+    expect(await core.dispatch('outbox:discard', [done.id])).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-state', message: 'This write is already done.' },
+    })
   })
 })
 
@@ -127,14 +198,23 @@ describe('offline', () => {
     await w.goOffline()
     try {
       const ref = { projectId: w.project.id, iid: mrIid }
-      for (const [channel, what] of [['merge-requests:merge', 'Merging'], ['merge-requests:rebase', 'Rebasing'], ['merge-requests:approve', 'Approving'], ['merge-requests:unapprove', 'Revoking an approval']] as const) {
+      for (const [channel, what] of [
+        ['merge-requests:merge', 'Merging'],
+        ['merge-requests:rebase', 'Rebasing'],
+        ['merge-requests:approve', 'Approving'],
+        ['merge-requests:unapprove', 'Revoking an approval'],
+      ] as const) {
         const response = await core.dispatch(channel, [w.account.id, ref])
         expect(response).toMatchObject({ ok: false, error: { code: 'offline' } })
         const message = (response as { error: { message: string } }).error.message
-        expect(message).toBe(`${what} needs a connection to ${new URL(w.proxy.url).host}, which cannot be reached. It is not queued for later: it depends on the merge request as it is on the server when you do it.`)
+        expect(message).toBe(
+          `${what} needs a connection to ${new URL(w.proxy.url).host}, which cannot be reached. It is not queued for later: it depends on the merge request as it is on the server when you do it.`,
+        )
       }
       expect(await ok<OutboxEntry[]>('outbox:list')).toEqual([])
-      expect(((await w.api('GET', `/projects/${w.project.id}/merge_requests/${mrIid}`)).body as Json).state).toBe('opened')
+      expect(((await w.api('GET', `/projects/${w.project.id}/merge_requests/${mrIid}`)).body as Json).state).toBe(
+        'opened',
+      )
     } finally {
       await w.goOnline()
     }
@@ -144,10 +224,17 @@ describe('offline', () => {
     const created = (await w.api('POST', `/projects/${w.project.id}/issues`, { title: 'Never synced' })).body as Json
     await w.goOffline()
     try {
-      const response = await core.dispatch('issues:update', [w.account.id, { projectId: w.project.id, iid: created.iid, changes: { title: 'x' } }])
+      const response = await core.dispatch('issues:update', [
+        w.account.id,
+        { projectId: w.project.id, iid: created.iid, changes: { title: 'x' } },
+      ])
       expect(response).toMatchObject({ ok: false, error: { code: 'not-cached' } })
       // A comment needs no base: it is queued.
-      const comment = await ok<OutboxEntry>('issues:comment', w.account.id, { projectId: w.project.id, iid: created.iid, body: 'queued anyway' })
+      const comment = await ok<OutboxEntry>('issues:comment', w.account.id, {
+        projectId: w.project.id,
+        iid: created.iid,
+        body: 'queued anyway',
+      })
       expect(comment.state).toBe('queued')
     } finally {
       await w.goOnline()

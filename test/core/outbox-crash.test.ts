@@ -25,7 +25,13 @@ const children = new Set<ChildProcessWithoutNullStreams>()
 
 function startChild(w: OutboxWorld, enqueue: readonly { target: OutboxTarget; mutation: Mutation }[] = []): Child {
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-    env: { ...process.env, OUTBOX_DIR: w.dir, OUTBOX_PASSPHRASE: PASSPHRASE, OUTBOX_ACCOUNT: w.account.id, OUTBOX_ENQUEUE: JSON.stringify(enqueue) },
+    env: {
+      ...process.env,
+      OUTBOX_DIR: w.dir,
+      OUTBOX_PASSPHRASE: PASSPHRASE,
+      OUTBOX_ACCOUNT: w.account.id,
+      OUTBOX_ENQUEUE: JSON.stringify(enqueue),
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   })
   children.add(child)
@@ -50,7 +56,9 @@ function startChild(w: OutboxWorld, enqueue: readonly { target: OutboxTarget; mu
       if (seen !== undefined) return Promise.resolve(seen)
       return new Promise((resolve, reject) => {
         waiters.push({ match, resolve })
-        child.once('exit', (code, signal) => reject(new Error(`the core exited (${code ?? signal}) before the expected output: ${stderr}`)))
+        child.once('exit', (code, signal) =>
+          reject(new Error(`the core exited (${code ?? signal}) before the expected output: ${stderr}`)),
+        )
       })
     },
   }
@@ -79,7 +87,8 @@ afterEach(() => {
 })
 
 const target = (iid: number): OutboxTarget => ({ type: 'issue', projectId: w.project.id, iid })
-const posts = (suffix: string): number => w.proxy.forwarded.filter((l) => l.startsWith('POST') && l.split('?')[0].endsWith(suffix)).length
+const posts = (suffix: string): number =>
+  w.proxy.forwarded.filter((l) => l.startsWith('POST') && l.split('?')[0].endsWith(suffix)).length
 
 async function notesOf(iid: number): Promise<string[]> {
   const res = await w.api('GET', `/projects/${w.project.id}/issues/${iid}/notes?per_page=100&sort=asc`)
@@ -104,7 +113,9 @@ describe('the core killed during replay', () => {
 
     // What the killed process left: `sending` was committed before the request went out.
     const store = new OutboxStore(w.cache.db)
-    expect(store.list({ accountId: w.account.id, includeSettled: true }).map((e) => [e.mutation.kind, e.state])).toEqual([
+    expect(
+      store.list({ accountId: w.account.id, includeSettled: true }).map((e) => [e.mutation.kind, e.state]),
+    ).toEqual([
       ['comment', 'done'],
       ['comment', 'done'],
       ['add-spent-time', 'sending'],
@@ -145,7 +156,11 @@ describe('the core killed during replay', () => {
     // Not sent again on its own: a comment still on its way into the server would land twice.
     expect(posts(`/issues/${iid}/notes`)).toBe(0)
     const entry = new OutboxStore(w.cache.db).list({ accountId: w.account.id }).at(-1)
-    expect(entry).toMatchObject({ state: 'failed', status: null, reason: 'The comment was not on the server. It did not take effect: send it again, or discard it.' })
+    expect(entry).toMatchObject({
+      state: 'failed',
+      status: null,
+      reason: 'The comment was not on the server. It did not take effect: send it again, or discard it.',
+    })
 
     const outbox = await w.restart()
     await outbox.retry(entry!.id)

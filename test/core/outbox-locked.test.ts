@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openAccounts, type Accounts, type SecretStore, type SecretStoreAvailability } from '../../src/main/core/accounts/index'
+import {
+  openAccounts,
+  type Accounts,
+  type SecretStore,
+  type SecretStoreAvailability,
+} from '../../src/main/core/accounts/index'
 import { openCache, type Cache } from '../../src/main/core/cache/index'
 import { createCore, type Core } from '../../src/main/core/index'
 import { Outbox } from '../../src/main/core/outbox/index'
@@ -94,13 +99,20 @@ async function entryWhen(core: Core, id: number, done: (entry: OutboxEntry) => b
 }
 
 async function notesOnServer(iid: number): Promise<string[]> {
-  const response = await server.request(user.token, { method: 'GET', url: `/api/v4/projects/${projectId}/issues/${iid}/notes` })
+  const response = await server.request(user.token, {
+    method: 'GET',
+    url: `/api/v4/projects/${projectId}/issues/${iid}/notes`,
+  })
   return (JSON.parse(response.body) as { body: string; system: boolean }[]).filter((n) => !n.system).map((n) => n.body)
 }
 
 describe('a write queued while the encrypted sign-in file is locked', () => {
   it('waits queued through its attempts, keeps its comment on the item, and is sent once after the passphrase is given', async () => {
-    const created = await server.request(user.token, { method: 'POST', url: `/api/v4/projects/${projectId}/issues`, payload: { title: 'Written while locked' } })
+    const created = await server.request(user.token, {
+      method: 'POST',
+      url: `/api/v4/projects/${projectId}/issues`,
+      payload: { title: 'Written while locked' },
+    })
     const iid = (JSON.parse(created.body) as { iid: number }).iid
 
     // First launch: the user opts into the encrypted file, signs in, and the issue is cached.
@@ -113,12 +125,22 @@ describe('a write queued while the encrypted sign-in file is locked', () => {
     // Next launch starts locked: the comment is stored and tried, but cannot leave.
     const second = await launch()
     try {
-      const entry = await ok<OutboxEntry>(second.core, 'issues:comment', account.id, { projectId, iid, body: 'Noted while the file was locked' })
-      const waiting = await entryWhen(second.core, entry.id, (e) => e.attempts >= 3 || !['queued', 'sending'].includes(e.state))
+      const entry = await ok<OutboxEntry>(second.core, 'issues:comment', account.id, {
+        projectId,
+        iid,
+        body: 'Noted while the file was locked',
+      })
+      const waiting = await entryWhen(
+        second.core,
+        entry.id,
+        (e) => e.attempts >= 3 || !['queued', 'sending'].includes(e.state),
+      )
       expect(waiting.state).toBe('queued')
       expect(waiting.reason).toMatch(/passphrase.*The write stays queued\./)
       const detail = await ok<CachedDetail>(second.core, 'issues:get', account.id, { project_id: projectId, iid })
-      expect(detail.discussions.flatMap((d) => d.notes.filter((n) => n.pending).map((n) => n.data.body))).toEqual(['Noted while the file was locked'])
+      expect(detail.discussions.flatMap((d) => d.notes.filter((n) => n.pending).map((n) => n.data.body))).toEqual([
+        'Noted while the file was locked',
+      ])
       expect(await notesOnServer(iid)).toEqual([])
 
       await ok(second.core, 'accounts:use-encrypted-file', PASSPHRASE)

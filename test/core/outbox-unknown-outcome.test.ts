@@ -27,7 +27,12 @@ async function notesOf(iid: number): Promise<Json[]> {
 }
 
 /** Queues a write whose matching request is swallowed by the proxy, and waits for the outbox to give up on its answer. */
-async function lost(iid: number, mutation: Mutation, mode: ProxyMode, only: (line: string) => boolean): Promise<number> {
+async function lost(
+  iid: number,
+  mutation: Mutation,
+  mode: ProxyMode,
+  only: (line: string) => boolean,
+): Promise<number> {
   w.proxy.mode = mode
   w.proxy.only = only
   const entry = await w.outbox.enqueue(w.account.id, target(iid), mutation)
@@ -39,12 +44,15 @@ async function lost(iid: number, mutation: Mutation, mode: ProxyMode, only: (lin
   return entry.id
 }
 
-const posts = (suffix: string): number => w.proxy.forwarded.filter((l) => l.startsWith('POST') && l.split('?')[0].endsWith(suffix)).length
+const posts = (suffix: string): number =>
+  w.proxy.forwarded.filter((l) => l.startsWith('POST') && l.split('?')[0].endsWith(suffix)).length
 
 describe('a write whose response was lost', () => {
   it('a comment the server created is found by reading and marked reconciled, not posted again', async () => {
     const iid = (await w.cachedIssue()).iid as number
-    const id = await lost(iid, { kind: 'comment', body: 'did this arrive?' }, 'hold-responses', (l) => l.includes('/notes'))
+    const id = await lost(iid, { kind: 'comment', body: 'did this arrive?' }, 'hold-responses', (l) =>
+      l.includes('/notes'),
+    )
     expect(posts(`/issues/${iid}/notes`)).toBe(1)
 
     await w.goOnline()
@@ -52,18 +60,29 @@ describe('a write whose response was lost', () => {
     expect(posts(`/issues/${iid}/notes`)).toBe(1)
     expect((await notesOf(iid)).map((n) => n.body)).toEqual(['did this arrive?'])
     const shown = w.reader.detail(w.account.id, 'issue', { parentId: w.project.id, iid })
-    expect(shown?.discussions.flatMap((d) => d.notes.map((n) => ({ body: n.data.body, pending: n.pending })))).toEqual([{ body: 'did this arrive?', pending: false }])
+    expect(shown?.discussions.flatMap((d) => d.notes.map((n) => ({ body: n.data.body, pending: n.pending })))).toEqual([
+      { body: 'did this arrive?', pending: false },
+    ])
   })
 
   it('a comment that never reached the server is looked for, found missing and left for the user to send again: sent once on retry', async () => {
     const iid = (await w.cachedIssue()).iid as number
-    const id = await lost(iid, { kind: 'comment', body: 'lost on the way' }, 'hold-requests', (l) => l.includes('/notes'))
+    const id = await lost(iid, { kind: 'comment', body: 'lost on the way' }, 'hold-requests', (l) =>
+      l.includes('/notes'),
+    )
     expect(posts(`/issues/${iid}/notes`)).toBe(0)
 
     await w.goOnline()
     // A comment could still be on its way into the server (a timed-out request it is still handling): not resent on its own.
-    expect(await w.until(id)).toMatchObject({ state: 'failed', status: null, attempts: 1, reason: 'The comment was not on the server. It did not take effect: send it again, or discard it.' })
-    const reads = w.proxy.forwarded.filter((l) => l.startsWith(`GET /api/v4/projects/${w.project.id}/issues/${iid}/notes`))
+    expect(await w.until(id)).toMatchObject({
+      state: 'failed',
+      status: null,
+      attempts: 1,
+      reason: 'The comment was not on the server. It did not take effect: send it again, or discard it.',
+    })
+    const reads = w.proxy.forwarded.filter((l) =>
+      l.startsWith(`GET /api/v4/projects/${w.project.id}/issues/${iid}/notes`),
+    )
     expect(reads).toHaveLength(1)
     expect(posts(`/issues/${iid}/notes`)).toBe(0)
     // Off the item until the user sends it again.
@@ -78,17 +97,28 @@ describe('a write whose response was lost', () => {
 
   it('spent time the server never recorded is left for the user to send again, not added on its own', async () => {
     const iid = (await w.cachedIssue()).iid as number
-    const id = await lost(iid, { kind: 'add-spent-time', seconds: 900 }, 'hold-requests', (l) => l.includes('/add_spent_time'))
+    const id = await lost(iid, { kind: 'add-spent-time', seconds: 900 }, 'hold-requests', (l) =>
+      l.includes('/add_spent_time'),
+    )
     await w.goOnline()
-    expect(await w.until(id)).toMatchObject({ state: 'failed', reason: 'The server had not recorded this time. It did not take effect: send it again, or discard it.' })
+    expect(await w.until(id)).toMatchObject({
+      state: 'failed',
+      reason: 'The server had not recorded this time. It did not take effect: send it again, or discard it.',
+    })
     expect(posts(`/issues/${iid}/add_spent_time`)).toBe(0)
   })
 
   it('an update the server never got is read back as missing and sent on its own: setting a value twice lands once', async () => {
     const iid = (await w.cachedIssue({ title: 'Not yet' })).iid as number
-    const id = await lost(iid, { kind: 'update', changes: { title: 'Now' } }, 'hold-requests', (l) => l.startsWith('PUT'))
+    const id = await lost(iid, { kind: 'update', changes: { title: 'Now' } }, 'hold-requests', (l) =>
+      l.startsWith('PUT'),
+    )
     await w.goOnline()
-    expect(await w.until(id)).toMatchObject({ state: 'done', attempts: 2, reason: 'The server did not have these changes. Sent again after the check.' })
+    expect(await w.until(id)).toMatchObject({
+      state: 'done',
+      attempts: 2,
+      reason: 'The server did not have these changes. Sent again after the check.',
+    })
     expect(((await w.api('GET', `/projects/${w.project.id}/issues/${iid}`)).body as Json).title).toBe('Now')
   })
 
@@ -108,7 +138,9 @@ describe('a write whose response was lost', () => {
   it('spent time the server recorded is recognised from the total before the request, and not added twice', async () => {
     const iid = (await w.cachedIssue()).iid as number
     await w.api('POST', `/projects/${w.project.id}/issues/${iid}/add_spent_time`, { duration: '1h' })
-    const id = await lost(iid, { kind: 'add-spent-time', seconds: 1800 }, 'hold-responses', (l) => l.includes('/add_spent_time'))
+    const id = await lost(iid, { kind: 'add-spent-time', seconds: 1800 }, 'hold-responses', (l) =>
+      l.includes('/add_spent_time'),
+    )
     await w.goOnline()
     expect(await w.until(id)).toMatchObject({ state: 'reconciled', reason: 'The server recorded this time.' })
     expect(posts(`/issues/${iid}/add_spent_time`)).toBe(1)
@@ -118,7 +150,9 @@ describe('a write whose response was lost', () => {
 
   it('spent time that cannot be told apart from someone else logging time is reported, not sent again', async () => {
     const iid = (await w.cachedIssue()).iid as number
-    const id = await lost(iid, { kind: 'add-spent-time', seconds: 600 }, 'hold-responses', (l) => l.includes('/add_spent_time'))
+    const id = await lost(iid, { kind: 'add-spent-time', seconds: 600 }, 'hold-responses', (l) =>
+      l.includes('/add_spent_time'),
+    )
     // Someone else logs time before the check.
     await w.api('POST', `/projects/${w.project.id}/issues/${iid}/add_spent_time`, { duration: '15m' })
     await w.goOnline()
@@ -126,12 +160,16 @@ describe('a write whose response was lost', () => {
     expect(entry.state).toBe('failed')
     expect(entry.reason).toContain('someone else also logged time')
     expect(posts(`/issues/${iid}/add_spent_time`)).toBe(1)
-    expect(((await w.api('GET', `/projects/${w.project.id}/issues/${iid}/time_stats`)).body as Json).total_time_spent).toBe(600 + 900)
+    expect(
+      ((await w.api('GET', `/projects/${w.project.id}/issues/${iid}/time_stats`)).body as Json).total_time_spent,
+    ).toBe(600 + 900)
   })
 
   it('a comment of quick actions only leaves nothing to find: it is reported for the user to check, not resent', async () => {
     const iid = (await w.cachedIssue()).iid as number
-    const id = await lost(iid, { kind: 'comment', body: '/label ~urgent' }, 'hold-responses', (l) => l.includes('/notes'))
+    const id = await lost(iid, { kind: 'comment', body: '/label ~urgent' }, 'hold-responses', (l) =>
+      l.includes('/notes'),
+    )
     await w.goOnline()
     const entry = await w.until(id)
     expect(entry.state).toBe('failed')
@@ -141,10 +179,17 @@ describe('a write whose response was lost', () => {
 
   it('an update whose answer was lost is read back and found applied', async () => {
     const iid = (await w.cachedIssue({ title: 'Before' })).iid as number
-    const id = await lost(iid, { kind: 'update', changes: { title: 'After', add_labels: ['seen'] } }, 'hold-responses', (l) => l.startsWith('PUT'))
+    const id = await lost(
+      iid,
+      { kind: 'update', changes: { title: 'After', add_labels: ['seen'] } },
+      'hold-responses',
+      (l) => l.startsWith('PUT'),
+    )
     await w.goOnline()
     expect(await w.until(id)).toMatchObject({ state: 'reconciled', reason: 'The server has these changes.' })
-    expect(w.proxy.forwarded.filter((l) => l.startsWith(`PUT /api/v4/projects/${w.project.id}/issues/${iid}`))).toHaveLength(1)
+    expect(
+      w.proxy.forwarded.filter((l) => l.startsWith(`PUT /api/v4/projects/${w.project.id}/issues/${iid}`)),
+    ).toHaveLength(1)
     const shown = w.reader.detail(w.account.id, 'issue', { parentId: w.project.id, iid })
     expect(shown?.item).toMatchObject({ pending: false, data: { title: 'After' } })
   })

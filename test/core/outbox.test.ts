@@ -34,17 +34,39 @@ describe('offline writes, replayed when the instance is back', () => {
 
     const t = issueTarget(iid)
     const queued: OutboxEntry[] = []
-    queued.push(await w.outbox.enqueue(w.account.id, t, { kind: 'update', changes: { title: '  Edited offline ', description: 'Written on a plane' } }))
-    queued.push(await w.outbox.enqueue(w.account.id, t, { kind: 'update', changes: { add_labels: ['added'], remove_labels: ['drop'] } }))
-    queued.push(await w.outbox.enqueue(w.account.id, t, { kind: 'update', changes: { assignee_ids: [w.user.user.id], milestone_id: milestone.id as number } }))
+    queued.push(
+      await w.outbox.enqueue(w.account.id, t, {
+        kind: 'update',
+        changes: { title: '  Edited offline ', description: 'Written on a plane' },
+      }),
+    )
+    queued.push(
+      await w.outbox.enqueue(w.account.id, t, {
+        kind: 'update',
+        changes: { add_labels: ['added'], remove_labels: ['drop'] },
+      }),
+    )
+    queued.push(
+      await w.outbox.enqueue(w.account.id, t, {
+        kind: 'update',
+        changes: { assignee_ids: [w.user.user.id], milestone_id: milestone.id as number },
+      }),
+    )
     queued.push(await w.outbox.enqueue(w.account.id, t, { kind: 'comment', body: 'first offline comment' }))
     queued.push(await w.outbox.enqueue(w.account.id, t, { kind: 'comment', body: 'second offline comment' }))
     queued.push(await w.outbox.enqueue(w.account.id, t, { kind: 'time-estimate', seconds: 3 * 3600 }))
-    queued.push(await w.outbox.enqueue(w.account.id, t, { kind: 'add-spent-time', seconds: 5400, summary: 'offline work' }))
+    queued.push(
+      await w.outbox.enqueue(w.account.id, t, { kind: 'add-spent-time', seconds: 5400, summary: 'offline work' }),
+    )
     queued.push(await w.outbox.enqueue(w.account.id, t, { kind: 'todo' }))
     queued.push(await w.outbox.enqueue(w.account.id, t, { kind: 'subscription', subscribed: false }))
     queued.push(await w.outbox.enqueue(w.account.id, t, { kind: 'update', changes: { state_event: 'close' } }))
-    queued.push(await w.outbox.enqueue(w.account.id, issueTarget(other.iid as number), { kind: 'comment', body: 'on the other issue' }))
+    queued.push(
+      await w.outbox.enqueue(w.account.id, issueTarget(other.iid as number), {
+        kind: 'comment',
+        body: 'on the other issue',
+      }),
+    )
     await w.outbox.idle()
 
     // Nothing reached the server; everything is queued, and the cache shows it as pending.
@@ -53,11 +75,20 @@ describe('offline writes, replayed when the instance is back', () => {
     expect(await notesOf(iid)).toHaveLength(0)
     const shown = w.reader.detail(w.account.id, 'issue', { parentId: w.project.id, iid })
     expect(shown?.item.pending).toBe(true)
-    expect(shown?.item.data).toMatchObject({ title: 'Edited offline', description: 'Written on a plane', state: 'closed', subscribed: false, milestone: { id: milestone.id } })
+    expect(shown?.item.data).toMatchObject({
+      title: 'Edited offline',
+      description: 'Written on a plane',
+      state: 'closed',
+      subscribed: false,
+      milestone: { id: milestone.id },
+    })
     expect((shown?.item.data.labels as Json[]).map((l) => l.name)).toEqual(['keep', 'added'])
     expect((shown?.item.data.assignees as Json[]).map((u) => u.id)).toEqual([w.user.user.id])
     expect(shown?.item.data.time_stats).toMatchObject({ time_estimate: 10800, total_time_spent: 5400 })
-    expect(shown?.discussions.flatMap((d) => d.notes.map((n) => n.data.body))).toEqual(['first offline comment', 'second offline comment'])
+    expect(shown?.discussions.flatMap((d) => d.notes.map((n) => n.data.body))).toEqual([
+      'first offline comment',
+      'second offline comment',
+    ])
 
     await w.goOnline()
     for (const e of queued) expect((await w.until(e.id)).state).toBe('done')
@@ -81,16 +112,23 @@ describe('offline writes, replayed when the instance is back', () => {
     // The cache holds the server's version again, no longer pending.
     const confirmed = w.reader.detail(w.account.id, 'issue', { parentId: w.project.id, iid })
     expect(confirmed?.item.pending).toBe(false)
-    expect(confirmed?.item.data).toMatchObject({ title: 'Edited offline', state: 'closed', updated_at: after.updated_at })
+    expect(confirmed?.item.data).toMatchObject({
+      title: 'Edited offline',
+      state: 'closed',
+      updated_at: after.updated_at,
+    })
   })
 })
 
 describe('scoped labels', () => {
-  it('an added scoped label takes the place of the item\'s label of that scope in the cache at once, as the server does when the write lands', async () => {
+  it("an added scoped label takes the place of the item's label of that scope in the cache at once, as the server does when the write lands", async () => {
     const issue = await w.cachedIssue({ title: 'Scoped offline', labels: 'workflow::blocked,bug' })
     const iid = issue.iid as number
     await w.goOffline()
-    const entry = await w.outbox.enqueue(w.account.id, issueTarget(iid), { kind: 'update', changes: { add_labels: ['workflow::ready'] } })
+    const entry = await w.outbox.enqueue(w.account.id, issueTarget(iid), {
+      kind: 'update',
+      changes: { add_labels: ['workflow::ready'] },
+    })
     const shown = w.reader.detail(w.account.id, 'issue', { parentId: w.project.id, iid })
     expect((shown?.item.data.labels as Json[]).map((l) => l.name)).toEqual(['bug', 'workflow::ready'])
     await w.goOnline()
@@ -100,7 +138,10 @@ describe('scoped labels', () => {
 })
 
 describe('conflicts with changes made on the server meanwhile', () => {
-  async function queuedWhileOffline(iid: number, changes: Parameters<OutboxWorld['outbox']['enqueue']>[2]): Promise<OutboxEntry> {
+  async function queuedWhileOffline(
+    iid: number,
+    changes: Parameters<OutboxWorld['outbox']['enqueue']>[2],
+  ): Promise<OutboxEntry> {
     await w.goOffline()
     const entry = await w.outbox.enqueue(w.account.id, issueTarget(iid), changes)
     await w.outbox.idle()
@@ -113,18 +154,28 @@ describe('conflicts with changes made on the server meanwhile', () => {
     const other = await w.cachedIssue({ title: 'Unrelated' })
     const mine = await queuedWhileOffline(iid, { kind: 'update', changes: { title: 'Mine' } })
     const behind = await w.outbox.enqueue(w.account.id, issueTarget(iid), { kind: 'comment', body: 'after my edit' })
-    const elsewhere = await w.outbox.enqueue(w.account.id, issueTarget(other.iid as number), { kind: 'comment', body: 'unrelated item' })
+    const elsewhere = await w.outbox.enqueue(w.account.id, issueTarget(other.iid as number), {
+      kind: 'comment',
+      body: 'unrelated item',
+    })
     const theirs = (await w.api('PUT', `/projects/${w.project.id}/issues/${iid}`, { title: 'Theirs' })).body as Json
 
     await w.goOnline()
     const conflicted = await w.until(mine.id)
     expect(conflicted.state).toBe('conflict')
-    expect(conflicted.conflict).toEqual({ local: { title: 'Mine' }, remote: { title: 'Theirs' }, remoteUpdatedAt: theirs.updated_at })
+    expect(conflicted.conflict).toEqual({
+      local: { title: 'Mine' },
+      remote: { title: 'Theirs' },
+      remoteUpdatedAt: theirs.updated_at,
+    })
     expect(conflicted.base).toMatchObject({ updatedAt: issue.updated_at, fields: { title: 'Base title' } })
     expect(conflicted.reason).toContain('title')
     expect((await serverIssue(iid)).title).toBe('Theirs')
     // While the conflict is open the cache shows the server's version; the entry holds mine.
-    expect(w.reader.detail(w.account.id, 'issue', { parentId: w.project.id, iid })?.item).toMatchObject({ pending: false, data: { title: 'Theirs' } })
+    expect(w.reader.detail(w.account.id, 'issue', { parentId: w.project.id, iid })?.item).toMatchObject({
+      pending: false,
+      data: { title: 'Theirs' },
+    })
 
     expect((await w.until(elsewhere.id)).state).toBe('done')
     expect(w.outbox.get(behind.id)).toMatchObject({ state: 'queued', blockedBy: mine.id })
@@ -135,7 +186,10 @@ describe('conflicts with changes made on the server meanwhile', () => {
     const issue = await w.cachedIssue({ title: 'Base title' })
     const iid = issue.iid as number
     const mine = await queuedWhileOffline(iid, { kind: 'update', changes: { title: 'Mine' } })
-    const behind = await w.outbox.enqueue(w.account.id, issueTarget(iid), { kind: 'comment', body: 'waited for the title' })
+    const behind = await w.outbox.enqueue(w.account.id, issueTarget(iid), {
+      kind: 'comment',
+      body: 'waited for the title',
+    })
     await w.api('PUT', `/projects/${w.project.id}/issues/${iid}`, { title: 'Theirs' })
     await w.goOnline()
     expect((await w.until(mine.id)).state).toBe('conflict')
@@ -154,12 +208,18 @@ describe('conflicts with changes made on the server meanwhile', () => {
     const mine = await queuedWhileOffline(iid, { kind: 'update', changes: { description: 'My text' } })
     await w.api('PUT', `/projects/${w.project.id}/issues/${iid}`, { description: 'Their text' })
     await w.goOnline()
-    expect((await w.until(mine.id)).conflict).toMatchObject({ local: { description: 'My text' }, remote: { description: 'Their text' } })
+    expect((await w.until(mine.id)).conflict).toMatchObject({
+      local: { description: 'My text' },
+      remote: { description: 'Their text' },
+    })
 
     expect(await w.outbox.resolve(mine.id, { choice: 'theirs' })).toMatchObject({ state: 'discarded' })
     await w.outbox.idle()
     expect((await serverIssue(iid)).description).toBe('Their text')
-    expect(w.reader.detail(w.account.id, 'issue', { parentId: w.project.id, iid })?.item).toMatchObject({ pending: false, data: { description: 'Their text' } })
+    expect(w.reader.detail(w.account.id, 'issue', { parentId: w.project.id, iid })?.item).toMatchObject({
+      pending: false,
+      data: { description: 'Their text' },
+    })
   })
 
   it('"edited" sends the version the user wrote after seeing both', async () => {
@@ -209,17 +269,35 @@ describe('writes the server refuses', () => {
     const iid = issue.iid as number
     w.cache.upsert(guestAccount.id, 'issue', [issue])
 
-    const edit = await w.outbox.enqueue(guestAccount.id, issueTarget(iid), { kind: 'update', changes: { title: 'Renamed by a guest' } })
-    const later = await w.outbox.enqueue(guestAccount.id, issueTarget(iid), { kind: 'comment', body: 'after the rename' })
+    const edit = await w.outbox.enqueue(guestAccount.id, issueTarget(iid), {
+      kind: 'update',
+      changes: { title: 'Renamed by a guest' },
+    })
+    const later = await w.outbox.enqueue(guestAccount.id, issueTarget(iid), {
+      kind: 'comment',
+      body: 'after the rename',
+    })
     const failed = await w.until(edit.id)
-    expect(failed).toMatchObject({ state: 'failed', status: 403, reason: 'The server does not allow this change: “403 Forbidden”. The project may be archived or the discussion locked, or your role changed.' })
+    expect(failed).toMatchObject({
+      state: 'failed',
+      status: 403,
+      reason:
+        'The server does not allow this change: “403 Forbidden”. The project may be archived or the discussion locked, or your role changed.',
+    })
     expect(w.outbox.get(later.id)).toMatchObject({ state: 'queued', blockedBy: edit.id })
-    expect(w.reader.detail(guestAccount.id, 'issue', { parentId: w.project.id, iid })?.item.data.title).toBe('Owned by Olive')
+    expect(w.reader.detail(guestAccount.id, 'issue', { parentId: w.project.id, iid })?.item.data.title).toBe(
+      'Owned by Olive',
+    )
     expect((await serverIssue(iid)).title).toBe('Owned by Olive')
 
-    w.server.app.burrow.db.prepare("UPDATE members SET access_level = ? WHERE source_type = 'Project' AND source_id = ? AND user_id = ?").run(AccessLevel.REPORTER, w.project.id, guest.user.id)
+    w.server.app.burrow.db
+      .prepare("UPDATE members SET access_level = ? WHERE source_type = 'Project' AND source_id = ? AND user_id = ?")
+      .run(AccessLevel.REPORTER, w.project.id, guest.user.id)
     expect(await w.outbox.retry(edit.id)).toMatchObject({ state: 'queued', reason: null, status: null })
-    expect(w.reader.detail(guestAccount.id, 'issue', { parentId: w.project.id, iid })?.item).toMatchObject({ pending: true, data: { title: 'Renamed by a guest' } })
+    expect(w.reader.detail(guestAccount.id, 'issue', { parentId: w.project.id, iid })?.item).toMatchObject({
+      pending: true,
+      data: { title: 'Renamed by a guest' },
+    })
     expect((await w.until(edit.id)).state).toBe('done')
     expect((await w.until(later.id)).state).toBe('done')
     expect((await serverIssue(iid)).title).toBe('Renamed by a guest')
@@ -229,10 +307,16 @@ describe('writes the server refuses', () => {
   it('a 404 (a reply to a thread that is gone) can be discarded: its provisional comment leaves the cache and the next write goes', async () => {
     const issue = await w.cachedIssue()
     const iid = issue.iid as number
-    const reply = await w.outbox.enqueue(w.account.id, issueTarget(iid), { kind: 'reply', discussionId: 'f'.repeat(40), body: 'into the void' })
+    const reply = await w.outbox.enqueue(w.account.id, issueTarget(iid), {
+      kind: 'reply',
+      discussionId: 'f'.repeat(40),
+      body: 'into the void',
+    })
     const next = await w.outbox.enqueue(w.account.id, issueTarget(iid), { kind: 'comment', body: 'a plain comment' })
     expect(await w.until(reply.id)).toMatchObject({ state: 'failed', status: 404 })
-    expect(w.outbox.get(reply.id).reason).toMatch(/^The server no longer has what this change is for: “404 .*”\. The issue \(or its thread\) may have been deleted or moved/)
+    expect(w.outbox.get(reply.id).reason).toMatch(
+      /^The server no longer has what this change is for: “404 .*”\. The issue \(or its thread\) may have been deleted or moved/,
+    )
     expect(w.outbox.get(next.id).blockedBy).toBe(reply.id)
 
     expect(w.outbox.discard(reply.id)).toMatchObject({ state: 'discarded', reason: 'Discarded.' })
@@ -245,8 +329,14 @@ describe('writes the server refuses', () => {
 
   it('an update the server accepts but silently ignores (an unknown milestone) is reported as failed, not done', async () => {
     const issue = await w.cachedIssue()
-    const entry = await w.outbox.enqueue(w.account.id, issueTarget(issue.iid as number), { kind: 'update', changes: { milestone_id: 999_999 } })
-    expect(await w.until(entry.id)).toMatchObject({ state: 'failed', reason: 'The server accepted the update but did not apply: milestone.' })
+    const entry = await w.outbox.enqueue(w.account.id, issueTarget(issue.iid as number), {
+      kind: 'update',
+      changes: { milestone_id: 999_999 },
+    })
+    expect(await w.until(entry.id)).toMatchObject({
+      state: 'failed',
+      reason: 'The server accepted the update but did not apply: milestone.',
+    })
   })
 })
 
@@ -258,10 +348,16 @@ describe('an account removed with writes still queued', () => {
     const issue = await w.cachedIssue()
     await w.goOffline()
     w.accounts.connectivityFor(account.id).reportNetworkError()
-    const entry = await w.outbox.enqueue(account.id, issueTarget(issue.iid as number), { kind: 'comment', body: 'from an account about to go' })
+    const entry = await w.outbox.enqueue(account.id, issueTarget(issue.iid as number), {
+      kind: 'comment',
+      body: 'from an account about to go',
+    })
     await w.accounts.remove(account.id)
     await w.goOnline()
-    expect(await w.until(entry.id)).toMatchObject({ state: 'failed', reason: 'The account was removed; this write cannot be sent.' })
+    expect(await w.until(entry.id)).toMatchObject({
+      state: 'failed',
+      reason: 'The account was removed; this write cannot be sent.',
+    })
     expect(await notesOf(issue.iid as number)).toHaveLength(0)
   })
 })
@@ -277,9 +373,17 @@ describe('a change landing between the read and the write', () => {
       await w.api('PUT', `/projects/${w.project.id}/issues/${iid}`, { title: 'Theirs, just in time' })
     }
     try {
-      const entry = await w.outbox.enqueue(w.account.id, issueTarget(iid), { kind: 'update', changes: { title: 'Mine' } })
-      expect(await w.until(entry.id)).toMatchObject({ state: 'conflict', conflict: { local: { title: 'Mine' }, remote: { title: 'Theirs, just in time' } } })
-      expect(w.proxy.forwarded.filter((l) => l.startsWith(`PUT /api/v4/projects/${w.project.id}/issues/${iid}`))).toHaveLength(1)
+      const entry = await w.outbox.enqueue(w.account.id, issueTarget(iid), {
+        kind: 'update',
+        changes: { title: 'Mine' },
+      })
+      expect(await w.until(entry.id)).toMatchObject({
+        state: 'conflict',
+        conflict: { local: { title: 'Mine' }, remote: { title: 'Theirs, just in time' } },
+      })
+      expect(
+        w.proxy.forwarded.filter((l) => l.startsWith(`PUT /api/v4/projects/${w.project.id}/issues/${iid}`)),
+      ).toHaveLength(1)
       expect((await serverIssue(iid)).title).toBe('Theirs, just in time')
     } finally {
       w.proxy.beforeForward = null

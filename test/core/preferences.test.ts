@@ -6,7 +6,14 @@ import { openAccounts } from '../../src/main/core/accounts/index'
 import { openCache, type Cache } from '../../src/main/core/cache/index'
 import { createCore, type Core } from '../../src/main/core/index'
 import { EVENT_CHANNELS, REQUEST_CHANNELS } from '../../src/shared/ipc/contract'
-import { DEFAULT_PREFERENCES, MAX_RECENT_ITEMS, MAX_SAVED_FILTERS, type Preferences, type RecentItem, type SavedFilter } from '../../src/shared/ipc/preferences'
+import {
+  DEFAULT_PREFERENCES,
+  MAX_RECENT_ITEMS,
+  MAX_SAVED_FILTERS,
+  type Preferences,
+  type RecentItem,
+  type SavedFilter,
+} from '../../src/shared/ipc/preferences'
 
 /*
  * The app preferences through createCore, as both shells wire them: validated at the boundary,
@@ -45,8 +52,19 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const filter = (id: string, name: string, account = 'all'): SavedFilter => ({ id, name, query: 'labels=bug&state=opened', account })
-const recent: RecentItem = { accountId: 'local', kind: 'issue', route: '/a/local/projects/3/issues/12', title: 'Postcodes in Ireland', reference: 'geo/maps#12' }
+const filter = (id: string, name: string, account = 'all'): SavedFilter => ({
+  id,
+  name,
+  query: 'labels=bug&state=opened',
+  account,
+})
+const recent: RecentItem = {
+  accountId: 'local',
+  kind: 'issue',
+  route: '/a/local/projects/3/issues/12',
+  title: 'Postcodes in Ireland',
+  reference: 'geo/maps#12',
+}
 
 describe('preferences channels', () => {
   it('are in the allowlists of the preload and the web host', () => {
@@ -56,7 +74,12 @@ describe('preferences channels', () => {
 
   it('start from the defaults', async () => {
     expect(await core.dispatch('preferences:get', [])).toEqual({ ok: true, result: DEFAULT_PREFERENCES })
-    expect(DEFAULT_PREFERENCES).toMatchObject({ theme: 'system', sidebarCollapsed: false, savedFilters: [], syncIntervalMinutes: 5 })
+    expect(DEFAULT_PREFERENCES).toMatchObject({
+      theme: 'system',
+      sidebarCollapsed: false,
+      savedFilters: [],
+      syncIntervalMinutes: 5,
+    })
   })
 
   it('refuse unknown keys and values of the wrong shape, naming the problem', async () => {
@@ -69,29 +92,72 @@ describe('preferences channels', () => {
       [[{ savedFilters: {} }], 'savedFilters must be a list'],
       [[{ savedFilters: tooMany }], `savedFilters holds at most ${MAX_SAVED_FILTERS} filters`],
       [[{ savedFilters: [{ ...filter('a', 'A'), colour: 'red' }] }], 'savedFilters[0]: unknown field(s): colour'],
-      [[{ savedFilters: [filter('a', ' padded ')] }], 'savedFilters[0].name must be a trimmed string of 1 to 200 characters'],
-      [[{ savedFilters: [{ id: 'a', name: 'A', query: 1, account: 'all' }] }], 'savedFilters[0].query must be a string of at most 4000 characters'],
+      [
+        [{ savedFilters: [filter('a', ' padded ')] }],
+        'savedFilters[0].name must be a trimmed string of 1 to 200 characters',
+      ],
+      [
+        [{ savedFilters: [{ id: 'a', name: 'A', query: 1, account: 'all' }] }],
+        'savedFilters[0].query must be a string of at most 4000 characters',
+      ],
       [[{ savedFilters: [filter('a', 'A'), filter('a', 'B')] }], 'savedFilters ids must be unique'],
       [[{ lastToken: 'glpat-x' }], 'unknown field(s): lastToken'],
       [[{}], 'give at least one preference'],
-      [[{ recentItems: [{ ...recent, kind: 'snippet' }] }], 'recentItems[0].kind must be one of issue, merge_request, epic, milestone'],
-      [[{ recentItems: [{ ...recent, route: 'https://evil.example/' }] }], 'recentItems[0].route must be an item route (/a/…)'],
-      [[{ recentItems: Array.from({ length: MAX_RECENT_ITEMS + 1 }, () => recent) }], `recentItems holds at most ${MAX_RECENT_ITEMS} items`],
-      [[{ mutedTopics: { acc: ['birthdays'] } }], 'mutedTopics[acc] must be a list of distinct topics among mentions, assignments, reviews, otherTodos, alerts'],
-      [[{ mutedTopics: { acc: ['alerts', 'alerts'] } }], 'mutedTopics[acc] must be a list of distinct topics among mentions, assignments, reviews, otherTodos, alerts'],
+      [
+        [{ recentItems: [{ ...recent, kind: 'snippet' }] }],
+        'recentItems[0].kind must be one of issue, merge_request, epic, milestone',
+      ],
+      [
+        [{ recentItems: [{ ...recent, route: 'https://evil.example/' }] }],
+        'recentItems[0].route must be an item route (/a/…)',
+      ],
+      [
+        [{ recentItems: Array.from({ length: MAX_RECENT_ITEMS + 1 }, () => recent) }],
+        `recentItems holds at most ${MAX_RECENT_ITEMS} items`,
+      ],
+      [
+        [{ mutedTopics: { acc: ['birthdays'] } }],
+        'mutedTopics[acc] must be a list of distinct topics among mentions, assignments, reviews, otherTodos, alerts',
+      ],
+      [
+        [{ mutedTopics: { acc: ['alerts', 'alerts'] } }],
+        'mutedTopics[acc] must be a list of distinct topics among mentions, assignments, reviews, otherTodos, alerts',
+      ],
       [[{ mutedTopics: ['alerts'] }], 'mutedTopics must be an object of account ids to lists of topics'],
-      [[], 'expected one object with some of notifications, notifyIntervalSeconds, theme, sidebarCollapsed, savedFilters, syncIntervalMinutes, recentItems, mutedTopics'],
+      [
+        [],
+        'expected one object with some of notifications, notifyIntervalSeconds, theme, sidebarCollapsed, savedFilters, syncIntervalMinutes, recentItems, mutedTopics',
+      ],
     ]
     for (const [args, message] of cases) {
-      expect(await core.dispatch('preferences:set', args), JSON.stringify(args)).toEqual({ ok: false, error: { code: 'invalid-arguments', message: `preferences:set: ${message}`, details: { channel: 'preferences:set' } } })
+      expect(await core.dispatch('preferences:set', args), JSON.stringify(args)).toEqual({
+        ok: false,
+        error: {
+          code: 'invalid-arguments',
+          message: `preferences:set: ${message}`,
+          details: { channel: 'preferences:set' },
+        },
+      })
     }
     expect(events).toEqual([])
   })
 
   it('keep theme, sidebar, saved filters, the sync interval and recent items for the next launch', async () => {
     const saved = [filter('f1', 'My bugs', 'local'), filter('f2', 'Everything')]
-    const answer = await core.dispatch('preferences:set', [{ theme: 'dark', sidebarCollapsed: true, savedFilters: saved, syncIntervalMinutes: 15, recentItems: [recent] }])
-    expect(answer).toEqual({ ok: true, result: { ...DEFAULT_PREFERENCES, theme: 'dark', sidebarCollapsed: true, savedFilters: saved, syncIntervalMinutes: 15, recentItems: [recent] } })
+    const answer = await core.dispatch('preferences:set', [
+      { theme: 'dark', sidebarCollapsed: true, savedFilters: saved, syncIntervalMinutes: 15, recentItems: [recent] },
+    ])
+    expect(answer).toEqual({
+      ok: true,
+      result: {
+        ...DEFAULT_PREFERENCES,
+        theme: 'dark',
+        sidebarCollapsed: true,
+        savedFilters: saved,
+        syncIntervalMinutes: 15,
+        recentItems: [recent],
+      },
+    })
     await relaunch()
     expect(await core.dispatch('preferences:get', [])).toEqual(answer)
   })
@@ -105,9 +171,16 @@ describe('preferences channels', () => {
   it('fall back per key to the default when a stored value is no longer valid', async () => {
     await core.dispatch('preferences:set', [{ theme: 'light', sidebarCollapsed: true }])
     cache.db.prepare("UPDATE app_preferences SET value = '\"sepia\"' WHERE key = 'theme'").run()
-    cache.db.prepare("INSERT INTO app_preferences (key, value) VALUES ('savedFilters', '[{\"id\":1}]'), ('syncIntervalMinutes', 'not json')").run()
+    cache.db
+      .prepare(
+        "INSERT INTO app_preferences (key, value) VALUES ('savedFilters', '[{\"id\":1}]'), ('syncIntervalMinutes', 'not json')",
+      )
+      .run()
     await relaunch()
-    expect(await core.dispatch('preferences:get', [])).toEqual({ ok: true, result: { ...DEFAULT_PREFERENCES, sidebarCollapsed: true } })
+    expect(await core.dispatch('preferences:get', [])).toEqual({
+      ok: true,
+      result: { ...DEFAULT_PREFERENCES, sidebarCollapsed: true },
+    })
   })
 
   it('answer unavailable in a launch without a cache', async () => {

@@ -32,14 +32,21 @@ describe('reconnecting while something waits on the instance', () => {
   it('replays a write queued offline within seconds of the instance answering, without a manual retry', async () => {
     const issue = await w.cachedIssue({ title: 'Queued while away' })
     await w.goOffline()
-    const entry = await w.outbox.enqueue(w.account.id, { type: 'issue', projectId: w.project.id, iid: issue.iid as number }, { kind: 'comment', body: 'written offline' })
+    const entry = await w.outbox.enqueue(
+      w.account.id,
+      { type: 'issue', projectId: w.project.id, iid: issue.iid as number },
+      { kind: 'comment', body: 'written offline' },
+    )
     await w.outbox.idle()
     expect(w.outbox.get(entry.id).state).toBe('queued')
     expect(w.accounts.connectivityFor(w.account.id).isUrgent).toBe(true)
 
     await w.proxy.goOnline()
     // Well under the 60 s the back-off would wait with nothing queued.
-    const done = await Promise.race([w.until(entry.id), new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000).unref())])
+    const done = await Promise.race([
+      w.until(entry.id),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000).unref()),
+    ])
     expect(done?.state).toBe('done')
     // Nothing waits any more: an unreachable instance is probed on the slow back-off again.
     expect(w.accounts.connectivityFor(w.account.id).isUrgent).toBe(false)
@@ -55,7 +62,10 @@ describe('reconnecting while something waits on the instance', () => {
     expect(online.isUrgent).toBe(true)
 
     await w.proxy.goOnline()
-    const back = await Promise.race([backOnline().then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 10_000).unref())])
+    const back = await Promise.race([
+      backOnline().then(() => true),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), 10_000).unref()),
+    ])
     expect(back).toBe(true)
     await sync.dispose()
   })

@@ -7,8 +7,19 @@ import { CloneReader } from '../../src/main/core/repos/reader'
 
 // Every commit at the same instant: walks ordered by commit time must not depend on the order
 // ties happen to come out in.
-const ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: tmpdir(), GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.com', GIT_AUTHOR_DATE: '2024-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2024-01-01T00:00:00Z' }
-const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, env: ENV, encoding: 'utf8' }).trim()
+const ENV = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  HOME: tmpdir(),
+  GIT_AUTHOR_NAME: 'T',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 'T',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+  GIT_AUTHOR_DATE: '2024-01-01T00:00:00Z',
+  GIT_COMMITTER_DATE: '2024-01-01T00:00:00Z',
+}
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', args, { cwd, env: ENV, encoding: 'utf8' }).trim()
 
 function commit(dir: string, files: Record<string, string>, message: string): string {
   for (const [path, content] of Object.entries(files)) {

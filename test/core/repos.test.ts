@@ -4,7 +4,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCore, type Core } from '../../src/main/core/index'
 import { accountDirName } from '../../src/main/core/repos/index'
 import type { IpcResponse } from '../../src/shared/ipc/contract'
-import type { RepoBlob, RepoChange, RepoClone, RepoCommitDetail, RepoCompare, RepoDiff, RepoLog, RepoProgress, RepoRefs, RepoTree } from '../../src/shared/ipc/repos'
+import type {
+  RepoBlob,
+  RepoChange,
+  RepoClone,
+  RepoCommitDetail,
+  RepoCompare,
+  RepoDiff,
+  RepoLog,
+  RepoProgress,
+  RepoRefs,
+  RepoTree,
+} from '../../src/shared/ipc/repos'
 import { commitFiles, makeWorkRepo, remoteUrl, sh } from '../helpers/git'
 import { seedUser, type SeededUser } from '../helpers/server'
 import { desktopServices, RequestLog, startRestartableServer, type RestartableServer } from '../helpers/sync'
@@ -12,7 +23,10 @@ import { desktopServices, RequestLog, startRestartableServer, type RestartableSe
 /** The result of a successful IPC call, or a failure naming the channel's error. */
 async function call<T>(core: Core, channel: string, ...args: unknown[]): Promise<T> {
   const response = (await core.dispatch(channel, args)) as IpcResponse<T>
-  if (!response.ok) throw Object.assign(new Error(`${channel}: ${response.error.code} ${response.error.message}`), { code: response.error.code })
+  if (!response.ok)
+    throw Object.assign(new Error(`${channel}: ${response.error.code} ${response.error.message}`), {
+      code: response.error.code,
+    })
   return response.result
 }
 
@@ -23,7 +37,13 @@ async function failure(core: Core, channel: string, ...args: unknown[]): Promise
   return response.error.code
 }
 
-async function api<T>(server: RestartableServer, token: string, method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>): Promise<T> {
+async function api<T>(
+  server: RestartableServer,
+  token: string,
+  method: 'GET' | 'POST',
+  url: string,
+  payload?: Record<string, unknown>,
+): Promise<T> {
   const response = await server.request(token, { method, url: `/api/v4${url}`, payload })
   if (response.statusCode >= 400) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`)
   return response.json() as T
@@ -37,11 +57,16 @@ async function until(condition: () => boolean): Promise<void> {
 
 /** Every file under `dir`. */
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : e.isFile() ? [join(dir, e.name)] : []))
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : e.isFile() ? [join(dir, e.name)] : [],
+  )
 }
 
 // A 1×1 PNG.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64')
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+  'base64',
+)
 
 interface World {
   server: RestartableServer
@@ -68,8 +93,14 @@ async function makeWorld(): Promise<World> {
   const server = await startRestartableServer()
   const log = new RequestLog()
   const owner = seedUser(server, { username: `cartographer${Math.random().toString(36).slice(2, 7)}` })
-  const project = await api<{ id: number; path_with_namespace: string }>(server, owner.token, 'POST', '/projects', { name: 'Atlas', path: 'atlas' })
-  const other = await api<{ id: number; path_with_namespace: string }>(server, owner.token, 'POST', '/projects', { name: 'Globe', path: 'globe' })
+  const project = await api<{ id: number; path_with_namespace: string }>(server, owner.token, 'POST', '/projects', {
+    name: 'Atlas',
+    path: 'atlas',
+  })
+  const other = await api<{ id: number; path_with_namespace: string }>(server, owner.token, 'POST', '/projects', {
+    name: 'Globe',
+    path: 'globe',
+  })
 
   // History: c1 (files of each kind, tags v0.9 and v1.0 later), c2 (edit, rename, add), c3 (README); feature: f1.
   const work = makeWorkRepo()
@@ -77,15 +108,34 @@ async function makeWorld(): Promise<World> {
   mkdirSync(join(work, 'bin'))
   writeFileSync(join(work, 'assets', 'logo.png'), PNG)
   writeFileSync(join(work, 'bin', 'data.bin'), Buffer.from([0, 1, 2, 3, 0, 255]))
-  const c1 = commitFiles(work, { 'README.md': '# Atlas\n\nMaps of **everything**.\n', 'src/app.ts': 'export const a = 1\nexport const b = 2\nexport const c = 3\n', 'docs/old.md': 'A guide.\n' }, 'Initial import')
+  const c1 = commitFiles(
+    work,
+    {
+      'README.md': '# Atlas\n\nMaps of **everything**.\n',
+      'src/app.ts': 'export const a = 1\nexport const b = 2\nexport const c = 3\n',
+      'docs/old.md': 'A guide.\n',
+    },
+    'Initial import',
+  )
   renameSync(join(work, 'docs', 'old.md'), join(work, 'docs', 'guide.md'))
   writeFileSync(join(work, 'bin', 'data.bin'), Buffer.from([0, 9, 9, 9, 0, 255]))
-  const c2 = commitFiles(work, { 'src/app.ts': 'export const a = 1\nexport const b = 20\nexport const c = 3\n', 'src/util.ts': 'export const twice = (n: number): number => 2 * n\n' }, 'Tune b, add util\n\nAnd move the guide.')
+  const c2 = commitFiles(
+    work,
+    {
+      'src/app.ts': 'export const a = 1\nexport const b = 20\nexport const c = 3\n',
+      'src/util.ts': 'export const twice = (n: number): number => 2 * n\n',
+    },
+    'Tune b, add util\n\nAnd move the guide.',
+  )
   await sh(work, 'tag', 'v0.9', c1)
   await sh(work, 'tag', '-a', 'v1.0', '-m', 'First release', c2)
   const c3 = commitFiles(work, { 'README.md': '# Atlas\n\nMaps of **everything**, offline.\n' }, 'README: offline')
   await sh(work, 'checkout', '--quiet', '-b', 'feature', c2)
-  const f1 = commitFiles(work, { 'src/util.ts': 'export const twice = (n: number): number => n + n\n', 'notes.txt': 'feature notes\n' }, 'Feature work')
+  const f1 = commitFiles(
+    work,
+    { 'src/util.ts': 'export const twice = (n: number): number => n + n\n', 'notes.txt': 'feature notes\n' },
+    'Feature work',
+  )
   await sh(work, 'checkout', '--quiet', 'main')
   const remote = remoteUrl(server.url, project.path_with_namespace, owner.token)
   await sh(work, 'push', '--quiet', remote, 'main', 'feature', '--tags')
@@ -117,7 +167,16 @@ async function makeWorld(): Promise<World> {
       await server.close()
     },
   }
-  world.core = createCore({ version: '0.1.0', mode: 'browser', serverUrl: server.url, accounts: services.accounts, cache: services.cache, reposDir, fetch: log.fetch, repoOptions: { progressIntervalMs: 0 } })
+  world.core = createCore({
+    version: '0.1.0',
+    mode: 'browser',
+    serverUrl: server.url,
+    accounts: services.accounts,
+    cache: services.cache,
+    reposDir,
+    fetch: log.fetch,
+    repoOptions: { progressIntervalMs: 0 },
+  })
   world.core.events.subscribe((event, payload) => {
     if (event === 'repos:did-change') world.changes.push(payload as RepoChange)
     if (event !== 'repos:did-progress') return
@@ -134,21 +193,52 @@ async function makeWorld(): Promise<World> {
 }
 
 const byPath = (a: RepoDiff, b: RepoDiff): number => a.new_path.localeCompare(b.new_path)
-const shape = (d: RepoDiff) => ({ old_path: d.old_path, new_path: d.new_path, new_file: d.new_file, renamed_file: d.renamed_file, deleted_file: d.deleted_file, diff: d.diff })
+const shape = (d: RepoDiff) => ({
+  old_path: d.old_path,
+  new_path: d.new_path,
+  new_file: d.new_file,
+  renamed_file: d.renamed_file,
+  deleted_file: d.deleted_file,
+  diff: d.diff,
+})
 
 describe('repos: clone, browse offline, fetch', () => {
   let w: World
   let clone: RepoClone
   /** What the server's own API says about c2 and main...feature, read while it runs. */
-  let serverCommit: { id: string; title: string; message: string; parent_ids: string[]; author_name: string; author_email: string; authored_date: string; committed_date: string }
+  let serverCommit: {
+    id: string
+    title: string
+    message: string
+    parent_ids: string[]
+    author_name: string
+    author_email: string
+    authored_date: string
+    committed_date: string
+  }
   let serverDiff: RepoDiff[]
   let serverCompare: { commits: { id: string }[]; diffs: RepoDiff[] }
 
   beforeAll(async () => {
     w = await makeWorld()
-    serverCommit = await api(w.server, w.owner.token, 'GET', `/projects/${w.projectId}/repository/commits/${w.commits.c2}`)
-    serverDiff = await api(w.server, w.owner.token, 'GET', `/projects/${w.projectId}/repository/commits/${w.commits.c2}/diff`)
-    serverCompare = await api(w.server, w.owner.token, 'GET', `/projects/${w.projectId}/repository/compare?from=main&to=feature`)
+    serverCommit = await api(
+      w.server,
+      w.owner.token,
+      'GET',
+      `/projects/${w.projectId}/repository/commits/${w.commits.c2}`,
+    )
+    serverDiff = await api(
+      w.server,
+      w.owner.token,
+      'GET',
+      `/projects/${w.projectId}/repository/commits/${w.commits.c2}/diff`,
+    )
+    serverCompare = await api(
+      w.server,
+      w.owner.token,
+      'GET',
+      `/projects/${w.projectId}/repository/compare?from=main&to=feature`,
+    )
   }, 120_000)
   afterAll(async () => {
     await w.dispose()
@@ -156,7 +246,16 @@ describe('repos: clone, browse offline, fetch', () => {
 
   it('clones every branch and tag into a bare repository under repos/<account>/<project>.git, with progress and change events', async () => {
     clone = await call<RepoClone>(w.core, 'repos:clone', w.accountId, w.projectId)
-    expect(clone).toMatchObject({ accountId: w.accountId, projectId: w.projectId, pathWithNamespace: w.fullPath, name: 'Atlas', state: 'ready', defaultBranch: 'main', lastError: null, progress: null })
+    expect(clone).toMatchObject({
+      accountId: w.accountId,
+      projectId: w.projectId,
+      pathWithNamespace: w.fullPath,
+      name: 'Atlas',
+      state: 'ready',
+      defaultBranch: 'main',
+      lastError: null,
+      progress: null,
+    })
     expect(clone.sizeBytes).toBeGreaterThan(0)
     const gitdir = join(w.reposDir, accountDirName(w.accountId), `${w.projectId}.git`)
     expect(existsSync(join(gitdir, 'HEAD'))).toBe(true)
@@ -208,7 +307,11 @@ describe('repos: clone, browse offline, fetch', () => {
         ['src', 'tree'],
         ['README.md', 'blob'],
       ])
-      const src = await call<RepoTree>(w.core, 'repos:tree', w.accountId, { projectId: w.projectId, ref: 'v1.0', path: 'src' })
+      const src = await call<RepoTree>(w.core, 'repos:tree', w.accountId, {
+        projectId: w.projectId,
+        ref: 'v1.0',
+        path: 'src',
+      })
       expect(src.entries.map((e) => ({ path: e.path, mode: e.mode }))).toEqual([
         { path: 'src/app.ts', mode: '100644' },
         { path: 'src/util.ts', mode: '100644' },
@@ -216,26 +319,80 @@ describe('repos: clone, browse offline, fetch', () => {
     })
 
     it('reads text, image and binary files, at a branch, a tag or a commit id', async () => {
-      const readme = await call<RepoBlob>(w.core, 'repos:blob', w.accountId, { projectId: w.projectId, ref: 'main', path: 'README.md' })
-      expect(readme).toMatchObject({ source: 'clone', binary: false, tooLarge: false, text: '# Atlas\n\nMaps of **everything**, offline.\n', imageDataUrl: null })
-      const old = await call<RepoBlob>(w.core, 'repos:blob', w.accountId, { projectId: w.projectId, ref: w.commits.c1.slice(0, 10), path: 'README.md' })
+      const readme = await call<RepoBlob>(w.core, 'repos:blob', w.accountId, {
+        projectId: w.projectId,
+        ref: 'main',
+        path: 'README.md',
+      })
+      expect(readme).toMatchObject({
+        source: 'clone',
+        binary: false,
+        tooLarge: false,
+        text: '# Atlas\n\nMaps of **everything**, offline.\n',
+        imageDataUrl: null,
+      })
+      const old = await call<RepoBlob>(w.core, 'repos:blob', w.accountId, {
+        projectId: w.projectId,
+        ref: w.commits.c1.slice(0, 10),
+        path: 'README.md',
+      })
       expect(old.text).toBe('# Atlas\n\nMaps of **everything**.\n')
-      const logo = await call<RepoBlob>(w.core, 'repos:blob', w.accountId, { projectId: w.projectId, ref: 'v0.9', path: 'assets/logo.png' })
-      expect(logo).toMatchObject({ binary: true, text: null, size: PNG.length, imageDataUrl: `data:image/png;base64,${PNG.toString('base64')}` })
-      const data = await call<RepoBlob>(w.core, 'repos:blob', w.accountId, { projectId: w.projectId, ref: 'main', path: 'bin/data.bin' })
+      const logo = await call<RepoBlob>(w.core, 'repos:blob', w.accountId, {
+        projectId: w.projectId,
+        ref: 'v0.9',
+        path: 'assets/logo.png',
+      })
+      expect(logo).toMatchObject({
+        binary: true,
+        text: null,
+        size: PNG.length,
+        imageDataUrl: `data:image/png;base64,${PNG.toString('base64')}`,
+      })
+      const data = await call<RepoBlob>(w.core, 'repos:blob', w.accountId, {
+        projectId: w.projectId,
+        ref: 'main',
+        path: 'bin/data.bin',
+      })
       expect(data).toMatchObject({ binary: true, text: null, imageDataUrl: null, size: 6 })
     })
 
     it('searches file names and contents of the default branch, every word a prefix, names first', async () => {
-      type Found = { hits: { projectId: number; pathWithNamespace: string; ref: string; path: string; matchedIn: string; line: number | null; snippet: { text: string; match: boolean }[] }[]; truncated: boolean; skippedFiles: number }
-      const search = (query: string, extra: Record<string, unknown> = {}): Promise<Found> => call<Found>(w.core, 'repos:search', w.accountId, { query, ...extra })
+      type Found = {
+        hits: {
+          projectId: number
+          pathWithNamespace: string
+          ref: string
+          path: string
+          matchedIn: string
+          line: number | null
+          snippet: { text: string; match: boolean }[]
+        }[]
+        truncated: boolean
+        skippedFiles: number
+      }
+      const search = (query: string, extra: Record<string, unknown> = {}): Promise<Found> =>
+        call<Found>(w.core, 'repos:search', w.accountId, { query, ...extra })
       const twice = await search('twice')
       expect(twice.hits).toEqual([
-        { projectId: w.projectId, pathWithNamespace: w.fullPath, ref: 'main', path: 'src/util.ts', matchedIn: 'content', line: 1, snippet: expect.arrayContaining([{ text: 'twice', match: true }]) },
+        {
+          projectId: w.projectId,
+          pathWithNamespace: w.fullPath,
+          ref: 'main',
+          path: 'src/util.ts',
+          matchedIn: 'content',
+          line: 1,
+          snippet: expect.arrayContaining([{ text: 'twice', match: true }]),
+        },
       ])
       // One line must hold every word: line 2 of app.ts, not line 1.
       expect((await search('const b')).hits.map((h) => [h.path, h.line])).toEqual([['src/app.ts', 2]])
-      expect((await search('maps everyth')).hits.map((h) => [h.path, h.line, h.snippet.filter((p) => p.match).map((p) => p.text)])).toEqual([['README.md', 3, ['Maps', 'everything']]])
+      expect(
+        (await search('maps everyth')).hits.map((h) => [
+          h.path,
+          h.line,
+          h.snippet.filter((p) => p.match).map((p) => p.text),
+        ]),
+      ).toEqual([['README.md', 3, ['Maps', 'everything']]])
       // Names first: util.ts by its name; binary files match by name only.
       expect((await search('util')).hits.map((h) => [h.path, h.matchedIn])).toEqual([['src/util.ts', 'name']])
       expect((await search('logo')).hits.map((h) => h.path)).toEqual(['assets/logo.png'])
@@ -247,30 +404,65 @@ describe('repos: clone, browse offline, fetch', () => {
     })
 
     it('answers not-found for a missing path or ref, and not-a-file for a directory', async () => {
-      expect(await failure(w.core, 'repos:blob', w.accountId, { projectId: w.projectId, ref: 'main', path: 'nope.txt' })).toBe('not-found')
-      expect(await failure(w.core, 'repos:tree', w.accountId, { projectId: w.projectId, ref: 'no-such-branch' })).toBe('not-found')
-      expect(await failure(w.core, 'repos:blob', w.accountId, { projectId: w.projectId, ref: 'main', path: 'src' })).toBe('not-a-file')
-      expect(await failure(w.core, 'repos:tree', w.accountId, { projectId: w.projectId, ref: 'main', path: 'README.md' })).toBe('not-a-directory')
+      expect(
+        await failure(w.core, 'repos:blob', w.accountId, { projectId: w.projectId, ref: 'main', path: 'nope.txt' }),
+      ).toBe('not-found')
+      expect(await failure(w.core, 'repos:tree', w.accountId, { projectId: w.projectId, ref: 'no-such-branch' })).toBe(
+        'not-found',
+      )
+      expect(
+        await failure(w.core, 'repos:blob', w.accountId, { projectId: w.projectId, ref: 'main', path: 'src' }),
+      ).toBe('not-a-file')
+      expect(
+        await failure(w.core, 'repos:tree', w.accountId, { projectId: w.projectId, ref: 'main', path: 'README.md' }),
+      ).toBe('not-a-directory')
     })
 
     it('pages through history newest first, and filters it by path', async () => {
-      const first = await call<RepoLog>(w.core, 'repos:log', w.accountId, { projectId: w.projectId, ref: 'main', perPage: 2 })
+      const first = await call<RepoLog>(w.core, 'repos:log', w.accountId, {
+        projectId: w.projectId,
+        ref: 'main',
+        perPage: 2,
+      })
       expect(first.commits.map((c) => c.id)).toEqual([w.commits.c3, w.commits.c2])
       expect(first.hasMore).toBe(true)
-      const second = await call<RepoLog>(w.core, 'repos:log', w.accountId, { projectId: w.projectId, ref: 'main', perPage: 2, page: 2 })
+      const second = await call<RepoLog>(w.core, 'repos:log', w.accountId, {
+        projectId: w.projectId,
+        ref: 'main',
+        perPage: 2,
+        page: 2,
+      })
       expect(second.commits.map((c) => c.id)).toEqual([w.commits.c1])
       expect(second.hasMore).toBe(false)
-      const app = await call<RepoLog>(w.core, 'repos:log', w.accountId, { projectId: w.projectId, ref: 'main', path: 'src/app.ts' })
+      const app = await call<RepoLog>(w.core, 'repos:log', w.accountId, {
+        projectId: w.projectId,
+        ref: 'main',
+        path: 'src/app.ts',
+      })
       expect(app.commits.map((c) => c.title)).toEqual(['Tune b, add util', 'Initial import'])
-      const docs = await call<RepoLog>(w.core, 'repos:log', w.accountId, { projectId: w.projectId, ref: 'feature', path: 'notes.txt' })
+      const docs = await call<RepoLog>(w.core, 'repos:log', w.accountId, {
+        projectId: w.projectId,
+        ref: 'feature',
+        path: 'notes.txt',
+      })
       expect(docs.commits.map((c) => c.id)).toEqual([w.commits.f1])
     })
 
     it('shows a commit as the server’s API does, with the same diff against its first parent', async () => {
-      const detail = await call<RepoCommitDetail>(w.core, 'repos:commit', w.accountId, { projectId: w.projectId, sha: w.commits.c2 })
+      const detail = await call<RepoCommitDetail>(w.core, 'repos:commit', w.accountId, {
+        projectId: w.projectId,
+        sha: w.commits.c2,
+      })
       expect(detail.source).toBe('clone')
       const c = detail.commit
-      expect({ id: c.id, title: c.title, message: c.message.trim(), parent_ids: c.parent_ids, author_name: c.author_name, author_email: c.author_email }).toEqual({
+      expect({
+        id: c.id,
+        title: c.title,
+        message: c.message.trim(),
+        parent_ids: c.parent_ids,
+        author_name: c.author_name,
+        author_email: c.author_email,
+      }).toEqual({
         id: serverCommit.id,
         title: serverCommit.title,
         message: serverCommit.message.trim(),
@@ -284,27 +476,57 @@ describe('repos: clone, browse offline, fetch', () => {
       const mine = [...detail.diffs].sort(byPath).map(shape)
       const theirs = [...serverDiff].sort(byPath).map(shape)
       expect(mine.map((d) => d.new_path)).toEqual(['bin/data.bin', 'docs/guide.md', 'src/app.ts', 'src/util.ts'])
-      expect(mine.find((d) => d.new_path === 'docs/guide.md')).toMatchObject({ old_path: 'docs/old.md', renamed_file: true, diff: '' })
-      expect(mine.find((d) => d.new_path === 'src/app.ts')?.diff).toBe('@@ -1,3 +1,3 @@\n export const a = 1\n-export const b = 2\n+export const b = 20\n export const c = 3\n')
-      expect(mine.find((d) => d.new_path === 'bin/data.bin')?.diff).toMatch(/^Binary files a\/bin\/data.bin and b\/bin\/data.bin differ/)
+      expect(mine.find((d) => d.new_path === 'docs/guide.md')).toMatchObject({
+        old_path: 'docs/old.md',
+        renamed_file: true,
+        diff: '',
+      })
+      expect(mine.find((d) => d.new_path === 'src/app.ts')?.diff).toBe(
+        '@@ -1,3 +1,3 @@\n export const a = 1\n-export const b = 2\n+export const b = 20\n export const c = 3\n',
+      )
+      expect(mine.find((d) => d.new_path === 'bin/data.bin')?.diff).toMatch(
+        /^Binary files a\/bin\/data.bin and b\/bin\/data.bin differ/,
+      )
       // Text diffs byte for byte as the server's git prints them.
-      const text = (list: ReturnType<typeof shape>[]) => list.filter((d) => !d.diff.startsWith('Binary') && d.new_path !== 'bin/data.bin')
+      const text = (list: ReturnType<typeof shape>[]) =>
+        list.filter((d) => !d.diff.startsWith('Binary') && d.new_path !== 'bin/data.bin')
       expect(text(mine)).toEqual(text(theirs))
     })
 
     it('diffs a root commit against the empty tree', async () => {
-      const detail = await call<RepoCommitDetail>(w.core, 'repos:commit', w.accountId, { projectId: w.projectId, sha: 'v0.9' })
+      const detail = await call<RepoCommitDetail>(w.core, 'repos:commit', w.accountId, {
+        projectId: w.projectId,
+        sha: 'v0.9',
+      })
       expect(detail.commit.parent_ids).toEqual([])
       expect(detail.diffs.every((d) => d.new_file)).toBe(true)
-      expect(detail.diffs.find((d) => d.new_path === 'src/app.ts')?.diff).toBe('@@ -0,0 +1,3 @@\n+export const a = 1\n+export const b = 2\n+export const c = 3\n')
+      expect(detail.diffs.find((d) => d.new_path === 'src/app.ts')?.diff).toBe(
+        '@@ -0,0 +1,3 @@\n+export const a = 1\n+export const b = 2\n+export const c = 3\n',
+      )
     })
 
     it('compares two refs from their merge base, like the server’s compare', async () => {
-      const compare = await call<RepoCompare>(w.core, 'repos:compare', w.accountId, { projectId: w.projectId, from: 'main', to: 'feature' })
-      expect(compare).toMatchObject({ source: 'clone', mergeBase: w.commits.c2, commitsTruncated: false, overflow: false })
+      const compare = await call<RepoCompare>(w.core, 'repos:compare', w.accountId, {
+        projectId: w.projectId,
+        from: 'main',
+        to: 'feature',
+      })
+      expect(compare).toMatchObject({
+        source: 'clone',
+        mergeBase: w.commits.c2,
+        commitsTruncated: false,
+        overflow: false,
+      })
       expect(compare.commits.map((c) => c.id)).toEqual(serverCompare.commits.map((c) => c.id))
-      expect(compare.diffs.map(shape).sort((a, b) => a.new_path.localeCompare(b.new_path))).toEqual(serverCompare.diffs.map(shape).sort((a, b) => a.new_path.localeCompare(b.new_path)))
-      const straight = await call<RepoCompare>(w.core, 'repos:compare', w.accountId, { projectId: w.projectId, from: 'main', to: 'feature', straight: true })
+      expect(compare.diffs.map(shape).sort((a, b) => a.new_path.localeCompare(b.new_path))).toEqual(
+        serverCompare.diffs.map(shape).sort((a, b) => a.new_path.localeCompare(b.new_path)),
+      )
+      const straight = await call<RepoCompare>(w.core, 'repos:compare', w.accountId, {
+        projectId: w.projectId,
+        from: 'main',
+        to: 'feature',
+        straight: true,
+      })
       expect(straight.mergeBase).toBeNull()
       // main's README change shows up reverted when diffing the tips directly.
       expect(straight.diffs.map((d) => d.new_path)).toContain('README.md')
@@ -318,7 +540,11 @@ describe('repos: clone, browse offline, fetch', () => {
       expect(await failure(w.core, 'repos:fetch', w.accountId, w.projectId)).toBe('offline')
       expect(await failure(w.core, 'repos:clone', w.accountId, w.otherProjectId)).toBe('offline')
       const [listed] = await call<RepoClone[]>(w.core, 'repos:list', w.accountId)
-      expect(listed).toMatchObject({ state: 'ready', fetchedAt: clone.fetchedAt, lastError: expect.stringMatching(/cannot be reached/) })
+      expect(listed).toMatchObject({
+        state: 'ready',
+        fetchedAt: clone.fetchedAt,
+        lastError: expect.stringMatching(/cannot be reached/),
+      })
     })
   })
 
@@ -327,7 +553,16 @@ describe('repos: clone, browse offline, fetch', () => {
     await w.core.dispatch('accounts:verify', [w.accountId])
     const c4 = commitFiles(w.work, { 'CHANGELOG.md': '# Changes\n\n- offline browsing\n' }, 'Add a changelog')
     const remote = remoteUrl(w.server.url, w.fullPath, w.owner.token)
-    await sh(w.work, 'push', '--quiet', remote, 'main', `${w.commits.c3}:refs/heads/next`, ':refs/heads/feature', ':refs/tags/v0.9')
+    await sh(
+      w.work,
+      'push',
+      '--quiet',
+      remote,
+      'main',
+      `${w.commits.c3}:refs/heads/next`,
+      ':refs/heads/feature',
+      ':refs/tags/v0.9',
+    )
     await sh(w.work, 'tag', 'v2.0', c4)
     await sh(w.work, 'push', '--quiet', remote, 'v2.0')
     const fetched = await call<RepoClone>(w.core, 'repos:fetch', w.accountId, w.projectId)
@@ -339,12 +574,20 @@ describe('repos: clone, browse offline, fetch', () => {
       ['next', w.commits.c3],
     ])
     expect(refs.tags.map((t) => t.name)).toEqual(['v2.0', 'v1.0'])
-    const log = await call<RepoLog>(w.core, 'repos:log', w.accountId, { projectId: w.projectId, ref: 'main', perPage: 1 })
+    const log = await call<RepoLog>(w.core, 'repos:log', w.accountId, {
+      projectId: w.projectId,
+      ref: 'main',
+      perPage: 1,
+    })
     expect(log.commits[0]).toMatchObject({ id: c4, title: 'Add a changelog' })
   })
 
   it('a fetch cancelled after its refs were written (isomorphic-git writes them before the pack) leaves the refs as they were', async () => {
-    const c5 = commitFiles(w.work, { 'CHANGELOG.md': '# Changes\n\n- offline browsing\n- cancel\n' }, 'Changelog: cancel')
+    const c5 = commitFiles(
+      w.work,
+      { 'CHANGELOG.md': '# Changes\n\n- offline browsing\n- cancel\n' },
+      'Changelog: cancel',
+    )
     await sh(w.work, 'push', '--quiet', remoteUrl(w.server.url, w.fullPath, w.owner.token), 'main')
     const before = await call<RepoRefs>(w.core, 'repos:refs', w.accountId, w.projectId)
     w.onIndexing = () => void w.core.dispatch('repos:cancel', [w.accountId, w.projectId])
@@ -353,10 +596,18 @@ describe('repos: clone, browse offline, fetch', () => {
     expect(after.branches).toEqual(before.branches)
     const gitdir = join(w.reposDir, accountDirName(w.accountId), `${w.projectId}.git`)
     await sh(gitdir, 'fsck', '--no-progress')
-    expect(readdirSync(join(gitdir, 'objects', 'pack')).filter((n) => n.endsWith('.pack')).every((n) => existsSync(join(gitdir, 'objects', 'pack', n.replace(/\.pack$/, '.idx'))))).toBe(true)
+    expect(
+      readdirSync(join(gitdir, 'objects', 'pack'))
+        .filter((n) => n.endsWith('.pack'))
+        .every((n) => existsSync(join(gitdir, 'objects', 'pack', n.replace(/\.pack$/, '.idx')))),
+    ).toBe(true)
     // The next fetch completes.
     await call<RepoClone>(w.core, 'repos:fetch', w.accountId, w.projectId)
-    expect((await call<RepoRefs>(w.core, 'repos:refs', w.accountId, w.projectId)).branches[0]).toEqual({ name: 'main', commit: c5, default: true })
+    expect((await call<RepoRefs>(w.core, 'repos:refs', w.accountId, w.projectId)).branches[0]).toEqual({
+      name: 'main',
+      commit: c5,
+      default: true,
+    })
   })
 
   it('a clone cancelled at once leaves no record and no directory behind', async () => {
@@ -375,19 +626,28 @@ describe('repos: clone, browse offline, fetch', () => {
       ['lib', 'tree'],
       ['README.md', 'blob'],
     ])
-    const blob = await call<RepoBlob>(w.core, 'repos:blob', w.accountId, { projectId: w.otherProjectId, ref: 'main', path: 'lib/index.js' })
+    const blob = await call<RepoBlob>(w.core, 'repos:blob', w.accountId, {
+      projectId: w.otherProjectId,
+      ref: 'main',
+      path: 'lib/index.js',
+    })
     expect(blob).toMatchObject({ source: 'server', text: 'module.exports = 1\n', binary: false })
     const log = await call<RepoLog>(w.core, 'repos:log', w.accountId, { projectId: w.otherProjectId, ref: 'main' })
     expect(log.commits.map((c) => c.title)).toEqual(['Globe'])
     const refs = await call<RepoRefs>(w.core, 'repos:refs', w.accountId, w.otherProjectId)
     expect(refs).toMatchObject({ source: 'server', defaultBranch: 'main', branches: [{ name: 'main', default: true }] })
-    const detail = await call<RepoCommitDetail>(w.core, 'repos:commit', w.accountId, { projectId: w.otherProjectId, sha: log.commits[0].id })
+    const detail = await call<RepoCommitDetail>(w.core, 'repos:commit', w.accountId, {
+      projectId: w.otherProjectId,
+      sha: log.commits[0].id,
+    })
     expect(detail.diffs.map((d) => d.new_path).sort()).toEqual(['README.md', 'lib/index.js'])
 
     await w.server.stop()
     const stale = await call<RepoTree>(w.core, 'repos:tree', w.accountId, { projectId: w.otherProjectId, ref: 'main' })
     expect(stale).toMatchObject({ source: 'server', stale: true, entries: tree.entries })
-    expect(await failure(w.core, 'repos:tree', w.accountId, { projectId: w.otherProjectId, ref: 'main', path: 'lib' })).toBe('offline')
+    expect(
+      await failure(w.core, 'repos:tree', w.accountId, { projectId: w.otherProjectId, ref: 'main', path: 'lib' }),
+    ).toBe('offline')
     await w.server.restart()
     await w.core.dispatch('accounts:verify', [w.accountId])
   })
@@ -409,20 +669,36 @@ describe('repos: clone, browse offline, fetch', () => {
       ['repos:compare', { projectId: w.projectId, from: 'main', to: 'HEAD@{1}' }],
       ['repos:compare', { projectId: w.projectId, from: 'main~1', to: 'main' }],
     ]
-    for (const [channel, request] of bad) expect(await failure(w.core, channel, w.accountId, request), `${channel} ${JSON.stringify(request)}`).toBe('invalid-arguments')
+    for (const [channel, request] of bad)
+      expect(await failure(w.core, channel, w.accountId, request), `${channel} ${JSON.stringify(request)}`).toBe(
+        'invalid-arguments',
+      )
     expect(await failure(w.core, 'repos:clone', w.accountId, -1)).toBe('invalid-arguments')
     // Core checks again, for callers that do not come through the contract.
     const repos = w.core.repos
     if (repos === null) throw new Error('no repos service')
-    await expect(repos.tree(w.accountId, w.projectId, 'main', '../x')).rejects.toMatchObject({ code: 'invalid-arguments' })
-    await expect(repos.blob(w.accountId, w.projectId, '--output=/tmp/x', 'README.md')).rejects.toMatchObject({ code: 'invalid-arguments' })
-    await expect(repos.log(w.accountId, w.otherProjectId, 'main', '/etc/passwd', 1, 10)).rejects.toMatchObject({ code: 'invalid-arguments' })
+    await expect(repos.tree(w.accountId, w.projectId, 'main', '../x')).rejects.toMatchObject({
+      code: 'invalid-arguments',
+    })
+    await expect(repos.blob(w.accountId, w.projectId, '--output=/tmp/x', 'README.md')).rejects.toMatchObject({
+      code: 'invalid-arguments',
+    })
+    await expect(repos.log(w.accountId, w.otherProjectId, 'main', '/etc/passwd', 1, 10)).rejects.toMatchObject({
+      code: 'invalid-arguments',
+    })
   })
 
   it('clones for an account signed in with a password (OAuth), whose access token goes to git as oauth2', async () => {
     const reporter = seedUser(w.server, { username: `surveyor${Math.random().toString(36).slice(2, 7)}` })
-    await api(w.server, w.owner.token, 'POST', `/projects/${w.projectId}/members`, { user_id: reporter.user.id, access_level: 20 })
-    const oauthAccount = await call<{ id: string; authKind: string }>(w.core, 'accounts:add', { baseUrl: w.server.url, username: reporter.user.username, password: reporter.password })
+    await api(w.server, w.owner.token, 'POST', `/projects/${w.projectId}/members`, {
+      user_id: reporter.user.id,
+      access_level: 20,
+    })
+    const oauthAccount = await call<{ id: string; authKind: string }>(w.core, 'accounts:add', {
+      baseUrl: w.server.url,
+      username: reporter.user.username,
+      password: reporter.password,
+    })
     expect(oauthAccount.authKind).toBe('oauth')
     const cloned = await call<RepoClone>(w.core, 'repos:clone', oauthAccount.id, w.projectId)
     expect(cloned.state).toBe('ready')
@@ -442,7 +718,9 @@ describe('repos: clone, browse offline, fetch', () => {
     expect(await call<RepoClone[]>(w.core, 'repos:list', w.accountId)).toEqual([])
     expect(w.changes).toEqual([{ accountId: w.accountId, projectId: w.projectId, clone: null }])
     // Reads now go to the server.
-    expect((await call<RepoTree>(w.core, 'repos:tree', w.accountId, { projectId: w.projectId, ref: 'main' })).source).toBe('server')
+    expect(
+      (await call<RepoTree>(w.core, 'repos:tree', w.accountId, { projectId: w.projectId, ref: 'main' })).source,
+    ).toBe('server')
 
     await call<RepoClone>(w.core, 'repos:clone', w.accountId, w.projectId)
     expect(statSync(gitdir).isDirectory()).toBe(true)

@@ -22,12 +22,29 @@ function file(): string {
 }
 
 const issue = (id: number, over: JsonObject = {}): JsonObject => ({
-  id, iid: id, project_id: 1, title: `Issue ${id}`, description: null, state: 'opened', labels: [], assignees: [], author: { id: 9, username: 'al', name: 'Al' },
-  user_notes_count: 0, created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z', ...over,
+  id,
+  iid: id,
+  project_id: 1,
+  title: `Issue ${id}`,
+  description: null,
+  state: 'opened',
+  labels: [],
+  assignees: [],
+  author: { id: 9, username: 'al', name: 'Al' },
+  user_notes_count: 0,
+  created_at: '2024-01-01T00:00:00.000Z',
+  updated_at: '2024-01-01T00:00:00.000Z',
+  ...over,
 })
 
 const note = (id: number, issueId: number, body: string): JsonObject => ({
-  id, body, noteable_type: 'Issue', noteable_id: issueId, system: false, author: { id: 9, username: 'al', name: 'Al' }, created_at: '2024-01-02T00:00:00.000Z',
+  id,
+  body,
+  noteable_type: 'Issue',
+  noteable_id: issueId,
+  system: false,
+  author: { id: 9, username: 'al', name: 'Al' },
+  created_at: '2024-01-02T00:00:00.000Z',
 })
 
 const ids = (cache: Cache, account: string, params: Parameters<typeof searchCache>[2], window?: number): number[] =>
@@ -42,7 +59,11 @@ function indexIsIntact(cache: Cache): boolean {
 describe('search over more matches than it ranks', () => {
   it('ranks the newest window of matches and estimates the total from their density', () => {
     const cache = new Cache(openCacheDatabase(file()))
-    cache.upsert('a', 'issue', Array.from({ length: 30 }, (_, i) => issue(i + 1, { title: `Crash ${i + 1}` })))
+    cache.upsert(
+      'a',
+      'issue',
+      Array.from({ length: 30 }, (_, i) => issue(i + 1, { title: `Crash ${i + 1}` })),
+    )
     const result = searchCache(cache, 'a', { query: 'crash', limit: 50 }, { window: 10 })
     expect(result.exact).toBe(false)
     expect(result.total).toBe(30)
@@ -52,7 +73,11 @@ describe('search over more matches than it ranks', () => {
 
   it('is exact when the matches fit in the window', () => {
     const cache = new Cache(openCacheDatabase(file()))
-    cache.upsert('a', 'issue', Array.from({ length: 10 }, (_, i) => issue(i + 1, { title: `Crash ${i + 1}` })))
+    cache.upsert(
+      'a',
+      'issue',
+      Array.from({ length: 10 }, (_, i) => issue(i + 1, { title: `Crash ${i + 1}` })),
+    )
     expect(searchCache(cache, 'a', { query: 'crash' }, { window: 10 })).toMatchObject({ total: 10, exact: true })
     cache.close()
   })
@@ -60,20 +85,45 @@ describe('search over more matches than it ranks', () => {
   it('applies a project filter to every match, so an old match of a narrow filter is not lost behind newer ones', () => {
     const cache = new Cache(openCacheDatabase(file()))
     cache.upsert('a', 'issue', [issue(1, { title: 'Crash in the old project', project_id: 2 })])
-    cache.upsert('a', 'issue', Array.from({ length: 20 }, (_, i) => issue(i + 2, { title: `Crash ${i}` })))
-    expect(searchCache(cache, 'a', { query: 'crash', project_id: 2 }, { window: 5 })).toMatchObject({ total: 1, exact: true, hits: [expect.objectContaining({ id: 1, project_id: 2 })] })
+    cache.upsert(
+      'a',
+      'issue',
+      Array.from({ length: 20 }, (_, i) => issue(i + 2, { title: `Crash ${i}` })),
+    )
+    expect(searchCache(cache, 'a', { query: 'crash', project_id: 2 }, { window: 5 })).toMatchObject({
+      total: 1,
+      exact: true,
+      hits: [expect.objectContaining({ id: 1, project_id: 2 })],
+    })
     cache.close()
   })
 
   it('applies a group filter to its epics and to the issues of its projects and subgroups', () => {
     const cache = new Cache(openCacheDatabase(file()))
-    cache.upsert('a', 'group', [{ id: 5, name: 'Tools', full_path: 'tools' }, { id: 6, name: 'Other', full_path: 'other' }])
+    cache.upsert('a', 'group', [
+      { id: 5, name: 'Tools', full_path: 'tools' },
+      { id: 6, name: 'Other', full_path: 'other' },
+    ])
     cache.upsert('a', 'project', [
       { id: 1, name: 'cli', path_with_namespace: 'tools/sub/cli', namespace: { id: 7, full_path: 'tools/sub' } },
       { id: 2, name: 'web', path_with_namespace: 'other/web', namespace: { id: 6, full_path: 'other' } },
     ])
-    cache.upsert('a', 'issue', [issue(1, { title: 'Crash in the cli', project_id: 1 }), issue(2, { title: 'Crash on the web', project_id: 2 })])
-    cache.upsert('a', 'epic', [{ id: 3, iid: 1, group_id: 5, title: 'Crash epic', state: 'opened', labels: [], created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z' }])
+    cache.upsert('a', 'issue', [
+      issue(1, { title: 'Crash in the cli', project_id: 1 }),
+      issue(2, { title: 'Crash on the web', project_id: 2 }),
+    ])
+    cache.upsert('a', 'epic', [
+      {
+        id: 3,
+        iid: 1,
+        group_id: 5,
+        title: 'Crash epic',
+        state: 'opened',
+        labels: [],
+        created_at: '2024-01-01T00:00:00.000Z',
+        updated_at: '2024-01-01T00:00:00.000Z',
+      },
+    ])
     expect(ids(cache, 'a', { query: 'crash', group_id: 5 }).sort()).toEqual([1, 3])
     expect(ids(cache, 'a', { query: 'crash', group_id: 6 })).toEqual([2])
     expect(ids(cache, 'a', { query: 'crash', project_id: 1 })).toEqual([1])
@@ -83,7 +133,11 @@ describe('search over more matches than it ranks', () => {
   it('does not let another account’s newer matches crowd an account’s own out of the window', () => {
     const cache = new Cache(openCacheDatabase(file()))
     cache.upsert('a', 'issue', [issue(1, { title: 'Crash here' }), issue(2, { title: 'Crash there' })])
-    cache.upsert('b', 'issue', Array.from({ length: 20 }, (_, i) => issue(i + 1, { title: `Crash ${i}` })))
+    cache.upsert(
+      'b',
+      'issue',
+      Array.from({ length: 20 }, (_, i) => issue(i + 1, { title: `Crash ${i}` })),
+    )
     expect(searchCache(cache, 'a', { query: 'crash' }, { window: 5 })).toMatchObject({ total: 2, exact: true })
     cache.close()
   })
@@ -93,9 +147,15 @@ describe('search filters follow the items', () => {
   it('a state filter follows the item’s state, for matches in its notes too', () => {
     const cache = new Cache(openCacheDatabase(file()))
     cache.upsert('a', 'issue', [issue(1, { title: 'Settings dialog' })])
-    cache.replaceDiscussions('a', 'issue', 1, [{ id: 'd1', individual_note: true, notes: [note(11, 1, 'Seen with the quasar backend')] }])
-    expect(searchCache(cache, 'a', { query: 'quasar', state: 'opened' }).hits).toEqual([expect.objectContaining({ id: 1, matched_in: 'note' })])
-    cache.upsert('a', 'issue', [issue(1, { title: 'Settings dialog', state: 'closed', updated_at: '2024-02-01T00:00:00.000Z' })])
+    cache.replaceDiscussions('a', 'issue', 1, [
+      { id: 'd1', individual_note: true, notes: [note(11, 1, 'Seen with the quasar backend')] },
+    ])
+    expect(searchCache(cache, 'a', { query: 'quasar', state: 'opened' }).hits).toEqual([
+      expect.objectContaining({ id: 1, matched_in: 'note' }),
+    ])
+    cache.upsert('a', 'issue', [
+      issue(1, { title: 'Settings dialog', state: 'closed', updated_at: '2024-02-01T00:00:00.000Z' }),
+    ])
     expect(ids(cache, 'a', { query: 'quasar', state: 'opened' })).toEqual([])
     expect(ids(cache, 'a', { query: 'quasar', state: 'closed' })).toEqual([1])
     // An optimistic reopen (the outbox) counts as the item's state until it is cleared.
@@ -147,10 +207,17 @@ describe('migrations 140 and 141 on a cache written before them', () => {
   it('gives existing documents their item’s project and state, and keeps them searchable', () => {
     const path = file()
     // Rows as the cache wrote them before migration 140 (its Cache class no longer can).
-    const db = openCacheDatabase(path, cacheMigrations.filter((m) => m.version < 140))
+    const db = openCacheDatabase(
+      path,
+      cacheMigrations.filter((m) => m.version < 140),
+    )
     db.prepare("INSERT INTO cache_accounts (acct, account_id) VALUES (1, 'a')").run()
-    const row = db.prepare("INSERT INTO issues (acct, id, project_id, iid, title, state, created_at, updated_at, json) VALUES (1, ?, ?, ?, ?, ?, '2024-01-01', '2024-01-01', '{}')")
-    const doc = db.prepare("INSERT INTO search_docs (acct, kind, item_id, parent_kind, parent_id, title, body) VALUES (1, ?, ?, 'issue', ?, ?, ?)")
+    const row = db.prepare(
+      "INSERT INTO issues (acct, id, project_id, iid, title, state, created_at, updated_at, json) VALUES (1, ?, ?, ?, ?, ?, '2024-01-01', '2024-01-01', '{}')",
+    )
+    const doc = db.prepare(
+      "INSERT INTO search_docs (acct, kind, item_id, parent_kind, parent_id, title, body) VALUES (1, ?, ?, 'issue', ?, ?, ?)",
+    )
     row.run(1, 4, 1, 'Crash at startup', 'closed')
     doc.run('issue', 1, 1, 'Crash at startup', null)
     row.run(2, 1, 2, 'Crash at exit', 'opened')
@@ -161,7 +228,9 @@ describe('migrations 140 and 141 on a cache written before them', () => {
     expect(ids(cache, 'a', { query: 'crash', state: 'closed' })).toEqual([1])
     expect(ids(cache, 'a', { query: 'report', state: 'opened', project_id: 1 })).toEqual([2])
     // Migration 141 rebuilt the index with 4-character prefixes from the documents.
-    expect(cache.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'search_fts'").pluck().get()).toMatch(/prefix = '2 3 4'/)
+    expect(cache.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'search_fts'").pluck().get()).toMatch(
+      /prefix = '2 3 4'/,
+    )
     expect(ids(cache, 'a', { query: 'repo' })).toEqual([2])
     cache.upsert('a', 'issue', [issue(3, { title: 'Crash after the upgrade' })])
     expect(ids(cache, 'a', { query: 'crash', project_id: 1 }).sort()).toEqual([2, 3])
@@ -190,15 +259,42 @@ describe('what a person types finds what they mean', () => {
   const world = (): Cache => {
     const cache = new Cache(openCacheDatabase(file()))
     cache.upsert('a', 'group', [{ id: 5, name: 'Geo', full_path: 'geo' }])
-    cache.upsert('a', 'project', [{ id: 1, name: 'maps', path_with_namespace: 'geo/maps', namespace: { id: 5, full_path: 'geo' } }, { id: 2, name: 'web', path_with_namespace: 'geo/web', namespace: { id: 5, full_path: 'geo' } }])
+    cache.upsert('a', 'project', [
+      { id: 1, name: 'maps', path_with_namespace: 'geo/maps', namespace: { id: 5, full_path: 'geo' } },
+      { id: 2, name: 'web', path_with_namespace: 'geo/web', namespace: { id: 5, full_path: 'geo' } },
+    ])
     cache.upsert('a', 'issue', [
       issue(1, { iid: 22, title: 'Postcodes in Ireland are rejected', description: 'Eircode format' }),
       issue(2, { iid: 23, title: 'Address form', description: 'Irish postcodes fail validation' }),
       issue(3, { iid: 12, project_id: 2, title: 'Postcode lookup is slow' }),
       issue(4, { iid: 12, title: 'Unrelated' }),
     ])
-    cache.upsert('a', 'merge_request', [{ id: 40, iid: 4, project_id: 1, title: 'Accept Irish postcodes', description: null, state: 'opened', labels: [], assignees: [], created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z' }])
-    cache.upsert('a', 'epic', [{ id: 50, iid: 2, group_id: 5, title: 'Ireland launch', state: 'opened', labels: [], created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z' }])
+    cache.upsert('a', 'merge_request', [
+      {
+        id: 40,
+        iid: 4,
+        project_id: 1,
+        title: 'Accept Irish postcodes',
+        description: null,
+        state: 'opened',
+        labels: [],
+        assignees: [],
+        created_at: '2024-01-01T00:00:00.000Z',
+        updated_at: '2024-01-01T00:00:00.000Z',
+      },
+    ])
+    cache.upsert('a', 'epic', [
+      {
+        id: 50,
+        iid: 2,
+        group_id: 5,
+        title: 'Ireland launch',
+        state: 'opened',
+        labels: [],
+        created_at: '2024-01-01T00:00:00.000Z',
+        updated_at: '2024-01-01T00:00:00.000Z',
+      },
+    ])
     cache.upsert('a', 'milestone', [
       { id: 60, iid: 1, project_id: 1, title: 'Sprint 3', description: 'Postcode work for Ireland', state: 'active' },
       { id: 61, iid: 1, group_id: 5, title: 'Ireland GA', description: null, state: 'active' },
@@ -226,20 +322,27 @@ describe('what a person types finds what they mean', () => {
 
   it('shows each hit with its project or group path and GitLab reference', () => {
     const cache = world()
-    const byKind = Object.fromEntries(searchCache(cache, 'a', { query: 'ireland' }).hits.map((h) => [`${h.kind}:${h.id}`, [h.path, h.reference]]))
+    const byKind = Object.fromEntries(
+      searchCache(cache, 'a', { query: 'ireland' }).hits.map((h) => [`${h.kind}:${h.id}`, [h.path, h.reference]]),
+    )
     expect(byKind).toEqual({
       'issue:1': ['geo/maps', 'geo/maps#22'],
       'epic:50': ['geo', 'geo&2'],
       'milestone:60': ['geo/maps', 'geo/maps%"Sprint 3"'],
       'milestone:61': ['geo', 'geo%"Ireland GA"'],
     })
-    expect(searchCache(cache, 'a', { query: 'accept' }).hits[0]).toMatchObject({ kind: 'merge_request', path: 'geo/maps', reference: 'geo/maps!4' })
+    expect(searchCache(cache, 'a', { query: 'accept' }).hits[0]).toMatchObject({
+      kind: 'merge_request',
+      path: 'geo/maps',
+      reference: 'geo/maps!4',
+    })
     cache.close()
   })
 
   it('answers a reference with the items it names', () => {
     const cache = world()
-    const refs = (query: string, params: Partial<Parameters<typeof searchCache>[2]> = {}): string[] => searchCache(cache, 'a', { query, ...params }).hits.map((h) => h.reference)
+    const refs = (query: string, params: Partial<Parameters<typeof searchCache>[2]> = {}): string[] =>
+      searchCache(cache, 'a', { query, ...params }).hits.map((h) => h.reference)
     expect(refs('#12').sort()).toEqual(['geo/maps#12', 'geo/web#12'])
     expect(refs('#12', { project_id: 2 })).toEqual(['geo/web#12'])
     expect(refs('geo/web#12')).toEqual(['geo/web#12'])
@@ -252,7 +355,10 @@ describe('what a person types finds what they mean', () => {
     expect(refs('%spr')).toEqual(['geo/maps%"Sprint 3"'])
     expect(refs('%"Ireland GA"')).toEqual(['geo%"Ireland GA"'])
     expect(refs('geo%ire')).toEqual(['geo%"Ireland GA"'])
-    expect(searchCache(cache, 'a', { query: '#22' }).hits[0]).toMatchObject({ matched_in: 'reference', title: 'Postcodes in Ireland are rejected' })
+    expect(searchCache(cache, 'a', { query: '#22' }).hits[0]).toMatchObject({
+      matched_in: 'reference',
+      title: 'Postcodes in Ireland are rejected',
+    })
     // A reference of a kind not asked for finds nothing.
     expect(refs('!4', { kinds: ['issue'] })).toEqual([])
     cache.close()
@@ -261,9 +367,15 @@ describe('what a person types finds what they mean', () => {
   it('finds words typed by their beginnings even when the index holds many words starting alike, or none', () => {
     const cache = new Cache(openCacheDatabase(file()))
     const words = Array.from({ length: 40 }, (_, i) => `postcode${String.fromCharCode(97 + (i % 26))}${i}`)
-    cache.upsert('a', 'issue', words.map((w, i) => issue(i + 1, { title: `${w} ireland` })))
+    cache.upsert(
+      'a',
+      'issue',
+      words.map((w, i) => issue(i + 1, { title: `${w} ireland` })),
+    )
     expect(searchCache(cache, 'a', { query: 'postcode irel' }).total).toBe(40)
-    expect(searchCache(cache, 'a', { query: 'postcodeb1 irel' }).hits.map((h) => h.title)).toEqual(['postcodeb1 ireland'])
+    expect(searchCache(cache, 'a', { query: 'postcodeb1 irel' }).hits.map((h) => h.title)).toEqual([
+      'postcodeb1 ireland',
+    ])
     expect(searchCache(cache, 'a', { query: 'postcodex9 irel' }).total).toBe(0)
     // A word added later is found (what the expansions remembered is dropped on change).
     cache.upsert('a', 'issue', [issue(100, { title: 'postcodex99 ireland' })])

@@ -2,7 +2,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { openAccounts, type Accounts, type SecretStore, type SecretStoreAvailability } from '../../src/main/core/accounts/index'
+import {
+  openAccounts,
+  type Accounts,
+  type SecretStore,
+  type SecretStoreAvailability,
+} from '../../src/main/core/accounts/index'
 import { createCore, type Core } from '../../src/main/core/index'
 import type { Account, IpcResponse } from '../../src/shared/ipc/contract'
 import type { SecretStorageStatus } from '../../src/shared/ipc/secrets'
@@ -98,10 +103,16 @@ describe('a machine without a keychain', () => {
     const dir = tempDir()
     const core = await launch(dir, new FakeUnavailableKeychain())
     expect(await ok<SecretStorageStatus>(core, 'accounts:secret-storage')).toEqual({
-      kind: 'keychain', available: false, reason: 'The OS keychain is not usable: no Secret Service on the session bus.', encryptedFile: { exists: false, unlocked: false },
+      kind: 'keychain',
+      available: false,
+      reason: 'The OS keychain is not usable: no Secret Service on the session bus.',
+      encryptedFile: { exists: false, unlocked: false },
     })
     const { token } = seedUser(server)
-    expect(await call(core, 'accounts:add', { baseUrl: server.url, token })).toMatchObject({ ok: false, error: { code: 'keychain-unavailable' } })
+    expect(await call(core, 'accounts:add', { baseUrl: server.url, token })).toMatchObject({
+      ok: false,
+      error: { code: 'keychain-unavailable' },
+    })
     expect(await ok(core, 'accounts:list')).toEqual([])
     expect(() => readFileSync(join(dir, 'secrets.enc.json'))).toThrow(/ENOENT/)
   })
@@ -109,7 +120,12 @@ describe('a machine without a keychain', () => {
   it('after opting in, saves sign-ins in the encrypted file, never in clear', async () => {
     const dir = tempDir()
     const core = await launch(dir, new FakeUnavailableKeychain())
-    expect(await ok<SecretStorageStatus>(core, 'accounts:use-encrypted-file', PASSPHRASE)).toEqual({ kind: 'encrypted-file', available: true, reason: null, encryptedFile: { exists: true, unlocked: true } })
+    expect(await ok<SecretStorageStatus>(core, 'accounts:use-encrypted-file', PASSPHRASE)).toEqual({
+      kind: 'encrypted-file',
+      available: true,
+      reason: null,
+      encryptedFile: { exists: true, unlocked: true },
+    })
     const { user, token } = seedUser(server)
     const account = await ok<Account>(core, 'accounts:add', { baseUrl: server.url, token })
     expect(account.userId).toBe(user.id)
@@ -125,20 +141,42 @@ describe('a machine without a keychain', () => {
 
     const core = await launch(dir, new FakeUnavailableKeychain())
     const locked = await ok<SecretStorageStatus>(core, 'accounts:secret-storage')
-    expect(locked).toMatchObject({ kind: 'encrypted-file', available: false, encryptedFile: { exists: true, unlocked: false } })
+    expect(locked).toMatchObject({
+      kind: 'encrypted-file',
+      available: false,
+      encryptedFile: { exists: true, unlocked: false },
+    })
     expect(locked.reason).toMatch(/passphrase/)
-    expect(await call(core, 'accounts:verify', account.id)).toMatchObject({ ok: false, error: { code: 'secrets-locked' } })
-    expect(await call(core, 'accounts:add', { baseUrl: server.url, token: seedUser(server).token })).toMatchObject({ ok: false, error: { code: 'keychain-unavailable' } })
+    expect(await call(core, 'accounts:verify', account.id)).toMatchObject({
+      ok: false,
+      error: { code: 'secrets-locked' },
+    })
+    expect(await call(core, 'accounts:add', { baseUrl: server.url, token: seedUser(server).token })).toMatchObject({
+      ok: false,
+      error: { code: 'keychain-unavailable' },
+    })
 
-    expect(await call(core, 'accounts:use-encrypted-file', 'not the passphrase')).toMatchObject({ ok: false, error: { code: 'wrong-passphrase' } })
-    expect(await ok<SecretStorageStatus>(core, 'accounts:use-encrypted-file', PASSPHRASE)).toMatchObject({ available: true, encryptedFile: { unlocked: true } })
+    expect(await call(core, 'accounts:use-encrypted-file', 'not the passphrase')).toMatchObject({
+      ok: false,
+      error: { code: 'wrong-passphrase' },
+    })
+    expect(await ok<SecretStorageStatus>(core, 'accounts:use-encrypted-file', PASSPHRASE)).toMatchObject({
+      available: true,
+      encryptedFile: { unlocked: true },
+    })
     expect(await ok(core, 'accounts:verify', account.id)).toMatchObject({ state: 'valid' })
   })
 
   it('refuses a passphrase shorter than 8 characters at the boundary', async () => {
     const core = await launch(tempDir(), new FakeUnavailableKeychain())
-    expect(await call(core, 'accounts:use-encrypted-file', 'short')).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
-    expect(await call(core, 'accounts:secret-storage', 'extra')).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
+    expect(await call(core, 'accounts:use-encrypted-file', 'short')).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-arguments' },
+    })
+    expect(await call(core, 'accounts:secret-storage', 'extra')).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-arguments' },
+    })
   })
 })
 
@@ -147,7 +185,10 @@ describe('opting into the encrypted file with a working keychain', () => {
     const dir = tempDir()
     const keychain = new FakeMemoryKeychain()
     const core = await launch(dir, keychain)
-    expect(await ok<SecretStorageStatus>(core, 'accounts:secret-storage')).toMatchObject({ kind: 'keychain', available: true })
+    expect(await ok<SecretStorageStatus>(core, 'accounts:secret-storage')).toMatchObject({
+      kind: 'keychain',
+      available: true,
+    })
     const account = await ok<Account>(core, 'accounts:add', { baseUrl: server.url, token: seedUser(server).token })
     expect(keychain.entries.has(account.id)).toBe(true)
     await ok(core, 'accounts:use-encrypted-file', PASSPHRASE)

@@ -103,10 +103,30 @@ describe('no secret leaves the keychain', () => {
     server = await startRestartableServer()
     owner = seedUser(server)
     member = seedUser(server)
-    const project = (await server.request(owner.token, { method: 'POST', url: '/api/v4/projects', payload: { name: 'Secrets', initialize_with_readme: true } })).json() as { id: number }
-    await server.request(owner.token, { method: 'POST', url: `/api/v4/projects/${project.id}/members`, payload: { user_id: member.user.id, access_level: 30 } })
-    const issue = (await server.request(owner.token, { method: 'POST', url: `/api/v4/projects/${project.id}/issues`, payload: { title: 'Token handling', description: 'Nothing secret here' } })).json() as { iid: number }
-    await server.request(member.token, { method: 'POST', url: `/api/v4/projects/${project.id}/issues/${issue.iid}/notes`, payload: { body: 'A note' } })
+    const project = (
+      await server.request(owner.token, {
+        method: 'POST',
+        url: '/api/v4/projects',
+        payload: { name: 'Secrets', initialize_with_readme: true },
+      })
+    ).json() as { id: number }
+    await server.request(owner.token, {
+      method: 'POST',
+      url: `/api/v4/projects/${project.id}/members`,
+      payload: { user_id: member.user.id, access_level: 30 },
+    })
+    const issue = (
+      await server.request(owner.token, {
+        method: 'POST',
+        url: `/api/v4/projects/${project.id}/issues`,
+        payload: { title: 'Token handling', description: 'Nothing secret here' },
+      })
+    ).json() as { iid: number }
+    await server.request(member.token, {
+      method: 'POST',
+      url: `/api/v4/projects/${project.id}/issues/${issue.iid}/notes`,
+      payload: { body: 'A note' },
+    })
 
     // Whatever the core, or anything it runs, prints while this suite runs.
     for (const stream of [process.stdout, process.stderr]) {
@@ -134,7 +154,11 @@ describe('no secret leaves the keychain', () => {
 
     // One account with a token, one signed in with a password (OAuth: access and refresh tokens).
     const byToken = await call<Account>('accounts:add', { baseUrl: server.url, token: owner.token })
-    const byPassword = await call<Account>('accounts:add', { baseUrl: server.url, username: member.user.username, password: member.password })
+    const byPassword = await call<Account>('accounts:add', {
+      baseUrl: server.url,
+      username: member.user.username,
+      password: member.password,
+    })
     for (const account of [byToken, byPassword]) {
       expect((await core.sync?.run(account.id))?.outcome).toBe('completed')
       await call('accounts:verify', account.id)
@@ -147,9 +171,15 @@ describe('no secret leaves the keychain', () => {
       await call('projects:list', account.id, {})
       await call('users:list', account.id, {})
       await call('todos:list', account.id, {})
-      const entry = await call<OutboxEntry>('issues:comment', account.id, { projectId: project.id, iid: issue.iid, body: `Written by ${account.username}` })
+      const entry = await call<OutboxEntry>('issues:comment', account.id, {
+        projectId: project.id,
+        iid: issue.iid,
+        body: `Written by ${account.username}`,
+      })
       for (let i = 0; i < 200; i++) {
-        const [now] = await call<OutboxEntry[]>('outbox:list', { accountId: account.id, includeSettled: true }).then((list) => list.filter((e) => e.id === entry.id))
+        const [now] = await call<OutboxEntry[]>('outbox:list', { accountId: account.id, includeSettled: true }).then(
+          (list) => list.filter((e) => e.id === entry.id),
+        )
         if (now?.state === 'done') break
         await new Promise((r) => setTimeout(r, 50))
       }
@@ -176,7 +206,9 @@ describe('no secret leaves the keychain', () => {
     const oauth = list.find((a) => a.authKind === 'oauth')
     const stored = oauth === undefined ? null : await secrets.get(oauth.id)
     const credential = JSON.parse(stored ?? '{}') as { accessToken?: string; refreshToken?: string }
-    const tokens = [credential.accessToken, credential.refreshToken].filter((t): t is string => typeof t === 'string' && t.length > 0)
+    const tokens = [credential.accessToken, credential.refreshToken].filter(
+      (t): t is string => typeof t === 'string' && t.length > 0,
+    )
     expect(tokens).toHaveLength(2)
     return [owner.token, member.password, ...tokens]
   }

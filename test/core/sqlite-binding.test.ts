@@ -14,7 +14,12 @@ import { sqliteBinding } from '../../src/main/core/cache/database'
  */
 
 const require = createRequire(import.meta.url)
-const systemAddon = join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node')
+const systemAddon = join(
+  dirname(require.resolve('better-sqlite3/package.json')),
+  'build',
+  'Release',
+  'better_sqlite3.node',
+)
 const dirs: string[] = []
 const savedEnv = process.env[SQLITE_BINDING_ENV]
 
@@ -43,7 +48,17 @@ describe('the cache’s better-sqlite3 addon', () => {
   it('is loaded from the nativeBinding option’s path', () => {
     const addon = copiedAddon()
     const cache = openCache({ userDataDir: tempDir(), nativeBinding: addon })
-    cache.upsert('a', 'issue', [{ id: 1, iid: 1, project_id: 1, title: 'Loaded', state: 'opened', created_at: '2024-01-01', updated_at: '2024-01-01' }])
+    cache.upsert('a', 'issue', [
+      {
+        id: 1,
+        iid: 1,
+        project_id: 1,
+        title: 'Loaded',
+        state: 'opened',
+        created_at: '2024-01-01',
+        updated_at: '2024-01-01',
+      },
+    ])
     expect(cache.db.prepare('SELECT title FROM issues').pluck().get()).toBe('Loaded')
     expect(require.cache[addon]).toBeDefined()
     cache.close()

@@ -11,7 +11,13 @@ import { desktopServices, RequestLog, startRestartableServer, type RestartableSe
  * answer the same question, milestone lists only now and then.
  */
 
-async function api<T = ApiJson>(server: RestartableServer, token: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: Record<string, unknown>): Promise<T> {
+async function api<T = ApiJson>(
+  server: RestartableServer,
+  token: string,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  payload?: Record<string, unknown>,
+): Promise<T> {
   const response = await server.request(token, { method, url: `/api/v4${url}`, payload })
   if (response.statusCode >= 400) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`)
   return response.json() as T
@@ -26,19 +32,29 @@ describe('sync requests across projects', () => {
   let accountId: string
   let dispose: () => void
   const projects: { id: number }[] = []
-  const sync = async (reconcile = false): Promise<SyncFinished> => (core.sync as NonNullable<Core['sync']>).run(accountId, { reconcile })
-  const titleOf = (id: number): unknown => (cache.db.prepare("SELECT json_extract(json, '$.title') FROM issues WHERE id = ?").pluck().get(id))
+  const sync = async (reconcile = false): Promise<SyncFinished> =>
+    (core.sync as NonNullable<Core['sync']>).run(accountId, { reconcile })
+  const titleOf = (id: number): unknown =>
+    cache.db.prepare("SELECT json_extract(json, '$.title') FROM issues WHERE id = ?").pluck().get(id)
 
   beforeAll(async () => {
     server = await startRestartableServer()
     log = new RequestLog()
     owner = seedUser(server, { username: `owner${Math.random().toString(36).slice(2, 7)}` })
-    for (const name of ['Alpha', 'Beta', 'Gamma']) projects.push(await api(server, owner.token, 'POST', '/projects', { name, initialize_with_readme: true }))
-    for (const p of projects) await api(server, owner.token, 'POST', `/projects/${p.id}/issues`, { title: `First of ${p.id}` })
+    for (const name of ['Alpha', 'Beta', 'Gamma'])
+      projects.push(await api(server, owner.token, 'POST', '/projects', { name, initialize_with_readme: true }))
+    for (const p of projects)
+      await api(server, owner.token, 'POST', `/projects/${p.id}/issues`, { title: `First of ${p.id}` })
     const services = await desktopServices(log)
     cache = services.cache
     dispose = services.dispose
-    core = createCore({ version: '0.1.0', mode: 'browser', serverUrl: server.url, accounts: services.accounts, cache: services.cache })
+    core = createCore({
+      version: '0.1.0',
+      mode: 'browser',
+      serverUrl: server.url,
+      accounts: services.accounts,
+      cache: services.cache,
+    })
     accountId = (await services.accounts.add({ baseUrl: server.url, token: owner.token })).id
     expect(await sync()).toMatchObject({ outcome: 'completed' })
   })
@@ -53,7 +69,10 @@ describe('sync requests across projects', () => {
     expect(await sync()).toMatchObject({ outcome: 'completed', itemsSynced: 0 })
     const paths = log.entries.map((e) => e.path)
     expect(paths.filter((p) => /^\/projects\/\d+\/(issues|merge_requests|milestones)$/.test(p))).toEqual([])
-    expect(paths.filter((p) => p === '/issues' || p === '/merge_requests').sort()).toEqual(['/issues', '/merge_requests'])
+    expect(paths.filter((p) => p === '/issues' || p === '/merge_requests').sort()).toEqual([
+      '/issues',
+      '/merge_requests',
+    ])
     // Projects, groups, how many projects are visible, issues, merge requests, to-dos.
     expect(log.entries.length).toBeLessThanOrEqual(6)
     const issues = log.entries.find((e) => e.path === '/issues')
@@ -63,9 +82,23 @@ describe('sync requests across projects', () => {
   })
 
   it('brings each project’s changes through the cross-project list, and milestones with the items that use them', async () => {
-    const milestone = await api<{ id: number }>(server, owner.token, 'POST', `/projects/${projects[1].id}/milestones`, { title: 'Sprint 9' })
-    const a = await api<{ id: number; iid: number }>(server, owner.token, 'POST', `/projects/${projects[0].id}/issues`, { title: 'New in Alpha' })
-    const b = await api<{ id: number; iid: number }>(server, owner.token, 'POST', `/projects/${projects[1].id}/issues`, { title: 'New in Beta', milestone_id: milestone.id })
+    const milestone = await api<{ id: number }>(server, owner.token, 'POST', `/projects/${projects[1].id}/milestones`, {
+      title: 'Sprint 9',
+    })
+    const a = await api<{ id: number; iid: number }>(
+      server,
+      owner.token,
+      'POST',
+      `/projects/${projects[0].id}/issues`,
+      { title: 'New in Alpha' },
+    )
+    const b = await api<{ id: number; iid: number }>(
+      server,
+      owner.token,
+      'POST',
+      `/projects/${projects[1].id}/issues`,
+      { title: 'New in Beta', milestone_id: milestone.id },
+    )
     log.clear()
     expect(await sync()).toMatchObject({ outcome: 'completed', itemsSynced: 2 })
     expect(log.count((e) => /^\/projects\/\d+\/issues$/.test(e.path))).toBe(0)
@@ -80,13 +113,17 @@ describe('sync requests across projects', () => {
 
   it('a project new to the scope gets its own first sync, then joins the cross-project lists', async () => {
     const delta = await api<{ id: number }>(server, owner.token, 'POST', '/projects', { name: 'Delta' })
-    const first = await api<{ id: number }>(server, owner.token, 'POST', `/projects/${delta.id}/issues`, { title: 'Delta one' })
+    const first = await api<{ id: number }>(server, owner.token, 'POST', `/projects/${delta.id}/issues`, {
+      title: 'Delta one',
+    })
     log.clear()
     await sync()
     expect(log.count((e) => e.path === `/projects/${delta.id}/issues`)).toBe(1)
     expect(log.count((e) => e.path === `/projects/${delta.id}/milestones`)).toBe(1)
     expect(titleOf(first.id)).toBe('Delta one')
-    const second = await api<{ id: number }>(server, owner.token, 'POST', `/projects/${delta.id}/issues`, { title: 'Delta two' })
+    const second = await api<{ id: number }>(server, owner.token, 'POST', `/projects/${delta.id}/issues`, {
+      title: 'Delta two',
+    })
     log.clear()
     await sync()
     expect(log.count((e) => e.path === `/projects/${delta.id}/issues`)).toBe(0)
@@ -95,9 +132,16 @@ describe('sync requests across projects', () => {
 
   it('goes back to one list per project when the user can see projects outside the scope, leaving their items out', async () => {
     const stranger = seedUser(server, { username: `stranger${Math.random().toString(36).slice(2, 7)}` })
-    const open = await api<{ id: number }>(server, stranger.token, 'POST', '/projects', { name: 'Open to all', visibility: 'public' })
-    const foreign = await api<{ id: number }>(server, stranger.token, 'POST', `/projects/${open.id}/issues`, { title: 'Not ours' })
-    const mine = await api<{ id: number }>(server, owner.token, 'POST', `/projects/${projects[2].id}/issues`, { title: 'New in Gamma' })
+    const open = await api<{ id: number }>(server, stranger.token, 'POST', '/projects', {
+      name: 'Open to all',
+      visibility: 'public',
+    })
+    const foreign = await api<{ id: number }>(server, stranger.token, 'POST', `/projects/${open.id}/issues`, {
+      title: 'Not ours',
+    })
+    const mine = await api<{ id: number }>(server, owner.token, 'POST', `/projects/${projects[2].id}/issues`, {
+      title: 'New in Gamma',
+    })
     log.clear()
     await sync()
     expect(log.count((e) => e.path === '/issues')).toBe(0)
@@ -109,7 +153,11 @@ describe('sync requests across projects', () => {
   it('reads a milestone list again once it is older than the refresh interval', async () => {
     const state = (core.sync as NonNullable<Core['sync']>).state
     const old = new Date(Date.now() - MILESTONES_REFRESH_MS - 1000).toISOString()
-    state.setCursor(accountId, 'milestones', 'project', projects[0].id, { updatedAfter: old, seenIds: [], unsupported: false })
+    state.setCursor(accountId, 'milestones', 'project', projects[0].id, {
+      updatedAfter: old,
+      seenIds: [],
+      unsupported: false,
+    })
     log.clear()
     await sync()
     expect(log.count((e) => e.path === `/projects/${projects[0].id}/milestones`)).toBe(1)
@@ -123,9 +171,17 @@ describe('sync writes pages in batches', () => {
     const log = new RequestLog()
     const owner = seedUser(server, { username: `batch${Math.random().toString(36).slice(2, 7)}` })
     const project = await api<{ id: number }>(server, owner.token, 'POST', '/projects', { name: 'Many' })
-    for (let i = 1; i <= 23; i++) await api(server, owner.token, 'POST', `/projects/${project.id}/issues`, { title: `Issue ${i}` })
+    for (let i = 1; i <= 23; i++)
+      await api(server, owner.token, 'POST', `/projects/${project.id}/issues`, { title: `Issue ${i}` })
     const services = await desktopServices(log)
-    const core = createCore({ version: '0.1.0', mode: 'browser', serverUrl: server.url, accounts: services.accounts, cache: services.cache, syncOptions: { perPage: 5 } })
+    const core = createCore({
+      version: '0.1.0',
+      mode: 'browser',
+      serverUrl: server.url,
+      accounts: services.accounts,
+      cache: services.cache,
+      syncOptions: { perPage: 5 },
+    })
     const accountId = (await services.accounts.add({ baseUrl: server.url, token: owner.token })).id
     try {
       const commits: number[] = []

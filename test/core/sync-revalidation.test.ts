@@ -30,7 +30,13 @@ interface World {
   dispose(): Promise<void>
 }
 
-async function api<T = ApiJson>(server: RestartableServer, token: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: Record<string, unknown>): Promise<T> {
+async function api<T = ApiJson>(
+  server: RestartableServer,
+  token: string,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  payload?: Record<string, unknown>,
+): Promise<T> {
   const response = await server.request(token, { method, url: `/api/v4${url}`, payload })
   if (response.statusCode >= 400) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`)
   return response.json() as T
@@ -41,10 +47,22 @@ async function makeWorld(): Promise<World> {
   const log = new RequestLog()
   const owner = seedUser(server, { username: `owner${Math.random().toString(36).slice(2, 7)}` })
   const services = await desktopServices(log)
-  const core = createCore({ version: '0.1.0', mode: 'browser', serverUrl: server.url, accounts: services.accounts, cache: services.cache })
+  const core = createCore({
+    version: '0.1.0',
+    mode: 'browser',
+    serverUrl: server.url,
+    accounts: services.accounts,
+    cache: services.cache,
+  })
   const account = await services.accounts.add({ baseUrl: server.url, token: owner.token })
   return {
-    server, log, owner, accounts: services.accounts, cache: services.cache, core, accountId: account.id,
+    server,
+    log,
+    owner,
+    accounts: services.accounts,
+    cache: services.cache,
+    core,
+    accountId: account.id,
     async dispose() {
       await core.dispose()
       services.dispose()
@@ -58,7 +76,12 @@ describe('api:get revalidation with ETag', () => {
   let projectId: number
   beforeAll(async () => {
     w = await makeWorld()
-    projectId = (await api<{ id: number }>(w.server, w.owner.token, 'POST', '/projects', { name: 'Revalidated', description: 'First words' })).id
+    projectId = (
+      await api<{ id: number }>(w.server, w.owner.token, 'POST', '/projects', {
+        name: 'Revalidated',
+        description: 'First words',
+      })
+    ).id
   })
   afterAll(async () => {
     await w.dispose()
@@ -68,19 +91,34 @@ describe('api:get revalidation with ETag', () => {
 
   it('sends the stored ETag and serves the stored body on a 304, fresh', async () => {
     const first = await get(`/projects/${projectId}`)
-    expect(first).toMatchObject({ status: 200, stale: false, body: expect.objectContaining({ description: 'First words' }) })
+    expect(first).toMatchObject({
+      status: 200,
+      stale: false,
+      body: expect.objectContaining({ description: 'First words' }),
+    })
     w.log.clear()
     const second = await get(`/projects/${projectId}`)
-    expect(w.log.entries).toEqual([expect.objectContaining({ path: `/projects/${projectId}`, status: 304, ifNoneMatch: expect.stringMatching(/^W\/"/) })])
+    expect(w.log.entries).toEqual([
+      expect.objectContaining({
+        path: `/projects/${projectId}`,
+        status: 304,
+        ifNoneMatch: expect.stringMatching(/^W\/"/),
+      }),
+    ])
     expect(second).toMatchObject({ status: 200, stale: false, body: first.body })
     expect(Date.parse(second.fetchedAt)).toBeGreaterThanOrEqual(Date.parse(first.fetchedAt))
   })
 
   it('keeps a list’s pagination from the stored answer on a 304', async () => {
-    for (const title of ['One', 'Two', 'Three']) await api(w.server, w.owner.token, 'POST', `/projects/${projectId}/issues`, { title })
-    const first = await call<CachedGetResult>(w.core, 'api:get', w.accountId, `/projects/${projectId}/issues`, { per_page: 2 })
+    for (const title of ['One', 'Two', 'Three'])
+      await api(w.server, w.owner.token, 'POST', `/projects/${projectId}/issues`, { title })
+    const first = await call<CachedGetResult>(w.core, 'api:get', w.accountId, `/projects/${projectId}/issues`, {
+      per_page: 2,
+    })
     w.log.clear()
-    const second = await call<CachedGetResult>(w.core, 'api:get', w.accountId, `/projects/${projectId}/issues`, { per_page: 2 })
+    const second = await call<CachedGetResult>(w.core, 'api:get', w.accountId, `/projects/${projectId}/issues`, {
+      per_page: 2,
+    })
     expect(w.log.entries.map((e) => e.status)).toEqual([304])
     expect(second.page).toEqual(first.page)
     expect(second.page).toMatchObject({ total: 3, nextPage: 2 })
@@ -107,7 +145,8 @@ describe('api:get revalidation with ETag', () => {
 describe('sync on an instance without epics', () => {
   let w: World
   let groupId: number
-  const sync = (reconcile = false): Promise<SyncFinished> => (w.core.sync as NonNullable<Core['sync']>).run(w.accountId, { reconcile })
+  const sync = (reconcile = false): Promise<SyncFinished> =>
+    (w.core.sync as NonNullable<Core['sync']>).run(w.accountId, { reconcile })
   const epicRequests = (): number => w.log.count((e) => e.path === `/groups/${groupId}/epics`)
   const setEpics = async (enabled: boolean): Promise<void> => {
     await api(w.server, ROOT_TOKEN, 'PUT', '/application/settings', { epics_enabled: enabled })
@@ -115,7 +154,12 @@ describe('sync on an instance without epics', () => {
 
   beforeAll(async () => {
     w = await makeWorld()
-    groupId = (await api<{ id: number }>(w.server, w.owner.token, 'POST', '/groups', { name: 'Planning', path: `planning-${Math.random().toString(36).slice(2, 7)}` })).id
+    groupId = (
+      await api<{ id: number }>(w.server, w.owner.token, 'POST', '/groups', {
+        name: 'Planning',
+        path: `planning-${Math.random().toString(36).slice(2, 7)}`,
+      })
+    ).id
     await api(w.server, w.owner.token, 'POST', `/groups/${groupId}/epics`, { title: 'Roadmap epic' })
     await api(w.server, w.owner.token, 'POST', `/groups/${groupId}/milestones`, { title: 'Group milestone' })
     await setEpics(false)

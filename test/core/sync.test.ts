@@ -27,7 +27,13 @@ interface World {
   dispose(): Promise<void>
 }
 
-async function api<T = ApiJson>(server: RestartableServer, token: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>): Promise<T> {
+async function api<T = ApiJson>(
+  server: RestartableServer,
+  token: string,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: Record<string, unknown>,
+): Promise<T> {
   const response = await server.request(token, { method, url: `/api/v4${url}`, payload })
   if (response.statusCode >= 400) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`)
   return (response.body === '' ? undefined : response.json()) as T
@@ -39,13 +45,34 @@ async function makeWorld(options: { perPage?: number; schedule?: boolean } = {})
   const log = new RequestLog()
   const owner = seedUser(server, { username: `owner${Math.random().toString(36).slice(2, 7)}` })
   const other = seedUser(server, { username: `other${Math.random().toString(36).slice(2, 7)}` })
-  const project = await api<{ id: number }>(server, owner.token, 'POST', '/projects', { name: 'Sync Target', initialize_with_readme: true })
-  await api(server, owner.token, 'POST', `/projects/${project.id}/members`, { user_id: other.user.id, access_level: 30 })
+  const project = await api<{ id: number }>(server, owner.token, 'POST', '/projects', {
+    name: 'Sync Target',
+    initialize_with_readme: true,
+  })
+  await api(server, owner.token, 'POST', `/projects/${project.id}/members`, {
+    user_id: other.user.id,
+    access_level: 30,
+  })
   const services = await desktopServices(log)
-  const core = createCore({ version: '0.1.0', mode: 'browser', serverUrl: server.url, accounts: services.accounts, cache: services.cache, syncOptions: { perPage: options.perPage, schedule: options.schedule } })
+  const core = createCore({
+    version: '0.1.0',
+    mode: 'browser',
+    serverUrl: server.url,
+    accounts: services.accounts,
+    cache: services.cache,
+    syncOptions: { perPage: options.perPage, schedule: options.schedule },
+  })
   const account = await services.accounts.add({ baseUrl: server.url, token: owner.token })
   return {
-    server, log, owner, other, accounts: services.accounts, cache: services.cache, core, accountId: account.id, projectId: project.id,
+    server,
+    log,
+    owner,
+    other,
+    accounts: services.accounts,
+    cache: services.cache,
+    core,
+    accountId: account.id,
+    projectId: project.id,
     async dispose() {
       await core.dispose()
       services.dispose()
@@ -67,20 +94,38 @@ describe('sync: initial, incremental, reconciliation', () => {
   let mr: { id: number; iid: number }
   beforeAll(async () => {
     w = await makeWorld()
-    const milestone = await api<{ id: number }>(w.server, w.owner.token, 'POST', `/projects/${w.projectId}/milestones`, { title: 'v1.0' })
+    const milestone = await api<{ id: number }>(
+      w.server,
+      w.owner.token,
+      'POST',
+      `/projects/${w.projectId}/milestones`,
+      { title: 'v1.0' },
+    )
     issues = []
     for (let i = 1; i <= 12; i++) {
-      issues.push(await api(w.server, w.owner.token, 'POST', `/projects/${w.projectId}/issues`, {
-        title: i === 3 ? 'Crash when opening the settings dialog' : `Issue number ${i}`,
-        description: i === 4 ? 'The renderer crashes on startup' : `Body ${i}`,
-        labels: i % 2 === 0 ? 'bug' : 'feature',
-        milestone_id: i <= 4 ? milestone.id : undefined,
-        assignee_ids: i % 3 === 0 ? [w.other.user.id] : undefined,
-      }))
+      issues.push(
+        await api(w.server, w.owner.token, 'POST', `/projects/${w.projectId}/issues`, {
+          title: i === 3 ? 'Crash when opening the settings dialog' : `Issue number ${i}`,
+          description: i === 4 ? 'The renderer crashes on startup' : `Body ${i}`,
+          labels: i % 2 === 0 ? 'bug' : 'feature',
+          milestone_id: i <= 4 ? milestone.id : undefined,
+          assignee_ids: i % 3 === 0 ? [w.other.user.id] : undefined,
+        }),
+      )
     }
-    await api(w.server, w.other.token, 'POST', `/projects/${w.projectId}/issues/${issues[0].iid}/notes`, { body: 'Seen this with the quasar backend too' })
-    await api(w.server, w.owner.token, 'POST', `/projects/${w.projectId}/repository/branches`, { branch: 'feature', ref: 'main' })
-    mr = await api(w.server, w.owner.token, 'POST', `/projects/${w.projectId}/merge_requests`, { source_branch: 'feature', target_branch: 'main', title: 'Add the feature', milestone_id: milestone.id })
+    await api(w.server, w.other.token, 'POST', `/projects/${w.projectId}/issues/${issues[0].iid}/notes`, {
+      body: 'Seen this with the quasar backend too',
+    })
+    await api(w.server, w.owner.token, 'POST', `/projects/${w.projectId}/repository/branches`, {
+      branch: 'feature',
+      ref: 'main',
+    })
+    mr = await api(w.server, w.owner.token, 'POST', `/projects/${w.projectId}/merge_requests`, {
+      source_branch: 'feature',
+      target_branch: 'main',
+      title: 'Add the feature',
+      milestone_id: milestone.id,
+    })
     // The server settles mergeability in the background and moves updated_at when it does: wait
     // (bounded), or a later sync would rightly see the merge request changed.
     for (let attempt = 0; ; attempt++) {
@@ -114,11 +159,24 @@ describe('sync: initial, incremental, reconciliation', () => {
     expect(ids(list)).toEqual(issues.map((i) => i.id).reverse())
     const mrs = await call<CachedList>(w.core, 'merge-requests:list', w.accountId, { project_id: w.projectId })
     expect(ids(mrs)).toEqual([mr.id])
-    const detail = await call<{ discussions: { notes: { data: ApiJson }[] }[]; stale: boolean }>(w.core, 'issues:get', w.accountId, { project_id: w.projectId, iid: issues[0].iid })
-    expect(detail.discussions.flatMap((d) => d.notes.map((n) => n.data.body))).toContain('Seen this with the quasar backend too')
-    const milestones = await call<{ data: ApiJson }[]>(w.core, 'milestones:list', w.accountId, { project_id: w.projectId })
+    const detail = await call<{ discussions: { notes: { data: ApiJson }[] }[]; stale: boolean }>(
+      w.core,
+      'issues:get',
+      w.accountId,
+      { project_id: w.projectId, iid: issues[0].iid },
+    )
+    expect(detail.discussions.flatMap((d) => d.notes.map((n) => n.data.body))).toContain(
+      'Seen this with the quasar backend too',
+    )
+    const milestones = await call<{ data: ApiJson }[]>(w.core, 'milestones:list', w.accountId, {
+      project_id: w.projectId,
+    })
     expect(milestones.map((m) => m.data.title)).toEqual(['v1.0'])
-    const ms = await call<{ issues: unknown[]; merge_requests: unknown[]; progress: { total: number; closed: number } }>(w.core, 'milestones:get', w.accountId, milestones[0].data.id)
+    const ms = await call<{
+      issues: unknown[]
+      merge_requests: unknown[]
+      progress: { total: number; closed: number }
+    }>(w.core, 'milestones:get', w.accountId, milestones[0].data.id)
     expect(ms.issues).toHaveLength(4)
     expect(ms.merge_requests).toHaveLength(1)
     expect(ms.progress).toEqual({ total: 4, closed: 0, percent: 0 })
@@ -128,7 +186,9 @@ describe('sync: initial, incremental, reconciliation', () => {
     expect(projects.map((p) => p.id)).toEqual([w.projectId])
     const users = await call<ApiJson[]>(w.core, 'users:list', w.accountId, { search: w.other.user.username })
     expect(users.map((u) => u.id)).toEqual([w.other.user.id])
-    expect((await call<{ lastCompletedAt: string | null }>(w.core, 'sync:status', w.accountId)).lastCompletedAt).not.toBeNull()
+    expect(
+      (await call<{ lastCompletedAt: string | null }>(w.core, 'sync:status', w.accountId)).lastCompletedAt,
+    ).not.toBeNull()
   })
 
   it('a sync with nothing changed downloads no item again: one request per list, no discussions', async () => {
@@ -142,8 +202,12 @@ describe('sync: initial, incremental, reconciliation', () => {
   })
 
   it('an incremental sync downloads only the changed items and the notes of the commented one', async () => {
-    await api(w.server, w.owner.token, 'PUT', `/projects/${w.projectId}/issues/${issues[5].iid}`, { title: 'Renamed while the desktop was away' })
-    await api(w.server, w.owner.token, 'POST', `/projects/${w.projectId}/issues/${issues[7].iid}/notes`, { body: 'A new comment' })
+    await api(w.server, w.owner.token, 'PUT', `/projects/${w.projectId}/issues/${issues[5].iid}`, {
+      title: 'Renamed while the desktop was away',
+    })
+    await api(w.server, w.owner.token, 'POST', `/projects/${w.projectId}/issues/${issues[7].iid}/notes`, {
+      body: 'A new comment',
+    })
     w.log.clear()
     const result = await sync(w)
     expect(result).toMatchObject({ outcome: 'completed', itemsSynced: 2 })
@@ -152,7 +216,9 @@ describe('sync: initial, incremental, reconciliation', () => {
     expect(issueRequests[0].query).toContain('updated_after=')
     // The two changed issues, plus the one already applied at the cursor's instant (skipped, not rewritten).
     expect(issueRequests[0].items).toBe(3)
-    expect(w.log.entries.filter((e) => e.path.endsWith('/discussions')).map((e) => e.path)).toEqual([`/projects/${w.projectId}/issues/${issues[7].iid}/discussions`])
+    expect(w.log.entries.filter((e) => e.path.endsWith('/discussions')).map((e) => e.path)).toEqual([
+      `/projects/${w.projectId}/issues/${issues[7].iid}/discussions`,
+    ])
     const renamed = await call<{ item: { data: ApiJson } }>(w.core, 'issues:get', w.accountId, { id: issues[5].id })
     expect(renamed.item.data.title).toBe('Renamed while the desktop was away')
   })
@@ -169,20 +235,29 @@ describe('sync: initial, incremental, reconciliation', () => {
     expect(list.total).toBe(11)
     expect(ids(list)).not.toContain(issues[10].id)
     expect((await call<CachedList>(w.core, 'merge-requests:list', w.accountId, {})).total).toBe(0)
-    expect((await call<{ lastReconciledAt: string | null }>(w.core, 'sync:status', w.accountId)).lastReconciledAt).not.toBeNull()
+    expect(
+      (await call<{ lastReconciledAt: string | null }>(w.core, 'sync:status', w.accountId)).lastReconciledAt,
+    ).not.toBeNull()
   })
 
   it('full-text search ranks title matches first, matches prefixes and notes, and filters by state', async () => {
-    const result = await call<{ hits: { id: number; matched_in: string; snippet: { text: string; match: boolean }[] }[]; total: number }>(w.core, 'search:query', w.accountId, { query: 'crash' })
+    const result = await call<{
+      hits: { id: number; matched_in: string; snippet: { text: string; match: boolean }[] }[]
+      total: number
+    }>(w.core, 'search:query', w.accountId, { query: 'crash' })
     expect(result.hits.map((h) => h.id)).toEqual([issues[2].id, issues[3].id])
     expect(result.hits.map((h) => h.matched_in)).toEqual(['title', 'description'])
     // A title match shows the description below the title, not the title again.
     expect(result.hits[0].snippet.map((p) => p.text).join('')).toBe('Body 3')
     const prefix = await call<{ hits: { id: number }[] }>(w.core, 'search:query', w.accountId, { query: 'sett' })
     expect(prefix.hits.map((h) => h.id)).toEqual([issues[2].id])
-    const inNote = await call<{ hits: { id: number; matched_in: string }[] }>(w.core, 'search:query', w.accountId, { query: 'quasar' })
+    const inNote = await call<{ hits: { id: number; matched_in: string }[] }>(w.core, 'search:query', w.accountId, {
+      query: 'quasar',
+    })
     expect(inNote.hits).toEqual([expect.objectContaining({ id: issues[0].id, matched_in: 'note' })])
-    expect((await call<{ total: number }>(w.core, 'search:query', w.accountId, { query: 'crash', state: 'closed' })).total).toBe(0)
+    expect(
+      (await call<{ total: number }>(w.core, 'search:query', w.accountId, { query: 'crash', state: 'closed' })).total,
+    ).toBe(0)
     expect((await call<{ total: number }>(w.core, 'search:query', 'another-account', { query: 'crash' })).total).toBe(0)
   })
 })
@@ -191,7 +266,8 @@ describe('sync: the server goes away mid-sync', () => {
   let w: World
   beforeAll(async () => {
     w = await makeWorld({ perPage: 5 })
-    for (let i = 1; i <= 23; i++) await api(w.server, w.owner.token, 'POST', `/projects/${w.projectId}/issues`, { title: `Issue ${i}` })
+    for (let i = 1; i <= 23; i++)
+      await api(w.server, w.owner.token, 'POST', `/projects/${w.projectId}/issues`, { title: `Issue ${i}` })
   })
   afterAll(async () => {
     await w.dispose()
@@ -215,7 +291,9 @@ describe('sync: the server goes away mid-sync', () => {
     expect(await w.accounts.connectivityFor(w.accountId).probeNow()).toBe(true)
     const second = await sync(w)
     expect(second.outcome).toBe('completed')
-    const downloaded = w.log.entries.filter((e) => e.path === `/projects/${w.projectId}/issues`).reduce((n, e) => n + (e.items ?? 0), 0)
+    const downloaded = w.log.entries
+      .filter((e) => e.path === `/projects/${w.projectId}/issues`)
+      .reduce((n, e) => n + (e.items ?? 0), 0)
     // The 14 issues not yet cached, plus the one at the saved cursor's instant on each of the 4 pages asked from it.
     expect(downloaded).toBe(14 + 4)
     expect(w.log.entries.find((e) => e.path === `/projects/${w.projectId}/issues`)?.query).toContain('updated_after=')
@@ -225,7 +303,8 @@ describe('sync: the server goes away mid-sync', () => {
   })
 
   it('is cancellable: a cancelled run stops and the next one completes', async () => {
-    for (let i = 1; i <= 3; i++) await api(w.server, w.owner.token, 'POST', `/projects/${w.projectId}/issues`, { title: `Late ${i}` })
+    for (let i = 1; i <= 3; i++)
+      await api(w.server, w.owner.token, 'POST', `/projects/${w.projectId}/issues`, { title: `Late ${i}` })
     let release: () => void = () => undefined
     const gate = new Promise<void>((resolve) => (release = resolve))
     w.log.beforeRequest = async (url) => {
@@ -287,12 +366,24 @@ describe('cached GETs and scope', () => {
   })
 
   it('api:get answers online, then from the URL cache marked stale once the server is gone', async () => {
-    const online = await call<{ body: ApiJson[]; stale: boolean; page: { total: number | null } | null }>(w.core, 'api:get', w.accountId, `/projects/${w.projectId}/members/all`, { per_page: 20 })
+    const online = await call<{ body: ApiJson[]; stale: boolean; page: { total: number | null } | null }>(
+      w.core,
+      'api:get',
+      w.accountId,
+      `/projects/${w.projectId}/members/all`,
+      { per_page: 20 },
+    )
     expect(online.stale).toBe(false)
     expect(online.body.map((m) => m.id).sort()).toEqual([w.owner.user.id, w.other.user.id].sort())
     expect(online.page?.total).toBe(2)
     await w.server.stop()
-    const offline = await call<{ body: ApiJson[]; stale: boolean; fetchedAt: string }>(w.core, 'api:get', w.accountId, `/projects/${w.projectId}/members/all`, { per_page: 20 })
+    const offline = await call<{ body: ApiJson[]; stale: boolean; fetchedAt: string }>(
+      w.core,
+      'api:get',
+      w.accountId,
+      `/projects/${w.projectId}/members/all`,
+      { per_page: 20 },
+    )
     expect(offline).toMatchObject({ stale: true, body: online.body })
     const never = await w.core.dispatch('api:get', [w.accountId, '/version'])
     expect(never).toMatchObject({ ok: false, error: { code: 'offline' } })
@@ -306,17 +397,31 @@ describe('cached GETs and scope', () => {
     await w.accounts.connectivityFor(w.accountId).probeNow()
     expect((await sync(w)).outcome).toBe('completed')
     expect((await call<CachedList>(w.core, 'issues:list', w.accountId, {})).total).toBe(2)
-    expect(await call(w.core, 'sync:set-scope', w.accountId, { mode: 'custom', project_ids: [second.id], group_ids: [] })).toEqual({ mode: 'custom', project_ids: [second.id], group_ids: [] })
+    expect(
+      await call(w.core, 'sync:set-scope', w.accountId, { mode: 'custom', project_ids: [second.id], group_ids: [] }),
+    ).toEqual({ mode: 'custom', project_ids: [second.id], group_ids: [] })
     expect((await sync(w)).outcome).toBe('completed')
     const list = await call<CachedList>(w.core, 'issues:list', w.accountId, {})
     expect(list.items.map((i) => i.data.title)).toEqual(['In the second project'])
-    expect(await call(w.core, 'sync:get-scope', w.accountId)).toEqual({ mode: 'custom', project_ids: [second.id], group_ids: [] })
+    expect(await call(w.core, 'sync:get-scope', w.accountId)).toEqual({
+      mode: 'custom',
+      project_ids: [second.id],
+      group_ids: [],
+    })
   })
 
   it('refuses malformed arguments at the boundary', async () => {
-    expect(await w.core.dispatch('issues:list', [w.accountId, { state: 'weird' }])).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
-    expect(await w.core.dispatch('api:get', [w.accountId, '/projects/../users'])).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
-    expect(await w.core.dispatch('sync:set-scope', [w.accountId, { mode: 'custom', project_ids: ['1'], group_ids: [] }])).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
+    expect(await w.core.dispatch('issues:list', [w.accountId, { state: 'weird' }])).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-arguments' },
+    })
+    expect(await w.core.dispatch('api:get', [w.accountId, '/projects/../users'])).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-arguments' },
+    })
+    expect(
+      await w.core.dispatch('sync:set-scope', [w.accountId, { mode: 'custom', project_ids: ['1'], group_ids: [] }]),
+    ).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
   })
 })
 
@@ -326,10 +431,22 @@ describe('sync: epics whose id is not their iid', () => {
   const epics: { groupId: number; id: number; iid: number; note: string }[] = []
   beforeAll(async () => {
     w = await makeWorld()
-    for (const [name, count] of [['Alpha', 1], ['Beta', 2]] as const) {
-      const group = await api<{ id: number }>(w.server, w.owner.token, 'POST', '/groups', { name, path: `${name.toLowerCase()}-${Math.random().toString(36).slice(2, 7)}` })
+    for (const [name, count] of [
+      ['Alpha', 1],
+      ['Beta', 2],
+    ] as const) {
+      const group = await api<{ id: number }>(w.server, w.owner.token, 'POST', '/groups', {
+        name,
+        path: `${name.toLowerCase()}-${Math.random().toString(36).slice(2, 7)}`,
+      })
       for (let n = 1; n <= count; n++) {
-        const epic = await api<{ id: number; iid: number }>(w.server, w.owner.token, 'POST', `/groups/${group.id}/epics`, { title: `${name} epic ${n}` })
+        const epic = await api<{ id: number; iid: number }>(
+          w.server,
+          w.owner.token,
+          'POST',
+          `/groups/${group.id}/epics`,
+          { title: `${name} epic ${n}` },
+        )
         const note = `Only on ${name} epic ${n}`
         await api(w.server, w.owner.token, 'POST', `/groups/${group.id}/epics/${epic.id}/notes`, { body: note })
         epics.push({ groupId: group.id, id: epic.id, iid: epic.iid, note })
@@ -341,7 +458,8 @@ describe('sync: epics whose id is not their iid', () => {
     await w.dispose()
   })
 
-  const notesOf = (detail: CachedDetail): unknown[] => detail.discussions.flatMap((d) => d.notes.map((n) => n.data.body))
+  const notesOf = (detail: CachedDetail): unknown[] =>
+    detail.discussions.flatMap((d) => d.notes.map((n) => n.data.body))
 
   it('sync stores each epic with its own discussion', async () => {
     expect((await sync(w)).outcome).toBe('completed')
@@ -353,7 +471,13 @@ describe('sync: epics whose id is not their iid', () => {
 
   it('opening an epic online refreshes it and its discussion, and keeps it in the cache', async () => {
     for (const e of epics) {
-      const detail = await call<CachedDetail>(w.core, 'epics:get', w.accountId, { group_id: e.groupId, iid: e.iid }, { refresh: true })
+      const detail = await call<CachedDetail>(
+        w.core,
+        'epics:get',
+        w.accountId,
+        { group_id: e.groupId, iid: e.iid },
+        { refresh: true },
+      )
       expect(detail.stale).toBe(false)
       expect(notesOf(detail), `epic ${e.groupId}&${e.iid}`).toEqual([e.note])
     }

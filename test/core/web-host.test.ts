@@ -20,7 +20,10 @@ beforeAll(async () => {
   rendererDir = mkdtempSync(join(tmpdir(), 'burrow-renderer-'))
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Burrow</title><div id="app"></div>')
   writeFileSync(join(rendererDir, 'app.js'), 'export {}')
-  host = await startWebHost({ rendererDir, core: createCore({ version: '0.1.0-test', mode: 'browser', serverUrl: server.url }) })
+  host = await startWebHost({
+    rendererDir,
+    core: createCore({ version: '0.1.0-test', mode: 'browser', serverUrl: server.url }),
+  })
 })
 
 afterAll(async () => {
@@ -106,7 +109,9 @@ describe('web host', () => {
 
   it('refuses a WebSocket opened from another origin with 403', async () => {
     const attempt = new Promise((resolve, reject) => {
-      const ws = new WebSocket(`${host.url.replace('http', 'ws')}/ipc?secret=${host.secret}`, { origin: 'http://evil.example' })
+      const ws = new WebSocket(`${host.url.replace('http', 'ws')}/ipc?secret=${host.secret}`, {
+        origin: 'http://evil.example',
+      })
       ws.once('open', resolve)
       ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)))
     })
@@ -122,23 +127,40 @@ describe('web host', () => {
 
     it('answers app:info with the version, the mode and the server URL', async () => {
       const response = await call(ws, 1, 'app:info', [])
-      expect(response).toEqual({ type: 'response', id: 1, ok: true, result: { version: '0.1.0-test', mode: 'browser', serverUrl: server.url, localAccount: false } })
+      expect(response).toEqual({
+        type: 'response',
+        id: 1,
+        ok: true,
+        result: { version: '0.1.0-test', mode: 'browser', serverUrl: server.url, localAccount: false },
+      })
     })
 
     it('answers server:status from the real server', async () => {
       const response = await call(ws, 2, 'server:status', [])
-      expect(response.ok && response.result).toMatchObject({ url: server.url, state: 'reachable', version: expect.stringMatching(/^\d+\.\d+\.\d+/) })
+      expect(response.ok && response.result).toMatchObject({
+        url: server.url,
+        state: 'reachable',
+        version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      })
     })
 
     it('answers an unknown channel with an unknown-channel error', async () => {
       const response = await call(ws, 3, 'fs:read', ['/etc/passwd'])
-      expect(response).toEqual({ type: 'response', id: 3, ok: false, error: { code: 'unknown-channel', message: expect.any(String) } })
+      expect(response).toEqual({
+        type: 'response',
+        id: 3,
+        ok: false,
+        error: { code: 'unknown-channel', message: expect.any(String) },
+      })
     })
 
     it('answers bad arguments with an invalid-arguments error', async () => {
       const response = await call(ws, 4, 'app:info', ['unexpected'])
       expect(response.ok).toBe(false)
-      expect(!response.ok && response.error).toMatchObject({ code: 'invalid-arguments', message: expect.stringContaining('app:info') })
+      expect(!response.ok && response.error).toMatchObject({
+        code: 'invalid-arguments',
+        message: expect.stringContaining('app:info'),
+      })
     })
 
     it('answers arguments that are not an array with an invalid-arguments error', async () => {

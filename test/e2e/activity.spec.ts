@@ -23,7 +23,9 @@ async function api<T>(path: string): Promise<T> {
   return (await response.json()) as T
 }
 
-test('a label added and a close made in the app appear in the issue’s activity once the server has them', async ({ page }) => {
+test('a label added and a close made in the app appear in the issue’s activity once the server has them', async ({
+  page,
+}) => {
   test.setTimeout(240_000)
   const violations = watchCsp(page)
   await page.setViewportSize({ width: 1360, height: 860 })
@@ -50,13 +52,20 @@ test('a label added and a close made in the app appear in the issue’s activity
   await filter.fill(label)
   await expect(page.getByTestId('triage-picker').getByRole('option').first()).toContainText(label)
   await page.keyboard.press('Enter')
-  const added = page.getByTestId('resource-event').filter({ hasText: 'added' }).filter({ has: page.locator(`[data-label="${label}"]`) })
+  const added = page
+    .getByTestId('resource-event')
+    .filter({ hasText: 'added' })
+    .filter({ has: page.locator(`[data-label="${label}"]`) })
   await expect(added).toContainText(`${burrow.user.name} added`, { timeout: 30_000 })
 
   await page.getByTestId('issue-close').click()
   await expect(page.getByTestId('issue-state')).toHaveText('Closed')
-  await expect(page.locator('[data-testid="resource-event"][data-event="state"]').filter({ hasText: 'closed' })).toContainText(`${burrow.user.name} closed`, { timeout: 30_000 })
-  const states = await api<{ state: string; user: { username: string } }[]>(`/projects/${projectId}/issues/${iid}/resource_state_events?per_page=100`)
+  await expect(
+    page.locator('[data-testid="resource-event"][data-event="state"]').filter({ hasText: 'closed' }),
+  ).toContainText(`${burrow.user.name} closed`, { timeout: 30_000 })
+  const states = await api<{ state: string; user: { username: string } }[]>(
+    `/projects/${projectId}/issues/${iid}/resource_state_events?per_page=100`,
+  )
   expect(states.at(-1)).toMatchObject({ state: 'closed', user: { username: burrow.user.username } })
   await page.getByTestId('resource-event').last().scrollIntoViewIfNeeded()
   await shot(page, 'issue-activity-events')

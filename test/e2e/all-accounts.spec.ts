@@ -20,24 +20,52 @@ test.beforeAll(async () => {
   // The demo seed is shared by the run (support/seed-template.ts): paid once, by whichever spec comes first.
   test.setTimeout(360_000)
   ;[burrow, second] = await Promise.all([launchBurrow({ demo: true }), startSecondServer()])
-  const project = await second.api<{ id: number }>('POST', '/projects', { name: 'Harbour', initialize_with_readme: true })
+  const project = await second.api<{ id: number }>('POST', '/projects', {
+    name: 'Harbour',
+    initialize_with_readme: true,
+  })
   harbourProjectId = project.id
   await second.api('POST', `/projects/${project.id}/labels`, { name: 'triage', color: '#6699cc' })
-  const milestone = await second.api<{ id: number }>('POST', `/projects/${project.id}/milestones`, { title: 'Harbour 1.0' })
+  const milestone = await second.api<{ id: number }>('POST', `/projects/${project.id}/milestones`, {
+    title: 'Harbour 1.0',
+  })
   for (const title of [`The ${WORD} lamp flickers at dusk`, `Paint the ${WORD} door`, `${WORD} keeper rota`]) {
     await second.api('POST', `/projects/${project.id}/issues`, { title, milestone_id: milestone.id })
   }
   // A merge request and a to-do on each instance, so those views have one of each account too.
-  await second.api('POST', `/projects/${project.id}/repository/commits`, { branch: 'lamp', start_branch: 'main', commit_message: 'Brighter lamp', actions: [{ action: 'create', file_path: 'lamp.md', content: 'brighter\n' }] })
-  await second.api('POST', `/projects/${project.id}/merge_requests`, { source_branch: 'lamp', target_branch: 'main', title: `Brighter ${WORD} lamp` })
+  await second.api('POST', `/projects/${project.id}/repository/commits`, {
+    branch: 'lamp',
+    start_branch: 'main',
+    commit_message: 'Brighter lamp',
+    actions: [{ action: 'create', file_path: 'lamp.md', content: 'brighter\n' }],
+  })
+  await second.api('POST', `/projects/${project.id}/merge_requests`, {
+    source_branch: 'lamp',
+    target_branch: 'main',
+    title: `Brighter ${WORD} lamp`,
+  })
   await second.api('POST', `/projects/${project.id}/issues/1/todo`)
   // One issue of the demo forge with the same word, so a search finds both instances.
-  const [demoProject] = await demoApi<{ id: number; default_branch: string }[]>('GET', '/projects?membership=true&order_by=id&sort=asc&per_page=1')
+  const [demoProject] = await demoApi<{ id: number; default_branch: string }[]>(
+    'GET',
+    '/projects?membership=true&order_by=id&sort=asc&per_page=1',
+  )
   demoProjectId = demoProject.id
-  const demoIssue = await demoApi<{ iid: number }>('POST', `/projects/${demoProject.id}/issues`, { title: `Map the ${WORD} on the route planner` })
+  const demoIssue = await demoApi<{ iid: number }>('POST', `/projects/${demoProject.id}/issues`, {
+    title: `Map the ${WORD} on the route planner`,
+  })
   demoIssueIid = demoIssue.iid
-  await demoApi('POST', `/projects/${demoProject.id}/repository/commits`, { branch: 'lighthouse-map', start_branch: demoProject.default_branch, commit_message: 'Lighthouse on the map', actions: [{ action: 'create', file_path: 'lighthouse-map.md', content: 'on the map\n' }] })
-  await demoApi('POST', `/projects/${demoProject.id}/merge_requests`, { source_branch: 'lighthouse-map', target_branch: demoProject.default_branch, title: `Show the ${WORD} on the map` })
+  await demoApi('POST', `/projects/${demoProject.id}/repository/commits`, {
+    branch: 'lighthouse-map',
+    start_branch: demoProject.default_branch,
+    commit_message: 'Lighthouse on the map',
+    actions: [{ action: 'create', file_path: 'lighthouse-map.md', content: 'on the map\n' }],
+  })
+  await demoApi('POST', `/projects/${demoProject.id}/merge_requests`, {
+    source_branch: 'lighthouse-map',
+    target_branch: demoProject.default_branch,
+    title: `Show the ${WORD} on the map`,
+  })
   await demoApi('POST', `/projects/${demoProject.id}/issues/${demoIssue.iid}/todo`)
 })
 
@@ -55,11 +83,16 @@ test.afterEach(() => {
 })
 
 /** The demo forge's REST API as its group owner. */
-const demoApi = restApi(() => burrow.serverUrl, () => burrow.user.token)
+const demoApi = restApi(
+  () => burrow.serverUrl,
+  () => burrow.user.token,
+)
 
 const host = (url: string): string => new URL(url).host
 
-test('two accounts on two servers: All accounts merges their issue lists and says whose each row is', async ({ page }) => {
+test('two accounts on two servers: All accounts merges their issue lists and says whose each row is', async ({
+  page,
+}) => {
   test.setTimeout(300_000)
   await page.goto(burrow.pageUrl)
   await page.getByTestId('instance-other').click()
@@ -119,7 +152,9 @@ test('All accounts: search finds both instances’ items and milestones list bot
   await shot(page, 'all-accounts-milestones')
 })
 
-test('All accounts: a label shortcut on the second instance’s issue lands on that server, not the other', async ({ page }) => {
+test('All accounts: a label shortcut on the second instance’s issue lands on that server, not the other', async ({
+  page,
+}) => {
   await page.goto(burrow.pageUrl)
   await page.getByTestId('account-switcher').click()
   await page.getByText('All accounts (2)').click()
@@ -138,12 +173,23 @@ test('All accounts: a label shortcut on the second instance’s issue lands on t
   await page.keyboard.press('Enter')
   await expect(page.locator('[data-field="labels"]').locator('[data-label="triage"]')).toBeVisible()
   await expect
-    .poll(async () => (await second.api<{ title: string; labels: string[] }[]>('GET', `/projects/${harbourProjectId}/issues?search=keeper`)).map((i) => i.labels), { timeout: 30_000 })
+    .poll(
+      async () =>
+        (
+          await second.api<{ title: string; labels: string[] }[]>(
+            'GET',
+            `/projects/${harbourProjectId}/issues?search=keeper`,
+          )
+        ).map((i) => i.labels),
+      { timeout: 30_000 },
+    )
     .toEqual([['triage']])
   await expect(page.locator('[data-field="labels"]')).not.toContainText('pending', { timeout: 30_000 })
 })
 
-test('All accounts: merge requests and to-dos of both accounts, each marked with its account; one account narrows to its own', async ({ page }) => {
+test('All accounts: merge requests and to-dos of both accounts, each marked with its account; one account narrows to its own', async ({
+  page,
+}) => {
   await page.goto(burrow.pageUrl)
   await page.getByTestId('account-switcher').click()
   await page.getByText('All accounts (2)').click()
@@ -161,8 +207,12 @@ test('All accounts: merge requests and to-dos of both accounts, each marked with
 
   await runCommand(page, 'go to to-dos')
   const todos = page.getByTestId('todo-row')
-  await expect(todos.filter({ hasText: `The ${WORD} lamp flickers at dusk` }).filter({ hasText: secondMark })).toHaveCount(1)
-  await expect(todos.filter({ hasText: `Map the ${WORD} on the route planner` }).filter({ hasText: demoMark })).toHaveCount(1)
+  await expect(
+    todos.filter({ hasText: `The ${WORD} lamp flickers at dusk` }).filter({ hasText: secondMark }),
+  ).toHaveCount(1)
+  await expect(
+    todos.filter({ hasText: `Map the ${WORD} on the route planner` }).filter({ hasText: demoMark }),
+  ).toHaveCount(1)
   await shot(page, 'all-accounts-todos')
 
   // The demo account alone: its own to-do, none of the second instance's, and no account marks.
@@ -178,7 +228,9 @@ test('All accounts: merge requests and to-dos of both accounts, each marked with
   await expect(rows.filter({ hasText: ' on 127.0.0.1' })).toHaveCount(0)
 })
 
-test('All accounts: comments on both instances’ issues go out through each one’s own account, as the server records', async ({ page }) => {
+test('All accounts: comments on both instances’ issues go out through each one’s own account, as the server records', async ({
+  page,
+}) => {
   await page.goto(burrow.pageUrl)
   await page.getByTestId('account-switcher').click()
   await page.getByText('All accounts (2)').click()
@@ -198,12 +250,25 @@ test('All accounts: comments on both instances’ issues go out through each one
   await page.keyboard.press('Control+Enter')
   await expect(page.getByText('Comment queued on 2 issues.')).toBeVisible()
   type Note = { body: string; author: { username: string } }
-  const paintIid = (await second.api<{ iid: number }[]>('GET', `/projects/${harbourProjectId}/issues?search=Paint`))[0].iid
+  const paintIid = (await second.api<{ iid: number }[]>('GET', `/projects/${harbourProjectId}/issues?search=Paint`))[0]
+    .iid
   await expect
-    .poll(async () => (await second.api<Note[]>('GET', `/projects/${harbourProjectId}/issues/${paintIid}/notes`)).filter((n) => n.body === 'Checked from All accounts.').map((n) => n.author.username), { timeout: 30_000 })
+    .poll(
+      async () =>
+        (await second.api<Note[]>('GET', `/projects/${harbourProjectId}/issues/${paintIid}/notes`))
+          .filter((n) => n.body === 'Checked from All accounts.')
+          .map((n) => n.author.username),
+      { timeout: 30_000 },
+    )
     .toEqual(['root'])
   await expect
-    .poll(async () => (await demoApi<Note[]>('GET', `/projects/${demoProjectId}/issues/${demoIssueIid}/notes`)).filter((n) => n.body === 'Checked from All accounts.').map((n) => n.author.username), { timeout: 30_000 })
+    .poll(
+      async () =>
+        (await demoApi<Note[]>('GET', `/projects/${demoProjectId}/issues/${demoIssueIid}/notes`))
+          .filter((n) => n.body === 'Checked from All accounts.')
+          .map((n) => n.author.username),
+      { timeout: 30_000 },
+    )
     .toEqual([burrow.user.username])
   // Both sent: nothing waits in the shell's outbox indicator.
   await expect(page.getByTestId('status-outbox')).toHaveCount(0, { timeout: 30_000 })

@@ -31,12 +31,20 @@ interface ServerMr {
 }
 
 /** The REST API as the demo user (amara), and as root (another user), straight to the server. */
-const api = restApi(() => burrow.serverUrl, () => burrow.user.token)
-const rootApi = restApi(() => burrow.serverUrl, () => burrow.rootToken)
+const api = restApi(
+  () => burrow.serverUrl,
+  () => burrow.user.token,
+)
+const rootApi = restApi(
+  () => burrow.serverUrl,
+  () => burrow.rootToken,
+)
 
 /** amara's pending to-dos as the server counts them. */
 async function serverTodoCount(): Promise<number> {
-  const response = await fetch(`${burrow.serverUrl}/api/v4/todos?state=pending&per_page=1`, { headers: { 'PRIVATE-TOKEN': burrow.user.token } })
+  const response = await fetch(`${burrow.serverUrl}/api/v4/todos?state=pending&per_page=1`, {
+    headers: { 'PRIVATE-TOKEN': burrow.user.token },
+  })
   return Number(response.headers.get('x-total'))
 }
 
@@ -69,7 +77,10 @@ test.beforeAll(async () => {
     const pair = [...byScope.values()].find((names) => names.length >= 2)
     if (pair === undefined) continue
     scopedPair = [pair[0], pair[1]]
-    scoped = await rootApi<ServerIssue>('POST', `/projects/${project.id}/issues`, { title: 'Scoped label triage check', labels: pair[0] })
+    scoped = await rootApi<ServerIssue>('POST', `/projects/${project.id}/issues`, {
+      title: 'Scoped label triage check',
+      labels: pair[0],
+    })
     return
   }
   throw new Error('the demo content has no project with two labels of one scope')
@@ -92,7 +103,10 @@ test('after adding an account, the first sync fills the issue list', async ({ pa
   test.setTimeout(180_000)
   await page.goto(burrow.pageUrl)
   await page.getByTestId('instance-other').click()
-  await page.getByTestId('instance-url').locator('input').fill(burrow.proxyUrl ?? '')
+  await page
+    .getByTestId('instance-url')
+    .locator('input')
+    .fill(burrow.proxyUrl ?? '')
   await page.getByTestId('token').locator('input').fill(burrow.user.token)
   await page.getByTestId('account-add-submit').click()
   await expect(page.getByTestId('account-current')).toHaveText(burrow.user.name)
@@ -142,12 +156,18 @@ test('a scoped label replaces the one of its scope at once in the app, and on th
   const filter = page.getByTestId('triage-filter').locator('input')
   await expect(filter).toBeFocused()
   await filter.fill(to)
-  await expect(page.getByTestId('triage-picker').getByRole('option').first()).toContainText(to.slice(to.lastIndexOf('::') + 2))
+  await expect(page.getByTestId('triage-picker').getByRole('option').first()).toContainText(
+    to.slice(to.lastIndexOf('::') + 2),
+  )
   await page.keyboard.press('Enter')
   // At once, before the server has it: the sibling of the scope is gone.
   await expect(labels.locator(`[data-label="${to}"]`)).toBeVisible()
   await expect(labels.locator(`[data-label="${from}"]`)).toHaveCount(0)
-  await expect.poll(async () => (await api<ServerIssue>('GET', `/projects/${scoped.project_id}/issues/${scoped.iid}`)).labels, { timeout: 30_000 }).toEqual([to])
+  await expect
+    .poll(async () => (await api<ServerIssue>('GET', `/projects/${scoped.project_id}/issues/${scoped.iid}`)).labels, {
+      timeout: 30_000,
+    })
+    .toEqual([to])
   await shot(page, 'everyday-scoped-label')
 })
 
@@ -158,21 +178,32 @@ test('Shift+C on the list closes the highlighted issue with Undo, which takes th
   await expect(first).toBeVisible()
   const iid = Number(await first.getAttribute('data-iid'))
   const title = (await first.locator('.work-item-row__title').textContent())?.trim() ?? ''
-  const serverIssue = (await api<ServerIssue[]>('GET', `/issues?scope=all&search=${encodeURIComponent(title)}&per_page=100`)).find((i) => i.iid === iid && i.title === title)
+  const serverIssue = (
+    await api<ServerIssue[]>('GET', `/issues?scope=all&search=${encodeURIComponent(title)}&per_page=100`)
+  ).find((i) => i.iid === iid && i.title === title)
   if (serverIssue === undefined) throw new Error(`issue ${title} not found on the server`)
   await page.keyboard.press('Shift+C')
   const toast = page.getByTestId('toast').filter({ hasText: 'Closed' })
   await expect(toast).toBeVisible()
-  await expect(page.locator(`.work-item-row[data-iid="${iid}"]`).filter({ hasText: title })).toHaveCount(0, { timeout: 10_000 })
+  await expect(page.locator(`.work-item-row[data-iid="${iid}"]`).filter({ hasText: title })).toHaveCount(0, {
+    timeout: 10_000,
+  })
   await shot(page, 'everyday-undo-toast')
   await toast.getByTestId('toast-undo').click()
   // Back in the open list, and open on the server once the outbox has settled.
   await expect(page.locator('.work-item-row').filter({ hasText: title }).first()).toBeVisible({ timeout: 10_000 })
-  await expect.poll(async () => (await api<ServerIssue>('GET', `/projects/${serverIssue.project_id}/issues/${iid}`)).state, { timeout: 30_000 }).toBe('opened')
+  await expect
+    .poll(async () => (await api<ServerIssue>('GET', `/projects/${serverIssue.project_id}/issues/${iid}`)).state, {
+      timeout: 30_000,
+    })
+    .toBe('opened')
   await expect(page.getByTestId('status-outbox')).toHaveCount(0, { timeout: 30_000 })
 })
 
-test('a mention made by another user announces itself within the check interval: toast, inbox badge, desktop notification', async ({ page, context }) => {
+test('a mention made by another user announces itself within the check interval: toast, inbox badge, desktop notification', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(150_000)
   await context.grantPermissions(['notifications'])
   // Record what the page asks Chromium to show.
@@ -200,13 +231,22 @@ test('a mention made by another user announces itself within the check interval:
   await shot(page, 'everyday-preferences-dark')
   await runCommand(page, 'Theme: light')
 
-  const issue = await rootApi<ServerIssue>('POST', `/projects/${scoped.project_id}/issues`, { title: 'Who keeps the pager this week?' })
-  await rootApi('POST', `/projects/${scoped.project_id}/issues/${issue.iid}/notes`, { body: `Could you take this one, @${burrow.user.username}?` })
+  const issue = await rootApi<ServerIssue>('POST', `/projects/${scoped.project_id}/issues`, {
+    title: 'Who keeps the pager this week?',
+  })
+  await rootApi('POST', `/projects/${scoped.project_id}/issues/${issue.iid}/notes`, {
+    body: `Could you take this one, @${burrow.user.username}?`,
+  })
   const toast = page.getByTestId('toast').filter({ hasText: 'mentioned you' })
   await expect(toast).toBeVisible({ timeout: 60_000 })
   await expect(page.getByTestId('inbox-badge')).toContainText(/[1-9]/)
-  const shown = await page.evaluate(() => (window as unknown as { __shownNotifications: { title: string; body?: string }[] }).__shownNotifications)
-  expect(shown).toContainEqual({ title: expect.stringContaining('mentioned you'), body: expect.stringContaining('Who keeps the pager this week?') })
+  const shown = await page.evaluate(
+    () => (window as unknown as { __shownNotifications: { title: string; body?: string }[] }).__shownNotifications,
+  )
+  expect(shown).toContainEqual({
+    title: expect.stringContaining('mentioned you'),
+    body: expect.stringContaining('Who keeps the pager this week?'),
+  })
   await page.getByTestId('inbox-open').click()
   const entry = page.getByTestId('inbox-entry').filter({ hasText: 'mentioned you' })
   await expect(entry).toBeVisible()
@@ -218,14 +258,22 @@ test('a mention made by another user announces itself within the check interval:
   await expect(page.getByTestId('open-on-server')).toHaveCount(0)
 })
 
-test('after a merge in the app the issue it closed is closed, its to-dos are resolved and every count agrees', async ({ page }) => {
+test('after a merge in the app the issue it closed is closed, its to-dos are resolved and every count agrees', async ({
+  page,
+}) => {
   test.setTimeout(150_000)
   const open = await api<ServerMr[]>('GET', '/merge_requests?scope=all&state=opened&per_page=100')
   const mr = open.find((m) => m.detailed_merge_status === 'mergeable' && m.author.username !== burrow.user.username)
   if (mr === undefined) throw new Error('no mergeable merge request in the demo content')
   // Root assigns amara an issue the merge request closes, and the merge request itself: two to-dos for her.
-  const closes = await rootApi<ServerIssue>('POST', `/projects/${mr.project_id}/issues`, { title: 'Closed by the merge', assignee_ids: [await userId()] })
-  await rootApi('PUT', `/projects/${mr.project_id}/merge_requests/${mr.iid}`, { description: `Closes #${closes.iid}`, assignee_ids: [await userId()] })
+  const closes = await rootApi<ServerIssue>('POST', `/projects/${mr.project_id}/issues`, {
+    title: 'Closed by the merge',
+    assignee_ids: [await userId()],
+  })
+  await rootApi('PUT', `/projects/${mr.project_id}/merge_requests/${mr.iid}`, {
+    description: `Closes #${closes.iid}`,
+    assignee_ids: [await userId()],
+  })
   await page.goto(burrow.pageUrl)
   await syncNow(page)
   await go(page, `/a/${accountId}/projects/${mr.project_id}/merge_requests/${mr.iid}`)

@@ -30,7 +30,10 @@ test.afterEach(() => {
   expect(violations, 'Content-Security-Policy violations').toEqual([])
 })
 
-const api = restApi(() => burrow.serverUrl, () => burrow.user.token)
+const api = restApi(
+  () => burrow.serverUrl,
+  () => burrow.user.token,
+)
 
 interface ServerIssue {
   readonly iid: number
@@ -43,7 +46,10 @@ interface ServerIssue {
 
 /** An open issue about Irish postcodes: the demo has several, in different projects. */
 async function postcodeIssue(): Promise<ServerIssue> {
-  const found = await api<ServerIssue[]>('GET', '/issues?scope=all&state=opened&search=postcodes&per_page=100&order_by=created_at&sort=asc')
+  const found = await api<ServerIssue[]>(
+    'GET',
+    '/issues?scope=all&state=opened&search=postcodes&per_page=100&order_by=created_at&sort=asc',
+  )
   const issue = found.find((i) => /postcodes from Ireland/.test(i.title))
   if (issue === undefined) throw new Error('the demo has no issue about postcodes from Ireland')
   return issue
@@ -69,7 +75,10 @@ test('after adding an account, the first sync fills the cache', async ({ page })
   await page.goto(burrow.pageUrl)
   // Through the proxy, as "a GitLab instance".
   await page.getByTestId('instance-other').click()
-  await page.getByTestId('instance-url').locator('input').fill(burrow.proxyUrl ?? '')
+  await page
+    .getByTestId('instance-url')
+    .locator('input')
+    .fill(burrow.proxyUrl ?? '')
   await page.getByTestId('token').locator('input').fill(burrow.user.token)
   await page.getByTestId('account-add-submit').click()
   await expect(page.getByTestId('account-current')).toHaveText(burrow.user.name)
@@ -86,21 +95,30 @@ test('search matches every word as a prefix, titles first, and shows where each 
     await page.keyboard.press('/')
     // "postcode" is only the beginning of "postcodes": every word is a prefix, not just the last.
     await page.getByTestId('search-input').locator('input').fill('postcode ireland')
-    const hit = page.getByTestId('search-hit').filter({ has: page.getByTestId('search-hit-reference').getByText(issue.references.full, { exact: true }) })
+    const hit = page
+      .getByTestId('search-hit')
+      .filter({ has: page.getByTestId('search-hit-reference').getByText(issue.references.full, { exact: true }) })
     await expect(hit).toBeVisible()
     await expect(hit.locator('a')).toHaveText(issue.title)
     await expect(hit).toContainText('Issue · matched in the title')
     // Every hit holds both words; those with both in the title come first.
     const titles = await page.getByTestId('search-hit').locator('a').allTextContents()
     expect(titles.length).toBeGreaterThan(0)
-    expect(titles.slice(0, titles.filter((t) => /postcode/i.test(t) && /ireland/i.test(t)).length).every((t) => /postcode/i.test(t) && /ireland/i.test(t))).toBe(true)
+    expect(
+      titles
+        .slice(0, titles.filter((t) => /postcode/i.test(t) && /ireland/i.test(t)).length)
+        .every((t) => /postcode/i.test(t) && /ireland/i.test(t)),
+    ).toBe(true)
     await shot(page, `search-multi-word-${theme}`)
   }
 })
 
 test('the palette jumps to an item by reference or by words of its title, and lists it as recent', async ({ page }) => {
   const issue = await postcodeIssue()
-  const others = await api<ServerIssue[]>('GET', `/projects/${issue.project_id}/issues?state=opened&per_page=5&order_by=created_at&sort=desc`)
+  const others = await api<ServerIssue[]>(
+    'GET',
+    `/projects/${issue.project_id}/issues?state=opened&per_page=5&order_by=created_at&sort=desc`,
+  )
   const other = others.find((i) => i.iid !== issue.iid)
   if (other === undefined) throw new Error('the project has one open issue only')
   await page.emulateMedia({ colorScheme: 'light' })
@@ -120,7 +138,9 @@ test('the palette jumps to an item by reference or by words of its title, and li
   // #12: that number in every project, this issue among them.
   await openPalette(page)
   await page.getByTestId('command-palette-input').locator('input').fill(`#${other.iid}`)
-  const byNumber = page.getByRole('option').filter({ has: page.getByTestId('palette-item-reference').getByText(other.references.full, { exact: true }) })
+  const byNumber = page
+    .getByRole('option')
+    .filter({ has: page.getByTestId('palette-item-reference').getByText(other.references.full, { exact: true }) })
   await expect(byNumber).toBeVisible()
   await byNumber.click()
   await expect(page.getByTestId('issue-title')).toHaveText(other.title)
@@ -129,14 +149,20 @@ test('the palette jumps to an item by reference or by words of its title, and li
   await openPalette(page)
   await page.getByTestId('command-palette-input').locator('input').fill('valid postcodes irel')
   await expect(page.locator('.shell-palette__group', { hasText: 'Go to' })).toBeVisible()
-  await page.getByRole('option').filter({ has: page.getByTestId('palette-item-reference').getByText(issue.references.full, { exact: true }) }).click()
+  await page
+    .getByRole('option')
+    .filter({ has: page.getByTestId('palette-item-reference').getByText(issue.references.full, { exact: true }) })
+    .click()
   await expect(page.getByTestId('issue-title')).toHaveText(issue.title)
 
   // %milestone: the milestones whose titles begin so, first.
   const milestone = issue.milestone ?? other.milestone
   if (milestone === null) throw new Error('neither issue has a milestone')
   await openPalette(page)
-  await page.getByTestId('command-palette-input').locator('input').fill(`%${milestone.title.slice(0, 5)}`)
+  await page
+    .getByTestId('command-palette-input')
+    .locator('input')
+    .fill(`%${milestone.title.slice(0, 5)}`)
   const byTitle = page.getByRole('option').filter({ hasText: milestone.title }).first()
   await expect(byTitle).toBeVisible()
   await byTitle.click()
@@ -161,7 +187,9 @@ test('the palette jumps to an item by reference or by words of its title, and li
   await page.emulateMedia({ colorScheme: 'light' })
 })
 
-test('with the server stopped, Offline shows at once and a comment waits; started again, it lands within seconds without a retry', async ({ page }) => {
+test('with the server stopped, Offline shows at once and a comment waits; started again, it lands within seconds without a retry', async ({
+  page,
+}) => {
   test.setTimeout(240_000)
   const issue = await postcodeIssue()
   await page.goto(burrow.pageUrl)
@@ -190,8 +218,13 @@ test('with the server stopped, Offline shows at once and a comment waits; starte
   // Back on the same port: no "sync now", no retry. Core probes every 2 s at most while a write waits.
   await burrow.setServerRunning(true)
   await expect(page.getByTestId('status-outbox')).toHaveCount(0, { timeout: 10_000 })
-  await expect(page.getByTestId('note').filter({ hasText: body }).getByTestId('pending-marker')).toHaveCount(0, { timeout: 10_000 })
+  await expect(page.getByTestId('note').filter({ hasText: body }).getByTestId('pending-marker')).toHaveCount(0, {
+    timeout: 10_000,
+  })
   await expect(page.getByTestId('status-sync')).not.toContainText('Offline', { timeout: 10_000 })
-  const notes = await api<{ body: string }[]>('GET', `/projects/${issue.project_id}/issues/${issue.iid}/notes?per_page=100`)
+  const notes = await api<{ body: string }[]>(
+    'GET',
+    `/projects/${issue.project_id}/issues/${issue.iid}/notes?per_page=100`,
+  )
   expect(notes.filter((n) => n.body === body)).toHaveLength(1)
 })

@@ -38,7 +38,8 @@ function freePort(): Promise<number> {
   })
 }
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled' })
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled' })
 
 test('without accounts, the first-run screen offers the local Burrow Server first', async ({ page }) => {
   await page.goto(burrow.pageUrl)
@@ -66,7 +67,10 @@ test('an unreachable instance is explained', async ({ page }) => {
   await page.goto(burrow.pageUrl)
   await page.getByTestId('instance-other').click()
   // A port that was free a moment ago: nothing listens, the connection is refused at once.
-  await page.getByTestId('instance-url').locator('input').fill(`http://127.0.0.1:${await freePort()}`)
+  await page
+    .getByTestId('instance-url')
+    .locator('input')
+    .fill(`http://127.0.0.1:${await freePort()}`)
   await page.getByTestId('token').locator('input').fill('glpat-whatever')
   await page.getByTestId('account-add-submit').click()
   await expect(page.getByTestId('account-add-error')).toContainText('Cannot reach the server')
@@ -146,19 +150,25 @@ test('the theme follows a dark OS setting and can be chosen by hand', async ({ p
   await page.goto(burrow.pageUrl)
   await expect(page.getByTestId('page-title')).toHaveText('Home')
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
-  await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor)).not.toBe('rgb(255, 255, 255)')
+  await expect
+    .poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor))
+    .not.toBe('rgb(255, 255, 255)')
   await shot(page, 'home-dark')
   // system → light: the OS says dark, the user says light.
   await page.getByTestId('theme-toggle').click()
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light')
   // naive-ui animates the body colour: wait for it to settle.
-  await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(255, 255, 255)')
+  await expect
+    .poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor))
+    .toBe('rgb(255, 255, 255)')
   // The choice survives a reload.
   await page.reload()
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light')
 })
 
-test('the component gallery renders Markdown, diff, burndown and a 10,000-row list without CSP violations', async ({ page }) => {
+test('the component gallery renders Markdown, diff, burndown and a 10,000-row list without CSP violations', async ({
+  page,
+}) => {
   await page.goto(burrow.pageUrl)
   await expect(page.getByTestId('page-title')).toHaveText('Home')
   await page.keyboard.press('Control+k')
@@ -176,7 +186,9 @@ test('the component gallery renders Markdown, diff, burndown and a 10,000-row li
     await page.emulateMedia({ colorScheme: scheme })
     await expect(page.locator('html')).toHaveAttribute('data-theme', scheme)
     for (const part of ['markdown', 'chips', 'filter', 'burndown', 'diff', 'list']) {
-      await page.getByTestId(`gallery-${part}`).screenshot({ path: join(SCREENSHOTS, `gallery-${part}-${scheme}.png`), animations: 'disabled' })
+      await page
+        .getByTestId(`gallery-${part}`)
+        .screenshot({ path: join(SCREENSHOTS, `gallery-${part}-${scheme}.png`), animations: 'disabled' })
     }
   }
 })

@@ -59,6 +59,8 @@ test('10,000 synced issues scroll as one list: only the rows in view are drawn, 
   expect(await drawn.count()).toBeLessThan(60)
   // And back to the middle: no row is skipped on the way.
   await list.evaluate((el) => el.scrollTo({ top: el.scrollHeight / 2 }))
-  await expect(page.locator(`.common-virtual-list__row[aria-posinset="${ISSUES / 2}"] .work-item-row__title`)).toBeVisible({ timeout: 30_000 })
+  await expect(
+    page.locator(`.common-virtual-list__row[aria-posinset="${ISSUES / 2}"] .work-item-row__title`),
+  ).toBeVisible({ timeout: 30_000 })
   await page.screenshot({ path: join(SCREENSHOTS, 'issues-10k-middle.png'), animations: 'disabled' })
 })

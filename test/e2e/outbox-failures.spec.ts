@@ -35,7 +35,10 @@ test.afterEach(() => {
 })
 
 /** The REST API as the demo user, straight to the server (not through the proxy). */
-const api = restApi(() => burrow.serverUrl, () => burrow.user.token)
+const api = restApi(
+  () => burrow.serverUrl,
+  () => burrow.user.token,
+)
 
 interface ServerIssue {
   readonly iid: number
@@ -45,14 +48,20 @@ interface ServerIssue {
 
 /** Open issues of field-app with no pending history here, `count` of them, skipping `skip`. */
 async function issues(count: number, skip: number): Promise<ServerIssue[]> {
-  const list = await api<ServerIssue[]>('GET', `/projects/${project.id}/issues?state=opened&order_by=created_at&sort=asc&per_page=${count + skip}`)
+  const list = await api<ServerIssue[]>(
+    'GET',
+    `/projects/${project.id}/issues?state=opened&order_by=created_at&sort=asc&per_page=${count + skip}`,
+  )
   return list.slice(skip, skip + count)
 }
 
 /** Opens the issue by its address in the loaded app (the page's first address carries its secret in the hash). */
 async function openIssue(page: Page, issue: ServerIssue): Promise<void> {
   await expect(page.getByTestId('page-title')).toBeVisible()
-  await page.evaluate((hash) => (window.location.hash = hash), `#/a/${accountId}/projects/${project.id}/issues/${issue.iid}`)
+  await page.evaluate(
+    (hash) => (window.location.hash = hash),
+    `#/a/${accountId}/projects/${project.id}/issues/${issue.iid}`,
+  )
   await expect(page.getByTestId('issue-title')).toHaveText(issue.title)
 }
 
@@ -87,11 +96,17 @@ async function comment(page: Page, body: string): Promise<Locator> {
 
 /** The outbox panel's entry about issue `iid` in `section` (a state: failed, unknown-outcome, done…). */
 function outboxEntry(page: Page, section: string, iid: number): Locator {
-  return page.locator(`[data-section="${section}"]`).getByTestId('outbox-entry').filter({ hasText: new RegExp(`#${iid}(?!\\d)`) })
+  return page
+    .locator(`[data-section="${section}"]`)
+    .getByTestId('outbox-entry')
+    .filter({ hasText: new RegExp(`#${iid}(?!\\d)`) })
 }
 
 async function notesWith(issue: ServerIssue, body: string): Promise<number> {
-  const notes = await api<{ body: string; system: boolean }[]>('GET', `/projects/${project.id}/issues/${issue.iid}/notes?per_page=100`)
+  const notes = await api<{ body: string; system: boolean }[]>(
+    'GET',
+    `/projects/${project.id}/issues/${issue.iid}/notes?per_page=100`,
+  )
   return notes.filter((n) => !n.system && n.body === body).length
 }
 
@@ -114,7 +129,10 @@ test('after adding an account, the first sync fills the issue list', async ({ pa
   await page.goto(burrow.pageUrl)
   // Through the proxy, as "a GitLab instance", so the tests can cut requests and answers.
   await page.getByTestId('instance-other').click()
-  await page.getByTestId('instance-url').locator('input').fill(burrow.proxyUrl ?? '')
+  await page
+    .getByTestId('instance-url')
+    .locator('input')
+    .fill(burrow.proxyUrl ?? '')
   await page.getByTestId('token').locator('input').fill(burrow.user.token)
   await page.getByTestId('account-add-submit').click()
   await expect(page.getByTestId('account-current')).toHaveText(burrow.user.name)
@@ -125,7 +143,9 @@ test('after adding an account, the first sync fills the issue list', async ({ pa
   expect(accountId).not.toBe('')
 })
 
-test('writes the server refuses: failed with its reason, off the item; one discarded, the other retried once the cause is fixed lands once', async ({ page }) => {
+test('writes the server refuses: failed with its reason, off the item; one discarded, the other retried once the cause is fixed lands once', async ({
+  page,
+}) => {
   test.setTimeout(120_000)
   const [first, second] = await issues(2, 0)
   const firstLabel = await newLabelFor(first)
@@ -148,7 +168,9 @@ test('writes the server refuses: failed with its reason, off the item; one disca
   await expect(failedFirst).toContainText(`Add label ${firstLabel}`)
   await expect(failedFirst).toContainText('failed')
   // The server's words, what they likely mean, and the status once.
-  await expect(failedFirst).toContainText('The server does not allow this change: “403 Forbidden”. The project may be archived')
+  await expect(failedFirst).toContainText(
+    'The server does not allow this change: “403 Forbidden”. The project may be archived',
+  )
   await expect(failedFirst.getByText('(HTTP 403)')).toHaveCount(1)
   await expect(failedFirst).not.toContainText('(HTTP 403) (HTTP 403)')
   await expect(failedSecond).toContainText('403 Forbidden')
@@ -179,15 +201,22 @@ test('writes the server refuses: failed with its reason, off the item; one disca
   await expect(page.getByTestId('status-outbox')).toHaveCount(0)
   const onServer = await api<ServerIssue>('GET', `/projects/${project.id}/issues/${second.iid}`)
   expect(onServer.labels).toContain(secondLabel)
-  expect((await api<ServerIssue>('GET', `/projects/${project.id}/issues/${first.iid}`)).labels).not.toContain(firstLabel)
-  const events = await api<{ action: string; label: { name: string } | null }[]>('GET', `/projects/${project.id}/issues/${second.iid}/resource_label_events?per_page=100`)
+  expect((await api<ServerIssue>('GET', `/projects/${project.id}/issues/${first.iid}`)).labels).not.toContain(
+    firstLabel,
+  )
+  const events = await api<{ action: string; label: { name: string } | null }[]>(
+    'GET',
+    `/projects/${project.id}/issues/${second.iid}/resource_label_events?per_page=100`,
+  )
   expect(events.filter((e) => e.action === 'add' && e.label?.name === secondLabel)).toHaveLength(1)
   await openIssue(page, second)
   await expect(page.locator('[data-field="labels"]').locator(`[data-label="${secondLabel}"]`)).toBeVisible()
   await expect(page.locator('[data-field="labels"]')).not.toContainText('pending')
 })
 
-test('a comment whose answer was lost shows as outcome unknown, and is found on the server by reading: confirmed, never posted twice', async ({ page }) => {
+test('a comment whose answer was lost shows as outcome unknown, and is found on the server by reading: confirmed, never posted twice', async ({
+  page,
+}) => {
   const [issue] = await issues(1, 2)
   const body = 'Did this arrive? The answer was lost on the way back.'
   await page.goto(burrow.pageUrl)
@@ -203,7 +232,9 @@ test('a comment whose answer was lost shows as outcome unknown, and is found on 
   await page.getByTestId('status-outbox').click()
   const unknown = outboxEntry(page, 'unknown-outcome', issue.iid)
   await expect(unknown).toContainText('outcome unknown')
-  await expect(unknown).toContainText('Sent, but the answer was lost (the connection was cut): the server will be read to see whether it took effect.')
+  await expect(unknown).toContainText(
+    'Sent, but the answer was lost (the connection was cut): the server will be read to see whether it took effect.',
+  )
   // Neither failed nor offered for sending again.
   await expect(page.locator('[data-section="failed"]')).toHaveCount(0)
   await expect(unknown.getByRole('button', { name: 'Retry' })).toHaveCount(0)
@@ -221,7 +252,9 @@ test('a comment whose answer was lost shows as outcome unknown, and is found on 
   await expect(page.getByTestId('item-outbox')).toHaveCount(0)
 })
 
-test('a comment cut off before the server: outcome unknown, read back as not there, and sent again only when the user says so', async ({ page }) => {
+test('a comment cut off before the server: outcome unknown, read back as not there, and sent again only when the user says so', async ({
+  page,
+}) => {
   const [issue] = await issues(1, 3)
   const body = 'Cut off on the way: this never reached the server at first.'
   await page.goto(burrow.pageUrl)
@@ -236,7 +269,10 @@ test('a comment cut off before the server: outcome unknown, read back as not the
   // Read back: not there. A comment is not posted again on its own (it could still be on its way in).
   await goOnline(page)
   const notThere = outboxEntry(page, 'failed', issue.iid)
-  await expect(notThere).toContainText('The comment was not on the server. It did not take effect: send it again, or discard it.', { timeout: 30_000 })
+  await expect(notThere).toContainText(
+    'The comment was not on the server. It did not take effect: send it again, or discard it.',
+    { timeout: 30_000 },
+  )
   await shot(page, 'outbox-unknown-outcome-not-applied')
   expect(await notesWith(issue, body)).toBe(0)
   await openIssue(page, issue)

@@ -28,7 +28,8 @@ test.afterEach(() => {
   expect(violations, 'Content-Security-Policy violations').toEqual([])
 })
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled' })
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled' })
 
 async function goToRepositories(page: Page): Promise<void> {
   await expect(page.getByTestId('page-title')).toBeVisible()
@@ -37,11 +38,16 @@ async function goToRepositories(page: Page): Promise<void> {
   await expect(page.getByTestId('page-title')).toHaveText('Repositories')
 }
 
-test('a demo project is cloned with progress, then its files and a commit are browsed with the network cut', async ({ page }) => {
+test('a demo project is cloned with progress, then its files and a commit are browsed with the network cut', async ({
+  page,
+}) => {
   test.setTimeout(300_000)
   await page.goto(burrow.pageUrl)
   await page.getByTestId('instance-other').click()
-  await page.getByTestId('instance-url').locator('input').fill(burrow.proxyUrl ?? '')
+  await page
+    .getByTestId('instance-url')
+    .locator('input')
+    .fill(burrow.proxyUrl ?? '')
   await page.getByTestId('token').locator('input').fill(burrow.user.token)
   await page.getByTestId('account-add-submit').click()
   await expect(page.getByTestId('account-current')).toHaveText(burrow.user.name)
@@ -123,11 +129,20 @@ test('the repository browser in the dark theme', async ({ page }) => {
   await shot(page, 'repository-file-dark')
 })
 
-test('search finds files of the clone by name and by a line of their text, offline, and opens them', async ({ page }) => {
+test('search finds files of the clone by name and by a line of their text, offline, and opens them', async ({
+  page,
+}) => {
   test.setTimeout(120_000)
   const headers = { 'PRIVATE-TOKEN': burrow.user.token }
-  const project = (await (await fetch(`${burrow.serverUrl}/api/v4/projects/${encodeURIComponent(PROJECT)}`, { headers })).json()) as { id: number; default_branch: string }
-  const readme = await (await fetch(`${burrow.serverUrl}/api/v4/projects/${project.id}/repository/files/README.md/raw?ref=${project.default_branch}`, { headers })).text()
+  const project = (await (
+    await fetch(`${burrow.serverUrl}/api/v4/projects/${encodeURIComponent(PROJECT)}`, { headers })
+  ).json()) as { id: number; default_branch: string }
+  const readme = await (
+    await fetch(
+      `${burrow.serverUrl}/api/v4/projects/${project.id}/repository/files/README.md/raw?ref=${project.default_branch}`,
+      { headers },
+    )
+  ).text()
   // A line of the README with a few words of text: its first three words, the last cut short.
   const line = readme.split('\n').find((l) => (l.match(/[A-Za-z]{4,}/g) ?? []).length >= 3) ?? ''
   const words = (line.match(/[A-Za-z]{4,}/g) ?? []).slice(0, 3)

@@ -43,11 +43,22 @@ test.beforeAll(async () => {
   ids.kestrel = (await api<{ id: number }>('GET', '/groups/kestrel')).id
   ids.oss = (await api<{ id: number }>('GET', '/groups/kestrel-oss')).id
   // Rowan, new at the company, asks to join the API project and the open-source group.
-  const rowan = await api<{ id: number }>('POST', '/users', { username: 'rowan', name: 'Rowan Achterberg', email: 'rowan@kestrel.example', password: 'long-enough-password-1', skip_confirmation: true })
+  const rowan = await api<{ id: number }>('POST', '/users', {
+    username: 'rowan',
+    name: 'Rowan Achterberg',
+    email: 'rowan@kestrel.example',
+    password: 'long-enough-password-1',
+    skip_confirmation: true,
+  })
   ids.rowan = rowan.id
-  const token = (await api<{ token: string }>('POST', `/users/${rowan.id}/personal_access_tokens`, { name: 'e2e', scopes: ['api'] })).token
+  const token = (
+    await api<{ token: string }>('POST', `/users/${rowan.id}/personal_access_tokens`, { name: 'e2e', scopes: ['api'] })
+  ).token
   for (const path of [`/projects/${ids.api}/access_requests`, `/groups/${ids.oss}/access_requests`]) {
-    const response = await fetch(`${burrow.serverUrl}/api/v4${path}`, { method: 'POST', headers: { 'PRIVATE-TOKEN': token } })
+    const response = await fetch(`${burrow.serverUrl}/api/v4${path}`, {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': token },
+    })
     expect(response.status, path).toBe(201)
   }
 })
@@ -66,7 +77,10 @@ test.afterEach(() => {
 })
 
 /** The REST API as the administrator, straight to the server (not through the proxy). */
-const api = restApi(() => burrow.serverUrl, () => burrow.rootToken)
+const api = restApi(
+  () => burrow.serverUrl,
+  () => burrow.rootToken,
+)
 
 async function open(page: Page, hash: string): Promise<void> {
   await page.goto(burrow.pageUrl)
@@ -102,7 +116,8 @@ async function choose(page: Page, select: Locator, option: string | RegExp): Pro
 
 const rows = (page: Page) => page.getByTestId('resource-row')
 /** The row whose ID cell (a code cell) is exactly `id`. */
-const rowWithId = (page: Page, id: number) => rows(page).filter({ has: page.locator('code', { hasText: new RegExp(`^${id}$`) }) })
+const rowWithId = (page: Page, id: number) =>
+  rows(page).filter({ has: page.locator('code', { hasText: new RegExp(`^${id}$`) }) })
 const outcome = (page: Page) => page.getByTestId('resource-outcome')
 
 test('the administrator signs in and opens the users list with its filters', async ({ page }) => {
@@ -110,7 +125,10 @@ test('the administrator signs in and opens the users list with its filters', asy
   await page.goto(burrow.pageUrl)
   // Through the proxy, as "a GitLab instance", so the offline test can take the network away.
   await page.getByTestId('instance-other').click()
-  await page.getByTestId('instance-url').locator('input').fill(burrow.proxyUrl ?? '')
+  await page
+    .getByTestId('instance-url')
+    .locator('input')
+    .fill(burrow.proxyUrl ?? '')
   await page.getByTestId('token').locator('input').fill(burrow.rootToken)
   await page.getByTestId('account-add-submit').click()
   await expect(page.getByTestId('account-current')).toHaveText('Administrator')
@@ -146,7 +164,9 @@ test('creates a user: the password rule is checked before sending, then the new 
   await page.getByTestId('field-email').locator('input').fill('grace@navy.example')
   await page.getByTestId('form-submit').click()
   await expect(page.getByTestId('field-password')).toHaveAttribute('data-invalid', 'true')
-  await expect(page.getByTestId('field-password')).toContainText('Give a password, or choose a reset link or a random password.')
+  await expect(page.getByTestId('field-password')).toContainText(
+    'Give a password, or choose a reset link or a random password.',
+  )
   await setTheme(page, 'dark')
   await page.getByTestId('field-name').locator('input').fill('Grace Hopper')
   await page.getByTestId('field-username').locator('input').fill('grace')
@@ -201,7 +221,10 @@ test('instance audit events, filtered by entity type', async ({ page }) => {
   const rows = page.getByTestId('resource-row')
   await expect(rows.first()).toBeVisible()
   await page.getByTestId('filter-entity_type').click()
-  await page.locator('.n-base-select-option').filter({ hasText: /^User$/ }).click()
+  await page
+    .locator('.n-base-select-option')
+    .filter({ hasText: /^User$/ })
+    .click()
   await expect(page).toHaveURL(/entity_type=User/)
   const expected = await api<unknown[]>('GET', '/audit_events?entity_type=User&per_page=20')
   await expect(rows).toHaveCount(expected.length)
@@ -211,12 +234,24 @@ test('instance audit events, filtered by entity type', async ({ page }) => {
   await shot(page, 'resources-admin-audit-events-light')
 })
 
-test('Admin: every tab in view at 1360 px, the seeded storage move, a project’s move scheduled, a bad storage name refused beside its field', async ({ page }) => {
+test('Admin: every tab in view at 1360 px, the seeded storage move, a project’s move scheduled, a bad storage name refused beside its field', async ({
+  page,
+}) => {
   test.setTimeout(150_000)
   await open(page, '#/admin/users')
   await expect(rows(page).first()).toBeVisible()
   // Nine tabs wrap onto a second line rather than cutting off the last.
-  for (const key of ['users', 'runners', 'audit-events', 'replication-nodes', 'replication-status', 'pages-domains', 'storage-moves', 'group-storage-moves', 'settings']) {
+  for (const key of [
+    'users',
+    'runners',
+    'audit-events',
+    'replication-nodes',
+    'replication-status',
+    'pages-domains',
+    'storage-moves',
+    'group-storage-moves',
+    'settings',
+  ]) {
     await expect(page.getByTestId(`resource-tab-${key}`)).toBeInViewport({ ratio: 1 })
   }
   await shot(page, 'resources-admin-tabs-light')
@@ -243,7 +278,16 @@ test('Admin: every tab in view at 1360 px, the seeded storage move, a project’
   await dialog.getByTestId('form-submit').click()
   await expect(outcome(page)).toContainText('Move scheduled')
   await expect
-    .poll(async () => (await api<{ state: string; destination_storage_name: string }[]>('GET', `/projects/${ids.website}/repository_storage_moves`)).map((m) => `${m.destination_storage_name}:${m.state}`), { timeout: 60_000 })
+    .poll(
+      async () =>
+        (
+          await api<{ state: string; destination_storage_name: string }[]>(
+            'GET',
+            `/projects/${ids.website}/repository_storage_moves`,
+          )
+        ).map((m) => `${m.destination_storage_name}:${m.state}`),
+      { timeout: 60_000 },
+    )
     .toContain('archive:finished')
   await page.getByTestId('resource-reload').click()
   await expect(rows(page).filter({ hasText: 'kestrel/website' })).toHaveCount(1)
@@ -254,7 +298,9 @@ test('Admin: every tab in view at 1360 px, the seeded storage move, a project’
   await dialog.getByTestId('field-destination_storage_name').locator('input').fill('nowhere')
   await dialog.getByTestId('form-submit').click()
   await expect(dialog.getByTestId('field-destination_storage_name')).toHaveAttribute('data-invalid', 'true')
-  await expect(dialog.getByTestId('field-destination_storage_name')).toContainText('To storage does not have a valid value')
+  await expect(dialog.getByTestId('field-destination_storage_name')).toContainText(
+    'To storage does not have a valid value',
+  )
   await shot(page, 'resources-admin-bulk-move-refused-light')
   await dialog.getByTestId('form-cancel').click()
 })
@@ -272,7 +318,10 @@ interface ServerJob {
  */
 async function retryableFailedJob(projectId: number): Promise<ServerJob> {
   const jobs = await api<ServerJob[]>('GET', `/projects/${projectId}/jobs?per_page=100`)
-  const job = jobs.find((j) => j.status === 'failed' && !jobs.some((k) => k.name === j.name && k.pipeline.id === j.pipeline.id && k.id > j.id))
+  const job = jobs.find(
+    (j) =>
+      j.status === 'failed' && !jobs.some((k) => k.name === j.name && k.pipeline.id === j.pipeline.id && k.id > j.id),
+  )
   if (job === undefined) throw new Error(`project ${projectId} has no failed job left to retry`)
   return job
 }
@@ -285,7 +334,11 @@ test('CI/CD: pipelines and jobs of a project, a failed job’s log, and the job 
   // Retry is offered for failed and canceled pipelines only.
   const failed = pipelines.find((p) => p.status === 'failed')
   expect(failed).toBeDefined()
-  await expect(rows(page).filter({ hasText: new RegExp(`#${failed?.id}(?!\\d)`) }).getByTestId('action-retry')).toBeVisible()
+  await expect(
+    rows(page)
+      .filter({ hasText: new RegExp(`#${failed?.id}(?!\\d)`) })
+      .getByTestId('action-retry'),
+  ).toBeVisible()
   await expect(rows(page).filter({ hasText: 'Success' }).getByTestId('action-retry')).toHaveCount(0)
   await bothThemes(page, 'resources-cicd-pipelines')
 
@@ -322,9 +375,14 @@ test('CI/CD: pipelines and jobs of a project, a failed job’s log, and the job 
   await expect(rows(page).filter({ hasText: 'kestrel-deploy-1' })).toContainText('Group type')
 })
 
-test('Operations: environments, a review app stopped, staging protected, deployments, Pages domains, error tracking and a new client key', async ({ page }) => {
+test('Operations: environments, a review app stopped, staging protected, deployments, Pages domains, error tracking and a new client key', async ({
+  page,
+}) => {
   await open(page, `#/operations/environments?project=${ids.api}`)
-  const environments = await api<{ id: number; name: string; state: string }[]>('GET', `/projects/${ids.api}/environments?per_page=20`)
+  const environments = await api<{ id: number; name: string; state: string }[]>(
+    'GET',
+    `/projects/${ids.api}/environments?per_page=20`,
+  )
   await expect(rows(page)).toHaveCount(environments.length)
   // Searches under 3 characters are not sent (the API refuses them).
   await page.getByTestId('filter-search').locator('input').fill('re')
@@ -356,7 +414,10 @@ test('Operations: environments, a review app stopped, staging protected, deploym
   await page.getByTestId('form-submit').click()
   await expect(page.getByTestId('resource-detail-title')).toHaveText('staging')
   await expect(page.locator('[data-field="deploy_access_levels"]')).toContainText('Developers + Maintainers')
-  const rule = await api<{ deploy_access_levels: { access_level: number }[] }>('GET', `/projects/${ids.api}/protected_environments/staging`)
+  const rule = await api<{ deploy_access_levels: { access_level: number }[] }>(
+    'GET',
+    `/projects/${ids.api}/protected_environments/staging`,
+  )
   expect(rule.deploy_access_levels.map((l) => l.access_level)).toEqual([30])
   // Protecting it twice: the server's refusal, readable.
   await page.getByTestId('resource-tab-protected-environments').click()
@@ -385,19 +446,28 @@ test('Operations: environments, a review app stopped, staging protected, deploym
   await page.getByTestId('action-generate').click()
   await expect(outcome(page)).toContainText('Key generated.')
   await expect(rows(page)).toHaveCount(before.length + 1)
-  expect(await api<unknown[]>('GET', `/projects/${ids.fieldApp}/error_tracking/client_keys`)).toHaveLength(before.length + 1)
+  expect(await api<unknown[]>('GET', `/projects/${ids.fieldApp}/error_tracking/client_keys`)).toHaveLength(
+    before.length + 1,
+  )
   await bothThemes(page, 'resources-operations-client-keys')
 })
 
 test('Security: vulnerabilities with their finding, one resolved, and dependencies with theirs', async ({ page }) => {
   await open(page, `#/security/vulnerabilities?project=${ids.api}`)
-  const vulnerabilities = await api<{ id: number; title: string; state: string }[]>('GET', `/projects/${ids.api}/vulnerabilities`)
+  const vulnerabilities = await api<{ id: number; title: string; state: string }[]>(
+    'GET',
+    `/projects/${ids.api}/vulnerabilities`,
+  )
   await expect(rows(page)).toHaveCount(vulnerabilities.length)
   await bothThemes(page, 'resources-security-vulnerabilities')
   // Not triaged yet: `opened` on Burrow Server (`detected` on GitLab 17).
   const detected = vulnerabilities.find((v) => v.state === 'opened' || v.state === 'detected')
   expect(detected).toBeDefined()
-  await rows(page).filter({ hasText: detected?.title ?? '' }).locator('[role="cell"]').first().click()
+  await rows(page)
+    .filter({ hasText: detected?.title ?? '' })
+    .locator('[role="cell"]')
+    .first()
+    .click()
   await expect(page.getByTestId('resource-detail-title')).toHaveText(detected?.title ?? '')
   await expect(page.locator('[data-field="location"]')).toContainText('src/db/query.js:40')
   await expect(page.locator('[data-field="identifiers"]')).toContainText('CWE-89')
@@ -417,7 +487,9 @@ test('Security: vulnerabilities with their finding, one resolved, and dependenci
   await bothThemes(page, 'resources-security-dependencies')
 })
 
-test('Projects: members, an access request approved as Developer, protected branches and audit events', async ({ page }) => {
+test('Projects: members, an access request approved as Developer, protected branches and audit events', async ({
+  page,
+}) => {
   await open(page, `#/projects/access-requests?project=${ids.api}`)
   const request = rows(page).filter({ hasText: 'Rowan Achterberg' })
   await expect(request).toHaveCount(1)
@@ -428,7 +500,9 @@ test('Projects: members, an access request approved as Developer, protected bran
   await dialog.getByTestId('form-submit').click()
   await expect(outcome(page)).toContainText('Access granted.')
   await expect(page.getByTestId('resource-empty')).toBeVisible()
-  expect((await api<{ access_level: number }>('GET', `/projects/${ids.api}/members/${ids.rowan}`)).access_level).toBe(30)
+  expect((await api<{ access_level: number }>('GET', `/projects/${ids.api}/members/${ids.rowan}`)).access_level).toBe(
+    30,
+  )
 
   await page.getByTestId('resource-tab-members').click()
   await expect(rows(page).filter({ hasText: 'Rowan Achterberg' })).toContainText('Developer')
@@ -438,17 +512,23 @@ test('Projects: members, an access request approved as Developer, protected bran
   await expect(rows(page)).toHaveCount((await api<unknown[]>('GET', `/projects/${ids.api}/protected_branches`)).length)
   await expect(rows(page).first()).toContainText('main')
   await page.getByTestId('resource-tab-audit-events').click()
-  await expect(rows(page)).toHaveCount((await api<unknown[]>('GET', `/projects/${ids.api}/audit_events?per_page=20`)).length)
+  await expect(rows(page)).toHaveCount(
+    (await api<unknown[]>('GET', `/projects/${ids.api}/audit_events?per_page=20`)).length,
+  )
   await expect(rows(page).filter({ hasText: 'Protected environment staging' })).toHaveCount(1)
   await bothThemes(page, 'resources-projects-audit-events')
 })
 
 test('Groups: members, billable members, an access request denied, audit events and runners', async ({ page }) => {
   await open(page, `#/groups/members?group=${ids.kestrel}`)
-  await expect(rows(page)).toHaveCount((await api<unknown[]>('GET', `/groups/${ids.kestrel}/members?per_page=20`)).length)
+  await expect(rows(page)).toHaveCount(
+    (await api<unknown[]>('GET', `/groups/${ids.kestrel}/members?per_page=20`)).length,
+  )
   await bothThemes(page, 'resources-groups-members')
   await page.getByTestId('resource-tab-billable-members').click()
-  await expect(rows(page)).toHaveCount((await api<unknown[]>('GET', `/groups/${ids.kestrel}/billable_members?per_page=20`)).length)
+  await expect(rows(page)).toHaveCount(
+    (await api<unknown[]>('GET', `/groups/${ids.kestrel}/billable_members?per_page=20`)).length,
+  )
   await page.getByTestId('resource-tab-audit-events').click()
   await expect(rows(page).first()).toBeVisible()
   await page.getByTestId('resource-tab-runners').click()
@@ -466,10 +546,18 @@ test('Groups: members, billable members, an access request denied, audit events 
   await expect(outcome(page)).toContainText('Access request denied.')
   await expect(page.getByTestId('resource-empty')).toBeVisible()
   expect(await api<unknown[]>('GET', `/groups/${ids.oss}/access_requests`)).toEqual([])
-  await expect((await fetch(`${burrow.serverUrl}/api/v4/groups/${ids.oss}/members/${ids.rowan}`, { headers: { 'PRIVATE-TOKEN': burrow.rootToken } })).status).toBe(404)
+  await expect(
+    (
+      await fetch(`${burrow.serverUrl}/api/v4/groups/${ids.oss}/members/${ids.rowan}`, {
+        headers: { 'PRIVATE-TOKEN': burrow.rootToken },
+      })
+    ).status,
+  ).toBe(404)
 })
 
-test('Your account: a personal access token created as root, shown once, working, then revoked; the activity', async ({ page }) => {
+test('Your account: a personal access token created as root, shown once, working, then revoked; the activity', async ({
+  page,
+}) => {
   await open(page, '#/account/access-tokens')
   // Only root's own tokens, although administrators may list everyone's.
   const mine = await api<unknown[]>('GET', '/personal_access_tokens?user_id=1')
@@ -490,7 +578,10 @@ test('Your account: a personal access token created as root, shown once, working
   await row.getByTestId('action-revoke').click()
   await confirm(page, 'Revoke')
   await expect(outcome(page)).toContainText('Token revoked.')
-  const [revoked] = await api<{ revoked: boolean; active: boolean }[]>('GET', '/personal_access_tokens?user_id=1&search=e2e-panel-token')
+  const [revoked] = await api<{ revoked: boolean; active: boolean }[]>(
+    'GET',
+    '/personal_access_tokens?user_id=1&search=e2e-panel-token',
+  )
   expect(revoked).toMatchObject({ revoked: true, active: false })
   expect((await fetch(`${burrow.serverUrl}/api/v4/user`, { headers: { 'PRIVATE-TOKEN': value } })).status).toBe(401)
   await bothThemes(page, 'resources-account-tokens')
@@ -500,11 +591,15 @@ test('Your account: a personal access token created as root, shown once, working
   await bothThemes(page, 'resources-account-activity')
 })
 
-test('offline: writes are refused with the reason, reads come from the saved copies marked stale, and what a write outdated is not shown', async ({ page }) => {
+test('offline: writes are refused with the reason, reads come from the saved copies marked stale, and what a write outdated is not shown', async ({
+  page,
+}) => {
   // Saved while online: the failed jobs of the field app, then a retry from a job's page.
   const job = await retryableFailedJob(ids.fieldApp)
   await open(page, `#/ci-cd/jobs?project=${ids.fieldApp}&scope=failed`)
-  await expect(rows(page)).toHaveCount((await api<unknown[]>('GET', `/projects/${ids.fieldApp}/jobs?scope=failed`)).length)
+  await expect(rows(page)).toHaveCount(
+    (await api<unknown[]>('GET', `/projects/${ids.fieldApp}/jobs?scope=failed`)).length,
+  )
   await rowWithId(page, job.id).locator('[role="cell"]').first().click()
   await expect(page.getByTestId('resource-log')).toContainText('ERROR: Job failed')
   await page.getByTestId('action-retry').click()
@@ -519,7 +614,10 @@ test('offline: writes are refused with the reason, reads come from the saved cop
     await expect(rows(page).filter({ hasText: changed.stoppedEnvironment })).toContainText(/Stopping|Stopped/)
     const stop = rows(page).filter({ hasText: 'production' }).getByTestId('action-stop')
     await expect(stop).toBeDisabled()
-    await expect(stop).toHaveAttribute('title', /Needs the server: Changes here go straight to the server and are not kept for later/)
+    await expect(stop).toHaveAttribute(
+      'title',
+      /Needs the server: Changes here go straight to the server and are not kept for later/,
+    )
     await expect(page.getByTestId('resource-blocked')).toContainText('Needs the server')
     await expect(page.getByTestId('resource-create')).toBeDisabled()
     await bothThemes(page, 'resources-offline-environments')

@@ -35,7 +35,8 @@ test.afterEach(() => {
   expect(violations, 'Content-Security-Policy violations').toEqual([])
 })
 
-const shot = (page: Page, name: string, fullPage: boolean) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled', fullPage })
+const shot = (page: Page, name: string, fullPage: boolean) =>
+  page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled', fullPage })
 
 /**
  * Screenshots of the page as it is, in the light and then the dark theme (the OS setting, which
@@ -51,7 +52,9 @@ async function shotBoth(page: Page, name: string, options: { readonly fullPage?:
   await page.emulateMedia({ colorScheme: 'light' })
 }
 
-test('without a keychain, adding an account says nothing was stored and offers the encrypted file', async ({ page }) => {
+test('without a keychain, adding an account says nothing was stored and offers the encrypted file', async ({
+  page,
+}) => {
   await page.goto(pageUrl)
   await expect(page.getByRole('heading', { name: 'Welcome to Burrow' })).toBeVisible()
   await page.getByTestId('token').locator('input').fill(burrow.user.token)
@@ -99,7 +102,9 @@ test('opting into the encrypted file adds the account without asking again', asy
   await shotBoth(page, 'secret-storage-accounts-file')
 })
 
-test('started again, Burrow asks for the passphrase: a wrong one is refused, Skip leaves the account locked', async ({ page }) => {
+test('started again, Burrow asks for the passphrase: a wrong one is refused, Skip leaves the account locked', async ({
+  page,
+}) => {
   pageUrl = await burrow.relaunch()
   await page.goto(pageUrl)
   const dialog = page.getByTestId('unlock-dialog')
@@ -116,7 +121,9 @@ test('started again, Burrow asks for the passphrase: a wrong one is refused, Ski
 
   await page.getByTestId('passphrase-cancel').click()
   await expect(dialog).toHaveCount(0)
-  await expect(page.getByTestId('locked-banner')).toContainText('Ada Lovelace: nothing syncs or is sent until the encrypted sign-in file is unlocked')
+  await expect(page.getByTestId('locked-banner')).toContainText(
+    'Ada Lovelace: nothing syncs or is sent until the encrypted sign-in file is unlocked',
+  )
   await expect(page.getByTestId('status-locked')).toHaveText(`Locked: ${new URL(burrow.serverUrl).host}`)
   await expect(page.getByTestId('account-switcher')).toContainText('Locked')
   await expect(page.getByText('Sync failed')).toHaveCount(0)
@@ -134,7 +141,10 @@ test('while locked, the synced issue is readable and a comment waits in the outb
   await runCommand(page, 'go to issues')
   await page.locator('.work-item-row__title', { hasText: burrow.project.issueTitle }).click()
   await expect(page.getByTestId('issue-title')).toHaveText(burrow.project.issueTitle)
-  await page.getByTestId('comment-body').locator('textarea').fill('Checked the anemometer while the sign-in file was locked.')
+  await page
+    .getByTestId('comment-body')
+    .locator('textarea')
+    .fill('Checked the anemometer while the sign-in file was locked.')
   await page.getByTestId('comment-submit').click()
   const note = page.getByTestId('note').filter({ hasText: 'while the sign-in file was locked' })
   await expect(note.getByTestId('pending-marker')).toBeVisible()
@@ -160,7 +170,9 @@ test('the right passphrase unlocks: the account syncs again and the comment reac
   await expect(page.getByTestId('status-locked')).toHaveCount(0)
   await expect(page.getByTestId('status-sync')).toHaveText(/Synced/, { timeout: 60_000 })
   await expect(page.getByTestId('status-outbox')).toHaveCount(0, { timeout: 30_000 })
-  await expect.poll(() => burrow.comments(), { timeout: 30_000 }).toEqual(['Checked the anemometer while the sign-in file was locked.'])
+  await expect
+    .poll(() => burrow.comments(), { timeout: 30_000 })
+    .toEqual(['Checked the anemometer while the sign-in file was locked.'])
 
   await runCommand(page, 'manage accounts')
   await expect(page.getByTestId('secret-storage')).toHaveAttribute('data-state', 'file-unlocked')

@@ -22,12 +22,19 @@ let start: Started | null = null
 /** `node scripts/start.mjs --browser --no-open` on the shared data dir; resolves once it printed the page's address. */
 async function startBurrow(): Promise<Started> {
   // The app's own data (accounts, cache, preferences) goes beside the server's data dir: both inside dataDir.
-  const child = spawn(process.execPath, ['scripts/start.mjs', '--browser', '--no-open', '--data-dir', join(dataDir, 'server')], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(
+    process.execPath,
+    ['scripts/start.mjs', '--browser', '--no-open', '--data-dir', join(dataDir, 'server')],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
   let output = ''
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   return new Promise<Started>((resolve, reject) => {
     // The first start seeds the demo content before the server answers.
-    const timer = setTimeout(() => reject(new Error(`npm start printed no page address within 120 s:\n${output}`)), 120_000)
+    const timer = setTimeout(
+      () => reject(new Error(`npm start printed no page address within 120 s:\n${output}`)),
+      120_000,
+    )
     child.once('exit', (code) => reject(new Error(`scripts/start.mjs exited with ${code}:\n${output}`)))
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString()
@@ -101,7 +108,9 @@ test('the shell follows a dark OS theme', async ({ page }) => {
   await page.goto(current().pageUrl)
   await expect(page.getByTestId('page-title')).toHaveText('Home')
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
-  await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor)).not.toBe('rgb(255, 255, 255)')
+  await expect
+    .poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor))
+    .not.toBe('rgb(255, 255, 255)')
   await page.screenshot({ path: 'test-results/e2e/shell-dark.png', fullPage: true })
 })
 
@@ -112,7 +121,9 @@ test('a page without the secret cannot reach the contract and says so', async ({
   await page.screenshot({ path: 'test-results/screenshots/no-secret.png', animations: 'disabled' })
 })
 
-test('a restart of npm start keeps the account, its cached issues and the chosen theme, on a new page origin', async ({ page }) => {
+test('a restart of npm start keeps the account, its cached issues and the chosen theme, on a new page origin', async ({
+  page,
+}) => {
   test.setTimeout(150_000)
   await page.emulateMedia({ colorScheme: 'light' })
   await page.goto(current().pageUrl)

@@ -29,7 +29,10 @@ test.afterEach(() => {
 })
 
 /** The REST API as the demo user, straight to the server (not through the proxy). */
-const api = restApi(() => burrow.serverUrl, () => burrow.user.token)
+const api = restApi(
+  () => burrow.serverUrl,
+  () => burrow.user.token,
+)
 
 /** Opens the `nth` issue of the list; its project id and iid from the address. */
 async function openIssue(page: Page, nth: number): Promise<{ projectId: number; iid: number; title: string }> {
@@ -67,7 +70,10 @@ test('after adding an account, the first sync fills the issue list', async ({ pa
   await page.goto(burrow.pageUrl)
   // Through the proxy, as "a GitLab instance", so later tests can take the network away.
   await page.getByTestId('instance-other').click()
-  await page.getByTestId('instance-url').locator('input').fill(burrow.proxyUrl ?? '')
+  await page
+    .getByTestId('instance-url')
+    .locator('input')
+    .fill(burrow.proxyUrl ?? '')
   await page.getByTestId('token').locator('input').fill(burrow.user.token)
   await page.getByTestId('account-add-submit').click()
   await expect(page.getByTestId('account-current')).toHaveText(burrow.user.name)
@@ -79,7 +85,9 @@ test('after adding an account, the first sync fills the issue list', async ({ pa
   await shot(page, 'issues-list')
 })
 
-test('an issue opens with its description, discussion and attributes, and a comment is queued then sent', async ({ page }) => {
+test('an issue opens with its description, discussion and attributes, and a comment is queued then sent', async ({
+  page,
+}) => {
   await page.goto(burrow.pageUrl)
   await runCommand(page, 'go to issues')
   const first = page.locator('.work-item-row').first()
@@ -172,7 +180,9 @@ test('epics show as a tree with their dates, milestones with progress and a burn
   }
   await expect(page.getByTestId('epic-row').locator('a')).toHaveText(titles)
   // The tree: a child epic one level under its parent, with the dates the server gives it.
-  const serverEpics = await api<{ id: number; parent_id: number | null; title: string; start_date: string | null; due_date: string | null }[]>('GET', '/groups/kestrel/epics?per_page=100')
+  const serverEpics = await api<
+    { id: number; parent_id: number | null; title: string; start_date: string | null; due_date: string | null }[]
+  >('GET', '/groups/kestrel/epics?per_page=100')
   const child = serverEpics.find((e) => e.parent_id !== null && e.start_date !== null && e.due_date !== null)
   if (child === undefined) throw new Error('the demo content has no dated child epic')
   const childRow = page.locator('[data-testid="epic-row"][aria-level="2"]').filter({ hasText: child.title })
@@ -230,11 +240,19 @@ test('a change that meets a newer server change becomes a conflict, resolved sid
   await expect(page.getByTestId('conflict')).toHaveCount(0, { timeout: 30_000 })
   // "Keep mine" queues the write again, over the server's version.
   await expect
-    .poll(async () => (await api<{ assignees: { username: string }[] }>('GET', `/projects/${projectId}/issues/${iid}`)).assignees.map((a) => a.username), { timeout: 30_000 })
+    .poll(
+      async () =>
+        (await api<{ assignees: { username: string }[] }>('GET', `/projects/${projectId}/issues/${iid}`)).assignees.map(
+          (a) => a.username,
+        ),
+      { timeout: 30_000 },
+    )
     .toEqual(['amara'])
 })
 
-test('offline: online-only actions say why they are off, comments wait in the outbox and go out on return', async ({ page }) => {
+test('offline: online-only actions say why they are off, comments wait in the outbox and go out on return', async ({
+  page,
+}) => {
   test.setTimeout(180_000)
   await page.goto(burrow.pageUrl)
   await expect(page.getByTestId('page-title')).toHaveText('Home')
@@ -262,7 +280,9 @@ test('offline: online-only actions say why they are off, comments wait in the ou
   await shot(page, 'outbox-waiting')
   await burrow.setOnline(true)
   await runCommand(page, 'sync now')
-  await expect(page.getByTestId('outbox-empty').or(page.locator('[data-section="done"]'))).toBeVisible({ timeout: 120_000 })
+  await expect(page.getByTestId('outbox-empty').or(page.locator('[data-section="done"]'))).toBeVisible({
+    timeout: 120_000,
+  })
   await expect(page.locator('[data-section="queued"]')).toHaveCount(0, { timeout: 120_000 })
   await expect(page.getByTestId('status-sync')).not.toContainText('Offline', { timeout: 60_000 })
 })
@@ -281,7 +301,9 @@ test('the triage views in the dark theme', async ({ page }) => {
   await shot(page, 'merge-request-changes-dark')
 })
 
-test('the server process stopped mid-session: comment, label and close wait offline; restarted, the replay shows in the app and on the server', async ({ page }) => {
+test('the server process stopped mid-session: comment, label and close wait offline; restarted, the replay shows in the app and on the server', async ({
+  page,
+}) => {
   test.setTimeout(300_000)
   await page.goto(burrow.pageUrl)
   const { projectId, iid } = await openIssue(page, 3)
@@ -305,7 +327,9 @@ test('the server process stopped mid-session: comment, label and close wait offl
   await expect(page.getByTestId('comment-body').locator('textarea')).toBeFocused()
   await page.keyboard.type('Triaged while the server was down.')
   await page.keyboard.press('Control+Enter')
-  await expect(page.getByTestId('note').filter({ hasText: 'Triaged while the server was down.' }).getByTestId('pending-marker')).toBeVisible()
+  await expect(
+    page.getByTestId('note').filter({ hasText: 'Triaged while the server was down.' }).getByTestId('pending-marker'),
+  ).toBeVisible()
   await page.getByTestId('issue-title').click()
   await page.keyboard.press('l')
   await pick(page, label)
@@ -335,18 +359,25 @@ test('the server process stopped mid-session: comment, label and close wait offl
   await shot(page, 'outbox-replayed')
   await page.goBack()
   await expect(page.getByTestId('issue-state')).toHaveText('Closed')
-  await expect(page.getByTestId('note').filter({ hasText: 'Triaged while the server was down.' }).getByTestId('pending-marker')).toHaveCount(0, { timeout: 30_000 })
+  await expect(
+    page.getByTestId('note').filter({ hasText: 'Triaged while the server was down.' }).getByTestId('pending-marker'),
+  ).toHaveCount(0, { timeout: 30_000 })
   await expect(page.locator('[data-field="labels"]')).not.toContainText('pending', { timeout: 30_000 })
   await shot(page, 'issue-replayed')
 
   const after = await api<ServerIssue>('GET', `/projects/${projectId}/issues/${iid}`)
   expect(after.state).toBe('closed')
   expect(after.labels).toContain(label)
-  const notes = await api<{ body: string; system: boolean }[]>('GET', `/projects/${projectId}/issues/${iid}/notes?per_page=100`)
+  const notes = await api<{ body: string; system: boolean }[]>(
+    'GET',
+    `/projects/${projectId}/issues/${iid}/notes?per_page=100`,
+  )
   expect(notes.filter((n) => n.body === 'Triaged while the server was down.')).toHaveLength(1)
 })
 
-test('triage on the list from the keyboard: j moves, l labels and a assigns the highlighted issue', async ({ page }) => {
+test('triage on the list from the keyboard: j moves, l labels and a assigns the highlighted issue', async ({
+  page,
+}) => {
   await page.goto(burrow.pageUrl)
   await runCommand(page, 'go to issues')
   const rows = page.locator('.work-item-row')
@@ -376,14 +407,19 @@ test('triage on the list from the keyboard: j moves, l labels and a assigns the 
   await pick(page, burrow.user.name)
   // Online the outbox may send before a pending marker is ever seen: the server's state is what counts.
   await expect
-    .poll(async () => {
-      const now = await api<ServerIssue>('GET', `/projects/${projectId}/issues/${iid}`)
-      return [now.labels.includes(label), now.assignees.some((a) => a.username === burrow.user.username)]
-    }, { timeout: 30_000 })
+    .poll(
+      async () => {
+        const now = await api<ServerIssue>('GET', `/projects/${projectId}/issues/${iid}`)
+        return [now.labels.includes(label), now.assignees.some((a) => a.username === burrow.user.username)]
+      },
+      { timeout: 30_000 },
+    )
     .toEqual([true, !wasAssigned])
 })
 
-test('editing the title meets someone else’s newer title: both side by side, resolved with an edited version', async ({ page }) => {
+test('editing the title meets someone else’s newer title: both side by side, resolved with an edited version', async ({
+  page,
+}) => {
   await page.goto(burrow.pageUrl)
   const { projectId, iid } = await openIssue(page, 5)
   // Someone renames it on the server; this computer has not synced that yet.
@@ -402,13 +438,19 @@ test('editing the title meets someone else’s newer title: both side by side, r
   await conflict.locator('input').fill('Renamed by both')
   await conflict.getByRole('button', { name: 'Send edited' }).click()
   await expect(page.getByTestId('conflict')).toHaveCount(0, { timeout: 30_000 })
-  await expect.poll(async () => (await api<ServerIssue>('GET', `/projects/${projectId}/issues/${iid}`)).title, { timeout: 30_000 }).toBe('Renamed by both')
+  await expect
+    .poll(async () => (await api<ServerIssue>('GET', `/projects/${projectId}/issues/${iid}`)).title, {
+      timeout: 30_000,
+    })
+    .toBe('Renamed by both')
 })
 
 test('a task-list box ticked in the description is saved to the server through the outbox', async ({ page }) => {
   await page.goto(burrow.pageUrl)
   const { projectId, iid } = await openIssue(page, 6)
-  await api('PUT', `/projects/${projectId}/issues/${iid}`, { description: 'Steps:\n\n- [ ] reproduce\n- [ ] fix\n\n```\n- [ ] not a task\n```\n' })
+  await api('PUT', `/projects/${projectId}/issues/${iid}`, {
+    description: 'Steps:\n\n- [ ] reproduce\n- [ ] fix\n\n```\n- [ ] not a task\n```\n',
+  })
   await page.getByTestId('issue-title').click()
   await page.keyboard.press('r')
   const boxes = page.getByTestId('issue-description').locator('input[type="checkbox"]')
@@ -416,13 +458,20 @@ test('a task-list box ticked in the description is saved to the server through t
   await boxes.nth(1).click()
   await expect(boxes.nth(1)).toBeChecked()
   await expect(page.getByTestId('task-status')).toContainText('1 of 2 tasks done', { timeout: 30_000 })
-  await expect.poll(async () => (await api<ServerIssue>('GET', `/projects/${projectId}/issues/${iid}`)).description, { timeout: 30_000 }).toContain('- [x] fix')
+  await expect
+    .poll(async () => (await api<ServerIssue>('GET', `/projects/${projectId}/issues/${iid}`)).description, {
+      timeout: 30_000,
+    })
+    .toContain('- [x] fix')
 })
 
 test('an issue moves to another project through the server; the app follows it', async ({ page }) => {
   await page.goto(burrow.pageUrl)
   const { projectId, iid, title } = await openIssue(page, 7)
-  const projects = await api<{ id: number; path_with_namespace: string; name_with_namespace: string }[]>('GET', '/projects?membership=true&per_page=100')
+  const projects = await api<{ id: number; path_with_namespace: string; name_with_namespace: string }[]>(
+    'GET',
+    '/projects?membership=true&per_page=100',
+  )
   const target = projects.find((p) => p.id !== projectId)
   if (target === undefined) throw new Error('no other project to move to')
   await page.getByTestId('issue-title').click()
@@ -438,7 +487,10 @@ test('an issue moves to another project through the server; the app follows it',
 test('due date, weight and epic edited in the sidebar go through the outbox to the server', async ({ page }) => {
   await page.goto(burrow.pageUrl)
   const { projectId, iid } = await openIssue(page, 8)
-  const epics = await api<{ id: number; title: string; references: { full: string } }[]>('GET', '/groups/kestrel/epics?state=opened&per_page=100')
+  const epics = await api<{ id: number; title: string; references: { full: string } }[]>(
+    'GET',
+    '/groups/kestrel/epics?state=opened&per_page=100',
+  )
   const project = await api<{ path_with_namespace: string }>('GET', `/projects/${projectId}`)
   const before = await api<{ epic: { id: number } | null }>('GET', `/projects/${projectId}/issues/${iid}`)
   const epic = epics.find((e) => project.path_with_namespace.startsWith('kestrel/') && e.id !== before.epic?.id)
@@ -465,21 +517,46 @@ test('due date, weight and epic edited in the sidebar go through the outbox to t
   await shot(page, 'issue-dates-weight-epic')
 
   await expect
-    .poll(async () => {
-      const now = await api<{ due_date: string | null; weight: number | null; epic: { id: number } | null }>('GET', `/projects/${projectId}/issues/${iid}`)
-      return [now.due_date, now.weight, now.epic?.id ?? null]
-    }, { timeout: 30_000 })
+    .poll(
+      async () => {
+        const now = await api<{ due_date: string | null; weight: number | null; epic: { id: number } | null }>(
+          'GET',
+          `/projects/${projectId}/issues/${iid}`,
+        )
+        return [now.due_date, now.weight, now.epic?.id ?? null]
+      },
+      { timeout: 30_000 },
+    )
     .toEqual(['2030-01-15', 7, epic.id])
-  for (const field of ['due_date', 'weight', 'epic']) await expect(page.locator(`[data-field="${field}"]`)).not.toContainText('pending', { timeout: 30_000 })
+  for (const field of ['due_date', 'weight', 'epic'])
+    await expect(page.locator(`[data-field="${field}"]`)).not.toContainText('pending', { timeout: 30_000 })
 })
 
-test('an epic’s and a milestone’s issues open from their lists and move to another epic and milestone through the outbox', async ({ page }) => {
-  interface ServerEpic { id: number; iid: number; group_id: number; title: string }
-  interface ListedIssue { id: number; iid: number; project_id: number; title: string; state: string }
-  const epics = await api<ServerEpic[]>('GET', '/groups/kestrel/epics?state=opened&include_descendant_groups=false&per_page=100')
+test('an epic’s and a milestone’s issues open from their lists and move to another epic and milestone through the outbox', async ({
+  page,
+}) => {
+  interface ServerEpic {
+    id: number
+    iid: number
+    group_id: number
+    title: string
+  }
+  interface ListedIssue {
+    id: number
+    iid: number
+    project_id: number
+    title: string
+    state: string
+  }
+  const epics = await api<ServerEpic[]>(
+    'GET',
+    '/groups/kestrel/epics?state=opened&include_descendant_groups=false&per_page=100',
+  )
   let from: { epic: ServerEpic; issue: ListedIssue } | null = null
   for (const epic of epics) {
-    const open = (await api<ListedIssue[]>('GET', `/groups/kestrel/epics/${epic.iid}/issues`)).find((i) => i.state === 'opened')
+    const open = (await api<ListedIssue[]>('GET', `/groups/kestrel/epics/${epic.iid}/issues`)).find(
+      (i) => i.state === 'opened',
+    )
     if (open !== undefined) {
       from = { epic, issue: open }
       break
@@ -506,13 +583,29 @@ test('an epic’s and a milestone’s issues open from their lists and move to a
   await pick(page, to.title)
   // The row leaves this epic at once (the cache shows the queued change), and the server gets it.
   await expect(row).toHaveCount(0)
-  await expect.poll(async () => (await api<{ epic: { id: number } | null }>('GET', `/projects/${from.issue.project_id}/issues/${from.issue.iid}`)).epic?.id ?? null, { timeout: 30_000 }).toBe(to.id)
+  await expect
+    .poll(
+      async () =>
+        (
+          await api<{ epic: { id: number } | null }>(
+            'GET',
+            `/projects/${from.issue.project_id}/issues/${from.issue.iid}`,
+          )
+        ).epic?.id ?? null,
+      { timeout: 30_000 },
+    )
+    .toBe(to.id)
 
   // A milestone's open issue to another milestone its project can use.
-  const milestones = await api<{ id: number; title: string }[]>('GET', '/groups/kestrel/milestones?state=active&per_page=100')
+  const milestones = await api<{ id: number; title: string }[]>(
+    'GET',
+    '/groups/kestrel/milestones?state=active&per_page=100',
+  )
   let source: { milestone: { id: number; title: string }; issue: ListedIssue } | null = null
   for (const m of milestones) {
-    const open = (await api<ListedIssue[]>('GET', `/groups/kestrel/milestones/${m.id}/issues?per_page=100`)).find((i) => i.state === 'opened')
+    const open = (await api<ListedIssue[]>('GET', `/groups/kestrel/milestones/${m.id}/issues?per_page=100`)).find(
+      (i) => i.state === 'opened',
+    )
     if (open !== undefined) {
       source = { milestone: m, issue: open }
       break
@@ -530,16 +623,45 @@ test('an epic’s and a milestone’s issues open from their lists and move to a
   await page.getByTestId('triage-move-to').click()
   await pick(page, target.title)
   await expect(milestoneRow).toHaveCount(0)
-  await expect.poll(async () => (await api<{ milestone: { id: number } | null }>('GET', `/projects/${source.issue.project_id}/issues/${source.issue.iid}`)).milestone?.id ?? null, { timeout: 30_000 }).toBe(target.id)
+  await expect
+    .poll(
+      async () =>
+        (
+          await api<{ milestone: { id: number } | null }>(
+            'GET',
+            `/projects/${source.issue.project_id}/issues/${source.issue.iid}`,
+          )
+        ).milestone?.id ?? null,
+      { timeout: 30_000 },
+    )
+    .toBe(target.id)
   await shot(page, 'milestone-issues-moved')
 })
 
-test('online, a merge request is approved and merged, and another rebased, from the merge panel; the server records each', async ({ page }) => {
+test('online, a merge request is approved and merged, and another rebased, from the merge panel; the server records each', async ({
+  page,
+}) => {
   test.setTimeout(120_000)
-  interface ServerMr { id: number; iid: number; project_id: number; title: string; sha: string; state: string; target_branch: string; detailed_merge_status: string; author: { username: string } }
+  interface ServerMr {
+    id: number
+    iid: number
+    project_id: number
+    title: string
+    sha: string
+    state: string
+    target_branch: string
+    detailed_merge_status: string
+    author: { username: string }
+  }
   const open = await api<ServerMr[]>('GET', '/merge_requests?scope=all&state=opened&per_page=100')
-  const ready = open.filter((m) => m.detailed_merge_status === 'mergeable' && m.author.username !== burrow.user.username)
-  const pair = ready.flatMap((a) => ready.filter((b) => b.id !== a.id && b.project_id === a.project_id && b.target_branch === a.target_branch).map((b) => [a, b] as const))[0]
+  const ready = open.filter(
+    (m) => m.detailed_merge_status === 'mergeable' && m.author.username !== burrow.user.username,
+  )
+  const pair = ready.flatMap((a) =>
+    ready
+      .filter((b) => b.id !== a.id && b.project_id === a.project_id && b.target_branch === a.target_branch)
+      .map((b) => [a, b] as const),
+  )[0]
   if (pair === undefined) throw new Error('no two mergeable merge requests of one project in the demo content')
   const [merged, rebased] = pair
   const openMr = async (mr: ServerMr): Promise<void> => {
@@ -554,19 +676,29 @@ test('online, a merge request is approved and merged, and another rebased, from 
   await expect(panel).toContainText('Pipeline')
   await panel.getByTestId('approve').click()
   await expect(panel.getByTestId('approve')).toHaveText('Revoke approval')
-  const approvals = await api<{ approved_by: { user: { username: string } }[] }>('GET', `/projects/${merged.project_id}/merge_requests/${merged.iid}/approvals`)
+  const approvals = await api<{ approved_by: { user: { username: string } }[] }>(
+    'GET',
+    `/projects/${merged.project_id}/merge_requests/${merged.iid}/approvals`,
+  )
   expect(approvals.approved_by.map((a) => a.user.username)).toContain(burrow.user.username)
   await shot(page, 'merge-request-approved')
   await panel.getByTestId('merge').click()
   // The app reads the merged state back from the server: the panel says so and merging is off.
   await expect(panel.getByTestId('merge-blocker')).toHaveText('This merge request is merged.', { timeout: 30_000 })
   await expect(panel.getByTestId('merge')).toBeDisabled()
-  expect((await api<ServerMr>('GET', `/projects/${merged.project_id}/merge_requests/${merged.iid}`)).state).toBe('merged')
+  expect((await api<ServerMr>('GET', `/projects/${merged.project_id}/merge_requests/${merged.iid}`)).state).toBe(
+    'merged',
+  )
 
   // The other one is now behind its target: a rebase gives it a new head, which the app shows before merging it.
   await openMr(rebased)
   await panel.getByTestId('rebase').click()
-  await expect.poll(async () => (await api<ServerMr>('GET', `/projects/${rebased.project_id}/merge_requests/${rebased.iid}`)).sha, { timeout: 60_000 }).not.toBe(rebased.sha)
+  await expect
+    .poll(
+      async () => (await api<ServerMr>('GET', `/projects/${rebased.project_id}/merge_requests/${rebased.iid}`)).sha,
+      { timeout: 60_000 },
+    )
+    .not.toBe(rebased.sha)
   await expect(panel.getByTestId('rebase')).toHaveText('Rebase', { timeout: 30_000 })
   await expect(panel.getByTestId('merge')).toBeEnabled()
   const head = (await api<ServerMr>('GET', `/projects/${rebased.project_id}/merge_requests/${rebased.iid}`)).sha
@@ -577,7 +709,10 @@ test('online, a merge request is approved and merged, and another rebased, from 
 test('time tracking, a to-do and the subscription from the issue sidebar reach the server', async ({ page }) => {
   await page.goto(burrow.pageUrl)
   const { projectId, iid, title } = await openIssue(page, 9)
-  const before = await api<{ subscribed: boolean; time_stats: { time_estimate: number; total_time_spent: number } }>('GET', `/projects/${projectId}/issues/${iid}`)
+  const before = await api<{ subscribed: boolean; time_stats: { time_estimate: number; total_time_spent: number } }>(
+    'GET',
+    `/projects/${projectId}/issues/${iid}`,
+  )
   await page.getByTestId('estimate-input').locator('input').fill('1d 2h')
   await page.getByTestId('estimate-input').locator('input').press('Enter')
   await page.getByTestId('spent-input').locator('input').fill('1h 30m')
@@ -589,26 +724,51 @@ test('time tracking, a to-do and the subscription from the issue sidebar reach t
   await page.getByTestId('subscribe').click()
   await shot(page, 'issue-time-todo-subscription')
   await expect
-    .poll(async () => {
-      const now = await api<{ subscribed: boolean; time_stats: { time_estimate: number; total_time_spent: number } }>('GET', `/projects/${projectId}/issues/${iid}`)
-      return [now.time_stats.time_estimate, now.time_stats.total_time_spent - before.time_stats.total_time_spent, now.subscribed]
-    }, { timeout: 30_000 })
+    .poll(
+      async () => {
+        const now = await api<{ subscribed: boolean; time_stats: { time_estimate: number; total_time_spent: number } }>(
+          'GET',
+          `/projects/${projectId}/issues/${iid}`,
+        )
+        return [
+          now.time_stats.time_estimate,
+          now.time_stats.total_time_spent - before.time_stats.total_time_spent,
+          now.subscribed,
+        ]
+      },
+      { timeout: 30_000 },
+    )
     .toEqual([10 * 3600, 90 * 60, !before.subscribed])
-  const todos = await api<{ target: { iid: number; project_id: number }; target_type: string }[]>('GET', '/todos?state=pending&per_page=100')
-  expect(todos.some((t) => t.target_type === 'Issue' && t.target.iid === iid && t.target.project_id === projectId)).toBe(true)
+  const todos = await api<{ target: { iid: number; project_id: number }; target_type: string }[]>(
+    'GET',
+    '/todos?state=pending&per_page=100',
+  )
+  expect(
+    todos.some((t) => t.target_type === 'Issue' && t.target.iid === iid && t.target.project_id === projectId),
+  ).toBe(true)
   await runCommand(page, 'go to to-dos')
   await expect(page.getByTestId('todo-row').filter({ hasText: title }).first()).toBeVisible({ timeout: 30_000 })
 })
 
-test('a reaction is given online from the issue page and lands on the server; given again, it is taken back', async ({ page }) => {
+test('a reaction is given online from the issue page and lands on the server; given again, it is taken back', async ({
+  page,
+}) => {
   await page.goto(burrow.pageUrl)
   const { projectId, iid } = await openIssue(page, 9)
   const mine = async (): Promise<{ id: number }[]> =>
-    (await api<{ id: number; name: string; user: { username: string } }[]>('GET', `/projects/${projectId}/issues/${iid}/award_emoji?per_page=100`)).filter((a) => a.name === 'rocket' && a.user.username === burrow.user.username)
+    (
+      await api<{ id: number; name: string; user: { username: string } }[]>(
+        'GET',
+        `/projects/${projectId}/issues/${iid}/award_emoji?per_page=100`,
+      )
+    ).filter((a) => a.name === 'rocket' && a.user.username === burrow.user.username)
   const rockets = async (): Promise<number> => (await mine()).length
   // The demo may have given it already: start without it.
   for (const award of await mine()) {
-    const response = await fetch(`${burrow.serverUrl}/api/v4/projects/${projectId}/issues/${iid}/award_emoji/${award.id}`, { method: 'DELETE', headers: { 'PRIVATE-TOKEN': burrow.user.token } })
+    const response = await fetch(
+      `${burrow.serverUrl}/api/v4/projects/${projectId}/issues/${iid}/award_emoji/${award.id}`,
+      { method: 'DELETE', headers: { 'PRIVATE-TOKEN': burrow.user.token } },
+    )
     expect(response.status).toBe(204)
   }
   await page.reload()
@@ -658,7 +818,9 @@ async function serverTotal(path: string): Promise<number> {
   return Number(response.headers.get('x-total'))
 }
 
-test('what to sync: one chosen project leaves only its issues on this computer; memberships bring the rest back', async ({ page }) => {
+test('what to sync: one chosen project leaves only its issues on this computer; memberships bring the rest back', async ({
+  page,
+}) => {
   test.setTimeout(300_000)
   await page.goto(burrow.pageUrl)
   await runCommand(page, 'go to issues')
@@ -669,14 +831,19 @@ test('what to sync: one chosen project leaves only its issues on this computer; 
   await page.getByText('What to sync…', { exact: true }).click()
   await expect(page.getByTestId('page-title')).toContainText('What to sync')
   await page.getByTestId('sync-mode-custom').click()
-  const [project] = await api<{ id: number; path_with_namespace: string }[]>('GET', '/projects?membership=true&order_by=path&sort=asc&per_page=1')
+  const [project] = await api<{ id: number; path_with_namespace: string }[]>(
+    'GET',
+    '/projects?membership=true&order_by=path&sort=asc&per_page=1',
+  )
   await page.locator(`[data-project="${project.path_with_namespace}"]`).click()
   await shot(page, 'sync-scope')
   await page.getByTestId('sync-save').click()
   await page.getByTestId('sync-now').click()
   const expected = await serverTotal(`/projects/${project.id}/issues?state=opened&per_page=1`)
   await runCommand(page, 'go to issues')
-  await expect(total).toHaveText(`${expected.toLocaleString('en-US')} ${expected === 1 ? 'issue' : 'issues'}`, { timeout: 120_000 })
+  await expect(total).toHaveText(`${expected.toLocaleString('en-US')} ${expected === 1 ? 'issue' : 'issues'}`, {
+    timeout: 120_000,
+  })
   await page.getByTestId('account-switcher').click()
   await page.getByText('What to sync…', { exact: true }).click()
   await page.getByTestId('sync-mode-memberships').click()

@@ -13,58 +13,98 @@ async function boundaryErrors(filePath: string, code: string): Promise<string[]>
 
 describe('import boundaries (STYLE.md §1)', () => {
   it('reports a Node builtin imported from src/shared', async () => {
-    const errors = await boundaryErrors('src/shared/api/probe.ts', "import { readFileSync } from 'node:fs'\nexport const f = readFileSync\n")
+    const errors = await boundaryErrors(
+      'src/shared/api/probe.ts',
+      "import { readFileSync } from 'node:fs'\nexport const f = readFileSync\n",
+    )
     expect(errors).toHaveLength(1)
     expect(errors[0]).toMatch(/^no-restricted-imports: .*Node builtins/)
   })
 
   it('reports a bare Node builtin name (fs) imported from src/shared', async () => {
-    expect(await boundaryErrors('src/shared/probe.ts', "import * as fs from 'fs'\nexport const f = fs\n")).toHaveLength(1)
+    expect(await boundaryErrors('src/shared/probe.ts', "import * as fs from 'fs'\nexport const f = fs\n")).toHaveLength(
+      1,
+    )
   })
 
   it('reports electron imported from src/shared', async () => {
-    expect(await boundaryErrors('src/shared/probe.ts', "import { app } from 'electron'\nexport const a = app\n")).toHaveLength(1)
+    expect(
+      await boundaryErrors('src/shared/probe.ts', "import { app } from 'electron'\nexport const a = app\n"),
+    ).toHaveLength(1)
   })
 
   it('reports a DOM library (vue) imported from src/shared', async () => {
-    expect(await boundaryErrors('src/shared/probe.ts', "import { ref } from 'vue'\nexport const r = ref\n")).toHaveLength(1)
+    expect(
+      await boundaryErrors('src/shared/probe.ts', "import { ref } from 'vue'\nexport const r = ref\n"),
+    ).toHaveLength(1)
   })
 
-  it('lets src/shared use TypeBox, the wire model\'s schema language, and still refuses fastify', async () => {
-    expect(await boundaryErrors('src/shared/api/probe.ts', "import { Type } from 'typebox'\nexport const S = Type.String()\n")).toEqual([])
-    expect(await boundaryErrors('src/shared/api/probe.ts', "import Fastify from 'fastify'\nexport const f = Fastify\n")).toHaveLength(1)
+  it("lets src/shared use TypeBox, the wire model's schema language, and still refuses fastify", async () => {
+    expect(
+      await boundaryErrors(
+        'src/shared/api/probe.ts',
+        "import { Type } from 'typebox'\nexport const S = Type.String()\n",
+      ),
+    ).toEqual([])
+    expect(
+      await boundaryErrors('src/shared/api/probe.ts', "import Fastify from 'fastify'\nexport const f = Fastify\n"),
+    ).toHaveLength(1)
   })
 
   it('reports a relative import from src/shared into src/main', async () => {
-    const errors = await boundaryErrors('src/shared/ipc/probe.ts', "import { createCore } from '../../main/core/index'\nexport const c = createCore\n")
+    const errors = await boundaryErrors(
+      'src/shared/ipc/probe.ts',
+      "import { createCore } from '../../main/core/index'\nexport const c = createCore\n",
+    )
     expect(errors).toEqual([expect.stringMatching(/^burrow\/layer-imports: .*src\/main\/core\/index/)])
   })
 
   it('reports a Node builtin imported from src/renderer', async () => {
-    expect(await boundaryErrors('src/renderer/stores/probe.ts', "import { join } from 'node:path'\nexport const j = join\n")).toHaveLength(1)
+    expect(
+      await boundaryErrors('src/renderer/stores/probe.ts', "import { join } from 'node:path'\nexport const j = join\n"),
+    ).toHaveLength(1)
   })
 
   it('reports electron imported from src/renderer', async () => {
-    expect(await boundaryErrors('src/renderer/probe.ts', "import { ipcRenderer } from 'electron'\nexport const i = ipcRenderer\n")).toHaveLength(1)
+    expect(
+      await boundaryErrors(
+        'src/renderer/probe.ts',
+        "import { ipcRenderer } from 'electron'\nexport const i = ipcRenderer\n",
+      ),
+    ).toHaveLength(1)
   })
 
   it('reports a relative import from src/renderer into src/server', async () => {
-    const errors = await boundaryErrors('src/renderer/views/probe.ts', "import { buildApp } from '../../server/app'\nexport const b = buildApp\n")
+    const errors = await boundaryErrors(
+      'src/renderer/views/probe.ts',
+      "import { buildApp } from '../../server/app'\nexport const b = buildApp\n",
+    )
     expect(errors).toEqual([expect.stringMatching(/^burrow\/layer-imports: /)])
   })
 
   it('reports a relative import from src/renderer into src/main, also as a dynamic import', async () => {
-    const errors = await boundaryErrors('src/renderer/probe.ts', "export const load = () => import('../main/core/handlers')\n")
+    const errors = await boundaryErrors(
+      'src/renderer/probe.ts',
+      "export const load = () => import('../main/core/handlers')\n",
+    )
     expect(errors).toHaveLength(1)
   })
 
   it('reports electron imported from src/main/core', async () => {
-    const errors = await boundaryErrors('src/main/core/probe.ts', "import { BrowserWindow } from 'electron'\nexport const w = BrowserWindow\n")
+    const errors = await boundaryErrors(
+      'src/main/core/probe.ts',
+      "import { BrowserWindow } from 'electron'\nexport const w = BrowserWindow\n",
+    )
     expect(errors).toEqual([expect.stringMatching(/^no-restricted-imports: .*electron/)])
   })
 
   it('reports a relative import from src/main/core into src/renderer', async () => {
-    expect(await boundaryErrors('src/main/core/probe.ts', "import { createBridge } from '../../renderer/bridge'\nexport const b = createBridge\n")).toHaveLength(1)
+    expect(
+      await boundaryErrors(
+        'src/main/core/probe.ts',
+        "import { createBridge } from '../../renderer/bridge'\nexport const b = createBridge\n",
+      ),
+    ).toHaveLength(1)
   })
 
   it('reports a relative import from src/main/core into the Electron shell (src/main/index.ts)', async () => {
@@ -72,18 +112,45 @@ describe('import boundaries (STYLE.md §1)', () => {
   })
 
   it('reports electron imported from src/server', async () => {
-    expect(await boundaryErrors('src/server/probe.ts', "import { app } from 'electron'\nexport const a = app\n")).toHaveLength(1)
+    expect(
+      await boundaryErrors('src/server/probe.ts', "import { app } from 'electron'\nexport const a = app\n"),
+    ).toHaveLength(1)
   })
 
   it('reports a node builtin imported from src/preload', async () => {
-    expect(await boundaryErrors('src/preload/probe.ts', "import { exec } from 'node:child_process'\nexport const e = exec\n")).toHaveLength(1)
+    expect(
+      await boundaryErrors(
+        'src/preload/probe.ts',
+        "import { exec } from 'node:child_process'\nexport const e = exec\n",
+      ),
+    ).toHaveLength(1)
   })
 
   it('accepts the allowed directions', async () => {
-    expect(await boundaryErrors('src/renderer/probe.ts', "import { REQUEST_CHANNELS } from '../shared/ipc/contract'\nimport { ref } from 'vue'\nexport const x = [REQUEST_CHANNELS, ref]\n")).toEqual([])
-    expect(await boundaryErrors('src/preload/probe.ts', "import { contextBridge } from 'electron'\nimport { REQUEST_CHANNELS } from '../shared/ipc/contract'\nexport const x = [contextBridge, REQUEST_CHANNELS]\n")).toEqual([])
-    expect(await boundaryErrors('src/main/core/probe.ts', "import { readFile } from 'node:fs/promises'\nimport { REQUEST_CHANNELS } from '../../shared/ipc/contract'\nexport const x = [readFile, REQUEST_CHANNELS]\n")).toEqual([])
-    expect(await boundaryErrors('test/core/probe.ts', "import { app } from 'electron'\nimport { buildApp } from '../../src/server/app'\nexport const x = [app, buildApp]\n")).toEqual([])
+    expect(
+      await boundaryErrors(
+        'src/renderer/probe.ts',
+        "import { REQUEST_CHANNELS } from '../shared/ipc/contract'\nimport { ref } from 'vue'\nexport const x = [REQUEST_CHANNELS, ref]\n",
+      ),
+    ).toEqual([])
+    expect(
+      await boundaryErrors(
+        'src/preload/probe.ts',
+        "import { contextBridge } from 'electron'\nimport { REQUEST_CHANNELS } from '../shared/ipc/contract'\nexport const x = [contextBridge, REQUEST_CHANNELS]\n",
+      ),
+    ).toEqual([])
+    expect(
+      await boundaryErrors(
+        'src/main/core/probe.ts',
+        "import { readFile } from 'node:fs/promises'\nimport { REQUEST_CHANNELS } from '../../shared/ipc/contract'\nexport const x = [readFile, REQUEST_CHANNELS]\n",
+      ),
+    ).toEqual([])
+    expect(
+      await boundaryErrors(
+        'test/core/probe.ts',
+        "import { app } from 'electron'\nimport { buildApp } from '../../src/server/app'\nexport const x = [app, buildApp]\n",
+      ),
+    ).toEqual([])
   })
 
   it('reports `any` outside the allowlist', async () => {

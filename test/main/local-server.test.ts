@@ -2,7 +2,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { embeddedServerCommand, readLauncherPort, startEmbeddedServer, type EmbeddedServer } from '../../src/main/core/shell/local-server'
+import {
+  embeddedServerCommand,
+  readLauncherPort,
+  startEmbeddedServer,
+  type EmbeddedServer,
+} from '../../src/main/core/shell/local-server'
 import { buildServerBundle } from '../helpers/server-build'
 
 /*
@@ -35,11 +40,26 @@ describe('the embedded server', () => {
       dataDir: '/home/u/.local/share/burrow/server',
       port: 4321,
       rootToken: 'launch-token',
-      env: { PATH: '/usr/bin', HOME: '/home/u', ELECTRON_ENABLE_LOGGING: '1', BURROW_LOCAL_SERVER_TOKEN: 'old', BURROW_SERVER_URL: 'http://x', BURROW_ROOT_TOKEN: 'old' },
+      env: {
+        PATH: '/usr/bin',
+        HOME: '/home/u',
+        ELECTRON_ENABLE_LOGGING: '1',
+        BURROW_LOCAL_SERVER_TOKEN: 'old',
+        BURROW_SERVER_URL: 'http://x',
+        BURROW_ROOT_TOKEN: 'old',
+      },
     })
     expect(command).toEqual({
       command: '/opt/Burrow/burrow',
-      args: ['/opt/Burrow/resources/app.asar/out/server/cli.cjs', '--host', '127.0.0.1', '--port', '4321', '--data-dir', '/home/u/.local/share/burrow/server'],
+      args: [
+        '/opt/Burrow/resources/app.asar/out/server/cli.cjs',
+        '--host',
+        '127.0.0.1',
+        '--port',
+        '4321',
+        '--data-dir',
+        '/home/u/.local/share/burrow/server',
+      ],
       env: { PATH: '/usr/bin', HOME: '/home/u', ELECTRON_RUN_AS_NODE: '1', BURROW_ROOT_TOKEN: 'launch-token' },
     })
   })
@@ -49,7 +69,14 @@ describe('the embedded server', () => {
     const dataDir = join(folder, 'burrow', 'server')
     const stateFile = join(folder, 'burrow', 'launcher.json')
     const lines: string[] = []
-    const server = await startEmbeddedServer({ execPath: process.execPath, entry: bundle.entry, dataDir, stateFile, env: { ...process.env, BURROW_LOCAL_SERVER_TOKEN: 'leak' }, onOutput: (line) => lines.push(line) })
+    const server = await startEmbeddedServer({
+      execPath: process.execPath,
+      entry: bundle.entry,
+      dataDir,
+      stateFile,
+      env: { ...process.env, BURROW_LOCAL_SERVER_TOKEN: 'leak' },
+      onOutput: (line) => lines.push(line),
+    })
     running.push(server)
     firstToken = server.rootToken
     expect(server.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
@@ -75,17 +102,35 @@ describe('the embedded server', () => {
     const dataDir = join(folder, 'burrow', 'server')
     const stateFile = join(folder, 'burrow', 'launcher.json')
     const port = readLauncherPort(stateFile)
-    const server = await startEmbeddedServer({ execPath: process.execPath, entry: bundle.entry, dataDir, stateFile, env: process.env })
+    const server = await startEmbeddedServer({
+      execPath: process.execPath,
+      entry: bundle.entry,
+      dataDir,
+      stateFile,
+      env: process.env,
+    })
     running.push(server)
     expect(Number(new URL(server.baseUrl).port)).toBe(port)
-    expect((await fetch(`${server.baseUrl}/api/v4/user`, { headers: { 'PRIVATE-TOKEN': server.rootToken } })).status).toBe(200)
-    expect((await fetch(`${server.baseUrl}/api/v4/user`, { headers: { 'PRIVATE-TOKEN': firstToken } })).status).toBe(401)
+    expect(
+      (await fetch(`${server.baseUrl}/api/v4/user`, { headers: { 'PRIVATE-TOKEN': server.rootToken } })).status,
+    ).toBe(200)
+    expect((await fetch(`${server.baseUrl}/api/v4/user`, { headers: { 'PRIVATE-TOKEN': firstToken } })).status).toBe(
+      401,
+    )
     await server.stop()
   })
 
   it('rejects when the server exits before it answers', async () => {
     const broken = join(folder, 'broken.cjs')
     writeFileSync(broken, 'process.exit(3)\n')
-    await expect(startEmbeddedServer({ execPath: process.execPath, entry: broken, dataDir: join(folder, 'x'), stateFile: join(folder, 'x.json'), env: process.env })).rejects.toThrow(/exited before it was ready \(3\)/)
+    await expect(
+      startEmbeddedServer({
+        execPath: process.execPath,
+        entry: broken,
+        dataDir: join(folder, 'x'),
+        stateFile: join(folder, 'x.json'),
+        env: process.env,
+      }),
+    ).rejects.toThrow(/exited before it was ready \(3\)/)
   })
 })

@@ -25,13 +25,41 @@ describe('redactSecrets', () => {
     ['the PRIVATE-TOKEN header', 'PRIVATE-TOKEN: s3cr3t-value', 'PRIVATE-TOKEN: [REDACTED]'],
     ['a Bearer authorization', 'Authorization: Bearer eyJhbGciOi.payload.sig', 'Authorization: Bearer [REDACTED]'],
     ['a Basic authorization', 'authorization=Basic dXNlcjpwYXNz', 'authorization=Basic [REDACTED]'],
-    ['private_token in a query', 'GET /api/v4/user?private_token=abc123&page=2', 'GET /api/v4/user?private_token=[REDACTED]&page=2'],
-    ['access_token in a query', 'GET /api/v4/projects?access_token=abc123', 'GET /api/v4/projects?access_token=[REDACTED]'],
-    ['a password in a form', 'grant_type=password&username=root&password=hunter2', 'grant_type=password&username=root&password=[REDACTED]'],
-    ['a token in JSON', '{"token":"abc","name":"x","access_token": "def"}', '{"token":"[REDACTED]","name":"x","access_token": "[REDACTED]"}'],
-    ['a URL’s password', 'clone https://oauth2:abc123@gitlab.example.com/g/p.git', 'clone https://oauth2:[REDACTED]@gitlab.example.com/g/p.git'],
-    ['the launch token in an environment', 'BURROW_ROOT_TOKEN=0123abcd node cli.cjs', 'BURROW_ROOT_TOKEN=[REDACTED] node cli.cjs'],
-    ['the web host’s page secret', 'open http://127.0.0.1:5173/#secret=abcdef', 'open http://127.0.0.1:5173/#secret=[REDACTED]'],
+    [
+      'private_token in a query',
+      'GET /api/v4/user?private_token=abc123&page=2',
+      'GET /api/v4/user?private_token=[REDACTED]&page=2',
+    ],
+    [
+      'access_token in a query',
+      'GET /api/v4/projects?access_token=abc123',
+      'GET /api/v4/projects?access_token=[REDACTED]',
+    ],
+    [
+      'a password in a form',
+      'grant_type=password&username=root&password=hunter2',
+      'grant_type=password&username=root&password=[REDACTED]',
+    ],
+    [
+      'a token in JSON',
+      '{"token":"abc","name":"x","access_token": "def"}',
+      '{"token":"[REDACTED]","name":"x","access_token": "[REDACTED]"}',
+    ],
+    [
+      'a URL’s password',
+      'clone https://oauth2:abc123@gitlab.example.com/g/p.git',
+      'clone https://oauth2:[REDACTED]@gitlab.example.com/g/p.git',
+    ],
+    [
+      'the launch token in an environment',
+      'BURROW_ROOT_TOKEN=0123abcd node cli.cjs',
+      'BURROW_ROOT_TOKEN=[REDACTED] node cli.cjs',
+    ],
+    [
+      'the web host’s page secret',
+      'open http://127.0.0.1:5173/#secret=abcdef',
+      'open http://127.0.0.1:5173/#secret=[REDACTED]',
+    ],
   ])('redacts %s', (_what, line, expected) => {
     expect(redactSecrets(line)).toBe(expected)
   })
@@ -49,7 +77,9 @@ describe('DailyLog', () => {
     log.write('error', 'request failed with PRIVATE-TOKEN: glpat-AAAAAAAAAAAAAAAAAAAA')
     log.writeFormatted('info', ['sync of %s done', 'work'])
     const text = readFileSync(join(dir, 'burrow-2026-03-04.log'), 'utf8')
-    expect(text).toBe('2026-03-04T10:00:00.000Z ERROR request failed with PRIVATE-TOKEN: [REDACTED]\n2026-03-04T10:00:00.000Z INFO sync of work done\n')
+    expect(text).toBe(
+      '2026-03-04T10:00:00.000Z ERROR request failed with PRIVATE-TOKEN: [REDACTED]\n2026-03-04T10:00:00.000Z INFO sync of work done\n',
+    )
     expect(text).not.toContain('glpat-')
   })
 
@@ -65,7 +95,12 @@ describe('DailyLog', () => {
       now = new Date(`2026-03-${day}T08:00:00Z`)
       log.write('info', `day ${day}`)
     }
-    expect(readdirSync(dir).sort()).toEqual(['burrow-2026-03-02.log', 'burrow-2026-03-03.log', 'burrow-2026-03-04.log', 'notes.txt'])
+    expect(readdirSync(dir).sort()).toEqual([
+      'burrow-2026-03-02.log',
+      'burrow-2026-03-03.log',
+      'burrow-2026-03-04.log',
+      'notes.txt',
+    ])
   })
 
   it('gives the last lines over days, newest last, redacting a line written before redaction', () => {
@@ -81,7 +116,12 @@ describe('DailyLog', () => {
     const dir = tempDir()
     const log = new DailyLog({ dir, now: () => new Date('2026-03-04T08:00:00Z') })
     const printed: unknown[][] = []
-    const target = { log: (...a: unknown[]) => printed.push(a), info: (...a: unknown[]) => printed.push(a), warn: (...a: unknown[]) => printed.push(a), error: (...a: unknown[]) => printed.push(a) }
+    const target = {
+      log: (...a: unknown[]) => printed.push(a),
+      info: (...a: unknown[]) => printed.push(a),
+      warn: (...a: unknown[]) => printed.push(a),
+      error: (...a: unknown[]) => printed.push(a),
+    }
     const undo = teeConsole(log, target)
     target.error('failed: %s', 'Authorization: Bearer abc.def')
     undo()

@@ -51,10 +51,16 @@ const resources = join(folder, 'resources')
 let bundle: Awaited<ReturnType<typeof buildServerBundle>>
 
 /** Calls an IPC handler as Electron would, from the app's page. */
-async function invoke(channel: string, ...args: unknown[]): Promise<{ ok: boolean; result?: unknown; error?: unknown }> {
+async function invoke(
+  channel: string,
+  ...args: unknown[]
+): Promise<{ ok: boolean; result?: unknown; error?: unknown }> {
   const handler = state.ipcHandlers.get(channel)
   if (handler === undefined) throw new Error(`no handler for ${channel}`)
-  return (await handler({ senderFrame: { url: 'burrow://app/index.html' } }, ...args)) as { ok: boolean; result?: unknown }
+  return (await handler({ senderFrame: { url: 'burrow://app/index.html' } }, ...args)) as {
+    ok: boolean
+    result?: unknown
+  }
 }
 
 async function localAccount(): Promise<Account> {
@@ -72,7 +78,8 @@ async function rest(method: string, path: string, body?: unknown): Promise<Recor
 }
 
 const link = (url: string): string => `burrow://open?url=${encodeURIComponent(url)}`
-const routesSent = (): unknown[] => state.windows.flatMap((w) => w.sent.filter((s) => s.channel === 'app:did-request-route').map((s) => s.payload))
+const routesSent = (): unknown[] =>
+  state.windows.flatMap((w) => w.sent.filter((s) => s.channel === 'app:did-request-route').map((s) => s.payload))
 
 beforeAll(async () => {
   bundle = await buildServerBundle()
@@ -83,11 +90,21 @@ beforeAll(async () => {
   writeFileSync(join(resources, 'app-update.yml'), 'provider: generic\nurl: https://releases.burrow.test/desktop\n')
   Object.defineProperty(process, 'resourcesPath', { value: resources, configurable: true })
   process.env.XDG_DATA_HOME = dataHome
-  for (const name of ['BURROW_SERVER_URL', 'BURROW_LOCAL_SERVER_TOKEN', 'BURROW_APP_DATA_DIR', 'ELECTRON_RENDERER_URL', 'APPIMAGE']) delete process.env[name]
+  for (const name of [
+    'BURROW_SERVER_URL',
+    'BURROW_LOCAL_SERVER_TOKEN',
+    'BURROW_APP_DATA_DIR',
+    'ELECTRON_RENDERER_URL',
+    'APPIMAGE',
+  ])
+    delete process.env[name]
   process.env.APPIMAGE = join(folder, 'Burrow.AppImage')
   // Saved by an earlier launch: where the window was.
   mkdirSync(join(dataHome, 'burrow', 'app'), { recursive: true })
-  writeFileSync(join(dataHome, 'burrow', 'app', 'window-state.json'), JSON.stringify({ bounds: { x: 40, y: 30, width: 1000, height: 700 }, maximized: true }))
+  writeFileSync(
+    join(dataHome, 'burrow', 'app', 'window-state.json'),
+    JSON.stringify({ bounds: { x: 40, y: 30, width: 1000, height: 700 }, maximized: true }),
+  )
   // Launched by a click on a link: the first launch's command line carries it.
   process.argv.push(link('https://nowhere.example/group/app/-/issues/1'))
   await import('../../src/main/index')
@@ -110,9 +127,14 @@ describe('the packaged app (fake electron module, Node standing in for Electron)
     expect(existsSync(join(dataHome, 'burrow', 'server'))).toBe(true)
     expect(existsSync(join(dataHome, 'burrow', 'app', 'accounts.json'))).toBe(true)
     expect(state.paths.get('userData')).toBe(join(dataHome, 'burrow', 'app'))
-    expect(JSON.parse(readFileSync(join(dataHome, 'burrow', 'launcher.json'), 'utf8'))).toEqual({ serverPort: Number(new URL(info.serverUrl).port) })
+    expect(JSON.parse(readFileSync(join(dataHome, 'burrow', 'launcher.json'), 'utf8'))).toEqual({
+      serverPort: Number(new URL(info.serverUrl).port),
+    })
     // The server's process is this binary (node here) in Node mode.
-    const pid = execFileSync('sh', ['-c', `ps -eo pid,args | grep "${bundle.entry}" | grep -v grep | awk '{print $1}'`]).toString().trim().split('\n')[0]
+    const pid = execFileSync('sh', ['-c', `ps -eo pid,args | grep "${bundle.entry}" | grep -v grep | awk '{print $1}'`])
+      .toString()
+      .trim()
+      .split('\n')[0]
     expect(pid).toMatch(/^\d+$/)
     expect(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')).toContain('ELECTRON_RUN_AS_NODE=1')
   })
@@ -124,7 +146,11 @@ describe('the packaged app (fake electron module, Node standing in for Electron)
 
   it('refused the first launch’s link to an instance that is not an account, adding nothing', async () => {
     await until(() => state.dialogs.length > 0, 'the refusal')
-    expect(state.dialogs[0]).toMatchObject({ type: 'warning', message: 'Burrow cannot open this link', detail: expect.stringContaining('https://nowhere.example is not one of your accounts’ instances') })
+    expect(state.dialogs[0]).toMatchObject({
+      type: 'warning',
+      message: 'Burrow cannot open this link',
+      detail: expect.stringContaining('https://nowhere.example is not one of your accounts’ instances'),
+    })
     expect(((await invoke('accounts:list')).result as Account[]).map((a) => a.kind)).toEqual(['local'])
     expect(routesSent()).toEqual([])
   })
@@ -132,7 +158,12 @@ describe('the packaged app (fake electron module, Node standing in for Electron)
   it('opens a link handed over by a second launch: the issue, merge request, epic or file of an account', async () => {
     const account = await localAccount()
     const group = await rest('POST', '/groups', { name: 'Deep', path: 'deep' })
-    const project = await rest('POST', '/projects', { name: 'app', path: 'app', namespace_id: group.id, initialize_with_readme: true })
+    const project = await rest('POST', '/projects', {
+      name: 'app',
+      path: 'app',
+      namespace_id: group.id,
+      initialize_with_readme: true,
+    })
     const issue = await rest('POST', `/projects/${project.id}/issues`, { title: 'Linked' })
     const web = `${account.baseUrl}/deep/app`
     await emitAppEvent('second-instance', {}, ['/opt/Burrow/burrow', link(`${web}/-/issues/${issue.iid}`)], '/home/u')
@@ -140,15 +171,26 @@ describe('the packaged app (fake electron module, Node standing in for Electron)
     expect(routesSent()).toEqual([{ route: `/a/local/projects/${project.id}/issues/${issue.iid}` }])
     await emitAppEvent('second-instance', {}, ['/opt/Burrow/burrow', link(`${web}/-/blob/main/README.md`)], '/home/u')
     await until(() => routesSent().length === 2, 'the file route')
-    expect(routesSent()[1]).toEqual({ route: `/a/local/projects/${project.id}/repository/blob?ref=main&path=README.md` })
+    expect(routesSent()[1]).toEqual({
+      route: `/a/local/projects/${project.id}/repository/blob?ref=main&path=README.md`,
+    })
     // macOS hands links over with open-url.
     const epic = await rest('POST', `/groups/${group.id}/epics`, { title: 'Linked epic' })
     const prevented = vi.fn()
-    await emitAppEvent('open-url', { preventDefault: prevented }, link(`${account.baseUrl}/groups/deep/-/epics/${epic.iid}`))
+    await emitAppEvent(
+      'open-url',
+      { preventDefault: prevented },
+      link(`${account.baseUrl}/groups/deep/-/epics/${epic.iid}`),
+    )
     expect(prevented).toHaveBeenCalled()
     await until(() => routesSent().length === 3, 'the epic route')
     expect(routesSent()[2]).toEqual({ route: `/a/local/groups/${group.id}/epics/${epic.iid}` })
-    await emitAppEvent('second-instance', {}, ['/opt/Burrow/burrow', link(`${account.baseUrl}/nobody/app/-/issues/1`)], '/home/u')
+    await emitAppEvent(
+      'second-instance',
+      {},
+      ['/opt/Burrow/burrow', link(`${account.baseUrl}/nobody/app/-/issues/1`)],
+      '/home/u',
+    )
     await until(() => state.dialogs.length === 2, 'the refusal of a project the instance does not have')
     expect(state.dialogs[1]).toMatchObject({ detail: expect.stringContaining('could not be found') })
     expect(routesSent()).toHaveLength(3)
@@ -162,20 +204,43 @@ describe('the packaged app (fake electron module, Node standing in for Electron)
   })
 
   it('opens the window where it was and saves where it goes', async () => {
-    expect(state.windows[0].options).toMatchObject({ x: 40, y: 30, width: 1000, height: 700, minWidth: 640, minHeight: 480 })
+    expect(state.windows[0].options).toMatchObject({
+      x: 40,
+      y: 30,
+      width: 1000,
+      height: 700,
+      minWidth: 640,
+      minHeight: 480,
+    })
     expect(state.windows[0].maximized).toBe(true)
     state.windows[0].bounds = { x: 200, y: 120, width: 900, height: 650 }
     state.windows[0].maximized = false
     fakeElectron.windows[0].emit('close')
-    expect(JSON.parse(readFileSync(join(dataHome, 'burrow', 'app', 'window-state.json'), 'utf8'))).toEqual({ bounds: { x: 200, y: 120, width: 900, height: 650 }, maximized: false })
+    expect(JSON.parse(readFileSync(join(dataHome, 'burrow', 'app', 'window-state.json'), 'utf8'))).toEqual({
+      bounds: { x: 200, y: 120, width: 900, height: 650 },
+      maximized: false,
+    })
   })
 
   it('sets the menu with the standard roles, About with the versions, and the to-do badge', async () => {
-    const menu = state.applicationMenus.at(-1) as { label?: string; submenu?: { label?: string; role?: string; click?: () => void }[] }[]
+    const menu = state.applicationMenus.at(-1) as {
+      label?: string
+      submenu?: { label?: string; role?: string; click?: () => void }[]
+    }[]
     expect(menu.map((m) => m.label)).toEqual(['File', 'Edit', 'View', 'Window', 'Help'])
     const help = menu.at(-1)?.submenu ?? []
-    expect(help.map((e) => e.label ?? e.role ?? 'separator')).toEqual(['Copy Diagnostics', 'Open Log Folder', 'Check for Updates…', 'separator', 'about'])
-    expect(state.aboutPanel).toMatchObject({ applicationName: 'Burrow', applicationVersion: '0.1.0', version: expect.stringContaining(`Node ${process.versions.node}`) })
+    expect(help.map((e) => e.label ?? e.role ?? 'separator')).toEqual([
+      'Copy Diagnostics',
+      'Open Log Folder',
+      'Check for Updates…',
+      'separator',
+      'about',
+    ])
+    expect(state.aboutPanel).toMatchObject({
+      applicationName: 'Burrow',
+      applicationVersion: '0.1.0',
+      version: expect.stringContaining(`Node ${process.versions.node}`),
+    })
     await until(() => state.badgeCounts.length > 0, 'the badge')
     expect(state.badgeCounts.at(-1)).toBe(0)
   })
@@ -183,7 +248,8 @@ describe('the packaged app (fake electron module, Node standing in for Electron)
   it('copies diagnostics from the menu and the palette: versions, hosts, log lines, no token', async () => {
     const account = await localAccount()
     console.error(`request failed with PRIVATE-TOKEN: glpat-${'x'.repeat(20)}`)
-    const help = (state.applicationMenus.at(-1) as { submenu?: { label?: string; click?: () => void }[] }[]).at(-1)?.submenu ?? []
+    const help =
+      (state.applicationMenus.at(-1) as { submenu?: { label?: string; click?: () => void }[] }[]).at(-1)?.submenu ?? []
     help.find((e) => e.label === 'Copy Diagnostics')?.click?.()
     await until(() => state.clipboard.length > 0, 'the clipboard')
     const text = state.clipboard[0]

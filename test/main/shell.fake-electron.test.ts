@@ -50,7 +50,12 @@ async function invoke(channel: string, frameUrl: string | undefined, ...args: un
 describe('the Electron shell (fake electron module)', () => {
   it('opens one window with context isolation, the sandbox and no Node integration, on its own scheme', () => {
     expect(state.windows).toHaveLength(1)
-    expect(state.windows[0].options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true })
+    expect(state.windows[0].options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+    })
     expect(state.windows[0].loaded).toEqual(['burrow://app/index.html'])
     expect(state.privileged).toEqual([expect.objectContaining({ scheme: 'burrow' })])
     expect(state.trays).toBe(1)
@@ -61,14 +66,26 @@ describe('the Electron shell (fake electron module)', () => {
   })
 
   it('answers IPC from its own page and refuses it from any other frame', async () => {
-    expect(await invoke('app:info', 'burrow://app/index.html')).toMatchObject({ ok: true, result: { mode: 'electron' } })
-    for (const frame of ['https://attacker.example/', 'file:///etc/passwd', 'burrow://other/x', 'not a url', undefined]) {
+    expect(await invoke('app:info', 'burrow://app/index.html')).toMatchObject({
+      ok: true,
+      result: { mode: 'electron' },
+    })
+    for (const frame of [
+      'https://attacker.example/',
+      'file:///etc/passwd',
+      'burrow://other/x',
+      'not a url',
+      undefined,
+    ]) {
       expect(await invoke('app:info', frame)).toMatchObject({ ok: false, error: { code: 'forbidden' } })
     }
   })
 
   it('validates IPC arguments in main', async () => {
-    expect(await invoke('accounts:remove', 'burrow://app/index.html', { id: 'x' })).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
+    expect(await invoke('accounts:remove', 'burrow://app/index.html', { id: 'x' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-arguments' },
+    })
   })
 
   it('denies every permission request and check', () => {
@@ -82,7 +99,10 @@ describe('the Electron shell (fake electron module)', () => {
 
   it('adds the strict CSP to every response, and to the files of its scheme', async () => {
     let headers: Record<string, unknown> = {}
-    state.headersHook?.({ responseHeaders: { 'X-Other': ['1'] } }, (result: { responseHeaders: Record<string, unknown> }) => (headers = result.responseHeaders))
+    state.headersHook?.(
+      { responseHeaders: { 'X-Other': ['1'] } },
+      (result: { responseHeaders: Record<string, unknown> }) => (headers = result.responseHeaders),
+    )
     expect(headers['Content-Security-Policy']).toEqual([expect.stringContaining("default-src 'self'")])
     expect(String((headers['Content-Security-Policy'] as string[])[0])).not.toMatch(/unsafe-eval/)
     const missing = (await state.protocolHandler?.(new Request('burrow://app/no-such-file.js'))) as Response
@@ -105,7 +125,8 @@ describe('the Electron shell (fake electron module)', () => {
     window.contentsHandlers.get('will-attach-webview')?.(webview)
     expect(webview.preventDefault).toHaveBeenCalled()
     let denied: unknown = null
-    for (const created of state.appHandlers.get('web-contents-created') ?? []) created({}, { setWindowOpenHandler: (h: Listener) => (denied = h({ url: 'https://x.example' })) })
+    for (const created of state.appHandlers.get('web-contents-created') ?? [])
+      created({}, { setWindowOpenHandler: (h: Listener) => (denied = h({ url: 'https://x.example' })) })
     expect(denied).toEqual({ action: 'deny' })
   })
 })

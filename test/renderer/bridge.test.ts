@@ -22,7 +22,10 @@ describe('wireUrl', () => {
 describe('wrapBridge', () => {
   it('turns an error envelope into a thrown IpcFailure carrying code and details', async () => {
     const raw: BurrowBridge = {
-      invoke: async () => ({ ok: false, error: { code: 'invalid-arguments', message: 'bad', details: { channel: 'app:info' } } }),
+      invoke: async () => ({
+        ok: false,
+        error: { code: 'invalid-arguments', message: 'bad', details: { channel: 'app:info' } },
+      }),
       on: () => () => undefined,
     }
     const failure = await wrapBridge(raw, 'websocket')

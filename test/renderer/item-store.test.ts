@@ -25,14 +25,42 @@ enableAutoUnmount(afterEach)
 const ACCOUNT = 'acc'
 const ada = { id: 1, username: 'ada', name: 'Ada', avatar_url: null }
 const issue: Issue = {
-  id: 501, iid: 12, project_id: 5, title: 'Parser stalls', description: null, state: 'opened', created_at: '2024-01-01T00:00:00Z', updated_at: '2024-01-02T00:00:00Z',
-  closed_at: null, author: ada, assignees: [], labels: ['bug', 'workflow::blocked'], milestone: null, user_notes_count: 0, web_url: '', confidential: false, due_date: null,
+  id: 501,
+  iid: 12,
+  project_id: 5,
+  title: 'Parser stalls',
+  description: null,
+  state: 'opened',
+  created_at: '2024-01-01T00:00:00Z',
+  updated_at: '2024-01-02T00:00:00Z',
+  closed_at: null,
+  author: ada,
+  assignees: [],
+  labels: ['bug', 'workflow::blocked'],
+  milestone: null,
+  user_notes_count: 0,
+  web_url: '',
+  confidential: false,
+  due_date: null,
 }
 
 function entry(id: number, state: OutboxState, changes: object = {}): OutboxEntry {
   return {
-    id, accountId: ACCOUNT, target: { type: 'issue', projectId: 5, iid: 12 }, mutation: { kind: 'update', changes }, base: null, state, reason: null, status: null, conflict: null,
-    attempts: 0, blockedBy: null, createdAt: '', updatedAt: '', sentAt: null, settledAt: null,
+    id,
+    accountId: ACCOUNT,
+    target: { type: 'issue', projectId: 5, iid: 12 },
+    mutation: { kind: 'update', changes },
+    base: null,
+    state,
+    reason: null,
+    status: null,
+    conflict: null,
+    attempts: 0,
+    blockedBy: null,
+    createdAt: '',
+    updatedAt: '',
+    sentAt: null,
+    settledAt: null,
   }
 }
 
@@ -43,11 +71,16 @@ function heldUpdates() {
   return {
     answer: () => new Promise<IpcResponse>((resolve) => waiting.push(resolve)),
     release: (state: OutboxState = 'queued') => waiting.shift()?.({ ok: true, result: entry(++next, state) }),
-    refuse: () => waiting.shift()?.({ ok: false, error: { code: 'not-cached', message: 'This issue is not on this computer.' } }),
+    refuse: () =>
+      waiting.shift()?.({ ok: false, error: { code: 'not-cached', message: 'This issue is not on this computer.' } }),
   }
 }
 
-function appWith(answers: Parameters<typeof fakeTransport>[0]): { transport: FakeTransport; store: ReturnType<typeof useItemStore>; app: ReturnType<typeof createApp> } {
+function appWith(answers: Parameters<typeof fakeTransport>[0]): {
+  transport: FakeTransport
+  store: ReturnType<typeof useItemStore>
+  app: ReturnType<typeof createApp>
+} {
   const transport = fakeTransport({ 'todos:list': { ok: true, result: [] }, ...answers })
   const pinia = createPinia()
   const app = createApp(defineComponent({ render: () => h('div') }))
@@ -55,7 +88,8 @@ function appWith(answers: Parameters<typeof fakeTransport>[0]): { transport: Fak
   setActivePinia(pinia)
   return { transport, store: app.runWithContext(() => useItemStore(ACCOUNT)), app }
 }
-const updatesOf = (transport: FakeTransport) => transport.calls.filter((c) => c.channel === 'issues:update').map((c) => (c.args[1] as { changes: unknown }).changes)
+const updatesOf = (transport: FakeTransport) =>
+  transport.calls.filter((c) => c.channel === 'issues:update').map((c) => (c.args[1] as { changes: unknown }).changes)
 
 describe('the item store', () => {
   it('shows a label in the same frame it is added, before core answers, and keeps it while the entry is queued', async () => {
@@ -87,7 +121,7 @@ describe('the item store', () => {
     expect(store.hasWrites('issue', issue)).toBe(false)
   })
 
-  it('comes off the screen when its outbox entry fails, even when the event overtakes core\'s answer', async () => {
+  it("comes off the screen when its outbox entry fails, even when the event overtakes core's answer", async () => {
     const held = heldUpdates()
     const { store, transport } = appWith({ 'issues:update': held.answer })
     const write = store.addLabels('issue', issue, ['ui'])
@@ -97,7 +131,7 @@ describe('the item store', () => {
     expect(store.show('issue', issue).labels).toEqual(['bug', 'workflow::blocked'])
   })
 
-  it('leaves the screen after its entry is done, once views had time to read the server\'s version', async () => {
+  it("leaves the screen after its entry is done, once views had time to read the server's version", async () => {
     vi.useFakeTimers()
     try {
       const held = heldUpdates()
@@ -122,7 +156,10 @@ describe('the item store', () => {
   })
 
   it('undo discards a write still waiting in the outbox: the server never sees it', async () => {
-    const { store, transport } = appWith({ 'issues:update': { ok: true, result: entry(7, 'queued') }, 'outbox:discard': { ok: true, result: entry(7, 'discarded') } })
+    const { store, transport } = appWith({
+      'issues:update': { ok: true, result: entry(7, 'queued') },
+      'outbox:discard': { ok: true, result: entry(7, 'discarded') },
+    })
     const write = await store.setState('issue', issue, 'close')
     await store.undo(write!)
     expect(transport.calls.filter((c) => c.channel === 'outbox:discard').map((c) => c.args)).toEqual([[7]])
@@ -134,7 +171,10 @@ describe('the item store', () => {
     const { store, transport } = appWith({ 'issues:update': () => ({ ok: true, result: entry(++n, 'sending') }) })
     const write = await store.addLabels('issue', issue, ['workflow::ready'])
     await store.undo(write!)
-    expect(updatesOf(transport)).toEqual([{ add_labels: ['workflow::ready'] }, { remove_labels: ['workflow::ready'], add_labels: ['workflow::blocked'] }])
+    expect(updatesOf(transport)).toEqual([
+      { add_labels: ['workflow::ready'] },
+      { remove_labels: ['workflow::ready'], add_labels: ['workflow::blocked'] },
+    ])
     expect(store.show('issue', issue).labels).toEqual(['bug', 'workflow::blocked'])
   })
 
@@ -143,8 +183,14 @@ describe('the item store', () => {
     const transport = fakeTransport({ 'issues:update': held.answer, 'todos:list': { ok: true, result: [] } })
     const pinia = createPinia()
     setActivePinia(pinia)
-    const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/:any(.*)*', component: { render: () => null } }] })
-    const wrapper = mount(WorkItemRow, { props: { kind: 'issue', item: issue, labels: new Map(), accountId: ACCOUNT, href: '/x' }, global: { plugins: [pinia, router], provide: { [bridgeKey as symbol]: transport.bridge } } })
+    const router = createRouter({
+      history: createMemoryHistory(),
+      routes: [{ path: '/:any(.*)*', component: { render: () => null } }],
+    })
+    const wrapper = mount(WorkItemRow, {
+      props: { kind: 'issue', item: issue, labels: new Map(), accountId: ACCOUNT, href: '/x' },
+      global: { plugins: [pinia, router], provide: { [bridgeKey as symbol]: transport.bridge } },
+    })
     void useItemStore(ACCOUNT).addLabels('issue', issue, ['ui'])
     await nextTick()
     expect(wrapper.findAll('.label-chip').map((c) => c.text())).toContain('ui')
@@ -153,14 +199,19 @@ describe('the item store', () => {
 })
 
 describe('one cache:did-change subscription for every view', () => {
-  it('reads again at the next frame after the user\'s own change and after sync has settled otherwise, only for the accounts and kinds watched', async () => {
+  it("reads again at the next frame after the user's own change and after sync has settled otherwise, only for the accounts and kinds watched", async () => {
     vi.useFakeTimers()
     try {
       const { transport, app } = appWith({})
       const changes = app.runWithContext(() => useCacheChangesStore())
       const runs: string[][] = []
-      changes.watchCache(() => [ACCOUNT], ['issue'], (ids) => runs.push([...ids]))
-      const change = (optimistic: boolean, accountId = ACCOUNT, kinds = ['issue']) => transport.emit('cache:did-change', { accountId, kinds, projectIds: [], groupIds: [], optimistic })
+      changes.watchCache(
+        () => [ACCOUNT],
+        ['issue'],
+        (ids) => runs.push([...ids]),
+      )
+      const change = (optimistic: boolean, accountId = ACCOUNT, kinds = ['issue']) =>
+        transport.emit('cache:did-change', { accountId, kinds, projectIds: [], groupIds: [], optimistic })
       change(false, 'other')
       change(false, ACCOUNT, ['todo'])
       await vi.advanceTimersByTimeAsync(1000)
@@ -178,7 +229,19 @@ describe('one cache:did-change subscription for every view', () => {
 })
 
 describe('the to-dos store', () => {
-  const todo = (id: number, iid: number) => ({ data: { id, action_name: 'mentioned', target_type: 'Issue', target: { id: 900 + iid, iid, title: `Issue ${iid}`, state: 'opened', project_id: 5 }, project: { id: 5 }, created_at: `2024-01-0${id}T00:00:00Z`, author: ada, state: 'pending' }, pending: false })
+  const todo = (id: number, iid: number) => ({
+    data: {
+      id,
+      action_name: 'mentioned',
+      target_type: 'Issue',
+      target: { id: 900 + iid, iid, title: `Issue ${iid}`, state: 'opened', project_id: 5 },
+      project: { id: 5 },
+      created_at: `2024-01-0${id}T00:00:00Z`,
+      author: ada,
+      state: 'pending',
+    },
+    pending: false,
+  })
 
   it('is the one count: a to-do marked done leaves it at once, and one added shows on its item at once', async () => {
     const { app } = appWith({

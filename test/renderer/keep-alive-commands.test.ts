@@ -19,7 +19,10 @@ describe('commands of a view kept alive', () => {
     })
     const Detail = defineComponent({ name: 'IssueDetailView', setup: () => () => h('p', 'detail') })
     const shown = shallowRef<typeof List | typeof Detail>(List)
-    mount(defineComponent(() => () => h(KeepAlive, { include: ['IssueListView'] }, [h(shown.value)])), { global: { plugins: [pinia] } })
+    mount(
+      defineComponent(() => () => h(KeepAlive, { include: ['IssueListView'] }, [h(shown.value)])),
+      { global: { plugins: [pinia] } },
+    )
     const ids = () => useCommandsStore().commands.map((c) => c.id)
     expect(ids()).toContain('list.next')
     shown.value = Detail

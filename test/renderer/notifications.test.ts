@@ -21,8 +21,15 @@ import { DEFAULT_PREFERENCES } from '../../src/shared/ipc/preferences'
 enableAutoUnmount(afterEach)
 
 const mention: NotifyAnnouncement = {
-  kind: 'todo', accountId: 'acc', key: 'todo:42', title: 'Mara Maintainer mentioned you', body: 'Who owns the pager? · kestrel/app#3', url: null,
-  route: '/a/acc/projects/5/issues/3', count: 1, topic: 'mentions',
+  kind: 'todo',
+  accountId: 'acc',
+  key: 'todo:42',
+  title: 'Mara Maintainer mentioned you',
+  body: 'Who owns the pager? · kestrel/app#3',
+  url: null,
+  route: '/a/acc/projects/5/issues/3',
+  count: 1,
+  topic: 'mentions',
 }
 
 const shown: { title: string; options: NotificationOptions }[] = []
@@ -46,7 +53,10 @@ beforeEach(() => {
 function mountShell(transport: 'websocket' | 'electron') {
   const listeners: ((payload: unknown) => void)[] = []
   const raw = {
-    invoke: async (channel: string) => (channel === 'preferences:get' ? { ok: true, result: DEFAULT_PREFERENCES } : { ok: false, error: { code: 'unknown-channel', message: channel } }),
+    invoke: async (channel: string) =>
+      channel === 'preferences:get'
+        ? { ok: true, result: DEFAULT_PREFERENCES }
+        : { ok: false, error: { code: 'unknown-channel', message: channel } },
     on: (event: string, listener: (payload: unknown) => void) => {
       if (event === 'notify:did-announce') listeners.push(listener)
       return () => undefined
@@ -54,14 +64,20 @@ function mountShell(transport: 'websocket' | 'electron') {
   } as unknown as BurrowBridge
   const pinia = createPinia()
   setActivePinia(pinia)
-  const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/:any(.*)*', component: { render: () => null } }] })
+  const router = createRouter({
+    history: createMemoryHistory(),
+    routes: [{ path: '/:any(.*)*', component: { render: () => null } }],
+  })
   const Shell = defineComponent({
     setup() {
       useNotificationsStore().setRouter((to) => void router.push(to))
       return () => [h(ShellInbox), h(ShellToasts)]
     },
   })
-  const wrapper = mount(Shell, { global: { plugins: [pinia, router], provide: { [bridgeKey as symbol]: wrapBridge(raw, transport) } }, attachTo: document.body })
+  const wrapper = mount(Shell, {
+    global: { plugins: [pinia, router], provide: { [bridgeKey as symbol]: wrapBridge(raw, transport) } },
+    attachTo: document.body,
+  })
   return { wrapper, router, announce: (a: NotifyAnnouncement) => listeners.forEach((l) => l(a)) }
 }
 
@@ -73,7 +89,12 @@ describe('announcements in the page', () => {
     await flushPromises()
     expect(wrapper.find('[data-testid="toast"]').text()).toContain('Mara Maintainer mentioned you: Who owns the pager?')
     expect(wrapper.find('[data-testid="inbox-badge"]').text()).toContain('1')
-    expect(shown).toEqual([{ title: 'Mara Maintainer mentioned you', options: { body: 'Who owns the pager? · kestrel/app#3', tag: 'todo:42' } }])
+    expect(shown).toEqual([
+      {
+        title: 'Mara Maintainer mentioned you',
+        options: { body: 'Who owns the pager? · kestrel/app#3', tag: 'todo:42' },
+      },
+    ])
     await wrapper.find('[data-testid="toast-open"]').trigger('click')
     await flushPromises()
     expect(router.currentRoute.value.fullPath).toBe('/a/acc/projects/5/issues/3')
@@ -97,7 +118,7 @@ describe('announcements in the page', () => {
     expect(shown).toEqual([])
   })
 
-  it('raises none without the browser\'s permission, and asks for it from the inbox\'s button', async () => {
+  it("raises none without the browser's permission, and asks for it from the inbox's button", async () => {
     FakeNotification.permission = 'default'
     const { wrapper, announce } = mountShell('websocket')
     await flushPromises()

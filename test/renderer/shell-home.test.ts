@@ -10,12 +10,15 @@ import type { BurrowBridge, IpcResponse } from '../../src/shared/ipc/contract'
 
 /** A fake transport (the Electron preload cannot run here) answering from a table. */
 function fakeTransport(answers: Record<string, IpcResponse>): BurrowBridge {
-  const invoke = async (channel: string): Promise<IpcResponse> => answers[channel] ?? { ok: false, error: { code: 'unknown-channel', message: channel } }
+  const invoke = async (channel: string): Promise<IpcResponse> =>
+    answers[channel] ?? { ok: false, error: { code: 'unknown-channel', message: channel } }
   return { invoke: invoke as BurrowBridge['invoke'], on: () => () => undefined }
 }
 
 function mountWith(bridge: Bridge, pinia: ReturnType<typeof createPinia>) {
-  return mount(ShellHome, { global: { plugins: [pinia], provide: { [bridgeKey as symbol]: bridge }, stubs: { RouterLink: true } } })
+  return mount(ShellHome, {
+    global: { plugins: [pinia], provide: { [bridgeKey as symbol]: bridge }, stubs: { RouterLink: true } },
+  })
 }
 
 describe('ShellHome', () => {
@@ -29,7 +32,18 @@ describe('ShellHome', () => {
           server: { url: 'http://127.0.0.1:4567', state: 'reachable', version: '17.6.0', revision: 'burrow' },
         },
         accounts: {
-          accounts: [{ id: 'a1', baseUrl: 'http://127.0.0.1:4567', username: 'root', userId: 1, name: 'Administrator', avatarUrl: null, authKind: 'pat', addedAt: '2024-01-01T00:00:00Z' }],
+          accounts: [
+            {
+              id: 'a1',
+              baseUrl: 'http://127.0.0.1:4567',
+              username: 'root',
+              userId: 1,
+              name: 'Administrator',
+              avatarUrl: null,
+              authKind: 'pat',
+              addedAt: '2024-01-01T00:00:00Z',
+            },
+          ],
           loaded: true,
         },
       },
@@ -52,7 +66,14 @@ describe('ShellHome', () => {
         const p = (params ?? {}) as Record<string, unknown>
         if (channel === 'issues:list') return list(p.scope === 'assigned_to_me' ? 3 : 119)
         if (channel === 'merge-requests:list') return list(p.reviewer_id === 1 ? 2 : 23)
-        if (channel === 'todos:list') return { ok: true, result: [1, 2, 3, 4].map((id) => ({ data: { id, action_name: 'mentioned', target_type: 'Issue', created_at: `2024-01-0${id}T00:00:00Z` }, pending: false })) }
+        if (channel === 'todos:list')
+          return {
+            ok: true,
+            result: [1, 2, 3, 4].map((id) => ({
+              data: { id, action_name: 'mentioned', target_type: 'Issue', created_at: `2024-01-0${id}T00:00:00Z` },
+              pending: false,
+            })),
+          }
         return { ok: false, error: { code: 'unknown-channel', message: channel } }
       }) as BurrowBridge['invoke'],
       on: () => () => undefined,
@@ -60,11 +81,36 @@ describe('ShellHome', () => {
     const pinia = createTestingPinia({
       createSpy: vi.fn,
       stubActions: false,
-      initialState: { accounts: { accounts: [{ id: 'a1', baseUrl: 'http://127.0.0.1:4567', username: 'root', userId: 1, name: 'Administrator', avatarUrl: null, authKind: 'pat', addedAt: '2024-01-01T00:00:00Z' }], selection: 'a1', loaded: true } },
+      initialState: {
+        accounts: {
+          accounts: [
+            {
+              id: 'a1',
+              baseUrl: 'http://127.0.0.1:4567',
+              username: 'root',
+              userId: 1,
+              name: 'Administrator',
+              avatarUrl: null,
+              authKind: 'pat',
+              addedAt: '2024-01-01T00:00:00Z',
+            },
+          ],
+          selection: 'a1',
+          loaded: true,
+        },
+      },
     })
-    const wrapper = mount(ShellHome, { global: { plugins: [pinia], provide: { [bridgeKey as symbol]: wrapBridge(transport, 'electron') }, stubs: { RouterLink: { props: ['to'], template: '<a :href="to"><slot /></a>' } } } })
+    const wrapper = mount(ShellHome, {
+      global: {
+        plugins: [pinia],
+        provide: { [bridgeKey as symbol]: wrapBridge(transport, 'electron') },
+        stubs: { RouterLink: { props: ['to'], template: '<a :href="to"><slot /></a>' } },
+      },
+    })
     await flushPromises()
-    const items = wrapper.findAll('[data-testid="home-work"] li').map((li) => [li.text(), li.find('a').attributes('href')])
+    const items = wrapper
+      .findAll('[data-testid="home-work"] li')
+      .map((li) => [li.text(), li.find('a').attributes('href')])
     expect(items).toEqual([
       ['3 open issues assigned to you', '/issues?state=opened&scope=assigned_to_me'],
       ['2 merge requests waiting for your review', '/merge-requests?state=opened&reviewer_username=root'],
@@ -79,7 +125,10 @@ describe('ShellHome', () => {
     const bridge = wrapBridge(
       fakeTransport({
         'app:info': { ok: true, result: { version: '0.1.0', mode: 'electron', serverUrl: 'http://127.0.0.1:9' } },
-        'server:status': { ok: true, result: { url: 'http://127.0.0.1:9', state: 'reachable', version: '17.6.0', revision: 'burrow' } },
+        'server:status': {
+          ok: true,
+          result: { url: 'http://127.0.0.1:9', state: 'reachable', version: '17.6.0', revision: 'burrow' },
+        },
       }),
       'electron',
     )
@@ -90,7 +139,10 @@ describe('ShellHome', () => {
   })
 
   it('shows the error code and message when a request fails', async () => {
-    const bridge = wrapBridge(fakeTransport({ 'app:info': { ok: false, error: { code: 'unavailable', message: 'No launch secret' } } }), 'websocket')
+    const bridge = wrapBridge(
+      fakeTransport({ 'app:info': { ok: false, error: { code: 'unavailable', message: 'No launch secret' } } }),
+      'websocket',
+    )
     const wrapper = mountWith(bridge, createPinia())
     await flushPromises()
     expect(wrapper.find('[data-testid="error"]').text()).toContain('No launch secret')

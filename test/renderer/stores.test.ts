@@ -45,7 +45,9 @@ describe('useAccountsStore', () => {
   })
 
   it('shares one accounts:list between concurrent loads and keeps a failure readable', async () => {
-    const transport = fakeTransport({ 'accounts:list': { ok: false, error: { code: 'unavailable', message: 'no core' } } })
+    const transport = fakeTransport({
+      'accounts:list': { ok: false, error: { code: 'unavailable', message: 'no core' } },
+    })
     const store = appWith(transport).runWithContext(() => useAccountsStore())
     await Promise.all([store.ensureLoaded(), store.ensureLoaded()])
     expect(transport.calls.filter((c) => c.channel === 'accounts:list')).toHaveLength(1)
@@ -81,7 +83,10 @@ describe('useCommandsStore', () => {
     setActivePinia(createPinia())
     const store = useCommandsStore()
     const ran: string[] = []
-    const off = store.register({ id: 'a', title: 'A', group: 'G', run: () => void ran.push('a') }, { id: 'b', title: 'B', group: 'G', enabled: () => false, run: () => void ran.push('b') })
+    const off = store.register(
+      { id: 'a', title: 'A', group: 'G', run: () => void ran.push('a') },
+      { id: 'b', title: 'B', group: 'G', enabled: () => false, run: () => void ran.push('b') },
+    )
     expect(store.commands.map((c) => c.id)).toEqual(['a'])
     const replacement = store.register({ id: 'a', title: 'A2', group: 'G', run: () => void ran.push('a2') })
     off()
@@ -95,7 +100,10 @@ describe('useCommandsStore', () => {
 })
 
 /** Core's preferences channels over an in-memory set, as a launch would keep them. */
-function preferencesCore(initial: Partial<Preferences> = {}): { answers: Record<string, (...args: readonly unknown[]) => IpcResponse>; stored: () => Preferences } {
+function preferencesCore(initial: Partial<Preferences> = {}): {
+  answers: Record<string, (...args: readonly unknown[]) => IpcResponse>
+  stored: () => Preferences
+} {
   let stored: Preferences = { ...DEFAULT_PREFERENCES, ...initial }
   return {
     answers: {
@@ -155,7 +163,9 @@ describe('useSavedFiltersStore', () => {
     localStorage.clear()
     const again = appWith(fakeTransport(core.answers)).runWithContext(() => useSavedFiltersStore())
     await flushPromises()
-    expect(again.filters.map((f) => f.query)).toContain('labels=bug&order_by=created_at&scope=all&sort=desc&state=opened')
+    expect(again.filters.map((f) => f.query)).toContain(
+      'labels=bug&order_by=created_at&scope=all&sort=desc&state=opened',
+    )
     again.remove(replaced.id)
     await flushPromises()
     expect(core.stored().savedFilters.map((f) => f.name)).toEqual(['Bugs'])

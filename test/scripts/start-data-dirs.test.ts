@@ -28,7 +28,11 @@ function stop(child: ChildProcess): Promise<void> {
 
 /** Runs start.mjs on `dataDir` until the app is up, then stops it; resolves with what it printed. */
 async function startOnce(dataDir: string): Promise<string> {
-  const child = spawn(process.execPath, ['scripts/start.mjs', '--browser', '--no-open', '--no-seed', '--data-dir', dataDir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(
+    process.execPath,
+    ['scripts/start.mjs', '--browser', '--no-open', '--no-seed', '--data-dir', dataDir],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
   running.push(child)
   let output = ''
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -58,7 +62,9 @@ describe('npm start --data-dir', () => {
     for (const dir of [a, b]) {
       expect(existsSync(join(dir, 'burrow.sqlite3')), `${dir} holds the server's database`).toBe(true)
       expect(existsSync(join(`${dir}-app`, 'accounts.json')), `${dir}-app holds the app's accounts`).toBe(true)
-      expect(JSON.parse(readFileSync(join(`${dir}-app`, 'launcher.json'), 'utf8'))).toEqual({ serverPort: expect.any(Number) })
+      expect(JSON.parse(readFileSync(join(`${dir}-app`, 'launcher.json'), 'utf8'))).toEqual({
+        serverPort: expect.any(Number),
+      })
     }
     // Nothing shared beside them.
     expect(existsSync(join(folder, 'app'))).toBe(false)

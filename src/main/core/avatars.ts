@@ -82,7 +82,11 @@ export class AvatarService {
   /** The avatar at `url` as a data URL, or null when there is no image to show. */
   async get(accountId: string, url: string): Promise<string | null> {
     const client = await this.options.accounts.clientFor(accountId)
-    if (!isUnder(url, client.baseUrl)) throw new AvatarError('foreign-url', `Avatars are loaded only from the account's own instance (${client.baseUrl}), not from ${safeOrigin(url)}.`)
+    if (!isUnder(url, client.baseUrl))
+      throw new AvatarError(
+        'foreign-url',
+        `Avatars are loaded only from the account's own instance (${client.baseUrl}), not from ${safeOrigin(url)}.`,
+      )
     const key = `${accountId}\n${url}`
     let pending = this.inFlight.get(key)
     if (pending === undefined) {
@@ -95,17 +99,27 @@ export class AvatarService {
   private async load(accountId: string, url: string, client: ApiClient): Promise<string | null> {
     const { cache } = this.options
     const acct = cache.acct(accountId)
-    const row = cache.db.prepare('SELECT content_type, data, etag, fetched_at, used_at FROM avatars WHERE acct = ? AND url = ?').get(acct, url) as AvatarRow | undefined
+    const row = cache.db
+      .prepare('SELECT content_type, data, etag, fetched_at, used_at FROM avatars WHERE acct = ? AND url = ?')
+      .get(acct, url) as AvatarRow | undefined
     const now = Date.now()
-    if (row !== undefined && (now - Date.parse(row.fetched_at) < this.maxAgeMs || !this.options.accounts.connectivityFor(accountId).online)) {
+    if (
+      row !== undefined &&
+      (now - Date.parse(row.fetched_at) < this.maxAgeMs || !this.options.accounts.connectivityFor(accountId).online)
+    ) {
       this.touch(acct, url, row, now)
       return dataUrl(row)
     }
     let fetched: { readonly contentType: string | null; readonly data: Buffer | null; readonly etag: string | null }
     try {
-      const download = await client.download(url, { maxBytes: this.maxImageBytes, ifNoneMatch: row?.data != null ? (row.etag ?? undefined) : undefined })
+      const download = await client.download(url, {
+        maxBytes: this.maxImageBytes,
+        ifNoneMatch: row?.data != null ? (row.etag ?? undefined) : undefined,
+      })
       if (download.notModified && row !== undefined) {
-        cache.db.prepare('UPDATE avatars SET fetched_at = ?, used_at = ? WHERE acct = ? AND url = ?').run(new Date(now).toISOString(), new Date(now).toISOString(), acct, url)
+        cache.db
+          .prepare('UPDATE avatars SET fetched_at = ?, used_at = ? WHERE acct = ? AND url = ?')
+          .run(new Date(now).toISOString(), new Date(now).toISOString(), acct, url)
         return dataUrl(row)
       }
       const type = sniffImageType(download.bytes)
@@ -114,7 +128,8 @@ export class AvatarService {
       // Unreachable: what we have, however old.
       if (error instanceof NetworkError) return dataUrl(row)
       // No image there (404, 403), or one we will not keep: remembered as such until it ages out.
-      if (error instanceof ApiError || (error as { code?: unknown }).code === 'too-large') fetched = { contentType: null, data: null, etag: null }
+      if (error instanceof ApiError || (error as { code?: unknown }).code === 'too-large')
+        fetched = { contentType: null, data: null, etag: null }
       else throw error
     }
     this.store(acct, url, fetched, now)
@@ -123,11 +138,18 @@ export class AvatarService {
 
   private touch(acct: number, url: string, row: AvatarRow, now: number): void {
     if (now - Date.parse(row.used_at) < TOUCH_EVERY_MS) return
-    this.options.cache.db.prepare('UPDATE avatars SET used_at = ? WHERE acct = ? AND url = ?').run(new Date(now).toISOString(), acct, url)
+    this.options.cache.db
+      .prepare('UPDATE avatars SET used_at = ? WHERE acct = ? AND url = ?')
+      .run(new Date(now).toISOString(), acct, url)
   }
 
   /** Writes the row, then evicts the least recently used rows while the table is over its cap. */
-  private store(acct: number, url: string, fetched: { readonly contentType: string | null; readonly data: Buffer | null; readonly etag: string | null }, now: number): void {
+  private store(
+    acct: number,
+    url: string,
+    fetched: { readonly contentType: string | null; readonly data: Buffer | null; readonly etag: string | null },
+    now: number,
+  ): void {
     const { db } = this.options.cache
     const at = new Date(now).toISOString()
     db.transaction(() => {
@@ -137,7 +159,9 @@ export class AvatarService {
       ).run(acct, url, fetched.contentType, fetched.data, (fetched.data?.length ?? 0) + ROW_COST, fetched.etag, at, at)
       let total = db.prepare('SELECT COALESCE(SUM(bytes), 0) FROM avatars').pluck().get() as number
       if (total <= this.maxTotalBytes) return
-      const victims = db.prepare('SELECT acct, url, bytes FROM avatars WHERE NOT (acct = ? AND url = ?) ORDER BY used_at, rowid').iterate(acct, url) as IterableIterator<{ acct: number; url: string; bytes: number }>
+      const victims = db
+        .prepare('SELECT acct, url, bytes FROM avatars WHERE NOT (acct = ? AND url = ?) ORDER BY used_at, rowid')
+        .iterate(acct, url) as IterableIterator<{ acct: number; url: string; bytes: number }>
       const remove = db.prepare('DELETE FROM avatars WHERE acct = ? AND url = ?')
       const doomed: { acct: number; url: string }[] = []
       for (const victim of victims) {

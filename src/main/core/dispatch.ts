@@ -17,7 +17,8 @@ export type IpcHandlers = {
 export function toIpcError(error: unknown): IpcError {
   if (error !== null && typeof error === 'object' && 'code' in error && 'message' in error) {
     const { code, message, details } = error as { code: unknown; message: unknown; details?: unknown }
-    if (typeof code === 'string' && typeof message === 'string') return details === undefined ? { code, message } : { code, message, details }
+    if (typeof code === 'string' && typeof message === 'string')
+      return details === undefined ? { code, message } : { code, message, details }
   }
   return { code: 'handler-failed', message: error instanceof Error ? error.message : String(error) }
 }
@@ -37,7 +38,10 @@ export function createDispatcher(handlers: IpcHandlers): (channel: unknown, args
     }
     const problem = requestValidators[channel](args)
     if (problem !== null) {
-      return { ok: false, error: { code: 'invalid-arguments', message: `${channel}: ${problem}`, details: { channel } } }
+      return {
+        ok: false,
+        error: { code: 'invalid-arguments', message: `${channel}: ${problem}`, details: { channel } },
+      }
     }
     try {
       // The validator has established that `args` matches this channel's tuple.

@@ -81,39 +81,51 @@ export async function probeServer(serverUrl: string | null, fetchImpl: typeof fe
 export function createHandlers(options: CoreOptions): IpcHandlers {
   let lastState: ServerStatus['state'] | null = null
   const accounts = (): Accounts => {
-    if (options.accounts === undefined) throw Object.assign(new Error('Accounts are not available in this launch.'), { code: 'unavailable' })
+    if (options.accounts === undefined)
+      throw Object.assign(new Error('Accounts are not available in this launch.'), { code: 'unavailable' })
     return options.accounts
   }
   options.accounts?.onDidChange((list) => options.events?.emit('accounts:did-change', list.map(publicAccount)))
   const outbox = (): { outbox: Outbox; accounts: Accounts } => {
-    if (options.outbox === undefined) throw Object.assign(new Error('The outbox is not available in this launch.'), { code: 'unavailable' })
+    if (options.outbox === undefined)
+      throw Object.assign(new Error('The outbox is not available in this launch.'), { code: 'unavailable' })
     return { outbox: options.outbox, accounts: accounts() }
   }
   options.outbox?.onDidChange((entry) => options.events?.emit('outbox:did-change', { entry }))
   const offline = (): OfflineData => {
-    if (options.cache === undefined || options.sync === undefined) throw Object.assign(new Error('The offline cache is not available in this launch.'), { code: 'unavailable' })
+    if (options.cache === undefined || options.sync === undefined)
+      throw Object.assign(new Error('The offline cache is not available in this launch.'), { code: 'unavailable' })
     return { cache: options.cache, sync: options.sync, accounts: accounts() }
   }
   options.cache?.onDidChange((change) => options.events?.emit('cache:did-change', change))
   const notify = (): NotifyService => {
-    if (options.notify === undefined) throw Object.assign(new Error('Notifications are not available in this launch.'), { code: 'unavailable' })
+    if (options.notify === undefined)
+      throw Object.assign(new Error('Notifications are not available in this launch.'), { code: 'unavailable' })
     return options.notify
   }
   const preferences = (): PreferencesStore => {
-    if (options.preferences === undefined) throw Object.assign(new Error('Preferences are not available in this launch.'), { code: 'unavailable' })
+    if (options.preferences === undefined)
+      throw Object.assign(new Error('Preferences are not available in this launch.'), { code: 'unavailable' })
     return options.preferences
   }
   options.preferences?.onDidChange((preferences) => options.events?.emit('preferences:did-change', preferences))
   const avatars = (): AvatarService => {
-    if (options.avatars === undefined) throw Object.assign(new Error('Avatars are not available in this launch.'), { code: 'unavailable' })
+    if (options.avatars === undefined)
+      throw Object.assign(new Error('Avatars are not available in this launch.'), { code: 'unavailable' })
     return options.avatars
   }
   const repos = (): RepoService => {
-    if (options.repos === undefined) throw Object.assign(new Error('Repositories are not available in this launch.'), { code: 'unavailable' })
+    if (options.repos === undefined)
+      throw Object.assign(new Error('Repositories are not available in this launch.'), { code: 'unavailable' })
     return options.repos
   }
   return {
-    'app:info': async () => ({ version: options.version, mode: options.mode, serverUrl: options.serverUrl, localAccount: options.accounts?.hasLocalServer ?? false }),
+    'app:info': async () => ({
+      version: options.version,
+      mode: options.mode,
+      serverUrl: options.serverUrl,
+      localAccount: options.accounts?.hasLocalServer ?? false,
+    }),
     'app:diagnostics': async () => ({
       text: diagnosticsReport({
         appVersion: options.version,

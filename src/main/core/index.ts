@@ -25,18 +25,25 @@ export interface Core {
   dispose(): Promise<void>
 }
 
-export interface CreateCoreOptions extends Omit<CoreOptions, 'events' | 'sync' | 'notify' | 'preferences' | 'avatars' | 'repos'> {
+export interface CreateCoreOptions extends Omit<
+  CoreOptions,
+  'events' | 'sync' | 'notify' | 'preferences' | 'avatars' | 'repos'
+> {
   /**
    * Sync timing. With `schedule: true` (the shells), every account syncs periodically and again
    * when its instance comes back online; tests leave it off and start runs themselves.
    */
-  readonly syncOptions?: Pick<SyncServiceOptions, 'intervalMs' | 'reconcileEveryMs' | 'perPage'> & { readonly schedule?: boolean }
+  readonly syncOptions?: Pick<SyncServiceOptions, 'intervalMs' | 'reconcileEveryMs' | 'perPage'> & {
+    readonly schedule?: boolean
+  }
   /**
    * To-do and alert checks. With `schedule` (default: `syncOptions.schedule`), every account is
    * checked on the interval (the `notifyIntervalSeconds` preference unless `intervalMs`) and when
    * it comes back online; without it only `notify:check` runs checks.
    */
-  readonly notifyOptions?: Pick<NotifyServiceOptions, 'intervalMs' | 'maxBackoffMs' | 'alertBatch'> & { readonly schedule?: boolean }
+  readonly notifyOptions?: Pick<NotifyServiceOptions, 'intervalMs' | 'maxBackoffMs' | 'alertBatch'> & {
+    readonly schedule?: boolean
+  }
   /** Avatar cache limits (tests make them small). */
   readonly avatarOptions?: Pick<AvatarServiceOptions, 'maxTotalBytes' | 'maxImageBytes' | 'maxAgeMs'>
   /** Where repository clones live (`repos/` in the user data dir); with the cache and accounts it enables `repos:*`. */
@@ -57,7 +64,8 @@ export function createCore(options: CreateCoreOptions): Core {
           accounts,
           ...syncOptions,
           // The `syncIntervalMinutes` preference unless the launch fixes the interval.
-          intervalMs: syncOptions?.intervalMs ?? (() => (preferences?.get() ?? DEFAULT_PREFERENCES).syncIntervalMinutes * 60_000),
+          intervalMs:
+            syncOptions?.intervalMs ?? (() => (preferences?.get() ?? DEFAULT_PREFERENCES).syncIntervalMinutes * 60_000),
           onProgress: (progress) => events.emit('sync:did-progress', progress),
           onFinish: (finished) => events.emit('sync:did-finish', finished),
           onStatus: (status) => events.emit('sync:did-change-status', status),
@@ -85,7 +93,10 @@ export function createCore(options: CreateCoreOptions): Core {
           onAnnounce: (announcement) => events.emit('notify:did-announce', announcement),
         })
       : null
-  const avatars = cache !== undefined && accounts !== undefined ? new AvatarService({ cache, accounts, ...options.avatarOptions }) : null
+  const avatars =
+    cache !== undefined && accounts !== undefined
+      ? new AvatarService({ cache, accounts, ...options.avatarOptions })
+      : null
   const repos =
     cache !== undefined && accounts !== undefined && options.reposDir !== undefined
       ? new RepoService({
@@ -129,7 +140,17 @@ export function createCore(options: CreateCoreOptions): Core {
     track(accounts.list().then((list) => follow(list.map((a) => a.id))))
     unsubscribe = accounts.onDidChange((list) => follow(list.map((a) => a.id)))
   }
-  const dispatch = createDispatcher(createHandlers({ ...options, events, sync: sync ?? undefined, notify: notify ?? undefined, preferences: preferences ?? undefined, avatars: avatars ?? undefined, repos: repos ?? undefined }))
+  const dispatch = createDispatcher(
+    createHandlers({
+      ...options,
+      events,
+      sync: sync ?? undefined,
+      notify: notify ?? undefined,
+      preferences: preferences ?? undefined,
+      avatars: avatars ?? undefined,
+      repos: repos ?? undefined,
+    }),
+  )
   return {
     dispatch,
     events,

@@ -1,4 +1,10 @@
-import { DEFAULT_PREFERENCES, PREFERENCE_KEYS, preferenceProblem, type Preferences, type PreferencesRequests } from '../../shared/ipc/preferences'
+import {
+  DEFAULT_PREFERENCES,
+  PREFERENCE_KEYS,
+  preferenceProblem,
+  type Preferences,
+  type PreferencesRequests,
+} from '../../shared/ipc/preferences'
 import type { CacheDb } from './cache/database'
 
 /**
@@ -26,7 +32,9 @@ export class PreferencesStore {
     const next: Preferences = { ...this.current, ...changes }
     const changed = PREFERENCE_KEYS.filter((k) => JSON.stringify(next[k]) !== JSON.stringify(this.current[k]))
     if (changed.length === 0) return this.current
-    const write = this.db.prepare('INSERT INTO app_preferences (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+    const write = this.db.prepare(
+      'INSERT INTO app_preferences (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    )
     this.db.transaction(() => {
       for (const key of changed) write.run(key, JSON.stringify(next[key]))
     })()
@@ -67,7 +75,9 @@ export class PreferencesStore {
 
 /** One async function per preferences channel (handlers.ts spreads them into the contract's handlers). */
 export type PreferencesHandlers = {
-  readonly [C in keyof PreferencesRequests]: (...args: PreferencesRequests[C]['args']) => Promise<PreferencesRequests[C]['result']>
+  readonly [C in keyof PreferencesRequests]: (
+    ...args: PreferencesRequests[C]['args']
+  ) => Promise<PreferencesRequests[C]['result']>
 }
 
 /** The preferences channels over the store; the getter is called per request, so a launch without a cache answers `unavailable`. */

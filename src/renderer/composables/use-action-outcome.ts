@@ -23,7 +23,12 @@ export function useActionOutcome(singular: () => string): ActionOutcome {
   }
   function showOutcome(done: ActionDone): void {
     actionError.value = null
-    outcome.value = outcomeOf(done.action.outcome, typeof done.action.done === 'function' ? done.action.done(done.result.body) : done.action.done, done.result, singular())
+    outcome.value = outcomeOf(
+      done.action.outcome,
+      typeof done.action.done === 'function' ? done.action.done(done.result.body) : done.action.done,
+      done.result,
+      singular(),
+    )
   }
   return { outcome, actionError, onFailed, showOutcome }
 }

@@ -31,7 +31,10 @@ function ask(bridge: Bridge, accountId: string, url: string): Promise<string | n
  * cached, offline too), or null while it loads, when there is none, or when the component has
  * no bridge or no account to ask for. One request per account and URL per page.
  */
-export function useAvatar(accountId: () => string | null | undefined, url: () => string | null | undefined): Readonly<Ref<string | null>> {
+export function useAvatar(
+  accountId: () => string | null | undefined,
+  url: () => string | null | undefined,
+): Readonly<Ref<string | null>> {
   // Optional: components that show avatars are also mounted without the app around them.
   const bridge = inject(bridgeKey, null)
   const image = ref<string | null>(null)

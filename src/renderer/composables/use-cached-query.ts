@@ -14,7 +14,12 @@ export interface CachedQuery<T> {
  * `kinds` of one of `accounts()` (`useCacheChangesStore` says when). The last answer stays on screen while the next
  * one loads; answers that arrive out of order are dropped.
  */
-export function useCachedQuery<T>(key: WatchSource<unknown>, accounts: () => readonly string[], kinds: readonly string[], load: () => Promise<T>): CachedQuery<T> {
+export function useCachedQuery<T>(
+  key: WatchSource<unknown>,
+  accounts: () => readonly string[],
+  kinds: readonly string[],
+  load: () => Promise<T>,
+): CachedQuery<T> {
   const changes = useCacheChangesStore()
   const data = shallowRef<T | null>(null)
   const error = shallowRef<ReadableError | null>(null)

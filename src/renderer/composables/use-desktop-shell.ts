@@ -27,5 +27,11 @@ export function useDesktopShell(): void {
     }
   }
 
-  useCommands({ id: 'app.diagnostics', title: 'Copy diagnostics', group: 'General', keywords: 'bug report support versions log debug', run: copyDiagnostics })
+  useCommands({
+    id: 'app.diagnostics',
+    title: 'Copy diagnostics',
+    group: 'General',
+    keywords: 'bug report support versions log debug',
+    run: copyDiagnostics,
+  })
 }

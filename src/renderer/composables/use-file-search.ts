@@ -15,7 +15,12 @@ const SETTLE_MS = 150
  * for the search view: name matches of every account first, then content matches. Answers to
  * older text are dropped; accounts without clones answer nothing.
  */
-export function useFileSearch(options: { readonly key: WatchSource<unknown>; readonly accounts: () => readonly string[]; readonly query: () => string | null; readonly limit: number }): {
+export function useFileSearch(options: {
+  readonly key: WatchSource<unknown>
+  readonly accounts: () => readonly string[]
+  readonly query: () => string | null
+  readonly limit: number
+}): {
   readonly hits: ShallowRef<readonly AccountFileHit[]>
   readonly truncated: ShallowRef<boolean>
 } {
@@ -38,7 +43,10 @@ export function useFileSearch(options: { readonly key: WatchSource<unknown>; rea
     )
     if (mine !== generation) return
     const all = answers.flatMap(({ accountId, result }) => result.hits.map((hit) => ({ accountId, hit })))
-    const ordered = [...all.filter((h) => h.hit.matchedIn === 'name'), ...all.filter((h) => h.hit.matchedIn === 'content')]
+    const ordered = [
+      ...all.filter((h) => h.hit.matchedIn === 'name'),
+      ...all.filter((h) => h.hit.matchedIn === 'content'),
+    ]
     hits.value = ordered.slice(0, options.limit)
     truncated.value = ordered.length > options.limit || answers.some((a) => a.result.truncated)
   }

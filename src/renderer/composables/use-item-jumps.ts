@@ -17,7 +17,10 @@ export function looksLikeReference(text: string): boolean {
  * every account, by reference or by words of the title, the best few across accounts. Answers
  * to older text are dropped.
  */
-export function useItemJumps(query: () => string, accounts: () => readonly string[]): ShallowRef<readonly AccountHit[]> {
+export function useItemJumps(
+  query: () => string,
+  accounts: () => readonly string[],
+): ShallowRef<readonly AccountHit[]> {
   const bridge = useBridge()
   const jumps = shallowRef<readonly AccountHit[]>([])
   let generation = 0

@@ -53,7 +53,11 @@ export function useItemPages<T>(options: ItemPagesOptions<T>): ItemPages<T> {
   let merge: MergedPages<AccountItem<T>> | null = null
 
   const single = computed(() => (options.accounts().length === 1 ? options.accounts()[0] : null))
-  const toRow = (accountId: string, cached: CachedList['items'][number]): AccountItem<T> => ({ accountId, item: options.read(cached.data), pending: cached.pending })
+  const toRow = (accountId: string, cached: CachedList['items'][number]): AccountItem<T> => ({
+    accountId,
+    item: options.read(cached.data),
+    pending: cached.pending,
+  })
 
   async function loadPage(page: number, mine: number): Promise<void> {
     const accountId = single.value
@@ -62,7 +66,8 @@ export function useItemPages<T>(options: ItemPagesOptions<T>): ItemPages<T> {
     try {
       const list = await options.fetch(accountId, page * pageSize, pageSize)
       if (mine !== generation) return
-      const next = rows.value.length === list.total ? [...rows.value] : Array.from({ length: list.total }, (_, i) => rows.value[i])
+      const next =
+        rows.value.length === list.total ? [...rows.value] : Array.from({ length: list.total }, (_, i) => rows.value[i])
       list.items.forEach((cached, i) => (next[page * pageSize + i] = toRow(accountId, cached)))
       total.value = list.total
       rows.value = next
@@ -129,7 +134,8 @@ export function useItemPages<T>(options: ItemPagesOptions<T>): ItemPages<T> {
       if (merge !== null && end > merge.rows.length && merge.hasMore) void fillMerged(end + pageSize, generation)
       return
     }
-    for (let page = Math.floor(start / pageSize); page * pageSize < Math.min(end, Math.max(total.value, 1)); page++) void loadPage(page, generation)
+    for (let page = Math.floor(start / pageSize); page * pageSize < Math.min(end, Math.max(total.value, 1)); page++)
+      void loadPage(page, generation)
   }
 
   onScopeDispose(useCacheChangesStore().watchCache(options.accounts, options.kinds, () => void reload(false)))
@@ -145,7 +151,11 @@ export function useItemPages<T>(options: ItemPagesOptions<T>): ItemPages<T> {
  */
 export function compareByField<T>(field: string, sort: 'asc' | 'desc'): (a: T, b: T) => number {
   const path = field.split('.')
-  const valueOf = (item: T): unknown => path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), item)
+  const valueOf = (item: T): unknown =>
+    path.reduce<unknown>(
+      (v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined),
+      item,
+    )
   const direction = sort === 'asc' ? 1 : -1
   return (a, b) => {
     const x = valueOf(a)

@@ -16,7 +16,11 @@ export interface ItemWrites {
    * Runs one write per target through its account's item store (each shows at once), then says
    * what was done in a toast with Undo — or names the first refusal.
    */
-  write(targets: readonly WriteTarget[], run: (store: ItemStore, target: WriteTarget) => Promise<ItemWrite | null>, what: string): Promise<void>
+  write(
+    targets: readonly WriteTarget[],
+    run: (store: ItemStore, target: WriteTarget) => Promise<ItemWrite | null>,
+    what: string,
+  ): Promise<void>
   /** Shows a refusal as a toast. */
   sayRefused(error: unknown): void
   /** Waits for the writes; a toast names the first refusal, else says `success` (when given). */
@@ -42,14 +46,25 @@ export function useItemWrites(kind: WorkKind): ItemWrites {
 
   const reference = (w: ItemWrite): string => w.before.references?.full ?? `${sigil}${w.before.iid}`
 
-  async function write(targets: readonly WriteTarget[], run: (store: ItemStore, target: WriteTarget) => Promise<ItemWrite | null>, what: string): Promise<void> {
+  async function write(
+    targets: readonly WriteTarget[],
+    run: (store: ItemStore, target: WriteTarget) => Promise<ItemWrite | null>,
+    what: string,
+  ): Promise<void> {
     const results = await Promise.allSettled(targets.map((t) => run(useItemStore(t.accountId), t)))
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')
     const done = results.flatMap((r) => (r.status === 'fulfilled' && r.value !== null ? [r.value] : []))
     if (failed.length > 0) sayRefused(failed[0].reason)
     if (done.length === 0) return
     const text = done.length === 1 ? `${what}: ${reference(done[0])}` : `${what} on ${done.length} ${noun}s`
-    toasts.show('success', text, { label: 'Undo', run: () => settle(done.map((w) => useItemStore(w.accountId).undo(w)), null) })
+    toasts.show('success', text, {
+      label: 'Undo',
+      run: () =>
+        settle(
+          done.map((w) => useItemStore(w.accountId).undo(w)),
+          null,
+        ),
+    })
   }
 
   return { write, sayRefused, settle }

@@ -3,7 +3,11 @@ import { storeToRefs } from 'pinia'
 import { ALL_ACCOUNTS, useAccountsStore } from '../stores/accounts'
 
 /** The accounts a list shows: the selected one, or all of them; and how to name an account in a row. */
-export function useListAccounts(): { readonly ids: ComputedRef<string[]>; readonly many: ComputedRef<boolean>; label(accountId: string): string } {
+export function useListAccounts(): {
+  readonly ids: ComputedRef<string[]>
+  readonly many: ComputedRef<boolean>
+  label(accountId: string): string
+} {
   const store = useAccountsStore()
   const { accounts, selection } = storeToRefs(store)
   const ids = computed(() => (selection.value === ALL_ACCOUNTS ? accounts.value.map((a) => a.id) : [selection.value]))

@@ -41,6 +41,10 @@ export function useRepoRead<T>(key: () => readonly unknown[] | null, load: () =>
     }
   }
 
-  watch(() => JSON.stringify(key()), () => void run(), { immediate: true })
+  watch(
+    () => JSON.stringify(key()),
+    () => void run(),
+    { immediate: true },
+  )
   return { data, error, loading, reload: run }
 }

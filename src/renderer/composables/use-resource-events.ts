@@ -1,6 +1,13 @@
 import { computed, type ComputedRef } from 'vue'
 import { useBridge } from '../bridge'
-import { activityEvents, type ActivityEvent, type LabelEvent, type MilestoneEvent, type SourceMergeRequest, type StateEvent } from '../lib/resource-events'
+import {
+  activityEvents,
+  type ActivityEvent,
+  type LabelEvent,
+  type MilestoneEvent,
+  type SourceMergeRequest,
+  type StateEvent,
+} from '../lib/resource-events'
 import { useCachedQuery } from './use-cached-query'
 
 /** At most this many pages of 100 per list: an item with more events shows its first ones. */
@@ -73,7 +80,9 @@ export function useResourceEvents(options: {
       const [labels, milestones, states] = await Promise.all([
         allPages<LabelEvent>(`${base()}/resource_label_events`),
         // GitLab has no milestone events for epics: not asked, rather than a 404 every time.
-        options.kind() === 'epic' ? { rows: [], stale: false } : allPages<MilestoneEvent>(`${base()}/resource_milestone_events`),
+        options.kind() === 'epic'
+          ? { rows: [], stale: false }
+          : allPages<MilestoneEvent>(`${base()}/resource_milestone_events`),
         allPages<StateEvent>(`${base()}/resource_state_events`),
       ])
       const sources = await sourcesOf(states.rows)

@@ -24,7 +24,15 @@ function accessOf(value: unknown): number {
  * viewer's inherited membership of the group. Only decides what the panels offer; the server
  * still checks every request.
  */
-export function useResourceViewer(context: () => { readonly accountId: string | null; readonly userId: number | null; readonly scope: ResourceScope; readonly projectId: number | null; readonly groupId: number | null }): ShallowRef<Viewer> {
+export function useResourceViewer(
+  context: () => {
+    readonly accountId: string | null
+    readonly userId: number | null
+    readonly scope: ResourceScope
+    readonly projectId: number | null
+    readonly groupId: number | null
+  },
+): ShallowRef<Viewer> {
   const bridge = useBridge()
   const viewer = shallowRef<Viewer>({ admin: false, level: null })
   let generation = 0
@@ -33,7 +41,11 @@ export function useResourceViewer(context: () => { readonly accountId: string | 
     async (c) => {
       const mine = ++generation
       if (c.accountId === null) return
-      const get = (path: string) => bridge.request('api:get', c.accountId as string, path).then((r) => r.body).catch(() => null)
+      const get = (path: string) =>
+        bridge
+          .request('api:get', c.accountId as string, path)
+          .then((r) => r.body)
+          .catch(() => null)
       const me = await bridge.request('api:get', c.accountId, '/user').then(
         (r) => ({ body: r.body, offline: r.stale }),
         (e: unknown) => ({ body: null, offline: (e as { code?: unknown } | null)?.code === 'offline' }),
@@ -41,12 +53,15 @@ export function useResourceViewer(context: () => { readonly accountId: string | 
       const user = me.body
       let level: number | null = null
       if (c.scope === 'project' && c.projectId !== null) {
-        const project = (await get(`/projects/${c.projectId}`)) as { permissions?: { project_access?: unknown; group_access?: unknown } } | null
+        const project = (await get(`/projects/${c.projectId}`)) as {
+          permissions?: { project_access?: unknown; group_access?: unknown }
+        } | null
         level = Math.max(accessOf(project?.permissions?.project_access), accessOf(project?.permissions?.group_access))
       } else if (c.scope === 'group' && c.groupId !== null && c.userId !== null) {
         level = accessOf(await get(`/groups/${c.groupId}/members/all/${c.userId}`))
       }
-      if (mine === generation) viewer.value = { admin: (user as { is_admin?: unknown } | null)?.is_admin === true, level, offline: me.offline }
+      if (mine === generation)
+        viewer.value = { admin: (user as { is_admin?: unknown } | null)?.is_admin === true, level, offline: me.offline }
     },
     { immediate: true, deep: true },
   )

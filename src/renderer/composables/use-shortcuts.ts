@@ -21,7 +21,9 @@ function isEditable(target: EventTarget | null): boolean {
 export function useShortcuts(target: Pick<Window, 'addEventListener' | 'removeEventListener'> = window): void {
   const store = useCommandsStore()
   const platform = detectPlatform()
-  const matcher = new ShortcutMatcher<Command>(() => store.commands.filter((c) => c.keys !== undefined).map((c) => ({ keys: c.keys as string, value: c })))
+  const matcher = new ShortcutMatcher<Command>(() =>
+    store.commands.filter((c) => c.keys !== undefined).map((c) => ({ keys: c.keys as string, value: c })),
+  )
 
   const onKeydown = (event: Event): void => {
     const e = event as KeyboardEvent

@@ -62,11 +62,13 @@ export function useTriage(options: TriageOptions): TriageActions {
   const noun = kind === 'issue' ? 'issue' : 'merge request'
   const sigil = options.kind === 'issue' ? '#' : '!'
   /** The targets as they are on screen, writes not yet confirmed included. */
-  const onScreen = (): TriageTarget[] => options.targets().map((t) => ({ accountId: t.accountId, item: useItemStore(t.accountId).show(kind, t.item) }))
+  const onScreen = (): TriageTarget[] =>
+    options.targets().map((t) => ({ accountId: t.accountId, item: useItemStore(t.accountId).show(kind, t.item) }))
   const some = (): boolean => options.targets().length > 0
 
   function subject(targets: readonly TriageTarget[]): string {
-    if (targets.length === 1) return `${targets[0].item.references?.full ?? `${sigil}${targets[0].item.iid}`} · ${targets[0].item.title}`
+    if (targets.length === 1)
+      return `${targets[0].item.references?.full ?? `${sigil}${targets[0].item.iid}`} · ${targets[0].item.title}`
     return `${targets.length} ${noun}s`
   }
 
@@ -86,7 +88,8 @@ export function useTriage(options: TriageOptions): TriageActions {
     return path === undefined ? null : path.slice(0, path.lastIndexOf('/'))
   }
 
-  const soleProject = (targets: readonly TriageTarget[]): number | null => (new Set(targets.map((t) => t.item.project_id)).size === 1 ? targets[0].item.project_id : null)
+  const soleProject = (targets: readonly TriageTarget[]): number | null =>
+    new Set(targets.map((t) => t.item.project_id)).size === 1 ? targets[0].item.project_id : null
 
   async function label(): Promise<void> {
     const targets = onScreen()
@@ -101,15 +104,28 @@ export function useTriage(options: TriageOptions): TriageActions {
       mode: 'choose',
       placeholder: 'Add or remove a label…',
       options: async () => {
-        const labels = projectId !== null ? (await bridge.request('labels:list', accountId, { project_id: projectId })).map(asLabel) : [...reference.of(accountId).labels.values()]
-        return labels.map((l): PickerOption => ({ value: l.name, label: l.name, detail: l.description ?? undefined, color: l.color, checked: has(l.name) }))
+        const labels =
+          projectId !== null
+            ? (await bridge.request('labels:list', accountId, { project_id: projectId })).map(asLabel)
+            : [...reference.of(accountId).labels.values()]
+        return labels.map((l): PickerOption => ({
+          value: l.name,
+          label: l.name,
+          detail: l.description ?? undefined,
+          color: l.color,
+          checked: has(l.name),
+        }))
       },
     })
     perfCancel(PERF.labelPickerOpen)
     if (name === null) return
     const present = !has(name)
     if (targets.length === 1) expectLabel(accountId, targets[0].item.id, name, present)
-    await write(targets, (store, t) => (present ? store.addLabels(kind, t.item, [name]) : store.removeLabels(kind, t.item, [name])), present ? `Label ${name} added` : `Label ${name} removed`)
+    await write(
+      targets,
+      (store, t) => (present ? store.addLabels(kind, t.item, [name]) : store.removeLabels(kind, t.item, [name])),
+      present ? `Label ${name} added` : `Label ${name} removed`,
+    )
   }
 
   async function assign(): Promise<void> {
@@ -120,16 +136,31 @@ export function useTriage(options: TriageOptions): TriageActions {
     const me = accounts.accounts.find((a) => a.id === accountId)
     const assigned = (id: number): boolean => targets.every((t) => t.item.assignees.some((a) => a.id === id))
     const users = reference.of(accountId).users
-    const people = users.map((u): PickerOption => ({ value: String(u.id), label: u.name, detail: `@${u.username}${u.id === me?.userId ? ' · you' : ''}`, checked: assigned(u.id) }))
+    const people = users.map((u): PickerOption => ({
+      value: String(u.id),
+      label: u.name,
+      detail: `@${u.username}${u.id === me?.userId ? ' · you' : ''}`,
+      checked: assigned(u.id),
+    }))
     // You first: assigning oneself is the most common triage move.
     people.sort((a, b) => Number(b.value === String(me?.userId)) - Number(a.value === String(me?.userId)))
-    const value = await picker.choose({ title: 'Assignees', subject: subject(targets), mode: 'choose', placeholder: 'Assign or unassign someone…', options: [{ value: 'none', label: 'Unassign everyone' }, ...people] })
+    const value = await picker.choose({
+      title: 'Assignees',
+      subject: subject(targets),
+      mode: 'choose',
+      placeholder: 'Assign or unassign someone…',
+      options: [{ value: 'none', label: 'Unassign everyone' }, ...people],
+    })
     if (value === null) return
     if (value === 'none') return write(targets, (store, t) => store.setAssignees(kind, t.item, []), 'Unassigned')
     const user = users.find((u) => u.id === Number(value))
     if (user === undefined) return
     const add = !assigned(user.id)
-    return write(targets, (store, t) => store.toggleAssignee(kind, t.item, user, add), add ? `Assigned ${user.name}` : `Unassigned ${user.name}`)
+    return write(
+      targets,
+      (store, t) => store.toggleAssignee(kind, t.item, user, add),
+      add ? `Assigned ${user.name}` : `Unassigned ${user.name}`,
+    )
   }
 
   async function milestone(): Promise<void> {
@@ -153,20 +184,32 @@ export function useTriage(options: TriageOptions): TriageActions {
           if (projectId === null) return true
           if (m.project_id !== undefined) return m.project_id === projectId
           const groupPath = /\/groups\/(.+)\/-\/milestones\//.exec(m.web_url)?.[1]
-          return groupPath === undefined || (namespace !== null && (namespace === groupPath || namespace.startsWith(`${groupPath}/`)))
+          return (
+            groupPath === undefined ||
+            (namespace !== null && (namespace === groupPath || namespace.startsWith(`${groupPath}/`)))
+          )
         }
         const milestones = list.map((m) => asMilestone(m.data)).filter(fits)
         for (const m of milestones) offered.set(m.id, m)
         const only = current.size === 1 ? [...current][0] : -1
         return [
           { value: '0', label: 'No milestone', checked: only === 0 },
-          ...milestones.map((m): PickerOption => ({ value: String(m.id), label: m.title, detail: m.due_date ? `due ${m.due_date}` : undefined, checked: only === m.id })),
+          ...milestones.map((m): PickerOption => ({
+            value: String(m.id),
+            label: m.title,
+            detail: m.due_date ? `due ${m.due_date}` : undefined,
+            checked: only === m.id,
+          })),
         ]
       },
     })
     if (value === null) return
     const chosen = offered.get(Number(value)) ?? null
-    await write(targets, (store, t) => store.setMilestone(kind, t.item, chosen), chosen === null ? 'Milestone removed' : `Milestone ${chosen.title} set`)
+    await write(
+      targets,
+      (store, t) => store.setMilestone(kind, t.item, chosen),
+      chosen === null ? 'Milestone removed' : `Milestone ${chosen.title} set`,
+    )
   }
 
   async function epic(): Promise<void> {
@@ -176,7 +219,8 @@ export function useTriage(options: TriageOptions): TriageActions {
     await reference.ensure(accountId)
     // An issue can be in an epic of its project's group or of a group above it: only epics every target can join.
     const namespaces = targets.map((t) => namespaceOf(accountId, t.item.project_id))
-    const fits = (groupPath: string): boolean => namespaces.every((ns) => ns !== null && (ns === groupPath || ns.startsWith(`${groupPath}/`)))
+    const fits = (groupPath: string): boolean =>
+      namespaces.every((ns) => ns !== null && (ns === groupPath || ns.startsWith(`${groupPath}/`)))
     const current = new Set(targets.map((t) => (t.item as Issue).epic?.id ?? 0))
     const only = current.size === 1 ? [...current][0] : -1
     const offered = new Map<number, Epic>()
@@ -186,32 +230,58 @@ export function useTriage(options: TriageOptions): TriageActions {
       mode: 'choose',
       placeholder: 'Put in an epic…',
       options: async () => {
-        const list = await bridge.request('epics:list', accountId, { state: 'opened', limit: 500, order_by: 'title', sort: 'asc' })
-        const epics = list.items.map((i) => asEpic(i.data)).filter((e) => fits((e.references?.full ?? '').split('&')[0]))
+        const list = await bridge.request('epics:list', accountId, {
+          state: 'opened',
+          limit: 500,
+          order_by: 'title',
+          sort: 'asc',
+        })
+        const epics = list.items
+          .map((i) => asEpic(i.data))
+          .filter((e) => fits((e.references?.full ?? '').split('&')[0]))
         for (const e of epics) offered.set(e.id, e)
         return [
           { value: '0', label: 'No epic', checked: only === 0 },
-          ...epics.map((e): PickerOption => ({ value: String(e.id), label: e.title, detail: e.references?.full ?? `&${e.iid}`, checked: only === e.id })),
+          ...epics.map((e): PickerOption => ({
+            value: String(e.id),
+            label: e.title,
+            detail: e.references?.full ?? `&${e.iid}`,
+            checked: only === e.id,
+          })),
         ]
       },
     })
     if (value === null) return
     const chosen = offered.get(Number(value))
-    const epic = chosen === undefined ? null : { id: chosen.id, iid: chosen.iid, title: chosen.title, group_id: chosen.group_id }
-    await write(targets, (store, t) => store.setEpic(t.item as Issue, epic), epic === null ? 'Taken out of the epic' : `Put in &${epic.iid} ${epic.title}`)
+    const epic =
+      chosen === undefined ? null : { id: chosen.id, iid: chosen.iid, title: chosen.title, group_id: chosen.group_id }
+    await write(
+      targets,
+      (store, t) => store.setEpic(t.item as Issue, epic),
+      epic === null ? 'Taken out of the epic' : `Put in &${epic.iid} ${epic.title}`,
+    )
   }
 
   async function closeOrReopen(): Promise<void> {
     const targets = onScreen().filter((t) => t.item.state === 'opened' || t.item.state === 'closed')
     // Any open one among them: closing is the triage move; otherwise they are all closed and reopen.
     const close = targets.some((t) => t.item.state === 'opened')
-    await write(targets, (store, t) => store.setState(kind, t.item, close ? 'close' : 'reopen'), close ? 'Closed' : 'Reopened')
+    await write(
+      targets,
+      (store, t) => store.setState(kind, t.item, close ? 'close' : 'reopen'),
+      close ? 'Closed' : 'Reopened',
+    )
   }
 
   async function comment(): Promise<void> {
     if (options.focusComment) return options.focusComment()
     const targets = onScreen()
-    const body = await picker.choose({ title: 'Comment', subject: subject(targets), mode: 'text', placeholder: 'Write a comment (Markdown). It is kept and sent when the server is reachable.' })
+    const body = await picker.choose({
+      title: 'Comment',
+      subject: subject(targets),
+      mode: 'text',
+      placeholder: 'Write a comment (Markdown). It is kept and sent when the server is reachable.',
+    })
     if (body === null || body.trim() === '') return
     const writes = targets.map((t) => useItemStore(t.accountId).comment(kind, t.item, body.trim()))
     await settle(writes, targets.length === 1 ? 'Comment queued.' : `Comment queued on ${targets.length} ${noun}s.`)
@@ -235,7 +305,10 @@ export function useTriage(options: TriageOptions): TriageActions {
     const offline = sync.isOffline(accountId)
     // Writes still in the outbox name the issue by project and number, which a move changes:
     // they would land on the closed old issue. They go out (or are settled) first.
-    const unsent = targets.reduce((n, t) => n + outbox.forItem(accountId, 'issue', t.item.project_id, t.item.iid).length, 0)
+    const unsent = targets.reduce(
+      (n, t) => n + outbox.forItem(accountId, 'issue', t.item.project_id, t.item.iid).length,
+      0,
+    )
     const value = await picker.choose({
       title: 'Move to another project',
       subject: subject(targets),
@@ -249,7 +322,11 @@ export function useTriage(options: TriageOptions): TriageActions {
       options: reference
         .of(accountId)
         .projects.filter((p) => !from.has(p.id))
-        .map((p): PickerOption => ({ value: String(p.id), label: p.name_with_namespace, detail: p.path_with_namespace })),
+        .map((p): PickerOption => ({
+          value: String(p.id),
+          label: p.name_with_namespace,
+          detail: p.path_with_namespace,
+        })),
     })
     if (value === null) return
     const toProjectId = Number(value)
@@ -263,23 +340,83 @@ export function useTriage(options: TriageOptions): TriageActions {
       }
     }
     if (last === null) return
-    const project = reference.of(accountId).projectsById.get(toProjectId)?.path_with_namespace ?? `project ${toProjectId}`
-    toasts.show('success', targets.length === 1 ? `Moved to ${project}#${last.iid}.` : `${targets.length} issues moved to ${project}.`)
+    const project =
+      reference.of(accountId).projectsById.get(toProjectId)?.path_with_namespace ?? `project ${toProjectId}`
+    toasts.show(
+      'success',
+      targets.length === 1 ? `Moved to ${project}#${last.iid}.` : `${targets.length} issues moved to ${project}.`,
+    )
     if (options.onMoved) options.onMoved(accountId, last)
     else if (targets.length === 1) void router.push(`/a/${accountId}/projects/${last.project_id}/issues/${last.iid}`)
   }
 
   const group = options.kind === 'issue' ? 'Issue' : 'Merge request'
   useCommands(
-    { id: `${options.kind}.triage.label`, title: 'Labels…', group, keys: 'l', keywords: 'label add remove tag', enabled: some, run: label },
-    { id: `${options.kind}.triage.assign`, title: 'Assignees…', group, keys: 'a', keywords: 'assign unassign people me', enabled: some, run: assign },
-    { id: `${options.kind}.triage.milestone`, title: 'Milestone…', group, keys: 'm', keywords: 'milestone iteration release', enabled: some, run: milestone },
-    { id: `${options.kind}.triage.close`, title: `Close or reopen the ${noun}`, group, keys: 'shift+c', keywords: 'close reopen state done', enabled: some, run: closeOrReopen },
-    { id: `${options.kind}.triage.comment`, title: 'Comment…', group, keys: 'c', keywords: 'comment note reply write', enabled: some, run: comment },
+    {
+      id: `${options.kind}.triage.label`,
+      title: 'Labels…',
+      group,
+      keys: 'l',
+      keywords: 'label add remove tag',
+      enabled: some,
+      run: label,
+    },
+    {
+      id: `${options.kind}.triage.assign`,
+      title: 'Assignees…',
+      group,
+      keys: 'a',
+      keywords: 'assign unassign people me',
+      enabled: some,
+      run: assign,
+    },
+    {
+      id: `${options.kind}.triage.milestone`,
+      title: 'Milestone…',
+      group,
+      keys: 'm',
+      keywords: 'milestone iteration release',
+      enabled: some,
+      run: milestone,
+    },
+    {
+      id: `${options.kind}.triage.close`,
+      title: `Close or reopen the ${noun}`,
+      group,
+      keys: 'shift+c',
+      keywords: 'close reopen state done',
+      enabled: some,
+      run: closeOrReopen,
+    },
+    {
+      id: `${options.kind}.triage.comment`,
+      title: 'Comment…',
+      group,
+      keys: 'c',
+      keywords: 'comment note reply write',
+      enabled: some,
+      run: comment,
+    },
     ...(options.kind === 'issue'
       ? [
-          { id: 'issue.triage.epic', title: 'Epic…', group, keys: 'shift+e', keywords: 'epic move parent roadmap', enabled: some, run: epic },
-          { id: 'issue.triage.move', title: 'Move to another project…', group, keys: 'shift+m', keywords: 'move transfer project', enabled: some, run: move },
+          {
+            id: 'issue.triage.epic',
+            title: 'Epic…',
+            group,
+            keys: 'shift+e',
+            keywords: 'epic move parent roadmap',
+            enabled: some,
+            run: epic,
+          },
+          {
+            id: 'issue.triage.move',
+            title: 'Move to another project…',
+            group,
+            keys: 'shift+m',
+            keywords: 'move transfer project',
+            enabled: some,
+            run: move,
+          },
         ]
       : []),
   )

@@ -59,14 +59,21 @@ export function useWorkDetail<K extends WorkKind>(kind: K): WorkDetail<WorkOf<K>
   const loaded = useItemDetail({
     key: () => [accountId.value, projectId.value, iid.value],
     kind,
-    get: (refresh) => (kind === 'issue' ? bridge.request('issues:get', accountId.value, itemRef(), { refresh }) : bridge.request('merge-requests:get', accountId.value, itemRef(), { refresh })),
+    get: (refresh) =>
+      kind === 'issue'
+        ? bridge.request('issues:get', accountId.value, itemRef(), { refresh })
+        : bridge.request('merge-requests:get', accountId.value, itemRef(), { refresh }),
   })
   const read = (kind === 'issue' ? asIssue : asMergeRequest) as (data: Readonly<Record<string, unknown>>) => WorkOf<K>
   const store = computed(() => useItemStore(accountId.value))
   void store.value // made in setup, where a store's setup can reach the app's injections
   const cached = computed(() => (loaded.detail.data.value ? read(loaded.detail.data.value.item.data) : null))
   const item = computed(() => (cached.value === null ? null : store.value.show(kind, cached.value)))
-  const pending = computed(() => (loaded.detail.data.value?.item.pending ?? false) || (cached.value !== null && store.value.hasWrites(kind, cached.value)))
+  const pending = computed(
+    () =>
+      (loaded.detail.data.value?.item.pending ?? false) ||
+      (cached.value !== null && store.value.hasWrites(kind, cached.value)),
+  )
   watch(
     item,
     (now) => {
@@ -80,7 +87,9 @@ export function useWorkDetail<K extends WorkKind>(kind: K): WorkDetail<WorkOf<K>
     () => accountId.value,
     () => projectId.value,
   )
-  const projectPath = computed(() => reference.of(accountId.value).projectsById.get(projectId.value)?.path_with_namespace ?? null)
+  const projectPath = computed(
+    () => reference.of(accountId.value).projectsById.get(projectId.value)?.path_with_namespace ?? null,
+  )
 
   const { error: actionError, busy, run } = useIpcError()
   function update(changes: ItemChanges): Promise<ItemWrite | null | undefined> {
@@ -98,5 +107,21 @@ export function useWorkDetail<K extends WorkKind>(kind: K): WorkDetail<WorkOf<K>
     if (next !== null && next !== source) void update({ description: next })
   }
 
-  return { ...loaded, accountId, projectId, iid, item, pending, pendingEntries, projectPath, resolveReference, update, actionError, busy, editing, saveEdit, toggleTask }
+  return {
+    ...loaded,
+    accountId,
+    projectId,
+    iid,
+    item,
+    pending,
+    pendingEntries,
+    projectPath,
+    resolveReference,
+    update,
+    actionError,
+    busy,
+    editing,
+    saveEdit,
+    toggleTask,
+  }
 }

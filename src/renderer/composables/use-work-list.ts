@@ -62,7 +62,8 @@ export function useWorkList<T extends Issue | MergeRequest, F>(options: {
 
   const allLabels = computed(() => {
     const byName = new Map<string, Label>()
-    for (const id of accountIds.value) for (const l of reference.of(id).labels.values()) if (!byName.has(l.name)) byName.set(l.name, l)
+    for (const id of accountIds.value)
+      for (const l of reference.of(id).labels.values()) if (!byName.has(l.name)) byName.set(l.name, l)
     return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name))
   })
   return { accountIds, many, filter, pages, selection, allLabels }

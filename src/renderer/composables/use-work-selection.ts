@@ -32,7 +32,12 @@ export interface WorkSelection<T extends Work> {
  * (through the item stores, each one an outbox entry, with Undo), the keyboard cursor, and the
  * list commands (j, k, o, x).
  */
-export function useWorkSelection<T extends Work>(kind: 'issue' | 'merge_request', rows: Readonly<ShallowRef<readonly (AccountItem<T> | undefined)[]>>, total: Readonly<ShallowRef<number>>, resetOn: WatchSource<unknown>): WorkSelection<T> {
+export function useWorkSelection<T extends Work>(
+  kind: 'issue' | 'merge_request',
+  rows: Readonly<ShallowRef<readonly (AccountItem<T> | undefined)[]>>,
+  total: Readonly<ShallowRef<number>>,
+  resetOn: WatchSource<unknown>,
+): WorkSelection<T> {
   const router = useRouter()
   const accounts = useAccountsStore()
   const { write } = useItemWrites(kind)
@@ -44,7 +49,8 @@ export function useWorkSelection<T extends Work>(kind: 'issue' | 'merge_request'
   const path = kind === 'issue' ? 'issues' : 'merge_requests'
 
   const keyOf = (row: AccountItem<T>): string => `${row.accountId}:${row.item.id}`
-  const hrefOf = (row: AccountItem<T>): string => `/a/${row.accountId}/projects/${row.item.project_id}/${path}/${row.item.iid}`
+  const hrefOf = (row: AccountItem<T>): string =>
+    `/a/${row.accountId}/projects/${row.item.project_id}/${path}/${row.item.iid}`
 
   watch(resetOn, () => {
     checked.value = new Map()
@@ -62,7 +68,10 @@ export function useWorkSelection<T extends Work>(kind: 'issue' | 'merge_request'
   async function bulk(run: Parameters<typeof write>[1], what: string): Promise<void> {
     busy.value = true
     try {
-      const targets = [...checked.value.values()].map((row) => ({ accountId: row.accountId, item: useItemStore(row.accountId).show(kind, row.item) }))
+      const targets = [...checked.value.values()].map((row) => ({
+        accountId: row.accountId,
+        item: useItemStore(row.accountId).show(kind, row.item),
+      }))
       await write(targets, run, what)
     } finally {
       busy.value = false
@@ -71,7 +80,9 @@ export function useWorkSelection<T extends Work>(kind: 'issue' | 'merge_request'
 
   function me(accountId: string): UserRef | null {
     const account = accounts.accounts.find((a) => a.id === accountId)
-    return account === undefined ? null : { id: account.userId, username: account.username, name: account.name, avatar_url: account.avatarUrl }
+    return account === undefined
+      ? null
+      : { id: account.userId, username: account.username, name: account.name, avatar_url: account.avatarUrl }
   }
 
   function move(delta: number): void {

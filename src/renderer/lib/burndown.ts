@@ -43,7 +43,13 @@ function isoDay(ms: number): string {
  * Computes the burndown between `startDate` and `dueDate` (inclusive, `YYYY-MM-DD`), counting
  * issues (or summing weights when `byWeight`) open at the end of each day up to `today`.
  */
-export function computeBurndown(issues: readonly BurndownIssue[], startDate: string, dueDate: string, today: string, byWeight = false): Burndown {
+export function computeBurndown(
+  issues: readonly BurndownIssue[],
+  startDate: string,
+  dueDate: string,
+  today: string,
+  byWeight = false,
+): Burndown {
   const start = dayStart(startDate)
   const due = dayStart(dueDate)
   if (due < start) throw new RangeError('The due date is before the start date')

@@ -48,7 +48,11 @@ export interface ParsedDiffFile {
 const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$/
 
 /** Parses the hunks of one file's diff into numbered lines. Text before the first hunk is ignored. */
-export function parseHunks(diff: string): { readonly lines: DiffLine[]; readonly additions: number; readonly deletions: number } {
+export function parseHunks(diff: string): {
+  readonly lines: DiffLine[]
+  readonly additions: number
+  readonly deletions: number
+} {
   const lines: DiffLine[] = []
   let additions = 0
   let deletions = 0
@@ -98,7 +102,16 @@ export function parseDiffFile(source: DiffFileSource): ParsedDiffFile {
   const binary = /^Binary files .* differ$/m.test(source.diff) && !source.diff.includes('@@')
   const omitted = source.too_large === true || (source.collapsed === true && source.diff === '')
   const { lines, additions, deletions } = parseHunks(source.diff)
-  return { oldPath: source.old_path, newPath: source.new_path, status: statusOf(source), binary, omitted, lines, additions, deletions }
+  return {
+    oldPath: source.old_path,
+    newPath: source.new_path,
+    status: statusOf(source),
+    binary,
+    omitted,
+    lines,
+    additions,
+    deletions,
+  }
 }
 
 function unquote(path: string): string {

@@ -43,8 +43,12 @@ export function emojiFor(name: string): string {
 }
 
 /** Awards grouped by emoji, most awarded first (ties by name), with who gave them. */
-export function groupAwards(awards: readonly { readonly name: string; readonly user: { readonly username: string } }[]): { name: string; emoji: string; count: number; users: string[] }[] {
+export function groupAwards(
+  awards: readonly { readonly name: string; readonly user: { readonly username: string } }[],
+): { name: string; emoji: string; count: number; users: string[] }[] {
   const byName = new Map<string, string[]>()
   for (const a of awards) byName.set(a.name, [...(byName.get(a.name) ?? []), a.user.username])
-  return [...byName.entries()].map(([name, users]) => ({ name, emoji: emojiFor(name), count: users.length, users })).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name))
+  return [...byName.entries()]
+    .map(([name, users]) => ({ name, emoji: emojiFor(name), count: users.length, users }))
+    .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name))
 }

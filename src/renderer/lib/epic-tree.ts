@@ -11,7 +11,10 @@ export interface EpicNode {
  * account), siblings by start date then title; an epic whose parent is not in the list is a root.
  * Children of collapsed epics (by `accountId:id`) are left out.
  */
-export function flattenEpicTree(rows: readonly AccountItem<Epic>[], collapsed: ReadonlySet<string> = new Set()): EpicNode[] {
+export function flattenEpicTree(
+  rows: readonly AccountItem<Epic>[],
+  collapsed: ReadonlySet<string> = new Set(),
+): EpicNode[] {
   const key = (accountId: string, id: number): string => `${accountId}:${id}`
   const present = new Set(rows.map((r) => key(r.accountId, r.item.id)))
   const children = new Map<string, AccountItem<Epic>[]>()
@@ -42,7 +45,10 @@ export function flattenEpicTree(rows: readonly AccountItem<Epic>[], collapsed: R
 
 /** The date span covering every epic with a date, for the timeline column; null when none has one. */
 export function dateSpan(epics: readonly Epic[]): { readonly start: number; readonly end: number } | null {
-  const days = epics.flatMap((e) => [e.start_date, e.due_date]).filter((d): d is string => d !== null).map((d) => Date.parse(`${d}T00:00:00Z`))
+  const days = epics
+    .flatMap((e) => [e.start_date, e.due_date])
+    .filter((d): d is string => d !== null)
+    .map((d) => Date.parse(`${d}T00:00:00Z`))
   if (days.length === 0) return null
   const start = Math.min(...days)
   const end = Math.max(...days)

@@ -98,8 +98,14 @@ export function highlightDiffLines(lines: readonly DiffLine[], language: string 
       if (kind === 'context' || kind === 'deletion') oldSide.push(i)
       if (kind === 'context' || kind === 'addition') newSide.push(i)
     }
-    const oldHtml = highlightText(oldSide.map((i) => lines[i].text), language)
-    const newHtml = highlightText(newSide.map((i) => lines[i].text), language)
+    const oldHtml = highlightText(
+      oldSide.map((i) => lines[i].text),
+      language,
+    )
+    const newHtml = highlightText(
+      newSide.map((i) => lines[i].text),
+      language,
+    )
     oldSide.forEach((i, k) => {
       if (lines[i].kind === 'deletion') result[i] = oldHtml[k]
     })

@@ -7,7 +7,18 @@ import type { IssueListParams as CacheIssueListParams } from '../../shared/ipc/c
  * like the request it makes and survives Burrow versions.
  */
 
-export const ISSUE_ORDER_BY = ['created_at', 'updated_at', 'due_date', 'priority', 'label_priority', 'milestone_due', 'popularity', 'relative_position', 'title', 'weight'] as const
+export const ISSUE_ORDER_BY = [
+  'created_at',
+  'updated_at',
+  'due_date',
+  'priority',
+  'label_priority',
+  'milestone_due',
+  'popularity',
+  'relative_position',
+  'title',
+  'weight',
+] as const
 export type IssueOrderBy = (typeof ISSUE_ORDER_BY)[number]
 
 export const ISSUE_STATES = ['opened', 'closed', 'all'] as const
@@ -63,7 +74,12 @@ export type IssueListParams = Readonly<Record<string, string>>
 /** The filter as the API's list parameters (what `GET /issues` and the cache's list take). */
 export function toIssueListParams(filter: IssueFilter): IssueListParams {
   // `state=all` is what the API does without a state; sending it keeps saved filters explicit.
-  const params: Record<string, string> = { state: filter.state, scope: filter.scope, order_by: filter.orderBy, sort: filter.sort }
+  const params: Record<string, string> = {
+    state: filter.state,
+    scope: filter.scope,
+    order_by: filter.orderBy,
+    sort: filter.sort,
+  }
   if (filter.search.trim() !== '') params.search = filter.search.trim()
   if (filter.labels.length > 0) params.labels = filter.labels.join(',')
   if (filter.notLabels.length > 0) params['not[labels]'] = filter.notLabels.join(',')
@@ -85,7 +101,12 @@ function oneOf<T extends string>(values: readonly T[], value: string | null, fal
 }
 
 function list(value: string | null): string[] {
-  return value === null ? [] : value.split(',').map((s) => s.trim()).filter(Boolean)
+  return value === null
+    ? []
+    : value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
 }
 
 function text(value: string | null, max = 255): string | null {
@@ -97,11 +118,17 @@ function text(value: string | null, max = 255): string | null {
  * Reads a filter back from list parameters (a saved filter, the route's query). Unknown or
  * invalid values fall back to the defaults, so an old or hand-edited filter still opens.
  */
-export function parseIssueFilter(input: string | URLSearchParams | Readonly<Record<string, string | readonly string[] | null | undefined>>): IssueFilter {
+export function parseIssueFilter(
+  input: string | URLSearchParams | Readonly<Record<string, string | readonly string[] | null | undefined>>,
+): IssueFilter {
   const params =
     typeof input === 'string' || input instanceof URLSearchParams
       ? new URLSearchParams(input)
-      : new URLSearchParams(Object.entries(input).flatMap(([k, v]) => (v === null || v === undefined ? [] : typeof v === 'string' ? [[k, v]] : v.map((x) => [k, x]))))
+      : new URLSearchParams(
+          Object.entries(input).flatMap(([k, v]) =>
+            v === null || v === undefined ? [] : typeof v === 'string' ? [[k, v]] : v.map((x) => [k, x]),
+          ),
+        )
   const get = (key: string): string | null => params.get(key)
   const d = DEFAULT_ISSUE_FILTER
   const confidential = get('confidential')
@@ -112,8 +139,12 @@ export function parseIssueFilter(input: string | URLSearchParams | Readonly<Reco
     search: text(get('search'), 1_000) ?? '',
     labels: list(get('labels')),
     notLabels: list(get('not[labels]')),
-    milestone: milestoneId !== null && (MILESTONE_WILDCARDS as readonly string[]).includes(milestoneId) ? milestoneId : text(get('milestone')),
-    assignee: get('assignee_id') === NONE || get('assignee_id') === ANY ? get('assignee_id') : text(get('assignee_username')),
+    milestone:
+      milestoneId !== null && (MILESTONE_WILDCARDS as readonly string[]).includes(milestoneId)
+        ? milestoneId
+        : text(get('milestone')),
+    assignee:
+      get('assignee_id') === NONE || get('assignee_id') === ANY ? get('assignee_id') : text(get('assignee_username')),
     author: text(get('author_username')),
     confidential: confidential === 'true' ? true : confidential === 'false' ? false : null,
     orderBy: oneOf(ISSUE_ORDER_BY, get('order_by'), d.orderBy),
@@ -136,7 +167,15 @@ export function isDefaultIssueFilter(filter: IssueFilter): boolean {
 }
 
 /** The orderings the offline cache can answer (the API has a few more: priority, label_priority, relative_position). */
-export const CACHE_ISSUE_ORDER_BY = ['created_at', 'updated_at', 'due_date', 'title', 'milestone_due', 'popularity', 'weight'] as const
+export const CACHE_ISSUE_ORDER_BY = [
+  'created_at',
+  'updated_at',
+  'due_date',
+  'title',
+  'milestone_due',
+  'popularity',
+  'weight',
+] as const
 
 /** The issue field the cache orders by for the filter's `order_by` (a dotted path), to merge several accounts' lists in the same order. */
 export function issueSortField(filter: IssueFilter): string {
@@ -150,7 +189,9 @@ export function issueSortField(filter: IssueFilter): string {
  * orderings outside CACHE_ISSUE_ORDER_BY (which fall back to created_at).
  */
 export function toCacheIssueParams(filter: IssueFilter): CacheIssueListParams {
-  const order = (CACHE_ISSUE_ORDER_BY as readonly string[]).includes(filter.orderBy) ? (filter.orderBy as CacheIssueListParams['order_by']) : 'created_at'
+  const order = (CACHE_ISSUE_ORDER_BY as readonly string[]).includes(filter.orderBy)
+    ? (filter.orderBy as CacheIssueListParams['order_by'])
+    : 'created_at'
   const assignee = filter.assignee
   return {
     state: filter.state,
@@ -160,8 +201,14 @@ export function toCacheIssueParams(filter: IssueFilter): CacheIssueListParams {
     ...(filter.search.trim() !== '' ? { search: filter.search.trim() } : {}),
     ...(filter.labels.length > 0 ? { labels: [...filter.labels] } : {}),
     ...(filter.notLabels.length > 0 ? { not: { labels: [...filter.notLabels] } } : {}),
-    ...(filter.milestone !== null && filter.milestone !== 'Upcoming' && filter.milestone !== 'Started' ? { milestone: filter.milestone } : {}),
-    ...(assignee === NONE || assignee === ANY ? { assignee_id: assignee } : assignee !== null ? { assignee_username: assignee } : {}),
+    ...(filter.milestone !== null && filter.milestone !== 'Upcoming' && filter.milestone !== 'Started'
+      ? { milestone: filter.milestone }
+      : {}),
+    ...(assignee === NONE || assignee === ANY
+      ? { assignee_id: assignee }
+      : assignee !== null
+        ? { assignee_username: assignee }
+        : {}),
     ...(filter.author !== null ? { author_username: filter.author } : {}),
     ...(filter.confidential !== null ? { confidential: filter.confidential } : {}),
   }
@@ -173,10 +220,21 @@ export function describeIssueFilter(filter: IssueFilter): string {
   if (filter.scope === 'created_by_me') parts.push('created by me')
   if (filter.scope === 'assigned_to_me') parts.push('assigned to me')
   if (filter.search.trim() !== '') parts.push(`“${filter.search.trim()}”`)
-  if (filter.labels.length > 0) parts.push(filter.labels.map((l) => (l === NONE ? 'no label' : l === ANY ? 'any label' : `~${l}`)).join(' '))
+  if (filter.labels.length > 0)
+    parts.push(filter.labels.map((l) => (l === NONE ? 'no label' : l === ANY ? 'any label' : `~${l}`)).join(' '))
   if (filter.notLabels.length > 0) parts.push(`not ${filter.notLabels.map((l) => `~${l}`).join(' ')}`)
-  if (filter.milestone !== null) parts.push(filter.milestone === NONE ? 'no milestone' : filter.milestone === ANY ? 'any milestone' : `%${filter.milestone}`)
-  if (filter.assignee !== null) parts.push(filter.assignee === NONE ? 'unassigned' : filter.assignee === ANY ? 'assigned' : `assigned to @${filter.assignee}`)
+  if (filter.milestone !== null)
+    parts.push(
+      filter.milestone === NONE ? 'no milestone' : filter.milestone === ANY ? 'any milestone' : `%${filter.milestone}`,
+    )
+  if (filter.assignee !== null)
+    parts.push(
+      filter.assignee === NONE
+        ? 'unassigned'
+        : filter.assignee === ANY
+          ? 'assigned'
+          : `assigned to @${filter.assignee}`,
+    )
   if (filter.author !== null) parts.push(`by @${filter.author}`)
   if (filter.confidential !== null) parts.push(filter.confidential ? 'confidential' : 'not confidential')
   parts.push(`${filter.orderBy.replace(/_/g, ' ')} ${filter.sort === 'asc' ? '↑' : '↓'}`)

@@ -17,8 +17,10 @@ export interface ChangeDisplay {
   readonly epic?: Issue['epic']
 }
 
-const sameIds = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((id, i) => id === b[i])
-const hasLabel = (labels: readonly string[], name: string): boolean => labels.some((l) => l.toLowerCase() === name.toLowerCase())
+const sameIds = (a: readonly number[], b: readonly number[]): boolean =>
+  a.length === b.length && a.every((id, i) => id === b[i])
+const hasLabel = (labels: readonly string[], name: string): boolean =>
+  labels.some((l) => l.toLowerCase() === name.toLowerCase())
 
 /** The labels `changes` leave on `item`. */
 export function labelsAfterChanges(item: WorkItem, changes: ItemChanges): readonly string[] {
@@ -35,16 +37,34 @@ export function applyChanges<T extends WorkItem>(item: T, changes: ItemChanges, 
   const next: Record<string, unknown> = { ...item }
   if (changes.title !== undefined) next.title = changes.title.trim()
   if (changes.description !== undefined) next.description = changes.description
-  if (changes.labels !== undefined || changes.add_labels !== undefined || changes.remove_labels !== undefined) next.labels = labelsAfterChanges(item, changes)
+  if (changes.labels !== undefined || changes.add_labels !== undefined || changes.remove_labels !== undefined)
+    next.labels = labelsAfterChanges(item, changes)
   if (changes.state_event !== undefined) next.state = changes.state_event === 'close' ? 'closed' : 'opened'
   if (changes.assignee_ids !== undefined) {
     const known = new Map([...item.assignees, ...(display.assignees ?? [])].map((u) => [u.id, u]))
-    next.assignees = changes.assignee_ids.map((id) => known.get(id) ?? { id, username: '', name: `User ${id}`, avatar_url: null })
+    next.assignees = changes.assignee_ids.map(
+      (id) => known.get(id) ?? { id, username: '', name: `User ${id}`, avatar_url: null },
+    )
   }
-  if (changes.milestone_id !== undefined) next.milestone = changes.milestone_id === null ? null : (display.milestone ?? { id: changes.milestone_id, iid: 0, title: `Milestone ${changes.milestone_id}`, state: 'active', due_date: null, start_date: null })
+  if (changes.milestone_id !== undefined)
+    next.milestone =
+      changes.milestone_id === null
+        ? null
+        : (display.milestone ?? {
+            id: changes.milestone_id,
+            iid: 0,
+            title: `Milestone ${changes.milestone_id}`,
+            state: 'active',
+            due_date: null,
+            start_date: null,
+          })
   if (changes.due_date !== undefined) next.due_date = changes.due_date
   if (changes.weight !== undefined) next.weight = changes.weight
-  if (changes.epic_id !== undefined) next.epic = changes.epic_id === null ? null : (display.epic ?? { id: changes.epic_id, iid: undefined, title: `Epic ${changes.epic_id}`, group_id: 0 })
+  if (changes.epic_id !== undefined)
+    next.epic =
+      changes.epic_id === null
+        ? null
+        : (display.epic ?? { id: changes.epic_id, iid: undefined, title: `Epic ${changes.epic_id}`, group_id: 0 })
   return next as T
 }
 
@@ -52,15 +72,26 @@ export function applyChanges<T extends WorkItem>(item: T, changes: ItemChanges, 
 export function effectiveChanges(item: WorkItem, changes: ItemChanges): ItemChanges | null {
   const out: Record<string, unknown> = {}
   if (changes.title !== undefined && changes.title.trim() !== item.title) out.title = changes.title
-  if (changes.description !== undefined && changes.description !== (item.description ?? '')) out.description = changes.description
-  if (changes.labels !== undefined && !sameLabelSet(exclusiveLabels(changes.labels), item.labels)) out.labels = changes.labels
+  if (changes.description !== undefined && changes.description !== (item.description ?? ''))
+    out.description = changes.description
+  if (changes.labels !== undefined && !sameLabelSet(exclusiveLabels(changes.labels), item.labels))
+    out.labels = changes.labels
   const add = (changes.add_labels ?? []).filter((l) => !hasLabel(item.labels, l))
   const remove = (changes.remove_labels ?? []).filter((l) => hasLabel(item.labels, l))
   if (add.length > 0) out.add_labels = add
   if (remove.length > 0) out.remove_labels = remove
-  if (changes.assignee_ids !== undefined && !sameIds(changes.assignee_ids, item.assignees.map((a) => a.id))) out.assignee_ids = changes.assignee_ids
-  if (changes.milestone_id !== undefined && changes.milestone_id !== (item.milestone?.id ?? null)) out.milestone_id = changes.milestone_id
-  if (changes.state_event !== undefined && (changes.state_event === 'close') === (item.state === 'opened')) out.state_event = changes.state_event
+  if (
+    changes.assignee_ids !== undefined &&
+    !sameIds(
+      changes.assignee_ids,
+      item.assignees.map((a) => a.id),
+    )
+  )
+    out.assignee_ids = changes.assignee_ids
+  if (changes.milestone_id !== undefined && changes.milestone_id !== (item.milestone?.id ?? null))
+    out.milestone_id = changes.milestone_id
+  if (changes.state_event !== undefined && (changes.state_event === 'close') === (item.state === 'opened'))
+    out.state_event = changes.state_event
   const issue = item as Issue
   if (changes.due_date !== undefined && changes.due_date !== (issue.due_date ?? null)) out.due_date = changes.due_date
   if (changes.weight !== undefined && changes.weight !== (issue.weight ?? null)) out.weight = changes.weight

@@ -63,7 +63,12 @@ export interface Issue extends Issuable {
   readonly due_date: string | null
   readonly issue_type?: string
   readonly weight?: number | null
-  readonly epic?: { readonly id: number; readonly iid: number; readonly title: string; readonly group_id: number } | null
+  readonly epic?: {
+    readonly id: number
+    readonly iid: number
+    readonly title: string
+    readonly group_id: number
+  } | null
   /** Set once the issue was moved: the new issue's id (this one is closed). */
   readonly moved_to_id?: number | null
   readonly merge_requests_count?: number
@@ -79,7 +84,13 @@ export interface MergeRequest extends Issuable {
   readonly sha: string
   readonly merged_at: string | null
   readonly reviewers?: readonly UserRef[]
-  readonly pipeline?: { readonly id: number; readonly status: string; readonly web_url: string; readonly ref: string; readonly sha: string } | null
+  readonly pipeline?: {
+    readonly id: number
+    readonly status: string
+    readonly web_url: string
+    readonly ref: string
+    readonly sha: string
+  } | null
   readonly head_pipeline?: { readonly id: number; readonly status: string; readonly web_url: string } | null
   readonly merge_error?: string | null
   readonly changes_count?: string | null
@@ -129,13 +140,23 @@ export interface Todo {
   readonly id: number
   readonly action_name: string
   readonly target_type: string
-  readonly target: { readonly id: number; readonly iid: number; readonly title: string; readonly state: string; readonly project_id?: number } | null
+  readonly target: {
+    readonly id: number
+    readonly iid: number
+    readonly title: string
+    readonly state: string
+    readonly project_id?: number
+  } | null
   readonly target_url: string
   readonly body: string
   readonly state: string
   readonly created_at: string
   readonly author: UserRef
-  readonly project: { readonly id: number; readonly name_with_namespace: string; readonly path_with_namespace: string } | null
+  readonly project: {
+    readonly id: number
+    readonly name_with_namespace: string
+    readonly path_with_namespace: string
+  } | null
 }
 
 export interface Label {
@@ -160,12 +181,20 @@ export interface Project {
  */
 export function labelNames(labels: unknown): string[] {
   if (!Array.isArray(labels)) return []
-  return labels.flatMap((l: unknown) => (typeof l === 'string' ? [l] : l !== null && typeof l === 'object' && typeof (l as { name?: unknown }).name === 'string' ? [(l as { name: string }).name] : []))
+  return labels.flatMap((l: unknown) =>
+    typeof l === 'string'
+      ? [l]
+      : l !== null && typeof l === 'object' && typeof (l as { name?: unknown }).name === 'string'
+        ? [(l as { name: string }).name]
+        : [],
+  )
 }
 
 /** The item with `labels` as names, the one shape the views use (label colours come from the account's labels). */
 function withLabelNames(data: ApiJson): ApiJson {
-  return Array.isArray(data.labels) && data.labels.some((l) => typeof l !== 'string') ? { ...data, labels: labelNames(data.labels) } : data
+  return Array.isArray(data.labels) && data.labels.some((l) => typeof l !== 'string')
+    ? { ...data, labels: labelNames(data.labels) }
+    : data
 }
 
 /** The cache returns the server's JSON unchanged: these read it as the API documents it, labels as names. */
@@ -190,7 +219,10 @@ export function withAccount<T>(accountId: string, cached: CachedItem, read: (dat
 }
 
 /** `#12` / `!3`, the way GitLab writes a reference inside its own project. */
-export function shortReference(kind: 'issue' | 'merge_request', item: { readonly iid: number; readonly references?: { readonly short: string } }): string {
+export function shortReference(
+  kind: 'issue' | 'merge_request',
+  item: { readonly iid: number; readonly references?: { readonly short: string } },
+): string {
   return item.references?.short ?? `${kind === 'issue' ? '#' : '!'}${item.iid}`
 }
 

@@ -11,7 +11,15 @@ export function detectPlatform(nav: Pick<Navigator, 'userAgent'> | undefined = g
   return nav !== undefined && /Mac|iPhone|iPad/.test(nav.userAgent) ? 'mac' : 'other'
 }
 
-const KEY_ALIASES: Readonly<Record<string, string>> = { esc: 'escape', return: 'enter', space: ' ', up: 'arrowup', down: 'arrowdown', left: 'arrowleft', right: 'arrowright' }
+const KEY_ALIASES: Readonly<Record<string, string>> = {
+  esc: 'escape',
+  return: 'enter',
+  space: ' ',
+  up: 'arrowup',
+  down: 'arrowdown',
+  left: 'arrowleft',
+  right: 'arrowright',
+}
 const MODIFIER_ORDER = ['mod', 'ctrl', 'alt', 'shift'] as const
 
 function normalizeChord(chord: string): string {
@@ -52,7 +60,15 @@ export function hasCommandModifier(chord: string): boolean {
 }
 
 const MAC_SYMBOLS: Readonly<Record<string, string>> = { mod: '⌘', ctrl: '⌃', alt: '⌥', shift: '⇧' }
-const NAMED_KEYS: Readonly<Record<string, string>> = { escape: 'Esc', enter: 'Enter', ' ': 'Space', arrowup: '↑', arrowdown: '↓', arrowleft: '←', arrowright: '→' }
+const NAMED_KEYS: Readonly<Record<string, string>> = {
+  escape: 'Esc',
+  enter: 'Enter',
+  ' ': 'Space',
+  arrowup: '↑',
+  arrowdown: '↓',
+  arrowleft: '←',
+  arrowright: '→',
+}
 
 /** How to show a binding: `⌘K` on macOS, `Ctrl+K` elsewhere; sequences as `G then I`. */
 export function formatKeys(keys: string, platform: Platform): string {

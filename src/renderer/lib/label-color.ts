@@ -46,11 +46,17 @@ export function contrastRatio(a: string, b: string): number {
 }
 
 /** The colours a label chip uses: the label's background, and its text colour or the better-reading one. */
-export function labelColors(color: string | null | undefined, textColor?: string | null): { readonly background: string; readonly text: string } {
+export function labelColors(
+  color: string | null | undefined,
+  textColor?: string | null,
+): { readonly background: string; readonly text: string } {
   const background = normalizeHex(color) ?? DEFAULT_LABEL_COLOR
   const given = normalizeHex(textColor)
   if (given !== null) return { background, text: given }
-  return { background, text: contrastRatio(background, DARK_TEXT) >= contrastRatio(background, LIGHT_TEXT) ? DARK_TEXT : LIGHT_TEXT }
+  return {
+    background,
+    text: contrastRatio(background, DARK_TEXT) >= contrastRatio(background, LIGHT_TEXT) ? DARK_TEXT : LIGHT_TEXT,
+  }
 }
 
 /** `scope::value` labels (GitLab's scoped labels) split at the last `::`; null for an ordinary label. */

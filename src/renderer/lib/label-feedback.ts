@@ -6,7 +6,12 @@ import { perfEnd, perfStart, PERF } from './perf'
  */
 
 // The label just applied, until a view shows it.
-let expected: { readonly accountId: string; readonly id: number; readonly label: string; readonly present: boolean } | null = null
+let expected: {
+  readonly accountId: string
+  readonly id: number
+  readonly label: string
+  readonly present: boolean
+} | null = null
 
 /** Starts the measure for one item getting (`present`) or losing a label. */
 export function expectLabel(accountId: string, id: number, label: string, present: boolean): void {
@@ -19,7 +24,11 @@ export function expectLabel(accountId: string, id: number, label: string, presen
  * it). `pending`: still marked pending then (the measure's detail says which). Views call it
  * after rendering the item.
  */
-export function noteShownLabels(accountId: string, item: { readonly id: number; readonly labels: readonly string[] }, pending: boolean): void {
+export function noteShownLabels(
+  accountId: string,
+  item: { readonly id: number; readonly labels: readonly string[] },
+  pending: boolean,
+): void {
   const e = expected
   if (e === null || e.accountId !== accountId || e.id !== item.id) return
   if (item.labels.includes(e.label) !== e.present) return

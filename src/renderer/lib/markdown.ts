@@ -54,12 +54,32 @@ interface ReferenceToken extends Tokens.Generic {
 export function parseReference(src: string): Reference | null {
   const issuable = ISSUABLE.exec(src)
   if (issuable) {
-    return { kind: KIND_BY_SIGIL[issuable[2]], namespace: issuable[1] ?? null, id: Number(issuable[3]), name: null, text: issuable[0] }
+    return {
+      kind: KIND_BY_SIGIL[issuable[2]],
+      namespace: issuable[1] ?? null,
+      id: Number(issuable[3]),
+      name: null,
+      text: issuable[0],
+    }
   }
   const label = LABEL.exec(src)
-  if (label) return { kind: 'label', namespace: null, id: label[1] ? Number(label[1]) : null, name: label[2] ?? label[3] ?? null, text: label[0] }
+  if (label)
+    return {
+      kind: 'label',
+      namespace: null,
+      id: label[1] ? Number(label[1]) : null,
+      name: label[2] ?? label[3] ?? null,
+      text: label[0],
+    }
   const milestone = MILESTONE.exec(src)
-  if (milestone) return { kind: 'milestone', namespace: null, id: milestone[1] ? Number(milestone[1]) : null, name: milestone[2] ?? milestone[3] ?? null, text: milestone[0] }
+  if (milestone)
+    return {
+      kind: 'milestone',
+      namespace: null,
+      id: milestone[1] ? Number(milestone[1]) : null,
+      name: milestone[2] ?? milestone[3] ?? null,
+      text: milestone[0],
+    }
   const user = USER.exec(src)
   if (user) return { kind: 'user', namespace: null, id: null, name: user[1], text: user[0] }
   return null
@@ -82,7 +102,8 @@ function referenceExtension(options: MarkdownOptions): TokenizerAndRendererExten
       if (this.lexer.state.inLink) return undefined
       // Only where a word cannot continue: `a#1` and `foo@bar` stay text.
       const previous = tokens.at(-1)
-      if (previous !== undefined && 'raw' in previous && /[\w/.-]$/.test(previous.raw) && previous.type === 'text') return undefined
+      if (previous !== undefined && 'raw' in previous && /[\w/.-]$/.test(previous.raw) && previous.type === 'text')
+        return undefined
       const reference = parseReference(src)
       if (reference === null) return undefined
       return { type: 'gitlabReference', raw: reference.text, reference }
@@ -92,7 +113,9 @@ function referenceExtension(options: MarkdownOptions): TokenizerAndRendererExten
       const text = escapeHtml(reference.text)
       const href = options.resolveReference?.(reference) ?? null
       const attributes = `class="gl-reference gl-reference--${reference.kind}" data-reference-kind="${reference.kind}"`
-      return href === null ? `<span ${attributes}>${text}</span>` : `<a ${attributes} href="${escapeHtml(href)}">${text}</a>`
+      return href === null
+        ? `<span ${attributes}>${text}</span>`
+        : `<a ${attributes} href="${escapeHtml(href)}">${text}</a>`
     },
   }
 }
@@ -170,7 +193,21 @@ function installHooks(): void {
 
 const SANITIZE_CONFIG = {
   USE_PROFILES: { html: true },
-  FORBID_TAGS: ['style', 'form', 'button', 'select', 'textarea', 'iframe', 'object', 'embed', 'link', 'meta', 'base', 'svg', 'math'],
+  FORBID_TAGS: [
+    'style',
+    'form',
+    'button',
+    'select',
+    'textarea',
+    'iframe',
+    'object',
+    'embed',
+    'link',
+    'meta',
+    'base',
+    'svg',
+    'math',
+  ],
   FORBID_ATTR: ['style', 'srcset', 'formaction', 'autofocus', 'id', 'name'],
   ALLOW_DATA_ATTR: false,
   ADD_ATTR: ['target', 'data-reference-kind'],

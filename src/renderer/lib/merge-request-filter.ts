@@ -23,7 +23,17 @@ export interface MergeRequestFilter {
   readonly sort: 'asc' | 'desc'
 }
 
-export const DEFAULT_MR_FILTER: MergeRequestFilter = Object.freeze({ state: 'opened', scope: 'all', search: '', labels: [], author: null, reviewer: null, draft: null, orderBy: 'updated_at', sort: 'desc' })
+export const DEFAULT_MR_FILTER: MergeRequestFilter = Object.freeze({
+  state: 'opened',
+  scope: 'all',
+  search: '',
+  labels: [],
+  author: null,
+  reviewer: null,
+  draft: null,
+  orderBy: 'updated_at',
+  sort: 'desc',
+})
 
 /** API parameter names and values, sorted: the saved and routed form. */
 export function serializeMergeRequestFilter(f: MergeRequestFilter): string {
@@ -45,8 +55,15 @@ function pick<T extends string>(values: readonly T[], value: string | null, fall
 }
 
 /** Reads the serialised form (or a route query) back; invalid values fall back to the defaults. */
-export function parseMergeRequestFilter(input: string | Readonly<Record<string, string | readonly string[]>>): MergeRequestFilter {
-  const params = typeof input === 'string' ? new URLSearchParams(input) : new URLSearchParams(Object.entries(input).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : v.map((x) => [k, x]))))
+export function parseMergeRequestFilter(
+  input: string | Readonly<Record<string, string | readonly string[]>>,
+): MergeRequestFilter {
+  const params =
+    typeof input === 'string'
+      ? new URLSearchParams(input)
+      : new URLSearchParams(
+          Object.entries(input).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : v.map((x) => [k, x]))),
+        )
   const get = (k: string): string | null => params.get(k)
   const d = DEFAULT_MR_FILTER
   const reviewerId = get('reviewer_id')
@@ -55,7 +72,10 @@ export function parseMergeRequestFilter(input: string | Readonly<Record<string, 
     state: pick(MR_STATES, get('state'), d.state),
     scope: pick(['all', 'created_by_me', 'assigned_to_me'] as const, get('scope'), d.scope),
     search: get('search')?.trim() ?? '',
-    labels: (get('labels') ?? '').split(',').map((l) => l.trim()).filter(Boolean),
+    labels: (get('labels') ?? '')
+      .split(',')
+      .map((l) => l.trim())
+      .filter(Boolean),
     author: get('author_username')?.trim() || null,
     reviewer: reviewerId === 'None' || reviewerId === 'Any' ? reviewerId : get('reviewer_username')?.trim() || null,
     draft: wip === 'yes' || wip === 'no' ? wip : null,
@@ -74,7 +94,11 @@ export function toCacheMergeRequestParams(f: MergeRequestFilter): MergeRequestLi
     ...(f.search.trim() ? { search: f.search.trim() } : {}),
     ...(f.labels.length ? { labels: [...f.labels] } : {}),
     ...(f.author ? { author_username: f.author } : {}),
-    ...(f.reviewer === 'None' || f.reviewer === 'Any' ? { reviewer_id: f.reviewer } : f.reviewer ? { reviewer_username: f.reviewer } : {}),
+    ...(f.reviewer === 'None' || f.reviewer === 'Any'
+      ? { reviewer_id: f.reviewer }
+      : f.reviewer
+        ? { reviewer_username: f.reviewer }
+        : {}),
     ...(f.draft ? { wip: f.draft } : {}),
   }
 }

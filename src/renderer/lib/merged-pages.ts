@@ -70,7 +70,8 @@ export class MergedPages<T> {
         continue
       }
       let best: Stream<T> | null = null
-      for (const s of this.streams) if (s.buffer.length > 0 && (best === null || this.compare(s.buffer[0], best.buffer[0]) < 0)) best = s
+      for (const s of this.streams)
+        if (s.buffer.length > 0 && (best === null || this.compare(s.buffer[0], best.buffer[0]) < 0)) best = s
       if (best === null) return
       this.merged.push(best.buffer.shift() as T)
     }

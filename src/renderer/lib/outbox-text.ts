@@ -39,8 +39,10 @@ function describeMutation(m: Mutation): string {
       if (c.add_labels?.length) parts.push(`Add label ${c.add_labels.join(', ')}`)
       if (c.remove_labels?.length) parts.push(`Remove label ${c.remove_labels.join(', ')}`)
       if (c.assignee_ids !== undefined) parts.push(c.assignee_ids.length ? 'Change assignees' : 'Unassign')
-      if (c.milestone_id !== undefined) parts.push(c.milestone_id === null ? 'Remove the milestone' : 'Change the milestone')
-      if (c.due_date !== undefined) parts.push(c.due_date === null ? 'Remove the due date' : `Set the due date to ${c.due_date}`)
+      if (c.milestone_id !== undefined)
+        parts.push(c.milestone_id === null ? 'Remove the milestone' : 'Change the milestone')
+      if (c.due_date !== undefined)
+        parts.push(c.due_date === null ? 'Remove the due date' : `Set the due date to ${c.due_date}`)
       if (c.weight !== undefined) parts.push(c.weight === null ? 'Remove the weight' : `Set the weight to ${c.weight}`)
       if (c.epic_id !== undefined) parts.push(c.epic_id === null ? 'Take out of its epic' : 'Change the epic')
       return parts.join(', ') || 'Update'

@@ -15,14 +15,28 @@ export interface RepositoryPlace {
 }
 
 /** The browser's route for a tab; `ref`, `path` and `page` go in the query when given. */
-export function repositoryRoute(place: RepositoryPlace, tab: Exclude<RepositoryTab, 'commit'>, query: { readonly ref?: string | null; readonly path?: string; readonly page?: number; readonly from?: string; readonly to?: string } = {}): RouteLocationRaw {
+export function repositoryRoute(
+  place: RepositoryPlace,
+  tab: Exclude<RepositoryTab, 'commit'>,
+  query: {
+    readonly ref?: string | null
+    readonly path?: string
+    readonly page?: number
+    readonly from?: string
+    readonly to?: string
+  } = {},
+): RouteLocationRaw {
   const q: Record<string, string> = {}
   if (query.ref) q.ref = query.ref
   if (query.path) q.path = query.path
   if (query.page !== undefined && query.page > 1) q.page = String(query.page)
   if (query.from) q.from = query.from
   if (query.to) q.to = query.to
-  return { name: `repository-${tab}`, params: { account: place.accountId, projectId: String(place.projectId) }, query: q }
+  return {
+    name: `repository-${tab}`,
+    params: { account: place.accountId, projectId: String(place.projectId) },
+    query: q,
+  }
 }
 
 export function commitRoute(place: RepositoryPlace, sha: string): RouteLocationRaw {

@@ -51,8 +51,22 @@ export interface SourceMergeRequest {
 
 /** One line of the activity: a group of label events, or one milestone or state event. */
 export type ActivityEvent =
-  | { readonly kind: 'label'; readonly key: string; readonly user: EventUser | null; readonly created_at: string; readonly added: readonly (EventLabel | null)[]; readonly removed: readonly (EventLabel | null)[] }
-  | { readonly kind: 'milestone'; readonly key: string; readonly user: EventUser | null; readonly created_at: string; readonly action: 'add' | 'remove'; readonly milestone: string | null }
+  | {
+      readonly kind: 'label'
+      readonly key: string
+      readonly user: EventUser | null
+      readonly created_at: string
+      readonly added: readonly (EventLabel | null)[]
+      readonly removed: readonly (EventLabel | null)[]
+    }
+  | {
+      readonly kind: 'milestone'
+      readonly key: string
+      readonly user: EventUser | null
+      readonly created_at: string
+      readonly action: 'add' | 'remove'
+      readonly milestone: string | null
+    }
   | {
       readonly kind: 'state'
       readonly key: string
@@ -78,11 +92,29 @@ const second = (iso: string): number => Math.floor(time(iso) / 1000)
  * The three lists as activity entries, oldest first: consecutive label events of the same user
  * in the same second become one entry ("added ~a ~b labels and removed ~c label").
  */
-export function activityEvents(lists: ResourceEventLists, sources: readonly SourceMergeRequest[] = []): ActivityEvent[] {
+export function activityEvents(
+  lists: ResourceEventLists,
+  sources: readonly SourceMergeRequest[] = [],
+): ActivityEvent[] {
   const tagged = [
-    ...lists.labels.map((e) => ({ at: time(e.created_at), order: 0, id: e.id, entry: { type: 'label' as const, event: e } })),
-    ...lists.milestones.map((e) => ({ at: time(e.created_at), order: 1, id: e.id, entry: { type: 'milestone' as const, event: e } })),
-    ...lists.states.map((e) => ({ at: time(e.created_at), order: 2, id: e.id, entry: { type: 'state' as const, event: e } })),
+    ...lists.labels.map((e) => ({
+      at: time(e.created_at),
+      order: 0,
+      id: e.id,
+      entry: { type: 'label' as const, event: e },
+    })),
+    ...lists.milestones.map((e) => ({
+      at: time(e.created_at),
+      order: 1,
+      id: e.id,
+      entry: { type: 'milestone' as const, event: e },
+    })),
+    ...lists.states.map((e) => ({
+      at: time(e.created_at),
+      order: 2,
+      id: e.id,
+      entry: { type: 'state' as const, event: e },
+    })),
   ].sort((a, b) => a.at - b.at || a.order - b.order || a.id - b.id)
 
   const out: ActivityEvent[] = []
@@ -90,19 +122,49 @@ export function activityEvents(lists: ResourceEventLists, sources: readonly Sour
     if (entry.type === 'label') {
       const e = entry.event
       const last = out.at(-1)
-      if (last?.kind === 'label' && last.user?.username === e.user?.username && second(last.created_at) === second(e.created_at)) {
-        out[out.length - 1] = { ...last, added: e.action === 'add' ? [...last.added, e.label] : last.added, removed: e.action === 'remove' ? [...last.removed, e.label] : last.removed }
+      if (
+        last?.kind === 'label' &&
+        last.user?.username === e.user?.username &&
+        second(last.created_at) === second(e.created_at)
+      ) {
+        out[out.length - 1] = {
+          ...last,
+          added: e.action === 'add' ? [...last.added, e.label] : last.added,
+          removed: e.action === 'remove' ? [...last.removed, e.label] : last.removed,
+        }
         continue
       }
-      out.push({ kind: 'label', key: `label-${e.id}`, user: e.user, created_at: e.created_at, added: e.action === 'add' ? [e.label] : [], removed: e.action === 'remove' ? [e.label] : [] })
+      out.push({
+        kind: 'label',
+        key: `label-${e.id}`,
+        user: e.user,
+        created_at: e.created_at,
+        added: e.action === 'add' ? [e.label] : [],
+        removed: e.action === 'remove' ? [e.label] : [],
+      })
     } else if (entry.type === 'milestone') {
       const e = entry.event
-      out.push({ kind: 'milestone', key: `milestone-${e.id}`, user: e.user, created_at: e.created_at, action: e.action, milestone: e.milestone?.title ?? null })
+      out.push({
+        kind: 'milestone',
+        key: `milestone-${e.id}`,
+        user: e.user,
+        created_at: e.created_at,
+        action: e.action,
+        milestone: e.milestone?.title ?? null,
+      })
     } else {
       const e = entry.event
       const id = e.source_merge_request_id
       const mergeRequest = id === null ? null : (sources.find((m) => m.id === id) ?? { id })
-      out.push({ kind: 'state', key: `state-${e.id}`, user: e.user, created_at: e.created_at, state: e.state, commit: e.source_commit, mergeRequest })
+      out.push({
+        kind: 'state',
+        key: `state-${e.id}`,
+        user: e.user,
+        created_at: e.created_at,
+        state: e.state,
+        commit: e.source_commit,
+        mergeRequest,
+      })
     }
   }
   return out
@@ -118,14 +180,19 @@ export function milestoneReference(title: string): string {
  * event goes before the first entry that is later, and after entries of the same moment.
  * The entries keep their order, so comments still waiting in the outbox stay last.
  */
-export function mergeByTime<T>(entries: readonly T[], at: (entry: T) => string | null, events: readonly ActivityEvent[]): ({ readonly type: 'entry'; readonly entry: T } | { readonly type: 'event'; readonly event: ActivityEvent })[] {
+export function mergeByTime<T>(
+  entries: readonly T[],
+  at: (entry: T) => string | null,
+  events: readonly ActivityEvent[],
+): ({ readonly type: 'entry'; readonly entry: T } | { readonly type: 'event'; readonly event: ActivityEvent })[] {
   const out: ({ type: 'entry'; entry: T } | { type: 'event'; event: ActivityEvent })[] = []
   let next = 0
   for (const entry of entries) {
     const when = at(entry)
     const t = when === null ? Number.NaN : time(when)
     if (!Number.isNaN(t)) {
-      while (next < events.length && time(events[next].created_at) < t) out.push({ type: 'event', event: events[next++] })
+      while (next < events.length && time(events[next].created_at) < t)
+        out.push({ type: 'event', event: events[next++] })
     }
     out.push({ type: 'entry', entry })
   }
@@ -162,7 +229,9 @@ export function eventSentence(event: ActivityEvent, projectId: number | null): S
   }
   if (event.kind === 'milestone') {
     const verb = event.action === 'add' ? 'changed milestone to' : 'removed milestone'
-    return event.milestone === null ? [text(verb)] : [text(`${verb} `), { type: 'milestone', text: milestoneReference(event.milestone) }]
+    return event.milestone === null
+      ? [text(verb)]
+      : [text(`${verb} `), { type: 'milestone', text: milestoneReference(event.milestone) }]
   }
   const out: SentencePiece[] = [text(event.state)]
   const mr = event.mergeRequest
@@ -170,8 +239,10 @@ export function eventSentence(event: ActivityEvent, projectId: number | null): S
     out.push(text(' via merge request'))
     if ('iid' in mr) {
       const full = mr.references?.full
-      if (mr.project_id === projectId) out.push(text(' '), { type: 'merge-request', text: `!${mr.iid}`, namespace: null, iid: mr.iid })
-      else if (full !== undefined) out.push(text(' '), { type: 'merge-request', text: full, namespace: full.split('!')[0], iid: mr.iid })
+      if (mr.project_id === projectId)
+        out.push(text(' '), { type: 'merge-request', text: `!${mr.iid}`, namespace: null, iid: mr.iid })
+      else if (full !== undefined)
+        out.push(text(' '), { type: 'merge-request', text: full, namespace: full.split('!')[0], iid: mr.iid })
       else out.push(text(` !${mr.iid}`))
     }
   } else if (event.commit !== null) {

@@ -10,7 +10,10 @@ export const HIT_KINDS: Readonly<Record<SearchKind, { readonly icon: IconName; r
 }
 
 /** The route of a hit's page in the app. */
-export function hitRoute(accountId: string, hit: Pick<SearchHit, 'kind' | 'id' | 'iid' | 'project_id' | 'group_id'>): string {
+export function hitRoute(
+  accountId: string,
+  hit: Pick<SearchHit, 'kind' | 'id' | 'iid' | 'project_id' | 'group_id'>,
+): string {
   switch (hit.kind) {
     case 'epic':
       return `/a/${accountId}/groups/${hit.group_id}/epics/${hit.iid}`

@@ -7,7 +7,9 @@ export const PASSPHRASE_MAX = 1024
 export type KeychainPlatform = 'mac' | 'windows' | 'linux'
 
 /** The OS this window runs on; the web host only listens on 127.0.0.1, so in browser mode it is core's too. */
-export function keychainPlatform(nav: Pick<Navigator, 'userAgent'> | undefined = globalThis.navigator): KeychainPlatform {
+export function keychainPlatform(
+  nav: Pick<Navigator, 'userAgent'> | undefined = globalThis.navigator,
+): KeychainPlatform {
   const agent = nav?.userAgent ?? ''
   if (/Mac|iPhone|iPad/.test(agent)) return 'mac'
   if (/Windows/.test(agent)) return 'windows'
@@ -40,10 +42,31 @@ export interface PassphraseStrength {
 }
 
 // Passwords and keyboard runs every guessing list starts with; one inside a passphrase adds little.
-const COMMON = ['password', 'passphrase', 'passwort', 'qwerty', 'azerty', 'asdf', 'zxcv', 'letmein', 'iloveyou', 'welcome', 'admin', 'secret', 'monkey', 'dragon', 'burrow', 'gitlab', 'abc123', 'changeme']
+const COMMON = [
+  'password',
+  'passphrase',
+  'passwort',
+  'qwerty',
+  'azerty',
+  'asdf',
+  'zxcv',
+  'letmein',
+  'iloveyou',
+  'welcome',
+  'admin',
+  'secret',
+  'monkey',
+  'dragon',
+  'burrow',
+  'gitlab',
+  'abc123',
+  'changeme',
+]
 const RUNS = ['abcdefghijklmnopqrstuvwxyz', '0123456789', 'qwertyuiop', 'asdfghjkl', 'zxcvbnm']
 
-const isRun = (three: string): boolean => (three[0] === three[1] && three[1] === three[2]) || RUNS.some((run) => run.includes(three) || run.includes([...three].reverse().join('')))
+const isRun = (three: string): boolean =>
+  (three[0] === three[1] && three[1] === three[2]) ||
+  RUNS.some((run) => run.includes(three) || run.includes([...three].reverse().join('')))
 
 /**
  * The text with runs of three or more (abcd, 4321, qwer, aaaa) cut to their first two
@@ -82,14 +105,28 @@ function tokenBits(token: string): number {
  */
 export function passphraseStrength(passphrase: string): PassphraseStrength {
   if (passphrase.length < PASSPHRASE_MIN) {
-    return { level: 'too-short', score: 0, hint: `Use at least ${PASSPHRASE_MIN} characters${passphrase.length > 0 ? ` (${PASSPHRASE_MIN - passphrase.length} more)` : ''}.` }
+    return {
+      level: 'too-short',
+      score: 0,
+      hint: `Use at least ${PASSPHRASE_MIN} characters${passphrase.length > 0 ? ` (${PASSPHRASE_MIN - passphrase.length} more)` : ''}.`,
+    }
   }
   let text = passphrase.toLowerCase()
   for (const word of COMMON) text = text.split(word).join('§')
   const tokens = withoutPatterns(text).match(/[a-z]+|[0-9]+|§|\s+|[^a-z0-9§\s]+/g) ?? []
   const capitals = Math.min((passphrase.match(/[A-Z]/g) ?? []).length, 5)
   const bits = tokens.reduce((sum, token) => sum + tokenBits(token), capitals)
-  if (bits >= 60) return { level: 'strong', score: 3, hint: 'Strong. Keep it somewhere safe, such as a password manager.' }
-  if (bits >= 40) return { level: 'fair', score: 2, hint: 'Fair. Another word or a few more characters would make it much harder to guess.' }
-  return { level: 'weak', score: 1, hint: 'Easy to guess. A few unrelated words are easier to remember and harder to guess than one word with symbols.' }
+  if (bits >= 60)
+    return { level: 'strong', score: 3, hint: 'Strong. Keep it somewhere safe, such as a password manager.' }
+  if (bits >= 40)
+    return {
+      level: 'fair',
+      score: 2,
+      hint: 'Fair. Another word or a few more characters would make it much harder to guess.',
+    }
+  return {
+    level: 'weak',
+    score: 1,
+    hint: 'Easy to guess. A few unrelated words are easier to remember and harder to guess than one word with symbols.',
+  }
 }

@@ -4,7 +4,12 @@
  */
 
 /** Reads and validates a JSON value; the fallback when missing, unparsable or invalid. */
-export function readStored<T>(key: string, isValid: (value: unknown) => value is T, fallback: T, storage: Storage | undefined = globalThis.localStorage): T {
+export function readStored<T>(
+  key: string,
+  isValid: (value: unknown) => value is T,
+  fallback: T,
+  storage: Storage | undefined = globalThis.localStorage,
+): T {
   try {
     const raw = storage?.getItem(key)
     if (raw === null || raw === undefined) return fallback

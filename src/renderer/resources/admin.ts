@@ -1,6 +1,17 @@
 /** Instance administration (Admin family): what GitLab's admin area offers over the API. */
 
-import { AUDIT_COLUMNS, AUDIT_DETAIL, AUDIT_FILTERS, options, RUNNER_ACTIONS, RUNNER_COLUMNS, RUNNER_DETAIL, RUNNER_EDIT, RUNNER_FILTERS, SORT } from './shared'
+import {
+  AUDIT_COLUMNS,
+  AUDIT_DETAIL,
+  AUDIT_FILTERS,
+  options,
+  RUNNER_ACTIONS,
+  RUNNER_COLUMNS,
+  RUNNER_DETAIL,
+  RUNNER_EDIT,
+  RUNNER_FILTERS,
+  SORT,
+} from './shared'
 import type { Action, FormValues, ResourceDescription } from './types'
 
 const passwordNeeded = (v: FormValues): boolean => v.reset_password !== true && v.force_random_password !== true
@@ -35,7 +46,12 @@ export const adminUsers: ResourceDescription = {
       { kind: 'flag', param: 'without_projects', label: 'Without projects' },
       { kind: 'flag', param: 'exclude_internal', label: 'No internal users' },
       { kind: 'select', param: 'two_factor', label: 'Two-factor', options: options('enabled', 'disabled') },
-      { kind: 'select', param: 'order_by', label: 'Order by', options: options('id', 'name', 'username', 'created_at', 'updated_at') },
+      {
+        kind: 'select',
+        param: 'order_by',
+        label: 'Order by',
+        options: options('id', 'name', 'username', 'created_at', 'updated_at'),
+      },
       SORT,
       { kind: 'datetime', param: 'created_after', label: 'Created after' },
       { kind: 'datetime', param: 'created_before', label: 'Created before' },
@@ -59,7 +75,15 @@ export const adminUsers: ResourceDescription = {
       { field: 'last_sign_in_at', label: 'Last sign-in', format: 'relative' },
       { field: 'last_activity_on', label: 'Last activity', format: 'date' },
       { field: 'sign_in_count', label: 'Sign-ins', format: 'number' },
-      { field: 'identities', label: 'Identities', format: 'list', value: (u) => ((u.identities as Readonly<Record<string, unknown>>[] | undefined) ?? []).map((i) => `${String(i.provider)}: ${String(i.extern_uid)}`) },
+      {
+        field: 'identities',
+        label: 'Identities',
+        format: 'list',
+        value: (u) =>
+          ((u.identities as Readonly<Record<string, unknown>>[] | undefined) ?? []).map(
+            (i) => `${String(i.provider)}: ${String(i.extern_uid)}`,
+          ),
+      },
       { field: 'web_url', label: 'Profile', format: 'link' },
       { field: 'note', label: 'Admin note' },
     ],
@@ -73,11 +97,34 @@ export const adminUsers: ResourceDescription = {
     submitLabel: 'Create user',
     fields: [
       { name: 'name', label: 'Name', type: 'text', required: true, maxLength: 255 },
-      { name: 'username', label: 'Username', type: 'text', required: true, maxLength: 255, pattern: { source: '[a-zA-Z0-9_.][a-zA-Z0-9_.-]*', message: 'Username may hold letters, digits, _, . and - (not starting with -).' } },
+      {
+        name: 'username',
+        label: 'Username',
+        type: 'text',
+        required: true,
+        maxLength: 255,
+        pattern: {
+          source: '[a-zA-Z0-9_.][a-zA-Z0-9_.-]*',
+          message: 'Username may hold letters, digits, _, . and - (not starting with -).',
+        },
+      },
       { name: 'email', label: 'Email', type: 'email', required: true },
-      { name: 'reset_password', label: 'Send a password reset link', type: 'boolean', help: 'The user sets their own password from the email.' },
+      {
+        name: 'reset_password',
+        label: 'Send a password reset link',
+        type: 'boolean',
+        help: 'The user sets their own password from the email.',
+      },
       { name: 'force_random_password', label: 'Set a random password', type: 'boolean' },
-      { name: 'password', label: 'Password', type: 'password', minLength: 8, maxLength: 128, when: passwordNeeded, help: 'At least 8 characters.' },
+      {
+        name: 'password',
+        label: 'Password',
+        type: 'password',
+        minLength: 8,
+        maxLength: 128,
+        when: passwordNeeded,
+        help: 'At least 8 characters.',
+      },
       { name: 'skip_confirmation', label: 'Skip email confirmation', type: 'boolean', default: true },
       { name: 'admin', label: 'Administrator', type: 'boolean' },
       { name: 'external', label: 'External (sees only projects they are a member of)', type: 'boolean' },
@@ -86,7 +133,10 @@ export const adminUsers: ResourceDescription = {
       { name: 'note', label: 'Admin note', type: 'textarea' },
     ],
     // GitLab's rule: a password, a reset link or a random one.
-    validate: (v): Record<string, string> => (passwordNeeded(v) && (v.password === null || v.password === '') ? { password: 'Give a password, or choose a reset link or a random password.' } : {}),
+    validate: (v): Record<string, string> =>
+      passwordNeeded(v) && (v.password === null || v.password === '')
+        ? { password: 'Give a password, or choose a reset link or a random password.' }
+        : {},
   },
   edit: {
     title: 'Edit user',
@@ -105,8 +155,27 @@ export const adminUsers: ResourceDescription = {
     ],
   },
   actions: [
-    { key: 'block', label: 'Block', method: 'POST', path: '/users/{id}/block', on: 'item', role: 'admin', visible: (u) => u.state === 'active', confirm: (u) => `Block @${String(u.username)}? They can no longer sign in or use their tokens.`, done: 'User blocked.' },
-    { key: 'unblock', label: 'Unblock', method: 'POST', path: '/users/{id}/unblock', on: 'item', role: 'admin', visible: (u) => u.state === 'blocked', done: 'User unblocked.' },
+    {
+      key: 'block',
+      label: 'Block',
+      method: 'POST',
+      path: '/users/{id}/block',
+      on: 'item',
+      role: 'admin',
+      visible: (u) => u.state === 'active',
+      confirm: (u) => `Block @${String(u.username)}? They can no longer sign in or use their tokens.`,
+      done: 'User blocked.',
+    },
+    {
+      key: 'unblock',
+      label: 'Unblock',
+      method: 'POST',
+      path: '/users/{id}/unblock',
+      on: 'item',
+      role: 'admin',
+      visible: (u) => u.state === 'blocked',
+      done: 'User unblocked.',
+    },
     {
       key: 'delete',
       label: 'Delete',
@@ -119,7 +188,14 @@ export const adminUsers: ResourceDescription = {
         title: 'Delete user',
         submitLabel: 'Delete user',
         queryFields: ['hard_delete'],
-        fields: [{ name: 'hard_delete', label: 'Also delete their contributions (issues, merge requests, notes) instead of moving them to the Ghost user', type: 'boolean' }],
+        fields: [
+          {
+            name: 'hard_delete',
+            label:
+              'Also delete their contributions (issues, merge requests, notes) instead of moving them to the Ghost user',
+            type: 'boolean',
+          },
+        ],
       },
       confirm: (u) => `Delete @${String(u.username)}? This cannot be undone.`,
       outcome: 'list',
@@ -167,18 +243,49 @@ export const adminAuditEvents: ResourceDescription = {
 }
 
 const GEO_FIELDS = [
-  { name: 'name', label: 'Name', type: 'text', required: true, help: 'Must equal the node’s configured name (its external URL when none is set).' },
+  {
+    name: 'name',
+    label: 'Name',
+    type: 'text',
+    required: true,
+    help: 'Must equal the node’s configured name (its external URL when none is set).',
+  },
   { name: 'url', label: 'URL', type: 'url', required: true },
   { name: 'internal_url', label: 'Internal URL', type: 'url' },
   { name: 'enabled', label: 'Enabled', type: 'boolean', default: true },
   { name: 'files_max_capacity', label: 'Files capacity', type: 'number', min: 0, default: 10 },
   { name: 'repos_max_capacity', label: 'Repositories capacity', type: 'number', min: 0, default: 25 },
   { name: 'verification_max_capacity', label: 'Verification capacity', type: 'number', min: 0, default: 100 },
-  { name: 'container_repositories_max_capacity', label: 'Container repositories capacity', type: 'number', min: 0, default: 10 },
+  {
+    name: 'container_repositories_max_capacity',
+    label: 'Container repositories capacity',
+    type: 'number',
+    min: 0,
+    default: 10,
+  },
   { name: 'sync_object_storage', label: 'Sync object storage', type: 'boolean' },
-  { name: 'selective_sync_type', label: 'Selective sync', type: 'select', options: [{ value: 'namespaces', label: 'Namespaces' }, { value: 'shards', label: 'Shards' }] },
-  { name: 'selective_sync_shards', label: 'Shards', type: 'tags', when: (v: FormValues) => v.selective_sync_type === 'shards' },
-  { name: 'selective_sync_namespace_ids', label: 'Namespace ids', type: 'tags', when: (v: FormValues) => v.selective_sync_type === 'namespaces', pattern: { source: '\\d+', message: 'Namespace ids are numbers.' } },
+  {
+    name: 'selective_sync_type',
+    label: 'Selective sync',
+    type: 'select',
+    options: [
+      { value: 'namespaces', label: 'Namespaces' },
+      { value: 'shards', label: 'Shards' },
+    ],
+  },
+  {
+    name: 'selective_sync_shards',
+    label: 'Shards',
+    type: 'tags',
+    when: (v: FormValues) => v.selective_sync_type === 'shards',
+  },
+  {
+    name: 'selective_sync_namespace_ids',
+    label: 'Namespace ids',
+    type: 'tags',
+    when: (v: FormValues) => v.selective_sync_type === 'namespaces',
+    pattern: { source: '\\d+', message: 'Namespace ids are numbers.' },
+  },
   { name: 'minimum_reverification_interval', label: 'Re-verification interval (days)', type: 'number', min: 1 },
 ] as const
 
@@ -234,10 +341,37 @@ export const adminGeoNodes: ResourceDescription = {
     fields: [...GEO_FIELDS.slice(0, 3), { name: 'primary', label: 'Primary', type: 'boolean' }, ...GEO_FIELDS.slice(3)],
     toBody: (v) => geoBody(v),
   },
-  edit: { title: 'Edit replication node', method: 'PUT', path: '/geo_nodes/{id}', role: 'admin', fields: GEO_FIELDS, toBody: (v) => geoBody(v) },
+  edit: {
+    title: 'Edit replication node',
+    method: 'PUT',
+    path: '/geo_nodes/{id}',
+    role: 'admin',
+    fields: GEO_FIELDS,
+    toBody: (v) => geoBody(v),
+  },
   actions: [
-    { key: 'repair', label: 'Repair', method: 'POST', path: '/geo_nodes/{id}/repair', on: 'item', role: 'admin', confirm: (n) => `Repair the OAuth application of ${String(n.name)}?`, done: 'Repair started.' },
-    { key: 'delete', label: 'Delete', method: 'DELETE', path: '/geo_nodes/{id}', on: 'item', role: 'admin', danger: true, confirm: (n) => `Delete replication node ${String(n.name)}? It stops replicating.`, outcome: 'list', done: 'Node deleted.' },
+    {
+      key: 'repair',
+      label: 'Repair',
+      method: 'POST',
+      path: '/geo_nodes/{id}/repair',
+      on: 'item',
+      role: 'admin',
+      confirm: (n) => `Repair the OAuth application of ${String(n.name)}?`,
+      done: 'Repair started.',
+    },
+    {
+      key: 'delete',
+      label: 'Delete',
+      method: 'DELETE',
+      path: '/geo_nodes/{id}',
+      on: 'item',
+      role: 'admin',
+      danger: true,
+      confirm: (n) => `Delete replication node ${String(n.name)}? It stops replicating.`,
+      outcome: 'list',
+      done: 'Node deleted.',
+    },
   ],
 }
 
@@ -248,8 +382,10 @@ function geoBody(v: FormValues): Record<string, string | number | boolean | null
     if (value === null || value === '') continue
     body[key] = Array.isArray(value) ? [...value] : (value as string | number | boolean)
   }
-  body.selective_sync_type = typeof v.selective_sync_type === 'string' && v.selective_sync_type !== '' ? v.selective_sync_type : null
-  if (Array.isArray(v.selective_sync_namespace_ids)) body.selective_sync_namespace_ids = v.selective_sync_namespace_ids.map(Number)
+  body.selective_sync_type =
+    typeof v.selective_sync_type === 'string' && v.selective_sync_type !== '' ? v.selective_sync_type : null
+  if (Array.isArray(v.selective_sync_namespace_ids))
+    body.selective_sync_namespace_ids = v.selective_sync_namespace_ids.map(Number)
   return body
 }
 
@@ -330,7 +466,15 @@ export const adminPagesDomains: ResourceDescription = {
 }
 
 /** GitLab's human state names of a storage move (`cleanup failed`). */
-const MOVE_TONES = { finished: 'success', failed: 'error', 'cleanup failed': 'error', initial: 'default', scheduled: 'info', started: 'info', replicated: 'info' } as const
+const MOVE_TONES = {
+  finished: 'success',
+  failed: 'error',
+  'cleanup failed': 'error',
+  initial: 'default',
+  scheduled: 'info',
+  started: 'info',
+  replicated: 'info',
+} as const
 
 /** Schedules the move of one project's or group's repository (the single-container endpoint). */
 function moveOne(container: 'project' | 'group'): Action {
@@ -347,8 +491,19 @@ function moveOne(container: 'project' | 'group'): Action {
       submitLabel: 'Schedule move',
       pathFields: [`${container}_id`],
       fields: [
-        { name: `${container}_id`, label: project ? 'Project (id or full path)' : 'Group (id or full path)', type: 'text', required: true, placeholder: project ? 'kestrel/website' : 'kestrel' },
-        { name: 'destination_storage_name', label: 'To storage', type: 'text', help: 'Empty: the storage the instance picks.' },
+        {
+          name: `${container}_id`,
+          label: project ? 'Project (id or full path)' : 'Group (id or full path)',
+          type: 'text',
+          required: true,
+          placeholder: project ? 'kestrel/website' : 'kestrel',
+        },
+        {
+          name: 'destination_storage_name',
+          label: 'To storage',
+          type: 'text',
+          help: 'Empty: the storage the instance picks.',
+        },
       ],
     },
     outcome: 'reload',
@@ -445,7 +600,18 @@ export const adminGroupMoves: ResourceDescription = {
     ],
   },
   actions: [
-    { key: 'bulk', label: 'Schedule bulk move', method: 'POST', path: '/group_repository_storage_moves', on: 'collection', role: 'admin', form: BULK_MOVE_FORM, confirm: 'Every group repository on the source storage is moved. Go on?', outcome: 'reload', done: 'Moves scheduled: they run in the background.' },
+    {
+      key: 'bulk',
+      label: 'Schedule bulk move',
+      method: 'POST',
+      path: '/group_repository_storage_moves',
+      on: 'collection',
+      role: 'admin',
+      form: BULK_MOVE_FORM,
+      confirm: 'Every group repository on the source storage is moved. Go on?',
+      outcome: 'reload',
+      done: 'Moves scheduled: they run in the background.',
+    },
     moveOne('group'),
   ],
 }
@@ -472,7 +638,11 @@ export const adminSettings: ResourceDescription = {
       { field: 'max_attachment_size', label: 'Largest attachment (MB)', format: 'number' },
       { field: 'diff_max_files', label: 'Most files in a diff', format: 'number' },
       { field: 'diff_max_lines', label: 'Most lines in a diff', format: 'number' },
-      { field: 'throttle_authenticated_api_requests_per_period', label: 'Authenticated API requests per period (0: no limit)', format: 'number' },
+      {
+        field: 'throttle_authenticated_api_requests_per_period',
+        label: 'Authenticated API requests per period (0: no limit)',
+        format: 'number',
+      },
       { field: 'throttle_authenticated_api_period_in_seconds', label: 'Authenticated API period', format: 'duration' },
       { field: 'geo_node_name', label: 'Replication node name', format: 'code' },
       { field: 'max_alert_payload_bytes', label: 'Largest alert payload (bytes)', format: 'number' },
@@ -488,14 +658,39 @@ export const adminSettings: ResourceDescription = {
       { name: 'impersonation_enabled', label: 'Impersonation enabled', type: 'boolean' },
       { name: 'pages_enabled', label: 'Pages enabled', type: 'boolean' },
       { name: 'default_branch_name', label: 'Default branch name', type: 'text' },
-      { name: 'default_project_visibility', label: 'Default project visibility', type: 'select', options: options('private', 'internal', 'public') },
-      { name: 'default_group_visibility', label: 'Default group visibility', type: 'select', options: options('private', 'internal', 'public') },
+      {
+        name: 'default_project_visibility',
+        label: 'Default project visibility',
+        type: 'select',
+        options: options('private', 'internal', 'public'),
+      },
+      {
+        name: 'default_group_visibility',
+        label: 'Default group visibility',
+        type: 'select',
+        options: options('private', 'internal', 'public'),
+      },
       { name: 'default_projects_limit', label: 'Default projects limit', type: 'number', min: 0 },
       { name: 'max_attachment_size', label: 'Largest attachment (MB)', type: 'number', min: 1 },
-      { name: 'throttle_authenticated_api_requests_per_period', label: 'Authenticated API requests per period (0: no limit)', type: 'number', min: 0 },
+      {
+        name: 'throttle_authenticated_api_requests_per_period',
+        label: 'Authenticated API requests per period (0: no limit)',
+        type: 'number',
+        min: 0,
+      },
       { name: 'geo_node_name', label: 'Replication node name', type: 'text' },
     ],
   },
 }
 
-export const ADMIN_RESOURCES: readonly ResourceDescription[] = [adminUsers, adminRunners, adminAuditEvents, adminGeoNodes, adminGeoStatus, adminPagesDomains, adminProjectMoves, adminGroupMoves, adminSettings]
+export const ADMIN_RESOURCES: readonly ResourceDescription[] = [
+  adminUsers,
+  adminRunners,
+  adminAuditEvents,
+  adminGeoNodes,
+  adminGeoStatus,
+  adminPagesDomains,
+  adminProjectMoves,
+  adminGroupMoves,
+  adminSettings,
+]

@@ -13,14 +13,24 @@ export const ACCESS_LEVELS: readonly Option[] = [
 
 /** The name of an access level (`40` → `Maintainer`); unknown numbers stay numbers. */
 export function accessLevelName(level: unknown): string {
-  const n = typeof level === 'object' && level !== null ? (level as { integer_value?: unknown; access_level?: unknown }).integer_value ?? (level as { access_level?: unknown }).access_level : level
+  const n =
+    typeof level === 'object' && level !== null
+      ? ((level as { integer_value?: unknown; access_level?: unknown }).integer_value ??
+        (level as { access_level?: unknown }).access_level)
+      : level
   if (n === 0) return 'No access'
   if (n === 60) return 'Administrator'
   return ACCESS_LEVELS.find((o) => o.value === n)?.label ?? (n === undefined || n === null ? '—' : String(n))
 }
 
 /** The least access level each role needs; `admin` is the instance's own flag, not a level. */
-export const ROLE_LEVEL: Readonly<Record<Exclude<Role, 'admin'>, number>> = { 'signed-in': 0, reporter: 20, developer: 30, maintainer: 40, owner: 50 }
+export const ROLE_LEVEL: Readonly<Record<Exclude<Role, 'admin'>, number>> = {
+  'signed-in': 0,
+  reporter: 20,
+  developer: 30,
+  maintainer: 40,
+  owner: 50,
+}
 
 export const ROLE_NAME: Readonly<Record<Role, string>> = {
   'signed-in': 'a signed-in user',
@@ -32,7 +42,10 @@ export const ROLE_NAME: Readonly<Record<Role, string>> = {
 }
 
 /** Whether a viewer (admin flag, access level in the context) has a role. Administrators have every role. */
-export function hasRole(role: Role | undefined, viewer: { readonly admin: boolean; readonly level: number | null }): boolean {
+export function hasRole(
+  role: Role | undefined,
+  viewer: { readonly admin: boolean; readonly level: number | null },
+): boolean {
   if (role === undefined || viewer.admin) return true
   if (role === 'admin') return false
   return (viewer.level ?? 0) >= ROLE_LEVEL[role]
@@ -105,7 +118,13 @@ export function formatDateTime(value: unknown, locale?: string): string {
   if (typeof value !== 'string' || value === '') return '—'
   const date = new Date(value)
   if (Number.isNaN(date.getTime())) return value
-  return date.toLocaleString(locale, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
+  return date.toLocaleString(locale, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  })
 }
 
 /** Seconds as a short duration (`1h 5m 3s`); jobs and timeouts count in seconds. */
@@ -133,7 +152,8 @@ export function plainText(value: unknown): string {
   if (Array.isArray(value)) return value.length === 0 ? '—' : value.map(plainText).join(', ')
   if (typeof value === 'object') {
     const o = value as Record<string, unknown>
-    for (const key of ['name', 'title', 'username', 'path_with_namespace', 'full_path', 'string_value']) if (typeof o[key] === 'string') return o[key] as string
+    for (const key of ['name', 'title', 'username', 'path_with_namespace', 'full_path', 'string_value'])
+      if (typeof o[key] === 'string') return o[key] as string
     return JSON.stringify(value)
   }
   return String(value)
@@ -160,7 +180,9 @@ export function plainLog(raw: unknown, limit = LOG_TAIL_CHARS): { text: string; 
       return parts[parts.length - 1]
     })
     .join('\n')
-  return cleaned.length > limit ? { text: cleaned.slice(cleaned.length - limit), cut: true } : { text: cleaned, cut: false }
+  return cleaned.length > limit
+    ? { text: cleaned.slice(cleaned.length - limit), cut: true }
+    : { text: cleaned, cut: false }
 }
 
 /** A size in bytes as `12.3 KB` (powers of 1024, as file managers show them). */

@@ -23,7 +23,10 @@ export function initialValues(spec: Pick<FormSpec, 'fields'>, item: Item | null 
   const values: Record<string, FormValue> = {}
   for (const field of spec.fields) {
     const current = item === null ? undefined : fromItem(field, item)
-    values[field.name] = current !== undefined ? current : (field.default ?? (field.type === 'boolean' ? false : field.type === 'tags' ? [] : null))
+    values[field.name] =
+      current !== undefined
+        ? current
+        : (field.default ?? (field.type === 'boolean' ? false : field.type === 'tags' ? [] : null))
   }
   return values
 }
@@ -45,18 +48,26 @@ export function validateForm(spec: Pick<FormSpec, 'fields' | 'validate'>, values
       continue
     }
     if (typeof value === 'string') {
-      if (field.minLength !== undefined && value.length < field.minLength) problems[field.name] = `${field.label} needs at least ${field.minLength} characters.`
-      else if (field.maxLength !== undefined && value.length > field.maxLength) problems[field.name] = `${field.label} takes at most ${field.maxLength} characters.`
-      else if (field.pattern !== undefined && !new RegExp(`^(?:${field.pattern.source})$`).test(value)) problems[field.name] = field.pattern.message
-      else if (field.type === 'email' && !/^[^\s@]+@[^\s@]+$/.test(value)) problems[field.name] = `${field.label} must be an email address.`
-      else if (field.type === 'url' && !/^https?:\/\/\S+$/.test(value)) problems[field.name] = `${field.label} must be an http(s) URL.`
-      else if (field.type === 'pem' && !/-----BEGIN [A-Z ]+-----[\s\S]+-----END [A-Z ]+-----/.test(value)) problems[field.name] = `${field.label} must be PEM text (-----BEGIN …----- … -----END …-----).`
+      if (field.minLength !== undefined && value.length < field.minLength)
+        problems[field.name] = `${field.label} needs at least ${field.minLength} characters.`
+      else if (field.maxLength !== undefined && value.length > field.maxLength)
+        problems[field.name] = `${field.label} takes at most ${field.maxLength} characters.`
+      else if (field.pattern !== undefined && !new RegExp(`^(?:${field.pattern.source})$`).test(value))
+        problems[field.name] = field.pattern.message
+      else if (field.type === 'email' && !/^[^\s@]+@[^\s@]+$/.test(value))
+        problems[field.name] = `${field.label} must be an email address.`
+      else if (field.type === 'url' && !/^https?:\/\/\S+$/.test(value))
+        problems[field.name] = `${field.label} must be an http(s) URL.`
+      else if (field.type === 'pem' && !/-----BEGIN [A-Z ]+-----[\s\S]+-----END [A-Z ]+-----/.test(value))
+        problems[field.name] = `${field.label} must be PEM text (-----BEGIN …----- … -----END …-----).`
     }
     if (field.type === 'number') {
       const n = Number(value)
       if (!Number.isFinite(n)) problems[field.name] = `${field.label} must be a number.`
-      else if (field.min !== undefined && n < field.min) problems[field.name] = `${field.label} must be at least ${field.min}.`
-      else if (field.max !== undefined && n > field.max) problems[field.name] = `${field.label} must be at most ${field.max}.`
+      else if (field.min !== undefined && n < field.min)
+        problems[field.name] = `${field.label} must be at least ${field.min}.`
+      else if (field.max !== undefined && n > field.max)
+        problems[field.name] = `${field.label} must be at most ${field.max}.`
     }
   }
   for (const [name, message] of Object.entries(spec.validate?.(values) ?? {})) problems[name] ??= message
@@ -116,7 +127,14 @@ export function formRequest(
 function fieldOf(spec: Pick<FormSpec, 'fields'>, key: string): FormField | undefined {
   const dotted = key.replace(/\[([^\]]+)\]/g, '.$1')
   const last = dotted.split('.').pop()
-  return spec.fields.find((f) => f.name === dotted || f.name === key || f.name.split('.').pop() === key || f.name.startsWith(`${key}.`) || f.name === last)
+  return spec.fields.find(
+    (f) =>
+      f.name === dotted ||
+      f.name === key ||
+      f.name.split('.').pop() === key ||
+      f.name.startsWith(`${key}.`) ||
+      f.name === last,
+  )
 }
 
 /**
@@ -125,7 +143,9 @@ function fieldOf(spec: Pick<FormSpec, 'fields'>, key: string): FormField | undef
  * and the sentence with the parameter names read as the fields' labels.
  */
 function grapeFieldError(spec: Pick<FormSpec, 'fields'>, text: string): { field: FormField; sentence: string } | null {
-  const match = /^([a-z_][\w[\]]*(?:, [a-z_][\w[\]]*)*) (?=(?:is|are|does|must|has|have|should|cannot|can't) )/.exec(text)
+  const match = /^([a-z_][\w[\]]*(?:, [a-z_][\w[\]]*)*) (?=(?:is|are|does|must|has|have|should|cannot|can't) )/.exec(
+    text,
+  )
   if (match === null) return null
   const names = match[1].split(', ')
   const field = names.map((n) => fieldOf(spec, n)).find((f) => f !== undefined)
@@ -142,7 +162,12 @@ export function apiFieldErrors(spec: Pick<FormSpec, 'fields'>, details: unknown)
   const body = (details as { body?: unknown } | null | undefined)?.body
   const message = (body as { message?: unknown } | null | undefined)?.message
   const out: Record<string, string> = {}
-  const sentence = typeof (body as { error?: unknown } | null | undefined)?.error === 'string' ? (body as { error: string }).error : typeof message === 'string' ? message : null
+  const sentence =
+    typeof (body as { error?: unknown } | null | undefined)?.error === 'string'
+      ? (body as { error: string }).error
+      : typeof message === 'string'
+        ? message
+        : null
   if (sentence !== null) {
     const found = grapeFieldError(spec, sentence.replace(/^\d{3} (\([^)]*\) |[A-Za-z ]+ - )?/, ''))
     if (found !== null) out[found.field.name] = found.sentence

@@ -1,6 +1,19 @@
 /** Resources of one group (the Groups family): the panel's group picker fills `:group`. */
 
-import { ACCESS_REQUEST_COLUMNS, accessRequestActions, AUDIT_COLUMNS, AUDIT_DETAIL, AUDIT_FILTERS, MEMBER_COLUMNS, memberForms, RUNNER_ACTIONS, RUNNER_COLUMNS, RUNNER_DETAIL, RUNNER_EDIT, RUNNER_FILTERS } from './shared'
+import {
+  ACCESS_REQUEST_COLUMNS,
+  accessRequestActions,
+  AUDIT_COLUMNS,
+  AUDIT_DETAIL,
+  AUDIT_FILTERS,
+  MEMBER_COLUMNS,
+  memberForms,
+  RUNNER_ACTIONS,
+  RUNNER_COLUMNS,
+  RUNNER_DETAIL,
+  RUNNER_EDIT,
+  RUNNER_FILTERS,
+} from './shared'
 import type { ResourceDescription } from './types'
 
 const groupMembers = memberForms('/groups/:group/members', true)
@@ -14,7 +27,12 @@ export const groupMemberList: ResourceDescription = {
   description: 'Direct members of the group; they have the same role in its subgroups and projects.',
   readRole: 'signed-in',
   titleField: 'username',
-  list: { path: '/groups/:group/members', query: { per_page: 20 }, columns: MEMBER_COLUMNS, filters: [{ kind: 'search', param: 'query', label: 'Search', placeholder: 'Name or username' }] },
+  list: {
+    path: '/groups/:group/members',
+    query: { per_page: 20 },
+    columns: MEMBER_COLUMNS,
+    filters: [{ kind: 'search', param: 'query', label: 'Search', placeholder: 'Name or username' }],
+  },
   detail: { path: '/groups/:group/members/{id}', fields: MEMBER_COLUMNS },
   create: { ...groupMembers.create, role: 'owner' },
   edit: { ...groupMembers.edit, role: 'owner' },
@@ -27,7 +45,8 @@ export const groupBillableMembers: ResourceDescription = {
   title: 'Billable members',
   singular: 'billable member',
   scope: 'group',
-  description: 'Everyone who takes a seat in this top-level group, its subgroups and projects. Top-level groups only: a subgroup’s seats count in its top-level group.',
+  description:
+    'Everyone who takes a seat in this top-level group, its subgroups and projects. Top-level groups only: a subgroup’s seats count in its top-level group.',
   readRole: 'owner',
   tier: 'Premium',
   titleField: 'username',
@@ -37,7 +56,13 @@ export const groupBillableMembers: ResourceDescription = {
     columns: [
       { field: 'name', label: 'Member', format: 'user', primary: true, width: 'minmax(0, 2fr)', value: (m) => m },
       { field: 'email', label: 'Email', width: 'minmax(0, 1.5fr)' },
-      { field: 'membership_type', label: 'Membership', format: 'state', width: '130px', tones: { group_member: 'info', group_invite: 'default' } },
+      {
+        field: 'membership_type',
+        label: 'Membership',
+        format: 'state',
+        width: '130px',
+        tones: { group_member: 'info', group_invite: 'default' },
+      },
       { field: 'last_activity_on', label: 'Last active', format: 'date', width: '120px' },
       { field: 'removable', label: 'Removable', format: 'boolean', width: '100px' },
     ],
@@ -101,7 +126,12 @@ export const groupAuditEvents: ResourceDescription = {
   readRole: 'developer',
   tier: 'Premium',
   titleField: 'id',
-  list: { path: '/groups/:group/audit_events', query: { per_page: 20 }, columns: AUDIT_COLUMNS, filters: AUDIT_FILTERS },
+  list: {
+    path: '/groups/:group/audit_events',
+    query: { per_page: 20 },
+    columns: AUDIT_COLUMNS,
+    filters: AUDIT_FILTERS,
+  },
   detail: { path: '/groups/:group/audit_events/{id}', fields: AUDIT_DETAIL },
 }
 
@@ -128,11 +158,18 @@ export const groupRunners: ResourceDescription = {
       on: 'collection',
       role: 'owner',
       danger: true,
-      confirm: 'Reset the group’s runner registration token? Runners not yet registered with the old one can no longer use it.',
+      confirm:
+        'Reset the group’s runner registration token? Runners not yet registered with the old one can no longer use it.',
       outcome: 'secret',
       done: 'Registration token reset.',
     },
   ],
 }
 
-export const GROUP_RESOURCES: readonly ResourceDescription[] = [groupMemberList, groupBillableMembers, groupAccessRequests, groupAuditEvents, groupRunners]
+export const GROUP_RESOURCES: readonly ResourceDescription[] = [
+  groupMemberList,
+  groupBillableMembers,
+  groupAccessRequests,
+  groupAuditEvents,
+  groupRunners,
+]

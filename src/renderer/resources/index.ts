@@ -8,10 +8,20 @@ import type { ResourceDescription, ResourceFamilyKey } from './types'
 export type { ResourceDescription, ResourceFamilyKey } from './types'
 
 /** Every described resource, in the order the families show them. */
-export const RESOURCES: readonly ResourceDescription[] = [...ADMIN_RESOURCES, ...PROJECT_RESOURCES, ...GROUP_RESOURCES, ...PERSONAL_RESOURCES]
+export const RESOURCES: readonly ResourceDescription[] = [
+  ...ADMIN_RESOURCES,
+  ...PROJECT_RESOURCES,
+  ...GROUP_RESOURCES,
+  ...PERSONAL_RESOURCES,
+]
 
 /** The families the resource panels fill, with the route each lives under. */
-export const RESOURCE_FAMILIES: readonly { readonly key: ResourceFamilyKey; readonly path: string; readonly label: string; readonly icon: IconName }[] = [
+export const RESOURCE_FAMILIES: readonly {
+  readonly key: ResourceFamilyKey
+  readonly path: string
+  readonly label: string
+  readonly icon: IconName
+}[] = [
   { key: 'ci-cd', path: '/ci-cd', label: 'CI/CD', icon: 'cicd' },
   { key: 'operations', path: '/operations', label: 'Operations', icon: 'operations' },
   { key: 'security', path: '/security', label: 'Security', icon: 'security' },

@@ -12,7 +12,13 @@ export type Outcome =
  * What to show after a successful write. A `secret` answer is read once from the result's
  * `secretField` (default `token`) and handed to the component that shows it: nothing else keeps it.
  */
-export function outcomeOf(kind: OutcomeKind | undefined, text: string | undefined, result: ApiSendResult, what: string, secretField = 'token'): Outcome {
+export function outcomeOf(
+  kind: OutcomeKind | undefined,
+  text: string | undefined,
+  result: ApiSendResult,
+  what: string,
+  secretField = 'token',
+): Outcome {
   const sentence = text ?? 'Done.'
   if (kind === 'secret') {
     const secret = valueAt(result.body, secretField)

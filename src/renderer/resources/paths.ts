@@ -5,7 +5,10 @@ export type Item = Readonly<Record<string, unknown>>
 
 /** Thrown when a template needs a context the panel does not have (no project chosen). */
 export class MissingContextError extends Error {
-  constructor(readonly missing: 'project' | 'group' | 'field', detail: string) {
+  constructor(
+    readonly missing: 'project' | 'group' | 'field',
+    detail: string,
+  ) {
     super(detail)
     this.name = 'MissingContextError'
   }
@@ -29,21 +32,29 @@ export function fillPath(template: string, context: ResourceContext, item: Item 
   return template
     .replace(/:(project|group|user)\b/g, (_, name: 'project' | 'group' | 'user') => {
       const value = name === 'project' ? context.projectId : name === 'group' ? context.groupId : context.userId
-      if (value === null || value === undefined) throw new MissingContextError(name === 'user' ? 'field' : name, `Choose a ${name} first.`)
+      if (value === null || value === undefined)
+        throw new MissingContextError(name === 'user' ? 'field' : name, `Choose a ${name} first.`)
       return encodeURIComponent(String(value))
     })
     .replace(/\{([\w.]+)\}/g, (_, field: string) => {
       const value = item === null ? undefined : valueAt(item, field)
-      if (value === undefined || value === null || value === '') throw new MissingContextError('field', `The item has no ${field}.`)
+      if (value === undefined || value === null || value === '')
+        throw new MissingContextError('field', `The item has no ${field}.`)
       return encodeURIComponent(String(value))
     })
 }
 
 /** The list's fixed query with `:user`, `:project` and `:group` values filled from the context (`user_id=:user`). */
-export function fixedQuery(fixed: Readonly<Record<string, string | number | boolean>> = {}, context: ResourceContext): Record<string, string | number | boolean> {
+export function fixedQuery(
+  fixed: Readonly<Record<string, string | number | boolean>> = {},
+  context: ResourceContext,
+): Record<string, string | number | boolean> {
   const out: Record<string, string | number | boolean> = {}
   for (const [name, value] of Object.entries(fixed)) {
-    const filled = typeof value === 'string' && /^:(user|project|group)$/.test(value) ? decodeURIComponent(fillPath(value, context)) : value
+    const filled =
+      typeof value === 'string' && /^:(user|project|group)$/.test(value)
+        ? decodeURIComponent(fillPath(value, context))
+        : value
     out[name] = typeof filled === 'string' && /^\d+$/.test(filled) && filled !== value ? Number(filled) : filled
   }
   return out
@@ -56,7 +67,11 @@ export function fixedQuery(fixed: Readonly<Record<string, string | number | bool
  */
 export function outdatedPaths(description: ResourceDescription, context: ResourceContext, item: Item | null): string[] {
   const out: string[] = []
-  for (const template of [description.list?.path, description.singleton?.path, item === null ? undefined : description.detail?.path]) {
+  for (const template of [
+    description.list?.path,
+    description.singleton?.path,
+    item === null ? undefined : description.detail?.path,
+  ]) {
     if (template === undefined) continue
     try {
       out.push(fillPath(template, context, item))
@@ -86,25 +101,41 @@ export function itemTitle(description: ResourceDescription, item: Item): string 
 }
 
 function isEmpty(value: FilterValue | undefined): boolean {
-  return value === undefined || value === null || value === '' || value === false || (Array.isArray(value) && value.length === 0)
+  return (
+    value === undefined ||
+    value === null ||
+    value === '' ||
+    value === false ||
+    (Array.isArray(value) && value.length === 0)
+  )
 }
 
 /**
  * The list's query: its fixed parameters, then each filter with a value under the API's own
  * parameter name. Empty filters are left out; flags are sent only as `true`; datetimes as ISO.
  */
-export function listQuery(filters: readonly Filter[], values: Readonly<Record<string, FilterValue>>, fixed: Readonly<Record<string, string | number | boolean>> = {}): Record<string, ApiQueryValue> {
+export function listQuery(
+  filters: readonly Filter[],
+  values: Readonly<Record<string, FilterValue>>,
+  fixed: Readonly<Record<string, string | number | boolean>> = {},
+): Record<string, ApiQueryValue> {
   const query: Record<string, ApiQueryValue> = { ...fixed }
   for (const filter of filters) {
     const value = values[filter.param]
     if (isEmpty(value)) continue
-    if (filter.kind === 'search' && filter.minLength !== undefined && String(value).trim().length < filter.minLength) continue
+    if (filter.kind === 'search' && filter.minLength !== undefined && String(value).trim().length < filter.minLength)
+      continue
     switch (filter.kind) {
       case 'flag':
         query[filter.param] = true
         break
       case 'tags':
-        query[filter.param] = Array.isArray(value) ? [...value] : String(value).split(',').map((s) => s.trim()).filter(Boolean)
+        query[filter.param] = Array.isArray(value)
+          ? [...value]
+          : String(value)
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
         break
       case 'number':
         query[filter.param] = Number(value)
@@ -113,7 +144,8 @@ export function listQuery(filters: readonly Filter[], values: Readonly<Record<st
         query[filter.param] = typeof value === 'number' ? new Date(value).toISOString() : String(value)
         break
       case 'date':
-        query[filter.param] = typeof value === 'number' ? new Date(value).toISOString().slice(0, 10) : String(value).slice(0, 10)
+        query[filter.param] =
+          typeof value === 'number' ? new Date(value).toISOString().slice(0, 10) : String(value).slice(0, 10)
         break
       default:
         query[filter.param] = typeof value === 'boolean' || typeof value === 'number' ? value : String(value)
@@ -123,11 +155,18 @@ export function listQuery(filters: readonly Filter[], values: Readonly<Record<st
 }
 
 /** Filter values read back from a route query (strings), typed by each filter's kind. */
-export function filtersFromRoute(filters: readonly Filter[], routeQuery: Readonly<Record<string, unknown>>): Record<string, FilterValue> {
+export function filtersFromRoute(
+  filters: readonly Filter[],
+  routeQuery: Readonly<Record<string, unknown>>,
+): Record<string, FilterValue> {
   const values: Record<string, FilterValue> = {}
   for (const filter of filters) {
     const raw = routeQuery[filter.param]
-    const text = Array.isArray(raw) ? raw.filter((x): x is string => typeof x === 'string') : typeof raw === 'string' ? raw : null
+    const text = Array.isArray(raw)
+      ? raw.filter((x): x is string => typeof x === 'string')
+      : typeof raw === 'string'
+        ? raw
+        : null
     if (text === null || (Array.isArray(text) && text.length === 0)) continue
     if (filter.kind === 'flag') values[filter.param] = text === 'true'
     else if (filter.kind === 'tags') values[filter.param] = Array.isArray(text) ? text : text.split(',').filter(Boolean)
@@ -141,7 +180,10 @@ export function filtersFromRoute(filters: readonly Filter[], routeQuery: Readonl
 }
 
 /** Filter values as a route query (strings), so a list's filters survive going to a detail and back. */
-export function filtersToRoute(filters: readonly Filter[], values: Readonly<Record<string, FilterValue>>): Record<string, string> {
+export function filtersToRoute(
+  filters: readonly Filter[],
+  values: Readonly<Record<string, FilterValue>>,
+): Record<string, string> {
   const out: Record<string, string> = {}
   for (const filter of filters) {
     const value = values[filter.param]

@@ -3,7 +3,22 @@
 import { options, SORT } from './shared'
 import type { ResourceDescription } from './types'
 
-const SCOPES = options('api', 'read_api', 'read_user', 'read_repository', 'write_repository', 'read_registry', 'write_registry', 'sudo', 'admin_mode', 'create_runner', 'manage_runner', 'ai_features', 'k8s_proxy', 'self_rotate')
+const SCOPES = options(
+  'api',
+  'read_api',
+  'read_user',
+  'read_repository',
+  'write_repository',
+  'read_registry',
+  'write_registry',
+  'sudo',
+  'admin_mode',
+  'create_runner',
+  'manage_runner',
+  'ai_features',
+  'k8s_proxy',
+  'self_rotate',
+)
 
 /** A date a year from now (`YYYY-MM-DD`): GitLab's longest lifetime by default. */
 function inOneYear(): string {
@@ -36,7 +51,15 @@ export const personalTokens: ResourceDescription = {
     filters: [
       { kind: 'search', param: 'search', label: 'Search', placeholder: 'Token name' },
       { kind: 'select', param: 'state', label: 'State', options: options('active', 'inactive') },
-      { kind: 'select', param: 'revoked', label: 'Revoked', options: [{ value: 'true', label: 'Revoked' }, { value: 'false', label: 'Not revoked' }] },
+      {
+        kind: 'select',
+        param: 'revoked',
+        label: 'Revoked',
+        options: [
+          { value: 'true', label: 'Revoked' },
+          { value: 'false', label: 'Not revoked' },
+        ],
+      },
     ],
   },
   detail: {
@@ -124,15 +147,70 @@ export const personalEvents: ResourceDescription = {
     path: '/events',
     query: { per_page: 20 },
     columns: [
-      { field: 'action_name', label: 'Action', format: 'state', width: '140px', tones: { opened: 'info', 'pushed to': 'info', 'pushed new': 'info', closed: 'default', merged: 'success', 'commented on': 'default', deleted: 'error' } },
-      { field: 'target_title', label: 'Target', primary: true, width: 'minmax(0, 3fr)', value: (e) => e.target_title ?? (e.push_data as Record<string, unknown> | undefined)?.ref ?? e.target_type ?? '—' },
+      {
+        field: 'action_name',
+        label: 'Action',
+        format: 'state',
+        width: '140px',
+        tones: {
+          opened: 'info',
+          'pushed to': 'info',
+          'pushed new': 'info',
+          closed: 'default',
+          merged: 'success',
+          'commented on': 'default',
+          deleted: 'error',
+        },
+      },
+      {
+        field: 'target_title',
+        label: 'Target',
+        primary: true,
+        width: 'minmax(0, 3fr)',
+        value: (e) =>
+          e.target_title ?? (e.push_data as Record<string, unknown> | undefined)?.ref ?? e.target_type ?? '—',
+      },
       { field: 'target_type', label: 'Type', width: '130px', value: (e) => targetKind(e.target_type) },
       { field: 'project_id', label: 'Project id', format: 'code', width: '100px' },
       { field: 'created_at', label: 'When', format: 'relative', width: '130px' },
     ],
     filters: [
-      { kind: 'select', param: 'action', label: 'Action', options: options('approved', 'closed', 'commented', 'created', 'destroyed', 'expired', 'joined', 'left', 'merged', 'pushed', 'reopened', 'updated') },
-      { kind: 'select', param: 'target_type', label: 'Target', options: options('issue', 'merge_request', 'epic', 'milestone', 'note', 'project', 'snippet', 'user', 'wiki', 'design') },
+      {
+        kind: 'select',
+        param: 'action',
+        label: 'Action',
+        options: options(
+          'approved',
+          'closed',
+          'commented',
+          'created',
+          'destroyed',
+          'expired',
+          'joined',
+          'left',
+          'merged',
+          'pushed',
+          'reopened',
+          'updated',
+        ),
+      },
+      {
+        kind: 'select',
+        param: 'target_type',
+        label: 'Target',
+        options: options(
+          'issue',
+          'merge_request',
+          'epic',
+          'milestone',
+          'note',
+          'project',
+          'snippet',
+          'user',
+          'wiki',
+          'design',
+        ),
+      },
       { kind: 'date', param: 'after', label: 'After' },
       { kind: 'date', param: 'before', label: 'Before' },
       SORT,

@@ -24,13 +24,37 @@ import type { FormValues, ResourceDescription } from './types'
 
 type Item = Readonly<Record<string, unknown>>
 
-const CI_STATUSES = options('created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped', 'manual', 'scheduled')
+const CI_STATUSES = options(
+  'created',
+  'waiting_for_resource',
+  'preparing',
+  'pending',
+  'running',
+  'success',
+  'failed',
+  'canceled',
+  'skipped',
+  'manual',
+  'scheduled',
+)
 /** A pipeline's retry reruns its failed and canceled jobs: nothing to do for one that passed. */
 const PIPELINE_RETRYABLE = (p: Item): boolean => ['failed', 'canceled'].includes(String(p.status))
 /** A finished job can run again as a new job (not one erased). */
 const JOB_RETRYABLE = (j: Item): boolean => ['failed', 'canceled', 'success'].includes(String(j.status)) && !j.erased_at
-const CANCELABLE = (i: Item): boolean => ['created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'scheduled'].includes(String(i.status))
-const PIPELINE_SOURCES = options('push', 'web', 'trigger', 'schedule', 'api', 'external', 'pipeline', 'chat', 'merge_request_event', 'parent_pipeline')
+const CANCELABLE = (i: Item): boolean =>
+  ['created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'scheduled'].includes(String(i.status))
+const PIPELINE_SOURCES = options(
+  'push',
+  'web',
+  'trigger',
+  'schedule',
+  'api',
+  'external',
+  'pipeline',
+  'chat',
+  'merge_request_event',
+  'parent_pipeline',
+)
 const shortSha = (i: Item): string => String(i.sha ?? '').slice(0, 8)
 
 // ---- CI/CD -------------------------------------------------------------------------------------
@@ -57,11 +81,21 @@ export const projectPipelines: ResourceDescription = {
     ],
     filters: [
       { kind: 'select', param: 'status', label: 'Status', options: CI_STATUSES },
-      { kind: 'select', param: 'scope', label: 'Scope', options: options('running', 'pending', 'finished', 'branches', 'tags') },
+      {
+        kind: 'select',
+        param: 'scope',
+        label: 'Scope',
+        options: options('running', 'pending', 'finished', 'branches', 'tags'),
+      },
       { kind: 'select', param: 'source', label: 'Source', options: PIPELINE_SOURCES },
       { kind: 'search', param: 'ref', label: 'Ref', placeholder: 'Branch or tag' },
       { kind: 'search', param: 'username', label: 'Triggered by', placeholder: 'Username' },
-      { kind: 'select', param: 'order_by', label: 'Order by', options: options('id', 'status', 'ref', 'updated_at', 'user_id') },
+      {
+        kind: 'select',
+        param: 'order_by',
+        label: 'Order by',
+        options: options('id', 'status', 'ref', 'updated_at', 'user_id'),
+      },
       SORT,
       { kind: 'datetime', param: 'updated_after', label: 'Updated after' },
     ],
@@ -97,9 +131,39 @@ export const projectPipelines: ResourceDescription = {
     fields: [{ name: 'ref', label: 'Branch or tag', type: 'text', required: true, default: 'main' }],
   },
   actions: [
-    { key: 'retry', label: 'Retry', method: 'POST', path: '/projects/:project/pipelines/{id}/retry', on: 'item', role: 'developer', visible: PIPELINE_RETRYABLE, done: 'Failed and canceled jobs retried.' },
-    { key: 'cancel', label: 'Cancel', method: 'POST', path: '/projects/:project/pipelines/{id}/cancel', on: 'item', role: 'developer', visible: CANCELABLE, confirm: (p) => `Cancel pipeline #${String(p.id)}? Its running jobs stop.`, done: 'Pipeline canceled.' },
-    { key: 'delete', label: 'Delete', method: 'DELETE', path: '/projects/:project/pipelines/{id}', on: 'item', role: 'owner', danger: true, confirm: (p) => `Delete pipeline #${String(p.id)} with its jobs, logs and artifacts?`, outcome: 'list', done: 'Pipeline deleted.' },
+    {
+      key: 'retry',
+      label: 'Retry',
+      method: 'POST',
+      path: '/projects/:project/pipelines/{id}/retry',
+      on: 'item',
+      role: 'developer',
+      visible: PIPELINE_RETRYABLE,
+      done: 'Failed and canceled jobs retried.',
+    },
+    {
+      key: 'cancel',
+      label: 'Cancel',
+      method: 'POST',
+      path: '/projects/:project/pipelines/{id}/cancel',
+      on: 'item',
+      role: 'developer',
+      visible: CANCELABLE,
+      confirm: (p) => `Cancel pipeline #${String(p.id)}? Its running jobs stop.`,
+      done: 'Pipeline canceled.',
+    },
+    {
+      key: 'delete',
+      label: 'Delete',
+      method: 'DELETE',
+      path: '/projects/:project/pipelines/{id}',
+      on: 'item',
+      role: 'owner',
+      danger: true,
+      confirm: (p) => `Delete pipeline #${String(p.id)} with its jobs, logs and artifacts?`,
+      outcome: 'list',
+      done: 'Pipeline deleted.',
+    },
   ],
 }
 
@@ -150,7 +214,15 @@ export const projectJobs: ResourceDescription = {
       { field: 'duration', label: 'Duration', format: 'duration' },
       { field: 'coverage', label: 'Coverage' },
       { field: 'allow_failure', label: 'Allowed to fail', format: 'boolean' },
-      { field: 'artifacts', label: 'Artifacts', format: 'list', value: (j) => ((j.artifacts as Item[] | undefined) ?? []).map((a) => `${String(a.filename)} (${String(a.file_type)}, ${formatBytes(a.size)})`) },
+      {
+        field: 'artifacts',
+        label: 'Artifacts',
+        format: 'list',
+        value: (j) =>
+          ((j.artifacts as Item[] | undefined) ?? []).map(
+            (a) => `${String(a.filename)} (${String(a.file_type)}, ${formatBytes(a.size)})`,
+          ),
+      },
       { field: 'artifacts_expire_at', label: 'Artifacts expire', format: 'datetime' },
       { field: 'erased_at', label: 'Erased', format: 'datetime' },
       { field: 'web_url', label: 'Web page', format: 'link' },
@@ -158,10 +230,49 @@ export const projectJobs: ResourceDescription = {
     log: { path: '/projects/:project/jobs/{id}/trace', label: 'Log' },
   },
   actions: [
-    { key: 'retry', label: 'Retry', method: 'POST', path: '/projects/:project/jobs/{id}/retry', on: 'item', role: 'developer', visible: JOB_RETRYABLE, done: 'Job retried as a new job.' },
-    { key: 'cancel', label: 'Cancel', method: 'POST', path: '/projects/:project/jobs/{id}/cancel', on: 'item', role: 'developer', visible: CANCELABLE, confirm: (j) => `Cancel job ${String(j.name)}?`, done: 'Job canceled.' },
-    { key: 'play', label: 'Run', method: 'POST', path: '/projects/:project/jobs/{id}/play', on: 'item', role: 'developer', visible: (j) => j.status === 'manual', done: 'Manual job started.' },
-    { key: 'erase', label: 'Erase', method: 'POST', path: '/projects/:project/jobs/{id}/erase', on: 'item', role: 'maintainer', danger: true, visible: (j) => ['success', 'failed', 'canceled'].includes(String(j.status)) && !j.erased_at, confirm: (j) => `Erase the log and artifacts of job ${String(j.name)}?`, done: 'Job erased.' },
+    {
+      key: 'retry',
+      label: 'Retry',
+      method: 'POST',
+      path: '/projects/:project/jobs/{id}/retry',
+      on: 'item',
+      role: 'developer',
+      visible: JOB_RETRYABLE,
+      done: 'Job retried as a new job.',
+    },
+    {
+      key: 'cancel',
+      label: 'Cancel',
+      method: 'POST',
+      path: '/projects/:project/jobs/{id}/cancel',
+      on: 'item',
+      role: 'developer',
+      visible: CANCELABLE,
+      confirm: (j) => `Cancel job ${String(j.name)}?`,
+      done: 'Job canceled.',
+    },
+    {
+      key: 'play',
+      label: 'Run',
+      method: 'POST',
+      path: '/projects/:project/jobs/{id}/play',
+      on: 'item',
+      role: 'developer',
+      visible: (j) => j.status === 'manual',
+      done: 'Manual job started.',
+    },
+    {
+      key: 'erase',
+      label: 'Erase',
+      method: 'POST',
+      path: '/projects/:project/jobs/{id}/erase',
+      on: 'item',
+      role: 'maintainer',
+      danger: true,
+      visible: (j) => ['success', 'failed', 'canceled'].includes(String(j.status)) && !j.erased_at,
+      confirm: (j) => `Erase the log and artifacts of job ${String(j.name)}?`,
+      done: 'Job erased.',
+    },
   ],
 }
 
@@ -174,7 +285,12 @@ export const projectRunners: ResourceDescription = {
   description: 'Runners available to the project: its own, its groups’ and the instance’s.',
   readRole: 'maintainer',
   titleField: 'description',
-  list: { path: '/projects/:project/runners', query: { per_page: 20 }, columns: RUNNER_COLUMNS, filters: RUNNER_FILTERS },
+  list: {
+    path: '/projects/:project/runners',
+    query: { per_page: 20 },
+    columns: RUNNER_COLUMNS,
+    filters: RUNNER_FILTERS,
+  },
   detail: { path: '/runners/{id}', fields: RUNNER_DETAIL },
   edit: RUNNER_EDIT('maintainer'),
   actions: [
@@ -187,7 +303,8 @@ export const projectRunners: ResourceDescription = {
       on: 'collection',
       role: 'maintainer',
       danger: true,
-      confirm: 'Reset the project’s runner registration token? Runners not yet registered with the old one can no longer use it.',
+      confirm:
+        'Reset the project’s runner registration token? Runners not yet registered with the old one can no longer use it.',
       outcome: 'secret',
       done: 'Registration token reset.',
     },
@@ -198,7 +315,20 @@ export const projectRunners: ResourceDescription = {
       path: '/projects/:project/runners',
       on: 'collection',
       role: 'maintainer',
-      form: { title: 'Enable a project runner', submitLabel: 'Enable', fields: [{ name: 'runner_id', label: 'Runner id', type: 'number', required: true, min: 1, help: 'A project runner of another project you maintain.' }] },
+      form: {
+        title: 'Enable a project runner',
+        submitLabel: 'Enable',
+        fields: [
+          {
+            name: 'runner_id',
+            label: 'Runner id',
+            type: 'number',
+            required: true,
+            min: 1,
+            help: 'A project runner of another project you maintain.',
+          },
+        ],
+      },
       done: 'Runner enabled in this project.',
     },
     {
@@ -234,7 +364,13 @@ export const projectEnvironments: ResourceDescription = {
     columns: [
       { field: 'name', label: 'Environment', primary: true, width: 'minmax(0, 2fr)' },
       { field: 'state', label: 'State', format: 'state', width: '110px' },
-      { field: 'tier', label: 'Tier', format: 'state', width: '120px', tones: { production: 'warning', staging: 'info' } },
+      {
+        field: 'tier',
+        label: 'Tier',
+        format: 'state',
+        width: '120px',
+        tones: { production: 'warning', staging: 'info' },
+      },
       { field: 'external_url', label: 'URL', format: 'link', width: 'minmax(0, 2fr)' },
       { field: 'updated_at', label: 'Updated', format: 'relative', width: '130px' },
     ],
@@ -268,9 +404,21 @@ export const projectEnvironments: ResourceDescription = {
     role: 'developer',
     outcome: 'detail',
     fields: [
-      { name: 'name', label: 'Name', type: 'text', required: true, maxLength: 255, help: 'Slashes make folders: review/my-branch.' },
+      {
+        name: 'name',
+        label: 'Name',
+        type: 'text',
+        required: true,
+        maxLength: 255,
+        help: 'Slashes make folders: review/my-branch.',
+      },
       { name: 'external_url', label: 'External URL', type: 'url' },
-      { name: 'tier', label: 'Tier', type: 'select', options: options('production', 'staging', 'testing', 'development', 'other') },
+      {
+        name: 'tier',
+        label: 'Tier',
+        type: 'select',
+        options: options('production', 'staging', 'testing', 'development', 'other'),
+      },
       { name: 'description', label: 'Description', type: 'textarea' },
     ],
   },
@@ -281,13 +429,43 @@ export const projectEnvironments: ResourceDescription = {
     role: 'developer',
     fields: [
       { name: 'external_url', label: 'External URL', type: 'url' },
-      { name: 'tier', label: 'Tier', type: 'select', options: options('production', 'staging', 'testing', 'development', 'other') },
+      {
+        name: 'tier',
+        label: 'Tier',
+        type: 'select',
+        options: options('production', 'staging', 'testing', 'development', 'other'),
+      },
       { name: 'description', label: 'Description', type: 'textarea' },
     ],
   },
   actions: [
-    { key: 'stop', label: 'Stop', method: 'POST', path: '/projects/:project/environments/{id}/stop', on: 'item', role: 'developer', visible: (e) => e.state === 'available', confirm: (e) => `Stop ${String(e.name)}? Its stop job runs, if it has one.`, done: (e) => ((e as Item | null)?.state === 'stopping' ? 'Stopping: the environment’s stop job runs first.' : 'Environment stopped.') },
-    { key: 'delete', label: 'Delete', method: 'DELETE', path: '/projects/:project/environments/{id}', on: 'item', role: 'developer', danger: true, visible: (e) => e.state === 'stopped', confirm: (e) => `Delete ${String(e.name)} and its deployment history?`, outcome: 'list', done: 'Environment deleted.' },
+    {
+      key: 'stop',
+      label: 'Stop',
+      method: 'POST',
+      path: '/projects/:project/environments/{id}/stop',
+      on: 'item',
+      role: 'developer',
+      visible: (e) => e.state === 'available',
+      confirm: (e) => `Stop ${String(e.name)}? Its stop job runs, if it has one.`,
+      done: (e) =>
+        (e as Item | null)?.state === 'stopping'
+          ? 'Stopping: the environment’s stop job runs first.'
+          : 'Environment stopped.',
+    },
+    {
+      key: 'delete',
+      label: 'Delete',
+      method: 'DELETE',
+      path: '/projects/:project/environments/{id}',
+      on: 'item',
+      role: 'developer',
+      danger: true,
+      visible: (e) => e.state === 'stopped',
+      confirm: (e) => `Delete ${String(e.name)} and its deployment history?`,
+      outcome: 'list',
+      done: 'Environment deleted.',
+    },
     {
       key: 'review-apps',
       label: 'Clean up review apps',
@@ -315,7 +493,11 @@ export const projectEnvironments: ResourceDescription = {
 const deployers = (e: Item): string[] =>
   ((e.deploy_access_levels as Item[] | undefined) ?? []).map((l) => {
     const name = String(l.access_level_description ?? l.access_level)
-    return l.user_id !== null && l.user_id !== undefined ? `User: ${name}` : l.group_id !== null && l.group_id !== undefined ? `Group: ${name}` : name
+    return l.user_id !== null && l.user_id !== undefined
+      ? `User: ${name}`
+      : l.group_id !== null && l.group_id !== undefined
+        ? `Group: ${name}`
+        : name
   })
 
 const DEPLOY_LEVELS = [
@@ -340,7 +522,13 @@ export const projectProtectedEnvironments: ResourceDescription = {
     query: { per_page: 20 },
     columns: [
       { field: 'name', label: 'Environment', primary: true, width: 'minmax(0, 1fr)' },
-      { field: 'deploy_access_levels', label: 'Allowed to deploy', format: 'list', width: 'minmax(0, 3fr)', value: deployers },
+      {
+        field: 'deploy_access_levels',
+        label: 'Allowed to deploy',
+        format: 'list',
+        width: 'minmax(0, 3fr)',
+        value: deployers,
+      },
     ],
   },
   detail: {
@@ -360,10 +548,25 @@ export const projectProtectedEnvironments: ResourceDescription = {
     fields: [
       { name: 'name', label: 'Environment name', type: 'text', required: true },
       { name: 'access_level', label: 'Role allowed to deploy', type: 'select', options: DEPLOY_LEVELS, default: 40 },
-      { name: 'user_ids', label: 'Also these users (ids)', type: 'tags', pattern: { source: '\\d+', message: 'User ids are numbers.' } },
-      { name: 'group_ids', label: 'Also these groups (ids)', type: 'tags', pattern: { source: '\\d+', message: 'Group ids are numbers.' } },
+      {
+        name: 'user_ids',
+        label: 'Also these users (ids)',
+        type: 'tags',
+        pattern: { source: '\\d+', message: 'User ids are numbers.' },
+      },
+      {
+        name: 'group_ids',
+        label: 'Also these groups (ids)',
+        type: 'tags',
+        pattern: { source: '\\d+', message: 'Group ids are numbers.' },
+      },
     ],
-    validate: (v): Record<string, string> => (v.access_level === null && (v.user_ids as readonly string[] | null ?? []).length === 0 && (v.group_ids as readonly string[] | null ?? []).length === 0 ? { access_level: 'Choose who may deploy: a role, users or groups.' } : {}),
+    validate: (v): Record<string, string> =>
+      v.access_level === null &&
+      ((v.user_ids as readonly string[] | null) ?? []).length === 0 &&
+      ((v.group_ids as readonly string[] | null) ?? []).length === 0
+        ? { access_level: 'Choose who may deploy: a role, users or groups.' }
+        : {},
     // deploy_access_levels is an array of {access_level} | {user_id} | {group_id}.
     toBody: (v: FormValues) => ({
       name: String(v.name ?? ''),
@@ -374,7 +577,20 @@ export const projectProtectedEnvironments: ResourceDescription = {
       ],
     }),
   },
-  actions: [{ key: 'unprotect', label: 'Unprotect', method: 'DELETE', path: '/projects/:project/protected_environments/{name}', on: 'item', role: 'maintainer', danger: true, confirm: (e) => `Unprotect ${String(e.name)}? Anyone who can deploy may deploy to it.`, outcome: 'list', done: 'Environment unprotected.' }],
+  actions: [
+    {
+      key: 'unprotect',
+      label: 'Unprotect',
+      method: 'DELETE',
+      path: '/projects/:project/protected_environments/{name}',
+      on: 'item',
+      role: 'maintainer',
+      danger: true,
+      confirm: (e) => `Unprotect ${String(e.name)}? Anyone who can deploy may deploy to it.`,
+      outcome: 'list',
+      done: 'Environment unprotected.',
+    },
+  ],
 }
 
 export const projectDeployments: ResourceDescription = {
@@ -401,8 +617,18 @@ export const projectDeployments: ResourceDescription = {
     ],
     filters: [
       { kind: 'search', param: 'environment', label: 'Environment', placeholder: 'Exact environment name' },
-      { kind: 'select', param: 'status', label: 'Status', options: options('created', 'running', 'success', 'failed', 'canceled', 'skipped', 'blocked') },
-      { kind: 'select', param: 'order_by', label: 'Order by', options: options('id', 'iid', 'created_at', 'updated_at', 'finished_at', 'ref') },
+      {
+        kind: 'select',
+        param: 'status',
+        label: 'Status',
+        options: options('created', 'running', 'success', 'failed', 'canceled', 'skipped', 'blocked'),
+      },
+      {
+        kind: 'select',
+        param: 'order_by',
+        label: 'Order by',
+        options: options('id', 'iid', 'created_at', 'updated_at', 'finished_at', 'ref'),
+      },
       SORT,
       { kind: 'datetime', param: 'updated_after', label: 'Updated after' },
     ],
@@ -424,7 +650,21 @@ export const projectDeployments: ResourceDescription = {
       { field: 'updated_at', label: 'Updated', format: 'datetime' },
     ],
   },
-  actions: [{ key: 'delete', label: 'Delete', method: 'DELETE', path: '/projects/:project/deployments/{id}', on: 'item', role: 'maintainer', danger: true, visible: (d) => d.status !== 'running', confirm: (d) => `Delete deployment #${String(d.iid)}?`, outcome: 'list', done: 'Deployment deleted.' }],
+  actions: [
+    {
+      key: 'delete',
+      label: 'Delete',
+      method: 'DELETE',
+      path: '/projects/:project/deployments/{id}',
+      on: 'item',
+      role: 'maintainer',
+      danger: true,
+      visible: (d) => d.status !== 'running',
+      confirm: (d) => `Delete deployment #${String(d.iid)}?`,
+      outcome: 'list',
+      done: 'Deployment deleted.',
+    },
+  ],
 }
 
 const AUTH_TYPES = [
@@ -481,10 +721,27 @@ export const projectClusters: ResourceDescription = {
     fields: [
       { name: 'name', label: 'Name', type: 'text', required: true },
       { name: 'platform_cluster_attributes.api_url', label: 'API URL', type: 'url', required: true },
-      { name: 'platform_cluster_attributes.token', label: 'Service token', type: 'password', required: true, help: 'Sent to the server once; Burrow does not keep it.' },
-      { name: 'platform_cluster_attributes.ca_cert', label: 'CA certificate (PEM)', type: 'pem', help: 'Needed when the API uses a self-signed certificate.' },
+      {
+        name: 'platform_cluster_attributes.token',
+        label: 'Service token',
+        type: 'password',
+        required: true,
+        help: 'Sent to the server once; Burrow does not keep it.',
+      },
+      {
+        name: 'platform_cluster_attributes.ca_cert',
+        label: 'CA certificate (PEM)',
+        type: 'pem',
+        help: 'Needed when the API uses a self-signed certificate.',
+      },
       { name: 'platform_cluster_attributes.namespace', label: 'Namespace', type: 'text' },
-      { name: 'platform_cluster_attributes.authorization_type', label: 'Authorization', type: 'select', options: AUTH_TYPES, default: 'rbac' },
+      {
+        name: 'platform_cluster_attributes.authorization_type',
+        label: 'Authorization',
+        type: 'select',
+        options: AUTH_TYPES,
+        default: 'rbac',
+      },
       { name: 'domain', label: 'Base domain', type: 'text' },
       { name: 'environment_scope', label: 'Environment scope', type: 'text', default: '*' },
       { name: 'enabled', label: 'Enabled', type: 'boolean', default: true },
@@ -499,16 +756,44 @@ export const projectClusters: ResourceDescription = {
     fields: [
       { name: 'name', label: 'Name', type: 'text', required: true },
       { name: 'platform_cluster_attributes.api_url', label: 'API URL', type: 'url', from: 'platform_cluster.api_url' },
-      { name: 'platform_cluster_attributes.token', label: 'New service token', type: 'password', help: 'Leave empty to keep the current one.' },
-      { name: 'platform_cluster_attributes.ca_cert', label: 'CA certificate (PEM)', type: 'pem', from: 'platform_cluster.ca_cert' },
-      { name: 'platform_cluster_attributes.namespace', label: 'Namespace', type: 'text', from: 'platform_cluster.namespace' },
+      {
+        name: 'platform_cluster_attributes.token',
+        label: 'New service token',
+        type: 'password',
+        help: 'Leave empty to keep the current one.',
+      },
+      {
+        name: 'platform_cluster_attributes.ca_cert',
+        label: 'CA certificate (PEM)',
+        type: 'pem',
+        from: 'platform_cluster.ca_cert',
+      },
+      {
+        name: 'platform_cluster_attributes.namespace',
+        label: 'Namespace',
+        type: 'text',
+        from: 'platform_cluster.namespace',
+      },
       { name: 'domain', label: 'Base domain', type: 'text' },
       { name: 'environment_scope', label: 'Environment scope', type: 'text' },
       { name: 'enabled', label: 'Enabled', type: 'boolean' },
       { name: 'managed', label: 'Managed by GitLab', type: 'boolean' },
     ],
   },
-  actions: [{ key: 'delete', label: 'Remove', method: 'DELETE', path: '/projects/:project/clusters/{id}', on: 'item', role: 'maintainer', danger: true, confirm: (c) => `Remove cluster ${String(c.name)} from the project? The cluster itself is left alone.`, outcome: 'list', done: 'Cluster removed.' }],
+  actions: [
+    {
+      key: 'delete',
+      label: 'Remove',
+      method: 'DELETE',
+      path: '/projects/:project/clusters/{id}',
+      on: 'item',
+      role: 'maintainer',
+      danger: true,
+      confirm: (c) => `Remove cluster ${String(c.name)} from the project? The cluster itself is left alone.`,
+      outcome: 'list',
+      done: 'Cluster removed.',
+    },
+  ],
 }
 
 /** A project's Pages domain shows whether its certificate has expired, not when it does (GitLab's PagesDomain entity). */
@@ -543,7 +828,14 @@ export const projectPagesDomains: ResourceDescription = {
       { field: 'domain', label: 'Domain', primary: true, width: 'minmax(0, 2fr)' },
       { field: 'url', label: 'URL', format: 'link', width: 'minmax(0, 2fr)' },
       { field: 'auto_ssl_enabled', label: 'Let’s Encrypt', format: 'boolean', width: '130px' },
-      { field: 'certificate', label: 'Certificate', format: 'state', width: '130px', value: certificateState, tones: { valid: 'success', expired: 'error', none: 'default' } },
+      {
+        field: 'certificate',
+        label: 'Certificate',
+        format: 'state',
+        width: '130px',
+        value: certificateState,
+        tones: { valid: 'success', expired: 'error', none: 'default' },
+      },
       { field: 'certificate.subject', label: 'Subject', format: 'code', width: 'minmax(0, 2fr)' },
     ],
   },
@@ -553,7 +845,13 @@ export const projectPagesDomains: ResourceDescription = {
       { field: 'domain', label: 'Domain' },
       { field: 'url', label: 'URL', format: 'link' },
       { field: 'auto_ssl_enabled', label: 'Let’s Encrypt', format: 'boolean' },
-      { field: 'certificate', label: 'Certificate', format: 'state', value: certificateState, tones: { valid: 'success', expired: 'error', none: 'default' } },
+      {
+        field: 'certificate',
+        label: 'Certificate',
+        format: 'state',
+        value: certificateState,
+        tones: { valid: 'success', expired: 'error', none: 'default' },
+      },
       { field: 'certificate.subject', label: 'Certificate subject', format: 'code' },
       { field: 'certificate.certificate_text', label: 'Certificate details', format: 'pem' },
       { field: 'certificate.certificate', label: 'Certificate (PEM)', format: 'pem' },
@@ -566,10 +864,30 @@ export const projectPagesDomains: ResourceDescription = {
     role: 'maintainer',
     outcome: 'detail',
     fields: [
-      { name: 'domain', label: 'Domain', type: 'text', required: true, pattern: { source: '[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?(\\.[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?)+', message: 'A host name such as docs.example.com.' } },
+      {
+        name: 'domain',
+        label: 'Domain',
+        type: 'text',
+        required: true,
+        pattern: {
+          source: '[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?(\\.[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?)+',
+          message: 'A host name such as docs.example.com.',
+        },
+      },
       { name: 'auto_ssl_enabled', label: 'Get a certificate from Let’s Encrypt', type: 'boolean' },
-      { name: 'certificate', label: 'Certificate (PEM, with intermediates)', type: 'pem', when: (v) => v.auto_ssl_enabled !== true },
-      { name: 'key', label: 'Private key (PEM)', type: 'pem', when: (v) => v.auto_ssl_enabled !== true, help: 'Sent to the server once; Burrow does not keep it.' },
+      {
+        name: 'certificate',
+        label: 'Certificate (PEM, with intermediates)',
+        type: 'pem',
+        when: (v) => v.auto_ssl_enabled !== true,
+      },
+      {
+        name: 'key',
+        label: 'Private key (PEM)',
+        type: 'pem',
+        when: (v) => v.auto_ssl_enabled !== true,
+        help: 'Sent to the server once; Burrow does not keep it.',
+      },
     ],
     validate: certificateRule,
   },
@@ -580,12 +898,31 @@ export const projectPagesDomains: ResourceDescription = {
     role: 'maintainer',
     fields: [
       { name: 'auto_ssl_enabled', label: 'Get a certificate from Let’s Encrypt', type: 'boolean' },
-      { name: 'certificate', label: 'New certificate (PEM)', type: 'pem', from: 'certificate.certificate', when: (v) => v.auto_ssl_enabled !== true },
+      {
+        name: 'certificate',
+        label: 'New certificate (PEM)',
+        type: 'pem',
+        from: 'certificate.certificate',
+        when: (v) => v.auto_ssl_enabled !== true,
+      },
       { name: 'key', label: 'Its private key (PEM)', type: 'pem', when: (v) => v.auto_ssl_enabled !== true },
     ],
     validate: certificateRule,
   },
-  actions: [{ key: 'delete', label: 'Delete', method: 'DELETE', path: '/projects/:project/pages/domains/{domain}', on: 'item', role: 'maintainer', danger: true, confirm: (d) => `Delete ${String(d.domain)}? The site stops answering on it.`, outcome: 'list', done: 'Domain deleted.' }],
+  actions: [
+    {
+      key: 'delete',
+      label: 'Delete',
+      method: 'DELETE',
+      path: '/projects/:project/pages/domains/{domain}',
+      on: 'item',
+      role: 'maintainer',
+      danger: true,
+      confirm: (d) => `Delete ${String(d.domain)}? The site stops answering on it.`,
+      outcome: 'list',
+      done: 'Domain deleted.',
+    },
+  ],
 }
 
 export const projectErrorTracking: ResourceDescription = {
@@ -637,18 +974,56 @@ export const projectClientKeys: ResourceDescription = {
       { field: 'active', label: 'Active', format: 'boolean', width: '80px' },
     ],
   },
-  detail: { fields: [{ field: 'public_key', label: 'Public key', format: 'code' }, { field: 'tracker_dsn', label: 'DSN', format: 'code' }, { field: 'active', label: 'Active', format: 'boolean' }] },
+  detail: {
+    fields: [
+      { field: 'public_key', label: 'Public key', format: 'code' },
+      { field: 'tracker_dsn', label: 'DSN', format: 'code' },
+      { field: 'active', label: 'Active', format: 'boolean' },
+    ],
+  },
   actions: [
-    { key: 'generate', label: 'Generate key', method: 'POST', path: '/projects/:project/error_tracking/client_keys', on: 'collection', role: 'maintainer', done: 'Key generated.' },
-    { key: 'delete', label: 'Delete', method: 'DELETE', path: '/projects/:project/error_tracking/client_keys/{id}', on: 'item', role: 'maintainer', danger: true, confirm: 'Delete this key? SDKs using its DSN can no longer send errors.', outcome: 'list', done: 'Key deleted.' },
+    {
+      key: 'generate',
+      label: 'Generate key',
+      method: 'POST',
+      path: '/projects/:project/error_tracking/client_keys',
+      on: 'collection',
+      role: 'maintainer',
+      done: 'Key generated.',
+    },
+    {
+      key: 'delete',
+      label: 'Delete',
+      method: 'DELETE',
+      path: '/projects/:project/error_tracking/client_keys/{id}',
+      on: 'item',
+      role: 'maintainer',
+      danger: true,
+      confirm: 'Delete this key? SDKs using its DSN can no longer send errors.',
+      outcome: 'list',
+      done: 'Key deleted.',
+    },
   ],
 }
 
 // ---- Security ----------------------------------------------------------------------------------
 
-const SEVERITY_TONES = { critical: 'error', high: 'error', medium: 'warning', low: 'info', info: 'info', unknown: 'default' } as const
+const SEVERITY_TONES = {
+  critical: 'error',
+  high: 'error',
+  medium: 'warning',
+  low: 'info',
+  info: 'info',
+  unknown: 'default',
+} as const
 /** Not triaged yet reads as a warning, whichever name the server gives it. */
-const VULNERABILITY_STATE_TONES = { opened: 'warning', detected: 'warning', confirmed: 'error', resolved: 'success', dismissed: 'default' } as const
+const VULNERABILITY_STATE_TONES = {
+  opened: 'warning',
+  detected: 'warning',
+  confirmed: 'error',
+  resolved: 'success',
+  dismissed: 'default',
+} as const
 
 /** GitLab's names of the security scanners' report types (`sast` → `SAST`). */
 const SCANNERS: Readonly<Record<string, string>> = {
@@ -662,7 +1037,8 @@ const SCANNERS: Readonly<Record<string, string>> = {
   cluster_image_scanning: 'Cluster image scanning',
   generic: 'Generic',
 }
-const scannerName = (type: unknown): string | null => (typeof type === 'string' ? (SCANNERS[type] ?? humanize(type)) : null)
+const scannerName = (type: unknown): string | null =>
+  typeof type === 'string' ? (SCANNERS[type] ?? humanize(type)) : null
 
 /** The scanner's report of a finding (`raw_metadata`, JSON text), or null when it is not JSON. */
 function findingReport(v: Item): Item | null {
@@ -680,13 +1056,15 @@ function findingReport(v: Item): Item | null {
 const findingLocation = (v: Item): string | null => {
   const location = findingReport(v)?.location as Item | undefined
   if (location === undefined) return null
-  if (typeof location.file === 'string') return `${location.file}${typeof location.start_line === 'number' ? `:${location.start_line}${typeof location.end_line === 'number' && location.end_line !== location.start_line ? `–${location.end_line}` : ''}` : ''}`
+  if (typeof location.file === 'string')
+    return `${location.file}${typeof location.start_line === 'number' ? `:${location.start_line}${typeof location.end_line === 'number' && location.end_line !== location.start_line ? `–${location.end_line}` : ''}` : ''}`
   const dependency = location.dependency as Item | undefined
   const pkg = (dependency?.package as Item | undefined)?.name
   return typeof pkg === 'string' ? `${pkg} ${String(dependency?.version ?? '')}`.trim() : null
 }
 
-const findingIdentifiers = (v: Item): string[] => (((findingReport(v)?.identifiers as Item[] | undefined) ?? []).map((i) => String(i.name ?? i.value)))
+const findingIdentifiers = (v: Item): string[] =>
+  ((findingReport(v)?.identifiers as Item[] | undefined) ?? []).map((i) => String(i.name ?? i.value))
 
 export const projectVulnerabilities: ResourceDescription = {
   key: 'vulnerabilities',
@@ -730,8 +1108,26 @@ export const projectVulnerabilities: ResourceDescription = {
     ],
   },
   actions: [
-    { key: 'confirm', label: 'Confirm', method: 'POST', path: '/vulnerabilities/{id}/confirm', on: 'item', role: 'maintainer', visible: (v) => v.state !== 'confirmed', done: 'Vulnerability confirmed.' },
-    { key: 'resolve', label: 'Resolve', method: 'POST', path: '/vulnerabilities/{id}/resolve', on: 'item', role: 'maintainer', visible: (v) => v.state !== 'resolved', done: 'Vulnerability resolved.' },
+    {
+      key: 'confirm',
+      label: 'Confirm',
+      method: 'POST',
+      path: '/vulnerabilities/{id}/confirm',
+      on: 'item',
+      role: 'maintainer',
+      visible: (v) => v.state !== 'confirmed',
+      done: 'Vulnerability confirmed.',
+    },
+    {
+      key: 'resolve',
+      label: 'Resolve',
+      method: 'POST',
+      path: '/vulnerabilities/{id}/resolve',
+      on: 'item',
+      role: 'maintainer',
+      visible: (v) => v.state !== 'resolved',
+      done: 'Vulnerability resolved.',
+    },
     {
       key: 'dismiss',
       label: 'Dismiss',
@@ -744,7 +1140,18 @@ export const projectVulnerabilities: ResourceDescription = {
         title: 'Dismiss vulnerability',
         submitLabel: 'Dismiss',
         fields: [
-          { name: 'dismissal_reason', label: 'Reason', type: 'select', options: options('acceptable_risk', 'false_positive', 'mitigating_control', 'used_in_tests', 'not_applicable') },
+          {
+            name: 'dismissal_reason',
+            label: 'Reason',
+            type: 'select',
+            options: options(
+              'acceptable_risk',
+              'false_positive',
+              'mitigating_control',
+              'used_in_tests',
+              'not_applicable',
+            ),
+          },
           { name: 'comment', label: 'Comment', type: 'textarea' },
         ],
       },
@@ -784,7 +1191,14 @@ export const projectDependencies: ResourceDescription = {
       { field: 'version', label: 'Version', format: 'code', width: '120px' },
       { field: 'package_manager', label: 'Manager', width: '110px' },
       { field: 'dependency_file_path', label: 'Found in', format: 'code', width: 'minmax(0, 2fr)' },
-      { field: 'vulnerabilities', label: 'Vulnerabilities', format: 'list', width: 'minmax(0, 2fr)', value: (d) => ((d.vulnerabilities as Item[] | undefined) ?? []).map((v) => `${humanize(v.severity)}: ${String(v.name)}`) },
+      {
+        field: 'vulnerabilities',
+        label: 'Vulnerabilities',
+        format: 'list',
+        width: 'minmax(0, 2fr)',
+        value: (d) =>
+          ((d.vulnerabilities as Item[] | undefined) ?? []).map((v) => `${humanize(v.severity)}: ${String(v.name)}`),
+      },
     ],
     filters: [
       {
@@ -819,7 +1233,12 @@ export const projectMemberList: ResourceDescription = {
   description: 'Direct members of the project (members of its groups are listed on the group).',
   readRole: 'signed-in',
   titleField: 'username',
-  list: { path: '/projects/:project/members', query: { per_page: 20 }, columns: MEMBER_COLUMNS, filters: [{ kind: 'search', param: 'query', label: 'Search', placeholder: 'Name or username' }] },
+  list: {
+    path: '/projects/:project/members',
+    query: { per_page: 20 },
+    columns: MEMBER_COLUMNS,
+    filters: [{ kind: 'search', param: 'query', label: 'Search', placeholder: 'Name or username' }],
+  },
   detail: { path: '/projects/:project/members/{id}', fields: MEMBER_COLUMNS },
   create: projectMembers.create,
   edit: projectMembers.edit,
@@ -845,7 +1264,8 @@ const BRANCH_LEVELS = [
   { value: 40, label: 'Maintainers' },
   { value: 60, label: 'Administrators' },
 ]
-const levels = (key: string) => (b: Item) => ((b[key] as Item[] | undefined) ?? []).map((l) => l.access_level_description ?? l.access_level)
+const levels = (key: string) => (b: Item) =>
+  ((b[key] as Item[] | undefined) ?? []).map((l) => l.access_level_description ?? l.access_level)
 
 export const projectProtectedBranches: ResourceDescription = {
   key: 'protected-branches',
@@ -862,8 +1282,18 @@ export const projectProtectedBranches: ResourceDescription = {
     query: { per_page: 20 },
     columns: [
       { field: 'name', label: 'Branch', format: 'code', primary: true, width: 'minmax(0, 1fr)' },
-      { field: 'push_access_levels', label: 'Allowed to push', width: 'minmax(0, 1fr)', value: levels('push_access_levels') },
-      { field: 'merge_access_levels', label: 'Allowed to merge', width: 'minmax(0, 1fr)', value: levels('merge_access_levels') },
+      {
+        field: 'push_access_levels',
+        label: 'Allowed to push',
+        width: 'minmax(0, 1fr)',
+        value: levels('push_access_levels'),
+      },
+      {
+        field: 'merge_access_levels',
+        label: 'Allowed to merge',
+        width: 'minmax(0, 1fr)',
+        value: levels('merge_access_levels'),
+      },
       { field: 'allow_force_push', label: 'Force push', format: 'boolean', width: '100px' },
       { field: 'code_owner_approval_required', label: 'Code owners', format: 'boolean', width: '110px' },
     ],
@@ -875,7 +1305,12 @@ export const projectProtectedBranches: ResourceDescription = {
       { field: 'name', label: 'Branch', format: 'code' },
       { field: 'push_access_levels', label: 'Allowed to push', format: 'list', value: levels('push_access_levels') },
       { field: 'merge_access_levels', label: 'Allowed to merge', format: 'list', value: levels('merge_access_levels') },
-      { field: 'unprotect_access_levels', label: 'Allowed to unprotect', format: 'list', value: levels('unprotect_access_levels') },
+      {
+        field: 'unprotect_access_levels',
+        label: 'Allowed to unprotect',
+        format: 'list',
+        value: levels('unprotect_access_levels'),
+      },
       { field: 'allow_force_push', label: 'Force push allowed', format: 'boolean' },
       { field: 'code_owner_approval_required', label: 'Code owner approval required', format: 'boolean' },
     ],
@@ -891,7 +1326,12 @@ export const projectProtectedBranches: ResourceDescription = {
       { name: 'name', label: 'Branch or wildcard', type: 'text', required: true, placeholder: 'main, release/*' },
       { name: 'push_access_level', label: 'Allowed to push', type: 'select', options: BRANCH_LEVELS, default: 40 },
       { name: 'merge_access_level', label: 'Allowed to merge', type: 'select', options: BRANCH_LEVELS, default: 40 },
-      { name: 'unprotect_access_level', label: 'Allowed to unprotect', type: 'select', options: BRANCH_LEVELS.filter((l) => l.value >= 40) },
+      {
+        name: 'unprotect_access_level',
+        label: 'Allowed to unprotect',
+        type: 'select',
+        options: BRANCH_LEVELS.filter((l) => l.value >= 40),
+      },
       { name: 'allow_force_push', label: 'Allow force push', type: 'boolean' },
       { name: 'code_owner_approval_required', label: 'Require code owner approval', type: 'boolean' },
     ],
@@ -906,7 +1346,20 @@ export const projectProtectedBranches: ResourceDescription = {
       { name: 'code_owner_approval_required', label: 'Require code owner approval', type: 'boolean' },
     ],
   },
-  actions: [{ key: 'unprotect', label: 'Unprotect', method: 'DELETE', path: '/projects/:project/protected_branches/{name}', on: 'item', role: 'maintainer', danger: true, confirm: (b) => `Unprotect ${String(b.name)}? Developers can then push to it and delete it.`, outcome: 'list', done: 'Branch unprotected.' }],
+  actions: [
+    {
+      key: 'unprotect',
+      label: 'Unprotect',
+      method: 'DELETE',
+      path: '/projects/:project/protected_branches/{name}',
+      on: 'item',
+      role: 'maintainer',
+      danger: true,
+      confirm: (b) => `Unprotect ${String(b.name)}? Developers can then push to it and delete it.`,
+      outcome: 'list',
+      done: 'Branch unprotected.',
+    },
+  ],
 }
 
 export const projectAuditEvents: ResourceDescription = {
@@ -919,7 +1372,12 @@ export const projectAuditEvents: ResourceDescription = {
   readRole: 'developer',
   tier: 'Premium',
   titleField: 'id',
-  list: { path: '/projects/:project/audit_events', query: { per_page: 20 }, columns: AUDIT_COLUMNS, filters: AUDIT_FILTERS },
+  list: {
+    path: '/projects/:project/audit_events',
+    query: { per_page: 20 },
+    columns: AUDIT_COLUMNS,
+    filters: AUDIT_FILTERS,
+  },
   detail: { path: '/projects/:project/audit_events/{id}', fields: AUDIT_DETAIL },
 }
 

@@ -8,22 +8,57 @@ import type { Action, Column, FieldView, Filter, FormField, FormSpec, Option, Ro
 
 type Item = Readonly<Record<string, unknown>>
 
-export const options = (...values: readonly string[]): Option[] => values.map((value) => ({ value, label: value.charAt(0).toUpperCase() + value.slice(1).replace(/_/g, ' ') }))
+export const options = (...values: readonly string[]): Option[] =>
+  values.map((value) => ({ value, label: value.charAt(0).toUpperCase() + value.slice(1).replace(/_/g, ' ') }))
 
-export const SORT: Filter = { kind: 'select', param: 'sort', label: 'Sort', options: [{ value: 'desc', label: 'Newest first' }, { value: 'asc', label: 'Oldest first' }] }
+export const SORT: Filter = {
+  kind: 'select',
+  param: 'sort',
+  label: 'Sort',
+  options: [
+    { value: 'desc', label: 'Newest first' },
+    { value: 'asc', label: 'Oldest first' },
+  ],
+}
 
 // ---- runners ---------------------------------------------------------------------------------
 
 export const RUNNER_FILTERS: readonly Filter[] = [
-  { kind: 'select', param: 'type', label: 'Type', options: [{ value: 'instance_type', label: 'Instance' }, { value: 'group_type', label: 'Group' }, { value: 'project_type', label: 'Project' }] },
-  { kind: 'select', param: 'status', label: 'Status', options: options('online', 'offline', 'stale', 'never_contacted', 'active', 'paused') },
+  {
+    kind: 'select',
+    param: 'type',
+    label: 'Type',
+    options: [
+      { value: 'instance_type', label: 'Instance' },
+      { value: 'group_type', label: 'Group' },
+      { value: 'project_type', label: 'Project' },
+    ],
+  },
+  {
+    kind: 'select',
+    param: 'status',
+    label: 'Status',
+    options: options('online', 'offline', 'stale', 'never_contacted', 'active', 'paused'),
+  },
   { kind: 'tags', param: 'tag_list', label: 'Tags', placeholder: 'docker, linux' },
 ]
 
 export const RUNNER_COLUMNS: readonly Column[] = [
-  { field: 'description', label: 'Runner', primary: true, width: 'minmax(0, 2fr)', value: (r) => (r.description as string | null) || `#${String(r.id)}` },
+  {
+    field: 'description',
+    label: 'Runner',
+    primary: true,
+    width: 'minmax(0, 2fr)',
+    value: (r) => (r.description as string | null) || `#${String(r.id)}`,
+  },
   { field: 'id', label: 'ID', format: 'code', width: '70px' },
-  { field: 'runner_type', label: 'Type', format: 'state', width: '130px', tones: { instance_type: 'info', group_type: 'default', project_type: 'default' } },
+  {
+    field: 'runner_type',
+    label: 'Type',
+    format: 'state',
+    width: '130px',
+    tones: { instance_type: 'info', group_type: 'default', project_type: 'default' },
+  },
   { field: 'status', label: 'Status', format: 'state', width: '140px' },
   { field: 'ip_address', label: 'IP address', format: 'code', width: '130px' },
   { field: 'created_at', label: 'Registered', format: 'relative', width: '130px' },
@@ -44,7 +79,12 @@ export const RUNNER_DETAIL: readonly FieldView[] = [
   { field: 'platform', label: 'Platform' },
   { field: 'architecture', label: 'Architecture' },
   { field: 'contacted_at', label: 'Last contact', format: 'relative' },
-  { field: 'projects', label: 'Projects', format: 'list', value: (r) => ((r.projects as Item[] | undefined) ?? []).map((p) => p.path_with_namespace ?? p.name) },
+  {
+    field: 'projects',
+    label: 'Projects',
+    format: 'list',
+    value: (r) => ((r.projects as Item[] | undefined) ?? []).map((p) => p.path_with_namespace ?? p.name),
+  },
   { field: 'groups', label: 'Groups', format: 'list' },
   { field: 'maintenance_note', label: 'Maintenance note' },
 ]
@@ -59,8 +99,22 @@ export const RUNNER_EDIT = (role: Role): FormSpec & { role: Role } => ({
     { name: 'tag_list', label: 'Tags', type: 'tags', help: 'The final set: tags left out are removed.' },
     { name: 'run_untagged', label: 'Run untagged jobs', type: 'boolean' },
     { name: 'locked', label: 'Lock to current projects', type: 'boolean' },
-    { name: 'access_level', label: 'Access level', type: 'select', options: [{ value: 'not_protected', label: 'Any branch' }, { value: 'ref_protected', label: 'Protected branches and tags only' }] },
-    { name: 'maximum_timeout', label: 'Maximum job timeout (seconds)', type: 'number', min: 600, help: 'At least 600 seconds; empty for no limit.' },
+    {
+      name: 'access_level',
+      label: 'Access level',
+      type: 'select',
+      options: [
+        { value: 'not_protected', label: 'Any branch' },
+        { value: 'ref_protected', label: 'Protected branches and tags only' },
+      ],
+    },
+    {
+      name: 'maximum_timeout',
+      label: 'Maximum job timeout (seconds)',
+      type: 'number',
+      min: 600,
+      help: 'At least 600 seconds; empty for no limit.',
+    },
     { name: 'maintenance_note', label: 'Maintenance note', type: 'textarea', maxLength: 1024 },
   ],
 })
@@ -72,9 +126,32 @@ const paused = (r: Item): boolean => r.paused === true || r.active === false
  * project's Maintainers change its project runners, a group's Owners its group runners, only
  * administrators instance runners (the server's canUpdateRunner).
  */
-export const RUNNER_ACTIONS = (role: Role, types: readonly string[] = ['instance_type', 'group_type', 'project_type']): Action[] => [
-  { key: 'pause', label: 'Pause', method: 'PUT', path: '/runners/{id}', on: 'item', role, body: { paused: true }, visible: (r) => !paused(r) && types.includes(String(r.runner_type)), done: 'Runner paused: it picks up no new jobs.' },
-  { key: 'resume', label: 'Resume', method: 'PUT', path: '/runners/{id}', on: 'item', role, body: { paused: false }, visible: (r) => paused(r) && types.includes(String(r.runner_type)), done: 'Runner resumed.' },
+export const RUNNER_ACTIONS = (
+  role: Role,
+  types: readonly string[] = ['instance_type', 'group_type', 'project_type'],
+): Action[] => [
+  {
+    key: 'pause',
+    label: 'Pause',
+    method: 'PUT',
+    path: '/runners/{id}',
+    on: 'item',
+    role,
+    body: { paused: true },
+    visible: (r) => !paused(r) && types.includes(String(r.runner_type)),
+    done: 'Runner paused: it picks up no new jobs.',
+  },
+  {
+    key: 'resume',
+    label: 'Resume',
+    method: 'PUT',
+    path: '/runners/{id}',
+    on: 'item',
+    role,
+    body: { paused: false },
+    visible: (r) => paused(r) && types.includes(String(r.runner_type)),
+    done: 'Runner resumed.',
+  },
   {
     key: 'delete',
     label: 'Delete',
@@ -84,7 +161,8 @@ export const RUNNER_ACTIONS = (role: Role, types: readonly string[] = ['instance
     role,
     danger: true,
     visible: (r) => types.includes(String(r.runner_type)),
-    confirm: (r) => `Delete runner ${(r.description as string | null) || `#${String(r.id)}`}? It stops taking jobs and has to be registered again.`,
+    confirm: (r) =>
+      `Delete runner ${(r.description as string | null) || `#${String(r.id)}`}? It stops taking jobs and has to be registered again.`,
     outcome: 'list',
     done: 'Runner deleted.',
   },
@@ -96,7 +174,8 @@ export const RUNNER_ACTIONS = (role: Role, types: readonly string[] = ['instance
 export function auditAction(e: Item): string {
   const d = (e.details ?? {}) as Record<string, unknown>
   if (typeof d.custom_message === 'string') return d.custom_message
-  if (typeof d.change === 'string') return `Changed ${d.change}${d.from !== undefined ? ` from ${String(d.from)}` : ''}${d.to !== undefined ? ` to ${String(d.to)}` : ''}`
+  if (typeof d.change === 'string')
+    return `Changed ${d.change}${d.from !== undefined ? ` from ${String(d.from)}` : ''}${d.to !== undefined ? ` to ${String(d.to)}` : ''}`
   if (typeof d.add === 'string') return `Added ${d.add}`
   if (typeof d.remove === 'string') return `Removed ${d.remove}`
   return '—'
@@ -141,9 +220,13 @@ export const MEMBER_COLUMNS: readonly Column[] = [
   { field: 'created_at', label: 'Member since', format: 'relative', width: '130px' },
 ]
 
-const accessLevelOptions = (owner: boolean): Option[] => ACCESS_LEVELS.filter((o) => o.value !== 15 && (owner || o.value !== 50))
+const accessLevelOptions = (owner: boolean): Option[] =>
+  ACCESS_LEVELS.filter((o) => o.value !== 15 && (owner || o.value !== 50))
 
-export function memberForms(base: string, owner: boolean): { create: FormSpec & { role: Role }; edit: FormSpec & { role: Role }; actions: Action[] } {
+export function memberForms(
+  base: string,
+  owner: boolean,
+): { create: FormSpec & { role: Role }; edit: FormSpec & { role: Role }; actions: Action[] } {
   return {
     create: {
       title: 'Add member',
@@ -153,8 +236,21 @@ export function memberForms(base: string, owner: boolean): { create: FormSpec & 
       outcome: 'reload',
       fields: [
         { name: 'username', label: 'Username', type: 'text', placeholder: 'amara', help: 'Or give the user id below.' },
-        { name: 'user_id', label: 'User id', type: 'number', min: 1, help: 'The id shown on the user’s profile (or in Admin → Users).' },
-        { name: 'access_level', label: 'Role', type: 'select', required: true, default: 30, options: accessLevelOptions(owner) },
+        {
+          name: 'user_id',
+          label: 'User id',
+          type: 'number',
+          min: 1,
+          help: 'The id shown on the user’s profile (or in Admin → Users).',
+        },
+        {
+          name: 'access_level',
+          label: 'Role',
+          type: 'select',
+          required: true,
+          default: 30,
+          options: accessLevelOptions(owner),
+        },
         { name: 'expires_at', label: 'Access expires', type: 'date' },
       ],
       // The API takes one of them, and refuses both together.
@@ -175,10 +271,24 @@ export function memberForms(base: string, owner: boolean): { create: FormSpec & 
         { name: 'expires_at', label: 'Access expires', type: 'date', help: 'Empty: never.' },
       ],
       // PUT needs access_level even when only the expiry changes; an emptied date clears it.
-      toBody: (v) => ({ access_level: Number(v.access_level), expires_at: typeof v.expires_at === 'string' && v.expires_at !== '' ? v.expires_at : null }),
+      toBody: (v) => ({
+        access_level: Number(v.access_level),
+        expires_at: typeof v.expires_at === 'string' && v.expires_at !== '' ? v.expires_at : null,
+      }),
     },
     actions: [
-      { key: 'remove', label: 'Remove', method: 'DELETE', path: `${base}/{id}`, on: 'item', role: 'maintainer', danger: true, confirm: (m) => `Remove ${String(m.name)} (@${String(m.username)})? They lose access right away.`, outcome: 'list', done: 'Member removed.' },
+      {
+        key: 'remove',
+        label: 'Remove',
+        method: 'DELETE',
+        path: `${base}/{id}`,
+        on: 'item',
+        role: 'maintainer',
+        danger: true,
+        confirm: (m) => `Remove ${String(m.name)} (@${String(m.username)})? They lose access right away.`,
+        outcome: 'list',
+        done: 'Member removed.',
+      },
     ],
   }
 }
@@ -198,10 +308,33 @@ export function accessRequestActions(base: string, owner: boolean): Action[] {
       path: `${base}/{id}/approve`,
       on: 'item',
       role: 'maintainer',
-      form: { title: 'Approve access request', submitLabel: 'Approve', fields: [{ name: 'access_level', label: 'Role', type: 'select', required: true, default: 30, options: accessLevelOptions(owner) }] },
+      form: {
+        title: 'Approve access request',
+        submitLabel: 'Approve',
+        fields: [
+          {
+            name: 'access_level',
+            label: 'Role',
+            type: 'select',
+            required: true,
+            default: 30,
+            options: accessLevelOptions(owner),
+          },
+        ],
+      },
       done: 'Access granted.',
     },
-    { key: 'deny', label: 'Deny', method: 'DELETE', path: `${base}/{id}`, on: 'item', role: 'maintainer', danger: true, confirm: (m) => `Deny the access request of ${String(m.name)}?`, done: 'Access request denied.' },
+    {
+      key: 'deny',
+      label: 'Deny',
+      method: 'DELETE',
+      path: `${base}/{id}`,
+      on: 'item',
+      role: 'maintainer',
+      danger: true,
+      confirm: (m) => `Deny the access request of ${String(m.name)}?`,
+      done: 'Access request denied.',
+    },
   ]
 }
 

@@ -76,7 +76,13 @@ export interface Option {
  */
 export type Filter =
   /** Free text; with `minLength`, shorter text is not sent (the environments API refuses searches under 3 characters). */
-  | { readonly kind: 'search'; readonly param: string; readonly label: string; readonly placeholder?: string; readonly minLength?: number }
+  | {
+      readonly kind: 'search'
+      readonly param: string
+      readonly label: string
+      readonly placeholder?: string
+      readonly minLength?: number
+    }
   | { readonly kind: 'select'; readonly param: string; readonly label: string; readonly options: readonly Option[] }
   /** A flag the API takes only as `=true` (`blocked=true`, `admins=true`). */
   | { readonly kind: 'flag'; readonly param: string; readonly label: string }
@@ -94,7 +100,19 @@ export type FormValue = string | number | boolean | readonly string[] | null
 
 export type FormValues = Readonly<Record<string, FormValue>>
 
-export type FieldType = 'text' | 'textarea' | 'password' | 'email' | 'url' | 'number' | 'boolean' | 'select' | 'tags' | 'datetime' | 'date' | 'pem'
+export type FieldType =
+  | 'text'
+  | 'textarea'
+  | 'password'
+  | 'email'
+  | 'url'
+  | 'number'
+  | 'boolean'
+  | 'select'
+  | 'tags'
+  | 'datetime'
+  | 'date'
+  | 'pem'
 
 export interface FormField {
   /** The body parameter; dots nest it (`platform_cluster_attributes.api_url` → `{platform_cluster_attributes: {api_url}}`). */

@@ -93,5 +93,19 @@ export const useAccountsStore = defineStore('accounts', () => {
     return bridge.request('accounts:verify', id)
   }
 
-  return { accounts, loaded, error, selection, current, isEmpty, select, ensureLoaded, reload, add, addLocal, remove, verify }
+  return {
+    accounts,
+    loaded,
+    error,
+    selection,
+    current,
+    isEmpty,
+    select,
+    ensureLoaded,
+    reload,
+    add,
+    addLocal,
+    remove,
+    verify,
+  }
 })

@@ -29,7 +29,10 @@ export const useAppStore = defineStore('app', () => {
       info.value = await bridge.request('app:info')
       server.value = await bridge.request('server:status')
     } catch (e) {
-      error.value = e !== null && typeof e === 'object' && 'code' in e ? (e as IpcError) : { code: 'handler-failed', message: String(e) }
+      error.value =
+        e !== null && typeof e === 'object' && 'code' in e
+          ? (e as IpcError)
+          : { code: 'handler-failed', message: String(e) }
     } finally {
       loading.value = false
     }

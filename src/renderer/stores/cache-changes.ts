@@ -35,7 +35,8 @@ export const useCacheChangesStore = defineStore('cache-changes', () => {
     }
   })
 
-  const concerns = (w: CacheWatch, change: CacheChangeEvent): boolean => w.accounts().includes(change.accountId) && change.kinds.some((k) => w.kinds.includes(k))
+  const concerns = (w: CacheWatch, change: CacheChangeEvent): boolean =>
+    w.accounts().includes(change.accountId) && change.kinds.some((k) => w.kinds.includes(k))
 
   /** Runs the watch after `delay`, unless it is already due sooner. */
   function schedule(w: CacheWatch, delay: number): void {
@@ -54,7 +55,11 @@ export const useCacheChangesStore = defineStore('cache-changes', () => {
   }
 
   /** Calls `run` with the changed accounts when the cache changes `kinds` of one of `accounts()`; returns the way to stop. */
-  function watchCache(accounts: () => readonly string[], kinds: readonly string[], run: (accountIds: ReadonlySet<string>) => void): () => void {
+  function watchCache(
+    accounts: () => readonly string[],
+    kinds: readonly string[],
+    run: (accountIds: ReadonlySet<string>) => void,
+  ): () => void {
     const w: CacheWatch = { accounts, kinds, run, changed: new Set(), timer: null, due: 0 }
     watches.add(w)
     return () => {

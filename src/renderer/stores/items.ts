@@ -2,7 +2,14 @@ import { defineStore } from 'pinia'
 import { shallowRef } from 'vue'
 import type { ItemChanges, ItemRef, MergeRequestMergeRequest, OutboxEntry, OutboxState } from '../../shared/ipc/outbox'
 import { useBridge } from '../bridge'
-import { applyChanges, effectiveChanges, undoChanges, undoDisplay, type ChangeDisplay, type WorkItem } from '../lib/item-writes'
+import {
+  applyChanges,
+  effectiveChanges,
+  undoChanges,
+  undoDisplay,
+  type ChangeDisplay,
+  type WorkItem,
+} from '../lib/item-writes'
 import type { Issue, MergeRequest, MilestoneRef, UserRef } from '../lib/items'
 import { SYNC_SETTLE_MS } from './cache-changes'
 import { useTodosStore } from './todos'
@@ -35,7 +42,10 @@ const WAITING: readonly OutboxState[] = ['queued', 'sending', 'unknown-outcome']
 const UNDONE: readonly OutboxState[] = ['failed', 'conflict', 'discarded']
 
 const keyOf = (kind: WorkKind, projectId: number, iid: number): string => `${kind}:${projectId}:${iid}`
-const refOf = (item: { readonly project_id: number; readonly iid: number }): ItemRef => ({ projectId: item.project_id, iid: item.iid })
+const refOf = (item: { readonly project_id: number; readonly iid: number }): ItemRef => ({
+  projectId: item.project_id,
+  iid: item.iid,
+})
 const channelPrefix = (kind: WorkKind): 'issues' | 'merge-requests' => (kind === 'issue' ? 'issues' : 'merge-requests')
 
 function itemStoreSetup(accountId: string) {
@@ -55,7 +65,10 @@ function itemStoreSetup(accountId: string) {
       shown.value = next
     }
     function drop(key: string, write: ShownWrite): void {
-      put(key, (shown.value.get(key) ?? []).filter((w) => w !== write))
+      put(
+        key,
+        (shown.value.get(key) ?? []).filter((w) => w !== write),
+      )
     }
     /** Takes a write off the screen once its entry settled: at once when it changed nothing, after views read the server's version otherwise. */
     function settle(key: string, write: ShownWrite, state: OutboxState): void {
@@ -74,7 +87,9 @@ function itemStoreSetup(accountId: string) {
     /** The item as the user should see it now: its cached version with the writes not yet in it. */
     function show<T extends WorkItem>(kind: WorkKind, item: T): T {
       const writes = shown.value.get(keyOf(kind, item.project_id, item.iid))
-      return writes === undefined ? item : writes.reduce((shownItem, w) => applyChanges(shownItem, w.changes, w.display), item)
+      return writes === undefined
+        ? item
+        : writes.reduce((shownItem, w) => applyChanges(shownItem, w.changes, w.display), item)
     }
 
     /** Whether a write of the app's is on its way for this item (its pending marker). */
@@ -88,7 +103,12 @@ function itemStoreSetup(accountId: string) {
      * sends it; it leaves the screen's overlay when the entry settles (refused: the cached state
      * shows again). Resolves to null when nothing would change; rejects with core's refusal.
      */
-    async function update(kind: WorkKind, item: WorkItem, changes: ItemChanges, display: ChangeDisplay = {}): Promise<ItemWrite | null> {
+    async function update(
+      kind: WorkKind,
+      item: WorkItem,
+      changes: ItemChanges,
+      display: ChangeDisplay = {},
+    ): Promise<ItemWrite | null> {
       const before = show(kind, item)
       const effective = effectiveChanges(before, changes)
       if (effective === null) return null
@@ -97,7 +117,10 @@ function itemStoreSetup(accountId: string) {
       put(key, [...(shown.value.get(key) ?? []), write])
       try {
         const request = { ...refOf(item), changes: effective }
-        const entry = kind === 'issue' ? await bridge.request('issues:update', accountId, request) : await bridge.request('merge-requests:update', accountId, request)
+        const entry =
+          kind === 'issue'
+            ? await bridge.request('issues:update', accountId, request)
+            : await bridge.request('merge-requests:update', accountId, request)
         write.entryId = entry.id
         settle(key, write, seenStates.get(entry.id) ?? entry.state)
         return { accountId, kind, before, changes: effective, entry }
@@ -124,36 +147,61 @@ function itemStoreSetup(accountId: string) {
       }
       if (state === 'discarded') return
       const back = undoChanges(write.before, write.changes)
-      if (back !== null) await update(write.kind, applyChanges(write.before, write.changes), back, undoDisplay(write.before))
+      if (back !== null)
+        await update(write.kind, applyChanges(write.before, write.changes), back, undoDisplay(write.before))
     }
 
-    const addLabels = (kind: WorkKind, item: WorkItem, names: readonly string[]) => update(kind, item, { add_labels: names })
-    const removeLabels = (kind: WorkKind, item: WorkItem, names: readonly string[]) => update(kind, item, { remove_labels: names })
+    const addLabels = (kind: WorkKind, item: WorkItem, names: readonly string[]) =>
+      update(kind, item, { add_labels: names })
+    const removeLabels = (kind: WorkKind, item: WorkItem, names: readonly string[]) =>
+      update(kind, item, { remove_labels: names })
     /** The label set an editor ends with, sent as what it adds and removes (which never conflicts). */
     function setLabels(kind: WorkKind, item: WorkItem, names: readonly string[]): Promise<ItemWrite | null> {
       const current = show(kind, item).labels
-      return update(kind, item, { add_labels: names.filter((n) => !current.includes(n)), remove_labels: current.filter((n) => !names.includes(n)) })
+      return update(kind, item, {
+        add_labels: names.filter((n) => !current.includes(n)),
+        remove_labels: current.filter((n) => !names.includes(n)),
+      })
     }
-    const setAssignees = (kind: WorkKind, item: WorkItem, users: readonly UserRef[]) => update(kind, item, { assignee_ids: users.map((u) => u.id) }, { assignees: users })
+    const setAssignees = (kind: WorkKind, item: WorkItem, users: readonly UserRef[]) =>
+      update(kind, item, { assignee_ids: users.map((u) => u.id) }, { assignees: users })
     /** Adds or takes off one assignee, keeping the others. */
-    function toggleAssignee(kind: WorkKind, item: WorkItem, user: UserRef, assigned: boolean): Promise<ItemWrite | null> {
+    function toggleAssignee(
+      kind: WorkKind,
+      item: WorkItem,
+      user: UserRef,
+      assigned: boolean,
+    ): Promise<ItemWrite | null> {
       const others = show(kind, item).assignees.filter((a) => a.id !== user.id)
       return setAssignees(kind, item, assigned ? [...others, user] : others)
     }
-    const setMilestone = (kind: WorkKind, item: WorkItem, milestone: MilestoneRef | null) => update(kind, item, { milestone_id: milestone?.id ?? null }, { milestone })
+    const setMilestone = (kind: WorkKind, item: WorkItem, milestone: MilestoneRef | null) =>
+      update(kind, item, { milestone_id: milestone?.id ?? null }, { milestone })
     const setEpic = (item: Issue, epic: Issue['epic']) => update('issue', item, { epic_id: epic?.id ?? null }, { epic })
-    const setState = (kind: WorkKind, item: WorkItem, event: 'close' | 'reopen') => update(kind, item, { state_event: event })
+    const setState = (kind: WorkKind, item: WorkItem, event: 'close' | 'reopen') =>
+      update(kind, item, { state_event: event })
 
     /** A comment, or a reply in `discussionId`'s thread, queued in the outbox (the discussion shows it pending). */
-    function comment(kind: WorkKind, item: { readonly project_id: number; readonly iid: number }, body: string, discussionId?: string): Promise<OutboxEntry> {
+    function comment(
+      kind: WorkKind,
+      item: { readonly project_id: number; readonly iid: number },
+      body: string,
+      discussionId?: string,
+    ): Promise<OutboxEntry> {
       const request = { ...refOf(item), body, ...(discussionId === undefined ? {} : { discussionId }) }
-      return kind === 'issue' ? bridge.request('issues:comment', accountId, request) : bridge.request('merge-requests:comment', accountId, request)
+      return kind === 'issue'
+        ? bridge.request('issues:comment', accountId, request)
+        : bridge.request('merge-requests:comment', accountId, request)
     }
     function setEstimate(kind: WorkKind, item: WorkItem, seconds: number): Promise<OutboxEntry> {
       return bridge.request(`${channelPrefix(kind)}:time-estimate`, accountId, { ...refOf(item), seconds })
     }
     function addSpentTime(kind: WorkKind, item: WorkItem, seconds: number, summary?: string): Promise<OutboxEntry> {
-      return bridge.request(`${channelPrefix(kind)}:add-spent-time`, accountId, { ...refOf(item), seconds, ...(summary ? { summary } : {}) })
+      return bridge.request(`${channelPrefix(kind)}:add-spent-time`, accountId, {
+        ...refOf(item),
+        seconds,
+        ...(summary ? { summary } : {}),
+      })
     }
     function subscribe(kind: WorkKind, item: WorkItem, subscribed: boolean): Promise<OutboxEntry> {
       return bridge.request(`${channelPrefix(kind)}:subscribe`, accountId, { ...refOf(item), subscribed })
@@ -164,7 +212,11 @@ function itemStoreSetup(accountId: string) {
      * closes this one); both are read again at once rather than at the next sync.
      */
     async function move(issue: Issue, toProjectId: number): Promise<{ project_id: number; iid: number }> {
-      const answer = await bridge.request('api:send', accountId, { method: 'POST', path: `/projects/${issue.project_id}/issues/${issue.iid}/move`, body: { to_project_id: toProjectId } })
+      const answer = await bridge.request('api:send', accountId, {
+        method: 'POST',
+        path: `/projects/${issue.project_id}/issues/${issue.iid}/move`,
+        body: { to_project_id: toProjectId },
+      })
       const moved = answer.body as { project_id: number; iid: number }
       await Promise.allSettled([
         bridge.request('issues:get', accountId, { project_id: moved.project_id, iid: moved.iid }, { refresh: true }),
@@ -178,26 +230,58 @@ function itemStoreSetup(accountId: string) {
      * once rather than at the next sync: the merge request, the issues it closed, and the to-dos
      * GitLab resolved (the merging user's on the merge request and on those issues).
      */
-    async function merge(mr: MergeRequest, options: Omit<MergeRequestMergeRequest, 'projectId' | 'iid'>): Promise<void> {
+    async function merge(
+      mr: MergeRequest,
+      options: Omit<MergeRequestMergeRequest, 'projectId' | 'iid'>,
+    ): Promise<void> {
       await bridge.request('merge-requests:merge', accountId, { ...refOf(mr), ...options })
       const closed = await closedIssues(mr)
-      todos.resolveFor(accountId, [{ kind: 'merge_request', projectId: mr.project_id, iid: mr.iid }, ...closed.map((i) => ({ kind: 'issue' as const, projectId: i.project_id, iid: i.iid }))])
+      todos.resolveFor(accountId, [
+        { kind: 'merge_request', projectId: mr.project_id, iid: mr.iid },
+        ...closed.map((i) => ({ kind: 'issue' as const, projectId: i.project_id, iid: i.iid })),
+      ])
       await Promise.allSettled([
         bridge.request('merge-requests:get', accountId, { project_id: mr.project_id, iid: mr.iid }, { refresh: true }),
-        ...closed.map((i) => bridge.request('issues:get', accountId, { project_id: i.project_id, iid: i.iid }, { refresh: true })),
+        ...closed.map((i) =>
+          bridge.request('issues:get', accountId, { project_id: i.project_id, iid: i.iid }, { refresh: true }),
+        ),
         todos.refresh(accountId),
       ])
     }
     async function closedIssues(mr: MergeRequest): Promise<{ project_id: number; iid: number }[]> {
       try {
-        const answer = await bridge.request('api:get', accountId, `/projects/${mr.project_id}/merge_requests/${mr.iid}/closes_issues`)
+        const answer = await bridge.request(
+          'api:get',
+          accountId,
+          `/projects/${mr.project_id}/merge_requests/${mr.iid}/closes_issues`,
+        )
         return Array.isArray(answer.body) ? (answer.body as { project_id: number; iid: number }[]) : []
       } catch {
         return []
       }
     }
 
-    return { shown, show, hasWrites, update, undo, addLabels, removeLabels, setLabels, setAssignees, toggleAssignee, setMilestone, setEpic, setState, comment, setEstimate, addSpentTime, subscribe, move, merge }
+    return {
+      shown,
+      show,
+      hasWrites,
+      update,
+      undo,
+      addLabels,
+      removeLabels,
+      setLabels,
+      setAssignees,
+      toggleAssignee,
+      setMilestone,
+      setEpic,
+      setState,
+      comment,
+      setEstimate,
+      addSpentTime,
+      subscribe,
+      move,
+      merge,
+    }
   }
 }
 

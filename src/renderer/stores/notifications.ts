@@ -43,9 +43,17 @@ export const useNotificationsStore = defineStore('notifications', () => {
   bridge.on('notify:did-announce', (announcement) => receive(announcement))
 
   function receive(announcement: NotifyAnnouncement): void {
-    if (inbox.value.some((e) => e.announcement.key === announcement.key && e.announcement.accountId === announcement.accountId)) return
+    if (
+      inbox.value.some(
+        (e) => e.announcement.key === announcement.key && e.announcement.accountId === announcement.accountId,
+      )
+    )
+      return
     inbox.value = [{ announcement, at: new Date().toISOString(), read: false }, ...inbox.value].slice(0, KEPT)
-    toasts.show('info', announcement.count > 1 ? announcement.title : `${announcement.title}: ${announcement.body}`, { label: 'Open', run: () => open(announcement) })
+    toasts.show('info', announcement.count > 1 ? announcement.title : `${announcement.title}: ${announcement.body}`, {
+      label: 'Open',
+      run: () => open(announcement),
+    })
     if (bridge.transport === 'websocket') notifyDesktop(announcement)
   }
 

@@ -41,11 +41,16 @@ export const useOutboxStore = defineStore('outbox', () => {
 
   const unsettled = computed(() => entries.value.filter((e) => !SETTLED.includes(e.state)))
   const waiting = computed(() => unsettled.value.filter((e) => e.state === 'queued' || e.state === 'sending'))
-  const needsAttention = computed(() => unsettled.value.filter((e) => e.state === 'failed' || e.state === 'conflict' || e.state === 'unknown-outcome'))
+  const needsAttention = computed(() =>
+    unsettled.value.filter((e) => e.state === 'failed' || e.state === 'conflict' || e.state === 'unknown-outcome'),
+  )
 
   /** The unsettled writes of one issue or merge request. */
   function forItem(accountId: string, type: 'issue' | 'merge_request', projectId: number, iid: number): OutboxEntry[] {
-    return unsettled.value.filter((e) => e.accountId === accountId && e.target.type === type && e.target.projectId === projectId && e.target.iid === iid)
+    return unsettled.value.filter(
+      (e) =>
+        e.accountId === accountId && e.target.type === type && e.target.projectId === projectId && e.target.iid === iid,
+    )
   }
 
   async function retry(id: number): Promise<void> {

@@ -57,7 +57,10 @@ export const usePreferencesStore = defineStore('preferences', () => {
   }
 
   const theme = computed<ThemePreference>({ get: () => values.value.theme, set: (theme) => void set({ theme }) })
-  const sidebarCollapsed = computed<boolean>({ get: () => values.value.sidebarCollapsed, set: (sidebarCollapsed) => void set({ sidebarCollapsed }) })
+  const sidebarCollapsed = computed<boolean>({
+    get: () => values.value.sidebarCollapsed,
+    set: (sidebarCollapsed) => void set({ sidebarCollapsed }),
+  })
 
   /** system → light → dark → system. */
   function cycleTheme(): void {

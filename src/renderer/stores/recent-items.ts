@@ -19,9 +19,12 @@ function itemOfRoute(name: unknown, params: Readonly<Record<string, unknown>>): 
   const accountId = typeof params.account === 'string' ? params.account : null
   const iid = Number(params.iid)
   if (accountId === null || !Number.isInteger(iid)) return null
-  if (name === 'issue') return { accountId, query: `#${iid}`, filter: { project_id: Number(params.projectId) }, kind: 'issue' }
-  if (name === 'merge-request') return { accountId, query: `!${iid}`, filter: { project_id: Number(params.projectId) }, kind: 'merge_request' }
-  if (name === 'epic') return { accountId, query: `&${iid}`, filter: { group_id: Number(params.groupId) }, kind: 'epic' }
+  if (name === 'issue')
+    return { accountId, query: `#${iid}`, filter: { project_id: Number(params.projectId) }, kind: 'issue' }
+  if (name === 'merge-request')
+    return { accountId, query: `!${iid}`, filter: { project_id: Number(params.projectId) }, kind: 'merge_request' }
+  if (name === 'epic')
+    return { accountId, query: `&${iid}`, filter: { group_id: Number(params.groupId) }, kind: 'epic' }
   return null
 }
 
@@ -36,7 +39,13 @@ export const useRecentItemsStore = defineStore('recent-items', () => {
 
   /** Puts a hit first in the list (opened from the palette or the search view). */
   function recordHit(accountId: string, hit: SearchHit): void {
-    record({ accountId, kind: hit.kind, route: hitRoute(accountId, hit), title: hit.title.slice(0, 1000), reference: hit.reference })
+    record({
+      accountId,
+      kind: hit.kind,
+      route: hitRoute(accountId, hit),
+      title: hit.title.slice(0, 1000),
+      reference: hit.reference,
+    })
   }
 
   /** Records the item an item page shows, named as the cache knows it; other pages are ignored. */
@@ -45,7 +54,12 @@ export const useRecentItemsStore = defineStore('recent-items', () => {
       if (name === 'milestone') return await recordMilestone(params)
       const item = itemOfRoute(name, params)
       if (item === null) return
-      const { hits } = await bridge.request('search:query', item.accountId, { query: item.query, kinds: [item.kind], ...item.filter, limit: 1 })
+      const { hits } = await bridge.request('search:query', item.accountId, {
+        query: item.query,
+        kinds: [item.kind],
+        ...item.filter,
+        limit: 1,
+      })
       if (hits[0] !== undefined) recordHit(item.accountId, hits[0])
     } catch {
       // Not in the cache (yet): nothing to name it by.
@@ -59,15 +73,27 @@ export const useRecentItemsStore = defineStore('recent-items', () => {
     if (accountId === null || !Number.isInteger(id)) return
     const { item } = await bridge.request('milestones:get', accountId, id)
     const title = typeof item.data.title === 'string' ? item.data.title : ''
-    const { hits } = await bridge.request('search:query', accountId, { query: `%"${title.replace(/"/g, '')}"`, kinds: ['milestone'], limit: 200 })
+    const { hits } = await bridge.request('search:query', accountId, {
+      query: `%"${title.replace(/"/g, '')}"`,
+      kinds: ['milestone'],
+      limit: 200,
+    })
     const hit = hits.find((h) => h.id === id)
     if (hit !== undefined) recordHit(accountId, hit)
   }
 
   function record(item: RecentItem): void {
     const first = items.value[0]
-    if (first !== undefined && first.route === item.route && first.title === item.title && first.reference === item.reference) return
-    void preferences.set({ recentItems: [item, ...items.value.filter((i) => i.route !== item.route)].slice(0, MAX_RECENT_ITEMS) })
+    if (
+      first !== undefined &&
+      first.route === item.route &&
+      first.title === item.title &&
+      first.reference === item.reference
+    )
+      return
+    void preferences.set({
+      recentItems: [item, ...items.value.filter((i) => i.route !== item.route)].slice(0, MAX_RECENT_ITEMS),
+    })
   }
 
   return { items, recordHit, recordRoute }

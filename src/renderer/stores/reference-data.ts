@@ -12,7 +12,13 @@ interface AccountData {
   readonly users: readonly UserRef[]
 }
 
-const EMPTY: AccountData = { labels: new Map(), projects: [], projectsById: new Map(), projectsByPath: new Map(), users: [] }
+const EMPTY: AccountData = {
+  labels: new Map(),
+  projects: [],
+  projectsById: new Map(),
+  projectsByPath: new Map(),
+  users: [],
+}
 
 /**
  * What lists and editors need to show names and colours: each account's labels, projects and

@@ -37,7 +37,11 @@ export const useRepositoriesStore = defineStore('repositories', () => {
   bridge.on('repos:did-progress', (progress: RepoProgress) => {
     const current = clones.value.get(keyOf(progress.accountId, progress.projectId))
     if (current === undefined) return
-    put(progress.accountId, progress.projectId, { ...current, state: progress.operation === 'clone' ? 'cloning' : 'fetching', progress })
+    put(progress.accountId, progress.projectId, {
+      ...current,
+      state: progress.operation === 'clone' ? 'cloning' : 'fetching',
+      progress,
+    })
   })
 
   /** Loads every account's clones once (again with `force`). */
@@ -57,8 +61,10 @@ export const useRepositoriesStore = defineStore('repositories', () => {
     return loading
   }
 
-  const get = (accountId: string, projectId: number): RepoClone | null => clones.value.get(keyOf(accountId, projectId)) ?? null
-  const errorOf = (accountId: string, projectId: number): ReadableError | null => errors.value.get(keyOf(accountId, projectId)) ?? null
+  const get = (accountId: string, projectId: number): RepoClone | null =>
+    clones.value.get(keyOf(accountId, projectId)) ?? null
+  const errorOf = (accountId: string, projectId: number): ReadableError | null =>
+    errors.value.get(keyOf(accountId, projectId)) ?? null
 
   async function act(accountId: string, projectId: number, run: () => Promise<RepoClone | null>): Promise<void> {
     setError(accountId, projectId, null)
@@ -81,9 +87,12 @@ export const useRepositoriesStore = defineStore('repositories', () => {
     ensureLoaded,
     get,
     errorOf,
-    clone: (accountId: string, projectId: number) => act(accountId, projectId, () => bridge.request('repos:clone', accountId, projectId)),
-    fetch: (accountId: string, projectId: number) => act(accountId, projectId, () => bridge.request('repos:fetch', accountId, projectId)),
-    cancel: (accountId: string, projectId: number) => act(accountId, projectId, () => bridge.request('repos:cancel', accountId, projectId)),
+    clone: (accountId: string, projectId: number) =>
+      act(accountId, projectId, () => bridge.request('repos:clone', accountId, projectId)),
+    fetch: (accountId: string, projectId: number) =>
+      act(accountId, projectId, () => bridge.request('repos:fetch', accountId, projectId)),
+    cancel: (accountId: string, projectId: number) =>
+      act(accountId, projectId, () => bridge.request('repos:cancel', accountId, projectId)),
     remove: (accountId: string, projectId: number) =>
       act(accountId, projectId, async () => {
         await bridge.request('repos:remove', accountId, projectId)

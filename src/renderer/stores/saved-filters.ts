@@ -16,8 +16,15 @@ export const useSavedFiltersStore = defineStore('saved-filters', () => {
     const trimmed = name.trim()
     if (trimmed === '') throw new Error('A saved filter needs a name')
     const existing = filters.value.find((f) => f.account === account && f.name === trimmed)
-    const saved: SavedFilter = { id: existing?.id ?? crypto.randomUUID(), name: trimmed, query: serializeIssueFilter(filter), account }
-    void preferences.set({ savedFilters: existing ? filters.value.map((f) => (f.id === saved.id ? saved : f)) : [...filters.value, saved] })
+    const saved: SavedFilter = {
+      id: existing?.id ?? crypto.randomUUID(),
+      name: trimmed,
+      query: serializeIssueFilter(filter),
+      account,
+    }
+    void preferences.set({
+      savedFilters: existing ? filters.value.map((f) => (f.id === saved.id ? saved : f)) : [...filters.value, saved],
+    })
     return saved
   }
 

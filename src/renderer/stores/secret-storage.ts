@@ -26,7 +26,9 @@ export const useSecretStorageStore = defineStore('secret-storage', () => {
 
   const state = computed<StorageState | null>(() => (status.value === null ? null : storageState(status.value)))
   const locked = computed(() => state.value === 'file-locked')
-  const lockedAccounts = computed<readonly Account[]>(() => (locked.value ? accounts.accounts.filter((a) => a.kind !== 'local') : []))
+  const lockedAccounts = computed<readonly Account[]>(() =>
+    locked.value ? accounts.accounts.filter((a) => a.kind !== 'local') : [],
+  )
   /** The launch prompt: the file is locked, accounts wait on it, and the user has not skipped. */
   const promptUnlock = computed(() => lockedAccounts.value.length > 0 && !skipped.value)
 
@@ -83,5 +85,19 @@ export const useSecretStorageStore = defineStore('secret-storage', () => {
     skipped.value = false
   }
 
-  return { status, error, skipped, state, locked, lockedAccounts, promptUnlock, isLocked, ensureLoaded, refresh, useEncryptedFile, skip, askAgain }
+  return {
+    status,
+    error,
+    skipped,
+    state,
+    locked,
+    lockedAccounts,
+    promptUnlock,
+    isLocked,
+    ensureLoaded,
+    refresh,
+    useEncryptedFile,
+    skip,
+    askAgain,
+  }
 })

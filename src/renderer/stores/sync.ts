@@ -59,7 +59,8 @@ export const useSyncStore = defineStore('sync', () => {
     statuses.value = { ...statuses.value, [accountId]: status }
   }
 
-  const isOffline = (accountId: string): boolean => statuses.value[accountId]?.state === 'offline' || finished.value[accountId]?.outcome === 'offline'
+  const isOffline = (accountId: string): boolean =>
+    statuses.value[accountId]?.state === 'offline' || finished.value[accountId]?.outcome === 'offline'
   const running = computed(() => Object.values(statuses.value).filter((s) => s.state === 'running'))
   const offline = computed(() => Object.keys(statuses.value).filter(isOffline))
 

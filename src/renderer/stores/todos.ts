@@ -18,7 +18,9 @@ const TARGET_TYPE = { issue: 'Issue', merge_request: 'MergeRequest' } as const
 /** Whether a to-do points at the item. */
 function pointsAt(todo: Todo, target: TodoTargetRef): boolean {
   const projectId = todo.project?.id ?? todo.target?.project_id
-  return todo.target_type === TARGET_TYPE[target.kind] && projectId === target.projectId && todo.target?.iid === target.iid
+  return (
+    todo.target_type === TARGET_TYPE[target.kind] && projectId === target.projectId && todo.target?.iid === target.iid
+  )
 }
 
 /**
@@ -50,7 +52,11 @@ export const useTodosStore = defineStore('todos', () => {
   async function reload(accountId: string): Promise<void> {
     let rows: AccountItem<Todo>[]
     try {
-      rows = (await bridge.request('todos:list', accountId, { state: 'pending' })).map((cached) => ({ accountId, item: asTodo(cached.data), pending: cached.pending }))
+      rows = (await bridge.request('todos:list', accountId, { state: 'pending' })).map((cached) => ({
+        accountId,
+        item: asTodo(cached.data),
+        pending: cached.pending,
+      }))
     } catch (e) {
       errors.value = { ...errors.value, [accountId]: toReadableError(e) }
       return
@@ -115,7 +121,9 @@ export const useTodosStore = defineStore('todos', () => {
     added.value = new Set([...added.value, key])
     try {
       const request = { projectId: target.projectId, iid: target.iid }
-      return target.kind === 'issue' ? await bridge.request('issues:todo', accountId, request) : await bridge.request('merge-requests:todo', accountId, request)
+      return target.kind === 'issue'
+        ? await bridge.request('issues:todo', accountId, request)
+        : await bridge.request('merge-requests:todo', accountId, request)
     } catch (error) {
       added.value = new Set([...added.value].filter((k) => k !== key))
       throw error
@@ -124,7 +132,9 @@ export const useTodosStore = defineStore('todos', () => {
 
   /** The server resolved the user's to-dos on these items (a merge, a close): they leave the counts now. */
   function resolveFor(accountId: string, targets: readonly TodoTargetRef[]): void {
-    const gone = (byAccount.value[accountId] ?? []).filter((r) => targets.some((t) => pointsAt(r.item, t))).map((r) => todoKey(accountId, r.item.id))
+    const gone = (byAccount.value[accountId] ?? [])
+      .filter((r) => targets.some((t) => pointsAt(r.item, t)))
+      .map((r) => todoKey(accountId, r.item.id))
     if (gone.length > 0) resolved.value = new Set([...resolved.value, ...gone])
   }
 
@@ -144,9 +154,26 @@ export const useTodosStore = defineStore('todos', () => {
   }
 
   const loadedAccounts = computed(() => Object.keys(byAccount.value))
-  return { byAccount, errors, loadedAccounts, ensure, reload, pending, hasTodo, markDone, markDoneFor, add, resolveFor, refresh }
+  return {
+    byAccount,
+    errors,
+    loadedAccounts,
+    ensure,
+    reload,
+    pending,
+    hasTodo,
+    markDone,
+    markDoneFor,
+    add,
+    resolveFor,
+    refresh,
+  }
 })
 
 function targetOf(todo: Todo): TodoTargetRef {
-  return { kind: todo.target_type === 'MergeRequest' ? 'merge_request' : 'issue', projectId: todo.project?.id ?? todo.target?.project_id ?? 0, iid: todo.target?.iid ?? 0 }
+  return {
+    kind: todo.target_type === 'MergeRequest' ? 'merge_request' : 'issue',
+    projectId: todo.project?.id ?? todo.target?.project_id ?? 0,
+    iid: todo.target?.iid ?? 0,
+  }
 }

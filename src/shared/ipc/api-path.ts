@@ -24,7 +24,8 @@ function decodedSegment(segment: string): string | null {
 function checkSegments(path: string, name: string): string | null {
   for (const segment of path.slice(1).split('/')) {
     if (segment === '') return `${name} must not contain empty segments`
-    if (!SEGMENT.test(segment)) return `${name} segments may hold only URL-safe characters and %-escapes (no query, fragment, spaces or backslashes)`
+    if (!SEGMENT.test(segment))
+      return `${name} segments may hold only URL-safe characters and %-escapes (no query, fragment, spaces or backslashes)`
     const decoded = decodedSegment(segment)
     if (decoded === null) return `${name} holds a malformed %-escape`
     if (decoded === '.' || decoded === '..') return `${name} must not contain dot segments`
@@ -37,7 +38,8 @@ function checkSegments(path: string, name: string): string | null {
  * (`/projects/group%2Fapp/issues`). A message for the first problem, or null.
  */
 export function checkApiPath(v: unknown, name = 'path'): string | null {
-  if (typeof v !== 'string' || v.length === 0 || v.length > MAX_PATH) return `${name} must be a string of 1 to ${MAX_PATH} characters`
+  if (typeof v !== 'string' || v.length === 0 || v.length > MAX_PATH)
+    return `${name} must be a string of 1 to ${MAX_PATH} characters`
   if (!v.startsWith('/') || v.startsWith('//')) return `${name} must be relative to /api/v4 and start with a single /`
   return checkSegments(v, name)
 }
@@ -51,7 +53,8 @@ const INSTANCE_URL = /^https?:\/\/[^/?#\\\s@]+(\/[^?#\\\s]*)?(\?[^#\\\s]*)?$/i
  * the account's own instance is core's to check.
  */
 export function checkInstanceUrl(v: unknown, name = 'url'): string | null {
-  if (typeof v !== 'string' || v.length > MAX_PATH) return `${name} must be an http(s) URL of at most ${MAX_PATH} characters`
+  if (typeof v !== 'string' || v.length > MAX_PATH)
+    return `${name} must be an http(s) URL of at most ${MAX_PATH} characters`
   const match = INSTANCE_URL.exec(v)
   if (!match) return `${name} must be an http(s) URL without credentials, fragment, spaces or backslashes`
   const path = match[1] ?? ''

@@ -17,7 +17,8 @@ export type ApiSendMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 export type ApiQueryValue = string | number | boolean | readonly (string | number | boolean)[]
 
 /** A JSON value of a request body. */
-export type ApiBodyValue = string | number | boolean | null | readonly ApiBodyValue[] | { readonly [key: string]: ApiBodyValue }
+export type ApiBodyValue =
+  string | number | boolean | null | readonly ApiBodyValue[] | { readonly [key: string]: ApiBodyValue }
 
 export interface ApiSendRequest {
   readonly method: ApiSendMethod
@@ -62,15 +63,20 @@ const METHODS: readonly string[] = ['POST', 'PUT', 'PATCH', 'DELETE']
 const MAX_BODY_CHARS = 1_000_000
 const MAX_DEPTH = 8
 
-const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype
-const isScalar = (v: unknown): boolean => (typeof v === 'string' && v.length <= 10_000) || (typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean'
+const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype
+const isScalar = (v: unknown): boolean =>
+  (typeof v === 'string' && v.length <= 10_000) ||
+  (typeof v === 'number' && Number.isFinite(v)) ||
+  typeof v === 'boolean'
 
 function checkQuery(v: unknown): string | null {
   if (!isRecord(v)) return 'query must be a plain object of parameters'
   for (const [key, value] of Object.entries(v)) {
     if (!/^[A-Za-z0-9_[\]]{1,100}$/.test(key)) return `invalid query parameter name ${JSON.stringify(key.slice(0, 40))}`
     if (value === undefined) continue
-    if (!isScalar(value) && !(Array.isArray(value) && value.length <= 500 && value.every(isScalar))) return `query parameter ${key} must be a string, number, boolean or a list of them`
+    if (!isScalar(value) && !(Array.isArray(value) && value.length <= 500 && value.every(isScalar)))
+      return `query parameter ${key} must be a string, number, boolean or a list of them`
   }
   return null
 }
@@ -85,7 +91,8 @@ function checkJson(v: unknown, depth: number): boolean {
 
 function checkBody(v: unknown): string | null {
   if (!isRecord(v)) return 'body must be a plain JSON object'
-  if (!checkJson(v, 0)) return `body must be JSON (strings, finite numbers, booleans, null, arrays, objects) nested at most ${MAX_DEPTH} deep`
+  if (!checkJson(v, 0))
+    return `body must be JSON (strings, finite numbers, booleans, null, arrays, objects) nested at most ${MAX_DEPTH} deep`
   if (JSON.stringify(v).length > MAX_BODY_CHARS) return 'body is too large (over 1 MB of JSON)'
   return null
 }
@@ -95,7 +102,8 @@ export function checkApiSendRequest(v: unknown): string | null {
   if (!isRecord(v)) return 'expected {method, path, query?, body?, invalidates?}'
   const extra = Object.keys(v).filter((k) => !['method', 'path', 'query', 'body', 'invalidates'].includes(k))
   if (extra.length > 0) return `unknown field ${extra[0]}`
-  if (typeof v.method !== 'string' || !METHODS.includes(v.method)) return 'method must be POST, PUT, PATCH or DELETE (reads go through api:get)'
+  if (typeof v.method !== 'string' || !METHODS.includes(v.method))
+    return 'method must be POST, PUT, PATCH or DELETE (reads go through api:get)'
   const path = checkApiPath(v.path)
   if (path !== null) return path
   if (v.query !== undefined) {
@@ -107,7 +115,8 @@ export function checkApiSendRequest(v: unknown): string | null {
     if (body !== null) return body
   }
   if (v.invalidates !== undefined) {
-    if (!Array.isArray(v.invalidates) || v.invalidates.length > 20) return 'invalidates must be a list of at most 20 paths'
+    if (!Array.isArray(v.invalidates) || v.invalidates.length > 20)
+      return 'invalidates must be a list of at most 20 paths'
     for (const other of v.invalidates) {
       const problem = checkApiPath(other)
       if (problem !== null) return `invalidates: ${problem}`
@@ -120,7 +129,8 @@ export function checkApiSendRequest(v: unknown): string | null {
 export const apiValidators = {
   'api:send': (args: readonly unknown[]): string | null => {
     if (args.length !== 2) return `expected 2 arguments, got ${args.length}`
-    if (typeof args[0] !== 'string' || args[0].length === 0 || args[0].length > 200) return 'argument 1: expected an account id (a non-empty string)'
+    if (typeof args[0] !== 'string' || args[0].length === 0 || args[0].length > 200)
+      return 'argument 1: expected an account id (a non-empty string)'
     const problem = checkApiSendRequest(args[1])
     return problem === null ? null : `argument 2: ${problem}`
   },

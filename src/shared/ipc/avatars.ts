@@ -12,14 +12,16 @@ export interface AvatarRequest {
   readonly url: string
 }
 
-const isObject = (v: unknown): v is Readonly<Record<string, unknown>> => v !== null && typeof v === 'object' && !Array.isArray(v)
+const isObject = (v: unknown): v is Readonly<Record<string, unknown>> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
 
 function avatarArgs(args: readonly unknown[]): string | null {
   if (args.length !== 1 || !isObject(args[0])) return 'expected one request {accountId, url}'
   const r = args[0]
   const extra = Object.keys(r).filter((k) => k !== 'accountId' && k !== 'url')
   if (extra.length > 0) return `unknown field(s): ${extra.join(', ')}`
-  if (typeof r.accountId !== 'string' || r.accountId.length === 0 || r.accountId.length > 200) return 'accountId must be a non-empty string'
+  if (typeof r.accountId !== 'string' || r.accountId.length === 0 || r.accountId.length > 200)
+    return 'accountId must be a non-empty string'
   return checkInstanceUrl(r.url)
 }
 

@@ -268,18 +268,27 @@ export interface CachedGetResult {
   /** When the body was fetched from the server (ISO 8601). */
   readonly fetchedAt: string
   /** Pagination headers, when the server sent them. */
-  readonly page: { readonly total: number | null; readonly totalPages: number | null; readonly nextPage: number | null; readonly page: number | null; readonly perPage: number | null } | null
+  readonly page: {
+    readonly total: number | null
+    readonly totalPages: number | null
+    readonly nextPage: number | null
+    readonly page: number | null
+    readonly perPage: number | null
+  } | null
 }
 
 /** What an account syncs: its memberships (default), or projects and groups chosen by the user. */
-export type SyncScope = { readonly mode: 'memberships' } | { readonly mode: 'custom'; readonly project_ids: readonly number[]; readonly group_ids: readonly number[] }
+export type SyncScope =
+  | { readonly mode: 'memberships' }
+  | { readonly mode: 'custom'; readonly project_ids: readonly number[]; readonly group_ids: readonly number[] }
 
 export interface SyncStartOptions {
   /** Also reconcile: compare id sets with the server and drop what it deleted (also done periodically). */
   readonly reconcile?: boolean
 }
 
-export type SyncPhase = 'scope' | 'issues' | 'merge_requests' | 'epics' | 'milestones' | 'labels' | 'todos' | 'notes' | 'reconcile'
+export type SyncPhase =
+  'scope' | 'issues' | 'merge_requests' | 'epics' | 'milestones' | 'labels' | 'todos' | 'notes' | 'reconcile'
 
 export interface SyncProgress {
   readonly accountId: string
@@ -333,14 +342,21 @@ export interface CacheChangeEvent {
 /** A message describing the first problem, or null. */
 type Check = (value: unknown) => string | null
 
-const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> => v !== null && typeof v === 'object' && !Array.isArray(v)
+const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v)
 const isStr = (v: unknown, max = 1000): v is string => typeof v === 'string' && v.length <= max
 const isDate = (v: unknown): boolean => isStr(v, 64) && !Number.isNaN(Date.parse(v))
 
 type FieldCheck = (v: unknown) => boolean
-const oneOf = (...values: readonly string[]): FieldCheck => (v) => typeof v === 'string' && values.includes(v)
-const intOr = (...values: readonly string[]): FieldCheck => (v) => isInt(v) || oneOf(...values)(v)
+const oneOf =
+  (...values: readonly string[]): FieldCheck =>
+  (v) =>
+    typeof v === 'string' && values.includes(v)
+const intOr =
+  (...values: readonly string[]): FieldCheck =>
+  (v) =>
+    isInt(v) || oneOf(...values)(v)
 const labelList: FieldCheck = (v) => isStr(v) || (Array.isArray(v) && v.length <= 50 && v.every((x) => isStr(x, 255)))
 const intList: FieldCheck = (v) => Array.isArray(v) && v.length <= 500 && v.every(isInt)
 const bool: FieldCheck = (v) => typeof v === 'boolean'
@@ -348,7 +364,10 @@ const text: FieldCheck = (v) => isStr(v)
 const offset: FieldCheck = (v) => isInt(v) && v >= 0
 const limit: FieldCheck = (v) => isInt(v) && v >= 1 && v <= 500
 
-function fields(shape: Readonly<Record<string, FieldCheck>>, nested: Readonly<Record<string, Readonly<Record<string, FieldCheck>>>> = {}): Check {
+function fields(
+  shape: Readonly<Record<string, FieldCheck>>,
+  nested: Readonly<Record<string, Readonly<Record<string, FieldCheck>>>> = {},
+): Check {
   return (value) => {
     if (!isRecord(value)) return 'expected an object'
     for (const [key, v] of Object.entries(value)) {
@@ -371,33 +390,84 @@ const paging = { offset, limit }
 
 const issueParams = fields(
   {
-    ...dates, ...paging, project_id: isInt, group_id: isInt, state: oneOf('opened', 'closed', 'all'), labels: labelList, milestone: text, assignee_id: intOr('None', 'Any'),
-    assignee_username: text, author_id: isInt, author_username: text, scope: oneOf('created_by_me', 'assigned_to_me', 'all'), confidential: bool, iids: intList, search: text,
-    in: oneOf('title', 'description', 'title,description', 'description,title'), issue_type: oneOf('issue', 'incident', 'test_case'), weight: intOr('None', 'Any'), epic_id: intOr('None', 'Any'),
-    order_by: oneOf('created_at', 'updated_at', 'due_date', 'title', 'milestone_due', 'popularity', 'weight'), sort: oneOf('asc', 'desc'),
+    ...dates,
+    ...paging,
+    project_id: isInt,
+    group_id: isInt,
+    state: oneOf('opened', 'closed', 'all'),
+    labels: labelList,
+    milestone: text,
+    assignee_id: intOr('None', 'Any'),
+    assignee_username: text,
+    author_id: isInt,
+    author_username: text,
+    scope: oneOf('created_by_me', 'assigned_to_me', 'all'),
+    confidential: bool,
+    iids: intList,
+    search: text,
+    in: oneOf('title', 'description', 'title,description', 'description,title'),
+    issue_type: oneOf('issue', 'incident', 'test_case'),
+    weight: intOr('None', 'Any'),
+    epic_id: intOr('None', 'Any'),
+    order_by: oneOf('created_at', 'updated_at', 'due_date', 'title', 'milestone_due', 'popularity', 'weight'),
+    sort: oneOf('asc', 'desc'),
   },
   { not: { labels: labelList, milestone: text, assignee_id: isInt, author_id: isInt, iids: intList } },
 )
 
 const mergeRequestParams = fields(
   {
-    ...dates, ...paging, project_id: isInt, group_id: isInt, state: oneOf('opened', 'closed', 'locked', 'merged', 'all'), labels: labelList, milestone: text,
-    assignee_id: intOr('None', 'Any'), assignee_username: text, author_id: isInt, author_username: text, reviewer_id: intOr('None', 'Any'), reviewer_username: text,
-    scope: oneOf('created_by_me', 'assigned_to_me', 'all'), iids: intList, search: text, in: oneOf('title', 'description', 'title,description', 'description,title'),
-    source_branch: text, target_branch: text, wip: oneOf('yes', 'no'), order_by: oneOf('created_at', 'updated_at', 'title', 'merged_at'), sort: oneOf('asc', 'desc'),
+    ...dates,
+    ...paging,
+    project_id: isInt,
+    group_id: isInt,
+    state: oneOf('opened', 'closed', 'locked', 'merged', 'all'),
+    labels: labelList,
+    milestone: text,
+    assignee_id: intOr('None', 'Any'),
+    assignee_username: text,
+    author_id: isInt,
+    author_username: text,
+    reviewer_id: intOr('None', 'Any'),
+    reviewer_username: text,
+    scope: oneOf('created_by_me', 'assigned_to_me', 'all'),
+    iids: intList,
+    search: text,
+    in: oneOf('title', 'description', 'title,description', 'description,title'),
+    source_branch: text,
+    target_branch: text,
+    wip: oneOf('yes', 'no'),
+    order_by: oneOf('created_at', 'updated_at', 'title', 'merged_at'),
+    sort: oneOf('asc', 'desc'),
   },
   { not: { labels: labelList, milestone: text, assignee_id: isInt, author_id: isInt, reviewer_id: isInt } },
 )
 
 const epicParams = fields(
   {
-    ...dates, ...paging, group_id: isInt, include_descendant_groups: bool, state: oneOf('opened', 'closed', 'all'), labels: labelList, author_id: isInt, author_username: text,
-    confidential: bool, search: text, order_by: oneOf('created_at', 'updated_at', 'title'), sort: oneOf('asc', 'desc'),
+    ...dates,
+    ...paging,
+    group_id: isInt,
+    include_descendant_groups: bool,
+    state: oneOf('opened', 'closed', 'all'),
+    labels: labelList,
+    author_id: isInt,
+    author_username: text,
+    confidential: bool,
+    search: text,
+    order_by: oneOf('created_at', 'updated_at', 'title'),
+    sort: oneOf('asc', 'desc'),
   },
   { not: { labels: labelList, author_id: isInt } },
 )
 
-const milestoneParams = fields({ project_id: isInt, group_id: isInt, state: oneOf('active', 'closed'), search: text, title: text })
+const milestoneParams = fields({
+  project_id: isInt,
+  group_id: isInt,
+  state: oneOf('active', 'closed'),
+  search: text,
+  title: text,
+})
 const labelParams = fields({ project_id: isInt, group_id: isInt, search: text })
 const projectParams = fields({ synced: bool, search: text })
 const userParams = fields({ search: text, limit })
@@ -405,7 +475,11 @@ const todoParams = fields({ state: oneOf('pending', 'done'), action: text, type:
 const searchParams = fields({
   query: (v) => isStr(v, 500) && (v as string).trim() !== '',
   kinds: (v) => Array.isArray(v) && v.every(oneOf('issue', 'merge_request', 'epic', 'milestone')),
-  project_id: isInt, group_id: isInt, state: text, offset, limit,
+  project_id: isInt,
+  group_id: isInt,
+  state: text,
+  offset,
+  limit,
 })
 const getOptions = fields({ refresh: bool })
 const syncStartOptions = fields({ reconcile: bool })
@@ -438,7 +512,6 @@ const syncScope: Check = (v) => {
   return null
 }
 
-
 const apiQuery: Check = (v) => {
   if (!isRecord(v)) return 'expected an object of query parameters'
   for (const [k, x] of Object.entries(v)) {
@@ -458,7 +531,8 @@ export function accountArgs(checks: readonly Check[], optional = 0): (args: read
   return (args) => {
     const min = 1 + checks.length - optional
     const max = 1 + checks.length
-    if (args.length < min || args.length > max) return `expected ${min === max ? min : `${min} to ${max}`} arguments, got ${args.length}`
+    if (args.length < min || args.length > max)
+      return `expected ${min === max ? min : `${min} to ${max}`} arguments, got ${args.length}`
     const first = accountId(args[0])
     if (first !== null) return first
     for (let i = 0; i < checks.length && i + 1 < args.length; i++) {
@@ -502,20 +576,57 @@ export interface CacheRequests {
   'sync:set-scope': { readonly args: readonly [accountId: string, scope: SyncScope]; readonly result: SyncScope }
   'sync:get-scope': { readonly args: readonly [accountId: string]; readonly result: SyncScope }
   'issues:list': { readonly args: readonly [accountId: string, params?: IssueListParams]; readonly result: CachedList }
-  'issues:get': { readonly args: readonly [accountId: string, ref: ProjectItemRef, options?: GetOptions]; readonly result: CachedDetail }
-  'merge-requests:list': { readonly args: readonly [accountId: string, params?: MergeRequestListParams]; readonly result: CachedList }
-  'merge-requests:get': { readonly args: readonly [accountId: string, ref: ProjectItemRef, options?: GetOptions]; readonly result: CachedDetail }
+  'issues:get': {
+    readonly args: readonly [accountId: string, ref: ProjectItemRef, options?: GetOptions]
+    readonly result: CachedDetail
+  }
+  'merge-requests:list': {
+    readonly args: readonly [accountId: string, params?: MergeRequestListParams]
+    readonly result: CachedList
+  }
+  'merge-requests:get': {
+    readonly args: readonly [accountId: string, ref: ProjectItemRef, options?: GetOptions]
+    readonly result: CachedDetail
+  }
   'epics:list': { readonly args: readonly [accountId: string, params?: EpicListParams]; readonly result: CachedList }
-  'epics:get': { readonly args: readonly [accountId: string, ref: GroupItemRef, options?: GetOptions]; readonly result: CachedDetail }
+  'epics:get': {
+    readonly args: readonly [accountId: string, ref: GroupItemRef, options?: GetOptions]
+    readonly result: CachedDetail
+  }
   /** Each milestone with its progress (issues closed out of all) and merge request count, from one read. */
-  'milestones:list': { readonly args: readonly [accountId: string, params?: MilestoneListParams]; readonly result: readonly MilestoneListItem[] }
-  'milestones:get': { readonly args: readonly [accountId: string, milestoneId: number]; readonly result: MilestoneDetail }
-  'labels:list': { readonly args: readonly [accountId: string, params?: LabelListParams]; readonly result: readonly ApiJson[] }
-  'projects:list': { readonly args: readonly [accountId: string, params?: ProjectListParams]; readonly result: readonly (ApiJson & { readonly burrow_synced: boolean })[] }
-  'users:list': { readonly args: readonly [accountId: string, params?: UserListParams]; readonly result: readonly ApiJson[] }
-  'todos:list': { readonly args: readonly [accountId: string, params?: TodoListParams]; readonly result: readonly CachedItem[] }
+  'milestones:list': {
+    readonly args: readonly [accountId: string, params?: MilestoneListParams]
+    readonly result: readonly MilestoneListItem[]
+  }
+  'milestones:get': {
+    readonly args: readonly [accountId: string, milestoneId: number]
+    readonly result: MilestoneDetail
+  }
+  'labels:list': {
+    readonly args: readonly [accountId: string, params?: LabelListParams]
+    readonly result: readonly ApiJson[]
+  }
+  'projects:list': {
+    readonly args: readonly [accountId: string, params?: ProjectListParams]
+    readonly result: readonly (ApiJson & { readonly burrow_synced: boolean })[]
+  }
+  'users:list': {
+    readonly args: readonly [accountId: string, params?: UserListParams]
+    readonly result: readonly ApiJson[]
+  }
+  'todos:list': {
+    readonly args: readonly [accountId: string, params?: TodoListParams]
+    readonly result: readonly CachedItem[]
+  }
   'search:query': { readonly args: readonly [accountId: string, params: SearchParams]; readonly result: SearchResult }
-  'api:get': { readonly args: readonly [accountId: string, path: string, query?: Readonly<Record<string, string | number | boolean | readonly (string | number | boolean)[]>>]; readonly result: CachedGetResult }
+  'api:get': {
+    readonly args: readonly [
+      accountId: string,
+      path: string,
+      query?: Readonly<Record<string, string | number | boolean | readonly (string | number | boolean)[]>>,
+    ]
+    readonly result: CachedGetResult
+  }
 }
 
 /** The cache and sync events. */

@@ -12,7 +12,12 @@ import { cacheEventNames, cacheValidators, type CacheEvents, type CacheRequests 
 import { notifyEventNames, notifyValidators, type NotifyEvents, type NotifyRequests } from './notify'
 import { outboxEventNames, outboxValidators, type OutboxEvents, type OutboxRequests } from './outbox'
 import { secretsValidators, type SecretsRequests } from './secrets'
-import { preferencesEventNames, preferencesValidators, type PreferencesEvents, type PreferencesRequests } from './preferences'
+import {
+  preferencesEventNames,
+  preferencesValidators,
+  type PreferencesEvents,
+  type PreferencesRequests,
+} from './preferences'
 import { reposEventNames, reposValidators, type ReposEvents, type ReposRequests } from './repos'
 
 /** Which shell hosts the renderer. */
@@ -90,7 +95,16 @@ export interface AccountVerification {
 }
 
 /** Request channels: arguments as a tuple, and what the handler resolves to. The outbox's channels are in outbox.ts, the cache's and sync's in cache.ts, `api:send` in api.ts. */
-export interface IpcRequests extends OutboxRequests, CacheRequests, ApiRequests, NotifyRequests, PreferencesRequests, AvatarsRequests, ReposRequests, SecretsRequests {
+export interface IpcRequests
+  extends
+    OutboxRequests,
+    CacheRequests,
+    ApiRequests,
+    NotifyRequests,
+    PreferencesRequests,
+    AvatarsRequests,
+    ReposRequests,
+    SecretsRequests {
   'app:info': { readonly args: readonly []; readonly result: AppInfo }
   /** What "Copy diagnostics" copies: versions, platform, the accounts' hosts and recent log lines, secrets redacted. */
   'app:diagnostics': { readonly args: readonly []; readonly result: Diagnostics }
@@ -128,7 +142,8 @@ export interface IpcError {
 }
 
 /** What a request resolves to on the wire; the renderer's bridge turns `ok: false` into a thrown IpcFailure. */
-export type IpcResponse<T = unknown> = { readonly ok: true; readonly result: T } | { readonly ok: false; readonly error: IpcError }
+export type IpcResponse<T = unknown> =
+  { readonly ok: true; readonly result: T } | { readonly ok: false; readonly error: IpcError }
 
 /** An IpcError as a throwable, on either side of the bridge. */
 export class IpcFailure extends Error implements IpcError {
@@ -143,7 +158,9 @@ export class IpcFailure extends Error implements IpcError {
   }
 
   toJSON(): IpcError {
-    return this.details === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, details: this.details }
+    return this.details === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, details: this.details }
   }
 }
 
@@ -166,22 +183,26 @@ function isHttpUrl(value: unknown): boolean {
   }
 }
 
-const oneAccountId: ArgsValidator = (args) => (args.length === 1 && isNonEmptyString(args[0], 200) ? null : 'expected one account id (a non-empty string)')
+const oneAccountId: ArgsValidator = (args) =>
+  args.length === 1 && isNonEmptyString(args[0], 200) ? null : 'expected one account id (a non-empty string)'
 
 const addAccountArgs: ArgsValidator = (args) => {
   if (args.length !== 1) return `expected one argument, got ${args.length}`
   const r = args[0]
-  if (r === null || typeof r !== 'object' || Array.isArray(r)) return 'expected an object {baseUrl, token} or {baseUrl, username, password}'
+  if (r === null || typeof r !== 'object' || Array.isArray(r))
+    return 'expected an object {baseUrl, token} or {baseUrl, username, password}'
   const o = r as Record<string, unknown>
   const unknownKeys = Object.keys(o).filter((k) => !['baseUrl', 'token', 'username', 'password', 'caFile'].includes(k))
   if (unknownKeys.length > 0) return `unknown field(s): ${unknownKeys.join(', ')}`
   if (!isHttpUrl(o.baseUrl)) return 'baseUrl must be an http(s) URL without credentials'
   if (o.caFile !== undefined && !isNonEmptyString(o.caFile)) return 'caFile must be a non-empty path'
   if (o.token !== undefined) {
-    if (o.username !== undefined || o.password !== undefined) return 'give either token, or username and password, not both'
+    if (o.username !== undefined || o.password !== undefined)
+      return 'give either token, or username and password, not both'
     return isNonEmptyString(o.token) ? null : 'token must be a non-empty string'
   }
-  if (!isNonEmptyString(o.username, 255) || !isNonEmptyString(o.password)) return 'expected token, or username and password (non-empty strings)'
+  if (!isNonEmptyString(o.username, 255) || !isNonEmptyString(o.password))
+    return 'expected token, or username and password (non-empty strings)'
   return null
 }
 
@@ -215,7 +236,9 @@ const eventNames: { readonly [E in EventChannel]: true } = {
   ...reposEventNames,
 }
 
-export const REQUEST_CHANNELS: readonly RequestChannel[] = Object.freeze(Object.keys(requestValidators) as RequestChannel[])
+export const REQUEST_CHANNELS: readonly RequestChannel[] = Object.freeze(
+  Object.keys(requestValidators) as RequestChannel[],
+)
 export const EVENT_CHANNELS: readonly EventChannel[] = Object.freeze(Object.keys(eventNames) as EventChannel[])
 
 export function isRequestChannel(value: unknown): value is RequestChannel {

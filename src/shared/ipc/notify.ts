@@ -152,7 +152,8 @@ export interface RouteRequest {
 
 type Problem = string | null
 
-const isObject = (v: unknown): v is Readonly<Record<string, unknown>> => v !== null && typeof v === 'object' && !Array.isArray(v)
+const isObject = (v: unknown): v is Readonly<Record<string, unknown>> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0
 const isAccountId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 200
 
@@ -164,11 +165,14 @@ function unknownKeys(o: Readonly<Record<string, unknown>>, allowed: readonly str
   return extra.length > 0 ? `unknown field(s): ${extra.join(', ')}` : null
 }
 
-const noArgs = (args: readonly unknown[]): Problem => (args.length === 0 ? null : `expected no arguments, got ${args.length}`)
+const noArgs = (args: readonly unknown[]): Problem =>
+  args.length === 0 ? null : `expected no arguments, got ${args.length}`
 
 function optionalAccountArgs(args: readonly unknown[]): Problem {
   if (args.length === 0) return null
-  return args.length === 1 && isAccountId(args[0]) ? null : 'expected no argument or one account id (a non-empty string)'
+  return args.length === 1 && isAccountId(args[0])
+    ? null
+    : 'expected no argument or one account id (a non-empty string)'
 }
 
 function listAlertsArgs(args: readonly unknown[]): Problem {
@@ -177,11 +181,15 @@ function listAlertsArgs(args: readonly unknown[]): Problem {
   const extra = unknownKeys(r, ['accountId', 'status'])
   if (extra !== null) return extra
   if (!isAccountId(r.accountId)) return 'accountId must be a non-empty string'
-  if (r.status !== undefined && !(typeof r.status === 'string' && STATUS_FILTERS.includes(r.status))) return `status must be one of ${STATUS_FILTERS.join(', ')}`
+  if (r.status !== undefined && !(typeof r.status === 'string' && STATUS_FILTERS.includes(r.status)))
+    return `status must be one of ${STATUS_FILTERS.join(', ')}`
   return null
 }
 
-function alertAction(allowed: readonly string[], check: (o: Readonly<Record<string, unknown>>) => Problem): (args: readonly unknown[]) => Problem {
+function alertAction(
+  allowed: readonly string[],
+  check: (o: Readonly<Record<string, unknown>>) => Problem,
+): (args: readonly unknown[]) => Problem {
   return (args) => {
     if (args.length !== 2) return `expected [accountId, request], got ${args.length} argument(s)`
     if (!isAccountId(args[0])) return 'accountId must be a non-empty string'
@@ -195,12 +203,18 @@ function alertAction(allowed: readonly string[], check: (o: Readonly<Record<stri
   }
 }
 
-const updateStatusArgs = alertAction(['status'], (r) => (typeof r.status === 'string' && ALERT_STATUSES.includes(r.status) ? null : `status must be one of ${ALERT_STATUSES.join(', ')}`))
+const updateStatusArgs = alertAction(['status'], (r) =>
+  typeof r.status === 'string' && ALERT_STATUSES.includes(r.status)
+    ? null
+    : `status must be one of ${ALERT_STATUSES.join(', ')}`,
+)
 
 const assignArgs = alertAction(['assigneeUsernames'], (r) => {
   const names = r.assigneeUsernames
   if (!Array.isArray(names) || names.length > 100) return 'assigneeUsernames must be a list of usernames'
-  return names.every((n) => typeof n === 'string' && /^[A-Za-z0-9_.][A-Za-z0-9_.-]{0,254}$/.test(n)) ? null : 'assigneeUsernames must be a list of usernames'
+  return names.every((n) => typeof n === 'string' && /^[A-Za-z0-9_.][A-Za-z0-9_.-]{0,254}$/.test(n))
+    ? null
+    : 'assigneeUsernames must be a list of usernames'
 })
 
 /** The validators of the notify channels, spread into contract.ts `requestValidators`. */
@@ -224,9 +238,15 @@ export interface NotifyRequests {
   /** The alerts of the account's synced projects, from the instance; offline, the open ones the last check saw (`stale`). */
   'notify:list-alerts': { readonly args: readonly [request: AlertListRequest]; readonly result: AlertList }
   /** Online only: sets the status (`updateAlertStatus`); the updated alert. */
-  'alerts:update-status': { readonly args: readonly [accountId: string, request: AlertStatusRequest]; readonly result: NotifyAlert }
+  'alerts:update-status': {
+    readonly args: readonly [accountId: string, request: AlertStatusRequest]
+    readonly result: NotifyAlert
+  }
   /** Online only: replaces the assignees (`alertSetAssignees`); the updated alert. */
-  'alerts:assign': { readonly args: readonly [accountId: string, request: AlertAssignRequest]; readonly result: NotifyAlert }
+  'alerts:assign': {
+    readonly args: readonly [accountId: string, request: AlertAssignRequest]
+    readonly result: NotifyAlert
+  }
 }
 
 export interface NotifyEvents {

@@ -92,7 +92,8 @@ export interface OutboxBase {
  * - `reconciled`: an unknown outcome the server's state showed as applied;
  * - `discarded`: the user gave it up (discard, or "take theirs" in a conflict).
  */
-export type OutboxState = 'queued' | 'sending' | 'done' | 'failed' | 'conflict' | 'unknown-outcome' | 'reconciled' | 'discarded'
+export type OutboxState =
+  'queued' | 'sending' | 'done' | 'failed' | 'conflict' | 'unknown-outcome' | 'reconciled' | 'discarded'
 
 export interface OutboxConflict {
   /** What this write sets, by field. */
@@ -128,7 +129,10 @@ export interface OutboxEntry {
 }
 
 /** `outbox:resolve`: keep my version (sent again over theirs), take theirs (mine discarded), or send an edited version. */
-export type ConflictResolution = { readonly choice: 'mine' } | { readonly choice: 'theirs' } | { readonly choice: 'edited'; readonly changes: ItemChanges }
+export type ConflictResolution =
+  | { readonly choice: 'mine' }
+  | { readonly choice: 'theirs' }
+  | { readonly choice: 'edited'; readonly changes: ItemChanges }
 
 /** Requests of the item write channels (`issues:*`, `merge-requests:*`). */
 export interface ItemRef {
@@ -249,21 +253,42 @@ function itemRefProblem(o: Record<string, unknown>): Problem {
 export function itemChangesProblem(value: unknown): Problem {
   if (!isObject(value)) return 'changes must be an object'
   const c = value
-  const keys = ['title', 'description', 'labels', 'add_labels', 'remove_labels', 'assignee_ids', 'milestone_id', 'state_event', ...ISSUE_ONLY_CHANGES]
+  const keys = [
+    'title',
+    'description',
+    'labels',
+    'add_labels',
+    'remove_labels',
+    'assignee_ids',
+    'milestone_id',
+    'state_event',
+    ...ISSUE_ONLY_CHANGES,
+  ]
   const extra = unknownKeys(c, keys)
   if (extra !== null) return extra
   if (!keys.some((k) => c[k] !== undefined)) return 'changes must change at least one field'
-  if (c.title !== undefined && !isText(c.title, 255)) return 'title must be a non-empty string of at most 255 characters'
-  if (c.description !== undefined && !isText(c.description, 1_048_576, true)) return 'description must be a string of at most 1 MiB'
+  if (c.title !== undefined && !isText(c.title, 255))
+    return 'title must be a non-empty string of at most 255 characters'
+  if (c.description !== undefined && !isText(c.description, 1_048_576, true))
+    return 'description must be a string of at most 1 MiB'
   for (const k of ['labels', 'add_labels', 'remove_labels'] as const) {
     if (c[k] !== undefined && !isStringList(c[k])) return `${k} must be a list of label names (no commas)`
   }
-  if (c.labels !== undefined && (c.add_labels !== undefined || c.remove_labels !== undefined)) return 'give labels, or add_labels/remove_labels, not both'
+  if (c.labels !== undefined && (c.add_labels !== undefined || c.remove_labels !== undefined))
+    return 'give labels, or add_labels/remove_labels, not both'
   if (c.assignee_ids !== undefined && !isIdList(c.assignee_ids)) return 'assignee_ids must be a list of user ids'
-  if (c.milestone_id !== undefined && c.milestone_id !== null && !isId(c.milestone_id)) return 'milestone_id must be a milestone id or null'
-  if (c.state_event !== undefined && c.state_event !== 'close' && c.state_event !== 'reopen') return "state_event must be 'close' or 'reopen'"
-  if (c.due_date !== undefined && c.due_date !== null && !isDate(c.due_date)) return 'due_date must be a date (YYYY-MM-DD) or null'
-  if (c.weight !== undefined && c.weight !== null && !(typeof c.weight === 'number' && Number.isSafeInteger(c.weight) && c.weight >= 0)) return 'weight must be a whole number from 0, or null'
+  if (c.milestone_id !== undefined && c.milestone_id !== null && !isId(c.milestone_id))
+    return 'milestone_id must be a milestone id or null'
+  if (c.state_event !== undefined && c.state_event !== 'close' && c.state_event !== 'reopen')
+    return "state_event must be 'close' or 'reopen'"
+  if (c.due_date !== undefined && c.due_date !== null && !isDate(c.due_date))
+    return 'due_date must be a date (YYYY-MM-DD) or null'
+  if (
+    c.weight !== undefined &&
+    c.weight !== null &&
+    !(typeof c.weight === 'number' && Number.isSafeInteger(c.weight) && c.weight >= 0)
+  )
+    return 'weight must be a whole number from 0, or null'
   if (c.epic_id !== undefined && c.epic_id !== null && !isId(c.epic_id)) return 'epic_id must be an epic id or null'
   return null
 }
@@ -276,7 +301,10 @@ function isDate(value: unknown): value is string {
 }
 
 /** Builds a validator of `[accountId, request]` from a check of the request object. */
-export function accountAndRequest(allowed: readonly string[], check: (o: Record<string, unknown>) => Problem): (args: readonly unknown[]) => Problem {
+export function accountAndRequest(
+  allowed: readonly string[],
+  check: (o: Record<string, unknown>) => Problem,
+): (args: readonly unknown[]) => Problem {
   return (args) => {
     if (args.length !== 2) return `expected [accountId, request], got ${args.length} argument(s)`
     if (!isText(args[0], 200)) return 'accountId must be a non-empty string'
@@ -289,48 +317,70 @@ const ref = ['projectId', 'iid']
 
 export const commentArgs = accountAndRequest([...ref, 'body', 'discussionId'], (o) => {
   if (!isText(o.body, 1_000_000)) return 'body must be a non-empty string'
-  if (o.discussionId !== undefined && !(isText(o.discussionId, 64) && /^[0-9a-f]+$/i.test(o.discussionId))) return 'discussionId must be a discussion id (hexadecimal)'
+  if (o.discussionId !== undefined && !(isText(o.discussionId, 64) && /^[0-9a-f]+$/i.test(o.discussionId)))
+    return 'discussionId must be a discussion id (hexadecimal)'
   return itemRefProblem(o)
 })
 
-export const updateArgs = accountAndRequest([...ref, 'changes'], (o) => itemRefProblem(o) ?? itemChangesProblem(o.changes))
+export const updateArgs = accountAndRequest(
+  [...ref, 'changes'],
+  (o) => itemRefProblem(o) ?? itemChangesProblem(o.changes),
+)
 
 /** `merge-requests:update`: the item changes less the issue-only fields. */
 export const mergeRequestUpdateArgs = accountAndRequest([...ref, 'changes'], (o) => {
-  const issueOnly = isObject(o.changes) ? ISSUE_ONLY_CHANGES.filter((k) => (o.changes as Record<string, unknown>)[k] !== undefined) : []
+  const issueOnly = isObject(o.changes)
+    ? ISSUE_ONLY_CHANGES.filter((k) => (o.changes as Record<string, unknown>)[k] !== undefined)
+    : []
   if (issueOnly.length > 0) return `merge requests have no ${issueOnly.join(', ')}`
   return itemRefProblem(o) ?? itemChangesProblem(o.changes)
 })
 
 export const timeEstimateArgs = accountAndRequest([...ref, 'seconds'], (o) => {
-  if (!(typeof o.seconds === 'number' && Number.isSafeInteger(o.seconds) && o.seconds >= 0)) return 'seconds must be a non-negative integer'
+  if (!(typeof o.seconds === 'number' && Number.isSafeInteger(o.seconds) && o.seconds >= 0))
+    return 'seconds must be a non-negative integer'
   return itemRefProblem(o)
 })
 
 export const spentTimeArgs = accountAndRequest([...ref, 'seconds', 'summary'], (o) => {
-  if (!(typeof o.seconds === 'number' && Number.isSafeInteger(o.seconds) && o.seconds !== 0)) return 'seconds must be a non-zero integer'
-  if (o.summary !== undefined && !isText(o.summary, 255, true)) return 'summary must be a string of at most 255 characters'
+  if (!(typeof o.seconds === 'number' && Number.isSafeInteger(o.seconds) && o.seconds !== 0))
+    return 'seconds must be a non-zero integer'
+  if (o.summary !== undefined && !isText(o.summary, 255, true))
+    return 'summary must be a string of at most 255 characters'
   return itemRefProblem(o)
 })
 
 export const itemArgs = accountAndRequest(ref, itemRefProblem)
 
-export const subscribeArgs = accountAndRequest([...ref, 'subscribed'], (o) => (typeof o.subscribed === 'boolean' ? itemRefProblem(o) : 'subscribed must be a boolean'))
+export const subscribeArgs = accountAndRequest([...ref, 'subscribed'], (o) =>
+  typeof o.subscribed === 'boolean' ? itemRefProblem(o) : 'subscribed must be a boolean',
+)
 
-export const markTodoDoneArgs = accountAndRequest(['todoId'], (o) => (isId(o.todoId) ? null : 'todoId must be a positive integer'))
+export const markTodoDoneArgs = accountAndRequest(['todoId'], (o) =>
+  isId(o.todoId) ? null : 'todoId must be a positive integer',
+)
 
-export const mergeArgs = accountAndRequest([...ref, 'mergeCommitMessage', 'squashCommitMessage', 'squash', 'shouldRemoveSourceBranch', 'sha'], (o) => {
-  for (const k of ['mergeCommitMessage', 'squashCommitMessage'] as const) if (o[k] !== undefined && !isText(o[k], 100_000)) return `${k} must be a non-empty string`
-  for (const k of ['squash', 'shouldRemoveSourceBranch'] as const) if (o[k] !== undefined && typeof o[k] !== 'boolean') return `${k} must be a boolean`
-  if (o.sha !== undefined && !(typeof o.sha === 'string' && /^[0-9a-f]{7,64}$/.test(o.sha))) return 'sha must be a commit id'
-  return itemRefProblem(o)
-})
+export const mergeArgs = accountAndRequest(
+  [...ref, 'mergeCommitMessage', 'squashCommitMessage', 'squash', 'shouldRemoveSourceBranch', 'sha'],
+  (o) => {
+    for (const k of ['mergeCommitMessage', 'squashCommitMessage'] as const)
+      if (o[k] !== undefined && !isText(o[k], 100_000)) return `${k} must be a non-empty string`
+    for (const k of ['squash', 'shouldRemoveSourceBranch'] as const)
+      if (o[k] !== undefined && typeof o[k] !== 'boolean') return `${k} must be a boolean`
+    if (o.sha !== undefined && !(typeof o.sha === 'string' && /^[0-9a-f]{7,64}$/.test(o.sha)))
+      return 'sha must be a commit id'
+    return itemRefProblem(o)
+  },
+)
 
-export const rebaseArgs = accountAndRequest([...ref, 'skipCi'], (o) => (o.skipCi === undefined || typeof o.skipCi === 'boolean' ? itemRefProblem(o) : 'skipCi must be a boolean'))
+export const rebaseArgs = accountAndRequest([...ref, 'skipCi'], (o) =>
+  o.skipCi === undefined || typeof o.skipCi === 'boolean' ? itemRefProblem(o) : 'skipCi must be a boolean',
+)
 
 export function outboxListArgs(args: readonly unknown[]): Problem {
   if (args.length === 0) return null
-  if (args.length !== 1 || !isObject(args[0])) return 'expected no argument or one filter object {accountId?, includeSettled?}'
+  if (args.length !== 1 || !isObject(args[0]))
+    return 'expected no argument or one filter object {accountId?, includeSettled?}'
   const f = args[0]
   const extra = unknownKeys(f, ['accountId', 'includeSettled'])
   if (extra !== null) return extra
@@ -405,19 +455,34 @@ export interface OutboxRequests {
   'merge-requests:subscribe': Queued<SubscribeRequest>
   'todos:mark-done': Queued<MarkTodoDoneRequest>
   /** Online only: the merged merge request. */
-  'merge-requests:merge': { readonly args: readonly [accountId: string, request: MergeRequestMergeRequest]; readonly result: ServerJson }
+  'merge-requests:merge': {
+    readonly args: readonly [accountId: string, request: MergeRequestMergeRequest]
+    readonly result: ServerJson
+  }
   /** Online only: `{rebase_in_progress: true}`; poll the merge request. */
-  'merge-requests:rebase': { readonly args: readonly [accountId: string, request: MergeRequestRebaseRequest]; readonly result: ServerJson }
+  'merge-requests:rebase': {
+    readonly args: readonly [accountId: string, request: MergeRequestRebaseRequest]
+    readonly result: ServerJson
+  }
   /** Online only: the approval state. */
-  'merge-requests:approve': { readonly args: readonly [accountId: string, request: ItemRef]; readonly result: ServerJson }
-  'merge-requests:unapprove': { readonly args: readonly [accountId: string, request: ItemRef]; readonly result: ServerJson }
+  'merge-requests:approve': {
+    readonly args: readonly [accountId: string, request: ItemRef]
+    readonly result: ServerJson
+  }
+  'merge-requests:unapprove': {
+    readonly args: readonly [accountId: string, request: ItemRef]
+    readonly result: ServerJson
+  }
   /** Unsettled entries (and with `includeSettled`, recent settled ones), oldest first. */
   'outbox:list': { readonly args: readonly [filter?: OutboxListFilter]; readonly result: readonly OutboxEntry[] }
   /** A failed entry goes back to the queue; a waiting one is tried now. */
   'outbox:retry': { readonly args: readonly [entryId: number]; readonly result: OutboxEntry }
   /** Gives an entry up (not while `sending`). */
   'outbox:discard': { readonly args: readonly [entryId: number]; readonly result: OutboxEntry }
-  'outbox:resolve': { readonly args: readonly [entryId: number, resolution: ConflictResolution]; readonly result: OutboxEntry }
+  'outbox:resolve': {
+    readonly args: readonly [entryId: number, resolution: ConflictResolution]
+    readonly result: OutboxEntry
+  }
 }
 
 /** The outbox events. */

@@ -65,7 +65,11 @@ export const DEFAULT_PREFERENCES: Preferences = {
 }
 
 /** Whether `topic` announces itself for the account under these preferences. */
-export function topicAnnounces(preferences: Pick<Preferences, 'mutedTopics'>, accountId: string, topic: NotifyTopic): boolean {
+export function topicAnnounces(
+  preferences: Pick<Preferences, 'mutedTopics'>,
+  accountId: string,
+  topic: NotifyTopic,
+): boolean {
   return !(preferences.mutedTopics[accountId] ?? []).includes(topic)
 }
 
@@ -74,9 +78,12 @@ export const MAX_RECENT_ITEMS = 20
 
 // ---- validation ------------------------------------------------------------------------------
 
-const isObject = (v: unknown): v is Readonly<Record<string, unknown>> => v !== null && typeof v === 'object' && !Array.isArray(v)
-const isIntIn = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max
-const isText = (v: unknown, min: number, max: number): v is string => typeof v === 'string' && v.length >= min && v.length <= max
+const isObject = (v: unknown): v is Readonly<Record<string, unknown>> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
+const isIntIn = (v: unknown, min: number, max: number): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max
+const isText = (v: unknown, min: number, max: number): v is string =>
+  typeof v === 'string' && v.length >= min && v.length <= max
 
 function savedFiltersProblem(v: unknown): string | null {
   if (!Array.isArray(v)) return 'savedFilters must be a list'
@@ -86,7 +93,8 @@ function savedFiltersProblem(v: unknown): string | null {
     const extra = Object.keys(f).filter((k) => !['id', 'name', 'query', 'account'].includes(k))
     if (extra.length > 0) return `savedFilters[${i}]: unknown field(s): ${extra.join(', ')}`
     if (!isText(f.id, 1, 100)) return `savedFilters[${i}].id must be a string of 1 to 100 characters`
-    if (!isText(f.name, 1, 200) || f.name.trim() !== f.name) return `savedFilters[${i}].name must be a trimmed string of 1 to 200 characters`
+    if (!isText(f.name, 1, 200) || f.name.trim() !== f.name)
+      return `savedFilters[${i}].name must be a trimmed string of 1 to 200 characters`
     if (!isText(f.query, 0, 4000)) return `savedFilters[${i}].query must be a string of at most 4000 characters`
     if (!isText(f.account, 1, 200)) return `savedFilters[${i}].account must be an account id or all`
   }
@@ -102,8 +110,10 @@ function recentItemsProblem(v: unknown): string | null {
     const extra = Object.keys(item).filter((k) => !['accountId', 'kind', 'route', 'title', 'reference'].includes(k))
     if (extra.length > 0) return `recentItems[${i}]: unknown field(s): ${extra.join(', ')}`
     if (!isText(item.accountId, 1, 200)) return `recentItems[${i}].accountId must be an account id`
-    if (!['issue', 'merge_request', 'epic', 'milestone'].includes(item.kind as string)) return `recentItems[${i}].kind must be one of issue, merge_request, epic, milestone`
-    if (!isText(item.route, 2, 500) || !item.route.startsWith('/a/')) return `recentItems[${i}].route must be an item route (/a/…)`
+    if (!['issue', 'merge_request', 'epic', 'milestone'].includes(item.kind as string))
+      return `recentItems[${i}].kind must be one of issue, merge_request, epic, milestone`
+    if (!isText(item.route, 2, 500) || !item.route.startsWith('/a/'))
+      return `recentItems[${i}].route must be an item route (/a/…)`
     if (!isText(item.title, 0, 1000)) return `recentItems[${i}].title must be a string of at most 1000 characters`
     if (!isText(item.reference, 1, 1000)) return `recentItems[${i}].reference must be a string of 1 to 1000 characters`
   }
@@ -118,7 +128,11 @@ function mutedTopicsProblem(v: unknown): string | null {
   if (entries.length > MAX_MUTED_ACCOUNTS) return `mutedTopics holds at most ${MAX_MUTED_ACCOUNTS} accounts`
   for (const [accountId, topics] of entries) {
     if (!isText(accountId, 1, 200)) return 'mutedTopics keys must be account ids of 1 to 200 characters'
-    if (!Array.isArray(topics) || !topics.every((t) => (NOTIFY_TOPICS as readonly unknown[]).includes(t)) || new Set(topics).size !== topics.length) {
+    if (
+      !Array.isArray(topics) ||
+      !topics.every((t) => (NOTIFY_TOPICS as readonly unknown[]).includes(t)) ||
+      new Set(topics).size !== topics.length
+    ) {
       return `mutedTopics[${accountId}] must be a list of distinct topics among ${NOTIFY_TOPICS.join(', ')}`
     }
   }
@@ -128,7 +142,8 @@ function mutedTopicsProblem(v: unknown): string | null {
 /** Why a value is not valid for its key (null when it is), for the IPC boundary and for stored rows. */
 const PROBLEMS: { readonly [K in keyof Preferences]: (v: unknown) => string | null } = {
   notifications: (v) => (typeof v === 'boolean' ? null : 'notifications must be a boolean'),
-  notifyIntervalSeconds: (v) => (isIntIn(v, 30, 3600) ? null : 'notifyIntervalSeconds must be an integer from 30 to 3600'),
+  notifyIntervalSeconds: (v) =>
+    isIntIn(v, 30, 3600) ? null : 'notifyIntervalSeconds must be an integer from 30 to 3600',
   theme: (v) => (v === 'system' || v === 'light' || v === 'dark' ? null : 'theme must be one of system, light, dark'),
   sidebarCollapsed: (v) => (typeof v === 'boolean' ? null : 'sidebarCollapsed must be a boolean'),
   savedFilters: savedFiltersProblem,
@@ -162,7 +177,8 @@ function setPreferencesArgs(args: readonly unknown[]): string | null {
   return null
 }
 
-const noArgs = (args: readonly unknown[]): string | null => (args.length === 0 ? null : `expected no arguments, got ${args.length}`)
+const noArgs = (args: readonly unknown[]): string | null =>
+  args.length === 0 ? null : `expected no arguments, got ${args.length}`
 
 /** The validators of the preferences channels, spread into contract.ts `requestValidators`. */
 export const preferencesValidators = {

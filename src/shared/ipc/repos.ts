@@ -234,12 +234,15 @@ export const MAX_REPO_PATH_LENGTH = 4096
  * trailing or doubled `/`), and never a leading `-`, which a command line would read as an option.
  */
 export function refProblem(ref: unknown): string | null {
-  if (typeof ref !== 'string' || ref.length === 0 || ref.length > MAX_REF_LENGTH) return `a ref must be a string of 1 to ${MAX_REF_LENGTH} characters`
+  if (typeof ref !== 'string' || ref.length === 0 || ref.length > MAX_REF_LENGTH)
+    return `a ref must be a string of 1 to ${MAX_REF_LENGTH} characters`
   if (ref.startsWith('-')) return 'a ref must not start with -'
   // eslint-disable-next-line no-control-regex -- control characters are what this refuses
-  if (/[\x00-\x20\x7f~^:?*[\\]/.test(ref)) return 'a ref must not contain spaces, control characters or any of ~ ^ : ? * [ \\'
+  if (/[\x00-\x20\x7f~^:?*[\\]/.test(ref))
+    return 'a ref must not contain spaces, control characters or any of ~ ^ : ? * [ \\'
   if (ref.includes('..') || ref.includes('@{') || ref === '@') return 'a ref must not contain .. or @{ or be @'
-  if (ref.startsWith('/') || ref.endsWith('/') || ref.includes('//')) return 'a ref must not start or end with / or contain //'
+  if (ref.startsWith('/') || ref.endsWith('/') || ref.includes('//'))
+    return 'a ref must not start or end with / or contain //'
   if (ref.endsWith('.')) return 'a ref must not end with .'
   for (const part of ref.split('/')) {
     if (part.startsWith('.') || part.endsWith('.lock')) return 'no part of a ref may start with . or end with .lock'
@@ -252,7 +255,8 @@ export function refProblem(ref: unknown): string | null {
  * no empty, `.` or `..` segment, no control character, no leading `-`. `''` is the root.
  */
 export function repoPathProblem(path: unknown, allowRoot = true): string | null {
-  if (typeof path !== 'string' || path.length > MAX_REPO_PATH_LENGTH) return `a path must be a string of at most ${MAX_REPO_PATH_LENGTH} characters`
+  if (typeof path !== 'string' || path.length > MAX_REPO_PATH_LENGTH)
+    return `a path must be a string of at most ${MAX_REPO_PATH_LENGTH} characters`
   if (path === '') return allowRoot ? null : 'a file path must not be empty'
   if (path.startsWith('/')) return 'a path must be relative to the repository root (no leading /)'
   if (path.startsWith('-')) return 'a path must not start with -'
@@ -267,10 +271,13 @@ export function repoPathProblem(path: unknown, allowRoot = true): string | null 
 
 type Check = (value: unknown) => string | null
 
-const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> => v !== null && typeof v === 'object' && !Array.isArray(v)
-const positiveInt = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= Number.MAX_SAFE_INTEGER
+const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
+const positiveInt = (v: unknown): boolean =>
+  typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= Number.MAX_SAFE_INTEGER
 
-const accountId: Check = (v) => (typeof v === 'string' && v.length > 0 && v.length <= 200 ? null : 'expected an account id (a non-empty string)')
+const accountId: Check = (v) =>
+  typeof v === 'string' && v.length > 0 && v.length <= 200 ? null : 'expected an account id (a non-empty string)'
 const projectId: Check = (v) => (positiveInt(v) ? null : 'expected a project id (a positive integer)')
 
 function shape(fields: Readonly<Record<string, { readonly check: Check; readonly optional?: boolean }>>): Check {
@@ -299,7 +306,8 @@ const bool: Check = (v) => (typeof v === 'boolean' ? null : 'expected true or fa
 function args(checks: readonly Check[], optional = 0): (a: readonly unknown[]) => string | null {
   return (a) => {
     const min = checks.length - optional
-    if (a.length < min || a.length > checks.length) return `expected ${min === checks.length ? min : `${min} to ${checks.length}`} arguments, got ${a.length}`
+    if (a.length < min || a.length > checks.length)
+      return `expected ${min === checks.length ? min : `${min} to ${checks.length}`} arguments, got ${a.length}`
     for (let i = 0; i < a.length; i++) {
       const problem = checks[i](a[i])
       if (problem !== null) return `argument ${i + 1}: ${problem}`
@@ -308,7 +316,8 @@ function args(checks: readonly Check[], optional = 0): (a: readonly unknown[]) =
   }
 }
 
-const searchText: Check = (v) => (typeof v === 'string' && v.trim() !== '' && v.length <= 500 ? null : 'expected search text (1 to 500 characters)')
+const searchText: Check = (v) =>
+  typeof v === 'string' && v.trim() !== '' && v.length <= 500 ? null : 'expected search text (1 to 500 characters)'
 const searchLimit: Check = (v) => (positiveInt(v) && (v as number) <= 200 ? null : 'expected 1 to 200')
 
 /** The validators of the repository channels, spread into contract.ts `requestValidators`. */
@@ -319,15 +328,42 @@ export const reposValidators = {
   'repos:cancel': args([accountId, projectId]),
   'repos:remove': args([accountId, projectId]),
   'repos:refs': args([accountId, projectId]),
-  'repos:tree': args([accountId, shape({ projectId: { check: projectId }, ref: { check: ref }, path: { check: dirPath, optional: true } })]),
-  'repos:blob': args([accountId, shape({ projectId: { check: projectId }, ref: { check: ref }, path: { check: filePath } })]),
+  'repos:tree': args([
+    accountId,
+    shape({ projectId: { check: projectId }, ref: { check: ref }, path: { check: dirPath, optional: true } }),
+  ]),
+  'repos:blob': args([
+    accountId,
+    shape({ projectId: { check: projectId }, ref: { check: ref }, path: { check: filePath } }),
+  ]),
   'repos:log': args([
     accountId,
-    shape({ projectId: { check: projectId }, ref: { check: ref }, path: { check: dirPath, optional: true }, page: { check: page, optional: true }, perPage: { check: perPage, optional: true } }),
+    shape({
+      projectId: { check: projectId },
+      ref: { check: ref },
+      path: { check: dirPath, optional: true },
+      page: { check: page, optional: true },
+      perPage: { check: perPage, optional: true },
+    }),
   ]),
   'repos:commit': args([accountId, shape({ projectId: { check: projectId }, sha: { check: ref } })]),
-  'repos:compare': args([accountId, shape({ projectId: { check: projectId }, from: { check: ref }, to: { check: ref }, straight: { check: bool, optional: true } })]),
-  'repos:search': args([accountId, shape({ query: { check: searchText }, projectId: { check: projectId, optional: true }, limit: { check: searchLimit, optional: true } })]),
+  'repos:compare': args([
+    accountId,
+    shape({
+      projectId: { check: projectId },
+      from: { check: ref },
+      to: { check: ref },
+      straight: { check: bool, optional: true },
+    }),
+  ]),
+  'repos:search': args([
+    accountId,
+    shape({
+      query: { check: searchText },
+      projectId: { check: projectId, optional: true },
+      limit: { check: searchLimit, optional: true },
+    }),
+  ]),
 } as const
 
 /** The repository request channels. */
@@ -346,10 +382,19 @@ export interface ReposRequests {
   'repos:tree': { readonly args: readonly [accountId: string, request: RepoTreeRequest]; readonly result: RepoTree }
   'repos:blob': { readonly args: readonly [accountId: string, request: RepoBlobRequest]; readonly result: RepoBlob }
   'repos:log': { readonly args: readonly [accountId: string, request: RepoLogRequest]; readonly result: RepoLog }
-  'repos:commit': { readonly args: readonly [accountId: string, request: RepoCommitRequest]; readonly result: RepoCommitDetail }
-  'repos:compare': { readonly args: readonly [accountId: string, request: RepoCompareRequest]; readonly result: RepoCompare }
+  'repos:commit': {
+    readonly args: readonly [accountId: string, request: RepoCommitRequest]
+    readonly result: RepoCommitDetail
+  }
+  'repos:compare': {
+    readonly args: readonly [accountId: string, request: RepoCompareRequest]
+    readonly result: RepoCompare
+  }
   /** File names and contents of the default branch of the account's clones (or of one project's), offline. */
-  'repos:search': { readonly args: readonly [accountId: string, request: RepoSearchRequest]; readonly result: RepoSearchResult }
+  'repos:search': {
+    readonly args: readonly [accountId: string, request: RepoSearchRequest]
+    readonly result: RepoSearchResult
+  }
 }
 
 export interface RepoSearchRequest {

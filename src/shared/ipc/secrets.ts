@@ -29,5 +29,7 @@ export interface SecretsRequests {
 export const secretsValidators: { readonly [C in keyof SecretsRequests]: ArgsValidator } = {
   'accounts:secret-storage': (args) => (args.length === 0 ? null : `expected no arguments, got ${args.length}`),
   'accounts:use-encrypted-file': (args) =>
-    args.length === 1 && typeof args[0] === 'string' && args[0].length >= 8 && args[0].length <= 1024 ? null : 'expected one passphrase (a string of 8 to 1024 characters)',
+    args.length === 1 && typeof args[0] === 'string' && args[0].length >= 8 && args[0].length <= 1024
+      ? null
+      : 'expected one passphrase (a string of 8 to 1024 characters)',
 }

@@ -23,8 +23,15 @@ export interface RunningBurrow extends Launched {
 }
 
 /** Starts support/launch.ts and waits for its addresses. */
-export async function launchBurrow(options: { readonly demo?: boolean; readonly secondStorage?: boolean } = {}): Promise<RunningBurrow> {
-  const args = [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'test/e2e/support/launch.ts'), ...(options.demo ? ['--demo'] : []), ...(options.secondStorage ? ['--second-storage'] : [])]
+export async function launchBurrow(
+  options: { readonly demo?: boolean; readonly secondStorage?: boolean } = {},
+): Promise<RunningBurrow> {
+  const args = [
+    join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+    join(root, 'test/e2e/support/launch.ts'),
+    ...(options.demo ? ['--demo'] : []),
+    ...(options.secondStorage ? ['--second-storage'] : []),
+  ]
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -87,7 +94,8 @@ export async function launchBurrow(options: { readonly demo?: boolean; readonly 
 export function watchCsp(page: Page): string[] {
   const violations: string[] = []
   page.on('console', (message: ConsoleMessage) => {
-    if (/Content Security Policy|Refused to (load|execute|apply|connect|evaluate)/i.test(message.text())) violations.push(message.text())
+    if (/Content Security Policy|Refused to (load|execute|apply|connect|evaluate)/i.test(message.text()))
+      violations.push(message.text())
   })
   page.on('pageerror', (error) => {
     if (/Content Security Policy|EvalError/i.test(error.message)) violations.push(error.message)

@@ -14,16 +14,23 @@ export interface KeychainlessBurrow extends KeychainlessLaunched {
 
 /** Starts support/launch-keychainless.ts (a machine without an OS keychain) and waits for its addresses. */
 export async function launchKeychainless(): Promise<KeychainlessBurrow> {
-  const child: ChildProcess = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'test/e2e/support/launch-keychainless.ts')], {
-    cwd: root,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  })
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'test/e2e/support/launch-keychainless.ts')],
+    {
+      cwd: root,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  )
   let errors = ''
   let stdout = ''
   child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()))
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
   const launched = await new Promise<KeychainlessLaunched>((resolveLaunch, reject) => {
-    const timer = setTimeout(() => reject(new Error(`launch-keychainless.ts printed nothing within 120 s:\n${errors}`)), 120_000)
+    const timer = setTimeout(
+      () => reject(new Error(`launch-keychainless.ts printed nothing within 120 s:\n${errors}`)),
+      120_000,
+    )
     child.once('exit', (code) => reject(new Error(`launch-keychainless.ts exited with ${code}:\n${errors}`)))
     const poll = setInterval(() => {
       const line = stdout.split('\n').find((l) => l.startsWith('{'))
@@ -40,7 +47,8 @@ export async function launchKeychainless(): Promise<KeychainlessBurrow> {
     child.stdin?.write(`${name}\n`)
     const deadline = Date.now() + timeoutMs
     while (stdout.split(marker).length === before) {
-      if (Date.now() > deadline) throw new Error(`launch-keychainless.ts did not answer ${name}:\n${errors.slice(-2000)}`)
+      if (Date.now() > deadline)
+        throw new Error(`launch-keychainless.ts did not answer ${name}:\n${errors.slice(-2000)}`)
       await new Promise((r) => setTimeout(r, 50))
     }
     const answer = stdout.split(marker).at(-1)?.split('\n')[0] ?? 'null'

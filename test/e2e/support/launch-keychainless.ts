@@ -19,7 +19,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
-import { openAccounts, type Accounts, type SecretStore, type SecretStoreAvailability } from '../../../src/main/core/accounts/index'
+import {
+  openAccounts,
+  type Accounts,
+  type SecretStore,
+  type SecretStoreAvailability,
+} from '../../../src/main/core/accounts/index'
 import { openCache, type Cache } from '../../../src/main/core/cache/index'
 import { createCore, type Core } from '../../../src/main/core/index'
 import { Outbox } from '../../../src/main/core/outbox/index'
@@ -31,14 +36,22 @@ export interface KeychainlessLaunched {
   readonly serverUrl: string
   readonly user: { readonly username: string; readonly name: string; readonly token: string }
   /** The project the user owns and its one issue, for the offline-write part of the test. */
-  readonly project: { readonly id: number; readonly path: string; readonly issueIid: number; readonly issueTitle: string }
+  readonly project: {
+    readonly id: number
+    readonly path: string
+    readonly issueIid: number
+    readonly issueTitle: string
+  }
 }
 
 /** Stand-in for the OS keychain of a machine that has none (no Secret Service on the session bus). */
 class StandInMissingKeychain implements SecretStore {
   readonly kind = 'keychain'
   async availability(): Promise<SecretStoreAvailability> {
-    return { available: false, reason: 'The OS keychain is not usable: no Secret Service answers on the session bus (org.freedesktop.secrets).' }
+    return {
+      available: false,
+      reason: 'The OS keychain is not usable: no Secret Service answers on the session bus (org.freedesktop.secrets).',
+    }
   }
   async get(): Promise<string | null> {
     throw new Error('no keychain on this machine')
@@ -61,12 +74,21 @@ const server = await startServer()
 const seeded = seedUser(server, { username: 'ada', name: 'Ada Lovelace' })
 
 async function asAda<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${server.url}/api/v4${path}`, { method, headers: { 'PRIVATE-TOKEN': seeded.token, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+  const response = await fetch(`${server.url}/api/v4${path}`, {
+    method,
+    headers: { 'PRIVATE-TOKEN': seeded.token, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
   return (await response.json()) as T
 }
-const project = await asAda<{ id: number; path_with_namespace: string }>('POST', '/projects', { name: 'field-notes', visibility: 'private' })
-const issue = await asAda<{ iid: number; title: string }>('POST', `/projects/${project.id}/issues`, { title: 'Calibrate the anemometer before the spring survey' })
+const project = await asAda<{ id: number; path_with_namespace: string }>('POST', '/projects', {
+  name: 'field-notes',
+  visibility: 'private',
+})
+const issue = await asAda<{ iid: number; title: string }>('POST', `/projects/${project.id}/issues`, {
+  title: 'Calibrate the anemometer before the spring survey',
+})
 
 interface Running {
   readonly accounts: Accounts
@@ -81,7 +103,15 @@ async function open(port?: number): Promise<Running> {
   const cache = openCache({ userDataDir: appDir })
   const outbox = new Outbox({ cache, accounts })
   outbox.start()
-  const core = createCore({ version: pkg.version, mode: 'browser', serverUrl: server.url, accounts, cache, outbox, syncOptions: { schedule: true } })
+  const core = createCore({
+    version: pkg.version,
+    mode: 'browser',
+    serverUrl: server.url,
+    accounts,
+    cache,
+    outbox,
+    syncOptions: { schedule: true },
+  })
   const host = await startWebHost({ rendererDir, core, port })
   return { accounts, cache, outbox, core, host }
 }
@@ -114,8 +144,12 @@ createInterface({ input: process.stdin }).on('line', (line) => {
       process.stdout.write(`ok relaunch ${JSON.stringify({ pageUrl: running.host.pageUrl })}\n`)
     })().catch((error: unknown) => process.stderr.write(`relaunch failed: ${String(error)}\n`))
   } else if (command === 'comments') {
-    void asAda<{ body: string; system: boolean }[]>('GET', `/projects/${project.id}/issues/${issue.iid}/notes?sort=asc`).then(
-      (notes) => process.stdout.write(`ok comments ${JSON.stringify(notes.filter((n) => !n.system).map((n) => n.body))}\n`),
+    void asAda<{ body: string; system: boolean }[]>(
+      'GET',
+      `/projects/${project.id}/issues/${issue.iid}/notes?sort=asc`,
+    ).then(
+      (notes) =>
+        process.stdout.write(`ok comments ${JSON.stringify(notes.filter((n) => !n.system).map((n) => n.body))}\n`),
       (error: unknown) => process.stderr.write(`comments failed: ${String(error)}\n`),
     )
   }

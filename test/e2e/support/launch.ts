@@ -52,7 +52,11 @@ const demo = process.argv.includes('--demo')
 // A second repository storage (`archive`): the demo then holds a finished storage move, and moves can be scheduled.
 const secondStorage = process.argv.includes('--second-storage')
 /** The demo server's seed arguments, also the key of the run's shared seed (support/seed-template.ts). */
-const SERVER_SEED_ARGS: readonly string[] = ['--seed', 'demo', ...(secondStorage ? ['--storage', 'default', '--storage', 'archive'] : [])]
+const SERVER_SEED_ARGS: readonly string[] = [
+  '--seed',
+  'demo',
+  ...(secondStorage ? ['--storage', 'default', '--storage', 'archive'] : []),
+]
 const appDir = mkdtempSync(join(tmpdir(), 'burrow-e2e-app-'))
 const accounts = await openAccounts({ userDataDir: appDir, encryptedFilePassphrase: 'e2e passphrase' })
 let user: Launched['user']
@@ -73,7 +77,16 @@ if (demo) {
   const cache = openCache({ userDataDir: appDir })
   const outbox = new Outbox({ cache, accounts })
   outbox.start()
-  const core = createCore({ version: pkg.version, mode: 'browser', serverUrl: server.url, accounts, cache, outbox, syncOptions: { schedule: true }, reposDir: join(appDir, 'repos') })
+  const core = createCore({
+    version: pkg.version,
+    mode: 'browser',
+    serverUrl: server.url,
+    accounts,
+    cache,
+    outbox,
+    syncOptions: { schedule: true },
+    reposDir: join(appDir, 'repos'),
+  })
   host = await startWebHost({ rendererDir, core })
   dispose = async () => {
     await core.dispose()
@@ -97,7 +110,12 @@ if (demo) {
  * can be stopped (SIGTERM, as a user quitting it) and started again on the same port and data
  * dir, where it finds its content and does not seed twice.
  */
-async function startServerProcess(): Promise<{ url: string; dataDir: string; stop(): Promise<void>; start(): Promise<void> }> {
+async function startServerProcess(): Promise<{
+  url: string
+  dataDir: string
+  stop(): Promise<void>
+  start(): Promise<void>
+}> {
   const dataDir = mkdtempSync(join(tmpdir(), 'burrow-e2e-server-'))
   // The run's shared demo seed, copied in (the server then does not seed again), on its port when free.
   const template = await fillFromTemplate(dataDir, SERVER_SEED_ARGS, ROOT_TOKEN)
@@ -107,11 +125,25 @@ async function startServerProcess(): Promise<{ url: string; dataDir: string; sto
   const start = async (): Promise<void> => {
     if (child !== null) return
     let output = ''
-    const started = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'src/server/cli.ts', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir, ...SERVER_SEED_ARGS], {
-      cwd: root,
-      env: { ...process.env, BURROW_ROOT_TOKEN: ROOT_TOKEN },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const started = spawn(
+      process.execPath,
+      [
+        join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+        'src/server/cli.ts',
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--data-dir',
+        dataDir,
+        ...SERVER_SEED_ARGS,
+      ],
+      {
+        cwd: root,
+        env: { ...process.env, BURROW_ROOT_TOKEN: ROOT_TOKEN },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
     child = started
     started.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
     started.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -148,13 +180,20 @@ async function startServerProcess(): Promise<{ url: string; dataDir: string; sto
 /** The demo's group owner, with a personal access token root creates for this run. */
 async function demoUserToken(url: string): Promise<Launched['user']> {
   const asRoot = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${url}/api/v4${path}`, { method, headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+    const response = await fetch(`${url}/api/v4${path}`, {
+      method,
+      headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
     return (await response.json()) as T
   }
   const [amara] = await asRoot<{ id: number; username: string; name: string }[]>('GET', '/users?username=amara')
   if (amara === undefined) throw new Error('the demo seed has no amara')
-  const pat = await asRoot<{ token: string }>('POST', `/users/${amara.id}/personal_access_tokens`, { name: 'e2e', scopes: ['api', 'read_user'] })
+  const pat = await asRoot<{ token: string }>('POST', `/users/${amara.id}/personal_access_tokens`, {
+    name: 'e2e',
+    scopes: ['api', 'read_user'],
+  })
   return { username: amara.username, name: amara.name, password: '', token: pat.token }
 }
 
@@ -174,7 +213,12 @@ const REQUEST_LINE = /(?:^|\r\n)([A-Z]+) (\S+) HTTP\/1\.[01]\r\n/
  * every open connection, as a dropped network does; "online" listens on the same port again.
  * An armed DropRule cuts one matching request (or its answer) and takes the proxy offline.
  */
-async function startProxy(targetPort: number): Promise<{ url: string; setOnline(online: boolean): Promise<void>; arm(rule: DropRule): void; close(): Promise<void> }> {
+async function startProxy(targetPort: number): Promise<{
+  url: string
+  setOnline(online: boolean): Promise<void>
+  arm(rule: DropRule): void
+  close(): Promise<void>
+}> {
   const sockets = new Set<Socket>()
   let armed: DropRule | null = null
   const track = (s: Socket): void => {
@@ -261,7 +305,8 @@ if (proxy) {
     const done = (): void => void process.stdout.write(`ok ${command}\n`)
     if (command === 'offline' || command === 'online') void proxy.setOnline(command === 'online').then(done)
     else if (command === 'server-stop') void serverProcess?.stop().then(done)
-    else if (command === 'server-start') void serverProcess?.start().then(done, (error: unknown) => process.stderr.write(`${String(error)}\n`))
+    else if (command === 'server-start')
+      void serverProcess?.start().then(done, (error: unknown) => process.stderr.write(`${String(error)}\n`))
     else {
       const [verb, method, pathPart] = command.split(/\s+/)
       if ((verb === 'drop-request' || verb === 'drop-response') && method !== undefined && pathPart !== undefined) {
@@ -272,7 +317,13 @@ if (proxy) {
   })
 }
 
-const launched: Launched = { pageUrl: host.pageUrl, serverUrl, proxyUrl: proxy?.url ?? null, rootToken: ROOT_TOKEN, user }
+const launched: Launched = {
+  pageUrl: host.pageUrl,
+  serverUrl,
+  proxyUrl: proxy?.url ?? null,
+  rootToken: ROOT_TOKEN,
+  user,
+}
 process.stdout.write(`${JSON.stringify(launched)}\n`)
 
 let closing = false

@@ -34,7 +34,13 @@ export async function startSecondServer(options: { readonly issues?: number } = 
   const args =
     options.issues === undefined
       ? ['src/server/cli.ts', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir]
-      : ['bench/lib/ui-server.ts', dataDir, String(port), String(options.issues), String(Math.round(options.issues / 5))]
+      : [
+          'bench/lib/ui-server.ts',
+          dataDir,
+          String(port),
+          String(options.issues),
+          String(Math.round(options.issues / 5)),
+        ]
   const child = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), ...args], {
     cwd: root,
     env: { ...process.env, BURROW_ROOT_TOKEN: ROOT_TOKEN },

@@ -31,13 +31,32 @@ export function freePort(wanted = 0): Promise<number> {
 }
 
 /** Seeds `dataDir` by starting the server on it until it answers, then stopping it (SIGTERM). */
-async function seedInto(dataDir: string, port: number, serverArgs: readonly string[], rootToken: string): Promise<void> {
+async function seedInto(
+  dataDir: string,
+  port: number,
+  serverArgs: readonly string[],
+  rootToken: string,
+): Promise<void> {
   let output = ''
-  const child = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'src/server/cli.ts', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir, ...serverArgs], {
-    cwd: root,
-    env: { ...process.env, BURROW_ROOT_TOKEN: rootToken },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+      'src/server/cli.ts',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--data-dir',
+      dataDir,
+      ...serverArgs,
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, BURROW_ROOT_TOKEN: rootToken },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   let exited = false
@@ -51,7 +70,8 @@ async function seedInto(dataDir: string, port: number, serverArgs: readonly stri
       } catch {
         // not listening yet: the seed runs before the server listens
       }
-      if (Date.now() > deadline) throw new Error(`the e2e template's seed did not finish within ${SEED_DEADLINE_MS / 1000} s:\n${output}`)
+      if (Date.now() > deadline)
+        throw new Error(`the e2e template's seed did not finish within ${SEED_DEADLINE_MS / 1000} s:\n${output}`)
       await new Promise((r) => setTimeout(r, 250))
     }
   } finally {
@@ -70,7 +90,11 @@ async function seedInto(dataDir: string, port: number, serverArgs: readonly stri
  * seeded on, which the caller should try first: links written by the seed (activity, geo
  * nodes) name it. Returns null when the run shares no templates.
  */
-export async function fillFromTemplate(dataDir: string, serverArgs: readonly string[], rootToken: string): Promise<{ readonly port: number } | null> {
+export async function fillFromTemplate(
+  dataDir: string,
+  serverArgs: readonly string[],
+  rootToken: string,
+): Promise<{ readonly port: number } | null> {
   const base = process.env.BURROW_E2E_SEED_DIR
   if (base === undefined || base === '' || !existsSync(base)) return null
   const template = join(base, createHash('sha256').update(JSON.stringify(serverArgs)).digest('hex').slice(0, 16))

@@ -4,10 +4,20 @@ import { createPinia } from 'pinia'
 import { beforeEach, describe, expect, it } from 'vitest'
 import AccountAddForm from '../../../src/renderer/components/account/AccountAddForm.vue'
 import { bridgeKey } from '../../../src/renderer/bridge'
-import { fakeTransport, LOCAL_INFO, LOCAL_INFO_SIGNED_IN, LOCAL_STATUS, ROOT_ACCOUNT, type FakeTransport } from '../support/fake-bridge'
+import {
+  fakeTransport,
+  LOCAL_INFO,
+  LOCAL_INFO_SIGNED_IN,
+  LOCAL_STATUS,
+  ROOT_ACCOUNT,
+  type FakeTransport,
+} from '../support/fake-bridge'
 
 function mountForm(transport: FakeTransport) {
-  return mount(AccountAddForm, { global: { plugins: [createPinia()], provide: { [bridgeKey as symbol]: transport.bridge } }, attachTo: document.body })
+  return mount(AccountAddForm, {
+    global: { plugins: [createPinia()], provide: { [bridgeKey as symbol]: transport.bridge } },
+    attachTo: document.body,
+  })
 }
 
 const input = (wrapper: ReturnType<typeof mountForm>, testId: string) => wrapper.find(`[data-testid="${testId}"] input`)
@@ -19,7 +29,11 @@ beforeEach(() => {
 
 describe('AccountAddForm', () => {
   it('offers the local Burrow Server first and adds it with a token', async () => {
-    const transport = fakeTransport({ 'app:info': LOCAL_INFO, 'server:status': LOCAL_STATUS, 'accounts:add': { ok: true, result: ROOT_ACCOUNT } })
+    const transport = fakeTransport({
+      'app:info': LOCAL_INFO,
+      'server:status': LOCAL_STATUS,
+      'accounts:add': { ok: true, result: ROOT_ACCOUNT },
+    })
     const wrapper = mountForm(transport)
     await flushPromises()
     expect(wrapper.find('[data-testid="instance-local"]').attributes('aria-checked')).toBe('true')
@@ -27,13 +41,19 @@ describe('AccountAddForm', () => {
     await input(wrapper, 'token').setValue('  glpat-secret ')
     await wrapper.find('form').trigger('submit')
     await flushPromises()
-    expect(transport.calls.find((c) => c.channel === 'accounts:add')?.args).toEqual([{ baseUrl: 'http://127.0.0.1:4567', token: 'glpat-secret' }])
+    expect(transport.calls.find((c) => c.channel === 'accounts:add')?.args).toEqual([
+      { baseUrl: 'http://127.0.0.1:4567', token: 'glpat-secret' },
+    ])
     expect(wrapper.emitted('added')).toEqual([[ROOT_ACCOUNT]])
   })
 
   it('adds the local Burrow Server without a token when the launch holds its credential', async () => {
     const local = { ...ROOT_ACCOUNT, id: 'local', kind: 'local' }
-    const transport = fakeTransport({ 'app:info': LOCAL_INFO_SIGNED_IN, 'server:status': LOCAL_STATUS, 'accounts:add-local': { ok: true, result: local } })
+    const transport = fakeTransport({
+      'app:info': LOCAL_INFO_SIGNED_IN,
+      'server:status': LOCAL_STATUS,
+      'accounts:add-local': { ok: true, result: local },
+    })
     const wrapper = mountForm(transport)
     await flushPromises()
     expect(wrapper.find('[data-testid="local-sign-in"]').text()).toContain('Nothing to type')
@@ -41,7 +61,9 @@ describe('AccountAddForm', () => {
     expect(wrapper.find('[data-testid="account-add-submit"]').attributes('disabled')).toBeUndefined()
     await wrapper.find('form').trigger('submit')
     await flushPromises()
-    expect(transport.calls.filter((c) => c.channel.startsWith('accounts:add'))).toEqual([{ channel: 'accounts:add-local', args: [] }])
+    expect(transport.calls.filter((c) => c.channel.startsWith('accounts:add'))).toEqual([
+      { channel: 'accounts:add-local', args: [] },
+    ])
     expect(wrapper.emitted('added')).toEqual([[local]])
     // Another instance still asks for its sign-in.
     await wrapper.find('[data-testid="instance-other"]').trigger('click')
@@ -52,7 +74,13 @@ describe('AccountAddForm', () => {
     const transport = fakeTransport({
       'app:info': LOCAL_INFO,
       'server:status': LOCAL_STATUS,
-      'accounts:add': { ok: false, error: { code: 'keychain-unavailable', message: 'Cannot save the sign-in: no Secret Service on the session bus.' } },
+      'accounts:add': {
+        ok: false,
+        error: {
+          code: 'keychain-unavailable',
+          message: 'Cannot save the sign-in: no Secret Service on the session bus.',
+        },
+      },
     })
     const wrapper = mountForm(transport)
     await flushPromises()
@@ -66,7 +94,10 @@ describe('AccountAddForm', () => {
   })
 
   it('signs in to another instance with username and password, with its CA file', async () => {
-    const transport = fakeTransport({ 'app:info': { ok: true, result: { version: '0.1.0', mode: 'electron', serverUrl: null } }, 'accounts:add': { ok: true, result: ROOT_ACCOUNT } })
+    const transport = fakeTransport({
+      'app:info': { ok: true, result: { version: '0.1.0', mode: 'electron', serverUrl: null } },
+      'accounts:add': { ok: true, result: ROOT_ACCOUNT },
+    })
     const wrapper = mountForm(transport)
     await flushPromises()
     expect(wrapper.find('[data-testid="instance-local"]').exists()).toBe(false)
@@ -79,7 +110,9 @@ describe('AccountAddForm', () => {
     await input(wrapper, 'ca-file').setValue('/etc/ssl/company.pem')
     await wrapper.find('form').trigger('submit')
     await flushPromises()
-    expect(transport.calls.find((c) => c.channel === 'accounts:add')?.args).toEqual([{ baseUrl: 'https://gitlab.example.com', username: 'ada', password: 'pw', caFile: '/etc/ssl/company.pem' }])
+    expect(transport.calls.find((c) => c.channel === 'accounts:add')?.args).toEqual([
+      { baseUrl: 'https://gitlab.example.com', username: 'ada', password: 'pw', caFile: '/etc/ssl/company.pem' },
+    ])
   })
 
   it('refuses an address that is not a web address before asking core', async () => {

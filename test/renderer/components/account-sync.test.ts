@@ -16,19 +16,42 @@ const groups = [{ id: 3, name: 'Kestrel', full_name: 'Kestrel', full_path: 'kest
 
 async function mountView(scope: SyncScope) {
   setActivePinia(createPinia())
-  const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/accounts/:account/sync', component: AccountSyncView }] })
+  const router = createRouter({
+    history: createMemoryHistory(),
+    routes: [{ path: '/accounts/:account/sync', component: AccountSyncView }],
+  })
   await router.push(`/accounts/${ROOT_ACCOUNT.id}/sync`)
   const transport = fakeTransport({
     'accounts:list': { ok: true, result: [ROOT_ACCOUNT] },
     'sync:get-scope': { ok: true, result: scope },
     'sync:set-scope': (_account: unknown, next: unknown) => ({ ok: true, result: next }),
-    'sync:start': { ok: true, result: { accountId: ROOT_ACCOUNT.id, state: 'running', scope, progress: null, lastStartedAt: null, lastCompletedAt: null, lastReconciledAt: null, lastError: null } },
+    'sync:start': {
+      ok: true,
+      result: {
+        accountId: ROOT_ACCOUNT.id,
+        state: 'running',
+        scope,
+        progress: null,
+        lastStartedAt: null,
+        lastCompletedAt: null,
+        lastReconciledAt: null,
+        lastError: null,
+      },
+    },
     'api:get': (_account: unknown, path: unknown) => ({
       ok: true,
-      result: { body: path === '/projects' ? projects : groups, status: 200, stale: false, fetchedAt: '2024-05-01T00:00:00Z', page: { total: null, totalPages: null, nextPage: null, page: 1, perPage: 100 } },
+      result: {
+        body: path === '/projects' ? projects : groups,
+        status: 200,
+        stale: false,
+        fetchedAt: '2024-05-01T00:00:00Z',
+        page: { total: null, totalPages: null, nextPage: null, page: 1, perPage: 100 },
+      },
     }),
   })
-  const wrapper = mount(AccountSyncView, { global: { plugins: [router], provide: { [bridgeKey as symbol]: transport.bridge } } })
+  const wrapper = mount(AccountSyncView, {
+    global: { plugins: [router], provide: { [bridgeKey as symbol]: transport.bridge } },
+  })
   await flushPromises()
   return { wrapper, transport }
 }
@@ -44,7 +67,9 @@ describe('AccountSyncView', () => {
     await wrapper.find('[data-group="kestrel"]').trigger('click')
     await wrapper.find('[data-testid="sync-save"]').trigger('click')
     await flushPromises()
-    expect(transport.calls.filter((c) => c.channel === 'sync:set-scope').map((c) => c.args[1])).toEqual([{ mode: 'custom', project_ids: [6], group_ids: [3] }])
+    expect(transport.calls.filter((c) => c.channel === 'sync:set-scope').map((c) => c.args[1])).toEqual([
+      { mode: 'custom', project_ids: [6], group_ids: [3] },
+    ])
     await wrapper.find('[data-testid="sync-now"]').trigger('click')
     await flushPromises()
     expect(transport.calls.some((c) => c.channel === 'sync:start')).toBe(true)

@@ -50,7 +50,10 @@ describe('CommonVirtualList', () => {
   })
 
   it('shows the empty slot when there are no items', () => {
-    const wrapper = mount(CommonVirtualList, { props: { items: [], itemHeight: 30 }, slots: { empty: () => h('p', 'Nothing here') } })
+    const wrapper = mount(CommonVirtualList, {
+      props: { items: [], itemHeight: 30 },
+      slots: { empty: () => h('p', 'Nothing here') },
+    })
     expect(wrapper.text()).toBe('Nothing here')
   })
 })

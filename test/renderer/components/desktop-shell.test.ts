@@ -21,10 +21,13 @@ async function mountShell(transport: FakeTransport): Promise<{ router: Router; w
   setActivePinia(pinia)
   const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/:any(.*)*', component: Stub }] })
   await router.push('/')
-  const wrapper = mount({ render: () => h(NMessageProvider, null, { default: () => h(ShellDesktop) }) }, {
-    global: { plugins: [pinia, router], provide: { [bridgeKey as symbol]: transport.bridge } },
-    attachTo: document.body,
-  })
+  const wrapper = mount(
+    { render: () => h(NMessageProvider, null, { default: () => h(ShellDesktop) }) },
+    {
+      global: { plugins: [pinia, router], provide: { [bridgeKey as symbol]: transport.bridge } },
+      attachTo: document.body,
+    },
+  )
   return { router, wrapper }
 }
 
@@ -46,7 +49,12 @@ describe('the desktop shell in the page', () => {
   it('copies the diagnostics from the palette and says so', async () => {
     const writeText = vi.fn(async () => undefined)
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
-    const transport = fakeTransport({ 'app:diagnostics': { ok: true, result: { text: 'Burrow 0.1.0 (electron)\nAccounts (1):\n- https://gitlab.example.com' } } })
+    const transport = fakeTransport({
+      'app:diagnostics': {
+        ok: true,
+        result: { text: 'Burrow 0.1.0 (electron)\nAccounts (1):\n- https://gitlab.example.com' },
+      },
+    })
     await mountShell(transport)
     await runCommand('app.diagnostics')
     await flushPromises()
@@ -56,7 +64,9 @@ describe('the desktop shell in the page', () => {
   })
 
   it('says why when they cannot be copied', async () => {
-    const transport = fakeTransport({ 'app:diagnostics': { ok: false, error: { code: 'unavailable', message: 'core is closing' } } })
+    const transport = fakeTransport({
+      'app:diagnostics': { ok: false, error: { code: 'unavailable', message: 'core is closing' } },
+    })
     await mountShell(transport)
     await runCommand('app.diagnostics')
     await flushPromises()

@@ -19,7 +19,9 @@ const small = file('src/app.ts', '@@ -4,3 +4,3 @@\n keep\n-old line\n+new line\n
 describe('DiffViewer', () => {
   it('shows old and new line numbers, additions and deletions', () => {
     const wrapper = mount(DiffViewer, { props: { files: [small] } })
-    const rows = wrapper.findAll('tr').map((tr) => [tr.classes().find((c) => c.startsWith('diff-line--')), ...tr.findAll('td').map((td) => td.text())])
+    const rows = wrapper
+      .findAll('tr')
+      .map((tr) => [tr.classes().find((c) => c.startsWith('diff-line--')), ...tr.findAll('td').map((td) => td.text())])
     expect(rows).toEqual([
       ['diff-line--hunk', '', '', '@@ -4,3 +4,3 @@'],
       ['diff-line--context', '4', '4', '', 'keep'],
@@ -28,7 +30,10 @@ describe('DiffViewer', () => {
       ['diff-line--context', '6', '6', '', 'tail'],
     ])
     expect(wrapper.find('.diff-viewer__summary').text()).toContain('1 file changed')
-    expect([wrapper.find('.diff-viewer__additions').text(), wrapper.find('.diff-viewer__deletions').text()]).toEqual(['+1', '−1'])
+    expect([wrapper.find('.diff-viewer__additions').text(), wrapper.find('.diff-viewer__deletions').text()]).toEqual([
+      '+1',
+      '−1',
+    ])
   })
 
   it('collapses and expands a file from its header', async () => {
@@ -43,7 +48,10 @@ describe('DiffViewer', () => {
   })
 
   it('starts a very large file collapsed with a notice and a way to show it', async () => {
-    const big = file('big.txt', '@@ -1,0 +1,1500 @@\n' + Array.from({ length: 1_500 }, (_, i) => `+line ${i}`).join('\n'))
+    const big = file(
+      'big.txt',
+      '@@ -1,0 +1,1500 @@\n' + Array.from({ length: 1_500 }, (_, i) => `+line ${i}`).join('\n'),
+    )
     const wrapper = mount(DiffViewer, { props: { files: [small, big] } })
     expect(wrapper.findAll('table')).toHaveLength(1)
     expect(wrapper.find('[data-testid="diff-large"]').text()).toContain('1 file is collapsed')
@@ -58,7 +66,12 @@ describe('DiffViewer', () => {
 
   it('names renames with both paths and marks added files', () => {
     const wrapper = mount(DiffViewer, {
-      props: { files: [file('new.ts', '', { old_path: 'old.ts', renamed_file: true }), file('added.md', '@@ -0,0 +1 @@\n+hi\n', { new_file: true })] },
+      props: {
+        files: [
+          file('new.ts', '', { old_path: 'old.ts', renamed_file: true }),
+          file('added.md', '@@ -0,0 +1 @@\n+hi\n', { new_file: true }),
+        ],
+      },
     })
     const headers = wrapper.findAll('.diff-file__header').map((h) => h.text())
     expect(headers[0]).toContain('old.ts → new.ts')

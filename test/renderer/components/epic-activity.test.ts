@@ -16,24 +16,79 @@ import { fakeTransport, ROOT_ACCOUNT } from '../support/fake-bridge'
 
 enableAutoUnmount(afterEach)
 
-const rita = { id: 7, name: 'Rita Reporter', username: 'rita', avatar_url: null, state: 'active', web_url: 'http://x/rita' }
+const rita = {
+  id: 7,
+  name: 'Rita Reporter',
+  username: 'rita',
+  avatar_url: null,
+  state: 'active',
+  web_url: 'http://x/rita',
+}
 // The global id (31) differs from the iid (1): the events are asked by the former.
 const EPIC = {
-  id: 31, iid: 1, group_id: 3, parent_id: null, title: 'Roadmap', description: null, state: 'closed', confidential: false, web_url: '', labels: ['bug'],
-  references: { short: '&1', full: 'kestrel&1' }, author: rita, start_date: null, due_date: null, created_at: '2024-05-01T08:00:00Z', updated_at: '2024-05-01T13:00:00Z',
+  id: 31,
+  iid: 1,
+  group_id: 3,
+  parent_id: null,
+  title: 'Roadmap',
+  description: null,
+  state: 'closed',
+  confidential: false,
+  web_url: '',
+  labels: ['bug'],
+  references: { short: '&1', full: 'kestrel&1' },
+  author: rita,
+  start_date: null,
+  due_date: null,
+  created_at: '2024-05-01T08:00:00Z',
+  updated_at: '2024-05-01T13:00:00Z',
 }
 const BASE = '/groups/3/epics/31'
 
-const note = (id: number, body: string, system: boolean, at: string) => ({ id, body, system, author: rita, created_at: at, updated_at: at, type: null, noteable_type: 'Epic' })
-const discussion = (id: string, n: ReturnType<typeof note>): CachedDiscussion => ({ id, individual_note: true, notes: [{ data: n, pending: false }] })
-const labelEvent = (id: number, at: string, action: 'add' | 'remove', name: string) => ({
-  id, user: rita, created_at: at, resource_type: 'Epic', resource_id: 31, label: { id, name, color: '#d9534f', text_color: '#FFFFFF', description: null }, action,
+const note = (id: number, body: string, system: boolean, at: string) => ({
+  id,
+  body,
+  system,
+  author: rita,
+  created_at: at,
+  updated_at: at,
+  type: null,
+  noteable_type: 'Epic',
 })
-const stateEvent = (id: number, at: string, state: string) => ({ id, user: rita, created_at: at, resource_type: 'Epic', resource_id: 31, state, source_commit: null, source_merge_request_id: null })
+const discussion = (id: string, n: ReturnType<typeof note>): CachedDiscussion => ({
+  id,
+  individual_note: true,
+  notes: [{ data: n, pending: false }],
+})
+const labelEvent = (id: number, at: string, action: 'add' | 'remove', name: string) => ({
+  id,
+  user: rita,
+  created_at: at,
+  resource_type: 'Epic',
+  resource_id: 31,
+  label: { id, name, color: '#d9534f', text_color: '#FFFFFF', description: null },
+  action,
+})
+const stateEvent = (id: number, at: string, state: string) => ({
+  id,
+  user: rita,
+  created_at: at,
+  resource_type: 'Epic',
+  resource_id: 31,
+  state,
+  source_commit: null,
+  source_merge_request_id: null,
+})
 
 const ok = (body: unknown, stale = false): IpcResponse => ({
   ok: true,
-  result: { body, status: 200, stale, fetchedAt: '2024-05-01T14:00:00Z', page: { total: null, totalPages: null, nextPage: null, page: null, perPage: 100 } },
+  result: {
+    body,
+    status: 200,
+    stale,
+    fetchedAt: '2024-05-01T14:00:00Z',
+    page: { total: null, totalPages: null, nextPage: null, page: null, perPage: 100 },
+  },
 })
 const notFound: IpcResponse = { ok: false, error: { code: 'not-found', message: '404 Not Found' } }
 
@@ -41,7 +96,13 @@ const notFound: IpcResponse = { ok: false, error: { code: 'not-found', message: 
 async function openEpic(discussions: CachedDiscussion[], lists: Record<string, IpcResponse>) {
   const pinia = createPinia()
   setActivePinia(pinia)
-  const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/a/:account/groups/:groupId/epics/:iid', component: EpicDetailView }, { path: '/:any(.*)*', component: { render: () => null } }] })
+  const router = createRouter({
+    history: createMemoryHistory(),
+    routes: [
+      { path: '/a/:account/groups/:groupId/epics/:iid', component: EpicDetailView },
+      { path: '/:any(.*)*', component: { render: () => null } },
+    ],
+  })
   const transport = fakeTransport({
     'accounts:list': { ok: true, result: [ROOT_ACCOUNT] },
     'labels:list': { ok: true, result: [] },
@@ -53,7 +114,9 @@ async function openEpic(discussions: CachedDiscussion[], lists: Record<string, I
     'api:get': (_account, path) => lists[String(path)] ?? notFound,
   })
   await router.push(`/a/${ROOT_ACCOUNT.id}/groups/3/epics/1`)
-  const wrapper = mount(EpicDetailView, { global: { plugins: [pinia, router], provide: { [bridgeKey as symbol]: transport.bridge } } })
+  const wrapper = mount(EpicDetailView, {
+    global: { plugins: [pinia, router], provide: { [bridgeKey as symbol]: transport.bridge } },
+  })
   await flushPromises()
   await flushPromises()
   const reads = () => transport.calls.filter((c) => c.channel === 'api:get').map((c) => c.args[1])
@@ -62,9 +125,15 @@ async function openEpic(discussions: CachedDiscussion[], lists: Record<string, I
 
 /** Every activity line in page order, as text (time left out). */
 const lines = (wrapper: Awaited<ReturnType<typeof openEpic>>['wrapper']) =>
-  wrapper
-    .findAll('[data-testid="system-note"], [data-testid="note"], [data-testid="resource-event"]')
-    .map((e) => (e.attributes('data-testid') === 'note' ? e.text().replace(/\s+/g, ' ').trim() : e.text().replace(/ · .*$/s, '').replace(/\s+/g, ' ').trim()))
+  wrapper.findAll('[data-testid="system-note"], [data-testid="note"], [data-testid="resource-event"]').map((e) =>
+    e.attributes('data-testid') === 'note'
+      ? e.text().replace(/\s+/g, ' ').trim()
+      : e
+          .text()
+          .replace(/ · .*$/s, '')
+          .replace(/\s+/g, ' ')
+          .trim(),
+  )
 
 describe('EpicDetailView activity', () => {
   it('shows the system notes and the label and state events among the comments in time order, asked by the epic’s global id', async () => {
@@ -93,7 +162,10 @@ describe('EpicDetailView activity', () => {
   })
 
   it('leaves the events out, without an error, when the server has no such endpoints (404)', async () => {
-    const { wrapper, reads } = await openEpic([discussion('d'.repeat(40), note(4, 'A comment', false, '2024-05-01T10:00:00Z'))], {})
+    const { wrapper, reads } = await openEpic(
+      [discussion('d'.repeat(40), note(4, 'A comment', false, '2024-05-01T10:00:00Z'))],
+      {},
+    )
     expect(reads()).toHaveLength(2)
     expect(lines(wrapper)).toEqual([expect.stringContaining('A comment')])
     expect(wrapper.find('.n-alert').exists()).toBe(false)
@@ -101,7 +173,14 @@ describe('EpicDetailView activity', () => {
   })
 
   it('shows the events saved on this computer when the server cannot be reached', async () => {
-    const offline: IpcResponse = { ok: false, error: { code: 'offline', message: 'Offline, and no copy is saved on this device.', details: { read: 'not-saved' } } }
+    const offline: IpcResponse = {
+      ok: false,
+      error: {
+        code: 'offline',
+        message: 'Offline, and no copy is saved on this device.',
+        details: { read: 'not-saved' },
+      },
+    }
     const { wrapper } = await openEpic([], {
       [`${BASE}/resource_label_events`]: ok([labelEvent(1, '2024-05-01T10:00:00Z', 'remove', 'bug')], true),
       [`${BASE}/resource_state_events`]: offline,

@@ -5,8 +5,18 @@ import { describe, expect, it } from 'vitest'
 import IssueFilterBar from '../../../src/renderer/components/issue/IssueFilterBar.vue'
 import MergeRequestFilterBar from '../../../src/renderer/components/merge-request/MergeRequestFilterBar.vue'
 import { NSelect } from 'naive-ui'
-import { DEFAULT_ISSUE_FILTER, parseIssueFilter, serializeIssueFilter, toIssueListParams, type IssueFilter } from '../../../src/renderer/lib/issue-filter'
-import { DEFAULT_MR_FILTER, parseMergeRequestFilter, serializeMergeRequestFilter } from '../../../src/renderer/lib/merge-request-filter'
+import {
+  DEFAULT_ISSUE_FILTER,
+  parseIssueFilter,
+  serializeIssueFilter,
+  toIssueListParams,
+  type IssueFilter,
+} from '../../../src/renderer/lib/issue-filter'
+import {
+  DEFAULT_MR_FILTER,
+  parseMergeRequestFilter,
+  serializeMergeRequestFilter,
+} from '../../../src/renderer/lib/merge-request-filter'
 
 function mountBar(filter: IssueFilter = DEFAULT_ISSUE_FILTER, savable = false) {
   return mount(IssueFilterBar, {
@@ -21,7 +31,8 @@ function mountBar(filter: IssueFilter = DEFAULT_ISSUE_FILTER, savable = false) {
   })
 }
 
-const lastUpdate = (wrapper: ReturnType<typeof mountBar>): IssueFilter => wrapper.emitted('update:modelValue')?.at(-1)?.[0] as IssueFilter
+const lastUpdate = (wrapper: ReturnType<typeof mountBar>): IssueFilter =>
+  wrapper.emitted('update:modelValue')?.at(-1)?.[0] as IssueFilter
 
 describe('IssueFilterBar', () => {
   it('updates the search text of the model', async () => {
@@ -59,7 +70,10 @@ describe('IssueFilterBar', () => {
   it('narrows to the user’s own issues (scope) and back to everyone’s', async () => {
     const wrapper = mountBar()
     const scope = wrapper.findAllComponents(NSelect).find((c) => c.attributes('data-testid') === 'filter-scope')
-    expect((scope?.props('options') as { value: string }[]).map((o) => o.value)).toEqual(['assigned_to_me', 'created_by_me'])
+    expect((scope?.props('options') as { value: string }[]).map((o) => o.value)).toEqual([
+      'assigned_to_me',
+      'created_by_me',
+    ])
     scope?.vm.$emit('update:value', 'assigned_to_me')
     expect(lastUpdate(wrapper).scope).toBe('assigned_to_me')
     scope?.vm.$emit('update:value', null)
@@ -68,7 +82,9 @@ describe('IssueFilterBar', () => {
 
   it('excludes labels (not[labels])', async () => {
     const wrapper = mountBar()
-    const notLabels = wrapper.findAllComponents(NSelect).find((c) => c.attributes('data-testid') === 'filter-not-labels')
+    const notLabels = wrapper
+      .findAllComponents(NSelect)
+      .find((c) => c.attributes('data-testid') === 'filter-not-labels')
     notLabels?.vm.$emit('update:value', ['bug'])
     expect(lastUpdate(wrapper).notLabels).toEqual(['bug'])
     expect(toIssueListParams(lastUpdate(wrapper))['not[labels]']).toBe('bug')
@@ -76,29 +92,55 @@ describe('IssueFilterBar', () => {
 
   it('sets the milestone, assignee and author from their own lists, each shown with its value', () => {
     const wrapper = mountBar({ ...DEFAULT_ISSUE_FILTER, milestone: 'v1.0', author: 'alice' })
-    const select = (testid: string) => wrapper.findAllComponents(NSelect).find((c) => c.attributes('data-testid') === testid)
+    const select = (testid: string) =>
+      wrapper.findAllComponents(NSelect).find((c) => c.attributes('data-testid') === testid)
     expect(select('filter-milestone')?.props('value')).toBe('v1.0')
     expect(select('filter-assignee')?.props('value')).toBeNull()
     expect(select('filter-author')?.props('value')).toBe('alice')
-    expect((select('filter-milestone')?.props('options') as { value: string }[]).map((o) => o.value)).toEqual(['None', 'Any', 'v1.0'])
-    expect((select('filter-assignee')?.props('options') as { value: string }[]).map((o) => o.value)).toEqual(['None', 'Any', 'alice'])
+    expect((select('filter-milestone')?.props('options') as { value: string }[]).map((o) => o.value)).toEqual([
+      'None',
+      'Any',
+      'v1.0',
+    ])
+    expect((select('filter-assignee')?.props('options') as { value: string }[]).map((o) => o.value)).toEqual([
+      'None',
+      'Any',
+      'alice',
+    ])
     expect((select('filter-author')?.props('options') as { value: string }[]).map((o) => o.value)).toEqual(['alice'])
     select('filter-assignee')?.vm.$emit('update:value', 'alice')
-    expect(lastUpdate(wrapper)).toEqual({ ...DEFAULT_ISSUE_FILTER, milestone: 'v1.0', author: 'alice', assignee: 'alice' })
+    expect(lastUpdate(wrapper)).toEqual({
+      ...DEFAULT_ISSUE_FILTER,
+      milestone: 'v1.0',
+      author: 'alice',
+      assignee: 'alice',
+    })
     select('filter-milestone')?.vm.$emit('update:value', null)
     expect(lastUpdate(wrapper).milestone).toBeNull()
   })
 
   it('summarises the filter for assistive technology', () => {
-    expect(mountBar({ ...DEFAULT_ISSUE_FILTER, labels: ['bug'] }).attributes('aria-label')).toBe('Issue filter: Open · ~bug · created at ↓')
+    expect(mountBar({ ...DEFAULT_ISSUE_FILTER, labels: ['bug'] }).attributes('aria-label')).toBe(
+      'Issue filter: Open · ~bug · created at ↓',
+    )
   })
 })
 
 describe('list search boxes', () => {
   // The lists keep their filter in the route, trimmed: the box must not show that back while typing.
-  function mountRouted<F extends { search: string }>(component: typeof IssueFilterBar | typeof MergeRequestFilterBar, initial: F, roundTrip: (f: F) => F) {
+  function mountRouted<F extends { search: string }>(
+    component: typeof IssueFilterBar | typeof MergeRequestFilterBar,
+    initial: F,
+    roundTrip: (f: F) => F,
+  ) {
     const filter = shallowRef<F>(initial)
-    const Harness = defineComponent(() => () => h(component as never, { modelValue: filter.value, 'onUpdate:modelValue': (f: F) => (filter.value = roundTrip(f)) }))
+    const Harness = defineComponent(
+      () => () =>
+        h(component as never, {
+          modelValue: filter.value,
+          'onUpdate:modelValue': (f: F) => (filter.value = roundTrip(f)),
+        }),
+    )
     return { wrapper: mount(Harness), filter }
   }
   /** Types one character at a time after whatever the box shows, as a keyboard does. */
@@ -107,7 +149,9 @@ describe('list search boxes', () => {
   }
 
   it('keeps the spaces typed between words in the issue search box', async () => {
-    const { wrapper, filter } = mountRouted(IssueFilterBar, DEFAULT_ISSUE_FILTER, (f) => parseIssueFilter(serializeIssueFilter(f)))
+    const { wrapper, filter } = mountRouted(IssueFilterBar, DEFAULT_ISSUE_FILTER, (f) =>
+      parseIssueFilter(serializeIssueFilter(f)),
+    )
     const input = wrapper.find<HTMLInputElement>('[data-testid="filter-search"] input')
     await typeSlowly(input, 'Route optimiser')
     expect(input.element.value).toBe('Route optimiser')
@@ -115,7 +159,9 @@ describe('list search boxes', () => {
   })
 
   it('keeps the spaces typed between words in the merge request search box', async () => {
-    const { wrapper, filter } = mountRouted(MergeRequestFilterBar, DEFAULT_MR_FILTER, (f) => parseMergeRequestFilter(serializeMergeRequestFilter(f)))
+    const { wrapper, filter } = mountRouted(MergeRequestFilterBar, DEFAULT_MR_FILTER, (f) =>
+      parseMergeRequestFilter(serializeMergeRequestFilter(f)),
+    )
     const input = wrapper.find<HTMLInputElement>('[data-testid="mr-filter-search"] input')
     await typeSlowly(input, 'Route optimiser')
     expect(input.element.value).toBe('Route optimiser')
@@ -123,7 +169,9 @@ describe('list search boxes', () => {
   })
 
   it('shows a search the filter gets from elsewhere (Clear, a saved filter)', async () => {
-    const { wrapper } = mountRouted(IssueFilterBar, { ...DEFAULT_ISSUE_FILTER, search: 'crash' }, (f) => parseIssueFilter(serializeIssueFilter(f)))
+    const { wrapper } = mountRouted(IssueFilterBar, { ...DEFAULT_ISSUE_FILTER, search: 'crash' }, (f) =>
+      parseIssueFilter(serializeIssueFilter(f)),
+    )
     const input = wrapper.find<HTMLInputElement>('[data-testid="filter-search"] input')
     expect(input.element.value).toBe('crash')
     await wrapper.find('[data-testid="filter-clear"]').trigger('click')

@@ -22,9 +22,25 @@ const ada = { id: 1, username: 'root', name: 'Administrator', avatar_url: null }
 const roadmap = { id: 31, iid: 1, group_id: 3, title: 'Roadmap', references: { short: '&1', full: 'kestrel&1' } }
 function issue(id: number, iid: number, extra: Partial<Issue> = {}): Issue {
   return {
-    id, iid, project_id: 5, title: `Issue ${iid}`, description: null, state: 'opened', created_at: '2024-01-01T00:00:00Z', updated_at: '2024-01-02T00:00:00Z',
-    closed_at: null, author: ada, assignees: [], labels: [], milestone: null, user_notes_count: 0, web_url: '', confidential: false, due_date: null,
-    epic: { id: roadmap.id, iid: roadmap.iid, title: roadmap.title, group_id: 3 }, ...extra,
+    id,
+    iid,
+    project_id: 5,
+    title: `Issue ${iid}`,
+    description: null,
+    state: 'opened',
+    created_at: '2024-01-01T00:00:00Z',
+    updated_at: '2024-01-02T00:00:00Z',
+    closed_at: null,
+    author: ada,
+    assignees: [],
+    labels: [],
+    milestone: null,
+    user_notes_count: 0,
+    web_url: '',
+    confidential: false,
+    due_date: null,
+    epic: { id: roadmap.id, iid: roadmap.iid, title: roadmap.title, group_id: 3 },
+    ...extra,
   }
 }
 const row = (item: Issue): AccountItem<Issue> => ({ accountId: ROOT_ACCOUNT.id, item, pending: false })
@@ -32,18 +48,68 @@ const row = (item: Issue): AccountItem<Issue> => ({ accountId: ROOT_ACCOUNT.id, 
 const epicsList = {
   ok: true as const,
   result: {
-    total: 4, offset: 0, limit: 500,
+    total: 4,
+    offset: 0,
+    limit: 500,
     items: [
       { pending: false, data: { ...roadmap, parent_id: null, state: 'opened', labels: [] } },
-      { pending: false, data: { id: 32, iid: 2, group_id: 3, parent_id: null, title: 'Someday', state: 'opened', labels: [], references: { short: '&2', full: 'kestrel&2' } } },
-      { pending: false, data: { id: 33, iid: 3, group_id: 4, parent_id: null, title: 'Tools plan', state: 'opened', labels: [], references: { short: '&3', full: 'kestrel/tools&3' } } },
-      { pending: false, data: { id: 40, iid: 1, group_id: 9, parent_id: null, title: 'Elsewhere', state: 'opened', labels: [], references: { short: '&1', full: 'heron&1' } } },
+      {
+        pending: false,
+        data: {
+          id: 32,
+          iid: 2,
+          group_id: 3,
+          parent_id: null,
+          title: 'Someday',
+          state: 'opened',
+          labels: [],
+          references: { short: '&2', full: 'kestrel&2' },
+        },
+      },
+      {
+        pending: false,
+        data: {
+          id: 33,
+          iid: 3,
+          group_id: 4,
+          parent_id: null,
+          title: 'Tools plan',
+          state: 'opened',
+          labels: [],
+          references: { short: '&3', full: 'kestrel/tools&3' },
+        },
+      },
+      {
+        pending: false,
+        data: {
+          id: 40,
+          iid: 1,
+          group_id: 9,
+          parent_id: null,
+          title: 'Elsewhere',
+          state: 'opened',
+          labels: [],
+          references: { short: '&1', full: 'heron&1' },
+        },
+      },
     ],
   },
 }
 const milestone = (id: number, title: string, owner: { project_id: number } | { group_id: number }, path: string) => ({
-  pending: false, progress: { total: 0, closed: 0, percent: 0 }, merge_requests: 0,
-  data: { id, iid: id, title, state: 'active', due_date: null, start_date: null, description: null, web_url: `http://127.0.0.1:4567/${path}/-/milestones/${id}`, ...owner },
+  pending: false,
+  progress: { total: 0, closed: 0, percent: 0 },
+  merge_requests: 0,
+  data: {
+    id,
+    iid: id,
+    title,
+    state: 'active',
+    due_date: null,
+    start_date: null,
+    description: null,
+    web_url: `http://127.0.0.1:4567/${path}/-/milestones/${id}`,
+    ...owner,
+  },
 })
 
 enableAutoUnmount(afterEach)
@@ -55,7 +121,13 @@ function transportFor(extra: Record<string, unknown> = {}) {
   return fakeTransport({
     'accounts:list': { ok: true, result: [ROOT_ACCOUNT] },
     'labels:list': { ok: true, result: [] },
-    'projects:list': { ok: true, result: [{ id: 5, name: 'App', path_with_namespace: 'kestrel/app', name_with_namespace: 'Kestrel / App' }, { id: 6, name: 'Docs', path_with_namespace: 'heron/docs', name_with_namespace: 'Heron / Docs' }] },
+    'projects:list': {
+      ok: true,
+      result: [
+        { id: 5, name: 'App', path_with_namespace: 'kestrel/app', name_with_namespace: 'Kestrel / App' },
+        { id: 6, name: 'Docs', path_with_namespace: 'heron/docs', name_with_namespace: 'Heron / Docs' },
+      ],
+    },
     'users:list': { ok: true, result: [ada] },
     'epics:list': epicsList,
     'milestones:list': {
@@ -75,24 +147,39 @@ function transportFor(extra: Record<string, unknown> = {}) {
 async function mountList(moveTo: 'epic' | 'milestone', rows: AccountItem<Issue>[]) {
   const pinia = createPinia()
   setActivePinia(pinia)
-  const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/:any(.*)*', component: { render: () => null } }] })
+  const router = createRouter({
+    history: createMemoryHistory(),
+    routes: [{ path: '/:any(.*)*', component: { render: () => null } }],
+  })
   const transport = transportFor()
   const sections = shallowRef([{ key: 'opened', title: 'Open issues', rows }])
   const Host = defineComponent({
     setup() {
       useShortcuts()
-      return () => h(NMessageProvider, null, { default: () => [h(IssueTriageList, { sections: sections.value, moveTo, resetKey: 'x' }), h(WorkTriagePicker)] })
+      return () =>
+        h(NMessageProvider, null, {
+          default: () => [h(IssueTriageList, { sections: sections.value, moveTo, resetKey: 'x' }), h(WorkTriagePicker)],
+        })
     },
   })
-  mount(Host, { global: { plugins: [pinia, router], provide: { [bridgeKey as symbol]: transport.bridge } }, attachTo: document.body })
+  mount(Host, {
+    global: { plugins: [pinia, router], provide: { [bridgeKey as symbol]: transport.bridge } },
+    attachTo: document.body,
+  })
   await router.isReady()
   await flushPromises()
   return { transport, router, sections }
 }
 
-const press = (key: string, init: KeyboardEventInit = {}) => window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...init }))
-const options = () => [...document.querySelectorAll('[data-testid="triage-picker"] [role="option"]')].map((o) => [o.getAttribute('data-value'), o.getAttribute('aria-checked')])
-const updates = (transport: ReturnType<typeof fakeTransport>) => transport.calls.filter((c) => c.channel === 'issues:update').map((c) => c.args[1])
+const press = (key: string, init: KeyboardEventInit = {}) =>
+  window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...init }))
+const options = () =>
+  [...document.querySelectorAll('[data-testid="triage-picker"] [role="option"]')].map((o) => [
+    o.getAttribute('data-value'),
+    o.getAttribute('aria-checked'),
+  ])
+const updates = (transport: ReturnType<typeof fakeTransport>) =>
+  transport.calls.filter((c) => c.channel === 'issues:update').map((c) => c.args[1])
 async function typeAndEnter(text: string) {
   const input = document.querySelector<HTMLInputElement>('[data-testid="triage-filter"] input')
   if (input === null) throw new Error('no picker input')
@@ -111,7 +198,10 @@ async function check(n: number) {
 describe('IssueTriageList (an epic’s or a milestone’s issues)', () => {
   it('links every issue to its page, in sections with counts', async () => {
     await mountList('epic', [row(issue(501, 12)), row(issue(502, 13))])
-    expect(rowsShown().map((r) => r.querySelector('a')?.getAttribute('href'))).toEqual([`/a/${ROOT_ACCOUNT.id}/projects/5/issues/12`, `/a/${ROOT_ACCOUNT.id}/projects/5/issues/13`])
+    expect(rowsShown().map((r) => r.querySelector('a')?.getAttribute('href'))).toEqual([
+      `/a/${ROOT_ACCOUNT.id}/projects/5/issues/12`,
+      `/a/${ROOT_ACCOUNT.id}/projects/5/issues/13`,
+    ])
     expect(document.querySelector('[data-section="opened"] h3')?.textContent).toBe('Open issues (2)')
     expect(document.querySelector('[data-testid="issue-triage-bar"]')).toBeNull()
   })
@@ -123,7 +213,11 @@ describe('IssueTriageList (an epic’s or a milestone’s issues)', () => {
     document.querySelector<HTMLButtonElement>('[data-testid="triage-move-to"]')?.click()
     await flushPromises()
     // kestrel/app may join kestrel's epics, not kestrel/tools' (a subgroup) nor heron's.
-    expect(options()).toEqual([['0', 'false'], ['31', 'true'], ['32', 'false']])
+    expect(options()).toEqual([
+      ['0', 'false'],
+      ['31', 'true'],
+      ['32', 'false'],
+    ])
     await typeAndEnter('Someday')
     expect(updates(transport)).toEqual([{ projectId: 5, iid: 13, changes: { epic_id: 32 } }])
   })
@@ -138,11 +232,29 @@ describe('IssueTriageList (an epic’s or a milestone’s issues)', () => {
   })
 
   it('moves to another milestone of the project or of its groups, never another project’s or group’s', async () => {
-    const { transport } = await mountList('milestone', [row(issue(501, 12, { milestone: { id: 51, iid: 51, title: 'Release 3.6', state: 'active', due_date: null, start_date: null, group_id: 3 } }))])
+    const { transport } = await mountList('milestone', [
+      row(
+        issue(501, 12, {
+          milestone: {
+            id: 51,
+            iid: 51,
+            title: 'Release 3.6',
+            state: 'active',
+            due_date: null,
+            start_date: null,
+            group_id: 3,
+          },
+        }),
+      ),
+    ])
     await check(0)
     document.querySelector<HTMLButtonElement>('[data-testid="triage-move-to"]')?.click()
     await flushPromises()
-    expect(options()).toEqual([['0', 'false'], ['50', 'false'], ['51', 'true']])
+    expect(options()).toEqual([
+      ['0', 'false'],
+      ['50', 'false'],
+      ['51', 'true'],
+    ])
     await typeAndEnter('v1.0')
     expect(updates(transport)).toEqual([{ projectId: 5, iid: 12, changes: { milestone_id: 50 } }])
   })
@@ -169,17 +281,62 @@ describe('EpicDetailView issues', () => {
   it('lists the epic’s issues from the cache by epic_id, pending ones marked, each one a triage row', async () => {
     const pinia = createPinia()
     setActivePinia(pinia)
-    const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/a/:account/groups/:groupId/epics/:iid', component: EpicDetailView }, { path: '/:any(.*)*', component: { render: () => null } }] })
+    const router = createRouter({
+      history: createMemoryHistory(),
+      routes: [
+        { path: '/a/:account/groups/:groupId/epics/:iid', component: EpicDetailView },
+        { path: '/:any(.*)*', component: { render: () => null } },
+      ],
+    })
     const transport = transportFor({
-      'accounts:secret-storage': { ok: true, result: { kind: 'keychain', available: true, reason: null, encryptedFile: { exists: false, unlocked: false } } },
-      'epics:get': { ok: true, result: { item: { pending: false, data: { ...roadmap, parent_id: null, state: 'opened', labels: [], description: null, start_date: null, due_date: null, author: ada, created_at: '2024-01-01T00:00:00Z' } }, discussions: [], stale: false } },
-      'issues:list': { ok: true, result: { total: 2, offset: 0, limit: 500, items: [{ pending: true, data: issue(501, 12) }, { pending: false, data: issue(502, 13, { state: 'closed' }) }] } },
+      'accounts:secret-storage': {
+        ok: true,
+        result: { kind: 'keychain', available: true, reason: null, encryptedFile: { exists: false, unlocked: false } },
+      },
+      'epics:get': {
+        ok: true,
+        result: {
+          item: {
+            pending: false,
+            data: {
+              ...roadmap,
+              parent_id: null,
+              state: 'opened',
+              labels: [],
+              description: null,
+              start_date: null,
+              due_date: null,
+              author: ada,
+              created_at: '2024-01-01T00:00:00Z',
+            },
+          },
+          discussions: [],
+          stale: false,
+        },
+      },
+      'issues:list': {
+        ok: true,
+        result: {
+          total: 2,
+          offset: 0,
+          limit: 500,
+          items: [
+            { pending: true, data: issue(501, 12) },
+            { pending: false, data: issue(502, 13, { state: 'closed' }) },
+          ],
+        },
+      },
     })
     await router.push(`/a/${ROOT_ACCOUNT.id}/groups/3/epics/1`)
-    mount(EpicDetailView, { global: { plugins: [pinia, router], provide: { [bridgeKey as symbol]: transport.bridge } }, attachTo: document.body })
+    mount(EpicDetailView, {
+      global: { plugins: [pinia, router], provide: { [bridgeKey as symbol]: transport.bridge } },
+      attachTo: document.body,
+    })
     await flushPromises()
     await flushPromises()
-    expect(transport.calls.filter((c) => c.channel === 'issues:list').map((c) => c.args[1])).toContainEqual(expect.objectContaining({ epic_id: 31, state: 'all' }))
+    expect(transport.calls.filter((c) => c.channel === 'issues:list').map((c) => c.args[1])).toContainEqual(
+      expect.objectContaining({ epic_id: 31, state: 'all' }),
+    )
     expect(document.querySelector('[data-section="opened"]')?.textContent).toContain('Issue 12')
     expect(document.querySelector('[data-section="opened"] [data-testid="pending-marker"]')).not.toBeNull()
     expect(document.querySelector('[data-section="closed"]')?.textContent).toContain('Issue 13')

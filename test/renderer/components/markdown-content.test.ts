@@ -6,14 +6,19 @@ import MarkdownContent from '../../../src/renderer/components/markdown/MarkdownC
 describe('MarkdownContent', () => {
   it('renders Markdown with references linked through the given resolver', () => {
     const wrapper = mount(MarkdownContent, {
-      props: { source: '**Blocked** by #12', resolveReference: (r) => (r.kind === 'issue' ? `#/issues/${r.id}` : null) },
+      props: {
+        source: '**Blocked** by #12',
+        resolveReference: (r) => (r.kind === 'issue' ? `#/issues/${r.id}` : null),
+      },
     })
     expect(wrapper.find('strong').text()).toBe('Blocked')
     expect(wrapper.find('a.gl-reference').attributes('href')).toBe('#/issues/12')
   })
 
   it('never puts raw HTML from the source into the page', () => {
-    const wrapper = mount(MarkdownContent, { props: { source: '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>' } })
+    const wrapper = mount(MarkdownContent, {
+      props: { source: '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>' },
+    })
     expect(wrapper.html()).not.toContain('onerror')
     expect(wrapper.find('script').exists()).toBe(false)
     expect(wrapper.find('img').exists()).toBe(false)

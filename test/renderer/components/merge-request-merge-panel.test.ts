@@ -18,20 +18,79 @@ enableAutoUnmount(afterEach)
 const root = { id: 1, username: 'root', name: 'Administrator', avatar_url: null }
 const jonas = { id: 7, username: 'jonas', name: 'Jonas Berg', avatar_url: null }
 const base = {
-  id: 900, iid: 4, project_id: 5, title: 'Faster parser', description: null, state: 'opened', created_at: '2024-01-01T00:00:00Z', updated_at: '2024-01-02T00:00:00Z',
-  closed_at: null, author: jonas, assignees: [], reviewers: [], labels: [], milestone: null, user_notes_count: 0, web_url: '', source_branch: 'fast', target_branch: 'main',
-  draft: false, has_conflicts: false, merge_status: 'can_be_merged', sha: 'abc123', head_pipeline: { id: 61, status: 'success' },
+  id: 900,
+  iid: 4,
+  project_id: 5,
+  title: 'Faster parser',
+  description: null,
+  state: 'opened',
+  created_at: '2024-01-01T00:00:00Z',
+  updated_at: '2024-01-02T00:00:00Z',
+  closed_at: null,
+  author: jonas,
+  assignees: [],
+  reviewers: [],
+  labels: [],
+  milestone: null,
+  user_notes_count: 0,
+  web_url: '',
+  source_branch: 'fast',
+  target_branch: 'main',
+  draft: false,
+  has_conflicts: false,
+  merge_status: 'can_be_merged',
+  sha: 'abc123',
+  head_pipeline: { id: 61, status: 'success' },
 } as unknown as MergeRequest
-const status = (state: SyncStatus['state']): SyncStatus => ({ accountId: ROOT_ACCOUNT.id, state, scope: { mode: 'memberships' }, progress: null, lastStartedAt: null, lastCompletedAt: null, lastReconciledAt: null, lastError: null })
+const status = (state: SyncStatus['state']): SyncStatus => ({
+  accountId: ROOT_ACCOUNT.id,
+  state,
+  scope: { mode: 'memberships' },
+  progress: null,
+  lastStartedAt: null,
+  lastCompletedAt: null,
+  lastReconciledAt: null,
+  lastError: null,
+})
 
-function mountPanel(mr: Partial<MergeRequest> = {}, options: { approvedBy?: (typeof root)[]; offline?: boolean; rebaseChecks?: boolean[] } = {}) {
+function mountPanel(
+  mr: Partial<MergeRequest> = {},
+  options: { approvedBy?: (typeof root)[]; offline?: boolean; rebaseChecks?: boolean[] } = {},
+) {
   let approvedBy = options.approvedBy ?? [jonas]
   const checks = [...(options.rebaseChecks ?? [])]
   const transport = fakeTransport({
     'api:get': (_account, path) => {
-      if (String(path).endsWith('/closes_issues')) return { ok: true, result: { body: [{ id: 31, project_id: 5, iid: 12 }], status: 200, stale: false, fetchedAt: '', page: null } }
-      if (String(path).endsWith('/approvals')) return { ok: true, result: { body: { approvals_required: 2, approvals_left: 2 - approvedBy.length, approved_by: approvedBy.map((user) => ({ user })) }, status: 200, stale: false, fetchedAt: '', page: null } }
-      return { ok: true, result: { body: { id: 900, rebase_in_progress: checks.shift() ?? false }, status: 200, stale: false, fetchedAt: '', page: null } }
+      if (String(path).endsWith('/closes_issues'))
+        return {
+          ok: true,
+          result: { body: [{ id: 31, project_id: 5, iid: 12 }], status: 200, stale: false, fetchedAt: '', page: null },
+        }
+      if (String(path).endsWith('/approvals'))
+        return {
+          ok: true,
+          result: {
+            body: {
+              approvals_required: 2,
+              approvals_left: 2 - approvedBy.length,
+              approved_by: approvedBy.map((user) => ({ user })),
+            },
+            status: 200,
+            stale: false,
+            fetchedAt: '',
+            page: null,
+          },
+        }
+      return {
+        ok: true,
+        result: {
+          body: { id: 900, rebase_in_progress: checks.shift() ?? false },
+          status: 200,
+          stale: false,
+          fetchedAt: '',
+          page: null,
+        },
+      }
     },
     'merge-requests:approve': () => {
       approvedBy = [...approvedBy, root]
@@ -51,12 +110,20 @@ function mountPanel(mr: Partial<MergeRequest> = {}, options: { approvedBy?: (typ
   const pinia = createTestingPinia({
     createSpy: vi.fn,
     stubActions: false,
-    initialState: { accounts: { accounts: [ROOT_ACCOUNT], loaded: true }, sync: { statuses: { [ROOT_ACCOUNT.id]: status(options.offline ? 'offline' : 'idle') } } },
+    initialState: {
+      accounts: { accounts: [ROOT_ACCOUNT], loaded: true },
+      sync: { statuses: { [ROOT_ACCOUNT.id]: status(options.offline ? 'offline' : 'idle') } },
+    },
   })
-  const wrapper = mount(MergeRequestMergePanel, { props: { accountId: ROOT_ACCOUNT.id, mr: { ...base, ...mr } as MergeRequest }, global: { plugins: [pinia], provide: { [bridgeKey as symbol]: transport.bridge } }, attachTo: document.body })
+  const wrapper = mount(MergeRequestMergePanel, {
+    props: { accountId: ROOT_ACCOUNT.id, mr: { ...base, ...mr } as MergeRequest },
+    global: { plugins: [pinia], provide: { [bridgeKey as symbol]: transport.bridge } },
+    attachTo: document.body,
+  })
   return { wrapper, transport }
 }
-const sent = (transport: ReturnType<typeof fakeTransport>, channel: string) => transport.calls.filter((c) => c.channel === channel).map((c) => c.args[1])
+const sent = (transport: ReturnType<typeof fakeTransport>, channel: string) =>
+  transport.calls.filter((c) => c.channel === channel).map((c) => c.args[1])
 const button = (wrapper: ReturnType<typeof mountPanel>['wrapper'], id: string) => wrapper.get(`[data-testid="${id}"]`)
 
 describe('MergeRequestMergePanel', () => {
@@ -90,9 +157,15 @@ describe('MergeRequestMergePanel', () => {
     await flushPromises()
     await button(wrapper, 'merge').trigger('click')
     await flushPromises()
-    expect(sent(transport, 'merge-requests:merge')).toEqual([{ projectId: 5, iid: 4, sha: 'abc123', squash: false, shouldRemoveSourceBranch: true }])
-    expect(transport.calls.filter((c) => c.channel === 'merge-requests:get').map((c) => c.args.slice(1))).toEqual([[{ project_id: 5, iid: 4 }, { refresh: true }]])
-    expect(transport.calls.filter((c) => c.channel === 'issues:get').map((c) => c.args.slice(1))).toEqual([[{ project_id: 5, iid: 12 }, { refresh: true }]])
+    expect(sent(transport, 'merge-requests:merge')).toEqual([
+      { projectId: 5, iid: 4, sha: 'abc123', squash: false, shouldRemoveSourceBranch: true },
+    ])
+    expect(transport.calls.filter((c) => c.channel === 'merge-requests:get').map((c) => c.args.slice(1))).toEqual([
+      [{ project_id: 5, iid: 4 }, { refresh: true }],
+    ])
+    expect(transport.calls.filter((c) => c.channel === 'issues:get').map((c) => c.args.slice(1))).toEqual([
+      [{ project_id: 5, iid: 12 }, { refresh: true }],
+    ])
     expect(transport.calls.filter((c) => c.channel === 'notify:check').map((c) => c.args)).toEqual([[ROOT_ACCOUNT.id]])
   })
 
@@ -106,7 +179,11 @@ describe('MergeRequestMergePanel', () => {
     expect(button(wrapper, 'merge').attributes('disabled')).toBeDefined()
     expect(wrapper.emitted('changed')).toBeUndefined()
     await vi.waitFor(() => expect(wrapper.emitted('changed')).toHaveLength(1), { timeout: 5000 })
-    expect(transport.calls.filter((c) => c.channel === 'api:get' && c.args[1] === '/projects/5/merge_requests/4').map((c) => c.args[2])).toEqual([{ include_rebase_in_progress: true }, { include_rebase_in_progress: true }])
+    expect(
+      transport.calls
+        .filter((c) => c.channel === 'api:get' && c.args[1] === '/projects/5/merge_requests/4')
+        .map((c) => c.args[2]),
+    ).toEqual([{ include_rebase_in_progress: true }, { include_rebase_in_progress: true }])
     expect(button(wrapper, 'rebase').text()).toBe('Rebase')
   })
 

@@ -11,17 +11,28 @@ const issues = [
 
 describe('MilestoneBurndown', () => {
   it('draws one point per elapsed day and the ideal line to zero on the due date', () => {
-    const wrapper = mount(MilestoneBurndown, { props: { issues, startDate: '2024-03-01', dueDate: '2024-03-10', today: '2024-03-04' } })
-    expect(wrapper.findAll('circle.milestone-burndown__point').map((c) => c.find('title').text())).toEqual(['2024-03-01: 3', '2024-03-02: 2', '2024-03-03: 1', '2024-03-04: 1'])
+    const wrapper = mount(MilestoneBurndown, {
+      props: { issues, startDate: '2024-03-01', dueDate: '2024-03-10', today: '2024-03-04' },
+    })
+    expect(wrapper.findAll('circle.milestone-burndown__point').map((c) => c.find('title').text())).toEqual([
+      '2024-03-01: 3',
+      '2024-03-02: 2',
+      '2024-03-03: 1',
+      '2024-03-04: 1',
+    ])
     const ideal = wrapper.find('line.milestone-burndown__ideal')
     expect(Number(ideal.attributes('x2'))).toBe(624)
     expect(ideal.attributes('y2')).toBe(wrapper.find('.milestone-burndown__grid line').attributes('y1'))
   })
 
   it('describes the chart for screen readers', () => {
-    const svg = mount(MilestoneBurndown, { props: { issues, startDate: '2024-03-01', dueDate: '2024-03-10', today: '2024-03-04' } }).find('svg')
+    const svg = mount(MilestoneBurndown, {
+      props: { issues, startDate: '2024-03-01', dueDate: '2024-03-10', today: '2024-03-04' },
+    }).find('svg')
     expect(svg.attributes('role')).toBe('img')
-    expect(svg.attributes('aria-label')).toBe('Burndown from 3 open issues on 2024-03-01 to 1 on 2024-03-04, due 2024-03-10.')
+    expect(svg.attributes('aria-label')).toBe(
+      'Burndown from 3 open issues on 2024-03-01 to 1 on 2024-03-04, due 2024-03-10.',
+    )
   })
 
   it('asks for dates when the milestone has none', () => {

@@ -9,7 +9,15 @@ import RepositoryView from '../../../src/renderer/views/repository/RepositoryVie
 import { bridgeKey } from '../../../src/renderer/bridge'
 import { useShortcuts } from '../../../src/renderer/composables/use-shortcuts'
 import type { IpcResponse } from '../../../src/shared/ipc/contract'
-import type { RepoBlob, RepoClone, RepoCommit, RepoCommitDetail, RepoLog, RepoRefs, RepoTree } from '../../../src/shared/ipc/repos'
+import type {
+  RepoBlob,
+  RepoClone,
+  RepoCommit,
+  RepoCommitDetail,
+  RepoLog,
+  RepoRefs,
+  RepoTree,
+} from '../../../src/shared/ipc/repos'
 import { fakeTransport, ROOT_ACCOUNT } from '../support/fake-bridge'
 
 enableAutoUnmount(afterEach)
@@ -20,20 +28,58 @@ beforeEach(() => {
 const ACCOUNT = ROOT_ACCOUNT.id
 const origin = { source: 'clone', stale: false, fetchedAt: '2024-05-01T10:00:00.000Z' } as const
 const clone: RepoClone = {
-  accountId: ACCOUNT, projectId: 5, pathWithNamespace: 'kestrel/atlas', name: 'Atlas', webUrl: null, state: 'ready', defaultBranch: 'main',
-  clonedAt: '2024-05-01T09:00:00.000Z', fetchedAt: '2024-05-01T10:00:00.000Z', lastError: null, sizeBytes: 20480, progress: null,
+  accountId: ACCOUNT,
+  projectId: 5,
+  pathWithNamespace: 'kestrel/atlas',
+  name: 'Atlas',
+  webUrl: null,
+  state: 'ready',
+  defaultBranch: 'main',
+  clonedAt: '2024-05-01T09:00:00.000Z',
+  fetchedAt: '2024-05-01T10:00:00.000Z',
+  lastError: null,
+  sizeBytes: 20480,
+  progress: null,
 }
-const refs: RepoRefs = { ...origin, defaultBranch: 'main', branches: [{ name: 'main', commit: 'a'.repeat(40), default: true }, { name: 'feature/x', commit: 'b'.repeat(40), default: false }], tags: [{ name: 'v1.0', commit: 'c'.repeat(40), message: 'First' }] }
+const refs: RepoRefs = {
+  ...origin,
+  defaultBranch: 'main',
+  branches: [
+    { name: 'main', commit: 'a'.repeat(40), default: true },
+    { name: 'feature/x', commit: 'b'.repeat(40), default: false },
+  ],
+  tags: [{ name: 'v1.0', commit: 'c'.repeat(40), message: 'First' }],
+}
 const root: RepoTree = {
-  ...origin, ref: 'main', commit: 'a'.repeat(40), path: '',
+  ...origin,
+  ref: 'main',
+  commit: 'a'.repeat(40),
+  path: '',
   entries: [
     { name: 'src', path: 'src', type: 'tree', mode: '040000', id: '1'.repeat(40) },
     { name: 'README.md', path: 'README.md', type: 'blob', mode: '100644', id: '2'.repeat(40) },
     { name: 'logo.png', path: 'logo.png', type: 'blob', mode: '100644', id: '3'.repeat(40) },
   ],
 }
-const src: RepoTree = { ...origin, ref: 'main', commit: 'a'.repeat(40), path: 'src', entries: [{ name: 'app.ts', path: 'src/app.ts', type: 'blob', mode: '100644', id: '4'.repeat(40) }] }
-const blob = (path: string, extra: Partial<RepoBlob>): RepoBlob => ({ ...origin, ref: 'main', path, id: '9'.repeat(40), size: 42, binary: false, tooLarge: false, text: null, imageDataUrl: null, ...extra })
+const src: RepoTree = {
+  ...origin,
+  ref: 'main',
+  commit: 'a'.repeat(40),
+  path: 'src',
+  entries: [{ name: 'app.ts', path: 'src/app.ts', type: 'blob', mode: '100644', id: '4'.repeat(40) }],
+}
+const blob = (path: string, extra: Partial<RepoBlob>): RepoBlob => ({
+  ...origin,
+  ref: 'main',
+  path,
+  id: '9'.repeat(40),
+  size: 42,
+  binary: false,
+  tooLarge: false,
+  text: null,
+  imageDataUrl: null,
+  ...extra,
+})
 const BLOBS: Record<string, RepoBlob> = {
   'src/app.ts': blob('src/app.ts', { text: 'export const answer = 42\n/* two\nlines */\n' }),
   'README.md': blob('README.md', { text: '# Atlas\n\nMaps of **everything**.\n' }),
@@ -41,12 +87,35 @@ const BLOBS: Record<string, RepoBlob> = {
   'data.bin': blob('data.bin', { binary: true, size: 2048 }),
 }
 const commit = (n: number): RepoCommit => ({
-  id: String(n).padStart(40, '0'), short_id: String(n).padStart(8, '0'), title: `Commit ${n}`, message: `Commit ${n}\n\nBody ${n}`, author_name: 'Ada', author_email: 'ada@example.com',
-  authored_date: '2024-05-01T10:00:00.000+02:00', committer_name: 'Ada', committer_email: 'ada@example.com', committed_date: '2024-05-01T10:00:00.000+02:00', parent_ids: [String(n - 1).padStart(40, '0')], web_url: null,
+  id: String(n).padStart(40, '0'),
+  short_id: String(n).padStart(8, '0'),
+  title: `Commit ${n}`,
+  message: `Commit ${n}\n\nBody ${n}`,
+  author_name: 'Ada',
+  author_email: 'ada@example.com',
+  authored_date: '2024-05-01T10:00:00.000+02:00',
+  committer_name: 'Ada',
+  committer_email: 'ada@example.com',
+  committed_date: '2024-05-01T10:00:00.000+02:00',
+  parent_ids: [String(n - 1).padStart(40, '0')],
+  web_url: null,
 })
 const detail: RepoCommitDetail = {
-  ...origin, commit: commit(3), overflow: false,
-  diffs: [{ old_path: 'src/app.ts', new_path: 'src/app.ts', a_mode: '100644', b_mode: '100644', new_file: false, renamed_file: false, deleted_file: false, diff: '@@ -1,2 +1,2 @@\n-export const answer = 41\n+export const answer = 42\n // end\n' }],
+  ...origin,
+  commit: commit(3),
+  overflow: false,
+  diffs: [
+    {
+      old_path: 'src/app.ts',
+      new_path: 'src/app.ts',
+      a_mode: '100644',
+      b_mode: '100644',
+      new_file: false,
+      renamed_file: false,
+      deleted_file: false,
+      diff: '@@ -1,2 +1,2 @@\n-export const answer = 41\n+export const answer = 42\n // end\n',
+    },
+  ],
 }
 
 const ok = (result: unknown): IpcResponse => ({ ok: true, result })
@@ -58,8 +127,16 @@ async function mountBrowser(path: string, answers: Record<string, unknown> = {})
   const router = createRouter({
     history: createMemoryHistory(),
     routes: [
-      ...['tree', 'blob', 'commits', 'compare'].map((tab) => ({ path: `/a/:account/projects/:projectId(\\d+)/repository/${tab}`, name: `repository-${tab}`, component: RepositoryView })),
-      { path: '/a/:account/projects/:projectId(\\d+)/repository/commit/:sha', name: 'repository-commit', component: RepositoryView },
+      ...['tree', 'blob', 'commits', 'compare'].map((tab) => ({
+        path: `/a/:account/projects/:projectId(\\d+)/repository/${tab}`,
+        name: `repository-${tab}`,
+        component: RepositoryView,
+      })),
+      {
+        path: '/a/:account/projects/:projectId(\\d+)/repository/commit/:sha',
+        name: 'repository-commit',
+        component: RepositoryView,
+      },
       { path: '/:any(.*)*', component: stub },
     ],
   })
@@ -75,7 +152,13 @@ async function mountBrowser(path: string, answers: Record<string, unknown> = {})
     'repos:blob': (_a: unknown, r: unknown) => ok(BLOBS[(r as { path: string }).path]),
     'repos:log': (_a: unknown, r: unknown) => {
       const page = (r as { page?: number }).page ?? 1
-      const list: RepoLog = { ...origin, commits: page === 1 ? Array.from({ length: 30 }, (_, i) => commit(60 - i)) : [commit(30), commit(29)], page, perPage: 30, hasMore: page === 1 }
+      const list: RepoLog = {
+        ...origin,
+        commits: page === 1 ? Array.from({ length: 30 }, (_, i) => commit(60 - i)) : [commit(30), commit(29)],
+        page,
+        perPage: 30,
+        hasMore: page === 1,
+      }
       return ok(list)
     },
     'repos:commit': ok(detail),
@@ -89,7 +172,10 @@ async function mountBrowser(path: string, answers: Record<string, unknown> = {})
     },
   })
   await router.push(path)
-  mount(Shell, { global: { plugins: [pinia, router], provide: { [bridgeKey as symbol]: transport.bridge } }, attachTo: document.body })
+  mount(Shell, {
+    global: { plugins: [pinia, router], provide: { [bridgeKey as symbol]: transport.bridge } },
+    attachTo: document.body,
+  })
   await router.isReady()
   await flushPromises()
   return { transport, router }
@@ -109,7 +195,10 @@ describe('repository browser', () => {
     expect(qa('[data-testid="repo-tree-entry"]').map((e) => e.dataset.path)).toEqual(['src', 'README.md', 'logo.png'])
     expect(q('[data-testid="repo-source"]')?.dataset.source).toBe('clone')
     expect(q('[data-testid="repo-source"]')?.textContent).toContain('Offline copy')
-    expect(transport.calls.find((c) => c.channel === 'repos:tree')?.args).toEqual([ACCOUNT, { projectId: 5, ref: 'main', path: '' }])
+    expect(transport.calls.find((c) => c.channel === 'repos:tree')?.args).toEqual([
+      ACCOUNT,
+      { projectId: 5, ref: 'main', path: '' },
+    ])
   })
 
   it('moves with j and k, opens with o, and goes up with u', async () => {
@@ -125,7 +214,11 @@ describe('repository browser', () => {
     expect(router.currentRoute.value.name).toBe('repository-tree')
     expect(router.currentRoute.value.query).toEqual({ path: 'src' })
     expect(qa('[data-testid="repo-tree-entry"]').map((e) => e.dataset.path)).toEqual(['src/app.ts'])
-    expect(qa('[data-testid="repo-breadcrumbs"] a, [data-testid="repo-breadcrumbs"] span:not([aria-hidden])').map((e) => e.textContent)).toEqual(['atlas', 'src'])
+    expect(
+      qa('[data-testid="repo-breadcrumbs"] a, [data-testid="repo-breadcrumbs"] span:not([aria-hidden])').map(
+        (e) => e.textContent,
+      ),
+    ).toEqual(['atlas', 'src'])
     await press('o')
     expect(router.currentRoute.value.name).toBe('repository-blob')
     expect(router.currentRoute.value.query).toEqual({ path: 'src/app.ts' })
@@ -183,7 +276,10 @@ describe('repository browser', () => {
   })
 
   it('shows where a server answer came from: fresh, or a saved copy while offline', async () => {
-    await mountBrowser(`/a/${ACCOUNT}/projects/5/repository/tree`, { 'repos:list': [], 'repos:tree': { ...root, source: 'server', stale: true, fetchedAt: '2024-04-01T00:00:00.000Z' } })
+    await mountBrowser(`/a/${ACCOUNT}/projects/5/repository/tree`, {
+      'repos:list': [],
+      'repos:tree': { ...root, source: 'server', stale: true, fetchedAt: '2024-04-01T00:00:00.000Z' },
+    })
     expect(q('[data-testid="repo-source"]')?.dataset.source).toBe('stale')
     expect(q('[data-testid="repo-clone-status"]')?.textContent).toContain('Not cloned')
     expect(q('[data-testid="repo-clone-button"]')).not.toBeNull()
@@ -192,7 +288,13 @@ describe('repository browser', () => {
   it('says why a read failed, readably', async () => {
     await mountBrowser(`/a/${ACCOUNT}/projects/5/repository/tree`, {
       'repos:list': [],
-      'repos:tree': () => ({ ok: false, error: { code: 'offline', message: 'Offline, and /projects/5/repository/tree was never fetched on this device.' } }),
+      'repos:tree': () => ({
+        ok: false,
+        error: {
+          code: 'offline',
+          message: 'Offline, and /projects/5/repository/tree was never fetched on this device.',
+        },
+      }),
     })
     expect(q('[role="alert"]')?.textContent).toContain('Needs the server')
     expect(q('[role="alert"]')?.textContent).toContain('never fetched on this device')
@@ -203,8 +305,15 @@ describe('RepositoryCloneControls', () => {
   async function mountControls(clones: RepoClone[], extra: Record<string, unknown> = {}) {
     const pinia = createPinia()
     setActivePinia(pinia)
-    const transport = fakeTransport({ 'repos:list': ok(clones), ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, typeof v === 'function' ? v : ok(v)])) } as Record<string, IpcResponse>)
-    const wrapper = mount(RepositoryCloneControls, { props: { accountId: ACCOUNT, projectId: 5 }, global: { plugins: [pinia], provide: { [bridgeKey as symbol]: transport.bridge } }, attachTo: document.body })
+    const transport = fakeTransport({
+      'repos:list': ok(clones),
+      ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, typeof v === 'function' ? v : ok(v)])),
+    } as Record<string, IpcResponse>)
+    const wrapper = mount(RepositoryCloneControls, {
+      props: { accountId: ACCOUNT, projectId: 5 },
+      global: { plugins: [pinia], provide: { [bridgeKey as symbol]: transport.bridge } },
+      attachTo: document.body,
+    })
     const { useRepositoriesStore } = await import('../../../src/renderer/stores/repositories')
     await useRepositoriesStore().ensureLoaded()
     await flushPromises()
@@ -213,12 +322,26 @@ describe('RepositoryCloneControls', () => {
 
   it('clones on request, shows progress from events, and offers fetch once ready', async () => {
     let finish: (r: IpcResponse) => void = () => undefined
-    const { wrapper, transport } = await mountControls([], { 'repos:clone': () => new Promise<IpcResponse>((r) => (finish = r)) as unknown as IpcResponse })
+    const { wrapper, transport } = await mountControls([], {
+      'repos:clone': () => new Promise<IpcResponse>((r) => (finish = r)) as unknown as IpcResponse,
+    })
     expect(wrapper.find('[data-testid="repo-clone-status"]').text()).toContain('Not cloned')
     await wrapper.find('[data-testid="repo-clone-button"]').trigger('click')
     expect(transport.calls.at(-1)).toEqual({ channel: 'repos:clone', args: [ACCOUNT, 5] })
-    transport.emit('repos:did-change', { accountId: ACCOUNT, projectId: 5, clone: { ...clone, state: 'cloning', clonedAt: null, fetchedAt: null } })
-    transport.emit('repos:did-progress', { accountId: ACCOUNT, projectId: 5, operation: 'clone', phase: 'Receiving objects', loaded: 5, total: 10, bytes: 4096 })
+    transport.emit('repos:did-change', {
+      accountId: ACCOUNT,
+      projectId: 5,
+      clone: { ...clone, state: 'cloning', clonedAt: null, fetchedAt: null },
+    })
+    transport.emit('repos:did-progress', {
+      accountId: ACCOUNT,
+      projectId: 5,
+      operation: 'clone',
+      phase: 'Receiving objects',
+      loaded: 5,
+      total: 10,
+      bytes: 4096,
+    })
     await flushPromises()
     expect(wrapper.find('[data-testid="repo-clone-progress"]').text()).toContain('Receiving objects 5/10 · 4.0 KB')
     expect(wrapper.find('[data-testid="repo-cancel"]').exists()).toBe(true)
@@ -229,7 +352,12 @@ describe('RepositoryCloneControls', () => {
   })
 
   it('shows a failed fetch’s reason and keeps fetching disabled offline', async () => {
-    const { wrapper } = await mountControls([clone], { 'repos:fetch': () => ({ ok: false, error: { code: 'forbidden', message: 'The server does not let this account read the repository.' } }) })
+    const { wrapper } = await mountControls([clone], {
+      'repos:fetch': () => ({
+        ok: false,
+        error: { code: 'forbidden', message: 'The server does not let this account read the repository.' },
+      }),
+    })
     await wrapper.find('[data-testid="repo-fetch"]').trigger('click')
     await flushPromises()
     expect(wrapper.find('[role="alert"]').text()).toContain('does not let this account read the repository')

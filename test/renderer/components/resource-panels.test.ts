@@ -22,12 +22,41 @@ const ADMIN = { admin: true, level: null }
 const context = { accountId: ROOT_ACCOUNT.id, userId: 1, projectId: 12, groupId: null }
 
 const RUNNERS = [
-  { id: 1, description: 'linux-docker-1', runner_type: 'instance_type', status: 'online', ip_address: '10.0.0.1', paused: false, created_at: '2024-01-01T00:00:00Z' },
-  { id: 2, description: 'macos-arm64', runner_type: 'project_type', status: 'paused', ip_address: '10.0.0.2', paused: true, created_at: '2024-01-02T00:00:00Z' },
+  {
+    id: 1,
+    description: 'linux-docker-1',
+    runner_type: 'instance_type',
+    status: 'online',
+    ip_address: '10.0.0.1',
+    paused: false,
+    created_at: '2024-01-01T00:00:00Z',
+  },
+  {
+    id: 2,
+    description: 'macos-arm64',
+    runner_type: 'project_type',
+    status: 'paused',
+    ip_address: '10.0.0.2',
+    paused: true,
+    created_at: '2024-01-02T00:00:00Z',
+  },
 ]
 
-function page(body: unknown, extra: Partial<{ total: number; totalPages: number; nextPage: number | null; page: number }> = {}, stale = false): IpcResponse {
-  return { ok: true, result: { body, status: 200, stale, fetchedAt: '2024-05-01T10:00:00Z', page: { total: 2, totalPages: 1, nextPage: null, page: 1, perPage: 20, ...extra } } }
+function page(
+  body: unknown,
+  extra: Partial<{ total: number; totalPages: number; nextPage: number | null; page: number }> = {},
+  stale = false,
+): IpcResponse {
+  return {
+    ok: true,
+    result: {
+      body,
+      status: 200,
+      stale,
+      fetchedAt: '2024-05-01T10:00:00Z',
+      page: { total: 2, totalPages: 1, nextPage: null, page: 1, perPage: 20, ...extra },
+    },
+  }
 }
 
 function setup(answers: Record<string, IpcResponse | ((...args: readonly unknown[]) => IpcResponse)>, offline = false) {
@@ -35,14 +64,18 @@ function setup(answers: Record<string, IpcResponse | ((...args: readonly unknown
   const pinia = createTestingPinia({
     createSpy: vi.fn,
     stubActions: false,
-    initialState: offline ? { sync: { statuses: { [ROOT_ACCOUNT.id]: { accountId: ROOT_ACCOUNT.id, state: 'offline' } } } } : {},
+    initialState: offline
+      ? { sync: { statuses: { [ROOT_ACCOUNT.id]: { accountId: ROOT_ACCOUNT.id, state: 'offline' } } } }
+      : {},
   })
   const global = { plugins: [pinia], provide: { [bridgeKey as symbol]: transport.bridge } }
   return { transport, global }
 }
 
-const gets = (calls: readonly { channel: string; args: readonly unknown[] }[]) => calls.filter((c) => c.channel === 'api:get').map((c) => ({ path: c.args[1], query: c.args[2] }))
-const sends = (calls: readonly { channel: string; args: readonly unknown[] }[]) => calls.filter((c) => c.channel === 'api:send').map((c) => c.args[1])
+const gets = (calls: readonly { channel: string; args: readonly unknown[] }[]) =>
+  calls.filter((c) => c.channel === 'api:get').map((c) => ({ path: c.args[1], query: c.args[2] }))
+const sends = (calls: readonly { channel: string; args: readonly unknown[] }[]) =>
+  calls.filter((c) => c.channel === 'api:send').map((c) => c.args[1])
 
 afterEach(() => {
   document.body.innerHTML = ''
@@ -67,13 +100,32 @@ describe('ResourceList', () => {
 
   it('sends filters as the API’s query parameters, and a page change as `page`', async () => {
     const { transport, global } = setup({ 'api:get': page(RUNNERS, { total: 45, totalPages: 3, nextPage: 2 }) })
-    const wrapper = mount(ResourceList, { props: { description: adminRunners, context, viewer: ADMIN, initialFilters: { type: 'project_type', tag_list: ['docker'] } }, global })
+    const wrapper = mount(ResourceList, {
+      props: {
+        description: adminRunners,
+        context,
+        viewer: ADMIN,
+        initialFilters: { type: 'project_type', tag_list: ['docker'] },
+      },
+      global,
+    })
     await flushPromises()
-    expect(gets(transport.calls)).toEqual([{ path: '/runners/all', query: { per_page: 20, type: 'project_type', tag_list: ['docker'], page: 1 } }])
-    await wrapper.get('[data-testid="resource-pager"]').findAll('.n-pagination-item').find((i) => i.text() === '2')?.trigger('click')
+    expect(gets(transport.calls)).toEqual([
+      { path: '/runners/all', query: { per_page: 20, type: 'project_type', tag_list: ['docker'], page: 1 } },
+    ])
+    await wrapper
+      .get('[data-testid="resource-pager"]')
+      .findAll('.n-pagination-item')
+      .find((i) => i.text() === '2')
+      ?.trigger('click')
     await flushPromises()
-    expect(gets(transport.calls).at(-1)).toEqual({ path: '/runners/all', query: { per_page: 20, type: 'project_type', tag_list: ['docker'], page: 2 } })
-    expect(wrapper.emitted('change')?.at(-1)).toEqual([{ filters: { type: 'project_type', tag_list: ['docker'] }, page: 2 }])
+    expect(gets(transport.calls).at(-1)).toEqual({
+      path: '/runners/all',
+      query: { per_page: 20, type: 'project_type', tag_list: ['docker'], page: 2 },
+    })
+    expect(wrapper.emitted('change')?.at(-1)).toEqual([
+      { filters: { type: 'project_type', tag_list: ['docker'] }, page: 2 },
+    ])
   })
 
   it('a flag filter is sent as `=true` and a search after typing stops', async () => {
@@ -99,7 +151,10 @@ describe('ResourceList', () => {
 
   it('fills `:project` from the context, and asks for one when there is none', async () => {
     const { transport, global } = setup({ 'api:get': page([]) })
-    const wrapper = mount(ResourceList, { props: { description: projectEnvironments, context: { ...context, projectId: null }, viewer: ADMIN }, global })
+    const wrapper = mount(ResourceList, {
+      props: { description: projectEnvironments, context: { ...context, projectId: null }, viewer: ADMIN },
+      global,
+    })
     await flushPromises()
     expect(wrapper.get('[data-testid="resource-missing"]').text()).toBe('Choose a project first.')
     expect(gets(transport.calls)).toEqual([])
@@ -124,8 +179,13 @@ describe('ResourceList', () => {
   })
 
   it('an API refusal reads as what happened, with a retry', async () => {
-    const { global } = setup({ 'api:get': { ok: false, error: { code: 'forbidden', message: '403 Forbidden', details: { status: 403 } } } })
-    const wrapper = mount(ResourceList, { props: { description: adminUsers, context, viewer: { admin: false, level: null } }, global })
+    const { global } = setup({
+      'api:get': { ok: false, error: { code: 'forbidden', message: '403 Forbidden', details: { status: 403 } } },
+    })
+    const wrapper = mount(ResourceList, {
+      props: { description: adminUsers, context, viewer: { admin: false, level: null } },
+      global,
+    })
     await flushPromises()
     const error = wrapper.get('[data-testid="resource-error"]')
     expect(error.text()).toContain('Not allowed')
@@ -138,13 +198,19 @@ describe('ResourceActions', () => {
 
   it('asks before a confirmed action, and sends it only once confirmed', async () => {
     const { transport, global } = setup({ 'api:send': { ok: true, result: { status: 201, body: true } } })
-    const wrapper = mount(ResourceActions, { props: { actions: adminUsers.actions ?? [], item: user, context, viewer: ADMIN }, global, attachTo: document.body })
+    const wrapper = mount(ResourceActions, {
+      props: { actions: adminUsers.actions ?? [], item: user, context, viewer: ADMIN },
+      global,
+      attachTo: document.body,
+    })
     expect(wrapper.find('[data-testid="action-unblock"]').exists()).toBe(false)
     await wrapper.get('[data-testid="action-block"]').trigger('click')
     await flushPromises()
     expect(document.body.textContent).toContain('Block @ada? They can no longer sign in or use their tokens.')
     expect(sends(transport.calls)).toEqual([])
-    const confirm = [...document.querySelectorAll<HTMLButtonElement>('.n-dialog__action button')].find((b) => b.textContent?.trim() === 'Block')
+    const confirm = [...document.querySelectorAll<HTMLButtonElement>('.n-dialog__action button')].find(
+      (b) => b.textContent?.trim() === 'Block',
+    )
     confirm?.click()
     await flushPromises()
     expect(sends(transport.calls)).toEqual([{ method: 'POST', path: '/users/7/block' }])
@@ -153,32 +219,49 @@ describe('ResourceActions', () => {
 
   it('cancelling the confirmation sends nothing', async () => {
     const { transport, global } = setup({ 'api:send': { ok: true, result: { status: 201, body: true } } })
-    const wrapper = mount(ResourceActions, { props: { actions: adminUsers.actions ?? [], item: user, context, viewer: ADMIN }, global, attachTo: document.body })
+    const wrapper = mount(ResourceActions, {
+      props: { actions: adminUsers.actions ?? [], item: user, context, viewer: ADMIN },
+      global,
+      attachTo: document.body,
+    })
     await wrapper.get('[data-testid="action-block"]').trigger('click')
     await flushPromises()
-    ;[...document.querySelectorAll<HTMLButtonElement>('.n-dialog__action button')].find((b) => b.textContent?.trim() === 'Cancel')?.click()
+    ;[...document.querySelectorAll<HTMLButtonElement>('.n-dialog__action button')]
+      .find((b) => b.textContent?.trim() === 'Cancel')
+      ?.click()
     await flushPromises()
     expect(sends(transport.calls)).toEqual([])
     expect(wrapper.emitted('done')).toBeUndefined()
   })
 
   it('an action with a form sends its values where the description says (review-app cleanup: the query)', async () => {
-    const { transport, global } = setup({ 'api:send': { ok: true, result: { status: 200, body: { scheduled_entries: [], unprocessable_entries: [] } } } })
+    const { transport, global } = setup({
+      'api:send': { ok: true, result: { status: 200, body: { scheduled_entries: [], unprocessable_entries: [] } } },
+    })
     const cleanup = (projectEnvironments.actions ?? []).filter((a) => a.key === 'review-apps')
-    const wrapper = mount(ResourceActions, { props: { actions: cleanup, context, viewer: ADMIN }, global, attachTo: document.body })
+    const wrapper = mount(ResourceActions, {
+      props: { actions: cleanup, context, viewer: ADMIN },
+      global,
+      attachTo: document.body,
+    })
     await wrapper.get('[data-testid="action-review-apps"]').trigger('click')
     await flushPromises()
     const submit = document.querySelector<HTMLButtonElement>('[data-testid="form-submit"]')
     expect(submit?.textContent).toContain('Find review apps')
     submit?.click()
     await flushPromises()
-    expect(sends(transport.calls)).toEqual([{ method: 'DELETE', path: '/projects/12/environments/review_apps', query: { limit: 100, dry_run: true } }])
+    expect(sends(transport.calls)).toEqual([
+      { method: 'DELETE', path: '/projects/12/environments/review_apps', query: { limit: 100, dry_run: true } },
+    ])
   })
 
   it('an action needing a role the viewer lacks is disabled, and says which', async () => {
     const { global } = setup({})
     const cleanup = (projectEnvironments.actions ?? []).filter((a) => a.key === 'review-apps')
-    const wrapper = mount(ResourceActions, { props: { actions: cleanup, context, viewer: { admin: false, level: 20 } }, global })
+    const wrapper = mount(ResourceActions, {
+      props: { actions: cleanup, context, viewer: { admin: false, level: 20 } },
+      global,
+    })
     const button = wrapper.get('[data-testid="action-review-apps"]')
     expect(button.attributes('disabled')).toBeDefined()
     expect(button.attributes('title')).toBe('Needs the Developer role.')
@@ -188,12 +271,16 @@ describe('ResourceActions', () => {
 describe('ResourceForm', () => {
   const spec = adminUsers.create!
 
-  function mountForm(submit = vi.fn(async () => undefined), extra: { blocked?: string | null; description?: ResourceDescription } = {}) {
+  function mountForm(
+    submit = vi.fn(async () => undefined),
+    extra: { blocked?: string | null; description?: ResourceDescription } = {},
+  ) {
     const { global } = setup({})
     return { submit, wrapper: mount(ResourceForm, { props: { spec, submit, blocked: extra.blocked ?? null }, global }) }
   }
 
-  const fill = async (wrapper: ReturnType<typeof mountForm>['wrapper'], name: string, value: string) => wrapper.get(`[data-testid="field-${name}"] input`).setValue(value)
+  const fill = async (wrapper: ReturnType<typeof mountForm>['wrapper'], name: string, value: string) =>
+    wrapper.get(`[data-testid="field-${name}"] input`).setValue(value)
 
   it('validates required fields and the password rule before submitting', async () => {
     const { wrapper, submit } = mountForm()
@@ -201,7 +288,9 @@ describe('ResourceForm', () => {
     await flushPromises()
     const invalid = wrapper.findAll('[data-invalid="true"]').map((f) => f.attributes('data-testid'))
     expect(invalid).toEqual(['field-name', 'field-username', 'field-email', 'field-password'])
-    expect(wrapper.get('[data-testid="field-password"]').text()).toContain('Give a password, or choose a reset link or a random password.')
+    expect(wrapper.get('[data-testid="field-password"]').text()).toContain(
+      'Give a password, or choose a reset link or a random password.',
+    )
     expect(submit).not.toHaveBeenCalled()
   })
 
@@ -215,7 +304,17 @@ describe('ResourceForm', () => {
     await wrapper.get('form').trigger('submit')
     await flushPromises()
     expect(submit).toHaveBeenCalledWith({
-      body: { name: 'Ada Lovelace', username: 'ada', email: 'ada@example.com', reset_password: true, force_random_password: false, skip_confirmation: true, admin: false, external: false, can_create_group: true },
+      body: {
+        name: 'Ada Lovelace',
+        username: 'ada',
+        email: 'ada@example.com',
+        reset_password: true,
+        force_random_password: false,
+        skip_confirmation: true,
+        admin: false,
+        external: false,
+        can_create_group: true,
+      },
       query: {},
       path: {},
     })
@@ -223,7 +322,10 @@ describe('ResourceForm', () => {
 
   it('puts GitLab’s field errors next to the fields', async () => {
     const submit = vi.fn(async () => {
-      throw Object.assign(new Error('email has already been taken'), { code: 'conflict', details: { status: 409, body: { message: { email: ['has already been taken'] } } } })
+      throw Object.assign(new Error('email has already been taken'), {
+        code: 'conflict',
+        details: { status: 409, body: { message: { email: ['has already been taken'] } } },
+      })
     })
     const { wrapper } = mountForm(submit)
     await fill(wrapper, 'name', 'Ada')
@@ -248,13 +350,26 @@ describe('ResourceForm', () => {
 })
 
 describe('ResourceDetail web links', () => {
-  const pipeline = { id: 61, iid: 3, status: 'success', ref: 'main', sha: 'abc123', web_url: 'http://127.0.0.1:4567/kestrel/app/-/pipelines/61' }
+  const pipeline = {
+    id: 61,
+    iid: 3,
+    status: 'success',
+    ref: 'main',
+    sha: 'abc123',
+    web_url: 'http://127.0.0.1:4567/kestrel/app/-/pipelines/61',
+  }
   const pipelineDetail = (version: unknown) =>
-    setup({ 'api:get': (_account, path) => (path === '/version' ? page(version) : page(pipeline)), 'accounts:list': { ok: true, result: [ROOT_ACCOUNT] } })
+    setup({
+      'api:get': (_account, path) => (path === '/version' ? page(version) : page(pipeline)),
+      'accounts:list': { ok: true, result: [ROOT_ACCOUNT] },
+    })
 
-  it('leaves out the web page of an item on Burrow Server, which has none (the panel is the item\'s page)', async () => {
+  it("leaves out the web page of an item on Burrow Server, which has none (the panel is the item's page)", async () => {
     const { global } = pipelineDetail({ version: '17.6.0', revision: 'burrow' })
-    const wrapper = mount(ResourceDetail, { props: { description: projectPipelines, context, viewer: ADMIN, itemKey: '61' }, global })
+    const wrapper = mount(ResourceDetail, {
+      props: { description: projectPipelines, context, viewer: ADMIN, itemKey: '61' },
+      global,
+    })
     await flushPromises()
     expect(wrapper.text()).toContain('abc123')
     expect(wrapper.find('a[href*="/-/pipelines/61"]').exists()).toBe(false)
@@ -262,7 +377,10 @@ describe('ResourceDetail web links', () => {
 
   it('links the web page on a GitLab instance', async () => {
     const { global } = pipelineDetail({ version: '17.6.0', revision: '3c2e1a' })
-    const wrapper = mount(ResourceDetail, { props: { description: projectPipelines, context, viewer: ADMIN, itemKey: '61' }, global })
+    const wrapper = mount(ResourceDetail, {
+      props: { description: projectPipelines, context, viewer: ADMIN, itemKey: '61' },
+      global,
+    })
     await flushPromises()
     expect(wrapper.find('a[href*="/-/pipelines/61"]').exists()).toBe(true)
   })

@@ -28,14 +28,37 @@ function searching(counts: Record<string, number>) {
       const total = counts[account] ?? 0
       const hits: SearchHit[] = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => {
         const n = offset + i
-        return { kind: 'issue', id: n, project_id: 1, group_id: null, iid: n, title: `${account} ${n}`, state: 'opened', web_url: null, path: 'g/p', reference: `g/p#${n}`, matched_in: 'title', snippet: [], score: 2 * n + (account === 'a' ? 1 : 2) }
+        return {
+          kind: 'issue',
+          id: n,
+          project_id: 1,
+          group_id: null,
+          iid: n,
+          title: `${account} ${n}`,
+          state: 'opened',
+          web_url: null,
+          path: 'g/p',
+          reference: `g/p#${n}`,
+          matched_in: 'title',
+          snippet: [],
+          score: 2 * n + (account === 'a' ? 1 : 2),
+        }
       })
       return { ok: true, result: { hits, total, exact: account !== 'b' } satisfies SearchResult }
     },
   })
   const app = hostWith(transport.bridge)
   const scope = effectScope()
-  const pages = app.runWithContext(() => scope.run(() => useSearchPages({ key: () => 'q', accounts: () => Object.keys(counts), params: () => ({ query: 'parser' }), pageSize: 50 })))
+  const pages = app.runWithContext(() =>
+    scope.run(() =>
+      useSearchPages({
+        key: () => 'q',
+        accounts: () => Object.keys(counts),
+        params: () => ({ query: 'parser' }),
+        pageSize: 50,
+      }),
+    ),
+  )
   if (!pages) throw new Error('no pages')
   return { pages, calls }
 }
@@ -53,7 +76,9 @@ describe('useSearchPages', () => {
     expect(pages.hits.value).toHaveLength(100)
     await pages.loadMore()
     expect(pages.hits.value).toHaveLength(110)
-    expect(pages.hits.value.map((h) => h.hit.score)).toEqual([...pages.hits.value.map((h) => h.hit.score)].sort((x, y) => x - y))
+    expect(pages.hits.value.map((h) => h.hit.score)).toEqual(
+      [...pages.hits.value.map((h) => h.hit.score)].sort((x, y) => x - y),
+    )
     expect(pages.hasMore.value).toBe(false)
     expect(calls.filter((c) => c.accountId === 'a').map((c) => c.offset)).toEqual([0, 50])
   })
@@ -61,7 +86,9 @@ describe('useSearchPages', () => {
   it('asks nothing while there is no query', async () => {
     const transport = fakeTransport({})
     const app = hostWith(transport.bridge)
-    const pages = app.runWithContext(() => effectScope().run(() => useSearchPages({ key: () => '', accounts: () => ['a'], params: () => null })))
+    const pages = app.runWithContext(() =>
+      effectScope().run(() => useSearchPages({ key: () => '', accounts: () => ['a'], params: () => null })),
+    )
     await flushPromises()
     expect(pages?.asked.value).toBe(false)
     expect(transport.calls).toEqual([])

@@ -31,9 +31,24 @@ const NO_KEYCHAIN_REASON = 'The OS keychain is not usable: no Secret Service on 
 const ADA: Account = { ...ROOT_ACCOUNT, id: 'acc-ada', username: 'ada', name: 'Ada Lovelace', userId: 2 }
 const LOCAL: Account = { ...ROOT_ACCOUNT, id: 'local', kind: 'local', username: 'root', name: 'Administrator' }
 
-const keychainOk: SecretStorageStatus = { kind: 'keychain', available: true, reason: null, encryptedFile: { exists: false, unlocked: false } }
-const keychainMissing: SecretStorageStatus = { kind: 'keychain', available: false, reason: NO_KEYCHAIN_REASON, encryptedFile: { exists: false, unlocked: false } }
-const fileUnlocked: SecretStorageStatus = { kind: 'encrypted-file', available: true, reason: null, encryptedFile: { exists: true, unlocked: true } }
+const keychainOk: SecretStorageStatus = {
+  kind: 'keychain',
+  available: true,
+  reason: null,
+  encryptedFile: { exists: false, unlocked: false },
+}
+const keychainMissing: SecretStorageStatus = {
+  kind: 'keychain',
+  available: false,
+  reason: NO_KEYCHAIN_REASON,
+  encryptedFile: { exists: false, unlocked: false },
+}
+const fileUnlocked: SecretStorageStatus = {
+  kind: 'encrypted-file',
+  available: true,
+  reason: null,
+  encryptedFile: { exists: true, unlocked: true },
+}
 const fileLocked: SecretStorageStatus = {
   kind: 'encrypted-file',
   available: false,
@@ -48,27 +63,53 @@ const fail = (code: string, message: string): IpcResponse => ({ ok: false, error
  * `accounts:add` refuses with `keychain-unavailable` until the file is open, the passphrase is
  * checked against PASSPHRASE once the file exists, as core does.
  */
-function fakeSecretCore(initial: SecretStorageStatus, extra: Record<string, IpcResponse | ((...args: readonly unknown[]) => IpcResponse)> = {}) {
+function fakeSecretCore(
+  initial: SecretStorageStatus,
+  extra: Record<string, IpcResponse | ((...args: readonly unknown[]) => IpcResponse)> = {},
+) {
   let status = initial
   const transport = fakeTransport({
     'app:info': LOCAL_INFO,
     'server:status': LOCAL_STATUS,
     'accounts:secret-storage': () => ({ ok: true, result: status }),
     'accounts:use-encrypted-file': (passphrase) => {
-      if (status.encryptedFile.exists && passphrase !== PASSPHRASE) return fail('wrong-passphrase', 'This passphrase does not open the encrypted sign-in file of this device.')
+      if (status.encryptedFile.exists && passphrase !== PASSPHRASE)
+        return fail('wrong-passphrase', 'This passphrase does not open the encrypted sign-in file of this device.')
       status = fileUnlocked
       return { ok: true, result: status }
     },
     'accounts:add': () =>
-      status.available ? { ok: true, result: ADA } : fail('keychain-unavailable', `Cannot save the sign-in: ${status.reason} Enable a keychain or choose the encrypted-file store with a passphrase.`),
-    'sync:start': (accountId) => ({ ok: true, result: { accountId, state: 'running', scope: { mode: 'memberships' }, progress: null, lastStartedAt: null, lastCompletedAt: null, lastReconciledAt: null, lastError: null } }),
+      status.available
+        ? { ok: true, result: ADA }
+        : fail(
+            'keychain-unavailable',
+            `Cannot save the sign-in: ${status.reason} Enable a keychain or choose the encrypted-file store with a passphrase.`,
+          ),
+    'sync:start': (accountId) => ({
+      ok: true,
+      result: {
+        accountId,
+        state: 'running',
+        scope: { mode: 'memberships' },
+        progress: null,
+        lastStartedAt: null,
+        lastCompletedAt: null,
+        lastReconciledAt: null,
+        lastError: null,
+      },
+    }),
     'outbox:retry': (id) => ({ ok: true, result: { id } }),
     ...extra,
   })
   return { transport, status: () => status }
 }
 
-function mountWith(component: Component, transport: ReturnType<typeof fakeSecretCore>['transport'], initialState: Record<string, unknown> = {}, options: { router?: boolean } = {}) {
+function mountWith(
+  component: Component,
+  transport: ReturnType<typeof fakeSecretCore>['transport'],
+  initialState: Record<string, unknown> = {},
+  options: { router?: boolean } = {},
+) {
   const pinia = createTestingPinia({ createSpy: vi.fn, stubActions: false, initialState })
   const plugins: unknown[] = [pinia]
   if (options.router) {
@@ -85,7 +126,10 @@ function mountWith(component: Component, transport: ReturnType<typeof fakeSecret
     })
     plugins.push(router)
   }
-  return mount(component, { global: { plugins: plugins as never[], provide: { [bridgeKey as symbol]: transport.bridge } }, attachTo: document.body })
+  return mount(component, {
+    global: { plugins: plugins as never[], provide: { [bridgeKey as symbol]: transport.bridge } },
+    attachTo: document.body,
+  })
 }
 
 const inputOf = (testId: string): HTMLInputElement => {
@@ -99,7 +143,8 @@ async function type(testId: string, value: string): Promise<void> {
   input.dispatchEvent(new Event('input'))
   await flushPromises()
 }
-const byTestId = (testId: string): HTMLElement | null => document.querySelector<HTMLElement>(`[data-testid="${testId}"]`)
+const byTestId = (testId: string): HTMLElement | null =>
+  document.querySelector<HTMLElement>(`[data-testid="${testId}"]`)
 async function click(testId: string): Promise<void> {
   const element = byTestId(testId)
   if (element === null) throw new Error(`no [data-testid="${testId}"]`)
@@ -118,11 +163,14 @@ async function submitPassphrase(): Promise<void> {
   form.dispatchEvent(new Event('submit', { cancelable: true }))
   await flushPromises()
 }
-const calls = (transport: ReturnType<typeof fakeSecretCore>['transport'], channel: string) => transport.calls.filter((c) => c.channel === channel).map((c) => c.args)
+const calls = (transport: ReturnType<typeof fakeSecretCore>['transport'], channel: string) =>
+  transport.calls.filter((c) => c.channel === channel).map((c) => c.args)
 
 beforeEach(() => {
   localStorage.clear()
-  vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36')
+  vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36',
+  )
 })
 afterEach(() => {
   vi.restoreAllMocks()
@@ -141,7 +189,9 @@ describe('adding an account where no keychain works', () => {
     expect(panel?.textContent).toContain('the Secret Service (GNOME Keyring or KWallet)')
     expect(panel?.textContent).toContain('Nothing was stored.')
     expect(byTestId('keychain-reason')?.textContent).toBe(NO_KEYCHAIN_REASON)
-    expect(byTestId('use-encrypted-file')?.textContent).toContain('Save sign-ins in an encrypted file protected by a passphrase')
+    expect(byTestId('use-encrypted-file')?.textContent).toContain(
+      'Save sign-ins in an encrypted file protected by a passphrase',
+    )
     // The offer replaces the generic error and the Add button until the user answers it.
     expect(byTestId('account-add-error')).toBeNull()
     expect(byTestId('account-add-submit')).toBeNull()
@@ -162,7 +212,10 @@ describe('adding an account where no keychain works', () => {
     expect(byTestId('passphrase-strength')?.getAttribute('data-level')).toBe('strong')
     await submitPassphrase()
     expect(calls(transport, 'accounts:use-encrypted-file')).toEqual([[PASSPHRASE]])
-    expect(calls(transport, 'accounts:add')).toEqual([[{ baseUrl: 'http://127.0.0.1:4567', token: 'glpat-secret' }], [{ baseUrl: 'http://127.0.0.1:4567', token: 'glpat-secret' }]])
+    expect(calls(transport, 'accounts:add')).toEqual([
+      [{ baseUrl: 'http://127.0.0.1:4567', token: 'glpat-secret' }],
+      [{ baseUrl: 'http://127.0.0.1:4567', token: 'glpat-secret' }],
+    ])
     expect(wrapper.emitted('added')).toEqual([[ADA]])
     expect(byTestId('keychain-missing')).toBeNull()
   })
@@ -252,7 +305,11 @@ function queuedComment(id: number, accountId: string, reason: string | null): Ou
 }
 
 describe('a launch whose encrypted file is locked', () => {
-  const lockedState = (extra: Record<string, unknown> = {}) => ({ accounts: { accounts: [LOCAL, ADA], loaded: true }, 'secret-storage': { status: fileLocked }, ...extra })
+  const lockedState = (extra: Record<string, unknown> = {}) => ({
+    accounts: { accounts: [LOCAL, ADA], loaded: true },
+    'secret-storage': { status: fileLocked },
+    ...extra,
+  })
 
   it('asks for the passphrase, naming the accounts that wait on it (not the local server’s)', async () => {
     const { transport } = fakeSecretCore(fileLocked)
@@ -285,7 +342,9 @@ describe('a launch whose encrypted file is locked', () => {
     expect(banner.find('[data-testid="locked-banner"]').exists()).toBe(false)
     await click('passphrase-cancel')
     expect(dialog.findComponent(NModal).props('show')).toBe(false)
-    expect(banner.get('[data-testid="locked-banner"]').text()).toContain('Ada Lovelace: nothing syncs or is sent until the encrypted sign-in file is unlocked')
+    expect(banner.get('[data-testid="locked-banner"]').text()).toContain(
+      'Ada Lovelace: nothing syncs or is sent until the encrypted sign-in file is unlocked',
+    )
     await banner.get('[data-testid="locked-banner-unlock"]').trigger('click')
     await flushPromises()
     expect(dialog.findComponent(NModal).props('show')).toBe(true)
@@ -327,11 +386,24 @@ describe('a launch whose encrypted file is locked', () => {
 
   it('shows sync and the outbox of locked accounts as locked in the status bar, not as a failed sync', async () => {
     const { transport } = fakeSecretCore(fileLocked)
-    const failedLocked = { accountId: ADA.id, state: 'idle', scope: { mode: 'memberships' }, progress: null, lastStartedAt: '2024-05-01T10:00:00Z', lastCompletedAt: null, lastReconciledAt: null, lastError: fileLocked.reason }
+    const failedLocked = {
+      accountId: ADA.id,
+      state: 'idle',
+      scope: { mode: 'memberships' },
+      progress: null,
+      lastStartedAt: '2024-05-01T10:00:00Z',
+      lastCompletedAt: null,
+      lastReconciledAt: null,
+      lastError: fileLocked.reason,
+    }
     const wrapper = mountWith(
       ShellStatus,
       transport,
-      lockedState({ accounts: { accounts: [ADA], loaded: true }, sync: { statuses: { [ADA.id]: failedLocked } }, outbox: { entries: [queuedComment(7, ADA.id, fileLocked.reason)], loaded: true } }),
+      lockedState({
+        accounts: { accounts: [ADA], loaded: true },
+        sync: { statuses: { [ADA.id]: failedLocked } },
+        outbox: { entries: [queuedComment(7, ADA.id, fileLocked.reason)], loaded: true },
+      }),
       { router: true },
     )
     await flushPromises()
@@ -342,7 +414,12 @@ describe('a launch whose encrypted file is locked', () => {
   })
 
   it('shows a locked account’s queued write in the outbox as locked, offering Unlock… instead of Send now', async () => {
-    const { transport } = fakeSecretCore(fileLocked, { 'outbox:list': { ok: true, result: [queuedComment(7, ADA.id, fileLocked.reason), queuedComment(8, LOCAL.id, null)] } })
+    const { transport } = fakeSecretCore(fileLocked, {
+      'outbox:list': {
+        ok: true,
+        result: [queuedComment(7, ADA.id, fileLocked.reason), queuedComment(8, LOCAL.id, null)],
+      },
+    })
     const wrapper = mountWith(OutboxView, transport, lockedState(), { router: true })
     await flushPromises()
     const [locked, local] = wrapper.findAll('[data-testid="outbox-entry"]')
@@ -356,10 +433,15 @@ describe('a launch whose encrypted file is locked', () => {
 })
 
 describe('the Accounts view', () => {
-  const accountsState = (status: SecretStorageStatus) => ({ accounts: { accounts: [LOCAL, ADA], loaded: true }, 'secret-storage': { status } })
+  const accountsState = (status: SecretStorageStatus) => ({
+    accounts: { accounts: [LOCAL, ADA], loaded: true },
+    'secret-storage': { status },
+  })
 
   it('names the OS keychain sign-ins are saved in', async () => {
-    vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue('Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36')
+    vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36',
+    )
     const { transport } = fakeSecretCore(keychainOk)
     const wrapper = mountWith(AccountsView, transport, accountsState(keychainOk), { router: true })
     await flushPromises()

@@ -25,7 +25,14 @@ function mountHarness(ran: string[]) {
     setup() {
       useShortcuts()
       useCommands(
-        { id: 'open', title: 'Open palette', group: 'General', keys: 'mod+k', global: true, run: () => void ran.push('palette') },
+        {
+          id: 'open',
+          title: 'Open palette',
+          group: 'General',
+          keys: 'mod+k',
+          global: true,
+          run: () => void ran.push('palette'),
+        },
         { id: 'issues', title: 'Go to Issues', group: 'Navigation', keys: 'g i', run: () => void ran.push('issues') },
         { id: 'mrs', title: 'Go to Merge requests', group: 'Navigation', keys: 'g m', run: () => void ran.push('mrs') },
       )
@@ -76,10 +83,19 @@ describe('ShellCommandPalette', () => {
   async function openPalette(accounts: readonly unknown[] = []) {
     const pinia = createPinia()
     setActivePinia(pinia)
-    const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/', component: { render: () => null } }, { path: '/search', name: 'search', component: { render: () => null } }] })
+    const router = createRouter({
+      history: createMemoryHistory(),
+      routes: [
+        { path: '/', component: { render: () => null } },
+        { path: '/search', name: 'search', component: { render: () => null } },
+      ],
+    })
     const transport = fakeTransport({ 'accounts:list': { ok: true, result: accounts } })
     const store = useCommandsStore()
-    mount(ShellCommandPalette, { global: { plugins: [pinia, router], provide: { [bridgeKey as symbol]: transport.bridge } }, attachTo: document.body })
+    mount(ShellCommandPalette, {
+      global: { plugins: [pinia, router], provide: { [bridgeKey as symbol]: transport.bridge } },
+      attachTo: document.body,
+    })
     transport.emit('accounts:did-change', accounts as never)
     store.paletteOpen = true
     await flushPromises()
@@ -100,7 +116,13 @@ describe('ShellCommandPalette', () => {
     store.register(
       { id: 'issues', title: 'Go to Issues', group: 'Navigation', keys: 'g i', run: () => void ran.push('issues') },
       { id: 'theme', title: 'Theme: dark', group: 'View', run: () => void ran.push('theme') },
-      { id: 'hidden', title: 'Go nowhere', group: 'Navigation', enabled: () => false, run: () => void ran.push('hidden') },
+      {
+        id: 'hidden',
+        title: 'Go nowhere',
+        group: 'Navigation',
+        enabled: () => false,
+        run: () => void ran.push('hidden'),
+      },
     )
     await flushPromises()
     expect(options()).toEqual(['issues', 'theme'])

@@ -17,10 +17,24 @@ import { fakeTransport, LOCAL_INFO, LOCAL_STATUS, ROOT_ACCOUNT } from '../suppor
 enableAutoUnmount(afterEach)
 
 const idle = (extra: Partial<SyncStatus> = {}): SyncStatus => ({
-  accountId: ROOT_ACCOUNT.id, state: 'idle', scope: { mode: 'memberships' }, progress: null, lastStartedAt: null, lastCompletedAt: null, lastReconciledAt: null, lastError: null, ...extra,
+  accountId: ROOT_ACCOUNT.id,
+  state: 'idle',
+  scope: { mode: 'memberships' },
+  progress: null,
+  lastStartedAt: null,
+  lastCompletedAt: null,
+  lastReconciledAt: null,
+  lastError: null,
+  ...extra,
 })
 const progress = (scopesDone: number, phase: SyncProgress['phase']): SyncProgress => ({
-  accountId: ROOT_ACCOUNT.id, phase, scope: { kind: 'project', id: 5, name: 'Kestrel / App' }, scopesDone, scopesTotal: 5, itemsSynced: 40 * scopesDone, requests: 3 * scopesDone,
+  accountId: ROOT_ACCOUNT.id,
+  phase,
+  scope: { kind: 'project', id: 5, name: 'Kestrel / App' },
+  scopesDone,
+  scopesTotal: 5,
+  itemsSynced: 40 * scopesDone,
+  requests: 3 * scopesDone,
 })
 
 function mountStatus(status: SyncStatus, outbox: readonly OutboxEntry[] = []) {
@@ -28,17 +42,30 @@ function mountStatus(status: SyncStatus, outbox: readonly OutboxEntry[] = []) {
   const transport = fakeTransport({
     'app:info': LOCAL_INFO,
     'server:status': LOCAL_STATUS,
-    'accounts:secret-storage': { ok: true, result: { kind: 'keychain', available: true, reason: null, encryptedFile: { exists: false, unlocked: false } } },
+    'accounts:secret-storage': {
+      ok: true,
+      result: { kind: 'keychain', available: true, reason: null, encryptedFile: { exists: false, unlocked: false } },
+    },
     'sync:status': () => ({ ok: true, result: current }),
     'outbox:list': { ok: true, result: outbox },
   })
   const pinia = createTestingPinia({
     createSpy: vi.fn,
     stubActions: false,
-    initialState: { accounts: { accounts: [ROOT_ACCOUNT], loaded: true }, sync: { statuses: { [ROOT_ACCOUNT.id]: status } }, outbox: { entries: outbox, loaded: true } },
+    initialState: {
+      accounts: { accounts: [ROOT_ACCOUNT], loaded: true },
+      sync: { statuses: { [ROOT_ACCOUNT.id]: status } },
+      outbox: { entries: outbox, loaded: true },
+    },
   })
-  const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/:rest(.*)*', component: { template: '<div />' } }] })
-  const wrapper = mount(ShellStatus, { global: { plugins: [pinia, router], provide: { [bridgeKey as symbol]: transport.bridge } }, attachTo: document.body })
+  const router = createRouter({
+    history: createMemoryHistory(),
+    routes: [{ path: '/:rest(.*)*', component: { template: '<div />' } }],
+  })
+  const wrapper = mount(ShellStatus, {
+    global: { plugins: [pinia, router], provide: { [bridgeKey as symbol]: transport.bridge } },
+    attachTo: document.body,
+  })
   return { wrapper, transport, setStatus: (next: SyncStatus) => void (current = next) }
 }
 
@@ -62,7 +89,16 @@ describe('ShellStatus sync indicator', () => {
     expect(wrapper.get('[role="progressbar"]').attributes('aria-valuenow')).toBe('80')
 
     setStatus(idle({ lastCompletedAt: new Date().toISOString() }))
-    const done: SyncFinished = { accountId: ROOT_ACCOUNT.id, outcome: 'completed', reconciled: false, itemsSynced: 200, itemsRemoved: 0, requests: 15, durationMs: 900, error: null }
+    const done: SyncFinished = {
+      accountId: ROOT_ACCOUNT.id,
+      outcome: 'completed',
+      reconciled: false,
+      itemsSynced: 200,
+      itemsRemoved: 0,
+      requests: 15,
+      durationMs: 900,
+      error: null,
+    }
     transport.emit('sync:did-finish', done)
     await flushPromises()
     expect(wrapper.get('[data-testid="status-sync"]').attributes('data-tone')).toBe('ok')
@@ -89,7 +125,23 @@ describe('ShellStatus sync indicator', () => {
 
   it('counts the writes waiting in the outbox, and says when some need attention', async () => {
     const entry = (id: number, state: OutboxEntry['state']): OutboxEntry =>
-      ({ id, accountId: ROOT_ACCOUNT.id, target: { type: 'issue', projectId: 5, iid: 12 }, mutation: { kind: 'comment', body: 'x' }, base: null, state, reason: null, status: null, conflict: null, attempts: 0, blockedBy: null, createdAt: '', updatedAt: '', sentAt: null, settledAt: null }) as unknown as OutboxEntry
+      ({
+        id,
+        accountId: ROOT_ACCOUNT.id,
+        target: { type: 'issue', projectId: 5, iid: 12 },
+        mutation: { kind: 'comment', body: 'x' },
+        base: null,
+        state,
+        reason: null,
+        status: null,
+        conflict: null,
+        attempts: 0,
+        blockedBy: null,
+        createdAt: '',
+        updatedAt: '',
+        sentAt: null,
+        settledAt: null,
+      }) as unknown as OutboxEntry
     const waiting = mountStatus(idle(), [entry(1, 'queued'), entry(2, 'queued')])
     await flushPromises()
     expect(waiting.wrapper.get('[data-testid="status-outbox"]').text()).toBe('2 changes waiting to be sent')

@@ -33,7 +33,9 @@ describe('LabelChip', () => {
 
 describe('UserAvatar', () => {
   it('shows initials of the first and last name, never loading a remote avatar', () => {
-    const wrapper = mount(UserAvatar, { props: { name: 'Ada Byron Lovelace', username: 'ada', avatarUrl: 'https://secure.gravatar.com/avatar/x' } })
+    const wrapper = mount(UserAvatar, {
+      props: { name: 'Ada Byron Lovelace', username: 'ada', avatarUrl: 'https://secure.gravatar.com/avatar/x' },
+    })
     expect(wrapper.find('img').exists()).toBe(false)
     expect(wrapper.text()).toBe('AL')
     expect(wrapper.attributes('aria-label')).toBe('Ada Byron Lovelace')
@@ -47,7 +49,12 @@ describe('UserAvatar', () => {
   it("shows the avatar core fetched from the account's instance, asking once per account and URL", async () => {
     const png = 'data:image/png;base64,iVBORw0KGgo='
     const transport = fakeTransport({ 'avatars:get': { ok: true, result: png } })
-    const props = { name: 'Ada Lovelace', username: 'ada', avatarUrl: 'http://127.0.0.1:4567/uploads/-/system/user/avatar/2/ada.png', accountId: 'local' }
+    const props = {
+      name: 'Ada Lovelace',
+      username: 'ada',
+      avatarUrl: 'http://127.0.0.1:4567/uploads/-/system/user/avatar/2/ada.png',
+      accountId: 'local',
+    }
     const first = mount(UserAvatar, { props, global: { provide: { [bridgeKey as symbol]: transport.bridge } } })
     const second = mount(UserAvatar, { props, global: { provide: { [bridgeKey as symbol]: transport.bridge } } })
     expect(first.text()).toBe('AL')
@@ -58,10 +65,21 @@ describe('UserAvatar', () => {
   })
 
   it('keeps the initials when core has no image or refuses the URL', async () => {
-    const transport = fakeTransport({ 'avatars:get': (request) => ((request as { url: string }).url.includes('gravatar') ? { ok: false, error: { code: 'foreign-url', message: 'not this instance' } } : { ok: true, result: null }) })
+    const transport = fakeTransport({
+      'avatars:get': (request) =>
+        (request as { url: string }).url.includes('gravatar')
+          ? { ok: false, error: { code: 'foreign-url', message: 'not this instance' } }
+          : { ok: true, result: null },
+    })
     const provide = { [bridgeKey as symbol]: transport.bridge }
-    const missing = mount(UserAvatar, { props: { name: 'Grace Hopper', avatarUrl: 'http://127.0.0.1:4567/uploads/none.png', accountId: 'local' }, global: { provide } })
-    const foreign = mount(UserAvatar, { props: { name: 'Grace Hopper', avatarUrl: 'https://secure.gravatar.com/avatar/x', accountId: 'local' }, global: { provide } })
+    const missing = mount(UserAvatar, {
+      props: { name: 'Grace Hopper', avatarUrl: 'http://127.0.0.1:4567/uploads/none.png', accountId: 'local' },
+      global: { provide },
+    })
+    const foreign = mount(UserAvatar, {
+      props: { name: 'Grace Hopper', avatarUrl: 'https://secure.gravatar.com/avatar/x', accountId: 'local' },
+      global: { provide },
+    })
     await flushPromises()
     expect(missing.find('img').exists()).toBe(false)
     expect(foreign.find('img').exists()).toBe(false)
@@ -89,7 +107,9 @@ describe('CommonRelativeTime', () => {
 
 describe('CommonErrorAlert', () => {
   it('shows title, message, hint and code of an IpcFailure', () => {
-    const error = toReadableError(new IpcFailure({ code: 'keychain-unavailable', message: 'Cannot save the sign-in: no Secret Service.' }))
+    const error = toReadableError(
+      new IpcFailure({ code: 'keychain-unavailable', message: 'Cannot save the sign-in: no Secret Service.' }),
+    )
     const wrapper = mount(CommonErrorAlert, { props: { error } })
     expect(wrapper.text()).toContain('No keychain available')
     expect(wrapper.text()).toContain('Cannot save the sign-in: no Secret Service.')
@@ -98,7 +118,9 @@ describe('CommonErrorAlert', () => {
   })
 
   it('offers a retry button when asked to', async () => {
-    const wrapper = mount(CommonErrorAlert, { props: { error: toReadableError(new Error('x')), retryLabel: 'Try again' } })
+    const wrapper = mount(CommonErrorAlert, {
+      props: { error: toReadableError(new Error('x')), retryLabel: 'Try again' },
+    })
     await wrapper.find('button').trigger('click')
     expect(wrapper.emitted('retry')).toHaveLength(1)
   })

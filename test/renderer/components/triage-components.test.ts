@@ -37,7 +37,10 @@ function issue(n: number, extra: Partial<Issue> = {}): Issue {
   }
 }
 
-const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/:any(.*)*', component: { render: () => null } }] })
+const router = createRouter({
+  history: createMemoryHistory(),
+  routes: [{ path: '/:any(.*)*', component: { render: () => null } }],
+})
 
 beforeEach(() => setActivePinia(createPinia()))
 
@@ -60,7 +63,10 @@ describe('WorkItemRow', () => {
   })
 
   it('emits toggle from its checkbox', async () => {
-    const wrapper = mount(WorkItemRow, { props: { kind: 'issue', item: issue(1), labels: new Map(), href: '/x' }, global: { plugins: [router] } })
+    const wrapper = mount(WorkItemRow, {
+      props: { kind: 'issue', item: issue(1), labels: new Map(), href: '/x' },
+      global: { plugins: [router] },
+    })
     await wrapper.find('.work-item-row__check').trigger('click')
     expect(wrapper.emitted('toggle')).toHaveLength(1)
   })
@@ -76,7 +82,11 @@ describe('OutboxConflict', () => {
     state: 'conflict',
     reason: null,
     status: null,
-    conflict: { local: { title: 'Mine', assignee_ids: [1] }, remote: { title: 'Theirs', assignee_ids: [2] }, remoteUpdatedAt: null },
+    conflict: {
+      local: { title: 'Mine', assignee_ids: [1] },
+      remote: { title: 'Theirs', assignee_ids: [2] },
+      remoteUpdatedAt: null,
+    },
     attempts: 1,
     blockedBy: null,
     createdAt: '',
@@ -86,7 +96,9 @@ describe('OutboxConflict', () => {
   }
 
   it('shows both versions side by side, people by name', () => {
-    const wrapper = mount(OutboxConflict, { props: { entry, busy: false, userName: (id: number) => (id === 1 ? 'Ada' : null) } })
+    const wrapper = mount(OutboxConflict, {
+      props: { entry, busy: false, userName: (id: number) => (id === 1 ? 'Ada' : null) },
+    })
     const cells = wrapper.findAll('[role="cell"]').map((c) => c.text())
     expect(cells).toEqual(['Mine', 'Theirs', 'Ada', 'user 2'])
   })
@@ -95,10 +107,20 @@ describe('OutboxConflict', () => {
     const wrapper = mount(OutboxConflict, { props: { entry, busy: false } })
     await wrapper.find('[data-testid="keep-mine"]').trigger('click')
     await wrapper.find('[data-testid="take-theirs"]').trigger('click')
-    await wrapper.findAll('button').find((b) => b.text() === 'Edit…')?.trigger('click')
+    await wrapper
+      .findAll('button')
+      .find((b) => b.text() === 'Edit…')
+      ?.trigger('click')
     await wrapper.find('input').setValue('Merged title')
-    await wrapper.findAll('button').find((b) => b.text() === 'Send edited')?.trigger('click')
-    expect(wrapper.emitted('resolve')).toEqual([[{ choice: 'mine' }], [{ choice: 'theirs' }], [{ choice: 'edited', changes: { title: 'Merged title', assignee_ids: [1] } }]])
+    await wrapper
+      .findAll('button')
+      .find((b) => b.text() === 'Send edited')
+      ?.trigger('click')
+    expect(wrapper.emitted('resolve')).toEqual([
+      [{ choice: 'mine' }],
+      [{ choice: 'theirs' }],
+      [{ choice: 'edited', changes: { title: 'Merged title', assignee_ids: [1] } }],
+    ])
   })
 })
 
@@ -111,7 +133,10 @@ describe('useItemPages', () => {
         const { offset = 0, limit = 100 } = params as IssueListParams
         calls.push({ accountId: String(accountId), offset, limit })
         const total = counts[String(accountId)] ?? 0
-        const items = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => ({ data: { ...issue(offset + i + 1), title: `${String(accountId)} ${offset + i + 1}` }, pending: false }))
+        const items = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => ({
+          data: { ...issue(offset + i + 1), title: `${String(accountId)} ${offset + i + 1}` },
+          pending: false,
+        }))
         return { ok: true, result: { items, total, offset, limit } satisfies CachedList }
       },
     })
@@ -156,7 +181,15 @@ describe('useItemPages', () => {
     const { pages, calls } = pagesFor(['a', 'b'], { a: 3, b: 1_200 })
     await flushPromises()
     expect(pages.total.value).toBe(1_203)
-    expect(pages.rows.value.slice(0, 7).map((r) => r?.item.title)).toEqual(['a 1', 'b 1', 'a 2', 'b 2', 'a 3', 'b 3', 'b 4'])
+    expect(pages.rows.value.slice(0, 7).map((r) => r?.item.title)).toEqual([
+      'a 1',
+      'b 1',
+      'a 2',
+      'b 2',
+      'a 3',
+      'b 3',
+      'b 4',
+    ])
     expect(pages.rows.value[150]).toBeUndefined()
     pages.ensureRange(1_100, 1_130)
     await flushPromises()
@@ -172,9 +205,27 @@ describe('useItemPages', () => {
     const { pages, calls, transport } = pagesFor(['a'], { a: 5 })
     await flushPromises()
     // A burst of changes (a sync page) makes one query, once the burst has settled.
-    transport.emit('cache:did-change', { accountId: 'a', kinds: ['issue'], projectIds: [5], groupIds: [], optimistic: true })
-    transport.emit('cache:did-change', { accountId: 'a', kinds: ['issue'], projectIds: [5], groupIds: [], optimistic: false })
-    transport.emit('cache:did-change', { accountId: 'a', kinds: ['label'], projectIds: [5], groupIds: [], optimistic: false })
+    transport.emit('cache:did-change', {
+      accountId: 'a',
+      kinds: ['issue'],
+      projectIds: [5],
+      groupIds: [],
+      optimistic: true,
+    })
+    transport.emit('cache:did-change', {
+      accountId: 'a',
+      kinds: ['issue'],
+      projectIds: [5],
+      groupIds: [],
+      optimistic: false,
+    })
+    transport.emit('cache:did-change', {
+      accountId: 'a',
+      kinds: ['label'],
+      projectIds: [5],
+      groupIds: [],
+      optimistic: false,
+    })
     vi.runAllTimers()
     vi.useRealTimers()
     await flushPromises()
@@ -186,8 +237,20 @@ describe('useItemPages', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
     const { calls, transport } = pagesFor(['a'], { a: 5 })
     await flushPromises()
-    transport.emit('cache:did-change', { accountId: 'a', kinds: ['issue'], projectIds: [5], groupIds: [], optimistic: false })
-    transport.emit('cache:did-change', { accountId: 'a', kinds: ['issue'], projectIds: [5], groupIds: [], optimistic: true })
+    transport.emit('cache:did-change', {
+      accountId: 'a',
+      kinds: ['issue'],
+      projectIds: [5],
+      groupIds: [],
+      optimistic: false,
+    })
+    transport.emit('cache:did-change', {
+      accountId: 'a',
+      kinds: ['issue'],
+      projectIds: [5],
+      groupIds: [],
+      optimistic: true,
+    })
     vi.advanceTimersByTime(20)
     await flushPromises()
     expect(calls).toHaveLength(2)

@@ -17,8 +17,23 @@ import { fakeTransport, ROOT_ACCOUNT } from '../support/fake-bridge'
 const ada = { id: 1, username: 'root', name: 'Administrator', avatar_url: null }
 const jonas = { id: 7, username: 'jonas', name: 'Jonas Berg', avatar_url: null }
 const issue: Issue = {
-  id: 501, iid: 12, project_id: 5, title: 'Parser stalls', description: null, state: 'opened', created_at: '2024-01-01T00:00:00Z', updated_at: '2024-01-02T00:00:00Z',
-  closed_at: null, author: ada, assignees: [jonas], labels: ['bug'], milestone: null, user_notes_count: 0, web_url: '', confidential: false, due_date: null,
+  id: 501,
+  iid: 12,
+  project_id: 5,
+  title: 'Parser stalls',
+  description: null,
+  state: 'opened',
+  created_at: '2024-01-01T00:00:00Z',
+  updated_at: '2024-01-02T00:00:00Z',
+  closed_at: null,
+  author: ada,
+  assignees: [jonas],
+  labels: ['bug'],
+  milestone: null,
+  user_notes_count: 0,
+  web_url: '',
+  confidential: false,
+  due_date: null,
 }
 
 enableAutoUnmount(afterEach)
@@ -30,11 +45,26 @@ beforeEach(() => {
 async function mountTriage(extra: Record<string, unknown> = {}) {
   const pinia = createPinia()
   setActivePinia(pinia)
-  const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/:any(.*)*', component: { render: () => null } }] })
+  const router = createRouter({
+    history: createMemoryHistory(),
+    routes: [{ path: '/:any(.*)*', component: { render: () => null } }],
+  })
   const transport = fakeTransport({
     'accounts:list': { ok: true, result: [ROOT_ACCOUNT] },
-    'labels:list': { ok: true, result: [{ id: 1, name: 'bug', color: '#d9534f', description: null }, { id: 2, name: 'ui', color: '#5bc0de', description: 'Interface' }] },
-    'projects:list': { ok: true, result: [{ id: 5, name: 'App', path_with_namespace: 'kestrel/app', name_with_namespace: 'Kestrel / App' }, { id: 6, name: 'Docs', path_with_namespace: 'kestrel/docs', name_with_namespace: 'Kestrel / Docs' }] },
+    'labels:list': {
+      ok: true,
+      result: [
+        { id: 1, name: 'bug', color: '#d9534f', description: null },
+        { id: 2, name: 'ui', color: '#5bc0de', description: 'Interface' },
+      ],
+    },
+    'projects:list': {
+      ok: true,
+      result: [
+        { id: 5, name: 'App', path_with_namespace: 'kestrel/app', name_with_namespace: 'Kestrel / App' },
+        { id: 6, name: 'Docs', path_with_namespace: 'kestrel/docs', name_with_namespace: 'Kestrel / Docs' },
+      ],
+    },
     'users:list': { ok: true, result: [ada, jonas] },
     'issues:update': (_account: unknown, request: unknown) => ({ ok: true, result: { id: 1, request } }),
     'issues:comment': { ok: true, result: { id: 2 } },
@@ -49,15 +79,23 @@ async function mountTriage(extra: Record<string, unknown> = {}) {
       return () => h(NMessageProvider, null, { default: () => [h('p', 'issue'), h(WorkTriagePicker)] })
     },
   })
-  mount(Shell, { global: { plugins: [pinia, router], provide: { [bridgeKey as symbol]: transport.bridge } }, attachTo: document.body })
+  mount(Shell, {
+    global: { plugins: [pinia, router], provide: { [bridgeKey as symbol]: transport.bridge } },
+    attachTo: document.body,
+  })
   transport.emit('accounts:did-change', [ROOT_ACCOUNT] as never)
   await router.isReady()
   await flushPromises()
   return { transport, router }
 }
 
-const press = (key: string, init: KeyboardEventInit = {}) => window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...init }))
-const options = () => [...document.querySelectorAll('[data-testid="triage-picker"] [role="option"]')].map((o) => [o.getAttribute('data-value'), o.getAttribute('aria-checked')])
+const press = (key: string, init: KeyboardEventInit = {}) =>
+  window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...init }))
+const options = () =>
+  [...document.querySelectorAll('[data-testid="triage-picker"] [role="option"]')].map((o) => [
+    o.getAttribute('data-value'),
+    o.getAttribute('aria-checked'),
+  ])
 async function typeAndEnter(text: string) {
   const input = document.querySelector<HTMLInputElement>('[data-testid="triage-filter"] input')
   if (input === null) throw new Error('no picker input')
@@ -67,14 +105,18 @@ async function typeAndEnter(text: string) {
   input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }))
   await flushPromises()
 }
-const updates = (transport: ReturnType<typeof fakeTransport>) => transport.calls.filter((c) => c.channel === 'issues:update').map((c) => (c.args[1] as { changes: unknown }).changes)
+const updates = (transport: ReturnType<typeof fakeTransport>) =>
+  transport.calls.filter((c) => c.channel === 'issues:update').map((c) => (c.args[1] as { changes: unknown }).changes)
 
 describe('triage shortcuts', () => {
   it('l opens the labels with the set ones checked; Enter adds the chosen label through the outbox', async () => {
     const { transport } = await mountTriage()
     press('l')
     await flushPromises()
-    expect(options()).toEqual([['bug', 'true'], ['ui', 'false']])
+    expect(options()).toEqual([
+      ['bug', 'true'],
+      ['ui', 'false'],
+    ])
     await typeAndEnter('ui')
     expect(updates(transport)).toEqual([{ add_labels: ['ui'] }])
     expect(document.querySelector('[data-testid="triage-picker"]')).toBeNull()
@@ -131,7 +173,9 @@ describe('triage shortcuts', () => {
     await flushPromises()
     box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true, bubbles: true }))
     await flushPromises()
-    expect(transport.calls.filter((c) => c.channel === 'issues:comment').map((c) => c.args[1])).toEqual([{ projectId: 5, iid: 12, body: 'Seen on the train too.' }])
+    expect(transport.calls.filter((c) => c.channel === 'issues:comment').map((c) => c.args[1])).toEqual([
+      { projectId: 5, iid: 12, body: 'Seen on the train too.' },
+    ])
   })
 
   it('shift+m moves the issue through the server’s move endpoint and reads both issues again', async () => {
@@ -140,24 +184,61 @@ describe('triage shortcuts', () => {
     await flushPromises()
     expect(options().map(([v]) => v)).toEqual(['6'])
     await typeAndEnter('docs')
-    expect(transport.calls.filter((c) => c.channel === 'api:send').map((c) => c.args[1])).toEqual([{ method: 'POST', path: '/projects/5/issues/12/move', body: { to_project_id: 6 } }])
-    expect(transport.calls.filter((c) => c.channel === 'issues:get').map((c) => c.args[1])).toEqual([{ project_id: 6, iid: 3 }, { project_id: 5, iid: 12 }])
+    expect(transport.calls.filter((c) => c.channel === 'api:send').map((c) => c.args[1])).toEqual([
+      { method: 'POST', path: '/projects/5/issues/12/move', body: { to_project_id: 6 } },
+    ])
+    expect(transport.calls.filter((c) => c.channel === 'issues:get').map((c) => c.args[1])).toEqual([
+      { project_id: 6, iid: 3 },
+      { project_id: 5, iid: 12 },
+    ])
     expect(router.currentRoute.value.fullPath).toBe(`/a/${ROOT_ACCOUNT.id}/projects/6/issues/3`)
   })
 
   it('a move waits for the issue’s writes still in the outbox, which would land on the old issue', async () => {
-    const queued = { id: 41, accountId: ROOT_ACCOUNT.id, target: { type: 'issue', projectId: 5, iid: 12 }, mutation: { kind: 'comment', body: 'x' }, base: null, state: 'failed', reason: 'refused', status: 422, conflict: null, attempts: 1, blockedBy: null, createdAt: '', updatedAt: '', sentAt: null, settledAt: null }
+    const queued = {
+      id: 41,
+      accountId: ROOT_ACCOUNT.id,
+      target: { type: 'issue', projectId: 5, iid: 12 },
+      mutation: { kind: 'comment', body: 'x' },
+      base: null,
+      state: 'failed',
+      reason: 'refused',
+      status: 422,
+      conflict: null,
+      attempts: 1,
+      blockedBy: null,
+      createdAt: '',
+      updatedAt: '',
+      sentAt: null,
+      settledAt: null,
+    }
     const { transport } = await mountTriage({ 'outbox:list': { ok: true, result: [queued] } })
     await useOutboxStore().load()
     press('M', { shiftKey: true })
     await flushPromises()
-    expect(document.querySelector('[data-testid="triage-blocked"]')?.textContent).toContain('1 change to this issue is still in the outbox')
+    expect(document.querySelector('[data-testid="triage-blocked"]')?.textContent).toContain(
+      '1 change to this issue is still in the outbox',
+    )
     expect(options()).toEqual([])
     expect(transport.calls.some((c) => c.channel === 'api:send')).toBe(false)
   })
 
   it('offline, a move is refused with the reason and nothing is sent', async () => {
-    const { transport } = await mountTriage({ 'sync:status': { ok: true, result: { accountId: ROOT_ACCOUNT.id, state: 'offline', scope: { mode: 'memberships' }, progress: null, lastStartedAt: null, lastCompletedAt: null, lastReconciledAt: null, lastError: null } } })
+    const { transport } = await mountTriage({
+      'sync:status': {
+        ok: true,
+        result: {
+          accountId: ROOT_ACCOUNT.id,
+          state: 'offline',
+          scope: { mode: 'memberships' },
+          progress: null,
+          lastStartedAt: null,
+          lastCompletedAt: null,
+          lastReconciledAt: null,
+          lastError: null,
+        },
+      },
+    })
     await useSyncStore().refresh(ROOT_ACCOUNT.id)
     press('M', { shiftKey: true })
     await flushPromises()

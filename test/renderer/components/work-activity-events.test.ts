@@ -10,27 +10,84 @@ import { fakeTransport } from '../support/fake-bridge'
 
 beforeEach(() => setActivePinia(createPinia()))
 
-const rita = { id: 7, name: 'Rita Reporter', username: 'rita', avatar_url: null, state: 'active', web_url: 'http://x/rita' }
+const rita = {
+  id: 7,
+  name: 'Rita Reporter',
+  username: 'rita',
+  avatar_url: null,
+  state: 'active',
+  web_url: 'http://x/rita',
+}
 const bob = { id: 8, name: 'Bob Builder', username: 'bob', avatar_url: null, state: 'active', web_url: 'http://x/bob' }
 const BASE = '/projects/5/issues/12'
 
-const note = (id: number, body: string, system: boolean, at: string) => ({ id, body, system, author: rita, created_at: at, updated_at: at, type: null, noteable_type: 'Issue' })
-const discussion = (id: string, n: ReturnType<typeof note>): CachedDiscussion => ({ id, individual_note: true, notes: [{ data: n, pending: false }] })
-const label = (id: number, name: string, color = '#d9534f') => ({ id, name, color, text_color: '#FFFFFF', description: null })
-const labelEvent = (id: number, at: string, action: 'add' | 'remove', l: ReturnType<typeof label> | null, user = rita) => ({ id, user, created_at: at, resource_type: 'Issue', resource_id: 1, label: l, action })
-const stateEvent = (id: number, at: string, state: string, source: { commit?: string; mr?: number } = {}) => ({
-  id, user: rita, created_at: at, resource_type: 'Issue', resource_id: 1, state, source_commit: source.commit ?? null, source_merge_request_id: source.mr ?? null,
+const note = (id: number, body: string, system: boolean, at: string) => ({
+  id,
+  body,
+  system,
+  author: rita,
+  created_at: at,
+  updated_at: at,
+  type: null,
+  noteable_type: 'Issue',
 })
-const milestoneEvent = (id: number, at: string, action: 'add' | 'remove', title: string) => ({ id, user: bob, created_at: at, resource_type: 'Issue', resource_id: 1, milestone: { id: 3, iid: 1, title }, action, state: 'opened' })
+const discussion = (id: string, n: ReturnType<typeof note>): CachedDiscussion => ({
+  id,
+  individual_note: true,
+  notes: [{ data: n, pending: false }],
+})
+const label = (id: number, name: string, color = '#d9534f') => ({
+  id,
+  name,
+  color,
+  text_color: '#FFFFFF',
+  description: null,
+})
+const labelEvent = (
+  id: number,
+  at: string,
+  action: 'add' | 'remove',
+  l: ReturnType<typeof label> | null,
+  user = rita,
+) => ({ id, user, created_at: at, resource_type: 'Issue', resource_id: 1, label: l, action })
+const stateEvent = (id: number, at: string, state: string, source: { commit?: string; mr?: number } = {}) => ({
+  id,
+  user: rita,
+  created_at: at,
+  resource_type: 'Issue',
+  resource_id: 1,
+  state,
+  source_commit: source.commit ?? null,
+  source_merge_request_id: source.mr ?? null,
+})
+const milestoneEvent = (id: number, at: string, action: 'add' | 'remove', title: string) => ({
+  id,
+  user: bob,
+  created_at: at,
+  resource_type: 'Issue',
+  resource_id: 1,
+  milestone: { id: 3, iid: 1, title },
+  action,
+  state: 'opened',
+})
 
 const ok = (body: unknown, options: { stale?: boolean; nextPage?: number } = {}): IpcResponse => ({
   ok: true,
-  result: { body, status: 200, stale: options.stale ?? false, fetchedAt: '2024-05-01T10:00:00Z', page: { total: null, totalPages: null, nextPage: options.nextPage ?? null, page: null, perPage: 100 } },
+  result: {
+    body,
+    status: 200,
+    stale: options.stale ?? false,
+    fetchedAt: '2024-05-01T10:00:00Z',
+    page: { total: null, totalPages: null, nextPage: options.nextPage ?? null, page: null, perPage: 100 },
+  },
 })
 const notFound: IpcResponse = { ok: false, error: { code: 'not-found', message: '404 Not Found' } }
 
 /** Mounts the activity with `lists` as the server's answers by path (anything else: 404). */
-function mountWith(discussions: CachedDiscussion[], lists: Record<string, IpcResponse | ((query: Record<string, unknown>) => IpcResponse)>) {
+function mountWith(
+  discussions: CachedDiscussion[],
+  lists: Record<string, IpcResponse | ((query: Record<string, unknown>) => IpcResponse)>,
+) {
   const transport = fakeTransport({
     'api:get': (_account, path, query) => {
       const answer = lists[String(path)]
@@ -39,7 +96,15 @@ function mountWith(discussions: CachedDiscussion[], lists: Record<string, IpcRes
     },
   })
   const wrapper = mount(WorkDiscussions, {
-    props: { kind: 'issue', accountId: 'acc', projectId: 5, iid: 12, discussions, resolveReference: (r) => (r.kind === 'merge_request' ? `#/mr/${r.namespace ?? 'here'}/${r.id}` : null), revision: '2024-05-01T13:00:00Z' },
+    props: {
+      kind: 'issue',
+      accountId: 'acc',
+      projectId: 5,
+      iid: 12,
+      discussions,
+      resolveReference: (r) => (r.kind === 'merge_request' ? `#/mr/${r.namespace ?? 'here'}/${r.id}` : null),
+      revision: '2024-05-01T13:00:00Z',
+    },
     global: { provide: { [bridgeKey as symbol]: transport.bridge } },
   })
   const reads = () => transport.calls.filter((c) => c.channel === 'api:get').map((c) => c.args[1])
@@ -48,17 +113,29 @@ function mountWith(discussions: CachedDiscussion[], lists: Record<string, IpcRes
 
 /** Every activity line in page order, as text (time left out). */
 const lines = (wrapper: ReturnType<typeof mountWith>['wrapper']) =>
-  wrapper
-    .findAll('[data-testid="system-note"], [data-testid="note"], [data-testid="resource-event"]')
-    .map((e) => (e.attributes('data-testid') === 'note' ? e.text() : e.text().replace(/ · .*$/s, '').replace(/\s+/g, ' ').trim()))
+  wrapper.findAll('[data-testid="system-note"], [data-testid="note"], [data-testid="resource-event"]').map((e) =>
+    e.attributes('data-testid') === 'note'
+      ? e.text()
+      : e
+          .text()
+          .replace(/ · .*$/s, '')
+          .replace(/\s+/g, ' ')
+          .trim(),
+  )
 
 describe('WorkDiscussions resource events', () => {
   it('places label, milestone and state events among the notes by time, each as one line', async () => {
     const { wrapper, reads } = mountWith(
-      [discussion('a'.repeat(40), note(1, 'changed the description', true, '2024-05-01T10:00:00Z')), discussion('b'.repeat(40), note(2, 'Looks good', false, '2024-05-01T12:00:00Z'))],
+      [
+        discussion('a'.repeat(40), note(1, 'changed the description', true, '2024-05-01T10:00:00Z')),
+        discussion('b'.repeat(40), note(2, 'Looks good', false, '2024-05-01T12:00:00Z')),
+      ],
       {
         [`${BASE}/resource_label_events`]: ok([labelEvent(1, '2024-05-01T11:00:00.000Z', 'add', label(1, 'bug'))]),
-        [`${BASE}/resource_milestone_events`]: ok([milestoneEvent(4, '2024-05-01T09:00:00Z', 'add', '3.6'), milestoneEvent(5, '2024-05-01T12:30:00Z', 'remove', 'Next release')]),
+        [`${BASE}/resource_milestone_events`]: ok([
+          milestoneEvent(4, '2024-05-01T09:00:00Z', 'add', '3.6'),
+          milestoneEvent(5, '2024-05-01T12:30:00Z', 'remove', 'Next release'),
+        ]),
         [`${BASE}/resource_state_events`]: ok([stateEvent(2, '2024-05-01T13:00:00Z', 'closed')]),
       },
     )
@@ -71,8 +148,17 @@ describe('WorkDiscussions resource events', () => {
       'Bob Builder removed milestone %"Next release"',
       'Rita Reporter closed',
     ])
-    expect(reads()).toEqual([`${BASE}/resource_label_events`, `${BASE}/resource_milestone_events`, `${BASE}/resource_state_events`])
-    expect(wrapper.findAll('[data-testid="resource-event"]').map((e) => e.attributes('data-event'))).toEqual(['milestone', 'label', 'milestone', 'state'])
+    expect(reads()).toEqual([
+      `${BASE}/resource_label_events`,
+      `${BASE}/resource_milestone_events`,
+      `${BASE}/resource_state_events`,
+    ])
+    expect(wrapper.findAll('[data-testid="resource-event"]').map((e) => e.attributes('data-event'))).toEqual([
+      'milestone',
+      'label',
+      'milestone',
+      'state',
+    ])
     // Not comments: the comment count and the note test id stay the notes'.
     expect(wrapper.findAll('[data-testid="note"]')).toHaveLength(1)
     expect(wrapper.find('[data-testid="resource-event"] time').attributes('datetime')).toBe('2024-05-01T09:00:00Z')
@@ -97,7 +183,11 @@ describe('WorkDiscussions resource events', () => {
       'Rita Reporter removed deleted label label',
     ])
     const first = wrapper.find('[data-testid="resource-event"]')
-    expect(first.findAll('.label-chip').map((c) => c.attributes('data-label'))).toEqual(['bug', 'priority::high', 'needs info'])
+    expect(first.findAll('.label-chip').map((c) => c.attributes('data-label'))).toEqual([
+      'bug',
+      'priority::high',
+      'needs info',
+    ])
     expect(first.find('[data-label="bug"]').attributes('style')).toContain('--label-bg: #d9534f')
     // Scoped labels are drawn as GitLab draws them: the scope filled, the value outlined.
     expect(first.find('[data-label="priority::high"]').classes()).toContain('label-chip--scoped')
@@ -137,7 +227,10 @@ describe('WorkDiscussions resource events', () => {
   })
 
   it('leaves the events out, without an error, when the server has no such endpoints (404)', async () => {
-    const { wrapper, reads } = mountWith([discussion('c'.repeat(40), note(3, 'A comment', false, '2024-05-01T10:00:00Z'))], {})
+    const { wrapper, reads } = mountWith(
+      [discussion('c'.repeat(40), note(3, 'A comment', false, '2024-05-01T10:00:00Z'))],
+      {},
+    )
     await flushPromises()
     expect(reads()).toHaveLength(3)
     expect(wrapper.findAll('[data-testid="resource-event"]')).toHaveLength(0)
@@ -147,9 +240,18 @@ describe('WorkDiscussions resource events', () => {
   })
 
   it('shows the copy saved on this computer offline, and nothing for a list never saved', async () => {
-    const offline: IpcResponse = { ok: false, error: { code: 'offline', message: 'Offline, and no copy is saved on this device.', details: { read: 'not-saved' } } }
+    const offline: IpcResponse = {
+      ok: false,
+      error: {
+        code: 'offline',
+        message: 'Offline, and no copy is saved on this device.',
+        details: { read: 'not-saved' },
+      },
+    }
     const { wrapper } = mountWith([], {
-      [`${BASE}/resource_label_events`]: ok([labelEvent(1, '2024-05-01T11:00:00Z', 'add', label(1, 'bug'))], { stale: true }),
+      [`${BASE}/resource_label_events`]: ok([labelEvent(1, '2024-05-01T11:00:00Z', 'add', label(1, 'bug'))], {
+        stale: true,
+      }),
       [`${BASE}/resource_milestone_events`]: offline,
       [`${BASE}/resource_state_events`]: offline,
     })
@@ -162,7 +264,9 @@ describe('WorkDiscussions resource events', () => {
     let closed = false
     const { wrapper, reads } = mountWith([], {
       [`${BASE}/resource_label_events`]: (query) =>
-        query.page === 1 ? ok([labelEvent(1, '2024-05-01T10:00:00Z', 'add', label(1, 'bug'))], { nextPage: 2 }) : ok([labelEvent(2, '2024-05-01T11:00:00Z', 'add', label(2, 'ux'))]),
+        query.page === 1
+          ? ok([labelEvent(1, '2024-05-01T10:00:00Z', 'add', label(1, 'bug'))], { nextPage: 2 })
+          : ok([labelEvent(2, '2024-05-01T11:00:00Z', 'add', label(2, 'ux'))]),
       [`${BASE}/resource_state_events`]: () => ok(closed ? [stateEvent(1, '2024-05-01T12:00:00Z', 'closed')] : []),
     })
     await flushPromises()

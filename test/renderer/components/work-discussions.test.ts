@@ -9,9 +9,29 @@ import { fakeTransport } from '../support/fake-bridge'
 
 beforeEach(() => setActivePinia(createPinia()))
 
-const author = { id: 7, name: 'Rita Reporter', username: 'rita', avatar_url: null, state: 'active', web_url: 'http://x/rita' }
-const note = (id: number, body: string, system: boolean) => ({ id, body, system, author, created_at: '2024-05-01T10:00:00Z', updated_at: '2024-05-01T10:00:00Z', type: null, noteable_type: 'Issue' })
-const discussion = (id: string, notes: ReturnType<typeof note>[], individual = true): CachedDiscussion => ({ id, individual_note: individual, notes: notes.map((data) => ({ data, pending: false })) })
+const author = {
+  id: 7,
+  name: 'Rita Reporter',
+  username: 'rita',
+  avatar_url: null,
+  state: 'active',
+  web_url: 'http://x/rita',
+}
+const note = (id: number, body: string, system: boolean) => ({
+  id,
+  body,
+  system,
+  author,
+  created_at: '2024-05-01T10:00:00Z',
+  updated_at: '2024-05-01T10:00:00Z',
+  type: null,
+  noteable_type: 'Issue',
+})
+const discussion = (id: string, notes: ReturnType<typeof note>[], individual = true): CachedDiscussion => ({
+  id,
+  individual_note: individual,
+  notes: notes.map((data) => ({ data, pending: false })),
+})
 
 function mountWith(discussions: CachedDiscussion[]) {
   const transport = fakeTransport({})
@@ -24,7 +44,9 @@ function mountWith(discussions: CachedDiscussion[]) {
 describe('WorkDiscussions system notes', () => {
   it('shows a system note as a one-line activity entry: icon, author, inline Markdown with GitLab’s diff markers, time; no actions', async () => {
     const wrapper = mountWith([
-      discussion('a'.repeat(40), [note(1, 'changed title from **Crash on start** to **Crash on {+first +}start**', true)]),
+      discussion('a'.repeat(40), [
+        note(1, 'changed title from **Crash on start** to **Crash on {+first +}start**', true),
+      ]),
       discussion('b'.repeat(40), [note(2, 'assigned to @bob', true)]),
     ])
     await flushPromises()
@@ -46,7 +68,11 @@ describe('WorkDiscussions system notes', () => {
   })
 
   it('sanitises a system note’s Markdown', async () => {
-    const wrapper = mountWith([discussion('c'.repeat(40), [note(3, 'mentioned in <img src=x onerror="alert(1)"><script>alert(2)</script>[x](javascript:alert(3))', true)])])
+    const wrapper = mountWith([
+      discussion('c'.repeat(40), [
+        note(3, 'mentioned in <img src=x onerror="alert(1)"><script>alert(2)</script>[x](javascript:alert(3))', true),
+      ]),
+    ])
     await flushPromises()
     const html = wrapper.find('[data-testid="system-note"]').html()
     expect(html).not.toContain('onerror')
@@ -60,7 +86,10 @@ describe('WorkDiscussions system notes', () => {
       discussion('e'.repeat(40), [note(5, 'First **comment**', false), note(6, 'A reply', false)], false),
     ])
     await flushPromises()
-    expect(wrapper.findAll('[data-testid="note"]').map((n) => n.text())).toEqual([expect.stringContaining('First comment'), expect.stringContaining('A reply')])
+    expect(wrapper.findAll('[data-testid="note"]').map((n) => n.text())).toEqual([
+      expect.stringContaining('First comment'),
+      expect.stringContaining('A reply'),
+    ])
     expect(wrapper.findAll('[data-discussion]').map((d) => d.attributes('data-discussion')?.[0])).toEqual(['d', 'e'])
     expect(wrapper.text()).not.toContain('No comments yet.')
     expect(wrapper.findAll('button').filter((b) => b.text() === 'Reply')).toHaveLength(1)

@@ -5,7 +5,19 @@ import { highlightDiffLines, languageOf, splitHighlighted } from '../../../src/r
 import { findTasks, setTask } from '../../../src/renderer/lib/task-list'
 
 describe('task lists', () => {
-  const source = ['Plan:', '', '- [ ] write the parser', '- [x] read the spec', '  1. [ ] nested, ordered', '', '```md', '- [ ] not a task: code', '```', '> - [X] quoted task', '- [] not a task either'].join('\n')
+  const source = [
+    'Plan:',
+    '',
+    '- [ ] write the parser',
+    '- [x] read the spec',
+    '  1. [ ] nested, ordered',
+    '',
+    '```md',
+    '- [ ] not a task: code',
+    '```',
+    '> - [X] quoted task',
+    '- [] not a task either',
+  ].join('\n')
 
   it('finds tasks in document order, outside fenced code, in lists, ordered lists and quotes', () => {
     expect(findTasks(source)).toEqual([
@@ -39,7 +51,11 @@ describe('diff highlighting', () => {
 
   it('cuts highlighted HTML into lines whose spans are balanced, reopening a span that crosses a line break', () => {
     const lines = splitHighlighted('<span class="hljs-comment">/* one\ntwo */</span> x\ny')
-    expect(lines).toEqual(['<span class="hljs-comment">/* one</span>', '<span class="hljs-comment">two */</span> x', 'y'])
+    expect(lines).toEqual([
+      '<span class="hljs-comment">/* one</span>',
+      '<span class="hljs-comment">two */</span> x',
+      'y',
+    ])
   })
 
   it('colours a comment opened on a context line and closed on an added one, per side, and leaves hunk headers alone', () => {
@@ -61,7 +77,14 @@ describe('diff highlighting', () => {
 describe('award emoji', () => {
   it('groups awards by emoji, most given first, with who gave them; unknown names stay readable', () => {
     const by = (username: string) => ({ username })
-    expect(groupAwards([{ name: 'tada', user: by('a') }, { name: 'thumbsup', user: by('a') }, { name: 'thumbsup', user: by('b') }, { name: 'octopus', user: by('c') }])).toEqual([
+    expect(
+      groupAwards([
+        { name: 'tada', user: by('a') },
+        { name: 'thumbsup', user: by('a') },
+        { name: 'thumbsup', user: by('b') },
+        { name: 'octopus', user: by('c') },
+      ]),
+    ).toEqual([
       { name: 'thumbsup', emoji: '👍', count: 2, users: ['a', 'b'] },
       { name: 'octopus', emoji: ':octopus:', count: 1, users: ['c'] },
       { name: 'tada', emoji: '🎉', count: 1, users: ['a'] },
@@ -73,7 +96,15 @@ describe('award emoji', () => {
 describe('label names', () => {
   it('reads cached items’ label objects (with_labels_details) as names, and titles as they are', async () => {
     const { asIssue, labelNames } = await import('../../../src/renderer/lib/items')
-    expect(asIssue({ id: 1, labels: [{ id: 7, name: 'bug', color: '#f00' }, { id: 8, name: 'ui' }] }).labels).toEqual(['bug', 'ui'])
+    expect(
+      asIssue({
+        id: 1,
+        labels: [
+          { id: 7, name: 'bug', color: '#f00' },
+          { id: 8, name: 'ui' },
+        ],
+      }).labels,
+    ).toEqual(['bug', 'ui'])
     expect(asIssue({ id: 1, labels: ['bug'] }).labels).toEqual(['bug'])
     expect(labelNames(null)).toEqual([])
   })

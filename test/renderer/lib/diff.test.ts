@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { initiallyExpanded, parseDiffFile, parseHunks, splitGitDiff, type ParsedDiffFile } from '../../../src/renderer/lib/diff'
+import {
+  initiallyExpanded,
+  parseDiffFile,
+  parseHunks,
+  splitGitDiff,
+  type ParsedDiffFile,
+} from '../../../src/renderer/lib/diff'
 
 describe('parseHunks', () => {
   it('numbers context, deleted and added lines from the hunk header', () => {
@@ -33,7 +39,14 @@ describe('parseHunks', () => {
 })
 
 describe('parseDiffFile', () => {
-  const base = { old_path: 'a.txt', new_path: 'a.txt', new_file: false, renamed_file: false, deleted_file: false, diff: '' }
+  const base = {
+    old_path: 'a.txt',
+    new_path: 'a.txt',
+    new_file: false,
+    renamed_file: false,
+    deleted_file: false,
+    diff: '',
+  }
 
   it('derives the status from the API flags', () => {
     expect(parseDiffFile({ ...base, new_file: true }).status).toBe('added')
@@ -95,13 +108,23 @@ describe('initiallyExpanded', () => {
     status: 'modified',
     binary: false,
     omitted: false,
-    lines: Array.from({ length: lines }, (_, i) => ({ kind: 'context' as const, oldLine: i + 1, newLine: i + 1, text: '' })),
+    lines: Array.from({ length: lines }, (_, i) => ({
+      kind: 'context' as const,
+      oldLine: i + 1,
+      newLine: i + 1,
+      text: '',
+    })),
     additions: 0,
     deletions: 0,
     ...extra,
   })
 
   it('collapses large, binary and omitted files, and files beyond the budget', () => {
-    expect(initiallyExpanded([file(10), file(1_001), file(5, { binary: true }), file(5, { omitted: true }), file(50), file(50)], 100)).toEqual([true, false, false, false, true, false])
+    expect(
+      initiallyExpanded(
+        [file(10), file(1_001), file(5, { binary: true }), file(5, { omitted: true }), file(50), file(50)],
+        100,
+      ),
+    ).toEqual([true, false, false, false, true, false])
   })
 })

@@ -19,13 +19,22 @@ describe('parseReference', () => {
   it('reads issues, merge requests and epics with an optional namespace', () => {
     expect(parseReference('#12 rest')).toMatchObject({ kind: 'issue', namespace: null, id: 12, text: '#12' })
     expect(parseReference('!3')).toMatchObject({ kind: 'merge_request', id: 3 })
-    expect(parseReference('group/sub/project#7,')).toMatchObject({ kind: 'issue', namespace: 'group/sub/project', id: 7, text: 'group/sub/project#7' })
+    expect(parseReference('group/sub/project#7,')).toMatchObject({
+      kind: 'issue',
+      namespace: 'group/sub/project',
+      id: 7,
+      text: 'group/sub/project#7',
+    })
     expect(parseReference('gitlab-org&4')).toMatchObject({ kind: 'epic', namespace: 'gitlab-org', id: 4 })
   })
 
   it('reads labels and milestones by id, single word or quoted name, and user mentions', () => {
     expect(parseReference('~bug.')).toMatchObject({ kind: 'label', id: null, name: 'bug' })
-    expect(parseReference('~"needs review" x')).toMatchObject({ kind: 'label', name: 'needs review', text: '~"needs review"' })
+    expect(parseReference('~"needs review" x')).toMatchObject({
+      kind: 'label',
+      name: 'needs review',
+      text: '~"needs review"',
+    })
     expect(parseReference('~priority::high')).toMatchObject({ kind: 'label', name: 'priority::high' })
     expect(parseReference('~42')).toMatchObject({ kind: 'label', id: 42, name: null })
     expect(parseReference('%"Release 1.0"')).toMatchObject({ kind: 'milestone', name: 'Release 1.0' })
@@ -57,7 +66,10 @@ describe('renderMarkdown', () => {
   })
 
   it('does not find references inside code, URLs, words or link text', () => {
-    const html = renderMarkdown('`#1` https://example.com/x#2 a@b.c 100% [see #3](https://example.com)\n\n```\n#4\n```', { resolveReference: toRoute })
+    const html = renderMarkdown(
+      '`#1` https://example.com/x#2 a@b.c 100% [see #3](https://example.com)\n\n```\n#4\n```',
+      { resolveReference: toRoute },
+    )
     expect(dom(html).querySelectorAll('.gl-reference')).toHaveLength(0)
   })
 
@@ -75,7 +87,9 @@ describe('renderMarkdown', () => {
       '<script>alert(1)</script><img src="data:image/png;base64,AA==" onerror="alert(2)"><a href="javascript:alert(3)">x</a><p style="position:fixed">y</p><form action="/x"><input type="text" name="q"></form>[z](javascript:alert(4))',
     )
     const root = dom(html)
-    const attributes = [...root.querySelectorAll('*')].flatMap((el) => [...el.attributes].map((a) => `${a.name}=${a.value}`))
+    const attributes = [...root.querySelectorAll('*')].flatMap((el) =>
+      [...el.attributes].map((a) => `${a.name}=${a.value}`),
+    )
     expect(root.querySelector('script, form, input')).toBeNull()
     expect(attributes.filter((a) => /^on|^style=|javascript:/i.test(a))).toEqual([])
     expect(root.querySelector('a[href]')).toBeNull()
@@ -90,7 +104,9 @@ describe('renderMarkdown', () => {
   })
 
   it('keeps inline data images', () => {
-    expect(dom(renderMarkdown('![dot](data:image/png;base64,iVBORw0KGgo=)')).querySelector('img')?.getAttribute('alt')).toBe('dot')
+    expect(
+      dom(renderMarkdown('![dot](data:image/png;base64,iVBORw0KGgo=)')).querySelector('img')?.getAttribute('alt'),
+    ).toBe('dot')
   })
 
   it('opens external links outside the app, without a referrer', () => {

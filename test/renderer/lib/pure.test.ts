@@ -40,7 +40,9 @@ describe('computeBurndown', () => {
 
   it('sums weights when asked to', () => {
     const weighted = issues.map((i, n) => ({ ...i, weight: n + 1 }))
-    expect(computeBurndown(weighted, '2024-03-01', '2024-03-01', '2024-03-10', true).actual).toEqual([{ date: '2024-03-01', value: 3 }])
+    expect(computeBurndown(weighted, '2024-03-01', '2024-03-01', '2024-03-10', true).actual).toEqual([
+      { date: '2024-03-01', value: 3 },
+    ])
   })
 
   it('stops at the due date when today is later', () => {
@@ -100,19 +102,33 @@ describe('formatRelativeTime', () => {
 describe('fuzzy', () => {
   it('matches subsequences and ranks word starts first', () => {
     expect(fuzzyScore('xyz', 'Go to Issues')).toBeNull()
-    expect(fuzzyFilter(['Sign in', 'Go to Issues', 'Toggle theme'], 'gi', (s) => s)).toEqual(['Go to Issues', 'Sign in'])
+    expect(fuzzyFilter(['Sign in', 'Go to Issues', 'Toggle theme'], 'gi', (s) => s)).toEqual([
+      'Go to Issues',
+      'Sign in',
+    ])
   })
 
   it('ranks a title match above the same words among the keywords of another item', () => {
     const items = [
       { title: 'Search issues, merge requests and epics', keywords: 'find' },
-      { title: 'Go to Merge requests', keywords: 'Merge request lists Overview and changes Discussions and approvals Merge and rebase' },
+      {
+        title: 'Go to Merge requests',
+        keywords: 'Merge request lists Overview and changes Discussions and approvals Merge and rebase',
+      },
     ]
-    expect(fuzzyFilter(items, 'merge req', (c) => [c.title, c.keywords]).map((c) => c.title)).toEqual(['Go to Merge requests', 'Search issues, merge requests and epics'])
+    expect(fuzzyFilter(items, 'merge req', (c) => [c.title, c.keywords]).map((c) => c.title)).toEqual([
+      'Go to Merge requests',
+      'Search issues, merge requests and epics',
+    ])
   })
 
   it('rejects letters scattered over a long text', () => {
-    expect(fuzzyScore('scheduler', 'Navigation Go to Merge requests Merge request lists Overview and changes Discussions and approvals')).toBeNull()
+    expect(
+      fuzzyScore(
+        'scheduler',
+        'Navigation Go to Merge requests Merge request lists Overview and changes Discussions and approvals',
+      ),
+    ).toBeNull()
     expect(fuzzyScore('merge req', 'Navigation Go to Merge requests')).not.toBeNull()
   })
 })
@@ -150,11 +166,20 @@ describe('issue filter', () => {
 
   it('sends wildcards as ids', () => {
     const params = toIssueListParams({ ...DEFAULT_ISSUE_FILTER, milestone: 'Upcoming', assignee: 'None' })
-    expect([params.milestone_id, params.assignee_id, params.milestone, params.assignee_username]).toEqual(['Upcoming', 'None', undefined, undefined])
+    expect([params.milestone_id, params.assignee_id, params.milestone, params.assignee_username]).toEqual([
+      'Upcoming',
+      'None',
+      undefined,
+      undefined,
+    ])
   })
 
   it('round-trips through its serialised form', () => {
-    for (const filter of [DEFAULT_ISSUE_FILTER, { ...busy, search: 'crash' }, { ...DEFAULT_ISSUE_FILTER, milestone: 'Started', assignee: 'Any', confidential: false }]) {
+    for (const filter of [
+      DEFAULT_ISSUE_FILTER,
+      { ...busy, search: 'crash' },
+      { ...DEFAULT_ISSUE_FILTER, milestone: 'Started', assignee: 'Any', confidential: false },
+    ]) {
       expect(parseIssueFilter(serializeIssueFilter(filter))).toEqual(filter)
     }
   })
@@ -164,21 +189,36 @@ describe('issue filter', () => {
   })
 
   it('falls back to defaults for unknown or invalid values', () => {
-    expect(parseIssueFilter('state=weird&order_by=DROP&sort=sideways&confidential=maybe&colour=red')).toEqual(DEFAULT_ISSUE_FILTER)
+    expect(parseIssueFilter('state=weird&order_by=DROP&sort=sideways&confidential=maybe&colour=red')).toEqual(
+      DEFAULT_ISSUE_FILTER,
+    )
     expect(isDefaultIssueFilter(parseIssueFilter(''))).toBe(true)
   })
 
   it('reads a route query object', () => {
-    expect(parseIssueFilter({ labels: 'a,b', state: 'all', author_username: ['carol'] })).toMatchObject({ labels: ['a', 'b'], state: 'all', author: 'carol' })
+    expect(parseIssueFilter({ labels: 'a,b', state: 'all', author_username: ['carol'] })).toMatchObject({
+      labels: ['a', 'b'],
+      state: 'all',
+      author: 'carol',
+    })
   })
 
   it('describes itself for people', () => {
-    expect(describeIssueFilter(busy)).toBe('Closed · “crash” · ~bug ~priority::high · not ~wontfix · %v1.0 · assigned to @alice · by @bob · confidential · updated at ↑')
+    expect(describeIssueFilter(busy)).toBe(
+      'Closed · “crash” · ~bug ~priority::high · not ~wontfix · %v1.0 · assigned to @alice · by @bob · confidential · updated at ↑',
+    )
   })
 })
 
 describe('keys', () => {
-  const key = (k: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey', boolean>> = {}) => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods })
+  const key = (k: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey', boolean>> = {}) => ({
+    key: k,
+    ctrlKey: false,
+    metaKey: false,
+    altKey: false,
+    shiftKey: false,
+    ...mods,
+  })
 
   it('maps Ctrl on Linux and ⌘ on macOS to mod', () => {
     expect(chordOf(key('K', { ctrlKey: true, shiftKey: true }), 'other')).toBe('mod+shift+k')
@@ -224,20 +264,36 @@ describe('keys', () => {
 
 describe('toReadableError', () => {
   it('explains an IpcFailure by its code and keeps the message', () => {
-    const readable = toReadableError(new IpcFailure({ code: 'invalid-credentials', message: 'gitlab.example.com refused the token (401).' }))
-    expect(readable).toMatchObject({ code: 'invalid-credentials', title: 'Sign-in refused', message: 'gitlab.example.com refused the token (401).' })
+    const readable = toReadableError(
+      new IpcFailure({ code: 'invalid-credentials', message: 'gitlab.example.com refused the token (401).' }),
+    )
+    expect(readable).toMatchObject({
+      code: 'invalid-credentials',
+      title: 'Sign-in refused',
+      message: 'gitlab.example.com refused the token (401).',
+    })
     expect(readable.hint).toContain('api scope')
     expect(readable.hint).not.toBe(readable.message)
   })
 
   it('gives a hint matching the kind of network failure', () => {
-    const tls = toReadableError(new IpcFailure({ code: 'network-error', message: 'Could not reach', details: { failure: 'tls', outcomeUnknown: false } }))
+    const tls = toReadableError(
+      new IpcFailure({
+        code: 'network-error',
+        message: 'Could not reach',
+        details: { failure: 'tls', outcomeUnknown: false },
+      }),
+    )
     expect(tls.title).toBe('Cannot reach the server')
     expect(tls.hint).toContain('CA file')
   })
 
   it('treats unknown codes and plain errors as something that went wrong', () => {
-    expect(toReadableError(new Error('boom'))).toMatchObject({ code: 'handler-failed', title: 'Something went wrong', message: 'boom' })
+    expect(toReadableError(new Error('boom'))).toMatchObject({
+      code: 'handler-failed',
+      title: 'Something went wrong',
+      message: 'boom',
+    })
     expect(toReadableError({ code: 'brand-new', message: 'm' }).title).toBe('Something went wrong')
   })
 })

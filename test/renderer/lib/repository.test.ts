@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import { formatBytes, highlightLines, isMarkdown, languageOf, splitHighlightedLines } from '../../../src/renderer/lib/code'
-import { breadcrumbs, cloneStatusText, parentPath, progressPercent, repositoryRoute } from '../../../src/renderer/lib/repository'
+import {
+  formatBytes,
+  highlightLines,
+  isMarkdown,
+  languageOf,
+  splitHighlightedLines,
+} from '../../../src/renderer/lib/code'
+import {
+  breadcrumbs,
+  cloneStatusText,
+  parentPath,
+  progressPercent,
+  repositoryRoute,
+} from '../../../src/renderer/lib/repository'
 import type { RepoClone } from '../../../src/shared/ipc/repos'
 
 describe('code', () => {
@@ -17,7 +29,11 @@ describe('code', () => {
   })
 
   it('closes spans at line ends and reopens them on the next line', () => {
-    expect(splitHighlightedLines('<span class="a">x\ny<span class="b">z\n</span></span>w')).toEqual(['<span class="a">x</span>', '<span class="a">y<span class="b">z</span></span>', '<span class="a"><span class="b"></span></span>w'])
+    expect(splitHighlightedLines('<span class="a">x\ny<span class="b">z\n</span></span>w')).toEqual([
+      '<span class="a">x</span>',
+      '<span class="a">y<span class="b">z</span></span>',
+      '<span class="a"><span class="b"></span></span>w',
+    ])
   })
 
   it('highlights a file into one line of HTML per source line, escaping text it does not highlight', () => {
@@ -48,17 +64,66 @@ describe('repository addresses and states', () => {
   })
 
   it('puts ref and path in the query, leaving out empty ones and page 1', () => {
-    expect(repositoryRoute({ accountId: 'acc', projectId: 5 }, 'tree', { ref: 'feature/x', path: 'src', page: 1 })).toEqual({ name: 'repository-tree', params: { account: 'acc', projectId: '5' }, query: { ref: 'feature/x', path: 'src' } })
-    expect(repositoryRoute({ accountId: 'acc', projectId: 5 }, 'commits', { ref: null, page: 3 })).toEqual({ name: 'repository-commits', params: { account: 'acc', projectId: '5' }, query: { page: '3' } })
+    expect(
+      repositoryRoute({ accountId: 'acc', projectId: 5 }, 'tree', { ref: 'feature/x', path: 'src', page: 1 }),
+    ).toEqual({
+      name: 'repository-tree',
+      params: { account: 'acc', projectId: '5' },
+      query: { ref: 'feature/x', path: 'src' },
+    })
+    expect(repositoryRoute({ accountId: 'acc', projectId: 5 }, 'commits', { ref: null, page: 3 })).toEqual({
+      name: 'repository-commits',
+      params: { account: 'acc', projectId: '5' },
+      query: { page: '3' },
+    })
   })
 
   it('describes clone states and progress', () => {
-    const base: RepoClone = { accountId: 'a', projectId: 1, pathWithNamespace: 'g/p', name: 'p', webUrl: null, state: 'ready', defaultBranch: 'main', clonedAt: null, fetchedAt: null, lastError: null, sizeBytes: null, progress: null }
+    const base: RepoClone = {
+      accountId: 'a',
+      projectId: 1,
+      pathWithNamespace: 'g/p',
+      name: 'p',
+      webUrl: null,
+      state: 'ready',
+      defaultBranch: 'main',
+      clonedAt: null,
+      fetchedAt: null,
+      lastError: null,
+      sizeBytes: null,
+      progress: null,
+    }
     expect(cloneStatusText(null)).toMatch(/Not cloned/)
     expect(cloneStatusText(base)).toBe('Cloned: readable offline')
     expect(cloneStatusText({ ...base, lastError: 'refused' })).toBe('Cloned: readable offline · the last fetch failed')
     expect(cloneStatusText({ ...base, state: 'failed', lastError: 'gone' })).toBe('Clone failed: gone')
-    expect(progressPercent({ ...base, progress: { accountId: 'a', projectId: 1, operation: 'clone', phase: 'Receiving objects', loaded: 1, total: 3, bytes: 0 } })).toBe(33)
-    expect(progressPercent({ ...base, progress: { accountId: 'a', projectId: 1, operation: 'clone', phase: 'Connecting', loaded: 0, total: null, bytes: 0 } })).toBeNull()
+    expect(
+      progressPercent({
+        ...base,
+        progress: {
+          accountId: 'a',
+          projectId: 1,
+          operation: 'clone',
+          phase: 'Receiving objects',
+          loaded: 1,
+          total: 3,
+          bytes: 0,
+        },
+      }),
+    ).toBe(33)
+    expect(
+      progressPercent({
+        ...base,
+        progress: {
+          accountId: 'a',
+          projectId: 1,
+          operation: 'clone',
+          phase: 'Connecting',
+          loaded: 0,
+          total: null,
+          bytes: 0,
+        },
+      }),
+    ).toBeNull()
   })
 })

@@ -5,7 +5,15 @@ import { apiFieldErrors, formRequest, initialValues, validateForm } from '../../
 import { formatBytes, hasRole, plainLog, stateTone } from '../../../src/renderer/resources/format'
 import { RESOURCES } from '../../../src/renderer/resources/index'
 import { outcomeOf } from '../../../src/renderer/resources/outcome'
-import { fillPath, filtersFromRoute, filtersToRoute, fixedQuery, listQuery, MissingContextError, outdatedPaths } from '../../../src/renderer/resources/paths'
+import {
+  fillPath,
+  filtersFromRoute,
+  filtersToRoute,
+  fixedQuery,
+  listQuery,
+  MissingContextError,
+  outdatedPaths,
+} from '../../../src/renderer/resources/paths'
 import { personalTokens } from '../../../src/renderer/resources/personal'
 import {
   projectClusters,
@@ -23,7 +31,9 @@ const context = { accountId: 'a', userId: 1, projectId: 12, groupId: null }
 
 describe('resource paths', () => {
   it('fills context and item placeholders, URL-encoding item values', () => {
-    expect(fillPath('/projects/:project/protected_branches/{name}', context, { name: 'release/*' })).toBe('/projects/12/protected_branches/release%2F*')
+    expect(fillPath('/projects/:project/protected_branches/{name}', context, { name: 'release/*' })).toBe(
+      '/projects/12/protected_branches/release%2F*',
+    )
     expect(fillPath('/users/:user/personal_access_tokens', context)).toBe('/users/1/personal_access_tokens')
   })
 
@@ -35,14 +45,36 @@ describe('resource paths', () => {
 
   it('every described path is one the API path validator (api:get, api:send) accepts once filled', () => {
     for (const r of RESOURCES) {
-      const templates = [r.list?.path, r.detail?.path, r.singleton?.path, r.create?.path, r.edit?.path, ...(r.actions ?? []).map((a) => a.path)].filter((p): p is string => p !== undefined)
-      for (const t of templates) expect(checkApiPath(fillPath(t, { accountId: 'a', userId: 1, projectId: 3, groupId: 4 }, new Proxy({}, { get: () => 'x y/z' }))), `${r.family}/${r.key}: ${t}`).toBeNull()
+      const templates = [
+        r.list?.path,
+        r.detail?.path,
+        r.singleton?.path,
+        r.create?.path,
+        r.edit?.path,
+        ...(r.actions ?? []).map((a) => a.path),
+      ].filter((p): p is string => p !== undefined)
+      for (const t of templates)
+        expect(
+          checkApiPath(
+            fillPath(t, { accountId: 'a', userId: 1, projectId: 3, groupId: 4 }, new Proxy({}, { get: () => 'x y/z' })),
+          ),
+          `${r.family}/${r.key}: ${t}`,
+        ).toBeNull()
     }
   })
 
   it('turns filter values into the API query: flags only when set, tags as arrays, empty values left out', () => {
-    expect(listQuery(RUNNER_FILTERS, { type: 'group_type', status: null, tag_list: ['docker', 'linux'] }, { per_page: 20 })).toEqual({ per_page: 20, type: 'group_type', tag_list: ['docker', 'linux'] })
-    expect(listQuery(adminUsers.list?.filters ?? [], { blocked: true, admins: false, search: '', created_after: '2024-01-01T00:00:00.000Z' })).toEqual({ blocked: true, created_after: '2024-01-01T00:00:00.000Z' })
+    expect(
+      listQuery(RUNNER_FILTERS, { type: 'group_type', status: null, tag_list: ['docker', 'linux'] }, { per_page: 20 }),
+    ).toEqual({ per_page: 20, type: 'group_type', tag_list: ['docker', 'linux'] })
+    expect(
+      listQuery(adminUsers.list?.filters ?? [], {
+        blocked: true,
+        admins: false,
+        search: '',
+        created_after: '2024-01-01T00:00:00.000Z',
+      }),
+    ).toEqual({ blocked: true, created_after: '2024-01-01T00:00:00.000Z' })
   })
 
   it('round-trips filters through the route query', () => {
@@ -58,27 +90,59 @@ describe('resource forms', () => {
   it('checks required fields, patterns and GitLab’s password rule', () => {
     const problems = validateForm(create, initialValues(create))
     expect(Object.keys(problems).sort()).toEqual(['email', 'name', 'password', 'username'])
-    const filled = { ...initialValues(create), name: 'Ada', username: '-ada', email: 'ada@example.com', reset_password: true }
-    expect(validateForm(create, filled)).toEqual({ username: 'Username may hold letters, digits, _, . and - (not starting with -).' })
+    const filled = {
+      ...initialValues(create),
+      name: 'Ada',
+      username: '-ada',
+      email: 'ada@example.com',
+      reset_password: true,
+    }
+    expect(validateForm(create, filled)).toEqual({
+      username: 'Username may hold letters, digits, _, . and - (not starting with -).',
+    })
     expect(validateForm(create, { ...filled, username: 'ada' })).toEqual({})
-    expect(validateForm(create, { ...filled, username: 'ada', reset_password: false, password: 'short' })).toEqual({ password: 'Password needs at least 8 characters.' })
+    expect(validateForm(create, { ...filled, username: 'ada', reset_password: false, password: 'short' })).toEqual({
+      password: 'Password needs at least 8 characters.',
+    })
   })
 
   it('nests dotted names and sends only what changed on an edit', () => {
     const edit = projectClusters.edit!
-    const item = { id: 3, name: 'prod', domain: 'example.com', enabled: true, managed: true, environment_scope: '*', platform_cluster: { api_url: 'https://k8s.example.com', namespace: 'app', ca_cert: null } }
+    const item = {
+      id: 3,
+      name: 'prod',
+      domain: 'example.com',
+      enabled: true,
+      managed: true,
+      environment_scope: '*',
+      platform_cluster: { api_url: 'https://k8s.example.com', namespace: 'app', ca_cert: null },
+    }
     const values = { ...initialValues(edit, item), 'platform_cluster_attributes.namespace': 'app-2', enabled: false }
-    expect(formRequest(edit, values, item)).toEqual({ body: { platform_cluster_attributes: { namespace: 'app-2' }, enabled: false }, query: {}, path: {} })
+    expect(formRequest(edit, values, item)).toEqual({
+      body: { platform_cluster_attributes: { namespace: 'app-2' }, enabled: false },
+      query: {},
+      path: {},
+    })
   })
 
   it('uses a description’s own body (protected environment access levels)', () => {
     const create = projectProtectedEnvironments.create!
     const values = { ...initialValues(create), name: 'production', access_level: 40, user_ids: ['7'] }
-    expect(formRequest(create, values).body).toEqual({ name: 'production', deploy_access_levels: [{ access_level: 40 }, { user_id: 7 }] })
+    expect(formRequest(create, values).body).toEqual({
+      name: 'production',
+      deploy_access_levels: [{ access_level: 40 }, { user_id: 7 }],
+    })
   })
 
   it('puts GitLab’s validation messages next to their fields', () => {
-    expect(apiFieldErrors(create, { status: 400, body: { message: { email: ['has already been taken'], projects_limit: ['must be positive'], base: ['is invalid'] } } })).toEqual({
+    expect(
+      apiFieldErrors(create, {
+        status: 400,
+        body: {
+          message: { email: ['has already been taken'], projects_limit: ['must be positive'], base: ['is invalid'] },
+        },
+      }),
+    ).toEqual({
       email: 'Email has already been taken',
       projects_limit: 'Projects limit must be positive',
       '': 'base is invalid',
@@ -101,8 +165,13 @@ describe('resource formats and outcomes', () => {
   })
 
   it('reads a secret from the answer once, and says so when there is none', () => {
-    expect(outcomeOf('secret', 'Token rotated.', { status: 200, body: { token: 'glpat-xyz' } }, 'access token')).toEqual({ kind: 'secret', text: 'Token rotated.', secret: 'glpat-xyz', what: 'access token' })
-    expect(outcomeOf('secret', 'Token rotated.', { status: 200, body: {} }, 'access token')).toEqual({ kind: 'message', text: 'Token rotated. The server sent no access token to show.' })
+    expect(
+      outcomeOf('secret', 'Token rotated.', { status: 200, body: { token: 'glpat-xyz' } }, 'access token'),
+    ).toEqual({ kind: 'secret', text: 'Token rotated.', secret: 'glpat-xyz', what: 'access token' })
+    expect(outcomeOf('secret', 'Token rotated.', { status: 200, body: {} }, 'access token')).toEqual({
+      kind: 'message',
+      text: 'Token rotated. The server sent no access token to show.',
+    })
   })
 })
 
@@ -129,16 +198,29 @@ describe('resource panels against what Burrow Server answers', () => {
     const move = adminProjectMoves.actions?.find((a) => a.key === 'move-one')?.form
     expect(move).toBeDefined()
     const values = { ...initialValues(move!), project_id: ' kestrel/website ', destination_storage_name: 'archive' }
-    expect(formRequest(move!, values)).toEqual({ body: { destination_storage_name: 'archive' }, query: {}, path: { project_id: 'kestrel/website' } })
+    expect(formRequest(move!, values)).toEqual({
+      body: { destination_storage_name: 'archive' },
+      query: {},
+      path: { project_id: 'kestrel/website' },
+    })
   })
 
   it('puts Grape’s parameter errors (`{error: "… does not have a valid value"}`) next to the field they name', () => {
     const bulk = adminProjectMoves.actions?.find((a) => a.key === 'bulk')?.form
-    expect(apiFieldErrors(bulk!, { status: 400, body: { error: 'destination_storage_name does not have a valid value' } })).toEqual({ destination_storage_name: 'To storage does not have a valid value' })
+    expect(
+      apiFieldErrors(bulk!, { status: 400, body: { error: 'destination_storage_name does not have a valid value' } }),
+    ).toEqual({ destination_storage_name: 'To storage does not have a valid value' })
     const members = projectMemberList.create!
-    expect(apiFieldErrors(members, { status: 400, body: { error: 'user_id, username are mutually exclusive' } })).toEqual({ user_id: 'User id, Username are mutually exclusive' })
+    expect(
+      apiFieldErrors(members, { status: 400, body: { error: 'user_id, username are mutually exclusive' } }),
+    ).toEqual({ user_id: 'User id, Username are mutually exclusive' })
     const environments = projectProtectedEnvironments.create!
-    expect(apiFieldErrors(environments, { status: 400, body: { error: 'deploy_access_levels[access_level] does not have a valid value' } })).toEqual({ access_level: 'Role allowed to deploy does not have a valid value' })
+    expect(
+      apiFieldErrors(environments, {
+        status: 400,
+        body: { error: 'deploy_access_levels[access_level] does not have a valid value' },
+      }),
+    ).toEqual({ access_level: 'Role allowed to deploy does not have a valid value' })
     // A sentence naming no field stays for the form as a whole.
     expect(apiFieldErrors(bulk!, { status: 400, body: { message: '400 Bad request - Unplayable Job' } })).toEqual({})
   })
@@ -146,39 +228,65 @@ describe('resource panels against what Burrow Server answers', () => {
   it('a member’s role change always sends the role, which the API requires', () => {
     const edit = projectMemberList.edit!
     const item = { id: 7, access_level: 30, expires_at: null }
-    expect(formRequest(edit, { ...initialValues(edit, item), expires_at: '2030-01-01' }, item).body).toEqual({ access_level: 30, expires_at: '2030-01-01' })
+    expect(formRequest(edit, { ...initialValues(edit, item), expires_at: '2030-01-01' }, item).body).toEqual({
+      access_level: 30,
+      expires_at: '2030-01-01',
+    })
   })
 
   it('shows a job log without colour codes, section markers or overwritten progress, from its end', () => {
-    const raw = 'section_start:1700000000:prepare_script\r\x1b[0K\x1b[32;1mPreparing\x1b[0;m\nDownloading 10%\rDownloading 100%\r\n$ npm test\nsection_end:1700000001:prepare_script\r\x1b[0K\x1b[31mJob failed\x1b[0m\n'
+    const raw =
+      'section_start:1700000000:prepare_script\r\x1b[0K\x1b[32;1mPreparing\x1b[0;m\nDownloading 10%\rDownloading 100%\r\n$ npm test\nsection_end:1700000001:prepare_script\r\x1b[0K\x1b[31mJob failed\x1b[0m\n'
     expect(plainLog(raw)).toEqual({ text: 'Preparing\nDownloading 100%\n$ npm test\nJob failed\n', cut: false })
     expect(plainLog('a'.repeat(10) + 'END', 5)).toEqual({ text: 'aaEND', cut: true })
     expect(plainLog(null)).toEqual({ text: '', cut: false })
   })
 
   it('reads sizes as people do', () => {
-    expect([formatBytes(512), formatBytes(2048), formatBytes(5 * 1024 * 1024 + 1), formatBytes(undefined)]).toEqual(['512 B', '2.0 KB', '5.0 MB', '—'])
+    expect([formatBytes(512), formatBytes(2048), formatBytes(5 * 1024 * 1024 + 1), formatBytes(undefined)]).toEqual([
+      '512 B',
+      '2.0 KB',
+      '5.0 MB',
+      '—',
+    ])
   })
 
   it('every column and detail field of a description names a value the server sends (sample answers of Burrow Server)', () => {
-    const job = { id: 5, status: 'failed', failure_reason: 'script_failure', artifacts: [{ file_type: 'trace', size: 2300, filename: 'job.log', file_format: null }] }
+    const job = {
+      id: 5,
+      status: 'failed',
+      failure_reason: 'script_failure',
+      artifacts: [{ file_type: 'trace', size: 2300, filename: 'job.log', file_format: null }],
+    }
     const artifacts = projectJobs.detail?.fields.find((f) => f.field === 'artifacts')
     expect(artifacts?.value?.(job)).toEqual(['job.log (trace, 2.2 KB)'])
     const domain = projectPagesDomains.list?.columns.find((c) => c.field === 'certificate')
-    expect([domain?.value?.({ domain: 'a.example' }), domain?.value?.({ certificate: { expired: false } }), domain?.value?.({ certificate: { expired: true } })]).toEqual(['none', 'valid', 'expired'])
+    expect([
+      domain?.value?.({ domain: 'a.example' }),
+      domain?.value?.({ certificate: { expired: false } }),
+      domain?.value?.({ certificate: { expired: true } }),
+    ]).toEqual(['none', 'valid', 'expired'])
     expect(projectProtectedEnvironments.list?.columns.map((c) => c.field)).not.toContain('required_approval_count')
   })
 })
 
 describe('readable errors of core’s codes', () => {
   it('explains offline writes, offline reads with no saved copy, unknown outcomes and the outbox’s refusals', () => {
-    expect(toReadableError({ code: 'offline', message: 'x' })).toMatchObject({ title: 'Needs the server', hint: expect.stringContaining('not kept for later') })
-    expect(toReadableError({ code: 'offline', message: 'x', details: { read: 'not-saved' } })).toMatchObject({ title: 'Not saved on this device', hint: expect.stringContaining('Open it again') })
+    expect(toReadableError({ code: 'offline', message: 'x' })).toMatchObject({
+      title: 'Needs the server',
+      hint: expect.stringContaining('not kept for later'),
+    })
+    expect(toReadableError({ code: 'offline', message: 'x', details: { read: 'not-saved' } })).toMatchObject({
+      title: 'Not saved on this device',
+      hint: expect.stringContaining('Open it again'),
+    })
     for (const code of ['outcome-unknown', 'not-cached', 'entry-not-found', 'invalid-state']) {
       const readable = toReadableError({ code, message: 'x' })
       expect(readable.title, code).not.toBe('Something went wrong')
       expect(readable.hint, code).not.toBeNull()
     }
-    expect(explainCode('offline')).toBe('Needs the server: Changes here go straight to the server and are not kept for later: try again once the instance can be reached.')
+    expect(explainCode('offline')).toBe(
+      'Needs the server: Changes here go straight to the server and are not kept for later: try again once the instance can be reached.',
+    )
   })
 })

@@ -2,19 +2,51 @@ import { describe, expect, it } from 'vitest'
 import { dateSpan, flattenEpicTree, formatDateRange } from '../../../src/renderer/lib/epic-tree'
 import { DEFAULT_ISSUE_FILTER, toCacheIssueParams } from '../../../src/renderer/lib/issue-filter'
 import { formatDuration, type AccountItem, type Epic } from '../../../src/renderer/lib/items'
-import { DEFAULT_MR_FILTER, parseMergeRequestFilter, serializeMergeRequestFilter, toCacheMergeRequestParams } from '../../../src/renderer/lib/merge-request-filter'
+import {
+  DEFAULT_MR_FILTER,
+  parseMergeRequestFilter,
+  serializeMergeRequestFilter,
+  toCacheMergeRequestParams,
+} from '../../../src/renderer/lib/merge-request-filter'
 import { describeEntry, formatField } from '../../../src/renderer/lib/outbox-text'
 import type { OutboxEntry } from '../../../src/shared/ipc/outbox'
 
-const epic = (id: number, parent: number | null, title: string, start: string | null = null, due: string | null = null): AccountItem<Epic> => ({
+const epic = (
+  id: number,
+  parent: number | null,
+  title: string,
+  start: string | null = null,
+  due: string | null = null,
+): AccountItem<Epic> => ({
   accountId: 'a',
   pending: false,
-  item: { id, iid: id, group_id: 1, parent_id: parent, title, description: null, state: 'opened', confidential: false, web_url: '', author: null, start_date: start, due_date: due, created_at: '', updated_at: '', labels: [] },
+  item: {
+    id,
+    iid: id,
+    group_id: 1,
+    parent_id: parent,
+    title,
+    description: null,
+    state: 'opened',
+    confidential: false,
+    web_url: '',
+    author: null,
+    start_date: start,
+    due_date: due,
+    created_at: '',
+    updated_at: '',
+    labels: [],
+  },
 })
 
 describe('flattenEpicTree', () => {
   it('puts children under their parent, by start date, and treats orphans as roots', () => {
-    const rows = [epic(1, null, 'Roadmap', '2024-01-01'), epic(2, 1, 'Later child', '2024-03-01'), epic(3, 1, 'Early child', '2024-02-01'), epic(4, 99, 'Parent not synced')]
+    const rows = [
+      epic(1, null, 'Roadmap', '2024-01-01'),
+      epic(2, 1, 'Later child', '2024-03-01'),
+      epic(3, 1, 'Early child', '2024-02-01'),
+      epic(4, 99, 'Parent not synced'),
+    ]
     expect(flattenEpicTree(rows).map((n) => [n.row.item.title, n.depth, n.childCount])).toEqual([
       ['Roadmap', 0, 2],
       ['Early child', 1, 0],
@@ -29,7 +61,10 @@ describe('flattenEpicTree', () => {
   })
 
   it('spans the dates of every epic that has one', () => {
-    expect(dateSpan([epic(1, null, 'x', '2024-01-01', '2024-01-31').item, epic(2, null, 'y').item])).toEqual({ start: Date.parse('2024-01-01T00:00:00Z'), end: Date.parse('2024-01-31T00:00:00Z') })
+    expect(dateSpan([epic(1, null, 'x', '2024-01-01', '2024-01-31').item, epic(2, null, 'y').item])).toEqual({
+      start: Date.parse('2024-01-01T00:00:00Z'),
+      end: Date.parse('2024-01-31T00:00:00Z'),
+    })
     expect(dateSpan([epic(2, null, 'y').item])).toBeNull()
   })
 })
@@ -37,14 +72,47 @@ describe('flattenEpicTree', () => {
 describe('cache parameters', () => {
   it('maps the issue filter to issues:list parameters, leaving out what the cache cannot answer', () => {
     expect(
-      toCacheIssueParams({ ...DEFAULT_ISSUE_FILTER, labels: ['bug'], notLabels: ['wontfix'], assignee: 'None', milestone: 'Upcoming', orderBy: 'priority', confidential: false }),
-    ).toEqual({ state: 'opened', scope: 'all', order_by: 'created_at', sort: 'desc', labels: ['bug'], not: { labels: ['wontfix'] }, assignee_id: 'None', confidential: false })
+      toCacheIssueParams({
+        ...DEFAULT_ISSUE_FILTER,
+        labels: ['bug'],
+        notLabels: ['wontfix'],
+        assignee: 'None',
+        milestone: 'Upcoming',
+        orderBy: 'priority',
+        confidential: false,
+      }),
+    ).toEqual({
+      state: 'opened',
+      scope: 'all',
+      order_by: 'created_at',
+      sort: 'desc',
+      labels: ['bug'],
+      not: { labels: ['wontfix'] },
+      assignee_id: 'None',
+      confidential: false,
+    })
   })
 
   it('round-trips the merge request filter and maps it to merge-requests:list parameters', () => {
-    const filter = { ...DEFAULT_MR_FILTER, state: 'merged' as const, labels: ['ui'], reviewer: 'Any', draft: 'no' as const, search: 'cache' }
+    const filter = {
+      ...DEFAULT_MR_FILTER,
+      state: 'merged' as const,
+      labels: ['ui'],
+      reviewer: 'Any',
+      draft: 'no' as const,
+      search: 'cache',
+    }
     expect(parseMergeRequestFilter(serializeMergeRequestFilter(filter))).toEqual(filter)
-    expect(toCacheMergeRequestParams(filter)).toEqual({ state: 'merged', scope: 'all', order_by: 'updated_at', sort: 'desc', search: 'cache', labels: ['ui'], reviewer_id: 'Any', wip: 'no' })
+    expect(toCacheMergeRequestParams(filter)).toEqual({
+      state: 'merged',
+      scope: 'all',
+      order_by: 'updated_at',
+      sort: 'desc',
+      search: 'cache',
+      labels: ['ui'],
+      reviewer_id: 'Any',
+      wip: 'no',
+    })
     expect(parseMergeRequestFilter('state=bogus&wip=maybe')).toEqual(DEFAULT_MR_FILTER)
   })
 })
@@ -69,8 +137,12 @@ describe('outbox wording', () => {
   })
 
   it('says what the user did, on which item', () => {
-    expect(describeEntry(entry({ kind: 'update', changes: { state_event: 'close', add_labels: ['bug'] } }))).toBe('Close, Add label bug on #7')
-    expect(describeEntry(entry({ kind: 'add-spent-time', seconds: 5400 }, 'merge_request'))).toBe('Add 1h 30m spent on !7')
+    expect(describeEntry(entry({ kind: 'update', changes: { state_event: 'close', add_labels: ['bug'] } }))).toBe(
+      'Close, Add label bug on #7',
+    )
+    expect(describeEntry(entry({ kind: 'add-spent-time', seconds: 5400 }, 'merge_request'))).toBe(
+      'Add 1h 30m spent on !7',
+    )
     expect(describeEntry(entry({ kind: 'time-estimate', seconds: 0 }))).toBe('Reset the estimate on #7')
   })
 

@@ -41,10 +41,19 @@ export function fakeTransport(answers: Record<string, Answer>): FakeTransport {
   }
 }
 
-export const LOCAL_INFO: IpcResponse = { ok: true, result: { version: '0.1.0', mode: 'electron', serverUrl: 'http://127.0.0.1:4567', localAccount: false } }
+export const LOCAL_INFO: IpcResponse = {
+  ok: true,
+  result: { version: '0.1.0', mode: 'electron', serverUrl: 'http://127.0.0.1:4567', localAccount: false },
+}
 /** A launch of `npm start`: core holds the local server's credential. */
-export const LOCAL_INFO_SIGNED_IN: IpcResponse = { ok: true, result: { version: '0.1.0', mode: 'browser', serverUrl: 'http://127.0.0.1:4567', localAccount: true } }
-export const LOCAL_STATUS: IpcResponse = { ok: true, result: { url: 'http://127.0.0.1:4567', state: 'reachable', version: '17.6.0', revision: 'burrow' } }
+export const LOCAL_INFO_SIGNED_IN: IpcResponse = {
+  ok: true,
+  result: { version: '0.1.0', mode: 'browser', serverUrl: 'http://127.0.0.1:4567', localAccount: true },
+}
+export const LOCAL_STATUS: IpcResponse = {
+  ok: true,
+  result: { url: 'http://127.0.0.1:4567', state: 'reachable', version: '17.6.0', revision: 'burrow' },
+}
 
 export const ROOT_ACCOUNT = {
   id: 'acc-root',

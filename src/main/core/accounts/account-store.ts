@@ -29,7 +29,18 @@ function isAccount(value: unknown): value is Account {
 /** Only the metadata fields, whatever else an object carries: what may be written to disk. */
 export function metadataOnly(a: Account): Account {
   const { id, kind, baseUrl, username, userId, name, avatarUrl, authKind, addedAt, caFile } = a
-  return { id, ...(kind === undefined ? {} : { kind }), baseUrl, username, userId, name, avatarUrl, authKind, addedAt, ...(caFile === undefined ? {} : { caFile }) }
+  return {
+    id,
+    ...(kind === undefined ? {} : { kind }),
+    baseUrl,
+    username,
+    userId,
+    name,
+    avatarUrl,
+    authKind,
+    addedAt,
+    ...(caFile === undefined ? {} : { caFile }),
+  }
 }
 
 /**
@@ -56,7 +67,9 @@ export class AccountStore {
   }
 
   async update(account: Account): Promise<void> {
-    await this.queue.run(async () => this.save((await this.load()).map((a) => (a.id === account.id ? metadataOnly(account) : a))))
+    await this.queue.run(async () =>
+      this.save((await this.load()).map((a) => (a.id === account.id ? metadataOnly(account) : a))),
+    )
   }
 
   /** Whether the user removed the local server's account (and has not added it back). */

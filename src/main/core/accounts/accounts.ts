@@ -1,9 +1,21 @@
 import { randomUUID } from 'node:crypto'
-import { LOCAL_ACCOUNT_ID, type Account, type AccountVerification, type AddAccountRequest } from '../../../shared/ipc/contract'
+import {
+  LOCAL_ACCOUNT_ID,
+  type Account,
+  type AccountVerification,
+  type AddAccountRequest,
+} from '../../../shared/ipc/contract'
 import type { User } from '../../../shared/api/user'
 import { ApiClient } from '../api/client'
 import { OnlineState } from '../api/connectivity'
-import { isCredential, isExpired, requestOAuthToken, revokeOAuthToken, type Credential, type OAuthCredential } from '../api/credentials'
+import {
+  isCredential,
+  isExpired,
+  requestOAuthToken,
+  revokeOAuthToken,
+  type Credential,
+  type OAuthCredential,
+} from '../api/credentials'
 import { NetworkError, UnauthorizedError } from '../api/errors'
 import { fetchForCaFile } from '../api/tls-fetch'
 import type { AccountStore } from './account-store'
@@ -13,7 +25,14 @@ import type { SecretStore } from './secret-store'
 export class AccountError extends Error {
   override readonly name = 'AccountError'
   constructor(
-    readonly code: 'keychain-unavailable' | 'duplicate-account' | 'account-not-found' | 'invalid-credentials' | 'secret-missing' | 'invalid-url' | 'unavailable',
+    readonly code:
+      | 'keychain-unavailable'
+      | 'duplicate-account'
+      | 'account-not-found'
+      | 'invalid-credentials'
+      | 'secret-missing'
+      | 'invalid-url'
+      | 'unavailable',
     message: string,
   ) {
     super(message)
@@ -49,8 +68,10 @@ export function normalizeBaseUrl(raw: string): string {
   } catch {
     throw new AccountError('invalid-url', `Not a URL: ${raw}`)
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AccountError('invalid-url', 'The instance URL must start with http:// or https://.')
-  if (url.username !== '' || url.password !== '') throw new AccountError('invalid-url', 'The instance URL must not contain a username or password.')
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new AccountError('invalid-url', 'The instance URL must start with http:// or https://.')
+  if (url.username !== '' || url.password !== '')
+    throw new AccountError('invalid-url', 'The instance URL must not contain a username or password.')
   const path = url.pathname.replace(/\/+$/, '').replace(/\/api\/v4$/, '')
   return `${url.origin}${path}`
 }
@@ -99,7 +120,11 @@ export class Accounts {
   addLocal(): Promise<Account> {
     return this.serial(async () => {
       const local = this.options.local
-      if (local === undefined) throw new AccountError('unavailable', 'This launch runs no local Burrow Server. Start Burrow with `npm start` to use it.')
+      if (local === undefined)
+        throw new AccountError(
+          'unavailable',
+          'This launch runs no local Burrow Server. Start Burrow with `npm start` to use it.',
+        )
       const account = await this.attachLocal(local, await this.options.store.get(LOCAL_ACCOUNT_ID))
       await this.options.store.setLocalRemoved(false)
       return account
@@ -133,7 +158,11 @@ export class Accounts {
       if ('token' in request) {
         credential = { kind: 'pat', token: request.token }
       } else {
-        credential = await requestOAuthToken(baseUrl, { grant_type: 'password', username: request.username, password: request.password }, { fetch: fetchImpl, timeoutMs })
+        credential = await requestOAuthToken(
+          baseUrl,
+          { grant_type: 'password', username: request.username, password: request.password },
+          { fetch: fetchImpl, timeoutMs },
+        )
       }
       let latest = credential
       const client = new ApiClient({
@@ -148,14 +177,22 @@ export class Accounts {
       try {
         user = await client.get<User>('/user')
       } catch (error) {
-        if (error instanceof UnauthorizedError) throw new AccountError('invalid-credentials', `${new URL(baseUrl).host} refused the token (401). Check that it is valid, not expired, and has the api scope.`)
+        if (error instanceof UnauthorizedError)
+          throw new AccountError(
+            'invalid-credentials',
+            `${new URL(baseUrl).host} refused the token (401). Check that it is valid, not expired, and has the api scope.`,
+          )
         throw error
       }
       const existing = (await this.options.store.list()).find((a) => a.baseUrl === baseUrl && a.userId === user.id)
       if (existing !== undefined) {
         // The pair just issued for this attempt is not kept: do not leave it valid on the server.
-        if (latest.kind === 'oauth') await revokeOAuthToken(baseUrl, latest.refreshToken, { fetch: fetchImpl, timeoutMs })
-        throw new AccountError('duplicate-account', `${user.username} on ${new URL(baseUrl).host} is already signed in.`)
+        if (latest.kind === 'oauth')
+          await revokeOAuthToken(baseUrl, latest.refreshToken, { fetch: fetchImpl, timeoutMs })
+        throw new AccountError(
+          'duplicate-account',
+          `${user.username} on ${new URL(baseUrl).host} is already signed in.`,
+        )
       }
 
       const account: Account = {
@@ -201,14 +238,24 @@ export class Accounts {
     const client = await this.clientFor(id)
     try {
       const user = await client.get<User>('/user')
-      const updated: Account = { ...account, username: user.username, name: user.name, avatarUrl: user.avatar_url ?? null }
-      if (updated.username !== account.username || updated.name !== account.name || updated.avatarUrl !== account.avatarUrl) {
+      const updated: Account = {
+        ...account,
+        username: user.username,
+        name: user.name,
+        avatarUrl: user.avatar_url ?? null,
+      }
+      if (
+        updated.username !== account.username ||
+        updated.name !== account.name ||
+        updated.avatarUrl !== account.avatarUrl
+      ) {
         await this.options.store.update(updated)
         await this.changed()
       }
       return { account: updated, state: 'valid', message: null }
     } catch (error) {
-      if (error instanceof UnauthorizedError) return { account, state: 'invalid-credentials', message: 'The saved sign-in was refused; sign in again.' }
+      if (error instanceof UnauthorizedError)
+        return { account, state: 'invalid-credentials', message: 'The saved sign-in was refused; sign in again.' }
       if (error instanceof NetworkError) return { account, state: 'unreachable', message: error.message }
       throw error
     }
@@ -236,7 +283,10 @@ export class Accounts {
   connectivityFor(id: string): OnlineState {
     let state = this.connectivity.get(id)
     if (state === undefined) {
-      state = new OnlineState({ probe: async () => (await this.clientFor(id)).probe(), initialIntervalMs: this.options.probeIntervalMs })
+      state = new OnlineState({
+        probe: async () => (await this.clientFor(id)).probe(),
+        initialIntervalMs: this.options.probeIntervalMs,
+      })
       this.connectivity.set(id, state)
     }
     return state
@@ -256,7 +306,9 @@ export class Accounts {
       await (await this.clientFor(id)).get('/version')
       credential = await this.credentialFor(id)
     }
-    return credential.kind === 'pat' ? { username: account.username, password: credential.token } : { username: 'oauth2', password: credential.accessToken }
+    return credential.kind === 'pat'
+      ? { username: account.username, password: credential.token }
+      : { username: 'oauth2', password: credential.accessToken }
   }
 
   dispose(): void {
@@ -277,18 +329,37 @@ export class Accounts {
   private async attachLocal(local: LocalServer, existing: Account | undefined): Promise<Account> {
     const baseUrl = normalizeBaseUrl(local.baseUrl)
     const credential: Credential = { kind: 'pat', token: local.token }
-    const client = new ApiClient({ baseUrl, fetch: this.options.fetch, timeoutMs: this.options.timeoutMs ?? 30_000, credentials: async () => credential })
+    const client = new ApiClient({
+      baseUrl,
+      fetch: this.options.fetch,
+      timeoutMs: this.options.timeoutMs ?? 30_000,
+      credentials: async () => credential,
+    })
     let profile: Pick<Account, 'username' | 'userId' | 'name' | 'avatarUrl'>
     try {
       const user = await client.get<User>('/user')
       profile = { username: user.username, userId: user.id, name: user.name, avatarUrl: user.avatar_url ?? null }
     } catch (error) {
-      if (error instanceof UnauthorizedError) throw new AccountError('invalid-credentials', `The local Burrow Server at ${baseUrl} refused this launch's token (401).`)
+      if (error instanceof UnauthorizedError)
+        throw new AccountError(
+          'invalid-credentials',
+          `The local Burrow Server at ${baseUrl} refused this launch's token (401).`,
+        )
       if (!(error instanceof NetworkError) || existing === undefined) throw error
       profile = existing
     }
     const { username, userId, name, avatarUrl } = profile
-    const account: Account = { id: LOCAL_ACCOUNT_ID, kind: 'local', baseUrl, username, userId, name, avatarUrl, authKind: 'pat', addedAt: existing?.addedAt ?? new Date().toISOString() }
+    const account: Account = {
+      id: LOCAL_ACCOUNT_ID,
+      kind: 'local',
+      baseUrl,
+      username,
+      userId,
+      name,
+      avatarUrl,
+      authKind: 'pat',
+      addedAt: existing?.addedAt ?? new Date().toISOString(),
+    }
     if (existing === undefined) await this.options.store.add(account)
     else await this.options.store.update(account)
     // A client of the last base URL must not be reused; the OnlineState stays, so whoever
@@ -304,7 +375,11 @@ export class Accounts {
     if (cached !== undefined) return cached
     if (id === LOCAL_ACCOUNT_ID) {
       const local = this.options.local
-      if (local === undefined) throw new AccountError('secret-missing', 'The local Burrow Server is not running in this launch; start Burrow with `npm start` to reach it.')
+      if (local === undefined)
+        throw new AccountError(
+          'secret-missing',
+          'The local Burrow Server is not running in this launch; start Burrow with `npm start` to reach it.',
+        )
       const credential: Credential = { kind: 'pat', token: local.token }
       this.credentials.set(id, credential)
       return credential
@@ -316,7 +391,11 @@ export class Accounts {
     } catch {
       /* a damaged entry: same as a missing one */
     }
-    if (!isCredential(parsed)) throw new AccountError('secret-missing', 'The saved sign-in for this account is missing from the keychain; sign in again.')
+    if (!isCredential(parsed))
+      throw new AccountError(
+        'secret-missing',
+        'The saved sign-in for this account is missing from the keychain; sign in again.',
+      )
     this.credentials.set(id, parsed)
     return parsed
   }

@@ -6,10 +6,13 @@ import { secretStorageOf } from './index'
  * `accounts:secret-storage` and `accounts:use-encrypted-file` (shared/ipc/secrets.ts): where
  * sign-ins are saved, and the opt-in encrypted file for machines without a keychain.
  */
-export function secretStorageHandlers(accounts: () => Accounts): Pick<IpcHandlers, 'accounts:secret-storage' | 'accounts:use-encrypted-file'> {
+export function secretStorageHandlers(
+  accounts: () => Accounts,
+): Pick<IpcHandlers, 'accounts:secret-storage' | 'accounts:use-encrypted-file'> {
   const storage = () => {
     const found = secretStorageOf(accounts())
-    if (found === null) throw Object.assign(new Error('This launch does not let the sign-in storage change.'), { code: 'unavailable' })
+    if (found === null)
+      throw Object.assign(new Error('This launch does not let the sign-in storage change.'), { code: 'unavailable' })
     return found
   }
   return {

@@ -8,7 +8,13 @@ const KDF = { N: 2 ** 15, r: 8, p: 1 } as const
 
 interface SecretsFile {
   readonly version: 1
-  readonly kdf: { readonly name: 'scrypt'; readonly salt: string; readonly N: number; readonly r: number; readonly p: number }
+  readonly kdf: {
+    readonly name: 'scrypt'
+    readonly salt: string
+    readonly N: number
+    readonly r: number
+    readonly p: number
+  }
   readonly cipher: 'aes-256-gcm'
   readonly iv: string
   readonly tag: string
@@ -26,7 +32,9 @@ export class WrongPassphraseError extends Error {
 
 function deriveKey(passphrase: string, salt: Buffer, kdf: { N: number; r: number; p: number }): Promise<Buffer> {
   const options: ScryptOptions = { N: kdf.N, r: kdf.r, p: kdf.p, maxmem: 256 * kdf.N * kdf.r }
-  return new Promise((resolve, reject) => scrypt(passphrase.normalize('NFC'), salt, 32, options, (error, key) => (error ? reject(error) : resolve(key))))
+  return new Promise((resolve, reject) =>
+    scrypt(passphrase.normalize('NFC'), salt, 32, options, (error, key) => (error ? reject(error) : resolve(key))),
+  )
 }
 
 /**
@@ -58,12 +66,19 @@ export class EncryptedFileSecretStore implements SecretStore {
     }
     if (text === null) {
       const salt = randomBytes(16)
-      const store = new EncryptedFileSecretStore(file, await deriveKey(passphrase, salt, KDF), salt, { ...KDF }, new Map())
+      const store = new EncryptedFileSecretStore(
+        file,
+        await deriveKey(passphrase, salt, KDF),
+        salt,
+        { ...KDF },
+        new Map(),
+      )
       await store.queue.run(() => store.save())
       return store
     }
     const parsed = JSON.parse(text) as SecretsFile
-    if (parsed.version !== 1 || parsed.cipher !== 'aes-256-gcm' || parsed.kdf?.name !== 'scrypt') throw new Error('The encrypted secrets file has an unknown format.')
+    if (parsed.version !== 1 || parsed.cipher !== 'aes-256-gcm' || parsed.kdf?.name !== 'scrypt')
+      throw new Error('The encrypted secrets file has an unknown format.')
     const salt = Buffer.from(parsed.kdf.salt, 'base64')
     const kdf = { N: parsed.kdf.N, r: parsed.kdf.r, p: parsed.kdf.p }
     const key = await deriveKey(passphrase, salt, kdf)
@@ -105,7 +120,10 @@ export class EncryptedFileSecretStore implements SecretStore {
   private async save(): Promise<void> {
     const iv = randomBytes(12)
     const cipher = createCipheriv('aes-256-gcm', this.key, iv)
-    const data = Buffer.concat([cipher.update(JSON.stringify(Object.fromEntries(this.secrets)), 'utf8'), cipher.final()])
+    const data = Buffer.concat([
+      cipher.update(JSON.stringify(Object.fromEntries(this.secrets)), 'utf8'),
+      cipher.final(),
+    ])
     const file: SecretsFile = {
       version: 1,
       kdf: { name: 'scrypt', salt: this.salt.toString('base64'), ...this.kdf },

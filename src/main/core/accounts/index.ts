@@ -35,7 +35,11 @@ export async function openAccounts(options: {
   // Before any account connects: the OS trust store joins the runtime's roots where it can.
   trustSystemStore()
   const store = new AccountStore(join(options.userDataDir, 'accounts.json'))
-  const secrets = await SecretStorage.open({ file: join(options.userDataDir, 'secrets.enc.json'), keychain: options.keychain ?? new KeyringSecretStore(), passphrase: options.encryptedFilePassphrase })
+  const secrets = await SecretStorage.open({
+    file: join(options.userDataDir, 'secrets.enc.json'),
+    keychain: options.keychain ?? new KeyringSecretStore(),
+    passphrase: options.encryptedFilePassphrase,
+  })
   const accounts = new Accounts({ store, secrets, fetch: options.fetch, local: options.local })
   storages.set(accounts, secrets)
   return accounts

@@ -27,8 +27,17 @@ export class SecretStorage implements SecretStore {
   }
 
   /** The keychain, or the encrypted file `file` when it exists (locked) or a passphrase opens it. */
-  static async open(options: { readonly file: string; readonly keychain: SecretStore; readonly passphrase?: string }): Promise<SecretStorage> {
-    if (options.passphrase !== undefined) return new SecretStorage(options.file, options.keychain, await EncryptedFileSecretStore.open(options.file, options.passphrase))
+  static async open(options: {
+    readonly file: string
+    readonly keychain: SecretStore
+    readonly passphrase?: string
+  }): Promise<SecretStorage> {
+    if (options.passphrase !== undefined)
+      return new SecretStorage(
+        options.file,
+        options.keychain,
+        await EncryptedFileSecretStore.open(options.file, options.passphrase),
+      )
     return new SecretStorage(options.file, options.keychain, existsSync(options.file) ? null : options.keychain)
   }
 
@@ -71,7 +80,8 @@ export class SecretStorage implements SecretStore {
     try {
       file = await EncryptedFileSecretStore.open(this.file, passphrase)
     } catch (error) {
-      if (error instanceof WrongPassphraseError) throw failure('wrong-passphrase', 'This passphrase does not open the encrypted sign-in file of this device.')
+      if (error instanceof WrongPassphraseError)
+        throw failure('wrong-passphrase', 'This passphrase does not open the encrypted sign-in file of this device.')
       throw error
     }
     if (this.current === this.keychain && (await this.keychain.availability()).available) {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { AsyncEntry } from '@napi-rs/keyring'
 
-export type SecretStoreAvailability = { readonly available: true } | { readonly available: false; readonly reason: string }
+export type SecretStoreAvailability =
+  { readonly available: true } | { readonly available: false; readonly reason: string }
 
 /** Where account secrets (a serialized Credential) live, keyed by account id. */
 export interface SecretStore {

@@ -155,9 +155,17 @@ export class ApiClient {
   }
 
   /** One page of a list endpoint, with the pagination headers. */
-  async getPage<T>(path: string, query: Query & { readonly page?: number; readonly per_page?: number } = {}, options: Omit<RequestOptions, 'query' | 'body'> = {}): Promise<Page<T>> {
+  async getPage<T>(
+    path: string,
+    query: Query & { readonly page?: number; readonly per_page?: number } = {},
+    options: Omit<RequestOptions, 'query' | 'body'> = {},
+  ): Promise<Page<T>> {
     const response = await this.request<T[]>('GET', path, { ...options, query })
-    return { items: response.data, nextPage: intHeader(response.headers, 'x-next-page'), total: intHeader(response.headers, 'x-total') }
+    return {
+      items: response.data,
+      nextPage: intHeader(response.headers, 'x-next-page'),
+      total: intHeader(response.headers, 'x-total'),
+    }
   }
 
   /**
@@ -165,7 +173,11 @@ export class ApiClient {
    * to. A next link outside the account's /api/v4 is not followed (it would carry the credential
    * there); X-Next-Page is used instead.
    */
-  async *paginate<T>(path: string, query: Query = {}, options: Omit<RequestOptions, 'query' | 'body'> = {}): AsyncGenerator<T, void, undefined> {
+  async *paginate<T>(
+    path: string,
+    query: Query = {},
+    options: Omit<RequestOptions, 'query' | 'body'> = {},
+  ): AsyncGenerator<T, void, undefined> {
     let url = this.urlOf(path, { per_page: 100, ...query })
     for (;;) {
       const response = await this.requestUrl<T[]>('GET', url, options)
@@ -188,8 +200,17 @@ export class ApiClient {
    * `{data, errors}` as sent: a query can partly succeed, so what its errors mean is the
    * caller's to decide (graphql.ts `graphqlData` throws on errors without data).
    */
-  async graphql<T>(query: string, variables: Readonly<Record<string, unknown>> = {}, options: Pick<RequestOptions, 'signal' | 'timeoutMs'> = {}): Promise<GraphQLResponse<T>> {
-    return (await this.requestUrl<GraphQLResponse<T>>('POST', `${this.baseUrl}/api/graphql`, { ...options, body: { query, variables } })).data
+  async graphql<T>(
+    query: string,
+    variables: Readonly<Record<string, unknown>> = {},
+    options: Pick<RequestOptions, 'signal' | 'timeoutMs'> = {},
+  ): Promise<GraphQLResponse<T>> {
+    return (
+      await this.requestUrl<GraphQLResponse<T>>('POST', `${this.baseUrl}/api/graphql`, {
+        ...options,
+        body: { query, variables },
+      })
+    ).data
   }
 
   /** Any method, with the status and headers. `path` is relative to /api/v4 and already encoded. */
@@ -203,8 +224,12 @@ export class ApiClient {
    * before anything is sent). Reads at most `maxBytes` (a larger body throws `too-large`). An
    * unchanged file answers `notModified` when `ifNoneMatch` is its stored ETag.
    */
-  async download(url: string, options: { readonly maxBytes: number; readonly ifNoneMatch?: string; readonly signal?: AbortSignal }): Promise<Download> {
-    if (!isUnder(url, this.baseUrl)) throw Object.assign(new Error(`Not a URL of ${this.baseUrl}.`), { code: 'foreign-url' })
+  async download(
+    url: string,
+    options: { readonly maxBytes: number; readonly ifNoneMatch?: string; readonly signal?: AbortSignal },
+  ): Promise<Download> {
+    if (!isUnder(url, this.baseUrl))
+      throw Object.assign(new Error(`Not a URL of ${this.baseUrl}.`), { code: 'foreign-url' })
     const credential = await this.currentCredential()
     const headers: Record<string, string> = { Accept: 'image/*', ...authHeaders(credential) }
     if (options.ifNoneMatch !== undefined) headers['If-None-Match'] = options.ifNoneMatch
@@ -224,7 +249,11 @@ export class ApiClient {
       return { notModified: true, contentType: null, etag: options.ifNoneMatch, bytes: new Uint8Array() }
     }
     // A redirect could lead off the instance with our credential: not followed.
-    if (!response.ok) throw apiErrorFor(response.status, response.status >= 300 && response.status < 400 ? undefined : await readBody(response))
+    if (!response.ok)
+      throw apiErrorFor(
+        response.status,
+        response.status >= 300 && response.status < 400 ? undefined : await readBody(response),
+      )
     const declared = Number(response.headers.get('content-length'))
     if (Number.isFinite(declared) && declared > options.maxBytes) {
       await response.body?.cancel()
@@ -234,7 +263,8 @@ export class ApiClient {
     let size = 0
     for await (const chunk of response.body ?? []) {
       size += chunk.byteLength
-      if (size > options.maxBytes) throw Object.assign(new Error(`The file is larger than ${options.maxBytes} bytes.`), { code: 'too-large' })
+      if (size > options.maxBytes)
+        throw Object.assign(new Error(`The file is larger than ${options.maxBytes} bytes.`), { code: 'too-large' })
       chunks.push(chunk)
     }
     const bytes = new Uint8Array(size)
@@ -243,7 +273,12 @@ export class ApiClient {
       bytes.set(chunk, offset)
       offset += chunk.byteLength
     }
-    return { notModified: false, contentType: response.headers.get('content-type'), etag: response.headers.get('etag'), bytes }
+    return {
+      notModified: false,
+      contentType: response.headers.get('content-type'),
+      etag: response.headers.get('etag'),
+      bytes,
+    }
   }
 
   /**
@@ -271,13 +306,17 @@ export class ApiClient {
     url.pathname = `${url.pathname}${path.startsWith('/') ? path : `/${path}`}`
     url.search = encodeQuery(query)
     const built = url.toString()
-    if (!isUnder(built, this.apiUrl)) throw Object.assign(new Error(`${path.slice(0, 200)} is not a path under ${this.apiUrl}.`), { code: 'foreign-url' })
+    if (!isUnder(built, this.apiUrl))
+      throw Object.assign(new Error(`${path.slice(0, 200)} is not a path under ${this.apiUrl}.`), {
+        code: 'foreign-url',
+      })
     return built
   }
 
   private async currentCredential(): Promise<Credential> {
     const credential = await this.options.credentials()
-    if (credential.kind === 'oauth' && this.refreshed !== null && credential.refreshToken === this.refreshed.from) return this.refreshed.to
+    if (credential.kind === 'oauth' && this.refreshed !== null && credential.refreshToken === this.refreshed.from)
+      return this.refreshed.to
     return credential
   }
 
@@ -287,7 +326,11 @@ export class ApiClient {
     if (this.refreshed !== null && this.refreshed.from === stale.refreshToken) return Promise.resolve(this.refreshed.to)
     if (this.refreshing === null) {
       this.refreshing = (async () => {
-        const fresh = await requestOAuthToken(this.baseUrl, { grant_type: 'refresh_token', refresh_token: stale.refreshToken }, { fetch: this.fetchImpl, timeoutMs: this.timeoutMs })
+        const fresh = await requestOAuthToken(
+          this.baseUrl,
+          { grant_type: 'refresh_token', refresh_token: stale.refreshToken },
+          { fetch: this.fetchImpl, timeoutMs: this.timeoutMs },
+        )
         this.refreshed = { from: stale.refreshToken, to: fresh }
         await this.options.onCredentialsRefreshed?.(fresh)
         return fresh
@@ -311,14 +354,20 @@ export class ApiClient {
       const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders(credential) }
       if (options.body !== undefined) headers['Content-Type'] = 'application/json'
       if (options.sudo !== undefined) headers.Sudo = String(options.sudo)
-      if (options.ifUnmodifiedSince !== undefined) headers['If-Unmodified-Since'] = options.ifUnmodifiedSince.toUTCString()
+      if (options.ifUnmodifiedSince !== undefined)
+        headers['If-Unmodified-Since'] = options.ifUnmodifiedSince.toUTCString()
       if (options.ifNoneMatch !== undefined) headers['If-None-Match'] = options.ifNoneMatch
 
       const timeout = AbortSignal.timeout(options.timeoutMs ?? this.timeoutMs)
       const signal = options.signal === undefined ? timeout : AbortSignal.any([timeout, options.signal])
       let response: Response
       try {
-        response = await this.fetchImpl(url, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), signal })
+        response = await this.fetchImpl(url, {
+          method,
+          headers,
+          body: options.body === undefined ? undefined : JSON.stringify(options.body),
+          signal,
+        })
       } catch (error) {
         // The caller's own abort is not a network problem.
         if (options.signal?.aborted) throw options.signal.reason
@@ -377,5 +426,15 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-export { ApiError, ConflictError, ForbiddenError, NetworkError, NotFoundError, PreconditionFailedError, RateLimitedError, UnauthorizedError, ValidationError } from './errors'
+export {
+  ApiError,
+  ConflictError,
+  ForbiddenError,
+  NetworkError,
+  NotFoundError,
+  PreconditionFailedError,
+  RateLimitedError,
+  UnauthorizedError,
+  ValidationError,
+} from './errors'
 export type { Credential, OAuthCredential, PatCredential } from './credentials'

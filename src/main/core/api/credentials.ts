@@ -26,7 +26,9 @@ export function isExpired(credential: OAuthCredential, now = Date.now()): boolea
 
 /** The headers that authenticate a request with `credential`. */
 export function authHeaders(credential: Credential): Record<string, string> {
-  return credential.kind === 'pat' ? { 'PRIVATE-TOKEN': credential.token } : { Authorization: `Bearer ${credential.accessToken}` }
+  return credential.kind === 'pat'
+    ? { 'PRIVATE-TOKEN': credential.token }
+    : { Authorization: `Bearer ${credential.accessToken}` }
 }
 
 /** Checks that an untrusted value (a parsed keychain entry) is a Credential. */
@@ -34,7 +36,12 @@ export function isCredential(value: unknown): value is Credential {
   if (value === null || typeof value !== 'object') return false
   const v = value as Record<string, unknown>
   if (v.kind === 'pat') return typeof v.token === 'string' && v.token.length > 0
-  return v.kind === 'oauth' && typeof v.accessToken === 'string' && typeof v.refreshToken === 'string' && typeof v.expiresAt === 'number'
+  return (
+    v.kind === 'oauth' &&
+    typeof v.accessToken === 'string' &&
+    typeof v.refreshToken === 'string' &&
+    typeof v.expiresAt === 'number'
+  )
 }
 
 export interface TokenRequestOptions {
@@ -42,13 +49,19 @@ export interface TokenRequestOptions {
   readonly timeoutMs: number
 }
 
-type Grant = { readonly grant_type: 'password'; readonly username: string; readonly password: string; readonly scope?: string } | { readonly grant_type: 'refresh_token'; readonly refresh_token: string }
+type Grant =
+  | { readonly grant_type: 'password'; readonly username: string; readonly password: string; readonly scope?: string }
+  | { readonly grant_type: 'refresh_token'; readonly refresh_token: string }
 
 /**
  * `POST {baseUrl}/oauth/token` (Doorkeeper). A refused grant becomes an UnauthorizedError with
  * a readable message; the password and tokens never appear in what is thrown.
  */
-export async function requestOAuthToken(baseUrl: string, grant: Grant, options: TokenRequestOptions): Promise<OAuthCredential> {
+export async function requestOAuthToken(
+  baseUrl: string,
+  grant: Grant,
+  options: TokenRequestOptions,
+): Promise<OAuthCredential> {
   const url = `${baseUrl}/oauth/token`
   let response: Response
   try {
@@ -72,7 +85,10 @@ export async function requestOAuthToken(baseUrl: string, grant: Grant, options: 
   if (!response.ok) {
     const error = (body as { error?: unknown } | null)?.error
     if (error === 'invalid_grant') {
-      const what = grant.grant_type === 'password' ? 'Sign-in refused: wrong username or password, or the account is blocked.' : 'The saved sign-in has expired or was revoked; sign in again.'
+      const what =
+        grant.grant_type === 'password'
+          ? 'Sign-in refused: wrong username or password, or the account is blocked.'
+          : 'The saved sign-in has expired or was revoked; sign in again.'
       throw new UnauthorizedError(response.status, body, what)
     }
     throw apiErrorFor(response.status, body)
@@ -80,7 +96,12 @@ export async function requestOAuthToken(baseUrl: string, grant: Grant, options: 
   const token = body as Partial<OAuthTokenResponse>
   if (typeof token.access_token !== 'string' || typeof token.refresh_token !== 'string') throw apiErrorFor(502, null)
   const expiresIn = typeof token.expires_in === 'number' ? token.expires_in : 7200
-  return { kind: 'oauth', accessToken: token.access_token, refreshToken: token.refresh_token, expiresAt: Date.now() + expiresIn * 1000 }
+  return {
+    kind: 'oauth',
+    accessToken: token.access_token,
+    refreshToken: token.refresh_token,
+    expiresAt: Date.now() + expiresIn * 1000,
+  }
 }
 
 /** `POST {baseUrl}/oauth/revoke`, best effort: a token we will not keep should not stay valid. */

@@ -6,7 +6,9 @@ export function messageFromBody(status: number, body: unknown): string {
     const b = body as Partial<Record<'message' | 'error' | 'error_description', unknown>>
     if (typeof b.message === 'string') return b.message
     if (b.message !== null && typeof b.message === 'object') {
-      const parts = Object.entries(b.message as Record<string, unknown>).map(([field, v]) => `${field} ${Array.isArray(v) ? v.join(', ') : String(v)}`)
+      const parts = Object.entries(b.message as Record<string, unknown>).map(
+        ([field, v]) => `${field} ${Array.isArray(v) ? v.join(', ') : String(v)}`,
+      )
       if (parts.length > 0) return parts.join('; ')
     }
     if (typeof b.error_description === 'string') return b.error_description
@@ -113,7 +115,10 @@ export class NetworkError extends Error {
   readonly outcomeUnknown: boolean
   readonly method: string
 
-  constructor(message: string, options: { failure: NetworkFailure; outcomeUnknown: boolean; method: string; cause?: unknown }) {
+  constructor(
+    message: string,
+    options: { failure: NetworkFailure; outcomeUnknown: boolean; method: string; cause?: unknown },
+  ) {
     super(message, { cause: options.cause })
     this.failure = options.failure
     this.outcomeUnknown = options.outcomeUnknown
@@ -136,7 +141,11 @@ const NEVER_SENT: Readonly<Record<string, NetworkFailure>> = {
 }
 
 function errorCode(error: unknown): string | undefined {
-  for (let e: unknown = error, depth = 0; e !== null && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = error, depth = 0;
+    e !== null && typeof e === 'object' && depth < 4;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const code = (e as { code?: unknown }).code
     if (typeof code === 'string') return code
   }
@@ -144,7 +153,9 @@ function errorCode(error: unknown): string | undefined {
 }
 
 function errorName(error: unknown): string | undefined {
-  return error !== null && typeof error === 'object' && typeof (error as { name?: unknown }).name === 'string' ? (error as { name: string }).name : undefined
+  return error !== null && typeof error === 'object' && typeof (error as { name?: unknown }).name === 'string'
+    ? (error as { name: string }).name
+    : undefined
 }
 
 /**
@@ -159,7 +170,10 @@ export function toNetworkError(error: unknown, method: string, origin: string, i
   if (code !== undefined && NEVER_SENT[code] !== undefined) {
     failure = NEVER_SENT[code]
     mayHaveReached = false
-  } else if (code !== undefined && (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.startsWith('UNABLE_TO_') || code.includes('CERT'))) {
+  } else if (
+    code !== undefined &&
+    (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.startsWith('UNABLE_TO_') || code.includes('CERT'))
+  ) {
     // Certificate checks fail during the handshake, before any byte of the request is sent.
     failure = 'tls'
     mayHaveReached = false

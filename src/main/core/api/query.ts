@@ -1,5 +1,6 @@
 /** A query value as the v4 API takes it: scalars, arrays (`labels[]=a`) and nested objects (`not[labels]=x`). */
-export type QueryValue = string | number | boolean | null | undefined | Date | readonly QueryValue[] | { readonly [key: string]: QueryValue }
+export type QueryValue =
+  string | number | boolean | null | undefined | Date | readonly QueryValue[] | { readonly [key: string]: QueryValue }
 export type Query = { readonly [key: string]: QueryValue }
 
 function scalar(value: string | number | boolean | Date): string {

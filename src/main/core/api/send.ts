@@ -26,10 +26,14 @@ class SendError extends Error {
   }
 }
 
-const WHY_NOT_QUEUED = 'It is not queued for later: settings, roles and runners may have changed on the server by then, and a late replay could undo someone else’s newer decision.'
+const WHY_NOT_QUEUED =
+  'It is not queued for later: settings, roles and runners may have changed on the server by then, and a late replay could undo someone else’s newer decision.'
 
 function offline(host: string, detail?: string): SendError {
-  return new SendError('offline', `This change needs a connection to ${host}, which cannot be reached${detail === undefined ? '' : ` (${detail})`}. ${WHY_NOT_QUEUED}`)
+  return new SendError(
+    'offline',
+    `This change needs a connection to ${host}, which cannot be reached${detail === undefined ? '' : ` (${detail})`}. ${WHY_NOT_QUEUED}`,
+  )
 }
 
 /**
@@ -39,7 +43,8 @@ function offline(host: string, detail?: string): SendError {
  */
 function readableMessage(error: ApiError): string {
   const message = (error.body as { message?: unknown } | null)?.message
-  if (message !== null && typeof message === 'object' && typeof (message as { message?: unknown }).message === 'string') return (message as { message: string }).message
+  if (message !== null && typeof message === 'object' && typeof (message as { message?: unknown }).message === 'string')
+    return (message as { message: string }).message
   return error.message
 }
 
@@ -50,12 +55,20 @@ function readableMessage(error: ApiError): string {
  * the panel can tell the user to check before trying again. API refusals keep GitLab's body in
  * `details` for the form to show next to its fields.
  */
-export async function sendApi(accounts: SendAccounts, accountId: string, request: ApiSendRequest, invalidate?: InvalidateSaved): Promise<ApiSendResult> {
+export async function sendApi(
+  accounts: SendAccounts,
+  accountId: string,
+  request: ApiSendRequest,
+  invalidate?: InvalidateSaved,
+): Promise<ApiSendResult> {
   const client = await accounts.clientFor(accountId)
   const host = new URL(client.baseUrl).host
   if (!accounts.connectivityFor(accountId).online) throw offline(host)
   try {
-    const response = await client.request<unknown>(request.method, request.path, { query: request.query, body: request.body })
+    const response = await client.request<unknown>(request.method, request.path, {
+      query: request.query,
+      body: request.body,
+    })
     // Saved copies of what changed go, so offline views do not show the state before this write.
     invalidate?.(accountId, client, request.path, request.invalidates ?? [])
     return { status: response.status, body: response.data ?? null }

@@ -66,7 +66,13 @@ export function fetchTrustingCa(caPem: string): typeof fetch {
         const status = res.statusCode ?? 502
         const noBody = status === 204 || status === 304 || method === 'HEAD'
         if (noBody) res.resume()
-        resolve(new Response(noBody ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), { status, statusText: res.statusMessage, headers: h }))
+        resolve(
+          new Response(noBody ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), {
+            status,
+            statusText: res.statusMessage,
+            headers: h,
+          }),
+        )
       })
       req.on('error', (error) => reject(init?.signal?.aborted ? init.signal.reason : error))
       const body = init?.body

@@ -1,7 +1,16 @@
 import type { Statement } from 'better-sqlite3'
 import type { CacheDb } from './database'
 import { isObject, mergePatch, num, str, type JsonObject } from './json'
-import { embeddedUsers, itemUsers, KINDS, labelTitles, NOTEABLE_KINDS, type ColumnValue, type ItemKind, type NoteableKind } from './kinds'
+import {
+  embeddedUsers,
+  itemUsers,
+  KINDS,
+  labelTitles,
+  NOTEABLE_KINDS,
+  type ColumnValue,
+  type ItemKind,
+  type NoteableKind,
+} from './kinds'
 import { withoutSecrets } from './secrets'
 
 /** What one `cache:did-change` announces: the kinds touched, and where. */
@@ -17,14 +26,21 @@ export interface CacheChange {
 export type ChangeKind = ItemKind | 'label' | 'discussion'
 
 /** Which item an optimistic change touches: its global id, or its iid in a project (issues, merge requests) or group (epics). */
-export type ItemKey = { readonly id: number } | { readonly projectId: number; readonly iid: number } | { readonly groupId: number; readonly iid: number }
+export type ItemKey =
+  | { readonly id: number }
+  | { readonly projectId: number; readonly iid: number }
+  | { readonly groupId: number; readonly iid: number }
 
 /** The item kinds the outbox may patch. */
 export type PatchableKind = 'issue' | 'merge_request' | 'epic' | 'milestone' | 'todo' | 'note'
 
 export interface UpsertResult {
   /** Items new to the cache or whose server JSON changed, with the `updated_at` they had before (null when new). */
-  readonly changed: readonly { readonly id: number; readonly previousUpdatedAt: string | null; readonly json: JsonObject }[]
+  readonly changed: readonly {
+    readonly id: number
+    readonly previousUpdatedAt: string | null
+    readonly json: JsonObject
+  }[]
   readonly unchanged: number
 }
 
@@ -73,7 +89,10 @@ export class Cache {
     const known = this.accts.get(accountId)
     if (known !== undefined) return known
     this.db.prepare('INSERT OR IGNORE INTO cache_accounts (account_id) VALUES (?)').run(accountId)
-    const acct = this.db.prepare('SELECT acct FROM cache_accounts WHERE account_id = ?').pluck().get(accountId) as number
+    const acct = this.db
+      .prepare('SELECT acct FROM cache_accounts WHERE account_id = ?')
+      .pluck()
+      .get(accountId) as number
     this.accts.set(accountId, acct)
     return acct
   }
@@ -82,7 +101,8 @@ export class Cache {
   existingAcct(accountId: string): number | null {
     const known = this.accts.get(accountId)
     if (known !== undefined) return known
-    const acct = this.db.prepare('SELECT acct FROM cache_accounts WHERE account_id = ?').pluck().get(accountId) as number | undefined
+    const acct = this.db.prepare('SELECT acct FROM cache_accounts WHERE account_id = ?').pluck().get(accountId) as
+      number | undefined
     if (acct === undefined) return null
     this.accts.set(accountId, acct)
     return acct
@@ -142,11 +162,18 @@ export class Cache {
    * server JSON goes to `base_json` and the patches are applied again on top. Items whose
    * server JSON did not change are not rewritten.
    */
-  upsert(accountId: string, kind: ItemKind, items: readonly JsonObject[], context: { readonly discussionId?: string | null; readonly position?: number } = {}): UpsertResult {
+  upsert(
+    accountId: string,
+    kind: ItemKind,
+    items: readonly JsonObject[],
+    context: { readonly discussionId?: string | null; readonly position?: number } = {},
+  ): UpsertResult {
     return this.transaction(() => {
       const acct = this.acct(accountId)
       const spec = KINDS[kind]
-      const existing = this.stmt(`SELECT json, ${spec.patchable ? 'base_json' : 'NULL AS base_json'}, ${kind === 'project' ? 'NULL' : "json_extract(json, '$.updated_at')"} AS updated_at FROM ${spec.table} WHERE acct = ? AND id = ?`)
+      const existing = this.stmt(
+        `SELECT json, ${spec.patchable ? 'base_json' : 'NULL AS base_json'}, ${kind === 'project' ? 'NULL' : "json_extract(json, '$.updated_at')"} AS updated_at FROM ${spec.table} WHERE acct = ? AND id = ?`,
+      )
       const changed: { id: number; previousUpdatedAt: string | null; json: JsonObject }[] = []
       let unchanged = 0
       const users = new Map<number, JsonObject>()
@@ -156,15 +183,26 @@ export class Cache {
         const id = num(json, 'id')
         if (id === null) continue
         const text = JSON.stringify(json)
-        const row = existing.get(acct, id) as { json: string; base_json: string | null; updated_at: string | null } | undefined
+        const row = existing.get(acct, id) as
+          { json: string; base_json: string | null; updated_at: string | null } | undefined
         if (row !== undefined && (row.base_json ?? row.json) === text) {
           unchanged++
           continue
         }
         const patches = spec.patchable && row !== undefined ? this.patchesOf(acct, kind, id) : []
         const effective = patches.reduce<JsonObject>((j, p) => mergePatch(j, p), json)
-        if (row === undefined && (kind === 'issue' || kind === 'merge_request' || kind === 'epic')) this.dropIidClash(acct, kind, id, json)
-        this.writeRow(acct, kind, id, effective, patches.length > 0 ? text : null, context, row === undefined, patches.length === 0 ? text : undefined)
+        if (row === undefined && (kind === 'issue' || kind === 'merge_request' || kind === 'epic'))
+          this.dropIidClash(acct, kind, id, json)
+        this.writeRow(
+          acct,
+          kind,
+          id,
+          effective,
+          patches.length > 0 ? text : null,
+          context,
+          row === undefined,
+          patches.length === 0 ? text : undefined,
+        )
         changed.push({ id, previousUpdatedAt: row?.updated_at ?? null, json })
         this.noteChange(acct, kind, effective, false)
         for (const u of embeddedUsers(json)) users.set(num(u, 'id') as number, u)
@@ -183,13 +221,35 @@ export class Cache {
       const where = `acct = ? AND id IN (SELECT value FROM json_each(?))`
       const list = JSON.stringify(ids)
       if (isNoteable(kind)) {
-        this.db.prepare(`DELETE FROM item_labels WHERE acct = ? AND kind = ? AND item_id IN (SELECT value FROM json_each(?))`).run(acct, kind, list)
-        this.db.prepare(`DELETE FROM item_users WHERE acct = ? AND kind = ? AND item_id IN (SELECT value FROM json_each(?))`).run(acct, kind, list)
-        this.db.prepare(`DELETE FROM search_docs WHERE acct = ? AND parent_kind = ? AND parent_id IN (SELECT value FROM json_each(?))`).run(acct, kind, list)
-        this.db.prepare(`DELETE FROM notes WHERE acct = ? AND noteable_kind = ? AND noteable_id IN (SELECT value FROM json_each(?))`).run(acct, kind, list)
-        this.db.prepare(`DELETE FROM discussions WHERE acct = ? AND noteable_kind = ? AND noteable_id IN (SELECT value FROM json_each(?))`).run(acct, kind, list)
+        this.db
+          .prepare(
+            `DELETE FROM item_labels WHERE acct = ? AND kind = ? AND item_id IN (SELECT value FROM json_each(?))`,
+          )
+          .run(acct, kind, list)
+        this.db
+          .prepare(`DELETE FROM item_users WHERE acct = ? AND kind = ? AND item_id IN (SELECT value FROM json_each(?))`)
+          .run(acct, kind, list)
+        this.db
+          .prepare(
+            `DELETE FROM search_docs WHERE acct = ? AND parent_kind = ? AND parent_id IN (SELECT value FROM json_each(?))`,
+          )
+          .run(acct, kind, list)
+        this.db
+          .prepare(
+            `DELETE FROM notes WHERE acct = ? AND noteable_kind = ? AND noteable_id IN (SELECT value FROM json_each(?))`,
+          )
+          .run(acct, kind, list)
+        this.db
+          .prepare(
+            `DELETE FROM discussions WHERE acct = ? AND noteable_kind = ? AND noteable_id IN (SELECT value FROM json_each(?))`,
+          )
+          .run(acct, kind, list)
       } else if (kind === 'note') {
-        this.db.prepare(`DELETE FROM search_docs WHERE acct = ? AND kind = 'note' AND item_id IN (SELECT value FROM json_each(?))`).run(acct, list)
+        this.db
+          .prepare(
+            `DELETE FROM search_docs WHERE acct = ? AND kind = 'note' AND item_id IN (SELECT value FROM json_each(?))`,
+          )
+          .run(acct, list)
       }
       const rows = this.db.prepare(`SELECT json FROM ${spec.table} WHERE ${where}`).pluck().all(acct, list) as string[]
       this.db.prepare(`DELETE FROM ${spec.table} WHERE ${where}`).run(acct, list)
@@ -203,13 +263,22 @@ export class Cache {
    * (`GET …/discussions`, every page). Notes the outbox created optimistically stay until it
    * clears them; notes with pending edits keep their patches.
    */
-  replaceDiscussions(accountId: string, noteableKind: NoteableKind, noteableId: number, discussions: readonly JsonObject[]): void {
+  replaceDiscussions(
+    accountId: string,
+    noteableKind: NoteableKind,
+    noteableId: number,
+    discussions: readonly JsonObject[],
+  ): void {
     this.transaction(() => {
       const acct = this.acct(accountId)
       const keepIds = new Set<number>()
       let position = 0
-      this.db.prepare('DELETE FROM discussions WHERE acct = ? AND noteable_kind = ? AND noteable_id = ?').run(acct, noteableKind, noteableId)
-      const insertDiscussion = this.stmt('INSERT OR REPLACE INTO discussions (acct, id, noteable_kind, noteable_id, individual_note, position) VALUES (?, ?, ?, ?, ?, ?)')
+      this.db
+        .prepare('DELETE FROM discussions WHERE acct = ? AND noteable_kind = ? AND noteable_id = ?')
+        .run(acct, noteableKind, noteableId)
+      const insertDiscussion = this.stmt(
+        'INSERT OR REPLACE INTO discussions (acct, id, noteable_kind, noteable_id, individual_note, position) VALUES (?, ?, ?, ?, ?, ?)',
+      )
       const notes: { json: JsonObject; discussionId: string | null; position: number }[] = []
       for (const d of discussions) {
         const discussionId = str(d, 'id')
@@ -221,12 +290,23 @@ export class Cache {
           notes.push({ json: { ...n, noteable_id: n.noteable_id ?? noteableId }, discussionId, position: position++ })
         }
       }
-      const current = this.db.prepare('SELECT id FROM notes WHERE acct = ? AND noteable_kind = ? AND noteable_id = ?').pluck().all(acct, noteableKind, noteableId) as number[]
-      const provisional = new Set(this.db.prepare("SELECT item_id FROM pending_changes WHERE acct = ? AND kind = 'note' AND created_row = 1").pluck().all(acct) as number[])
+      const current = this.db
+        .prepare('SELECT id FROM notes WHERE acct = ? AND noteable_kind = ? AND noteable_id = ?')
+        .pluck()
+        .all(acct, noteableKind, noteableId) as number[]
+      const provisional = new Set(
+        this.db
+          .prepare("SELECT item_id FROM pending_changes WHERE acct = ? AND kind = 'note' AND created_row = 1")
+          .pluck()
+          .all(acct) as number[],
+      )
       const gone = current.filter((id) => !keepIds.has(id) && !provisional.has(id))
       this.remove(accountId, 'note', gone)
-      for (const n of notes) this.upsert(accountId, 'note', [n.json], { discussionId: n.discussionId, position: n.position })
-      this.db.prepare(`UPDATE ${KINDS[noteableKind].table} SET notes_stale = 0 WHERE acct = ? AND id = ?`).run(acct, noteableId)
+      for (const n of notes)
+        this.upsert(accountId, 'note', [n.json], { discussionId: n.discussionId, position: n.position })
+      this.db
+        .prepare(`UPDATE ${KINDS[noteableKind].table} SET notes_stale = 0 WHERE acct = ? AND id = ?`)
+        .run(acct, noteableId)
       const acc = this.accumulator(acct, false)
       acc.kinds.add('discussion')
       acc.kinds.add('note')
@@ -237,7 +317,12 @@ export class Cache {
    * Makes the cached set of milestones of one project or group, or of the account's to-dos,
    * exactly `items`: upserts them and removes the rows of that scope the server no longer lists.
    */
-  replaceSet(accountId: string, kind: 'milestone' | 'todo', scope: { readonly projectId: number } | { readonly groupId: number } | 'account', items: readonly JsonObject[]): void {
+  replaceSet(
+    accountId: string,
+    kind: 'milestone' | 'todo',
+    scope: { readonly projectId: number } | { readonly groupId: number } | 'account',
+    items: readonly JsonObject[],
+  ): void {
     this.transaction(() => {
       const acct = this.acct(accountId)
       this.upsert(accountId, kind, items)
@@ -249,16 +334,26 @@ export class Cache {
         where += 'projectId' in scope ? ' AND project_id = ?' : ' AND group_id = ?'
         args.push('projectId' in scope ? scope.projectId : scope.groupId)
       }
-      const gone = this.db.prepare(`SELECT id FROM ${KINDS[kind].table} WHERE ${where}`).pluck().all(...args) as number[]
+      const gone = this.db
+        .prepare(`SELECT id FROM ${KINDS[kind].table} WHERE ${where}`)
+        .pluck()
+        .all(...args) as number[]
       this.remove(accountId, kind, gone)
     })
   }
 
   /** Makes the labels listed in one project or group exactly `labels`. */
-  replaceLabels(accountId: string, scopeKind: 'project' | 'group', scopeId: number, labels: readonly JsonObject[]): void {
+  replaceLabels(
+    accountId: string,
+    scopeKind: 'project' | 'group',
+    scopeId: number,
+    labels: readonly JsonObject[],
+  ): void {
     this.transaction(() => {
       const acct = this.acct(accountId)
-      this.db.prepare('DELETE FROM labels WHERE acct = ? AND scope_kind = ? AND scope_id = ?').run(acct, scopeKind, scopeId)
+      this.db
+        .prepare('DELETE FROM labels WHERE acct = ? AND scope_kind = ? AND scope_id = ?')
+        .run(acct, scopeKind, scopeId)
       this.upsertLabels(acct, scopeKind, scopeId, labels)
       const acc = this.accumulator(acct, false)
       acc.kinds.add('label')
@@ -276,7 +371,11 @@ export class Cache {
   /** Marks items whose notes must be fetched again (sync's notes phase clears the mark). */
   markNotesStale(accountId: string, kind: NoteableKind, ids: readonly number[]): void {
     if (ids.length === 0) return
-    this.db.prepare(`UPDATE ${KINDS[kind].table} SET notes_stale = 1 WHERE acct = ? AND id IN (SELECT value FROM json_each(?))`).run(this.acct(accountId), JSON.stringify(ids))
+    this.db
+      .prepare(
+        `UPDATE ${KINDS[kind].table} SET notes_stale = 1 WHERE acct = ? AND id IN (SELECT value FROM json_each(?))`,
+      )
+      .run(this.acct(accountId), JSON.stringify(ids))
   }
 
   /** Sets which projects (or groups) the account syncs; their rows stay until `purgeProject`/`purgeGroup`. */
@@ -285,7 +384,9 @@ export class Cache {
       const acct = this.acct(accountId)
       const table = KINDS[kind].table
       this.db.prepare(`UPDATE ${table} SET synced = 0 WHERE acct = ? AND synced = 1`).run(acct)
-      this.db.prepare(`UPDATE ${table} SET synced = 1 WHERE acct = ? AND id IN (SELECT value FROM json_each(?))`).run(acct, JSON.stringify(ids))
+      this.db
+        .prepare(`UPDATE ${table} SET synced = 1 WHERE acct = ? AND id IN (SELECT value FROM json_each(?))`)
+        .run(acct, JSON.stringify(ids))
       this.accumulator(acct, false).kinds.add(kind)
     })
   }
@@ -295,13 +396,23 @@ export class Cache {
     this.transaction(() => {
       const acct = this.acct(accountId)
       for (const kind of ['issue', 'merge_request'] as const) {
-        const ids = this.db.prepare(`SELECT id FROM ${KINDS[kind].table} WHERE acct = ? AND project_id = ?`).pluck().all(acct, projectId) as number[]
+        const ids = this.db
+          .prepare(`SELECT id FROM ${KINDS[kind].table} WHERE acct = ? AND project_id = ?`)
+          .pluck()
+          .all(acct, projectId) as number[]
         this.remove(accountId, kind, ids)
       }
-      const milestones = this.db.prepare('SELECT id FROM milestones WHERE acct = ? AND project_id = ?').pluck().all(acct, projectId) as number[]
+      const milestones = this.db
+        .prepare('SELECT id FROM milestones WHERE acct = ? AND project_id = ?')
+        .pluck()
+        .all(acct, projectId) as number[]
       this.remove(accountId, 'milestone', milestones)
-      this.db.prepare("DELETE FROM labels WHERE acct = ? AND scope_kind = 'project' AND scope_id = ?").run(acct, projectId)
-      this.db.prepare("DELETE FROM sync_cursors WHERE acct = ? AND scope_kind = 'project' AND scope_id = ?").run(acct, projectId)
+      this.db
+        .prepare("DELETE FROM labels WHERE acct = ? AND scope_kind = 'project' AND scope_id = ?")
+        .run(acct, projectId)
+      this.db
+        .prepare("DELETE FROM sync_cursors WHERE acct = ? AND scope_kind = 'project' AND scope_id = ?")
+        .run(acct, projectId)
       this.accumulator(acct, false).projectIds.add(projectId)
     })
   }
@@ -310,10 +421,23 @@ export class Cache {
   purgeGroup(accountId: string, groupId: number): void {
     this.transaction(() => {
       const acct = this.acct(accountId)
-      this.remove(accountId, 'epic', this.db.prepare('SELECT id FROM epics WHERE acct = ? AND group_id = ?').pluck().all(acct, groupId) as number[])
-      this.remove(accountId, 'milestone', this.db.prepare('SELECT id FROM milestones WHERE acct = ? AND group_id = ?').pluck().all(acct, groupId) as number[])
+      this.remove(
+        accountId,
+        'epic',
+        this.db.prepare('SELECT id FROM epics WHERE acct = ? AND group_id = ?').pluck().all(acct, groupId) as number[],
+      )
+      this.remove(
+        accountId,
+        'milestone',
+        this.db
+          .prepare('SELECT id FROM milestones WHERE acct = ? AND group_id = ?')
+          .pluck()
+          .all(acct, groupId) as number[],
+      )
       this.db.prepare("DELETE FROM labels WHERE acct = ? AND scope_kind = 'group' AND scope_id = ?").run(acct, groupId)
-      this.db.prepare("DELETE FROM sync_cursors WHERE acct = ? AND scope_kind = 'group' AND scope_id = ?").run(acct, groupId)
+      this.db
+        .prepare("DELETE FROM sync_cursors WHERE acct = ? AND scope_kind = 'group' AND scope_id = ?")
+        .run(acct, groupId)
       this.accumulator(acct, false).groupIds.add(groupId)
     })
   }
@@ -323,7 +447,8 @@ export class Cache {
     const acct = this.existingAcct(accountId)
     if (acct === null) return
     this.transaction(() => {
-      for (const table of ['item_labels', 'item_users', 'search_docs']) this.db.prepare(`DELETE FROM ${table} WHERE acct = ?`).run(acct)
+      for (const table of ['item_labels', 'item_users', 'search_docs'])
+        this.db.prepare(`DELETE FROM ${table} WHERE acct = ?`).run(acct)
       // Every other table cascades from cache_accounts.
       this.db.prepare('DELETE FROM cache_accounts WHERE acct = ?').run(acct)
     })
@@ -346,13 +471,18 @@ export class Cache {
       const acct = this.acct(accountId)
       const spec = KINDS[kind]
       const id = this.resolveKey(acct, kind, key)
-      const row = id === null ? undefined : (this.db.prepare(`SELECT json, base_json FROM ${spec.table} WHERE acct = ? AND id = ?`).get(acct, id) as { json: string; base_json: string | null } | undefined)
+      const row =
+        id === null
+          ? undefined
+          : (this.db.prepare(`SELECT json, base_json FROM ${spec.table} WHERE acct = ? AND id = ?`).get(acct, id) as
+              { json: string; base_json: string | null } | undefined)
       const normalized = this.normalizePatch(acct, kind, patch)
       let itemId: number
       let effective: JsonObject
       let base: string | null
       if (row === undefined) {
-        if (!('id' in key) || Object.keys(key).length !== 1) throw Object.assign(new Error(`No cached ${kind} for ${JSON.stringify(key)}`), { code: 'not-cached' })
+        if (!('id' in key) || Object.keys(key).length !== 1)
+          throw Object.assign(new Error(`No cached ${kind} for ${JSON.stringify(key)}`), { code: 'not-cached' })
         itemId = key.id
         effective = { ...normalized, id: itemId }
         base = null
@@ -362,9 +492,28 @@ export class Cache {
         base = row.base_json ?? row.json
       }
       this.db
-        .prepare('INSERT INTO pending_changes (acct, outbox_id, kind, item_id, patch, created_row, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(acct, outboxId, kind, itemId, JSON.stringify(normalized), row === undefined ? 1 : 0, new Date().toISOString())
-      this.writeRow(acct, kind, itemId, effective, base, kind === 'note' && row === undefined ? { discussionId: str(normalized, 'discussion_id'), position: Number.MAX_SAFE_INTEGER } : {})
+        .prepare(
+          'INSERT INTO pending_changes (acct, outbox_id, kind, item_id, patch, created_row, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        )
+        .run(
+          acct,
+          outboxId,
+          kind,
+          itemId,
+          JSON.stringify(normalized),
+          row === undefined ? 1 : 0,
+          new Date().toISOString(),
+        )
+      this.writeRow(
+        acct,
+        kind,
+        itemId,
+        effective,
+        base,
+        kind === 'note' && row === undefined
+          ? { discussionId: str(normalized, 'discussion_id'), position: Number.MAX_SAFE_INTEGER }
+          : {},
+      )
       this.noteChange(acct, kind, effective, true)
       return itemId
     })
@@ -377,7 +526,9 @@ export class Cache {
    */
   clearPending(outboxId: number): void {
     this.transaction(() => {
-      const changes = this.db.prepare('SELECT acct, kind, item_id, created_row FROM pending_changes WHERE outbox_id = ? ORDER BY seq').all(outboxId) as { acct: number; kind: PatchableKind; item_id: number; created_row: number }[]
+      const changes = this.db
+        .prepare('SELECT acct, kind, item_id, created_row FROM pending_changes WHERE outbox_id = ? ORDER BY seq')
+        .all(outboxId) as { acct: number; kind: PatchableKind; item_id: number; created_row: number }[]
       this.db.prepare('DELETE FROM pending_changes WHERE outbox_id = ?').run(outboxId)
       const seen = new Set<string>()
       for (const c of changes) {
@@ -399,7 +550,12 @@ export class Cache {
   pendingOutboxIds(accountId: string, kind: PatchableKind, id: number): number[] {
     const acct = this.existingAcct(accountId)
     if (acct === null) return []
-    return this.db.prepare('SELECT DISTINCT outbox_id FROM pending_changes WHERE acct = ? AND kind = ? AND item_id = ? ORDER BY seq').pluck().all(acct, kind, id) as number[]
+    return this.db
+      .prepare(
+        'SELECT DISTINCT outbox_id FROM pending_changes WHERE acct = ? AND kind = ? AND item_id = ? ORDER BY seq',
+      )
+      .pluck()
+      .all(acct, kind, id) as number[]
   }
 
   // --- internals ----------------------------------------------------------------------------
@@ -414,12 +570,19 @@ export class Cache {
   }
 
   private patchesOf(acct: number, kind: ItemKind, id: number): JsonObject[] {
-    return (this.stmt('SELECT patch FROM pending_changes WHERE acct = ? AND kind = ? AND item_id = ? AND created_row = 0 ORDER BY seq').pluck().all(acct, kind, id) as string[]).map((p) => JSON.parse(p) as JsonObject)
+    return (
+      this.stmt(
+        'SELECT patch FROM pending_changes WHERE acct = ? AND kind = ? AND item_id = ? AND created_row = 0 ORDER BY seq',
+      )
+        .pluck()
+        .all(acct, kind, id) as string[]
+    ).map((p) => JSON.parse(p) as JsonObject)
   }
 
   private recompute(acct: number, kind: PatchableKind, id: number): void {
     const spec = KINDS[kind]
-    const row = this.db.prepare(`SELECT json, base_json FROM ${spec.table} WHERE acct = ? AND id = ?`).get(acct, id) as { json: string; base_json: string | null } | undefined
+    const row = this.db.prepare(`SELECT json, base_json FROM ${spec.table} WHERE acct = ? AND id = ?`).get(acct, id) as
+      { json: string; base_json: string | null } | undefined
     if (row === undefined || row.base_json === null) return
     const base = JSON.parse(row.base_json) as JsonObject
     const patches = this.patchesOf(acct, kind, id)
@@ -431,10 +594,20 @@ export class Cache {
   private resolveKey(acct: number, kind: PatchableKind, key: ItemKey): number | null {
     if ('id' in key) return key.id
     if ('projectId' in key && (kind === 'issue' || kind === 'merge_request')) {
-      return (this.db.prepare(`SELECT id FROM ${KINDS[kind].table} WHERE acct = ? AND project_id = ? AND iid = ?`).pluck().get(acct, key.projectId, key.iid) as number | undefined) ?? null
+      return (
+        (this.db
+          .prepare(`SELECT id FROM ${KINDS[kind].table} WHERE acct = ? AND project_id = ? AND iid = ?`)
+          .pluck()
+          .get(acct, key.projectId, key.iid) as number | undefined) ?? null
+      )
     }
     if ('groupId' in key && kind === 'epic') {
-      return (this.db.prepare('SELECT id FROM epics WHERE acct = ? AND group_id = ? AND iid = ?').pluck().get(acct, key.groupId, key.iid) as number | undefined) ?? null
+      return (
+        (this.db
+          .prepare('SELECT id FROM epics WHERE acct = ? AND group_id = ? AND iid = ?')
+          .pluck()
+          .get(acct, key.groupId, key.iid) as number | undefined) ?? null
+      )
     }
     throw Object.assign(new Error(`A ${kind} is not keyed by ${JSON.stringify(key)}`), { code: 'invalid-arguments' })
   }
@@ -454,7 +627,9 @@ export class Cache {
     const labels = patch.labels.map((l: unknown) => {
       if (typeof l !== 'string') return l
       const known = byName.pluck().get(acct, l) as string | undefined
-      return known === undefined ? { name: l, color: null, text_color: null, description: null } : (JSON.parse(known) as JsonObject)
+      return known === undefined
+        ? { name: l, color: null, text_color: null, description: null }
+        : (JSON.parse(known) as JsonObject)
     })
     return { ...patch, labels }
   }
@@ -465,7 +640,11 @@ export class Cache {
     const parent = num(json, parentColumn)
     const iid = num(json, 'iid')
     if (parent === null || iid === null) return
-    const other = this.stmt(`SELECT id FROM ${KINDS[kind].table} WHERE acct = ? AND ${parentColumn} = ? AND iid = ? AND id <> ?`).pluck().get(acct, parent, iid, id) as number | undefined
+    const other = this.stmt(
+      `SELECT id FROM ${KINDS[kind].table} WHERE acct = ? AND ${parentColumn} = ? AND iid = ? AND id <> ?`,
+    )
+      .pluck()
+      .get(acct, parent, iid, id) as number | undefined
     if (other !== undefined) this.remove(this.accountIdOf(acct), kind, [other])
   }
 
@@ -488,25 +667,54 @@ export class Cache {
       args.push(context.discussionId ?? null, context.position ?? 0)
     }
     const all = ['acct', 'id', ...columns, 'json', ...(spec.patchable ? ['base_json'] : [])]
-    const vals: ColumnValue[] = [acct, id, ...args, effectiveText ?? JSON.stringify(effective), ...(spec.patchable ? [baseJson] : [])]
+    const vals: ColumnValue[] = [
+      acct,
+      id,
+      ...args,
+      effectiveText ?? JSON.stringify(effective),
+      ...(spec.patchable ? [baseJson] : []),
+    ]
     // A note's thread and place stay as they were when an outbox patch rewrites it.
-    const updatable = all.filter((c) => c !== 'acct' && c !== 'id' && !(kind === 'note' && context.position === undefined && (c === 'discussion_id' || c === 'position')))
-    this.stmt(`INSERT INTO ${spec.table} (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')}) ON CONFLICT (acct, id) DO UPDATE SET ${updatable.map((c) => `${c} = excluded.${c}`).join(', ')}`).run(...vals)
+    const updatable = all.filter(
+      (c) =>
+        c !== 'acct' &&
+        c !== 'id' &&
+        !(kind === 'note' && context.position === undefined && (c === 'discussion_id' || c === 'position')),
+    )
+    this.stmt(
+      `INSERT INTO ${spec.table} (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')}) ON CONFLICT (acct, id) DO UPDATE SET ${updatable.map((c) => `${c} = excluded.${c}`).join(', ')}`,
+    ).run(...vals)
 
     if (isNoteable(kind)) {
       if (!isNew) this.stmt('DELETE FROM item_labels WHERE acct = ? AND kind = ? AND item_id = ?').run(acct, kind, id)
       const addLabel = this.stmt('INSERT OR IGNORE INTO item_labels (acct, kind, item_id, title) VALUES (?, ?, ?, ?)')
       for (const title of labelTitles(effective)) addLabel.run(acct, kind, id, title)
       if (!isNew) this.stmt('DELETE FROM item_users WHERE acct = ? AND kind = ? AND item_id = ?').run(acct, kind, id)
-      const addUser = this.stmt('INSERT OR IGNORE INTO item_users (acct, kind, item_id, role, user_id) VALUES (?, ?, ?, ?, ?)')
+      const addUser = this.stmt(
+        'INSERT OR IGNORE INTO item_users (acct, kind, item_id, role, user_id) VALUES (?, ?, ?, ?, ?)',
+      )
       for (const u of itemUsers(kind, effective)) addUser.run(acct, kind, id, u.role, u.userId)
-      const facets: SearchFacets = { projectId: kind === 'epic' ? null : num(effective, 'project_id'), groupId: kind === 'epic' ? num(effective, 'group_id') : null, state: str(effective, 'state') }
+      const facets: SearchFacets = {
+        projectId: kind === 'epic' ? null : num(effective, 'project_id'),
+        groupId: kind === 'epic' ? num(effective, 'group_id') : null,
+        state: str(effective, 'state'),
+      }
       this.writeSearchDoc(acct, kind, id, kind, id, str(effective, 'title'), str(effective, 'description'), facets)
       if (!isNew) this.updateNoteFacets(acct, kind, id, facets)
     } else if (kind === 'note') {
       const parentKind = values.noteable_kind as NoteableKind | null
       const parentId = values.noteable_id as number | null
-      if (parentKind !== null && parentId !== null && values.system === 0) this.writeSearchDoc(acct, 'note', id, parentKind, parentId, null, values.body as string, this.facetsOf(acct, parentKind, parentId))
+      if (parentKind !== null && parentId !== null && values.system === 0)
+        this.writeSearchDoc(
+          acct,
+          'note',
+          id,
+          parentKind,
+          parentId,
+          null,
+          values.body as string,
+          this.facetsOf(acct, parentKind, parentId),
+        )
     }
   }
 
@@ -515,7 +723,16 @@ export class Cache {
    * filters on while it walks the matches (migration 140). New documents enter the FTS index
    * once per transaction (`indexPendingSearchDocs`).
    */
-  private writeSearchDoc(acct: number, kind: string, id: number, parentKind: string, parentId: number, title: string | null, body: string | null, facets: SearchFacets): void {
+  private writeSearchDoc(
+    acct: number,
+    kind: string,
+    id: number,
+    parentKind: string,
+    parentId: number,
+    title: string | null,
+    body: string | null,
+    facets: SearchFacets,
+  ): void {
     this.stmt(
       `INSERT INTO search_docs (acct, kind, item_id, parent_kind, parent_id, title, body, project_id, group_id, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (acct, kind, item_id) DO UPDATE SET title = excluded.title, body = excluded.body, project_id = excluded.project_id, group_id = excluded.group_id, state = excluded.state
@@ -530,20 +747,35 @@ export class Cache {
     this.stmt(
       `UPDATE search_docs SET project_id = ?, group_id = ?, state = ? WHERE acct = ? AND parent_kind = ? AND parent_id = ? AND kind = 'note'
        AND (project_id IS NOT ? OR group_id IS NOT ? OR state IS NOT ?)`,
-    ).run(facets.projectId, facets.groupId, facets.state, acct, kind, id, facets.projectId, facets.groupId, facets.state)
+    ).run(
+      facets.projectId,
+      facets.groupId,
+      facets.state,
+      acct,
+      kind,
+      id,
+      facets.projectId,
+      facets.groupId,
+      facets.state,
+    )
   }
 
   /** The facets of a note's item, read from its row (null facets when the item is not cached). */
   private facetsOf(acct: number, kind: NoteableKind, id: number): SearchFacets {
     const column = kind === 'epic' ? 'NULL AS project_id, group_id' : 'project_id, NULL AS group_id'
-    const row = this.stmt(`SELECT ${column}, state FROM ${KINDS[kind].table} WHERE acct = ? AND id = ?`).get(acct, id) as { project_id: number | null; group_id: number | null; state: string } | undefined
+    const row = this.stmt(`SELECT ${column}, state FROM ${KINDS[kind].table} WHERE acct = ? AND id = ?`).get(
+      acct,
+      id,
+    ) as { project_id: number | null; group_id: number | null; state: string } | undefined
     return { projectId: row?.project_id ?? null, groupId: row?.group_id ?? null, state: row?.state ?? null }
   }
 
   /** Indexes the documents inserted since the last call, in one statement (see migration 140). */
   private indexPendingSearchDocs(): void {
     if (!this.searchPending) return
-    this.stmt('INSERT INTO search_fts (rowid, title, body) SELECT d.rowid, d.title, d.body FROM search_pending p JOIN search_docs d ON d.rowid = p.rowid').run()
+    this.stmt(
+      'INSERT INTO search_fts (rowid, title, body) SELECT d.rowid, d.title, d.body FROM search_pending p JOIN search_docs d ON d.rowid = p.rowid',
+    ).run()
     this.stmt('DELETE FROM search_pending').run()
     this.searchPending = false
   }
@@ -556,10 +788,16 @@ export class Cache {
          json = json_patch(users.json, excluded.json)
        WHERE users.username IS NOT excluded.username OR users.name IS NOT excluded.name OR users.json IS NOT json_patch(users.json, excluded.json)`,
     )
-    for (const u of users) s.run(acct, num(u, 'id'), str(u, 'username') ?? '', str(u, 'name') ?? '', str(u, 'state'), JSON.stringify(u))
+    for (const u of users)
+      s.run(acct, num(u, 'id'), str(u, 'username') ?? '', str(u, 'name') ?? '', str(u, 'state'), JSON.stringify(u))
   }
 
-  private upsertLabels(acct: number, scopeKind: 'project' | 'group', scopeId: number, labels: readonly JsonObject[]): void {
+  private upsertLabels(
+    acct: number,
+    scopeKind: 'project' | 'group',
+    scopeId: number,
+    labels: readonly JsonObject[],
+  ): void {
     const s = this.stmt(
       `INSERT INTO labels (acct, scope_kind, scope_id, id, name, color, json) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (acct, scope_kind, scope_id, id) DO UPDATE SET name = excluded.name, color = excluded.color, json = excluded.json WHERE labels.json IS NOT excluded.json`,

@@ -21,7 +21,10 @@ export interface CacheDatabaseOptions {
 }
 
 /** The addon path an open uses: the option, else the environment variable (empty counts as unset). */
-export function sqliteBinding(options: CacheDatabaseOptions = {}, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function sqliteBinding(
+  options: CacheDatabaseOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
   const fromEnv = env[SQLITE_BINDING_ENV]
   return options.nativeBinding ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined)
 }
@@ -34,7 +37,11 @@ export function sqliteBinding(options: CacheDatabaseOptions = {}, env: NodeJS.Pr
  * the cache can always be rebuilt from the server (the outbox's rows are the exception, and WAL
  * with NORMAL still never corrupts: at worst the last transactions before a power loss vanish).
  */
-export function openCacheDatabase(file: string, migrations: readonly CacheMigration[] = cacheMigrations, options: CacheDatabaseOptions = {}): CacheDb {
+export function openCacheDatabase(
+  file: string,
+  migrations: readonly CacheMigration[] = cacheMigrations,
+  options: CacheDatabaseOptions = {},
+): CacheDb {
   const onDisk = file !== ':memory:'
   if (onDisk) {
     // The app data dir and the cache files are the user's alone: they hold everything synced.
@@ -58,7 +65,9 @@ export function openCacheDatabase(file: string, migrations: readonly CacheMigrat
  * a migration merged with a lower number than an applied one still run).
  */
 export function migrateCache(db: CacheDb, migrations: readonly CacheMigration[] = cacheMigrations): void {
-  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)')
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+  )
   const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[])
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {

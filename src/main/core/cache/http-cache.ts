@@ -80,16 +80,30 @@ export class CachedGet {
 
   constructor(private readonly cache: Cache) {}
 
-  async get(accountId: string, client: ApiClient, path: string, query: Query | undefined, options: { readonly online: boolean; readonly signal?: AbortSignal }): Promise<CachedGetResult> {
+  async get(
+    accountId: string,
+    client: ApiClient,
+    path: string,
+    query: Query | undefined,
+    options: { readonly online: boolean; readonly signal?: AbortSignal },
+  ): Promise<CachedGetResult> {
     const url = this.key(client, path, query)
     const acct = this.cache.acct(accountId)
-    const stored = this.cache.db.prepare('SELECT status, etag, headers, body, fetched_at, secrets_stripped FROM http_cache WHERE acct = ? AND url = ?').get(acct, url) as StoredResponse | undefined
+    const stored = this.cache.db
+      .prepare(
+        'SELECT status, etag, headers, body, fetched_at, secrets_stripped FROM http_cache WHERE acct = ? AND url = ?',
+      )
+      .get(acct, url) as StoredResponse | undefined
     if (!options.online) return this.fromStore(stored, path)
     const wholeKey = `${acct} ${url}`
     const current = stored === undefined ? undefined : this.currentBody(stored, this.whole.get(wholeKey))
     let response
     try {
-      response = await client.request<unknown>('GET', path, { query, signal: options.signal, ifNoneMatch: current === undefined ? undefined : (stored?.etag ?? undefined) })
+      response = await client.request<unknown>('GET', path, {
+        query,
+        signal: options.signal,
+        ifNoneMatch: current === undefined ? undefined : (stored?.etag ?? undefined),
+      })
     } catch (error) {
       if (error instanceof NetworkError) return this.fromStore(stored, path)
       throw error
@@ -97,7 +111,13 @@ export class CachedGet {
     const now = new Date().toISOString()
     if (response.status === 304 && stored !== undefined && current !== undefined) {
       this.cache.db.prepare('UPDATE http_cache SET fetched_at = ? WHERE acct = ? AND url = ?').run(now, acct, url)
-      return { body: current.body, status: stored.status, stale: false, fetchedAt: now, page: pageOf(JSON.parse(stored.headers) as Record<string, string>) }
+      return {
+        body: current.body,
+        status: stored.status,
+        stale: false,
+        fetchedAt: now,
+        page: pageOf(JSON.parse(stored.headers) as Record<string, string>),
+      }
     }
     const headers: Record<string, string> = {}
     for (const name of PAGE_HEADERS) {
@@ -128,8 +148,12 @@ export class CachedGet {
     const acct = this.cache.acct(accountId)
     const { tree, exact } = writtenPaths(path)
     // substr comparisons rather than LIKE: paths hold `%` and `_` (`group%2Fapp`, `access_requests`).
-    const withQuery = this.cache.db.prepare('DELETE FROM http_cache WHERE acct = ? AND (url = ? OR substr(url, 1, ?) = ?)')
-    const withTree = this.cache.db.prepare('DELETE FROM http_cache WHERE acct = ? AND (url = ? OR substr(url, 1, ?) = ? OR substr(url, 1, ?) = ?)')
+    const withQuery = this.cache.db.prepare(
+      'DELETE FROM http_cache WHERE acct = ? AND (url = ? OR substr(url, 1, ?) = ?)',
+    )
+    const withTree = this.cache.db.prepare(
+      'DELETE FROM http_cache WHERE acct = ? AND (url = ? OR substr(url, 1, ?) = ? OR substr(url, 1, ?) = ?)',
+    )
     const query = (url: string): number => withQuery.run(acct, url, url.length + 1, `${url}?`).changes
     return this.cache.db.transaction(() => {
       const base = `${client.apiUrl}${tree}`
@@ -145,7 +169,10 @@ export class CachedGet {
    * fields the whole answer in memory with that ETag; undefined when there is nothing to
    * revalidate (then the request asks for the whole answer).
    */
-  private currentBody(stored: StoredResponse, whole: { readonly etag: string; readonly body: unknown } | undefined): { readonly body: unknown } | undefined {
+  private currentBody(
+    stored: StoredResponse,
+    whole: { readonly etag: string; readonly body: unknown } | undefined,
+  ): { readonly body: unknown } | undefined {
     if (stored.etag === null) return undefined
     if (stored.secrets_stripped === 0) return { body: stored.body === null ? null : JSON.parse(stored.body) }
     return whole?.etag === stored.etag ? { body: whole.body } : undefined
@@ -164,12 +191,18 @@ export class CachedGet {
    * the query in a stable order (so `?a&b` and `?b&a` share an entry).
    */
   private key(client: ApiClient, path: string, query: Query | undefined): string {
-    const sorted = query === undefined ? undefined : Object.fromEntries(Object.entries(query).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    const sorted =
+      query === undefined
+        ? undefined
+        : Object.fromEntries(Object.entries(query).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
     return client.urlOf(path, sorted)
   }
 
   private fromStore(stored: StoredResponse | undefined, path: string): CachedGetResult {
-    if (stored === undefined) throw new OfflineError(`Offline, and no copy of ${path} is saved on this device: it was never fetched, or a change made since outdated it.`)
+    if (stored === undefined)
+      throw new OfflineError(
+        `Offline, and no copy of ${path} is saved on this device: it was never fetched, or a change made since outdated it.`,
+      )
     return {
       body: stored.body === null ? null : JSON.parse(stored.body),
       status: stored.status,

@@ -1,6 +1,21 @@
 import type {
-  ApiJson, CachedDetail, CachedDiscussion, CachedItem, CachedList, EpicListParams, IssueListParams, LabelListParams, MergeRequestListParams, MilestoneDetail,
-  MilestoneListItem, MilestoneListParams, MilestoneProgress, ProjectListParams, TodoListParams, UserListParams, Wildcard,
+  ApiJson,
+  CachedDetail,
+  CachedDiscussion,
+  CachedItem,
+  CachedList,
+  EpicListParams,
+  IssueListParams,
+  LabelListParams,
+  MergeRequestListParams,
+  MilestoneDetail,
+  MilestoneListItem,
+  MilestoneListParams,
+  MilestoneProgress,
+  ProjectListParams,
+  TodoListParams,
+  UserListParams,
+  Wildcard,
 } from '../../../shared/ipc/cache'
 import type { Cache } from './cache'
 import type { NoteableKind } from './kinds'
@@ -75,7 +90,11 @@ interface CommonFilter {
   readonly author_username?: string
   readonly iids?: readonly number[]
   readonly confidential?: boolean
-  readonly not?: { readonly labels?: string | readonly string[]; readonly author_id?: number; readonly iids?: readonly number[] }
+  readonly not?: {
+    readonly labels?: string | readonly string[]
+    readonly author_id?: number
+    readonly iids?: readonly number[]
+  }
 }
 
 /**
@@ -114,7 +133,8 @@ export class CacheReader {
       else if (wc === 'Any') w.add("json_extract(t.json, '$.epic.id') IS NOT NULL")
       else w.add("json_extract(t.json, '$.epic.id') = ?", params.epic_id)
     }
-    if (params.not?.assignee_id !== undefined) w.add(`t.id NOT IN (${this.usersOf('issue', 'assignee')})`, acct, params.not.assignee_id)
+    if (params.not?.assignee_id !== undefined)
+      w.add(`t.id NOT IN (${this.usersOf('issue', 'assignee')})`, acct, params.not.assignee_id)
     const dir = params.sort === 'asc' ? 'ASC' : 'DESC'
     const nullsLast = (e: string): string => `${e} IS NULL, ${e} ${dir}`
     const order = {
@@ -144,10 +164,17 @@ export class CacheReader {
       const wc = wildcard(params.reviewer_id)
       if (wc === 'None') w.add(`t.id NOT IN (${this.anyUserOf('merge_request', 'reviewer')})`, acct)
       else if (wc === 'Any') w.add(`t.id IN (${this.anyUserOf('merge_request', 'reviewer')})`, acct)
-      else w.add(`t.id IN (${this.usersOf('merge_request', 'reviewer')})`, acct, params.reviewer_id ?? this.userId(acct, params.reviewer_username as string))
+      else
+        w.add(
+          `t.id IN (${this.usersOf('merge_request', 'reviewer')})`,
+          acct,
+          params.reviewer_id ?? this.userId(acct, params.reviewer_username as string),
+        )
     }
-    if (params.not?.assignee_id !== undefined) w.add(`t.id NOT IN (${this.usersOf('merge_request', 'assignee')})`, acct, params.not.assignee_id)
-    if (params.not?.reviewer_id !== undefined) w.add(`t.id NOT IN (${this.usersOf('merge_request', 'reviewer')})`, acct, params.not.reviewer_id)
+    if (params.not?.assignee_id !== undefined)
+      w.add(`t.id NOT IN (${this.usersOf('merge_request', 'assignee')})`, acct, params.not.assignee_id)
+    if (params.not?.reviewer_id !== undefined)
+      w.add(`t.id NOT IN (${this.usersOf('merge_request', 'reviewer')})`, acct, params.not.reviewer_id)
     if (params.source_branch !== undefined) w.add('t.source_branch = ?', params.source_branch)
     if (params.target_branch !== undefined) w.add('t.target_branch = ?', params.target_branch)
     if (params.wip !== undefined) w.add('t.draft = ?', params.wip === 'yes' ? 1 : 0)
@@ -174,32 +201,56 @@ export class CacheReader {
     if (params.state !== undefined && params.state !== 'all') w.add('t.state = ?', params.state)
     this.common(w, acct, 'epic', params)
     const dir = params.sort === 'asc' ? 'ASC' : 'DESC'
-    const order = { created_at: `t.created_at ${dir}, t.id ${dir}`, updated_at: `t.updated_at ${dir}, t.id ${dir}`, title: `t.title COLLATE NOCASE ${dir}, t.id ${dir}` }[params.order_by ?? 'created_at']
+    const order = {
+      created_at: `t.created_at ${dir}, t.id ${dir}`,
+      updated_at: `t.updated_at ${dir}, t.id ${dir}`,
+      title: `t.title COLLATE NOCASE ${dir}, t.id ${dir}`,
+    }[params.order_by ?? 'created_at']
     return this.page('epics', 'epic', w, order, page)
   }
 
   /** One issue, merge request or epic with its discussions (pending comments last). */
-  detail(accountId: string, kind: NoteableKind, ref: { readonly id: number } | { readonly parentId: number; readonly iid: number }): Omit<CachedDetail, 'stale'> | null {
+  detail(
+    accountId: string,
+    kind: NoteableKind,
+    ref: { readonly id: number } | { readonly parentId: number; readonly iid: number },
+  ): Omit<CachedDetail, 'stale'> | null {
     const acct = this.cache.existingAcct(accountId)
     if (acct === null) return null
     const table = { issue: 'issues', merge_request: 'merge_requests', epic: 'epics' }[kind]
     const parent = kind === 'epic' ? 'group_id' : 'project_id'
-    const row = ('id' in ref
-      ? this.db.prepare(`SELECT id, json FROM ${table} WHERE acct = ? AND id = ?`).get(acct, ref.id)
-      : this.db.prepare(`SELECT id, json FROM ${table} WHERE acct = ? AND ${parent} = ? AND iid = ?`).get(acct, ref.parentId, ref.iid)) as { id: number; json: string } | undefined
+    const row = (
+      'id' in ref
+        ? this.db.prepare(`SELECT id, json FROM ${table} WHERE acct = ? AND id = ?`).get(acct, ref.id)
+        : this.db
+            .prepare(`SELECT id, json FROM ${table} WHERE acct = ? AND ${parent} = ? AND iid = ?`)
+            .get(acct, ref.parentId, ref.iid)
+    ) as { id: number; json: string } | undefined
     if (row === undefined) return null
     const pending = this.pendingIds(acct, kind, [row.id])
-    return { item: { data: JSON.parse(row.json) as ApiJson, pending: pending.has(row.id) }, discussions: this.discussions(acct, kind, row.id) }
+    return {
+      item: { data: JSON.parse(row.json) as ApiJson, pending: pending.has(row.id) },
+      discussions: this.discussions(acct, kind, row.id),
+    }
   }
 
   /** The item's id in the cache, for a ref by iid. */
-  idOf(accountId: string, kind: NoteableKind, ref: { readonly id: number } | { readonly parentId: number; readonly iid: number }): number | null {
+  idOf(
+    accountId: string,
+    kind: NoteableKind,
+    ref: { readonly id: number } | { readonly parentId: number; readonly iid: number },
+  ): number | null {
     if ('id' in ref) return ref.id
     const acct = this.cache.existingAcct(accountId)
     if (acct === null) return null
     const table = { issue: 'issues', merge_request: 'merge_requests', epic: 'epics' }[kind]
     const parent = kind === 'epic' ? 'group_id' : 'project_id'
-    return (this.db.prepare(`SELECT id FROM ${table} WHERE acct = ? AND ${parent} = ? AND iid = ?`).pluck().get(acct, ref.parentId, ref.iid) as number | undefined) ?? null
+    return (
+      (this.db
+        .prepare(`SELECT id FROM ${table} WHERE acct = ? AND ${parent} = ? AND iid = ?`)
+        .pluck()
+        .get(acct, ref.parentId, ref.iid) as number | undefined) ?? null
+    )
   }
 
   /**
@@ -216,29 +267,49 @@ export class CacheReader {
     if (params.group_id !== undefined) w.add('t.group_id = ?', params.group_id)
     if (params.state !== undefined) w.add('t.state = ?', params.state)
     if (params.title !== undefined) w.add('t.title = ?', params.title)
-    if (params.search !== undefined) w.add("(t.title LIKE ? ESCAPE '\\' OR t.description LIKE ? ESCAPE '\\')", `%${escapeLike(params.search)}%`, `%${escapeLike(params.search)}%`)
+    if (params.search !== undefined)
+      w.add(
+        "(t.title LIKE ? ESCAPE '\\' OR t.description LIKE ? ESCAPE '\\')",
+        `%${escapeLike(params.search)}%`,
+        `%${escapeLike(params.search)}%`,
+      )
     const items = this.items('milestones', 'milestone', w, 't.due_date IS NULL, t.due_date ASC, t.id DESC')
     const ids = JSON.stringify(items.map((m) => m.data.id))
     const issueCounts = new Map(
-      (this.db
-        .prepare("SELECT milestone_id AS id, COUNT(*) AS total, SUM(state = 'closed') AS closed FROM issues WHERE acct = ? AND milestone_id IN (SELECT value FROM json_each(?)) GROUP BY milestone_id")
-        .all(acct, ids) as { id: number; total: number; closed: number }[]).map((r) => [r.id, r]),
+      (
+        this.db
+          .prepare(
+            "SELECT milestone_id AS id, COUNT(*) AS total, SUM(state = 'closed') AS closed FROM issues WHERE acct = ? AND milestone_id IN (SELECT value FROM json_each(?)) GROUP BY milestone_id",
+          )
+          .all(acct, ids) as { id: number; total: number; closed: number }[]
+      ).map((r) => [r.id, r]),
     )
     const mergeRequestCounts = new Map(
-      (this.db.prepare('SELECT milestone_id AS id, COUNT(*) AS total FROM merge_requests WHERE acct = ? AND milestone_id IN (SELECT value FROM json_each(?)) GROUP BY milestone_id').all(acct, ids) as { id: number; total: number }[]).map(
-        (r) => [r.id, r.total],
-      ),
+      (
+        this.db
+          .prepare(
+            'SELECT milestone_id AS id, COUNT(*) AS total FROM merge_requests WHERE acct = ? AND milestone_id IN (SELECT value FROM json_each(?)) GROUP BY milestone_id',
+          )
+          .all(acct, ids) as { id: number; total: number }[]
+      ).map((r) => [r.id, r.total]),
     )
     return items.map((m) => {
       const counts = issueCounts.get(m.data.id as number)
-      return { ...m, progress: progressOf(counts?.total ?? 0, counts?.closed ?? 0), merge_requests: mergeRequestCounts.get(m.data.id as number) ?? 0 }
+      return {
+        ...m,
+        progress: progressOf(counts?.total ?? 0, counts?.closed ?? 0),
+        merge_requests: mergeRequestCounts.get(m.data.id as number) ?? 0,
+      }
     })
   }
 
   milestone(accountId: string, milestoneId: number): MilestoneDetail | null {
     const acct = this.cache.existingAcct(accountId)
     if (acct === null) return null
-    const row = this.db.prepare('SELECT json FROM milestones WHERE acct = ? AND id = ?').pluck().get(acct, milestoneId) as string | undefined
+    const row = this.db
+      .prepare('SELECT json FROM milestones WHERE acct = ? AND id = ?')
+      .pluck()
+      .get(acct, milestoneId) as string | undefined
     if (row === undefined) return null
     const w = where()
     w.add('t.acct = ? AND t.milestone_id = ?', acct, milestoneId)
@@ -246,7 +317,10 @@ export class CacheReader {
     const merge = this.items('merge_requests', 'merge_request', w, 't.created_at DESC, t.id DESC')
     const closed = issues.filter((i) => i.data.state === 'closed').length
     return {
-      item: { data: JSON.parse(row) as ApiJson, pending: this.pendingIds(acct, 'milestone', [milestoneId]).has(milestoneId) },
+      item: {
+        data: JSON.parse(row) as ApiJson,
+        pending: this.pendingIds(acct, 'milestone', [milestoneId]).has(milestoneId),
+      },
       issues,
       merge_requests: merge,
       progress: progressOf(issues.length, closed),
@@ -263,7 +337,12 @@ export class CacheReader {
     if (params.search !== undefined) w.add("name LIKE ? ESCAPE '\\'", `%${escapeLike(params.search)}%`)
     // Without a scope, one row per label however many scopes list it.
     const sql = `SELECT json FROM labels WHERE ${w.sql.join(' AND ')} GROUP BY id ORDER BY name COLLATE NOCASE, id`
-    return (this.db.prepare(sql).pluck().all(...w.args) as string[]).map((j) => JSON.parse(j) as ApiJson)
+    return (
+      this.db
+        .prepare(sql)
+        .pluck()
+        .all(...w.args) as string[]
+    ).map((j) => JSON.parse(j) as ApiJson)
   }
 
   listProjects(accountId: string, params: ProjectListParams): (ApiJson & { readonly burrow_synced: boolean })[] {
@@ -272,8 +351,17 @@ export class CacheReader {
     const w = where()
     w.add('acct = ?', acct)
     if (params.synced === true) w.add('synced = 1')
-    if (params.search !== undefined) w.add("(name LIKE ? ESCAPE '\\' OR path_with_namespace LIKE ? ESCAPE '\\')", `%${escapeLike(params.search)}%`, `%${escapeLike(params.search)}%`)
-    const rows = this.db.prepare(`SELECT json, synced FROM projects WHERE ${w.sql.join(' AND ')} ORDER BY path_with_namespace COLLATE NOCASE`).all(...w.args) as { json: string; synced: number }[]
+    if (params.search !== undefined)
+      w.add(
+        "(name LIKE ? ESCAPE '\\' OR path_with_namespace LIKE ? ESCAPE '\\')",
+        `%${escapeLike(params.search)}%`,
+        `%${escapeLike(params.search)}%`,
+      )
+    const rows = this.db
+      .prepare(
+        `SELECT json, synced FROM projects WHERE ${w.sql.join(' AND ')} ORDER BY path_with_namespace COLLATE NOCASE`,
+      )
+      .all(...w.args) as { json: string; synced: number }[]
     return rows.map((r) => ({ ...(JSON.parse(r.json) as ApiJson), burrow_synced: r.synced === 1 }))
   }
 
@@ -282,9 +370,19 @@ export class CacheReader {
     if (acct === null) return []
     const w = where()
     w.add('acct = ?', acct)
-    if (params.search !== undefined) w.add("(username LIKE ? ESCAPE '\\' OR name LIKE ? ESCAPE '\\')", `%${escapeLike(params.search)}%`, `%${escapeLike(params.search)}%`)
+    if (params.search !== undefined)
+      w.add(
+        "(username LIKE ? ESCAPE '\\' OR name LIKE ? ESCAPE '\\')",
+        `%${escapeLike(params.search)}%`,
+        `%${escapeLike(params.search)}%`,
+      )
     const sql = `SELECT json FROM users WHERE ${w.sql.join(' AND ')} ORDER BY username COLLATE NOCASE LIMIT ?`
-    return (this.db.prepare(sql).pluck().all(...w.args, Math.min(500, params.limit ?? 100)) as string[]).map((j) => JSON.parse(j) as ApiJson)
+    return (
+      this.db
+        .prepare(sql)
+        .pluck()
+        .all(...w.args, Math.min(500, params.limit ?? 100)) as string[]
+    ).map((j) => JSON.parse(j) as ApiJson)
   }
 
   listTodos(accountId: string, params: TodoListParams): CachedItem[] {
@@ -301,13 +399,26 @@ export class CacheReader {
 
   // --- pieces -------------------------------------------------------------------------------
 
-  private projectScope(w: Where, acct: number, params: { readonly project_id?: number; readonly group_id?: number }): void {
+  private projectScope(
+    w: Where,
+    acct: number,
+    params: { readonly project_id?: number; readonly group_id?: number },
+  ): void {
     if (params.project_id !== undefined) w.add('t.project_id = ?', params.project_id)
     if (params.group_id !== undefined) {
       // The group's projects and its subgroups' projects, by namespace path.
-      const group = this.db.prepare('SELECT full_path FROM groups WHERE acct = ? AND id = ?').pluck().get(acct, params.group_id) as string | undefined
+      const group = this.db
+        .prepare('SELECT full_path FROM groups WHERE acct = ? AND id = ?')
+        .pluck()
+        .get(acct, params.group_id) as string | undefined
       if (group === undefined) w.add('0')
-      else w.add("t.project_id IN (SELECT id FROM projects WHERE acct = ? AND (namespace_full_path = ? OR namespace_full_path LIKE ? ESCAPE '\\'))", acct, group, `${escapeLike(group)}/%`)
+      else
+        w.add(
+          "t.project_id IN (SELECT id FROM projects WHERE acct = ? AND (namespace_full_path = ? OR namespace_full_path LIKE ? ESCAPE '\\'))",
+          acct,
+          group,
+          `${escapeLike(group)}/%`,
+        )
     }
   }
 
@@ -331,13 +442,19 @@ export class CacheReader {
 
   /** A username's id from the cached users; -1 (matches nothing) when unknown. */
   private userId(acct: number, username: string): number {
-    return (this.db.prepare('SELECT id FROM users WHERE acct = ? AND username = ? COLLATE NOCASE').pluck().get(acct, username) as number | undefined) ?? -1
+    return (
+      (this.db
+        .prepare('SELECT id FROM users WHERE acct = ? AND username = ? COLLATE NOCASE')
+        .pluck()
+        .get(acct, username) as number | undefined) ?? -1
+    )
   }
 
   private common(w: Where, acct: number, kind: NoteableKind, f: CommonFilter): void {
     const labels = listOf(f.labels)
     const lw = labels.length === 1 ? wildcard(labels[0]) : null
-    if (lw === 'None' || (labels.length === 1 && /^no[ +]label$/i.test(labels[0]))) w.add(`t.id NOT IN (SELECT item_id FROM item_labels WHERE acct = ? AND kind = '${kind}')`, acct)
+    if (lw === 'None' || (labels.length === 1 && /^no[ +]label$/i.test(labels[0])))
+      w.add(`t.id NOT IN (SELECT item_id FROM item_labels WHERE acct = ? AND kind = '${kind}')`, acct)
     else if (lw === 'Any') w.add(`t.id IN (SELECT item_id FROM item_labels WHERE acct = ? AND kind = '${kind}')`, acct)
     else for (const title of labels) w.add(this.labelMatch(kind), acct, title)
     for (const title of listOf(f.not?.labels)) w.add(`NOT ${this.labelMatch(kind)}`, acct, title)
@@ -371,12 +488,15 @@ export class CacheReader {
     f: { readonly assignee_id?: number | Wildcard; readonly assignee_username?: string; readonly scope?: string },
     viewerId: number | null,
   ): void {
-    if (f.assignee_id !== undefined && f.assignee_username !== undefined) throw invalid('assignee_id, assignee_username are mutually exclusive')
+    if (f.assignee_id !== undefined && f.assignee_username !== undefined)
+      throw invalid('assignee_id, assignee_username are mutually exclusive')
     const wc = wildcard(f.assignee_id)
     if (wc === 'None' || f.assignee_id === 0) w.add(`t.id NOT IN (${this.anyUserOf(kind, 'assignee')})`, acct)
     else if (wc === 'Any') w.add(`t.id IN (${this.anyUserOf(kind, 'assignee')})`, acct)
-    else if (typeof f.assignee_id === 'number') w.add(`t.id IN (${this.usersOf(kind, 'assignee')})`, acct, f.assignee_id)
-    if (f.assignee_username !== undefined) w.add(`t.id IN (${this.usersOf(kind, 'assignee')})`, acct, this.userId(acct, f.assignee_username))
+    else if (typeof f.assignee_id === 'number')
+      w.add(`t.id IN (${this.usersOf(kind, 'assignee')})`, acct, f.assignee_id)
+    if (f.assignee_username !== undefined)
+      w.add(`t.id IN (${this.usersOf(kind, 'assignee')})`, acct, this.userId(acct, f.assignee_username))
     if (f.scope === 'created_by_me') w.add('t.author_id = ?', viewerId ?? -1)
     if (f.scope === 'assigned_to_me') w.add(`t.id IN (${this.usersOf(kind, 'assignee')})`, acct, viewerId ?? -1)
   }
@@ -391,49 +511,91 @@ export class CacheReader {
     if (notTitle !== undefined) w.add('(t.milestone_title IS NULL OR t.milestone_title <> ?)', notTitle)
   }
 
-  private page(table: string, kind: string, w: Where, order: string, page: { offset: number; limit: number }): CachedList {
+  private page(
+    table: string,
+    kind: string,
+    w: Where,
+    order: string,
+    page: { offset: number; limit: number },
+  ): CachedList {
     const sql = w.sql.join(' AND ')
-    const total = this.db.prepare(`SELECT COUNT(*) FROM ${table} t WHERE ${sql}`).pluck().get(...w.args) as number
-    const rows = this.db.prepare(`SELECT t.id, t.json FROM ${table} t WHERE ${sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...w.args, page.limit, page.offset) as { id: number; json: string }[]
+    const total = this.db
+      .prepare(`SELECT COUNT(*) FROM ${table} t WHERE ${sql}`)
+      .pluck()
+      .get(...w.args) as number
+    const rows = this.db
+      .prepare(`SELECT t.id, t.json FROM ${table} t WHERE ${sql} ORDER BY ${order} LIMIT ? OFFSET ?`)
+      .all(...w.args, page.limit, page.offset) as { id: number; json: string }[]
     return { items: this.withPending(w.args[0] as number, kind, rows), total, ...page }
   }
 
   private items(table: string, kind: string, w: Where, order: string): CachedItem[] {
-    const rows = this.db.prepare(`SELECT t.id, t.json FROM ${table} t WHERE ${w.sql.join(' AND ')} ORDER BY ${order}`).all(...w.args) as { id: number; json: string }[]
+    const rows = this.db
+      .prepare(`SELECT t.id, t.json FROM ${table} t WHERE ${w.sql.join(' AND ')} ORDER BY ${order}`)
+      .all(...w.args) as { id: number; json: string }[]
     return this.withPending(w.args[0] as number, kind, rows)
   }
 
   private withPending(acct: number, kind: string, rows: readonly { id: number; json: string }[]): CachedItem[] {
-    const pending = this.pendingIds(acct, kind, rows.map((r) => r.id))
+    const pending = this.pendingIds(
+      acct,
+      kind,
+      rows.map((r) => r.id),
+    )
     return rows.map((r) => ({ data: JSON.parse(r.json) as ApiJson, pending: pending.has(r.id) }))
   }
 
   private pendingIds(acct: number, kind: string, ids: readonly number[]): Set<number> {
     if (ids.length === 0) return new Set()
     const rows = this.db
-      .prepare('SELECT DISTINCT item_id FROM pending_changes WHERE acct = ? AND kind = ? AND item_id IN (SELECT value FROM json_each(?))')
+      .prepare(
+        'SELECT DISTINCT item_id FROM pending_changes WHERE acct = ? AND kind = ? AND item_id IN (SELECT value FROM json_each(?))',
+      )
       .pluck()
       .all(acct, kind, JSON.stringify(ids)) as number[]
     return new Set(rows)
   }
 
   private discussions(acct: number, kind: NoteableKind, id: number): CachedDiscussion[] {
-    const discussions = this.db.prepare('SELECT id, individual_note FROM discussions WHERE acct = ? AND noteable_kind = ? AND noteable_id = ? ORDER BY position').all(acct, kind, id) as { id: string; individual_note: number }[]
-    const notes = this.db.prepare('SELECT id, discussion_id, json FROM notes WHERE acct = ? AND noteable_kind = ? AND noteable_id = ? ORDER BY position, id').all(acct, kind, id) as { id: number; discussion_id: string | null; json: string }[]
-    const pending = this.pendingIds(acct, 'note', notes.map((n) => n.id))
+    const discussions = this.db
+      .prepare(
+        'SELECT id, individual_note FROM discussions WHERE acct = ? AND noteable_kind = ? AND noteable_id = ? ORDER BY position',
+      )
+      .all(acct, kind, id) as { id: string; individual_note: number }[]
+    const notes = this.db
+      .prepare(
+        'SELECT id, discussion_id, json FROM notes WHERE acct = ? AND noteable_kind = ? AND noteable_id = ? ORDER BY position, id',
+      )
+      .all(acct, kind, id) as { id: number; discussion_id: string | null; json: string }[]
+    const pending = this.pendingIds(
+      acct,
+      'note',
+      notes.map((n) => n.id),
+    )
     const known = new Set(discussions.map((d) => d.id))
     const byDiscussion = new Map<string, CachedItem[]>()
     const loose: CachedDiscussion[] = []
     for (const n of notes) {
       const item = { data: JSON.parse(n.json) as ApiJson, pending: pending.has(n.id) }
       if (n.discussion_id === null || !known.has(n.discussion_id)) {
-        loose.push({ id: n.discussion_id ?? `pending-${n.id}`, individual_note: n.discussion_id === null, notes: [item] })
+        loose.push({
+          id: n.discussion_id ?? `pending-${n.id}`,
+          individual_note: n.discussion_id === null,
+          notes: [item],
+        })
         continue
       }
       const list = byDiscussion.get(n.discussion_id) ?? []
       list.push(item)
       byDiscussion.set(n.discussion_id, list)
     }
-    return [...discussions.map((d) => ({ id: d.id, individual_note: d.individual_note === 1, notes: byDiscussion.get(d.id) ?? [] })), ...loose]
+    return [
+      ...discussions.map((d) => ({
+        id: d.id,
+        individual_note: d.individual_note === 1,
+        notes: byDiscussion.get(d.id) ?? [],
+      })),
+      ...loose,
+    ]
   }
 }

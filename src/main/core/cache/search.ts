@@ -52,7 +52,9 @@ class TermExpansions {
 
   constructor(cache: Cache) {
     cache.db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_vocab USING fts5vocab(main, 'search_fts', 'row')")
-    this.vocabulary = cache.db.prepare('SELECT term FROM temp.search_vocab WHERE term >= ? AND term < ? LIMIT ?').pluck()
+    this.vocabulary = cache.db
+      .prepare('SELECT term FROM temp.search_vocab WHERE term >= ? AND term < ? LIMIT ?')
+      .pluck()
     cache.onDidChange(() => this.known.clear())
   }
 
@@ -87,7 +89,12 @@ function searchCacheOf(cache: Cache): SearchCache {
     const prepare = (sql: string): Statement => cache.db.prepare(sql)
     kept = {
       expansions: new TermExpansions(cache),
-      items: { issue: prepare(ITEM_SQL.issue), merge_request: prepare(ITEM_SQL.merge_request), epic: prepare(ITEM_SQL.epic), milestone: prepare(ITEM_SQL.milestone) },
+      items: {
+        issue: prepare(ITEM_SQL.issue),
+        merge_request: prepare(ITEM_SQL.merge_request),
+        epic: prepare(ITEM_SQL.epic),
+        milestone: prepare(ITEM_SQL.milestone),
+      },
       docBody: prepare('SELECT body FROM search_docs WHERE rowid = ?'),
     }
     searchCaches.set(cache, kept)
@@ -168,9 +175,27 @@ interface Found {
 
 /** What a hit is read from: the item's row, its project's or group's path. */
 const ITEM_SQL: Readonly<Record<SearchKind, string>> = {
-  issue: itemSql('issues', 'x.project_id', 'NULL', 'p.path_with_namespace', 'LEFT JOIN projects p ON p.acct = x.acct AND p.id = x.project_id'),
-  merge_request: itemSql('merge_requests', 'x.project_id', 'NULL', 'p.path_with_namespace', 'LEFT JOIN projects p ON p.acct = x.acct AND p.id = x.project_id'),
-  epic: itemSql('epics', 'NULL', 'x.group_id', 'g.full_path', 'LEFT JOIN groups g ON g.acct = x.acct AND g.id = x.group_id'),
+  issue: itemSql(
+    'issues',
+    'x.project_id',
+    'NULL',
+    'p.path_with_namespace',
+    'LEFT JOIN projects p ON p.acct = x.acct AND p.id = x.project_id',
+  ),
+  merge_request: itemSql(
+    'merge_requests',
+    'x.project_id',
+    'NULL',
+    'p.path_with_namespace',
+    'LEFT JOIN projects p ON p.acct = x.acct AND p.id = x.project_id',
+  ),
+  epic: itemSql(
+    'epics',
+    'NULL',
+    'x.group_id',
+    'g.full_path',
+    'LEFT JOIN groups g ON g.acct = x.acct AND g.id = x.group_id',
+  ),
   milestone: itemSql(
     'milestones',
     'x.project_id',
@@ -181,7 +206,14 @@ const ITEM_SQL: Readonly<Record<SearchKind, string>> = {
   ),
 }
 
-function itemSql(table: string, projectId: string, groupId: string, path: string, joins: string, description = 'NULL'): string {
+function itemSql(
+  table: string,
+  projectId: string,
+  groupId: string,
+  path: string,
+  joins: string,
+  description = 'NULL',
+): string {
   // The columns follow the JSON (optimistic changes included); only the URL is read from it.
   return `SELECT x.id AS id, ${projectId} AS project_id, ${groupId} AS group_id, x.iid AS iid, x.title AS title,
             x.state AS state, json_extract(x.json, '$.web_url') AS web_url, ${description} AS description, ${path} AS path
@@ -209,12 +241,17 @@ const SIGIL: Readonly<Record<SearchKind, string>> = { issue: '#', merge_request:
  * when its project or group is not cached.
  */
 export function referenceOf(kind: SearchKind, path: string | null, iid: number, title: string): string {
-  const local = kind === 'milestone' ? `%${/^[\p{L}\p{N}_.-]+$/u.test(title) ? title : `"${title.replace(/"/g, '')}"`}` : `${SIGIL[kind]}${iid}`
+  const local =
+    kind === 'milestone'
+      ? `%${/^[\p{L}\p{N}_.-]+$/u.test(title) ? title : `"${title.replace(/"/g, '')}"`}`
+      : `${SIGIL[kind]}${iid}`
   return `${path ?? ''}${local}`
 }
 
 /** A reference typed in place of words: `#12`, `!4`, `&2`, `group/project#12`, `%milestone`. */
-type Reference = { readonly kind: IndexedKind; readonly path: string | null; readonly iid: number } | { readonly kind: 'milestone'; readonly path: string | null; readonly title: string }
+type Reference =
+  | { readonly kind: IndexedKind; readonly path: string | null; readonly iid: number }
+  | { readonly kind: 'milestone'; readonly path: string | null; readonly title: string }
 
 const PATH = String.raw`[\p{L}\p{N}_.-]+(?:/[\p{L}\p{N}_.-]+)*`
 const ITEM_REFERENCE = new RegExp(String.raw`^(${PATH})?([#!&])(\d+)$`, 'u')
@@ -229,7 +266,8 @@ export function parseReference(input: string): Reference | null {
     return { kind, path: item[1] ?? null, iid: Number(item[3]) }
   }
   const milestone = MILESTONE_REFERENCE.exec(text)
-  if (milestone !== null) return { kind: 'milestone', path: milestone[1] ?? null, title: milestone[2].replace(/^"|"$/g, '').trim() }
+  if (milestone !== null)
+    return { kind: 'milestone', path: milestone[1] ?? null, title: milestone[2].replace(/^"|"$/g, '').trim() }
   return null
 }
 
@@ -251,7 +289,12 @@ export function parseReference(input: string): Reference | null {
  * runs (bm25 first reads every term's whole doclist: most of a search's cost on a large
  * cache). Only the page's hits read their items and get snippets.
  */
-export function searchCache(cache: Cache, accountId: string, params: SearchParams, options: { readonly window?: number } = {}): SearchResult {
+export function searchCache(
+  cache: Cache,
+  accountId: string,
+  params: SearchParams,
+  options: { readonly window?: number } = {},
+): SearchResult {
   const acct = cache.existingAcct(accountId)
   if (acct === null) return { hits: [], total: 0, exact: true }
   const kinds = params.kinds ?? ALL_KINDS
@@ -265,14 +308,28 @@ export function searchCache(cache: Cache, accountId: string, params: SearchParam
   const terms = queryTerms(params.query)
   if (terms.length === 0) return { hits: [], total: 0, exact: true }
   const indexed = kinds.filter((k): k is IndexedKind => k !== 'milestone')
-  const text = indexed.length === 0 ? { found: [], total: 0, exact: true } : searchIndex(cache, acct, terms, indexed, params, Math.max(1, options.window ?? SEARCH_WINDOW))
+  const text =
+    indexed.length === 0
+      ? { found: [], total: 0, exact: true }
+      : searchIndex(cache, acct, terms, indexed, params, Math.max(1, options.window ?? SEARCH_WINDOW))
   const milestones = kinds.includes('milestone') ? matchingMilestones(cache, acct, terms, params) : []
   const ranked = [...milestones, ...text.found].sort((a, b) => a.tier - b.tier)
-  return { hits: readHits(cache, acct, ranked.slice(offset, offset + limit), terms), total: text.total + milestones.length, exact: text.exact }
+  return {
+    hits: readHits(cache, acct, ranked.slice(offset, offset + limit), terms),
+    total: text.total + milestones.length,
+    exact: text.exact,
+  }
 }
 
 /** Issues, merge requests and epics whose documents hold every term, ranked (see searchCache). */
-function searchIndex(cache: Cache, acct: number, terms: readonly Term[], kinds: readonly IndexedKind[], params: SearchParams, window: number): { found: Found[]; total: number; exact: boolean } {
+function searchIndex(
+  cache: Cache,
+  acct: number,
+  terms: readonly Term[],
+  kinds: readonly IndexedKind[],
+  params: SearchParams,
+  window: number,
+): { found: Found[]; total: number; exact: boolean } {
   const db = cache.db
   const { expansions } = searchCacheOf(cache)
   const expanded = terms.map((term) => ({ term, words: expansions.expand(term) }))
@@ -280,7 +337,12 @@ function searchIndex(cache: Cache, acct: number, terms: readonly Term[], kinds: 
   if (expanded.some((x) => x.words?.length === 0)) return { found: [], total: 0, exact: true }
   const match = matchExpression(expanded)
   const filters = filterClauses(cache, acct, params, 'd.', (state) => state)
-  const where = ['search_fts MATCH ?', 'd.acct = ?', `d.parent_kind IN (${kinds.map(() => '?').join(', ')})`, ...filters.where]
+  const where = [
+    'search_fts MATCH ?',
+    'd.acct = ?',
+    `d.parent_kind IN (${kinds.map(() => '?').join(', ')})`,
+    ...filters.where,
+  ]
   const args: unknown[] = [match, acct, ...kinds, ...filters.args]
   // The FTS table is the outer loop (CROSS JOIN) and walks its rowids backwards, so LIMIT stops the walk.
   const rows = db
@@ -309,7 +371,8 @@ function searchIndex(cache: Cache, acct: number, terms: readonly Term[], kinds: 
     const known = items.get(key)
     const tier = inTitle.has(r.rowid) && r.doc_kind !== 'note' ? TIER.title : TIER.elsewhere
     // Rows come newest first: an item keeps its newest match unless a later row matches its title.
-    if (known === undefined || tier < known.tier) items.set(key, { kind: r.kind, id: r.id, tier, doc: r.rowid, docKind: r.doc_kind })
+    if (known === undefined || tier < known.tier)
+      items.set(key, { kind: r.kind, id: r.id, tier, doc: r.rowid, docKind: r.doc_kind })
   }
   const found = [...items.values()].sort((a, b) => a.tier - b.tier)
   let total = found.length
@@ -328,7 +391,13 @@ function searchIndex(cache: Cache, acct: number, terms: readonly Term[], kinds: 
  * documents and milestones both carry project_id, group_id and state). A group stands for its
  * own rows (epics, group milestones) and those of the projects in it and its subgroups.
  */
-function filterClauses(cache: Cache, acct: number, params: SearchParams, alias: string, state: (value: string) => string): { where: string[]; args: unknown[] } {
+function filterClauses(
+  cache: Cache,
+  acct: number,
+  params: SearchParams,
+  alias: string,
+  state: (value: string) => string,
+): { where: string[]; args: unknown[] } {
   const where: string[] = []
   const args: unknown[] = []
   if (params.project_id !== undefined) {
@@ -362,26 +431,50 @@ function matchingMilestones(cache: Cache, acct: number, terms: readonly Term[], 
   const rows = milestoneRows(cache, acct, params)
   const found: Found[] = []
   for (const m of rows) {
-    if (hasAllTerms(m.title, terms)) found.push({ kind: 'milestone', id: m.id, tier: TIER.title, doc: null, docKind: null })
-    else if (hasAllTerms(`${m.title} ${m.description ?? ''}`, terms)) found.push({ kind: 'milestone', id: m.id, tier: TIER.elsewhere, doc: null, docKind: null })
+    if (hasAllTerms(m.title, terms))
+      found.push({ kind: 'milestone', id: m.id, tier: TIER.title, doc: null, docKind: null })
+    else if (hasAllTerms(`${m.title} ${m.description ?? ''}`, terms))
+      found.push({ kind: 'milestone', id: m.id, tier: TIER.elsewhere, doc: null, docKind: null })
   }
   return found
 }
 
-function milestoneRows(cache: Cache, acct: number, params: SearchParams): { id: number; title: string; description: string | null }[] {
+function milestoneRows(
+  cache: Cache,
+  acct: number,
+  params: SearchParams,
+): { id: number; title: string; description: string | null }[] {
   // Milestones are `active`/`closed`; an item filter's `opened` means the active ones.
   const { where, args } = filterClauses(cache, acct, params, '', (state) => (state === 'opened' ? 'active' : state))
-  return cache.db.prepare(`SELECT id, title, description FROM milestones WHERE ${['acct = ?', ...where].join(' AND ')} ORDER BY due_date IS NULL, due_date DESC, id DESC`).all(acct, ...args) as {
+  return cache.db
+    .prepare(
+      `SELECT id, title, description FROM milestones WHERE ${['acct = ?', ...where].join(' AND ')} ORDER BY due_date IS NULL, due_date DESC, id DESC`,
+    )
+    .all(acct, ...args) as {
     id: number
     title: string
     description: string | null
   }[]
 }
 
-const REFERENCE_TABLES: Readonly<Record<IndexedKind, { readonly table: string; readonly parent: 'project_id' | 'group_id'; readonly paths: string }>> = {
-  issue: { table: 'issues', parent: 'project_id', paths: 'projects p ON p.acct = x.acct AND p.id = x.project_id AND lower(p.path_with_namespace) = lower(?)' },
-  merge_request: { table: 'merge_requests', parent: 'project_id', paths: 'projects p ON p.acct = x.acct AND p.id = x.project_id AND lower(p.path_with_namespace) = lower(?)' },
-  epic: { table: 'epics', parent: 'group_id', paths: 'groups p ON p.acct = x.acct AND p.id = x.group_id AND lower(p.full_path) = lower(?)' },
+const REFERENCE_TABLES: Readonly<
+  Record<IndexedKind, { readonly table: string; readonly parent: 'project_id' | 'group_id'; readonly paths: string }>
+> = {
+  issue: {
+    table: 'issues',
+    parent: 'project_id',
+    paths: 'projects p ON p.acct = x.acct AND p.id = x.project_id AND lower(p.path_with_namespace) = lower(?)',
+  },
+  merge_request: {
+    table: 'merge_requests',
+    parent: 'project_id',
+    paths: 'projects p ON p.acct = x.acct AND p.id = x.project_id AND lower(p.path_with_namespace) = lower(?)',
+  },
+  epic: {
+    table: 'epics',
+    parent: 'group_id',
+    paths: 'groups p ON p.acct = x.acct AND p.id = x.group_id AND lower(p.full_path) = lower(?)',
+  },
 }
 
 /**
@@ -397,7 +490,10 @@ function referenced(cache: Cache, acct: number, ref: Reference, params: SearchPa
     const terms = queryTerms(ref.title)
     return rows
       .filter((m) => path === null || path.has(m.id))
-      .map((m) => ({ m, tier: fold(m.title).startsWith(wanted) ? TIER.reference : hasAllTerms(m.title, terms) ? TIER.title : null }))
+      .map((m) => ({
+        m,
+        tier: fold(m.title).startsWith(wanted) ? TIER.reference : hasAllTerms(m.title, terms) ? TIER.title : null,
+      }))
       .filter((x): x is { m: (typeof rows)[number]; tier: 0 | 1 } => x.tier !== null)
       .sort((a, b) => a.tier - b.tier)
       .map(({ m, tier }) => ({ kind: 'milestone', id: m.id, tier, doc: null, docKind: null }))
@@ -413,7 +509,9 @@ function referenced(cache: Cache, acct: number, ref: Reference, params: SearchPa
   }
   const join = ref.path === null ? '' : `JOIN ${t.paths}`
   const ids = cache.db
-    .prepare(`SELECT x.id FROM ${t.table} x ${join} WHERE ${where.join(' AND ')} ORDER BY x.updated_at DESC, x.id DESC LIMIT 200`)
+    .prepare(
+      `SELECT x.id FROM ${t.table} x ${join} WHERE ${where.join(' AND ')} ORDER BY x.updated_at DESC, x.id DESC LIMIT 200`,
+    )
     .pluck()
     .all(...(ref.path === null ? [] : [ref.path]), ...args) as number[]
   return ids.map((id) => ({ kind: ref.kind, id, tier: TIER.reference, doc: null, docKind: null }))
@@ -442,7 +540,14 @@ function readHits(cache: Cache, acct: number, page: readonly Found[], terms: rea
     const title = typeof item.title === 'string' ? item.title : ''
     const iid = typeof item.iid === 'number' ? item.iid : 0
     const { matchedIn, snippet } =
-      f.tier === TIER.reference ? { matchedIn: 'reference' as const, snippet: [{ text: title, match: false }] } : matchOf(f, item, terms, f.doc === null ? undefined : (docBody.get(f.doc) as { body: string | null } | undefined))
+      f.tier === TIER.reference
+        ? { matchedIn: 'reference' as const, snippet: [{ text: title, match: false }] }
+        : matchOf(
+            f,
+            item,
+            terms,
+            f.doc === null ? undefined : (docBody.get(f.doc) as { body: string | null } | undefined),
+          )
     hits.push({
       kind: f.kind,
       id: f.id,
@@ -464,9 +569,15 @@ function readHits(cache: Cache, acct: number, page: readonly Found[], terms: rea
 }
 
 /** Where a word search matched an item, and the piece of text to show. */
-function matchOf(f: Found, item: ItemRow, terms: readonly Term[], doc: { readonly body: string | null } | undefined): { matchedIn: SearchHit['matched_in']; snippet: SnippetPart[] } {
+function matchOf(
+  f: Found,
+  item: ItemRow,
+  terms: readonly Term[],
+  doc: { readonly body: string | null } | undefined,
+): { matchedIn: SearchHit['matched_in']; snippet: SnippetPart[] } {
   // Snippets are cut here rather than by FTS5's snippet(), which would run the query again per hit.
-  const body = f.kind === 'milestone' ? (typeof item.description === 'string' ? item.description : '') : (doc?.body ?? '')
+  const body =
+    f.kind === 'milestone' ? (typeof item.description === 'string' ? item.description : '') : (doc?.body ?? '')
   // A title match shows the description below the title rather than the title twice.
   if (f.tier === TIER.title) return { matchedIn: 'title', snippet: body.trim() === '' ? [] : excerpt(body, terms) }
   return { matchedIn: f.docKind === 'note' ? 'note' : 'description', snippet: excerpt(body, terms) }

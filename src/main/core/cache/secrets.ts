@@ -13,7 +13,8 @@
  * `value` and `variable_type`) keeps its name and settings, not its value.
  */
 
-const SECRET_NAME = /(?:^|_)(?:token|password|secret|private_key|api_key|secret_key|secret_access_key|signing_key|key_pass|connection_string)$/
+const SECRET_NAME =
+  /(?:^|_)(?:token|password|secret|private_key|api_key|secret_key|secret_access_key|signing_key|key_pass|connection_string)$/
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)

@@ -16,7 +16,8 @@ export const FEED_PAGE = 20
 /** Alerts per project in `notify:list-alerts`. */
 export const LIST_PAGE = 100
 
-const ALERT_FIELDS = 'iid title severity status startedAt createdAt eventCount detailsUrl assignees { nodes { username } }'
+const ALERT_FIELDS =
+  'iid title severity status startedAt createdAt eventCount detailsUrl assignees { nodes { username } }'
 
 const SEVERITIES: readonly string[] = ['critical', 'high', 'medium', 'low', 'info', 'unknown']
 const STATUSES: readonly string[] = ['triggered', 'acknowledged', 'resolved', 'ignored']
@@ -37,7 +38,12 @@ function statusEnum(statuses: readonly AlertStatus[] | null): string {
  * path is ever spliced into the query text). With `counts`, each project also answers its
  * status counts (the feed); the list leaves them out.
  */
-export function projectsQuery(count: number, statuses: readonly AlertStatus[] | null, first: number, counts: boolean): string {
+export function projectsQuery(
+  count: number,
+  statuses: readonly AlertStatus[] | null,
+  first: number,
+  counts: boolean,
+): string {
   const variables = Array.from({ length: count }, (_, i) => `$p${i}: ID!`).join(', ')
   const fields = `${counts ? 'alertManagementAlertStatusCounts { open triggered } ' : ''}alertManagementAlerts(${statusEnum(statuses)}sort: CREATED_TIME_DESC, first: ${first}) { nodes { ${ALERT_FIELDS} } }`
   const aliases = Array.from({ length: count }, (_, i) => `p${i}: project(fullPath: $p${i}) { ${fields} }`).join(' ')
@@ -68,7 +74,10 @@ export function presentAlert(accountId: string, project: ScopeProject, node: unk
     startedAt: str(node, 'startedAt'),
     createdAt: str(node, 'createdAt'),
     eventCount: num(node, 'eventCount') ?? 1,
-    assigneeUsernames: assignees === null ? [] : arr(assignees, 'nodes').flatMap((u) => (isObject(u) && typeof u.username === 'string' ? [u.username] : [])),
+    assigneeUsernames:
+      assignees === null
+        ? []
+        : arr(assignees, 'nodes').flatMap((u) => (isObject(u) && typeof u.username === 'string' ? [u.username] : [])),
     url: str(node, 'detailsUrl'),
     route: alertRoute(accountId, project.id, iid),
   }
@@ -94,14 +103,25 @@ export async function queryProjects(
   client: ApiClient,
   accountId: string,
   projects: readonly ScopeProject[],
-  options: { readonly statuses: readonly AlertStatus[] | null; readonly first: number; readonly counts: boolean; readonly batch: number; readonly signal?: AbortSignal; readonly onBatch?: (size: number) => void },
+  options: {
+    readonly statuses: readonly AlertStatus[] | null
+    readonly first: number
+    readonly counts: boolean
+    readonly batch: number
+    readonly signal?: AbortSignal
+    readonly onBatch?: (size: number) => void
+  },
 ): Promise<ProjectAlerts[]> {
   const out: ProjectAlerts[] = []
   let batch = Math.max(1, options.batch)
-  for (let start = 0; start < projects.length; ) {
+  for (let start = 0; start < projects.length;) {
     const chunk = projects.slice(start, start + batch)
     const variables = Object.fromEntries(chunk.map((p, i) => [`p${i}`, p.fullPath]))
-    const response = await client.graphql<Record<string, unknown>>(projectsQuery(chunk.length, options.statuses, options.first, options.counts), variables, { signal: options.signal })
+    const response = await client.graphql<Record<string, unknown>>(
+      projectsQuery(chunk.length, options.statuses, options.first, options.counts),
+      variables,
+      { signal: options.signal },
+    )
     let data: Record<string, unknown>
     try {
       data = graphqlData(response)
@@ -125,8 +145,12 @@ export async function queryProjects(
       const list = obj(node, 'alertManagementAlerts')
       const alerts = (list === null ? [] : arr(list, 'nodes')).flatMap((n) => presentAlert(accountId, project, n) ?? [])
       const counts = obj(node, 'alertManagementAlertStatusCounts')
-      const open = counts === null ? alerts.filter((a) => a.status === 'triggered' || a.status === 'acknowledged').length : (num(counts, 'open') ?? 0)
-      const triggered = counts === null ? alerts.filter((a) => a.status === 'triggered').length : (num(counts, 'triggered') ?? 0)
+      const open =
+        counts === null
+          ? alerts.filter((a) => a.status === 'triggered' || a.status === 'acknowledged').length
+          : (num(counts, 'open') ?? 0)
+      const triggered =
+        counts === null ? alerts.filter((a) => a.status === 'triggered').length : (num(counts, 'triggered') ?? 0)
       out.push({ project, readable: true, alerts, open, triggered })
     })
     start += chunk.length
@@ -157,11 +181,21 @@ const ASSIGN_MUTATION = `mutation BurrowAlertAssign($path: ID!, $iid: String!, $
   result: alertSetAssignees(input: {projectPath: $path, iid: $iid, assigneeUsernames: $usernames, operationMode: REPLACE}) { errors alert { ${ALERT_FIELDS} } }
 }`
 
-async function mutate(client: ApiClient, accountId: string, project: ScopeProject, query: string, variables: Readonly<Record<string, unknown>>): Promise<NotifyAlert> {
+async function mutate(
+  client: ApiClient,
+  accountId: string,
+  project: ScopeProject,
+  query: string,
+  variables: Readonly<Record<string, unknown>>,
+): Promise<NotifyAlert> {
   const response = await client.graphql<{ result: JsonObject | null }>(query, { path: project.fullPath, ...variables })
   const result = graphqlData(response).result
   // A hidden project or alert answers a null payload with GitLab's "does not exist or you don't have permission".
-  if (result === null) throw new AlertActionError('not-found', response.errors?.[0]?.message ?? 'The alert does not exist or you cannot change it.')
+  if (result === null)
+    throw new AlertActionError(
+      'not-found',
+      response.errors?.[0]?.message ?? 'The alert does not exist or you cannot change it.',
+    )
   const errors = arr(result, 'errors').filter((e): e is string => typeof e === 'string')
   if (errors.length > 0) throw new AlertActionError('refused', errors.join('; '))
   const alert = presentAlert(accountId, project, result.alert)
@@ -170,11 +204,23 @@ async function mutate(client: ApiClient, accountId: string, project: ScopeProjec
 }
 
 /** `updateAlertStatus`: the alert after the change. */
-export function updateAlertStatus(client: ApiClient, accountId: string, project: ScopeProject, iid: number, status: AlertStatus): Promise<NotifyAlert> {
+export function updateAlertStatus(
+  client: ApiClient,
+  accountId: string,
+  project: ScopeProject,
+  iid: number,
+  status: AlertStatus,
+): Promise<NotifyAlert> {
   return mutate(client, accountId, project, STATUS_MUTATION, { iid: String(iid), status: status.toUpperCase() })
 }
 
 /** `alertSetAssignees` (replace): the alert after the change. */
-export function setAlertAssignees(client: ApiClient, accountId: string, project: ScopeProject, iid: number, usernames: readonly string[]): Promise<NotifyAlert> {
+export function setAlertAssignees(
+  client: ApiClient,
+  accountId: string,
+  project: ScopeProject,
+  iid: number,
+  usernames: readonly string[],
+): Promise<NotifyAlert> {
   return mutate(client, accountId, project, ASSIGN_MUTATION, { iid: String(iid), usernames })
 }

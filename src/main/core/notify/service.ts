@@ -1,5 +1,15 @@
 import type { Account } from '../../../shared/ipc/contract'
-import { todoTopic, type AlertList, type AlertStatus, type AlertStatusFilter, type NotifyAccountCounts, type NotifyAlert, type NotifyAnnouncement, type NotifyCounts, type NotifySummary } from '../../../shared/ipc/notify'
+import {
+  todoTopic,
+  type AlertList,
+  type AlertStatus,
+  type AlertStatusFilter,
+  type NotifyAccountCounts,
+  type NotifyAlert,
+  type NotifyAnnouncement,
+  type NotifyCounts,
+  type NotifySummary,
+} from '../../../shared/ipc/notify'
 import { topicAnnounces, type NotifyTopic } from '../../../shared/ipc/preferences'
 import type { ApiClient } from '../api/client'
 import type { OnlineState } from '../api/connectivity'
@@ -7,7 +17,16 @@ import { NetworkError } from '../api/errors'
 import type { Cache, CacheChange } from '../cache/cache'
 import { num, obj, str, type JsonObject } from '../cache/json'
 import type { PreferencesStore } from '../preferences'
-import { AlertActionError, FEED_PAGE, LIST_PAGE, queryProjects, setAlertAssignees, statusesFor, updateAlertStatus, type ProjectAlerts } from './alerts'
+import {
+  AlertActionError,
+  FEED_PAGE,
+  LIST_PAGE,
+  queryProjects,
+  setAlertAssignees,
+  statusesFor,
+  updateAlertStatus,
+  type ProjectAlerts,
+} from './alerts'
 import { NotifyStore, type ScopeProject } from './store'
 import { presentTodo } from './todos'
 
@@ -194,7 +213,12 @@ export class NotifyService {
       try {
         const client = await this.options.accounts.clientFor(accountId)
         const projects = this.store.scopeProjects(accountId)
-        const answers = await queryProjects(client, accountId, projects, { statuses, first: LIST_PAGE, counts: false, batch: this.entry(accountId).alertBatch })
+        const answers = await queryProjects(client, accountId, projects, {
+          statuses,
+          first: LIST_PAGE,
+          counts: false,
+          batch: this.entry(accountId).alertBatch,
+        })
         const items = answers.flatMap((a) => a.alerts).sort(newestFirst)
         return { items, stale: false, checkedAt: new Date().toISOString() }
       } catch (error) {
@@ -203,19 +227,40 @@ export class NotifyService {
     }
     const kept = statuses?.filter((s) => s === 'triggered' || s === 'acknowledged') ?? []
     if (statuses === null || kept.length < statuses.length) {
-      throw new AlertActionError('offline', `${new URL(account.baseUrl).host} cannot be reached. Only open alerts are kept for offline reading; resolved and ignored ones are read from the instance.`)
+      throw new AlertActionError(
+        'offline',
+        `${new URL(account.baseUrl).host} cannot be reached. Only open alerts are kept for offline reading; resolved and ignored ones are read from the instance.`,
+      )
     }
-    return { items: this.store.openAlerts([accountId], kept, 10_000), stale: true, checkedAt: this.store.account(accountId)?.alertsCheckedAt ?? null }
+    return {
+      items: this.store.openAlerts([accountId], kept, 10_000),
+      stale: true,
+      checkedAt: this.store.account(accountId)?.alertsCheckedAt ?? null,
+    }
   }
 
   /** Online only: `updateAlertStatus`; the alert's project is checked again so the counts follow. */
-  async updateAlertStatus(accountId: string, projectId: number, iid: number, status: AlertStatus): Promise<NotifyAlert> {
-    return this.alertAction(accountId, projectId, 'Changing an alert’s status', (client, project) => updateAlertStatus(client, accountId, project, iid, status))
+  async updateAlertStatus(
+    accountId: string,
+    projectId: number,
+    iid: number,
+    status: AlertStatus,
+  ): Promise<NotifyAlert> {
+    return this.alertAction(accountId, projectId, 'Changing an alert’s status', (client, project) =>
+      updateAlertStatus(client, accountId, project, iid, status),
+    )
   }
 
   /** Online only: `alertSetAssignees` (replacing them). */
-  async assignAlert(accountId: string, projectId: number, iid: number, usernames: readonly string[]): Promise<NotifyAlert> {
-    return this.alertAction(accountId, projectId, 'Assigning an alert', (client, project) => setAlertAssignees(client, accountId, project, iid, usernames))
+  async assignAlert(
+    accountId: string,
+    projectId: number,
+    iid: number,
+    usernames: readonly string[],
+  ): Promise<NotifyAlert> {
+    return this.alertAction(accountId, projectId, 'Assigning an alert', (client, project) =>
+      setAlertAssignees(client, accountId, project, iid, usernames),
+    )
   }
 
   // --- scheduling --------------------------------------------------------------------------------
@@ -263,10 +308,13 @@ export class NotifyService {
     if (!w.scheduled || w.removed || w.timer !== null) return
     // Offline, the OnlineState's probe brings the account back and its listener checks at once.
     if (!this.options.accounts.connectivityFor(w.accountId).online) return
-    w.timer = setTimeout(() => {
-      w.timer = null
-      this.kick(w)
-    }, nextDelay(this.intervalMs(), w.failures, this.options.maxBackoffMs ?? 1_800_000))
+    w.timer = setTimeout(
+      () => {
+        w.timer = null
+        this.kick(w)
+      },
+      nextDelay(this.intervalMs(), w.failures, this.options.maxBackoffMs ?? 1_800_000),
+    )
     w.timer.unref()
   }
 
@@ -344,7 +392,11 @@ export class NotifyService {
     } else {
       w.ownFetchAt = Date.now()
       const client = await this.options.accounts.clientFor(accountId)
-      const page = await client.getPage<JsonObject>('/todos', { state: 'pending', per_page: 100 }, { signal: w.controller.signal })
+      const page = await client.getPage<JsonObject>(
+        '/todos',
+        { state: 'pending', per_page: 100 },
+        { signal: w.controller.signal },
+      )
       if (w.removed) return
       // One page is the whole list for nearly everyone; beyond it the newest page is enough to
       // find what is new, and sync's full list removes the older ones that were done meanwhile.
@@ -365,7 +417,16 @@ export class NotifyService {
       if (!w.todosComplete && this.options.todosFetchedAt?.(accountId) == null) return
       this.store.updateAccount(accountId, { lastTodoId: this.store.maxTodoId(accountId) })
       const count = this.store.pendingTodoCount(accountId)
-      if (count > 0 && this.anyTodoTopic(accountId)) this.announce(await this.summaryAnnouncement(accountId, 'todo', count, `${count} pending to-do${count === 1 ? '' : 's'}`, '/todos'))
+      if (count > 0 && this.anyTodoTopic(accountId))
+        this.announce(
+          await this.summaryAnnouncement(
+            accountId,
+            'todo',
+            count,
+            `${count} pending to-do${count === 1 ? '' : 's'}`,
+            '/todos',
+          ),
+        )
       return
     }
     const above = this.store.pendingTodosAfter(accountId, mark)
@@ -373,14 +434,30 @@ export class NotifyService {
     this.store.updateAccount(accountId, { lastTodoId: Math.max(mark, ...above.map((t) => num(t, 'id') ?? 0)) })
     const account = await this.account(accountId)
     // To-dos the user added themselves are not news to them; muted topics are not news they want.
-    const news = above.filter((t) => num(obj(t, 'author') ?? {}, 'id') !== account.userId && this.announces(accountId, todoTopic(str(t, 'action_name') ?? '')))
+    const news = above.filter(
+      (t) =>
+        num(obj(t, 'author') ?? {}, 'id') !== account.userId &&
+        this.announces(accountId, todoTopic(str(t, 'action_name') ?? '')),
+    )
     if (news.length > BURST) {
-      this.announce(await this.summaryAnnouncement(accountId, 'todo', news.length, `${news.length} new to-dos`, '/todos'))
+      this.announce(
+        await this.summaryAnnouncement(accountId, 'todo', news.length, `${news.length} new to-dos`, '/todos'),
+      )
       return
     }
     for (const todo of news) {
       const item = presentTodo(accountId, todo)
-      this.announce({ kind: 'todo', accountId, key: `todo:${item.id}`, title: item.title, body: item.body, url: item.url, route: item.route, count: 1, topic: todoTopic(str(todo, 'action_name') ?? '') })
+      this.announce({
+        kind: 'todo',
+        accountId,
+        key: `todo:${item.id}`,
+        title: item.title,
+        body: item.body,
+        url: item.url,
+        route: item.route,
+        count: 1,
+        topic: todoTopic(str(todo, 'action_name') ?? ''),
+      })
     }
   }
 
@@ -412,20 +489,35 @@ export class NotifyService {
       const previous = known.get(answer.project.id)
       const lastAlertIid = Math.max(previous?.lastAlertIid ?? 0, ...answer.alerts.map((a) => a.iid))
       // A project seen for the first time (a new account, or one that joined the scope) only sets its mark.
-      if (previous !== undefined && !first) news.push(...answer.alerts.filter((a) => a.status === 'triggered' && a.iid > previous.lastAlertIid))
+      if (previous !== undefined && !first)
+        news.push(...answer.alerts.filter((a) => a.status === 'triggered' && a.iid > previous.lastAlertIid))
       this.store.recordProject(accountId, projectRow(answer, lastAlertIid), answer.alerts, now)
     }
-    this.store.keepProjects(accountId, projects.map((p) => p.id))
+    this.store.keepProjects(
+      accountId,
+      projects.map((p) => p.id),
+    )
     this.store.updateAccount(accountId, { alertsCheckedAt: now })
     if (!this.announces(accountId, 'alerts')) return
     if (first) {
       const open = this.store.alertCounts(accountId)?.open ?? 0
-      if (open > 0) this.announce(await this.summaryAnnouncement(accountId, 'alert', open, `${open} open alert${open === 1 ? '' : 's'}`, '/alerts'))
+      if (open > 0)
+        this.announce(
+          await this.summaryAnnouncement(
+            accountId,
+            'alert',
+            open,
+            `${open} open alert${open === 1 ? '' : 's'}`,
+            '/alerts',
+          ),
+        )
       return
     }
     news.sort((a, b) => a.projectId - b.projectId || a.iid - b.iid)
     if (news.length > BURST) {
-      this.announce(await this.summaryAnnouncement(accountId, 'alert', news.length, `${news.length} new alerts`, '/alerts'))
+      this.announce(
+        await this.summaryAnnouncement(accountId, 'alert', news.length, `${news.length} new alerts`, '/alerts'),
+      )
       return
     }
     for (const a of news) {
@@ -446,7 +538,12 @@ export class NotifyService {
 
   // --- alert actions -----------------------------------------------------------------------------
 
-  private async alertAction(accountId: string, projectId: number, what: string, run: (client: ApiClient, project: ScopeProject) => Promise<NotifyAlert>): Promise<NotifyAlert> {
+  private async alertAction(
+    accountId: string,
+    projectId: number,
+    what: string,
+    run: (client: ApiClient, project: ScopeProject) => Promise<NotifyAlert>,
+  ): Promise<NotifyAlert> {
     const account = await this.account(accountId)
     const client = await this.options.accounts.clientFor(accountId)
     const host = new URL(account.baseUrl).host
@@ -457,7 +554,9 @@ export class NotifyService {
       )
     if (!this.options.accounts.connectivityFor(accountId).online) throw refuse()
     try {
-      const path = this.store.projectPath(accountId, projectId) ?? (await client.get<JsonObject>(`/projects/${projectId}`)).path_with_namespace
+      const path =
+        this.store.projectPath(accountId, projectId) ??
+        (await client.get<JsonObject>(`/projects/${projectId}`)).path_with_namespace
       if (typeof path !== 'string') throw new AlertActionError('not-found', 'Project not found.')
       const project = { id: projectId, fullPath: path }
       const alert = await run(client, project)
@@ -474,9 +573,19 @@ export class NotifyService {
     const previous = this.store.projects(accountId).get(project.id)
     if (previous === undefined) return
     try {
-      const [answer] = await queryProjects(client, accountId, [project], { statuses: ['triggered', 'acknowledged'], first: FEED_PAGE, counts: true, batch: 1 })
+      const [answer] = await queryProjects(client, accountId, [project], {
+        statuses: ['triggered', 'acknowledged'],
+        first: FEED_PAGE,
+        counts: true,
+        batch: 1,
+      })
       if (answer === undefined) return
-      this.store.recordProject(accountId, projectRow(answer, Math.max(previous.lastAlertIid, ...answer.alerts.map((a) => a.iid))), answer.alerts, new Date().toISOString())
+      this.store.recordProject(
+        accountId,
+        projectRow(answer, Math.max(previous.lastAlertIid, ...answer.alerts.map((a) => a.iid))),
+        answer.alerts,
+        new Date().toISOString(),
+      )
       this.emitCounts()
     } catch {
       /* the next check will do it */
@@ -490,7 +599,8 @@ export class NotifyService {
     const w = this.watches.get(change.accountId)
     if (w === undefined || w.removed) return
     // Server data may bring new to-dos (a sync run); optimistic changes (marked done offline) only change the count.
-    if (!change.optimistic && this.store.account(change.accountId)?.lastTodoId != null) void this.announceTodos(w).catch(() => undefined)
+    if (!change.optimistic && this.store.account(change.accountId)?.lastTodoId != null)
+      void this.announceTodos(w).catch(() => undefined)
     this.emitCounts()
   }
 
@@ -514,9 +624,25 @@ export class NotifyService {
     return (['mentions', 'assignments', 'reviews', 'otherTodos'] as const).some((t) => this.announces(accountId, t))
   }
 
-  private async summaryAnnouncement(accountId: string, kind: 'todo' | 'alert', count: number, title: string, route: string): Promise<NotifyAnnouncement> {
+  private async summaryAnnouncement(
+    accountId: string,
+    kind: 'todo' | 'alert',
+    count: number,
+    title: string,
+    route: string,
+  ): Promise<NotifyAnnouncement> {
     const account = await this.account(accountId)
-    return { kind, accountId, key: `${kind}s:summary`, title, body: `${account.username} on ${new URL(account.baseUrl).host}`, url: null, route, count, topic: null }
+    return {
+      kind,
+      accountId,
+      key: `${kind}s:summary`,
+      title,
+      body: `${account.username} on ${new URL(account.baseUrl).host}`,
+      url: null,
+      route,
+      count,
+      topic: null,
+    }
   }
 
   private async account(accountId: string): Promise<Account> {
@@ -529,8 +655,17 @@ export class NotifyService {
   }
 }
 
-function projectRow(answer: ProjectAlerts, lastAlertIid: number): { projectId: number; fullPath: string; lastAlertIid: number; openCount: number; triggeredCount: number } {
-  return { projectId: answer.project.id, fullPath: answer.project.fullPath, lastAlertIid, openCount: answer.open, triggeredCount: answer.triggered }
+function projectRow(
+  answer: ProjectAlerts,
+  lastAlertIid: number,
+): { projectId: number; fullPath: string; lastAlertIid: number; openCount: number; triggeredCount: number } {
+  return {
+    projectId: answer.project.id,
+    fullPath: answer.project.fullPath,
+    lastAlertIid,
+    openCount: answer.open,
+    triggeredCount: answer.triggered,
+  }
 }
 
 function newestFirst(a: NotifyAlert, b: NotifyAlert): number {

@@ -43,16 +43,37 @@ export class NotifyStore {
   account(accountId: string): NotifyAccountRow | null {
     const acct = this.cache.existingAcct(accountId)
     if (acct === null) return null
-    const row = this.cache.db.prepare('SELECT last_todo_id, todos_checked_at, alerts_checked_at, last_error FROM notify_accounts WHERE acct = ?').get(acct) as
-      | { last_todo_id: number | null; todos_checked_at: string | null; alerts_checked_at: string | null; last_error: string | null }
+    const row = this.cache.db
+      .prepare(
+        'SELECT last_todo_id, todos_checked_at, alerts_checked_at, last_error FROM notify_accounts WHERE acct = ?',
+      )
+      .get(acct) as
+      | {
+          last_todo_id: number | null
+          todos_checked_at: string | null
+          alerts_checked_at: string | null
+          last_error: string | null
+        }
       | undefined
-    return row === undefined ? null : { lastTodoId: row.last_todo_id, todosCheckedAt: row.todos_checked_at, alertsCheckedAt: row.alerts_checked_at, lastError: row.last_error }
+    return row === undefined
+      ? null
+      : {
+          lastTodoId: row.last_todo_id,
+          todosCheckedAt: row.todos_checked_at,
+          alertsCheckedAt: row.alerts_checked_at,
+          lastError: row.last_error,
+        }
   }
 
   /** Sets some fields of the account's row, creating it. */
   updateAccount(accountId: string, fields: Partial<NotifyAccountRow>): void {
     const acct = this.cache.acct(accountId)
-    const current = this.account(accountId) ?? { lastTodoId: null, todosCheckedAt: null, alertsCheckedAt: null, lastError: null }
+    const current = this.account(accountId) ?? {
+      lastTodoId: null,
+      todosCheckedAt: null,
+      alertsCheckedAt: null,
+      lastError: null,
+    }
     const next = { ...current, ...fields }
     this.cache.db
       .prepare(
@@ -68,14 +89,20 @@ export class NotifyStore {
   pendingTodoCount(accountId: string): number {
     const acct = this.cache.existingAcct(accountId)
     if (acct === null) return 0
-    return this.cache.db.prepare("SELECT COUNT(*) FROM todos WHERE acct = ? AND state = 'pending'").pluck().get(acct) as number
+    return this.cache.db
+      .prepare("SELECT COUNT(*) FROM todos WHERE acct = ? AND state = 'pending'")
+      .pluck()
+      .get(acct) as number
   }
 
   /** Pending to-dos the server gave ids above `afterId`, oldest first (provisional ones, with negative ids, never). */
   pendingTodosAfter(accountId: string, afterId: number): JsonObject[] {
     const acct = this.cache.existingAcct(accountId)
     if (acct === null) return []
-    const rows = this.cache.db.prepare("SELECT json FROM todos WHERE acct = ? AND state = 'pending' AND id > ? ORDER BY id").pluck().all(acct, Math.max(0, afterId)) as string[]
+    const rows = this.cache.db
+      .prepare("SELECT json FROM todos WHERE acct = ? AND state = 'pending' AND id > ? ORDER BY id")
+      .pluck()
+      .all(acct, Math.max(0, afterId)) as string[]
     return rows.map((j) => JSON.parse(j) as JsonObject)
   }
 
@@ -102,21 +129,30 @@ export class NotifyStore {
   scopeProjects(accountId: string): ScopeProject[] {
     const acct = this.cache.existingAcct(accountId)
     if (acct === null) return []
-    return this.cache.db.prepare('SELECT id, path_with_namespace AS fullPath FROM projects WHERE acct = ? AND synced = 1 ORDER BY id').all(acct) as ScopeProject[]
+    return this.cache.db
+      .prepare('SELECT id, path_with_namespace AS fullPath FROM projects WHERE acct = ? AND synced = 1 ORDER BY id')
+      .all(acct) as ScopeProject[]
   }
 
   /** A cached project's full path (in scope or not), or null. */
   projectPath(accountId: string, projectId: number): string | null {
     const acct = this.cache.existingAcct(accountId)
     if (acct === null) return null
-    return (this.cache.db.prepare('SELECT path_with_namespace FROM projects WHERE acct = ? AND id = ?').pluck().get(acct, projectId) as string | undefined) ?? null
+    return (
+      (this.cache.db
+        .prepare('SELECT path_with_namespace FROM projects WHERE acct = ? AND id = ?')
+        .pluck()
+        .get(acct, projectId) as string | undefined) ?? null
+    )
   }
 
   projects(accountId: string): Map<number, NotifyProjectRow> {
     const acct = this.cache.existingAcct(accountId)
     if (acct === null) return new Map()
     const rows = this.cache.db
-      .prepare('SELECT project_id AS projectId, full_path AS fullPath, last_alert_iid AS lastAlertIid, open_count AS openCount, triggered_count AS triggeredCount FROM notify_projects WHERE acct = ?')
+      .prepare(
+        'SELECT project_id AS projectId, full_path AS fullPath, last_alert_iid AS lastAlertIid, open_count AS openCount, triggered_count AS triggeredCount FROM notify_projects WHERE acct = ?',
+      )
       .all(acct) as NotifyProjectRow[]
     return new Map(rows.map((r) => [r.projectId, r]))
   }
@@ -133,7 +169,9 @@ export class NotifyStore {
         )
         .run(acct, row.projectId, row.fullPath, row.lastAlertIid, row.openCount, row.triggeredCount, checkedAt)
       this.cache.db.prepare('DELETE FROM notify_alerts WHERE acct = ? AND project_id = ?').run(acct, row.projectId)
-      const insert = this.cache.db.prepare('INSERT INTO notify_alerts (acct, project_id, iid, status, created_at, json) VALUES (?, ?, ?, ?, ?, ?)')
+      const insert = this.cache.db.prepare(
+        'INSERT INTO notify_alerts (acct, project_id, iid, status, created_at, json) VALUES (?, ?, ?, ?, ?, ?)',
+      )
       for (const a of openAlerts) insert.run(acct, row.projectId, a.iid, a.status, a.createdAt, JSON.stringify(a))
     })
   }
@@ -144,7 +182,9 @@ export class NotifyStore {
     if (acct === null) return
     this.cache.transaction(() => {
       for (const table of ['notify_projects', 'notify_alerts']) {
-        this.cache.db.prepare(`DELETE FROM ${table} WHERE acct = ? AND project_id NOT IN (SELECT value FROM json_each(?))`).run(acct, JSON.stringify(projectIds))
+        this.cache.db
+          .prepare(`DELETE FROM ${table} WHERE acct = ? AND project_id NOT IN (SELECT value FROM json_each(?))`)
+          .run(acct, JSON.stringify(projectIds))
       }
     })
   }
@@ -154,7 +194,11 @@ export class NotifyStore {
     const row = this.account(accountId)
     if (row?.alertsCheckedAt == null) return null
     const acct = this.cache.acct(accountId)
-    const sums = this.cache.db.prepare('SELECT COALESCE(SUM(open_count), 0) AS open, COALESCE(SUM(triggered_count), 0) AS triggered FROM notify_projects WHERE acct = ?').get(acct) as {
+    const sums = this.cache.db
+      .prepare(
+        'SELECT COALESCE(SUM(open_count), 0) AS open, COALESCE(SUM(triggered_count), 0) AS triggered FROM notify_projects WHERE acct = ?',
+      )
+      .get(acct) as {
       open: number
       triggered: number
     }

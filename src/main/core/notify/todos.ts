@@ -21,7 +21,9 @@ const ACTIONS: Readonly<Record<string, string>> = {
 /** Actions about the target rather than something a person did to you: the title names the target. */
 const TARGET_ACTIONS = new Set(['build_failed', 'unmergeable', 'merge_train_removed'])
 
-const TARGET_SEGMENTS: Readonly<Record<string, { readonly parent: 'projects' | 'groups'; readonly path: string; readonly sigil: string }>> = {
+const TARGET_SEGMENTS: Readonly<
+  Record<string, { readonly parent: 'projects' | 'groups'; readonly path: string; readonly sigil: string }>
+> = {
   Issue: { parent: 'projects', path: 'issues', sigil: '#' },
   MergeRequest: { parent: 'projects', path: 'merge_requests', sigil: '!' },
   Epic: { parent: 'groups', path: 'epics', sigil: '&' },
@@ -38,7 +40,12 @@ export function todoRoute(accountId: string, todo: JsonObject): string {
   const iid = target === null ? null : num(target, 'iid')
   if (segments === undefined || iid === null) return '/todos'
   const parent = obj(todo, segments.parent === 'projects' ? 'project' : 'group')
-  const parentId = parent === null ? (target === null ? null : num(target, segments.parent === 'projects' ? 'project_id' : 'group_id')) : num(parent, 'id')
+  const parentId =
+    parent === null
+      ? target === null
+        ? null
+        : num(target, segments.parent === 'projects' ? 'project_id' : 'group_id')
+      : num(parent, 'id')
   if (parentId === null) return '/todos'
   return `/a/${encodeURIComponent(accountId)}/${segments.parent}/${parentId}/${segments.path}/${iid}`
 }

@@ -1,4 +1,16 @@
-import type { CommentRequest, ItemRef, ItemTarget, Mutation, OutboxEntry, OutboxRequests, OutboxTarget, SpentTimeRequest, SubscribeRequest, TimeEstimateRequest, UpdateRequest } from '../../../shared/ipc/outbox'
+import type {
+  CommentRequest,
+  ItemRef,
+  ItemTarget,
+  Mutation,
+  OutboxEntry,
+  OutboxRequests,
+  OutboxTarget,
+  SpentTimeRequest,
+  SubscribeRequest,
+  TimeEstimateRequest,
+  UpdateRequest,
+} from '../../../shared/ipc/outbox'
 import { approveMergeRequest, mergeMergeRequest, rebaseMergeRequest } from './online-only'
 import type { Outbox, OutboxAccounts } from './outbox'
 
@@ -9,23 +21,38 @@ export type OutboxHandlers = {
 
 const target = (type: ItemTarget['type'], r: ItemRef): ItemTarget => ({ type, projectId: r.projectId, iid: r.iid })
 
-const comment = (r: CommentRequest): Mutation => (r.discussionId === undefined ? { kind: 'comment', body: r.body } : { kind: 'reply', discussionId: r.discussionId, body: r.body })
+const comment = (r: CommentRequest): Mutation =>
+  r.discussionId === undefined
+    ? { kind: 'comment', body: r.body }
+    : { kind: 'reply', discussionId: r.discussionId, body: r.body }
 
 /**
  * The outbox channels over an Outbox: item writes of issues and merge requests become queued
  * mutations; merge, rebase and approvals go to the server at once or are refused offline.
  * `services` is read on each call, so a launch without an outbox answers `unavailable` there.
  */
-export function outboxHandlers(services: () => { readonly outbox: Outbox; readonly accounts: OutboxAccounts }): OutboxHandlers {
-  const queue = (accountId: string, t: OutboxTarget, m: Mutation): Promise<OutboxEntry> => services().outbox.enqueue(accountId, t, m)
+export function outboxHandlers(
+  services: () => { readonly outbox: Outbox; readonly accounts: OutboxAccounts },
+): OutboxHandlers {
+  const queue = (accountId: string, t: OutboxTarget, m: Mutation): Promise<OutboxEntry> =>
+    services().outbox.enqueue(accountId, t, m)
   const item = (type: ItemTarget['type']) => ({
     comment: async (accountId: string, r: CommentRequest) => queue(accountId, target(type, r), comment(r)),
-    update: async (accountId: string, r: UpdateRequest) => queue(accountId, target(type, r), { kind: 'update', changes: r.changes }),
-    estimate: async (accountId: string, r: TimeEstimateRequest) => queue(accountId, target(type, r), { kind: 'time-estimate', seconds: r.seconds }),
+    update: async (accountId: string, r: UpdateRequest) =>
+      queue(accountId, target(type, r), { kind: 'update', changes: r.changes }),
+    estimate: async (accountId: string, r: TimeEstimateRequest) =>
+      queue(accountId, target(type, r), { kind: 'time-estimate', seconds: r.seconds }),
     spend: async (accountId: string, r: SpentTimeRequest) =>
-      queue(accountId, target(type, r), r.summary === undefined ? { kind: 'add-spent-time', seconds: r.seconds } : { kind: 'add-spent-time', seconds: r.seconds, summary: r.summary }),
+      queue(
+        accountId,
+        target(type, r),
+        r.summary === undefined
+          ? { kind: 'add-spent-time', seconds: r.seconds }
+          : { kind: 'add-spent-time', seconds: r.seconds, summary: r.summary },
+      ),
     todo: async (accountId: string, r: ItemRef) => queue(accountId, target(type, r), { kind: 'todo' }),
-    subscribe: async (accountId: string, r: SubscribeRequest) => queue(accountId, target(type, r), { kind: 'subscription', subscribed: r.subscribed }),
+    subscribe: async (accountId: string, r: SubscribeRequest) =>
+      queue(accountId, target(type, r), { kind: 'subscription', subscribed: r.subscribed }),
   })
   const issue = item('issue')
   const mr = item('merge_request')
@@ -42,7 +69,8 @@ export function outboxHandlers(services: () => { readonly outbox: Outbox; readon
     'merge-requests:add-spent-time': mr.spend,
     'merge-requests:todo': mr.todo,
     'merge-requests:subscribe': mr.subscribe,
-    'todos:mark-done': async (accountId, r) => queue(accountId, { type: 'todo', todoId: r.todoId }, { kind: 'todo-done' }),
+    'todos:mark-done': async (accountId, r) =>
+      queue(accountId, { type: 'todo', todoId: r.todoId }, { kind: 'todo-done' }),
     'merge-requests:merge': async (accountId, r) => mergeMergeRequest(services().accounts, accountId, r),
     'merge-requests:rebase': async (accountId, r) => rebaseMergeRequest(services().accounts, accountId, r),
     'merge-requests:approve': async (accountId, r) => approveMergeRequest(services().accounts, accountId, r, true),

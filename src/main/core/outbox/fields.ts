@@ -32,7 +32,8 @@ export interface ItemSnapshot {
 
 export function snapshotOf(item: ItemJson): ItemSnapshot {
   const labels = (item.labels ?? []).map((l) => (typeof l === 'string' ? l : l.name))
-  const assignees = item.assignees !== undefined ? item.assignees.map((a) => a.id) : item.assignee ? [item.assignee.id] : []
+  const assignees =
+    item.assignees !== undefined ? item.assignees.map((a) => a.id) : item.assignee ? [item.assignee.id] : []
   return {
     updatedAt: item.updated_at ?? null,
     fields: {
@@ -58,7 +59,8 @@ export function normalizeChanges(changes: ItemChanges): ItemChanges {
   const labels = (list: readonly string[] | undefined): readonly string[] | undefined => {
     if (list === undefined) return undefined
     const out: string[] = []
-    for (const l of list.map((s) => s.trim()).filter((s) => s !== '')) if (!out.some((o) => o.toLowerCase() === l.toLowerCase())) out.push(l)
+    for (const l of list.map((s) => s.trim()).filter((s) => s !== ''))
+      if (!out.some((o) => o.toLowerCase() === l.toLowerCase())) out.push(l)
     return out
   }
   const out: { -readonly [K in keyof ItemChanges]: ItemChanges[K] } = { ...changes }
@@ -101,7 +103,10 @@ export function sameValue(field: FieldName, a: unknown, b: unknown): boolean {
     case 'labels':
       return JSON.stringify(lower(a as string[])) === JSON.stringify(lower(b as string[]))
     case 'assignee_ids':
-      return JSON.stringify([...(a as number[])].sort((x, y) => x - y)) === JSON.stringify([...(b as number[])].sort((x, y) => x - y))
+      return (
+        JSON.stringify([...(a as number[])].sort((x, y) => x - y)) ===
+        JSON.stringify([...(b as number[])].sort((x, y) => x - y))
+      )
     case 'description':
       return (a ?? '') === (b ?? '')
     default:
@@ -112,7 +117,10 @@ export function sameValue(field: FieldName, a: unknown, b: unknown): boolean {
 /** Whether the label deltas of `changes` hold in `labels`. */
 export function labelDeltasApplied(changes: ItemChanges, labels: readonly string[]): boolean {
   const have = new Set(lower(labels))
-  return (changes.add_labels ?? []).every((l) => have.has(l.toLowerCase())) && (changes.remove_labels ?? []).every((l) => !have.has(l.toLowerCase()))
+  return (
+    (changes.add_labels ?? []).every((l) => have.has(l.toLowerCase())) &&
+    (changes.remove_labels ?? []).every((l) => !have.has(l.toLowerCase()))
+  )
 }
 
 export interface Classification {
@@ -138,7 +146,11 @@ export function classify(changes: ItemChanges, base: ItemFields | null, remote: 
 }
 
 /** `classify` for any set of wanted field values (an update's, or a time estimate's). */
-export function classifyFields(wanted: ItemFields, base: ItemFields | null, remote: Required<ItemFields>): Classification {
+export function classifyFields(
+  wanted: ItemFields,
+  base: ItemFields | null,
+  remote: Required<ItemFields>,
+): Classification {
   const applied: FieldName[] = []
   const toSend: FieldName[] = []
   const conflicting: FieldName[] = []

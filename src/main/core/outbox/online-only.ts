@@ -26,7 +26,12 @@ function offline(action: OnlineOnlyAction, host: string, detail?: string): Outbo
   )
 }
 
-async function online<T>(accounts: OutboxAccounts, accountId: string, action: OnlineOnlyAction, run: (client: Awaited<ReturnType<OutboxAccounts['clientFor']>>) => Promise<T>): Promise<T> {
+async function online<T>(
+  accounts: OutboxAccounts,
+  accountId: string,
+  action: OnlineOnlyAction,
+  run: (client: Awaited<ReturnType<OutboxAccounts['clientFor']>>) => Promise<T>,
+): Promise<T> {
   const client = await accounts.clientFor(accountId)
   const host = new URL(client.baseUrl).host
   if (!accounts.connectivityFor(accountId).online) throw offline(action, host)
@@ -41,7 +46,11 @@ async function online<T>(accounts: OutboxAccounts, accountId: string, action: On
 const mrPath = (r: ItemRef): string => `/projects/${r.projectId}/merge_requests/${r.iid}`
 
 /** `PUT …/merge`: the merged merge request. */
-export function mergeMergeRequest(accounts: OutboxAccounts, accountId: string, r: MergeRequestMergeRequest): Promise<JsonObject> {
+export function mergeMergeRequest(
+  accounts: OutboxAccounts,
+  accountId: string,
+  r: MergeRequestMergeRequest,
+): Promise<JsonObject> {
   const body: Record<string, unknown> = {}
   if (r.mergeCommitMessage !== undefined) body.merge_commit_message = r.mergeCommitMessage
   if (r.squashCommitMessage !== undefined) body.squash_commit_message = r.squashCommitMessage
@@ -52,11 +61,24 @@ export function mergeMergeRequest(accounts: OutboxAccounts, accountId: string, r
 }
 
 /** `PUT …/rebase`: starts a rebase on the server (`rebase_in_progress`; poll the merge request). */
-export function rebaseMergeRequest(accounts: OutboxAccounts, accountId: string, r: MergeRequestRebaseRequest): Promise<JsonObject> {
-  return online(accounts, accountId, 'rebase', (client) => client.put<JsonObject>(`${mrPath(r)}/rebase`, r.skipCi === undefined ? {} : { skip_ci: r.skipCi }))
+export function rebaseMergeRequest(
+  accounts: OutboxAccounts,
+  accountId: string,
+  r: MergeRequestRebaseRequest,
+): Promise<JsonObject> {
+  return online(accounts, accountId, 'rebase', (client) =>
+    client.put<JsonObject>(`${mrPath(r)}/rebase`, r.skipCi === undefined ? {} : { skip_ci: r.skipCi }),
+  )
 }
 
 /** `POST …/approve` or `…/unapprove`: the approval state. */
-export function approveMergeRequest(accounts: OutboxAccounts, accountId: string, r: ItemRef, approve: boolean): Promise<JsonObject> {
-  return online(accounts, accountId, approve ? 'approve' : 'unapprove', (client) => client.post<JsonObject>(`${mrPath(r)}/${approve ? 'approve' : 'unapprove'}`))
+export function approveMergeRequest(
+  accounts: OutboxAccounts,
+  accountId: string,
+  r: ItemRef,
+  approve: boolean,
+): Promise<JsonObject> {
+  return online(accounts, accountId, approve ? 'approve' : 'unapprove', (client) =>
+    client.post<JsonObject>(`${mrPath(r)}/${approve ? 'approve' : 'unapprove'}`),
+  )
 }

@@ -18,7 +18,9 @@ import type { StoredEntry } from './store'
  */
 
 /** Server JSON to write into the cache when an entry settles. */
-export type CacheUpdate = { readonly kind: 'issue' | 'merge_request'; readonly json: ItemJson } | { readonly kind: 'note' | 'todo'; readonly json: JsonObject }
+export type CacheUpdate =
+  | { readonly kind: 'issue' | 'merge_request'; readonly json: ItemJson }
+  | { readonly kind: 'note' | 'todo'; readonly json: JsonObject }
 
 /** Who the account is, for the author of a provisional comment. */
 export interface Author {
@@ -40,14 +42,23 @@ const TABLES = { issue: 'issues', merge_request: 'merge_requests' } as const
 export function cachedItem(cache: Cache, accountId: string, target: ItemTarget): (ItemJson & JsonObject) | null {
   const acct = cache.existingAcct(accountId)
   if (acct === null) return null
-  const json = cache.db.prepare(`SELECT json FROM ${TABLES[target.type]} WHERE acct = ? AND project_id = ? AND iid = ?`).pluck().get(acct, target.projectId, target.iid) as string | undefined
+  const json = cache.db
+    .prepare(`SELECT json FROM ${TABLES[target.type]} WHERE acct = ? AND project_id = ? AND iid = ?`)
+    .pluck()
+    .get(acct, target.projectId, target.iid) as string | undefined
   return json === undefined ? null : (JSON.parse(json) as ItemJson & JsonObject)
 }
 
-function cachedRow(cache: Cache, accountId: string, table: 'users' | 'milestones' | 'todos' | 'epics', id: number): JsonObject | null {
+function cachedRow(
+  cache: Cache,
+  accountId: string,
+  table: 'users' | 'milestones' | 'todos' | 'epics',
+  id: number,
+): JsonObject | null {
   const acct = cache.existingAcct(accountId)
   if (acct === null) return null
-  const json = cache.db.prepare(`SELECT json FROM ${table} WHERE acct = ? AND id = ?`).pluck().get(acct, id) as string | undefined
+  const json = cache.db.prepare(`SELECT json FROM ${table} WHERE acct = ? AND id = ?`).pluck().get(acct, id) as
+    string | undefined
   return json === undefined ? null : (JSON.parse(json) as JsonObject)
 }
 
@@ -64,7 +75,8 @@ function itemPatches(cache: Cache, accountId: string, mutation: Mutation, item: 
       if (c.title !== undefined) patch.title = c.title
       if (c.description !== undefined) patch.description = c.description
       if (c.labels !== undefined) patch.labels = exclusiveLabels(c.labels)
-      else if (c.add_labels !== undefined || c.remove_labels !== undefined) patch.labels = labelsAfter(labelTitles(item), c.add_labels ?? [], c.remove_labels ?? [])
+      else if (c.add_labels !== undefined || c.remove_labels !== undefined)
+        patch.labels = labelsAfter(labelTitles(item), c.add_labels ?? [], c.remove_labels ?? [])
       if (c.state_event !== undefined) patch.state = c.state_event === 'close' ? 'closed' : 'opened'
       if (c.assignee_ids !== undefined) {
         const users = c.assignee_ids.map((id) => cachedRow(cache, accountId, 'users', id) ?? { id })
@@ -73,7 +85,8 @@ function itemPatches(cache: Cache, accountId: string, mutation: Mutation, item: 
       }
       if (c.milestone_id !== undefined) {
         patches.push({ milestone: null })
-        if (c.milestone_id !== null) patch.milestone = cachedRow(cache, accountId, 'milestones', c.milestone_id) ?? { id: c.milestone_id }
+        if (c.milestone_id !== null)
+          patch.milestone = cachedRow(cache, accountId, 'milestones', c.milestone_id) ?? { id: c.milestone_id }
       }
       if (c.due_date !== undefined) patch.due_date = c.due_date
       if (c.weight !== undefined) patch.weight = c.weight
@@ -81,7 +94,11 @@ function itemPatches(cache: Cache, accountId: string, mutation: Mutation, item: 
         // The issue's `epic` is a small object of its own (id, iid, title, group_id, …): replaced, not merged.
         patches.push({ epic: null })
         const epic = c.epic_id === null ? null : cachedRow(cache, accountId, 'epics', c.epic_id)
-        if (c.epic_id !== null) patch.epic = epic === null ? { id: c.epic_id } : { id: c.epic_id, iid: epic.iid, title: epic.title, group_id: epic.group_id }
+        if (c.epic_id !== null)
+          patch.epic =
+            epic === null
+              ? { id: c.epic_id }
+              : { id: c.epic_id, iid: epic.iid, title: epic.title, group_id: epic.group_id }
         patch.epic_iid = c.epic_id === null ? null : (epic?.iid ?? null)
       }
       patches.push(patch)
@@ -160,7 +177,8 @@ export function applyOptimistic(cache: Cache, entry: StoredEntry, author: Author
       )
       return
     default:
-      for (const patch of itemPatches(cache, entry.accountId, mutation, item)) cache.applyOptimistic(entry.accountId, target.type, { id: item.id }, patch, entry.id)
+      for (const patch of itemPatches(cache, entry.accountId, mutation, item))
+        cache.applyOptimistic(entry.accountId, target.type, { id: item.id }, patch, entry.id)
   }
 }
 
@@ -171,10 +189,14 @@ export function applyOptimistic(cache: Cache, entry: StoredEntry, author: Author
 export function clearOptimistic(cache: Cache, entry: StoredEntry, update: CacheUpdate | null): void {
   if (update !== null) {
     if (update.kind === 'note') {
-      cache.upsert(entry.accountId, 'note', [update.json], { discussionId: null, position: Number.MAX_SAFE_INTEGER - 1 })
+      cache.upsert(entry.accountId, 'note', [update.json], {
+        discussionId: null,
+        position: Number.MAX_SAFE_INTEGER - 1,
+      })
       // The note's thread and place come with the next sync of the item's discussions.
       const item = entry.target.type === 'todo' ? null : cachedItem(cache, entry.accountId, entry.target)
-      if (item !== null && typeof item.id === 'number' && entry.target.type !== 'todo') cache.markNotesStale(entry.accountId, entry.target.type, [item.id])
+      if (item !== null && typeof item.id === 'number' && entry.target.type !== 'todo')
+        cache.markNotesStale(entry.accountId, entry.target.type, [item.id])
     } else {
       cache.upsert(entry.accountId, update.kind, [update.json as JsonObject])
     }

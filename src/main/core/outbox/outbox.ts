@@ -1,5 +1,14 @@
 import type { Account } from '../../../shared/ipc/contract'
-import type { ConflictResolution, ItemFields, Mutation, OutboxBase, OutboxEntry, OutboxListFilter, OutboxState, OutboxTarget } from '../../../shared/ipc/outbox'
+import type {
+  ConflictResolution,
+  ItemFields,
+  Mutation,
+  OutboxBase,
+  OutboxEntry,
+  OutboxListFilter,
+  OutboxState,
+  OutboxTarget,
+} from '../../../shared/ipc/outbox'
 import type { ApiClient } from '../api/client'
 import type { OnlineState } from '../api/connectivity'
 import { ApiError, NetworkError, RateLimitedError, UnauthorizedError } from '../api/errors'
@@ -45,10 +54,20 @@ const WRITE_KINDS_WITH_BASE: ReadonlySet<Mutation['kind']> = new Set(['update', 
 const NEVER_SENT = new Set(['refused', 'dns', 'tls'])
 
 /** How an answer got lost, once the request had gone out ("could not reach" would say it never did). */
-const LOST_ANSWER: Partial<Record<NetworkError['failure'], string>> = { reset: 'the connection was cut', timeout: 'timed out', aborted: 'the request was aborted' }
+const LOST_ANSWER: Partial<Record<NetworkError['failure'], string>> = {
+  reset: 'the connection was cut',
+  timeout: 'timed out',
+  aborted: 'the request was aborted',
+}
 
 /** Writes that set a state (sending one twice leaves what sending it once does); the others add something each time. */
-const SETS_STATE: ReadonlySet<Mutation['kind']> = new Set(['update', 'time-estimate', 'todo', 'todo-done', 'subscription'])
+const SETS_STATE: ReadonlySet<Mutation['kind']> = new Set([
+  'update',
+  'time-estimate',
+  'todo',
+  'todo-done',
+  'subscription',
+])
 
 /** States that hold back later writes of the same item. */
 const STUCK: ReadonlySet<OutboxState> = new Set(['failed', 'conflict', 'unknown-outcome'])
@@ -134,9 +153,14 @@ export class Outbox {
    * then sent as soon as the account's turn comes. Resolves once it is stored, not sent.
    */
   async enqueue(accountId: string, target: OutboxTarget, mutation: Mutation): Promise<OutboxEntry> {
-    if ((target.type === 'todo') !== (mutation.kind === 'todo-done')) throw new OutboxError('invalid-state', `A ${mutation.kind} write does not apply to a ${target.type.replace('_', ' ')}.`)
+    if ((target.type === 'todo') !== (mutation.kind === 'todo-done'))
+      throw new OutboxError(
+        'invalid-state',
+        `A ${mutation.kind} write does not apply to a ${target.type.replace('_', ' ')}.`,
+      )
     const account = await this.account(accountId)
-    const normalized: Mutation = mutation.kind === 'update' ? { kind: 'update', changes: normalizeChanges(mutation.changes) } : mutation
+    const normalized: Mutation =
+      mutation.kind === 'update' ? { kind: 'update', changes: normalizeChanges(mutation.changes) } : mutation
     const base = target.type === 'todo' ? null : await this.baseFor(accountId, target, normalized)
     const entry = this.cache.transaction(() => {
       const stored = this.store.insert({ accountId, target, mutation: normalized, base }, nowIso())
@@ -155,14 +179,24 @@ export class Outbox {
     if (entry.state === 'failed') {
       const account = await this.account(entry.accountId)
       moved = this.cache.transaction(() => {
-        const m = this.store.transition(id, ['failed'], { state: 'queued', reason: null, status: null, nextAttemptAt: null }, nowIso())
+        const m = this.store.transition(
+          id,
+          ['failed'],
+          { state: 'queued', reason: null, status: null, nextAttemptAt: null },
+          nowIso(),
+        )
         if (m !== undefined) applyOptimistic(this.cache, m, authorOf(account))
         return m
       })
     } else if (entry.state === 'queued' || entry.state === 'unknown-outcome') {
       moved = this.store.transition(id, [entry.state], { state: entry.state, nextAttemptAt: null }, nowIso())
     } else {
-      throw new OutboxError('invalid-state', entry.state === 'conflict' ? 'This write is in conflict: resolve it (keep mine, take theirs, or edit).' : `This write is ${entry.state}; only failed writes can be retried.`)
+      throw new OutboxError(
+        'invalid-state',
+        entry.state === 'conflict'
+          ? 'This write is in conflict: resolve it (keep mine, take theirs, or edit).'
+          : `This write is ${entry.state}; only failed writes can be retried.`,
+      )
     }
     if (moved === undefined) throw new OutboxError('invalid-state', 'This write changed state meanwhile; look again.')
     this.emitItem(moved, entry.state)
@@ -177,8 +211,10 @@ export class Outbox {
    */
   discard(id: number): OutboxEntry {
     const entry = this.require(id)
-    if (entry.state === 'sending') throw new OutboxError('invalid-state', 'This write is being sent right now; wait for the answer.')
-    if (entry.state === 'done' || entry.state === 'reconciled' || entry.state === 'discarded') throw new OutboxError('invalid-state', `This write is already ${entry.state}.`)
+    if (entry.state === 'sending')
+      throw new OutboxError('invalid-state', 'This write is being sent right now; wait for the answer.')
+    if (entry.state === 'done' || entry.state === 'reconciled' || entry.state === 'discarded')
+      throw new OutboxError('invalid-state', `This write is already ${entry.state}.`)
     const reason = entry.state === 'unknown-outcome' ? 'Discarded; it may still have reached the server.' : 'Discarded.'
     const moved = this.cache.transaction(() => {
       const m = this.store.transition(id, [entry.state], { state: 'discarded', reason }, nowIso())
@@ -198,10 +234,16 @@ export class Outbox {
    */
   async resolve(id: number, resolution: ConflictResolution): Promise<OutboxEntry> {
     const entry = this.require(id)
-    if (entry.state !== 'conflict' || entry.conflict === null) throw new OutboxError('invalid-state', `This write is ${entry.state}, not in conflict.`)
+    if (entry.state !== 'conflict' || entry.conflict === null)
+      throw new OutboxError('invalid-state', `This write is ${entry.state}, not in conflict.`)
     if (resolution.choice === 'theirs') {
       const moved = this.cache.transaction(() => {
-        const m = this.store.transition(id, ['conflict'], { state: 'discarded', reason: "Kept the server's version." }, nowIso())
+        const m = this.store.transition(
+          id,
+          ['conflict'],
+          { state: 'discarded', reason: "Kept the server's version." },
+          nowIso(),
+        )
         if (m !== undefined) clearOptimistic(this.cache, m, null)
         return m
       })
@@ -212,13 +254,22 @@ export class Outbox {
     }
     let mutation = entry.mutation
     if (resolution.choice === 'edited') {
-      if (entry.mutation.kind !== 'update') throw new OutboxError('invalid-state', `A ${entry.mutation.kind} write cannot be edited; keep yours or take theirs.`)
+      if (entry.mutation.kind !== 'update')
+        throw new OutboxError(
+          'invalid-state',
+          `A ${entry.mutation.kind} write cannot be edited; keep yours or take theirs.`,
+        )
       mutation = { kind: 'update', changes: normalizeChanges(resolution.changes) }
     }
     const remote = entry.conflict.remote
     // The new base is the server's version: fields it names are compared with it again; fields
     // an edit adds that the conflict did not show are read from the cache (or sent as they are).
-    const wanted = mutation.kind === 'update' ? desiredFields(mutation.changes) : mutation.kind === 'time-estimate' ? { time_estimate: mutation.seconds } : {}
+    const wanted =
+      mutation.kind === 'update'
+        ? desiredFields(mutation.changes)
+        : mutation.kind === 'time-estimate'
+          ? { time_estimate: mutation.seconds }
+          : {}
     const cached = entry.target.type === 'todo' ? null : cachedItem(this.cache, entry.accountId, entry.target)
     const fromCache = cached === null ? {} : baseFields(wanted, snapshotOf(cached).fields)
     const fields: Record<string, unknown> = {}
@@ -229,8 +280,14 @@ export class Outbox {
     const base: OutboxBase = { updatedAt: entry.conflict.remoteUpdatedAt, fields: fields as ItemFields }
     const account = await this.account(entry.accountId)
     const moved = this.cache.transaction(() => {
-      const reason = resolution.choice === 'mine' ? 'Keeping my version over the server’s.' : 'Sending the edited version.'
-      const m = this.store.transition(id, ['conflict'], { state: 'queued', reason, conflict: null, base, mutation, nextAttemptAt: null }, nowIso())
+      const reason =
+        resolution.choice === 'mine' ? 'Keeping my version over the server’s.' : 'Sending the edited version.'
+      const m = this.store.transition(
+        id,
+        ['conflict'],
+        { state: 'queued', reason, conflict: null, base, mutation, nextAttemptAt: null },
+        nowIso(),
+      )
       if (m !== undefined) applyOptimistic(this.cache, m, authorOf(account))
       return m
     })
@@ -313,10 +370,13 @@ export class Outbox {
     const at = this.store.nextWakeUp(accountId, nowIso())
     if (at === null || this.stopped) return
     this.clearTimer(accountId)
-    const timer = setTimeout(() => {
-      this.timers.delete(accountId)
-      this.kick(accountId)
-    }, Math.max(0, Date.parse(at) - Date.now()))
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(accountId)
+        this.kick(accountId)
+      },
+      Math.max(0, Date.parse(at) - Date.now()),
+    )
     // A pending retry must not keep the process alive on its own.
     timer.unref()
     this.timers.set(accountId, timer)
@@ -338,13 +398,20 @@ export class Outbox {
     } catch (error) {
       if (error instanceof OutboxError && error.code === 'account-not-found') {
         // Nothing can send it any more; it stays listed, with the reason, until discarded.
-        const reason = entry.state === 'unknown-outcome' ? 'The account was removed before this write could be checked; it may have reached the server.' : 'The account was removed; this write cannot be sent.'
+        const reason =
+          entry.state === 'unknown-outcome'
+            ? 'The account was removed before this write could be checked; it may have reached the server.'
+            : 'The account was removed; this write cannot be sent.'
         this.record(entry, [entry.state], { state: 'failed', reason, status: null })
         return 'continue'
       }
       // The saved sign-in is missing from the keychain: the write waits for the user to sign in again.
       const reason = `${error instanceof Error ? error.message : String(error)} The write stays queued.`
-      this.record(entry, [entry.state], { state: entry.state === 'unknown-outcome' ? 'unknown-outcome' : 'queued', reason, retryAfterMs: this.retryDelayMs(entry.attempts + 1) })
+      this.record(entry, [entry.state], {
+        state: entry.state === 'unknown-outcome' ? 'unknown-outcome' : 'queued',
+        reason,
+        retryAfterMs: this.retryDelayMs(entry.attempts + 1),
+      })
       return 'stop'
     }
     let current = entry
@@ -354,7 +421,18 @@ export class Outbox {
       userId: account.userId,
       claimedNoteIds: () => this.store.claimedNoteIds(entry.accountId, entry.itemKey, entry.id),
       beginSend: (progress) => {
-        const moved = this.store.transition(entry.id, [current.state], { state: 'sending', countAttempt: true, sent: true, nextAttemptAt: null, ...(progress === undefined ? {} : { progress }) }, nowIso())
+        const moved = this.store.transition(
+          entry.id,
+          [current.state],
+          {
+            state: 'sending',
+            countAttempt: true,
+            sent: true,
+            nextAttemptAt: null,
+            ...(progress === undefined ? {} : { progress }),
+          },
+          nowIso(),
+        )
         if (moved === undefined) return false
         if (current.state !== 'sending') this.emit(moved)
         current = moved
@@ -378,12 +456,18 @@ export class Outbox {
   private async attempt(entry: StoredEntry, ctx: SendContext): Promise<Outcome> {
     if (entry.state === 'unknown-outcome') {
       const found = await check(entry, ctx)
-      if (found.applied === true) return { state: 'reconciled', reason: found.reason, result: found.result, update: found.update }
+      if (found.applied === true)
+        return { state: 'reconciled', reason: found.reason, result: found.result, update: found.update }
       if (found.applied === 'unknown') return { state: 'failed', reason: found.reason, status: null }
       // Read and found missing. A comment or spent time could still be on its way into the
       // server (a timed-out request it is still handling): sent again on its own, it could land
       // twice. The user, who can look at the item, decides (retry sends it as a new attempt).
-      if (!SETS_STATE.has(entry.mutation.kind)) return { state: 'failed', reason: `${found.reason} It did not take effect: send it again, or discard it.`, status: null }
+      if (!SETS_STATE.has(entry.mutation.kind))
+        return {
+          state: 'failed',
+          reason: `${found.reason} It did not take effect: send it again, or discard it.`,
+          status: null,
+        }
       // A write that sets state lands once however often it is sent: sending it now is a new attempt, not a blind resend.
       const outcome = await send(entry, ctx)
       return outcome.state === 'done' ? { ...outcome, reason: `${found.reason} Sent again after the check.` } : outcome
@@ -397,52 +481,118 @@ export class Outbox {
     if (error instanceof Error && (error as { code?: unknown }).code === 'secrets-locked') {
       // The client reads the sign-in before each request, so nothing left: the write waits for
       // the encrypted file's passphrase (the renderer asks the outbox again once it is given).
-      return { state: entry.state === 'unknown-outcome' ? 'unknown-outcome' : 'queued', reason: `${error.message} The write stays queued.`, retryAfterMs }
+      return {
+        state: entry.state === 'unknown-outcome' ? 'unknown-outcome' : 'queued',
+        reason: `${error.message} The write stays queued.`,
+        retryAfterMs,
+      }
     }
     if (error instanceof NetworkError) {
       if (sending && (error.outcomeUnknown || !NEVER_SENT.has(error.failure))) {
-        return { state: 'unknown-outcome', reason: `Sent, but the answer was lost (${LOST_ANSWER[error.failure] ?? error.message}): the server will be read to see whether it took effect.` }
+        return {
+          state: 'unknown-outcome',
+          reason: `Sent, but the answer was lost (${LOST_ANSWER[error.failure] ?? error.message}): the server will be read to see whether it took effect.`,
+        }
       }
-      return { state: entry.state === 'unknown-outcome' ? 'unknown-outcome' : 'queued', reason: `${error.message}. Waiting for the connection.`, offline: true }
+      return {
+        state: entry.state === 'unknown-outcome' ? 'unknown-outcome' : 'queued',
+        reason: `${error.message}. Waiting for the connection.`,
+        offline: true,
+      }
     }
     if (error instanceof ApiError) {
       if (error.status === 304) return { state: 'done', reason: 'The server already had it.' }
-      if (error instanceof UnauthorizedError) return { state: 'queued', reason: 'The server refused the sign-in (401); check the account. The write stays queued.', retryAfterMs }
-      if (error instanceof RateLimitedError) return { state: 'queued', reason: 'Rate limited by the server; trying again later.', retryAfterMs: Math.max(retryAfterMs, (error.retryAfterSeconds ?? 0) * 1000) }
+      if (error instanceof UnauthorizedError)
+        return {
+          state: 'queued',
+          reason: 'The server refused the sign-in (401); check the account. The write stays queued.',
+          retryAfterMs,
+        }
+      if (error instanceof RateLimitedError)
+        return {
+          state: 'queued',
+          reason: 'Rate limited by the server; trying again later.',
+          retryAfterMs: Math.max(retryAfterMs, (error.retryAfterSeconds ?? 0) * 1000),
+        }
       if (error.status >= 500) {
         // A POST the server failed on may still have been committed: check before sending again.
-        if (sending && isPost(entry.mutation)) return { state: 'unknown-outcome', reason: `The server failed (HTTP ${error.status}) while handling it; it will be read to see whether it took effect.` }
-        return { state: entry.state === 'unknown-outcome' ? 'unknown-outcome' : 'queued', reason: `The server failed (HTTP ${error.status}); trying again later.`, retryAfterMs }
+        if (sending && isPost(entry.mutation))
+          return {
+            state: 'unknown-outcome',
+            reason: `The server failed (HTTP ${error.status}) while handling it; it will be read to see whether it took effect.`,
+          }
+        return {
+          state: entry.state === 'unknown-outcome' ? 'unknown-outcome' : 'queued',
+          reason: `The server failed (HTTP ${error.status}); trying again later.`,
+          retryAfterMs,
+        }
       }
       return { state: 'failed', reason: refusalReason(error, entry.target), status: error.status }
     }
     const message = error instanceof Error ? error.message : String(error)
-    if (sending) return { state: 'unknown-outcome', reason: `${message}. The server will be read to see whether it took effect.` }
+    if (sending)
+      return { state: 'unknown-outcome', reason: `${message}. The server will be read to see whether it took effect.` }
     return { state: 'failed', reason: message, status: null }
   }
 
   /** Commits an outcome (with its cache change, in one transaction) and announces it. */
-  private record(entry: StoredEntry, from: readonly OutboxState[], outcome: Exclude<Outcome, { state: 'skipped' }>): void {
+  private record(
+    entry: StoredEntry,
+    from: readonly OutboxState[],
+    outcome: Exclude<Outcome, { state: 'skipped' }>,
+  ): void {
     const now = nowIso()
     const moved = this.cache.transaction(() => {
       let m: StoredEntry | undefined
       switch (outcome.state) {
         case 'done':
         case 'reconciled':
-          m = this.store.transition(entry.id, from, { state: outcome.state, reason: outcome.reason, status: null, conflict: null, nextAttemptAt: null, ...(outcome.result === undefined ? {} : { result: outcome.result }) }, now)
+          m = this.store.transition(
+            entry.id,
+            from,
+            {
+              state: outcome.state,
+              reason: outcome.reason,
+              status: null,
+              conflict: null,
+              nextAttemptAt: null,
+              ...(outcome.result === undefined ? {} : { result: outcome.result }),
+            },
+            now,
+          )
           if (m !== undefined) clearOptimistic(this.cache, m, this.cacheable(m, outcome.update))
           break
         case 'failed':
-          m = this.store.transition(entry.id, from, { state: 'failed', reason: outcome.reason, status: outcome.status, nextAttemptAt: null }, now)
+          m = this.store.transition(
+            entry.id,
+            from,
+            { state: 'failed', reason: outcome.reason, status: outcome.status, nextAttemptAt: null },
+            now,
+          )
           if (m !== undefined) clearOptimistic(this.cache, m, null)
           break
         case 'conflict':
-          m = this.store.transition(entry.id, from, { state: 'conflict', reason: outcome.reason, conflict: outcome.conflict, nextAttemptAt: null }, now)
+          m = this.store.transition(
+            entry.id,
+            from,
+            { state: 'conflict', reason: outcome.reason, conflict: outcome.conflict, nextAttemptAt: null },
+            now,
+          )
           if (m !== undefined) clearOptimistic(this.cache, m, this.cacheable(m, outcome.update))
           break
         case 'unknown-outcome':
         case 'queued':
-          m = this.store.transition(entry.id, from, { state: outcome.state, reason: outcome.reason, nextAttemptAt: outcome.retryAfterMs === undefined ? null : new Date(Date.now() + outcome.retryAfterMs).toISOString() }, now)
+          m = this.store.transition(
+            entry.id,
+            from,
+            {
+              state: outcome.state,
+              reason: outcome.reason,
+              nextAttemptAt:
+                outcome.retryAfterMs === undefined ? null : new Date(Date.now() + outcome.retryAfterMs).toISOString(),
+            },
+            now,
+          )
           break
       }
       return m
@@ -459,8 +609,17 @@ export class Outbox {
   // --- helpers --------------------------------------------------------------------------------
 
   /** The version a write is made against: the cached item (with earlier pending writes applied), else the server's. */
-  private async baseFor(accountId: string, target: Exclude<OutboxTarget, { type: 'todo' }>, mutation: Mutation): Promise<OutboxBase | null> {
-    const wanted: ItemFields = mutation.kind === 'update' ? desiredFields(mutation.changes) : mutation.kind === 'time-estimate' ? { time_estimate: mutation.seconds } : {}
+  private async baseFor(
+    accountId: string,
+    target: Exclude<OutboxTarget, { type: 'todo' }>,
+    mutation: Mutation,
+  ): Promise<OutboxBase | null> {
+    const wanted: ItemFields =
+      mutation.kind === 'update'
+        ? desiredFields(mutation.changes)
+        : mutation.kind === 'time-estimate'
+          ? { time_estimate: mutation.seconds }
+          : {}
     let item: ItemJson | null = cachedItem(this.cache, accountId, target)
     if (item === null && WRITE_KINDS_WITH_BASE.has(mutation.kind) && Object.keys(wanted).length > 0) {
       // Without a base a concurrent change could not be told from ours: read it now, or refuse.
@@ -548,8 +707,40 @@ function authorOf(account: Account): Author {
 
 /** The entry as it crosses the bridge: the stored extras stay in core. */
 function publicEntry(e: StoredEntry): OutboxEntry {
-  const { id, accountId, target, mutation, base, state, reason, status, conflict, attempts, blockedBy, createdAt, updatedAt, sentAt, settledAt } = e
-  return { id, accountId, target, mutation, base, state, reason, status, conflict, attempts, blockedBy, createdAt, updatedAt, sentAt, settledAt }
+  const {
+    id,
+    accountId,
+    target,
+    mutation,
+    base,
+    state,
+    reason,
+    status,
+    conflict,
+    attempts,
+    blockedBy,
+    createdAt,
+    updatedAt,
+    sentAt,
+    settledAt,
+  } = e
+  return {
+    id,
+    accountId,
+    target,
+    mutation,
+    base,
+    state,
+    reason,
+    status,
+    conflict,
+    attempts,
+    blockedBy,
+    createdAt,
+    updatedAt,
+    sentAt,
+    settledAt,
+  }
 }
 
 function nowIso(): string {

@@ -3,7 +3,17 @@ import type { ItemChanges, ItemFields, ItemTarget, Mutation, OutboxConflict } fr
 import type { ApiClient } from '../api/client'
 import { ApiError, PreconditionFailedError } from '../api/errors'
 import { isObject, type JsonObject } from '../cache/json'
-import { FIELD_LABELS, classify, classifyFields, desiredFields, pick, snapshotOf, updateBody, type FieldName, type ItemJson } from './fields'
+import {
+  FIELD_LABELS,
+  classify,
+  classifyFields,
+  desiredFields,
+  pick,
+  snapshotOf,
+  updateBody,
+  type FieldName,
+  type ItemJson,
+} from './fields'
 import type { CacheUpdate } from './optimistic'
 import type { EntryResult, Progress, StoredEntry } from './store'
 
@@ -14,11 +24,26 @@ import type { EntryResult, Progress, StoredEntry } from './store'
 
 /** Where one attempt left an entry. */
 export type Outcome =
-  | { readonly state: 'done' | 'reconciled'; readonly reason: string | null; readonly result?: EntryResult; readonly update?: CacheUpdate }
+  | {
+      readonly state: 'done' | 'reconciled'
+      readonly reason: string | null
+      readonly result?: EntryResult
+      readonly update?: CacheUpdate
+    }
   | { readonly state: 'failed'; readonly reason: string; readonly status: number | null }
-  | { readonly state: 'conflict'; readonly reason: string; readonly conflict: OutboxConflict; readonly update: CacheUpdate }
+  | {
+      readonly state: 'conflict'
+      readonly reason: string
+      readonly conflict: OutboxConflict
+      readonly update: CacheUpdate
+    }
   /** Transient trouble (offline, 5xx on an idempotent write, 429, 401): try again later; an unknown outcome is checked then. */
-  | { readonly state: 'queued' | 'unknown-outcome'; readonly reason: string; readonly retryAfterMs?: number; readonly offline?: boolean }
+  | {
+      readonly state: 'queued' | 'unknown-outcome'
+      readonly reason: string
+      readonly retryAfterMs?: number
+      readonly offline?: boolean
+    }
   /** The entry was moved by the user (discarded) while its reads were out: nothing to record. */
   | { readonly state: 'skipped' }
 
@@ -69,10 +94,12 @@ export async function send(entry: StoredEntry, ctx: SendContext): Promise<Outcom
     case 'comment':
     case 'reply': {
       if (!ctx.beginSend()) return { state: 'skipped' }
-      const url = m.kind === 'comment' ? `${path}/notes` : `${path}/discussions/${encodeURIComponent(m.discussionId)}/notes`
+      const url =
+        m.kind === 'comment' ? `${path}/notes` : `${path}/discussions/${encodeURIComponent(m.discussionId)}/notes`
       const note = await ctx.client.post<JsonObject>(url, { body: m.body })
       // A comment made only of quick actions answers 202 without a note.
-      if (!isObject(note) || typeof note.id !== 'number') return { state: 'done', reason: 'Only quick actions: the server applied them and kept no comment.' }
+      if (!isObject(note) || typeof note.id !== 'number')
+        return { state: 'done', reason: 'Only quick actions: the server applied them and kept no comment.' }
       return { state: 'done', reason: null, result: { noteId: note.id }, update: { kind: 'note', json: note } }
     }
     case 'update':
@@ -82,18 +109,33 @@ export async function send(entry: StoredEntry, ctx: SendContext): Promise<Outcom
       const remote = snapshotOf(item)
       const wanted: ItemFields = { time_estimate: m.seconds }
       const c = classifyFields(wanted, entry.base?.fields ?? null, remote.fields)
-      if (c.conflicting.length > 0) return conflict(wanted, remote.fields, remote.updatedAt, itemUpdate(target, item), c.conflicting)
-      if (c.toSend.length === 0) return { state: 'done', reason: 'The server already had this estimate.', update: itemUpdate(target, item) }
+      if (c.conflicting.length > 0)
+        return conflict(wanted, remote.fields, remote.updatedAt, itemUpdate(target, item), c.conflicting)
+      if (c.toSend.length === 0)
+        return { state: 'done', reason: 'The server already had this estimate.', update: itemUpdate(target, item) }
       if (!ctx.beginSend()) return { state: 'skipped' }
-      const stats = m.seconds === 0 ? await ctx.client.post<{ time_estimate?: number }>(`${path}/reset_time_estimate`) : await ctx.client.post<{ time_estimate?: number }>(`${path}/time_estimate`, { duration: seconds(m.seconds) })
-      if (stats?.time_estimate !== m.seconds) return { state: 'failed', reason: `The server answered with an estimate of ${String(stats?.time_estimate)} seconds instead of ${m.seconds}.`, status: null }
+      const stats =
+        m.seconds === 0
+          ? await ctx.client.post<{ time_estimate?: number }>(`${path}/reset_time_estimate`)
+          : await ctx.client.post<{ time_estimate?: number }>(`${path}/time_estimate`, { duration: seconds(m.seconds) })
+      if (stats?.time_estimate !== m.seconds)
+        return {
+          state: 'failed',
+          reason: `The server answered with an estimate of ${String(stats?.time_estimate)} seconds instead of ${m.seconds}.`,
+          status: null,
+        }
       return { state: 'done', reason: null, update: await refreshed(target, ctx) }
     }
     case 'add-spent-time': {
       // Adding time is not idempotent: the total before goes in with `sending`, so a crash can be checked.
       const before = await ctx.client.get<{ total_time_spent?: number }>(`${path}/time_stats`)
       if (!ctx.beginSend({ spentBefore: before.total_time_spent ?? 0 })) return { state: 'skipped' }
-      await ctx.client.post(`${path}/add_spent_time`, m.summary === undefined ? { duration: seconds(m.seconds) } : { duration: seconds(m.seconds), summary: m.summary })
+      await ctx.client.post(
+        `${path}/add_spent_time`,
+        m.summary === undefined
+          ? { duration: seconds(m.seconds) }
+          : { duration: seconds(m.seconds), summary: m.summary },
+      )
       return { state: 'done', reason: null, update: await refreshed(target, ctx) }
     }
     case 'todo': {
@@ -103,13 +145,19 @@ export async function send(entry: StoredEntry, ctx: SendContext): Promise<Outcom
         if (!isObject(todo) || typeof todo.id !== 'number') return { state: 'done', reason: null }
         return { state: 'done', reason: null, result: { todoId: todo.id }, update: { kind: 'todo', json: todo } }
       } catch (error) {
-        if (error instanceof ApiError && error.status === 304) return { state: 'done', reason: `The ${noun(target)} was already on your to-do list.` }
+        if (error instanceof ApiError && error.status === 304)
+          return { state: 'done', reason: `The ${noun(target)} was already on your to-do list.` }
         throw error
       }
     }
     case 'subscription': {
       const item = await ctx.client.get<ItemJson>(path)
-      if (item.subscribed === m.subscribed) return { state: 'done', reason: m.subscribed ? 'Already subscribed.' : 'Already unsubscribed.', update: itemUpdate(target, item) }
+      if (item.subscribed === m.subscribed)
+        return {
+          state: 'done',
+          reason: m.subscribed ? 'Already subscribed.' : 'Already unsubscribed.',
+          update: itemUpdate(target, item),
+        }
       if (!ctx.beginSend()) return { state: 'skipped' }
       try {
         const updated = await ctx.client.post<ItemJson>(`${path}/${m.subscribed ? 'subscribe' : 'unsubscribe'}`)
@@ -126,7 +174,11 @@ export async function send(entry: StoredEntry, ctx: SendContext): Promise<Outcom
 }
 
 function invalid(entry: StoredEntry): Outcome {
-  return { state: 'failed', reason: `A ${entry.mutation.kind} write does not apply to a ${entry.target.type.replace('_', ' ')}.`, status: null }
+  return {
+    state: 'failed',
+    reason: `A ${entry.mutation.kind} write does not apply to a ${entry.target.type.replace('_', ' ')}.`,
+    status: null,
+  }
 }
 
 function itemUpdate(target: ItemTarget, json: ItemJson): CacheUpdate {
@@ -142,7 +194,13 @@ async function refreshed(target: ItemTarget, ctx: SendContext): Promise<CacheUpd
   }
 }
 
-function conflict(wanted: ItemFields, remote: Required<ItemFields>, remoteUpdatedAt: string | null, update: CacheUpdate, fields: readonly FieldName[]): Outcome {
+function conflict(
+  wanted: ItemFields,
+  remote: Required<ItemFields>,
+  remoteUpdatedAt: string | null,
+  update: CacheUpdate,
+  fields: readonly FieldName[],
+): Outcome {
   const keys = Object.keys(wanted) as FieldName[]
   return {
     state: 'conflict',
@@ -157,19 +215,30 @@ function conflict(wanted: ItemFields, remote: Required<ItemFields>, remoteUpdate
  * needed with `If-Unmodified-Since` set to the version just read; a 412 (it changed in between)
  * starts another round.
  */
-async function sendUpdate(entry: StoredEntry, changes: ItemChanges, target: ItemTarget, ctx: SendContext): Promise<Outcome> {
+async function sendUpdate(
+  entry: StoredEntry,
+  changes: ItemChanges,
+  target: ItemTarget,
+  ctx: SendContext,
+): Promise<Outcome> {
   const path = itemPath(target)
   for (let round = 0; round < MAX_PRECONDITION_ROUNDS; round++) {
     const item = await readPastLastChange(path, ctx)
     const remote = snapshotOf(item)
     const c = classify(changes, entry.base?.fields ?? null, remote.fields)
-    if (c.conflicting.length > 0) return conflict(desiredFields(changes), remote.fields, remote.updatedAt, itemUpdate(target, item), c.conflicting)
+    if (c.conflicting.length > 0)
+      return conflict(desiredFields(changes), remote.fields, remote.updatedAt, itemUpdate(target, item), c.conflicting)
     const body = updateBody(changes, c)
-    if (Object.keys(body).length === 0) return { state: 'done', reason: 'The server already had these changes.', update: itemUpdate(target, item) }
+    if (Object.keys(body).length === 0)
+      return { state: 'done', reason: 'The server already had these changes.', update: itemUpdate(target, item) }
     if (!ctx.beginSend()) return { state: 'skipped' }
     let updated: ItemJson
     try {
-      updated = await ctx.client.put<ItemJson>(path, body, remote.updatedAt === null ? {} : { ifUnmodifiedSince: new Date(remote.updatedAt) })
+      updated = await ctx.client.put<ItemJson>(
+        path,
+        body,
+        remote.updatedAt === null ? {} : { ifUnmodifiedSince: new Date(remote.updatedAt) },
+      )
     } catch (error) {
       if (error instanceof PreconditionFailedError) continue
       throw error
@@ -179,10 +248,19 @@ async function sendUpdate(entry: StoredEntry, changes: ItemChanges, target: Item
     const after = classify(changes, null, snapshotOf(updated).fields)
     const missing = [...after.toSend, ...after.conflicting].map((f) => FIELD_LABELS[f])
     if (after.deltasToSend) missing.push('labels')
-    if (missing.length > 0) return { state: 'failed', reason: `The server accepted the update but did not apply: ${missing.join(', ')}.`, status: null }
+    if (missing.length > 0)
+      return {
+        state: 'failed',
+        reason: `The server accepted the update but did not apply: ${missing.join(', ')}.`,
+        status: null,
+      }
     return { state: 'done', reason: null, update: itemUpdate(target, updated) }
   }
-  return { state: 'failed', reason: `The ${noun(target)} kept changing on the server while this update was being sent; retry it.`, status: 412 }
+  return {
+    state: 'failed',
+    reason: `The ${noun(target)} kept changing on the server while this update was being sent; retry it.`,
+    status: 412,
+  }
 }
 
 /**
@@ -195,7 +273,13 @@ async function readPastLastChange(path: string, ctx: SendContext): Promise<ItemJ
     const { data, headers } = await ctx.client.request<ItemJson>('GET', path)
     const serverNow = Date.parse(headers.get('date') ?? '')
     const updated = Date.parse(data.updated_at ?? '')
-    if (read >= 3 || Number.isNaN(serverNow) || Number.isNaN(updated) || Math.floor(serverNow / 1000) > Math.floor(updated / 1000)) return data
+    if (
+      read >= 3 ||
+      Number.isNaN(serverNow) ||
+      Number.isNaN(updated) ||
+      Math.floor(serverNow / 1000) > Math.floor(updated / 1000)
+    )
+      return data
     await sleep(1000 - (updated % 1000) + 20)
   }
 }
@@ -226,14 +310,26 @@ async function findOwnNote(entry: StoredEntry, body: string, ctx: SendContext): 
   const path = itemPath(entry.target)
   const since = Date.parse(entry.sentAt ?? entry.createdAt) - SKEW_ALLOWANCE_MS
   const claimed = ctx.claimedNoteIds()
-  const matches = (n: NoteJson): boolean => n.body === body && n.author?.id === ctx.userId && n.system !== true && !claimed.has(n.id) && Date.parse(n.created_at) >= since
+  const matches = (n: NoteJson): boolean =>
+    n.body === body &&
+    n.author?.id === ctx.userId &&
+    n.system !== true &&
+    !claimed.has(n.id) &&
+    Date.parse(n.created_at) >= since
   if (entry.mutation.kind === 'reply') {
-    const discussion = await ctx.client.get<{ notes?: NoteJson[] }>(`${path}/discussions/${encodeURIComponent(entry.mutation.discussionId)}`)
+    const discussion = await ctx.client.get<{ notes?: NoteJson[] }>(
+      `${path}/discussions/${encodeURIComponent(entry.mutation.discussionId)}`,
+    )
     return (discussion.notes ?? []).find(matches) ?? null
   }
   // Newest first, stopping at notes older than the window.
   for (let page = 1; ; page++) {
-    const { items, nextPage } = await ctx.client.getPage<NoteJson>(`${path}/notes`, { order_by: 'created_at', sort: 'desc', per_page: 100, page })
+    const { items, nextPage } = await ctx.client.getPage<NoteJson>(`${path}/notes`, {
+      order_by: 'created_at',
+      sort: 'desc',
+      per_page: 100,
+      page,
+    })
     const found = items.find(matches)
     if (found !== undefined) return found
     if (nextPage === null || items.length === 0 || Date.parse(items[items.length - 1].created_at) < since) return null
@@ -259,28 +355,45 @@ export async function check(entry: StoredEntry, ctx: SendContext): Promise<Check
     case 'comment':
     case 'reply': {
       if (onlyQuickActions(m.body)) {
-        return { applied: 'unknown', reason: 'This comment holds only quick actions, which leave no comment to look for: check the item, then retry or discard it.' }
+        return {
+          applied: 'unknown',
+          reason:
+            'This comment holds only quick actions, which leave no comment to look for: check the item, then retry or discard it.',
+        }
       }
       const note = await findOwnNote(entry, m.body, ctx)
-      if (note !== null) return { applied: true, reason: 'The comment was found on the server.', result: { noteId: note.id }, update: { kind: 'note', json: note as unknown as JsonObject } }
+      if (note !== null)
+        return {
+          applied: true,
+          reason: 'The comment was found on the server.',
+          result: { noteId: note.id },
+          update: { kind: 'note', json: note as unknown as JsonObject },
+        }
       return { applied: false, reason: 'The comment was not on the server.' }
     }
     case 'update': {
       const item = await ctx.client.get<ItemJson>(path)
       const c = classify(m.changes, null, snapshotOf(item).fields)
-      if (c.toSend.length === 0 && c.conflicting.length === 0 && !c.deltasToSend) return { applied: true, reason: 'The server has these changes.', update: itemUpdate(target, item) }
+      if (c.toSend.length === 0 && c.conflicting.length === 0 && !c.deltasToSend)
+        return { applied: true, reason: 'The server has these changes.', update: itemUpdate(target, item) }
       // Not (fully) there: the normal send path compares with the base again before writing.
       return { applied: false, reason: 'The server did not have these changes.' }
     }
     case 'time-estimate': {
       const stats = await ctx.client.get<{ time_estimate?: number }>(`${path}/time_stats`)
-      return stats.time_estimate === m.seconds ? { applied: true, reason: 'The server has this estimate.' } : { applied: false, reason: 'The server did not have this estimate.' }
+      return stats.time_estimate === m.seconds
+        ? { applied: true, reason: 'The server has this estimate.' }
+        : { applied: false, reason: 'The server did not have this estimate.' }
     }
     case 'add-spent-time': {
       const before = entry.progress?.spentBefore
       const stats = await ctx.client.get<{ total_time_spent?: number }>(`${path}/time_stats`)
       const total = stats.total_time_spent ?? 0
-      if (before === undefined) return { applied: 'unknown', reason: 'The spent time before the request was not recorded: check the time tracking, then retry or discard.' }
+      if (before === undefined)
+        return {
+          applied: 'unknown',
+          reason: 'The spent time before the request was not recorded: check the time tracking, then retry or discard.',
+        }
       if (total - before === m.seconds) return { applied: true, reason: 'The server recorded this time.' }
       if (total === before) return { applied: false, reason: 'The server had not recorded this time.' }
       return {
@@ -290,14 +403,20 @@ export async function check(entry: StoredEntry, ctx: SendContext): Promise<Check
     }
     case 'todo': {
       const type = target.type === 'issue' ? 'Issue' : 'MergeRequest'
-      for await (const todo of ctx.client.paginate<{ target?: { iid?: number } }>('/todos', { state: 'pending', project_id: target.projectId, type })) {
+      for await (const todo of ctx.client.paginate<{ target?: { iid?: number } }>('/todos', {
+        state: 'pending',
+        project_id: target.projectId,
+        type,
+      })) {
         if (todo.target?.iid === target.iid) return { applied: true, reason: 'The to-do is on the server.' }
       }
       return { applied: false, reason: 'The to-do was not on the server.' }
     }
     case 'subscription': {
       const item = await ctx.client.get<ItemJson>(path)
-      return item.subscribed === m.subscribed ? { applied: true, reason: 'The subscription is as wanted.', update: itemUpdate(target, item) } : { applied: false, reason: 'The subscription was not changed.' }
+      return item.subscribed === m.subscribed
+        ? { applied: true, reason: 'The subscription is as wanted.', update: itemUpdate(target, item) }
+        : { applied: false, reason: 'The subscription was not changed.' }
     }
     default:
       return { applied: 'unknown', reason: `Cannot check a ${m.kind} write on a ${noun(target)}.` }

@@ -1,5 +1,12 @@
 import type Database from 'better-sqlite3'
-import type { Mutation, OutboxBase, OutboxConflict, OutboxEntry, OutboxState, OutboxTarget } from '../../../shared/ipc/outbox'
+import type {
+  Mutation,
+  OutboxBase,
+  OutboxConflict,
+  OutboxEntry,
+  OutboxState,
+  OutboxTarget,
+} from '../../../shared/ipc/outbox'
 
 /** The desktop cache database (cache/database.ts `openCacheDatabase`), which holds the outbox's table. */
 export type Db = Database.Database
@@ -110,18 +117,31 @@ const BLOCKED_BY = `(SELECT p.id FROM outbox_entries p WHERE p.account_id = e.ac
 export class OutboxStore {
   constructor(readonly db: Db) {}
 
-  insert(entry: { accountId: string; target: OutboxTarget; mutation: Mutation; base: OutboxBase | null }, now: string): StoredEntry {
+  insert(
+    entry: { accountId: string; target: OutboxTarget; mutation: Mutation; base: OutboxBase | null },
+    now: string,
+  ): StoredEntry {
     const info = this.db
       .prepare(
         `INSERT INTO outbox_entries (account_id, item_key, target, kind, mutation, base, state, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?)`,
       )
-      .run(entry.accountId, itemKeyOf(entry.target), JSON.stringify(entry.target), entry.mutation.kind, JSON.stringify(entry.mutation), entry.base === null ? null : JSON.stringify(entry.base), now, now)
+      .run(
+        entry.accountId,
+        itemKeyOf(entry.target),
+        JSON.stringify(entry.target),
+        entry.mutation.kind,
+        JSON.stringify(entry.mutation),
+        entry.base === null ? null : JSON.stringify(entry.base),
+        now,
+        now,
+      )
     return this.require(Number(info.lastInsertRowid))
   }
 
   get(id: number): StoredEntry | undefined {
-    const row = this.db.prepare(`SELECT e.*, ${BLOCKED_BY} FROM outbox_entries e WHERE e.id = ?`).get(id) as Row | undefined
+    const row = this.db.prepare(`SELECT e.*, ${BLOCKED_BY} FROM outbox_entries e WHERE e.id = ?`).get(id) as
+      Row | undefined
     return row === undefined ? undefined : toEntry(row)
   }
 
@@ -134,22 +154,35 @@ export class OutboxStore {
   /** Unsettled entries (and with `includeSettled`, the last 200 settled ones), oldest first. */
   list(filter: { accountId?: string; includeSettled?: boolean } = {}): StoredEntry[] {
     const where = filter.accountId === undefined ? '' : 'AND e.account_id = @accountId'
-    const unsettled = this.db.prepare(`SELECT e.*, ${BLOCKED_BY} FROM outbox_entries e WHERE e.settled_at IS NULL ${where} ORDER BY e.id`).all({ accountId: filter.accountId }) as Row[]
+    const unsettled = this.db
+      .prepare(`SELECT e.*, ${BLOCKED_BY} FROM outbox_entries e WHERE e.settled_at IS NULL ${where} ORDER BY e.id`)
+      .all({ accountId: filter.accountId }) as Row[]
     if (filter.includeSettled !== true) return unsettled.map(toEntry)
     const settled = this.db
-      .prepare(`SELECT * FROM (SELECT e.*, NULL AS blocked_by FROM outbox_entries e WHERE e.settled_at IS NOT NULL ${where} ORDER BY e.settled_at DESC, e.id DESC LIMIT 200)`)
+      .prepare(
+        `SELECT * FROM (SELECT e.*, NULL AS blocked_by FROM outbox_entries e WHERE e.settled_at IS NOT NULL ${where} ORDER BY e.settled_at DESC, e.id DESC LIMIT 200)`,
+      )
       .all({ accountId: filter.accountId }) as Row[]
     return [...unsettled, ...settled].sort((a, b) => a.id - b.id).map(toEntry)
   }
 
   /** Accounts with entries still to send or check. */
   accountsWithWork(): string[] {
-    return this.db.prepare(`SELECT DISTINCT account_id FROM outbox_entries WHERE state IN ('queued', 'unknown-outcome', 'sending')`).pluck().all() as string[]
+    return this.db
+      .prepare(`SELECT DISTINCT account_id FROM outbox_entries WHERE state IN ('queued', 'unknown-outcome', 'sending')`)
+      .pluck()
+      .all() as string[]
   }
 
   /** Whether the account has entries still to send or check. */
   hasWork(accountId: string): boolean {
-    return this.db.prepare(`SELECT 1 FROM outbox_entries WHERE account_id = ? AND state IN ('queued', 'unknown-outcome', 'sending') LIMIT 1`).get(accountId) !== undefined
+    return (
+      this.db
+        .prepare(
+          `SELECT 1 FROM outbox_entries WHERE account_id = ? AND state IN ('queued', 'unknown-outcome', 'sending') LIMIT 1`,
+        )
+        .get(accountId) !== undefined
+    )
   }
 
   /**
@@ -173,14 +206,21 @@ export class OutboxStore {
   /** The earliest back-off deadline still ahead among the account's entries waiting for one, if any. */
   nextWakeUp(accountId: string, now: string): string | null {
     return (
-      (this.db.prepare(`SELECT MIN(next_attempt_at) FROM outbox_entries WHERE account_id = ? AND state IN ('queued', 'unknown-outcome') AND next_attempt_at > ?`).pluck().get(accountId, now) as string | null) ?? null
+      (this.db
+        .prepare(
+          `SELECT MIN(next_attempt_at) FROM outbox_entries WHERE account_id = ? AND state IN ('queued', 'unknown-outcome') AND next_attempt_at > ?`,
+        )
+        .pluck()
+        .get(accountId, now) as string | null) ?? null
     )
   }
 
   /** Unsettled entries after this one for the same item. */
   laterOfItem(entry: StoredEntry): StoredEntry[] {
     const rows = this.db
-      .prepare(`SELECT e.*, ${BLOCKED_BY} FROM outbox_entries e WHERE e.account_id = ? AND e.item_key = ? AND e.id > ? AND e.settled_at IS NULL ORDER BY e.id`)
+      .prepare(
+        `SELECT e.*, ${BLOCKED_BY} FROM outbox_entries e WHERE e.account_id = ? AND e.item_key = ? AND e.id > ? AND e.settled_at IS NULL ORDER BY e.id`,
+      )
       .all(entry.accountId, entry.itemKey, entry.id) as Row[]
     return rows.map(toEntry)
   }
@@ -219,7 +259,9 @@ export class OutboxStore {
     sets.push(SETTLED.includes(t.state) ? 'settled_at = @now' : 'settled_at = NULL')
     const placeholders = from.map((_, i) => `@from${i}`).join(', ')
     from.forEach((s, i) => (params[`from${i}`] = s))
-    const info = this.db.prepare(`UPDATE outbox_entries SET ${sets.join(', ')} WHERE id = @id AND state IN (${placeholders})`).run(params)
+    const info = this.db
+      .prepare(`UPDATE outbox_entries SET ${sets.join(', ')} WHERE id = @id AND state IN (${placeholders})`)
+      .run(params)
     return info.changes === 1 ? this.require(id) : undefined
   }
 
@@ -230,13 +272,17 @@ export class OutboxStore {
   markInterrupted(now: string): StoredEntry[] {
     const ids = this.db.prepare(`SELECT id FROM outbox_entries WHERE state = 'sending'`).pluck().all() as number[]
     const reason = 'Burrow stopped while this was being sent; checking the server before doing anything else.'
-    return ids.map((id) => this.transition(id, ['sending'], { state: 'unknown-outcome', reason }, now)).filter((e): e is StoredEntry => e !== undefined)
+    return ids
+      .map((id) => this.transition(id, ['sending'], { state: 'unknown-outcome', reason }, now))
+      .filter((e): e is StoredEntry => e !== undefined)
   }
 
   /** Note ids that settled comments of this item already account for (so one note is never claimed twice). */
   claimedNoteIds(accountId: string, itemKey: string, exceptId: number): Set<number> {
     const rows = this.db
-      .prepare(`SELECT result FROM outbox_entries WHERE account_id = ? AND item_key = ? AND id <> ? AND kind IN ('comment', 'reply') AND result IS NOT NULL`)
+      .prepare(
+        `SELECT result FROM outbox_entries WHERE account_id = ? AND item_key = ? AND id <> ? AND kind IN ('comment', 'reply') AND result IS NOT NULL`,
+      )
       .pluck()
       .all(accountId, itemKey, exceptId) as string[]
     const ids = new Set<number>()
@@ -249,6 +295,7 @@ export class OutboxStore {
 
   /** Forgets settled entries older than the cutoff. */
   prune(before: string): number {
-    return this.db.prepare('DELETE FROM outbox_entries WHERE settled_at IS NOT NULL AND settled_at < ?').run(before).changes
+    return this.db.prepare('DELETE FROM outbox_entries WHERE settled_at IS NOT NULL AND settled_at < ?').run(before)
+      .changes
   }
 }

@@ -23,7 +23,8 @@ const FETCH_REFSPEC = '+refs/heads/*:refs/remotes/origin/*'
  * `onAuth` per request), fetching every branch as `refs/remotes/origin/*`.
  */
 export async function initClone(gitdir: string, url: string): Promise<void> {
-  if (new URL(url).username !== '' || new URL(url).password !== '') throw new Error('A clone URL must not carry credentials.')
+  if (new URL(url).username !== '' || new URL(url).password !== '')
+    throw new Error('A clone URL must not carry credentials.')
   await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' })
   await git.setConfig({ fs, gitdir, path: 'remote.origin.url', value: url })
   await git.setConfig({ fs, gitdir, path: 'remote.origin.fetch', value: FETCH_REFSPEC })
@@ -31,7 +32,8 @@ export async function initClone(gitdir: string, url: string): Promise<void> {
 
 /** Points `origin` at `url` (a project renamed or moved since the clone). */
 export async function setRemoteUrl(gitdir: string, url: string): Promise<void> {
-  if (new URL(url).username !== '' || new URL(url).password !== '') throw new Error('A clone URL must not carry credentials.')
+  if (new URL(url).username !== '' || new URL(url).password !== '')
+    throw new Error('A clone URL must not carry credentials.')
   const current: unknown = await git.getConfig({ fs, gitdir, path: 'remote.origin.url' })
   if (current !== url) await git.setConfig({ fs, gitdir, path: 'remote.origin.url', value: url })
 }
@@ -101,7 +103,8 @@ export async function removeUnindexedPacks(gitdir: string): Promise<void> {
     return
   }
   for (const name of names) {
-    if (name.endsWith('.pack') && !names.includes(name.replace(/\.pack$/, '.idx'))) await rm(join(packDir, name), { force: true })
+    if (name.endsWith('.pack') && !names.includes(name.replace(/\.pack$/, '.idx')))
+      await rm(join(packDir, name), { force: true })
   }
 }
 

@@ -31,21 +31,36 @@ export interface DiffLimits {
 export const DEFAULT_DIFF_LIMITS: DiffLimits = { maxBytes: 1024 * 1024, maxEdits: 20_000 }
 
 /** One file's unified diff: the hunks as git prints them with 3 lines of context, no file headers. */
-export type FileDiff = { readonly kind: 'text'; readonly diff: string; readonly lines: number } | { readonly kind: 'binary'; readonly diff: string } | { readonly kind: 'too-large' }
+export type FileDiff =
+  | { readonly kind: 'text'; readonly diff: string; readonly lines: number }
+  | { readonly kind: 'binary'; readonly diff: string }
+  | { readonly kind: 'too-large' }
 
 /**
  * The diff of one file between two versions (null: the file does not exist on that side). Binary
  * content gives git's `Binary files a/… and b/… differ`; a side over `maxBytes`, or a diff over
  * `maxEdits`, gives `too-large` (the viewer says so instead of freezing on it).
  */
-export function diffFile(oldPath: string, newPath: string, before: Uint8Array | null, after: Uint8Array | null, limits: DiffLimits = DEFAULT_DIFF_LIMITS): FileDiff {
+export function diffFile(
+  oldPath: string,
+  newPath: string,
+  before: Uint8Array | null,
+  after: Uint8Array | null,
+  limits: DiffLimits = DEFAULT_DIFF_LIMITS,
+): FileDiff {
   const a = before ?? new Uint8Array()
   const b = after ?? new Uint8Array()
   if (isBinary(a) || isBinary(b)) {
-    return { kind: 'binary', diff: `Binary files ${before === null ? '/dev/null' : `a/${oldPath}`} and ${after === null ? '/dev/null' : `b/${newPath}`} differ\n` }
+    return {
+      kind: 'binary',
+      diff: `Binary files ${before === null ? '/dev/null' : `a/${oldPath}`} and ${after === null ? '/dev/null' : `b/${newPath}`} differ\n`,
+    }
   }
   if (a.length > limits.maxBytes || b.length > limits.maxBytes) return { kind: 'too-large' }
-  const patch = structuredPatch(oldPath, newPath, decodeText(a), decodeText(b), undefined, undefined, { context: 3, maxEditLength: limits.maxEdits })
+  const patch = structuredPatch(oldPath, newPath, decodeText(a), decodeText(b), undefined, undefined, {
+    context: 3,
+    maxEditLength: limits.maxEdits,
+  })
   if (patch === undefined) return { kind: 'too-large' }
   let text = ''
   let lines = 0

@@ -23,7 +23,9 @@ export class GitNetworkError extends Error {
   readonly code = 'offline'
 }
 
-async function collect(body: AsyncIterableIterator<Uint8Array> | undefined): Promise<Uint8Array<ArrayBuffer> | undefined> {
+async function collect(
+  body: AsyncIterableIterator<Uint8Array> | undefined,
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
   if (body === undefined) return undefined
   const chunks: Uint8Array[] = []
   for await (const chunk of body) chunks.push(chunk)
@@ -41,13 +43,20 @@ export function gitHttpClient(options: GitHttpOptions): HttpClient {
   return {
     async request(request: GitHttpRequest): Promise<GitHttpResponse> {
       const url = new URL(request.url)
-      if (url.origin !== options.origin) throw Object.assign(new Error(`Refusing a git request to ${url.origin}: only ${options.origin} is this account's instance.`), { code: 'foreign-url' })
+      if (url.origin !== options.origin)
+        throw Object.assign(
+          new Error(`Refusing a git request to ${url.origin}: only ${options.origin} is this account's instance.`),
+          { code: 'foreign-url' },
+        )
       options.signal.throwIfAborted()
       const idle = new AbortController()
       let timer: NodeJS.Timeout | null = null
       const arm = (): void => {
         if (timer !== null) clearTimeout(timer)
-        timer = setTimeout(() => idle.abort(new Error(`No answer from ${url.origin} for ${Math.round(idleMs / 1000)} s.`)), idleMs)
+        timer = setTimeout(
+          () => idle.abort(new Error(`No answer from ${url.origin} for ${Math.round(idleMs / 1000)} s.`)),
+          idleMs,
+        )
         // A body nobody reads to the end must not keep the process alive.
         timer.unref()
       }
@@ -60,19 +69,36 @@ export function gitHttpClient(options: GitHttpOptions): HttpClient {
       let response: Response
       arm()
       try {
-        response = await options.fetch(request.url, { method: request.method ?? 'GET', headers: request.headers, body, signal, redirect: 'manual' })
+        response = await options.fetch(request.url, {
+          method: request.method ?? 'GET',
+          headers: request.headers,
+          body,
+          signal,
+          redirect: 'manual',
+        })
       } catch (error) {
         disarm()
         if (options.signal.aborted) throw options.signal.reason
         options.onNetworkError?.()
-        const why = idle.signal.aborted ? (idle.signal.reason as Error).message : error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)
+        const why = idle.signal.aborted
+          ? (idle.signal.reason as Error).message
+          : error instanceof Error
+            ? error.cause instanceof Error
+              ? error.cause.message
+              : error.message
+            : String(error)
         throw new GitNetworkError(`Could not reach ${url.origin}: ${why}`)
       }
       options.onReachable?.()
       if (response.status >= 300 && response.status < 400) {
         disarm()
         await response.body?.cancel()
-        throw Object.assign(new Error(`The server redirected the git request (${response.status}); the repository may have moved. Fetch the project again from the server.`), { code: 'redirected' })
+        throw Object.assign(
+          new Error(
+            `The server redirected the git request (${response.status}); the repository may have moved. Fetch the project again from the server.`,
+          ),
+          { code: 'redirected' },
+        )
       }
       const headers: Record<string, string> = {}
       response.headers.forEach((value, key) => {
@@ -90,12 +116,21 @@ export function gitHttpClient(options: GitHttpOptions): HttpClient {
         } catch (error) {
           if (options.signal.aborted) throw options.signal.reason
           options.onNetworkError?.()
-          throw new GitNetworkError(`The connection to ${url.origin} broke off: ${error instanceof Error ? error.message : String(error)}`)
+          throw new GitNetworkError(
+            `The connection to ${url.origin} broke off: ${error instanceof Error ? error.message : String(error)}`,
+          )
         } finally {
           disarm()
         }
       }
-      return { url: request.url, method: request.method, headers, body: chunks(), statusCode: response.status, statusMessage: response.statusText }
+      return {
+        url: request.url,
+        method: request.method,
+        headers,
+        body: chunks(),
+        statusCode: response.status,
+        statusMessage: response.statusText,
+      }
     },
   }
 }

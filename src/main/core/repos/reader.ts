@@ -1,6 +1,18 @@
 import fs from 'node:fs'
 import git, { type ReadCommitResult, type TreeEntry } from 'isomorphic-git'
-import type { RepoBlob, RepoBranch, RepoCommit, RepoCommitDetail, RepoCompare, RepoDiff, RepoLog, RepoRefs, RepoTag, RepoTree, RepoTreeEntry } from '../../../shared/ipc/repos'
+import type {
+  RepoBlob,
+  RepoBranch,
+  RepoCommit,
+  RepoCommitDetail,
+  RepoCompare,
+  RepoDiff,
+  RepoLog,
+  RepoRefs,
+  RepoTag,
+  RepoTree,
+  RepoTreeEntry,
+} from '../../../shared/ipc/repos'
 import { refProblem, repoPathProblem } from '../../../shared/ipc/repos'
 import { fold } from '../cache/search'
 import { DEFAULT_DIFF_LIMITS, decodeText, diffFile, isBinary, type DiffLimits } from './diff'
@@ -46,11 +58,20 @@ export function sniffImage(bytes: Uint8Array): string | null {
 }
 
 /** What a blob read gives the page, the same whether the bytes came from the clone or the server. */
-export function blobPreview(bytes: Uint8Array, size: number, limits: Pick<ReadLimits, 'previewMaxBytes' | 'imageMaxBytes'>): Pick<RepoBlob, 'binary' | 'tooLarge' | 'text' | 'imageDataUrl'> {
+export function blobPreview(
+  bytes: Uint8Array,
+  size: number,
+  limits: Pick<ReadLimits, 'previewMaxBytes' | 'imageMaxBytes'>,
+): Pick<RepoBlob, 'binary' | 'tooLarge' | 'text' | 'imageDataUrl'> {
   const image = sniffImage(bytes)
   if (image !== null) {
     const small = size <= limits.imageMaxBytes
-    return { binary: true, tooLarge: !small, text: null, imageDataUrl: small ? `data:${image};base64,${Buffer.from(bytes).toString('base64')}` : null }
+    return {
+      binary: true,
+      tooLarge: !small,
+      text: null,
+      imageDataUrl: small ? `data:${image};base64,${Buffer.from(bytes).toString('base64')}` : null,
+    }
   }
   const binary = isBinary(bytes)
   if (binary) return { binary, tooLarge: false, text: null, imageDataUrl: null }
@@ -95,7 +116,8 @@ interface Change {
 }
 
 /** Git sorts paths byte by byte; so do diffs here. */
-const byPath = (a: { readonly path: string }, b: { readonly path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
+const byPath = (a: { readonly path: string }, b: { readonly path: string }): number =>
+  a.path < b.path ? -1 : a.path > b.path ? 1 : 0
 
 /** A small max-heap of commits by committer time: the order `git log` walks history in. */
 class CommitQueue<T extends { readonly time: number }> {
@@ -236,7 +258,8 @@ export class CloneReader {
       }
       tags.push({ name, commit: oid, message })
     }
-    const byName = (a: { readonly name: string }, b: { readonly name: string }): number => a.name.localeCompare(b.name, 'en')
+    const byName = (a: { readonly name: string }, b: { readonly name: string }): number =>
+      a.name.localeCompare(b.name, 'en')
     branches.sort((a, b) => (a.default === b.default ? byName(a, b) : a.default ? -1 : 1))
     // Newest version first, the way GitLab lists tags by default (by name, descending, numbers compared as numbers).
     tags.sort((a, b) => b.name.localeCompare(a.name, 'en', { numeric: true }))
@@ -297,16 +320,25 @@ export class CloneReader {
       mode: e.mode,
       id: e.oid,
     }))
-    entries.sort((a, b) => (a.type === 'tree') === (b.type === 'tree') ? a.name.localeCompare(b.name, 'en') : a.type === 'tree' ? -1 : 1)
+    entries.sort((a, b) =>
+      (a.type === 'tree') === (b.type === 'tree') ? a.name.localeCompare(b.name, 'en') : a.type === 'tree' ? -1 : 1,
+    )
     return { ref, commit, path, entries }
   }
 
-  async blob(ref: string, path: string): Promise<Pick<RepoBlob, 'ref' | 'path' | 'id' | 'size' | 'binary' | 'tooLarge' | 'text' | 'imageDataUrl'>> {
+  async blob(
+    ref: string,
+    path: string,
+  ): Promise<Pick<RepoBlob, 'ref' | 'path' | 'id' | 'size' | 'binary' | 'tooLarge' | 'text' | 'imageDataUrl'>> {
     checkPath(path, false)
     const commit = await this.resolveCommit(ref)
     const entry = await this.entryAt((await this.readCommit(commit)).commit.tree, path)
     if (entry === null) throw notFound(`${path} does not exist at ${ref}.`)
-    if (entry.type !== 'blob') throw new RepoError('not-a-file', `${path} is a ${entry.type === 'tree' ? 'directory' : 'submodule'}, not a file.`)
+    if (entry.type !== 'blob')
+      throw new RepoError(
+        'not-a-file',
+        `${path} is a ${entry.type === 'tree' ? 'directory' : 'submodule'}, not a file.`,
+      )
     const { blob } = await git.readBlob({ fs, gitdir: this.gitdir, oid: entry.oid, cache: this.cache })
     return { ref, path, id: entry.oid, size: blob.length, ...blobPreview(blob, blob.length, this.limits) }
   }
@@ -316,7 +348,12 @@ export class CloneReader {
    * path, only commits that changed it: a commit whose version of the path equals one of its
    * parents' is left out and history follows that parent only (git's default simplification).
    */
-  async log(ref: string, path: string, page: number, perPage: number): Promise<Pick<RepoLog, 'commits' | 'page' | 'perPage' | 'hasMore'>> {
+  async log(
+    ref: string,
+    path: string,
+    page: number,
+    perPage: number,
+  ): Promise<Pick<RepoLog, 'commits' | 'page' | 'perPage' | 'hasMore'>> {
     checkPath(path, true)
     const start = await this.resolveCommit(ref)
     const skip = (page - 1) * perPage
@@ -347,19 +384,36 @@ export class CloneReader {
    * GitLab's compare: the commits in `to` and not in `from`, and the diff from their merge base
    * to `to` (or from `from` itself with `straight`).
    */
-  async compare(from: string, to: string, straight: boolean): Promise<Pick<RepoCompare, 'from' | 'to' | 'mergeBase' | 'commits' | 'commitsTruncated' | 'diffs' | 'overflow'>> {
+  async compare(
+    from: string,
+    to: string,
+    straight: boolean,
+  ): Promise<Pick<RepoCompare, 'from' | 'to' | 'mergeBase' | 'commits' | 'commitsTruncated' | 'diffs' | 'overflow'>> {
     const fromOid = await this.resolveCommit(from)
     const toOid = await this.resolveCommit(to)
     let mergeBase: string | null = null
     if (!straight) {
-      const bases = (await git.findMergeBase({ fs, gitdir: this.gitdir, oids: [fromOid, toOid], cache: this.cache })) as string[]
+      const bases = (await git.findMergeBase({
+        fs,
+        gitdir: this.gitdir,
+        oids: [fromOid, toOid],
+        cache: this.cache,
+      })) as string[]
       mergeBase = bases[0] ?? null
     }
     const { commits, truncated } = await this.onlyIn(toOid, fromOid)
     const base = straight ? fromOid : mergeBase
     const baseTree = base === null ? null : (await this.readCommit(base)).commit.tree
     const { diffs, overflow } = await this.diffTrees(baseTree, (await this.readCommit(toOid)).commit.tree)
-    return { from, to, mergeBase, commits: commits.map((c) => commitJson(c, this.webUrl())), commitsTruncated: truncated, diffs, overflow }
+    return {
+      from,
+      to,
+      mergeBase,
+      commits: commits.map((c) => commitJson(c, this.webUrl())),
+      commitsTruncated: truncated,
+      diffs,
+      overflow,
+    }
   }
 
   // ---- objects ---------------------------------------------------------------------------------
@@ -395,7 +449,8 @@ export class CloneReader {
         if (entry.type === 'tree') await walk(entry.oid, path)
         if (entry.type !== 'blob') continue
         const { blob } = await git.readBlob({ fs, gitdir: this.gitdir, oid: entry.oid, cache: this.cache })
-        const readable = entry.mode !== '120000' && blob.length <= SEARCH_FILE_MAX_BYTES && blob.length <= budget && !isBinary(blob)
+        const readable =
+          entry.mode !== '120000' && blob.length <= SEARCH_FILE_MAX_BYTES && blob.length <= budget && !isBinary(blob)
         if (readable) budget -= blob.length
         else skipped++
         const text = readable ? decodeText(blob) : null
@@ -493,7 +548,8 @@ export class CloneReader {
     let truncated = false
     // Go on while something interesting is queued, or an excluded commit still has to take back
     // one that was included (commit times tie or run backwards: the order is only a heuristic).
-    const pending = (): boolean => queue.toArray().some((item) => (item.excluded ? included.has(item.oid) : !excluded.has(item.oid)))
+    const pending = (): boolean =>
+      queue.toArray().some((item) => (item.excluded ? included.has(item.oid) : !excluded.has(item.oid)))
     while (queue.size > 0 && pending()) {
       const item = queue.pop() as { readonly oid: string; readonly excluded: boolean }
       const commit = await this.readCommit(item.oid)
@@ -530,7 +586,8 @@ export class CloneReader {
       if (x !== null && y !== null && x.oid === y.oid && x.mode === y.mode) continue
       const xTree = x?.type === 'tree'
       const yTree = y?.type === 'tree'
-      if (xTree || yTree) await this.changes(xTree ? (x as TreeEntry).oid : null, yTree ? (y as TreeEntry).oid : null, `${path}/`, out)
+      if (xTree || yTree)
+        await this.changes(xTree ? (x as TreeEntry).oid : null, yTree ? (y as TreeEntry).oid : null, `${path}/`, out)
       // A directory replaced by a file (or the reverse) is the file's change plus the directory's.
       const xFile = x !== null && !xTree ? x : null
       const yFile = y !== null && !yTree ? y : null
@@ -544,7 +601,9 @@ export class CloneReader {
     found.sort(byPath)
     // Exact renames: a deleted file whose content reappears, added, under another path.
     const added = new Map<string, Change[]>()
-    for (const c of found) if (c.before === null && c.after !== null && c.after.type === 'blob') added.set(c.after.oid, [...(added.get(c.after.oid) ?? []), c])
+    for (const c of found)
+      if (c.before === null && c.after !== null && c.after.type === 'blob')
+        added.set(c.after.oid, [...(added.get(c.after.oid) ?? []), c])
     const renamedTo = new Map<Change, Change>()
     const taken = new Set<Change>()
     for (const c of found) {
@@ -554,11 +613,18 @@ export class CloneReader {
       taken.add(target)
       renamedTo.set(c, target)
     }
-    const entries: { readonly path: string; readonly oldPath: string; readonly before: TreeEntry | null; readonly after: TreeEntry | null; readonly renamed: boolean }[] = []
+    const entries: {
+      readonly path: string
+      readonly oldPath: string
+      readonly before: TreeEntry | null
+      readonly after: TreeEntry | null
+      readonly renamed: boolean
+    }[] = []
     for (const c of found) {
       if (taken.has(c)) continue
       const target = renamedTo.get(c)
-      if (target !== undefined) entries.push({ path: target.path, oldPath: c.path, before: c.before, after: target.after, renamed: true })
+      if (target !== undefined)
+        entries.push({ path: target.path, oldPath: c.path, before: c.before, after: target.after, renamed: true })
       else entries.push({ path: c.path, oldPath: c.path, before: c.before, after: c.after, renamed: false })
     }
     entries.sort(byPath)
@@ -577,7 +643,10 @@ export class CloneReader {
       }
       if (e.before?.type === 'commit' || e.after?.type === 'commit') {
         // A submodule: git shows the commit it points at.
-        const lines = [e.before?.type === 'commit' ? `-Subproject commit ${e.before.oid}` : null, e.after?.type === 'commit' ? `+Subproject commit ${e.after.oid}` : null].filter((l): l is string => l !== null)
+        const lines = [
+          e.before?.type === 'commit' ? `-Subproject commit ${e.before.oid}` : null,
+          e.after?.type === 'commit' ? `+Subproject commit ${e.after.oid}` : null,
+        ].filter((l): l is string => l !== null)
         const header = `@@ -${e.before?.type === 'commit' ? '1' : '0,0'} +${e.after?.type === 'commit' ? '1' : '0,0'} @@`
         diffs.push({ ...base, diff: `${header}\n${lines.join('\n')}\n` })
         continue
@@ -590,7 +659,10 @@ export class CloneReader {
         diffs.push({ ...base, diff: '', collapsed: true })
         continue
       }
-      const read = async (entry: TreeEntry | null): Promise<Uint8Array | null> => (entry === null ? null : (await git.readBlob({ fs, gitdir: this.gitdir, oid: entry.oid, cache: this.cache })).blob)
+      const read = async (entry: TreeEntry | null): Promise<Uint8Array | null> =>
+        entry === null
+          ? null
+          : (await git.readBlob({ fs, gitdir: this.gitdir, oid: entry.oid, cache: this.cache })).blob
       const result = diffFile(e.oldPath, e.path, await read(e.before), await read(e.after), this.limits.diff)
       if (result.kind === 'too-large') diffs.push({ ...base, diff: '', too_large: true })
       else {

@@ -1,5 +1,18 @@
 import type { CachedGetResult } from '../../../shared/ipc/cache'
-import type { RepoBlob, RepoBranch, RepoCommit, RepoCommitDetail, RepoCompare, RepoDiff, RepoLog, RepoReadOrigin, RepoRefs, RepoTag, RepoTree, RepoTreeEntry } from '../../../shared/ipc/repos'
+import type {
+  RepoBlob,
+  RepoBranch,
+  RepoCommit,
+  RepoCommitDetail,
+  RepoCompare,
+  RepoDiff,
+  RepoLog,
+  RepoReadOrigin,
+  RepoRefs,
+  RepoTag,
+  RepoTree,
+  RepoTreeEntry,
+} from '../../../shared/ipc/repos'
 import type { Query } from '../api/query'
 import { blobPreview, type ReadLimits } from './reader'
 
@@ -21,7 +34,11 @@ function originOf(results: readonly CachedGetResult[]): RepoReadOrigin {
 }
 
 /** Every page of a list endpoint (up to MAX_PAGES), following X-Next-Page. */
-async function allPages(get: CachedRead, path: string, query: Query): Promise<{ items: Json[]; results: CachedGetResult[]; truncated: boolean }> {
+async function allPages(
+  get: CachedRead,
+  path: string,
+  query: Query,
+): Promise<{ items: Json[]; results: CachedGetResult[]; truncated: boolean }> {
   const items: Json[] = []
   const results: CachedGetResult[] = []
   let page = 1
@@ -30,7 +47,8 @@ async function allPages(get: CachedRead, path: string, query: Query): Promise<{ 
     results.push(result)
     if (Array.isArray(result.body)) items.push(...(result.body as Json[]))
     const next = result.page?.nextPage ?? null
-    if (next === null || !Array.isArray(result.body) || result.body.length === 0) return { items, results, truncated: false }
+    if (next === null || !Array.isArray(result.body) || result.body.length === 0)
+      return { items, results, truncated: false }
     page = next
   }
   return { items, results, truncated: true }
@@ -77,20 +95,47 @@ export async function remoteRefs(get: CachedRead, projectId: number): Promise<Re
   const defaultBranch = strOrNull((project.body as Json | null)?.default_branch)
   const branches = await allPages(get, `${repo(projectId)}/branches`, {})
   const tags = await allPages(get, `${repo(projectId)}/tags`, {})
-  const branchList: RepoBranch[] = branches.items.map((b) => ({ name: str(b.name), commit: str((b.commit as Json | null)?.id), default: str(b.name) === defaultBranch }))
+  const branchList: RepoBranch[] = branches.items.map((b) => ({
+    name: str(b.name),
+    commit: str((b.commit as Json | null)?.id),
+    default: str(b.name) === defaultBranch,
+  }))
   branchList.sort((a, b) => (a.default === b.default ? a.name.localeCompare(b.name, 'en') : a.default ? -1 : 1))
-  const tagList: RepoTag[] = tags.items.map((t) => ({ name: str(t.name), commit: str((t.commit as Json | null)?.id), message: strOrNull(t.message) || null }))
-  return { ...originOf([project, ...branches.results, ...tags.results]), defaultBranch, branches: branchList, tags: tagList }
+  const tagList: RepoTag[] = tags.items.map((t) => ({
+    name: str(t.name),
+    commit: str((t.commit as Json | null)?.id),
+    message: strOrNull(t.message) || null,
+  }))
+  return {
+    ...originOf([project, ...branches.results, ...tags.results]),
+    defaultBranch,
+    branches: branchList,
+    tags: tagList,
+  }
 }
 
 export async function remoteTree(get: CachedRead, projectId: number, ref: string, path: string): Promise<RepoTree> {
   const { items, results } = await allPages(get, `${repo(projectId)}/tree`, { ref, ...(path === '' ? {} : { path }) })
-  const entries: RepoTreeEntry[] = items.map((e) => ({ name: str(e.name), path: str(e.path), type: e.type === 'tree' ? 'tree' : e.type === 'commit' ? 'commit' : 'blob', mode: str(e.mode), id: str(e.id) }))
-  entries.sort((a, b) => ((a.type === 'tree') === (b.type === 'tree') ? a.name.localeCompare(b.name, 'en') : a.type === 'tree' ? -1 : 1))
+  const entries: RepoTreeEntry[] = items.map((e) => ({
+    name: str(e.name),
+    path: str(e.path),
+    type: e.type === 'tree' ? 'tree' : e.type === 'commit' ? 'commit' : 'blob',
+    mode: str(e.mode),
+    id: str(e.id),
+  }))
+  entries.sort((a, b) =>
+    (a.type === 'tree') === (b.type === 'tree') ? a.name.localeCompare(b.name, 'en') : a.type === 'tree' ? -1 : 1,
+  )
   return { ...originOf(results), ref, commit: null, path, entries }
 }
 
-export async function remoteBlob(get: CachedRead, projectId: number, ref: string, path: string, limits: ReadLimits): Promise<RepoBlob> {
+export async function remoteBlob(
+  get: CachedRead,
+  projectId: number,
+  ref: string,
+  path: string,
+  limits: ReadLimits,
+): Promise<RepoBlob> {
   const result = await get(`${repo(projectId)}/files/${encodeURIComponent(path)}`, { ref })
   const file = (result.body ?? {}) as Json
   const bytes = Buffer.from(str(file.content), file.encoding === 'base64' ? 'base64' : 'utf8')
@@ -98,22 +143,50 @@ export async function remoteBlob(get: CachedRead, projectId: number, ref: string
   return { ...originOf([result]), ref, path, id: str(file.blob_id), size, ...blobPreview(bytes, size, limits) }
 }
 
-export async function remoteLog(get: CachedRead, projectId: number, ref: string, path: string, page: number, perPage: number): Promise<RepoLog> {
-  const result = await get(`${repo(projectId)}/commits`, { ref_name: ref, ...(path === '' ? {} : { path }), page, per_page: perPage })
+export async function remoteLog(
+  get: CachedRead,
+  projectId: number,
+  ref: string,
+  path: string,
+  page: number,
+  perPage: number,
+): Promise<RepoLog> {
+  const result = await get(`${repo(projectId)}/commits`, {
+    ref_name: ref,
+    ...(path === '' ? {} : { path }),
+    page,
+    per_page: perPage,
+  })
   const commits = Array.isArray(result.body) ? (result.body as Json[]).map(apiCommit) : []
   // X-Next-Page says; a server without pagination headers has more when the page is full.
   const hasMore = result.page === null ? commits.length === perPage : result.page.nextPage !== null
   return { ...originOf([result]), commits, page, perPage, hasMore }
 }
 
-export async function remoteCommit(get: CachedRead, projectId: number, sha: string, limits: ReadLimits): Promise<RepoCommitDetail> {
+export async function remoteCommit(
+  get: CachedRead,
+  projectId: number,
+  sha: string,
+  limits: ReadLimits,
+): Promise<RepoCommitDetail> {
   const commit = await get(`${repo(projectId)}/commits/${encodeURIComponent(sha)}`)
   const diffs = await allPages(get, `${repo(projectId)}/commits/${encodeURIComponent(sha)}/diff`, {})
   const list = diffs.items.map(apiDiff)
-  return { ...originOf([commit, ...diffs.results]), commit: apiCommit(commit.body as Json), diffs: list.slice(0, limits.maxDiffFiles), overflow: diffs.truncated || list.length > limits.maxDiffFiles }
+  return {
+    ...originOf([commit, ...diffs.results]),
+    commit: apiCommit(commit.body as Json),
+    diffs: list.slice(0, limits.maxDiffFiles),
+    overflow: diffs.truncated || list.length > limits.maxDiffFiles,
+  }
 }
 
-export async function remoteCompare(get: CachedRead, projectId: number, from: string, to: string, straight: boolean): Promise<RepoCompare> {
+export async function remoteCompare(
+  get: CachedRead,
+  projectId: number,
+  from: string,
+  to: string,
+  straight: boolean,
+): Promise<RepoCompare> {
   const result = await get(`${repo(projectId)}/compare`, { from, to, straight })
   const body = (result.body ?? {}) as Json
   const commits = (Array.isArray(body.commits) ? (body.commits as Json[]) : []).map(apiCommit)
@@ -130,5 +203,14 @@ export async function remoteCompare(get: CachedRead, projectId: number, from: st
       /* histories that do not meet have no merge base: the compare still stands */
     }
   }
-  return { ...originOf(results), from, to, mergeBase, commits, commitsTruncated: false, diffs, overflow: body.compare_timeout === true }
+  return {
+    ...originOf(results),
+    from,
+    to,
+    mergeBase,
+    commits,
+    commitsTruncated: false,
+    diffs,
+    overflow: body.compare_timeout === true,
+  }
 }

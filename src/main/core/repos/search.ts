@@ -14,7 +14,11 @@ export interface SearchedClone {
  * word, as the cache's search): by their path, or on one line of their text (its first such
  * line). Name matches come first, then content matches, each in tree order.
  */
-export function searchFiles(clone: SearchedClone, index: SearchableFiles, terms: readonly string[]): { readonly names: RepoSearchHit[]; readonly contents: RepoSearchHit[] } {
+export function searchFiles(
+  clone: SearchedClone,
+  index: SearchableFiles,
+  terms: readonly string[],
+): { readonly names: RepoSearchHit[]; readonly contents: RepoSearchHit[] } {
   const names: RepoSearchHit[] = []
   const contents: RepoSearchHit[] = []
   for (const file of index.files) {
@@ -25,7 +29,14 @@ export function searchFiles(clone: SearchedClone, index: SearchableFiles, terms:
     // Lines are only split in files that hold every word somewhere.
     if (file.text === null || file.folded === null || !terms.every((t) => (file.folded as string).includes(t))) continue
     const found = firstLineWithAll(file.text, terms)
-    if (found !== null) contents.push({ ...clone, path: file.path, matchedIn: 'content', line: found.line, snippet: markTerms(found.text, terms) })
+    if (found !== null)
+      contents.push({
+        ...clone,
+        path: file.path,
+        matchedIn: 'content',
+        line: found.line,
+        snippet: markTerms(found.text, terms),
+      })
   }
   return { names, contents }
 }

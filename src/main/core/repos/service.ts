@@ -4,7 +4,22 @@ import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Errors } from 'isomorphic-git'
 import type { Account } from '../../../shared/ipc/contract'
-import { refProblem, repoPathProblem, type RepoBlob, type RepoChange, type RepoClone, type RepoCommitDetail, type RepoCompare, type RepoLog, type RepoProgress, type RepoRefs, type RepoSearchHit, type RepoSearchRequest, type RepoSearchResult, type RepoTree } from '../../../shared/ipc/repos'
+import {
+  refProblem,
+  repoPathProblem,
+  type RepoBlob,
+  type RepoChange,
+  type RepoClone,
+  type RepoCommitDetail,
+  type RepoCompare,
+  type RepoLog,
+  type RepoProgress,
+  type RepoRefs,
+  type RepoSearchHit,
+  type RepoSearchRequest,
+  type RepoSearchResult,
+  type RepoTree,
+} from '../../../shared/ipc/repos'
 import type { ApiClient } from '../api/client'
 import type { OnlineState } from '../api/connectivity'
 import { ApiError, NetworkError, NotFoundError } from '../api/errors'
@@ -62,7 +77,9 @@ const key = (accountId: string, projectId: number): string => `${accountId}\n${p
 
 /** A directory name for an account: its id when that is a plain file name (UUIDs, `local`), else a hash of it. */
 export function accountDirName(accountId: string): string {
-  return /^[A-Za-z0-9_-]{1,100}$/.test(accountId) ? accountId : `account-${createHash('sha256').update(accountId).digest('hex').slice(0, 32)}`
+  return /^[A-Za-z0-9_-]{1,100}$/.test(accountId)
+    ? accountId
+    : `account-${createHash('sha256').update(accountId).digest('hex').slice(0, 32)}`
 }
 
 /** The contract's checks again, for callers that do not come through it: refs that read as options, paths that climb out. */
@@ -80,18 +97,29 @@ function transferError(error: unknown, signal: AbortSignal, what: string): RepoE
   if (error instanceof RepoError) return error
   if (signal.aborted) return new RepoError('cancelled', `The ${what} was cancelled.`)
   if (error instanceof GitNetworkError) return new RepoError('offline', error.message)
-  if (error instanceof NetworkError) return new RepoError('offline', `The ${what} needs the server, which cannot be reached: ${error.message}`)
-  if (error instanceof Errors.UserCanceledError) return new RepoError('invalid-credentials', 'The server refused the account’s credential for git. Check that the token is valid and has the read_repository or api scope.')
+  if (error instanceof NetworkError)
+    return new RepoError('offline', `The ${what} needs the server, which cannot be reached: ${error.message}`)
+  if (error instanceof Errors.UserCanceledError)
+    return new RepoError(
+      'invalid-credentials',
+      'The server refused the account’s credential for git. Check that the token is valid and has the read_repository or api scope.',
+    )
   if (error instanceof Errors.HttpError) {
     const status = (error.data as { statusCode?: number } | undefined)?.statusCode
-    if (status === 401) return new RepoError('invalid-credentials', 'The server refused the account’s credential for git.')
+    if (status === 401)
+      return new RepoError('invalid-credentials', 'The server refused the account’s credential for git.')
     if (status === 403) return new RepoError('forbidden', 'The server does not let this account read the repository.')
-    if (status === 404) return new RepoError('not-found', 'The server has no such repository (or hides it from this account).')
+    if (status === 404)
+      return new RepoError('not-found', 'The server has no such repository (or hides it from this account).')
     return new RepoError('clone-failed', `The server answered the ${what} with HTTP ${status ?? '?'}.`)
   }
-  if (error instanceof ApiError) return Object.assign(new RepoError(error instanceof NotFoundError ? 'not-found' : 'clone-failed', error.message), { details: { status: error.status } })
+  if (error instanceof ApiError)
+    return Object.assign(new RepoError(error instanceof NotFoundError ? 'not-found' : 'clone-failed', error.message), {
+      details: { status: error.status },
+    })
   const code = (error as { code?: unknown } | null)?.code
-  if (code === 'offline' || code === 'network') return new RepoError('offline', error instanceof Error ? error.message : String(error))
+  if (code === 'offline' || code === 'network')
+    return new RepoError('offline', error instanceof Error ? error.message : String(error))
   return new RepoError('clone-failed', `The ${what} failed: ${error instanceof Error ? error.message : String(error)}`)
 }
 
@@ -153,7 +181,8 @@ export class RepoService {
     const running = this.operations.get(key(accountId, projectId))
     if (running !== undefined) return running.done
     const existing = this.store.get(accountId, projectId)
-    if (existing !== null && existing.state === 'ready' && existsSync(this.gitdir(accountId, projectId))) return this.view(existing)
+    if (existing !== null && existing.state === 'ready' && existsSync(this.gitdir(accountId, projectId)))
+      return this.view(existing)
     return this.start(accountId, projectId, 'clone', (op) => this.runClone(accountId, projectId, existing, op))
   }
 
@@ -207,7 +236,11 @@ export class RepoService {
   async refs(accountId: string, projectId: number): Promise<RepoRefs> {
     const local = this.reader(accountId, projectId)
     if (local === null) return remoteRefs(await this.remote(accountId), projectId)
-    const refs = await this.empty(local.row, () => local.reader.refs(local.row.defaultBranch), { defaultBranch: local.row.defaultBranch, branches: [], tags: [] })
+    const refs = await this.empty(local.row, () => local.reader.refs(local.row.defaultBranch), {
+      defaultBranch: local.row.defaultBranch,
+      branches: [],
+      tags: [],
+    })
     return { ...this.origin(local.row), ...refs }
   }
 
@@ -225,11 +258,21 @@ export class RepoService {
     return { ...this.origin(local.row), ...(await this.empty(local.row, () => local.reader.blob(ref, path))) }
   }
 
-  async log(accountId: string, projectId: number, ref: string, path: string, page: number, perPage: number): Promise<RepoLog> {
+  async log(
+    accountId: string,
+    projectId: number,
+    ref: string,
+    path: string,
+    page: number,
+    perPage: number,
+  ): Promise<RepoLog> {
     check([ref], path)
     const local = this.reader(accountId, projectId)
     if (local === null) return remoteLog(await this.remote(accountId), projectId, ref, path, page, perPage)
-    return { ...this.origin(local.row), ...(await this.empty(local.row, () => local.reader.log(ref, path, page, perPage))) }
+    return {
+      ...this.origin(local.row),
+      ...(await this.empty(local.row, () => local.reader.log(ref, path, page, perPage))),
+    }
   }
 
   async commit(accountId: string, projectId: number, sha: string): Promise<RepoCommitDetail> {
@@ -239,11 +282,20 @@ export class RepoService {
     return { ...this.origin(local.row), ...(await this.empty(local.row, () => local.reader.commit(sha))) }
   }
 
-  async compare(accountId: string, projectId: number, from: string, to: string, straight: boolean): Promise<RepoCompare> {
+  async compare(
+    accountId: string,
+    projectId: number,
+    from: string,
+    to: string,
+    straight: boolean,
+  ): Promise<RepoCompare> {
     check([from, to])
     const local = this.reader(accountId, projectId)
     if (local === null) return remoteCompare(await this.remote(accountId), projectId, from, to, straight)
-    return { ...this.origin(local.row), ...(await this.empty(local.row, () => local.reader.compare(from, to, straight))) }
+    return {
+      ...this.origin(local.row),
+      ...(await this.empty(local.row, () => local.reader.compare(from, to, straight))),
+    }
   }
 
   /**
@@ -270,7 +322,11 @@ export class RepoService {
         continue
       }
       skippedFiles += index.skipped
-      const found = searchFiles({ projectId: clone.projectId, pathWithNamespace: local.row.pathWithNamespace, ref }, index, terms)
+      const found = searchFiles(
+        { projectId: clone.projectId, pathWithNamespace: local.row.pathWithNamespace, ref },
+        index,
+        terms,
+      )
       names.push(...found.names)
       contents.push(...found.contents)
     }
@@ -303,7 +359,11 @@ export class RepoService {
     }
   }
 
-  private origin(row: CloneRow): { readonly source: 'clone'; readonly stale: boolean; readonly fetchedAt: string | null } {
+  private origin(row: CloneRow): {
+    readonly source: 'clone'
+    readonly stale: boolean
+    readonly fetchedAt: string | null
+  } {
     return { source: 'clone', stale: false, fetchedAt: row.fetchedAt }
   }
 
@@ -313,22 +373,29 @@ export class RepoService {
     try {
       return await read()
     } catch (error) {
-      if (row.defaultBranch === null && error instanceof RepoError && error.code === 'not-found') throw new RepoError('empty-repository', `${row.pathWithNamespace} has no commits yet.`)
+      if (row.defaultBranch === null && error instanceof RepoError && error.code === 'not-found')
+        throw new RepoError('empty-repository', `${row.pathWithNamespace} has no commits yet.`)
       throw error
     }
   }
 
   private readyRow(accountId: string, projectId: number): CloneRow {
     const row = this.store.get(accountId, projectId)
-    if (row === null || row.state !== 'ready') throw new RepoError('not-cloned', 'This repository is not cloned on this computer.')
-    if (!existsSync(this.gitdir(accountId, projectId))) throw new RepoError('not-cloned', 'The clone is missing from disk; remove it and clone again.')
+    if (row === null || row.state !== 'ready')
+      throw new RepoError('not-cloned', 'This repository is not cloned on this computer.')
+    if (!existsSync(this.gitdir(accountId, projectId)))
+      throw new RepoError('not-cloned', 'The clone is missing from disk; remove it and clone again.')
     return row
   }
 
   /** The clone's reader when the clone is ready (and not being made), else null. */
-  private reader(accountId: string, projectId: number): { readonly reader: CloneReader; readonly row: CloneRow } | null {
+  private reader(
+    accountId: string,
+    projectId: number,
+  ): { readonly reader: CloneReader; readonly row: CloneRow } | null {
     const row = this.store.get(accountId, projectId)
-    if (row === null || row.state !== 'ready' || this.operations.get(key(accountId, projectId))?.kind === 'clone') return null
+    if (row === null || row.state !== 'ready' || this.operations.get(key(accountId, projectId))?.kind === 'clone')
+      return null
     const gitdir = this.gitdir(accountId, projectId)
     if (!existsSync(gitdir)) return null
     let reader = this.readers.get(key(accountId, projectId))
@@ -342,7 +409,8 @@ export class RepoService {
   private async remote(accountId: string): Promise<CachedRead> {
     const { accounts } = this.options
     const client = await accounts.clientFor(accountId)
-    return (path: string, query?: Query) => this.cachedGet.get(accountId, client, path, query, { online: accounts.connectivityFor(accountId).online })
+    return (path: string, query?: Query) =>
+      this.cachedGet.get(accountId, client, path, query, { online: accounts.connectivityFor(accountId).online })
   }
 
   private async account(accountId: string): Promise<Account> {
@@ -351,10 +419,23 @@ export class RepoService {
     return account
   }
 
-  private start(accountId: string, projectId: number, kind: Operation['kind'], run: (op: Operation) => Promise<RepoClone>): Promise<RepoClone> {
+  private start(
+    accountId: string,
+    projectId: number,
+    kind: Operation['kind'],
+    run: (op: Operation) => Promise<RepoClone>,
+  ): Promise<RepoClone> {
     if (this.disposed) throw new RepoError('cancelled', 'Burrow is closing.')
     const controller = new AbortController()
-    const progress: RepoProgress = { accountId, projectId, operation: kind, phase: 'Connecting', loaded: 0, total: null, bytes: 0 }
+    const progress: RepoProgress = {
+      accountId,
+      projectId,
+      operation: kind,
+      phase: 'Connecting',
+      loaded: 0,
+      total: null,
+      bytes: 0,
+    }
     let resolveDone!: (clone: RepoClone) => void
     let rejectDone!: (error: unknown) => void
     const done = new Promise<RepoClone>((resolve, reject) => {
@@ -419,7 +500,8 @@ export class RepoService {
   }
 
   private cloneUrl(account: Account, project: ProjectJson): string {
-    if (typeof project.path_with_namespace !== 'string' || project.path_with_namespace === '') throw new RepoError('clone-failed', 'The server did not say where the project lives.')
+    if (typeof project.path_with_namespace !== 'string' || project.path_with_namespace === '')
+      throw new RepoError('clone-failed', 'The server did not say where the project lives.')
     // `{base}/{full path}.git`, as GitLab serves smart HTTP (under a relative URL root too).
     return `${account.baseUrl}/${project.path_with_namespace.split('/').map(encodeURIComponent).join('/')}.git`
   }
@@ -431,7 +513,12 @@ export class RepoService {
     return clone
   }
 
-  private async runClone(accountId: string, projectId: number, previous: CloneRow | null, op: Operation): Promise<RepoClone> {
+  private async runClone(
+    accountId: string,
+    projectId: number,
+    previous: CloneRow | null,
+    op: Operation,
+  ): Promise<RepoClone> {
     const signal = op.controller.signal
     const now = new Date().toISOString()
     let tmp: string | null = null
@@ -470,7 +557,14 @@ export class RepoService {
       tmp = null
       this.readers.delete(key(accountId, projectId))
       const at = new Date().toISOString()
-      this.store.put({ ...base, state: 'ready', defaultBranch: outcome.defaultBranch ?? base.defaultBranch, clonedAt: at, fetchedAt: at, sizeBytes: await diskUsage(gitdir) })
+      this.store.put({
+        ...base,
+        state: 'ready',
+        defaultBranch: outcome.defaultBranch ?? base.defaultBranch,
+        clonedAt: at,
+        fetchedAt: at,
+        sizeBytes: await diskUsage(gitdir),
+      })
       this.operations.delete(key(accountId, projectId))
       return this.changed(accountId, projectId) as RepoClone
     } catch (error) {
@@ -527,7 +621,8 @@ export class RepoService {
       this.readers.get(key(accountId, projectId))?.refsChanged()
       this.operations.delete(key(accountId, projectId))
       const current = this.store.get(accountId, projectId)
-      if (current !== null) this.store.put({ ...current, lastError: failure.code === 'cancelled' ? null : failure.message })
+      if (current !== null)
+        this.store.put({ ...current, lastError: failure.code === 'cancelled' ? null : failure.message })
       this.changed(accountId, projectId)
       throw failure
     }

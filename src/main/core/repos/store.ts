@@ -59,12 +59,16 @@ export class CloneStore {
     const rows =
       accountId === undefined
         ? (this.cache.db.prepare(`${SELECT} ORDER BY a.account_id, r.path_with_namespace`).all() as SqlRow[])
-        : (this.cache.db.prepare(`${SELECT} WHERE a.account_id = ? ORDER BY r.path_with_namespace`).all(accountId) as SqlRow[])
+        : (this.cache.db
+            .prepare(`${SELECT} WHERE a.account_id = ? ORDER BY r.path_with_namespace`)
+            .all(accountId) as SqlRow[])
     return rows.map(fromSql)
   }
 
   get(accountId: string, projectId: number): CloneRow | null {
-    const row = this.cache.db.prepare(`${SELECT} WHERE a.account_id = ? AND r.project_id = ?`).get(accountId, projectId) as SqlRow | undefined
+    const row = this.cache.db
+      .prepare(`${SELECT} WHERE a.account_id = ? AND r.project_id = ?`)
+      .get(accountId, projectId) as SqlRow | undefined
     return row === undefined ? null : fromSql(row)
   }
 
@@ -95,11 +99,19 @@ export class CloneStore {
   }
 
   delete(accountId: string, projectId: number): void {
-    this.cache.db.prepare('DELETE FROM repo_clones WHERE project_id = ? AND acct = (SELECT acct FROM cache_accounts WHERE account_id = ?)').run(projectId, accountId)
+    this.cache.db
+      .prepare(
+        'DELETE FROM repo_clones WHERE project_id = ? AND acct = (SELECT acct FROM cache_accounts WHERE account_id = ?)',
+      )
+      .run(projectId, accountId)
   }
 
   /** Clones a previous launch left half done: they failed. */
   failInterrupted(): void {
-    this.cache.db.prepare("UPDATE repo_clones SET state = 'failed', last_error = 'The clone was interrupted when Burrow closed; clone again.' WHERE state = 'cloning'").run()
+    this.cache.db
+      .prepare(
+        "UPDATE repo_clones SET state = 'failed', last_error = 'The clone was interrupted when Burrow closed; clone again.' WHERE state = 'cloning'",
+      )
+      .run()
   }
 }

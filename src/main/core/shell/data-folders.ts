@@ -50,5 +50,8 @@ export function appDataDirFor(serverDataDir: string): string {
 
 /** launcher.json (the last launch's server port) for a server data dir: beside a `…/server` dir, else in its `-app` dir. */
 export function launcherStateFileFor(serverDataDir: string): string {
-  return join(basename(serverDataDir) === 'server' ? dirname(serverDataDir) : appDataDirFor(serverDataDir), 'launcher.json')
+  return join(
+    basename(serverDataDir) === 'server' ? dirname(serverDataDir) : appDataDirFor(serverDataDir),
+    'launcher.json',
+  )
 }

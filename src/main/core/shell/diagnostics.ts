@@ -29,8 +29,12 @@ function hostOf(baseUrl: string): string {
 
 /** The diagnostics text, ready for the clipboard. */
 export function diagnosticsReport(facts: DiagnosticsFacts): string {
-  const runtimes = ['electron', 'chrome', 'node', 'v8'].filter((name) => facts.versions[name] !== undefined).map((name) => `${name} ${facts.versions[name]}`)
-  const accounts = facts.accounts.map((a) => `- ${hostOf(a.baseUrl)}${a.kind === 'local' ? ' (local Burrow Server)' : ''}`)
+  const runtimes = ['electron', 'chrome', 'node', 'v8']
+    .filter((name) => facts.versions[name] !== undefined)
+    .map((name) => `${name} ${facts.versions[name]}`)
+  const accounts = facts.accounts.map(
+    (a) => `- ${hostOf(a.baseUrl)}${a.kind === 'local' ? ' (local Burrow Server)' : ''}`,
+  )
   const lines = [
     `Burrow ${facts.appVersion} (${facts.mode})`,
     `Runtime: ${runtimes.join(', ')}`,

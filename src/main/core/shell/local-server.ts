@@ -41,16 +41,28 @@ export interface EmbeddedServer {
 const NOT_INHERITED = /^(ELECTRON_|BURROW_LOCAL_SERVER_TOKEN$|BURROW_SERVER_URL$|BURROW_ROOT_TOKEN$)/
 
 /** The command line and environment that run the compiled server from the app's binary. */
-export function embeddedServerCommand(options: { execPath: string; entry: string; dataDir: string; port: number; rootToken: string; env: Readonly<Record<string, string | undefined>> }): {
+export function embeddedServerCommand(options: {
+  execPath: string
+  entry: string
+  dataDir: string
+  port: number
+  rootToken: string
+  env: Readonly<Record<string, string | undefined>>
+}): {
   command: string
   args: string[]
   env: Record<string, string>
 } {
   const env: Record<string, string> = {}
-  for (const [name, value] of Object.entries(options.env)) if (value !== undefined && !NOT_INHERITED.test(name)) env[name] = value
+  for (const [name, value] of Object.entries(options.env))
+    if (value !== undefined && !NOT_INHERITED.test(name)) env[name] = value
   env.ELECTRON_RUN_AS_NODE = '1'
   env.BURROW_ROOT_TOKEN = options.rootToken
-  return { command: options.execPath, args: [options.entry, '--host', '127.0.0.1', '--port', String(options.port), '--data-dir', options.dataDir], env }
+  return {
+    command: options.execPath,
+    args: [options.entry, '--host', '127.0.0.1', '--port', String(options.port), '--data-dir', options.dataDir],
+    env,
+  }
 }
 
 /** A port nobody listens on right now on 127.0.0.1 (the server binds it a moment later): `wanted` when it is free, else any. */

@@ -150,7 +150,12 @@ function readText(file: string): string {
 }
 
 type ConsoleMethod = 'log' | 'info' | 'warn' | 'error'
-const CONSOLE_LEVELS: Readonly<Record<ConsoleMethod, LogLevel>> = { log: 'info', info: 'info', warn: 'warn', error: 'error' }
+const CONSOLE_LEVELS: Readonly<Record<ConsoleMethod, LogLevel>> = {
+  log: 'info',
+  info: 'info',
+  warn: 'warn',
+  error: 'error',
+}
 
 /**
  * Copies what the main process writes to its console into `log` (the console keeps its own

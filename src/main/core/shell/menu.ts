@@ -90,12 +90,18 @@ function viewMenu(): MenuEntry {
 }
 
 function windowMenu(platform: NodeJS.Platform): MenuEntry {
-  const submenu: MenuEntry[] = platform === 'darwin' ? [{ role: 'minimize' }, { role: 'zoom' }, separator, { role: 'front' }] : [{ role: 'minimize' }, { role: 'close' }]
+  const submenu: MenuEntry[] =
+    platform === 'darwin'
+      ? [{ role: 'minimize' }, { role: 'zoom' }, separator, { role: 'front' }]
+      : [{ role: 'minimize' }, { role: 'close' }]
   return { label: 'Window', role: 'window', submenu }
 }
 
 function helpMenu(platform: NodeJS.Platform, actions: MenuActions): MenuEntry {
-  const submenu: MenuEntry[] = [{ label: 'Copy Diagnostics', click: actions.copyDiagnostics }, { label: 'Open Log Folder', click: actions.openLogFolder }]
+  const submenu: MenuEntry[] = [
+    { label: 'Copy Diagnostics', click: actions.copyDiagnostics },
+    { label: 'Open Log Folder', click: actions.openLogFolder },
+  ]
   if (platform !== 'darwin') {
     // macOS has About and the update check in the app menu.
     if (actions.checkForUpdates) submenu.push({ label: 'Check for Updates…', click: actions.checkForUpdates })
@@ -108,7 +114,11 @@ function helpMenu(platform: NodeJS.Platform, actions: MenuActions): MenuEntry {
 export function applicationMenuTemplate(platform: NodeJS.Platform, appName: string, actions: MenuActions): MenuEntry[] {
   const file: MenuEntry = {
     label: 'File',
-    submenu: [{ label: 'Sync Now', accelerator: 'CmdOrCtrl+Shift+S', click: actions.syncNow }, separator, platform === 'darwin' ? { role: 'close' } : { role: 'quit' }],
+    submenu: [
+      { label: 'Sync Now', accelerator: 'CmdOrCtrl+Shift+S', click: actions.syncNow },
+      separator,
+      platform === 'darwin' ? { role: 'close' } : { role: 'quit' },
+    ],
   }
   const menus = [file, editMenu(platform), viewMenu(), windowMenu(platform), helpMenu(platform, actions)]
   if (platform !== 'darwin') return menus
@@ -131,7 +141,21 @@ export function applicationMenuTemplate(platform: NodeJS.Platform, appName: stri
 }
 
 /** The About panel's text: Burrow's version, then the runtimes it runs on. */
-export function aboutPanelOptions(appName: string, version: string, versions: Readonly<Record<string, string | undefined>>): { applicationName: string; applicationVersion: string; version: string; copyright: string } {
-  const runtimes = [`Electron ${versions.electron ?? '?'}`, `Chromium ${versions.chrome ?? '?'}`, `Node ${versions.node ?? '?'}`, `V8 ${versions.v8 ?? '?'}`].join(' · ')
-  return { applicationName: appName, applicationVersion: version, version: runtimes, copyright: 'Copyright © Burrow contributors' }
+export function aboutPanelOptions(
+  appName: string,
+  version: string,
+  versions: Readonly<Record<string, string | undefined>>,
+): { applicationName: string; applicationVersion: string; version: string; copyright: string } {
+  const runtimes = [
+    `Electron ${versions.electron ?? '?'}`,
+    `Chromium ${versions.chrome ?? '?'}`,
+    `Node ${versions.node ?? '?'}`,
+    `V8 ${versions.v8 ?? '?'}`,
+  ].join(' · ')
+  return {
+    applicationName: appName,
+    applicationVersion: version,
+    version: runtimes,
+    copyright: 'Copyright © Burrow contributors',
+  }
 }

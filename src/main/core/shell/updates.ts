@@ -18,7 +18,8 @@ export interface UpdateFacts {
   readonly env: Readonly<Record<string, string | undefined>>
 }
 
-export type UpdatePolicy = { readonly enabled: true; readonly feedConfig: string } | { readonly enabled: false; readonly reason: string }
+export type UpdatePolicy =
+  { readonly enabled: true; readonly feedConfig: string } | { readonly enabled: false; readonly reason: string }
 
 /** Every six hours after the check at launch. */
 export const UPDATE_CHECK_INTERVAL_MS = 6 * 60 * 60 * 1000
@@ -26,11 +27,13 @@ export const UPDATE_CHECK_INTERVAL_MS = 6 * 60 * 60 * 1000
 /** Whether this launch checks for updates, and if not, why. */
 export function updatePolicy(facts: UpdateFacts): UpdatePolicy {
   if (!facts.isPackaged) return { enabled: false, reason: 'not a packaged app' }
-  if (facts.env.BURROW_DISABLE_UPDATES === '1') return { enabled: false, reason: 'turned off by BURROW_DISABLE_UPDATES' }
+  if (facts.env.BURROW_DISABLE_UPDATES === '1')
+    return { enabled: false, reason: 'turned off by BURROW_DISABLE_UPDATES' }
   const feedConfig = join(facts.resourcesPath, 'app-update.yml')
   if (!existsSync(feedConfig)) return { enabled: false, reason: 'this build names no release feed' }
   // The deb package is updated by the system's package manager; an AppImage updates itself.
-  if (facts.platform === 'linux' && !facts.env.APPIMAGE) return { enabled: false, reason: 'installed by a package manager, which updates it' }
+  if (facts.platform === 'linux' && !facts.env.APPIMAGE)
+    return { enabled: false, reason: 'installed by a package manager, which updates it' }
   return { enabled: true, feedConfig }
 }
 
@@ -94,7 +97,9 @@ export function wireUpdates({ updater, ask, log, intervalMs = UPDATE_CHECK_INTER
   })
   updater.on('error', (error) => log(`update check failed: ${error.message}`))
   const check = (): void => {
-    updater.checkForUpdates().catch((error: unknown) => log(`update check failed: ${error instanceof Error ? error.message : String(error)}`))
+    updater
+      .checkForUpdates()
+      .catch((error: unknown) => log(`update check failed: ${error instanceof Error ? error.message : String(error)}`))
   }
   check()
   const timer = setInterval(check, intervalMs)

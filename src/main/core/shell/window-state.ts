@@ -36,7 +36,11 @@ const VISIBLE_EDGE = { width: 100, height: 40 } as const
 
 function isRect(value: unknown): value is Rect {
   const r = value as Partial<Rect> | null
-  return typeof r === 'object' && r !== null && [r.x, r.y, r.width, r.height].every((n) => typeof n === 'number' && Number.isFinite(n))
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    [r.x, r.y, r.width, r.height].every((n) => typeof n === 'number' && Number.isFinite(n))
+  )
 }
 
 /** The saved state, or null when there is none or it is not one (a hand-edited or truncated file). */
@@ -84,5 +88,7 @@ export function placeWindow(saved: WindowState | null, workAreas: readonly Rect[
     const seen = overlap(titleBar, area)
     return seen.width >= VISIBLE_EDGE.width && seen.height >= VISIBLE_EDGE.height
   })
-  return onScreen ? { x: Math.round(saved.bounds.x), y: Math.round(saved.bounds.y), width, height, maximized: saved.maximized } : { width, height, maximized: saved.maximized }
+  return onScreen
+    ? { x: Math.round(saved.bounds.x), y: Math.round(saved.bounds.y), width, height, maximized: saved.maximized }
+    : { width, height, maximized: saved.maximized }
 }

@@ -10,9 +10,25 @@ import type { SyncService } from './service'
 
 /** The cache and sync channels of the contract (src/shared/ipc/cache.ts). */
 type CacheChannels =
-  | 'sync:start' | 'sync:cancel' | 'sync:status' | 'sync:set-scope' | 'sync:get-scope'
-  | 'issues:list' | 'issues:get' | 'merge-requests:list' | 'merge-requests:get' | 'epics:list' | 'epics:get'
-  | 'milestones:list' | 'milestones:get' | 'labels:list' | 'projects:list' | 'users:list' | 'todos:list' | 'search:query' | 'api:get'
+  | 'sync:start'
+  | 'sync:cancel'
+  | 'sync:status'
+  | 'sync:set-scope'
+  | 'sync:get-scope'
+  | 'issues:list'
+  | 'issues:get'
+  | 'merge-requests:list'
+  | 'merge-requests:get'
+  | 'epics:list'
+  | 'epics:get'
+  | 'milestones:list'
+  | 'milestones:get'
+  | 'labels:list'
+  | 'projects:list'
+  | 'users:list'
+  | 'todos:list'
+  | 'search:query'
+  | 'api:get'
 
 export interface OfflineData {
   readonly cache: Cache
@@ -39,7 +55,8 @@ export function cacheHandlers(data: () => OfflineData): Pick<IpcHandlers, CacheC
   let reader: CacheReader | null = null
   let cachedGet: CachedGet | null = null
   const read = (): CacheReader => (reader ??= new CacheReader(data().cache))
-  const viewer = async (accountId: string): Promise<number | null> => (await data().accounts.list()).find((a) => a.id === accountId)?.userId ?? null
+  const viewer = async (accountId: string): Promise<number | null> =>
+    (await data().accounts.list()).find((a) => a.id === accountId)?.userId ?? null
   /** Reads while offline show stale data: the instance is probed often until it answers. */
   const offlineRead = <T>(accountId: string, answer: T): T => {
     const online = data().accounts.connectivityFor(accountId)
@@ -47,12 +64,21 @@ export function cacheHandlers(data: () => OfflineData): Pick<IpcHandlers, CacheC
     return answer
   }
 
-  const detail = async (accountId: string, kind: NoteableKind, ref: { readonly id: number } | { readonly parentId: number; readonly iid: number }, refresh: boolean) => {
+  const detail = async (
+    accountId: string,
+    kind: NoteableKind,
+    ref: { readonly id: number } | { readonly parentId: number; readonly iid: number },
+    refresh: boolean,
+  ) => {
     const { cache, accounts } = data()
     let freshness: 'fresh' | 'stale' | 'gone' = 'stale'
-    if (refresh && accounts.connectivityFor(accountId).online) freshness = await refreshItem(cache, await accounts.clientFor(accountId), accountId, kind, ref)
+    if (refresh && accounts.connectivityFor(accountId).online)
+      freshness = await refreshItem(cache, await accounts.clientFor(accountId), accountId, kind, ref)
     const found = freshness === 'gone' ? null : read().detail(accountId, kind, ref)
-    if (found === null) throw notFound(`That ${kind.replace('_', ' ')} is not in the cache${freshness === 'gone' ? ' (the server no longer has it)' : ''}.`)
+    if (found === null)
+      throw notFound(
+        `That ${kind.replace('_', ' ')} is not in the cache${freshness === 'gone' ? ' (the server no longer has it)' : ''}.`,
+      )
     return offlineRead(accountId, { ...found, stale: freshness !== 'fresh' })
   }
 
@@ -62,13 +88,34 @@ export function cacheHandlers(data: () => OfflineData): Pick<IpcHandlers, CacheC
     'sync:status': async (accountId) => data().sync.status(accountId),
     'sync:set-scope': async (accountId, scope) => data().sync.setScope(accountId, scope),
     'sync:get-scope': async (accountId) => data().sync.getScope(accountId),
-    'issues:list': async (accountId, params) => offlineRead(accountId, read().listIssues(accountId, params ?? {}, await viewer(accountId))),
-    'issues:get': async (accountId, ref, options) => detail(accountId, 'issue', 'id' in ref ? ref : { parentId: ref.project_id, iid: ref.iid }, options?.refresh === true),
-    'merge-requests:list': async (accountId, params) => offlineRead(accountId, read().listMergeRequests(accountId, params ?? {}, await viewer(accountId))),
-    'merge-requests:get': async (accountId, ref, options) => detail(accountId, 'merge_request', 'id' in ref ? ref : { parentId: ref.project_id, iid: ref.iid }, options?.refresh === true),
+    'issues:list': async (accountId, params) =>
+      offlineRead(accountId, read().listIssues(accountId, params ?? {}, await viewer(accountId))),
+    'issues:get': async (accountId, ref, options) =>
+      detail(
+        accountId,
+        'issue',
+        'id' in ref ? ref : { parentId: ref.project_id, iid: ref.iid },
+        options?.refresh === true,
+      ),
+    'merge-requests:list': async (accountId, params) =>
+      offlineRead(accountId, read().listMergeRequests(accountId, params ?? {}, await viewer(accountId))),
+    'merge-requests:get': async (accountId, ref, options) =>
+      detail(
+        accountId,
+        'merge_request',
+        'id' in ref ? ref : { parentId: ref.project_id, iid: ref.iid },
+        options?.refresh === true,
+      ),
     'epics:list': async (accountId, params) => offlineRead(accountId, read().listEpics(accountId, params ?? {})),
-    'epics:get': async (accountId, ref, options) => detail(accountId, 'epic', 'id' in ref ? ref : { parentId: ref.group_id, iid: ref.iid }, options?.refresh === true),
-    'milestones:list': async (accountId, params) => offlineRead(accountId, read().listMilestones(accountId, params ?? {})),
+    'epics:get': async (accountId, ref, options) =>
+      detail(
+        accountId,
+        'epic',
+        'id' in ref ? ref : { parentId: ref.group_id, iid: ref.iid },
+        options?.refresh === true,
+      ),
+    'milestones:list': async (accountId, params) =>
+      offlineRead(accountId, read().listMilestones(accountId, params ?? {})),
     'milestones:get': async (accountId, milestoneId) => {
       const found = read().milestone(accountId, milestoneId)
       if (found === null) throw notFound('That milestone is not in the cache.')
@@ -83,7 +130,10 @@ export function cacheHandlers(data: () => OfflineData): Pick<IpcHandlers, CacheC
       const { cache, accounts } = data()
       cachedGet ??= new CachedGet(cache)
       const client = await accounts.clientFor(accountId)
-      return offlineRead(accountId, await cachedGet.get(accountId, client, path, query, { online: accounts.connectivityFor(accountId).online }))
+      return offlineRead(
+        accountId,
+        await cachedGet.get(accountId, client, path, query, { online: accounts.connectivityFor(accountId).online }),
+      )
     },
   }
 }

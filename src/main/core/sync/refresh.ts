@@ -28,7 +28,9 @@ export async function refreshItem(
   let iid: number
   if ('id' in ref) {
     const column = kind === 'epic' ? 'group_id' : 'project_id'
-    const row = cache.db.prepare(`SELECT ${column} AS parent, iid FROM ${KINDS[kind].table} WHERE acct = ? AND id = ?`).get(cache.acct(accountId), ref.id) as { parent: number; iid: number } | undefined
+    const row = cache.db
+      .prepare(`SELECT ${column} AS parent, iid FROM ${KINDS[kind].table} WHERE acct = ? AND id = ?`)
+      .get(cache.acct(accountId), ref.id) as { parent: number; iid: number } | undefined
     if (row === undefined) return 'stale'
     parentId = row.parent
     iid = row.iid
@@ -44,7 +46,10 @@ export async function refreshItem(
     // Only the item's own 404 says it is gone: a refused discussions list leaves it in place.
     if (error instanceof NotFoundError) {
       const column = kind === 'epic' ? 'group_id' : 'project_id'
-      const id = cache.db.prepare(`SELECT id FROM ${KINDS[kind].table} WHERE acct = ? AND ${column} = ? AND iid = ?`).pluck().get(cache.acct(accountId), parentId, iid) as number | undefined
+      const id = cache.db
+        .prepare(`SELECT id FROM ${KINDS[kind].table} WHERE acct = ? AND ${column} = ? AND iid = ?`)
+        .pluck()
+        .get(cache.acct(accountId), parentId, iid) as number | undefined
       if (id !== undefined) cache.remove(accountId, kind, [id])
       return 'gone'
     }
@@ -52,7 +57,12 @@ export async function refreshItem(
   }
   try {
     const discussions: JsonObject[] = []
-    for await (const d of client.paginate<JsonObject>(NOTEABLE_PATHS[kind](parentId, { id: item.id as number, iid }), {}, { signal })) discussions.push(d)
+    for await (const d of client.paginate<JsonObject>(
+      NOTEABLE_PATHS[kind](parentId, { id: item.id as number, iid }),
+      {},
+      { signal },
+    ))
+      discussions.push(d)
     cache.transaction(() => {
       cache.upsert(accountId, kind, [cache.withLabelDetails(accountId, kind, item)])
       cache.replaceDiscussions(accountId, kind, item.id as number, discussions)

@@ -36,14 +36,21 @@ interface Scope {
 /** The list endpoints a run walks, per scope. */
 const PROJECT_LISTS = [
   { resource: 'issues', kind: 'issue', path: (id: number) => `/projects/${id}/issues`, feature: 'issues_enabled' },
-  { resource: 'merge_requests', kind: 'merge_request', path: (id: number) => `/projects/${id}/merge_requests`, feature: 'merge_requests_enabled' },
+  {
+    resource: 'merge_requests',
+    kind: 'merge_request',
+    path: (id: number) => `/projects/${id}/merge_requests`,
+    feature: 'merge_requests_enabled',
+  },
 ] as const
 
 /**
  * An item's discussions. Epics' notes and discussions name the epic by its id, not its iid
  * (GitLab's `:epic_id` there, unlike every other epic endpoint).
  */
-export const NOTEABLE_PATHS: Readonly<Record<NoteableKind, (parent: number, item: { readonly id: number; readonly iid: number }) => string>> = {
+export const NOTEABLE_PATHS: Readonly<
+  Record<NoteableKind, (parent: number, item: { readonly id: number; readonly iid: number }) => string>
+> = {
   issue: (p, item) => `/projects/${p}/issues/${item.iid}/discussions`,
   merge_request: (p, item) => `/projects/${p}/merge_requests/${item.iid}/discussions`,
   epic: (g, item) => `/groups/${g}/epics/${item.id}/discussions`,
@@ -96,7 +103,8 @@ function refused(error: unknown): boolean {
 
 /** Where a list that stands for several cursors starts: the oldest, with the ids applied at that instant by any of them. */
 function oldestCursor(cursors: readonly Cursor[]): Cursor {
-  if (cursors.some((c) => c.updatedAfter === null)) return { updatedAfter: null, seenIds: [], unsupported: cursors.every((c) => c.unsupported) }
+  if (cursors.some((c) => c.updatedAfter === null))
+    return { updatedAfter: null, seenIds: [], unsupported: cursors.every((c) => c.unsupported) }
   const oldest = cursors.reduce((a, b) => ((b.updatedAfter as string) < (a.updatedAfter as string) ? b : a))
   const seenIds = new Set(cursors.filter((c) => c.updatedAfter === oldest.updatedAfter).flatMap((c) => c.seenIds))
   return { updatedAfter: oldest.updatedAfter, seenIds: [...seenIds], unsupported: cursors.every((c) => c.unsupported) }
@@ -143,12 +151,20 @@ export class SyncRun {
     this.scopesTotal = projects.length + groups.length
     this.progress()
     // One request per list for every project already synced, when the instance shows no others.
-    const across = (await this.crossProjectAnswersAll(projects)) ? await this.syncAcrossProjects(projects) : new Set<string>()
+    const across = (await this.crossProjectAnswersAll(projects))
+      ? await this.syncAcrossProjects(projects)
+      : new Set<string>()
     for (const project of projects) {
       this.current = project
       for (const list of PROJECT_LISTS) {
         if (project.json[list.feature] === false || across.has(`${list.resource}:${project.id}`)) continue
-        await this.syncList({ resource: list.resource, kind: list.kind, path: list.path(project.id), extra: { with_labels_details: true }, scopes: [{ kind: 'project', id: project.id }] })
+        await this.syncList({
+          resource: list.resource,
+          kind: list.kind,
+          path: list.path(project.id),
+          extra: { with_labels_details: true },
+          scopes: [{ kind: 'project', id: project.id }],
+        })
       }
       await this.syncMilestones('project', project.id)
       await this.syncLabels('project', project.id)
@@ -158,7 +174,13 @@ export class SyncRun {
     }
     for (const group of groups) {
       this.current = group
-      await this.syncList({ resource: 'epics', kind: 'epic', path: `/groups/${group.id}/epics`, extra: { with_labels_details: true, include_descendant_groups: false }, scopes: [{ kind: 'group', id: group.id }] })
+      await this.syncList({
+        resource: 'epics',
+        kind: 'epic',
+        path: `/groups/${group.id}/epics`,
+        extra: { with_labels_details: true, include_descendant_groups: false },
+        scopes: [{ kind: 'group', id: group.id }],
+      })
       await this.syncMilestones('group', group.id)
       await this.syncLabels('group', group.id)
       await this.syncNotes('group', group.id)
@@ -192,7 +214,12 @@ export class SyncRun {
     const { accountId, state } = this.o
     const covered = new Set<string>()
     for (const list of CROSS_PROJECT_LISTS) {
-      const members = projects.filter((p) => p.json[list.feature] !== false && state.hasCursor(accountId, list.resource, 'project', p.id) && !state.cursor(accountId, list.resource, 'project', p.id).unsupported)
+      const members = projects.filter(
+        (p) =>
+          p.json[list.feature] !== false &&
+          state.hasCursor(accountId, list.resource, 'project', p.id) &&
+          !state.cursor(accountId, list.resource, 'project', p.id).unsupported,
+      )
       if (members.length < 2) continue
       await this.syncList({
         resource: list.resource,
@@ -223,8 +250,14 @@ export class SyncRun {
       groups = await this.each(scope.group_ids, (id) => `/groups/${id}`)
     }
     const before = {
-      project: cache.db.prepare('SELECT id FROM projects WHERE acct = ? AND synced = 1').pluck().all(cache.acct(accountId)) as number[],
-      group: cache.db.prepare('SELECT id FROM groups WHERE acct = ? AND synced = 1').pluck().all(cache.acct(accountId)) as number[],
+      project: cache.db
+        .prepare('SELECT id FROM projects WHERE acct = ? AND synced = 1')
+        .pluck()
+        .all(cache.acct(accountId)) as number[],
+      group: cache.db
+        .prepare('SELECT id FROM groups WHERE acct = ? AND synced = 1')
+        .pluck()
+        .all(cache.acct(accountId)) as number[],
     }
     const projectIds = projects.map((p) => num(p, 'id') as number)
     const groupIds = groups.map((g) => num(g, 'id') as number)
@@ -238,8 +271,18 @@ export class SyncRun {
       for (const id of before.group.filter((id) => !groupIds.includes(id))) cache.purgeGroup(accountId, id)
     })
     return {
-      projects: projects.map((p) => ({ kind: 'project', id: num(p, 'id') as number, name: str(p, 'path_with_namespace') ?? '', json: p })),
-      groups: groups.map((g) => ({ kind: 'group', id: num(g, 'id') as number, name: str(g, 'full_path') ?? '', json: g })),
+      projects: projects.map((p) => ({
+        kind: 'project',
+        id: num(p, 'id') as number,
+        name: str(p, 'path_with_namespace') ?? '',
+        json: p,
+      })),
+      groups: groups.map((g) => ({
+        kind: 'group',
+        id: num(g, 'id') as number,
+        name: str(g, 'full_path') ?? '',
+        json: g,
+      })),
     }
   }
 
@@ -274,8 +317,20 @@ export class SyncRun {
     const parentKey = kind === 'epic' ? 'group_id' : 'project_id'
     const inScope = new Set(scopes.map((sc) => sc.id))
     let page = 1
-    const fetchPage = (c: Cursor, p: number): Promise<{ items: JsonObject[]; nextPage: number | null; total: number | null }> =>
-      this.getPage(path, { ...extra, order_by: 'updated_at', sort: 'asc', updated_after: c.updatedAfter ?? undefined, per_page: this.perPage, page: p, scope: kind === 'epic' ? undefined : 'all', state: kind === 'epic' ? undefined : 'all' })
+    const fetchPage = (
+      c: Cursor,
+      p: number,
+    ): Promise<{ items: JsonObject[]; nextPage: number | null; total: number | null }> =>
+      this.getPage(path, {
+        ...extra,
+        order_by: 'updated_at',
+        sort: 'asc',
+        updated_after: c.updatedAfter ?? undefined,
+        per_page: this.perPage,
+        page: p,
+        scope: kind === 'epic' ? undefined : 'all',
+        state: kind === 'epic' ? undefined : 'all',
+      })
     // Pages are written in batches: each commit also flushes the search index's new documents
     // into a segment of their own, so fewer, larger commits cost less than one per page.
     let batch: JsonObject[] = []
@@ -299,13 +354,21 @@ export class SyncRun {
           if (!refused(error)) throw error
           flush()
           cache.transaction(() => {
-            for (const sc of scopes) state.setCursor(accountId, resource, sc.kind, sc.id, { ...state.cursor(accountId, resource, sc.kind, sc.id), unsupported: true })
+            for (const sc of scopes)
+              state.setCursor(accountId, resource, sc.kind, sc.id, {
+                ...state.cursor(accountId, resource, sc.kind, sc.id),
+                unsupported: true,
+              })
           })
           return
         }
         const seen = new Set(cursor.seenIds)
         const fresh = result.items
-          .filter((i) => !(str(i, 'updated_at') === cursor.updatedAfter && seen.has(num(i, 'id') as number)) && inScope.has(num(i, parentKey) as number))
+          .filter(
+            (i) =>
+              !(str(i, 'updated_at') === cursor.updatedAfter && seen.has(num(i, 'id') as number)) &&
+              inScope.has(num(i, parentKey) as number),
+          )
           .map(list.normalize ?? ((i) => i))
         const next = advance(cursor, result.items)
         const more = result.items.length >= this.perPage && result.nextPage !== null
@@ -335,16 +398,25 @@ export class SyncRun {
     const parentKey = kind === 'epic' ? 'group_id' : 'project_id'
     cache.transaction(() => {
       const written = cache.upsert(accountId, kind, items)
-      for (const sc of scopes) this.mergeEmbeddedLabels(sc.kind, sc.id, scopes.length === 1 ? items : items.filter((i) => num(i, parentKey) === sc.id))
+      for (const sc of scopes)
+        this.mergeEmbeddedLabels(
+          sc.kind,
+          sc.id,
+          scopes.length === 1 ? items : items.filter((i) => num(i, parentKey) === sc.id),
+        )
       this.mergeEmbeddedMilestones(items)
       // Epics carry no user_notes_count (GitLab's epic entity has none): a changed epic's discussions are always read.
-      const commented = (json: JsonObject): boolean => (kind === 'epic' ? true : (num(json, 'user_notes_count') ?? 0) > 0)
-      const stale = written.changed.filter((c) => commented(c.json) || (c.previousUpdatedAt !== null && this.hasNotes(kind, c.id))).map((c) => c.id)
+      const commented = (json: JsonObject): boolean =>
+        kind === 'epic' ? true : (num(json, 'user_notes_count') ?? 0) > 0
+      const stale = written.changed
+        .filter((c) => commented(c.json) || (c.previousUpdatedAt !== null && this.hasNotes(kind, c.id)))
+        .map((c) => c.id)
       cache.markNotesStale(accountId, kind, stale)
       // A scope's cursor only moves forward (a cross-project list starts at the oldest of them).
       for (const sc of scopes) {
         const own = state.cursor(accountId, resource, sc.kind, sc.id)
-        if (own.updatedAfter === null || next.updatedAfter === null || next.updatedAfter >= own.updatedAfter) state.setCursor(accountId, resource, sc.kind, sc.id, next)
+        if (own.updatedAfter === null || next.updatedAfter === null || next.updatedAfter >= own.updatedAfter)
+          state.setCursor(accountId, resource, sc.kind, sc.id, next)
       }
       this.stats.itemsSynced += written.changed.length
     })
@@ -352,14 +424,19 @@ export class SyncRun {
 
   private hasNotes(kind: NoteableKind, id: number): boolean {
     const { cache, accountId } = this.o
-    return cache.db.prepare('SELECT 1 FROM notes WHERE acct = ? AND noteable_kind = ? AND noteable_id = ? LIMIT 1').get(cache.acct(accountId), kind, id) !== undefined
+    return (
+      cache.db
+        .prepare('SELECT 1 FROM notes WHERE acct = ? AND noteable_kind = ? AND noteable_id = ? LIMIT 1')
+        .get(cache.acct(accountId), kind, id) !== undefined
+    )
   }
 
   /** Label objects that came with the items (`with_labels_details`) keep the scope's labels fresh between full label syncs. */
   private mergeEmbeddedLabels(scopeKind: 'project' | 'group', scopeId: number, items: readonly JsonObject[]): void {
     const labels = new Map<number, JsonObject>()
     for (const item of items) {
-      for (const l of Array.isArray(item.labels) ? item.labels : []) if (isObject(l) && typeof l.id === 'number') labels.set(l.id, l)
+      for (const l of Array.isArray(item.labels) ? item.labels : [])
+        if (isObject(l) && typeof l.id === 'number') labels.set(l.id, l)
     }
     this.o.cache.mergeLabels(this.o.accountId, scopeKind, scopeId, [...labels.values()])
   }
@@ -380,8 +457,17 @@ export class SyncRun {
       throw error
     }
     cache.transaction(() => {
-      cache.replaceSet(accountId, 'milestone', scopeKind === 'project' ? { projectId: scopeId } : { groupId: scopeId }, items)
-      state.setCursor(accountId, 'milestones', scopeKind, scopeId, { updatedAfter: fetchedAt, seenIds: [], unsupported: false })
+      cache.replaceSet(
+        accountId,
+        'milestone',
+        scopeKind === 'project' ? { projectId: scopeId } : { groupId: scopeId },
+        items,
+      )
+      state.setCursor(accountId, 'milestones', scopeKind, scopeId, {
+        updatedAfter: fetchedAt,
+        seenIds: [],
+        unsupported: false,
+      })
     })
   }
 
@@ -395,7 +481,14 @@ export class SyncRun {
     }
     if (embedded.size === 0) return
     const cached = new Map(
-      (cache.db.prepare('SELECT id, updated_at FROM milestones WHERE acct = ? AND id IN (SELECT value FROM json_each(?))').all(cache.acct(accountId), JSON.stringify([...embedded.keys()])) as { id: number; updated_at: string | null }[]).map((r) => [r.id, r.updated_at]),
+      (
+        cache.db
+          .prepare('SELECT id, updated_at FROM milestones WHERE acct = ? AND id IN (SELECT value FROM json_each(?))')
+          .all(cache.acct(accountId), JSON.stringify([...embedded.keys()])) as {
+          id: number
+          updated_at: string | null
+        }[]
+      ).map((r) => [r.id, r.updated_at]),
     )
     const newer = [...embedded.values()].filter((m) => {
       const at = cached.get(m.id as number)
@@ -419,7 +512,11 @@ export class SyncRun {
     }
     cache.transaction(() => {
       cache.replaceLabels(accountId, scopeKind, scopeId, labels)
-      state.setCursor(accountId, 'labels', scopeKind, scopeId, { updatedAfter: new Date().toISOString(), seenIds: [], unsupported: false })
+      state.setCursor(accountId, 'labels', scopeKind, scopeId, {
+        updatedAfter: new Date().toISOString(),
+        seenIds: [],
+        unsupported: false,
+      })
     })
   }
 
@@ -430,7 +527,11 @@ export class SyncRun {
     const kinds: NoteableKind[] = scopeKind === 'project' ? ['issue', 'merge_request'] : ['epic']
     for (const kind of kinds) {
       const column = kind === 'epic' ? 'group_id' : 'project_id'
-      const stale = cache.db.prepare(`SELECT id, iid FROM ${KINDS[kind].table} WHERE acct = ? AND ${column} = ? AND notes_stale = 1 ORDER BY id`).all(acct, scopeId) as { id: number; iid: number }[]
+      const stale = cache.db
+        .prepare(
+          `SELECT id, iid FROM ${KINDS[kind].table} WHERE acct = ? AND ${column} = ? AND notes_stale = 1 ORDER BY id`,
+        )
+        .all(acct, scopeId) as { id: number; iid: number }[]
       if (stale.length > 0) this.setPhase('notes')
       for (const item of stale) {
         let discussions: JsonObject[]
@@ -457,13 +558,18 @@ export class SyncRun {
   private async reconcileProject(project: Scope): Promise<void> {
     for (const list of PROJECT_LISTS) {
       if (project.json[list.feature] === false) continue
-      await this.reconcile(list.resource, list.kind, 'project', project.id, list.path(project.id), { scope: 'all', state: 'all' })
+      await this.reconcile(list.resource, list.kind, 'project', project.id, list.path(project.id), {
+        scope: 'all',
+        state: 'all',
+      })
     }
   }
 
   private async reconcileEpics(group: Scope): Promise<void> {
     if (this.o.state.cursor(this.o.accountId, 'epics', 'group', group.id).unsupported) return
-    await this.reconcile('epics', 'epic', 'group', group.id, `/groups/${group.id}/epics`, { include_descendant_groups: false })
+    await this.reconcile('epics', 'epic', 'group', group.id, `/groups/${group.id}/epics`, {
+      include_descendant_groups: false,
+    })
   }
 
   /**
@@ -472,13 +578,22 @@ export class SyncRun {
    * (`iids[]=…`), and list only the chunks that came up short. When ours is smaller, an item
    * was missed: the list's cursor is reset so the next run fetches it again.
    */
-  private async reconcile(resource: string, kind: NoteableKind, scopeKind: 'project' | 'group', scopeId: number, path: string, extra: Query): Promise<void> {
+  private async reconcile(
+    resource: string,
+    kind: NoteableKind,
+    scopeKind: 'project' | 'group',
+    scopeId: number,
+    path: string,
+    extra: Query,
+  ): Promise<void> {
     const { accountId, cache, state } = this.o
     this.setPhase('reconcile')
     const acct = cache.acct(accountId)
     const column = kind === 'epic' ? 'group_id' : 'project_id'
     // Provisional rows of the outbox (negative ids) are not the server's to judge.
-    const local = cache.db.prepare(`SELECT id, iid FROM ${KINDS[kind].table} WHERE acct = ? AND ${column} = ? AND id > 0 ORDER BY iid`).all(acct, scopeId) as { id: number; iid: number }[]
+    const local = cache.db
+      .prepare(`SELECT id, iid FROM ${KINDS[kind].table} WHERE acct = ? AND ${column} = ? AND id > 0 ORDER BY iid`)
+      .all(acct, scopeId) as { id: number; iid: number }[]
     let serverTotal: number | null
     try {
       serverTotal = (await this.getPage(path, { ...extra, per_page: 1 })).total
@@ -498,7 +613,9 @@ export class SyncRun {
       const iids = chunk.map((r) => r.iid)
       const count = (await this.getPage(path, { ...extra, iids, per_page: 1 })).total
       if (count !== null && count === chunk.length) continue
-      const present = new Set((await this.getPage(path, { ...extra, iids, per_page: 100 })).items.map((it) => num(it, 'id')))
+      const present = new Set(
+        (await this.getPage(path, { ...extra, iids, per_page: 100 })).items.map((it) => num(it, 'id')),
+      )
       const gone = chunk.filter((r) => !present.has(r.id)).map((r) => r.id)
       cache.remove(accountId, kind, gone)
       this.stats.itemsRemoved += gone.length
@@ -514,7 +631,10 @@ export class SyncRun {
     return this.o.client.get<T>(path, query, { signal: this.o.signal })
   }
 
-  private async getPage(path: string, query: Query): Promise<{ items: JsonObject[]; nextPage: number | null; total: number | null }> {
+  private async getPage(
+    path: string,
+    query: Query,
+  ): Promise<{ items: JsonObject[]; nextPage: number | null; total: number | null }> {
     this.o.signal.throwIfAborted()
     this.stats.requests++
     return this.o.client.getPage<JsonObject>(path, query, { signal: this.o.signal })

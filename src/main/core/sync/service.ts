@@ -78,7 +78,12 @@ export class SyncService {
     return {
       accountId,
       // Offline too when another request (the outbox, a detail read) found the instance unreachable since the last run.
-      state: a?.run != null ? 'running' : a?.offline === true || !this.options.accounts.connectivityFor(accountId).online ? 'offline' : 'idle',
+      state:
+        a?.run != null
+          ? 'running'
+          : a?.offline === true || !this.options.accounts.connectivityFor(accountId).online
+            ? 'offline'
+            : 'idle',
       scope: this.state.scope(accountId),
       progress: a?.run != null ? a.progress : null,
       ...times,
@@ -180,7 +185,12 @@ export class SyncService {
     return a.run
   }
 
-  private async execute(accountId: string, reconcile: boolean, signal: AbortSignal, a: AccountSync): Promise<SyncFinished> {
+  private async execute(
+    accountId: string,
+    reconcile: boolean,
+    signal: AbortSignal,
+    a: AccountSync,
+  ): Promise<SyncFinished> {
     const started = Date.now()
     this.state.markTimes(accountId, { lastStartedAt: new Date(started).toISOString() })
     let run: SyncRun | null = null
@@ -202,7 +212,11 @@ export class SyncService {
       })
       await run.run()
       const now = new Date().toISOString()
-      this.state.markTimes(accountId, { lastCompletedAt: now, lastError: null, ...(reconcile ? { lastReconciledAt: now } : {}) })
+      this.state.markTimes(accountId, {
+        lastCompletedAt: now,
+        lastError: null,
+        ...(reconcile ? { lastReconciledAt: now } : {}),
+      })
       a.offline = false
       finished = this.finished(accountId, 'completed', reconcile, run, started, null)
     } catch (error) {
@@ -212,7 +226,10 @@ export class SyncService {
         // The client has told OnlineState; its probe brings the account back online, and
         // `schedule`'s listener starts the next run, which resumes from the cursors.
         a.offline = true
-        finished = this.finished(accountId, 'offline', reconcile, run, started, { code: error.code, message: error.message })
+        finished = this.finished(accountId, 'offline', reconcile, run, started, {
+          code: error.code,
+          message: error.message,
+        })
       } else {
         const e = error instanceof Error ? error : new Error(String(error))
         const raw = (e as { code?: unknown }).code
@@ -225,7 +242,14 @@ export class SyncService {
     return finished
   }
 
-  private finished(accountId: string, outcome: SyncFinished['outcome'], reconcile: boolean, run: SyncRun | null, started: number, error: SyncFinished['error']): SyncFinished {
+  private finished(
+    accountId: string,
+    outcome: SyncFinished['outcome'],
+    reconcile: boolean,
+    run: SyncRun | null,
+    started: number,
+    error: SyncFinished['error'],
+  ): SyncFinished {
     return {
       accountId,
       outcome,

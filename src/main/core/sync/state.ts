@@ -21,11 +21,16 @@ export class SyncState {
   constructor(private readonly cache: Cache) {}
 
   scope(accountId: string): SyncScope {
-    const row = this.cache.db.prepare('SELECT mode, project_ids, group_ids FROM sync_scopes WHERE acct = ?').get(this.cache.acct(accountId)) as
-      | { mode: 'memberships' | 'custom'; project_ids: string; group_ids: string }
-      | undefined
+    const row = this.cache.db
+      .prepare('SELECT mode, project_ids, group_ids FROM sync_scopes WHERE acct = ?')
+      .get(this.cache.acct(accountId)) as
+      { mode: 'memberships' | 'custom'; project_ids: string; group_ids: string } | undefined
     if (row === undefined || row.mode === 'memberships') return { mode: 'memberships' }
-    return { mode: 'custom', project_ids: JSON.parse(row.project_ids) as number[], group_ids: JSON.parse(row.group_ids) as number[] }
+    return {
+      mode: 'custom',
+      project_ids: JSON.parse(row.project_ids) as number[],
+      group_ids: JSON.parse(row.group_ids) as number[],
+    }
   }
 
   setScope(accountId: string, scope: SyncScope): void {
@@ -36,40 +41,83 @@ export class SyncState {
         `INSERT INTO sync_scopes (acct, mode, project_ids, group_ids, updated_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (acct) DO UPDATE SET mode = excluded.mode, project_ids = excluded.project_ids, group_ids = excluded.group_ids, updated_at = excluded.updated_at`,
       )
-      .run(this.cache.acct(accountId), scope.mode, JSON.stringify(projectIds), JSON.stringify(groupIds), new Date().toISOString())
+      .run(
+        this.cache.acct(accountId),
+        scope.mode,
+        JSON.stringify(projectIds),
+        JSON.stringify(groupIds),
+        new Date().toISOString(),
+      )
   }
 
   cursor(accountId: string, resource: string, scopeKind: 'project' | 'group' | 'account', scopeId: number): Cursor {
     const row = this.cache.db
-      .prepare('SELECT updated_after, seen_ids, unsupported FROM sync_cursors WHERE acct = ? AND resource = ? AND scope_kind = ? AND scope_id = ?')
-      .get(this.cache.acct(accountId), resource, scopeKind, scopeId) as { updated_after: string | null; seen_ids: string; unsupported: number } | undefined
+      .prepare(
+        'SELECT updated_after, seen_ids, unsupported FROM sync_cursors WHERE acct = ? AND resource = ? AND scope_kind = ? AND scope_id = ?',
+      )
+      .get(this.cache.acct(accountId), resource, scopeKind, scopeId) as
+      { updated_after: string | null; seen_ids: string; unsupported: number } | undefined
     if (row === undefined) return { updatedAfter: null, seenIds: [], unsupported: false }
-    return { updatedAfter: row.updated_after, seenIds: JSON.parse(row.seen_ids) as number[], unsupported: row.unsupported === 1 }
+    return {
+      updatedAfter: row.updated_after,
+      seenIds: JSON.parse(row.seen_ids) as number[],
+      unsupported: row.unsupported === 1,
+    }
   }
 
   /** Whether this list was ever synced (a row exists, whatever its position). */
   hasCursor(accountId: string, resource: string, scopeKind: 'project' | 'group' | 'account', scopeId: number): boolean {
-    return this.cache.db.prepare('SELECT 1 FROM sync_cursors WHERE acct = ? AND resource = ? AND scope_kind = ? AND scope_id = ?').get(this.cache.acct(accountId), resource, scopeKind, scopeId) !== undefined
+    return (
+      this.cache.db
+        .prepare('SELECT 1 FROM sync_cursors WHERE acct = ? AND resource = ? AND scope_kind = ? AND scope_id = ?')
+        .get(this.cache.acct(accountId), resource, scopeKind, scopeId) !== undefined
+    )
   }
 
   /** Saves a list's position; call inside the transaction that wrote the page's rows. */
-  setCursor(accountId: string, resource: string, scopeKind: 'project' | 'group' | 'account', scopeId: number, cursor: Cursor): void {
+  setCursor(
+    accountId: string,
+    resource: string,
+    scopeKind: 'project' | 'group' | 'account',
+    scopeId: number,
+    cursor: Cursor,
+  ): void {
     this.cache.db
       .prepare(
         `INSERT INTO sync_cursors (acct, resource, scope_kind, scope_id, updated_after, seen_ids, unsupported, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (acct, resource, scope_kind, scope_id) DO UPDATE SET updated_after = excluded.updated_after, seen_ids = excluded.seen_ids,
            unsupported = excluded.unsupported, updated_at = excluded.updated_at`,
       )
-      .run(this.cache.acct(accountId), resource, scopeKind, scopeId, cursor.updatedAfter, JSON.stringify(cursor.seenIds), cursor.unsupported ? 1 : 0, new Date().toISOString())
+      .run(
+        this.cache.acct(accountId),
+        resource,
+        scopeKind,
+        scopeId,
+        cursor.updatedAfter,
+        JSON.stringify(cursor.seenIds),
+        cursor.unsupported ? 1 : 0,
+        new Date().toISOString(),
+      )
   }
 
   clearCursor(accountId: string, resource: string, scopeKind: 'project' | 'group' | 'account', scopeId: number): void {
-    this.cache.db.prepare('DELETE FROM sync_cursors WHERE acct = ? AND resource = ? AND scope_kind = ? AND scope_id = ?').run(this.cache.acct(accountId), resource, scopeKind, scopeId)
+    this.cache.db
+      .prepare('DELETE FROM sync_cursors WHERE acct = ? AND resource = ? AND scope_kind = ? AND scope_id = ?')
+      .run(this.cache.acct(accountId), resource, scopeKind, scopeId)
   }
 
   times(accountId: string): SyncTimes {
-    const row = this.cache.db.prepare('SELECT last_started_at, last_completed_at, last_reconciled_at, last_error FROM sync_state WHERE acct = ?').get(this.cache.acct(accountId)) as
-      | { last_started_at: string | null; last_completed_at: string | null; last_reconciled_at: string | null; last_error: string | null }
+    const row = this.cache.db
+      .prepare(
+        'SELECT last_started_at, last_completed_at, last_reconciled_at, last_error FROM sync_state WHERE acct = ?',
+      )
+      .get(this.cache.acct(accountId)) as
+      | {
+          last_started_at: string | null
+          last_completed_at: string | null
+          last_reconciled_at: string | null
+          last_error: string | null
+        }
       | undefined
     return {
       lastStartedAt: row?.last_started_at ?? null,

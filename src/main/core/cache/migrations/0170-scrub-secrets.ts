@@ -12,7 +12,10 @@ import type { CacheMigration } from './index'
 
 /** Rewrites each JSON text of `table`.`column` (rows by `key`) that holds a secret field; returns the keys rewritten. */
 function scrubColumn(db: CacheDb, table: string, key: string, column: string): unknown[] {
-  const rows = db.prepare(`SELECT ${key} AS k, ${column} AS v FROM ${table} WHERE ${column} IS NOT NULL`).all() as { k: unknown; v: string }[]
+  const rows = db.prepare(`SELECT ${key} AS k, ${column} AS v FROM ${table} WHERE ${column} IS NOT NULL`).all() as {
+    k: unknown
+    v: string
+  }[]
   const update = db.prepare(`UPDATE ${table} SET ${column} = ? WHERE ${key} = ?`)
   const rewritten: unknown[] = []
   for (const { k, v } of rows) {

@@ -25,4 +25,13 @@ export interface CacheMigration {
  * secret fields (core/cache/secrets.ts). Each runs once, in version order, whatever order they were merged
  * in; never edit one that has shipped.
  */
-export const cacheMigrations: readonly CacheMigration[] = [cacheCore, outbox, notify, avatars, search, searchPrefix, repos, scrubSecrets]
+export const cacheMigrations: readonly CacheMigration[] = [
+  cacheCore,
+  outbox,
+  notify,
+  avatars,
+  search,
+  searchPrefix,
+  repos,
+  scrubSecrets,
+]
