@@ -1,4 +1,11 @@
-import type { ItemFields, Mutation, OutboxEntry, OutboxState } from '../../shared/ipc/outbox'
+import {
+  isTemporaryIid,
+  temporaryReference,
+  type ItemFields,
+  type Mutation,
+  type OutboxEntry,
+  type OutboxState,
+} from '../../shared/ipc/outbox'
 import { formatDuration } from './items'
 
 /** How the outbox panel and the item views name an entry's state. */
@@ -29,6 +36,10 @@ function describeMutation(m: Mutation): string {
       return 'Mark a to-do done'
     case 'subscription':
       return m.subscribed ? 'Subscribe' : 'Unsubscribe'
+    case 'create-issue':
+      return `New issue “${m.fields.title}”`
+    case 'create-merge-request':
+      return `New merge request “${m.fields.title}” (${m.fields.source_branch} → ${m.fields.target_branch})`
     case 'update': {
       const c = m.changes
       const parts: string[] = []
@@ -55,7 +66,10 @@ export function describeEntry(entry: OutboxEntry, projectPath: string | null = n
   const what = describeMutation(entry.mutation)
   const t = entry.target
   if (t.type === 'todo') return what
-  return `${what} on ${projectPath ?? ''}${t.type === 'issue' ? '#' : '!'}${t.iid}`
+  const iid = entry.createdIid ?? t.iid
+  const reference = isTemporaryIid(iid) ? temporaryReference(t.type, iid) : `${t.type === 'issue' ? '#' : '!'}${iid}`
+  const preposition = entry.mutation.kind.startsWith('create-') ? 'as' : 'on'
+  return `${what} ${preposition} ${projectPath ?? ''}${reference}`
 }
 
 /** A field value for the side-by-side conflict view. */

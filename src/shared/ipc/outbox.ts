@@ -1,13 +1,59 @@
+import { refProblem } from './repos'
+
 /**
  * The outbox part of the IPC contract (contract.ts imports it): the writes the app queues while
  * offline or online, what the renderer sees of each, and the validators of their requests.
  */
 
-/** An issue or merge request, by project id and iid (what every item write targets). */
+/**
+ * An issue or merge request, by project id and iid (what every item write targets). An item
+ * created offline has a temporary iid (negative: `temporaryIid`) until its creation lands; the
+ * outbox then rewrites the later writes queued on it to the real iid.
+ */
 export interface ItemTarget {
   readonly type: 'issue' | 'merge_request'
   readonly projectId: number
   readonly iid: number
+}
+
+/** The iid an item created through the outbox has until the server gives it one: minus the creation's entry id. */
+export const temporaryIid = (entryId: number): number => -entryId
+
+/** Whether an iid is an outbox creation's temporary one (real iids are positive). */
+export const isTemporaryIid = (iid: number): boolean => iid < 0
+
+/** The outbox entry that creates the item of a temporary iid. */
+export const creationEntryOf = (iid: number): number => -iid
+
+/** What a pending new item is called until it has its number: `#new-3`, `!new-3` (3: its outbox entry). */
+export function temporaryReference(type: ItemTarget['type'], iid: number): string {
+  return `${type === 'issue' ? '#' : '!'}new-${creationEntryOf(iid)}`
+}
+
+/** A new issue (`POST /projects/:id/issues`), by the API's field names. */
+export interface NewIssue {
+  readonly title: string
+  readonly description?: string
+  readonly labels?: readonly string[]
+  readonly assignee_ids?: readonly number[]
+  readonly milestone_id?: number
+  /** `YYYY-MM-DD`. */
+  readonly due_date?: string
+  readonly confidential?: boolean
+}
+
+/** A new merge request (`POST /projects/:id/merge_requests`), by the API's field names. */
+export interface NewMergeRequest {
+  readonly source_branch: string
+  readonly target_branch: string
+  /** A draft's title starts with `Draft: ` (GitLab's rule); the app adds it when `draft` is set. */
+  readonly title: string
+  readonly description?: string
+  readonly labels?: readonly string[]
+  readonly assignee_ids?: readonly number[]
+  readonly reviewer_ids?: readonly number[]
+  readonly milestone_id?: number
+  readonly remove_source_branch?: boolean
 }
 
 /** A to-do of the signed-in user (`todos:mark-done`). */
@@ -55,6 +101,13 @@ export type Mutation =
   | { readonly kind: 'todo' }
   | { readonly kind: 'todo-done' }
   | { readonly kind: 'subscription'; readonly subscribed: boolean }
+  /** Creates the target's issue (its iid is temporary until this lands). */
+  | { readonly kind: 'create-issue'; readonly fields: NewIssue }
+  /** Creates the target's merge request (its iid is temporary until this lands). */
+  | { readonly kind: 'create-merge-request'; readonly fields: NewMergeRequest }
+
+/** The mutations that create their target. */
+export const CREATION_KINDS = ['create-issue', 'create-merge-request'] as const
 
 export type MutationKind = Mutation['kind']
 
@@ -126,6 +179,8 @@ export interface OutboxEntry {
   /** When it was last handed to the network. */
   readonly sentAt: string | null
   readonly settledAt: string | null
+  /** A creation that landed: the new item's iid (later writes on its temporary iid were moved to it). */
+  readonly createdIid?: number
 }
 
 /** `outbox:resolve`: keep my version (sent again over theirs), take theirs (mine discarded), or send an edited version. */
@@ -156,6 +211,14 @@ export interface SpentTimeRequest extends ItemRef {
 }
 export interface SubscribeRequest extends ItemRef {
   readonly subscribed: boolean
+}
+export interface CreateIssueRequest {
+  readonly projectId: number
+  readonly fields: NewIssue
+}
+export interface CreateMergeRequestRequest {
+  readonly projectId: number
+  readonly fields: NewMergeRequest
 }
 export interface MarkTodoDoneRequest {
   readonly todoId: number
@@ -245,7 +308,8 @@ function isIdList(value: unknown): value is number[] {
 
 function itemRefProblem(o: Record<string, unknown>): Problem {
   if (!isId(o.projectId)) return 'projectId must be a positive integer'
-  if (!isId(o.iid)) return 'iid must be a positive integer'
+  if (!(typeof o.iid === 'number' && Number.isSafeInteger(o.iid) && o.iid !== 0))
+    return "iid must be a positive integer (or a pending creation's temporary, negative one)"
   return null
 }
 
@@ -352,6 +416,70 @@ export const spentTimeArgs = accountAndRequest([...ref, 'seconds', 'summary'], (
 
 export const itemArgs = accountAndRequest(ref, itemRefProblem)
 
+const optionalFields = (o: Record<string, unknown>): Problem => {
+  if (o.description !== undefined && !isText(o.description, 1_048_576, true))
+    return 'description must be a string of at most 1 MiB'
+  if (o.labels !== undefined && !isStringList(o.labels)) return 'labels must be a list of label names (no commas)'
+  for (const k of ['assignee_ids', 'reviewer_ids'] as const)
+    if (o[k] !== undefined && !isIdList(o[k])) return `${k} must be a list of user ids`
+  if (o.milestone_id !== undefined && !isId(o.milestone_id)) return 'milestone_id must be a milestone id'
+  return null
+}
+
+/** Checks a NewIssue; returns the first problem or null. */
+export function newIssueProblem(value: unknown): Problem {
+  if (!isObject(value)) return 'fields must be an object'
+  const extra = unknownKeys(value, [
+    'title',
+    'description',
+    'labels',
+    'assignee_ids',
+    'milestone_id',
+    'due_date',
+    'confidential',
+  ])
+  if (extra !== null) return extra
+  if (!isText(value.title, 255)) return 'title must be a non-empty string of at most 255 characters'
+  if (value.due_date !== undefined && !isDate(value.due_date)) return 'due_date must be a date (YYYY-MM-DD)'
+  if (value.confidential !== undefined && typeof value.confidential !== 'boolean')
+    return 'confidential must be a boolean'
+  return optionalFields(value)
+}
+
+/** Checks a NewMergeRequest; returns the first problem or null. */
+export function newMergeRequestProblem(value: unknown): Problem {
+  if (!isObject(value)) return 'fields must be an object'
+  const extra = unknownKeys(value, [
+    'source_branch',
+    'target_branch',
+    'title',
+    'description',
+    'labels',
+    'assignee_ids',
+    'reviewer_ids',
+    'milestone_id',
+    'remove_source_branch',
+  ])
+  if (extra !== null) return extra
+  for (const k of ['source_branch', 'target_branch'] as const) {
+    const problem = refProblem(value[k])
+    if (problem !== null) return `${k}: ${problem}`
+  }
+  if (value.source_branch === value.target_branch) return 'source_branch and target_branch must differ'
+  if (!isText(value.title, 255)) return 'title must be a non-empty string of at most 255 characters'
+  if (value.remove_source_branch !== undefined && typeof value.remove_source_branch !== 'boolean')
+    return 'remove_source_branch must be a boolean'
+  return optionalFields(value)
+}
+
+export const createIssueArgs = accountAndRequest(['projectId', 'fields'], (o) =>
+  isId(o.projectId) ? newIssueProblem(o.fields) : 'projectId must be a positive integer',
+)
+
+export const createMergeRequestArgs = accountAndRequest(['projectId', 'fields'], (o) =>
+  isId(o.projectId) ? newMergeRequestProblem(o.fields) : 'projectId must be a positive integer',
+)
+
 export const subscribeArgs = accountAndRequest([...ref, 'subscribed'], (o) =>
   typeof o.subscribed === 'boolean' ? itemRefProblem(o) : 'subscribed must be a boolean',
 )
@@ -404,6 +532,8 @@ export function outboxResolveArgs(args: readonly unknown[]): Problem {
 
 /** The validators of the outbox channels, spread into contract.ts `requestValidators`. */
 export const outboxValidators = {
+  'issues:create': createIssueArgs,
+  'merge-requests:create': createMergeRequestArgs,
   'issues:comment': commentArgs,
   'issues:update': updateArgs,
   'issues:time-estimate': timeEstimateArgs,
@@ -439,6 +569,13 @@ type Queued<R> = { readonly args: readonly [accountId: string, request: R]; read
  * `offline` when it cannot be reached; they are never queued.
  */
 export interface OutboxRequests {
+  /**
+   * Queues a new issue: shown at once in the cache under a temporary iid (`temporaryIid` of the
+   * entry's id, the entry's `target.iid`); `createdIid` once it landed.
+   */
+  'issues:create': Queued<CreateIssueRequest>
+  /** Queues a new merge request, like `issues:create`. */
+  'merge-requests:create': Queued<CreateMergeRequestRequest>
   'issues:comment': Queued<CommentRequest>
   'issues:update': Queued<UpdateRequest>
   /** `seconds: 0` resets the estimate. */

@@ -57,6 +57,18 @@ export function outboxHandlers(
   const issue = item('issue')
   const mr = item('merge_request')
   return {
+    'issues:create': async (accountId, r) =>
+      services().outbox.create(
+        accountId,
+        { type: 'issue', projectId: r.projectId },
+        { kind: 'create-issue', fields: r.fields },
+      ),
+    'merge-requests:create': async (accountId, r) =>
+      services().outbox.create(
+        accountId,
+        { type: 'merge_request', projectId: r.projectId },
+        { kind: 'create-merge-request', fields: r.fields },
+      ),
     'issues:comment': issue.comment,
     'issues:update': issue.update,
     'issues:time-estimate': issue.estimate,

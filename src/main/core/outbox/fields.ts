@@ -8,6 +8,10 @@ import type { ItemChanges, ItemFields } from '../../../shared/ipc/outbox'
 
 /** An issue or merge request as the API returns it (only what the outbox reads). */
 export interface ItemJson {
+  readonly id?: number
+  readonly iid?: number
+  readonly created_at?: string
+  readonly target_branch?: string
   readonly updated_at?: string
   readonly title?: string
   readonly description?: string | null

@@ -1,4 +1,10 @@
-import type { ItemTarget, Mutation } from '../../../shared/ipc/outbox'
+import {
+  temporaryReference,
+  type ItemTarget,
+  type Mutation,
+  type NewIssue,
+  type NewMergeRequest,
+} from '../../../shared/ipc/outbox'
 import { exclusiveLabels, labelsAfter } from '../../../shared/labels'
 import type { Cache } from '../cache/cache'
 import { isObject, type JsonObject } from '../cache/json'
@@ -119,6 +125,65 @@ function itemPatches(cache: Cache, accountId: string, mutation: Mutation, item: 
 }
 
 /**
+ * The item a creation will make, as the API would show it, for the cache until it lands: its id
+ * the entry's provisional id, its iid the temporary one, its reference `#new-N`.
+ */
+function provisionalItem(
+  cache: Cache,
+  entry: StoredEntry,
+  target: ItemTarget,
+  fields: NewIssue | NewMergeRequest,
+  author: Author,
+): JsonObject {
+  const users = (ids: readonly number[] | undefined): JsonObject[] =>
+    (ids ?? []).map((id) => cachedRow(cache, entry.accountId, 'users', id) ?? { id })
+  const assignees = users(fields.assignee_ids)
+  const reference = temporaryReference(target.type, target.iid)
+  const common: JsonObject = {
+    iid: target.iid,
+    project_id: target.projectId,
+    title: fields.title,
+    description: fields.description ?? '',
+    state: 'opened',
+    labels: exclusiveLabels(fields.labels ?? []),
+    assignees,
+    assignee: assignees[0] ?? null,
+    milestone:
+      fields.milestone_id === undefined
+        ? null
+        : (cachedRow(cache, entry.accountId, 'milestones', fields.milestone_id) ?? { id: fields.milestone_id }),
+    author,
+    created_at: entry.createdAt,
+    updated_at: entry.createdAt,
+    closed_at: null,
+    user_notes_count: 0,
+    upvotes: 0,
+    downvotes: 0,
+    references: { short: reference, relative: reference, full: reference },
+    web_url: null,
+    time_stats: { time_estimate: 0, total_time_spent: 0 },
+  }
+  if ('source_branch' in fields)
+    return {
+      ...common,
+      source_branch: fields.source_branch,
+      target_branch: fields.target_branch,
+      source_project_id: target.projectId,
+      target_project_id: target.projectId,
+      reviewers: users(fields.reviewer_ids),
+      draft: /^\s*(\[draft\]|\(draft\)|draft:|draft\s-|draft\s)/i.test(fields.title),
+      merge_status: 'unchecked',
+      merged_at: null,
+    }
+  return {
+    ...common,
+    confidential: fields.confidential ?? false,
+    due_date: fields.due_date ?? null,
+    issue_type: 'issue',
+  }
+}
+
+/**
  * Shows an entry's write in the cache (inside the caller's transaction). Items the cache does
  * not hold are left alone: the write still goes to the server, and sync brings the result.
  */
@@ -128,6 +193,11 @@ export function applyOptimistic(cache: Cache, entry: StoredEntry, author: Author
     if (mutation.kind === 'todo-done' && cachedRow(cache, entry.accountId, 'todos', target.todoId) !== null) {
       cache.applyOptimistic(entry.accountId, 'todo', { id: target.todoId }, { state: 'done' }, entry.id)
     }
+    return
+  }
+  if (mutation.kind === 'create-issue' || mutation.kind === 'create-merge-request') {
+    const json = provisionalItem(cache, entry, target, mutation.fields, author)
+    cache.applyOptimistic(entry.accountId, target.type, { id: provisionalId(entry.id) }, json, entry.id)
     return
   }
   const item = cachedItem(cache, entry.accountId, target)

@@ -1,13 +1,18 @@
 import type { Account } from '../../../shared/ipc/contract'
-import type {
-  ConflictResolution,
-  ItemFields,
-  Mutation,
-  OutboxBase,
-  OutboxEntry,
-  OutboxListFilter,
-  OutboxState,
-  OutboxTarget,
+import {
+  CREATION_KINDS,
+  creationEntryOf,
+  isTemporaryIid,
+  temporaryIid,
+  type ConflictResolution,
+  type ItemFields,
+  type ItemTarget,
+  type Mutation,
+  type OutboxBase,
+  type OutboxEntry,
+  type OutboxListFilter,
+  type OutboxState,
+  type OutboxTarget,
 } from '../../../shared/ipc/outbox'
 import type { ApiClient } from '../api/client'
 import type { OnlineState } from '../api/connectivity'
@@ -158,7 +163,13 @@ export class Outbox {
         'invalid-state',
         `A ${mutation.kind} write does not apply to a ${target.type.replace('_', ' ')}.`,
       )
+    if (isCreation(mutation))
+      throw new OutboxError(
+        'invalid-state',
+        'A creation is queued with create(), which gives its item a temporary iid.',
+      )
     const account = await this.account(accountId)
+    target = target.type === 'todo' ? target : this.settledTarget(accountId, target)
     const normalized: Mutation =
       mutation.kind === 'update' ? { kind: 'update', changes: normalizeChanges(mutation.changes) } : mutation
     const base = target.type === 'todo' ? null : await this.baseFor(accountId, target, normalized)
@@ -166,6 +177,34 @@ export class Outbox {
       const stored = this.store.insert({ accountId, target, mutation: normalized, base }, nowIso())
       applyOptimistic(this.cache, stored, authorOf(account))
       return stored
+    })
+    this.emit(entry)
+    this.kick(accountId)
+    return publicEntry(entry)
+  }
+
+  /**
+   * Queues the creation of an issue or merge request. The new item shows in the cache at once
+   * under a temporary iid (`temporaryIid` of this entry's id, in the entry's target); writes
+   * queued on that iid wait behind the creation and are moved to the real iid when it lands.
+   * A creation whose answer was lost is looked for on the server, never sent again on its own.
+   */
+  async create(
+    accountId: string,
+    target: Omit<ItemTarget, 'iid'>,
+    mutation: Extract<Mutation, { kind: (typeof CREATION_KINDS)[number] }>,
+  ): Promise<OutboxEntry> {
+    if ((target.type === 'issue') !== (mutation.kind === 'create-issue'))
+      throw new OutboxError(
+        'invalid-state',
+        `A ${mutation.kind} write does not create a ${target.type.replace('_', ' ')}.`,
+      )
+    const account = await this.account(accountId)
+    const entry = this.cache.transaction(() => {
+      const stored = this.store.insert({ accountId, target: { ...target, iid: 0 }, mutation, base: null }, nowIso())
+      const placed = this.store.retarget(stored.id, { ...target, iid: temporaryIid(stored.id) })
+      applyOptimistic(this.cache, placed, authorOf(account))
+      return placed
     })
     this.emit(entry)
     this.kick(accountId)
@@ -216,12 +255,24 @@ export class Outbox {
     if (entry.state === 'done' || entry.state === 'reconciled' || entry.state === 'discarded')
       throw new OutboxError('invalid-state', `This write is already ${entry.state}.`)
     const reason = entry.state === 'unknown-outcome' ? 'Discarded; it may still have reached the server.' : 'Discarded.'
+    // The writes queued on an item whose creation is given up have nothing left to land on.
+    const orphans = isCreation(entry.mutation) ? this.store.laterOfItem(entry) : []
     const moved = this.cache.transaction(() => {
       const m = this.store.transition(id, [entry.state], { state: 'discarded', reason }, nowIso())
       if (m !== undefined) clearOptimistic(this.cache, m, null)
+      for (const later of orphans) {
+        const o = this.store.transition(
+          later.id,
+          [later.state],
+          { state: 'discarded', reason: 'Discarded with the creation of its item.' },
+          nowIso(),
+        )
+        if (o !== undefined) clearOptimistic(this.cache, o, null)
+      }
       return m
     })
     if (moved === undefined) throw new OutboxError('invalid-state', 'This write changed state meanwhile; look again.')
+    for (const later of orphans) this.emit(this.store.require(later.id))
     this.emitItem(moved, entry.state)
     this.kick(moved.accountId)
     return publicEntry(moved)
@@ -420,6 +471,10 @@ export class Outbox {
       client,
       userId: account.userId,
       claimedNoteIds: () => this.store.claimedNoteIds(entry.accountId, entry.itemKey, entry.id),
+      claimedCreatedIids: () =>
+        entry.target.type === 'todo'
+          ? new Set()
+          : this.store.claimedCreatedIids(entry.accountId, entry.mutation.kind, entry.target.projectId, entry.id),
       beginSend: (progress) => {
         const moved = this.store.transition(
           entry.id,
@@ -447,7 +502,7 @@ export class Outbox {
       outcome = this.outcomeOfError(error, sending, current)
     }
     if (outcome.state === 'skipped') return 'continue'
-    this.record(current, [current.state], outcome)
+    this.record(current, [current.state], outcome, authorOf(account))
     if ((outcome.state === 'queued' || outcome.state === 'unknown-outcome') && outcome.offline === true) return 'stop'
     return 'continue'
   }
@@ -540,8 +595,10 @@ export class Outbox {
     entry: StoredEntry,
     from: readonly OutboxState[],
     outcome: Exclude<Outcome, { state: 'skipped' }>,
+    author?: Author,
   ): void {
     const now = nowIso()
+    let moves: StoredEntry[] = []
     const moved = this.cache.transaction(() => {
       let m: StoredEntry | undefined
       switch (outcome.state) {
@@ -561,6 +618,7 @@ export class Outbox {
             now,
           )
           if (m !== undefined) clearOptimistic(this.cache, m, this.cacheable(m, outcome.update))
+          if (m !== undefined && author !== undefined) moves = this.moveToCreatedItem(m, author)
           break
         case 'failed':
           m = this.store.transition(
@@ -598,11 +656,49 @@ export class Outbox {
       return m
     })
     if (moved !== undefined) this.emitItem(moved, entry.state)
+    for (const later of moves) this.emit(later)
+  }
+
+  /**
+   * A creation landed: the writes queued on its temporary iid now name the real one, and their
+   * optimistic changes move from the provisional row to the new item's (inside the caller's
+   * transaction). Returns the moved entries.
+   */
+  private moveToCreatedItem(creation: StoredEntry, author: Author): StoredEntry[] {
+    const iid = creation.result?.iid
+    if (!isCreation(creation.mutation) || iid === undefined || creation.target.type === 'todo') return []
+    const realTarget: ItemTarget = { ...creation.target, iid }
+    return this.store.laterOfItem(creation).map((later) => {
+      this.cache.clearPending(later.id)
+      const moved = this.store.retarget(later.id, realTarget)
+      applyOptimistic(this.cache, moved, author)
+      return moved
+    })
+  }
+
+  /**
+   * A write on a temporary iid: kept there while the creation is pending, moved to the real iid
+   * once it landed (a page opened before that may still name the temporary one), refused when
+   * the creation was given up.
+   */
+  private settledTarget(accountId: string, target: ItemTarget): ItemTarget {
+    if (!isTemporaryIid(target.iid)) return target
+    const creation = this.store.get(creationEntryOf(target.iid))
+    if (
+      creation === undefined ||
+      creation.accountId !== accountId ||
+      !isCreation(creation.mutation) ||
+      creation.state === 'discarded'
+    )
+      throw new OutboxError('invalid-state', 'This item was never created: its creation is not in the outbox any more.')
+    return creation.result?.iid === undefined ? target : { ...target, iid: creation.result.iid }
   }
 
   /** Server JSON goes into the cache only for items the cache already holds (sync decides what it holds). */
   private cacheable(entry: StoredEntry, update: CacheUpdate | undefined): CacheUpdate | null {
     if (update === undefined || entry.target.type === 'todo') return update?.kind === 'todo' ? update : null
+    // A new item is made from this app, for a project the user works in: kept, so its page shows it.
+    if (isCreation(entry.mutation)) return update
     return cachedItem(this.cache, entry.accountId, entry.target) === null ? null : update
   }
 
@@ -697,6 +793,10 @@ export function refusalReason(error: ApiError, target: OutboxTarget): string {
   }
 }
 
+function isCreation(mutation: Mutation): boolean {
+  return (CREATION_KINDS as readonly string[]).includes(mutation.kind)
+}
+
 function isPost(mutation: Mutation): boolean {
   return mutation.kind !== 'update'
 }
@@ -740,6 +840,7 @@ function publicEntry(e: StoredEntry): OutboxEntry {
     updatedAt,
     sentAt,
     settledAt,
+    ...(isCreation(mutation) && e.result?.iid !== undefined ? { createdIid: e.result.iid } : {}),
   }
 }
 

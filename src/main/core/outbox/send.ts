@@ -59,6 +59,8 @@ export interface SendContext {
   beginSend(progress?: Progress): boolean
   /** Note ids that other settled comments of this item already account for. */
   claimedNoteIds(): Set<number>
+  /** Iids of the target's project that other creations of the same kind already account for. */
+  claimedCreatedIids(): Set<number>
 }
 
 /** What reading the server showed about a write whose outcome was unknown. */
@@ -91,6 +93,12 @@ export async function send(entry: StoredEntry, ctx: SendContext): Promise<Outcom
   const target = entry.target
   const path = itemPath(target)
   switch (m.kind) {
+    case 'create-issue':
+    case 'create-merge-request': {
+      if (!ctx.beginSend()) return { state: 'skipped' }
+      const created = await ctx.client.post<ItemJson>(collectionPath(target), { ...m.fields })
+      return createdOutcome(target, created, null)
+    }
     case 'comment':
     case 'reply': {
       if (!ctx.beginSend()) return { state: 'skipped' }
@@ -170,6 +178,23 @@ export async function send(entry: StoredEntry, ctx: SendContext): Promise<Outcom
     }
     default:
       return invalid(entry)
+  }
+}
+
+/** The list a target's item is created in: `/projects/:id/issues` or `…/merge_requests`. */
+function collectionPath(t: ItemTarget): string {
+  return `/projects/${t.projectId}/${t.type === 'issue' ? 'issues' : 'merge_requests'}`
+}
+
+/** A landed creation: the new item's numbers (which later writes move to) and its JSON for the cache. */
+function createdOutcome(target: ItemTarget, created: ItemJson, reason: string | null): Outcome {
+  if (typeof created.iid !== 'number' || typeof created.id !== 'number')
+    return { state: 'failed', reason: 'The server answered without the new item.', status: null }
+  return {
+    state: 'done',
+    reason,
+    result: { iid: created.iid, itemId: created.id },
+    update: itemUpdate(target, created),
   }
 }
 
@@ -337,6 +362,38 @@ async function findOwnNote(entry: StoredEntry, body: string, ctx: SendContext): 
 }
 
 /**
+ * The item a creation became, if the server has it: by this account, with this exact title (and
+ * for a merge request, these branches), created no earlier than shortly before the send, and
+ * not already claimed by another creation entry.
+ */
+async function findOwnCreation(entry: StoredEntry, target: ItemTarget, ctx: SendContext): Promise<ItemJson | null> {
+  const m = entry.mutation
+  if (m.kind !== 'create-issue' && m.kind !== 'create-merge-request') return null
+  const since = Date.parse(entry.sentAt ?? entry.createdAt) - SKEW_ALLOWANCE_MS
+  const claimed = ctx.claimedCreatedIids()
+  const query: Record<string, string | number> = {
+    author_id: ctx.userId,
+    created_after: new Date(since).toISOString(),
+    state: 'all',
+    order_by: 'created_at',
+    sort: 'desc',
+    per_page: 100,
+  }
+  if (m.kind === 'create-merge-request') query.source_branch = m.fields.source_branch
+  else Object.assign(query, { search: m.fields.title, in: 'title' })
+  const matches = (item: ItemJson): boolean =>
+    item.title === m.fields.title &&
+    typeof item.iid === 'number' &&
+    !claimed.has(item.iid) &&
+    Date.parse(String(item.created_at)) >= since &&
+    (m.kind === 'create-issue' || item.target_branch === m.fields.target_branch)
+  for await (const item of ctx.client.paginate<ItemJson>(collectionPath(target), query)) {
+    if (matches(item)) return item
+  }
+  return null
+}
+
+/**
  * Reads the server to learn whether a write whose response was lost took effect. Never sends
  * the write itself: when the read shows it missing, the queue sends it as a new attempt.
  */
@@ -352,6 +409,19 @@ export async function check(entry: StoredEntry, ctx: SendContext): Promise<Check
   const target = entry.target
   const path = itemPath(target)
   switch (m.kind) {
+    case 'create-issue':
+    case 'create-merge-request': {
+      const item = await findOwnCreation(entry, target, ctx)
+      if (item === null) return { applied: false, reason: `The new ${noun(target)} was not on the server.` }
+      const landed = createdOutcome(target, item, null)
+      if (landed.state !== 'done') return { applied: 'unknown', reason: 'The server answered without the new item.' }
+      return {
+        applied: true,
+        reason: `The new ${noun(target)} was found on the server.`,
+        result: landed.result,
+        update: landed.update,
+      }
+    }
     case 'comment':
     case 'reply': {
       if (onlyQuickActions(m.body)) {

@@ -29,6 +29,9 @@ export interface Progress {
 export interface EntryResult {
   readonly noteId?: number
   readonly todoId?: number
+  /** A creation's new item. */
+  readonly iid?: number
+  readonly itemId?: number
 }
 
 /** An entry with the columns only core reads. */
@@ -291,6 +294,34 @@ export class OutboxStore {
       if (noteId !== undefined) ids.add(noteId)
     }
     return ids
+  }
+
+  /**
+   * Points an entry at another item (a creation's temporary iid when it is stored, the real iid
+   * once the creation lands), its item key with it.
+   */
+  retarget(id: number, target: OutboxTarget): StoredEntry {
+    this.db
+      .prepare('UPDATE outbox_entries SET target = ?, item_key = ? WHERE id = ?')
+      .run(JSON.stringify(target), itemKeyOf(target), id)
+    return this.require(id)
+  }
+
+  /** Iids that other creations of this kind in this project already account for (so one item is never claimed twice). */
+  claimedCreatedIids(accountId: string, kind: string, projectId: number, exceptId: number): Set<number> {
+    const rows = this.db
+      .prepare(
+        `SELECT result FROM outbox_entries WHERE account_id = ? AND kind = ? AND id <> ? AND result IS NOT NULL
+           AND json_extract(target, '$.projectId') = ?`,
+      )
+      .pluck()
+      .all(accountId, kind, exceptId, projectId) as string[]
+    const iids = new Set<number>()
+    for (const r of rows) {
+      const iid = (JSON.parse(r) as EntryResult).iid
+      if (iid !== undefined) iids.add(iid)
+    }
+    return iids
   }
 
   /** Forgets settled entries older than the cutoff. */
