@@ -1,9 +1,10 @@
+import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsync } from 'fastify'
 import { DEFAULT_SETTINGS, type SettingKey, type SettingValue } from '../../platform/settings'
 import { invalidParam, validationFailed } from '../../platform/http/errors'
 import { parseAllowlistEntry } from '../../platform/outbound/outbound'
 import { requireAdmin } from '../../platform/http/resolve'
-import { recordAudit } from '../audit-events/service'
+import { recordAudit } from '../audit-events'
 
 const TRUE = new Set(['true', '1', 't', 'yes', 'on'])
 const FALSE = new Set(['false', '0', 'f', 'no', 'off'])
@@ -80,7 +81,7 @@ const applicationSettings: FastifyPluginAsync = async (app) => {
     for (const key of Object.keys(changes) as SettingKey[]) {
       const [from, to] = [auditValue(before[key]), auditValue(after[key])]
       if (from === to) continue
-      recordAudit(ctx.db, request, {
+      recordAudit(callerOf(request), {
         entityType: 'User',
         entityId: admin.id,
         entityPath: admin.username,

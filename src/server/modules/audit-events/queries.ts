@@ -1,4 +1,4 @@
-import type { Db } from '../../platform/db/connection'
+import { nowIso, type Db } from '../../platform/db/connection'
 
 /** An `audit_events` row. */
 export interface AuditEventRow {
@@ -75,4 +75,23 @@ export function findAuditEvent(
       .get(id, entity.type, entity.id) as AuditEventRow | undefined
   }
   return db.prepare('SELECT * FROM audit_events WHERE id = ?').get(id) as AuditEventRow | undefined
+}
+
+/** Stores one audit event; answers its id. */
+export function insertAuditEvent(
+  db: Db,
+  e: {
+    readonly authorId: number
+    readonly entityId: number
+    readonly entityType: string
+    readonly details: string
+    readonly ip: string | null
+  },
+): number {
+  const info = db
+    .prepare(
+      'INSERT INTO audit_events (author_id, entity_id, entity_type, details, ip_address, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    )
+    .run(e.authorId, e.entityId, e.entityType, e.details, e.ip, nowIso())
+  return Number(info.lastInsertRowid)
 }

@@ -1,8 +1,10 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from 'typebox'
-import { AccessLevel } from '../../platform/auth/access'
+import { callerOf } from '../../platform/caller'
 import { findAuditEvent, listAuditEvents, type AuditEventFilter, type AuditEventRow } from './queries'
 import { auditEvent, type AuditEvent } from './entity'
+import { groupAuditReach, projectAuditReach, type AuditReach } from './policy'
 import { forbidden, invalidParam, missingParam, notFound } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadGroup, loadProject, requireAdmin } from '../../platform/http/resolve'
@@ -25,7 +27,6 @@ const InstanceQuery = Type.Object({
   page: Type.Optional(Type.Integer()),
   per_page: Type.Optional(Type.Integer()),
 })
-type InstanceQuery = Static<typeof InstanceQuery>
 
 const IdParams = Type.Object({ id: Type.Integer() })
 const SourceParams = Type.Object({ id: Type.String() })
@@ -48,11 +49,24 @@ function dateRange(q: ScopedQuery): Pick<AuditEventFilter, 'createdAfter' | 'cre
   }
 }
 
-function respond(request: FastifyRequest, reply: FastifyReply, filter: AuditEventFilter): AuditEvent[] {
-  const page = pageOf(request.query as Record<string, unknown>)
-  const { rows, total } = listAuditEvents(request.server.burrow.db, filter, page.perPage, page.offset)
-  setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
+function respond(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  query: ScopedQuery,
+  filter: AuditEventFilter,
+): AuditEvent[] {
+  const { db, baseUrl } = callerOf(request)
+  const page = pageOf(query)
+  const { rows, total } = listAuditEvents(db, filter, page.perPage, page.offset)
+  setPageHeaders(request, reply, baseUrl, page, total)
   return rows.map(auditEvent)
+}
+
+/** The filter of a group's or project's audit log for a caller of `reach` (403 without one). */
+function reachFilter(reach: AuditReach, userId: number, filter: AuditEventFilter): AuditEventFilter {
+  if (reach === 'all') return filter
+  if (reach === 'own') return { ...filter, authorId: userId }
+  throw forbidden()
 }
 
 function found(row: AuditEventRow | undefined): AuditEvent {
@@ -64,20 +78,19 @@ function found(row: AuditEventRow | undefined): AuditEvent {
  * Audit events: instance-wide for administrators, per group and per project for their owners
  * and maintainers; developers see only their own actions.
  */
-const auditEvents: FastifyPluginAsync = async (app) => {
+const auditEvents: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.burrow
 
   app.get('/audit_events', { schema: { querystring: InstanceQuery } }, async (request, reply) => {
     requireAdmin(request)
-    const q = request.query as InstanceQuery
+    const q = request.query
     if (q.entity_id !== undefined && q.entity_type === undefined) throw missingParam('entity_type')
-    return respond(request, reply, { ...dateRange(q), entityType: q.entity_type, entityId: q.entity_id })
+    return respond(request, reply, q, { ...dateRange(q), entityType: q.entity_type, entityId: q.entity_id })
   })
 
   app.get('/audit_events/:id', { schema: { params: IdParams } }, async (request) => {
     requireAdmin(request)
-    const { id } = request.params as Static<typeof IdParams>
-    return found(findAuditEvent(db, id))
+    return found(findAuditEvent(db, request.params.id))
   })
 
   app.get(
@@ -85,25 +98,18 @@ const auditEvents: FastifyPluginAsync = async (app) => {
     { schema: { params: SourceParams, querystring: ScopedQuery } },
     async (request, reply) => {
       const user = currentUser(request)
-      const group = loadGroup(request, (request.params as Static<typeof SourceParams>).id)
-      const filter: AuditEventFilter = {
-        ...dateRange(request.query as ScopedQuery),
-        entityType: 'Group',
-        entityId: group.id,
-      }
-      if (request.perms.canInGroup(group.id, AccessLevel.OWNER)) return respond(request, reply, filter)
-      if (request.perms.groupAccess(group.id) >= AccessLevel.DEVELOPER)
-        return respond(request, reply, { ...filter, authorId: user.id })
-      throw forbidden()
+      const group = loadGroup(request, request.params.id)
+      const filter = { ...dateRange(request.query), entityType: 'Group', entityId: group.id }
+      const reach = groupAuditReach(callerOf(request).perms, group.id)
+      return respond(request, reply, request.query, reachFilter(reach, user.id, filter))
     },
   )
 
   app.get('/groups/:id/audit_events/:audit_event_id', { schema: { params: SourceEventParams } }, async (request) => {
     currentUser(request)
-    const params = request.params as Static<typeof SourceEventParams>
-    const group = loadGroup(request, params.id)
-    if (!request.perms.canInGroup(group.id, AccessLevel.OWNER)) throw forbidden()
-    return found(findAuditEvent(db, params.audit_event_id, { type: 'Group', id: group.id }))
+    const group = loadGroup(request, request.params.id)
+    if (groupAuditReach(callerOf(request).perms, group.id) !== 'all') throw forbidden()
+    return found(findAuditEvent(db, request.params.audit_event_id, { type: 'Group', id: group.id }))
   })
 
   app.get(
@@ -111,25 +117,18 @@ const auditEvents: FastifyPluginAsync = async (app) => {
     { schema: { params: SourceParams, querystring: ScopedQuery } },
     async (request, reply) => {
       const user = currentUser(request)
-      const project = loadProject(request, (request.params as Static<typeof SourceParams>).id)
-      const filter: AuditEventFilter = {
-        ...dateRange(request.query as ScopedQuery),
-        entityType: 'Project',
-        entityId: project.id,
-      }
-      if (request.perms.canInProject(project, AccessLevel.MAINTAINER)) return respond(request, reply, filter)
-      if (request.perms.projectAccess(project) >= AccessLevel.DEVELOPER)
-        return respond(request, reply, { ...filter, authorId: user.id })
-      throw forbidden()
+      const project = loadProject(request, request.params.id)
+      const filter = { ...dateRange(request.query), entityType: 'Project', entityId: project.id }
+      const reach = projectAuditReach(callerOf(request).perms, project)
+      return respond(request, reply, request.query, reachFilter(reach, user.id, filter))
     },
   )
 
   app.get('/projects/:id/audit_events/:audit_event_id', { schema: { params: SourceEventParams } }, async (request) => {
     currentUser(request)
-    const params = request.params as Static<typeof SourceEventParams>
-    const project = loadProject(request, params.id)
-    if (!request.perms.canInProject(project, AccessLevel.MAINTAINER)) throw forbidden()
-    return found(findAuditEvent(db, params.audit_event_id, { type: 'Project', id: project.id }))
+    const project = loadProject(request, request.params.id)
+    if (projectAuditReach(callerOf(request).perms, project) !== 'all') throw forbidden()
+    return found(findAuditEvent(db, request.params.audit_event_id, { type: 'Project', id: project.id }))
   })
 }
 

@@ -1,6 +1,6 @@
-import type { FastifyRequest } from 'fastify'
+import type { Caller } from '../../platform/caller'
 import type { Db } from '../../platform/db/connection'
-import { nowIso } from '../../platform/db/connection'
+import { insertAuditEvent } from './queries'
 
 export type AuditEntityType = 'User' | 'Group' | 'Project'
 
@@ -28,11 +28,11 @@ export interface NewAuditEvent {
 }
 
 /**
- * Records an audit event authored by the request's caller (the administrator behind a sudo
- * call is named as `impersonated_by`).
+ * Records an audit event authored by the caller (the administrator behind a sudo call is named as
+ * `impersonated_by`).
  */
-export function recordAudit(db: Db, request: FastifyRequest, e: NewAuditEvent): number {
-  return recordAuditBy(db, auditAuthorOf(request), e)
+export function recordAudit(caller: Caller, e: NewAuditEvent): number {
+  return recordAuditBy(caller.db, auditAuthorOf(caller), e)
 }
 
 /** Who an audit event is by, kept by background work that finishes after its request. */
@@ -44,18 +44,18 @@ export interface AuditAuthor {
   readonly impersonatedBy: string | null
 }
 
-/** The request's caller as an AuditAuthor. */
-export function auditAuthorOf(request: FastifyRequest): AuditAuthor {
-  const author = request.actor.user
+/** The caller as an AuditAuthor. */
+export function auditAuthorOf(caller: Caller): AuditAuthor {
+  const author = caller.user
   return {
     id: author?.id ?? -1,
     name: author?.name ?? 'An unauthenticated user',
-    ip: request.ip ?? null,
-    impersonatedBy: request.actor.sudoBy?.name ?? null,
+    ip: caller.ip,
+    impersonatedBy: caller.actor.sudoBy?.name ?? null,
   }
 }
 
-/** Records an audit event by `author`: the request's caller, or the one who started background work. */
+/** Records an audit event by `author`: the caller, or the one who started background work. */
 export function recordAuditBy(db: Db, author: AuditAuthor, e: NewAuditEvent): number {
   const details: Record<string, unknown> = {
     ...e.change,
@@ -68,10 +68,11 @@ export function recordAuditBy(db: Db, author: AuditAuthor, e: NewAuditEvent): nu
     entity_path: e.entityPath,
   }
   if (author.impersonatedBy) details.impersonated_by = author.impersonatedBy
-  const info = db
-    .prepare(
-      'INSERT INTO audit_events (author_id, entity_id, entity_type, details, ip_address, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-    )
-    .run(author.id, e.entityId, e.entityType, JSON.stringify(details), author.ip, nowIso())
-  return Number(info.lastInsertRowid)
+  return insertAuditEvent(db, {
+    authorId: author.id,
+    entityId: e.entityId,
+    entityType: e.entityType,
+    details: JSON.stringify(details),
+    ip: author.ip,
+  })
 }

@@ -1,3 +1,4 @@
+import { callerOf } from '../../platform/caller'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
@@ -15,7 +16,7 @@ import type { ProjectRow } from '../../platform/db/rows'
 import { conflict, notFound, validationFailed } from '../../platform/http/errors'
 import { paginateArray } from '../../platform/http/pagination'
 import { currentUser, loadProject } from '../../platform/http/resolve'
-import { recordAudit } from '../audit-events/service'
+import { recordAudit } from '../audit-events'
 import { projectFullPath } from '../pipelines/ci-context'
 import { TEXT_LIMITS, tooLong } from '../../platform/text/limits'
 
@@ -87,7 +88,7 @@ function loadVariable(
 
 function audit(request: FastifyRequest, project: ProjectRow, v: CiVariableRow, message: string): void {
   const ctx = request.server.burrow
-  recordAudit(ctx.db, request, {
+  recordAudit(callerOf(request), {
     entityType: 'Project',
     entityId: project.id,
     entityPath: projectFullPath(ctx, project),

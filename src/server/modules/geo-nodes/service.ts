@@ -1,3 +1,4 @@
+import { callerOf } from '../../platform/caller'
 import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -18,8 +19,8 @@ import {
 } from './queries'
 import { geoNodeStatusEntity, type ReplicableCounts } from './entity'
 import { ApiError, invalidParam, validationFailed } from '../../platform/http/errors'
-import { BURROW_VERSION } from '../version/routes'
-import { recordAudit } from '../audit-events/service'
+import { BURROW_VERSION } from '../version'
+import { recordAudit } from '../audit-events'
 import { exceeds, TEXT_LIMITS, tooLong } from '../../platform/text/limits'
 
 /** What GitLab answers a write refused because this instance is a read-only Geo secondary. */
@@ -207,7 +208,7 @@ function nodeColumns(
 function auditNode(request: FastifyRequest, node: GeoNodeRow, change: Readonly<Record<string, unknown>>): void {
   const admin = request.actor.user
   if (!admin) return
-  recordAudit(request.server.burrow.db, request, {
+  recordAudit(callerOf(request), {
     entityType: 'User',
     entityId: admin.id,
     entityPath: admin.username,

@@ -1,3 +1,4 @@
+import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type, type TSchema } from 'typebox'
@@ -19,7 +20,7 @@ import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import { apiMessage, conflict, forbidden, invalidParam, notFound } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadGroup } from '../../platform/http/resolve'
-import { recordAudit } from '../audit-events/service'
+import { recordAudit } from '../audit-events'
 import { runnersToken } from '../runners/service'
 import {
   canCreateSubgroup,
@@ -317,7 +318,7 @@ const groups: FastifyPluginAsync = async (plugin) => {
         throw apiMessage(400, { shared_with_group_id: ['cannot be the same as the shared group'] })
       if (groupShareExists(db, group.id, withGroup.id)) throw conflict('Group already shared with this group')
       insertGroupShare(db, group.id, withGroup.id, access, expiresAt || null)
-      recordAudit(db, request, {
+      recordAudit(callerOf(request), {
         entityType: 'Group',
         entityId: group.id,
         entityPath: group.full_path,
@@ -336,7 +337,7 @@ const groups: FastifyPluginAsync = async (plugin) => {
     async (request, reply) => {
       const group = loadGroup(request, request.params.id, AccessLevel.OWNER)
       if (!deleteGroupShare(db, group.id, request.params.group_id)) throw notFound()
-      recordAudit(db, request, {
+      recordAudit(callerOf(request), {
         entityType: 'Group',
         entityId: group.id,
         entityPath: group.full_path,

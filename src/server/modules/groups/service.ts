@@ -1,3 +1,4 @@
+import { callerOf } from '../../platform/caller'
 import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../../platform/auth/access'
 import { nowIso } from '../../platform/db/connection'
@@ -14,7 +15,7 @@ import { projectsInNamespaces } from '../projects/queries'
 import type { NamespaceRow, UserRow, Visibility } from '../../platform/db/rows'
 import { GROUP_SETTING_DEFAULTS, groupSettings } from './entity'
 import { validationFailed } from '../../platform/http/errors'
-import { recordAudit } from '../audit-events/service'
+import { recordAudit } from '../audit-events'
 import { pathError, VISIBILITY_LEVELS } from '../projects/service'
 import { addLengthErrors, TEXT_LIMITS } from '../../platform/text/limits'
 
@@ -136,7 +137,7 @@ export function createGroup(request: FastifyRequest, input: CreateGroupInput): N
     db.prepare(
       `INSERT INTO members (source_type, source_id, user_id, access_level, created_by_id, created_at, updated_at) VALUES ('Namespace', ?, ?, ?, ?, ?, ?)`,
     ).run(group.id, creator.id, AccessLevel.OWNER, creator.id, now, now)
-    recordAudit(db, request, {
+    recordAudit(callerOf(request), {
       entityType: 'Group',
       entityId: group.id,
       entityPath: group.full_path,
@@ -191,7 +192,7 @@ export function updateGroup(
     const updated = updateGroupRow(db, group.id, changes)
     for (const field of ['visibility', 'name', 'path'] as const) {
       if (changes[field] === undefined) continue
-      recordAudit(db, request, {
+      recordAudit(callerOf(request), {
         entityType: 'Group',
         entityId: group.id,
         entityPath: updated.full_path,
@@ -206,7 +207,7 @@ export function updateGroup(
 export function destroyGroup(request: FastifyRequest, group: NamespaceRow): void {
   const { db } = request.server.burrow
   db.transaction(() => {
-    recordAudit(db, request, {
+    recordAudit(callerOf(request), {
       entityType: 'Group',
       entityId: group.id,
       entityPath: group.full_path,
@@ -238,7 +239,7 @@ export function transferGroup(
   const from = group.full_path
   return db.transaction(() => {
     const updated = updateGroupRow(db, group.id, { parent_id: target?.id ?? null, visibility })
-    recordAudit(db, request, {
+    recordAudit(callerOf(request), {
       entityType: 'Group',
       entityId: group.id,
       entityPath: updated.full_path,

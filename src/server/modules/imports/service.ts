@@ -1,3 +1,4 @@
+import { callerOf } from '../../platform/caller'
 import { randomBytes } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../../platform/auth/access'
@@ -34,7 +35,7 @@ import { ensureProjectRepo } from '../../platform/git/project-repo'
 import { ApiError } from '../../platform/http/errors'
 import { BlockedUrlError, checkOutboundUrl, outboundPolicy, type CheckedUrl } from '../../platform/outbound/outbound'
 import { currentUser } from '../../platform/http/resolve'
-import { auditAuthorOf, recordAudit, recordAuditBy, type AuditAuthor } from '../audit-events/service'
+import { auditAuthorOf, recordAudit, recordAuditBy, type AuditAuthor } from '../audit-events'
 import { backgroundQueue } from '../../platform/background'
 import { newDiscussionId } from '../notes/service'
 import { canCreateProjectIn, clampVisibility, createProject } from '../projects/service'
@@ -172,7 +173,7 @@ async function createImportTarget(
       correlationId: randomBytes(16).toString('hex'),
       userId: user.id,
     })
-    recordAudit(db, request, {
+    recordAudit(callerOf(request), {
       entityType: 'Project',
       entityId: project.id,
       entityPath: `${n.namespace.full_path}/${project.path}`,
@@ -245,7 +246,7 @@ export async function startHostedGitImport(
   const credentials = { username: 'oauth2', password: params.personal_access_token }
   enqueueImport(ctx, {
     projectId: created.project.id,
-    author: auditAuthorOf(request),
+    author: auditAuthorOf(callerOf(request)),
     run: (ctx2, project) => importHostedGit(ctx2, project, api, source, credentials, importer),
   })
   return created
@@ -297,7 +298,7 @@ export async function startGitServerImport(
   const credentials = { username: params.git_server_username, password: params.personal_access_token }
   enqueueImport(ctx, {
     projectId: created.project.id,
-    author: auditAuthorOf(request),
+    author: auditAuthorOf(callerOf(request)),
     run: async (ctx2, project) => {
       const remote = await checkedRemote(ctx2, cloneUrl)
       // A git server has no API to name its default branch: its HEAD does, as GitLab's importers read it.

@@ -1,3 +1,4 @@
+import { callerOf } from '../../platform/caller'
 import type { FastifyRequest } from 'fastify'
 import { AccessLevel, accessLevelName, MEMBER_ACCESS_LEVELS } from '../../platform/auth/access'
 import type { Db } from '../../platform/db/connection'
@@ -15,7 +16,7 @@ import type { MemberRow, NamespaceRow, ProjectRow, UserRow } from '../../platfor
 import { findNamespaceById, findProjectById } from '../namespaces/queries'
 import { forbidden, invalidParam, validationFailed } from '../../platform/http/errors'
 import { currentUser, loadGroup, loadProject } from '../../platform/http/resolve'
-import { recordAudit, type AuditChange } from '../audit-events/service'
+import { recordAudit, type AuditChange } from '../audit-events'
 import { recordEvent } from '../events/service'
 
 /** `groups` or `projects`: the URL family a member route lives under. */
@@ -151,7 +152,7 @@ export function isLastOwner(
 
 /** Audits a change to the user's membership of the group or project. */
 function auditMembership(request: FastifyRequest, source: MemberSource, user: UserRow, change: AuditChange): void {
-  recordAudit(request.server.burrow.db, request, {
+  recordAudit(callerOf(request), {
     entityType: entityType(source),
     entityId: source.ref.id,
     entityPath: source.fullPath,

@@ -14,7 +14,7 @@ import { readFileAt } from '../../platform/git/file-at'
 import { projectGitDir, repoExists } from '../../platform/git/project-repo'
 import { resolveCommit } from '../../platform/git/refs'
 import type { GitCommit } from '../../platform/git/commits'
-import { BURROW_VERSION } from '../version/routes'
+import { BURROW_VERSION } from '../version'
 import { rulesFor } from '../branches/protected-service'
 
 /** The CI configuration file of a project: its `ci_config_path` setting, else `.gitlab-ci.yml`. */

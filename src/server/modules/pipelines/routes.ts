@@ -1,3 +1,4 @@
+import { callerOf } from '../../platform/caller'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
@@ -24,7 +25,7 @@ import { resolveCommit } from '../../platform/git/refs'
 import { apiMessage, forbidden, notFound, validationFailed } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadProject } from '../../platform/http/resolve'
-import { recordAudit } from '../audit-events/service'
+import { recordAudit } from '../audit-events'
 import { mergeWhenPipelineSucceeds } from '../merge-requests/auto-merge'
 import { refuseProtectedDeployment, trackDeployment } from '../environments/deployments'
 import { onJobEnqueue, onJobStatus, onPipelineStatus } from './ci-events'
@@ -239,7 +240,7 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
     const jobs = pipelineJobs(ctx.db, pipeline.id)
     deletePipelineRow(ctx.db, pipeline.id)
     removeArtifactFiles(ctx, jobs)
-    recordAudit(ctx.db, request, {
+    recordAudit(callerOf(request), {
       entityType: 'Project',
       entityId: project.id,
       entityPath: projectFullPath(ctx, project),

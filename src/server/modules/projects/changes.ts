@@ -1,7 +1,8 @@
+import { callerOf } from '../../platform/caller'
 import type { FastifyRequest } from 'fastify'
 import { findProjectWithNamespace } from './queries'
 import type { ProjectRow } from '../../platform/db/rows'
-import { recordAudit, type AuditChange } from '../audit-events/service'
+import { recordAudit, type AuditChange } from '../audit-events'
 
 export interface ProjectChange {
   /** GitLab's class name of the changed thing (`Environment`, `Clusters::Cluster`, `PagesDomain`…). */
@@ -22,7 +23,7 @@ export function recordProjectChange(request: FastifyRequest, project: ProjectRow
   const db = request.server.burrow.db
   const full = findProjectWithNamespace(db, project.id)
   const path = full ? `${full.ns_full_path}/${full.path}` : project.path
-  recordAudit(db, request, {
+  recordAudit(callerOf(request), {
     entityType: 'Project',
     entityId: project.id,
     entityPath: path,

@@ -1,3 +1,4 @@
+import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type, type TSchema } from 'typebox'
@@ -54,7 +55,7 @@ import {
   transferProject,
   updateProject,
 } from './service'
-import { recordAudit } from '../audit-events/service'
+import { recordAudit } from '../audit-events'
 import { assertCanAssign, loadSource } from '../members/service'
 import { refreshRepositoryFlags } from '../repository/service'
 import { runnersToken } from '../runners/service'
@@ -461,7 +462,7 @@ const projects: FastifyPluginAsync = async (plugin) => {
       if ((project.archived === 1) !== archived) {
         updated = updateProjectRow(db, project.id, { archived })
         const ns = findNamespaceById(db, project.namespace_id) as NamespaceRow
-        recordAudit(db, request, {
+        recordAudit(callerOf(request), {
           entityType: 'Project',
           entityId: project.id,
           entityPath: `${ns.full_path}/${project.path}`,
@@ -557,7 +558,7 @@ const projects: FastifyPluginAsync = async (plugin) => {
         throw validationFailed({ group_id: ["can't be the project's group or one of its ancestors"] })
       if (projectShareExists(db, project.id, group.id)) throw conflict('Group already shared with this group')
       insertProjectShare(db, project.id, group.id, access, expiresAt || null)
-      recordAudit(db, request, {
+      recordAudit(callerOf(request), {
         entityType: 'Project',
         entityId: project.id,
         entityPath: `${ns.full_path}/${project.path}`,
@@ -586,7 +587,7 @@ const projects: FastifyPluginAsync = async (plugin) => {
       const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
       if (!deleteProjectShare(db, project.id, request.params.group_id)) throw notFound()
       const ns = findNamespaceById(db, project.namespace_id) as NamespaceRow
-      recordAudit(db, request, {
+      recordAudit(callerOf(request), {
         entityType: 'Project',
         entityId: project.id,
         entityPath: `${ns.full_path}/${project.path}`,

@@ -1,3 +1,4 @@
+import { callerOf } from '../../platform/caller'
 import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../../platform/auth/access'
 import type { Db } from '../../platform/db/connection'
@@ -8,7 +9,7 @@ import type { NamespaceRow, ProjectRow, UserRow, Visibility } from '../../platfo
 import { FEATURE_ACCESS_DEFAULTS, PROJECT_SETTING_DEFAULTS } from './entity'
 import { groupSettings } from '../groups/entity'
 import { validationFailed, type ApiError } from '../../platform/http/errors'
-import { recordAudit } from '../audit-events/service'
+import { recordAudit } from '../audit-events'
 import { recordEvent } from '../events/service'
 import { createProjectRepository, removeProjectRepository } from '../repository/service'
 import { scheduleProjectMove } from '../storage-moves/service'
@@ -244,7 +245,7 @@ export async function createProject(request: FastifyRequest, input: CreateProjec
     })
     addCreatorMembership(request, db, row, ns, input.creator)
     recordEvent(db, { authorId: actor.id, action: 'created', projectId: row.id })
-    recordAudit(db, request, {
+    recordAudit(callerOf(request), {
       entityType: 'Project',
       entityId: row.id,
       entityPath: `${ns.full_path}/${row.path}`,
@@ -358,7 +359,7 @@ export function updateProject(
     const entityPath = `${ns.full_path}/${updated.path}`
     for (const field of ['visibility', 'name', 'path'] as const) {
       if (changes[field] === undefined) continue
-      recordAudit(db, request, {
+      recordAudit(callerOf(request), {
         entityType: 'Project',
         entityId: project.id,
         entityPath,
@@ -376,7 +377,7 @@ export function destroyProject(request: FastifyRequest, project: ProjectRow): vo
   const { db } = request.server.burrow
   const ns = findNamespaceById(db, project.namespace_id) as NamespaceRow
   db.transaction(() => {
-    recordAudit(db, request, {
+    recordAudit(callerOf(request), {
       entityType: 'Project',
       entityId: project.id,
       entityPath: `${ns.full_path}/${project.path}`,
@@ -404,7 +405,7 @@ export function transferProject(
       namespace_id: target.id,
       visibility: clampVisibility(project.visibility, target),
     })
-    recordAudit(db, request, {
+    recordAudit(callerOf(request), {
       entityType: 'Project',
       entityId: project.id,
       entityPath: `${target.full_path}/${project.path}`,

@@ -1,3 +1,4 @@
+import { callerOf } from '../../platform/caller'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from 'typebox'
@@ -37,7 +38,7 @@ import {
   type RunnerAttributes,
   type RunnerOwnerScope,
 } from './service'
-import { recordAudit } from '../audit-events/service'
+import { recordAudit } from '../audit-events'
 
 const TYPES = ['instance_type', 'group_type', 'project_type'] as const
 const STATUSES = ['active', 'paused', 'online', 'offline', 'never_contacted', 'stale'] as const
@@ -336,7 +337,7 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
     if (!canUpdateRunner(request.perms, runner, projectIds)) throw forbidden('No access granted')
     const token = generateToken('glrt-')
     updateRunnerRow(ctx.db, runner.id, { token_digest: digestToken(token) })
-    recordAudit(ctx.db, request, {
+    recordAudit(callerOf(request), {
       entityType: 'User',
       entityId: request.actor.user?.id ?? 0,
       entityPath: request.actor.user?.username ?? '',

@@ -1,3 +1,4 @@
+import { callerOf } from '../../platform/caller'
 import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../../platform/auth/access'
 import type { Permissions } from '../../platform/auth/permissions'
@@ -23,7 +24,7 @@ import {
 } from './queries'
 import { groupWebUrl } from '../groups/entity'
 import { runnerDetailEntity, runnerEntity, type RunnerGroupRef, type RunnerProjectRef } from './entity'
-import { recordAudit, type AuditEntityType } from '../audit-events/service'
+import { recordAudit, type AuditEntityType } from '../audit-events'
 
 /** Registration tokens carry GitLab's `GR1348941` prefix; authentication tokens `glrt-`. */
 const REGISTRATION_PREFIX = 'GR1348941'
@@ -78,7 +79,7 @@ export function resetRunnersToken(
         : { group: source.group },
     request,
   )
-  recordAudit(ctx.db, request, {
+  recordAudit(callerOf(request), {
     ...scope,
     targetType: 'Ci::Runner',
     targetDetails: 'registration token',
@@ -128,7 +129,7 @@ function auditRunner(
   owner = runnerOwner(request.server.burrow, runner),
 ): void {
   const ctx = request.server.burrow
-  recordAudit(ctx.db, request, {
+  recordAudit(callerOf(request), {
     ...auditScope(ctx, owner, request),
     targetId: runner.id,
     targetType: 'Ci::Runner',
@@ -276,7 +277,7 @@ export function updateRunner(request: FastifyRequest, runner: RunnerRow, u: Runn
   const scope = auditScope(ctx, runnerOwner(ctx, runner), request)
   for (const [key, value] of changed) {
     const from = (runner as unknown as Record<string, unknown>)[key]
-    recordAudit(ctx.db, request, {
+    recordAudit(callerOf(request), {
       ...scope,
       targetId: runner.id,
       targetType: 'Ci::Runner',

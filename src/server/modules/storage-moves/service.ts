@@ -1,3 +1,4 @@
+import { callerOf } from '../../platform/caller'
 import { existsSync, mkdirSync } from 'node:fs'
 import { cp, rename, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
@@ -29,7 +30,7 @@ import { findSnippetById } from '../snippets/queries'
 import { findUserById } from '../users/queries'
 import { gitText } from '../../platform/git/git'
 import { apiMessage, validationFailed } from '../../platform/http/errors'
-import { auditAuthorOf, recordAuditBy, type AuditAuthor, type AuditEntityType } from '../audit-events/service'
+import { auditAuthorOf, recordAuditBy, type AuditAuthor, type AuditEntityType } from '../audit-events'
 import { backgroundQueue } from '../../platform/background'
 
 /** What pushes and API writes are told while a move holds the repository (GitLab's wording). */
@@ -128,7 +129,7 @@ function schedule(request: FastifyRequest, target: MoveTarget, destination: stri
     target.kind === 'project' ? isProjectReadOnly(db, target.id) : hasMoveInProgress(db, target.kind, target.id)
   const errors = moveErrors(ctx, target.kind, target.source, dest, inProgress)
   if (Object.keys(errors).length > 0) throw validationFailed(errors)
-  const author = auditAuthorOf(request)
+  const author = auditAuthorOf(callerOf(request))
   const move = db.transaction(() => {
     const row = insertStorageMove(db, target.kind, target.id, target.source, dest, request.actor.user?.id ?? null)
     if (target.kind === 'project') setProjectReadOnly(db, target.id, true)

@@ -1,3 +1,4 @@
+import { callerOf } from '../../platform/caller'
 import { randomBytes } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import type { ServerContext } from '../../platform/context'
@@ -8,7 +9,7 @@ import type { PersonalAccessTokenRow, ProjectRow, UserRow } from '../../platform
 import { findPersonalTokenById, insertPersonalToken, revokePersonalToken } from './queries'
 import { deleteUser, insertUser } from '../users/queries'
 import { missingParam, invalidParam, validationFailed } from '../../platform/http/errors'
-import { recordAudit } from '../audit-events/service'
+import { recordAudit } from '../audit-events'
 import { checkLengths, TEXT_LIMITS } from '../../platform/text/limits'
 import { listOf } from '../../platform/http/loose-params'
 
@@ -77,7 +78,7 @@ function auditToken(
   token: PersonalAccessTokenRow,
   message: string,
 ): void {
-  recordAudit(ctx.db, request, {
+  recordAudit(callerOf(request), {
     entityType: entity.type,
     entityId: entity.id,
     entityPath: entity.path,

@@ -1,3 +1,4 @@
+import { callerOf } from '../../platform/caller'
 import { rmSync } from 'node:fs'
 import type { FastifyRequest } from 'fastify'
 import type { ServerContext } from '../../platform/context'
@@ -15,7 +16,7 @@ import {
   usernameTaken,
 } from './queries'
 import { ApiError, conflict, validationFailed } from '../../platform/http/errors'
-import { recordAudit } from '../audit-events/service'
+import { recordAudit } from '../audit-events'
 import { exceeds, TEXT_LIMITS, tooLong } from '../../platform/text/limits'
 
 /** Attributes accepted by `POST /users` and `PUT /users/:id`, after schema coercion. */
@@ -196,7 +197,7 @@ export function createUser(ctx: ServerContext, request: FastifyRequest, attrs: U
       upsertIdentity(ctx.db, created.id, attrs.provider, attrs.extern_uid)
     return created
   })()
-  recordAudit(ctx.db, request, {
+  recordAudit(callerOf(request), {
     entityType: 'User',
     entityId: user.id,
     entityPath: user.username,
@@ -235,7 +236,7 @@ export function modifyUser(ctx: ServerContext, request: FastifyRequest, user: Us
     const from = user[column]
     const to = updated[column]
     if (from === to) continue
-    recordAudit(ctx.db, request, {
+    recordAudit(callerOf(request), {
       entityType: 'User',
       entityId: user.id,
       entityPath: updated.username,
@@ -245,7 +246,7 @@ export function modifyUser(ctx: ServerContext, request: FastifyRequest, user: Us
     })
   }
   if (columns.password_hash !== undefined) {
-    recordAudit(ctx.db, request, {
+    recordAudit(callerOf(request), {
       entityType: 'User',
       entityId: user.id,
       entityPath: updated.username,
@@ -264,7 +265,7 @@ export function setUserState(
   message: string,
 ): UserRow {
   const updated = updateUser(ctx.db, user.id, { state })
-  recordAudit(ctx.db, request, {
+  recordAudit(callerOf(request), {
     entityType: 'User',
     entityId: user.id,
     entityPath: user.username,
@@ -306,7 +307,7 @@ export function removeUser(ctx: ServerContext, request: FastifyRequest, user: Us
       }
     }
   }
-  recordAudit(ctx.db, request, {
+  recordAudit(callerOf(request), {
     entityType: 'User',
     entityId: user.id,
     entityPath: user.username,

@@ -1,21 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify'
+import { Version } from '../../../shared/api/version'
+import { versionEntity } from './entity'
 
-export const BURROW_VERSION = '17.6.0'
-
-/** `GET /version`: answers without credentials so that starters can poll readiness. */
+/** `GET /version` and `GET /metadata`: answer without credentials so that starters can poll readiness. */
 const version: FastifyPluginAsync = async (app) => {
-  app.get('/version', async () => ({
-    version: BURROW_VERSION,
-    revision: 'burrow',
-    kas: { enabled: false, externalUrl: null, version: null },
-    enterprise: true,
-  }))
-  app.get('/metadata', async () => ({
-    version: BURROW_VERSION,
-    revision: 'burrow',
-    kas: { enabled: false, externalUrl: null, version: null },
-    enterprise: true,
-  }))
+  const schema = { response: { 200: Version } }
+  app.get('/version', { schema }, async () => versionEntity())
+  app.get('/metadata', { schema }, async () => versionEntity())
 }
 
 export default version

@@ -1,0 +1,1 @@
+export { BURROW_VERSION } from './entity'
