@@ -80,7 +80,7 @@ import {
   validationFailed,
 } from '../../platform/http/errors'
 import { loadGroup } from '../../platform/http/resolve'
-import { recordEvent } from '../events/service'
+import { recordEvent } from '../events'
 import {
   canAdminIssues,
   canReadIssue,

@@ -1,6 +1,7 @@
-import type { Db } from '../../platform/db/connection'
+import { nowIso, type Db } from '../../platform/db/connection'
 import { AUTHORIZED_GROUPS_CTE, AUTHORIZED_PROJECTS_CTE } from '../../platform/auth/permissions'
 import { NOTE_EVENT_TARGET_TYPES } from '../notes/queries'
+import type { NewEvent } from './service'
 
 /** An `events` row joined with the columns of its author that the API entity embeds. */
 export interface EventRow {
@@ -205,4 +206,38 @@ export function listEvents(db: Db, f: EventFilter, limit: number, offset: number
     )
     .all(b.values) as EventRow[]
   return { rows, total }
+}
+
+/** Stores one activity event; answers its id. */
+export function insertEvent(db: Db, e: NewEvent): number {
+  const info = db
+    .prepare(
+      `INSERT INTO events (project_id, group_id, author_id, action, target_type, target_id, target_iid, target_title, push_data, note, data, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      e.projectId ?? null,
+      e.groupId ?? null,
+      e.authorId,
+      e.action,
+      e.targetType ?? null,
+      e.targetId ?? null,
+      e.targetIid ?? null,
+      e.targetTitle ?? null,
+      e.pushData ? JSON.stringify(e.pushData) : null,
+      e.note ? JSON.stringify(e.note) : null,
+      e.data ? JSON.stringify(e.data) : null,
+      nowIso(),
+    )
+  return Number(info.lastInsertRowid)
+}
+
+/** Marks a project as active now (its `last_activity_at`), as every event in it does. */
+export function touchProjectActivity(db: Db, projectId: number): void {
+  db.prepare('UPDATE projects SET last_activity_at = ? WHERE id = ?').run(nowIso(), projectId)
+}
+
+/** Deletes the events created before `cutoff` (an ISO timestamp); answers how many. */
+export function deleteEventsBefore(db: Db, cutoff: string): number {
+  return db.prepare('DELETE FROM events WHERE created_at < ?').run(cutoff).changes
 }

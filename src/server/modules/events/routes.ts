@@ -1,12 +1,14 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from 'typebox'
-import { listEvents, restrictedEvents, type EventFilter, type EventViewer } from './queries'
+import { callerOf } from '../../platform/caller'
+import type { EventFilter } from './queries'
 import { NOTE_EVENT_TARGET_TYPES } from '../notes/queries'
 import { activityEvent, type ActivityEvent } from './entity'
+import { eventViewerOf, listReadableEvents } from './listing'
 import { invalidParam } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadProject, loadUser } from '../../platform/http/resolve'
-import { ReadableItems } from '../../platform/auth/readable'
 
 /** Filter values of `action`: GitLab's stored actions, plus the spec's `commented on` spelling. */
 const ACTIONS = [
@@ -83,75 +85,46 @@ function queryFilter(q: EventQuery): Omit<EventFilter, 'viewer'> {
   }
 }
 
-function viewerOf(request: FastifyRequest): EventViewer {
-  const user = request.actor.user
-  if (!user) return { kind: 'anonymous' }
-  if (request.perms.isAdmin) return { kind: 'admin' }
-  return { kind: 'user', userId: user.id, external: user.external === 1 }
+function respond(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  query: EventQuery,
+  filter: EventFilter,
+): ActivityEvent[] {
+  const caller = callerOf(request)
+  const page = pageOf(query)
+  const { rows, total } = listReadableEvents(caller, filter, page.perPage, page.offset)
+  setPageHeaders(request, reply, caller.baseUrl, page, total)
+  return rows.map((row) => activityEvent(row, caller.baseUrl))
 }
-
-/**
- * The events of `filter` that name what the caller may not read (a confidential issue, an internal
- * note, a feature limited to members or off for everyone…), decided by the shared item rule.
- */
-function hiddenEventIds(request: FastifyRequest, filter: EventFilter): number[] {
-  const readable = new ReadableItems(request.server.burrow.db, request.perms)
-  return restrictedEvents(request.server.burrow.db, filter, request.perms.isAdmin)
-    .filter((e) => !readable.event(e))
-    .map((e) => e.id)
-}
-
-function respond(request: FastifyRequest, reply: FastifyReply, filter: EventFilter): ActivityEvent[] {
-  const { db } = request.server.burrow
-  const baseUrl = request.server.burrow.baseUrl(request)
-  const page = pageOf(request.query as Record<string, unknown>)
-  // Hidden before paging, so neither the page nor its total count reveals them.
-  const { rows, total } = listEvents(
-    db,
-    { ...filter, hiddenIds: hiddenEventIds(request, filter) },
-    page.perPage,
-    page.offset,
-  )
-  setPageHeaders(request, reply, baseUrl, page, total)
-  return rows.map((row) => activityEvent(row, baseUrl))
-}
-
-/**
- * onSend hook giving JSON responses GitLab's exact `Content-Type: application/json`:
- * python-gitlab 3.12 only decodes single-object responses whose type is exactly that, and
- * Fastify's default appends `; charset=utf-8`. Registered per plugin until the app does it.
- */
 
 /** Activity events: the caller's own, a user's contributions, and a project's events. */
-const events: FastifyPluginAsync = async (app) => {
+const events: FastifyPluginAsyncTypebox = async (app) => {
   // `read_user` is enough for reading the caller's and a user's events, as on GitLab.
   const scopes = ['api', 'read_api', 'read_user'] as const
 
   app.get('/events', { schema: { querystring: EventQuery }, config: { scopes } }, async (request, reply) => {
     const user = currentUser(request)
-    const q = request.query as EventQuery
-    const base = queryFilter(q)
+    const q = request.query
+    const base = { ...queryFilter(q), viewer: eventViewerOf(callerOf(request)) }
     // scope=all: every event in the projects the caller can see; otherwise the caller's own.
-    if (q.scope === 'all')
-      return respond(request, reply, { ...base, viewer: viewerOf(request), projectEventsOnly: true })
-    return respond(request, reply, { ...base, viewer: viewerOf(request), authorId: user.id })
+    if (q.scope === 'all') return respond(request, reply, q, { ...base, projectEventsOnly: true })
+    return respond(request, reply, q, { ...base, authorId: user.id })
   })
 
   app.get(
     '/users/:id/events',
     { schema: { params: UserParams, querystring: EventQuery }, config: { scopes } },
     async (request, reply) => {
-      const { id } = request.params as Static<typeof UserParams>
-      const target = loadUser(request, id)
-      const base = queryFilter(request.query as EventQuery)
-      const caller = request.actor.user
+      const target = loadUser(request, request.params.id)
+      const base = queryFilter(request.query)
+      const caller = callerOf(request)
       // A private profile hides its activity from everyone but its owner and administrators.
-      if (target.private_profile && caller?.id !== target.id && !request.perms.isAdmin) {
-        const page = pageOf(request.query as Record<string, unknown>)
-        setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, 0)
+      if (target.private_profile && caller.user?.id !== target.id && !caller.perms.isAdmin) {
+        setPageHeaders(request, reply, caller.baseUrl, pageOf(request.query), 0)
         return []
       }
-      return respond(request, reply, { ...base, viewer: viewerOf(request), authorId: target.id })
+      return respond(request, reply, request.query, { ...base, viewer: eventViewerOf(caller), authorId: target.id })
     },
   )
 
@@ -160,11 +133,10 @@ const events: FastifyPluginAsync = async (app) => {
     '/projects/:id/events',
     { schema: { params: ProjectParams, querystring: EventQuery } },
     async (request, reply) => {
-      const { id } = request.params as Static<typeof ProjectParams>
-      const project = loadProject(request, id)
-      const base = queryFilter(request.query as EventQuery)
+      const project = loadProject(request, request.params.id)
+      const base = queryFilter(request.query)
       // Readability of the project was checked above; what its events name is checked in respond.
-      return respond(request, reply, { ...base, viewer: { kind: 'admin' }, projectId: project.id })
+      return respond(request, reply, request.query, { ...base, viewer: { kind: 'admin' }, projectId: project.id })
     },
   )
 }

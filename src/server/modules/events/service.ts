@@ -1,5 +1,5 @@
 import type { Db } from '../../platform/db/connection'
-import { nowIso } from '../../platform/db/connection'
+import { deleteEventsBefore, insertEvent, touchProjectActivity } from './queries'
 
 /** Stored event actions (GitLab's Event actions). The API's `action_name` is derived from them. */
 export type EventAction =
@@ -61,34 +61,16 @@ export interface NewEvent {
   readonly data?: Readonly<Record<string, unknown>> | null
 }
 
-/** Records one activity event. Operations call this; the Events endpoints read them. */
+/** Records one activity event and moves its project's `last_activity_at`. Operations call this; the Events endpoints read them. */
 export function recordEvent(db: Db, e: NewEvent): number {
-  const info = db
-    .prepare(
-      `INSERT INTO events (project_id, group_id, author_id, action, target_type, target_id, target_iid, target_title, push_data, note, data, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      e.projectId ?? null,
-      e.groupId ?? null,
-      e.authorId,
-      e.action,
-      e.targetType ?? null,
-      e.targetId ?? null,
-      e.targetIid ?? null,
-      e.targetTitle ?? null,
-      e.pushData ? JSON.stringify(e.pushData) : null,
-      e.note ? JSON.stringify(e.note) : null,
-      e.data ? JSON.stringify(e.data) : null,
-      nowIso(),
-    )
-  if (e.projectId) db.prepare('UPDATE projects SET last_activity_at = ? WHERE id = ?').run(nowIso(), e.projectId)
-  return Number(info.lastInsertRowid)
+  const id = insertEvent(db, e)
+  if (e.projectId) touchProjectActivity(db, e.projectId)
+  return id
 }
 
 /** Deletes activity events older than three years (GitLab keeps three years). Returns how many. */
 export function pruneOldEvents(db: Db, now = new Date()): number {
   const cutoff = new Date(now)
   cutoff.setUTCFullYear(cutoff.getUTCFullYear() - 3)
-  return db.prepare('DELETE FROM events WHERE created_at < ?').run(cutoff.toISOString()).changes
+  return deleteEventsBefore(db, cutoff.toISOString())
 }

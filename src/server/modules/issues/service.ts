@@ -51,7 +51,7 @@ import {
   paramError,
   validationFailed,
 } from '../../platform/http/errors'
-import { recordEvent } from '../events/service'
+import { recordEvent } from '../events'
 import { keepOneLabelPerScope, projectLabelScope } from '../labels/service'
 import { isSubscribed } from '../subscriptions/service'
 import { timeStatsOf, type TimeStats } from '../time-tracking/service'

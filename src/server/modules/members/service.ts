@@ -17,7 +17,7 @@ import { findNamespaceById, findProjectById } from '../namespaces/queries'
 import { forbidden, invalidParam, validationFailed } from '../../platform/http/errors'
 import { currentUser, loadGroup, loadProject } from '../../platform/http/resolve'
 import { recordAudit, type AuditChange } from '../audit-events'
-import { recordEvent } from '../events/service'
+import { recordEvent } from '../events'
 
 /** `groups` or `projects`: the URL family a member route lives under. */
 export type SourceKind = 'groups' | 'projects'

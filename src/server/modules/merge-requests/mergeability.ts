@@ -14,7 +14,7 @@ import { isAncestor, mergeTree } from '../../platform/git/merge'
 import { mergeBase } from '../../platform/git/merge-base'
 import { projectGitDir, repoExists } from '../../platform/git/project-repo'
 import { resolveCommit } from '../../platform/git/refs'
-import { recordEvent } from '../events/service'
+import { recordEvent } from '../events'
 import { onPush, type PushContext } from '../../platform/git/push-listeners'
 
 // Checks queued per server, so a merge request is never checked twice at once and tests (or a

@@ -14,7 +14,7 @@ import {
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
 import { milestoneEntity, todayIso, type MilestoneEntity } from './entity'
 import { invalidParam, missingParam, paramError, validationFailed } from '../../platform/http/errors'
-import { recordEvent } from '../events/service'
+import { recordEvent } from '../events'
 import { milestoneIssueRows, milestoneIssues } from '../issues/service'
 import { milestoneMergeRequests } from '../merge-requests/service'
 import { checkLengths, TEXT_LIMITS } from '../../platform/text/limits'

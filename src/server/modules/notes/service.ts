@@ -22,7 +22,7 @@ import type { CommandsChanges } from './entity'
 import { eventNote } from './entity'
 import { userRef } from '../users/entity'
 import { badRequest, forbidden, unauthorized } from '../../platform/http/errors'
-import { recordEvent } from '../events/service'
+import { recordEvent } from '../events'
 import { parseMentions } from '../../platform/text/mentions'
 import {
   parseQuickActions,

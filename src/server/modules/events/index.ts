@@ -1,0 +1,9 @@
+export {
+  pruneOldEvents,
+  recordEvent,
+  type EventAction,
+  type EventTargetType,
+  type NewEvent,
+  type PushData,
+} from './service'
+export { recordPushEvents } from './push-events'
