@@ -8,6 +8,7 @@
  * (deployments, protected environments) are registered.
  */
 import type { FastifyRequest } from 'fastify'
+import { callerFor, type Caller } from '../platform/caller'
 import type { ServerContext } from '../platform/context'
 import { findAlertByIid, findHttpIntegration, type AlertRow } from '../modules/alerts/queries'
 import { findEnvironmentByName } from '../modules/environments/queries'
@@ -30,11 +31,11 @@ import {
   updateAlertStatus,
 } from '../modules/alerts/service'
 import { ciSlug } from '../modules/pipelines/ci-context'
-import { createClientKey, updateErrorTrackingSetting } from '../modules/error-tracking/service'
+import { createClientKey, updateErrorTrackingSetting } from '../modules/error-tracking'
 import { runEnvironmentMaintenance, stopEnvironment } from '../modules/environments/service'
 import { createGeoNode } from '../modules/geo-nodes/service'
 import { assignJob, finishJob } from '../modules/pipelines/jobs'
-import { createPagesDomain } from '../modules/pages-domains/service'
+import { createPagesDomain } from '../modules/pages-domains'
 import { cancelPipeline, createPipeline, jobOptions, latestJobs, playJob, retryJob } from '../modules/pipelines/service'
 import { protectEnvironment } from '../modules/environments/protected-service'
 import { instanceRegistrationToken, registerRunner, runnersToken, updateRunner } from '../modules/runners/service'
@@ -142,6 +143,11 @@ class OperationsPlanner {
 
   private as(username: string): FastifyRequest {
     return actingAs(this.host.live, this.host.user(username), this.host.baseUrl)
+  }
+
+  /** A caller acting as `username` from this machine, for the services that take one. */
+  private caller(username: string): Caller {
+    return callerFor(this.host.live, this.host.user(username), { baseUrl: this.host.baseUrl, ip: '127.0.0.1' })
   }
 
   private planFor(key: string): ProjectPlan {
@@ -604,9 +610,9 @@ class OperationsPlanner {
   private planErrorTracking(): void {
     const start = this.planFor('app').moves[0].at
     this.host.at(start + 30 * DAY, () => {
-      const request = this.as('amara')
-      updateErrorTrackingSetting(request, this.host.project('app'), true, true)
-      createClientKey(request, this.host.project('app'))
+      const caller = this.caller('amara')
+      updateErrorTrackingSetting(caller, this.host.project('app'), true, true)
+      createClientKey(caller, this.host.project('app'))
     })
   }
 
@@ -614,7 +620,7 @@ class OperationsPlanner {
   private planPagesDomains(): void {
     const at = this.planFor('website').moves[0].at + 20 * DAY
     this.host.at(at, () => {
-      const request = this.as('hana')
+      const caller = this.caller('hana')
       const cert = demoCertificate(
         this.host.seed,
         'www.kestrel.example',
@@ -622,13 +628,13 @@ class OperationsPlanner {
         new Date(at - DAY),
         new Date(at + 365 * DAY),
       )
-      createPagesDomain(request, this.host.project('website'), {
+      createPagesDomain(caller, this.host.project('website'), {
         domain: 'www.kestrel.example',
         certificate: cert.certificate,
         key: cert.key,
         auto_ssl_enabled: false,
       })
-      createPagesDomain(request, this.host.project('website'), { domain: 'kestrel.example' })
+      createPagesDomain(caller, this.host.project('website'), { domain: 'kestrel.example' })
     })
   }
 

@@ -32,6 +32,7 @@ import { AccessLevel } from '../../platform/auth/access'
 import { Permissions } from '../../platform/auth/permissions'
 import { parseAlertPayload, parseMappings, type AlertFieldMapping } from './payload'
 import { recordProjectChange } from '../projects/changes'
+import { callerOf } from '../../platform/caller'
 import { createTodo, pendingTodoFor, type TodoRow } from '../todos/service'
 import { exceeds, TEXT_LIMITS, tooLong } from '../../platform/text/limits'
 
@@ -148,7 +149,7 @@ export function createHttpIntegration(
       payloadExample: input.payloadExample ?? '{}',
       payloadAttributeMappings: JSON.stringify(input.payloadAttributeMappings ?? []),
     })
-    recordProjectChange(request, project, {
+    recordProjectChange(callerOf(request), project, {
       targetType: 'AlertManagement::HttpIntegration',
       targetId: integration.id,
       targetTitle: integration.name,
@@ -184,7 +185,7 @@ export function updateHttpIntegration(
     if (updated.active !== integration.active) changes.push(updated.active ? 'active' : 'inactive')
     if (updated.payload_attribute_mappings !== integration.payload_attribute_mappings) changes.push('field mappings')
     if (changes.length > 0) {
-      recordProjectChange(request, project, {
+      recordProjectChange(callerOf(request), project, {
         targetType: 'AlertManagement::HttpIntegration',
         targetId: updated.id,
         targetTitle: updated.name,
@@ -209,7 +210,7 @@ export function resetHttpIntegrationToken(
     const updated = updateHttpIntegrationRow(ctx.db, integration.id, {
       encrypted_token: encryptSecret(ctx.options.dataDir, newToken()),
     })
-    recordProjectChange(request, project, {
+    recordProjectChange(callerOf(request), project, {
       targetType: 'AlertManagement::HttpIntegration',
       targetId: updated.id,
       targetTitle: updated.name,
@@ -231,7 +232,7 @@ export function destroyHttpIntegration(
   const db = request.server.burrow.db
   db.transaction(() => {
     deleteHttpIntegration(db, integration.id)
-    recordProjectChange(request, project, {
+    recordProjectChange(callerOf(request), project, {
       targetType: 'AlertManagement::HttpIntegration',
       targetId: integration.id,
       targetTitle: integration.name,

@@ -1,13 +1,21 @@
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from 'typebox'
-import { AccessLevel } from '../../platform/auth/access'
-import { findCluster, listClusters, type ClusterRow } from './queries'
+import { callerOf } from '../../platform/caller'
 import type { ProjectRow } from '../../platform/db/rows'
-import { missingParam, notFound, paramError } from '../../platform/http/errors'
+import { missingParam, paramError } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadProject } from '../../platform/http/resolve'
-import { createCluster, destroyCluster, presentClusters, updateClusterAttributes, type PlatformParams } from './service'
+import { CLUSTER_ACCESS } from './policy'
+import {
+  clusterOf,
+  clustersPage,
+  createCluster,
+  destroyCluster,
+  presentClusters,
+  updateClusterAttributes,
+  type PlatformParams,
+} from './service'
 
 const IdParams = Type.Object({ id: Type.String() })
 const ClusterParams = Type.Object({ id: Type.String(), cluster_id: Type.Integer() })
@@ -48,35 +56,31 @@ function platformOf(body: Static<typeof UpdateBody>): {
   return { key: 'platform_cluster_attributes', attrs: undefined }
 }
 
+/** The project of `:id`, for a signed-in caller with the clusters' role (401, 404 or 403 otherwise). */
+function maintainedProject(request: FastifyRequest, id: string): ProjectRow {
+  currentUser(request)
+  return loadProject(request, id, CLUSTER_ACCESS)
+}
+
 /** Certificate-based project clusters; every call needs Maintainer (the spec's and GitLab's rule). */
 const clusters: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.burrow.db
-
-  const maintainedProject = (request: FastifyRequest, id: string): ProjectRow => {
-    currentUser(request)
-    return loadProject(request, id, AccessLevel.MAINTAINER)
-  }
-  const clusterOf = (project: ProjectRow, id: number): ClusterRow => {
-    const cluster = findCluster(db, project.id, id)
-    if (!cluster) throw notFound()
-    return cluster
-  }
-
   app.get(
     '/projects/:id/clusters',
     { schema: { params: IdParams, querystring: PageQuery } },
     async (request, reply) => {
+      const caller = callerOf(request)
       const project = maintainedProject(request, request.params.id)
-      const page = pageOf(request.query as Record<string, unknown>)
-      const { rows, total } = listClusters(db, project.id, { limit: page.perPage, offset: page.offset })
-      setPageHeaders(request, reply, app.burrow.baseUrl(request), page, total)
-      return presentClusters(request, rows, false)
+      const page = pageOf(request.query)
+      const { rows, total } = clustersPage(caller, project, page)
+      setPageHeaders(request, reply, caller.baseUrl, page, total)
+      return presentClusters(caller, rows, false)
     },
   )
 
   app.get('/projects/:id/clusters/:cluster_id', { schema: { params: ClusterParams } }, async (request) => {
+    const caller = callerOf(request)
     const project = maintainedProject(request, request.params.id)
-    return presentClusters(request, [clusterOf(project, request.params.cluster_id)], true)[0]
+    return presentClusters(caller, [clusterOf(caller, project, request.params.cluster_id)], true)[0]
   })
 
   app.post(
@@ -90,11 +94,12 @@ const clusters: FastifyPluginAsyncTypebox = async (app) => {
       if (attrs.api_url === undefined) throw missingParam(`${key}[api_url]`)
       if (attrs.api_url.trim() === '') throw paramError(`${key}[api_url] is empty`)
       if (attrs.token === undefined) throw missingParam(`${key}[token]`)
-      const cluster = createCluster(request, project, {
+      const caller = callerOf(request)
+      const cluster = createCluster(caller, project, {
         ...body,
         platform: { ...attrs, api_url: attrs.api_url, token: attrs.token },
       })
-      return reply.code(201).send(presentClusters(request, [cluster], true)[0])
+      return reply.code(201).send(presentClusters(caller, [cluster], true)[0])
     },
   )
 
@@ -102,19 +107,21 @@ const clusters: FastifyPluginAsyncTypebox = async (app) => {
     '/projects/:id/clusters/:cluster_id',
     { schema: { params: ClusterParams, body: UpdateBody } },
     async (request) => {
+      const caller = callerOf(request)
       const project = maintainedProject(request, request.params.id)
-      const cluster = clusterOf(project, request.params.cluster_id)
-      const updated = updateClusterAttributes(request, project, cluster, {
+      const cluster = clusterOf(caller, project, request.params.cluster_id)
+      const updated = updateClusterAttributes(caller, project, cluster, {
         ...request.body,
         platform: platformOf(request.body).attrs,
       })
-      return presentClusters(request, [updated], true)[0]
+      return presentClusters(caller, [updated], true)[0]
     },
   )
 
   app.delete('/projects/:id/clusters/:cluster_id', { schema: { params: ClusterParams } }, async (request, reply) => {
+    const caller = callerOf(request)
     const project = maintainedProject(request, request.params.id)
-    destroyCluster(request, project, clusterOf(project, request.params.cluster_id))
+    destroyCluster(caller, project, clusterOf(caller, project, request.params.cluster_id))
     return reply.code(204).send()
   })
 }

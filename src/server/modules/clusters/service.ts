@@ -1,11 +1,12 @@
-import type { FastifyRequest } from 'fastify'
-import { AccessLevel } from '../../platform/auth/access'
+import type { Caller } from '../../platform/caller'
 import { decryptSecret, encryptSecret } from '../../platform/auth/encryption'
 import type { ServerContext } from '../../platform/context'
 import {
   deleteCluster,
   environmentScopeTaken,
+  findCluster,
   insertCluster,
+  listClusters,
   updateCluster,
   type AuthorizationType,
   type ClusterChanges,
@@ -16,9 +17,12 @@ import { findProjectById } from '../namespaces/queries'
 import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects/queries'
 import type { ProjectRow } from '../../platform/db/rows'
 import { clusterEntity } from './entity'
-import { validationFailed } from '../../platform/http/errors'
+import { FieldErrors, notFound } from '../../platform/http/errors'
+import { blankToNull } from '../../platform/text/blank'
+import type { Page } from '../../platform/http/pagination'
 import { parseCertificates } from '../../platform/crypto/certificates'
 import { recordProjectChange } from '../projects/changes'
+import { mayUseAsManagementProject } from './policy'
 
 /** Platform attributes as sent (`platform_kubernetes_attributes` or `platform_cluster_attributes`). */
 export interface PlatformParams {
@@ -49,8 +53,6 @@ export function clusterToken(ctx: ServerContext, cluster: ClusterRow): string {
   return decryptSecret(ctx.options.dataDir, cluster.encrypted_token)
 }
 
-type Errors = Record<string, string[]>
-
 function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text)
@@ -60,39 +62,29 @@ function isHttpUrl(text: string): boolean {
   }
 }
 
-function add(errors: Errors, key: string, message: string): void {
-  ;(errors[key] ??= []).push(message)
-}
-
-/** GitLab's rule: a project of the cluster's own namespace on which the caller is a Maintainer. */
+/** 400 unless the management project passes GitLab's rule (mayUseAsManagementProject). */
 function checkManagementProject(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   id: number | null | undefined,
-  errors: Errors,
+  errors: FieldErrors,
 ): void {
   if (id === undefined || id === null) return
-  const candidate = findProjectById(request.server.burrow.db, id)
-  const allowed =
-    candidate !== undefined &&
-    candidate.namespace_id === project.namespace_id &&
-    request.perms.canInProject(candidate, AccessLevel.MAINTAINER)
-  if (!allowed)
-    add(errors, 'management_project_id', "Project does not exist or you don't have permission to perform this action")
+  if (!mayUseAsManagementProject(caller.perms, project, findProjectById(caller.db, id)))
+    errors.add('management_project_id', "Project does not exist or you don't have permission to perform this action")
 }
 
-function checkPlatform(p: PlatformParams, errors: Errors): void {
+function checkPlatform(p: PlatformParams, errors: FieldErrors): void {
   if (p.api_url !== undefined) {
-    if (!isHttpUrl(p.api_url)) add(errors, `${PLATFORM}.api_url`, 'is blocked: Only allowed schemes are http, https')
+    if (!isHttpUrl(p.api_url)) errors.add(`${PLATFORM}.api_url`, 'is blocked: Only allowed schemes are http, https')
   }
-  if (p.token !== undefined && p.token.trim() === '') add(errors, `${PLATFORM}.token`, "can't be blank")
+  if (p.token !== undefined && p.token.trim() === '') errors.add(`${PLATFORM}.token`, "can't be blank")
   if (p.ca_cert && parseCertificates(p.ca_cert) === null)
-    add(errors, `${PLATFORM}.ca_cert`, 'must be a valid PEM certificate')
+    errors.add(`${PLATFORM}.ca_cert`, 'must be a valid PEM certificate')
   if (p.namespace) {
-    if (p.namespace.length > 63) add(errors, `${PLATFORM}.namespace`, 'is too long (maximum is 63 characters)')
+    if (p.namespace.length > 63) errors.add(`${PLATFORM}.namespace`, 'is too long (maximum is 63 characters)')
     if (!NAMESPACE_PATTERN.test(p.namespace))
-      add(
-        errors,
+      errors.add(
         `${PLATFORM}.namespace`,
         "can contain only lowercase letters, digits, and '-'. Must start with a letter, and cannot end with '-'",
       )
@@ -100,50 +92,60 @@ function checkPlatform(p: PlatformParams, errors: Errors): void {
 }
 
 function checkScope(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   scope: string | undefined,
   exceptId: number,
-  errors: Errors,
+  errors: FieldErrors,
 ): void {
   if (scope === undefined) return
   if (!SCOPE_PATTERN.test(scope))
-    add(
-      errors,
+    errors.add(
       'environment_scope',
       "can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', '*' and spaces",
     )
-  else if (environmentScopeTaken(request.server.burrow.db, project.id, scope, exceptId))
-    add(errors, 'environment_scope', 'cannot add duplicated environment scope')
+  else if (environmentScopeTaken(caller.db, project.id, scope, exceptId))
+    errors.add('environment_scope', 'cannot add duplicated environment scope')
 }
 
-function blankToNull(value: string | null | undefined): string | null | undefined {
-  if (value === undefined) return undefined
-  return value === null || value.trim() === '' ? null : value
+/** One page of the project's clusters, with the total count. */
+export function clustersPage(
+  caller: Caller,
+  project: ProjectRow,
+  page: Page,
+): { readonly rows: ClusterRow[]; readonly total: number } {
+  return listClusters(caller.db, project.id, { limit: page.perPage, offset: page.offset })
+}
+
+/** The project's cluster with this id, or 404. */
+export function clusterOf(caller: Caller, project: ProjectRow, id: number): ClusterRow {
+  const cluster = findCluster(caller.db, project.id, id)
+  if (!cluster) throw notFound()
+  return cluster
 }
 
 /** Adds an existing cluster (provider `user`); the token is sealed before it reaches the database. */
 export function createCluster(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   params: ClusterParams & {
     readonly name: string
     readonly platform: PlatformParams & { api_url: string; token: string }
   },
 ): ClusterRow {
-  const ctx = request.server.burrow
-  const errors: Errors = {}
-  if (params.name.trim() === '') add(errors, 'name', "can't be blank")
+  const ctx = caller.ctx
+  const errors = new FieldErrors()
+  if (params.name.trim() === '') errors.add('name', "can't be blank")
   checkPlatform(params.platform, errors)
-  checkScope(request, project, params.environment_scope ?? '*', 0, errors)
-  checkManagementProject(request, project, params.management_project_id, errors)
-  if (Object.keys(errors).length > 0) throw validationFailed(errors)
+  checkScope(caller, project, params.environment_scope ?? '*', 0, errors)
+  checkManagementProject(caller, project, params.management_project_id, errors)
+  errors.throwIfAny()
   return ctx.db.transaction(() => {
     const cluster = insertCluster(ctx.db, {
       project_id: project.id,
-      user_id: request.actor.user?.id ?? null,
+      user_id: caller.user?.id ?? null,
       name: params.name,
-      domain: blankToNull(params.domain) ?? null,
+      domain: blankToNull(params.domain),
       enabled: params.enabled === false ? 0 : 1,
       managed: params.managed === false ? 0 : 1,
       provider_type: 'user',
@@ -152,12 +154,12 @@ export function createCluster(
       namespace_per_environment: params.namespace_per_environment === false ? 0 : 1,
       management_project_id: params.management_project_id ?? null,
       api_url: params.platform.api_url,
-      namespace: blankToNull(params.platform.namespace) ?? null,
+      namespace: blankToNull(params.platform.namespace),
       authorization_type: params.platform.authorization_type ?? 'rbac',
-      ca_cert: blankToNull(params.platform.ca_cert) ?? null,
+      ca_cert: blankToNull(params.platform.ca_cert),
       encrypted_token: encryptSecret(ctx.options.dataDir, params.platform.token),
     })
-    recordProjectChange(request, project, {
+    recordProjectChange(caller, project, {
       targetType: 'Clusters::Cluster',
       targetId: cluster.id,
       targetTitle: cluster.name,
@@ -172,33 +174,33 @@ export function createCluster(
  * GitLab created (provider other than `user`), so changing them there is refused, as GitLab does.
  */
 export function updateClusterAttributes(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   cluster: ClusterRow,
   params: ClusterParams,
 ): ClusterRow {
-  const ctx = request.server.burrow
+  const ctx = caller.ctx
   const p = params.platform ?? {}
-  const errors: Errors = {}
+  const errors = new FieldErrors()
   if (cluster.provider_type !== 'user') {
     if (params.name !== undefined && params.name !== cluster.name)
-      add(errors, 'name', "can not be changed because it's synchronized with provider")
+      errors.add('name', "can not be changed because it's synchronized with provider")
     const platformChanged =
       (p.api_url !== undefined && p.api_url !== cluster.api_url) ||
-      (p.ca_cert !== undefined && (blankToNull(p.ca_cert) ?? null) !== cluster.ca_cert) ||
+      (p.ca_cert !== undefined && blankToNull(p.ca_cert) !== cluster.ca_cert) ||
       p.token !== undefined
-    if (platformChanged) add(errors, `${PLATFORM}.base`, 'Cannot modify managed Kubernetes cluster')
+    if (platformChanged) errors.add(`${PLATFORM}.base`, 'Cannot modify managed Kubernetes cluster')
   }
-  if (params.name !== undefined && params.name.trim() === '') add(errors, 'name', "can't be blank")
+  if (params.name !== undefined && params.name.trim() === '') errors.add('name', "can't be blank")
   checkPlatform(p, errors)
-  checkScope(request, project, params.environment_scope, cluster.id, errors)
+  checkScope(caller, project, params.environment_scope, cluster.id, errors)
   if (params.management_project_id !== cluster.management_project_id)
-    checkManagementProject(request, project, params.management_project_id, errors)
-  if (Object.keys(errors).length > 0) throw validationFailed(errors)
+    checkManagementProject(caller, project, params.management_project_id, errors)
+  errors.throwIfAny()
 
   const changes: { -readonly [K in keyof ClusterChanges]: ClusterChanges[K] } = {}
   if (params.name !== undefined) changes.name = params.name
-  if (params.domain !== undefined) changes.domain = blankToNull(params.domain) ?? null
+  if (params.domain !== undefined) changes.domain = blankToNull(params.domain)
   if (params.enabled !== undefined) changes.enabled = params.enabled ? 1 : 0
   if (params.managed !== undefined) changes.managed = params.managed ? 1 : 0
   if (params.environment_scope !== undefined) changes.environment_scope = params.environment_scope
@@ -206,8 +208,8 @@ export function updateClusterAttributes(
     changes.namespace_per_environment = params.namespace_per_environment ? 1 : 0
   if (params.management_project_id !== undefined) changes.management_project_id = params.management_project_id
   if (p.api_url !== undefined) changes.api_url = p.api_url
-  if (p.ca_cert !== undefined) changes.ca_cert = blankToNull(p.ca_cert) ?? null
-  if (p.namespace !== undefined) changes.namespace = blankToNull(p.namespace) ?? null
+  if (p.ca_cert !== undefined) changes.ca_cert = blankToNull(p.ca_cert)
+  if (p.namespace !== undefined) changes.namespace = blankToNull(p.namespace)
   if (p.authorization_type !== undefined) changes.authorization_type = p.authorization_type
   if (p.token !== undefined) changes.encrypted_token = encryptSecret(ctx.options.dataDir, p.token)
 
@@ -218,7 +220,7 @@ export function updateClusterAttributes(
       .map((k) => (k === 'encrypted_token' ? 'token' : k))
       .join(', ')
     if (changed !== '') {
-      recordProjectChange(request, project, {
+      recordProjectChange(caller, project, {
         targetType: 'Clusters::Cluster',
         targetId: cluster.id,
         targetTitle: updated.name,
@@ -230,11 +232,11 @@ export function updateClusterAttributes(
 }
 
 /** Removes the cluster from the project (nothing is removed inside the Kubernetes cluster). */
-export function destroyCluster(request: FastifyRequest, project: ProjectRow, cluster: ClusterRow): void {
-  const db = request.server.burrow.db
+export function destroyCluster(caller: Caller, project: ProjectRow, cluster: ClusterRow): void {
+  const db = caller.db
   db.transaction(() => {
     deleteCluster(db, cluster.id)
-    recordProjectChange(request, project, {
+    recordProjectChange(caller, project, {
       targetType: 'Clusters::Cluster',
       targetId: cluster.id,
       targetTitle: cluster.name,
@@ -245,12 +247,12 @@ export function destroyCluster(request: FastifyRequest, project: ProjectRow, clu
 
 /** Clusters as GitLab's Cluster entity (ClusterProject with `withProject`), users and projects loaded once. */
 export function presentClusters(
-  request: FastifyRequest,
+  caller: Caller,
   rows: readonly ClusterRow[],
   withProject: boolean,
 ): Readonly<Record<string, unknown>>[] {
-  const db = request.server.burrow.db
-  const baseUrl = request.server.burrow.baseUrl(request)
+  const db = caller.db
+  const baseUrl = caller.baseUrl
   const users = usersByIds(
     db,
     rows.map((r) => r.user_id).filter((id): id is number => id !== null),

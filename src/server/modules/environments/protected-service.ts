@@ -12,6 +12,7 @@ import type { ProjectRow } from '../../platform/db/rows'
 import { findUserById } from '../users/queries'
 import type { DeployAccessNames } from './protected-entity'
 import { recordProjectChange } from '../projects/changes'
+import { callerOf } from '../../platform/caller'
 
 /** Roles a deploy rule may name: Developers (+ Maintainers), Maintainers, administrators. */
 export const DEPLOY_ACCESS_LEVELS: readonly number[] = [
@@ -82,7 +83,7 @@ export function protectEnvironment(
   const db = request.server.burrow.db
   return db.transaction(() => {
     const pe = insertProtectedEnvironment(db, project.id, name, grants)
-    recordProjectChange(request, project, {
+    recordProjectChange(callerOf(request), project, {
       targetType: 'ProtectedEnvironment',
       targetId: pe.id,
       targetTitle: name,
@@ -97,7 +98,7 @@ export function unprotectEnvironment(request: FastifyRequest, project: ProjectRo
   const db = request.server.burrow.db
   db.transaction(() => {
     deleteProtectedEnvironment(db, pe.id)
-    recordProjectChange(request, project, {
+    recordProjectChange(callerOf(request), project, {
       targetType: 'ProtectedEnvironment',
       targetId: pe.id,
       targetTitle: pe.name,

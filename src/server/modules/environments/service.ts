@@ -31,6 +31,7 @@ import { findProtectedEnvironment } from './protected-queries'
 import type { ProjectRow } from '../../platform/db/rows'
 import { deploymentEntity, environmentEntity } from './entity'
 import { recordProjectChange } from '../projects/changes'
+import { callerOf } from '../../platform/caller'
 import { jobEntitiesById } from '../pipelines/present'
 import { jobOptions, jobPlayable, latestJobs, playJob } from '../pipelines/service'
 import { exceeds, TEXT_LIMITS, tooLong } from '../../platform/text/limits'
@@ -302,7 +303,7 @@ export function createEnvironment(
       tier: params.tier,
       description: params.description,
     })
-    recordProjectChange(request, project, {
+    recordProjectChange(callerOf(request), project, {
       targetType: 'Environment',
       targetId: env.id,
       targetTitle: env.name,
@@ -337,7 +338,7 @@ export function updateEnvironmentAttributes(
     if (Object.keys(changes).length === 0) return env
     const updated = updateEnvironment(db, env.id, changes)
     const changed = Object.keys(changes).join(', ')
-    recordProjectChange(request, project, {
+    recordProjectChange(callerOf(request), project, {
       targetType: 'Environment',
       targetId: env.id,
       targetTitle: updated.name,
@@ -376,7 +377,7 @@ export async function stopEnvironment(
   const action = force || !user ? undefined : stopActionOf(ctx.db, env)
   const updated = ctx.db.transaction(() => {
     const row = updateEnvironment(ctx.db, env.id, { state: 'stopped' })
-    recordProjectChange(request, project, {
+    recordProjectChange(callerOf(request), project, {
       targetType: 'Environment',
       targetId: env.id,
       targetTitle: env.name,
@@ -399,7 +400,7 @@ export function destroyEnvironment(request: FastifyRequest, project: ProjectRow,
   const db = request.server.burrow.db
   db.transaction(() => {
     deleteEnvironment(db, env.id)
-    recordProjectChange(request, project, {
+    recordProjectChange(callerOf(request), project, {
       targetType: 'Environment',
       targetId: env.id,
       targetTitle: env.name,
@@ -441,7 +442,7 @@ export function scheduleReviewAppsDeletion(
         at,
       )
       for (const env of scheduled) {
-        recordProjectChange(request, project, {
+        recordProjectChange(callerOf(request), project, {
           targetType: 'Environment',
           targetId: env.id,
           targetTitle: env.name,

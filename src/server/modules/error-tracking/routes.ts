@@ -1,14 +1,21 @@
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { AccessLevel } from '../../platform/auth/access'
-import { findClientKey, findErrorTrackingSetting, listClientKeys } from './queries'
+import { callerOf } from '../../platform/caller'
 import type { ProjectRow } from '../../platform/db/rows'
-import { clientKeyEntity, errorTrackingSettingEntity } from './entity'
 import { notFound } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadProject } from '../../platform/http/resolve'
-import { createClientKey, destroyClientKey, updateErrorTrackingSetting } from './service'
+import { clientKeyEntity, errorTrackingSettingEntity } from './entity'
+import { ERROR_TRACKING_ACCESS } from './policy'
+import {
+  clientKey,
+  clientKeysPage,
+  createClientKey,
+  destroyClientKey,
+  errorTrackingSetting,
+  updateErrorTrackingSetting,
+} from './service'
 
 const IdParams = Type.Object({ id: Type.String() })
 const KeyParams = Type.Object({ id: Type.String(), key_id: Type.Integer() })
@@ -16,18 +23,16 @@ const PageQuery = Type.Object({ page: Type.Optional(Type.Integer()), per_page: T
 const PatchBody = Type.Object({ active: Type.Boolean(), integrated: Type.Optional(Type.Boolean()) })
 const PutBody = Type.Object({ active: Type.Boolean(), integrated: Type.Boolean() })
 
+/** The project of `:id`, for a signed-in caller with error tracking's role (401, 404 or 403 otherwise). */
+function trackedProject(request: FastifyRequest, id: string): ProjectRow {
+  currentUser(request)
+  return loadProject(request, id, ERROR_TRACKING_ACCESS)
+}
+
 /** Integrated error tracking: the project setting and client keys, for Maintainers (GitLab's admin_operations). */
 const errorTracking: FastifyPluginAsyncTypebox = async (app) => {
-  const ctx = app.burrow
-
-  const maintainedProject = (request: FastifyRequest, id: string): ProjectRow => {
-    currentUser(request)
-    return loadProject(request, id, AccessLevel.MAINTAINER)
-  }
-
   app.get('/projects/:id/error_tracking/settings', { schema: { params: IdParams } }, async (request) => {
-    const project = maintainedProject(request, request.params.id)
-    const setting = findErrorTrackingSetting(ctx.db, project.id)
+    const setting = errorTrackingSetting(callerOf(request), trackedProject(request, request.params.id))
     if (!setting) throw notFound('Error Tracking Setting')
     return errorTrackingSettingEntity(setting)
   })
@@ -38,48 +43,45 @@ const errorTracking: FastifyPluginAsyncTypebox = async (app) => {
     '/projects/:id/error_tracking/settings',
     { schema: { params: IdParams, body: PatchBody } },
     async (request) => {
-      const project = maintainedProject(request, request.params.id)
-      return errorTrackingSettingEntity(
-        updateErrorTrackingSetting(request, project, request.body.active, request.body.integrated),
-      )
+      const project = trackedProject(request, request.params.id)
+      const { active, integrated } = request.body
+      return errorTrackingSettingEntity(updateErrorTrackingSetting(callerOf(request), project, active, integrated))
     },
   )
 
   app.put('/projects/:id/error_tracking/settings', { schema: { params: IdParams, body: PutBody } }, async (request) => {
-    const project = maintainedProject(request, request.params.id)
-    return errorTrackingSettingEntity(
-      updateErrorTrackingSetting(request, project, request.body.active, request.body.integrated),
-    )
+    const project = trackedProject(request, request.params.id)
+    const { active, integrated } = request.body
+    return errorTrackingSettingEntity(updateErrorTrackingSetting(callerOf(request), project, active, integrated))
   })
 
   app.get(
     '/projects/:id/error_tracking/client_keys',
     { schema: { params: IdParams, querystring: PageQuery } },
     async (request, reply) => {
-      const project = maintainedProject(request, request.params.id)
-      const page = pageOf(request.query as Record<string, unknown>)
-      const { rows, total } = listClientKeys(ctx.db, ctx.secrets, project.id, {
-        limit: page.perPage,
-        offset: page.offset,
-      })
-      setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
-      const baseUrl = ctx.baseUrl(request)
-      return rows.map((k) => clientKeyEntity(baseUrl, k))
+      const caller = callerOf(request)
+      const project = trackedProject(request, request.params.id)
+      const page = pageOf(request.query)
+      const { rows, total } = clientKeysPage(caller, project, page)
+      setPageHeaders(request, reply, caller.baseUrl, page, total)
+      return rows.map((k) => clientKeyEntity(caller.baseUrl, k))
     },
   )
 
   app.post('/projects/:id/error_tracking/client_keys', { schema: { params: IdParams } }, async (request, reply) => {
-    const project = maintainedProject(request, request.params.id)
-    return reply.code(201).send(clientKeyEntity(ctx.baseUrl(request), createClientKey(request, project)))
+    const caller = callerOf(request)
+    const project = trackedProject(request, request.params.id)
+    return reply.code(201).send(clientKeyEntity(caller.baseUrl, createClientKey(caller, project)))
   })
 
   // GitLab answers the deletion with the deleted key (200).
   app.delete('/projects/:id/error_tracking/client_keys/:key_id', { schema: { params: KeyParams } }, async (request) => {
-    const project = maintainedProject(request, request.params.id)
-    const key = findClientKey(ctx.db, ctx.secrets, project.id, request.params.key_id)
+    const caller = callerOf(request)
+    const project = trackedProject(request, request.params.id)
+    const key = clientKey(caller, project, request.params.key_id)
     if (!key) throw notFound()
-    destroyClientKey(request, project, key)
-    return clientKeyEntity(ctx.baseUrl(request), key)
+    destroyClientKey(caller, project, key)
+    return clientKeyEntity(caller.baseUrl, key)
   })
 }
 

@@ -1,6 +1,12 @@
 import type { X509Certificate } from 'node:crypto'
 import type { PagesDomainRow } from './queries'
-import { certificateText, isExpired, oneLineName } from '../../platform/crypto/certificates'
+import { certificateText, isExpired, oneLineName, parseCertificates } from '../../platform/crypto/certificates'
+
+/** The leaf certificate of a stored chain (null for plain-HTTP domains). */
+export function leafCertificate(d: PagesDomainRow): X509Certificate | null {
+  if (!d.certificate) return null
+  return parseCertificates(d.certificate)?.[0] ?? null
+}
 
 function urlOf(d: PagesDomainRow): string {
   return `${d.certificate ? 'https' : 'http'}://${d.domain}`

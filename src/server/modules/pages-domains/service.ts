@@ -1,5 +1,4 @@
-import type { X509Certificate } from 'node:crypto'
-import type { FastifyRequest } from 'fastify'
+import type { Caller } from '../../platform/caller'
 import {
   hasIntermediates,
   keyMatchesCertificate,
@@ -10,14 +9,19 @@ import { decryptSecret, encryptSecret } from '../../platform/auth/encryption'
 import type { ServerContext } from '../../platform/context'
 import {
   deletePagesDomain,
+  findProjectPagesDomain,
   insertPagesDomain,
+  listAllPagesDomains,
+  listProjectPagesDomains,
   pagesDomainTaken,
   updatePagesDomain,
   type PagesDomainChanges,
   type PagesDomainRow,
 } from './queries'
 import type { ProjectRow } from '../../platform/db/rows'
-import { validationFailed } from '../../platform/http/errors'
+import { FieldErrors, notFound } from '../../platform/http/errors'
+import type { Page } from '../../platform/http/pagination'
+import { blankToNull } from '../../platform/text/blank'
 import { recordProjectChange } from '../projects/changes'
 
 const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i
@@ -28,21 +32,36 @@ export function isValidHostname(domain: string): boolean {
   return domain.split('.').every((label) => LABEL.test(label))
 }
 
-/** The leaf certificate of a stored chain (null for plain-HTTP domains). */
-export function leafCertificate(d: PagesDomainRow): X509Certificate | null {
-  if (!d.certificate) return null
-  return parseCertificates(d.certificate)?.[0] ?? null
-}
-
 /** A domain's private key in clear, for whoever serves the site (never for API responses). */
 export function pagesDomainKey(ctx: ServerContext, d: PagesDomainRow): string | null {
   return d.encrypted_key ? decryptSecret(ctx.options.dataDir, d.encrypted_key) : null
 }
 
-type Errors = Record<string, string[]>
+/** One page of every domain of the instance, or of the one named (404 when it is not there). */
+export function instancePagesDomainsPage(
+  caller: Caller,
+  domain: string | undefined,
+  page: Page,
+): { readonly rows: PagesDomainRow[]; readonly total: number } {
+  const found = listAllPagesDomains(caller.db, domain, { limit: page.perPage, offset: page.offset })
+  if (domain !== undefined && found.rows.length === 0) throw notFound('PagesDomain')
+  return found
+}
 
-function add(errors: Errors, key: string, message: string): void {
-  ;(errors[key] ??= []).push(message)
+/** One page of the project's domains. */
+export function projectPagesDomainsPage(
+  caller: Caller,
+  project: ProjectRow,
+  page: Page,
+): { readonly rows: PagesDomainRow[]; readonly total: number } {
+  return listProjectPagesDomains(caller.db, project.id, { limit: page.perPage, offset: page.offset })
+}
+
+/** The project's domain of this name (any case), or 404. */
+export function pagesDomainOf(caller: Caller, project: ProjectRow, domain: string): PagesDomainRow {
+  const row = findProjectPagesDomain(caller.db, project.id, domain)
+  if (!row) throw notFound('PagesDomain')
+  return row
 }
 
 /**
@@ -50,21 +69,17 @@ function add(errors: Errors, key: string, message: string): void {
  * first), the chain is complete, the key parses and belongs to the certificate. A key without a
  * certificate, or a certificate without a key, does not match.
  */
-function checkCertificate(certificate: string | null, key: string | null, errors: Errors): void {
+function checkCertificate(certificate: string | null, key: string | null, errors: FieldErrors): void {
   const chain = certificate ? parseCertificates(certificate) : null
-  if (certificate && !chain) add(errors, 'certificate', 'must be a valid PEM certificate')
+  if (certificate && !chain) errors.add('certificate', 'must be a valid PEM certificate')
   const privateKey = key ? parsePrivateKey(key) : null
-  if (key && !privateKey) add(errors, 'key', 'must be a valid PEM private key')
+  if (key && !privateKey) errors.add('key', 'must be a valid PEM private key')
   if (certificate || key) {
     const leaf = chain?.[0]
     if (!leaf || !privateKey || !keyMatchesCertificate(privateKey, leaf))
-      add(errors, 'key', "doesn't match the certificate")
+      errors.add('key', "doesn't match the certificate")
   }
-  if (chain && !hasIntermediates(chain)) add(errors, 'certificate', 'misses intermediates')
-}
-
-function blankToNull(value: string | null | undefined): string | null {
-  return value === undefined || value === null || value.trim() === '' ? null : value
+  if (chain && !hasIntermediates(chain)) errors.add('certificate', 'misses intermediates')
 }
 
 export interface PagesDomainCreateParams {
@@ -76,18 +91,18 @@ export interface PagesDomainCreateParams {
 
 /** Adds a custom domain to the project's Pages site, with the user's certificate when given. */
 export function createPagesDomain(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   params: PagesDomainCreateParams,
 ): PagesDomainRow {
-  const ctx = request.server.burrow
+  const ctx = caller.ctx
   const certificate = blankToNull(params.certificate)
   const key = blankToNull(params.key)
-  const errors: Errors = {}
-  if (!isValidHostname(params.domain)) add(errors, 'domain', 'is not a valid hostname')
-  else if (pagesDomainTaken(ctx.db, params.domain)) add(errors, 'domain', 'has already been taken')
+  const errors = new FieldErrors()
+  if (!isValidHostname(params.domain)) errors.add('domain', 'is not a valid hostname')
+  else if (pagesDomainTaken(ctx.db, params.domain)) errors.add('domain', 'has already been taken')
   checkCertificate(certificate, key, errors)
-  if (Object.keys(errors).length > 0) throw validationFailed(errors)
+  errors.throwIfAny()
   return ctx.db.transaction(() => {
     const row = insertPagesDomain(ctx.db, {
       projectId: project.id,
@@ -96,7 +111,7 @@ export function createPagesDomain(
       encryptedKey: key ? encryptSecret(ctx.options.dataDir, key) : null,
       autoSslEnabled: params.auto_ssl_enabled === true,
     })
-    recordProjectChange(request, project, {
+    recordProjectChange(caller, project, {
       targetType: 'PagesDomain',
       targetId: row.id,
       targetTitle: row.domain,
@@ -121,20 +136,20 @@ export interface PagesDomainUpdateParams {
  * the certificate, as GitLab's API does.
  */
 export function updatePagesDomainAttributes(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   d: PagesDomainRow,
   params: PagesDomainUpdateParams,
 ): PagesDomainRow {
-  const ctx = request.server.burrow
+  const ctx = caller.ctx
   const changes: { -readonly [K in keyof PagesDomainChanges]: PagesDomainChanges[K] } = {}
   const touchesCertificate = params.certificate !== undefined || params.key !== undefined
   if (touchesCertificate) {
     const certificate = params.certificate !== undefined ? blankToNull(params.certificate) : d.certificate
     const key = params.key !== undefined ? blankToNull(params.key) : pagesDomainKey(ctx, d)
-    const errors: Errors = {}
+    const errors = new FieldErrors()
     checkCertificate(certificate, key, errors)
-    if (Object.keys(errors).length > 0) throw validationFailed(errors)
+    errors.throwIfAny()
     changes.certificate = certificate
     changes.encrypted_key = key ? encryptSecret(ctx.options.dataDir, key) : null
     changes.certificate_source = 'user_provided'
@@ -144,7 +159,7 @@ export function updatePagesDomainAttributes(
   return ctx.db.transaction(() => {
     const updated = updatePagesDomain(ctx.db, d.id, changes)
     const what = touchesCertificate ? (updated.certificate ? 'certificate' : 'certificate removed') : 'auto_ssl_enabled'
-    recordProjectChange(request, project, {
+    recordProjectChange(caller, project, {
       targetType: 'PagesDomain',
       targetId: d.id,
       targetTitle: d.domain,
@@ -155,11 +170,11 @@ export function updatePagesDomainAttributes(
 }
 
 /** Removes a custom domain. */
-export function destroyPagesDomain(request: FastifyRequest, project: ProjectRow, d: PagesDomainRow): void {
-  const db = request.server.burrow.db
+export function destroyPagesDomain(caller: Caller, project: ProjectRow, d: PagesDomainRow): void {
+  const db = caller.db
   db.transaction(() => {
     deletePagesDomain(db, d.id)
-    recordProjectChange(request, project, {
+    recordProjectChange(caller, project, {
       targetType: 'PagesDomain',
       targetId: d.id,
       targetTitle: d.domain,

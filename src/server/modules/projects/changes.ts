@@ -1,5 +1,4 @@
-import { callerOf } from '../../platform/caller'
-import type { FastifyRequest } from 'fastify'
+import type { Caller } from '../../platform/caller'
 import { findProjectWithNamespace } from './queries'
 import type { ProjectRow } from '../../platform/db/rows'
 import { recordAudit, type AuditChange } from '../audit-events'
@@ -19,11 +18,10 @@ export interface ProjectChange {
  * merge requests, milestones, notes, projects, snippets, users, epics, wiki pages and designs), so
  * none is recorded. Secrets never reach the audit log: callers describe the change, not the values.
  */
-export function recordProjectChange(request: FastifyRequest, project: ProjectRow, change: ProjectChange): void {
-  const db = request.server.burrow.db
-  const full = findProjectWithNamespace(db, project.id)
+export function recordProjectChange(caller: Caller, project: ProjectRow, change: ProjectChange): void {
+  const full = findProjectWithNamespace(caller.db, project.id)
   const path = full ? `${full.ns_full_path}/${full.path}` : project.path
-  recordAudit(callerOf(request), {
+  recordAudit(caller, {
     entityType: 'Project',
     entityId: project.id,
     entityPath: path,

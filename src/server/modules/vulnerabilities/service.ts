@@ -22,6 +22,7 @@ import { findingUuid, parseSecurityReport, REPORT_TYPES, SecurityReportError, ty
 import type { ArtifactStoredEvent } from '../pipelines/ci-events'
 import { readJobArtifact } from '../pipelines/artifacts'
 import { recordProjectChange } from '../projects/changes'
+import { callerOf } from '../../platform/caller'
 
 /** What ingesting one report did. */
 export interface IngestResult {
@@ -171,7 +172,7 @@ export function createVulnerabilityFromFinding(
       },
       finding.id,
     )
-    recordProjectChange(request, project, {
+    recordProjectChange(callerOf(request), project, {
       targetType: 'Vulnerability',
       targetId: vulnerability.id,
       targetTitle: vulnerability.title,
@@ -211,7 +212,7 @@ export function transitionVulnerability(
   if (vulnerability.state === state) return null
   return db.transaction(() => {
     const updated = setVulnerabilityState(db, vulnerability.id, state, user.id)
-    recordProjectChange(request, project, {
+    recordProjectChange(callerOf(request), project, {
       targetType: 'Vulnerability',
       targetId: updated.id,
       targetTitle: updated.title,

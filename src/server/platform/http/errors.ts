@@ -53,6 +53,24 @@ export function validationFailed(errors: Readonly<Record<string, readonly string
   return new ApiError(400, { message: errors })
 }
 
+/**
+ * Validation messages per field, gathered while a write is checked and refused together (GitLab
+ * shows every failing field at once, as its model errors do).
+ */
+export class FieldErrors {
+  private readonly messages: Record<string, string[]> = {}
+
+  /** Notes one failing rule of `field`. */
+  add(field: string, message: string): void {
+    ;(this.messages[field] ??= []).push(message)
+  }
+
+  /** 400 `{"message": {field: [...]}}` when any rule failed; nothing otherwise. */
+  throwIfAny(): void {
+    if (Object.keys(this.messages).length > 0) throw validationFailed(this.messages)
+  }
+}
+
 export function unauthorized(): ApiError {
   return new ApiError(401, { message: '401 Unauthorized' })
 }

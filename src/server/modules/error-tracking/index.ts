@@ -1,0 +1,2 @@
+// Integrated error tracking's public face: the seed sets it up through these services.
+export { createClientKey, updateErrorTrackingSetting } from './service'
