@@ -57,7 +57,7 @@ export const routes: RouteRecordRaw[] = [
         meta: { title: 'Issues', family: 'issues' },
       },
       {
-        path: 'a/:account/projects/:projectId(\\d+)/issues/:iid(\\d+)',
+        path: 'a/:account/projects/:projectId(\\d+)/issues/:iid(-?\\d+)',
         name: 'issue',
         component: () => import('./views/issue/IssueDetailView.vue'),
         meta: { title: 'Issue', family: 'issues' },
@@ -69,7 +69,7 @@ export const routes: RouteRecordRaw[] = [
         meta: { title: 'Merge requests', family: 'merge-requests' },
       },
       {
-        path: 'a/:account/projects/:projectId(\\d+)/merge_requests/:iid(\\d+)',
+        path: 'a/:account/projects/:projectId(\\d+)/merge_requests/:iid(-?\\d+)',
         name: 'merge-request',
         component: () => import('./views/merge-request/MergeRequestDetailView.vue'),
         meta: { title: 'Merge request', family: 'merge-requests' },

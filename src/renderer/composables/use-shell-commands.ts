@@ -4,6 +4,7 @@ import { FAMILIES } from '../navigation'
 import { useAccountsStore } from '../stores/accounts'
 import { useAppStore } from '../stores/app'
 import { useCommandsStore } from '../stores/commands'
+import { useCreateItemStore } from '../stores/create-item'
 import { usePreferencesStore } from '../stores/preferences'
 import { useSyncStore } from '../stores/sync'
 
@@ -15,6 +16,7 @@ export function useShellCommands(): void {
   const accounts = useAccountsStore()
   const app = useAppStore()
   const sync = useSyncStore()
+  const create = useCreateItemStore()
   const signedIn = (): boolean => accounts.accounts.length > 0
 
   useCommands(
@@ -63,6 +65,16 @@ export function useShellCommands(): void {
       group: 'View',
       keywords: 'appearance night',
       run: () => void (preferences.theme = 'dark'),
+    },
+    {
+      // A page with an item in view binds `c` to commenting on it, which wins (views register later).
+      id: 'issue.create',
+      title: 'New issue…',
+      group: 'Create',
+      keys: 'c',
+      keywords: 'create add new issue bug report',
+      enabled: signedIn,
+      run: () => create.newIssue(),
     },
     {
       id: 'nav.home',

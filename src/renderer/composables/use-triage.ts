@@ -2,7 +2,16 @@ import { useRouter } from 'vue-router'
 import { useBridge } from '../bridge'
 import { useCommands } from './use-commands'
 import { useItemWrites } from './use-item-writes'
-import { asEpic, asLabel, asMilestone, type Epic, type Issue, type MergeRequest, type Milestone } from '../lib/items'
+import {
+  asEpic,
+  asLabel,
+  asMilestone,
+  milestoneFitsProject,
+  type Epic,
+  type Issue,
+  type MergeRequest,
+  type Milestone,
+} from '../lib/items'
 import { expectLabel } from '../lib/label-feedback'
 import { perfCancel, perfStart, PERF } from '../lib/perf'
 import { useAccountsStore } from '../stores/accounts'
@@ -180,15 +189,7 @@ export function useTriage(options: TriageOptions): TriageActions {
         const list = await bridge.request('milestones:list', accountId, { state: 'active' })
         // The project's own milestones and those of its group and the groups above it, as GitLab offers.
         const namespace = projectId === null ? null : namespaceOf(accountId, projectId)
-        const fits = (m: Milestone): boolean => {
-          if (projectId === null) return true
-          if (m.project_id !== undefined) return m.project_id === projectId
-          const groupPath = /\/groups\/(.+)\/-\/milestones\//.exec(m.web_url)?.[1]
-          return (
-            groupPath === undefined ||
-            (namespace !== null && (namespace === groupPath || namespace.startsWith(`${groupPath}/`)))
-          )
-        }
+        const fits = (m: Milestone): boolean => projectId === null || milestoneFitsProject(m, projectId, namespace)
         const milestones = list.map((m) => asMilestone(m.data)).filter(fits)
         for (const m of milestones) offered.set(m.id, m)
         const only = current.size === 1 ? [...current][0] : -1

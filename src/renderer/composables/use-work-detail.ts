@@ -1,12 +1,12 @@
 import { computed, ref, watch, type ComputedRef, type Ref, type ShallowRef } from 'vue'
-import { useRoute } from 'vue-router'
+import { useRoute, useRouter } from 'vue-router'
 import { useBridge } from '../bridge'
 import type { ReadableError } from '../lib/ipc-errors'
 import { asIssue, asMergeRequest, type Issue, type MergeRequest } from '../lib/items'
 import type { Reference } from '../lib/markdown'
 import { noteShownLabels } from '../lib/label-feedback'
 import { setTask } from '../lib/task-list'
-import type { ItemChanges, OutboxEntry } from '../../shared/ipc/outbox'
+import { creationEntryOf, isTemporaryIid, type ItemChanges, type OutboxEntry } from '../../shared/ipc/outbox'
 import { useItemStore, type ItemWrite } from '../stores/items'
 import { useOutboxStore } from '../stores/outbox'
 import { useReferenceDataStore } from '../stores/reference-data'
@@ -21,6 +21,8 @@ export interface WorkDetail<T extends Issue | MergeRequest> extends ItemDetail {
   readonly accountId: ComputedRef<string>
   readonly projectId: ComputedRef<number>
   readonly iid: ComputedRef<number>
+  /** The item is still being created (a temporary iid): it exists only on this computer, awaiting the server. */
+  readonly creating: ComputedRef<boolean>
   /** The item as its account's store shows it (writes not yet confirmed included); null until loaded. */
   readonly item: ComputedRef<T | null>
   /** A write to it has not reached the server yet. */
@@ -53,17 +55,35 @@ export function useWorkDetail<K extends WorkKind>(kind: K): WorkDetail<WorkOf<K>
   const accountId = computed(() => String(route.params.account))
   const projectId = computed(() => Number(route.params.projectId))
   const iid = computed(() => Number(route.params.iid))
+  const creating = computed(() => isTemporaryIid(iid.value))
   watch(accountId, (id) => void reference.ensure(id), { immediate: true })
 
   const itemRef = (): { project_id: number; iid: number } => ({ project_id: projectId.value, iid: iid.value })
   const loaded = useItemDetail({
     key: () => [accountId.value, projectId.value, iid.value],
     kind,
-    get: (refresh) =>
-      kind === 'issue'
-        ? bridge.request('issues:get', accountId.value, itemRef(), { refresh })
-        : bridge.request('merge-requests:get', accountId.value, itemRef(), { refresh }),
+    // An item still being created (temporary iid) exists only in the cache.
+    get: (refresh) => {
+      const options = { refresh: refresh && !isTemporaryIid(iid.value) }
+      return kind === 'issue'
+        ? bridge.request('issues:get', accountId.value, itemRef(), options)
+        : bridge.request('merge-requests:get', accountId.value, itemRef(), options)
+    },
   })
+  // A new item opened before it landed: once the server has it, the page moves to its real number.
+  const router = useRouter()
+  const createdIid = computed(() =>
+    isTemporaryIid(iid.value)
+      ? outbox.entries.find((e) => e.id === creationEntryOf(iid.value) && e.accountId === accountId.value)?.createdIid
+      : undefined,
+  )
+  watch(
+    createdIid,
+    (real) => {
+      if (real !== undefined) void router.replace({ params: { ...route.params, iid: String(real) } })
+    },
+    { immediate: true },
+  )
   const read = (kind === 'issue' ? asIssue : asMergeRequest) as (data: Readonly<Record<string, unknown>>) => WorkOf<K>
   const store = computed(() => useItemStore(accountId.value))
   void store.value // made in setup, where a store's setup can reach the app's injections
@@ -112,6 +132,7 @@ export function useWorkDetail<K extends WorkKind>(kind: K): WorkDetail<WorkOf<K>
     accountId,
     projectId,
     iid,
+    creating,
     item,
     pending,
     pendingEntries,

@@ -125,6 +125,20 @@ export interface Milestone extends MilestoneRef {
   readonly updated_at: string
 }
 
+/**
+ * Whether a milestone may be set on an item of a project: the project's own, and those of its
+ * group and the groups above it (a group milestone's group read from its `web_url`), as GitLab
+ * offers. `namespace` is the project's namespace path (`group/subgroup`).
+ */
+export function milestoneFitsProject(m: Milestone, projectId: number, namespace: string | null): boolean {
+  if (m.project_id !== undefined) return m.project_id === projectId
+  const groupPath = /\/groups\/(.+)\/-\/milestones\//.exec(m.web_url)?.[1]
+  return (
+    groupPath === undefined ||
+    (namespace !== null && (namespace === groupPath || namespace.startsWith(`${groupPath}/`)))
+  )
+}
+
 export interface Note {
   readonly id: number
   readonly body: string

@@ -93,7 +93,9 @@ export const SEQUENCE_TIMEOUT_MS = 1_500
 
 /**
  * Feeds chords one at a time and says which binding they complete. A chord that starts a
- * longer sequence is held as pending; a chord that fits nothing resets the sequence.
+ * longer sequence is held as pending; a chord that fits nothing resets the sequence. When two
+ * bindings have the same keys the later one wins: views register after the shell, so a view's
+ * `c` (comment on the item in view) takes over from the shell's (a new issue).
  */
 export class ShortcutMatcher<T> {
   private pending: string[] = []
@@ -106,14 +108,16 @@ export class ShortcutMatcher<T> {
     if (this.pending.length > 0 && now - this.pendingSince > SEQUENCE_TIMEOUT_MS) this.pending = []
     const attempt = (prefix: string[]): T | 'pending' | null => {
       let partial = false
+      let exact: Binding<T> | null = null
       for (const binding of this.bindings()) {
         const sequence = parseKeys(binding.keys)
         if (sequence.length < prefix.length || !prefix.every((c, i) => sequence[i] === c)) continue
-        if (sequence.length === prefix.length) {
-          this.pending = []
-          return binding.value
-        }
-        partial = true
+        if (sequence.length === prefix.length) exact = binding
+        else partial = true
+      }
+      if (exact !== null) {
+        this.pending = []
+        return exact.value
       }
       if (partial) {
         this.pending = prefix

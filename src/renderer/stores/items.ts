@@ -1,6 +1,14 @@
 import { defineStore } from 'pinia'
 import { shallowRef } from 'vue'
-import type { ItemChanges, ItemRef, MergeRequestMergeRequest, OutboxEntry, OutboxState } from '../../shared/ipc/outbox'
+import type {
+  ItemChanges,
+  ItemRef,
+  MergeRequestMergeRequest,
+  NewIssue,
+  NewMergeRequest,
+  OutboxEntry,
+  OutboxState,
+} from '../../shared/ipc/outbox'
 import { useBridge } from '../bridge'
 import {
   applyChanges,
@@ -181,6 +189,18 @@ function itemStoreSetup(accountId: string) {
     const setState = (kind: WorkKind, item: WorkItem, event: 'close' | 'reopen') =>
       update(kind, item, { state_event: event })
 
+    /**
+     * A new issue, queued in the outbox: core shows it at once in the cache under the entry's
+     * temporary iid (`entry.target.iid`), which the page can open before the server has it.
+     */
+    function createIssue(projectId: number, fields: NewIssue): Promise<OutboxEntry> {
+      return bridge.request('issues:create', accountId, { projectId, fields })
+    }
+    /** A new merge request, queued like `createIssue`. */
+    function createMergeRequest(projectId: number, fields: NewMergeRequest): Promise<OutboxEntry> {
+      return bridge.request('merge-requests:create', accountId, { projectId, fields })
+    }
+
     /** A comment, or a reply in `discussionId`'s thread, queued in the outbox (the discussion shows it pending). */
     function comment(
       kind: WorkKind,
@@ -275,6 +295,8 @@ function itemStoreSetup(accountId: string) {
       setMilestone,
       setEpic,
       setState,
+      createIssue,
+      createMergeRequest,
       comment,
       setEstimate,
       addSpentTime,

@@ -249,6 +249,14 @@ describe('keys', () => {
     expect(matcher.feed('x', 200)).toBeNull()
   })
 
+  it('gives a key bound twice to the later binding (a view over the shell)', () => {
+    const matcher = new ShortcutMatcher(() => [
+      { keys: 'c', value: 'shell: new issue' },
+      { keys: 'c', value: 'view: comment' },
+    ])
+    expect(matcher.feed('c', 0)).toBe('view: comment')
+  })
+
   it('drops a sequence after its timeout and a broken sequence still lets the key stand alone', () => {
     const matcher = new ShortcutMatcher(() => [
       { keys: 'g i', value: 'issues' },
