@@ -26,7 +26,7 @@ import smartHttp from './modules/git-http/routes'
 import { onPush } from './platform/git/push-listeners'
 import { recordPushEvents } from './modules/events'
 import { protectedBranchPushPolicy } from './modules/branches/protected-service'
-import { ensureRootUser } from './modules/users/bootstrap'
+import { ensureRootUser } from './modules/tokens/bootstrap'
 import { startMaintenance } from './platform/maintenance'
 import { Settings } from './platform/settings'
 

@@ -14,7 +14,7 @@ import { findNamespaceById, findProjectById } from '../modules/namespaces/querie
 import type { NoteRow } from '../modules/notes/queries'
 import type { NamespaceRow, ProjectRow, UserRow } from '../platform/db/rows'
 import { pendingTodosOnFinishedTargets, renameDiscussion } from './bulk-writer'
-import { findUserByUsername, insertUser, userNamespaceId } from '../modules/users/queries'
+import { findUserByUsername, insertUser, userNamespaceId, createUser } from '../modules/users'
 import { hashPassword, randomPassword } from '../platform/auth/secrets'
 import { ZERO_SHA } from '../platform/git/git'
 import { projectGitDir } from '../platform/git/project-repo'
@@ -38,8 +38,8 @@ import { pushLanded, type PushListener } from '../platform/git/push-listeners'
 import { refreshFlagsOnPush, refreshRepositoryFlags } from '../modules/repository/service'
 import { markTodoDone } from '../modules/todos/service'
 import { mergeRequestTarget, noteApproval, recordStateEvent } from '../modules/notes/system-notes'
-import { createUser } from '../modules/users/service'
 import { actingAs } from './actor'
+import { callerFor, type Caller } from '../platform/caller'
 import { planOperations, type DemoHost } from './operations'
 import { importHistory, type ImportedHistory } from './history'
 import {
@@ -161,6 +161,11 @@ class DemoWriter {
     return actingAs(this.ctx, this.user(username), this.baseUrl)
   }
 
+  /** The services' caller acting as `username` from this machine (fresh permissions each time). */
+  private caller(username: string): Caller {
+    return callerFor(this.ctx, this.user(username), { baseUrl: this.baseUrl, ip: '127.0.0.1' })
+  }
+
   private user(username: string): UserRow {
     const u = this.users.get(username)
     if (!u) throw new Error(`seed: unknown user ${username}`)
@@ -187,7 +192,7 @@ class DemoWriter {
     for (const [i, p] of PEOPLE.entries()) {
       setClock(orgStart + i * 3 * HOUR)
       const email = p.username === 'kofi' ? 'kofi@mensah.example' : `${p.username}@kestrel.example`
-      const created = createUser(this.ctx, this.as('root'), {
+      const created = createUser(this.caller('root'), {
         username: p.username,
         name: p.name,
         email,

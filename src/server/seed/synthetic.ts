@@ -10,10 +10,9 @@ import { withClock } from '../platform/db/connection'
 import type { NoteRow } from '../modules/notes/queries'
 import type { NamespaceRow, ProjectRow, UserRow } from '../platform/db/rows'
 import { BulkWriter } from './bulk-writer'
-import { findUserByUsername, insertUser } from '../modules/users/queries'
+import { findUserByUsername, insertUser, userRef, createUser } from '../modules/users'
 import { hashPassword, randomPassword } from '../platform/auth/secrets'
 import { eventNote } from '../modules/notes/entity'
-import { userRef } from '../modules/users/entity'
 import { projectGitDir } from '../platform/git/project-repo'
 import { createGroup } from '../modules/groups/service'
 import { createLabel } from '../modules/labels/service'
@@ -21,8 +20,8 @@ import { addMember, sourceOfRow } from '../modules/members/service'
 import { createMilestone } from '../modules/milestones/service'
 import { createProject } from '../modules/projects/service'
 import { refreshRepositoryFlags } from '../modules/repository/service'
-import { createUser } from '../modules/users/service'
 import { actingAs } from './actor'
+import { callerFor } from '../platform/caller'
 import { createRefs, HistoryPlan, importHistory, type Signature } from './history'
 import { DAY } from './plan'
 import { Random } from './random'
@@ -88,11 +87,12 @@ export async function seedSynthetic(ctx: ServerContext, o: SyntheticOptions): Pr
           is_admin: true,
         })
       const asRoot = actingAs(ctx, root, baseUrl)
+      const rootCaller = callerFor(ctx, root, { baseUrl, ip: '127.0.0.1' })
       const users: UserRow[] = [root]
       for (let i = 1; i <= size.users; i++) {
         const n = String(i).padStart(5, '0')
         users.push(
-          createUser(ctx, asRoot, {
+          createUser(rootCaller, {
             username: `synthetic-${n}`,
             name: `Synthetic User ${n}`,
             email: `synthetic-${n}@burrow.example`,

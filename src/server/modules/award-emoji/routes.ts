@@ -12,7 +12,7 @@ import {
 import { usersById } from '../issues/queries'
 import { resolveTodosForTarget } from '../todos/queries'
 import type { UserRow } from '../../platform/db/rows'
-import { userRef } from '../users/entity'
+import { userRef } from '../users'
 import { ApiError, forbidden, missingParam, notFound, unauthorized } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { textParam } from '../../platform/http/text-param'

@@ -2,7 +2,7 @@ import type { ClusterRow } from './queries'
 import type { ProjectWithNamespaceRow } from '../projects/queries'
 import type { UserRow } from '../../platform/db/rows'
 import { projectRef, projectSimple } from '../projects/entity'
-import { userRefOrNull } from '../users/entity'
+import { userRefOrNull } from '../users'
 
 /** What a cluster shows beyond its row, loaded by the caller. */
 export interface ClusterExtras {

@@ -1,6 +1,6 @@
 import type { DeploymentRow, EnvironmentRow } from './queries'
 import type { UserRow } from '../../platform/db/rows'
-import { userRefOrNull } from '../users/entity'
+import { userRefOrNull } from '../users'
 
 /** GitLab's EnvironmentBasic as review-app deletion lists it. */
 export function environmentBasic(env: EnvironmentRow): Readonly<Record<string, unknown>> {

@@ -9,7 +9,7 @@ import {
   type ProtectedEnvironment,
 } from './protected-queries'
 import type { ProjectRow } from '../../platform/db/rows'
-import { findUserById } from '../users/queries'
+import { findUserById } from '../users'
 import type { DeployAccessNames } from './protected-entity'
 import { recordProjectChange } from '../projects/changes'
 import { callerOf } from '../../platform/caller'

@@ -2,7 +2,7 @@ import type { EpicIssueRow, EpicRow, InheritedDates } from './queries'
 import type { LabelRow } from '../labels/queries'
 import type { UserRow } from '../../platform/db/rows'
 import { labelDetails } from '../issues/entity'
-import { userRef } from '../users/entity'
+import { userRef } from '../users'
 
 /** Where an epic is requested from, for `references.relative`. */
 export type EpicOrigin = { readonly kind: 'group'; readonly groupId: number } | { readonly kind: 'none' }

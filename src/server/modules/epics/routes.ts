@@ -16,7 +16,7 @@ import {
 import type { Wildcard } from '../issues/queries'
 import { findNamespaceById, groupAndDescendantIds, namespaceAncestors } from '../namespaces/queries'
 import type { NamespaceRow, UserRow } from '../../platform/db/rows'
-import { findUserByUsername } from '../users/queries'
+import { findUserByUsername } from '../users'
 import type { EpicOrigin } from './entity'
 import { todoEntity } from '../todos/entity'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'

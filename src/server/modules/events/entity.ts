@@ -1,5 +1,5 @@
 import type { EventRow } from './queries'
-import { userWebUrl, type UserRef } from '../users/entity'
+import { userWebUrl, type UserRef } from '../users'
 
 /** The author as an activity event embeds it (GitLab's UserBasic). */
 export type EventAuthor = UserRef

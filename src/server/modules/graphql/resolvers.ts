@@ -3,7 +3,7 @@ import { findAlertByIid, findHttpIntegration, type AlertStatusName } from '../al
 import { findProject } from '../namespaces/queries'
 import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects/queries'
 import type { UserRow } from '../../platform/db/rows'
-import { findUserByUsername } from '../users/queries'
+import { findUserByUsername } from '../users'
 import type { AlertFieldMapping } from '../alerts/payload'
 import {
   createAlertTodo,

@@ -22,7 +22,7 @@ import { findNamespaceByFullPath, findNamespaceById, findProjectById } from '../
 import { insertNote } from '../notes/queries'
 import { updateProjectRow } from '../projects/queries'
 import type { NamespaceRow, ProjectRow, UserRow, Visibility } from '../../platform/db/rows'
-import { userNamespaceId } from '../users/queries'
+import { userNamespaceId } from '../users'
 import { assertRef, gitText } from '../../platform/git/git'
 import {
   fetchAllRefs,

@@ -6,7 +6,7 @@ import { textColorFor } from '../labels/colors'
 import { renderSingleLine } from '../../platform/text/markdown'
 import { timeStatsOf } from '../time-tracking/service'
 import { milestoneEntity, type MilestoneEntity } from '../milestones/entity'
-import { userRef, type UserRef } from '../users/entity'
+import { userRef, type UserRef } from '../users'
 
 /** Checklist progress of a description. */
 export interface TaskCompletion {

@@ -21,11 +21,10 @@ import {
 import { groupAndDescendantIds } from '../namespaces/queries'
 import { findProjectWithNamespace } from '../projects/queries'
 import type { ProjectRow } from '../../platform/db/rows'
-import { findUserByUsername } from '../users/queries'
+import { findUserByUsername, userRef } from '../users'
 import type { ReferenceOrigin } from './entity'
 import { todayIso } from '../milestones/entity'
 import { todoEntity } from '../todos/entity'
-import { userRef } from '../users/entity'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import { requireWritable } from '../../platform/http/archived'
 import {

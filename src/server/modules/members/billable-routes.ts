@@ -10,7 +10,7 @@ import {
   sourceNames,
   type BillableSort,
 } from './queries'
-import { findUserById } from '../users/queries'
+import { findUserById } from '../users'
 import { billableMemberEntity, billableMembershipEntity } from './entity'
 import { badRequest, notFound } from '../../platform/http/errors'
 import { pageOf, paginateArray, setPageHeaders } from '../../platform/http/pagination'

@@ -1,7 +1,7 @@
 import { accessLevelName } from '../../platform/auth/access'
 import type { AccessRequestRow, MemberWithUser, SourceNames } from './queries'
 import type { MemberRow, UserRow } from '../../platform/db/rows'
-import { userRef, type UserRef } from '../users/entity'
+import { userRef, type UserRef } from '../users'
 
 /** GitLab's Member entity: the user's basic fields plus the membership. */
 export interface MemberEntity extends UserRef {

@@ -14,7 +14,7 @@ import {
   type MemberWithUser,
 } from './queries'
 import type { MemberSourceType, UserRow } from '../../platform/db/rows'
-import { findUserById, findUserByUsername } from '../users/queries'
+import { findUserById, findUserByUsername } from '../users'
 import { memberEntity, userMembershipEntity, type MemberEntity } from './entity'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import accessRequests from './access-requests-routes'

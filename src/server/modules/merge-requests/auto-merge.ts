@@ -7,7 +7,7 @@ import { findMergeRequestById, updateMergeRequestRow, type MergeRequestRow } fro
 import { findProjectById } from '../namespaces/queries'
 import { latestPipelineFor, type CiStatus, type PipelineRow } from '../pipelines/queries'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
-import { findUserById } from '../users/queries'
+import { findUserById } from '../users'
 import { projectSettings } from '../projects/entity'
 import { ApiError } from '../../platform/http/errors'
 import type { PipelineStatusEvent } from '../pipelines/ci-events'

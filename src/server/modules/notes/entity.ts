@@ -1,6 +1,6 @@
 import type { NoteRow } from './queries'
 import type { UserRow } from '../../platform/db/rows'
-import { userRef, type UserRef } from '../users/entity'
+import { userRef, type UserRef } from '../users'
 
 /** What a note's JSON needs from its noteable. */
 export interface NoteableRef {

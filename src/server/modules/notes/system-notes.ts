@@ -33,7 +33,7 @@ import {
   type StateSource,
 } from '../resource-events/queries'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
-import { findUserById } from '../users/queries'
+import { findUserById } from '../users'
 import { humanDuration } from '../time-tracking/service'
 
 // Cycles with the families below are used at call time only.

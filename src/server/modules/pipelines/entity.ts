@@ -1,6 +1,6 @@
 import type { CiStatus, PipelineRow } from './queries'
 import type { UserRow } from '../../platform/db/rows'
-import { userRef } from '../users/entity'
+import { userRef } from '../users'
 
 const STATUS_TEXT: Readonly<Record<string, string>> = {
   created: 'created',

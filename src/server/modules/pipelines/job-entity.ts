@@ -7,7 +7,7 @@ import { commitEntity, type GitCommit } from '../../platform/git/commits'
 import { pipelineBasicEntity } from './entity'
 import { projectRef } from '../projects/entity'
 import { runnerEntity } from '../runners/entity'
-import { userPublic } from '../users/entity'
+import { userPublic } from '../users'
 
 /** What serialising a job needs besides its row, loaded once per page. */
 export interface JobContext {

@@ -19,7 +19,7 @@ import {
 import { findEnvironmentByName } from '../environments/queries'
 import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects/queries'
 import { runnerTags, touchRunner, type RunnerInfo, type RunnerRow } from '../runners/queries'
-import { findUserById } from '../users/queries'
+import { findUserById } from '../users'
 import { projectSettings } from '../projects/entity'
 import { pipelineCommit } from './job-entity'
 import { jobVariables, pipelineVariables, predefinedVariables, projectVariablesFor } from './ci-context'

@@ -18,7 +18,7 @@ import {
   type PipelineRow,
 } from './queries'
 import type { ProjectRow } from '../../platform/db/rows'
-import { findUserByUsername } from '../users/queries'
+import { findUserByUsername } from '../users'
 import { isValidRef } from '../../platform/git/git'
 import { projectGitDir, repoExists } from '../../platform/git/project-repo'
 import { resolveCommit } from '../../platform/git/refs'

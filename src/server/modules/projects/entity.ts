@@ -1,6 +1,6 @@
 import { isAccessLocked } from '../../platform/auth/password'
 import type { ProjectWithNamespaceRow, ProjectShareRow } from './queries'
-import { userRef, type UserRef, type UserRefRow } from '../users/entity'
+import { userRef, type UserRef, type UserRefRow } from '../users'
 
 /** Feature access levels GitLab keeps per project, with their defaults. */
 export const FEATURE_ACCESS_DEFAULTS: Readonly<Record<string, string>> = {

@@ -23,7 +23,7 @@ import {
   type ProjectWithNamespaceRow,
 } from './queries'
 import type { NamespaceRow, ProjectRow, UserRow, Visibility } from '../../platform/db/rows'
-import { findUserById, userNamespaceId } from '../users/queries'
+import { findUserById, userNamespaceId, USER_REF_COLUMNS, userRef, type UserRefRow } from '../users'
 import {
   FEATURE_ACCESS_DEFAULTS,
   PROJECT_SETTING_DEFAULTS,
@@ -32,7 +32,6 @@ import {
   projectSimple,
   type ProjectExtras,
 } from './entity'
-import { USER_REF_COLUMNS, userRef, type UserRefRow } from '../users/entity'
 import { cachedStatement } from '../../platform/db/statements'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import {

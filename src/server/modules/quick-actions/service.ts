@@ -26,7 +26,7 @@ import {
 import { listProtectedBranches } from '../branches/protected-queries'
 import { resolveTodosForTarget } from '../todos/queries'
 import type { NamespaceRow, ProjectRow, UserRow } from '../../platform/db/rows'
-import { findUserByUsername } from '../users/queries'
+import { findUserByUsername } from '../users'
 import { canAdminEpics, canReadEpicWith, promoteIssueToEpic, setIssueEpic, updateEpic } from '../epics/service'
 import {
   approvalsOf,

@@ -1,7 +1,7 @@
 import type { LabelEventRow, MilestoneEventRow, ResourceEventRow, StateEventRow } from './queries'
 import { resourceOfEvent } from './queries'
 import type { MilestoneEntity } from '../milestones/entity'
-import type { UserRef } from '../users/entity'
+import type { UserRef } from '../users'
 
 /** The fields every resource event shares: GitLab's `id, user, created_at, resource_type, resource_id`. */
 function common(row: ResourceEventRow, user: UserRef | null): Record<string, unknown> {

@@ -16,7 +16,7 @@ import {
 } from './queries'
 import { labelDetails } from '../issues/entity'
 import { labelEventEntity, milestoneEventEntity, stateEventEntity } from './entity'
-import { userRef } from '../users/entity'
+import { userRef } from '../users'
 import { notFound } from '../../platform/http/errors'
 import { paginateArray } from '../../platform/http/pagination'
 import { currentUser } from '../../platform/http/resolve'

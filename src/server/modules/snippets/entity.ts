@@ -1,6 +1,6 @@
 import type { SnippetRow } from './queries'
 import type { UserRow } from '../../platform/db/rows'
-import { userRef } from '../users/entity'
+import { userRef } from '../users'
 
 /** The page of a project snippet: `${project web_url}/-/snippets/${id}`. */
 export function projectSnippetWebUrl(projectWebUrl: string, snippetId: number): string {

@@ -27,7 +27,7 @@ import {
   type StorageMoveRow,
 } from './queries'
 import { findSnippetById } from '../snippets/queries'
-import { findUserById } from '../users/queries'
+import { findUserById } from '../users'
 import { gitText } from '../../platform/git/git'
 import { apiMessage, validationFailed } from '../../platform/http/errors'
 import { auditAuthorOf, recordAuditBy, type AuditAuthor, type AuditEntityType } from '../audit-events'

@@ -1,7 +1,7 @@
 import type { TodoRow } from './queries'
 import type { ProjectWithNamespaceRow } from '../projects/queries'
 import type { NamespaceRow, UserRow } from '../../platform/db/rows'
-import { userRef } from '../users/entity'
+import { userRef } from '../users'
 
 /** What a to-do's JSON needs besides its row, loaded for a whole page by the caller. */
 export interface TodoExtras {

@@ -3,7 +3,7 @@ import { canHoldScopes, TOKEN_SCOPES, type TokenScope } from '../../platform/aut
 import { signInWithPassword } from '../../platform/auth/password'
 import { digestToken, generateToken } from '../../platform/auth/secrets'
 import { findOAuthTokenByDigest, findOAuthTokenByRefreshDigest, insertOAuthToken, revokeOAuthToken } from './queries'
-import { findUserByEmail, findUserById, findUserByUsername } from '../users/queries'
+import { findUserByEmail, findUserById, findUserByUsername } from '../users'
 import { ApiError } from '../../platform/http/errors'
 
 /** Access tokens issued here live two hours, as GitLab's. */

@@ -55,6 +55,20 @@ export function revokePersonalToken(db: Db, id: number): void {
   db.prepare('UPDATE personal_access_tokens SET revoked = 1 WHERE id = ?').run(id)
 }
 
+/** Deletes one personal access token row. */
+export function deletePersonalToken(db: Db, id: number): void {
+  db.prepare('DELETE FROM personal_access_tokens WHERE id = ?').run(id)
+}
+
+/** Deletes a user's tokens named `name` but the one with id `keepId` (all of them when it is null). */
+export function deleteRootTokensExcept(db: Db, userId: number, name: string, keepId: number | null): void {
+  db.prepare('DELETE FROM personal_access_tokens WHERE user_id = ? AND name = ? AND id IS NOT ?').run(
+    userId,
+    name,
+    keepId,
+  )
+}
+
 export function findOAuthTokenByDigest(db: Db, digest: string): OAuthTokenRow | undefined {
   return cachedStatement(db, 'SELECT * FROM oauth_access_tokens WHERE token_digest = ?').get(digest) as
     OAuthTokenRow | undefined

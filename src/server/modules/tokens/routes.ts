@@ -5,7 +5,7 @@ import { canHoldScopes } from '../../platform/auth/actor'
 import type { PersonalAccessTokenRow, ProjectRow, UserRow } from '../../platform/db/rows'
 import { findNamespaceById } from '../namespaces/queries'
 import { botAccessLevels, findPersonalTokenById, listPersonalTokens, type TokenListFilter } from './queries'
-import { findUserById } from '../users/queries'
+import { findUserById } from '../users'
 import { impersonationToken, personalAccessToken, projectAccessToken, withTokenValue } from './entity'
 import {
   apiMessage,

@@ -7,7 +7,7 @@ import { digestToken, generateToken, hashPassword, randomPassword } from '../../
 import { nowIso } from '../../platform/db/connection'
 import type { PersonalAccessTokenRow, ProjectRow, UserRow } from '../../platform/db/rows'
 import { findPersonalTokenById, insertPersonalToken, revokePersonalToken } from './queries'
-import { deleteUser, insertUser } from '../users/queries'
+import { deleteUser, insertUser } from '../users'
 import { missingParam, invalidParam, validationFailed } from '../../platform/http/errors'
 import { recordAudit } from '../audit-events'
 import { checkLengths, TEXT_LIMITS } from '../../platform/text/limits'

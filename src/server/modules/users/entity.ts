@@ -1,4 +1,5 @@
 import { isAccessLocked } from '../../platform/auth/password'
+import type { UserStatus } from '../../../shared/api/user'
 import type { UserRow } from '../../platform/db/rows'
 
 /** `user_ref`: the basic user shape embedded everywhere (authors, assignees, members). */
@@ -193,4 +194,9 @@ export function userSelf(user: UserRow, baseUrl: string, extras: UserExtras = {}
 /** The administrator view (UserDetailsWithAdmin): the self view plus admin-only fields. */
 export function userAdmin(user: UserRow, baseUrl: string, extras: UserExtras = {}): Readonly<Record<string, unknown>> {
   return userDetails(user, baseUrl, extras, true)
+}
+
+/** The status of a user who has set none (Burrow keeps no statuses). */
+export function emptyUserStatus(): UserStatus {
+  return { emoji: null, availability: 'not_set', message: null, message_html: '', clear_status_at: null }
 }

@@ -417,6 +417,15 @@ export function namespacePathTaken(db: Db, path: string, exceptUserId: number | 
 }
 
 /** Groups in which the user is the only direct Owner (GitLab refuses to remove such users). */
+/** The projects of a user's personal namespace, with where their repositories are stored. */
+export function personalProjectStorages(db: Db, userId: number): { id: number; repository_storage: string }[] {
+  return db
+    .prepare(
+      `SELECT p.id, p.repository_storage FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE n.kind = 'user' AND n.owner_id = ?`,
+    )
+    .all(userId) as { id: number; repository_storage: string }[]
+}
+
 export function soleOwnedGroupIds(db: Db, userId: number): number[] {
   const rows = db
     .prepare(

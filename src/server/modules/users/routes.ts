@@ -1,37 +1,22 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from 'typebox'
 import type { TokenScope } from '../../platform/auth/actor'
-import type { UserRow } from '../../platform/db/rows'
-import {
-  customAttributesByUser,
-  followCounts,
-  followCountsByUser,
-  identitiesByUser,
-  isFollowing,
-  listUsers,
-  listUsersKeyset,
-  soleOwnedGroupIds,
-  unlockUser,
-  updateUser,
-  userNamespaceIds,
-  type UserListFilter,
-  type UserOrderColumn,
-} from './queries'
-import { userAdmin, userBasic, userPublic, userSelf, type UserExtras } from './entity'
+import { callerOf } from '../../platform/caller'
+import { listUsers, listUsersKeyset, type UserListFilter, type UserOrderColumn } from './queries'
+import { emptyUserStatus, userAdmin, userPublic, userSelf } from './entity'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
-import { checkAvatar, removeUserAvatar, saveUserAvatar } from './avatars'
 import { forbidden, invalidParam, paramError } from '../../platform/http/errors'
 import { keysetOf, pageOf, setKeysetHeaders, setPageHeaders, wantsKeyset } from '../../platform/http/pagination'
 import { currentUser, loadUser, requireAdmin } from '../../platform/http/resolve'
+import { activateRefusal, blockRefusal, deactivateRefusal, unblockRefusal } from './policy'
 import {
-  canBeDeactivated,
   createUser,
-  DEACTIVATION_MIN_INACTIVE_DAYS,
   modifyUser,
   removeUser,
   setUserState,
-  soleOwnerConflict,
-  type UserAttributes,
+  unlockAccount,
+  userExtrasFor,
+  userListEntities,
 } from './service'
 
 /** `read_user` is enough to read users, as in GitLab. */
@@ -156,101 +141,64 @@ function listFilter(q: ListQuery, admin: boolean): UserListFilter {
   }
 }
 
-/** Renders users as the caller may see them in a list: admin entity for administrators, basic for others. */
-function renderList(request: FastifyRequest, rows: readonly UserRow[], withCustomAttributes: boolean): unknown[] {
-  const { db } = request.server.burrow
-  const baseUrl = request.server.burrow.baseUrl(request)
-  const ids = rows.map((u) => u.id)
-  const attrs = withCustomAttributes ? customAttributesByUser(db, ids) : null
-  if (!request.perms.isAdmin) return rows.map((u) => userBasic(u, baseUrl))
-  const identities = identitiesByUser(db, ids)
-  const namespaces = userNamespaceIds(db, ids)
-  const follows = followCountsByUser(db, ids)
-  return rows.map((u) =>
-    userAdmin(u, baseUrl, {
-      identities: identities.get(u.id) ?? [],
-      namespaceId: namespaces.get(u.id) ?? null,
-      customAttributes: attrs ? (attrs.get(u.id) ?? []) : undefined,
-      followers: follows.get(u.id)?.followers ?? 0,
-      following: follows.get(u.id)?.following ?? 0,
-    }),
-  )
-}
-
-/** Everything the single views need about one user, in a few queries. */
-function extrasFor(request: FastifyRequest, user: UserRow, withCustomAttributes: boolean): UserExtras {
-  const { db } = request.server.burrow
-  const viewer = request.actor.user
-  const counts = followCounts(db, user.id)
-  return {
-    identities: identitiesByUser(db, [user.id]).get(user.id) ?? [],
-    customAttributes: withCustomAttributes ? (customAttributesByUser(db, [user.id]).get(user.id) ?? []) : undefined,
-    followers: counts.followers,
-    following: counts.following,
-    isFollowed: viewer ? isFollowing(db, viewer.id, user.id) : undefined,
-    canReadProfile: user.private_profile === 0 || request.perms.isAdmin || viewer?.id === user.id,
-    namespaceId: userNamespaceIds(db, [user.id]).get(user.id) ?? null,
-  }
+/** 403 with the policy's message when it refused. */
+function refuse(refusal: string | null): void {
+  if (refusal !== null) throw forbidden(refusal)
 }
 
 /** The Users API: listing, single get, the caller's own account, and administration. */
-const users: FastifyPluginAsync = async (app) => {
-  const ctx = app.burrow
-  // python-gitlab decodes single objects only under the exact `application/json` type.
-
+const users: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users',
     { schema: { querystring: ListQuery }, config: { scopes: READ_USER_SCOPES } },
     async (request, reply) => {
-      const q = request.query as ListQuery
-      const admin = request.perms.isAdmin
+      const q = request.query
+      const caller = callerOf(request)
+      const admin = caller.perms.isAdmin
       if (q.extern_uid !== undefined && q.provider !== undefined) requireAdmin(request)
       // Anonymous callers may only look one user up by username, never enumerate the instance.
-      if (!request.actor.user && (q.username === undefined || q.username === ''))
+      if (!caller.user && (q.username === undefined || q.username === ''))
         throw forbidden('Not authorized to access /api/v4/users')
       const filter = listFilter(q, admin)
       const withCustom = admin && q.with_custom_attributes === true
-      const baseUrl = ctx.baseUrl(request)
       if (wantsKeyset(q)) {
         const keyset = keysetOf({ ...q, sort: q.sort ?? 'desc' })
-        const rows = listUsersKeyset(ctx.db, filter, keyset.sort, keyset.cursor, keyset.perPage)
-        setKeysetHeaders(request, reply, baseUrl, keyset, rows)
-        return renderList(request, rows, withCustom)
+        const rows = listUsersKeyset(caller.db, filter, keyset.sort, keyset.cursor, keyset.perPage)
+        setKeysetHeaders(request, reply, caller.baseUrl, keyset, rows)
+        return userListEntities(caller, rows, withCustom)
       }
       if (q.pagination !== undefined && q.pagination !== 'offset')
         throw invalidParam('pagination', 'does not have a valid value')
       const page = pageOf(q)
       const orderBy: UserOrderColumn = admin ? (q.order_by ?? 'id') : 'id'
       const sort = admin ? (q.sort ?? 'desc') : 'desc'
-      const { rows, total } = listUsers(ctx.db, filter, { orderBy, sort }, page.perPage, page.offset)
-      setPageHeaders(request, reply, baseUrl, page, total)
-      return renderList(request, rows, withCustom)
+      const { rows, total } = listUsers(caller.db, filter, { orderBy, sort }, page.perPage, page.offset)
+      setPageHeaders(request, reply, caller.baseUrl, page, total)
+      return userListEntities(caller, rows, withCustom)
     },
   )
 
   app.get('/user', { config: { scopes: READ_USER_SCOPES } }, async (request) => {
     const user = currentUser(request)
-    const extras = extrasFor(request, user, false)
-    const baseUrl = ctx.baseUrl(request)
-    return request.perms.isAdmin ? userAdmin(user, baseUrl, extras) : userSelf(user, baseUrl, extras)
+    const caller = callerOf(request)
+    const extras = userExtrasFor(caller, user, false)
+    return caller.perms.isAdmin ? userAdmin(user, caller.baseUrl, extras) : userSelf(user, caller.baseUrl, extras)
   })
 
   app.get('/user/status', { config: { scopes: READ_USER_SCOPES } }, async (request) => {
     currentUser(request)
-    return emptyStatus()
+    return emptyUserStatus()
   })
 
   app.get(
     '/users/:id',
     { schema: { params: UserIdParams, querystring: SingleQuery }, config: { scopes: READ_USER_SCOPES } },
     async (request) => {
-      const { id } = request.params as Static<typeof UserIdParams>
-      const q = request.query as Static<typeof SingleQuery>
-      const user = loadUser(request, id)
-      const admin = request.perms.isAdmin
-      const extras = extrasFor(request, user, admin && q.with_custom_attributes === true)
-      const baseUrl = ctx.baseUrl(request)
-      return admin ? userAdmin(user, baseUrl, extras) : userPublic(user, baseUrl, extras)
+      const user = loadUser(request, request.params.id)
+      const caller = callerOf(request)
+      const admin = caller.perms.isAdmin
+      const extras = userExtrasFor(caller, user, admin && request.query.with_custom_attributes === true)
+      return admin ? userAdmin(user, caller.baseUrl, extras) : userPublic(user, caller.baseUrl, extras)
     },
   )
 
@@ -258,14 +206,14 @@ const users: FastifyPluginAsync = async (app) => {
     '/users/:id/status',
     { schema: { params: UserIdParams }, config: { scopes: READ_USER_SCOPES } },
     async (request) => {
-      loadUser(request, (request.params as Static<typeof UserIdParams>).id)
-      return emptyStatus()
+      loadUser(request, request.params.id)
+      return emptyUserStatus()
     },
   )
 
   app.post('/users', { schema: { body: UserBody } }, async (request, reply) => {
     requireAdmin(request)
-    const body = request.body as Static<typeof UserBody>
+    const body = request.body
     const missing: string[] = []
     if (body.email === undefined) missing.push('email is missing')
     if (body.password === undefined && body.reset_password === undefined && body.force_random_password === undefined) {
@@ -276,55 +224,52 @@ const users: FastifyPluginAsync = async (app) => {
     if (body.name === undefined) missing.push('name is missing')
     if (body.username === undefined) missing.push('username is missing')
     if (missing.length > 0) throw paramError(missing.join(', '))
-    const avatar = request.uploads?.find((p) => p.name === 'avatar')
-    if (avatar) checkAvatar(avatar)
-    let user = createUser(ctx, request, body as UserAttributes)
-    if (avatar) user = updateUser(ctx.db, user.id, { avatar_url: saveUserAvatar(ctx, user.id, avatar) })
+    const caller = callerOf(request)
+    const user = createUser(
+      caller,
+      body,
+      request.uploads?.find((p) => p.name === 'avatar'),
+    )
     reply.code(201)
-    return userAdmin(user, ctx.baseUrl(request), extrasFor(request, user, false))
+    return userAdmin(user, caller.baseUrl, userExtrasFor(caller, user, false))
   })
 
   app.put('/users/:id', { schema: { params: UserIdParams, body: UserBody } }, async (request) => {
     requireAdmin(request)
-    const user = loadUser(request, (request.params as Static<typeof UserIdParams>).id)
+    const user = loadUser(request, request.params.id)
     checkUnmodifiedSince(request, user.updated_at)
-    const avatar = request.uploads?.find((p) => p.name === 'avatar')
-    if (avatar) checkAvatar(avatar)
-    let updated = modifyUser(ctx, request, user, request.body as UserAttributes)
-    if (avatar) updated = updateUser(ctx.db, user.id, { avatar_url: saveUserAvatar(ctx, user.id, avatar) })
-    return userAdmin(updated, ctx.baseUrl(request), extrasFor(request, updated, false))
+    const caller = callerOf(request)
+    const updated = modifyUser(
+      caller,
+      user,
+      request.body,
+      request.uploads?.find((p) => p.name === 'avatar'),
+    )
+    return userAdmin(updated, caller.baseUrl, userExtrasFor(caller, updated, false))
   })
 
   app.delete('/users/:id', { schema: { params: UserIdParams, querystring: DeleteQuery } }, async (request, reply) => {
     requireAdmin(request)
-    const user = loadUser(request, (request.params as Static<typeof UserIdParams>).id)
+    const user = loadUser(request, request.params.id)
     checkUnmodifiedSince(request, user.updated_at)
-    const hardDelete = (request.query as Static<typeof DeleteQuery>).hard_delete === true
-    if (!hardDelete && soleOwnedGroupIds(ctx.db, user.id).length > 0) throw soleOwnerConflict()
-    if (user.user_type === 'ghost') throw forbidden('An internal user cannot be removed')
-    removeUser(ctx, request, user, hardDelete)
-    removeUserAvatar(ctx, user.id)
+    removeUser(callerOf(request), user, request.query.hard_delete === true)
     return reply.code(204).send()
   })
 
   app.post('/users/:id/block', { schema: { params: UserIdParams } }, async (request, reply) => {
     requireAdmin(request)
-    const user = loadUser(request, (request.params as Static<typeof UserIdParams>).id)
-    if (user.state === 'ldap_blocked') throw forbidden('LDAP blocked users cannot be modified by the API')
-    if (user.user_type !== 'human' && user.user_type !== 'project_bot' && user.user_type !== 'service_account') {
-      throw forbidden('An internal user cannot be blocked')
-    }
-    if (user.state !== 'blocked') setUserState(ctx, request, user, 'blocked', 'Blocked user')
+    const user = loadUser(request, request.params.id)
+    refuse(blockRefusal(user))
+    if (user.state !== 'blocked') setUserState(callerOf(request), user, 'blocked', 'Blocked user')
     return reply.code(201).send(true)
   })
 
   app.post('/users/:id/unblock', { schema: { params: UserIdParams } }, async (request, reply) => {
     requireAdmin(request)
-    const user = loadUser(request, (request.params as Static<typeof UserIdParams>).id)
-    if (user.state === 'ldap_blocked') throw forbidden('LDAP blocked users cannot be unblocked by the API')
-    if (user.state === 'deactivated') throw forbidden('Deactivated users cannot be unblocked by the API')
+    const user = loadUser(request, request.params.id)
+    refuse(unblockRefusal(user))
     if (user.state === 'blocked' || user.state === 'banned')
-      setUserState(ctx, request, user, 'active', 'Unblocked user')
+      setUserState(callerOf(request), user, 'active', 'Unblocked user')
     return reply.code(201).send(true)
   })
 
@@ -332,42 +277,26 @@ const users: FastifyPluginAsync = async (app) => {
   // is that action for API clients, shaped like block and unblock.
   app.post('/users/:id/unlock', { schema: { params: UserIdParams } }, async (request, reply) => {
     requireAdmin(request)
-    const user = loadUser(request, (request.params as Static<typeof UserIdParams>).id)
-    unlockUser(ctx.db, user.id)
+    const user = loadUser(request, request.params.id)
+    unlockAccount(callerOf(request), user)
     return reply.code(201).send(true)
   })
 
   app.post('/users/:id/deactivate', { schema: { params: UserIdParams } }, async (request, reply) => {
     requireAdmin(request)
-    const user = loadUser(request, (request.params as Static<typeof UserIdParams>).id)
-    if (user.state === 'blocked' || user.state === 'ldap_blocked')
-      throw forbidden('A blocked user cannot be deactivated by the API')
-    if (user.state !== 'deactivated') {
-      if (user.user_type !== 'human' && user.user_type !== 'service_account')
-        throw forbidden('Internal users cannot be deactivated')
-      if (!canBeDeactivated(user)) {
-        throw forbidden(
-          `The user you are trying to deactivate has been active in the past ${DEACTIVATION_MIN_INACTIVE_DAYS} days and cannot be deactivated`,
-        )
-      }
-      setUserState(ctx, request, user, 'deactivated', 'Deactivated user')
-    }
+    const user = loadUser(request, request.params.id)
+    refuse(deactivateRefusal(user))
+    if (user.state !== 'deactivated') setUserState(callerOf(request), user, 'deactivated', 'Deactivated user')
     return reply.code(201).send(true)
   })
 
   app.post('/users/:id/activate', { schema: { params: UserIdParams } }, async (request, reply) => {
     requireAdmin(request)
-    const user = loadUser(request, (request.params as Static<typeof UserIdParams>).id)
-    if (user.state === 'blocked' || user.state === 'ldap_blocked')
-      throw forbidden('A blocked user must be unblocked to be activated')
-    if (user.state === 'deactivated') setUserState(ctx, request, user, 'active', 'Activated user')
+    const user = loadUser(request, request.params.id)
+    refuse(activateRefusal(user))
+    if (user.state === 'deactivated') setUserState(callerOf(request), user, 'active', 'Activated user')
     return reply.code(201).send(true)
   })
-}
-
-/** The status of a user who has set none (Burrow keeps no statuses). */
-function emptyStatus(): Readonly<Record<string, unknown>> {
-  return { emoji: null, availability: 'not_set', message: null, message_html: '', clear_status_at: null }
 }
 
 export default users

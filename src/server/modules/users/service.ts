@@ -1,7 +1,7 @@
-import { callerOf } from '../../platform/caller'
 import { rmSync } from 'node:fs'
-import type { FastifyRequest } from 'fastify'
-import type { ServerContext } from '../../platform/context'
+import type { Caller } from '../../platform/caller'
+import type { Db } from '../../platform/db/connection'
+import type { MultipartPart } from '../../platform/http/multipart'
 import { hashPassword, randomPassword, digestToken, generateToken } from '../../platform/auth/secrets'
 import type { UserRow } from '../../platform/db/rows'
 import {
@@ -11,11 +11,23 @@ import {
   identityTaken,
   insertUser,
   namespacePathTaken,
+  customAttributesByUser,
+  followCounts,
+  followCountsByUser,
+  identitiesByUser,
+  isFollowing,
+  personalProjectStorages,
+  userNamespaceIds,
+  soleOwnedGroupIds,
+  unlockUser,
   updateUser,
   upsertIdentity,
   usernameTaken,
 } from './queries'
-import { ApiError, conflict, validationFailed } from '../../platform/http/errors'
+import { checkAvatar, removeUserAvatar, saveUserAvatar } from './avatars'
+import { userAdmin, userBasic, type UserExtras } from './entity'
+import { canReadProfile } from './policy'
+import { conflict, forbidden, validationFailed } from '../../platform/http/errors'
 import { recordAudit } from '../audit-events'
 import { exceeds, TEXT_LIMITS, tooLong } from '../../platform/text/limits'
 
@@ -131,19 +143,18 @@ function validate(attrs: UserAttributes, creating: boolean): void {
 }
 
 /** 409 for an email or username another account holds, with GitLab's messages. */
-function checkUnique(ctx: ServerContext, attrs: UserAttributes, userId: number | null): void {
-  if (attrs.email !== undefined && emailTaken(ctx.db, attrs.email, userId))
-    throw conflict('Email has already been taken')
+function checkUnique(db: Db, attrs: UserAttributes, userId: number | null): void {
+  if (attrs.email !== undefined && emailTaken(db, attrs.email, userId)) throw conflict('Email has already been taken')
   if (attrs.username !== undefined) {
-    if (usernameTaken(ctx.db, attrs.username, userId)) throw conflict('Username has already been taken')
+    if (usernameTaken(db, attrs.username, userId)) throw conflict('Username has already been taken')
     // The username is also the personal namespace path: a group may already hold it.
-    if (namespacePathTaken(ctx.db, attrs.username, userId))
+    if (namespacePathTaken(db, attrs.username, userId))
       throw validationFailed({ 'namespace.path': ['has already been taken'] })
   }
   if (
     attrs.extern_uid !== undefined &&
     attrs.provider !== undefined &&
-    identityTaken(ctx.db, attrs.provider, attrs.extern_uid, userId)
+    identityTaken(db, attrs.provider, attrs.extern_uid, userId)
   ) {
     throw validationFailed({ 'identities.extern_uid': ['has already been taken'] })
   }
@@ -176,13 +187,16 @@ function passwordColumns(attrs: UserAttributes): Record<string, unknown> {
 /**
  * Creates a user as an administrator asked (`POST /users`): validates, refuses duplicates with
  * 409, stores the identity when extern_uid and provider are given, and records an audit event.
+ * An `avatar` is checked before anything is stored.
  */
-export function createUser(ctx: ServerContext, request: FastifyRequest, attrs: UserAttributes): UserRow {
+export function createUser(caller: Caller, attrs: UserAttributes, avatar?: MultipartPart): UserRow {
+  const { ctx, db } = caller
+  if (avatar) checkAvatar(avatar)
   validate(attrs, true)
-  checkUnique(ctx, attrs, null)
+  checkUnique(db, attrs, null)
   const password = passwordColumns(attrs)
-  const user = ctx.db.transaction(() => {
-    const created = insertUser(ctx.db, {
+  const user = db.transaction(() => {
+    const created = insertUser(db, {
       ...columnsOf(attrs),
       ...password,
       username: attrs.username as string,
@@ -194,10 +208,10 @@ export function createUser(ctx: ServerContext, request: FastifyRequest, attrs: U
       confirmed: attrs.skip_confirmation === true,
     })
     if (attrs.extern_uid !== undefined && attrs.provider !== undefined)
-      upsertIdentity(ctx.db, created.id, attrs.provider, attrs.extern_uid)
+      upsertIdentity(db, created.id, attrs.provider, attrs.extern_uid)
     return created
   })()
-  recordAudit(callerOf(request), {
+  recordAudit(caller, {
     entityType: 'User',
     entityId: user.id,
     entityPath: user.username,
@@ -205,7 +219,13 @@ export function createUser(ctx: ServerContext, request: FastifyRequest, attrs: U
     targetDetails: user.username,
     change: { add: 'user', custom_message: `User ${user.username} created` },
   })
-  return findUserById(ctx.db, user.id) as UserRow
+  if (avatar) return setUserAvatar(caller, user.id, avatar)
+  return findUserById(db, user.id) as UserRow
+}
+
+/** Stores a user's new avatar (checked first: 400 for a file GitLab would refuse) and answers the updated row. */
+export function setUserAvatar(caller: Caller, userId: number, avatar: MultipartPart): UserRow {
+  return updateUser(caller.db, userId, { avatar_url: saveUserAvatar(caller.ctx, userId, avatar) })
 }
 
 const AUDITED_CHANGES = [
@@ -221,22 +241,24 @@ const AUDITED_CHANGES = [
 ] as const
 
 /** Updates a user as an administrator asked (`PUT /users/:id`), with the same rules as creation. */
-export function modifyUser(ctx: ServerContext, request: FastifyRequest, user: UserRow, attrs: UserAttributes): UserRow {
+export function modifyUser(caller: Caller, user: UserRow, attrs: UserAttributes, avatar?: MultipartPart): UserRow {
+  const { db } = caller
+  if (avatar) checkAvatar(avatar)
   validate(attrs, false)
-  checkUnique(ctx, attrs, user.id)
+  checkUnique(db, attrs, user.id)
   // A changed email is taken at once: there is no mailer to run GitLab's reconfirmation through.
   const columns: Record<string, unknown> = { ...columnsOf(attrs), ...passwordColumns(attrs) }
-  const updated = ctx.db.transaction(() => {
-    const row = updateUser(ctx.db, user.id, columns)
+  const updated = db.transaction(() => {
+    const row = updateUser(db, user.id, columns)
     if (attrs.extern_uid !== undefined && attrs.provider !== undefined)
-      upsertIdentity(ctx.db, user.id, attrs.provider, attrs.extern_uid)
+      upsertIdentity(db, user.id, attrs.provider, attrs.extern_uid)
     return row
   })()
   for (const column of AUDITED_CHANGES) {
     const from = user[column]
     const to = updated[column]
     if (from === to) continue
-    recordAudit(callerOf(request), {
+    recordAudit(caller, {
       entityType: 'User',
       entityId: user.id,
       entityPath: updated.username,
@@ -246,26 +268,20 @@ export function modifyUser(ctx: ServerContext, request: FastifyRequest, user: Us
     })
   }
   if (columns.password_hash !== undefined) {
-    recordAudit(callerOf(request), {
+    recordAudit(caller, {
       entityType: 'User',
       entityId: user.id,
       entityPath: updated.username,
       change: { custom_message: 'Changed password' },
     })
   }
-  return updated
+  return avatar ? setUserAvatar(caller, user.id, avatar) : updated
 }
 
 /** Sets a user's state (block, unblock, deactivate, activate) and records why in the audit log. */
-export function setUserState(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  user: UserRow,
-  state: string,
-  message: string,
-): UserRow {
-  const updated = updateUser(ctx.db, user.id, { state })
-  recordAudit(callerOf(request), {
+export function setUserState(caller: Caller, user: UserRow, state: string, message: string): UserRow {
+  const updated = updateUser(caller.db, user.id, { state })
+  recordAudit(caller, {
     entityType: 'User',
     entityId: user.id,
     entityPath: user.username,
@@ -276,27 +292,17 @@ export function setUserState(
   return updated
 }
 
-/** Days a user must have been inactive before an administrator may deactivate them (GitLab's rule). */
-export const DEACTIVATION_MIN_INACTIVE_DAYS = 90
-
-/** True when the user has not been active in the last 90 days, so may be deactivated. */
-export function canBeDeactivated(user: UserRow, now = new Date()): boolean {
-  if (!user.last_activity_on) return true
-  const cutoff = new Date(now)
-  cutoff.setUTCDate(cutoff.getUTCDate() - DEACTIVATION_MIN_INACTIVE_DAYS)
-  return user.last_activity_on <= cutoff.toISOString().slice(0, 10)
-}
-
 /**
  * Removes a user (`DELETE /users/:id`): the personal namespace and its projects (repositories on
  * disk included) go with the account; other contributions go to the ghost user unless `hardDelete`.
  */
-export function removeUser(ctx: ServerContext, request: FastifyRequest, user: UserRow, hardDelete: boolean): void {
-  const projects = ctx.db
-    .prepare(
-      `SELECT p.id, p.repository_storage FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE n.kind = 'user' AND n.owner_id = ?`,
-    )
-    .all(user.id) as { id: number; repository_storage: string }[]
+export function removeUser(caller: Caller, user: UserRow, hardDelete: boolean): void {
+  const { ctx } = caller
+  // A soft delete keeps the user's groups, which must not be left without an Owner.
+  if (!hardDelete && soleOwnedGroupIds(ctx.db, user.id).length > 0)
+    throw conflict('User cannot be removed while is the sole-owner of a group')
+  if (user.user_type === 'ghost') throw forbidden('An internal user cannot be removed')
+  const projects = personalProjectStorages(ctx.db, user.id)
   deleteUser(ctx.db, user.id, hardDelete)
   for (const p of projects) {
     for (const kind of ['project', 'wiki'] as const) {
@@ -307,7 +313,7 @@ export function removeUser(ctx: ServerContext, request: FastifyRequest, user: Us
       }
     }
   }
-  recordAudit(callerOf(request), {
+  recordAudit(caller, {
     entityType: 'User',
     entityId: user.id,
     entityPath: user.username,
@@ -315,9 +321,50 @@ export function removeUser(ctx: ServerContext, request: FastifyRequest, user: Us
     targetDetails: user.username,
     change: { remove: 'user', custom_message: `User ${user.username} scheduled for deletion` },
   })
+  removeUserAvatar(ctx, user.id)
 }
 
-/** Raised when a user is removed while the only owner of a group. */
-export function soleOwnerConflict(): ApiError {
-  return conflict('User cannot be removed while is the sole-owner of a group')
+/** Lifts a sign-in lock (failed attempts) from a user's account. */
+export function unlockAccount(caller: Caller, user: UserRow): void {
+  unlockUser(caller.db, user.id)
+}
+
+/** Users as the caller may see them in a list: the admin entity for administrators, the basic one for others. */
+export function userListEntities(
+  caller: Caller,
+  rows: readonly UserRow[],
+  withCustomAttributes: boolean,
+): Readonly<Record<string, unknown>>[] {
+  const { db, baseUrl } = caller
+  if (!caller.perms.isAdmin) return rows.map((u) => userBasic(u, baseUrl))
+  const ids = rows.map((u) => u.id)
+  const attrs = withCustomAttributes ? customAttributesByUser(db, ids) : null
+  const identities = identitiesByUser(db, ids)
+  const namespaces = userNamespaceIds(db, ids)
+  const follows = followCountsByUser(db, ids)
+  return rows.map((u) =>
+    userAdmin(u, baseUrl, {
+      identities: identities.get(u.id) ?? [],
+      namespaceId: namespaces.get(u.id) ?? null,
+      customAttributes: attrs ? (attrs.get(u.id) ?? []) : undefined,
+      followers: follows.get(u.id)?.followers ?? 0,
+      following: follows.get(u.id)?.following ?? 0,
+    }),
+  )
+}
+
+/** Everything the single views of a user need, in a few queries. */
+export function userExtrasFor(caller: Caller, user: UserRow, withCustomAttributes: boolean): UserExtras {
+  const { db } = caller
+  const viewer = caller.user
+  const counts = followCounts(db, user.id)
+  return {
+    identities: identitiesByUser(db, [user.id]).get(user.id) ?? [],
+    customAttributes: withCustomAttributes ? (customAttributesByUser(db, [user.id]).get(user.id) ?? []) : undefined,
+    followers: counts.followers,
+    following: counts.following,
+    isFollowed: viewer ? isFollowing(db, viewer.id, user.id) : undefined,
+    canReadProfile: canReadProfile(caller.perms, viewer, user),
+    namespaceId: userNamespaceIds(db, [user.id]).get(user.id) ?? null,
+  }
 }

@@ -1,6 +1,6 @@
 import type { ServerContext } from '../../platform/context'
-import { findPersonalTokenByDigest, insertPersonalToken } from '../tokens/queries'
-import { findUserByUsername, insertUser, updateUser } from './queries'
+import { deletePersonalToken, deleteRootTokensExcept, findPersonalTokenByDigest, insertPersonalToken } from './queries'
+import { findUserByUsername, insertUser, updateUser } from '../users'
 import { digestToken, hashPassword, randomPassword } from '../../platform/auth/secrets'
 
 /** The name of the token `ensureRootUser` keeps for root (the env variable it comes from). */
@@ -33,14 +33,10 @@ export function ensureRootUser(ctx: ServerContext, token: string): void {
     const digest = digestToken(token)
     const existing = findPersonalTokenByDigest(db, digest)
     const current = existing && existing.user_id === root.id && !existing.revoked ? existing : null
-    db.prepare('DELETE FROM personal_access_tokens WHERE user_id = ? AND name = ? AND id IS NOT ?').run(
-      root.id,
-      ROOT_TOKEN_NAME,
-      current?.id ?? null,
-    )
+    deleteRootTokensExcept(db, root.id, ROOT_TOKEN_NAME, current?.id ?? null)
     if (current) return
     // The same digest held by another user, or revoked: replaced by a fresh row for root.
-    if (existing) db.prepare('DELETE FROM personal_access_tokens WHERE id = ?').run(existing.id)
+    if (existing) deletePersonalToken(db, existing.id)
     insertPersonalToken(db, {
       userId: root.id,
       name: ROOT_TOKEN_NAME,

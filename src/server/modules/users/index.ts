@@ -1,0 +1,24 @@
+export {
+  deleteUser,
+  findUserByEmail,
+  findUserById,
+  findUserByIdOrUsername,
+  findUserByUsername,
+  insertUser,
+  recordFailedSignIn,
+  unlockUser,
+  updateUser,
+  userNamespaceId,
+  type NewUser,
+} from './queries'
+export {
+  USER_REF_COLUMNS,
+  avatarUrl,
+  userPublic,
+  userRef,
+  userRefOrNull,
+  userWebUrl,
+  type UserRef,
+  type UserRefRow,
+} from './entity'
+export { createUser, type UserAttributes } from './service'
