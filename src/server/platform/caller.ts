@@ -4,6 +4,7 @@ import { Permissions } from './auth/permissions'
 import type { ServerContext } from './context'
 import { currentTime, type Db } from './db/connection'
 import type { UserRow } from './db/rows'
+import { unauthorized } from './http/errors'
 
 /**
  * Who a service acts for, and with what: the one argument every service takes instead of an HTTP
@@ -80,4 +81,10 @@ export function callerFor(ctx: ServerContext, user: UserRow | null, options: Cal
     ip: options.ip ?? null,
     clock: currentTime,
   }
+}
+
+/** The caller's user: 401 for an anonymous caller (GitLab's `authenticate!`). */
+export function signedInUser(caller: Caller): UserRow {
+  if (!caller.user) throw unauthorized()
+  return caller.user
 }

@@ -1,11 +1,5 @@
 import { accessLevelName } from '../../platform/auth/access'
-import type { AccessKind, AccessLevelRow, ProtectedBranch } from './protected-queries'
-
-/** Names of what users and groups in access levels are shown as. */
-export interface AccessNames {
-  readonly users: ReadonlyMap<number, string>
-  readonly groups: ReadonlyMap<number, string>
-}
+import type { AccessKind, AccessLevelRow, AccessNames, ProtectedBranch } from './protected-queries'
 
 const ROLE_DESCRIPTIONS: Readonly<Record<number, string>> = {
   0: 'No one',

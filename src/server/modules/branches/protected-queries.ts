@@ -127,3 +127,25 @@ export function updateProtectedBranch(
 export function deleteProtectedBranch(db: Db, id: number): void {
   db.prepare('DELETE FROM protected_branches WHERE id = ?').run(id)
 }
+
+/** Names of the users and groups that access grants name, for their descriptions. */
+export interface AccessNames {
+  readonly users: ReadonlyMap<number, string>
+  readonly groups: ReadonlyMap<number, string>
+}
+
+/** The names of the users and groups among `grants` (two queries at most, for a whole page of rules). */
+export function grantHolderNames(db: Db, grants: readonly Pick<AccessGrant, 'user_id' | 'group_id'>[]): AccessNames {
+  const userIds = grants.map((a) => a.user_id).filter((id): id is number => id !== null && id !== undefined)
+  const groupIds = grants.map((a) => a.group_id).filter((id): id is number => id !== null && id !== undefined)
+  return {
+    users: namesByIds(db, 'SELECT id, name FROM users WHERE id IN (SELECT value FROM json_each(?))', userIds),
+    groups: namesByIds(db, 'SELECT id, name FROM namespaces WHERE id IN (SELECT value FROM json_each(?))', groupIds),
+  }
+}
+
+function namesByIds(db: Db, sql: string, ids: readonly number[]): Map<number, string> {
+  if (ids.length === 0) return new Map()
+  const rows = db.prepare(sql).all(JSON.stringify(ids)) as { id: number; name: string }[]
+  return new Map(rows.map((r) => [r.id, r.name]))
+}

@@ -5,11 +5,20 @@ import type { Permissions } from '../../platform/auth/permissions'
 import type { ServerContext } from '../../platform/context'
 import type { Db } from '../../platform/db/connection'
 import {
+  deleteProtectedBranch,
+  findProtectedBranch,
+  grantHolderNames,
   insertProtectedBranch,
   listProtectedBranches,
+  updateProtectedBranch,
   type AccessKind,
+  type NewProtectedBranch,
   type ProtectedBranch,
+  type ProtectedBranchChanges,
 } from './protected-queries'
+import { protectedBranchEntity } from './protected-entity'
+import type { Caller } from '../../platform/caller'
+import { conflict } from '../../platform/http/errors'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { ZERO_SHA } from '../../platform/git/git'
 import { projectGitDir } from '../../platform/git/project-repo'
@@ -197,4 +206,52 @@ export function protectDefaultBranch(db: Db, project: ProjectRow, branch: string
       unprotect: [],
     },
   })
+}
+
+/** Keeps the force-push rules the git update hook reads in step with the table. */
+function syncHookRules(ctx: ServerContext, project: ProjectRow): void {
+  writeForcePushRules(projectGitDir(ctx, project), listProtectedBranches(ctx.db, project.id))
+}
+
+/** A protected branch rule as serialized, with the names of the users and groups it grants. */
+export function presentProtectedBranches(
+  db: Db,
+  rules: readonly ProtectedBranch[],
+): Readonly<Record<string, unknown>>[] {
+  const names = grantHolderNames(
+    db,
+    rules.flatMap((r) => r.access),
+  )
+  return rules.map((r) => protectedBranchEntity(r, names))
+}
+
+/** Protects a branch name or pattern (GitLab's ProtectedBranches::CreateService); 409 when it already is. */
+export function protectBranch(
+  caller: Caller,
+  project: ProjectRow,
+  input: Omit<NewProtectedBranch, 'projectId'>,
+): ProtectedBranch {
+  if (findProtectedBranch(caller.db, project.id, input.name))
+    throw conflict(`Protected branch '${input.name}' already exists`)
+  const rule = insertProtectedBranch(caller.db, { ...input, projectId: project.id })
+  syncHookRules(caller.ctx, project)
+  return rule
+}
+
+/** Changes a rule's flags and grants (GitLab's ProtectedBranches::UpdateService). */
+export function updateBranchProtection(
+  caller: Caller,
+  project: ProjectRow,
+  rule: ProtectedBranch,
+  changes: ProtectedBranchChanges,
+): ProtectedBranch {
+  const updated = updateProtectedBranch(caller.db, rule, changes)
+  syncHookRules(caller.ctx, project)
+  return updated
+}
+
+/** Removes a rule (GitLab's ProtectedBranches::DestroyService). */
+export function unprotectBranch(caller: Caller, project: ProjectRow, rule: ProtectedBranch): void {
+  deleteProtectedBranch(caller.db, rule.id)
+  syncHookRules(caller.ctx, project)
 }

@@ -39,8 +39,8 @@ import { auditAuthorOf, recordAudit, recordAuditBy, type AuditAuthor } from '../
 import { backgroundQueue } from '../../platform/background'
 import { newDiscussionId } from '../notes/service'
 import { canCreateProjectIn, clampVisibility, createProject } from '../projects/service'
-import { protectDefaultBranch } from '../branches/protected-service'
-import { refreshRepositoryFlags } from '../repository/service'
+import { protectDefaultBranch } from '../branches'
+import { refreshRepositoryFlags } from '../repository'
 import { SourceApi, SourceApiError } from './source'
 
 /** Where `POST /import/hosted_git` reads from when no `custom_hostname` is given. */

@@ -8,12 +8,11 @@
 import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../../platform/auth/access'
 import type { MergeRequestRow } from './queries'
-import { listProtectedBranches } from '../branches/protected-queries'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { ApiError, apiMessage, unauthorized } from '../../platform/http/errors'
 import { ACTIVE_PIPELINE_STATUSES, enableAutoMerge, headPipelineOf, pipelineAllowsMerge } from './auto-merge'
 import { assertMergeable, mergeMergeRequest, type MergeOptions } from './merge'
-import { hasAccess, rulesFor } from '../branches/protected-service'
+import { hasAccess, listProtectedBranches, rulesFor } from '../branches'
 
 /** Developer on an unprotected target branch; on a protected one, the rule's "allowed to merge" levels. */
 export function canMergeInto(request: FastifyRequest, project: ProjectRow, branch: string): boolean {

@@ -13,14 +13,13 @@ import {
   type UserFilter,
 } from './queries'
 import { groupAndDescendantIds } from '../namespaces/queries'
-import { listProtectedBranches } from '../branches/protected-queries'
 import { findProjectWithNamespace } from '../projects/queries'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { findUserByUsername, userRef } from '../users'
-import { diffEntity } from '../repository/diff-entity'
+import { diffEntity } from '../repository'
 import { projectRef } from '../projects/entity'
 import { commitEntity, logCommits } from '../../platform/git/commits'
-import { diffTrees, type DiffLimits } from '../../platform/git/diff'
+import { type DiffLimits, diffTrees } from '../../platform/git/diff'
 import { projectGitDir, repoExists } from '../../platform/git/project-repo'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import {
@@ -67,9 +66,9 @@ import {
   setTimeEstimate,
   type Trackable,
 } from '../issues/service'
-import { canPushToBranch } from '../branches/protected-service'
+import { canPushToBranch, listProtectedBranches } from '../branches'
 import { isSubscribed, subscribe, unsubscribe } from '../subscriptions/service'
-import { parseHumanDuration, timeStatsOf, type TimeStats } from '../time-tracking/service'
+import { parseHumanDuration, type TimeStats, timeStatsOf } from '../time-tracking/service'
 import { createTodo, pendingTodoFor } from '../todos/service'
 import { textParam } from '../../platform/http/text-param'
 import { datetimeOf, listOf } from '../../platform/http/loose-params'

@@ -1,11 +1,10 @@
 import { AccessLevel } from '../../platform/auth/access'
 import { Permissions } from '../../platform/auth/permissions'
 import type { ServerContext } from '../../platform/context'
-import { projectVariables, type CiVariableRow } from '../ci-variables/queries'
+import { type CiVariableRow, projectVariables } from '../ci-variables/queries'
 import { findProject } from '../namespaces/queries'
 import type { JobRow, PipelineRow } from './queries'
 import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects/queries'
-import { listProtectedBranches } from '../branches/protected-queries'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import type { RunnerRow } from '../runners/queries'
 import { projectSettings } from '../projects/entity'
@@ -15,7 +14,7 @@ import { projectGitDir, repoExists } from '../../platform/git/project-repo'
 import { resolveCommit } from '../../platform/git/refs'
 import type { GitCommit } from '../../platform/git/commits'
 import { BURROW_VERSION } from '../version'
-import { rulesFor } from '../branches/protected-service'
+import { listProtectedBranches, rulesFor } from '../branches'
 
 /** The CI configuration file of a project: its `ci_config_path` setting, else `.gitlab-ci.yml`. */
 export function ciConfigPath(project: ProjectRow): string {

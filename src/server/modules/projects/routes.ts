@@ -56,7 +56,7 @@ import {
 } from './service'
 import { recordAudit } from '../audit-events'
 import { assertCanAssign, loadSource } from '../members/service'
-import { refreshRepositoryFlags } from '../repository/service'
+import { refreshRepositoryFlags } from '../repository'
 import { runnersToken } from '../runners/service'
 
 const VisibilitySchema = Type.Union([Type.Literal('private'), Type.Literal('internal'), Type.Literal('public')])

@@ -5,7 +5,7 @@
 
 import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../../platform/auth/access'
-import { findEpicByIid, findEpicById, findEpicIssueByIssue, type EpicRow } from '../epics/queries'
+import { type EpicRow, findEpicById, findEpicByIid, findEpicIssueByIssue } from '../epics/queries'
 import {
   assigneeIdsOf,
   findIssueById,
@@ -23,7 +23,6 @@ import {
   findProjectById,
   namespaceAncestors,
 } from '../namespaces/queries'
-import { listProtectedBranches } from '../branches/protected-queries'
 import { resolveTodosForTarget } from '../todos/queries'
 import type { NamespaceRow, ProjectRow, UserRow } from '../../platform/db/rows'
 import { findUserByUsername } from '../users'
@@ -62,7 +61,7 @@ import {
 import { startRebase } from '../merge-requests/merge'
 import { availableMergeStrategy, mergeOrSchedule } from '../merge-requests/merge-orchestration'
 import { queueMergeabilityCheck } from '../merge-requests/mergeability'
-import { canPushToBranch } from '../branches/protected-service'
+import { canPushToBranch, listProtectedBranches } from '../branches'
 import { isSubscribed, subscribe, unsubscribe } from '../subscriptions/service'
 import { addSystemNote, issueTarget, referencedItems, referenceOf, type SystemNoteTarget } from '../notes/system-notes'
 import { createTodo, pendingTodoFor } from '../todos/service'

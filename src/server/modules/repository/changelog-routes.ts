@@ -1,4 +1,6 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { callerOf } from '../../platform/caller'
+import type { FastifyRequest } from 'fastify'
 import { Type, type Static } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
 import { logCommits } from '../../platform/git/commits'
@@ -76,16 +78,14 @@ async function buildRelease(request: FastifyRequest, repo: CodeProject, p: Chang
 }
 
 /** Changelog generation (GitLab's `/repository/changelog`): preview with GET, commit with POST. */
-const changelog: FastifyPluginAsync = async (app) => {
-  const ctx = app.burrow
-
+const changelog: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/projects/:id/repository/changelog',
     { schema: { params: ProjectParams, querystring: ChangelogParams } },
     async (request) => {
-      const { id } = request.params as Static<typeof ProjectParams>
+      const { id } = request.params
       const repo = loadCodeProject(request, id, AccessLevel.DEVELOPER)
-      const { notes } = await buildRelease(request, repo, request.query as ChangelogParams)
+      const { notes } = await buildRelease(request, repo, request.query)
       return { notes }
     },
   )
@@ -94,9 +94,9 @@ const changelog: FastifyPluginAsync = async (app) => {
     '/projects/:id/repository/changelog',
     { schema: { params: ProjectParams, body: ChangelogParams } },
     async (request, reply) => {
-      const { id } = request.params as Static<typeof ProjectParams>
-      const p = request.body as ChangelogParams
-      const user = currentUser(request)
+      const { id } = request.params
+      const p = request.body
+      currentUser(request)
       const repo = loadCodeProject(request, id, AccessLevel.DEVELOPER)
       const { notes, branch } = await buildRelease(request, repo, p)
       const file = p.file ?? 'CHANGELOG.md'
@@ -105,10 +105,8 @@ const changelog: FastifyPluginAsync = async (app) => {
       const existing = head ? await readFileAt(repo.gitDir, head, file) : null
       // The new release goes on top, above the releases already in the file.
       const content = existing ? `${notes}\n${existing.content.toString('utf8')}` : notes
-      await commitToBranch(ctx, {
+      await commitToBranch(callerOf(request), {
         project: repo.project,
-        user,
-        perms: request.perms,
         branch,
         actions: [{ action: existing ? 'update' : 'create', filePath: file, content: Buffer.from(content) }],
         message: p.message ?? `Add changelog for version ${p.version}`,

@@ -1,4 +1,5 @@
-import type { FastifyPluginAsync } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { callerOf } from '../../platform/caller'
 import { Type, type Static } from 'typebox'
 import { diffEntity } from './diff-entity'
 import { commitEntity, logCommits, readCommit, type GitCommit } from '../../platform/git/commits'
@@ -139,13 +140,13 @@ function withoutTrailers(entity: Readonly<Record<string, unknown>>): Readonly<Re
 }
 
 /** Commits of a project's repository: history listing, one commit, its diff and its refs. */
-const commits: FastifyPluginAsync = async (app) => {
+const commits: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/projects/:id/repository/commits',
     { schema: { params: ProjectParams, querystring: ListQuery } },
     async (request, reply) => {
-      const { id } = request.params as Static<typeof ProjectParams>
-      const q = request.query as ListQuery
+      const { id } = request.params
+      const q = request.query
       const repo = loadCodeProject(request, id)
       const page = pageOf(q)
       const baseUrl = app.burrow.baseUrl(request)
@@ -197,18 +198,16 @@ const commits: FastifyPluginAsync = async (app) => {
     '/projects/:id/repository/commits',
     { schema: { params: ProjectParams, body: CreateBody } },
     async (request, reply) => {
-      const user = currentUser(request)
-      const body = request.body as CreateBody
-      const repo = loadCodeProject(request, (request.params as Static<typeof ProjectParams>).id, AccessLevel.DEVELOPER)
+      currentUser(request)
+      const body = request.body
+      const repo = loadCodeProject(request, request.params.id, AccessLevel.DEVELOPER)
       if (!isValidRef(body.branch)) throw invalidParam('branch')
       if (body.start_branch !== undefined && !isValidRef(body.start_branch)) throw invalidParam('start_branch')
       const actions = body.actions.map(checkedAction)
       const paths = actions.map((a) => a.filePath)
       if (new Set(paths).size !== paths.length) throw paramError('actions must not name the same file_path twice')
-      const sha = await commitToBranch(app.burrow, {
+      const sha = await commitToBranch(callerOf(request), {
         project: repo.project,
-        user,
-        perms: request.perms,
         branch: body.branch,
         startBranch: body.start_branch,
         actions,
@@ -231,8 +230,8 @@ const commits: FastifyPluginAsync = async (app) => {
     '/projects/:id/repository/commits/:sha',
     { schema: { params: CommitParams, querystring: ShowQuery } },
     async (request) => {
-      const { id, sha } = request.params as Static<typeof CommitParams>
-      const q = request.query as Static<typeof ShowQuery>
+      const { id, sha } = request.params
+      const q = request.query
       const repo = loadCodeProject(request, id)
       const commit = await loadCommit(repo, sha)
       const entity = commitEntity(commit, repo.webUrl)
@@ -251,8 +250,8 @@ const commits: FastifyPluginAsync = async (app) => {
     '/projects/:id/repository/commits/:sha/diff',
     { schema: { params: CommitParams, querystring: DiffQuery } },
     async (request, reply) => {
-      const { id, sha } = request.params as Static<typeof CommitParams>
-      const q = request.query as Static<typeof DiffQuery>
+      const { id, sha } = request.params
+      const q = request.query
       const repo = loadCodeProject(request, id)
       const commit = await loadCommit(repo, sha)
       const s = app.burrow.settings
@@ -270,8 +269,8 @@ const commits: FastifyPluginAsync = async (app) => {
     '/projects/:id/repository/commits/:sha/refs',
     { schema: { params: CommitParams, querystring: RefsQuery } },
     async (request, reply) => {
-      const { id, sha } = request.params as Static<typeof CommitParams>
-      const q = request.query as Static<typeof RefsQuery>
+      const { id, sha } = request.params
+      const q = request.query
       const repo = loadCodeProject(request, id)
       const commit = await loadCommit(repo, sha)
       const refs = await refsContaining(repo.gitDir, commit.id, q.type ?? 'all')
@@ -284,7 +283,7 @@ const commits: FastifyPluginAsync = async (app) => {
     '/projects/:id/repository/commits/:sha/merge_requests',
     { schema: { params: CommitParams } },
     async (request, reply) => {
-      const { id, sha } = request.params as Static<typeof CommitParams>
+      const { id, sha } = request.params
       const repo = loadCodeProject(request, id)
       await loadCommit(repo, sha)
       return paginateArray(request, reply, app.burrow.baseUrl(request), [])

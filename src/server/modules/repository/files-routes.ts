@@ -1,4 +1,6 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { callerOf } from '../../platform/caller'
+import type { FastifyRequest } from 'fastify'
 import { Type, type Static } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
 import { fileEntity, fileHeaders, fileName, type RepositoryFile } from './file-entity'
@@ -60,18 +62,18 @@ function contentOf(body: WriteBody): Buffer {
 }
 
 /** Repository files (GitLab's Repository files API): read, raw, create, update, delete. */
-const files: FastifyPluginAsync = async (app) => {
-  const ctx = app.burrow
-
-  const write = async (request: FastifyRequest, action: CheckedAction, body: WriteBody): Promise<void> => {
-    const user = currentUser(request)
-    const repo = loadCodeProject(request, (request.params as FileParams).id, AccessLevel.DEVELOPER)
+const files: FastifyPluginAsyncTypebox = async (app) => {
+  const write = async (
+    request: FastifyRequest<{ Params: FileParams }>,
+    action: CheckedAction,
+    body: WriteBody,
+  ): Promise<void> => {
+    currentUser(request)
+    const repo = loadCodeProject(request, request.params.id, AccessLevel.DEVELOPER)
     if (!isValidRef(body.branch)) throw invalidParam('branch')
     if (body.start_branch !== undefined && !isValidRef(body.start_branch)) throw invalidParam('start_branch')
-    await commitToBranch(ctx, {
+    await commitToBranch(callerOf(request), {
       project: repo.project,
-      user,
-      perms: request.perms,
       branch: body.branch,
       startBranch: body.start_branch,
       actions: [action],
@@ -84,9 +86,9 @@ const files: FastifyPluginAsync = async (app) => {
     '/projects/:id/repository/files/:file_path',
     { schema: { params: FileParams, querystring: ReadQuery }, exposeHeadRoute: false },
     async (request, reply) => {
-      const { ref } = request.query as Static<typeof ReadQuery>
+      const { ref } = request.query
       if (ref === undefined) throw missingParam('ref')
-      const file = await loadFile(request, request.params as FileParams, ref)
+      const file = await loadFile(request, request.params, ref)
       reply.headers(fileHeaders(file))
       return fileEntity(file)
     },
@@ -95,10 +97,10 @@ const files: FastifyPluginAsync = async (app) => {
   app.head(
     '/projects/:id/repository/files/:file_path',
     { schema: { params: FileParams, querystring: ReadQuery } },
-    async (request, reply: FastifyReply) => {
-      const { ref } = request.query as Static<typeof ReadQuery>
+    async (request, reply) => {
+      const { ref } = request.query
       if (ref === undefined) throw missingParam('ref')
-      const file = await loadFile(request, request.params as FileParams, ref)
+      const file = await loadFile(request, request.params, ref)
       return reply.code(200).headers(fileHeaders(file)).send()
     },
   )
@@ -107,8 +109,8 @@ const files: FastifyPluginAsync = async (app) => {
     '/projects/:id/repository/files/:file_path/raw',
     { schema: { params: FileParams, querystring: ReadQuery } },
     async (request, reply) => {
-      const { ref } = request.query as Static<typeof ReadQuery>
-      const file = await loadFile(request, request.params as FileParams, ref)
+      const { ref } = request.query
+      const file = await loadFile(request, request.params, ref)
       return sendRawContent(reply.headers(fileHeaders(file)), file.content, fileName(file.filePath))
     },
   )
@@ -117,8 +119,8 @@ const files: FastifyPluginAsync = async (app) => {
     '/projects/:id/repository/files/:file_path',
     { schema: { params: FileParams, body: WriteBody } },
     async (request, reply) => {
-      const { file_path: filePath } = request.params as FileParams
-      const body = request.body as WriteBody
+      const { file_path: filePath } = request.params
+      const body = request.body
       checkFilePath(filePath)
       await write(
         request,
@@ -133,8 +135,8 @@ const files: FastifyPluginAsync = async (app) => {
     '/projects/:id/repository/files/:file_path',
     { schema: { params: FileParams, body: WriteBody } },
     async (request) => {
-      const { file_path: filePath } = request.params as FileParams
-      const body = request.body as WriteBody
+      const { file_path: filePath } = request.params
+      const body = request.body
       checkFilePath(filePath)
       const action: CommitAction & { lastCommitId?: string } = {
         action: 'update',
@@ -153,8 +155,8 @@ const files: FastifyPluginAsync = async (app) => {
     '/projects/:id/repository/files/:file_path',
     { schema: { params: FileParams, querystring: WriteBody } },
     async (request, reply) => {
-      const { file_path: filePath } = request.params as FileParams
-      const body = request.query as WriteBody
+      const { file_path: filePath } = request.params
+      const body = request.query
       checkFilePath(filePath)
       await write(request, { action: 'delete', filePath, lastCommitId: body.last_commit_id }, body)
       return reply.code(204).send()

@@ -1,6 +1,9 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type Static } from 'typebox'
 import { blobEntity } from './blob-entity'
+import { onPush } from '../../platform/git/push-listeners'
+import { refreshFlagsOnPush } from './service'
 import { compareEntity } from './compare-entity'
 import { contributorEntity, type ContributorEntity } from './contributor-entity'
 import { treeEntryEntity } from './tree-entity'
@@ -133,17 +136,19 @@ async function archiveCommit(repo: CodeProject, ref: string): Promise<string> {
 
 /**
  * The read side of repositories: tree, blobs, archives, compare, contributors and merge base.
- * Code is readable anonymously on public projects and needs Reporter on private ones.
+ * Code is readable anonymously on public projects and needs Reporter on private ones. Keeps the
+ * repository flags of project lists right after every push.
  */
-const repository: FastifyPluginAsync = async (app) => {
+const repository: FastifyPluginAsyncTypebox = async (app) => {
+  onPush(app.burrow, refreshFlagsOnPush)
   const archiveLimiter = new RateLimiter()
 
   app.get(
     '/projects/:id/repository/tree',
     { schema: { params: ProjectParams, querystring: TreeQuery } },
     async (request, reply) => {
-      const { id } = request.params as Static<typeof ProjectParams>
-      const q = request.query as TreeQuery
+      const { id } = request.params
+      const q = request.query
       const repo = loadCodeProject(request, id)
       const path = cleanPath(q.path, 'path')
       const sha = await resolveUserRef(repo, q.ref ?? defaultRef(repo.project), 'ref')
@@ -161,7 +166,7 @@ const repository: FastifyPluginAsync = async (app) => {
   )
 
   app.get('/projects/:id/repository/blobs/:sha', { schema: { params: BlobParams } }, async (request) => {
-    const { id, sha } = request.params as Static<typeof BlobParams>
+    const { id, sha } = request.params
     const repo = loadCodeProject(request, id)
     const blob = repo.exists ? await readBlob(repo.gitDir, sha) : null
     if (!blob) throw notFound('Blob')
@@ -169,16 +174,19 @@ const repository: FastifyPluginAsync = async (app) => {
   })
 
   app.get('/projects/:id/repository/blobs/:sha/raw', { schema: { params: BlobParams } }, async (request, reply) => {
-    const { id, sha } = request.params as Static<typeof BlobParams>
+    const { id, sha } = request.params
     const repo = loadCodeProject(request, id)
     const blob = repo.exists ? await readBlob(repo.gitDir, sha) : null
     if (!blob) throw notFound('Blob')
     return sendRawContent(reply, blob.content, sha)
   })
 
-  const archiveHandler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    const { id, format: suffix } = request.params as Static<typeof ArchiveParams>
-    const q = request.query as ArchiveQuery
+  const archiveHandler = async (
+    request: FastifyRequest<{ Params: Static<typeof ArchiveParams>; Querystring: ArchiveQuery }>,
+    reply: FastifyReply,
+  ): Promise<FastifyReply> => {
+    const { id, format: suffix } = request.params
+    const q = request.query
     const format = suffix ?? q.format ?? 'tar.gz'
     if (!(ARCHIVE_FORMATS as readonly string[]).includes(format)) throw new ApiError(404, { error: '404 Not Found' })
     const repo = loadCodeProject(request, id)
@@ -206,8 +214,8 @@ const repository: FastifyPluginAsync = async (app) => {
     '/projects/:id/repository/compare',
     { schema: { params: ProjectParams, querystring: CompareQuery } },
     async (request) => {
-      const { id } = request.params as Static<typeof ProjectParams>
-      const q = request.query as CompareQuery
+      const { id } = request.params
+      const q = request.query
       const repo = loadCodeProject(request, id)
       let fromRepo = repo
       if (q.from_project_id !== undefined && q.from_project_id !== repo.project.id) {
@@ -256,8 +264,8 @@ const repository: FastifyPluginAsync = async (app) => {
     '/projects/:id/repository/contributors',
     { schema: { params: ProjectParams, querystring: ContributorsQuery } },
     async (request, reply) => {
-      const { id } = request.params as Static<typeof ProjectParams>
-      const q = request.query as ContributorsQuery
+      const { id } = request.params
+      const q = request.query
       const repo = loadCodeProject(request, id)
       const sha = await resolveUserRef(repo, q.ref ?? defaultRef(repo.project), 'ref')
       const contributors: ContributorEntity[] = sha
@@ -279,8 +287,8 @@ const repository: FastifyPluginAsync = async (app) => {
     '/projects/:id/repository/merge_base',
     { schema: { params: ProjectParams, querystring: MergeBaseQuery } },
     async (request) => {
-      const { id } = request.params as Static<typeof ProjectParams>
-      const q = request.query as MergeBaseQuery
+      const { id } = request.params
+      const q = request.query
       const repo = loadCodeProject(request, id)
       // python-gitlab sends `refs=a,b`; gitbeaker and curl send `refs[]=a&refs[]=b`.
       const refs = (Array.isArray(q.refs) ? q.refs : q.refs.split(',')).filter((r) => r !== '')

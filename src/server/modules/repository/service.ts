@@ -1,12 +1,11 @@
 import { rmSync } from 'node:fs'
-import type { Permissions } from '../../platform/auth/permissions'
+import { type Caller, signedInUser } from '../../platform/caller'
 import type { ServerContext } from '../../platform/context'
-import { listProtectedBranches } from '../branches/protected-queries'
-import { setRepositoryFlags, type RepositoryFlags } from './flags-queries'
+import { type RepositoryFlags, setRepositoryFlags } from './flags-queries'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { projectSettings } from '../projects/entity'
-import { apiMessage, forbidden, invalidParam, type ApiError } from '../../platform/http/errors'
-import { filePathProblem, git, gitText, GitError, ZERO_SHA, type FilePathProblem } from '../../platform/git/git'
+import { type ApiError, apiMessage, forbidden, invalidParam } from '../../platform/http/errors'
+import { filePathProblem, type FilePathProblem, git, GitError, gitText, ZERO_SHA } from '../../platform/git/git'
 import { ensureProjectRepo, projectGitDir, repoExists } from '../../platform/git/project-repo'
 import { readRef, resolveCommit } from '../../platform/git/refs'
 import {
@@ -17,8 +16,8 @@ import {
   type CommitAction,
   type Identity,
 } from '../../platform/git/write-commit'
-import { protectDefaultBranch, refusal, writeForcePushRules } from '../branches/protected-service'
-import { pushLanded, type PushContext } from '../../platform/git/push-listeners'
+import { listProtectedBranches, protectDefaultBranch, refusal, writeForcePushRules } from '../branches'
+import { type PushContext, pushLanded } from '../../platform/git/push-listeners'
 import { assertRepositoryWritable } from '../storage-moves/service'
 
 /**
@@ -117,10 +116,9 @@ export type CheckedAction = CommitAction & {
   readonly lastCommitId?: string
 }
 
+/** What a commit through the API writes; the caller commits it. */
 export interface CommitRequest {
   readonly project: ProjectRow
-  readonly user: UserRow
-  readonly perms: Permissions
   readonly branch: string
   /** Branch to start from when `branch` does not exist yet (default: `branch`). */
   readonly startBranch?: string
@@ -173,7 +171,9 @@ async function existingPaths(gitDir: string, sha: string | null, paths: readonly
  * never a lost commit). Every path is checked before anything is read or written: a refused one
  * is a 400 and nothing is committed. Announces the push to listeners; returns the new commit SHA.
  */
-export async function commitToBranch(ctx: ServerContext, req: CommitRequest): Promise<string> {
+export async function commitToBranch(caller: Caller, req: CommitRequest): Promise<string> {
+  const { ctx } = caller
+  const user = signedInUser(caller)
   const { project, branch } = req
   checkCommitText(req)
   const paths = actionPaths(req.actions)
@@ -200,7 +200,7 @@ export async function commitToBranch(ctx: ServerContext, req: CommitRequest): Pr
     if (!empty) throw apiMessage(400, COMMIT_MESSAGES.notOnBranch)
   }
   const rules = listProtectedBranches(ctx.db, project.id)
-  if (refusal(req.perms, project, rules, branch, head ? 'update' : 'create', 'api')) {
+  if (refusal(caller.perms, project, rules, branch, head ? 'update' : 'create', 'api')) {
     throw forbidden(COMMIT_MESSAGES.protected)
   }
 
@@ -219,7 +219,7 @@ export async function commitToBranch(ctx: ServerContext, req: CommitRequest): Pr
     }
   }
 
-  const committer = userIdentity(req.user)
+  const committer = userIdentity(user)
   const author = { name: req.author?.name || committer.name, email: req.author?.email || committer.email }
   let sha: string
   try {
@@ -239,6 +239,6 @@ export async function commitToBranch(ctx: ServerContext, req: CommitRequest): Pr
     if (error instanceof GitError && error.kind === 'not-found') throw apiMessage(400, COMMIT_MESSAGES.missing)
     throw error
   }
-  await pushLanded({ ctx, project, user: req.user, updates: [{ oldSha: head ?? ZERO_SHA, newSha: sha, ref }] })
+  await pushLanded({ ctx, project, user, updates: [{ oldSha: head ?? ZERO_SHA, newSha: sha, ref }] })
   return sha
 }
