@@ -6,7 +6,8 @@ import { ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from './server
  * A small instance with one of everything a route can name, made through the API as root, so
  * the fuzz suite can fill each path parameter with an object that exists: a group with a
  * subgroup and a public project with a repository (branches, a tag, a CI file), an issue, a merge
- * request, an epic and a snippet with notes, discussions and reactions, labels and milestones,
+ * request, an epic and a snippet with notes, discussions and reactions, labels and milestones, a
+ * release with an asset link,
  * environments with a deployment, a runner with a pipeline and its job, a cluster, a Pages domain,
  * CI variables, tokens, a vulnerability, an alert integration and a geo node.
  */
@@ -91,6 +92,13 @@ export async function buildFuzzWorld(s: TestServer): Promise<FuzzWorld> {
     'tag',
     one(await call('POST', `${p}/repository/tags`, { tag_name: 'v1.0.0', ref: 'main', message: 'First' })).name,
   )
+  const release = one(
+    await call('POST', `${p}/releases`, {
+      tag_name: ids.tag,
+      assets: { links: [{ name: 'Binary', url: 'https://example.com/bin', direct_asset_path: 'bin/app' }] },
+    }),
+  )
+  keep('releaseLink', (release.assets as { links?: Json[] } | undefined)?.links?.[0]?.id)
   const tree = await call('GET', `${p}/repository/tree?ref=main`)
   keep('blob', (Array.isArray(tree) ? tree.find((e) => e.type === 'blob') : undefined)?.id)
 
@@ -330,6 +338,7 @@ export function validParam(world: FuzzWorld, template: string, name: string): st
         : ids.protectedBranch,
     branch: ids.branch,
     tag_name: ids.tag,
+    link_id: ids.releaseLink,
     ref_name: 'main',
     sha: template.includes('/blobs/') ? ids.blob : ids.sha,
     file_path: 'README.md',

@@ -5,6 +5,7 @@
  */
 import { Type, type TSchema } from 'typebox'
 import * as Api from '../../src/shared/api/index'
+import { FORGE_ROUTES } from './api-route-schemas-forge'
 
 /** A route whose 2xx answer is checked against `schema`. */
 export interface CheckedRoute {
@@ -884,6 +885,9 @@ export const ROUTES: readonly RouteEntry[] = [
     userRefused: true,
   },
   { route: 'POST /groups/:id/repository_storage_moves', schema: Api.GroupStorageMove },
+
+  // ---- issue 11's new families (api-route-schemas-forge.ts) ----------------------------------
+  ...FORGE_ROUTES,
 ]
 
 /**

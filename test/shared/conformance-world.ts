@@ -6,6 +6,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify'
 import { ROOT_TOKEN, type TestServer } from '../helpers/server'
+import { forgeFamilies } from './conformance-world-forge'
 
 type Json = Record<string, unknown>
 
@@ -107,6 +108,7 @@ export async function buildConformanceWorld(
   await snippets(w)
   await ci(w)
   await operations(w)
+  await forgeFamilies(w)
   await administration(w)
   await discoverEvents(w)
   return w

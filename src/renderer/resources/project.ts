@@ -1362,6 +1362,138 @@ export const projectProtectedBranches: ResourceDescription = {
   ],
 }
 
+/** A release's milestones and links as the lists show them (titles; `name → url`). */
+const milestoneTitles = (r: Item): string[] => ((r.milestones as Item[] | undefined) ?? []).map((m) => String(m.title))
+const assetLinks = (r: Item): string[] =>
+  (((r.assets as Item | undefined)?.links as Item[] | undefined) ?? []).map(
+    (l) => `${String(l.name)} → ${String(l.url)}`,
+  )
+const RELEASE_LINK_TYPES = options('other', 'runbook', 'image', 'package')
+
+export const projectReleases: ResourceDescription = {
+  key: 'releases',
+  family: 'projects',
+  title: 'Releases',
+  singular: 'release',
+  scope: 'project',
+  description: 'Releases of the project: a tag with notes, milestones and links to its assets.',
+  titleField: 'name',
+  list: {
+    path: '/projects/:project/releases',
+    key: 'tag_name',
+    query: { per_page: 20 },
+    columns: [
+      { field: 'name', label: 'Release', primary: true, width: 'minmax(0, 2fr)' },
+      { field: 'tag_name', label: 'Tag', format: 'code', width: 'minmax(0, 1fr)' },
+      { field: 'author', label: 'Author', format: 'user', width: 'minmax(0, 1fr)' },
+      { field: 'milestones', label: 'Milestones', format: 'list', width: 'minmax(0, 1fr)', value: milestoneTitles },
+      { field: 'assets.count', label: 'Assets', format: 'number', width: '80px' },
+      { field: 'released_at', label: 'Released', format: 'relative', width: '130px' },
+    ],
+    filters: [
+      {
+        kind: 'select',
+        param: 'order_by',
+        label: 'Order by',
+        options: [
+          { value: 'released_at', label: 'Release date' },
+          { value: 'created_at', label: 'Creation date' },
+        ],
+      },
+      SORT,
+    ],
+  },
+  detail: {
+    path: '/projects/:project/releases/{tag_name}',
+    fields: [
+      { field: 'name', label: 'Name' },
+      { field: 'tag_name', label: 'Tag', format: 'code' },
+      { field: 'description', label: 'Release notes' },
+      { field: 'released_at', label: 'Released', format: 'datetime' },
+      { field: 'upcoming_release', label: 'Upcoming', format: 'boolean' },
+      { field: 'author', label: 'Author', format: 'user' },
+      { field: 'commit.short_id', label: 'Commit', format: 'code' },
+      { field: 'commit.title', label: 'Commit title' },
+      { field: 'milestones', label: 'Milestones', format: 'list', value: milestoneTitles },
+      { field: 'assets.links', label: 'Links', format: 'list', value: assetLinks },
+      { field: 'created_at', label: 'Created', format: 'datetime' },
+      { field: '_links.self', label: 'Web page', format: 'link' },
+    ],
+  },
+  create: {
+    title: 'New release',
+    method: 'POST',
+    path: '/projects/:project/releases',
+    role: 'developer',
+    outcome: 'detail',
+    submitLabel: 'Create release',
+    fields: [
+      { name: 'tag_name', label: 'Tag', type: 'text', required: true, placeholder: 'v1.0.0' },
+      {
+        name: 'ref',
+        label: 'Create the tag from',
+        type: 'text',
+        placeholder: 'main',
+        help: 'A branch, tag or commit; needed only when the tag does not exist yet.',
+      },
+      { name: 'name', label: 'Name', type: 'text', maxLength: 255, help: 'The tag when left empty.' },
+      { name: 'description', label: 'Release notes', type: 'textarea' },
+      { name: 'milestones', label: 'Milestones', type: 'tags', placeholder: 'Milestone titles' },
+      { name: 'released_at', label: 'Release date', type: 'datetime', help: 'Now when left empty.' },
+    ],
+  },
+  edit: {
+    title: 'Edit release',
+    method: 'PUT',
+    path: '/projects/:project/releases/{tag_name}',
+    role: 'developer',
+    fields: [
+      { name: 'name', label: 'Name', type: 'text', required: true, maxLength: 255 },
+      { name: 'description', label: 'Release notes', type: 'textarea' },
+      { name: 'released_at', label: 'Release date', type: 'datetime' },
+    ],
+  },
+  actions: [
+    {
+      key: 'add-link',
+      label: 'Add link',
+      method: 'POST',
+      path: '/projects/:project/releases/{tag_name}/assets/links',
+      on: 'item',
+      role: 'developer',
+      form: {
+        title: 'Add a link to an asset',
+        submitLabel: 'Add link',
+        fields: [
+          { name: 'name', label: 'Name', type: 'text', required: true },
+          { name: 'url', label: 'URL', type: 'url', required: true },
+          { name: 'link_type', label: 'Type', type: 'select', options: RELEASE_LINK_TYPES, default: 'other' },
+          {
+            name: 'direct_asset_path',
+            label: 'Direct asset path',
+            type: 'text',
+            placeholder: 'bin/app',
+            help: 'A permanent path below the release that redirects to the URL.',
+          },
+        ],
+      },
+      done: 'Link added.',
+    },
+    {
+      key: 'delete',
+      label: 'Delete',
+      method: 'DELETE',
+      path: '/projects/:project/releases/{tag_name}',
+      on: 'item',
+      role: 'maintainer',
+      danger: true,
+      confirm: (r) => `Delete release ${String(r.name)}? Its tag ${String(r.tag_name)} stays.`,
+      outcome: 'list',
+      done: 'Release deleted.',
+    },
+  ],
+}
+
 export const projectAuditEvents: ResourceDescription = {
   key: 'audit-events',
   family: 'projects',
@@ -1397,5 +1529,6 @@ export const PROJECT_RESOURCES: readonly ResourceDescription[] = [
   projectMemberList,
   projectAccessRequests,
   projectProtectedBranches,
+  projectReleases,
   projectAuditEvents,
 ]

@@ -42,6 +42,7 @@ import storageMoves from './storage-moves/routes'
 import geoNodes from './geo-nodes/routes'
 import imports from './imports/routes'
 import resourceEvents from './resource-events/routes'
+import releases from './releases/routes'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
 export const apiRoutes: readonly FastifyPluginAsync[] = [
@@ -88,4 +89,5 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
   geoNodes,
   imports,
   resourceEvents,
+  releases,
 ]

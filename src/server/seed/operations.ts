@@ -10,6 +10,7 @@
 import type { FastifyRequest } from 'fastify'
 import { callerFor, type Caller } from '../platform/caller'
 import type { ServerContext } from '../platform/context'
+import { findAlertByIid, findHttpIntegration, type AlertRow } from '../modules/alerts/queries'
 import { findEnvironmentByName } from '../modules/environments/queries'
 import {
   appendTrace,
@@ -20,17 +21,15 @@ import {
 } from '../modules/pipelines/queries'
 import type { NamespaceRow, ProjectRow, UserRow } from '../platform/db/rows'
 import { findRunnerById, touchRunner, type RunnerInfo } from '../modules/runners/queries'
+import { findVulnerability, listFindings } from '../modules/vulnerabilities/queries'
 import { projectGitDir } from '../platform/git/project-repo'
 import { resolveCommit } from '../platform/git/refs'
 import {
   createHttpIntegration,
-  findAlertByIid,
-  findHttpIntegration,
   receiveAlertPayload,
   setAlertAssignees,
   updateAlertStatus,
-  type AlertRow,
-} from '../modules/alerts'
+} from '../modules/alerts/service'
 import { ciSlug } from '../modules/pipelines/ci-context'
 import { createClientKey, updateErrorTrackingSetting } from '../modules/error-tracking'
 import { runEnvironmentMaintenance, stopEnvironment } from '../modules/environments/service'
@@ -43,11 +42,9 @@ import { instanceRegistrationToken, registerRunner, runnersToken, updateRunner }
 import { scheduleProjectMove, storageMovesIdle } from '../modules/storage-moves/service'
 import {
   createVulnerabilityFromFinding,
-  findVulnerability,
-  listFindings,
   seedSecurityFindings,
   transitionVulnerability,
-} from '../modules/vulnerabilities'
+} from '../modules/vulnerabilities/service'
 import { actingAs } from './actor'
 import { demoCertificate } from './certificate'
 import { CI_COMMANDS } from './code'
@@ -538,7 +535,7 @@ class OperationsPlanner {
     let integrationId = 0
     const project = (): ProjectRow => this.host.project('api')
     this.host.at(now - 40 * DAY, () => {
-      const result = createHttpIntegration(this.caller('tomasz'), project(), {
+      const result = createHttpIntegration(this.as('tomasz'), project(), {
         name: 'Prometheus (production)',
         active: true,
       })
@@ -582,9 +579,9 @@ class OperationsPlanner {
       description: '12,400 deliveries waiting for more than 10 minutes.',
     })
     this.host.at(now - 25 * HOUR, () => {
-      const caller = this.caller('tomasz')
-      updateAlertStatus(caller, alert(2), 'acknowledged')
-      setAlertAssignees(caller, project(), alert(2), [this.host.user('tomasz')], 'REPLACE')
+      const request = this.as('tomasz')
+      updateAlertStatus(request, alert(2), 'acknowledged')
+      setAlertAssignees(request, project(), alert(2), [this.host.user('tomasz')], 'REPLACE')
     })
     // Firing again and again: one alert counting its events.
     for (const hours of [6, 4, 2])
@@ -605,7 +602,7 @@ class OperationsPlanner {
       description: '5xx responses at 7.2% over the last 5 minutes.',
     })
     this.host.at(now - 40 * MINUTE, () => {
-      setAlertAssignees(this.caller('tomasz'), project(), alert(4), [this.host.user('root')], 'REPLACE')
+      setAlertAssignees(this.as('tomasz'), project(), alert(4), [this.host.user('root')], 'REPLACE')
     })
   }
 
@@ -657,14 +654,14 @@ class OperationsPlanner {
         'Improper neutralization of special elements used in an SQL command',
       ]) {
         const finding = findings.find((f) => f.name === name)
-        if (finding) ids.push(createVulnerabilityFromFinding(this.caller('priya'), project(), finding.id).id)
+        if (finding) ids.push(createVulnerabilityFromFinding(this.as('priya'), project(), finding.id).id)
       }
     })
     this.host.at(now - 12 * DAY, () => {
       const lodash = findVulnerability(this.db, ids[0])
       if (lodash)
         transitionVulnerability(
-          this.caller('tomasz'),
+          this.as('tomasz'),
           project(),
           lodash,
           'confirm',

@@ -126,14 +126,19 @@ export const Branch = Entity({
 })
 export type Branch = Static<typeof Branch>
 
-/** GitLab's Tag entity. Releases and protected tags do not exist on Burrow Server yet. */
+/** What a tag shows of its release (GitLab's TagRelease). */
+export const TagRelease = Entity({ tag_name: Type.String(), description: Nullable(Type.String()) })
+export type TagRelease = Static<typeof TagRelease>
+
+/** GitLab's Tag entity. Protected tags do not exist on Burrow Server yet. */
 export const Tag = Entity({
   name: Type.String(),
   message: Type.String(),
   /** The tag object for annotated tags, the commit for lightweight ones. */
   target: Type.String(),
   commit: Nullable(Commit),
-  release: Type.Null(),
+  /** The tag's release, for callers who may read releases. */
+  release: Nullable(TagRelease),
   protected: Type.Boolean(),
   created_at: Nullable(Timestamp),
 })

@@ -5,7 +5,6 @@ import {
   type NewIssue,
   type NewMergeRequest,
 } from '../../../shared/ipc/outbox'
-import { isDraftTitle } from '../../../shared/draft-titles'
 import { exclusiveLabels, labelsAfter } from '../../../shared/labels'
 import type { Cache } from '../cache/cache'
 import { isObject, type JsonObject } from '../cache/json'
@@ -172,7 +171,7 @@ function provisionalItem(
       source_project_id: target.projectId,
       target_project_id: target.projectId,
       reviewers: users(fields.reviewer_ids),
-      draft: isDraftTitle(fields.title),
+      draft: /^\s*(\[draft\]|\(draft\)|draft:|draft\s-|draft\s)/i.test(fields.title),
       merge_status: 'unchecked',
       merged_at: null,
     }

@@ -17,7 +17,7 @@ import {
   issueCommandAvailable,
   mergeRequestCommandAvailable,
 } from '../quick-actions/service'
-import { canReadSnippet } from '../snippets'
+import { canReadSnippet } from '../snippets/service'
 import { canUserReadIssue } from '../issues/policy'
 
 /**

@@ -1,3 +1,3 @@
 // The tags module's public face: what other modules may use of it.
 export { tagEntity, type TagEntity } from './entity'
-export { findTagNamed, findTags, presentTags } from './service'
+export { createProjectTag, findTagNamed, findTags, presentTags, type NewTag } from './service'

@@ -38,7 +38,7 @@ const tags: FastifyPluginAsyncTypebox = async (app) => {
         sort: q.sort === 'asc' ? 'asc' : 'desc',
         search: q.search,
       })
-      return presentTags(repo, paginateArray(request, reply, callerOf(request).baseUrl, all))
+      return presentTags(callerOf(request), repo, paginateArray(request, reply, callerOf(request).baseUrl, all))
     },
   )
 
@@ -46,7 +46,7 @@ const tags: FastifyPluginAsyncTypebox = async (app) => {
     const repo = loadCodeProject(request, request.params.id)
     const tag = await findTagNamed(repo, request.params.tag_name)
     if (!tag) throw notFound('Tag')
-    const [entity] = await presentTags(repo, [tag])
+    const [entity] = await presentTags(callerOf(request), repo, [tag])
     return entity
   })
 
@@ -59,7 +59,7 @@ const tags: FastifyPluginAsyncTypebox = async (app) => {
       const repo = loadCodeProject(request, request.params.id, AccessLevel.DEVELOPER)
       const { tag_name: name, ref, message } = request.body
       const tag = await createProjectTag(callerOf(request), repo, { name, ref, message })
-      const [entity] = await presentTags(repo, [tag])
+      const [entity] = await presentTags(callerOf(request), repo, [tag])
       return reply.code(201).send(entity)
     },
   )

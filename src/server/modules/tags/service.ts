@@ -7,6 +7,7 @@ import { matchesRefSearch } from '../../platform/git/ref-search'
 import { createTag, deleteTag, findTag, isValidTagName, listTags, type GitTag } from '../../platform/git/tags'
 import { apiMessage, invalidParam, notFound } from '../../platform/http/errors'
 import { resolveUserRef, type CodeProject } from '../../platform/http/repository'
+import { tagReleases } from '../releases'
 import { assertRepositoryWritable } from '../storage-moves/service'
 import { tagEntity, type TagEntity } from './entity'
 
@@ -29,13 +30,21 @@ export async function findTagNamed(repo: CodeProject, name: string): Promise<Git
   return repo.exists && isValidRef(`refs/tags/${name}`) ? findTag(repo.gitDir, name) : null
 }
 
-/** Tags as the API shows them, with their commits read in one `git log` run. */
-export async function presentTags(repo: CodeProject, tags: readonly GitTag[]): Promise<TagEntity[]> {
+/**
+ * Tags as the caller sees them: their commits read in one `git log` run, their releases (for
+ * readers of releases) in one query.
+ */
+export async function presentTags(caller: Caller, repo: CodeProject, tags: readonly GitTag[]): Promise<TagEntity[]> {
   const ids = [...new Set(tags.map((t) => t.commitId).filter((id): id is string => id !== null))]
   const commits =
     ids.length > 0 ? await logCommits(repo.gitDir, ['--no-walk=unsorted', '--end-of-options', ...ids]) : []
   const byId = new Map<string, GitCommit>(commits.map((c) => [c.id, c]))
-  return tags.map((t) => tagEntity(t, t.commitId ? byId.get(t.commitId) : undefined, repo.webUrl))
+  const releases = tagReleases(
+    caller,
+    repo.project,
+    tags.map((t) => t.name),
+  )
+  return tags.map((t) => tagEntity(t, t.commitId ? byId.get(t.commitId) : undefined, repo.webUrl, releases.get(t.name)))
 }
 
 /** What `POST /repository/tags` asks for. */

@@ -44,17 +44,27 @@ export function canReadCodeWith(
 }
 
 /**
+ * Loads `:id` with where its repository lives, for endpoints that read the code or things made of
+ * it that readers of the project may see without the code (releases): 404 when the project is not
+ * visible, and `minLevel` as loadProject applies it.
+ */
+export function loadRepositoryProject(request: FastifyRequest, id: string | number, minLevel?: number): CodeProject {
+  const row = loadProject(request, id, minLevel)
+  const project = findProjectWithNamespace(request.server.burrow.db, row.id)
+  if (!project) throw notFound('Project')
+  const gitDir = projectGitDir(request.server.burrow, project)
+  const webUrl = `${request.server.burrow.baseUrl(request)}/${project.ns_full_path}/${project.path}`
+  return { project, gitDir, exists: repoExists(gitDir), webUrl }
+}
+
+/**
  * Loads `:id` for a repository endpoint: 404 when the project is not visible, 403 when it is
  * but its code is not (a Guest of a private project), and `minLevel` as loadProject applies it.
  */
 export function loadCodeProject(request: FastifyRequest, id: string | number, minLevel?: number): CodeProject {
-  const row = loadProject(request, id, minLevel)
-  const project = findProjectWithNamespace(request.server.burrow.db, row.id)
-  if (!project) throw notFound('Project')
-  if (!canReadCode(request, project)) throw forbidden()
-  const gitDir = projectGitDir(request.server.burrow, project)
-  const webUrl = `${request.server.burrow.baseUrl(request)}/${project.ns_full_path}/${project.path}`
-  return { project, gitDir, exists: repoExists(gitDir), webUrl }
+  const repo = loadRepositoryProject(request, id, minLevel)
+  if (!canReadCode(request, repo.project)) throw forbidden()
+  return repo
 }
 
 /** The ref an endpoint uses when the caller names none: the project's default branch. */

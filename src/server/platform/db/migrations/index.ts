@@ -20,6 +20,7 @@ import systemNotesResourceEvents from './0020-system-notes-resource-events'
 import secretsAtRest from './0021-secrets-at-rest'
 import autoincrementIds from './0022-autoincrement-ids'
 import authLockout from './0023-auth-lockout'
+import releases from './0030-releases'
 
 export interface Migration {
   readonly version: number
@@ -64,4 +65,5 @@ export const migrations: readonly Migration[] = [
   secretsAtRest,
   autoincrementIds,
   authLockout,
+  releases,
 ]

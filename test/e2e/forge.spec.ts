@@ -1,0 +1,126 @@
+import { expect, test, type Page } from '@playwright/test'
+import { launchBurrow, watchCsp, type RunningBurrow } from './support/burrow'
+import { restApi, shot } from './support/page'
+
+// Issue 11's views against the demo content of a real Burrow Server, signed in as its
+// administrator: the Releases panel, the issue board and the wiki. Serial: the first test adds
+// the account and waits for its first sync.
+test.describe.configure({ mode: 'serial' })
+
+let burrow: RunningBurrow
+let violations: string[] = []
+/** The demo's API project. */
+let apiProject = 0
+
+test.beforeAll(async () => {
+  // The server seeds the demo content before it listens: over a minute on a busy machine.
+  test.setTimeout(320_000)
+  burrow = await launchBurrow({ demo: true })
+  apiProject = (await api<{ id: number }>('GET', `/projects/${encodeURIComponent('kestrel/platform/dispatch-api')}`)).id
+})
+
+test.afterAll(async () => {
+  await burrow?.stop()
+})
+
+test.beforeEach(async ({ page }) => {
+  await page.setViewportSize({ width: 1360, height: 860 })
+  violations = watchCsp(page)
+})
+
+test.afterEach(() => {
+  expect(violations, 'Content-Security-Policy violations').toEqual([])
+})
+
+/** The REST API as the administrator, straight to the server. */
+const api = restApi(
+  () => burrow.serverUrl,
+  () => burrow.rootToken,
+)
+
+async function open(page: Page, hash: string): Promise<void> {
+  await page.goto(burrow.pageUrl)
+  await expect(page.getByTestId('page-title')).toBeVisible()
+  await page.evaluate((h) => (window.location.hash = h), hash)
+}
+
+/** Screenshots of what is on screen in the light and the dark theme. */
+async function bothThemes(page: Page, name: string): Promise<void> {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme })
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
+    await shot(page, `${name}-${theme}`)
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+}
+
+const rows = (page: Page) => page.getByTestId('resource-row')
+
+test('the administrator adds the local server and the first sync finishes', async ({ page }) => {
+  test.setTimeout(240_000)
+  await page.goto(burrow.pageUrl)
+  await page.getByTestId('instance-other').click()
+  await page
+    .getByTestId('instance-url')
+    .locator('input')
+    .fill(burrow.proxyUrl ?? '')
+  await page.getByTestId('token').locator('input').fill(burrow.rootToken)
+  await page.getByTestId('account-add-submit').click()
+  await expect(page.getByTestId('account-current')).toHaveText('Administrator')
+  await expect(page.getByTestId('status-sync')).toHaveText(/Synced/, { timeout: 200_000 })
+})
+
+test('Releases: the list, a release created with its tag and notes, a link added, and the release deleted', async ({
+  page,
+}) => {
+  await api('POST', `/projects/${apiProject}/releases`, {
+    tag_name: 'v0.9.0-rc1',
+    ref: 'main',
+    name: 'Dispatch API 0.9 RC1',
+    description: 'Release candidate for the dispatch board.',
+    released_at: '2025-05-20T10:00:00Z',
+    assets: { links: [{ name: 'OpenAPI spec', url: 'https://kestrel.example/openapi.json', link_type: 'other' }] },
+  })
+  await open(page, `#/projects/releases?project=${apiProject}`)
+  await expect(page.getByTestId('page-title')).toHaveText('Projects · Releases')
+  await expect(rows(page).filter({ hasText: 'Dispatch API 0.9 RC1' })).toHaveCount(1)
+
+  await page.getByTestId('resource-create').click()
+  await expect(page.getByTestId('resource-form')).toBeVisible()
+  await page.getByTestId('field-tag_name').locator('input').fill('v1.0.0-e2e')
+  await page.getByTestId('field-ref').locator('input').fill('main')
+  await page.getByTestId('field-name').locator('input').fill('Dispatch API 1.0')
+  await page.getByTestId('field-description').locator('textarea').fill('Technicians see their visits on a map.')
+  await bothThemes(page, 'forge-release-form')
+  await page.getByTestId('form-submit').click()
+  await expect(page.getByTestId('resource-detail-title')).toHaveText('Dispatch API 1.0')
+  await expect(page.getByTestId('resource-detail')).toContainText('Technicians see their visits on a map.')
+  const created = await api<{ tag_name: string; commit: { id: string } }>(
+    'GET',
+    `/projects/${apiProject}/releases/v1.0.0-e2e`,
+  )
+  expect(created.tag_name).toBe('v1.0.0-e2e')
+  expect((await api<{ name: string }>('GET', `/projects/${apiProject}/repository/tags/v1.0.0-e2e`)).name).toBe(
+    'v1.0.0-e2e',
+  )
+
+  await page.getByTestId('action-add-link').click()
+  const linkForm = page.getByRole('dialog')
+  await linkForm.getByTestId('field-name').locator('input').fill('Linux binary')
+  await linkForm.getByTestId('field-url').locator('input').fill('https://kestrel.example/dispatch-linux')
+  await linkForm.getByTestId('form-submit').click()
+  await expect(page.getByTestId('resource-detail')).toContainText(
+    'Linux binary → https://kestrel.example/dispatch-linux',
+  )
+  await bothThemes(page, 'forge-release-detail')
+
+  await page.getByTestId('resource-tab-releases').click()
+  await expect(rows(page).filter({ hasText: 'Dispatch API 1.0' })).toHaveCount(1)
+  await bothThemes(page, 'forge-releases')
+
+  await rows(page).filter({ hasText: 'Dispatch API 0.9 RC1' }).getByTestId('action-delete').click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click()
+  await expect(rows(page).filter({ hasText: 'Dispatch API 0.9 RC1' })).toHaveCount(0)
+  const left = await api<{ tag_name: string }[]>('GET', `/projects/${apiProject}/releases`)
+  expect(left.map((r) => r.tag_name)).toEqual(['v1.0.0-e2e'])
+})

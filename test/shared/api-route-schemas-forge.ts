@@ -1,0 +1,44 @@
+/**
+ * The route table's part for issue 11's new families (releases, boards, wikis, badges, pipeline
+ * schedules, group CI variables and access tokens, project users and languages), spread into
+ * ROUTES by api-route-schemas.ts.
+ */
+import { Type } from 'typebox'
+import * as Api from '../../src/shared/api/index'
+import type { RouteEntry } from './api-route-schemas'
+
+const list = Type.Array
+
+export const FORGE_ROUTES: readonly RouteEntry[] = [
+  // ---- releases -----------------------------------------------------------------------------
+  { route: 'GET /projects/:id/releases', url: '/projects/{project}/releases', schema: list(Api.Release) },
+  {
+    route: 'GET /projects/:id/releases/:tag_name',
+    url: [
+      '/projects/{project}/releases/{release}',
+      '/projects/{project}/releases/{release}?include_html_description=true',
+    ],
+    schema: Api.Release,
+  },
+  { route: 'GET /projects/:id/releases/permalink/latest', skip: 'a redirect to the latest release' },
+  // Fastify prints a wildcard route without the static segments before its `*`: these are
+  // `…/permalink/latest/*` and `…/:tag_name/downloads/*`.
+  { route: 'GET /projects/:id/releases/permalink/latest*', skip: 'a redirect below the latest release' },
+  { route: 'GET /projects/:id/releases/:tag_name*', skip: "a redirect to a release asset's URL" },
+  { route: 'POST /projects/:id/releases', schema: Api.Release },
+  { route: 'PUT /projects/:id/releases/:tag_name', schema: Api.Release },
+  { route: 'DELETE /projects/:id/releases/:tag_name', schema: Api.Release },
+  {
+    route: 'GET /projects/:id/releases/:tag_name/assets/links',
+    url: '/projects/{project}/releases/{release}/assets/links',
+    schema: list(Api.ReleaseLink),
+  },
+  {
+    route: 'GET /projects/:id/releases/:tag_name/assets/links/:link_id',
+    url: '/projects/{project}/releases/{release}/assets/links/{releaseLink}',
+    schema: Api.ReleaseLink,
+  },
+  { route: 'POST /projects/:id/releases/:tag_name/assets/links', schema: Api.ReleaseLink },
+  { route: 'PUT /projects/:id/releases/:tag_name/assets/links/:link_id', schema: Api.ReleaseLink },
+  { route: 'DELETE /projects/:id/releases/:tag_name/assets/links/:link_id', schema: Api.ReleaseLink },
+]
