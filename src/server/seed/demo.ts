@@ -233,7 +233,7 @@ class DemoWriter {
     const kestrel = this.groups.get('kestrel') as NamespaceRow
     for (const label of GROUP_LABELS) {
       createLabel(
-        this.as('amara'),
+        this.caller('amara'),
         { groupId: kestrel.id },
         { groupIds: [kestrel.id], projectIds: [] },
         { name: label.title, color: label.color, description: label.description },
@@ -274,7 +274,7 @@ class DemoWriter {
       }
       for (const label of spec.labels) {
         createLabel(
-          this.as(spec.creator),
+          this.caller(spec.creator),
           { projectId: project.id },
           { groupIds: [], projectIds: [project.id] },
           { name: label.title, color: label.color, description: label.description },
@@ -328,7 +328,7 @@ class DemoWriter {
     const day = (offset: number): string => new Date(now + offset * DAY).toISOString().slice(0, 10)
     for (const m of list) {
       const row = createMilestone(
-        this.as(by),
+        this.caller(by),
         owner,
         {
           title: m.title,
@@ -342,7 +342,7 @@ class DemoWriter {
       if (m.dueInDays !== null && m.dueInDays < 0) {
         this.at(now + (m.dueInDays + 2) * DAY, () => {
           updateMilestone(
-            this.as(by),
+            this.caller(by),
             owner,
             findMilestoneById(this.db, row.id) as MilestoneRow,
             { state_event: 'close' },
@@ -394,7 +394,7 @@ class DemoWriter {
         offset === null ? undefined : new Date(now + offset * DAY).toISOString().slice(0, 10)
       const epic = (): EpicRow => findEpicById(this.db, ids.get(spec.key) as number) as EpicRow
       this.at(opened, () => {
-        const row = createEpicFromParams(this.as(spec.author), group, {
+        const row = createEpicFromParams(this.caller(spec.author), group, {
           title: spec.title,
           description: spec.description,
           labels: spec.labels.join(','),
@@ -423,7 +423,7 @@ class DemoWriter {
         const when = Math.max(opened, issue.at) + rng.int(1, 48) * HOUR
         this.at(Math.min(when, now - HOUR), () => {
           const target = findIssueByIid(this.db, (this.projects.get(key) as ProjectRow).id, issue.iid)
-          if (target) assignIssueToEpic(this.as(spec.author), group, epic(), target.id)
+          if (target) assignIssueToEpic(this.caller(spec.author), group, epic(), target.id)
         })
       }
       const commenters = [
@@ -438,11 +438,11 @@ class DemoWriter {
         replies: [],
         awards: [],
       })).sort((a, b) => a.at - b.at)
-      this.planNotes(notes, (request) => epicNoteable(request, group, epic()))
+      this.planNotes(notes, (caller) => epicNoteable(caller, group, epic()))
       if (spec.closedDaysAgo !== undefined) {
         this.at(
           now - spec.closedDaysAgo * DAY,
-          () => void updateEpicFromParams(this.as(spec.author), group, epic(), { state_event: 'close' }),
+          () => void updateEpicFromParams(this.caller(spec.author), group, epic(), { state_event: 'close' }),
         )
       }
     }
@@ -489,7 +489,7 @@ class DemoWriter {
     const load = (): NonNullable<ReturnType<typeof findIssueByIid>> =>
       findIssueByIid(this.db, project.id, plan.iid) as NonNullable<ReturnType<typeof findIssueByIid>>
     this.at(plan.at, () => {
-      const issue = createIssue(this.as(plan.author), this.fresh(project), {
+      const issue = createIssue(this.caller(plan.author), this.fresh(project), {
         title: plan.text.title,
         description: plan.text.description,
         labels: plan.labels.join(','),
@@ -509,28 +509,28 @@ class DemoWriter {
     })
     if (plan.estimate) {
       const e = plan.estimate
-      this.at(e.at, () => void setTimeEstimate(this.as(e.by), trackable(), e.seconds))
+      this.at(e.at, () => void setTimeEstimate(this.caller(e.by), trackable(), e.seconds))
     }
     for (const s of plan.spends)
-      this.at(s.at, () => void addSpentTime(this.as(s.by), trackable(), s.seconds, s.summary))
+      this.at(s.at, () => void addSpentTime(this.caller(s.by), trackable(), s.seconds, s.summary))
     for (const a of plan.awards)
       this.at(a.at, () => void addAward(this.db, { type: 'Issue', id: load().id }, this.user(a.by).id, a.name))
-    this.planNotes(plan.notes, (request) => issueNoteable(request, this.fresh(project), load()))
+    this.planNotes(plan.notes, (caller) => issueNoteable(caller, this.fresh(project), load()))
     if (plan.close) {
       const close = plan.close
       this.at(
         close.at,
-        () => void updateIssue(this.as(close.by), this.fresh(project), load(), { state_event: 'close' }),
+        () => void updateIssue(this.caller(close.by), this.fresh(project), load(), { state_event: 'close' }),
       )
     }
   }
 
-  private planNotes(notes: readonly NotePlan[], noteable: (request: FastifyRequest) => Noteable): void {
+  private planNotes(notes: readonly NotePlan[], noteable: (caller: Caller) => Noteable): void {
     for (const n of notes) {
       let first: NoteRow | null = null
       this.at(n.at, () => {
-        const request = this.as(n.author)
-        const result = createNote(request, noteable(request), n.body, { thread: n.thread })
+        const caller = this.caller(n.author)
+        const result = createNote(caller, noteable(caller), n.body, { thread: n.thread })
         if (result.kind !== 'note') return
         // Discussion ids are random in the service; the seed's own keep the content reproducible.
         const id = this.rng.hex(40)
@@ -541,11 +541,11 @@ class DemoWriter {
       for (const r of n.replies) {
         this.at(r.at, () => {
           if (!first) return
-          const request = this.as(r.author)
+          const caller = this.caller(r.author)
           const thread = this.db
             .prepare('SELECT * FROM notes WHERE discussion_id = ? ORDER BY id')
             .all(first.discussion_id) as NoteRow[]
-          createNote(request, noteable(request), r.body, { replyTo: thread })
+          createNote(caller, noteable(caller), r.body, { replyTo: thread })
         })
       }
     }
@@ -559,7 +559,7 @@ class DemoWriter {
       const author = this.user(plan.author)
       const p = this.fresh(project)
       const mr = await createMergeRequest(
-        this.as(plan.author),
+        this.caller(plan.author),
         p,
         p,
         {
@@ -579,7 +579,7 @@ class DemoWriter {
         throw new Error(`seed: merge request ${spec.key}!${mr.iid} created where !${plan.iid} was planned`)
       queueMergeabilityCheck(this.ctx, mr.id)
     })
-    this.planNotes(plan.notes, (request) => mergeRequestNoteable(request, this.fresh(project), load()))
+    this.planNotes(plan.notes, (caller) => mergeRequestNoteable(caller, this.fresh(project), load()))
     for (const a of plan.awards)
       this.at(a.at, () => void addAward(this.db, { type: 'MergeRequest', id: load().id }, this.user(a.by).id, a.name))
     for (const a of plan.approvals) {
@@ -606,7 +606,7 @@ class DemoWriter {
         // A check still running when the merge request closes would leave it `checking` for ever.
         await mergeabilityIdle(this.ctx)
         await updateMergeRequest(
-          this.as(end.by),
+          this.caller(end.by),
           this.fresh(project),
           load(),
           { state_event: 'close' },
@@ -683,7 +683,7 @@ class DemoWriter {
         updates: [{ oldSha: source, newSha: ZERO_SHA, ref }],
       })
     }
-    closeReferencedIssues(this.as(by), p, row)
+    closeReferencedIssues(this.caller(by), p, row)
   }
 
   /** Repository flags of every project; root has dealt with the to-dos whose target is finished. */

@@ -113,7 +113,7 @@ export async function seedSynthetic(ctx: ServerContext, o: SyntheticOptions): Pr
       for (const u of users.slice(1)) addMember(asRoot, groupSource, u, 30, null)
       const labels = GROUP_LABELS.map((l) =>
         createLabel(
-          asRoot,
+          rootCaller,
           { groupId: group.id },
           { groupIds: [group.id], projectIds: [] },
           { name: l.title, color: l.color, description: l.description },
@@ -123,7 +123,7 @@ export async function seedSynthetic(ctx: ServerContext, o: SyntheticOptions): Pr
         const due = new Date(now + offset * DAY).toISOString().slice(0, 10)
         const start = new Date(now + (offset - 44) * DAY).toISOString().slice(0, 10)
         return createMilestone(
-          asRoot,
+          rootCaller,
           { kind: 'group', group },
           { title: `Iteration ${i + 1}`, start_date: start, due_date: due },
           root.id,

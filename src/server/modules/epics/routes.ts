@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
@@ -173,9 +174,9 @@ function epicOf(request: FastifyRequest<{ Params: { id: string; epic_iid: number
   group: NamespaceRow
   epic: EpicRow
 } {
-  const user = requireEpicsFeature(request)
+  const user = requireEpicsFeature(callerOf(request))
   const group = loadGroup(request, request.params.id)
-  return { user, group, epic: loadEpic(request, group, request.params.epic_iid) }
+  return { user, group, epic: loadEpic(callerOf(request), group, request.params.epic_iid) }
 }
 
 /** A child epic named by its global id: one the caller can read, in the group's epic list scope. */
@@ -211,7 +212,7 @@ function sendList(
   const page = pageOf(q)
   const { rows, total } = listEpics(request.server.burrow.db, filter, { limit: page.perPage, offset: page.offset })
   setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-  return presentEpics(request, rows, {
+  return presentEpics(callerOf(request), rows, {
     origin: origin(group),
     withLabelsDetails: boolOf('with_labels_details', q.with_labels_details, false),
   })
@@ -221,30 +222,30 @@ function sendList(
 const epics: FastifyPluginAsyncTypebox = async (app) => {
   for (const prefix of ['/groups/:id/epics', '/groups/:id/-/epics']) {
     app.get(prefix, { schema: { params: IdParams } }, async (request, reply) => {
-      requireEpicsFeature(request)
+      requireEpicsFeature(callerOf(request))
       return sendList(request, reply, loadGroup(request, request.params.id))
     })
 
     app.get(`${prefix}/:epic_iid`, { schema: { params: EpicParams } }, async (request) => {
       const { group, epic } = epicOf(request)
-      return presentEpic(request, epic, origin(group))
+      return presentEpic(callerOf(request), epic, origin(group))
     })
   }
 
   app.post('/groups/:id/epics', { schema: { params: IdParams } }, async (request, reply) => {
-    requireEpicsFeature(request)
+    requireEpicsFeature(callerOf(request))
     const group = loadGroup(request, request.params.id)
-    const epic = createEpicFromParams(request, group, (request.body ?? {}) as Query)
-    return reply.code(201).send(presentEpic(request, epic, origin(group)))
+    const epic = createEpicFromParams(callerOf(request), group, (request.body ?? {}) as Query)
+    return reply.code(201).send(presentEpic(callerOf(request), epic, origin(group)))
   })
 
   app.put('/groups/:id/epics/:epic_iid', { schema: { params: EpicParams } }, async (request) => {
     const { group, epic } = epicOf(request)
-    requireAdminEpics(request, group)
+    requireAdminEpics(callerOf(request), group)
     checkUnmodifiedSince(request, epic.updated_at)
     return presentEpic(
-      request,
-      updateEpicFromParams(request, group, epic, (request.body ?? {}) as Query),
+      callerOf(request),
+      updateEpicFromParams(callerOf(request), group, epic, (request.body ?? {}) as Query),
       origin(group),
     )
   })
@@ -263,7 +264,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
     const { group, epic } = epicOf(request)
     const page = pageOf(request.query as Query)
     const { rows, total } = epicIssuesPage(
-      request,
+      callerOf(request),
       epic,
       { kind: 'group', groupId: group.id },
       { limit: page.perPage, offset: page.offset },
@@ -278,10 +279,10 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: EpicIssueParams } },
     async (request, reply) => {
       const { group, epic } = epicOf(request)
-      const link = assignIssueToEpic(request, group, epic, request.params.epic_issue_id)
+      const link = assignIssueToEpic(callerOf(request), group, epic, request.params.epic_issue_id)
       return reply
         .code(201)
-        .send(presentEpicIssueLink(request, link, findEpicById(request.server.burrow.db, epic.id) as EpicRow))
+        .send(presentEpicIssueLink(callerOf(request), link, findEpicById(request.server.burrow.db, epic.id) as EpicRow))
     },
   )
 
@@ -289,7 +290,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
     request: FastifyRequest<{ Params: { id: string; epic_iid: number; epic_issue_id: number } }>,
   ): { group: NamespaceRow; epic: EpicRow; link: EpicIssueRow } => {
     const { group, epic } = epicOf(request)
-    requireAdminEpics(request, group)
+    requireAdminEpics(callerOf(request), group)
     const link = findEpicIssueById(request.server.burrow.db, request.params.epic_issue_id)
     if (!link || link.epic_id !== epic.id) throw notFound()
     return { group, epic, link }
@@ -305,7 +306,8 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
       const after = given(body.move_after_id) ? intOf('move_after_id', body.move_after_id) : undefined
       if (!moveEpicIssue(request.server.burrow.db, epic, link, before, after))
         throw apiMessage(400, { error: 'Issue could not be moved!' })
-      return epicIssuesPage(request, epic, { kind: 'group', groupId: group.id }, { limit: -1, offset: 0 }).rows
+      return epicIssuesPage(callerOf(request), epic, { kind: 'group', groupId: group.id }, { limit: -1, offset: 0 })
+        .rows
     },
   )
 
@@ -314,7 +316,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: EpicIssueParams } },
     async (request) => {
       const { epic, link } = linkOf(request)
-      const out = presentEpicIssueLink(request, link, epic)
+      const out = presentEpicIssueLink(callerOf(request), link, epic)
       unlinkIssue(request.server.burrow.db, link, currentUser(request).id)
       return out
     },
@@ -324,7 +326,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/groups/:id/epics/:epic_iid/epics', { schema: { params: EpicParams } }, async (request) => {
     const { group, epic } = epicOf(request)
-    return presentEpics(request, childrenOf(request, group, epic), { origin: origin(group) })
+    return presentEpics(callerOf(request), childrenOf(request, group, epic), { origin: origin(group) })
   })
 
   app.post(
@@ -332,7 +334,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: ChildParams } },
     async (request, reply) => {
       const { user, group, epic } = epicOf(request)
-      requireAdminEpics(request, group)
+      requireAdminEpics(callerOf(request), group)
       const child = childOf(request, group, request.params.child_epic_id)
       if (!canAdminEpics(request.perms, child.group_id)) throw forbidden()
       const db = request.server.burrow.db
@@ -348,13 +350,13 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
           `&${child.iid} cannot be added: ${problem.message.replace(/^This epic cannot be added\. /, '')}`,
         )
       const updated = updateEpic(db, child, { parentId: epic.id }, user.id)
-      return reply.code(201).send(presentEpics(request, [updated], { origin: origin(group) })[0])
+      return reply.code(201).send(presentEpics(callerOf(request), [updated], { origin: origin(group) })[0])
     },
   )
 
   app.post('/groups/:id/epics/:epic_iid/epics', { schema: { params: EpicParams } }, async (request, reply) => {
     const { user, group, epic } = epicOf(request)
-    requireAdminEpics(request, group)
+    requireAdminEpics(callerOf(request), group)
     const body = (request.body ?? {}) as Query
     if (!given(body.title)) throw missingParam('title')
     const child = createEpic(request.server.burrow.db, {
@@ -366,12 +368,12 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
         : epic.confidential === 1,
       parentId: epic.id,
     })
-    return reply.code(201).send(presentLinkedEpic(request, child, epic))
+    return reply.code(201).send(presentLinkedEpic(callerOf(request), child, epic))
   })
 
   app.put('/groups/:id/epics/:epic_iid/epics/:child_epic_id', { schema: { params: ChildParams } }, async (request) => {
     const { group, epic } = epicOf(request)
-    requireAdminEpics(request, group)
+    requireAdminEpics(callerOf(request), group)
     const child = childOf(request, group, request.params.child_epic_id)
     if (child.parent_id !== epic.id) throw notFound('Epic')
     const body = (request.body ?? {}) as Query
@@ -379,7 +381,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
     const after = given(body.move_after_id) ? intOf('move_after_id', body.move_after_id) : undefined
     if (!moveChildEpic(request.server.burrow.db, epic, child, before, after))
       throw apiMessage(400, { error: 'Epic could not be moved!' })
-    return presentEpics(request, childrenOf(request, group, epic), { origin: origin(group) })
+    return presentEpics(callerOf(request), childrenOf(request, group, epic), { origin: origin(group) })
   })
 
   app.delete(
@@ -387,11 +389,11 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: ChildParams } },
     async (request) => {
       const { user, group, epic } = epicOf(request)
-      requireAdminEpics(request, group)
+      requireAdminEpics(callerOf(request), group)
       const child = childOf(request, group, request.params.child_epic_id)
       if (child.parent_id !== epic.id) throw notFound('Epic')
       const updated = updateEpic(request.server.burrow.db, child, { parentId: null }, user.id)
-      return presentEpics(request, [updated], { origin: origin(group) })[0]
+      return presentEpics(callerOf(request), [updated], { origin: origin(group) })[0]
     },
   )
 
@@ -405,7 +407,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
       if (subscribed === (action === 'subscribe')) throw notModified()
       if (action === 'subscribe') subscribe(db, 'Epic', epic.id, user.id, null)
       else unsubscribe(db, 'Epic', epic.id, user.id, null)
-      return reply.code(201).send(presentEpic(request, epic, origin(group)))
+      return reply.code(201).send(presentEpic(callerOf(request), epic, origin(group)))
     })
   }
 
@@ -422,7 +424,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
       action: 'marked',
       body: epic.title,
     })
-    const target = presentEpics(request, [epic], { origin: { kind: 'none' } })[0]
+    const target = presentEpics(callerOf(request), [epic], { origin: { kind: 'none' } })[0]
     return reply.code(201).send(
       todoEntity(todo, {
         baseUrl: request.server.burrow.baseUrl(request),
@@ -437,12 +439,12 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
 
   await app.register(
     awardEmojiRoutes('/groups/:id/epics/:epic_iid', (request) => {
-      requireEpicsFeature(request)
+      requireEpicsFeature(callerOf(request))
       const params = request.params as { id: string; epic_iid: string }
       const iid = Number(params.epic_iid)
       if (!Number.isInteger(iid)) throw notFound('Epic')
       const group = loadGroup(request, params.id)
-      return { type: 'Epic', id: loadEpic(request, group, iid).id }
+      return { type: 'Epic', id: loadEpic(callerOf(request), group, iid).id }
     }),
   )
 }

@@ -4,7 +4,7 @@
  * request-level helpers below them parse API parameters and check the caller's rights first.
  */
 
-import type { FastifyRequest } from 'fastify'
+import type { Caller } from '../../platform/caller'
 import { AccessLevel } from '../../platform/auth/access'
 import type { Permissions } from '../../platform/auth/permissions'
 import type { Db } from '../../platform/db/connection'
@@ -79,7 +79,6 @@ import {
   unauthorized,
   validationFailed,
 } from '../../platform/http/errors'
-import { loadGroup } from '../../platform/http/resolve'
 import { recordEvent } from '../events'
 import {
   canAdminIssues,
@@ -94,6 +93,7 @@ import {
 } from '../issues/service'
 import { keepOneLabelPerScope } from '../labels/service'
 import type { Noteable } from '../notes/service'
+import type { NoteableKind } from '../notes/noteables'
 import { epicCommandAvailable, executeEpicQuickActions } from '../quick-actions/service'
 import { isSubscribed } from '../subscriptions/service'
 import {
@@ -120,15 +120,15 @@ const MAX_HIERARCHY_DEPTH = 7
  * Every epics endpoint: 401 without a signed-in caller (epics require authentication), 403 when
  * the instance has the feature off (application setting `epics_enabled`).
  */
-export function requireEpicsFeature(request: FastifyRequest): UserRow {
-  const user = request.actor.user
+export function requireEpicsFeature(caller: Caller): UserRow {
+  const user = caller.user
   if (!user) throw unauthorized()
-  if (!epicsEnabled(request)) throw forbidden()
+  if (!epicsEnabled(caller)) throw forbidden()
   return user
 }
 
-function epicsEnabled(request: FastifyRequest): boolean {
-  return request.server.burrow.settings.get('epics_enabled') === true
+function epicsEnabled(caller: Caller): boolean {
+  return caller.ctx.settings.get('epics_enabled') === true
 }
 
 /** Confidential epics are for Reporters and above of their group; others for whoever reads the group. */
@@ -152,15 +152,15 @@ export function canDestroyEpics(perms: Permissions, groupId: number): boolean {
 }
 
 /** The group's epic `iid` the caller may read, or 404 `Epic Not Found`. */
-export function loadEpic(request: FastifyRequest, group: NamespaceRow, iid: number): EpicRow {
-  const epic = findEpicByIid(request.server.burrow.db, group.id, iid)
-  if (!epic || !canReadEpicWith(request.perms, group, epic)) throw notFound('Epic')
+export function loadEpic(caller: Caller, group: NamespaceRow, iid: number): EpicRow {
+  const epic = findEpicByIid(caller.db, group.id, iid)
+  if (!epic || !canReadEpicWith(caller.perms, group, epic)) throw notFound('Epic')
   return epic
 }
 
 /** 403 unless the caller may edit the group's epics. */
-export function requireAdminEpics(request: FastifyRequest, group: NamespaceRow): void {
-  if (!canAdminEpics(request.perms, group.id)) throw forbidden()
+export function requireAdminEpics(caller: Caller, group: NamespaceRow): void {
+  if (!canAdminEpics(caller.perms, group.id)) throw forbidden()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -181,20 +181,20 @@ export interface EpicPresentOptions {
  * level in the page's groups.
  */
 export function presentEpics(
-  request: FastifyRequest,
+  caller: Caller,
   rows: readonly EpicRow[],
   options: EpicPresentOptions,
 ): Readonly<Record<string, unknown>>[] {
-  const db = request.server.burrow.db
+  const db = caller.db
   const ids = rows.map((r) => r.id)
   const parents = epicsById(
     db,
     rows.filter((r) => r.parent_id !== null).map((r) => r.parent_id as number),
   )
   const groupIds = [...rows.map((r) => r.group_id), ...[...parents.values()].map((p) => p.group_id)]
-  const user = request.actor.user
+  const user = caller.user
   const levels =
-    user && !request.perms.isAdmin
+    user && !caller.perms.isAdmin
       ? groupAccessLevels(
           db,
           user.id,
@@ -202,7 +202,7 @@ export function presentEpics(
         )
       : new Map<number, number>()
   const base: Omit<EpicPageData, 'subscribed'> = {
-    baseUrl: request.server.burrow.baseUrl(request),
+    baseUrl: caller.baseUrl,
     origin: options.origin,
     withLabelsDetails: options.withLabelsDetails ?? false,
     groups: groupPathsOf(db, groupIds),
@@ -214,7 +214,7 @@ export function presentEpics(
     votes: epicVotes(db, ids),
     dates: inheritedDates(db, ids),
     parents,
-    canEdit: (groupId) => request.perms.isAdmin || (levels.get(groupId) ?? 0) >= AccessLevel.REPORTER,
+    canEdit: (groupId) => caller.perms.isAdmin || (levels.get(groupId) ?? 0) >= AccessLevel.REPORTER,
     fullReference: options.fullReference,
   }
   return rows.map((r) => {
@@ -227,21 +227,17 @@ export function presentEpics(
 
 /** Epics by id as their entities (the to-do list's Epic targets), one page's worth of queries. */
 export function presentEpicsById(
-  request: FastifyRequest,
+  caller: Caller,
   ids: readonly number[],
 ): Map<number, Readonly<Record<string, unknown>>> {
-  const rows = [...epicsById(request.server.burrow.db, ids).values()]
-  const presented = presentEpics(request, rows, { origin: { kind: 'none' } })
+  const rows = [...epicsById(caller.db, ids).values()]
+  const presented = presentEpics(caller, rows, { origin: { kind: 'none' } })
   return new Map(rows.map((r, n) => [r.id, presented[n]]))
 }
 
 /** One epic as a single-resource response (with `subscribed`). */
-export function presentEpic(
-  request: FastifyRequest,
-  epic: EpicRow,
-  origin: EpicOrigin,
-): Readonly<Record<string, unknown>> {
-  return presentEpics(request, [epic], { origin, withSubscribed: true })[0]
+export function presentEpic(caller: Caller, epic: EpicRow, origin: EpicOrigin): Readonly<Record<string, unknown>> {
+  return presentEpics(caller, [epic], { origin, withSubscribed: true })[0]
 }
 
 /** Author and commenters: who counts as subscribed without an explicit choice. */
@@ -255,15 +251,15 @@ export function epicParticipantIds(db: Db, epic: EpicRow): number[] {
  * personal projects, as GitLab leaves the fields out there. Two queries for the page.
  */
 export function issueEpicFields(
-  request: FastifyRequest,
+  caller: Caller,
   issues: readonly IssueRow[],
   groupProjectIds: ReadonlySet<number>,
 ): Map<number, Readonly<Record<string, unknown>> | null> {
   const out = new Map<number, Readonly<Record<string, unknown>> | null>()
-  if (!epicsEnabled(request)) return out
+  if (!epicsEnabled(caller)) return out
   const inGroups = issues.filter((i) => groupProjectIds.has(i.project_id))
   if (inGroups.length === 0) return out
-  const db = request.server.burrow.db
+  const db = caller.db
   const links = epicIssuesOfIssues(
     db,
     inGroups.map((i) => i.id),
@@ -282,7 +278,7 @@ export function issueEpicFields(
     const group = epic ? byGroup.get(epic.group_id) : undefined
     out.set(
       issue.id,
-      epic && group && canReadEpicWith(request.perms, group, epic) ? issueEpicRef(epic, group.full_path) : null,
+      epic && group && canReadEpicWith(caller.perms, group, epic) ? issueEpicRef(epic, group.full_path) : null,
     )
   }
   return out
@@ -618,46 +614,46 @@ export function moveChildEpic(
 // ---------------------------------------------------------------------------------------------
 // Request-level operations (parameters and rights).
 
-function mayChooseDates(request: FastifyRequest, group: NamespaceRow): boolean {
-  return request.perms.isAdmin || request.perms.canInGroup(group.id, AccessLevel.OWNER)
+function mayChooseDates(caller: Caller, group: NamespaceRow): boolean {
+  return caller.perms.isAdmin || caller.perms.canInGroup(group.id, AccessLevel.OWNER)
 }
 
 /** The parent named by `parent_id`: an epic the caller can read, else 404. */
-function parentParam(request: FastifyRequest, raw: unknown): number | null | undefined {
+function parentParam(caller: Caller, raw: unknown): number | null | undefined {
   if (raw === undefined) return undefined
   if (raw === null || raw === '') return null
   const id = intOf('parent_id', raw)
   if (id === 0) return null
-  const parent = findEpicById(request.server.burrow.db, id)
-  const group = parent ? findNamespaceById(request.server.burrow.db, parent.group_id) : undefined
-  if (!parent || !group || !canReadEpicWith(request.perms, group, parent)) throw notFound('Parent epic')
+  const parent = findEpicById(caller.db, id)
+  const group = parent ? findNamespaceById(caller.db, parent.group_id) : undefined
+  if (!parent || !group || !canReadEpicWith(caller.perms, group, parent)) throw notFound('Parent epic')
   return parent.id
 }
 
 /** `POST /groups/:id/epics` parameters → a new epic (Reporter+; created_at for administrators and owners). */
 export function createEpicFromParams(
-  request: FastifyRequest,
+  caller: Caller,
   group: NamespaceRow,
   p: Readonly<Record<string, unknown>>,
 ): EpicRow {
-  const user = requireEpicsFeature(request)
-  requireAdminEpics(request, group)
+  const user = requireEpicsFeature(caller)
+  requireAdminEpics(caller, group)
   if (p.title === undefined || p.title === null) throw missingParam('title')
   const title = titleOf(p.title)
-  return createEpic(request.server.burrow.db, {
+  return createEpic(caller.db, {
     groupId: group.id,
     authorId: user.id,
     title,
     description: descriptionOf(p.description) ?? null,
     confidential: boolOf('confidential', p.confidential) ?? false,
     labels: labelList(p.labels) ?? [],
-    parentId: parentParam(request, p.parent_id) ?? null,
+    parentId: parentParam(caller, p.parent_id) ?? null,
     startDateIsFixed: boolOf('start_date_is_fixed', p.start_date_is_fixed) ?? false,
     // start_date / end_date are the deprecated spellings of the fixed dates.
     startDateFixed: dateParam('start_date_fixed', p.start_date_fixed ?? p.start_date) ?? null,
     dueDateIsFixed: boolOf('due_date_is_fixed', p.due_date_is_fixed) ?? false,
     dueDateFixed: dateParam('due_date_fixed', p.due_date_fixed ?? p.end_date) ?? null,
-    createdAt: mayChooseDates(request, group) ? datetimeOf('created_at', p.created_at) : undefined,
+    createdAt: mayChooseDates(caller, group) ? datetimeOf('created_at', p.created_at) : undefined,
   })
 }
 
@@ -681,19 +677,19 @@ export const EPIC_UPDATE_PARAMS = [
 
 /** `PUT /groups/:id/epics/:epic_iid` parameters → the updated epic (Reporter+). */
 export function updateEpicFromParams(
-  request: FastifyRequest,
+  caller: Caller,
   group: NamespaceRow,
   epic: EpicRow,
   p: Readonly<Record<string, unknown>>,
 ): EpicRow {
-  const user = requireEpicsFeature(request)
-  requireAdminEpics(request, group)
+  const user = requireEpicsFeature(caller)
+  requireAdminEpics(caller, group)
   if (EPIC_UPDATE_PARAMS.every((k) => p[k] === undefined))
     throw paramError(`${EPIC_UPDATE_PARAMS.join(', ')} are missing, at least one parameter must be provided`)
   if (p.state_event !== undefined && p.state_event !== 'close' && p.state_event !== 'reopen')
     throw invalidParam('state_event', 'does not have a valid value')
   return updateEpic(
-    request.server.burrow.db,
+    caller.db,
     epic,
     {
       title: p.title !== undefined && p.title !== null ? titleOf(p.title) : undefined,
@@ -703,7 +699,7 @@ export function updateEpicFromParams(
       labels: labelList(p.labels),
       addLabels: labelList(p.add_labels),
       removeLabels: labelList(p.remove_labels),
-      parentId: parentParam(request, p.parent_id),
+      parentId: parentParam(caller, p.parent_id),
       startDateIsFixed: boolOf('start_date_is_fixed', p.start_date_is_fixed),
       startDateFixed: dateParam(
         'start_date_fixed',
@@ -711,7 +707,7 @@ export function updateEpicFromParams(
       ),
       dueDateIsFixed: boolOf('due_date_is_fixed', p.due_date_is_fixed),
       dueDateFixed: dateParam('due_date_fixed', p.due_date_fixed !== undefined ? p.due_date_fixed : p.end_date),
-      updatedAt: mayChooseDates(request, group) ? datetimeOf('updated_at', p.updated_at) : undefined,
+      updatedAt: mayChooseDates(caller, group) ? datetimeOf('updated_at', p.updated_at) : undefined,
     },
     user.id,
   )
@@ -722,13 +718,13 @@ export function updateEpicFromParams(
  * `relative_position` (GitLab's EpicIssue entity); one page.
  */
 export function epicIssuesPage(
-  request: FastifyRequest,
+  caller: Caller,
   epic: EpicRow,
   origin: ReferenceOrigin,
   page: { readonly limit: number; readonly offset: number },
 ): { rows: Readonly<Record<string, unknown>>[]; total: number } {
-  const db = request.server.burrow.db
-  const user = request.actor.user
+  const db = caller.db
+  const user = caller.user
   const viewer = user ? { id: user.id, isAdmin: user.is_admin === 1, external: user.external === 1 } : null
   const { ids, reporterIds } = readableProjects(db, viewer, {
     namespaceIds: groupAndDescendantIds(db, epic.group_id),
@@ -751,7 +747,7 @@ export function epicIssuesPage(
     db,
     rows.map((r) => r.id),
   )
-  const presented = presentIssues(request, rows, { origin })
+  const presented = presentIssues(caller, rows, { origin })
   return {
     rows: presented.map((issue, n) => {
       const link = links.get(rows[n].id)
@@ -766,51 +762,42 @@ export function epicIssuesPage(
  * reads the issue, which must live in a project of the epic's group or its subgroups; else 404
  * `No Issue found for given params`.
  */
-export function assignIssueToEpic(
-  request: FastifyRequest,
-  group: NamespaceRow,
-  epic: EpicRow,
-  issueId: number,
-): EpicIssueRow {
-  requireEpicsFeature(request)
-  requireAdminEpics(request, group)
-  const db = request.server.burrow.db
+export function assignIssueToEpic(caller: Caller, group: NamespaceRow, epic: EpicRow, issueId: number): EpicIssueRow {
+  requireEpicsFeature(caller)
+  requireAdminEpics(caller, group)
+  const db = caller.db
   const issue = findIssueById(db, issueId)
   const project = issue ? findProjectById(db, issue.project_id) : undefined
   const linkable =
     issue &&
     project &&
-    canReadIssue(request, project, issue) &&
-    request.perms.canInProject(project, AccessLevel.GUEST) &&
+    canReadIssue(caller, project, issue) &&
+    caller.perms.canInProject(project, AccessLevel.GUEST) &&
     groupAndDescendantIds(db, epic.group_id).includes(project.namespace_id)
   if (!issue || !linkable) throw apiMessage(404, 'No Issue found for given params')
-  return linkIssue(db, epic, issue, requireEpicsFeature(request).id)
+  return linkIssue(db, epic, issue, requireEpicsFeature(caller).id)
 }
 
 /** An epic-issue link response: the link, its epic and its issue. */
 export function presentEpicIssueLink(
-  request: FastifyRequest,
+  caller: Caller,
   link: EpicIssueRow,
   epic: EpicRow,
 ): Readonly<Record<string, unknown>> {
-  const db = request.server.burrow.db
+  const db = caller.db
   const issue = findIssueById(db, link.issue_id) as IssueRow
-  const epicJson = presentEpics(request, [epic], { origin: { kind: 'none' }, fullReference: true })[0]
-  const issueJson = presentIssues(request, [issue], { origin: { kind: 'none' } })[0]
+  const epicJson = presentEpics(caller, [epic], { origin: { kind: 'none' }, fullReference: true })[0]
+  const issueJson = presentIssues(caller, [issue], { origin: { kind: 'none' } })[0]
   return epicIssueLinkEntity(link, epicJson, issueJson)
 }
 
 /** The LinkedEpic response for a child created under `parent`. */
-export function presentLinkedEpic(
-  request: FastifyRequest,
-  child: EpicRow,
-  parent: EpicRow,
-): Readonly<Record<string, unknown>> {
-  const db = request.server.burrow.db
+export function presentLinkedEpic(caller: Caller, child: EpicRow, parent: EpicRow): Readonly<Record<string, unknown>> {
+  const db = caller.db
   const groups = groupPathsOf(db, [child.group_id, parent.group_id])
   const { hasChildren, hasIssues } = epicHasChildrenAndIssues(db, child.id)
   return linkedEpicEntity(child, {
-    baseUrl: request.server.burrow.baseUrl(request),
+    baseUrl: caller.baseUrl,
     group: groups.get(child.group_id) as { full_path: string; path: string; parent_id: number | null },
     parent,
     parentGroup: groups.get(parent.group_id) as { full_path: string; path: string; parent_id: number | null },
@@ -825,7 +812,7 @@ export function presentLinkedEpic(
  * ancestors that the caller can read (404 `Epic Not Found` otherwise).
  */
 export function issueEpicParam(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   p: Readonly<Record<string, unknown>>,
 ): EpicRow | null | undefined {
@@ -834,13 +821,13 @@ export function issueEpicParam(
   if (!given(raw)) return p.epic_id === null || p.epic_iid === null ? null : undefined
   const n = intOf(given(p.epic_id) ? 'epic_id' : 'epic_iid', raw)
   if (n === 0) return null
-  const db = request.server.burrow.db
+  const db = caller.db
   const ns = findNamespaceById(db, project.namespace_id)
-  if (!ns || ns.kind !== 'group' || !epicsEnabled(request)) throw notFound('Epic')
+  if (!ns || ns.kind !== 'group' || !epicsEnabled(caller)) throw notFound('Epic')
   const groups = [ns, ...namespaceAncestors(db, ns.id)]
   const epic = given(p.epic_id) ? findEpicById(db, n) : findEpicByIid(db, ns.id, n)
   const group = epic ? groups.find((g) => g.id === epic.group_id) : undefined
-  if (!epic || !group || !canReadEpicWith(request.perms, group, epic)) throw notFound('Epic')
+  if (!epic || !group || !canReadEpicWith(caller.perms, group, epic)) throw notFound('Epic')
   return epic
 }
 
@@ -849,12 +836,12 @@ export function issueEpicParam(
  * epic (GitLab's move and clone services): a move hands the copy the original's link (same place
  * in the epic's order), a clone links the copy as well. Nothing happens with epics turned off.
  */
-export function carryEpic(request: FastifyRequest, from: IssueRow, to: IssueRow, mode: 'move' | 'clone'): void {
-  if (!epicsEnabled(request)) return
-  const db = request.server.burrow.db
+export function carryEpic(caller: Caller, from: IssueRow, to: IssueRow, mode: 'move' | 'clone'): void {
+  if (!epicsEnabled(caller)) return
+  const db = caller.db
   const link = findEpicIssueByIssue(db, from.id)
   const epic = link ? findEpicById(db, link.epic_id) : undefined
-  if (!link || !epic || !canAdminEpics(request.perms, epic.group_id)) return
+  if (!link || !epic || !canAdminEpics(caller.perms, epic.group_id)) return
   if (epic.confidential === 1 && to.confidential === 0) return
   if (mode === 'move') repointEpicIssue(db, link.id, to.id)
   else upsertEpicIssue(db, epic.id, to.id)
@@ -886,14 +873,14 @@ function promoteError(status: number, message: string): never {
  * closed, remembers the epic (`promoted_to_epic_id`) and both get a system note. Needs Reporter
  * on the issue and the right to create epics in the group.
  */
-export function promoteIssueToEpic(request: FastifyRequest, project: ProjectRow, issueRow: IssueRow): EpicRow {
-  const user = request.actor.user
+export function promoteIssueToEpic(caller: Caller, project: ProjectRow, issueRow: IssueRow): EpicRow {
+  const user = caller.user
   if (!user) throw unauthorized()
-  const db = request.server.burrow.db
+  const db = caller.db
   const issue = findIssueById(db, issueRow.id) as IssueRow
   const group = findNamespaceById(db, project.namespace_id)
   if (!group || group.kind !== 'group') promoteError(400, 'Cannot promote issue because it does not belong to a group.')
-  if (!epicsEnabled(request) || !canAdminIssues(request, project) || !canAdminEpics(request.perms, group.id)) {
+  if (!epicsEnabled(caller) || !canAdminIssues(caller, project) || !canAdminEpics(caller.perms, group.id)) {
     promoteError(403, 'Cannot promote issue due to insufficient permissions.')
   }
   if (issue.promoted_to_epic_id !== null) promoteError(400, 'Issue already promoted to epic.')
@@ -919,14 +906,14 @@ export function promoteIssueToEpic(request: FastifyRequest, project: ProjectRow,
           : null,
     })
     copyIssueNotesToEpic(db, issue.id, epic)
-    finishNotesCopy(db, issueTarget(issue), epicTarget(epic), request.perms)
+    finishNotesCopy(db, issueTarget(issue), epicTarget(epic), caller.perms)
     copyIssueAwardsToEpic(db, issue.id, epic.id)
     const projectPath = findProjectWithNamespace(db, project.id)
     const issueRef = `${projectPath ? `${projectPath.ns_full_path}/${project.path}` : ''}#${issue.iid}`
     addSystemNote(db, epicTarget(epic), user.id, `promoted from issue ${issueRef}`, 'moved', {
       ref: issueTarget(issue),
     })
-    if (issue.state === 'opened') updateIssue(request, project, issue, { state_event: 'close' })
+    if (issue.state === 'opened') updateIssue(caller, project, issue, { state_event: 'close' })
     updateIssueRow(db, issue.id, { promoted_to_epic_id: epic.id })
     addSystemNote(db, issueTarget(issue), user.id, `promoted to epic &${epic.iid}`, 'moved', { ref: epicTarget(epic) })
     return findEpicById(db, epic.id) as EpicRow
@@ -937,42 +924,44 @@ export function promoteIssueToEpic(request: FastifyRequest, project: ProjectRow,
 // Epics as noteables (`/groups/:id/epics/:epic_id/notes`, by the epic's global id as GitLab has it).
 
 /** An epic as a noteable: comments, threads, mention to-dos; no quick actions. */
-export function epicNoteable(request: FastifyRequest, group: NamespaceRow, epic: EpicRow): Noteable {
+export function epicNoteable(caller: Caller, group: NamespaceRow, epic: EpicRow): Noteable {
   return {
     type: 'Epic',
     id: epic.id,
     iid: epic.iid,
     container: { kind: 'group', group },
     title: epic.title,
-    webUrl: epicWebUrl(request.server.burrow.baseUrl(request), group.full_path, epic.iid),
+    webUrl: epicWebUrl(caller.baseUrl, group.full_path, epic.iid),
     discussionLocked: false,
     todoTarget: true,
     canRead: (perms) => canReadEpicWith(perms, group, epic),
-    availableCommands: (req, name) => epicCommandAvailable(req, epic, name),
-    runQuickActions: (req, actions) => executeEpicQuickActions(req, group, epic, actions),
-    touch: (req, at) => {
-      updateEpicRow(req.server.burrow.db, epic.id, { updated_at: at })
+    availableCommands: (caller, name) => epicCommandAvailable(caller, epic, name),
+    runQuickActions: (caller, actions) => executeEpicQuickActions(caller, group, epic, actions),
+    touch: (caller, at) => {
+      updateEpicRow(caller.db, epic.id, { updated_at: at })
     },
   }
 }
 
-/** The epic `:epic_iid` of group `:id` as a noteable (award emoji of epic notes name the epic by iid). */
-export function epicNoteableByIid(request: FastifyRequest, groupId: string, iid: number): Noteable {
-  requireEpicsFeature(request)
-  const group = loadGroup(request, groupId)
-  return epicNoteable(request, group, loadEpic(request, group, iid))
+/** The epic `epic_id` (its global id, as GitLab's notes routes name it) of the group as a noteable. */
+function epicNoteableById(caller: Caller, group: NamespaceRow, id: number): Noteable {
+  const epic = findEpicById(caller.db, id)
+  if (!epic || epic.group_id !== group.id || !canReadEpicWith(caller.perms, group, epic)) throw notFound('Epic')
+  return epicNoteable(caller, group, epic)
 }
 
-/** The notes and discussions family of epics. */
-export const epicNoteableKind = {
+/** The notes and discussions family of epics; award emoji of epic notes name the epic by iid. */
+export const epicNoteableKind: NoteableKind = {
   parent: 'groups',
   segment: 'epics',
   param: 'epic_id',
-  load(request: FastifyRequest, parentId: string, key: number): Noteable {
-    requireEpicsFeature(request)
-    const group = loadGroup(request, parentId)
-    const epic = findEpicById(request.server.burrow.db, key)
-    if (!epic || epic.group_id !== group.id || !canReadEpicWith(request.perms, group, epic)) throw notFound('Epic')
-    return epicNoteable(request, group, epic)
+  precheck: requireEpicsFeature,
+  find: epicNoteableById,
+  awardKind: {
+    parent: 'groups',
+    segment: 'epics',
+    param: 'epic_iid',
+    precheck: requireEpicsFeature,
+    find: (caller, group, iid) => epicNoteable(caller, group, loadEpic(caller, group, iid)),
   },
-} as const
+}

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
@@ -355,10 +356,14 @@ function readableBase(
 }
 
 function projectBase(request: FastifyRequest, project: ProjectRow): ListBase {
-  requireIssuesFeature(request, project)
+  requireIssuesFeature(callerOf(request), project)
   return {
     projectIds: [project.id],
-    confidentialProjectIds: request.perms.isAdmin ? null : canAdminIssues(request, project) ? [project.id] : [],
+    confidentialProjectIds: request.perms.isAdmin
+      ? null
+      : canAdminIssues(callerOf(request), project)
+        ? [project.id]
+        : [],
     defaultScope: 'all',
   }
 }
@@ -377,7 +382,7 @@ function sendList(
   const withLabelsDetails =
     given(q.with_labels_details) &&
     ['true', '1', 'yes', 't'].includes(textParam('with_labels_details', q.with_labels_details).toLowerCase())
-  return presentIssues(request, rows, { origin, withLabelsDetails })
+  return presentIssues(callerOf(request), rows, { origin, withLabelsDetails })
 }
 
 function statistics(
@@ -407,7 +412,7 @@ function issueOf(request: FastifyRequest<{ Params: { id: string; issue_iid: numb
   issue: IssueRow
 } {
   const project = loadProject(request, request.params.id)
-  return { project, issue: loadIssue(request, project, request.params.issue_iid) }
+  return { project, issue: loadIssue(callerOf(request), project, request.params.issue_iid) }
 }
 
 function origin(project: ProjectRow): ReferenceOrigin {
@@ -430,7 +435,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     requireAdmin(request)
     const issue = findIssueById(request.server.burrow.db, request.params.issue_id)
     if (!issue) throw notFound('Issue')
-    return presentIssue(request, issue, { kind: 'none' })
+    return presentIssue(callerOf(request), issue, { kind: 'none' })
   })
 
   app.get('/groups/:id/issues', { schema: { params: IdParams } }, async (request, reply) => {
@@ -463,23 +468,23 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/projects/:id/issues', { schema: { params: IdParams } }, async (request, reply) => {
     currentUser(request)
     const project = loadProject(request, request.params.id)
-    requireIssuesFeature(request, project)
-    const issue = createIssue(request, project, (request.body ?? {}) as Query)
-    return reply.code(201).send(presentIssue(request, issue, origin(project)))
+    requireIssuesFeature(callerOf(request), project)
+    const issue = createIssue(callerOf(request), project, (request.body ?? {}) as Query)
+    return reply.code(201).send(presentIssue(callerOf(request), issue, origin(project)))
   })
 
   app.get('/projects/:id/issues/:issue_iid', { schema: { params: IssueParams } }, async (request) => {
     const { project, issue } = issueOf(request)
-    return presentIssue(request, issue, origin(project))
+    return presentIssue(callerOf(request), issue, origin(project))
   })
 
   app.put('/projects/:id/issues/:issue_iid', { schema: { params: IssueParams } }, async (request) => {
     currentUser(request)
     const { project, issue } = issueOf(request)
-    requireEditIssue(request, project, issue)
+    requireEditIssue(callerOf(request), project, issue)
     checkUnmodifiedSince(request, issue.updated_at)
-    const changes = changesFromParams(request, project, (request.body ?? {}) as Query)
-    return presentIssue(request, updateIssue(request, project, issue, changes), origin(project))
+    const changes = changesFromParams(callerOf(request), project, (request.body ?? {}) as Query)
+    return presentIssue(callerOf(request), updateIssue(callerOf(request), project, issue, changes), origin(project))
   })
 
   app.delete('/projects/:id/issues/:issue_iid', { schema: { params: IssueParams } }, async (request, reply) => {
@@ -487,7 +492,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     const { project, issue } = issueOf(request)
     if (!request.perms.canInProject(project, AccessLevel.OWNER)) throw forbidden()
     checkUnmodifiedSince(request, issue.updated_at)
-    deleteIssue(request, issue)
+    deleteIssue(callerOf(request), issue)
     return reply.code(204).send()
   })
 
@@ -497,7 +502,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   ): { project: ProjectRow; issue: IssueRow } => {
     currentUser(request)
     const found = issueOf(request)
-    if (!canAdminIssues(request, found.project)) throw forbidden()
+    if (!canAdminIssues(callerOf(request), found.project)) throw forbidden()
     return found
   }
   app.post(
@@ -506,7 +511,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { project, issue } = timeWrite(request)
       const seconds = durationOf((request.body as Query | undefined)?.duration)
-      return reply.code(200).send(setTimeEstimate(request, trackable(project, issue), seconds))
+      return reply.code(200).send(setTimeEstimate(callerOf(request), trackable(project, issue), seconds))
     },
   )
   app.post(
@@ -514,7 +519,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: IssueParams } },
     async (request, reply) => {
       const { project, issue } = timeWrite(request)
-      return reply.code(200).send(resetTimeEstimate(request, trackable(project, issue)))
+      return reply.code(200).send(resetTimeEstimate(callerOf(request), trackable(project, issue)))
     },
   )
   app.post(
@@ -528,7 +533,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
         .code(201)
         .send(
           addSpentTime(
-            request,
+            callerOf(request),
             trackable(project, issue),
             seconds,
             given(body.summary) ? textParam('summary', body.summary) : null,
@@ -541,7 +546,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: IssueParams } },
     async (request, reply) => {
       const { project, issue } = timeWrite(request)
-      return reply.code(200).send(resetSpentTime(request, trackable(project, issue)))
+      return reply.code(200).send(resetSpentTime(callerOf(request), trackable(project, issue)))
     },
   )
   app.get('/projects/:id/issues/:issue_iid/time_stats', { schema: { params: IssueParams } }, async (request) => {
@@ -560,7 +565,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     const db = request.server.burrow.db
     if (isSubscribed(db, 'Issue', issue.id, user.id, participants(db, issue))) throw notModified()
     subscribe(db, 'Issue', issue.id, user.id, project.id)
-    return reply.code(201).send(presentIssue(request, issue, origin(project)))
+    return reply.code(201).send(presentIssue(callerOf(request), issue, origin(project)))
   })
 
   app.post(
@@ -572,7 +577,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
       const db = request.server.burrow.db
       if (!isSubscribed(db, 'Issue', issue.id, user.id, participants(db, issue))) throw notModified()
       unsubscribe(db, 'Issue', issue.id, user.id, project.id)
-      return reply.code(201).send(presentIssue(request, issue, origin(project)))
+      return reply.code(201).send(presentIssue(callerOf(request), issue, origin(project)))
     },
   )
 
@@ -590,7 +595,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
       action: 'marked',
       body: issue.title,
     })
-    const target = presentIssues(request, [issue], { origin: { kind: 'none' } })[0]
+    const target = presentIssues(callerOf(request), [issue], { origin: { kind: 'none' } })[0]
     return reply.code(201).send(
       todoEntity(todo, {
         baseUrl: request.server.burrow.baseUrl(request),
@@ -609,9 +614,9 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     if (!given(raw)) throw missingParam('to_project_id')
     const target = loadProject(request, textParam('to_project_id', raw))
     requireWritable(target)
-    requireIssuesFeature(request, target)
-    const moved = moveIssue(request, project, issue, target)
-    return reply.code(201).send(presentIssue(request, moved, origin(project)))
+    requireIssuesFeature(callerOf(request), target)
+    const moved = moveIssue(callerOf(request), project, issue, target)
+    return reply.code(201).send(presentIssue(callerOf(request), moved, origin(project)))
   })
 
   app.post('/projects/:id/issues/:issue_iid/clone', { schema: { params: IssueParams } }, async (request, reply) => {
@@ -621,23 +626,23 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     if (!given(body.to_project_id)) throw missingParam('to_project_id')
     const target = loadProject(request, textParam('to_project_id', body.to_project_id))
     requireWritable(target)
-    requireIssuesFeature(request, target)
+    requireIssuesFeature(callerOf(request), target)
     const withNotes =
       given(body.with_notes) &&
       ['true', '1', 'yes', 't'].includes(textParam('with_notes', body.with_notes).toLowerCase())
-    const clone = cloneIssue(request, project, issue, target, withNotes)
-    return reply.code(201).send(presentIssue(request, clone, origin(project)))
+    const clone = cloneIssue(callerOf(request), project, issue, target, withNotes)
+    return reply.code(201).send(presentIssue(callerOf(request), clone, origin(project)))
   })
 
   app.put('/projects/:id/issues/:issue_iid/reorder', { schema: { params: IssueParams } }, async (request) => {
     currentUser(request)
     const { project, issue } = issueOf(request)
-    if (!canAdminIssues(request, project)) throw forbidden()
+    if (!canAdminIssues(callerOf(request), project)) throw forbidden()
     const body = (request.body ?? {}) as Query
     const idOf = (name: string): number | undefined => (given(body[name]) ? intOf(name, body[name]) : undefined)
     return presentIssue(
-      request,
-      reorderIssue(request, issue, idOf('move_after_id'), idOf('move_before_id')),
+      callerOf(request),
+      reorderIssue(callerOf(request), issue, idOf('move_after_id'), idOf('move_before_id')),
       origin(project),
     )
   })
@@ -651,7 +656,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
         request,
         reply,
         request.server.burrow.baseUrl(request),
-        relatedMergeRequests(request, issue, 'related'),
+        relatedMergeRequests(callerOf(request), issue, 'related'),
       )
     },
   )
@@ -662,7 +667,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
       request,
       reply,
       request.server.burrow.baseUrl(request),
-      relatedMergeRequests(request, issue, 'closed_by'),
+      relatedMergeRequests(callerOf(request), issue, 'closed_by'),
     )
   })
 
@@ -672,7 +677,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { project, issue } = issueOf(request)
       const db = request.server.burrow.db
-      const ids = issueParticipantIds(db, issue, canAdminIssues(request, project))
+      const ids = issueParticipantIds(db, issue, canAdminIssues(callerOf(request), project))
       const users = usersById(db, ids)
       const baseUrl = request.server.burrow.baseUrl(request)
       const all = ids
@@ -691,7 +696,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
       const iid = Number(params.issue_iid)
       if (!Number.isInteger(iid)) throw notFound('Issue')
       const project = loadProject(request, params.id)
-      return { type: 'Issue', id: loadIssue(request, project, iid).id }
+      return { type: 'Issue', id: loadIssue(callerOf(request), project, iid).id }
     }),
   )
 }

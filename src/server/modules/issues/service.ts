@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify'
+import type { Caller } from '../../platform/caller'
 import { AccessLevel } from '../../platform/auth/access'
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
@@ -90,38 +90,37 @@ const ISSUE_TYPES: readonly IssueType[] = ['issue', 'incident', 'test_case']
 // Permissions.
 
 /** Reporter (GitLab's Planner/Reporter) may set metadata and edit anyone's issue. */
-export function canAdminIssues(request: FastifyRequest, project: ProjectRow): boolean {
-  return request.perms.canInProject(project, AccessLevel.REPORTER)
+export function canAdminIssues(caller: Caller, project: ProjectRow): boolean {
+  return caller.perms.canInProject(project, AccessLevel.REPORTER)
 }
 
 /** The issue read rule (canUserReadIssue) for the caller: project, issues feature and confidentiality. */
-export function canReadIssue(request: FastifyRequest, project: ProjectRow, issue: IssueRow): boolean {
-  const assignees =
-    issue.confidential === 0 ? [] : (assigneeIdsOf(request.server.burrow.db, [issue.id]).get(issue.id) ?? [])
-  return canUserReadIssue(request.perms, project, issue, assignees)
+export function canReadIssue(caller: Caller, project: ProjectRow, issue: IssueRow): boolean {
+  const assignees = issue.confidential === 0 ? [] : (assigneeIdsOf(caller.db, [issue.id]).get(issue.id) ?? [])
+  return canUserReadIssue(caller.perms, project, issue, assignees)
 }
 
 /**
  * The project's issues feature as the caller meets it: `disabled` hides issues from everyone,
  * `private` from non-members (administrators excepted). Answers 403 like GitLab's feature checks.
  */
-export function requireIssuesFeature(request: FastifyRequest, project: ProjectRow): void {
-  if (!canReadIssuesWith(request.perms, project)) throw forbidden()
+export function requireIssuesFeature(caller: Caller, project: ProjectRow): void {
+  if (!canReadIssuesWith(caller.perms, project)) throw forbidden()
 }
 
 /** The project's issue `iid` the caller may read, or 404 `Issue Not Found`. */
-export function loadIssue(request: FastifyRequest, project: ProjectRow, iid: number): IssueRow {
-  requireIssuesFeature(request, project)
-  const issue = findIssueByIid(request.server.burrow.db, project.id, iid)
-  if (!issue || !canReadIssue(request, project, issue)) throw notFound('Issue')
+export function loadIssue(caller: Caller, project: ProjectRow, iid: number): IssueRow {
+  requireIssuesFeature(caller, project)
+  const issue = findIssueByIid(caller.db, project.id, iid)
+  if (!issue || !canReadIssue(caller, project, issue)) throw notFound('Issue')
   return issue
 }
 
 /** Authors may edit their own issues; editing others' needs Reporter. */
-export function requireEditIssue(request: FastifyRequest, project: ProjectRow, issue: IssueRow): void {
-  const user = request.actor.user
+export function requireEditIssue(caller: Caller, project: ProjectRow, issue: IssueRow): void {
+  const user = caller.user
   if (!user) throw apiMessage(401, '401 Unauthorized')
-  if (user.id !== issue.author_id && !canAdminIssues(request, project)) throw forbidden()
+  if (user.id !== issue.author_id && !canAdminIssues(caller, project)) throw forbidden()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -140,11 +139,11 @@ export interface PresentOptions {
  * projects, users, assignees, labels, milestones (+ their owners' paths) and counts.
  */
 export function presentIssues(
-  request: FastifyRequest,
+  caller: Caller,
   rows: readonly IssueRow[],
   options: PresentOptions,
 ): Readonly<Record<string, unknown>>[] {
-  const db = request.server.burrow.db
+  const db = caller.db
   const ids = rows.map((r) => r.id)
   const assignees = assigneeIdsOf(db, ids)
   const userIds = rows.flatMap((r) => [
@@ -172,7 +171,7 @@ export function presentIssues(
     rows.map((r) => r.project_id),
   )
   const groupProjectIds = new Set([...projects.values()].filter((p) => p.namespace_kind === 'group').map((p) => p.id))
-  const baseUrl = request.server.burrow.baseUrl(request)
+  const baseUrl = caller.baseUrl
   const today = todayIso()
   const page: IssuePageData = {
     baseUrl,
@@ -185,10 +184,10 @@ export function presentIssues(
     labels: labelsOf(db, ids),
     counts: issueCounts(db, ids),
     mergeRequestCounts: closingMergeRequestCounts(db, rows),
-    epics: issueEpicFields(request, rows, groupProjectIds),
+    epics: issueEpicFields(caller, rows, groupProjectIds),
   }
   if (!options.withSubscribed) return rows.map((r) => issueEntity(r, page))
-  const viewerId = request.actor.user?.id ?? null
+  const viewerId = caller.user?.id ?? null
   return rows.map((r) =>
     issueEntity(r, page, isSubscribed(db, 'Issue', r.id, viewerId, [r.author_id, ...(assignees.get(r.id) ?? [])])),
   )
@@ -196,20 +195,20 @@ export function presentIssues(
 
 /** One issue as a single-resource response (with `subscribed`). */
 export function presentIssue(
-  request: FastifyRequest,
+  caller: Caller,
   issue: IssueRow,
   origin: ReferenceOrigin,
 ): Readonly<Record<string, unknown>> {
-  return presentIssues(request, [issue], { origin, withSubscribed: true })[0]
+  return presentIssues(caller, [issue], { origin, withSubscribed: true })[0]
 }
 
 /** Merge requests of the issue's project that mention it (`related`) or would close it (`closed_by`). */
 export function relatedMergeRequests(
-  request: FastifyRequest,
+  caller: Caller,
   issue: IssueRow,
   kind: 'related' | 'closed_by',
 ): Readonly<Record<string, unknown>>[] {
-  return mergeRequestsReferencingIssue(request, issue.project_id, issue.iid, kind)
+  return mergeRequestsReferencingIssue(caller, issue.project_id, issue.iid, kind)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -280,15 +279,15 @@ function assigneeList(db: Db, ids: unknown, single: unknown): number[] | undefin
 }
 
 /** A milestone id the project may use (its own or its groups'), or null when absent/invalid (GitLab ignores it). */
-function milestoneFor(request: FastifyRequest, project: ProjectRow, raw: unknown): number | null | undefined {
+function milestoneFor(caller: Caller, project: ProjectRow, raw: unknown): number | null | undefined {
   if (raw === undefined) return undefined
   if (raw === null || raw === '') return null
   const id = intOf('milestone_id', raw)
   if (id === 0) return null
-  const milestone = findMilestoneById(request.server.burrow.db, id)
+  const milestone = findMilestoneById(caller.db, id)
   if (!milestone) return null
   if (milestone.project_id === project.id) return milestone.id
-  const db = request.server.burrow.db
+  const db = caller.db
   const ns = findNamespaceById(db, project.namespace_id)
   const groups = ns && ns.kind === 'group' ? [ns.id, ...namespaceAncestors(db, ns.id).map((g) => g.id)] : []
   return milestone.group_id !== null && groups.includes(milestone.group_id) ? milestone.id : null
@@ -298,9 +297,9 @@ function milestoneFor(request: FastifyRequest, project: ProjectRow, raw: unknown
  * Label ids for titles: existing labels the project sees (case-insensitive), and new project
  * labels for unknown titles, as GitLab's find-or-create does for members who may admin labels.
  */
-function resolveLabels(request: FastifyRequest, project: ProjectRow, titles: readonly string[]): LabelRow[] {
-  const db = request.server.burrow.db
-  const scope = projectLabelScope(request, project)
+function resolveLabels(caller: Caller, project: ProjectRow, titles: readonly string[]): LabelRow[] {
+  const db = caller.db
+  const scope = projectLabelScope(caller, project)
   const out: LabelRow[] = []
   for (const title of titles) {
     const found = findLabelTitleInScope(db, scope, title)
@@ -311,8 +310,8 @@ function resolveLabels(request: FastifyRequest, project: ProjectRow, titles: rea
   return out
 }
 
-function mayChooseIidAndDates(request: FastifyRequest, project: ProjectRow): boolean {
-  return request.perms.canInProject(project, AccessLevel.OWNER)
+function mayChooseIidAndDates(caller: Caller, project: ProjectRow): boolean {
+  return caller.perms.canInProject(project, AccessLevel.OWNER)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -363,14 +362,14 @@ function assignedTodos(
  * assignees, the `created` event and `assigned` to-dos. Metadata (labels, milestone, assignees,
  * due date, weight) is kept only for callers who may set it (Reporter+), as GitLab does.
  */
-export function createIssue(request: FastifyRequest, project: ProjectRow, input: IssueInput): IssueRow {
-  const user = request.actor.user
+export function createIssue(caller: Caller, project: ProjectRow, input: IssueInput): IssueRow {
+  const user = caller.user
   if (!user) throw apiMessage(401, '401 Unauthorized')
   if (input.title === undefined || input.title === null) throw missingParam('title')
   const title = titleOf(input.title)
-  const db = request.server.burrow.db
-  const admin = canAdminIssues(request, project)
-  const privileged = mayChooseIidAndDates(request, project)
+  const db = caller.db
+  const admin = canAdminIssues(caller, project)
+  const privileged = mayChooseIidAndDates(caller, project)
   const dueDate = dateParam('due_date', input.due_date) ?? null
   const weight = intParam('weight', input.weight) ?? null
   const issueType = issueTypeParam(input.issue_type) ?? 'issue'
@@ -378,9 +377,9 @@ export function createIssue(request: FastifyRequest, project: ProjectRow, input:
   const createdAt = datetimeOf('created_at', input.created_at)
   const labels = labelList(input.labels) ?? []
   const assignees = assigneeList(db, input.assignee_ids, input.assignee_id) ?? []
-  const milestoneId = milestoneFor(request, project, input.milestone_id) ?? null
+  const milestoneId = milestoneFor(caller, project, input.milestone_id) ?? null
   const description = descriptionOf(input.description) ?? null
-  const epic = issueEpicParam(request, project, input as Readonly<Record<string, unknown>>)
+  const epic = issueEpicParam(caller, project, input as Readonly<Record<string, unknown>>)
   return db.transaction(() => {
     if (privileged && iidRaw != null && findIssueByIid(db, project.id, iidRaw))
       throw apiMessage(409, 'Duplicated issue')
@@ -405,7 +404,7 @@ export function createIssue(request: FastifyRequest, project: ProjectRow, input:
         keepOneLabelPerScope(
           db,
           [],
-          resolveLabels(request, project, labels).map((l) => l.id),
+          resolveLabels(caller, project, labels).map((l) => l.id),
         ),
       )
       setAssignees(db, issue.id, assignees)
@@ -472,13 +471,13 @@ export const UPDATE_PARAMS = [
 
 /** Normalizes PUT parameters into IssueChanges (400 on malformed values). */
 export function changesFromParams(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   p: Readonly<Record<string, unknown>>,
 ): IssueChanges {
   if (UPDATE_PARAMS.every((k) => p[k] === undefined))
     throw paramError(`${UPDATE_PARAMS.join(', ')} are missing, at least one parameter must be provided`)
-  const db = request.server.burrow.db
+  const db = caller.db
   if (p.state_event !== undefined && p.state_event !== 'close' && p.state_event !== 'reopen')
     throw invalidParam('state_event', 'does not have a valid value')
   const milestoneRaw = p.milestone_id
@@ -490,14 +489,14 @@ export function changesFromParams(
     add_labels: labelList(p.add_labels),
     remove_labels: labelList(p.remove_labels),
     assignee_ids: assigneeList(db, p.assignee_ids, p.assignee_id),
-    milestone_id: milestoneRaw === undefined ? undefined : (milestoneFor(request, project, milestoneRaw) ?? null),
+    milestone_id: milestoneRaw === undefined ? undefined : (milestoneFor(caller, project, milestoneRaw) ?? null),
     due_date: dateParam('due_date', p.due_date),
     confidential: boolOf('confidential', p.confidential),
     discussion_locked: boolOf('discussion_locked', p.discussion_locked),
     weight: intParam('weight', p.weight),
     issue_type: issueTypeParam(p.issue_type),
-    epic: issueEpicParam(request, project, p),
-    updated_at: mayChooseIidAndDates(request, project) ? datetimeOf('updated_at', p.updated_at) : undefined,
+    epic: issueEpicParam(caller, project, p),
+    updated_at: mayChooseIidAndDates(caller, project) ? datetimeOf('updated_at', p.updated_at) : undefined,
   }
 }
 
@@ -543,16 +542,11 @@ export function editColumns(
  * get `assigned` to-dos, unknown label titles become project labels. Metadata changes by callers
  * below Reporter are ignored, as GitLab ignores them for authors who are Guests.
  */
-export function updateIssue(
-  request: FastifyRequest,
-  project: ProjectRow,
-  issue: IssueRow,
-  changes: IssueChanges,
-): IssueRow {
-  const user = request.actor.user
+export function updateIssue(caller: Caller, project: ProjectRow, issue: IssueRow, changes: IssueChanges): IssueRow {
+  const user = caller.user
   if (!user) throw apiMessage(401, '401 Unauthorized')
-  const db = request.server.burrow.db
-  const admin = canAdminIssues(request, project)
+  const db = caller.db
+  const admin = canAdminIssues(caller, project)
   return db.transaction(() => {
     resolveTodosForTarget(db, user.id, 'Issue', issue.id)
     const before = issueSnapshot(db, issue.id)
@@ -578,15 +572,15 @@ export function updateIssue(
         const current = labelsOf(db, [issue.id]).get(issue.id) ?? []
         let ids =
           changes.labels !== undefined
-            ? resolveLabels(request, project, changes.labels).map((l) => l.id)
+            ? resolveLabels(caller, project, changes.labels).map((l) => l.id)
             : current.map((l) => l.id)
-        if (changes.add_labels) ids = [...ids, ...resolveLabels(request, project, changes.add_labels).map((l) => l.id)]
+        if (changes.add_labels) ids = [...ids, ...resolveLabels(caller, project, changes.add_labels).map((l) => l.id)]
         if (changes.remove_labels) {
           const remove = new Set(changes.remove_labels.map((t) => t.toLowerCase()))
           const titles = new Map(
             [...current, ...(labelsOf(db, [issue.id]).get(issue.id) ?? [])].map((l) => [l.id, l.title.toLowerCase()]),
           )
-          const scope = projectLabelScope(request, project)
+          const scope = projectLabelScope(caller, project)
           for (const t of changes.remove_labels) {
             const l = findLabelTitleInScope(db, scope, t)
             if (l) titles.set(l.id, l.title.toLowerCase())
@@ -647,12 +641,12 @@ interface CopyOptions {
  * and assignees; the target's labels and milestone of the same titles; optionally the notes and
  * award emoji. Runs inside the caller's transaction.
  */
-function copyIssue(request: FastifyRequest, issue: IssueRow, target: ProjectRow, o: CopyOptions): IssueRow {
-  const db = request.server.burrow.db
+function copyIssue(caller: Caller, issue: IssueRow, target: ProjectRow, o: CopyOptions): IssueRow {
+  const db = caller.db
   // The same milestone when the target may use it (its own or its groups'), else one of the same title there.
   const milestone = issue.milestone_id !== null ? findMilestoneById(db, issue.milestone_id) : undefined
   const milestoneId = milestone
-    ? (milestoneFor(request, target, milestone.id) ??
+    ? (milestoneFor(caller, target, milestone.id) ??
       findProjectMilestoneIdByTitle(db, target.id, milestone.title) ??
       null)
     : null
@@ -669,7 +663,7 @@ function copyIssue(request: FastifyRequest, issue: IssueRow, target: ProjectRow,
     discussionLocked: issue.discussion_locked === null ? null : issue.discussion_locked === 1,
     createdAt: o.createdAt,
   })
-  const scope = projectLabelScope(request, target)
+  const scope = projectLabelScope(caller, target)
   const labelIds = (labelsOf(db, [issue.id]).get(issue.id) ?? [])
     .map((l) => findLabelTitleInScope(db, scope, l.title)?.id)
     .filter((id): id is number => id !== undefined)
@@ -677,7 +671,7 @@ function copyIssue(request: FastifyRequest, issue: IssueRow, target: ProjectRow,
   setAssignees(db, copy.id, assigneeIdsOf(db, [issue.id]).get(issue.id) ?? [])
   if (o.withNotes) {
     copyIssueNotes(db, issue.id, copy.id, target.id)
-    finishNotesCopy(db, issueTarget(issue), issueTarget(copy), request.perms)
+    finishNotesCopy(db, issueTarget(issue), issueTarget(copy), caller.perms)
     copyIssueResourceEvents(db, issue.id, copy.id)
   }
   if (o.withAwards) copyIssueAwards(db, issue.id, copy.id)
@@ -688,22 +682,22 @@ function copyIssue(request: FastifyRequest, issue: IssueRow, target: ProjectRow,
  * Moves an issue to another project (GitLab's move): the copy keeps author, creation time, notes
  * and award emoji; the original is closed with `moved_to_id`. Needs Reporter in both projects.
  */
-export function moveIssue(request: FastifyRequest, project: ProjectRow, issue: IssueRow, target: ProjectRow): IssueRow {
-  const user = request.actor.user
+export function moveIssue(caller: Caller, project: ProjectRow, issue: IssueRow, target: ProjectRow): IssueRow {
+  const user = caller.user
   if (!user) throw apiMessage(401, '401 Unauthorized')
   if (target.id === project.id) throw apiMessage(400, 'Cannot move issue to project it originates from!')
   if (issue.moved_to_id !== null) throw apiMessage(400, 'Cannot move issue which already has been moved!')
-  if (!canAdminIssues(request, project) || !canAdminIssues(request, target))
+  if (!canAdminIssues(caller, project) || !canAdminIssues(caller, target))
     throw apiMessage(400, 'Cannot move issue due to insufficient permissions!')
-  const db = request.server.burrow.db
+  const db = caller.db
   return db.transaction(() => {
-    const moved = copyIssue(request, issue, target, {
+    const moved = copyIssue(caller, issue, target, {
       authorId: issue.author_id,
       createdAt: issue.created_at,
       withNotes: true,
       withAwards: true,
     })
-    carryEpic(request, issue, moved, 'move')
+    carryEpic(caller, issue, moved, 'move')
     noteIssueCopied(db, issue, moved, user.id, 'moved')
     const now = nowIso()
     updateIssueRow(db, issue.id, {
@@ -744,20 +738,20 @@ export function moveIssue(request: FastifyRequest, project: ProjectRow, issue: I
  * with the notes when `withNotes`. Needs Reporter in both projects.
  */
 export function cloneIssue(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   issue: IssueRow,
   target: ProjectRow,
   withNotes: boolean,
 ): IssueRow {
-  const user = request.actor.user
+  const user = caller.user
   if (!user) throw apiMessage(401, '401 Unauthorized')
-  if (!canAdminIssues(request, project) || !canAdminIssues(request, target))
+  if (!canAdminIssues(caller, project) || !canAdminIssues(caller, target))
     throw apiMessage(400, 'Cannot clone issue due to insufficient permissions!')
-  const db = request.server.burrow.db
+  const db = caller.db
   return db.transaction(() => {
-    const clone = copyIssue(request, issue, target, { authorId: user.id, withNotes, withAwards: false })
-    carryEpic(request, issue, clone, 'clone')
+    const clone = copyIssue(caller, issue, target, { authorId: user.id, withNotes, withAwards: false })
+    carryEpic(caller, issue, clone, 'clone')
     noteIssueCopied(db, issue, clone, user.id, 'cloned')
     recordEvent(db, {
       authorId: user.id,
@@ -778,12 +772,12 @@ export function cloneIssue(
  * room between them when no gap is left.
  */
 export function reorderIssue(
-  request: FastifyRequest,
+  caller: Caller,
   issue: IssueRow,
   moveAfterId: number | undefined,
   moveBeforeId: number | undefined,
 ): IssueRow {
-  const db = request.server.burrow.db
+  const db = caller.db
   return db.transaction(() => {
     const neighbour = (id: number | undefined): IssueRow | undefined => {
       if (id === undefined) return undefined
@@ -815,8 +809,8 @@ export function reorderIssue(
 }
 
 /** Deletes an issue (Owner or administrator; the route checks) with its links, notes and awards. */
-export function deleteIssue(request: FastifyRequest, issue: IssueRow): void {
-  const db = request.server.burrow.db
+export function deleteIssue(caller: Caller, issue: IssueRow): void {
+  const db = caller.db
   db.transaction(() => deleteIssueRow(db, issue.id))()
 }
 
@@ -843,11 +837,11 @@ function trackableTarget(db: Db, t: Trackable): SystemNoteTarget {
 }
 
 /** Sets the estimate (seconds, not negative), with its system note. */
-export function setTimeEstimate(request: FastifyRequest, t: Trackable, seconds: number): TimeStats {
+export function setTimeEstimate(caller: Caller, t: Trackable, seconds: number): TimeStats {
   if (seconds < 0)
     throw validationFailed({ time_estimate: ['must have a valid format and be greater than or equal to zero.'] })
-  const db = request.server.burrow.db
-  const user = request.actor.user
+  const db = caller.db
+  const user = caller.user
   return db.transaction(() => {
     const before = trackableEstimate(db, t.type, t.id)
     setTrackableEstimate(db, t.type, t.id, seconds)
@@ -857,20 +851,15 @@ export function setTimeEstimate(request: FastifyRequest, t: Trackable, seconds: 
 }
 
 /** Clears the estimate. */
-export function resetTimeEstimate(request: FastifyRequest, t: Trackable): TimeStats {
-  return setTimeEstimate(request, t, 0)
+export function resetTimeEstimate(caller: Caller, t: Trackable): TimeStats {
+  return setTimeEstimate(caller, t, 0)
 }
 
 /** Logs time spent (negative subtracts, but never below zero in total). */
-export function addSpentTime(
-  request: FastifyRequest,
-  t: Trackable,
-  seconds: number,
-  summary?: string | null,
-): TimeStats {
-  const user = request.actor.user
+export function addSpentTime(caller: Caller, t: Trackable, seconds: number, summary?: string | null): TimeStats {
+  const user = caller.user
   if (!user) throw apiMessage(401, '401 Unauthorized')
-  const db = request.server.burrow.db
+  const db = caller.db
   return db.transaction(() => {
     if (totalTimeSpent(db, t.type, t.id) + seconds < 0)
       throw validationFailed({ base: ['Time to subtract exceeds the total time spent'] })
@@ -888,9 +877,9 @@ export function addSpentTime(
 }
 
 /** Removes every time log of the trackable, with its system note. */
-export function resetSpentTime(request: FastifyRequest, t: Trackable): TimeStats {
-  const db = request.server.burrow.db
-  const user = request.actor.user
+export function resetSpentTime(caller: Caller, t: Trackable): TimeStats {
+  const db = caller.db
+  const user = caller.user
   return db.transaction(() => {
     deleteTimelogs(db, t.type, t.id)
     if (user) noteTimeSpent(db, trackableTarget(db, t), user.id, 'reset')
@@ -914,37 +903,37 @@ export function issueParticipantIds(db: Db, issue: IssueRow, includeInternal: bo
  * milestone's in the readable projects of the group and its subgroups; confidential rule applied.
  */
 export function milestoneIssues(
-  request: FastifyRequest,
+  caller: Caller,
   milestone: MilestoneRow,
   page: { readonly limit: number; readonly offset: number },
 ): { rows: Readonly<Record<string, unknown>>[]; total: number } {
-  const { rows, total } = milestoneIssuePage(request, milestone, page)
+  const { rows, total } = milestoneIssuePage(caller, milestone, page)
   const origin: ReferenceOrigin =
     milestone.project_id !== null
       ? { kind: 'project', projectId: milestone.project_id }
       : { kind: 'group', groupId: milestone.group_id as number }
-  return { rows: presentIssues(request, rows, { origin }), total }
+  return { rows: presentIssues(caller, rows, { origin }), total }
 }
 
 /** Every issue of a milestone the caller can see (burndown charts), in manual order. */
-export function milestoneIssueRows(request: FastifyRequest, milestone: MilestoneRow): IssueRow[] {
-  return milestoneIssuePage(request, milestone, { limit: -1, offset: 0 }).rows
+export function milestoneIssueRows(caller: Caller, milestone: MilestoneRow): IssueRow[] {
+  return milestoneIssuePage(caller, milestone, { limit: -1, offset: 0 }).rows
 }
 
 function milestoneIssuePage(
-  request: FastifyRequest,
+  caller: Caller,
   milestone: MilestoneRow,
   page: { readonly limit: number; readonly offset: number },
 ): { rows: IssueRow[]; total: number } {
-  const db = request.server.burrow.db
-  const user = request.actor.user
+  const db = caller.db
+  const user = caller.user
   const viewer = user ? { id: user.id, isAdmin: user.is_admin === 1, external: user.external === 1 } : null
   let projectIds: number[]
   let reporterIds: number[]
   if (milestone.project_id !== null) {
     const project = findProjectById(db, milestone.project_id) as ProjectRow
     projectIds = [project.id]
-    reporterIds = canAdminIssues(request, project) ? [project.id] : []
+    reporterIds = canAdminIssues(caller, project) ? [project.id] : []
   } else {
     ;({ ids: projectIds, reporterIds } = readableProjects(db, viewer, {
       namespaceIds: groupAndDescendantIds(db, milestone.group_id as number),

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify'
+import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
@@ -88,7 +89,7 @@ function deprecatedName(params: { readonly name?: string; readonly label_id?: st
 }
 
 function one(request: FastifyRequest, label: LabelRow, forProject: boolean): LabelEntity {
-  return presentLabels(request, [label], { withCounts: true, forProject })[0]
+  return presentLabels(callerOf(request), [label], { withCounts: true, forProject })[0]
 }
 
 /** The place labels live in, as the label routes need it: a group or a project. */
@@ -114,7 +115,7 @@ const GROUP: LabelContainer<NamespaceRow> = {
   segment: 'groups',
   forProject: false,
   load: loadGroup,
-  visible: (request, group, flags) => groupLabelScope(request, group, groupFlags(flags)),
+  visible: (request, group, flags) => groupLabelScope(callerOf(request), group, groupFlags(flags)),
   own: (group) => ({ groupIds: [group.id], projectIds: [] }),
   owner: (group) => ({ groupId: group.id }),
 }
@@ -123,7 +124,8 @@ const PROJECT: LabelContainer<ProjectRow> = {
   segment: 'projects',
   forProject: true,
   load: loadProject,
-  visible: (request, project, flags) => projectLabelScope(request, project, flags.include_ancestor_groups ?? true),
+  visible: (request, project, flags) =>
+    projectLabelScope(callerOf(request), project, flags.include_ancestor_groups ?? true),
   // A group label cannot be changed through one of its projects.
   own: (project) => ({ groupIds: [], projectIds: [project.id] }),
   owner: (project) => ({ projectId: project.id }),
@@ -143,14 +145,14 @@ function labelRoutes<C>(place: LabelContainer<C>): FastifyPluginAsyncTypebox {
     idOrTitle: string,
     body: Readonly<Record<string, unknown>>,
   ): LabelEntity => {
-    const label = requireLabel(request, place.own(container), idOrTitle)
+    const label = requireLabel(callerOf(request), place.own(container), idOrTitle)
     checkUnmodifiedSince(request, label.updated_at)
-    return one(request, updateLabel(request, label, params(body), place.forProject), place.forProject)
+    return one(request, updateLabel(callerOf(request), label, params(body), place.forProject), place.forProject)
   }
   const destroy = (request: FastifyRequest, container: C, idOrTitle: string): void => {
-    const label = requireLabel(request, place.own(container), idOrTitle)
+    const label = requireLabel(callerOf(request), place.own(container), idOrTitle)
     checkUnmodifiedSince(request, label.updated_at)
-    destroyLabel(request, label)
+    destroyLabel(callerOf(request), label)
   }
   const base = `/${place.segment}/:id/labels`
 
@@ -164,7 +166,7 @@ function labelRoutes<C>(place: LabelContainer<C>): FastifyPluginAsyncTypebox {
         offset: page.offset,
       })
       setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-      return presentLabels(request, rows, {
+      return presentLabels(callerOf(request), rows, {
         withCounts: request.query.with_counts === true,
         forProject: place.forProject,
       })
@@ -174,7 +176,7 @@ function labelRoutes<C>(place: LabelContainer<C>): FastifyPluginAsyncTypebox {
       const container = place.load(request, request.params.id)
       return one(
         request,
-        requireLabel(request, place.visible(request, container, request.query), request.params.label_id),
+        requireLabel(callerOf(request), place.visible(request, container, request.query), request.params.label_id),
         place.forProject,
       )
     })
@@ -182,7 +184,7 @@ function labelRoutes<C>(place: LabelContainer<C>): FastifyPluginAsyncTypebox {
     app.post(base, { schema: { params: IdParams, body: CreateBody } }, async (request, reply) => {
       const container = managed(request, request.params.id)
       const label = createLabel(
-        request,
+        callerOf(request),
         place.owner(container),
         place.visible(request, container, {}),
         params(request.body),
@@ -215,7 +217,7 @@ function labelRoutes<C>(place: LabelContainer<C>): FastifyPluginAsyncTypebox {
       app.post(`${base}/:label_id/${verb}`, { schema: { params: LabelParams } }, async (request, reply) => {
         const user = currentUser(request)
         const container = place.load(request, request.params.id)
-        const label = requireLabel(request, place.visible(request, container, {}), request.params.label_id)
+        const label = requireLabel(callerOf(request), place.visible(request, container, {}), request.params.label_id)
         const changed =
           verb === 'subscribe'
             ? subscribe(request.server.burrow.db, label.id, user.id)
@@ -232,12 +234,12 @@ const labelPromotion: FastifyPluginAsyncTypebox = async (app) => {
   app.put('/projects/:id/labels/:label_id/promote', { schema: { params: LabelParams } }, async (request) => {
     currentUser(request)
     const project = loadProject(request, request.params.id, ADMIN_LABEL)
-    const label = requireLabel(request, PROJECT.own(project), request.params.label_id)
+    const label = requireLabel(callerOf(request), PROJECT.own(project), request.params.label_id)
     const ns = findNamespaceById(request.server.burrow.db, project.namespace_id)
     if (!ns || ns.kind !== 'group') throw apiMessage(400, 'Failed to promote project label to group label')
     // The label becomes the group's: promoting needs the right to manage the group's labels too.
     if (!request.perms.canInGroup(ns.id, ADMIN_LABEL)) throw forbidden()
-    return one(request, promoteLabel(request, ns, label), false)
+    return one(request, promoteLabel(callerOf(request), ns, label), false)
   })
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify'
+import type { Caller } from '../../platform/caller'
 import type { Db } from '../../platform/db/connection'
 import {
   deleteLabelRow,
@@ -37,11 +37,11 @@ function projectGroupChain(db: Db, project: ProjectRow, includeAncestors: boolea
 
 /** Labels a project sees: its own and its group's (and the group's ancestors' unless disabled). */
 export function projectLabelScope(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   includeAncestorGroups = true,
 ): LabelScope & { readonly order: readonly number[] } {
-  const chain = projectGroupChain(request.server.burrow.db, project, includeAncestorGroups)
+  const chain = projectGroupChain(caller.db, project, includeAncestorGroups)
   return { groupIds: chain, projectIds: [project.id], order: chain }
 }
 
@@ -50,14 +50,14 @@ export function projectLabelScope(
  * and the labels of its readable projects when `only_group_labels` is false.
  */
 export function groupLabelScope(
-  request: FastifyRequest,
+  caller: Caller,
   group: NamespaceRow,
   flags: GroupLabelFlags,
 ): LabelScope & { readonly order: readonly number[] } {
-  const db = request.server.burrow.db
+  const db = caller.db
   const order = [group.id, ...(flags.includeAncestorGroups ? namespaceAncestors(db, group.id).map((g) => g.id) : [])]
   const descendants = flags.includeDescendantGroups
-    ? groupAndDescendantIds(db, group.id).filter((id) => id !== group.id && readableGroup(request, id))
+    ? groupAndDescendantIds(db, group.id).filter((id) => id !== group.id && readableGroup(caller, id))
     : []
   const groupIds = [...order, ...descendants]
   let projectIds: number[] = []
@@ -66,14 +66,14 @@ export function groupLabelScope(
     const projects = db
       .prepare('SELECT * FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?))')
       .all(JSON.stringify(owners)) as ProjectRow[]
-    projectIds = projects.filter((p) => request.perms.canReadProject(p)).map((p) => p.id)
+    projectIds = projects.filter((p) => caller.perms.canReadProject(p)).map((p) => p.id)
   }
   return { groupIds, projectIds, order }
 }
 
-function readableGroup(request: FastifyRequest, id: number): boolean {
-  const g = findNamespaceById(request.server.burrow.db, id)
-  return g !== undefined && request.perms.canReadGroup(g)
+function readableGroup(caller: Caller, id: number): boolean {
+  const g = findNamespaceById(caller.db, id)
+  return g !== undefined && caller.perms.canReadGroup(g)
 }
 
 /** The scope of a scoped label (`workflow` of `workflow::ready`, `a::b` of `a::b::c`), or undefined for a plain label. */
@@ -106,34 +106,34 @@ export function keepOneLabelPerScope(db: Db, currentIds: readonly number[], next
 
 /** A label in the scope by id or title, or 404 `Label Not Found`. */
 export function requireLabel(
-  request: FastifyRequest,
+  caller: Caller,
   scope: LabelScope & { readonly order?: readonly number[] },
   idOrTitle: string,
 ): LabelRow {
-  const label = findLabelInScope(request.server.burrow.db, scope, idOrTitle, scope.order ?? [])
+  const label = findLabelInScope(caller.db, scope, idOrTitle, scope.order ?? [])
   if (!label) throw notFound('Label')
   return label
 }
 
 /** The issues the caller reads, for counts: every readable project's, with the confidential rule; null for administrators. */
-function issueReaderOf(request: FastifyRequest): IssueReader | null {
-  const user = request.actor.user
-  if (request.perms.isAdmin) return null
+function issueReaderOf(caller: Caller): IssueReader | null {
+  const user = caller.user
+  if (caller.perms.isAdmin) return null
   const viewer = user ? { id: user.id, isAdmin: false, external: user.external === 1 } : null
-  const { ids, reporterIds } = readableProjects(request.server.burrow.db, viewer, { nonArchived: false })
+  const { ids, reporterIds } = readableProjects(caller.db, viewer, { nonArchived: false })
   return { projectIds: ids, viewerId: user?.id ?? null, reporterProjectIds: reporterIds }
 }
 
 /** Serializes labels for the caller: subscriptions (and counts when asked) fetched once for the page. */
 export function presentLabels(
-  request: FastifyRequest,
+  caller: Caller,
   rows: readonly LabelRow[],
   options: { readonly withCounts: boolean; readonly forProject: boolean },
 ): LabelEntity[] {
-  const db = request.server.burrow.db
+  const db = caller.db
   const ids = rows.map((r) => r.id)
-  const subscribed = subscribedLabelIds(db, request.actor.user?.id ?? null, ids)
-  const counts = options.withCounts ? labelCounts(db, ids, issueReaderOf(request)) : undefined
+  const subscribed = subscribedLabelIds(db, caller.user?.id ?? null, ids)
+  const counts = options.withCounts ? labelCounts(db, ids, issueReaderOf(caller)) : undefined
   return rows.map((r) =>
     labelEntity(r, { subscribed: subscribed.has(r.id), counts: counts?.get(r.id), forProject: options.forProject }),
   )
@@ -175,7 +175,7 @@ export interface LabelCreateParams {
  * refuses a title the owner already sees (its own or an ancestor group's) with 409.
  */
 export function createLabel(
-  request: FastifyRequest,
+  caller: Caller,
   owner: { readonly groupId?: number; readonly projectId?: number },
   visible: LabelScope,
   params: LabelCreateParams,
@@ -187,7 +187,7 @@ export function createLabel(
   const title = titleOf(params.name as string)
   const color = colorOf(params.color as string)
   checkLabelDescription(params.description)
-  const db = request.server.burrow.db
+  const db = caller.db
   if (findLabelTitleInScope(db, visible, title)) throw conflict('Label already exists')
   const priority = owner.projectId !== undefined ? priorityOf(params.priority) : undefined
   return insertLabel(db, {
@@ -209,16 +209,11 @@ export interface LabelUpdateParams {
 }
 
 /** Updates a label; 400 when none of the updatable parameters was given (their names listed as GitLab does). */
-export function updateLabel(
-  request: FastifyRequest,
-  label: LabelRow,
-  params: LabelUpdateParams,
-  forProject: boolean,
-): LabelRow {
+export function updateLabel(caller: Caller, label: LabelRow, params: LabelUpdateParams, forProject: boolean): LabelRow {
   const names = forProject ? ['new_name', 'color', 'description', 'priority'] : ['new_name', 'color', 'description']
   const given = names.filter((n) => (params as Record<string, unknown>)[n] !== undefined)
   if (given.length === 0) throw paramError(`${names.join(', ')} are missing, at least one parameter must be provided`)
-  const db = request.server.burrow.db
+  const db = caller.db
   const title = params.new_name !== undefined ? titleOf(params.new_name) : undefined
   checkLabelDescription(params.description)
   if (title !== undefined && title.toLowerCase() !== label.title.toLowerCase()) {
@@ -237,8 +232,8 @@ export function updateLabel(
 }
 
 /** Deletes a label (its links and subscriptions go with it). */
-export function destroyLabel(request: FastifyRequest, label: LabelRow): void {
-  deleteLabelRow(request.server.burrow.db, label.id)
+export function destroyLabel(caller: Caller, label: LabelRow): void {
+  deleteLabelRow(caller.db, label.id)
 }
 
 /**
@@ -246,8 +241,8 @@ export function destroyLabel(request: FastifyRequest, label: LabelRow): void {
  * other projects are merged into it (their links move over), as GitLab's promotion does, so the
  * group ends up with one label where its projects had several.
  */
-export function promoteLabel(request: FastifyRequest, group: NamespaceRow, label: LabelRow): LabelRow {
-  const db = request.server.burrow.db
+export function promoteLabel(caller: Caller, group: NamespaceRow, label: LabelRow): LabelRow {
+  const db = caller.db
   return db.transaction(() => {
     const existing = findLabelTitleInScope(db, { groupIds: [group.id], projectIds: [] }, label.title)
     const target = existing ?? updateLabelRow(db, label.id, { group_id: group.id, project_id: null, priority: null })

@@ -1,6 +1,6 @@
-import type { FastifyRequest } from 'fastify'
+import { callerFor } from '../../platform/caller'
+import type { ServerContext } from '../../platform/context'
 import { AccessLevel } from '../../platform/auth/access'
-import { Permissions } from '../../platform/auth/permissions'
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
 import { findMergeRequestById, updateMergeRequestRow, type MergeRequestRow } from './queries'
@@ -11,7 +11,6 @@ import { findUserById } from '../users'
 import { projectSettings } from '../projects/entity'
 import { ApiError } from '../../platform/http/errors'
 import type { PipelineStatusEvent } from '../pipelines/ci-events'
-import { presentPipeline, presentPipelines } from '../pipelines/present'
 import { assertMergeable, mergeMergeRequest, type MergeOptions } from './merge'
 import { runInBackground } from './mergeability'
 import { noteAutoMerge } from '../notes/system-notes'
@@ -30,23 +29,6 @@ export const ACTIVE_PIPELINE_STATUSES: readonly CiStatus[] = [
 export function headPipelineOf(db: Db, mr: MergeRequestRow): PipelineRow | undefined {
   if (!mr.head_sha) return undefined
   return latestPipelineFor(db, mr.source_project_id, mr.source_branch, mr.head_sha)
-}
-
-/**
- * The merge request fields that come from CI: `pipeline` (PipelineBasic) and `head_pipeline`
- * (Pipeline) of the head pipeline, and when its builds started and finished.
- */
-export function mergeRequestPipelineFields(
-  request: FastifyRequest,
-  mr: MergeRequestRow,
-): Readonly<Record<string, unknown>> {
-  const head = headPipelineOf(request.server.burrow.db, mr)
-  return {
-    pipeline: head ? presentPipelines(request, [head])[0] : null,
-    head_pipeline: head ? presentPipeline(request, head) : null,
-    latest_build_started_at: head?.started_at ?? null,
-    latest_build_finished_at: head?.finished_at ?? null,
-  }
 }
 
 /**
@@ -87,16 +69,15 @@ export function disableAutoMerge(db: Db, mrId: number): void {
   db.prepare('DELETE FROM merge_request_auto_merges WHERE merge_request_id = ?').run(mrId)
 }
 
-/** The same request, acting as `user`: services take the caller from the request. */
-function actingAs(request: FastifyRequest, user: UserRow): FastifyRequest {
-  return Object.create(request, {
-    actor: { value: { user, method: 'personal_access_token', scopes: ['api'], tokenId: null, sudoBy: null } },
-    perms: { value: new Permissions(request.server.burrow.db, user) },
-  }) as FastifyRequest
+/** Where the pipeline event came from: merges run as their user but keep the request's origin. */
+interface EventOrigin {
+  readonly ctx: ServerContext
+  readonly baseUrl: string
+  readonly ip: string
 }
 
-async function autoMerge(request: FastifyRequest, mrId: number, pipeline: PipelineRow): Promise<void> {
-  const ctx = request.server.burrow
+async function autoMerge(origin: EventOrigin, mrId: number, pipeline: PipelineRow): Promise<void> {
+  const { ctx } = origin
   const mr = findMergeRequestById(ctx.db, mrId)
   if (!mr || mr.state !== 'opened' || mr.merge_when_pipeline_succeeds !== 1 || mr.head_sha !== pipeline.sha) return
   const pending = ctx.db
@@ -110,7 +91,7 @@ async function autoMerge(request: FastifyRequest, mrId: number, pipeline: Pipeli
   }
   if (!user || !project)
     return fail('The user who set the merge request to merge when the pipeline succeeds no longer exists')
-  const as = actingAs(request, user)
+  const as = callerFor(ctx, user, { baseUrl: origin.baseUrl, ip: origin.ip })
   if (!as.perms.canInProject(project, AccessLevel.DEVELOPER))
     return fail('The user who set the merge request to merge when the pipeline succeeds may no longer merge it')
   try {
@@ -136,11 +117,12 @@ async function autoMerge(request: FastifyRequest, mrId: number, pipeline: Pipeli
  */
 export function mergeWhenPipelineSucceeds({ ctx, request, pipeline }: PipelineStatusEvent): void {
   if (pipeline.status !== 'success' || !request) return
+  const origin: EventOrigin = { ctx, baseUrl: ctx.baseUrl(request), ip: request.ip }
   const rows = ctx.db
     .prepare(
       `SELECT id FROM merge_requests WHERE source_project_id = ? AND source_branch = ? AND head_sha = ? AND state = 'opened'
        AND merge_when_pipeline_succeeds = 1`,
     )
     .all(pipeline.project_id, pipeline.ref, pipeline.sha) as { id: number }[]
-  for (const { id } of rows) runInBackground(ctx, () => autoMerge(request, id, pipeline))
+  for (const { id } of rows) runInBackground(ctx, () => autoMerge(origin, id, pipeline))
 }

@@ -5,7 +5,7 @@
  * both go through here, so a comment can never merge what the endpoint would refuse.
  */
 
-import type { FastifyRequest } from 'fastify'
+import type { Caller } from '../../platform/caller'
 import { AccessLevel } from '../../platform/auth/access'
 import type { MergeRequestRow } from './queries'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
@@ -15,10 +15,10 @@ import { assertMergeable, mergeMergeRequest, type MergeOptions } from './merge'
 import { hasAccess, listProtectedBranches, rulesFor } from '../branches'
 
 /** Developer on an unprotected target branch; on a protected one, the rule's "allowed to merge" levels. */
-export function canMergeInto(request: FastifyRequest, project: ProjectRow, branch: string): boolean {
-  const rules = rulesFor(listProtectedBranches(request.server.burrow.db, project.id), branch)
-  if (rules.length === 0) return request.perms.canInProject(project, AccessLevel.DEVELOPER)
-  return hasAccess(request.perms, project, rules, 'merge')
+export function canMergeInto(caller: Caller, project: ProjectRow, branch: string): boolean {
+  const rules = rulesFor(listProtectedBranches(caller.db, project.id), branch)
+  if (rules.length === 0) return caller.perms.canInProject(project, AccessLevel.DEVELOPER)
+  return hasAccess(caller.perms, project, rules, 'merge')
 }
 
 /** `now`: merge at once; `when_pipeline_succeeds`: the head pipeline is still running and will merge it. */
@@ -30,27 +30,23 @@ export type MergeStrategy = 'now' | 'when_pipeline_succeeds'
  * a successful pipeline it does not have. `autoMerge` accepts waiting for a running head pipeline.
  */
 export function mergeStrategy(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   mr: MergeRequestRow,
   autoMerge: boolean,
 ): MergeStrategy {
-  if (!canMergeInto(request, project, mr.target_branch)) throw unauthorized()
+  if (!canMergeInto(caller, project, mr.target_branch)) throw unauthorized()
   assertMergeable(mr)
-  const head = headPipelineOf(request.server.burrow.db, mr)
+  const head = headPipelineOf(caller.db, mr)
   if (autoMerge && head && ACTIVE_PIPELINE_STATUSES.includes(head.status)) return 'when_pipeline_succeeds'
   if (!pipelineAllowsMerge(project, head)) throw apiMessage(405, '405 Method Not Allowed')
   return 'now'
 }
 
 /** The strategy as `mergeStrategy` decides it, or null where it refuses (GitLab's `can_merge?`). */
-export function availableMergeStrategy(
-  request: FastifyRequest,
-  project: ProjectRow,
-  mr: MergeRequestRow,
-): MergeStrategy | null {
+export function availableMergeStrategy(caller: Caller, project: ProjectRow, mr: MergeRequestRow): MergeStrategy | null {
   try {
-    return mergeStrategy(request, project, mr, true)
+    return mergeStrategy(caller, project, mr, true)
   } catch (error) {
     if (error instanceof ApiError) return null
     throw error
@@ -63,18 +59,18 @@ export function availableMergeStrategy(
  * branch's head (409 otherwise), as for `PUT …/merge`.
  */
 export async function mergeOrSchedule(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   mr: MergeRequestRow,
   user: UserRow,
   options: MergeOptions,
   autoMerge: boolean,
 ): Promise<{ readonly row: MergeRequestRow; readonly strategy: MergeStrategy }> {
-  const strategy = mergeStrategy(request, project, mr, autoMerge)
+  const strategy = mergeStrategy(caller, project, mr, autoMerge)
   if (strategy === 'when_pipeline_succeeds') {
     if (options.sha !== undefined && options.sha !== mr.head_sha)
       throw apiMessage(409, `SHA does not match HEAD of source branch: ${mr.head_sha ?? ''}`)
-    return { row: enableAutoMerge(request.server.burrow.db, mr, user, options), strategy }
+    return { row: enableAutoMerge(caller.db, mr, user, options), strategy }
   }
-  return { row: await mergeMergeRequest(request, project, mr, user, options), strategy }
+  return { row: await mergeMergeRequest(caller, project, mr, user, options), strategy }
 }

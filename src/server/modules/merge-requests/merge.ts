@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify'
+import type { Caller } from '../../platform/caller'
 import { AccessLevel } from '../../platform/auth/access'
 import type { ServerContext } from '../../platform/context'
 import { findIssueByIid, type IssueRow } from '../issues/queries'
@@ -55,13 +55,13 @@ export function assertMergeable(mr: MergeRequestRow): void {
  * merge, tells push listeners, and deletes the source branch when asked.
  */
 export async function mergeMergeRequest(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   mr: MergeRequestRow,
   user: UserRow,
   options: MergeOptions,
 ): Promise<MergeRequestRow> {
-  const ctx = request.server.burrow
+  const ctx = caller.ctx
   assertRepositoryWritable(ctx.db, project)
   const heads = await branchHeads(ctx, mr)
   if (!heads.source || !heads.target) throw apiMessage(405, '405 Method Not Allowed')
@@ -128,7 +128,7 @@ export async function mergeMergeRequest(
   const remove =
     options.shouldRemoveSourceBranch ?? (mr.should_remove_source_branch === 1 || mr.force_remove_source_branch === 1)
   if (remove) await removeSourceBranch(ctx, mr, heads.source, user)
-  closeReferencedIssues(request, project, row)
+  closeReferencedIssues(caller, project, row)
   return findMergeRequestById(ctx.db, mr.id) as MergeRequestRow
 }
 
@@ -190,13 +190,13 @@ export interface ClosableIssue {
  * The issues the description's closing patterns name that the caller may read: `#N` in the merge
  * request's project, `group/project#N` elsewhere. Unknown projects and issues are skipped.
  */
-export function closableIssues(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow): ClosableIssue[] {
-  const db = request.server.burrow.db
+export function closableIssues(caller: Caller, project: ProjectRow, mr: MergeRequestRow): ClosableIssue[] {
+  const db = caller.db
   const found: ClosableIssue[] = []
   for (const ref of closingReferences(mr.description)) {
     const owner = ref.projectPath === null ? project : findProject(db, ref.projectPath)
     const issue = owner ? findIssueByIid(db, owner.id, ref.iid) : undefined
-    if (owner && issue && canReadIssue(request, owner, issue)) found.push({ project: owner, issue })
+    if (owner && issue && canReadIssue(caller, owner, issue)) found.push({ project: owner, issue })
   }
   return found
 }
@@ -205,12 +205,12 @@ export function closableIssues(request: FastifyRequest, project: ProjectRow, mr:
  * Closes the open issues the description references with closing patterns once the merge request
  * is merged, as the merging user; an issue that user may not close stays open.
  */
-export function closeReferencedIssues(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow): void {
-  for (const { project: owner, issue } of closableIssues(request, project, mr)) {
-    if (issue.state !== 'opened' || isReadOnly(owner) || !request.perms.canInProject(owner, AccessLevel.REPORTER))
+export function closeReferencedIssues(caller: Caller, project: ProjectRow, mr: MergeRequestRow): void {
+  for (const { project: owner, issue } of closableIssues(caller, project, mr)) {
+    if (issue.state !== 'opened' || isReadOnly(owner) || !caller.perms.canInProject(owner, AccessLevel.REPORTER))
       continue
     try {
-      updateIssue(request, owner, issue, { state_event: 'close', state_source: { mergeRequestId: mr.id } })
+      updateIssue(caller, owner, issue, { state_event: 'close', state_source: { mergeRequestId: mr.id } })
     } catch {
       // A refused close (permissions, archived project) must not undo the merge.
     }

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
@@ -34,7 +35,8 @@ import {
 } from '../../platform/http/errors'
 import { pageOf, paginateArray, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadGroup, loadProject } from '../../platform/http/resolve'
-import { cancelAutoMerge } from './auto-merge'
+import { cancelAutoMerge, headPipelineOf } from './auto-merge'
+import { presentPipeline, presentPipelines } from '../pipelines/present'
 import { buildMergeRef, closableIssues, startRebase } from './merge'
 import { mergeOrSchedule } from './merge-orchestration'
 import {
@@ -227,14 +229,30 @@ async function detail(
   await linkDeployedMergeRequests(request.server.burrow, [project.id])
   const current = findMergeRequestById(request.server.burrow.db, mr.id) ?? mr
   return presentMergeRequestDetail(
-    request,
+    callerOf(request),
     project,
     { ...mr, first_deployed_to_production_at: current.first_deployed_to_production_at },
     {
       includeDivergedCommitsCount: q.include_diverged_commits_count,
       includeRebaseInProgress: q.include_rebase_in_progress,
     },
+    mergeRequestPipelineFields(request, mr),
   )
+}
+
+/**
+ * The merge request fields that come from CI: `pipeline` (PipelineBasic) and `head_pipeline`
+ * (Pipeline) of the head pipeline, and when its builds started and finished. Built here because
+ * the pipeline presenters still take a request.
+ */
+function mergeRequestPipelineFields(request: FastifyRequest, mr: MergeRequestRow): Readonly<Record<string, unknown>> {
+  const head = headPipelineOf(request.server.burrow.db, mr)
+  return {
+    pipeline: head ? presentPipelines(request, [head])[0] : null,
+    head_pipeline: head ? presentPipeline(request, head) : null,
+    latest_build_started_at: head?.started_at ?? null,
+    latest_build_finished_at: head?.finished_at ?? null,
+  }
 }
 
 // ---- list filters ---------------------------------------------------------------------------
@@ -389,7 +407,7 @@ async function sendList(
     rows = rows.map((r) => (r.state === 'opened' ? { ...r, merge_status: 'checking' as const } : r))
   }
   setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-  return presentMergeRequests(request, rows, {
+  return presentMergeRequests(callerOf(request), rows, {
     relativeTo,
     withLabelDetails: boolParam(q.with_labels_details),
     simple: q.view === 'simple',
@@ -435,7 +453,7 @@ function canApprove(request: FastifyRequest, mr: MergeRequestRow, user: UserRow)
   const project = request.server.burrow.db
     .prepare('SELECT * FROM projects WHERE id = ?')
     .get(mr.project_id) as ProjectRow
-  return canApproveMergeRequest(request, project, mr, user)
+  return canApproveMergeRequest(callerOf(request), project, mr, user)
 }
 
 function diffLimits(request: FastifyRequest, raw: boolean): DiffLimits {
@@ -549,7 +567,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
         loadMrProject(request, textParam('target_project_id', body.target_project_id))
         throw apiMessage(422, ['Validate fork Source project is not a fork of the target project'])
       }
-      const mr = await createMergeRequest(request, source, target, toInput(body), user)
+      const mr = await createMergeRequest(callerOf(request), source, target, toInput(body), user)
       queueMergeabilityCheck(request.server.burrow, mr.id)
       return reply
         .code(201)
@@ -592,7 +610,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
         throw missingParam(
           'title, description, target_branch, state_event, labels, add_labels, remove_labels, assignee_id, assignee_ids, reviewer_ids, milestone_id, remove_source_branch, squash, discussion_locked, allow_collaboration, allow_maintainer_to_push',
         )
-      const row = await updateMergeRequest(request, project, mr, toInput(request.body), user)
+      const row = await updateMergeRequest(callerOf(request), project, mr, toInput(request.body), user)
       if (row.state === 'opened' && (row.target_branch !== mr.target_branch || mr.state !== 'opened'))
         queueMergeabilityCheck(request.server.burrow, row.id)
       return detail(
@@ -611,7 +629,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
       const project = loadMrProject(request, request.params.id, AccessLevel.OWNER)
       const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
       checkUnmodifiedSince(request, mr.updated_at)
-      destroyMergeRequest(request, mr)
+      destroyMergeRequest(callerOf(request), mr)
       return reply.code(204).send()
     },
   )
@@ -634,7 +652,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
       // With a head pipeline still running, "merge when the pipeline succeeds" waits for it; without
       // one (or once it has finished) the merge happens now, as GitLab does.
       const { row } = await mergeOrSchedule(
-        request,
+        callerOf(request),
         project,
         mr,
         user,
@@ -697,8 +715,8 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const project = loadMrProject(request, request.params.id)
       const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-      const issues = closableIssues(request, project, mr).map((c) => c.issue)
-      const entities = presentIssues(request, issues, { origin: { kind: 'project', projectId: project.id } })
+      const issues = closableIssues(callerOf(request), project, mr).map((c) => c.issue)
+      const entities = presentIssues(callerOf(request), issues, { origin: { kind: 'project', projectId: project.id } })
       return paginateArray(request, reply, request.server.burrow.baseUrl(request), entities)
     },
   )
@@ -829,7 +847,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
       const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
       if (request.body.sha !== undefined && request.body.sha !== mr.head_sha)
         throw apiMessage(409, `SHA does not match HEAD of source branch: ${mr.head_sha ?? ''}`)
-      if (!approveMergeRequest(request, project, mr, user)) throw unauthorized()
+      if (!approveMergeRequest(callerOf(request), project, mr, user)) throw unauthorized()
       return reply.code(201).send(approvalsEntity(request, mr))
     },
   )
@@ -841,7 +859,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
       const user = currentUser(request)
       const project = loadMrProject(request, request.params.id)
       const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-      if (!unapproveMergeRequest(request, mr, user)) throw notFound()
+      if (!unapproveMergeRequest(callerOf(request), mr, user)) throw notFound()
       return reply.code(201).send(approvalsEntity(request, mr))
     },
   )
@@ -865,7 +883,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
       })
       const baseUrl = request.server.burrow.baseUrl(request)
       const p = findProjectWithNamespace(db, project.id)
-      const [target] = presentMergeRequests(request, [mr], {
+      const [target] = presentMergeRequests(callerOf(request), [mr], {
         relativeTo: { kind: 'project', path: projectPathOf(request, project) },
       })
       return reply.code(201).send({
@@ -930,7 +948,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
       const { mr } = timeWriter(request)
       const seconds = durationOf((request.body as Record<string, unknown> | undefined)?.duration)
       if (seconds < 0) throw apiMessage(400, 'Invalid time duration')
-      return reply.code(200).send(setTimeEstimate(request, trackableOf(mr), seconds))
+      return reply.code(200).send(setTimeEstimate(callerOf(request), trackableOf(mr), seconds))
     },
   )
   app.post(
@@ -938,7 +956,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: MrParams } },
     async (request, reply) => {
       const { mr } = timeWriter(request)
-      return reply.code(200).send(resetTimeEstimate(request, trackableOf(mr)))
+      return reply.code(200).send(resetTimeEstimate(callerOf(request), trackableOf(mr)))
     },
   )
   app.post(
@@ -952,7 +970,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
         .code(201)
         .send(
           addSpentTime(
-            request,
+            callerOf(request),
             trackableOf(mr),
             seconds,
             body.summary === undefined ? null : textParam('summary', body.summary),
@@ -965,7 +983,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: MrParams } },
     async (request, reply) => {
       const { mr } = timeWriter(request)
-      return reply.code(200).send(resetSpentTime(request, trackableOf(mr)))
+      return reply.code(200).send(resetSpentTime(callerOf(request), trackableOf(mr)))
     },
   )
 

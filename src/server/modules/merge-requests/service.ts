@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify'
+import type { Caller } from '../../platform/caller'
 import type { Permissions } from '../../platform/auth/permissions'
 import { AccessLevel } from '../../platform/auth/access'
 import type { Db } from '../../platform/db/connection'
@@ -32,7 +32,6 @@ import { projectGitDir, repoExists } from '../../platform/git/project-repo'
 import { resolveCommit } from '../../platform/git/refs'
 import { gitText, isValidRef } from '../../platform/git/git'
 import { apiMessage, validationFailed, type ApiError } from '../../platform/http/errors'
-import { mergeRequestPipelineFields } from './auto-merge'
 import { recordEvent } from '../events'
 import { closingReferences } from './merge'
 import { presentMilestones } from '../milestones/service'
@@ -83,12 +82,12 @@ function projectPaths(db: Db, ids: readonly number[]): Map<number, string> {
  * are each fetched once for the whole page.
  */
 export function presentMergeRequests(
-  request: FastifyRequest,
+  caller: Caller,
   rows: readonly MergeRequestRow[],
   options: PresentOptions = {},
 ): Readonly<Record<string, unknown>>[] {
-  const db = request.server.burrow.db
-  const baseUrl = request.server.burrow.baseUrl(request)
+  const db = caller.db
+  const baseUrl = caller.baseUrl
   const paths = projectPaths(
     db,
     rows.map((r) => r.project_id),
@@ -106,7 +105,7 @@ export function presentMergeRequests(
   const counts = countsOf(db, ids)
   const milestoneIds = [...new Set(rows.map((r) => r.milestone_id).filter((id): id is number => id !== null))]
   const milestoneRows = [...milestonesById(db, milestoneIds).values()]
-  const milestones = new Map(presentMilestones(request, milestoneRows).map((m) => [m.id, m]))
+  const milestones = new Map(presentMilestones(caller, milestoneRows).map((m) => [m.id, m]))
   return rows.map((r) =>
     mergeRequestEntity(r, {
       baseUrl,
@@ -137,16 +136,17 @@ export function participantIds(db: Db, mr: MergeRequestRow): number[] {
 
 /** The single merge request form with the git-derived counters (changes, diverged commits). */
 export async function presentMergeRequestDetail(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   mr: MergeRequestRow,
-  options: { readonly includeDivergedCommitsCount?: boolean; readonly includeRebaseInProgress?: boolean } = {},
+  options: { readonly includeDivergedCommitsCount?: boolean; readonly includeRebaseInProgress?: boolean },
+  pipelineFields: Readonly<Record<string, unknown>>,
 ): Promise<Readonly<Record<string, unknown>>> {
-  const db = request.server.burrow.db
-  const [basic] = presentMergeRequests(request, [mr], {
+  const db = caller.db
+  const [basic] = presentMergeRequests(caller, [mr], {
     relativeTo: { kind: 'project', path: projectPaths(db, [project.id]).get(project.id) ?? '' },
   })
-  const gitDir = projectGitDir(request.server.burrow, project)
+  const gitDir = projectGitDir(caller.ctx, project)
   let changesCount = 0
   let diverged: number | undefined
   if (repoExists(gitDir) && mr.head_sha && mr.base_sha) {
@@ -162,27 +162,27 @@ export async function presentMergeRequestDetail(
       : null
     diverged = target && mr.base_sha ? await countCommitsBetween(gitDir, mr.base_sha, target).catch(() => 0) : 0
   }
-  const user = request.actor.user
+  const user = caller.user
   const detail: MergeRequestDetail = {
     subscribed: isSubscribed(db, 'MergeRequest', mr.id, user?.id ?? null, participantIds(db, mr)),
     changesCount,
-    canMerge: request.perms.canInProject(project, AccessLevel.DEVELOPER),
+    canMerge: caller.perms.canInProject(project, AccessLevel.DEVELOPER),
     divergedCommitsCount: diverged,
     includeRebaseInProgress: options.includeRebaseInProgress ?? false,
     overflow: false,
   }
-  return { ...basic, ...mergeRequestDetailFields(mr, detail), ...mergeRequestPipelineFields(request, mr) }
+  return { ...basic, ...mergeRequestDetailFields(mr, detail), ...pipelineFields }
 }
 
 /** One page of a milestone's merge requests the caller may see, oldest first, as GitLab lists them. */
 export function milestoneMergeRequests(
-  request: FastifyRequest,
+  caller: Caller,
   milestone: MilestoneRow,
   page: { readonly limit: number; readonly offset: number },
 ): { rows: Readonly<Record<string, unknown>>[]; total: number } {
-  const user = request.actor.user
+  const user = caller.user
   const { rows, total } = listMergeRequests(
-    request.server.burrow.db,
+    caller.db,
     {
       viewer: user ? { id: user.id, isAdmin: user.is_admin === 1, external: user.external === 1 } : null,
       milestoneId: milestone.id,
@@ -191,7 +191,7 @@ export function milestoneMergeRequests(
     },
     page,
   )
-  return { rows: presentMergeRequests(request, rows), total }
+  return { rows: presentMergeRequests(caller, rows), total }
 }
 
 /**
@@ -200,13 +200,13 @@ export function milestoneMergeRequests(
  * `related_merge_requests` / `closed_by` endpoints and its merge_requests_count.
  */
 export function mergeRequestsReferencingIssue(
-  request: FastifyRequest,
+  caller: Caller,
   projectId: number,
   issueIid: number,
   kind: 'related' | 'closed_by',
 ): Readonly<Record<string, unknown>>[] {
-  const db = request.server.burrow.db
-  const user = request.actor.user
+  const db = caller.db
+  const user = caller.user
   const candidates = db
     .prepare('SELECT id FROM merge_requests WHERE project_id = ? AND description LIKE ? ORDER BY id DESC')
     .all(projectId, `%#${issueIid}%`) as { id: number }[]
@@ -233,7 +233,7 @@ export function mergeRequestsReferencingIssue(
           }))
     return refs.some((ref) => ref.projectPath === null && ref.iid === issueIid)
   })
-  return presentMergeRequests(request, matching)
+  return presentMergeRequests(caller, matching)
 }
 
 /** Whoever holds `perms` may read the project's merge requests (merge_requests_access_level). */
@@ -300,9 +300,9 @@ export interface MergeRequestInput {
 }
 
 /** Label ids for titles in the project's scope; missing titles become project labels, as GitLab does. */
-function labelIdsFor(request: FastifyRequest, project: ProjectRow, titles: readonly string[]): number[] {
-  const db = request.server.burrow.db
-  const scope = projectLabelScope(request, project)
+function labelIdsFor(caller: Caller, project: ProjectRow, titles: readonly string[]): number[] {
+  const db = caller.db
+  const scope = projectLabelScope(caller, project)
   const ids: number[] = []
   for (const raw of titles) {
     const title = raw.trim()
@@ -316,21 +316,17 @@ function labelIdsFor(request: FastifyRequest, project: ProjectRow, titles: reado
 }
 
 /** Milestone ids a merge request of this project may use: the project's own or its groups'. */
-function checkMilestone(
-  request: FastifyRequest,
-  project: ProjectRow,
-  id: number | null | undefined,
-): number | null | undefined {
+function checkMilestone(caller: Caller, project: ProjectRow, id: number | null | undefined): number | null | undefined {
   if (id === undefined || id === null) return id
   if (id === 0) return null
-  const m = findMilestoneById(request.server.burrow.db, id)
+  const m = findMilestoneById(caller.db, id)
   if (!m) return null
   if (m.project_id === project.id) return m.id
   if (m.group_id !== null) {
-    let ns = findNamespaceById(request.server.burrow.db, project.namespace_id)
+    let ns = findNamespaceById(caller.db, project.namespace_id)
     while (ns) {
       if (ns.id === m.group_id) return m.id
-      ns = ns.parent_id ? findNamespaceById(request.server.burrow.db, ns.parent_id) : undefined
+      ns = ns.parent_id ? findNamespaceById(caller.db, ns.parent_id) : undefined
     }
   }
   return null
@@ -394,14 +390,14 @@ function approvalsBeforeMerge(project: ProjectRow, given: number | undefined): n
  * event, to-dos for assignees and reviewers, and queues the mergeability check.
  */
 export async function createMergeRequest(
-  request: FastifyRequest,
+  caller: Caller,
   source: ProjectRow,
   target: ProjectRow,
   input: MergeRequestInput,
   author: UserRow,
 ): Promise<MergeRequestRow> {
-  const db = request.server.burrow.db
-  const ctx = request.server.burrow
+  const db = caller.db
+  const ctx = caller.ctx
   const sourceBranch = input.source_branch as string
   const targetBranch = input.target_branch as string
   const title = titleOf(input.title)
@@ -439,7 +435,7 @@ export async function createMergeRequest(
       title,
       description,
       authorId: author.id,
-      milestoneId: checkMilestone(request, target, input.milestone_id) ?? null,
+      milestoneId: checkMilestone(caller, target, input.milestone_id) ?? null,
       shouldRemoveSourceBranch: input.remove_source_branch ?? null,
       allowCollaboration: input.allow_collaboration ?? input.allow_maintainer_to_push ?? false,
       squash: input.squash ?? false,
@@ -450,7 +446,7 @@ export async function createMergeRequest(
     setUserLinks(db, 'merge_request_assignees', row.id, assigneeIds)
     setUserLinks(db, 'merge_request_reviewers', row.id, reviewerIds)
     if (input.labels)
-      setMergeRequestLabels(db, row.id, keepOneLabelPerScope(db, [], labelIdsFor(request, target, input.labels)))
+      setMergeRequestLabels(db, row.id, keepOneLabelPerScope(db, [], labelIdsFor(caller, target, input.labels)))
     recordCreation(db, mergeRequestTarget(row), author.id, mergeRequestSnapshot(db, row.id))
     recordEvent(db, {
       authorId: author.id,
@@ -478,17 +474,17 @@ export async function createMergeRequest(
  * the new ones), and `state_event` close/reopen with their events. Returns the new row.
  */
 export async function updateMergeRequest(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   mr: MergeRequestRow,
   input: MergeRequestInput,
   actor: UserRow,
 ): Promise<MergeRequestRow> {
-  const db = request.server.burrow.db
+  const db = caller.db
   const changes: { -readonly [K in keyof MergeRequestChanges]: MergeRequestChanges[K] } = {}
   if (input.title !== undefined) titleOf(input.title)
   if (input.target_branch !== undefined && input.target_branch !== mr.target_branch) {
-    const gitDir = projectGitDir(request.server.burrow, project)
+    const gitDir = projectGitDir(caller.ctx, project)
     const head =
       isValidRef(input.target_branch) && repoExists(gitDir)
         ? await resolveCommit(gitDir, `refs/heads/${input.target_branch}`)
@@ -512,7 +508,7 @@ export async function updateMergeRequest(
     changes.start_sha = head
     changes.merge_status = 'unchecked'
   }
-  return applyMergeRequestUpdate(request, project, mr, input, actor, changes)
+  return applyMergeRequestUpdate(caller, project, mr, input, actor, changes)
 }
 
 /**
@@ -522,19 +518,19 @@ export async function updateMergeRequest(
  * call it directly, inside their note's transaction.
  */
 export function applyMergeRequestUpdate(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   mr: MergeRequestRow,
   input: MergeRequestInput,
   actor: UserRow,
   branchChanges: MergeRequestChanges = {},
 ): MergeRequestRow {
-  const db = request.server.burrow.db
+  const db = caller.db
   const changes: { -readonly [K in keyof MergeRequestChanges]: MergeRequestChanges[K] } = { ...branchChanges }
   if (input.title !== undefined) changes.title = titleOf(input.title)
   if (input.description !== undefined) changes.description = descriptionOf(input.description) ?? null
   if (input.milestone_id !== undefined)
-    changes.milestone_id = checkMilestone(request, project, input.milestone_id) ?? null
+    changes.milestone_id = checkMilestone(caller, project, input.milestone_id) ?? null
   if (input.remove_source_branch !== undefined) changes.should_remove_source_branch = Number(input.remove_source_branch)
   if (input.squash !== undefined) changes.squash = Number(input.squash)
   if (input.discussion_locked !== undefined) changes.discussion_locked = Number(input.discussion_locked)
@@ -576,7 +572,7 @@ export function applyMergeRequestUpdate(
         keepOneLabelPerScope(
           db,
           current.map((l) => l.id),
-          labelIdsFor(request, project, titles),
+          labelIdsFor(caller, project, titles),
         ),
       )
     }
@@ -613,12 +609,12 @@ export function applyMergeRequestUpdate(
 
 /** Whether this user may approve: a Developer, and not its author unless the project allows that (off by default). */
 export function canApproveMergeRequest(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   mr: MergeRequestRow,
   user: UserRow,
 ): boolean {
-  if (!request.perms.canInProject(project, AccessLevel.DEVELOPER)) return false
+  if (!caller.perms.canInProject(project, AccessLevel.DEVELOPER)) return false
   return mr.author_id !== user.id || projectSettings(project.settings).merge_requests_author_approval === true
 }
 
@@ -626,14 +622,9 @@ export function canApproveMergeRequest(
  * Approves as `user` (an `approved` event, the user's to-dos on it settled): false when the merge
  * request is not open, the user may not approve, or already did.
  */
-export function approveMergeRequest(
-  request: FastifyRequest,
-  project: ProjectRow,
-  mr: MergeRequestRow,
-  user: UserRow,
-): boolean {
-  if (mr.state !== 'opened' || !canApproveMergeRequest(request, project, mr, user)) return false
-  const db = request.server.burrow.db
+export function approveMergeRequest(caller: Caller, project: ProjectRow, mr: MergeRequestRow, user: UserRow): boolean {
+  if (mr.state !== 'opened' || !canApproveMergeRequest(caller, project, mr, user)) return false
+  const db = caller.db
   return db.transaction(() => {
     if (!insertApproval(db, mr.id, user.id)) return false
     noteApproval(db, mr, user.id, true)
@@ -652,8 +643,8 @@ export function approveMergeRequest(
 }
 
 /** Takes back `user`'s approval (`unapproved this merge request`); false when there was none. */
-export function unapproveMergeRequest(request: FastifyRequest, mr: MergeRequestRow, user: UserRow): boolean {
-  const db = request.server.burrow.db
+export function unapproveMergeRequest(caller: Caller, mr: MergeRequestRow, user: UserRow): boolean {
+  const db = caller.db
   return db.transaction(() => {
     if (!deleteApproval(db, mr.id, user.id)) return false
     noteApproval(db, mr, user.id, false)
@@ -662,6 +653,6 @@ export function unapproveMergeRequest(request: FastifyRequest, mr: MergeRequestR
 }
 
 /** Deletes a merge request with its links, notes, votes, time logs and to-dos. */
-export function destroyMergeRequest(request: FastifyRequest, mr: MergeRequestRow): void {
-  deleteMergeRequestRow(request.server.burrow.db, mr.id)
+export function destroyMergeRequest(caller: Caller, mr: MergeRequestRow): void {
+  deleteMergeRequestRow(caller.db, mr.id)
 }

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
@@ -85,7 +86,7 @@ function sendPage(
   const page = pageOf(request.query as Record<string, unknown>)
   const { rows, total } = listMilestones(request.server.burrow.db, filter, { limit: page.perPage, offset: page.offset })
   setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-  return presentMilestones(request, rows)
+  return presentMilestones(callerOf(request), rows)
 }
 
 /** The owner's own milestone with this global id, or 404 `Milestone Not Found`. */
@@ -120,14 +121,14 @@ function memberRoutes(base: string, load: OwnerLoader): FastifyPluginAsyncTypebo
   return async (app) => {
     app.get(`${base}/:milestone_id`, { schema: { params: MilestoneParams } }, async (request) => {
       const owner = load(request, request.params.id)
-      return presentMilestones(request, [ownMilestone(request, owner, request.params.milestone_id)])[0]
+      return presentMilestones(callerOf(request), [ownMilestone(request, owner, request.params.milestone_id)])[0]
     })
 
     app.post(base, { schema: { params: IdParams, body: CreateBody } }, async (request, reply) => {
       const user = currentUser(request)
       const owner = load(request, request.params.id, ADMIN_MILESTONE)
-      const row = createMilestone(request, owner, request.body, user.id)
-      return reply.code(201).send(presentMilestones(request, [row])[0])
+      const row = createMilestone(callerOf(request), owner, request.body, user.id)
+      return reply.code(201).send(presentMilestones(callerOf(request), [row])[0])
     })
 
     app.put(`${base}/:milestone_id`, { schema: { params: MilestoneParams, body: UpdateBody } }, async (request) => {
@@ -135,7 +136,9 @@ function memberRoutes(base: string, load: OwnerLoader): FastifyPluginAsyncTypebo
       const owner = load(request, request.params.id, ADMIN_MILESTONE)
       const milestone = ownMilestone(request, owner, request.params.milestone_id)
       checkUnmodifiedSince(request, milestone.updated_at)
-      return presentMilestones(request, [updateMilestone(request, owner, milestone, request.body, user.id)])[0]
+      return presentMilestones(callerOf(request), [
+        updateMilestone(callerOf(request), owner, milestone, request.body, user.id),
+      ])[0]
     })
 
     app.delete(`${base}/:milestone_id`, { schema: { params: MilestoneParams } }, async (request, reply) => {
@@ -143,7 +146,7 @@ function memberRoutes(base: string, load: OwnerLoader): FastifyPluginAsyncTypebo
       const owner = load(request, request.params.id, DELETE_MILESTONE)
       const milestone = ownMilestone(request, owner, request.params.milestone_id)
       checkUnmodifiedSince(request, milestone.updated_at)
-      destroyMilestone(request, owner, milestone, user.id)
+      destroyMilestone(callerOf(request), owner, milestone, user.id)
       return reply.code(204).send()
     })
 
@@ -155,7 +158,10 @@ function memberRoutes(base: string, load: OwnerLoader): FastifyPluginAsyncTypebo
           const owner = load(request, request.params.id)
           const milestone = ownMilestone(request, owner, request.params.milestone_id)
           const page = pageOf(request.query as Record<string, unknown>)
-          const { rows, total } = milestoneItems(request, milestone, kind, { limit: page.perPage, offset: page.offset })
+          const { rows, total } = milestoneItems(callerOf(request), milestone, kind, {
+            limit: page.perPage,
+            offset: page.offset,
+          })
           setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
           return rows
         },
@@ -165,7 +171,7 @@ function memberRoutes(base: string, load: OwnerLoader): FastifyPluginAsyncTypebo
     // The whole chart in one answer, unpaginated, as GitLab presents it.
     app.get(`${base}/:milestone_id/burndown_events`, { schema: { params: MilestoneParams } }, async (request) => {
       const owner = load(request, request.params.id)
-      return burndownEvents(request, ownMilestone(request, owner, request.params.milestone_id))
+      return burndownEvents(callerOf(request), ownMilestone(request, owner, request.params.milestone_id))
     })
   }
 }
@@ -194,7 +200,7 @@ const projectMilestones: FastifyPluginAsyncTypebox = async (app) => {
       if (!group || group.kind !== 'group') throw apiMessage(400, 'Project does not belong to a group.')
       if (!request.perms.canInGroup(group.id, AccessLevel.DEVELOPER)) throw forbidden()
       const milestone = ownMilestone(request, { kind: 'project', project }, request.params.milestone_id)
-      return presentMilestones(request, [promoteMilestone(request, group, milestone)])[0]
+      return presentMilestones(callerOf(request), [promoteMilestone(callerOf(request), group, milestone)])[0]
     },
   )
 }

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify'
+import type { Caller } from '../../platform/caller'
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
 import { clearIssuesMilestone, moveIssuesToMilestone } from '../issues/queries'
@@ -27,14 +27,14 @@ export type MilestoneOwner =
 const TITLE_TAKEN = 'already being used for another group or project milestone.'
 
 /** Serializes a page of milestones with every owner path fetched in at most two queries. */
-export function presentMilestones(request: FastifyRequest, rows: readonly MilestoneRow[]): MilestoneEntity[] {
-  const db = request.server.burrow.db
+export function presentMilestones(caller: Caller, rows: readonly MilestoneRow[]): MilestoneEntity[] {
+  const db = caller.db
   const paths = ownerPaths(
     db,
     [...new Set(rows.filter((r) => r.project_id !== null).map((r) => r.project_id as number))],
     [...new Set(rows.filter((r) => r.group_id !== null).map((r) => r.group_id as number))],
   )
-  const baseUrl = request.server.burrow.baseUrl(request)
+  const baseUrl = caller.baseUrl
   const today = todayIso()
   return rows.map((r) =>
     milestoneEntity(
@@ -88,7 +88,7 @@ export interface MilestoneCreateParams {
 
 /** Creates a milestone and records the `created` event. */
 export function createMilestone(
-  request: FastifyRequest,
+  caller: Caller,
   owner: MilestoneOwner,
   params: MilestoneCreateParams,
   authorId: number,
@@ -99,7 +99,7 @@ export function createMilestone(
   const title = titleOf(params.title)
   checkLengths({ ...params, title }, TEXT_LIMITS.milestone)
   checkDates(start, due)
-  const db = request.server.burrow.db
+  const db = caller.db
   return db.transaction(() => {
     const scope = titleScope(db, owner)
     if (findMilestoneTitle(db, title, scope.projectIds, scope.groupIds))
@@ -133,7 +133,7 @@ const UPDATABLE = ['title', 'description', 'start_date', 'due_date', 'state_even
 
 /** Updates a milestone; a state change records `closed` or `reopened`. */
 export function updateMilestone(
-  request: FastifyRequest,
+  caller: Caller,
   owner: MilestoneOwner,
   milestone: MilestoneRow,
   params: MilestoneUpdateParams,
@@ -148,7 +148,7 @@ export function updateMilestone(
   const title = params.title !== undefined ? titleOf(params.title) : undefined
   checkLengths({ ...params, title }, TEXT_LIMITS.milestone)
   checkDates(start === undefined ? milestone.start_date : start, due === undefined ? milestone.due_date : due)
-  const db = request.server.burrow.db
+  const db = caller.db
   return db.transaction(() => {
     if (title !== undefined && title !== milestone.title) {
       const scope = titleScope(db, owner)
@@ -184,12 +184,12 @@ export function updateMilestone(
  * ON DELETE SET NULL alone would leave their updated_at behind, and sync clients with them).
  */
 export function destroyMilestone(
-  request: FastifyRequest,
+  caller: Caller,
   owner: MilestoneOwner,
   milestone: MilestoneRow,
   authorId: number,
 ): void {
-  const db = request.server.burrow.db
+  const db = caller.db
   db.transaction(() => {
     const now = nowIso()
     clearIssuesMilestone(db, milestone.id, now)
@@ -212,8 +212,8 @@ export function destroyMilestone(
  * title, dates, description and state, and every same-titled milestone of the group's projects is
  * folded into it and removed, as GitLab's promotion does.
  */
-export function promoteMilestone(request: FastifyRequest, group: NamespaceRow, milestone: MilestoneRow): MilestoneRow {
-  const db = request.server.burrow.db
+export function promoteMilestone(caller: Caller, group: NamespaceRow, milestone: MilestoneRow): MilestoneRow {
+  const db = caller.db
   return db.transaction(() => {
     const projectIds = (
       db.prepare('SELECT id FROM projects WHERE namespace_id = ?').all(group.id) as { id: number }[]
@@ -249,13 +249,13 @@ export function promoteMilestone(request: FastifyRequest, group: NamespaceRow, m
 
 /** Issues and merge requests of a milestone, one page, as the caller may see them. */
 export function milestoneItems(
-  request: FastifyRequest,
+  caller: Caller,
   milestone: MilestoneRow,
   kind: 'issues' | 'merge_requests',
   page: { readonly limit: number; readonly offset: number },
 ): { rows: Readonly<Record<string, unknown>>[]; total: number } {
-  if (kind === 'issues') return milestoneIssues(request, milestone, page)
-  return milestoneMergeRequests(request, milestone, page)
+  if (kind === 'issues') return milestoneIssues(caller, milestone, page)
+  return milestoneMergeRequests(caller, milestone, page)
 }
 
 /** One point of a burndown chart: an issue created, closed or reopened, with its weight. */
@@ -272,13 +272,13 @@ export interface BurndownEvent {
  * activity events up to that end (a repeat of the same action skipped), and for a closed issue
  * without a closed event a `closed` at the start date's first moment.
  */
-export function burndownEvents(request: FastifyRequest, milestone: MilestoneRow): BurndownEvent[] {
+export function burndownEvents(caller: Caller, milestone: MilestoneRow): BurndownEvent[] {
   if (milestone.start_date === null || milestone.due_date === null) return []
   const today = todayIso()
   const endOfChart = `${milestone.due_date > today ? today : milestone.due_date}T23:59:59.999Z`
-  const issues = milestoneIssueRows(request, milestone).filter((i) => i.created_at <= endOfChart)
+  const issues = milestoneIssueRows(caller, milestone).filter((i) => i.created_at <= endOfChart)
   if (issues.length === 0) return []
-  const db = request.server.burrow.db
+  const db = caller.db
   const rows = db
     .prepare(
       `SELECT target_id, action, created_at FROM events

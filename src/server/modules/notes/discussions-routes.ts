@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify'
+import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { discussionNotes, listDiscussions, type NoteRow } from './queries'
@@ -18,7 +19,7 @@ import {
   updateNote,
   type Noteable,
 } from './service'
-import { loadNote, loadNoteable, paramsSchema, presentNotes, sendCreated } from './routes'
+import { loadNote, loadNoteable, paramsSchema, presentNotes, quickActionParamsOf, sendCreated } from './routes'
 
 const DISCUSSION_ID = Type.String({ pattern: '^[0-9a-fA-F]{40}$' })
 const PageQuery = Type.Object({ page: Type.Optional(Type.Integer()), per_page: Type.Optional(Type.Integer()) })
@@ -28,18 +29,20 @@ const CreateBody = Type.Object({
   internal: Type.Optional(Type.Boolean()),
   confidential: Type.Optional(Type.Boolean()),
   position: Type.Optional(Type.Unknown()),
+  merge_request_diff_head_sha: Type.Optional(Type.String()),
 })
 const ReplyBody = Type.Object({
   body: Type.String(),
   created_at: Type.Optional(Type.String({ format: 'date-time' })),
   note_id: Type.Optional(Type.Integer()),
+  merge_request_diff_head_sha: Type.Optional(Type.String()),
 })
 const UpdateBody = Type.Object({ body: Type.Optional(Type.String()), resolved: Type.Optional(Type.Boolean()) })
 
 /** The notes of the discussion named in the URL, or 404 `Discussion Not Found`. */
 function loadDiscussion(request: FastifyRequest, noteable: Noteable): NoteRow[] {
   const id = String((request.params as Record<string, string>).discussion_id).toLowerCase()
-  const notes = discussionNotes(request.server.burrow.db, readableNoteScope(request, noteable), id)
+  const notes = discussionNotes(request.server.burrow.db, readableNoteScope(callerOf(request), noteable), id)
   if (notes.length === 0) throw notFound('Discussion')
   return notes
 }
@@ -74,7 +77,7 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
       // System notes about items the caller cannot see are left out, and with them their one-note discussions.
       const { discussions: threads, total } = listDiscussions(
         request.server.burrow.db,
-        readableNoteScope(request, noteable),
+        readableNoteScope(callerOf(request), noteable),
         page.perPage,
         page.offset,
       )
@@ -93,12 +96,13 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
     app.post(base, { schema: { params: paramsSchema(kind), body: CreateBody } }, async (request, reply) => {
       currentUser(request)
       const noteable = loadNoteable(request, kind)
-      const body = request.body as { body: string; created_at?: string; internal?: boolean; confidential?: boolean }
+      const body = request.body
       const result = await settleQuickActions(
-        createNote(request, noteable, body.body, {
+        createNote(callerOf(request), noteable, body.body, {
           createdAt: body.created_at,
           internal: body.internal ?? body.confidential,
           thread: true,
+          quickActionParams: quickActionParamsOf(body),
         }),
       )
       if (result.kind === 'commands') {
@@ -117,9 +121,13 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
         const discussion = loadDiscussion(request, noteable)
         // System notes ("changed the description") cannot be replied to, as in GitLab.
         if (discussion[0].system === 1) throw badRequest('discussion is not replyable')
-        const body = request.body as { body: string; created_at?: string }
+        const body = request.body
         const result = await settleQuickActions(
-          createNote(request, noteable, body.body, { createdAt: body.created_at, replyTo: discussion }),
+          createNote(callerOf(request), noteable, body.body, {
+            createdAt: body.created_at,
+            replyTo: discussion,
+            quickActionParams: quickActionParamsOf(body),
+          }),
         )
         const out = sendCreated(request, noteable, result)
         return reply.code(out.code).send(out.body)
@@ -136,7 +144,7 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
           const noteable = loadNoteable(request, kind)
           const resolved = (request.body as { resolved?: boolean }).resolved
           if (resolved === undefined) throw missingParam('resolved')
-          resolveNotes(request, noteable, loadDiscussion(request, noteable), resolved, false)
+          resolveNotes(callerOf(request), noteable, loadDiscussion(request, noteable), resolved, false)
           return presentDiscussion(request, noteable, loadDiscussion(request, noteable))
         },
       )
@@ -156,11 +164,11 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
           throw paramError('body, resolved are missing, exactly one parameter must be provided')
         checkUnmodifiedSince(request, note.updated_at)
         if (body.resolved !== undefined) {
-          resolveNotes(request, noteable, [note], body.resolved, true)
+          resolveNotes(callerOf(request), noteable, [note], body.resolved, true)
           return presentNotes(request, noteable, [loadDiscussionNote(request, noteable)])[0]
         }
-        assertCanEditNote(request, note)
-        return presentNotes(request, noteable, [updateNote(request, noteable, note, body.body as string)])[0]
+        assertCanEditNote(callerOf(request), note)
+        return presentNotes(request, noteable, [updateNote(callerOf(request), noteable, note, body.body as string)])[0]
       },
     )
 
@@ -169,7 +177,7 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
       const noteable = loadNoteable(request, kind)
       const note = loadDiscussionNote(request, noteable)
       checkUnmodifiedSince(request, note.updated_at)
-      deleteNote(request, noteable, note)
+      deleteNote(callerOf(request), noteable, note)
       return reply.code(204).send()
     })
   }

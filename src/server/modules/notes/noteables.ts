@@ -1,14 +1,13 @@
-import type { FastifyRequest } from 'fastify'
+import type { Caller } from '../../platform/caller'
 import { AccessLevel } from '../../platform/auth/access'
 import { assigneeIdsOf, findIssueByIid, updateIssueRow, type IssueRow } from '../issues/queries'
-import type { ProjectRow } from '../../platform/db/rows'
+import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
 import { findSnippetById, type SnippetRow } from '../snippets/queries'
 import { findProjectWithNamespace } from '../projects/queries'
 import { findMergeRequestByIid, updateMergeRequestRow, type MergeRequestRow } from '../merge-requests/queries'
 import { canReadMergeRequestsWith } from '../merge-requests/service'
 import { projectSnippetWebUrl } from '../snippets/entity'
 import { notFound, unauthorized } from '../../platform/http/errors'
-import { loadProject } from '../../platform/http/resolve'
 import { epicNoteableKind } from '../epics/service'
 import type { Noteable } from './service'
 import {
@@ -20,37 +19,44 @@ import {
 import { canReadSnippet } from '../snippets/service'
 import { canUserReadIssue } from '../issues/policy'
 
-/**
- * One family of noteables under `/<parent>/:id/<segment>/:<param>`: how to find the one named in
- * the URL (`:id` is the project or group; 404 when missing or unreadable).
- */
-export interface NoteableKind {
-  readonly parent: 'projects' | 'groups'
+interface NoteableKindOf<Parent extends 'projects' | 'groups', Row> {
+  readonly parent: Parent
   readonly segment: 'issues' | 'merge_requests' | 'snippets' | 'epics'
-  readonly param: 'issue_iid' | 'merge_request_iid' | 'snippet_id' | 'epic_id'
-  load(request: FastifyRequest, parentId: string, key: number): Noteable
+  readonly param: 'issue_iid' | 'merge_request_iid' | 'snippet_id' | 'epic_id' | 'epic_iid'
+  /** Refusals that come before the parent is looked up (sign-in, a feature switched off). */
+  precheck?(caller: Caller): void
+  /** The noteable `key` of the parent, which the caller may read; 404 when missing or unreadable. */
+  find(caller: Caller, parent: Row, key: number): Noteable
+  /** How award emoji routes of this family's notes name the noteable, when not as its notes routes do (epics: by iid). */
+  readonly awardKind?: NoteableKindOf<Parent, Row>
 }
 
+/**
+ * One family of noteables under `/<parent>/:id/<segment>/:<param>`: how to find the one named in
+ * the URL once the route has loaded `:id`, the project or group.
+ */
+export type NoteableKind = NoteableKindOf<'projects', ProjectRow> | NoteableKindOf<'groups', NamespaceRow>
+
 /** `${base}/${namespace full path}/${project path}` */
-export function projectWebUrlOf(request: FastifyRequest, project: ProjectRow): string {
-  const p = findProjectWithNamespace(request.server.burrow.db, project.id)
-  return `${request.server.burrow.baseUrl(request)}/${p?.ns_full_path}/${project.path}`
+export function projectWebUrlOf(caller: Caller, project: ProjectRow): string {
+  const p = findProjectWithNamespace(caller.db, project.id)
+  return `${caller.baseUrl}/${p?.ns_full_path}/${project.path}`
 }
 
 /** A project snippet as a noteable. */
-export function snippetNoteable(request: FastifyRequest, project: ProjectRow, snippet: SnippetRow): Noteable {
+export function snippetNoteable(caller: Caller, project: ProjectRow, snippet: SnippetRow): Noteable {
   return {
     type: 'Snippet',
     id: snippet.id,
     iid: null,
     container: { kind: 'project', project },
     title: snippet.title,
-    webUrl: projectSnippetWebUrl(projectWebUrlOf(request, project), snippet.id),
+    webUrl: projectSnippetWebUrl(projectWebUrlOf(caller, project), snippet.id),
     discussionLocked: false,
     todoTarget: false,
     canRead: (perms) => canReadSnippet(perms, project, snippet),
-    touch: (req, at) => {
-      req.server.burrow.db.prepare('UPDATE snippets SET updated_at = ? WHERE id = ?').run(at, snippet.id)
+    touch: (caller, at) => {
+      caller.db.prepare('UPDATE snippets SET updated_at = ? WHERE id = ?').run(at, snippet.id)
     },
   }
 }
@@ -59,34 +65,33 @@ const snippetKind: NoteableKind = {
   parent: 'projects',
   segment: 'snippets',
   param: 'snippet_id',
-  load(request, parentId, key) {
-    const project = loadProject(request, parentId)
-    const snippet = findSnippetById(request.server.burrow.db, key)
-    if (!snippet || snippet.project_id !== project.id || !canReadSnippet(request.perms, project, snippet))
+  find(caller, project, key) {
+    const snippet = findSnippetById(caller.db, key)
+    if (!snippet || snippet.project_id !== project.id || !canReadSnippet(caller.perms, project, snippet))
       throw notFound('Snippet')
-    return snippetNoteable(request, project, snippet)
+    return snippetNoteable(caller, project, snippet)
   },
 }
 
 export { canUserReadIssue }
 
 /** An issue as a noteable: quick actions, mention to-dos, locked discussions. */
-export function issueNoteable(request: FastifyRequest, project: ProjectRow, issue: IssueRow): Noteable {
-  const assignees = assigneeIdsOf(request.server.burrow.db, [issue.id]).get(issue.id) ?? []
+export function issueNoteable(caller: Caller, project: ProjectRow, issue: IssueRow): Noteable {
+  const assignees = assigneeIdsOf(caller.db, [issue.id]).get(issue.id) ?? []
   return {
     type: 'Issue',
     id: issue.id,
     iid: issue.iid,
     container: { kind: 'project', project },
     title: issue.title,
-    webUrl: `${projectWebUrlOf(request, project)}/-/issues/${issue.iid}`,
+    webUrl: `${projectWebUrlOf(caller, project)}/-/issues/${issue.iid}`,
     discussionLocked: issue.discussion_locked === 1,
     todoTarget: true,
     canRead: (perms) => canUserReadIssue(perms, project, issue, assignees),
-    availableCommands: (req, name) => issueCommandAvailable(req, project, issue, name),
-    runQuickActions: (req, actions) => executeIssueQuickActions(req, project, issue, actions),
-    touch: (req, at) => {
-      updateIssueRow(req.server.burrow.db, issue.id, { updated_at: at })
+    availableCommands: (caller, name) => issueCommandAvailable(caller, project, issue, name),
+    runQuickActions: (caller, actions) => executeIssueQuickActions(caller, project, issue, actions),
+    touch: (caller, at) => {
+      updateIssueRow(caller.db, issue.id, { updated_at: at })
     },
   }
 }
@@ -95,40 +100,33 @@ const issueKind: NoteableKind = {
   parent: 'projects',
   segment: 'issues',
   param: 'issue_iid',
-  load(request, parentId, key) {
-    const project = loadProject(request, parentId)
-    const issue = findIssueByIid(request.server.burrow.db, project.id, key)
-    const assignees = issue ? (assigneeIdsOf(request.server.burrow.db, [issue.id]).get(issue.id) ?? []) : []
-    if (!issue || !canUserReadIssue(request.perms, project, issue, assignees)) throw notFound('Issue')
-    return issueNoteable(request, project, issue)
+  find(caller, project, key) {
+    const issue = findIssueByIid(caller.db, project.id, key)
+    const assignees = issue ? (assigneeIdsOf(caller.db, [issue.id]).get(issue.id) ?? []) : []
+    if (!issue || !canUserReadIssue(caller.perms, project, issue, assignees)) throw notFound('Issue')
+    return issueNoteable(caller, project, issue)
   },
 }
 
-/** The `merge_request_diff_head_sha` a note request sends with a `/merge` (GitLab's notes API parameter). */
-function diffHeadShaOf(request: FastifyRequest): string | undefined {
-  const sha = (request.body as Readonly<Record<string, unknown>> | undefined)?.merge_request_diff_head_sha
-  return typeof sha === 'string' && sha !== '' ? sha : undefined
-}
-
 /** A merge request as a noteable: quick actions, mention to-dos, locked discussions, resolvable threads. */
-export function mergeRequestNoteable(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow): Noteable {
+export function mergeRequestNoteable(caller: Caller, project: ProjectRow, mr: MergeRequestRow): Noteable {
   return {
     type: 'MergeRequest',
     id: mr.id,
     iid: mr.iid,
     container: { kind: 'project', project },
     title: mr.title,
-    webUrl: `${projectWebUrlOf(request, project)}/-/merge_requests/${mr.iid}`,
+    webUrl: `${projectWebUrlOf(caller, project)}/-/merge_requests/${mr.iid}`,
     discussionLocked: mr.discussion_locked === 1,
     todoTarget: true,
     resolvableThreads: true,
-    availableCommands: (req, name) => mergeRequestCommandAvailable(req, project, mr, name),
-    runQuickActions: (req, actions) =>
-      executeMergeRequestQuickActions(req, project, mr, actions, { diffHeadSha: diffHeadShaOf(req) }),
-    canResolve: (req) => req.actor.user?.id === mr.author_id || req.perms.canInProject(project, AccessLevel.DEVELOPER),
+    availableCommands: (caller, name) => mergeRequestCommandAvailable(caller, project, mr, name),
+    runQuickActions: (caller, actions, params) => executeMergeRequestQuickActions(caller, project, mr, actions, params),
+    canResolve: (caller) =>
+      caller.user?.id === mr.author_id || caller.perms.canInProject(project, AccessLevel.DEVELOPER),
     canRead: (perms) => canReadMergeRequestsWith(perms, project),
-    touch: (req, at) => {
-      updateMergeRequestRow(req.server.burrow.db, mr.id, { updated_at: at }, false)
+    touch: (caller, at) => {
+      updateMergeRequestRow(caller.db, mr.id, { updated_at: at }, false)
     },
   }
 }
@@ -137,13 +135,14 @@ const mergeRequestKind: NoteableKind = {
   parent: 'projects',
   segment: 'merge_requests',
   param: 'merge_request_iid',
-  load(request, parentId, key) {
-    // Merge request calls are all authenticated (the spec), their notes and discussions included.
-    if (!request.actor.user) throw unauthorized()
-    const project = loadProject(request, parentId)
-    const mr = findMergeRequestByIid(request.server.burrow.db, project.id, key)
-    if (!mr || !canReadMergeRequestsWith(request.perms, project)) throw notFound('Merge Request')
-    return mergeRequestNoteable(request, project, mr)
+  // Merge request calls are all authenticated (the spec), their notes and discussions included.
+  precheck(caller) {
+    if (!caller.user) throw unauthorized()
+  },
+  find(caller, project, key) {
+    const mr = findMergeRequestByIid(caller.db, project.id, key)
+    if (!mr || !canReadMergeRequestsWith(caller.perms, project)) throw notFound('Merge Request')
+    return mergeRequestNoteable(caller, project, mr)
   },
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify'
+import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type TSchema } from 'typebox'
 import { usersByIds } from '../members/queries'
@@ -8,9 +9,8 @@ import { noteEntity, type CommandsChanges } from './entity'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import { notFound } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
-import { currentUser } from '../../platform/http/resolve'
+import { currentUser, loadGroup, loadProject } from '../../platform/http/resolve'
 import { awardEmojiRoutes } from '../award-emoji/routes'
-import { epicNoteableByIid } from '../epics/service'
 import { noteableKinds, type NoteableKind } from './noteables'
 import {
   assertCanEditNote,
@@ -24,6 +24,7 @@ import {
   type Noteable,
 } from './service'
 import { readableNotes } from './system-notes'
+import type { QuickActionParams } from '../quick-actions/service'
 
 /** Serialises notes of one noteable with their authors loaded in one query. */
 export function presentNotes(
@@ -49,10 +50,18 @@ export function presentNotes(
   )
 }
 
-/** The noteable named by the URL (`:id` and the family's key), readable by the caller. */
+/**
+ * The noteable named by the URL (`:id` and the family's key), readable by the caller: the
+ * family's own refusals first, then the project or group, then the noteable.
+ */
 export function loadNoteable(request: FastifyRequest, kind: NoteableKind): Noteable {
+  const caller = callerOf(request)
   const params = request.params as Readonly<Record<string, string | number>>
-  return kind.load(request, String(params.id), Number(params[kind.param]))
+  const key = Number(params[kind.param])
+  kind.precheck?.(caller)
+  return kind.parent === 'projects'
+    ? kind.find(caller, loadProject(request, String(params.id)), key)
+    : kind.find(caller, loadGroup(request, String(params.id)), key)
 }
 
 /** A note of this noteable the caller may see, or 404 `Note Not Found`. */
@@ -63,7 +72,7 @@ export function loadNote(request: FastifyRequest, noteable: Noteable, noteId: nu
     note.noteable_type === noteable.type &&
     note.noteable_id === noteable.id &&
     (note.internal === 0 || canSeeInternalNotes(request.perms, noteable.container))
-  if (!note || !visible || readableNotes(request, [note]).length === 0) throw notFound('Note')
+  if (!note || !visible || readableNotes(callerOf(request), [note]).length === 0) throw notFound('Note')
   return note
 }
 
@@ -109,6 +118,13 @@ interface CreateParams {
   readonly created_at?: string
   readonly internal?: boolean
   readonly confidential?: boolean
+  readonly merge_request_diff_head_sha?: string
+}
+
+/** What a note request carries for its quick actions: `merge_request_diff_head_sha`, the head a `/merge` may merge. */
+export function quickActionParamsOf(body: { readonly merge_request_diff_head_sha?: string }): QuickActionParams {
+  const sha = body.merge_request_diff_head_sha
+  return { diffHeadSha: sha !== undefined && sha !== '' ? sha : undefined }
 }
 
 /** Notes of issues, merge requests, snippets and epics: list, get, create, update, delete. */
@@ -127,7 +143,7 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
       const page = pageOf(request.query as Record<string, unknown>)
       const { rows, total } = listNotes(
         request.server.burrow.db,
-        readableNoteScope(request, noteable, ACTIVITY_FILTERS[q.activity_filter ?? 'all_notes']),
+        readableNoteScope(callerOf(request), noteable, ACTIVITY_FILTERS[q.activity_filter ?? 'all_notes']),
         { by: q.order_by ?? 'created_at', sort: q.sort ?? 'desc' },
         page.perPage,
         page.offset,
@@ -147,9 +163,10 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
       const noteable = loadNoteable(request, kind)
       const body = request.body as CreateParams
       const result = await settleQuickActions(
-        createNote(request, noteable, body.body, {
+        createNote(callerOf(request), noteable, body.body, {
           createdAt: body.created_at,
           internal: body.internal ?? body.confidential,
+          quickActionParams: quickActionParamsOf(body),
         }),
       )
       const out = sendCreated(request, noteable, result)
@@ -162,8 +179,8 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
       const note = loadNote(request, noteable, Number((request.params as Record<string, number>).note_id))
       const body = request.body as { body?: string }
       checkUnmodifiedSince(request, note.updated_at)
-      assertCanEditNote(request, note)
-      const row = body.body === undefined ? note : updateNote(request, noteable, note, body.body)
+      assertCanEditNote(callerOf(request), note)
+      const row = body.body === undefined ? note : updateNote(callerOf(request), noteable, note, body.body)
       return presentNotes(request, noteable, [row])[0]
     })
 
@@ -172,21 +189,21 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
       const noteable = loadNoteable(request, kind)
       const note = loadNote(request, noteable, Number((request.params as Record<string, number>).note_id))
       checkUnmodifiedSince(request, note.updated_at)
-      deleteNote(request, noteable, note)
+      deleteNote(callerOf(request), noteable, note)
       return reply.code(204).send()
     })
 
     // Award emoji on comments. Awardable routes name an epic by its iid, its notes routes by its id.
-    const awardBase = kind.segment === 'epics' ? '/groups/:id/epics/:epic_iid/notes/:note_id' : `${base}/:note_id`
+    const awardKind = kind.awardKind ?? kind
     await app.register(
-      awardEmojiRoutes(awardBase, (request) => {
-        const params = request.params as Readonly<Record<string, string>>
-        const noteable =
-          kind.segment === 'epics'
-            ? epicNoteableByIid(request, params.id, integerParam(params.epic_iid, 'Epic'))
-            : loadNoteable(request, kind)
-        return { type: 'Note', id: loadNote(request, noteable, integerParam(params.note_id, 'Note')).id }
-      }),
+      awardEmojiRoutes(
+        `/${awardKind.parent}/:id/${awardKind.segment}/:${awardKind.param}/notes/:note_id`,
+        (request) => {
+          const noteable = loadNoteable(request, awardKind)
+          const noteId = integerParam(String((request.params as Readonly<Record<string, string>>).note_id), 'Note')
+          return { type: 'Note', id: loadNote(request, noteable, noteId).id }
+        },
+      ),
     )
   }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { FastifyRequest } from 'fastify'
+import type { Caller } from '../../platform/caller'
 import { AccessLevel } from '../../platform/auth/access'
 import { Permissions } from '../../platform/auth/permissions'
 import { nowIso } from '../../platform/db/connection'
@@ -28,6 +28,7 @@ import {
   type QuickAction,
   type QuickActionFollowUp,
   type QuickActionName,
+  type QuickActionParams,
 } from '../quick-actions/service'
 import { createCrossReferences, readableNotes, type SystemNoteTarget } from './system-notes'
 import { checkNoteLength } from '../../platform/text/limits'
@@ -79,12 +80,12 @@ export interface Noteable {
   /** Thread notes can be resolved (merge requests only, as in GitLab). */
   readonly resolvableThreads?: boolean
   /** Whether the caller may resolve threads here (the merge request's author or a Developer). */
-  canResolve?(request: FastifyRequest): boolean
+  canResolve?(caller: Caller): boolean
   /** Commands this caller may run here (none when the family has no quick actions). */
-  availableCommands?(request: FastifyRequest, name: QuickActionName): boolean
-  runQuickActions?(request: FastifyRequest, actions: readonly QuickAction[]): QuickActionOutcome
+  availableCommands?(caller: Caller, name: QuickActionName): boolean
+  runQuickActions?(caller: Caller, actions: readonly QuickAction[], params: QuickActionParams): QuickActionOutcome
   /** Marks the noteable updated (notes touch their noteable, as in GitLab). */
-  touch(request: FastifyRequest, at: string): void
+  touch(caller: Caller, at: string): void
 }
 
 /** A new random discussion id: 40 hex characters, like GitLab's. */
@@ -102,37 +103,37 @@ export function canSeeInternalNotes(perms: Permissions, container: NoteContainer
  * system note naming an item the caller may not read (readableNotes). Both are left out in the
  * query, so neither a page nor its counts show anything of them.
  */
-export function readableNoteScope(request: FastifyRequest, noteable: Noteable, system?: boolean): NoteScope {
+export function readableNoteScope(caller: Caller, noteable: Noteable, system?: boolean): NoteScope {
   const scope: NoteScope = {
     noteableType: noteable.type,
     noteableId: noteable.id,
-    includeInternal: canSeeInternalNotes(request.perms, noteable.container),
+    includeInternal: canSeeInternalNotes(caller.perms, noteable.container),
     system,
   }
-  const candidates = referencingSystemNotes(request.server.burrow.db, scope)
-  const readable = new Set(readableNotes(request, candidates).map((n) => n.id))
+  const candidates = referencingSystemNotes(caller.db, scope)
+  const readable = new Set(readableNotes(caller, candidates).map((n) => n.id))
   return { ...scope, hiddenIds: candidates.filter((n) => !readable.has(n.id)).map((n) => n.id) }
 }
 
 /** Commenting: any signed-in reader, but only members on a locked discussion (GitLab's create_note). */
-export function assertCanComment(request: FastifyRequest, noteable: Noteable): UserRow {
-  const user = request.actor.user
+export function assertCanComment(caller: Caller, noteable: Noteable): UserRow {
+  const user = caller.user
   if (!user) throw unauthorized()
-  if (noteable.discussionLocked && !hasLevelIn(request.perms, noteable.container, AccessLevel.GUEST)) throw forbidden()
+  if (noteable.discussionLocked && !hasLevelIn(caller.perms, noteable.container, AccessLevel.GUEST)) throw forbidden()
   return user
 }
 
 /** Editing a note is for its author (and administrators) only; system notes are nobody's to edit. */
-export function assertCanEditNote(request: FastifyRequest, note: NoteRow): void {
-  const user = request.actor.user
-  if (!user || note.system === 1 || (user.id !== note.author_id && !request.perms.isAdmin)) throw forbidden()
+export function assertCanEditNote(caller: Caller, note: NoteRow): void {
+  const user = caller.user
+  if (!user || note.system === 1 || (user.id !== note.author_id && !caller.perms.isAdmin)) throw forbidden()
 }
 
 /** Deleting a note: its author, a Maintainer where the noteable lives, or an administrator. */
-export function assertCanDeleteNote(request: FastifyRequest, noteable: Noteable, note: NoteRow): void {
-  const user = request.actor.user
+export function assertCanDeleteNote(caller: Caller, noteable: Noteable, note: NoteRow): void {
+  const user = caller.user
   if (!user || note.system === 1) throw forbidden()
-  if (user.id === note.author_id || hasLevelIn(request.perms, noteable.container, AccessLevel.MAINTAINER)) return
+  if (user.id === note.author_id || hasLevelIn(caller.perms, noteable.container, AccessLevel.MAINTAINER)) return
   throw forbidden()
 }
 
@@ -143,6 +144,8 @@ export interface NoteOptions {
   readonly thread?: boolean
   /** Reply to this existing discussion (its notes, oldest first). */
   readonly replyTo?: readonly NoteRow[]
+  /** What the request carries for the note's quick actions besides its text. */
+  readonly quickActionParams?: QuickActionParams
 }
 
 export type CreateNoteResult =
@@ -167,27 +170,27 @@ export type CreateNoteResult =
  * GitLab's Note limit is a 400 before any quick action runs.
  */
 export function createNote(
-  request: FastifyRequest,
+  caller: Caller,
   noteable: Noteable,
   rawBody: string,
   options: NoteOptions = {},
 ): CreateNoteResult {
-  const db = request.server.burrow.db
-  const user = assertCanComment(request, noteable)
+  const db = caller.db
+  const user = assertCanComment(caller, noteable)
   const internal = options.replyTo ? options.replyTo[0].internal === 1 : options.internal === true
-  if (internal && !canSeeInternalNotes(request.perms, noteable.container)) throw forbidden()
+  if (internal && !canSeeInternalNotes(caller.perms, noteable.container)) throw forbidden()
   checkNoteLength(rawBody)
 
   let body = rawBody
   let actions: readonly QuickAction[] = []
   const run = noteable.runQuickActions
   if (run && noteable.availableCommands) {
-    const parsed = parseQuickActions(rawBody, (name) => noteable.availableCommands?.(request, name) ?? false)
+    const parsed = parseQuickActions(rawBody, (name) => noteable.availableCommands?.(caller, name) ?? false)
     if (parsed.actions.length > 0) {
       actions = parsed.actions
       body = parsed.body
       if (body === '') {
-        const outcome = run(request, actions)
+        const outcome = run(caller, actions, options.quickActionParams ?? {})
         return {
           kind: 'commands',
           commandsChanges: outcome.changes,
@@ -199,7 +202,7 @@ export function createNote(
   }
   if (body.trim() === '') throw badRequest(`Note {:note=>["can't be blank"]}`)
 
-  const canBackdate = request.perms.isAdmin || hasLevelIn(request.perms, noteable.container, AccessLevel.OWNER)
+  const canBackdate = caller.perms.isAdmin || hasLevelIn(caller.perms, noteable.container, AccessLevel.OWNER)
   const where = containerIds(noteable.container)
   const now = nowIso()
   const createdAt = canBackdate && options.createdAt ? new Date(options.createdAt).toISOString() : now
@@ -228,7 +231,7 @@ export function createNote(
       createdAt,
       updatedAt: createdAt,
     })
-    noteable.touch(request, now)
+    noteable.touch(caller, now)
     if (noteable.todoTarget) resolveTodosForTarget(db, user.id, noteable.type, noteable.id)
     recordEvent(db, {
       authorId: user.id,
@@ -238,14 +241,14 @@ export function createNote(
       targetType: row.type ?? 'Note',
       targetId: row.id,
       targetTitle: noteable.title,
-      note: eventNote(row, userRef(user, request.server.burrow.baseUrl(request)), noteable),
+      note: eventNote(row, userRef(user, caller.baseUrl), noteable),
     })
-    raiseMentionTodos(request, noteable, row, user)
+    raiseMentionTodos(caller, noteable, row, user)
     const mentioner = mentionerOf(noteable)
     if (mentioner) createCrossReferences(db, { target: mentioner, noteId: row.id }, user.id, row.body)
     // The comment is saved before its commands run, as in GitLab: `/promote` copies it to the
     // epic with the issue's other notes. A command that fails takes the comment back with it.
-    const outcome = run && actions.length > 0 ? run(request, actions) : undefined
+    const outcome = run && actions.length > 0 ? run(caller, actions, options.quickActionParams ?? {}) : undefined
     return { row, outcome }
   })()
   return { kind: 'note', note: note.row, commandsChanges: note.outcome?.changes, followUps: note.outcome?.followUps }
@@ -270,9 +273,9 @@ export async function settleQuickActions(result: CreateNoteResult): Promise<Crea
 }
 
 /** 'directly_addressed' for users named before any other word, 'mentioned' for the rest; never the author. */
-function raiseMentionTodos(request: FastifyRequest, noteable: Noteable, note: NoteRow, author: UserRow): void {
+function raiseMentionTodos(caller: Caller, noteable: Noteable, note: NoteRow, author: UserRow): void {
   if (!noteable.todoTarget) return
-  const db = request.server.burrow.db
+  const db = caller.db
   const mentions = parseMentions(note.body)
   for (const username of mentions.all) {
     const user = findUserByUsername(db, username)
@@ -294,15 +297,15 @@ function raiseMentionTodos(request: FastifyRequest, noteable: Noteable, note: No
 }
 
 /** Replaces a note's body (quick actions are not run again on edits that GitLab would not run). */
-export function updateNote(request: FastifyRequest, noteable: Noteable, note: NoteRow, body: string): NoteRow {
-  assertCanEditNote(request, note)
+export function updateNote(caller: Caller, noteable: Noteable, note: NoteRow, body: string): NoteRow {
+  assertCanEditNote(caller, note)
   if (body.trim() === '') throw badRequest(`Note {:note=>["can't be blank"]}`)
   checkNoteLength(body)
   const now = nowIso()
-  const db = request.server.burrow.db
+  const db = caller.db
   return db.transaction(() => {
     const row = updateNoteBody(db, note.id, body, now)
-    noteable.touch(request, now)
+    noteable.touch(caller, now)
     const mentioner = mentionerOf(noteable)
     if (mentioner) createCrossReferences(db, { target: mentioner, noteId: row.id }, note.author_id, row.body, note.body)
     return row
@@ -322,17 +325,17 @@ function mentionerOf(noteable: Noteable): SystemNoteTarget | null {
  * nothing resolvable, 400 for a note that is not resolvable (GitLab's answers).
  */
 export function resolveNotes(
-  request: FastifyRequest,
+  caller: Caller,
   noteable: Noteable,
   notes: readonly NoteRow[],
   resolved: boolean,
   single: boolean,
 ): void {
-  const user = request.actor.user
+  const user = caller.user
   if (!user) throw unauthorized()
   if (single && notes.every((n) => n.resolvable !== 1)) throw badRequest('Note is not resolvable')
-  if (!noteable.canResolve?.(request) || notes.every((n) => n.resolvable !== 1)) throw forbidden()
-  const db = request.server.burrow.db
+  if (!noteable.canResolve?.(caller) || notes.every((n) => n.resolvable !== 1)) throw forbidden()
+  const db = caller.db
   const by = resolved ? { userId: user.id, at: nowIso() } : null
   db.transaction(() => {
     setResolved(db, single ? { noteId: notes[0].id } : { discussionId: notes[0].discussion_id }, by)
@@ -341,8 +344,8 @@ export function resolveNotes(
 }
 
 /** Deletes a note (its to-dos go with it through the foreign key). */
-export function deleteNote(request: FastifyRequest, noteable: Noteable, note: NoteRow): void {
-  assertCanDeleteNote(request, noteable, note)
-  deleteNoteRow(request.server.burrow.db, note.id)
-  noteable.touch(request, nowIso())
+export function deleteNote(caller: Caller, noteable: Noteable, note: NoteRow): void {
+  assertCanDeleteNote(caller, noteable, note)
+  deleteNoteRow(caller.db, note.id)
+  noteable.touch(caller, nowIso())
 }

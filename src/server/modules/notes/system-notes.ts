@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify'
+import type { Caller } from '../../platform/caller'
 import { Permissions } from '../../platform/auth/permissions'
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
@@ -890,11 +890,11 @@ function touch(db: Db, t: ResourceRef): void {
  * moved or linked issue) the caller cannot see are left out, as GitLab's `readable_by?` does —
  * so a confidential issue mentioning a public one stays unknown to that issue's other readers.
  */
-export function readableNotes<T extends NoteRow>(request: FastifyRequest, rows: readonly T[]): T[] {
+export function readableNotes<T extends NoteRow>(caller: Caller, rows: readonly T[]): T[] {
   const system = rows.filter((r) => r.system === 1).map((r) => r.id)
   if (system.length === 0) return [...rows]
-  const meta = systemNoteMetadataOf(request.server.burrow.db, system)
-  const readable = new ReadableItems(request.server.burrow.db, request.perms)
+  const meta = systemNoteMetadataOf(caller.db, system)
+  const readable = new ReadableItems(caller.db, caller.perms)
   return rows.filter((r) => {
     const m = meta.get(r.id)
     if (!m || m.source_type === null || m.source_id === null) return true

@@ -3,7 +3,7 @@
  * applies the commands to an issue through services/issues.ts with the caller's permissions.
  */
 
-import type { FastifyRequest } from 'fastify'
+import type { Caller } from '../../platform/caller'
 import { AccessLevel } from '../../platform/auth/access'
 import { type EpicRow, findEpicById, findEpicByIid, findEpicIssueByIssue } from '../epics/queries'
 import {
@@ -373,14 +373,14 @@ const ISSUE_ADMIN_COMMANDS: ReadonlySet<QuickActionName> = new Set<QuickActionNa
 
 /** The to-do, subscription and reaction commands: offered to anyone who may comment, when they change something. */
 function personalCommandAvailable(
-  request: FastifyRequest,
+  caller: Caller,
   type: 'Issue' | 'MergeRequest',
   id: number,
   participants: readonly number[],
   name: QuickActionName,
 ): boolean | undefined {
-  const db = request.server.burrow.db
-  const userId = request.actor.user?.id ?? null
+  const db = caller.db
+  const userId = caller.user?.id ?? null
   if (userId === null) return undefined
   switch (name) {
     case 'todo':
@@ -410,7 +410,7 @@ export function parseEmojiArg(arg: string): string | null {
  * metadata update (which marks the actor's to-dos done, as acting on an item does).
  */
 function personalCommand(
-  request: FastifyRequest,
+  caller: Caller,
   target: {
     readonly type: 'Issue' | 'MergeRequest'
     readonly id: number
@@ -420,8 +420,8 @@ function personalCommand(
   action: QuickAction,
   out: { changes: Record<string, unknown>; messages: string[]; steps: (() => void)[]; last: (() => void)[] },
 ): void {
-  const db = request.server.burrow.db
-  const user = request.actor.user
+  const db = caller.db
+  const user = caller.user
   if (!user) return
   switch (action.name) {
     // After every other write: reacting or editing marks the actor's to-dos done, as in GitLab.
@@ -471,12 +471,12 @@ function personalCommand(
 }
 
 /** An issue or merge request an argument names: `#5`, `!3`, `path/to/project#5`, or its URL. */
-function referencedIssuable(request: FastifyRequest, project: ProjectRow, arg: string): SystemNoteTarget | undefined {
+function referencedIssuable(caller: Caller, project: ProjectRow, arg: string): SystemNoteTarget | undefined {
   const text = arg.trim()
   const url = /^(?:https?:\/\/[^/]+)?\/(.+?)\/-\/(issues|merge_requests)\/(\d+)\/?$/.exec(text)
   const reference = url ? `${url[1]}${url[2] === 'issues' ? '#' : '!'}${url[3]}` : text
   if (!/^[\w.\-/]*[#!]\d+$/.test(reference)) return undefined
-  return referencedItems(request.server.burrow.db, reference, { projectId: project.id }, request.perms)[0]
+  return referencedItems(caller.db, reference, { projectId: project.id }, caller.perms)[0]
 }
 
 /**
@@ -484,12 +484,12 @@ function referencedIssuable(request: FastifyRequest, project: ProjectRow, arg: s
  * (GitLab copies only within one), or undefined.
  */
 function metadataSource(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   arg: string,
 ): { labels: string[]; milestoneId: number | null; reference: string } | undefined {
-  const db = request.server.burrow.db
-  const source = referencedIssuable(request, project, arg)
+  const db = caller.db
+  const source = referencedIssuable(caller, project, arg)
   if (!source || source.projectId !== project.id) return undefined
   if (source.type === 'Issue') {
     const row = findIssueById(db, source.id) as IssueRow
@@ -508,16 +508,16 @@ function metadataSource(
 }
 
 /** The project `/move` or `/clone` names, when the caller can see it and file issues there; else why not. */
-function copyTarget(request: FastifyRequest, path: string, verb: 'move' | 'clone'): ProjectRow | string {
-  const project = findProject(request.server.burrow.db, path)
+function copyTarget(caller: Caller, path: string, verb: 'move' | 'clone'): ProjectRow | string {
+  const project = findProject(caller.db, path)
   const missing = `Unable to ${verb}. Target project or group doesn't exist or doesn't support this item type.`
-  if (!project || !request.perms.canReadProject(project) || project.archived === 1) return missing
+  if (!project || !caller.perms.canReadProject(project) || project.archived === 1) return missing
   try {
-    requireIssuesFeature(request, project)
+    requireIssuesFeature(caller, project)
   } catch {
     return missing
   }
-  return canAdminIssues(request, project) ? project : `Unable to ${verb}. Insufficient permissions.`
+  return canAdminIssues(caller, project) ? project : `Unable to ${verb}. Insufficient permissions.`
 }
 
 const ADMIN_COMMANDS: ReadonlySet<QuickActionName> = new Set<QuickActionName>([
@@ -543,10 +543,10 @@ const ADMIN_COMMANDS: ReadonlySet<QuickActionName> = new Set<QuickActionName>([
   'remove_epic',
 ])
 
-function epicsAvailableFor(request: FastifyRequest, project: ProjectRow): boolean {
+function epicsAvailableFor(caller: Caller, project: ProjectRow): boolean {
   return (
-    request.server.burrow.settings.get('epics_enabled') === true &&
-    findNamespaceById(request.server.burrow.db, project.namespace_id)?.kind === 'group'
+    caller.ctx.settings.get('epics_enabled') === true &&
+    findNamespaceById(caller.db, project.namespace_id)?.kind === 'group'
   )
 }
 
@@ -558,33 +558,31 @@ function epicsAvailableFor(request: FastifyRequest, project: ProjectRow): boolea
  * instead of leaving the command in the text.
  */
 export function issueCommandAvailable(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   issue: IssueRow,
   name: QuickActionName,
 ): boolean {
-  const user = request.actor.user
+  const user = caller.user
   if (!user) return false
-  const admin = request.perms.canInProject(project, AccessLevel.REPORTER)
+  const admin = caller.perms.canInProject(project, AccessLevel.REPORTER)
   const canUpdate = admin || user.id === issue.author_id
   if (EPIC_ONLY.has(name) || MERGE_REQUEST_ONLY.has(name)) return false
   if ((ADMIN_COMMANDS.has(name) || ISSUE_ADMIN_COMMANDS.has(name)) && !admin) return false
   const personal = personalCommandAvailable(
-    request,
+    caller,
     'Issue',
     issue.id,
-    [issue.author_id, ...(assigneeIdsOf(request.server.burrow.db, [issue.id]).get(issue.id) ?? [])],
+    [issue.author_id, ...(assigneeIdsOf(caller.db, [issue.id]).get(issue.id) ?? [])],
     name,
   )
   if (personal !== undefined) return personal
   switch (name) {
     // Epics are offered in group projects while the feature is on, as GitLab does.
     case 'epic':
-      return epicsAvailableFor(request, project)
+      return epicsAvailableFor(caller, project)
     case 'remove_epic':
-      return (
-        epicsAvailableFor(request, project) && findEpicIssueByIssue(request.server.burrow.db, issue.id) !== undefined
-      )
+      return epicsAvailableFor(caller, project) && findEpicIssueByIssue(caller.db, issue.id) !== undefined
     case 'close':
       return canUpdate && issue.state === 'opened'
     case 'reopen':
@@ -616,17 +614,17 @@ export function issueCommandAvailable(
   }
 }
 
-function groupChain(request: FastifyRequest, project: ProjectRow): number[] {
-  const db = request.server.burrow.db
+function groupChain(caller: Caller, project: ProjectRow): number[] {
+  const db = caller.db
   const ns = findNamespaceById(db, project.namespace_id)
   return ns && ns.kind === 'group' ? [ns.id, ...namespaceAncestors(db, ns.id).map((g) => g.id)] : []
 }
 
-function userIdsOf(request: FastifyRequest, arg: string): { ids: number[]; names: string[] } {
+function userIdsOf(caller: Caller, arg: string): { ids: number[]; names: string[] } {
   const ids: number[] = []
   const names: string[] = []
   for (const name of parseUsersArg(arg)) {
-    const user = name === 'me' ? request.actor.user : findUserByUsername(request.server.burrow.db, name)
+    const user = name === 'me' ? caller.user : findUserByUsername(caller.db, name)
     if (user && !ids.includes(user.id)) {
       ids.push(user.id)
       names.push(`@${user.username}`)
@@ -651,12 +649,12 @@ function labelIdsNamed(names: unknown, labels: readonly { readonly id: number; r
  * gave; undefined when adding or replacing names nobody.
  */
 function userListCommand(
-  request: FastifyRequest,
+  caller: Caller,
   action: QuickAction,
   current: readonly number[],
   op: 'add' | 'replace' | 'remove',
 ): { readonly list: number[]; readonly ids: number[]; readonly names: string[] } | undefined {
-  const { ids, names } = userIdsOf(request, action.arg)
+  const { ids, names } = userIdsOf(caller, action.arg)
   if (op === 'remove')
     return { list: action.arg.trim() === '' ? [] : current.filter((id) => !ids.includes(id)), ids, names }
   if (ids.length === 0) return undefined
@@ -757,20 +755,15 @@ interface IssuableCommands extends ItemCommands {
  * lock, time tracking, `/copy_metadata`, to-dos, subscriptions and reactions) into `into`, and
  * leaves any other alone.
  */
-function issuableCommand(
-  request: FastifyRequest,
-  project: ProjectRow,
-  action: QuickAction,
-  into: IssuableCommands,
-): void {
-  const db = request.server.burrow.db
+function issuableCommand(caller: Caller, project: ProjectRow, action: QuickAction, into: IssuableCommands): void {
+  const db = caller.db
   const { update, changes, messages, item } = into
   switch (action.name) {
     case 'assign':
     case 'reassign':
     case 'unassign': {
       const op = action.name === 'assign' ? 'add' : action.name === 'reassign' ? 'replace' : 'remove'
-      const edit = userListCommand(request, action, update.assignee_ids ?? into.assignees, op)
+      const edit = userListCommand(caller, action, update.assignee_ids ?? into.assignees, op)
       if (!edit) break
       update.assignee_ids = edit.list
       changes.assignee_ids = edit.list
@@ -783,7 +776,7 @@ function issuableCommand(
     }
     case 'milestone': {
       const title = parseMilestoneArg(action.arg)
-      const milestone = title ? findMilestoneTitle(db, title, [project.id], groupChain(request, project)) : undefined
+      const milestone = title ? findMilestoneTitle(db, title, [project.id], groupChain(caller, project)) : undefined
       if (!milestone) break
       update.milestone_id = milestone.id
       changes.milestone_id = milestone.id
@@ -805,7 +798,7 @@ function issuableCommand(
     case 'remove_estimate': {
       const seconds = action.name === 'remove_estimate' ? 0 : parseHumanDuration(action.arg)
       if (seconds === null || seconds < 0) break
-      into.timeSteps.push(() => setTimeEstimate(request, item, seconds))
+      into.timeSteps.push(() => setTimeEstimate(caller, item, seconds))
       changes.time_estimate = seconds
       messages.push(seconds === 0 ? 'Removed time estimate.' : `Set time estimate to ${humanDuration(seconds)}.`)
       break
@@ -814,18 +807,18 @@ function issuableCommand(
       const { duration, date } = parseSpendArg(action.arg)
       const seconds = parseHumanDuration(duration)
       if (seconds === null || seconds === 0) break
-      into.timeSteps.push(() => addSpentTime(request, item, seconds))
-      changes.spend_time = { duration: seconds, user_id: request.actor.user?.id, spent_at: date }
+      into.timeSteps.push(() => addSpentTime(caller, item, seconds))
+      changes.spend_time = { duration: seconds, user_id: caller.user?.id, spent_at: date }
       messages.push(`${seconds < 0 ? 'Subtracted' : 'Added'} ${humanDuration(Math.abs(seconds))} spent time.`)
       break
     }
     case 'remove_time_spent':
-      into.timeSteps.push(() => resetSpentTime(request, item))
-      changes.spend_time = { duration: 'reset', user_id: request.actor.user?.id }
+      into.timeSteps.push(() => resetSpentTime(caller, item))
+      changes.spend_time = { duration: 'reset', user_id: caller.user?.id }
       messages.push('Removed spent time.')
       break
     case 'copy_metadata': {
-      const source = metadataSource(request, project, action.arg)
+      const source = metadataSource(caller, project, action.arg)
       if (!source) break
       if (source.labels.length > 0) {
         update.add_labels = [...(update.add_labels ?? []), ...source.labels]
@@ -843,7 +836,7 @@ function issuableCommand(
     case 'subscribe':
     case 'unsubscribe':
     case 'award':
-      personalCommand(request, item, action, into)
+      personalCommand(caller, item, action, into)
       break
     default:
       itemCommand(action, into)
@@ -857,12 +850,12 @@ function issuableCommand(
  * time-tracking services. Commands whose argument is not understood do nothing.
  */
 export function executeIssueQuickActions(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   issue: IssueRow,
   actions: readonly QuickAction[],
 ): QuickActionResult {
-  const db = request.server.burrow.db
+  const db = caller.db
   const changes: Record<string, unknown> = {}
   const messages: string[] = []
   const update: { -readonly [K in keyof IssueChanges]: IssueChanges[K] } = {}
@@ -914,11 +907,11 @@ export function executeIssueQuickActions(
       case 'epic': {
         // An issue can join epics of its project's group and that group's ancestors.
         const group = findNamespaceById(db, project.namespace_id)
-        const epic = group ? findEpicByReference(request, group, action.arg) : undefined
+        const epic = group ? findEpicByReference(caller, group, action.arg) : undefined
         if (
           !epic ||
-          !groupChain(request, project).includes(epic.group_id) ||
-          !canAdminEpics(request.perms, epic.group_id)
+          !groupChain(caller, project).includes(epic.group_id) ||
+          !canAdminEpics(caller.perms, epic.group_id)
         ) {
           messages.push("This epic does not exist or you don't have sufficient permission.")
           break
@@ -952,13 +945,13 @@ export function executeIssueQuickActions(
               ? (value as HealthStatus)
               : undefined
         if (status === undefined) break
-        steps.push(() => setHealthStatus(request, issue, status))
+        steps.push(() => setHealthStatus(caller, issue, status))
         changes.health_status = status
         messages.push(status === null ? 'Cleared health status.' : `Set health status to ${status}.`)
         break
       }
       case 'duplicate': {
-        const found = referencedIssuable(request, project, action.arg)
+        const found = referencedIssuable(caller, project, action.arg)
         const canonical = found?.type === 'Issue' ? findIssueById(db, found.id) : undefined
         if (!canonical) {
           messages.push('Failed to mark this issue as a duplicate because referenced issue was not found.')
@@ -970,12 +963,12 @@ export function executeIssueQuickActions(
         }
         const canonicalProject = findProjectById(db, canonical.project_id) as ProjectRow
         // GitLab asks for the right to comment on the original: members only while it is locked.
-        if (canonical.discussion_locked === 1 && !request.perms.canInProject(canonicalProject, AccessLevel.GUEST)) {
+        if (canonical.discussion_locked === 1 && !caller.perms.canInProject(canonicalProject, AccessLevel.GUEST)) {
           messages.push('Failed to mark this issue as duplicate due to insufficient permissions.')
           break
         }
         if (issue.state === 'opened') update.state_event = 'close'
-        steps.push(() => markAsDuplicate(request, issue, canonical))
+        steps.push(() => markAsDuplicate(caller, issue, canonical))
         changes.canonical_issue_id = canonical.id
         messages.push(`Marked this issue as a duplicate of ${action.arg.trim()}.`)
         break
@@ -983,13 +976,13 @@ export function executeIssueQuickActions(
       case 'move': {
         const path = action.arg.trim()
         const target = path
-          ? copyTarget(request, path, 'move')
+          ? copyTarget(caller, path, 'move')
           : "Unable to move. Target project or group doesn't exist or doesn't support this item type."
         if (typeof target === 'string') {
           messages.push(target)
           break
         }
-        copy = () => void moveIssue(request, project, findIssueById(db, issue.id) as IssueRow, target)
+        copy = () => void moveIssue(caller, project, findIssueById(db, issue.id) as IssueRow, target)
         changes.target_project_id = target.id
         messages.push(`Moved this issue to ${path}.`)
         break
@@ -1002,20 +995,20 @@ export function executeIssueQuickActions(
           messages.push('Failed to clone this issue: wrong parameters.')
           break
         }
-        const path = paths[0] ?? projectFullPath(request, project)
-        const target = copyTarget(request, path, 'clone')
+        const path = paths[0] ?? projectFullPath(caller, project)
+        const target = copyTarget(caller, path, 'clone')
         if (typeof target === 'string') {
           messages.push(target)
           break
         }
-        copy = () => void cloneIssue(request, project, findIssueById(db, issue.id) as IssueRow, target, withNotes)
+        copy = () => void cloneIssue(caller, project, findIssueById(db, issue.id) as IssueRow, target, withNotes)
         changes.target_clone_project_id = target.id
         changes.clone_with_notes = withNotes
         messages.push(`Cloned this issue to ${path}.`)
         break
       }
       default:
-        issuableCommand(request, project, action, shared)
+        issuableCommand(caller, project, action, shared)
         break
     }
   }
@@ -1023,12 +1016,12 @@ export function executeIssueQuickActions(
   // The labels a command removes are gone after the update: take their ids now.
   const removedIds = labelIdsNamed(update.remove_labels ?? [], labelsOf(db, [issue.id]).get(issue.id) ?? [])
   db.transaction(() => {
-    if (Object.keys(update).length > 0) updateIssue(request, project, issue, update)
+    if (Object.keys(update).length > 0) updateIssue(caller, project, issue, update)
     for (const step of timeSteps) step()
-    const actor = request.actor.user
+    const actor = caller.user
     if (epicChoice !== undefined && actor)
       setIssueEpic(db, findIssueById(db, issue.id) as IssueRow, epicChoice, actor.id)
-    if (promote) promoteIssueToEpic(request, project, issue)
+    if (promote) promoteIssueToEpic(caller, project, issue)
     for (const step of [...steps, ...last]) step()
     if (copy) copy()
   })()
@@ -1057,15 +1050,15 @@ export function executeIssueQuickActions(
  * `context`), `group/path&5`, or the epic's URL (`…/groups/group/path/-/epics/5`). Undefined when
  * nothing matches or the caller may not read it.
  */
-export function findEpicByReference(request: FastifyRequest, context: NamespaceRow, arg: string): EpicRow | undefined {
-  const db = request.server.burrow.db
+export function findEpicByReference(caller: Caller, context: NamespaceRow, arg: string): EpicRow | undefined {
+  const db = caller.db
   const text = arg.trim()
   const m = /^(?:https?:\/\/[^/]+)?\/groups\/(.+?)\/-\/epics\/(\d+)\/?$/.exec(text) ?? /^([\w.\-/]*)&(\d+)$/.exec(text)
   if (!m) return undefined
   const group = m[1] === '' ? context : findNamespaceByFullPath(db, m[1])
   if (!group || group.kind !== 'group') return undefined
   const epic = findEpicByIid(db, group.id, Number(m[2]))
-  return epic && canReadEpicWith(request.perms, group, epic) ? epic : undefined
+  return epic && canReadEpicWith(caller.perms, group, epic) ? epic : undefined
 }
 
 /**
@@ -1073,8 +1066,8 @@ export function findEpicByReference(request: FastifyRequest, context: NamespaceR
  * state, title, confidentiality, parent and child epics) need the right to edit the group's
  * epics (Reporter), and each is offered only when it applies, as GitLab does.
  */
-export function epicCommandAvailable(request: FastifyRequest, epic: EpicRow, name: QuickActionName): boolean {
-  if (!request.actor.user || !canAdminEpics(request.perms, epic.group_id)) return false
+export function epicCommandAvailable(caller: Caller, epic: EpicRow, name: QuickActionName): boolean {
+  if (!caller.user || !canAdminEpics(caller.perms, epic.group_id)) return false
   switch (name) {
     case 'label':
     case 'relabel':
@@ -1092,10 +1085,7 @@ export function epicCommandAvailable(request: FastifyRequest, epic: EpicRow, nam
     case 'remove_parent_epic':
       return epic.parent_id !== null
     case 'remove_child_epic':
-      return (
-        (request.server.burrow.db.prepare('SELECT 1 FROM epics WHERE parent_id = ? LIMIT 1').get(epic.id) ?? null) !==
-        null
-      )
+      return (caller.db.prepare('SELECT 1 FROM epics WHERE parent_id = ? LIMIT 1').get(epic.id) ?? null) !== null
     default:
       return false
   }
@@ -1107,13 +1097,13 @@ export function epicCommandAvailable(request: FastifyRequest, epic: EpicRow, nam
  * own group's epics). GitLab's hierarchy and confidentiality rules answer as they do for PUT.
  */
 export function executeEpicQuickActions(
-  request: FastifyRequest,
+  caller: Caller,
   group: NamespaceRow,
   epic: EpicRow,
   actions: readonly QuickAction[],
 ): QuickActionResult {
-  const db = request.server.burrow.db
-  const user = request.actor.user
+  const db = caller.db
+  const user = caller.user
   if (!user) return { changes: {}, messages: [] }
   const changes: Record<string, unknown> = {}
   const messages: string[] = []
@@ -1124,7 +1114,7 @@ export function executeEpicQuickActions(
   const refOf = (e: EpicRow): string =>
     e.group_id === epic.group_id ? `&${e.iid}` : `${findNamespaceById(db, e.group_id)?.full_path ?? ''}&${e.iid}`
   const other = (arg: string): EpicRow | undefined => {
-    const found = findEpicByReference(request, group, arg)
+    const found = findEpicByReference(caller, group, arg)
     return found && found.id !== epic.id ? found : undefined
   }
 
@@ -1137,7 +1127,7 @@ export function executeEpicQuickActions(
         break
       case 'parent_epic': {
         const parent = other(action.arg)
-        if (!parent || !canAdminEpics(request.perms, parent.group_id)) {
+        if (!parent || !canAdminEpics(caller.perms, parent.group_id)) {
           messages.push("This parent epic does not exist or you don't have sufficient permission.")
           break
         }
@@ -1155,7 +1145,7 @@ export function executeEpicQuickActions(
       case 'remove_child_epic': {
         const child = other(action.arg)
         const adding = action.name === 'child_epic'
-        if (!child || !canAdminEpics(request.perms, child.group_id) || (!adding && child.parent_id !== epic.id)) {
+        if (!child || !canAdminEpics(caller.perms, child.group_id) || (!adding && child.parent_id !== epic.id)) {
           messages.push(
             adding
               ? "This child epic does not exist or you don't have sufficient permission."
@@ -1228,31 +1218,25 @@ const MERGE_REQUEST_COMMANDS: ReadonlySet<QuickActionName> = new Set<QuickAction
  * ready; /approve needs the right to approve and no approval yet, /unapprove an approval.
  */
 export function mergeRequestCommandAvailable(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   mr: MergeRequestRow,
   name: QuickActionName,
 ): boolean {
-  const user = request.actor.user
+  const user = caller.user
   if (!user || !MERGE_REQUEST_COMMANDS.has(name)) return false
-  const developer = request.perms.canInProject(project, AccessLevel.DEVELOPER)
+  const developer = caller.perms.canInProject(project, AccessLevel.DEVELOPER)
   const canUpdate = developer || user.id === mr.author_id
   const open = mr.state === 'opened' || mr.state === 'locked'
-  const personal = personalCommandAvailable(
-    request,
-    'MergeRequest',
-    mr.id,
-    participantIds(request.server.burrow.db, mr),
-    name,
-  )
+  const personal = personalCommandAvailable(caller, 'MergeRequest', mr.id, participantIds(caller.db, mr), name)
   if (personal !== undefined) return personal
   switch (name) {
     // The checks of PUT …/merge (rights on the target branch, state, draft, conflicts, pipeline).
     case 'merge':
-      return availableMergeStrategy(request, project, mr) !== null
+      return availableMergeStrategy(caller, project, mr) !== null
     // PUT …/rebase answers 403 without push rights on the source branch; the command is not offered then.
     case 'rebase':
-      return mr.state === 'opened' && canRebase(request, project, mr)
+      return mr.state === 'opened' && canRebase(caller, project, mr)
     case 'target_branch':
       return canUpdate && open
     case 'close':
@@ -1268,11 +1252,11 @@ export function mergeRequestCommandAvailable(
     case 'approve':
       return (
         open &&
-        canApproveMergeRequest(request, project, mr, user) &&
-        !approvalsOf(request.server.burrow.db, mr.id).some((u) => u.id === user.id)
+        canApproveMergeRequest(caller, project, mr, user) &&
+        !approvalsOf(caller.db, mr.id).some((u) => u.id === user.id)
       )
     case 'unapprove':
-      return open && approvalsOf(request.server.burrow.db, mr.id).some((u) => u.id === user.id)
+      return open && approvalsOf(caller.db, mr.id).some((u) => u.id === user.id)
     case 'remove_milestone':
       return developer && mr.milestone_id !== null
     case 'remove_estimate':
@@ -1286,24 +1270,19 @@ export function mergeRequestCommandAvailable(
   }
 }
 
-function canRebase(request: FastifyRequest, project: ProjectRow, mr: MergeRequestRow): boolean {
-  const source = findProjectById(request.server.burrow.db, mr.source_project_id) ?? project
-  return canPushToBranch(
-    request.perms,
-    source,
-    listProtectedBranches(request.server.burrow.db, source.id),
-    mr.source_branch,
-  )
+function canRebase(caller: Caller, project: ProjectRow, mr: MergeRequestRow): boolean {
+  const source = findProjectById(caller.db, mr.source_project_id) ?? project
+  return canPushToBranch(caller.perms, source, listProtectedBranches(caller.db, source.id), mr.source_branch)
 }
 
 /** The merge request as it is now (a follow-up runs after other commands changed it). */
-function currentMergeRequest(request: FastifyRequest, mr: MergeRequestRow): MergeRequestRow {
-  return findMergeRequestById(request.server.burrow.db, mr.id) ?? mr
+function currentMergeRequest(caller: Caller, mr: MergeRequestRow): MergeRequestRow {
+  return findMergeRequestById(caller.db, mr.id) ?? mr
 }
 
 /** `/merge` after the commit: through `mergeOrSchedule`, the service of PUT …/merge, so its every check holds. */
 function mergeFollowUp(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   mr: MergeRequestRow,
   user: UserRow,
@@ -1311,14 +1290,7 @@ function mergeFollowUp(
 ): QuickActionFollowUp {
   return async () => {
     try {
-      const { strategy } = await mergeOrSchedule(
-        request,
-        project,
-        currentMergeRequest(request, mr),
-        user,
-        { sha },
-        true,
-      )
+      const { strategy } = await mergeOrSchedule(caller, project, currentMergeRequest(caller, mr), user, { sha }, true)
       const message =
         strategy === 'now'
           ? 'Merged this merge request.'
@@ -1327,7 +1299,7 @@ function mergeFollowUp(
     } catch (error) {
       if (!(error instanceof ApiError)) throw error
       // Something changed since the command was offered (a push, a conflict found while merging).
-      updateMergeRequestRow(request.server.burrow.db, mr.id, { merge_error: error.message }, false)
+      updateMergeRequestRow(caller.db, mr.id, { merge_error: error.message }, false)
       return { changes: {}, messages: [error.message] }
     }
   }
@@ -1335,7 +1307,7 @@ function mergeFollowUp(
 
 /** `/target_branch` after the commit: the PUT update's repository checks decide; an unknown branch changes nothing. */
 function targetBranchFollowUp(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   mr: MergeRequestRow,
   user: UserRow,
@@ -1344,13 +1316,13 @@ function targetBranchFollowUp(
   return async () => {
     try {
       const row = await updateMergeRequest(
-        request,
+        caller,
         project,
-        currentMergeRequest(request, mr),
+        currentMergeRequest(caller, mr),
         { target_branch: branch },
         user,
       )
-      if (row.state === 'opened') queueMergeabilityCheck(request.server.burrow, row.id)
+      if (row.state === 'opened') queueMergeabilityCheck(caller.ctx, row.id)
       return { changes: { target_branch: branch }, messages: [`Set target branch to ${branch}.`] }
     } catch (error) {
       if (error instanceof ApiError) return { changes: {}, messages: [] }
@@ -1366,14 +1338,14 @@ function targetBranchFollowUp(
  * follow once the comment is saved. `/merge` wants the head SHA the caller saw, as GitLab does.
  */
 export function executeMergeRequestQuickActions(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   mr: MergeRequestRow,
   actions: readonly QuickAction[],
   params: QuickActionParams = {},
 ): QuickActionResult {
-  const db = request.server.burrow.db
-  const user = request.actor.user
+  const db = caller.db
+  const user = caller.user
   if (!user) return { changes: {}, messages: [] }
   const changes: Record<string, unknown> = {}
   const messages: string[] = []
@@ -1403,7 +1375,7 @@ export function executeMergeRequestQuickActions(
       case 'assign_reviewer':
       case 'unassign_reviewer': {
         const adding = action.name === 'assign_reviewer'
-        const edit = userListCommand(request, action, reviewers, adding ? 'add' : 'remove')
+        const edit = userListCommand(caller, action, reviewers, adding ? 'add' : 'remove')
         if (!edit) break
         reviewers = edit.list
         update.reviewer_ids = reviewers
@@ -1427,20 +1399,18 @@ export function executeMergeRequestQuickActions(
         messages.push('Marked this merge request as ready.')
         break
       case 'approve':
-        steps.push(() =>
-          approveMergeRequest(request, project, findMergeRequestById(db, mr.id) as MergeRequestRow, user),
-        )
+        steps.push(() => approveMergeRequest(caller, project, findMergeRequestById(db, mr.id) as MergeRequestRow, user))
         changes.approve = true
         messages.push('Approved the current merge request.')
         break
       case 'unapprove':
-        steps.push(() => unapproveMergeRequest(request, mr, user))
+        steps.push(() => unapproveMergeRequest(caller, mr, user))
         changes.unapprove = true
         messages.push('Unapproved the current merge request.')
         break
       case 'target_branch': {
         const branch = action.arg.trim()
-        if (branch) followUps.push(targetBranchFollowUp(request, project, mr, user, branch))
+        if (branch) followUps.push(targetBranchFollowUp(caller, project, mr, user, branch))
         break
       }
       case 'rebase':
@@ -1453,7 +1423,7 @@ export function executeMergeRequestQuickActions(
           break
         }
         followUps.push(async () => {
-          startRebase(request.server.burrow, project, currentMergeRequest(request, mr), user)
+          startRebase(caller.ctx, project, currentMergeRequest(caller, mr), user)
           return { changes: {}, messages: [] }
         })
         changes.rebase = true
@@ -1469,16 +1439,16 @@ export function executeMergeRequestQuickActions(
           messages.push('Branch has been updated since the merge was requested.')
           break
         }
-        followUps.push(mergeFollowUp(request, project, mr, user, params.diffHeadSha))
+        followUps.push(mergeFollowUp(caller, project, mr, user, params.diffHeadSha))
         break
       default:
-        issuableCommand(request, project, action, shared)
+        issuableCommand(caller, project, action, shared)
         break
     }
   }
   db.transaction(() => {
     if (Object.keys(update).length > 0)
-      applyMergeRequestUpdate(request, project, findMergeRequestById(db, mr.id) as MergeRequestRow, update, user)
+      applyMergeRequestUpdate(caller, project, findMergeRequestById(db, mr.id) as MergeRequestRow, update, user)
     for (const step of [...steps, ...last]) step()
   })()
   // Labels are reported by id as GitLab does; resolve the names now that any new ones exist.
@@ -1496,9 +1466,9 @@ export function executeMergeRequestQuickActions(
  * Sets or clears an issue's health status (GitLab's Ultimate field; the REST issue edit does not
  * take it), with GitLab's system note.
  */
-function setHealthStatus(request: FastifyRequest, issue: IssueRow, status: HealthStatus | null): void {
-  const db = request.server.burrow.db
-  const user = request.actor.user
+function setHealthStatus(caller: Caller, issue: IssueRow, status: HealthStatus | null): void {
+  const db = caller.db
+  const user = caller.user
   const before = (findIssueById(db, issue.id) as IssueRow).health_status
   if (!user || before === status) return
   updateIssueRow(db, issue.id, { health_status: status })
@@ -1514,9 +1484,9 @@ function setHealthStatus(request: FastifyRequest, issue: IssueRow, status: Healt
  * GitLab's duplicate service, after the command closed the issue: remembers the original
  * (`closed_as_duplicate_of`) and notes the link on both issues.
  */
-function markAsDuplicate(request: FastifyRequest, issue: IssueRow, canonical: IssueRow): void {
-  const db = request.server.burrow.db
-  const user = request.actor.user
+function markAsDuplicate(caller: Caller, issue: IssueRow, canonical: IssueRow): void {
+  const db = caller.db
+  const user = caller.user
   if (!user) return
   updateIssueRow(db, issue.id, { duplicated_to_id: canonical.id })
   const dup = issueTarget(issue)
@@ -1539,6 +1509,6 @@ function markAsDuplicate(request: FastifyRequest, issue: IssueRow, canonical: Is
   )
 }
 
-function projectFullPath(request: FastifyRequest, project: ProjectRow): string {
-  return `${findNamespaceById(request.server.burrow.db, project.namespace_id)?.full_path ?? ''}/${project.path}`
+function projectFullPath(caller: Caller, project: ProjectRow): string {
+  return `${findNamespaceById(caller.db, project.namespace_id)?.full_path ?? ''}/${project.path}`
 }

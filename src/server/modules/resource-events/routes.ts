@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify'
+import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { milestonesById, usersById } from '../issues/queries'
@@ -99,7 +100,7 @@ const milestoneEvents: EventFamily = {
       ...new Set(events.map((r) => r.milestone_id).filter((id): id is number => id !== null)),
     ])
     const readable = [...milestones.values()].filter((m) => canReadOwner(request, m))
-    const shown = new Map(presentMilestones(request, readable).map((m) => [m.id, m]))
+    const shown = new Map(presentMilestones(callerOf(request), readable).map((m) => [m.id, m]))
     const out: ReturnType<EventFamily['present']> = []
     for (const row of events) {
       const milestone: MilestoneRow | undefined =

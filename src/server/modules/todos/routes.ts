@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify'
+import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { findIssueById, type IssueRow } from '../issues/queries'
@@ -78,15 +79,15 @@ function presentTodos(request: FastifyRequest, rows: readonly TodoRow[]): Readon
   const issues = [...new Set(rows.filter((r) => r.target_type === 'Issue').map((r) => r.target_id))]
     .map((id) => findIssueById(db, id))
     .filter((i): i is IssueRow => i !== undefined)
-  const presented = presentIssues(request, issues, { origin: { kind: 'none' } })
+  const presented = presentIssues(callerOf(request), issues, { origin: { kind: 'none' } })
   const issueJson = new Map(issues.map((issue, i) => [issue.id, presented[i]]))
   const mergeRequests = [...new Set(rows.filter((r) => r.target_type === 'MergeRequest').map((r) => r.target_id))]
     .map((id) => findMergeRequestById(db, id))
     .filter((m): m is MergeRequestRow => m !== undefined)
-  const presentedMrs = presentMergeRequests(request, mergeRequests)
+  const presentedMrs = presentMergeRequests(callerOf(request), mergeRequests)
   const mergeRequestJson = new Map(mergeRequests.map((mr, i) => [mr.id, presentedMrs[i]]))
   const epicJson = presentEpicsById(
-    request,
+    callerOf(request),
     rows.filter((r) => r.target_type === 'Epic').map((r) => r.target_id),
   )
   const alertJson = alertTodoTargets(
