@@ -469,8 +469,18 @@ describe('merging merge requests in real repositories', () => {
     await pushBranchHandled('source-moved', { 'source-moved.txt': 'one\n' })
     const iid = await open('source-moved')
     await settled(iid)
-    // Read right after the merge request refresh, as a client could.
-    const handled = pushHandled('source-moved', () => findMergeRequestByIid(s.app.burrow.db, project.id, iid))
+    // Read right after the merge request refresh, as a client could: the listener goes in just after
+    // the refresh, whose check starts on a later turn of the event loop, so it reads before the
+    // check can settle (at the end of the list, the pipeline listener's git work left it time to).
+    const handled = new Promise<MergeRequestRow | undefined>((resolve) => {
+      const listeners = s.app.burrow.pushListeners
+      const refresh = listeners.findIndex((l) => l.name === 'refreshAfterPush')
+      expect(refresh).toBeGreaterThanOrEqual(0)
+      listeners.splice(refresh + 1, 0, (push) => {
+        if (push.updates.some((u) => u.ref === 'refs/heads/source-moved'))
+          resolve(findMergeRequestByIid(s.app.burrow.db, project.id, iid))
+      })
+    })
     await pushBranch('source-moved', { 'source-moved.txt': 'two\n' }, 'source-moved')
     const read = await handled
     expect(read?.merge_status).toBe('checking')
