@@ -10,7 +10,6 @@
 import type { FastifyRequest } from 'fastify'
 import { callerFor, type Caller } from '../platform/caller'
 import type { ServerContext } from '../platform/context'
-import { findAlertByIid, findHttpIntegration, type AlertRow } from '../modules/alerts/queries'
 import { findEnvironmentByName } from '../modules/environments/queries'
 import {
   appendTrace,
@@ -21,15 +20,17 @@ import {
 } from '../modules/pipelines/queries'
 import type { NamespaceRow, ProjectRow, UserRow } from '../platform/db/rows'
 import { findRunnerById, touchRunner, type RunnerInfo } from '../modules/runners/queries'
-import { findVulnerability, listFindings } from '../modules/vulnerabilities/queries'
 import { projectGitDir } from '../platform/git/project-repo'
 import { resolveCommit } from '../platform/git/refs'
 import {
   createHttpIntegration,
+  findAlertByIid,
+  findHttpIntegration,
   receiveAlertPayload,
   setAlertAssignees,
   updateAlertStatus,
-} from '../modules/alerts/service'
+  type AlertRow,
+} from '../modules/alerts'
 import { ciSlug } from '../modules/pipelines/ci-context'
 import { createClientKey, updateErrorTrackingSetting } from '../modules/error-tracking'
 import { runEnvironmentMaintenance, stopEnvironment } from '../modules/environments/service'
@@ -42,9 +43,11 @@ import { instanceRegistrationToken, registerRunner, runnersToken, updateRunner }
 import { scheduleProjectMove, storageMovesIdle } from '../modules/storage-moves/service'
 import {
   createVulnerabilityFromFinding,
+  findVulnerability,
+  listFindings,
   seedSecurityFindings,
   transitionVulnerability,
-} from '../modules/vulnerabilities/service'
+} from '../modules/vulnerabilities'
 import { actingAs } from './actor'
 import { demoCertificate } from './certificate'
 import { CI_COMMANDS } from './code'
@@ -535,7 +538,7 @@ class OperationsPlanner {
     let integrationId = 0
     const project = (): ProjectRow => this.host.project('api')
     this.host.at(now - 40 * DAY, () => {
-      const result = createHttpIntegration(this.as('tomasz'), project(), {
+      const result = createHttpIntegration(this.caller('tomasz'), project(), {
         name: 'Prometheus (production)',
         active: true,
       })
@@ -579,9 +582,9 @@ class OperationsPlanner {
       description: '12,400 deliveries waiting for more than 10 minutes.',
     })
     this.host.at(now - 25 * HOUR, () => {
-      const request = this.as('tomasz')
-      updateAlertStatus(request, alert(2), 'acknowledged')
-      setAlertAssignees(request, project(), alert(2), [this.host.user('tomasz')], 'REPLACE')
+      const caller = this.caller('tomasz')
+      updateAlertStatus(caller, alert(2), 'acknowledged')
+      setAlertAssignees(caller, project(), alert(2), [this.host.user('tomasz')], 'REPLACE')
     })
     // Firing again and again: one alert counting its events.
     for (const hours of [6, 4, 2])
@@ -602,7 +605,7 @@ class OperationsPlanner {
       description: '5xx responses at 7.2% over the last 5 minutes.',
     })
     this.host.at(now - 40 * MINUTE, () => {
-      setAlertAssignees(this.as('tomasz'), project(), alert(4), [this.host.user('root')], 'REPLACE')
+      setAlertAssignees(this.caller('tomasz'), project(), alert(4), [this.host.user('root')], 'REPLACE')
     })
   }
 
@@ -654,14 +657,14 @@ class OperationsPlanner {
         'Improper neutralization of special elements used in an SQL command',
       ]) {
         const finding = findings.find((f) => f.name === name)
-        if (finding) ids.push(createVulnerabilityFromFinding(this.as('priya'), project(), finding.id).id)
+        if (finding) ids.push(createVulnerabilityFromFinding(this.caller('priya'), project(), finding.id).id)
       }
     })
     this.host.at(now - 12 * DAY, () => {
       const lodash = findVulnerability(this.db, ids[0])
       if (lodash)
         transitionVulnerability(
-          this.as('tomasz'),
+          this.caller('tomasz'),
           project(),
           lodash,
           'confirm',

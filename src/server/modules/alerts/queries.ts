@@ -69,6 +69,15 @@ export interface NewHttpIntegration {
   readonly payloadAttributeMappings: string
 }
 
+/** Whether the project already has an integration with this endpoint identifier. */
+export function endpointIdentifierTaken(db: Db, projectId: number, endpoint: string): boolean {
+  return (
+    db
+      .prepare('SELECT 1 FROM alert_management_http_integrations WHERE project_id = ? AND endpoint_identifier = ?')
+      .get(projectId, endpoint) !== undefined
+  )
+}
+
 export function insertHttpIntegration(db: Db, i: NewHttpIntegration): HttpIntegrationRow {
   const now = nowIso()
   const info = db

@@ -1,18 +1,31 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { AccessLevel } from '../../platform/auth/access'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
 import { authenticate } from '../../platform/auth/authenticate'
 import { Permissions } from '../../platform/auth/permissions'
-import { findHttpIntegrationByEndpoint, type HttpIntegrationRow } from './queries'
-import { findProject } from '../namespaces/queries'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
-import { jsonDepth } from './payload'
 import { ApiError, badRequest, forbidden, notFound, unauthorized } from '../../platform/http/errors'
-import { LEGACY_IDENTIFIER, receiveAlertPayload, tokenMatches } from './service'
+import { LEGACY_IDENTIFIER } from './entity'
+import { jsonDepth } from './payload'
+import { isAlertResponder } from './policy'
+import type { HttpIntegrationRow } from './queries'
+import { activeIntegration, projectAtPath, receiveAlertPayload, tokenMatches } from './service'
 
 /** GitLab nests groups at most 20 deep: a project path has at most 21 segments. */
 const MAX_PATH_SEGMENTS = 21
 /** Gitlab::Utils::DeepSize's default depth limit for payloads. */
 const MAX_PAYLOAD_DEPTH = 100
+
+// The project path arrives as `p0`…`pN` (one route per depth), the alert's name and endpoint after it.
+const PathParams = Type.Record(Type.String(), Type.String())
+// Only a token in the query (`private_token`, `access_token`) is read from it.
+const AnyQuery = Type.Record(Type.String(), Type.Unknown())
+
+/** A notify request as its schema types it. */
+type NotifyRequest = FastifyRequest<{
+  Params: Record<string, string | undefined>
+  Querystring: Record<string, unknown>
+}>
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const v = request.headers[name]
@@ -49,20 +62,25 @@ function payloadBytes(request: FastifyRequest, body: unknown): number {
  * Checks who sends an alert: the monitoring tool holding the integration's key, or a signed-in
  * Developer (or above) sending a test alert with their own token. Anything else is 401/403.
  */
-function assertMaySend(request: FastifyRequest, project: ProjectRow, integration: HttpIntegrationRow): void {
+function assertMaySend(
+  request: FastifyRequest,
+  query: Readonly<Record<string, unknown>>,
+  project: ProjectRow,
+  integration: HttpIntegrationRow,
+): void {
   const ctx = request.server.burrow
   const key = presentedKey(request)
   if (key !== null && tokenMatches(ctx, integration, key)) return
   let user: UserRow | null
   try {
-    user = authenticate(ctx, request, (request.query ?? {}) as Record<string, unknown>).user
+    user = authenticate(ctx, request, query).user
   } catch (error) {
     if (error instanceof ApiError && error.statusCode === 401) throw unauthorized()
     throw error
   }
   if (!user) throw unauthorized()
   const perms = new Permissions(ctx.db, user)
-  if (!perms.canReadProject(project) || !perms.canInProject(project, AccessLevel.DEVELOPER)) throw forbidden()
+  if (!perms.canReadProject(project) || !isAlertResponder(perms, project)) throw forbidden()
 }
 
 /**
@@ -72,15 +90,16 @@ function assertMaySend(request: FastifyRequest, project: ProjectRow, integration
  * order: payload size (400), an active integration (403), the key (401). Answers 200 with
  * `[{iid, title}]` of the alerts the payload created, grouped or resolved.
  */
-const alertsNotify: FastifyPluginAsync = async (app) => {
+const alertsNotify: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.burrow
 
-  const handler = async (request: FastifyRequest, reply: FastifyReply, endpoint: string): Promise<FastifyReply> => {
-    const params = request.params as Record<string, string>
+  const handler = async (request: NotifyRequest, reply: FastifyReply, endpoint: string): Promise<FastifyReply> => {
     const segments: string[] = []
-    for (let i = 0; i < MAX_PATH_SEGMENTS; i += 1) if (params[`p${i}`] !== undefined) segments.push(params[`p${i}`])
-    const project = findProject(ctx.db, segments.join('/'))
-    if (!project) throw notFound('Project')
+    for (let i = 0; i < MAX_PATH_SEGMENTS; i += 1) {
+      const segment = request.params[`p${i}`]
+      if (segment !== undefined) segments.push(segment)
+    }
+    const project = projectAtPath(ctx, segments.join('/'))
     const type = String(header(request, 'content-type') ?? '')
       .split(';')[0]
       .trim()
@@ -97,9 +116,8 @@ const alertsNotify: FastifyPluginAsync = async (app) => {
     ) {
       throw badRequest('Payload size exceeded')
     }
-    const integration = findHttpIntegrationByEndpoint(ctx.db, project.id, endpoint)
-    if (!integration || !integration.active) throw forbidden()
-    assertMaySend(request, project, integration)
+    const integration = activeIntegration(ctx, project, endpoint)
+    assertMaySend(request, request.query, project, integration)
     const alerts = receiveAlertPayload(ctx, project, integration, body)
     return reply.code(200).send(alerts.map((a) => ({ iid: a.iid, title: a.title })))
   }
@@ -107,17 +125,18 @@ const alertsNotify: FastifyPluginAsync = async (app) => {
   // One route per project path depth: find-my-way parameters never span a '/', and these
   // parametric routes win over git smart HTTP's catch-all.
   const config = { ownAuthentication: true, scopes: [] as const }
+  const schema = { params: PathParams, querystring: AnyQuery }
   for (let depth = 2; depth <= MAX_PATH_SEGMENTS; depth += 1) {
     const prefix = Array.from({ length: depth }, (_, i) => `/:p${i}`).join('')
-    app.post(`${prefix}/alerts/notify/:name/:endpoint`, { config }, async (request, reply) => {
-      const endpoint = (request.params as Record<string, string>).endpoint.replace(/\.json$/, '')
+    app.post(`${prefix}/alerts/notify/:name/:endpoint`, { config, schema }, async (request, reply) => {
+      const endpoint = (request.params.endpoint ?? '').replace(/\.json$/, '')
       if (!/^[A-Za-z0-9]+$/.test(endpoint)) throw notFound()
       return handler(request, reply, endpoint)
     })
-    app.post(`${prefix}/alerts/notify`, { config }, async (request, reply) =>
+    app.post(`${prefix}/alerts/notify`, { config, schema }, async (request, reply) =>
       handler(request, reply, LEGACY_IDENTIFIER),
     )
-    app.post(`${prefix}/alerts/notify.json`, { config }, async (request, reply) =>
+    app.post(`${prefix}/alerts/notify.json`, { config, schema }, async (request, reply) =>
       handler(request, reply, LEGACY_IDENTIFIER),
     )
   }

@@ -1,16 +1,16 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import type { FastifyRequest } from 'fastify'
+import type { Caller } from '../../platform/caller'
 import type { ServerContext } from '../../platform/context'
 import { nowIso, type Db } from '../../platform/db/connection'
 import {
   ALERT_SEVERITY,
-  ALERT_SEVERITY_NAMES,
   ALERT_STATUS,
-  ALERT_STATUS_NAMES,
   alertAssignees,
   alertsByIds,
   deleteHttpIntegration,
+  endpointIdentifierTaken,
   findAlertById,
+  findHttpIntegrationByEndpoint,
   findUnresolvedAlert,
   incrementAlertEvents,
   insertAlert,
@@ -26,49 +26,35 @@ import {
 import { findEnvironmentByName } from '../environments/queries'
 import { nextIid } from '../../platform/db/internal-ids'
 import { findProjectWithNamespace } from '../projects/queries'
+import { findProject } from '../namespaces/queries'
+import { forbidden, notFound } from '../../platform/http/errors'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { decryptSecret, encryptSecret } from '../../platform/auth/encryption'
-import { AccessLevel } from '../../platform/auth/access'
 import { Permissions } from '../../platform/auth/permissions'
 import { parseAlertPayload, parseMappings, type AlertFieldMapping } from './payload'
+import { ALERT_TARGET_TYPE, alertDetailsUrl, alertTodoTargetEntity } from './entity'
+import { isAlertResponder } from './policy'
 import { recordProjectChange } from '../projects/changes'
-import { callerOf } from '../../platform/caller'
 import { createTodo, pendingTodoFor, type TodoRow } from '../todos/service'
 import { exceeds, TEXT_LIMITS, tooLong } from '../../platform/text/limits'
-
-/** Whoever holds `perms` may read (and update) the project's alerts: signed-in Developers and above, as GitLab. */
-export function canReadAlertsWith(perms: Permissions, project: Pick<ProjectRow, 'id' | 'visibility'>): boolean {
-  return perms.user !== null && perms.canReadProject(project) && perms.canInProject(project, AccessLevel.DEVELOPER)
-}
-
-/** The to-do target type of alerts. */
-export const ALERT_TARGET_TYPE = 'AlertManagement::Alert'
-/** Endpoint identifier of a project's single legacy endpoint, served at `/alerts/notify.json`. */
-export const LEGACY_IDENTIFIER = 'legacy'
-const DEFAULT_NAME_SLUG = 'http-endpoint'
-
-/** Rails' `slugify`: lowercase alphanumerics and dashes, used in an integration's URL. */
-export function slugify(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-}
-
-/** The URL a monitoring tool posts to: `/{project}/alerts/notify/{name}/{endpoint}.json`. */
-export function integrationUrl(
-  baseUrl: string,
-  fullPath: string,
-  integration: Pick<HttpIntegrationRow, 'name' | 'endpoint_identifier'>,
-): string {
-  if (integration.endpoint_identifier === LEGACY_IDENTIFIER) return `${baseUrl}/${fullPath}/alerts/notify.json`
-  const slug = slugify(integration.name) || DEFAULT_NAME_SLUG
-  return `${baseUrl}/${fullPath}/alerts/notify/${slug}/${integration.endpoint_identifier}.json`
-}
 
 /** The integration's authorization key, read back from its sealed form. */
 export function integrationToken(ctx: ServerContext, integration: HttpIntegrationRow): string {
   return decryptSecret(ctx.options.dataDir, integration.encrypted_token)
+}
+
+/** The project at a full path, for the alert endpoints outside the API (404 when there is none). */
+export function projectAtPath(ctx: ServerContext, fullPath: string): ProjectRow {
+  const project = findProject(ctx.db, fullPath)
+  if (!project) throw notFound('Project')
+  return project
+}
+
+/** The project's active integration with this endpoint identifier; 403 when it is missing or inactive. */
+export function activeIntegration(ctx: ServerContext, project: ProjectRow, endpoint: string): HttpIntegrationRow {
+  const integration = findHttpIntegrationByEndpoint(ctx.db, project.id, endpoint)
+  if (!integration || !integration.active) throw forbidden()
+  return integration
 }
 
 /** Constant-time comparison of a presented key with the integration's. */
@@ -123,21 +109,17 @@ export type IntegrationResult =
 
 /** Creates an HTTP integration with a fresh endpoint identifier and key (Maintainers; checked by callers). */
 export function createHttpIntegration(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   input: IntegrationInput & { readonly name: string; readonly active: boolean },
 ): IntegrationResult {
   const errors = integrationErrors(input)
   if (errors.length > 0) return { integration: null, errors }
-  const ctx = request.server.burrow
+  const ctx = caller.ctx
   const db = ctx.db
   return db.transaction((): IntegrationResult => {
     let endpoint = randomBytes(8).toString('hex')
-    while (
-      db
-        .prepare('SELECT 1 FROM alert_management_http_integrations WHERE project_id = ? AND endpoint_identifier = ?')
-        .get(project.id, endpoint)
-    ) {
+    while (endpointIdentifierTaken(db, project.id, endpoint)) {
       endpoint = randomBytes(8).toString('hex')
     }
     const integration = insertHttpIntegration(db, {
@@ -149,7 +131,7 @@ export function createHttpIntegration(
       payloadExample: input.payloadExample ?? '{}',
       payloadAttributeMappings: JSON.stringify(input.payloadAttributeMappings ?? []),
     })
-    recordProjectChange(callerOf(request), project, {
+    recordProjectChange(caller, project, {
       targetType: 'AlertManagement::HttpIntegration',
       targetId: integration.id,
       targetTitle: integration.name,
@@ -164,14 +146,14 @@ export function createHttpIntegration(
 
 /** Renames, (de)activates or remaps an integration; the key and endpoint never change here. */
 export function updateHttpIntegration(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   integration: HttpIntegrationRow,
   input: IntegrationInput,
 ): IntegrationResult {
   const errors = integrationErrors(input)
   if (errors.length > 0) return { integration: null, errors }
-  const db = request.server.burrow.db
+  const db = caller.db
   return db.transaction((): IntegrationResult => {
     const updated = updateHttpIntegrationRow(db, integration.id, {
       name: input.name?.trim(),
@@ -185,7 +167,7 @@ export function updateHttpIntegration(
     if (updated.active !== integration.active) changes.push(updated.active ? 'active' : 'inactive')
     if (updated.payload_attribute_mappings !== integration.payload_attribute_mappings) changes.push('field mappings')
     if (changes.length > 0) {
-      recordProjectChange(callerOf(request), project, {
+      recordProjectChange(caller, project, {
         targetType: 'AlertManagement::HttpIntegration',
         targetId: updated.id,
         targetTitle: updated.name,
@@ -201,16 +183,16 @@ export function updateHttpIntegration(
 
 /** Replaces the integration's authorization key; the old key stops working at once. */
 export function resetHttpIntegrationToken(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   integration: HttpIntegrationRow,
 ): HttpIntegrationRow {
-  const ctx = request.server.burrow
+  const ctx = caller.ctx
   return ctx.db.transaction(() => {
     const updated = updateHttpIntegrationRow(ctx.db, integration.id, {
       encrypted_token: encryptSecret(ctx.options.dataDir, newToken()),
     })
-    recordProjectChange(callerOf(request), project, {
+    recordProjectChange(caller, project, {
       targetType: 'AlertManagement::HttpIntegration',
       targetId: updated.id,
       targetTitle: updated.name,
@@ -224,15 +206,11 @@ export function resetHttpIntegrationToken(
 }
 
 /** Deletes an integration; its alerts stay. */
-export function destroyHttpIntegration(
-  request: FastifyRequest,
-  project: ProjectRow,
-  integration: HttpIntegrationRow,
-): void {
-  const db = request.server.burrow.db
+export function destroyHttpIntegration(caller: Caller, project: ProjectRow, integration: HttpIntegrationRow): void {
+  const db = caller.db
   db.transaction(() => {
     deleteHttpIntegration(db, integration.id)
-    recordProjectChange(callerOf(request), project, {
+    recordProjectChange(caller, project, {
       targetType: 'AlertManagement::HttpIntegration',
       targetId: integration.id,
       targetTitle: integration.name,
@@ -304,12 +282,8 @@ export interface AlertUpdateResult {
  * Moves an alert to a status (Developers; checked by callers). Resolving records the end time;
  * leaving `resolved` clears it, refused while another unresolved alert has the same fingerprint.
  */
-export function updateAlertStatus(
-  request: FastifyRequest,
-  alert: AlertRow,
-  status: AlertStatusName,
-): AlertUpdateResult {
-  const db = request.server.burrow.db
+export function updateAlertStatus(caller: Caller, alert: AlertRow, status: AlertStatusName): AlertUpdateResult {
+  const db = caller.db
   const target = ALERT_STATUS[status]
   if (target === alert.status) return { alert, errors: [] }
   return db.transaction((): AlertUpdateResult => {
@@ -331,14 +305,14 @@ export type AssigneeMode = 'REPLACE' | 'APPEND' | 'REMOVE'
  * caller get an `assigned` to-do.
  */
 export function setAlertAssignees(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   alert: AlertRow,
   users: readonly UserRow[],
   mode: AssigneeMode,
 ): AlertUpdateResult {
-  const db = request.server.burrow.db
-  const caller = request.actor.user as UserRow
+  const db = caller.db
+  const actingUser = caller.user as UserRow
   const current = alertAssignees(db, [alert.id]).get(alert.id) ?? []
   const byId = (list: readonly UserRow[]): UserRow[] => [...new Map(list.map((u) => [u.id, u])).values()]
   let next: UserRow[]
@@ -346,7 +320,7 @@ export function setAlertAssignees(
   else if (mode === 'REMOVE') next = current.filter((u) => !users.some((r) => r.id === u.id))
   else next = byId(users)
   next = next.slice(0, 1)
-  const allowed = next.filter((u) => new Permissions(db, u).canInProject(project, AccessLevel.DEVELOPER))
+  const allowed = next.filter((u) => isAlertResponder(new Permissions(db, u), project))
   if (next.length > 0 && allowed.length === 0) return { alert, errors: ['Assignee has no permissions'] }
   return db.transaction((): AlertUpdateResult => {
     replaceAlertAssignees(
@@ -356,10 +330,10 @@ export function setAlertAssignees(
     )
     touchAlert(db, alert.id)
     for (const user of allowed) {
-      if (user.id === caller.id || current.some((c) => c.id === user.id)) continue
+      if (user.id === actingUser.id || current.some((c) => c.id === user.id)) continue
       createTodo(db, {
         userId: user.id,
-        authorId: caller.id,
+        authorId: actingUser.id,
         projectId: project.id,
         targetType: ALERT_TARGET_TYPE,
         targetId: alert.id,
@@ -372,14 +346,14 @@ export function setAlertAssignees(
 }
 
 /** Adds the caller's own `marked` to-do on an alert, unless one is already pending. */
-export function createAlertTodo(request: FastifyRequest, project: ProjectRow, alert: AlertRow): AlertUpdateResult {
-  const db = request.server.burrow.db
-  const caller = request.actor.user as UserRow
-  if (pendingTodoFor(db, caller.id, ALERT_TARGET_TYPE, alert.id))
+export function createAlertTodo(caller: Caller, project: ProjectRow, alert: AlertRow): AlertUpdateResult {
+  const db = caller.db
+  const actingUser = caller.user as UserRow
+  if (pendingTodoFor(db, actingUser.id, ALERT_TARGET_TYPE, alert.id))
     return { alert, errors: ['You already have pending todo for this alert'] }
   const todo = createTodo(db, {
-    userId: caller.id,
-    authorId: caller.id,
+    userId: actingUser.id,
+    authorId: actingUser.id,
     projectId: project.id,
     targetType: ALERT_TARGET_TYPE,
     targetId: alert.id,
@@ -387,11 +361,6 @@ export function createAlertTodo(request: FastifyRequest, project: ProjectRow, al
     body: alert.title,
   })
   return { alert, errors: [], todo }
-}
-
-/** `${baseUrl}/{project}/-/alert_management/{iid}/details`, GitLab's alert page. */
-export function alertDetailsUrl(baseUrl: string, fullPath: string, alert: Pick<AlertRow, 'iid'>): string {
-  return `${baseUrl}/${fullPath}/-/alert_management/${alert.iid}/details`
 }
 
 /**
@@ -411,26 +380,7 @@ export function alertTodoTargets(
       project ? `${project.ns_full_path}/${project.path}` : String(alert.project_id),
       alert,
     )
-    out.set(alert.id, {
-      url,
-      target: {
-        id: alert.id,
-        iid: alert.iid,
-        project_id: alert.project_id,
-        title: alert.title,
-        description: alert.description,
-        severity: ALERT_SEVERITY_NAMES[alert.severity],
-        status: ALERT_STATUS_NAMES[alert.status],
-        service: alert.service,
-        monitoring_tool: alert.monitoring_tool,
-        started_at: alert.started_at,
-        ended_at: alert.ended_at,
-        event_count: alert.events,
-        created_at: alert.created_at,
-        updated_at: alert.updated_at,
-        web_url: url,
-      },
-    })
+    out.set(alert.id, { url, target: alertTodoTargetEntity(alert, url) })
   }
   return out
 }

@@ -1,7 +1,9 @@
 import { posix } from 'node:path'
-import type { Db } from '../../platform/db/connection'
-import { dependencyFindings } from '../vulnerabilities/queries'
+import type { Caller } from '../../platform/caller'
 import { findFilesByName, readBlobs } from '../../platform/git/find-files'
+import { isEmptyRepo } from '../../platform/git/project-repo'
+import { defaultRef, resolveUserRef, type CodeProject } from '../../platform/http/repository'
+import { dependencyFindings } from '../vulnerabilities'
 import { DEPENDENCY_FILES, dependencyFileManager, parseDependencyFile, type PackageManager } from './dependency-files'
 
 /** One dependency as the dependency list shows it. */
@@ -85,6 +87,13 @@ export function repositoryDependencies(gitDir: string, sha: string): Promise<rea
   return hit
 }
 
+/** The dependencies of the project's default branch; none for an empty or missing repository. */
+export async function defaultBranchDependencies(repo: CodeProject): Promise<readonly Dependency[]> {
+  if (!repo.exists || (await isEmptyRepo(repo.gitDir))) return []
+  const sha = await resolveUserRef(repo, defaultRef(repo.project), 'ref')
+  return sha ? repositoryDependencies(repo.gitDir, sha) : []
+}
+
 /** A vulnerability of a dependency, as the dependency list shows it. */
 export interface DependencyVulnerability {
   readonly name: string
@@ -99,12 +108,12 @@ export interface DependencyVulnerability {
  * as package registries compare names), for joining onto the dependency list.
  */
 export function dependencyVulnerabilities(
-  db: Db,
+  caller: Caller,
   projectId: number,
   vulnerabilityUrl: (id: number) => string,
 ): Map<string, DependencyVulnerability[]> {
   const out = new Map<string, DependencyVulnerability[]>()
-  for (const f of dependencyFindings(db, projectId)) {
+  for (const f of dependencyFindings(caller.db, projectId)) {
     const key = `${(f.package_name as string).toLowerCase()}\0${f.package_version ?? ''}`
     const entry: DependencyVulnerability =
       f.vulnerability_id !== null

@@ -1,6 +1,14 @@
 import { AccessLevel } from '../../platform/auth/access'
 import {
   ALERT_SEVERITY_NAMES,
+  ALERT_TARGET_TYPE,
+  alertDetailsUrl,
+  canReadAlertsWith,
+  inlineKeys,
+  integrationToken,
+  integrationUrl,
+  parseMappings,
+  payloadAlertFields,
   ALERT_STATUS,
   ALERT_STATUS_NAMES,
   alertAssignees,
@@ -12,20 +20,12 @@ import {
   type AlertSortKey,
   type AlertStatusName,
   type HttpIntegrationRow,
-} from '../alerts/queries'
+} from '../alerts'
 import { findEnvironment } from '../environments/queries'
 import { usersByIds } from '../members/queries'
 import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects/queries'
 import type { UserRow } from '../../platform/db/rows'
 import type { TodoRow } from '../todos/queries'
-import { inlineKeys, parseMappings, payloadAlertFields } from '../alerts/payload'
-import {
-  ALERT_TARGET_TYPE,
-  alertDetailsUrl,
-  canReadAlertsWith,
-  integrationToken,
-  integrationUrl,
-} from '../alerts/service'
 import {
   connection,
   connectionOf,

@@ -1,12 +1,14 @@
 import { GraphQLError } from 'graphql'
-import { findAlertByIid, findHttpIntegration, type AlertStatusName } from '../alerts/queries'
 import { findProject } from '../namespaces/queries'
 import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects/queries'
 import type { UserRow } from '../../platform/db/rows'
 import { findUserByUsername } from '../users'
-import type { AlertFieldMapping } from '../alerts/payload'
 import {
   createAlertTodo,
+  findAlertByIid,
+  findHttpIntegration,
+  type AlertFieldMapping,
+  type AlertStatusName,
   createHttpIntegration,
   destroyHttpIntegration,
   resetHttpIntegrationToken,
@@ -15,7 +17,7 @@ import {
   updateHttpIntegration,
   type AlertUpdateResult,
   type AssigneeMode,
-} from '../alerts/service'
+} from '../alerts'
 import {
   canAdminOperations,
   canReadAlerts,
@@ -47,7 +49,7 @@ interface IntegrationFields {
 /** Mutations need a signed-in caller whose token may write (scope `api`). */
 function writer(g: GraphQLContext): UserRow {
   if (!g.user) throw unavailable()
-  if (!g.request.actor.scopes.includes('api'))
+  if (!g.actor.scopes.includes('api'))
     throw new GraphQLError('Insufficient scope: mutations need a token with the api scope')
   return g.user
 }
@@ -141,7 +143,7 @@ export const rootValue = {
     const { input } = args
     const project = readableProject(input.projectPath, g)
     if (!project || !canAdminOperations(project, g)) throw unavailable()
-    const result = createHttpIntegration(g.request, project, {
+    const result = createHttpIntegration(g, project, {
       ...integrationInput(input),
       name: input.name,
       active: input.active,
@@ -155,7 +157,7 @@ export const rootValue = {
 
   httpIntegrationUpdate: (args: { input: IntegrationFields & { id: string } }, g: GraphQLContext): Obj => {
     const { integration, project } = maintainedIntegration(args.input.id, g)
-    const result = updateHttpIntegration(g.request, project, integration, integrationInput(args.input))
+    const result = updateHttpIntegration(g, project, integration, integrationInput(args.input))
     return {
       clientMutationId: args.input.clientMutationId ?? null,
       errors: result.errors,
@@ -168,7 +170,7 @@ export const rootValue = {
     g: GraphQLContext,
   ): Obj => {
     const { integration, project } = maintainedIntegration(args.input.id, g)
-    const updated = resetHttpIntegrationToken(g.request, project, integration)
+    const updated = resetHttpIntegrationToken(g, project, integration)
     return {
       clientMutationId: args.input.clientMutationId ?? null,
       errors: [],
@@ -183,7 +185,7 @@ export const rootValue = {
     const { integration, project } = maintainedIntegration(args.input.id, g)
     // The presented object holds the row it was made from, so it can show what was deleted.
     const presented = presentIntegration(integration, project, g)
-    destroyHttpIntegration(g.request, project, integration)
+    destroyHttpIntegration(g, project, integration)
     return { clientMutationId: args.input.clientMutationId ?? null, errors: [], integration: presented }
   },
 
@@ -204,7 +206,7 @@ export const rootValue = {
     const users = args.input.assigneeUsernames
       .map((u) => findUserByUsername(g.ctx.db, u))
       .filter((u): u is UserRow => u !== undefined)
-    const result = setAlertAssignees(g.request, project, alert, users, args.input.operationMode ?? 'REPLACE')
+    const result = setAlertAssignees(g, project, alert, users, args.input.operationMode ?? 'REPLACE')
     return alertPayload(result, project, args.input.clientMutationId, g)
   },
 
@@ -214,7 +216,7 @@ export const rootValue = {
   ): Obj => {
     const { alert } = updatableAlert(args.input, g)
     const project = findProjectWithNamespace(g.ctx.db, alert.project_id) as ProjectWithNamespaceRow
-    const result = updateAlertStatus(g.request, alert, args.input.status.toLowerCase() as AlertStatusName)
+    const result = updateAlertStatus(g, alert, args.input.status.toLowerCase() as AlertStatusName)
     return alertPayload(result, project, args.input.clientMutationId, g)
   },
 
@@ -223,7 +225,7 @@ export const rootValue = {
     g: GraphQLContext,
   ): Obj => {
     const { alert, project } = updatableAlert(args.input, g)
-    const result = createAlertTodo(g.request, project, alert)
+    const result = createAlertTodo(g, project, alert)
     return alertPayload(result, project, args.input.clientMutationId, g)
   },
 }

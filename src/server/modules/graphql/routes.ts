@@ -1,10 +1,21 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { Type, type Static } from 'typebox'
 import { execute, getOperationAST, GraphQLError, parse, validate, type DocumentNode } from 'graphql'
 import { MAX_QUERY_SIZE, queryLimitsFor, queryLimitsRule } from './limits'
 import { rootValue } from './resolvers'
 import { graphqlSchema } from './schema'
 import type { GraphQLContext } from './support'
+import { callerOf } from '../../platform/caller'
 import { ApiError } from '../../platform/http/errors'
+
+// GraphQL over HTTP's parameters, from the query string (GET) or the JSON body (POST, merged into
+// the query by the app): `variables` is an object, or JSON text of one on GET.
+const GraphQLParams = Type.Object({
+  query: Type.Optional(Type.Unknown()),
+  variables: Type.Optional(Type.Unknown()),
+  operationName: Type.Optional(Type.Unknown()),
+})
+type GraphQLRequest = FastifyRequest<{ Querystring: Static<typeof GraphQLParams> }>
 
 /** GraphQL over HTTP's `{errors: [{message}]}` body. */
 function errorBody(message: string): { errors: { message: string }[] } {
@@ -31,7 +42,6 @@ function variablesOf(value: unknown): Record<string, unknown> | null | 'invalid'
  * `errors`, as GitLab answers them; credentials errors keep their status with the same shape.
  */
 const graphqlRoutes: FastifyPluginAsync = async (app) => {
-  const ctx = app.burrow
   const schema = graphqlSchema()
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
@@ -46,8 +56,8 @@ const graphqlRoutes: FastifyPluginAsync = async (app) => {
     return reply.code(500).send(errorBody('Internal server error'))
   })
 
-  const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    const params = (request.query ?? {}) as Record<string, unknown>
+  const handler = async (request: GraphQLRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const params = request.query
     const source = params.query
     if (typeof source !== 'string' || source.trim() === '')
       return reply.code(400).send(errorBody('No query string was present'))
@@ -77,18 +87,12 @@ const graphqlRoutes: FastifyPluginAsync = async (app) => {
     if (operation?.operation === 'mutation' && request.method === 'GET')
       return reply.code(405).send(errorBody('Mutations are forbidden in GET requests'))
 
-    const contextValue: GraphQLContext = {
-      request,
-      ctx,
-      user: request.actor.user,
-      perms: request.perms,
-      baseUrl: ctx.baseUrl(request),
-    }
+    const contextValue: GraphQLContext = callerOf(request)
     const result = await execute({ schema, document, rootValue, contextValue, variableValues, operationName })
     return reply.send(result)
   }
 
-  const options = { config: { scopes: ['api', 'read_api'] as const } }
+  const options = { config: { scopes: ['api', 'read_api'] as const }, schema: { querystring: GraphQLParams } }
   app.post('/api/graphql', options, handler)
   app.get('/api/graphql', options, handler)
 }

@@ -1,17 +1,11 @@
 import { GraphQLError } from 'graphql'
-import type { FastifyRequest } from 'fastify'
-import type { Permissions } from '../../platform/auth/permissions'
-import type { ServerContext } from '../../platform/context'
-import type { UserRow } from '../../platform/db/rows'
+import type { Caller } from '../../platform/caller'
 
-/** What every resolver gets: the request (for audit events), the caller and their permissions. */
-export interface GraphQLContext {
-  readonly request: FastifyRequest
-  readonly ctx: ServerContext
-  readonly user: UserRow | null
-  readonly perms: Permissions
-  readonly baseUrl: string
-}
+/**
+ * What every resolver gets: the request's Caller (the server, the user, their permissions and
+ * token scopes, the base URL, and the client address for audit events).
+ */
+export type GraphQLContext = Caller
 
 /** GitLab's answer to anything missing or not allowed, so the two cannot be told apart. */
 export const RESOURCE_UNAVAILABLE =

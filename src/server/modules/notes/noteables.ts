@@ -16,7 +16,7 @@ import {
   issueCommandAvailable,
   mergeRequestCommandAvailable,
 } from '../quick-actions/service'
-import { canReadSnippet } from '../snippets/service'
+import { canReadSnippet } from '../snippets'
 import { canUserReadIssue } from '../issues/policy'
 
 interface NoteableKindOf<Parent extends 'projects' | 'groups', Row> {

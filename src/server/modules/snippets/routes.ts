@@ -1,25 +1,24 @@
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from 'typebox'
-import { usersByIds } from '../members/queries'
-import { findProjectWithNamespace } from '../projects/queries'
-import type { ProjectRow, UserRow, Visibility } from '../../platform/db/rows'
-import { findSnippetById, listProjectSnippets, type SnippetChanges, type SnippetRow } from './queries'
-import { snippetEntity } from './entity'
+import { Type, type Static } from 'typebox'
+import { callerOf } from '../../platform/caller'
+import type { ProjectRow } from '../../platform/db/rows'
+import type { SnippetChanges } from './queries'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
-import { apiMessage, forbidden, missingParam, notFound, paramError } from '../../platform/http/errors'
+import { apiMessage, missingParam, notFound, paramError } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { sendRawContent } from '../../platform/http/raw-content'
 import { currentUser, loadProject } from '../../platform/http/resolve'
 import { awardEmojiRoutes } from '../award-emoji/routes'
+import { canReadProjectSnippets } from './policy'
 import {
-  canAdminSnippet,
-  canCreateSnippet,
-  canReadProjectSnippets,
-  canReadSnippet,
   createProjectSnippet,
   destroySnippet,
-  readableSnippetVisibilities,
+  presentSnippets,
+  projectSnippetOf,
+  requireSnippetAdmin,
+  requireSnippetCreator,
+  snippetsPage,
   updateSnippet,
 } from './service'
 
@@ -43,50 +42,13 @@ const WriteBody = Type.Object({
 })
 const PageQuery = Type.Object({ page: Type.Optional(Type.Integer()), per_page: Type.Optional(Type.Integer()) })
 
-interface WriteParams {
-  readonly title?: string
-  readonly description?: string | null
-  readonly file_name?: string
-  readonly content?: string
-  readonly code?: string
-  readonly visibility?: Visibility
-  readonly files?: readonly { readonly file_path?: string; readonly content?: string }[]
-}
-
-/** The project's web URL (`${base}/${full_path}`). */
-function projectWebUrl(request: FastifyRequest, project: ProjectRow): string {
-  const p = findProjectWithNamespace(request.server.burrow.db, project.id)
-  return `${request.server.burrow.baseUrl(request)}/${p?.ns_full_path}/${project.path}`
-}
-
-/** Serialises snippets of one project with their authors loaded in one query. */
-export function presentSnippets(
-  request: FastifyRequest,
-  project: ProjectRow,
-  rows: readonly SnippetRow[],
-): Readonly<Record<string, unknown>>[] {
-  const authors = usersByIds(
-    request.server.burrow.db,
-    rows.map((r) => r.author_id),
-  )
-  const base = request.server.burrow.baseUrl(request)
-  const web = projectWebUrl(request, project)
-  return rows.map((r) => snippetEntity(r, authors.get(r.author_id) as UserRow, web, base))
-}
+type WriteParams = Static<typeof WriteBody>
 
 /** A project whose snippets the caller may read (404 `Project Not Found` when the feature is closed to them). */
-export function loadSnippetProject(request: FastifyRequest, id: string): ProjectRow {
+function loadSnippetProject(request: FastifyRequest, id: string): ProjectRow {
   const project = loadProject(request, id)
   if (!canReadProjectSnippets(request.perms, project)) throw notFound('Project')
   return project
-}
-
-/** The project's snippet with this id that the caller may read, or 404 `Snippet Not Found`. */
-export function loadProjectSnippet(request: FastifyRequest, project: ProjectRow, snippetId: number): SnippetRow {
-  const snippet = findSnippetById(request.server.burrow.db, snippetId)
-  if (!snippet || snippet.project_id !== project.id || !canReadSnippet(request.perms, project, snippet))
-    throw notFound('Snippet')
-  return snippet
 }
 
 /** The single file given either as `files[]` (one entry) or as the legacy file_name + content (or code). */
@@ -112,54 +74,51 @@ const snippets: FastifyPluginAsyncTypebox = async (app) => {
   const base = '/projects/:id/snippets'
 
   app.get(base, { schema: { params: IdParams, querystring: PageQuery } }, async (request, reply) => {
+    const caller = callerOf(request)
     const project = loadSnippetProject(request, request.params.id)
-    const page = pageOf(request.query as Record<string, unknown>)
-    const { rows, total } = listProjectSnippets(
-      request.server.burrow.db,
-      project.id,
-      readableSnippetVisibilities(request.perms, project),
-      request.actor.user?.id ?? null,
-      page.perPage,
-      page.offset,
-    )
-    setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-    return presentSnippets(request, project, rows)
+    const page = pageOf(request.query)
+    const { rows, total } = snippetsPage(caller, project, page)
+    setPageHeaders(request, reply, caller.baseUrl, page, total)
+    return presentSnippets(caller, project, rows)
   })
 
   app.get(`${base}/:snippet_id`, { schema: { params: SnippetParams } }, async (request) => {
+    const caller = callerOf(request)
     const project = loadSnippetProject(request, request.params.id)
-    return presentSnippets(request, project, [loadProjectSnippet(request, project, request.params.snippet_id)])[0]
+    return presentSnippets(caller, project, [projectSnippetOf(caller, project, request.params.snippet_id)])[0]
   })
 
   app.get(`${base}/:snippet_id/raw`, { schema: { params: SnippetParams } }, async (request, reply) => {
     const project = loadSnippetProject(request, request.params.id)
-    const snippet = loadProjectSnippet(request, project, request.params.snippet_id)
+    const snippet = projectSnippetOf(callerOf(request), project, request.params.snippet_id)
     return sendRawContent(reply, snippet.content, snippet.file_name)
   })
 
   app.post(base, { schema: { params: IdParams, body: WriteBody } }, async (request, reply) => {
-    const user = currentUser(request)
+    currentUser(request)
+    const caller = callerOf(request)
     const project = loadSnippetProject(request, request.params.id)
-    const body = request.body as WriteParams
+    const body = request.body
     if (!body.title) throw missingParam('title')
-    if (!canCreateSnippet(request.perms, project)) throw forbidden()
+    requireSnippetCreator(caller, project)
     const file = fileOf(body, true)
-    const row = createProjectSnippet(request, project, user.id, {
+    const row = createProjectSnippet(caller, project, {
       title: body.title,
       description: body.description ?? null,
       fileName: file.fileName ?? '',
       content: file.content ?? '',
       visibility: body.visibility ?? 'private',
     })
-    return reply.code(201).send(presentSnippets(request, project, [row])[0])
+    return reply.code(201).send(presentSnippets(caller, project, [row])[0])
   })
 
   app.put(`${base}/:snippet_id`, { schema: { params: SnippetParams, body: WriteBody } }, async (request) => {
     currentUser(request)
+    const caller = callerOf(request)
     const project = loadSnippetProject(request, request.params.id)
-    const snippet = loadProjectSnippet(request, project, request.params.snippet_id)
-    if (!canAdminSnippet(request.perms, project, snippet)) throw forbidden()
-    const body = request.body as WriteParams
+    const snippet = projectSnippetOf(caller, project, request.params.snippet_id)
+    requireSnippetAdmin(caller, project, snippet)
+    const body = request.body
     if (
       [body.title, body.description, body.file_name, body.content, body.code, body.visibility, body.files].every(
         (v) => v === undefined,
@@ -179,16 +138,17 @@ const snippets: FastifyPluginAsyncTypebox = async (app) => {
       content: file.content,
       visibility: body.visibility,
     }
-    return presentSnippets(request, project, [updateSnippet(request, snippet, changes)])[0]
+    return presentSnippets(caller, project, [updateSnippet(caller, snippet, changes)])[0]
   })
 
   app.delete(`${base}/:snippet_id`, { schema: { params: SnippetParams } }, async (request, reply) => {
     currentUser(request)
+    const caller = callerOf(request)
     const project = loadSnippetProject(request, request.params.id)
-    const snippet = loadProjectSnippet(request, project, request.params.snippet_id)
-    if (!canAdminSnippet(request.perms, project, snippet)) throw forbidden()
+    const snippet = projectSnippetOf(caller, project, request.params.snippet_id)
+    requireSnippetAdmin(caller, project, snippet)
     checkUnmodifiedSince(request, snippet.updated_at)
-    destroySnippet(request, snippet)
+    destroySnippet(caller, snippet)
     return reply.code(204).send()
   })
 
@@ -197,7 +157,8 @@ const snippets: FastifyPluginAsyncTypebox = async (app) => {
       const params = request.params as { id: string; snippet_id: string }
       const id = Number(params.snippet_id)
       if (!Number.isInteger(id)) throw notFound('Snippet')
-      return { type: 'Snippet', id: loadProjectSnippet(request, loadSnippetProject(request, params.id), id).id }
+      const project = loadSnippetProject(request, params.id)
+      return { type: 'Snippet', id: projectSnippetOf(callerOf(request), project, id).id }
     }),
   )
 }

@@ -1,49 +1,54 @@
-import type { FastifyRequest } from 'fastify'
-import { AccessLevel } from '../../platform/auth/access'
-import type { Permissions } from '../../platform/auth/permissions'
-import type { ProjectRow, Visibility } from '../../platform/db/rows'
-import { deleteSnippetRow, insertSnippet, updateSnippetRow, type SnippetChanges, type SnippetRow } from './queries'
-import { projectSettings } from '../projects/entity'
-import { assertSnippetRepositoryWritable } from '../storage-moves/service'
+import type { Caller } from '../../platform/caller'
+import type { ProjectRow, UserRow, Visibility } from '../../platform/db/rows'
+import { forbidden, notFound } from '../../platform/http/errors'
+import type { Page } from '../../platform/http/pagination'
 import { checkLengths, TEXT_LIMITS } from '../../platform/text/limits'
+import { usersByIds } from '../members/queries'
+import { findProjectWithNamespace } from '../projects/queries'
+import { assertSnippetRepositoryWritable } from '../storage-moves/service'
+import { snippetEntity } from './entity'
+import { canAdminSnippet, canCreateSnippet, canReadSnippet, readableSnippetVisibilities } from './policy'
+import {
+  deleteSnippetRow,
+  findSnippetById,
+  insertSnippet,
+  listProjectSnippets,
+  updateSnippetRow,
+  type SnippetChanges,
+  type SnippetRow,
+} from './queries'
 
-/** The project's snippets feature level: 'enabled' (everyone who sees the project), 'private' (members), 'disabled'. */
-export function snippetsFeature(project: ProjectRow): string {
-  return String(projectSettings(project.settings).snippets_access_level ?? 'enabled')
+/** One page of the project's snippets the caller may read, newest first, with the total count. */
+export function snippetsPage(
+  caller: Caller,
+  project: ProjectRow,
+  page: Page,
+): { readonly rows: SnippetRow[]; readonly total: number } {
+  const visibilities = readableSnippetVisibilities(caller.perms, project)
+  return listProjectSnippets(caller.db, project.id, visibilities, caller.user?.id ?? null, page.perPage, page.offset)
 }
 
-/** Whether the caller may see the project's snippets at all (the feature's access level). */
-export function canReadProjectSnippets(perms: Permissions, project: ProjectRow): boolean {
-  if (!perms.canReadProject(project)) return false
-  const feature = snippetsFeature(project)
-  if (feature === 'disabled') return false
-  if (feature === 'private') return perms.canInProject(project, AccessLevel.GUEST)
-  return true
+/** The project's snippet with this id that the caller may read, or 404 `Snippet Not Found`. */
+export function projectSnippetOf(caller: Caller, project: ProjectRow, snippetId: number): SnippetRow {
+  const snippet = findSnippetById(caller.db, snippetId)
+  if (!snippet || snippet.project_id !== project.id || !canReadSnippet(caller.perms, project, snippet))
+    throw notFound('Snippet')
+  return snippet
 }
 
-/** Snippet visibility levels the caller may read in a project whose snippets they can see. */
-export function readableSnippetVisibilities(perms: Permissions, project: ProjectRow): Visibility[] {
-  if (perms.canInProject(project, AccessLevel.GUEST)) return ['private', 'internal', 'public']
-  if (perms.user && perms.user.external === 0) return ['internal', 'public']
-  return ['public']
-}
-
-/** Snippet read rule: the feature is readable and the snippet's visibility admits the caller (authors always). */
-export function canReadSnippet(perms: Permissions, project: ProjectRow, snippet: SnippetRow): boolean {
-  if (!canReadProjectSnippets(perms, project)) return false
-  if (perms.user && perms.user.id === snippet.author_id) return true
-  return readableSnippetVisibilities(perms, project).includes(snippet.visibility)
-}
-
-/** Creating project snippets is a Reporter right (GitLab's create_snippet). */
-export function canCreateSnippet(perms: Permissions, project: ProjectRow): boolean {
-  return canReadProjectSnippets(perms, project) && perms.canInProject(project, AccessLevel.REPORTER)
-}
-
-/** Editing or deleting: the author while still a Reporter, or a Maintainer, or an administrator. */
-export function canAdminSnippet(perms: Permissions, project: ProjectRow, snippet: SnippetRow): boolean {
-  if (perms.canInProject(project, AccessLevel.MAINTAINER)) return true
-  return perms.user?.id === snippet.author_id && perms.canInProject(project, AccessLevel.REPORTER)
+/** Serialises snippets of one project with their authors loaded in one query. */
+export function presentSnippets(
+  caller: Caller,
+  project: ProjectRow,
+  rows: readonly SnippetRow[],
+): Readonly<Record<string, unknown>>[] {
+  const authors = usersByIds(
+    caller.db,
+    rows.map((r) => r.author_id),
+  )
+  const full = findProjectWithNamespace(caller.db, project.id)
+  const projectWebUrl = `${caller.baseUrl}/${full?.ns_full_path}/${project.path}`
+  return rows.map((r) => snippetEntity(r, authors.get(r.author_id) as UserRow, projectWebUrl, caller.baseUrl))
 }
 
 export interface SnippetInput {
@@ -54,26 +59,36 @@ export interface SnippetInput {
   readonly visibility: Visibility
 }
 
-/** Creates a project snippet authored by the caller; 400 for a title or description over GitLab's limits. */
-export function createProjectSnippet(
-  request: FastifyRequest,
-  project: ProjectRow,
-  authorId: number,
-  input: SnippetInput,
-): SnippetRow {
+/** 403 unless the caller may create snippets in the project (a Reporter where the feature is open to them). */
+export function requireSnippetCreator(caller: Caller, project: ProjectRow): UserRow {
+  if (!caller.user || !canCreateSnippet(caller.perms, project)) throw forbidden()
+  return caller.user
+}
+
+/**
+ * Creates a project snippet authored by the caller: 403 as requireSnippetCreator, 400 for a title or
+ * description over GitLab's limits.
+ */
+export function createProjectSnippet(caller: Caller, project: ProjectRow, input: SnippetInput): SnippetRow {
+  const author = requireSnippetCreator(caller, project)
   checkLengths(input, TEXT_LIMITS.snippet)
-  return insertSnippet(request.server.burrow.db, { projectId: project.id, authorId, ...input })
+  return insertSnippet(caller.db, { projectId: project.id, authorId: author.id, ...input })
+}
+
+/** 403 unless the caller may edit or delete the snippet (its author while a Reporter, or a Maintainer). */
+export function requireSnippetAdmin(caller: Caller, project: ProjectRow, snippet: SnippetRow): void {
+  if (!canAdminSnippet(caller.perms, project, snippet)) throw forbidden()
 }
 
 /** Updates a snippet's title, description, file, content or visibility; 400 for a title or description over GitLab's limits. */
-export function updateSnippet(request: FastifyRequest, snippet: SnippetRow, changes: SnippetChanges): SnippetRow {
+export function updateSnippet(caller: Caller, snippet: SnippetRow, changes: SnippetChanges): SnippetRow {
   checkLengths(changes, TEXT_LIMITS.snippet)
   if (changes.content !== undefined || changes.file_name !== undefined)
-    assertSnippetRepositoryWritable(request.server.burrow.db, snippet.id)
-  return updateSnippetRow(request.server.burrow.db, snippet.id, changes)
+    assertSnippetRepositoryWritable(caller.db, snippet.id)
+  return updateSnippetRow(caller.db, snippet.id, changes)
 }
 
 /** Deletes a snippet with its notes. */
-export function destroySnippet(request: FastifyRequest, snippet: SnippetRow): void {
-  deleteSnippetRow(request.server.burrow.db, snippet.id)
+export function destroySnippet(caller: Caller, snippet: SnippetRow): void {
+  deleteSnippetRow(caller.db, snippet.id)
 }

@@ -24,7 +24,7 @@ import { presentEpicsById } from '../epics/service'
 import { presentIssues } from '../issues/service'
 import { findMergeRequestById, type MergeRequestRow } from '../merge-requests/queries'
 import { presentMergeRequests } from '../merge-requests/service'
-import { ALERT_TARGET_TYPE, alertTodoTargets } from '../alerts/service'
+import { ALERT_TARGET_TYPE, alertTodoTargets } from '../alerts'
 import { ReadableItems } from '../../platform/auth/readable'
 
 const TARGET_TYPES = [

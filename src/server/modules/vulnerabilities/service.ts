@@ -1,28 +1,37 @@
 import { createHash } from 'node:crypto'
-import type { FastifyRequest } from 'fastify'
+import type { Caller } from '../../platform/caller'
 import type { Db } from '../../platform/db/connection'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import {
   findFinding,
+  findingsByVulnerability,
+  findVulnerability,
+  identifiersOfFindings,
   insertVulnerability,
+  listFindings,
+  listVulnerabilities,
   markUndetected,
   replaceFindingIdentifiers,
+  scannersByIds,
   setVulnerabilityState,
   upsertFinding,
   upsertIdentifier,
   upsertScanner,
+  type FindingFilter,
   type FindingRow,
   type VulnerabilityRow,
   type VulnerabilityState,
 } from './queries'
 import { findProjectById } from '../namespaces/queries'
 import { findPipelineById } from '../pipelines/queries'
-import { ApiError } from '../../platform/http/errors'
+import { ApiError, forbidden, notFound } from '../../platform/http/errors'
+import type { Page } from '../../platform/http/pagination'
+import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects/queries'
+import { findingEntity, vulnerabilityEntity } from './entity'
 import { findingUuid, parseSecurityReport, REPORT_TYPES, SecurityReportError, type ReportType } from './report'
 import type { ArtifactStoredEvent } from '../pipelines/ci-events'
 import { readJobArtifact } from '../pipelines/artifacts'
 import { recordProjectChange } from '../projects/changes'
-import { callerOf } from '../../platform/caller'
 
 /** What ingesting one report did. */
 export interface IngestResult {
@@ -143,6 +152,86 @@ function findingUnavailable(): ApiError {
   return new ApiError(400, { message: { base: ['finding is not found or is already attached to a vulnerability'] } })
 }
 
+/** The project with its namespace path (for URLs in answers), or 404. */
+export function projectWithNamespace(caller: Caller, projectId: number): ProjectWithNamespaceRow {
+  const project = findProjectWithNamespace(caller.db, projectId)
+  if (!project) throw notFound('Project')
+  return project
+}
+
+/**
+ * A vulnerability by id: 404 when missing or its project is hidden from the caller, 403 when
+ * the caller's role is below `minLevel` (policy.ts: Developer reads, Maintainer changes state).
+ */
+export function vulnerabilityFor(
+  caller: Caller,
+  id: number,
+  minLevel: number,
+): { readonly vulnerability: VulnerabilityRow; readonly project: ProjectWithNamespaceRow } {
+  const vulnerability = findVulnerability(caller.db, id)
+  const project = vulnerability ? findProjectWithNamespace(caller.db, vulnerability.project_id) : undefined
+  if (!vulnerability || !project || !caller.perms.canReadProject(project)) throw notFound('Vulnerability')
+  if (!caller.perms.canInProject(project, minLevel)) throw forbidden()
+  return { vulnerability, project }
+}
+
+/** One page of the project's vulnerabilities, with the total count. */
+export function vulnerabilitiesPage(
+  caller: Caller,
+  project: ProjectRow,
+  page: Page,
+): { readonly rows: VulnerabilityRow[]; readonly total: number } {
+  return listVulnerabilities(caller.db, project.id, page.perPage, page.offset)
+}
+
+/** Vulnerabilities of one project as GitLab's entity, their findings loaded in one query. */
+export function presentVulnerabilities(
+  caller: Caller,
+  rows: readonly VulnerabilityRow[],
+  project: ProjectWithNamespaceRow,
+): Readonly<Record<string, unknown>>[] {
+  const findings = findingsByVulnerability(
+    caller.db,
+    rows.map((r) => r.id),
+  )
+  return rows.map((v) => vulnerabilityEntity(v, findings.get(v.id), project))
+}
+
+/** One page of the project's findings matching `filter`, newest report first, with the total count. */
+export function findingsPage(
+  caller: Caller,
+  filter: FindingFilter,
+  page: Page,
+): { readonly rows: FindingRow[]; readonly total: number } {
+  return listFindings(caller.db, filter, page.perPage, page.offset)
+}
+
+/** Findings of one project as GitLab's entity, scanners, identifiers and states loaded once for the page. */
+export function presentFindings(
+  caller: Caller,
+  rows: readonly FindingRow[],
+  project: ProjectWithNamespaceRow,
+): Readonly<Record<string, unknown>>[] {
+  const db = caller.db
+  const scanners = scannersByIds(db, [...new Set(rows.map((r) => r.scanner_id))])
+  const identifiers = identifiersOfFindings(
+    db,
+    rows.map((r) => r.id),
+  )
+  const attached = rows.filter((r) => r.vulnerability_id !== null).map((r) => r.vulnerability_id as number)
+  const states = new Map(attached.map((id) => [id, findVulnerability(db, id)?.state ?? 'detected']))
+  const base = `${caller.baseUrl}/${project.ns_full_path}/${project.path}/-/security/vulnerabilities`
+  return rows.map((f) =>
+    findingEntity(f, {
+      scanner: scanners.get(f.scanner_id),
+      identifiers: identifiers.get(f.id) ?? [],
+      project,
+      state: f.vulnerability_id !== null ? (states.get(f.vulnerability_id) ?? 'detected') : 'detected',
+      webUrl: f.vulnerability_id !== null ? `${base}/${f.vulnerability_id}` : `${base}`,
+    }),
+  )
+}
+
 /**
  * Creates a vulnerability from a finding of the project (callers check the role): author the
  * caller, title the finding's name, severity and confidence the finding's, state `opened` (the spec's
@@ -150,12 +239,12 @@ function findingUnavailable(): ApiError {
  * 400 `{message: {base: [...]}}` when the finding is missing, another project's, or attached.
  */
 export function createVulnerabilityFromFinding(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   findingId: number,
 ): VulnerabilityRow {
-  const db = request.server.burrow.db
-  const author = request.actor.user as UserRow
+  const db = caller.db
+  const author = caller.user as UserRow
   return db.transaction(() => {
     const finding = findFinding(db, findingId)
     if (!finding || finding.project_id !== project.id || finding.vulnerability_id !== null) throw findingUnavailable()
@@ -172,7 +261,7 @@ export function createVulnerabilityFromFinding(
       },
       finding.id,
     )
-    recordProjectChange(callerOf(request), project, {
+    recordProjectChange(caller, project, {
       targetType: 'Vulnerability',
       targetId: vulnerability.id,
       targetTitle: vulnerability.title,
@@ -200,19 +289,19 @@ const TARGET_STATE: Readonly<Record<VulnerabilityAction, VulnerabilityState>> = 
  * feed, reverting as reopening; every change is audited with the reason when given.
  */
 export function transitionVulnerability(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   vulnerability: VulnerabilityRow,
   action: VulnerabilityAction,
   comment?: string,
 ): VulnerabilityRow | null {
-  const db = request.server.burrow.db
-  const user = request.actor.user as UserRow
+  const db = caller.db
+  const user = caller.user as UserRow
   const state = TARGET_STATE[action]
   if (vulnerability.state === state) return null
   return db.transaction(() => {
     const updated = setVulnerabilityState(db, vulnerability.id, state, user.id)
-    recordProjectChange(callerOf(request), project, {
+    recordProjectChange(caller, project, {
       targetType: 'Vulnerability',
       targetId: updated.id,
       targetTitle: updated.title,

@@ -18,12 +18,12 @@ import { findSnippetById } from '../../modules/snippets/queries'
 import type { TodoRow } from '../../modules/todos/queries'
 import { canReadCodeWith } from '../http/repository'
 // Cycles with the families below are used at call time only.
-import { ALERT_TARGET_TYPE, canReadAlertsWith } from '../../modules/alerts/service'
+import { ALERT_TARGET_TYPE, canReadAlertsWith } from '../../modules/alerts'
 import { canReadEpicWith } from '../../modules/epics/service'
 import { canReadIssuesWith, canUserReadIssue } from '../../modules/issues/policy'
 import { canReadMergeRequestsWith } from '../../modules/merge-requests/service'
 import { canSeeInternalNotes, type NoteContainer } from '../../modules/notes/service'
-import { canReadSnippet } from '../../modules/snippets/service'
+import { canReadSnippet } from '../../modules/snippets/policy'
 
 /** Items a list may name by id: the noteable families. */
 export type ReadableType = NoteRow['noteable_type']
