@@ -17,7 +17,7 @@ import { jsonEtag } from './platform/http/etag'
 import { securityHeaders } from './platform/http/security-headers'
 import { RateLimiter } from './platform/http/rate-limit'
 import { refuseWritesToArchivedProjects } from './platform/http/archived'
-import { apiRoutes } from './modules/index'
+import { apiRoutes, fillRegistries } from './modules/index'
 import oauthRoutes from './modules/tokens/oauth-routes'
 import alertsNotify from './modules/alerts/routes'
 import graphqlRoutes from './modules/graphql/routes'
@@ -27,7 +27,7 @@ import { onPush } from './platform/git/push-listeners'
 import { recordPushEvents } from './modules/events'
 import { protectedBranchPushPolicy } from './modules/branches'
 import { ensureRootUser } from './modules/tokens/bootstrap'
-import { startMaintenance } from './platform/maintenance'
+import { startMaintenance } from './maintenance'
 import { Settings } from './platform/settings'
 
 export type { ServerOptions } from './platform/context'
@@ -83,6 +83,7 @@ function mergedParams(request: FastifyRequest): Record<string, unknown> {
  * route registered and nothing listening. Tests call `inject`; the CLI calls `listen`.
  */
 export async function buildApp(options: ServerOptions): Promise<FastifyInstance> {
+  fillRegistries()
   const db = openDatabase(options.dataDir)
   const secrets = secretBox(options.dataDir)
   const settings = new Settings(db, secrets, options.settings)

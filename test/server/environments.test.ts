@@ -10,7 +10,7 @@ import {
   guessTier,
   updateDeploymentStatus,
 } from '../../src/server/modules/environments/service'
-import { runMaintenance } from '../../src/server/platform/maintenance'
+import { runMaintenance } from '../../src/server/maintenance'
 import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
 import { ROOT_TOKEN, makeServer, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 

@@ -8,7 +8,7 @@ import { AccessLevel } from '../../src/server/platform/auth/access'
 import type { NamespaceRow, ProjectRow } from '../../src/server/platform/db/rows'
 import { actionName } from '../../src/server/modules/events/entity'
 import { recordEvent, type NewEvent } from '../../src/server/modules/events/service'
-import { runMaintenance } from '../../src/server/platform/maintenance'
+import { runMaintenance } from '../../src/server/maintenance'
 import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
 import { makeServer, ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 

@@ -1,4 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify'
+import { registerReadable } from '../platform/auth/readable'
+import { alertsReadable } from './alerts/readable'
+import { epicsReadable } from './epics/readable'
+import { issuesReadable } from './issues/readable'
+import { mergeRequestsReadable } from './merge-requests/readable'
+import { milestonesReadable } from './milestones/readable'
+import { notesReadable } from './notes/readable'
+import { snippetsReadable } from './snippets/readable'
 import version from './version/routes'
 import members from './members/routes'
 import projects from './projects/routes'
@@ -91,3 +99,20 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
   resourceEvents,
   releases,
 ]
+
+/**
+ * Fills the platform's registries with every family's rules (what a list may show of another
+ * family's items: platform/auth/readable.ts). buildApp calls it before the routes are registered.
+ */
+export function fillRegistries(): void {
+  for (const family of [
+    issuesReadable,
+    mergeRequestsReadable,
+    epicsReadable,
+    notesReadable,
+    milestonesReadable,
+    snippetsReadable,
+    alertsReadable,
+  ])
+    registerReadable(family)
+}

@@ -1,5 +1,6 @@
 import type { SecretBox } from './auth/encryption'
 import type { Db } from './db/connection'
+import { settingRows, storeSetting } from './db/platform-queries'
 
 /** Instance-wide application settings with their defaults (GitLab's `application_settings`). */
 export const DEFAULT_SETTINGS = {
@@ -71,8 +72,7 @@ export class Settings {
     overrides: Partial<Record<SettingKey, SettingValue>> = {},
   ) {
     this.cache = { ...DEFAULT_SETTINGS } as SettingsSnapshot
-    const rows = db.prepare('SELECT key, value FROM settings').all() as { key: string; value: string }[]
-    for (const row of rows) {
+    for (const row of settingRows(db)) {
       if (row.key in DEFAULT_SETTINGS)
         (this.cache as Record<string, SettingValue>)[row.key] = this.fromStored(
           row.key,
@@ -93,13 +93,10 @@ export class Settings {
 
   /** Persists the given settings (unknown keys are ignored) and returns the full set. */
   update(values: Partial<Record<string, SettingValue>>): Readonly<SettingsSnapshot> {
-    const upsert = this.db.prepare(
-      'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-    )
     this.db.transaction(() => {
       for (const [key, value] of Object.entries(values)) {
         if (!(key in DEFAULT_SETTINGS) || value === undefined) continue
-        upsert.run(key, JSON.stringify(this.toStored(key, value)))
+        storeSetting(this.db, key, JSON.stringify(this.toStored(key, value)))
         ;(this.cache as Record<string, SettingValue>)[key] = value
       }
     })()

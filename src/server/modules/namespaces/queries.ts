@@ -1,22 +1,14 @@
 import type { Db } from '../../platform/db/connection'
-import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
-import { cachedStatement } from '../../platform/db/statements'
+import type { NamespaceRow } from '../../platform/db/rows'
 
-export function findNamespaceById(db: Db, id: number): NamespaceRow | undefined {
-  return db.prepare('SELECT * FROM namespaces WHERE id = ?').get(id) as NamespaceRow | undefined
-}
-
-/** Case-insensitive lookup by full path (`group/subgroup` or a username). */
-export function findNamespaceByFullPath(db: Db, fullPath: string): NamespaceRow | undefined {
-  return db.prepare('SELECT * FROM namespaces WHERE full_path = ?').get(fullPath) as NamespaceRow | undefined
-}
-
-/** A group by integer id or URL-decoded full path; user namespaces are not groups. */
-export function findGroup(db: Db, idOrPath: string | number): NamespaceRow | undefined {
-  const text = String(idOrPath)
-  const row = /^\d+$/.test(text) ? findNamespaceById(db, Number(text)) : findNamespaceByFullPath(db, text)
-  return row && row.kind === 'group' ? row : undefined
-}
+export {
+  findGroup,
+  findNamespaceByFullPath,
+  findNamespaceById,
+  findProject,
+  findProjectById,
+} from '../../platform/db/platform-queries'
+import { findNamespaceById } from '../../platform/db/platform-queries'
 
 /** Ancestors of a namespace, nearest first (parent, grandparent, …). */
 export function namespaceAncestors(db: Db, id: number): NamespaceRow[] {
@@ -45,21 +37,4 @@ export function groupAndDescendantIds(db: Db, id: number): number[] {
 export function rootNamespace(db: Db, id: number): NamespaceRow {
   const ancestors = namespaceAncestors(db, id)
   return ancestors.length > 0 ? ancestors[ancestors.length - 1] : (findNamespaceById(db, id) as NamespaceRow)
-}
-
-export function findProjectById(db: Db, id: number): ProjectRow | undefined {
-  return cachedStatement(db, 'SELECT * FROM projects WHERE id = ?').get(id) as ProjectRow | undefined
-}
-
-/** A project by integer id or URL-decoded full path (`namespace/path`, case-insensitive). */
-export function findProject(db: Db, idOrPath: string | number): ProjectRow | undefined {
-  const text = String(idOrPath)
-  if (/^\d+$/.test(text)) return findProjectById(db, Number(text))
-  const slash = text.lastIndexOf('/')
-  if (slash <= 0) return undefined
-  const ns = findNamespaceByFullPath(db, text.slice(0, slash))
-  if (!ns) return undefined
-  return db
-    .prepare('SELECT * FROM projects WHERE namespace_id = ? AND path = ? COLLATE NOCASE')
-    .get(ns.id, text.slice(slash + 1)) as ProjectRow | undefined
 }

@@ -6,29 +6,12 @@ import { deleteIidCounters } from '../../platform/db/internal-ids'
 import { findProjectById } from '../namespaces/queries'
 import { allRows, cachedStatement } from '../../platform/db/statements'
 
-/** A project row with the columns of its namespace, as every project list needs them. */
-export interface ProjectWithNamespaceRow extends ProjectRow {
-  readonly ns_name: string
-  readonly ns_path: string
-  readonly ns_kind: 'user' | 'group'
-  readonly ns_full_path: string
-  readonly ns_full_name: string
-  readonly ns_parent_id: number | null
-  readonly ns_owner_id: number | null
-  readonly ns_avatar_url: string | null
-  readonly ns_visibility: Visibility
-}
-
-const WITH_NAMESPACE_COLUMNS = `p.*, n.name AS ns_name, n.path AS ns_path, n.kind AS ns_kind, n.full_path AS ns_full_path,
-  n.full_name AS ns_full_name, n.parent_id AS ns_parent_id, n.owner_id AS ns_owner_id, n.avatar_url AS ns_avatar_url,
-  n.visibility AS ns_visibility`
-
-const SELECT_WITH_NAMESPACE = `SELECT ${WITH_NAMESPACE_COLUMNS} FROM projects p JOIN namespaces n ON n.id = p.namespace_id`
-
-/** One project with its namespace columns. */
-export function findProjectWithNamespace(db: Db, id: number): ProjectWithNamespaceRow | undefined {
-  return db.prepare(`${SELECT_WITH_NAMESPACE} WHERE p.id = ?`).get(id) as ProjectWithNamespaceRow | undefined
-}
+export { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../../platform/db/platform-queries'
+import {
+  PROJECT_WITH_NAMESPACE_COLUMNS as WITH_NAMESPACE_COLUMNS,
+  SELECT_PROJECT_WITH_NAMESPACE as SELECT_WITH_NAMESPACE,
+  type ProjectWithNamespaceRow,
+} from '../../platform/db/platform-queries'
 
 export interface NewProject {
   readonly namespaceId: number

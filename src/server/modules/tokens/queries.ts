@@ -1,12 +1,12 @@
 import type { Db } from '../../platform/db/connection'
-import { cachedStatement } from '../../platform/db/statements'
 import { nowIso } from '../../platform/db/connection'
 import type { OAuthTokenRow, PersonalAccessTokenRow } from '../../platform/db/rows'
 
-export function findPersonalTokenByDigest(db: Db, digest: string): PersonalAccessTokenRow | undefined {
-  return cachedStatement(db, 'SELECT * FROM personal_access_tokens WHERE token_digest = ?').get(digest) as
-    PersonalAccessTokenRow | undefined
-}
+export {
+  findOAuthTokenByDigest,
+  findPersonalTokenByDigest,
+  touchPersonalToken,
+} from '../../platform/db/platform-queries'
 
 export function findPersonalTokenById(db: Db, id: number): PersonalAccessTokenRow | undefined {
   return db.prepare('SELECT * FROM personal_access_tokens WHERE id = ?').get(id) as PersonalAccessTokenRow | undefined
@@ -41,16 +41,6 @@ export function insertPersonalToken(db: Db, t: NewPersonalToken): PersonalAccess
   return findPersonalTokenById(db, Number(info.lastInsertRowid)) as PersonalAccessTokenRow
 }
 
-/** Records use at most once a minute per token, so reads do not turn into writes. */
-export function touchPersonalToken(db: Db, token: PersonalAccessTokenRow): void {
-  const now = Date.now()
-  if (token.last_used_at && now - Date.parse(token.last_used_at) < 60_000) return
-  db.prepare('UPDATE personal_access_tokens SET last_used_at = ? WHERE id = ?').run(
-    new Date(now).toISOString(),
-    token.id,
-  )
-}
-
 export function revokePersonalToken(db: Db, id: number): void {
   db.prepare('UPDATE personal_access_tokens SET revoked = 1 WHERE id = ?').run(id)
 }
@@ -67,11 +57,6 @@ export function deleteRootTokensExcept(db: Db, userId: number, name: string, kee
     name,
     keepId,
   )
-}
-
-export function findOAuthTokenByDigest(db: Db, digest: string): OAuthTokenRow | undefined {
-  return cachedStatement(db, 'SELECT * FROM oauth_access_tokens WHERE token_digest = ?').get(digest) as
-    OAuthTokenRow | undefined
 }
 
 export function findOAuthTokenByRefreshDigest(db: Db, digest: string): OAuthTokenRow | undefined {

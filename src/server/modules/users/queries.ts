@@ -4,21 +4,14 @@ import { nowIso } from '../../platform/db/connection'
 import { deleteIidCounters } from '../../platform/db/internal-ids'
 import type { UserRow } from '../../platform/db/rows'
 
-export function findUserById(db: Db, id: number): UserRow | undefined {
-  return cachedStatement(db, 'SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined
-}
-
-/** Case-insensitive username lookup. */
-export function findUserByUsername(db: Db, username: string): UserRow | undefined {
-  return db.prepare('SELECT * FROM users WHERE username = ?').get(username) as UserRow | undefined
-}
-
-/** Looks a user up by integer id or by case-insensitive username, as `sudo` and `:id` accept. */
-export function findUserByIdOrUsername(db: Db, key: string | number): UserRow | undefined {
-  const text = String(key)
-  if (/^\d+$/.test(text)) return findUserById(db, Number(text))
-  return findUserByUsername(db, text)
-}
+export {
+  findUserById,
+  findUserByIdOrUsername,
+  findUserByUsername,
+  recordFailedSignIn,
+  unlockUser,
+} from '../../platform/db/platform-queries'
+import { findUserById } from '../../platform/db/platform-queries'
 
 export function findUserByEmail(db: Db, email: string): UserRow | undefined {
   return db.prepare('SELECT * FROM users WHERE email = ?').get(email) as UserRow | undefined
@@ -436,25 +429,6 @@ export function soleOwnedGroupIds(db: Db, userId: number): number[] {
     )
     .all(userId) as { id: number }[]
   return rows.map((r) => r.id)
-}
-
-/**
- * Counts a wrong password (Devise's increment_failed_attempts) and, when this one reaches
- * `maxAttempts`, locks the account until `lockedUntil` (Devise's lock_access!). One statement, so
- * concurrent wrong passwords all count.
- */
-export function recordFailedSignIn(db: Db, userId: number, maxAttempts: number, lockedUntil: string): void {
-  cachedStatement(
-    db,
-    `UPDATE users SET failed_attempts = failed_attempts + 1,
-       locked_until = CASE WHEN failed_attempts + 1 >= @maxAttempts AND locked_until IS NULL THEN @lockedUntil ELSE locked_until END
-     WHERE id = @userId`,
-  ).run({ userId, maxAttempts, lockedUntil })
-}
-
-/** Clears the wrong-password count and any lock (Devise's unlock_access!). */
-export function unlockUser(db: Db, userId: number): void {
-  cachedStatement(db, 'UPDATE users SET failed_attempts = 0, locked_until = NULL WHERE id = ?').run(userId)
 }
 
 /** The ghost user that inherits contributions of deleted users, created on first need. */

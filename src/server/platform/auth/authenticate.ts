@@ -1,8 +1,13 @@
 import type { FastifyRequest } from 'fastify'
 import type { ServerContext } from '../context'
 import type { UserRow } from '../db/rows'
-import { findOAuthTokenByDigest, findPersonalTokenByDigest, touchPersonalToken } from '../../modules/tokens/queries'
-import { findUserById, findUserByIdOrUsername } from '../../modules/users/queries'
+import {
+  findOAuthTokenByDigest,
+  findPersonalTokenByDigest,
+  findUserById,
+  findUserByIdOrUsername,
+  touchPersonalToken,
+} from '../db/platform-queries'
 import { ApiError, forbidden, insufficientScope, unauthorized } from '../http/errors'
 import { ANONYMOUS, type Actor, type AuthMethod, type TokenScope } from './actor'
 import { signInWithPassword } from './password'

@@ -1,7 +1,7 @@
 import type { ServerContext } from '../context'
 import { nowIso } from '../db/connection'
 import type { UserRow } from '../db/rows'
-import { recordFailedSignIn, unlockUser } from '../../modules/users/queries'
+import { recordFailedSignIn, unlockUser } from '../db/platform-queries'
 import { verifyPassword } from './secrets'
 
 /** Whether the account is locked now (Devise's access_locked?): password sign-in is refused. */

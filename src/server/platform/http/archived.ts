@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import { findProject } from '../../modules/namespaces/queries'
+import { findProject } from '../db/platform-queries'
 import type { ProjectRow } from '../db/rows'
 import { forbidden } from './errors'
 

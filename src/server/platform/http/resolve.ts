@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { NamespaceRow, ProjectRow, UserRow } from '../db/rows'
-import { findGroup, findProject } from '../../modules/namespaces/queries'
-import { findUserByIdOrUsername } from '../../modules/users/queries'
+import { findGroup, findProject, findUserByIdOrUsername } from '../db/platform-queries'
 import { type ApiError, forbidden, notFound, unauthorized } from './errors'
 
 /** The signed-in caller, or 401. */

@@ -1,6 +1,6 @@
-import type { ServerContext } from './context'
-import { runEnvironmentMaintenance } from '../modules/environments/service'
-import { pruneOldEvents } from '../modules/events/service'
+import type { ServerContext } from './platform/context'
+import { runEnvironmentMaintenance } from './modules/environments/service'
+import { pruneOldEvents } from './modules/events'
 
 /** How often periodic maintenance runs: hourly, so environments stop close to their auto_stop_at. */
 export const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000

@@ -1,0 +1,87 @@
+// What `projects.settings` (a JSON object of the settings a project changed) means, with GitLab's
+// defaults for the rest: the platform's code-access rule reads it, and the projects module shows
+// and writes it (re-exported from modules/projects/entity.ts).
+
+/** Feature access levels GitLab keeps per project, with their defaults. */
+export const FEATURE_ACCESS_DEFAULTS: Readonly<Record<string, string>> = {
+  issues_access_level: 'enabled',
+  repository_access_level: 'enabled',
+  merge_requests_access_level: 'enabled',
+  forking_access_level: 'enabled',
+  wiki_access_level: 'enabled',
+  builds_access_level: 'enabled',
+  snippets_access_level: 'enabled',
+  pages_access_level: 'private',
+  analytics_access_level: 'enabled',
+  container_registry_access_level: 'enabled',
+  security_and_compliance_access_level: 'private',
+  releases_access_level: 'enabled',
+  environments_access_level: 'enabled',
+  feature_flags_access_level: 'enabled',
+  infrastructure_access_level: 'enabled',
+  monitor_access_level: 'enabled',
+  requirements_access_level: 'enabled',
+  model_experiments_access_level: 'enabled',
+  model_registry_access_level: 'enabled',
+}
+
+/** The other project settings kept in `projects.settings`, with GitLab's defaults for a new project. */
+export const PROJECT_SETTING_DEFAULTS: Readonly<Record<string, string | number | boolean | null>> = {
+  merge_method: 'merge',
+  squash_option: 'default_off',
+  only_allow_merge_if_pipeline_succeeds: false,
+  allow_merge_on_skipped_pipeline: null,
+  only_allow_merge_if_all_discussions_are_resolved: false,
+  remove_source_branch_after_merge: true,
+  printing_merge_request_link_enabled: true,
+  resolve_outdated_diff_discussions: false,
+  lfs_enabled: true,
+  shared_runners_enabled: true,
+  group_runners_enabled: true,
+  emails_enabled: true,
+  packages_enabled: true,
+  service_desk_enabled: false,
+  public_jobs: true,
+  ci_config_path: null,
+  ci_default_git_depth: 20,
+  ci_forward_deployment_enabled: true,
+  build_timeout: 3600,
+  auto_devops_enabled: false,
+  auto_devops_deploy_strategy: 'continuous',
+  auto_cancel_pending_pipelines: 'enabled',
+  build_git_strategy: 'fetch',
+  keep_latest_artifact: true,
+  suggestion_commit_message: null,
+  merge_commit_template: null,
+  squash_commit_template: null,
+  issue_branch_template: null,
+  autoclose_referenced_issues: true,
+  mr_default_target_self: false,
+  enforce_auth_checks_on_uploads: true,
+  restrict_user_defined_variables: false,
+  warn_about_potentially_unwanted_characters: true,
+  approvals_before_merge: 0,
+  external_authorization_classification_label: '',
+  initialize_with_readme: false,
+  import_url: null,
+  avatar_url: null,
+  mirror: false,
+  ci_separated_caches: true,
+  ci_job_token_scope_enabled: false,
+}
+
+/** Parsed `projects.settings` with defaults applied. */
+export function projectSettings(raw: string): Readonly<Record<string, unknown>> {
+  // Most projects share a handful of settings strings ('{}' above all); merging ~60 defaults
+  // per row dominated list serialisation, so merged results are memoised by their source text.
+  let merged = settingsCache.get(raw)
+  if (!merged) {
+    const stored = JSON.parse(raw) as Record<string, unknown>
+    merged = Object.freeze({ ...FEATURE_ACCESS_DEFAULTS, ...PROJECT_SETTING_DEFAULTS, ...stored })
+    if (settingsCache.size >= 2048) settingsCache.clear()
+    settingsCache.set(raw, merged)
+  }
+  return merged
+}
+
+const settingsCache = new Map<string, Readonly<Record<string, unknown>>>()
