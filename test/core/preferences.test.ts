@@ -125,8 +125,16 @@ describe('preferences channels', () => {
       ],
       [[{ mutedTopics: ['alerts'] }], 'mutedTopics must be an object of account ids to lists of topics'],
       [
+        [{ viewedFiles: [{ accountId: 'a', projectId: 1, iid: 2, headSha: 'not a sha', paths: [] }] }],
+        'viewedFiles[0].headSha must be a commit id',
+      ],
+      [
+        [{ viewedFiles: [{ accountId: 'a', projectId: 1, iid: 2, headSha: 'abcdef1', paths: [''] }] }],
+        'viewedFiles[0].paths must be a list of at most 5000 file paths',
+      ],
+      [
         [],
-        'expected one object with some of notifications, notifyIntervalSeconds, theme, sidebarCollapsed, savedFilters, syncIntervalMinutes, recentItems, mutedTopics',
+        'expected one object with some of notifications, notifyIntervalSeconds, theme, sidebarCollapsed, savedFilters, syncIntervalMinutes, recentItems, mutedTopics, viewedFiles',
       ],
     ]
     for (const [args, message] of cases) {
@@ -142,10 +150,18 @@ describe('preferences channels', () => {
     expect(events).toEqual([])
   })
 
-  it('keep theme, sidebar, saved filters, the sync interval and recent items for the next launch', async () => {
+  it('keep theme, sidebar, saved filters, the sync interval, recent items and viewed files for the next launch', async () => {
     const saved = [filter('f1', 'My bugs', 'local'), filter('f2', 'Everything')]
+    const viewed = [{ accountId: 'local', projectId: 3, iid: 7, headSha: 'abcdef1234567', paths: ['src/a.ts'] }]
     const answer = await core.dispatch('preferences:set', [
-      { theme: 'dark', sidebarCollapsed: true, savedFilters: saved, syncIntervalMinutes: 15, recentItems: [recent] },
+      {
+        theme: 'dark',
+        sidebarCollapsed: true,
+        savedFilters: saved,
+        syncIntervalMinutes: 15,
+        recentItems: [recent],
+        viewedFiles: viewed,
+      },
     ])
     expect(answer).toEqual({
       ok: true,
@@ -156,6 +172,7 @@ describe('preferences channels', () => {
         savedFilters: saved,
         syncIntervalMinutes: 15,
         recentItems: [recent],
+        viewedFiles: viewed,
       },
     })
     await relaunch()

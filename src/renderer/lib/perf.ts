@@ -15,6 +15,8 @@ export const PERF = {
   labelFeedback: 'burrow:label-feedback',
   /** Text typed in the search view until its results are on screen. */
   searchResults: 'burrow:search-results',
+  /** Opening a merge request's Changes until the first file's diff lines are painted. */
+  reviewFirstDiff: 'burrow:review-first-diff',
 } as const
 
 export type PerfName = (typeof PERF)[keyof typeof PERF]

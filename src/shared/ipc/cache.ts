@@ -288,7 +288,17 @@ export interface SyncStartOptions {
 }
 
 export type SyncPhase =
-  'scope' | 'issues' | 'merge_requests' | 'epics' | 'milestones' | 'labels' | 'todos' | 'notes' | 'reconcile'
+  | 'scope'
+  | 'issues'
+  | 'merge_requests'
+  | 'epics'
+  | 'milestones'
+  | 'labels'
+  | 'todos'
+  | 'notes'
+  /** Saving open merge requests' changes for offline reading. */
+  | 'changes'
+  | 'reconcile'
 
 export interface SyncProgress {
   readonly accountId: string

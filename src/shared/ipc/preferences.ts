@@ -35,6 +35,17 @@ export interface RecentItem {
   readonly reference: string
 }
 
+/** The files of one merge request marked viewed in review, at one head: a push starts the marks again. */
+export interface ViewedFiles {
+  readonly accountId: string
+  readonly projectId: number
+  readonly iid: number
+  /** The head commit the marks were made at. */
+  readonly headSha: string
+  /** New paths of the files marked viewed. */
+  readonly paths: readonly string[]
+}
+
 export interface Preferences {
   /** Desktop notifications for new to-dos and alerts (native in Electron, Web Notifications in browser mode). */
   readonly notifications: boolean
@@ -51,6 +62,8 @@ export interface Preferences {
   readonly recentItems: readonly RecentItem[]
   /** Per account id, the topics that do not announce themselves (an account not listed hears of everything). */
   readonly mutedTopics: Readonly<Record<string, readonly NotifyTopic[]>>
+  /** Files marked viewed in review, per merge request at its head, most recently reviewed first (at most 100). */
+  readonly viewedFiles: readonly ViewedFiles[]
 }
 
 export const DEFAULT_PREFERENCES: Preferences = {
@@ -62,6 +75,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   syncIntervalMinutes: 5,
   recentItems: [],
   mutedTopics: {},
+  viewedFiles: [],
 }
 
 /** Whether `topic` announces itself for the account under these preferences. */
@@ -75,6 +89,8 @@ export function topicAnnounces(
 
 export const MAX_SAVED_FILTERS = 200
 export const MAX_RECENT_ITEMS = 20
+export const MAX_VIEWED_MERGE_REQUESTS = 100
+export const MAX_VIEWED_PATHS = 5_000
 
 // ---- validation ------------------------------------------------------------------------------
 
@@ -120,6 +136,26 @@ function recentItemsProblem(v: unknown): string | null {
   return null
 }
 
+function viewedFilesProblem(v: unknown): string | null {
+  if (!Array.isArray(v)) return 'viewedFiles must be a list'
+  if (v.length > MAX_VIEWED_MERGE_REQUESTS)
+    return `viewedFiles holds at most ${MAX_VIEWED_MERGE_REQUESTS} merge requests`
+  for (const [i, entry] of v.entries()) {
+    if (!isObject(entry)) return `viewedFiles[${i}] must be an object {accountId, projectId, iid, headSha, paths}`
+    const extra = Object.keys(entry).filter((k) => !['accountId', 'projectId', 'iid', 'headSha', 'paths'].includes(k))
+    if (extra.length > 0) return `viewedFiles[${i}]: unknown field(s): ${extra.join(', ')}`
+    if (!isText(entry.accountId, 1, 200)) return `viewedFiles[${i}].accountId must be an account id`
+    if (!isIntIn(entry.projectId, 1, Number.MAX_SAFE_INTEGER) || !isIntIn(entry.iid, 1, Number.MAX_SAFE_INTEGER))
+      return `viewedFiles[${i}] must name a project id and an iid (positive integers)`
+    if (typeof entry.headSha !== 'string' || !/^[0-9a-f]{7,64}$/.test(entry.headSha))
+      return `viewedFiles[${i}].headSha must be a commit id`
+    const paths = entry.paths
+    if (!Array.isArray(paths) || paths.length > MAX_VIEWED_PATHS || !paths.every((p) => isText(p, 1, 4096)))
+      return `viewedFiles[${i}].paths must be a list of at most ${MAX_VIEWED_PATHS} file paths`
+  }
+  return null
+}
+
 const MAX_MUTED_ACCOUNTS = 200
 
 function mutedTopicsProblem(v: unknown): string | null {
@@ -150,6 +186,7 @@ const PROBLEMS: { readonly [K in keyof Preferences]: (v: unknown) => string | nu
   syncIntervalMinutes: (v) => (isIntIn(v, 1, 1440) ? null : 'syncIntervalMinutes must be an integer from 1 to 1440'),
   recentItems: recentItemsProblem,
   mutedTopics: mutedTopicsProblem,
+  viewedFiles: viewedFilesProblem,
 }
 
 export const PREFERENCE_KEYS = Object.keys(PROBLEMS) as readonly (keyof Preferences)[]

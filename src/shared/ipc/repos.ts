@@ -207,6 +207,24 @@ export interface RepoCommitRequest {
   readonly sha: string
 }
 
+/** `repos:merge-request-changes`: a merge request of the project, by iid. */
+export interface RepoMergeRequestChangesRequest {
+  readonly projectId: number
+  readonly iid: number
+}
+
+/**
+ * A merge request's changes: the server's (`source: server`, the saved answer offline, `stale`),
+ * or, offline with none saved, computed from the clone (`source: clone`) from the merge base of
+ * its target and its head.
+ */
+export interface RepoMergeRequestChanges extends RepoReadOrigin {
+  readonly diffs: readonly RepoDiff[]
+  readonly overflow: boolean
+  /** The head the changes end at (what viewed marks are kept against); null when not known. */
+  readonly headSha: string | null
+}
+
 export interface RepoCompareRequest {
   readonly projectId: number
   readonly from: string
@@ -356,6 +374,10 @@ export const reposValidators = {
       straight: { check: bool, optional: true },
     }),
   ]),
+  'repos:merge-request-changes': args([
+    accountId,
+    shape({ projectId: { check: projectId }, iid: { check: (v) => (positiveInt(v) ? null : 'expected an iid') } }),
+  ]),
   'repos:search': args([
     accountId,
     shape({
@@ -389,6 +411,11 @@ export interface ReposRequests {
   'repos:compare': {
     readonly args: readonly [accountId: string, request: RepoCompareRequest]
     readonly result: RepoCompare
+  }
+  /** A merge request's changes from the server (or its saved answer), else computed from the clone. */
+  'repos:merge-request-changes': {
+    readonly args: readonly [accountId: string, request: RepoMergeRequestChangesRequest]
+    readonly result: RepoMergeRequestChanges
   }
   /** File names and contents of the default branch of the account's clones (or of one project's), offline. */
   'repos:search': {

@@ -198,6 +198,18 @@ export class CachedGet {
     return client.urlOf(path, sorted)
   }
 
+  /** When the answer for this GET was last saved (fetched or revalidated), or null when none is. */
+  savedAt(accountId: string, client: ApiClient, path: string, query?: Query): string | null {
+    const acct = this.cache.existingAcct(accountId)
+    if (acct === null) return null
+    return (
+      (this.cache.db
+        .prepare('SELECT fetched_at FROM http_cache WHERE acct = ? AND url = ?')
+        .pluck()
+        .get(acct, this.key(client, path, query)) as string | undefined) ?? null
+    )
+  }
+
   private fromStore(stored: StoredResponse | undefined, path: string): CachedGetResult {
     if (stored === undefined)
       throw new OfflineError(

@@ -24,6 +24,7 @@ export function reposHandlers(repos: () => RepoService): Pick<IpcHandlers, keyof
       repos().log(accountId, r.projectId, r.ref, r.path ?? '', r.page ?? 1, r.perPage ?? 30),
     'repos:commit': (accountId, r) => repos().commit(accountId, r.projectId, r.sha),
     'repos:compare': (accountId, r) => repos().compare(accountId, r.projectId, r.from, r.to, r.straight ?? false),
+    'repos:merge-request-changes': (accountId, r) => repos().mergeRequestChanges(accountId, r.projectId, r.iid),
     'repos:search': (accountId, r) => repos().search(accountId, r),
   }
 }

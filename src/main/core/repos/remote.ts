@@ -7,6 +7,7 @@ import type {
   RepoCompare,
   RepoDiff,
   RepoLog,
+  RepoMergeRequestChanges,
   RepoReadOrigin,
   RepoRefs,
   RepoTag,
@@ -72,7 +73,8 @@ export function apiCommit(json: Json): RepoCommit {
   }
 }
 
-function apiDiff(json: Json): RepoDiff {
+/** The API's diff JSON (commit diffs, compare, merge request changes), with only the fields the contract names. */
+export function apiDiff(json: Json): RepoDiff {
   return {
     old_path: str(json.old_path),
     new_path: str(json.new_path),
@@ -177,6 +179,23 @@ export async function remoteCommit(
     commit: apiCommit(commit.body as Json),
     diffs: list.slice(0, limits.maxDiffFiles),
     overflow: diffs.truncated || list.length > limits.maxDiffFiles,
+  }
+}
+
+/** A merge request's changes (`…/merge_requests/:iid/changes`) through the URL cache. */
+export async function remoteMergeRequestChanges(
+  get: CachedRead,
+  projectId: number,
+  iid: number,
+): Promise<RepoMergeRequestChanges> {
+  const result = await get(`/projects/${projectId}/merge_requests/${iid}/changes`)
+  const body = (result.body ?? {}) as Json
+  const refs = (body.diff_refs ?? {}) as Json
+  return {
+    ...originOf([result]),
+    diffs: (Array.isArray(body.changes) ? (body.changes as Json[]) : []).map(apiDiff),
+    overflow: body.overflow === true,
+    headSha: strOrNull(refs.head_sha) ?? strOrNull(body.sha),
   }
 }
 

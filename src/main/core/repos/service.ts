@@ -13,6 +13,7 @@ import {
   type RepoCommitDetail,
   type RepoCompare,
   type RepoLog,
+  type RepoMergeRequestChanges,
   type RepoProgress,
   type RepoRefs,
   type RepoSearchHit,
@@ -26,13 +27,23 @@ import { ApiError, NetworkError, NotFoundError } from '../api/errors'
 import type { Query } from '../api/query'
 import { fetchForCaFile } from '../api/tls-fetch'
 import type { Cache } from '../cache/cache'
-import { CachedGet } from '../cache/http-cache'
+import { CachedGet, OfflineError } from '../cache/http-cache'
+import { CacheReader } from '../cache/lists'
 import { queryTerms } from '../cache/search'
 import { diskUsage, fetchAll, initClone, removeUnindexedPacks, setRemoteUrl, snapshotRefs } from './clone'
 import { RepoError } from './errors'
 import { GitNetworkError, gitHttpClient } from './http'
 import { CloneReader, DEFAULT_READ_LIMITS, type ReadLimits, type SearchableFiles } from './reader'
-import { remoteBlob, remoteCommit, remoteCompare, remoteLog, remoteRefs, remoteTree, type CachedRead } from './remote'
+import {
+  remoteBlob,
+  remoteCommit,
+  remoteCompare,
+  remoteLog,
+  remoteMergeRequestChanges,
+  remoteRefs,
+  remoteTree,
+  type CachedRead,
+} from './remote'
 import { searchFiles } from './search'
 import { CloneStore, type CloneRow } from './store'
 
@@ -71,6 +82,16 @@ interface ProjectJson {
   readonly path_with_namespace?: string
   readonly web_url?: string
   readonly default_branch?: string | null
+}
+
+/** The fields of a cached merge request that say where its diff starts and ends. */
+interface MergeRequestRefs {
+  readonly state?: string
+  readonly sha?: string | null
+  readonly merge_commit_sha?: string | null
+  readonly target_branch?: string
+  readonly source_branch?: string
+  readonly diff_refs?: { readonly start_sha?: string; readonly head_sha?: string } | null
 }
 
 const key = (accountId: string, projectId: number): string => `${accountId}\n${projectId}`
@@ -296,6 +317,60 @@ export class RepoService {
       ...this.origin(local.row),
       ...(await this.empty(local.row, () => local.reader.compare(from, to, straight))),
     }
+  }
+
+  /**
+   * A merge request's changes: the server's answer (its saved copy offline). Offline with no
+   * copy saved, they are computed from the clone when the project has one, as the server does:
+   * from the merge base of the target and the head the cached merge request names (its
+   * `diff_refs`; its branches when the clone lacks those commits).
+   */
+  async mergeRequestChanges(accountId: string, projectId: number, iid: number): Promise<RepoMergeRequestChanges> {
+    try {
+      return await remoteMergeRequestChanges(await this.remote(accountId), projectId, iid)
+    } catch (error) {
+      if (!(error instanceof OfflineError)) throw error
+      const local = this.reader(accountId, projectId)
+      const mr = new CacheReader(this.options.cache).detail(accountId, 'merge_request', { parentId: projectId, iid })
+      if (local === null || mr === null) throw error
+      const candidates = (await this.diffEnds(local.reader, mr.item.data as MergeRequestRefs)).filter(
+        (pair): pair is [string, string] => pair.every((r) => typeof r === 'string' && refProblem(r) === null),
+      )
+      for (const [from, to] of candidates) {
+        try {
+          const compare = await local.reader.compare(from, to, false)
+          const headSha = /^[0-9a-f]{40}$/.test(to) ? to : (compare.commits[0]?.id ?? null)
+          return { ...this.origin(local.row), diffs: compare.diffs, overflow: compare.overflow, headSha }
+        } catch (readError) {
+          // Commits the clone has not fetched: the branches as the clone last saw them, else the server's refusal.
+          if (!(readError instanceof RepoError && readError.code === 'not-found')) throw readError
+        }
+      }
+      throw error
+    }
+  }
+
+  /**
+   * Where a merge request's diff starts and ends in a clone, best first: the diff refs it was
+   * read with (a single read has them; lists do not); for a merged one, its merge commit's first
+   * parent (the target as it was) to its head; for an open one, its target branch to its head or
+   * its source branch. A merged one with neither has no start left to find (its head is in the
+   * target now), so it gets none rather than an empty diff.
+   */
+  private async diffEnds(reader: CloneReader, mr: MergeRequestRefs): Promise<(readonly unknown[])[]> {
+    const head = mr.diff_refs?.head_sha ?? mr.sha
+    const ends: (readonly unknown[])[] = [[mr.diff_refs?.start_sha, head]]
+    if (mr.state === 'merged') {
+      if (typeof mr.merge_commit_sha === 'string' && refProblem(mr.merge_commit_sha) === null) {
+        try {
+          ends.push([(await reader.commit(mr.merge_commit_sha)).commit.parent_ids[0], head])
+        } catch {
+          /* the clone has not fetched the merge yet */
+        }
+      }
+      return ends
+    }
+    return [...ends, [mr.target_branch, head], [mr.target_branch, mr.source_branch]]
   }
 
   /**

@@ -3,6 +3,7 @@ import type { ApiClient } from '../api/client'
 import { ForbiddenError, NotFoundError } from '../api/errors'
 import type { Query } from '../api/query'
 import type { Cache } from '../cache/cache'
+import { CachedGet } from '../cache/http-cache'
 import { isObject, num, str, type JsonObject } from '../cache/json'
 import { KINDS, type NoteableKind } from '../cache/kinds'
 import type { Cursor, SyncState } from './state'
@@ -63,6 +64,9 @@ export const NOTEABLE_PATHS: Readonly<
  */
 export const MILESTONES_REFRESH_MS = 10 * 60_000
 
+/** Open merge requests per project whose changes one run saves at most (newest first; the rest at the next run). */
+export const MERGE_REQUEST_CHANGES_PER_RUN = 50
+
 /** Items a list gathers from its pages before writing them in one transaction. */
 const SYNC_BATCH_ITEMS = 500
 
@@ -71,6 +75,8 @@ const CROSS_PROJECT_LISTS = [
   { resource: 'issues', kind: 'issue', path: '/issues', feature: 'issues_enabled' },
   { resource: 'merge_requests', kind: 'merge_request', path: '/merge_requests', feature: 'merge_requests_enabled' },
 ] as const
+
+const changesPath = (projectId: number, iid: number): string => `/projects/${projectId}/merge_requests/${iid}/changes`
 
 /** Where one pass of an incremental list writes: which projects' or group's cursors it advances, and which items it keeps. */
 interface ListTarget {
@@ -142,8 +148,12 @@ export class SyncRun {
   private scopesDone = 0
   private scopesTotal = 0
 
+  /** Saves the merge requests' changes for offline reading (the URL cache `api:get` and the repositories read). */
+  private readonly changes: CachedGet
+
   constructor(private readonly o: RunOptions) {
     this.perPage = o.perPage ?? 100
+    this.changes = new CachedGet(o.cache)
   }
 
   async run(): Promise<void> {
@@ -169,6 +179,7 @@ export class SyncRun {
       await this.syncMilestones('project', project.id)
       await this.syncLabels('project', project.id)
       await this.syncNotes('project', project.id)
+      if (project.json.merge_requests_enabled !== false) await this.keepMergeRequestChanges(project.id)
       if (this.o.reconcile) await this.reconcileProject(project)
       this.scopesDone++
     }
@@ -544,6 +555,36 @@ export class SyncRun {
         cache.replaceDiscussions(accountId, kind, item.id, discussions)
         this.progress()
       }
+    }
+  }
+
+  /**
+   * Open merge requests keep their changes readable offline: `…/changes` is saved in the URL
+   * cache (what `repos:merge-request-changes` reads) whenever the saved copy is older than the
+   * merge request's last update — a push moves it — so a quiet sync asks for none.
+   */
+  private async keepMergeRequestChanges(projectId: number): Promise<void> {
+    const { accountId, cache, client, signal } = this.o
+    const open = cache.db
+      .prepare(
+        `SELECT iid, updated_at FROM merge_requests WHERE acct = ? AND project_id = ? AND state = 'opened' AND iid > 0
+         ORDER BY updated_at DESC`,
+      )
+      .all(cache.acct(accountId), projectId) as { iid: number; updated_at: string }[]
+    const outdated = open.filter((mr) => {
+      const saved = this.changes.savedAt(accountId, client, changesPath(projectId, mr.iid))
+      return saved === null || saved < mr.updated_at
+    })
+    for (const mr of outdated.slice(0, MERGE_REQUEST_CHANGES_PER_RUN)) {
+      signal.throwIfAborted()
+      this.setPhase('changes')
+      this.stats.requests++
+      try {
+        await this.changes.get(accountId, client, changesPath(projectId, mr.iid), undefined, { online: true, signal })
+      } catch (error) {
+        if (!refused(error)) throw error
+      }
+      this.progress()
     }
   }
 
