@@ -42,6 +42,7 @@ import vulnerabilities from './vulnerabilities/routes'
 import dependencies from './dependencies/routes'
 import runners from './runners/routes'
 import runnerApi from './runners/runner-api-routes'
+import runnerJobs from './pipelines/runner-jobs-routes'
 import pipelines from './pipelines/routes'
 import jobs from './pipelines/jobs-routes'
 import ciVariables from './ci-variables/routes'
@@ -89,6 +90,7 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
   dependencies,
   runners,
   runnerApi,
+  runnerJobs,
   pipelines,
   jobs,
   ciVariables,

@@ -33,7 +33,7 @@ import { createMilestone, updateMilestone, type MilestoneOwner } from '../module
 import { issueNoteable, mergeRequestNoteable } from '../modules/notes/noteables'
 import { createNote, type Noteable } from '../modules/notes/service'
 import { createProject } from '../modules/projects/service'
-import { createPipelinesOnPush } from '../modules/pipelines/service'
+import { createPipelinesOnPush } from '../modules/pipelines'
 import { pushLanded, type PushListener } from '../platform/git/push-listeners'
 import { refreshFlagsOnPush, refreshRepositoryFlags } from '../modules/repository'
 import { markTodoDone } from '../modules/todos/service'

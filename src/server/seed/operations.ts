@@ -17,9 +17,26 @@ import {
   pipelineJobs,
   type JobRow,
   type PipelineRow,
-} from '../modules/pipelines/queries'
+  ciSlug,
+  assignJob,
+  finishJob,
+  cancelPipeline,
+  createPipeline,
+  jobOptions,
+  latestJobs,
+  playJob,
+  retryJob,
+} from '../modules/pipelines'
 import type { NamespaceRow, ProjectRow, UserRow } from '../platform/db/rows'
-import { findRunnerById, touchRunner, type RunnerInfo } from '../modules/runners/queries'
+import {
+  findRunnerById,
+  touchRunner,
+  type RunnerInfo,
+  instanceRegistrationToken,
+  registerRunner,
+  runnersToken,
+  updateRunner,
+} from '../modules/runners'
 import { projectGitDir } from '../platform/git/project-repo'
 import { resolveCommit } from '../platform/git/refs'
 import {
@@ -31,15 +48,11 @@ import {
   updateAlertStatus,
   type AlertRow,
 } from '../modules/alerts'
-import { ciSlug } from '../modules/pipelines/ci-context'
 import { createClientKey, updateErrorTrackingSetting } from '../modules/error-tracking'
 import { runEnvironmentMaintenance, stopEnvironment } from '../modules/environments/service'
 import { createGeoNode } from '../modules/geo-nodes/service'
-import { assignJob, finishJob } from '../modules/pipelines/jobs'
 import { createPagesDomain } from '../modules/pages-domains'
-import { cancelPipeline, createPipeline, jobOptions, latestJobs, playJob, retryJob } from '../modules/pipelines/service'
 import { protectEnvironment } from '../modules/environments/protected-service'
-import { instanceRegistrationToken, registerRunner, runnersToken, updateRunner } from '../modules/runners/service'
 import { scheduleProjectMove, storageMovesIdle } from '../modules/storage-moves/service'
 import {
   createVulnerabilityFromFinding,
@@ -194,7 +207,7 @@ class OperationsPlanner {
     token: string,
     options: { tags: string[]; runUntagged: boolean; contact: boolean },
   ): void {
-    const registered = registerRunner(this.as(by), {
+    const registered = registerRunner(this.caller(by), {
       token,
       description: runner.description,
       tagList: options.tags,
@@ -232,7 +245,7 @@ class OperationsPlanner {
     this.host.at(orgStart + 150 * DAY, () => {
       const runner = findRunnerById(this.db, this.runnerIds.get('macos') as number)
       if (runner)
-        updateRunner(this.as('root'), runner, {
+        updateRunner(this.caller('root'), runner, {
           active: false,
           maintenanceNote: 'Paused while the Mac mini is replaced.',
         })

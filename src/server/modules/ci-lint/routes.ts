@@ -5,7 +5,7 @@ import { readFileAt } from '../../platform/git/file-at'
 import { apiMessage, missingParam, notFound, unauthorized } from '../../platform/http/errors'
 import { loadCodeProject, resolveUserRef } from '../../platform/http/repository'
 import { currentUser } from '../../platform/http/resolve'
-import { ciConfigPath } from '../pipelines/ci-context'
+import { ciConfigPath } from '../pipelines'
 import { lintDryRun, lintStatic, type LintResult } from './service'
 
 const ProjectParams = Type.Object({ id: Type.String() })

@@ -1,11 +1,18 @@
 import type { FastifyRequest } from 'fastify'
 import type { ProjectRow } from '../../platform/db/rows'
-import { loadCiConfig, type CiJob, type IncludeRecord } from '../pipelines/config/config'
 import { readCommit } from '../../platform/git/commits'
 import { projectGitDir, repoExists } from '../../platform/git/project-repo'
 import { resolveCommit } from '../../platform/git/refs'
-import { includeSource, isProtectedRef, predefinedVariables, projectVariablesFor } from '../pipelines/ci-context'
-import { planPipeline } from '../pipelines/service'
+import {
+  type CiJob,
+  type IncludeRecord,
+  includeSource,
+  isProtectedRef,
+  loadCiConfig,
+  planPipeline,
+  predefinedVariables,
+  projectVariablesFor,
+} from '../pipelines'
 
 /** GitLab's Ci::Lint::Result as the API presents it. */
 export interface LintResult {

@@ -1,20 +1,21 @@
 import { Permissions } from '../../platform/auth/permissions'
 import type { ServerContext } from '../../platform/context'
 import { nowIso } from '../../platform/db/connection'
-import { deploymentsOfDeployable, findEnvironmentByName, updateEnvironment, type DeploymentStatus } from './queries'
-import type { CiStatus } from '../pipelines/queries'
+import { deploymentsOfDeployable, type DeploymentStatus, findEnvironmentByName, updateEnvironment } from './queries'
+import type { CiStatus } from '../pipelines'
 import { findUserById } from '../users'
 import type { EnvironmentTier } from './queries'
-import { parseCiDuration } from '../pipelines/config/duration'
-import type { JobEnqueueEvent, JobStatusEvent } from '../pipelines/ci-events'
+import type { DeploymentTargets, JobEnqueueEvent, JobStatusEvent } from '../pipelines'
 import {
   createDeployment,
   ensureEnvironment,
+  environmentSlug,
   EnvironmentValidationError,
+  guessTier,
   protectedFromDeploying,
   updateDeploymentStatus,
 } from './service'
-import { jobOptions } from '../pipelines/service'
+import { jobOptions, parseCiDuration } from '../pipelines'
 
 // How a deploying job's status shows on its deployment (GitLab's Deployment states follow the job).
 const DEPLOYMENT_STATUS: Readonly<Partial<Record<CiStatus, DeploymentStatus>>> = {
@@ -96,4 +97,21 @@ export function refuseProtectedDeployment({ ctx, job }: JobEnqueueEvent): string
 function stopEnvironmentNamed(ctx: ServerContext, projectId: number, name: string): void {
   const env = findEnvironmentByName(ctx.db, projectId, name)
   if (env && env.state !== 'stopped') updateEnvironment(ctx.db, env.id, { state: 'stopped' })
+}
+
+/**
+ * What CI learns of the environments jobs deploy to: a stored environment's slug, tier and URL
+ * (a job with `environment:` creates it before it runs), the name-derived ones for one that
+ * could not be saved; and whether a protected environment refuses a deployer.
+ */
+export const environmentTargets: DeploymentTargets = {
+  describe(db, projectId, name, declaredTier) {
+    const stored = findEnvironmentByName(db, projectId, name)
+    return {
+      slug: stored?.slug ?? environmentSlug(name),
+      tier: stored?.tier ?? declaredTier ?? guessTier(name),
+      url: stored?.external_url ?? null,
+    }
+  },
+  refuses: (db, perms, projectId, name) => protectedFromDeploying(db, perms, { id: projectId }, name),
 }

@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { onJobEnqueue, onJobStatus, provideDeploymentTargets } from '../pipelines'
+import { environmentTargets, refuseProtectedDeployment, trackDeployment } from './deployments'
 import { AccessLevel } from '../../platform/auth/access'
 import {
   DEPLOYMENT_ORDERS,
@@ -376,8 +378,17 @@ const deploymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   )
 }
 
-/** Project environments and deployments (GitLab's Environments and Deployments APIs). */
+/**
+ * Project environments and deployments (GitLab's Environments and Deployments APIs). Registers
+ * what CI does with environments: deployments follow jobs with an environment, jobs deploying to
+ * a protected environment their user may not deploy to are refused, and CI learns the
+ * environments' slugs, tiers and protections.
+ */
 const environments: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.burrow
+  onJobStatus(ctx, trackDeployment)
+  onJobEnqueue(ctx, refuseProtectedDeployment)
+  provideDeploymentTargets(ctx, environmentTargets)
   await app.register(environmentRoutes)
   await app.register(deploymentRoutes)
 }

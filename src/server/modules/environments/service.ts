@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../../platform/auth/access'
 import type { Permissions } from '../../platform/auth/permissions'
-import { nowIso, type Db } from '../../platform/db/connection'
+import { type Db, nowIso } from '../../platform/db/connection'
 import {
   deleteEnvironment,
   environmentsByIds,
@@ -26,14 +26,21 @@ import {
   type EnvironmentTier,
 } from './queries'
 import { usersByIds } from '../members/queries'
-import { findJobById, pipelineJobs, type JobRow } from '../pipelines/queries'
 import { findProtectedEnvironment } from './protected-queries'
 import type { ProjectRow } from '../../platform/db/rows'
 import { deploymentEntity, environmentEntity } from './entity'
 import { recordProjectChange } from '../projects/changes'
 import { callerOf } from '../../platform/caller'
-import { jobEntitiesById } from '../pipelines/present'
-import { jobOptions, jobPlayable, latestJobs, playJob } from '../pipelines/service'
+import {
+  findJobById,
+  jobEntitiesById,
+  jobOptions,
+  jobPlayable,
+  type JobRow,
+  latestJobs,
+  pipelineJobs,
+  playJob,
+} from '../pipelines'
 import { exceeds, TEXT_LIMITS, tooLong } from '../../platform/text/limits'
 
 /**

@@ -12,7 +12,7 @@ import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { canReadCodeWith } from '../../platform/http/repository'
 import { ARCHIVED_PUSH_MESSAGE, isReadOnly } from '../../platform/http/archived'
 import { ApiError, badRequest } from '../../platform/http/errors'
-import { runningJobProjectId } from '../pipelines/jobs'
+import { runningJobProjectId } from '../pipelines'
 import { pushLanded, type RefUpdate } from '../../platform/git/push-listeners'
 import { spawnGit } from '../../platform/git/git'
 

@@ -21,7 +21,7 @@ import { apiMessage, conflict, forbidden, invalidParam, notFound } from '../../p
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadGroup } from '../../platform/http/resolve'
 import { recordAudit } from '../audit-events'
-import { runnersToken } from '../runners/service'
+import { runnersToken } from '../runners'
 import {
   canCreateSubgroup,
   createGroup,

@@ -35,8 +35,8 @@ import {
 } from '../../platform/http/errors'
 import { pageOf, paginateArray, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadGroup, loadProject } from '../../platform/http/resolve'
-import { cancelAutoMerge, headPipelineOf } from './auto-merge'
-import { presentPipeline, presentPipelines } from '../pipelines/present'
+import { cancelAutoMerge, headPipelineOf, mergeWhenPipelineSucceeds } from './auto-merge'
+import { onPipelineStatus, presentPipeline, presentPipelines } from '../pipelines'
 import { buildMergeRef, closableIssues, startRebase } from './merge'
 import { mergeOrSchedule } from './merge-orchestration'
 import {
@@ -491,6 +491,7 @@ async function mrDiffs(
 /** Merge request routes: lists, CRUD, merge, rebase, merge ref, approvals, diffs, time tracking. */
 const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
   registerMergeRequestRefresh(app.burrow)
+  onPipelineStatus(app.burrow, mergeWhenPipelineSucceeds)
   // The spec: every merge request call is authenticated, public projects' included.
   app.addHook('preHandler', async (request) => {
     if (!request.actor.user) throw unauthorized()

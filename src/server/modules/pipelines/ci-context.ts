@@ -1,7 +1,7 @@
 import { AccessLevel } from '../../platform/auth/access'
 import { Permissions } from '../../platform/auth/permissions'
 import type { ServerContext } from '../../platform/context'
-import { type CiVariableRow, projectVariables } from '../ci-variables/queries'
+import { type CiVariableRow, projectVariables } from '../ci-variables'
 import { findProject } from '../namespaces/queries'
 import type { JobRow, PipelineRow } from './queries'
 import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects/queries'

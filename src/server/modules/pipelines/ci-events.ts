@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify'
+import type { Permissions } from '../../platform/auth/permissions'
 import type { ServerContext } from '../../platform/context'
+import type { Db } from '../../platform/db/connection'
 import type { JobArtifactRow } from './artifacts-queries'
 import type { CiStatus, JobRow, PipelineRow } from './queries'
 
@@ -7,7 +9,8 @@ import type { CiStatus, JobRow, PipelineRow } from './queries'
  * What happens in CI that other families react to: deployments follow jobs with an environment,
  * merge requests merge when their pipeline succeeds, security reports are read from artifacts.
  * Listeners subscribe per server; one failing listener never stops the others. Guards decide
- * whether a job may be queued at all (protected environments).
+ * whether a job may be queued at all (protected environments). The environments module also
+ * tells CI about the environments jobs deploy to (DeploymentTargets): CI knows nothing of them.
  */
 
 export interface JobStatusEvent {
@@ -44,11 +47,34 @@ type Listener<E> = (event: E) => Promise<void> | void
 /** Says why a job may not be queued (a GitLab failure reason), or null to let it run. */
 export type EnqueueGuard = (event: JobEnqueueEvent) => string | null
 
+/** The environment a job deploys to, as its CI_ENVIRONMENT_* variables name it. */
+export interface DeploymentTarget {
+  readonly slug: string
+  readonly tier: string
+  /** The environment's stored external URL, used when the job names none. */
+  readonly url: string | null
+}
+
+/** What CI asks of the environments jobs deploy to. */
+export interface DeploymentTargets {
+  /** The environment `name` of a project, as it is stored or would be made with `declaredTier`. */
+  describe(db: Db, projectId: number, name: string, declaredTier: string | undefined): DeploymentTarget
+  /** True when the holder of `perms` may not deploy to `name` (a protected environment that does not grant them). */
+  refuses(db: Db, perms: Permissions, projectId: number, name: string): boolean
+}
+
+/** Without an environments module: nothing is protected, and names are their own slugs. */
+const NO_TARGETS: DeploymentTargets = {
+  describe: (_db, _projectId, name, declaredTier) => ({ slug: name, tier: declaredTier ?? 'other', url: null }),
+  refuses: () => false,
+}
+
 interface Registry {
   readonly job: Listener<JobStatusEvent>[]
   readonly pipeline: Listener<PipelineStatusEvent>[]
   readonly artifact: Listener<ArtifactStoredEvent>[]
   readonly enqueue: EnqueueGuard[]
+  targets: DeploymentTargets
 }
 
 const registries = new WeakMap<ServerContext, Registry>()
@@ -56,7 +82,7 @@ const registries = new WeakMap<ServerContext, Registry>()
 function registry(ctx: ServerContext): Registry {
   let r = registries.get(ctx)
   if (!r) {
-    r = { job: [], pipeline: [], artifact: [], enqueue: [] }
+    r = { job: [], pipeline: [], artifact: [], enqueue: [], targets: NO_TARGETS }
     registries.set(ctx, r)
   }
   return r
@@ -96,6 +122,16 @@ export function enqueueRefusal(ctx: ServerContext, job: JobRow): string | null {
     if (reason !== null) return reason
   }
   return null
+}
+
+/** Sets who answers CI's questions about the environments jobs deploy to (the environments module). */
+export function provideDeploymentTargets(ctx: ServerContext, targets: DeploymentTargets): void {
+  registry(ctx).targets = targets
+}
+
+/** The environments jobs deploy to, as the environments module describes them. */
+export function deploymentTargets(ctx: ServerContext): DeploymentTargets {
+  return registry(ctx).targets
 }
 
 async function emit<E>(listeners: readonly Listener<E>[], event: E, what: string): Promise<void> {

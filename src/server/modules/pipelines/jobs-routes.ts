@@ -3,14 +3,25 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
 import { findJobArtifact } from './artifacts-queries'
-import { deleteTrace, findProjectJob, listJobs, readTrace, updateJobRow, type JobRow } from './queries'
+import {
+  CI_STATUSES,
+  deleteTrace,
+  findProjectJob,
+  listJobs,
+  readTrace,
+  runnerJobProjectIds,
+  updateJobRow,
+  type JobRow,
+} from './queries'
+import { callerOf } from '../../platform/caller'
+import { canReadRunner, loadRunner } from '../runners'
 import type { ProjectRow } from '../../platform/db/rows'
 import { apiMessage, forbidden, notFound } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { DOWNLOAD, rawContentHeaders } from '../../platform/http/raw-content'
 import { currentUser } from '../../platform/http/resolve'
 import { presentJobs } from './present'
-import { protectedFromDeploying } from '../environments/service'
+import { deploymentTargets } from './ci-events'
 import { eraseJobArtifacts, readArtifactFile } from './artifacts'
 import { cancelJob, jobPlayable, jobRetryable, playJob, retryJob } from './service'
 import { jobScopes, loadBuildsProject } from './routes'
@@ -18,6 +29,15 @@ import { jobScopes, loadBuildsProject } from './routes'
 const ProjectParams = Type.Object({ id: Type.String() })
 const JobParams = Type.Object({ id: Type.String(), job_id: Type.Integer() })
 const RefParams = Type.Object({ id: Type.String(), ref_name: Type.String() })
+
+const RunnerParams = Type.Object({ id: Type.Integer() })
+const RunnerJobsQuery = Type.Object({
+  status: Type.Optional(Type.Union(CI_STATUSES.map((s) => Type.Literal(s)))),
+  order_by: Type.Optional(Type.Literal('id')),
+  sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+  page: Type.Optional(Type.Integer()),
+  per_page: Type.Optional(Type.Integer()),
+})
 
 const ListQuery = Type.Object({
   scope: Type.Optional(Type.Union([Type.Array(Type.String()), Type.String()])),
@@ -36,7 +56,8 @@ function loadJob(request: FastifyRequest, project: ProjectRow, id: number): JobR
  * to deploy there (GitLab's `update_build` is prevented otherwise): 403.
  */
 function assertMayUpdateJob(request: FastifyRequest, project: ProjectRow, job: JobRow): void {
-  if (job.environment && protectedFromDeploying(request.server.burrow.db, request.perms, project, job.environment))
+  const ctx = request.server.burrow
+  if (job.environment && deploymentTargets(ctx).refuses(ctx.db, request.perms, project.id, job.environment))
     throw forbidden()
 }
 
@@ -50,9 +71,42 @@ function sendArtifact(
   return rawContentHeaders(reply, archive.filename, DOWNLOAD).send(readArtifactFile(request.server.burrow, archive))
 }
 
-/** The Jobs API of a project: list, one job, its log, cancel, retry, play, erase and artifacts. */
+/**
+ * The Jobs API of a project (list, one job, its log, cancel, retry, play, erase and artifacts)
+ * and the jobs a runner ran (`GET /runners/:id/jobs`).
+ */
 const jobs: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.burrow
+
+  app.get(
+    '/runners/:id/jobs',
+    { schema: { params: RunnerParams, querystring: RunnerJobsQuery } },
+    async (request, reply) => {
+      currentUser(request)
+      const { perms, baseUrl } = callerOf(request)
+      const { runner, projectIds } = loadRunner(ctx.db, request.params.id)
+      if (!perms.isAdmin && !canReadRunner(perms, runner, projectIds)) throw forbidden('No access granted')
+      if (!perms.isAdmin && runner.runner_type === 'instance_type') throw forbidden('No access granted')
+      // Jobs are limited to projects where the caller is at least a Reporter (administrators see all).
+      const visible = perms.isAdmin
+        ? null
+        : runnerJobProjectIds(ctx.db, runner.id).filter((id) => perms.canInProject({ id }, AccessLevel.REPORTER))
+      const page = pageOf(request.query)
+      const { rows, total } = listJobs(
+        ctx.db,
+        {
+          runnerId: runner.id,
+          projectIds: visible,
+          statuses: request.query.status ? [request.query.status] : undefined,
+          includeRetried: true,
+          sort: request.query.sort ?? 'desc',
+        },
+        { limit: page.perPage, offset: page.offset },
+      )
+      setPageHeaders(request, reply, baseUrl, page, total)
+      return presentJobs(request, rows, 'runner')
+    },
+  )
 
   app.get(
     '/projects/:id/jobs',
@@ -60,7 +114,7 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       currentUser(request)
       const project = loadBuildsProject(request, request.params.id)
-      const page = pageOf(request.query as Record<string, unknown>)
+      const page = pageOf(request.query)
       const { rows, total } = listJobs(
         ctx.db,
         { projectId: project.id, statuses: jobScopes(request.query.scope), includeRetried: true, sort: 'desc' },

@@ -1,10 +1,12 @@
 import type { FastifyRequest } from 'fastify'
 import { digestToken, generateToken } from '../../platform/auth/secrets'
 import type { ServerContext } from '../../platform/context'
-import { nowIso } from '../../platform/db/connection'
+import { nowIso, type Db } from '../../platform/db/connection'
+import { ApiError, forbidden } from '../../platform/http/errors'
 import { artifactsOfJobs } from './artifacts-queries'
 import { groupAndDescendantIds } from '../namespaces/queries'
 import {
+  findJobById,
   findJobByTokenDigest,
   findPipelineById,
   pendingJobsFor,
@@ -16,14 +18,13 @@ import {
   type PipelineRow,
   type QueuedJobRow,
 } from './queries'
-import { findEnvironmentByName } from '../environments/queries'
 import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects/queries'
 import { runnerTags, touchRunner, type RunnerInfo, type RunnerRow } from '../runners/queries'
 import { findUserById } from '../users'
 import { projectSettings } from '../projects/entity'
 import { pipelineCommit } from './job-entity'
 import { jobVariables, pipelineVariables, predefinedVariables, projectVariablesFor } from './ci-context'
-import { environmentSlug, guessTier } from '../environments/service'
+import { deploymentTargets } from './ci-events'
 import { storeTraceArtifact } from './artifacts'
 import { jobOptions, latestJobs, pipelineInputVariables, processPipeline } from './service'
 
@@ -304,12 +305,12 @@ function runnerVariables(
   if (env && job.environment) {
     // The environment's own slug and tier (a job with `environment:` creates it before it runs);
     // the name-derived ones only for one that could not be saved.
-    const stored = findEnvironmentByName(ctx.db, project.id, job.environment)
+    const target = deploymentTargets(ctx).describe(ctx.db, project.id, job.environment, env.deployment_tier)
     predefined.CI_ENVIRONMENT_NAME = job.environment
-    predefined.CI_ENVIRONMENT_SLUG = stored?.slug ?? environmentSlug(job.environment)
+    predefined.CI_ENVIRONMENT_SLUG = target.slug
     predefined.CI_ENVIRONMENT_ACTION = env.action
-    predefined.CI_ENVIRONMENT_TIER = stored?.tier ?? env.deployment_tier ?? guessTier(job.environment)
-    const url = env.url ?? stored?.external_url
+    predefined.CI_ENVIRONMENT_TIER = target.tier
+    const url = env.url ?? target.url
     if (url) predefined.CI_ENVIRONMENT_URL = expand(url, { ...predefined, ...options.variables })
   }
   const out = new Map<string, RunnerVariable>()
@@ -391,4 +392,18 @@ export async function finishJob(request: FastifyRequest, job: JobRow, update: Jo
   await storeTraceArtifact(ctx, finished)
   await processPipeline(ctx, job.pipeline_id, request, [{ job: finished, previous: 'running' }])
   return true
+}
+
+/**
+ * The job `id` whose token was sent (GitLab's authenticate_job!): 403 for an unknown job or a
+ * wrong token, and, when it must be running, 403 with a Job-Status header otherwise, which tells
+ * the runner to stop.
+ */
+export function authenticateJob(db: Db, id: number, token: string, requireRunning = true): JobRow {
+  const job = findJobById(db, id)
+  if (!job || !job.token_digest || token === '' || digestToken(token) !== job.token_digest) throw forbidden()
+  if (job.erased_at) throw forbidden('Job has been erased!')
+  if (requireRunning && job.status !== 'running')
+    throw new ApiError(403, { message: '403 Forbidden - Job is not running' }, { 'Job-Status': job.status })
+  return job
 }

@@ -517,3 +517,22 @@ export function writeTrace(db: Db, jobId: number, content: Buffer): void {
 export function deleteTrace(db: Db, jobId: number): void {
   db.prepare('DELETE FROM ci_build_traces WHERE build_id = ?').run(jobId)
 }
+
+/** Where a merge request's pipelines run: its source project and branch (undefined for no such merge request). */
+export function mergeRequestSource(
+  db: Db,
+  projectId: number,
+  iid: number,
+): { readonly source_project_id: number; readonly source_branch: string } | undefined {
+  return db
+    .prepare('SELECT source_project_id, source_branch FROM merge_requests WHERE project_id = ? AND iid = ?')
+    .get(projectId, iid) as { source_project_id: number; source_branch: string } | undefined
+}
+
+/** The projects a runner has run jobs of. */
+export function runnerJobProjectIds(db: Db, runnerId: number): number[] {
+  const rows = db.prepare('SELECT DISTINCT project_id FROM ci_builds WHERE runner_id = ?').all(runnerId) as {
+    project_id: number
+  }[]
+  return rows.map((r) => r.project_id)
+}

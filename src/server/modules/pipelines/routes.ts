@@ -1,9 +1,8 @@
 import { callerOf } from '../../platform/caller'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from 'typebox'
+import { Type, type Static } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
-import { findMergeRequestByIid } from '../merge-requests/queries'
 import {
   CI_STATUSES,
   PIPELINE_ORDERS,
@@ -13,6 +12,7 @@ import {
   latestPipelineFor,
   listJobs,
   listPipelines,
+  mergeRequestSource,
   pipelineJobs,
   type PipelineFilter,
   type PipelineRow,
@@ -26,9 +26,6 @@ import { apiMessage, forbidden, notFound, validationFailed } from '../../platfor
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadProject } from '../../platform/http/resolve'
 import { recordAudit } from '../audit-events'
-import { mergeWhenPipelineSucceeds } from '../merge-requests/auto-merge'
-import { refuseProtectedDeployment, trackDeployment } from '../environments/deployments'
-import { onJobEnqueue, onJobStatus, onPipelineStatus } from './ci-events'
 import { canReadBuilds, presentJobs, presentPipeline, presentPipelines } from './present'
 import { projectFullPath } from './ci-context'
 import { removeArtifactFiles } from './artifacts'
@@ -108,11 +105,11 @@ export function jobScopes(raw: string | readonly string[] | undefined): string[]
 }
 
 function sendPipelines(
-  request: FastifyRequest,
+  request: FastifyRequest<{ Querystring: Static<typeof PageQuery> }>,
   reply: FastifyReply,
   filter: PipelineFilter,
 ): Readonly<Record<string, unknown>>[] {
-  const page = pageOf(request.query as Record<string, unknown>)
+  const page = pageOf(request.query)
   const { rows, total } = listPipelines(request.server.burrow.db, filter, { limit: page.perPage, offset: page.offset })
   setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
   return presentPipelines(request, rows)
@@ -121,15 +118,12 @@ function sendPipelines(
 /**
  * The Pipelines API (list with GitLab's filters, latest, one, create, retry, cancel, delete,
  * jobs, variables, a merge request's pipelines). Registers what makes pipelines happen: one per
- * pushed branch or tag with a CI configuration, deployments following jobs (and refused for
- * protected environments), and merge requests merging when their pipeline succeeds.
+ * pushed branch or tag with a CI configuration. Other modules follow pipelines and jobs through
+ * ci-events (deployments, merges when a pipeline succeeds, security reports).
  */
 const pipelines: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.burrow
   onPush(ctx, createPipelinesOnPush)
-  onJobStatus(ctx, trackDeployment)
-  onJobEnqueue(ctx, refuseProtectedDeployment)
-  onPipelineStatus(ctx, mergeWhenPipelineSucceeds)
 
   app.get(
     '/projects/:id/pipelines',
@@ -260,7 +254,7 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const project = loadBuildsProject(request, request.params.id)
       const pipeline = loadPipeline(request, project, request.params.pipeline_id)
-      const page = pageOf(request.query as Record<string, unknown>)
+      const page = pageOf(request.query)
       const { rows, total } = listJobs(
         ctx.db,
         {
@@ -293,7 +287,7 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       currentUser(request)
       const project = loadBuildsProject(request, request.params.id)
-      const mr = findMergeRequestByIid(ctx.db, project.id, request.params.merge_request_iid)
+      const mr = mergeRequestSource(ctx.db, project.id, request.params.merge_request_iid)
       if (!mr) throw notFound('Merge Request')
       return sendPipelines(request, reply, {
         projectId: mr.source_project_id,

@@ -57,7 +57,7 @@ import {
 import { recordAudit } from '../audit-events'
 import { assertCanAssign, loadSource } from '../members/service'
 import { refreshRepositoryFlags } from '../repository'
-import { runnersToken } from '../runners/service'
+import { runnersToken } from '../runners'
 
 const VisibilitySchema = Type.Union([Type.Literal('private'), Type.Literal('internal'), Type.Literal('public')])
 const OrderSchema = Type.Union(

@@ -1,3 +1,4 @@
+import { namespaceAncestors } from '../namespaces/queries'
 import { AUTHORIZED_GROUPS_CTE, AUTHORIZED_PROJECTS_CTE } from '../../platform/auth/permissions'
 import { AccessLevel } from '../../platform/auth/access'
 import type { SecretBox } from '../../platform/auth/encryption'
@@ -373,4 +374,11 @@ export function registrationTokenOwner(
     .prepare('SELECT source_type, source_id FROM ci_registration_tokens WHERE token_digest = ?')
     .get(digestToken(token)) as { source_type: 'Project' | 'Namespace'; source_id: number } | undefined
   return row ? { sourceType: row.source_type, sourceId: row.source_id } : undefined
+}
+
+/** Group ids of a project's group and its ancestors (none for a personal project). */
+export function projectGroupIds(db: Db, namespaceId: number): number[] {
+  const ns = db.prepare('SELECT kind FROM namespaces WHERE id = ?').get(namespaceId) as { kind: string } | undefined
+  if (ns?.kind !== 'group') return []
+  return [namespaceId, ...namespaceAncestors(db, namespaceId).map((g) => g.id)]
 }

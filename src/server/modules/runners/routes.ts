@@ -1,65 +1,64 @@
-import { callerOf } from '../../platform/caller'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
-import { digestToken, generateToken } from '../../platform/auth/secrets'
+import { callerOf } from '../../platform/caller'
+import { apiMessage, forbidden, missingParam, notFound, paramError, validationFailed } from '../../platform/http/errors'
+import { pageOf, setPageHeaders } from '../../platform/http/pagination'
+import { currentUser, loadGroup, loadProject, requireAdmin } from '../../platform/http/resolve'
 import { namespaceAncestors } from '../namespaces/queries'
-import { CI_STATUSES, listJobs } from '../pipelines/queries'
+import {
+  AccessLevelParam,
+  Literals,
+  MaintenanceNote,
+  NewRunnerParams,
+  newRunnerAttributes,
+  TagListParam,
+  tagListOf,
+} from './params'
+import { canCreateRunner, canReadRunner, canUpdateRunner } from './policy'
 import {
   findRunnerById,
   isRunnerInProject,
   listRunners,
+  projectGroupIds,
   runnerProjectIds,
-  updateRunnerRow,
   type RunnerFilter,
-  type RunnerRow,
   type RunnerScope,
   type RunnerStatusFilter,
   type RunnerType,
 } from './queries'
-import { apiMessage, forbidden, missingParam, notFound, paramError, validationFailed } from '../../platform/http/errors'
-import { pageOf, setPageHeaders } from '../../platform/http/pagination'
-import { currentUser, loadGroup, loadProject, requireAdmin } from '../../platform/http/resolve'
-import { presentJobs } from '../pipelines/present'
 import {
   assignRunner,
-  canCreateRunner,
-  canReadRunner,
-  canUpdateRunner,
   createUserRunner,
   instanceRegistrationToken,
+  loadRunner,
   presentRunnerDetail,
   presentRunners,
+  resetAuthenticationToken,
   resetRunnersToken,
   unassignRunner,
   unregisterRunner,
   updateRunner,
-  type RunnerAttributes,
   type RunnerOwnerScope,
 } from './service'
-import { recordAudit } from '../audit-events'
 
 const TYPES = ['instance_type', 'group_type', 'project_type'] as const
 const STATUSES = ['active', 'paused', 'online', 'offline', 'never_contacted', 'stale'] as const
 // Every value the deprecated `scope` accepts on some list (GitLab's AVAILABLE_SCOPES).
 const SCOPES = ['specific', 'shared', ...TYPES, ...STATUSES] as const
 
-const Literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)))
-
 const IdParams = Type.Object({ id: Type.Integer() })
 const ProjectParams = Type.Object({ id: Type.String() })
 const ProjectRunnerParams = Type.Object({ id: Type.String(), runner_id: Type.Integer() })
-const TagList = Type.Union([Type.Array(Type.String()), Type.String()])
-const MaintenanceNote = Type.Optional(Type.String({ maxLength: 1024 }))
-const AccessLevelParam = Type.Optional(Literals(['not_protected', 'ref_protected'] as const))
 
+type ListQuery = Static<typeof ListQuery>
 const ListQuery = Type.Object({
   scope: Type.Optional(Literals(SCOPES)),
   type: Type.Optional(Literals(TYPES)),
   status: Type.Optional(Literals(STATUSES)),
   paused: Type.Optional(Type.Boolean()),
-  tag_list: Type.Optional(TagList),
+  tag_list: TagListParam,
   page: Type.Optional(Type.Integer()),
   per_page: Type.Optional(Type.Integer()),
 })
@@ -68,7 +67,7 @@ const UpdateBody = Type.Object({
   description: Type.Optional(Type.String()),
   active: Type.Optional(Type.Boolean()),
   paused: Type.Optional(Type.Boolean()),
-  tag_list: Type.Optional(TagList),
+  tag_list: TagListParam,
   run_untagged: Type.Optional(Type.Boolean()),
   locked: Type.Optional(Type.Boolean()),
   access_level: AccessLevelParam,
@@ -77,61 +76,12 @@ const UpdateBody = Type.Object({
   maintainer_note: MaintenanceNote,
 })
 
-/** What a new runner is told to be, in `POST /user/runners` and the runner API's `POST /runners`. */
-export const NewRunnerParams = {
-  description: Type.Optional(Type.String()),
-  maintenance_note: MaintenanceNote,
-  // GitLab's old name for maintenance_note.
-  maintainer_note: MaintenanceNote,
-  active: Type.Optional(Type.Boolean()),
-  paused: Type.Optional(Type.Boolean()),
-  locked: Type.Optional(Type.Boolean()),
-  access_level: AccessLevelParam,
-  run_untagged: Type.Optional(Type.Boolean()),
-  tag_list: Type.Optional(TagList),
-  maximum_timeout: Type.Optional(Type.Integer()),
-}
-type NewRunnerBody = Static<Type.TObject<typeof NewRunnerParams>>
-
-/** A new runner's attributes from its parameters; `paused` and the deprecated `active` may not come together. */
-export function newRunnerAttributes(b: NewRunnerBody): RunnerAttributes {
-  if (b.active !== undefined && b.paused !== undefined) throw paramError('active, paused are mutually exclusive')
-  return {
-    description: b.description,
-    maintenanceNote: b.maintenance_note ?? b.maintainer_note,
-    active: b.paused !== undefined ? !b.paused : b.active,
-    locked: b.locked,
-    runUntagged: b.run_untagged,
-    tagList: tagListOf(b.tag_list),
-    accessLevel: b.access_level,
-    maximumTimeout: b.maximum_timeout,
-  }
-}
-
 const CreateBody = Type.Object({
   runner_type: Literals(TYPES),
   group_id: Type.Optional(Type.Integer()),
   project_id: Type.Optional(Type.Integer()),
   ...NewRunnerParams,
 })
-
-const JobsQuery = Type.Object({
-  status: Type.Optional(Literals(CI_STATUSES)),
-  order_by: Type.Optional(Type.Literal('id')),
-  sort: Type.Optional(Literals(['asc', 'desc'] as const)),
-  page: Type.Optional(Type.Integer()),
-  per_page: Type.Optional(Type.Integer()),
-})
-
-/** `tag_list` as an array or comma-separated text (Grape's CommaSeparatedToArray). */
-export function tagListOf(raw: string | readonly string[] | undefined): string[] | undefined {
-  if (raw === undefined) return undefined
-  const items = typeof raw === 'string' ? [raw] : raw
-  return items
-    .flatMap((t) => t.split(','))
-    .map((t) => t.trim())
-    .filter((t) => t !== '')
-}
 
 interface ListParams {
   readonly scope?: (typeof SCOPES)[number]
@@ -157,13 +107,13 @@ function filterOf(scope: RunnerScope, q: ListParams, allowedScopes: readonly str
 }
 
 function sendRunners(
-  request: FastifyRequest,
-  reply: import('fastify').FastifyReply,
+  request: FastifyRequest<{ Querystring: ListQuery }>,
+  reply: FastifyReply,
   filter: RunnerFilter,
 ): Readonly<Record<string, unknown>>[] {
-  const page = pageOf(request.query as Record<string, unknown>)
+  const page = pageOf(request.query)
   const { rows, total } = listRunners(request.server.burrow.db, filter, { limit: page.perPage, offset: page.offset })
-  setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
+  setPageHeaders(request, reply, callerOf(request).baseUrl, page, total)
   return presentRunners(rows)
 }
 
@@ -192,20 +142,6 @@ function creationScope(
   return { runnerType: 'instance_type' }
 }
 
-function loadRunner(request: FastifyRequest, id: number): { runner: RunnerRow; projectIds: number[] } {
-  const runner = findRunnerById(request.server.burrow.db, id)
-  if (!runner) throw notFound('Runner')
-  return { runner, projectIds: runnerProjectIds(request.server.burrow.db, [id]).get(id) ?? [] }
-}
-
-/** Group ids of a project's group and its ancestors (none for a personal project). */
-function projectGroupIds(request: FastifyRequest, namespaceId: number): number[] {
-  const db = request.server.burrow.db
-  const ns = db.prepare('SELECT kind FROM namespaces WHERE id = ?').get(namespaceId) as { kind: string } | undefined
-  if (ns?.kind !== 'group') return []
-  return [namespaceId, ...namespaceAncestors(db, namespaceId).map((g) => g.id)]
-}
-
 /**
  * The Runners API: lists (owned, all, project, group) with the type/status/scope/tag filters,
  * details, update and pause, deletion, a runner's jobs, enabling runners in projects,
@@ -230,10 +166,10 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
       currentUser(request)
       const b = request.body
       const scope = creationScope(request, b)
-      if (!canCreateRunner(request.perms, scope)) throw forbidden('Insufficient permissions')
+      if (!canCreateRunner(callerOf(request).perms, scope)) throw forbidden('Insufficient permissions')
       const attributes = newRunnerAttributes(b)
       checkMaximumTimeout(b.maximum_timeout)
-      const { runner, token } = createUserRunner(request, scope, attributes)
+      const { runner, token } = createUserRunner(callerOf(request), scope, attributes)
       return reply.code(201).send({ id: runner.id, token, token_expires_at: null })
     },
   )
@@ -245,9 +181,9 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/runners/:id', { schema: { params: IdParams } }, async (request) => {
     currentUser(request)
-    const { runner, projectIds } = loadRunner(request, request.params.id)
-    if (!canReadRunner(request.perms, runner, projectIds)) throw forbidden('No access granted')
-    return presentRunnerDetail(request, runner)
+    const { runner, projectIds } = loadRunner(ctx.db, request.params.id)
+    if (!canReadRunner(callerOf(request).perms, runner, projectIds)) throw forbidden('No access granted')
+    return presentRunnerDetail(callerOf(request), runner)
   })
 
   app.put('/runners/:id', { schema: { params: IdParams, body: UpdateBody } }, async (request) => {
@@ -271,10 +207,10 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
       )
     }
     if (b.active !== undefined && b.paused !== undefined) throw paramError('active, paused are mutually exclusive')
-    const { runner, projectIds } = loadRunner(request, request.params.id)
-    if (!canUpdateRunner(request.perms, runner, projectIds)) throw forbidden('No access granted')
+    const { runner, projectIds } = loadRunner(ctx.db, request.params.id)
+    if (!canUpdateRunner(callerOf(request).perms, runner, projectIds)) throw forbidden('No access granted')
     checkMaximumTimeout(b.maximum_timeout)
-    const updated = updateRunner(request, runner, {
+    const updated = updateRunner(callerOf(request), runner, {
       description: b.description,
       active: b.paused !== undefined ? !b.paused : b.active,
       tagList: tagListOf(b.tag_list),
@@ -284,74 +220,33 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
       maximumTimeout: b.maximum_timeout,
       maintenanceNote: b.maintenance_note ?? b.maintainer_note,
     })
-    return presentRunnerDetail(request, updated)
+    return presentRunnerDetail(callerOf(request), updated)
   })
 
   app.delete('/runners/:id', { schema: { params: IdParams } }, async (request, reply) => {
     currentUser(request)
-    const { runner, projectIds } = loadRunner(request, request.params.id)
-    if (!request.perms.isAdmin) {
+    const { runner, projectIds } = loadRunner(ctx.db, request.params.id)
+    if (!callerOf(request).perms.isAdmin) {
       if (projectIds.length > 1) throw forbidden('Runner associated with more than one project')
-      if (!canUpdateRunner(request.perms, runner, projectIds)) throw forbidden('No access granted')
+      if (!canUpdateRunner(callerOf(request).perms, runner, projectIds)) throw forbidden('No access granted')
     }
-    unregisterRunner(request, runner)
+    unregisterRunner(callerOf(request), runner)
     return reply.code(204).send()
-  })
-
-  app.get('/runners/:id/jobs', { schema: { params: IdParams, querystring: JobsQuery } }, async (request, reply) => {
-    currentUser(request)
-    const { runner, projectIds } = loadRunner(request, request.params.id)
-    if (!request.perms.isAdmin && !canReadRunner(request.perms, runner, projectIds))
-      throw forbidden('No access granted')
-    if (!request.perms.isAdmin && runner.runner_type === 'instance_type') throw forbidden('No access granted')
-    const db = ctx.db
-    // Jobs are limited to projects where the caller is at least a Reporter (administrators see all).
-    let visible: number[] | null = null
-    if (!request.perms.isAdmin) {
-      const ids = (
-        db.prepare('SELECT DISTINCT project_id FROM ci_builds WHERE runner_id = ?').all(runner.id) as {
-          project_id: number
-        }[]
-      ).map((r) => r.project_id)
-      visible = ids.filter((id) => request.perms.canInProject({ id }, AccessLevel.REPORTER))
-    }
-    const page = pageOf(request.query as Record<string, unknown>)
-    const { rows, total } = listJobs(
-      db,
-      {
-        runnerId: runner.id,
-        projectIds: visible,
-        statuses: request.query.status ? [request.query.status] : undefined,
-        includeRetried: true,
-        sort: request.query.sort ?? 'desc',
-      },
-      { limit: page.perPage, offset: page.offset },
-    )
-    setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
-    return presentJobs(request, rows, 'runner')
   })
 
   app.post('/runners/:id/reset_authentication_token', { schema: { params: IdParams } }, async (request, reply) => {
     currentUser(request)
-    const { runner, projectIds } = loadRunner(request, request.params.id)
-    if (!canUpdateRunner(request.perms, runner, projectIds)) throw forbidden('No access granted')
-    const token = generateToken('glrt-')
-    updateRunnerRow(ctx.db, runner.id, { token_digest: digestToken(token) })
-    recordAudit(callerOf(request), {
-      entityType: 'User',
-      entityId: request.actor.user?.id ?? 0,
-      entityPath: request.actor.user?.username ?? '',
-      targetId: runner.id,
-      targetType: 'Ci::Runner',
-      targetDetails: runner.description || `#${runner.id}`,
-      change: { custom_message: 'Reset CI runner authentication token' },
-    })
+    const { runner, projectIds } = loadRunner(ctx.db, request.params.id)
+    if (!canUpdateRunner(callerOf(request).perms, runner, projectIds)) throw forbidden('No access granted')
+    const token = resetAuthenticationToken(callerOf(request), runner)
     return reply.code(201).send({ token, token_expires_at: null })
   })
 
   app.post('/runners/reset_registration_token', async (request, reply) => {
     requireAdmin(request)
-    return reply.code(201).send({ token: resetRunnersToken(request, { kind: 'instance' }), token_expires_at: null })
+    return reply
+      .code(201)
+      .send({ token: resetRunnersToken(callerOf(request), { kind: 'instance' }), token_expires_at: null })
   })
 
   // ---- projects and groups ----
@@ -365,7 +260,7 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
       const scope: RunnerScope = {
         kind: 'project',
         projectId: project.id,
-        groupIds: projectGroupIds(request, project.namespace_id),
+        groupIds: projectGroupIds(ctx.db, project.namespace_id),
       }
       return sendRunners(request, reply, filterOf(scope, request.query, SCOPES))
     },
@@ -377,16 +272,16 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       currentUser(request)
       const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
-      const { runner, projectIds } = loadRunner(request, request.body.runner_id)
+      const { runner, projectIds } = loadRunner(ctx.db, request.body.runner_id)
       if (runner.runner_type === 'group_type') throw forbidden('Runner is a group runner')
-      if (!request.perms.isAdmin) {
+      if (!callerOf(request).perms.isAdmin) {
         if (runner.locked === 1) throw forbidden('Runner is locked')
-        if (!canUpdateRunner(request.perms, runner, projectIds)) throw forbidden('No access granted')
+        if (!canUpdateRunner(callerOf(request).perms, runner, projectIds)) throw forbidden('No access granted')
       }
       if (runner.runner_type !== 'project_type') throw apiMessage(400, 'Runner is not a project runner')
       if (isRunnerInProject(ctx.db, runner.id, project.id))
         throw validationFailed({ 'runner_projects.project_id': ['has already been taken'] })
-      assignRunner(request, runner, project)
+      assignRunner(callerOf(request), runner, project)
       return reply.code(201).send(presentRunners([runner])[0])
     },
   )
@@ -402,7 +297,7 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
       if ((runnerProjectIds(ctx.db, [runner.id]).get(runner.id) ?? []).length <= 1) {
         throw forbidden('Only one project associated with the runner. Please remove the runner instead')
       }
-      unassignRunner(request, runner, project)
+      unassignRunner(callerOf(request), runner, project)
       return reply.code(204).send()
     },
   )
@@ -415,7 +310,7 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
       const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
       return reply
         .code(201)
-        .send({ token: resetRunnersToken(request, { kind: 'project', project }), token_expires_at: null })
+        .send({ token: resetRunnersToken(callerOf(request), { kind: 'project', project }), token_expires_at: null })
     },
   )
 
@@ -441,7 +336,7 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
       const group = loadGroup(request, request.params.id, AccessLevel.OWNER)
       return reply
         .code(201)
-        .send({ token: resetRunnersToken(request, { kind: 'group', group }), token_expires_at: null })
+        .send({ token: resetRunnersToken(callerOf(request), { kind: 'group', group }), token_expires_at: null })
     },
   )
 }

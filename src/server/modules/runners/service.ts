@@ -1,14 +1,15 @@
-import { callerOf } from '../../platform/caller'
-import type { FastifyRequest } from 'fastify'
-import { AccessLevel } from '../../platform/auth/access'
-import type { Permissions } from '../../platform/auth/permissions'
+import type { Caller } from '../../platform/caller'
 import { digestToken, generateToken } from '../../platform/auth/secrets'
 import type { ServerContext } from '../../platform/context'
 import { findNamespaceById, findProjectById } from '../namespaces/queries'
 import { findProjectWithNamespace } from '../projects/queries'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
+import type { Db } from '../../platform/db/connection'
+import { forbidden, notFound } from '../../platform/http/errors'
 import {
   assignRunnerToProject,
+  findRunnerById,
+  findRunnerByTokenDigest,
   deleteRunnerRow,
   insertRunner,
   registrationToken,
@@ -25,6 +26,7 @@ import {
 import { groupWebUrl } from '../groups/entity'
 import { runnerDetailEntity, runnerEntity, type RunnerGroupRef, type RunnerProjectRef } from './entity'
 import { recordAudit, type AuditEntityType } from '../audit-events'
+import { canUpdateRunner } from './policy'
 
 /** Registration tokens carry GitLab's `GR1348941` prefix; authentication tokens `glrt-`. */
 const REGISTRATION_PREFIX = 'GR1348941'
@@ -59,13 +61,13 @@ export function runnersToken(
 
 /** Replaces a registration token and records who did it. */
 export function resetRunnersToken(
-  request: FastifyRequest,
+  caller: Caller,
   source:
     | { readonly kind: 'instance' }
     | { readonly kind: 'project'; readonly project: ProjectRow }
     | { readonly kind: 'group'; readonly group: NamespaceRow },
 ): string {
-  const ctx = request.server.burrow
+  const ctx = caller.ctx
   const token = newRegistrationToken()
   if (source.kind === 'instance') ctx.settings.update({ runners_registration_token: token })
   else if (source.kind === 'project') resetRegistrationToken(ctx.db, ctx.secrets, 'Project', source.project.id, token)
@@ -77,9 +79,9 @@ export function resetRunnersToken(
       : source.kind === 'project'
         ? { project: source.project }
         : { group: source.group },
-    request,
+    caller,
   )
-  recordAudit(callerOf(request), {
+  recordAudit(caller, {
     ...scope,
     targetType: 'Ci::Runner',
     targetDetails: 'registration token',
@@ -94,7 +96,7 @@ type AuditScope = { readonly entityType: AuditEntityType; readonly entityId: num
 function auditScope(
   ctx: ServerContext,
   owner: { readonly project: ProjectRow } | { readonly group: NamespaceRow } | null,
-  request: FastifyRequest,
+  caller: Caller,
 ): AuditScope {
   if (owner && 'project' in owner) {
     const p = findProjectWithNamespace(ctx.db, owner.project.id)
@@ -105,7 +107,7 @@ function auditScope(
     }
   }
   if (owner) return { entityType: 'Group', entityId: owner.group.id, entityPath: owner.group.full_path }
-  const user = request.actor.user
+  const user = caller.user
   return { entityType: 'User', entityId: user?.id ?? 0, entityPath: user?.username ?? 'instance' }
 }
 
@@ -123,14 +125,14 @@ function runnerOwner(ctx: ServerContext, runner: RunnerRow): { project: ProjectR
 }
 
 function auditRunner(
-  request: FastifyRequest,
+  caller: Caller,
   runner: RunnerRow,
   message: string,
-  owner = runnerOwner(request.server.burrow, runner),
+  owner = runnerOwner(caller.ctx, runner),
 ): void {
-  const ctx = request.server.burrow
-  recordAudit(callerOf(request), {
-    ...auditScope(ctx, owner, request),
+  const ctx = caller.ctx
+  recordAudit(caller, {
+    ...auditScope(ctx, owner, caller),
     targetId: runner.id,
     targetType: 'Ci::Runner',
     targetDetails: runner.description || `#${runner.id}`,
@@ -170,13 +172,13 @@ export type RunnerOwnerScope =
 
 /** Inserts a runner with a new `glrt-` authentication token (shown only now) and records how it came. */
 function createRunner(
-  request: FastifyRequest,
+  caller: Caller,
   scope: RunnerOwnerScope,
   attrs: RunnerAttributes,
   info: RunnerInfo,
   verb: 'Registered' | 'Created',
 ): { runner: RunnerRow; token: string } {
-  const ctx = request.server.burrow
+  const ctx = caller.ctx
   const token = generateToken('glrt-')
   const runner = insertRunner(
     ctx.db,
@@ -192,12 +194,12 @@ function createRunner(
       tagList: attrs.tagList ?? [],
       accessLevel: attrs.accessLevel ?? 'not_protected',
       maximumTimeout: attrs.maximumTimeout ?? null,
-      creatorId: request.actor.user?.id ?? null,
+      creatorId: caller.user?.id ?? null,
       info,
     },
     scope.runnerType === 'project_type' ? scope.projectId : null,
   )
-  auditRunner(request, runner, `${verb} ${TYPE_WORDS[scope.runnerType]} CI runner`)
+  auditRunner(caller, runner, `${verb} ${TYPE_WORDS[scope.runnerType]} CI runner`)
   return { runner, token }
 }
 
@@ -217,12 +219,9 @@ function registrationScope(ctx: ServerContext, token: string): RunnerOwnerScope 
  * assigned to that project. Returns the runner and its new authentication token, or null for an
  * unknown token.
  */
-export function registerRunner(
-  request: FastifyRequest,
-  input: RegistrationInput,
-): { runner: RunnerRow; token: string } | null {
-  const scope = registrationScope(request.server.burrow, input.token)
-  return scope ? createRunner(request, scope, input, input.info, 'Registered') : null
+export function registerRunner(caller: Caller, input: RegistrationInput): { runner: RunnerRow; token: string } | null {
+  const scope = registrationScope(caller.ctx, input.token)
+  return scope ? createRunner(caller, scope, input, input.info, 'Registered') : null
 }
 
 /**
@@ -231,18 +230,18 @@ export function registerRunner(
  * runner has not contacted the instance yet; its authentication token works at once.
  */
 export function createUserRunner(
-  request: FastifyRequest,
+  caller: Caller,
   scope: RunnerOwnerScope,
   attrs: RunnerAttributes,
 ): { runner: RunnerRow; token: string } {
-  return createRunner(request, scope, attrs, {}, 'Created')
+  return createRunner(caller, scope, attrs, {}, 'Created')
 }
 
 /** Deletes a runner (by its own token or by an authorised user), recording it. */
-export function unregisterRunner(request: FastifyRequest, runner: RunnerRow): void {
-  const owner = runnerOwner(request.server.burrow, runner)
-  deleteRunnerRow(request.server.burrow.db, runner.id)
-  auditRunner(request, runner, `Unregistered ${TYPE_WORDS[runner.runner_type]} CI runner`, owner)
+export function unregisterRunner(caller: Caller, runner: RunnerRow): void {
+  const owner = runnerOwner(caller.ctx, runner)
+  deleteRunnerRow(caller.db, runner.id)
+  auditRunner(caller, runner, `Unregistered ${TYPE_WORDS[runner.runner_type]} CI runner`, owner)
 }
 
 /** Settable runner attributes (`PUT /runners/:id`). */
@@ -258,7 +257,7 @@ export interface RunnerUpdate {
 }
 
 /** Applies an update; pausing is `active` turning false. Records each changed attribute. */
-export function updateRunner(request: FastifyRequest, runner: RunnerRow, u: RunnerUpdate): RunnerRow {
+export function updateRunner(caller: Caller, runner: RunnerRow, u: RunnerUpdate): RunnerRow {
   const changes: RunnerChanges = {}
   const mutable = changes as Record<string, unknown>
   if (u.description !== undefined) mutable.description = u.description
@@ -272,12 +271,12 @@ export function updateRunner(request: FastifyRequest, runner: RunnerRow, u: Runn
   if (u.maintenanceNote !== undefined) mutable.maintenance_note = u.maintenanceNote
   const changed = Object.entries(mutable).filter(([k, v]) => (runner as unknown as Record<string, unknown>)[k] !== v)
   if (changed.length === 0) return runner
-  const updated = updateRunnerRow(request.server.burrow.db, runner.id, Object.fromEntries(changed) as RunnerChanges)
-  const ctx = request.server.burrow
-  const scope = auditScope(ctx, runnerOwner(ctx, runner), request)
+  const updated = updateRunnerRow(caller.db, runner.id, Object.fromEntries(changed) as RunnerChanges)
+  const ctx = caller.ctx
+  const scope = auditScope(ctx, runnerOwner(ctx, runner), caller)
   for (const [key, value] of changed) {
     const from = (runner as unknown as Record<string, unknown>)[key]
-    recordAudit(callerOf(request), {
+    recordAudit(caller, {
       ...scope,
       targetId: runner.id,
       targetType: 'Ci::Runner',
@@ -291,59 +290,63 @@ export function updateRunner(request: FastifyRequest, runner: RunnerRow, u: Runn
   return updated
 }
 
+/** The runner whose authentication token was sent, or 403 (GitLab's authenticate_runner!). */
+export function authenticateRunner(db: Db, token: string): RunnerRow {
+  const runner = findRunnerByTokenDigest(db, digestToken(token))
+  if (!runner) throw forbidden()
+  return runner
+}
+
+/** The runner `id` with the projects it is assigned to; 404 when there is none. */
+export function loadRunner(db: Db, id: number): { runner: RunnerRow; projectIds: number[] } {
+  const runner = findRunnerById(db, id)
+  if (!runner) throw notFound('Runner')
+  return { runner, projectIds: runnerProjectIds(db, [id]).get(id) ?? [] }
+}
+
+/** Gives a runner a new `glrt-` authentication token (the old one stops working); returns it. */
+export function newAuthenticationToken(db: Db, runner: RunnerRow): string {
+  const token = generateToken('glrt-')
+  updateRunnerRow(db, runner.id, { token_digest: digestToken(token) })
+  return token
+}
+
+/** A user's reset of a runner's authentication token, recorded on their audit log; returns the token. */
+export function resetAuthenticationToken(caller: Caller, runner: RunnerRow): string {
+  const token = newAuthenticationToken(caller.db, runner)
+  recordAudit(caller, {
+    entityType: 'User',
+    entityId: caller.user?.id ?? 0,
+    entityPath: caller.user?.username ?? '',
+    targetId: runner.id,
+    targetType: 'Ci::Runner',
+    targetDetails: runner.description || `#${runner.id}`,
+    change: { custom_message: 'Reset CI runner authentication token' },
+  })
+  return token
+}
+
 /** Assigns a project runner to another project. */
-export function assignRunner(request: FastifyRequest, runner: RunnerRow, project: ProjectRow): void {
-  assignRunnerToProject(request.server.burrow.db, runner.id, project.id)
-  auditRunner(request, runner, 'Assigned CI runner to project', { project })
+export function assignRunner(caller: Caller, runner: RunnerRow, project: ProjectRow): void {
+  assignRunnerToProject(caller.db, runner.id, project.id)
+  auditRunner(caller, runner, 'Assigned CI runner to project', { project })
 }
 
 /** Removes a project runner from one of its projects. */
-export function unassignRunner(request: FastifyRequest, runner: RunnerRow, project: ProjectRow): void {
-  unassignRunnerFromProject(request.server.burrow.db, runner.id, project.id)
-  auditRunner(request, runner, 'Unassigned CI runner from project', { project })
+export function unassignRunner(caller: Caller, runner: RunnerRow, project: ProjectRow): void {
+  unassignRunnerFromProject(caller.db, runner.id, project.id)
+  auditRunner(caller, runner, 'Unassigned CI runner from project', { project })
 }
-
-// ---- role questions ---------------------------------------------------------------------------
-
-/** Maintainer of one of a project runner's projects, or of a group runner's group (its details, its jobs). */
-export function canReadRunner(perms: Permissions, runner: RunnerRow, projectIds: readonly number[]): boolean {
-  if (perms.isAdmin || runner.runner_type === 'instance_type') return perms.user !== null
-  if (runner.runner_type === 'group_type')
-    return runner.group_id !== null && perms.canInGroup(runner.group_id, AccessLevel.MAINTAINER)
-  return projectIds.some((id) => perms.canInProject({ id }, AccessLevel.MAINTAINER))
-}
-
-/** Who may create a runner without a registration token: administrators; a group's Owners; a project's Maintainers. */
-export function canCreateRunner(perms: Permissions, scope: RunnerOwnerScope): boolean {
-  if (perms.isAdmin) return true
-  if (scope.runnerType === 'group_type') return perms.canInGroup(scope.groupId, AccessLevel.OWNER)
-  if (scope.runnerType === 'project_type') return perms.canInProject({ id: scope.projectId }, AccessLevel.MAINTAINER)
-  return false
-}
-
-/**
- * Who may change or delete a runner: administrators; for a project runner a Maintainer of one of
- * its projects; for a group runner an Owner of the group (GitLab's admin_group_runners).
- */
-export function canUpdateRunner(perms: Permissions, runner: RunnerRow, projectIds: readonly number[]): boolean {
-  if (perms.isAdmin) return true
-  if (runner.runner_type === 'instance_type') return false
-  if (runner.runner_type === 'group_type')
-    return runner.group_id !== null && perms.canInGroup(runner.group_id, AccessLevel.OWNER)
-  return projectIds.some((id) => perms.canInProject({ id }, AccessLevel.MAINTAINER))
-}
-
-// ---- presentation -----------------------------------------------------------------------------
 
 /** Runner details with the projects and groups the caller may see. */
-export function presentRunnerDetail(request: FastifyRequest, runner: RunnerRow): Readonly<Record<string, unknown>> {
-  const ctx = request.server.burrow
-  const baseUrl = ctx.baseUrl(request)
+export function presentRunnerDetail(caller: Caller, runner: RunnerRow): Readonly<Record<string, unknown>> {
+  const ctx = caller.ctx
+  const baseUrl = caller.baseUrl
   const projectIds = runnerProjectIds(ctx.db, [runner.id]).get(runner.id) ?? []
   const projects: RunnerProjectRef[] = []
   for (const id of projectIds) {
     const p = findProjectWithNamespace(ctx.db, id)
-    if (!p || !request.perms.canReadProject(p)) continue
+    if (!p || !caller.perms.canReadProject(p)) continue
     projects.push({
       id: p.id,
       name: p.name,
@@ -355,13 +358,13 @@ export function presentRunnerDetail(request: FastifyRequest, runner: RunnerRow):
   const groups: RunnerGroupRef[] = []
   if (runner.group_id !== null) {
     const g = findNamespaceById(ctx.db, runner.group_id)
-    if (g && request.perms.canReadGroup(g))
+    if (g && caller.perms.canReadGroup(g))
       groups.push({ id: g.id, name: g.name, web_url: groupWebUrl(baseUrl, g.full_path) })
   }
   return runnerDetailEntity(runner, {
     projects,
     groups,
-    showMaintenanceNote: canUpdateRunner(request.perms, runner, projectIds),
+    showMaintenanceNote: canUpdateRunner(caller.perms, runner, projectIds),
   })
 }
 

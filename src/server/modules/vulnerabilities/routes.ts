@@ -11,7 +11,7 @@ import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { requireWritable } from '../../platform/http/archived'
 import { currentUser, loadProject } from '../../platform/http/resolve'
 import { CONFIDENCES, REPORT_TYPES, SEVERITIES } from './report'
-import { onArtifactStored } from '../pipelines/ci-events'
+import { onArtifactStored } from '../pipelines'
 import {
   createVulnerabilityFromFinding,
   findingsPage,

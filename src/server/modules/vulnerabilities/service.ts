@@ -23,14 +23,13 @@ import {
   type VulnerabilityState,
 } from './queries'
 import { findProjectById } from '../namespaces/queries'
-import { findPipelineById } from '../pipelines/queries'
+import { findPipelineById, readJobArtifact } from '../pipelines'
 import { ApiError, forbidden, notFound } from '../../platform/http/errors'
 import type { Page } from '../../platform/http/pagination'
 import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects/queries'
 import { findingEntity, vulnerabilityEntity } from './entity'
 import { findingUuid, parseSecurityReport, REPORT_TYPES, SecurityReportError, type ReportType } from './report'
-import type { ArtifactStoredEvent } from '../pipelines/ci-events'
-import { readJobArtifact } from '../pipelines/artifacts'
+import type { ArtifactStoredEvent } from '../pipelines'
 import { recordProjectChange } from '../projects/changes'
 
 /** What ingesting one report did. */
