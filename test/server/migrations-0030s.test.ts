@@ -50,4 +50,32 @@ describe('migrations 0030–0039', () => {
     ).toEqual({ n: 0 })
     expect(db.pragma('foreign_key_check')).toEqual([])
   })
+
+  it('0031 gives existing projects boards, whose lists and scope labels go with their board or label', () => {
+    const db = existingBefore(31)
+    db.exec(
+      `INSERT INTO labels (id, title, color, project_id, created_at, updated_at) VALUES (1, 'Doing', '#000000', 1, '${t}', '${t}')`,
+    )
+    migrate(db)
+    db.exec(`
+      INSERT INTO boards (id, project_id, name, milestone_id, assignee_id, created_at, updated_at) VALUES (1, 1, 'Dev', 1, 1, '${t}', '${t}');
+      INSERT INTO board_lists (board_id, label_id, position, created_at, updated_at) VALUES (1, 1, 0, '${t}', '${t}');
+      INSERT INTO board_labels (board_id, label_id) VALUES (1, 1);
+    `)
+    expect(() =>
+      db.exec(`INSERT INTO boards (name, created_at, updated_at) VALUES ('Nobody', '${t}', '${t}')`),
+    ).toThrow(/CHECK/)
+    db.exec('DELETE FROM milestones WHERE id = 1; DELETE FROM users WHERE id = 1')
+    expect(db.prepare('SELECT milestone_id, assignee_id FROM boards').get()).toEqual({
+      milestone_id: null,
+      assignee_id: null,
+    })
+    db.exec('DELETE FROM labels WHERE id = 1')
+    expect(
+      db.prepare('SELECT (SELECT COUNT(*) FROM board_lists) + (SELECT COUNT(*) FROM board_labels) AS n').get(),
+    ).toEqual({ n: 0 })
+    db.exec('DELETE FROM projects WHERE id = 1')
+    expect(db.prepare('SELECT COUNT(*) AS n FROM boards').get()).toEqual({ n: 0 })
+    expect(db.pragma('foreign_key_check')).toEqual([])
+  })
 })

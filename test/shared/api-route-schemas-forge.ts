@@ -41,4 +41,22 @@ export const FORGE_ROUTES: readonly RouteEntry[] = [
   { route: 'POST /projects/:id/releases/:tag_name/assets/links', schema: Api.ReleaseLink },
   { route: 'PUT /projects/:id/releases/:tag_name/assets/links/:link_id', schema: Api.ReleaseLink },
   { route: 'DELETE /projects/:id/releases/:tag_name/assets/links/:link_id', schema: Api.ReleaseLink },
+
+  // ---- issue boards -------------------------------------------------------------------------
+  { route: 'GET /projects/:id/boards', url: '/projects/{project}/boards', schema: list(Api.Board) },
+  { route: 'GET /projects/:id/boards/:board_id', url: '/projects/{project}/boards/{board}', schema: Api.Board },
+  { route: 'POST /projects/:id/boards', schema: Api.Board },
+  { route: 'PUT /projects/:id/boards/:board_id', schema: Api.Board },
+  {
+    route: 'GET /projects/:id/boards/:board_id/lists',
+    url: '/projects/{project}/boards/{board}/lists',
+    schema: list(Api.BoardList),
+  },
+  {
+    route: 'GET /projects/:id/boards/:board_id/lists/:list_id',
+    url: '/projects/{project}/boards/{board}/lists/{boardList}',
+    schema: Api.BoardList,
+  },
+  { route: 'POST /projects/:id/boards/:board_id/lists', schema: Api.BoardList },
+  { route: 'PUT /projects/:id/boards/:board_id/lists/:list_id', schema: Api.BoardList },
 ]

@@ -8,6 +8,7 @@ import type { ConformanceWorld } from './conformance-world'
 /** Builds every family's fixtures. */
 export async function forgeFamilies(w: ConformanceWorld): Promise<void> {
   await releases(w)
+  await boards(w)
 }
 
 /** A release made with its tag and a link, updated and its link edited; a second one deleted. */
@@ -33,4 +34,23 @@ async function releases(w: ConformanceWorld): Promise<void> {
   ids.releaseLink = (await w.first(links)).id as number
   await w.write('POST /projects/:id/releases', `${p}/releases`, { tag_name: 'conformance-0.1', ref: ids.defaultBranch })
   await w.write('DELETE /projects/:id/releases/:tag_name', `${p}/releases/conformance-0.1`)
+}
+
+/** A board scoped to a milestone, an assignee and a label, with two label lists, one moved. */
+async function boards(w: ConformanceWorld): Promise<void> {
+  const { ids } = w
+  const p = `/projects/${ids.projectId}`
+  ids.board = await w.created('POST /projects/:id/boards', `${p}/boards`, { name: 'Conformance board' })
+  const [first, second] = (await w.read(`${p}/labels?per_page=2`)) as Record<string, unknown>[]
+  const milestone = await w.first(`${p}/milestones`)
+  await w.write('PUT /projects/:id/boards/:board_id', `${p}/boards/${ids.board}`, {
+    milestone_id: milestone.id as number,
+    assignee_id: ids.user,
+    labels: String(first.name),
+    weight: 2,
+  })
+  const lists = `${p}/boards/${ids.board}/lists`
+  ids.boardList = await w.created('POST /projects/:id/boards/:board_id/lists', lists, { label_id: first.id as number })
+  await w.write('POST /projects/:id/boards/:board_id/lists', lists, { label_id: second.id as number })
+  await w.write('PUT /projects/:id/boards/:board_id/lists/:list_id', `${lists}/${ids.boardList}`, { position: 1 })
 }

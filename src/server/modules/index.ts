@@ -52,6 +52,7 @@ import geoNodes from './geo-nodes/routes'
 import imports from './imports/routes'
 import resourceEvents from './resource-events/routes'
 import releases from './releases/routes'
+import boards from './boards/routes'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
 export const apiRoutes: readonly FastifyPluginAsync[] = [
@@ -100,6 +101,7 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
   imports,
   resourceEvents,
   releases,
+  boards,
 ]
 
 /**

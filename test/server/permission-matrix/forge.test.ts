@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest'
 import type { Visibility } from '../../../src/server/platform/db/rows'
-import { permissionMatrix, type MatrixRow, type Role, type Vars } from './matrix'
+import { authenticatedRows, permissionMatrix, type MatrixRow, type Role, type Vars } from './matrix'
 import { buildWorld, VISIBILITIES, type Container, type Json, type World } from './world'
 
 // Issue 11's new families: releases, boards, wikis, badges, pipeline schedules, group CI variables
@@ -8,6 +8,8 @@ import { buildWorld, VISIBILITIES, type Container, type Json, type World } from 
 
 let world: World
 let seq = 0
+/** Per container: a board with one list that the reads look at (and that keeps a board after deletions). */
+const standingBoard = {} as Record<Visibility, Vars>
 
 beforeAll(async () => {
   world = await buildWorld()
@@ -23,6 +25,15 @@ beforeAll(async () => {
       ref: 'main',
       assets: { links: [{ name: 'Binary', url: 'https://example.com/bin' }] },
     })
+    const board = await world.admin<Json>('POST', `/projects/${c.project.id}/boards`, { name: 'Development' })
+    const label = await world.admin<Json>('POST', `/projects/${c.project.id}/labels`, {
+      name: 'Doing',
+      color: '#00AA00',
+    })
+    const list = await world.admin<Json>('POST', `/projects/${c.project.id}/boards/${board.id}/lists`, {
+      label_id: label.id,
+    })
+    standingBoard[visibility] = { board: Number(board.id), list: Number(list.id) }
   }
 })
 afterAll(async () => world.close())
@@ -96,3 +107,67 @@ const RELEASE_ROWS: readonly MatrixRow[] = [
 ]
 
 permissionMatrix('releases', () => world, RELEASE_ROWS)
+
+const BOARDS = '/projects/{project}/boards'
+
+/** A new label of the project, for a list to carry. */
+async function labelFixture(w: World, c: Container): Promise<Vars> {
+  seq += 1
+  const label = await w.admin<Json>('POST', `/projects/${c.project.id}/labels`, {
+    name: `fresh-${seq}`,
+    color: '#428BCA',
+  })
+  return { ...standingBoard[c.visibility], label: Number(label.id) }
+}
+
+/** A new board with two label lists. */
+async function boardFixture(w: World, c: Container): Promise<Vars> {
+  seq += 1
+  const board = await w.admin<Json>('POST', `/projects/${c.project.id}/boards`, { name: `Board ${seq}` })
+  const lists: number[] = []
+  for (const n of [1, 2]) {
+    const label = await w.admin<Json>('POST', `/projects/${c.project.id}/labels`, {
+      name: `b${seq}-${n}`,
+      color: '#428BCA',
+    })
+    const list = await w.admin<Json>('POST', `/projects/${c.project.id}/boards/${board.id}/lists`, {
+      label_id: label.id,
+    })
+    lists.push(Number(list.id))
+  }
+  return { board: Number(board.id), list: lists[0] }
+}
+
+const standingBoardFixture = async (_w: World, c: Container): Promise<Vars> => standingBoard[c.visibility]
+
+/**
+ * Issue boards (GitLab's read_issue_board, admin_issue_board, admin_issue_board_list): every call
+ * signs in first; whoever reads the project's issues reads boards, Reporters manage them.
+ */
+const BOARD_ROWS: readonly MatrixRow[] = authenticatedRows([
+  { method: 'GET', path: BOARDS, min: 'signedIn' },
+  { method: 'GET', path: `${BOARDS}/{board}`, min: 'signedIn', fixture: standingBoardFixture },
+  { method: 'GET', path: `${BOARDS}/{board}/lists`, min: 'signedIn', fixture: standingBoardFixture },
+  { method: 'GET', path: `${BOARDS}/{board}/lists/{list}`, min: 'signedIn', fixture: standingBoardFixture },
+  { method: 'POST', path: BOARDS, min: 'reporter', body: (_v, u) => ({ name: `Board ${u}` }) },
+  { method: 'PUT', path: `${BOARDS}/{board}`, min: 'reporter', fixture: boardFixture, body: { name: 'Renamed' } },
+  { method: 'DELETE', path: `${BOARDS}/{board}`, min: 'reporter', fixture: boardFixture },
+  {
+    method: 'POST',
+    path: `${BOARDS}/{board}/lists`,
+    min: 'reporter',
+    fixture: labelFixture,
+    body: (v) => ({ label_id: v.label }),
+  },
+  {
+    method: 'PUT',
+    path: `${BOARDS}/{board}/lists/{list}`,
+    min: 'reporter',
+    fixture: boardFixture,
+    body: { position: 1 },
+    readBack: `${BOARDS}/{board}/lists`,
+  },
+  { method: 'DELETE', path: `${BOARDS}/{board}/lists/{list}`, min: 'reporter', fixture: boardFixture },
+])
+
+permissionMatrix('issue boards', () => world, BOARD_ROWS)

@@ -21,6 +21,7 @@ import secretsAtRest from './0021-secrets-at-rest'
 import autoincrementIds from './0022-autoincrement-ids'
 import authLockout from './0023-auth-lockout'
 import releases from './0030-releases'
+import boards from './0031-boards'
 
 export interface Migration {
   readonly version: number
@@ -66,4 +67,5 @@ export const migrations: readonly Migration[] = [
   autoincrementIds,
   authLockout,
   releases,
+  boards,
 ]
