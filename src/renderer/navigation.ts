@@ -61,6 +61,16 @@ export const FAMILIES: readonly Family[] = [
     resources: ['Progress', 'Issues and merge requests', 'Burndown'],
   },
   {
+    key: 'boards',
+    label: 'Boards',
+    path: '/boards',
+    icon: 'boards',
+    key2: 'b',
+    section: 'Work',
+    description: "A project's issues as lists by label; moving a card relabels the issue.",
+    resources: ['Issue boards', 'Label lists', 'Moving issues between lists'],
+  },
+  {
     key: 'todos',
     label: 'To-dos',
     path: '/todos',

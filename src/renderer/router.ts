@@ -17,7 +17,7 @@ declare module 'vue-router' {
 }
 
 /** Families with their own views (the rest show views/FamilyView.vue). */
-const BUILT = new Set(['issues', 'merge-requests', 'epics', 'milestones', 'todos', 'repositories'])
+const BUILT = new Set(['issues', 'merge-requests', 'epics', 'milestones', 'boards', 'todos', 'repositories'])
 
 export const routes: RouteRecordRaw[] = [
   { path: '/welcome', name: 'welcome', component: WelcomeView, meta: { title: 'Welcome' } },
@@ -97,6 +97,12 @@ export const routes: RouteRecordRaw[] = [
         name: 'milestone',
         component: () => import('./views/milestone/MilestoneDetailView.vue'),
         meta: { title: 'Milestone', family: 'milestones' },
+      },
+      {
+        path: 'boards',
+        name: 'boards',
+        component: () => import('./views/board/BoardView.vue'),
+        meta: { title: 'Boards', family: 'boards' },
       },
       {
         path: 'todos',

@@ -124,3 +124,86 @@ test('Releases: the list, a release created with its tag and notes, a link added
   const left = await api<{ tag_name: string }[]>('GET', `/projects/${apiProject}/releases`)
   expect(left.map((r) => r.tag_name)).toEqual(['v1.0.0-e2e'])
 })
+
+interface ServerIssue {
+  readonly iid: number
+  readonly title: string
+  readonly labels: string[]
+  readonly state: string
+}
+
+test('Boards: a board with label lists; a card dragged to a list is relabelled on the server, and offline the move waits in the outbox', async ({
+  page,
+}) => {
+  test.setTimeout(180_000)
+  const p = `/projects/${apiProject}`
+  const board = await api<{ id: number }>('POST', `${p}/boards`, { name: 'Development' })
+  const lists: Record<string, number> = {}
+  for (const [name, color] of [
+    ['Board: To Do', '#6699cc'],
+    ['Board: Doing', '#e08c3a'],
+  ] as const) {
+    const label = await api<{ id: number }>('POST', `${p}/labels`, { name, color })
+    lists[name] = (await api<{ id: number }>('POST', `${p}/boards/${board.id}/lists`, { label_id: label.id })).id
+  }
+  const open = await api<ServerIssue[]>('GET', `${p}/issues?state=opened&per_page=2&order_by=created_at&sort=asc`)
+  const [first, second] = open
+
+  await openBoard(page)
+  const column = (title: string) => page.getByTestId('board-column').filter({ hasText: title })
+  const card = (iid: number) => page.locator(`[data-testid="board-card"][data-iid="${iid}"]`)
+  await expect(page.getByTestId('board-column')).toHaveCount(4)
+  await expect(column('Open').locator(`[data-iid="${first.iid}"]`)).toBeVisible()
+
+  await card(first.iid).dragTo(column('Board: Doing'))
+  await expect(column('Board: Doing').locator(`[data-iid="${first.iid}"]`)).toBeVisible()
+  await expect(column('Open').locator(`[data-iid="${first.iid}"]`)).toHaveCount(0)
+  await expect
+    .poll(async () => (await api<ServerIssue>('GET', `${p}/issues/${first.iid}`)).labels, { timeout: 30_000 })
+    .toContain('Board: Doing')
+  await bothThemes(page, 'forge-board')
+
+  // Offline the move shows at once, pending, and reaches the server once it is back.
+  await burrow.setOnline(false)
+  await card(second.iid).dragTo(column('Board: To Do'))
+  const moved = column('Board: To Do').locator(`[data-iid="${second.iid}"]`)
+  await expect(moved).toBeVisible()
+  await expect(moved.getByTestId('pending-marker')).toBeVisible()
+  expect((await api<ServerIssue>('GET', `${p}/issues/${second.iid}`)).labels).not.toContain('Board: To Do')
+  await bothThemes(page, 'forge-board-offline')
+  await burrow.setOnline(true)
+  await expect
+    .poll(async () => (await api<ServerIssue>('GET', `${p}/issues/${second.iid}`)).labels, { timeout: 60_000 })
+    .toContain('Board: To Do')
+  await expect(moved.getByTestId('pending-marker')).toHaveCount(0, { timeout: 30_000 })
+
+  // A card moved to Closed closes the issue and takes its list label off.
+  // Playwright cannot scroll a drop target into view in the middle of a drag: the board scrolls first.
+  await column('Closed').scrollIntoViewIfNeeded()
+  await card(first.iid).dragTo(column('Closed'))
+  await expect
+    .poll(async () => (await api<ServerIssue>('GET', `${p}/issues/${first.iid}`)).state, { timeout: 30_000 })
+    .toBe('closed')
+  expect((await api<ServerIssue>('GET', `${p}/issues/${first.iid}`)).labels).not.toContain('Board: Doing')
+
+  // The keyboard's way: a card's Move menu.
+  await card(second.iid).getByTestId('board-card-move').click()
+  await page.locator('.n-dropdown-option').filter({ hasText: 'Board: Doing' }).click()
+  await expect(column('Board: Doing').locator(`[data-iid="${second.iid}"]`)).toBeVisible()
+  await expect
+    .poll(async () => (await api<ServerIssue>('GET', `${p}/issues/${second.iid}`)).labels, { timeout: 30_000 })
+    .toEqual(expect.arrayContaining(['Board: Doing']))
+  expect((await api<ServerIssue>('GET', `${p}/issues/${second.iid}`)).labels).not.toContain('Board: To Do')
+
+  // Lists move and go from the board's header.
+  await column('Board: Doing').getByTestId('board-list-left').click()
+  await expect(page.getByTestId('board-column').nth(1)).toContainText('Board: Doing')
+  const order = await api<{ label: { name: string } }[]>('GET', `${p}/boards/${board.id}/lists`)
+  expect(order.map((l) => l.label.name)).toEqual(['Board: Doing', 'Board: To Do'])
+})
+
+/** The board of the demo's API project. */
+async function openBoard(page: Page): Promise<void> {
+  await open(page, `#/boards?project=${apiProject}`)
+  await expect(page.getByTestId('board-columns')).toBeVisible()
+}
