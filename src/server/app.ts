@@ -18,6 +18,7 @@ import { securityHeaders } from './platform/http/security-headers'
 import { RateLimiter } from './platform/http/rate-limit'
 import { refuseWritesToArchivedProjects } from './platform/http/archived'
 import { apiRoutes, fillRegistries } from './modules/index'
+import { touchUserActivity } from './platform/db/platform-queries'
 import oauthRoutes from './modules/tokens/oauth-routes'
 import alertsNotify from './modules/alerts/routes'
 import graphqlRoutes from './modules/graphql/routes'
@@ -184,8 +185,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     checkScopes(actor, acceptedScopes(request.method, request.routeOptions.config?.scopes))
     if (actor.user) {
       const today = new Date().toISOString().slice(0, 10)
-      if (actor.user.last_activity_on !== today)
-        db.prepare('UPDATE users SET last_activity_on = ? WHERE id = ?').run(today, actor.user.id)
+      if (actor.user.last_activity_on !== today) touchUserActivity(db, actor.user.id, today)
     }
   })
 

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify'
 import type { SecretBox } from './auth/encryption'
 import { FailedAuthBan, type FailedAuthBanOptions } from './auth/failed-auth-ban'
 import type { Db } from './db/connection'
@@ -42,7 +41,13 @@ export interface ServerContext {
   /** Bans addresses that fail to authenticate too often (API tokens, OAuth, git basic auth). */
   readonly failedAuthBan: FailedAuthBan
   /** `http://host:port` of this instance as the caller sees it, without a trailing slash. */
-  baseUrl(request?: FastifyRequest): string
+  baseUrl(request?: RequestOrigin): string
+}
+
+/** Where a request was sent, as Fastify's request says it: what the base URL is made of. */
+export interface RequestOrigin {
+  readonly protocol: string
+  readonly host: string
 }
 
 export function createContext(db: Db, options: ServerOptions, settings: Settings, secrets: SecretBox): ServerContext {
@@ -56,7 +61,7 @@ export function createContext(db: Db, options: ServerOptions, settings: Settings
     repos: new RepositoryStorage(options.dataDir, storages),
     pushListeners: [],
     failedAuthBan: new FailedAuthBan(options.failedAuthBan),
-    baseUrl(request?: FastifyRequest): string {
+    baseUrl(request?: RequestOrigin): string {
       if (options.externalUrl) return options.externalUrl.replace(/\/+$/, '')
       if (request) return `${request.protocol}://${request.host}`
       return 'http://localhost'

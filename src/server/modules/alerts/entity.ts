@@ -1,7 +1,6 @@
 import { ALERT_SEVERITY_NAMES, ALERT_STATUS_NAMES, type AlertRow, type HttpIntegrationRow } from './queries'
 
-/** The to-do target type of alerts. */
-export const ALERT_TARGET_TYPE = 'AlertManagement::Alert'
+export { ALERT_TARGET_TYPE } from './queries'
 /** Endpoint identifier of a project's single legacy endpoint, served at `/alerts/notify.json`. */
 export const LEGACY_IDENTIFIER = 'legacy'
 const DEFAULT_NAME_SLUG = 'http-endpoint'

@@ -9,6 +9,7 @@ export {
   ALERT_STATUS_NAMES,
   alertAssignees,
   alertStatusCounts,
+  alertTodosOf,
   findAlertByIid,
   findHttpIntegration,
   listAlerts,

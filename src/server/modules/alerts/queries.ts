@@ -1,6 +1,10 @@
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
 import type { UserRow } from '../../platform/db/rows'
+import type { TodoRow } from '../todos/queries'
+
+/** The to-do target type of alerts. */
+export const ALERT_TARGET_TYPE = 'AlertManagement::Alert'
 
 export interface HttpIntegrationRow {
   readonly id: number
@@ -363,4 +367,13 @@ export function alertsByIds(db: Db, ids: readonly number[]): Map<number, AlertRo
     .prepare(`SELECT * FROM alert_management_alerts WHERE id IN (${ids.map(() => '?').join(', ')})`)
     .all(...ids) as AlertRow[]
   return new Map(rows.map((r) => [r.id, r]))
+}
+
+/** The user's to-dos on an alert in the given states, newest first. */
+export function alertTodosOf(db: Db, userId: number, alertId: number, states: readonly string[]): TodoRow[] {
+  return db
+    .prepare(
+      `SELECT * FROM todos WHERE user_id = ? AND target_type = ? AND target_id = ? AND state IN (${states.map(() => '?').join(', ')}) ORDER BY id DESC`,
+    )
+    .all(userId, ALERT_TARGET_TYPE, alertId, ...states) as TodoRow[]
 }

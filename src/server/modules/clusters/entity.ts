@@ -1,5 +1,5 @@
 import type { ClusterRow } from './queries'
-import type { ProjectWithNamespaceRow } from '../projects/queries'
+import type { ProjectWithNamespaceRow } from '../../platform/db/platform-queries'
 import type { UserRow } from '../../platform/db/rows'
 import { projectRef, projectSimple } from '../projects/entity'
 import { userRefOrNull } from '../users'

@@ -13,8 +13,11 @@ import {
   type ClusterRow,
 } from './queries'
 import { usersByIds } from '../members/queries'
-import { findProjectById } from '../namespaces/queries'
-import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects/queries'
+import {
+  findProjectById,
+  findProjectWithNamespace,
+  type ProjectWithNamespaceRow,
+} from '../../platform/db/platform-queries'
 import type { ProjectRow } from '../../platform/db/rows'
 import { clusterEntity } from './entity'
 import { FieldErrors, notFound } from '../../platform/http/errors'

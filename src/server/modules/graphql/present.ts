@@ -13,6 +13,7 @@ import {
   ALERT_STATUS_NAMES,
   alertAssignees,
   alertStatusCounts,
+  alertTodosOf,
   findHttpIntegration,
   listAlerts,
   listHttpIntegrations,
@@ -23,7 +24,7 @@ import {
 } from '../alerts'
 import { findEnvironment } from '../environments/queries'
 import { usersByIds } from '../members/queries'
-import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects/queries'
+import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../../platform/db/platform-queries'
 import type { UserRow } from '../../platform/db/rows'
 import type { TodoRow } from '../todos/queries'
 import {
@@ -232,11 +233,7 @@ export function presentAlert(
     todos: (args: ConnectionArgs & { state?: readonly string[] | null }) => {
       if (!g.user) return connection([], 0, 0)
       const states = args.state && args.state.length > 0 ? args.state : ['pending']
-      const rows = g.ctx.db
-        .prepare(
-          `SELECT * FROM todos WHERE user_id = ? AND target_type = ? AND target_id = ? AND state IN (${states.map(() => '?').join(', ')}) ORDER BY id DESC`,
-        )
-        .all(g.user.id, ALERT_TARGET_TYPE, alert.id, ...states) as TodoRow[]
+      const rows = alertTodosOf(g.ctx.db, g.user.id, alert.id, states)
       const authors = usersByIds(
         g.ctx.db,
         rows.map((r) => r.author_id),

@@ -1,6 +1,5 @@
 import { GraphQLError } from 'graphql'
-import { findProject } from '../namespaces/queries'
-import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects/queries'
+import { findProject, findProjectWithNamespace, type ProjectWithNamespaceRow } from '../../platform/db/platform-queries'
 import type { UserRow } from '../../platform/db/rows'
 import { findUserByUsername } from '../users'
 import {

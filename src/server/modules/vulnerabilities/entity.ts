@@ -1,4 +1,4 @@
-import type { ProjectWithNamespaceRow } from '../projects/queries'
+import type { ProjectWithNamespaceRow } from '../../platform/db/platform-queries'
 import type { FindingRow, IdentifierRow, ScannerRow, VulnerabilityRow } from './queries'
 
 type Json = Readonly<Record<string, unknown>>

@@ -22,11 +22,14 @@ import {
   type VulnerabilityRow,
   type VulnerabilityState,
 } from './queries'
-import { findProjectById } from '../namespaces/queries'
 import { findPipelineById, readJobArtifact } from '../pipelines'
 import { ApiError, forbidden, notFound } from '../../platform/http/errors'
 import type { Page } from '../../platform/http/pagination'
-import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects/queries'
+import {
+  findProjectById,
+  findProjectWithNamespace,
+  type ProjectWithNamespaceRow,
+} from '../../platform/db/platform-queries'
 import { findingEntity, vulnerabilityEntity } from './entity'
 import { findingUuid, parseSecurityReport, REPORT_TYPES, SecurityReportError, type ReportType } from './report'
 import type { ArtifactStoredEvent } from '../pipelines'

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify'
 import type { ServerContext } from '../context'
 import type { UserRow } from '../db/rows'
 import {
@@ -13,18 +12,30 @@ import { ANONYMOUS, type Actor, type AuthMethod, type TokenScope } from './actor
 import { signInWithPassword } from './password'
 import { digestToken } from './secrets'
 
+/**
+ * What authentication reads of a request: its headers (tokens, sudo) and the client's address
+ * (the failed-authentication ban). Fastify's request has this shape.
+ */
+export interface AuthenticatedRequest {
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>
+  readonly ip: string
+}
+
 interface PresentedToken {
   readonly value: string
   /** `private` for PRIVATE-TOKEN / private_token; `oauth` for access_token; `bearer` may be either. */
   readonly via: 'private' | 'oauth' | 'bearer'
 }
 
-function header(request: FastifyRequest, name: string): string | undefined {
+function header(request: AuthenticatedRequest, name: string): string | undefined {
   const v = request.headers[name]
   return Array.isArray(v) ? v[0] : v
 }
 
-function presentedToken(request: FastifyRequest, params: Readonly<Record<string, unknown>>): PresentedToken | null {
+function presentedToken(
+  request: AuthenticatedRequest,
+  params: Readonly<Record<string, unknown>>,
+): PresentedToken | null {
   const privateHeader = header(request, 'private-token')
   if (privateHeader) return { value: privateHeader, via: 'private' }
   if (typeof params.private_token === 'string' && params.private_token)
@@ -90,7 +101,7 @@ function assertActive(user: UserRow): void {
  */
 export function authenticate(
   ctx: ServerContext,
-  request: FastifyRequest,
+  request: AuthenticatedRequest,
   params: Readonly<Record<string, unknown>>,
 ): Actor {
   const presented = presentedToken(request, params)
@@ -107,7 +118,7 @@ export function authenticate(
   return applySudo(ctx, request, params, actor)
 }
 
-function sudoTarget(request: FastifyRequest, params: Readonly<Record<string, unknown>>): string | undefined {
+function sudoTarget(request: AuthenticatedRequest, params: Readonly<Record<string, unknown>>): string | undefined {
   const h = header(request, 'sudo')
   if (h !== undefined && h !== '') return h
   const q = params.sudo
@@ -118,7 +129,7 @@ function sudoTarget(request: FastifyRequest, params: Readonly<Record<string, unk
 
 function applySudo(
   ctx: ServerContext,
-  request: FastifyRequest,
+  request: AuthenticatedRequest,
   params: Readonly<Record<string, unknown>>,
   actor: Actor,
 ): Actor {

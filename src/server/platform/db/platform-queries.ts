@@ -39,6 +39,11 @@ export function recordFailedSignIn(db: Db, userId: number, maxAttempts: number, 
   ).run({ userId, maxAttempts, lockedUntil })
 }
 
+/** Notes the day a user last used the API (GitLab's `last_activity_on`). */
+export function touchUserActivity(db: Db, userId: number, day: string): void {
+  cachedStatement(db, 'UPDATE users SET last_activity_on = ? WHERE id = ?').run(day, userId)
+}
+
 /** Clears the wrong-password count and any lock (Devise's unlock_access!). */
 export function unlockUser(db: Db, userId: number): void {
   cachedStatement(db, 'UPDATE users SET failed_attempts = 0, locked_until = NULL WHERE id = ?').run(userId)
