@@ -48,9 +48,14 @@ async function serverTodoCount(): Promise<number> {
   return Number(response.headers.get('x-total'))
 }
 
-/** Shows an app route in the page (the hash router). */
+/**
+ * Shows an app route in the page (the hash router), once the shell is up: a hash set before the
+ * router's first navigation is replaced by it.
+ */
 async function go(page: Page, route: string): Promise<void> {
+  await expect(page.getByTestId('page-title')).toBeVisible()
   await page.evaluate((to) => (window.location.hash = `#${to}`), route)
+  await page.waitForURL((url) => url.hash === `#${route}`)
 }
 
 async function syncNow(page: Page): Promise<void> {

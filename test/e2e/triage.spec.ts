@@ -160,8 +160,8 @@ test('a merge request shows its overview, merge panel and changes as a diff', as
   await expect(page.getByTestId('merge-panel')).toBeVisible()
   await shot(page, 'merge-request-overview')
   await page.locator('.n-tabs-tab', { hasText: 'Changes' }).click()
-  await expect(page.locator('.diff-file').first()).toBeVisible()
-  await expect(page.locator('.diff-line--addition, .diff-line--deletion').first()).toBeVisible()
+  await expect(page.getByTestId('review-file-header').first()).toBeVisible()
+  await expect(page.locator('.review-row--addition, .review-row--deletion').first()).toBeVisible()
   await shot(page, 'merge-request-changes')
 })
 
@@ -297,7 +297,7 @@ test('the triage views in the dark theme', async ({ page }) => {
   await runCommand(page, 'go to merge requests')
   await page.locator('.work-item-row__title').first().click()
   await page.locator('.n-tabs-tab', { hasText: 'Changes' }).click()
-  await expect(page.locator('.diff-file').first()).toBeVisible()
+  await expect(page.getByTestId('review-file-header').first()).toBeVisible()
   await shot(page, 'merge-request-changes-dark')
 })
 
@@ -797,7 +797,7 @@ test('a merge request lists its commits, opens one’s diff, and colours code in
   await expect(commit.locator('.diff-file').first()).toBeVisible()
   await shot(page, 'merge-request-commits')
   await page.keyboard.press('Shift+D')
-  await expect(page.locator('.diff-line__code.hljs [class^="hljs-"]').first()).toBeVisible()
+  await expect(page.locator('.review-row__code.hljs [class^="hljs-"]').first()).toBeVisible()
 })
 
 test('search shows 50 hits at first and more on demand', async ({ page }) => {
@@ -888,7 +888,7 @@ test('every main screen, light and dark', async ({ page }) => {
     await expect(page.getByTestId('mr-commit').first()).toBeVisible()
     await shot(page, `screen-merge-request-commits-${theme}`)
     await page.keyboard.press('Shift+D')
-    await expect(page.locator('.diff-file').first()).toBeVisible()
+    await expect(page.getByTestId('review-file-header').first()).toBeVisible()
     await shot(page, `screen-merge-request-changes-${theme}`)
     await runCommand(page, 'go to epics')
     await expect(page.getByTestId('epic-row').first()).toBeVisible()
