@@ -7,7 +7,7 @@ import { ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from './server
  * the fuzz suite can fill each path parameter with an object that exists: a group with a
  * subgroup and a public project with a repository (branches, a tag, a CI file), an issue, a merge
  * request, an epic and a snippet with notes, discussions and reactions, labels and milestones, a
- * release with an asset link, a board with a list,
+ * release with an asset link, a board with a list, a wiki page,
  * environments with a deployment, a runner with a pipeline and its job, a cluster, a Pages domain,
  * CI variables, tokens, a vulnerability, an alert integration and a geo node.
  */
@@ -106,6 +106,7 @@ export async function buildFuzzWorld(s: TestServer): Promise<FuzzWorld> {
   keep('projectLabel', label.id)
   keep('groupLabel', one(await call('POST', `${g}/labels`, { name: 'area', color: '#00ff00' })).id)
   keep('projectMilestone', one(await call('POST', `${p}/milestones`, { title: 'v1' })).id)
+  keep('wikiPage', one(await call('POST', `${p}/wikis`, { title: 'Fuzz page', content: 'x' })).slug)
   keep('board', one(await call('POST', `${p}/boards`, { name: 'Fuzz board' })).id)
   await call('POST', `${p}/boards`, { name: 'Second board' })
   keep('boardList', one(await call('POST', `${p}/boards/${ids.board}/lists`, { label_id: ids.projectLabel })).id)
@@ -343,6 +344,7 @@ export function validParam(world: FuzzWorld, template: string, name: string): st
     tag_name: ids.tag,
     link_id: ids.releaseLink,
     board_id: ids.board,
+    slug: ids.wikiPage,
     list_id: ids.boardList,
     ref_name: 'main',
     sha: template.includes('/blobs/') ? ids.blob : ids.sha,

@@ -59,4 +59,22 @@ export const FORGE_ROUTES: readonly RouteEntry[] = [
   },
   { route: 'POST /projects/:id/boards/:board_id/lists', schema: Api.BoardList },
   { route: 'PUT /projects/:id/boards/:board_id/lists/:list_id', schema: Api.BoardList },
+
+  // ---- wikis --------------------------------------------------------------------------------
+  {
+    route: 'GET /projects/:id/wikis',
+    url: ['/projects/{project}/wikis', '/projects/{project}/wikis?with_content=true'],
+    schema: Type.Union([list(Api.WikiPage), list(Api.WikiPageBasic)]),
+  },
+  {
+    route: 'GET /projects/:id/wikis/:slug',
+    url: ['/projects/{project}/wikis/{wikiPage}', '/projects/{project}/wikis/{wikiPage}?render_html=true'],
+    schema: Api.WikiPage,
+  },
+  { route: 'POST /projects/:id/wikis', schema: Api.WikiPage },
+  { route: 'PUT /projects/:id/wikis/:slug', schema: Api.WikiPage },
+  {
+    route: 'POST /projects/:id/wikis/attachments',
+    skip: 'a multipart upload the fixtures do not send; tested in wikis.test.ts',
+  },
 ]

@@ -9,6 +9,7 @@ import type { ConformanceWorld } from './conformance-world'
 export async function forgeFamilies(w: ConformanceWorld): Promise<void> {
   await releases(w)
   await boards(w)
+  await wikis(w)
 }
 
 /** A release made with its tag and a link, updated and its link edited; a second one deleted. */
@@ -53,4 +54,16 @@ async function boards(w: ConformanceWorld): Promise<void> {
   ids.boardList = await w.created('POST /projects/:id/boards/:board_id/lists', lists, { label_id: first.id as number })
   await w.write('POST /projects/:id/boards/:board_id/lists', lists, { label_id: second.id as number })
   await w.write('PUT /projects/:id/boards/:board_id/lists/:list_id', `${lists}/${ids.boardList}`, { position: 1 })
+}
+
+/** Two wiki pages, one of them renamed. */
+async function wikis(w: ConformanceWorld): Promise<void> {
+  const { ids } = w
+  const p = `/projects/${ids.projectId}/wikis`
+  await w.write('POST /projects/:id/wikis', p, { title: 'Onboarding', content: '# Welcome\n' })
+  await w.write('POST /projects/:id/wikis', p, { title: 'Runbooks/Draft', content: 'Draft', format: 'asciidoc' })
+  const renamed = await w.write('PUT /projects/:id/wikis/:slug', `${p}/${encodeURIComponent('Runbooks/Draft')}`, {
+    title: 'On call',
+  })
+  ids.wikiPage = String(renamed.slug)
 }

@@ -53,6 +53,7 @@ import imports from './imports/routes'
 import resourceEvents from './resource-events/routes'
 import releases from './releases/routes'
 import boards from './boards/routes'
+import wikis from './wikis/routes'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
 export const apiRoutes: readonly FastifyPluginAsync[] = [
@@ -102,6 +103,7 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
   resourceEvents,
   releases,
   boards,
+  wikis,
 ]
 
 /**

@@ -34,6 +34,7 @@ beforeAll(async () => {
       label_id: label.id,
     })
     standingBoard[visibility] = { board: Number(board.id), list: Number(list.id) }
+    await world.admin('POST', `/projects/${c.project.id}/wikis`, { title: 'Home', content: 'Welcome' })
   }
 })
 afterAll(async () => world.close())
@@ -171,3 +172,45 @@ const BOARD_ROWS: readonly MatrixRow[] = authenticatedRows([
 ])
 
 permissionMatrix('issue boards', () => world, BOARD_ROWS)
+
+const WIKIS = '/projects/{project}/wikis'
+
+/** A new wiki page. */
+async function pageFixture(w: World, c: Container): Promise<Vars> {
+  seq += 1
+  const page = await w.admin<Json>('POST', `/projects/${c.project.id}/wikis`, { title: `Page ${seq}`, content: 'x' })
+  return { slug: String(page.slug) }
+}
+
+const wikiRepo = async (_w: World, c: Container): Promise<Vars> => ({ ns: c.group.full_path, repo: c.project.path })
+
+/**
+ * Wikis (GitLab's read_wiki, create_wiki, admin_wiki): whoever sees the project reads its wiki,
+ * Developers write pages and push to the wiki repository, Maintainers delete pages.
+ */
+const WIKI_ROWS: readonly MatrixRow[] = [
+  { method: 'GET', path: WIKIS, min: 'anyone' },
+  { method: 'GET', path: `${WIKIS}/Home`, min: 'anyone' },
+  { method: 'POST', path: WIKIS, min: 'developer', body: (_v, u) => ({ title: `New ${u}`, content: 'Text' }) },
+  { method: 'PUT', path: `${WIKIS}/{slug}`, min: 'developer', fixture: pageFixture, body: { content: 'Changed' } },
+  { method: 'DELETE', path: `${WIKIS}/{slug}`, min: 'maintainer', fixture: pageFixture },
+  {
+    method: 'GET',
+    path: '/{ns}/{repo}.wiki.git/info/refs?service=git-upload-pack',
+    transport: 'git',
+    min: 'anyone',
+    fixture: wikiRepo,
+    anonymousHidden: 401,
+    why: 'git asks an anonymous caller for credentials (401) where it may not fetch',
+  },
+  {
+    method: 'GET',
+    path: '/{ns}/{repo}.wiki.git/info/refs?service=git-receive-pack',
+    transport: 'git',
+    min: 'developer',
+    fixture: wikiRepo,
+    authenticated: true,
+  },
+]
+
+permissionMatrix('wikis', () => world, WIKI_ROWS)

@@ -13,6 +13,8 @@ import { canReadCodeWith } from '../../platform/http/repository'
 import { ARCHIVED_PUSH_MESSAGE, isReadOnly } from '../../platform/http/archived'
 import { ApiError, badRequest } from '../../platform/http/errors'
 import { runningJobProjectId } from '../pipelines'
+import { canReadWikiWith, canWriteWikiWith, ensureWikiRepo } from '../wikis'
+import type { Db } from '../../platform/db/connection'
 import { pushLanded, type RefUpdate } from '../../platform/git/push-listeners'
 import { spawnGit } from '../../platform/git/git'
 
@@ -31,6 +33,7 @@ export interface SmartHttpOptions {
 }
 
 const SERVICES = new Set(['git-upload-pack', 'git-receive-pack'])
+const WIKI_SUFFIX = '.wiki'
 
 /** The request body, gunzipped when the client says it is gzip (git does for large requests); 400 when it is not. */
 function decodedBody(request: FastifyRequest): Buffer | undefined {
@@ -43,6 +46,15 @@ function decodedBody(request: FastifyRequest): Buffer | undefined {
   }
 }
 const GIT_URL = /^\/(.+?)(?:\.git)?\/(info\/refs|git-upload-pack|git-receive-pack)$/
+
+/** The repository a smart HTTP path names: a project's code, or its wiki (`group/project.wiki`). */
+function repositoryAt(db: Db, fullPath: string): { readonly project: ProjectRow; readonly wiki: boolean } | null {
+  const project = findProject(db, fullPath)
+  if (project) return { project, wiki: false }
+  if (!fullPath.endsWith(WIKI_SUFFIX)) return null
+  const owner = findProject(db, fullPath.slice(0, -WIKI_SUFFIX.length))
+  return owner ? { project: owner, wiki: true } : null
+}
 
 /** Parses the ref-update commands at the start of a receive-pack request (pkt-lines up to flush). */
 export function parseReceiveCommands(body: Buffer): RefUpdate[] {
@@ -138,10 +150,12 @@ const smartHttp: FastifyPluginAsync<SmartHttpOptions> = async (app, opts) => {
     }
     const user = actor?.user ?? null
     const perms = new Permissions(ctx.db, user)
-    const project = findProject(ctx.db, fullPath)
+    const target = repositoryAt(ctx.db, fullPath)
+    const project = target?.project
+    const wiki = target?.wiki === true
     const push = service === 'git-receive-pack'
     if (jobProjectId !== null) {
-      if (!project || project.id !== jobProjectId)
+      if (!project || wiki || project.id !== jobProjectId)
         return reply.code(404).type('text/plain').send('The project you were looking for could not be found.\n')
       if (push) return reply.code(403).type('text/plain').send('You are not allowed to push code to this project.\n')
     } else {
@@ -154,8 +168,10 @@ const smartHttp: FastifyPluginAsync<SmartHttpOptions> = async (app, opts) => {
         if (!user) return challenge(reply)
         if (!scopes.some((s) => s === 'api' || s === 'write_repository'))
           return reply.code(403).type('text/plain').send('Your token lacks the write_repository scope.\n')
+        if (wiki && !canWriteWikiWith(perms, project))
+          return reply.code(403).type('text/plain').send("You are not allowed to write to this project's wiki.\n")
         // Pushing needs the code too: a repository turned off takes pushes from nobody (GitLab's push_code).
-        if (!perms.canInProject(project, AccessLevel.DEVELOPER) || !canReadCodeWith(perms, project)) {
+        if (!wiki && (!perms.canInProject(project, AccessLevel.DEVELOPER) || !canReadCodeWith(perms, project))) {
           return reply.code(403).type('text/plain').send('You are not allowed to push code to this project.\n')
         }
         if (isReadOnly(project)) return reply.code(403).type('text/plain').send(`${ARCHIVED_PUSH_MESSAGE}\n`)
@@ -166,16 +182,18 @@ const smartHttp: FastifyPluginAsync<SmartHttpOptions> = async (app, opts) => {
         ) {
           return reply.code(403).type('text/plain').send('Your token lacks the read_repository scope.\n')
         }
-        // The API's read_code rule, repository feature level included: a repository limited to
-        // members is not fetched by others of a public project, a disabled one by nobody.
-        if (!canReadCodeWith(perms, project)) {
+        // The API's read_code rule (read_wiki for a wiki), feature level included: a repository
+        // limited to members is not fetched by others of a public project, a disabled one by nobody.
+        if (!(wiki ? canReadWikiWith(perms, project) : canReadCodeWith(perms, project))) {
           if (!user) return challenge(reply)
           return reply.code(403).type('text/plain').send('You are not allowed to download code from this project.\n')
         }
       }
     }
 
-    const gitDir = ctx.repos.repoPath(project.repository_storage, 'project', project.id)
+    const gitDir = wiki
+      ? await ensureWikiRepo(ctx, project)
+      : ctx.repos.repoPath(project.repository_storage, 'project', project.id)
     if (!existsSync(join(gitDir, 'HEAD')))
       await ctx.repos.create(gitDir, project.default_branch ?? ctx.settings.get('default_branch_name'))
     const root = ctx.repos.storageRoot(project.repository_storage)
@@ -187,7 +205,7 @@ const smartHttp: FastifyPluginAsync<SmartHttpOptions> = async (app, opts) => {
       updates = parseReceiveCommands(body)
       if (project.repository_read_only) {
         denied = 'GitLab: The repository is temporarily read-only. Please try again later.'
-      } else if (opts.pushPolicy && user) {
+      } else if (opts.pushPolicy && user && !wiki) {
         denied = opts.pushPolicy(project, user, perms, updates)
       }
     }
@@ -254,7 +272,8 @@ const smartHttp: FastifyPluginAsync<SmartHttpOptions> = async (app, opts) => {
     child.stderr?.on('data', (c: Buffer) => stderr.push(c))
 
     const { status, headers } = await headersReady
-    if (push && action === 'git-receive-pack' && user && !denied && updates.length > 0) {
+    // The push listeners (events, merge requests, pipelines) follow the code; a wiki's pushes are its own.
+    if (push && action === 'git-receive-pack' && user && !denied && updates.length > 0 && !wiki) {
       void exited.then(async (code) => {
         if (code === 0) await pushLanded({ ctx, project, user, updates })
       })
