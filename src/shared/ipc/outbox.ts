@@ -1,5 +1,8 @@
 import { refProblem } from './repos'
 
+// Durations (`1h 30m`) are GitLab's time-tracking grammar, shared with the server.
+export { parseDuration } from '../duration'
+
 /**
  * The outbox part of the IPC contract (contract.ts imports it): the writes the app queues while
  * offline or online, what the renderer sees of each, and the validators of their requests.
@@ -243,40 +246,6 @@ export interface OutboxListFilter {
 /** `outbox:did-change`: one entry was added or changed state. */
 export interface OutboxChange {
   readonly entry: OutboxEntry
-}
-
-const UNITS: readonly (readonly [RegExp, number])[] = [
-  [/^(mo|mos|months?)$/, 4 * 5 * 8 * 3600],
-  [/^(w|wk|wks|weeks?)$/, 5 * 8 * 3600],
-  [/^(d|days?)$/, 8 * 3600],
-  [/^(h|hr|hrs|hours?)$/, 3600],
-  [/^(m|min|mins|minutes?)$/, 60],
-  [/^(s|sec|secs|seconds?)$/, 1],
-]
-
-/**
- * GitLab's time-tracking durations (`1h 30m`, `1w 2d`, `-2h`; a bare number counts hours; a
- * working day has 8 hours, a week 5 days, a month 4 weeks) to seconds; null when not a duration.
- */
-export function parseDuration(text: string): number | null {
-  let rest = text.trim().toLowerCase()
-  let sign = 1
-  if (rest.startsWith('-')) {
-    sign = -1
-    rest = rest.slice(1).trim()
-  }
-  if (rest === '') return null
-  if (/^\d+(\.\d+)?$/.test(rest)) return sign * Math.round(Number(rest) * 3600)
-  const token = /(\d+(?:\.\d+)?)\s*([a-z]+)[\s,]*/y
-  let seconds = 0
-  while (token.lastIndex < rest.length) {
-    const m = token.exec(rest)
-    if (m === null) return null
-    const unit = UNITS.find(([re]) => re.test(m[2]))
-    if (unit === undefined) return null
-    seconds += Number(m[1]) * unit[1]
-  }
-  return sign * Math.round(seconds)
 }
 
 type Problem = string | null

@@ -2,12 +2,10 @@ import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsync } from 'fastify'
 import { DEFAULT_SETTINGS, type SettingKey, type SettingValue } from '../../platform/settings'
 import { invalidParam, validationFailed } from '../../platform/http/errors'
+import { booleanWord } from '../../platform/http/loose-params'
 import { parseAllowlistEntry } from '../../platform/outbound/outbound'
 import { requireAdmin } from '../../platform/http/resolve'
 import { recordAudit } from '../audit-events'
-
-const TRUE = new Set(['true', '1', 't', 'yes', 'on'])
-const FALSE = new Set(['false', '0', 'f', 'no', 'off'])
 
 /** What each entry of a list setting must be; GitLab caps each list at 1000 entries. */
 const LIST_ENTRY_CHECKS: Partial<Record<SettingKey, (entry: string) => boolean>> = {
@@ -37,10 +35,9 @@ function coerce(key: SettingKey, raw: unknown): SettingValue {
   const kind = typeof DEFAULT_SETTINGS[key]
   if (kind === 'boolean') {
     if (typeof raw === 'boolean') return raw
-    const text = String(raw).toLowerCase()
-    if (TRUE.has(text)) return true
-    if (FALSE.has(text)) return false
-    throw invalidParam(key)
+    const value = booleanWord(String(raw))
+    if (value === undefined) throw invalidParam(key)
+    return value
   }
   if (kind === 'number') {
     const n = typeof raw === 'number' ? raw : Number(String(raw))

@@ -1,3 +1,4 @@
+import type { Dependency as DependencyEntity } from '../../../shared/api/security'
 import type { Dependency, DependencyVulnerability } from './service'
 
 /**
@@ -7,12 +8,12 @@ import type { Dependency, DependencyVulnerability } from './service'
 export function dependencyEntity(
   d: Dependency,
   vulnerabilities: readonly DependencyVulnerability[] | null,
-): Readonly<Record<string, unknown>> {
+): DependencyEntity {
   return {
     name: d.name,
     version: d.version,
     package_manager: d.packageManager,
     dependency_file_path: d.dependencyFilePath,
-    ...(vulnerabilities ? { vulnerabilities } : {}),
+    ...(vulnerabilities ? { vulnerabilities: [...vulnerabilities] } : {}),
   }
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { callerOf } from '../../platform/caller'
-import { listParam } from '../../platform/http/list-param'
+import { listParam } from '../../platform/http/loose-params'
 import { paginateArray } from '../../platform/http/pagination'
 import { loadCodeProject } from '../../platform/http/repository'
 import { currentUser } from '../../platform/http/resolve'

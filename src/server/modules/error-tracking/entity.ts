@@ -1,3 +1,4 @@
+import type { ErrorTrackingClientKey, ErrorTrackingSettings } from '../../../shared/api/error-tracking'
 import type { ClientKeyRow, ErrorTrackingSettingRow } from './queries'
 
 /**
@@ -5,7 +6,7 @@ import type { ClientKeyRow, ErrorTrackingSettingRow } from './queries'
  * `tracker_external_url`; GitLab and its clients say `sentry_external_url`: both are shown.
  * The integrated tracker has no external Sentry, so both are null here.
  */
-export function errorTrackingSettingEntity(s: ErrorTrackingSettingRow): Readonly<Record<string, unknown>> {
+export function errorTrackingSettingEntity(s: ErrorTrackingSettingRow): ErrorTrackingSettings {
   const external = s.api_url ? s.api_url.replace(/\/api\/0\/projects\/.*$/, '') : null
   return {
     active: s.enabled === 1,
@@ -28,7 +29,7 @@ export function trackerDsn(baseUrl: string, key: ClientKeyRow): string {
 }
 
 /** GitLab's ErrorTracking::ClientKey entity, with the DSN under GitLab's and the spec's names. */
-export function clientKeyEntity(baseUrl: string, key: ClientKeyRow): Readonly<Record<string, unknown>> {
+export function clientKeyEntity(baseUrl: string, key: ClientKeyRow): ErrorTrackingClientKey {
   const dsn = trackerDsn(baseUrl, key)
   return { id: key.id, active: key.active === 1, public_key: key.public_key, sentry_dsn: dsn, tracker_dsn: dsn }
 }

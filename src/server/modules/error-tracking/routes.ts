@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { ErrorTrackingClientKey, ErrorTrackingSettings } from '../../../shared/api/error-tracking'
 import { callerOf } from '../../platform/caller'
 import type { ProjectRow } from '../../platform/db/rows'
 import { notFound } from '../../platform/http/errors'
@@ -31,17 +32,21 @@ function trackedProject(request: FastifyRequest, id: string): ProjectRow {
 
 /** Integrated error tracking: the project setting and client keys, for Maintainers (GitLab's admin_operations). */
 const errorTracking: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/projects/:id/error_tracking/settings', { schema: { params: IdParams } }, async (request) => {
-    const setting = errorTrackingSetting(callerOf(request), trackedProject(request, request.params.id))
-    if (!setting) throw notFound('Error Tracking Setting')
-    return errorTrackingSettingEntity(setting)
-  })
+  app.get(
+    '/projects/:id/error_tracking/settings',
+    { schema: { params: IdParams, response: { 200: ErrorTrackingSettings } } },
+    async (request) => {
+      const setting = errorTrackingSetting(callerOf(request), trackedProject(request, request.params.id))
+      if (!setting) throw notFound('Error Tracking Setting')
+      return errorTrackingSettingEntity(setting)
+    },
+  )
 
   // GitLab answers 404 to PATCH until the setting exists, which only its UI could create; the
   // spec makes PATCH the way to set it, so PATCH creates the setting the first time, as PUT does.
   app.patch(
     '/projects/:id/error_tracking/settings',
-    { schema: { params: IdParams, body: PatchBody } },
+    { schema: { params: IdParams, body: PatchBody, response: { 200: ErrorTrackingSettings } } },
     async (request) => {
       const project = trackedProject(request, request.params.id)
       const { active, integrated } = request.body
@@ -49,15 +54,19 @@ const errorTracking: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.put('/projects/:id/error_tracking/settings', { schema: { params: IdParams, body: PutBody } }, async (request) => {
-    const project = trackedProject(request, request.params.id)
-    const { active, integrated } = request.body
-    return errorTrackingSettingEntity(updateErrorTrackingSetting(callerOf(request), project, active, integrated))
-  })
+  app.put(
+    '/projects/:id/error_tracking/settings',
+    { schema: { params: IdParams, body: PutBody, response: { 200: ErrorTrackingSettings } } },
+    async (request) => {
+      const project = trackedProject(request, request.params.id)
+      const { active, integrated } = request.body
+      return errorTrackingSettingEntity(updateErrorTrackingSetting(callerOf(request), project, active, integrated))
+    },
+  )
 
   app.get(
     '/projects/:id/error_tracking/client_keys',
-    { schema: { params: IdParams, querystring: PageQuery } },
+    { schema: { params: IdParams, querystring: PageQuery, response: { 200: Type.Array(ErrorTrackingClientKey) } } },
     async (request, reply) => {
       const caller = callerOf(request)
       const project = trackedProject(request, request.params.id)
@@ -68,21 +77,29 @@ const errorTracking: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.post('/projects/:id/error_tracking/client_keys', { schema: { params: IdParams } }, async (request, reply) => {
-    const caller = callerOf(request)
-    const project = trackedProject(request, request.params.id)
-    return reply.code(201).send(clientKeyEntity(caller.baseUrl, createClientKey(caller, project)))
-  })
+  app.post(
+    '/projects/:id/error_tracking/client_keys',
+    { schema: { params: IdParams, response: { 201: ErrorTrackingClientKey } } },
+    async (request, reply) => {
+      const caller = callerOf(request)
+      const project = trackedProject(request, request.params.id)
+      return reply.code(201).send(clientKeyEntity(caller.baseUrl, createClientKey(caller, project)))
+    },
+  )
 
   // GitLab answers the deletion with the deleted key (200).
-  app.delete('/projects/:id/error_tracking/client_keys/:key_id', { schema: { params: KeyParams } }, async (request) => {
-    const caller = callerOf(request)
-    const project = trackedProject(request, request.params.id)
-    const key = clientKey(caller, project, request.params.key_id)
-    if (!key) throw notFound()
-    destroyClientKey(caller, project, key)
-    return clientKeyEntity(caller.baseUrl, key)
-  })
+  app.delete(
+    '/projects/:id/error_tracking/client_keys/:key_id',
+    { schema: { params: KeyParams, response: { 200: ErrorTrackingClientKey } } },
+    async (request) => {
+      const caller = callerOf(request)
+      const project = trackedProject(request, request.params.id)
+      const key = clientKey(caller, project, request.params.key_id)
+      if (!key) throw notFound()
+      destroyClientKey(caller, project, key)
+      return clientKeyEntity(caller.baseUrl, key)
+    },
+  )
 }
 
 export default errorTracking

@@ -1,4 +1,5 @@
 import type { X509Certificate } from 'node:crypto'
+import type { PagesDomain, PagesDomainBasic } from '../../../shared/api/pages-domain'
 import type { PagesDomainRow } from './queries'
 import { certificateText, isExpired, oneLineName, parseCertificates } from '../../platform/crypto/certificates'
 
@@ -24,26 +25,17 @@ function isPlainHttp(d: PagesDomainRow, leaf: X509Certificate | null): boolean {
  * GitLab's PagesDomain entity (project views). `leaf` is the parsed first certificate of the
  * stored chain; plain-HTTP domains carry only their name and URL.
  */
-export function pagesDomainEntity(
-  d: PagesDomainRow,
-  leaf: X509Certificate | null,
-  now = new Date(),
-): Readonly<Record<string, unknown>> {
+export function pagesDomainEntity(d: PagesDomainRow, leaf: X509Certificate | null, now = new Date()): PagesDomain {
   if (isPlainHttp(d, leaf)) return { domain: d.domain, url: urlOf(d) }
-  const entity: Record<string, unknown> = {
-    domain: d.domain,
-    url: urlOf(d),
-    auto_ssl_enabled: d.auto_ssl_enabled === 1,
+  const entity = { domain: d.domain, url: urlOf(d), auto_ssl_enabled: d.auto_ssl_enabled === 1 }
+  if (!d.certificate || !leaf) return entity
+  const certificate = {
+    subject: oneLineName(leaf.subject),
+    expired: isExpired(leaf, now),
+    certificate: d.certificate,
+    certificate_text: certificateText(leaf),
   }
-  if (d.certificate && leaf) {
-    entity.certificate = {
-      subject: oneLineName(leaf.subject),
-      expired: isExpired(leaf, now),
-      certificate: d.certificate,
-      certificate_text: certificateText(leaf),
-    }
-  }
-  return entity
+  return { ...entity, certificate }
 }
 
 /**
@@ -54,18 +46,15 @@ export function pagesDomainBasicEntity(
   d: PagesDomainRow,
   leaf: X509Certificate | null,
   now = new Date(),
-): Readonly<Record<string, unknown>> {
+): PagesDomainBasic {
   if (isPlainHttp(d, leaf)) return { domain: d.domain, url: urlOf(d), project_id: d.project_id }
-  const entity: Record<string, unknown> = {
+  const entity = {
     domain: d.domain,
     url: urlOf(d),
     project_id: d.project_id,
     auto_ssl_enabled: d.auto_ssl_enabled === 1,
   }
-  if (d.certificate && leaf) {
-    const expiration = { expired: isExpired(leaf, now), expiration: new Date(leaf.validTo).toISOString() }
-    entity.certificate = expiration
-    entity.certificate_expiration = expiration
-  }
-  return entity
+  if (!d.certificate || !leaf) return entity
+  const expiration = { expired: isExpired(leaf, now), expiration: new Date(leaf.validTo).toISOString() }
+  return { ...entity, certificate: expiration, certificate_expiration: expiration }
 }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { PagesDomain, PagesDomainBasic } from '../../../shared/api/pages-domain'
 import { callerOf } from '../../platform/caller'
 import type { ProjectRow } from '../../platform/db/rows'
 import { paramError } from '../../platform/http/errors'
@@ -44,25 +45,29 @@ function maintainedProject(request: FastifyRequest, id: string): ProjectRow {
   return project
 }
 
-function present(d: PagesDomainRow): Readonly<Record<string, unknown>> {
+function present(d: PagesDomainRow): PagesDomain {
   return pagesDomainEntity(d, leafCertificate(d))
 }
 
 /** Custom domains of Pages sites: the administrators' instance-wide list and the project endpoints (Maintainer). */
 const pagesDomains: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/pages/domains', { schema: { querystring: GlobalQuery } }, async (request, reply) => {
-    const caller = callerOf(request)
-    requireAdmin(request)
-    requirePagesEnabled(caller.ctx)
-    const page = pageOf(request.query)
-    const { rows, total } = instancePagesDomainsPage(caller, request.query.domain || undefined, page)
-    setPageHeaders(request, reply, caller.baseUrl, page, total)
-    return rows.map((d) => pagesDomainBasicEntity(d, leafCertificate(d)))
-  })
+  app.get(
+    '/pages/domains',
+    { schema: { querystring: GlobalQuery, response: { 200: Type.Array(PagesDomainBasic) } } },
+    async (request, reply) => {
+      const caller = callerOf(request)
+      requireAdmin(request)
+      requirePagesEnabled(caller.ctx)
+      const page = pageOf(request.query)
+      const { rows, total } = instancePagesDomainsPage(caller, request.query.domain || undefined, page)
+      setPageHeaders(request, reply, caller.baseUrl, page, total)
+      return rows.map((d) => pagesDomainBasicEntity(d, leafCertificate(d)))
+    },
+  )
 
   app.get(
     '/projects/:id/pages/domains',
-    { schema: { params: IdParams, querystring: PageQuery } },
+    { schema: { params: IdParams, querystring: PageQuery, response: { 200: Type.Array(PagesDomain) } } },
     async (request, reply) => {
       const caller = callerOf(request)
       const project = maintainedProject(request, request.params.id)
@@ -73,14 +78,18 @@ const pagesDomains: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.get('/projects/:id/pages/domains/:domain', { schema: { params: DomainParams } }, async (request) => {
-    const project = maintainedProject(request, request.params.id)
-    return present(pagesDomainOf(callerOf(request), project, request.params.domain))
-  })
+  app.get(
+    '/projects/:id/pages/domains/:domain',
+    { schema: { params: DomainParams, response: { 200: PagesDomain } } },
+    async (request) => {
+      const project = maintainedProject(request, request.params.id)
+      return present(pagesDomainOf(callerOf(request), project, request.params.domain))
+    },
+  )
 
   app.post(
     '/projects/:id/pages/domains',
-    { schema: { params: IdParams, body: CreateBody } },
+    { schema: { params: IdParams, body: CreateBody, response: { 201: PagesDomain } } },
     async (request, reply) => {
       const project = maintainedProject(request, request.params.id)
       const body = request.body
@@ -93,7 +102,7 @@ const pagesDomains: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/projects/:id/pages/domains/:domain',
-    { schema: { params: DomainParams, body: UpdateBody } },
+    { schema: { params: DomainParams, body: UpdateBody, response: { 200: PagesDomain } } },
     async (request) => {
       const caller = callerOf(request)
       const project = maintainedProject(request, request.params.id)

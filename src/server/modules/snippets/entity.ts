@@ -1,3 +1,4 @@
+import type { Snippet } from '../../../shared/api/snippet'
 import type { SnippetRow } from './queries'
 import type { UserRow } from '../../platform/db/rows'
 import { userRef } from '../users'
@@ -11,12 +12,7 @@ export function projectSnippetWebUrl(projectWebUrl: string, snippetId: number): 
  * GitLab's ProjectSnippet entity. Snippets here keep one file in the row, so `files` has that one
  * entry and the repository clone URLs are null until snippets are repository-backed.
  */
-export function snippetEntity(
-  snippet: SnippetRow,
-  author: UserRow,
-  projectWebUrl: string,
-  baseUrl: string,
-): Readonly<Record<string, unknown>> {
+export function snippetEntity(snippet: SnippetRow, author: UserRow, projectWebUrl: string, baseUrl: string): Snippet {
   const webUrl = projectSnippetWebUrl(projectWebUrl, snippet.id)
   return {
     id: snippet.id,

@@ -1,3 +1,4 @@
+import type { Snippet } from '../../../shared/api/snippet'
 import type { Caller } from '../../platform/caller'
 import type { ProjectRow, UserRow, Visibility } from '../../platform/db/rows'
 import { forbidden, notFound } from '../../platform/http/errors'
@@ -37,11 +38,7 @@ export function projectSnippetOf(caller: Caller, project: ProjectRow, snippetId:
 }
 
 /** Serialises snippets of one project with their authors loaded in one query. */
-export function presentSnippets(
-  caller: Caller,
-  project: ProjectRow,
-  rows: readonly SnippetRow[],
-): Readonly<Record<string, unknown>>[] {
+export function presentSnippets(caller: Caller, project: ProjectRow, rows: readonly SnippetRow[]): Snippet[] {
   const authors = usersByIds(
     caller.db,
     rows.map((r) => r.author_id),

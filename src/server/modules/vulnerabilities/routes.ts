@@ -6,7 +6,7 @@ import type { ProjectWithNamespaceRow } from '../../platform/db/platform-queries
 import type { VulnerabilityRow } from './queries'
 import { SECURITY_ADMIN_ACCESS, SECURITY_READ_ACCESS } from './policy'
 import { notModified } from '../../platform/http/errors'
-import { listParam } from '../../platform/http/list-param'
+import { listParam } from '../../platform/http/loose-params'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { requireWritable } from '../../platform/http/archived'
 import { currentUser, loadProject } from '../../platform/http/resolve'

@@ -11,20 +11,50 @@ export function given(v: unknown): boolean {
   return v !== undefined && v !== null && v !== ''
 }
 
-/** Grape's Boolean: `true`, `1`, `yes`, `t` (any case) are true, any other text false; absent is `fallback`. */
+// Grape's Boolean (dry-types Params::Bool), in any case: the one reading of a boolean parameter.
+const TRUE_WORDS: ReadonlySet<string> = new Set(['true', 't', '1', 'yes', 'y', 'on'])
+const FALSE_WORDS: ReadonlySet<string> = new Set(['false', 'f', '0', 'no', 'n', 'off'])
+
+/** `true`/`t`/`1`/`yes`/`y`/`on` are true, `false`/`f`/`0`/`no`/`n`/`off` false (any case, trimmed); otherwise undefined. */
+export function booleanWord(text: string): boolean | undefined {
+  const word = text.trim().toLowerCase()
+  return TRUE_WORDS.has(word) ? true : FALSE_WORDS.has(word) ? false : undefined
+}
+
+/** Grape's Boolean as booleanWord reads it, any other text false; absent is `fallback`. */
 export function boolOf(name: string, raw: unknown, fallback: boolean): boolean
 export function boolOf(name: string, raw: unknown): boolean | undefined
 export function boolOf(name: string, raw: unknown, fallback?: boolean): boolean | undefined {
   if (!given(raw)) return fallback
   if (typeof raw === 'boolean') return raw
-  return ['true', '1', 'yes', 't'].includes(textParam(name, raw).toLowerCase())
+  return booleanWord(textParam(name, raw)) === true
 }
 
 /** A comma-separated text or a list of them as trimmed, non-empty items; 400 for a hash. */
 export function listOf(name: string, raw: unknown): string[] {
   if (raw === undefined || raw === null) return []
-  const items = Array.isArray(raw) ? raw.map((v: unknown) => textParam(name, v)) : [textParam(name, raw)]
-  return items
+  return splitItems(Array.isArray(raw) ? raw.map((v: unknown) => textParam(name, v)) : [textParam(name, raw)])
+}
+
+/**
+ * An array parameter given either way GitLab accepts (`a[]=x&a[]=y` or comma-separated `a=x,y`,
+ * typed by the route's schema as a list of strings), every value checked against `allowed`: 400
+ * `<name> does not have a valid value` otherwise.
+ */
+export function listParam(
+  name: string,
+  values: readonly string[] | undefined,
+  allowed: readonly string[],
+): string[] | undefined {
+  if (values === undefined) return undefined
+  const list = splitItems(values)
+  if (list.some((v) => !allowed.includes(v))) throw invalidParam(name, 'does not have a valid value')
+  return list
+}
+
+/** Items of comma-separated texts, trimmed, empty ones left out. */
+function splitItems(texts: readonly string[]): string[] {
+  return texts
     .flatMap((v) => v.split(','))
     .map((s) => s.trim())
     .filter((s) => s !== '')

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { booleanWord } from './loose-params'
 
 /**
  * Wire-compatibility shims applied to every route by app.ts, because real GitLab clients
@@ -15,9 +16,6 @@ export async function exactJsonContentType(
   if (typeof type === 'string' && type.startsWith('application/json;')) reply.header('content-type', 'application/json')
   return payload
 }
-
-const TRUE_WORDS = new Set(['true', 't', '1', 'yes', 'y', 'on'])
-const FALSE_WORDS = new Set(['false', 'f', '0', 'no', 'n', 'off'])
 
 /** Names of the boolean properties of a route's querystring or body schema. */
 function booleanKeys(schema: unknown): string[] {
@@ -42,9 +40,8 @@ export async function normaliseBooleans(request: FastifyRequest): Promise<void> 
     for (const key of keys) {
       const v = params[key]
       if (typeof v !== 'string') continue
-      const word = v.trim().toLowerCase()
-      if (TRUE_WORDS.has(word)) params[key] = true
-      else if (FALSE_WORDS.has(word)) params[key] = false
+      const value = booleanWord(v)
+      if (value !== undefined) params[key] = value
     }
   }
 }
