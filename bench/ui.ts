@@ -19,94 +19,24 @@
  * server's root as the local account, synced before measuring. The first navigation (which
  * also loads the view's code) is reported apart. Writes bench/results/ui.json; asserts nothing.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { loadavg, tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { chromium, type Page } from '@playwright/test'
+import { join } from 'node:path'
+import { chromium } from '@playwright/test'
 import type { Cache, JsonObject } from '../src/main/core/cache/index'
 import { launchCore } from '../src/main/core/launch'
 import { startWebHost } from '../src/main/web-host'
 import { LOCAL_ACCOUNT_ID, type IpcEvents } from '../src/shared/ipc/contract'
+import { CHROMIUM, CHROMIUM_ARGS, measures, nextMeasure, root, startServerProcess } from './lib/browser'
 import { percentile, round3 } from './lib/stats'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 /** Issues in the cache while search is measured. */
 const SEARCH_CACHED = 100_000
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium'
-// The flags of playwright.config.ts.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-dev-shm-usage',
-]
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer()
-    s.once('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
-    })
-  })
-}
-
-async function startServer(
-  dataDir: string,
-  token: string,
-  issues: number,
-): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort()
-  const child = spawn(
-    process.execPath,
-    [
-      join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
-      join(root, 'bench', 'lib', 'ui-server.ts'),
-      dataDir,
-      String(port),
-      String(issues),
-      String(Math.round(issues / 5)),
-    ],
-    {
-      cwd: root,
-      env: { ...process.env, BURROW_ROOT_TOKEN: token },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  )
-  await new Promise<void>((resolve, reject) => {
-    let out = ''
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      if (out.includes('ready')) resolve()
-    })
-    child.once('exit', (code) => reject(new Error(`the bench server exited with ${code}`)))
-  })
-  return { url: `http://127.0.0.1:${port}`, child }
-}
-
-/** The duration of the next `name` measure after `count` of them existed. */
-async function nextMeasure(page: Page, name: string, count: number): Promise<{ duration: number; detail: unknown }> {
-  await page.waitForFunction(
-    ([n, c]) => performance.getEntriesByName(n as string, 'measure').length > (c as number),
-    [name, count] as const,
-    { timeout: 60_000 },
-  )
-  return page.evaluate(
-    ([n, c]) => {
-      const entry = performance.getEntriesByName(n as string, 'measure')[c as number] as PerformanceMeasure
-      return { duration: entry.duration, detail: entry.detail as unknown }
-    },
-    [name, count] as const,
-  )
-}
+/** The UI benchmark's server: the synthetic profile (bench/lib/ui-server.ts), a fifth as many merge requests as issues. */
+const startServer = (dataDir: string, token: string, issues: number) =>
+  startServerProcess('ui-server.ts', dataDir, token, [String(issues), String(Math.round(issues / 5))])
 
 /** Synthetic issues of `projectIds`, numbered from `first`, written into the account's cache as a sync would. */
 function topUpIssues(
@@ -141,9 +71,6 @@ function topUpIssues(
     cache.upsert(accountId, 'issue', batch)
   }
 }
-
-const measures = (page: Page, name: string): Promise<number> =>
-  page.evaluate((n) => performance.getEntriesByName(n, 'measure').length, name)
 
 /** Runs the UI benchmark. */
 export default async function uiBench(args: readonly string[]): Promise<void> {

@@ -198,6 +198,22 @@ export class CachedGet {
     return client.urlOf(path, sorted)
   }
 
+  /**
+   * The saved answer of a GET without asking the server (marked stale), or null when none is
+   * saved: for answers the caller knows to be current by other means (a merge request's changes
+   * at the head the cache holds).
+   */
+  saved(accountId: string, client: ApiClient, path: string, query?: Query): CachedGetResult | null {
+    const acct = this.cache.existingAcct(accountId)
+    if (acct === null) return null
+    const stored = this.cache.db
+      .prepare(
+        'SELECT status, etag, headers, body, fetched_at, secrets_stripped FROM http_cache WHERE acct = ? AND url = ?',
+      )
+      .get(acct, this.key(client, path, query)) as StoredResponse | undefined
+    return stored === undefined ? null : this.fromStore(stored, path)
+  }
+
   /** When the answer for this GET was last saved (fetched or revalidated), or null when none is. */
   savedAt(accountId: string, client: ApiClient, path: string, query?: Query): string | null {
     const acct = this.cache.existingAcct(accountId)

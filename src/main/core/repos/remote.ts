@@ -182,13 +182,12 @@ export async function remoteCommit(
   }
 }
 
-/** A merge request's changes (`…/merge_requests/:iid/changes`) through the URL cache. */
-export async function remoteMergeRequestChanges(
-  get: CachedRead,
-  projectId: number,
-  iid: number,
-): Promise<RepoMergeRequestChanges> {
-  const result = await get(`/projects/${projectId}/merge_requests/${iid}/changes`)
+/** The path of a merge request's changes. */
+export const mergeRequestChangesPath = (projectId: number, iid: number): string =>
+  `/projects/${projectId}/merge_requests/${iid}/changes`
+
+/** A `…/changes` answer as the contract names it. */
+export function mergeRequestChangesOf(result: CachedGetResult): RepoMergeRequestChanges {
   const body = (result.body ?? {}) as Json
   const refs = (body.diff_refs ?? {}) as Json
   return {

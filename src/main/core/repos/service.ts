@@ -39,7 +39,8 @@ import {
   remoteCommit,
   remoteCompare,
   remoteLog,
-  remoteMergeRequestChanges,
+  mergeRequestChangesOf,
+  mergeRequestChangesPath,
   remoteRefs,
   remoteTree,
   type CachedRead,
@@ -320,18 +321,32 @@ export class RepoService {
   }
 
   /**
-   * A merge request's changes: the server's answer (its saved copy offline). Offline with no
+   * A merge request's changes: the saved answer when it is of the head and target branch the
+   * cached merge request names, else the server's (its saved copy offline). Offline with no
    * copy saved, they are computed from the clone when the project has one, as the server does:
    * from the merge base of the target and the head the cached merge request names (its
    * `diff_refs`; its branches when the clone lacks those commits).
    */
   async mergeRequestChanges(accountId: string, projectId: number, iid: number): Promise<RepoMergeRequestChanges> {
+    const path = mergeRequestChangesPath(projectId, iid)
+    const mr = new CacheReader(this.options.cache).detail(accountId, 'merge_request', { parentId: projectId, iid })
+    // A saved answer at the head the cache holds is the answer: a merge request's diff changes only with a push,
+    // which moves the head (sync keeps it current). Large diffs open without the server recomputing them.
+    const client = await this.options.accounts.clientFor(accountId)
+    const saved = this.cachedGet.saved(accountId, client, path)
+    const refs = mr?.item.data as MergeRequestRefs | undefined
+    if (saved !== null && typeof refs?.sha === 'string') {
+      const changes = mergeRequestChangesOf(saved)
+      // A new target branch moves the merge base without a push: the saved diff then is not this one.
+      const sameTarget = (saved.body as MergeRequestRefs | null)?.target_branch === refs.target_branch
+      if (changes.headSha === refs.sha && sameTarget)
+        return { ...changes, stale: !this.options.accounts.connectivityFor(accountId).online }
+    }
     try {
-      return await remoteMergeRequestChanges(await this.remote(accountId), projectId, iid)
+      return mergeRequestChangesOf(await (await this.remote(accountId))(path))
     } catch (error) {
       if (!(error instanceof OfflineError)) throw error
       const local = this.reader(accountId, projectId)
-      const mr = new CacheReader(this.options.cache).detail(accountId, 'merge_request', { parentId: projectId, iid })
       if (local === null || mr === null) throw error
       const candidates = (await this.diffEnds(local.reader, mr.item.data as MergeRequestRefs)).filter(
         (pair): pair is [string, string] => pair.every((r) => typeof r === 'string' && refProblem(r) === null),

@@ -4,6 +4,7 @@ import { ForbiddenError, NotFoundError } from '../api/errors'
 import type { Query } from '../api/query'
 import type { Cache } from '../cache/cache'
 import { CachedGet } from '../cache/http-cache'
+import { mergeRequestChangesPath } from '../repos/remote'
 import { isObject, num, str, type JsonObject } from '../cache/json'
 import { KINDS, type NoteableKind } from '../cache/kinds'
 import type { Cursor, SyncState } from './state'
@@ -75,8 +76,6 @@ const CROSS_PROJECT_LISTS = [
   { resource: 'issues', kind: 'issue', path: '/issues', feature: 'issues_enabled' },
   { resource: 'merge_requests', kind: 'merge_request', path: '/merge_requests', feature: 'merge_requests_enabled' },
 ] as const
-
-const changesPath = (projectId: number, iid: number): string => `/projects/${projectId}/merge_requests/${iid}/changes`
 
 /** Where one pass of an incremental list writes: which projects' or group's cursors it advances, and which items it keeps. */
 interface ListTarget {
@@ -572,7 +571,7 @@ export class SyncRun {
       )
       .all(cache.acct(accountId), projectId) as { iid: number; updated_at: string }[]
     const outdated = open.filter((mr) => {
-      const saved = this.changes.savedAt(accountId, client, changesPath(projectId, mr.iid))
+      const saved = this.changes.savedAt(accountId, client, mergeRequestChangesPath(projectId, mr.iid))
       return saved === null || saved < mr.updated_at
     })
     for (const mr of outdated.slice(0, MERGE_REQUEST_CHANGES_PER_RUN)) {
@@ -580,7 +579,10 @@ export class SyncRun {
       this.setPhase('changes')
       this.stats.requests++
       try {
-        await this.changes.get(accountId, client, changesPath(projectId, mr.iid), undefined, { online: true, signal })
+        await this.changes.get(accountId, client, mergeRequestChangesPath(projectId, mr.iid), undefined, {
+          online: true,
+          signal,
+        })
       } catch (error) {
         if (!refused(error)) throw error
       }
