@@ -135,6 +135,57 @@ test('Changes: a tree of the files with their counts, Viewed boxes kept across a
   await expect(page.locator(`[data-testid="review-file-header"][data-path="${lastPath}"]`)).toBeVisible()
 })
 
+test('reviewers are shown in the merge request sidebar and edited there; the server gets them through the outbox', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const { mr } = await busiest('opened')
+  const before = await api<{ reviewers: { id: number; username: string }[] }>(
+    'GET',
+    `/projects/${project.id}/merge_requests/${mr.iid}`,
+  )
+  const members = await api<{ id: number; username: string; name: string }[]>(
+    'GET',
+    `/projects/${project.id}/members/all?per_page=100`,
+  )
+  const chosen = members.find(
+    (m) => m.username !== burrow.user.username && !before.reviewers.some((r) => r.id === m.id),
+  )
+  if (chosen === undefined) throw new Error('no member left to ask for a review')
+  await page.goto(burrow.pageUrl)
+  await expect(page.getByTestId('page-title')).toBeVisible()
+  await page.evaluate(
+    (hash) => (window.location.hash = hash),
+    `#/a/${accountId}/projects/${project.id}/merge_requests/${mr.iid}`,
+  )
+  const field = page.locator('[data-field="reviewers"]')
+  await expect(field.getByTestId('reviewer')).toHaveCount(before.reviewers.length)
+  await field.getByTestId('edit-reviewers').click()
+  await page.getByTestId('reviewers-select').click()
+  await page.keyboard.type(chosen.username)
+  await expect(page.locator('.n-base-select-option').filter({ hasText: `@${chosen.username})` })).toBeVisible()
+  await page.keyboard.press('Enter')
+  await page.keyboard.press('Escape')
+  await page.getByTestId('reviewers-apply').click()
+  await expect(field.getByTestId('reviewer').filter({ hasText: chosen.name })).toBeVisible()
+  await expect
+    .poll(
+      async () =>
+        (
+          await api<{ reviewers: { id: number }[] }>('GET', `/projects/${project.id}/merge_requests/${mr.iid}`)
+        ).reviewers
+          .map((r) => r.id)
+          .sort(),
+      { timeout: 30_000 },
+    )
+    .toEqual([...before.reviewers.map((r) => r.id), chosen.id].sort())
+  await field.scrollIntoViewIfNeeded()
+  await shot(page, 'mr-reviewers-light')
+  await runCommand(page, 'theme: dark')
+  await shot(page, 'mr-reviewers-dark')
+  await runCommand(page, 'theme: light')
+})
+
 test('offline, a merged merge request whose changes were never read is computed from the clone', async ({ page }) => {
   test.setTimeout(240_000)
   const { mr, paths } = await busiest('merged')

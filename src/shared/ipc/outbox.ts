@@ -79,6 +79,8 @@ export interface ItemChanges {
   readonly add_labels?: readonly string[]
   readonly remove_labels?: readonly string[]
   readonly assignee_ids?: readonly number[]
+  /** Merge requests only: the reviewers, all of them (empty removes every reviewer). */
+  readonly reviewer_ids?: readonly number[]
   readonly milestone_id?: number | null
   readonly state_event?: 'close' | 'reopen'
   /** Issues only: `YYYY-MM-DD`, or null to clear it. */
@@ -91,6 +93,8 @@ export interface ItemChanges {
 
 /** The ItemChanges fields only issues have (merge requests have no due date, weight or epic). */
 export const ISSUE_ONLY_CHANGES = ['due_date', 'weight', 'epic_id'] as const
+/** The ItemChanges fields only merge requests have. */
+export const MERGE_REQUEST_ONLY_CHANGES = ['reviewer_ids'] as const
 
 /** One write the user made. Durations are seconds (`parseDuration` reads `1h 30m`). */
 export type Mutation =
@@ -123,6 +127,7 @@ export interface ItemFields {
   readonly description?: string
   readonly labels?: readonly string[]
   readonly assignee_ids?: readonly number[]
+  readonly reviewer_ids?: readonly number[]
   readonly milestone_id?: number | null
   readonly state?: string
   readonly time_estimate?: number
@@ -296,6 +301,7 @@ export function itemChangesProblem(value: unknown): Problem {
     'milestone_id',
     'state_event',
     ...ISSUE_ONLY_CHANGES,
+    ...MERGE_REQUEST_ONLY_CHANGES,
   ]
   const extra = unknownKeys(c, keys)
   if (extra !== null) return extra
@@ -309,7 +315,8 @@ export function itemChangesProblem(value: unknown): Problem {
   }
   if (c.labels !== undefined && (c.add_labels !== undefined || c.remove_labels !== undefined))
     return 'give labels, or add_labels/remove_labels, not both'
-  if (c.assignee_ids !== undefined && !isIdList(c.assignee_ids)) return 'assignee_ids must be a list of user ids'
+  for (const k of ['assignee_ids', 'reviewer_ids'] as const)
+    if (c[k] !== undefined && !isIdList(c[k])) return `${k} must be a list of user ids`
   if (c.milestone_id !== undefined && c.milestone_id !== null && !isId(c.milestone_id))
     return 'milestone_id must be a milestone id or null'
   if (c.state_event !== undefined && c.state_event !== 'close' && c.state_event !== 'reopen')
@@ -355,16 +362,20 @@ export const commentArgs = accountAndRequest([...ref, 'body', 'discussionId'], (
   return itemRefProblem(o)
 })
 
-export const updateArgs = accountAndRequest(
-  [...ref, 'changes'],
-  (o) => itemRefProblem(o) ?? itemChangesProblem(o.changes),
-)
+/** The fields of `changes` (when an object) among `names`. */
+const given = (changes: unknown, names: readonly string[]): string[] =>
+  isObject(changes) ? names.filter((k) => changes[k] !== undefined) : []
+
+/** `issues:update`: the item changes less the merge-request-only fields. */
+export const updateArgs = accountAndRequest([...ref, 'changes'], (o) => {
+  const mergeRequestOnly = given(o.changes, MERGE_REQUEST_ONLY_CHANGES)
+  if (mergeRequestOnly.length > 0) return `issues have no ${mergeRequestOnly.join(', ')}`
+  return itemRefProblem(o) ?? itemChangesProblem(o.changes)
+})
 
 /** `merge-requests:update`: the item changes less the issue-only fields. */
 export const mergeRequestUpdateArgs = accountAndRequest([...ref, 'changes'], (o) => {
-  const issueOnly = isObject(o.changes)
-    ? ISSUE_ONLY_CHANGES.filter((k) => (o.changes as Record<string, unknown>)[k] !== undefined)
-    : []
+  const issueOnly = given(o.changes, ISSUE_ONLY_CHANGES)
   if (issueOnly.length > 0) return `merge requests have no ${issueOnly.join(', ')}`
   return itemRefProblem(o) ?? itemChangesProblem(o.changes)
 })

@@ -89,6 +89,8 @@ function itemPatches(cache: Cache, accountId: string, mutation: Mutation, item: 
         patch.assignees = users
         patch.assignee = users[0] ?? null
       }
+      if (c.reviewer_ids !== undefined)
+        patch.reviewers = c.reviewer_ids.map((id) => cachedRow(cache, accountId, 'users', id) ?? { id })
       if (c.milestone_id !== undefined) {
         patches.push({ milestone: null })
         if (c.milestone_id !== null)
