@@ -1,3 +1,5 @@
+import { isRecord } from '../json'
+
 /**
  * The notification part of the IPC contract (contract.ts imports it): the to-do and alert
  * watcher's counts and announcements (core/notify), the alert list and the two alert actions,
@@ -152,8 +154,6 @@ export interface RouteRequest {
 
 type Problem = string | null
 
-const isObject = (v: unknown): v is Readonly<Record<string, unknown>> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v)
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0
 const isAccountId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 200
 
@@ -176,7 +176,7 @@ function optionalAccountArgs(args: readonly unknown[]): Problem {
 }
 
 function listAlertsArgs(args: readonly unknown[]): Problem {
-  if (args.length !== 1 || !isObject(args[0])) return 'expected one request {accountId, status?}'
+  if (args.length !== 1 || !isRecord(args[0])) return 'expected one request {accountId, status?}'
   const r = args[0]
   const extra = unknownKeys(r, ['accountId', 'status'])
   if (extra !== null) return extra
@@ -194,7 +194,7 @@ function alertAction(
     if (args.length !== 2) return `expected [accountId, request], got ${args.length} argument(s)`
     if (!isAccountId(args[0])) return 'accountId must be a non-empty string'
     const r = args[1]
-    if (!isObject(r)) return 'the request must be an object'
+    if (!isRecord(r)) return 'the request must be an object'
     const extra = unknownKeys(r, ['projectId', 'iid', ...allowed])
     if (extra !== null) return extra
     if (!isId(r.projectId)) return 'projectId must be a positive integer'

@@ -1,3 +1,4 @@
+import { isRecord } from '../json'
 import { refProblem } from './repos'
 
 // Durations (`1h 30m`) are GitLab's time-tracking grammar, shared with the server.
@@ -255,10 +256,6 @@ export interface OutboxChange {
 
 type Problem = string | null
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
-
 function unknownKeys(o: Record<string, unknown>, allowed: readonly string[]): Problem {
   const extra = Object.keys(o).filter((k) => !allowed.includes(k))
   return extra.length > 0 ? `unknown field(s): ${extra.join(', ')}` : null
@@ -289,7 +286,7 @@ function itemRefProblem(o: Record<string, unknown>): Problem {
 
 /** Checks an ItemChanges object; returns the first problem or null. */
 export function itemChangesProblem(value: unknown): Problem {
-  if (!isObject(value)) return 'changes must be an object'
+  if (!isRecord(value)) return 'changes must be an object'
   const c = value
   const keys = [
     'title',
@@ -348,7 +345,7 @@ export function accountAndRequest(
   return (args) => {
     if (args.length !== 2) return `expected [accountId, request], got ${args.length} argument(s)`
     if (!isText(args[0], 200)) return 'accountId must be a non-empty string'
-    if (!isObject(args[1])) return 'the request must be an object'
+    if (!isRecord(args[1])) return 'the request must be an object'
     return unknownKeys(args[1], allowed) ?? check(args[1])
   }
 }
@@ -364,7 +361,7 @@ export const commentArgs = accountAndRequest([...ref, 'body', 'discussionId'], (
 
 /** The fields of `changes` (when an object) among `names`. */
 const given = (changes: unknown, names: readonly string[]): string[] =>
-  isObject(changes) ? names.filter((k) => changes[k] !== undefined) : []
+  isRecord(changes) ? names.filter((k) => changes[k] !== undefined) : []
 
 /** `issues:update`: the item changes less the merge-request-only fields. */
 export const updateArgs = accountAndRequest([...ref, 'changes'], (o) => {
@@ -408,7 +405,7 @@ const optionalFields = (o: Record<string, unknown>): Problem => {
 
 /** Checks a NewIssue; returns the first problem or null. */
 export function newIssueProblem(value: unknown): Problem {
-  if (!isObject(value)) return 'fields must be an object'
+  if (!isRecord(value)) return 'fields must be an object'
   const extra = unknownKeys(value, [
     'title',
     'description',
@@ -428,7 +425,7 @@ export function newIssueProblem(value: unknown): Problem {
 
 /** Checks a NewMergeRequest; returns the first problem or null. */
 export function newMergeRequestProblem(value: unknown): Problem {
-  if (!isObject(value)) return 'fields must be an object'
+  if (!isRecord(value)) return 'fields must be an object'
   const extra = unknownKeys(value, [
     'source_branch',
     'target_branch',
@@ -487,7 +484,7 @@ export const rebaseArgs = accountAndRequest([...ref, 'skipCi'], (o) =>
 
 export function outboxListArgs(args: readonly unknown[]): Problem {
   if (args.length === 0) return null
-  if (args.length !== 1 || !isObject(args[0]))
+  if (args.length !== 1 || !isRecord(args[0]))
     return 'expected no argument or one filter object {accountId?, includeSettled?}'
   const f = args[0]
   const extra = unknownKeys(f, ['accountId', 'includeSettled'])
@@ -504,7 +501,7 @@ export function outboxEntryIdArgs(args: readonly unknown[]): Problem {
 export function outboxResolveArgs(args: readonly unknown[]): Problem {
   if (args.length !== 2 || !isId(args[0])) return 'expected [entryId, resolution]'
   const r = args[1]
-  if (!isObject(r)) return "resolution must be {choice: 'mine' | 'theirs'} or {choice: 'edited', changes}"
+  if (!isRecord(r)) return "resolution must be {choice: 'mine' | 'theirs'} or {choice: 'edited', changes}"
   if (r.choice === 'mine' || r.choice === 'theirs') return unknownKeys(r, ['choice'])
   if (r.choice === 'edited') return unknownKeys(r, ['choice', 'changes']) ?? itemChangesProblem(r.changes)
   return "resolution.choice must be 'mine', 'theirs' or 'edited'"

@@ -1,3 +1,5 @@
+import { isRecord } from '../json'
+
 /**
  * The repositories part of the IPC contract (contract.ts spreads it in): local clones of a
  * project's repository (core/repos, isomorphic-git) and the reads the repository browser makes,
@@ -289,8 +291,6 @@ export function repoPathProblem(path: unknown, allowRoot = true): string | null 
 
 type Check = (value: unknown) => string | null
 
-const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v)
 const positiveInt = (v: unknown): boolean =>
   typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= Number.MAX_SAFE_INTEGER
 

@@ -1,7 +1,7 @@
 import type { AlertSeverity, AlertStatus, AlertStatusFilter, NotifyAlert } from '../../../shared/ipc/notify'
 import type { ApiClient } from '../api/client'
 import { GraphQLRequestError, graphqlData, type GraphQLErrorEntry } from '../api/graphql'
-import { arr, isObject, num, obj, str, type JsonObject } from '../cache/json'
+import { arr, isRecord, num, obj, str, type JsonObject } from '../cache/json'
 import type { ScopeProject } from './store'
 
 /*
@@ -57,7 +57,7 @@ export function alertRoute(accountId: string, projectId: number, iid: number): s
 
 /** A GraphQL alert node as the IPC contract shows it; null when the node is not an alert. */
 export function presentAlert(accountId: string, project: ScopeProject, node: unknown): NotifyAlert | null {
-  if (!isObject(node)) return null
+  if (!isRecord(node)) return null
   const iid = Number(str(node, 'iid') ?? num(node, 'iid'))
   if (!Number.isSafeInteger(iid) || iid <= 0) return null
   const severity = (str(node, 'severity') ?? 'unknown').toLowerCase()
@@ -77,7 +77,7 @@ export function presentAlert(accountId: string, project: ScopeProject, node: unk
     assigneeUsernames:
       assignees === null
         ? []
-        : arr(assignees, 'nodes').flatMap((u) => (isObject(u) && typeof u.username === 'string' ? [u.username] : [])),
+        : arr(assignees, 'nodes').flatMap((u) => (isRecord(u) && typeof u.username === 'string' ? [u.username] : [])),
     url: str(node, 'detailsUrl'),
     route: alertRoute(accountId, project.id, iid),
   }
@@ -138,7 +138,7 @@ export async function queryProjects(
       const alias = `p${i}`
       if (failed.has(alias)) return
       const node = data[alias]
-      if (!isObject(node)) {
+      if (!isRecord(node)) {
         out.push({ project, readable: false, alerts: [], open: 0, triggered: 0 })
         return
       }

@@ -7,7 +7,7 @@ import {
 } from '../../../shared/ipc/outbox'
 import { exclusiveLabels, labelsAfter } from '../../../shared/labels'
 import type { Cache } from '../cache/cache'
-import { isObject, type JsonObject } from '../cache/json'
+import { isRecord, type JsonObject } from '../cache/json'
 import { labelTitles } from '../cache/kinds'
 import type { ItemJson } from './fields'
 import type { StoredEntry } from './store'
@@ -115,7 +115,7 @@ function itemPatches(cache: Cache, accountId: string, mutation: Mutation, item: 
     case 'time-estimate':
       return [{ time_stats: { time_estimate: mutation.seconds } }]
     case 'add-spent-time': {
-      const stats = isObject(item.time_stats) ? item.time_stats : {}
+      const stats = isRecord(item.time_stats) ? item.time_stats : {}
       const total = typeof stats.total_time_spent === 'number' ? stats.total_time_spent : 0
       return [{ time_stats: { total_time_spent: total + mutation.seconds } }]
     }

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { ItemChanges, ItemFields, ItemTarget, Mutation, OutboxConflict } from '../../../shared/ipc/outbox'
 import type { ApiClient } from '../api/client'
 import { ApiError, PreconditionFailedError } from '../api/errors'
-import { isObject, type JsonObject } from '../cache/json'
+import { isRecord, type JsonObject } from '../cache/json'
 import {
   FIELD_LABELS,
   classify,
@@ -88,7 +88,7 @@ export async function send(entry: StoredEntry, ctx: SendContext): Promise<Outcom
     if (m.kind !== 'todo-done') return invalid(entry)
     if (!ctx.beginSend()) return { state: 'skipped' }
     const todo = await ctx.client.post<JsonObject>(`/todos/${entry.target.todoId}/mark_as_done`)
-    return { state: 'done', reason: null, update: isObject(todo) ? { kind: 'todo', json: todo } : undefined }
+    return { state: 'done', reason: null, update: isRecord(todo) ? { kind: 'todo', json: todo } : undefined }
   }
   const target = entry.target
   const path = itemPath(target)
@@ -106,7 +106,7 @@ export async function send(entry: StoredEntry, ctx: SendContext): Promise<Outcom
         m.kind === 'comment' ? `${path}/notes` : `${path}/discussions/${encodeURIComponent(m.discussionId)}/notes`
       const note = await ctx.client.post<JsonObject>(url, { body: m.body })
       // A comment made only of quick actions answers 202 without a note.
-      if (!isObject(note) || typeof note.id !== 'number')
+      if (!isRecord(note) || typeof note.id !== 'number')
         return { state: 'done', reason: 'Only quick actions: the server applied them and kept no comment.' }
       return { state: 'done', reason: null, result: { noteId: note.id }, update: { kind: 'note', json: note } }
     }
@@ -150,7 +150,7 @@ export async function send(entry: StoredEntry, ctx: SendContext): Promise<Outcom
       if (!ctx.beginSend()) return { state: 'skipped' }
       try {
         const todo = await ctx.client.post<JsonObject>(`${path}/todo`)
-        if (!isObject(todo) || typeof todo.id !== 'number') return { state: 'done', reason: null }
+        if (!isRecord(todo) || typeof todo.id !== 'number') return { state: 'done', reason: null }
         return { state: 'done', reason: null, result: { todoId: todo.id }, update: { kind: 'todo', json: todo } }
       } catch (error) {
         if (error instanceof ApiError && error.status === 304)
@@ -169,7 +169,7 @@ export async function send(entry: StoredEntry, ctx: SendContext): Promise<Outcom
       if (!ctx.beginSend()) return { state: 'skipped' }
       try {
         const updated = await ctx.client.post<ItemJson>(`${path}/${m.subscribed ? 'subscribe' : 'unsubscribe'}`)
-        return { state: 'done', reason: null, update: isObject(updated) ? itemUpdate(target, updated) : undefined }
+        return { state: 'done', reason: null, update: isRecord(updated) ? itemUpdate(target, updated) : undefined }
       } catch (error) {
         // 304: it already was; the write's intent holds.
         if (!(error instanceof ApiError && error.status === 304)) throw error
