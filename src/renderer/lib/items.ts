@@ -1,3 +1,4 @@
+import type { UserSummary } from '../../shared/api/user'
 import type { ApiJson, CachedItem } from '../../shared/ipc/cache'
 
 /**
@@ -6,12 +7,8 @@ import type { ApiJson, CachedItem } from '../../shared/ipc/cache'
  * relies on, and `as…` functions are the one place that JSON is taken at its word.
  */
 
-export interface UserRef {
-  readonly id: number
-  readonly username: string
-  readonly name: string
-  readonly avatar_url: string | null
-}
+/** An author, assignee or reviewer as the views show them. */
+export type UserRef = UserSummary
 
 export interface MilestoneRef {
   readonly id: number

@@ -1,3 +1,4 @@
+import { ALERT_STATUSES, type AlertSeverity, type AlertStatus } from '../alerts'
 import { isRecord } from '../json'
 
 /**
@@ -8,13 +9,11 @@ import { isRecord } from '../json'
  */
 import type { NotifyTopic } from './preferences'
 
-/** An alert's status, in the REST API's lower case (GraphQL's `AlertManagementStatus` upper-cased). */
-export type AlertStatus = 'triggered' | 'acknowledged' | 'resolved' | 'ignored'
+// An alert's status and severity, in the REST API's lower case (GraphQL's enums upper-cased).
+export type { AlertSeverity, AlertStatus }
 
 /** `open` is triggered or acknowledged (GitLab's "Open" tab). */
 export type AlertStatusFilter = AlertStatus | 'open' | 'all'
-
-export type AlertSeverity = 'critical' | 'high' | 'medium' | 'low' | 'info' | 'unknown'
 
 /** What the watcher knows of one account. */
 export interface NotifyAccountCounts {
@@ -157,7 +156,6 @@ type Problem = string | null
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0
 const isAccountId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 200
 
-const ALERT_STATUSES: readonly string[] = ['triggered', 'acknowledged', 'resolved', 'ignored']
 const STATUS_FILTERS: readonly string[] = [...ALERT_STATUSES, 'open', 'all']
 
 function unknownKeys(o: Readonly<Record<string, unknown>>, allowed: readonly string[]): Problem {
@@ -204,7 +202,7 @@ function alertAction(
 }
 
 const updateStatusArgs = alertAction(['status'], (r) =>
-  typeof r.status === 'string' && ALERT_STATUSES.includes(r.status)
+  typeof r.status === 'string' && (ALERT_STATUSES as readonly string[]).includes(r.status)
     ? null
     : `status must be one of ${ALERT_STATUSES.join(', ')}`,
 )

@@ -8,6 +8,7 @@ import {
 import { exclusiveLabels, labelsAfter } from '../../../shared/labels'
 import type { Cache } from '../cache/cache'
 import { isRecord, type JsonObject } from '../cache/json'
+import type { UserSummary } from '../../../shared/api/user'
 import { labelTitles } from '../cache/kinds'
 import type { ItemJson } from './fields'
 import type { StoredEntry } from './store'
@@ -27,14 +28,6 @@ import type { StoredEntry } from './store'
 export type CacheUpdate =
   | { readonly kind: 'issue' | 'merge_request'; readonly json: ItemJson }
   | { readonly kind: 'note' | 'todo'; readonly json: JsonObject }
-
-/** Who the account is, for the author of a provisional comment. */
-export interface Author {
-  readonly id: number
-  readonly username: string
-  readonly name: string
-  readonly avatar_url: string | null
-}
 
 /**
  * The id of a provisional row (a comment or a to-do made offline): negative, so it never meets
@@ -135,7 +128,7 @@ function provisionalItem(
   entry: StoredEntry,
   target: ItemTarget,
   fields: NewIssue | NewMergeRequest,
-  author: Author,
+  author: UserSummary,
 ): JsonObject {
   const users = (ids: readonly number[] | undefined): JsonObject[] =>
     (ids ?? []).map((id) => cachedRow(cache, entry.accountId, 'users', id) ?? { id })
@@ -189,7 +182,7 @@ function provisionalItem(
  * Shows an entry's write in the cache (inside the caller's transaction). Items the cache does
  * not hold are left alone: the write still goes to the server, and sync brings the result.
  */
-export function applyOptimistic(cache: Cache, entry: StoredEntry, author: Author): void {
+export function applyOptimistic(cache: Cache, entry: StoredEntry, author: UserSummary): void {
   const { target, mutation } = entry
   if (target.type === 'todo') {
     if (mutation.kind === 'todo-done' && cachedRow(cache, entry.accountId, 'todos', target.todoId) !== null) {

@@ -19,7 +19,8 @@ import type { OnlineState } from '../api/connectivity'
 import { ApiError, NetworkError, RateLimitedError, UnauthorizedError } from '../api/errors'
 import type { Cache } from '../cache/cache'
 import { baseFields, desiredFields, normalizeChanges, snapshotOf, type ItemJson } from './fields'
-import { applyOptimistic, cachedItem, clearOptimistic, type Author, type CacheUpdate } from './optimistic'
+import type { UserSummary } from '../../../shared/api/user'
+import { applyOptimistic, cachedItem, clearOptimistic, type CacheUpdate } from './optimistic'
 import { check, itemPath, send, type Outcome, type SendContext } from './send'
 import { OutboxStore, type StoredEntry } from './store'
 
@@ -595,7 +596,7 @@ export class Outbox {
     entry: StoredEntry,
     from: readonly OutboxState[],
     outcome: Exclude<Outcome, { state: 'skipped' }>,
-    author?: Author,
+    author?: UserSummary,
   ): void {
     const now = nowIso()
     let moves: StoredEntry[] = []
@@ -664,7 +665,7 @@ export class Outbox {
    * optimistic changes move from the provisional row to the new item's (inside the caller's
    * transaction). Returns the moved entries.
    */
-  private moveToCreatedItem(creation: StoredEntry, author: Author): StoredEntry[] {
+  private moveToCreatedItem(creation: StoredEntry, author: UserSummary): StoredEntry[] {
     const iid = creation.result?.iid
     if (!isCreation(creation.mutation) || iid === undefined || creation.target.type === 'todo') return []
     const realTarget: ItemTarget = { ...creation.target, iid }
@@ -801,7 +802,7 @@ function isPost(mutation: Mutation): boolean {
   return mutation.kind !== 'update'
 }
 
-function authorOf(account: Account): Author {
+function authorOf(account: Account): UserSummary {
   return { id: account.userId, username: account.username, name: account.name, avatar_url: account.avatarUrl }
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
-import { ALERT_SEVERITY, type AlertSeverityName } from './queries'
+import { alertSeverityOf } from '../../../shared/alerts'
+import type { AlertSeverityName } from './queries'
 
 /**
  * How an inbound alert payload (GitLab's generic HTTP endpoint format) becomes an alert: defaults,
@@ -141,8 +142,8 @@ function normaliseHosts(value: Json): string[] {
 /** Case-insensitive severity; anything else (or nothing) is `critical`, as GitLab defaults it. */
 export function normaliseSeverity(value: Json): AlertSeverityName {
   if (typeof value !== 'string') return DEFAULT_SEVERITY
-  const lower = value.trim().toLowerCase()
-  return lower in ALERT_SEVERITY ? (lower as AlertSeverityName) : DEFAULT_SEVERITY
+  // A lookup among the names, not `in` the value map, which would take `constructor` for a severity.
+  return alertSeverityOf(value.trim()) ?? DEFAULT_SEVERITY
 }
 
 function sha1(value: string): string {
