@@ -37,12 +37,13 @@ export type Outcome =
       readonly conflict: OutboxConflict
       readonly update: CacheUpdate
     }
-  /** Transient trouble (offline, 5xx on an idempotent write, 429, 401): try again later; an unknown outcome is checked then. */
+  /** Transient trouble (offline, 5xx on an idempotent write, 429, a sign-in to renew): try again later; an unknown outcome is checked then. */
   | {
       readonly state: 'queued' | 'unknown-outcome'
       readonly reason: string
       readonly retryAfterMs?: number
-      readonly offline?: boolean
+      /** The account cannot send now (offline, its requests held): its loop stops until it can. */
+      readonly pause?: boolean
     }
   /** The entry was moved by the user (discarded) while its reads were out: nothing to record. */
   | { readonly state: 'skipped' }
