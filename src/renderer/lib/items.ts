@@ -1,3 +1,5 @@
+import type { TimeStats as ApiTimeStats } from '../../shared/api/common'
+import type { Milestone as ApiMilestone } from '../../shared/api/milestone'
 import type { UserSummary } from '../../shared/api/user'
 import type { ApiJson, CachedItem } from '../../shared/ipc/cache'
 
@@ -10,23 +12,11 @@ import type { ApiJson, CachedItem } from '../../shared/ipc/cache'
 /** An author, assignee or reviewer as the views show them. */
 export type UserRef = UserSummary
 
-export interface MilestoneRef {
-  readonly id: number
-  readonly iid: number
-  readonly title: string
-  readonly state: string
-  readonly due_date: string | null
-  readonly start_date: string | null
-  readonly project_id?: number
-  readonly group_id?: number
-}
+export type MilestoneRef = Readonly<
+  Pick<ApiMilestone, 'id' | 'iid' | 'title' | 'state' | 'due_date' | 'start_date' | 'project_id' | 'group_id'>
+>
 
-export interface TimeStats {
-  readonly time_estimate: number
-  readonly total_time_spent: number
-  readonly human_time_estimate: string | null
-  readonly human_total_time_spent: string | null
-}
+export type TimeStats = Readonly<ApiTimeStats>
 
 interface Issuable {
   readonly id: number
@@ -114,13 +104,8 @@ export interface Epic {
   readonly labels: readonly string[]
 }
 
-export interface Milestone extends MilestoneRef {
-  readonly description: string | null
-  readonly web_url: string
-  readonly expired?: boolean
-  readonly created_at: string
-  readonly updated_at: string
-}
+export type Milestone = MilestoneRef &
+  Readonly<Pick<ApiMilestone, 'description' | 'web_url' | 'created_at' | 'updated_at'>> & { readonly expired?: boolean }
 
 /**
  * Whether a milestone may be set on an item of a project: the project's own, and those of its

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { applyChanges, effectiveChanges, undoChanges } from '../../../src/renderer/lib/item-writes'
-import type { Issue, MergeRequest } from '../../../src/renderer/lib/items'
+import type { Issue, MergeRequest, MilestoneRef } from '../../../src/renderer/lib/items'
 import { exclusiveLabels, labelsAfter, scopedLabelKey } from '../../../src/shared/labels'
 
 const ada = { id: 1, username: 'ada', name: 'Ada', avatar_url: null }
 const jonas = { id: 7, username: 'jonas', name: 'Jonas', avatar_url: null }
-const v1 = { id: 3, iid: 1, title: 'v1', state: 'active', due_date: null, start_date: null }
+const v1: MilestoneRef = { id: 3, iid: 1, title: 'v1', state: 'active', due_date: null, start_date: null }
 const issue: Issue = {
   id: 501,
   iid: 12,
