@@ -1,4 +1,8 @@
+import type { AwardEmoji as ApiAwardEmoji } from '../../shared/api/award-emoji'
 import type { TimeStats as ApiTimeStats } from '../../shared/api/common'
+import type { Label as ApiLabel } from '../../shared/api/label'
+import type { Note as ApiNote } from '../../shared/api/note'
+import type { Commit as ApiCommit } from '../../shared/api/repository'
 import type { Milestone as ApiMilestone } from '../../shared/api/milestone'
 import type { UserSummary } from '../../shared/api/user'
 import type { ApiJson, CachedItem } from '../../shared/ipc/cache'
@@ -6,7 +10,8 @@ import type { ApiJson, CachedItem } from '../../shared/ipc/cache'
 /**
  * The API objects the triage views read, with the fields they use. The cache hands back the
  * server's JSON as it came (GitLab's shape, snake_case); these types say which fields a view
- * relies on, and `as…` functions are the one place that JSON is taken at its word.
+ * relies on, and `as…` functions are the one place that JSON is taken at its word. Where they
+ * are written as picks of the wire model (src/shared/api), a field's type is the API's.
  */
 
 /** An author, assignee or reviewer as the views show them. */
@@ -121,16 +126,10 @@ export function milestoneFitsProject(m: Milestone, projectId: number, namespace:
   )
 }
 
-export interface Note {
-  readonly id: number
-  readonly body: string
-  readonly author: UserRef
-  readonly created_at: string
-  readonly updated_at: string
-  readonly system: boolean
-  readonly resolvable?: boolean
-  readonly resolved?: boolean
-}
+export type Note = Readonly<
+  Pick<ApiNote, 'id' | 'body' | 'created_at' | 'updated_at' | 'system'> &
+    Partial<Pick<ApiNote, 'resolvable' | 'resolved'>>
+> & { readonly author: UserRef }
 
 export interface Todo {
   readonly id: number
@@ -155,13 +154,9 @@ export interface Todo {
   } | null
 }
 
-export interface Label {
-  readonly id: number
-  readonly name: string
-  readonly color: string
-  readonly text_color?: string | null
-  readonly description: string | null
-}
+export type Label = Readonly<
+  Pick<ApiLabel, 'id' | 'name' | 'color' | 'description'> & Partial<Pick<ApiLabel, 'text_color'>>
+>
 
 export interface Project {
   readonly id: number
@@ -243,20 +238,10 @@ export function formatDuration(seconds: number): string {
 }
 
 /** An award emoji (`GET …/award_emoji`). */
-export interface AwardEmoji {
-  readonly id: number
-  readonly name: string
-  readonly user: UserRef
-}
+export type AwardEmoji = Readonly<Pick<ApiAwardEmoji, 'id' | 'name'>> & { readonly user: UserRef }
 
 /** A commit as merge request commit lists give it. */
-export interface Commit {
-  readonly id: string
-  readonly short_id: string
-  readonly title: string
-  readonly message?: string
-  readonly author_name: string
-  readonly authored_date?: string
-  readonly created_at: string
-  readonly web_url?: string
-}
+export type Commit = Readonly<
+  Pick<ApiCommit, 'id' | 'short_id' | 'title' | 'author_name' | 'created_at'> &
+    Partial<Pick<ApiCommit, 'message' | 'authored_date' | 'web_url'>>
+>
