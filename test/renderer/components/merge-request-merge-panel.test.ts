@@ -161,7 +161,7 @@ describe('MergeRequestMergePanel', () => {
       path: '/ci-cd/jobs/104',
       query: { account: ROOT_ACCOUNT.id, project: '5' },
     })
-    expect(wrapper.html()).toContain('Jonas Berg')
+    expect(wrapper.findAll('[data-testid="approver"]').map((a) => a.text())).toEqual(['JB Jonas Berg'])
     expect(wrapper.text()).toContain('1 more required')
     expect(button(wrapper, 'approve').text()).toBe('Approve')
     expect(wrapper.find('[data-testid="merge-blocker"]').exists()).toBe(false)
@@ -175,6 +175,10 @@ describe('MergeRequestMergePanel', () => {
     expect(sent(transport, 'merge-requests:approve')).toEqual([{ projectId: 5, iid: 4 }])
     expect(wrapper.text()).not.toContain('more required')
     expect(button(wrapper, 'approve').text()).toBe('Revoke approval')
+    expect(wrapper.findAll('[data-testid="approver"]').map((a) => a.text())).toEqual([
+      'JB Jonas Berg',
+      'A Administrator',
+    ])
     expect(wrapper.emitted('changed')).toHaveLength(1)
     await button(wrapper, 'approve').trigger('click')
     await flushPromises()
