@@ -1,6 +1,9 @@
 import type { AwardEmoji as ApiAwardEmoji } from '../../shared/api/award-emoji'
 import type { TimeStats as ApiTimeStats } from '../../shared/api/common'
+import type { Epic as ApiEpic } from '../../shared/api/epic'
+import type { Issue as ApiIssue, IssueEpic } from '../../shared/api/issue'
 import type { Label as ApiLabel } from '../../shared/api/label'
+import type { MergeRequest as ApiMergeRequest, MergeRequestDetail } from '../../shared/api/merge-request'
 import type { Note as ApiNote } from '../../shared/api/note'
 import type { Commit as ApiCommit } from '../../shared/api/repository'
 import type { Milestone as ApiMilestone } from '../../shared/api/milestone'
@@ -23,89 +26,97 @@ export type MilestoneRef = Readonly<
 
 export type TimeStats = Readonly<ApiTimeStats>
 
-interface Issuable {
-  readonly id: number
-  readonly iid: number
-  readonly project_id: number
-  readonly title: string
-  readonly description: string | null
+/**
+ * The fields issues and merge requests share, typed as the wire model's; the state, people,
+ * labels (names) and milestone as the views read them. `upvotes`/`downvotes` count 👍 and 👎.
+ */
+type Issuable = Readonly<
+  Pick<
+    ApiIssue,
+    | 'id'
+    | 'iid'
+    | 'project_id'
+    | 'title'
+    | 'description'
+    | 'created_at'
+    | 'updated_at'
+    | 'closed_at'
+    | 'user_notes_count'
+    | 'web_url'
+  > &
+    Partial<
+      Pick<
+        ApiIssue,
+        | 'references'
+        | 'time_stats'
+        | 'subscribed'
+        | 'discussion_locked'
+        | 'task_completion_status'
+        | 'upvotes'
+        | 'downvotes'
+      >
+    >
+> & {
   readonly state: string
-  readonly created_at: string
-  readonly updated_at: string
-  readonly closed_at: string | null
   readonly author: UserRef
   readonly assignees: readonly UserRef[]
   readonly labels: readonly string[]
   readonly milestone: MilestoneRef | null
-  readonly user_notes_count: number
-  readonly web_url: string
-  readonly references?: { readonly short: string; readonly relative: string; readonly full: string }
-  readonly time_stats?: TimeStats
-  readonly subscribed?: boolean
-  readonly discussion_locked?: boolean | null
-  /** 👍 and 👎 awards (GitLab counts only these two here). */
-  readonly upvotes?: number
-  readonly downvotes?: number
-  /** Markdown task-list items of the description. */
-  readonly task_completion_status?: { readonly count: number; readonly completed_count: number }
 }
 
-export interface Issue extends Issuable {
-  readonly confidential: boolean
-  readonly due_date: string | null
-  readonly issue_type?: string
-  readonly weight?: number | null
-  readonly epic?: {
-    readonly id: number
-    readonly iid: number
-    readonly title: string
-    readonly group_id: number
-  } | null
-  /** Set once the issue was moved: the new issue's id (this one is closed). */
-  readonly moved_to_id?: number | null
-  readonly merge_requests_count?: number
-}
+export type Issue = Issuable &
+  Readonly<
+    Pick<ApiIssue, 'confidential' | 'due_date'> &
+      // moved_to_id: set once the issue was moved, the new issue's id (this one is closed).
+      Partial<Pick<ApiIssue, 'issue_type' | 'weight' | 'moved_to_id' | 'merge_requests_count'>>
+  > & {
+    readonly epic?: Readonly<Pick<IssueEpic, 'id' | 'iid' | 'title' | 'group_id'>> | null
+  }
 
-export interface MergeRequest extends Issuable {
-  readonly source_branch: string
-  readonly target_branch: string
-  readonly draft: boolean
-  readonly merge_status: string
-  readonly detailed_merge_status?: string
-  readonly has_conflicts: boolean
-  readonly sha: string
-  readonly merged_at: string | null
-  readonly reviewers?: readonly UserRef[]
-  readonly pipeline?: {
-    readonly id: number
-    readonly status: string
-    readonly web_url: string
-    readonly ref: string
+export type MergeRequest = Issuable &
+  Readonly<
+    Pick<ApiMergeRequest, 'source_branch' | 'target_branch' | 'draft' | 'has_conflicts' | 'merged_at'> &
+      Partial<
+        Pick<
+          MergeRequestDetail,
+          'detailed_merge_status' | 'merge_error' | 'rebase_in_progress' | 'diverged_commits_count'
+        >
+      >
+  > & {
+    readonly merge_status: string
     readonly sha: string
-  } | null
-  readonly head_pipeline?: { readonly id: number; readonly status: string; readonly web_url: string } | null
-  readonly merge_error?: string | null
-  readonly changes_count?: string | null
-  readonly rebase_in_progress?: boolean
-  readonly diverged_commits_count?: number
-}
+    readonly reviewers?: readonly UserRef[]
+    readonly pipeline?: {
+      readonly id: number
+      readonly status: string
+      readonly web_url: string
+      readonly ref: string
+      readonly sha: string
+    } | null
+    readonly head_pipeline?: { readonly id: number; readonly status: string; readonly web_url: string } | null
+    readonly changes_count?: string | null
+  }
 
-export interface Epic {
-  readonly id: number
-  readonly iid: number
-  readonly group_id: number
-  readonly parent_id: number | null
-  readonly title: string
-  readonly description: string | null
+export type Epic = Readonly<
+  Pick<
+    ApiEpic,
+    | 'id'
+    | 'iid'
+    | 'group_id'
+    | 'parent_id'
+    | 'title'
+    | 'description'
+    | 'confidential'
+    | 'web_url'
+    | 'start_date'
+    | 'due_date'
+    | 'created_at'
+    | 'updated_at'
+  >
+> & {
   readonly state: string
-  readonly confidential: boolean
-  readonly web_url: string
   readonly references?: { readonly short: string; readonly full: string }
   readonly author: UserRef | null
-  readonly start_date: string | null
-  readonly due_date: string | null
-  readonly created_at: string
-  readonly updated_at: string
   readonly labels: readonly string[]
 }
 
