@@ -6,7 +6,7 @@ import type { Page } from '../../platform/http/pagination'
 import { checkLengths, TEXT_LIMITS } from '../../platform/text/limits'
 import { usersByIds } from '../members/queries'
 import { findProjectWithNamespace } from '../../platform/db/platform-queries'
-import { assertSnippetRepositoryWritable } from '../storage-moves/service'
+import { assertSnippetRepositoryWritable } from '../storage-moves'
 import { snippetEntity } from './entity'
 import { canAdminSnippet, canCreateSnippet, canReadSnippet, readableSnippetVisibilities } from './policy'
 import {

@@ -1,2 +1,2 @@
-/** What other modules may use of storage moves: the check that a repository is not read-only during a move. */
-export { assertRepositoryWritable } from './service'
+/** What other modules may use of storage moves: the checks that a project's or snippet's repository is not read-only during a move. */
+export { assertRepositoryWritable, assertSnippetRepositoryWritable } from './service'
