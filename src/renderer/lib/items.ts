@@ -5,8 +5,10 @@ import type { Issue as ApiIssue, IssueEpic } from '../../shared/api/issue'
 import type { Label as ApiLabel } from '../../shared/api/label'
 import type { MergeRequest as ApiMergeRequest, MergeRequestDetail } from '../../shared/api/merge-request'
 import type { Note as ApiNote } from '../../shared/api/note'
+import type { ProjectIdentity } from '../../shared/api/project'
 import type { Commit as ApiCommit } from '../../shared/api/repository'
 import type { Milestone as ApiMilestone } from '../../shared/api/milestone'
+import type { Todo as ApiTodo } from '../../shared/api/todo'
 import type { UserSummary } from '../../shared/api/user'
 import type { ApiJson, CachedItem } from '../../shared/ipc/cache'
 
@@ -142,10 +144,9 @@ export type Note = Readonly<
     Partial<Pick<ApiNote, 'resolvable' | 'resolved'>>
 > & { readonly author: UserRef }
 
-export interface Todo {
-  readonly id: number
-  readonly action_name: string
-  readonly target_type: string
+export type Todo = Readonly<
+  Pick<ApiTodo, 'id' | 'action_name' | 'target_type' | 'target_url' | 'body' | 'state' | 'created_at'>
+> & {
   readonly target: {
     readonly id: number
     readonly iid: number
@@ -153,16 +154,8 @@ export interface Todo {
     readonly state: string
     readonly project_id?: number
   } | null
-  readonly target_url: string
-  readonly body: string
-  readonly state: string
-  readonly created_at: string
   readonly author: UserRef
-  readonly project: {
-    readonly id: number
-    readonly name_with_namespace: string
-    readonly path_with_namespace: string
-  } | null
+  readonly project: Readonly<Pick<ProjectIdentity, 'id' | 'name_with_namespace' | 'path_with_namespace'>> | null
 }
 
 export type Label = Readonly<
