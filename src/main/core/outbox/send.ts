@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
+import type { Note } from '../../../shared/api/note'
 import type { ItemChanges, ItemFields, ItemTarget, Mutation, OutboxConflict } from '../../../shared/ipc/outbox'
 import type { ApiClient } from '../api/client'
 import { ApiError, PreconditionFailedError } from '../api/errors'
@@ -319,12 +320,9 @@ function onlyQuickActions(body: string): boolean {
 /** How far before the local send time a note may be stamped by the server (clock skew allowance). */
 const SKEW_ALLOWANCE_MS = 10 * 60_000
 
-interface NoteJson {
-  readonly id: number
-  readonly body: string
+/** What the search for a sent comment reads of a note. */
+type NoteJson = Readonly<Pick<Note, 'id' | 'body' | 'created_at'> & Partial<Pick<Note, 'system'>>> & {
   readonly author?: { readonly id: number }
-  readonly created_at: string
-  readonly system?: boolean
 }
 
 /**
