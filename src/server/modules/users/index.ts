@@ -6,6 +6,7 @@ export {
   findUserByUsername,
   insertUser,
   recordFailedSignIn,
+  recordSignIn,
   unlockUser,
   updateUser,
   userNamespaceId,

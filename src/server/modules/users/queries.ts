@@ -431,6 +431,14 @@ export function soleOwnedGroupIds(db: Db, userId: number): number[] {
   return rows.map((r) => r.id)
 }
 
+/** Counts a sign-in from `ip` now, keeping the previous one as the last (GitLab's trackable columns). */
+export function recordSignIn(db: Db, userId: number, ip: string): void {
+  db.prepare(
+    `UPDATE users SET sign_in_count = sign_in_count + 1, last_sign_in_at = current_sign_in_at, current_sign_in_at = ?,
+     last_sign_in_ip = current_sign_in_ip, current_sign_in_ip = ? WHERE id = ?`,
+  ).run(new Date().toISOString(), ip, userId)
+}
+
 /** The ghost user that inherits contributions of deleted users, created on first need. */
 export function ghostUser(db: Db): UserRow {
   const existing = db.prepare(`SELECT * FROM users WHERE user_type = 'ghost' ORDER BY id LIMIT 1`).get() as

@@ -81,3 +81,10 @@ export function wildcardOf(raw: unknown): 'none' | 'any' | undefined {
   const s = String(raw).toLowerCase()
   return s === 'none' ? 'none' : s === 'any' ? 'any' : undefined
 }
+
+/** A request body or query read as named parameters: an object as it is, anything else (no body) as none. */
+export function paramsOf(value: unknown): Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Readonly<Record<string, unknown>>)
+    : {}
+}

@@ -1,0 +1,1 @@
+export { insertMember } from './queries'
