@@ -108,7 +108,7 @@ function importNamespace(request: FastifyRequest, path: string | undefined): Nam
     request.perms.isAdmin ||
     (ns.kind === 'user'
       ? ns.owner_id === user.id
-      : request.perms.groupAccess(ns.id) >= AccessLevel.MAINTAINER && canCreateProjectIn(request, ns))
+      : request.perms.groupAccess(ns.id) >= AccessLevel.MAINTAINER && canCreateProjectIn(callerOf(request), ns))
   if (!allowed) throw importError(422, 'You are not allowed to import projects in this namespace.')
   return ns
 }
@@ -147,7 +147,7 @@ async function createImportTarget(
   const user = currentUser(request)
   let project: ProjectRow
   try {
-    project = await createProject(request, {
+    project = await createProject(callerOf(request), {
       name: n.name,
       path: n.path,
       namespace: n.namespace,

@@ -1,1 +1,10 @@
-export { insertMember } from './queries'
+export { addProjectMemberIfAbsent, insertMember } from './queries'
+export {
+  addMember,
+  assertCanAssign,
+  groupSource,
+  projectSource,
+  pruneExpiredMembers,
+  sourceOfRow,
+  type MemberSource,
+} from './service'

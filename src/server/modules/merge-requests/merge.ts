@@ -22,7 +22,7 @@ import { branchHeads, runInBackground } from './mergeability'
 import { listProtectedBranches, rulesFor } from '../branches'
 import { pushLanded } from '../../platform/git/push-listeners'
 import { userIdentity } from '../repository'
-import { assertRepositoryWritable } from '../storage-moves/service'
+import { assertRepositoryWritable } from '../storage-moves'
 
 /** Options of `PUT .../merge`. */
 export interface MergeOptions {

@@ -23,7 +23,7 @@ import {
   type RunnerInfo,
   type RunnerRow,
 } from './queries'
-import { groupWebUrl } from '../groups/entity'
+import { groupWebUrl } from '../namespaces'
 import { runnerDetailEntity, runnerEntity, type RunnerGroupRef, type RunnerProjectRef } from './entity'
 import { recordAudit, type AuditEntityType } from '../audit-events'
 import { canUpdateRunner } from './policy'

@@ -4,6 +4,7 @@ export {
   findUserById,
   findUserByIdOrUsername,
   findUserByUsername,
+  findUsersByIds,
   insertUser,
   recordFailedSignIn,
   recordSignIn,

@@ -1,5 +1,5 @@
 import type { Db } from '../../platform/db/connection'
-import { allRows, cachedStatement } from '../../platform/db/statements'
+import { allRows, cachedStatement, escapeLike } from '../../platform/db/statements'
 import { nowIso } from '../../platform/db/connection'
 import { deleteIidCounters } from '../../platform/db/internal-ids'
 import type { UserRow } from '../../platform/db/rows'
@@ -178,10 +178,6 @@ export type UserOrderColumn = 'id' | 'name' | 'username' | 'created_at' | 'updat
 export interface UserListOrder {
   readonly orderBy: UserOrderColumn
   readonly sort: 'asc' | 'desc'
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => '\\' + c)
 }
 
 /** `WHERE` clause and named parameters for a user list filter (table alias `u`). */
@@ -411,6 +407,13 @@ export function namespacePathTaken(db: Db, path: string, exceptUserId: number | 
 
 /** Groups in which the user is the only direct Owner (GitLab refuses to remove such users). */
 /** The projects of a user's personal namespace, with where their repositories are stored. */
+/** The users of the given ids (in no particular order; missing ids are left out). */
+export function findUsersByIds(db: Db, ids: readonly number[]): UserRow[] {
+  return db
+    .prepare('SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))')
+    .all(JSON.stringify(ids)) as UserRow[]
+}
+
 export function personalProjectStorages(db: Db, userId: number): { id: number; repository_storage: string }[] {
   return db
     .prepare(

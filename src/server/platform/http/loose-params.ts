@@ -88,3 +88,20 @@ export function paramsOf(value: unknown): Readonly<Record<string, unknown>> {
     ? (value as Readonly<Record<string, unknown>>)
     : {}
 }
+
+/**
+ * An integer array given as `name[]=1&name[]=2`, a JSON array or `name=1,2` (GitLab's
+ * CommaSeparatedToIntegerArray). Undefined when absent; 400 `name is invalid` otherwise.
+ */
+export function intListOf(name: string, raw: unknown): number[] | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined
+  const parts = (Array.isArray(raw) ? raw : [raw]).flatMap((v: unknown) => (typeof v === 'string' ? v.split(',') : [v]))
+  const out: number[] = []
+  for (const p of parts) {
+    if (typeof p === 'string' && p.trim() === '') continue
+    const n = typeof p === 'number' ? p : typeof p === 'string' && /^\s*-?\d+\s*$/.test(p) ? Number(p) : Number.NaN
+    if (!Number.isInteger(n)) throw invalidParam(name)
+    out.push(n)
+  }
+  return out
+}
