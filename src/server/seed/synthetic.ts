@@ -20,7 +20,6 @@ import { addMember, sourceOfRow } from '../modules/members'
 import { createMilestone } from '../modules/milestones/service'
 import { createProject } from '../modules/projects'
 import { refreshRepositoryFlags } from '../modules/repository'
-import { actingAs } from './actor'
 import { callerFor } from '../platform/caller'
 import { createRefs, HistoryPlan, importHistory, type Signature } from './history'
 import { DAY } from './plan'
@@ -86,7 +85,6 @@ export async function seedSynthetic(ctx: ServerContext, o: SyntheticOptions): Pr
           password_hash: hashPassword(randomPassword()),
           is_admin: true,
         })
-      const asRoot = actingAs(ctx, root, baseUrl)
       const rootCaller = callerFor(ctx, root, { baseUrl, ip: '127.0.0.1' })
       const users: UserRow[] = [root]
       for (let i = 1; i <= size.users; i++) {

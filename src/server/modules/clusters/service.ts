@@ -12,7 +12,7 @@ import {
   type ClusterChanges,
   type ClusterRow,
 } from './queries'
-import { usersByIds } from '../members/queries'
+import { usersByIds } from '../users'
 import {
   findProjectById,
   findProjectWithNamespace,

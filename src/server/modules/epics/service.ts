@@ -54,7 +54,7 @@ import {
   type IssueRow,
 } from '../issues/queries'
 import { findLabelTitleInScope, insertLabel, type LabelRow } from '../labels/queries'
-import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../namespaces/queries'
+import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../namespaces'
 import { resolveTodosForTarget } from '../todos/queries'
 import { findProjectWithNamespace } from '../projects/queries'
 import type { NamespaceRow, ProjectRow, UserRow } from '../../platform/db/rows'

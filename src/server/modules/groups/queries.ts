@@ -3,7 +3,7 @@ import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
 import type { NamespaceRow, Visibility } from '../../platform/db/rows'
 import { AUTHORIZED_GROUPS_CTE } from '../../platform/auth/permissions'
-import { findNamespaceById, groupAndDescendantIds } from '../namespaces/queries'
+import { findNamespaceById, groupAndDescendantIds } from '../namespaces'
 import { deleteEpicRowsOfGroups } from '../epics/queries'
 import { deleteIidCounters } from '../../platform/db/internal-ids'
 

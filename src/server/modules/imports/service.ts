@@ -18,7 +18,7 @@ import {
 } from './queries'
 import { findIssueByIid, insertIssueRow, setIssueLabels, type IssueType } from '../issues/queries'
 import { insertLabel } from '../labels/queries'
-import { findNamespaceByFullPath, findNamespaceById, findProjectById } from '../namespaces/queries'
+import { findNamespaceByFullPath, findNamespaceById, findProjectById } from '../namespaces'
 import { insertNote } from '../notes/queries'
 import { updateProjectRow } from '../projects/queries'
 import type { NamespaceRow, ProjectRow, UserRow, Visibility } from '../../platform/db/rows'

@@ -19,7 +19,7 @@ import {
   type Wildcard,
   usersById,
 } from './queries'
-import { groupAndDescendantIds } from '../namespaces/queries'
+import { groupAndDescendantIds } from '../namespaces'
 import { findProjectWithNamespace } from '../projects/queries'
 import type { ProjectRow } from '../../platform/db/rows'
 import { findUserByUsername, userRef } from '../users'

@@ -305,16 +305,6 @@ export function listUserMemberships(
   return { rows, total }
 }
 
-/** Users by id, in one query (creators of memberships). */
-export function usersByIds(db: Db, ids: readonly number[]): Map<number, UserRow> {
-  const unique = [...new Set(ids.filter((id) => Number.isInteger(id)))]
-  const map = new Map<number, UserRow>()
-  if (unique.length === 0) return map
-  const rows = db.prepare(`SELECT * FROM users WHERE id IN (${unique.join(', ')})`).all() as UserRow[]
-  for (const r of rows) map.set(r.id, r)
-  return map
-}
-
 /** Names and paths of member sources, for membership entities. */
 export interface SourceNames {
   readonly name: string

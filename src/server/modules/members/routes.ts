@@ -11,12 +11,11 @@ import {
   listEffectiveMembers,
   listUserMemberships,
   sourceNames,
-  usersByIds,
   type MemberFilter,
   type MemberWithUser,
 } from './queries'
 import type { MemberSourceType, UserRow } from '../../platform/db/rows'
-import { findUserById, findUserByUsername } from '../users'
+import { findUserById, findUserByUsername, usersByIds } from '../users'
 import { memberEntity, userMembershipEntity, type MemberEntity } from './entity'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import accessRequests from './access-requests-routes'

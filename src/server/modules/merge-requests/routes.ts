@@ -13,7 +13,7 @@ import {
   type NegatableFilter,
   type UserFilter,
 } from './queries'
-import { groupAndDescendantIds } from '../namespaces/queries'
+import { groupAndDescendantIds } from '../namespaces'
 import { findProjectWithNamespace } from '../projects/queries'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { findUserByUsername, userRef } from '../users'

@@ -18,7 +18,7 @@ import {
   userLinksOf,
   type MergeRequestRow,
 } from '../merge-requests/queries'
-import { findNamespaceById, findProject, findProjectById, findNamespaceByFullPath } from '../namespaces/queries'
+import { findNamespaceById, findProject, findProjectById, findNamespaceByFullPath } from '../namespaces'
 import { insertNote, type NoteRow } from './queries'
 import {
   copySystemNoteMetadata,

@@ -18,7 +18,7 @@ import {
   type ProjectWithNamespaceRow,
 } from './queries'
 import type { NamespaceRow, ProjectRow, UserRow, Visibility } from '../../platform/db/rows'
-import { findUsersByIds, userNamespaceId } from '../users'
+import { userNamespaceId, usersByIds } from '../users'
 import { FEATURE_ACCESS_DEFAULTS, PROJECT_SETTING_DEFAULTS, projectGroupLinkEntity, starrerEntity } from './entity'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import { apiMessage, forbidden, invalidParam, notFound, paramError, validationFailed } from '../../platform/http/errors'
@@ -238,11 +238,9 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
       const page = pageOf(request.query)
       const { rows, total } = listStarrers(db, project.id, request.query.search || undefined, page.perPage, page.offset)
       setPageHeaders(request, reply, baseUrl, page, total)
-      const users = new Map(
-        findUsersByIds(
-          db,
-          rows.map((r) => r.user_id),
-        ).map((u) => [u.id, u]),
+      const users = usersByIds(
+        db,
+        rows.map((r) => r.user_id),
       )
       return rows.map((r) => starrerEntity(r, users.get(r.user_id) as UserRow, baseUrl))
     },

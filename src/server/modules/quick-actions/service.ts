@@ -22,7 +22,7 @@ import {
   findProject,
   findProjectById,
   namespaceAncestors,
-} from '../namespaces/queries'
+} from '../namespaces'
 import { resolveTodosForTarget } from '../todos/queries'
 import type { NamespaceRow, ProjectRow, UserRow } from '../../platform/db/rows'
 import { findUserByUsername } from '../users'

@@ -1,7 +1,7 @@
 import type { Caller } from '../../platform/caller'
 import { digestToken, generateToken } from '../../platform/auth/secrets'
 import type { ServerContext } from '../../platform/context'
-import { findNamespaceById, findProjectById } from '../namespaces/queries'
+import { findNamespaceById, findProjectById } from '../namespaces'
 import { findProjectWithNamespace } from '../projects/queries'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
 import type { Db } from '../../platform/db/connection'

@@ -4,13 +4,13 @@ export {
   findUserById,
   findUserByIdOrUsername,
   findUserByUsername,
-  findUsersByIds,
   insertUser,
   recordFailedSignIn,
   recordSignIn,
   unlockUser,
   updateUser,
   userNamespaceId,
+  usersByIds,
   type NewUser,
 } from './queries'
 export {

@@ -407,13 +407,6 @@ export function namespacePathTaken(db: Db, path: string, exceptUserId: number | 
 
 /** Groups in which the user is the only direct Owner (GitLab refuses to remove such users). */
 /** The projects of a user's personal namespace, with where their repositories are stored. */
-/** The users of the given ids (in no particular order; missing ids are left out). */
-export function findUsersByIds(db: Db, ids: readonly number[]): UserRow[] {
-  return db
-    .prepare('SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))')
-    .all(JSON.stringify(ids)) as UserRow[]
-}
-
 export function personalProjectStorages(db: Db, userId: number): { id: number; repository_storage: string }[] {
   return db
     .prepare(
@@ -528,4 +521,14 @@ export function userNamespaceIds(db: Db, userIds: readonly number[]): Map<number
   ).all(JSON.stringify(userIds)) as { owner_id: number; id: number }[]
   for (const r of rows) ids.set(r.owner_id, r.id)
   return ids
+}
+
+/** Users by id, in one query (creators of memberships). */
+export function usersByIds(db: Db, ids: readonly number[]): Map<number, UserRow> {
+  const unique = [...new Set(ids.filter((id) => Number.isInteger(id)))]
+  const map = new Map<number, UserRow>()
+  if (unique.length === 0) return map
+  const rows = db.prepare(`SELECT * FROM users WHERE id IN (${unique.join(', ')})`).all() as UserRow[]
+  for (const r of rows) map.set(r.id, r)
+  return map
 }
