@@ -34,7 +34,7 @@ import {
 import { findingEntity, vulnerabilityEntity } from './entity'
 import { findingUuid, parseSecurityReport, REPORT_TYPES, SecurityReportError, type ReportType } from './report'
 import type { ArtifactStoredEvent } from '../pipelines'
-import { recordProjectChange } from '../projects/changes'
+import { recordProjectChange } from '../projects'
 
 /** What ingesting one report did. */
 export interface IngestResult {
