@@ -54,6 +54,7 @@ import resourceEvents from './resource-events/routes'
 import releases from './releases/routes'
 import boards from './boards/routes'
 import wikis from './wikis/routes'
+import badges from './badges/routes'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
 export const apiRoutes: readonly FastifyPluginAsync[] = [
@@ -104,6 +105,7 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
   releases,
   boards,
   wikis,
+  badges,
 ]
 
 /**
