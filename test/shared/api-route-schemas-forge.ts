@@ -103,4 +103,12 @@ export const FORGE_ROUTES: readonly RouteEntry[] = [
   { route: 'GET /groups/:id/badges/:badge_id', url: '/groups/{group}/badges/{groupBadge}', schema: Api.Badge },
   { route: 'POST /groups/:id/badges', schema: Api.Badge },
   { route: 'PUT /groups/:id/badges/:badge_id', schema: Api.Badge },
+
+  // ---- project users and languages ----------------------------------------------------------
+  {
+    route: 'GET /projects/:id/users',
+    url: ['/projects/{project}/users', '/projects/{project}/users?search=jonas'],
+    schema: list(Api.UserBasic),
+  },
+  { route: 'GET /projects/:id/languages', url: '/projects/{project}/languages', schema: Api.RepositoryLanguages },
 ]

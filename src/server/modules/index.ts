@@ -55,6 +55,8 @@ import releases from './releases/routes'
 import boards from './boards/routes'
 import wikis from './wikis/routes'
 import badges from './badges/routes'
+import languages from './languages/routes'
+import projectUsers from './project-users/routes'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
 export const apiRoutes: readonly FastifyPluginAsync[] = [
@@ -106,6 +108,8 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
   boards,
   wikis,
   badges,
+  languages,
+  projectUsers,
 ]
 
 /**

@@ -275,3 +275,14 @@ const BADGE_ROWS: readonly MatrixRow[] = [
 ]
 
 permissionMatrix('badges', () => world, BADGE_ROWS)
+
+/**
+ * A project's team (GitLab's `GET /projects/:id/users`) for whoever sees the project; its
+ * languages for readers of its code (read_code: a Guest of a private project is refused).
+ */
+const PROJECT_FACT_ROWS: readonly MatrixRow[] = [
+  { method: 'GET', path: '/projects/{project}/users', min: 'anyone' },
+  { method: 'GET', path: '/projects/{project}/languages', min: READ_CODE },
+]
+
+permissionMatrix('project users and languages', () => world, PROJECT_FACT_ROWS)

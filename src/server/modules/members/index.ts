@@ -1,4 +1,4 @@
-export { addProjectMemberIfAbsent, insertMember } from './queries'
+export { addProjectMemberIfAbsent, insertMember, listEffectiveMembers } from './queries'
 export {
   addMember,
   assertCanAssign,
