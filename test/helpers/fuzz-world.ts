@@ -225,6 +225,8 @@ export async function buildFuzzWorld(s: TestServer): Promise<FuzzWorld> {
   await call('PUT', `${p}/error_tracking/settings`, { active: true, integrated: true })
   keep('clientKey', one(await call('POST', `${p}/error_tracking/client_keys`)).id)
   keep('variable', one(await call('POST', `${p}/variables`, { key: 'FUZZ_VAR', value: 'v' })).key)
+  // The same key in the group: `:key` names an existing variable under /groups/:id/variables too.
+  await call('POST', `${g}/variables`, { key: 'FUZZ_VAR', value: 'v' })
   keep('protectedBranch', 'main')
 
   const inAMonth = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10)

@@ -111,4 +111,20 @@ export const FORGE_ROUTES: readonly RouteEntry[] = [
     schema: list(Api.UserBasic),
   },
   { route: 'GET /projects/:id/languages', url: '/projects/{project}/languages', schema: Api.RepositoryLanguages },
+
+  // ---- group CI/CD variables ----------------------------------------------------------------
+  {
+    route: 'GET /groups/:id/variables',
+    url: '/groups/{group}/variables',
+    schema: list(Api.CiVariable),
+    userRefused: true,
+  },
+  {
+    route: 'GET /groups/:id/variables/:key',
+    url: '/groups/{group}/variables/{groupVariable}',
+    schema: Api.CiVariable,
+    userRefused: true,
+  },
+  { route: 'POST /groups/:id/variables', schema: Api.CiVariable },
+  { route: 'PUT /groups/:id/variables/:key', schema: Api.CiVariable },
 ]

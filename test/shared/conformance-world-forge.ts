@@ -11,6 +11,7 @@ export async function forgeFamilies(w: ConformanceWorld): Promise<void> {
   await boards(w)
   await wikis(w)
   await badges(w)
+  await groupVariables(w)
 }
 
 /** A release made with its tag and a link, updated and its link edited; a second one deleted. */
@@ -88,4 +89,18 @@ async function badges(w: ConformanceWorld): Promise<void> {
   // A removal answers 204 without a body: nothing for the table to check.
   const removed = await w.call(w.tokens.admin, 'DELETE', `${p}/${doomed}`)
   if (removed.statusCode !== 204) throw new Error(`setup: DELETE ${p}/${doomed} answered ${removed.statusCode}`)
+}
+
+/** A group variable, changed; a second one, scoped, deleted. */
+async function groupVariables(w: ConformanceWorld): Promise<void> {
+  const { ids } = w
+  const g = `/groups/${encodeURIComponent(String(ids.group))}/variables`
+  ids.groupVariable = String(
+    (await w.write('POST /groups/:id/variables', g, { key: 'CONFORMANCE_REGISTRY', value: 'registry.example.com' }))
+      .key,
+  )
+  await w.write('PUT /groups/:id/variables/:key', `${g}/${ids.groupVariable}`, { protected: true })
+  await w.write('POST /groups/:id/variables', g, { key: 'DOOMED', value: 'x', environment_scope: 'review/*' })
+  const removed = await w.call(w.tokens.admin, 'DELETE', `${g}/DOOMED`)
+  if (removed.statusCode !== 204) throw new Error(`setup: DELETE ${g}/DOOMED answered ${removed.statusCode}`)
 }

@@ -56,6 +56,7 @@ import boards from './boards/routes'
 import wikis from './wikis/routes'
 import badges from './badges/routes'
 import languages from './languages/routes'
+import groupVariables from './group-variables/routes'
 import projectUsers from './project-users/routes'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
@@ -109,6 +110,7 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
   wikis,
   badges,
   languages,
+  groupVariables,
   projectUsers,
 ]
 

@@ -286,3 +286,29 @@ const PROJECT_FACT_ROWS: readonly MatrixRow[] = [
 ]
 
 permissionMatrix('project users and languages', () => world, PROJECT_FACT_ROWS)
+
+const GROUP_VARIABLES = '/groups/{group}/variables'
+
+/** A new variable of the container's group. */
+async function groupVariableFixture(w: World, c: Container): Promise<Vars> {
+  seq += 1
+  const variable = await w.admin<Json>('POST', `/groups/${c.group.id}/variables`, { key: `VAR_${seq}`, value: 'v' })
+  return { key: String(variable.key) }
+}
+
+/** Group CI/CD variables (GitLab's admin_cicd_variables on a group): its Owners only, signed in. */
+const GROUP_VARIABLE_ROWS: readonly MatrixRow[] = authenticatedRows([
+  { method: 'GET', path: GROUP_VARIABLES, min: 'owner' },
+  { method: 'GET', path: `${GROUP_VARIABLES}/{key}`, min: 'owner', fixture: groupVariableFixture },
+  { method: 'POST', path: GROUP_VARIABLES, min: 'owner', body: (_v, u) => ({ key: `NEW_${u}`, value: 'v' }) },
+  {
+    method: 'PUT',
+    path: `${GROUP_VARIABLES}/{key}`,
+    min: 'owner',
+    fixture: groupVariableFixture,
+    body: { value: 'changed' },
+  },
+  { method: 'DELETE', path: `${GROUP_VARIABLES}/{key}`, min: 'owner', fixture: groupVariableFixture },
+])
+
+permissionMatrix('group CI/CD variables', () => world, GROUP_VARIABLE_ROWS)

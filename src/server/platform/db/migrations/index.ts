@@ -23,6 +23,7 @@ import authLockout from './0023-auth-lockout'
 import releases from './0030-releases'
 import boards from './0031-boards'
 import badges from './0032-badges'
+import groupVariables from './0033-group-variables'
 
 export interface Migration {
   readonly version: number
@@ -70,4 +71,5 @@ export const migrations: readonly Migration[] = [
   releases,
   boards,
   badges,
+  groupVariables,
 ]
