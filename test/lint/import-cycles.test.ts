@@ -5,20 +5,16 @@ import { describe, expect, it } from 'vitest'
 import { cycles, runtimeGraph, runtimeSpecifiers, sourceFiles } from './import-graph'
 
 /**
- * Files still on a runtime import cycle, to be broken by registries (issue 8): the collaboration
- * services (quick actions and noteable families), and releases with tags. The list only shrinks.
+ * Files still on a runtime import cycle (issue 8): the collaboration services that still call one
+ * another (issues and epics, issues and merge requests, milestones' issue and merge request lists),
+ * and releases with tags. The list only shrinks.
  */
 const KNOWN_CYCLE_FILES = new Set([
   'src/server/modules/epics/service.ts',
   'src/server/modules/issues/service.ts',
-  'src/server/modules/merge-requests/auto-merge.ts',
-  'src/server/modules/merge-requests/merge-orchestration.ts',
   'src/server/modules/merge-requests/merge.ts',
   'src/server/modules/merge-requests/service.ts',
   'src/server/modules/milestones/service.ts',
-  'src/server/modules/notes/service.ts',
-  'src/server/modules/notes/system-notes.ts',
-  'src/server/modules/quick-actions/service.ts',
   'src/server/modules/releases/index.ts',
   'src/server/modules/releases/service.ts',
   'src/server/modules/tags/index.ts',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { humanDuration, parseHumanDuration, timeStatsOf } from '../../src/server/modules/time-tracking/service'
+import { humanDuration, parseHumanDuration } from '../../src/server/modules/time-tracking/durations'
+import { timeStatsOf } from '../../src/server/modules/time-tracking/entity'
 
 describe('parseHumanDuration', () => {
   it('reads hours and minutes with or without spaces', () => {

@@ -7,6 +7,11 @@ import { mergeRequestsReadable } from './merge-requests/readable'
 import { milestonesReadable } from './milestones/readable'
 import { notesReadable } from './notes/readable'
 import { snippetsReadable } from './snippets/readable'
+import { registerNoteableKind, registerReferenceFamily } from './notes/families'
+import { issueNoteableKind, issueReferences } from './issues/noteable'
+import { mergeRequestNoteableKind, mergeRequestReferences } from './merge-requests/noteable'
+import { snippetNoteableKind } from './snippets/noteable'
+import { epicNoteableKind, epicReferences } from './epics/noteable'
 import version from './version/routes'
 import members from './members/routes'
 import projects from './projects/routes'
@@ -54,10 +59,6 @@ import resourceEvents from './resource-events/routes'
 import releases from './releases/routes'
 import boards from './boards/routes'
 import wikis from './wikis/routes'
-import badges from './badges/routes'
-import languages from './languages/routes'
-import groupVariables from './group-variables/routes'
-import projectUsers from './project-users/routes'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
 export const apiRoutes: readonly FastifyPluginAsync[] = [
@@ -108,15 +109,13 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
   releases,
   boards,
   wikis,
-  badges,
-  languages,
-  groupVariables,
-  projectUsers,
 ]
 
 /**
- * Fills the platform's registries with every family's rules (what a list may show of another
- * family's items: platform/auth/readable.ts). buildApp calls it before the routes are registered.
+ * Fills the registries with every family's rules: what a list may show of another family's items
+ * (platform/auth/readable.ts), and the noteable and reference families of notes (notes/families.ts;
+ * the notes and discussions routes are built for each noteable kind, in this order). buildApp calls
+ * it before the routes are registered.
  */
 export function fillRegistries(): void {
   for (const family of [
@@ -129,4 +128,7 @@ export function fillRegistries(): void {
     alertsReadable,
   ])
     registerReadable(family)
+  for (const kind of [issueNoteableKind, mergeRequestNoteableKind, snippetNoteableKind, epicNoteableKind])
+    registerNoteableKind(kind)
+  for (const family of [issueReferences, mergeRequestReferences, epicReferences]) registerReferenceFamily(family)
 }

@@ -10,7 +10,7 @@ import { findEpicById, type EpicRow } from '../modules/epics/queries'
 import { findIssueByIid } from '../modules/issues/queries'
 import { findMergeRequestByIid, insertApproval, updateMergeRequestRow } from '../modules/merge-requests/queries'
 import { findMilestoneById, type MilestoneRow } from '../modules/milestones/queries'
-import { findNamespaceById, findProjectById } from '../modules/namespaces'
+import { findNamespaceById, findProjectById } from '../modules/namespaces/queries'
 import type { NoteRow } from '../modules/notes/queries'
 import type { NamespaceRow, ProjectRow, UserRow } from '../platform/db/rows'
 import { pendingTodosOnFinishedTargets, renameDiscussion } from './bulk-writer'
@@ -19,25 +19,28 @@ import { hashPassword, randomPassword } from '../platform/auth/secrets'
 import { ZERO_SHA } from '../platform/git/git'
 import { projectGitDir } from '../platform/git/project-repo'
 import { moveRef } from '../platform/git/write-commit'
-import { addAward } from '../modules/award-emoji/routes'
+import { addAward } from '../modules/award-emoji'
 import { recordEvent } from '../modules/events'
-import { assignIssueToEpic, createEpicFromParams, epicNoteable, updateEpicFromParams } from '../modules/epics/service'
-import { createGroup } from '../modules/groups'
-import { addSpentTime, createIssue, setTimeEstimate, updateIssue } from '../modules/issues/service'
+import { assignIssueToEpic, createEpicFromParams, updateEpicFromParams } from '../modules/epics/service'
+import { createGroup } from '../modules/groups/service'
+import { addSpentTime, setTimeEstimate } from '../modules/time-tracking/service'
+import { createIssue, updateIssue } from '../modules/issues/service'
 import { createLabel } from '../modules/labels/service'
-import { sourceOfRow, addMember } from '../modules/members'
+import { sourceOfRow, addMember } from '../modules/members/service'
 import { closeReferencedIssues } from '../modules/merge-requests/merge'
 import { createMergeRequest, updateMergeRequest } from '../modules/merge-requests/service'
 import { mergeabilityIdle, queueMergeabilityCheck } from '../modules/merge-requests/mergeability'
 import { createMilestone, updateMilestone, type MilestoneOwner } from '../modules/milestones/service'
-import { issueNoteable, mergeRequestNoteable } from '../modules/notes/noteables'
+import { issueNoteable } from '../modules/issues/noteable'
+import { mergeRequestNoteable } from '../modules/merge-requests/noteable'
 import { createNote, type Noteable } from '../modules/notes/service'
-import { createProject } from '../modules/projects'
+import { createProject } from '../modules/projects/service'
 import { createPipelinesOnPush } from '../modules/pipelines'
 import { pushLanded, type PushListener } from '../platform/git/push-listeners'
 import { refreshFlagsOnPush, refreshRepositoryFlags } from '../modules/repository'
 import { markTodoDone } from '../modules/todos/service'
-import { mergeRequestTarget, noteApproval, recordStateEvent } from '../modules/notes/system-notes'
+import { noteApproval } from '../modules/merge-requests/system-notes'
+import { mergeRequestTarget, recordStateEvent } from '../modules/notes/system-notes'
 import { actingAs } from './actor'
 import { callerFor, type Caller } from '../platform/caller'
 import { planOperations, type DemoHost } from './operations'
@@ -65,6 +68,7 @@ import {
   VERSION_MILESTONES,
   type ProjectSpec,
 } from './world'
+import { epicNoteable } from '../modules/epics/noteable'
 
 const EPIC_COMMENTS = [
   'Updated the dates after planning: the beta slips by a week.',
@@ -211,7 +215,7 @@ class DemoWriter {
     setClock(orgStart + DAY)
     for (const g of GROUPS) {
       const parent = g.parent ? (this.groups.get(g.parent) as NamespaceRow) : null
-      const group = createGroup(this.caller(g.creator), {
+      const group = createGroup(this.as(g.creator), {
         name: g.name,
         path: g.path,
         parent,
@@ -222,8 +226,8 @@ class DemoWriter {
       this.groups.set(g.key, group)
       for (const [username, level] of g.members) {
         addMember(
-          this.caller(g.creator),
-          sourceOfRow(this.caller(g.creator), { source_type: 'Namespace', source_id: group.id }),
+          this.as(g.creator),
+          sourceOfRow(this.as(g.creator), { source_type: 'Namespace', source_id: group.id }),
           this.user(username),
           level,
           null,
@@ -253,7 +257,7 @@ class DemoWriter {
             userNamespaceId(this.db, this.user(spec.namespace.slice('user:'.length)).id) as number,
           ) as NamespaceRow)
         : (this.groups.get(spec.namespace) as NamespaceRow)
-      const project = await createProject(this.caller(spec.creator), {
+      const project = await createProject(this.as(spec.creator), {
         name: spec.name,
         path: spec.path,
         namespace,
@@ -265,8 +269,8 @@ class DemoWriter {
       this.projects.set(spec.key, project)
       for (const [username, level] of spec.members) {
         addMember(
-          this.caller(spec.creator),
-          sourceOfRow(this.caller(spec.creator), { source_type: 'Project', source_id: project.id }),
+          this.as(spec.creator),
+          sourceOfRow(this.as(spec.creator), { source_type: 'Project', source_id: project.id }),
           this.user(username),
           level,
           null,

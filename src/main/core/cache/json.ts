@@ -1,7 +1,9 @@
-import { isRecord, type JsonObject } from '../../../shared/json'
+/** An API object as it came over the wire: read through the helpers below, never trusted. */
+export type JsonObject = Readonly<Record<string, unknown>>
 
-// An API object as it came over the wire is a JsonObject, read through the helpers below.
-export { isRecord, type JsonObject }
+export function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
 
 export function str(o: JsonObject, key: string): string | null {
   const v = o[key]
@@ -19,7 +21,7 @@ export function bool(o: JsonObject, key: string): boolean {
 
 export function obj(o: JsonObject, key: string): JsonObject | null {
   const v = o[key]
-  return isRecord(v) ? v : null
+  return isObject(v) ? v : null
 }
 
 export function arr(o: JsonObject, key: string): readonly unknown[] {
@@ -41,7 +43,7 @@ export function mergePatch(target: JsonObject, patch: JsonObject): JsonObject {
   const out: Record<string, unknown> = { ...target }
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key]
-    else if (isRecord(value) && isRecord(out[key])) out[key] = mergePatch(out[key] as JsonObject, value)
+    else if (isObject(value) && isObject(out[key])) out[key] = mergePatch(out[key] as JsonObject, value)
     else out[key] = value
   }
   return out

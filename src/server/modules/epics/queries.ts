@@ -622,3 +622,8 @@ export function renumberChildEpics(db: Db, orderedIds: readonly number[]): void 
   const set = db.prepare('UPDATE epics SET relative_position = ? WHERE id = ?')
   orderedIds.forEach((id, n) => set.run((n + 1) * 1024, id))
 }
+
+/** Whether any epic has `epicId` as its parent. */
+export function hasChildEpics(db: Db, epicId: number): boolean {
+  return cachedStatement(db, 'SELECT 1 FROM epics WHERE parent_id = ? LIMIT 1').get(epicId) !== undefined
+}

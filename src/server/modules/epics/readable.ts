@@ -1,7 +1,7 @@
 import type { ReadableFamily } from '../../platform/auth/readable'
 import { findNamespaceById } from '../../platform/db/platform-queries'
 import { findEpicById } from './queries'
-import { canReadEpicWith } from './service'
+import { canReadEpicWith } from './policy'
 
 /** Epics' read rules for other lists (registered at startup). */
 export const epicsReadable: ReadableFamily = {

@@ -15,7 +15,7 @@ import {
   type EpicRow,
 } from './queries'
 import type { Wildcard } from '../issues/queries'
-import { findNamespaceById, groupAndDescendantIds, namespaceAncestors } from '../namespaces'
+import { findNamespaceById, groupAndDescendantIds, namespaceAncestors } from '../namespaces/queries'
 import type { NamespaceRow, UserRow } from '../../platform/db/rows'
 import { findUserByUsername } from '../users'
 import type { EpicOrigin } from './entity'
@@ -35,9 +35,6 @@ import { currentUser, loadGroup } from '../../platform/http/resolve'
 import { awardEmojiRoutes } from '../award-emoji/routes'
 import {
   assignIssueToEpic,
-  canAdminEpics,
-  canDestroyEpics,
-  canReadEpicWith,
   createEpic,
   createEpicFromParams,
   destroyEpic,
@@ -51,8 +48,6 @@ import {
   presentEpicIssueLink,
   presentEpics,
   presentLinkedEpic,
-  requireAdminEpics,
-  requireEpicsFeature,
   unlinkIssue,
   updateEpic,
   updateEpicFromParams,
@@ -60,8 +55,8 @@ import {
 import { isSubscribed, subscribe, unsubscribe } from '../subscriptions/service'
 import { createTodo, pendingTodoFor } from '../todos/service'
 import { textParam } from '../../platform/http/text-param'
-import { boolOf, datetimeOf, given, intOf, listOf, wildcardOf } from '../../platform/http/loose-params'
-import { titleOf } from '../issues/service'
+import { boolOf, datetimeOf, given, intOf, listOf, wildcardOf, titleOf } from '../../platform/http/loose-params'
+import { canAdminEpics, canDestroyEpics, canReadEpicWith, requireAdminEpics, requireEpicsFeature } from './policy'
 
 type Query = Readonly<Record<string, unknown>>
 

@@ -5,8 +5,8 @@
  */
 
 import type { Caller } from '../../platform/caller'
+import { canAdminEpics, canReadEpicWith, epicsEnabled, requireAdminEpics, requireEpicsFeature } from './policy'
 import { AccessLevel } from '../../platform/auth/access'
-import type { Permissions } from '../../platform/auth/permissions'
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
 import {
@@ -44,24 +44,16 @@ import {
   type EpicIssueRow,
   type EpicRow,
 } from './queries'
-import {
-  findIssueById,
-  labelsOf,
-  listIssues,
-  readableProjects,
-  updateIssueRow,
-  usersById,
-  type IssueRow,
-} from '../issues/queries'
+import { readableProjects } from '../../platform/auth/issue-read-queries'
+import { findIssueById, labelsOf, listIssues, updateIssueRow, usersById, type IssueRow } from '../issues/queries'
 import { findLabelTitleInScope, insertLabel, type LabelRow } from '../labels/queries'
-import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../namespaces'
+import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../namespaces/queries'
 import { resolveTodosForTarget } from '../todos/queries'
 import { findProjectWithNamespace } from '../projects/queries'
-import type { NamespaceRow, ProjectRow, UserRow } from '../../platform/db/rows'
+import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
 import {
   epicEntity,
   epicIssueLinkEntity,
-  epicWebUrl,
   issueEpicRef,
   linkedEpicEntity,
   type EpicOrigin,
@@ -71,7 +63,6 @@ import type { ReferenceOrigin } from '../issues/entity'
 import { todayIso } from '../milestones/entity'
 import {
   apiMessage,
-  forbidden,
   invalidParam,
   missingParam,
   notFound,
@@ -80,33 +71,28 @@ import {
   validationFailed,
 } from '../../platform/http/errors'
 import { recordEvent } from '../events'
-import {
-  canAdminIssues,
-  canReadIssue,
-  dateParam,
-  descriptionOf,
-  editColumns,
-  labelList,
-  presentIssues,
-  titleOf,
-  updateIssue,
-} from '../issues/service'
+import { canAdminIssues, canReadIssue, editColumns, presentIssues, updateIssue } from '../issues/service'
 import { keepOneLabelPerScope } from '../labels/service'
-import type { Noteable } from '../notes/service'
-import type { NoteableKind } from '../notes/noteables'
-import { epicCommandAvailable, executeEpicQuickActions } from '../quick-actions/service'
 import { isSubscribed } from '../subscriptions/service'
+import { epicSnapshot, noteEpicIssue } from './system-notes'
 import {
   addSystemNote,
-  epicSnapshot,
   epicTarget,
   finishNotesCopy,
   issueTarget,
-  noteEpicIssue,
   recordCreation,
   recordUpdate,
 } from '../notes/system-notes'
-import { boolOf, datetimeOf, given, intOf } from '../../platform/http/loose-params'
+import {
+  boolOf,
+  datetimeOf,
+  given,
+  intOf,
+  dateParam,
+  descriptionOf,
+  labelList,
+  titleOf,
+} from '../../platform/http/loose-params'
 
 // GitLab's default colour for labels created on the fly.
 const NEW_LABEL_COLOR = '#6699cc'
@@ -116,51 +102,11 @@ const MAX_HIERARCHY_DEPTH = 7
 // ---------------------------------------------------------------------------------------------
 // Permissions.
 
-/**
- * Every epics endpoint: 401 without a signed-in caller (epics require authentication), 403 when
- * the instance has the feature off (application setting `epics_enabled`).
- */
-export function requireEpicsFeature(caller: Caller): UserRow {
-  const user = caller.user
-  if (!user) throw unauthorized()
-  if (!epicsEnabled(caller)) throw forbidden()
-  return user
-}
-
-function epicsEnabled(caller: Caller): boolean {
-  return caller.ctx.settings.get('epics_enabled') === true
-}
-
-/** Confidential epics are for Reporters and above of their group; others for whoever reads the group. */
-export function canReadEpicWith(
-  perms: Permissions,
-  group: Pick<NamespaceRow, 'id' | 'visibility'>,
-  epic: Pick<EpicRow, 'confidential'>,
-): boolean {
-  if (!perms.canReadGroup(group)) return false
-  return epic.confidential === 0 || perms.canInGroup(group.id, AccessLevel.REPORTER)
-}
-
-/** Creating and editing epics (and their issue and child links) is a Reporter right. */
-export function canAdminEpics(perms: Permissions, groupId: number): boolean {
-  return perms.canInGroup(groupId, AccessLevel.REPORTER)
-}
-
-/** Deleting an epic is for group owners (and administrators). */
-export function canDestroyEpics(perms: Permissions, groupId: number): boolean {
-  return perms.canInGroup(groupId, AccessLevel.OWNER)
-}
-
 /** The group's epic `iid` the caller may read, or 404 `Epic Not Found`. */
 export function loadEpic(caller: Caller, group: NamespaceRow, iid: number): EpicRow {
   const epic = findEpicByIid(caller.db, group.id, iid)
   if (!epic || !canReadEpicWith(caller.perms, group, epic)) throw notFound('Epic')
   return epic
-}
-
-/** 403 unless the caller may edit the group's epics. */
-export function requireAdminEpics(caller: Caller, group: NamespaceRow): void {
-  if (!canAdminEpics(caller.perms, group.id)) throw forbidden()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -918,50 +864,4 @@ export function promoteIssueToEpic(caller: Caller, project: ProjectRow, issueRow
     addSystemNote(db, issueTarget(issue), user.id, `promoted to epic &${epic.iid}`, 'moved', { ref: epicTarget(epic) })
     return findEpicById(db, epic.id) as EpicRow
   })()
-}
-
-// ---------------------------------------------------------------------------------------------
-// Epics as noteables (`/groups/:id/epics/:epic_id/notes`, by the epic's global id as GitLab has it).
-
-/** An epic as a noteable: comments, threads, mention to-dos; no quick actions. */
-export function epicNoteable(caller: Caller, group: NamespaceRow, epic: EpicRow): Noteable {
-  return {
-    type: 'Epic',
-    id: epic.id,
-    iid: epic.iid,
-    container: { kind: 'group', group },
-    title: epic.title,
-    webUrl: epicWebUrl(caller.baseUrl, group.full_path, epic.iid),
-    discussionLocked: false,
-    todoTarget: true,
-    canRead: (perms) => canReadEpicWith(perms, group, epic),
-    availableCommands: (caller, name) => epicCommandAvailable(caller, epic, name),
-    runQuickActions: (caller, actions) => executeEpicQuickActions(caller, group, epic, actions),
-    touch: (caller, at) => {
-      updateEpicRow(caller.db, epic.id, { updated_at: at })
-    },
-  }
-}
-
-/** The epic `epic_id` (its global id, as GitLab's notes routes name it) of the group as a noteable. */
-function epicNoteableById(caller: Caller, group: NamespaceRow, id: number): Noteable {
-  const epic = findEpicById(caller.db, id)
-  if (!epic || epic.group_id !== group.id || !canReadEpicWith(caller.perms, group, epic)) throw notFound('Epic')
-  return epicNoteable(caller, group, epic)
-}
-
-/** The notes and discussions family of epics; award emoji of epic notes name the epic by iid. */
-export const epicNoteableKind: NoteableKind = {
-  parent: 'groups',
-  segment: 'epics',
-  param: 'epic_id',
-  precheck: requireEpicsFeature,
-  find: epicNoteableById,
-  awardKind: {
-    parent: 'groups',
-    segment: 'epics',
-    param: 'epic_iid',
-    precheck: requireEpicsFeature,
-    find: (caller, group, iid) => epicNoteable(caller, group, loadEpic(caller, group, iid)),
-  },
 }

@@ -18,7 +18,7 @@ import {
 } from './queries'
 import { findIssueByIid, insertIssueRow, setIssueLabels, type IssueType } from '../issues/queries'
 import { insertLabel } from '../labels/queries'
-import { findNamespaceByFullPath, findNamespaceById, findProjectById } from '../namespaces'
+import { findNamespaceByFullPath, findNamespaceById, findProjectById } from '../namespaces/queries'
 import { insertNote } from '../notes/queries'
 import { updateProjectRow } from '../projects/queries'
 import type { NamespaceRow, ProjectRow, UserRow, Visibility } from '../../platform/db/rows'
@@ -37,7 +37,7 @@ import { BlockedUrlError, checkOutboundUrl, outboundPolicy, type CheckedUrl } fr
 import { currentUser } from '../../platform/http/resolve'
 import { auditAuthorOf, recordAudit, recordAuditBy, type AuditAuthor } from '../audit-events'
 import { backgroundQueue } from '../../platform/background'
-import { newDiscussionId } from '../notes/service'
+import { newDiscussionId } from '../notes/queries'
 import { canCreateProjectIn, clampVisibility, createProject } from '../projects/service'
 import { protectDefaultBranch } from '../branches'
 import { refreshRepositoryFlags } from '../repository'
@@ -108,7 +108,7 @@ function importNamespace(request: FastifyRequest, path: string | undefined): Nam
     request.perms.isAdmin ||
     (ns.kind === 'user'
       ? ns.owner_id === user.id
-      : request.perms.groupAccess(ns.id) >= AccessLevel.MAINTAINER && canCreateProjectIn(callerOf(request), ns))
+      : request.perms.groupAccess(ns.id) >= AccessLevel.MAINTAINER && canCreateProjectIn(request, ns))
   if (!allowed) throw importError(422, 'You are not allowed to import projects in this namespace.')
   return ns
 }
@@ -147,7 +147,7 @@ async function createImportTarget(
   const user = currentUser(request)
   let project: ProjectRow
   try {
-    project = await createProject(callerOf(request), {
+    project = await createProject(request, {
       name: n.name,
       path: n.path,
       namespace: n.namespace,

@@ -4,9 +4,9 @@ import type { MilestoneRow } from '../milestones/queries'
 import type { UserRow } from '../../platform/db/rows'
 import { textColorFor } from '../labels/colors'
 import { renderSingleLine } from '../../platform/text/markdown'
-import { timeStatsOf } from '../time-tracking/service'
 import { milestoneEntity, type MilestoneEntity } from '../milestones/entity'
 import { userRef, type UserRef } from '../users'
+import { timeStatsOf } from '../time-tracking'
 
 /** Checklist progress of a description. */
 export interface TaskCompletion {

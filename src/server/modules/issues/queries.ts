@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto'
-import { AUTHORIZED_GROUPS_CTE, AUTHORIZED_PROJECTS_CTE } from '../../platform/auth/permissions'
+import { confidentialReadersSql, HAS_ASSIGNEE } from '../../platform/auth/issue-read-queries'
 import type { Db } from '../../platform/db/connection'
 import { deleteNoteAwardsOf, deleteNoteEventsOf } from '../notes/queries'
 import { nowIso } from '../../platform/db/connection'
 import { nextIid } from '../../platform/db/internal-ids'
-import { allRows, cachedStatement, memoizedAll, memoizedGet } from '../../platform/db/statements'
+import { allRows, cachedStatement, memoizedGet } from '../../platform/db/statements'
 import type { LabelRow } from '../labels/queries'
 import type { MilestoneRow } from '../milestones/queries'
 import type { UserRow } from '../../platform/db/rows'
@@ -495,7 +495,6 @@ function escapeLike(text: string): string {
 const HAS_LABEL = `i.id IN (SELECT ll.target_id FROM label_links ll JOIN labels l ON l.id = ll.label_id
   WHERE ll.target_type = 'Issue' AND l.title = ? COLLATE NOCASE)`
 const ANY_LABEL = "EXISTS (SELECT 1 FROM label_links ll WHERE ll.target_type = 'Issue' AND ll.target_id = i.id)"
-const HAS_ASSIGNEE = 'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id AND a.user_id = ?)'
 const ANY_ASSIGNEE = 'EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id)'
 const MILESTONE_TITLE = 'i.milestone_id IN (SELECT id FROM milestones WHERE title = ?)'
 // GitLab's Milestone.upcoming_ids: per project and per group, the active milestone due soonest
@@ -512,27 +511,6 @@ function confidentialityApplies(f: IssueFilter): boolean {
   if (f.confidentialProjectIds === null) return false
   const seeing = new Set(f.confidentialProjectIds)
   return !f.projectIds.every((id) => seeing.has(id))
-}
-
-/**
- * Who reads a confidential issue `i`, as SQL: its author, its assignees, and Reporters and above
- * of its project (`reporterProjectIds`) — canUserReadIssue's rule in the form lists filter by.
- */
-export function confidentialReadersSql(
-  viewerId: number | null,
-  reporterProjectIds: readonly number[],
-): { sql: string; args: unknown[] } {
-  const terms = [
-    'i.author_id = ?',
-    HAS_ASSIGNEE,
-    ...(reporterProjectIds.length > 0 ? ['i.project_id IN (SELECT value FROM json_each(?))'] : []),
-  ]
-  const args = [
-    viewerId ?? -1,
-    viewerId ?? -1,
-    ...(reporterProjectIds.length > 0 ? [JSON.stringify(reporterProjectIds)] : []),
-  ]
-  return { sql: `(${terms.join(' OR ')})`, args }
 }
 
 /** How a WHERE clause treats confidential issues: those the viewer may see, those hidden from them, or no rule. */
@@ -739,46 +717,6 @@ export function issueStateCounts(db: Db, f: IssueFilter): { all: number; opened:
     "COUNT(*) AS all_count, COALESCE(SUM(i.state = 'opened'), 0) AS opened, COALESCE(SUM(i.state = 'closed'), 0) AS closed",
   )
   return { all: row.all_count, opened: row.opened, closed: row.closed }
-}
-
-/**
- * Projects whose issues the viewer may list, with whether the viewer sees their confidential
- * issues (Reporter or above), restricted to `namespaceIds` when given. Public projects for all,
- * internal for signed-in non-external users, private through membership; administrators see all.
- */
-export function readableProjects(
-  db: Db,
-  viewer: { readonly id: number; readonly isAdmin: boolean; readonly external: boolean } | null,
-  options: { readonly namespaceIds?: readonly number[]; readonly nonArchived: boolean },
-): { ids: number[]; reporterIds: number[] } {
-  const where: string[] = []
-  const args: Record<string, unknown> = { 1: viewer?.id ?? -1 }
-  if (options.namespaceIds) {
-    where.push('p.namespace_id IN (SELECT value FROM json_each(@ns))')
-    args.ns = JSON.stringify(options.namespaceIds)
-  }
-  if (options.nonArchived) where.push('p.archived = 0')
-  // The issues feature: disabled hides a project's issues, private limits them to members.
-  const feature = "COALESCE(json_extract(p.settings, '$.issues_access_level'), 'enabled')"
-  where.push(`${feature} <> 'disabled'`)
-  if (!viewer?.isAdmin) {
-    const vis = ["p.visibility = 'public'", 'ap.lvl >= 10']
-    if (viewer && !viewer.external) vis.push("p.visibility = 'internal'")
-    where.push(`(${vis.join(' OR ')})`)
-    where.push(`(${feature} <> 'private' OR ap.lvl >= 10)`)
-  }
-  const sqlWhere = where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''
-  // Every list across projects asks this first; kept until the next write (or day: memberships expire by date).
-  const rows = memoizedAll<{ id: number; lvl: number }>(
-    db,
-    `WITH RECURSIVE ${AUTHORIZED_GROUPS_CTE}, ${AUTHORIZED_PROJECTS_CTE} SELECT p.id, COALESCE(ap.lvl, 0) AS lvl FROM projects p LEFT JOIN authorized_projects ap ON ap.id = p.id ${sqlWhere}`,
-    [args],
-    new Date().toISOString().slice(0, 10),
-  )
-  return {
-    ids: rows.map((r) => r.id),
-    reporterIds: rows.filter((r) => viewer?.isAdmin || r.lvl >= 20).map((r) => r.id),
-  }
 }
 
 /** Users by id, one query (authors, assignees, closers of a page). */

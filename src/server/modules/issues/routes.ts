@@ -3,13 +3,13 @@ import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
+import { readableProjects } from '../../platform/auth/issue-read-queries'
 import {
   assigneeIdsOf,
   findIssueById,
   HEALTH_STATUSES,
   issueStateCounts,
   listIssues,
-  readableProjects,
   type HealthStatus,
   type IssueFilter,
   type IssueNotFilter,
@@ -19,7 +19,7 @@ import {
   type Wildcard,
   usersById,
 } from './queries'
-import { groupAndDescendantIds } from '../namespaces'
+import { groupAndDescendantIds } from '../namespaces/queries'
 import { findProjectWithNamespace } from '../projects/queries'
 import type { ProjectRow } from '../../platform/db/rows'
 import { findUserByUsername, userRef } from '../users'
@@ -41,7 +41,6 @@ import { pageOf, paginateArray, setPageHeaders } from '../../platform/http/pagin
 import { currentUser, loadGroup, loadProject, requireAdmin } from '../../platform/http/resolve'
 import { awardEmojiRoutes } from '../award-emoji/routes'
 import {
-  addSpentTime,
   canAdminIssues,
   changesFromParams,
   cloneIssue,
@@ -56,18 +55,21 @@ import {
   reorderIssue,
   requireEditIssue,
   requireIssuesFeature,
+  updateIssue,
+} from './service'
+import { isSubscribed, subscribe, unsubscribe } from '../subscriptions/service'
+import {
+  addSpentTime,
   resetSpentTime,
   resetTimeEstimate,
   setTimeEstimate,
   timeStats,
-  updateIssue,
   type Trackable,
-} from './service'
-import { isSubscribed, subscribe, unsubscribe } from '../subscriptions/service'
-import { parseHumanDuration } from '../time-tracking/service'
+} from '../time-tracking/service'
 import { createTodo, pendingTodoFor } from '../todos/service'
 import { textParam } from '../../platform/http/text-param'
-import { boolOf, datetimeOf, given, intOf, listOf, wildcardOf } from '../../platform/http/loose-params'
+import { datetimeOf, given, intOf, listOf, wildcardOf } from '../../platform/http/loose-params'
+import { parseHumanDuration } from '../time-tracking'
 
 const IdParams = Type.Object({ id: Type.String() })
 const IssueParams = Type.Object({ id: Type.String(), issue_iid: Type.Integer() })
@@ -315,7 +317,9 @@ function filterOf(request: FastifyRequest, q: Query, base: ListBase): IssueFilte
     weight,
     healthStatus,
     iterationMatchesNothing,
-    confidential: boolOf('confidential', q.confidential),
+    confidential: given(q.confidential)
+      ? ['true', '1', 'yes', 't'].includes(textParam('confidential', q.confidential).toLowerCase())
+      : undefined,
     issueType: given(q.issue_type) ? (textParam('issue_type', q.issue_type) as IssueType) : undefined,
     createdAfter: datetimeOf('created_after', q.created_after),
     createdBefore: datetimeOf('created_before', q.created_before),
@@ -331,7 +335,10 @@ function filterOf(request: FastifyRequest, q: Query, base: ListBase): IssueFilte
 }
 
 function nonArchived(q: Query): boolean {
-  return boolOf('non_archived', q.non_archived, true)
+  return (
+    !given(q.non_archived) ||
+    ['true', '1', 'yes', 't'].includes(textParam('non_archived', q.non_archived).toLowerCase())
+  )
 }
 
 /** Readable projects (optionally within namespaces) as a list base. */
@@ -374,7 +381,9 @@ function sendList(
   const page = pageOf(q)
   const { rows, total } = listIssues(request.server.burrow.db, filter, { limit: page.perPage, offset: page.offset })
   setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-  const withLabelsDetails = boolOf('with_labels_details', q.with_labels_details, false)
+  const withLabelsDetails =
+    given(q.with_labels_details) &&
+    ['true', '1', 'yes', 't'].includes(textParam('with_labels_details', q.with_labels_details).toLowerCase())
   return presentIssues(callerOf(request), rows, { origin, withLabelsDetails })
 }
 
@@ -620,7 +629,9 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     const target = loadProject(request, textParam('to_project_id', body.to_project_id))
     requireWritable(target)
     requireIssuesFeature(callerOf(request), target)
-    const withNotes = boolOf('with_notes', body.with_notes, false)
+    const withNotes =
+      given(body.with_notes) &&
+      ['true', '1', 'yes', 't'].includes(textParam('with_notes', body.with_notes).toLowerCase())
     const clone = cloneIssue(callerOf(request), project, issue, target, withNotes)
     return reply.code(201).send(presentIssue(callerOf(request), clone, origin(project)))
   })

@@ -2,6 +2,7 @@ import type { Caller } from '../../platform/caller'
 import { AccessLevel } from '../../platform/auth/access'
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
+import { readableProjects } from '../../platform/auth/issue-read-queries'
 import {
   assigneeIdsOf,
   copyIssueAwards,
@@ -20,7 +21,6 @@ import {
   listIssues,
   milestonesById,
   projectPathsOf,
-  readableProjects,
   setAssignees,
   setIssueLabels,
   updateIssueRow,
@@ -31,14 +31,7 @@ import {
 } from './queries'
 import { findLabelTitleInScope, insertLabel, type LabelRow } from '../labels/queries'
 import { findMilestoneById, ownerPaths, type MilestoneRow } from '../milestones/queries'
-import {
-  deleteTimelogs,
-  insertTimelog,
-  setTrackableEstimate,
-  totalTimeSpent,
-  trackableEstimate,
-} from '../time-tracking/queries'
-import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../namespaces'
+import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../namespaces/queries'
 import type { ProjectRow } from '../../platform/db/rows'
 import { issueEntity, issuePageRefs, type IssuePageData, type ReferenceOrigin } from './entity'
 import { todayIso } from '../milestones/entity'
@@ -54,7 +47,6 @@ import {
 import { recordEvent } from '../events'
 import { keepOneLabelPerScope, projectLabelScope } from '../labels/service'
 import { isSubscribed } from '../subscriptions/service'
-import { timeStatsOf, type TimeStats } from '../time-tracking/service'
 import { createTodo } from '../todos/service'
 import { resolveTodosForTarget } from '../todos/queries'
 // Epics hold issues and issues show their epic; the cycle is only used at call time.
@@ -63,24 +55,18 @@ import type { EpicRow } from '../epics/queries'
 // Issues and merge requests refer to each other; the cycle is only used at call time.
 import { closingMergeRequestCounts, mergeRequestsReferencingIssue } from '../merge-requests/service'
 import { copyIssueResourceEvents, type StateSource } from '../resource-events/queries'
-import {
-  finishNotesCopy,
-  issueSnapshot,
-  issueTarget,
-  mergeRequestTarget,
-  noteIssueCopied,
-  noteTimeEstimate,
-  noteTimeSpent,
-  recordCreation,
-  recordStateEvent,
-  recordUpdate,
-  type SystemNoteTarget,
-} from '../notes/system-notes'
-import { findMergeRequestById } from '../merge-requests/queries'
+import { issueSnapshot, noteIssueCopied } from './system-notes'
+import { finishNotesCopy, issueTarget, recordCreation, recordStateEvent, recordUpdate } from '../notes/system-notes'
 import { canReadIssuesWith, canUserReadIssue } from './policy'
-import { textParam } from '../../platform/http/text-param'
-import { checkLengths, TEXT_LIMITS } from '../../platform/text/limits'
-import { boolOf, datetimeOf, intOf, listOf } from '../../platform/http/loose-params'
+import {
+  boolOf,
+  dateParam,
+  datetimeOf,
+  descriptionOf,
+  intOf,
+  labelList,
+  titleOf,
+} from '../../platform/http/loose-params'
 
 // GitLab's default colour for labels created on the fly from an issue's `labels`.
 const NEW_LABEL_COLOR = '#6699cc'
@@ -214,27 +200,6 @@ export function relatedMergeRequests(
 // ---------------------------------------------------------------------------------------------
 // Parameter normalization shared by create and update.
 
-/** Labels given as `a,b` or `['a', 'b']` → trimmed distinct titles. */
-export function labelList(raw: unknown): string[] | undefined {
-  if (raw === undefined || raw === null) return raw === null ? [] : undefined
-  const out: string[] = []
-  for (const item of listOf('labels', raw)) {
-    if (!out.some((t) => t.toLowerCase() === item.toLowerCase())) out.push(item)
-  }
-  return out
-}
-
-/** A `YYYY-MM-DD` parameter: undefined when absent, null when cleared (null or ''), 400 when not a real date. */
-export function dateParam(name: string, raw: unknown): string | null | undefined {
-  if (raw === undefined) return undefined
-  if (raw === null || raw === '') return null
-  const text = textParam(name, raw)
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
-  const d = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null
-  if (!d || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== text) throw invalidParam(name)
-  return text
-}
-
 function intParam(name: string, raw: unknown, min = 0): number | null | undefined {
   if (raw === undefined) return undefined
   if (raw === null || raw === '') return null
@@ -247,23 +212,6 @@ function issueTypeParam(raw: unknown): IssueType | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined
   if (!ISSUE_TYPES.includes(raw as IssueType)) throw invalidParam('issue_type', 'does not have a valid value')
   return raw as IssueType
-}
-
-/** A description parameter of an issue, merge request or epic: undefined when absent, 400 over GitLab's length limit. */
-export function descriptionOf(raw: unknown): string | null | undefined {
-  if (raw === undefined) return undefined
-  if (raw === null) return null
-  const description = textParam('description', raw)
-  checkLengths({ description }, { description: TEXT_LIMITS.issuable.description })
-  return description
-}
-
-/** A title parameter of an issue, merge request or epic, trimmed: 400 when blank or over 255 characters, as GitLab validates it. */
-export function titleOf(raw: unknown): string {
-  const title = textParam('title', raw).trim()
-  if (title === '') throw validationFailed({ title: ["can't be blank"] })
-  checkLengths({ title }, { title: TEXT_LIMITS.issuable.title })
-  return title
 }
 
 /** assignee_ids (array, or 0/'' for none) or the deprecated single assignee_id → user ids. */
@@ -812,79 +760,6 @@ export function reorderIssue(
 export function deleteIssue(caller: Caller, issue: IssueRow): void {
   const db = caller.db
   db.transaction(() => deleteIssueRow(db, issue.id))()
-}
-
-// ---------------------------------------------------------------------------------------------
-// Time tracking (shared with merge requests: the estimate lives on the trackable's own row).
-
-/** Something whose time is tracked. */
-export interface Trackable {
-  readonly type: 'Issue' | 'MergeRequest'
-  readonly id: number
-  readonly projectId: number
-}
-
-/** The time_stats of a trackable: its estimate and the sum of its time logs. */
-export function timeStats(db: Db, type: Trackable['type'], id: number): TimeStats {
-  return timeStatsOf(trackableEstimate(db, type, id), totalTimeSpent(db, type, id))
-}
-
-/** The trackable as system notes name it. */
-function trackableTarget(db: Db, t: Trackable): SystemNoteTarget {
-  const row = t.type === 'Issue' ? findIssueById(db, t.id) : findMergeRequestById(db, t.id)
-  const ref = { id: t.id, iid: row?.iid ?? 0, project_id: t.projectId }
-  return t.type === 'Issue' ? issueTarget(ref) : mergeRequestTarget(ref)
-}
-
-/** Sets the estimate (seconds, not negative), with its system note. */
-export function setTimeEstimate(caller: Caller, t: Trackable, seconds: number): TimeStats {
-  if (seconds < 0)
-    throw validationFailed({ time_estimate: ['must have a valid format and be greater than or equal to zero.'] })
-  const db = caller.db
-  const user = caller.user
-  return db.transaction(() => {
-    const before = trackableEstimate(db, t.type, t.id)
-    setTrackableEstimate(db, t.type, t.id, seconds)
-    if (user) noteTimeEstimate(db, trackableTarget(db, t), user.id, before, seconds)
-    return timeStats(db, t.type, t.id)
-  })()
-}
-
-/** Clears the estimate. */
-export function resetTimeEstimate(caller: Caller, t: Trackable): TimeStats {
-  return setTimeEstimate(caller, t, 0)
-}
-
-/** Logs time spent (negative subtracts, but never below zero in total). */
-export function addSpentTime(caller: Caller, t: Trackable, seconds: number, summary?: string | null): TimeStats {
-  const user = caller.user
-  if (!user) throw apiMessage(401, '401 Unauthorized')
-  const db = caller.db
-  return db.transaction(() => {
-    if (totalTimeSpent(db, t.type, t.id) + seconds < 0)
-      throw validationFailed({ base: ['Time to subtract exceeds the total time spent'] })
-    insertTimelog(db, {
-      type: t.type,
-      id: t.id,
-      projectId: t.projectId,
-      userId: user.id,
-      seconds,
-      summary: summary ?? null,
-    })
-    noteTimeSpent(db, trackableTarget(db, t), user.id, { seconds, spentAt: nowIso() })
-    return timeStats(db, t.type, t.id)
-  })()
-}
-
-/** Removes every time log of the trackable, with its system note. */
-export function resetSpentTime(caller: Caller, t: Trackable): TimeStats {
-  const db = caller.db
-  const user = caller.user
-  return db.transaction(() => {
-    deleteTimelogs(db, t.type, t.id)
-    if (user) noteTimeSpent(db, trackableTarget(db, t), user.id, 'reset')
-    return timeStats(db, t.type, t.id)
-  })()
 }
 
 /** Participants of an issue: author, assignees and authors of notes the caller may see, in that order. */

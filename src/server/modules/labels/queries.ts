@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
-import { confidentialReadersSql } from '../issues/queries'
+import { confidentialReadersSql } from '../../platform/auth/issue-read-queries'
 
 /** A row of `labels`: a group label (group_id set) or a project label (project_id set). */
 export interface LabelRow {

@@ -13,8 +13,8 @@ import {
   type LabelRow,
   type LabelScope,
 } from './queries'
-import { readableProjects } from '../issues/queries'
-import { findNamespaceById, groupAndDescendantIds, namespaceAncestors } from '../namespaces'
+import { readableProjects } from '../../platform/auth/issue-read-queries'
+import { findNamespaceById, groupAndDescendantIds, namespaceAncestors } from '../namespaces/queries'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
 import { labelEntity, type LabelEntity } from './entity'
 import { conflict, missingParam, notFound, paramError, validationFailed } from '../../platform/http/errors'

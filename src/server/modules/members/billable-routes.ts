@@ -1,4 +1,3 @@
-import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
@@ -16,8 +15,7 @@ import { billableMemberEntity, billableMembershipEntity } from './entity'
 import { badRequest, notFound } from '../../platform/http/errors'
 import { pageOf, paginateArray, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser } from '../../platform/http/resolve'
-import { canManageMembers, removeMember, sourceOfRow } from './service'
-import { loadSource } from './source-routes'
+import { canManageMembers, loadSource, removeMember, sourceOfRow } from './service'
 
 const GroupParams = Type.Object({ id: Type.String() })
 const UserParams = Type.Object({ id: Type.String(), user_id: Type.Integer() })
@@ -40,15 +38,15 @@ const billableMembers: FastifyPluginAsyncTypebox = async (app) => {
       currentUser(request)
       const source = loadSource(request, 'groups', request.params.id)
       if (source.group?.parent_id !== null) throw badRequest()
-      if (!canManageMembers(callerOf(request), source)) throw badRequest()
-      const page = pageOf(request.query)
+      if (!canManageMembers(request, source)) throw badRequest()
+      const page = pageOf(request.query as Record<string, unknown>)
       const sort: BillableSort = request.query.sort ?? 'id_asc'
       const search = request.query.search || undefined
-      const { rows, total } = listBillableMembers(callerOf(request).db, source.ref.id, search, sort, {
+      const { rows, total } = listBillableMembers(request.server.burrow.db, source.ref.id, search, sort, {
         limit: page.perPage,
         offset: page.offset,
       })
-      const baseUrl = callerOf(request).baseUrl
+      const baseUrl = request.server.burrow.baseUrl(request)
       setPageHeaders(request, reply, baseUrl, page, total)
       return rows.map((r) => billableMemberEntity(r.user, r.direct, baseUrl))
     },
@@ -60,14 +58,14 @@ const billableMembers: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       currentUser(request)
       const source = loadSource(request, 'groups', request.params.id)
-      if (!canManageMembers(callerOf(request), source)) throw badRequest()
+      if (!canManageMembers(request, source)) throw badRequest()
       if (source.group?.parent_id !== null) throw badRequest()
-      const db = callerOf(request).db
+      const db = request.server.burrow.db
       const user = findUserById(db, request.params.user_id)
       if (!user || !isBillableMember(db, source.ref.id, user.id)) throw notFound('User')
       const rows = membershipsInHierarchy(db, source.ref.id, user.id)
       const names = sourceNames(db, rows)
-      const baseUrl = callerOf(request).baseUrl
+      const baseUrl = request.server.burrow.baseUrl(request)
       // A user's memberships in one hierarchy are few: paging the fetched list is enough.
       return paginateArray(
         request,
@@ -82,8 +80,8 @@ const billableMembers: FastifyPluginAsyncTypebox = async (app) => {
     currentUser(request)
     const source = loadSource(request, 'groups', request.params.id)
     if (source.group?.parent_id !== null) throw badRequest('Invalid group provided, must be top-level')
-    if (!canManageMembers(callerOf(request), source)) throw badRequest('User unauthorized to remove member')
-    const db = callerOf(request).db
+    if (!canManageMembers(request, source)) throw badRequest('User unauthorized to remove member')
+    const db = request.server.burrow.db
     const rows = membershipsInHierarchy(db, source.ref.id, request.params.user_id)
     if (rows.length === 0) throw badRequest('No member found for the given user_id')
     const lastOwner = rows.some(
@@ -96,7 +94,7 @@ const billableMembers: FastifyPluginAsyncTypebox = async (app) => {
     const user = findUserById(db, request.params.user_id)
     if (!user) throw badRequest('No member found for the given user_id')
     db.transaction(() => {
-      for (const row of rows) removeMember(callerOf(request), sourceOfRow(callerOf(request), row), row, user, true)
+      for (const row of rows) removeMember(request, sourceOfRow(request, row), row, user, true)
     })()
     return reply.code(204).send()
   })

@@ -4,7 +4,7 @@ import { AccessLevel } from '../../platform/auth/access'
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
 import { findMergeRequestById, updateMergeRequestRow, type MergeRequestRow } from './queries'
-import { findProjectById } from '../namespaces'
+import { findProjectById } from '../namespaces/queries'
 import { latestPipelineFor, type CiStatus, type PipelineRow } from '../pipelines'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { findUserById } from '../users'
@@ -13,7 +13,7 @@ import { ApiError } from '../../platform/http/errors'
 import type { PipelineStatusEvent } from '../pipelines'
 import { assertMergeable, mergeMergeRequest, type MergeOptions } from './merge'
 import { runInBackground } from './mergeability'
-import { noteAutoMerge } from '../notes/system-notes'
+import { noteAutoMerge } from './system-notes'
 
 /** Pipeline statuses that may still end in success (GitLab's ACTIVE_STATUSES). */
 export const ACTIVE_PIPELINE_STATUSES: readonly CiStatus[] = [

@@ -3,8 +3,8 @@ import type { UserRow } from '../../platform/db/rows'
 import type { MilestoneEntity } from '../milestones/entity'
 import { textColorFor } from '../labels/colors'
 import { renderSingleLine } from '../../platform/text/markdown'
-import { timeStatsOf } from '../time-tracking/service'
 import { userRef, userRefOrNull, type UserRef } from '../users'
+import { timeStatsOf } from '../time-tracking'
 
 // GitLab's draft prefixes ("Draft:", "[Draft]", "(Draft)", "Draft - ", a bare "Draft").
 const DRAFT = /^\s*(\[draft\]|\(draft\)|draft:|draft\s-\s|draft$)/i

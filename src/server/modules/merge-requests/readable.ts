@@ -1,6 +1,6 @@
 import type { ReadableFamily } from '../../platform/auth/readable'
 import { findMergeRequestById } from './queries'
-import { canReadMergeRequestsWith } from './service'
+import { canReadMergeRequestsWith } from './policy'
 
 /**
  * Merge requests' read rules for other lists: a merge request is readable with its project's merge

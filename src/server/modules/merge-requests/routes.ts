@@ -13,7 +13,7 @@ import {
   type NegatableFilter,
   type UserFilter,
 } from './queries'
-import { groupAndDescendantIds } from '../namespaces'
+import { groupAndDescendantIds } from '../namespaces/queries'
 import { findProjectWithNamespace } from '../projects/queries'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { findUserByUsername, userRef } from '../users'
@@ -42,7 +42,6 @@ import { mergeOrSchedule } from './merge-orchestration'
 import {
   approveMergeRequest,
   canApproveMergeRequest,
-  canReadMergeRequestsWith,
   unapproveMergeRequest,
   createMergeRequest,
   destroyMergeRequest,
@@ -60,20 +59,22 @@ import {
 } from './mergeability'
 import { awardEmojiRoutes } from '../award-emoji/routes'
 import { linkDeployedMergeRequests } from '../environments/deployment-merge-requests'
+import { presentIssues } from '../issues/service'
+import { canPushToBranch, listProtectedBranches } from '../branches'
+import { isSubscribed, subscribe, unsubscribe } from '../subscriptions/service'
 import {
   addSpentTime,
-  presentIssues,
   resetSpentTime,
   resetTimeEstimate,
   setTimeEstimate,
   type Trackable,
-} from '../issues/service'
-import { canPushToBranch, listProtectedBranches } from '../branches'
-import { isSubscribed, subscribe, unsubscribe } from '../subscriptions/service'
-import { parseHumanDuration, type TimeStats, timeStatsOf } from '../time-tracking/service'
+} from '../time-tracking/service'
 import { createTodo, pendingTodoFor } from '../todos/service'
 import { textParam } from '../../platform/http/text-param'
-import { boolOf, datetimeOf, listOf } from '../../platform/http/loose-params'
+import { datetimeOf, listOf } from '../../platform/http/loose-params'
+import { canReadMergeRequestsWith } from './policy'
+import { parseHumanDuration } from '../time-tracking'
+import { type TimeStats, timeStatsOf } from '../time-tracking'
 
 const IdParams = Type.Object({ id: Type.String() })
 const MrParams = Type.Object({ id: Type.String(), merge_request_iid: Type.Integer() })
@@ -306,6 +307,10 @@ function negatable(request: FastifyRequest, q: Readonly<Record<string, unknown>>
   }
 }
 
+function boolParam(raw: unknown): boolean {
+  return raw === true || (typeof raw === 'string' && /^(true|1|yes|t)$/i.test(raw))
+}
+
 function idOrSpecial(raw: unknown, name: string): readonly number[] | 'None' | 'Any' | undefined {
   if (raw === undefined) return undefined
   const items = listOf(name, raw)
@@ -370,7 +375,7 @@ function filterOf(
     wip: q.wip === undefined ? undefined : q.wip === 'yes',
     approvedBy,
     approvers: idOrSpecial(q.approver_ids, 'approver_ids'),
-    nonArchived: crossProject && (q.non_archived === undefined || boolOf('non_archived', q.non_archived, false)),
+    nonArchived: crossProject && (q.non_archived === undefined || boolParam(q.non_archived)),
     deployment:
       q.environment !== undefined || q.deployed_before !== undefined || q.deployed_after !== undefined
         ? {
@@ -398,14 +403,14 @@ async function sendList(
   const listed = listMergeRequests(db, filter, { limit: page.perPage, offset: page.offset })
   const total = listed.total
   let rows = listed.rows
-  if (boolOf('with_merge_status_recheck', q.with_merge_status_recheck, false)) {
+  if (boolParam(q.with_merge_status_recheck)) {
     for (const r of rows) if (r.state === 'opened') queueMergeabilityCheck(request.server.burrow, r.id)
     rows = rows.map((r) => (r.state === 'opened' ? { ...r, merge_status: 'checking' as const } : r))
   }
   setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
   return presentMergeRequests(callerOf(request), rows, {
     relativeTo,
-    withLabelDetails: boolOf('with_labels_details', q.with_labels_details, false),
+    withLabelDetails: boolParam(q.with_labels_details),
     simple: q.view === 'simple',
   })
 }

@@ -1,5 +1,4 @@
 import type { Caller } from '../../platform/caller'
-import type { Permissions } from '../../platform/auth/permissions'
 import { AccessLevel } from '../../platform/auth/access'
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
@@ -22,7 +21,7 @@ import {
   type MergeRequestRow,
 } from './queries'
 import { findMilestoneById, type MilestoneRow } from '../milestones/queries'
-import { findNamespaceById } from '../namespaces'
+import { findNamespaceById } from '../namespaces/queries'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { mergeRequestDetailFields, mergeRequestEntity, mergeRequestSimple, type MergeRequestDetail } from './entity'
 import { projectSettings } from '../projects/entity'
@@ -40,14 +39,9 @@ import { isSubscribed } from '../subscriptions/service'
 import { createTodo } from '../todos/service'
 import { resolveTodosForTarget } from '../todos/queries'
 import { cachedStatement } from '../../platform/db/statements'
-import {
-  mergeRequestSnapshot,
-  mergeRequestTarget,
-  noteApproval,
-  recordCreation,
-  recordUpdate,
-} from '../notes/system-notes'
-import { descriptionOf, titleOf } from '../issues/service'
+import { mergeRequestSnapshot, noteApproval } from './system-notes'
+import { mergeRequestTarget, recordCreation, recordUpdate } from '../notes/system-notes'
+import { descriptionOf, titleOf } from '../../platform/http/loose-params'
 
 /** How a list or single response is shaped. */
 export interface PresentOptions {
@@ -234,17 +228,6 @@ export function mergeRequestsReferencingIssue(
     return refs.some((ref) => ref.projectPath === null && ref.iid === issueIid)
   })
   return presentMergeRequests(caller, matching)
-}
-
-/** Whoever holds `perms` may read the project's merge requests (merge_requests_access_level). */
-export function canReadMergeRequestsWith(perms: Permissions, project: ProjectRow): boolean {
-  const feature = projectSettings(project.settings).merge_requests_access_level
-  // A disabled feature is off for everyone, administrators included (GitLab's feature_available?).
-  if (feature === 'disabled') return false
-  if (perms.isAdmin) return true
-  if (project.visibility === 'private' || feature === 'private')
-    return perms.canInProject(project, AccessLevel.REPORTER)
-  return perms.canReadProject(project)
 }
 
 /** Per issue of a page: how many merge requests of its project close it (the issue's merge_requests_count). */

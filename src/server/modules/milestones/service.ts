@@ -18,7 +18,7 @@ import { recordEvent } from '../events'
 import { milestoneIssueRows, milestoneIssues } from '../issues/service'
 import { milestoneMergeRequests } from '../merge-requests/service'
 import { checkLengths, TEXT_LIMITS } from '../../platform/text/limits'
-import { dateParam } from '../issues/service'
+import { dateParam } from '../../platform/http/loose-params'
 
 /** A milestone's owner: one project or one group. */
 export type MilestoneOwner =

@@ -8,9 +8,8 @@ import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import { badRequest, missingParam, notFound, paramError } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser } from '../../platform/http/resolve'
-import { noteableKinds } from './noteables'
+import { noteableKinds } from './families'
 import {
-  assertCanEditNote,
   createNote,
   deleteNote,
   readableNoteScope,
@@ -20,6 +19,7 @@ import {
   type Noteable,
 } from './service'
 import { loadNote, loadNoteable, paramsSchema, presentNotes, quickActionParamsOf, sendCreated } from './routes'
+import { assertCanEditNote } from './policy'
 
 const DISCUSSION_ID = Type.String({ pattern: '^[0-9a-fA-F]{40}$' })
 const PageQuery = Type.Object({ page: Type.Optional(Type.Integer()), per_page: Type.Optional(Type.Integer()) })
@@ -66,7 +66,7 @@ function presentDiscussion(
 
 /** The six discussion endpoints for every noteable family. */
 const discussions: FastifyPluginAsyncTypebox = async (app) => {
-  for (const kind of noteableKinds) {
+  for (const kind of noteableKinds()) {
     const base = `/${kind.parent}/:id/${kind.segment}/:${kind.param}/discussions`
     const discussionParams = paramsSchema(kind, { discussion_id: DISCUSSION_ID })
     const noteParams = paramsSchema(kind, { discussion_id: DISCUSSION_ID, note_id: Type.Integer() })

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import type { Db } from '../../platform/db/connection'
 
 export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic'
@@ -72,6 +73,23 @@ export function insertNote(db: Db, n: NewNote): NoteRow {
 export function updateNoteBody(db: Db, id: number, body: string, now: string): NoteRow {
   db.prepare('UPDATE notes SET body = ?, updated_at = ? WHERE id = ?').run(body, now, id)
   return findNoteById(db, id) as NoteRow
+}
+
+/** A new random discussion id: 40 hex characters, like GitLab's. */
+export function newDiscussionId(): string {
+  return randomBytes(20).toString('hex')
+}
+
+/** The notes of a noteable, oldest first, by id and body. */
+export function noteBodiesOf(db: Db, noteableType: NoteableType, noteableId: number): { id: number; body: string }[] {
+  return db
+    .prepare('SELECT id, body FROM notes WHERE noteable_type = ? AND noteable_id = ? ORDER BY id')
+    .all(noteableType, noteableId) as { id: number; body: string }[]
+}
+
+/** Replaces a note's body as it is (a copy's references rewritten), leaving updated_at alone. */
+export function rewriteNoteBody(db: Db, id: number, body: string): void {
+  db.prepare('UPDATE notes SET body = ? WHERE id = ?').run(body, id)
 }
 
 /**

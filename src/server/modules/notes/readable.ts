@@ -1,7 +1,8 @@
 import type { ReadableFamily } from '../../platform/auth/readable'
 import { findNamespaceById } from '../../platform/db/platform-queries'
 import { findNoteById, NOTE_EVENT_TARGET_TYPES } from './queries'
-import { canSeeInternalNotes, type NoteContainer } from './service'
+import { canSeeInternalNotes } from './policy'
+import type { NoteContainer } from './service'
 
 /**
  * Notes' read rules for other lists: an internal note's body is for Reporters and above of its

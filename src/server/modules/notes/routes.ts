@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type TSchema } from 'typebox'
-import { usersByIds } from '../users'
+import { usersByIds } from '../members/queries'
 import { findNoteById, listNotes, type NoteRow } from './queries'
 import type { UserRow } from '../../platform/db/rows'
 import { noteEntity, type CommandsChanges } from './entity'
@@ -11,10 +11,8 @@ import { notFound } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadGroup, loadProject } from '../../platform/http/resolve'
 import { awardEmojiRoutes } from '../award-emoji/routes'
-import { noteableKinds, type NoteableKind } from './noteables'
+import { noteableKinds, type NoteableKind } from './families'
 import {
-  assertCanEditNote,
-  canSeeInternalNotes,
   createNote,
   deleteNote,
   readableNoteScope,
@@ -25,6 +23,7 @@ import {
 } from './service'
 import { readableNotes } from './system-notes'
 import type { QuickActionParams } from '../quick-actions/service'
+import { assertCanEditNote, canSeeInternalNotes } from './policy'
 
 /** Serialises notes of one noteable with their authors loaded in one query. */
 export function presentNotes(
@@ -129,7 +128,7 @@ export function quickActionParamsOf(body: { readonly merge_request_diff_head_sha
 
 /** Notes of issues, merge requests, snippets and epics: list, get, create, update, delete. */
 const notes: FastifyPluginAsyncTypebox = async (app) => {
-  for (const kind of noteableKinds) {
+  for (const kind of noteableKinds()) {
     const base = `/${kind.parent}/:id/${kind.segment}/:${kind.param}/notes`
     const noteParams = paramsSchema(kind, { note_id: Type.Integer() })
 

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto'
 import type { Caller } from '../../platform/caller'
+import { assertCanComment, assertCanDeleteNote, assertCanEditNote, canSeeInternalNotes, hasLevelIn } from './policy'
 import { AccessLevel } from '../../platform/auth/access'
 import { Permissions } from '../../platform/auth/permissions'
 import { nowIso } from '../../platform/db/connection'
@@ -14,6 +14,7 @@ import {
   type NoteRow,
   type NoteScope,
   type NoteType,
+  newDiscussionId,
 } from './queries'
 import type { NamespaceRow, ProjectRow, UserRow } from '../../platform/db/rows'
 import { insertTodoRow, resolveTodosForTarget } from '../todos/queries'
@@ -22,14 +23,9 @@ import type { CommandsChanges } from './entity'
 import { eventNote } from './entity'
 import { badRequest, forbidden, unauthorized } from '../../platform/http/errors'
 import { recordEvent } from '../events'
+import { findProjectWithNamespace } from '../../platform/db/platform-queries'
 import { parseMentions } from '../../platform/text/mentions'
-import {
-  parseQuickActions,
-  type QuickAction,
-  type QuickActionFollowUp,
-  type QuickActionName,
-  type QuickActionParams,
-} from '../quick-actions/service'
+import type { ParsedQuickActions, QuickAction, QuickActionFollowUp, QuickActionParams } from '../quick-actions/service'
 import { createCrossReferences, readableNotes, type SystemNoteTarget } from './system-notes'
 import { checkNoteLength } from '../../platform/text/limits'
 
@@ -42,16 +38,16 @@ export interface QuickActionOutcome {
   readonly followUps?: readonly QuickActionFollowUp[]
 }
 
+/** A noteable family's quick actions, as a comment meets them. */
+export interface QuickActionSet {
+  /** The command lines of `text` this caller may run here, and the text without them. */
+  extract(caller: Caller, text: string): ParsedQuickActions
+  run(caller: Caller, actions: readonly QuickAction[], params: QuickActionParams): QuickActionOutcome
+}
+
 /** Where a noteable lives: a project (issues, merge requests, snippets) or a group (epics). */
 export type NoteContainer =
   { readonly kind: 'project'; readonly project: ProjectRow } | { readonly kind: 'group'; readonly group: NamespaceRow }
-
-/** True when `perms` holds at least `level` where the noteable lives (administrators always do). */
-export function hasLevelIn(perms: Permissions, container: NoteContainer, level: number): boolean {
-  return container.kind === 'project'
-    ? perms.canInProject(container.project, level)
-    : perms.canInGroup(container.group.id, level)
-}
 
 /** The project_id / group_id a note, event or to-do of this container records. */
 export function containerIds(container: NoteContainer): { projectId: number | null; groupId: number | null } {
@@ -81,21 +77,16 @@ export interface Noteable {
   readonly resolvableThreads?: boolean
   /** Whether the caller may resolve threads here (the merge request's author or a Developer). */
   canResolve?(caller: Caller): boolean
-  /** Commands this caller may run here (none when the family has no quick actions). */
-  availableCommands?(caller: Caller, name: QuickActionName): boolean
-  runQuickActions?(caller: Caller, actions: readonly QuickAction[], params: QuickActionParams): QuickActionOutcome
+  /** The family's quick actions on this noteable (none when the family has none). */
+  readonly quickActions?: QuickActionSet
   /** Marks the noteable updated (notes touch their noteable, as in GitLab). */
   touch(caller: Caller, at: string): void
 }
 
-/** A new random discussion id: 40 hex characters, like GitLab's. */
-export function newDiscussionId(): string {
-  return randomBytes(20).toString('hex')
-}
-
-/** Internal notes are shown to Reporters and above only. */
-export function canSeeInternalNotes(perms: Permissions, container: NoteContainer): boolean {
-  return hasLevelIn(perms, container, AccessLevel.REPORTER)
+/** The web URL of a project noteables live in (their `web_url` starts with it). */
+export function projectWebUrl(caller: Caller, project: ProjectRow): string {
+  const p = findProjectWithNamespace(caller.db, project.id)
+  return `${caller.baseUrl}/${p?.ns_full_path}/${project.path}`
 }
 
 /**
@@ -113,28 +104,6 @@ export function readableNoteScope(caller: Caller, noteable: Noteable, system?: b
   const candidates = referencingSystemNotes(caller.db, scope)
   const readable = new Set(readableNotes(caller, candidates).map((n) => n.id))
   return { ...scope, hiddenIds: candidates.filter((n) => !readable.has(n.id)).map((n) => n.id) }
-}
-
-/** Commenting: any signed-in reader, but only members on a locked discussion (GitLab's create_note). */
-export function assertCanComment(caller: Caller, noteable: Noteable): UserRow {
-  const user = caller.user
-  if (!user) throw unauthorized()
-  if (noteable.discussionLocked && !hasLevelIn(caller.perms, noteable.container, AccessLevel.GUEST)) throw forbidden()
-  return user
-}
-
-/** Editing a note is for its author (and administrators) only; system notes are nobody's to edit. */
-export function assertCanEditNote(caller: Caller, note: NoteRow): void {
-  const user = caller.user
-  if (!user || note.system === 1 || (user.id !== note.author_id && !caller.perms.isAdmin)) throw forbidden()
-}
-
-/** Deleting a note: its author, a Maintainer where the noteable lives, or an administrator. */
-export function assertCanDeleteNote(caller: Caller, noteable: Noteable, note: NoteRow): void {
-  const user = caller.user
-  if (!user || note.system === 1) throw forbidden()
-  if (user.id === note.author_id || hasLevelIn(caller.perms, noteable.container, AccessLevel.MAINTAINER)) return
-  throw forbidden()
 }
 
 export interface NoteOptions {
@@ -183,14 +152,16 @@ export function createNote(
 
   let body = rawBody
   let actions: readonly QuickAction[] = []
-  const run = noteable.runQuickActions
-  if (run && noteable.availableCommands) {
-    const parsed = parseQuickActions(rawBody, (name) => noteable.availableCommands?.(caller, name) ?? false)
+  const quickActions = noteable.quickActions
+  const run = (): QuickActionOutcome | undefined =>
+    quickActions && actions.length > 0 ? quickActions.run(caller, actions, options.quickActionParams ?? {}) : undefined
+  if (quickActions) {
+    const parsed = quickActions.extract(caller, rawBody)
     if (parsed.actions.length > 0) {
       actions = parsed.actions
       body = parsed.body
       if (body === '') {
-        const outcome = run(caller, actions, options.quickActionParams ?? {})
+        const outcome = run() as QuickActionOutcome
         return {
           kind: 'commands',
           commandsChanges: outcome.changes,
@@ -248,7 +219,7 @@ export function createNote(
     if (mentioner) createCrossReferences(db, { target: mentioner, noteId: row.id }, user.id, row.body)
     // The comment is saved before its commands run, as in GitLab: `/promote` copies it to the
     // epic with the issue's other notes. A command that fails takes the comment back with it.
-    const outcome = run && actions.length > 0 ? run(caller, actions, options.quickActionParams ?? {}) : undefined
+    const outcome = run()
     return { row, outcome }
   })()
   return { kind: 'note', note: note.row, commandsChanges: note.outcome?.changes, followUps: note.outcome?.followUps }

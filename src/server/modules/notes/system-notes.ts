@@ -2,24 +2,11 @@ import type { Caller } from '../../platform/caller'
 import { Permissions } from '../../platform/auth/permissions'
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
-import { epicLabelsOf, findEpicById, findEpicByIid, type EpicRow } from '../epics/queries'
-import {
-  assigneeIdsOf,
-  findIssueById,
-  findIssueByIid,
-  labelsOf as issueLabelsOf,
-  usersById,
-  type IssueRow,
-} from '../issues/queries'
-import {
-  findMergeRequestById,
-  findMergeRequestByIid,
-  labelsOf as mergeRequestLabelsOf,
-  userLinksOf,
-  type MergeRequestRow,
-} from '../merge-requests/queries'
-import { findNamespaceById, findProject, findProjectById, findNamespaceByFullPath } from '../namespaces'
-import { insertNote, type NoteRow } from './queries'
+import type { EpicRow } from '../epics/queries'
+import { usersById, type IssueRow } from '../issues/queries'
+import type { MergeRequestRow } from '../merge-requests/queries'
+import { findNamespaceById, findProject, findProjectById, findNamespaceByFullPath } from '../namespaces/queries'
+import { insertNote, newDiscussionId, noteBodiesOf, rewriteNoteBody, type NoteRow } from './queries'
 import {
   copySystemNoteMetadata,
   crossReferenceExists,
@@ -34,14 +21,8 @@ import {
 } from '../resource-events/queries'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
 import { findUserById } from '../users'
-import { humanDuration } from '../time-tracking/service'
-
-// Cycles with the families below are used at call time only.
-import { canReadEpicWith } from '../epics/service'
-import { canReadMergeRequestsWith } from '../merge-requests/service'
-import { canUserReadIssue } from '../issues/policy'
-import { newDiscussionId } from './service'
 import { ReadableItems } from '../../platform/auth/readable'
+import { referenceFamily, referenceFamilyOf } from './families'
 
 // ---------------------------------------------------------------------------------------------
 // Targets and references.
@@ -71,7 +52,8 @@ export function epicTarget(epic: Pick<EpicRow, 'id' | 'iid' | 'group_id'>): Syst
 /** Where a reference is written: inside a project or a group. */
 export type ReferenceContext = { readonly projectId: number } | { readonly groupId: number }
 
-function contextOf(t: SystemNoteTarget): ReferenceContext {
+/** Where a target's own references are written: its project, or its group. */
+export function contextOf(t: SystemNoteTarget): ReferenceContext {
   return t.projectId !== null ? { projectId: t.projectId } : { groupId: t.groupId as number }
 }
 
@@ -87,33 +69,31 @@ function projectPath(db: Db, projectId: number): { fullPath: string; path: strin
  * of the project's group), `group/path&2` elsewhere.
  */
 export function referenceOf(db: Db, t: SystemNoteTarget, from: ReferenceContext): string {
-  if (t.type === 'Epic') {
+  const { sigil, scope } = referenceFamily(t.type)
+  if (scope === 'group') {
     const groupId = t.groupId as number
     const local =
       'groupId' in from ? from.groupId === groupId : findProjectById(db, from.projectId)?.namespace_id === groupId
-    return local ? `&${t.iid}` : `${findNamespaceById(db, groupId)?.full_path ?? ''}&${t.iid}`
+    return local ? `${sigil}${t.iid}` : `${findNamespaceById(db, groupId)?.full_path ?? ''}${sigil}${t.iid}`
   }
-  const prefix = t.type === 'Issue' ? '#' : '!'
   const projectId = t.projectId as number
-  if ('projectId' in from && from.projectId === projectId) return `${prefix}${t.iid}`
+  if ('projectId' in from && from.projectId === projectId) return `${sigil}${t.iid}`
   const path = projectPath(db, projectId)
   // From a sibling project, or from the group the project sits directly in, its path is enough.
   const near =
     'projectId' in from
       ? findProjectById(db, from.projectId)?.namespace_id === path.namespaceId
       : from.groupId === path.namespaceId
-  return `${near ? path.path : path.fullPath}${prefix}${t.iid}`
+  return `${near ? path.path : path.fullPath}${sigil}${t.iid}`
 }
 
 /** GitLab's `gfm_reference`: the kind of item, then its reference (`issue #5`, `merge request !3`, `epic &2`). */
 function gfmReference(db: Db, t: SystemNoteTarget, from: ReferenceContext): string {
-  let noun = 'epic'
-  if (t.type === 'MergeRequest') noun = 'merge request'
-  else if (t.type === 'Issue') noun = issueNoun((findIssueById(db, t.id) as IssueRow).issue_type)
-  return `${noun} ${referenceOf(db, t, from)}`
+  return `${referenceFamily(t.type).noun(db, t.id)} ${referenceOf(db, t, from)}`
 }
 
-function issueNoun(issueType: string): string {
+/** An issue type as GitLab names it in notes: `issue`, `incident`, `test case`. */
+export function issueNoun(issueType: string): string {
   return issueType.replace(/_/g, ' ')
 }
 
@@ -301,7 +281,8 @@ export interface IssuableSnapshot {
   readonly parentId: number | null
 }
 
-const EMPTY: Omit<IssuableSnapshot, 'title' | 'description' | 'state'> = {
+/** A snapshot's fields left at their empty values, for families without them. */
+export const EMPTY_SNAPSHOT: Omit<IssuableSnapshot, 'title' | 'description' | 'state'> = {
   confidential: false,
   discussionLocked: false,
   labelIds: [],
@@ -315,58 +296,6 @@ const EMPTY: Omit<IssuableSnapshot, 'title' | 'description' | 'state'> = {
   startDateFixed: null,
   dueDateFixed: null,
   parentId: null,
-}
-
-/** An issue as the system notes compare it. */
-export function issueSnapshot(db: Db, issueId: number): IssuableSnapshot {
-  const issue = findIssueById(db, issueId) as IssueRow
-  return {
-    ...EMPTY,
-    title: issue.title,
-    description: issue.description,
-    state: issue.state,
-    confidential: issue.confidential === 1,
-    discussionLocked: issue.discussion_locked === 1,
-    labelIds: (issueLabelsOf(db, [issue.id]).get(issue.id) ?? []).map((l) => l.id),
-    milestoneId: issue.milestone_id,
-    dueDate: issue.due_date,
-    weight: issue.weight,
-    issueType: issue.issue_type,
-    assigneeIds: assigneeIdsOf(db, [issue.id]).get(issue.id) ?? [],
-  }
-}
-
-/** A merge request as the system notes compare it. */
-export function mergeRequestSnapshot(db: Db, mrId: number): IssuableSnapshot {
-  const mr = findMergeRequestById(db, mrId) as MergeRequestRow
-  return {
-    ...EMPTY,
-    title: mr.title,
-    description: mr.description,
-    state: mr.state,
-    discussionLocked: mr.discussion_locked === 1,
-    labelIds: (mergeRequestLabelsOf(db, [mr.id]).get(mr.id) ?? []).map((l) => l.id),
-    milestoneId: mr.milestone_id,
-    assigneeIds: (userLinksOf(db, 'merge_request_assignees', [mr.id]).get(mr.id) ?? []).map((u) => u.id),
-    reviewerIds: (userLinksOf(db, 'merge_request_reviewers', [mr.id]).get(mr.id) ?? []).map((u) => u.id),
-    targetBranch: mr.target_branch,
-  }
-}
-
-/** An epic as the system notes compare it. */
-export function epicSnapshot(db: Db, epicId: number): IssuableSnapshot {
-  const epic = findEpicById(db, epicId) as EpicRow
-  return {
-    ...EMPTY,
-    title: epic.title,
-    description: epic.description,
-    state: epic.state,
-    confidential: epic.confidential === 1,
-    labelIds: (epicLabelsOf(db, [epic.id]).get(epic.id) ?? []).map((l) => l.id),
-    startDateFixed: epic.start_date_fixed,
-    dueDateFixed: epic.due_date_fixed,
-    parentId: epic.parent_id,
-  }
 }
 
 /** How a change came about, when it changes how it is recorded. */
@@ -490,7 +419,7 @@ export function recordIssuableChanges(
 export function recordCreation(db: Db, target: SystemNoteTarget, actorId: number, after: IssuableSnapshot): void {
   const before: IssuableSnapshot = {
     ...after,
-    ...EMPTY,
+    ...EMPTY_SNAPSHOT,
     issueType: after.issueType,
     confidential: after.confidential,
     discussionLocked: after.discussionLocked,
@@ -534,7 +463,7 @@ function recordEpicParentChange(
     [newParentId, true],
   ] as const) {
     if (parentId === null) continue
-    const parent = epicTarget(findEpicById(db, parentId) as EpicRow)
+    const parent = referenceFamily('Epic').target(db, parentId) as SystemNoteTarget
     const childRef = referenceOf(db, child, contextOf(parent))
     const parentRef = referenceOf(db, parent, contextOf(child))
     const action = added ? 'relate_epic' : 'unrelate_epic'
@@ -560,144 +489,6 @@ function recordEpicParentChange(
 // ---------------------------------------------------------------------------------------------
 // Other notes the families write.
 
-/** Time estimate set, changed or removed (seconds before and after). */
-export function noteTimeEstimate(
-  db: Db,
-  target: SystemNoteTarget,
-  actorId: number,
-  before: number,
-  after: number,
-): void {
-  if (before === after) return
-  let body: string
-  if (before === 0) body = `added time estimate of ${humanDuration(after)}`
-  else if (after === 0) body = `removed time estimate of ${humanDuration(before)}`
-  else body = `changed time estimate to ${humanDuration(after)} from ${humanDuration(before)}`
-  addSystemNote(db, target, actorId, body, 'time_tracking')
-}
-
-/** Time logged (negative: subtracted) at `spentAt`, or every log removed (`reset`). */
-export function noteTimeSpent(
-  db: Db,
-  target: SystemNoteTarget,
-  actorId: number,
-  spent: { readonly seconds: number; readonly spentAt: string } | 'reset',
-): void {
-  if (spent === 'reset') {
-    addSystemNote(db, target, actorId, 'removed time spent', 'time_tracking')
-    return
-  }
-  const at = spent.spentAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')
-  addSystemNote(
-    db,
-    target,
-    actorId,
-    `${spent.seconds > 0 ? 'added' : 'subtracted'} ${humanDuration(Math.abs(spent.seconds))} of time spent at ${at}`,
-    'time_tracking',
-  )
-}
-
-/** `approved this merge request` / `unapproved this merge request`. */
-export function noteApproval(
-  db: Db,
-  mr: Pick<MergeRequestRow, 'id' | 'iid' | 'project_id'>,
-  actorId: number,
-  approved: boolean,
-): void {
-  addSystemNote(
-    db,
-    mergeRequestTarget(mr),
-    actorId,
-    approved ? 'approved this merge request' : 'unapproved this merge request',
-    approved ? 'approved' : 'unapproved',
-  )
-}
-
-/** Automatic merge set up for a head, or cancelled. */
-export function noteAutoMerge(
-  db: Db,
-  mr: Pick<MergeRequestRow, 'id' | 'iid' | 'project_id'>,
-  actorId: number,
-  sha: string | null,
-): void {
-  addSystemNote(
-    db,
-    mergeRequestTarget(mr),
-    actorId,
-    sha !== null ? `enabled an automatic merge when the pipeline for ${sha} succeeds` : 'canceled the automatic merge',
-    'merge',
-  )
-}
-
-/** `moved to …` / `moved from …` (or `cloned …`) on an issue and its copy. */
-export function noteIssueCopied(
-  db: Db,
-  original: IssueRow,
-  copy: IssueRow,
-  actorId: number,
-  mode: 'moved' | 'cloned',
-): void {
-  const from = issueTarget(original)
-  const to = issueTarget(copy)
-  addSystemNote(db, from, actorId, `${mode} to ${referenceOf(db, to, contextOf(from))}`, mode, { ref: to })
-  addSystemNote(db, to, actorId, `${mode} from ${referenceOf(db, from, contextOf(to))}`, mode, { ref: from })
-}
-
-/**
- * An issue joining, leaving or changing epics: notes on the epics (`added issue …`, `removed
- * issue …`, `moved issue … to epic …`) and on the issue (`added to epic &1`, `changed epic to &2`).
- */
-export function noteEpicIssue(
-  db: Db,
-  issue: Pick<IssueRow, 'id' | 'iid' | 'project_id'>,
-  actorId: number,
-  fromEpicId: number | null,
-  toEpicId: number | null,
-): void {
-  if (fromEpicId === toEpicId) return
-  const i = issueTarget(issue)
-  const from = fromEpicId !== null ? epicTarget(findEpicById(db, fromEpicId) as EpicRow) : null
-  const to = toEpicId !== null ? epicTarget(findEpicById(db, toEpicId) as EpicRow) : null
-  if (from && to) {
-    addSystemNote(
-      db,
-      to,
-      actorId,
-      `added issue ${referenceOf(db, i, contextOf(to))} from epic ${referenceOf(db, from, contextOf(to))}`,
-      'epic_issue_moved',
-      { ref: i },
-    )
-    addSystemNote(
-      db,
-      from,
-      actorId,
-      `moved issue ${referenceOf(db, i, contextOf(from))} to epic ${referenceOf(db, to, contextOf(from))}`,
-      'epic_issue_moved',
-      { ref: i },
-    )
-    addSystemNote(db, i, actorId, `changed epic to ${referenceOf(db, to, contextOf(i))}`, 'issue_changed_epic', {
-      ref: to,
-    })
-  } else if (to) {
-    addSystemNote(db, to, actorId, `added issue ${referenceOf(db, i, contextOf(to))}`, 'epic_issue_added', { ref: i })
-    addSystemNote(db, i, actorId, `added to epic ${referenceOf(db, to, contextOf(i))}`, 'issue_added_to_epic', {
-      ref: to,
-    })
-  } else if (from) {
-    addSystemNote(db, from, actorId, `removed issue ${referenceOf(db, i, contextOf(from))}`, 'epic_issue_removed', {
-      ref: i,
-    })
-    addSystemNote(
-      db,
-      i,
-      actorId,
-      `removed from epic ${referenceOf(db, from, contextOf(i))}`,
-      'issue_removed_from_epic',
-      { ref: from },
-    )
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Cross-references ("mentioned in issue #3").
 
@@ -720,27 +511,32 @@ export function referencedItems(db: Db, text: string, from: ReferenceContext, re
   const out = new Map<string, SystemNoteTarget>()
   for (const m of withoutCode(text).matchAll(REFERENCE)) {
     const [, path, sigil, digits] = m
-    const iid = Number(digits)
-    const found =
-      sigil === '&'
-        ? resolveEpic(db, path, iid, from, reader)
-        : resolveProjectItem(db, path, sigil === '#' ? 'Issue' : 'MergeRequest', iid, from, reader)
+    const found = resolveReference(db, path, sigil, Number(digits), from, reader)
     if (found) out.set(`${found.type}:${found.id}`, found)
   }
   return [...out.values()]
 }
 
-function resolveProjectItem(
+/** The item `path` + `sigil` + `iid` names from `from`, when `reader` may see it. */
+function resolveReference(
   db: Db,
   path: string | undefined,
-  type: 'Issue' | 'MergeRequest',
+  sigil: string,
   iid: number,
   from: ReferenceContext,
   reader: Permissions,
 ): SystemNoteTarget | null {
+  const family = referenceFamilyOf(sigil)
+  if (!family) return null
+  const parentId = family.scope === 'project' ? referencedProjectId(db, path, from) : referencedGroupId(db, path, from)
+  return parentId === undefined ? null : family.find(db, parentId, iid, reader)
+}
+
+/** The project of `path#5`: the text's own without a path, a sibling's for a bare name, else the full path's. */
+function referencedProjectId(db: Db, path: string | undefined, from: ReferenceContext): number | undefined {
   let project: ProjectRow | undefined
   if (path === undefined) {
-    if (!('projectId' in from)) return null
+    if (!('projectId' in from)) return undefined
     project = findProjectById(db, from.projectId)
   } else if (path.includes('/')) {
     project = findProject(db, path)
@@ -749,25 +545,11 @@ function resolveProjectItem(
     const ns = here ? findNamespaceById(db, here.namespace_id) : undefined
     project = ns ? findProject(db, `${ns.full_path}/${path}`) : undefined
   }
-  if (!project) return null
-  if (type === 'Issue') {
-    const issue = findIssueByIid(db, project.id, iid)
-    if (!issue || !canUserReadIssue(reader, project, issue, assigneeIdsOf(db, [issue.id]).get(issue.id) ?? []))
-      return null
-    return issueTarget(issue)
-  }
-  const mr = findMergeRequestByIid(db, project.id, iid)
-  if (!mr || !canReadMergeRequestsWith(reader, project)) return null
-  return mergeRequestTarget(mr)
+  return project?.id
 }
 
-function resolveEpic(
-  db: Db,
-  path: string | undefined,
-  iid: number,
-  from: ReferenceContext,
-  reader: Permissions,
-): SystemNoteTarget | null {
+/** The group of `path&2`: the full path's, else the text's group (or its project's group). */
+function referencedGroupId(db: Db, path: string | undefined, from: ReferenceContext): number | undefined {
   let group: NamespaceRow | undefined
   if (path !== undefined) group = findNamespaceByFullPath(db, path)
   else if ('groupId' in from) group = findNamespaceById(db, from.groupId)
@@ -775,10 +557,7 @@ function resolveEpic(
     const project = findProjectById(db, from.projectId)
     group = project ? findNamespaceById(db, project.namespace_id) : undefined
   }
-  if (!group || group.kind !== 'group') return null
-  const epic = findEpicByIid(db, group.id, iid)
-  if (!epic || !canReadEpicWith(reader, group, epic)) return null
-  return epicTarget(epic)
+  return group && group.kind === 'group' ? group.id : undefined
 }
 
 /**
@@ -814,7 +593,7 @@ export function createCrossReferences(
       { ref: mentioner.target, noteId: mentioner.noteId ?? null },
     )
     // A mention is news on the mentioned item: it moves up in "recently updated" and syncs.
-    touch(db, target)
+    referenceFamily(target.type).touch(db, target.id, nowIso())
   }
 }
 
@@ -845,11 +624,7 @@ export function rewriteReferences(
     REFERENCE,
     (match: string, path: string | undefined, sigil: string, digits: string, offset: number) => {
       if (code.some(([a, b]) => offset >= a && offset < b)) return match
-      const iid = Number(digits)
-      const found =
-        sigil === '&'
-          ? resolveEpic(db, path, iid, from, reader)
-          : resolveProjectItem(db, path, sigil === '#' ? 'Issue' : 'MergeRequest', iid, from, reader)
+      const found = resolveReference(db, path, sigil, Number(digits), from, reader)
       return found ? referenceOf(db, found, to) : match
     },
   )
@@ -862,24 +637,14 @@ export function rewriteReferences(
  */
 export function finishNotesCopy(db: Db, from: SystemNoteTarget, to: SystemNoteTarget, reader: Permissions): void {
   copySystemNoteMetadata(db, from, to)
-  const originals = db
-    .prepare('SELECT body FROM notes WHERE noteable_type = ? AND noteable_id = ? ORDER BY id')
-    .all(from.type, from.id) as { body: string }[]
-  const copies = db
-    .prepare('SELECT id, body FROM notes WHERE noteable_type = ? AND noteable_id = ? ORDER BY id')
-    .all(to.type, to.id) as { id: number; body: string }[]
-  const update = db.prepare('UPDATE notes SET body = ? WHERE id = ?')
+  const originals = noteBodiesOf(db, from.type, from.id)
+  const copies = noteBodiesOf(db, to.type, to.id)
   const fromContext = contextOf(from)
   const toContext = contextOf(to)
   copies.slice(copies.length - originals.length).forEach((copy) => {
     const body = rewriteReferences(db, copy.body, fromContext, toContext, reader)
-    if (body !== copy.body) update.run(body, copy.id)
+    if (body !== copy.body) rewriteNoteBody(db, copy.id, body)
   })
-}
-
-function touch(db: Db, t: ResourceRef): void {
-  const table = t.type === 'Issue' ? 'issues' : t.type === 'MergeRequest' ? 'merge_requests' : 'epics'
-  db.prepare(`UPDATE ${table} SET updated_at = ? WHERE id = ?`).run(nowIso(), t.id)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import { Type } from 'typebox'
 import { milestonesById, usersById } from '../issues/queries'
 import { findLabelById, type LabelRow } from '../labels/queries'
 import type { MilestoneRow } from '../milestones/queries'
-import { findNamespaceById, findProjectById } from '../namespaces'
+import { findNamespaceById, findProjectById } from '../namespaces/queries'
 import {
   findResourceEvent,
   listResourceEvents,
@@ -22,7 +22,7 @@ import { notFound } from '../../platform/http/errors'
 import { paginateArray } from '../../platform/http/pagination'
 import { currentUser } from '../../platform/http/resolve'
 import { presentMilestones } from '../milestones/service'
-import { noteableKinds, type NoteableKind } from '../notes/noteables'
+import { noteableKinds, type NoteableKind } from '../notes'
 import type { Noteable } from '../notes/service'
 import { loadNoteable } from '../notes/routes'
 
@@ -141,7 +141,7 @@ function refOf(noteable: Noteable) {
 const resourceEvents: FastifyPluginAsyncTypebox = async (app) => {
   for (const family of [labelEvents, milestoneEvents, stateEvents]) {
     const segment = family.table
-    for (const kind of noteableKinds.filter((k) => family.segments.includes(k.segment))) {
+    for (const kind of noteableKinds().filter((k) => family.segments.includes(k.segment))) {
       const base = `/${kind.parent}/:id/${kind.segment}/:${kind.param}/${segment}`
       const params = Type.Object({ id: Type.String(), [kind.param]: Type.Integer() })
       const eventParams = Type.Object({

@@ -67,6 +67,11 @@ export function updateSnippetRow(db: Db, id: number, changes: SnippetChanges): S
   return findSnippetById(db, id) as SnippetRow
 }
 
+/** Marks a snippet updated at `at` (a note on it touches it, as in GitLab). */
+export function touchSnippet(db: Db, id: number, at: string): void {
+  db.prepare('UPDATE snippets SET updated_at = ? WHERE id = ?').run(at, id)
+}
+
 /** Deletes a snippet with its notes, award emoji and to-dos (the polymorphic tables have no FK). */
 export function deleteSnippetRow(db: Db, id: number): void {
   db.transaction(() => {

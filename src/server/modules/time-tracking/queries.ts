@@ -16,6 +16,11 @@ export function trackableEstimate(db: Db, type: TrackableType, id: number): numb
   )
 }
 
+/** The iid of a trackable, or undefined when it is gone. */
+export function trackableIid(db: Db, type: TrackableType, id: number): number | undefined {
+  return (db.prepare(`SELECT iid FROM ${TABLES[type]} WHERE id = ?`).get(id) as { iid: number } | undefined)?.iid
+}
+
 /** Sum of the time logs of a trackable (seconds). */
 export function totalTimeSpent(db: Db, type: TrackableType, id: number): number {
   return (

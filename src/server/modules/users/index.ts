@@ -6,11 +6,9 @@ export {
   findUserByUsername,
   insertUser,
   recordFailedSignIn,
-  recordSignIn,
   unlockUser,
   updateUser,
   userNamespaceId,
-  usersByIds,
   type NewUser,
 } from './queries'
 export {

@@ -1,4 +1,5 @@
-import { invalidParam } from './errors'
+import { checkLengths, TEXT_LIMITS } from '../text/limits'
+import { invalidParam, validationFailed } from './errors'
 import { textParam } from './text-param'
 
 // Readers for routes that take their parameters without a schema (the issue and epic lists and
@@ -82,26 +83,42 @@ export function wildcardOf(raw: unknown): 'none' | 'any' | undefined {
   return s === 'none' ? 'none' : s === 'any' ? 'any' : undefined
 }
 
-/** A request body or query read as named parameters: an object as it is, anything else (no body) as none. */
-export function paramsOf(value: unknown): Readonly<Record<string, unknown>> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Readonly<Record<string, unknown>>)
-    : {}
-}
+// The texts and dates of issues, merge requests, epics and milestones.
 
-/**
- * An integer array given as `name[]=1&name[]=2`, a JSON array or `name=1,2` (GitLab's
- * CommaSeparatedToIntegerArray). Undefined when absent; 400 `name is invalid` otherwise.
- */
-export function intListOf(name: string, raw: unknown): number[] | undefined {
-  if (raw === undefined || raw === null || raw === '') return undefined
-  const parts = (Array.isArray(raw) ? raw : [raw]).flatMap((v: unknown) => (typeof v === 'string' ? v.split(',') : [v]))
-  const out: number[] = []
-  for (const p of parts) {
-    if (typeof p === 'string' && p.trim() === '') continue
-    const n = typeof p === 'number' ? p : typeof p === 'string' && /^\s*-?\d+\s*$/.test(p) ? Number(p) : Number.NaN
-    if (!Number.isInteger(n)) throw invalidParam(name)
-    out.push(n)
+/** Labels given as `a,b` or `['a', 'b']` → trimmed distinct titles. */
+export function labelList(raw: unknown): string[] | undefined {
+  if (raw === undefined || raw === null) return raw === null ? [] : undefined
+  const out: string[] = []
+  for (const item of listOf('labels', raw)) {
+    if (!out.some((t) => t.toLowerCase() === item.toLowerCase())) out.push(item)
   }
   return out
+}
+
+/** A `YYYY-MM-DD` parameter: undefined when absent, null when cleared (null or ''), 400 when not a real date. */
+export function dateParam(name: string, raw: unknown): string | null | undefined {
+  if (raw === undefined) return undefined
+  if (raw === null || raw === '') return null
+  const text = textParam(name, raw)
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
+  const d = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null
+  if (!d || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== text) throw invalidParam(name)
+  return text
+}
+
+/** A description parameter of an issue, merge request or epic: undefined when absent, 400 over GitLab's length limit. */
+export function descriptionOf(raw: unknown): string | null | undefined {
+  if (raw === undefined) return undefined
+  if (raw === null) return null
+  const description = textParam('description', raw)
+  checkLengths({ description }, { description: TEXT_LIMITS.issuable.description })
+  return description
+}
+
+/** A title parameter of an issue, merge request or epic, trimmed: 400 when blank or over 255 characters, as GitLab validates it. */
+export function titleOf(raw: unknown): string {
+  const title = textParam('title', raw).trim()
+  if (title === '') throw validationFailed({ title: ["can't be blank"] })
+  checkLengths({ title }, { title: TEXT_LIMITS.issuable.title })
+  return title
 }

@@ -1,0 +1,3 @@
+export type { AwardableType, AwardEmojiRow } from './queries'
+export { addAward, toggleAward, presentAwards, type Awardable } from './service'
+export { awardEmojiEntity } from './entity'

@@ -1,1 +1,0 @@
-export { createGroup, type CreateGroupInput } from './service'

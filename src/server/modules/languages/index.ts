@@ -1,2 +1,0 @@
-/** The languages module's public face: a repository's languages breakdown. */
-export { repositoryLanguages } from './service'
