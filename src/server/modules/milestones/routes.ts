@@ -15,11 +15,11 @@ import {
   createMilestone,
   destroyMilestone,
   milestoneItems,
-  presentMilestones,
   promoteMilestone,
   updateMilestone,
   type MilestoneOwner,
 } from './service'
+import { presentMilestones } from './present'
 
 // Creating and editing milestones is a Reporter right in GitLab; deleting needs Developer (the spec's rule).
 const ADMIN_MILESTONE = AccessLevel.REPORTER

@@ -7,12 +7,11 @@ import {
   deleteMilestoneRow,
   findMilestoneTitle,
   insertMilestone,
-  ownerPaths,
   updateMilestoneRow,
   type MilestoneRow,
 } from './queries'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
-import { milestoneEntity, todayIso, type MilestoneEntity } from './entity'
+import { todayIso } from './entity'
 import { invalidParam, missingParam, paramError, validationFailed } from '../../platform/http/errors'
 import { recordEvent } from '../events'
 import { milestoneIssueRows, milestoneIssues } from '../issues/service'
@@ -25,26 +24,6 @@ export type MilestoneOwner =
   { readonly kind: 'project'; readonly project: ProjectRow } | { readonly kind: 'group'; readonly group: NamespaceRow }
 
 const TITLE_TAKEN = 'already being used for another group or project milestone.'
-
-/** Serializes a page of milestones with every owner path fetched in at most two queries. */
-export function presentMilestones(caller: Caller, rows: readonly MilestoneRow[]): MilestoneEntity[] {
-  const db = caller.db
-  const paths = ownerPaths(
-    db,
-    [...new Set(rows.filter((r) => r.project_id !== null).map((r) => r.project_id as number))],
-    [...new Set(rows.filter((r) => r.group_id !== null).map((r) => r.group_id as number))],
-  )
-  const baseUrl = caller.baseUrl
-  const today = todayIso()
-  return rows.map((r) =>
-    milestoneEntity(
-      r,
-      baseUrl,
-      (r.project_id !== null ? paths.projects.get(r.project_id) : paths.groups.get(r.group_id as number)) ?? '',
-      today,
-    ),
-  )
-}
 
 function checkDates(start: string | null, due: string | null): void {
   if (start !== null && due !== null && start > due)

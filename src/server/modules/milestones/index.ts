@@ -1,0 +1,2 @@
+/** The milestones module's public face for other modules: milestones as the API shows them. */
+export { presentMilestones } from './present'
