@@ -75,14 +75,7 @@ import { canAdminIssues, canReadIssue, editColumns, presentIssues, updateIssue }
 import { keepOneLabelPerScope } from '../labels/service'
 import { isSubscribed } from '../subscriptions/service'
 import { epicSnapshot, noteEpicIssue } from './system-notes'
-import {
-  addSystemNote,
-  epicTarget,
-  finishNotesCopy,
-  issueTarget,
-  recordCreation,
-  recordUpdate,
-} from '../notes/system-notes'
+import { addSystemNote, epicTarget, finishNotesCopy, issueTarget, recordCreation, recordUpdate } from '../notes'
 import {
   boolOf,
   datetimeOf,

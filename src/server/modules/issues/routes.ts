@@ -65,7 +65,7 @@ import {
   setTimeEstimate,
   timeStats,
   type Trackable,
-} from '../time-tracking/service'
+} from '../time-tracking'
 import { createTodo, pendingTodoFor } from '../todos/service'
 import { textParam } from '../../platform/http/text-param'
 import { datetimeOf, given, intOf, listOf, wildcardOf } from '../../platform/http/loose-params'

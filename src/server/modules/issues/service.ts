@@ -56,7 +56,7 @@ import type { EpicRow } from '../epics/queries'
 import { closingMergeRequestCounts, mergeRequestsReferencingIssue } from '../merge-requests/service'
 import { copyIssueResourceEvents, type StateSource } from '../resource-events/queries'
 import { issueSnapshot, noteIssueCopied } from './system-notes'
-import { finishNotesCopy, issueTarget, recordCreation, recordStateEvent, recordUpdate } from '../notes/system-notes'
+import { finishNotesCopy, issueTarget, recordCreation, recordStateEvent, recordUpdate } from '../notes'
 import { canReadIssuesWith, canUserReadIssue } from './policy'
 import {
   boolOf,

@@ -62,13 +62,7 @@ import { linkDeployedMergeRequests } from '../environments/deployment-merge-requ
 import { presentIssues } from '../issues/service'
 import { canPushToBranch, listProtectedBranches } from '../branches'
 import { isSubscribed, subscribe, unsubscribe } from '../subscriptions/service'
-import {
-  addSpentTime,
-  resetSpentTime,
-  resetTimeEstimate,
-  setTimeEstimate,
-  type Trackable,
-} from '../time-tracking/service'
+import { addSpentTime, resetSpentTime, resetTimeEstimate, setTimeEstimate, type Trackable } from '../time-tracking'
 import { createTodo, pendingTodoFor } from '../todos/service'
 import { textParam } from '../../platform/http/text-param'
 import { datetimeOf, listOf } from '../../platform/http/loose-params'

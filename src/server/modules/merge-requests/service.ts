@@ -40,7 +40,7 @@ import { createTodo } from '../todos/service'
 import { resolveTodosForTarget } from '../todos/queries'
 import { cachedStatement } from '../../platform/db/statements'
 import { mergeRequestSnapshot, noteApproval } from './system-notes'
-import { mergeRequestTarget, recordCreation, recordUpdate } from '../notes/system-notes'
+import { mergeRequestTarget, recordCreation, recordUpdate } from '../notes'
 import { descriptionOf, titleOf } from '../../platform/http/loose-params'
 
 /** How a list or single response is shaped. */

@@ -22,7 +22,7 @@ import {
   type Noteable,
 } from './service'
 import { readableNotes } from './system-notes'
-import type { QuickActionParams } from '../quick-actions/service'
+import type { QuickActionParams } from '../quick-actions'
 import { assertCanEditNote, canSeeInternalNotes } from './policy'
 
 /** Serialises notes of one noteable with their authors loaded in one query. */

@@ -25,7 +25,7 @@ import { badRequest, forbidden, unauthorized } from '../../platform/http/errors'
 import { recordEvent } from '../events'
 import { findProjectWithNamespace } from '../../platform/db/platform-queries'
 import { parseMentions } from '../../platform/text/mentions'
-import type { ParsedQuickActions, QuickAction, QuickActionFollowUp, QuickActionParams } from '../quick-actions/service'
+import type { ParsedQuickActions, QuickAction, QuickActionFollowUp, QuickActionParams } from '../quick-actions'
 import { createCrossReferences, readableNotes, type SystemNoteTarget } from './system-notes'
 import { checkNoteLength } from '../../platform/text/limits'
 

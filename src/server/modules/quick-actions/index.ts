@@ -17,6 +17,7 @@ export {
   userListCommand,
   type IssuableCommands,
   type ItemCommands,
+  type ParsedQuickActions,
   type QuickAction,
   type QuickActionFollowUp,
   type QuickActionName,

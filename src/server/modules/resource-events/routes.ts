@@ -23,7 +23,7 @@ import { paginateArray } from '../../platform/http/pagination'
 import { currentUser } from '../../platform/http/resolve'
 import { presentMilestones } from '../milestones'
 import { noteableKinds, type NoteableKind } from '../notes'
-import type { Noteable } from '../notes/service'
+import type { Noteable } from '../notes'
 import { loadNoteable } from '../notes/routes'
 
 /** One of GitLab's three resource event APIs. */
