@@ -23,6 +23,7 @@ import Database from 'better-sqlite3'
 import { AccountStore } from '../src/main/core/accounts/account-store'
 import { Accounts } from '../src/main/core/accounts/accounts'
 import { EncryptedFileSecretStore } from '../src/main/core/accounts/encrypted-file-secret-store'
+import { AccessGate } from '../src/main/core/api/access-gate'
 import { ApiClient } from '../src/main/core/api/client'
 import { OnlineState } from '../src/main/core/api/connectivity'
 import { Cache, openCacheDatabase, searchCache, type JsonObject } from '../src/main/core/cache/index'
@@ -292,7 +293,11 @@ export default async function syncBench(args: readonly string[]): Promise<void> 
       cache = new Cache(openCacheDatabase(join(dir, `cache-${i}`, 'cache.sqlite3')))
       const online = new OnlineState({ probe: async () => true })
       const c = client(server.url, token, online)
-      service = new SyncService({ cache, accounts: { clientFor: async () => c, connectivityFor: () => online } })
+      const gate = new AccessGate()
+      service = new SyncService({
+        cache,
+        accounts: { clientFor: async () => c, connectivityFor: () => online, accessFor: () => gate },
+      })
       const started = performance.now()
       const result = await service.run('bench')
       syncMs.push(performance.now() - started)

@@ -91,6 +91,16 @@ export const FAMILIES: readonly Family[] = [
     resources: ['Files and trees', 'Commits and compare', 'Branches and tags'],
   },
   {
+    key: 'wiki',
+    label: 'Wiki',
+    path: '/wiki',
+    icon: 'wiki',
+    key2: 'w',
+    section: 'Code',
+    description: "A project's wiki pages: read them (offline too) and write them.",
+    resources: ['Wiki pages', 'Markdown, RDoc, AsciiDoc and Org', 'The wiki repository'],
+  },
+  {
     key: 'projects',
     label: 'Projects',
     path: '/projects',

@@ -17,7 +17,7 @@ declare module 'vue-router' {
 }
 
 /** Families with their own views (the rest show views/FamilyView.vue). */
-const BUILT = new Set(['issues', 'merge-requests', 'epics', 'milestones', 'boards', 'todos', 'repositories'])
+const BUILT = new Set(['issues', 'merge-requests', 'epics', 'milestones', 'boards', 'todos', 'repositories', 'wiki'])
 
 export const routes: RouteRecordRaw[] = [
   { path: '/welcome', name: 'welcome', component: WelcomeView, meta: { title: 'Welcome' } },
@@ -109,6 +109,12 @@ export const routes: RouteRecordRaw[] = [
         name: 'todos',
         component: () => import('./views/todo/TodoListView.vue'),
         meta: { title: 'To-dos', family: 'todos' },
+      },
+      {
+        path: 'wiki',
+        name: 'wiki',
+        component: () => import('./views/wiki/WikiView.vue'),
+        meta: { title: 'Wiki', family: 'wiki' },
       },
       {
         path: 'repositories',

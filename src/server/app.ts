@@ -27,7 +27,7 @@ import smartHttp from './modules/git-http/routes'
 import { onPush } from './platform/git/push-listeners'
 import { recordPushEvents } from './modules/events'
 import { protectedBranchPushPolicy } from './modules/branches'
-import { ensureRootUser } from './modules/tokens/bootstrap'
+import { ensureRootUser } from './modules/tokens'
 import { startMaintenance } from './maintenance'
 import { Settings } from './platform/settings'
 

@@ -4,6 +4,7 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AccessGate } from '../../src/main/core/api/access-gate'
 import { ApiClient } from '../../src/main/core/api/client'
 import { OnlineState, type Connectivity } from '../../src/main/core/api/connectivity'
 import { requestOAuthToken, type Credential, type OAuthCredential } from '../../src/main/core/api/credentials'
@@ -13,6 +14,7 @@ import {
   NotFoundError,
   PreconditionFailedError,
   RateLimitedError,
+  SignInRequiredError,
   UnauthorizedError,
   ValidationError,
 } from '../../src/main/core/api/errors'
@@ -214,8 +216,10 @@ describe('ApiClient against Burrow Server', () => {
     const { user, token } = seedUser(server)
     const bad = new ApiClient({ baseUrl: server.url, credentials: pat('glpat-not-a-real-token') })
     const unauthorized = await bad.get('/user').catch((e: unknown) => e)
+    // A 401 to GET /user refuses the credential itself: the sign-in must be renewed.
+    expect(unauthorized).toBeInstanceOf(SignInRequiredError)
     expect(unauthorized).toBeInstanceOf(UnauthorizedError)
-    expect(unauthorized).toMatchObject({ status: 401, message: '401 Unauthorized' })
+    expect(unauthorized).toMatchObject({ status: 401, body: { message: '401 Unauthorized' } })
     expect(JSON.stringify(unauthorized)).not.toContain('glpat-not-a-real-token')
 
     const plain = new ApiClient({ baseUrl: server.url, credentials: pat(token) })
@@ -232,6 +236,89 @@ describe('ApiClient against Burrow Server', () => {
       .catch((e: unknown) => e)
     expect(stale).toBeInstanceOf(PreconditionFailedError)
     expect(stale).toMatchObject({ status: 412 })
+  })
+})
+
+describe('ApiClient holding an account (AccessGate)', () => {
+  let server: ListeningServer
+  let fake: Server
+  let fakeUrl: string
+  const fakeRequests: string[] = []
+  beforeAll(async () => {
+    server = await startServer()
+    // Answers GET /user, refuses every other request with 401 (an action of a working token), or
+    // 429 with Retry-After 30 under /throttled.
+    fake = createHttpServer((req, res) => {
+      fakeRequests.push(req.url ?? '')
+      req.resume()
+      const json = { 'Content-Type': 'application/json' }
+      if (req.url === '/api/v4/user') return res.writeHead(200, json).end('{"id":1,"username":"root"}')
+      if (req.url?.startsWith('/api/v4/throttled'))
+        return res.writeHead(429, { ...json, 'Retry-After': '30' }).end('{"message":"Retry later"}')
+      res.writeHead(401, json).end('{"message":"401 Unauthorized"}')
+    })
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve))
+    fakeUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`
+  })
+  afterAll(async () => {
+    await server.close()
+    fake.closeAllConnections()
+    await new Promise<void>((resolve) => fake.close(() => resolve()))
+  })
+
+  it('holds it once an OAuth pair is refused, refresh included, and sends nothing more until it is signed in', async () => {
+    const { user, password } = seedUser(server)
+    const issued = await requestOAuthToken(
+      server.url,
+      { grant_type: 'password', username: user.username, password },
+      { fetch, timeoutMs: 5_000 },
+    )
+    // Revoked as the server revokes a pair: its refresh token goes with it.
+    server.app.burrow.db
+      .prepare('UPDATE oauth_access_tokens SET revoked_at = ?, refresh_digest = NULL WHERE user_id = ?')
+      .run(new Date().toISOString(), user.id)
+    const log: { url: string; status: number; headers: Headers }[] = []
+    const gate = new AccessGate()
+    const client = new ApiClient({
+      baseUrl: server.url,
+      credentials: async () => issued,
+      fetch: recordingFetch(log),
+      gate,
+    })
+    await expect(client.get('/projects')).rejects.toBeInstanceOf(SignInRequiredError)
+    expect(gate.signInRequired?.reason).toMatch(/refused the saved sign-in \(401\)/)
+    const sent = log.length
+    await expect(client.get('/projects')).rejects.toBeInstanceOf(SignInRequiredError)
+    expect(log).toHaveLength(sent)
+    // The check itself still goes out (with its one refresh attempt), and is refused again.
+    await expect(client.get('/user', undefined, { checksSignIn: true })).rejects.toBeInstanceOf(SignInRequiredError)
+    expect(log.slice(sent).map((r) => new URL(r.url).pathname)).toEqual(['/api/v4/user', '/oauth/token'])
+  })
+
+  it('does not hold it for a 401 refusing one action of a credential that works', async () => {
+    const gate = new AccessGate()
+    const client = new ApiClient({ baseUrl: fakeUrl, credentials: pat('working'), gate })
+    fakeRequests.length = 0
+    const refused = await client.get('/projects/1/locked').catch((e: unknown) => e)
+    expect(refused).toBeInstanceOf(UnauthorizedError)
+    expect(refused).not.toBeInstanceOf(SignInRequiredError)
+    // One GET /user told the two apart.
+    expect(fakeRequests).toEqual(['/api/v4/projects/1/locked', '/api/v4/user'])
+    expect(gate.open).toBe(true)
+  })
+
+  it('holds every request of the account for a Retry-After beyond what a caller waits', async () => {
+    const gate = new AccessGate()
+    const client = new ApiClient({ baseUrl: fakeUrl, credentials: pat('working'), gate, maxRateLimitWaitMs: 0 })
+    fakeRequests.length = 0
+    await expect(client.get('/throttled')).rejects.toBeInstanceOf(RateLimitedError)
+    expect(gate.waitLeftMs()).toBeGreaterThan(25_000)
+    expect(gate.open).toBe(false)
+    const held = await client.get('/user').catch((e: unknown) => e)
+    expect(held).toBeInstanceOf(RateLimitedError)
+    expect((held as RateLimitedError).retryAfterSeconds).toBeGreaterThan(25)
+    expect(fakeRequests).toEqual(['/api/v4/throttled'])
+    gate.dispose()
   })
 })
 

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { launchBurrow, watchCsp, type RunningBurrow } from './support/burrow'
 import { restApi, runCommand, shot } from './support/page'
+import { httpTransport, TestRunner } from '../helpers/runner'
 
 // Reviewing a merge request's changes against the demo on a real Burrow Server, through the
 // support proxy so the network can be cut: the file tree with counts and Viewed boxes (kept
@@ -133,6 +134,176 @@ test('Changes: a tree of the files with their counts, Viewed boxes kept across a
   const lastPath = (await last.getAttribute('data-path')) ?? ''
   await last.locator('.review-tree__open').click()
   await expect(page.locator(`[data-testid="review-file-header"][data-path="${lastPath}"]`)).toBeVisible()
+})
+
+test('reviewers are shown in the merge request sidebar and edited there; the server gets them through the outbox', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const { mr } = await busiest('opened')
+  const before = await api<{ reviewers: { id: number; username: string }[] }>(
+    'GET',
+    `/projects/${project.id}/merge_requests/${mr.iid}`,
+  )
+  const members = await api<{ id: number; username: string; name: string }[]>(
+    'GET',
+    `/projects/${project.id}/members/all?per_page=100`,
+  )
+  const chosen = members.find(
+    (m) => m.username !== burrow.user.username && !before.reviewers.some((r) => r.id === m.id),
+  )
+  if (chosen === undefined) throw new Error('no member left to ask for a review')
+  await page.goto(burrow.pageUrl)
+  await expect(page.getByTestId('page-title')).toBeVisible()
+  await page.evaluate(
+    (hash) => (window.location.hash = hash),
+    `#/a/${accountId}/projects/${project.id}/merge_requests/${mr.iid}`,
+  )
+  const field = page.locator('[data-field="reviewers"]')
+  await expect(field.getByTestId('reviewer')).toHaveCount(before.reviewers.length)
+  await field.getByTestId('edit-reviewers').click()
+  await page.getByTestId('reviewers-select').click()
+  await page.keyboard.type(chosen.username)
+  await expect(page.locator('.n-base-select-option').filter({ hasText: `@${chosen.username})` })).toBeVisible()
+  await page.keyboard.press('Enter')
+  await page.keyboard.press('Escape')
+  await page.getByTestId('reviewers-apply').click()
+  await expect(field.getByTestId('reviewer').filter({ hasText: chosen.name })).toBeVisible()
+  await expect
+    .poll(
+      async () =>
+        (
+          await api<{ reviewers: { id: number }[] }>('GET', `/projects/${project.id}/merge_requests/${mr.iid}`)
+        ).reviewers
+          .map((r) => r.id)
+          .sort(),
+      { timeout: 30_000 },
+    )
+    .toEqual([...before.reviewers.map((r) => r.id), chosen.id].sort())
+  await field.scrollIntoViewIfNeeded()
+  await shot(page, 'mr-reviewers-light')
+  await runCommand(page, 'theme: dark')
+  await shot(page, 'mr-reviewers-dark')
+  await runCommand(page, 'theme: light')
+})
+
+/** A log as gitlab-runner writes it: coloured, with a folded prepare section and the script's section. */
+function runnerLog(command: string, result: string, ok: boolean): string {
+  const t = Math.floor(Date.now() / 1000)
+  return [
+    `section_start:${t}:prepare_executor[collapsed=true]\r\x1b[0K\x1b[36;1mPreparing the "shell" executor\x1b[0;m`,
+    'Using Shell executor...',
+    `section_end:${t + 2}:prepare_executor\r\x1b[0Ksection_start:${t + 2}:step_script\r\x1b[0K\x1b[36;1mExecuting "step_script" stage of the job script\x1b[0;m`,
+    `\x1b[32;1m$ ${command}\x1b[0;m`,
+    ok ? `\x1b[32m${result}\x1b[0m` : `\x1b[31m${result}\x1b[0m`,
+    `section_end:${t + 9}:step_script\r\x1b[0K`,
+    ok ? '\x1b[32;1mJob succeeded\x1b[0;m' : '\x1b[31;1mERROR: Job failed: exit code 1\x1b[0;m',
+    '',
+  ].join('\n')
+}
+
+test('the head pipeline on the merge request, its page with the stage graph, and a job’s coloured log with sections', async ({
+  page,
+}) => {
+  test.setTimeout(180_000)
+  // A project whose branch runs build → test → deploy, its jobs run by a runner speaking the runner API.
+  const ci = await api<{ id: number; path_with_namespace: string }>('POST', '/projects', {
+    name: 'Pipeline graph',
+    path: `pipeline-graph-${Date.now()}`,
+    initialize_with_readme: true,
+  })
+  const yaml = [
+    'stages: [build, test, deploy]',
+    'compile:\n  stage: build\n  script: [make]',
+    'lint:\n  stage: build\n  script: [make lint]',
+    'unit:\n  stage: test\n  needs: [compile]\n  script: [npm test]',
+    'e2e:\n  stage: test\n  allow_failure: true\n  script: [npm run e2e]',
+    'ship:\n  stage: deploy\n  script: [make ship]',
+  ].join('\n')
+  await api('POST', `/projects/${ci.id}/repository/commits`, {
+    branch: 'graph',
+    start_branch: 'main',
+    commit_message: 'Run the pipeline',
+    actions: [{ action: 'create', file_path: '.gitlab-ci.yml', content: `${yaml}\n` }],
+  })
+  const mr = await api<{ iid: number }>('POST', `/projects/${ci.id}/merge_requests`, {
+    source_branch: 'graph',
+    target_branch: 'main',
+    title: 'Show the pipeline',
+  })
+  const created = await api<{ id: number; token: string }>('POST', '/user/runners', {
+    runner_type: 'project_type',
+    project_id: ci.id,
+    description: 'graph runner',
+  })
+  const runner = TestRunner.connect(httpTransport(burrow.serverUrl), created)
+  const outcomes: Record<string, [string, boolean]> = {
+    compile: ['built in 3.1s', true],
+    lint: ['✔ No problems found', true],
+    unit: ['✔ 42 passed', true],
+    e2e: ['✖ 1 failed', false],
+  }
+  for (let job = await runner.requestJob(); job !== null; job = await runner.requestJob()) {
+    const [result, ok] = outcomes[job.job_info.name] ?? ['', true]
+    expect((await runner.patchTrace(job, 0, runnerLog(job.steps[0]?.script[0] ?? '', result, ok))).status).toBe(202)
+    expect(
+      (await runner.updateJob(job, ok ? 'success' : 'failed', ok ? {} : { failure_reason: 'script_failure' })).status,
+    ).toBe(200)
+  }
+
+  await page.goto(burrow.pageUrl)
+  await expect(page.getByTestId('page-title')).toBeVisible()
+  await page.evaluate(
+    (hash) => (window.location.hash = hash),
+    `#/a/${accountId}/projects/${ci.id}/merge_requests/${mr.iid}`,
+  )
+  const onMr = page.getByTestId('mr-pipeline')
+  await expect(onMr.getByTestId('mr-pipeline-stage')).toHaveCount(3)
+  await expect(onMr.getByTestId('mr-pipeline-stage').first()).toHaveAttribute('data-stage', 'build')
+  await expect(onMr.getByTestId('mr-pipeline-job')).toHaveCount(5)
+  await expect(onMr.getByTestId('mr-pipeline-job').filter({ hasText: 'e2e' })).toHaveAttribute('data-status', 'failed')
+  await expect(onMr.getByTestId('mr-pipeline-job').filter({ hasText: 'ship' })).toHaveAttribute(
+    'data-status',
+    'success',
+  )
+  await onMr.scrollIntoViewIfNeeded()
+  await shot(page, 'mr-pipeline-light')
+  await runCommand(page, 'theme: dark')
+  await shot(page, 'mr-pipeline-dark')
+  await runCommand(page, 'theme: light')
+
+  // The pipeline's page: stages as columns in run order, each job a node with its status.
+  await onMr.getByTestId('mr-pipeline-open').click()
+  const graph = page.getByTestId('pipeline-graph')
+  await expect(page.getByTestId('resource-detail-title')).toHaveText(/^Pipeline #\d+$/)
+  await expect(graph.getByTestId('pipeline-stage')).toHaveCount(3)
+  expect(
+    await graph.getByTestId('pipeline-stage').evaluateAll((s) => s.map((e) => e.getAttribute('data-stage'))),
+  ).toEqual(['build', 'test', 'deploy'])
+  await expect(graph.locator('[data-stage="test"]').getByTestId('pipeline-job')).toHaveCount(2)
+  await expect(graph.locator('[data-job="e2e"]')).toHaveAttribute('data-status', 'failed')
+  await shot(page, 'pipeline-graph-light')
+  await runCommand(page, 'theme: dark')
+  await shot(page, 'pipeline-graph-dark')
+  await runCommand(page, 'theme: light')
+
+  // A job's log: colours from its ANSI codes, the prepare section folded, the script's open until folded.
+  await graph.locator('[data-job="unit"]').click()
+  await expect(page.getByTestId('resource-detail-title')).toHaveText('unit')
+  const log = page.getByTestId('job-log')
+  await expect(log.locator('.ci-fg-green', { hasText: '✔ 42 passed' })).toBeVisible()
+  await expect(log).not.toContainText('Using Shell executor')
+  await expect(log).not.toContainText('section_start')
+  await log.locator('[data-section="prepare_executor"]').click()
+  await expect(log).toContainText('Using Shell executor')
+  await expect(log.getByText('00:07')).toBeVisible()
+  await log.scrollIntoViewIfNeeded()
+  await shot(page, 'job-log-light')
+  await runCommand(page, 'theme: dark')
+  await shot(page, 'job-log-dark')
+  await runCommand(page, 'theme: light')
+  await log.locator('[data-section="step_script"]').click()
+  await expect(log).not.toContainText('npm test')
 })
 
 test('offline, a merged merge request whose changes were never read is computed from the clone', async ({ page }) => {

@@ -7,7 +7,7 @@ import { ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from './server
  * the fuzz suite can fill each path parameter with an object that exists: a group with a
  * subgroup and a public project with a repository (branches, a tag, a CI file), an issue, a merge
  * request, an epic and a snippet with notes, discussions and reactions, labels and milestones, a
- * release with an asset link, a board with a list, a wiki page,
+ * release with an asset link, a board with a list, a wiki page, project and group badges,
  * environments with a deployment, a runner with a pipeline and its job, a cluster, a Pages domain,
  * CI variables, tokens, a vulnerability, an alert integration and a geo node.
  */
@@ -108,6 +108,9 @@ export async function buildFuzzWorld(s: TestServer): Promise<FuzzWorld> {
   keep('projectMilestone', one(await call('POST', `${p}/milestones`, { title: 'v1' })).id)
   keep('wikiPage', one(await call('POST', `${p}/wikis`, { title: 'Fuzz page', content: 'x' })).slug)
   keep('board', one(await call('POST', `${p}/boards`, { name: 'Fuzz board' })).id)
+  const badge = { link_url: 'https://ci.example.com/%{project_path}', image_url: 'https://ci.example.com/b.svg' }
+  keep('projectBadge', one(await call('POST', `${p}/badges`, badge)).id)
+  keep('groupBadge', one(await call('POST', `${g}/badges`, badge)).id)
   await call('POST', `${p}/boards`, { name: 'Second board' })
   keep('boardList', one(await call('POST', `${p}/boards/${ids.board}/lists`, { label_id: ids.projectLabel })).id)
   keep('groupMilestone', one(await call('POST', `${g}/milestones`, { title: 'g1' })).id)
@@ -222,6 +225,8 @@ export async function buildFuzzWorld(s: TestServer): Promise<FuzzWorld> {
   await call('PUT', `${p}/error_tracking/settings`, { active: true, integrated: true })
   keep('clientKey', one(await call('POST', `${p}/error_tracking/client_keys`)).id)
   keep('variable', one(await call('POST', `${p}/variables`, { key: 'FUZZ_VAR', value: 'v' })).key)
+  // The same key in the group: `:key` names an existing variable under /groups/:id/variables too.
+  await call('POST', `${g}/variables`, { key: 'FUZZ_VAR', value: 'v' })
   keep('protectedBranch', 'main')
 
   const inAMonth = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10)
@@ -344,6 +349,7 @@ export function validParam(world: FuzzWorld, template: string, name: string): st
     tag_name: ids.tag,
     link_id: ids.releaseLink,
     board_id: ids.board,
+    badge_id: template.includes('/groups/:id/badges') ? ids.groupBadge : ids.projectBadge,
     slug: ids.wikiPage,
     list_id: ids.boardList,
     ref_name: 'main',

@@ -37,6 +37,12 @@ describe('alert payload rules', () => {
     expect(normaliseSeverity(3)).toBe('critical')
   })
 
+  it('takes no property of an object for a severity (constructor, toString are unknown words: critical)', () => {
+    expect(normaliseSeverity('constructor')).toBe('critical')
+    expect(normaliseSeverity('toString')).toBe('critical')
+    expect(normaliseSeverity('__proto__')).toBe('critical')
+  })
+
   it('reads end_time as the resolution time', () => {
     expect(parseAlertPayload({ end_time: '2024-05-01T11:00:00Z' }, [], NOW).endedAt).toBe('2024-05-01T11:00:00.000Z')
     expect(parseAlertPayload({ end_time: 'not a time' }, [], NOW).endedAt).toBeNull()

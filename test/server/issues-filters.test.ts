@@ -147,6 +147,9 @@ describe('project issue list filters', () => {
   it('confidential, issue_type, iids', async () => {
     expect(await titles('confidential=true')).toEqual(['Gamma'])
     expect(await titles('confidential=false')).toEqual(['Alpha bug', 'Beta feature'])
+    // Grape's Boolean words, read as the schema booleans are: on/y true, off/n false.
+    expect(await titles('confidential=on')).toEqual(['Gamma'])
+    expect(await titles('confidential=n')).toEqual(['Alpha bug', 'Beta feature'])
     expect(await titles('issue_type=incident')).toEqual(['Gamma'])
     expect(await titles('iids[]=1&iids[]=3')).toEqual(['Alpha bug', 'Gamma'])
   })

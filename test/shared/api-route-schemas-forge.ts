@@ -77,4 +77,54 @@ export const FORGE_ROUTES: readonly RouteEntry[] = [
     route: 'POST /projects/:id/wikis/attachments',
     skip: 'a multipart upload the fixtures do not send; tested in wikis.test.ts',
   },
+
+  // ---- badges -------------------------------------------------------------------------------
+  {
+    route: 'GET /projects/:id/badges',
+    url: ['/projects/{project}/badges', '/projects/{project}/badges?name=Pipeline'],
+    schema: list(Api.Badge),
+  },
+  {
+    route: 'GET /projects/:id/badges/render',
+    url: '/projects/{project}/badges/render?link_url=https%3A%2F%2Fci.example.com%2F%25%7Bproject_path%7D&image_url=https%3A%2F%2Fci.example.com%2Fb.svg',
+    schema: Api.BadgePreview,
+    userRefused: true,
+  },
+  { route: 'GET /projects/:id/badges/:badge_id', url: '/projects/{project}/badges/{projectBadge}', schema: Api.Badge },
+  { route: 'POST /projects/:id/badges', schema: Api.Badge },
+  { route: 'PUT /projects/:id/badges/:badge_id', schema: Api.Badge },
+  { route: 'GET /groups/:id/badges', url: '/groups/{group}/badges', schema: list(Api.Badge) },
+  {
+    route: 'GET /groups/:id/badges/render',
+    url: '/groups/{group}/badges/render?link_url=https%3A%2F%2Fci.example.com%2F%25%7Bproject_path%7D&image_url=https%3A%2F%2Fci.example.com%2Fb.svg',
+    schema: Api.BadgePreview,
+    userRefused: true,
+  },
+  { route: 'GET /groups/:id/badges/:badge_id', url: '/groups/{group}/badges/{groupBadge}', schema: Api.Badge },
+  { route: 'POST /groups/:id/badges', schema: Api.Badge },
+  { route: 'PUT /groups/:id/badges/:badge_id', schema: Api.Badge },
+
+  // ---- project users and languages ----------------------------------------------------------
+  {
+    route: 'GET /projects/:id/users',
+    url: ['/projects/{project}/users', '/projects/{project}/users?search=jonas'],
+    schema: list(Api.UserBasic),
+  },
+  { route: 'GET /projects/:id/languages', url: '/projects/{project}/languages', schema: Api.RepositoryLanguages },
+
+  // ---- group CI/CD variables ----------------------------------------------------------------
+  {
+    route: 'GET /groups/:id/variables',
+    url: '/groups/{group}/variables',
+    schema: list(Api.CiVariable),
+    userRefused: true,
+  },
+  {
+    route: 'GET /groups/:id/variables/:key',
+    url: '/groups/{group}/variables/{groupVariable}',
+    schema: Api.CiVariable,
+    userRefused: true,
+  },
+  { route: 'POST /groups/:id/variables', schema: Api.CiVariable },
+  { route: 'PUT /groups/:id/variables/:key', schema: Api.CiVariable },
 ]

@@ -10,6 +10,8 @@ export async function forgeFamilies(w: ConformanceWorld): Promise<void> {
   await releases(w)
   await boards(w)
   await wikis(w)
+  await badges(w)
+  await groupVariables(w)
 }
 
 /** A release made with its tag and a link, updated and its link edited; a second one deleted. */
@@ -66,4 +68,39 @@ async function wikis(w: ConformanceWorld): Promise<void> {
     title: 'On call',
   })
   ids.wikiPage = String(renamed.slug)
+}
+
+/** A project badge with placeholders, renamed; a group badge; a third badge deleted. */
+async function badges(w: ConformanceWorld): Promise<void> {
+  const { ids } = w
+  const p = `/projects/${ids.projectId}/badges`
+  const g = `/groups/${encodeURIComponent(String(ids.group))}/badges`
+  const urls = {
+    link_url: 'https://ci.example.com/%{project_path}',
+    image_url: 'https://ci.example.com/%{default_branch}.svg',
+  }
+  ids.projectBadge = await w.created('POST /projects/:id/badges', p, { ...urls, name: 'Build' })
+  await w.write('PUT /projects/:id/badges/:badge_id', `${p}/${ids.projectBadge}`, { name: 'Pipeline' })
+  ids.groupBadge = await w.created('POST /groups/:id/badges', g, { ...urls, name: 'Docs' })
+  await w.write('PUT /groups/:id/badges/:badge_id', `${g}/${ids.groupBadge}`, {
+    image_url: 'https://ci.example.com/d.svg',
+  })
+  const doomed = await w.created('POST /projects/:id/badges', p, urls)
+  // A removal answers 204 without a body: nothing for the table to check.
+  const removed = await w.call(w.tokens.admin, 'DELETE', `${p}/${doomed}`)
+  if (removed.statusCode !== 204) throw new Error(`setup: DELETE ${p}/${doomed} answered ${removed.statusCode}`)
+}
+
+/** A group variable, changed; a second one, scoped, deleted. */
+async function groupVariables(w: ConformanceWorld): Promise<void> {
+  const { ids } = w
+  const g = `/groups/${encodeURIComponent(String(ids.group))}/variables`
+  ids.groupVariable = String(
+    (await w.write('POST /groups/:id/variables', g, { key: 'CONFORMANCE_REGISTRY', value: 'registry.example.com' }))
+      .key,
+  )
+  await w.write('PUT /groups/:id/variables/:key', `${g}/${ids.groupVariable}`, { protected: true })
+  await w.write('POST /groups/:id/variables', g, { key: 'DOOMED', value: 'x', environment_scope: 'review/*' })
+  const removed = await w.call(w.tokens.admin, 'DELETE', `${g}/DOOMED`)
+  if (removed.statusCode !== 204) throw new Error(`setup: DELETE ${g}/DOOMED answered ${removed.statusCode}`)
 }

@@ -1,7 +1,7 @@
 import type { AvatarsRequests } from '../../shared/ipc/avatars'
 import { isUnder, type ApiClient } from './api/client'
 import type { OnlineState } from './api/connectivity'
-import { ApiError, NetworkError } from './api/errors'
+import { ApiError, isAccountHeld, NetworkError } from './api/errors'
 import type { Cache } from './cache/cache'
 
 /** What the avatars need of the accounts service (accounts/accounts.ts `Accounts` fits). */
@@ -125,8 +125,8 @@ export class AvatarService {
       const type = sniffImageType(download.bytes)
       fetched = { contentType: type, data: type === null ? null : Buffer.from(download.bytes), etag: download.etag }
     } catch (error) {
-      // Unreachable: what we have, however old.
-      if (error instanceof NetworkError) return dataUrl(row)
+      // Unreachable, or the account's requests held: what we have, however old.
+      if (error instanceof NetworkError || isAccountHeld(error)) return dataUrl(row)
       // No image there (404, 403), or one we will not keep: remembered as such until it ages out.
       if (error instanceof ApiError || (error as { code?: unknown }).code === 'too-large')
         fetched = { contentType: null, data: null, etag: null }

@@ -4,12 +4,10 @@
  * chart component only draws.
  */
 
-/** The fields of an issue the chart needs (the API's names). */
-export interface BurndownIssue {
-  readonly created_at: string
-  readonly closed_at: string | null
-  readonly weight?: number | null
-}
+import type { Issue } from '../../shared/api/issue'
+
+/** The fields of an issue the chart needs. */
+export type BurndownIssue = Readonly<Pick<Issue, 'created_at' | 'closed_at'> & Partial<Pick<Issue, 'weight'>>>
 
 export interface BurndownPoint {
   /** `YYYY-MM-DD` (UTC). */

@@ -13,10 +13,18 @@ export type WorkItem = Issue | MergeRequest
 /** The objects a change's ids name, so the item on screen can show them at once. */
 export interface ChangeDisplay {
   readonly assignees?: readonly UserRef[]
+  readonly reviewers?: readonly UserRef[]
   readonly milestone?: MilestoneRef | null
   readonly epic?: Issue['epic']
 }
 
+/** A merge request's reviewers (none for an issue). */
+const reviewersOf = (item: WorkItem): readonly UserRef[] => ('reviewers' in item ? (item.reviewers ?? []) : [])
+/** The users of `ids`, as `known` has them (else a placeholder named by the id). */
+const usersOf = (ids: readonly number[], known: readonly UserRef[]): UserRef[] => {
+  const byId = new Map(known.map((u) => [u.id, u]))
+  return ids.map((id) => byId.get(id) ?? { id, username: '', name: `User ${id}`, avatar_url: null })
+}
 const sameIds = (a: readonly number[], b: readonly number[]): boolean =>
   a.length === b.length && a.every((id, i) => id === b[i])
 const hasLabel = (labels: readonly string[], name: string): boolean =>
@@ -40,12 +48,10 @@ export function applyChanges<T extends WorkItem>(item: T, changes: ItemChanges, 
   if (changes.labels !== undefined || changes.add_labels !== undefined || changes.remove_labels !== undefined)
     next.labels = labelsAfterChanges(item, changes)
   if (changes.state_event !== undefined) next.state = changes.state_event === 'close' ? 'closed' : 'opened'
-  if (changes.assignee_ids !== undefined) {
-    const known = new Map([...item.assignees, ...(display.assignees ?? [])].map((u) => [u.id, u]))
-    next.assignees = changes.assignee_ids.map(
-      (id) => known.get(id) ?? { id, username: '', name: `User ${id}`, avatar_url: null },
-    )
-  }
+  if (changes.assignee_ids !== undefined)
+    next.assignees = usersOf(changes.assignee_ids, [...item.assignees, ...(display.assignees ?? [])])
+  if (changes.reviewer_ids !== undefined)
+    next.reviewers = usersOf(changes.reviewer_ids, [...reviewersOf(item), ...(display.reviewers ?? [])])
   if (changes.milestone_id !== undefined)
     next.milestone =
       changes.milestone_id === null
@@ -88,6 +94,14 @@ export function effectiveChanges(item: WorkItem, changes: ItemChanges): ItemChan
     )
   )
     out.assignee_ids = changes.assignee_ids
+  if (
+    changes.reviewer_ids !== undefined &&
+    !sameIds(
+      changes.reviewer_ids,
+      reviewersOf(item).map((r) => r.id),
+    )
+  )
+    out.reviewer_ids = changes.reviewer_ids
   if (changes.milestone_id !== undefined && changes.milestone_id !== (item.milestone?.id ?? null))
     out.milestone_id = changes.milestone_id
   if (changes.state_event !== undefined && (changes.state_event === 'close') === (item.state === 'opened'))
@@ -118,6 +132,7 @@ export function undoChanges(before: WorkItem, changes: ItemChanges): ItemChanges
   if (added.length > 0) out.remove_labels = added
   if (removed.length > 0) out.add_labels = removed
   if (changes.assignee_ids !== undefined) out.assignee_ids = before.assignees.map((a) => a.id)
+  if (changes.reviewer_ids !== undefined) out.reviewer_ids = reviewersOf(before).map((r) => r.id)
   if (changes.milestone_id !== undefined) out.milestone_id = before.milestone?.id ?? null
   if (changes.state_event !== undefined) out.state_event = before.state === 'opened' ? 'reopen' : 'close'
   const issue = before as Issue
@@ -129,5 +144,10 @@ export function undoChanges(before: WorkItem, changes: ItemChanges): ItemChanges
 
 /** What the display of an undo needs: the objects the old values were. */
 export function undoDisplay(before: WorkItem): ChangeDisplay {
-  return { assignees: before.assignees, milestone: before.milestone, epic: (before as Issue).epic ?? null }
+  return {
+    assignees: before.assignees,
+    reviewers: reviewersOf(before),
+    milestone: before.milestone,
+    epic: (before as Issue).epic ?? null,
+  }
 }

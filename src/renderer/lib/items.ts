@@ -1,129 +1,129 @@
+import type { AwardEmoji as ApiAwardEmoji } from '../../shared/api/award-emoji'
+import type { TimeStats as ApiTimeStats } from '../../shared/api/common'
+import type { Epic as ApiEpic } from '../../shared/api/epic'
+import type { Issue as ApiIssue, IssueEpic } from '../../shared/api/issue'
+import type { Label as ApiLabel } from '../../shared/api/label'
+import type { MergeRequest as ApiMergeRequest, MergeRequestDetail } from '../../shared/api/merge-request'
+import type { Note as ApiNote } from '../../shared/api/note'
+import type { ProjectIdentity } from '../../shared/api/project'
+import type { Commit as ApiCommit } from '../../shared/api/repository'
+import type { Milestone as ApiMilestone } from '../../shared/api/milestone'
+import type { Todo as ApiTodo } from '../../shared/api/todo'
+import type { UserSummary } from '../../shared/api/user'
 import type { ApiJson, CachedItem } from '../../shared/ipc/cache'
 
 /**
  * The API objects the triage views read, with the fields they use. The cache hands back the
  * server's JSON as it came (GitLab's shape, snake_case); these types say which fields a view
- * relies on, and `as…` functions are the one place that JSON is taken at its word.
+ * relies on, and `as…` functions are the one place that JSON is taken at its word. Where they
+ * are written as picks of the wire model (src/shared/api), a field's type is the API's.
  */
 
-export interface UserRef {
-  readonly id: number
-  readonly username: string
-  readonly name: string
-  readonly avatar_url: string | null
-}
+/** An author, assignee or reviewer as the views show them. */
+export type UserRef = UserSummary
 
-export interface MilestoneRef {
-  readonly id: number
-  readonly iid: number
-  readonly title: string
+export type MilestoneRef = Readonly<
+  Pick<ApiMilestone, 'id' | 'iid' | 'title' | 'state' | 'due_date' | 'start_date' | 'project_id' | 'group_id'>
+>
+
+export type TimeStats = Readonly<ApiTimeStats>
+
+/**
+ * The fields issues and merge requests share, typed as the wire model's; the state, people,
+ * labels (names) and milestone as the views read them. `upvotes`/`downvotes` count 👍 and 👎.
+ */
+type Issuable = Readonly<
+  Pick<
+    ApiIssue,
+    | 'id'
+    | 'iid'
+    | 'project_id'
+    | 'title'
+    | 'description'
+    | 'created_at'
+    | 'updated_at'
+    | 'closed_at'
+    | 'user_notes_count'
+    | 'web_url'
+  > &
+    Partial<
+      Pick<
+        ApiIssue,
+        | 'references'
+        | 'time_stats'
+        | 'subscribed'
+        | 'discussion_locked'
+        | 'task_completion_status'
+        | 'upvotes'
+        | 'downvotes'
+      >
+    >
+> & {
   readonly state: string
-  readonly due_date: string | null
-  readonly start_date: string | null
-  readonly project_id?: number
-  readonly group_id?: number
-}
-
-export interface TimeStats {
-  readonly time_estimate: number
-  readonly total_time_spent: number
-  readonly human_time_estimate: string | null
-  readonly human_total_time_spent: string | null
-}
-
-interface Issuable {
-  readonly id: number
-  readonly iid: number
-  readonly project_id: number
-  readonly title: string
-  readonly description: string | null
-  readonly state: string
-  readonly created_at: string
-  readonly updated_at: string
-  readonly closed_at: string | null
   readonly author: UserRef
   readonly assignees: readonly UserRef[]
   readonly labels: readonly string[]
   readonly milestone: MilestoneRef | null
-  readonly user_notes_count: number
-  readonly web_url: string
-  readonly references?: { readonly short: string; readonly relative: string; readonly full: string }
-  readonly time_stats?: TimeStats
-  readonly subscribed?: boolean
-  readonly discussion_locked?: boolean | null
-  /** 👍 and 👎 awards (GitLab counts only these two here). */
-  readonly upvotes?: number
-  readonly downvotes?: number
-  /** Markdown task-list items of the description. */
-  readonly task_completion_status?: { readonly count: number; readonly completed_count: number }
 }
 
-export interface Issue extends Issuable {
-  readonly confidential: boolean
-  readonly due_date: string | null
-  readonly issue_type?: string
-  readonly weight?: number | null
-  readonly epic?: {
-    readonly id: number
-    readonly iid: number
-    readonly title: string
-    readonly group_id: number
-  } | null
-  /** Set once the issue was moved: the new issue's id (this one is closed). */
-  readonly moved_to_id?: number | null
-  readonly merge_requests_count?: number
-}
+export type Issue = Issuable &
+  Readonly<
+    Pick<ApiIssue, 'confidential' | 'due_date'> &
+      // moved_to_id: set once the issue was moved, the new issue's id (this one is closed).
+      Partial<Pick<ApiIssue, 'issue_type' | 'weight' | 'moved_to_id' | 'merge_requests_count'>>
+  > & {
+    readonly epic?: Readonly<Pick<IssueEpic, 'id' | 'iid' | 'title' | 'group_id'>> | null
+  }
 
-export interface MergeRequest extends Issuable {
-  readonly source_branch: string
-  readonly target_branch: string
-  readonly draft: boolean
-  readonly merge_status: string
-  readonly detailed_merge_status?: string
-  readonly has_conflicts: boolean
-  readonly sha: string
-  readonly merged_at: string | null
-  readonly reviewers?: readonly UserRef[]
-  readonly pipeline?: {
-    readonly id: number
-    readonly status: string
-    readonly web_url: string
-    readonly ref: string
+export type MergeRequest = Issuable &
+  Readonly<
+    Pick<ApiMergeRequest, 'source_branch' | 'target_branch' | 'draft' | 'has_conflicts' | 'merged_at'> &
+      Partial<
+        Pick<
+          MergeRequestDetail,
+          'detailed_merge_status' | 'merge_error' | 'rebase_in_progress' | 'diverged_commits_count'
+        >
+      >
+  > & {
+    readonly merge_status: string
     readonly sha: string
-  } | null
-  readonly head_pipeline?: { readonly id: number; readonly status: string; readonly web_url: string } | null
-  readonly merge_error?: string | null
-  readonly changes_count?: string | null
-  readonly rebase_in_progress?: boolean
-  readonly diverged_commits_count?: number
-}
+    readonly reviewers?: readonly UserRef[]
+    readonly pipeline?: {
+      readonly id: number
+      readonly status: string
+      readonly web_url: string
+      readonly ref: string
+      readonly sha: string
+    } | null
+    readonly head_pipeline?: { readonly id: number; readonly status: string; readonly web_url: string } | null
+    readonly changes_count?: string | null
+  }
 
-export interface Epic {
-  readonly id: number
-  readonly iid: number
-  readonly group_id: number
-  readonly parent_id: number | null
-  readonly title: string
-  readonly description: string | null
+export type Epic = Readonly<
+  Pick<
+    ApiEpic,
+    | 'id'
+    | 'iid'
+    | 'group_id'
+    | 'parent_id'
+    | 'title'
+    | 'description'
+    | 'confidential'
+    | 'web_url'
+    | 'start_date'
+    | 'due_date'
+    | 'created_at'
+    | 'updated_at'
+  >
+> & {
   readonly state: string
-  readonly confidential: boolean
-  readonly web_url: string
   readonly references?: { readonly short: string; readonly full: string }
   readonly author: UserRef | null
-  readonly start_date: string | null
-  readonly due_date: string | null
-  readonly created_at: string
-  readonly updated_at: string
   readonly labels: readonly string[]
 }
 
-export interface Milestone extends MilestoneRef {
-  readonly description: string | null
-  readonly web_url: string
-  readonly expired?: boolean
-  readonly created_at: string
-  readonly updated_at: string
-}
+export type Milestone = MilestoneRef &
+  Readonly<Pick<ApiMilestone, 'description' | 'web_url' | 'created_at' | 'updated_at'>> & { readonly expired?: boolean }
 
 /**
  * Whether a milestone may be set on an item of a project: the project's own, and those of its
@@ -139,21 +139,14 @@ export function milestoneFitsProject(m: Milestone, projectId: number, namespace:
   )
 }
 
-export interface Note {
-  readonly id: number
-  readonly body: string
-  readonly author: UserRef
-  readonly created_at: string
-  readonly updated_at: string
-  readonly system: boolean
-  readonly resolvable?: boolean
-  readonly resolved?: boolean
-}
+export type Note = Readonly<
+  Pick<ApiNote, 'id' | 'body' | 'created_at' | 'updated_at' | 'system'> &
+    Partial<Pick<ApiNote, 'resolvable' | 'resolved'>>
+> & { readonly author: UserRef }
 
-export interface Todo {
-  readonly id: number
-  readonly action_name: string
-  readonly target_type: string
+export type Todo = Readonly<
+  Pick<ApiTodo, 'id' | 'action_name' | 'target_type' | 'target_url' | 'body' | 'state' | 'created_at'>
+> & {
   readonly target: {
     readonly id: number
     readonly iid: number
@@ -161,25 +154,13 @@ export interface Todo {
     readonly state: string
     readonly project_id?: number
   } | null
-  readonly target_url: string
-  readonly body: string
-  readonly state: string
-  readonly created_at: string
   readonly author: UserRef
-  readonly project: {
-    readonly id: number
-    readonly name_with_namespace: string
-    readonly path_with_namespace: string
-  } | null
+  readonly project: Readonly<Pick<ProjectIdentity, 'id' | 'name_with_namespace' | 'path_with_namespace'>> | null
 }
 
-export interface Label {
-  readonly id: number
-  readonly name: string
-  readonly color: string
-  readonly text_color?: string | null
-  readonly description: string | null
-}
+export type Label = Readonly<
+  Pick<ApiLabel, 'id' | 'name' | 'color' | 'description'> & Partial<Pick<ApiLabel, 'text_color'>>
+>
 
 export interface Project {
   readonly id: number
@@ -261,20 +242,10 @@ export function formatDuration(seconds: number): string {
 }
 
 /** An award emoji (`GET …/award_emoji`). */
-export interface AwardEmoji {
-  readonly id: number
-  readonly name: string
-  readonly user: UserRef
-}
+export type AwardEmoji = Readonly<Pick<ApiAwardEmoji, 'id' | 'name'>> & { readonly user: UserRef }
 
 /** A commit as merge request commit lists give it. */
-export interface Commit {
-  readonly id: string
-  readonly short_id: string
-  readonly title: string
-  readonly message?: string
-  readonly author_name: string
-  readonly authored_date?: string
-  readonly created_at: string
-  readonly web_url?: string
-}
+export type Commit = Readonly<
+  Pick<ApiCommit, 'id' | 'short_id' | 'title' | 'author_name' | 'created_at'> &
+    Partial<Pick<ApiCommit, 'message' | 'authored_date' | 'web_url'>>
+>

@@ -5,41 +5,34 @@
  * beside the notes, one line each, as its web UI does.
  */
 
-export interface EventUser {
-  readonly name: string
-  readonly username: string
-}
+import type { LabelBasic } from '../../shared/api/common'
+import type { ResourceLabelEvent, ResourceMilestoneEvent, ResourceStateEvent } from '../../shared/api/event'
+import type { Milestone } from '../../shared/api/milestone'
+import type { UserRef } from '../../shared/api/user'
+
+// The parts of the wire model's resource events (src/shared/api/event.ts) the activity reads.
+
+export type EventUser = Readonly<Pick<UserRef, 'name' | 'username'>>
 
 /** GitLab's LabelBasic; null in the event once the label was deleted. */
-export interface EventLabel {
-  readonly id: number
-  readonly name: string
-  readonly color: string
-  readonly text_color?: string | null
-  readonly description?: string | null
-}
+export type EventLabel = Readonly<
+  Pick<LabelBasic, 'id' | 'name' | 'color'> & Partial<Pick<LabelBasic, 'text_color' | 'description'>>
+>
 
 interface EventCommon {
-  readonly id: number
   readonly user: EventUser | null
-  readonly created_at: string
 }
 
-export interface LabelEvent extends EventCommon {
-  readonly label: EventLabel | null
-  readonly action: 'add' | 'remove'
-}
+export type LabelEvent = EventCommon &
+  Readonly<Pick<ResourceLabelEvent, 'id' | 'created_at' | 'action'>> & { readonly label: EventLabel | null }
 
-export interface MilestoneEvent extends EventCommon {
-  readonly milestone: { readonly id: number; readonly title: string } | null
-  readonly action: 'add' | 'remove'
-}
+export type MilestoneEvent = EventCommon &
+  Readonly<Pick<ResourceMilestoneEvent, 'id' | 'created_at' | 'action'>> & {
+    readonly milestone: Readonly<Pick<Milestone, 'id' | 'title'>> | null
+  }
 
-export interface StateEvent extends EventCommon {
-  readonly state: string
-  readonly source_commit: string | null
-  readonly source_merge_request_id: number | null
-}
+export type StateEvent = EventCommon &
+  Readonly<Pick<ResourceStateEvent, 'id' | 'created_at' | 'state' | 'source_commit' | 'source_merge_request_id'>>
 
 /** A merge request a state event names as its source, as `…/closed_by` lists it. */
 export interface SourceMergeRequest {

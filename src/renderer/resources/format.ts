@@ -163,26 +163,16 @@ export function plainText(value: unknown): string {
 export const LOG_TAIL_CHARS = 200_000
 
 /**
- * A CI job log as readable text: gitlab-runner's colour codes and collapsible-section markers
- * removed, carriage-return progress lines reduced to what they ended as, and only the last
- * `LOG_TAIL_CHARS` characters kept (`cut` says whether the start was left out).
+ * The end of a CI job log, as the runner wrote it (lib/ci-log.ts reads its colours and
+ * sections): its last `limit` characters from the start of a line (`cut` says whether the
+ * start was left out).
  */
-export function plainLog(raw: unknown, limit = LOG_TAIL_CHARS): { text: string; cut: boolean } {
+export function logTail(raw: unknown, limit = LOG_TAIL_CHARS): { text: string; cut: boolean } {
   if (typeof raw !== 'string') return { text: '', cut: false }
-  /* eslint-disable no-control-regex -- ESC is exactly what terminal colour codes start with */
-  const cleaned = raw
-    .replace(/section_(?:start|end):\d+:[\w.-]+(?:\[[^\]\r\n]*\])?\r?(?:\x1b\[0K)?/g, '')
-    .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
-    /* eslint-enable no-control-regex */
-    .split('\n')
-    .map((line) => {
-      const parts = line.replace(/\r$/, '').split('\r')
-      return parts[parts.length - 1]
-    })
-    .join('\n')
-  return cleaned.length > limit
-    ? { text: cleaned.slice(cleaned.length - limit), cut: true }
-    : { text: cleaned, cut: false }
+  if (raw.length <= limit) return { text: raw, cut: false }
+  const tail = raw.slice(raw.length - limit)
+  const lineStart = tail.indexOf('\n')
+  return { text: lineStart < 0 ? tail : tail.slice(lineStart + 1), cut: true }
 }
 
 /** A size in bytes as `12.3 KB` (powers of 1024, as file managers show them). */

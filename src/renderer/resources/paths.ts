@@ -96,6 +96,7 @@ export function keyItem(description: ResourceDescription, key: string): Item {
 
 /** The name of an item in headings and confirmations. */
 export function itemTitle(description: ResourceDescription, item: Item): string {
+  if (description.titleOf !== undefined) return description.titleOf(item)
   const value = valueAt(item, description.titleField ?? description.list?.key ?? 'id')
   return value === undefined || value === null ? description.singular : String(value)
 }

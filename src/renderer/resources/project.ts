@@ -68,6 +68,7 @@ export const projectPipelines: ResourceDescription = {
   description: 'Pipelines of the project, newest first.',
   readRole: 'reporter',
   titleField: 'id',
+  titleOf: (p) => `Pipeline #${String(p.id)}`,
   list: {
     path: '/projects/:project/pipelines',
     query: { per_page: 20 },
@@ -102,6 +103,7 @@ export const projectPipelines: ResourceDescription = {
   },
   detail: {
     path: '/projects/:project/pipelines/{id}',
+    graph: { path: '/projects/:project/pipelines/{id}/jobs', jobResource: 'jobs' },
     fields: [
       { field: 'id', label: 'Pipeline', format: 'code' },
       { field: 'iid', label: 'Number in project', format: 'code' },

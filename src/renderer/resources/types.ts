@@ -212,8 +212,13 @@ export interface DetailSpec {
   /** The single GET (`/runners/{id}`); without it the detail shows the list's row. */
   readonly path?: string
   readonly fields: readonly FieldView[]
-  /** A plain-text log shown below the fields (a job's trace), read from this path. */
+  /** A job's log (its trace, with colours and sections) shown below the fields, read from this path. */
   readonly log?: { readonly path: string; readonly label: string }
+  /**
+   * A pipeline's jobs, read from this path and shown above the fields as its stage graph; each
+   * job opens as an item of `jobResource` (a resource of the same family).
+   */
+  readonly graph?: { readonly path: string; readonly jobResource: string }
 }
 
 export interface ResourceDescription {
@@ -240,6 +245,8 @@ export interface ResourceDescription {
   readonly actions?: readonly Action[]
   /** The field naming an item in headings and confirmations (`username`, `name`); default the key. */
   readonly titleField?: string
+  /** How an item's heading reads when the title field alone says too little (`Pipeline #25`). */
+  readonly titleOf?: (item: Readonly<Record<string, unknown>>) => string
 }
 
 /** The context a panel runs in: which account, and the project or group its paths need. */

@@ -173,6 +173,9 @@ function itemStoreSetup(accountId: string) {
     }
     const setAssignees = (kind: WorkKind, item: WorkItem, users: readonly UserRef[]) =>
       update(kind, item, { assignee_ids: users.map((u) => u.id) }, { assignees: users })
+    /** A merge request's reviewers, all of them (GitLab's `reviewer_ids`). */
+    const setReviewers = (item: MergeRequest, users: readonly UserRef[]) =>
+      update('merge_request', item, { reviewer_ids: users.map((u) => u.id) }, { reviewers: users })
     /** Adds or takes off one assignee, keeping the others. */
     function toggleAssignee(
       kind: WorkKind,
@@ -291,6 +294,7 @@ function itemStoreSetup(accountId: string) {
       removeLabels,
       setLabels,
       setAssignees,
+      setReviewers,
       toggleAssignee,
       setMilestone,
       setEpic,

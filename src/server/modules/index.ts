@@ -59,6 +59,10 @@ import resourceEvents from './resource-events/routes'
 import releases from './releases/routes'
 import boards from './boards/routes'
 import wikis from './wikis/routes'
+import badges from './badges/routes'
+import languages from './languages/routes'
+import groupVariables from './group-variables/routes'
+import projectUsers from './project-users/routes'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
 export const apiRoutes: readonly FastifyPluginAsync[] = [
@@ -109,6 +113,10 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
   releases,
   boards,
   wikis,
+  badges,
+  languages,
+  groupVariables,
+  projectUsers,
 ]
 
 /**

@@ -10,7 +10,7 @@ import { findEpicById, type EpicRow } from '../modules/epics/queries'
 import { findIssueByIid } from '../modules/issues/queries'
 import { findMergeRequestByIid, insertApproval, updateMergeRequestRow } from '../modules/merge-requests/queries'
 import { findMilestoneById, type MilestoneRow } from '../modules/milestones/queries'
-import { findNamespaceById, findProjectById } from '../modules/namespaces/queries'
+import { findNamespaceById, findProjectById } from '../modules/namespaces'
 import type { NoteRow } from '../modules/notes/queries'
 import type { NamespaceRow, ProjectRow, UserRow } from '../platform/db/rows'
 import { pendingTodosOnFinishedTargets, renameDiscussion } from './bulk-writer'
@@ -22,11 +22,11 @@ import { moveRef } from '../platform/git/write-commit'
 import { addAward } from '../modules/award-emoji'
 import { recordEvent } from '../modules/events'
 import { assignIssueToEpic, createEpicFromParams, updateEpicFromParams } from '../modules/epics/service'
-import { createGroup } from '../modules/groups/service'
+import { createGroup } from '../modules/groups'
 import { addSpentTime, setTimeEstimate } from '../modules/time-tracking/service'
 import { createIssue, updateIssue } from '../modules/issues/service'
 import { createLabel } from '../modules/labels/service'
-import { sourceOfRow, addMember } from '../modules/members/service'
+import { sourceOfRow, addMember } from '../modules/members'
 import { closeReferencedIssues } from '../modules/merge-requests/merge'
 import { createMergeRequest, updateMergeRequest } from '../modules/merge-requests/service'
 import { mergeabilityIdle, queueMergeabilityCheck } from '../modules/merge-requests/mergeability'
@@ -34,7 +34,7 @@ import { createMilestone, updateMilestone, type MilestoneOwner } from '../module
 import { issueNoteable } from '../modules/issues/noteable'
 import { mergeRequestNoteable } from '../modules/merge-requests/noteable'
 import { createNote, type Noteable } from '../modules/notes/service'
-import { createProject } from '../modules/projects/service'
+import { createProject } from '../modules/projects'
 import { createPipelinesOnPush } from '../modules/pipelines'
 import { pushLanded, type PushListener } from '../platform/git/push-listeners'
 import { refreshFlagsOnPush, refreshRepositoryFlags } from '../modules/repository'
@@ -215,7 +215,7 @@ class DemoWriter {
     setClock(orgStart + DAY)
     for (const g of GROUPS) {
       const parent = g.parent ? (this.groups.get(g.parent) as NamespaceRow) : null
-      const group = createGroup(this.as(g.creator), {
+      const group = createGroup(this.caller(g.creator), {
         name: g.name,
         path: g.path,
         parent,
@@ -226,8 +226,8 @@ class DemoWriter {
       this.groups.set(g.key, group)
       for (const [username, level] of g.members) {
         addMember(
-          this.as(g.creator),
-          sourceOfRow(this.as(g.creator), { source_type: 'Namespace', source_id: group.id }),
+          this.caller(g.creator),
+          sourceOfRow(this.caller(g.creator), { source_type: 'Namespace', source_id: group.id }),
           this.user(username),
           level,
           null,
@@ -257,7 +257,7 @@ class DemoWriter {
             userNamespaceId(this.db, this.user(spec.namespace.slice('user:'.length)).id) as number,
           ) as NamespaceRow)
         : (this.groups.get(spec.namespace) as NamespaceRow)
-      const project = await createProject(this.as(spec.creator), {
+      const project = await createProject(this.caller(spec.creator), {
         name: spec.name,
         path: spec.path,
         namespace,
@@ -269,8 +269,8 @@ class DemoWriter {
       this.projects.set(spec.key, project)
       for (const [username, level] of spec.members) {
         addMember(
-          this.as(spec.creator),
-          sourceOfRow(this.as(spec.creator), { source_type: 'Project', source_id: project.id }),
+          this.caller(spec.creator),
+          sourceOfRow(this.caller(spec.creator), { source_type: 'Project', source_id: project.id }),
           this.user(username),
           level,
           null,

@@ -53,7 +53,7 @@ import { runEnvironmentMaintenance, stopEnvironment } from '../modules/environme
 import { createGeoNode } from '../modules/geo-nodes/service'
 import { createPagesDomain } from '../modules/pages-domains'
 import { protectEnvironment } from '../modules/environments/protected-service'
-import { scheduleProjectMove, storageMovesIdle } from '../modules/storage-moves/service'
+import { scheduleProjectMove, storageMovesIdle } from '../modules/storage-moves'
 import {
   createVulnerabilityFromFinding,
   findVulnerability,
@@ -710,7 +710,7 @@ class OperationsPlanner {
     const live = this.host.live
     if (live.storages.length < 2) return
     this.host.at(this.now - 3 * DAY, async () => {
-      scheduleProjectMove(this.as('root'), this.host.project('dotfiles'), live.storages[1])
+      scheduleProjectMove(this.caller('root'), this.host.project('dotfiles'), live.storages[1])
       await storageMovesIdle(live)
     })
   }

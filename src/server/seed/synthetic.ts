@@ -14,13 +14,12 @@ import { findUserByUsername, insertUser, userRef, createUser } from '../modules/
 import { hashPassword, randomPassword } from '../platform/auth/secrets'
 import { eventNote } from '../modules/notes/entity'
 import { projectGitDir } from '../platform/git/project-repo'
-import { createGroup } from '../modules/groups/service'
+import { createGroup } from '../modules/groups'
 import { createLabel } from '../modules/labels/service'
-import { addMember, sourceOfRow } from '../modules/members/service'
+import { addMember, sourceOfRow } from '../modules/members'
 import { createMilestone } from '../modules/milestones/service'
-import { createProject } from '../modules/projects/service'
+import { createProject } from '../modules/projects'
 import { refreshRepositoryFlags } from '../modules/repository'
-import { actingAs } from './actor'
 import { callerFor } from '../platform/caller'
 import { createRefs, HistoryPlan, importHistory, type Signature } from './history'
 import { DAY } from './plan'
@@ -86,7 +85,6 @@ export async function seedSynthetic(ctx: ServerContext, o: SyntheticOptions): Pr
           password_hash: hashPassword(randomPassword()),
           is_admin: true,
         })
-      const asRoot = actingAs(ctx, root, baseUrl)
       const rootCaller = callerFor(ctx, root, { baseUrl, ip: '127.0.0.1' })
       const users: UserRow[] = [root]
       for (let i = 1; i <= size.users; i++) {
@@ -101,7 +99,7 @@ export async function seedSynthetic(ctx: ServerContext, o: SyntheticOptions): Pr
           }),
         )
       }
-      const group: NamespaceRow = createGroup(actingAs(ctx, root, baseUrl), {
+      const group: NamespaceRow = createGroup(callerFor(ctx, root, { baseUrl, ip: '127.0.0.1' }), {
         name: 'Synthetic',
         path: 'synthetic',
         parent: null,
@@ -109,8 +107,8 @@ export async function seedSynthetic(ctx: ServerContext, o: SyntheticOptions): Pr
         description: 'Generated data for benchmarks.',
         params: {},
       })
-      const groupSource = sourceOfRow(asRoot, { source_type: 'Namespace', source_id: group.id })
-      for (const u of users.slice(1)) addMember(asRoot, groupSource, u, 30, null)
+      const groupSource = sourceOfRow(rootCaller, { source_type: 'Namespace', source_id: group.id })
+      for (const u of users.slice(1)) addMember(rootCaller, groupSource, u, 30, null)
       const labels = GROUP_LABELS.map((l) =>
         createLabel(
           rootCaller,
@@ -136,7 +134,7 @@ export async function seedSynthetic(ctx: ServerContext, o: SyntheticOptions): Pr
       const heads: { main: string; branches: string[] }[] = []
       for (let p = 0; p < size.projects; p++) {
         const name = `Synthetic ${String(p + 1).padStart(3, '0')}`
-        const project = await createProject(asRoot, {
+        const project = await createProject(rootCaller, {
           name,
           path: `synthetic-${String(p + 1).padStart(3, '0')}`,
           namespace: group,

@@ -3,6 +3,7 @@
  * alert appears as a to-do's target and in the answer of an alert receiving endpoint.
  */
 import { Type, type Static } from 'typebox'
+import { ALERT_SEVERITIES, ALERT_STATUSES } from '../alerts'
 import { Entity, Nullable, Timestamp } from './common'
 
 /** An alert as a to-do's `target`. */
@@ -12,8 +13,8 @@ export const AlertTarget = Entity({
   project_id: Type.Integer(),
   title: Type.String(),
   description: Nullable(Type.String()),
-  severity: Type.Enum(['critical', 'high', 'medium', 'low', 'info', 'unknown']),
-  status: Type.Enum(['triggered', 'acknowledged', 'resolved', 'ignored']),
+  severity: Type.Enum([...ALERT_SEVERITIES]),
+  status: Type.Enum([...ALERT_STATUSES]),
   service: Nullable(Type.String()),
   monitoring_tool: Nullable(Type.String()),
   started_at: Timestamp,

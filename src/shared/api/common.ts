@@ -4,7 +4,7 @@
  * (time_stats, references, task_completion_status). Each family's file names its resources with
  * these; nothing here knows a resource.
  */
-import { Type, type TObject, type TProperties, type TSchema, type TNull, type TUnion } from 'typebox'
+import { Type, type Static, type TObject, type TProperties, type TSchema, type TNull, type TUnion } from 'typebox'
 
 /**
  * A resource object whose fields are all named: an unnamed field is an error when checked and is
@@ -44,6 +44,7 @@ export const TimeStats = Entity({
   human_time_estimate: Nullable(Type.String()),
   human_total_time_spent: Nullable(Type.String()),
 })
+export type TimeStats = Static<typeof TimeStats>
 
 /** `references`: `#5`, `#5` or `group/project#5` relative to where it was asked, and the full form. */
 export const References = Entity({
@@ -67,6 +68,7 @@ export const LabelBasic = Entity({
   description_html: Nullable(Type.String()),
   text_color: Type.String(),
 })
+export type LabelBasic = Static<typeof LabelBasic>
 
 /** Labels of an item: their names, or LabelBasic objects when `with_labels_details=true`. */
 export const ItemLabels = Type.Union([Type.Array(Type.String()), Type.Array(LabelBasic)])

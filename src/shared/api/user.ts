@@ -22,6 +22,9 @@ const userRefFields = {
 export const UserRef = Entity(userRefFields)
 export type UserRef = Static<typeof UserRef>
 
+/** The part of `user_ref` the app shows, and writes itself for the author of what it makes offline. */
+export type UserSummary = Readonly<Pick<UserRef, 'id' | 'username' | 'name' | 'avatar_url'>>
+
 /** A custom attribute administrators set on users (`with_custom_attributes=true`). */
 export const CustomAttribute = Entity({ key: Type.String(), value: Type.String() })
 export type CustomAttribute = Static<typeof CustomAttribute>

@@ -1,3 +1,4 @@
+import { isRecord, type JsonObject } from '../json'
 import { checkApiPath } from './api-path'
 
 /**
@@ -63,15 +64,15 @@ const METHODS: readonly string[] = ['POST', 'PUT', 'PATCH', 'DELETE']
 const MAX_BODY_CHARS = 1_000_000
 const MAX_DEPTH = 8
 
-const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype
+// A query or body is a plain object: a Date, Map or class instance is no JSON object.
+const isPlainRecord = (v: unknown): v is JsonObject => isRecord(v) && Object.getPrototypeOf(v) === Object.prototype
 const isScalar = (v: unknown): boolean =>
   (typeof v === 'string' && v.length <= 10_000) ||
   (typeof v === 'number' && Number.isFinite(v)) ||
   typeof v === 'boolean'
 
 function checkQuery(v: unknown): string | null {
-  if (!isRecord(v)) return 'query must be a plain object of parameters'
+  if (!isPlainRecord(v)) return 'query must be a plain object of parameters'
   for (const [key, value] of Object.entries(v)) {
     if (!/^[A-Za-z0-9_[\]]{1,100}$/.test(key)) return `invalid query parameter name ${JSON.stringify(key.slice(0, 40))}`
     if (value === undefined) continue
@@ -85,12 +86,12 @@ function checkJson(v: unknown, depth: number): boolean {
   if (v === null || isScalar(v)) return true
   if (depth >= MAX_DEPTH) return false
   if (Array.isArray(v)) return v.length <= 10_000 && v.every((x) => checkJson(x, depth + 1))
-  if (isRecord(v)) return Object.values(v).every((x) => x === undefined || checkJson(x, depth + 1))
+  if (isPlainRecord(v)) return Object.values(v).every((x) => x === undefined || checkJson(x, depth + 1))
   return false
 }
 
 function checkBody(v: unknown): string | null {
-  if (!isRecord(v)) return 'body must be a plain JSON object'
+  if (!isPlainRecord(v)) return 'body must be a plain JSON object'
   if (!checkJson(v, 0))
     return `body must be JSON (strings, finite numbers, booleans, null, arrays, objects) nested at most ${MAX_DEPTH} deep`
   if (JSON.stringify(v).length > MAX_BODY_CHARS) return 'body is too large (over 1 MB of JSON)'
@@ -99,7 +100,7 @@ function checkBody(v: unknown): string | null {
 
 /** Checks one `ApiSendRequest`; a message for the first problem, or null. */
 export function checkApiSendRequest(v: unknown): string | null {
-  if (!isRecord(v)) return 'expected {method, path, query?, body?, invalidates?}'
+  if (!isPlainRecord(v)) return 'expected {method, path, query?, body?, invalidates?}'
   const extra = Object.keys(v).filter((k) => !['method', 'path', 'query', 'body', 'invalidates'].includes(k))
   if (extra.length > 0) return `unknown field ${extra[0]}`
   if (typeof v.method !== 'string' || !METHODS.includes(v.method))

@@ -1,3 +1,4 @@
+import { isRecord } from '../json'
 import { checkInstanceUrl } from './api-path'
 
 /**
@@ -12,11 +13,8 @@ export interface AvatarRequest {
   readonly url: string
 }
 
-const isObject = (v: unknown): v is Readonly<Record<string, unknown>> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v)
-
 function avatarArgs(args: readonly unknown[]): string | null {
-  if (args.length !== 1 || !isObject(args[0])) return 'expected one request {accountId, url}'
+  if (args.length !== 1 || !isRecord(args[0])) return 'expected one request {accountId, url}'
   const r = args[0]
   const extra = Object.keys(r).filter((k) => k !== 'accountId' && k !== 'url')
   if (extra.length > 0) return `unknown field(s): ${extra.join(', ')}`

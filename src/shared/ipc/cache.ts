@@ -1,4 +1,5 @@
 import { checkApiPath } from './api-path'
+import { isRecord, type JsonObject } from '../json'
 
 /**
  * Types of the cache and sync channels (`issues:list`, `sync:start`, `search:query`…) of the IPC
@@ -7,7 +8,7 @@ import { checkApiPath } from './api-path'
  */
 
 /** An API object as the server sent it (snake_case fields, GitLab's shape). */
-export type ApiJson = Readonly<Record<string, unknown>>
+export type ApiJson = JsonObject
 
 /** `None`: has no such value; `Any`: has one. */
 export type Wildcard = 'None' | 'Any'
@@ -352,8 +353,6 @@ export interface CacheChangeEvent {
 /** A message describing the first problem, or null. */
 type Check = (value: unknown) => string | null
 
-const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v)
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v)
 const isStr = (v: unknown, max = 1000): v is string => typeof v === 'string' && v.length <= max
 const isDate = (v: unknown): boolean => isStr(v, 64) && !Number.isNaN(Date.parse(v))

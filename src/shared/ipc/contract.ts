@@ -80,6 +80,17 @@ export interface Account {
   readonly addedAt: string
   /** A PEM file with the CA of a self-managed instance, trusted for this account only. */
   readonly caFile?: string
+  /**
+   * The server refused the saved credential (a 401 the OAuth refresh did not fix): the account
+   * sends nothing until `accounts:verify` finds it working again or `accounts:add` replaces it.
+   */
+  readonly signInRequired?: SignInRequired
+}
+
+/** Why an account must be signed in again, and since when (ISO 8601). */
+export interface SignInRequired {
+  readonly reason: string
+  readonly since: string
 }
 
 /** `accounts:add` with a personal access token, or with a username and password (OAuth). */
@@ -110,7 +121,11 @@ export interface IpcRequests
   'app:diagnostics': { readonly args: readonly []; readonly result: Diagnostics }
   'server:status': { readonly args: readonly []; readonly result: ServerStatus }
   'accounts:list': { readonly args: readonly []; readonly result: readonly Account[] }
-  /** Verifies the credentials with GET /user before storing anything. */
+  /**
+   * Verifies the credentials with GET /user before storing anything. The same user on the same
+   * instance again replaces the credential of an account that needs signing in again (same id, so
+   * its cache and queued writes stay); otherwise it is a `duplicate-account`.
+   */
   'accounts:add': { readonly args: readonly [request: AddAccountRequest]; readonly result: Account }
   /** Adds the local Burrow Server's account with the launch's credential (no token asked); `unavailable` when the launcher gave none. */
   'accounts:add-local': { readonly args: readonly []; readonly result: Account }

@@ -1,3 +1,6 @@
+import { ALERT_STATUSES, type AlertSeverity, type AlertStatus } from '../alerts'
+import { isRecord } from '../json'
+
 /**
  * The notification part of the IPC contract (contract.ts imports it): the to-do and alert
  * watcher's counts and announcements (core/notify), the alert list and the two alert actions,
@@ -6,13 +9,11 @@
  */
 import type { NotifyTopic } from './preferences'
 
-/** An alert's status, in the REST API's lower case (GraphQL's `AlertManagementStatus` upper-cased). */
-export type AlertStatus = 'triggered' | 'acknowledged' | 'resolved' | 'ignored'
+// An alert's status and severity, in the REST API's lower case (GraphQL's enums upper-cased).
+export type { AlertSeverity, AlertStatus }
 
 /** `open` is triggered or acknowledged (GitLab's "Open" tab). */
 export type AlertStatusFilter = AlertStatus | 'open' | 'all'
-
-export type AlertSeverity = 'critical' | 'high' | 'medium' | 'low' | 'info' | 'unknown'
 
 /** What the watcher knows of one account. */
 export interface NotifyAccountCounts {
@@ -152,12 +153,9 @@ export interface RouteRequest {
 
 type Problem = string | null
 
-const isObject = (v: unknown): v is Readonly<Record<string, unknown>> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v)
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0
 const isAccountId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 200
 
-const ALERT_STATUSES: readonly string[] = ['triggered', 'acknowledged', 'resolved', 'ignored']
 const STATUS_FILTERS: readonly string[] = [...ALERT_STATUSES, 'open', 'all']
 
 function unknownKeys(o: Readonly<Record<string, unknown>>, allowed: readonly string[]): Problem {
@@ -176,7 +174,7 @@ function optionalAccountArgs(args: readonly unknown[]): Problem {
 }
 
 function listAlertsArgs(args: readonly unknown[]): Problem {
-  if (args.length !== 1 || !isObject(args[0])) return 'expected one request {accountId, status?}'
+  if (args.length !== 1 || !isRecord(args[0])) return 'expected one request {accountId, status?}'
   const r = args[0]
   const extra = unknownKeys(r, ['accountId', 'status'])
   if (extra !== null) return extra
@@ -194,7 +192,7 @@ function alertAction(
     if (args.length !== 2) return `expected [accountId, request], got ${args.length} argument(s)`
     if (!isAccountId(args[0])) return 'accountId must be a non-empty string'
     const r = args[1]
-    if (!isObject(r)) return 'the request must be an object'
+    if (!isRecord(r)) return 'the request must be an object'
     const extra = unknownKeys(r, ['projectId', 'iid', ...allowed])
     if (extra !== null) return extra
     if (!isId(r.projectId)) return 'projectId must be a positive integer'
@@ -204,7 +202,7 @@ function alertAction(
 }
 
 const updateStatusArgs = alertAction(['status'], (r) =>
-  typeof r.status === 'string' && ALERT_STATUSES.includes(r.status)
+  typeof r.status === 'string' && (ALERT_STATUSES as readonly string[]).includes(r.status)
     ? null
     : `status must be one of ${ALERT_STATUSES.join(', ')}`,
 )

@@ -1,3 +1,4 @@
+import { isRecord } from '../json'
 import { refProblem } from './repos'
 
 // Durations (`1h 30m`) are GitLab's time-tracking grammar, shared with the server.
@@ -79,6 +80,8 @@ export interface ItemChanges {
   readonly add_labels?: readonly string[]
   readonly remove_labels?: readonly string[]
   readonly assignee_ids?: readonly number[]
+  /** Merge requests only: the reviewers, all of them (empty removes every reviewer). */
+  readonly reviewer_ids?: readonly number[]
   readonly milestone_id?: number | null
   readonly state_event?: 'close' | 'reopen'
   /** Issues only: `YYYY-MM-DD`, or null to clear it. */
@@ -91,6 +94,8 @@ export interface ItemChanges {
 
 /** The ItemChanges fields only issues have (merge requests have no due date, weight or epic). */
 export const ISSUE_ONLY_CHANGES = ['due_date', 'weight', 'epic_id'] as const
+/** The ItemChanges fields only merge requests have. */
+export const MERGE_REQUEST_ONLY_CHANGES = ['reviewer_ids'] as const
 
 /** One write the user made. Durations are seconds (`parseDuration` reads `1h 30m`). */
 export type Mutation =
@@ -123,6 +128,7 @@ export interface ItemFields {
   readonly description?: string
   readonly labels?: readonly string[]
   readonly assignee_ids?: readonly number[]
+  readonly reviewer_ids?: readonly number[]
   readonly milestone_id?: number | null
   readonly state?: string
   readonly time_estimate?: number
@@ -250,10 +256,6 @@ export interface OutboxChange {
 
 type Problem = string | null
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
-
 function unknownKeys(o: Record<string, unknown>, allowed: readonly string[]): Problem {
   const extra = Object.keys(o).filter((k) => !allowed.includes(k))
   return extra.length > 0 ? `unknown field(s): ${extra.join(', ')}` : null
@@ -284,7 +286,7 @@ function itemRefProblem(o: Record<string, unknown>): Problem {
 
 /** Checks an ItemChanges object; returns the first problem or null. */
 export function itemChangesProblem(value: unknown): Problem {
-  if (!isObject(value)) return 'changes must be an object'
+  if (!isRecord(value)) return 'changes must be an object'
   const c = value
   const keys = [
     'title',
@@ -296,6 +298,7 @@ export function itemChangesProblem(value: unknown): Problem {
     'milestone_id',
     'state_event',
     ...ISSUE_ONLY_CHANGES,
+    ...MERGE_REQUEST_ONLY_CHANGES,
   ]
   const extra = unknownKeys(c, keys)
   if (extra !== null) return extra
@@ -309,7 +312,8 @@ export function itemChangesProblem(value: unknown): Problem {
   }
   if (c.labels !== undefined && (c.add_labels !== undefined || c.remove_labels !== undefined))
     return 'give labels, or add_labels/remove_labels, not both'
-  if (c.assignee_ids !== undefined && !isIdList(c.assignee_ids)) return 'assignee_ids must be a list of user ids'
+  for (const k of ['assignee_ids', 'reviewer_ids'] as const)
+    if (c[k] !== undefined && !isIdList(c[k])) return `${k} must be a list of user ids`
   if (c.milestone_id !== undefined && c.milestone_id !== null && !isId(c.milestone_id))
     return 'milestone_id must be a milestone id or null'
   if (c.state_event !== undefined && c.state_event !== 'close' && c.state_event !== 'reopen')
@@ -341,7 +345,7 @@ export function accountAndRequest(
   return (args) => {
     if (args.length !== 2) return `expected [accountId, request], got ${args.length} argument(s)`
     if (!isText(args[0], 200)) return 'accountId must be a non-empty string'
-    if (!isObject(args[1])) return 'the request must be an object'
+    if (!isRecord(args[1])) return 'the request must be an object'
     return unknownKeys(args[1], allowed) ?? check(args[1])
   }
 }
@@ -355,16 +359,20 @@ export const commentArgs = accountAndRequest([...ref, 'body', 'discussionId'], (
   return itemRefProblem(o)
 })
 
-export const updateArgs = accountAndRequest(
-  [...ref, 'changes'],
-  (o) => itemRefProblem(o) ?? itemChangesProblem(o.changes),
-)
+/** The fields of `changes` (when an object) among `names`. */
+const given = (changes: unknown, names: readonly string[]): string[] =>
+  isRecord(changes) ? names.filter((k) => changes[k] !== undefined) : []
+
+/** `issues:update`: the item changes less the merge-request-only fields. */
+export const updateArgs = accountAndRequest([...ref, 'changes'], (o) => {
+  const mergeRequestOnly = given(o.changes, MERGE_REQUEST_ONLY_CHANGES)
+  if (mergeRequestOnly.length > 0) return `issues have no ${mergeRequestOnly.join(', ')}`
+  return itemRefProblem(o) ?? itemChangesProblem(o.changes)
+})
 
 /** `merge-requests:update`: the item changes less the issue-only fields. */
 export const mergeRequestUpdateArgs = accountAndRequest([...ref, 'changes'], (o) => {
-  const issueOnly = isObject(o.changes)
-    ? ISSUE_ONLY_CHANGES.filter((k) => (o.changes as Record<string, unknown>)[k] !== undefined)
-    : []
+  const issueOnly = given(o.changes, ISSUE_ONLY_CHANGES)
   if (issueOnly.length > 0) return `merge requests have no ${issueOnly.join(', ')}`
   return itemRefProblem(o) ?? itemChangesProblem(o.changes)
 })
@@ -397,7 +405,7 @@ const optionalFields = (o: Record<string, unknown>): Problem => {
 
 /** Checks a NewIssue; returns the first problem or null. */
 export function newIssueProblem(value: unknown): Problem {
-  if (!isObject(value)) return 'fields must be an object'
+  if (!isRecord(value)) return 'fields must be an object'
   const extra = unknownKeys(value, [
     'title',
     'description',
@@ -417,7 +425,7 @@ export function newIssueProblem(value: unknown): Problem {
 
 /** Checks a NewMergeRequest; returns the first problem or null. */
 export function newMergeRequestProblem(value: unknown): Problem {
-  if (!isObject(value)) return 'fields must be an object'
+  if (!isRecord(value)) return 'fields must be an object'
   const extra = unknownKeys(value, [
     'source_branch',
     'target_branch',
@@ -476,7 +484,7 @@ export const rebaseArgs = accountAndRequest([...ref, 'skipCi'], (o) =>
 
 export function outboxListArgs(args: readonly unknown[]): Problem {
   if (args.length === 0) return null
-  if (args.length !== 1 || !isObject(args[0]))
+  if (args.length !== 1 || !isRecord(args[0]))
     return 'expected no argument or one filter object {accountId?, includeSettled?}'
   const f = args[0]
   const extra = unknownKeys(f, ['accountId', 'includeSettled'])
@@ -493,7 +501,7 @@ export function outboxEntryIdArgs(args: readonly unknown[]): Problem {
 export function outboxResolveArgs(args: readonly unknown[]): Problem {
   if (args.length !== 2 || !isId(args[0])) return 'expected [entryId, resolution]'
   const r = args[1]
-  if (!isObject(r)) return "resolution must be {choice: 'mine' | 'theirs'} or {choice: 'edited', changes}"
+  if (!isRecord(r)) return "resolution must be {choice: 'mine' | 'theirs'} or {choice: 'edited', changes}"
   if (r.choice === 'mine' || r.choice === 'theirs') return unknownKeys(r, ['choice'])
   if (r.choice === 'edited') return unknownKeys(r, ['choice', 'changes']) ?? itemChangesProblem(r.changes)
   return "resolution.choice must be 'mine', 'theirs' or 'edited'"

@@ -1,3 +1,5 @@
+import { isRecord } from '../json'
+
 /**
  * The app preferences part of the IPC contract (contract.ts imports it): one set of settings
  * per installation, kept by core (core/preferences.ts) so they survive restarts in both shells
@@ -94,8 +96,6 @@ export const MAX_VIEWED_PATHS = 5_000
 
 // ---- validation ------------------------------------------------------------------------------
 
-const isObject = (v: unknown): v is Readonly<Record<string, unknown>> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v)
 const isIntIn = (v: unknown, min: number, max: number): v is number =>
   typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max
 const isText = (v: unknown, min: number, max: number): v is string =>
@@ -105,7 +105,7 @@ function savedFiltersProblem(v: unknown): string | null {
   if (!Array.isArray(v)) return 'savedFilters must be a list'
   if (v.length > MAX_SAVED_FILTERS) return `savedFilters holds at most ${MAX_SAVED_FILTERS} filters`
   for (const [i, f] of v.entries()) {
-    if (!isObject(f)) return `savedFilters[${i}] must be an object {id, name, query, account}`
+    if (!isRecord(f)) return `savedFilters[${i}] must be an object {id, name, query, account}`
     const extra = Object.keys(f).filter((k) => !['id', 'name', 'query', 'account'].includes(k))
     if (extra.length > 0) return `savedFilters[${i}]: unknown field(s): ${extra.join(', ')}`
     if (!isText(f.id, 1, 100)) return `savedFilters[${i}].id must be a string of 1 to 100 characters`
@@ -122,7 +122,7 @@ function recentItemsProblem(v: unknown): string | null {
   if (!Array.isArray(v)) return 'recentItems must be a list'
   if (v.length > MAX_RECENT_ITEMS) return `recentItems holds at most ${MAX_RECENT_ITEMS} items`
   for (const [i, item] of v.entries()) {
-    if (!isObject(item)) return `recentItems[${i}] must be an object {accountId, kind, route, title, reference}`
+    if (!isRecord(item)) return `recentItems[${i}] must be an object {accountId, kind, route, title, reference}`
     const extra = Object.keys(item).filter((k) => !['accountId', 'kind', 'route', 'title', 'reference'].includes(k))
     if (extra.length > 0) return `recentItems[${i}]: unknown field(s): ${extra.join(', ')}`
     if (!isText(item.accountId, 1, 200)) return `recentItems[${i}].accountId must be an account id`
@@ -141,7 +141,7 @@ function viewedFilesProblem(v: unknown): string | null {
   if (v.length > MAX_VIEWED_MERGE_REQUESTS)
     return `viewedFiles holds at most ${MAX_VIEWED_MERGE_REQUESTS} merge requests`
   for (const [i, entry] of v.entries()) {
-    if (!isObject(entry)) return `viewedFiles[${i}] must be an object {accountId, projectId, iid, headSha, paths}`
+    if (!isRecord(entry)) return `viewedFiles[${i}] must be an object {accountId, projectId, iid, headSha, paths}`
     const extra = Object.keys(entry).filter((k) => !['accountId', 'projectId', 'iid', 'headSha', 'paths'].includes(k))
     if (extra.length > 0) return `viewedFiles[${i}]: unknown field(s): ${extra.join(', ')}`
     if (!isText(entry.accountId, 1, 200)) return `viewedFiles[${i}].accountId must be an account id`
@@ -159,7 +159,7 @@ function viewedFilesProblem(v: unknown): string | null {
 const MAX_MUTED_ACCOUNTS = 200
 
 function mutedTopicsProblem(v: unknown): string | null {
-  if (!isObject(v)) return 'mutedTopics must be an object of account ids to lists of topics'
+  if (!isRecord(v)) return 'mutedTopics must be an object of account ids to lists of topics'
   const entries = Object.entries(v)
   if (entries.length > MAX_MUTED_ACCOUNTS) return `mutedTopics holds at most ${MAX_MUTED_ACCOUNTS} accounts`
   for (const [accountId, topics] of entries) {
@@ -201,7 +201,7 @@ export function preferenceProblem<K extends keyof Preferences>(key: K, value: un
 }
 
 function setPreferencesArgs(args: readonly unknown[]): string | null {
-  if (args.length !== 1 || !isObject(args[0])) return `expected one object with some of ${PREFERENCE_KEYS.join(', ')}`
+  if (args.length !== 1 || !isRecord(args[0])) return `expected one object with some of ${PREFERENCE_KEYS.join(', ')}`
   const changes = args[0]
   const extra = Object.keys(changes).filter((k) => !isPreferenceKey(k))
   if (extra.length > 0) return `unknown field(s): ${extra.join(', ')}`

@@ -1,3 +1,6 @@
+import type { Commit, Diff, TreeEntry } from '../api/repository'
+import { isRecord } from '../json'
+
 /**
  * The repositories part of the IPC contract (contract.ts spreads it in): local clones of a
  * project's repository (core/repos, isomorphic-git) and the reads the repository browser makes,
@@ -79,16 +82,8 @@ export interface RepoRefs extends RepoReadOrigin {
   readonly tags: readonly RepoTag[]
 }
 
-export interface RepoTreeEntry {
-  readonly name: string
-  /** From the repository's root (`src/app.ts`). */
-  readonly path: string
-  /** `commit` is a submodule. */
-  readonly type: 'tree' | 'blob' | 'commit'
-  /** Git's mode (`100644`, `100755`, `120000` for a symbolic link, `040000`, `160000`). */
-  readonly mode: string
-  readonly id: string
-}
+/** GitLab's tree entry (`path` from the repository's root; `type` `commit` is a submodule), from the clone or the server alike. */
+export type RepoTreeEntry = Readonly<TreeEntry>
 
 export interface RepoTree extends RepoReadOrigin {
   readonly ref: string
@@ -115,34 +110,35 @@ export interface RepoBlob extends RepoReadOrigin {
   readonly imageDataUrl: string | null
 }
 
-/** A commit as GitLab's API shapes it (`/repository/commits/:sha`). */
-export interface RepoCommit {
-  readonly id: string
-  readonly short_id: string
-  readonly title: string
-  readonly message: string
-  readonly author_name: string
-  readonly author_email: string
-  /** ISO 8601 with the author's offset. */
-  readonly authored_date: string
-  readonly committer_name: string
-  readonly committer_email: string
-  readonly committed_date: string
-  readonly parent_ids: readonly string[]
-  readonly web_url: string | null
-}
+/**
+ * A commit as GitLab's API shapes it (`/repository/commits/:sha`), the fields a clone can give
+ * too (dates ISO 8601 with the author's offset); `web_url` is null for a clone without a server URL.
+ */
+export type RepoCommit = Readonly<
+  Pick<
+    Commit,
+    | 'id'
+    | 'short_id'
+    | 'title'
+    | 'message'
+    | 'author_name'
+    | 'author_email'
+    | 'authored_date'
+    | 'committer_name'
+    | 'committer_email'
+    | 'committed_date'
+  >
+> & { readonly parent_ids: readonly string[]; readonly web_url: string | null }
 
-/** One changed file, in the API's diff shape (the renderer's DiffViewer reads it as is). */
-export interface RepoDiff {
-  readonly old_path: string
-  readonly new_path: string
+/**
+ * One changed file, in the API's diff shape (the renderer's DiffViewer reads it as is): `diff` is
+ * the unified hunks without file headers (`@@ -1,3 +1,4 @@` …), or `Binary files … differ`.
+ */
+export type RepoDiff = Readonly<
+  Pick<Diff, 'old_path' | 'new_path' | 'new_file' | 'renamed_file' | 'deleted_file' | 'diff'>
+> & {
   readonly a_mode: string | null
   readonly b_mode: string | null
-  readonly new_file: boolean
-  readonly renamed_file: boolean
-  readonly deleted_file: boolean
-  /** Unified diff hunks without file headers (`@@ -1,3 +1,4 @@` …), or `Binary files … differ`. */
-  readonly diff: string
   /** Left out: the file is too large to diff here. */
   readonly too_large?: boolean
   /** Left out to keep the whole diff within its line budget. */
@@ -289,8 +285,6 @@ export function repoPathProblem(path: unknown, allowRoot = true): string | null 
 
 type Check = (value: unknown) => string | null
 
-const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v)
 const positiveInt = (v: unknown): boolean =>
   typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= Number.MAX_SAFE_INTEGER
 

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { enableAutoUnmount, flushPromises, mount } from '@vue/test-utils'
+import { enableAutoUnmount, flushPromises, mount, RouterLinkStub } from '@vue/test-utils'
 import { createTestingPinia } from '@pinia/testing'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import MergeRequestMergePanel from '../../../src/renderer/components/merge-request/MergeRequestMergePanel.vue'
@@ -42,6 +42,13 @@ const base = {
   sha: 'abc123',
   head_pipeline: { id: 61, status: 'success' },
 } as unknown as MergeRequest
+/** The head pipeline's jobs: lint retried once, test failed but allowed to. */
+const PIPELINE_JOBS = [
+  { id: 101, name: 'lint', stage: 'build', status: 'failed' },
+  { id: 102, name: 'compile', stage: 'build', status: 'success' },
+  { id: 103, name: 'unit', stage: 'test', status: 'failed', allow_failure: true },
+  { id: 104, name: 'lint', stage: 'build', status: 'success' },
+]
 const status = (state: SyncStatus['state']): SyncStatus => ({
   accountId: ROOT_ACCOUNT.id,
   state,
@@ -65,6 +72,11 @@ function mountPanel(
         return {
           ok: true,
           result: { body: [{ id: 31, project_id: 5, iid: 12 }], status: 200, stale: false, fetchedAt: '', page: null },
+        }
+      if (String(path).endsWith('/pipelines/61/jobs'))
+        return {
+          ok: true,
+          result: { body: PIPELINE_JOBS, status: 200, stale: false, fetchedAt: '', page: null },
         }
       if (String(path).endsWith('/approvals'))
         return {
@@ -117,7 +129,11 @@ function mountPanel(
   })
   const wrapper = mount(MergeRequestMergePanel, {
     props: { accountId: ROOT_ACCOUNT.id, mr: { ...base, ...mr } as MergeRequest },
-    global: { plugins: [pinia], provide: { [bridgeKey as symbol]: transport.bridge } },
+    global: {
+      plugins: [pinia],
+      provide: { [bridgeKey as symbol]: transport.bridge },
+      stubs: { RouterLink: RouterLinkStub },
+    },
     attachTo: document.body,
   })
   return { wrapper, transport }
@@ -130,8 +146,22 @@ describe('MergeRequestMergePanel', () => {
   it('shows the head pipeline, who approved and how many more approvals are required', async () => {
     const { wrapper } = mountPanel()
     await flushPromises()
-    expect(wrapper.text()).toContain('#61 success')
-    expect(wrapper.html()).toContain('Jonas Berg')
+    expect(wrapper.text()).toContain('Pipeline #61')
+    expect(wrapper.get('[data-testid="mr-pipeline-status"]').text()).toBe('Success')
+    // Its stages in order, each job once (the latest try), linked to its page.
+    const stages = wrapper.findAll('[data-testid="mr-pipeline-stage"]')
+    expect(stages.map((s) => s.attributes('data-stage'))).toEqual(['build', 'test'])
+    expect(stages.map((s) => s.findAll('[data-testid="mr-pipeline-job"]').map((j) => j.text()))).toEqual([
+      ['compile', 'lint'],
+      ['unit'],
+    ])
+    expect(stages[0].find('.ci-status').attributes('data-status')).toBe('success')
+    expect(stages[1].find('.ci-status').attributes('data-status')).toBe('success')
+    expect(wrapper.findAllComponents(RouterLinkStub).map((l) => l.props('to'))).toContainEqual({
+      path: '/ci-cd/jobs/104',
+      query: { account: ROOT_ACCOUNT.id, project: '5' },
+    })
+    expect(wrapper.findAll('[data-testid="approver"]').map((a) => a.text())).toEqual(['JB Jonas Berg'])
     expect(wrapper.text()).toContain('1 more required')
     expect(button(wrapper, 'approve').text()).toBe('Approve')
     expect(wrapper.find('[data-testid="merge-blocker"]').exists()).toBe(false)
@@ -145,6 +175,10 @@ describe('MergeRequestMergePanel', () => {
     expect(sent(transport, 'merge-requests:approve')).toEqual([{ projectId: 5, iid: 4 }])
     expect(wrapper.text()).not.toContain('more required')
     expect(button(wrapper, 'approve').text()).toBe('Revoke approval')
+    expect(wrapper.findAll('[data-testid="approver"]').map((a) => a.text())).toEqual([
+      'JB Jonas Berg',
+      'A Administrator',
+    ])
     expect(wrapper.emitted('changed')).toHaveLength(1)
     await button(wrapper, 'approve').trigger('click')
     await flushPromises()

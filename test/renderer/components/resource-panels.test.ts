@@ -364,6 +364,13 @@ describe('ResourceDetail web links', () => {
       'accounts:list': { ok: true, result: [ROOT_ACCOUNT] },
     })
 
+  /** A pipeline's page is its graph: its fields are under Details, folded. */
+  async function openDetails(wrapper: ReturnType<typeof mount>): Promise<void> {
+    expect(wrapper.text()).not.toContain('abc123')
+    await wrapper.get('.resource-detail__raw .n-collapse-item__header-main').trigger('click')
+    await flushPromises()
+  }
+
   it("leaves out the web page of an item on Burrow Server, which has none (the panel is the item's page)", async () => {
     const { global } = pipelineDetail({ version: '17.6.0', revision: 'burrow' })
     const wrapper = mount(ResourceDetail, {
@@ -371,6 +378,7 @@ describe('ResourceDetail web links', () => {
       global,
     })
     await flushPromises()
+    await openDetails(wrapper)
     expect(wrapper.text()).toContain('abc123')
     expect(wrapper.find('a[href*="/-/pipelines/61"]').exists()).toBe(false)
   })
@@ -382,6 +390,7 @@ describe('ResourceDetail web links', () => {
       global,
     })
     await flushPromises()
+    await openDetails(wrapper)
     expect(wrapper.find('a[href*="/-/pipelines/61"]').exists()).toBe(true)
   })
 })

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { applyChanges, effectiveChanges, undoChanges } from '../../../src/renderer/lib/item-writes'
-import type { Issue } from '../../../src/renderer/lib/items'
+import type { Issue, MergeRequest, MilestoneRef } from '../../../src/renderer/lib/items'
 import { exclusiveLabels, labelsAfter, scopedLabelKey } from '../../../src/shared/labels'
 
 const ada = { id: 1, username: 'ada', name: 'Ada', avatar_url: null }
 const jonas = { id: 7, username: 'jonas', name: 'Jonas', avatar_url: null }
-const v1 = { id: 3, iid: 1, title: 'v1', state: 'active', due_date: null, start_date: null }
+const v1: MilestoneRef = { id: 3, iid: 1, title: 'v1', state: 'active', due_date: null, start_date: null }
 const issue: Issue = {
   id: 501,
   iid: 12,
@@ -90,5 +90,27 @@ describe('item writes', () => {
       remove_labels: ['workflow::ready'],
       add_labels: ['bug', 'workflow::blocked'],
     })
+  })
+
+  it('sets, compares and undoes a merge request’s reviewers', () => {
+    const { confidential: _c, due_date: _d, weight: _w, epic: _e, ...issuable } = issue
+    const mr: MergeRequest = {
+      ...issuable,
+      source_branch: 'fix',
+      target_branch: 'main',
+      draft: false,
+      merge_status: 'can_be_merged',
+      has_conflicts: false,
+      sha: 'abc',
+      merged_at: null,
+      reviewers: [ada],
+    }
+    expect(applyChanges(mr, { reviewer_ids: [1, 7] }, { reviewers: [jonas] }).reviewers).toEqual([ada, jonas])
+    expect(applyChanges(mr, { reviewer_ids: [9] }).reviewers).toEqual([
+      { id: 9, username: '', name: 'User 9', avatar_url: null },
+    ])
+    expect(effectiveChanges(mr, { reviewer_ids: [1] })).toBeNull()
+    expect(effectiveChanges(mr, { reviewer_ids: [] })).toEqual({ reviewer_ids: [] })
+    expect(undoChanges(mr, { reviewer_ids: [7] })).toEqual({ reviewer_ids: [1] })
   })
 })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { explainCode, toReadableError } from '../../../src/renderer/lib/ipc-errors'
 import { adminProjectMoves, adminUsers } from '../../../src/renderer/resources/admin'
 import { apiFieldErrors, formRequest, initialValues, validateForm } from '../../../src/renderer/resources/forms'
-import { formatBytes, hasRole, plainLog, stateTone } from '../../../src/renderer/resources/format'
+import { formatBytes, hasRole, logTail, stateTone } from '../../../src/renderer/resources/format'
 import { RESOURCES } from '../../../src/renderer/resources/index'
 import { outcomeOf } from '../../../src/renderer/resources/outcome'
 import {
@@ -234,12 +234,11 @@ describe('resource panels against what Burrow Server answers', () => {
     })
   })
 
-  it('shows a job log without colour codes, section markers or overwritten progress, from its end', () => {
-    const raw =
-      'section_start:1700000000:prepare_script\r\x1b[0K\x1b[32;1mPreparing\x1b[0;m\nDownloading 10%\rDownloading 100%\r\n$ npm test\nsection_end:1700000001:prepare_script\r\x1b[0K\x1b[31mJob failed\x1b[0m\n'
-    expect(plainLog(raw)).toEqual({ text: 'Preparing\nDownloading 100%\n$ npm test\nJob failed\n', cut: false })
-    expect(plainLog('a'.repeat(10) + 'END', 5)).toEqual({ text: 'aaEND', cut: true })
-    expect(plainLog(null)).toEqual({ text: '', cut: false })
+  it('shows a job log from its end, from the start of a line', () => {
+    expect(logTail('one\ntwo\n')).toEqual({ text: 'one\ntwo\n', cut: false })
+    expect(logTail('first line\nsecond\nEND', 12)).toEqual({ text: 'second\nEND', cut: true })
+    expect(logTail('a'.repeat(10) + 'END', 5)).toEqual({ text: 'aaEND', cut: true })
+    expect(logTail(null)).toEqual({ text: '', cut: false })
   })
 
   it('reads sizes as people do', () => {

@@ -10,6 +10,8 @@ let world: World
 let seq = 0
 /** Per container: a board with one list that the reads look at (and that keeps a board after deletions). */
 const standingBoard = {} as Record<Visibility, Vars>
+/** Per container: a project badge and a group badge that the reads look at. */
+const standingBadges = {} as Record<Visibility, Vars>
 
 beforeAll(async () => {
   world = await buildWorld()
@@ -35,6 +37,10 @@ beforeAll(async () => {
     })
     standingBoard[visibility] = { board: Number(board.id), list: Number(list.id) }
     await world.admin('POST', `/projects/${c.project.id}/wikis`, { title: 'Home', content: 'Welcome' })
+    standingBadges[visibility] = {
+      projectBadge: Number((await badgeFixture(world, c, 'projects')).badge),
+      groupBadge: Number((await badgeFixture(world, c, 'groups')).badge),
+    }
   }
 })
 afterAll(async () => world.close())
@@ -214,3 +220,95 @@ const WIKI_ROWS: readonly MatrixRow[] = [
 ]
 
 permissionMatrix('wikis', () => world, WIKI_ROWS)
+
+const BADGE = { link_url: 'https://ci.example.com/%{project_path}', image_url: 'https://ci.example.com/badge.svg' }
+const RENDER = `render?${new URLSearchParams(BADGE)}`
+
+/** A new badge of the container's project or group. */
+async function badgeFixture(w: World, c: Container, owner: 'projects' | 'groups'): Promise<Vars> {
+  const id = owner === 'projects' ? c.project.id : c.group.id
+  const badge = await w.admin<Json>('POST', `/${owner}/${id}/badges`, BADGE)
+  return { badge: Number(badge.id) }
+}
+
+const standingBadgeFixture = async (_w: World, c: Container): Promise<Vars> => standingBadges[c.visibility]
+
+/**
+ * Badges (GitLab's badges API): whoever sees the project or group reads its badges; previews sign
+ * in first; Maintainers of the project (admin_project) and Owners of the group (admin_group) write.
+ */
+const BADGE_ROWS: readonly MatrixRow[] = [
+  { method: 'GET', path: '/projects/{project}/badges', min: 'anyone' },
+  { method: 'GET', path: '/projects/{project}/badges/{projectBadge}', min: 'anyone', fixture: standingBadgeFixture },
+  { method: 'GET', path: `/projects/{project}/badges/${RENDER}`, min: 'maintainer', authenticated: true },
+  { method: 'POST', path: '/projects/{project}/badges', min: 'maintainer', body: BADGE },
+  {
+    method: 'PUT',
+    path: '/projects/{project}/badges/{badge}',
+    min: 'maintainer',
+    fixture: (w, c) => badgeFixture(w, c, 'projects'),
+    body: { name: 'Renamed' },
+  },
+  {
+    method: 'DELETE',
+    path: '/projects/{project}/badges/{badge}',
+    min: 'maintainer',
+    fixture: (w, c) => badgeFixture(w, c, 'projects'),
+  },
+  { method: 'GET', path: '/groups/{group}/badges', min: 'anyone' },
+  { method: 'GET', path: '/groups/{group}/badges/{groupBadge}', min: 'anyone', fixture: standingBadgeFixture },
+  { method: 'GET', path: `/groups/{group}/badges/${RENDER}`, min: 'owner', authenticated: true },
+  { method: 'POST', path: '/groups/{group}/badges', min: 'owner', body: BADGE },
+  {
+    method: 'PUT',
+    path: '/groups/{group}/badges/{badge}',
+    min: 'owner',
+    fixture: (w, c) => badgeFixture(w, c, 'groups'),
+    body: { name: 'Renamed' },
+  },
+  {
+    method: 'DELETE',
+    path: '/groups/{group}/badges/{badge}',
+    min: 'owner',
+    fixture: (w, c) => badgeFixture(w, c, 'groups'),
+  },
+]
+
+permissionMatrix('badges', () => world, BADGE_ROWS)
+
+/**
+ * A project's team (GitLab's `GET /projects/:id/users`) for whoever sees the project; its
+ * languages for readers of its code (read_code: a Guest of a private project is refused).
+ */
+const PROJECT_FACT_ROWS: readonly MatrixRow[] = [
+  { method: 'GET', path: '/projects/{project}/users', min: 'anyone' },
+  { method: 'GET', path: '/projects/{project}/languages', min: READ_CODE },
+]
+
+permissionMatrix('project users and languages', () => world, PROJECT_FACT_ROWS)
+
+const GROUP_VARIABLES = '/groups/{group}/variables'
+
+/** A new variable of the container's group. */
+async function groupVariableFixture(w: World, c: Container): Promise<Vars> {
+  seq += 1
+  const variable = await w.admin<Json>('POST', `/groups/${c.group.id}/variables`, { key: `VAR_${seq}`, value: 'v' })
+  return { key: String(variable.key) }
+}
+
+/** Group CI/CD variables (GitLab's admin_cicd_variables on a group): its Owners only, signed in. */
+const GROUP_VARIABLE_ROWS: readonly MatrixRow[] = authenticatedRows([
+  { method: 'GET', path: GROUP_VARIABLES, min: 'owner' },
+  { method: 'GET', path: `${GROUP_VARIABLES}/{key}`, min: 'owner', fixture: groupVariableFixture },
+  { method: 'POST', path: GROUP_VARIABLES, min: 'owner', body: (_v, u) => ({ key: `NEW_${u}`, value: 'v' }) },
+  {
+    method: 'PUT',
+    path: `${GROUP_VARIABLES}/{key}`,
+    min: 'owner',
+    fixture: groupVariableFixture,
+    body: { value: 'changed' },
+  },
+  { method: 'DELETE', path: `${GROUP_VARIABLES}/{key}`, min: 'owner', fixture: groupVariableFixture },
+])
+
+permissionMatrix('group CI/CD variables', () => world, GROUP_VARIABLE_ROWS)

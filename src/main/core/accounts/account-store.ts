@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import type { Account } from '../../../shared/ipc/contract'
+import type { Account, SignInRequired } from '../../../shared/ipc/contract'
 import { SerialQueue, writeFileAtomic } from './atomic-file'
 
 interface AccountsFile {
@@ -22,13 +22,20 @@ function isAccount(value: unknown): value is Account {
     (a.authKind === 'pat' || a.authKind === 'oauth') &&
     typeof a.addedAt === 'string' &&
     (a.caFile === undefined || typeof a.caFile === 'string') &&
-    (a.kind === undefined || a.kind === 'local')
+    (a.kind === undefined || a.kind === 'local') &&
+    (a.signInRequired === undefined || isSignInRequired(a.signInRequired))
   )
+}
+
+function isSignInRequired(value: unknown): value is SignInRequired {
+  if (value === null || typeof value !== 'object') return false
+  const s = value as Record<string, unknown>
+  return typeof s.reason === 'string' && typeof s.since === 'string'
 }
 
 /** Only the metadata fields, whatever else an object carries: what may be written to disk. */
 export function metadataOnly(a: Account): Account {
-  const { id, kind, baseUrl, username, userId, name, avatarUrl, authKind, addedAt, caFile } = a
+  const { id, kind, baseUrl, username, userId, name, avatarUrl, authKind, addedAt, caFile, signInRequired } = a
   return {
     id,
     ...(kind === undefined ? {} : { kind }),
@@ -40,6 +47,9 @@ export function metadataOnly(a: Account): Account {
     authKind,
     addedAt,
     ...(caFile === undefined ? {} : { caFile }),
+    ...(signInRequired === undefined
+      ? {}
+      : { signInRequired: { reason: signInRequired.reason, since: signInRequired.since } }),
   }
 }
 

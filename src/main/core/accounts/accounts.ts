@@ -4,8 +4,10 @@ import {
   type Account,
   type AccountVerification,
   type AddAccountRequest,
+  type SignInRequired,
 } from '../../../shared/ipc/contract'
 import type { User } from '../../../shared/api/user'
+import { AccessGate } from '../api/access-gate'
 import { ApiClient } from '../api/client'
 import { OnlineState } from '../api/connectivity'
 import {
@@ -16,7 +18,7 @@ import {
   type Credential,
   type OAuthCredential,
 } from '../api/credentials'
-import { NetworkError, UnauthorizedError } from '../api/errors'
+import { NetworkError, SignInRequiredError, UnauthorizedError } from '../api/errors'
 import { fetchForCaFile } from '../api/tls-fetch'
 import type { AccountStore } from './account-store'
 import type { SecretStore } from './secret-store'
@@ -76,6 +78,12 @@ export function normalizeBaseUrl(raw: string): string {
   return `${url.origin}${path}`
 }
 
+/** The account with `signInRequired` set, or without it for null. */
+function withSignIn(account: Account, signInRequired: SignInRequired | null): Account {
+  const { signInRequired: _previous, ...rest } = account
+  return signInRequired === null ? rest : { ...rest, signInRequired }
+}
+
 /**
  * The accounts of this installation, several at once, possibly on several instances:
  * metadata in the AccountStore, credentials in the SecretStore (the OS keychain, or the
@@ -85,6 +93,7 @@ export function normalizeBaseUrl(raw: string): string {
 export class Accounts {
   private readonly clients = new Map<string, ApiClient>()
   private readonly connectivity = new Map<string, OnlineState>()
+  private readonly gates = new Map<string, AccessGate>()
   private readonly credentials = new Map<string, Credential>()
   private readonly listeners = new Set<(accounts: readonly Account[]) => void>()
   /** add/remove one at a time, so two adds of one user cannot both pass the duplicate check. */
@@ -185,6 +194,8 @@ export class Accounts {
         throw error
       }
       const existing = (await this.options.store.list()).find((a) => a.baseUrl === baseUrl && a.userId === user.id)
+      if (existing?.signInRequired !== undefined && existing.kind !== 'local')
+        return this.replaceCredential(existing, latest, user, request.caFile)
       if (existing !== undefined) {
         // The pair just issued for this attempt is not kept: do not leave it valid on the server.
         if (latest.kind === 'oauth')
@@ -232,19 +243,24 @@ export class Accounts {
     })
   }
 
-  /** Asks `GET /user` whether the saved credential still works; refreshes the profile fields. */
+  /**
+   * Asks `GET /user` whether the saved credential still works; refreshes the profile fields. It
+   * is sent even while the account waits for a sign-in, and a working answer ends the wait.
+   */
   async verify(id: string): Promise<AccountVerification> {
     const account = await this.require(id)
     const client = await this.clientFor(id)
     try {
-      const user = await client.get<User>('/user')
+      const user = await client.get<User>('/user', undefined, { checksSignIn: true })
+      // Without the sign-in requirement read before the check: the answer just ended it.
       const updated: Account = {
-        ...account,
+        ...withSignIn(account, null),
         username: user.username,
         name: user.name,
         avatarUrl: user.avatar_url ?? null,
       }
       if (
+        account.signInRequired !== undefined ||
         updated.username !== account.username ||
         updated.name !== account.name ||
         updated.avatarUrl !== account.avatarUrl
@@ -274,9 +290,24 @@ export class Accounts {
       credentials: () => this.credentialFor(id),
       onCredentialsRefreshed: (c) => this.saveRefreshed(id, c),
       connectivity: this.connectivityFor(id),
+      gate: this.gateOf(account),
     })
     this.clients.set(id, client)
     return client
+  }
+
+  /**
+   * What holds one account's requests (access-gate.ts): a credential the server refused, until
+   * `verify` finds it working or `add` replaces it, and a server's Retry-After. Its client never
+   * sends past it; background work (sync, notify, the outbox) pauses while it is closed.
+   */
+  accessFor(id: string): AccessGate {
+    let gate = this.gates.get(id)
+    if (gate === undefined) {
+      gate = new AccessGate({ onSignInChange: (signInRequired) => void this.saveSignIn(id, signInRequired) })
+      this.gates.set(id, gate)
+    }
+    return gate
   }
 
   /** Online/offline of one account's instance; created with the account's client. */
@@ -300,6 +331,9 @@ export class Accounts {
    */
   async gitCredentials(id: string): Promise<{ readonly username: string; readonly password: string }> {
     const account = await this.require(id)
+    // Git's basic auth counts toward the server's failed-sign-in ban like the API's tokens.
+    const signIn = this.gateOf(account).signInRequired
+    if (signIn !== null) throw new SignInRequiredError(signIn.reason)
     let credential = await this.credentialFor(id)
     if (credential.kind === 'oauth' && isExpired(credential)) {
       // Any API call refreshes an expired pair (and saves it); the version endpoint is the cheapest.
@@ -312,7 +346,7 @@ export class Accounts {
   }
 
   dispose(): void {
-    for (const id of [...this.connectivity.keys()]) this.forget(id)
+    for (const id of new Set([...this.connectivity.keys(), ...this.gates.keys()])) this.forget(id)
     this.listeners.clear()
   }
 
@@ -349,6 +383,7 @@ export class Accounts {
       profile = existing
     }
     const { username, userId, name, avatarUrl } = profile
+    // No `signInRequired`: this launch's token is a new credential, whatever refused the last one.
     const account: Account = {
       id: LOCAL_ACCOUNT_ID,
       kind: 'local',
@@ -366,8 +401,58 @@ export class Accounts {
     // listens to it (sync, the outbox) keeps hearing about this account.
     this.clients.delete(LOCAL_ACCOUNT_ID)
     this.credentials.delete(LOCAL_ACCOUNT_ID)
+    this.gates.get(LOCAL_ACCOUNT_ID)?.signedIn()
     await this.changed()
     return account
+  }
+
+  /**
+   * `add` for the user of an account that must sign in again: the new credential replaces the
+   * refused one under the same id, so its cache, sync cursors and queued writes carry on.
+   */
+  private async replaceCredential(
+    existing: Account,
+    credential: Credential,
+    user: User,
+    caFile: string | undefined,
+  ): Promise<Account> {
+    const account: Account = {
+      ...withSignIn(existing, null),
+      username: user.username,
+      name: user.name,
+      avatarUrl: user.avatar_url ?? null,
+      authKind: credential.kind,
+      ...(caFile === undefined ? {} : { caFile }),
+    }
+    await this.options.secrets.set(account.id, JSON.stringify(credential))
+    await this.options.store.update(account)
+    this.credentials.set(account.id, credential)
+    // A client made for the refused pair (its refresh state, its CA file) is not reused.
+    this.clients.delete(account.id)
+    this.gates.get(account.id)?.signedIn()
+    await this.changed()
+    return account
+  }
+
+  /** The account's gate, holding its requests from the start when the account was saved needing a sign-in. */
+  private gateOf(account: Account): AccessGate {
+    const gate = this.accessFor(account.id)
+    if (account.signInRequired !== undefined && gate.signInRequired === null) gate.restore(account.signInRequired)
+    return gate
+  }
+
+  /** Keeps a sign-in requirement with the account, so a restart does not try the refused credential again. */
+  private async saveSignIn(id: string, signInRequired: SignInRequired | null): Promise<void> {
+    try {
+      const account = await this.options.store.get(id)
+      if (account === undefined || (account.signInRequired === undefined && signInRequired === null)) return
+      if (account.signInRequired?.since === signInRequired?.since) return
+      await this.options.store.update(withSignIn(account, signInRequired))
+      await this.changed()
+    } catch (error) {
+      // The hold stands in memory all the same; only a restart would try the credential once more.
+      process.emitWarning(`could not save the sign-in state: ${error instanceof Error ? error.message : String(error)}`)
+    }
   }
 
   private async credentialFor(id: string): Promise<Credential> {
@@ -414,6 +499,8 @@ export class Accounts {
   private forget(id: string): void {
     this.clients.delete(id)
     this.credentials.delete(id)
+    this.gates.get(id)?.dispose()
+    this.gates.delete(id)
     this.connectivity.get(id)?.dispose()
     this.connectivity.delete(id)
   }

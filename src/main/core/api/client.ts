@@ -1,5 +1,6 @@
+import type { AccessGate } from './access-gate'
 import { authHeaders, isExpired, requestOAuthToken, type Credential, type OAuthCredential } from './credentials'
-import { apiErrorFor, toNetworkError } from './errors'
+import { apiErrorFor, RateLimitedError, SignInRequiredError, toNetworkError, UnauthorizedError } from './errors'
 import type { GraphQLResponse } from './graphql'
 import { parseLinkHeader } from './link'
 import { encodeQuery, type Query } from './query'
@@ -20,6 +21,8 @@ export interface ApiClientOptions {
   readonly maxRateLimitWaitMs?: number
   /** Told about network failures and successes (connectivity.ts). */
   readonly connectivity?: { reportNetworkError(): void; reportReachable(): void }
+  /** The account's hold on requests (access-gate.ts): a credential to sign in again, a Retry-After. */
+  readonly gate?: AccessGate
   readonly fetch?: typeof fetch
 }
 
@@ -35,6 +38,8 @@ export interface RequestOptions {
   readonly ifNoneMatch?: string
   readonly signal?: AbortSignal
   readonly timeoutMs?: number
+  /** Checks the sign-in itself (`accounts:verify`): sent while the account waits for one, and an answer ends the wait. */
+  readonly checksSignIn?: boolean
 }
 
 export interface ApiResponse<T> {
@@ -128,6 +133,8 @@ export class ApiClient {
   private refreshing: Promise<OAuthCredential> | null = null
   /** The last refresh: used when `credentials()` still hands out the pair it replaced. */
   private refreshed: { readonly from: string; readonly to: OAuthCredential } | null = null
+  /** The `GET /user` in flight that tells a refused credential from a refused action, shared by the 401s meanwhile. */
+  private confirming: Promise<boolean> | null = null
 
   constructor(options: ApiClientOptions) {
     this.options = options
@@ -230,6 +237,7 @@ export class ApiClient {
   ): Promise<Download> {
     if (!isUnder(url, this.baseUrl))
       throw Object.assign(new Error(`Not a URL of ${this.baseUrl}.`), { code: 'foreign-url' })
+    await this.passGate({ signal: options.signal }, 0)
     const credential = await this.currentCredential()
     const headers: Record<string, string> = { Accept: 'image/*', ...authHeaders(credential) }
     if (options.ifNoneMatch !== undefined) headers['If-None-Match'] = options.ifNoneMatch
@@ -248,6 +256,8 @@ export class ApiClient {
       await response.body?.cancel()
       return { notModified: true, contentType: null, etag: options.ifNoneMatch, bytes: new Uint8Array() }
     }
+    if (response.status === 401) throw await this.unauthorized(url, response)
+    if (response.status === 429) this.holdForRetryAfter(response)
     // A redirect could lead off the instance with our credential: not followed.
     if (!response.ok)
       throw apiErrorFor(
@@ -330,7 +340,11 @@ export class ApiClient {
           this.baseUrl,
           { grant_type: 'refresh_token', refresh_token: stale.refreshToken },
           { fetch: this.fetchImpl, timeoutMs: this.timeoutMs },
-        )
+        ).catch((error: unknown) => {
+          // A refused refresh token is a sign-in gone for good: only the user can bring it back.
+          if (!(error instanceof UnauthorizedError)) throw error
+          throw this.signInRefused(error.body)
+        })
         this.refreshed = { from: stale.refreshToken, to: fresh }
         await this.options.onCredentialsRefreshed?.(fresh)
         return fresh
@@ -348,6 +362,7 @@ export class ApiClient {
     let rateLimitRetries = 0
     let refreshedAfter401 = false
     for (;;) {
+      waitedMs += await this.passGate(options, waitedMs)
       let credential = await this.currentCredential()
       if (credential.kind === 'oauth' && isExpired(credential)) credential = await this.refresh(credential)
 
@@ -385,9 +400,10 @@ export class ApiClient {
         await this.refresh(credential)
         continue
       }
+      if (response.status === 401) throw await this.unauthorized(url, response)
 
       if (response.status === 429) {
-        const after = retryAfterSeconds(response.headers.get('retry-after'))
+        const after = this.holdForRetryAfter(response)
         const delayMs = Math.ceil((after ?? 2 ** rateLimitRetries) * 1000)
         // GitLab's throttles (Rack::Attack) answer 429 before the request reaches the API, so
         // a rate-limited POST was not processed and sending it again cannot duplicate it. We
@@ -410,9 +426,80 @@ export class ApiClient {
         return { status: 304, headers: response.headers, data: undefined as T }
       }
       if (!response.ok) throw apiErrorFor(response.status, await readBody(response))
+      // The credential answered: whatever held the account for a sign-in is over.
+      if (options.checksSignIn === true) this.options.gate?.signedIn()
       const data = (response.status === 204 || method === 'HEAD' ? undefined : await readBody(response)) as T
       return { status: response.status, headers: response.headers, data }
     }
+  }
+
+  /**
+   * Before a request goes out: refused while the account waits for a sign-in (unless it is the
+   * check itself); a Retry-After still running is waited out when the caller's budget allows,
+   * else refused at once. Resolves with the milliseconds waited.
+   */
+  private async passGate(options: Pick<RequestOptions, 'signal' | 'checksSignIn'>, waitedMs: number): Promise<number> {
+    const gate = this.options.gate
+    if (gate === undefined) return 0
+    const signIn = gate.signInRequired
+    if (signIn !== null && options.checksSignIn !== true) throw new SignInRequiredError(signIn.reason)
+    let waited = 0
+    // Until the wait is over by the gate's own clock: a timer may fire a millisecond early.
+    for (let waitMs = gate.waitLeftMs(); waitMs > 0; waitMs = gate.waitLeftMs()) {
+      if (waitedMs + waited + waitMs > this.maxRateLimitWaitMs) {
+        const seconds = Math.ceil(waitMs / 1000)
+        const error = new RateLimitedError(429, null, `The server asked to wait ${seconds} s before the next request.`)
+        error.retryAfterSeconds = seconds
+        throw error
+      }
+      await sleep(waitMs, options.signal)
+      waited += waitMs
+    }
+    return waited
+  }
+
+  /** A 429's Retry-After in seconds (null when absent), which holds every request of the account that long. */
+  private holdForRetryAfter(response: Response): number | null {
+    const after = retryAfterSeconds(response.headers.get('retry-after'))
+    if (after !== null && after > 0) this.options.gate?.retryAfter(after)
+    return after
+  }
+
+  /**
+   * The error for a 401 no refresh fixed. A refused credential holds the account for a sign-in
+   * (SignInRequiredError); a refused action of a working one stays an UnauthorizedError.
+   */
+  private async unauthorized(url: string, response: Response): Promise<UnauthorizedError> {
+    const body = await readBody(response)
+    if (await this.credentialRefused(url, response.headers)) return this.signInRefused(body)
+    return new UnauthorizedError(401, body)
+  }
+
+  /** Holds the account for a sign-in (its credential refused for good); the error to throw, with the reason the user is shown. */
+  private signInRefused(body: unknown): SignInRequiredError {
+    const reason = `${new URL(this.baseUrl).host} refused the saved sign-in (401): the token may have been revoked or have expired.`
+    this.options.gate?.requireSignIn(reason)
+    return new SignInRequiredError(this.options.gate?.signInRequired?.reason ?? reason, body)
+  }
+
+  /**
+   * Whether a 401 refused the credential itself. GitLab's API also answers 401 to a signed-in
+   * user for some actions they may not take (`unauthorized!`, as Burrow Server does), so only a
+   * 401 to `GET /user`, or one whose WWW-Authenticate says `invalid_token`, is taken as such on
+   * its face; any other is checked with one `GET /user`, shared by the 401s that arrive meanwhile.
+   */
+  private async credentialRefused(url: string, headers: Headers): Promise<boolean> {
+    if (new URL(url).pathname === new URL(`${this.apiUrl}/user`).pathname) return true
+    if (/error="?invalid_token/i.test(headers.get('www-authenticate') ?? '')) return true
+    this.confirming ??= this.request('GET', '/user', { checksSignIn: true })
+      .then(
+        () => false,
+        (error: unknown) => error instanceof UnauthorizedError,
+      )
+      .finally(() => {
+        this.confirming = null
+      })
+    return this.confirming
   }
 }
 

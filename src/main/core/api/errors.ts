@@ -40,8 +40,21 @@ export class ApiError extends Error {
 }
 
 export class UnauthorizedError extends ApiError {
-  override readonly code = 'unauthorized'
-  override readonly name = 'UnauthorizedError'
+  override readonly code: string = 'unauthorized'
+  override readonly name: string = 'UnauthorizedError'
+}
+/**
+ * The server refused the account's credential itself (not one action of a signed-in user): the
+ * account waits for the user to sign in again (AccessGate). Also what a held account's requests
+ * throw without being sent; `message` is the reason the user is shown.
+ */
+export class SignInRequiredError extends UnauthorizedError {
+  override readonly code = 'sign-in-required'
+  override readonly name = 'SignInRequiredError'
+
+  constructor(reason: string, body: unknown = null) {
+    super(401, body, reason)
+  }
 }
 export class ForbiddenError extends ApiError {
   override readonly code = 'forbidden'
@@ -70,6 +83,14 @@ export class RateLimitedError extends ApiError {
   override readonly name = 'RateLimitedError'
   /** Seconds the server asked us to wait (Retry-After), when it said. */
   retryAfterSeconds: number | null = null
+}
+
+/**
+ * The account's requests are held (AccessGate): its sign-in must be renewed, or the server asked
+ * to wait. What was saved stands in for the answer, as it does offline.
+ */
+export function isAccountHeld(error: unknown): boolean {
+  return error instanceof SignInRequiredError || error instanceof RateLimitedError
 }
 
 /** The typed error for an HTTP error status. */

@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3'
 import type { CacheDb } from './database'
-import { isObject, mergePatch, num, str, type JsonObject } from './json'
+import { isRecord, mergePatch, num, str, type JsonObject } from './json'
 import {
   embeddedUsers,
   itemUsers,
@@ -285,7 +285,7 @@ export class Cache {
         if (discussionId === null) continue
         insertDiscussion.run(acct, discussionId, noteableKind, noteableId, d.individual_note === true ? 1 : 0, position)
         for (const n of Array.isArray(d.notes) ? d.notes : []) {
-          if (!isObject(n) || num(n, 'id') === null) continue
+          if (!isRecord(n) || num(n, 'id') === null) continue
           keepIds.add(num(n, 'id') as number)
           notes.push({ json: { ...n, noteable_id: n.noteable_id ?? noteableId }, discussionId, position: position++ })
         }

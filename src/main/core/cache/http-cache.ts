@@ -1,6 +1,6 @@
 import type { CachedGetResult } from '../../../shared/ipc/cache'
 import type { ApiClient } from '../api/client'
-import { NetworkError } from '../api/errors'
+import { isAccountHeld, NetworkError } from '../api/errors'
 import type { Query } from '../api/query'
 import type { Cache } from './cache'
 import { withoutSecrets } from './secrets'
@@ -106,6 +106,8 @@ export class CachedGet {
       })
     } catch (error) {
       if (error instanceof NetworkError) return this.fromStore(stored, path)
+      // The account's requests are held (a sign-in to renew, a Retry-After): the saved copy, else why not.
+      if (isAccountHeld(error) && stored !== undefined) return this.fromStore(stored, path)
       throw error
     }
     const now = new Date().toISOString()

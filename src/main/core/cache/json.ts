@@ -1,9 +1,7 @@
-/** An API object as it came over the wire: read through the helpers below, never trusted. */
-export type JsonObject = Readonly<Record<string, unknown>>
+import { isRecord, type JsonObject } from '../../../shared/json'
 
-export function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
+// An API object as it came over the wire is a JsonObject, read through the helpers below.
+export { isRecord, type JsonObject }
 
 export function str(o: JsonObject, key: string): string | null {
   const v = o[key]
@@ -21,7 +19,7 @@ export function bool(o: JsonObject, key: string): boolean {
 
 export function obj(o: JsonObject, key: string): JsonObject | null {
   const v = o[key]
-  return isObject(v) ? v : null
+  return isRecord(v) ? v : null
 }
 
 export function arr(o: JsonObject, key: string): readonly unknown[] {
@@ -43,7 +41,7 @@ export function mergePatch(target: JsonObject, patch: JsonObject): JsonObject {
   const out: Record<string, unknown> = { ...target }
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key]
-    else if (isObject(value) && isObject(out[key])) out[key] = mergePatch(out[key] as JsonObject, value)
+    else if (isRecord(value) && isRecord(out[key])) out[key] = mergePatch(out[key] as JsonObject, value)
     else out[key] = value
   }
   return out

@@ -1,4 +1,4 @@
-import { arr, bool, isObject, nestedId, num, obj, str, type JsonObject } from './json'
+import { arr, bool, isRecord, nestedId, num, obj, str, type JsonObject } from './json'
 
 /** The cached resources that have rows of their own. */
 export type ItemKind = 'issue' | 'merge_request' | 'epic' | 'milestone' | 'todo' | 'note' | 'project' | 'group' | 'user'
@@ -26,14 +26,14 @@ export function labelTitles(json: JsonObject): string[] {
   const out: string[] = []
   for (const l of arr(json, 'labels')) {
     if (typeof l === 'string') out.push(l)
-    else if (isObject(l) && typeof l.name === 'string') out.push(l.name)
+    else if (isRecord(l) && typeof l.name === 'string') out.push(l.name)
   }
   return out
 }
 
 function userIds(json: JsonObject, key: string): number[] {
   const ids: number[] = []
-  for (const u of arr(json, key)) if (isObject(u) && typeof u.id === 'number') ids.push(u.id)
+  for (const u of arr(json, key)) if (isRecord(u) && typeof u.id === 'number') ids.push(u.id)
   return ids
 }
 
@@ -54,7 +54,7 @@ export function itemUsers(kind: NoteableKind, json: JsonObject): { role: 'assign
 export function embeddedUsers(json: JsonObject): JsonObject[] {
   const out: JsonObject[] = []
   const add = (u: unknown): void => {
-    if (isObject(u) && typeof u.id === 'number' && typeof u.username === 'string') out.push(u)
+    if (isRecord(u) && typeof u.id === 'number' && typeof u.username === 'string') out.push(u)
   }
   for (const key of ['author', 'assignee', 'closed_by', 'merged_by', 'merge_user', 'updated_by']) add(json[key])
   for (const key of ['assignees', 'reviewers']) for (const u of arr(json, key)) add(u)

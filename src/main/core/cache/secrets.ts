@@ -1,3 +1,5 @@
+import { isRecord } from '../../../shared/json'
+
 /**
  * Secret fields of GitLab's API answers, which the desktop cache never stores: the renderer gets
  * them live from the server, and a copy of the cache file reveals none.
@@ -15,10 +17,6 @@
 
 const SECRET_NAME =
   /(?:^|_)(?:token|password|secret|private_key|api_key|secret_key|secret_access_key|signing_key|key_pass|connection_string)$/
-
-function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
 
 function isCiVariable(o: Readonly<Record<string, unknown>>): boolean {
   return typeof o.key === 'string' && 'value' in o && typeof o.variable_type === 'string'

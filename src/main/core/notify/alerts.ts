@@ -1,7 +1,8 @@
-import type { AlertSeverity, AlertStatus, AlertStatusFilter, NotifyAlert } from '../../../shared/ipc/notify'
+import { alertSeverityOf, alertStatusOf } from '../../../shared/alerts'
+import type { AlertStatus, AlertStatusFilter, NotifyAlert } from '../../../shared/ipc/notify'
 import type { ApiClient } from '../api/client'
 import { GraphQLRequestError, graphqlData, type GraphQLErrorEntry } from '../api/graphql'
-import { arr, isObject, num, obj, str, type JsonObject } from '../cache/json'
+import { arr, isRecord, num, obj, str, type JsonObject } from '../cache/json'
 import type { ScopeProject } from './store'
 
 /*
@@ -18,9 +19,6 @@ export const LIST_PAGE = 100
 
 const ALERT_FIELDS =
   'iid title severity status startedAt createdAt eventCount detailsUrl assignees { nodes { username } }'
-
-const SEVERITIES: readonly string[] = ['critical', 'high', 'medium', 'low', 'info', 'unknown']
-const STATUSES: readonly string[] = ['triggered', 'acknowledged', 'resolved', 'ignored']
 
 /** GraphQL's `statuses:` argument for a filter, or null for every status. */
 export function statusesFor(filter: AlertStatusFilter): readonly AlertStatus[] | null {
@@ -57,11 +55,9 @@ export function alertRoute(accountId: string, projectId: number, iid: number): s
 
 /** A GraphQL alert node as the IPC contract shows it; null when the node is not an alert. */
 export function presentAlert(accountId: string, project: ScopeProject, node: unknown): NotifyAlert | null {
-  if (!isObject(node)) return null
+  if (!isRecord(node)) return null
   const iid = Number(str(node, 'iid') ?? num(node, 'iid'))
   if (!Number.isSafeInteger(iid) || iid <= 0) return null
-  const severity = (str(node, 'severity') ?? 'unknown').toLowerCase()
-  const status = (str(node, 'status') ?? 'triggered').toLowerCase()
   const assignees = obj(node, 'assignees')
   return {
     accountId,
@@ -69,15 +65,15 @@ export function presentAlert(accountId: string, project: ScopeProject, node: unk
     projectPath: project.fullPath,
     iid,
     title: str(node, 'title') ?? 'Alert',
-    severity: (SEVERITIES.includes(severity) ? severity : 'unknown') as AlertSeverity,
-    status: (STATUSES.includes(status) ? status : 'triggered') as AlertStatus,
+    severity: alertSeverityOf(str(node, 'severity') ?? '') ?? 'unknown',
+    status: alertStatusOf(str(node, 'status') ?? '') ?? 'triggered',
     startedAt: str(node, 'startedAt'),
     createdAt: str(node, 'createdAt'),
     eventCount: num(node, 'eventCount') ?? 1,
     assigneeUsernames:
       assignees === null
         ? []
-        : arr(assignees, 'nodes').flatMap((u) => (isObject(u) && typeof u.username === 'string' ? [u.username] : [])),
+        : arr(assignees, 'nodes').flatMap((u) => (isRecord(u) && typeof u.username === 'string' ? [u.username] : [])),
     url: str(node, 'detailsUrl'),
     route: alertRoute(accountId, project.id, iid),
   }
@@ -138,7 +134,7 @@ export async function queryProjects(
       const alias = `p${i}`
       if (failed.has(alias)) return
       const node = data[alias]
-      if (!isObject(node)) {
+      if (!isRecord(node)) {
         out.push({ project, readable: false, alerts: [], open: 0, triggered: 0 })
         return
       }

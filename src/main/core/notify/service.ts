@@ -11,9 +11,10 @@ import {
   type NotifySummary,
 } from '../../../shared/ipc/notify'
 import { topicAnnounces, type NotifyTopic } from '../../../shared/ipc/preferences'
+import type { AccessGate } from '../api/access-gate'
 import type { ApiClient } from '../api/client'
 import type { OnlineState } from '../api/connectivity'
-import { NetworkError } from '../api/errors'
+import { isAccountHeld, NetworkError } from '../api/errors'
 import type { Cache, CacheChange } from '../cache/cache'
 import { num, obj, str, type JsonObject } from '../cache/json'
 import type { PreferencesStore } from '../preferences'
@@ -35,6 +36,7 @@ export interface NotifyAccounts {
   list(): Promise<readonly Account[]>
   clientFor(accountId: string): Promise<ApiClient>
   connectivityFor(accountId: string): OnlineState
+  accessFor(accountId: string): AccessGate
 }
 
 export interface NotifyServiceOptions {
@@ -67,6 +69,9 @@ interface Watch {
   removed: boolean
   timer: NodeJS.Timeout | null
   unsubscribe: (() => void) | null
+  unsubscribeGate: (() => void) | null
+  /** A check was due while the account's requests were held: it runs when they are let go. */
+  heldBack: boolean
   running: Promise<void> | null
   /** A check asked for while one runs: runs once after it. */
   next: Promise<void> | null
@@ -140,6 +145,12 @@ export class NotifyService {
         this.emitCounts()
       }
     })
+    const gate = this.options.accounts.accessFor(accountId)
+    w.unsubscribeGate = gate.onDidChange(() => {
+      if (w.removed || !gate.open || !w.heldBack) return
+      w.heldBack = false
+      this.kick(w)
+    })
     this.kick(w)
   }
 
@@ -150,6 +161,7 @@ export class NotifyService {
     w.removed = true
     this.clearTimer(w)
     w.unsubscribe?.()
+    w.unsubscribeGate?.()
     w.controller.abort(Object.assign(new Error('The account was removed.'), { name: 'AbortError' }))
     this.watches.delete(accountId)
     this.accountsById.delete(accountId)
@@ -274,6 +286,8 @@ export class NotifyService {
         removed: false,
         timer: null,
         unsubscribe: null,
+        unsubscribeGate: null,
+        heldBack: false,
         running: null,
         next: null,
         controller: new AbortController(),
@@ -308,6 +322,11 @@ export class NotifyService {
     if (!w.scheduled || w.removed || w.timer !== null) return
     // Offline, the OnlineState's probe brings the account back and its listener checks at once.
     if (!this.options.accounts.connectivityFor(w.accountId).online) return
+    // Held (a sign-in to renew, a Retry-After), the gate letting go checks at once.
+    if (!this.options.accounts.accessFor(w.accountId).open) {
+      w.heldBack = true
+      return
+    }
     w.timer = setTimeout(
       () => {
         w.timer = null
@@ -350,20 +369,24 @@ export class NotifyService {
       this.emitCounts()
       return
     }
+    if (!this.options.accounts.accessFor(w.accountId).open) return this.holdBack(w)
     const problems: string[] = []
     let offline = false
+    let held = false
     for (const step of [() => this.checkTodos(w, fresh), () => this.checkAlerts(w)]) {
-      if (w.removed || offline) break
+      if (w.removed || offline || held) break
       try {
         await step()
       } catch (error) {
         if (w.removed) return
         // The client has told the OnlineState, which probes and flips back; its listener checks again.
         if (error instanceof NetworkError) offline = true
+        else if (isAccountHeld(error)) held = true
         else problems.push(message(error))
       }
     }
     if (w.removed) return
+    if (held) return this.holdBack(w)
     if (offline) {
       w.state = 'offline'
     } else if (problems.length > 0) {
@@ -376,6 +399,21 @@ export class NotifyService {
       w.state = w.scheduled ? 'watching' : 'idle'
       if (w.lastError !== null) this.store.updateAccount(w.accountId, { lastError: null })
       w.lastError = null
+    }
+    this.emitCounts()
+  }
+
+  /**
+   * The account's requests are held: no check until they are let go (the gate's listener kicks).
+   * A sign-in to renew shows as the failure it is; a Retry-After is only a pause.
+   */
+  private holdBack(w: Watch): void {
+    w.heldBack = true
+    const signIn = this.options.accounts.accessFor(w.accountId).signInRequired
+    if (signIn !== null && w.lastError !== signIn.reason) {
+      w.state = 'failing'
+      w.lastError = signIn.reason
+      this.store.updateAccount(w.accountId, { lastError: w.lastError })
     }
     this.emitCounts()
   }

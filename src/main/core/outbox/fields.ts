@@ -19,6 +19,7 @@ export interface ItemJson {
   readonly labels?: readonly (string | { readonly name: string })[]
   readonly assignees?: readonly { readonly id: number }[]
   readonly assignee?: { readonly id: number } | null
+  readonly reviewers?: readonly { readonly id: number }[]
   readonly milestone?: { readonly id: number } | null
   readonly time_stats?: { readonly time_estimate?: number; readonly total_time_spent?: number }
   readonly subscribed?: boolean
@@ -45,6 +46,7 @@ export function snapshotOf(item: ItemJson): ItemSnapshot {
       description: item.description ?? '',
       labels,
       assignee_ids: assignees,
+      reviewer_ids: (item.reviewers ?? []).map((r) => r.id),
       milestone_id: item.milestone?.id ?? null,
       state: item.state ?? 'opened',
       time_estimate: item.time_stats?.time_estimate ?? 0,
@@ -73,6 +75,7 @@ export function normalizeChanges(changes: ItemChanges): ItemChanges {
   if (changes.add_labels !== undefined) out.add_labels = labels(changes.add_labels)
   if (changes.remove_labels !== undefined) out.remove_labels = labels(changes.remove_labels)
   if (changes.assignee_ids !== undefined) out.assignee_ids = [...new Set(changes.assignee_ids)]
+  if (changes.reviewer_ids !== undefined) out.reviewer_ids = [...new Set(changes.reviewer_ids)]
   return out
 }
 
@@ -83,6 +86,7 @@ export function desiredFields(changes: ItemChanges): ItemFields {
   if (changes.description !== undefined) out.description = changes.description
   if (changes.labels !== undefined) out.labels = changes.labels
   if (changes.assignee_ids !== undefined) out.assignee_ids = changes.assignee_ids
+  if (changes.reviewer_ids !== undefined) out.reviewer_ids = changes.reviewer_ids
   if (changes.milestone_id !== undefined) out.milestone_id = changes.milestone_id
   if (changes.state_event !== undefined) out.state = changes.state_event === 'close' ? 'closed' : 'opened'
   if (changes.due_date !== undefined) out.due_date = changes.due_date
@@ -107,6 +111,7 @@ export function sameValue(field: FieldName, a: unknown, b: unknown): boolean {
     case 'labels':
       return JSON.stringify(lower(a as string[])) === JSON.stringify(lower(b as string[]))
     case 'assignee_ids':
+    case 'reviewer_ids':
       return (
         JSON.stringify([...(a as number[])].sort((x, y) => x - y)) ===
         JSON.stringify([...(b as number[])].sort((x, y) => x - y))
@@ -207,6 +212,7 @@ export const FIELD_LABELS: Readonly<Record<FieldName, string>> = {
   description: 'description',
   labels: 'labels',
   assignee_ids: 'assignees',
+  reviewer_ids: 'reviewers',
   milestone_id: 'milestone',
   state: 'state',
   time_estimate: 'time estimate',

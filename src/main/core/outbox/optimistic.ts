@@ -7,7 +7,8 @@ import {
 } from '../../../shared/ipc/outbox'
 import { exclusiveLabels, labelsAfter } from '../../../shared/labels'
 import type { Cache } from '../cache/cache'
-import { isObject, type JsonObject } from '../cache/json'
+import { isRecord, type JsonObject } from '../cache/json'
+import type { UserSummary } from '../../../shared/api/user'
 import { labelTitles } from '../cache/kinds'
 import type { ItemJson } from './fields'
 import type { StoredEntry } from './store'
@@ -27,14 +28,6 @@ import type { StoredEntry } from './store'
 export type CacheUpdate =
   | { readonly kind: 'issue' | 'merge_request'; readonly json: ItemJson }
   | { readonly kind: 'note' | 'todo'; readonly json: JsonObject }
-
-/** Who the account is, for the author of a provisional comment. */
-export interface Author {
-  readonly id: number
-  readonly username: string
-  readonly name: string
-  readonly avatar_url: string | null
-}
 
 /**
  * The id of a provisional row (a comment or a to-do made offline): negative, so it never meets
@@ -89,6 +82,8 @@ function itemPatches(cache: Cache, accountId: string, mutation: Mutation, item: 
         patch.assignees = users
         patch.assignee = users[0] ?? null
       }
+      if (c.reviewer_ids !== undefined)
+        patch.reviewers = c.reviewer_ids.map((id) => cachedRow(cache, accountId, 'users', id) ?? { id })
       if (c.milestone_id !== undefined) {
         patches.push({ milestone: null })
         if (c.milestone_id !== null)
@@ -113,7 +108,7 @@ function itemPatches(cache: Cache, accountId: string, mutation: Mutation, item: 
     case 'time-estimate':
       return [{ time_stats: { time_estimate: mutation.seconds } }]
     case 'add-spent-time': {
-      const stats = isObject(item.time_stats) ? item.time_stats : {}
+      const stats = isRecord(item.time_stats) ? item.time_stats : {}
       const total = typeof stats.total_time_spent === 'number' ? stats.total_time_spent : 0
       return [{ time_stats: { total_time_spent: total + mutation.seconds } }]
     }
@@ -133,7 +128,7 @@ function provisionalItem(
   entry: StoredEntry,
   target: ItemTarget,
   fields: NewIssue | NewMergeRequest,
-  author: Author,
+  author: UserSummary,
 ): JsonObject {
   const users = (ids: readonly number[] | undefined): JsonObject[] =>
     (ids ?? []).map((id) => cachedRow(cache, entry.accountId, 'users', id) ?? { id })
@@ -187,7 +182,7 @@ function provisionalItem(
  * Shows an entry's write in the cache (inside the caller's transaction). Items the cache does
  * not hold are left alone: the write still goes to the server, and sync brings the result.
  */
-export function applyOptimistic(cache: Cache, entry: StoredEntry, author: Author): void {
+export function applyOptimistic(cache: Cache, entry: StoredEntry, author: UserSummary): void {
   const { target, mutation } = entry
   if (target.type === 'todo') {
     if (mutation.kind === 'todo-done' && cachedRow(cache, entry.accountId, 'todos', target.todoId) !== null) {

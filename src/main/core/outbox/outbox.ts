@@ -14,12 +14,14 @@ import {
   type OutboxState,
   type OutboxTarget,
 } from '../../../shared/ipc/outbox'
+import type { AccessGate } from '../api/access-gate'
 import type { ApiClient } from '../api/client'
 import type { OnlineState } from '../api/connectivity'
-import { ApiError, NetworkError, RateLimitedError, UnauthorizedError } from '../api/errors'
+import { ApiError, NetworkError, RateLimitedError, SignInRequiredError } from '../api/errors'
 import type { Cache } from '../cache/cache'
 import { baseFields, desiredFields, normalizeChanges, snapshotOf, type ItemJson } from './fields'
-import { applyOptimistic, cachedItem, clearOptimistic, type Author, type CacheUpdate } from './optimistic'
+import type { UserSummary } from '../../../shared/api/user'
+import { applyOptimistic, cachedItem, clearOptimistic, type CacheUpdate } from './optimistic'
 import { check, itemPath, send, type Outcome, type SendContext } from './send'
 import { OutboxStore, type StoredEntry } from './store'
 
@@ -39,6 +41,7 @@ export interface OutboxAccounts {
   list(): Promise<readonly Account[]>
   clientFor(id: string): Promise<ApiClient>
   connectivityFor(id: string): OnlineState
+  accessFor(id: string): AccessGate
   /** Told after accounts are added or removed (the writes of a removed account are failed with the reason). */
   onDidChange?(listener: (accounts: readonly Account[]) => void): () => void
 }
@@ -47,7 +50,7 @@ export interface OutboxOptions {
   /** The desktop cache; the outbox's table lives in its database (migration 50). */
   readonly cache: Cache
   readonly accounts: OutboxAccounts
-  /** Back-off before another attempt after a transient failure (5xx, 429, 401); default 30 s doubling to 15 min. */
+  /** Back-off before another attempt after a transient failure (5xx, 429 without Retry-After); default 30 s doubling to 15 min. */
   readonly retryDelayMs?: (attempts: number) => number
   /** How long settled entries are kept for the record; default 7 days. */
   readonly keepSettledMs?: number
@@ -387,25 +390,31 @@ export class Outbox {
     this.running.set(accountId, run)
   }
 
-  /** Replays again when the account's instance comes back online. */
+  /** Replays again when the account's instance comes back online, and when its requests are let go. */
   private watch(accountId: string): void {
     if (this.watching.has(accountId)) return
     const online = this.accounts.connectivityFor(accountId)
-    this.watching.set(
-      accountId,
-      online.onDidChange((state) => {
-        if (state === 'online') this.kick(accountId)
-      }),
-    )
+    const gate = this.accounts.accessFor(accountId)
+    const unwatchOnline = online.onDidChange((state) => {
+      if (state === 'online') this.kick(accountId)
+    })
+    const unwatchGate = gate.onDidChange(() => {
+      if (gate.open && this.store.hasWork(accountId)) this.kick(accountId)
+    })
+    this.watching.set(accountId, () => {
+      unwatchOnline()
+      unwatchGate()
+    })
   }
 
   private async drain(accountId: string): Promise<void> {
     const online = this.accounts.connectivityFor(accountId)
+    const gate = this.accounts.accessFor(accountId)
     this.clearTimer(accountId)
     try {
       for (;;) {
-        // Offline: the flip back to online starts the loop again (watch).
-        if (this.stopped || !online.online) return
+        // Offline, or held (a sign-in to renew, a Retry-After): the flip back starts the loop again (watch).
+        if (this.stopped || !online.online || !gate.open) return
         const entry = this.store.nextRunnable(accountId, nowIso())
         if (entry === undefined) break
         if ((await this.process(entry)) === 'stop') break
@@ -503,7 +512,7 @@ export class Outbox {
     }
     if (outcome.state === 'skipped') return 'continue'
     this.record(current, [current.state], outcome, authorOf(account))
-    if ((outcome.state === 'queued' || outcome.state === 'unknown-outcome') && outcome.offline === true) return 'stop'
+    if ((outcome.state === 'queued' || outcome.state === 'unknown-outcome') && outcome.pause === true) return 'stop'
     return 'continue'
   }
 
@@ -552,20 +561,20 @@ export class Outbox {
       return {
         state: entry.state === 'unknown-outcome' ? 'unknown-outcome' : 'queued',
         reason: `${error.message}. Waiting for the connection.`,
-        offline: true,
+        pause: true,
       }
     }
     if (error instanceof ApiError) {
       if (error.status === 304) return { state: 'done', reason: 'The server already had it.' }
-      if (error instanceof UnauthorizedError)
+      if (error instanceof SignInRequiredError)
         return {
-          state: 'queued',
-          reason: 'The server refused the sign-in (401); check the account. The write stays queued.',
-          retryAfterMs,
+          state: entry.state === 'unknown-outcome' ? 'unknown-outcome' : 'queued',
+          reason: `${error.message} The write stays queued until the account is signed in again.`,
+          pause: true,
         }
       if (error instanceof RateLimitedError)
         return {
-          state: 'queued',
+          state: entry.state === 'unknown-outcome' ? 'unknown-outcome' : 'queued',
           reason: 'Rate limited by the server; trying again later.',
           retryAfterMs: Math.max(retryAfterMs, (error.retryAfterSeconds ?? 0) * 1000),
         }
@@ -595,7 +604,7 @@ export class Outbox {
     entry: StoredEntry,
     from: readonly OutboxState[],
     outcome: Exclude<Outcome, { state: 'skipped' }>,
-    author?: Author,
+    author?: UserSummary,
   ): void {
     const now = nowIso()
     let moves: StoredEntry[] = []
@@ -664,7 +673,7 @@ export class Outbox {
    * optimistic changes move from the provisional row to the new item's (inside the caller's
    * transaction). Returns the moved entries.
    */
-  private moveToCreatedItem(creation: StoredEntry, author: Author): StoredEntry[] {
+  private moveToCreatedItem(creation: StoredEntry, author: UserSummary): StoredEntry[] {
     const iid = creation.result?.iid
     if (!isCreation(creation.mutation) || iid === undefined || creation.target.type === 'todo') return []
     const realTarget: ItemTarget = { ...creation.target, iid }
@@ -779,6 +788,8 @@ export function refusalReason(error: ApiError, target: OutboxTarget): string {
   const said = `“${error.message}”`
   const what = target.type === 'todo' ? 'to-do' : target.type === 'issue' ? 'issue' : 'merge request'
   switch (error.status) {
+    // A 401 that reaches here refused the action, not the sign-in (that is a SignInRequiredError).
+    case 401:
     case 403:
       return `The server does not allow this change: ${said}. The project may be archived or the discussion locked, or your role changed.`
     case 404:
@@ -801,7 +812,7 @@ function isPost(mutation: Mutation): boolean {
   return mutation.kind !== 'update'
 }
 
-function authorOf(account: Account): Author {
+function authorOf(account: Account): UserSummary {
   return { id: account.userId, username: account.username, name: account.name, avatar_url: account.avatarUrl }
 }
 

@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises'
+import type { Note } from '../../../shared/api/note'
 import type { ItemChanges, ItemFields, ItemTarget, Mutation, OutboxConflict } from '../../../shared/ipc/outbox'
 import type { ApiClient } from '../api/client'
 import { ApiError, PreconditionFailedError } from '../api/errors'
-import { isObject, type JsonObject } from '../cache/json'
+import { isRecord, type JsonObject } from '../cache/json'
 import {
   FIELD_LABELS,
   classify,
@@ -37,12 +38,13 @@ export type Outcome =
       readonly conflict: OutboxConflict
       readonly update: CacheUpdate
     }
-  /** Transient trouble (offline, 5xx on an idempotent write, 429, 401): try again later; an unknown outcome is checked then. */
+  /** Transient trouble (offline, 5xx on an idempotent write, 429, a sign-in to renew): try again later; an unknown outcome is checked then. */
   | {
       readonly state: 'queued' | 'unknown-outcome'
       readonly reason: string
       readonly retryAfterMs?: number
-      readonly offline?: boolean
+      /** The account cannot send now (offline, its requests held): its loop stops until it can. */
+      readonly pause?: boolean
     }
   /** The entry was moved by the user (discarded) while its reads were out: nothing to record. */
   | { readonly state: 'skipped' }
@@ -88,7 +90,7 @@ export async function send(entry: StoredEntry, ctx: SendContext): Promise<Outcom
     if (m.kind !== 'todo-done') return invalid(entry)
     if (!ctx.beginSend()) return { state: 'skipped' }
     const todo = await ctx.client.post<JsonObject>(`/todos/${entry.target.todoId}/mark_as_done`)
-    return { state: 'done', reason: null, update: isObject(todo) ? { kind: 'todo', json: todo } : undefined }
+    return { state: 'done', reason: null, update: isRecord(todo) ? { kind: 'todo', json: todo } : undefined }
   }
   const target = entry.target
   const path = itemPath(target)
@@ -106,7 +108,7 @@ export async function send(entry: StoredEntry, ctx: SendContext): Promise<Outcom
         m.kind === 'comment' ? `${path}/notes` : `${path}/discussions/${encodeURIComponent(m.discussionId)}/notes`
       const note = await ctx.client.post<JsonObject>(url, { body: m.body })
       // A comment made only of quick actions answers 202 without a note.
-      if (!isObject(note) || typeof note.id !== 'number')
+      if (!isRecord(note) || typeof note.id !== 'number')
         return { state: 'done', reason: 'Only quick actions: the server applied them and kept no comment.' }
       return { state: 'done', reason: null, result: { noteId: note.id }, update: { kind: 'note', json: note } }
     }
@@ -150,7 +152,7 @@ export async function send(entry: StoredEntry, ctx: SendContext): Promise<Outcom
       if (!ctx.beginSend()) return { state: 'skipped' }
       try {
         const todo = await ctx.client.post<JsonObject>(`${path}/todo`)
-        if (!isObject(todo) || typeof todo.id !== 'number') return { state: 'done', reason: null }
+        if (!isRecord(todo) || typeof todo.id !== 'number') return { state: 'done', reason: null }
         return { state: 'done', reason: null, result: { todoId: todo.id }, update: { kind: 'todo', json: todo } }
       } catch (error) {
         if (error instanceof ApiError && error.status === 304)
@@ -169,7 +171,7 @@ export async function send(entry: StoredEntry, ctx: SendContext): Promise<Outcom
       if (!ctx.beginSend()) return { state: 'skipped' }
       try {
         const updated = await ctx.client.post<ItemJson>(`${path}/${m.subscribed ? 'subscribe' : 'unsubscribe'}`)
-        return { state: 'done', reason: null, update: isObject(updated) ? itemUpdate(target, updated) : undefined }
+        return { state: 'done', reason: null, update: isRecord(updated) ? itemUpdate(target, updated) : undefined }
       } catch (error) {
         // 304: it already was; the write's intent holds.
         if (!(error instanceof ApiError && error.status === 304)) throw error
@@ -318,12 +320,9 @@ function onlyQuickActions(body: string): boolean {
 /** How far before the local send time a note may be stamped by the server (clock skew allowance). */
 const SKEW_ALLOWANCE_MS = 10 * 60_000
 
-interface NoteJson {
-  readonly id: number
-  readonly body: string
+/** What the search for a sent comment reads of a note. */
+type NoteJson = Readonly<Pick<Note, 'id' | 'body' | 'created_at'> & Partial<Pick<Note, 'system'>>> & {
   readonly author?: { readonly id: number }
-  readonly created_at: string
-  readonly system?: boolean
 }
 
 /**

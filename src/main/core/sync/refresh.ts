@@ -1,5 +1,5 @@
 import type { ApiClient } from '../api/client'
-import { ForbiddenError, NetworkError, NotFoundError } from '../api/errors'
+import { ForbiddenError, isAccountHeld, NetworkError, NotFoundError } from '../api/errors'
 import type { Cache } from '../cache/cache'
 import type { JsonObject } from '../cache/json'
 import { KINDS, type NoteableKind } from '../cache/kinds'
@@ -42,7 +42,8 @@ export async function refreshItem(
   try {
     item = await client.get<JsonObject>(ITEM_PATHS[kind](parentId, iid), undefined, { signal })
   } catch (error) {
-    if (error instanceof NetworkError) return 'stale'
+    // Unreachable, or the account's requests held: the cached copy, marked stale.
+    if (error instanceof NetworkError || isAccountHeld(error)) return 'stale'
     // Only the item's own 404 says it is gone: a refused discussions list leaves it in place.
     if (error instanceof NotFoundError) {
       const column = kind === 'epic' ? 'group_id' : 'project_id'
@@ -68,7 +69,7 @@ export async function refreshItem(
       cache.replaceDiscussions(accountId, kind, item.id as number, discussions)
     })
   } catch (error) {
-    if (error instanceof NetworkError) return 'stale'
+    if (error instanceof NetworkError || isAccountHeld(error)) return 'stale'
     if (!(error instanceof NotFoundError || error instanceof ForbiddenError)) throw error
     cache.upsert(accountId, kind, [cache.withLabelDetails(accountId, kind, item)])
   }

@@ -5,7 +5,7 @@ import type { Query } from '../api/query'
 import type { Cache } from '../cache/cache'
 import { CachedGet } from '../cache/http-cache'
 import { mergeRequestChangesPath } from '../repos/remote'
-import { isObject, num, str, type JsonObject } from '../cache/json'
+import { isRecord, num, str, type JsonObject } from '../cache/json'
 import { KINDS, type NoteableKind } from '../cache/kinds'
 import type { Cursor, SyncState } from './state'
 
@@ -97,7 +97,7 @@ interface ListTarget {
  */
 function asInItsProject(item: JsonObject): JsonObject {
   const refs = item.references
-  if (!isObject(refs) || typeof refs.short !== 'string' || refs.relative === refs.short) return item
+  if (!isRecord(refs) || typeof refs.short !== 'string' || refs.relative === refs.short) return item
   return { ...item, references: { ...refs, relative: refs.short } }
 }
 
@@ -446,7 +446,7 @@ export class SyncRun {
     const labels = new Map<number, JsonObject>()
     for (const item of items) {
       for (const l of Array.isArray(item.labels) ? item.labels : [])
-        if (isObject(l) && typeof l.id === 'number') labels.set(l.id, l)
+        if (isRecord(l) && typeof l.id === 'number') labels.set(l.id, l)
     }
     this.o.cache.mergeLabels(this.o.accountId, scopeKind, scopeId, [...labels.values()])
   }
@@ -487,7 +487,7 @@ export class SyncRun {
     const embedded = new Map<number, JsonObject>()
     for (const item of items) {
       const m = item.milestone
-      if (isObject(m) && typeof m.id === 'number' && typeof m.updated_at === 'string') embedded.set(m.id, m)
+      if (isRecord(m) && typeof m.id === 'number' && typeof m.updated_at === 'string') embedded.set(m.id, m)
     }
     if (embedded.size === 0) return
     const cached = new Map(

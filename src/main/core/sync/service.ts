@@ -1,7 +1,8 @@
 import type { SyncFinished, SyncProgress, SyncScope, SyncStatus } from '../../../shared/ipc/cache'
+import type { AccessGate } from '../api/access-gate'
 import type { ApiClient } from '../api/client'
 import type { OnlineState } from '../api/connectivity'
-import { NetworkError } from '../api/errors'
+import { isAccountHeld, NetworkError } from '../api/errors'
 import type { Cache } from '../cache/cache'
 import { SyncRun } from './run'
 import { SyncState } from './state'
@@ -10,6 +11,7 @@ import { SyncState } from './state'
 export interface SyncAccounts {
   clientFor(accountId: string): Promise<ApiClient>
   connectivityFor(accountId: string): OnlineState
+  accessFor(accountId: string): AccessGate
 }
 
 export interface SyncServiceOptions {
@@ -32,9 +34,12 @@ interface AccountSync {
   controller: AbortController | null
   progress: SyncProgress | null
   offline: boolean
+  /** A run was due, or failed, while the account's requests were held: it runs when they are let go. */
+  heldBack: boolean
   timer: NodeJS.Timeout | null
   tick: (() => void) | null
   unsubscribe: (() => void) | null
+  unsubscribeGate: (() => void) | null
 }
 
 /**
@@ -99,12 +104,20 @@ export class SyncService {
     return this.state.scope(accountId)
   }
 
-  /** Periodic runs for one account, and a run whenever its instance comes back online. */
+  /**
+   * Periodic runs for one account, and a run whenever its instance comes back online. None while
+   * its requests are held (a sign-in to renew, a Retry-After): the run due meanwhile goes when they are let go.
+   */
   schedule(accountId: string): void {
     const a = this.entry(accountId)
     if (a.timer !== null) return
+    const gate = this.options.accounts.accessFor(accountId)
     const tick = (): void => {
-      if (this.accounts.get(accountId)?.offline === true) return
+      if (a.offline) return
+      if (!gate.open) {
+        a.heldBack = true
+        return
+      }
       this.launch(accountId, this.reconcileDue(accountId))
     }
     a.tick = tick
@@ -120,8 +133,13 @@ export class SyncService {
             this.options.onStatus?.(this.status(accountId))
           } else if (state === 'online' && a.offline) {
             a.offline = false
-            this.launch(accountId, this.reconcileDue(accountId))
+            tick()
           }
+        })
+        a.unsubscribeGate = gate.onDidChange(() => {
+          if (!gate.open || !a.heldBack) return
+          a.heldBack = false
+          tick()
         })
         tick()
       },
@@ -145,6 +163,7 @@ export class SyncService {
     if (a === undefined) return
     if (a.timer !== null) clearInterval(a.timer)
     a.unsubscribe?.()
+    a.unsubscribeGate?.()
     await this.cancel(accountId)
     this.accounts.delete(accountId)
   }
@@ -166,7 +185,17 @@ export class SyncService {
   private entry(accountId: string): AccountSync {
     let a = this.accounts.get(accountId)
     if (a === undefined) {
-      a = { run: null, controller: null, progress: null, offline: false, timer: null, tick: null, unsubscribe: null }
+      a = {
+        run: null,
+        controller: null,
+        progress: null,
+        offline: false,
+        heldBack: false,
+        timer: null,
+        tick: null,
+        unsubscribe: null,
+        unsubscribeGate: null,
+      }
       this.accounts.set(accountId, a)
     }
     return a
@@ -231,6 +260,8 @@ export class SyncService {
           message: error.message,
         })
       } else {
+        // Held (its sign-in refused, or told to wait): the gate letting go starts the next run.
+        if (isAccountHeld(error)) a.heldBack = true
         const e = error instanceof Error ? error : new Error(String(error))
         const raw = (e as { code?: unknown }).code
         const code = typeof raw === 'string' ? raw : 'sync-failed'

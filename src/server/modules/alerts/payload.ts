@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto'
-import { ALERT_SEVERITY, type AlertSeverityName } from './queries'
+import { alertSeverityOf } from '../../../shared/alerts'
+import type { AlertSeverityName } from './queries'
+import { isRecord } from '../../../shared/json'
 
 /**
  * How an inbound alert payload (GitLab's generic HTTP endpoint format) becomes an alert: defaults,
@@ -77,16 +79,12 @@ export interface ParsedAlert {
 
 type Json = unknown
 
-function isObject(value: Json): value is Record<string, Json> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
-
 /** Ruby's `blank?`: nil, false, empty or whitespace-only strings, empty arrays and hashes. */
 export function isBlank(value: Json): boolean {
   if (value === null || value === undefined || value === false) return true
   if (typeof value === 'string') return value.trim() === ''
   if (Array.isArray(value)) return value.length === 0
-  if (isObject(value)) return Object.keys(value).length === 0
+  if (isRecord(value)) return Object.keys(value).length === 0
   return false
 }
 
@@ -94,7 +92,7 @@ function dig(payload: Json, path: readonly (string | number)[]): Json {
   let cur: Json = payload
   for (const key of path) {
     if (Array.isArray(cur) && typeof key === 'number') cur = cur[key]
-    else if (isObject(cur) && Object.prototype.hasOwnProperty.call(cur, String(key))) cur = cur[String(key)]
+    else if (isRecord(cur) && Object.prototype.hasOwnProperty.call(cur, String(key))) cur = cur[String(key)]
     else return undefined
   }
   return cur
@@ -141,8 +139,8 @@ function normaliseHosts(value: Json): string[] {
 /** Case-insensitive severity; anything else (or nothing) is `critical`, as GitLab defaults it. */
 export function normaliseSeverity(value: Json): AlertSeverityName {
   if (typeof value !== 'string') return DEFAULT_SEVERITY
-  const lower = value.trim().toLowerCase()
-  return lower in ALERT_SEVERITY ? (lower as AlertSeverityName) : DEFAULT_SEVERITY
+  // A lookup among the names, not `in` the value map, which would take `constructor` for a severity.
+  return alertSeverityOf(value.trim()) ?? DEFAULT_SEVERITY
 }
 
 function sha1(value: string): string {
@@ -152,7 +150,7 @@ function sha1(value: string): string {
 /** JSON with object keys sorted, so two payloads differing only in key order fingerprint alike. */
 function canonicalJson(value: Json): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (isObject(value)) {
+  if (isRecord(value)) {
     return `{${Object.keys(value)
       .sort()
       .map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`)
@@ -185,7 +183,7 @@ export function inlineKeys(payload: Readonly<Record<string, Json>>, prefix = '')
   const out: Record<string, Json> = {}
   for (const [key, value] of Object.entries(payload)) {
     const name = prefix ? `${prefix}.${key}` : key
-    if (isObject(value) && Object.keys(value).length > 0) Object.assign(out, inlineKeys(value, name))
+    if (isRecord(value) && Object.keys(value).length > 0) Object.assign(out, inlineKeys(value, name))
     else out[name] = value
   }
   return out
@@ -196,7 +194,7 @@ export function jsonDepth(value: Json, limit: number, depth = 0): number {
   if (depth > limit) return depth
   let max = depth
   if (Array.isArray(value)) for (const v of value) max = Math.max(max, jsonDepth(v, limit, depth + 1))
-  else if (isObject(value)) for (const v of Object.values(value)) max = Math.max(max, jsonDepth(v, limit, depth + 1))
+  else if (isRecord(value)) for (const v of Object.values(value)) max = Math.max(max, jsonDepth(v, limit, depth + 1))
   return max
 }
 
@@ -251,7 +249,7 @@ export function parseMappings(json: string): AlertFieldMapping[] {
   if (!Array.isArray(raw)) return []
   return raw.filter(
     (m): m is AlertFieldMapping =>
-      isObject(m) &&
+      isRecord(m) &&
       (ALERT_FIELD_NAMES as readonly string[]).includes(String(m.fieldName)) &&
       Array.isArray(m.path) &&
       m.path.length > 0 &&
@@ -266,7 +264,7 @@ export function payloadAlertFields(
 ): { path: (string | number)[]; label: string; type: AlertFieldType }[] {
   const out: { path: (string | number)[]; label: string; type: AlertFieldType }[] = []
   const walk = (value: Json, path: string[]): void => {
-    if (isObject(value) && Object.keys(value).length > 0) {
+    if (isRecord(value) && Object.keys(value).length > 0) {
       for (const [k, v] of Object.entries(value)) walk(v, [...path, k])
       return
     }

@@ -2,6 +2,7 @@ import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
 import type { UserRow } from '../../platform/db/rows'
 import type { TodoRow } from '../todos/queries'
+import { ALERT_SEVERITIES, ALERT_STATUSES, type AlertSeverity, type AlertStatus } from '../../../shared/alerts'
 
 /** The to-do target type of alerts. */
 export const ALERT_TARGET_TYPE = 'AlertManagement::Alert'
@@ -44,22 +45,25 @@ export interface AlertRow {
   readonly updated_at: string
 }
 
-/** GitLab's AlertManagement::Alert status enum values. */
-export const ALERT_STATUS = { triggered: 0, acknowledged: 1, resolved: 2, ignored: 3 } as const
-export type AlertStatusName = keyof typeof ALERT_STATUS
-export const ALERT_STATUS_NAMES: readonly AlertStatusName[] = ['triggered', 'acknowledged', 'resolved', 'ignored']
+/** GitLab's AlertManagement::Alert status enum values (the stored number is the name's index). */
+export const ALERT_STATUS = { triggered: 0, acknowledged: 1, resolved: 2, ignored: 3 } as const satisfies Record<
+  AlertStatus,
+  number
+>
+export type AlertStatusName = AlertStatus
+export const ALERT_STATUS_NAMES: readonly AlertStatusName[] = ALERT_STATUSES
 
-/** GitLab's AlertManagement::Alert severity enum values. */
-export const ALERT_SEVERITY = { critical: 0, high: 1, medium: 2, low: 3, info: 4, unknown: 5 } as const
-export type AlertSeverityName = keyof typeof ALERT_SEVERITY
-export const ALERT_SEVERITY_NAMES: readonly AlertSeverityName[] = [
-  'critical',
-  'high',
-  'medium',
-  'low',
-  'info',
-  'unknown',
-]
+/** GitLab's AlertManagement::Alert severity enum values (the stored number is the name's index). */
+export const ALERT_SEVERITY = {
+  critical: 0,
+  high: 1,
+  medium: 2,
+  low: 3,
+  info: 4,
+  unknown: 5,
+} as const satisfies Record<AlertSeverity, number>
+export type AlertSeverityName = AlertSeverity
+export const ALERT_SEVERITY_NAMES: readonly AlertSeverityName[] = ALERT_SEVERITIES
 
 // ---- HTTP integrations ----
 

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { isRecord, type JsonObject } from '../../../shared/json'
 import { authenticate } from '../../platform/auth/authenticate'
 import { Permissions } from '../../platform/auth/permissions'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
@@ -47,8 +48,9 @@ function presentedKey(request: FastifyRequest): string | null {
   return null
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && !Buffer.isBuffer(value)
+// A raw (unparsed) body is a Buffer, which is no payload object.
+function isPlainObject(value: unknown): value is JsonObject {
+  return isRecord(value) && !Buffer.isBuffer(value)
 }
 
 /** Bytes of the payload as sent (the Content-Length when given). */

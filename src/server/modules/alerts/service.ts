@@ -33,7 +33,7 @@ import { Permissions } from '../../platform/auth/permissions'
 import { parseAlertPayload, parseMappings, type AlertFieldMapping } from './payload'
 import { ALERT_TARGET_TYPE, alertDetailsUrl, alertTodoTargetEntity } from './entity'
 import { isAlertResponder } from './policy'
-import { recordProjectChange } from '../projects/changes'
+import { recordProjectChange } from '../projects'
 import { createTodo, pendingTodoFor, type TodoRow } from '../todos/service'
 import { exceeds, TEXT_LIMITS, tooLong } from '../../platform/text/limits'
 

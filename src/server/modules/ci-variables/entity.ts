@@ -1,7 +1,14 @@
+import type { CiVariable } from '../../../shared/api/ci-variable'
 import type { CiVariableRow } from './queries'
 
-/** GitLab's Ci::Variable entity. */
-export function variableEntity(v: CiVariableRow): Readonly<Record<string, unknown>> {
+/** What a variable shows and a job receives, whether it is a project's or a group's. */
+export type VariableView = Pick<
+  CiVariableRow,
+  'variable_type' | 'key' | 'value' | 'protected' | 'masked' | 'raw' | 'environment_scope' | 'description'
+>
+
+/** GitLab's Ci::Variable entity (a group's variable shows the same fields). */
+export function variableEntity(v: VariableView): CiVariable {
   return {
     variable_type: v.variable_type,
     key: v.key,

@@ -1,2 +1,12 @@
-// The CI/CD variables module's public face: the variables a project's jobs receive.
-export { projectVariables, type CiVariableRow } from './queries'
+// The CI/CD variables module's public face: the variables a project's jobs receive, and the entity
+// and rules group variables share.
+export { projectVariables, type CiVariableRow, type VariableFields } from './queries'
+export { variableEntity, type VariableView } from './entity'
+export { checkVariable } from './service'
+export {
+  VariableCreateBody,
+  VariableFilter,
+  VariableUpdateBody,
+  changedVariableFields,
+  newVariableFields,
+} from './params'

@@ -5,34 +5,18 @@ import { callerOf } from '../../platform/caller'
 import { paginateArray } from '../../platform/http/pagination'
 import { currentUser, loadProject } from '../../platform/http/resolve'
 import { variableEntity } from './entity'
-import { projectVariables, type VariableFields } from './queries'
+import {
+  VariableCreateBody,
+  VariableFilter,
+  VariableUpdateBody,
+  changedVariableFields,
+  newVariableFields,
+} from './params'
+import { projectVariables } from './queries'
 import { changeVariable, createVariable, loadVariable, removeVariable } from './service'
 
 const ProjectParams = Type.Object({ id: Type.String() })
 const KeyParams = Type.Object({ id: Type.String(), key: Type.String() })
-const Filter = Type.Optional(Type.Object({ environment_scope: Type.Optional(Type.String()) }))
-const VariableType = Type.Optional(Type.Union([Type.Literal('env_var'), Type.Literal('file')]))
-
-const CreateBody = Type.Object({
-  key: Type.String(),
-  value: Type.String(),
-  variable_type: VariableType,
-  protected: Type.Optional(Type.Boolean()),
-  masked: Type.Optional(Type.Boolean()),
-  raw: Type.Optional(Type.Boolean()),
-  environment_scope: Type.Optional(Type.String()),
-  description: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-})
-const UpdateBody = Type.Object({
-  value: Type.Optional(Type.String()),
-  variable_type: VariableType,
-  protected: Type.Optional(Type.Boolean()),
-  masked: Type.Optional(Type.Boolean()),
-  raw: Type.Optional(Type.Boolean()),
-  environment_scope: Type.Optional(Type.String()),
-  description: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  filter: Filter,
-})
 
 /** Project CI/CD variables (`/projects/:id/variables`), for Maintainers. */
 const ciVariables: FastifyPluginAsyncTypebox = async (app) => {
@@ -51,7 +35,7 @@ const ciVariables: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/variables/:key',
-    { schema: { params: KeyParams, querystring: Type.Object({ filter: Filter }) } },
+    { schema: { params: KeyParams, querystring: Type.Object({ filter: VariableFilter }) } },
     async (request) => {
       currentUser(request)
       const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
@@ -63,46 +47,31 @@ const ciVariables: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/variables',
-    { schema: { params: ProjectParams, body: CreateBody } },
+    { schema: { params: ProjectParams, body: VariableCreateBody } },
     async (request, reply) => {
       currentUser(request)
       const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
-      const b = request.body
-      const fields: VariableFields = {
-        key: b.key,
-        value: b.value,
-        variableType: b.variable_type ?? 'env_var',
-        protected: b.protected ?? false,
-        masked: b.masked ?? false,
-        raw: b.raw ?? false,
-        environmentScope: b.environment_scope || '*',
-        description: b.description ?? null,
-      }
-      return reply.code(201).send(variableEntity(createVariable(callerOf(request), project, fields)))
+      return reply
+        .code(201)
+        .send(variableEntity(createVariable(callerOf(request), project, newVariableFields(request.body))))
     },
   )
 
-  app.put('/projects/:id/variables/:key', { schema: { params: KeyParams, body: UpdateBody } }, async (request) => {
-    currentUser(request)
-    const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
-    const b = request.body
-    const current = loadVariable(callerOf(request), project, request.params.key, b.filter?.environment_scope)
-    const fields: VariableFields = {
-      key: current.key,
-      value: b.value ?? current.value,
-      variableType: b.variable_type ?? current.variable_type,
-      protected: b.protected ?? current.protected === 1,
-      masked: b.masked ?? current.masked === 1,
-      raw: b.raw ?? current.raw === 1,
-      environmentScope: b.environment_scope || current.environment_scope,
-      description: b.description === undefined ? current.description : b.description,
-    }
-    return variableEntity(changeVariable(callerOf(request), project, current, fields))
-  })
+  app.put(
+    '/projects/:id/variables/:key',
+    { schema: { params: KeyParams, body: VariableUpdateBody } },
+    async (request) => {
+      currentUser(request)
+      const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
+      const b = request.body
+      const current = loadVariable(callerOf(request), project, request.params.key, b.filter?.environment_scope)
+      return variableEntity(changeVariable(callerOf(request), project, current, changedVariableFields(current, b)))
+    },
+  )
 
   app.delete(
     '/projects/:id/variables/:key',
-    { schema: { params: KeyParams, querystring: Type.Object({ filter: Filter }) } },
+    { schema: { params: KeyParams, querystring: Type.Object({ filter: VariableFilter }) } },
     async (request, reply) => {
       currentUser(request)
       const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)

@@ -12,8 +12,11 @@ import {
   type VariableFields,
 } from './queries'
 
-/** GitLab's rules: key of letters, digits and `_`; a masked value of at least 8 characters, no spaces. */
-function check(v: VariableFields): void {
+/**
+ * GitLab's rules for a CI/CD variable (a project's or a group's): key of letters, digits and `_`;
+ * a masked value of at least 8 characters, no spaces. 400 with the fields' errors otherwise.
+ */
+export function checkVariable(v: VariableFields): void {
   const errors: Record<string, string[]> = {}
   if (!/^[a-zA-Z0-9_]+$/.test(v.key)) errors.key = ["can contain only letters, digits and '_'."]
   else if (v.key.length > TEXT_LIMITS.name.name) errors.key = [tooLong(TEXT_LIMITS.name.name)]
@@ -56,7 +59,7 @@ export function loadVariable(
 
 /** Adds a project variable (validated, unique per key and scope) and records it. */
 export function createVariable(caller: Caller, project: ProjectRow, fields: VariableFields): CiVariableRow {
-  check(fields)
+  checkVariable(fields)
   checkUnique(caller, project, fields)
   const row = insertVariable(caller.db, caller.ctx.secrets, project.id, fields)
   audit(caller, project, row, `Added ci variable ${row.key}`)
@@ -70,7 +73,7 @@ export function changeVariable(
   current: CiVariableRow,
   fields: VariableFields,
 ): CiVariableRow {
-  check(fields)
+  checkVariable(fields)
   if (fields.environmentScope !== current.environment_scope) checkUnique(caller, project, fields)
   const row = updateVariable(caller.db, caller.ctx.secrets, current.id, fields)
   audit(caller, project, row, `Changed ci variable ${row.key}`)

@@ -1,7 +1,7 @@
 import type { ClusterRow } from './queries'
 import type { ProjectWithNamespaceRow } from '../../platform/db/platform-queries'
 import type { UserRow } from '../../platform/db/rows'
-import { projectRef, projectSimple } from '../projects/entity'
+import { projectRef, projectSimple } from '../projects'
 import { userRefOrNull } from '../users'
 
 /** What a cluster shows beyond its row, loaded by the caller. */

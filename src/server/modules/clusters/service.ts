@@ -12,7 +12,7 @@ import {
   type ClusterChanges,
   type ClusterRow,
 } from './queries'
-import { usersByIds } from '../members/queries'
+import { usersByIds } from '../users'
 import {
   findProjectById,
   findProjectWithNamespace,
@@ -24,7 +24,7 @@ import { FieldErrors, notFound } from '../../platform/http/errors'
 import { blankToNull } from '../../platform/text/blank'
 import type { Page } from '../../platform/http/pagination'
 import { parseCertificates } from '../../platform/crypto/certificates'
-import { recordProjectChange } from '../projects/changes'
+import { recordProjectChange } from '../projects'
 import { mayUseAsManagementProject } from './policy'
 
 /** Platform attributes as sent (`platform_kubernetes_attributes` or `platform_cluster_attributes`). */

@@ -1,6 +1,7 @@
 import { posix } from 'node:path'
 import { XMLParser } from 'fast-xml-parser'
 import { parse as parseYaml } from 'yaml'
+import { isRecord } from '../../../shared/json'
 
 /**
  * Parsers of the dependency files GitLab's dependency scanning reads (lock files and manifests of
@@ -37,10 +38,6 @@ export type FileLookup = (path: string) => string | null
 
 type Json = Record<string, unknown>
 
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
-
 function str(value: unknown): string | null {
   if (typeof value === 'string' && value.trim() !== '') return value.trim()
   if (typeof value === 'number') return String(value)
@@ -68,11 +65,11 @@ function parseJson(text: string): unknown {
  */
 export function parseNpmLock(text: string): ParsedDependency[] {
   const doc = parseJson(text)
-  if (!isObject(doc)) return []
+  if (!isRecord(doc)) return []
   const out: ParsedDependency[] = []
-  if (isObject(doc.packages)) {
+  if (isRecord(doc.packages)) {
     for (const [key, entry] of Object.entries(doc.packages)) {
-      if (!isObject(entry) || entry.link === true) continue
+      if (!isRecord(entry) || entry.link === true) continue
       const at = key.lastIndexOf('node_modules/')
       if (at < 0) continue
       const version = str(entry.version)
@@ -81,9 +78,9 @@ export function parseNpmLock(text: string): ParsedDependency[] {
     return dedupe(out)
   }
   const walk = (deps: unknown): void => {
-    if (!isObject(deps)) return
+    if (!isRecord(deps)) return
     for (const [name, entry] of Object.entries(deps)) {
-      if (!isObject(entry)) continue
+      if (!isRecord(entry)) continue
       const version = str(entry.version)
       if (version) out.push({ name, version })
       walk(entry.dependencies)
@@ -113,10 +110,10 @@ export function parseYarnLock(text: string): ParsedDependency[] {
     } catch {
       return []
     }
-    if (!isObject(doc)) return []
+    if (!isRecord(doc)) return []
     const out: ParsedDependency[] = []
     for (const [key, entry] of Object.entries(doc)) {
-      if (key === '__metadata' || !isObject(entry)) continue
+      if (key === '__metadata' || !isRecord(entry)) continue
       const resolution = str(entry.resolution) ?? key.split(',')[0]
       if (/@(workspace|link|portal|patch):/.test(resolution)) continue
       const name = descriptorName(resolution)
@@ -175,13 +172,13 @@ export function parseGemfileLock(text: string): ParsedDependency[] {
 /** composer.lock: `packages` and `packages-dev`. */
 export function parseComposerLock(text: string): ParsedDependency[] {
   const doc = parseJson(text)
-  if (!isObject(doc)) return []
+  if (!isRecord(doc)) return []
   const out: ParsedDependency[] = []
   for (const key of ['packages', 'packages-dev']) {
     const list = doc[key]
     if (!Array.isArray(list)) continue
     for (const entry of list) {
-      if (!isObject(entry)) continue
+      if (!isRecord(entry)) continue
       const name = str(entry.name)
       const version = str(entry.version)
       if (name && version) out.push({ name, version })
@@ -211,13 +208,13 @@ export function parseRequirementsTxt(text: string): ParsedDependency[] {
 /** Pipfile.lock: `default` and `develop`, versions written `==1.2.3`. */
 export function parsePipfileLock(text: string): ParsedDependency[] {
   const doc = parseJson(text)
-  if (!isObject(doc)) return []
+  if (!isRecord(doc)) return []
   const out: ParsedDependency[] = []
   for (const key of ['default', 'develop']) {
     const deps = doc[key]
-    if (!isObject(deps)) continue
+    if (!isRecord(deps)) continue
     for (const [name, entry] of Object.entries(deps)) {
-      const version = isObject(entry) ? str(entry.version) : null
+      const version = isRecord(entry) ? str(entry.version) : null
       if (version) out.push({ name, version: version.replace(/^===?/, '') })
     }
   }
@@ -245,12 +242,12 @@ function readPom(text: string, path: string): Pom | null {
   } catch {
     return null
   }
-  const project = isObject(doc) ? doc.project : null
-  if (!isObject(project)) return null
+  const project = isRecord(doc) ? doc.project : null
+  if (!isRecord(project)) return null
   const properties = new Map<string, string>()
-  if (isObject(project.properties))
+  if (isRecord(project.properties))
     for (const [k, v] of Object.entries(project.properties)) if (str(v)) properties.set(k, str(v) as string)
-  const parent = isObject(project.parent) ? project.parent : {}
+  const parent = isRecord(project.parent) ? project.parent : {}
   const version = str(project.version) ?? str(parent.version)
   const groupId = str(project.groupId) ?? str(parent.groupId)
   if (version) properties.set('project.version', version).set('pom.version', version).set('version', version)
@@ -258,15 +255,15 @@ function readPom(text: string, path: string): Pom | null {
   if (str(parent.version)) properties.set('project.parent.version', str(parent.version) as string)
   const managed = new Map<string, string>()
   const management =
-    isObject(project.dependencyManagement) && isObject(project.dependencyManagement.dependencies)
+    isRecord(project.dependencyManagement) && isRecord(project.dependencyManagement.dependencies)
       ? project.dependencyManagement.dependencies.dependency
       : []
   for (const d of Array.isArray(management) ? management : []) {
-    if (isObject(d) && str(d.groupId) && str(d.artifactId) && str(d.version))
+    if (isRecord(d) && str(d.groupId) && str(d.artifactId) && str(d.version))
       managed.set(`${str(d.groupId)}:${str(d.artifactId)}`, str(d.version) as string)
   }
-  const deps = isObject(project.dependencies) ? project.dependencies.dependency : []
-  const relative = isObject(project.parent)
+  const deps = isRecord(project.dependencies) ? project.dependencies.dependency : []
+  const relative = isRecord(project.parent)
     ? typeof parent.relativePath === 'string'
       ? parent.relativePath
       : '../pom.xml'
@@ -277,7 +274,7 @@ function readPom(text: string, path: string): Pom | null {
     parentPath = joined.endsWith('.xml') ? joined : posix.join(joined, 'pom.xml')
     if (parentPath.startsWith('..')) parentPath = null
   }
-  return { properties, managed, dependencies: (Array.isArray(deps) ? deps : []).filter(isObject), parentPath }
+  return { properties, managed, dependencies: (Array.isArray(deps) ? deps : []).filter(isRecord), parentPath }
 }
 
 /**

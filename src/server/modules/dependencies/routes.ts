@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { Dependency } from '../../../shared/api/security'
 import { callerOf } from '../../platform/caller'
 import { listParam } from '../../platform/http/loose-params'
 import { paginateArray } from '../../platform/http/pagination'
@@ -26,7 +27,7 @@ const ListQuery = Type.Object({
 const dependencies: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/projects/:id/dependencies',
-    { schema: { params: IdParams, querystring: ListQuery } },
+    { schema: { params: IdParams, querystring: ListQuery, response: { 200: Type.Array(Dependency) } } },
     async (request, reply) => {
       currentUser(request)
       const caller = callerOf(request)

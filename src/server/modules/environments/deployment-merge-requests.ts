@@ -4,7 +4,7 @@ import {
   recordDeploymentLinks,
   unlinkedDeployments,
 } from './deployment-merge-requests-queries'
-import { findProjectById } from '../namespaces/queries'
+import { findProjectById } from '../namespaces'
 import { commitsBetween } from '../../platform/git/commits'
 import { projectGitDir, repoExists } from '../../platform/git/project-repo'
 

@@ -25,7 +25,7 @@ import {
   type EnvironmentRow,
   type EnvironmentTier,
 } from './queries'
-import { usersByIds } from '../members/queries'
+import { usersByIds } from '../users'
 import { findProtectedEnvironment } from './protected-queries'
 import type { ProjectRow } from '../../platform/db/rows'
 import { deploymentEntity, environmentEntity } from './entity'

@@ -15,7 +15,7 @@ import {
   type EpicRow,
 } from './queries'
 import type { Wildcard } from '../issues/queries'
-import { findNamespaceById, groupAndDescendantIds, namespaceAncestors } from '../namespaces/queries'
+import { findNamespaceById, groupAndDescendantIds, namespaceAncestors } from '../namespaces'
 import type { NamespaceRow, UserRow } from '../../platform/db/rows'
 import { findUserByUsername } from '../users'
 import type { EpicOrigin } from './entity'

@@ -47,7 +47,7 @@ import {
 import { readableProjects } from '../../platform/auth/issue-read-queries'
 import { findIssueById, labelsOf, listIssues, updateIssueRow, usersById, type IssueRow } from '../issues/queries'
 import { findLabelTitleInScope, insertLabel, type LabelRow } from '../labels/queries'
-import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../namespaces/queries'
+import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../namespaces'
 import { resolveTodosForTarget } from '../todos/queries'
 import { findProjectWithNamespace } from '../projects/queries'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { Caller } from '../../platform/caller'
 import type { ProjectRow } from '../../platform/db/rows'
 import type { Page } from '../../platform/http/pagination'
-import { recordProjectChange } from '../projects/changes'
+import { recordProjectChange } from '../projects'
 import {
   deleteClientKey,
   findClientKey,

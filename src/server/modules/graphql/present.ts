@@ -23,7 +23,7 @@ import {
   type HttpIntegrationRow,
 } from '../alerts'
 import { findEnvironment } from '../environments/queries'
-import { usersByIds } from '../members/queries'
+import { usersByIds } from '../users'
 import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../../platform/db/platform-queries'
 import type { UserRow } from '../../platform/db/rows'
 import type { TodoRow } from '../todos/queries'

@@ -1,44 +1,28 @@
-import { callerOf } from '../../platform/caller'
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { Type, type TSchema } from 'typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type, type Static, type TSchema } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
-import {
-  deleteGroupShare,
-  groupShareExists,
-  groupSharesOf,
-  insertGroupShare,
-  listGroups,
-  type GroupListFilter,
-  type GroupOrder,
-} from './queries'
-import { findGroup, groupAndDescendantIds } from '../namespaces/queries'
-import { listProjects } from '../projects/queries'
+import { callerOf, type Caller } from '../../platform/caller'
+import { groupSharesOf, listGroups, type GroupListFilter, type GroupOrder } from './queries'
+import { findGroup, GROUP_SETTING_DEFAULTS, VisibilitySchema } from '../namespaces'
+import { listProjects, presentProjects, projectFilter } from '../projects'
 import type { NamespaceRow, Visibility } from '../../platform/db/rows'
-import { GROUP_SETTING_DEFAULTS, groupDetailEntity, groupEntity } from './entity'
+import { groupDetailEntity, groupEntity } from './entity'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
-import { apiMessage, conflict, forbidden, invalidParam, notFound } from '../../platform/http/errors'
+import { apiMessage, forbidden, invalidParam, notFound } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadGroup } from '../../platform/http/resolve'
-import { recordAudit } from '../audit-events'
 import { runnersToken } from '../runners'
+import { canCreateSubgroup } from './policy'
 import {
-  canCreateSubgroup,
   createGroup,
   destroyGroup,
+  shareGroupWithGroup,
+  unshareGroup,
   groupSettingsEnumError,
   transferGroup,
   updateGroup,
 } from './service'
-import {
-  PROJECT_LIST_QUERY,
-  presentProjects,
-  projectFilter,
-  sendProjectList,
-  type ProjectListQuery,
-} from '../projects/routes'
-
-const VisibilitySchema = Type.Union([Type.Literal('private'), Type.Literal('internal'), Type.Literal('public')])
 
 /** Group attributes with the types GitLab declares for them. */
 function groupAttributeSchemas(): Record<string, TSchema> {
@@ -107,18 +91,18 @@ interface GroupListQuery {
 type Body = Readonly<Record<string, unknown>>
 
 function groupFilter(
-  request: FastifyRequest,
+  caller: Caller,
   q: GroupListQuery,
   scope: { membersOnly: boolean; parentId?: number; descendantsOf?: number },
 ): GroupListFilter {
-  const user = request.actor.user
+  const { user, perms } = caller
   if (q.min_access_level !== undefined && ![5, 10, 20, 30, 40, 50].includes(q.min_access_level))
     throw invalidParam('min_access_level', 'does not have a valid value')
   return {
     userId: user?.id ?? null,
-    isAdmin: request.perms.isAdmin,
+    isAdmin: perms.isAdmin,
     external: user?.external === 1,
-    visibleIds: user && !request.perms.isAdmin ? [...request.perms.visibleGroups()] : [],
+    visibleIds: user && !perms.isAdmin ? [...perms.visibleGroups()] : [],
     membersOnly: scope.membersOnly,
     parentId: scope.parentId,
     descendantsOf: scope.descendantsOf,
@@ -134,38 +118,37 @@ function groupFilter(
 }
 
 /** Groups, subgroups, their projects and shares (GitLab's Groups API). */
-const groups: FastifyPluginAsync = async (plugin) => {
-  const app = plugin.withTypeProvider<TypeBoxTypeProvider>()
+const groups: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.burrow
 
   function sendGroups(
     request: FastifyRequest,
     reply: FastifyReply,
+    query: Static<typeof ListQuery>,
     filter: GroupListFilter,
-    statistics?: boolean,
   ): Record<string, unknown>[] {
-    const page = pageOf(request.query as Record<string, unknown>)
+    const { baseUrl, perms } = callerOf(request)
+    const page = pageOf(query)
     const { rows, total } = listGroups(db, filter, page.perPage, page.offset)
-    const baseUrl = app.burrow.baseUrl(request)
     setPageHeaders(request, reply, baseUrl, page, total)
-    return rows.map((g) => groupEntity(g, { baseUrl, statistics: statistics && request.perms.isAdmin }))
+    return rows.map((g) => groupEntity(g, { baseUrl, statistics: query.statistics && perms.isAdmin }))
   }
 
   /** GroupDetail for the caller: shares, the group's projects and the projects shared with it. */
-  function groupDetail(request: FastifyRequest, group: NamespaceRow, withProjects = true): Record<string, unknown> {
-    const baseUrl = app.burrow.baseUrl(request)
+  function groupDetail(caller: Caller, group: NamespaceRow, withProjects = true): Record<string, unknown> {
+    const { baseUrl } = caller
     const shares = groupSharesOf(db, [group.id]).get(group.id) ?? []
     // GitLab shows the runner registration token to the group's Owners.
-    const token = request.perms.canInGroup(group.id, AccessLevel.OWNER)
+    const token = caller.perms.canInGroup(group.id, AccessLevel.OWNER)
       ? { runners_token: runnersToken(app.burrow, { kind: 'group', id: group.id }) }
       : {}
     if (!withProjects) return { ...groupDetailEntity(group, { baseUrl, shares }), ...token }
     // GitLab caps the embedded project lists at 100; the full list is GET /groups/:id/projects.
-    const own = listProjects(db, projectFilter(request, {}, { namespaceIds: [group.id] }), 100, 0).rows
+    const own = listProjects(db, projectFilter(caller, {}, { namespaceIds: [group.id] }), 100, 0).rows
     // No namespaces plus the shared-with clause selects exactly the projects shared with the group.
     const shared = listProjects(
       db,
-      { ...projectFilter(request, {}, { namespaceIds: [] }), sharedWithGroupId: group.id },
+      { ...projectFilter(caller, {}, { namespaceIds: [] }), sharedWithGroupId: group.id },
       100,
       0,
     ).rows
@@ -173,44 +156,42 @@ const groups: FastifyPluginAsync = async (plugin) => {
       ...groupDetailEntity(group, {
         baseUrl,
         shares,
-        projects: presentProjects(request, own),
-        sharedProjects: presentProjects(request, shared),
+        projects: presentProjects(caller, own),
+        sharedProjects: presentProjects(caller, shared),
       }),
       ...token,
     }
   }
 
   app.get('/groups', { schema: { querystring: ListQuery } }, async (request, reply) => {
-    const q = request.query as GroupListQuery
-    const user = request.actor.user
-    const allAvailable = q.all_available ?? request.perms.isAdmin
-    return sendGroups(
-      request,
-      reply,
-      groupFilter(request, q, { membersOnly: user !== null && !allAvailable && !request.perms.isAdmin }),
-      q.statistics,
-    )
+    const q = request.query
+    const caller = callerOf(request)
+    const allAvailable = q.all_available ?? caller.perms.isAdmin
+    const membersOnly = caller.user !== null && !allAvailable && !caller.perms.isAdmin
+    return sendGroups(request, reply, q, groupFilter(caller, q, { membersOnly }))
   })
 
   app.post('/groups', { schema: { body: CreateBody } }, async (request, reply) => {
     const user = currentUser(request)
-    const body = request.body as Body
-    const enumError = groupSettingsEnumError(body)
+    const caller = callerOf(request)
+    const body = request.body
+    const params: Body = body
+    const enumError = groupSettingsEnumError(params)
     if (enumError) throw invalidParam(enumError, 'does not have a valid value')
     let parent: NamespaceRow | null = null
     if (body.parent_id !== undefined) {
-      parent = loadGroup(request, body.parent_id as number)
-      if (!canCreateSubgroup(request, parent)) throw forbidden()
-    } else if (!user.can_create_group && !request.perms.isAdmin) throw forbidden()
-    const group = createGroup(request, {
-      name: body.name as string,
-      path: body.path as string,
+      parent = loadGroup(request, body.parent_id)
+      if (!canCreateSubgroup(caller.perms, parent)) throw forbidden()
+    } else if (!user.can_create_group && !caller.perms.isAdmin) throw forbidden()
+    const group = createGroup(caller, {
+      name: body.name,
+      path: body.path,
       parent,
-      visibility: body.visibility as Visibility | undefined,
-      description: body.description as string | undefined,
-      params: body,
+      visibility: params.visibility as Visibility | undefined,
+      description: params.description as string | undefined,
+      params,
     })
-    return reply.code(201).send(groupDetail(request, group))
+    return reply.code(201).send(groupDetail(caller, group))
   })
 
   app.get(
@@ -218,30 +199,31 @@ const groups: FastifyPluginAsync = async (plugin) => {
     { schema: { params: IdParams, querystring: Type.Object({ with_projects: Type.Optional(Type.Boolean()) }) } },
     async (request) => {
       const group = loadGroup(request, request.params.id)
-      return groupDetail(request, group, request.query.with_projects !== false)
+      return groupDetail(callerOf(request), group, request.query.with_projects !== false)
     },
   )
 
   app.put('/groups/:id', { schema: { params: IdParams, body: UpdateBody } }, async (request) => {
     const group = loadGroup(request, request.params.id, AccessLevel.OWNER)
     checkUnmodifiedSince(request, group.updated_at)
-    const body = request.body as Body
+    const body: Body = request.body
     const enumError = groupSettingsEnumError(body)
     if (enumError) throw invalidParam(enumError, 'does not have a valid value')
-    return groupDetail(request, updateGroup(request, group, body))
+    const caller = callerOf(request)
+    return groupDetail(caller, updateGroup(caller, group, body))
   })
 
   app.delete('/groups/:id', { schema: { params: IdParams } }, async (request, reply) => {
     const group = loadGroup(request, request.params.id, AccessLevel.OWNER)
     checkUnmodifiedSince(request, group.updated_at)
-    destroyGroup(request, group)
+    destroyGroup(callerOf(request), group)
     return reply.code(202).send({ message: '202 Accepted' })
   })
 
   app.get('/groups/:id/subgroups', { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {
     const group = loadGroup(request, request.params.id)
-    const q = request.query as GroupListQuery
-    return sendGroups(request, reply, groupFilter(request, q, { membersOnly: false, parentId: group.id }), q.statistics)
+    const filter = groupFilter(callerOf(request), request.query, { membersOnly: false, parentId: group.id })
+    return sendGroups(request, reply, request.query, filter)
   })
 
   app.get(
@@ -249,31 +231,8 @@ const groups: FastifyPluginAsync = async (plugin) => {
     { schema: { params: IdParams, querystring: ListQuery } },
     async (request, reply) => {
       const group = loadGroup(request, request.params.id)
-      const q = request.query as GroupListQuery
-      return sendGroups(
-        request,
-        reply,
-        groupFilter(request, q, { membersOnly: false, descendantsOf: group.id }),
-        q.statistics,
-      )
-    },
-  )
-
-  app.get(
-    '/groups/:id/projects',
-    { schema: { params: IdParams, querystring: PROJECT_LIST_QUERY } },
-    async (request, reply) => {
-      const group = loadGroup(request, request.params.id)
-      const q = request.query as ProjectListQuery & {
-        readonly include_subgroups?: boolean
-        readonly with_shared?: boolean
-      }
-      const namespaceIds = q.include_subgroups ? groupAndDescendantIds(db, group.id) : [group.id]
-      const filter = projectFilter(request, q, { namespaceIds })
-      return sendProjectList(request, reply, q, {
-        ...filter,
-        sharedWithGroupId: q.with_shared === false ? undefined : group.id,
-      })
+      const filter = groupFilter(callerOf(request), request.query, { membersOnly: false, descendantsOf: group.id })
+      return sendGroups(request, reply, request.query, filter)
     },
   )
 
@@ -283,14 +242,15 @@ const groups: FastifyPluginAsync = async (plugin) => {
     async (request, reply) => {
       const group = loadGroup(request, request.params.id, AccessLevel.OWNER)
       const user = currentUser(request)
+      const caller = callerOf(request)
       let target: NamespaceRow | null = null
       if (request.body.group_id !== undefined) {
         target = loadGroup(request, request.body.group_id)
-        if (!canCreateSubgroup(request, target)) throw forbidden()
-      } else if (!user.can_create_group && !request.perms.isAdmin) throw forbidden()
-      const result = transferGroup(request, group, target)
+        if (!canCreateSubgroup(caller.perms, target)) throw forbidden()
+      } else if (!user.can_create_group && !caller.perms.isAdmin) throw forbidden()
+      const result = transferGroup(caller, group, target)
       if (typeof result === 'string') throw apiMessage(400, `Transferring group failed: ${result}`)
-      return reply.code(201).send(groupDetail(request, result))
+      return reply.code(201).send(groupDetail(caller, result))
     },
   )
 
@@ -312,22 +272,11 @@ const groups: FastifyPluginAsync = async (plugin) => {
       if (![10, 20, 30, 40, 50].includes(access)) throw invalidParam('group_access', 'does not have a valid value')
       if (expiresAt !== undefined && expiresAt !== '' && Number.isNaN(Date.parse(expiresAt)))
         throw invalidParam('expires_at')
+      const caller = callerOf(request)
       const withGroup = findGroup(db, withId)
-      if (!withGroup || !request.perms.canReadGroup(withGroup)) throw notFound('Group')
-      if (withGroup.id === group.id)
-        throw apiMessage(400, { shared_with_group_id: ['cannot be the same as the shared group'] })
-      if (groupShareExists(db, group.id, withGroup.id)) throw conflict('Group already shared with this group')
-      insertGroupShare(db, group.id, withGroup.id, access, expiresAt || null)
-      recordAudit(callerOf(request), {
-        entityType: 'Group',
-        entityId: group.id,
-        entityPath: group.full_path,
-        targetId: withGroup.id,
-        targetType: 'Group',
-        targetDetails: withGroup.full_path,
-        change: { add: 'group_access', as: String(access) },
-      })
-      return reply.code(201).send(groupDetail(request, group))
+      if (!withGroup || !caller.perms.canReadGroup(withGroup)) throw notFound('Group')
+      shareGroupWithGroup(caller, group, withGroup, access, expiresAt || null)
+      return reply.code(201).send(groupDetail(caller, group))
     },
   )
 
@@ -336,15 +285,7 @@ const groups: FastifyPluginAsync = async (plugin) => {
     { schema: { params: Type.Object({ id: Type.String(), group_id: Type.Integer() }) } },
     async (request, reply) => {
       const group = loadGroup(request, request.params.id, AccessLevel.OWNER)
-      if (!deleteGroupShare(db, group.id, request.params.group_id)) throw notFound()
-      recordAudit(callerOf(request), {
-        entityType: 'Group',
-        entityId: group.id,
-        entityPath: group.full_path,
-        targetId: request.params.group_id,
-        targetType: 'Group',
-        change: { remove: 'group_access' },
-      })
+      unshareGroup(callerOf(request), group, request.params.group_id)
       return reply.code(204).send()
     },
   )

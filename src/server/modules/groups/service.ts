@@ -1,8 +1,10 @@
-import { callerOf } from '../../platform/caller'
-import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../../platform/auth/access'
-import { nowIso } from '../../platform/db/connection'
+import type { Caller } from '../../platform/caller'
+import type { Db } from '../../platform/db/connection'
 import {
+  deleteGroupShare,
+  groupShareExists,
+  insertGroupShare,
   childGroups,
   deleteGroupTree,
   findSiblingByName,
@@ -10,13 +12,18 @@ import {
   insertGroup,
   updateGroupRow,
 } from './queries'
-import { groupAndDescendantIds, namespaceAncestors } from '../namespaces/queries'
-import { projectsInNamespaces } from '../projects/queries'
+import {
+  GROUP_SETTING_DEFAULTS,
+  groupAndDescendantIds,
+  namespaceAncestors,
+  pathError,
+  VISIBILITY_LEVELS,
+} from '../namespaces'
+import { projectsInNamespaces } from '../projects'
+import { insertMember } from '../members'
 import type { NamespaceRow, UserRow, Visibility } from '../../platform/db/rows'
-import { GROUP_SETTING_DEFAULTS, groupSettings } from './entity'
-import { validationFailed } from '../../platform/http/errors'
+import { apiMessage, conflict, notFound, validationFailed } from '../../platform/http/errors'
 import { recordAudit } from '../audit-events'
-import { pathError, VISIBILITY_LEVELS } from '../projects/service'
 import { addLengthErrors, TEXT_LIMITS } from '../../platform/text/limits'
 
 const GROUP_NAME = /^[\p{L}\p{N}\p{Extended_Pictographic}_][\p{L}\p{N}\p{Pd}\p{Extended_Pictographic}_.() ]*$/u
@@ -53,14 +60,6 @@ export function groupSettingsEnumError(params: Readonly<Record<string, unknown>>
   return null
 }
 
-/** True when the caller may create a subgroup under `parent` (its `subgroup_creation_level`). */
-export function canCreateSubgroup(request: FastifyRequest, parent: NamespaceRow): boolean {
-  if (request.perms.isAdmin) return true
-  const needed =
-    groupSettings(parent.settings).subgroup_creation_level === 'owner' ? AccessLevel.OWNER : AccessLevel.MAINTAINER
-  return request.perms.groupAccess(parent.id) >= needed
-}
-
 function nameError(name: string): string | null {
   if (name.trim() === '') return "can't be blank"
   if (!GROUP_NAME.test(name)) return GROUP_NAME_MESSAGE
@@ -68,12 +67,7 @@ function nameError(name: string): string | null {
 }
 
 /** Why `visibility` is not allowed for a group with this parent and these contents, or null. */
-function visibilityError(
-  db: FastifyRequest['server']['burrow']['db'],
-  visibility: Visibility,
-  parent: NamespaceRow | null,
-  groupId?: number,
-): string | null {
+function visibilityError(db: Db, visibility: Visibility, parent: NamespaceRow | null, groupId?: number): string | null {
   const level = VISIBILITY_LEVELS[visibility]
   if (parent && level > VISIBILITY_LEVELS[parent.visibility])
     return `${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`
@@ -102,9 +96,10 @@ export interface CreateGroupInput {
  * Creates a group after GitLab's model validations (name and path format, path unique among
  * siblings, visibility not above the parent's); the creator becomes its Owner.
  */
-export function createGroup(request: FastifyRequest, input: CreateGroupInput): NamespaceRow {
-  const { db, settings } = request.server.burrow
-  const creator = request.actor.user as UserRow
+export function createGroup(caller: Caller, input: CreateGroupInput): NamespaceRow {
+  const { db, ctx } = caller
+  const { settings } = ctx
+  const creator = caller.user as UserRow
   const errors: Record<string, string[]> = {}
   const badName = nameError(input.name)
   if (badName) errors.name = [badName]
@@ -133,11 +128,14 @@ export function createGroup(request: FastifyRequest, input: CreateGroupInput): N
       requestAccessEnabled: input.params.request_access_enabled !== false,
       settings: groupSettingsFromParams(input.params),
     })
-    const now = nowIso()
-    db.prepare(
-      `INSERT INTO members (source_type, source_id, user_id, access_level, created_by_id, created_at, updated_at) VALUES ('Namespace', ?, ?, ?, ?, ?, ?)`,
-    ).run(group.id, creator.id, AccessLevel.OWNER, creator.id, now, now)
-    recordAudit(callerOf(request), {
+    insertMember(db, {
+      source: { type: 'Namespace', id: group.id, namespaceId: group.id },
+      userId: creator.id,
+      accessLevel: AccessLevel.OWNER,
+      expiresAt: null,
+      createdById: creator.id,
+    })
+    recordAudit(caller, {
       entityType: 'Group',
       entityId: group.id,
       entityPath: group.full_path,
@@ -152,11 +150,11 @@ export function createGroup(request: FastifyRequest, input: CreateGroupInput): N
  * rewrites the full paths of every descendant in the same transaction.
  */
 export function updateGroup(
-  request: FastifyRequest,
+  caller: Caller,
   group: NamespaceRow,
   params: Readonly<Record<string, unknown>>,
 ): NamespaceRow {
-  const { db } = request.server.burrow
+  const { db } = caller
   const parent = namespaceAncestors(db, group.id)[0] ?? null
   const errors: Record<string, string[]> = {}
   const changes: Record<string, unknown> = {}
@@ -192,7 +190,7 @@ export function updateGroup(
     const updated = updateGroupRow(db, group.id, changes)
     for (const field of ['visibility', 'name', 'path'] as const) {
       if (changes[field] === undefined) continue
-      recordAudit(callerOf(request), {
+      recordAudit(caller, {
         entityType: 'Group',
         entityId: group.id,
         entityPath: updated.full_path,
@@ -204,10 +202,10 @@ export function updateGroup(
 }
 
 /** Deletes a group with everything under it (immediately; GitLab schedules it) and audits it. */
-export function destroyGroup(request: FastifyRequest, group: NamespaceRow): void {
-  const { db } = request.server.burrow
+export function destroyGroup(caller: Caller, group: NamespaceRow): void {
+  const { db } = caller
   db.transaction(() => {
-    recordAudit(callerOf(request), {
+    recordAudit(caller, {
       entityType: 'Group',
       entityId: group.id,
       entityPath: group.full_path,
@@ -221,12 +219,8 @@ export function destroyGroup(request: FastifyRequest, group: NamespaceRow): void
  * Moves a group under `target` (or to the top level when null). Returns the updated group or
  * the 400 message GitLab gives when the move is not possible.
  */
-export function transferGroup(
-  request: FastifyRequest,
-  group: NamespaceRow,
-  target: NamespaceRow | null,
-): NamespaceRow | string {
-  const { db } = request.server.burrow
+export function transferGroup(caller: Caller, group: NamespaceRow, target: NamespaceRow | null): NamespaceRow | string {
+  const { db } = caller
   if (target && groupAndDescendantIds(db, group.id).includes(target.id))
     return 'Cannot transfer group to one of its subgroup.'
   if ((target?.id ?? null) === group.parent_id) return 'Group is already associated to the parent group.'
@@ -239,7 +233,7 @@ export function transferGroup(
   const from = group.full_path
   return db.transaction(() => {
     const updated = updateGroupRow(db, group.id, { parent_id: target?.id ?? null, visibility })
-    recordAudit(callerOf(request), {
+    recordAudit(caller, {
       entityType: 'Group',
       entityId: group.id,
       entityPath: updated.full_path,
@@ -247,4 +241,44 @@ export function transferGroup(
     })
     return updated
   })()
+}
+
+/**
+ * Shares a group with another group at `access` (the caller's Owner role and the other group's
+ * readability are checked by the route): never with itself, once per group; audited.
+ */
+export function shareGroupWithGroup(
+  caller: Caller,
+  group: NamespaceRow,
+  withGroup: NamespaceRow,
+  access: number,
+  expiresAt: string | null,
+): void {
+  const { db } = caller
+  if (withGroup.id === group.id)
+    throw apiMessage(400, { shared_with_group_id: ['cannot be the same as the shared group'] })
+  if (groupShareExists(db, group.id, withGroup.id)) throw conflict('Group already shared with this group')
+  insertGroupShare(db, group.id, withGroup.id, access, expiresAt)
+  recordAudit(caller, {
+    entityType: 'Group',
+    entityId: group.id,
+    entityPath: group.full_path,
+    targetId: withGroup.id,
+    targetType: 'Group',
+    targetDetails: withGroup.full_path,
+    change: { add: 'group_access', as: String(access) },
+  })
+}
+
+/** Stops sharing a group with another (404 when it was not shared), audited. */
+export function unshareGroup(caller: Caller, group: NamespaceRow, withGroupId: number): void {
+  if (!deleteGroupShare(caller.db, group.id, withGroupId)) throw notFound()
+  recordAudit(caller, {
+    entityType: 'Group',
+    entityId: group.id,
+    entityPath: group.full_path,
+    targetId: withGroupId,
+    targetType: 'Group',
+    change: { remove: 'group_access' },
+  })
 }

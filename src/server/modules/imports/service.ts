@@ -18,7 +18,7 @@ import {
 } from './queries'
 import { findIssueByIid, insertIssueRow, setIssueLabels, type IssueType } from '../issues/queries'
 import { insertLabel } from '../labels/queries'
-import { findNamespaceByFullPath, findNamespaceById, findProjectById } from '../namespaces/queries'
+import { findNamespaceByFullPath, findNamespaceById, findProjectById } from '../namespaces'
 import { insertNote } from '../notes/queries'
 import { updateProjectRow } from '../projects/queries'
 import type { NamespaceRow, ProjectRow, UserRow, Visibility } from '../../platform/db/rows'
@@ -108,7 +108,7 @@ function importNamespace(request: FastifyRequest, path: string | undefined): Nam
     request.perms.isAdmin ||
     (ns.kind === 'user'
       ? ns.owner_id === user.id
-      : request.perms.groupAccess(ns.id) >= AccessLevel.MAINTAINER && canCreateProjectIn(request, ns))
+      : request.perms.groupAccess(ns.id) >= AccessLevel.MAINTAINER && canCreateProjectIn(callerOf(request), ns))
   if (!allowed) throw importError(422, 'You are not allowed to import projects in this namespace.')
   return ns
 }
@@ -147,7 +147,7 @@ async function createImportTarget(
   const user = currentUser(request)
   let project: ProjectRow
   try {
-    project = await createProject(request, {
+    project = await createProject(callerOf(request), {
       name: n.name,
       path: n.path,
       namespace: n.namespace,

@@ -19,7 +19,7 @@ import {
   type Wildcard,
   usersById,
 } from './queries'
-import { groupAndDescendantIds } from '../namespaces/queries'
+import { groupAndDescendantIds } from '../namespaces'
 import { findProjectWithNamespace } from '../projects/queries'
 import type { ProjectRow } from '../../platform/db/rows'
 import { findUserByUsername, userRef } from '../users'
@@ -68,7 +68,7 @@ import {
 } from '../time-tracking'
 import { createTodo, pendingTodoFor } from '../todos/service'
 import { textParam } from '../../platform/http/text-param'
-import { datetimeOf, given, intOf, listOf, wildcardOf } from '../../platform/http/loose-params'
+import { boolOf, datetimeOf, given, intOf, listOf, wildcardOf } from '../../platform/http/loose-params'
 import { parseHumanDuration } from '../time-tracking'
 
 const IdParams = Type.Object({ id: Type.String() })
@@ -317,9 +317,7 @@ function filterOf(request: FastifyRequest, q: Query, base: ListBase): IssueFilte
     weight,
     healthStatus,
     iterationMatchesNothing,
-    confidential: given(q.confidential)
-      ? ['true', '1', 'yes', 't'].includes(textParam('confidential', q.confidential).toLowerCase())
-      : undefined,
+    confidential: boolOf('confidential', q.confidential),
     issueType: given(q.issue_type) ? (textParam('issue_type', q.issue_type) as IssueType) : undefined,
     createdAfter: datetimeOf('created_after', q.created_after),
     createdBefore: datetimeOf('created_before', q.created_before),
@@ -335,10 +333,7 @@ function filterOf(request: FastifyRequest, q: Query, base: ListBase): IssueFilte
 }
 
 function nonArchived(q: Query): boolean {
-  return (
-    !given(q.non_archived) ||
-    ['true', '1', 'yes', 't'].includes(textParam('non_archived', q.non_archived).toLowerCase())
-  )
+  return boolOf('non_archived', q.non_archived, true)
 }
 
 /** Readable projects (optionally within namespaces) as a list base. */
@@ -381,9 +376,7 @@ function sendList(
   const page = pageOf(q)
   const { rows, total } = listIssues(request.server.burrow.db, filter, { limit: page.perPage, offset: page.offset })
   setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-  const withLabelsDetails =
-    given(q.with_labels_details) &&
-    ['true', '1', 'yes', 't'].includes(textParam('with_labels_details', q.with_labels_details).toLowerCase())
+  const withLabelsDetails = boolOf('with_labels_details', q.with_labels_details, false)
   return presentIssues(callerOf(request), rows, { origin, withLabelsDetails })
 }
 
@@ -629,9 +622,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     const target = loadProject(request, textParam('to_project_id', body.to_project_id))
     requireWritable(target)
     requireIssuesFeature(callerOf(request), target)
-    const withNotes =
-      given(body.with_notes) &&
-      ['true', '1', 'yes', 't'].includes(textParam('with_notes', body.with_notes).toLowerCase())
+    const withNotes = boolOf('with_notes', body.with_notes, false)
     const clone = cloneIssue(callerOf(request), project, issue, target, withNotes)
     return reply.code(201).send(presentIssue(callerOf(request), clone, origin(project)))
   })

@@ -31,7 +31,7 @@ import {
 } from './queries'
 import { findLabelTitleInScope, insertLabel, type LabelRow } from '../labels/queries'
 import { findMilestoneById, ownerPaths, type MilestoneRow } from '../milestones/queries'
-import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../namespaces/queries'
+import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../namespaces'
 import type { ProjectRow } from '../../platform/db/rows'
 import { issueEntity, issuePageRefs, type IssuePageData, type ReferenceOrigin } from './entity'
 import { todayIso } from '../milestones/entity'

@@ -14,7 +14,7 @@ import {
   type LabelScope,
 } from './queries'
 import { readableProjects } from '../../platform/auth/issue-read-queries'
-import { findNamespaceById, groupAndDescendantIds, namespaceAncestors } from '../namespaces/queries'
+import { findNamespaceById, groupAndDescendantIds, namespaceAncestors } from '../namespaces'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
 import { labelEntity, type LabelEntity } from './entity'
 import { conflict, missingParam, notFound, paramError, validationFailed } from '../../platform/http/errors'

@@ -1,3 +1,4 @@
+import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
@@ -13,11 +14,11 @@ import {
   assertCanAssign,
   callerLevel,
   dropAccessRequest,
-  loadSource,
   requireManageMembers,
   validateAccessLevel,
   type SourceKind,
 } from './service'
+import { loadSource } from './source-routes'
 
 const SourceParams = Type.Object({ id: Type.String() })
 const RequesterParams = Type.Object({ id: Type.String(), user_id: Type.Integer() })
@@ -32,10 +33,10 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
     app.get(base, { schema: { params: SourceParams, querystring: PageQuery } }, async (request, reply) => {
       currentUser(request)
       const source = loadSource(request, kind, request.params.id)
-      requireManageMembers(request, source)
-      const page = pageOf(request.query as Record<string, unknown>)
-      const baseUrl = request.server.burrow.baseUrl(request)
-      const { rows, total } = listAccessRequests(request.server.burrow.db, source.ref, {
+      requireManageMembers(callerOf(request), source)
+      const page = pageOf(request.query)
+      const baseUrl = callerOf(request).baseUrl
+      const { rows, total } = listAccessRequests(callerOf(request).db, source.ref, {
         limit: page.perPage,
         offset: page.offset,
       })
@@ -46,13 +47,13 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
     app.post(base, { schema: { params: SourceParams } }, async (request, reply) => {
       const user = currentUser(request)
       const source = loadSource(request, kind, request.params.id)
-      const db = request.server.burrow.db
+      const db = callerOf(request).db
       const enabled = source.project ? source.project.request_access_enabled : source.group?.request_access_enabled
       // GitLab's request_access policy: only for people without access, and only where enabled.
-      if (!enabled || callerLevel(request, source) > AccessLevel.NO_ACCESS) throw forbidden()
+      if (!enabled || callerLevel(callerOf(request), source) > AccessLevel.NO_ACCESS) throw forbidden()
       if (findAccessRequest(db, source.ref, user.id)) throw validationFailed({ user: ['already exists in source'] })
       const created = insertAccessRequest(db, source.ref, user.id)
-      return reply.code(201).send(accessRequestEntity(user, created, request.server.burrow.baseUrl(request)))
+      return reply.code(201).send(accessRequestEntity(user, created, callerOf(request).baseUrl))
     })
 
     app.put(
@@ -61,28 +62,27 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         currentUser(request)
         const source = loadSource(request, kind, request.params.id)
-        const db = request.server.burrow.db
+        const db = callerOf(request).db
         if (!findAccessRequest(db, source.ref, request.params.user_id)) throw notFound()
         const level = request.body.access_level
-        requireManageMembers(request, source)
+        requireManageMembers(callerOf(request), source)
         validateAccessLevel(level)
-        assertCanAssign(request, source, level)
+        assertCanAssign(callerOf(request), source, level)
         const user = findUserById(db, request.params.user_id) as UserRow
-        const member = approveAccessRequest(request, source, user, level)
-        const creators = new Map<number, UserRow>(
-          request.actor.user ? [[request.actor.user.id, request.actor.user]] : [],
-        )
-        return reply.code(201).send(memberEntity({ user, member }, creators, request.server.burrow.baseUrl(request)))
+        const caller = callerOf(request)
+        const member = approveAccessRequest(caller, source, user, level)
+        const creators = new Map<number, UserRow>(caller.user ? [[caller.user.id, caller.user]] : [])
+        return reply.code(201).send(memberEntity({ user, member }, creators, caller.baseUrl))
       },
     )
 
     app.delete(`${base}/:user_id`, { schema: { params: RequesterParams } }, async (request, reply) => {
       const caller = currentUser(request)
       const source = loadSource(request, kind, request.params.id)
-      if (!findAccessRequest(request.server.burrow.db, source.ref, request.params.user_id)) throw notFound()
+      if (!findAccessRequest(callerOf(request).db, source.ref, request.params.user_id)) throw notFound()
       // The requester may withdraw; anyone else needs the right to manage members.
-      if (caller.id !== request.params.user_id) requireManageMembers(request, source)
-      dropAccessRequest(request, source, request.params.user_id)
+      if (caller.id !== request.params.user_id) requireManageMembers(callerOf(request), source)
+      dropAccessRequest(callerOf(request), source, request.params.user_id)
       return reply.code(204).send()
     })
   }

@@ -1,3 +1,4 @@
+import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
@@ -15,7 +16,8 @@ import { billableMemberEntity, billableMembershipEntity } from './entity'
 import { badRequest, notFound } from '../../platform/http/errors'
 import { pageOf, paginateArray, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser } from '../../platform/http/resolve'
-import { canManageMembers, loadSource, removeMember, sourceOfRow } from './service'
+import { canManageMembers, removeMember, sourceOfRow } from './service'
+import { loadSource } from './source-routes'
 
 const GroupParams = Type.Object({ id: Type.String() })
 const UserParams = Type.Object({ id: Type.String(), user_id: Type.Integer() })
@@ -38,15 +40,15 @@ const billableMembers: FastifyPluginAsyncTypebox = async (app) => {
       currentUser(request)
       const source = loadSource(request, 'groups', request.params.id)
       if (source.group?.parent_id !== null) throw badRequest()
-      if (!canManageMembers(request, source)) throw badRequest()
-      const page = pageOf(request.query as Record<string, unknown>)
+      if (!canManageMembers(callerOf(request), source)) throw badRequest()
+      const page = pageOf(request.query)
       const sort: BillableSort = request.query.sort ?? 'id_asc'
       const search = request.query.search || undefined
-      const { rows, total } = listBillableMembers(request.server.burrow.db, source.ref.id, search, sort, {
+      const { rows, total } = listBillableMembers(callerOf(request).db, source.ref.id, search, sort, {
         limit: page.perPage,
         offset: page.offset,
       })
-      const baseUrl = request.server.burrow.baseUrl(request)
+      const baseUrl = callerOf(request).baseUrl
       setPageHeaders(request, reply, baseUrl, page, total)
       return rows.map((r) => billableMemberEntity(r.user, r.direct, baseUrl))
     },
@@ -58,14 +60,14 @@ const billableMembers: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       currentUser(request)
       const source = loadSource(request, 'groups', request.params.id)
-      if (!canManageMembers(request, source)) throw badRequest()
+      if (!canManageMembers(callerOf(request), source)) throw badRequest()
       if (source.group?.parent_id !== null) throw badRequest()
-      const db = request.server.burrow.db
+      const db = callerOf(request).db
       const user = findUserById(db, request.params.user_id)
       if (!user || !isBillableMember(db, source.ref.id, user.id)) throw notFound('User')
       const rows = membershipsInHierarchy(db, source.ref.id, user.id)
       const names = sourceNames(db, rows)
-      const baseUrl = request.server.burrow.baseUrl(request)
+      const baseUrl = callerOf(request).baseUrl
       // A user's memberships in one hierarchy are few: paging the fetched list is enough.
       return paginateArray(
         request,
@@ -80,8 +82,8 @@ const billableMembers: FastifyPluginAsyncTypebox = async (app) => {
     currentUser(request)
     const source = loadSource(request, 'groups', request.params.id)
     if (source.group?.parent_id !== null) throw badRequest('Invalid group provided, must be top-level')
-    if (!canManageMembers(request, source)) throw badRequest('User unauthorized to remove member')
-    const db = request.server.burrow.db
+    if (!canManageMembers(callerOf(request), source)) throw badRequest('User unauthorized to remove member')
+    const db = callerOf(request).db
     const rows = membershipsInHierarchy(db, source.ref.id, request.params.user_id)
     if (rows.length === 0) throw badRequest('No member found for the given user_id')
     const lastOwner = rows.some(
@@ -94,7 +96,7 @@ const billableMembers: FastifyPluginAsyncTypebox = async (app) => {
     const user = findUserById(db, request.params.user_id)
     if (!user) throw badRequest('No member found for the given user_id')
     db.transaction(() => {
-      for (const row of rows) removeMember(request, sourceOfRow(request, row), row, user, true)
+      for (const row of rows) removeMember(callerOf(request), sourceOfRow(callerOf(request), row), row, user, true)
     })()
     return reply.code(204).send()
   })

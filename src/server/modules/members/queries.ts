@@ -1,3 +1,4 @@
+import { containsLike } from '../../platform/db/statements'
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
 import type { MemberRow, MemberSourceType, UserRow } from '../../platform/db/rows'
@@ -45,15 +46,11 @@ export interface Window {
 
 const ACTIVE = `(expires_at IS NULL OR expires_at >= date('now'))`
 
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-}
-
 /** SQL conditions on `u` (users) for a filter, with their named parameters. */
 function filterSql(filter: MemberFilter, params: Record<string, unknown>): string {
   const conds: string[] = []
   if (filter.query) {
-    params.q = likePattern(filter.query)
+    params.q = containsLike(filter.query)
     params.qExact = filter.query
     conds.push(
       `(u.name LIKE @q ESCAPE '\\' OR u.username LIKE @q ESCAPE '\\' OR (u.public_email <> '' AND u.public_email = @qExact COLLATE NOCASE))`,
@@ -308,16 +305,6 @@ export function listUserMemberships(
   return { rows, total }
 }
 
-/** Users by id, in one query (creators of memberships). */
-export function usersByIds(db: Db, ids: readonly number[]): Map<number, UserRow> {
-  const unique = [...new Set(ids.filter((id) => Number.isInteger(id)))]
-  const map = new Map<number, UserRow>()
-  if (unique.length === 0) return map
-  const rows = db.prepare(`SELECT * FROM users WHERE id IN (${unique.join(', ')})`).all() as UserRow[]
-  for (const r of rows) map.set(r.id, r)
-  return map
-}
-
 /** Names and paths of member sources, for membership entities. */
 export interface SourceNames {
   readonly name: string
@@ -520,4 +507,19 @@ export function isBillableMember(db: Db, groupId: number, userId: number): boole
     )
     .get({ group: groupId, user: userId })
   return row !== undefined
+}
+
+/** Adds a member to a project unless the user already is one (INSERT OR IGNORE). */
+export function addProjectMemberIfAbsent(
+  db: Db,
+  projectId: number,
+  userId: number,
+  accessLevel: number,
+  createdById: number | null,
+): void {
+  const now = nowIso()
+  db.prepare(
+    `INSERT OR IGNORE INTO members (source_type, source_id, user_id, access_level, created_by_id, created_at, updated_at)
+     VALUES ('Project', ?, ?, ?, ?, ?, ?)`,
+  ).run(projectId, userId, accessLevel, createdById, now, now)
 }

@@ -1,6 +1,8 @@
+import { callerOf } from '../../platform/caller'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from 'typebox'
+import { Type, type Static } from 'typebox'
+import { intListOf } from '../../platform/http/loose-params'
 import {
   directMemberWithUser,
   findDirectMember,
@@ -9,12 +11,11 @@ import {
   listEffectiveMembers,
   listUserMemberships,
   sourceNames,
-  usersByIds,
   type MemberFilter,
   type MemberWithUser,
 } from './queries'
 import type { MemberSourceType, UserRow } from '../../platform/db/rows'
-import { findUserById, findUserByUsername } from '../users'
+import { findUserById, findUserByUsername, usersByIds } from '../users'
 import { memberEntity, userMembershipEntity, type MemberEntity } from './entity'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import accessRequests from './access-requests-routes'
@@ -24,29 +25,34 @@ import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadUser, requireAdmin } from '../../platform/http/resolve'
 import {
   addMember,
+  addSeveralMembers,
   assertCanAssign,
   canManageMembers,
   changeMember,
   isLastOwner,
-  loadSource,
   parseExpiresAt,
   removeMember,
   validateAccessLevel,
-  type MemberSource,
   type SourceKind,
 } from './service'
+import { loadSource } from './source-routes'
 
 const SourceParams = Type.Object({ id: Type.String() })
 const MemberParams = Type.Object({ id: Type.String(), user_id: Type.Integer() })
 
+// user_ids and skip_users: GitLab's integer arrays in any of their forms (read by intListOf).
 const ListQuery = Type.Object({
   query: Type.Optional(Type.String()),
+  user_ids: Type.Optional(Type.Unknown()),
+  skip_users: Type.Optional(Type.Unknown()),
   state: Type.Optional(Type.Union([Type.Literal('awaiting'), Type.Literal('active')])),
   page: Type.Optional(Type.Integer()),
   per_page: Type.Optional(Type.Integer()),
 })
 
+// user_id: an id or comma-separated ids (read by requestedUserIds).
 const AddBody = Type.Object({
+  user_id: Type.Optional(Type.Unknown()),
   access_level: Type.Integer(),
   expires_at: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   username: Type.Optional(Type.String()),
@@ -62,36 +68,18 @@ const DeleteQuery = Type.Object({
   unassign_issuables: Type.Optional(Type.Boolean()),
 })
 
-/**
- * An integer array given as `name[]=1&name[]=2`, a JSON array or `name=1,2` (GitLab's
- * CommaSeparatedToIntegerArray). Undefined when absent; 400 `name is invalid` otherwise.
- */
-export function integerList(params: Readonly<Record<string, unknown>>, name: string): number[] | undefined {
-  const raw = params[name]
-  if (raw === undefined || raw === null || raw === '') return undefined
-  const parts = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => (typeof v === 'string' ? v.split(',') : [v]))
-  const out: number[] = []
-  for (const p of parts) {
-    if (typeof p === 'string' && p.trim() === '') continue
-    const n = typeof p === 'number' ? p : typeof p === 'string' && /^\s*-?\d+\s*$/.test(p) ? Number(p) : Number.NaN
-    if (!Number.isInteger(n)) throw invalidParam(name)
-    out.push(n)
-  }
-  return out
-}
-
-function filterOf(params: Readonly<Record<string, unknown>>): MemberFilter {
+function filterOf(params: Static<typeof ListQuery>): MemberFilter {
   return {
-    query: typeof params.query === 'string' && params.query !== '' ? params.query : undefined,
-    userIds: integerList(params, 'user_ids'),
-    skipUserIds: integerList(params, 'skip_users'),
+    query: params.query !== undefined && params.query !== '' ? params.query : undefined,
+    userIds: intListOf('user_ids', params.user_ids),
+    skipUserIds: intListOf('skip_users', params.skip_users),
   }
 }
 
 function serialize(request: FastifyRequest, rows: readonly MemberWithUser[]): MemberEntity[] {
-  const baseUrl = request.server.burrow.baseUrl(request)
+  const baseUrl = callerOf(request).baseUrl
   const creators = usersByIds(
-    request.server.burrow.db,
+    callerOf(request).db,
     rows.map((r) => r.member.created_by_id ?? -1),
   )
   return rows.map((r) => memberEntity(r, creators, baseUrl))
@@ -127,39 +115,39 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
     app.get(base, { schema: { params: SourceParams, querystring: ListQuery } }, async (request, reply) => {
       currentUser(request)
       const source = loadSource(request, kind, request.params.id)
-      const params = request.query as Record<string, unknown>
+      const params = request.query
       const page = pageOf(params)
       const { rows, total } =
         request.query.state === 'awaiting'
           ? { rows: [], total: 0 }
-          : listDirectMembers(request.server.burrow.db, source.ref, filterOf(params), {
+          : listDirectMembers(callerOf(request).db, source.ref, filterOf(params), {
               limit: page.perPage,
               offset: page.offset,
             })
-      setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
+      setPageHeaders(request, reply, callerOf(request).baseUrl, page, total)
       return serialize(request, rows)
     })
 
     app.get(`${base}/all`, { schema: { params: SourceParams, querystring: ListQuery } }, async (request, reply) => {
       currentUser(request)
       const source = loadSource(request, kind, request.params.id)
-      const params = request.query as Record<string, unknown>
+      const params = request.query
       const page = pageOf(params)
       const { rows, total } =
         request.query.state === 'awaiting'
           ? { rows: [], total: 0 }
-          : listEffectiveMembers(request.server.burrow.db, source.ref, filterOf(params), {
+          : listEffectiveMembers(callerOf(request).db, source.ref, filterOf(params), {
               limit: page.perPage,
               offset: page.offset,
             })
-      setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
+      setPageHeaders(request, reply, callerOf(request).baseUrl, page, total)
       return serialize(request, rows)
     })
 
     app.get(`${base}/:user_id`, { schema: { params: MemberParams } }, async (request) => {
       currentUser(request)
       const source = loadSource(request, kind, request.params.id)
-      const row = directMemberWithUser(request.server.burrow.db, source.ref, request.params.user_id)
+      const row = directMemberWithUser(callerOf(request).db, source.ref, request.params.user_id)
       if (!row) throw memberNotFound()
       return serialize(request, [row])[0]
     })
@@ -167,7 +155,7 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
     app.get(`${base}/all/:user_id`, { schema: { params: MemberParams } }, async (request) => {
       currentUser(request)
       const source = loadSource(request, kind, request.params.id)
-      const row = findEffectiveMember(request.server.burrow.db, source.ref, request.params.user_id)
+      const row = findEffectiveMember(callerOf(request).db, source.ref, request.params.user_id)
       if (!row) throw memberNotFound()
       return serialize(request, [row])[0]
     })
@@ -175,14 +163,14 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
     app.post(base, { schema: { params: SourceParams, body: AddBody } }, async (request, reply) => {
       currentUser(request)
       const source = loadSource(request, kind, request.params.id)
-      if (!canManageMembers(request, source)) throw forbidden()
-      const body = request.body as Record<string, unknown>
+      if (!canManageMembers(callerOf(request), source)) throw forbidden()
+      const body = request.body
       const level = request.body.access_level
       const who = requestedUserIds(body)
-      const db = request.server.burrow.db
+      const db = callerOf(request).db
       if ('ids' in who && who.multiple) {
         // Several users at once answer with a status object, per user errors keyed by username or id.
-        return reply.code(201).send(addSeveral(request, source, who.ids, level, body.expires_at))
+        return reply.code(201).send(addSeveralMembers(callerOf(request), source, who.ids, level, body.expires_at))
       }
       let user: UserRow | undefined
       if ('ids' in who) {
@@ -197,8 +185,8 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
       if (!user) throw notFound('User')
       validateAccessLevel(level)
       const expiresAt = parseExpiresAt(body.expires_at) ?? null
-      assertCanAssign(request, source, level)
-      const member = addMember(request, source, user, level, expiresAt)
+      assertCanAssign(callerOf(request), source, level)
+      const member = addMember(callerOf(request), source, user, level, expiresAt)
       const row: MemberWithUser = { user, member }
       return reply.code(201).send(serialize(request, [row])[0])
     })
@@ -206,19 +194,19 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
     app.put(`${base}/:user_id`, { schema: { params: MemberParams, body: UpdateBody } }, async (request) => {
       currentUser(request)
       const source = loadSource(request, kind, request.params.id)
-      if (!canManageMembers(request, source)) throw forbidden()
-      const db = request.server.burrow.db
+      if (!canManageMembers(callerOf(request), source)) throw forbidden()
+      const db = callerOf(request).db
       const member = findDirectMember(db, source.ref, request.params.user_id)
       if (!member) throw memberNotFound()
       checkUnmodifiedSince(request, member.updated_at)
       const level = request.body.access_level
       validateAccessLevel(level)
-      const expiresAt = parseExpiresAt((request.body as Record<string, unknown>).expires_at)
-      assertCanAssign(request, source, level, member.access_level)
+      const expiresAt = parseExpiresAt(request.body.expires_at)
+      assertCanAssign(callerOf(request), source, level, member.access_level)
       // GitLab's policy forbids demoting the last owner, administrators included.
-      if (level !== member.access_level && isLastOwner(request, source, member)) throw forbidden()
+      if (level !== member.access_level && isLastOwner(callerOf(request), source, member)) throw forbidden()
       const user = findUserById(db, member.user_id) as UserRow
-      const updated = changeMember(request, source, member, user, level, expiresAt)
+      const updated = changeMember(callerOf(request), source, member, user, level, expiresAt)
       return serialize(request, [{ user, member: updated }])[0]
     })
 
@@ -228,57 +216,29 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const caller = currentUser(request)
         const source = loadSource(request, kind, request.params.id)
-        const db = request.server.burrow.db
+        const db = callerOf(request).db
         const member = findDirectMember(db, source.ref, request.params.user_id)
         if (!member) throw memberNotFound()
         const leaving = member.user_id === caller.id
         if (!leaving) {
-          if (!canManageMembers(request, source)) throw forbidden()
+          if (!canManageMembers(callerOf(request), source)) throw forbidden()
           // Only Owners remove Owners (project Maintainers manage members up to Maintainer).
           if (
-            !request.perms.isAdmin &&
+            !callerOf(request).perms.isAdmin &&
             member.access_level === 50 &&
             source.project &&
-            request.perms.projectAccess(source.project) < 50
+            callerOf(request).perms.projectAccess(source.project) < 50
           )
             throw forbidden()
         }
-        if (isLastOwner(request, source, member)) throw forbidden()
+        if (isLastOwner(callerOf(request), source, member)) throw forbidden()
         checkUnmodifiedSince(request, member.updated_at)
         const user = findUserById(db, member.user_id) as UserRow
-        removeMember(request, source, member, user, request.query.skip_subresources === true)
+        removeMember(callerOf(request), source, member, user, request.query.skip_subresources === true)
         return reply.code(204).send()
       },
     )
   }
-}
-
-/** POST with comma-separated user ids: adds each, collecting errors as GitLab's CreateService. */
-function addSeveral(
-  request: FastifyRequest,
-  source: MemberSource,
-  ids: readonly string[],
-  level: number,
-  rawExpiresAt: unknown,
-): Record<string, unknown> {
-  const db = request.server.burrow.db
-  const errors: Record<string, string> = {}
-  validateAccessLevel(level)
-  assertCanAssign(request, source, level)
-  const expiresAt = parseExpiresAt(rawExpiresAt) ?? null
-  for (const id of ids) {
-    const user = /^\d+$/.test(id) ? findUserById(db, Number(id)) : undefined
-    if (!user) {
-      errors[id] = 'User not found'
-      continue
-    }
-    if (findDirectMember(db, source.ref, user.id)) {
-      errors[user.username] = 'Member already exists'
-      continue
-    }
-    addMember(request, source, user, level, expiresAt)
-  }
-  return Object.keys(errors).length === 0 ? { status: 'success' } : { status: 'error', message: errors }
 }
 
 const MembershipQuery = Type.Object({
@@ -306,14 +266,14 @@ const members: FastifyPluginAsyncTypebox = async (app) => {
       async (request, reply) => {
         requireAdmin(request)
         const user = loadUser(request, request.params.id)
-        const page = pageOf(request.query as Record<string, unknown>)
-        const db = request.server.burrow.db
+        const page = pageOf(request.query)
+        const db = callerOf(request).db
         const { rows, total } = listUserMemberships(db, user.id, request.query.type as MemberSourceType | undefined, {
           limit: page.perPage,
           offset: page.offset,
         })
         const names = sourceNames(db, rows)
-        setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
+        setPageHeaders(request, reply, callerOf(request).baseUrl, page, total)
         return rows.map((r) => userMembershipEntity(r, names.get(`${r.source_type}:${r.source_id}`)))
       },
     )

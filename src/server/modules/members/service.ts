@@ -1,10 +1,10 @@
-import { callerOf } from '../../platform/caller'
-import type { FastifyRequest } from 'fastify'
+import { signedInUser, type Caller } from '../../platform/caller'
 import { AccessLevel, accessLevelName, MEMBER_ACCESS_LEVELS } from '../../platform/auth/access'
 import type { Db } from '../../platform/db/connection'
 import {
   deleteAccessRequest,
   deleteMember,
+  findDirectMember,
   findAccessRequest,
   hierarchyIds,
   insertMember,
@@ -13,9 +13,9 @@ import {
   type SourceRef,
 } from './queries'
 import type { MemberRow, NamespaceRow, ProjectRow, UserRow } from '../../platform/db/rows'
-import { findNamespaceById, findProjectById } from '../namespaces/queries'
+import { findNamespaceById, findProjectById } from '../namespaces'
+import { findUserById } from '../users'
 import { forbidden, invalidParam, validationFailed } from '../../platform/http/errors'
-import { currentUser, loadGroup, loadProject } from '../../platform/http/resolve'
 import { recordAudit, type AuditChange } from '../audit-events'
 import { recordEvent } from '../events'
 
@@ -31,44 +31,20 @@ export interface MemberSource {
   readonly group: NamespaceRow | null
 }
 
-/** Resolves `:id` of a member route: 404 when missing or unreadable, as GitLab's find_source. */
-export function loadSource(request: FastifyRequest, kind: SourceKind, id: string): MemberSource {
-  if (kind === 'projects') {
-    const project = loadProject(request, id)
-    const ns = findNamespaceById(request.server.burrow.db, project.namespace_id)
-    return {
-      ref: { type: 'Project', id: project.id, namespaceId: project.namespace_id },
-      kind,
-      fullPath: `${ns?.full_path ?? ''}/${project.path}`,
-      project,
-      group: null,
-    }
-  }
-  const group = loadGroup(request, id)
+/** The member source of a project. */
+export function projectSource(db: Db, project: ProjectRow): MemberSource {
+  const ns = findNamespaceById(db, project.namespace_id)
   return {
-    ref: { type: 'Namespace', id: group.id, namespaceId: group.id },
-    kind,
-    fullPath: group.full_path,
-    project: null,
-    group,
+    ref: { type: 'Project', id: project.id, namespaceId: project.namespace_id },
+    kind: 'projects',
+    fullPath: `${ns?.full_path ?? ''}/${project.path}`,
+    project,
+    group: null,
   }
 }
 
-/** The source of a stored membership row (for operations spanning a hierarchy). */
-export function sourceOfRow(request: FastifyRequest, row: Pick<MemberRow, 'source_type' | 'source_id'>): MemberSource {
-  const db = request.server.burrow.db
-  if (row.source_type === 'Project') {
-    const project = findProjectById(db, row.source_id) as ProjectRow
-    const ns = findNamespaceById(db, project.namespace_id)
-    return {
-      ref: { type: 'Project', id: project.id, namespaceId: project.namespace_id },
-      kind: 'projects',
-      fullPath: `${ns?.full_path ?? ''}/${project.path}`,
-      project,
-      group: null,
-    }
-  }
-  const group = findNamespaceById(db, row.source_id) as NamespaceRow
+/** The member source of a group. */
+export function groupSource(group: NamespaceRow): MemberSource {
   return {
     ref: { type: 'Namespace', id: group.id, namespaceId: group.id },
     kind: 'groups',
@@ -78,25 +54,32 @@ export function sourceOfRow(request: FastifyRequest, row: Pick<MemberRow, 'sourc
   }
 }
 
+/** The source of a stored membership row (for operations spanning a hierarchy). */
+export function sourceOfRow(caller: Caller, row: Pick<MemberRow, 'source_type' | 'source_id'>): MemberSource {
+  const { db } = caller
+  if (row.source_type === 'Project') return projectSource(db, findProjectById(db, row.source_id) as ProjectRow)
+  return groupSource(findNamespaceById(db, row.source_id) as NamespaceRow)
+}
+
 /** The caller's effective level in the source; administrators count as owners. */
-export function callerLevel(request: FastifyRequest, source: MemberSource): number {
-  if (request.perms.isAdmin) return AccessLevel.OWNER
-  return source.project ? request.perms.projectAccess(source.project) : request.perms.groupAccess(source.ref.id)
+export function callerLevel(caller: Caller, source: MemberSource): number {
+  if (caller.perms.isAdmin) return AccessLevel.OWNER
+  return source.project ? caller.perms.projectAccess(source.project) : caller.perms.groupAccess(source.ref.id)
 }
 
 /**
  * GitLab's admin_project_member / admin_group_member: Maintainers manage project members,
  * only Owners manage group members.
  */
-export function canManageMembers(request: FastifyRequest, source: MemberSource): boolean {
+export function canManageMembers(caller: Caller, source: MemberSource): boolean {
   const needed = source.project ? AccessLevel.MAINTAINER : AccessLevel.OWNER
-  return callerLevel(request, source) >= needed
+  return callerLevel(caller, source) >= needed
 }
 
 /** 401 for anonymous callers, 403 for callers who may not manage the source's members. */
-export function requireManageMembers(request: FastifyRequest, source: MemberSource): UserRow {
-  const user = currentUser(request)
-  if (!canManageMembers(request, source)) throw forbidden()
+export function requireManageMembers(caller: Caller, source: MemberSource): UserRow {
+  const user = signedInUser(caller)
+  if (!canManageMembers(caller, source)) throw forbidden()
   return user
 }
 
@@ -109,10 +92,10 @@ export function validateAccessLevel(level: number): void {
  * The role rule for granting `level` (and, on updates, for touching a member now at `current`):
  * nobody grants more than they hold, and only Owners grant or change Owners.
  */
-export function assertCanAssign(request: FastifyRequest, source: MemberSource, level: number, current?: number): void {
-  requireManageMembers(request, source)
-  if (request.perms.isAdmin) return
-  const mine = callerLevel(request, source)
+export function assertCanAssign(caller: Caller, source: MemberSource, level: number, current?: number): void {
+  requireManageMembers(caller, source)
+  if (caller.perms.isAdmin) return
+  const mine = callerLevel(caller, source)
   if (level > mine) throw forbidden()
   if ((level === AccessLevel.OWNER || current === AccessLevel.OWNER) && mine < AccessLevel.OWNER) throw forbidden()
 }
@@ -141,18 +124,14 @@ function entityType(source: MemberSource): 'Group' | 'Project' {
 }
 
 /** True when removing or demoting this owner would leave the group (and its ancestors) without one. */
-export function isLastOwner(
-  request: FastifyRequest,
-  source: MemberSource,
-  member: Pick<MemberRow, 'access_level'>,
-): boolean {
+export function isLastOwner(caller: Caller, source: MemberSource, member: Pick<MemberRow, 'access_level'>): boolean {
   if (source.project || member.access_level !== AccessLevel.OWNER) return false
-  return ownerCountWithAncestors(request.server.burrow.db, source.ref.id) <= 1
+  return ownerCountWithAncestors(caller.db, source.ref.id) <= 1
 }
 
 /** Audits a change to the user's membership of the group or project. */
-function auditMembership(request: FastifyRequest, source: MemberSource, user: UserRow, change: AuditChange): void {
-  recordAudit(callerOf(request), {
+function auditMembership(caller: Caller, source: MemberSource, user: UserRow, change: AuditChange): void {
+  recordAudit(caller, {
     entityType: entityType(source),
     entityId: source.ref.id,
     entityPath: source.fullPath,
@@ -164,10 +143,10 @@ function auditMembership(request: FastifyRequest, source: MemberSource, user: Us
 }
 
 /** Records the membership side effects shared by add and approve: 'joined' event and audit. */
-function afterJoin(request: FastifyRequest, source: MemberSource, user: UserRow, member: MemberRow): void {
-  const db = request.server.burrow.db
+function afterJoin(caller: Caller, source: MemberSource, user: UserRow, member: MemberRow): void {
+  const db = caller.db
   if (source.project) recordEvent(db, { authorId: user.id, action: 'joined', projectId: source.project.id })
-  auditMembership(request, source, user, {
+  auditMembership(caller, source, user, {
     add: 'user_access',
     as: accessLevelName(member.access_level),
     expiry_to: member.expires_at,
@@ -180,13 +159,13 @@ function afterJoin(request: FastifyRequest, source: MemberSource, user: UserRow,
  * of the same user is consumed, as GitLab turns the requester into the member.
  */
 export function addMember(
-  request: FastifyRequest,
+  caller: Caller,
   source: MemberSource,
   user: UserRow,
   level: number,
   expiresAt: string | null,
 ): MemberRow {
-  const db = request.server.burrow.db
+  const db = caller.db
   return db.transaction(() => {
     deleteAccessRequest(db, source.ref, user.id)
     const member = insertMember(db, {
@@ -194,27 +173,27 @@ export function addMember(
       userId: user.id,
       accessLevel: level,
       expiresAt,
-      createdById: request.actor.user?.id ?? null,
+      createdById: caller.user?.id ?? null,
     })
-    afterJoin(request, source, user, member)
+    afterJoin(caller, source, user, member)
     return member
   })()
 }
 
 /** Changes a member's level/expiry and audits the change. */
 export function changeMember(
-  request: FastifyRequest,
+  caller: Caller,
   source: MemberSource,
   member: MemberRow,
   user: UserRow,
   level: number,
   expiresAt: string | null | undefined,
 ): MemberRow {
-  const db = request.server.burrow.db
+  const db = caller.db
   return db.transaction(() => {
     const updated = updateMember(db, member.id, level, expiresAt)
     if (member.access_level !== level) {
-      auditMembership(request, source, user, {
+      auditMembership(caller, source, user, {
         change: 'access_level',
         from: accessLevelName(member.access_level),
         to: accessLevelName(level),
@@ -222,7 +201,7 @@ export function changeMember(
       })
     }
     if (expiresAt !== undefined && expiresAt !== member.expires_at) {
-      auditMembership(request, source, user, {
+      auditMembership(caller, source, user, {
         change: 'expires_at',
         from: member.expires_at ?? 'never expires',
         to: expiresAt ?? 'never expires',
@@ -238,13 +217,13 @@ export function changeMember(
  * and projects unless `skipSubresources`. Project memberships leave a 'left' event each.
  */
 export function removeMember(
-  request: FastifyRequest,
+  caller: Caller,
   source: MemberSource,
   member: MemberRow,
   user: UserRow,
   skipSubresources: boolean,
 ): void {
-  const db = request.server.burrow.db
+  const db = caller.db
   db.transaction(() => {
     deleteMember(db, member.id)
     if (source.project) recordEvent(db, { authorId: user.id, action: 'left', projectId: source.project.id })
@@ -265,23 +244,18 @@ export function removeMember(
         for (const p of left) recordEvent(db, { authorId: user.id, action: 'left', projectId: p.source_id })
       }
     }
-    auditMembership(request, source, user, { remove: 'user_access', member_id: member.id })
+    auditMembership(caller, source, user, { remove: 'user_access', member_id: member.id })
   })()
 }
 
 /** Turns a pending access request into a membership at `level`. */
-export function approveAccessRequest(
-  request: FastifyRequest,
-  source: MemberSource,
-  user: UserRow,
-  level: number,
-): MemberRow {
-  return addMember(request, source, user, level, null)
+export function approveAccessRequest(caller: Caller, source: MemberSource, user: UserRow, level: number): MemberRow {
+  return addMember(caller, source, user, level, null)
 }
 
 /** Withdraws or denies a pending access request. Returns false when there was none. */
-export function dropAccessRequest(request: FastifyRequest, source: MemberSource, userId: number): boolean {
-  const db = request.server.burrow.db
+export function dropAccessRequest(caller: Caller, source: MemberSource, userId: number): boolean {
+  const db = caller.db
   if (!findAccessRequest(db, source.ref, userId)) return false
   deleteAccessRequest(db, source.ref, userId)
   return true
@@ -303,4 +277,32 @@ export function pruneExpiredMembers(db: Db): number {
         recordEvent(db, { authorId: m.user_id, action: 'expired', projectId: m.source_id })
     return gone.length
   })()
+}
+
+/** POST with comma-separated user ids: adds each, collecting errors as GitLab's CreateService. */
+export function addSeveralMembers(
+  caller: Caller,
+  source: MemberSource,
+  ids: readonly string[],
+  level: number,
+  rawExpiresAt: unknown,
+): Record<string, unknown> {
+  const { db } = caller
+  const errors: Record<string, string> = {}
+  validateAccessLevel(level)
+  assertCanAssign(caller, source, level)
+  const expiresAt = parseExpiresAt(rawExpiresAt) ?? null
+  for (const id of ids) {
+    const user = /^\d+$/.test(id) ? findUserById(db, Number(id)) : undefined
+    if (!user) {
+      errors[id] = 'User not found'
+      continue
+    }
+    if (findDirectMember(db, source.ref, user.id)) {
+      errors[user.username] = 'Member already exists'
+      continue
+    }
+    addMember(caller, source, user, level, expiresAt)
+  }
+  return Object.keys(errors).length === 0 ? { status: 'success' } : { status: 'error', message: errors }
 }

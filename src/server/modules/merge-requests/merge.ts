@@ -4,7 +4,7 @@ import type { ServerContext } from '../../platform/context'
 import { findIssueByIid, type IssueRow } from '../issues/queries'
 import { nowIso } from '../../platform/db/connection'
 import { findMergeRequestById, type MergeRequestRow, updateMergeRequestRow } from './queries'
-import { findProject, findProjectById } from '../namespaces/queries'
+import { findProject, findProjectById } from '../namespaces'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { isDraftTitle } from './entity'
 import { projectSettings } from '../projects/entity'
@@ -22,7 +22,7 @@ import { branchHeads, runInBackground } from './mergeability'
 import { listProtectedBranches, rulesFor } from '../branches'
 import { pushLanded } from '../../platform/git/push-listeners'
 import { userIdentity } from '../repository'
-import { assertRepositoryWritable } from '../storage-moves/service'
+import { assertRepositoryWritable } from '../storage-moves'
 
 /** Options of `PUT .../merge`. */
 export interface MergeOptions {

@@ -7,7 +7,7 @@ import {
   type MergeRequestRow,
   type MergeStatus,
 } from './queries'
-import { findProjectById } from '../namespaces/queries'
+import { findProjectById } from '../namespaces'
 import type { ProjectRow } from '../../platform/db/rows'
 import { git, ZERO_SHA } from '../../platform/git/git'
 import { isAncestor, mergeTree } from '../../platform/git/merge'

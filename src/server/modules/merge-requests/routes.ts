@@ -13,7 +13,7 @@ import {
   type NegatableFilter,
   type UserFilter,
 } from './queries'
-import { groupAndDescendantIds } from '../namespaces/queries'
+import { groupAndDescendantIds } from '../namespaces'
 import { findProjectWithNamespace } from '../projects/queries'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { findUserByUsername, userRef } from '../users'
@@ -65,7 +65,7 @@ import { isSubscribed, subscribe, unsubscribe } from '../subscriptions/service'
 import { addSpentTime, resetSpentTime, resetTimeEstimate, setTimeEstimate, type Trackable } from '../time-tracking'
 import { createTodo, pendingTodoFor } from '../todos/service'
 import { textParam } from '../../platform/http/text-param'
-import { datetimeOf, listOf } from '../../platform/http/loose-params'
+import { boolOf, datetimeOf, listOf } from '../../platform/http/loose-params'
 import { canReadMergeRequestsWith } from './policy'
 import { parseHumanDuration } from '../time-tracking'
 import { type TimeStats, timeStatsOf } from '../time-tracking'
@@ -301,10 +301,6 @@ function negatable(request: FastifyRequest, q: Readonly<Record<string, unknown>>
   }
 }
 
-function boolParam(raw: unknown): boolean {
-  return raw === true || (typeof raw === 'string' && /^(true|1|yes|t)$/i.test(raw))
-}
-
 function idOrSpecial(raw: unknown, name: string): readonly number[] | 'None' | 'Any' | undefined {
   if (raw === undefined) return undefined
   const items = listOf(name, raw)
@@ -369,7 +365,7 @@ function filterOf(
     wip: q.wip === undefined ? undefined : q.wip === 'yes',
     approvedBy,
     approvers: idOrSpecial(q.approver_ids, 'approver_ids'),
-    nonArchived: crossProject && (q.non_archived === undefined || boolParam(q.non_archived)),
+    nonArchived: crossProject && (q.non_archived === undefined || boolOf('non_archived', q.non_archived, false)),
     deployment:
       q.environment !== undefined || q.deployed_before !== undefined || q.deployed_after !== undefined
         ? {
@@ -397,14 +393,14 @@ async function sendList(
   const listed = listMergeRequests(db, filter, { limit: page.perPage, offset: page.offset })
   const total = listed.total
   let rows = listed.rows
-  if (boolParam(q.with_merge_status_recheck)) {
+  if (boolOf('with_merge_status_recheck', q.with_merge_status_recheck, false)) {
     for (const r of rows) if (r.state === 'opened') queueMergeabilityCheck(request.server.burrow, r.id)
     rows = rows.map((r) => (r.state === 'opened' ? { ...r, merge_status: 'checking' as const } : r))
   }
   setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
   return presentMergeRequests(callerOf(request), rows, {
     relativeTo,
-    withLabelDetails: boolParam(q.with_labels_details),
+    withLabelDetails: boolOf('with_labels_details', q.with_labels_details, false),
     simple: q.view === 'simple',
   })
 }

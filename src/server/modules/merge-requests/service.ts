@@ -21,7 +21,7 @@ import {
   type MergeRequestRow,
 } from './queries'
 import { findMilestoneById, type MilestoneRow } from '../milestones/queries'
-import { findNamespaceById } from '../namespaces/queries'
+import { findNamespaceById } from '../namespaces'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { mergeRequestDetailFields, mergeRequestEntity, mergeRequestSimple, type MergeRequestDetail } from './entity'
 import { projectSettings } from '../projects/entity'

@@ -1,5 +1,4 @@
 import type { NamespaceRow } from '../../platform/db/rows'
-import { groupWebUrl } from '../groups/entity'
 
 /** GitLab's Namespace entity (`GET /namespaces`). */
 export function namespaceEntity(
@@ -25,4 +24,42 @@ export function namespaceEntity(
   }
   if (n.kind === 'group' && x.membersCount !== undefined) entity.members_count_with_descendants = x.membersCount
   return entity
+}
+
+/** Group settings kept in `namespaces.settings`, with GitLab's defaults for a new group. */
+export const GROUP_SETTING_DEFAULTS: Readonly<Record<string, string | number | boolean | null>> = {
+  // GitLab's default project creation protection: Developers and Maintainers create projects.
+  project_creation_level: 'developer',
+  subgroup_creation_level: 'maintainer',
+  share_with_group_lock: false,
+  require_two_factor_authentication: false,
+  two_factor_grace_period: 48,
+  auto_devops_enabled: null,
+  emails_enabled: true,
+  mentions_disabled: null,
+  lfs_enabled: true,
+  default_branch: null,
+  default_branch_protection: 2,
+  membership_lock: false,
+  prevent_forking_outside_group: null,
+  prevent_sharing_groups_outside_hierarchy: false,
+  shared_runners_setting: 'enabled',
+  wiki_access_level: 'enabled',
+  math_rendering_limits_enabled: true,
+  lock_math_rendering_limits_enabled: false,
+  file_template_project_id: null,
+  extra_shared_runners_minutes_limit: null,
+  shared_runners_minutes_limit: null,
+  ip_restriction_ranges: null,
+  duo_features_enabled: false,
+}
+
+/** Parsed `namespaces.settings` with group defaults applied. */
+export function groupSettings(raw: string): Readonly<Record<string, unknown>> {
+  return { ...GROUP_SETTING_DEFAULTS, ...(JSON.parse(raw) as Record<string, unknown>) }
+}
+
+/** Web URL of a group page. */
+export function groupWebUrl(baseUrl: string, fullPath: string): string {
+  return `${baseUrl}/groups/${fullPath}`
 }

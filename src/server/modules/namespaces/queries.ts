@@ -1,5 +1,7 @@
 import type { Db } from '../../platform/db/connection'
 import type { NamespaceRow } from '../../platform/db/rows'
+import { containsLike } from '../../platform/db/statements'
+import { AUTHORIZED_GROUPS_CTE } from '../../platform/auth/permissions'
 
 export {
   findGroup,
@@ -37,4 +39,57 @@ export function groupAndDescendantIds(db: Db, id: number): number[] {
 export function rootNamespace(db: Db, id: number): NamespaceRow {
   const ancestors = namespaceAncestors(db, id)
   return ancestors.length > 0 ? ancestors[ancestors.length - 1] : (findNamespaceById(db, id) as NamespaceRow)
+}
+
+/**
+ * Namespaces the user may put projects in or belongs to: their personal namespace plus every
+ * group they reach through membership; all namespaces for administrators.
+ */
+export function listNamespaces(
+  db: Db,
+  f: {
+    readonly userId: number
+    readonly isAdmin: boolean
+    readonly search?: string
+    readonly ownedOnly?: boolean
+    readonly topLevelOnly?: boolean
+  },
+  limit: number,
+  offset: number,
+): { rows: NamespaceRow[]; total: number } {
+  const where: string[] = []
+  const values: Record<string, unknown> = { userId: f.userId }
+  let withSql = ''
+  if (!f.isAdmin || f.ownedOnly) {
+    withSql = `WITH RECURSIVE ${AUTHORIZED_GROUPS_CTE.replaceAll('?1', String(f.userId))} `
+    const level = f.ownedOnly ? 50 : 10
+    where.push(
+      `((n.kind = 'user' AND n.owner_id = @userId) OR n.id IN (SELECT id FROM authorized_groups WHERE lvl >= ${level}))`,
+    )
+  }
+  if (f.search) {
+    values.search = containsLike(f.search)
+    where.push(
+      `(n.name LIKE @search ESCAPE '\\' OR n.path LIKE @search ESCAPE '\\' OR n.full_path LIKE @search ESCAPE '\\')`,
+    )
+  }
+  if (f.topLevelOnly) where.push('n.parent_id IS NULL')
+  const whereSql = where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''
+  const rows = db
+    .prepare(`${withSql}SELECT n.* FROM namespaces n ${whereSql} ORDER BY n.id LIMIT @limit OFFSET @offset`)
+    .all({ ...values, limit, offset }) as NamespaceRow[]
+  const total = (
+    db.prepare(`${withSql}SELECT COUNT(*) AS c FROM namespaces n ${whereSql}`).get(values) as { c: number }
+  ).c
+  return { rows, total }
+}
+
+/** Number of projects directly in each given namespace. */
+export function projectCounts(db: Db, namespaceIds: readonly number[]): Map<number, number> {
+  const rows = db
+    .prepare(
+      'SELECT namespace_id AS id, COUNT(*) AS c FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?)) GROUP BY namespace_id',
+    )
+    .all(JSON.stringify(namespaceIds)) as { id: number; c: number }[]
+  return new Map(rows.map((r) => [r.id, r.c]))
 }

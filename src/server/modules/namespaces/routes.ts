@@ -1,8 +1,8 @@
-import type { FastifyPluginAsync } from 'fastify'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { listNamespaces, projectCounts } from '../groups/queries'
-import { findNamespaceByFullPath, findNamespaceById } from './queries'
+import { callerOf } from '../../platform/caller'
+import { findNamespaceByFullPath, findNamespaceById, listNamespaces, projectCounts } from './queries'
+import { canSeeNamespace } from './policy'
 import type { NamespaceRow } from '../../platform/db/rows'
 import { namespaceEntity } from './entity'
 import { notFound } from '../../platform/http/errors'
@@ -10,8 +10,7 @@ import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser } from '../../platform/http/resolve'
 
 /** Namespaces: the caller's personal namespace and the groups they can use (GitLab's Namespaces API). */
-const namespaces: FastifyPluginAsync = async (plugin) => {
-  const app = plugin.withTypeProvider<TypeBoxTypeProvider>()
+const namespaces: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.burrow
 
   app.get(
@@ -27,12 +26,13 @@ const namespaces: FastifyPluginAsync = async (plugin) => {
     },
     async (request, reply) => {
       const user = currentUser(request)
-      const page = pageOf(request.query as Record<string, unknown>)
+      const caller = callerOf(request)
+      const page = pageOf(request.query)
       const { rows, total } = listNamespaces(
         db,
         {
           userId: user.id,
-          isAdmin: request.perms.isAdmin,
+          isAdmin: caller.perms.isAdmin,
           search: request.query.search || undefined,
           ownedOnly: request.query.owned_only,
           topLevelOnly: request.query.top_level_only,
@@ -40,7 +40,7 @@ const namespaces: FastifyPluginAsync = async (plugin) => {
         page.perPage,
         page.offset,
       )
-      const baseUrl = app.burrow.baseUrl(request)
+      const { baseUrl } = caller
       setPageHeaders(request, reply, baseUrl, page, total)
       const counts = projectCounts(
         db,
@@ -72,21 +72,16 @@ const namespaces: FastifyPluginAsync = async (plugin) => {
   )
 
   app.get('/namespaces/:id', { schema: { params: Type.Object({ id: Type.String() }) } }, async (request) => {
-    const user = currentUser(request)
+    currentUser(request)
+    const caller = callerOf(request)
     const raw = request.params.id
     const ns: NamespaceRow | undefined = /^\d+$/.test(raw)
       ? findNamespaceById(db, Number(raw))
       : findNamespaceByFullPath(db, raw)
     if (!ns) throw notFound('Namespace')
-    // Personal namespaces are visible to their owner; groups to whoever belongs to them (or may read them).
-    const visible =
-      request.perms.isAdmin ||
-      (ns.kind === 'user'
-        ? ns.owner_id === user.id
-        : request.perms.groupAccess(ns.id) > 0 || request.perms.visibleGroups().has(ns.id))
-    if (!visible) throw notFound('Namespace')
+    if (!canSeeNamespace(caller, ns)) throw notFound('Namespace')
     const counts = projectCounts(db, [ns.id])
-    return namespaceEntity(ns, { baseUrl: app.burrow.baseUrl(request), projectsCount: counts.get(ns.id) ?? 0 })
+    return namespaceEntity(ns, { baseUrl: caller.baseUrl, projectsCount: counts.get(ns.id) ?? 0 })
   })
 }
 

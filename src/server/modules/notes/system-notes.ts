@@ -5,7 +5,7 @@ import { nowIso } from '../../platform/db/connection'
 import type { EpicRow } from '../epics/queries'
 import { usersById, type IssueRow } from '../issues/queries'
 import type { MergeRequestRow } from '../merge-requests/queries'
-import { findNamespaceById, findProject, findProjectById, findNamespaceByFullPath } from '../namespaces/queries'
+import { findNamespaceById, findProject, findProjectById, findNamespaceByFullPath } from '../namespaces'
 import { insertNote, newDiscussionId, noteBodiesOf, rewriteNoteBody, type NoteRow } from './queries'
 import {
   copySystemNoteMetadata,

@@ -22,7 +22,7 @@ import type { ProjectRow } from '../../platform/db/rows'
 import { FieldErrors, notFound } from '../../platform/http/errors'
 import type { Page } from '../../platform/http/pagination'
 import { blankToNull } from '../../platform/text/blank'
-import { recordProjectChange } from '../projects/changes'
+import { recordProjectChange } from '../projects'
 
 const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i
 

@@ -1,8 +1,9 @@
 import { AccessLevel } from '../../platform/auth/access'
 import { Permissions } from '../../platform/auth/permissions'
 import type { ServerContext } from '../../platform/context'
-import { type CiVariableRow, projectVariables } from '../ci-variables'
-import { findProject } from '../namespaces/queries'
+import { projectVariables, type VariableView } from '../ci-variables'
+import { inheritedGroupVariables } from '../group-variables'
+import { findProject } from '../namespaces'
 import type { JobRow, PipelineRow } from './queries'
 import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects/queries'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
@@ -215,17 +216,35 @@ function scopeMatches(scope: string, environment: string | null): boolean {
 }
 
 /**
- * A project's CI/CD variables a pipeline or job gets: protected ones only on protected refs,
- * environment-scoped ones only for a matching environment (the most specific scope wins).
+ * The CI/CD variables a project's pipeline or job gets: its groups' (the top-level group's first,
+ * a nearer group's replacing them) and then its own, which replace any group's of the same key.
+ * Within each, protected ones only on protected refs, environment-scoped ones only for a matching
+ * environment (the most specific scope wins).
  */
 export function projectVariablesFor(
   ctx: ServerContext,
   projectId: number,
   protectedRef: boolean,
   environment: string | null,
-): CiVariableRow[] {
-  const chosen = new Map<string, CiVariableRow>()
-  for (const v of projectVariables(ctx.db, ctx.secrets, projectId)) {
+): VariableView[] {
+  const chosen = new Map<string, VariableView>()
+  const byGroup = new Map<number, VariableView[]>()
+  for (const v of inheritedGroupVariables(ctx.db, ctx.secrets, projectId))
+    byGroup.set(v.group_id, [...(byGroup.get(v.group_id) ?? []), v])
+  // A Map keeps insertion order: the groups from the top-level one down, then the project.
+  for (const layer of [...byGroup.values(), projectVariables(ctx.db, ctx.secrets, projectId)])
+    for (const v of applicableVariables(layer, protectedRef, environment)) chosen.set(v.key, v)
+  return [...chosen.values()]
+}
+
+/** One owner's variables that apply: one a key, the most specific matching scope. */
+function applicableVariables(
+  variables: readonly VariableView[],
+  protectedRef: boolean,
+  environment: string | null,
+): VariableView[] {
+  const chosen = new Map<string, VariableView>()
+  for (const v of variables) {
     if (v.protected === 1 && !protectedRef) continue
     if (!scopeMatches(v.environment_scope, environment)) continue
     const prev = chosen.get(v.key)

@@ -4,7 +4,7 @@ import type { ServerContext } from '../../platform/context'
 import { nowIso, type Db } from '../../platform/db/connection'
 import { ApiError, forbidden } from '../../platform/http/errors'
 import { artifactsOfJobs } from './artifacts-queries'
-import { groupAndDescendantIds } from '../namespaces/queries'
+import { groupAndDescendantIds } from '../namespaces'
 import {
   findJobById,
   findJobByTokenDigest,

@@ -1,5 +1,6 @@
 import { isAccessLocked } from '../../platform/auth/password'
-import type { ProjectWithNamespaceRow, ProjectShareRow } from './queries'
+import type { ProjectGroupLinkRow, ProjectWithNamespaceRow, ProjectShareRow, StarrerRow } from './queries'
+import type { UserRow } from '../../platform/db/rows'
 import { userRef, type UserRef, type UserRefRow } from '../users'
 import { projectSettings } from '../../platform/db/project-settings'
 
@@ -346,4 +347,20 @@ function escapeHtml(text: string): string {
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
   )
+}
+
+/** GitLab's ProjectGroupLink entity (`POST /projects/:id/share`). */
+export function projectGroupLinkEntity(link: ProjectGroupLinkRow): Readonly<Record<string, unknown>> {
+  return {
+    id: link.id,
+    project_id: link.project_id,
+    group_id: link.group_id,
+    group_access: link.group_access,
+    expires_at: link.expires_at,
+  }
+}
+
+/** GitLab's ProjectStarrer entity: when the user starred the project, and who. */
+export function starrerEntity(row: StarrerRow, user: UserRow, baseUrl: string): Readonly<Record<string, unknown>> {
+  return { starred_since: row.created_at, user: userRef(user, baseUrl) }
 }

@@ -3,8 +3,9 @@ import { nowIso } from '../../platform/db/connection'
 import type { ProjectRow, Visibility } from '../../platform/db/rows'
 import { AUTHORIZED_GROUPS_CTE, AUTHORIZED_PROJECTS_CTE } from '../../platform/auth/permissions'
 import { deleteIidCounters } from '../../platform/db/internal-ids'
-import { findProjectById } from '../namespaces/queries'
-import { allRows, cachedStatement } from '../../platform/db/statements'
+import { findProjectById } from '../namespaces'
+import { USER_REF_COLUMNS, type UserRefRow } from '../users'
+import { allRows, cachedStatement, containsLike } from '../../platform/db/statements'
 
 export { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../../platform/db/platform-queries'
 import {
@@ -162,10 +163,6 @@ export interface ProjectListFilter {
   readonly sort: 'asc' | 'desc'
 }
 
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => '\\' + c)}%`
-}
-
 /**
  * Builds the WITH prefix, WHERE clause and bound values for a project list. The caller's
  * authorization CTE is computed once per query, never per row.
@@ -213,7 +210,7 @@ function projectListSql(f: ProjectListFilter): {
     where.push('p.visibility = @visibility')
   }
   if (f.search) {
-    values.search = likePattern(f.search)
+    values.search = containsLike(f.search)
     const fields = [
       `p.name LIKE @search ESCAPE '\\'`,
       `p.path LIKE @search ESCAPE '\\'`,
@@ -401,7 +398,7 @@ export function listStarrers(
   offset: number,
 ): { rows: StarrerRow[]; total: number } {
   const filter = search ? `AND (u.username LIKE @search ESCAPE '\\' OR u.name LIKE @search ESCAPE '\\')` : ''
-  const values = { projectId, search: search ? likePattern(search) : null, limit, offset }
+  const values = { projectId, search: search ? containsLike(search) : null, limit, offset }
   const rows = db
     .prepare(
       `SELECT s.user_id, s.created_at FROM project_stars s JOIN users u ON u.id = s.user_id WHERE s.project_id = @projectId ${filter}
@@ -442,10 +439,37 @@ export function deleteProjectShare(db: Db, projectId: number, groupId: number): 
   )
 }
 
+/** A `project_group_links` row. */
+export interface ProjectGroupLinkRow {
+  readonly id: number
+  readonly project_id: number
+  readonly group_id: number
+  readonly group_access: number
+  readonly expires_at: string | null
+}
+
+/** A project's share with a group, if there is one. */
+export function findProjectShare(db: Db, projectId: number, groupId: number): ProjectGroupLinkRow | undefined {
+  return db
+    .prepare('SELECT rowid AS id, * FROM project_group_links WHERE project_id = ? AND group_id = ?')
+    .get(projectId, groupId) as ProjectGroupLinkRow | undefined
+}
+
 /** True when the project is already shared with the group. */
 export function projectShareExists(db: Db, projectId: number, groupId: number): boolean {
   return (
     db.prepare('SELECT 1 FROM project_group_links WHERE project_id = ? AND group_id = ?').get(projectId, groupId) !==
     undefined
   )
+}
+
+/** The user_ref columns of the owners of personal projects, by id. */
+export function projectOwnerRefs(db: Db, ownerIds: readonly number[]): Map<number, UserRefRow> {
+  if (ownerIds.length === 0) return new Map()
+  // Only the user_ref columns: materialising every users column was most of this query's time.
+  const rows = cachedStatement(
+    db,
+    `SELECT ${USER_REF_COLUMNS} FROM users WHERE id IN (SELECT value FROM json_each(?))`,
+  ).all(JSON.stringify(ownerIds)) as UserRefRow[]
+  return new Map(rows.map((u) => [u.id, u]))
 }

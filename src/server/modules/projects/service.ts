@@ -1,49 +1,43 @@
-import { callerOf } from '../../platform/caller'
-import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../../platform/auth/access'
+import type { Caller } from '../../platform/caller'
 import type { Db } from '../../platform/db/connection'
-import { nowIso } from '../../platform/db/connection'
-import { findNamespaceById, findProjectById } from '../namespaces/queries'
-import { deleteProjectRow, findProjectClash, insertProject, personalProjectCount, updateProjectRow } from './queries'
+import {
+  findNamespaceById,
+  findProjectById,
+  groupSettings,
+  namespaceAncestors,
+  pathError,
+  slugify,
+  VISIBILITY_LEVELS,
+} from '../namespaces'
+import { addProjectMemberIfAbsent } from '../members'
+import {
+  deleteProjectShare,
+  findProjectShare,
+  insertProjectShare,
+  isStarred,
+  projectShareExists,
+  setStar,
+  type ProjectGroupLinkRow,
+  deleteProjectRow,
+  findProjectClash,
+  insertProject,
+  personalProjectCount,
+  updateProjectRow,
+} from './queries'
 import type { NamespaceRow, ProjectRow, UserRow, Visibility } from '../../platform/db/rows'
 import { FEATURE_ACCESS_DEFAULTS, PROJECT_SETTING_DEFAULTS } from './entity'
-import { groupSettings } from '../groups/entity'
-import { validationFailed, type ApiError } from '../../platform/http/errors'
+import { conflict, notFound, notModified, validationFailed, type ApiError } from '../../platform/http/errors'
 import { recordAudit } from '../audit-events'
 import { recordEvent } from '../events'
 import { createProjectRepository, removeProjectRepository } from '../repository'
-import { scheduleProjectMove } from '../storage-moves/service'
-import { isProjectReadOnly } from '../storage-moves/queries'
+import { isProjectReadOnly, scheduleProjectMove } from '../storage-moves'
 import type { ServerContext } from '../../platform/context'
 import { addLengthErrors, TEXT_LIMITS } from '../../platform/text/limits'
 
-export const VISIBILITY_LEVELS: Readonly<Record<Visibility, number>> = { private: 0, internal: 10, public: 20 }
-
-const PROJECT_PATH = /^[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*$/
-const PROJECT_PATH_MESSAGE =
-  "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'"
 const PROJECT_NAME = /^[\p{L}\p{N}\p{Extended_Pictographic}_][\p{L}\p{N}\p{Pd}+\p{Extended_Pictographic}_. ]*$/u
 const PROJECT_NAME_MESSAGE =
   "can contain only letters, digits, emoji, '_', '.', '+', dashes, or spaces. It must start with a letter, digit, emoji, or '_'."
-
-/** Validation message for a path (projects and namespaces share the rule), or null when valid. */
-export function pathError(path: string): string | null {
-  if (path === '') return "can't be blank"
-  if (path.length > 255) return 'is too long (maximum is 255 characters)'
-  if (!PROJECT_PATH.test(path) || /\.(git|atom)$/i.test(path) || path.endsWith('.')) return PROJECT_PATH_MESSAGE
-  return null
-}
-
-/** Rails' `parameterize`: the path GitLab derives from a name. */
-export function slugify(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9_.-]+/g, '-')
-    .replace(/-{2,}/g, '-')
-    .replace(/^[-.]+|[-.]+$/g, '')
-}
 
 /** Allowed values of each enumerated project setting. */
 const SETTING_ENUMS: Readonly<Record<string, readonly string[]>> = {
@@ -153,10 +147,9 @@ export function projectCreationLevel(group: NamespaceRow): number | null {
 }
 
 /** True when the caller may create projects in the namespace. */
-export function canCreateProjectIn(request: FastifyRequest, ns: NamespaceRow): boolean {
-  const perms = request.perms
+export function canCreateProjectIn(caller: Caller, ns: NamespaceRow): boolean {
+  const { perms, user } = caller
   if (perms.isAdmin) return true
-  const user = request.actor.user
   if (!user) return false
   if (ns.kind === 'user') return ns.owner_id === user.id
   const level = projectCreationLevel(ns)
@@ -192,8 +185,9 @@ export interface CreateProjectInput {
  * the way GitLab's Projects::CreateService does, inserts it, adds the creator as member, and
  * records activity and audit events. Throws 400 with `{"message": {...}}` on validation errors.
  */
-export async function createProject(request: FastifyRequest, input: CreateProjectInput): Promise<ProjectRow> {
-  const { db, settings, storages } = request.server.burrow
+export async function createProject(caller: Caller, input: CreateProjectInput): Promise<ProjectRow> {
+  const { db, ctx } = caller
+  const { settings, storages } = ctx
   const ns = input.namespace
   const name = input.name ?? input.path ?? ''
   const path = input.path ?? slugify(input.name ?? '')
@@ -202,7 +196,7 @@ export async function createProject(request: FastifyRequest, input: CreateProjec
     errors[key] = [...(errors[key] ?? []), message]
   }
 
-  if (ns.kind === 'user' && ns.owner_id === input.creator.id && !request.perms.isAdmin) {
+  if (ns.kind === 'user' && ns.owner_id === input.creator.id && !caller.perms.isAdmin) {
     const limit = input.creator.projects_limit
     if (limit === 0)
       add('limit_reached', 'Personal project creation is not allowed. Please contact your administrator with questions')
@@ -228,7 +222,7 @@ export async function createProject(request: FastifyRequest, input: CreateProjec
   if (input.params.initialize_with_readme !== undefined)
     stored.initialize_with_readme = input.params.initialize_with_readme === true
   const topics = topicsFromParams(input.params) ?? []
-  const actor = request.actor.user as UserRow
+  const actor = caller.user as UserRow
   const project = db.transaction(() => {
     const row = insertProject(db, {
       namespaceId: ns.id,
@@ -243,9 +237,9 @@ export async function createProject(request: FastifyRequest, input: CreateProjec
       requestAccessEnabled: input.params.request_access_enabled !== false,
       settings: stored,
     })
-    addCreatorMembership(request, db, row, ns, input.creator)
+    addCreatorMembership(caller, row, ns, input.creator)
     recordEvent(db, { authorId: actor.id, action: 'created', projectId: row.id })
-    recordAudit(callerOf(request), {
+    recordAudit(caller, {
       entityType: 'Project',
       entityId: row.id,
       entityPath: `${ns.full_path}/${row.path}`,
@@ -253,7 +247,7 @@ export async function createProject(request: FastifyRequest, input: CreateProjec
     })
     return row
   })()
-  await onProjectCreated(request.server.burrow, project, {
+  await onProjectCreated(ctx, project, {
     initializeWithReadme: stored.initialize_with_readme === true,
     creator: input.creator,
   })
@@ -264,24 +258,14 @@ export async function createProject(request: FastifyRequest, input: CreateProjec
  * The owner of a personal namespace becomes an Owner member (GitLab lists it among the
  * members); in a group, a creator below Maintainer becomes a Maintainer of the new project.
  */
-function addCreatorMembership(
-  request: FastifyRequest,
-  db: Db,
-  project: ProjectRow,
-  ns: NamespaceRow,
-  creator: UserRow,
-): void {
+function addCreatorMembership(caller: Caller, project: ProjectRow, ns: NamespaceRow, creator: UserRow): void {
   let level: number | null = null
   if (ns.kind === 'user') level = AccessLevel.OWNER
-  else if (request.perms.user?.id !== creator.id || request.perms.groupAccess(ns.id) < AccessLevel.MAINTAINER)
+  else if (caller.perms.user?.id !== creator.id || caller.perms.groupAccess(ns.id) < AccessLevel.MAINTAINER)
     level = AccessLevel.MAINTAINER
   const memberId = ns.kind === 'user' ? (ns.owner_id ?? creator.id) : creator.id
   if (level === null) return
-  const now = nowIso()
-  db.prepare(
-    `INSERT OR IGNORE INTO members (source_type, source_id, user_id, access_level, created_by_id, created_at, updated_at)
-     VALUES ('Project', ?, ?, ?, ?, ?, ?)`,
-  ).run(project.id, memberId, level, request.actor.user?.id ?? null, now, now)
+  addProjectMemberIfAbsent(caller.db, project.id, memberId, level, caller.user?.id ?? null)
 }
 
 /**
@@ -303,11 +287,12 @@ export async function onProjectCreated(
  * for visibility, name and path changes.
  */
 export function updateProject(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   params: Readonly<Record<string, unknown>>,
 ): ProjectRow {
-  const { db, storages } = request.server.burrow
+  const { db } = caller
+  const { storages } = caller.ctx
   const ns = findNamespaceById(db, project.namespace_id) as NamespaceRow
   const errors: Record<string, string[]> = {}
   const changes: Record<string, unknown> = {}
@@ -335,7 +320,7 @@ export function updateProject(
   // GitLab moves the repository when the storage changes (a storage move): the project shows the
   // new storage once the move has finished.
   let moveTo: string | undefined
-  if (storage !== undefined && request.perms.isAdmin) {
+  if (storage !== undefined && caller.perms.isAdmin) {
     if (!storages.includes(storage)) errors.repository_storage = ['is not included in the list']
     else if (storage !== project.repository_storage && isProjectReadOnly(db, project.id))
       errors.repository_storage = ['is read-only']
@@ -359,7 +344,7 @@ export function updateProject(
     const entityPath = `${ns.full_path}/${updated.path}`
     for (const field of ['visibility', 'name', 'path'] as const) {
       if (changes[field] === undefined) continue
-      recordAudit(callerOf(request), {
+      recordAudit(caller, {
         entityType: 'Project',
         entityId: project.id,
         entityPath,
@@ -368,16 +353,16 @@ export function updateProject(
     }
     return updated
   })()
-  if (moveTo !== undefined) scheduleProjectMove(request, result, moveTo)
+  if (moveTo !== undefined) scheduleProjectMove(caller, result, moveTo)
   return result
 }
 
 /** Deletes a project (GitLab does it in the background; here it is immediate) with an audit event. */
-export function destroyProject(request: FastifyRequest, project: ProjectRow): void {
-  const { db } = request.server.burrow
+export function destroyProject(caller: Caller, project: ProjectRow): void {
+  const { db } = caller
   const ns = findNamespaceById(db, project.namespace_id) as NamespaceRow
   db.transaction(() => {
-    recordAudit(callerOf(request), {
+    recordAudit(caller, {
       entityType: 'Project',
       entityId: project.id,
       entityPath: `${ns.full_path}/${project.path}`,
@@ -385,16 +370,12 @@ export function destroyProject(request: FastifyRequest, project: ProjectRow): vo
     })
     deleteProjectRow(db, project.id)
   })()
-  removeProjectRepository(request.server.burrow, project)
+  removeProjectRepository(caller.ctx, project)
 }
 
 /** Moves a project to another namespace; validation errors come back as the 400 to throw. */
-export function transferProject(
-  request: FastifyRequest,
-  project: ProjectRow,
-  target: NamespaceRow,
-): ProjectRow | ApiError {
-  const { db } = request.server.burrow
+export function transferProject(caller: Caller, project: ProjectRow, target: NamespaceRow): ProjectRow | ApiError {
+  const { db } = caller
   const from = findNamespaceById(db, project.namespace_id) as NamespaceRow
   if (target.id === from.id) return validationFailed({ namespace: ['Project is already in this namespace.'] })
   if (findProjectClash(db, target.id, 'path', project.path) || findProjectClash(db, target.id, 'name', project.name)) {
@@ -405,7 +386,7 @@ export function transferProject(
       namespace_id: target.id,
       visibility: clampVisibility(project.visibility, target),
     })
-    recordAudit(callerOf(request), {
+    recordAudit(caller, {
       entityType: 'Project',
       entityId: project.id,
       entityPath: `${target.full_path}/${project.path}`,
@@ -413,4 +394,73 @@ export function transferProject(
     })
     return updated
   })()
+}
+
+/** `group/project`: the full path audit events name a project by. */
+function projectFullPath(db: Db, project: ProjectRow): string {
+  const ns = findNamespaceById(db, project.namespace_id) as NamespaceRow
+  return `${ns.full_path}/${project.path}`
+}
+
+/** Archives or unarchives a project; a change is audited, asking for the current state changes nothing. */
+export function setProjectArchived(caller: Caller, project: ProjectRow, archived: boolean): ProjectRow {
+  if ((project.archived === 1) === archived) return project
+  const updated = updateProjectRow(caller.db, project.id, { archived })
+  recordAudit(caller, {
+    entityType: 'Project',
+    entityId: project.id,
+    entityPath: projectFullPath(caller.db, project),
+    change: { custom_message: archived ? 'Project archived' : 'Project unarchived' },
+  })
+  return updated
+}
+
+/** Stars or unstars a project for the caller; 304 when it already is (or is not) starred. */
+export function setProjectStarred(caller: Caller, project: ProjectRow, starred: boolean): void {
+  const user = caller.user as UserRow
+  if (isStarred(caller.db, user.id, project.id) === starred) throw notModified()
+  setStar(caller.db, user.id, project.id, starred)
+}
+
+/**
+ * Shares a project with a group at `access` (the caller's right to grant it is checked by the
+ * route): never with the project's own group or an ancestor, once per group; audited.
+ */
+export function shareProjectWithGroup(
+  caller: Caller,
+  project: ProjectRow,
+  group: NamespaceRow,
+  access: number,
+  expiresAt: string | null,
+): ProjectGroupLinkRow {
+  const { db } = caller
+  const ns = findNamespaceById(db, project.namespace_id) as NamespaceRow
+  const hierarchy = [ns.id, ...namespaceAncestors(db, ns.id).map((a) => a.id)]
+  if (ns.kind === 'group' && hierarchy.includes(group.id))
+    throw validationFailed({ group_id: ["can't be the project's group or one of its ancestors"] })
+  if (projectShareExists(db, project.id, group.id)) throw conflict('Group already shared with this group')
+  insertProjectShare(db, project.id, group.id, access, expiresAt)
+  recordAudit(caller, {
+    entityType: 'Project',
+    entityId: project.id,
+    entityPath: `${ns.full_path}/${project.path}`,
+    targetId: group.id,
+    targetType: 'Group',
+    targetDetails: group.full_path,
+    change: { add: 'project_access', as: String(access) },
+  })
+  return findProjectShare(db, project.id, group.id) as ProjectGroupLinkRow
+}
+
+/** Stops sharing a project with a group (404 when it was not shared), audited. */
+export function unshareProject(caller: Caller, project: ProjectRow, groupId: number): void {
+  if (!deleteProjectShare(caller.db, project.id, groupId)) throw notFound()
+  recordAudit(caller, {
+    entityType: 'Project',
+    entityId: project.id,
+    entityPath: projectFullPath(caller.db, project),
+    targetId: groupId,
+    targetType: 'Group',
+    change: { remove: 'project_access' },
+  })
 }

@@ -18,9 +18,8 @@ import {
 } from '../../platform/http/errors'
 import { canReadCodeWith, type CodeProject } from '../../platform/http/repository'
 import { exceeds, tooLong } from '../../platform/text/limits'
-import { usersByIds } from '../members/queries'
 import { createProjectTag } from '../tags'
-import { userRef } from '../users'
+import { userRef, usersByIds } from '../users'
 import { releaseEntity, releaseLinkEntity, tagReleaseEntity, type ReleaseView } from './entity'
 import { canDeleteReleases, canReadReleases, canWriteReleases } from './policy'
 import {

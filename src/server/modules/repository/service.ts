@@ -18,7 +18,7 @@ import {
 } from '../../platform/git/write-commit'
 import { listProtectedBranches, protectDefaultBranch, refusal, writeForcePushRules } from '../branches'
 import { type PushContext, pushLanded } from '../../platform/git/push-listeners'
-import { assertRepositoryWritable } from '../storage-moves/service'
+import { assertRepositoryWritable } from '../storage-moves'
 
 /**
  * The identity commits made through the API carry: the user's name (their username when git could

@@ -5,7 +5,7 @@ import { Type } from 'typebox'
 import { milestonesById, usersById } from '../issues/queries'
 import { findLabelById, type LabelRow } from '../labels/queries'
 import type { MilestoneRow } from '../milestones/queries'
-import { findNamespaceById, findProjectById } from '../namespaces/queries'
+import { findNamespaceById, findProjectById } from '../namespaces'
 import {
   findResourceEvent,
   listResourceEvents,

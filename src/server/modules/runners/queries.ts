@@ -1,4 +1,4 @@
-import { namespaceAncestors } from '../namespaces/queries'
+import { namespaceAncestors } from '../namespaces'
 import { AUTHORIZED_GROUPS_CTE, AUTHORIZED_PROJECTS_CTE } from '../../platform/auth/permissions'
 import { AccessLevel } from '../../platform/auth/access'
 import type { SecretBox } from '../../platform/auth/encryption'

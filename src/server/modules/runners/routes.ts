@@ -6,7 +6,7 @@ import { callerOf } from '../../platform/caller'
 import { apiMessage, forbidden, missingParam, notFound, paramError, validationFailed } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadGroup, loadProject, requireAdmin } from '../../platform/http/resolve'
-import { namespaceAncestors } from '../namespaces/queries'
+import { namespaceAncestors } from '../namespaces'
 import {
   AccessLevelParam,
   Literals,

@@ -1,7 +1,7 @@
 import type { Caller } from '../../platform/caller'
 import { digestToken, generateToken } from '../../platform/auth/secrets'
 import type { ServerContext } from '../../platform/context'
-import { findNamespaceById, findProjectById } from '../namespaces/queries'
+import { findNamespaceById, findProjectById } from '../namespaces'
 import { findProjectWithNamespace } from '../projects/queries'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
 import type { Db } from '../../platform/db/connection'
@@ -23,7 +23,7 @@ import {
   type RunnerInfo,
   type RunnerRow,
 } from './queries'
-import { groupWebUrl } from '../groups/entity'
+import { groupWebUrl } from '../namespaces'
 import { runnerDetailEntity, runnerEntity, type RunnerGroupRef, type RunnerProjectRef } from './entity'
 import { recordAudit, type AuditEntityType } from '../audit-events'
 import { canUpdateRunner } from './policy'

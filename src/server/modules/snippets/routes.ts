@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from 'typebox'
+import { Snippet } from '../../../shared/api/snippet'
 import { callerOf } from '../../platform/caller'
 import type { ProjectRow } from '../../platform/db/rows'
 import type { SnippetChanges } from './queries'
@@ -73,16 +74,20 @@ function fileOf(body: WriteParams, creating: boolean): { fileName?: string; cont
 const snippets: FastifyPluginAsyncTypebox = async (app) => {
   const base = '/projects/:id/snippets'
 
-  app.get(base, { schema: { params: IdParams, querystring: PageQuery } }, async (request, reply) => {
-    const caller = callerOf(request)
-    const project = loadSnippetProject(request, request.params.id)
-    const page = pageOf(request.query)
-    const { rows, total } = snippetsPage(caller, project, page)
-    setPageHeaders(request, reply, caller.baseUrl, page, total)
-    return presentSnippets(caller, project, rows)
-  })
+  app.get(
+    base,
+    { schema: { params: IdParams, querystring: PageQuery, response: { 200: Type.Array(Snippet) } } },
+    async (request, reply) => {
+      const caller = callerOf(request)
+      const project = loadSnippetProject(request, request.params.id)
+      const page = pageOf(request.query)
+      const { rows, total } = snippetsPage(caller, project, page)
+      setPageHeaders(request, reply, caller.baseUrl, page, total)
+      return presentSnippets(caller, project, rows)
+    },
+  )
 
-  app.get(`${base}/:snippet_id`, { schema: { params: SnippetParams } }, async (request) => {
+  app.get(`${base}/:snippet_id`, { schema: { params: SnippetParams, response: { 200: Snippet } } }, async (request) => {
     const caller = callerOf(request)
     const project = loadSnippetProject(request, request.params.id)
     return presentSnippets(caller, project, [projectSnippetOf(caller, project, request.params.snippet_id)])[0]
@@ -94,52 +99,60 @@ const snippets: FastifyPluginAsyncTypebox = async (app) => {
     return sendRawContent(reply, snippet.content, snippet.file_name)
   })
 
-  app.post(base, { schema: { params: IdParams, body: WriteBody } }, async (request, reply) => {
-    currentUser(request)
-    const caller = callerOf(request)
-    const project = loadSnippetProject(request, request.params.id)
-    const body = request.body
-    if (!body.title) throw missingParam('title')
-    requireSnippetCreator(caller, project)
-    const file = fileOf(body, true)
-    const row = createProjectSnippet(caller, project, {
-      title: body.title,
-      description: body.description ?? null,
-      fileName: file.fileName ?? '',
-      content: file.content ?? '',
-      visibility: body.visibility ?? 'private',
-    })
-    return reply.code(201).send(presentSnippets(caller, project, [row])[0])
-  })
+  app.post(
+    base,
+    { schema: { params: IdParams, body: WriteBody, response: { 201: Snippet } } },
+    async (request, reply) => {
+      currentUser(request)
+      const caller = callerOf(request)
+      const project = loadSnippetProject(request, request.params.id)
+      const body = request.body
+      if (!body.title) throw missingParam('title')
+      requireSnippetCreator(caller, project)
+      const file = fileOf(body, true)
+      const row = createProjectSnippet(caller, project, {
+        title: body.title,
+        description: body.description ?? null,
+        fileName: file.fileName ?? '',
+        content: file.content ?? '',
+        visibility: body.visibility ?? 'private',
+      })
+      return reply.code(201).send(presentSnippets(caller, project, [row])[0])
+    },
+  )
 
-  app.put(`${base}/:snippet_id`, { schema: { params: SnippetParams, body: WriteBody } }, async (request) => {
-    currentUser(request)
-    const caller = callerOf(request)
-    const project = loadSnippetProject(request, request.params.id)
-    const snippet = projectSnippetOf(caller, project, request.params.snippet_id)
-    requireSnippetAdmin(caller, project, snippet)
-    const body = request.body
-    if (
-      [body.title, body.description, body.file_name, body.content, body.code, body.visibility, body.files].every(
-        (v) => v === undefined,
-      )
-    ) {
-      throw paramError(
-        'title, file_name, content, visibility, description, files are missing, at least one parameter must be provided',
-      )
-    }
-    if (body.title === '') throw apiMessage(400, { title: ["can't be blank"] })
-    checkUnmodifiedSince(request, snippet.updated_at)
-    const file = fileOf(body, false)
-    const changes: SnippetChanges = {
-      title: body.title,
-      description: body.description,
-      file_name: file.fileName,
-      content: file.content,
-      visibility: body.visibility,
-    }
-    return presentSnippets(caller, project, [updateSnippet(caller, snippet, changes)])[0]
-  })
+  app.put(
+    `${base}/:snippet_id`,
+    { schema: { params: SnippetParams, body: WriteBody, response: { 200: Snippet } } },
+    async (request) => {
+      currentUser(request)
+      const caller = callerOf(request)
+      const project = loadSnippetProject(request, request.params.id)
+      const snippet = projectSnippetOf(caller, project, request.params.snippet_id)
+      requireSnippetAdmin(caller, project, snippet)
+      const body = request.body
+      if (
+        [body.title, body.description, body.file_name, body.content, body.code, body.visibility, body.files].every(
+          (v) => v === undefined,
+        )
+      ) {
+        throw paramError(
+          'title, file_name, content, visibility, description, files are missing, at least one parameter must be provided',
+        )
+      }
+      if (body.title === '') throw apiMessage(400, { title: ["can't be blank"] })
+      checkUnmodifiedSince(request, snippet.updated_at)
+      const file = fileOf(body, false)
+      const changes: SnippetChanges = {
+        title: body.title,
+        description: body.description,
+        file_name: file.fileName,
+        content: file.content,
+        visibility: body.visibility,
+      }
+      return presentSnippets(caller, project, [updateSnippet(caller, snippet, changes)])[0]
+    },
+  )
 
   app.delete(`${base}/:snippet_id`, { schema: { params: SnippetParams } }, async (request, reply) => {
     currentUser(request)

@@ -1,2 +1,9 @@
-/** What other modules may use of storage moves: the check that a repository is not read-only during a move. */
-export { assertRepositoryWritable } from './service'
+/** What other modules may use of storage moves: the read-only checks during a move, and the schedulers. */
+export { isProjectReadOnly } from './queries'
+export {
+  assertRepositoryWritable,
+  assertSnippetRepositoryWritable,
+  holdStorageMoves,
+  scheduleProjectMove,
+  storageMovesIdle,
+} from './service'

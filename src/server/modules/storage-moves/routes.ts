@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from 'typebox'
+import { Type, type Static } from 'typebox'
+import { callerOf } from '../../platform/caller'
 import { findSnippetById, type SnippetRow } from '../snippets/queries'
 import {
   findStorageMoveOf,
@@ -57,10 +58,11 @@ const storageMoves: FastifyPluginAsyncTypebox = async (app) => {
   const list = (
     request: FastifyRequest,
     reply: FastifyReply,
+    query: Static<typeof PageQuery>,
     kind: StorageMoveKind,
     containerId?: number,
   ): Readonly<Record<string, unknown>>[] => {
-    const page = pageOf(request.query as Record<string, unknown>)
+    const page = pageOf(query)
     const { rows, total } = listStorageMoves(ctx.db, kind, containerId, { limit: page.perPage, offset: page.offset })
     setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
     return present(request, rows)
@@ -96,7 +98,7 @@ const storageMoves: FastifyPluginAsyncTypebox = async (app) => {
 
     app.get(root, { schema: { querystring: PageQuery } }, async (request, reply) => {
       requireAdmin(request)
-      return list(request, reply, kind)
+      return list(request, reply, request.query, kind)
     })
 
     app.get(`${root}/:repository_storage_move_id`, { schema: { params: MoveParams } }, async (request) => {
@@ -111,13 +113,13 @@ const storageMoves: FastifyPluginAsyncTypebox = async (app) => {
       if (!ctx.storages.includes(source)) throw invalidParam('source_storage_name', 'does not have a valid value')
       if (!ctx.storages.includes(destination))
         throw invalidParam('destination_storage_name', 'does not have a valid value')
-      scheduleBulkMoves(request, kind, source, destination)
+      scheduleBulkMoves(callerOf(request), kind, source, destination)
       return reply.code(202).send({ message: '202 Accepted' })
     })
 
     app.get(nested, { schema: { params: ContainerParams, querystring: PageQuery } }, async (request, reply) => {
       requireAdmin(request)
-      return list(request, reply, kind, containerId(request, kind, request.params.id))
+      return list(request, reply, request.query, kind, containerId(request, kind, request.params.id))
     })
 
     app.get(`${nested}/:repository_storage_move_id`, { schema: { params: ContainerMoveParams } }, async (request) => {
@@ -133,10 +135,11 @@ const storageMoves: FastifyPluginAsyncTypebox = async (app) => {
     app.post(nested, { schema: { params: ContainerParams, body: ScheduleBody } }, async (request, reply) => {
       requireAdmin(request)
       const destination = request.body.destination_storage_name
+      const caller = callerOf(request)
       let move: StorageMoveRow
-      if (kind === 'project') move = scheduleProjectMove(request, loadProject(request, request.params.id), destination)
-      else if (kind === 'snippet') move = scheduleSnippetMove(request, snippetOf(request.params.id), destination)
-      else move = scheduleGroupMove(request, loadGroup(request, request.params.id), destination)
+      if (kind === 'project') move = scheduleProjectMove(caller, loadProject(request, request.params.id), destination)
+      else if (kind === 'snippet') move = scheduleSnippetMove(caller, snippetOf(request.params.id), destination)
+      else move = scheduleGroupMove(caller, loadGroup(request, request.params.id), destination)
       return reply.code(201).send(present(request, [move])[0])
     })
   }

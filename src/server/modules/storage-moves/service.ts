@@ -1,11 +1,10 @@
-import { callerOf } from '../../platform/caller'
 import { existsSync, mkdirSync } from 'node:fs'
 import { cp, rename, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import type { FastifyRequest } from 'fastify'
+import type { Caller } from '../../platform/caller'
 import type { ServerContext } from '../../platform/context'
 import type { Db } from '../../platform/db/connection'
-import { findNamespaceById, findProjectById } from '../namespaces/queries'
+import { findNamespaceById, findProjectById } from '../namespaces'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
 import type { SnippetRow } from '../snippets/queries'
 import {
@@ -121,17 +120,16 @@ function groupTarget(ctx: ServerContext, group: NamespaceRow): MoveTarget {
  * transaction (GitLab's initial → scheduled transition), records the audit event (GitLab keeps no
  * activity event for moves), and queues the copy. Throws GitLab's 400 validation body when the move is invalid.
  */
-function schedule(request: FastifyRequest, target: MoveTarget, destination: string | undefined): StorageMoveRow {
-  const ctx = request.server.burrow
-  const { db } = ctx
+function schedule(caller: Caller, target: MoveTarget, destination: string | undefined): StorageMoveRow {
+  const { ctx, db } = caller
   const dest = destination ?? pickDestination(ctx, target.source)
   const inProgress =
     target.kind === 'project' ? isProjectReadOnly(db, target.id) : hasMoveInProgress(db, target.kind, target.id)
   const errors = moveErrors(ctx, target.kind, target.source, dest, inProgress)
   if (Object.keys(errors).length > 0) throw validationFailed(errors)
-  const author = auditAuthorOf(callerOf(request))
+  const author = auditAuthorOf(caller)
   const move = db.transaction(() => {
-    const row = insertStorageMove(db, target.kind, target.id, target.source, dest, request.actor.user?.id ?? null)
+    const row = insertStorageMove(db, target.kind, target.id, target.source, dest, caller.user?.id ?? null)
     if (target.kind === 'project') setProjectReadOnly(db, target.id, true)
     recordMoveAudit(db, author, target, `Scheduled a repository storage move from ${target.source} to ${dest}`, row)
     return row
@@ -174,29 +172,29 @@ function recordMoveAudit(db: Db, author: AuditAuthor, target: MoveTarget, messag
 
 /** `POST /projects/:id/repository_storage_moves` (and a `repository_storage` change of PUT /projects/:id). */
 export function scheduleProjectMove(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   destination: string | undefined,
 ): StorageMoveRow {
-  return schedule(request, projectTarget(request.server.burrow, project), destination)
+  return schedule(caller, projectTarget(caller.ctx, project), destination)
 }
 
 /** `POST /snippets/:id/repository_storage_moves`. */
 export function scheduleSnippetMove(
-  request: FastifyRequest,
+  caller: Caller,
   snippet: SnippetRow,
   destination: string | undefined,
 ): StorageMoveRow {
-  return schedule(request, snippetTarget(request.server.burrow, snippet), destination)
+  return schedule(caller, snippetTarget(caller.ctx, snippet), destination)
 }
 
 /** `POST /groups/:id/repository_storage_moves`. */
 export function scheduleGroupMove(
-  request: FastifyRequest,
+  caller: Caller,
   group: NamespaceRow,
   destination: string | undefined,
 ): StorageMoveRow {
-  return schedule(request, groupTarget(request.server.burrow, group), destination)
+  return schedule(caller, groupTarget(caller.ctx, group), destination)
 }
 
 /**
@@ -204,14 +202,8 @@ export function scheduleGroupMove(
  * move cannot be scheduled (one is already under way) are skipped, as GitLab's bulk service
  * skips them. Returns how many were scheduled.
  */
-export function scheduleBulkMoves(
-  request: FastifyRequest,
-  kind: StorageMoveKind,
-  source: string,
-  destination: string,
-): number {
-  const ctx = request.server.burrow
-  const { db } = ctx
+export function scheduleBulkMoves(caller: Caller, kind: StorageMoveKind, source: string, destination: string): number {
+  const { ctx, db } = caller
   let ids: number[]
   if (kind === 'project') ids = writableProjectIdsOnStorage(db, source)
   else if (kind === 'snippet') ids = snippetIdsOnStorage(db, source, ctx.storages[0])
@@ -231,7 +223,7 @@ export function scheduleBulkMoves(
     }
     if (!target) continue
     try {
-      schedule(request, target, destination)
+      schedule(caller, target, destination)
       scheduled += 1
     } catch {
       // Skipped: already moving, as GitLab's bulk scheduling skips invalid moves.

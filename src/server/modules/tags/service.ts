@@ -8,7 +8,7 @@ import { createTag, deleteTag, findTag, isValidTagName, listTags, type GitTag } 
 import { apiMessage, invalidParam, notFound } from '../../platform/http/errors'
 import { resolveUserRef, type CodeProject } from '../../platform/http/repository'
 import { tagReleases } from '../releases'
-import { assertRepositoryWritable } from '../storage-moves/service'
+import { assertRepositoryWritable } from '../storage-moves'
 import { tagEntity, type TagEntity } from './entity'
 
 /** How `GET /repository/tags` orders. */

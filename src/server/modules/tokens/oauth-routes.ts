@@ -3,8 +3,9 @@ import { canHoldScopes, TOKEN_SCOPES, type TokenScope } from '../../platform/aut
 import { signInWithPassword } from '../../platform/auth/password'
 import { digestToken, generateToken } from '../../platform/auth/secrets'
 import { findOAuthTokenByDigest, findOAuthTokenByRefreshDigest, insertOAuthToken, revokeOAuthToken } from './queries'
-import { findUserByEmail, findUserById, findUserByUsername } from '../users'
+import { findUserByEmail, findUserById, findUserByUsername, recordSignIn } from '../users'
 import { ApiError } from '../../platform/http/errors'
+import { paramsOf } from '../../platform/http/loose-params'
 
 /** Access tokens issued here live two hours, as GitLab's. */
 export const OAUTH_EXPIRES_IN = 7200
@@ -37,7 +38,7 @@ const oauth: FastifyPluginAsync = async (app) => {
   const { db, failedAuthBan } = app.burrow
 
   app.post('/oauth/token', { config: { scopes: [] } }, async (request, reply) => {
-    const p = (request.body ?? {}) as Record<string, unknown>
+    const p = paramsOf(request.body)
     const grant = p.grant_type
     let userId: number
     let scopes: TokenScope[]
@@ -53,10 +54,7 @@ const oauth: FastifyPluginAsync = async (app) => {
       scopes = parseScopes(p.scope)
       // Checked once the password is: who is an administrator is nobody else's business.
       if (!canHoldScopes(user, scopes)) throw invalidScope()
-      db.prepare(
-        `UPDATE users SET sign_in_count = sign_in_count + 1, last_sign_in_at = current_sign_in_at, current_sign_in_at = ?,
-         last_sign_in_ip = current_sign_in_ip, current_sign_in_ip = ? WHERE id = ?`,
-      ).run(new Date().toISOString(), request.ip, user.id)
+      recordSignIn(db, user.id, request.ip)
     } else if (grant === 'refresh_token') {
       const refresh = typeof p.refresh_token === 'string' ? p.refresh_token : ''
       const previous = failedAuthBan.attempt(
@@ -101,7 +99,7 @@ const oauth: FastifyPluginAsync = async (app) => {
   app.get('/oauth/token/info', { config: { scopes: [] } }, async (request) => {
     const header = request.headers.authorization ?? ''
     const m = /^Bearer\s+(.+)$/i.exec(header)
-    const q = (request.query as Record<string, unknown>).access_token
+    const q = paramsOf(request.query).access_token
     const value = m ? m[1] : typeof q === 'string' ? q : ''
     const token = value ? findOAuthTokenByDigest(db, digestToken(value)) : undefined
     const remaining = token
@@ -122,7 +120,7 @@ const oauth: FastifyPluginAsync = async (app) => {
   })
 
   app.post('/oauth/revoke', { config: { scopes: [] } }, async (request) => {
-    const p = (request.body ?? {}) as Record<string, unknown>
+    const p = paramsOf(request.body)
     const value = typeof p.token === 'string' ? p.token : ''
     const digest = digestToken(value)
     const token = findOAuthTokenByDigest(db, digest) ?? findOAuthTokenByRefreshDigest(db, digest)

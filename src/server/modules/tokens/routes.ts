@@ -1,9 +1,11 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
-import { canHoldScopes } from '../../platform/auth/actor'
+import { canHoldScopes, TOKEN_SCOPES, type TokenScope } from '../../platform/auth/actor'
+import { callerOf } from '../../platform/caller'
 import type { PersonalAccessTokenRow, ProjectRow, UserRow } from '../../platform/db/rows'
-import { findNamespaceById } from '../namespaces/queries'
+import { findNamespaceById } from '../namespaces'
 import { botAccessLevels, findPersonalTokenById, listPersonalTokens, type TokenListFilter } from './queries'
 import { findUserById } from '../users'
 import { impersonationToken, personalAccessToken, projectAccessToken, withTokenValue } from './entity'
@@ -11,25 +13,16 @@ import {
   apiMessage,
   badRequest,
   invalidParam,
+  missingParam,
   notFound,
   unauthorized,
   validationFailed,
 } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadProject, requireAdmin } from '../../platform/http/resolve'
-import {
-  DEFAULT_TOKEN_LIFETIME_DAYS,
-  issueProjectToken,
-  issueToken,
-  parseExpiresAt,
-  parseScopes,
-  parseTokenName,
-  revokeProjectToken,
-  revokeToken,
-  rotateToken,
-  rotationExpiry,
-  UNAVAILABLE_SCOPES,
-} from './service'
+import { listOf } from '../../platform/http/loose-params'
+import { canManageToken } from './policy'
+import { issueProjectToken, issueToken, revokeProjectToken, revokeToken, rotateToken } from './service'
 
 const TokenIdParams = Type.Object({ id: Type.Integer() })
 const UserIdParams = Type.Object({ user_id: Type.Integer() })
@@ -57,13 +50,16 @@ const ImpersonationListQuery = Type.Object({
   state: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('active'), Type.Literal('inactive')])),
 })
 
+// `scopes` is read by parseScopes: an array or a comma-separated string.
 const CreateBody = Type.Object({
+  scopes: Type.Optional(Type.Unknown()),
   name: Type.Optional(Type.String()),
   description: Type.Optional(Type.String()),
   expires_at: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 })
 
 const ProjectCreateBody = Type.Object({
+  scopes: Type.Optional(Type.Unknown()),
   name: Type.Optional(Type.String()),
   description: Type.Optional(Type.String()),
   expires_at: Type.Optional(Type.Union([Type.String(), Type.Null()])),
@@ -73,6 +69,55 @@ const ProjectCreateBody = Type.Object({
 })
 
 const RotateBody = Type.Object({ expires_at: Type.Optional(Type.Union([Type.String(), Type.Null()])) })
+
+/** Tokens created without an expiry date get GitLab's default lifetime. */
+const DEFAULT_TOKEN_LIFETIME_DAYS = 365
+/** Rotated tokens live a week unless the caller says otherwise, as in GitLab. */
+const ROTATED_TOKEN_LIFETIME_DAYS = 7
+
+function daysFromNow(days: number): string {
+  const d = new Date()
+  d.setUTCDate(d.getUTCDate() + days)
+  return d.toISOString().slice(0, 10)
+}
+
+/**
+ * `scopes` as GitLab accepts it (an array, or a comma-separated string), validated against the
+ * known scopes: 400 `scopes is missing` / `scopes does not have a valid value`.
+ */
+function parseScopes(raw: unknown): TokenScope[] {
+  if (raw === undefined || raw === null) throw missingParam('scopes')
+  const list = listOf('scopes', raw)
+  if (list.length === 0) throw missingParam('scopes')
+  if (!list.every((s) => TOKEN_SCOPES.includes(s as TokenScope)))
+    throw invalidParam('scopes', 'does not have a valid value')
+  return [...new Set(list)] as TokenScope[]
+}
+
+/** GitLab's PersonalAccessToken validation error for scopes its owner cannot hold (`Scopes …`). */
+const UNAVAILABLE_SCOPES = 'can only contain available scopes'
+
+/** `expires_at` as `YYYY-MM-DD`; absent means the default lifetime; past dates are refused. */
+function parseExpiresAt(raw: unknown, defaultDays: number): string {
+  if (raw === undefined || raw === null || raw === '') return daysFromNow(defaultDays)
+  const text = String(raw)
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(Date.parse(text.slice(0, 10)))) throw invalidParam('expires_at')
+  const date = text.slice(0, 10)
+  if (date <= new Date().toISOString().slice(0, 10)) throw validationFailed({ expires_at: ['must be in the future'] })
+  if (date > daysFromNow(400)) throw validationFailed({ expires_at: ['must expire in 400 days'] })
+  return date
+}
+
+/** `name` of a new token: 400 `name is missing` when absent or blank. */
+function parseTokenName(raw: unknown): string {
+  if (raw === undefined || raw === null || String(raw).trim() === '') throw missingParam('name')
+  return String(raw)
+}
+
+/** The rotated token's expiry: the given date, or a week from now. */
+function rotationExpiry(raw: unknown): string {
+  return parseExpiresAt(raw, ROTATED_TOKEN_LIFETIME_DAYS)
+}
 
 function timeParam(name: string, value: string | undefined): string | undefined {
   if (value === undefined || value === '') return undefined
@@ -107,7 +152,7 @@ function tokenInUse(request: FastifyRequest): PersonalAccessTokenRow {
   currentUser(request)
   if (actor.method === 'oauth' || actor.method === 'none' || actor.tokenId === null)
     throw notFound('Personal Access Token')
-  const token = findPersonalTokenById(request.server.burrow.db, actor.tokenId)
+  const token = findPersonalTokenById(callerOf(request).db, actor.tokenId)
   if (!token) throw notFound('Personal Access Token')
   return token
 }
@@ -118,13 +163,14 @@ function tokenInUse(request: FastifyRequest): PersonalAccessTokenRow {
  * get 404 for a missing one.
  */
 function manageableToken(request: FastifyRequest, id: number): PersonalAccessTokenRow {
-  const user = currentUser(request)
-  const token = findPersonalTokenById(request.server.burrow.db, id)
-  if (request.perms.isAdmin) {
+  currentUser(request)
+  const caller = callerOf(request)
+  const token = findPersonalTokenById(caller.db, id)
+  if (caller.perms.isAdmin) {
     if (!token) throw notFound('Personal Access Token')
     return token
   }
-  if (!token || token.user_id !== user.id) throw unauthorized()
+  if (!token || !canManageToken(caller, token)) throw unauthorized()
   return token
 }
 
@@ -132,22 +178,21 @@ function ownerEntity(
   request: FastifyRequest,
   token: PersonalAccessTokenRow,
 ): { type: 'User'; id: number; path: string } {
-  const owner = findUserById(request.server.burrow.db, token.user_id)
+  const owner = findUserById(callerOf(request).db, token.user_id)
   return { type: 'User', id: token.user_id, path: owner?.username ?? String(token.user_id) }
 }
 
 function loadTargetUser(request: FastifyRequest, userId: number): UserRow {
-  const user = findUserById(request.server.burrow.db, userId)
+  const user = findUserById(callerOf(request).db, userId)
   if (!user) throw notFound('User')
   return user
 }
 
 function projectPath(request: FastifyRequest, project: ProjectRow): string {
-  const ns = findNamespaceById(request.server.burrow.db, project.namespace_id)
+  const ns = findNamespaceById(callerOf(request).db, project.namespace_id)
   return ns ? `${ns.full_path}/${project.path}` : project.path
 }
 
-/** A project access token of this project (its owner is a bot member of the project), or 404. */
 /**
  * The project whose access tokens a Maintainer manages. GitLab's access token API authenticates
  * every call first, so an anonymous caller gets 401 even for a project it cannot see.
@@ -157,12 +202,13 @@ function tokenProject(request: FastifyRequest, id: string): ProjectRow {
   return loadProject(request, id, AccessLevel.MAINTAINER)
 }
 
+/** A project access token of this project (its owner is a bot member of the project), or 404. */
 function loadProjectToken(
   request: FastifyRequest,
   project: ProjectRow,
   tokenId: number,
 ): { token: PersonalAccessTokenRow; level: number } {
-  const db = request.server.burrow.db
+  const { db } = callerOf(request)
   const token = findPersonalTokenById(db, tokenId)
   const bot = token ? findUserById(db, token.user_id) : undefined
   const level =
@@ -174,17 +220,16 @@ function loadProjectToken(
 }
 
 /** Personal, impersonation and project access tokens. */
-const tokens: FastifyPluginAsync = async (app) => {
+const tokens: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.burrow
-  // python-gitlab decodes single objects only under the exact `application/json` type.
 
   // --- Personal access tokens -------------------------------------------------------------
 
   app.get('/personal_access_tokens', { schema: { querystring: PatListQuery } }, async (request, reply) => {
     const user = currentUser(request)
-    const q = request.query as PatListQuery
+    const q = request.query
     let owner: Pick<TokenListFilter, 'userId' | 'impersonation'>
-    if (request.perms.isAdmin) owner = { userId: q.user_id }
+    if (callerOf(request).perms.isAdmin) owner = { userId: q.user_id }
     else if (q.user_id !== undefined && q.user_id !== user.id) throw unauthorized()
     else owner = { userId: user.id, impersonation: false }
     const page = pageOf(q)
@@ -198,36 +243,37 @@ const tokens: FastifyPluginAsync = async (app) => {
   )
 
   app.get('/personal_access_tokens/:id', { schema: { params: TokenIdParams } }, async (request) => {
-    return personalAccessToken(manageableToken(request, (request.params as Static<typeof TokenIdParams>).id))
+    return personalAccessToken(manageableToken(request, request.params.id))
   })
 
   app.delete('/personal_access_tokens/self', async (request, reply) => {
     const token = tokenInUse(request)
-    revokeToken(ctx, request, token, ownerEntity(request, token))
+    revokeToken(callerOf(request), token, ownerEntity(request, token))
     return reply.code(204).send()
   })
 
   app.delete('/personal_access_tokens/:id', { schema: { params: TokenIdParams } }, async (request, reply) => {
-    const user = currentUser(request)
-    const token = findPersonalTokenById(ctx.db, (request.params as Static<typeof TokenIdParams>).id)
+    currentUser(request)
+    const token = findPersonalTokenById(ctx.db, request.params.id)
     if (!token) throw notFound('Personal Access Token')
-    if (!request.perms.isAdmin && token.user_id !== user.id) throw badRequest()
-    revokeToken(ctx, request, token, ownerEntity(request, token))
+    if (!canManageToken(callerOf(request), token)) throw badRequest()
+    revokeToken(callerOf(request), token, ownerEntity(request, token))
     return reply.code(204).send()
   })
 
   const rotate = async (
     request: FastifyRequest,
     token: PersonalAccessTokenRow,
+    body: Static<typeof RotateBody> | undefined,
   ): Promise<Readonly<Record<string, unknown>>> => {
     if (token.revoked) throw badRequest('token already revoked')
-    const expiresAt = rotationExpiry((request.body as Static<typeof RotateBody> | undefined)?.expires_at)
-    const issued = rotateToken(ctx, request, token, expiresAt, ownerEntity(request, token))
+    const expiresAt = rotationExpiry(body?.expires_at)
+    const issued = rotateToken(callerOf(request), token, expiresAt, ownerEntity(request, token))
     return withTokenValue(personalAccessToken(issued.row), issued.value)
   }
 
   app.post('/personal_access_tokens/self/rotate', { schema: { body: RotateBody } }, async (request, reply) => {
-    const body = await rotate(request, tokenInUse(request))
+    const body = await rotate(request, tokenInUse(request), request.body)
     return reply.code(200).send(body)
   })
 
@@ -235,8 +281,8 @@ const tokens: FastifyPluginAsync = async (app) => {
     '/personal_access_tokens/:id/rotate',
     { schema: { params: TokenIdParams, body: RotateBody } },
     async (request, reply) => {
-      const token = manageableToken(request, (request.params as Static<typeof TokenIdParams>).id)
-      const body = await rotate(request, token)
+      const token = manageableToken(request, request.params.id)
+      const body = await rotate(request, token, request.body)
       return reply.code(200).send(body)
     },
   )
@@ -246,8 +292,8 @@ const tokens: FastifyPluginAsync = async (app) => {
     { schema: { params: UserIdParams, querystring: PatListQuery } },
     async (request, reply) => {
       requireAdmin(request)
-      const user = loadTargetUser(request, (request.params as Static<typeof UserIdParams>).user_id)
-      const q = request.query as PatListQuery
+      const user = loadTargetUser(request, request.params.user_id)
+      const q = request.query
       const page = pageOf(q)
       const { rows, total } = listPersonalTokens(
         ctx.db,
@@ -265,13 +311,13 @@ const tokens: FastifyPluginAsync = async (app) => {
     { schema: { params: UserIdParams, body: CreateBody } },
     async (request, reply) => {
       requireAdmin(request)
-      const user = loadTargetUser(request, (request.params as Static<typeof UserIdParams>).user_id)
-      const body = request.body as Static<typeof CreateBody> & { scopes?: unknown }
+      const user = loadTargetUser(request, request.params.user_id)
+      const body = request.body
       const name = parseTokenName(body.name)
       const scopes = parseScopes(body.scopes)
       if (!canHoldScopes(user, scopes)) throw apiMessage(400, `Scopes ${UNAVAILABLE_SCOPES}`)
       const expiresAt = parseExpiresAt(body.expires_at, DEFAULT_TOKEN_LIFETIME_DAYS)
-      const issued = issueToken(ctx, request, user, { name, description: body.description, scopes, expiresAt })
+      const issued = issueToken(callerOf(request), user, { name, description: body.description, scopes, expiresAt })
       reply.code(201)
       return withTokenValue(personalAccessToken(issued.row), issued.value)
     },
@@ -284,10 +330,9 @@ const tokens: FastifyPluginAsync = async (app) => {
     { schema: { params: UserIdParams, querystring: ImpersonationListQuery } },
     async (request, reply) => {
       requireAdmin(request)
-      const user = loadTargetUser(request, (request.params as Static<typeof UserIdParams>).user_id)
-      const { state } = request.query as Static<typeof ImpersonationListQuery>
-      const q = request.query as Record<string, unknown>
-      const page = pageOf(q)
+      const user = loadTargetUser(request, request.params.user_id)
+      const { state } = request.query
+      const page = pageOf(request.query)
       const filter: TokenListFilter = {
         userId: user.id,
         impersonation: true,
@@ -304,13 +349,13 @@ const tokens: FastifyPluginAsync = async (app) => {
     { schema: { params: UserIdParams, body: CreateBody } },
     async (request, reply) => {
       requireAdmin(request)
-      const user = loadTargetUser(request, (request.params as Static<typeof UserIdParams>).user_id)
-      const body = request.body as Static<typeof CreateBody> & { scopes?: unknown }
+      const user = loadTargetUser(request, request.params.user_id)
+      const body = request.body
       const name = parseTokenName(body.name)
       const scopes = parseScopes(body.scopes)
       if (!canHoldScopes(user, scopes)) throw validationFailed({ scopes: [UNAVAILABLE_SCOPES] })
       const expiresAt = parseExpiresAt(body.expires_at, DEFAULT_TOKEN_LIFETIME_DAYS)
-      const issued = issueToken(ctx, request, user, {
+      const issued = issueToken(callerOf(request), user, {
         name,
         description: body.description,
         scopes,
@@ -322,9 +367,11 @@ const tokens: FastifyPluginAsync = async (app) => {
     },
   )
 
-  const loadImpersonationToken = (request: FastifyRequest): { user: UserRow; token: PersonalAccessTokenRow } => {
+  const loadImpersonationToken = (
+    request: FastifyRequest,
+    params: Static<typeof UserTokenParams>,
+  ): { user: UserRow; token: PersonalAccessTokenRow } => {
     requireAdmin(request)
-    const params = request.params as Static<typeof UserTokenParams>
     const user = loadTargetUser(request, params.user_id)
     const token = findPersonalTokenById(ctx.db, params.impersonation_token_id)
     if (!token || token.user_id !== user.id || token.impersonation !== 1) throw notFound('Impersonation Token')
@@ -335,7 +382,7 @@ const tokens: FastifyPluginAsync = async (app) => {
     '/users/:user_id/impersonation_tokens/:impersonation_token_id',
     { schema: { params: UserTokenParams } },
     async (request) => {
-      return impersonationToken(loadImpersonationToken(request).token)
+      return impersonationToken(loadImpersonationToken(request, request.params).token)
     },
   )
 
@@ -343,8 +390,8 @@ const tokens: FastifyPluginAsync = async (app) => {
     '/users/:user_id/impersonation_tokens/:impersonation_token_id',
     { schema: { params: UserTokenParams } },
     async (request, reply) => {
-      const { user, token } = loadImpersonationToken(request)
-      revokeToken(ctx, request, token, { type: 'User', id: user.id, path: user.username })
+      const { user, token } = loadImpersonationToken(request, request.params)
+      revokeToken(callerOf(request), token, { type: 'User', id: user.id, path: user.username })
       return reply.code(204).send()
     },
   )
@@ -355,9 +402,9 @@ const tokens: FastifyPluginAsync = async (app) => {
     '/projects/:id/access_tokens',
     { schema: { params: ProjectParams, querystring: ImpersonationListQuery } },
     async (request, reply) => {
-      const project = tokenProject(request, (request.params as Static<typeof ProjectParams>).id)
-      const { state } = request.query as Static<typeof ImpersonationListQuery>
-      const page = pageOf(request.query as Record<string, unknown>)
+      const project = tokenProject(request, request.params.id)
+      const { state } = request.query
+      const page = pageOf(request.query)
       const filter: TokenListFilter = { projectId: project.id, state: state === 'all' ? undefined : state }
       const { rows, total } = listPersonalTokens(ctx.db, filter, page.perPage, page.offset)
       const levels = botAccessLevels(
@@ -371,7 +418,7 @@ const tokens: FastifyPluginAsync = async (app) => {
   )
 
   app.get('/projects/:id/access_tokens/:token_id', { schema: { params: ProjectTokenParams } }, async (request) => {
-    const params = request.params as Static<typeof ProjectTokenParams>
+    const params = request.params
     const project = tokenProject(request, params.id)
     const { token, level } = loadProjectToken(request, project, params.token_id)
     return projectAccessToken(token, level)
@@ -381,22 +428,22 @@ const tokens: FastifyPluginAsync = async (app) => {
     '/projects/:id/access_tokens',
     { schema: { params: ProjectParams, body: ProjectCreateBody } },
     async (request, reply) => {
-      const project = tokenProject(request, (request.params as Static<typeof ProjectParams>).id)
-      const body = request.body as Static<typeof ProjectCreateBody> & { scopes?: unknown }
+      const project = tokenProject(request, request.params.id)
+      const body = request.body
       const name = parseTokenName(body.name)
       const scopes = parseScopes(body.scopes)
       // The token's owner is a new project bot, never an administrator.
       if (!canHoldScopes({ is_admin: 0 }, scopes)) throw badRequest(`Scopes ${UNAVAILABLE_SCOPES}`)
       const expiresAt = parseExpiresAt(body.expires_at, DEFAULT_TOKEN_LIFETIME_DAYS)
       const level = body.access_level ?? AccessLevel.MAINTAINER
-      if (!request.perms.isAdmin && request.perms.projectAccess(project) < level) {
+      const { perms } = callerOf(request)
+      if (!perms.isAdmin && perms.projectAccess(project) < level) {
         throw badRequest(
           "Access level of the token can't be greater the access level of the user who created the token",
         )
       }
       const issued = issueProjectToken(
-        ctx,
-        request,
+        callerOf(request),
         project,
         projectPath(request, project),
         { name, description: body.description, scopes, expiresAt },
@@ -411,10 +458,10 @@ const tokens: FastifyPluginAsync = async (app) => {
     '/projects/:id/access_tokens/:token_id',
     { schema: { params: ProjectTokenParams } },
     async (request, reply) => {
-      const params = request.params as Static<typeof ProjectTokenParams>
+      const params = request.params
       const project = tokenProject(request, params.id)
       const { token } = loadProjectToken(request, project, params.token_id)
-      revokeProjectToken(ctx, request, project, projectPath(request, project), token)
+      revokeProjectToken(callerOf(request), project, projectPath(request, project), token)
       return reply.code(204).send()
     },
   )
@@ -423,12 +470,12 @@ const tokens: FastifyPluginAsync = async (app) => {
     '/projects/:id/access_tokens/:token_id/rotate',
     { schema: { params: ProjectTokenParams, body: RotateBody } },
     async (request, reply) => {
-      const params = request.params as Static<typeof ProjectTokenParams>
+      const params = request.params
       const project = tokenProject(request, params.id)
       const { token, level } = loadProjectToken(request, project, params.token_id)
       if (token.revoked) throw badRequest('token already revoked')
-      const expiresAt = rotationExpiry((request.body as Static<typeof RotateBody>).expires_at)
-      const issued = rotateToken(ctx, request, token, expiresAt, {
+      const expiresAt = rotationExpiry(request.body.expires_at)
+      const issued = rotateToken(callerOf(request), token, expiresAt, {
         type: 'Project',
         id: project.id,
         path: projectPath(request, project),

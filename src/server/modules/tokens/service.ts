@@ -1,61 +1,13 @@
-import { callerOf } from '../../platform/caller'
 import { randomBytes } from 'node:crypto'
-import type { FastifyRequest } from 'fastify'
-import type { ServerContext } from '../../platform/context'
-import { TOKEN_SCOPES, type TokenScope } from '../../platform/auth/actor'
+import type { TokenScope } from '../../platform/auth/actor'
+import type { Caller } from '../../platform/caller'
 import { digestToken, generateToken, hashPassword, randomPassword } from '../../platform/auth/secrets'
-import { nowIso } from '../../platform/db/connection'
 import type { PersonalAccessTokenRow, ProjectRow, UserRow } from '../../platform/db/rows'
-import { findPersonalTokenById, insertPersonalToken, revokePersonalToken } from './queries'
+import { insertPersonalToken, revokePersonalToken } from './queries'
 import { deleteUser, insertUser } from '../users'
-import { missingParam, invalidParam, validationFailed } from '../../platform/http/errors'
+import { insertMember } from '../members'
 import { recordAudit } from '../audit-events'
 import { checkLengths, TEXT_LIMITS } from '../../platform/text/limits'
-import { listOf } from '../../platform/http/loose-params'
-
-/** Tokens created without an expiry date get GitLab's default lifetime. */
-export const DEFAULT_TOKEN_LIFETIME_DAYS = 365
-/** Rotated tokens live a week unless the caller says otherwise, as in GitLab. */
-export const ROTATED_TOKEN_LIFETIME_DAYS = 7
-
-function daysFromNow(days: number): string {
-  const d = new Date()
-  d.setUTCDate(d.getUTCDate() + days)
-  return d.toISOString().slice(0, 10)
-}
-
-/**
- * `scopes` as GitLab accepts it (an array, or a comma-separated string), validated against the
- * known scopes: 400 `scopes is missing` / `scopes does not have a valid value`.
- */
-export function parseScopes(raw: unknown): TokenScope[] {
-  if (raw === undefined || raw === null) throw missingParam('scopes')
-  const list = listOf('scopes', raw)
-  if (list.length === 0) throw missingParam('scopes')
-  if (!list.every((s) => TOKEN_SCOPES.includes(s as TokenScope)))
-    throw invalidParam('scopes', 'does not have a valid value')
-  return [...new Set(list)] as TokenScope[]
-}
-
-/** GitLab's PersonalAccessToken validation error for scopes its owner cannot hold (`Scopes …`). */
-export const UNAVAILABLE_SCOPES = 'can only contain available scopes'
-
-/** `expires_at` as `YYYY-MM-DD`; absent means the default lifetime; past dates are refused. */
-export function parseExpiresAt(raw: unknown, defaultDays: number): string {
-  if (raw === undefined || raw === null || raw === '') return daysFromNow(defaultDays)
-  const text = String(raw)
-  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(Date.parse(text.slice(0, 10)))) throw invalidParam('expires_at')
-  const date = text.slice(0, 10)
-  if (date <= new Date().toISOString().slice(0, 10)) throw validationFailed({ expires_at: ['must be in the future'] })
-  if (date > daysFromNow(400)) throw validationFailed({ expires_at: ['must expire in 400 days'] })
-  return date
-}
-
-/** `name` of a new token: 400 `name is missing` when absent or blank. */
-export function parseTokenName(raw: unknown): string {
-  if (raw === undefined || raw === null || String(raw).trim() === '') throw missingParam('name')
-  return String(raw)
-}
 
 export interface NewTokenRequest {
   readonly name: string
@@ -71,14 +23,15 @@ export interface IssuedToken {
   readonly value: string
 }
 
-function auditToken(
-  request: FastifyRequest,
-  ctx: ServerContext,
-  entity: { type: 'User' | 'Project'; id: number; path: string },
-  token: PersonalAccessTokenRow,
-  message: string,
-): void {
-  recordAudit(callerOf(request), {
+/** What a token change is audited under: its owner, or the project of a project access token. */
+export interface TokenAuditEntity {
+  readonly type: 'User' | 'Project'
+  readonly id: number
+  readonly path: string
+}
+
+function auditToken(caller: Caller, entity: TokenAuditEntity, token: PersonalAccessTokenRow, message: string): void {
+  recordAudit(caller, {
     entityType: entity.type,
     entityId: entity.id,
     entityPath: entity.path,
@@ -90,15 +43,10 @@ function auditToken(
 }
 
 /** Issues a personal (or impersonation) access token to `user` and audits it; 400 for a name or description over 255 characters. */
-export function issueToken(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  user: UserRow,
-  t: NewTokenRequest,
-): IssuedToken {
+export function issueToken(caller: Caller, user: UserRow, t: NewTokenRequest): IssuedToken {
   checkLengths(t, TEXT_LIMITS.token)
   const value = generateToken()
-  const row = insertPersonalToken(ctx.db, {
+  const row = insertPersonalToken(caller.db, {
     userId: user.id,
     name: t.name,
     description: t.description ?? null,
@@ -108,19 +56,14 @@ export function issueToken(
     impersonation: t.impersonation,
   })
   const kind = t.impersonation ? 'impersonation token' : 'personal access token'
-  auditToken(request, ctx, { type: 'User', id: user.id, path: user.username }, row, `Created ${kind} with id ${row.id}`)
+  auditToken(caller, { type: 'User', id: user.id, path: user.username }, row, `Created ${kind} with id ${row.id}`)
   return { row, value }
 }
 
 /** Revokes a token and audits it under its owner (or the project, for project tokens). */
-export function revokeToken(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  token: PersonalAccessTokenRow,
-  entity: { type: 'User' | 'Project'; id: number; path: string },
-): void {
-  revokePersonalToken(ctx.db, token.id)
-  auditToken(request, ctx, entity, token, `Revoked access token with id ${token.id}`)
+export function revokeToken(caller: Caller, token: PersonalAccessTokenRow, entity: TokenAuditEntity): void {
+  revokePersonalToken(caller.db, token.id)
+  auditToken(caller, entity, token, `Revoked access token with id ${token.id}`)
 }
 
 /**
@@ -128,16 +71,16 @@ export function revokeToken(
  * scopes and owner is issued, expiring in a week unless `expiresAt` says otherwise.
  */
 export function rotateToken(
-  ctx: ServerContext,
-  request: FastifyRequest,
+  caller: Caller,
   token: PersonalAccessTokenRow,
   expiresAt: string,
-  entity: { type: 'User' | 'Project'; id: number; path: string },
+  entity: TokenAuditEntity,
 ): IssuedToken {
   const value = generateToken()
-  const row = ctx.db.transaction(() => {
-    revokePersonalToken(ctx.db, token.id)
-    return insertPersonalToken(ctx.db, {
+  const { db } = caller
+  const row = db.transaction(() => {
+    revokePersonalToken(db, token.id)
+    return insertPersonalToken(db, {
       userId: token.user_id,
       name: token.name,
       description: token.description,
@@ -147,13 +90,8 @@ export function rotateToken(
       impersonation: token.impersonation === 1,
     })
   })()
-  auditToken(request, ctx, entity, row, `Rotated access token with id ${token.id} into id ${row.id}`)
+  auditToken(caller, entity, row, `Rotated access token with id ${token.id} into id ${row.id}`)
   return { row, value }
-}
-
-/** The rotated token's expiry: the given date, or a week from now. */
-export function rotationExpiry(raw: unknown): string {
-  return parseExpiresAt(raw, ROTATED_TOKEN_LIFETIME_DAYS)
 }
 
 /**
@@ -161,8 +99,7 @@ export function rotationExpiry(raw: unknown): string {
  * project at `accessLevel`, holding the token.
  */
 export function issueProjectToken(
-  ctx: ServerContext,
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   projectPath: string,
   t: NewTokenRequest,
@@ -171,9 +108,10 @@ export function issueProjectToken(
   checkLengths(t, TEXT_LIMITS.token)
   const suffix = randomBytes(16).toString('hex')
   const username = `project_${project.id}_bot_${suffix}`
-  const host = new URL(ctx.baseUrl(request)).hostname || 'burrow.local'
-  const issued = ctx.db.transaction(() => {
-    const bot = insertUser(ctx.db, {
+  const { db } = caller
+  const host = new URL(caller.baseUrl).hostname || 'burrow.local'
+  const issued = db.transaction(() => {
+    const bot = insertUser(db, {
       username,
       name: t.name,
       email: `${username}@noreply.${host}`,
@@ -182,15 +120,15 @@ export function issueProjectToken(
       projects_limit: 0,
       can_create_group: false,
     })
-    const now = nowIso()
-    ctx.db
-      .prepare(
-        `INSERT INTO members (source_type, source_id, user_id, access_level, expires_at, created_by_id, created_at, updated_at)
-         VALUES ('Project', ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(project.id, bot.id, accessLevel, t.expiresAt, request.actor.user?.id ?? null, now, now)
+    insertMember(db, {
+      source: { type: 'Project', id: project.id, namespaceId: project.namespace_id },
+      userId: bot.id,
+      accessLevel,
+      expiresAt: t.expiresAt,
+      createdById: caller.user?.id ?? null,
+    })
     const value = generateToken()
-    const row = insertPersonalToken(ctx.db, {
+    const row = insertPersonalToken(db, {
       userId: bot.id,
       name: t.name,
       description: t.description ?? null,
@@ -201,8 +139,7 @@ export function issueProjectToken(
     return { row, value }
   })()
   auditToken(
-    request,
-    ctx,
+    caller,
     { type: 'Project', id: project.id, path: projectPath },
     issued.row,
     `Created project access token with id ${issued.row.id}`,
@@ -215,18 +152,12 @@ export function issueProjectToken(
  * user (GitLab deletes the bot when its token is revoked).
  */
 export function revokeProjectToken(
-  ctx: ServerContext,
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   projectPath: string,
   token: PersonalAccessTokenRow,
 ): void {
   const entity = { type: 'Project' as const, id: project.id, path: projectPath }
-  revokeToken(ctx, request, token, entity)
-  deleteUser(ctx.db, token.user_id, false)
-}
-
-/** Re-reads a token row (after a change). */
-export function reloadToken(ctx: ServerContext, id: number): PersonalAccessTokenRow {
-  return findPersonalTokenById(ctx.db, id) as PersonalAccessTokenRow
+  revokeToken(caller, token, entity)
+  deleteUser(caller.db, token.user_id, false)
 }

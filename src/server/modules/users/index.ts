@@ -6,9 +6,11 @@ export {
   findUserByUsername,
   insertUser,
   recordFailedSignIn,
+  recordSignIn,
   unlockUser,
   updateUser,
   userNamespaceId,
+  usersByIds,
   type NewUser,
 } from './queries'
 export {

@@ -1,5 +1,5 @@
 import type { Db } from '../../platform/db/connection'
-import { allRows, cachedStatement } from '../../platform/db/statements'
+import { allRows, cachedStatement, escapeLike } from '../../platform/db/statements'
 import { nowIso } from '../../platform/db/connection'
 import { deleteIidCounters } from '../../platform/db/internal-ids'
 import type { UserRow } from '../../platform/db/rows'
@@ -178,10 +178,6 @@ export type UserOrderColumn = 'id' | 'name' | 'username' | 'created_at' | 'updat
 export interface UserListOrder {
   readonly orderBy: UserOrderColumn
   readonly sort: 'asc' | 'desc'
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => '\\' + c)
 }
 
 /** `WHERE` clause and named parameters for a user list filter (table alias `u`). */
@@ -431,6 +427,14 @@ export function soleOwnedGroupIds(db: Db, userId: number): number[] {
   return rows.map((r) => r.id)
 }
 
+/** Counts a sign-in from `ip` now, keeping the previous one as the last (GitLab's trackable columns). */
+export function recordSignIn(db: Db, userId: number, ip: string): void {
+  db.prepare(
+    `UPDATE users SET sign_in_count = sign_in_count + 1, last_sign_in_at = current_sign_in_at, current_sign_in_at = ?,
+     last_sign_in_ip = current_sign_in_ip, current_sign_in_ip = ? WHERE id = ?`,
+  ).run(new Date().toISOString(), ip, userId)
+}
+
 /** The ghost user that inherits contributions of deleted users, created on first need. */
 export function ghostUser(db: Db): UserRow {
   const existing = db.prepare(`SELECT * FROM users WHERE user_type = 'ghost' ORDER BY id LIMIT 1`).get() as
@@ -517,4 +521,14 @@ export function userNamespaceIds(db: Db, userIds: readonly number[]): Map<number
   ).all(JSON.stringify(userIds)) as { owner_id: number; id: number }[]
   for (const r of rows) ids.set(r.owner_id, r.id)
   return ids
+}
+
+/** Users by id, in one query (creators of memberships). */
+export function usersByIds(db: Db, ids: readonly number[]): Map<number, UserRow> {
+  const unique = [...new Set(ids.filter((id) => Number.isInteger(id)))]
+  const map = new Map<number, UserRow>()
+  if (unique.length === 0) return map
+  const rows = db.prepare(`SELECT * FROM users WHERE id IN (${unique.join(', ')})`).all() as UserRow[]
+  for (const r of rows) map.set(r.id, r)
+  return map
 }

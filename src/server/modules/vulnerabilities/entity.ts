@@ -1,9 +1,9 @@
 import type { ProjectWithNamespaceRow } from '../../platform/db/platform-queries'
+import type { ProjectRef } from '../../../shared/api/project'
+import type { Finding, Vulnerability, VulnerabilityFinding } from '../../../shared/api/security'
 import type { FindingRow, IdentifierRow, ScannerRow, VulnerabilityRow } from './queries'
 
-type Json = Readonly<Record<string, unknown>>
-
-function projectRef(p: ProjectWithNamespaceRow): Json {
+function projectRef(p: ProjectWithNamespaceRow): ProjectRef {
   return {
     id: p.id,
     name: p.name,
@@ -16,7 +16,7 @@ function projectRef(p: ProjectWithNamespaceRow): Json {
 }
 
 /** The finding as a vulnerability embeds it (GitLab's Vulnerabilities::Finding attributes). */
-function embeddedFinding(f: FindingRow): Json {
+function embeddedFinding(f: FindingRow): VulnerabilityFinding {
   return {
     confidence: f.confidence,
     created_at: f.created_at,
@@ -42,7 +42,7 @@ export function vulnerabilityEntity(
   v: VulnerabilityRow,
   finding: FindingRow | undefined,
   project: ProjectWithNamespaceRow,
-): Json {
+): Vulnerability {
   return {
     author_id: v.author_id,
     confidence: v.confidence,
@@ -82,9 +82,9 @@ export interface FindingExtras {
 }
 
 /** GitLab's Vulnerabilities::FindingEntity, as the vulnerability findings API lists findings. */
-export function findingEntity(f: FindingRow, x: FindingExtras): Json {
-  const raw = JSON.parse(f.raw_metadata) as Record<string, unknown>
-  const location = JSON.parse(f.location) as Record<string, unknown>
+export function findingEntity(f: FindingRow, x: FindingExtras): Finding {
+  const raw = JSON.parse(f.raw_metadata) as Readonly<Record<string, unknown>>
+  const location = JSON.parse(f.location) as Readonly<Record<string, unknown>>
   const blobPath =
     typeof location.file === 'string' && x.project.default_branch
       ? `/${x.project.ns_full_path}/${x.project.path}/-/blob/${x.project.default_branch}/${location.file}${typeof location.start_line === 'number' ? `#L${location.start_line}` : ''}`
@@ -115,7 +115,8 @@ export function findingEntity(f: FindingRow, x: FindingExtras): Json {
     solution: f.solution,
     links: Array.isArray(raw.links) ? raw.links : [],
     location,
-    details: raw.details !== null && typeof raw.details === 'object' ? raw.details : {},
+    details:
+      raw.details !== null && typeof raw.details === 'object' ? (raw.details as Readonly<Record<string, unknown>>) : {},
     false_positive: false,
     state: x.state,
     vulnerability_id: f.vulnerability_id,

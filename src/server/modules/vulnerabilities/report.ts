@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { isRecord } from '../../../shared/json'
 
 /**
  * Reads GitLab security report artifacts (`gl-sast-report.json`, `gl-dependency-scanning-report.json`
@@ -70,10 +71,6 @@ export class SecurityReportError extends Error {}
 
 type Json = Record<string, unknown>
 
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
-
 function str(value: unknown): string | null {
   if (typeof value === 'string' && value.trim() !== '') return value
   if (typeof value === 'number') return String(value)
@@ -101,7 +98,7 @@ function identifiersOf(entry: Json): ReportIdentifier[] {
   const list = Array.isArray(entry.identifiers) ? entry.identifiers : []
   const out: ReportIdentifier[] = []
   for (const raw of list) {
-    if (!isObject(raw)) continue
+    if (!isRecord(raw)) continue
     const type = str(raw.type)
     const value = str(raw.value)
     if (!type || !value) continue
@@ -117,13 +114,13 @@ function identifiersOf(entry: Json): ReportIdentifier[] {
 }
 
 function scannerOf(entry: Json, report: Json, reportType: ReportType): ReportScanner {
-  const scan = isObject(report.scan) ? report.scan : {}
+  const scan = isRecord(report.scan) ? report.scan : {}
   const candidates = [entry.scanner, scan.scanner]
   for (const c of candidates) {
-    if (!isObject(c)) continue
+    if (!isRecord(c)) continue
     const id = str(c.id)
     if (!id) continue
-    const vendor = isObject(c.vendor) ? str(c.vendor.name) : null
+    const vendor = isRecord(c.vendor) ? str(c.vendor.name) : null
     return { externalId: id, name: str(c.name) ?? id, vendor: vendor ?? 'GitLab' }
   }
   return { externalId: reportType, name: reportType, vendor: 'GitLab' }
@@ -154,13 +151,13 @@ function locationFingerprintData(reportType: ReportType, location: Json, package
  * document is not a report (no `vulnerabilities` array).
  */
 export function parseSecurityReport(reportType: ReportType, document: unknown): ParsedReport {
-  if (!isObject(document) || !Array.isArray(document.vulnerabilities))
+  if (!isRecord(document) || !Array.isArray(document.vulnerabilities))
     throw new SecurityReportError('Invalid security report: vulnerabilities must be an array')
   const version = str(document.version) ?? ''
   const findings: ReportFinding[] = []
   const skipped: string[] = []
   document.vulnerabilities.forEach((entry: unknown, index: number) => {
-    if (!isObject(entry)) {
+    if (!isRecord(entry)) {
       skipped.push(`vulnerabilities[${index}] is not an object`)
       return
     }
@@ -170,9 +167,9 @@ export function parseSecurityReport(reportType: ReportType, document: unknown): 
       skipped.push(`vulnerabilities[${index}] has no ${name ? 'identifiers' : 'name'}`)
       return
     }
-    const location = isObject(entry.location) ? entry.location : {}
-    const dependency = isObject(location.dependency) ? location.dependency : {}
-    const pkg = isObject(dependency.package) ? dependency.package : {}
+    const location = isRecord(entry.location) ? entry.location : {}
+    const dependency = isRecord(location.dependency) ? location.dependency : {}
+    const pkg = isRecord(dependency.package) ? dependency.package : {}
     const packageName = str(pkg.name)
     findings.push({
       name,

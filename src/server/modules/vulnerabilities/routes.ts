@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { Finding, Vulnerability } from '../../../shared/api/security'
 import { callerOf } from '../../platform/caller'
 import type { ProjectWithNamespaceRow } from '../../platform/db/platform-queries'
 import type { VulnerabilityRow } from './queries'
@@ -73,7 +74,7 @@ const vulnerabilities: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/vulnerabilities',
-    { schema: { params: IdParams, querystring: PageQuery } },
+    { schema: { params: IdParams, querystring: PageQuery, response: { 200: Type.Array(Vulnerability) } } },
     async (request, reply) => {
       const caller = callerOf(request)
       const project = securityProject(request, request.params.id)
@@ -86,7 +87,7 @@ const vulnerabilities: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/vulnerabilities',
-    { schema: { params: IdParams, body: CreateBody } },
+    { schema: { params: IdParams, body: CreateBody, response: { 201: Vulnerability } } },
     async (request, reply) => {
       const caller = callerOf(request)
       const project = securityProject(request, request.params.id)
@@ -95,15 +96,19 @@ const vulnerabilities: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.get('/vulnerabilities/:id', { schema: { params: VulnerabilityParams } }, async (request) => {
-    const { vulnerability, project } = loadVulnerability(request, request.params.id, SECURITY_READ_ACCESS)
-    return presentVulnerabilities(callerOf(request), [vulnerability], project)[0]
-  })
+  app.get(
+    '/vulnerabilities/:id',
+    { schema: { params: VulnerabilityParams, response: { 200: Vulnerability } } },
+    async (request) => {
+      const { vulnerability, project } = loadVulnerability(request, request.params.id, SECURITY_READ_ACCESS)
+      return presentVulnerabilities(callerOf(request), [vulnerability], project)[0]
+    },
+  )
 
   for (const action of ['confirm', 'resolve', 'dismiss', 'revert'] as const satisfies readonly VulnerabilityAction[]) {
     app.post(
       `/vulnerabilities/:id/${action}`,
-      { schema: { params: VulnerabilityParams, body: ActionBody } },
+      { schema: { params: VulnerabilityParams, body: ActionBody, response: { 201: Vulnerability } } },
       async (request, reply) => {
         const caller = callerOf(request)
         const { vulnerability, project } = loadVulnerability(request, request.params.id, SECURITY_ADMIN_ACCESS)
@@ -117,7 +122,7 @@ const vulnerabilities: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/vulnerability_findings',
-    { schema: { params: IdParams, querystring: FindingsQuery } },
+    { schema: { params: IdParams, querystring: FindingsQuery, response: { 200: Type.Array(Finding) } } },
     async (request, reply) => {
       const caller = callerOf(request)
       const project = securityProject(request, request.params.id)

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import type { Finding, Vulnerability } from '../../../shared/api/security'
 import type { Caller } from '../../platform/caller'
 import type { Db } from '../../platform/db/connection'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
@@ -33,7 +34,7 @@ import {
 import { findingEntity, vulnerabilityEntity } from './entity'
 import { findingUuid, parseSecurityReport, REPORT_TYPES, SecurityReportError, type ReportType } from './report'
 import type { ArtifactStoredEvent } from '../pipelines'
-import { recordProjectChange } from '../projects/changes'
+import { recordProjectChange } from '../projects'
 
 /** What ingesting one report did. */
 export interface IngestResult {
@@ -191,7 +192,7 @@ export function presentVulnerabilities(
   caller: Caller,
   rows: readonly VulnerabilityRow[],
   project: ProjectWithNamespaceRow,
-): Readonly<Record<string, unknown>>[] {
+): Vulnerability[] {
   const findings = findingsByVulnerability(
     caller.db,
     rows.map((r) => r.id),
@@ -213,7 +214,7 @@ export function presentFindings(
   caller: Caller,
   rows: readonly FindingRow[],
   project: ProjectWithNamespaceRow,
-): Readonly<Record<string, unknown>>[] {
+): Finding[] {
   const db = caller.db
   const scanners = scannersByIds(db, [...new Set(rows.map((r) => r.scanner_id))])
   const identifiers = identifiersOfFindings(

@@ -129,3 +129,13 @@ function memoized(db: Db, mode: 'get' | 'all', sql: string, args: readonly unkno
   memo.set(key, { version, row })
   return row
 }
+
+/** `text` with LIKE's wildcards escaped by a backslash (use with `ESCAPE '\'`). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`)
+}
+
+/** A LIKE pattern matching values that contain `text` (use with `ESCAPE '\'`). */
+export function containsLike(text: string): string {
+  return `%${escapeLike(text)}%`
+}

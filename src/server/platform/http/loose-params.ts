@@ -83,6 +83,30 @@ export function wildcardOf(raw: unknown): 'none' | 'any' | undefined {
   return s === 'none' ? 'none' : s === 'any' ? 'any' : undefined
 }
 
+/** A request body or query read as named parameters: an object as it is, anything else (no body) as none. */
+export function paramsOf(value: unknown): Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Readonly<Record<string, unknown>>)
+    : {}
+}
+
+/**
+ * An integer array given as `name[]=1&name[]=2`, a JSON array or `name=1,2` (GitLab's
+ * CommaSeparatedToIntegerArray). Undefined when absent; 400 `name is invalid` otherwise.
+ */
+export function intListOf(name: string, raw: unknown): number[] | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined
+  const parts = (Array.isArray(raw) ? raw : [raw]).flatMap((v: unknown) => (typeof v === 'string' ? v.split(',') : [v]))
+  const out: number[] = []
+  for (const p of parts) {
+    if (typeof p === 'string' && p.trim() === '') continue
+    const n = typeof p === 'number' ? p : typeof p === 'string' && /^\s*-?\d+\s*$/.test(p) ? Number(p) : Number.NaN
+    if (!Number.isInteger(n)) throw invalidParam(name)
+    out.push(n)
+  }
+  return out
+}
+
 // The texts and dates of issues, merge requests, epics and milestones.
 
 /** Labels given as `a,b` or `['a', 'b']` → trimmed distinct titles. */

@@ -22,6 +22,8 @@ import autoincrementIds from './0022-autoincrement-ids'
 import authLockout from './0023-auth-lockout'
 import releases from './0030-releases'
 import boards from './0031-boards'
+import badges from './0032-badges'
+import groupVariables from './0033-group-variables'
 
 export interface Migration {
   readonly version: number
@@ -68,4 +70,6 @@ export const migrations: readonly Migration[] = [
   authLockout,
   releases,
   boards,
+  badges,
+  groupVariables,
 ]

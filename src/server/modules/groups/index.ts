@@ -1,0 +1,1 @@
+export { createGroup, type CreateGroupInput } from './service'

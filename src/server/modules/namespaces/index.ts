@@ -1,0 +1,12 @@
+export {
+  findGroup,
+  findNamespaceByFullPath,
+  findNamespaceById,
+  findProject,
+  findProjectById,
+  groupAndDescendantIds,
+  namespaceAncestors,
+  rootNamespace,
+} from './queries'
+export { GROUP_SETTING_DEFAULTS, groupSettings, groupWebUrl, namespaceEntity } from './entity'
+export { VISIBILITY_LEVELS, VisibilitySchema, pathError, slugify } from './rules'
