@@ -23,10 +23,11 @@ import oauthRoutes from './modules/tokens/oauth-routes'
 import alertsNotify from './modules/alerts/routes'
 import graphqlRoutes from './modules/graphql/routes'
 import uploadRoutes from './modules/users/uploads-routes'
-import smartHttp from './modules/git-http/routes'
+import smartHttp, { firstRefusal } from './modules/git-http/routes'
 import { onPush } from './platform/git/push-listeners'
 import { recordPushEvents } from './modules/events'
 import { protectedBranchPushPolicy } from './modules/branches'
+import { protectedTagPushPolicy } from './modules/protected-tags'
 import { ensureRootUser } from './modules/tokens'
 import { startMaintenance } from './maintenance'
 import { Settings } from './platform/settings'
@@ -216,7 +217,10 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   await app.register(uploadRoutes)
   await app.register(smartHttp, {
     hooksDir: join(options.dataDir, 'hooks'),
-    pushPolicy: protectedBranchPushPolicy(ctx, join(options.dataDir, 'hooks')),
+    pushPolicy: firstRefusal(
+      protectedBranchPushPolicy(ctx, join(options.dataDir, 'hooks')),
+      protectedTagPushPolicy(ctx),
+    ),
   })
   await app.register(
     async (api) => {

@@ -228,6 +228,7 @@ export async function buildFuzzWorld(s: TestServer): Promise<FuzzWorld> {
   // The same key in the group: `:key` names an existing variable under /groups/:id/variables too.
   await call('POST', `${g}/variables`, { key: 'FUZZ_VAR', value: 'v' })
   keep('protectedBranch', 'main')
+  keep('protectedTag', one(await call('POST', `${p}/protected_tags`, { name: 'release-*' })).name)
 
   const inAMonth = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10)
   keep(
@@ -342,9 +343,11 @@ export function validParam(world: FuzzWorld, template: string, name: string): st
     key: ids.variable,
     name: template.includes('protected_environments')
       ? ids.protectedEnvironment
-      : template.includes('alerts/notify')
-        ? 'http'
-        : ids.protectedBranch,
+      : template.includes('protected_tags')
+        ? ids.protectedTag
+        : template.includes('alerts/notify')
+          ? 'http'
+          : ids.protectedBranch,
     branch: ids.branch,
     tag_name: ids.tag,
     link_id: ids.releaseLink,

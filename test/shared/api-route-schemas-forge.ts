@@ -127,4 +127,19 @@ export const FORGE_ROUTES: readonly RouteEntry[] = [
   },
   { route: 'POST /groups/:id/variables', schema: Api.CiVariable },
   { route: 'PUT /groups/:id/variables/:key', schema: Api.CiVariable },
+
+  // ---- protected tags -----------------------------------------------------------------------
+  {
+    route: 'GET /projects/:id/protected_tags',
+    url: '/projects/{project}/protected_tags',
+    schema: list(Api.ProtectedTag),
+    userRefused: true,
+  },
+  {
+    route: 'GET /projects/:id/protected_tags/:name',
+    url: '/projects/{project}/protected_tags/{protectedTag}',
+    schema: Api.ProtectedTag,
+    userRefused: true,
+  },
+  { route: 'POST /projects/:id/protected_tags', schema: Api.ProtectedTag },
 ]

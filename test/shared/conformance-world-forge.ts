@@ -12,6 +12,7 @@ export async function forgeFamilies(w: ConformanceWorld): Promise<void> {
   await wikis(w)
   await badges(w)
   await groupVariables(w)
+  await protectedTags(w)
 }
 
 /** A release made with its tag and a link, updated and its link edited; a second one deleted. */
@@ -103,4 +104,16 @@ async function groupVariables(w: ConformanceWorld): Promise<void> {
   await w.write('POST /groups/:id/variables', g, { key: 'DOOMED', value: 'x', environment_scope: 'review/*' })
   const removed = await w.call(w.tokens.admin, 'DELETE', `${g}/DOOMED`)
   if (removed.statusCode !== 204) throw new Error(`setup: DELETE ${g}/DOOMED answered ${removed.statusCode}`)
+}
+
+/** A wildcard protected for Maintainers, and a name for Developers that is unprotected again. */
+async function protectedTags(w: ConformanceWorld): Promise<void> {
+  const { ids } = w
+  const p = `/projects/${ids.projectId}/protected_tags`
+  ids.protectedTag = encodeURIComponent(
+    String((await w.write('POST /projects/:id/protected_tags', p, { name: 'conformance-*' })).name),
+  )
+  await w.write('POST /projects/:id/protected_tags', p, { name: 'nightly', create_access_level: 30 })
+  const removed = await w.call(w.tokens.admin, 'DELETE', `${p}/nightly`)
+  if (removed.statusCode !== 204) throw new Error(`setup: DELETE ${p}/nightly answered ${removed.statusCode}`)
 }

@@ -62,6 +62,7 @@ import wikis from './wikis/routes'
 import badges from './badges/routes'
 import languages from './languages/routes'
 import groupVariables from './group-variables/routes'
+import protectedTags from './protected-tags/routes'
 import projectUsers from './project-users/routes'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
@@ -116,6 +117,7 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
   badges,
   languages,
   groupVariables,
+  protectedTags,
   projectUsers,
 ]
 

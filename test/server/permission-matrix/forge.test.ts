@@ -312,3 +312,22 @@ const GROUP_VARIABLE_ROWS: readonly MatrixRow[] = authenticatedRows([
 ])
 
 permissionMatrix('group CI/CD variables', () => world, GROUP_VARIABLE_ROWS)
+
+const PROTECTED_TAGS = '/projects/{project}/protected_tags'
+
+/** A newly protected tag name. */
+async function protectedTagFixture(w: World, c: Container): Promise<Vars> {
+  seq += 1
+  const tag = await w.admin<Json>('POST', `/projects/${c.project.id}/protected_tags`, { name: `rc-${seq}-*` })
+  return { tag: encodeURIComponent(String(tag.name)) }
+}
+
+/** Protected tags (GitLab's admin_project): Maintainers only, signed in. */
+const PROTECTED_TAG_ROWS: readonly MatrixRow[] = authenticatedRows([
+  { method: 'GET', path: PROTECTED_TAGS, min: 'maintainer' },
+  { method: 'GET', path: `${PROTECTED_TAGS}/{tag}`, min: 'maintainer', fixture: protectedTagFixture },
+  { method: 'POST', path: PROTECTED_TAGS, min: 'maintainer', body: (_v, u) => ({ name: `new-${u}` }) },
+  { method: 'DELETE', path: `${PROTECTED_TAGS}/{tag}`, min: 'maintainer', fixture: protectedTagFixture },
+])
+
+permissionMatrix('protected tags', () => world, PROTECTED_TAG_ROWS)

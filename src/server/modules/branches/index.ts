@@ -6,6 +6,7 @@ export {
   protectDefaultBranch,
   protectedBranchPushPolicy,
   refusal,
+  ruleMatches,
   rulesFor,
   writeForcePushRules,
 } from './protected-service'

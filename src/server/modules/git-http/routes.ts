@@ -26,9 +26,20 @@ export type PushPolicy = (
   updates: readonly RefUpdate[],
 ) => string | null
 
+/** Several push policies as one: each in turn, the first refusal wins. */
+export function firstRefusal(...policies: readonly PushPolicy[]): PushPolicy {
+  return (project, user, perms, updates) => {
+    for (const policy of policies) {
+      const refusal = policy(project, user, perms, updates)
+      if (refusal !== null) return refusal
+    }
+    return null
+  }
+}
+
 export interface SmartHttpOptions {
   readonly hooksDir: string
-  /** Extra rules (protected branches); read-only repositories are always refused. */
+  /** Extra rules (protected branches and tags); read-only repositories are always refused. */
   readonly pushPolicy?: PushPolicy
 }
 

@@ -8,6 +8,7 @@ import { createTag, deleteTag, findTag, isValidTagName, listTags, type GitTag } 
 import { apiMessage, invalidParam, notFound } from '../../platform/http/errors'
 import { resolveUserRef, type CodeProject } from '../../platform/http/repository'
 import { tagReleases } from '../releases'
+import { assertMayCreateTag, assertMayDeleteTag } from '../protected-tags'
 import { assertRepositoryWritable } from '../storage-moves'
 import { tagEntity, type TagEntity } from './entity'
 
@@ -63,6 +64,7 @@ export async function createProjectTag(caller: Caller, repo: CodeProject, tag: N
   const user = signedInUser(caller)
   assertRepositoryWritable(caller.db, repo.project)
   if (!(await isValidTagName(tag.name))) throw apiMessage(400, 'Tag name invalid')
+  assertMayCreateTag(caller, repo.project, tag.name)
   // git mktag would end the message at a NUL byte and store the rest silently cut.
   if (tag.message?.includes('\0')) throw invalidParam('message')
   if (repo.exists && (await findTag(repo.gitDir, tag.name))) throw apiMessage(400, `Tag ${tag.name} already exists`)
@@ -88,6 +90,7 @@ export async function deleteProjectTag(caller: Caller, repo: CodeProject, name: 
   assertRepositoryWritable(caller.db, repo.project)
   const tag = await findTagNamed(repo, name)
   if (!tag) throw notFound('Tag')
+  assertMayDeleteTag(caller, repo.project, name)
   if (!(await deleteTag(repo.gitDir, name, tag.target))) throw notFound('Tag')
   await pushLanded({
     ctx: caller.ctx,

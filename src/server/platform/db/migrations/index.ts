@@ -24,6 +24,7 @@ import releases from './0030-releases'
 import boards from './0031-boards'
 import badges from './0032-badges'
 import groupVariables from './0033-group-variables'
+import protectedTags from './0034-protected-tags'
 
 export interface Migration {
   readonly version: number
@@ -72,4 +73,5 @@ export const migrations: readonly Migration[] = [
   boards,
   badges,
   groupVariables,
+  protectedTags,
 ]
