@@ -1,5 +1,6 @@
 import type { Caller } from '../../platform/caller'
 import type { Db } from '../../platform/db/connection'
+import { scopedLabelKey } from '../../../shared/labels'
 import {
   deleteLabelRow,
   findLabelInScope,
@@ -74,12 +75,6 @@ export function groupLabelScope(
 function readableGroup(caller: Caller, id: number): boolean {
   const g = findNamespaceById(caller.db, id)
   return g !== undefined && caller.perms.canReadGroup(g)
-}
-
-/** The scope of a scoped label (`workflow` of `workflow::ready`, `a::b` of `a::b::c`), or undefined for a plain label. */
-export function scopedLabelKey(title: string): string | undefined {
-  const at = title.lastIndexOf('::')
-  return at === -1 ? undefined : title.slice(0, at)
 }
 
 /**
