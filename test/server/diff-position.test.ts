@@ -27,7 +27,13 @@ describe('diff note positions', () => {
 
   it('reads an added line with new_line only and fills the missing path from the other', () => {
     const position = parseTextPosition({ ...shas, position_type: 'text', new_path: 'a.txt', new_line: '3' })
-    expect(position).toMatchObject({ old_path: 'a.txt', new_path: 'a.txt', old_line: null, new_line: 3, line_range: null })
+    expect(position).toMatchObject({
+      old_path: 'a.txt',
+      new_path: 'a.txt',
+      old_line: null,
+      new_line: 3,
+      line_range: null,
+    })
   })
 
   it('reads a line range', () => {
