@@ -26,6 +26,7 @@ import { dataFolders, launcherStateFileFor } from './core/shell/data-folders'
 import { deepLinkFromArgv, DEEP_LINK_SCHEME, resolveDeepLink, type ApiGet } from './core/shell/deep-links'
 import { startEmbeddedServer, type EmbeddedServer } from './core/shell/local-server'
 import { DailyLog, teeConsole } from './core/shell/log-file'
+import { BADGE_DOT_SIZE, showTodoBadge } from './core/shell/badge'
 import { aboutPanelOptions, applicationMenuTemplate } from './core/shell/menu'
 import { updatePolicy, wireUpdates, type Updater } from './core/shell/updates'
 import { MIN_SIZE, placeWindow, readWindowState, writeWindowState } from './core/shell/window-state'
@@ -224,8 +225,16 @@ async function updateTray(): Promise<void> {
   const response = await core.dispatch('notify:summary', [])
   const summary = response.ok ? (response.result as NotifySummary) : null
   const model = summary !== null ? trayModel(summary) : { tooltip: 'Burrow', entries: [] }
-  // The dock (macOS) and launcher (Linux, where the desktop supports it) badge: pending to-dos.
-  app.setBadgeCount(summary?.pendingTodos ?? 0)
+  showTodoBadge(process.platform, summary?.pendingTodos ?? 0, {
+    setBadgeCount: (count) => void app.setBadgeCount(count),
+    setOverlayIcon: (bitmap, description) =>
+      BrowserWindow.getAllWindows()[0]?.setOverlayIcon(
+        bitmap === null
+          ? null
+          : nativeImage.createFromBitmap(bitmap, { width: BADGE_DOT_SIZE, height: BADGE_DOT_SIZE }),
+        description,
+      ),
+  })
   const items: MenuItemConstructorOptions[] = model.entries.map((e) => {
     if (e.kind === 'separator') return { type: 'separator' }
     if (e.kind === 'note') return { label: trayLabel(e.label), enabled: false }
