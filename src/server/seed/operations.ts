@@ -177,7 +177,7 @@ class OperationsPlanner {
     this.planNodes(orgStart)
     this.host.at(this.planFor('api').moves[0].at + 3 * DAY, () => {
       // Production deploys of the API: maintainers, and Noor who signs off releases after QA.
-      protectEnvironment(this.as('tomasz'), this.host.project('api'), 'production', [
+      protectEnvironment(this.caller('tomasz'), this.host.project('api'), 'production', [
         { access_level: 40 },
         { user_id: this.host.user('noor').id },
       ])
@@ -322,12 +322,12 @@ class OperationsPlanner {
     limit = Number.POSITIVE_INFINITY,
   ): Promise<void> {
     const runner = RUNNERS[runnerKey]
-    const request = this.as('root')
+    const caller = this.caller('root')
     const language = this.planFor(projectKey).spec.language
     for (let ran = 0; ran < limit; ran += 1) {
       const row = findRunnerById(this.db, this.runnerIds.get(runnerKey) as number)
       if (!row) return
-      const assigned = await assignJob(request, row, runner.info)
+      const assigned = await assignJob(caller, row, runner.info)
       if (!assigned) return
       const job = assigned.job
       const pipeline = findPipelineById(this.db, job.pipeline_id) as PipelineRow
@@ -339,7 +339,7 @@ class OperationsPlanner {
       appendTrace(this.db, job.id, Buffer.from(log.tail))
       if (outcome === 'running') return
       await finishJob(
-        request,
+        caller,
         job,
         outcome === 'failed'
           ? { state: 'failed', failureReason: 'script_failure', exitCode: 1 }
@@ -374,7 +374,7 @@ class OperationsPlanner {
     options: { tag?: boolean; source?: string } = {},
   ): Promise<PipelineRow> {
     const project = this.host.project(projectKey)
-    const request = this.as(by)
+    const caller = this.caller(by)
     const result = await createPipeline(this.host.live, {
       project,
       ref,
@@ -386,7 +386,7 @@ class OperationsPlanner {
       honourSkipCi: options.source === undefined,
       saveOnErrors: options.source === undefined,
       baseUrl: this.host.baseUrl,
-      request,
+      caller,
     })
     if (!('pipeline' in result))
       throw new Error(`seed: no pipeline for ${projectKey} ${ref}: ${result.errors.join(', ')}`)
@@ -437,7 +437,7 @@ class OperationsPlanner {
         this.ci(earlier.at + MINUTE, async () => {
           const p = await this.pipeline(key, mr.branch, this.host.commitSha(key, earlier.mark as number), earlier.user)
           await this.runJobs(runner, key, {}, 1)
-          await cancelPipeline(this.host.live, findPipelineById(this.db, p.id) as PipelineRow, this.as(mr.author))
+          await cancelPipeline(this.host.live, findPipelineById(this.db, p.id) as PipelineRow, this.caller(mr.author))
         })
       }
       this.ci(last.at + MINUTE, async () => {
@@ -469,14 +469,14 @@ class OperationsPlanner {
         if (!flaky) return
         // A flaky test: the engineering manager retries it and the deployment to staging follows.
         this.advance(14 * 60)
-        await retryJob(this.host.live, this.job(p.id, 'test'), this.host.user('amara'), this.as('amara'))
+        await retryJob(this.host.live, this.job(p.id, 'test'), this.host.user('amara'), this.caller('amara'))
         await this.runJobs(runner, key)
       })
       if (!last) return
       this.ci(mr.end.at + 6 * MINUTE, async () => {
         const env = findEnvironmentByName(this.db, this.host.project(key).id, `review/${ciSlug(mr.branch)}`)
         if (!env) return
-        await stopEnvironment(this.as(mr.end.by), this.host.project(key), env)
+        await stopEnvironment(this.caller(mr.end.by), this.host.project(key), env)
         await this.runJobs(runner, key)
       })
     })
@@ -493,7 +493,7 @@ class OperationsPlanner {
         await this.runJobs(runner, key)
         if (!deploy) return
         this.advance(35 * 60)
-        await playJob(this.host.live, this.job(p.id, 'production'), this.host.user('tomasz'), this.as('tomasz'))
+        await playJob(this.host.live, this.job(p.id, 'production'), this.host.user('tomasz'), this.caller('tomasz'))
         await this.runJobs(runner, key)
       })
     })

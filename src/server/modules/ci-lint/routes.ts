@@ -1,3 +1,4 @@
+import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
@@ -55,7 +56,7 @@ const ciLint: FastifyPluginAsyncTypebox = async (app) => {
     if (b.content === undefined) throw missingParam('content')
     // GitLab lets anonymous callers lint only on instances where anyone may sign up.
     if (!request.actor.user && !ctx.settings.get('signup_enabled')) throw unauthorized()
-    const r = await lintStatic(request, b.content, null)
+    const r = await lintStatic(callerOf(request), b.content, null)
     return reply.code(200).send({
       status: r.valid ? 'valid' : 'invalid',
       valid: r.valid,
@@ -79,9 +80,9 @@ const ciLint: FastifyPluginAsyncTypebox = async (app) => {
       if (b.dry_run)
         return reply
           .code(200)
-          .send(projectResult(await lintDryRun(request, repo.project, b.content, ref), b.include_jobs))
+          .send(projectResult(await lintDryRun(callerOf(request), repo.project, b.content, ref), b.include_jobs))
       const head = repo.exists ? await resolveUserRef(repo, `refs/heads/${ref}`, 'ref').catch(() => null) : null
-      const r = await lintStatic(request, b.content, head ? { project: repo.project, sha: head, ref } : null)
+      const r = await lintStatic(callerOf(request), b.content, head ? { project: repo.project, sha: head, ref } : null)
       return reply.code(200).send(projectResult(r, b.include_jobs))
     },
   )
@@ -109,8 +110,8 @@ const ciLint: FastifyPluginAsyncTypebox = async (app) => {
       const content = file ? file.content.toString('utf8') : ''
       const dryRunRef = q.dry_run_ref ?? q.ref ?? branch
       const r = q.dry_run
-        ? await lintDryRun(request, repo.project, content, dryRunRef)
-        : await lintStatic(request, content, { project: repo.project, sha, ref: branch })
+        ? await lintDryRun(callerOf(request), repo.project, content, dryRunRef)
+        : await lintStatic(callerOf(request), content, { project: repo.project, sha, ref: branch })
       return projectResult(r, q.include_jobs)
     },
   )

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify'
+import type { Caller } from '../../platform/caller'
 import type { ProjectRow } from '../../platform/db/rows'
 import { readCommit } from '../../platform/git/commits'
 import { projectGitDir, repoExists } from '../../platform/git/project-repo'
@@ -46,12 +46,12 @@ function jobSummary(job: CiJob, when: string, allowFailure: boolean): Readonly<R
  * project's variables; without one (`POST /ci/lint`) local includes are errors.
  */
 export async function lintStatic(
-  request: FastifyRequest,
+  caller: Caller,
   content: string,
   at: { readonly project: ProjectRow; readonly sha: string; readonly ref: string } | null,
 ): Promise<LintResult> {
-  const ctx = request.server.burrow
-  const baseUrl = ctx.baseUrl(request)
+  const ctx = caller.ctx
+  const baseUrl = caller.baseUrl
   let variables: Record<string, string> = {}
   if (at) {
     const commit = await readCommit(projectGitDir(ctx, at.project), at.sha)
@@ -66,14 +66,14 @@ export async function lintStatic(
         beforeSha: commit.parentIds[0] ?? at.sha,
         source: 'push',
         protected: protectedRef,
-        user: request.actor.user,
+        user: caller.user,
         commit,
       },
       baseUrl,
     )
     for (const v of projectVariablesFor(ctx, at.project.id, protectedRef, null)) variables[v.key] = v.value
   }
-  const loaded = await loadCiConfig(content, includeSource(ctx, at, request.actor.user, variables, baseUrl))
+  const loaded = await loadCiConfig(content, includeSource(ctx, at, caller.user, variables, baseUrl))
   return {
     valid: loaded.errors.length === 0,
     errors: loaded.errors,
@@ -92,18 +92,18 @@ export async function lintStatic(
  * would report it.
  */
 export async function lintDryRun(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   content: string,
   ref: string,
 ): Promise<LintResult> {
-  const ctx = request.server.burrow
+  const ctx = caller.ctx
   const gitDir = projectGitDir(ctx, project)
   const isTag = repoExists(gitDir) && (await resolveCommit(gitDir, `refs/tags/${ref}`).catch(() => null)) !== null
   const sha = repoExists(gitDir)
     ? await resolveCommit(gitDir, isTag ? `refs/tags/${ref}` : `refs/heads/${ref}`).catch(() => null)
     : null
-  const staticResult = await lintStatic(request, content, sha ? { project, sha, ref } : null)
+  const staticResult = await lintStatic(caller, content, sha ? { project, sha, ref } : null)
   if (!staticResult.valid) return staticResult
   if (!sha) return { ...staticResult, valid: false, errors: ['Reference not found'], jobs: [] }
   const { plan } = await planPipeline(
@@ -114,10 +114,10 @@ export async function lintDryRun(
       tag: isTag,
       sha,
       source: 'push',
-      user: request.actor.user,
+      user: caller.user,
       honourSkipCi: false,
       saveOnErrors: false,
-      baseUrl: ctx.baseUrl(request),
+      baseUrl: caller.baseUrl,
     },
     content,
   )

@@ -84,3 +84,13 @@ export function insertProtectedEnvironment(
 export function deleteProtectedEnvironment(db: Db, id: number): void {
   db.prepare('DELETE FROM protected_environments WHERE id = ?').run(id)
 }
+
+/** True while the project is shared with the group (an unexpired link). */
+export function isProjectSharedWithGroup(db: Db, projectId: number, groupId: number): boolean {
+  const row = db
+    .prepare(
+      `SELECT 1 FROM project_group_links WHERE project_id = ? AND group_id = ? AND (expires_at IS NULL OR expires_at >= date('now'))`,
+    )
+    .get(projectId, groupId)
+  return row !== undefined
+}

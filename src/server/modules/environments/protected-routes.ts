@@ -1,3 +1,4 @@
+import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
@@ -84,7 +85,7 @@ const protectedEnvironments: FastifyPluginAsyncTypebox = async (app) => {
       }))
       const errors = name.trim() === '' ? ["Name can't be blank"] : deployGrantErrors(db, project, grants)
       if (errors.length > 0) throw unprocessable(errors)
-      return reply.code(201).send(present([protectEnvironment(request, project, name, grants)])[0])
+      return reply.code(201).send(present([protectEnvironment(callerOf(request), project, name, grants)])[0])
     },
   )
 
@@ -93,7 +94,7 @@ const protectedEnvironments: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: NameParams } },
     async (request, reply) => {
       const project = maintainedProject(request, request.params.id)
-      unprotectEnvironment(request, project, ruleOf(project, request.params.name))
+      unprotectEnvironment(callerOf(request), project, ruleOf(project, request.params.name))
       return reply.code(204).send()
     },
   )

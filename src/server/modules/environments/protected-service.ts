@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify'
+import type { Caller } from '../../platform/caller'
 import { AccessLevel } from '../../platform/auth/access'
 import { Permissions } from '../../platform/auth/permissions'
 import type { Db } from '../../platform/db/connection'
@@ -7,12 +7,13 @@ import {
   insertProtectedEnvironment,
   type DeployGrant,
   type ProtectedEnvironment,
+  isProjectSharedWithGroup,
 } from './protected-queries'
+import { grantHolderNames } from '../branches'
 import type { ProjectRow } from '../../platform/db/rows'
 import { findUserById } from '../users'
 import type { DeployAccessNames } from './protected-entity'
 import { recordProjectChange } from '../projects/changes'
-import { callerOf } from '../../platform/caller'
 
 /** Roles a deploy rule may name: Developers (+ Maintainers), Maintainers, administrators. */
 export const DEPLOY_ACCESS_LEVELS: readonly number[] = [
@@ -41,12 +42,8 @@ export function deployGrantErrors(db: Db, project: Pick<ProjectRow, 'id'>, grant
       if (level < AccessLevel.DEVELOPER)
         errors.add('Deploy access levels user must be a project member with at least the Developer role')
     } else if (g.group_id !== undefined) {
-      const shared = db
-        .prepare(
-          `SELECT 1 FROM project_group_links WHERE project_id = ? AND group_id = ? AND (expires_at IS NULL OR expires_at >= date('now'))`,
-        )
-        .get(project.id, g.group_id)
-      if (!shared) errors.add('Deploy access levels group must have this project shared with it')
+      if (!isProjectSharedWithGroup(db, project.id, g.group_id))
+        errors.add('Deploy access levels group must have this project shared with it')
     }
   }
   return [...errors]
@@ -54,36 +51,23 @@ export function deployGrantErrors(db: Db, project: Pick<ProjectRow, 'id'>, grant
 
 /** Names of the users and groups the rules mention, in two queries. */
 export function deployAccessNames(db: Db, rules: readonly ProtectedEnvironment[]): DeployAccessNames {
-  const userIds = rules.flatMap((r) => r.levels.map((l) => l.user_id)).filter((id): id is number => id !== null)
-  const groupIds = rules.flatMap((r) => r.levels.map((l) => l.group_id)).filter((id): id is number => id !== null)
-  const users = new Map<number, string>()
-  const groups = new Map<number, string>()
-  if (userIds.length > 0) {
-    for (const r of db
-      .prepare('SELECT id, name FROM users WHERE id IN (SELECT value FROM json_each(?))')
-      .all(JSON.stringify(userIds)) as { id: number; name: string }[])
-      users.set(r.id, r.name)
-  }
-  if (groupIds.length > 0) {
-    for (const r of db
-      .prepare('SELECT id, name FROM namespaces WHERE id IN (SELECT value FROM json_each(?))')
-      .all(JSON.stringify(groupIds)) as { id: number; name: string }[])
-      groups.set(r.id, r.name)
-  }
-  return { users, groups }
+  return grantHolderNames(
+    db,
+    rules.flatMap((r) => r.levels),
+  )
 }
 
 /** Protects an environment name (the environment itself need not exist yet). */
 export function protectEnvironment(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   name: string,
   grants: readonly DeployGrant[],
 ): ProtectedEnvironment {
-  const db = request.server.burrow.db
+  const db = caller.db
   return db.transaction(() => {
     const pe = insertProtectedEnvironment(db, project.id, name, grants)
-    recordProjectChange(callerOf(request), project, {
+    recordProjectChange(caller, project, {
       targetType: 'ProtectedEnvironment',
       targetId: pe.id,
       targetTitle: name,
@@ -94,11 +78,11 @@ export function protectEnvironment(
 }
 
 /** Removes a protection. */
-export function unprotectEnvironment(request: FastifyRequest, project: ProjectRow, pe: ProtectedEnvironment): void {
-  const db = request.server.burrow.db
+export function unprotectEnvironment(caller: Caller, project: ProjectRow, pe: ProtectedEnvironment): void {
+  const db = caller.db
   db.transaction(() => {
     deleteProtectedEnvironment(db, pe.id)
-    recordProjectChange(callerOf(request), project, {
+    recordProjectChange(caller, project, {
       targetType: 'ProtectedEnvironment',
       targetId: pe.id,
       targetTitle: pe.name,

@@ -332,3 +332,10 @@ export function listDeployments(
 export function deleteDeployment(db: Db, id: number): void {
   db.prepare('DELETE FROM deployments WHERE id = ?').run(id)
 }
+
+/** Starts a stopped environment again and cancels its scheduled deletion (a successful deployment's effect). */
+export function makeEnvironmentAvailable(db: Db, id: number): void {
+  db.prepare(
+    `UPDATE environments SET state = 'available', auto_delete_at = NULL, updated_at = ? WHERE id = ? AND (state <> 'available' OR auto_delete_at IS NOT NULL)`,
+  ).run(nowIso(), id)
+}

@@ -1,3 +1,4 @@
+import { callerOf } from '../../platform/caller'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
@@ -190,13 +191,13 @@ const environmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/projects/:id/environments/:environment_id', { schema: { params: EnvParams } }, async (request) => {
     const project = projectFor(request, request.params.id, READ)
-    return presentEnvironmentDetail(request, environmentOf(request, project, request.params.environment_id))
+    return presentEnvironmentDetail(callerOf(request), environmentOf(request, project, request.params.environment_id))
   })
 
   app.post('/projects/:id/environments', { schema: { params: IdParams, body: CreateBody } }, async (request, reply) => {
     const project = projectFor(request, request.params.id, WRITE)
     refuseSlug(request.body)
-    const env = validated(() => createEnvironment(request, project, request.body))
+    const env = validated(() => createEnvironment(callerOf(request), project, request.body))
     return reply.code(201).send(environmentEntity(env))
   })
 
@@ -207,7 +208,9 @@ const environmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const project = projectFor(request, request.params.id, WRITE)
       const env = environmentOf(request, project, request.params.environment_id)
       refuseSlug(request.body)
-      return environmentEntity(validated(() => updateEnvironmentAttributes(request, project, env, request.body)))
+      return environmentEntity(
+        validated(() => updateEnvironmentAttributes(callerOf(request), project, env, request.body)),
+      )
     },
   )
 
@@ -224,7 +227,7 @@ const environmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
           message: { ...empty, message: 'You do not have permission to destroy environments in this project' },
         })
       }
-      const result = scheduleReviewAppsDeletion(request, project, {
+      const result = scheduleReviewAppsDeletion(callerOf(request), project, {
         before,
         limit: q.limit ?? 100,
         dryRun: q.dry_run ?? true,
@@ -252,7 +255,7 @@ const environmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const project = projectFor(request, request.params.id, READ)
       const env = environmentOf(request, project, request.params.environment_id)
       if (!canDeployToEnvironment(db, request.perms, project, env.name)) throw forbidden()
-      destroyEnvironment(request, project, env)
+      destroyEnvironment(callerOf(request), project, env)
       return reply.code(204).send()
     },
   )
@@ -266,7 +269,7 @@ const environmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!canDeployToEnvironment(db, request.perms, project, env.name)) throw forbidden()
       return reply
         .code(200)
-        .send(environmentEntity(await stopEnvironment(request, project, env, request.body.force === true)))
+        .send(environmentEntity(await stopEnvironment(callerOf(request), project, env, request.body.force === true)))
     },
   )
 }
@@ -308,13 +311,13 @@ const deploymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         { limit: page.perPage, offset: page.offset },
       )
       setPageHeaders(request, reply, app.burrow.baseUrl(request), page, total)
-      return presentDeployments(request, rows, true)
+      return presentDeployments(callerOf(request), rows, true)
     },
   )
 
   app.get('/projects/:id/deployments/:deployment_id', { schema: { params: DeploymentParams } }, async (request) => {
     const project = projectFor(request, request.params.id, READ)
-    return presentDeployments(request, [deploymentOf(project, request.params.deployment_id)], true)[0]
+    return presentDeployments(callerOf(request), [deploymentOf(project, request.params.deployment_id)], true)[0]
   })
 
   app.post(
@@ -344,7 +347,7 @@ const deploymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
           })
         })(),
       )
-      return reply.code(201).send(presentDeployments(request, [deployment], true)[0])
+      return reply.code(201).send(presentDeployments(callerOf(request), [deployment], true)[0])
     },
   )
 
@@ -358,7 +361,11 @@ const deploymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!env || !canDeployToEnvironment(db, request.perms, project, env.name)) throw forbidden()
       if (deployment.deployable_id !== null)
         throw forbidden('Deployments created using GitLab CI can not be updated using the API')
-      return presentDeployments(request, [updateDeploymentStatus(db, deployment.id, request.body.status)], true)[0]
+      return presentDeployments(
+        callerOf(request),
+        [updateDeploymentStatus(db, deployment.id, request.body.status)],
+        true,
+      )[0]
     },
   )
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { FastifyRequest } from 'fastify'
+import type { Caller } from '../../platform/caller'
 import { AccessLevel } from '../../platform/auth/access'
 import type { Permissions } from '../../platform/auth/permissions'
 import { type Db, nowIso } from '../../platform/db/connection'
@@ -24,13 +24,13 @@ import {
   type EnvironmentChanges,
   type EnvironmentRow,
   type EnvironmentTier,
+  makeEnvironmentAvailable,
 } from './queries'
 import { usersByIds } from '../users'
 import { findProtectedEnvironment } from './protected-queries'
 import type { ProjectRow } from '../../platform/db/rows'
 import { deploymentEntity, environmentEntity } from './entity'
 import { recordProjectChange } from '../projects/changes'
-import { callerOf } from '../../platform/caller'
 import {
   findJobById,
   jobEntitiesById,
@@ -44,7 +44,7 @@ import {
 import { exceeds, TEXT_LIMITS, tooLong } from '../../platform/text/limits'
 
 /**
- * Environments and deployments: the rules every writer shares. Routes call the request-level
+ * Environments and deployments: the rules every writer shares. Routes call the caller-level
  * operations (they record audit and activity events); the CI side (pipelines and jobs) calls
  * the database-level ones: `ensureEnvironment`, `createDeployment`, `updateDeploymentStatus`,
  * and asks `canDeployToEnvironment` before running a job that deploys.
@@ -208,9 +208,7 @@ export interface NewDeploymentInput {
 /** A successful deployment starts a stopped environment again and cancels its scheduled deletion. */
 function afterStatus(db: Db, deployment: DeploymentRow): void {
   if (deployment.status !== 'success') return
-  db.prepare(
-    `UPDATE environments SET state = 'available', auto_delete_at = NULL, updated_at = ? WHERE id = ? AND (state <> 'available' OR auto_delete_at IS NOT NULL)`,
-  ).run(nowIso(), deployment.environment_id)
+  makeEnvironmentAvailable(db, deployment.environment_id)
 }
 
 /** Records a deployment to an environment (iid per project). */
@@ -299,18 +297,18 @@ export interface EnvironmentCreateParams {
 
 /** Creates an environment (state `available`) and records the audit and activity events. */
 export function createEnvironment(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   params: EnvironmentCreateParams,
 ): EnvironmentRow {
-  const db = request.server.burrow.db
+  const db = caller.db
   return db.transaction(() => {
     const env = insertValidated(db, project.id, params.name, {
       externalUrl: params.external_url,
       tier: params.tier,
       description: params.description,
     })
-    recordProjectChange(callerOf(request), project, {
+    recordProjectChange(caller, project, {
       targetType: 'Environment',
       targetId: env.id,
       targetTitle: env.name,
@@ -329,12 +327,12 @@ export interface EnvironmentUpdateParams {
 
 /** Updates name (deprecated, the slug stays), external URL, tier or description. */
 export function updateEnvironmentAttributes(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   env: EnvironmentRow,
   params: EnvironmentUpdateParams,
 ): EnvironmentRow {
-  const db = request.server.burrow.db
+  const db = caller.db
   return db.transaction(() => {
     const changes: { -readonly [K in keyof EnvironmentChanges]: EnvironmentChanges[K] } = {}
     if (params.name !== undefined && params.name !== env.name) changes.name = params.name
@@ -345,7 +343,7 @@ export function updateEnvironmentAttributes(
     if (Object.keys(changes).length === 0) return env
     const updated = updateEnvironment(db, env.id, changes)
     const changed = Object.keys(changes).join(', ')
-    recordProjectChange(callerOf(request), project, {
+    recordProjectChange(caller, project, {
       targetType: 'Environment',
       targetId: env.id,
       targetTitle: updated.name,
@@ -373,18 +371,18 @@ function stopActionOf(db: Db, env: EnvironmentRow): JobRow | undefined {
  * as GitLab did before it introduced `stopping`. A stopped environment stays as it is.
  */
 export async function stopEnvironment(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   env: EnvironmentRow,
   force = false,
 ): Promise<EnvironmentRow> {
-  const ctx = request.server.burrow
+  const ctx = caller.ctx
   if (env.state === 'stopped') return env
-  const user = request.actor.user
+  const user = caller.user
   const action = force || !user ? undefined : stopActionOf(ctx.db, env)
   const updated = ctx.db.transaction(() => {
     const row = updateEnvironment(ctx.db, env.id, { state: 'stopped' })
-    recordProjectChange(callerOf(request), project, {
+    recordProjectChange(caller, project, {
       targetType: 'Environment',
       targetId: env.id,
       targetTitle: env.name,
@@ -398,16 +396,16 @@ export async function stopEnvironment(
     return row
   })()
   if (!action || !user) return updated
-  await playJob(ctx, action, user, request)
+  await playJob(ctx, action, user, caller)
   return findEnvironment(ctx.db, project.id, env.id) ?? updated
 }
 
 /** Deletes an environment and its deployments. */
-export function destroyEnvironment(request: FastifyRequest, project: ProjectRow, env: EnvironmentRow): void {
-  const db = request.server.burrow.db
+export function destroyEnvironment(caller: Caller, project: ProjectRow, env: EnvironmentRow): void {
+  const db = caller.db
   db.transaction(() => {
     deleteEnvironment(db, env.id)
-    recordProjectChange(callerOf(request), project, {
+    recordProjectChange(caller, project, {
       targetType: 'Environment',
       targetId: env.id,
       targetTitle: env.name,
@@ -431,14 +429,14 @@ export interface ReviewAppsDeletion {
  * unprocessable, and then nothing is scheduled, as GitLab does.
  */
 export function scheduleReviewAppsDeletion(
-  request: FastifyRequest,
+  caller: Caller,
   project: ProjectRow,
   params: { readonly before: string; readonly limit: number; readonly dryRun: boolean },
 ): ReviewAppsDeletion {
-  const db = request.server.burrow.db
+  const db = caller.db
   return db.transaction(() => {
     const candidates = stoppedReviewApps(db, project.id, params.before, params.limit)
-    const scheduled = candidates.filter((env) => canDeployToEnvironment(db, request.perms, project, env.name))
+    const scheduled = candidates.filter((env) => canDeployToEnvironment(db, caller.perms, project, env.name))
     const unprocessable = candidates.filter((env) => !scheduled.includes(env))
     if (scheduled.length === 0 || unprocessable.length > 0) return { scheduled: [], unprocessable }
     if (!params.dryRun) {
@@ -449,7 +447,7 @@ export function scheduleReviewAppsDeletion(
         at,
       )
       for (const env of scheduled) {
-        recordProjectChange(callerOf(request), project, {
+        recordProjectChange(caller, project, {
           targetType: 'Environment',
           targetId: env.id,
           targetTitle: env.name,
@@ -479,12 +477,12 @@ export function deployablesFor(
 
 /** Deployments as GitLab's Deployment entity (users, environments and jobs in one query each). */
 export function presentDeployments(
-  request: FastifyRequest,
+  caller: Caller,
   rows: readonly DeploymentRow[],
   withEnvironment: boolean,
 ): Readonly<Record<string, unknown>>[] {
-  const db = request.server.burrow.db
-  const baseUrl = request.server.burrow.baseUrl(request)
+  const db = caller.db
+  const baseUrl = caller.baseUrl
   const users = usersByIds(db, [...new Set(rows.map((r) => r.user_id).filter((id): id is number => id !== null))])
   const envs = withEnvironment
     ? environmentsByIds(db, [...new Set(rows.map((r) => r.environment_id))])
@@ -505,10 +503,7 @@ export function presentDeployments(
 }
 
 /** One environment with `last_deployment` (its latest successful deployment, or null). */
-export function presentEnvironmentDetail(
-  request: FastifyRequest,
-  env: EnvironmentRow,
-): Readonly<Record<string, unknown>> {
-  const last = lastDeployments(request.server.burrow.db, [env.id]).get(env.id)
-  return { ...environmentEntity(env), last_deployment: last ? presentDeployments(request, [last], false)[0] : null }
+export function presentEnvironmentDetail(caller: Caller, env: EnvironmentRow): Readonly<Record<string, unknown>> {
+  const last = lastDeployments(caller.db, [env.id]).get(env.id)
+  return { ...environmentEntity(env), last_deployment: last ? presentDeployments(caller, [last], false)[0] : null }
 }

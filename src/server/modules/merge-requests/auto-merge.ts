@@ -73,7 +73,7 @@ export function disableAutoMerge(db: Db, mrId: number): void {
 interface EventOrigin {
   readonly ctx: ServerContext
   readonly baseUrl: string
-  readonly ip: string
+  readonly ip: string | null
 }
 
 async function autoMerge(origin: EventOrigin, mrId: number, pipeline: PipelineRow): Promise<void> {
@@ -115,9 +115,9 @@ async function autoMerge(origin: EventOrigin, mrId: number, pipeline: PipelineRo
  * their pipeline succeeds whose head it ran on are merged (in the background, as the user who
  * set them); a failed merge turns the setting off and leaves the reason in merge_error.
  */
-export function mergeWhenPipelineSucceeds({ ctx, request, pipeline }: PipelineStatusEvent): void {
-  if (pipeline.status !== 'success' || !request) return
-  const origin: EventOrigin = { ctx, baseUrl: ctx.baseUrl(request), ip: request.ip }
+export function mergeWhenPipelineSucceeds({ ctx, caller, pipeline }: PipelineStatusEvent): void {
+  if (pipeline.status !== 'success' || !caller) return
+  const origin: EventOrigin = { ctx, baseUrl: caller.baseUrl, ip: caller.ip }
   const rows = ctx.db
     .prepare(
       `SELECT id FROM merge_requests WHERE source_project_id = ? AND source_branch = ? AND head_sha = ? AND state = 'opened'

@@ -243,8 +243,8 @@ async function detail(
 function mergeRequestPipelineFields(request: FastifyRequest, mr: MergeRequestRow): Readonly<Record<string, unknown>> {
   const head = headPipelineOf(request.server.burrow.db, mr)
   return {
-    pipeline: head ? presentPipelines(request, [head])[0] : null,
-    head_pipeline: head ? presentPipeline(request, head) : null,
+    pipeline: head ? presentPipelines(callerOf(request), [head])[0] : null,
+    head_pipeline: head ? presentPipeline(callerOf(request), head) : null,
     latest_build_started_at: head?.started_at ?? null,
     latest_build_finished_at: head?.finished_at ?? null,
   }

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify'
+import type { Caller } from '../../platform/caller'
 import type { Permissions } from '../../platform/auth/permissions'
 import type { ServerContext } from '../../platform/context'
 import type { Db } from '../../platform/db/connection'
@@ -15,8 +15,8 @@ import type { CiStatus, JobRow, PipelineRow } from './queries'
 
 export interface JobStatusEvent {
   readonly ctx: ServerContext
-  /** The request during which the status changed (a runner's update, a user's cancel…), if any. */
-  readonly request: FastifyRequest | null
+  /** Who changed the status (a runner's update, a user's cancel…), if it happened during a request. */
+  readonly caller: Caller | null
   readonly job: JobRow
   readonly pipeline: PipelineRow
   /** Null for a job that was just created. */
@@ -25,7 +25,7 @@ export interface JobStatusEvent {
 
 export interface PipelineStatusEvent {
   readonly ctx: ServerContext
-  readonly request: FastifyRequest | null
+  readonly caller: Caller | null
   readonly pipeline: PipelineRow
   readonly previous: CiStatus | null
 }

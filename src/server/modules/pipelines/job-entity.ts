@@ -2,11 +2,11 @@ import type { JobArtifactRow } from './artifacts-queries'
 import type { JobRow, PipelineRow } from './queries'
 import type { ProjectWithNamespaceRow } from '../projects/queries'
 import type { UserRow } from '../../platform/db/rows'
-import type { RunnerRow } from '../runners/queries'
+import type { RunnerRow } from '../runners'
 import { commitEntity, type GitCommit } from '../../platform/git/commits'
 import { pipelineBasicEntity } from './entity'
 import { projectRef } from '../projects/entity'
-import { runnerEntity } from '../runners/entity'
+import { runnerEntity } from '../runners'
 import { userPublic } from '../users'
 
 /** What serialising a job needs besides its row, loaded once per page. */

@@ -7,6 +7,7 @@ import {
   CI_STATUSES,
   deleteTrace,
   findProjectJob,
+  latestSuccessfulJob,
   listJobs,
   readTrace,
   runnerJobProjectIds,
@@ -24,7 +25,7 @@ import { presentJobs } from './present'
 import { deploymentTargets } from './ci-events'
 import { eraseJobArtifacts, readArtifactFile } from './artifacts'
 import { cancelJob, jobPlayable, jobRetryable, playJob, retryJob } from './service'
-import { jobScopes, loadBuildsProject } from './routes'
+import { jobScopes, loadBuildsProject } from './common-routes'
 
 const ProjectParams = Type.Object({ id: Type.String() })
 const JobParams = Type.Object({ id: Type.String(), job_id: Type.Integer() })
@@ -104,7 +105,7 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
         { limit: page.perPage, offset: page.offset },
       )
       setPageHeaders(request, reply, baseUrl, page, total)
-      return presentJobs(request, rows, 'runner')
+      return presentJobs(callerOf(request), rows, 'runner')
     },
   )
 
@@ -124,14 +125,14 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
         },
       )
       setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
-      return presentJobs(request, rows)
+      return presentJobs(callerOf(request), rows)
     },
   )
 
   app.get('/projects/:id/jobs/:job_id', { schema: { params: JobParams } }, async (request) => {
     currentUser(request)
     const project = loadBuildsProject(request, request.params.id)
-    return presentJobs(request, [loadJob(request, project, request.params.job_id)])[0]
+    return presentJobs(callerOf(request), [loadJob(request, project, request.params.job_id)])[0]
   })
 
   app.get('/projects/:id/jobs/:job_id/trace', { schema: { params: JobParams } }, async (request, reply) => {
@@ -149,8 +150,8 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
     const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
     const target = loadJob(request, project, request.params.job_id)
     assertMayUpdateJob(request, project, target)
-    const job = await cancelJob(ctx, target, request)
-    return reply.code(201).send(presentJobs(request, [job])[0])
+    const job = await cancelJob(ctx, target, callerOf(request))
+    return reply.code(201).send(presentJobs(callerOf(request), [job])[0])
   })
 
   app.post('/projects/:id/jobs/:job_id/retry', { schema: { params: JobParams } }, async (request, reply) => {
@@ -159,7 +160,7 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
     const job = loadJob(request, project, request.params.job_id)
     assertMayUpdateJob(request, project, job)
     if (!jobRetryable(job)) throw forbidden('Job is not retryable')
-    return reply.code(201).send(presentJobs(request, [await retryJob(ctx, job, user, request)])[0])
+    return reply.code(201).send(presentJobs(callerOf(request), [await retryJob(ctx, job, user, callerOf(request))])[0])
   })
 
   app.post('/projects/:id/jobs/:job_id/play', { schema: { params: JobParams } }, async (request, reply) => {
@@ -168,7 +169,7 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
     const job = loadJob(request, project, request.params.job_id)
     assertMayUpdateJob(request, project, job)
     if (!jobPlayable(job)) throw apiMessage(400, '400 Bad request - Unplayable Job')
-    return reply.code(200).send(presentJobs(request, [await playJob(ctx, job, user, request)])[0])
+    return reply.code(200).send(presentJobs(callerOf(request), [await playJob(ctx, job, user, callerOf(request))])[0])
   })
 
   app.post('/projects/:id/jobs/:job_id/erase', { schema: { params: JobParams } }, async (request, reply) => {
@@ -180,7 +181,7 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
     eraseJobArtifacts(ctx, job)
     deleteTrace(ctx.db, job.id)
     const erased = updateJobRow(ctx.db, job.id, { erased_at: new Date().toISOString(), artifacts_expire_at: null })
-    return reply.code(201).send(presentJobs(request, [erased])[0])
+    return reply.code(201).send(presentJobs(callerOf(request), [erased])[0])
   })
 
   app.get('/projects/:id/jobs/:job_id/artifacts', { schema: { params: JobParams } }, async (request, reply) => {
@@ -206,12 +207,7 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const project = loadBuildsProject(request, request.params.id)
       // The newest successful job of that name on the ref.
-      const row = ctx.db
-        .prepare(
-          `SELECT b.* FROM ci_builds b JOIN ci_pipelines p ON p.id = b.pipeline_id
-         WHERE b.project_id = ? AND p.ref = ? AND b.name = ? AND b.status = 'success' ORDER BY b.id DESC LIMIT 1`,
-        )
-        .get(project.id, request.params.ref_name, request.query.job) as JobRow | undefined
+      const row = latestSuccessfulJob(ctx.db, project.id, request.params.ref_name, request.query.job)
       if (!row) throw notFound()
       return sendArtifact(reply, request, row)
     },

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify'
+import type { Caller } from '../../platform/caller'
 import { digestToken, generateToken } from '../../platform/auth/secrets'
 import type { ServerContext } from '../../platform/context'
 import { nowIso, type Db } from '../../platform/db/connection'
@@ -19,7 +19,7 @@ import {
   type QueuedJobRow,
 } from './queries'
 import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects/queries'
-import { runnerTags, touchRunner, type RunnerInfo, type RunnerRow } from '../runners/queries'
+import { runnerTags, touchRunner, type RunnerInfo, type RunnerRow } from '../runners'
 import { findUserById } from '../users'
 import { projectSettings } from '../projects/entity'
 import { pipelineCommit } from './job-entity'
@@ -76,12 +76,8 @@ export interface JobPayload {
  * run it (git, steps, variables, image, artifacts to upload, dependencies to download).
  * Null when there is nothing for it.
  */
-export async function assignJob(
-  request: FastifyRequest,
-  runner: RunnerRow,
-  info: RunnerInfo,
-): Promise<JobPayload | null> {
-  const ctx = request.server.burrow
+export async function assignJob(caller: Caller, runner: RunnerRow, info: RunnerInfo): Promise<JobPayload | null> {
+  const ctx = caller.ctx
   touchRunner(ctx.db, runner.id, info)
   if (runner.active !== 1) return null
   const namespaces =
@@ -102,9 +98,9 @@ export async function assignJob(
       })
       if (!taken) continue
       const job = pipelineJobs(ctx.db, candidate.pipeline_id).find((j) => j.id === candidate.id) as JobRow
-      await processPipeline(ctx, job.pipeline_id, request, [{ job, previous: 'pending' }])
+      await processPipeline(ctx, job.pipeline_id, caller, [{ job, previous: 'pending' }])
       const pipeline = findPipelineById(ctx.db, job.pipeline_id) as PipelineRow
-      return { job, body: jobPayload(request, runner, job, pipeline, token) }
+      return { job, body: jobPayload(caller, runner, job, pipeline, token) }
     }
     if (page.length < 100) return null
     afterId = page[page.length - 1].id
@@ -152,14 +148,14 @@ function dependencyJobs(ctx: ServerContext, job: JobRow): JobRow[] {
 }
 
 function jobPayload(
-  request: FastifyRequest,
+  caller: Caller,
   runner: RunnerRow,
   job: JobRow,
   pipeline: PipelineRow,
   token: string,
 ): Readonly<Record<string, unknown>> {
-  const ctx = request.server.burrow
-  const baseUrl = ctx.baseUrl(request)
+  const ctx = caller.ctx
+  const baseUrl = caller.baseUrl
   const project = findProjectWithNamespace(ctx.db, job.project_id) as ProjectWithNamespaceRow
   const projectPath = `${project.ns_full_path}/${project.path}`
   const settings = projectSettings(project.settings)
@@ -168,7 +164,7 @@ function jobPayload(
     options.timeout ?? Number(settings.build_timeout ?? 3600),
     runner.maximum_timeout ?? Number.MAX_SAFE_INTEGER,
   )
-  const variables = runnerVariables(request, runner, job, pipeline, project, token)
+  const variables = runnerVariables(caller, runner, job, pipeline, project, token)
   const repoUrl = new URL(baseUrl)
   repoUrl.username = 'gitlab-ci-token'
   repoUrl.password = token
@@ -269,15 +265,15 @@ function expand(text: string, vars: Readonly<Record<string, string>>): string {
  * facts, the configuration's `variables:`, project variables, then those given to the pipeline.
  */
 function runnerVariables(
-  request: FastifyRequest,
+  caller: Caller,
   runner: RunnerRow,
   job: JobRow,
   pipeline: PipelineRow,
   project: ProjectWithNamespaceRow,
   token: string,
 ): RunnerVariable[] {
-  const ctx = request.server.burrow
-  const baseUrl = ctx.baseUrl(request)
+  const ctx = caller.ctx
+  const baseUrl = caller.baseUrl
   const projectPath = `${project.ns_full_path}/${project.path}`
   const user = pipeline.user_id !== null ? findUserById(ctx.db, pipeline.user_id) : undefined
   const jobUser = job.user_id !== null ? findUserById(ctx.db, job.user_id) : user
@@ -375,8 +371,8 @@ export interface JobUpdate {
  * finish it, keep its log as a `trace` artifact, read its coverage and move the pipeline on.
  * Returns false when the job was no longer running (canceled meanwhile).
  */
-export async function finishJob(request: FastifyRequest, job: JobRow, update: JobUpdate): Promise<boolean> {
-  const ctx = request.server.burrow
+export async function finishJob(caller: Caller, job: JobRow, update: JobUpdate): Promise<boolean> {
+  const ctx = caller.ctx
   if (update.state === undefined || update.state === 'running') return job.status === 'running'
   const trace = readTrace(ctx.db, job.id)
   const status: CiStatus = update.state
@@ -390,7 +386,7 @@ export async function finishJob(request: FastifyRequest, job: JobRow, update: Jo
   if (!done) return false
   const finished = pipelineJobs(ctx.db, job.pipeline_id).find((j) => j.id === job.id) as JobRow
   await storeTraceArtifact(ctx, finished)
-  await processPipeline(ctx, job.pipeline_id, request, [{ job: finished, previous: 'running' }])
+  await processPipeline(ctx, job.pipeline_id, caller, [{ job: finished, previous: 'running' }])
   return true
 }
 

@@ -536,3 +536,20 @@ export function runnerJobProjectIds(db: Db, runnerId: number): number[] {
   }[]
   return rows.map((r) => r.project_id)
 }
+
+/** The jobs with these ids (those that exist), in one query. */
+export function jobsByIds(db: Db, ids: readonly number[]): JobRow[] {
+  return db
+    .prepare('SELECT * FROM ci_builds WHERE id IN (SELECT value FROM json_each(?))')
+    .all(JSON.stringify([...new Set(ids)])) as JobRow[]
+}
+
+/** The newest successful job named `name` of a pipeline on `ref` (whose artifacts `…/artifacts/:ref/download` serves). */
+export function latestSuccessfulJob(db: Db, projectId: number, ref: string, name: string): JobRow | undefined {
+  return db
+    .prepare(
+      `SELECT b.* FROM ci_builds b JOIN ci_pipelines p ON p.id = b.pipeline_id
+       WHERE b.project_id = ? AND p.ref = ? AND b.name = ? AND b.status = 'success' ORDER BY b.id DESC LIMIT 1`,
+    )
+    .get(projectId, ref, name) as JobRow | undefined
+}

@@ -22,11 +22,12 @@ import { findUserByUsername } from '../users'
 import { isValidRef } from '../../platform/git/git'
 import { projectGitDir, repoExists } from '../../platform/git/project-repo'
 import { resolveCommit } from '../../platform/git/refs'
-import { apiMessage, forbidden, notFound, validationFailed } from '../../platform/http/errors'
+import { notFound, validationFailed } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
-import { currentUser, loadProject } from '../../platform/http/resolve'
+import { currentUser } from '../../platform/http/resolve'
 import { recordAudit } from '../audit-events'
-import { canReadBuilds, presentJobs, presentPipeline, presentPipelines } from './present'
+import { jobScopes, loadBuildsProject } from './common-routes'
+import { presentJobs, presentPipeline, presentPipelines } from './present'
 import { projectFullPath } from './ci-context'
 import { removeArtifactFiles } from './artifacts'
 import {
@@ -82,26 +83,10 @@ const JobsQuery = Type.Object({
   per_page: Type.Optional(Type.Integer()),
 })
 
-/** A project whose pipelines and jobs the caller may read (404 when the project is hidden, 403 when its jobs are). */
-export function loadBuildsProject(request: FastifyRequest, id: string, minLevel?: number): ProjectRow {
-  const project = loadProject(request, id, minLevel)
-  if (!canReadBuilds(request.perms, project)) throw forbidden()
-  return project
-}
-
 function loadPipeline(request: FastifyRequest, project: ProjectRow, id: number): PipelineRow {
   const pipeline = findProjectPipeline(request.server.burrow.db, project.id, id)
   if (!pipeline) throw notFound()
   return pipeline
-}
-
-/** `scope` of job lists: one status or several (`scope[]=failed&scope[]=success`); 400 for unknown ones. */
-export function jobScopes(raw: string | readonly string[] | undefined): string[] | undefined {
-  if (raw === undefined) return undefined
-  const list = typeof raw === 'string' ? [raw] : [...raw]
-  if (list.some((s) => !(CI_STATUSES as readonly string[]).includes(s)))
-    throw apiMessage(400, 'Scope contains invalid value(s)')
-  return list
 }
 
 function sendPipelines(
@@ -112,7 +97,7 @@ function sendPipelines(
   const page = pageOf(request.query)
   const { rows, total } = listPipelines(request.server.burrow.db, filter, { limit: page.perPage, offset: page.offset })
   setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-  return presentPipelines(request, rows)
+  return presentPipelines(callerOf(request), rows)
 }
 
 /**
@@ -160,13 +145,13 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
       const ref = request.query.ref ?? project.default_branch ?? 'main'
       const pipeline = latestPipelineFor(ctx.db, project.id, ref)
       if (!pipeline) throw notFound()
-      return presentPipeline(request, pipeline)
+      return presentPipeline(callerOf(request), pipeline)
     },
   )
 
   app.get('/projects/:id/pipelines/:pipeline_id', { schema: { params: PipelineParams } }, async (request) => {
     const project = loadBuildsProject(request, request.params.id)
-    return presentPipeline(request, loadPipeline(request, project, request.params.pipeline_id))
+    return presentPipeline(callerOf(request), loadPipeline(request, project, request.params.pipeline_id))
   })
 
   app.post(
@@ -198,10 +183,10 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
         honourSkipCi: false,
         saveOnErrors: false,
         baseUrl: ctx.baseUrl(request),
-        request,
+        caller: callerOf(request),
       })
       if ('errors' in result) throw validationFailed({ base: [...result.errors] })
-      return reply.code(201).send(presentPipeline(request, result.pipeline))
+      return reply.code(201).send(presentPipeline(callerOf(request), result.pipeline))
     },
   )
 
@@ -212,7 +197,9 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
       const user = currentUser(request)
       const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
       const pipeline = loadPipeline(request, project, request.params.pipeline_id)
-      return reply.code(201).send(presentPipeline(request, await retryPipeline(ctx, pipeline, user, request)))
+      return reply
+        .code(201)
+        .send(presentPipeline(callerOf(request), await retryPipeline(ctx, pipeline, user, callerOf(request))))
     },
   )
 
@@ -223,7 +210,9 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
       currentUser(request)
       const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
       const pipeline = loadPipeline(request, project, request.params.pipeline_id)
-      return reply.code(200).send(presentPipeline(request, await cancelPipeline(ctx, pipeline, request)))
+      return reply
+        .code(200)
+        .send(presentPipeline(callerOf(request), await cancelPipeline(ctx, pipeline, callerOf(request))))
     },
   )
 
@@ -266,7 +255,7 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
         { limit: page.perPage, offset: page.offset },
       )
       setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
-      return presentJobs(request, rows)
+      return presentJobs(callerOf(request), rows)
     },
   )
 

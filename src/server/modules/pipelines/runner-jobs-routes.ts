@@ -1,3 +1,4 @@
+import { callerOf } from '../../platform/caller'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
@@ -70,7 +71,7 @@ const runnerJobs: FastifyPluginAsyncTypebox = async (app) => {
   // the runner sends back as last_update.
   app.post('/jobs/request', { schema: { body: RequestBody } }, async (request, reply) => {
     const runner = authenticateRunner(ctx.db, request.body.token)
-    const assigned = await assignJob(request, runner, runnerInfo(request.ip, request.body.info))
+    const assigned = await assignJob(callerOf(request), runner, runnerInfo(request.ip, request.body.info))
     if (!assigned) return reply.code(204).header('X-GitLab-Last-Update', String(Date.now())).send()
     return reply.code(201).send(assigned.body)
   })
@@ -84,7 +85,7 @@ const runnerJobs: FastifyPluginAsyncTypebox = async (app) => {
       if (job.runner_id !== null) touchRunner(ctx.db, job.runner_id, { ip_address: request.ip })
       // Runners before the incremental log API sent the whole log here.
       if (b.trace !== undefined) writeTrace(ctx.db, job.id, Buffer.from(b.trace, 'utf8'))
-      const ok = await finishJob(request, job, {
+      const ok = await finishJob(callerOf(request), job, {
         state: b.state,
         failureReason: b.failure_reason,
         exitCode: b.exit_code,

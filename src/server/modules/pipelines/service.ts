@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify'
+import type { Caller } from '../../platform/caller'
 import type { ServerContext } from '../../platform/context'
 import { nowIso } from '../../platform/db/connection'
 import {
@@ -58,8 +58,8 @@ export interface CreatePipelineInput {
   /** Pushes keep a failed pipeline carrying the configuration errors; the API refuses instead. */
   readonly saveOnErrors: boolean
   readonly baseUrl: string
-  /** The request that asked for it, passed on to status listeners. */
-  readonly request?: FastifyRequest | null
+  /** Who asked for it through the API, passed on to status listeners. */
+  readonly caller?: Caller | null
 }
 
 export type CreatePipelineResult = { readonly pipeline: PipelineRow } | { readonly errors: readonly string[] }
@@ -222,7 +222,7 @@ export async function createPipeline(ctx: ServerContext, input: CreatePipelineIn
   if (plan.kind === 'refused' || !facts)
     return { errors: plan.kind === 'refused' ? plan.errors : ['Reference not found'] }
   if (plan.kind === 'invalid' && !input.saveOnErrors) return { errors: plan.errors }
-  const request = input.request ?? null
+  const caller = input.caller ?? null
   const pipeline = insertPipeline(
     ctx.db,
     {
@@ -244,11 +244,11 @@ export async function createPipeline(ctx: ServerContext, input: CreatePipelineIn
     },
     plan.kind === 'jobs' ? plan.seeds.map(newJob) : [],
   )
-  await pipelineStatusChanged({ ctx, request, pipeline, previous: null })
+  await pipelineStatusChanged({ ctx, caller, pipeline, previous: null })
   if (plan.kind !== 'jobs') return { pipeline }
   for (const job of latestJobs(pipelineJobs(ctx.db, pipeline.id)))
-    await jobStatusChanged({ ctx, request, job, pipeline, previous: null })
-  return { pipeline: await processPipeline(ctx, pipeline.id, request) }
+    await jobStatusChanged({ ctx, caller, job, pipeline, previous: null })
+  return { pipeline: await processPipeline(ctx, pipeline.id, caller) }
 }
 
 /** The jobs that count: the newest of each name (retried ones are history). */
@@ -264,7 +264,7 @@ export function latestJobs(jobs: readonly JobRow[]): JobRow[] {
 export async function processPipeline(
   ctx: ServerContext,
   pipelineId: number,
-  request: FastifyRequest | null,
+  caller: Caller | null,
   changedJobs: readonly { readonly job: JobRow; readonly previous: CiStatus }[] = [],
 ): Promise<PipelineRow> {
   const db = ctx.db
@@ -303,9 +303,8 @@ export async function processPipeline(
           finished_at: finishedAt,
         })
       : before
-  for (const c of changes) await jobStatusChanged({ ctx, request, job: c.job, pipeline, previous: c.previous })
-  if (pipeline.status !== before.status)
-    await pipelineStatusChanged({ ctx, request, pipeline, previous: before.status })
+  for (const c of changes) await jobStatusChanged({ ctx, caller, job: c.job, pipeline, previous: c.previous })
+  if (pipeline.status !== before.status) await pipelineStatusChanged({ ctx, caller, pipeline, previous: before.status })
   return pipeline
 }
 
@@ -313,7 +312,7 @@ export async function processPipeline(
 export async function cancelPipeline(
   ctx: ServerContext,
   pipeline: PipelineRow,
-  request: FastifyRequest | null,
+  caller: Caller | null,
 ): Promise<PipelineRow> {
   const changed: { job: JobRow; previous: CiStatus }[] = []
   for (const job of latestJobs(pipelineJobs(ctx.db, pipeline.id))) {
@@ -323,7 +322,7 @@ export async function cancelPipeline(
       previous: job.status,
     })
   }
-  return processPipeline(ctx, pipeline.id, request, changed)
+  return processPipeline(ctx, pipeline.id, caller, changed)
 }
 
 /** Jobs that follow `from` (later stages, or needing it) and were skipped start over as `created`. */
@@ -343,7 +342,7 @@ export async function retryPipeline(
   ctx: ServerContext,
   pipeline: PipelineRow,
   user: UserRow,
-  request: FastifyRequest | null,
+  caller: Caller | null,
 ): Promise<PipelineRow> {
   const retryable = latestJobs(pipelineJobs(ctx.db, pipeline.id)).filter(
     (j) => j.status === 'failed' || j.status === 'canceled',
@@ -351,7 +350,7 @@ export async function retryPipeline(
   if (retryable.length === 0) return pipeline
   for (const job of retryable) cloneJobForRetry(ctx.db, job, user.id)
   resetSkippedAfter(ctx, pipeline.id, retryable)
-  return processPipeline(ctx, pipeline.id, request)
+  return processPipeline(ctx, pipeline.id, caller)
 }
 
 /** True when a job can be retried: it finished and was not erased. */
@@ -360,23 +359,18 @@ export function jobRetryable(job: JobRow): boolean {
 }
 
 /** Retries one job: a new job with the same configuration takes its place (GitLab's RetryJobService). */
-export async function retryJob(
-  ctx: ServerContext,
-  job: JobRow,
-  user: UserRow,
-  request: FastifyRequest | null,
-): Promise<JobRow> {
+export async function retryJob(ctx: ServerContext, job: JobRow, user: UserRow, caller: Caller | null): Promise<JobRow> {
   const clone = cloneJobForRetry(ctx.db, job, user.id)
   resetSkippedAfter(ctx, job.pipeline_id, [job])
-  await processPipeline(ctx, job.pipeline_id, request)
+  await processPipeline(ctx, job.pipeline_id, caller)
   return latestJobs(pipelineJobs(ctx.db, job.pipeline_id)).find((j) => j.id === clone.id) ?? clone
 }
 
 /** Cancels one job when it can still be stopped; returns it as it is afterwards. */
-export async function cancelJob(ctx: ServerContext, job: JobRow, request: FastifyRequest | null): Promise<JobRow> {
+export async function cancelJob(ctx: ServerContext, job: JobRow, caller: Caller | null): Promise<JobRow> {
   if (!CANCELABLE_STATUSES.includes(job.status)) return job
   const updated = updateJobRow(ctx.db, job.id, { status: 'canceled', finished_at: job.started_at ? nowIso() : null })
-  await processPipeline(ctx, job.pipeline_id, request, [{ job: updated, previous: job.status }])
+  await processPipeline(ctx, job.pipeline_id, caller, [{ job: updated, previous: job.status }])
   return updated
 }
 
@@ -398,20 +392,15 @@ function enqueueJob(ctx: ServerContext, job: JobRow): JobRow {
 }
 
 /** Starts a manual job (as `user`), or runs a finished one again. */
-export async function playJob(
-  ctx: ServerContext,
-  job: JobRow,
-  user: UserRow,
-  request: FastifyRequest | null,
-): Promise<JobRow> {
+export async function playJob(ctx: ServerContext, job: JobRow, user: UserRow, caller: Caller | null): Promise<JobRow> {
   if (job.status !== 'manual') {
     const clone = cloneJobForRetry(ctx.db, job, user.id)
     const queued = enqueueJob(ctx, clone)
-    await processPipeline(ctx, job.pipeline_id, request, [{ job: queued, previous: 'created' }])
+    await processPipeline(ctx, job.pipeline_id, caller, [{ job: queued, previous: 'created' }])
     return queued
   }
   const queued = enqueueJob(ctx, updateJobRow(ctx.db, job.id, { user_id: user.id }))
-  await processPipeline(ctx, job.pipeline_id, request, [{ job: queued, previous: 'manual' }])
+  await processPipeline(ctx, job.pipeline_id, caller, [{ job: queued, previous: 'manual' }])
   return queued
 }
 

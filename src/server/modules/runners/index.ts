@@ -1,7 +1,7 @@
 // The runners module's public face: runners, their tokens and who may see them, for the CI job cycle.
 export { runnerInfo, RunnerInfoParam } from './params'
 export { canReadRunner } from './policy'
-export { findRunnerById, runnerTags, touchRunner, type RunnerInfo, type RunnerRow } from './queries'
+export { findRunnerById, runnersByIds, runnerTags, touchRunner, type RunnerInfo, type RunnerRow } from './queries'
 export { runnerEntity } from './entity'
 export {
   authenticateRunner,

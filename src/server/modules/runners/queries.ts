@@ -382,3 +382,13 @@ export function projectGroupIds(db: Db, namespaceId: number): number[] {
   if (ns?.kind !== 'group') return []
   return [namespaceId, ...namespaceAncestors(db, namespaceId).map((g) => g.id)]
 }
+
+/** The runners with these ids (those that exist), by id, in one query. */
+export function runnersByIds(db: Db, ids: readonly number[]): Map<number, RunnerRow> {
+  const unique = [...new Set(ids)]
+  if (unique.length === 0) return new Map()
+  const rows = db
+    .prepare('SELECT * FROM ci_runners WHERE id IN (SELECT value FROM json_each(?))')
+    .all(JSON.stringify(unique)) as RunnerRow[]
+  return new Map(rows.map((r) => [r.id, r]))
+}
