@@ -1,3 +1,4 @@
+import { buildClientSchema, getIntrospectionQuery } from 'graphql'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AccessLevel } from '../../src/server/platform/auth/access'
 import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
@@ -219,8 +220,8 @@ describe('GraphQL endpoint /api/graphql', () => {
       const fields = Array.from({ length: 30 }, (_, i) => `f${i}: __typename`).join(' ')
       const query = `query { ...F a: __type(name: "Query") { name } } fragment F on Query { ${fields} }`
       expect((await post({}, { query })).json().data.a).toEqual({ name: 'Query' })
-      const spreads = Array.from({ length: 7 }, (_, i) => `q${i}: __type(name: "Query") { ...G }`).join(' ')
-      const repeated = `query { ${spreads} } fragment G on __Type { ${fields} }`
+      const spreads = Array.from({ length: 7 }, (_, i) => `q${i}: currentUser { ...G }`).join(' ')
+      const repeated = `query { ${spreads} } fragment G on UserCore { ${fields} }`
       expect((await post({}, { query: repeated })).json()).toEqual({
         errors: [{ message: 'Query has complexity of 217, which exceeds max complexity of 200' }],
       })
@@ -250,6 +251,22 @@ describe('GraphQL endpoint /api/graphql', () => {
       expect((await post({ 'private-token': alice.token }, { query: nested(21) })).json()).toEqual({
         errors: [{ message: 'Query has depth of 21, which exceeds max depth of 20' }],
       })
+    })
+
+    it('lets an anonymous tool introspect the whole schema: introspection counts for depth, not complexity', async () => {
+      const res = await post({}, { query: getIntrospectionQuery() })
+      expect(res.json().errors).toBeUndefined()
+      expect(res.json().data.__schema.queryType).toEqual({ kind: 'OBJECT', name: 'Query' })
+      expect(buildClientSchema(res.json().data).getQueryType()?.getFields().currentUser).toBeDefined()
+    })
+
+    it('refuses introspection that nests lists in lists, which complexity no longer counts', async () => {
+      const twice = '{ __type(name: "Query") { fields { type { fields { name } } } } }'
+      expect((await post({}, { query: twice })).json().errors).toBeUndefined()
+      const thrice = '{ __type(name: "Query") { fields { type { fields { type { fields { name } } } } } } }'
+      expect((await post({}, { query: thrice })).json().errors).toEqual([
+        expect.objectContaining({ message: 'Maximum introspection depth exceeded' }),
+      ])
     })
 
     it('measures only the operation asked for by name', async () => {

@@ -2,6 +2,7 @@ import {
   getNamedType,
   GraphQLError,
   isInterfaceType,
+  isIntrospectionType,
   isObjectType,
   Kind,
   SchemaMetaFieldDef,
@@ -53,7 +54,9 @@ type Variables = Readonly<Record<string, unknown>> | null
  * Measures operations the way GitLab scores them: every field (each alias separately, each
  * fragment spread where it is used) costs 1 plus its selections; a connection's selections cost
  * 1% more per item it may return (GitLab's BaseResolver multiplier: a full page of 100 doubles
- * them), except when it is looked up by iid. Depth counts nested fields. Fragments are measured
+ * them), except when it is looked up by iid. Introspection (`__schema`, `__type` and what they
+ * select) counts for depth but not complexity, as graphql-ruby's `count_introspection_fields:
+ * false`. Depth counts nested fields. Fragments are measured
  * once and a fragment spread inside itself counts nothing (NoFragmentCyclesRule reports it), so a
  * hostile document cannot make the measuring itself slow.
  */
@@ -98,6 +101,10 @@ class QueryMeter {
     const definition = fieldDefinition(this.schema, parent, node.name.value)
     const type = definition ? getNamedType(definition.type) : undefined
     const children = node.selectionSet ? this.selections(node.selectionSet, type) : NOTHING
+    // The schema's own description is built once and costs nothing to read: introspection counts
+    // for depth only, so tools introspecting anonymously are not refused. Lists nested in lists
+    // (`fields { type { fields … } } }`) are refused by graphql-js's MaxIntrospectionDepthRule.
+    if (isIntrospection(node.name.value, parent)) return { depth: 1 + children.depth, complexity: 0 }
     const multiplier =
       type && type.name.endsWith('Connection') && !hasArgument(node, 'iid') ? 1 + this.pageSize(node) / 100 : 1
     return { depth: 1 + children.depth, complexity: 1 + Math.floor(children.complexity * multiplier) }
@@ -150,6 +157,15 @@ function fieldDefinition(
   }
   if (parent && (isObjectType(parent) || isInterfaceType(parent))) return parent.getFields()[name]
   return undefined
+}
+
+/** A field that reads the schema itself: `__schema`, `__type`, or any field of an introspection type. */
+function isIntrospection(name: string, parent: GraphQLNamedType | undefined): boolean {
+  return (
+    name === SchemaMetaFieldDef.name ||
+    name === TypeMetaFieldDef.name ||
+    (parent !== undefined && isIntrospectionType(parent))
+  )
 }
 
 function hasArgument(node: FieldNode, name: string): boolean {
