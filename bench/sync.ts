@@ -279,6 +279,7 @@ export default async function syncBench(args: readonly string[]): Promise<void> 
   try {
     const projectIds = seedServer(join(dir, 'server'), issues, mergeRequests)
     const api = client(server.url, token)
+    const me = await api.get<{ id: number }>('/user')
     await fetchOnly(api, projectIds.slice(0, 1)) // warm-up: server statements and JIT
     const fetchMs: number[] = []
     for (let i = 0; i < 2; i++) fetchMs.push(await fetchOnly(api, projectIds))
@@ -296,7 +297,12 @@ export default async function syncBench(args: readonly string[]): Promise<void> 
       const gate = new AccessGate()
       service = new SyncService({
         cache,
-        accounts: { clientFor: async () => c, connectivityFor: () => online, accessFor: () => gate },
+        accounts: {
+          list: async () => [{ id: 'bench', userId: me.id }],
+          clientFor: async () => c,
+          connectivityFor: () => online,
+          accessFor: () => gate,
+        },
       })
       const started = performance.now()
       const result = await service.run('bench')

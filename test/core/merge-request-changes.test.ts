@@ -88,6 +88,8 @@ async function projectWithMergeRequests(path: string): Promise<{ id: number; iid
       source_branch: source,
       target_branch: 'main',
       title: `Merge ${source}`,
+      // The owner reviews the first two; the third waits on nobody.
+      ...(source === 'third' ? {} : { reviewer_ids: [owner.user.id] }),
     })
     iids.push(mr.iid)
   }
@@ -239,14 +241,16 @@ describe('a merge request’s changes', () => {
     }
   })
 
-  it('sync keeps the changes of open merge requests (a quiet sync asks for none): readable offline without a clone', async () => {
+  it('sync keeps the changes of open merge requests the user reviews (a quiet sync asks for none): readable offline without a clone', async () => {
     const changesRequests = (): number => log.count((e) => /\/merge_requests\/\d+\/changes$/.test(e.path))
+    const thirdOfNotCloned = `/projects/${notCloned.id}/merge_requests/${notCloned.iid + 2}/changes`
     if (core.sync === null) throw new Error('no sync service')
     const before = changesRequests()
     expect((await core.sync.run(accountId)).outcome).toBe('completed')
-    // Five open merge requests in the scope: the three never read at least (one read above is read again when its
-    // mergeability check moved updated_at after that read).
-    expect(changesRequests() - before).toBeGreaterThanOrEqual(3)
+    // Four open merge requests the owner reviews: the two never read at least (one read above is read again when
+    // its mergeability check moved updated_at after that read). The third of each project waits on nobody.
+    expect(changesRequests() - before).toBeGreaterThanOrEqual(2)
+    expect(log.count((e) => e.path.endsWith(thirdOfNotCloned))).toBe(0)
     const quiet = changesRequests()
     expect((await core.sync.run(accountId)).outcome).toBe('completed')
     expect(changesRequests()).toBe(quiet)
@@ -258,6 +262,12 @@ describe('a merge request’s changes', () => {
       })
       expect(offline.source).toBe('server')
       expect(offline.diffs.map((d) => d.new_path)).toEqual(['docs/guide.md'])
+      expect(
+        await failure(core, 'repos:merge-request-changes', accountId, {
+          projectId: notCloned.id,
+          iid: notCloned.iid + 2,
+        }),
+      ).toBe('offline')
     } finally {
       await server.restart()
     }

@@ -14,6 +14,8 @@ export interface RunOptions {
   readonly cache: Cache
   readonly state: SyncState
   readonly client: ApiClient
+  /** The signed-in user's id on the instance (null when not known): whose review work is fetched ahead. */
+  readonly userId: number | null
   readonly signal: AbortSignal
   /** Also compare id sets with the server and drop what it deleted. */
   readonly reconcile: boolean
@@ -558,18 +560,24 @@ export class SyncRun {
   }
 
   /**
-   * Open merge requests keep their changes readable offline: `…/changes` is saved in the URL
-   * cache (what `repos:merge-request-changes` reads) whenever the saved copy is older than the
-   * merge request's last update — a push moves it — so a quiet sync asks for none.
+   * Open merge requests waiting on the user (as reviewer or assignee) keep their changes
+   * readable offline: `…/changes` is saved in the URL cache (what `repos:merge-request-changes`
+   * reads) whenever the saved copy is older than the merge request's last update — a push moves
+   * it — so a quiet sync asks for none. Others' merge requests are not fetched ahead: a diff is
+   * one of the costliest answers a forge computes, and a project can hold hundreds open.
    */
   private async keepMergeRequestChanges(projectId: number): Promise<void> {
-    const { accountId, cache, client, signal } = this.o
+    const { accountId, cache, client, signal, userId } = this.o
+    if (userId === null) return
     const open = cache.db
       .prepare(
-        `SELECT iid, updated_at FROM merge_requests WHERE acct = ? AND project_id = ? AND state = 'opened' AND iid > 0
+        `SELECT iid, updated_at FROM merge_requests mr
+         WHERE acct = ? AND project_id = ? AND state = 'opened' AND iid > 0 AND EXISTS (
+           SELECT 1 FROM item_users u WHERE u.acct = mr.acct AND u.kind = 'merge_request' AND u.item_id = mr.id
+             AND u.user_id = ? AND u.role IN ('assignee', 'reviewer'))
          ORDER BY updated_at DESC`,
       )
-      .all(cache.acct(accountId), projectId) as { iid: number; updated_at: string }[]
+      .all(cache.acct(accountId), projectId, userId) as { iid: number; updated_at: string }[]
     const outdated = open.filter((mr) => {
       const saved = this.changes.savedAt(accountId, client, mergeRequestChangesPath(projectId, mr.iid))
       return saved === null || saved < mr.updated_at

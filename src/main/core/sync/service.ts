@@ -9,6 +9,8 @@ import { SyncState } from './state'
 
 /** What the sync needs of the accounts service (core/accounts `Accounts` fits). */
 export interface SyncAccounts {
+  /** The accounts, for the signed-in user's id (whose review work the sync fetches ahead). */
+  list(): Promise<readonly { readonly id: string; readonly userId: number }[]>
   clientFor(accountId: string): Promise<ApiClient>
   connectivityFor(accountId: string): OnlineState
   accessFor(accountId: string): AccessGate
@@ -226,11 +228,13 @@ export class SyncService {
     let finished: SyncFinished
     try {
       const client = await this.options.accounts.clientFor(accountId)
+      const account = (await this.options.accounts.list()).find((a) => a.id === accountId)
       run = new SyncRun({
         accountId,
         cache: this.options.cache,
         state: this.state,
         client,
+        userId: account?.userId ?? null,
         signal,
         reconcile,
         perPage: this.options.perPage,
