@@ -22,9 +22,40 @@ function isCiVariable(o: Readonly<Record<string, unknown>>): boolean {
   return typeof o.key === 'string' && 'value' in o && typeof o.variable_type === 'string'
 }
 
+/** SECRET_NAME's answer by field name: answers carry the same few hundred names over and over. */
+const secretNames = new Map<string, boolean>()
+
+function isSecretName(name: string): boolean {
+  let secret = secretNames.get(name)
+  if (secret === undefined) {
+    secret = SECRET_NAME.test(name)
+    if (secretNames.size < 10_000) secretNames.set(name, secret)
+  }
+  return secret
+}
+
 /** Whether a field of `owner` named `name` holds a secret. */
 function isSecretField(owner: Readonly<Record<string, unknown>>, name: string): boolean {
-  return SECRET_NAME.test(name) || (name === 'value' && isCiVariable(owner))
+  return isSecretName(name) || (name === 'value' && isCiVariable(owner))
+}
+
+/** Whether `value` holds a secret field at any depth; allocates nothing (most answers hold none). */
+function holdsSecret(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsSecret)
+  if (!isRecord(value)) return false
+  for (const name in value) {
+    if (isSecretField(value, name) || holdsSecret(value[name])) return true
+  }
+  return false
+}
+
+/** A copy of `value` without its secret fields, at any depth. */
+function strip(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(strip)
+  if (!isRecord(value)) return value
+  const out: Record<string, unknown> = {}
+  for (const [name, field] of Object.entries(value)) if (!isSecretField(value, name)) out[name] = strip(field)
+  return out
 }
 
 /** What `withoutSecrets` answers: the value to store and whether anything was left out. */
@@ -38,26 +69,5 @@ export interface Scrubbed<T> {
  * holds none, so a caller can tell (`stripped`) and an unchanged answer costs no copy.
  */
 export function withoutSecrets<T>(value: T): Scrubbed<T> {
-  if (Array.isArray(value)) {
-    let stripped = false
-    const items = value.map((item: unknown) => {
-      const inner = withoutSecrets(item)
-      stripped ||= inner.stripped
-      return inner.value
-    })
-    return stripped ? { value: items as T, stripped } : { value, stripped }
-  }
-  if (!isRecord(value)) return { value, stripped: false }
-  let stripped = false
-  const out: Record<string, unknown> = {}
-  for (const [name, field] of Object.entries(value)) {
-    if (isSecretField(value, name)) {
-      stripped = true
-      continue
-    }
-    const inner = withoutSecrets(field)
-    stripped ||= inner.stripped
-    out[name] = inner.value
-  }
-  return stripped ? { value: out as T, stripped } : { value, stripped }
+  return holdsSecret(value) ? { value: strip(value) as T, stripped: true } : { value, stripped: false }
 }
