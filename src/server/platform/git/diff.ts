@@ -73,6 +73,16 @@ function splitPatches(out: Buffer): string[] {
   return patches
 }
 
+/**
+ * `git diff --raw -p -z` output split in its two sections: NUL-terminated raw records, an empty
+ * record (so the first `\0\0`, paths being never empty), then the patches in the same file order.
+ */
+function splitRawAndPatch(out: Buffer): { raw: Buffer; patch: Buffer } {
+  const end = out.indexOf('\0\0')
+  if (end < 0) return { raw: out, patch: Buffer.alloc(0) }
+  return { raw: out.subarray(0, end + 1), patch: out.subarray(end + 2) }
+}
+
 function countLines(patch: string): number {
   let n = 0
   for (let i = 0; i < patch.length; i++) if (patch.charCodeAt(i) === 10) n += 1
@@ -99,13 +109,31 @@ export async function diffCollection(
   to: string,
   limits: DiffLimits,
 ): Promise<{ diffs: FileDiff[]; overflow: boolean }> {
-  const common = ['-M', '--no-color', '--no-ext-diff', '--ignore-submodules=none', '--end-of-options', from, to]
-  const [raw, patch] = await Promise.all([
-    git(['diff', '--raw', '-z', '--no-abbrev', ...common], { gitDir }),
-    git(['diff', '-p', '--full-index', '--src-prefix=a/', '--dst-prefix=b/', ...common], { gitDir }),
-  ])
-  const changes = parseRaw(raw.stdout)
-  const patches = splitPatches(patch.stdout)
+  // One git run prints both the raw records and the patches: rename detection, the costly part of
+  // a large diff, runs once instead of once per format.
+  const { stdout } = await git(
+    [
+      'diff',
+      '--raw',
+      '-p',
+      '-z',
+      '--no-abbrev',
+      '--full-index',
+      '--src-prefix=a/',
+      '--dst-prefix=b/',
+      '-M',
+      '--no-color',
+      '--no-ext-diff',
+      '--ignore-submodules=none',
+      '--end-of-options',
+      from,
+      to,
+    ],
+    { gitDir },
+  )
+  const { raw, patch } = splitRawAndPatch(stdout)
+  const changes = parseRaw(raw)
+  const patches = splitPatches(patch)
   const diffs: FileDiff[] = []
   let lines = 0
   let overflow = changes.length > limits.maxFiles
