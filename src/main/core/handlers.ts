@@ -16,6 +16,7 @@ import { diagnosticsReport } from './shell/diagnostics'
 import { cacheHandlers, type OfflineData } from './sync/channels'
 import type { SyncService } from './sync/service'
 import { outboxHandlers } from './outbox/channels'
+import { reviewHandlers } from './outbox/review-channels'
 import type { Outbox } from './outbox/outbox'
 
 export interface CoreOptions {
@@ -158,6 +159,7 @@ export function createHandlers(options: CoreOptions): IpcHandlers {
       return { account: publicAccount(v.account), state: v.state, message: v.message }
     },
     ...outboxHandlers(outbox),
+    ...reviewHandlers(outbox),
     ...cacheHandlers(offline),
     ...apiHandlers(accounts, () => options.cache),
     ...notifyHandlers(notify),

@@ -20,10 +20,21 @@ export const STATE_LABEL: Readonly<Record<OutboxState, string>> = {
   discarded: 'discarded',
 }
 
+/** A line as the diff names it: `12` (new side), `−7` (a removed line). */
+function lineLabel(p: { readonly old_line: number | null; readonly new_line: number | null }): string {
+  return p.new_line !== null ? String(p.new_line) : `−${p.old_line ?? ''}`
+}
+
 function describeMutation(m: Mutation): string {
   switch (m.kind) {
     case 'comment':
-      return 'Comment'
+      return m.position === undefined ? 'Comment' : `Comment on ${m.position.new_path}:${lineLabel(m.position)}`
+    case 'submit-review':
+      return m.drafts.length === 0
+        ? 'Submit the review'
+        : `Submit the review (${m.drafts.length} ${m.drafts.length === 1 ? 'comment' : 'comments'} written offline)`
+    case 'approve':
+      return 'Approve'
     case 'reply':
       return 'Reply'
     case 'time-estimate':

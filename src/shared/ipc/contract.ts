@@ -19,6 +19,7 @@ import {
   type PreferencesRequests,
 } from './preferences'
 import { reposEventNames, reposValidators, type ReposEvents, type ReposRequests } from './repos'
+import { reviewValidators, type ReviewRequests } from './review'
 
 /** Which shell hosts the renderer. */
 export type AppMode = 'electron' | 'browser'
@@ -105,10 +106,11 @@ export interface AccountVerification {
   readonly message: string | null
 }
 
-/** Request channels: arguments as a tuple, and what the handler resolves to. The outbox's channels are in outbox.ts, the cache's and sync's in cache.ts, `api:send` in api.ts. */
+/** Request channels: arguments as a tuple, and what the handler resolves to. The outbox's channels are in outbox.ts, the pending review's in review.ts, the cache's and sync's in cache.ts, `api:send` in api.ts. */
 export interface IpcRequests
   extends
     OutboxRequests,
+    ReviewRequests,
     CacheRequests,
     ApiRequests,
     NotifyRequests,
@@ -233,6 +235,7 @@ export const requestValidators: { readonly [C in RequestChannel]: ArgsValidator 
   'accounts:verify': oneAccountId,
   ...secretsValidators,
   ...outboxValidators,
+  ...reviewValidators,
   ...cacheValidators,
   ...apiValidators,
   ...notifyValidators,

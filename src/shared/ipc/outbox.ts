@@ -1,4 +1,5 @@
 import { isRecord } from '../json'
+import { diffPositionProblem, type DiffPosition } from './diff-position'
 import { refProblem } from './repos'
 
 // Durations (`1h 30m`) are GitLab's time-tracking grammar, shared with the server.
@@ -99,7 +100,8 @@ export const MERGE_REQUEST_ONLY_CHANGES = ['reviewer_ids'] as const
 
 /** One write the user made. Durations are seconds (`parseDuration` reads `1h 30m`). */
 export type Mutation =
-  | { readonly kind: 'comment'; readonly body: string }
+  /** With a position (merge requests only): a new thread on a line of the diff (GitLab's DiffNote). */
+  | { readonly kind: 'comment'; readonly body: string; readonly position?: DiffPosition }
   | { readonly kind: 'reply'; readonly discussionId: string; readonly body: string }
   | { readonly kind: 'update'; readonly changes: ItemChanges }
   /** 0 resets the estimate. */
@@ -113,6 +115,20 @@ export type Mutation =
   | { readonly kind: 'create-issue'; readonly fields: NewIssue }
   /** Creates the target's merge request (its iid is temporary until this lands). */
   | { readonly kind: 'create-merge-request'; readonly fields: NewMergeRequest }
+  /**
+   * Submits the user's pending review of a merge request: `drafts` (written offline) become draft
+   * notes on the server, then every draft of the user's is published at once (`bulk_publish`).
+   */
+  | { readonly kind: 'submit-review'; readonly drafts: readonly DraftInput[] }
+  /** Approves a merge request at the head the user reviewed (`sha`: the server refuses it if the branch moved). */
+  | { readonly kind: 'approve'; readonly sha: string }
+
+/** A draft comment of a pending review: on a line (`position`), a reply in a thread (`discussionId`), or general. */
+export interface DraftInput {
+  readonly note: string
+  readonly position?: DiffPosition
+  readonly discussionId?: string
+}
 
 /** The mutations that create their target. */
 export const CREATION_KINDS = ['create-issue', 'create-merge-request'] as const
@@ -207,6 +223,8 @@ export interface CommentRequest extends ItemRef {
   readonly body: string
   /** Reply in this thread instead of starting a new comment. */
   readonly discussionId?: string
+  /** Merge requests only: start a thread on this line of the diff. Not with `discussionId`. */
+  readonly position?: DiffPosition
 }
 export interface UpdateRequest extends ItemRef {
   readonly changes: ItemChanges
@@ -352,11 +370,23 @@ export function accountAndRequest(
 
 const ref = ['projectId', 'iid']
 
-export const commentArgs = accountAndRequest([...ref, 'body', 'discussionId'], (o) => {
+/** Whether a value is a discussion id (GitLab's are 40 hexadecimal characters). */
+export const isDiscussionId = (value: unknown): value is string => isText(value, 64) && /^[0-9a-f]+$/i.test(value)
+
+function commentProblem(o: Record<string, unknown>): Problem {
   if (!isText(o.body, 1_000_000)) return 'body must be a non-empty string'
-  if (o.discussionId !== undefined && !(isText(o.discussionId, 64) && /^[0-9a-f]+$/i.test(o.discussionId)))
+  if (o.discussionId !== undefined && !isDiscussionId(o.discussionId))
     return 'discussionId must be a discussion id (hexadecimal)'
   return itemRefProblem(o)
+}
+
+export const commentArgs = accountAndRequest([...ref, 'body', 'discussionId'], commentProblem)
+
+/** `merge-requests:comment`: a comment, a reply, or a new thread on a line of the diff (`position`). */
+export const mergeRequestCommentArgs = accountAndRequest([...ref, 'body', 'discussionId', 'position'], (o) => {
+  if (o.position === undefined) return commentProblem(o)
+  if (o.discussionId !== undefined) return 'a reply takes no position: it goes in its thread'
+  return diffPositionProblem(o.position) ?? commentProblem(o)
 })
 
 /** The fields of `changes` (when an object) among `names`. */
@@ -517,7 +547,7 @@ export const outboxValidators = {
   'issues:add-spent-time': spentTimeArgs,
   'issues:todo': itemArgs,
   'issues:subscribe': subscribeArgs,
-  'merge-requests:comment': commentArgs,
+  'merge-requests:comment': mergeRequestCommentArgs,
   'merge-requests:update': mergeRequestUpdateArgs,
   'merge-requests:time-estimate': timeEstimateArgs,
   'merge-requests:add-spent-time': spentTimeArgs,

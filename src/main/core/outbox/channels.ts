@@ -22,9 +22,11 @@ export type OutboxHandlers = {
 const target = (type: ItemTarget['type'], r: ItemRef): ItemTarget => ({ type, projectId: r.projectId, iid: r.iid })
 
 const comment = (r: CommentRequest): Mutation =>
-  r.discussionId === undefined
-    ? { kind: 'comment', body: r.body }
-    : { kind: 'reply', discussionId: r.discussionId, body: r.body }
+  r.discussionId !== undefined
+    ? { kind: 'reply', discussionId: r.discussionId, body: r.body }
+    : r.position !== undefined
+      ? { kind: 'comment', body: r.body, position: r.position }
+      : { kind: 'comment', body: r.body }
 
 /**
  * The outbox channels over an Outbox: item writes of issues and merge requests become queued

@@ -28,6 +28,8 @@ import type { StoredEntry } from './store'
 export type CacheUpdate =
   | { readonly kind: 'issue' | 'merge_request'; readonly json: ItemJson }
   | { readonly kind: 'note' | 'todo'; readonly json: JsonObject }
+  /** Notes landed that the answer does not carry (a published review): the item's discussions are read again. */
+  | { readonly kind: 'notes-stale' }
 
 /**
  * The id of a provisional row (a comment or a to-do made offline): negative, so it never meets
@@ -211,8 +213,11 @@ export function applyOptimistic(cache: Cache, entry: StoredEntry, author: UserSu
           created_at: entry.createdAt,
           updated_at: entry.createdAt,
           system: false,
-          type: mutation.kind === 'reply' ? 'DiscussionNote' : null,
+          type: mutation.kind === 'reply' ? 'DiscussionNote' : mutation.position === undefined ? null : 'DiffNote',
           ...(mutation.kind === 'reply' ? { discussion_id: mutation.discussionId } : {}),
+          ...(mutation.kind === 'comment' && mutation.position !== undefined
+            ? { position: { ...mutation.position } }
+            : {}),
           noteable_id: item.id,
           noteable_iid: target.iid,
           noteable_type: target.type === 'issue' ? 'Issue' : 'MergeRequest',
@@ -247,21 +252,28 @@ export function applyOptimistic(cache: Cache, entry: StoredEntry, author: UserSu
   }
 }
 
+/** Has the next read of the entry's item fetch its discussions again. */
+function markNotesStale(cache: Cache, entry: StoredEntry): void {
+  if (entry.target.type === 'todo') return
+  const item = cachedItem(cache, entry.accountId, entry.target)
+  if (item !== null && typeof item.id === 'number') cache.markNotesStale(entry.accountId, entry.target.type, [item.id])
+}
+
 /**
  * Takes an entry's patch off (inside the caller's transaction), first writing what the server
  * answered, so the item goes straight from the optimistic to the confirmed version.
  */
 export function clearOptimistic(cache: Cache, entry: StoredEntry, update: CacheUpdate | null): void {
   if (update !== null) {
-    if (update.kind === 'note') {
+    if (update.kind === 'notes-stale') {
+      markNotesStale(cache, entry)
+    } else if (update.kind === 'note') {
       cache.upsert(entry.accountId, 'note', [update.json], {
         discussionId: null,
         position: Number.MAX_SAFE_INTEGER - 1,
       })
       // The note's thread and place come with the next sync of the item's discussions.
-      const item = entry.target.type === 'todo' ? null : cachedItem(cache, entry.accountId, entry.target)
-      if (item !== null && typeof item.id === 'number' && entry.target.type !== 'todo')
-        cache.markNotesStale(entry.accountId, entry.target.type, [item.id])
+      markNotesStale(cache, entry)
     } else {
       cache.upsert(entry.accountId, update.kind, [update.json as JsonObject])
     }

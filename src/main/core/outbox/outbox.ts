@@ -23,6 +23,7 @@ import { baseFields, desiredFields, normalizeChanges, snapshotOf, type ItemJson 
 import type { UserSummary } from '../../../shared/api/user'
 import { applyOptimistic, cachedItem, clearOptimistic, type CacheUpdate } from './optimistic'
 import { check, itemPath, send, type Outcome, type SendContext } from './send'
+import { LocalDraftStore } from './review-drafts'
 import { OutboxStore, type StoredEntry } from './store'
 
 /** A refusal the user can act on; `code` crosses the IPC bridge as is. */
@@ -68,13 +69,19 @@ const LOST_ANSWER: Partial<Record<NetworkError['failure'], string>> = {
   aborted: 'the request was aborted',
 }
 
-/** Writes that set a state (sending one twice leaves what sending it once does); the others add something each time. */
-const SETS_STATE: ReadonlySet<Mutation['kind']> = new Set([
+/**
+ * Writes sent again on their own once a check found them missing: those that set a state (sending
+ * one twice leaves what sending it once does), and a review submission, whose send first reads
+ * the drafts the server has and adds only the missing ones. The others add something each time.
+ */
+const SAFE_AFTER_CHECK: ReadonlySet<Mutation['kind']> = new Set([
   'update',
   'time-estimate',
   'todo',
   'todo-done',
   'subscription',
+  'approve',
+  'submit-review',
 ])
 
 /** States that hold back later writes of the same item. */
@@ -94,6 +101,8 @@ const defaultRetryDelay = (attempts: number): number => Math.min(30_000 * 2 ** M
 const OUTBOX_URGENCY = 'outbox'
 
 export class Outbox {
+  /** The drafts of pending reviews written offline, which a submission takes. */
+  readonly drafts: LocalDraftStore
   private readonly store: OutboxStore
   private readonly cache: Cache
   private readonly accounts: OutboxAccounts
@@ -111,6 +120,7 @@ export class Outbox {
   constructor(options: OutboxOptions) {
     this.cache = options.cache
     this.store = new OutboxStore(options.cache.db)
+    this.drafts = new LocalDraftStore(options.cache.db)
     this.accounts = options.accounts
     this.retryDelayMs = options.retryDelayMs ?? defaultRetryDelay
     this.keepSettledMs = options.keepSettledMs ?? 7 * 24 * 3600_000
@@ -212,6 +222,33 @@ export class Outbox {
     this.emit(entry)
     this.kick(accountId)
     return publicEntry(entry)
+  }
+
+  /**
+   * Queues the submission of the user's pending review of a merge request: the drafts kept on this
+   * computer move into it, in the transaction that stores it, and with `approveSha` an approval
+   * (at that head) is queued right behind it. Resolves with the submission once stored.
+   */
+  async submitReview(accountId: string, target: ItemTarget, approveSha?: string): Promise<OutboxEntry> {
+    if (target.type !== 'merge_request' || isTemporaryIid(target.iid))
+      throw new OutboxError('invalid-state', 'Only a merge request on the server can be reviewed.')
+    await this.account(accountId)
+    const entries = this.cache.transaction(() => {
+      const drafts = this.drafts.take(accountId, target).map((d) => d.draft)
+      const now = nowIso()
+      const submission = this.store.insert(
+        { accountId, target, mutation: { kind: 'submit-review', drafts }, base: null },
+        now,
+      )
+      if (approveSha === undefined) return [submission]
+      return [
+        submission,
+        this.store.insert({ accountId, target, mutation: { kind: 'approve', sha: approveSha }, base: null }, now),
+      ]
+    })
+    for (const entry of entries) this.emit(entry)
+    this.kick(accountId)
+    return publicEntry(entries[0])
   }
 
   /** Sends a failed entry again (or now, when it waits for a back-off); checks an unknown outcome now. */
@@ -526,13 +563,13 @@ export class Outbox {
       // Read and found missing. A comment or spent time could still be on its way into the
       // server (a timed-out request it is still handling): sent again on its own, it could land
       // twice. The user, who can look at the item, decides (retry sends it as a new attempt).
-      if (!SETS_STATE.has(entry.mutation.kind))
+      if (!SAFE_AFTER_CHECK.has(entry.mutation.kind))
         return {
           state: 'failed',
           reason: `${found.reason} It did not take effect: send it again, or discard it.`,
           status: null,
         }
-      // A write that sets state lands once however often it is sent: sending it now is a new attempt, not a blind resend.
+      // It lands once however often it is sent: sending it now is a new attempt, not a blind resend.
       const outcome = await send(entry, ctx)
       return outcome.state === 'done' ? { ...outcome, reason: `${found.reason} Sent again after the check.` } : outcome
     }

@@ -16,6 +16,7 @@ import {
   type ItemJson,
 } from './fields'
 import type { CacheUpdate } from './optimistic'
+import { checkApprove, checkReview, sendApprove, sendReview, withLineCodes } from './review'
 import type { EntryResult, Progress, StoredEntry } from './store'
 
 /**
@@ -104,6 +105,17 @@ export async function send(entry: StoredEntry, ctx: SendContext): Promise<Outcom
     case 'comment':
     case 'reply': {
       if (!ctx.beginSend()) return { state: 'skipped' }
+      if (m.kind === 'comment' && m.position !== undefined) {
+        // A line comment starts a thread: the answer is the discussion, its first note the comment.
+        const discussion = await ctx.client.post<{ notes?: JsonObject[] }>(`${path}/discussions`, {
+          body: m.body,
+          position: withLineCodes(m.position),
+        })
+        const first = discussion.notes?.[0]
+        if (!isRecord(first) || typeof first.id !== 'number')
+          return { state: 'failed', reason: 'The server answered without the new thread.', status: null }
+        return { state: 'done', reason: null, result: { noteId: first.id }, update: { kind: 'note', json: first } }
+      }
       const url =
         m.kind === 'comment' ? `${path}/notes` : `${path}/discussions/${encodeURIComponent(m.discussionId)}/notes`
       const note = await ctx.client.post<JsonObject>(url, { body: m.body })
@@ -114,6 +126,10 @@ export async function send(entry: StoredEntry, ctx: SendContext): Promise<Outcom
     }
     case 'update':
       return sendUpdate(entry, m.changes, target, ctx)
+    case 'submit-review':
+      return target.type === 'merge_request' ? sendReview(target, m.drafts, ctx) : invalid(entry)
+    case 'approve':
+      return target.type === 'merge_request' ? sendApprove(target, m.sha, ctx) : invalid(entry)
     case 'time-estimate': {
       const item = await ctx.client.get<ItemJson>(path)
       const remote = snapshotOf(item)
@@ -440,6 +456,10 @@ export async function check(entry: StoredEntry, ctx: SendContext): Promise<Check
         }
       return { applied: false, reason: 'The comment was not on the server.' }
     }
+    case 'submit-review':
+      return checkReview(entry, target, m.drafts, ctx)
+    case 'approve':
+      return checkApprove(target, ctx)
     case 'update': {
       const item = await ctx.client.get<ItemJson>(path)
       const c = classify(m.changes, null, snapshotOf(item).fields)

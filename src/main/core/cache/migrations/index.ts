@@ -1,6 +1,7 @@
 import type { CacheDb } from '../database'
 import cacheCore from './0001-cache-core'
 import outbox from './0050-outbox'
+import reviewDrafts from './0060-review-drafts'
 import notify from './0100-notify'
 import avatars from './0120-avatars'
 import search from './0140-search'
@@ -19,7 +20,7 @@ export interface CacheMigration {
 /**
  * Every migration of the desktop cache database (`cache.sqlite3` in the user data dir), one
  * list for the whole file. Versions 1–49 belong to the cache and sync (core/cache, core/sync),
- * 50–99 to the outbox (core/outbox), 100–119 to the to-do and alert watcher and the app
+ * 50–99 to the outbox (core/outbox; 60 its review drafts), 100–119 to the to-do and alert watcher and the app
  * preferences (core/notify), 120–139 to avatars (core/avatars.ts), 140–159 to the cache's
  * search index (core/cache), 160–169 to repository clones (core/repos), 170 to the scrub of
  * secret fields (core/cache/secrets.ts). Each runs once, in version order, whatever order they were merged
@@ -28,6 +29,7 @@ export interface CacheMigration {
 export const cacheMigrations: readonly CacheMigration[] = [
   cacheCore,
   outbox,
+  reviewDrafts,
   notify,
   avatars,
   search,
