@@ -442,6 +442,20 @@ export const ROUTES: readonly RouteEntry[] = [
   },
   { route: 'POST /projects/:id/merge_requests/:merge_request_iid/todo', schema: Api.MergeRequestTodo },
   {
+    route: 'GET /projects/:id/merge_requests/:merge_request_iid/draft_notes',
+    url: '/projects/{project}/merge_requests/{mr}/draft_notes',
+    // The plain user has written none: drafts are their author's only.
+    schema: list(Api.DraftNote),
+  },
+  {
+    route: 'GET /projects/:id/merge_requests/:merge_request_iid/draft_notes/:draft_note_id',
+    url: '/projects/{project}/merge_requests/{mr}/draft_notes/{draftNote}',
+    schema: Api.DraftNote,
+    userRefused: true,
+  },
+  { route: 'POST /projects/:id/merge_requests/:merge_request_iid/draft_notes', schema: Api.DraftNote },
+  { route: 'PUT /projects/:id/merge_requests/:merge_request_iid/draft_notes/:draft_note_id', schema: Api.DraftNote },
+  {
     route: 'GET /projects/:id/deployments/:deployment_id/merge_requests',
     url: '/projects/{project}/deployments/{deployment}/merge_requests',
     schema: list(Api.MergeRequestListItem),

@@ -417,6 +417,7 @@ async function mergeRequests(w: ConformanceWorld): Promise<void> {
   await w.write('PUT /projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id', thread, {
     resolved: true,
   })
+  await draftNotes(w, m)
 
   await branchWithCommit(w, 'conformance-merge', 'docs/merged.md')
   const merged = await w.write('POST /projects/:id/merge_requests', `${p}/merge_requests`, {
@@ -428,6 +429,23 @@ async function mergeRequests(w: ConformanceWorld): Promise<void> {
   await w.write('POST /projects/:id/merge_requests/:merge_request_iid/reset_time_estimate', `${mm}/reset_time_estimate`)
   await w.write('POST /projects/:id/merge_requests/:merge_request_iid/reset_spent_time', `${mm}/reset_spent_time`)
   await w.write('PUT /projects/:id/merge_requests/:merge_request_iid/merge', `${mm}/merge`)
+}
+
+/** The administrator's review of the merge request `m`: a draft kept pending, a reply published. */
+async function draftNotes(w: ConformanceWorld, m: string): Promise<void> {
+  const drafts = `${m}/draft_notes`
+  const create = 'POST /projects/:id/merge_requests/:merge_request_iid/draft_notes'
+  w.ids.draftNote = await w.created(create, drafts, { note: 'Pending review' })
+  await w.write(
+    'PUT /projects/:id/merge_requests/:merge_request_iid/draft_notes/:draft_note_id',
+    `${drafts}/${w.ids.draftNote}`,
+    {
+      note: 'Pending review, reworded',
+    },
+  )
+  const reply = await w.created(create, drafts, { note: 'Agreed', in_reply_to_discussion_id: w.ids.mrDiscussion })
+  const published = await w.call(w.tokens.admin, 'PUT', `${drafts}/${reply}/publish`)
+  if (published.statusCode !== 204) throw new Error(`setup: publishing a draft answered ${published.statusCode}`)
 }
 
 /** A branch from the default branch with one new file. */

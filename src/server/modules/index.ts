@@ -64,6 +64,7 @@ import languages from './languages/routes'
 import groupVariables from './group-variables/routes'
 import protectedTags from './protected-tags/routes'
 import projectUsers from './project-users/routes'
+import draftNotes from './draft-notes/routes'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
 export const apiRoutes: readonly FastifyPluginAsync[] = [
@@ -119,6 +120,7 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
   groupVariables,
   protectedTags,
   projectUsers,
+  draftNotes,
 ]
 
 /**

@@ -375,6 +375,65 @@ const MERGE_REQUESTS: readonly MatrixRow[] = authenticatedRows([
   },
 ])
 
+/** The standing merge request with a draft the administrator wrote. */
+async function draftFixture(w: World, c: Container): Promise<Vars> {
+  const vars = standing[c.visibility]
+  const draft = await w.admin<Json>('POST', `/projects/${c.project.id}/merge_requests/${vars.mr}/draft_notes`, {
+    note: 'Pending matrix review',
+  })
+  return { ...vars, draft: Number(draft.id) }
+}
+
+/**
+ * Draft notes: written by whoever may comment (GitLab's create_note), and each draft its author's
+ * alone. The administrator wrote the fixture's draft, so every other caller, a Maintainer or the
+ * Owner included, meets 404 Draft Note Not Found, as GitLab's finder scoped to the author answers.
+ */
+const DRAFT = `${MR}/draft_notes/{draft}`
+const AUTHOR_ONLY = "a draft is its author's alone (the administrator wrote it): 404 to everybody else"
+const DRAFT_NOTES: readonly MatrixRow[] = authenticatedRows([
+  { method: 'GET', path: `${MR}/draft_notes`, min: READ_CODE, refusal: 404, fixture: standingFixture },
+  {
+    method: 'POST',
+    path: `${MR}/draft_notes`,
+    min: PARTICIPATE,
+    refusal: 404,
+    fixture: standingFixture,
+    body: { note: 'A pending comment' },
+  },
+  {
+    method: 'POST',
+    path: `${MR}/draft_notes/bulk_publish`,
+    min: PARTICIPATE,
+    refusal: 404,
+    ok: 204,
+    fixture: standingFixture,
+    readBack: `${MR}/discussions`,
+  },
+  { method: 'GET', path: DRAFT, min: 'admin', refusal: 404, fixture: draftFixture, why: AUTHOR_ONLY },
+  {
+    method: 'PUT',
+    path: DRAFT,
+    min: 'admin',
+    refusal: 404,
+    fixture: draftFixture,
+    body: { note: 'Reworded by the matrix' },
+    why: AUTHOR_ONLY,
+  },
+  { method: 'DELETE', path: DRAFT, min: 'admin', refusal: 404, fixture: draftFixture, why: AUTHOR_ONLY },
+  {
+    method: 'PUT',
+    path: `${DRAFT}/publish`,
+    min: 'admin',
+    refusal: 404,
+    ok: 204,
+    fixture: draftFixture,
+    readBack: DRAFT,
+    why: AUTHOR_ONLY,
+  },
+])
+
 permissionMatrix('repository reads', () => world, REPOSITORY_READS)
 permissionMatrix('repository writes', () => world, REPOSITORY_WRITES)
 permissionMatrix('merge requests', () => world, MERGE_REQUESTS)
+permissionMatrix('draft notes', () => world, DRAFT_NOTES)

@@ -10,7 +10,20 @@ export {
   type NoteableKind,
   type ReferenceFamily,
 } from './families'
-export { projectWebUrl, type Noteable, type QuickActionSet } from './service'
+export {
+  createNote,
+  projectWebUrl,
+  raiseReviewMentionTodos,
+  readableDiscussion,
+  settleQuickActions,
+  settleRepliedThread,
+  type CreateNoteResult,
+  type Noteable,
+  type QuickActionSet,
+} from './service'
+export { assertCanComment } from './policy'
+export { PositionError, parseTextPosition, positionInput, type TextPosition } from './diff-position'
+export type { NoteRow } from './queries'
 export {
   addSystemNote,
   contextOf,

@@ -1,4 +1,4 @@
-import type { Caller } from '../../platform/caller'
+import { signedInUser, type Caller } from '../../platform/caller'
 import { assertCanComment, assertCanDeleteNote, assertCanEditNote, canSeeInternalNotes, hasLevelIn } from './policy'
 import { AccessLevel } from '../../platform/auth/access'
 import { Permissions } from '../../platform/auth/permissions'
@@ -6,6 +6,7 @@ import { nowIso } from '../../platform/db/connection'
 import {
   convertToThread,
   deleteNoteRow,
+  discussionNotes,
   insertNote,
   referencingSystemNotes,
   setResolved,
@@ -115,6 +116,8 @@ export interface NoteOptions {
   readonly replyTo?: readonly NoteRow[]
   /** What the request carries for the note's quick actions besides its text. */
   readonly quickActionParams?: QuickActionParams
+  /** False when the caller raises the mention to-dos itself (a review, in one batch). */
+  readonly mentionTodos?: boolean
 }
 
 export type CreateNoteResult =
@@ -214,7 +217,7 @@ export function createNote(
       targetTitle: noteable.title,
       note: eventNote(row, userRef(user, caller.baseUrl), noteable),
     })
-    raiseMentionTodos(caller, noteable, row, user)
+    if (options.mentionTodos !== false) raiseMentionTodos(caller, noteable, row, user)
     const mentioner = mentionerOf(noteable)
     if (mentioner) createCrossReferences(db, { target: mentioner, noteId: row.id }, user.id, row.body)
     // The comment is saved before its commands run, as in GitLab: `/promote` copies it to the
@@ -243,28 +246,81 @@ export async function settleQuickActions(result: CreateNoteResult): Promise<Crea
   return { ...result, commandsChanges: changes, followUps: [] }
 }
 
-/** 'directly_addressed' for users named before any other word, 'mentioned' for the rest; never the author. */
-function raiseMentionTodos(caller: Caller, noteable: Noteable, note: NoteRow, author: UserRow): void {
-  if (!noteable.todoTarget) return
+/** A user a note mentions who gets a to-do for it. */
+interface MentionTodo {
+  readonly userId: number
+  readonly note: NoteRow
+  readonly action: 'directly_addressed' | 'mentioned'
+}
+
+/**
+ * The to-dos a note's mentions raise: 'directly_addressed' for users named before any other word,
+ * 'mentioned' for the rest; never the author, nor a user who may not read the noteable or the note.
+ */
+function mentionTodosOf(caller: Caller, noteable: Noteable, note: NoteRow, author: UserRow): MentionTodo[] {
+  if (!noteable.todoTarget) return []
   const db = caller.db
   const mentions = parseMentions(note.body)
-  for (const username of mentions.all) {
+  return mentions.all.flatMap((username) => {
     const user = findUserByUsername(db, username)
-    if (!user || user.id === author.id || user.state !== 'active') continue
+    if (!user || user.id === author.id || user.state !== 'active') return []
     const perms = new Permissions(db, user)
-    if (!noteable.canRead(perms)) continue
-    if (note.internal === 1 && !canSeeInternalNotes(perms, noteable.container)) continue
-    insertTodoRow(db, {
-      userId: user.id,
-      authorId: author.id,
-      ...containerIds(noteable.container),
-      targetType: noteable.type,
-      targetId: noteable.id,
-      action: mentions.direct.includes(username) ? 'directly_addressed' : 'mentioned',
-      body: note.body,
-      noteId: note.id,
-    })
+    if (!noteable.canRead(perms)) return []
+    if (note.internal === 1 && !canSeeInternalNotes(perms, noteable.container)) return []
+    return [{ userId: user.id, note, action: mentions.direct.includes(username) ? 'directly_addressed' : 'mentioned' }]
+  })
+}
+
+function insertMentionTodo(caller: Caller, noteable: Noteable, author: UserRow, todo: MentionTodo): void {
+  insertTodoRow(caller.db, {
+    userId: todo.userId,
+    authorId: author.id,
+    ...containerIds(noteable.container),
+    targetType: noteable.type,
+    targetId: noteable.id,
+    action: todo.action,
+    body: todo.note.body,
+    noteId: todo.note.id,
+  })
+}
+
+function raiseMentionTodos(caller: Caller, noteable: Noteable, note: NoteRow, author: UserRow): void {
+  for (const todo of mentionTodosOf(caller, noteable, note, author)) insertMentionTodo(caller, noteable, author, todo)
+}
+
+/**
+ * The mention to-dos of a published review, as one batch: one to-do per user the review's notes
+ * mention (created with `mentionTodos: false`), on the first note naming them, 'directly_addressed'
+ * when any of them addresses the user directly.
+ */
+export function raiseReviewMentionTodos(
+  caller: Caller,
+  noteable: Noteable,
+  notes: readonly NoteRow[],
+  author: UserRow,
+): void {
+  const byUser = new Map<number, MentionTodo>()
+  for (const todo of notes.flatMap((n) => mentionTodosOf(caller, noteable, n, author))) {
+    const first = byUser.get(todo.userId)
+    if (!first) byUser.set(todo.userId, todo)
+    else if (todo.action === 'directly_addressed') byUser.set(todo.userId, { ...first, action: todo.action })
   }
+  for (const todo of byUser.values()) insertMentionTodo(caller, noteable, author, todo)
+}
+
+/** The notes of a discussion of this noteable that the caller may see (empty when there is none). */
+export function readableDiscussion(caller: Caller, noteable: Noteable, discussionId: string): NoteRow[] {
+  return discussionNotes(caller.db, readableNoteScope(caller, noteable), discussionId.toLowerCase())
+}
+
+/**
+ * What publishing a reply of a review does to its thread (GitLab's draft publish): resolved when
+ * the draft asked for it and the caller may resolve threads here, unresolved otherwise.
+ */
+export function settleRepliedThread(caller: Caller, noteable: Noteable, discussionId: string, resolve: boolean): void {
+  const user = signedInUser(caller)
+  const by = resolve && noteable.canResolve?.(caller) ? { userId: user.id, at: nowIso() } : null
+  setResolved(caller.db, { discussionId }, by)
 }
 
 /** Replaces a note's body (quick actions are not run again on edits that GitLab would not run). */

@@ -25,6 +25,7 @@ import boards from './0031-boards'
 import badges from './0032-badges'
 import groupVariables from './0033-group-variables'
 import protectedTags from './0034-protected-tags'
+import draftNotesReviewerState from './0042-draft-notes-reviewer-state'
 
 export interface Migration {
   readonly version: number
@@ -74,4 +75,5 @@ export const migrations: readonly Migration[] = [
   badges,
   groupVariables,
   protectedTags,
+  draftNotesReviewerState,
 ]

@@ -1,0 +1,171 @@
+import { signedInUser, type Caller } from '../../platform/caller'
+import type { ProjectRow } from '../../platform/db/rows'
+import { badRequest, notFound, validationFailed } from '../../platform/http/errors'
+import { checkNoteLength } from '../../platform/text/limits'
+import {
+  canReadMergeRequestsWith,
+  findMergeRequestByIid,
+  mergeRequestNoteable,
+  type MergeRequestRow,
+} from '../merge-requests'
+import {
+  createNote,
+  raiseReviewMentionTodos,
+  readableDiscussion,
+  settleQuickActions,
+  settleRepliedThread,
+  type CreateNoteResult,
+  type Noteable,
+  type NoteRow,
+  type TextPosition,
+} from '../notes'
+import { assertMayReview } from './policy'
+import {
+  deleteDraftNotes,
+  findDraftNote,
+  insertDraftNote,
+  listDraftNotes,
+  updateDraftNote,
+  type DraftNoteRow,
+} from './queries'
+
+/** The merge request a review is written on, with the noteable its published notes attach to. */
+export interface ReviewTarget {
+  readonly project: ProjectRow
+  readonly mergeRequest: MergeRequestRow
+  readonly noteable: Noteable
+}
+
+/** What a new draft says and where it goes. */
+export interface DraftNoteInput {
+  readonly note: string
+  /** The thread the draft replies to; absent for a draft that starts one. */
+  readonly inReplyToDiscussionId?: string
+  readonly resolveDiscussion?: boolean
+  readonly commitId?: string
+  readonly position?: TextPosition
+}
+
+/** GitLab's answer to a reply whose thread is gone or cannot be replied to. */
+const THREAD_NOT_FOUND = { base: ['Thread to reply to cannot be found'] }
+
+/**
+ * The merge request `iid` of the project a review is written on: 401 for an anonymous caller (the
+ * Draft Notes API authenticates first), 404 when missing or unreadable.
+ */
+export function reviewTarget(caller: Caller, project: ProjectRow, iid: number): ReviewTarget {
+  signedInUser(caller)
+  const mergeRequest = findMergeRequestByIid(caller.db, project.id, iid)
+  if (!mergeRequest || !canReadMergeRequestsWith(caller.perms, project)) throw notFound('Merge Request')
+  return { project, mergeRequest, noteable: mergeRequestNoteable(caller, project, mergeRequest) }
+}
+
+/** The caller's own drafts on the merge request, oldest first (nobody sees another's, administrators included). */
+export function draftNotesOf(caller: Caller, target: ReviewTarget): DraftNoteRow[] {
+  return listDraftNotes(caller.db, target.mergeRequest.id, signedInUser(caller).id)
+}
+
+/** One of the caller's drafts, or 404 `Draft Note Not Found` (another user's draft included). */
+export function loadDraftNote(caller: Caller, target: ReviewTarget, id: number): DraftNoteRow {
+  const draft = findDraftNote(caller.db, target.mergeRequest.id, signedInUser(caller).id, id)
+  if (!draft) throw notFound('Draft Note')
+  return draft
+}
+
+function checkDraftText(note: string): void {
+  if (note.trim() === '') throw validationFailed({ note: ["can't be blank"] })
+  checkNoteLength(note)
+}
+
+/**
+ * Diff positions are validated against the merge request's diff when the note is published, by the
+ * notes module's diff discussions, which are not there yet: until then a line draft is refused
+ * rather than kept to fail at publish.
+ */
+function refusePosition(position: TextPosition | undefined): void {
+  if (position) throw badRequest('position: draft notes on diff lines are not supported yet')
+}
+
+/** The thread a reply goes to, as the caller sees it; 400 when it is gone or a system note's. */
+function threadToReply(caller: Caller, target: ReviewTarget, discussionId: string): readonly NoteRow[] {
+  const thread = readableDiscussion(caller, target.noteable, discussionId)
+  if (thread.length === 0 || thread[0].system === 1) throw validationFailed(THREAD_NOT_FOUND)
+  return thread
+}
+
+/** Writes a draft: a comment that starts a thread, or a reply to one (which may resolve it once published). */
+export function createDraftNote(caller: Caller, target: ReviewTarget, input: DraftNoteInput): DraftNoteRow {
+  const user = assertMayReview(caller, target.noteable)
+  checkDraftText(input.note)
+  refusePosition(input.position)
+  const discussionId =
+    input.inReplyToDiscussionId === undefined
+      ? null
+      : threadToReply(caller, target, input.inReplyToDiscussionId)[0].discussion_id
+  return insertDraftNote(caller.db, {
+    mergeRequestId: target.mergeRequest.id,
+    authorId: user.id,
+    note: input.note,
+    discussionId,
+    resolveDiscussion: input.resolveDiscussion === true,
+    // GitLab's web client sent the string 'undefined' for no commit; the API still reads it so.
+    commitId: input.commitId === undefined || input.commitId === 'undefined' ? null : input.commitId,
+    position: null,
+    now: caller.clock().toISOString(),
+  })
+}
+
+/** Rewrites a draft's text (and position, which GitLab replaces too: absent clears it). */
+export function editDraftNote(
+  caller: Caller,
+  target: ReviewTarget,
+  draft: DraftNoteRow,
+  change: { readonly note: string; readonly position?: TextPosition },
+): DraftNoteRow {
+  assertMayReview(caller, target.noteable)
+  checkDraftText(change.note)
+  refusePosition(change.position)
+  return updateDraftNote(caller.db, draft.id, change.note, null, caller.clock().toISOString())
+}
+
+/** Discards a draft. */
+export function discardDraftNote(caller: Caller, draft: DraftNoteRow): void {
+  deleteDraftNotes(caller.db, [draft.id])
+}
+
+/** Publishes one draft as a note: a new thread, or a reply that resolves or reopens its thread. */
+function publishDraft(caller: Caller, target: ReviewTarget, draft: DraftNoteRow): CreateNoteResult {
+  if (draft.discussion_id === null)
+    return createNote(caller, target.noteable, draft.note, { thread: true, mentionTodos: false })
+  const thread = threadToReply(caller, target, draft.discussion_id)
+  const result = createNote(caller, target.noteable, draft.note, { replyTo: thread, mentionTodos: false })
+  if (result.kind === 'note')
+    settleRepliedThread(caller, target.noteable, draft.discussion_id, draft.resolve_discussion === 1)
+  return result
+}
+
+/**
+ * Submits a review (GitLab's draft publish): the drafts become notes in the order they were
+ * written, their mentions raise one batch of to-dos, and the drafts are deleted, all in one
+ * transaction, so a refusal (a thread gone, a discussion locked meanwhile) publishes nothing.
+ * Repository work the notes' quick actions left (`/merge`) runs afterwards, in order.
+ */
+export async function publishDraftNotes(
+  caller: Caller,
+  target: ReviewTarget,
+  drafts: readonly DraftNoteRow[],
+): Promise<void> {
+  const user = assertMayReview(caller, target.noteable)
+  if (drafts.length === 0) return
+  const results = caller.db.transaction(() => {
+    const published = drafts.map((draft) => publishDraft(caller, target, draft))
+    const notes = published.flatMap((r) => (r.kind === 'note' ? [r.note] : []))
+    raiseReviewMentionTodos(caller, target.noteable, notes, user)
+    deleteDraftNotes(
+      caller.db,
+      drafts.map((d) => d.id),
+    )
+    return published
+  })()
+  for (const result of results) await settleQuickActions(result)
+}
