@@ -38,6 +38,7 @@ import {
   unauthorized,
 } from '../../platform/http/errors'
 import { pageOf, paginateArray, setPageHeaders } from '../../platform/http/pagination'
+import { answerFromMemo } from '../../platform/http/answer-memo'
 import { currentUser, loadGroup, loadProject, requireAdmin } from '../../platform/http/resolve'
 import { awardEmojiRoutes } from '../award-emoji/routes'
 import {
@@ -417,9 +418,11 @@ function origin(project: ProjectRow): ReferenceOrigin {
 /** Issue routes: lists, CRUD, time tracking, subscriptions, to-dos, participants, award emoji. */
 const issues: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/issues', async (request, reply) =>
-    sendList(request, reply, readableBase(request, request.query as Query, undefined, 'created_by_me'), {
-      kind: 'none',
-    }),
+    answerFromMemo(request, reply, () =>
+      sendList(request, reply, readableBase(request, request.query as Query, undefined, 'created_by_me'), {
+        kind: 'none',
+      }),
+    ),
   )
 
   app.get('/issues_statistics', async (request) =>
@@ -433,14 +436,16 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     return presentIssue(callerOf(request), issue, { kind: 'none' })
   })
 
-  app.get('/groups/:id/issues', { schema: { params: IdParams } }, async (request, reply) => {
-    const group = loadGroup(request, request.params.id)
-    const namespaceIds = groupAndDescendantIds(request.server.burrow.db, group.id)
-    return sendList(request, reply, readableBase(request, request.query as Query, namespaceIds, 'all'), {
-      kind: 'group',
-      groupId: group.id,
-    })
-  })
+  app.get('/groups/:id/issues', { schema: { params: IdParams } }, async (request, reply) =>
+    answerFromMemo(request, reply, () => {
+      const group = loadGroup(request, request.params.id)
+      const namespaceIds = groupAndDescendantIds(request.server.burrow.db, group.id)
+      return sendList(request, reply, readableBase(request, request.query as Query, namespaceIds, 'all'), {
+        kind: 'group',
+        groupId: group.id,
+      })
+    }),
+  )
 
   app.get('/groups/:id/issues_statistics', { schema: { params: IdParams } }, async (request) => {
     const group = loadGroup(request, request.params.id)
@@ -450,10 +455,12 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     )
   })
 
-  app.get('/projects/:id/issues', { schema: { params: IdParams } }, async (request, reply) => {
-    const project = loadProject(request, request.params.id)
-    return sendList(request, reply, projectBase(request, project), origin(project))
-  })
+  app.get('/projects/:id/issues', { schema: { params: IdParams } }, async (request, reply) =>
+    answerFromMemo(request, reply, () => {
+      const project = loadProject(request, request.params.id)
+      return sendList(request, reply, projectBase(request, project), origin(project))
+    }),
+  )
 
   app.get('/projects/:id/issues_statistics', { schema: { params: IdParams } }, async (request) => {
     const project = loadProject(request, request.params.id)

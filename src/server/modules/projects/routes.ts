@@ -20,6 +20,7 @@ import {
 import type { NamespaceRow, ProjectRow, UserRow, Visibility } from '../../platform/db/rows'
 import { userNamespaceId, usersByIds } from '../users'
 import { FEATURE_ACCESS_DEFAULTS, PROJECT_SETTING_DEFAULTS, projectGroupLinkEntity, starrerEntity } from './entity'
+import { answerFromMemo } from '../../platform/http/answer-memo'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import { apiMessage, forbidden, invalidParam, notFound, paramError, validationFailed } from '../../platform/http/errors'
 import { keysetOf, pageOf, setKeysetHeaders, setPageHeaders, wantsKeyset } from '../../platform/http/pagination'
@@ -78,7 +79,8 @@ const IdParams = Type.Object({ id: Type.String() })
 /**
  * Answers a project list: keyset pagination when asked for (`pagination=keyset`, order by id),
  * offset pagination otherwise; one query for the page and one for the count. The body is sent
- * already serialized (see `projectEntityJson`).
+ * already serialized (see `projectEntityJson`), and a page asked again before any write is
+ * answered from memory (`answerFromMemo`).
  */
 function sendProjectList(
   request: FastifyRequest,
@@ -86,6 +88,16 @@ function sendProjectList(
   q: Static<typeof PROJECT_LIST_QUERY>,
   filter: ProjectListFilter,
 ): FastifyReply {
+  return answerFromMemo(request, reply, () => projectListPage(request, reply, q, filter))
+}
+
+/** A page of projects as JSON bytes, its pagination headers set on `reply`. */
+function projectListPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  q: Static<typeof PROJECT_LIST_QUERY>,
+  filter: ProjectListFilter,
+): Buffer {
   const caller = callerOf(request)
   const { db, baseUrl } = caller
   let rows: ProjectWithNamespaceRow[]
@@ -109,9 +121,7 @@ function sendProjectList(
     rows = result.rows
     setPageHeaders(request, reply, baseUrl, page, result.total)
   }
-  return reply
-    .type('application/json')
-    .send(presentProjectsJson(caller, rows, { simple: q.simple, statistics: q.statistics }))
+  return presentProjectsJson(caller, rows, { simple: q.simple, statistics: q.statistics })
 }
 
 /** The namespace `namespace_id` names (integer or full path), if the caller may create projects there. */

@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type Static } from 'typebox'
 import type { TokenScope } from '../../platform/auth/actor'
 import { callerOf } from '../../platform/caller'
 import { listUsers, listUsersKeyset, type UserListFilter, type UserOrderColumn } from './queries'
 import { emptyUserStatus, userAdmin, userPublic, userSelf } from './entity'
+import { answerFromMemo } from '../../platform/http/answer-memo'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import { forbidden, invalidParam, paramError } from '../../platform/http/errors'
 import { keysetOf, pageOf, setKeysetHeaders, setPageHeaders, wantsKeyset } from '../../platform/http/pagination'
@@ -146,36 +148,42 @@ function refuse(refusal: string | null): void {
   if (refusal !== null) throw forbidden(refusal)
 }
 
+/** A page of `GET /users` (offset or keyset), its pagination headers set on `reply`. */
+function userListPage(
+  request: FastifyRequest<{ Querystring: Static<typeof ListQuery> }>,
+  reply: FastifyReply,
+): Readonly<Record<string, unknown>>[] {
+  const q = request.query
+  const caller = callerOf(request)
+  const admin = caller.perms.isAdmin
+  if (q.extern_uid !== undefined && q.provider !== undefined) requireAdmin(request)
+  // Anonymous callers may only look one user up by username, never enumerate the instance.
+  if (!caller.user && (q.username === undefined || q.username === ''))
+    throw forbidden('Not authorized to access /api/v4/users')
+  const filter = listFilter(q, admin)
+  const withCustom = admin && q.with_custom_attributes === true
+  if (wantsKeyset(q)) {
+    const keyset = keysetOf({ ...q, sort: q.sort ?? 'desc' })
+    const rows = listUsersKeyset(caller.db, filter, keyset.sort, keyset.cursor, keyset.perPage)
+    setKeysetHeaders(request, reply, caller.baseUrl, keyset, rows)
+    return userListEntities(caller, rows, withCustom)
+  }
+  if (q.pagination !== undefined && q.pagination !== 'offset')
+    throw invalidParam('pagination', 'does not have a valid value')
+  const page = pageOf(q)
+  const orderBy: UserOrderColumn = admin ? (q.order_by ?? 'id') : 'id'
+  const sort = admin ? (q.sort ?? 'desc') : 'desc'
+  const { rows, total } = listUsers(caller.db, filter, { orderBy, sort }, page.perPage, page.offset)
+  setPageHeaders(request, reply, caller.baseUrl, page, total)
+  return userListEntities(caller, rows, withCustom)
+}
+
 /** The Users API: listing, single get, the caller's own account, and administration. */
 const users: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users',
     { schema: { querystring: ListQuery }, config: { scopes: READ_USER_SCOPES } },
-    async (request, reply) => {
-      const q = request.query
-      const caller = callerOf(request)
-      const admin = caller.perms.isAdmin
-      if (q.extern_uid !== undefined && q.provider !== undefined) requireAdmin(request)
-      // Anonymous callers may only look one user up by username, never enumerate the instance.
-      if (!caller.user && (q.username === undefined || q.username === ''))
-        throw forbidden('Not authorized to access /api/v4/users')
-      const filter = listFilter(q, admin)
-      const withCustom = admin && q.with_custom_attributes === true
-      if (wantsKeyset(q)) {
-        const keyset = keysetOf({ ...q, sort: q.sort ?? 'desc' })
-        const rows = listUsersKeyset(caller.db, filter, keyset.sort, keyset.cursor, keyset.perPage)
-        setKeysetHeaders(request, reply, caller.baseUrl, keyset, rows)
-        return userListEntities(caller, rows, withCustom)
-      }
-      if (q.pagination !== undefined && q.pagination !== 'offset')
-        throw invalidParam('pagination', 'does not have a valid value')
-      const page = pageOf(q)
-      const orderBy: UserOrderColumn = admin ? (q.order_by ?? 'id') : 'id'
-      const sort = admin ? (q.sort ?? 'desc') : 'desc'
-      const { rows, total } = listUsers(caller.db, filter, { orderBy, sort }, page.perPage, page.offset)
-      setPageHeaders(request, reply, caller.baseUrl, page, total)
-      return userListEntities(caller, rows, withCustom)
-    },
+    async (request, reply) => answerFromMemo(request, reply, () => userListPage(request, reply)),
   )
 
   app.get('/user', { config: { scopes: READ_USER_SCOPES } }, async (request) => {

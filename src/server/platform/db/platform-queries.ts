@@ -1,6 +1,6 @@
 import type { Db } from './connection'
 import type { NamespaceRow, OAuthTokenRow, PersonalAccessTokenRow, ProjectRow, UserRow, Visibility } from './rows'
-import { cachedStatement } from './statements'
+import { cachedStatement, memoizedAll } from './statements'
 
 // The rows the platform itself reads and writes: the caller behind a token (users, tokens, the
 // sign-in lock), and the project, group or user an `:id` names. The modules that own these tables
@@ -11,6 +11,18 @@ import { cachedStatement } from './statements'
 /** A user by id. */
 export function findUserById(db: Db, id: number): UserRow | undefined {
   return cachedStatement(db, 'SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined
+}
+
+/**
+ * Every time at which a sign-in lock runs out (`locked_until`), earliest first: the moments a
+ * user's `locked` flag changes without a write. Read again only after the database changed.
+ */
+export function lockExpiryTimes(db: Db): readonly string[] {
+  return memoizedAll<{ t: string }>(
+    db,
+    'SELECT DISTINCT locked_until AS t FROM users WHERE locked_until IS NOT NULL ORDER BY t',
+    [],
+  ).map((r) => r.t)
 }
 
 /** Case-insensitive username lookup. */

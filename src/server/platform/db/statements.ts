@@ -85,7 +85,7 @@ const memos = new WeakMap<Db, Map<string, { readonly version: string; readonly r
  * this connection (`total_changes()`) and commits by any other one (`data_version`). Null inside
  * a transaction, whose changes may still be rolled back.
  */
-function dataVersion(db: Db): string | null {
+export function dataVersion(db: Db): string | null {
   if (db.inTransaction) return null
   const v = cachedStatement(
     db,

@@ -1,9 +1,19 @@
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 
-/** `W/"…"` from the serialized body, as Rack::ETag computes GitLab's (a SHA-256 digest, 32 hex digits). */
+const bufferEtags = new WeakMap<Buffer, string>()
+
+/**
+ * `W/"…"` from the serialized body, as Rack::ETag computes GitLab's (a SHA-256 digest, 32 hex
+ * digits). Kept per Buffer: an answer sent again from memory (answer-memo.ts) is the same Buffer,
+ * never changed after it was first sent, so it is hashed once.
+ */
 export function weakEtag(body: string | Buffer): string {
-  return `W/"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`
+  const known = typeof body === 'string' ? undefined : bufferEtags.get(body)
+  if (known !== undefined) return known
+  const etag = `W/"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`
+  if (typeof body !== 'string') bufferEtags.set(body, etag)
+  return etag
 }
 
 /**
