@@ -142,4 +142,15 @@ export const FORGE_ROUTES: readonly RouteEntry[] = [
     userRefused: true,
   },
   { route: 'POST /projects/:id/protected_tags', schema: Api.ProtectedTag },
+
+  // ---- commit statuses ----------------------------------------------------------------------
+  {
+    route: 'GET /projects/:id/repository/commits/:sha/statuses',
+    url: [
+      '/projects/{project}/repository/commits/{commit}/statuses',
+      '/projects/{project}/repository/commits/{commit}/statuses?all=true&sort=desc',
+    ],
+    schema: list(Api.CommitStatus),
+  },
+  { route: 'POST /projects/:id/statuses/:sha', schema: Api.CommitStatus },
 ]

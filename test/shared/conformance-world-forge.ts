@@ -13,6 +13,7 @@ export async function forgeFamilies(w: ConformanceWorld): Promise<void> {
   await badges(w)
   await groupVariables(w)
   await protectedTags(w)
+  await commitStatuses(w)
 }
 
 /** A release made with its tag and a link, updated and its link edited; a second one deleted. */
@@ -116,4 +117,13 @@ async function protectedTags(w: ConformanceWorld): Promise<void> {
   await w.write('POST /projects/:id/protected_tags', p, { name: 'nightly', create_access_level: 30 })
   const removed = await w.call(w.tokens.admin, 'DELETE', `${p}/nightly`)
   if (removed.statusCode !== 204) throw new Error(`setup: DELETE ${p}/nightly answered ${removed.statusCode}`)
+}
+
+/** An external status of the default branch's head, posted running and then finished. */
+async function commitStatuses(w: ConformanceWorld): Promise<void> {
+  const { ids } = w
+  const url = `/projects/${ids.projectId}/statuses/${ids.commit}`
+  const fields = { name: 'conformance/external', target_url: 'https://ci.example.com/1', description: 'External CI' }
+  await w.write('POST /projects/:id/statuses/:sha', url, { ...fields, state: 'running' })
+  await w.write('POST /projects/:id/statuses/:sha', url, { ...fields, state: 'success', coverage: 91.5 })
 }

@@ -65,6 +65,7 @@ import groupVariables from './group-variables/routes'
 import protectedTags from './protected-tags/routes'
 import projectUsers from './project-users/routes'
 import draftNotes from './draft-notes/routes'
+import commitStatuses from './commit-statuses/routes'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
 export const apiRoutes: readonly FastifyPluginAsync[] = [
@@ -119,6 +120,7 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
   languages,
   groupVariables,
   protectedTags,
+  commitStatuses,
   projectUsers,
   draftNotes,
 ]

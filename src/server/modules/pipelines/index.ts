@@ -24,11 +24,13 @@ export {
 export { loadCiConfig, type CiJob, type IncludeRecord } from './config/config'
 export { parseCiDuration } from './config/duration'
 export { assignJob, finishJob, runningJobProjectId } from './jobs'
+export { canReadBuilds } from './policy'
 export { jobEntitiesById, presentPipeline, presentPipelines } from './present'
 export {
   appendTrace,
   findJobById,
   findPipelineById,
+  insertPipeline,
   latestPipelineFor,
   pipelineJobs,
   type CiStatus,
@@ -44,5 +46,6 @@ export {
   latestJobs,
   planPipeline,
   playJob,
+  processPipeline,
   retryJob,
 } from './service'

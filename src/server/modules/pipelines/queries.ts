@@ -105,6 +105,11 @@ export interface JobRow {
   readonly finished_at: string | null
   readonly erased_at: string | null
   readonly artifacts_expire_at: string | null
+  /** `build` for a job of the CI configuration, `external` for a status posted by external CI. */
+  readonly type: 'build' | 'external'
+  /** What external CI linked its status to (null for builds). */
+  readonly target_url: string | null
+  readonly description: string | null
 }
 
 export interface NewPipeline {
@@ -320,7 +325,8 @@ export function findJobById(db: Db, id: number): JobRow | undefined {
 }
 
 export function findProjectJob(db: Db, projectId: number, id: number): JobRow | undefined {
-  return db.prepare('SELECT * FROM ci_builds WHERE id = ? AND project_id = ?').get(id, projectId) as JobRow | undefined
+  return db.prepare("SELECT * FROM ci_builds WHERE id = ? AND project_id = ? AND type = 'build'").get(id, projectId) as
+    JobRow | undefined
 }
 
 export function findJobByTokenDigest(db: Db, digest: string): JobRow | undefined {
@@ -420,7 +426,8 @@ export function listJobs(
   f: JobFilter,
   page: { readonly limit: number; readonly offset: number },
 ): { rows: JobRow[]; total: number } {
-  const where: string[] = []
+  // External commit statuses are no jobs of the jobs API (GitLab lists Ci::Build only).
+  const where: string[] = ["type = 'build'"]
   const args: unknown[] = []
   if (f.projectId !== undefined) {
     where.push('project_id = ?')
@@ -443,7 +450,7 @@ export function listJobs(
     args.push(JSON.stringify(f.statuses))
   }
   if (!f.includeRetried) where.push('retried = 0')
-  const sql = where.length > 0 ? where.join(' AND ') : '1 = 1'
+  const sql = where.join(' AND ')
   const total = (db.prepare(`SELECT COUNT(*) AS n FROM ci_builds WHERE ${sql}`).get(...args) as { n: number }).n
   const order =
     f.pipelineId !== undefined ? `id ${f.sort === 'asc' ? 'ASC' : 'DESC'}` : `id ${f.sort === 'asc' ? 'ASC' : 'DESC'}`
@@ -485,7 +492,7 @@ export function pendingJobsFor(
     .prepare(
       `SELECT b.*, p.protected AS pipeline_protected, pr.settings AS project_settings, pr.archived AS project_archived, pr.namespace_id AS namespace_id
        FROM ci_builds b JOIN ci_pipelines p ON p.id = b.pipeline_id JOIN projects pr ON pr.id = b.project_id
-       WHERE b.status = 'pending' AND b.id > ? AND ${scope} ORDER BY b.id LIMIT ?`,
+       WHERE b.status = 'pending' AND b.type = 'build' AND b.id > ? AND ${scope} ORDER BY b.id LIMIT ?`,
     )
     .all(page.afterId, ...args, page.limit) as QueuedJobRow[]
 }
@@ -549,7 +556,8 @@ export function latestSuccessfulJob(db: Db, projectId: number, ref: string, name
   return db
     .prepare(
       `SELECT b.* FROM ci_builds b JOIN ci_pipelines p ON p.id = b.pipeline_id
-       WHERE b.project_id = ? AND p.ref = ? AND b.name = ? AND b.status = 'success' ORDER BY b.id DESC LIMIT 1`,
+       WHERE b.project_id = ? AND p.ref = ? AND b.name = ? AND b.status = 'success' AND b.type = 'build'
+       ORDER BY b.id DESC LIMIT 1`,
     )
     .get(projectId, ref, name) as JobRow | undefined
 }

@@ -353,9 +353,13 @@ export async function retryPipeline(
   return processPipeline(ctx, pipeline.id, caller)
 }
 
-/** True when a job can be retried: it finished and was not erased. */
+/** True when a job can be retried: a build (external statuses are external CI's to rerun) that finished and was not erased. */
 export function jobRetryable(job: JobRow): boolean {
-  return (job.status === 'success' || job.status === 'failed' || job.status === 'canceled') && job.retried === 0
+  return (
+    job.type === 'build' &&
+    (job.status === 'success' || job.status === 'failed' || job.status === 'canceled') &&
+    job.retried === 0
+  )
 }
 
 /** Retries one job: a new job with the same configuration takes its place (GitLab's RetryJobService). */

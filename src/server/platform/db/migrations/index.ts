@@ -26,6 +26,7 @@ import badges from './0032-badges'
 import groupVariables from './0033-group-variables'
 import protectedTags from './0034-protected-tags'
 import draftNotesReviewerState from './0042-draft-notes-reviewer-state'
+import commitStatuses from './0043-commit-statuses'
 
 export interface Migration {
   readonly version: number
@@ -76,4 +77,5 @@ export const migrations: readonly Migration[] = [
   groupVariables,
   protectedTags,
   draftNotesReviewerState,
+  commitStatuses,
 ]

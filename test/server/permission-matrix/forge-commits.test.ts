@@ -1,0 +1,53 @@
+import { afterAll, beforeAll } from 'vitest'
+import type { Visibility } from '../../../src/server/platform/db/rows'
+import { authenticatedRows, permissionMatrix, type MatrixRow, type Role, type Vars } from './matrix'
+import { buildWorld, VISIBILITIES, type Json, type World } from './world'
+
+// Issue 11's commit families for external CI and review tooling: commit statuses.
+
+let world: World
+/** Per container: the head commit of main, which the rows post statuses to and read them from. */
+const head = {} as Record<Visibility, Vars>
+
+beforeAll(async () => {
+  world = await buildWorld()
+  for (const visibility of VISIBILITIES) {
+    const c = world.containers[visibility]
+    const commit = await world.admin<Json>('POST', `/projects/${c.project.id}/repository/commits`, {
+      branch: 'main',
+      commit_message: 'Initial commit',
+      actions: [{ action: 'create', file_path: 'README.md', content: '# Matrix\n' }],
+    })
+    head[visibility] = { sha: String(commit.id) }
+    await world.admin('POST', `/projects/${c.project.id}/statuses/${String(commit.id)}`, { state: 'success' })
+  }
+})
+afterAll(async () => world.close())
+
+/** GitLab's read_commit_status beside read_code: Reporters of private projects, whoever sees the others. */
+const READ_STATUSES: Readonly<Record<Visibility, Role>> = {
+  private: 'reporter',
+  internal: 'signedIn',
+  public: 'anyone',
+}
+const STATUSES = '/projects/{project}/repository/commits/{sha}/statuses'
+
+/**
+ * Commit statuses (GitLab's read_commit_status, create_commit_status): readers of the project's
+ * pipelines read a commit's statuses; posting one signs in first and takes a Developer.
+ */
+const STATUS_ROWS: readonly MatrixRow[] = [
+  { method: 'GET', path: STATUSES, min: READ_STATUSES, fixture: async (_w, c) => head[c.visibility] },
+  ...authenticatedRows([
+    {
+      method: 'POST',
+      path: '/projects/{project}/statuses/{sha}',
+      min: 'developer',
+      fixture: async (_w, c) => head[c.visibility],
+      body: (_v, u) => ({ state: 'running', name: `ext-${u}` }),
+      readBack: `${STATUSES}?all=true`,
+    },
+  ]),
+]
+
+permissionMatrix('commit statuses', () => world, STATUS_ROWS)
