@@ -16,6 +16,7 @@ import {
   type BadgeFields,
   type BadgeRow,
 } from './queries'
+import { isHttpUrl } from '../../platform/text/urls'
 
 /** Where badges belong: a project (which also shows its groups' badges) or a group. */
 export type BadgeSource =
@@ -55,15 +56,6 @@ function validated(fields: BadgeFields): BadgeFields {
   }
   if (Object.keys(errors).length > 0) throw validationFailed(errors)
   return fields
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text)
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''
-  } catch {
-    return false
-  }
 }
 
 /**

@@ -26,6 +26,7 @@ import type { Page } from '../../platform/http/pagination'
 import { parseCertificates } from '../../platform/crypto/certificates'
 import { recordProjectChange } from '../projects'
 import { mayUseAsManagementProject } from './policy'
+import { isHttpUrl } from '../../platform/text/urls'
 
 /** Platform attributes as sent (`platform_kubernetes_attributes` or `platform_cluster_attributes`). */
 export interface PlatformParams {
@@ -54,15 +55,6 @@ const SCOPE_PATTERN = /^[\w${}./* -]+$/
 /** The cluster's service-account token in clear, for whoever deploys to it (never for API responses). */
 export function clusterToken(ctx: ServerContext, cluster: ClusterRow): string {
   return decryptSecret(ctx.options.dataDir, cluster.encrypted_token)
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text)
-    return url.protocol === 'http:' || url.protocol === 'https:'
-  } catch {
-    return false
-  }
 }
 
 /** 400 unless the management project passes GitLab's rule (mayUseAsManagementProject). */

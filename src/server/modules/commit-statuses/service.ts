@@ -32,6 +32,7 @@ import {
   type ExternalStatusFields,
   type StatusFilter,
 } from './queries'
+import { isHttpUrl } from '../../platform/text/urls'
 
 /** A status as external CI posts it (`POST /projects/:id/statuses/:sha`). */
 export interface PostedStatus {
@@ -107,15 +108,6 @@ function checkFields(status: PostedStatus, ref: string): void {
   if (status.description !== undefined && exceeds(status.description, MAX_FIELD))
     errors.add('description', tooLong(MAX_FIELD))
   errors.throwIfAny()
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text)
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''
-  } catch {
-    return false
-  }
 }
 
 /** The event GitLab's state machine fires for each posted state. */
