@@ -81,7 +81,7 @@ export type MergeRequest = Issuable &
       Partial<
         Pick<
           MergeRequestDetail,
-          'detailed_merge_status' | 'merge_error' | 'rebase_in_progress' | 'diverged_commits_count'
+          'detailed_merge_status' | 'merge_error' | 'rebase_in_progress' | 'diverged_commits_count' | 'diff_refs'
         >
       >
   > & {

@@ -112,6 +112,8 @@ export type ReviewRow =
       readonly right: DiffLine | null
       readonly rightIndex: number | null
     }
+  /** What shows under a line (its threads, drafts, the comment form): `anchors` are the keys of the lines above it. */
+  | { readonly kind: 'slot'; readonly file: number; readonly anchors: readonly string[] }
 
 /** A diff too large to draw without asking; the reviewer opens it with one click. */
 export const REVIEW_LARGE_FILE_LINES = 2_000
@@ -178,8 +180,20 @@ export function reviewRows(
     readonly mode: ReviewMode
     readonly collapsed: (file: number) => boolean
     readonly expandedLarge: (file: number) => boolean
+    /** Anchor keys of the lines with something under them: a slot row follows each. */
+    readonly slots?: ReadonlySet<string>
   },
 ): { readonly rows: ReviewRow[]; readonly firstRows: ReadonlyMap<number, number> } {
+  const slots = options.slots ?? new Set<string>()
+  // The files with a slot (an anchor key is `path:old:new`): only their lines are looked up.
+  const slotPaths = new Set([...slots].map((key) => key.split(':').slice(0, -2).join(':')))
+  /** The slot under a row's lines, if one of them has something under it. */
+  const slotAfter = (file: number, lines: readonly (DiffLine | null)[]): ReviewRow | null => {
+    if (!slotPaths.has(files[file].newPath)) return null
+    const anchors = lines.flatMap((l) => (l === null ? [] : [anchorKey(lineAnchor(files[file], l))]))
+    const present = [...new Set(anchors)].filter((a) => slots.has(a))
+    return present.length === 0 ? null : { kind: 'slot', file, anchors: present }
+  }
   const rows: ReviewRow[] = []
   const firstRows = new Map<number, number>()
   for (const index of order) {
@@ -193,15 +207,21 @@ export function reviewRows(
       continue
     }
     if (options.mode === 'split') {
-      rows.push(...pairRows(index, file.lines))
+      for (const row of pairRows(index, file.lines)) {
+        rows.push(row)
+        const slot = row.kind === 'pair' ? slotAfter(index, [row.left, row.right]) : null
+        if (slot !== null) rows.push(slot)
+      }
       continue
     }
     file.lines.forEach((line, i) => {
-      rows.push(
-        line.kind === 'hunk' || line.kind === 'note'
-          ? { kind: 'meta', file: index, text: line.text }
-          : { kind: 'line', file: index, line, index: i },
-      )
+      if (line.kind === 'hunk' || line.kind === 'note') {
+        rows.push({ kind: 'meta', file: index, text: line.text })
+        return
+      }
+      rows.push({ kind: 'line', file: index, line, index: i })
+      const slot = slotAfter(index, [line])
+      if (slot !== null) rows.push(slot)
     })
   }
   return { rows, firstRows }

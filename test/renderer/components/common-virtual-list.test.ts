@@ -49,6 +49,26 @@ describe('CommonVirtualList', () => {
     expect([row.attributes('aria-posinset'), row.attributes('aria-setsize')]).toEqual(['1', '10000'])
   })
 
+  it('with heightOf, rows of their own heights: the total is their sum and a scroll finds the row at that height', async () => {
+    // Every tenth row is 300 px tall (a thread under a line), the others 30.
+    const heightOf = (item: unknown) => ((item as Row).id % 10 === 0 ? 300 : 30)
+    const wrapper = mount(CommonVirtualList, {
+      props: { items, itemHeight: 30, heightOf, overscan: 0, itemKey: (item: unknown) => (item as Row).id },
+      slots: { default: ({ item }: { item: unknown }) => h('span', { class: 'row' }, (item as Row).title) },
+    })
+    expect(wrapper.find('.common-virtual-list__spacer').attributes('style')).toContain(`height: ${1000 * 570}px`)
+    const viewport = wrapper.find('.common-virtual-list').element as HTMLElement
+    // Ten rows (570 px) per block: 100 blocks down, then 20 px into row 1001.
+    viewport.scrollTop = 100 * 570 + 20
+    await wrapper.find('.common-virtual-list').trigger('scroll')
+    const rows = wrapper.findAll('.row')
+    expect(rows[0].text()).toBe('Issue 1001')
+    expect(wrapper.find('.common-virtual-list__window').attributes('style')).toContain(`translateY(${100 * 570}px)`)
+    // 600 px of view from 57020: rows 1001–1009 (270 px), the tall 1010 (300), then 1011 and 1012.
+    expect(rows.at(-1)?.text()).toBe('Issue 1012')
+    expect(wrapper.findAll('[role="listitem"]')[9].attributes('style')).toContain('height: 300px')
+  })
+
   it('shows the empty slot when there are no items', () => {
     const wrapper = mount(CommonVirtualList, {
       props: { items: [], itemHeight: 30 },

@@ -3,29 +3,17 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { compareCommits } from '../../../src/server/platform/git/compare'
 import { diffCollection } from '../../../src/server/platform/git/diff'
 
-/**
- * The git runs the server made, seen by wrapping the functions every git call goes through: how
- * many were `git diff`, and the most that were running at once.
- */
-const runs = vi.hoisted(() => ({ diff: 0, running: 0, mostAtOnce: 0 }))
+/** The `git diff` runs the server made, counted by wrapping the one function every git call goes through. */
+const runs = vi.hoisted(() => ({ diff: 0 }))
 vi.mock('../../../src/server/platform/git/git', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../../src/server/platform/git/git')>()
-  const counted = async <T>(args: readonly string[], run: () => Promise<T>): Promise<T> => {
+  const git: typeof actual.git = (args, opts) => {
     if (args[0] === 'diff') runs.diff += 1
-    runs.running += 1
-    runs.mostAtOnce = Math.max(runs.mostAtOnce, runs.running)
-    try {
-      return await run()
-    } finally {
-      runs.running -= 1
-    }
+    return actual.git(args, opts)
   }
-  const git: typeof actual.git = (args, opts) => counted(args, () => actual.git(args, opts))
-  const gitText: typeof actual.gitText = (args, opts) => counted(args, () => actual.gitText(args, opts))
-  return { ...actual, git, gitText }
+  return { ...actual, git }
 })
 
 const LIMITS = { maxPatchBytes: 100_000, maxFiles: 100, maxLines: 5_000 }
@@ -66,13 +54,6 @@ beforeAll(() => {
   run('add', '-A')
   run('commit', '-qm', 'second')
   sha.second = run('rev-parse', 'HEAD')
-  // A history sharing nothing with main.
-  run('checkout', '-q', '--orphan', 'alone')
-  run('rm', '-rq', '--cached', '.')
-  writeFileSync(join(dir, 'alone.txt'), 'alone\n')
-  run('add', 'alone.txt')
-  run('commit', '-qm', 'alone')
-  sha.alone = run('rev-parse', 'HEAD')
 })
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -97,40 +78,5 @@ describe('diffCollection', () => {
     const { diffs, overflow } = await diffCollection(join(dir, '.git'), sha.second, sha.second, LIMITS)
     expect(diffs).toEqual([])
     expect(overflow).toBe(false)
-  })
-})
-
-describe('compareCommits', () => {
-  it('asks git for the merge base, the commits and the diff at once', async () => {
-    runs.mostAtOnce = 0
-    const c = await compareCommits(join(dir, '.git'), sha.first, sha.second, { straight: false, limits: LIMITS })
-    expect(runs.mostAtOnce).toBe(3)
-    expect(c?.commits.map((x) => x.id)).toEqual([sha.second])
-    expect(c?.diffs.map((d) => d.newPath).sort()).toEqual([
-      'added.txt',
-      'gone.txt',
-      'ré\nnamed.txt',
-      'spaced name.txt',
-      'tool.sh',
-    ])
-  })
-
-  it('diffs from the merge base, not from `from`', async () => {
-    const c = await compareCommits(join(dir, '.git'), sha.second, sha.first, { straight: false, limits: LIMITS })
-    expect(c).toEqual({ commits: [], diffs: [], overflow: false })
-    const straight = await compareCommits(join(dir, '.git'), sha.second, sha.first, { straight: true, limits: LIMITS })
-    expect(straight?.diffs.map((d) => d.newPath).sort()).toEqual([
-      'added.txt',
-      'gone.txt',
-      'moved.txt',
-      'spaced name.txt',
-      'tool.sh',
-    ])
-  })
-
-  it('answers null for histories that share nothing', async () => {
-    await expect(
-      compareCommits(join(dir, '.git'), sha.first, sha.alone, { straight: false, limits: LIMITS }),
-    ).resolves.toBeNull()
   })
 })

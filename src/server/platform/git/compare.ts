@@ -1,5 +1,5 @@
 import { logCommits, type GitCommit } from './commits'
-import { diffCollection, diffCollectionSinceMergeBase, type DiffLimits, type FileDiff } from './diff'
+import { diffCollection, type DiffLimits, type FileDiff } from './diff'
 import { mergeBase } from './merge-base'
 
 /** What `GET /repository/compare` reports: the commits of `to` not in `from`, and the diff. */
@@ -14,7 +14,6 @@ export interface Comparison {
 /**
  * Compares two resolved commits. `straight` diffs `from` against `to` directly (`from..to`);
  * otherwise against their merge base (`from...to`), which is null when they share no history.
- * The merge base, the commits and the diff are asked of git at once, not one after the other.
  */
 export async function compareCommits(
   gitDir: string,
@@ -22,16 +21,11 @@ export async function compareCommits(
   to: string,
   opts: { readonly straight: boolean; readonly limits: DiffLimits },
 ): Promise<Comparison | null> {
-  const diff = opts.straight
-    ? diffCollection(gitDir, from, to, opts.limits)
-    : diffCollectionSinceMergeBase(gitDir, from, to, opts.limits)
-  // Without a merge base the diff fails: that answer is null, so the failure is looked at only once the base is known.
-  diff.catch(() => undefined)
-  const [base, commits] = await Promise.all([
-    opts.straight ? from : mergeBase(gitDir, [from, to]),
-    logCommits(gitDir, ['--reverse', '--end-of-options', `${from}..${to}`]),
-  ])
+  const base = opts.straight ? from : await mergeBase(gitDir, [from, to])
   if (!base) return null
-  const collection = await diff
+  const [commits, collection] = await Promise.all([
+    logCommits(gitDir, ['--reverse', '--end-of-options', `${from}..${to}`]),
+    diffCollection(gitDir, base, to, opts.limits),
+  ])
   return { commits, diffs: collection.diffs, overflow: collection.overflow }
 }

@@ -103,30 +103,12 @@ export async function diffTrees(gitDir: string, from: string, to: string, limits
  * `diffTrees` with GitLab's `overflow?` of the collection: true when files were left out past
  * `maxFiles` or patches emptied past `maxLines` (one oversized patch alone does not overflow it).
  */
-export function diffCollection(gitDir: string, from: string, to: string, limits: DiffLimits): Promise<DiffCollection> {
-  return collectDiff(gitDir, [from, to], limits)
-}
-
-/**
- * `diffCollection` from the merge base of resolved commits `from` and `to` to `to` (`git diff
- * from...to`), git finding the base in the same run. Rejects when the histories share nothing.
- */
-export function diffCollectionSinceMergeBase(
+export async function diffCollection(
   gitDir: string,
   from: string,
   to: string,
   limits: DiffLimits,
-): Promise<DiffCollection> {
-  return collectDiff(gitDir, [`${from}...${to}`], limits)
-}
-
-/** A diff's files and whether limits cut it (GitLab's `overflow?`). */
-export interface DiffCollection {
-  readonly diffs: FileDiff[]
-  readonly overflow: boolean
-}
-
-async function collectDiff(gitDir: string, revisions: readonly string[], limits: DiffLimits): Promise<DiffCollection> {
+): Promise<{ diffs: FileDiff[]; overflow: boolean }> {
   // One git run prints both the raw records and the patches: rename detection, the costly part of
   // a large diff, runs once instead of once per format.
   const { stdout } = await git(
@@ -144,7 +126,8 @@ async function collectDiff(gitDir: string, revisions: readonly string[], limits:
       '--no-ext-diff',
       '--ignore-submodules=none',
       '--end-of-options',
-      ...revisions,
+      from,
+      to,
     ],
     { gitDir },
   )

@@ -1,0 +1,110 @@
+import { computed, watch, type ComputedRef } from 'vue'
+import type { DiffPosition } from '../../shared/ipc/diff-position'
+import type { OutboxEntry } from '../../shared/ipc/outbox'
+import type { ReviewDraft } from '../../shared/ipc/review'
+import { useBridge } from '../bridge'
+import { useOutboxStore } from '../stores/outbox'
+import { useCachedQuery, type CachedQuery } from './use-cached-query'
+
+export interface Review {
+  /** The user's drafts: on the server, kept on this computer, and those of a submission not landed yet. */
+  readonly drafts: ComputedRef<readonly ReviewDraft[]>
+  readonly query: CachedQuery<{ readonly drafts: readonly ReviewDraft[]; readonly serverRead: boolean }>
+  /** A submission is queued and has not landed. */
+  readonly submitting: ComputedRef<boolean>
+  addDraft(note: string, position?: DiffPosition): Promise<void>
+  deleteDraft(draftId: string): Promise<void>
+  /** Submits the pending review, with an approval at `approveSha` when given. */
+  submit(approveSha?: string): Promise<OutboxEntry>
+  /** Starts a thread on a line at once (queued in the outbox like any comment). */
+  comment(body: string, position: DiffPosition): Promise<OutboxEntry>
+  /** Resolves or reopens a thread (online: the server's answer is read back by `onChanged`). */
+  resolve(discussionId: string, resolved: boolean): Promise<void>
+}
+
+/**
+ * A merge request's pending review and line comments for the review's diff. `onChanged` runs when
+ * the merge request's discussions changed on the server (a submission landed, a thread resolved),
+ * for the page to read them again.
+ */
+export function useReview(options: {
+  readonly accountId: () => string
+  readonly projectId: () => number
+  readonly iid: () => number
+  readonly onChanged: () => void
+}): Review {
+  const bridge = useBridge()
+  const outbox = useOutboxStore()
+  const ref = () => ({ projectId: options.projectId(), iid: options.iid() })
+  const query = useCachedQuery(
+    () => [options.accountId(), options.projectId(), options.iid()],
+    () => [options.accountId()],
+    [],
+    () => bridge.request('reviews:drafts', options.accountId(), ref()),
+  )
+  const submissions = computed(() =>
+    outbox
+      .forItem(options.accountId(), 'merge_request', options.projectId(), options.iid())
+      .filter((e) => e.mutation.kind === 'submit-review'),
+  )
+  // A submission that landed (or was given up) leaves the outbox's unsettled list: its comments are threads now.
+  watch(
+    () => submissions.value.map((e) => e.id),
+    (now, before) => {
+      if (!before.some((id) => !now.includes(id))) return
+      void query.reload()
+      options.onChanged()
+    },
+  )
+  const drafts = computed<readonly ReviewDraft[]>(() => [
+    ...(query.data.value?.drafts ?? []),
+    ...submissions.value.flatMap((e) =>
+      e.mutation.kind === 'submit-review'
+        ? e.mutation.drafts.map((d, i) => ({
+            id: `submitted-${e.id}-${i}`,
+            source: 'local' as const,
+            note: d.note,
+            position: d.position ?? null,
+            discussionId: d.discussionId ?? null,
+          }))
+        : [],
+    ),
+  ])
+  return {
+    drafts,
+    query,
+    submitting: computed(() => submissions.value.length > 0),
+    async addDraft(note, position) {
+      await bridge.request('reviews:add-draft', options.accountId(), {
+        ...ref(),
+        note,
+        ...(position === undefined ? {} : { position }),
+      })
+      await query.reload()
+    },
+    async deleteDraft(draftId) {
+      await bridge.request('reviews:delete-draft', options.accountId(), { ...ref(), draftId })
+      await query.reload()
+    },
+    async submit(approveSha) {
+      const entry = await bridge.request('reviews:submit', options.accountId(), {
+        ...ref(),
+        ...(approveSha === undefined ? {} : { approveSha }),
+      })
+      await query.reload()
+      return entry
+    },
+    comment(body, position) {
+      return bridge.request('merge-requests:comment', options.accountId(), { ...ref(), body, position })
+    },
+    async resolve(discussionId, resolved) {
+      const { projectId, iid } = ref()
+      await bridge.request('api:send', options.accountId(), {
+        method: 'PUT',
+        path: `/projects/${projectId}/merge_requests/${iid}/discussions/${discussionId}`,
+        body: { resolved },
+      })
+      options.onChanged()
+    },
+  }
+}

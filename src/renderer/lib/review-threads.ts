@@ -1,0 +1,150 @@
+import type { Note } from '../../shared/api/note'
+import type { CachedDiscussion } from '../../shared/ipc/cache'
+import type { DiffPosition, LineRangeEnd } from '../../shared/ipc/diff-position'
+import type { ReviewDraft } from '../../shared/ipc/review'
+import type { DiffLine, ParsedDiffFile } from './diff'
+import { asNote } from './items'
+import { anchorKey, lineAnchor, type LineAnchor } from './review'
+
+/**
+ * A merge request's line threads placed on its diff: each diff note's thread under the line its
+ * position names, keyed like the rows' anchors (lib/review.ts `anchorKey`). A thread whose
+ * position is on another diff version than the one shown is outdated: it goes to the discussion
+ * list instead, with the snippet it was written on.
+ */
+
+/** A note that may carry a diff position (GitLab's DiffNote). */
+export type PositionedNote = Note & { readonly position?: DiffPosition | null }
+
+export interface LineThread {
+  readonly id: string
+  readonly position: DiffPosition
+  readonly notes: readonly { readonly note: PositionedNote; readonly pending: boolean }[]
+  readonly resolvable: boolean
+  readonly resolved: boolean
+  /** On an older (or another) version of the diff than the one shown. */
+  readonly outdated: boolean
+}
+
+/** The anchor of a position: the line it ends on (a range's last line). */
+export function positionAnchor(position: DiffPosition): LineAnchor {
+  return {
+    path: position.new_path,
+    oldPath: position.old_path,
+    oldLine: position.old_line,
+    newLine: position.new_line,
+  }
+}
+
+/** The discussions of a merge request that are line threads, each marked outdated against `headSha`. */
+export function lineThreads(discussions: readonly CachedDiscussion[], headSha: string | null): LineThread[] {
+  const threads: LineThread[] = []
+  for (const d of discussions) {
+    const notes = d.notes.map((n) => ({ note: asNote(n.data) as PositionedNote, pending: n.pending }))
+    const position = notes[0]?.note.position
+    if (position == null || typeof position.head_sha !== 'string') continue
+    const resolvable = notes.some((n) => n.note.resolvable === true)
+    threads.push({
+      id: d.id,
+      position,
+      notes,
+      resolvable,
+      resolved: resolvable && notes.every((n) => n.note.resolvable !== true || n.note.resolved === true),
+      outdated: headSha !== null && position.head_sha !== headSha,
+    })
+  }
+  return threads
+}
+
+/** What shows under each line: its current threads and the pending review's drafts, by anchor key. */
+export interface LineAttachments {
+  readonly threads: ReadonlyMap<string, readonly LineThread[]>
+  readonly drafts: ReadonlyMap<string, readonly ReviewDraft[]>
+}
+
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key)
+  if (list === undefined) map.set(key, [value])
+  else list.push(value)
+}
+
+/** Groups the current threads and the positioned drafts by the anchor key of their line. */
+export function attachments(threads: readonly LineThread[], drafts: readonly ReviewDraft[]): LineAttachments {
+  const byLine = new Map<string, LineThread[]>()
+  for (const t of threads) if (!t.outdated) push(byLine, anchorKey(positionAnchor(t.position)), t)
+  const draftsByLine = new Map<string, ReviewDraft[]>()
+  for (const d of drafts) if (d.position !== null) push(draftsByLine, anchorKey(positionAnchor(d.position)), d)
+  return { threads: byLine, drafts: draftsByLine }
+}
+
+/**
+ * The lines an outdated thread was written on: up to `context` changed or unchanged lines before
+ * the position's line, and the line itself, from that version's diff of the file.
+ */
+export function snippetAt(
+  lines: readonly DiffLine[],
+  position: Pick<DiffPosition, 'old_line' | 'new_line'>,
+  context = 3,
+): DiffLine[] {
+  const code = lines.filter((l) => l.kind === 'addition' || l.kind === 'deletion' || l.kind === 'context')
+  const at = code.findIndex(
+    (l) => l.newLine === position.new_line && (position.new_line !== null || l.oldLine === position.old_line),
+  )
+  return at === -1 ? [] : code.slice(Math.max(0, at - context), at + 1)
+}
+
+/** The diff version a comment is written on (the merge request's `diff_refs`). */
+export interface DiffRefs {
+  readonly base_sha: string
+  readonly start_sha: string
+  readonly head_sha: string
+}
+
+/** A merge request's `diff_refs` when they name all three commits (a comment needs them), else null. */
+export function diffRefsOf(
+  refs:
+    | { readonly base_sha: string | null; readonly start_sha: string | null; readonly head_sha: string }
+    | null
+    | undefined,
+): DiffRefs | null {
+  if (refs == null || refs.base_sha === null || refs.start_sha === null) return null
+  return { base_sha: refs.base_sha, start_sha: refs.start_sha, head_sha: refs.head_sha }
+}
+
+/** The line of a file with this anchor key, with its index, or null. */
+export function lineAt(file: ParsedDiffFile, key: string): { readonly line: DiffLine; readonly index: number } | null {
+  const index = file.lines.findIndex(
+    (l) => l.kind !== 'hunk' && l.kind !== 'note' && anchorKey(lineAnchor(file, l)) === key,
+  )
+  return index === -1 ? null : { line: file.lines[index], index }
+}
+
+const rangeEnd = (line: DiffLine): LineRangeEnd => ({
+  type: line.kind === 'addition' ? 'new' : line.kind === 'deletion' ? 'old' : null,
+  old_line: line.oldLine,
+  new_line: line.newLine,
+})
+
+/**
+ * GitLab's position of a comment on lines `from` to `to` of a file (one line when they are the same),
+ * on the diff version `refs`: it names the last line, and a range names both ends.
+ */
+export function positionFor(file: ParsedDiffFile, from: DiffLine, to: DiffLine, refs: DiffRefs): DiffPosition {
+  return {
+    position_type: 'text',
+    base_sha: refs.base_sha,
+    start_sha: refs.start_sha,
+    head_sha: refs.head_sha,
+    old_path: file.oldPath,
+    new_path: file.newPath,
+    old_line: to.oldLine,
+    new_line: to.newLine,
+    ...(from === to ? {} : { line_range: { start: rangeEnd(from), end: rangeEnd(to) } }),
+  }
+}
+
+/** How the comment form names its lines: `Line 12`, `Lines 10 to 14` (a removed line's number with −). */
+export function linesLabel(from: DiffLine, to: DiffLine): string {
+  const name = (l: DiffLine): string => (l.newLine !== null ? String(l.newLine) : `−${l.oldLine ?? ''}`)
+  return from === to ? `Comment on line ${name(to)}` : `Comment on lines ${name(from)} to ${name(to)}`
+}

@@ -1,0 +1,259 @@
+// @vitest-environment jsdom
+import { flushPromises, mount } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import { beforeEach, describe, expect, it } from 'vitest'
+import ReviewChanges from '../../../src/renderer/components/review/ReviewChanges.vue'
+import ReviewDiff from '../../../src/renderer/components/review/ReviewDiff.vue'
+import WorkDiscussions from '../../../src/renderer/components/work/WorkDiscussions.vue'
+import { bridgeKey } from '../../../src/renderer/bridge'
+import { parseDiffFile } from '../../../src/renderer/lib/diff'
+import { reviewRows } from '../../../src/renderer/lib/review'
+import type { CachedDiscussion } from '../../../src/shared/ipc/cache'
+import type { ReviewDraft } from '../../../src/shared/ipc/review'
+import { fakeTransport } from '../support/fake-bridge'
+
+beforeEach(() => setActivePinia(createPinia()))
+
+const REFS = { base_sha: 'a'.repeat(40), start_sha: 'a'.repeat(40), head_sha: 'c'.repeat(40) }
+const DIFF = {
+  old_path: 'src/app.ts',
+  new_path: 'src/app.ts',
+  new_file: false,
+  renamed_file: false,
+  deleted_file: false,
+  diff: '@@ -1,3 +1,3 @@\n one\n-two\n+deux\n three\n',
+}
+const author = { id: 7, name: 'Rita Reviewer', username: 'rita', avatar_url: null }
+
+/** A line thread as the server gives it: its first note a DiffNote positioned on `new_line` of the diff at `head`. */
+function thread(id: string, newLine: number, head: string, resolved = false): CachedDiscussion {
+  const position = {
+    ...REFS,
+    head_sha: head,
+    position_type: 'text',
+    old_path: 'src/app.ts',
+    new_path: 'src/app.ts',
+    old_line: null,
+    new_line: newLine,
+  }
+  const note = {
+    id: 90,
+    type: 'DiffNote',
+    body: `About line ${newLine}`,
+    author,
+    created_at: '2024-05-01T10:00:00Z',
+    updated_at: '2024-05-01T10:00:00Z',
+    system: false,
+    resolvable: true,
+    resolved,
+    position,
+  }
+  return { id, individual_note: false, notes: [{ data: note, pending: false }] }
+}
+
+function mountChanges(discussions: CachedDiscussion[], drafts: ReviewDraft[] = []) {
+  let stored = [...drafts]
+  const transport = fakeTransport({
+    'repos:merge-request-changes': {
+      ok: true,
+      result: {
+        source: 'server',
+        stale: false,
+        fetchedAt: null,
+        diffs: [DIFF],
+        overflow: false,
+        headSha: REFS.head_sha,
+      },
+    },
+    'reviews:drafts': () => ({ ok: true, result: { drafts: stored, serverRead: true } }),
+    'reviews:add-draft': (_account, request) => {
+      const r = request as { note: string; position?: ReviewDraft['position'] }
+      const draft: ReviewDraft = {
+        id: `server-${stored.length + 1}`,
+        source: 'server',
+        note: r.note,
+        position: r.position ?? null,
+        discussionId: null,
+      }
+      stored = [...stored, draft]
+      return { ok: true, result: draft }
+    },
+    'reviews:submit': { ok: true, result: { id: 5 } },
+    'merge-requests:comment': { ok: true, result: { id: 4 } },
+    'api:send': { ok: true, result: { status: 200, body: {} } },
+  })
+  const wrapper = mount(ReviewChanges, {
+    props: { accountId: 'acc', projectId: 5, iid: 12, sha: REFS.head_sha, discussions, diffRefs: REFS },
+    global: { provide: { [bridgeKey as symbol]: transport.bridge } },
+    attachTo: document.body,
+  })
+  return { wrapper, transport }
+}
+
+const request = (t: ReturnType<typeof fakeTransport>, channel: string) =>
+  t.calls.filter((c) => c.channel === channel).map((c) => c.args[1])
+
+/** Presses the `+` of the line with `anchor` and lets go over the line with `to`. */
+async function drag(wrapper: ReturnType<typeof mount>, anchor: string, to = anchor): Promise<void> {
+  const button = wrapper.find(`[data-anchor="${anchor}"] [data-testid="review-add-comment"]`)
+  await button.trigger('mousedown', { button: 0 })
+  const end = wrapper.find(`[data-anchor="${to}"] .review-row__code`).element
+  end.dispatchEvent(new MouseEvent('mouseup', { bubbles: true }))
+  await flushPromises()
+}
+
+describe('line comments in the review', () => {
+  it('shows a thread of this version under its line with resolve, and an outdated one not in place', async () => {
+    const { wrapper, transport } = mountChanges([
+      thread('d'.repeat(40), 2, REFS.head_sha),
+      thread('e'.repeat(40), 3, 'f'.repeat(40)),
+    ])
+    await flushPromises()
+    const threads = wrapper.findAll('[data-testid="review-thread"]')
+    expect(threads).toHaveLength(1)
+    expect(threads[0].text()).toContain('About line 2')
+    // The slot row sits right under the line it is about.
+    const rows = wrapper.findAll('.common-virtual-list__row')
+    const at = rows.findIndex((r) => r.find('[data-anchor="src/app.ts::2"]').exists())
+    expect(rows[at + 1].find('[data-testid="review-thread"]').exists()).toBe(true)
+
+    await threads[0].find('[data-testid="review-resolve"]').trigger('click')
+    await flushPromises()
+    expect(request(transport, 'api:send')).toEqual([
+      {
+        method: 'PUT',
+        path: `/projects/5/merge_requests/12/discussions/${'d'.repeat(40)}`,
+        body: { resolved: true },
+      },
+    ])
+    wrapper.unmount()
+  })
+
+  it('the + of a line opens the form under it; "Add comment now" sends the line’s position on this version', async () => {
+    const { wrapper, transport } = mountChanges([])
+    await flushPromises()
+    await drag(wrapper, 'src/app.ts:2:')
+    const form = wrapper.find('[data-testid="review-composer"]')
+    expect(form.text()).toContain('Comment on line −2')
+    await form.find('textarea').setValue('Why remove it?')
+    await form.find('[data-testid="review-composer-now"]').trigger('click')
+    await flushPromises()
+    expect(request(transport, 'merge-requests:comment')).toEqual([
+      {
+        projectId: 5,
+        iid: 12,
+        body: 'Why remove it?',
+        position: {
+          position_type: 'text',
+          ...REFS,
+          old_path: 'src/app.ts',
+          new_path: 'src/app.ts',
+          old_line: 2,
+          new_line: null,
+        },
+      },
+    ])
+    expect(wrapper.find('[data-testid="review-composer"]').exists()).toBe(false)
+    wrapper.unmount()
+  })
+
+  it('a drag over lines starts a review with a line range; the draft shows in place and the bar submits it with approval', async () => {
+    const { wrapper, transport } = mountChanges([])
+    await flushPromises()
+    await drag(wrapper, 'src/app.ts:1:1', 'src/app.ts::2')
+    const form = wrapper.find('[data-testid="review-composer"]')
+    expect(form.text()).toContain('Comment on lines 1 to 2')
+    await form.find('textarea').setValue('These two')
+    expect(form.find('[data-testid="review-composer-review"]').text()).toBe('Start a review')
+    await form.find('[data-testid="review-composer-review"]').trigger('click')
+    await flushPromises()
+    const [added] = request(transport, 'reviews:add-draft') as { position: unknown }[]
+    expect(added.position).toEqual({
+      position_type: 'text',
+      ...REFS,
+      old_path: 'src/app.ts',
+      new_path: 'src/app.ts',
+      old_line: null,
+      new_line: 2,
+      line_range: {
+        start: { type: null, old_line: 1, new_line: 1 },
+        end: { type: 'new', old_line: null, new_line: 2 },
+      },
+    })
+    expect(wrapper.find('[data-testid="review-draft"]').text()).toContain('These two')
+    expect(wrapper.get('[data-testid="review-count"]').text()).toContain('Pending review: 1 comment')
+
+    await wrapper.get('[data-testid="review-approve"]').trigger('click')
+    await wrapper.get('[data-testid="review-submit"]').trigger('click')
+    await flushPromises()
+    expect(request(transport, 'reviews:submit')).toEqual([{ projectId: 5, iid: 12, approveSha: REFS.head_sha }])
+    wrapper.unmount()
+  })
+
+  it('without the diff version no line can be commented on', async () => {
+    const { wrapper } = mountChanges([])
+    await wrapper.setProps({ diffRefs: null })
+    await flushPromises()
+    expect(wrapper.find('[data-testid="review-add-comment"]').exists()).toBe(false)
+    wrapper.unmount()
+  })
+})
+
+describe('the review diff', () => {
+  it('a keyboard press of + comments on that line alone; a press let go on another file’s line stays on its own', async () => {
+    const files = [parseDiffFile(DIFF), parseDiffFile({ ...DIFF, old_path: 'b.ts', new_path: 'b.ts' })]
+    const { rows } = reviewRows(files, [0, 1], { mode: 'split', collapsed: () => false, expandedLarge: () => false })
+    const wrapper = mount(ReviewDiff, {
+      props: { files, rows, mode: 'split', viewed: new Set<string>(), collapsed: new Set<number>(), commentable: true },
+      attachTo: document.body,
+    })
+    const plus = wrapper.findAll('[data-anchor="src/app.ts:3:3"] [data-testid="review-add-comment"]')
+    expect(plus).toHaveLength(2)
+    plus[0].element.dispatchEvent(new MouseEvent('click', { bubbles: true, detail: 0 }))
+    await plus[1].trigger('mousedown', { button: 0 })
+    wrapper
+      .find('[data-anchor="b.ts:1:1"] .review-row__code')
+      .element.dispatchEvent(new MouseEvent('mouseup', { bubbles: true }))
+    expect(wrapper.emitted('comment')).toEqual([
+      [0, 'src/app.ts:3:3', 'src/app.ts:3:3'],
+      [0, 'src/app.ts:3:3', 'src/app.ts:3:3'],
+    ])
+    wrapper.unmount()
+  })
+})
+
+describe('line threads in the discussion list', () => {
+  it('name their file and line; an outdated one is marked and shows the lines it was written on, from its version', async () => {
+    const old = 'f'.repeat(40)
+    const transport = fakeTransport({
+      'repos:compare': {
+        ok: true,
+        result: { diffs: [{ ...DIFF, diff: '@@ -1,3 +1,4 @@\n one\n-two\n+deux\n+trois\n three\n' }] },
+      },
+      'resource-events:list': { ok: true, result: [] },
+    })
+    const wrapper = mount(WorkDiscussions, {
+      props: {
+        kind: 'merge_request',
+        accountId: 'acc',
+        projectId: 5,
+        iid: 12,
+        discussions: [thread('d'.repeat(40), 2, REFS.head_sha), thread('e'.repeat(40), 3, old)],
+        resolveReference: () => null,
+        headSha: REFS.head_sha,
+      },
+      global: { provide: { [bridgeKey as symbol]: transport.bridge } },
+    })
+    await flushPromises()
+    const contexts = wrapper.findAll('[data-testid="thread-context"]')
+    expect(contexts.map((c) => c.find('.review-context__where').text())).toEqual([
+      'src/app.ts · line 2',
+      'src/app.ts · line 3 Outdated',
+    ])
+    expect(request(transport, 'repos:compare')).toEqual([
+      { projectId: 5, from: REFS.base_sha, to: old, straight: true },
+    ])
+    expect(contexts[1].get('[data-testid="thread-snippet"]').text()).toBe('one\n− two\n+ deux\n+ trois')
+    expect(contexts[0].find('[data-testid="thread-snippet"]').exists()).toBe(false)
+  })
+})
