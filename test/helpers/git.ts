@@ -27,6 +27,16 @@ export function sh(cwd: string, ...args: string[]): Promise<string> {
   })
 }
 
+/** Runs system git in `cwd` expecting success; resolves with its stderr (where `remote:` lines of a push go). */
+export function shStderr(cwd: string, ...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { cwd, env: ENV, encoding: 'utf8' }, (error, _stdout, stderr) => {
+      if (error) reject(new Error(`git ${args.join(' ')} failed: ${stderr}`))
+      else resolve(stderr)
+    })
+  })
+}
+
 /** Runs git expecting failure and resolves with its stderr; rejects if git succeeded. */
 export function shFails(cwd: string, ...args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {

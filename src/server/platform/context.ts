@@ -3,7 +3,7 @@ import { FailedAuthBan, type FailedAuthBanOptions } from './auth/failed-auth-ban
 import type { Db } from './db/connection'
 import { RepositoryStorage } from './git/storage'
 import type { OutboundLookup } from './outbound/outbound'
-import type { PushListener } from './git/push-listeners'
+import type { PushListener, PushReplier } from './git/push-listeners'
 import type { Settings, SettingKey, SettingValue } from './settings'
 
 /** How a Burrow Server instance is started (see DESIGN.md, "Server contract"). */
@@ -38,6 +38,8 @@ export interface ServerContext {
   readonly repos: RepositoryStorage
   /** Called after every landed push (smart HTTP or API commits); see services/push.ts. */
   readonly pushListeners: PushListener[]
+  /** Called after the listeners of a landed git push, for the lines its pusher sees (push-listeners.ts). */
+  readonly pushRepliers: PushReplier[]
   /** Bans addresses that fail to authenticate too often (API tokens, OAuth, git basic auth). */
   readonly failedAuthBan: FailedAuthBan
   /** `http://host:port` of this instance as the caller sees it, without a trailing slash. */
@@ -60,6 +62,7 @@ export function createContext(db: Db, options: ServerOptions, settings: Settings
     storages,
     repos: new RepositoryStorage(options.dataDir, storages),
     pushListeners: [],
+    pushRepliers: [],
     failedAuthBan: new FailedAuthBan(options.failedAuthBan),
     baseUrl(request?: RequestOrigin): string {
       if (options.externalUrl) return options.externalUrl.replace(/\/+$/, '')

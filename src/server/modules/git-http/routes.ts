@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync, writeFileSync, existsSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { PassThrough } from 'node:stream'
+import { PassThrough, Transform } from 'node:stream'
 import { gunzipSync } from 'node:zlib'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { Actor } from '../../platform/auth/actor'
@@ -15,7 +15,8 @@ import { ApiError, badRequest } from '../../platform/http/errors'
 import { runningJobProjectId } from '../pipelines'
 import { canReadWikiWith, canWriteWikiWith, ensureWikiRepo } from '../wikis'
 import type { Db } from '../../platform/db/connection'
-import { pushLanded, type RefUpdate } from '../../platform/git/push-listeners'
+import { gitPushLanded, type RefUpdate } from '../../platform/git/push-listeners'
+import { PushOptions } from '../../platform/git/push-options'
 import { spawnGit } from '../../platform/git/git'
 
 /** Decides whether a push may land; returns the refusal message, or null to accept. */
@@ -67,23 +68,85 @@ function repositoryAt(db: Db, fullPath: string): { readonly project: ProjectRow;
   return owner ? { project: owner, wiki: true } : null
 }
 
-/** Parses the ref-update commands at the start of a receive-pack request (pkt-lines up to flush). */
-export function parseReceiveCommands(body: Buffer): RefUpdate[] {
-  const updates: RefUpdate[] = []
-  let offset = 0
+/** What a receive-pack request asks before its pack: ref updates, the client's capabilities, push options. */
+export interface ReceiveRequest {
+  readonly updates: RefUpdate[]
+  readonly capabilities: readonly string[]
+  /** `git push -o` values, sent when both sides speak `push-options`. */
+  readonly pushOptions: string[]
+}
+
+/** Reads pkt-lines from `offset` up to a flush; returns their texts and where the flush ends. */
+function pktLinesFrom(body: Buffer, offset: number): { readonly lines: string[]; readonly end: number } {
+  const lines: string[] = []
   while (offset + 4 <= body.length) {
     const len = Number.parseInt(body.toString('ascii', offset, offset + 4), 16)
-    if (!Number.isInteger(len) || len === 0) break
+    if (!Number.isInteger(len) || len === 0) return { lines, end: offset + 4 }
     if (len < 4 || offset + len > body.length) break
-    const line = body
-      .toString('utf8', offset + 4, offset + len)
-      .split('\0')[0]
-      .replace(/\n$/, '')
+    lines.push(body.toString('utf8', offset + 4, offset + len).replace(/\n$/, ''))
     offset += len
-    const m = /^([0-9a-f]{40,64}) ([0-9a-f]{40,64}) (\S+)$/.exec(line)
+  }
+  return { lines, end: body.length }
+}
+
+/** Parses the start of a receive-pack request: the ref-update commands (pkt-lines up to flush), then the push options. */
+export function parseReceiveRequest(body: Buffer): ReceiveRequest {
+  const commands = pktLinesFrom(body, 0)
+  const updates: RefUpdate[] = []
+  let capabilities: string[] = []
+  for (const [index, line] of commands.lines.entries()) {
+    const [command, caps] = line.split('\0')
+    if (index === 0 && caps !== undefined) capabilities = caps.split(' ').filter((c) => c !== '')
+    const m = /^([0-9a-f]{40,64}) ([0-9a-f]{40,64}) (\S+)$/.exec(command)
     if (m) updates.push({ oldSha: m[1], newSha: m[2], ref: m[3] })
   }
-  return updates
+  const pushOptions = capabilities.includes('push-options') ? pktLinesFrom(body, commands.end).lines : []
+  return { updates, capabilities, pushOptions }
+}
+
+/** The largest pkt-line the client's side-band takes, or null when it asked for none. */
+function sideBandLimit(capabilities: readonly string[]): number | null {
+  if (capabilities.includes('side-band-64k')) return 65520
+  if (capabilities.includes('side-band')) return 1000
+  return null
+}
+
+/** `text` as side-band 2 (progress) pkt-lines, which git prints prefixed with `remote: `. */
+export function sideBandMessage(text: string, limit: number): Buffer {
+  const data = Buffer.from(text, 'utf8')
+  const room = limit - 5
+  const packets: Buffer[] = []
+  for (let at = 0; at < data.length; at += room) {
+    const part = data.subarray(at, at + room)
+    packets.push(Buffer.from((part.length + 5).toString(16).padStart(4, '0') + '\x02', 'latin1'), part)
+  }
+  return Buffer.concat(packets)
+}
+
+/**
+ * Passes receive-pack's answer through, holding back its closing flush-pkt until `lines` are known,
+ * then sends them on side-band 2 before it, as GitLab prints its post-receive messages.
+ */
+function withPushReply(lines: Promise<readonly string[]>, limit: number): Transform {
+  let tail = Buffer.alloc(0)
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const all = Buffer.concat([tail, chunk])
+      tail = all.subarray(Math.max(0, all.length - 4))
+      done(null, all.subarray(0, all.length - tail.length))
+    },
+    flush(done) {
+      lines.then(
+        (text) => {
+          if (text.length > 0 && tail.toString('latin1') === '0000')
+            this.push(sideBandMessage(text.join('\n') + '\n', limit))
+          this.push(tail)
+          done()
+        },
+        (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+      )
+    },
+  })
 }
 
 /** The pre-receive hook: refuses the whole push with BURROW_PUSH_DENIED's text when it is set. */
@@ -210,10 +273,11 @@ const smartHttp: FastifyPluginAsync<SmartHttpOptions> = async (app, opts) => {
     const root = ctx.repos.storageRoot(project.repository_storage)
 
     const body = decodedBody(request)
-    let updates: RefUpdate[] = []
+    let received: ReceiveRequest = { updates: [], capabilities: [], pushOptions: [] }
     let denied: string | null = null
     if (body && push && action === 'git-receive-pack') {
-      updates = parseReceiveCommands(body)
+      received = parseReceiveRequest(body)
+      const updates = received.updates
       if (project.repository_read_only) {
         denied = 'GitLab: The repository is temporarily read-only. Please try again later.'
       } else if (opts.pushPolicy && user && !wiki) {
@@ -229,9 +293,11 @@ const smartHttp: FastifyPluginAsync<SmartHttpOptions> = async (app, opts) => {
       REQUEST_METHOD: request.method,
       CONTENT_TYPE: String(request.headers['content-type'] ?? ''),
       REMOTE_ADDR: request.ip,
-      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_COUNT: '2',
       GIT_CONFIG_KEY_0: 'core.hooksPath',
       GIT_CONFIG_VALUE_0: opts.hooksDir,
+      GIT_CONFIG_KEY_1: 'receive.advertisePushOptions',
+      GIT_CONFIG_VALUE_1: 'true',
     }
     if (user) env.REMOTE_USER = user.username
     if (denied) env.BURROW_PUSH_DENIED = denied
@@ -284,10 +350,19 @@ const smartHttp: FastifyPluginAsync<SmartHttpOptions> = async (app, opts) => {
 
     const { status, headers } = await headersReady
     // The push listeners (events, merge requests, pipelines) follow the code; a wiki's pushes are its own.
-    if (push && action === 'git-receive-pack' && user && !denied && updates.length > 0 && !wiki) {
-      void exited.then(async (code) => {
-        if (code === 0) await pushLanded({ ctx, project, user, updates })
-      })
+    // They run whether or not the client stays to read what they have to say.
+    if (push && action === 'git-receive-pack' && user && !denied && received.updates.length > 0 && !wiki) {
+      const options = PushOptions.parse(received.pushOptions)
+      const { updates } = received
+      const lines = exited.then((code) =>
+        code === 0 ? gitPushLanded({ ctx, project, user, updates, options, baseUrl: ctx.baseUrl(request) }) : [],
+      )
+      const limit = sideBandLimit(received.capabilities)
+      if (limit !== null)
+        return reply
+          .code(status)
+          .headers(headers)
+          .send(out.pipe(withPushReply(lines, limit)))
     }
     return reply.code(status).headers(headers).send(out)
   }

@@ -126,6 +126,16 @@ export function findOpenDuplicate(
     .get(m.projectId, m.sourceProjectId, m.sourceBranch, m.targetBranch, exceptId) as MergeRequestRow | undefined
 }
 
+/** The open merge request of `project` from its own branch `branch` (whatever its target), if any. */
+export function openMergeRequestFromBranch(db: Db, projectId: number, branch: string): MergeRequestRow | undefined {
+  return db
+    .prepare(
+      `SELECT * FROM merge_requests WHERE project_id = ? AND source_project_id = ? AND source_branch = ?
+       AND state IN ('opened', 'locked') ORDER BY id DESC LIMIT 1`,
+    )
+    .get(projectId, projectId, branch) as MergeRequestRow | undefined
+}
+
 /** Applies `changes`; `touch` (default true) bumps updated_at, false for background bookkeeping (mergeability). */
 export function updateMergeRequestRow(db: Db, id: number, changes: MergeRequestChanges, touch = true): MergeRequestRow {
   const entries = Object.entries(changes).filter(([, v]) => v !== undefined)

@@ -1,3 +1,5 @@
+import { onGitPushReply } from '../../platform/git/push-listeners'
+import { mergeRequestPushReply } from './push-options'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -482,6 +484,7 @@ async function mrDiffs(
 /** Merge request routes: lists, CRUD, merge, rebase, merge ref, approvals, diffs, time tracking. */
 const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
   registerMergeRequestRefresh(app.burrow)
+  onGitPushReply(app.burrow, mergeRequestPushReply)
   onPipelineStatus(app.burrow, mergeWhenPipelineSucceeds)
   // The spec: every merge request call is authenticated, public projects' included.
   app.addHook('preHandler', async (request) => {

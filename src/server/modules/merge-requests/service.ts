@@ -61,7 +61,8 @@ function usersById(db: Db, ids: readonly number[]): Map<number, UserRow> {
   return new Map(rows.map((u) => [u.id, u]))
 }
 
-function projectPaths(db: Db, ids: readonly number[]): Map<number, string> {
+/** `group/project` of each project id. */
+export function projectPaths(db: Db, ids: readonly number[]): Map<number, string> {
   const unique = [...new Set(ids)]
   const rows = db
     .prepare(

@@ -55,6 +55,8 @@ export interface CreatePipelineInput {
   readonly changedPaths?: readonly string[] | null
   /** Pushes honour `[skip ci]`; pipelines asked for through the API do not. */
   readonly honourSkipCi: boolean
+  /** The push said `-o ci.skip`: the pipeline is stored as skipped, as `[skip ci]` makes it. */
+  readonly skipRequested?: boolean
   /** Pushes keep a failed pipeline carrying the configuration errors; the API refuses instead. */
   readonly saveOnErrors: boolean
   readonly baseUrl: string
@@ -159,7 +161,8 @@ export async function planPipeline(
   }
   const protectedRef = isProtectedRef(ctx, input.project, input.ref, input.tag)
   const facts: PlanFacts = { commit, protectedRef, beforeSha: input.beforeSha ?? ZERO_SHA }
-  if (input.honourSkipCi && SKIP_CI.test(commit.message)) return { plan: { kind: 'skipped' }, facts }
+  if (input.skipRequested === true || (input.honourSkipCi && SKIP_CI.test(commit.message)))
+    return { plan: { kind: 'skipped' }, facts }
   const variables: Record<string, string> = predefinedVariables(
     ctx,
     { ...input, sha: commit.id, beforeSha: facts.beforeSha, protected: protectedRef, commit },
@@ -410,10 +413,12 @@ export async function playJob(ctx: ServerContext, job: JobRow, user: UserRow, ca
 
 /**
  * Push listener: every pushed branch or tag (not deletions) gets a pipeline from its CI
- * configuration, as GitLab creates them on push; `rules:changes` sees the pushed paths.
+ * configuration, as GitLab creates them on push; `rules:changes` sees the pushed paths. A git
+ * push's `-o ci.skip` stores them skipped, its `-o ci.variable="K=V"` are pipeline variables.
  */
-export async function createPipelinesOnPush({ ctx, project, user, updates }: PushContext): Promise<void> {
+export async function createPipelinesOnPush({ ctx, project, user, updates, options }: PushContext): Promise<void> {
   const gitDir = projectGitDir(ctx, project)
+  const variables = pushOptionVariables(options?.texts('ci.variable') ?? [])
   for (const u of updates) {
     if (u.newSha === ZERO_SHA) continue
     const tag = u.ref.startsWith('refs/tags/')
@@ -430,8 +435,19 @@ export async function createPipelinesOnPush({ ctx, project, user, updates }: Pus
       user,
       changedPaths: await changedPaths(gitDir, u.oldSha, u.newSha),
       honourSkipCi: true,
+      skipRequested: options?.has('ci.skip') === true,
+      variables,
       saveOnErrors: true,
       baseUrl: ctx.baseUrl(),
     })
   }
+}
+
+/** `-o ci.variable="KEY=value"` options as pipeline variables (GitLab splits at the first `=`; no `=`, no variable). */
+function pushOptionVariables(options: readonly string[]): PipelineVariable[] {
+  return options.flatMap((option) => {
+    const at = option.indexOf('=')
+    if (at <= 0) return []
+    return [{ key: option.slice(0, at), value: option.slice(at + 1), variable_type: 'env_var' as const }]
+  })
 }
