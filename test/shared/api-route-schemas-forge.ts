@@ -153,4 +153,27 @@ export const FORGE_ROUTES: readonly RouteEntry[] = [
     schema: list(Api.CommitStatus),
   },
   { route: 'POST /projects/:id/statuses/:sha', schema: Api.CommitStatus },
+
+  // ---- webhooks -----------------------------------------------------------------------------
+  ...(['project', 'group'] as const).flatMap((kind): RouteEntry[] => {
+    const schema = kind === 'project' ? Api.ProjectHook : Api.GroupHook
+    const base = `/${kind}s/{${kind}}/hooks`
+    return [
+      { route: `GET /${kind}s/:id/hooks`, url: base, schema: list(schema), userRefused: true },
+      { route: `GET /${kind}s/:id/hooks/:hook_id`, url: `${base}/{${kind}Hook}`, schema, userRefused: true },
+      {
+        route: `GET /${kind}s/:id/hooks/:hook_id/events`,
+        url: [`${base}/{${kind}Hook}/events`, `${base}/{${kind}Hook}/events?status=successful`],
+        schema: list(Api.HookEvent),
+        userRefused: true,
+        mayBeEmpty: true,
+      },
+      { route: `POST /${kind}s/:id/hooks`, schema },
+      { route: `PUT /${kind}s/:id/hooks/:hook_id`, schema },
+    ]
+  }),
+  { route: 'GET /hooks', url: '/hooks', schema: list(Api.SystemHook), userRefused: true },
+  { route: 'GET /hooks/:hook_id', url: '/hooks/{systemHook}', schema: Api.SystemHook, userRefused: true },
+  { route: 'POST /hooks', schema: Api.SystemHook },
+  { route: 'PUT /hooks/:hook_id', schema: Api.SystemHook },
 ]

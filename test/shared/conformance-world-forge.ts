@@ -14,6 +14,7 @@ export async function forgeFamilies(w: ConformanceWorld): Promise<void> {
   await groupVariables(w)
   await protectedTags(w)
   await commitStatuses(w)
+  await hooks(w)
 }
 
 /** A release made with its tag and a link, updated and its link edited; a second one deleted. */
@@ -126,4 +127,26 @@ async function commitStatuses(w: ConformanceWorld): Promise<void> {
   const fields = { name: 'conformance/external', target_url: 'https://ci.example.com/1', description: 'External CI' }
   await w.write('POST /projects/:id/statuses/:sha', url, { ...fields, state: 'running' })
   await w.write('POST /projects/:id/statuses/:sha', url, { ...fields, state: 'success', coverage: 91.5 })
+}
+
+/**
+ * A project, a group and a system hook, each changed; none subscribes to an event the fixtures
+ * cause, so nothing is delivered. The receiver's name need not resolve: deliveries check it.
+ */
+async function hooks(w: ConformanceWorld): Promise<void> {
+  const { ids } = w
+  const quiet = { push_events: false, token: 'conformance-secret', custom_headers: [{ key: 'X-Env', value: 'ci' }] }
+  const p = `/projects/${ids.projectId}/hooks`
+  const g = `/groups/${encodeURIComponent(String(ids.group))}/hooks`
+  ids.projectHook = await w.created('POST /projects/:id/hooks', p, { url: 'https://hooks.example.com/p', ...quiet })
+  await w.write('PUT /projects/:id/hooks/:hook_id', `${p}/${ids.projectHook}`, { name: 'Conformance' })
+  ids.groupHook = await w.created('POST /groups/:id/hooks', g, { url: 'https://hooks.example.com/g', ...quiet })
+  await w.write('PUT /groups/:id/hooks/:hook_id', `${g}/${ids.groupHook}`, { description: 'Group receiver' })
+  ids.systemHook = await w.created('POST /hooks', '/hooks', {
+    url: 'https://hooks.example.com/s',
+    push_events: false,
+    repository_update_events: false,
+    url_variables: [{ key: 'tenant', value: 'acme' }],
+  })
+  await w.write('PUT /hooks/:hook_id', `/hooks/${ids.systemHook}`, { name: 'Audit' })
 }

@@ -66,6 +66,7 @@ import protectedTags from './protected-tags/routes'
 import projectUsers from './project-users/routes'
 import draftNotes from './draft-notes/routes'
 import commitStatuses from './commit-statuses/routes'
+import hooks from './hooks/routes'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
 export const apiRoutes: readonly FastifyPluginAsync[] = [
@@ -123,6 +124,7 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
   commitStatuses,
   projectUsers,
   draftNotes,
+  hooks,
 ]
 
 /**

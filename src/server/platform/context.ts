@@ -24,6 +24,14 @@ export interface ServerOptions {
   readonly outboundLookup?: OutboundLookup
   /** The failed-authentication ban (GitLab's `rack_attack.git_basic_auth`); on, with GitLab's values, unless given. */
   readonly failedAuthBan?: Partial<FailedAuthBanOptions>
+  /** Webhook delivery timing (modules/hooks); GitLab's values unless given (tests shorten the retry delays). */
+  readonly webhooks?: WebhookTiming
+}
+
+/** How long a webhook delivery may take, and how long to wait before each retry of a failed one. */
+export interface WebhookTiming {
+  readonly timeoutMs?: number
+  readonly retryDelaysMs?: readonly number[]
 }
 
 /** What every route plugin gets: the database, settings and URL helpers of this instance. */

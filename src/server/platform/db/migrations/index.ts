@@ -27,6 +27,7 @@ import groupVariables from './0033-group-variables'
 import protectedTags from './0034-protected-tags'
 import draftNotesReviewerState from './0042-draft-notes-reviewer-state'
 import commitStatuses from './0043-commit-statuses'
+import webhooks from './0045-webhooks'
 
 export interface Migration {
   readonly version: number
@@ -78,4 +79,5 @@ export const migrations: readonly Migration[] = [
   protectedTags,
   draftNotesReviewerState,
   commitStatuses,
+  webhooks,
 ]
