@@ -442,6 +442,11 @@ export const ROUTES: readonly RouteEntry[] = [
   },
   { route: 'POST /projects/:id/merge_requests/:merge_request_iid/todo', schema: Api.MergeRequestTodo },
   {
+    route: 'GET /projects/:id/merge_requests/:merge_request_iid/reviewers',
+    url: '/projects/{project}/merge_requests/{mr}/reviewers',
+    schema: list(Api.MergeRequestReviewer),
+  },
+  {
     route: 'GET /projects/:id/merge_requests/:merge_request_iid/draft_notes',
     url: '/projects/{project}/merge_requests/{mr}/draft_notes',
     // The plain user has written none: drafts are their author's only.

@@ -405,6 +405,8 @@ async function mergeRequests(w: ConformanceWorld): Promise<void> {
     {},
     w.tokens.user,
   )
+  // The plain user reviews it (after the subscription calls: a reviewer is subscribed already).
+  await w.write('PUT /projects/:id/merge_requests/:merge_request_iid', m, { reviewer_ids: [ids.user] })
   await w.write('POST /projects/:id/merge_requests/:merge_request_iid/todo', `${m}/todo`)
   await w.write('POST /projects/:id/merge_requests/:merge_request_iid/time_estimate', `${m}/time_estimate`, {
     duration: '2h',

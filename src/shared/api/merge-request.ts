@@ -127,6 +127,20 @@ export type MergeRequestDetail = Static<typeof MergeRequestDetail>
 export const MergeRequestChanges = Entity({ ...detailFields, changes: Type.Array(Diff) })
 export type MergeRequestChanges = Static<typeof MergeRequestChanges>
 
+/** A reviewer's progress (GitLab's merge_request_reviewers.state). */
+export const ReviewState = Type.Enum([
+  'unreviewed',
+  'review_started',
+  'reviewed',
+  'requested_changes',
+  'approved',
+  'unapproved',
+])
+
+/** `GET …/merge_requests/:merge_request_iid/reviewers`: a reviewer, their review state and when they were asked. */
+export const MergeRequestReviewer = Entity({ user: UserRef, state: ReviewState, created_at: Timestamp })
+export type MergeRequestReviewer = Static<typeof MergeRequestReviewer>
+
 /** GitLab's Approvals entity (FREE: no approval rules). */
 export const MergeRequestApprovals = Entity({
   ...itemFields,

@@ -242,6 +242,7 @@ const MERGE_REQUESTS: readonly MatrixRow[] = authenticatedRows([
   { method: 'GET', path: `${MR}/diffs`, min: READ_CODE, fixture: standingFixture },
   { method: 'GET', path: `${MR}/commits`, min: READ_CODE, fixture: standingFixture },
   { method: 'GET', path: `${MR}/participants`, min: READ_CODE, fixture: standingFixture },
+  { method: 'GET', path: `${MR}/reviewers`, min: READ_CODE, fixture: standingFixture },
   { method: 'GET', path: `${MR}/approvals`, min: READ_CODE, fixture: standingFixture },
   { method: 'GET', path: `${MR}/approval_state`, min: READ_CODE, fixture: standingFixture },
   { method: 'GET', path: `${MR}/closes_issues`, min: READ_CODE, fixture: standingFixture },

@@ -6,6 +6,7 @@ import {
   canReadMergeRequestsWith,
   findMergeRequestByIid,
   mergeRequestNoteable,
+  setReviewState,
   type MergeRequestRow,
 } from '../merge-requests'
 import {
@@ -102,17 +103,22 @@ export function createDraftNote(caller: Caller, target: ReviewTarget, input: Dra
     input.inReplyToDiscussionId === undefined
       ? null
       : threadToReply(caller, target, input.inReplyToDiscussionId)[0].discussion_id
-  return insertDraftNote(caller.db, {
-    mergeRequestId: target.mergeRequest.id,
-    authorId: user.id,
-    note: input.note,
-    discussionId,
-    resolveDiscussion: input.resolveDiscussion === true,
-    // GitLab's web client sent the string 'undefined' for no commit; the API still reads it so.
-    commitId: input.commitId === undefined || input.commitId === 'undefined' ? null : input.commitId,
-    position: null,
-    now: caller.clock().toISOString(),
-  })
+  const db = caller.db
+  return db.transaction(() => {
+    // A reviewer who writes a draft has started their review (GitLab's review_started).
+    setReviewState(db, target.mergeRequest.id, user.id, 'review_started')
+    return insertDraftNote(db, {
+      mergeRequestId: target.mergeRequest.id,
+      authorId: user.id,
+      note: input.note,
+      discussionId,
+      resolveDiscussion: input.resolveDiscussion === true,
+      // GitLab's web client sent the string 'undefined' for no commit; the API still reads it so.
+      commitId: input.commitId === undefined || input.commitId === 'undefined' ? null : input.commitId,
+      position: null,
+      now: caller.clock().toISOString(),
+    })
+  })()
 }
 
 /** Rewrites a draft's text (and position, which GitLab replaces too: absent clears it). */
@@ -146,7 +152,8 @@ function publishDraft(caller: Caller, target: ReviewTarget, draft: DraftNoteRow)
 
 /**
  * Submits a review (GitLab's draft publish): the drafts become notes in the order they were
- * written, their mentions raise one batch of to-dos, and the drafts are deleted, all in one
+ * written, their mentions raise one batch of to-dos, a reviewer's state becomes `reviewed` (their
+ * to-dos on the merge request are done, as commenting does), and the drafts are deleted, all in one
  * transaction, so a refusal (a thread gone, a discussion locked meanwhile) publishes nothing.
  * Repository work the notes' quick actions left (`/merge`) runs afterwards, in order.
  */
@@ -161,6 +168,7 @@ export async function publishDraftNotes(
     const published = drafts.map((draft) => publishDraft(caller, target, draft))
     const notes = published.flatMap((r) => (r.kind === 'note' ? [r.note] : []))
     raiseReviewMentionTodos(caller, target.noteable, notes, user)
+    setReviewState(caller.db, target.mergeRequest.id, user.id, 'reviewed')
     deleteDraftNotes(
       caller.db,
       drafts.map((d) => d.id),

@@ -1,10 +1,11 @@
-import type { MergeRequestRow, MrCounts, MrLabelRow } from './queries'
+import type { MergeRequestRow, MrCounts, MrLabelRow, ReviewerRow } from './queries'
 import type { UserRow } from '../../platform/db/rows'
 import type { MilestoneEntity } from '../milestones/entity'
 import { textColorFor } from '../labels/colors'
 import { renderSingleLine } from '../../platform/text/markdown'
 import { userRef, userRefOrNull, type UserRef } from '../users'
 import { timeStatsOf } from '../time-tracking'
+import type { MergeRequestReviewer } from '../../../shared/api/merge-request'
 
 // GitLab's draft prefixes ("Draft:", "[Draft]", "(Draft)", "Draft - ", a bare "Draft").
 const DRAFT = /^\s*(\[draft\]|\(draft\)|draft:|draft\s-\s|draft$)/i
@@ -184,4 +185,9 @@ export function mergeRequestDetailFields(
     ...(d.divergedCommitsCount !== undefined ? { diverged_commits_count: d.divergedCommitsCount } : {}),
     ...(d.includeRebaseInProgress ? { rebase_in_progress: mr.rebase_in_progress === 1 } : {}),
   }
+}
+
+/** GitLab's MergeRequestReviewer entity: the reviewer, their review state and when they were asked. */
+export function reviewerEntity(reviewer: ReviewerRow, baseUrl: string): MergeRequestReviewer {
+  return { user: userRef(reviewer.user, baseUrl), state: reviewer.state, created_at: reviewer.requestedAt }
 }

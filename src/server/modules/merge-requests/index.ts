@@ -1,4 +1,4 @@
-/** The merge requests module's public face, for the modules that work on a merge request (draft notes). */
+/** The merge requests module's public face, for the modules that work on a merge request (draft notes: a review). */
 export { mergeRequestNoteable } from './noteable'
 export { canReadMergeRequestsWith } from './policy'
-export { findMergeRequestByIid, type MergeRequestRow } from './queries'
+export { findMergeRequestByIid, setReviewState, type MergeRequestRow, type ReviewState } from './queries'

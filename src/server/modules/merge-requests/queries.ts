@@ -198,14 +198,20 @@ export function clearMergeRequestsMilestone(db: Db, milestoneId: number, now: st
 
 type UserLink = 'merge_request_assignees' | 'merge_request_reviewers'
 
-/** Replaces the assignees or reviewers; returns the user ids that were added. */
+/**
+ * Replaces the assignees or reviewers; returns the user ids that were added. Those who stay keep
+ * their row (a reviewer's review state and when they were asked).
+ */
 export function setUserLinks(db: Db, table: UserLink, mrId: number, userIds: readonly number[]): number[] {
   const before = new Set(
     (db.prepare(`SELECT user_id FROM ${table} WHERE merge_request_id = ?`).all(mrId) as { user_id: number }[]).map(
       (r) => r.user_id,
     ),
   )
-  db.prepare(`DELETE FROM ${table} WHERE merge_request_id = ?`).run(mrId)
+  db.prepare(`DELETE FROM ${table} WHERE merge_request_id = ? AND user_id NOT IN (SELECT value FROM json_each(?))`).run(
+    mrId,
+    JSON.stringify(userIds),
+  )
   const insert =
     table === 'merge_request_reviewers'
       ? db.prepare(
@@ -214,6 +220,40 @@ export function setUserLinks(db: Db, table: UserLink, mrId: number, userIds: rea
       : db.prepare('INSERT OR IGNORE INTO merge_request_assignees (merge_request_id, user_id) VALUES (?, ?)')
   for (const id of userIds) insert.run(mrId, id)
   return userIds.filter((id) => !before.has(id))
+}
+
+/** GitLab's review states of a reviewer (merge_request_reviewers.state). */
+export type ReviewState = 'unreviewed' | 'review_started' | 'reviewed' | 'requested_changes' | 'approved' | 'unapproved'
+
+/** A reviewer of a merge request: the user, their review state and when they were asked. */
+export interface ReviewerRow {
+  readonly user: UserRow
+  readonly state: ReviewState
+  readonly requestedAt: string
+}
+
+/** The reviewers of a merge request, in the order the merge request shows them (by user id). */
+export function reviewersOf(db: Db, mrId: number): ReviewerRow[] {
+  const rows = db
+    .prepare(
+      `SELECT r.state AS review_state, r.created_at AS requested_at, u.* FROM merge_request_reviewers r
+       JOIN users u ON u.id = r.user_id WHERE r.merge_request_id = ? ORDER BY u.id`,
+    )
+    .all(mrId) as (UserRow & { review_state: ReviewState; requested_at: string })[]
+  return rows.map(({ review_state, requested_at, ...user }) => ({
+    user: user as UserRow,
+    state: review_state,
+    requestedAt: requested_at,
+  }))
+}
+
+/** Sets a reviewer's review state; nothing when the user is not a reviewer of the merge request. */
+export function setReviewState(db: Db, mrId: number, userId: number, state: ReviewState): void {
+  db.prepare('UPDATE merge_request_reviewers SET state = ? WHERE merge_request_id = ? AND user_id = ?').run(
+    state,
+    mrId,
+    userId,
+  )
 }
 
 /** Users linked to each merge request (assignees or reviewers), in one query for a page. */

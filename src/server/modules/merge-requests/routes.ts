@@ -5,11 +5,14 @@ import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
+import { MergeRequestReviewer } from '../../../shared/api/merge-request'
+import { reviewerEntity } from './entity'
 import {
   approvalsOf,
   findMergeRequestById,
   findMergeRequestByIid,
   listMergeRequests,
+  reviewersOf,
   type MergeRequestFilter,
   type MergeRequestRow,
   type NegatableFilter,
@@ -806,6 +809,17 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
         baseUrl,
         users.map((u) => userRef(u, baseUrl)),
       )
+    },
+  )
+
+  app.get(
+    '/projects/:id/merge_requests/:merge_request_iid/reviewers',
+    { schema: { params: MrParams, response: { 200: Type.Array(MergeRequestReviewer) } } },
+    async (request) => {
+      const project = loadMrProject(request, request.params.id)
+      const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
+      const baseUrl = callerOf(request).baseUrl
+      return reviewersOf(request.server.burrow.db, mr.id).map((r) => reviewerEntity(r, baseUrl))
     },
   )
 

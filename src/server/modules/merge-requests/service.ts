@@ -14,6 +14,7 @@ import {
   labelsOf,
   listMergeRequests,
   setMergeRequestLabels,
+  setReviewState,
   setUserLinks,
   updateMergeRequestRow,
   userLinksOf,
@@ -622,6 +623,7 @@ export function approveMergeRequest(caller: Caller, project: ProjectRow, mr: Mer
       targetTitle: mr.title,
     })
     resolveTodosForTarget(db, user.id, 'MergeRequest', mr.id)
+    setReviewState(db, mr.id, user.id, 'approved')
     return true
   })()
 }
@@ -632,6 +634,7 @@ export function unapproveMergeRequest(caller: Caller, mr: MergeRequestRow, user:
   return db.transaction(() => {
     if (!deleteApproval(db, mr.id, user.id)) return false
     noteApproval(db, mr, user.id, false)
+    setReviewState(db, mr.id, user.id, 'unapproved')
     return true
   })()
 }
