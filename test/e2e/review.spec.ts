@@ -327,3 +327,113 @@ test('offline, a merged merge request whose changes were never read is computed 
   await shot(page, 'review-offline-clone-light')
   await burrow.setOnline(true)
 })
+
+interface ServerDiscussion {
+  readonly id: string
+  readonly notes: {
+    readonly body: string
+    readonly type: string | null
+    readonly system: boolean
+    readonly resolved?: boolean
+    readonly position?: {
+      readonly new_path: string
+      readonly new_line: number | null
+      readonly old_line: number | null
+      readonly head_sha: string
+      readonly line_range?: { readonly start: { readonly new_line: number | null } } | null
+    } | null
+  }[]
+}
+
+/** A merge request adding a three-line file to the demo project, made through the API. */
+async function freshMergeRequest(name: string): Promise<{ iid: number; path: string; head: string }> {
+  const { default_branch: main } = await api<{ default_branch: string }>('GET', `/projects/${project.id}`)
+  const branch = `${name}-${Date.now()}`
+  const path = `notes/${branch}.md`
+  await api('POST', `/projects/${project.id}/repository/commits`, {
+    branch,
+    start_branch: main,
+    commit_message: `Notes for ${name}`,
+    actions: [{ action: 'create', file_path: path, content: 'alpha\nbeta\ngamma\n' }],
+  })
+  const mr = await api<{ iid: number; diff_refs: { head_sha: string } }>(
+    'POST',
+    `/projects/${project.id}/merge_requests`,
+    { source_branch: branch, target_branch: main, title: `Review ${name}` },
+  )
+  return { iid: mr.iid, path, head: mr.diff_refs.head_sha }
+}
+
+/** The line of the diff with this anchor (`path:old:new`). */
+const line = (page: Page, anchor: string) => page.locator(`.review-row--line[data-anchor="${anchor}"]`)
+
+/** The merge request's comments on the server (no system notes), by thread. */
+async function serverThreads(iid: number): Promise<ServerDiscussion['notes'][]> {
+  const discussions = await api<ServerDiscussion[]>(
+    'GET',
+    `/projects/${project.id}/merge_requests/${iid}/discussions?per_page=100`,
+  )
+  return discussions.map((d) => d.notes.filter((n) => !n.system)).filter((notes) => notes.length > 0)
+}
+
+test('a review written offline: drafts kept on this computer, submitted, published once when the server is back', async ({
+  page,
+}) => {
+  test.setTimeout(180_000)
+  const { iid, path } = await freshMergeRequest('offline-review')
+  await page.goto(burrow.pageUrl)
+  // Read once online: the merge request and its changes are saved for offline.
+  await openChanges(page, iid)
+  await expect(line(page, `${path}::2`)).toBeVisible()
+
+  await burrow.setOnline(false)
+  await runCommand(page, 'sync now')
+  await expect(page.getByTestId('status-sync')).toContainText('Offline', { timeout: 30_000 })
+  await page.reload()
+  await openChanges(page, iid)
+  await expect(page.getByTestId('review-source')).toHaveAttribute('data-source', 'saved')
+  // A draft on a line: kept here, shown under its line.
+  await line(page, `${path}::2`).hover()
+  await line(page, `${path}::2`).getByTestId('review-add-comment').click()
+  const form = page.getByTestId('review-composer')
+  await expect(form).toContainText('Comment on line 2')
+  await form.locator('textarea').fill('Written on the train')
+  await expect(form.getByTestId('review-composer-review')).toHaveText('Start a review')
+  await form.getByTestId('review-composer-review').click()
+  const draft = page.getByTestId('review-draft').filter({ hasText: 'Written on the train' })
+  await expect(draft.getByTestId('review-draft-local')).toBeVisible()
+  await expect(form).toHaveCount(0)
+  // General comments for the review, from the bar.
+  for (const text of ['Looks good overall', 'One more thing']) {
+    await page.getByTestId('review-general').click()
+    await page.getByTestId('review-general-body').locator('textarea').fill(text)
+    await page.getByTestId('review-general-add').click()
+  }
+  await expect(page.getByTestId('review-count')).toContainText('Pending review: 3 comments')
+  await shot(page, 'review-offline-drafts-light')
+  await runCommand(page, 'theme: dark')
+  await shot(page, 'review-offline-drafts-dark')
+  await runCommand(page, 'theme: light')
+  // Drafts stay on this computer until the review is submitted: one given up is gone for good.
+  await draft.getByTestId('review-draft-delete').click()
+  await expect(page.getByTestId('review-count')).toContainText('Pending review: 2 comments')
+  await page.reload()
+  await openChanges(page, iid)
+  await expect(page.getByTestId('review-count')).toContainText('Pending review: 2 comments')
+
+  await page.getByTestId('review-submit').click()
+  await expect(page.getByTestId('review-count')).toContainText('submitted, publishing when the server is reachable')
+  // Still offline: nothing reached the server.
+  expect(await serverThreads(iid)).toEqual([])
+
+  await burrow.setOnline(true)
+  await runCommand(page, 'sync now')
+  await expect
+    .poll(async () => (await serverThreads(iid)).flat().map((n) => n.body), { timeout: 60_000 })
+    .toEqual(['Looks good overall', 'One more thing'])
+  expect(await api<unknown[]>('GET', `/projects/${project.id}/merge_requests/${iid}/draft_notes`)).toEqual([])
+  await expect(page.getByTestId('review-count')).toHaveCount(0, { timeout: 30_000 })
+  await expect(page.getByTestId('review-draft')).toHaveCount(0)
+  await page.locator('.n-tabs-tab', { hasText: 'Overview' }).click()
+  await expect(page.getByTestId('note').filter({ hasText: 'One more thing' })).toHaveCount(1)
+})

@@ -12,7 +12,8 @@ export interface Review {
   readonly query: CachedQuery<{ readonly drafts: readonly ReviewDraft[]; readonly serverRead: boolean }>
   /** A submission is queued and has not landed. */
   readonly submitting: ComputedRef<boolean>
-  addDraft(note: string, position?: DiffPosition): Promise<void>
+  /** Adds a draft to the pending review; resolves with it once the list shows it. */
+  addDraft(note: string, position?: DiffPosition): Promise<ReviewDraft>
   deleteDraft(draftId: string): Promise<void>
   /** Submits the pending review, with an approval at `approveSha` when given. */
   submit(approveSha?: string): Promise<OutboxEntry>
@@ -75,12 +76,13 @@ export function useReview(options: {
     query,
     submitting: computed(() => submissions.value.length > 0),
     async addDraft(note, position) {
-      await bridge.request('reviews:add-draft', options.accountId(), {
+      const draft = await bridge.request('reviews:add-draft', options.accountId(), {
         ...ref(),
         note,
         ...(position === undefined ? {} : { position }),
       })
       await query.reload()
+      return draft
     },
     async deleteDraft(draftId) {
       await bridge.request('reviews:delete-draft', options.accountId(), { ...ref(), draftId })

@@ -181,6 +181,7 @@ describe('line comments in the review', () => {
       },
     })
     expect(wrapper.find('[data-testid="review-draft"]').text()).toContain('These two')
+    expect(wrapper.find('[data-testid="review-composer"]').exists()).toBe(false)
     expect(wrapper.get('[data-testid="review-count"]').text()).toContain('Pending review: 1 comment')
 
     await wrapper.get('[data-testid="review-approve"]').trigger('click')
