@@ -20,7 +20,13 @@ import { apiMessage, ApiError, invalidParam, notFound } from '../../platform/htt
 import { pageOf, paginateArray, requestUrl } from '../../platform/http/pagination'
 import { RateLimiter } from '../../platform/http/rate-limit'
 import { DOWNLOAD, rawContentHeaders, sendRawContent } from '../../platform/http/raw-content'
-import { defaultRef, loadCodeProject, resolveUserRef, type CodeProject } from '../../platform/http/repository'
+import {
+  defaultRef,
+  loadCodeProject,
+  resolveUserRef,
+  resolveUserRefs,
+  type CodeProject,
+} from '../../platform/http/repository'
 
 const ProjectParams = Type.Object({ id: Type.String() })
 const BlobParams = Type.Object({ id: Type.String(), sha: Type.String() })
@@ -231,10 +237,13 @@ const repository: FastifyPluginAsyncTypebox = async (app) => {
           throw error
         }
       }
-      const [fromSha, toSha] = await Promise.all([
-        resolveUserRef(fromRepo, q.from, 'from'),
-        resolveUserRef(repo, q.to, 'to'),
-      ])
+      const [fromSha, toSha] =
+        fromRepo === repo
+          ? await resolveUserRefs(repo, [
+              { ref: q.from, param: 'from' },
+              { ref: q.to, param: 'to' },
+            ])
+          : await Promise.all([resolveUserRef(fromRepo, q.from, 'from'), resolveUserRef(repo, q.to, 'to')])
       if (!fromSha || !toSha) throw notFound('Ref')
       const s = app.burrow.settings
       const limits = {

@@ -1,6 +1,5 @@
 import { logCommits, type GitCommit } from './commits'
-import { diffCollection, type DiffLimits, type FileDiff } from './diff'
-import { mergeBase } from './merge-base'
+import { diffCollection, diffCollectionSinceMergeBase, type DiffLimits, type FileDiff } from './diff'
 
 /** What `GET /repository/compare` reports: the commits of `to` not in `from`, and the diff. */
 export interface Comparison {
@@ -14,6 +13,8 @@ export interface Comparison {
 /**
  * Compares two resolved commits. `straight` diffs `from` against `to` directly (`from..to`);
  * otherwise against their merge base (`from...to`), which is null when they share no history.
+ * Two git runs at once, the commits and the diff (which finds the merge base itself): each
+ * process the server starts blocks it for a few milliseconds.
  */
 export async function compareCommits(
   gitDir: string,
@@ -21,11 +22,12 @@ export async function compareCommits(
   to: string,
   opts: { readonly straight: boolean; readonly limits: DiffLimits },
 ): Promise<Comparison | null> {
-  const base = opts.straight ? from : await mergeBase(gitDir, [from, to])
-  if (!base) return null
   const [commits, collection] = await Promise.all([
     logCommits(gitDir, ['--reverse', '--end-of-options', `${from}..${to}`]),
-    diffCollection(gitDir, base, to, opts.limits),
+    opts.straight
+      ? diffCollection(gitDir, from, to, opts.limits)
+      : diffCollectionSinceMergeBase(gitDir, from, to, opts.limits),
   ])
+  if (!collection) return null
   return { commits, diffs: collection.diffs, overflow: collection.overflow }
 }

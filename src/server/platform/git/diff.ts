@@ -1,4 +1,4 @@
-import { git } from './git'
+import { git, GitError } from './git'
 
 /** git's well-known empty tree, the "parent" of a root commit. */
 export const EMPTY_TREE_SHA = '4b825dc642cb6eb9a060e54bf8d69288fbee4904'
@@ -103,12 +103,36 @@ export async function diffTrees(gitDir: string, from: string, to: string, limits
  * `diffTrees` with GitLab's `overflow?` of the collection: true when files were left out past
  * `maxFiles` or patches emptied past `maxLines` (one oversized patch alone does not overflow it).
  */
-export async function diffCollection(
+export function diffCollection(gitDir: string, from: string, to: string, limits: DiffLimits): Promise<DiffCollection> {
+  return collectDiff(gitDir, [from, to], limits)
+}
+
+/**
+ * `diffCollection` from the merge base of resolved commits `from` and `to` to `to` (`git diff
+ * from...to`: git finds the base in the same run, the one `git merge-base` names); null when the
+ * histories share nothing.
+ */
+export async function diffCollectionSinceMergeBase(
   gitDir: string,
   from: string,
   to: string,
   limits: DiffLimits,
-): Promise<{ diffs: FileDiff[]; overflow: boolean }> {
+): Promise<DiffCollection | null> {
+  try {
+    return await collectDiff(gitDir, [`${from}...${to}`], limits)
+  } catch (error) {
+    if (error instanceof GitError && /no merge base/.test(error.stderr)) return null
+    throw error
+  }
+}
+
+/** A diff's files and whether limits cut it (GitLab's `overflow?`). */
+export interface DiffCollection {
+  readonly diffs: FileDiff[]
+  readonly overflow: boolean
+}
+
+async function collectDiff(gitDir: string, revisions: readonly string[], limits: DiffLimits): Promise<DiffCollection> {
   // One git run prints both the raw records and the patches: rename detection, the costly part of
   // a large diff, runs once instead of once per format.
   const { stdout } = await git(
@@ -126,8 +150,7 @@ export async function diffCollection(
       '--no-ext-diff',
       '--ignore-submodules=none',
       '--end-of-options',
-      from,
-      to,
+      ...revisions,
     ],
     { gitDir },
   )

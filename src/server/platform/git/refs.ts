@@ -14,6 +14,22 @@ export async function resolveCommit(gitDir: string, rev: string): Promise<string
   return out.stdout.toString('utf8').trim() || null
 }
 
+/**
+ * `resolveCommit` for several revisions in one git run (`cat-file --batch-check`, one revision a
+ * line): the commit SHA of each, or null for one that names none. Starting a process blocks the
+ * server for milliseconds, so endpoints naming two refs resolve them together.
+ */
+export async function resolveCommits(gitDir: string, revs: readonly string[]): Promise<(string | null)[]> {
+  for (const rev of revs) assertRef(rev)
+  const out = await gitText(['cat-file', '--batch-check=%(objectname)'], {
+    gitDir,
+    input: revs.map((rev) => `${rev}^{commit}\n`).join(''),
+  })
+  // Each answer is the id, or the revision followed by `missing` or `ambiguous`.
+  const lines = out.split('\n')
+  return revs.map((_, i) => (/^[0-9a-f]{40,64}$/.test(lines[i] ?? '') ? lines[i] : null))
+}
+
 /** The object a full ref name points at (`refs/tags/v1`), or null when the ref does not exist. */
 export async function readRef(gitDir: string, fullRef: string): Promise<string | null> {
   assertRef(fullRef)

@@ -6,7 +6,7 @@ import type { ProjectRow } from '../db/rows'
 import { projectSettings } from '../db/project-settings'
 import { GitError, isValidRef } from '../git/git'
 import { projectGitDir, repoExists } from '../git/project-repo'
-import { resolveCommit } from '../git/refs'
+import { resolveCommit, resolveCommits } from '../git/refs'
 import { forbidden, invalidParam, notFound } from './errors'
 import { loadProject } from './resolve'
 
@@ -70,6 +70,19 @@ export function loadCodeProject(request: FastifyRequest, id: string | number, mi
 /** The ref an endpoint uses when the caller names none: the project's default branch. */
 export function defaultRef(project: ProjectWithNamespaceRow): string {
   return project.default_branch ?? 'HEAD'
+}
+
+/** `resolveUserRef` for several refs of one project, in one git run. */
+export async function resolveUserRefs(
+  repo: CodeProject,
+  refs: readonly { readonly ref: string; readonly param: string }[],
+): Promise<(string | null)[]> {
+  for (const { ref, param } of refs) if (!isValidRef(ref)) throw invalidParam(param)
+  if (!repo.exists) return refs.map(() => null)
+  return resolveCommits(
+    repo.gitDir,
+    refs.map((r) => r.ref),
+  )
 }
 
 /**
