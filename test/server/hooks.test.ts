@@ -385,6 +385,155 @@ describe('webhooks', () => {
     })
   })
 
+  describe('item events', () => {
+    const byPath = (path: string) => receiver.received.filter((r) => r.path === path)
+    const newIssue = async (title: string, confidential = false) => {
+      const res = await call(maintainer.token, 'POST', `/projects/${project.id}/issues`, {
+        title,
+        confidential,
+        labels: 'bug',
+      })
+      expect(res.statusCode, res.body).toBe(201)
+      return res.json() as Json
+    }
+
+    it('sends issue events, and confidential ones only to hooks that take confidential issues', async () => {
+      await createHook({ url: `${receiver.url}/issues`, push_events: false, issues_events: true })
+      await createHook({ url: `${receiver.url}/secret`, push_events: false, confidential_issues_events: true })
+      const open = await newIssue('Crash on start')
+      const secret = await newIssue('Leaked key', true)
+      const closed = await call(maintainer.token, 'PUT', `/projects/${project.id}/issues/${open.iid}`, {
+        state_event: 'close',
+      })
+      expect(closed.statusCode).toBe(200)
+      await settle()
+      const issues = byPath('/issues')
+      expect(issues.map((r) => (r.body.object_attributes as Json).action)).toEqual(['open', 'close'])
+      expect(issues[0].headers['x-gitlab-event']).toBe('Issue Hook')
+      expect(issues[0].body).toMatchObject({
+        object_kind: 'issue',
+        event_type: 'issue',
+        user: { username: maintainer.user.username },
+        project: { id: project.id },
+        object_attributes: {
+          id: open.id,
+          iid: open.iid,
+          title: 'Crash on start',
+          state: 'opened',
+          confidential: false,
+          url: `http://burrow.test/acme/tools/cli/-/issues/${open.iid}`,
+        },
+        labels: [{ title: 'bug', type: 'ProjectLabel' }],
+      })
+      expect(JSON.stringify(issues)).not.toContain('Leaked key')
+      const secrets = byPath('/secret')
+      expect(secrets).toHaveLength(1)
+      expect(secrets[0].headers['x-gitlab-event']).toBe('Confidential Issue Hook')
+      expect(secrets[0].body).toMatchObject({
+        event_type: 'confidential_issue',
+        object_attributes: { id: secret.id, confidential: true, action: 'open' },
+      })
+    })
+
+    it('sends note events, and notes on confidential issues or internal notes only to confidential note hooks', async () => {
+      await createHook({ url: `${receiver.url}/notes`, push_events: false, note_events: true })
+      await createHook({ url: `${receiver.url}/secret-notes`, push_events: false, confidential_note_events: true })
+      const open = await newIssue('Public issue')
+      const secret = await newIssue('Secret issue', true)
+      const comment = async (iid: unknown, body: string, internal = false) => {
+        const res = await call(maintainer.token, 'POST', `/projects/${project.id}/issues/${iid}/notes`, {
+          body,
+          internal,
+        })
+        expect(res.statusCode, res.body).toBe(201)
+        return res.json() as Json
+      }
+      const visible = await comment(open.iid, 'Reproduced on main')
+      await comment(open.iid, 'Internal triage', true)
+      await comment(secret.iid, 'Rotated the key')
+      await settle()
+      const notes = byPath('/notes')
+      expect(notes).toHaveLength(1)
+      expect(notes[0].headers['x-gitlab-event']).toBe('Note Hook')
+      expect(notes[0].body).toMatchObject({
+        object_kind: 'note',
+        event_type: 'note',
+        object_attributes: {
+          id: visible.id,
+          note: 'Reproduced on main',
+          noteable_type: 'Issue',
+          url: `http://burrow.test/acme/tools/cli/-/issues/${open.iid}#note_${visible.id}`,
+        },
+        issue: { iid: open.iid, title: 'Public issue' },
+      })
+      const secrets = byPath('/secret-notes').map((r) => (r.body.object_attributes as Json).note)
+      expect(secrets.sort()).toEqual(['Internal triage', 'Rotated the key'])
+      expect(byPath('/secret-notes')[0].headers['x-gitlab-event']).toBe('Confidential Note Hook')
+    })
+
+    it('sends merge request events with the source and target and the last commit', async () => {
+      await createHook({ url: `${receiver.url}/mrs`, push_events: false, merge_requests_events: true })
+      const head = await push('feature/hooks')
+      const res = await call(maintainer.token, 'POST', `/projects/${project.id}/merge_requests`, {
+        source_branch: 'feature/hooks',
+        target_branch: 'main',
+        title: 'Add hooks',
+      })
+      expect(res.statusCode, res.body).toBe(201)
+      const mr = res.json() as Json
+      await settle()
+      const [got] = byPath('/mrs')
+      expect(got.headers['x-gitlab-event']).toBe('Merge Request Hook')
+      expect(got.body).toMatchObject({
+        object_kind: 'merge_request',
+        event_type: 'merge_request',
+        object_attributes: {
+          id: mr.id,
+          iid: mr.iid,
+          action: 'open',
+          state: 'opened',
+          source_branch: 'feature/hooks',
+          target_branch: 'main',
+          url: `http://burrow.test/acme/tools/cli/-/merge_requests/${mr.iid}`,
+          source: { path_with_namespace: 'acme/tools/cli' },
+          last_commit: { id: head },
+        },
+      })
+    })
+
+    it('sends pipeline and job events as CI moves', async () => {
+      await createHook({ url: `${receiver.url}/ci`, push_events: false, pipeline_events: true, job_events: true })
+      const res = await call(ROOT_TOKEN, 'POST', `/projects/${project.id}/repository/commits`, {
+        branch: 'main',
+        commit_message: 'Add CI',
+        actions: [{ action: 'create', file_path: '.gitlab-ci.yml', content: 'build:\n  script: make\n' }],
+      })
+      expect(res.statusCode, res.body).toBe(201)
+      await settle()
+      const ci = byPath('/ci')
+      const pipeline = ci.find((r) => r.body.object_kind === 'pipeline')
+      const job = ci.find((r) => r.body.object_kind === 'build')
+      expect(pipeline?.headers['x-gitlab-event']).toBe('Pipeline Hook')
+      expect(pipeline?.body).toMatchObject({
+        object_attributes: { ref: 'main', sha: (res.json() as Json).id, source: 'push' },
+        builds: [{ name: 'build', stage: 'test' }],
+      })
+      expect(job?.headers['x-gitlab-event']).toBe('Job Hook')
+      expect(job?.body).toMatchObject({ build_name: 'build', build_stage: 'test', ref: 'main', project_id: project.id })
+    })
+
+    it('tests the issue trigger with the latest issue', async () => {
+      await newIssue('Latest issue')
+      const hook = await createHook({ url: `${receiver.url}/test`, push_events: false })
+      const res = await call(maintainer.token, 'POST', `${hooksUrl()}/${hook.id}/test/issues_events`)
+      expect(res.statusCode, res.body).toBe(201)
+      expect(byPath('/test')[0].body).toMatchObject({
+        object_kind: 'issue',
+        object_attributes: { title: 'Latest issue' },
+      })
+    })
+  })
+
   describe('group hooks', () => {
     it('are for group Owners and receive pushes to projects of subgroups', async () => {
       const url = `/groups/${top.id}/hooks`

@@ -1,6 +1,8 @@
 export {
+  onEventRecorded,
   pruneOldEvents,
   recordEvent,
+  type EventListener,
   type EventAction,
   type EventTargetType,
   type NewEvent,

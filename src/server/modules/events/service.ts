@@ -61,10 +61,32 @@ export interface NewEvent {
   readonly data?: Readonly<Record<string, unknown>> | null
 }
 
-/** Records one activity event and moves its project's `last_activity_at`. Operations call this; the Events endpoints read them. */
+/** Told of every recorded activity event (webhooks follow issues, merge requests and notes this way). */
+export type EventListener = (event: NewEvent) => void
+
+const listeners = new WeakMap<Db, EventListener[]>()
+
+/** Subscribes to the activity events recorded in one server's database. */
+export function onEventRecorded(db: Db, listener: EventListener): void {
+  const list = listeners.get(db) ?? []
+  if (!list.includes(listener)) listeners.set(db, [...list, listener])
+}
+
+/**
+ * Records one activity event and moves its project's `last_activity_at`, then tells the listeners
+ * (a failing one stops neither the others nor the operation). Operations call this; the Events
+ * endpoints read them.
+ */
 export function recordEvent(db: Db, e: NewEvent): number {
   const id = insertEvent(db, e)
   if (e.projectId) touchProjectActivity(db, e.projectId)
+  for (const listener of listeners.get(db) ?? []) {
+    try {
+      listener(e)
+    } catch (error) {
+      process.emitWarning(`event listener failed: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
   return id
 }
 

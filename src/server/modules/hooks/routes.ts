@@ -15,7 +15,10 @@ import { onPush } from '../../platform/git/push-listeners'
 import { listOf } from '../../platform/http/loose-params'
 import { paginateArray } from '../../platform/http/pagination'
 import { currentUser, loadGroup, loadProject } from '../../platform/http/resolve'
+import { onEventRecorded } from '../events'
+import { onJobStatus, onPipelineStatus } from '../pipelines'
 import { stopDeliveries } from './delivery'
+import { itemEventListener, jobHookListener, pipelineHookListener, registerItemSamples } from './item-events'
 import { hookEventEntity } from './entity'
 import type { HookEventFlag, HookLogStatusFilter } from './queries'
 import {
@@ -142,6 +145,10 @@ function ownerOf(request: FastifyRequest, kind: 'project' | 'group', id: string)
 /** GitLab's Project webhooks, Group webhooks and System hooks APIs. */
 const hooks: FastifyPluginAsyncTypebox = async (app) => {
   onPush(app.burrow, deliverPushHooks)
+  onEventRecorded(app.burrow.db, itemEventListener(app.burrow))
+  onPipelineStatus(app.burrow, pipelineHookListener)
+  onJobStatus(app.burrow, jobHookListener)
+  registerItemSamples()
   app.addHook('preClose', async () => stopDeliveries(app.burrow))
 
   for (const kind of ['project', 'group'] as const) {
