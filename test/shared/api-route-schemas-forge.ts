@@ -9,6 +9,15 @@ import type { RouteEntry } from './api-route-schemas'
 
 const list = Type.Array
 
+/** Terms the conformance world holds for each search scope (`conformance` otherwise). */
+const SEARCH_TERMS: Readonly<Record<string, string>> = {
+  projects: 'dispatch',
+  issues: 'the',
+  users: 'ro',
+  notes: 'looks',
+  blobs: 'the',
+}
+
 export const FORGE_ROUTES: readonly RouteEntry[] = [
   // ---- releases -----------------------------------------------------------------------------
   { route: 'GET /projects/:id/releases', url: '/projects/{project}/releases', schema: list(Api.Release) },
@@ -176,4 +185,29 @@ export const FORGE_ROUTES: readonly RouteEntry[] = [
   { route: 'GET /hooks/:hook_id', url: '/hooks/{systemHook}', schema: Api.SystemHook, userRefused: true },
   { route: 'POST /hooks', schema: Api.SystemHook },
   { route: 'PUT /hooks/:hook_id', schema: Api.SystemHook },
+
+  // ---- search -------------------------------------------------------------------------------
+  {
+    route: 'GET /search',
+    url: ['projects', 'issues', 'merge_requests', 'milestones', 'users', 'notes', 'commits', 'blobs'].map(
+      (scope) => `/search?scope=${scope}&search=${SEARCH_TERMS[scope] ?? 'conformance'}`,
+    ),
+    schema: Api.SearchResults,
+  },
+  {
+    route: 'GET /groups/:id/search',
+    url: ['/groups/{group}/search?scope=projects&search=dispatch', '/groups/{group}/search?scope=issues&search=the'],
+    schema: Api.SearchResults,
+  },
+  {
+    route: 'GET /projects/:id/search',
+    url: [
+      '/projects/{project}/search?scope=issues&search=the',
+      '/projects/{project}/search?scope=notes&search=looks',
+      '/projects/{project}/search?scope=blobs&search=conformance&ref=conformance',
+      '/projects/{project}/search?scope=wiki_blobs&search=welcome',
+      '/projects/{project}/search?scope=users&search=jonas',
+    ],
+    schema: Api.SearchResults,
+  },
 ]

@@ -67,6 +67,7 @@ import projectUsers from './project-users/routes'
 import draftNotes from './draft-notes/routes'
 import commitStatuses from './commit-statuses/routes'
 import hooks from './hooks/routes'
+import search from './search/routes'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
 export const apiRoutes: readonly FastifyPluginAsync[] = [
@@ -122,6 +123,7 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
   groupVariables,
   protectedTags,
   commitStatuses,
+  search,
   projectUsers,
   draftNotes,
   hooks,

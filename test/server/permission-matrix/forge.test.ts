@@ -287,6 +287,17 @@ const PROJECT_FACT_ROWS: readonly MatrixRow[] = [
 
 permissionMatrix('project users and languages', () => world, PROJECT_FACT_ROWS)
 
+/**
+ * Searching a project or a group is for whoever sees it (what each scope finds is narrowed further:
+ * see lists.test.ts and search.test.ts); the repository's blobs are searched by readers of its code.
+ */
+const SEARCH_ROWS: readonly MatrixRow[] = [
+  { method: 'GET', path: '/projects/{project}/search?scope=issues&search=matrix', min: 'anyone' },
+  { method: 'GET', path: '/groups/{group}/search?scope=projects&search=matrix', min: 'anyone' },
+]
+
+permissionMatrix('search', () => world, SEARCH_ROWS)
+
 const GROUP_VARIABLES = '/groups/{group}/variables'
 
 /** A new variable of the container's group. */

@@ -61,6 +61,15 @@ const LISTS = [
   '/groups/{publicGroup}/milestones?include_descendants=true',
   '/groups/{publicGroup}?with_projects=true',
   '/projects/{publicProject}/milestones?include_parent_milestones=true',
+  '/search?scope=projects&search=matrix&per_page=100',
+  '/search?scope=issues&search=matrix&per_page=100',
+  '/search?scope=merge_requests&search=matrix&per_page=100',
+  '/search?scope=milestones&search=matrix&per_page=100',
+  '/search?scope=notes&search=matrix&per_page=100',
+  '/search?scope=blobs&search=matrix&per_page=100',
+  '/groups/{publicGroup}/search?scope=projects&search=matrix&per_page=100',
+  '/groups/{publicGroup}/search?scope=issues&search=matrix&per_page=100',
+  '/groups/{publicGroup}/search?scope=milestones&search=matrix&per_page=100',
 ]
 
 describe('lists across containers', () => {
@@ -82,9 +91,12 @@ describe('lists across containers', () => {
     expect(leaks, leaks.join('\n')).toEqual([])
   })
 
-  it('the markers are there for whoever may see them (the check above can fail)', async () => {
-    const res = await world.call('owner', 'GET', '/issues?scope=all&per_page=100')
-    for (const visibility of VISIBILITIES) expect(res.body).toContain(marker(visibility))
-    expect(res.body).toContain(HIDDEN_IN_PUBLIC)
-  })
+  it.each(['/issues?scope=all&per_page=100', '/search?scope=issues&search=matrix&per_page=100'])(
+    'the markers are there for whoever may see them in %s (the check above can fail)',
+    async (path) => {
+      const res = await world.call('owner', 'GET', path)
+      for (const visibility of VISIBILITIES) expect(res.body).toContain(marker(visibility))
+      expect(res.body).toContain(HIDDEN_IN_PUBLIC)
+    },
+  )
 })

@@ -1,4 +1,12 @@
-/** The merge requests module's public face, for the modules that work on a merge request (draft notes: a review). */
+/** The merge requests module's public face for other modules: draft notes (a review), search. */
 export { mergeRequestNoteable } from './noteable'
 export { canReadMergeRequestsWith } from './policy'
-export { findMergeRequestByIid, setReviewState, type MergeRequestRow, type ReviewState } from './queries'
+export {
+  findMergeRequestByIid,
+  listMergeRequests,
+  setReviewState,
+  type MergeRequestFilter,
+  type MergeRequestRow,
+  type ReviewState,
+} from './queries'
+export { presentMergeRequests } from './service'

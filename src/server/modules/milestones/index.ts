@@ -1,2 +1,4 @@
 /** The milestones module's public face for other modules: milestones as the API shows them. */
 export { presentMilestones } from './present'
+export { listMilestones, type MilestoneFilter } from './queries'
+export { todayIso } from './entity'

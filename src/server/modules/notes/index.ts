@@ -23,6 +23,7 @@ export {
 } from './service'
 export { assertCanComment } from './policy'
 export { PositionError, parseTextPosition, positionInput, type TextPosition } from './diff-position'
+export { noteEntity } from './entity'
 export type { NoteRow } from './queries'
 export {
   addSystemNote,

@@ -5,6 +5,7 @@ export {
   findUserByIdOrUsername,
   findUserByUsername,
   insertUser,
+  listUsers,
   recordFailedSignIn,
   recordSignIn,
   unlockUser,

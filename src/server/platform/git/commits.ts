@@ -1,4 +1,4 @@
-import { gitText, assertRef, GitError } from './git'
+import { gitText, assertRef, GitError, type GitOptions } from './git'
 
 /** A commit as git stores it, parsed from `git log`. */
 export interface GitCommit {
@@ -78,8 +78,12 @@ export async function readCommit(gitDir: string, rev: string): Promise<GitCommit
  * Reads the commits `git log` lists for the given arguments (revisions, ranges, `--`, paths,
  * `--since` …); callers validate user-supplied parts with assertRef/assertPath first.
  */
-export async function logCommits(gitDir: string, args: readonly string[]): Promise<GitCommit[]> {
-  return parse(await gitText(['log', `--format=${FORMAT}`, ...args], { gitDir }))
+export async function logCommits(
+  gitDir: string,
+  args: readonly string[],
+  limits: Pick<GitOptions, 'timeoutMs' | 'maxBuffer'> = {},
+): Promise<GitCommit[]> {
+  return parse(await gitText(['log', `--format=${FORMAT}`, ...args], { gitDir, ...limits }))
 }
 
 /** GitLab's commit entity (`Entities::Commit`) for a parsed commit. */
