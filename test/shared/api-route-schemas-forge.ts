@@ -137,6 +137,22 @@ export const FORGE_ROUTES: readonly RouteEntry[] = [
   { route: 'POST /groups/:id/variables', schema: Api.CiVariable },
   { route: 'PUT /groups/:id/variables/:key', schema: Api.CiVariable },
 
+  // ---- group access tokens (GitLab's ResourceAccessToken, as for projects) ---------------------
+  {
+    route: 'GET /groups/:id/access_tokens',
+    url: '/groups/{group}/access_tokens',
+    schema: list(Api.ProjectAccessToken),
+    userRefused: true,
+  },
+  {
+    route: 'GET /groups/:id/access_tokens/:token_id',
+    url: '/groups/{group}/access_tokens/{groupToken}',
+    schema: Api.ProjectAccessToken,
+    userRefused: true,
+  },
+  { route: 'POST /groups/:id/access_tokens', schema: Api.ProjectAccessTokenWithToken },
+  { route: 'POST /groups/:id/access_tokens/:token_id/rotate', schema: Api.ProjectAccessTokenWithToken },
+
   // ---- protected tags -----------------------------------------------------------------------
   {
     route: 'GET /projects/:id/protected_tags',

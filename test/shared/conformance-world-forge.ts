@@ -12,6 +12,7 @@ export async function forgeFamilies(w: ConformanceWorld): Promise<void> {
   await wikis(w)
   await badges(w)
   await groupVariables(w)
+  await groupAccessTokens(w)
   await protectedTags(w)
   await commitStatuses(w)
   await hooks(w)
@@ -106,6 +107,18 @@ async function groupVariables(w: ConformanceWorld): Promise<void> {
   await w.write('POST /groups/:id/variables', g, { key: 'DOOMED', value: 'x', environment_scope: 'review/*' })
   const removed = await w.call(w.tokens.admin, 'DELETE', `${g}/DOOMED`)
   if (removed.statusCode !== 204) throw new Error(`setup: DELETE ${g}/DOOMED answered ${removed.statusCode}`)
+}
+
+/** A group access token for Reporters, rotated (the rotated one is the fixture). */
+async function groupAccessTokens(w: ConformanceWorld): Promise<void> {
+  const { ids } = w
+  const g = `/groups/${encodeURIComponent(String(ids.group))}/access_tokens`
+  const bot = await w.created('POST /groups/:id/access_tokens', g, {
+    name: 'group bot',
+    scopes: ['read_api'],
+    access_level: 20,
+  })
+  ids.groupToken = await w.created('POST /groups/:id/access_tokens/:token_id/rotate', `${g}/${bot}/rotate`)
 }
 
 /** A wildcard protected for Maintainers, and a name for Developers that is unprotected again. */

@@ -324,6 +324,48 @@ const GROUP_VARIABLE_ROWS: readonly MatrixRow[] = authenticatedRows([
 
 permissionMatrix('group CI/CD variables', () => world, GROUP_VARIABLE_ROWS)
 
+const GROUP_TOKENS = '/groups/{group}/access_tokens'
+
+/** A new access token of the container's group (a Developer bot). */
+async function groupTokenFixture(w: World, c: Container): Promise<Vars> {
+  const token = await w.admin<Json>('POST', `/groups/${c.group.id}/access_tokens`, {
+    name: 'matrix',
+    scopes: ['read_api'],
+    access_level: 30,
+  })
+  return { groupToken: Number(token.id) }
+}
+
+/** Group access tokens (GitLab's admin_resource_access_tokens on a group): its Owners only, signed in. */
+const GROUP_TOKEN_ROWS: readonly MatrixRow[] = authenticatedRows([
+  { method: 'GET', path: GROUP_TOKENS, min: 'owner' },
+  { method: 'GET', path: `${GROUP_TOKENS}/{groupToken}`, min: 'owner', fixture: groupTokenFixture },
+  {
+    method: 'POST',
+    path: GROUP_TOKENS,
+    min: 'owner',
+    readBack: GROUP_TOKENS,
+    body: { name: 'new', scopes: ['api'], access_level: 30 },
+  },
+  {
+    method: 'POST',
+    path: `${GROUP_TOKENS}/{groupToken}/rotate`,
+    min: 'owner',
+    ok: 200,
+    fixture: groupTokenFixture,
+    readBack: `${GROUP_TOKENS}/{groupToken}`,
+  },
+  {
+    method: 'DELETE',
+    path: `${GROUP_TOKENS}/{groupToken}`,
+    min: 'owner',
+    fixture: groupTokenFixture,
+    readBack: `${GROUP_TOKENS}/{groupToken}`,
+  },
+])
+
+permissionMatrix('group access tokens', () => world, GROUP_TOKEN_ROWS)
+
 const PROTECTED_TAGS = '/projects/{project}/protected_tags'
 
 /** A newly protected tag name. */

@@ -1,7 +1,8 @@
-export { addProjectMemberIfAbsent, insertMember, listEffectiveMembers } from './queries'
+export { addProjectMemberIfAbsent, insertMember, listEffectiveMembers, type SourceRef } from './queries'
 export {
   addMember,
   assertCanAssign,
+  callerLevel,
   groupSource,
   projectSource,
   pruneExpiredMembers,

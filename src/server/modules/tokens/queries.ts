@@ -1,6 +1,7 @@
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
 import type { OAuthTokenRow, PersonalAccessTokenRow } from '../../platform/db/rows'
+import type { SourceRef } from '../members'
 
 export {
   findOAuthTokenByDigest,
@@ -98,8 +99,8 @@ export interface TokenListFilter {
   readonly expiresBefore?: string
   readonly expiresAfter?: string
   readonly search?: string
-  /** Only tokens of project bots that are members of this project. */
-  readonly projectId?: number
+  /** Only tokens of the bots that are members of this project or group (its access tokens). */
+  readonly botsOf?: SourceRef
 }
 
 /** SQL true for a token that is neither revoked nor expired (table alias `t`). */
@@ -139,10 +140,11 @@ export function listPersonalTokens(
     clauses.push(`t.name LIKE @search ESCAPE '\\'`)
     params.search = `%${f.search.replace(/[\\%_]/g, (c) => '\\' + c)}%`
   }
-  if (f.projectId !== undefined) {
+  if (f.botsOf !== undefined) {
     clauses.push(`EXISTS (SELECT 1 FROM members m JOIN users u ON u.id = m.user_id
-      WHERE m.user_id = t.user_id AND m.source_type = 'Project' AND m.source_id = @projectId AND u.user_type = 'project_bot')`)
-    params.projectId = f.projectId
+      WHERE m.user_id = t.user_id AND m.source_type = @botSourceType AND m.source_id = @botSourceId AND u.user_type = 'project_bot')`)
+    params.botSourceType = f.botsOf.type
+    params.botSourceId = f.botsOf.id
   }
   const where = clauses.length > 0 ? clauses.join(' AND ') : '1'
   const total = (
@@ -154,15 +156,15 @@ export function listPersonalTokens(
   return { rows, total }
 }
 
-/** Access levels of project bots in one project, by bot user id (for the token entity). */
-export function botAccessLevels(db: Db, projectId: number, userIds: readonly number[]): Map<number, number> {
+/** Access levels of bots in one project or group, by bot user id (for the token entity). */
+export function botAccessLevels(db: Db, source: SourceRef, userIds: readonly number[]): Map<number, number> {
   const levels = new Map<number, number>()
   if (userIds.length === 0) return levels
   const rows = db
     .prepare(
-      `SELECT user_id, access_level FROM members WHERE source_type = 'Project' AND source_id = ? AND user_id IN (SELECT value FROM json_each(?))`,
+      `SELECT user_id, access_level FROM members WHERE source_type = ? AND source_id = ? AND user_id IN (SELECT value FROM json_each(?))`,
     )
-    .all(projectId, JSON.stringify(userIds)) as { user_id: number; access_level: number }[]
+    .all(source.type, source.id, JSON.stringify(userIds)) as { user_id: number; access_level: number }[]
   for (const r of rows) levels.set(r.user_id, r.access_level)
   return levels
 }

@@ -4,8 +4,8 @@ import { Type, type Static } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
 import { canHoldScopes, TOKEN_SCOPES, type TokenScope } from '../../platform/auth/actor'
 import { callerOf } from '../../platform/caller'
-import type { PersonalAccessTokenRow, ProjectRow, UserRow } from '../../platform/db/rows'
-import { findNamespaceById } from '../namespaces'
+import type { PersonalAccessTokenRow, UserRow } from '../../platform/db/rows'
+import { callerLevel, groupSource, projectSource, type MemberSource } from '../members'
 import { botAccessLevels, findPersonalTokenById, listPersonalTokens, type TokenListFilter } from './queries'
 import { findUserById } from '../users'
 import { impersonationToken, personalAccessToken, projectAccessToken, withTokenValue } from './entity'
@@ -19,16 +19,23 @@ import {
   validationFailed,
 } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
-import { currentUser, loadProject, requireAdmin } from '../../platform/http/resolve'
+import { currentUser, loadGroup, loadProject, requireAdmin } from '../../platform/http/resolve'
 import { listOf } from '../../platform/http/loose-params'
 import { canManageToken } from './policy'
-import { issueProjectToken, issueToken, revokeProjectToken, revokeToken, rotateToken } from './service'
+import {
+  issueResourceToken,
+  issueToken,
+  resourceAuditEntity,
+  revokeResourceToken,
+  revokeToken,
+  rotateToken,
+} from './service'
 
 const TokenIdParams = Type.Object({ id: Type.Integer() })
 const UserIdParams = Type.Object({ user_id: Type.Integer() })
 const UserTokenParams = Type.Object({ user_id: Type.Integer(), impersonation_token_id: Type.Integer() })
-const ProjectParams = Type.Object({ id: Type.String() })
-const ProjectTokenParams = Type.Object({ id: Type.String(), token_id: Type.Integer() })
+const ResourceParams = Type.Object({ id: Type.String() })
+const ResourceTokenParams = Type.Object({ id: Type.String(), token_id: Type.Integer() })
 
 const StateFilter = Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('inactive')]))
 
@@ -58,7 +65,7 @@ const CreateBody = Type.Object({
   expires_at: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 })
 
-const ProjectCreateBody = Type.Object({
+const ResourceCreateBody = Type.Object({
   scopes: Type.Optional(Type.Unknown()),
   name: Type.Optional(Type.String()),
   description: Type.Optional(Type.String()),
@@ -188,24 +195,41 @@ function loadTargetUser(request: FastifyRequest, userId: number): UserRow {
   return user
 }
 
-function projectPath(request: FastifyRequest, project: ProjectRow): string {
-  const ns = findNamespaceById(callerOf(request).db, project.namespace_id)
-  return ns ? `${ns.full_path}/${project.path}` : project.path
+/** The Fastify instance a TypeBox plugin receives. */
+type TypeboxApp = Parameters<FastifyPluginAsyncTypebox>[0]
+
+/** Where a family of resource access tokens lives, and who may manage them. */
+interface TokenResourceFamily {
+  /** `projects` or `groups`, the first segment of the routes. */
+  readonly segment: 'projects' | 'groups'
+  /**
+   * The project (Maintainers) or group (Owners) whose access tokens the caller manages. GitLab's
+   * access token API authenticates every call first, so an anonymous caller gets 401 even for a
+   * resource it cannot see.
+   */
+  load(request: FastifyRequest, id: string): MemberSource
 }
 
-/**
- * The project whose access tokens a Maintainer manages. GitLab's access token API authenticates
- * every call first, so an anonymous caller gets 401 even for a project it cannot see.
- */
-function tokenProject(request: FastifyRequest, id: string): ProjectRow {
-  currentUser(request)
-  return loadProject(request, id, AccessLevel.MAINTAINER)
+const PROJECT_TOKENS: TokenResourceFamily = {
+  segment: 'projects',
+  load(request, id) {
+    currentUser(request)
+    return projectSource(callerOf(request).db, loadProject(request, id, AccessLevel.MAINTAINER))
+  },
 }
 
-/** A project access token of this project (its owner is a bot member of the project), or 404. */
-function loadProjectToken(
+const GROUP_TOKENS: TokenResourceFamily = {
+  segment: 'groups',
+  load(request, id) {
+    currentUser(request)
+    return groupSource(loadGroup(request, id, AccessLevel.OWNER))
+  },
+}
+
+/** An access token of this project or group (its owner is a bot member of it), or 404. */
+function loadResourceToken(
   request: FastifyRequest,
-  project: ProjectRow,
+  resource: MemberSource,
   tokenId: number,
 ): { token: PersonalAccessTokenRow; level: number } {
   const { db } = callerOf(request)
@@ -213,13 +237,87 @@ function loadProjectToken(
   const bot = token ? findUserById(db, token.user_id) : undefined
   const level =
     token && bot?.user_type === 'project_bot'
-      ? botAccessLevels(db, project.id, [token.user_id]).get(token.user_id)
+      ? botAccessLevels(db, resource.ref, [token.user_id]).get(token.user_id)
       : undefined
-  if (!token || level === undefined) throw notFound(`Could not find project access token with token_id: ${tokenId}`)
+  if (!token || level === undefined)
+    throw notFound(`Could not find ${resource.project ? 'project' : 'group'} access token with token_id: ${tokenId}`)
   return { token, level }
 }
 
-/** Personal, impersonation and project access tokens. */
+/**
+ * GitLab's resource access token API for one family (`/projects/:id/access_tokens` for
+ * Maintainers, `/groups/:id/access_tokens` for Owners): list, read, create, revoke, rotate.
+ */
+function resourceTokenRoutes(app: TypeboxApp, family: TokenResourceFamily): void {
+  const base = `/${family.segment}/:id/access_tokens`
+
+  app.get(base, { schema: { params: ResourceParams, querystring: ImpersonationListQuery } }, async (request, reply) => {
+    const resource = family.load(request, request.params.id)
+    const { state } = request.query
+    const page = pageOf(request.query)
+    const { db } = callerOf(request)
+    const filter: TokenListFilter = { botsOf: resource.ref, state: state === 'all' ? undefined : state }
+    const { rows, total } = listPersonalTokens(db, filter, page.perPage, page.offset)
+    const levels = botAccessLevels(
+      db,
+      resource.ref,
+      rows.map((t) => t.user_id),
+    )
+    setPageHeaders(request, reply, callerOf(request).baseUrl, page, total)
+    return rows.map((t) => projectAccessToken(t, levels.get(t.user_id) ?? AccessLevel.NO_ACCESS))
+  })
+
+  app.get(`${base}/:token_id`, { schema: { params: ResourceTokenParams } }, async (request) => {
+    const resource = family.load(request, request.params.id)
+    const { token, level } = loadResourceToken(request, resource, request.params.token_id)
+    return projectAccessToken(token, level)
+  })
+
+  app.post(base, { schema: { params: ResourceParams, body: ResourceCreateBody } }, async (request, reply) => {
+    const resource = family.load(request, request.params.id)
+    const body = request.body
+    const name = parseTokenName(body.name)
+    const scopes = parseScopes(body.scopes)
+    // The token's owner is a new bot, never an administrator.
+    if (!canHoldScopes({ is_admin: 0 }, scopes)) throw badRequest(`Scopes ${UNAVAILABLE_SCOPES}`)
+    const expiresAt = parseExpiresAt(body.expires_at, DEFAULT_TOKEN_LIFETIME_DAYS)
+    const level = body.access_level ?? AccessLevel.MAINTAINER
+    const caller = callerOf(request)
+    if (callerLevel(caller, resource) < level) {
+      throw badRequest("Access level of the token can't be greater the access level of the user who created the token")
+    }
+    const issued = issueResourceToken(
+      caller,
+      resource,
+      { name, description: body.description, scopes, expiresAt },
+      level,
+    )
+    reply.code(201)
+    return withTokenValue(projectAccessToken(issued.row, level), issued.value)
+  })
+
+  app.delete(`${base}/:token_id`, { schema: { params: ResourceTokenParams } }, async (request, reply) => {
+    const resource = family.load(request, request.params.id)
+    const { token } = loadResourceToken(request, resource, request.params.token_id)
+    revokeResourceToken(callerOf(request), resource, token)
+    return reply.code(204).send()
+  })
+
+  app.post(
+    `${base}/:token_id/rotate`,
+    { schema: { params: ResourceTokenParams, body: RotateBody } },
+    async (request, reply) => {
+      const resource = family.load(request, request.params.id)
+      const { token, level } = loadResourceToken(request, resource, request.params.token_id)
+      if (token.revoked) throw badRequest('token already revoked')
+      const expiresAt = rotationExpiry(request.body.expires_at)
+      const issued = rotateToken(callerOf(request), token, expiresAt, resourceAuditEntity(resource))
+      return reply.code(200).send(withTokenValue(projectAccessToken(issued.row, level), issued.value))
+    },
+  )
+}
+
+/** Personal, impersonation, project and group access tokens. */
 const tokens: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.burrow
 
@@ -396,93 +494,10 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  // --- Project access tokens (Maintainer or above) ----------------------------------------
+  // --- Project (Maintainer or above) and group (Owner) access tokens -----------------------
 
-  app.get(
-    '/projects/:id/access_tokens',
-    { schema: { params: ProjectParams, querystring: ImpersonationListQuery } },
-    async (request, reply) => {
-      const project = tokenProject(request, request.params.id)
-      const { state } = request.query
-      const page = pageOf(request.query)
-      const filter: TokenListFilter = { projectId: project.id, state: state === 'all' ? undefined : state }
-      const { rows, total } = listPersonalTokens(ctx.db, filter, page.perPage, page.offset)
-      const levels = botAccessLevels(
-        ctx.db,
-        project.id,
-        rows.map((t) => t.user_id),
-      )
-      setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
-      return rows.map((t) => projectAccessToken(t, levels.get(t.user_id) ?? AccessLevel.NO_ACCESS))
-    },
-  )
-
-  app.get('/projects/:id/access_tokens/:token_id', { schema: { params: ProjectTokenParams } }, async (request) => {
-    const params = request.params
-    const project = tokenProject(request, params.id)
-    const { token, level } = loadProjectToken(request, project, params.token_id)
-    return projectAccessToken(token, level)
-  })
-
-  app.post(
-    '/projects/:id/access_tokens',
-    { schema: { params: ProjectParams, body: ProjectCreateBody } },
-    async (request, reply) => {
-      const project = tokenProject(request, request.params.id)
-      const body = request.body
-      const name = parseTokenName(body.name)
-      const scopes = parseScopes(body.scopes)
-      // The token's owner is a new project bot, never an administrator.
-      if (!canHoldScopes({ is_admin: 0 }, scopes)) throw badRequest(`Scopes ${UNAVAILABLE_SCOPES}`)
-      const expiresAt = parseExpiresAt(body.expires_at, DEFAULT_TOKEN_LIFETIME_DAYS)
-      const level = body.access_level ?? AccessLevel.MAINTAINER
-      const { perms } = callerOf(request)
-      if (!perms.isAdmin && perms.projectAccess(project) < level) {
-        throw badRequest(
-          "Access level of the token can't be greater the access level of the user who created the token",
-        )
-      }
-      const issued = issueProjectToken(
-        callerOf(request),
-        project,
-        projectPath(request, project),
-        { name, description: body.description, scopes, expiresAt },
-        level,
-      )
-      reply.code(201)
-      return withTokenValue(projectAccessToken(issued.row, level), issued.value)
-    },
-  )
-
-  app.delete(
-    '/projects/:id/access_tokens/:token_id',
-    { schema: { params: ProjectTokenParams } },
-    async (request, reply) => {
-      const params = request.params
-      const project = tokenProject(request, params.id)
-      const { token } = loadProjectToken(request, project, params.token_id)
-      revokeProjectToken(callerOf(request), project, projectPath(request, project), token)
-      return reply.code(204).send()
-    },
-  )
-
-  app.post(
-    '/projects/:id/access_tokens/:token_id/rotate',
-    { schema: { params: ProjectTokenParams, body: RotateBody } },
-    async (request, reply) => {
-      const params = request.params
-      const project = tokenProject(request, params.id)
-      const { token, level } = loadProjectToken(request, project, params.token_id)
-      if (token.revoked) throw badRequest('token already revoked')
-      const expiresAt = rotationExpiry(request.body.expires_at)
-      const issued = rotateToken(callerOf(request), token, expiresAt, {
-        type: 'Project',
-        id: project.id,
-        path: projectPath(request, project),
-      })
-      return reply.code(200).send(withTokenValue(projectAccessToken(issued.row, level), issued.value))
-    },
-  )
+  resourceTokenRoutes(app, PROJECT_TOKENS)
+  resourceTokenRoutes(app, GROUP_TOKENS)
 }
 
 export default tokens

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto'
 import type { TokenScope } from '../../platform/auth/actor'
 import type { Caller } from '../../platform/caller'
 import { digestToken, generateToken, hashPassword, randomPassword } from '../../platform/auth/secrets'
-import type { PersonalAccessTokenRow, ProjectRow, UserRow } from '../../platform/db/rows'
+import type { PersonalAccessTokenRow, UserRow } from '../../platform/db/rows'
 import { insertPersonalToken, revokePersonalToken } from './queries'
 import { deleteUser, insertUser } from '../users'
-import { insertMember } from '../members'
+import { insertMember, type MemberSource } from '../members'
 import { recordAudit } from '../audit-events'
 import { checkLengths, TEXT_LIMITS } from '../../platform/text/limits'
 
@@ -23,9 +23,9 @@ export interface IssuedToken {
   readonly value: string
 }
 
-/** What a token change is audited under: its owner, or the project of a project access token. */
+/** What a token change is audited under: its owner, or the project or group of a resource access token. */
 export interface TokenAuditEntity {
-  readonly type: 'User' | 'Project'
+  readonly type: 'User' | 'Project' | 'Group'
   readonly id: number
   readonly path: string
 }
@@ -94,20 +94,31 @@ export function rotateToken(
   return { row, value }
 }
 
+/** GitLab's name of a resource access token's kind, for audit messages and its bot's username. */
+function resourceKind(resource: MemberSource): 'project' | 'group' {
+  return resource.project ? 'project' : 'group'
+}
+
+/** The audit entity of a resource access token: its project or group. */
+export function resourceAuditEntity(resource: MemberSource): TokenAuditEntity {
+  return { type: resource.project ? 'Project' : 'Group', id: resource.ref.id, path: resource.fullPath }
+}
+
 /**
- * Creates a project access token: a `project_bot` user named after the token, member of the
- * project at `accessLevel`, holding the token.
+ * Creates a project or group access token: a `project_bot` user named after the token (GitLab
+ * makes group bots `project_bot` users too), member of the project or group at `accessLevel`,
+ * holding the token.
  */
-export function issueProjectToken(
+export function issueResourceToken(
   caller: Caller,
-  project: ProjectRow,
-  projectPath: string,
+  resource: MemberSource,
   t: NewTokenRequest,
   accessLevel: number,
 ): IssuedToken {
   checkLengths(t, TEXT_LIMITS.token)
   const suffix = randomBytes(16).toString('hex')
-  const username = `project_${project.id}_bot_${suffix}`
+  const kind = resourceKind(resource)
+  const username = `${kind}_${resource.ref.id}_bot_${suffix}`
   const { db } = caller
   const host = new URL(caller.baseUrl).hostname || 'burrow.local'
   const issued = db.transaction(() => {
@@ -121,7 +132,7 @@ export function issueProjectToken(
       can_create_group: false,
     })
     insertMember(db, {
-      source: { type: 'Project', id: project.id, namespaceId: project.namespace_id },
+      source: resource.ref,
       userId: bot.id,
       accessLevel,
       expiresAt: t.expiresAt,
@@ -138,26 +149,15 @@ export function issueProjectToken(
     })
     return { row, value }
   })()
-  auditToken(
-    caller,
-    { type: 'Project', id: project.id, path: projectPath },
-    issued.row,
-    `Created project access token with id ${issued.row.id}`,
-  )
+  auditToken(caller, resourceAuditEntity(resource), issued.row, `Created ${kind} access token with id ${issued.row.id}`)
   return issued
 }
 
 /**
- * Revokes a project access token and removes its bot user, whose contributions go to the ghost
- * user (GitLab deletes the bot when its token is revoked).
+ * Revokes a project or group access token and removes its bot user, whose contributions go to
+ * the ghost user (GitLab deletes the bot when its token is revoked).
  */
-export function revokeProjectToken(
-  caller: Caller,
-  project: ProjectRow,
-  projectPath: string,
-  token: PersonalAccessTokenRow,
-): void {
-  const entity = { type: 'Project' as const, id: project.id, path: projectPath }
-  revokeToken(caller, token, entity)
+export function revokeResourceToken(caller: Caller, resource: MemberSource, token: PersonalAccessTokenRow): void {
+  revokeToken(caller, token, resourceAuditEntity(resource))
   deleteUser(caller.db, token.user_id, false)
 }
