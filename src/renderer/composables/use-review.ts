@@ -43,14 +43,17 @@ export function useReview(options: {
     [],
     () => bridge.request('reviews:drafts', options.accountId(), ref()),
   )
-  const submissions = computed(() =>
-    outbox
-      .forItem(options.accountId(), 'merge_request', options.projectId(), options.iid())
-      .filter((e) => e.mutation.kind === 'submit-review'),
+  const pending = computed(() =>
+    outbox.forItem(options.accountId(), 'merge_request', options.projectId(), options.iid()),
   )
-  // A submission that landed (or was given up) leaves the outbox's unsettled list: its comments are threads now.
+  const submissions = computed(() => pending.value.filter((e) => e.mutation.kind === 'submit-review'))
+  // A submission or a line comment that landed (or was given up) leaves the outbox's unsettled list: the
+  // discussions are read again, so its comments show as the server's threads (their real ids, to reply and resolve).
   watch(
-    () => submissions.value.map((e) => e.id),
+    () =>
+      pending.value
+        .filter((e) => e.mutation.kind === 'submit-review' || (e.mutation.kind === 'comment' && e.mutation.position))
+        .map((e) => e.id),
     (now, before) => {
       if (!before.some((id) => !now.includes(id))) return
       void query.reload()

@@ -9,6 +9,7 @@ import { bridgeKey } from '../../../src/renderer/bridge'
 import { parseDiffFile } from '../../../src/renderer/lib/diff'
 import { reviewRows } from '../../../src/renderer/lib/review'
 import type { CachedDiscussion } from '../../../src/shared/ipc/cache'
+import type { OutboxEntry } from '../../../src/shared/ipc/outbox'
 import type { ReviewDraft } from '../../../src/shared/ipc/review'
 import { fakeTransport } from '../support/fake-bridge'
 
@@ -188,6 +189,25 @@ describe('line comments in the review', () => {
     await wrapper.get('[data-testid="review-submit"]').trigger('click')
     await flushPromises()
     expect(request(transport, 'reviews:submit')).toEqual([{ projectId: 5, iid: 12, approveSha: REFS.head_sha }])
+    wrapper.unmount()
+  })
+
+  it('once a line comment lands, the page reads the discussions again (the thread gets its real id)', async () => {
+    const { wrapper, transport } = mountChanges([])
+    await flushPromises()
+    const entry = {
+      id: 9,
+      accountId: 'acc',
+      target: { type: 'merge_request', projectId: 5, iid: 12 },
+      mutation: { kind: 'comment', body: 'x', position: { ...REFS, new_line: 2 } },
+      state: 'queued',
+    } as unknown as OutboxEntry
+    transport.emit('outbox:did-change', { entry })
+    await flushPromises()
+    expect(wrapper.emitted('changed')).toBeUndefined()
+    transport.emit('outbox:did-change', { entry: { ...entry, state: 'done' } })
+    await flushPromises()
+    expect(wrapper.emitted('changed')).toHaveLength(1)
     wrapper.unmount()
   })
 
