@@ -186,6 +186,36 @@ describe('draft notes (a merge request review)', () => {
     expect(todos.map((t) => [t.action_name, (t.target as Json).iid])).toEqual([['directly_addressed', iid]])
   })
 
+  it('submits a review with a summary comment after the drafts and the reviewer’s verdict (GitLab 19.2)', async () => {
+    const iid = await newMergeRequest()
+    await json(maintainer.token, 'PUT', `/merge_requests/${iid}`, { reviewer_ids: [reviewer.user.id] })
+    const verdict = async () =>
+      ((await json<Json[]>(ROOT_TOKEN, 'GET', `/merge_requests/${iid}/reviewers`))[0] as Json).state
+    await createDraft(reviewer.token, iid, { note: 'Inline remark' })
+    const wrong = await call(reviewer.token, 'POST', `${drafts(iid)}/bulk_publish`, { reviewer_state: 'approved' })
+    expect(wrong.statusCode).toBe(400)
+    expect(await verdict()).toBe('review_started')
+
+    const submitted = await call(reviewer.token, 'POST', `${drafts(iid)}/bulk_publish`, {
+      note: 'Summary: two things to fix',
+      reviewer_state: 'requested_changes',
+    })
+    expect(submitted.statusCode, submitted.body).toBe(204)
+    expect(await bodies(iid)).toEqual([['Inline remark'], ['Summary: two things to fix']])
+    const summary = (await discussions(iid)).at(-1) as Json
+    expect(summary.individual_note).toBe(true)
+    expect(await verdict()).toBe('requested_changes')
+
+    // A verdict alone, without drafts, still counts; an internal summary stays internal.
+    await call(reviewer.token, 'POST', `${drafts(iid)}/bulk_publish`, { note: 'Looks fine now', internal: true })
+    expect(await verdict()).toBe('reviewed')
+    const internal = (await discussions(iid)).at(-1) as Json
+    expect((internal.notes as Json[])[0]).toMatchObject({ body: 'Looks fine now', internal: true })
+    expect(
+      (await json<Json[]>(outsider.token, 'GET', `/merge_requests/${iid}/notes`)).map((n) => n.body),
+    ).not.toContain('Looks fine now')
+  })
+
   it('publishes one draft alone, leaving the others', async () => {
     const iid = await newMergeRequest()
     const first = await createDraft(reviewer.token, iid, { note: 'One' })

@@ -34,6 +34,12 @@ const CreateBody = Type.Object({
   position: Type.Optional(Type.Unknown()),
 })
 const UpdateBody = Type.Object({ note: Type.Optional(Type.String()), position: Type.Optional(Type.Unknown()) })
+// GitLab 19.2: a summary comment and the reviewer's verdict (an approval is the approve endpoint's).
+const BulkPublishBody = Type.Object({
+  note: Type.Optional(Type.String()),
+  internal: Type.Optional(Type.Boolean()),
+  reviewer_state: Type.Optional(Type.Union([Type.Literal('reviewed'), Type.Literal('requested_changes')])),
+})
 
 /** The merge request named by the URL; every call signs in first (401 before any lookup, as GitLab's authenticate!). */
 function targetOf(request: FastifyRequest<{ Params: { id: string; merge_request_iid: number } }>): ReviewTarget {
@@ -111,12 +117,19 @@ const draftNotes: FastifyPluginAsyncTypebox = async (app) => {
     return reply.code(204).send()
   })
 
-  app.post(`${base}/bulk_publish`, { schema: { params: MergeRequestParams } }, async (request, reply) => {
-    const caller = callerOf(request)
-    const target = targetOf(request)
-    await publishDraftNotes(caller, target, draftNotesOf(caller, target))
-    return reply.code(204).send()
-  })
+  app.post(
+    `${base}/bulk_publish`,
+    { schema: { params: MergeRequestParams, body: Type.Optional(BulkPublishBody) } },
+    async (request, reply) => {
+      const caller = callerOf(request)
+      const target = targetOf(request)
+      const { note, internal, reviewer_state: reviewerState } = request.body ?? {}
+      // A blank summary is no summary.
+      const summary = note === undefined || note.trim() === '' ? undefined : { note, internal: internal === true }
+      await publishDraftNotes(caller, target, draftNotesOf(caller, target), { summary, reviewerState })
+      return reply.code(204).send()
+    },
+  )
 }
 
 export default draftNotes

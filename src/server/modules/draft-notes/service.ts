@@ -151,24 +151,41 @@ function publishDraft(caller: Caller, target: ReviewTarget, draft: DraftNoteRow)
 }
 
 /**
+ * What a review submission may add to its drafts (GitLab 19.2's bulk_publish): a summary comment,
+ * posted after them, and the reviewer's verdict instead of `reviewed`.
+ */
+export interface ReviewSubmission {
+  readonly summary?: { readonly note: string; readonly internal: boolean }
+  readonly reviewerState?: 'reviewed' | 'requested_changes'
+}
+
+/**
  * Submits a review (GitLab's draft publish): the drafts become notes in the order they were
- * written, their mentions raise one batch of to-dos, a reviewer's state becomes `reviewed` (their
- * to-dos on the merge request are done, as commenting does), and the drafts are deleted, all in one
- * transaction, so a refusal (a thread gone, a discussion locked meanwhile) publishes nothing.
+ * written, then the summary if any; their mentions raise one batch of to-dos; a reviewer's state
+ * becomes `reviewed` or the verdict given (their to-dos on the merge request are done, as
+ * commenting does); the drafts are deleted. All in one transaction, so a refusal (a thread gone, a
+ * discussion locked meanwhile) publishes nothing. Nothing to publish and nothing to say does nothing.
  * Repository work the notes' quick actions left (`/merge`) runs afterwards, in order.
  */
 export async function publishDraftNotes(
   caller: Caller,
   target: ReviewTarget,
   drafts: readonly DraftNoteRow[],
+  submission: ReviewSubmission = {},
 ): Promise<void> {
   const user = assertMayReview(caller, target.noteable)
-  if (drafts.length === 0) return
+  const { summary, reviewerState } = submission
+  if (drafts.length === 0 && !summary && !reviewerState) return
+  if (summary) checkDraftText(summary.note)
   const results = caller.db.transaction(() => {
     const published = drafts.map((draft) => publishDraft(caller, target, draft))
+    if (summary)
+      published.push(
+        createNote(caller, target.noteable, summary.note, { internal: summary.internal, mentionTodos: false }),
+      )
     const notes = published.flatMap((r) => (r.kind === 'note' ? [r.note] : []))
     raiseReviewMentionTodos(caller, target.noteable, notes, user)
-    setReviewState(caller.db, target.mergeRequest.id, user.id, 'reviewed')
+    setReviewState(caller.db, target.mergeRequest.id, user.id, reviewerState ?? 'reviewed')
     deleteDraftNotes(
       caller.db,
       drafts.map((d) => d.id),
