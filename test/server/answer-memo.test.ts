@@ -1,4 +1,10 @@
+import Database from 'better-sqlite3'
+import Fastify from 'fastify'
+import { Type } from 'typebox'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { ANONYMOUS } from '../../src/server/platform/auth/actor'
+import type { ServerContext } from '../../src/server/platform/context'
+import { answerFromMemo } from '../../src/server/platform/http/answer-memo'
 import { withClock } from '../../src/server/platform/db/connection'
 import { makeServer, ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 
@@ -97,5 +103,33 @@ describe('lists answered from memory', () => {
     // No write in between: only the time says the lock is over.
     expect(await withClock(() => inMinutes(10), locked)).toBe(false)
     expect(await locked()).toBe(true)
+  })
+})
+
+describe('answerFromMemo', () => {
+  it('serializes through the route response schema, so a field it does not name never leaks', async () => {
+    const db = new Database(':memory:')
+    db.exec('CREATE TABLE users (locked_until TEXT)')
+    const app = Fastify()
+    app.decorate('burrow', { db, baseUrl: () => 'http://memo.test' } as unknown as ServerContext)
+    app.decorateRequest('actor', null as never)
+    app.decorateRequest('perms', null as never)
+    app.addHook('onRequest', async (request) => {
+      request.actor = ANONYMOUS
+    })
+    const Thing = Type.Object({ id: Type.Integer(), name: Type.String() })
+    app.get('/things', { schema: { response: { 200: Type.Array(Thing) } } }, async (request, reply) =>
+      answerFromMemo(request, reply, () => [{ id: 1, name: 'one', secret: 'not named' }]),
+    )
+    try {
+      for (let i = 0; i < 2; i++) {
+        const res = await app.inject({ method: 'GET', url: '/things' })
+        expect(res.statusCode).toBe(200)
+        expect(res.body).toBe('[{"id":1,"name":"one"}]')
+      }
+    } finally {
+      await app.close()
+      db.close()
+    }
   })
 })

@@ -57,8 +57,9 @@ function headersSet(
 
 /**
  * Answers a GET from memory when the same caller asked for the same URL since the database last
- * changed, or builds the answer with `build` (what the handler returns: entities, or JSON bytes)
- * and remembers it with the headers `build` set (pagination). Any write anywhere, a sign-in lock
+ * changed, or builds the answer with `build` (what the handler returns: entities, serialized by
+ * the route's response schema when it has one, or JSON bytes) and remembers it with the headers
+ * `build` set (pagination). Any write anywhere, a sign-in lock
  * running out or the date changing builds again, so a remembered answer is always the one `build`
  * would give now; answers built inside a transaction, or by a `build` that wrote, are not kept.
  * For the large lists clients poll page after page (users, projects, issues): a repeated page
@@ -85,7 +86,8 @@ export function answerFromMemo(request: FastifyRequest, reply: FastifyReply, bui
   const before = { ...reply.getHeaders() }
   const value = build()
   if (!reply.hasHeader('content-type')) reply.type('application/json')
-  const body = Buffer.isBuffer(value) ? value : Buffer.from(JSON.stringify(value))
+  // Serialized as the route would: through its response schema when it declares one.
+  const body = Buffer.isBuffer(value) ? value : Buffer.from(reply.serialize(value))
   if (version !== null && dataVersion(db) === version && body.length <= MAX_BODY_BYTES) {
     memo.delete(key)
     if (memo.size >= ENTRIES) memo.delete(memo.keys().next().value as string)
