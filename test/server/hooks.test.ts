@@ -522,6 +522,36 @@ describe('webhooks', () => {
       expect(job?.body).toMatchObject({ build_name: 'build', build_stage: 'test', ref: 'main', project_id: project.id })
     })
 
+    it('sends release events when a release is created, changed and deleted', async () => {
+      await createHook({ url: `${receiver.url}/releases`, push_events: false, releases_events: true })
+      const base = `/projects/${project.id}/releases`
+      const created = await call(maintainer.token, 'POST', base, {
+        tag_name: 'v2.0.0',
+        ref: 'main',
+        name: 'Two',
+        assets: { links: [{ name: 'Binary', url: 'https://example.com/bin' }] },
+      })
+      expect(created.statusCode, created.body).toBe(201)
+      expect((await call(maintainer.token, 'PUT', `${base}/v2.0.0`, { name: 'Two!' })).statusCode).toBe(200)
+      expect((await call(maintainer.token, 'DELETE', `${base}/v2.0.0`)).statusCode).toBe(200)
+      await settle()
+      const releases = byPath('/releases')
+      expect(releases.map((r) => [r.body.action, r.body.name])).toEqual([
+        ['create', 'Two'],
+        ['update', 'Two!'],
+        ['delete', 'Two!'],
+      ])
+      expect(releases[0].headers['x-gitlab-event']).toBe('Release Hook')
+      expect(releases[0].body).toMatchObject({
+        object_kind: 'release',
+        tag: 'v2.0.0',
+        url: 'http://burrow.test/acme/tools/cli/-/releases/v2.0.0',
+        assets: { count: 5, links: [{ name: 'Binary', url: 'https://example.com/bin' }] },
+        project: { id: project.id },
+      })
+      expect((releases[0].body.commit as Json).id).toMatch(/^[0-9a-f]{40}$/)
+    })
+
     it('tests the issue trigger with the latest issue', async () => {
       await newIssue('Latest issue')
       const hook = await createHook({ url: `${receiver.url}/test`, push_events: false })

@@ -1,5 +1,6 @@
 import type { NewEvent } from '../events'
 import type { JobStatusEvent, PipelineStatusEvent } from '../pipelines'
+import type { ReleaseChange } from '../releases'
 import { findPipelineById, pipelineJobs } from '../pipelines'
 import type { ServerContext } from '../../platform/context'
 import {
@@ -17,6 +18,7 @@ import {
   latestMergeRequest,
   latestNote,
   latestPipeline,
+  latestRelease,
   mergeRequestById,
   noteById,
 } from './item-queries'
@@ -28,6 +30,7 @@ import {
   mergeRequestPayload,
   notePayload,
   pipelinePayload,
+  releasePayload,
   type ItemAction,
 } from './item-payloads'
 import type { HookEventFlag } from './queries'
@@ -138,6 +141,18 @@ export function jobHookListener(event: JobStatusEvent): void {
   })
 }
 
+/** The releases listener: a release event when a release is created, changed or deleted. */
+export function releaseHookListener(change: ReleaseChange): void {
+  const { ctx, release, action } = change
+  if (!anyHook(ctx, release.project_id, ['releases_events'])) return
+  inBackground(ctx, async () => {
+    const project = findProjectWithNamespace(ctx.db, release.project_id)
+    if (!project) return
+    const payload = await releasePayload(ctx, project, release, action)
+    enqueueEvent(ctx, hooksForProjectEvent(ctx, project.id, 'releases_events'), 'releases_events', payload)
+  })
+}
+
 /** The latest row of a kind in a project, for test deliveries. */
 type Latest<T> = (ctx: ServerContext, projectId: number) => T | undefined
 
@@ -192,6 +207,14 @@ export function registerItemSamples(): void {
       },
       'Ensure the project has CI jobs.',
       (ctx, project, _user, row) => jobPayload(ctx, project, row.pipeline, row.job),
+    ),
+  )
+  registerHookSample(
+    'releases_events',
+    sample(
+      (ctx, id) => latestRelease(ctx.db, id),
+      'Ensure the project has releases.',
+      (ctx, project, _user, row) => releasePayload(ctx, project, row, 'create'),
     ),
   )
 }

@@ -2,6 +2,7 @@ import type { IssueRow } from '../issues'
 import type { MergeRequestRow } from '../merge-requests'
 import type { NoteRow } from '../notes'
 import type { JobRow, PipelineRow } from '../pipelines'
+import type { ReleaseRow } from '../releases'
 import type { ServerContext } from '../../platform/context'
 import type { Db } from '../../platform/db/connection'
 import {
@@ -13,7 +14,7 @@ import type { UserRow } from '../../platform/db/rows'
 import type { GitCommit } from '../../platform/git/commits'
 import { readCommit } from '../../platform/git/commits'
 import { projectGitDir, repoExists } from '../../platform/git/project-repo'
-import { issueById, itemLabels, itemUsers, mergeRequestById, type HookLabelRow } from './item-queries'
+import { issueById, itemLabels, itemUsers, mergeRequestById, releaseLinks, type HookLabelRow } from './item-queries'
 import { commitPayload, projectPayload, projectWebUrl, repositoryPayload, userPayload } from './payloads'
 
 /**
@@ -385,5 +386,43 @@ export function jobPayload(
     project: projectPayload(baseUrl, project),
     runner: null,
     environment: job.environment === null ? null : { name: job.environment, action: 'start' },
+  }
+}
+
+/** GitLab's release event (`object_kind: release`): the release, its assets and its commit. */
+export async function releasePayload(
+  ctx: ServerContext,
+  project: ProjectWithNamespaceRow,
+  release: ReleaseRow,
+  action: 'create' | 'update' | 'delete',
+): Promise<Json> {
+  const baseUrl = ctx.baseUrl()
+  const web = projectWebUrl(baseUrl, project)
+  const links = releaseLinks(ctx.db, release.id).map((l) => ({
+    id: l.id,
+    link_type: l.link_type,
+    name: l.name,
+    url: l.url,
+  }))
+  const archive = (format: string) => ({
+    format,
+    url: `${web}/-/archive/${release.tag}/${project.path}-${release.tag}.${format}`,
+  })
+  const sources = ['zip', 'tar.gz', 'tar.bz2', 'tar'].map(archive)
+  const gitDir = projectGitDir(ctx, project)
+  const commit = release.sha && repoExists(gitDir) ? await readCommit(gitDir, release.sha).catch(() => null) : null
+  return {
+    id: release.id,
+    created_at: release.created_at,
+    description: release.description,
+    name: release.name,
+    released_at: release.released_at,
+    tag: release.tag,
+    object_kind: 'release',
+    project: projectPayload(baseUrl, project),
+    url: `${web}/-/releases/${encodeURIComponent(release.tag)}`,
+    action,
+    assets: { count: links.length + sources.length, links, sources },
+    commit: commit ? commitPayload(web, commit) : null,
   }
 }

@@ -2,6 +2,7 @@ import type { IssueRow } from '../issues'
 import type { MergeRequestRow } from '../merge-requests'
 import type { NoteRow } from '../notes'
 import type { JobRow, PipelineRow } from '../pipelines'
+import type { ReleaseRow } from '../releases'
 import type { Db } from '../../platform/db/connection'
 import type { UserRow } from '../../platform/db/rows'
 import { cachedStatement } from '../../platform/db/statements'
@@ -87,4 +88,26 @@ export function latestJob(db: Db, projectId: number): JobRow | undefined {
     db,
     "SELECT * FROM ci_builds WHERE project_id = ? AND type = 'build' ORDER BY id DESC LIMIT 1",
   ).get(projectId) as JobRow | undefined
+}
+
+/** A release asset link as release events embed it. */
+export interface HookReleaseLinkRow {
+  readonly id: number
+  readonly name: string
+  readonly url: string
+  readonly link_type: string
+}
+
+export function releaseLinks(db: Db, releaseId: number): HookReleaseLinkRow[] {
+  return cachedStatement(db, 'SELECT id, name, url, link_type FROM release_links WHERE release_id = ? ORDER BY id').all(
+    releaseId,
+  ) as HookReleaseLinkRow[]
+}
+
+/** The project's newest release. */
+export function latestRelease(db: Db, projectId: number): ReleaseRow | undefined {
+  return cachedStatement(
+    db,
+    'SELECT * FROM releases WHERE project_id = ? ORDER BY released_at DESC, id DESC LIMIT 1',
+  ).get(projectId) as ReleaseRow | undefined
 }

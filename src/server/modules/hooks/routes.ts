@@ -17,8 +17,15 @@ import { paginateArray } from '../../platform/http/pagination'
 import { currentUser, loadGroup, loadProject } from '../../platform/http/resolve'
 import { onEventRecorded } from '../events'
 import { onJobStatus, onPipelineStatus } from '../pipelines'
+import { onReleaseChange } from '../releases'
 import { stopDeliveries } from './delivery'
-import { itemEventListener, jobHookListener, pipelineHookListener, registerItemSamples } from './item-events'
+import {
+  itemEventListener,
+  jobHookListener,
+  pipelineHookListener,
+  registerItemSamples,
+  releaseHookListener,
+} from './item-events'
 import { hookEventEntity } from './entity'
 import type { HookEventFlag, HookLogStatusFilter } from './queries'
 import {
@@ -148,6 +155,7 @@ const hooks: FastifyPluginAsyncTypebox = async (app) => {
   onEventRecorded(app.burrow.db, itemEventListener(app.burrow))
   onPipelineStatus(app.burrow, pipelineHookListener)
   onJobStatus(app.burrow, jobHookListener)
+  onReleaseChange(app.burrow, releaseHookListener)
   registerItemSamples()
   app.addHook('preClose', async () => stopDeliveries(app.burrow))
 

@@ -17,6 +17,7 @@ import {
   validationFailed,
 } from '../../platform/http/errors'
 import { canReadCodeWith, type CodeProject } from '../../platform/http/repository'
+import { releaseChanged } from './events'
 import { exceeds, tooLong } from '../../platform/text/limits'
 import { createProjectTag } from '../tags'
 import { userRef, usersByIds } from '../users'
@@ -280,7 +281,7 @@ export async function createRelease(caller: Caller, repo: CodeProject, params: N
     existing ??
     (await createProjectTag(caller, repo, { name: params.tagName, ref: params.ref ?? '', message: params.tagMessage }))
   const now = caller.clock().toISOString()
-  return caller.db.transaction(() => {
+  const created = caller.db.transaction(() => {
     // The tag was made outside the transaction: another request may have released it meanwhile.
     if (findReleaseByTag(caller.db, repo.project.id, params.tagName)) throw conflict('Release already exists')
     const release = insertRelease(caller.db, {
@@ -297,6 +298,8 @@ export async function createRelease(caller: Caller, repo: CodeProject, params: N
     setReleaseMilestones(caller.db, release.id, milestoneIds)
     return release
   })()
+  releaseChanged({ ctx: caller.ctx, release: created, action: 'create' })
+  return created
 }
 
 /**
@@ -321,17 +324,20 @@ export function updateRelease(
   if (Object.keys(errors).length > 0) throw validationFailed(errors)
   const milestoneIds = params.milestones ? resolveMilestones(caller, repo, params.milestones) : undefined
   const now = caller.clock().toISOString()
-  return caller.db.transaction(() => {
+  const updated = caller.db.transaction(() => {
     updateReleaseRow(caller.db, release.id, changes, now)
     if (milestoneIds) setReleaseMilestones(caller.db, release.id, milestoneIds)
     return findReleaseByTag(caller.db, repo.project.id, release.tag) as ReleaseRow
   })()
+  releaseChanged({ ctx: caller.ctx, release: updated, action: 'update' })
+  return updated
 }
 
 /** Deletes a release, never its tag (GitLab's Releases::DestroyService): Maintainers. */
 export function deleteRelease(caller: Caller, repo: CodeProject, release: ReleaseRow): void {
   if (!canDeleteReleases(caller.perms, repo.project)) throw forbidden()
   deleteReleaseRow(caller.db, release.id)
+  releaseChanged({ ctx: caller.ctx, release, action: 'delete' })
 }
 
 /** Adds an asset link to a release: 400 with the model's errors by field. */
