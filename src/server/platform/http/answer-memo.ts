@@ -37,6 +37,12 @@ function horizon(db: Db, now: number): number {
   return nextLock === undefined ? midnight : Math.min(midnight, Date.parse(nextLock))
 }
 
+/** A serializer's output as the Buffer the memo keeps. */
+function bytesOf(serialized: string | ArrayBuffer | Buffer): Buffer {
+  if (typeof serialized === 'string') return Buffer.from(serialized)
+  return Buffer.isBuffer(serialized) ? serialized : Buffer.from(serialized)
+}
+
 /** Who asks for what: the URL, the base URL answers are written for, and the caller with its token. */
 function memoKey(request: FastifyRequest): string {
   const a = request.actor
@@ -87,7 +93,7 @@ export function answerFromMemo(request: FastifyRequest, reply: FastifyReply, bui
   const value = build()
   if (!reply.hasHeader('content-type')) reply.type('application/json')
   // Serialized as the route would: through its response schema when it declares one.
-  const body = Buffer.isBuffer(value) ? value : Buffer.from(reply.serialize(value))
+  const body = Buffer.isBuffer(value) ? value : bytesOf(reply.serialize(value))
   if (version !== null && dataVersion(db) === version && body.length <= MAX_BODY_BYTES) {
     memo.delete(key)
     if (memo.size >= ENTRIES) memo.delete(memo.keys().next().value as string)
