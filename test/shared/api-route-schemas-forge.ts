@@ -226,4 +226,16 @@ export const FORGE_ROUTES: readonly RouteEntry[] = [
     ],
     schema: Api.SearchResults,
   },
+
+  // ---- blame, cherry-pick and revert --------------------------------------------------------
+  {
+    route: 'GET /projects/:id/repository/files/:file_path/blame',
+    url: [
+      '/projects/{project}/repository/files/{file}/blame?ref={defaultBranch}',
+      '/projects/{project}/repository/files/{file}/blame?ref={defaultBranch}&range[start]=1&range[end]=1',
+    ],
+    schema: list(Api.BlameRange),
+  },
+  { route: 'POST /projects/:id/repository/commits/:sha/cherry_pick', schema: Api.Commit },
+  { route: 'POST /projects/:id/repository/commits/:sha/revert', schema: Api.Commit },
 ]

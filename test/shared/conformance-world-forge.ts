@@ -16,6 +16,7 @@ export async function forgeFamilies(w: ConformanceWorld): Promise<void> {
   await protectedTags(w)
   await commitStatuses(w)
   await hooks(w)
+  await commitChanges(w)
 }
 
 /** A release made with its tag and a link, updated and its link edited; a second one deleted. */
@@ -162,4 +163,28 @@ async function hooks(w: ConformanceWorld): Promise<void> {
     url_variables: [{ key: 'tenant', value: 'acme' }],
   })
   await w.write('PUT /hooks/:hook_id', `/hooks/${ids.systemHook}`, { name: 'Audit' })
+}
+
+/** A commit on a branch of its own, cherry-picked onto a second branch, then reverted there. */
+async function commitChanges(w: ConformanceWorld): Promise<void> {
+  const { ids } = w
+  const p = `/projects/${ids.projectId}/repository`
+  for (const branch of ['conformance-pick-source', 'conformance-pick-target']) {
+    const made = await w.call(w.tokens.admin, 'POST', `${p}/branches`, { branch, ref: ids.defaultBranch })
+    if (made.statusCode !== 201) throw new Error(`setup: POST ${p}/branches answered ${made.statusCode}`)
+  }
+  const made = await w.call(w.tokens.admin, 'POST', `${p}/commits`, {
+    branch: 'conformance-pick-source',
+    commit_message: 'Add the picked file',
+    actions: [{ action: 'create', file_path: 'conformance-picked.txt', content: 'picked\n' }],
+  })
+  if (made.statusCode !== 201) throw new Error(`setup: POST ${p}/commits answered ${made.statusCode}`)
+  const sha = String((JSON.parse(made.body) as { id: string }).id)
+  const target = { branch: 'conformance-pick-target' }
+  const picked = await w.write(
+    'POST /projects/:id/repository/commits/:sha/cherry_pick',
+    `${p}/commits/${sha}/cherry_pick`,
+    target,
+  )
+  await w.write('POST /projects/:id/repository/commits/:sha/revert', `${p}/commits/${String(picked.id)}/revert`, target)
 }

@@ -29,6 +29,7 @@ import snippets from './snippets/routes'
 import notes from './notes/routes'
 import repository from './repository/routes'
 import commits from './repository/commits-routes'
+import commitChanges from './repository/commit-changes-routes'
 import tags from './tags/routes'
 import branches from './branches/routes'
 import protectedBranches from './branches/protected-routes'
@@ -83,6 +84,7 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
   applicationSettings,
   repository,
   commits,
+  commitChanges,
   tags,
   branches,
   protectedBranches,

@@ -54,6 +54,10 @@ const commitFields = {
 export const Commit = Entity(commitFields)
 export type Commit = Static<typeof Commit>
 
+/** GitLab's BlameRange (`GET …/files/:file_path/blame`): consecutive lines last changed by one commit. */
+export const BlameRange = Entity({ commit: Commit, lines: Type.Array(Type.String()) })
+export type BlameRange = Static<typeof BlameRange>
+
 /** Lines a commit adds and removes. */
 export const CommitStats = Entity({ additions: Type.Integer(), deletions: Type.Integer(), total: Type.Integer() })
 export type CommitStats = Static<typeof CommitStats>

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll } from 'vitest'
 import type { Visibility } from '../../../src/server/platform/db/rows'
 import { authenticatedRows, permissionMatrix, type MatrixRow, type Role, type Vars } from './matrix'
-import { buildWorld, VISIBILITIES, type Json, type World } from './world'
+import { buildWorld, VISIBILITIES, type Container, type Json, type World } from './world'
 
-// Issue 11's commit families for external CI and review tooling: commit statuses.
+// Issue 11's commit families for external CI and review tooling: commit statuses, blame, cherry-pick and revert.
 
 let world: World
+let seq = 0
 /** Per container: the head commit of main, which the rows post statuses to and read them from. */
 const head = {} as Record<Visibility, Vars>
 
@@ -51,3 +52,61 @@ const STATUS_ROWS: readonly MatrixRow[] = [
 ]
 
 permissionMatrix('commit statuses', () => world, STATUS_ROWS)
+
+/** GitLab's read_code: Reporters of private projects, whoever sees the others. */
+const READ_CODE: Readonly<Record<Visibility, Role>> = READ_STATUSES
+const COMMITS = '/projects/{project}/repository/commits'
+
+/** A fresh branch from main and a commit on main it lacks: what a cherry-pick brings over. */
+async function pickFixture(w: World, c: Container): Promise<Vars> {
+  seq += 1
+  const branch = `pick-${seq}`
+  await w.admin('POST', `/projects/${c.project.id}/repository/branches`, { branch, ref: 'main' })
+  const commit = await w.admin<Json>('POST', `/projects/${c.project.id}/repository/commits`, {
+    branch: 'main',
+    commit_message: `Pick ${seq}`,
+    actions: [{ action: 'create', file_path: `pick-${seq}.txt`, content: 'x\n' }],
+  })
+  return { branch, sha: String(commit.id) }
+}
+
+/** A fresh branch with a commit of its own to revert. */
+async function revertFixture(w: World, c: Container): Promise<Vars> {
+  seq += 1
+  const branch = `revert-${seq}`
+  await w.admin('POST', `/projects/${c.project.id}/repository/branches`, { branch, ref: 'main' })
+  const commit = await w.admin<Json>('POST', `/projects/${c.project.id}/repository/commits`, {
+    branch,
+    commit_message: `Revert me ${seq}`,
+    actions: [{ action: 'create', file_path: `revert-${seq}.txt`, content: 'x\n' }],
+  })
+  return { branch, sha: String(commit.id) }
+}
+
+/**
+ * Blame (read_code) and the commit changes (push_code to the branch): blame follows the
+ * repository's readers; cherry-pick and revert sign in first and take a Developer.
+ */
+const CODE_ROWS: readonly MatrixRow[] = [
+  { method: 'GET', path: '/projects/{project}/repository/files/README.md/blame?ref=main', min: READ_CODE },
+  ...authenticatedRows([
+    {
+      method: 'POST',
+      path: `${COMMITS}/{sha}/cherry_pick`,
+      min: 'developer',
+      fixture: pickFixture,
+      body: (v) => ({ branch: v.branch }),
+      readBack: '/projects/{project}/repository/branches/{branch}',
+    },
+    {
+      method: 'POST',
+      path: `${COMMITS}/{sha}/revert`,
+      min: 'developer',
+      fixture: revertFixture,
+      body: (v) => ({ branch: v.branch }),
+      readBack: '/projects/{project}/repository/branches/{branch}',
+    },
+  ]),
+]
+
+permissionMatrix('blame, cherry-pick and revert', () => world, CODE_ROWS)

@@ -4,11 +4,14 @@ import type { FastifyRequest } from 'fastify'
 import { Type, type Static } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
 import { fileEntity, fileHeaders, fileName, type RepositoryFile } from './file-entity'
+import { BlameRange as BlameRangeSchema } from '../../../shared/api/repository'
+import { blame, type LineRange } from '../../platform/git/blame'
+import { commitEntity, commitsByIds, type GitCommit } from '../../platform/git/commits'
 import { readFileAt } from '../../platform/git/file-at'
 import { filePathProblem, isValidRef } from '../../platform/git/git'
 import { resolveCommit } from '../../platform/git/refs'
 import type { CommitAction } from '../../platform/git/write-commit'
-import { invalidParam, missingParam, notFound } from '../../platform/http/errors'
+import { apiMessage, invalidParam, missingParam, notFound } from '../../platform/http/errors'
 import { sendRawContent } from '../../platform/http/raw-content'
 import { defaultRef, loadCodeProject } from '../../platform/http/repository'
 import { currentUser } from '../../platform/http/resolve'
@@ -17,6 +20,17 @@ import { commitToBranch, type CheckedAction } from './service'
 const FileParams = Type.Object({ id: Type.String(), file_path: Type.String() })
 type FileParams = Static<typeof FileParams>
 const ReadQuery = Type.Object({ ref: Type.Optional(Type.String()), lfs: Type.Optional(Type.Boolean()) })
+const BlameQuery = Type.Object({
+  ref: Type.Optional(Type.String()),
+  // Rails-style `range[start]=1&range[end]=9`; each bound is checked below with GitLab's messages.
+  range: Type.Optional(
+    Type.Object(
+      { start: Type.Optional(Type.String()), end: Type.Optional(Type.String()) },
+      { additionalProperties: true },
+    ),
+  ),
+})
+type BlameQuery = Static<typeof BlameQuery>
 const Encoding = Type.Union([Type.Literal('text'), Type.Literal('base64')])
 const WriteBody = Type.Object({
   branch: Type.String(),
@@ -54,6 +68,22 @@ async function loadFile(request: FastifyRequest, params: FileParams, ref: string
     lastCommitId: blob.lastCommitId,
     executable: blob.mode === '100755',
   }
+}
+
+/** A blame range bound: a positive integer (GitLab's `values: ->(v) { v > 0 }`). */
+function lineBound(raw: string | undefined, name: string): number {
+  if (raw === undefined || raw === '') throw missingParam(`range[${name}]`)
+  const n = /^\d+$/.test(raw) ? Number(raw) : NaN
+  if (!Number.isSafeInteger(n) || n < 1) throw invalidParam(`range[${name}]`, 'does not have a valid value')
+  return n
+}
+
+/** The lines a blame asks for (all when no range is given), with GitLab's checks. */
+function blameRange(query: BlameQuery): LineRange | undefined {
+  if (query.range === undefined) return undefined
+  const range = { start: lineBound(query.range.start, 'start'), end: lineBound(query.range.end, 'end') }
+  if (range.start > range.end) throw apiMessage(400, 'range[start] must be less than or equal to range[end]')
+  return range
 }
 
 function contentOf(body: WriteBody): Buffer {
@@ -100,6 +130,43 @@ const files: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { ref } = request.query
       if (ref === undefined) throw missingParam('ref')
+      const file = await loadFile(request, request.params, ref)
+      return reply.code(200).headers(fileHeaders(file)).send()
+    },
+  )
+
+  app.get(
+    '/projects/:id/repository/files/:file_path/blame',
+    {
+      schema: { params: FileParams, querystring: BlameQuery, response: { 200: Type.Array(BlameRangeSchema) } },
+      exposeHeadRoute: false,
+    },
+    async (request, reply) => {
+      const { ref } = request.query
+      if (ref === undefined || ref === '') throw missingParam('ref')
+      const range = blameRange(request.query)
+      const file = await loadFile(request, request.params, ref)
+      const repo = loadCodeProject(request, request.params.id)
+      const ranges = await blame(repo.gitDir, file.commitId, file.filePath, file.content, range)
+      if (ranges === null) throw apiMessage(400, 'range is outside of the file length')
+      const commits = await commitsByIds(
+        repo.gitDir,
+        ranges.map((r) => r.sha),
+      )
+      const entities = ranges.map((r) => ({
+        commit: commitEntity(commits.get(r.sha) as GitCommit, repo.webUrl),
+        lines: [...r.lines],
+      }))
+      return reply.headers(fileHeaders(file)).send(entities)
+    },
+  )
+
+  app.head(
+    '/projects/:id/repository/files/:file_path/blame',
+    { schema: { params: FileParams, querystring: ReadQuery } },
+    async (request, reply) => {
+      const { ref } = request.query
+      if (ref === undefined || ref === '') throw missingParam('ref')
       const file = await loadFile(request, request.params, ref)
       return reply.code(200).headers(fileHeaders(file)).send()
     },

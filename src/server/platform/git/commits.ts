@@ -1,3 +1,4 @@
+import type { Commit } from '../../../shared/api/repository'
 import { gitText, assertRef, GitError, type GitOptions } from './git'
 
 /** A commit as git stores it, parsed from `git log`. */
@@ -86,13 +87,22 @@ export async function logCommits(
   return parse(await gitText(['log', `--format=${FORMAT}`, ...args], { gitDir, ...limits }))
 }
 
+/** The commits with these ids (resolved SHAs), read with one `git log --no-walk`, by id. */
+export async function commitsByIds(gitDir: string, ids: readonly string[]): Promise<Map<string, GitCommit>> {
+  const unique = [...new Set(ids)]
+  for (const id of unique) assertRef(id)
+  if (unique.length === 0) return new Map()
+  const commits = await logCommits(gitDir, ['--no-walk=unsorted', '--end-of-options', ...unique])
+  return new Map(commits.map((c) => [c.id, c]))
+}
+
 /** GitLab's commit entity (`Entities::Commit`) for a parsed commit. */
-export function commitEntity(c: GitCommit, projectWebUrl: string): Readonly<Record<string, unknown>> {
+export function commitEntity(c: GitCommit, projectWebUrl: string): Commit {
   return {
     id: c.id,
     short_id: c.id.slice(0, 8),
     created_at: c.committedDate,
-    parent_ids: c.parentIds,
+    parent_ids: [...c.parentIds],
     title: c.title,
     message: c.message,
     author_name: c.authorName,
