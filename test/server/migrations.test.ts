@@ -80,6 +80,50 @@ describe('migrations', () => {
     ])
   })
 
+  it('0040 and 0041 keep existing notes positions as their original ones and give existing merge requests their first diff version', () => {
+    const db = new Database(':memory:')
+    db.pragma('foreign_keys = ON')
+    migrate(
+      db,
+      migrations.filter((m) => m.version < 40),
+    )
+    const t = '2026-01-01T00:00:00.000Z'
+    const u = '2026-02-01T00:00:00.000Z'
+    const position = JSON.stringify({ head_sha: 'c'.repeat(40), new_path: 'a.txt', new_line: 1 })
+    db.exec(`
+      INSERT INTO users (id, username, name, email, created_at, updated_at) VALUES (1, 'ann', 'Ann', 'ann@example.com', '${t}', '${t}');
+      INSERT INTO namespaces (id, kind, name, path, full_path, full_name, created_at, updated_at) VALUES (1, 'group', 'G', 'g', 'g', 'G', '${t}', '${t}');
+      INSERT INTO projects (id, namespace_id, name, path, created_at, updated_at, last_activity_at) VALUES (1, 1, 'P', 'p', '${t}', '${t}', '${t}');
+      INSERT INTO merge_requests (id, iid, project_id, source_project_id, source_branch, target_branch, title, author_id, head_sha, base_sha, start_sha, created_at, updated_at)
+        VALUES (1, 1, 1, 1, 'f', 'main', 'With refs', 1, '${'c'.repeat(40)}', '${'a'.repeat(40)}', '${'b'.repeat(40)}', '${t}', '${u}'),
+               (2, 2, 1, 1, 'g', 'main', 'Without refs', 1, NULL, NULL, NULL, '${t}', '${t}');
+      INSERT INTO notes (id, noteable_type, noteable_id, project_id, author_id, body, type, discussion_id, position, created_at, updated_at)
+        VALUES (1, 'MergeRequest', 1, 1, 1, 'On a line', 'DiffNote', '${'d'.repeat(40)}', '${position}', '${t}', '${t}'),
+               (2, 'MergeRequest', 1, 1, 1, 'Plain', NULL, '${'e'.repeat(40)}', NULL, '${t}', '${t}');
+    `)
+    migrate(db)
+    expect(db.prepare('SELECT id, position, original_position, line_code FROM notes ORDER BY id').all()).toEqual([
+      { id: 1, position, original_position: position, line_code: null },
+      { id: 2, position: null, original_position: null, line_code: null },
+    ])
+    expect(db.prepare('SELECT * FROM merge_request_diffs').all()).toEqual([
+      {
+        id: 1,
+        merge_request_id: 1,
+        head_commit_sha: 'c'.repeat(40),
+        base_commit_sha: 'a'.repeat(40),
+        start_commit_sha: 'b'.repeat(40),
+        state: 'collected',
+        real_size: null,
+        created_at: u,
+      },
+    ])
+    // Versions go with their merge request.
+    db.prepare('DELETE FROM notes').run()
+    db.prepare('DELETE FROM merge_requests WHERE id = 1').run()
+    expect(db.prepare('SELECT COUNT(*) AS n FROM merge_request_diffs').get()).toEqual({ n: 0 })
+  })
+
   it("makes every table whose id is its rowid AUTOINCREMENT, so a deleted row's id is never handed out again", () => {
     const db = new Database(':memory:')
     migrate(db)

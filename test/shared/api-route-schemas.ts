@@ -396,6 +396,19 @@ export const ROUTES: readonly RouteEntry[] = [
     schema: list(Api.Commit),
   },
   {
+    route: 'GET /projects/:id/merge_requests/:merge_request_iid/versions',
+    url: '/projects/{project}/merge_requests/{mr}/versions',
+    schema: list(Api.MergeRequestDiffVersion),
+  },
+  {
+    route: 'GET /projects/:id/merge_requests/:merge_request_iid/versions/:version_id',
+    url: [
+      '/projects/{project}/merge_requests/{mr}/versions/{mrVersion}',
+      '/projects/{project}/merge_requests/{mr}/versions/{mrVersion}?unidiff=true',
+    ],
+    schema: Api.MergeRequestDiffVersionDetail,
+  },
+  {
     route: 'GET /projects/:id/merge_requests/:merge_request_iid/participants',
     url: '/projects/{project}/merge_requests/{mr}/participants',
     schema: list(Api.UserRef),

@@ -415,6 +415,21 @@ async function mergeRequests(w: ConformanceWorld): Promise<void> {
     duration: '30m',
   })
   await noteable(w, '/projects/:id/merge_requests/:merge_request_iid', m, m, 'mr')
+  // A diff thread on the one line of the merge request's new file, at its latest diff version.
+  const [version] = await w.read(`${m}/versions`)
+  ids.mrVersion = version.id as number
+  await w.write('POST /projects/:id/merge_requests/:merge_request_iid/discussions', `${m}/discussions`, {
+    body: 'Is this the right heading?',
+    position: {
+      base_sha: version.base_commit_sha,
+      start_sha: version.start_commit_sha,
+      head_sha: version.head_commit_sha,
+      position_type: 'text',
+      old_path: 'docs/conformance.md',
+      new_path: 'docs/conformance.md',
+      new_line: 1,
+    },
+  })
   const thread = `${m}/discussions/${ids.mrDiscussion}`
   await w.write('PUT /projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id', thread, {
     resolved: true,

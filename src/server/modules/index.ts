@@ -38,6 +38,7 @@ import changelog from './repository/changelog-routes'
 import discussions from './notes/discussions-routes'
 import todos from './todos/routes'
 import mergeRequests from './merge-requests/routes'
+import mergeRequestVersions from './merge-requests/versions-routes'
 import epics from './epics/routes'
 import environments from './environments/routes'
 import protectedEnvironments from './environments/protected-routes'
@@ -97,6 +98,7 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
   discussions,
   notes,
   mergeRequests,
+  mergeRequestVersions,
   epics,
   todos,
   environments,

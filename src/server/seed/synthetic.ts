@@ -196,6 +196,10 @@ export async function seedSynthetic(ctx: ServerContext, o: SyntheticOptions): Pr
                   resolvable: 0,
                   resolved_at: null,
                   resolved_by_id: null,
+                  commit_id: null,
+                  position: null,
+                  original_position: null,
+                  line_code: null,
                   created_at: at,
                   updated_at: at,
                 }

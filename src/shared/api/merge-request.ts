@@ -15,7 +15,7 @@ import {
 } from './common'
 import { Milestone } from './milestone'
 import { Pipeline, PipelineBasic } from './pipeline'
-import { Diff } from './repository'
+import { Commit, Diff } from './repository'
 import { UserRef } from './user'
 
 export const MergeRequestState = Type.Enum(['opened', 'closed', 'locked', 'merged'])
@@ -178,3 +178,29 @@ export type MergeRef = Static<typeof MergeRef>
 /** `PUT …/rebase` (202). */
 export const RebaseStarted = Entity({ rebase_in_progress: Type.Boolean() })
 export type RebaseStarted = Static<typeof RebaseStarted>
+
+const diffVersionFields = {
+  id: Type.Integer(),
+  head_commit_sha: Type.String(),
+  base_commit_sha: Nullable(Type.String()),
+  start_commit_sha: Nullable(Type.String()),
+  created_at: Timestamp,
+  merge_request_id: Type.Integer(),
+  /** `collected`, or `empty` when the version changes no file. */
+  state: Type.Enum(['collected', 'empty']),
+  /** The number of changed files, a string as GitLab gives it. */
+  real_size: Nullable(Type.String()),
+  patch_id_sha: Nullable(Type.String()),
+}
+
+/** A merge request diff version (GitLab's MergeRequestDiff entity): the diff refs of one push. */
+export const MergeRequestDiffVersion = Entity(diffVersionFields)
+export type MergeRequestDiffVersion = Static<typeof MergeRequestDiffVersion>
+
+/** One diff version with its commits (newest first) and diffs (GitLab's MergeRequestDiffFull). */
+export const MergeRequestDiffVersionDetail = Entity({
+  ...diffVersionFields,
+  commits: Type.Array(Commit),
+  diffs: Type.Array(Diff),
+})
+export type MergeRequestDiffVersionDetail = Static<typeof MergeRequestDiffVersionDetail>

@@ -11,6 +11,38 @@ export const NoteableType = Type.Enum(['Issue', 'MergeRequest', 'Snippet', 'Epic
 /** `null` for a lone comment, `DiscussionNote` in a thread, `DiffNote` on a diff line. */
 export const NoteType = Nullable(Type.Enum(['DiscussionNote', 'DiffNote']))
 
+/** One end of a multi-line diff note's range. */
+export const LineRangeEnd = Entity({
+  line_code: Nullable(Type.String()),
+  type: Nullable(Type.Enum(['new', 'old'])),
+  old_line: Nullable(Type.Integer()),
+  new_line: Nullable(Type.Integer()),
+})
+
+/**
+ * A diff note's text position (GitLab's Position `to_h`): the merge request diff version's refs,
+ * the file's paths, the line (an added line has only new_line, a removed one only old_line) and
+ * the range of a multi-line comment.
+ */
+export const DiffPosition = Entity({
+  base_sha: Type.String(),
+  start_sha: Type.String(),
+  head_sha: Type.String(),
+  old_path: Type.String(),
+  new_path: Type.String(),
+  position_type: Type.Literal('text'),
+  old_line: Nullable(Type.Integer()),
+  new_line: Nullable(Type.Integer()),
+  line_range: Nullable(Entity({ start: LineRangeEnd, end: LineRangeEnd })),
+})
+export type DiffPosition = Static<typeof DiffPosition>
+
+/** What diff notes add after `project_id`: the commit (merge request diff notes) and the position. */
+const diffNoteFields = {
+  commit_id: Type.Optional(Nullable(Type.String())),
+  position: Type.Optional(DiffPosition),
+}
+
 /** The fields every note shape starts with. */
 const noteFields = {
   id: Type.Integer(),
@@ -32,6 +64,7 @@ const noteFields = {
  */
 export const Note = Entity({
   ...noteFields,
+  ...diffNoteFields,
   resolvable: Type.Boolean(),
   /** Deprecated: `internal`. */
   confidential: Type.Boolean(),
@@ -70,6 +103,7 @@ export const EventNoteAuthor = Entity({ ...UserRef.properties, locked: Type.Opti
 /** The `note` of a `commented on` activity event, as it was when commented (stored with the event). */
 export const EventNote = Entity({
   ...noteFields,
+  ...diffNoteFields,
   author: EventNoteAuthor,
   confidential: Type.Boolean(),
   internal: Type.Boolean(),

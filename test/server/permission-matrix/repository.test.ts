@@ -58,7 +58,16 @@ async function mergeRequestFixture(w: World, c: Container): Promise<Vars> {
     body: 'Matrix review note',
   })
   await mergeabilitySettled(w, c, Number(mr.iid))
-  return { mr: Number(mr.iid), note: Number(note.id), branch }
+  const [version] = await w.admin<Json[]>('GET', `/projects/${c.project.id}/merge_requests/${mr.iid}/versions`)
+  return { mr: Number(mr.iid), note: Number(note.id), branch, version: Number(version.id) }
+}
+
+/** A diff note position on the one line the merge request's branch adds (`<branch>.txt`). */
+async function positionFixture(w: World, c: Container): Promise<Vars> {
+  const vars = standing[c.visibility]
+  const mr = await w.admin<Json>('GET', `/projects/${c.project.id}/merge_requests/${vars.mr}`)
+  const refs = mr.diff_refs as Json
+  return { ...vars, base: String(refs.base_sha), start: String(refs.start_sha), head: String(refs.head_sha) }
 }
 
 async function tagFixture(w: World, c: Container): Promise<Vars> {
@@ -243,6 +252,8 @@ const MERGE_REQUESTS: readonly MatrixRow[] = authenticatedRows([
   { method: 'GET', path: `${MR}/commits`, min: READ_CODE, fixture: standingFixture },
   { method: 'GET', path: `${MR}/participants`, min: READ_CODE, fixture: standingFixture },
   { method: 'GET', path: `${MR}/reviewers`, min: READ_CODE, fixture: standingFixture },
+  { method: 'GET', path: `${MR}/versions`, min: READ_CODE, fixture: standingFixture },
+  { method: 'GET', path: `${MR}/versions/{version}`, min: READ_CODE, fixture: standingFixture },
   { method: 'GET', path: `${MR}/approvals`, min: READ_CODE, fixture: standingFixture },
   { method: 'GET', path: `${MR}/approval_state`, min: READ_CODE, fixture: standingFixture },
   { method: 'GET', path: `${MR}/closes_issues`, min: READ_CODE, fixture: standingFixture },
@@ -328,6 +339,25 @@ const MERGE_REQUESTS: readonly MatrixRow[] = authenticatedRows([
     refusal: 404,
     fixture: standingFixture,
     body: { body: 'A thread' },
+  },
+  {
+    method: 'POST',
+    path: `${MR}/discussions`,
+    min: PARTICIPATE,
+    refusal: 404,
+    fixture: positionFixture,
+    body: (v) => ({
+      body: 'On a line',
+      position: {
+        base_sha: v.base,
+        start_sha: v.start,
+        head_sha: v.head,
+        position_type: 'text',
+        old_path: `${v.branch}.txt`,
+        new_path: `${v.branch}.txt`,
+        new_line: 1,
+      },
+    }),
   },
   {
     method: 'DELETE',

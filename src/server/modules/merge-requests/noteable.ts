@@ -16,6 +16,7 @@ import {
 } from './queries'
 import { mergeRequestQuickActions } from './quick-actions'
 import { canReadMergeRequestsWith } from './policy'
+import { checkDiffPosition } from './versions'
 
 /** A merge request as a noteable: quick actions, mention to-dos, locked discussions, resolvable threads. */
 export function mergeRequestNoteable(caller: Caller, project: ProjectRow, mr: MergeRequestRow): Noteable {
@@ -33,6 +34,7 @@ export function mergeRequestNoteable(caller: Caller, project: ProjectRow, mr: Me
     canResolve: (caller) =>
       caller.user?.id === mr.author_id || caller.perms.canInProject(project, AccessLevel.DEVELOPER),
     canRead: (perms) => canReadMergeRequestsWith(perms, project),
+    checkDiffPosition: (caller, position) => checkDiffPosition(caller, project, mr, position),
     touch: (caller, at) => {
       updateMergeRequestRow(caller.db, mr.id, { updated_at: at }, false)
     },

@@ -5,6 +5,7 @@ import { deleteNoteAwardsOf } from '../notes/queries'
 import { nowIso } from '../../platform/db/connection'
 import { nextIid } from '../../platform/db/internal-ids'
 import type { UserRow } from '../../platform/db/rows'
+import { syncDiffVersion } from './versions-queries'
 
 export type MergeRequestState = 'opened' | 'closed' | 'locked' | 'merged'
 export type MergeStatus = 'unchecked' | 'checking' | 'can_be_merged' | 'cannot_be_merged' | 'cannot_be_merged_recheck'
@@ -98,7 +99,9 @@ export function insertMergeRequest(db: Db, m: NewMergeRequest): MergeRequestRow 
       now,
       now,
     )
-  return findMergeRequestById(db, Number(info.lastInsertRowid)) as MergeRequestRow
+  const row = findMergeRequestById(db, Number(info.lastInsertRowid)) as MergeRequestRow
+  syncDiffVersion(db, row.id, row)
+  return row
 }
 
 /** The merge request with this global id. */
@@ -146,7 +149,10 @@ export function updateMergeRequestRow(db: Db, id: number, changes: MergeRequestC
       id,
     )
   }
-  return findMergeRequestById(db, id) as MergeRequestRow
+  const row = findMergeRequestById(db, id) as MergeRequestRow
+  // A new head, base or start is a new diff version (GitLab's merge_request_diffs).
+  if ('head_sha' in changes || 'base_sha' in changes || 'start_sha' in changes) syncDiffVersion(db, id, row)
+  return row
 }
 
 /** Deletes a merge request and the polymorphic rows that point at it (labels, votes, notes, to-dos…). */

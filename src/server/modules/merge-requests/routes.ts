@@ -72,6 +72,7 @@ import { createTodo, pendingTodoFor } from '../todos/service'
 import { textParam } from '../../platform/http/text-param'
 import { boolOf, datetimeOf, listOf } from '../../platform/http/loose-params'
 import { canReadMergeRequestsWith } from './policy'
+import { diffLimitsOf, UNLIMITED_DIFF } from './versions'
 import { parseHumanDuration } from '../time-tracking'
 import { type TimeStats, timeStatsOf } from '../time-tracking'
 
@@ -202,19 +203,22 @@ function canReadMergeRequests(request: FastifyRequest, project: ProjectRow): boo
   return canReadMergeRequestsWith(request.perms, project)
 }
 
-function loadMrProject(request: FastifyRequest, id: string, minLevel?: number): ProjectRow {
+/** The project of a merge request route, 403 when the caller may not read its merge requests. */
+export function loadMrProject(request: FastifyRequest, id: string, minLevel?: number): ProjectRow {
   const project = loadProject(request, id, minLevel)
   if (!canReadMergeRequests(request, project)) throw forbidden()
   return project
 }
 
-function loadMergeRequest(request: FastifyRequest, project: ProjectRow, iid: number): MergeRequestRow {
+/** The merge request `!iid` of the project, or 404. */
+export function loadMergeRequest(request: FastifyRequest, project: ProjectRow, iid: number): MergeRequestRow {
   const mr = findMergeRequestByIid(request.server.burrow.db, project.id, iid)
   if (!mr) throw notFound('Merge Request')
   return mr
 }
 
-function projectPathOf(request: FastifyRequest, project: ProjectRow): string {
+/** `namespace/path` of a project, for web URLs. */
+export function projectPathOf(request: FastifyRequest, project: ProjectRow): string {
   const p = findProjectWithNamespace(request.server.burrow.db, project.id)
   return p ? `${p.ns_full_path}/${p.path}` : project.path
 }
@@ -453,18 +457,7 @@ function canApprove(request: FastifyRequest, mr: MergeRequestRow, user: UserRow)
 }
 
 function diffLimits(request: FastifyRequest, raw: boolean): DiffLimits {
-  if (raw)
-    return {
-      maxPatchBytes: Number.MAX_SAFE_INTEGER,
-      maxFiles: Number.MAX_SAFE_INTEGER,
-      maxLines: Number.MAX_SAFE_INTEGER,
-    }
-  const s = request.server.burrow.settings
-  return {
-    maxPatchBytes: s.get('diff_max_patch_bytes') as number,
-    maxFiles: s.get('diff_max_files') as number,
-    maxLines: s.get('diff_max_lines') as number,
-  }
+  return raw ? UNLIMITED_DIFF : diffLimitsOf(request.server.burrow)
 }
 
 async function mrDiffs(

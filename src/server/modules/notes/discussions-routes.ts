@@ -20,6 +20,8 @@ import {
 } from './service'
 import { loadNote, loadNoteable, paramsSchema, presentNotes, quickActionParamsOf, sendCreated } from './routes'
 import { assertCanEditNote } from './policy'
+import { createDiffDiscussion } from './diff-notes'
+import { positionInput } from './diff-position'
 
 const DISCUSSION_ID = Type.String({ pattern: '^[0-9a-fA-F]{40}$' })
 const PageQuery = Type.Object({ page: Type.Optional(Type.Integer()), per_page: Type.Optional(Type.Integer()) })
@@ -29,6 +31,7 @@ const CreateBody = Type.Object({
   internal: Type.Optional(Type.Boolean()),
   confidential: Type.Optional(Type.Boolean()),
   position: Type.Optional(Type.Unknown()),
+  commit_id: Type.Optional(Type.String()),
   merge_request_diff_head_sha: Type.Optional(Type.String()),
 })
 const ReplyBody = Type.Object({
@@ -97,14 +100,24 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
       currentUser(request)
       const noteable = loadNoteable(request, kind)
       const body = request.body
-      const result = await settleQuickActions(
-        createNote(callerOf(request), noteable, body.body, {
-          createdAt: body.created_at,
-          internal: body.internal ?? body.confidential,
-          thread: true,
-          quickActionParams: quickActionParamsOf(body),
-        }),
-      )
+      const options = {
+        createdAt: body.created_at,
+        internal: body.internal ?? body.confidential,
+        quickActionParams: quickActionParamsOf(body),
+      }
+      // Positions are taken on merge requests only (elsewhere GitLab has no such parameter and ignores it);
+      // a position that is not a hash is refused by createDiffDiscussion.
+      const position = kind.segment === 'merge_requests' ? (positionInput(body) ?? body.position) : undefined
+      const created =
+        position === undefined
+          ? createNote(callerOf(request), noteable, body.body, { ...options, thread: true })
+          : await createDiffDiscussion(callerOf(request), noteable, {
+              ...options,
+              body: body.body,
+              position,
+              commitId: body.commit_id,
+            })
+      const result = await settleQuickActions(created)
       if (result.kind === 'commands') {
         const out = sendCreated(request, noteable, result)
         return reply.code(out.code).send(out.body)

@@ -7,12 +7,24 @@ export interface NoteableRef {
   readonly iid: number | null
 }
 
+/**
+ * What a diff note adds after `project_id`: the commit it was made on (merge request diff notes)
+ * and its position, as GitLab's Note entity exposes them. Nothing for other notes.
+ */
+function diffFields(note: NoteRow): Record<string, unknown> {
+  if (note.type !== 'DiffNote' || note.position === null) return {}
+  return {
+    ...(note.noteable_type === 'MergeRequest' ? { commit_id: note.commit_id } : {}),
+    position: JSON.parse(note.position) as unknown,
+  }
+}
+
 /** The effect of quick actions run with a note (GitLab's commands_changes). */
 export type CommandsChanges = Readonly<Record<string, unknown>>
 
 /**
  * GitLab's Note entity. `commands_changes` appears on create responses where quick actions ran;
- * the resolved fields only on resolvable notes.
+ * the resolved fields only on resolvable notes, `commit_id` and `position` only on diff notes.
  */
 export function noteEntity(
   note: NoteRow,
@@ -34,6 +46,7 @@ export function noteEntity(
     noteable_id: note.noteable_id,
     noteable_type: note.noteable_type,
     project_id: note.project_id,
+    ...diffFields(note),
     resolvable: note.resolvable === 1,
     confidential: note.internal === 1,
     internal: note.internal === 1,
@@ -64,6 +77,7 @@ export function eventNote(note: NoteRow, author: UserRef, noteable: NoteableRef)
     noteable_id: note.noteable_id,
     noteable_type: note.noteable_type,
     project_id: note.project_id,
+    ...diffFields(note),
     confidential: note.internal === 1,
     internal: note.internal === 1,
     noteable_iid: noteable.iid,

@@ -1,6 +1,7 @@
 /**
  * The notes module's public face: the noteable and reference family registries other modules
- * fill, the Noteable they describe, and the system notes items record about themselves.
+ * fill, the Noteable they describe, diff threads (createDiffDiscussion, which draft notes publish
+ * through), and the system notes items record about themselves.
  */
 export {
   noteableKinds,
@@ -18,11 +19,13 @@ export {
   settleQuickActions,
   settleRepliedThread,
   type CreateNoteResult,
+  type CheckedPosition,
   type Noteable,
   type QuickActionSet,
 } from './service'
 export { assertCanComment } from './policy'
-export { PositionError, parseTextPosition, positionInput, type TextPosition } from './diff-position'
+export { PositionError, parseTextPosition, positionInput, type LineRangeEnd, type TextPosition } from './diff-position'
+export { createDiffDiscussion, type DiffDiscussionInput } from './diff-notes'
 export { noteEntity } from './entity'
 export type { NoteRow } from './queries'
 export {

@@ -19,8 +19,23 @@ export interface NoteRow {
   readonly resolvable: number
   readonly resolved_at: string | null
   readonly resolved_by_id: number | null
+  /** A diff note's commit (commented on one commit of the merge request), else null. */
+  readonly commit_id: string | null
+  /** A diff note's position (JSON of a TextPosition): where it shows now. */
+  readonly position: string | null
+  /** A diff note's position (JSON) when it was written. */
+  readonly original_position: string | null
+  /** The line a diff note names in its diff (GitLab's line code). */
+  readonly line_code: string | null
   readonly created_at: string
   readonly updated_at: string
+}
+
+/** Where a diff note is anchored: its position, the line code there and the commit it was made on. */
+export interface DiffAnchor {
+  readonly position: string
+  readonly lineCode: string
+  readonly commitId: string | null
 }
 
 export interface NewNote {
@@ -35,6 +50,8 @@ export interface NewNote {
   readonly system?: boolean
   readonly internal: boolean
   readonly resolvable?: boolean
+  /** Diff notes only. */
+  readonly diff?: DiffAnchor
   readonly createdAt: string
   readonly updatedAt: string
 }
@@ -48,8 +65,9 @@ export function findNoteById(db: Db, id: number): NoteRow | undefined {
 export function insertNote(db: Db, n: NewNote): NoteRow {
   const info = db
     .prepare(
-      `INSERT INTO notes (noteable_type, noteable_id, project_id, group_id, author_id, body, type, discussion_id, system, internal, resolvable, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO notes (noteable_type, noteable_id, project_id, group_id, author_id, body, type, discussion_id, system, internal, resolvable,
+         commit_id, position, original_position, line_code, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       n.noteableType,
@@ -63,6 +81,10 @@ export function insertNote(db: Db, n: NewNote): NoteRow {
       n.system ? 1 : 0,
       n.internal ? 1 : 0,
       n.resolvable ? 1 : 0,
+      n.diff?.commitId ?? null,
+      n.diff?.position ?? null,
+      n.diff?.position ?? null,
+      n.diff?.lineCode ?? null,
       n.createdAt,
       n.updatedAt,
     )

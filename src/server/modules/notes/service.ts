@@ -16,7 +16,9 @@ import {
   type NoteScope,
   type NoteType,
   newDiscussionId,
+  type DiffAnchor,
 } from './queries'
+import type { TextPosition } from './diff-position'
 import type { NamespaceRow, ProjectRow, UserRow } from '../../platform/db/rows'
 import { insertTodoRow, resolveTodosForTarget } from '../todos/queries'
 import { findUserByUsername, userRef } from '../users'
@@ -78,10 +80,21 @@ export interface Noteable {
   readonly resolvableThreads?: boolean
   /** Whether the caller may resolve threads here (the merge request's author or a Developer). */
   canResolve?(caller: Caller): boolean
+  /**
+   * Checks a diff note's text position against the noteable's diff (merge requests only): the
+   * position as stored and the line code it names, or a 400 when it names no line of the diff.
+   */
+  checkDiffPosition?(caller: Caller, position: TextPosition): Promise<CheckedPosition>
   /** The family's quick actions on this noteable (none when the family has none). */
   readonly quickActions?: QuickActionSet
   /** Marks the noteable updated (notes touch their noteable, as in GitLab). */
   touch(caller: Caller, at: string): void
+}
+
+/** A diff note position a noteable accepted: as stored (line range ends completed) and the line code it names. */
+export interface CheckedPosition {
+  readonly position: TextPosition
+  readonly lineCode: string
 }
 
 /** The web URL of a project noteables live in (their `web_url` starts with it). */
@@ -118,6 +131,15 @@ export interface NoteOptions {
   readonly quickActionParams?: QuickActionParams
   /** False when the caller raises the mention to-dos itself (a review, in one batch). */
   readonly mentionTodos?: boolean
+  /** Start a diff thread here (with `thread`): the note is a DiffNote anchored at this checked position. */
+  readonly diff?: DiffAnchor
+}
+
+/** The anchor of a reply to `discussion`: a diff thread's replies are diff notes at its position, as in GitLab. */
+function replyAnchor(discussion: readonly NoteRow[]): DiffAnchor | undefined {
+  const first = discussion[0]
+  if (first.type !== 'DiffNote' || first.position === null || first.line_code === null) return undefined
+  return { position: first.position, lineCode: first.line_code, commitId: first.commit_id }
 }
 
 export type CreateNoteResult =
@@ -182,12 +204,10 @@ export function createNote(
   const createdAt = canBackdate && options.createdAt ? new Date(options.createdAt).toISOString() : now
   let type: NoteType = null
   let discussionId = newDiscussionId()
-  if (options.replyTo) {
-    type = 'DiscussionNote'
-    discussionId = options.replyTo[0].discussion_id
-  } else if (options.thread) {
-    type = 'DiscussionNote'
-  }
+  const diff = options.replyTo ? replyAnchor(options.replyTo) : options.diff
+  if (diff) type = 'DiffNote'
+  else if (options.replyTo || options.thread) type = 'DiscussionNote'
+  if (options.replyTo) discussionId = options.replyTo[0].discussion_id
 
   const note = db.transaction(() => {
     if (options.replyTo) convertToThread(db, discussionId, noteable.resolvableThreads === true)
@@ -201,7 +221,8 @@ export function createNote(
       type,
       discussionId,
       internal,
-      resolvable: noteable.resolvableThreads === true && type === 'DiscussionNote',
+      resolvable: noteable.resolvableThreads === true && type !== null,
+      diff,
       createdAt,
       updatedAt: createdAt,
     })

@@ -25,6 +25,8 @@ import boards from './0031-boards'
 import badges from './0032-badges'
 import groupVariables from './0033-group-variables'
 import protectedTags from './0034-protected-tags'
+import diffNotePositions from './0040-diff-note-positions'
+import mergeRequestDiffs from './0041-merge-request-diffs'
 import draftNotesReviewerState from './0042-draft-notes-reviewer-state'
 import commitStatuses from './0043-commit-statuses'
 import webhooks from './0045-webhooks'
@@ -77,6 +79,8 @@ export const migrations: readonly Migration[] = [
   badges,
   groupVariables,
   protectedTags,
+  diffNotePositions,
+  mergeRequestDiffs,
   draftNotesReviewerState,
   commitStatuses,
   webhooks,
