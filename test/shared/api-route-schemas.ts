@@ -668,6 +668,17 @@ export const ROUTES: readonly RouteEntry[] = [
     schema: Api.Pipeline,
   },
   {
+    route: 'GET /projects/:id/pipelines/:pipeline_id/test_report',
+    url: '/projects/{project}/pipelines/{pipeline}/test_report',
+    schema: Api.TestReport,
+  },
+  {
+    route: 'GET /projects/:id/pipelines/:pipeline_id/test_report_summary',
+    url: '/projects/{project}/pipelines/{pipeline}/test_report_summary',
+    schema: Api.TestReportSummary,
+  },
+  { route: 'GET /job', skip: "needs a running job's CI_JOB_TOKEN; test/server/test-reports.test.ts checks it" },
+  {
     route: 'GET /projects/:id/pipelines/:pipeline_id/jobs',
     url: '/projects/{project}/pipelines/{pipeline}/jobs',
     schema: list(Api.Job),

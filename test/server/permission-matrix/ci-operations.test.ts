@@ -168,6 +168,13 @@ const PIPELINES: readonly MatrixRow[] = [
   { method: 'GET', path: `${P}/pipelines`, min: READ_BUILDS },
   { method: 'GET', path: `${P}/pipelines/{pipeline}`, min: READ_BUILDS, fixture: standingFixture },
   { method: 'GET', path: `${P}/pipelines/{pipeline}/jobs`, min: READ_BUILDS, fixture: standingFixture },
+  { method: 'GET', path: `${P}/pipelines/{pipeline}/test_report`, min: READ_BUILDS, fixture: standingFixture },
+  {
+    method: 'GET',
+    path: `${P}/pipelines/{pipeline}/test_report_summary`,
+    min: READ_BUILDS,
+    fixture: standingFixture,
+  },
   { method: 'GET', path: `${P}/pipelines/latest`, min: READ_BUILDS },
   // Linting the project's own configuration shows its .gitlab-ci.yml: whoever reads the code.
   { method: 'GET', path: `${P}/ci/lint`, min: READ_BUILDS },

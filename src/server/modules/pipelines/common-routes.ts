@@ -22,3 +22,14 @@ export function jobScopes(raw: string | readonly string[] | undefined): string[]
     throw apiMessage(400, 'Scope contains invalid value(s)')
   return list
 }
+
+/** A request header's (first) value. */
+export function header(request: FastifyRequest, name: string): string | undefined {
+  const v = request.headers[name]
+  return Array.isArray(v) ? v[0] : v
+}
+
+/** The job token a request carries: the `token` parameter (`given`) or the JOB-TOKEN header. */
+export function jobToken(request: FastifyRequest, given: string | undefined): string {
+  return given ?? header(request, 'job-token') ?? ''
+}

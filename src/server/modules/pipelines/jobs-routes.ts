@@ -17,17 +17,19 @@ import {
 import { callerOf } from '../../platform/caller'
 import { canReadRunner, loadRunner } from '../runners'
 import type { ProjectRow } from '../../platform/db/rows'
-import { apiMessage, forbidden, notFound } from '../../platform/http/errors'
+import { apiMessage, forbidden, notFound, unauthorized } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { DOWNLOAD, rawContentHeaders } from '../../platform/http/raw-content'
 import { currentUser } from '../../platform/http/resolve'
 import { presentJobs } from './present'
+import { runningJobOfToken } from './jobs'
 import { deploymentTargets } from './ci-events'
 import { eraseJobArtifacts, readArtifactFile } from './artifacts'
 import { cancelJob, jobPlayable, jobRetryable, playJob, retryJob } from './service'
-import { jobScopes, loadBuildsProject } from './common-routes'
+import { jobScopes, jobToken, loadBuildsProject } from './common-routes'
 
 const ProjectParams = Type.Object({ id: Type.String() })
+const JobTokenQuery = Type.Object({ job_token: Type.Optional(Type.String()) })
 const JobParams = Type.Object({ id: Type.String(), job_id: Type.Integer() })
 const RefParams = Type.Object({ id: Type.String(), ref_name: Type.String() })
 
@@ -128,6 +130,17 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
       return presentJobs(callerOf(request), rows)
     },
   )
+
+  // GitLab's "Retrieve job for a job token": a running job's CI_JOB_TOKEN (the JOB-TOKEN header or
+  // `job_token`) names it; a request authenticated otherwise has no job (404), an anonymous one or a
+  // token of no running job is 401.
+  app.get('/job', { schema: { querystring: JobTokenQuery }, config: { scopes: [] } }, async (request) => {
+    const token = jobToken(request, request.query.job_token)
+    if (token === '' && request.actor.user) throw notFound('Job')
+    const job = runningJobOfToken(ctx, token)
+    if (!job) throw unauthorized()
+    return presentJobs(callerOf(request), [job])[0]
+  })
 
   app.get('/projects/:id/jobs/:job_id', { schema: { params: JobParams } }, async (request) => {
     currentUser(request)

@@ -353,10 +353,15 @@ function coverageOf(job: JobRow, trace: Buffer | null): number | null {
   return number ? Number(number[0]) : null
 }
 
+/** The running job whose token (CI_JOB_TOKEN) this is, or null: a finished job's token is worth nothing. */
+export function runningJobOfToken(ctx: ServerContext, token: string): JobRow | null {
+  const job = token === '' ? undefined : findJobByTokenDigest(ctx.db, digestToken(token))
+  return job && job.status === 'running' ? job : null
+}
+
 /** The project whose code a running job's token may fetch (`gitlab-ci-token` over git), or null. */
 export function runningJobProjectId(ctx: ServerContext, token: string): number | null {
-  const job = findJobByTokenDigest(ctx.db, digestToken(token))
-  return job && job.status === 'running' ? job.project_id : null
+  return runningJobOfToken(ctx, token)?.project_id ?? null
 }
 
 /** How a runner finishes a job (`PUT /jobs/:id`). */

@@ -1,3 +1,5 @@
+import { TestReport, TestReportSummary } from '../../../shared/api/test-report'
+import { pipelineTestReport, pipelineTestReportSummary } from './test-reports'
 import { callerOf } from '../../platform/caller'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -153,6 +155,24 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
     const project = loadBuildsProject(request, request.params.id)
     return presentPipeline(callerOf(request), loadPipeline(request, project, request.params.pipeline_id))
   })
+
+  app.get(
+    '/projects/:id/pipelines/:pipeline_id/test_report',
+    { schema: { params: PipelineParams, response: { 200: TestReport } } },
+    async (request) => {
+      const project = loadBuildsProject(request, request.params.id)
+      return pipelineTestReport(ctx, loadPipeline(request, project, request.params.pipeline_id))
+    },
+  )
+
+  app.get(
+    '/projects/:id/pipelines/:pipeline_id/test_report_summary',
+    { schema: { params: PipelineParams, response: { 200: TestReportSummary } } },
+    async (request) => {
+      const project = loadBuildsProject(request, request.params.id)
+      return pipelineTestReportSummary(ctx, loadPipeline(request, project, request.params.pipeline_id))
+    },
+  )
 
   app.post(
     '/projects/:id/pipeline',

@@ -1,5 +1,5 @@
+import { header, jobToken } from './common-routes'
 import { callerOf } from '../../platform/caller'
-import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { digestToken } from '../../platform/auth/secrets'
@@ -43,16 +43,6 @@ const UploadQuery = Type.Object({
   artifact_format: Type.Optional(Literals(ARTIFACT_FILE_FORMATS)),
   expire_in: Type.Optional(Type.String()),
 })
-
-function header(request: FastifyRequest, name: string): string | undefined {
-  const v = request.headers[name]
-  return Array.isArray(v) ? v[0] : v
-}
-
-/** The job token a request carries: the `token` parameter (`given`) or the JOB-TOKEN header. */
-function jobToken(request: FastifyRequest, given: string | undefined): string {
-  return given ?? header(request, 'job-token') ?? ''
-}
 
 /** A trace chunk as sent (`PATCH /jobs/:id/trace` bodies are raw bytes). */
 function traceChunk(body: unknown): Buffer {
