@@ -92,6 +92,27 @@ describe('optimistic changes (the outbox contract)', () => {
     expect(searchCache(cache, 'acc', { query: 'train' }).total).toBe(0)
   })
 
+  it('a note written alone (the answer to a sent comment) joins its thread when the discussions are read, its JSON unchanged', () => {
+    const { cache, reader } = fresh()
+    const note = {
+      id: 70,
+      body: 'on line 2',
+      type: 'DiffNote',
+      noteable_type: 'Issue',
+      noteable_id: 1,
+      system: false,
+      author: { id: 9, username: 'al' },
+      created_at: '2024-03-01T00:00:00.000Z',
+    }
+    cache.upsert('acc', 'note', [note], { discussionId: null, position: Number.MAX_SAFE_INTEGER - 1 })
+    expect(reader.detail('acc', 'issue', { id: 1 })?.discussions.map((d) => d.id)).toEqual(['pending-70'])
+    const thread = 'a'.repeat(40)
+    cache.replaceDiscussions('acc', 'issue', 1, [{ id: thread, individual_note: false, notes: [note] }])
+    expect(reader.detail('acc', 'issue', { id: 1 })?.discussions).toEqual([
+      { id: thread, individual_note: false, notes: [{ data: expect.objectContaining({ id: 70 }), pending: false }] },
+    ])
+  })
+
   it('refuses a patch for an item the cache does not hold, keyed by iid', () => {
     const { cache } = fresh()
     expect(() => cache.applyOptimistic('acc', 'issue', { projectId: 1, iid: 99 }, { state: 'closed' }, 43)).toThrow(

@@ -187,6 +187,8 @@ export class Cache {
           { json: string; base_json: string | null; updated_at: string | null } | undefined
         if (row !== undefined && (row.base_json ?? row.json) === text) {
           unchanged++
+          // A note answered alone (a comment the outbox sent) learns its thread and place when its discussions are read.
+          if (kind === 'note' && context.position !== undefined) this.placeNote(acct, id, context)
           continue
         }
         const patches = spec.patchable && row !== undefined ? this.patchesOf(acct, kind, id) : []
@@ -210,6 +212,24 @@ export class Cache {
       if (users.size > 0 && kind !== 'user') this.upsertUsers(acct, [...users.values()])
       return { changed, unchanged }
     })
+  }
+
+  /** Moves a note to its thread and place, when they differ from what the row has. */
+  private placeNote(
+    acct: number,
+    id: number,
+    context: { readonly discussionId?: string | null; readonly position?: number },
+  ): void {
+    this.stmt(
+      'UPDATE notes SET discussion_id = ?, position = ? WHERE acct = ? AND id = ? AND (discussion_id IS NOT ? OR position IS NOT ?)',
+    ).run(
+      context.discussionId ?? null,
+      context.position ?? 0,
+      acct,
+      id,
+      context.discussionId ?? null,
+      context.position ?? 0,
+    )
   }
 
   /** Removes items (and, for issues, merge requests and epics, their notes, labels, people and search documents). */
