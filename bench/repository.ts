@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildApp } from '../src/server/app'
@@ -16,7 +16,7 @@ import type { ProjectRow } from '../src/server/platform/db/rows'
 import { projectGitDir } from '../src/server/platform/git/project-repo'
 import { fastImport, fastImportStream, type HistoryShape } from './lib/git-repo'
 import { get, keepAliveAgent, measure } from './lib/load'
-import type { LoadSummary } from './lib/stats'
+import { round3, type LoadSummary } from './lib/stats'
 
 const ROOT_TOKEN = 'burrow-bench-root-token'
 const SHAPE: HistoryShape = { files: 10_000, commits: 5_000 }
@@ -92,6 +92,8 @@ export default async function repositoryBench(): Promise<void> {
       compare: { url: `${api}/compare?from=${from}&to=${to}`, warmup: 5, requests: 100, concurrency: 2 },
       archive_tar_gz: { url: `${api}/archive.tar.gz`, warmup: 2, requests: 20, concurrency: 1 },
     } as const
+    // The machine is shared: the load average says how much of the latency is waiting for a CPU.
+    const loadBefore = loadavg()[0]
     const sizes: Record<string, number> = {}
     const results: Record<string, LoadSummary> = {}
     for (const [name, t] of Object.entries(targets)) {
@@ -102,10 +104,13 @@ export default async function repositoryBench(): Promise<void> {
       )
     }
 
+    const loadAfter = loadavg()[0]
     const out = {
       date: new Date().toISOString(),
       node: process.version,
       platform: `${process.platform}-${process.arch}`,
+      cpus: availableParallelism(),
+      load_average_1m: { before: round3(loadBefore), after: round3(loadAfter) },
       git: await gitOut(gitDir, ['--version']),
       repository: { files: SHAPE.files, commits: SHAPE.commits, import_ms: importMs, compare_distance: 100 },
       requests: Object.fromEntries(

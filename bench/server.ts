@@ -7,7 +7,7 @@
  * endpoint does not answer 200.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildApp } from '../src/server/app'
@@ -73,6 +73,8 @@ export default async function serverBench(): Promise<void> {
     for (const t of TARGETS) captured.set(t.path, await capture(realUrl, t))
     raw = await startRawServer(captured)
 
+    // The machine is shared: the load average says how much of the latency is waiting for a CPU.
+    const loadBefore = loadavg()[0]
     const results: Record<string, { real: LoadSummary; raw: LoadSummary }> = {}
     for (const t of TARGETS) {
       const common = {
@@ -98,11 +100,14 @@ export default async function serverBench(): Promise<void> {
       concurrency: CONCURRENCY,
     })
 
+    const loadAfter = loadavg()[0]
     const { projects, users } = results
     const out = {
       date: new Date().toISOString(),
       node: process.version,
       platform: `${process.platform}-${process.arch}`,
+      cpus: availableParallelism(),
+      load_average_1m: { before: round3(loadBefore), after: round3(loadAfter) },
       rows: {
         users: counts.total_users,
         projects: counts.total_projects,
