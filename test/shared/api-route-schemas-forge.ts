@@ -238,4 +238,18 @@ export const FORGE_ROUTES: readonly RouteEntry[] = [
   },
   { route: 'POST /projects/:id/repository/commits/:sha/cherry_pick', schema: Api.Commit },
   { route: 'POST /projects/:id/repository/commits/:sha/revert', schema: Api.Commit },
+
+  // ---- issue links --------------------------------------------------------------------------
+  {
+    route: 'GET /projects/:id/issues/:issue_iid/links',
+    url: '/projects/{project}/issues/{issue}/links',
+    schema: list(Api.LinkedIssue),
+  },
+  {
+    route: 'GET /projects/:id/issues/:issue_iid/links/:issue_link_id',
+    url: '/projects/{project}/issues/{issue}/links/{issueLink}',
+    schema: Api.IssueLink,
+  },
+  { route: 'POST /projects/:id/issues/:issue_iid/links', schema: Api.IssueLink },
+  { route: 'DELETE /projects/:id/issues/:issue_iid/links/:issue_link_id', schema: Api.IssueLink },
 ]

@@ -17,6 +17,7 @@ export async function forgeFamilies(w: ConformanceWorld): Promise<void> {
   await commitStatuses(w)
   await hooks(w)
   await commitChanges(w)
+  await issueLinks(w)
 }
 
 /** A release made with its tag and a link, updated and its link edited; a second one deleted. */
@@ -187,4 +188,29 @@ async function commitChanges(w: ConformanceWorld): Promise<void> {
     target,
   )
   await w.write('POST /projects/:id/repository/commits/:sha/revert', `${p}/commits/${String(picked.id)}/revert`, target)
+}
+
+/** The conformance issue relates to one issue and is blocked by another; a third link is removed. */
+async function issueLinks(w: ConformanceWorld): Promise<void> {
+  const { ids } = w
+  const p = `/projects/${ids.projectId}`
+  const links = `${p}/issues/${ids.issue}/links`
+  for (const [title, link_type] of [
+    ['Related to the wire model', 'relates_to'],
+    ['Blocks the wire model', 'is_blocked_by'],
+    ['Linked for a moment', 'blocks'],
+  ]) {
+    const issue = await w.write('POST /projects/:id/issues', `${p}/issues`, { title })
+    await w.write('POST /projects/:id/issues/:issue_iid/links', links, {
+      target_project_id: ids.projectId,
+      target_issue_iid: issue.iid as number,
+      link_type,
+    })
+  }
+  const doomed = await w.first(links, (i) => i.title === 'Linked for a moment')
+  await w.write(
+    'DELETE /projects/:id/issues/:issue_iid/links/:issue_link_id',
+    `${links}/${String(doomed.issue_link_id)}`,
+  )
+  ids.issueLink = (await w.first(links)).issue_link_id as number
 }

@@ -70,6 +70,7 @@ import draftNotes from './draft-notes/routes'
 import commitStatuses from './commit-statuses/routes'
 import hooks from './hooks/routes'
 import search from './search/routes'
+import issueLinks from './issues/links-routes'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
 export const apiRoutes: readonly FastifyPluginAsync[] = [
@@ -128,6 +129,7 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
   protectedTags,
   commitStatuses,
   search,
+  issueLinks,
   projectUsers,
   draftNotes,
   hooks,

@@ -298,6 +298,47 @@ const SEARCH_ROWS: readonly MatrixRow[] = [
 
 permissionMatrix('search', () => world, SEARCH_ROWS)
 
+/** Two new issues of the container's project, the first linked to the second, and a third to link. */
+async function issueLinkFixture(w: World, c: Container): Promise<Vars> {
+  const issues = `/projects/${c.project.id}/issues`
+  const [issue, other, third] = await Promise.all(
+    ['Source', 'Target', 'Spare'].map(async (title) => Number((await w.admin<Json>('POST', issues, { title })).iid)),
+  )
+  await w.admin('POST', `${issues}/${issue}/links`, { target_project_id: c.project.id, target_issue_iid: other })
+  const [link] = await w.admin<Json[]>('GET', `${issues}/${issue}/links`)
+  return { issue, third, link: Number(link.issue_link_id), projectId: c.project.id }
+}
+
+const LINKS = '/projects/{project}/issues/{issue}/links'
+
+/**
+ * Issue links: whoever reads the issue reads its links; members (Guest and up) link it and remove
+ * its links (GitLab's admin_issue_link), which a non-member is refused as not found.
+ */
+const ISSUE_LINK_ROWS: readonly MatrixRow[] = [
+  { method: 'GET', path: LINKS, min: 'anyone', fixture: issueLinkFixture },
+  { method: 'GET', path: `${LINKS}/{link}`, min: 'anyone', fixture: issueLinkFixture },
+  {
+    method: 'POST',
+    path: LINKS,
+    min: 'guest',
+    fixture: issueLinkFixture,
+    body: (v) => ({ target_project_id: v.projectId, target_issue_iid: v.third }),
+  },
+  {
+    method: 'DELETE',
+    path: `${LINKS}/{link}`,
+    min: 'guest',
+    ok: 200,
+    refusal: 404,
+    fixture: issueLinkFixture,
+    readBack: LINKS,
+    why: 'GitLab answers "No Issue Link found" to a caller who may not remove the link',
+  },
+]
+
+permissionMatrix('issue links', () => world, ISSUE_LINK_ROWS)
+
 const GROUP_VARIABLES = '/groups/{group}/variables'
 
 /** A new variable of the container's group. */

@@ -38,3 +38,16 @@ export function canUserReadIssue(
     user.id === issue.author_id || perms.canInProject(project, AccessLevel.REPORTER) || assigneeIds.includes(user.id)
   )
 }
+
+/**
+ * GitLab's admin_issue_link: members (Guest and up) who may read the issue link it to others and
+ * remove its links.
+ */
+export function canLinkIssueWith(
+  perms: Permissions,
+  project: ProjectRow,
+  issue: Pick<IssueRow, 'confidential' | 'author_id'>,
+  assigneeIds: readonly number[],
+): boolean {
+  return canUserReadIssue(perms, project, issue, assigneeIds) && perms.canInProject(project, AccessLevel.GUEST)
+}

@@ -36,6 +36,7 @@ import {
   type HealthStatus,
   type IssueRow,
 } from './queries'
+import { linkDuplicate } from './links'
 import { canAdminIssues, cloneIssue, moveIssue, requireIssuesFeature, updateIssue, type IssueChanges } from './service'
 import { canAdminEpics } from '../epics'
 
@@ -369,6 +370,7 @@ function markAsDuplicate(caller: Caller, issue: IssueRow, canonical: IssueRow): 
   const user = caller.user
   if (!user) return
   updateIssueRow(db, issue.id, { duplicated_to_id: canonical.id })
+  linkDuplicate(caller, issue, canonical)
   const dup = issueTarget(issue)
   const original = issueTarget(canonical)
   addSystemNote(

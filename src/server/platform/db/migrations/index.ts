@@ -29,6 +29,7 @@ import diffNotePositions from './0040-diff-note-positions'
 import mergeRequestDiffs from './0041-merge-request-diffs'
 import draftNotesReviewerState from './0042-draft-notes-reviewer-state'
 import commitStatuses from './0043-commit-statuses'
+import issueLinks from './0044-issue-links'
 import webhooks from './0045-webhooks'
 
 export interface Migration {
@@ -83,5 +84,6 @@ export const migrations: readonly Migration[] = [
   mergeRequestDiffs,
   draftNotesReviewerState,
   commitStatuses,
+  issueLinks,
   webhooks,
 ]
