@@ -15,6 +15,7 @@ import {
   RUNNER_FILTERS,
 } from './shared'
 import type { ResourceDescription } from './types'
+import { groupWebhooks } from './webhooks'
 
 const groupMembers = memberForms('/groups/:group/members', true)
 
@@ -172,4 +173,5 @@ export const GROUP_RESOURCES: readonly ResourceDescription[] = [
   groupAccessRequests,
   groupAuditEvents,
   groupRunners,
+  groupWebhooks,
 ]

@@ -21,6 +21,7 @@ import {
 } from './shared'
 import { formatBytes, humanize } from './format'
 import type { FormValues, ResourceDescription } from './types'
+import { projectWebhooks } from './webhooks'
 
 type Item = Readonly<Record<string, unknown>>
 
@@ -1532,5 +1533,6 @@ export const PROJECT_RESOURCES: readonly ResourceDescription[] = [
   projectAccessRequests,
   projectProtectedBranches,
   projectReleases,
+  projectWebhooks,
   projectAuditEvents,
 ]
