@@ -92,8 +92,8 @@ describe('a line comment', () => {
     )
     expect(posted.map((l) => l.split(' ')[1].split('/').pop())).toEqual(['discussions'])
     const threads = (await w.api('GET', `/projects/${w.project.id}/merge_requests/${iid}/discussions`)).body as Json[]
-    const bodies = threads.flatMap((t) => (t.notes as Json[]).filter((n) => n.system !== true).map((n) => n.body))
-    expect(bodies).toEqual(['Why two?'])
+    const notes = threads.flatMap((t) => (t.notes as Json[]).filter((n) => n.system !== true))
+    expect(notes).toMatchObject([{ body: 'Why two?', type: 'DiffNote', position: { ...position, line_range: null } }])
   })
 
   it('the contract refuses a position on an issue comment, on a reply, or with made-up fields', () => {

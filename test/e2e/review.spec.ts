@@ -437,3 +437,83 @@ test('a review written offline: drafts kept on this computer, submitted, publish
   await page.locator('.n-tabs-tab', { hasText: 'Overview' }).click()
   await expect(page.getByTestId('note').filter({ hasText: 'One more thing' })).toHaveCount(1)
 })
+
+test('a comment on a line from its +, and on a range by dragging: shown in place, held by the server as diff notes, resolved there', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const { iid, path, head } = await freshMergeRequest('line-comment')
+  await page.goto(burrow.pageUrl)
+  await openChanges(page, iid)
+  await line(page, `${path}::2`).hover()
+  await line(page, `${path}::2`).getByTestId('review-add-comment').click()
+  const form = page.getByTestId('review-composer')
+  await expect(form).toContainText('Comment on line 2')
+  await form.locator('textarea').fill('Is **beta** right here?')
+  await form.getByTestId('review-composer-now').click()
+  const thread = page.getByTestId('review-thread').filter({ hasText: 'Is beta right here?' })
+  await expect(thread).toBeVisible()
+  await expect(thread.getByTestId('pending-marker')).toHaveCount(0, { timeout: 30_000 })
+  await expect(thread).toHaveAttribute('data-discussion', /^[0-9a-f]{40}$/, { timeout: 20_000 })
+
+  // A range: pressed on line 1's +, let go over line 3.
+  await line(page, `${path}::1`).hover()
+  const plus = await line(page, `${path}::1`).getByTestId('review-add-comment').boundingBox()
+  const last = await line(page, `${path}::3`).locator('.review-row__code').boundingBox()
+  if (plus === null || last === null) throw new Error('the lines are not on screen')
+  await page.mouse.move(plus.x + plus.width / 2, plus.y + plus.height / 2)
+  await page.mouse.down()
+  await page.mouse.move(last.x + 20, last.y + last.height / 2, { steps: 5 })
+  await page.mouse.up()
+  await expect(form).toContainText('Comment on lines 1 to 3')
+  await form.locator('textarea').fill('The whole list')
+  await shot(page, 'review-line-comment-light')
+  await runCommand(page, 'theme: dark')
+  await shot(page, 'review-line-comment-dark')
+  await runCommand(page, 'theme: light')
+  await form.getByTestId('review-composer-now').click()
+  await expect(page.getByTestId('review-thread').filter({ hasText: 'The whole list' })).toBeVisible()
+
+  await expect
+    .poll(
+      async () => (await serverThreads(iid)).map((notes) => notes.map((n) => [n.body, n.type, n.position?.new_line])),
+      {
+        timeout: 30_000,
+      },
+    )
+    .toEqual([[['Is **beta** right here?', 'DiffNote', 2]], [['The whole list', 'DiffNote', 3]]])
+  const [one, range] = await serverThreads(iid)
+  expect(one[0].position).toMatchObject({ new_path: path, head_sha: head, old_line: null })
+  expect(range[0].position?.line_range?.start.new_line).toBe(1)
+
+  await thread.getByTestId('review-resolve').click()
+  await expect(thread.getByTestId('review-resolved')).toBeVisible({ timeout: 30_000 })
+  expect((await serverThreads(iid))[0][0].resolved).toBe(true)
+  await thread.getByTestId('review-resolve').click()
+  await expect(thread.getByTestId('review-resolved')).toHaveCount(0, { timeout: 30_000 })
+  expect((await serverThreads(iid))[0][0].resolved).toBe(false)
+
+  // A push makes a new version of the diff: the threads are outdated, off the diff, and marked so in the
+  // discussion list.
+  const { source_branch: branch } = await api<{ source_branch: string }>(
+    'GET',
+    `/projects/${project.id}/merge_requests/${iid}`,
+  )
+  await api('POST', `/projects/${project.id}/repository/commits`, {
+    branch,
+    commit_message: 'Reword',
+    actions: [{ action: 'update', file_path: path, content: 'alpha\nBETA\ngamma\n' }],
+  })
+  await page.reload()
+  await openChanges(page, iid)
+  await expect(line(page, `${path}::2`)).toContainText('BETA')
+  await expect(page.getByTestId('review-thread')).toHaveCount(0)
+  await page.locator('.n-tabs-tab', { hasText: 'Overview' }).click()
+  const outdated = page.getByTestId('thread-context').filter({ hasText: 'line 2' })
+  await expect(outdated.getByTestId('thread-outdated')).toBeVisible()
+  await outdated.scrollIntoViewIfNeeded()
+  await shot(page, 'review-outdated-thread-light')
+  await runCommand(page, 'theme: dark')
+  await shot(page, 'review-outdated-thread-dark')
+  await runCommand(page, 'theme: light')
+})
