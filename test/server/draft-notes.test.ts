@@ -317,18 +317,42 @@ describe('draft notes (a merge request review)', () => {
     expect(await json(outsider.token, 'GET', drafts(iid))).toEqual([outsiders])
   })
 
-  it('reads a diff position and refuses line drafts until diff notes publish them', async () => {
+  it('writes a draft on a line of the diff, checked like a diff thread, and publishes it as a DiffNote there', async () => {
     const iid = await newMergeRequest()
+    const file = `topic-${iid}.txt`
+    const refs = (await json(ROOT_TOKEN, 'GET', `/merge_requests/${iid}`)).diff_refs as Json
+    const at = (where: Json) => ({ ...refs, position_type: 'text', old_path: file, new_path: file, ...where })
+
     const malformed = await call(reviewer.token, 'POST', drafts(iid), {
       note: 'On a line',
-      position: { position_type: 'text', new_path: 'a.txt', new_line: 1, start_sha: 'a', head_sha: 'b' },
+      position: { position_type: 'text', new_path: file, new_line: 1, start_sha: 'a', head_sha: 'b' },
     })
     expect([malformed.statusCode, malformed.json()]).toEqual([400, { error: 'position[base_sha] is missing' }])
-    const line = await call(reviewer.token, 'POST', drafts(iid), {
+    const madeUp = await call(reviewer.token, 'POST', drafts(iid), {
       note: 'On a line',
-      position: { position_type: 'text', base_sha: 'a', start_sha: 'a', head_sha: 'b', new_path: 'a.txt', new_line: 1 },
+      position: at({ base_sha: 'a'.repeat(40), new_line: 1 }),
     })
-    expect(line.statusCode).toBe(400)
+    const offTheDiff = await call(reviewer.token, 'POST', drafts(iid), {
+      note: 'Far away',
+      position: at({ new_line: 40 }),
+    })
+    expect([madeUp.statusCode, offTheDiff.statusCode]).toEqual([400, 400])
+    expect(await json(reviewer.token, 'GET', drafts(iid))).toEqual([])
+
+    const line = await createDraft(reviewer.token, iid, { note: 'This line', position: at({ new_line: 2 }) })
+    expect(line).toMatchObject({
+      line_code: expect.stringMatching(/^[0-9a-f]{40}_0_2$/),
+      position: { ...at({ new_line: 2 }), old_line: null, line_range: null },
+    })
+    // Editing the text keeps the line (GitLab would drop the position when none is sent).
+    const edited = await json(reviewer.token, 'PUT', `${drafts(iid)}/${line.id}`, { note: 'This line, really' })
+    expect(edited).toMatchObject({ note: 'This line, really', position: line.position, line_code: line.line_code })
+    await createDraft(reviewer.token, iid, { note: 'And in general' })
+
+    expect((await call(reviewer.token, 'POST', `${drafts(iid)}/bulk_publish`)).statusCode).toBe(204)
+    const [onLine, general] = await discussions(iid).then((all) => all.map((d) => (d.notes as Json[])[0]))
+    expect(onLine).toMatchObject({ type: 'DiffNote', body: 'This line, really', position: line.position })
+    expect(general).toMatchObject({ type: 'DiscussionNote', body: 'And in general' })
     expect(await json(reviewer.token, 'GET', drafts(iid))).toEqual([])
   })
 

@@ -24,6 +24,7 @@ export interface NewDraftNote {
   readonly resolveDiscussion: boolean
   readonly commitId: string | null
   readonly position: string | null
+  readonly lineCode: string | null
   readonly now: string
 }
 
@@ -47,8 +48,8 @@ export function findDraftNote(db: Db, mergeRequestId: number, authorId: number, 
 export function insertDraftNote(db: Db, d: NewDraftNote): DraftNoteRow {
   return db
     .prepare(
-      `INSERT INTO draft_notes (merge_request_id, author_id, note, discussion_id, resolve_discussion, commit_id, position, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      `INSERT INTO draft_notes (merge_request_id, author_id, note, discussion_id, resolve_discussion, commit_id, position, line_code, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     )
     .get(
       d.mergeRequestId,
@@ -58,16 +59,23 @@ export function insertDraftNote(db: Db, d: NewDraftNote): DraftNoteRow {
       d.resolveDiscussion ? 1 : 0,
       d.commitId,
       d.position,
+      d.lineCode,
       d.now,
       d.now,
     ) as DraftNoteRow
 }
 
-/** Replaces a draft's text and position. */
-export function updateDraftNote(db: Db, id: number, note: string, position: string | null, now: string): DraftNoteRow {
+/** Replaces a draft's text and its diff anchor (position JSON and line code, both null for a general comment). */
+export function updateDraftNote(
+  db: Db,
+  id: number,
+  note: string,
+  anchor: { readonly position: string | null; readonly lineCode: string | null },
+  now: string,
+): DraftNoteRow {
   return db
-    .prepare('UPDATE draft_notes SET note = ?, position = ?, updated_at = ? WHERE id = ? RETURNING *')
-    .get(note, position, now, id) as DraftNoteRow
+    .prepare('UPDATE draft_notes SET note = ?, position = ?, line_code = ?, updated_at = ? WHERE id = ? RETURNING *')
+    .get(note, anchor.position, anchor.lineCode, now, id) as DraftNoteRow
 }
 
 export function deleteDraftNotes(db: Db, ids: readonly number[]): void {

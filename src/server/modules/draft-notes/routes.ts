@@ -80,7 +80,7 @@ const draftNotes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const target = targetOf(request)
       const body = request.body
-      const draft = createDraftNote(callerOf(request), target, {
+      const draft = await createDraftNote(callerOf(request), target, {
         note: body.note,
         inReplyToDiscussionId: body.in_reply_to_discussion_id,
         resolveDiscussion: body.resolve_discussion,
@@ -100,7 +100,7 @@ const draftNotes: FastifyPluginAsyncTypebox = async (app) => {
       if (note === undefined || note.trim() === '') throw paramError('Missing params to modify')
       const caller = callerOf(request)
       const draft = loadDraftNote(caller, target, request.params.draft_note_id)
-      return draftNoteEntity(editDraftNote(caller, target, draft, { note, position: positionOf(request.body) }))
+      return draftNoteEntity(await editDraftNote(caller, target, draft, { note, position: positionOf(request.body) }))
     },
   )
 

@@ -15,6 +15,7 @@ import {
   readableDiscussion,
   settleQuickActions,
   settleRepliedThread,
+  type CheckedPosition,
   type CreateNoteResult,
   type Noteable,
   type NoteRow,
@@ -79,12 +80,12 @@ function checkDraftText(note: string): void {
 }
 
 /**
- * Diff positions are validated against the merge request's diff when the note is published, by the
- * notes module's diff discussions, which are not there yet: until then a line draft is refused
- * rather than kept to fail at publish.
+ * A line draft's position checked against the merge request's diff versions, as a diff thread's
+ * is (400 with GitLab's message when it names no line of them).
  */
-function refusePosition(position: TextPosition | undefined): void {
-  if (position) throw badRequest('position: draft notes on diff lines are not supported yet')
+async function checkedPosition(caller: Caller, target: ReviewTarget, position: TextPosition): Promise<CheckedPosition> {
+  if (!target.noteable.checkDiffPosition) throw badRequest('position is not supported here')
+  return target.noteable.checkDiffPosition(caller, position)
 }
 
 /** The thread a reply goes to, as the caller sees it; 400 when it is gone or a system note's. */
@@ -94,11 +95,18 @@ function threadToReply(caller: Caller, target: ReviewTarget, discussionId: strin
   return thread
 }
 
-/** Writes a draft: a comment that starts a thread, or a reply to one (which may resolve it once published). */
-export function createDraftNote(caller: Caller, target: ReviewTarget, input: DraftNoteInput): DraftNoteRow {
+/**
+ * Writes a draft: a comment that starts a thread, on a line of the diff when it has a position
+ * (checked now, and again when published), or a reply to one (which may resolve it once published).
+ */
+export async function createDraftNote(
+  caller: Caller,
+  target: ReviewTarget,
+  input: DraftNoteInput,
+): Promise<DraftNoteRow> {
   const user = assertMayReview(caller, target.noteable)
   checkDraftText(input.note)
-  refusePosition(input.position)
+  const checked = input.position ? await checkedPosition(caller, target, input.position) : undefined
   const discussionId =
     input.inReplyToDiscussionId === undefined
       ? null
@@ -115,23 +123,30 @@ export function createDraftNote(caller: Caller, target: ReviewTarget, input: Dra
       resolveDiscussion: input.resolveDiscussion === true,
       // GitLab's web client sent the string 'undefined' for no commit; the API still reads it so.
       commitId: input.commitId === undefined || input.commitId === 'undefined' ? null : input.commitId,
-      position: null,
+      position: checked ? JSON.stringify(checked.position) : null,
+      lineCode: checked?.lineCode ?? null,
       now: caller.clock().toISOString(),
     })
   })()
 }
 
-/** Rewrites a draft's text (and position, which GitLab replaces too: absent clears it). */
-export function editDraftNote(
+/**
+ * Rewrites a draft's text, and its position when one is given (checked as at creation). Without
+ * one a line draft keeps its line: GitLab would drop it, turning the draft into a general comment.
+ */
+export async function editDraftNote(
   caller: Caller,
   target: ReviewTarget,
   draft: DraftNoteRow,
   change: { readonly note: string; readonly position?: TextPosition },
-): DraftNoteRow {
+): Promise<DraftNoteRow> {
   assertMayReview(caller, target.noteable)
   checkDraftText(change.note)
-  refusePosition(change.position)
-  return updateDraftNote(caller.db, draft.id, change.note, null, caller.clock().toISOString())
+  const checked = change.position ? await checkedPosition(caller, target, change.position) : undefined
+  const anchor = checked
+    ? { position: JSON.stringify(checked.position), lineCode: checked.lineCode }
+    : { position: draft.position, lineCode: draft.line_code }
+  return updateDraftNote(caller.db, draft.id, change.note, anchor, caller.clock().toISOString())
 }
 
 /** Discards a draft. */
@@ -139,15 +154,43 @@ export function discardDraftNote(caller: Caller, draft: DraftNoteRow): void {
   deleteDraftNotes(caller.db, [draft.id])
 }
 
-/** Publishes one draft as a note: a new thread, or a reply that resolves or reopens its thread. */
-function publishDraft(caller: Caller, target: ReviewTarget, draft: DraftNoteRow): CreateNoteResult {
-  if (draft.discussion_id === null)
-    return createNote(caller, target.noteable, draft.note, { thread: true, mentionTodos: false })
+/** Publishes one draft as a note: a new thread (on its line when checked), or a reply that resolves or reopens its thread. */
+function publishDraft(
+  caller: Caller,
+  target: ReviewTarget,
+  draft: DraftNoteRow,
+  checked: CheckedPosition | undefined,
+): CreateNoteResult {
+  if (draft.discussion_id === null) {
+    const diff = checked && {
+      position: JSON.stringify(checked.position),
+      lineCode: checked.lineCode,
+      commitId: draft.commit_id,
+    }
+    return createNote(caller, target.noteable, draft.note, { thread: true, mentionTodos: false, diff })
+  }
   const thread = threadToReply(caller, target, draft.discussion_id)
   const result = createNote(caller, target.noteable, draft.note, { replyTo: thread, mentionTodos: false })
   if (result.kind === 'note')
     settleRepliedThread(caller, target.noteable, draft.discussion_id, draft.resolve_discussion === 1)
   return result
+}
+
+/**
+ * The line drafts' positions checked again against the merge request's diff versions (it may have
+ * changed since they were written), before anything is published: git work cannot run inside
+ * the one transaction that publishes the review.
+ */
+async function checkedPositions(
+  caller: Caller,
+  target: ReviewTarget,
+  drafts: readonly DraftNoteRow[],
+): Promise<Map<number, CheckedPosition>> {
+  const checked = new Map<number, CheckedPosition>()
+  for (const draft of drafts)
+    if (draft.position !== null && draft.discussion_id === null)
+      checked.set(draft.id, await checkedPosition(caller, target, JSON.parse(draft.position) as TextPosition))
+  return checked
 }
 
 /**
@@ -177,8 +220,9 @@ export async function publishDraftNotes(
   const { summary, reviewerState } = submission
   if (drafts.length === 0 && !summary && !reviewerState) return
   if (summary) checkDraftText(summary.note)
+  const positions = await checkedPositions(caller, target, drafts)
   const results = caller.db.transaction(() => {
-    const published = drafts.map((draft) => publishDraft(caller, target, draft))
+    const published = drafts.map((draft) => publishDraft(caller, target, draft, positions.get(draft.id)))
     if (summary)
       published.push(
         createNote(caller, target.noteable, summary.note, { internal: summary.internal, mentionTodos: false }),
