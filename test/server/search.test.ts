@@ -187,6 +187,9 @@ describe('search API', () => {
       await found(ROOT_TOKEN, `/projects/${open.id}/search?search=${encodeURIComponent('c.=[')}&scope=blobs`),
     ).toEqual([])
     expect(await found(ROOT_TOKEN, `/projects/${open.id}/search?search=needle&scope=blobs&ref=nowhere`)).toEqual([])
+    expect(await found(ROOT_TOKEN, `/projects/${open.id}/search?search=needle&scope=blobs&ref=--output`)).toEqual([])
+    for (const scope of ['blobs', 'commits', 'wiki_blobs', 'notes'])
+      expect(await found(ROOT_TOKEN, `/projects/${open.id}/search?search=ne%00edle&scope=${scope}`)).toEqual([])
   })
 
   it('finds commits by message on the default branch, never of a private project for an outsider', async () => {

@@ -27,6 +27,8 @@ const CONTEXT_LINES = 2
  * the answer.
  */
 export function grepChunks(gitDir: string, rev: string, term: string, limits: GrepLimits): Promise<GrepChunk[]> {
+  // No process takes an argument with a NUL byte (spawn would throw), and no text file holds one.
+  if (term.includes('\0')) return Promise.resolve([])
   const child = spawnGit(
     ['grep', '-I', '-n', '-z', '-F', '-i', `-C${CONTEXT_LINES}`, '--no-color', '-e', term, rev, '--'],
     { gitDir },
