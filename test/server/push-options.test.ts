@@ -88,7 +88,7 @@ describe('git push options and hints over smart HTTP', () => {
       description: 'Signs users in',
       target_branch: 'main',
       draft: true,
-      should_remove_source_branch: true,
+      force_remove_source_branch: true,
       author: { username: developer.user.username },
     })
     expect((mr?.labels as string[]).sort()).toEqual(['backend', 'ui'])

@@ -18,7 +18,7 @@ import { enableAutoMerge } from './auto-merge'
 import { isDraftTitle } from './entity'
 import { availableMergeStrategy } from './merge-orchestration'
 import { canReadMergeRequestsWith } from './policy'
-import { openMergeRequestFromBranch, userLinksOf, type MergeRequestRow } from './queries'
+import { openMergeRequestFromBranch, updateMergeRequestRow, userLinksOf, type MergeRequestRow } from './queries'
 import { createMergeRequest, projectPaths, updateMergeRequest, type MergeRequestInput } from './service'
 
 const ALERT_WIDTH = 72
@@ -84,6 +84,9 @@ async function applyPushOptions(
           await createInput(caller, project, user, branch, options),
           user,
         )
+    // GitLab's push option forces the deletion, as the merge request form's checkbox does.
+    if (options.has('merge_request.remove_source_branch'))
+      updateMergeRequestRow(caller.db, mr.id, { force_remove_source_branch: 1 }, false)
     if (options.has('merge_request.merge_when_pipeline_succeeds') || options.has('merge_request.auto_merge'))
       scheduleMerge(caller, project, mr, user)
     return null
@@ -103,7 +106,6 @@ function commonInput(options: PushOptions): MergeRequestInput {
   return {
     target_branch: options.text('merge_request.target'),
     description: options.text('merge_request.description'),
-    remove_source_branch: options.has('merge_request.remove_source_branch') ? true : undefined,
   }
 }
 
