@@ -493,8 +493,8 @@ test('a comment on a line from its +, and on a range by dragging: shown in place
   await expect(thread.getByTestId('review-resolved')).toHaveCount(0, { timeout: 30_000 })
   expect((await serverThreads(iid))[0][0].resolved).toBe(false)
 
-  // A push makes a new version of the diff: the threads are outdated, off the diff, and marked so in the
-  // discussion list.
+  // A push makes a new version of the diff: the threads are outdated, off the diff, and in the discussion
+  // list with the lines they were written on (the project's clone lacks that version: the server's compare).
   const { source_branch: branch } = await api<{ source_branch: string }>(
     'GET',
     `/projects/${project.id}/merge_requests/${iid}`,
@@ -511,6 +511,7 @@ test('a comment on a line from its +, and on a range by dragging: shown in place
   await page.locator('.n-tabs-tab', { hasText: 'Overview' }).click()
   const outdated = page.getByTestId('thread-context').filter({ hasText: 'line 2' })
   await expect(outdated.getByTestId('thread-outdated')).toBeVisible()
+  await expect(outdated.getByTestId('thread-snippet')).toContainText('+ beta')
   await outdated.scrollIntoViewIfNeeded()
   await shot(page, 'review-outdated-thread-light')
   await runCommand(page, 'theme: dark')

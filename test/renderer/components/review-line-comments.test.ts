@@ -277,4 +277,31 @@ describe('line threads in the discussion list', () => {
     expect(contexts[1].get('[data-testid="thread-snippet"]').text()).toBe('one\n− two\n+ deux\n+ trois')
     expect(contexts[0].find('[data-testid="thread-snippet"]').exists()).toBe(false)
   })
+
+  it("read from the server's compare when the clone has not fetched that version", async () => {
+    const old = 'f'.repeat(40)
+    const transport = fakeTransport({
+      'repos:compare': { ok: false, error: { code: 'not-found', message: 'unknown revision' } },
+      'api:get': { ok: true, result: { body: { diffs: [DIFF] }, stale: false } },
+      'resource-events:list': { ok: true, result: [] },
+    })
+    const wrapper = mount(WorkDiscussions, {
+      props: {
+        kind: 'merge_request',
+        accountId: 'acc',
+        projectId: 5,
+        iid: 12,
+        discussions: [thread('e'.repeat(40), 2, old)],
+        resolveReference: () => null,
+        headSha: REFS.head_sha,
+      },
+      global: { provide: { [bridgeKey as symbol]: transport.bridge } },
+    })
+    await flushPromises()
+    const compares = transport.calls.filter((c) => c.channel === 'api:get' && String(c.args[1]).endsWith('/compare'))
+    expect(compares.map((c) => c.args.slice(1))).toEqual([
+      ['/projects/5/repository/compare', { from: REFS.base_sha, to: old, straight: true }],
+    ])
+    expect(wrapper.get('[data-testid="thread-snippet"]').text()).toBe('one\n− two\n+ deux')
+  })
 })
