@@ -73,6 +73,9 @@ function mountPanel(
           ok: true,
           result: { body: [{ id: 31, project_id: 5, iid: 12 }], status: 200, stale: false, fetchedAt: '', page: null },
         }
+      // The head commit's external statuses (none here).
+      if (String(path).endsWith('/statuses'))
+        return { ok: true, result: { body: [], status: 200, stale: false, fetchedAt: '', page: null } }
       if (String(path).endsWith('/pipelines/61/jobs'))
         return {
           ok: true,
