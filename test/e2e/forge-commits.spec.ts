@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { launchBurrow, watchCsp, type RunningBurrow } from './support/burrow'
-import { restApi, runCommand, shot } from './support/page'
+import { bothThemes, openAt, restApi, runCommand } from './support/page'
 
 // Issue 11's commit views against a real Burrow Server, signed in as its administrator: the
 // statuses external CI posts, beside a merge request's head pipeline and on the commit view.
@@ -35,20 +35,8 @@ const api = restApi(
   () => burrow.rootToken,
 )
 
-async function open(page: Page, hash: string): Promise<void> {
-  await page.goto(burrow.pageUrl)
-  await expect(page.getByTestId('page-title')).toBeVisible()
-  await page.evaluate((h) => (window.location.hash = h), hash)
-}
-
-/** Screenshots of what is on screen in the light and the dark theme. */
-async function bothThemes(page: Page, name: string): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme })
-    await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
-    await shot(page, `${name}-${theme}`)
-  }
-  await page.emulateMedia({ colorScheme: 'light' })
+function open(page: Page, hash: string): Promise<void> {
+  return openAt(page, burrow.pageUrl, hash)
 }
 
 test('the administrator adds the local server and the first sync finishes', async ({ page }) => {

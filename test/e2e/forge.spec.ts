@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { launchBurrow, watchCsp, type RunningBurrow } from './support/burrow'
-import { restApi, shot } from './support/page'
+import { bothThemes, openAt, restApi } from './support/page'
 
 // Issue 11's views against the demo content of a real Burrow Server, signed in as its
 // administrator: the Releases panel, the issue board and the wiki. Serial: the first test adds
@@ -38,20 +38,8 @@ const api = restApi(
   () => burrow.rootToken,
 )
 
-async function open(page: Page, hash: string): Promise<void> {
-  await page.goto(burrow.pageUrl)
-  await expect(page.getByTestId('page-title')).toBeVisible()
-  await page.evaluate((h) => (window.location.hash = h), hash)
-}
-
-/** Screenshots of what is on screen in the light and the dark theme. */
-async function bothThemes(page: Page, name: string): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme })
-    await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
-    await shot(page, `${name}-${theme}`)
-  }
-  await page.emulateMedia({ colorScheme: 'light' })
+function open(page: Page, hash: string): Promise<void> {
+  return openAt(page, burrow.pageUrl, hash)
 }
 
 const rows = (page: Page) => page.getByTestId('resource-row')

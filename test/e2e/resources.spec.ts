@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { launchBurrow, watchCsp, type RunningBurrow } from './support/burrow'
-import { shot, restApi } from './support/page'
+import { openAt, restApi, shot } from './support/page'
 
 // The generic resource panels of every family (Admin, CI/CD, Operations, Security, Projects,
 // Groups, Your account) against a real Burrow Server with the demo content (runners, pipelines
@@ -82,10 +82,8 @@ const api = restApi(
   () => burrow.rootToken,
 )
 
-async function open(page: Page, hash: string): Promise<void> {
-  await page.goto(burrow.pageUrl)
-  await expect(page.getByTestId('page-title')).toBeVisible()
-  await page.evaluate((h) => (window.location.hash = h), hash)
+function open(page: Page, hash: string): Promise<void> {
+  return openAt(page, burrow.pageUrl, hash)
 }
 
 /** The theme follows the system's colour scheme (the preference's default). */

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { startHookReceiver, type HookReceiver } from '../helpers/hook-receiver'
 import { launchBurrow, watchCsp, type RunningBurrow } from './support/burrow'
-import { restApi, shot } from './support/page'
+import { bothThemes, openAt, restApi } from './support/page'
 
 // The Webhooks panel of a project against the demo content of a real Burrow Server, signed in as
 // its administrator: a webhook added with a secret token and events, tested (the push arrives at
@@ -44,20 +44,8 @@ const api = restApi(
   () => burrow.rootToken,
 )
 
-async function open(page: Page, hash: string): Promise<void> {
-  await page.goto(burrow.pageUrl)
-  await expect(page.getByTestId('page-title')).toBeVisible()
-  await page.evaluate((h) => (window.location.hash = h), hash)
-}
-
-/** Screenshots of what is on screen in the light and the dark theme. */
-async function bothThemes(page: Page, name: string): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme })
-    await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
-    await shot(page, `${name}-${theme}`)
-  }
-  await page.emulateMedia({ colorScheme: 'light' })
+function open(page: Page, hash: string): Promise<void> {
+  return openAt(page, burrow.pageUrl, hash)
 }
 
 const rows = (page: Page) => page.getByTestId('resource-row')

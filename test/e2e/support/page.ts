@@ -12,6 +12,23 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled' })
 }
 
+/** Opens Burrow's page at `pageUrl` and, once the shell is up, goes to the route `hash`. */
+export async function openAt(page: Page, pageUrl: string, hash: string): Promise<void> {
+  await page.goto(pageUrl)
+  await expect(page.getByTestId('page-title')).toBeVisible()
+  await page.evaluate((h) => (window.location.hash = h), hash)
+}
+
+/** Screenshots of what is on screen in the light and the dark theme (the OS's, emulated), back to light after. */
+export async function bothThemes(page: Page, name: string): Promise<void> {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme })
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
+    await shot(page, `${name}-${theme}`)
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+}
+
 /** Runs `text` in the command palette (Ctrl+K, the first match, Enter). */
 export async function runCommand(page: Page, text: string): Promise<void> {
   // Keys typed before the shell has mounted would go nowhere.
