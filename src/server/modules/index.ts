@@ -12,6 +12,9 @@ import { issueNoteableKind, issueReferences } from './issues/noteable'
 import { mergeRequestNoteableKind, mergeRequestReferences } from './merge-requests/noteable'
 import { snippetNoteableKind } from './snippets/noteable'
 import { epicNoteableKind, epicReferences } from './epics/noteable'
+import { registerIssueEpics, registerIssueMergeRequests } from './issues'
+import { issueEpicsSide } from './epics/issue-side'
+import { issueMergeRequestsSide } from './merge-requests/issue-side'
 import version from './version/routes'
 import members from './members/routes'
 import projects from './projects/routes'
@@ -137,9 +140,10 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
 
 /**
  * Fills the registries with every family's rules: what a list may show of another family's items
- * (platform/auth/readable.ts), and the noteable and reference families of notes (notes/families.ts;
- * the notes and discussions routes are built for each noteable kind, in this order). buildApp calls
- * it before the routes are registered.
+ * (platform/auth/readable.ts), the noteable and reference families of notes (notes/families.ts;
+ * the notes and discussions routes are built for each noteable kind, in this order), and the epic
+ * and merge request sides of issues (issues/extensions.ts). buildApp calls it before the routes are
+ * registered.
  */
 export function fillRegistries(): void {
   for (const family of [
@@ -155,4 +159,6 @@ export function fillRegistries(): void {
   for (const kind of [issueNoteableKind, mergeRequestNoteableKind, snippetNoteableKind, epicNoteableKind])
     registerNoteableKind(kind)
   for (const family of [issueReferences, mergeRequestReferences, epicReferences]) registerReferenceFamily(family)
+  registerIssueEpics(issueEpicsSide)
+  registerIssueMergeRequests(issueMergeRequestsSide)
 }

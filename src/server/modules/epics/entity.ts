@@ -1,7 +1,7 @@
 import type { EpicIssueRow, EpicRow, InheritedDates } from './queries'
 import type { LabelRow } from '../labels/queries'
 import type { UserRow } from '../../platform/db/rows'
-import { labelDetails } from '../issues/entity'
+import { labelDetails } from '../issues'
 import { userRef } from '../users'
 
 /** Where an epic is requested from, for `references.relative`. */

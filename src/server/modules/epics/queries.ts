@@ -4,7 +4,7 @@ import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
 import { nextIid } from '../../platform/db/internal-ids'
 import { cachedStatement } from '../../platform/db/statements'
-import { deletePolymorphicReferences, POLYMORPHIC_REFERENCES, type Wildcard } from '../issues/queries'
+import { deletePolymorphicReferences, POLYMORPHIC_REFERENCES, type Wildcard } from '../issues'
 import type { LabelRow } from '../labels/queries'
 import type { NamespaceRow } from '../../platform/db/rows'
 

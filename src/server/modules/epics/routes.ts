@@ -14,7 +14,7 @@ import {
   type EpicOrder,
   type EpicRow,
 } from './queries'
-import type { Wildcard } from '../issues/queries'
+import type { Wildcard } from '../issues'
 import { findNamespaceById, groupAndDescendantIds, namespaceAncestors } from '../namespaces'
 import type { NamespaceRow, UserRow } from '../../platform/db/rows'
 import { findUserByUsername } from '../users'

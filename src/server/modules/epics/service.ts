@@ -45,7 +45,7 @@ import {
   type EpicRow,
 } from './queries'
 import { readableProjects } from '../../platform/auth/issue-read-queries'
-import { findIssueById, labelsOf, listIssues, updateIssueRow, usersById, type IssueRow } from '../issues/queries'
+import { findIssueById, labelsOf, listIssues, updateIssueRow, usersById, type IssueRow } from '../issues'
 import { findLabelTitleInScope, insertLabel, type LabelRow } from '../labels/queries'
 import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../namespaces'
 import { resolveTodosForTarget } from '../todos/queries'
@@ -59,7 +59,7 @@ import {
   type EpicOrigin,
   type EpicPageData,
 } from './entity'
-import type { ReferenceOrigin } from '../issues/entity'
+import type { ReferenceOrigin } from '../issues'
 import { todayIso } from '../milestones/entity'
 import {
   apiMessage,
@@ -71,7 +71,7 @@ import {
   validationFailed,
 } from '../../platform/http/errors'
 import { recordEvent } from '../events'
-import { canAdminIssues, canReadIssue, editColumns, presentIssues, updateIssue } from '../issues/service'
+import { canAdminIssues, canReadIssue, editColumns, presentIssues, updateIssue } from '../issues'
 import { keepOneLabelPerScope } from '../labels/service'
 import { isSubscribed } from '../subscriptions/service'
 import { epicSnapshot, noteEpicIssue } from './system-notes'

@@ -1,4 +1,28 @@
 /** The issues module's public face for other modules. */
-export { usersById, type IssueRow } from './queries'
-export { listIssues, type IssueFilter } from './queries'
-export { presentIssues } from './service'
+export { labelDetails, type ReferenceOrigin } from './entity'
+export {
+  clearIssuesMilestone,
+  deletePolymorphicReferences,
+  findIssueById,
+  findIssueByIid,
+  labelsOf,
+  listIssues,
+  milestonesById,
+  moveIssuesToMilestone,
+  POLYMORPHIC_REFERENCES,
+  updateIssueRow,
+  usersById,
+  type IssueFilter,
+  type IssueRow,
+  type Wildcard,
+} from './queries'
+export {
+  canAdminIssues,
+  canReadIssue,
+  editColumns,
+  milestoneIssueRows,
+  milestoneIssues,
+  presentIssues,
+  updateIssue,
+} from './service'
+export { registerIssueEpics, registerIssueMergeRequests, type IssueEpics, type IssueMergeRequests } from './extensions'

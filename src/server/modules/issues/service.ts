@@ -49,11 +49,8 @@ import { keepOneLabelPerScope, projectLabelScope } from '../labels/service'
 import { isSubscribed } from '../subscriptions/service'
 import { createTodo } from '../todos/service'
 import { resolveTodosForTarget } from '../todos/queries'
-// Epics hold issues and issues show their epic; the cycle is only used at call time.
-import { carryEpic, issueEpicFields, issueEpicParam, setIssueEpic } from '../epics/service'
-import type { EpicRow } from '../epics/queries'
-// Issues and merge requests refer to each other; the cycle is only used at call time.
-import { closingMergeRequestCounts, mergeRequestsReferencingIssue } from '../merge-requests/service'
+import type { EpicRow } from '../epics'
+import { issueEpics, issueMergeRequests } from './extensions'
 import { copyIssueResourceEvents, type StateSource } from '../resource-events/queries'
 import { issueSnapshot, noteIssueCopied } from './system-notes'
 import { finishNotesCopy, issueTarget, recordCreation, recordStateEvent, recordUpdate } from '../notes'
@@ -169,8 +166,8 @@ export function presentIssues(
     assignees,
     labels: labelsOf(db, ids),
     counts: issueCounts(db, ids),
-    mergeRequestCounts: closingMergeRequestCounts(db, rows),
-    epics: issueEpicFields(caller, rows, groupProjectIds),
+    mergeRequestCounts: issueMergeRequests().closingCounts(db, rows),
+    epics: issueEpics().fields(caller, rows, groupProjectIds),
   }
   if (!options.withSubscribed) return rows.map((r) => issueEntity(r, page))
   const viewerId = caller.user?.id ?? null
@@ -194,7 +191,7 @@ export function relatedMergeRequests(
   issue: IssueRow,
   kind: 'related' | 'closed_by',
 ): Readonly<Record<string, unknown>>[] {
-  return mergeRequestsReferencingIssue(caller, issue.project_id, issue.iid, kind)
+  return issueMergeRequests().referencing(caller, issue.project_id, issue.iid, kind)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -327,7 +324,7 @@ export function createIssue(caller: Caller, project: ProjectRow, input: IssueInp
   const assignees = assigneeList(db, input.assignee_ids, input.assignee_id) ?? []
   const milestoneId = milestoneFor(caller, project, input.milestone_id) ?? null
   const description = descriptionOf(input.description) ?? null
-  const epic = issueEpicParam(caller, project, input as Readonly<Record<string, unknown>>)
+  const epic = issueEpics().param(caller, project, input as Readonly<Record<string, unknown>>)
   return db.transaction(() => {
     if (privileged && iidRaw != null && findIssueByIid(db, project.id, iidRaw))
       throw apiMessage(409, 'Duplicated issue')
@@ -357,7 +354,7 @@ export function createIssue(caller: Caller, project: ProjectRow, input: IssueInp
       )
       setAssignees(db, issue.id, assignees)
       assignedTodos(db, project, issue, user.id, assignees)
-      if (epic) setIssueEpic(db, issue, epic, user.id)
+      if (epic) issueEpics().set(db, issue, epic, user.id)
     }
     recordCreation(db, issueTarget(issue), user.id, issueSnapshot(db, issue.id))
     recordEvent(db, {
@@ -443,7 +440,7 @@ export function changesFromParams(
     discussion_locked: boolOf('discussion_locked', p.discussion_locked),
     weight: intParam('weight', p.weight),
     issue_type: issueTypeParam(p.issue_type),
-    epic: issueEpicParam(caller, project, p),
+    epic: issueEpics().param(caller, project, p),
     updated_at: mayChooseIidAndDates(caller, project) ? datetimeOf('updated_at', p.updated_at) : undefined,
   }
 }
@@ -558,7 +555,7 @@ export function updateIssue(caller: Caller, project: ProjectRow, issue: IssueRow
       }
     }
     const row = updateIssueRow(db, issue.id, cols)
-    if (admin && changes.epic !== undefined) setIssueEpic(db, row, changes.epic, user.id)
+    if (admin && changes.epic !== undefined) issueEpics().set(db, row, changes.epic, user.id)
     recordUpdate(db, issueTarget(row), user.id, before, issueSnapshot(db, row.id), {
       stateSource: changes.state_source,
     })
@@ -645,7 +642,7 @@ export function moveIssue(caller: Caller, project: ProjectRow, issue: IssueRow, 
       withNotes: true,
       withAwards: true,
     })
-    carryEpic(caller, issue, moved, 'move')
+    issueEpics().carry(caller, issue, moved, 'move')
     noteIssueCopied(db, issue, moved, user.id, 'moved')
     const now = nowIso()
     updateIssueRow(db, issue.id, {
@@ -699,7 +696,7 @@ export function cloneIssue(
   const db = caller.db
   return db.transaction(() => {
     const clone = copyIssue(caller, issue, target, { authorId: user.id, withNotes, withAwards: false })
-    carryEpic(caller, issue, clone, 'clone')
+    issueEpics().carry(caller, issue, clone, 'clone')
     noteIssueCopied(db, issue, clone, user.id, 'cloned')
     recordEvent(db, {
       authorId: user.id,

@@ -1,12 +1,15 @@
-/** The merge requests module's public face for other modules: draft notes (a review), search. */
+/** The merge requests module's public face for other modules: draft notes (a review), search, to-dos, milestones. */
 export { mergeRequestNoteable } from './noteable'
 export { canReadMergeRequestsWith } from './policy'
 export {
+  clearMergeRequestsMilestone,
+  findMergeRequestById,
   findMergeRequestByIid,
   listMergeRequests,
+  moveMergeRequestsToMilestone,
   setReviewState,
   type MergeRequestFilter,
   type MergeRequestRow,
   type ReviewState,
 } from './queries'
-export { presentMergeRequests } from './service'
+export { milestoneMergeRequests, presentMergeRequests } from './service'

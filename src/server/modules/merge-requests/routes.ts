@@ -64,7 +64,7 @@ import {
 } from './mergeability'
 import { awardEmojiRoutes } from '../award-emoji/routes'
 import { linkDeployedMergeRequests } from '../environments/deployment-merge-requests'
-import { presentIssues } from '../issues/service'
+import { presentIssues } from '../issues'
 import { canPushToBranch, listProtectedBranches } from '../branches'
 import { isSubscribed, subscribe, unsubscribe } from '../subscriptions/service'
 import { addSpentTime, resetSpentTime, resetTimeEstimate, setTimeEstimate, type Trackable } from '../time-tracking'

@@ -2,7 +2,7 @@ import type { Caller } from '../../platform/caller'
 import { AccessLevel } from '../../platform/auth/access'
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
-import { milestonesById } from '../issues/queries'
+import { milestonesById } from '../issues'
 import { findLabelInScope, insertLabel } from '../labels/queries'
 import {
   countsOf,

@@ -1,8 +1,8 @@
 import type { Caller } from '../../platform/caller'
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
-import { clearIssuesMilestone, moveIssuesToMilestone } from '../issues/queries'
-import { clearMergeRequestsMilestone, moveMergeRequestsToMilestone } from '../merge-requests/queries'
+import { clearIssuesMilestone, milestoneIssueRows, milestoneIssues, moveIssuesToMilestone } from '../issues'
+import { clearMergeRequestsMilestone, milestoneMergeRequests, moveMergeRequestsToMilestone } from '../merge-requests'
 import {
   deleteMilestoneRow,
   findMilestoneTitle,
@@ -14,8 +14,6 @@ import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
 import { todayIso } from './entity'
 import { invalidParam, missingParam, paramError, validationFailed } from '../../platform/http/errors'
 import { recordEvent } from '../events'
-import { milestoneIssueRows, milestoneIssues } from '../issues/service'
-import { milestoneMergeRequests } from '../merge-requests/service'
 import { checkLengths, TEXT_LIMITS } from '../../platform/text/limits'
 import { dateParam } from '../../platform/http/loose-params'
 
