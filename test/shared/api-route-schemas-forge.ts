@@ -252,4 +252,9 @@ export const FORGE_ROUTES: readonly RouteEntry[] = [
   },
   { route: 'POST /projects/:id/issues/:issue_iid/links', schema: Api.IssueLink },
   { route: 'DELETE /projects/:id/issues/:issue_iid/links/:issue_link_id', schema: Api.IssueLink },
+
+  // ---- forks --------------------------------------------------------------------------------
+  { route: 'GET /projects/:id/forks', url: '/projects/{project}/forks', schema: list(Api.ProjectListItem) },
+  { route: 'POST /projects/:id/fork', schema: Api.Project },
+  { route: 'POST /projects/:id/fork/:forked_from_id', schema: Api.Project },
 ]

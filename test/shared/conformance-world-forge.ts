@@ -18,6 +18,7 @@ export async function forgeFamilies(w: ConformanceWorld): Promise<void> {
   await hooks(w)
   await commitChanges(w)
   await issueLinks(w)
+  await forks(w)
 }
 
 /** A release made with its tag and a link, updated and its link edited; a second one deleted. */
@@ -213,4 +214,12 @@ async function issueLinks(w: ConformanceWorld): Promise<void> {
     `${links}/${String(doomed.issue_link_id)}`,
   )
   ids.issueLink = (await w.first(links)).issue_link_id as number
+}
+
+/** The conformance project forked by the administrator, and another project linked to it as a fork. */
+async function forks(w: ConformanceWorld): Promise<void> {
+  const p = `/projects/${w.ids.projectId}`
+  await w.write('POST /projects/:id/fork', `${p}/fork`, { name: 'Conformance fork', path: 'conformance-fork' })
+  const linked = await w.created('POST /projects', '/projects', { name: 'Conformance linked fork' })
+  await w.write('POST /projects/:id/fork/:forked_from_id', `/projects/${linked}/fork/${w.ids.projectId}`)
 }

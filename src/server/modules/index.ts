@@ -74,6 +74,7 @@ import commitStatuses from './commit-statuses/routes'
 import hooks from './hooks/routes'
 import search from './search/routes'
 import issueLinks from './issues/links-routes'
+import forks from './forks/routes'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
 export const apiRoutes: readonly FastifyPluginAsync[] = [
@@ -133,6 +134,7 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
   commitStatuses,
   search,
   issueLinks,
+  forks,
   projectUsers,
   draftNotes,
   hooks,

@@ -79,7 +79,8 @@ export const ProjectStatistics = Entity({
 /**
  * GitLab's Project entity (ProjectWithAccess for signed-in callers). `owner` only on personal
  * projects, `repository_storage` for administrators, `statistics` when asked by Reporters and above,
- * `permissions` for signed-in callers, `runners_token` on the single view for Maintainers.
+ * `permissions` for signed-in callers, `runners_token` on the single view for Maintainers,
+ * `forked_from_project` on forks whose upstream the caller may read.
  */
 export const Project = Entity({
   ...basicFields,
@@ -145,6 +146,8 @@ export const Project = Entity({
   shared_runners_enabled: Type.Boolean(),
   lfs_enabled: Type.Boolean(),
   creator_id: Nullable(Type.Integer()),
+  /** A fork's upstream, when the caller may read it. */
+  forked_from_project: Type.Optional(ProjectSimple),
   import_url: Nullable(Type.String()),
   import_type: Nullable(Type.String()),
   /** `none`, `scheduled`, `started`, `finished` or `failed`. */

@@ -56,6 +56,8 @@ export interface ProjectExtras {
   /** Administrators see the storage name. */
   readonly showStorage?: boolean
   readonly sshHost?: string
+  /** The upstream of a fork (BasicProjectDetails), when the caller may read it. */
+  readonly forkedFrom?: Readonly<Record<string, unknown>>
 }
 
 const topicsCache = new Map<string, readonly string[]>()
@@ -157,7 +159,7 @@ const EMPTY_STATISTICS = Object.freeze({
  *
  * Built as one object literal: adding ~130 keys one by one to a spread object pushed V8 into
  * dictionary-mode objects, which made both building and JSON serialisation of list pages slow.
- * Keys that only some projects carry (owner, repository_storage, statistics, permissions) are
+ * Keys that only some projects carry (owner, forked_from_project, repository_storage, statistics, permissions) are
  * `undefined` for the others, which JSON leaves out exactly as if they were absent.
  */
 export function projectEntity(p: ProjectWithNamespaceRow, x: ProjectExtras): Readonly<Record<string, unknown>> {
@@ -245,6 +247,7 @@ export function projectEntity(p: ProjectWithNamespaceRow, x: ProjectExtras): Rea
     shared_runners_enabled: s.shared_runners_enabled,
     lfs_enabled: s.lfs_enabled,
     creator_id: p.creator_id,
+    forked_from_project: x.forkedFrom,
     import_url: s.import_url,
     // Set by an import (services/imports.ts keeps them in the settings JSON).
     import_type: s.import_type ?? null,
@@ -329,7 +332,7 @@ export function projectEntityJson(p: ProjectWithNamespaceRow, x: ProjectExtras):
   const perms = x.permissions ? `${x.permissions.project ?? 'n'},${x.permissions.group ?? 'n'}` : 'u'
   // The owner's lock runs out with time, not with a change to the row: its state now is part of the key.
   const owner = x.owner ? `${JSON.stringify(x.owner)}${isAccessLocked(x.owner) ? 'L' : ''}` : ''
-  const key = `${x.baseUrl}\u0000${JSON.stringify(p)}\u0000${owner}\u0000${x.shares ? JSON.stringify(x.shares) : ''}\u0000${perms}\u0000${x.statistics ? 1 : 0}${x.showStorage ? 1 : 0}`
+  const key = `${x.baseUrl}\u0000${JSON.stringify(p)}\u0000${owner}\u0000${x.shares ? JSON.stringify(x.shares) : ''}\u0000${perms}\u0000${x.statistics ? 1 : 0}${x.showStorage ? 1 : 0}\u0000${x.forkedFrom ? JSON.stringify(x.forkedFrom) : ''}`
   let entry = entityJsonCache.get(p.id)
   // Delete and set again so the map's order is least recently used first.
   entityJsonCache.delete(p.id)

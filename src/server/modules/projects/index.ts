@@ -8,7 +8,7 @@ export {
   type ProjectWithNamespaceRow,
 } from './queries'
 export { projectRef, projectSettings, projectSimple } from './entity'
-export { canCreateProjectIn, clampVisibility, createProject, type CreateProjectInput } from './service'
+export { canCreateProjectIn, clampVisibility, createProject, destroyProject, type CreateProjectInput } from './service'
 export { recordProjectChange, type ProjectChange } from './changes'
 export {
   PROJECT_LIST_QUERY,

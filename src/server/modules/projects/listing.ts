@@ -13,6 +13,7 @@ import {
   groupLevels,
   projectOwnerRefs,
   projectSharesOf,
+  upstreamsOf,
   type ProjectListFilter,
   type ProjectOrder,
   type ProjectWithNamespaceRow,
@@ -147,6 +148,15 @@ export function projectFilter(
   }
 }
 
+/** The upstream of each fork on the page the caller may read, as BasicProjectDetails (GitLab's `forked_from_project`). */
+function forkedFromOf(caller: Caller, ids: readonly number[]): Map<number, Readonly<Record<string, unknown>>> {
+  const shown = new Map<number, Readonly<Record<string, unknown>>>()
+  for (const [forkId, upstream] of upstreamsOf(caller.db, ids)) {
+    if (caller.perms.canReadProject(upstream)) shown.set(forkId, projectSimple(upstream, caller.baseUrl))
+  }
+  return shown
+}
+
 /**
  * What each row of a page needs beyond itself, fetched in a few batch queries (owners, group
  * shares, the caller's levels): never one query per row. Null for callers who get the basic entity.
@@ -164,6 +174,7 @@ function pageExtras(
   ]
   const owners = projectOwnerRefs(db, ownerIds)
   const shares = projectSharesOf(db, ids)
+  const upstreams = forkedFromOf(caller, ids)
   const direct = directProjectLevels(db, user.id, ids)
   const groups = groupLevels(db, user.id, [
     ...new Set(rows.filter((p) => p.ns_kind === 'group').map((p) => p.namespace_id)),
@@ -180,6 +191,7 @@ function pageExtras(
       permissions: { project: projectLevel, group: groupLevel },
       statistics: options.statistics && canSeeStats,
       showStorage: perms.isAdmin,
+      forkedFrom: upstreams.get(p.id),
     }
   }
 }
@@ -230,6 +242,7 @@ export function presentProject(
       baseUrl: caller.baseUrl,
       shares: projectSharesOf(db, [row.id]).get(row.id),
       owner: row.ns_owner_id !== null ? findUserById(db, row.ns_owner_id) : undefined,
+      forkedFrom: forkedFromOf(caller, [row.id]).get(row.id),
     })
   }
   const entity = presentProjects(caller, [row], { statistics: options.statistics })[0]

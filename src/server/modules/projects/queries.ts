@@ -159,6 +159,8 @@ export interface ProjectListFilter {
   readonly topic?: readonly string[]
   readonly withIssuesEnabled?: boolean
   readonly withMergeRequestsEnabled?: boolean
+  /** Only the direct forks of this project. */
+  readonly forkedFromId?: number
   readonly orderBy: ProjectOrder
   readonly sort: 'asc' | 'desc'
 }
@@ -203,6 +205,10 @@ function projectListSql(f: ProjectListFilter): {
         `(p.namespace_id IN (SELECT value FROM json_each(@namespaces)) OR p.id IN (SELECT project_id FROM project_group_links WHERE group_id = @sharedWith))`,
       )
     } else where.push(`p.namespace_id IN (SELECT value FROM json_each(@namespaces))`)
+  }
+  if (f.forkedFromId !== undefined) {
+    values.forkedFrom = f.forkedFromId
+    where.push('p.id IN (SELECT project_id FROM fork_network_members WHERE forked_from_project_id = @forkedFrom)')
   }
   if (f.archived !== undefined) where.push(`p.archived = ${f.archived ? 1 : 0}`)
   if (f.visibility) {
@@ -319,6 +325,23 @@ export interface ProjectShareRow {
   readonly expires_at: string | null
   readonly group_name: string
   readonly group_full_path: string
+}
+
+/**
+ * The project each of the given projects was forked from (with its namespace columns), for those that
+ * are forks: one query for a whole page.
+ */
+export function upstreamsOf(db: Db, projectIds: readonly number[]): Map<number, ProjectWithNamespaceRow> {
+  const map = new Map<number, ProjectWithNamespaceRow>()
+  if (projectIds.length === 0) return map
+  const rows = cachedStatement(
+    db,
+    `SELECT f.project_id AS fork_id, ${WITH_NAMESPACE_COLUMNS}
+       FROM fork_network_members f JOIN projects p ON p.id = f.forked_from_project_id JOIN namespaces n ON n.id = p.namespace_id
+       WHERE f.project_id IN (SELECT value FROM json_each(?))`,
+  ).all(JSON.stringify(projectIds)) as (ProjectWithNamespaceRow & { fork_id: number })[]
+  for (const { fork_id: forkId, ...upstream } of rows) map.set(forkId, upstream)
+  return map
 }
 
 /** Group shares of the given projects, grouped by project id. */

@@ -316,6 +316,17 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
+  // The direct forks of a project the caller may read, as any project list (GitLab's ForkProjectsFinder).
+  app.get(
+    '/projects/:id/forks',
+    { schema: { params: IdParams, querystring: PROJECT_LIST_QUERY } },
+    async (request, reply) => {
+      const project = loadProject(request, request.params.id)
+      const filter = { ...projectFilter(callerOf(request), request.query), forkedFromId: project.id }
+      return sendProjectList(request, reply, request.query, filter)
+    },
+  )
+
   app.get(
     '/users/:id/projects',
     { schema: { params: IdParams, querystring: PROJECT_LIST_QUERY } },

@@ -99,3 +99,19 @@ export async function deleteRef(gitDir: string, fullRef: string): Promise<void> 
   assertRef(fullRef)
   await git(['update-ref', '-d', '--end-of-options', fullRef], { gitDir, successExitCodes: [0, 1] })
 }
+
+/**
+ * Copies the branches and tags of another local repository into `gitDir` (a fork's first fill):
+ * every branch and tag, or only `branch` when given. Refs of the same name are overwritten.
+ */
+export async function copyRefsFrom(gitDir: string, sourceGitDir: string, branch?: string): Promise<void> {
+  if (branch !== undefined) assertRef(`refs/heads/${branch}`)
+  const refspecs =
+    branch === undefined
+      ? ['+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*']
+      : [`+refs/heads/${branch}:refs/heads/${branch}`]
+  await git(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', sourceGitDir, ...refspecs], {
+    gitDir,
+    timeoutMs: 30 * 60_000,
+  })
+}

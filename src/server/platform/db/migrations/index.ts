@@ -31,6 +31,7 @@ import draftNotesReviewerState from './0042-draft-notes-reviewer-state'
 import commitStatuses from './0043-commit-statuses'
 import issueLinks from './0044-issue-links'
 import webhooks from './0045-webhooks'
+import forkNetworks from './0046-fork-networks'
 
 export interface Migration {
   readonly version: number
@@ -86,4 +87,5 @@ export const migrations: readonly Migration[] = [
   commitStatuses,
   issueLinks,
   webhooks,
+  forkNetworks,
 ]
