@@ -9,6 +9,8 @@ type Json = Record<string, unknown>
 const OLD_LINES = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`)
 // Line 3 rewritten and a line 21 added: hunks `@@ -1,6 +1,6 @@` and `@@ -18,3 +18,4 @@`.
 const NEW_LINES = [...OLD_LINES.slice(0, 2), 'LINE 3', ...OLD_LINES.slice(3), 'line 21']
+// Line 21 rewritten by a later push.
+const EDITED_LINES = [...NEW_LINES.slice(0, 20), 'line twenty-one']
 const text = (lines: readonly string[]): string => `${lines.join('\n')}\n`
 const codeOf = (path: string, oldPos: number, newPos: number): string =>
   `${createHash('sha1').update(path).digest('hex')}_${oldPos}_${newPos}`
@@ -232,10 +234,13 @@ describe('merge request diff notes and diff versions', () => {
     expect(reply.json()).toMatchObject({ type: 'DiffNote', resolvable: true, position: started.notes[0].position })
   })
 
-  it('records a version per push; notes on the older one stay at their position, outdated, and resolve', async () => {
+  it('records a version per push; notes on a line it changed stay at their position, outdated, and resolve', async () => {
     const first = await diffRefs()
     const old = (await thread({ new_line: 21 }, 'Before the push')).json()
-    await commit('feature', [{ action: 'update', file_path: 'new.txt', content: 'a\nb\nc\n' }])
+    await commit('feature', [
+      { action: 'update', file_path: 'new.txt', content: 'a\nb\nc\n' },
+      { action: 'update', file_path: 'app.txt', content: text(EDITED_LINES) },
+    ])
     const versions = (await call('GET', `${mrUrl}/versions`)).json()
     expect(versions).toHaveLength(2)
     const latest = await diffRefs()
@@ -245,9 +250,10 @@ describe('merge request diff notes and diff versions', () => {
     const detail = (await call('GET', `${mrUrl}/versions/${versions[0].id as number}`)).json()
     expect(detail.commits).toHaveLength(2)
 
-    // The thread keeps its original position: its head is not the latest version's (outdated).
+    // Its line was rewritten: the thread keeps its original position, its head not the latest version's (outdated).
     const kept = (await call('GET', `${mrUrl}/discussions/${old.id as string}`)).json()
     expect(kept.notes[0].position.head_sha).toBe(first.head_sha)
+    expect(kept.notes[0].original_position).toEqual(kept.notes[0].position)
     // A thread may still be started on the older version.
     const onOlder = await call('POST', `${mrUrl}/discussions`, {
       body: 'On version 1',
@@ -260,6 +266,70 @@ describe('merge request diff notes and diff versions', () => {
     expect(resolved.json().notes[0]).toMatchObject({ resolved: true, resolved_by: { id: dev.user.id } })
     const noteUrl = `${mrUrl}/discussions/${old.id as string}/notes/${old.notes[0].id as number}`
     expect((await call('PUT', noteUrl, { resolved: false })).json()).toMatchObject({ resolved: false })
+  })
+
+  it('carries notes whose lines a push left unchanged to the new version, at the lines they moved to', async () => {
+    const written = await diffRefs()
+    const start = async (where: Json, body: string, path = 'app.txt') => {
+      const res = await call('POST', `${mrUrl}/discussions`, {
+        body,
+        position: { ...written, position_type: 'text', old_path: path, new_path: path, ...where },
+      })
+      expect(res.statusCode, body).toBe(201)
+      return res.json() as { id: string; notes: Json[] }
+    }
+    const added = await start({ new_line: 3 }, 'On the added line 3')
+    const removed = await start({ old_line: 3 }, 'On the removed line 3')
+    const outside = await start({ old_line: 12, new_line: 12 }, 'Outside the hunks')
+    const range = await start(
+      { new_line: 3, line_range: { start: { old_line: 2, new_line: 2 }, end: { type: 'new', new_line: 3 } } },
+      'Lines 2 to 3',
+    )
+    const edited = await start({ old_line: 10, new_line: 10 }, 'On line 10')
+    const acrossEdit = await start(
+      {
+        old_line: 11,
+        new_line: 11,
+        line_range: { start: { old_line: 9, new_line: 9 }, end: { old_line: 11, new_line: 11 } },
+      },
+      'Lines 9 to 11',
+    )
+    const vanished = await start({ new_line: 2 }, 'On a file the push deletes', 'new.txt')
+
+    // A line inserted above everything, line 10 rewritten, new.txt deleted.
+    const lines = ['line 0', ...EDITED_LINES.map((l) => (l === 'line 10' ? 'line ten' : l))]
+    await commit('feature', [
+      { action: 'update', file_path: 'app.txt', content: text(lines) },
+      { action: 'delete', file_path: 'new.txt' },
+    ])
+    const latest = await diffRefs()
+    const positionOf = async (d: { id: string }) =>
+      (await call('GET', `${mrUrl}/discussions/${d.id}`)).json().notes[0] as { position: Json; original_position: Json }
+
+    const moved = { base_sha: latest.base_sha, start_sha: latest.start_sha, head_sha: latest.head_sha }
+    expect(await positionOf(added)).toMatchObject({
+      position: { ...moved, old_line: null, new_line: 4 },
+      original_position: { ...written, old_line: null, new_line: 3 },
+    })
+    expect((await positionOf(removed)).position).toMatchObject({ ...moved, old_line: 3, new_line: null })
+    expect((await positionOf(outside)).position).toMatchObject({ ...moved, old_line: 12, new_line: 13 })
+    expect((await positionOf(range)).position).toMatchObject({
+      ...moved,
+      new_line: 4,
+      line_range: {
+        start: { line_code: codeOf('app.txt', 2, 3), old_line: 2, new_line: 3 },
+        end: { line_code: codeOf('app.txt', 4, 4), type: 'new', old_line: null, new_line: 4 },
+      },
+    })
+    // The same in the notes list, and the line code follows the line.
+    const listed = (await call('GET', `${mrUrl}/notes?per_page=100`)).json() as Json[]
+    expect(listed.find((n) => n.body === 'On the added line 3')).toMatchObject({ position: { new_line: 4 } })
+    // A rewritten line (alone or inside a range) and a deleted file: outdated, where they were written.
+    for (const stays of [edited, acrossEdit, vanished]) {
+      const note = await positionOf(stays)
+      expect(note.position).toMatchObject(written)
+      expect(note.original_position).toEqual(note.position)
+    }
   })
 
   it('ignores a position on an issue thread, as GitLab has none there', async () => {

@@ -37,10 +37,15 @@ export const DiffPosition = Entity({
 })
 export type DiffPosition = Static<typeof DiffPosition>
 
-/** What diff notes add after `project_id`: the commit (merge request diff notes) and the position. */
+/**
+ * What diff notes add after `project_id`: the commit (merge request diff notes), the position
+ * where the note shows now (carried to the newest diff version while its lines are unchanged) and
+ * the one it was written at.
+ */
 const diffNoteFields = {
   commit_id: Type.Optional(Nullable(Type.String())),
   position: Type.Optional(DiffPosition),
+  original_position: Type.Optional(DiffPosition),
 }
 
 /** The fields every note shape starts with. */

@@ -15,6 +15,8 @@ import { mergeBase } from '../../platform/git/merge-base'
 import { projectGitDir, repoExists } from '../../platform/git/project-repo'
 import { resolveCommit } from '../../platform/git/refs'
 import { recordEvent } from '../events'
+import { callerFor } from '../../platform/caller'
+import { traceDiffNotes } from './position-tracer'
 import { onPush, type PushContext } from '../../platform/git/push-listeners'
 
 // Checks queued per server, so a merge request is never checked twice at once and tests (or a
@@ -247,7 +249,7 @@ async function refreshAfterPush(push: PushContext): Promise<void> {
     queueMergeabilityCheck(ctx, mr.id)
     // head_sha is written only for a move of the source: a target-only refresh must not put back a
     // head it read before a concurrent rebase or push replaced it.
-    updateMergeRequestRow(
+    const refreshed = updateMergeRequestRow(
       ctx.db,
       mr.id,
       {
@@ -257,7 +259,14 @@ async function refreshAfterPush(push: PushContext): Promise<void> {
       },
       sourceMove !== undefined,
     )
+    await carryDiffNotes(push, refreshed)
   }
+}
+
+/** The merge request's diff notes carried to the version the push made (its project may be the fork's target). */
+async function carryDiffNotes(push: PushContext, mr: MergeRequestRow): Promise<void> {
+  const project = mr.project_id === push.project.id ? push.project : findProjectById(push.ctx.db, mr.project_id)
+  if (project) await traceDiffNotes(callerFor(push.ctx, push.user), project, mr)
 }
 
 async function mergedBy(gitDir: string, head: string, oldTarget: string, newTarget: string): Promise<boolean> {

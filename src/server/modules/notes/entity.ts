@@ -9,13 +9,16 @@ export interface NoteableRef {
 
 /**
  * What a diff note adds after `project_id`: the commit it was made on (merge request diff notes)
- * and its position, as GitLab's Note entity exposes them. Nothing for other notes.
+ * and its position, as GitLab's Note entity exposes them, with the position it was written at
+ * (`original_position`, as GitLab's DiffNote keeps it: `position` moves to newer diff versions
+ * while its lines are unchanged). Nothing for other notes.
  */
 function diffFields(note: NoteRow): Record<string, unknown> {
   if (note.type !== 'DiffNote' || note.position === null) return {}
   return {
     ...(note.noteable_type === 'MergeRequest' ? { commit_id: note.commit_id } : {}),
     position: JSON.parse(note.position) as unknown,
+    original_position: JSON.parse(note.original_position ?? note.position) as unknown,
   }
 }
 

@@ -27,7 +27,7 @@ export { assertCanComment } from './policy'
 export { PositionError, parseTextPosition, positionInput, type LineRangeEnd, type TextPosition } from './diff-position'
 export { createDiffDiscussion, type DiffDiscussionInput } from './diff-notes'
 export { noteEntity } from './entity'
-export type { NoteRow } from './queries'
+export { diffNotesOfMergeRequest, moveDiffNote, type NoteRow } from './queries'
 export {
   addSystemNote,
   contextOf,

@@ -244,3 +244,25 @@ export function listDiscussions(
   for (const r of rows) byId.get(r.discussion_id)?.push(r)
   return { discussions: ids.map((id) => byId.get(id) as NoteRow[]), total }
 }
+
+/** A merge request's diff notes (their positions as stored), oldest first. */
+export function diffNotesOfMergeRequest(db: Db, mergeRequestId: number): NoteRow[] {
+  return db
+    .prepare(
+      `SELECT * FROM notes WHERE noteable_type = 'MergeRequest' AND noteable_id = ? AND type = 'DiffNote'
+         AND position IS NOT NULL ORDER BY id`,
+    )
+    .all(mergeRequestId) as NoteRow[]
+}
+
+/**
+ * Moves a diff note to a position on a newer diff version (its `original_position` stays), unless
+ * its position changed since it was read (a concurrent trace): true when it moved.
+ */
+export function moveDiffNote(db: Db, id: number, from: string, to: { position: string; lineCode: string }): boolean {
+  return (
+    db
+      .prepare('UPDATE notes SET position = ?, line_code = ? WHERE id = ? AND position = ?')
+      .run(to.position, to.lineCode, id, from).changes === 1
+  )
+}

@@ -72,3 +72,33 @@ export function findPatchLine(
 export function lineCode(path: string, line: Pick<PatchLine, 'oldPos' | 'newPos'>): string {
   return `${createHash('sha1').update(path).digest('hex')}_${line.oldPos}_${line.newPos}`
 }
+
+/**
+ * Where line `line` of one side of a patch (`from`: 'old' for the file before, 'new' for after)
+ * is on the other side, when the patch leaves it untouched: shifted by the lines added and removed
+ * above it. Null when the patch removes or rewrites it (GitLab's position tracer then keeps the
+ * note on its old version, outdated).
+ */
+export function traceUnchangedLine(patch: string, line: number, from: 'old' | 'new'): number | null {
+  const here = (l: PatchLine): number | null => (from === 'old' ? l.oldLine : l.newLine)
+  const there = (l: PatchLine): number | null => (from === 'old' ? l.newLine : l.oldLine)
+  // The line's own side counter where a line missing from that side (added on the other) sits.
+  const counter = (l: PatchLine): number => (from === 'old' ? l.oldPos : l.newPos)
+  let shift = 0
+  for (const l of patchLines(patch)) {
+    const own = here(l)
+    if (own === null) {
+      if (counter(l) > line) break
+      shift += 1
+    } else if (there(l) === null) {
+      if (own === line) return null
+      if (own > line) break
+      shift -= 1
+    } else {
+      if (own === line) return there(l)
+      if (own > line) break
+      shift = (there(l) as number) - own
+    }
+  }
+  return line + shift
+}
