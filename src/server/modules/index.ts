@@ -15,6 +15,8 @@ import { epicNoteableKind, epicReferences } from './epics/noteable'
 import { registerIssueEpics, registerIssueMergeRequests } from './issues'
 import { issueEpicsSide } from './epics/issue-side'
 import { issueMergeRequestsSide } from './merge-requests/issue-side'
+import { registerTagReleases } from './tags'
+import { tagReleases } from './releases'
 import version from './version/routes'
 import members from './members/routes'
 import projects from './projects/routes'
@@ -143,8 +145,8 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
 /**
  * Fills the registries with every family's rules: what a list may show of another family's items
  * (platform/auth/readable.ts), the noteable and reference families of notes (notes/families.ts;
- * the notes and discussions routes are built for each noteable kind, in this order), and the epic
- * and merge request sides of issues (issues/extensions.ts). buildApp calls it before the routes are
+ * the notes and discussions routes are built for each noteable kind, in this order), the epic and
+ * merge request sides of issues (issues/extensions.ts) and the releases of tags (tags/releases.ts). buildApp calls it before the routes are
  * registered.
  */
 export function fillRegistries(): void {
@@ -163,4 +165,5 @@ export function fillRegistries(): void {
   for (const family of [issueReferences, mergeRequestReferences, epicReferences]) registerReferenceFamily(family)
   registerIssueEpics(issueEpicsSide)
   registerIssueMergeRequests(issueMergeRequestsSide)
+  registerTagReleases(tagReleases)
 }

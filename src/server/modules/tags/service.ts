@@ -7,10 +7,10 @@ import { matchesRefSearch } from '../../platform/git/ref-search'
 import { createTag, deleteTag, findTag, isValidTagName, listTags, type GitTag } from '../../platform/git/tags'
 import { apiMessage, invalidParam, notFound } from '../../platform/http/errors'
 import { resolveUserRef, type CodeProject } from '../../platform/http/repository'
-import { tagReleases } from '../releases'
 import { assertMayCreateTag, assertMayDeleteTag } from '../protected-tags'
 import { assertRepositoryWritable } from '../storage-moves'
 import { tagEntity, type TagEntity } from './entity'
+import { releasesOfTagNames } from './releases'
 
 /** How `GET /repository/tags` orders. */
 export interface TagOrder {
@@ -40,7 +40,7 @@ export async function presentTags(caller: Caller, repo: CodeProject, tags: reado
   const commits =
     ids.length > 0 ? await logCommits(repo.gitDir, ['--no-walk=unsorted', '--end-of-options', ...ids]) : []
   const byId = new Map<string, GitCommit>(commits.map((c) => [c.id, c]))
-  const releases = tagReleases(
+  const releases = releasesOfTagNames(
     caller,
     repo.project,
     tags.map((t) => t.name),
