@@ -90,6 +90,30 @@ test('Webhooks: a webhook added with a token and events, tested to a real receiv
   expect(receiver.received[0].body).toMatchObject({ object_kind: 'push', project_id: apiProject })
   await bothThemes(page, 'webhooks-detail')
 
+  // The test is logged as a delivery: opened, it shows what was sent (the token redacted) and what came back.
+  const delivery = page.getByTestId('hook-delivery')
+  await expect(delivery).toHaveCount(1)
+  await expect(delivery).toHaveAttribute('data-status', '200')
+  await expect(delivery).toContainText('Push')
+  await delivery.getByTestId('hook-delivery-open').click()
+  await expect(delivery.getByTestId('hook-delivery-request-headers')).toContainText('X-Gitlab-Event: Push Hook')
+  await expect(delivery.getByTestId('hook-delivery-request-headers')).toContainText('X-Gitlab-Token: [REDACTED]')
+  await expect(delivery.getByTestId('hook-delivery-request-body')).toContainText('"object_kind": "push"')
+  await bothThemes(page, 'webhooks-deliveries')
+
+  // Resend posts the same payload again and logs a second delivery; a filter on failures hides both.
+  receiver.answer(503)
+  await delivery.getByTestId('hook-delivery-resend').click()
+  await expect(page.getByTestId('hook-resent')).toHaveText('Resent: the receiver answered 503.')
+  await receiver.waitFor(2)
+  expect(receiver.received[1].body).toEqual(receiver.received[0].body)
+  await expect(page.getByTestId('hook-delivery')).toHaveCount(2)
+  await expect(page.getByTestId('hook-delivery').first()).toHaveAttribute('data-status', '503')
+  receiver.answer(200)
+  await page.getByTestId('hook-deliveries-status').click()
+  await page.locator('.n-base-select-option').filter({ hasText: 'Client failures (4xx)' }).click()
+  await expect(page.getByTestId('hook-deliveries-empty')).toHaveText('No deliveries with this outcome.')
+
   await page.getByTestId('resource-tab-webhooks').click()
   await expect(rows(page).filter({ hasText: 'Release notifier' })).toHaveCount(1)
   await bothThemes(page, 'webhooks-list')

@@ -210,6 +210,22 @@ describe('webhooks', () => {
         internal_error_message: 'Blocked: Requests to loopback addresses are not allowed',
       })
     })
+
+    it('refuses a resend to a local address once local requests were disallowed, and logs the refusal', async () => {
+      const hook = await createHook({ url: `${receiver.url}/hook` })
+      await push()
+      await settle()
+      expect(receiver.received).toHaveLength(1)
+      const eventsUrl = `${hooksUrl()}/${hook.id}/events`
+      const [delivered] = (await call(maintainer.token, 'GET', eventsUrl)).json() as Json[]
+      await allowLocal(false)
+      const res = await call(maintainer.token, 'POST', `${eventsUrl}/${delivered.id}/resend`)
+      expect(res.statusCode).toBe(422)
+      expect(res.json()).toEqual({ message: 'Blocked: Requests to loopback addresses are not allowed' })
+      expect(receiver.received).toHaveLength(1)
+      const events = (await call(maintainer.token, 'GET', `${eventsUrl}?status=server_failure`)).json() as Json[]
+      expect(events.map((e) => e.response_status)).toEqual(['internal error'])
+    })
   })
 
   describe('deliveries', () => {

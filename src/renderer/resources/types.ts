@@ -219,6 +219,17 @@ export interface DetailSpec {
    * job opens as an item of `jobResource` (a resource of the same family).
    */
   readonly graph?: { readonly path: string; readonly jobResource: string }
+  /** A webhook's recent deliveries, listed below the fields with their headers, bodies and a "Resend". */
+  readonly deliveries?: DeliveriesSpec
+}
+
+/**
+ * GitLab's hook events of one hook: listed from `path` (`?status=` filters them), each sent again
+ * by `POST {path}/{event id}/resend`, which needs `role`.
+ */
+export interface DeliveriesSpec {
+  readonly path: string
+  readonly role: Role
 }
 
 export interface ResourceDescription {

@@ -114,7 +114,7 @@ function webhooks(scope: 'project' | 'group'): ResourceDescription {
         { field: 'alert_status', label: 'Status', format: 'state', tones: ALERT_TONES, width: '170px' },
       ],
     },
-    detail: { path: `${base}/{id}`, fields: FIELDS },
+    detail: { path: `${base}/{id}`, fields: FIELDS, deliveries: { path: `${base}/{id}/events`, role } },
     create: {
       title: 'New webhook',
       method: 'POST',

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll } from 'vitest'
+import { insertHookLog } from '../../../src/server/modules/hooks/queries'
+import { startHookReceiver, type HookReceiver } from '../../helpers/hook-receiver'
 import { authenticatedRows, instanceRows, permissionMatrix, type MatrixRow, type Vars } from './matrix'
 import { buildWorld, type Container, type Json, type World } from './world'
 
@@ -6,12 +8,18 @@ import { buildWorld, type Container, type Json, type World } from './world'
 // every call signs in first. The hooks subscribe to nothing the matrix does, so nothing is delivered.
 
 let world: World
+let receiver: HookReceiver
 let seq = 0
 
 beforeAll(async () => {
   world = await buildWorld()
+  receiver = await startHookReceiver()
+  await world.admin('PUT', '/application/settings', { allow_local_requests_from_web_hooks_and_services: true })
 })
-afterAll(async () => world.close())
+afterAll(async () => {
+  await world.close()
+  await receiver.close()
+})
 
 /** A hook body that no event of the matrix triggers (the name need not resolve: deliveries check it). */
 const quietHook = (_v: Vars, unique: string): Json => ({
@@ -27,6 +35,33 @@ async function hookFixture(w: World, c: Container, owner: 'projects' | 'groups')
   return { hook: Number(hook.id) }
 }
 
+/**
+ * A hook to the local receiver with one logged delivery, to resend: the log is written straight to
+ * the database, since nothing of the matrix triggers a delivery.
+ */
+async function deliveredFixture(w: World, c: Container, owner: 'projects' | 'groups'): Promise<Vars> {
+  seq += 1
+  const id = owner === 'projects' ? c.project.id : c.group.id
+  const hook = await w.admin<Json>('POST', `/${owner}/${id}/hooks`, {
+    url: `${receiver.url}/${seq}`,
+    push_events: false,
+  })
+  const log = insertHookLog(w.server.app.burrow.db, {
+    web_hook_id: Number(hook.id),
+    trigger: 'push_hooks',
+    url: `${receiver.url}/${seq}`,
+    request_headers: '{}',
+    request_data: '{"object_kind":"push"}',
+    response_headers: '{}',
+    response_body: '',
+    response_status: '200',
+    execution_duration: 0.01,
+    internal_error_message: null,
+    created_at: new Date().toISOString(),
+  })
+  return { hook: Number(hook.id), event: Number(log?.id) }
+}
+
 /** The rows of one owner's hooks API, for the role that manages them. */
 function hookRows(owner: 'projects' | 'groups', min: 'maintainer' | 'owner'): MatrixRow[] {
   const base = `/${owner}/{${owner === 'projects' ? 'project' : 'group'}}/hooks`
@@ -35,6 +70,14 @@ function hookRows(owner: 'projects' | 'groups', min: 'maintainer' | 'owner'): Ma
     { method: 'GET', path: base, min },
     { method: 'GET', path: `${base}/{hook}`, min, fixture },
     { method: 'GET', path: `${base}/{hook}/events`, min, fixture },
+    {
+      method: 'POST',
+      path: `${base}/{hook}/events/{event}/resend`,
+      min,
+      fixture: (w, c) => deliveredFixture(w, c, owner),
+      readBack: `${base}/{hook}/events`,
+      why: 'a refused resend sends and logs nothing: the events read back unchanged',
+    },
     { method: 'POST', path: base, min, body: quietHook },
     { method: 'PUT', path: `${base}/{hook}`, min, fixture, body: { name: 'Renamed' } },
     {
