@@ -18,7 +18,7 @@ import { resolveTodosForTarget } from '../todos/queries'
 import { recordEvent } from '../events'
 import { mergeRequestTarget, recordStateEvent } from '../notes'
 import { canReadIssue, updateIssue } from '../issues'
-import { branchHeads, runInBackground } from './mergeability'
+import { branchHeads, runInBackground, storeHeadRef } from './mergeability'
 import { listProtectedBranches, rulesFor } from '../branches'
 import { pushLanded } from '../../platform/git/push-listeners'
 import { userIdentity } from '../repository'
@@ -68,6 +68,8 @@ export async function mergeMergeRequest(
   if (options.sha !== undefined && options.sha !== heads.source)
     throw apiMessage(409, `SHA does not match HEAD of source branch: ${heads.source}`)
   const gitDir = projectGitDir(ctx, project)
+  // The source head must be in this repository (it is fetched there when the source is a fork).
+  await storeHeadRef(ctx, mr, heads.source)
   const method = String(projectSettings(project.settings).merge_method ?? 'merge')
   const squash = options.squash ?? mr.squash === 1
   const merged = await mergeTree(gitDir, heads.target, heads.source)
@@ -127,14 +129,17 @@ export async function mergeMergeRequest(
   await pushLanded({ ctx, project, user, updates: [{ oldSha: heads.target, newSha: newTarget, ref }] })
   const remove =
     options.shouldRemoveSourceBranch ?? (mr.should_remove_source_branch === 1 || mr.force_remove_source_branch === 1)
-  if (remove) await removeSourceBranch(ctx, mr, heads.source, user)
+  if (remove) await removeSourceBranch(caller, mr, heads.source, user)
   closeReferencedIssues(caller, project, row)
   return findMergeRequestById(ctx.db, mr.id) as MergeRequestRow
 }
 
-async function removeSourceBranch(ctx: ServerContext, mr: MergeRequestRow, head: string, user: UserRow): Promise<void> {
+async function removeSourceBranch(caller: Caller, mr: MergeRequestRow, head: string, user: UserRow): Promise<void> {
+  const ctx = caller.ctx
   const source = findProjectById(ctx.db, mr.source_project_id)
   if (!source) return
+  // A fork's branch is removed only by someone who may push to the fork, as GitLab's can_remove_source_branch?.
+  if (source.id !== mr.project_id && !caller.perms.canInProject(source, AccessLevel.DEVELOPER)) return
   // The default branch and protected branches are never removed, as in GitLab.
   if (source.default_branch === mr.source_branch) return
   if (rulesFor(listProtectedBranches(ctx.db, source.id), mr.source_branch).length > 0) return

@@ -13,7 +13,7 @@ import { git, ZERO_SHA } from '../../platform/git/git'
 import { isAncestor, mergeTree } from '../../platform/git/merge'
 import { mergeBase } from '../../platform/git/merge-base'
 import { projectGitDir, repoExists } from '../../platform/git/project-repo'
-import { resolveCommit } from '../../platform/git/refs'
+import { fetchCommitInto, resolveCommit } from '../../platform/git/refs'
 import { recordEvent } from '../events'
 import { callerFor } from '../../platform/caller'
 import { traceDiffNotes } from './position-tracer'
@@ -164,6 +164,21 @@ export async function branchHeads(
   }
 }
 
+/**
+ * Points `refs/merge-requests/:iid/head` of the target repository at the source head `sha`, as
+ * GitLab keeps it for clients to fetch. A merge request from a fork fetches the commit from the
+ * fork's repository first: diffs, commits, versions and the merge all run in the target repository.
+ */
+export async function storeHeadRef(ctx: ServerContext, mr: MergeRequestRow, sha: string): Promise<void> {
+  const target = findProjectById(ctx.db, mr.project_id)
+  if (!target) return
+  const gitDir = projectGitDir(ctx, target)
+  const ref = `refs/merge-requests/${mr.iid}/head`
+  const source = mr.source_project_id === mr.project_id ? undefined : findProjectById(ctx.db, mr.source_project_id)
+  if (source) await fetchCommitInto(gitDir, projectGitDir(ctx, source), sha, ref)
+  else await git(['update-ref', ref, sha], { gitDir })
+}
+
 /** Computes and stores merge_status now (the body of a queued check). */
 export async function checkMergeability(ctx: ServerContext, mrId: number): Promise<void> {
   const mr = findMergeRequestById(ctx.db, mrId)
@@ -172,13 +187,12 @@ export async function checkMergeability(ctx: ServerContext, mrId: number): Promi
   const heads = await branchHeads(ctx, mr)
   if (!heads.source || !heads.target || !heads.target_project) return settle(ctx, mr, 'cannot_be_merged')
   const gitDir = projectGitDir(ctx, heads.target_project)
+  await storeHeadRef(ctx, mr, heads.source).catch(() => undefined)
   // git refuses some merges outright (unrelated histories after a force push): they cannot be merged.
   const conflicts = await mergeTree(gitDir, heads.target, heads.source).then(
     (r) => r.conflicts,
     () => true,
   )
-  // GitLab keeps refs/merge-requests/:iid/head on the source head so clients can fetch it.
-  await git(['update-ref', `refs/merge-requests/${mr.iid}/head`, heads.source], { gitDir }).catch(() => undefined)
   const latest = findMergeRequestById(ctx.db, mrId)
   if (!latest) return
   if (latest.state !== 'opened') return settleClosed(ctx, latest, conflicts)
@@ -211,11 +225,15 @@ async function refreshAfterPush(push: PushContext): Promise<void> {
   const moved = new Map<string, { oldSha: string; newSha: string }>()
   for (const u of push.updates) if (u.ref.startsWith('refs/heads/')) moved.set(u.ref.slice('refs/heads/'.length), u)
   if (moved.size === 0) return
-  const gitDir = projectGitDir(ctx, project)
   for (const mr of openMergeRequestsTouching(ctx.db, project.id, [...moved.keys()])) {
+    const targetProject = mr.project_id === project.id ? project : findProjectById(ctx.db, mr.project_id)
+    if (!targetProject) continue
+    // A push to a fork moves the source of merge requests into its upstream: git work is in the target's repository.
+    const gitDir = projectGitDir(ctx, targetProject)
     const sourceMove = mr.source_project_id === project.id ? moved.get(mr.source_branch) : undefined
     const targetMove = mr.project_id === project.id ? moved.get(mr.target_branch) : undefined
     const head = sourceMove ? (sourceMove.newSha === ZERO_SHA ? mr.head_sha : sourceMove.newSha) : mr.head_sha
+    if (sourceMove && head && sourceMove.newSha !== ZERO_SHA) await storeHeadRef(ctx, mr, head).catch(() => undefined)
     if (
       targetMove &&
       targetMove.newSha !== ZERO_SHA &&

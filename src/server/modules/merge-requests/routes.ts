@@ -49,6 +49,7 @@ import {
   canApproveMergeRequest,
   unapproveMergeRequest,
   createMergeRequest,
+  targetProjectFor,
   destroyMergeRequest,
   participantIds,
   presentMergeRequestDetail,
@@ -551,14 +552,15 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
       )
       if (missing.length > 0) throw missingParam(...missing)
       const source = loadMrProject(request, request.params.id, AccessLevel.DEVELOPER)
-      const target = source
-      if (body.target_project_id !== undefined && body.target_project_id !== source.id) {
-        // 404 for a target the caller cannot see; otherwise, without forks, a merge request can only
-        // target its own project.
-        loadMrProject(request, textParam('target_project_id', body.target_project_id))
-        throw apiMessage(422, ['Validate fork Source project is not a fork of the target project'])
-      }
-      const mr = await createMergeRequest(callerOf(request), source, target, toInput(body), user)
+      // A target other than the source (404 unseen, 403 with its merge requests closed to the caller)
+      // must be in the source's fork network; a fork's merge requests go to its upstream by default.
+      const requested =
+        body.target_project_id === undefined
+          ? undefined
+          : loadMrProject(request, textParam('target_project_id', body.target_project_id))
+      const caller = callerOf(request)
+      const target = targetProjectFor(caller, source, requested)
+      const mr = await createMergeRequest(caller, source, target, toInput(body), user)
       queueMergeabilityCheck(request.server.burrow, mr.id)
       return reply
         .code(201)

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { Caller } from '../../platform/caller'
 import { AccessLevel } from '../../platform/auth/access'
 import type { Db } from '../../platform/db/connection'
@@ -20,16 +21,20 @@ import {
   userLinksOf,
   type MergeRequestChanges,
   type MergeRequestRow,
+  type NewMergeRequest,
 } from './queries'
+import { storeHeadRef } from './mergeability'
 import { findMilestoneById, type MilestoneRow } from '../milestones/queries'
-import { findNamespaceById } from '../namespaces'
+import { findNamespaceById, findProjectById } from '../namespaces'
+import { findForkMember, inSameForkNetwork } from '../forks'
+import { canReadMergeRequestsWith } from './policy'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { mergeRequestDetailFields, mergeRequestEntity, mergeRequestSimple, type MergeRequestDetail } from './entity'
 import { projectSettings } from '../projects/entity'
 import { mergeBase } from '../../platform/git/merge-base'
 import { countCommitsBetween } from '../../platform/git/merge'
 import { projectGitDir, repoExists } from '../../platform/git/project-repo'
-import { resolveCommit } from '../../platform/git/refs'
+import { deleteRef, fetchCommitInto, resolveCommit } from '../../platform/git/refs'
 import { gitText, isValidRef } from '../../platform/git/git'
 import { apiMessage, validationFailed, type ApiError } from '../../platform/http/errors'
 import { recordEvent } from '../events'
@@ -370,6 +375,24 @@ function approvalsBeforeMerge(project: ProjectRow, given: number | undefined): n
 }
 
 /**
+ * The project a new merge request from `source` goes to (GitLab's target project): the one asked
+ * for, which must be in the source's fork network (422 otherwise); else a fork's upstream unless
+ * the fork sets `mr_default_target_self` or the caller may not read the upstream's merge requests
+ * (GitLab's default_merge_request_target), else the source itself.
+ */
+export function targetProjectFor(caller: Caller, source: ProjectRow, requested: ProjectRow | undefined): ProjectRow {
+  if (requested) {
+    if (!inSameForkNetwork(caller.db, source.id, requested.id))
+      throw apiMessage(422, ['Validate fork Source project is not a fork of the target project'])
+    return requested
+  }
+  const upstreamId = findForkMember(caller.db, source.id)?.forked_from_project_id
+  const upstream = upstreamId ? findProjectById(caller.db, upstreamId) : undefined
+  if (!upstream || projectSettings(source.settings).mr_default_target_self) return source
+  return canReadMergeRequestsWith(caller.perms, upstream) ? upstream : source
+}
+
+/**
  * Opens a merge request from `source`'s branch into `target`'s branch. Branches must exist; an open
  * merge request for the same source and target branches is a 409 naming it. Records the `created`
  * event, to-dos for assignees and reviewers, and queues the mergeability check.
@@ -408,25 +431,50 @@ export async function createMergeRequest(
     targetBranch,
   })
   if (duplicate) throw duplicateError(duplicate)
-  const base = source.id === target.id ? await mergeBase(targetDir, [targetHead, sourceHead]) : targetHead
-  const assigneeIds = existingUserIds(db, assigneeIdsOf(input) ?? [])
-  const reviewerIds = existingUserIds(db, input.reviewer_ids ?? [])
-  const mr = db.transaction(() => {
-    const row = insertMergeRequest(db, {
-      projectId: target.id,
-      sourceProjectId: source.id,
+  // From a fork, the source head is fetched into the target's repository first (under a temporary
+  // ref until the merge request has its own): the base and every diff are computed there.
+  const sourceRef = source.id === target.id ? null : `refs/tmp/merge-request-sources/${randomUUID()}`
+  if (sourceRef) await fetchCommitInto(targetDir, sourceDir, sourceHead, sourceRef)
+  try {
+    const base = await mergeBase(targetDir, [targetHead, sourceHead])
+    const mr = insertNewMergeRequest(caller, source, target, input, author, {
       sourceBranch,
       targetBranch,
       title,
       description,
+      headSha: sourceHead,
+      baseSha: base ?? targetHead,
+    })
+    await storeHeadRef(ctx, mr, sourceHead)
+    return mr
+  } finally {
+    if (sourceRef) await deleteRef(targetDir, sourceRef)
+  }
+}
+
+/** The new merge request's rows (links, labels, system note, event, to-dos) in one transaction. */
+function insertNewMergeRequest(
+  caller: Caller,
+  source: ProjectRow,
+  target: ProjectRow,
+  input: MergeRequestInput,
+  author: UserRow,
+  fields: Pick<NewMergeRequest, 'sourceBranch' | 'targetBranch' | 'title' | 'description' | 'headSha' | 'baseSha'>,
+): MergeRequestRow {
+  const db = caller.db
+  const assigneeIds = existingUserIds(db, assigneeIdsOf(input) ?? [])
+  const reviewerIds = existingUserIds(db, input.reviewer_ids ?? [])
+  return db.transaction(() => {
+    const row = insertMergeRequest(db, {
+      projectId: target.id,
+      sourceProjectId: source.id,
       authorId: author.id,
       milestoneId: checkMilestone(caller, target, input.milestone_id) ?? null,
       shouldRemoveSourceBranch: input.remove_source_branch ?? null,
       allowCollaboration: input.allow_collaboration ?? input.allow_maintainer_to_push ?? false,
       squash: input.squash ?? false,
       approvalsBeforeMerge: approvalsBeforeMerge(target, input.approvals_before_merge),
-      headSha: sourceHead,
-      baseSha: base ?? targetHead,
+      ...fields,
     })
     setUserLinks(db, 'merge_request_assignees', row.id, assigneeIds)
     setUserLinks(db, 'merge_request_reviewers', row.id, reviewerIds)
@@ -451,7 +499,6 @@ export async function createMergeRequest(
     )
     return row
   })()
-  return mr
 }
 
 /**
