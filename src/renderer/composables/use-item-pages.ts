@@ -1,7 +1,7 @@
 import { computed, onScopeDispose, shallowRef, watch, type ShallowRef, type WatchSource } from 'vue'
 import type { ApiJson, CachedList } from '../../shared/ipc/cache'
 import { toReadableError, type ReadableError } from '../lib/ipc-errors'
-import type { AccountItem } from '../lib/items'
+import { withAccount, type AccountItem } from '../lib/items'
 import { MergedPages } from '../lib/merged-pages'
 import { useCacheChangesStore } from '../stores/cache-changes'
 
@@ -53,11 +53,8 @@ export function useItemPages<T>(options: ItemPagesOptions<T>): ItemPages<T> {
   let merge: MergedPages<AccountItem<T>> | null = null
 
   const single = computed(() => (options.accounts().length === 1 ? options.accounts()[0] : null))
-  const toRow = (accountId: string, cached: CachedList['items'][number]): AccountItem<T> => ({
-    accountId,
-    item: options.read(cached.data),
-    pending: cached.pending,
-  })
+  const toRow = (accountId: string, cached: CachedList['items'][number]): AccountItem<T> =>
+    withAccount(accountId, cached, options.read)
 
   async function loadPage(page: number, mine: number): Promise<void> {
     const accountId = single.value

@@ -207,10 +207,13 @@ export interface AccountItem<T> {
   readonly accountId: string
   readonly item: T
   readonly pending: boolean
+  /** Issues: an open issue blocks this one (by the links saved on this computer). */
+  readonly blocked?: boolean
 }
 
 export function withAccount<T>(accountId: string, cached: CachedItem, read: (data: ApiJson) => T): AccountItem<T> {
-  return { accountId, item: read(cached.data), pending: cached.pending }
+  const row = { accountId, item: read(cached.data), pending: cached.pending }
+  return cached.blocked === true ? { ...row, blocked: true } : row
 }
 
 /** `#12` / `!3`, the way GitLab writes a reference inside its own project. */

@@ -25,6 +25,8 @@ function lineLabel(p: { readonly old_line: number | null; readonly new_line: num
   return p.new_line !== null ? String(p.new_line) : `−${p.old_line ?? ''}`
 }
 
+const LINK_VERBS = { relates_to: 'Relate to', blocks: 'Mark as blocking', is_blocked_by: 'Mark as blocked by' } as const
+
 function describeMutation(m: Mutation): string {
   switch (m.kind) {
     case 'comment':
@@ -47,6 +49,10 @@ function describeMutation(m: Mutation): string {
       return 'Mark a to-do done'
     case 'subscription':
       return m.subscribed ? 'Subscribe' : 'Unsubscribe'
+    case 'link':
+      return `${LINK_VERBS[m.linkType]} issue ${m.targetIid} of project ${m.targetProjectId}`
+    case 'unlink':
+      return `Remove the link to issue ${m.targetIid} of project ${m.targetProjectId}`
     case 'create-issue':
       return `New issue “${m.fields.title}”`
     case 'create-merge-request':

@@ -18,6 +18,8 @@ export interface CachedItem {
   readonly data: ApiJson
   /** An optimistic change not yet confirmed by the server is applied to `data`. */
   readonly pending: boolean
+  /** Issues lists only: an open issue blocks this one (from the links saved on this computer). */
+  readonly blocked?: boolean
 }
 
 export interface CachedList {
@@ -299,6 +301,8 @@ export type SyncPhase =
   | 'notes'
   /** Saving open merge requests' changes for offline reading. */
   | 'changes'
+  /** Saving the links of issues that changed, for offline reading. */
+  | 'links'
   | 'reconcile'
 
 export interface SyncProgress {

@@ -122,6 +122,21 @@ export type Mutation =
   | { readonly kind: 'submit-review'; readonly drafts: readonly DraftInput[] }
   /** Approves a merge request at the head the user reviewed (`sha`: the server refuses it if the branch moved). */
   | { readonly kind: 'approve'; readonly sha: string }
+  /** Issues only: links the target issue to another (GitLab's issue links; an existing link is left as it is). */
+  | {
+      readonly kind: 'link'
+      readonly targetProjectId: number
+      readonly targetIid: number
+      readonly linkType: IssueLinkType
+    }
+  /** Issues only: removes the target issue's link to another, whatever its id by then (none left is not an error). */
+  | { readonly kind: 'unlink'; readonly targetProjectId: number; readonly targetIid: number }
+
+/** How a linked issue stands to the issue whose links are listed (GitLab's `link_type`). */
+export type IssueLinkType = 'relates_to' | 'blocks' | 'is_blocked_by'
+
+/** The link types, in the order GitLab groups linked items: blocks, is blocked by, relates to. */
+export const ISSUE_LINK_TYPES: readonly IssueLinkType[] = ['blocks', 'is_blocked_by', 'relates_to']
 
 /** A draft comment of a pending review: on a line (`position`), a reply in a thread (`discussionId`), or general. */
 export interface DraftInput {
@@ -238,6 +253,17 @@ export interface SpentTimeRequest extends ItemRef {
 }
 export interface SubscribeRequest extends ItemRef {
   readonly subscribed: boolean
+}
+/** `issues:link`: links the issue to `targetProjectId`'s issue `targetIid`. */
+export interface LinkIssueRequest extends ItemRef {
+  readonly targetProjectId: number
+  readonly targetIid: number
+  readonly linkType: IssueLinkType
+}
+/** `issues:unlink`: removes the issue's link to `targetProjectId`'s issue `targetIid`. */
+export interface UnlinkIssueRequest extends ItemRef {
+  readonly targetProjectId: number
+  readonly targetIid: number
 }
 export interface CreateIssueRequest {
   readonly projectId: number
@@ -491,6 +517,22 @@ export const subscribeArgs = accountAndRequest([...ref, 'subscribed'], (o) =>
   typeof o.subscribed === 'boolean' ? itemRefProblem(o) : 'subscribed must be a boolean',
 )
 
+/** The other issue of a link request: a cached project's issue (a real iid: a pending new issue cannot be linked yet). */
+function linkTargetProblem(o: Record<string, unknown>): Problem {
+  if (!isId(o.targetProjectId)) return 'targetProjectId must be a positive integer'
+  if (!isId(o.targetIid)) return 'targetIid must be a positive integer'
+  if (o.targetProjectId === o.projectId && o.targetIid === o.iid) return 'an issue cannot be linked to itself'
+  return itemRefProblem(o)
+}
+
+export const linkIssueArgs = accountAndRequest([...ref, 'targetProjectId', 'targetIid', 'linkType'], (o) =>
+  typeof o.linkType === 'string' && (ISSUE_LINK_TYPES as readonly string[]).includes(o.linkType)
+    ? linkTargetProblem(o)
+    : `linkType must be one of ${ISSUE_LINK_TYPES.join(', ')}`,
+)
+
+export const unlinkIssueArgs = accountAndRequest([...ref, 'targetProjectId', 'targetIid'], linkTargetProblem)
+
 export const markTodoDoneArgs = accountAndRequest(['todoId'], (o) =>
   isId(o.todoId) ? null : 'todoId must be a positive integer',
 )
@@ -547,6 +589,8 @@ export const outboxValidators = {
   'issues:add-spent-time': spentTimeArgs,
   'issues:todo': itemArgs,
   'issues:subscribe': subscribeArgs,
+  'issues:link': linkIssueArgs,
+  'issues:unlink': unlinkIssueArgs,
   'merge-requests:comment': mergeRequestCommentArgs,
   'merge-requests:update': mergeRequestUpdateArgs,
   'merge-requests:time-estimate': timeEstimateArgs,
@@ -591,6 +635,10 @@ export interface OutboxRequests {
   /** Adds the issue to the user's to-do list. */
   'issues:todo': Queued<ItemRef>
   'issues:subscribe': Queued<SubscribeRequest>
+  /** Links two issues; replayed, a link already there is not an error. */
+  'issues:link': Queued<LinkIssueRequest>
+  /** Removes the link between two issues; replayed, a link already gone is not an error. */
+  'issues:unlink': Queued<UnlinkIssueRequest>
   'merge-requests:comment': Queued<CommentRequest>
   'merge-requests:update': Queued<UpdateRequest>
   'merge-requests:time-estimate': Queued<TimeEstimateRequest>

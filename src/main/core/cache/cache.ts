@@ -829,6 +829,14 @@ export class Cache {
     }
   }
 
+  /**
+   * Announces a change of `kind` in a project that is kept outside the item tables (an issue's
+   * links, saved in the URL cache), so that the views showing it read it again.
+   */
+  announceChange(accountId: string, kind: ChangeKind, projectId: number): void {
+    this.transaction(() => this.noteChange(this.acct(accountId), kind, { project_id: projectId }, false))
+  }
+
   private accumulator(acct: number, optimistic: boolean): ChangeAccumulator {
     let acc = this.changes.get(acct)
     if (acc === undefined) {

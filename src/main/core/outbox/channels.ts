@@ -77,6 +77,19 @@ export function outboxHandlers(
     'issues:add-spent-time': issue.spend,
     'issues:todo': issue.todo,
     'issues:subscribe': issue.subscribe,
+    'issues:link': async (accountId, r) =>
+      queue(accountId, target('issue', r), {
+        kind: 'link',
+        targetProjectId: r.targetProjectId,
+        targetIid: r.targetIid,
+        linkType: r.linkType,
+      }),
+    'issues:unlink': async (accountId, r) =>
+      queue(accountId, target('issue', r), {
+        kind: 'unlink',
+        targetProjectId: r.targetProjectId,
+        targetIid: r.targetIid,
+      }),
     'merge-requests:comment': mr.comment,
     'merge-requests:update': mr.update,
     'merge-requests:time-estimate': mr.estimate,

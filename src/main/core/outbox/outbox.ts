@@ -23,6 +23,7 @@ import { baseFields, desiredFields, normalizeChanges, snapshotOf, type ItemJson 
 import type { UserSummary } from '../../../shared/api/user'
 import { applyOptimistic, cachedItem, clearOptimistic, type CacheUpdate } from './optimistic'
 import { check, itemPath, send, type Outcome, type SendContext } from './send'
+import { CachedGet } from '../cache/http-cache'
 import { LocalDraftStore } from './review-drafts'
 import { OutboxStore, type StoredEntry } from './store'
 
@@ -80,6 +81,8 @@ const SAFE_AFTER_CHECK: ReadonlySet<Mutation['kind']> = new Set([
   'todo',
   'todo-done',
   'subscription',
+  'link',
+  'unlink',
   'approve',
   'submit-review',
 ])
@@ -105,6 +108,8 @@ export class Outbox {
   readonly drafts: LocalDraftStore
   private readonly store: OutboxStore
   private readonly cache: Cache
+  /** The URL cache, for saved answers a landed write changed (an issue's links). */
+  private readonly saved: CachedGet
   private readonly accounts: OutboxAccounts
   private readonly retryDelayMs: (attempts: number) => number
   private readonly keepSettledMs: number
@@ -119,6 +124,7 @@ export class Outbox {
 
   constructor(options: OutboxOptions) {
     this.cache = options.cache
+    this.saved = new CachedGet(options.cache)
     this.store = new OutboxStore(options.cache.db)
     this.drafts = new LocalDraftStore(options.cache.db)
     this.accounts = options.accounts
@@ -521,6 +527,14 @@ export class Outbox {
         entry.target.type === 'todo'
           ? new Set()
           : this.store.claimedCreatedIids(entry.accountId, entry.mutation.kind, entry.target.projectId, entry.id),
+      resave: async (path, kind, projectId) => {
+        try {
+          await this.saved.get(entry.accountId, client, path, undefined, { online: true })
+          this.cache.announceChange(entry.accountId, kind, projectId)
+        } catch {
+          // Not saved again: the next online read or sync of it will be.
+        }
+      },
       beginSend: (progress) => {
         const moved = this.store.transition(
           entry.id,

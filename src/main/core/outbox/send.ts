@@ -16,6 +16,7 @@ import {
   type ItemJson,
 } from './fields'
 import type { CacheUpdate } from './optimistic'
+import { checkLinkWrite, sendLinkWrite } from './links'
 import { checkApprove, checkReview, sendApprove, sendReview, withLineCodes } from './review'
 import type { EntryResult, Progress, StoredEntry } from './store'
 
@@ -64,6 +65,11 @@ export interface SendContext {
   claimedNoteIds(): Set<number>
   /** Iids of the target's project that other creations of the same kind already account for. */
   claimedCreatedIids(): Set<number>
+  /**
+   * Saves the answer of a GET again in the URL cache (what a write just changed) and tells the
+   * views of the project's `kind` to read again; best effort: never throws.
+   */
+  resave(path: string, kind: 'issue', projectId: number): Promise<void>
 }
 
 /** What reading the server showed about a write whose outcome was unknown. */
@@ -176,6 +182,9 @@ export async function send(entry: StoredEntry, ctx: SendContext): Promise<Outcom
         throw error
       }
     }
+    case 'link':
+    case 'unlink':
+      return target.type === 'issue' ? sendLinkWrite(target, m, ctx) : invalid(entry)
     case 'subscription': {
       const item = await ctx.client.get<ItemJson>(path)
       if (item.subscribed === m.subscribed)
@@ -501,6 +510,11 @@ export async function check(entry: StoredEntry, ctx: SendContext): Promise<Check
       }
       return { applied: false, reason: 'The to-do was not on the server.' }
     }
+    case 'link':
+    case 'unlink':
+      return target.type === 'issue'
+        ? checkLinkWrite(target, m, ctx)
+        : { applied: 'unknown', reason: `Cannot check a ${m.kind} write on a ${noun(target)}.` }
     case 'subscription': {
       const item = await ctx.client.get<ItemJson>(path)
       return item.subscribed === m.subscribed

@@ -2,7 +2,9 @@ import type { IpcHandlers } from '../dispatch'
 import type { Accounts } from '../accounts/accounts'
 import type { Cache } from '../cache/cache'
 import { CachedGet } from '../cache/http-cache'
+import { blockedIssueIds } from '../cache/issue-links'
 import { CacheReader } from '../cache/lists'
+import type { CachedList } from '../../../shared/ipc/cache'
 import type { NoteableKind } from '../cache/kinds'
 import { searchCache } from '../cache/search'
 import { refreshItem } from './refresh'
@@ -55,6 +57,20 @@ export function cacheHandlers(data: () => OfflineData): Pick<IpcHandlers, CacheC
   let reader: CacheReader | null = null
   let cachedGet: CachedGet | null = null
   const read = (): CacheReader => (reader ??= new CacheReader(data().cache))
+  const saved = (): CachedGet => (cachedGet ??= new CachedGet(data().cache))
+
+  /** Marks the listed issues an open issue blocks (by the links saved on this computer); none for an account gone since. */
+  const withBlocked = async (accountId: string, list: CachedList): Promise<CachedList> => {
+    if (list.items.length === 0) return list
+    const client = await data()
+      .accounts.clientFor(accountId)
+      .catch(() => null)
+    if (client === null) return list
+    const issues = list.items.map((i) => i.data as { id: number; project_id: number; iid: number })
+    const blocked = blockedIssueIds(saved(), accountId, client, issues)
+    if (blocked.size === 0) return list
+    return { ...list, items: list.items.map((i) => (blocked.has(i.data.id as number) ? { ...i, blocked: true } : i)) }
+  }
   const viewer = async (accountId: string): Promise<number | null> =>
     (await data().accounts.list()).find((a) => a.id === accountId)?.userId ?? null
   /** Reads while offline show stale data: the instance is probed often until it answers. */
@@ -89,7 +105,10 @@ export function cacheHandlers(data: () => OfflineData): Pick<IpcHandlers, CacheC
     'sync:set-scope': async (accountId, scope) => data().sync.setScope(accountId, scope),
     'sync:get-scope': async (accountId) => data().sync.getScope(accountId),
     'issues:list': async (accountId, params) =>
-      offlineRead(accountId, read().listIssues(accountId, params ?? {}, await viewer(accountId))),
+      offlineRead(
+        accountId,
+        await withBlocked(accountId, read().listIssues(accountId, params ?? {}, await viewer(accountId))),
+      ),
     'issues:get': async (accountId, ref, options) =>
       detail(
         accountId,
@@ -127,12 +146,11 @@ export function cacheHandlers(data: () => OfflineData): Pick<IpcHandlers, CacheC
     'todos:list': async (accountId, params) => offlineRead(accountId, read().listTodos(accountId, params ?? {})),
     'search:query': async (accountId, params) => offlineRead(accountId, searchCache(data().cache, accountId, params)),
     'api:get': async (accountId, path, query) => {
-      const { cache, accounts } = data()
-      cachedGet ??= new CachedGet(cache)
+      const { accounts } = data()
       const client = await accounts.clientFor(accountId)
       return offlineRead(
         accountId,
-        await cachedGet.get(accountId, client, path, query, { online: accounts.connectivityFor(accountId).online }),
+        await saved().get(accountId, client, path, query, { online: accounts.connectivityFor(accountId).online }),
       )
     },
   }

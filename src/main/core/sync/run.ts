@@ -4,6 +4,7 @@ import { ForbiddenError, NotFoundError } from '../api/errors'
 import type { Query } from '../api/query'
 import type { Cache } from '../cache/cache'
 import { CachedGet } from '../cache/http-cache'
+import { issueLinksPath } from '../cache/issue-links'
 import { mergeRequestChangesPath } from '../repos/remote'
 import { isRecord, num, str, type JsonObject } from '../cache/json'
 import { KINDS, type NoteableKind } from '../cache/kinds'
@@ -69,6 +70,13 @@ export const MILESTONES_REFRESH_MS = 10 * 60_000
 
 /** Open merge requests per project whose changes one run saves at most (newest first; the rest at the next run). */
 export const MERGE_REQUEST_CHANGES_PER_RUN = 50
+
+/**
+ * Changed issues per project whose links one run saves at most (newest first). The rest are not
+ * owed to a later run: their links are read when the issue is opened online, and saved at
+ * their next change. A first sync thus saves the links of the most recently updated issues.
+ */
+export const ISSUE_LINKS_PER_RUN = 50
 
 /** Items a list gathers from its pages before writing them in one transaction. */
 const SYNC_BATCH_ITEMS = 500
@@ -149,12 +157,14 @@ export class SyncRun {
   private scopesDone = 0
   private scopesTotal = 0
 
-  /** Saves the merge requests' changes for offline reading (the URL cache `api:get` and the repositories read). */
-  private readonly changes: CachedGet
+  /** Saves answers for offline reading in the URL cache (`api:get`): merge requests' changes, issues' links. */
+  private readonly saved: CachedGet
+  /** Issues this run wrote as new or changed, per project: whose links are saved again. */
+  private readonly changedIssues = new Map<number, Map<number, string>>()
 
   constructor(private readonly o: RunOptions) {
     this.perPage = o.perPage ?? 100
-    this.changes = new CachedGet(o.cache)
+    this.saved = new CachedGet(o.cache)
   }
 
   async run(): Promise<void> {
@@ -181,6 +191,7 @@ export class SyncRun {
       await this.syncLabels('project', project.id)
       await this.syncNotes('project', project.id)
       if (project.json.merge_requests_enabled !== false) await this.keepMergeRequestChanges(project.id)
+      if (project.json.issues_enabled !== false) await this.keepIssueLinks(project.id)
       if (this.o.reconcile) await this.reconcileProject(project)
       this.scopesDone++
     }
@@ -424,6 +435,7 @@ export class SyncRun {
         .filter((c) => commented(c.json) || (c.previousUpdatedAt !== null && this.hasNotes(kind, c.id)))
         .map((c) => c.id)
       cache.markNotesStale(accountId, kind, stale)
+      if (kind === 'issue') this.noteChangedIssues(written.changed.map((c) => c.json))
       // A scope's cursor only moves forward (a cross-project list starts at the oldest of them).
       for (const sc of scopes) {
         const own = state.cursor(accountId, resource, sc.kind, sc.id)
@@ -432,6 +444,19 @@ export class SyncRun {
       }
       this.stats.itemsSynced += written.changed.length
     })
+  }
+
+  /** Remembers the issues a page changed, for keepIssueLinks (provisional rows of the outbox have no links). */
+  private noteChangedIssues(issues: readonly JsonObject[]): void {
+    for (const issue of issues) {
+      const projectId = num(issue, 'project_id')
+      const iid = num(issue, 'iid')
+      const updatedAt = str(issue, 'updated_at')
+      if (projectId === null || iid === null || iid <= 0 || updatedAt === null) continue
+      const byIid = this.changedIssues.get(projectId) ?? new Map<number, string>()
+      byIid.set(iid, updatedAt)
+      this.changedIssues.set(projectId, byIid)
+    }
   }
 
   private hasNotes(kind: NoteableKind, id: number): boolean {
@@ -579,7 +604,7 @@ export class SyncRun {
       )
       .all(cache.acct(accountId), projectId, userId) as { iid: number; updated_at: string }[]
     const outdated = open.filter((mr) => {
-      const saved = this.changes.savedAt(accountId, client, mergeRequestChangesPath(projectId, mr.iid))
+      const saved = this.saved.savedAt(accountId, client, mergeRequestChangesPath(projectId, mr.iid))
       return saved === null || saved < mr.updated_at
     })
     for (const mr of outdated.slice(0, MERGE_REQUEST_CHANGES_PER_RUN)) {
@@ -587,7 +612,39 @@ export class SyncRun {
       this.setPhase('changes')
       this.stats.requests++
       try {
-        await this.changes.get(accountId, client, mergeRequestChangesPath(projectId, mr.iid), undefined, {
+        await this.saved.get(accountId, client, mergeRequestChangesPath(projectId, mr.iid), undefined, {
+          online: true,
+          signal,
+        })
+      } catch (error) {
+        if (!refused(error)) throw error
+      }
+      this.progress()
+    }
+  }
+
+  /**
+   * The links of the issues this run found changed are saved in the URL cache (what the issue
+   * page reads through `api:get`, and what the list's "blocked" marker comes from), unless the
+   * saved copy is newer than the change; with its ETag, an unchanged list costs a 304. A quiet
+   * sync changes no issue and so asks for none.
+   */
+  private async keepIssueLinks(projectId: number): Promise<void> {
+    const { accountId, client, signal } = this.o
+    const changed = [...(this.changedIssues.get(projectId) ?? [])].map(([iid, updatedAt]) => ({ iid, updatedAt }))
+    this.changedIssues.delete(projectId)
+    const outdated = changed
+      .filter((issue) => {
+        const savedAt = this.saved.savedAt(accountId, client, issueLinksPath(projectId, issue.iid))
+        return savedAt === null || savedAt < issue.updatedAt
+      })
+      .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0))
+    for (const issue of outdated.slice(0, ISSUE_LINKS_PER_RUN)) {
+      signal.throwIfAborted()
+      this.setPhase('links')
+      this.stats.requests++
+      try {
+        await this.saved.get(accountId, client, issueLinksPath(projectId, issue.iid), undefined, {
           online: true,
           signal,
         })
