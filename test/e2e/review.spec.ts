@@ -342,6 +342,8 @@ interface ServerDiscussion {
       readonly head_sha: string
       readonly line_range?: { readonly start: { readonly new_line: number | null } } | null
     } | null
+    /** Where a diff note was written (its `position` may have moved to a newer version). */
+    readonly original_position?: { readonly new_line: number | null; readonly head_sha: string } | null
   }[]
 }
 
@@ -380,7 +382,7 @@ test('a review written offline: drafts kept on this computer, submitted, publish
   page,
 }) => {
   test.setTimeout(180_000)
-  const { iid, path } = await freshMergeRequest('offline-review')
+  const { iid, path, head } = await freshMergeRequest('offline-review')
   await page.goto(burrow.pageUrl)
   // Read once online: the merge request and its changes are saved for offline.
   await openChanges(page, iid)
@@ -403,39 +405,54 @@ test('a review written offline: drafts kept on this computer, submitted, publish
   const draft = page.getByTestId('review-draft').filter({ hasText: 'Written on the train' })
   await expect(draft.getByTestId('review-draft-local')).toBeVisible()
   await expect(form).toHaveCount(0)
-  // General comments for the review, from the bar.
-  for (const text of ['Looks good overall', 'One more thing']) {
-    await page.getByTestId('review-general').click()
-    await page.getByTestId('review-general-body').locator('textarea').fill(text)
-    await page.getByTestId('review-general-add').click()
-  }
+  // Another on line 3, given up below.
+  await line(page, `${path}::3`).hover()
+  await line(page, `${path}::3`).getByTestId('review-add-comment').click()
+  await form.locator('textarea').fill('Scratch that')
+  await expect(form.getByTestId('review-composer-review')).toHaveText('Add to review')
+  await form.getByTestId('review-composer-review').click()
+  await expect(form).toHaveCount(0)
+  // A general comment for the review, from the bar.
+  await page.getByTestId('review-general').click()
+  await page.getByTestId('review-general-body').locator('textarea').fill('Looks good overall')
+  await page.getByTestId('review-general-add').click()
   await expect(page.getByTestId('review-count')).toContainText('Pending review: 3 comments')
   await shot(page, 'review-offline-drafts-light')
   await runCommand(page, 'theme: dark')
   await shot(page, 'review-offline-drafts-dark')
   await runCommand(page, 'theme: light')
   // Drafts stay on this computer until the review is submitted: one given up is gone for good.
-  await draft.getByTestId('review-draft-delete').click()
+  await page.getByTestId('review-draft').filter({ hasText: 'Scratch that' }).getByTestId('review-draft-delete').click()
+  await expect(page.getByTestId('review-draft').filter({ hasText: 'Scratch that' })).toHaveCount(0)
   await expect(page.getByTestId('review-count')).toContainText('Pending review: 2 comments')
   await page.reload()
   await openChanges(page, iid)
   await expect(page.getByTestId('review-count')).toContainText('Pending review: 2 comments')
+  await expect(draft).toBeVisible()
 
   await page.getByTestId('review-submit').click()
   await expect(page.getByTestId('review-count')).toContainText('submitted, publishing when the server is reachable')
   // Still offline: nothing reached the server.
   expect(await serverThreads(iid)).toEqual([])
 
+  // Back online: one review, its line comment a DiffNote on line 2 of this version and the general comment, each once.
   await burrow.setOnline(true)
   await runCommand(page, 'sync now')
   await expect
-    .poll(async () => (await serverThreads(iid)).flat().map((n) => n.body), { timeout: 60_000 })
-    .toEqual(['Looks good overall', 'One more thing'])
+    .poll(async () => (await serverThreads(iid)).map((notes) => notes.map((n) => [n.body, n.type])), {
+      timeout: 60_000,
+    })
+    .toEqual([[['Written on the train', 'DiffNote']], [['Looks good overall', 'DiscussionNote']]])
+  const [[onLine]] = await serverThreads(iid)
+  expect(onLine.position).toMatchObject({ new_path: path, old_line: null, new_line: 2, head_sha: head })
   expect(await api<unknown[]>('GET', `/projects/${project.id}/merge_requests/${iid}/draft_notes`)).toEqual([])
   await expect(page.getByTestId('review-count')).toHaveCount(0, { timeout: 30_000 })
   await expect(page.getByTestId('review-draft')).toHaveCount(0)
+  const published = page.getByTestId('review-thread').filter({ hasText: 'Written on the train' })
+  await expect(published).toHaveCount(1, { timeout: 30_000 })
+  await expect(published).toHaveAttribute('data-discussion', /^[0-9a-f]{40}$/)
   await page.locator('.n-tabs-tab', { hasText: 'Overview' }).click()
-  await expect(page.getByTestId('note').filter({ hasText: 'One more thing' })).toHaveCount(1)
+  await expect(page.getByTestId('note').filter({ hasText: 'Looks good overall' })).toHaveCount(1)
 })
 
 test('a comment on a line from its +, and on a range by dragging: shown in place, held by the server as diff notes, resolved there', async ({
@@ -493,21 +510,56 @@ test('a comment on a line from its +, and on a range by dragging: shown in place
   await expect(thread.getByTestId('review-resolved')).toHaveCount(0, { timeout: 30_000 })
   expect((await serverThreads(iid))[0][0].resolved).toBe(false)
 
-  // A push makes a new version of the diff: the threads are outdated, off the diff, and in the discussion
-  // list with the lines they were written on (the project's clone lacks that version: the server's compare).
-  const { source_branch: branch } = await api<{ source_branch: string }>(
+  // A reply added to the review: a draft in the thread, published with the review.
+  await thread.getByTestId('review-reply').click()
+  await thread.getByTestId('review-reply-body').locator('textarea').fill('Same on the next line')
+  await expect(thread.getByTestId('review-reply-review')).toHaveText('Start a review')
+  await thread.getByTestId('review-reply-review').click()
+  const replyDraft = thread.getByTestId('review-draft').filter({ hasText: 'Same on the next line' })
+  await expect(replyDraft).toBeVisible()
+  await expect(page.getByTestId('review-count')).toContainText('Pending review: 1 comment')
+  await shot(page, 'review-reply-draft-light')
+  await runCommand(page, 'theme: dark')
+  await shot(page, 'review-reply-draft-dark')
+  await runCommand(page, 'theme: light')
+  await page.getByTestId('review-submit').click()
+  await expect
+    .poll(async () => (await serverThreads(iid))[0].map((n) => n.body), { timeout: 30_000 })
+    .toEqual(['Is **beta** right here?', 'Same on the next line'])
+  await expect(thread.getByTestId('review-thread-note').filter({ hasText: 'Same on the next line' })).toBeVisible({
+    timeout: 30_000,
+  })
+  await expect(page.getByTestId('review-draft')).toHaveCount(0)
+
+  // A push makes a new version of the diff: a line inserted above, line 2 rewritten. The threads on it are
+  // outdated, off the diff, and in the discussion list with the lines they were written on (the project's
+  // clone lacks that version: the server's compare); one on the unchanged last line moves down with it.
+  const mr = await api<{ source_branch: string; diff_refs: { base_sha: string; start_sha: string; head_sha: string } }>(
     'GET',
     `/projects/${project.id}/merge_requests/${iid}`,
   )
+  await api('POST', `/projects/${project.id}/merge_requests/${iid}/discussions`, {
+    body: 'Is gamma the last one?',
+    position: { ...mr.diff_refs, position_type: 'text', old_path: path, new_path: path, new_line: 3 },
+  })
   await api('POST', `/projects/${project.id}/repository/commits`, {
-    branch,
+    branch: mr.source_branch,
     commit_message: 'Reword',
-    actions: [{ action: 'update', file_path: path, content: 'alpha\nBETA\ngamma\n' }],
+    actions: [{ action: 'update', file_path: path, content: 'intro\nalpha\nBETA\ngamma\n' }],
   })
   await page.reload()
   await openChanges(page, iid)
-  await expect(line(page, `${path}::2`)).toContainText('BETA')
-  await expect(page.getByTestId('review-thread')).toHaveCount(0)
+  await expect(line(page, `${path}::3`)).toContainText('BETA')
+  const carried = page.locator(`.review-diff__slot[data-slot$="${path}::4"]`).getByTestId('review-thread')
+  await expect(carried).toContainText('Is gamma the last one?')
+  await expect(page.getByTestId('review-thread')).toHaveCount(1)
+  const moved = (await serverThreads(iid)).find((notes) => notes[0].body === 'Is gamma the last one?')?.[0]
+  expect(moved?.position).toMatchObject({ new_line: 4, head_sha: expect.not.stringMatching(head) })
+  expect(moved?.original_position).toMatchObject({ new_line: 3, head_sha: head })
+  await shot(page, 'review-carried-thread-light')
+  await runCommand(page, 'theme: dark')
+  await shot(page, 'review-carried-thread-dark')
+  await runCommand(page, 'theme: light')
   await page.locator('.n-tabs-tab', { hasText: 'Overview' }).click()
   const outdated = page.getByTestId('thread-context').filter({ hasText: 'line 2' })
   await expect(outdated.getByTestId('thread-outdated')).toBeVisible()

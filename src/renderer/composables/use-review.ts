@@ -12,8 +12,11 @@ export interface Review {
   readonly query: CachedQuery<{ readonly drafts: readonly ReviewDraft[]; readonly serverRead: boolean }>
   /** A submission is queued and has not landed. */
   readonly submitting: ComputedRef<boolean>
-  /** Adds a draft to the pending review; resolves with it once the list shows it. */
-  addDraft(note: string, position?: DiffPosition): Promise<ReviewDraft>
+  /**
+   * Adds a draft to the pending review (on a line at `position`, a reply in thread `discussionId`,
+   * or general); resolves with it once the list shows it.
+   */
+  addDraft(note: string, position?: DiffPosition, discussionId?: string): Promise<ReviewDraft>
   deleteDraft(draftId: string): Promise<void>
   /** Submits the pending review, with an approval at `approveSha` when given. */
   submit(approveSha?: string): Promise<OutboxEntry>
@@ -78,11 +81,12 @@ export function useReview(options: {
     drafts,
     query,
     submitting: computed(() => submissions.value.length > 0),
-    async addDraft(note, position) {
+    async addDraft(note, position, discussionId) {
       const draft = await bridge.request('reviews:add-draft', options.accountId(), {
         ...ref(),
         note,
         ...(position === undefined ? {} : { position }),
+        ...(discussionId === undefined ? {} : { discussionId }),
       })
       await query.reload()
       return draft

@@ -17,6 +17,8 @@ export const PERF = {
   searchResults: 'burrow:search-results',
   /** Opening a merge request's Changes until the first file's diff lines are painted. */
   reviewFirstDiff: 'burrow:review-first-diff',
+  /** Submitting a line comment until it shows under its line (`detail.pending`: still marked pending then). */
+  reviewCommentFeedback: 'burrow:review-comment-feedback',
 } as const
 
 export type PerfName = (typeof PERF)[keyof typeof PERF]

@@ -68,12 +68,16 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   else list.push(value)
 }
 
-/** Groups the current threads and the positioned drafts by the anchor key of their line. */
+/**
+ * Groups the current threads and the positioned drafts that start a thread by the anchor key of
+ * their line (a draft reply shows in its thread instead).
+ */
 export function attachments(threads: readonly LineThread[], drafts: readonly ReviewDraft[]): LineAttachments {
   const byLine = new Map<string, LineThread[]>()
   for (const t of threads) if (!t.outdated) push(byLine, anchorKey(positionAnchor(t.position)), t)
   const draftsByLine = new Map<string, ReviewDraft[]>()
-  for (const d of drafts) if (d.position !== null) push(draftsByLine, anchorKey(positionAnchor(d.position)), d)
+  for (const d of drafts)
+    if (d.position !== null && d.discussionId === null) push(draftsByLine, anchorKey(positionAnchor(d.position)), d)
   return { threads: byLine, drafts: draftsByLine }
 }
 

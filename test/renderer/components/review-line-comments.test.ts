@@ -68,13 +68,13 @@ function mountChanges(discussions: CachedDiscussion[], drafts: ReviewDraft[] = [
     },
     'reviews:drafts': () => ({ ok: true, result: { drafts: stored, serverRead: true } }),
     'reviews:add-draft': (_account, request) => {
-      const r = request as { note: string; position?: ReviewDraft['position'] }
+      const r = request as { note: string; position?: ReviewDraft['position']; discussionId?: string }
       const draft: ReviewDraft = {
         id: `server-${stored.length + 1}`,
         source: 'server',
         note: r.note,
         position: r.position ?? null,
-        discussionId: null,
+        discussionId: r.discussionId ?? null,
       }
       stored = [...stored, draft]
       return { ok: true, result: draft }
@@ -127,6 +127,40 @@ describe('line comments in the review', () => {
         body: { resolved: true },
       },
     ])
+    wrapper.unmount()
+  })
+
+  it('a thread the server carried to this version from an older one shows at the line it moved to', async () => {
+    const carried = thread('d'.repeat(40), 2, REFS.head_sha)
+    const note = carried.notes[0].data as { position: Record<string, unknown> }
+    const moved = { ...note, original_position: { ...note.position, head_sha: 'f'.repeat(40), new_line: 5 } }
+    const { wrapper } = mountChanges([{ ...carried, notes: [{ data: moved, pending: false }] }])
+    await flushPromises()
+    const rows = wrapper.findAll('.common-virtual-list__row')
+    const at = rows.findIndex((r) => r.find('[data-anchor="src/app.ts::2"]').exists())
+    expect(rows[at + 1].find('[data-testid="review-thread"]').text()).toContain('About line 2')
+    wrapper.unmount()
+  })
+
+  it('a reply added to the review is a draft in that thread, shown there as part of the pending review', async () => {
+    const id = 'd'.repeat(40)
+    const { wrapper, transport } = mountChanges([thread(id, 2, REFS.head_sha)])
+    await flushPromises()
+    const threadEl = () => wrapper.find('[data-testid="review-thread"]')
+    await threadEl().find('[data-testid="review-reply"]').trigger('click')
+    await threadEl().find('[data-testid="review-reply-body"] textarea').setValue('Same below')
+    expect(threadEl().find('[data-testid="review-reply-review"]').text()).toBe('Start a review')
+    await threadEl().find('[data-testid="review-reply-review"]').trigger('click')
+    await flushPromises()
+    expect(request(transport, 'reviews:add-draft')).toEqual([
+      { projectId: 5, iid: 12, note: 'Same below', discussionId: id },
+    ])
+    expect(request(transport, 'merge-requests:comment')).toEqual([])
+    const draft = threadEl().find('[data-testid="review-draft"]')
+    expect(draft.text()).toContain('Same below')
+    expect(draft.text()).toContain('Pending review')
+    // Once only: not also as a comment on a line.
+    expect(wrapper.findAll('[data-testid="review-draft"]')).toHaveLength(1)
     wrapper.unmount()
   })
 
