@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import { forbidden, missingParam, notFound, unauthorized } from '../../platform/http/errors'
+import { paramsOf } from '../../platform/http/loose-params'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { textParam } from '../../platform/http/text-param'
 import { deleteAward, findAward, listAwards, type AwardEmojiRow } from './queries'
@@ -21,7 +22,7 @@ export function awardEmojiRoutes(base: string, resolve: (request: FastifyRequest
 
     app.get(`${base}/award_emoji`, async (request, reply) => {
       const a = resolve(request)
-      const page = pageOf(request.query as Record<string, unknown>)
+      const page = pageOf(request.query)
       const { rows, total } = listAwards(request.server.burrow.db, a.type, a.id, {
         limit: page.perPage,
         offset: page.offset,
@@ -39,7 +40,7 @@ export function awardEmojiRoutes(base: string, resolve: (request: FastifyRequest
       const user = request.actor.user
       if (!user) throw unauthorized()
       const a = resolve(request)
-      const name = (request.body as Record<string, unknown> | undefined)?.name
+      const name = paramsOf(request.body).name
       if (name === undefined || name === null || name === '') throw missingParam('name')
       const row = addAward(request.server.burrow.db, a, user.id, textParam('name', name))
       return reply.code(201).send(presentAwards(callerOf(request), [row])[0])

@@ -54,7 +54,7 @@ const protectedEnvironments: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: IdParams, querystring: PageQuery } },
     async (request, reply) => {
       const project = maintainedProject(request, request.params.id)
-      const page = pageOf(request.query as Record<string, unknown>)
+      const page = pageOf(request.query)
       const { rows, total } = listProtectedEnvironments(db, project.id, { limit: page.perPage, offset: page.offset })
       setPageHeaders(request, reply, app.burrow.baseUrl(request), page, total)
       return present(rows)

@@ -55,7 +55,16 @@ import {
 import { isSubscribed, subscribe, unsubscribe } from '../subscriptions/service'
 import { createTodo, pendingTodoFor } from '../todos/service'
 import { textParam } from '../../platform/http/text-param'
-import { boolOf, datetimeOf, given, intOf, listOf, wildcardOf, titleOf } from '../../platform/http/loose-params'
+import {
+  boolOf,
+  datetimeOf,
+  given,
+  intOf,
+  listOf,
+  paramsOf,
+  wildcardOf,
+  titleOf,
+} from '../../platform/http/loose-params'
 import { canAdminEpics, canDestroyEpics, canReadEpicWith, requireAdminEpics, requireEpicsFeature } from './policy'
 
 type Query = Readonly<Record<string, unknown>>
@@ -202,7 +211,7 @@ function sendList(
   reply: FastifyReply,
   group: NamespaceRow,
 ): Readonly<Record<string, unknown>>[] {
-  const q = request.query as Query
+  const q = paramsOf(request.query)
   const filter = filterOf(request, group, q)
   const page = pageOf(q)
   const { rows, total } = listEpics(request.server.burrow.db, filter, { limit: page.perPage, offset: page.offset })
@@ -230,7 +239,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/groups/:id/epics', { schema: { params: IdParams } }, async (request, reply) => {
     requireEpicsFeature(callerOf(request))
     const group = loadGroup(request, request.params.id)
-    const epic = createEpicFromParams(callerOf(request), group, (request.body ?? {}) as Query)
+    const epic = createEpicFromParams(callerOf(request), group, paramsOf(request.body))
     return reply.code(201).send(presentEpic(callerOf(request), epic, origin(group)))
   })
 
@@ -240,7 +249,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
     checkUnmodifiedSince(request, epic.updated_at)
     return presentEpic(
       callerOf(request),
-      updateEpicFromParams(callerOf(request), group, epic, (request.body ?? {}) as Query),
+      updateEpicFromParams(callerOf(request), group, epic, paramsOf(request.body)),
       origin(group),
     )
   })
@@ -257,7 +266,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/groups/:id/epics/:epic_iid/issues', { schema: { params: EpicParams } }, async (request, reply) => {
     const { group, epic } = epicOf(request)
-    const page = pageOf(request.query as Query)
+    const page = pageOf(request.query)
     const { rows, total } = epicIssuesPage(
       callerOf(request),
       epic,
@@ -296,7 +305,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: EpicIssueParams } },
     async (request) => {
       const { group, epic, link } = linkOf(request)
-      const body = (request.body ?? {}) as Query
+      const body = paramsOf(request.body)
       const before = given(body.move_before_id) ? intOf('move_before_id', body.move_before_id) : undefined
       const after = given(body.move_after_id) ? intOf('move_after_id', body.move_after_id) : undefined
       if (!moveEpicIssue(request.server.burrow.db, epic, link, before, after))
@@ -352,7 +361,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/groups/:id/epics/:epic_iid/epics', { schema: { params: EpicParams } }, async (request, reply) => {
     const { user, group, epic } = epicOf(request)
     requireAdminEpics(callerOf(request), group)
-    const body = (request.body ?? {}) as Query
+    const body = paramsOf(request.body)
     if (!given(body.title)) throw missingParam('title')
     const child = createEpic(request.server.burrow.db, {
       groupId: group.id,
@@ -371,7 +380,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
     requireAdminEpics(callerOf(request), group)
     const child = childOf(request, group, request.params.child_epic_id)
     if (child.parent_id !== epic.id) throw notFound('Epic')
-    const body = (request.body ?? {}) as Query
+    const body = paramsOf(request.body)
     const before = given(body.move_before_id) ? intOf('move_before_id', body.move_before_id) : undefined
     const after = given(body.move_after_id) ? intOf('move_after_id', body.move_after_id) : undefined
     if (!moveChildEpic(request.server.burrow.db, epic, child, before, after))

@@ -74,7 +74,7 @@ const geoNodes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/geo_nodes', { schema: { querystring: PageQuery } }, async (request, reply) => {
     requireAdmin(request)
-    const page = pageOf(request.query as Record<string, unknown>)
+    const page = pageOf(request.query)
     const { rows, total } = listGeoNodes(ctx.db, { limit: page.perPage, offset: page.offset })
     setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
     return present(request, rows)
@@ -84,7 +84,7 @@ const geoNodes: FastifyPluginAsyncTypebox = async (app) => {
   for (const path of ['/geo_nodes/status', '/geo_nodes/statuses']) {
     app.get(path, { schema: { querystring: PageQuery } }, async (request, reply) => {
       requireAdmin(request)
-      const page = pageOf(request.query as Record<string, unknown>)
+      const page = pageOf(request.query)
       const { rows, total } = listGeoNodes(ctx.db, { limit: page.perPage, offset: page.offset })
       setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
       const now = new Date()
@@ -99,7 +99,7 @@ const geoNodes: FastifyPluginAsyncTypebox = async (app) => {
     if (here.is_primary === 1)
       throw new ApiError(403, { message: '403 Forbidden - Failures can only be requested from a secondary node' })
     // Nothing is ever recorded as failed (see geoNodeStatus): the list is empty.
-    setPageHeaders(request, reply, ctx.baseUrl(request), pageOf(request.query as Record<string, unknown>), 0)
+    setPageHeaders(request, reply, ctx.baseUrl(request), pageOf(request.query), 0)
     return []
   })
 

@@ -69,7 +69,7 @@ import {
 } from '../time-tracking'
 import { createTodo, pendingTodoFor } from '../todos/service'
 import { textParam } from '../../platform/http/text-param'
-import { boolOf, datetimeOf, given, intOf, listOf, wildcardOf } from '../../platform/http/loose-params'
+import { boolOf, datetimeOf, given, intOf, listOf, paramsOf, wildcardOf } from '../../platform/http/loose-params'
 import { parseHumanDuration } from '../time-tracking'
 
 const IdParams = Type.Object({ id: Type.String() })
@@ -372,7 +372,7 @@ function sendList(
   base: ListBase,
   origin: ReferenceOrigin,
 ): Readonly<Record<string, unknown>>[] {
-  const q = request.query as Query
+  const q = paramsOf(request.query)
   const filter = filterOf(request, q, base)
   const page = pageOf(q)
   const { rows, total } = listIssues(request.server.burrow.db, filter, { limit: page.perPage, offset: page.offset })
@@ -385,7 +385,7 @@ function statistics(
   request: FastifyRequest,
   base: ListBase,
 ): { statistics: { counts: { all: number; closed: number; opened: number } } } {
-  const counts = issueStateCounts(request.server.burrow.db, filterOf(request, request.query as Query, base))
+  const counts = issueStateCounts(request.server.burrow.db, filterOf(request, paramsOf(request.query), base))
   return { statistics: { counts: { all: counts.all, closed: counts.closed, opened: counts.opened } } }
 }
 
@@ -419,14 +419,14 @@ function origin(project: ProjectRow): ReferenceOrigin {
 const issues: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/issues', async (request, reply) =>
     answerFromMemo(request, reply, () =>
-      sendList(request, reply, readableBase(request, request.query as Query, undefined, 'created_by_me'), {
+      sendList(request, reply, readableBase(request, paramsOf(request.query), undefined, 'created_by_me'), {
         kind: 'none',
       }),
     ),
   )
 
   app.get('/issues_statistics', async (request) =>
-    statistics(request, readableBase(request, request.query as Query, undefined, 'created_by_me')),
+    statistics(request, readableBase(request, paramsOf(request.query), undefined, 'created_by_me')),
   )
 
   app.get('/issues/:issue_id', { schema: { params: Type.Object({ issue_id: Type.Integer() }) } }, async (request) => {
@@ -440,7 +440,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     answerFromMemo(request, reply, () => {
       const group = loadGroup(request, request.params.id)
       const namespaceIds = groupAndDescendantIds(request.server.burrow.db, group.id)
-      return sendList(request, reply, readableBase(request, request.query as Query, namespaceIds, 'all'), {
+      return sendList(request, reply, readableBase(request, paramsOf(request.query), namespaceIds, 'all'), {
         kind: 'group',
         groupId: group.id,
       })
@@ -451,7 +451,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     const group = loadGroup(request, request.params.id)
     return statistics(
       request,
-      readableBase(request, request.query as Query, groupAndDescendantIds(request.server.burrow.db, group.id), 'all'),
+      readableBase(request, paramsOf(request.query), groupAndDescendantIds(request.server.burrow.db, group.id), 'all'),
     )
   })
 
@@ -471,7 +471,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     currentUser(request)
     const project = loadProject(request, request.params.id)
     requireIssuesFeature(callerOf(request), project)
-    const issue = createIssue(callerOf(request), project, (request.body ?? {}) as Query)
+    const issue = createIssue(callerOf(request), project, paramsOf(request.body))
     return reply.code(201).send(presentIssue(callerOf(request), issue, origin(project)))
   })
 
@@ -485,7 +485,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     const { project, issue } = issueOf(request)
     requireEditIssue(callerOf(request), project, issue)
     checkUnmodifiedSince(request, issue.updated_at)
-    const changes = changesFromParams(callerOf(request), project, (request.body ?? {}) as Query)
+    const changes = changesFromParams(callerOf(request), project, paramsOf(request.body))
     return presentIssue(callerOf(request), updateIssue(callerOf(request), project, issue, changes), origin(project))
   })
 
@@ -512,7 +512,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: IssueParams } },
     async (request, reply) => {
       const { project, issue } = timeWrite(request)
-      const seconds = durationOf((request.body as Query | undefined)?.duration)
+      const seconds = durationOf(paramsOf(request.body).duration)
       return reply.code(200).send(setTimeEstimate(callerOf(request), trackable(project, issue), seconds))
     },
   )
@@ -529,7 +529,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: IssueParams } },
     async (request, reply) => {
       const { project, issue } = timeWrite(request)
-      const body = (request.body ?? {}) as Query
+      const body = paramsOf(request.body)
       const seconds = durationOf(body.duration)
       return reply
         .code(201)
@@ -612,7 +612,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/projects/:id/issues/:issue_iid/move', { schema: { params: IssueParams } }, async (request, reply) => {
     currentUser(request)
     const { project, issue } = issueOf(request)
-    const raw = (request.body as Query | undefined)?.to_project_id
+    const raw = paramsOf(request.body).to_project_id
     if (!given(raw)) throw missingParam('to_project_id')
     const target = loadProject(request, textParam('to_project_id', raw))
     requireWritable(target)
@@ -624,7 +624,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/projects/:id/issues/:issue_iid/clone', { schema: { params: IssueParams } }, async (request, reply) => {
     currentUser(request)
     const { project, issue } = issueOf(request)
-    const body = (request.body ?? {}) as Query
+    const body = paramsOf(request.body)
     if (!given(body.to_project_id)) throw missingParam('to_project_id')
     const target = loadProject(request, textParam('to_project_id', body.to_project_id))
     requireWritable(target)
@@ -638,7 +638,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     currentUser(request)
     const { project, issue } = issueOf(request)
     if (!canAdminIssues(callerOf(request), project)) throw forbidden()
-    const body = (request.body ?? {}) as Query
+    const body = paramsOf(request.body)
     const idOf = (name: string): number | undefined => (given(body[name]) ? intOf(name, body[name]) : undefined)
     return presentIssue(
       callerOf(request),
@@ -684,7 +684,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
         .map((id) => users.get(id))
         .filter((u) => u !== undefined)
         .map((u) => userRef(u, baseUrl))
-      const page = pageOf(request.query as Query)
+      const page = pageOf(request.query)
       setPageHeaders(request, reply, baseUrl, page, all.length)
       return all.slice(page.offset, page.offset + page.perPage)
     },

@@ -159,7 +159,7 @@ function labelRoutes<C>(place: LabelContainer<C>): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(base, { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {
       const container = place.load(request, request.params.id)
-      const page = pageOf(request.query as Record<string, unknown>)
+      const page = pageOf(request.query)
       const scope = place.visible(request, container, request.query)
       const { rows, total } = listLabels(request.server.burrow.db, scope, request.query.search || undefined, {
         limit: page.perPage,

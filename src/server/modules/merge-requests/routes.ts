@@ -71,7 +71,7 @@ import { isSubscribed, subscribe, unsubscribe } from '../subscriptions/service'
 import { addSpentTime, resetSpentTime, resetTimeEstimate, setTimeEstimate, type Trackable } from '../time-tracking'
 import { createTodo, pendingTodoFor } from '../todos/service'
 import { textParam } from '../../platform/http/text-param'
-import { boolOf, datetimeOf, listOf } from '../../platform/http/loose-params'
+import { boolOf, datetimeOf, listOf, paramsOf } from '../../platform/http/loose-params'
 import { canReadMergeRequestsWith } from './policy'
 import { diffLimitsOf, UNLIMITED_DIFF } from './versions'
 import { parseHumanDuration } from '../time-tracking'
@@ -396,7 +396,7 @@ async function sendList(
   filter: MergeRequestFilter,
   relativeTo: { kind: 'project' | 'group'; path: string } | null,
 ): Promise<Readonly<Record<string, unknown>>[]> {
-  const q = request.query as Record<string, unknown>
+  const q = paramsOf(request.query)
   const page = pageOf(q)
   const db = request.server.burrow.db
   if (filter.deployment) await linkDeployedMergeRequests(request.server.burrow, filter.projectIds)
@@ -491,7 +491,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('preClose', async () => mergeabilityIdle(app.burrow))
 
   app.get('/merge_requests', { schema: { querystring: ListQuery } }, async (request, reply) => {
-    const q = request.query as Record<string, unknown>
+    const q = paramsOf(request.query)
     return sendList(request, reply, filterOf(request, q, undefined, 'created_by_me', true), null)
   })
 
@@ -500,7 +500,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: IdParams, querystring: ListQuery } },
     async (request, reply) => {
       const project = loadMrProject(request, request.params.id)
-      const filter = filterOf(request, request.query as Record<string, unknown>, [project.id], 'all')
+      const filter = filterOf(request, paramsOf(request.query), [project.id], 'all')
       return sendList(request, reply, filter, { kind: 'project', path: projectPathOf(request, project) })
     },
   )
@@ -516,7 +516,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
           .prepare('SELECT id FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?))')
           .all(JSON.stringify(groupAndDescendantIds(db, group.id))) as { id: number }[]
       ).map((p) => p.id)
-      const filter = filterOf(request, request.query as Record<string, unknown>, projectIds, 'all', true)
+      const filter = filterOf(request, paramsOf(request.query), projectIds, 'all', true)
       return sendList(request, reply, filter, { kind: 'group', path: group.full_path })
     },
   )
@@ -531,7 +531,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
         .prepare('SELECT 1 FROM deployments WHERE id = ? AND project_id = ?')
         .get(request.params.deployment_id, project.id)
       if (!exists) throw notFound('Deployment')
-      const filter = filterOf(request, request.query as Record<string, unknown>, [project.id], 'all')
+      const filter = filterOf(request, paramsOf(request.query), [project.id], 'all')
       return sendList(
         request,
         reply,
@@ -950,7 +950,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: MrParams } },
     async (request, reply) => {
       const { mr } = timeWriter(request)
-      const seconds = durationOf((request.body as Record<string, unknown> | undefined)?.duration)
+      const seconds = durationOf(paramsOf(request.body).duration)
       if (seconds < 0) throw apiMessage(400, 'Invalid time duration')
       return reply.code(200).send(setTimeEstimate(callerOf(request), trackableOf(mr), seconds))
     },
@@ -968,7 +968,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: MrParams } },
     async (request, reply) => {
       const { mr } = timeWriter(request)
-      const body = (request.body ?? {}) as Record<string, unknown>
+      const body = paramsOf(request.body)
       const seconds = durationOf(body.duration)
       return reply
         .code(201)

@@ -83,7 +83,7 @@ function sendPage(
   reply: FastifyReply,
   filter: MilestoneFilter,
 ): ReturnType<typeof presentMilestones> {
-  const page = pageOf(request.query as Record<string, unknown>)
+  const page = pageOf(request.query)
   const { rows, total } = listMilestones(request.server.burrow.db, filter, { limit: page.perPage, offset: page.offset })
   setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
   return presentMilestones(callerOf(request), rows)
@@ -157,7 +157,7 @@ function memberRoutes(base: string, load: OwnerLoader): FastifyPluginAsyncTypebo
         async (request, reply) => {
           const owner = load(request, request.params.id)
           const milestone = ownMilestone(request, owner, request.params.milestone_id)
-          const page = pageOf(request.query as Record<string, unknown>)
+          const page = pageOf(request.query)
           const { rows, total } = milestoneItems(callerOf(request), milestone, kind, {
             limit: page.perPage,
             offset: page.offset,

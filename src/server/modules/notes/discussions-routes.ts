@@ -76,7 +76,7 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
 
     app.get(base, { schema: { params: paramsSchema(kind), querystring: PageQuery } }, async (request, reply) => {
       const noteable = loadNoteable(request, kind)
-      const page = pageOf(request.query as Record<string, unknown>)
+      const page = pageOf(request.query)
       // System notes about items the caller cannot see are left out, and with them their one-note discussions.
       const { discussions: threads, total } = listDiscussions(
         request.server.burrow.db,
@@ -155,7 +155,7 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
         async (request) => {
           currentUser(request)
           const noteable = loadNoteable(request, kind)
-          const resolved = (request.body as { resolved?: boolean }).resolved
+          const resolved = request.body.resolved
           if (resolved === undefined) throw missingParam('resolved')
           resolveNotes(callerOf(request), noteable, loadDiscussion(request, noteable), resolved, false)
           return presentDiscussion(request, noteable, loadDiscussion(request, noteable))
@@ -170,7 +170,7 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
         currentUser(request)
         const noteable = loadNoteable(request, kind)
         const note = loadDiscussionNote(request, noteable)
-        const body = request.body as { body?: string; resolved?: boolean }
+        const body = request.body
         if (body.body !== undefined && body.resolved !== undefined)
           throw paramError('body, resolved are mutually exclusive')
         if (body.body === undefined && body.resolved === undefined)

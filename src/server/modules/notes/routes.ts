@@ -112,14 +112,6 @@ const CreateBody = Type.Object({
 })
 const UpdateBody = Type.Object({ body: Type.Optional(Type.String()), confidential: Type.Optional(Type.Boolean()) })
 
-interface CreateParams {
-  readonly body: string
-  readonly created_at?: string
-  readonly internal?: boolean
-  readonly confidential?: boolean
-  readonly merge_request_diff_head_sha?: string
-}
-
 /** What a note request carries for its quick actions: `merge_request_diff_head_sha`, the head a `/merge` may merge. */
 export function quickActionParamsOf(body: { readonly merge_request_diff_head_sha?: string }): QuickActionParams {
   const sha = body.merge_request_diff_head_sha
@@ -134,12 +126,8 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
 
     app.get(base, { schema: { params: paramsSchema(kind), querystring: ListQuery } }, async (request, reply) => {
       const noteable = loadNoteable(request, kind)
-      const q = request.query as {
-        sort?: 'asc' | 'desc'
-        order_by?: 'created_at' | 'updated_at'
-        activity_filter?: keyof typeof ACTIVITY_FILTERS
-      }
-      const page = pageOf(request.query as Record<string, unknown>)
+      const q = request.query
+      const page = pageOf(request.query)
       const { rows, total } = listNotes(
         request.server.burrow.db,
         readableNoteScope(callerOf(request), noteable, ACTIVITY_FILTERS[q.activity_filter ?? 'all_notes']),
@@ -160,7 +148,7 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
     app.post(base, { schema: { params: paramsSchema(kind), body: CreateBody } }, async (request, reply) => {
       currentUser(request)
       const noteable = loadNoteable(request, kind)
-      const body = request.body as CreateParams
+      const body = request.body
       const result = await settleQuickActions(
         createNote(callerOf(request), noteable, body.body, {
           createdAt: body.created_at,
@@ -176,7 +164,7 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
       currentUser(request)
       const noteable = loadNoteable(request, kind)
       const note = loadNote(request, noteable, Number((request.params as Record<string, number>).note_id))
-      const body = request.body as { body?: string }
+      const body = request.body
       checkUnmodifiedSince(request, note.updated_at)
       assertCanEditNote(callerOf(request), note)
       const row = body.body === undefined ? note : updateNote(callerOf(request), noteable, note, body.body)

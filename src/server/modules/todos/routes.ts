@@ -133,7 +133,7 @@ const todos: FastifyPluginAsyncTypebox = async (app) => {
       const group = findGroup(db, q.group_id)
       groupIds = group ? groupAndDescendantIds(db, group.id) : []
     }
-    const page = pageOf(request.query as Record<string, unknown>)
+    const page = pageOf(request.query)
     const filter: TodoFilter = {
       userId: user.id,
       state: q.state ?? 'pending',

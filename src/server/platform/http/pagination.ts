@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { invalidParam } from './errors'
+import { paramsOf } from './loose-params'
 
 export interface Page {
   readonly page: number
@@ -21,11 +22,13 @@ function intParam(value: unknown): number | undefined {
 /**
  * Offset pagination parameters: `page` (default 1) and `per_page` (default 20, at most 100).
  * 400 `page is invalid` for a page whose offset is not an exact integer (`1e20`, twenty nines):
- * SQLite and git take 64-bit offsets and JavaScript counts exactly only up to 2^53.
+ * SQLite and git take 64-bit offsets and JavaScript counts exactly only up to 2^53. `query` is
+ * the request's query as parsed, whatever its route's schema (no query reads as none).
  */
-export function pageOf(query: Readonly<Record<string, unknown>>): Page {
-  const page = intParam(query.page) ?? 1
-  const perPageRaw = intParam(query.per_page) ?? DEFAULT_PER_PAGE
+export function pageOf(query: unknown): Page {
+  const { page: pageRaw, per_page: perPageParam } = paramsOf(query)
+  const page = intParam(pageRaw) ?? 1
+  const perPageRaw = intParam(perPageParam) ?? DEFAULT_PER_PAGE
   if (Number.isNaN(page)) throw invalidParam('page')
   if (Number.isNaN(perPageRaw)) throw invalidParam('per_page')
   const safePage = Math.max(1, page)
@@ -86,7 +89,7 @@ export function paginateArray<T>(
   baseUrl: string,
   items: readonly T[],
 ): T[] {
-  const page = pageOf(request.query as Record<string, unknown>)
+  const page = pageOf(request.query)
   setPageHeaders(request, reply, baseUrl, page, items.length)
   return items.slice(page.offset, page.offset + page.perPage)
 }
