@@ -21,6 +21,7 @@ import {
 } from './shared'
 import { formatBytes, humanize } from './format'
 import type { FormValues, ResourceDescription } from './types'
+import { projectForks } from './forks'
 import { projectWebhooks } from './webhooks'
 
 type Item = Readonly<Record<string, unknown>>
@@ -1533,6 +1534,7 @@ export const PROJECT_RESOURCES: readonly ResourceDescription[] = [
   projectAccessRequests,
   projectProtectedBranches,
   projectReleases,
+  projectForks,
   projectWebhooks,
   projectAuditEvents,
 ]

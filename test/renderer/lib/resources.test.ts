@@ -4,6 +4,7 @@ import { adminProjectMoves, adminUsers } from '../../../src/renderer/resources/a
 import { apiFieldErrors, formRequest, initialValues, validateForm } from '../../../src/renderer/resources/forms'
 import { formatBytes, hasRole, logTail, stateTone } from '../../../src/renderer/resources/format'
 import { RESOURCES } from '../../../src/renderer/resources/index'
+import { projectForks } from '../../../src/renderer/resources/forks'
 import { outcomeOf } from '../../../src/renderer/resources/outcome'
 import {
   fillPath,
@@ -266,6 +267,11 @@ describe('resource panels against what Burrow Server answers', () => {
       domain?.value?.({ certificate: { expired: true } }),
     ]).toEqual(['none', 'valid', 'expired'])
     expect(projectProtectedEnvironments.list?.columns.map((c) => c.field)).not.toContain('required_approval_count')
+    const upstream = projectForks.detail?.fields.find((f) => f.label === 'Forked from')
+    expect([
+      upstream?.value?.({ forked_from_project: { id: 1, path_with_namespace: 'kestrel/api' } }),
+      upstream?.value?.({ id: 2 }),
+    ]).toEqual(['kestrel/api', null])
   })
 })
 

@@ -1,0 +1,112 @@
+/**
+ * A project's forks (the Projects family): the direct forks the viewer may see, each with its
+ * upstream, and "Fork" to make one in the viewer's namespace or a group they may create projects in.
+ */
+
+import { options, SORT } from './shared'
+import type { ResourceDescription } from './types'
+
+type Item = Readonly<Record<string, unknown>>
+
+/** `namespace/path` of the project a fork was made from, when the viewer may read it. */
+const upstreamOf = (p: Item): string | null =>
+  ((p.forked_from_project as Item | undefined)?.path_with_namespace as string | undefined) ?? null
+
+export const projectForks: ResourceDescription = {
+  key: 'forks',
+  family: 'projects',
+  title: 'Forks',
+  singular: 'fork',
+  scope: 'project',
+  description: 'Copies of the project in other namespaces; merge requests from a fork can target this project.',
+  titleField: 'path_with_namespace',
+  list: {
+    path: '/projects/:project/forks',
+    query: { per_page: 20 },
+    columns: [
+      { field: 'path_with_namespace', label: 'Fork', primary: true, width: 'minmax(0, 2fr)' },
+      { field: 'visibility', label: 'Visibility', format: 'state', width: '110px' },
+      { field: 'default_branch', label: 'Default branch', format: 'code', width: 'minmax(0, 1fr)' },
+      { field: 'star_count', label: 'Stars', format: 'number', width: '70px' },
+      { field: 'last_activity_at', label: 'Last activity', format: 'relative', width: '130px' },
+    ],
+    filters: [
+      { kind: 'search', param: 'search', label: 'Search', placeholder: 'Name or path' },
+      { kind: 'select', param: 'visibility', label: 'Visibility', options: options('private', 'internal', 'public') },
+      { kind: 'flag', param: 'owned', label: 'Mine' },
+      SORT,
+    ],
+  },
+  detail: {
+    path: '/projects/{id}',
+    fields: [
+      { field: 'path_with_namespace', label: 'Project', format: 'code' },
+      { field: 'forked_from_project', label: 'Forked from', format: 'code', value: upstreamOf },
+      { field: 'description', label: 'Description' },
+      { field: 'visibility', label: 'Visibility', format: 'state' },
+      { field: 'default_branch', label: 'Default branch', format: 'code' },
+      { field: 'mr_default_target_self', label: 'Merge requests stay in the fork', format: 'boolean' },
+      { field: 'forks_count', label: 'Its own forks', format: 'number' },
+      { field: 'created_at', label: 'Forked', format: 'datetime' },
+      { field: 'http_url_to_repo', label: 'Clone URL', format: 'code' },
+      { field: 'web_url', label: 'Web page', format: 'link' },
+    ],
+  },
+  create: {
+    title: 'Fork the project',
+    method: 'POST',
+    path: '/projects/:project/fork',
+    role: 'signed-in',
+    outcome: 'detail',
+    submitLabel: 'Fork',
+    fields: [
+      {
+        name: 'namespace_path',
+        label: 'Namespace',
+        type: 'text',
+        placeholder: 'Your own namespace',
+        help: 'A group you may create projects in (its full path), or empty for your own namespace.',
+      },
+      { name: 'name', label: 'Name', type: 'text', maxLength: 255, help: "The project's name when left empty." },
+      {
+        name: 'path',
+        label: 'Path',
+        type: 'text',
+        maxLength: 255,
+        pattern: { source: '[A-Za-z0-9_][A-Za-z0-9_.-]*', message: 'Letters, digits, _, - and . only.' },
+        help: "The project's path when left empty.",
+      },
+      { name: 'description', label: 'Description', type: 'textarea' },
+      {
+        name: 'visibility',
+        label: 'Visibility',
+        type: 'select',
+        options: options('private', 'internal', 'public'),
+        help: 'Never more open than the project or the group it lands in.',
+      },
+      { name: 'branches', label: 'Only this branch', type: 'text', placeholder: 'All branches and tags' },
+      {
+        name: 'mr_default_target_self',
+        label: 'Merge requests stay in the fork',
+        type: 'boolean',
+        default: false,
+        help: 'Otherwise new merge requests from the fork target this project.',
+      },
+    ],
+  },
+  actions: [
+    {
+      key: 'unlink',
+      label: 'Remove fork relationship',
+      method: 'DELETE',
+      path: '/projects/{id}/fork',
+      on: 'item',
+      // The fork's Owners may (the server decides): the viewer's role here is the upstream's.
+      danger: true,
+      confirm: (p) =>
+        `Remove the fork relationship of ${String(p.path_with_namespace)}? Its merge requests can no longer target this project.`,
+      outcome: 'list',
+      done: 'Fork relationship removed.',
+    },
+  ],
+}

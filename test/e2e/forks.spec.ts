@@ -1,0 +1,101 @@
+import { expect, test, type Page } from '@playwright/test'
+import { launchBurrow, watchCsp, type RunningBurrow } from './support/burrow'
+import { bothThemes, openAt, restApi } from './support/page'
+
+// The Forks panel of a project against the demo content of a real Burrow Server, signed in as its
+// administrator: the project forked from the app (a real copy of its branches on the server), the
+// fork shown with what it was forked from, and listed among the project's forks.
+// Serial: the first test adds the account and waits for its first sync.
+test.describe.configure({ mode: 'serial' })
+
+let burrow: RunningBurrow
+let violations: string[] = []
+/** The demo's API project. */
+let apiProject = 0
+const SOURCE = 'kestrel/platform/dispatch-api'
+
+test.beforeAll(async () => {
+  // The server seeds the demo content before it listens: over a minute on a busy machine.
+  test.setTimeout(320_000)
+  burrow = await launchBurrow({ demo: true })
+  apiProject = (await api<{ id: number }>('GET', `/projects/${encodeURIComponent(SOURCE)}`)).id
+})
+
+test.afterAll(async () => {
+  await burrow?.stop()
+})
+
+test.beforeEach(async ({ page }) => {
+  await page.setViewportSize({ width: 1360, height: 860 })
+  violations = watchCsp(page)
+})
+
+test.afterEach(() => {
+  expect(violations, 'Content-Security-Policy violations').toEqual([])
+})
+
+/** The REST API as the administrator, straight to the server. */
+const api = restApi(
+  () => burrow.serverUrl,
+  () => burrow.rootToken,
+)
+
+const rows = (page: Page) => page.getByTestId('resource-row')
+
+test('the administrator adds the local server and the first sync finishes', async ({ page }) => {
+  test.setTimeout(240_000)
+  await page.goto(burrow.pageUrl)
+  await page.getByTestId('instance-other').click()
+  await page
+    .getByTestId('instance-url')
+    .locator('input')
+    .fill(burrow.proxyUrl ?? '')
+  await page.getByTestId('token').locator('input').fill(burrow.rootToken)
+  await page.getByTestId('account-add-submit').click()
+  await expect(page.getByTestId('account-current')).toHaveText('Administrator')
+  await expect(page.getByTestId('status-sync')).toHaveText(/Synced/, { timeout: 200_000 })
+})
+
+test('Forks: the project forked from the app, shown with its upstream, and listed among its forks', async ({
+  page,
+}) => {
+  const me = await api<{ username: string }>('GET', '/user')
+  const forkPath = `${me.username}/dispatch-api-fork`
+  await openAt(page, burrow.pageUrl, `#/projects/forks?project=${apiProject}`)
+  await expect(page.getByTestId('page-title')).toHaveText('Projects · Forks')
+  await expect(rows(page)).toHaveCount(0)
+
+  await page.getByTestId('resource-create').click()
+  await expect(page.getByTestId('resource-form')).toBeVisible()
+  await page.getByTestId('field-name').locator('input').fill('Dispatch API fork')
+  await page.getByTestId('field-path').locator('input').fill('dispatch-api-fork')
+  await bothThemes(page, 'forks-form')
+  await page.getByTestId('form-submit').click()
+  await expect(page.getByTestId('resource-detail-title')).toHaveText(forkPath)
+  await expect(page.getByTestId('resource-detail')).toContainText('Forked from')
+  await expect(page.getByTestId('resource-detail')).toContainText(SOURCE)
+  await bothThemes(page, 'forks-detail')
+
+  // A real fork on the server: linked to its upstream, with the upstream's branches at the same commits.
+  const fork = await api<{ id: number; forked_from_project: { id: number } }>(
+    'GET',
+    `/projects/${encodeURIComponent(forkPath)}`,
+  )
+  expect(fork.forked_from_project.id).toBe(apiProject)
+  const heads = async (id: number) =>
+    (await api<{ name: string; commit: { id: string } }[]>('GET', `/projects/${id}/repository/branches?per_page=100`))
+      .map((b) => `${b.name} ${b.commit.id}`)
+      .sort()
+  expect(await heads(fork.id)).toEqual(await heads(apiProject))
+
+  await page.getByTestId('resource-tab-forks').click()
+  await expect(rows(page).filter({ hasText: forkPath })).toHaveCount(1)
+  await bothThemes(page, 'forks-list')
+
+  // Forking again into the same namespace is refused beside the fields GitLab names.
+  await page.getByTestId('resource-create').click()
+  await page.getByTestId('field-name').locator('input').fill('Dispatch API fork')
+  await page.getByTestId('field-path').locator('input').fill('dispatch-api-fork')
+  await page.getByTestId('form-submit').click()
+  await expect(page.getByTestId('resource-form')).toContainText('has already been taken')
+})
