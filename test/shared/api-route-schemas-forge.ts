@@ -239,6 +239,27 @@ export const FORGE_ROUTES: readonly RouteEntry[] = [
   { route: 'POST /projects/:id/repository/commits/:sha/cherry_pick', schema: Api.Commit },
   { route: 'POST /projects/:id/repository/commits/:sha/revert', schema: Api.Commit },
 
+  // ---- comments on commits -----------------------------------------------------------------
+  {
+    route: 'GET /projects/:id/repository/commits/:sha/comments',
+    url: '/projects/{project}/repository/commits/{commit}/comments',
+    schema: list(Api.CommitNote),
+  },
+  { route: 'POST /projects/:id/repository/commits/:sha/comments', schema: Api.CommitNote },
+  {
+    route: 'GET /projects/:id/repository/commits/:sha/discussions',
+    url: '/projects/{project}/repository/commits/{commit}/discussions',
+    schema: list(Api.Discussion),
+  },
+  {
+    route: 'GET /projects/:id/repository/commits/:sha/discussions/:discussion_id',
+    url: '/projects/{project}/repository/commits/{commit}/discussions/{commitDiscussion}',
+    schema: Api.Discussion,
+  },
+  { route: 'POST /projects/:id/repository/commits/:sha/discussions', schema: Api.Discussion },
+  { route: 'POST /projects/:id/repository/commits/:sha/discussions/:discussion_id/notes', schema: Api.Note },
+  { route: 'PUT /projects/:id/repository/commits/:sha/discussions/:discussion_id/notes/:note_id', schema: Api.Note },
+
   // ---- issue links --------------------------------------------------------------------------
   {
     route: 'GET /projects/:id/issues/:issue_iid/links',

@@ -19,6 +19,7 @@ export async function forgeFamilies(w: ConformanceWorld): Promise<void> {
   await commitChanges(w)
   await issueLinks(w)
   await forks(w)
+  await commitNotes(w)
 }
 
 /** A release made with its tag and a link, updated and its link edited; a second one deleted. */
@@ -222,4 +223,25 @@ async function forks(w: ConformanceWorld): Promise<void> {
   await w.write('POST /projects/:id/fork', `${p}/fork`, { name: 'Conformance fork', path: 'conformance-fork' })
   const linked = await w.created('POST /projects', '/projects', { name: 'Conformance linked fork' })
   await w.write('POST /projects/:id/fork/:forked_from_id', `/projects/${linked}/fork/${w.ids.projectId}`)
+}
+
+/** A comment on the default branch's head and a thread on it, replied to and the reply edited. */
+async function commitNotes(w: ConformanceWorld): Promise<void> {
+  const { ids } = w
+  const c = `/projects/${ids.projectId}/repository/commits/${ids.commit}`
+  await w.write('POST /projects/:id/repository/commits/:sha/comments', `${c}/comments`, { note: 'Conformance comment' })
+  const thread = await w.write('POST /projects/:id/repository/commits/:sha/discussions', `${c}/discussions`, {
+    body: 'Conformance commit thread',
+  })
+  ids.commitDiscussion = thread.id as string
+  const reply = await w.write(
+    'POST /projects/:id/repository/commits/:sha/discussions/:discussion_id/notes',
+    `${c}/discussions/${ids.commitDiscussion}/notes`,
+    { body: 'A reply' },
+  )
+  await w.write(
+    'PUT /projects/:id/repository/commits/:sha/discussions/:discussion_id/notes/:note_id',
+    `${c}/discussions/${ids.commitDiscussion}/notes/${reply.id as number}`,
+    { body: 'An edited reply' },
+  )
 }

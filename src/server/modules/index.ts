@@ -7,7 +7,8 @@ import { mergeRequestsReadable } from './merge-requests/readable'
 import { milestonesReadable } from './milestones/readable'
 import { notesReadable } from './notes/readable'
 import { snippetsReadable } from './snippets/readable'
-import { registerNoteableKind, registerReferenceFamily } from './notes/families'
+import { registerNoteableKind, registerRefNoteableKind, registerReferenceFamily } from './notes/families'
+import { commitNoteableKind, commitNotesReadable } from './commit-notes'
 import { issueNoteableKind, issueReferences } from './issues/noteable'
 import { mergeRequestNoteableKind, mergeRequestReferences } from './merge-requests/noteable'
 import { snippetNoteableKind } from './snippets/noteable'
@@ -77,6 +78,7 @@ import hooks from './hooks/routes'
 import search from './search/routes'
 import issueLinks from './issues/links-routes'
 import forks from './forks/routes'
+import commitNotes from './commit-notes/routes'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
 export const apiRoutes: readonly FastifyPluginAsync[] = [
@@ -134,6 +136,7 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
   groupVariables,
   protectedTags,
   commitStatuses,
+  commitNotes,
   search,
   issueLinks,
   forks,
@@ -145,9 +148,9 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
 /**
  * Fills the registries with every family's rules: what a list may show of another family's items
  * (platform/auth/readable.ts), the noteable and reference families of notes (notes/families.ts;
- * the notes and discussions routes are built for each noteable kind, in this order), the epic and
- * merge request sides of issues (issues/extensions.ts) and the releases of tags (tags/releases.ts). buildApp calls it before the routes are
- * registered.
+ * the notes and discussions routes are built for each noteable kind, in this order, and the
+ * discussions routes for commits), the epic and merge request sides of issues (issues/extensions.ts)
+ * and the releases of tags (tags/releases.ts). buildApp calls it before the routes are registered.
  */
 export function fillRegistries(): void {
   for (const family of [
@@ -158,10 +161,12 @@ export function fillRegistries(): void {
     milestonesReadable,
     snippetsReadable,
     alertsReadable,
+    commitNotesReadable,
   ])
     registerReadable(family)
   for (const kind of [issueNoteableKind, mergeRequestNoteableKind, snippetNoteableKind, epicNoteableKind])
     registerNoteableKind(kind)
+  registerRefNoteableKind(commitNoteableKind)
   for (const family of [issueReferences, mergeRequestReferences, epicReferences]) registerReferenceFamily(family)
   registerIssueEpics(issueEpicsSide)
   registerIssueMergeRequests(issueMergeRequestsSide)

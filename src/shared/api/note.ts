@@ -6,7 +6,7 @@ import { Entity, Nullable, OpenObject, Timestamp } from './common'
 import { UserRef } from './user'
 
 /** What a note is attached to. */
-export const NoteableType = Type.Enum(['Issue', 'MergeRequest', 'Snippet', 'Epic'])
+export const NoteableType = Type.Enum(['Issue', 'MergeRequest', 'Snippet', 'Epic', 'Commit'])
 
 /** `null` for a lone comment, `DiscussionNote` in a thread, `DiffNote` on a diff line. */
 export const NoteType = Nullable(Type.Enum(['DiscussionNote', 'DiffNote']))
@@ -115,3 +115,17 @@ export const EventNote = Entity({
   noteable_iid: Nullable(Type.Integer()),
 })
 export type EventNote = Static<typeof EventNote>
+
+/**
+ * GitLab's CommitNote entity (the Commits API's comments): the text, and for a comment on a line
+ * of the commit's diff the file, the line and whether it is an added (`new`) or removed (`old`) one.
+ */
+export const CommitNote = Entity({
+  note: Type.String(),
+  path: Nullable(Type.String()),
+  line: Nullable(Type.Integer()),
+  line_type: Nullable(Type.Enum(['new', 'old'])),
+  author: UserRef,
+  created_at: Timestamp,
+})
+export type CommitNote = Static<typeof CommitNote>

@@ -110,3 +110,38 @@ const CODE_ROWS: readonly MatrixRow[] = [
 ]
 
 permissionMatrix('blame, cherry-pick and revert', () => world, CODE_ROWS)
+
+/** Commenting on a commit: any signed-in reader of its code (GitLab's create_note on a readable commit). */
+const COMMENT_ON_CODE: Readonly<Record<Visibility, Role>> = {
+  private: 'reporter',
+  internal: 'signedIn',
+  public: 'signedIn',
+}
+const COMMIT = `${COMMITS}/{sha}`
+
+/**
+ * Comments and threads on commits: read with the code; written by signed-in readers of the code
+ * (the routes sign in first, so anonymous callers get 401 even where they could read).
+ */
+const COMMIT_NOTE_ROWS: readonly MatrixRow[] = [
+  { method: 'GET', path: `${COMMIT}/comments`, min: READ_CODE, fixture: async (_w, c) => head[c.visibility] },
+  { method: 'GET', path: `${COMMIT}/discussions`, min: READ_CODE, fixture: async (_w, c) => head[c.visibility] },
+  {
+    method: 'POST',
+    path: `${COMMIT}/comments`,
+    min: COMMENT_ON_CODE,
+    fixture: async (_w, c) => head[c.visibility],
+    body: (_v, u) => ({ note: `Comment ${u}` }),
+    readBack: `${COMMIT}/comments?per_page=100`,
+  },
+  {
+    method: 'POST',
+    path: `${COMMIT}/discussions`,
+    min: COMMENT_ON_CODE,
+    fixture: async (_w, c) => head[c.visibility],
+    body: (_v, u) => ({ body: `Thread ${u}` }),
+    readBack: `${COMMIT}/discussions?per_page=100`,
+  },
+]
+
+permissionMatrix('comments on commits', () => world, COMMIT_NOTE_ROWS)

@@ -34,7 +34,7 @@ export function mergeRequestNoteable(caller: Caller, project: ProjectRow, mr: Me
     canResolve: (caller) =>
       caller.user?.id === mr.author_id || caller.perms.canInProject(project, AccessLevel.DEVELOPER),
     canRead: (perms) => canReadMergeRequestsWith(perms, project),
-    checkDiffPosition: (caller, position) => checkDiffPosition(caller, project, mr, position),
+    checkDiffPosition: (caller, position, commitId) => checkDiffPosition(caller, project, mr, position, commitId),
     touch: (caller, at) => {
       updateMergeRequestRow(caller.db, mr.id, { updated_at: at }, false)
     },

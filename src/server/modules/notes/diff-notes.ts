@@ -29,7 +29,7 @@ function readPosition(input: unknown): TextPosition {
 }
 
 /**
- * Starts a diff thread on a noteable that takes positions (merge requests): who may comment is
+ * Starts a diff thread on a noteable that takes positions (merge requests, commits): who may comment is
  * checked first, then the position is read and checked against the noteable's diff versions
  * (400 when it names no line of them), then the DiffNote is created as `createNote` creates a
  * thread (quick actions, events, mention to-dos). Draft notes publish through this too.
@@ -41,8 +41,8 @@ export async function createDiffDiscussion(
 ): Promise<CreateNoteResult> {
   assertCanComment(caller, noteable)
   if (!noteable.checkDiffPosition) throw badRequest('position is not supported here')
-  const checked = await noteable.checkDiffPosition(caller, readPosition(input.position))
   const { body, position: _position, commitId, ...options } = input
+  const checked = await noteable.checkDiffPosition(caller, readPosition(input.position), commitId)
   return createNote(caller, noteable, body, {
     ...options,
     thread: true,

@@ -8,7 +8,7 @@ import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import { badRequest, missingParam, notFound, paramError } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser } from '../../platform/http/resolve'
-import { noteableKinds } from './families'
+import { discussionKinds } from './families'
 import {
   createNote,
   deleteNote,
@@ -18,7 +18,14 @@ import {
   updateNote,
   type Noteable,
 } from './service'
-import { loadNote, loadNoteable, paramsSchema, presentNotes, quickActionParamsOf, sendCreated } from './routes'
+import {
+  loadDiscussionNoteable,
+  loadNote,
+  paramsSchema,
+  presentNotes,
+  quickActionParamsOf,
+  sendCreated,
+} from './routes'
 import { assertCanEditNote } from './policy'
 import { createDiffDiscussion } from './diff-notes'
 import { positionInput } from './diff-position'
@@ -67,15 +74,15 @@ function presentDiscussion(
   return discussionEntity(notes, (n) => presented.get(n.id) as Readonly<Record<string, unknown>>)
 }
 
-/** The six discussion endpoints for every noteable family. */
+/** The six discussion endpoints for every noteable family and every family named by ref (commits). */
 const discussions: FastifyPluginAsyncTypebox = async (app) => {
-  for (const kind of noteableKinds()) {
+  for (const kind of discussionKinds()) {
     const base = `/${kind.parent}/:id/${kind.segment}/:${kind.param}/discussions`
     const discussionParams = paramsSchema(kind, { discussion_id: DISCUSSION_ID })
     const noteParams = paramsSchema(kind, { discussion_id: DISCUSSION_ID, note_id: Type.Integer() })
 
     app.get(base, { schema: { params: paramsSchema(kind), querystring: PageQuery } }, async (request, reply) => {
-      const noteable = loadNoteable(request, kind)
+      const noteable = await loadDiscussionNoteable(request, kind)
       const page = pageOf(request.query)
       // System notes about items the caller cannot see are left out, and with them their one-note discussions.
       const { discussions: threads, total } = listDiscussions(
@@ -92,22 +99,22 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
     })
 
     app.get(`${base}/:discussion_id`, { schema: { params: discussionParams } }, async (request) => {
-      const noteable = loadNoteable(request, kind)
+      const noteable = await loadDiscussionNoteable(request, kind)
       return presentDiscussion(request, noteable, loadDiscussion(request, noteable))
     })
 
     app.post(base, { schema: { params: paramsSchema(kind), body: CreateBody } }, async (request, reply) => {
       currentUser(request)
-      const noteable = loadNoteable(request, kind)
+      const noteable = await loadDiscussionNoteable(request, kind)
       const body = request.body
       const options = {
         createdAt: body.created_at,
         internal: body.internal ?? body.confidential,
         quickActionParams: quickActionParamsOf(body),
       }
-      // Positions are taken on merge requests only (elsewhere GitLab has no such parameter and ignores it);
-      // a position that is not a hash is refused by createDiffDiscussion.
-      const position = kind.segment === 'merge_requests' ? (positionInput(body) ?? body.position) : undefined
+      // Positions are taken where notes have a diff, merge requests and commits (elsewhere GitLab has
+      // no such parameter and ignores it); a position that is not a hash is refused by createDiffDiscussion.
+      const position = noteable.checkDiffPosition ? (positionInput(body) ?? body.position) : undefined
       const created =
         position === undefined
           ? createNote(callerOf(request), noteable, body.body, { ...options, thread: true })
@@ -130,7 +137,7 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
       { schema: { params: discussionParams, body: ReplyBody } },
       async (request, reply) => {
         currentUser(request)
-        const noteable = loadNoteable(request, kind)
+        const noteable = await loadDiscussionNoteable(request, kind)
         const discussion = loadDiscussion(request, noteable)
         // System notes ("changed the description") cannot be replied to, as in GitLab.
         if (discussion[0].system === 1) throw badRequest('discussion is not replyable')
@@ -154,7 +161,7 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
         { schema: { params: discussionParams, body: Type.Object({ resolved: Type.Optional(Type.Boolean()) }) } },
         async (request) => {
           currentUser(request)
-          const noteable = loadNoteable(request, kind)
+          const noteable = await loadDiscussionNoteable(request, kind)
           const resolved = request.body.resolved
           if (resolved === undefined) throw missingParam('resolved')
           resolveNotes(callerOf(request), noteable, loadDiscussion(request, noteable), resolved, false)
@@ -168,7 +175,7 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
       { schema: { params: noteParams, body: UpdateBody } },
       async (request) => {
         currentUser(request)
-        const noteable = loadNoteable(request, kind)
+        const noteable = await loadDiscussionNoteable(request, kind)
         const note = loadDiscussionNote(request, noteable)
         const body = request.body
         if (body.body !== undefined && body.resolved !== undefined)
@@ -187,7 +194,7 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
 
     app.delete(`${base}/:discussion_id/notes/:note_id`, { schema: { params: noteParams } }, async (request, reply) => {
       currentUser(request)
-      const noteable = loadNoteable(request, kind)
+      const noteable = await loadDiscussionNoteable(request, kind)
       const note = loadDiscussionNote(request, noteable)
       checkUnmodifiedSince(request, note.updated_at)
       deleteNote(callerOf(request), noteable, note)

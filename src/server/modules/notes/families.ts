@@ -28,6 +28,23 @@ interface NoteableKindOf<Parent extends 'projects' | 'groups', Row> {
  */
 export type NoteableKind = NoteableKindOf<'projects', ProjectRow> | NoteableKindOf<'groups', NamespaceRow>
 
+/**
+ * A family whose URL names its noteable by a string found through git (a commit by SHA, branch or
+ * tag under `/projects/:id/repository/commits/:sha`). GitLab gives such noteables discussions only
+ * (no notes, award emoji or resource event routes), so only the discussions routes are built for it.
+ */
+export interface RefNoteableKind {
+  readonly parent: 'projects'
+  readonly segment: 'repository/commits'
+  readonly param: 'sha'
+  readonly byRef: true
+  /** The noteable `ref` names in the project, which the caller may read; 404 when it names none. */
+  find(caller: Caller, project: ProjectRow, ref: string): Promise<Noteable>
+}
+
+/** Any family the discussions routes serve. */
+export type DiscussionKind = NoteableKind | RefNoteableKind
+
 /** The items references name: `#5` issues, `!3` merge requests, `&2` epics. */
 export type ReferableType = SystemNoteTarget['type']
 
@@ -56,6 +73,7 @@ export interface ReferenceFamily {
 }
 
 const kinds: NoteableKind[] = []
+const refKinds: RefNoteableKind[] = []
 const references = new Map<ReferableType, ReferenceFamily>()
 
 /** Adds a family to the notes and discussions routes (once; the routes are built from the list at startup). */
@@ -66,6 +84,16 @@ export function registerNoteableKind(kind: NoteableKind): void {
 /** The registered noteable families, in registration order. */
 export function noteableKinds(): readonly NoteableKind[] {
   return kinds
+}
+
+/** Adds a family named by ref to the discussions routes (once; built at startup like the others). */
+export function registerRefNoteableKind(kind: RefNoteableKind): void {
+  if (!refKinds.includes(kind)) refKinds.push(kind)
+}
+
+/** The families the discussions routes serve: every noteable family, then those named by ref. */
+export function discussionKinds(): readonly DiscussionKind[] {
+  return [...kinds, ...refKinds]
 }
 
 /** Makes a family's items referable (once per type). */

@@ -7,8 +7,10 @@ export {
   noteableKinds,
   referenceFamily,
   registerNoteableKind,
+  registerRefNoteableKind,
   registerReferenceFamily,
   type NoteableKind,
+  type RefNoteableKind,
   type ReferenceFamily,
 } from './families'
 export {
@@ -16,6 +18,7 @@ export {
   projectWebUrl,
   raiseReviewMentionTodos,
   readableDiscussion,
+  readableNotesPage,
   settleQuickActions,
   settleRepliedThread,
   type CreateNoteResult,
@@ -26,6 +29,7 @@ export {
 export { assertCanComment } from './policy'
 export { PositionError, parseTextPosition, positionInput, type LineRangeEnd, type TextPosition } from './diff-position'
 export { createDiffDiscussion, type DiffDiscussionInput } from './diff-notes'
+export { BLANK_SHA, checkCommitPosition, checkPositionInFiles, POSITION_REFUSED } from './diff-check'
 export { noteEntity } from './entity'
 export { diffNotesOfMergeRequest, moveDiffNote, type NoteRow } from './queries'
 export {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Db } from '../../platform/db/connection'
 
-export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic'
+export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic' | 'Commit'
 export type NoteType = 'DiscussionNote' | 'DiffNote' | null
 
 export interface NoteRow {

@@ -3,7 +3,7 @@ import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type TSchema } from 'typebox'
 import { usersByIds } from '../users'
-import { findNoteById, listNotes, type NoteRow } from './queries'
+import { findNoteById, type NoteRow } from './queries'
 import type { UserRow } from '../../platform/db/rows'
 import { noteEntity, type CommandsChanges } from './entity'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
@@ -11,11 +11,11 @@ import { notFound } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadGroup, loadProject } from '../../platform/http/resolve'
 import { awardEmojiRoutes } from '../award-emoji/routes'
-import { noteableKinds, type NoteableKind } from './families'
+import { noteableKinds, type DiscussionKind, type NoteableKind } from './families'
 import {
   createNote,
   deleteNote,
-  readableNoteScope,
+  readableNotesPage,
   settleQuickActions,
   updateNote,
   type CreateNoteResult,
@@ -63,6 +63,13 @@ export function loadNoteable(request: FastifyRequest, kind: NoteableKind): Notea
     : kind.find(caller, loadGroup(request, String(params.id)), key)
 }
 
+/** `loadNoteable` for any family the discussions routes serve: those named by ref are found through git. */
+export async function loadDiscussionNoteable(request: FastifyRequest, kind: DiscussionKind): Promise<Noteable> {
+  if (!('byRef' in kind)) return loadNoteable(request, kind)
+  const params = request.params as Readonly<Record<string, string>>
+  return kind.find(callerOf(request), loadProject(request, params.id), params[kind.param])
+}
+
 /** A note of this noteable the caller may see, or 404 `Note Not Found`. */
 export function loadNote(request: FastifyRequest, noteable: Noteable, noteId: number): NoteRow {
   const note = findNoteById(request.server.burrow.db, noteId)
@@ -86,9 +93,9 @@ export function sendCreated(
   return { code: 201, body: presentNotes(request, noteable, [result.note], result.commandsChanges)[0] }
 }
 
-/** Params schema for a family's routes with extra integer keys. */
-export function paramsSchema(kind: NoteableKind, extra: Readonly<Record<string, TSchema>> = {}): TSchema {
-  return Type.Object({ id: Type.String(), [kind.param]: Type.Integer(), ...extra })
+/** Params schema for a family's routes (its key an integer, or a string for families named by ref) with extra keys. */
+export function paramsSchema(kind: DiscussionKind, extra: Readonly<Record<string, TSchema>> = {}): TSchema {
+  return Type.Object({ id: Type.String(), [kind.param]: 'byRef' in kind ? Type.String() : Type.Integer(), ...extra })
 }
 
 // GitLab's UserPreference::NOTES_FILTERS: every note, comments only, or system notes only.
@@ -128,12 +135,14 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
       const noteable = loadNoteable(request, kind)
       const q = request.query
       const page = pageOf(request.query)
-      const { rows, total } = listNotes(
-        request.server.burrow.db,
-        readableNoteScope(callerOf(request), noteable, ACTIVITY_FILTERS[q.activity_filter ?? 'all_notes']),
-        { by: q.order_by ?? 'created_at', sort: q.sort ?? 'desc' },
-        page.perPage,
-        page.offset,
+      const { rows, total } = readableNotesPage(
+        callerOf(request),
+        noteable,
+        {
+          system: ACTIVITY_FILTERS[q.activity_filter ?? 'all_notes'],
+          order: { by: q.order_by ?? 'created_at', sort: q.sort ?? 'desc' },
+        },
+        { limit: page.perPage, offset: page.offset },
       )
       setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
       return presentNotes(request, noteable, rows)

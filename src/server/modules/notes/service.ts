@@ -8,6 +8,7 @@ import {
   deleteNoteRow,
   discussionNotes,
   insertNote,
+  listNotes,
   referencingSystemNotes,
   setResolved,
   updateNoteBody,
@@ -81,10 +82,11 @@ export interface Noteable {
   /** Whether the caller may resolve threads here (the merge request's author or a Developer). */
   canResolve?(caller: Caller): boolean
   /**
-   * Checks a diff note's text position against the noteable's diff (merge requests only): the
-   * position as stored and the line code it names, or a 400 when it names no line of the diff.
+   * Checks a diff note's text position against the noteable's diff (merge requests and commits):
+   * the position as stored and the line code it names, or a 400 when it names no line of the
+   * diff. `commitId` names the merge request commit the thread is started on (GitLab's `commit_id`).
    */
-  checkDiffPosition?(caller: Caller, position: TextPosition): Promise<CheckedPosition>
+  checkDiffPosition?(caller: Caller, position: TextPosition, commitId?: string): Promise<CheckedPosition>
   /** The family's quick actions on this noteable (none when the family has none). */
   readonly quickActions?: QuickActionSet
   /** Marks the noteable updated (notes touch their noteable, as in GitLab). */
@@ -118,6 +120,22 @@ export function readableNoteScope(caller: Caller, noteable: Noteable, system?: b
   const candidates = referencingSystemNotes(caller.db, scope)
   const readable = new Set(readableNotes(caller, candidates).map((n) => n.id))
   return { ...scope, hiddenIds: candidates.filter((n) => !readable.has(n.id)).map((n) => n.id) }
+}
+
+/** The order of a notes list: by creation or last update, `asc` or `desc`, id breaking ties. */
+export interface NoteOrder {
+  readonly by: 'created_at' | 'updated_at'
+  readonly sort: 'asc' | 'desc'
+}
+
+/** One page of the notes of a noteable the caller may list (see readableNoteScope), with their total. */
+export function readableNotesPage(
+  caller: Caller,
+  noteable: Noteable,
+  filter: { readonly system?: boolean; readonly order: NoteOrder },
+  page: { readonly limit: number; readonly offset: number },
+): { rows: NoteRow[]; total: number } {
+  return listNotes(caller.db, readableNoteScope(caller, noteable, filter.system), filter.order, page.limit, page.offset)
 }
 
 export interface NoteOptions {
@@ -360,9 +378,9 @@ export function updateNote(caller: Caller, noteable: Noteable, note: NoteRow, bo
   })()
 }
 
-/** The noteable as the item whose comments mention others (issues, merge requests and epics; not snippets). */
+/** The noteable as the item whose comments mention others (issues, merge requests and epics; not snippets or commits). */
 function mentionerOf(noteable: Noteable): SystemNoteTarget | null {
-  if (noteable.type === 'Snippet' || noteable.iid === null) return null
+  if (noteable.type === 'Snippet' || noteable.type === 'Commit' || noteable.iid === null) return null
   const where = containerIds(noteable.container)
   return { type: noteable.type, id: noteable.id, iid: noteable.iid, projectId: where.projectId, groupId: where.groupId }
 }

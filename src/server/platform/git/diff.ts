@@ -25,6 +25,13 @@ export interface DiffLimits {
   readonly maxLines: number
 }
 
+/** No limit: the whole diff (raw diffs, and checking diff note positions against every file). */
+export const UNLIMITED_DIFF: DiffLimits = {
+  maxPatchBytes: Number.MAX_SAFE_INTEGER,
+  maxFiles: Number.MAX_SAFE_INTEGER,
+  maxLines: Number.MAX_SAFE_INTEGER,
+}
+
 interface RawChange {
   readonly aMode: string
   readonly bMode: string

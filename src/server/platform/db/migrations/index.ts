@@ -32,6 +32,7 @@ import commitStatuses from './0043-commit-statuses'
 import issueLinks from './0044-issue-links'
 import webhooks from './0045-webhooks'
 import forkNetworks from './0046-fork-networks'
+import commitNoteables from './0048-commit-noteables'
 
 export interface Migration {
   readonly version: number
@@ -88,4 +89,5 @@ export const migrations: readonly Migration[] = [
   issueLinks,
   webhooks,
   forkNetworks,
+  commitNoteables,
 ]
