@@ -159,6 +159,30 @@ export function deleteLabelRow(db: Db, id: number): void {
   db.prepare('DELETE FROM labels WHERE id = ?').run(id)
 }
 
+/** Labels of these projects titled `title` (any case) other than `exceptId`: the twins a promoted label absorbs. */
+export function sameTitledProjectLabels(
+  db: Db,
+  title: string,
+  exceptId: number,
+  projectIds: readonly number[],
+): LabelRow[] {
+  return db
+    .prepare(
+      'SELECT * FROM labels WHERE title = ? COLLATE NOCASE AND id <> ? AND project_id IN (SELECT value FROM json_each(?))',
+    )
+    .all(title, exceptId, JSON.stringify(projectIds)) as LabelRow[]
+}
+
+/** Gives label `intoId` the items and subscribers of label `fromId` (those it has already are kept once). */
+export function mergeLabelInto(db: Db, fromId: number, intoId: number): void {
+  db.prepare(
+    'INSERT OR IGNORE INTO label_links (label_id, target_type, target_id, created_at) SELECT ?, target_type, target_id, created_at FROM label_links WHERE label_id = ?',
+  ).run(intoId, fromId)
+  db.prepare(
+    'INSERT OR IGNORE INTO label_subscriptions (label_id, user_id, created_at) SELECT ?, user_id, created_at FROM label_subscriptions WHERE label_id = ?',
+  ).run(intoId, fromId)
+}
+
 /** Of the given labels, those `userId` is subscribed to. */
 export function subscribedLabelIds(db: Db, userId: number | null, labelIds: readonly number[]): Set<number> {
   if (userId === null || labelIds.length === 0) return new Set()

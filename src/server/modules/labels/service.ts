@@ -8,6 +8,8 @@ import {
   insertLabel,
   labelCounts,
   labelTitlesById,
+  mergeLabelInto,
+  sameTitledProjectLabels,
   subscribedLabelIds,
   updateLabelRow,
   type IssueReader,
@@ -16,6 +18,7 @@ import {
 } from './queries'
 import { readableProjects } from '../../platform/auth/issue-read-queries'
 import { findNamespaceById, groupAndDescendantIds, namespaceAncestors } from '../namespaces'
+import { projectsInNamespaces } from '../projects'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
 import { labelEntity, type LabelEntity } from './entity'
 import { conflict, missingParam, notFound, paramError, validationFailed } from '../../platform/http/errors'
@@ -64,10 +67,9 @@ export function groupLabelScope(
   let projectIds: number[] = []
   if (!flags.onlyGroupLabels) {
     const owners = [group.id, ...descendants]
-    const projects = db
-      .prepare('SELECT * FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?))')
-      .all(JSON.stringify(owners)) as ProjectRow[]
-    projectIds = projects.filter((p) => caller.perms.canReadProject(p)).map((p) => p.id)
+    projectIds = projectsInNamespaces(db, owners)
+      .filter((p) => caller.perms.canReadProject(p))
+      .map((p) => p.id)
   }
   return { groupIds, projectIds, order }
 }
@@ -241,23 +243,9 @@ export function promoteLabel(caller: Caller, group: NamespaceRow, label: LabelRo
   return db.transaction(() => {
     const existing = findLabelTitleInScope(db, { groupIds: [group.id], projectIds: [] }, label.title)
     const target = existing ?? updateLabelRow(db, label.id, { group_id: group.id, project_id: null, priority: null })
-    const projectIds = (
-      db
-        .prepare('SELECT id FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?))')
-        .all(JSON.stringify(groupAndDescendantIds(db, group.id))) as { id: number }[]
-    ).map((r) => r.id)
-    const twins = db
-      .prepare(
-        'SELECT * FROM labels WHERE title = ? COLLATE NOCASE AND id <> ? AND project_id IN (SELECT value FROM json_each(?))',
-      )
-      .all(label.title, target.id, JSON.stringify(projectIds)) as LabelRow[]
-    for (const twin of twins) {
-      db.prepare(
-        'INSERT OR IGNORE INTO label_links (label_id, target_type, target_id, created_at) SELECT ?, target_type, target_id, created_at FROM label_links WHERE label_id = ?',
-      ).run(target.id, twin.id)
-      db.prepare(
-        'INSERT OR IGNORE INTO label_subscriptions (label_id, user_id, created_at) SELECT ?, user_id, created_at FROM label_subscriptions WHERE label_id = ?',
-      ).run(target.id, twin.id)
+    const projectIds = projectsInNamespaces(db, groupAndDescendantIds(db, group.id)).map((p) => p.id)
+    for (const twin of sameTitledProjectLabels(db, label.title, target.id, projectIds)) {
+      mergeLabelInto(db, twin.id, target.id)
       deleteLabelRow(db, twin.id)
     }
     return target

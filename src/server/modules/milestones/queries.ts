@@ -98,6 +98,31 @@ export interface NewMilestone {
   readonly startDate: string | null
 }
 
+/** Milestones of these projects titled exactly `title`: the twins a promoted milestone absorbs. */
+export function projectMilestonesTitled(db: Db, title: string, projectIds: readonly number[]): MilestoneRow[] {
+  return db
+    .prepare('SELECT * FROM milestones WHERE title = ? AND project_id IN (SELECT value FROM json_each(?))')
+    .all(title, JSON.stringify(projectIds)) as MilestoneRow[]
+}
+
+/** A closing or reopening of an issue, as its activity event recorded it. */
+export interface IssueStateEvent {
+  readonly target_id: number
+  readonly action: 'closed' | 'reopened'
+  readonly created_at: string
+}
+
+/** The `closed`/`reopened` events of these issues up to `until` (inclusive), oldest first: a burndown chart's. */
+export function issueStateEvents(db: Db, issueIds: readonly number[], until: string): IssueStateEvent[] {
+  return db
+    .prepare(
+      `SELECT target_id, action, created_at FROM events
+       WHERE target_type = 'Issue' AND target_id IN (SELECT value FROM json_each(?)) AND action IN ('closed', 'reopened') AND created_at <= ?
+       ORDER BY created_at, id`,
+    )
+    .all(JSON.stringify(issueIds), until) as IssueStateEvent[]
+}
+
 /** Inserts a milestone with the next iid of its project or group (never reused after deletes). */
 export function insertMilestone(db: Db, m: NewMilestone): MilestoneRow {
   return db.transaction(() => {

@@ -5,6 +5,7 @@ import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
 import { findMilestoneById, listMilestones, type MilestoneFilter, type MilestoneRow } from './queries'
 import { findNamespaceById, groupAndDescendantIds, namespaceAncestors } from '../namespaces'
+import { projectsInNamespaces } from '../projects'
 import type { ProjectRow } from '../../platform/db/rows'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import { apiMessage, forbidden, notFound } from '../../platform/http/errors'
@@ -222,10 +223,9 @@ const groupMilestones: FastifyPluginAsyncTypebox = async (app) => {
           return id !== group.id && g !== undefined && request.perms.canReadGroup(g)
         })
         groupIds.push(...below)
-        const projects = db
-          .prepare('SELECT * FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?))')
-          .all(JSON.stringify([group.id, ...below])) as ProjectRow[]
-        projectIds = projects.filter((p) => request.perms.canReadProject(p)).map((p) => p.id)
+        projectIds = projectsInNamespaces(db, [group.id, ...below])
+          .filter((p) => request.perms.canReadProject(p))
+          .map((p) => p.id)
       }
       return sendPage(request, reply, filterOf(request.query, { projectIds, groupIds }, withParents))
     },

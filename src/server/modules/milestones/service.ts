@@ -7,6 +7,8 @@ import {
   deleteMilestoneRow,
   findMilestoneTitle,
   insertMilestone,
+  issueStateEvents,
+  projectMilestonesTitled,
   updateMilestoneRow,
   type MilestoneRow,
 } from './queries'
@@ -15,6 +17,8 @@ import { todayIso } from './entity'
 import { invalidParam, missingParam, paramError, validationFailed } from '../../platform/http/errors'
 import { recordEvent } from '../events'
 import { checkLengths, TEXT_LIMITS } from '../../platform/text/limits'
+import { findNamespaceById } from '../namespaces'
+import { projectsInNamespaces } from '../projects'
 import { dateParam } from '../../platform/http/loose-params'
 
 /** A milestone's owner: one project or one group. */
@@ -34,13 +38,15 @@ function checkDates(start: string | null, due: string | null): void {
  */
 function titleScope(db: Db, owner: MilestoneOwner): { projectIds: number[]; groupIds: number[] } {
   if (owner.kind === 'project') {
-    const ns = db
-      .prepare("SELECT id FROM namespaces WHERE id = ? AND kind = 'group'")
-      .get(owner.project.namespace_id) as { id: number } | undefined
-    return { projectIds: [owner.project.id], groupIds: ns ? [ns.id] : [] }
+    const ns = findNamespaceById(db, owner.project.namespace_id)
+    return { projectIds: [owner.project.id], groupIds: ns?.kind === 'group' ? [ns.id] : [] }
   }
-  const projects = db.prepare('SELECT id FROM projects WHERE namespace_id = ?').all(owner.group.id) as { id: number }[]
-  return { projectIds: projects.map((p) => p.id), groupIds: [owner.group.id] }
+  return { projectIds: projectIdsIn(db, owner.group.id), groupIds: [owner.group.id] }
+}
+
+/** Ids of the projects directly in group `groupId`. */
+function projectIdsIn(db: Db, groupId: number): number[] {
+  return projectsInNamespaces(db, [groupId]).map((p) => p.id)
 }
 
 function titleOf(raw: string): string {
@@ -192,12 +198,7 @@ export function destroyMilestone(
 export function promoteMilestone(caller: Caller, group: NamespaceRow, milestone: MilestoneRow): MilestoneRow {
   const db = caller.db
   return db.transaction(() => {
-    const projectIds = (
-      db.prepare('SELECT id FROM projects WHERE namespace_id = ?').all(group.id) as { id: number }[]
-    ).map((p) => p.id)
-    const twins = db
-      .prepare('SELECT * FROM milestones WHERE title = ? AND project_id IN (SELECT value FROM json_each(?))')
-      .all(milestone.title, JSON.stringify(projectIds)) as MilestoneRow[]
+    const twins = projectMilestonesTitled(db, milestone.title, projectIdsIn(db, group.id))
     const target =
       findMilestoneTitle(db, milestone.title, [], [group.id]) ??
       insertMilestone(db, {
@@ -255,18 +256,11 @@ export function burndownEvents(caller: Caller, milestone: MilestoneRow): Burndow
   const endOfChart = `${milestone.due_date > today ? today : milestone.due_date}T23:59:59.999Z`
   const issues = milestoneIssueRows(caller, milestone).filter((i) => i.created_at <= endOfChart)
   if (issues.length === 0) return []
-  const db = caller.db
-  const rows = db
-    .prepare(
-      `SELECT target_id, action, created_at FROM events
-       WHERE target_type = 'Issue' AND target_id IN (SELECT value FROM json_each(?)) AND action IN ('closed', 'reopened') AND created_at <= ?
-       ORDER BY created_at, id`,
-    )
-    .all(JSON.stringify(issues.map((i) => i.id)), endOfChart) as {
-    target_id: number
-    action: 'closed' | 'reopened'
-    created_at: string
-  }[]
+  const rows = issueStateEvents(
+    caller.db,
+    issues.map((i) => i.id),
+    endOfChart,
+  )
   const byIssue = new Map<number, { action: 'closed' | 'reopened'; created_at: string }[]>()
   for (const r of rows) byIssue.set(r.target_id, [...(byIssue.get(r.target_id) ?? []), r])
   const out: BurndownEvent[] = []

@@ -128,6 +128,24 @@ export function todoTargets(
     .all(...params) as TodoRow[]
 }
 
+/**
+ * The user's pending to-do on a target, if any. Without `action` any pending to-do counts, as
+ * GitLab's "mark as to-do" does when it answers 304.
+ */
+export function pendingTodoFor(
+  db: Db,
+  userId: number,
+  targetType: string,
+  targetId: number,
+  action?: TodoAction,
+): TodoRow | undefined {
+  return db
+    .prepare(
+      `SELECT * FROM todos WHERE user_id = ? AND target_type = ? AND target_id = ? AND state = 'pending' ${action ? 'AND action = ?' : ''} ORDER BY id LIMIT 1`,
+    )
+    .get(userId, targetType, targetId, ...(action ? [action] : [])) as TodoRow | undefined
+}
+
 /** A page of a user's to-dos, newest first. */
 export function listTodos(db: Db, f: TodoFilter, limit: number, offset: number): { rows: TodoRow[]; total: number } {
   const { sql, params } = todoWhere(f)

@@ -1,7 +1,7 @@
 import type { Db } from '../../platform/db/connection'
 import { findTodoById, insertTodoRow, markTodoRowDone, type TodoAction, type TodoRow } from './queries'
 
-export type { TodoRow } from './queries'
+export { pendingTodoFor, type TodoRow } from './queries'
 
 /** Fields of a new to-do. */
 export interface NewTodo {
@@ -28,22 +28,4 @@ export function markTodoDone(db: Db, id: number): boolean {
   if (!todo || todo.state !== 'pending') return false
   markTodoRowDone(db, id)
   return true
-}
-
-/**
- * The user's pending to-do on a target, if any. Without `action` any pending to-do counts, as
- * GitLab's "mark as to-do" does when it answers 304.
- */
-export function pendingTodoFor(
-  db: Db,
-  userId: number,
-  targetType: string,
-  targetId: number,
-  action?: TodoAction,
-): TodoRow | undefined {
-  return db
-    .prepare(
-      `SELECT * FROM todos WHERE user_id = ? AND target_type = ? AND target_id = ? AND state = 'pending' ${action ? 'AND action = ?' : ''} ORDER BY id LIMIT 1`,
-    )
-    .get(userId, targetType, targetId, ...(action ? [action] : [])) as TodoRow | undefined
 }
