@@ -1,7 +1,8 @@
-import { computed, watch, type ComputedRef } from 'vue'
+import { computed, shallowRef, watch, type ComputedRef, type ShallowRef } from 'vue'
 import type { DiffPosition } from '../../shared/ipc/diff-position'
 import type { OutboxEntry } from '../../shared/ipc/outbox'
 import type { ReviewDraft } from '../../shared/ipc/review'
+import type { SentComment } from '../lib/review-threads'
 import { useBridge } from '../bridge'
 import { useOutboxStore } from '../stores/outbox'
 import { useCachedQuery, type CachedQuery } from './use-cached-query'
@@ -20,7 +21,12 @@ export interface Review {
   deleteDraft(draftId: string): Promise<void>
   /** Submits the pending review, with an approval at `approveSha` when given. */
   submit(approveSha?: string): Promise<OutboxEntry>
-  /** Starts a thread on a line at once (queued in the outbox like any comment). */
+  /** Line comments sent from this page that the discussions may not show yet (see `comment`). */
+  readonly sent: ShallowRef<readonly SentComment[]>
+  /**
+   * Starts a thread on a line (queued in the outbox like any comment). It is in `sent` at once,
+   * before core has it, and leaves it when refused (the promise rejects with the reason).
+   */
   comment(body: string, position: DiffPosition): Promise<OutboxEntry>
   /** Resolves or reopens a thread (online: the server's answer is read back by `onChanged`). */
   resolve(discussionId: string, resolved: boolean): Promise<void>
@@ -63,6 +69,8 @@ export function useReview(options: {
       options.onChanged()
     },
   )
+  const sent = shallowRef<readonly SentComment[]>([])
+  let sentCount = 0
   const drafts = computed<readonly ReviewDraft[]>(() => [
     ...(query.data.value?.drafts ?? []),
     ...submissions.value.flatMap((e) =>
@@ -103,8 +111,16 @@ export function useReview(options: {
       await query.reload()
       return entry
     },
-    comment(body, position) {
-      return bridge.request('merge-requests:comment', options.accountId(), { ...ref(), body, position })
+    sent,
+    async comment(body, position) {
+      const comment: SentComment = { key: ++sentCount, body, position, at: new Date().toISOString() }
+      sent.value = [...sent.value, comment]
+      try {
+        return await bridge.request('merge-requests:comment', options.accountId(), { ...ref(), body, position })
+      } catch (error) {
+        sent.value = sent.value.filter((c) => c !== comment)
+        throw error
+      }
     },
     async resolve(discussionId, resolved) {
       const { projectId, iid } = ref()

@@ -152,3 +152,79 @@ export function linesLabel(from: DiffLine, to: DiffLine): string {
   const name = (l: DiffLine): string => (l.newLine !== null ? String(l.newLine) : `−${l.oldLine ?? ''}`)
   return from === to ? `Comment on line ${name(to)}` : `Comment on lines ${name(from)} to ${name(to)}`
 }
+
+/** A line comment sent from the review and not yet among the merge request's discussions. */
+export interface SentComment {
+  /** Unique on the page: the thread shows as `sent-<key>` until the server's takes its place. */
+  readonly key: number
+  readonly body: string
+  readonly position: DiffPosition
+  /** ISO 8601: when it was sent. */
+  readonly at: string
+}
+
+/** Who a sent comment shows as written by: the account's user. */
+export interface SentAuthor {
+  readonly id: number
+  readonly username: string
+  readonly name: string
+  readonly avatarUrl: string | null
+}
+
+const sameLine = (a: DiffPosition, b: DiffPosition): boolean =>
+  a.head_sha === b.head_sha && anchorKey(positionAnchor(a)) === anchorKey(positionAnchor(b))
+
+/**
+ * The sent comments the threads do not show yet: each first note of a thread with a sent
+ * comment's text on its line accounts for one of them (two identical comments need two threads).
+ */
+export function unshownComments(sent: readonly SentComment[], threads: readonly LineThread[]): SentComment[] {
+  const unclaimed = threads.map((t) => t.notes[0]?.note).filter((n) => n !== undefined)
+  return sent.filter((comment) => {
+    const at = unclaimed.findIndex(
+      (n) => n.body === comment.body && n.position != null && sameLine(n.position, comment.position),
+    )
+    if (at === -1) return true
+    unclaimed.splice(at, 1)
+    return false
+  })
+}
+
+/** A sent comment as a thread of its own under its line, marked pending, until the server's thread replaces it. */
+export function sentThread(comment: SentComment, author: SentAuthor): LineThread {
+  const note: PositionedNote = {
+    id: -comment.key,
+    type: 'DiffNote',
+    body: comment.body,
+    attachment: null,
+    author: {
+      id: author.id,
+      username: author.username,
+      name: author.name,
+      state: 'active',
+      locked: false,
+      avatar_url: author.avatarUrl,
+      web_url: '',
+    },
+    created_at: comment.at,
+    updated_at: comment.at,
+    system: false,
+    noteable_id: 0,
+    noteable_type: 'MergeRequest',
+    project_id: null,
+    resolvable: false,
+    confidential: false,
+    internal: false,
+    imported: false,
+    imported_from: 'none',
+    noteable_iid: null,
+  }
+  return {
+    id: `sent-${comment.key}`,
+    position: comment.position,
+    notes: [{ note, pending: true }],
+    resolvable: false,
+    resolved: false,
+    outdated: false,
+  }
+}

@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { flushPromises, mount } from '@vue/test-utils'
+import { nextTick } from 'vue'
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it } from 'vitest'
 import ReviewChanges from '../../../src/renderer/components/review/ReviewChanges.vue'
@@ -10,6 +11,7 @@ import { parseDiffFile } from '../../../src/renderer/lib/diff'
 import { reviewRows } from '../../../src/renderer/lib/review'
 import type { CachedDiscussion } from '../../../src/shared/ipc/cache'
 import type { OutboxEntry } from '../../../src/shared/ipc/outbox'
+import type { IpcResponse } from '../../../src/shared/ipc/contract'
 import type { ReviewDraft } from '../../../src/shared/ipc/review'
 import { fakeTransport } from '../support/fake-bridge'
 
@@ -52,7 +54,11 @@ function thread(id: string, newLine: number, head: string, resolved = false): Ca
   return { id, individual_note: false, notes: [{ data: note, pending: false }] }
 }
 
-function mountChanges(discussions: CachedDiscussion[], drafts: ReviewDraft[] = []) {
+function mountChanges(
+  discussions: CachedDiscussion[],
+  drafts: ReviewDraft[] = [],
+  answers: Parameters<typeof fakeTransport>[0] = {},
+) {
   let stored = [...drafts]
   const transport = fakeTransport({
     'repos:merge-request-changes': {
@@ -82,6 +88,7 @@ function mountChanges(discussions: CachedDiscussion[], drafts: ReviewDraft[] = [
     'reviews:submit': { ok: true, result: { id: 5 } },
     'merge-requests:comment': { ok: true, result: { id: 4 } },
     'api:send': { ok: true, result: { status: 200, body: {} } },
+    ...answers,
   })
   const wrapper = mount(ReviewChanges, {
     props: { accountId: 'acc', projectId: 5, iid: 12, sha: REFS.head_sha, discussions, diffRefs: REFS },
@@ -189,6 +196,50 @@ describe('line comments in the review', () => {
       },
     ])
     expect(wrapper.find('[data-testid="review-composer"]').exists()).toBe(false)
+    wrapper.unmount()
+  })
+
+  it('a line comment shows under its line at once, pending, before core has it; the server’s thread then takes its place', async () => {
+    let answer: (value: IpcResponse) => void = () => undefined
+    const queued = new Promise<IpcResponse>((resolve) => (answer = resolve))
+    const { wrapper } = mountChanges([], [], { 'merge-requests:comment': () => queued })
+    await flushPromises()
+    await drag(wrapper, 'src/app.ts::2')
+    await wrapper.find('[data-testid="review-composer"] textarea').setValue('Deux?')
+    await wrapper.find('[data-testid="review-composer-now"]').trigger('click')
+    await nextTick()
+    // Core has not answered: the comment is under its line already, pending, and the form is closed.
+    const rows = wrapper.findAll('.common-virtual-list__row')
+    const at = rows.findIndex((r) => r.find('[data-anchor="src/app.ts::2"]').exists())
+    const sent = rows[at + 1].find('[data-testid="review-thread"]')
+    expect(sent.text()).toContain('Deux?')
+    expect(sent.find('[data-testid="pending-marker"]').exists()).toBe(true)
+    expect(wrapper.find('[data-testid="review-composer"]').exists()).toBe(false)
+
+    answer({ ok: true, result: { id: 4 } })
+    const landed = thread('d'.repeat(40), 2, REFS.head_sha)
+    const note = { ...(landed.notes[0].data as Record<string, unknown>), body: 'Deux?' }
+    await wrapper.setProps({ discussions: [{ ...landed, notes: [{ data: note, pending: false }] }] })
+    await flushPromises()
+    const threads = wrapper.findAll('[data-testid="review-thread"]')
+    expect(threads.map((t) => t.attributes('data-discussion'))).toEqual(['d'.repeat(40)])
+    expect(threads[0].find('[data-testid="pending-marker"]').exists()).toBe(false)
+    wrapper.unmount()
+  })
+
+  it('a line comment refused leaves the line, and the form opens again with its text and the reason', async () => {
+    const { wrapper } = mountChanges([], [], {
+      'merge-requests:comment': { ok: false, error: { code: 'invalid-request', message: 'The comment is too long' } },
+    })
+    await flushPromises()
+    await drag(wrapper, 'src/app.ts::2')
+    await wrapper.find('[data-testid="review-composer"] textarea').setValue('Deux?')
+    await wrapper.find('[data-testid="review-composer-now"]').trigger('click')
+    await flushPromises()
+    expect(wrapper.find('[data-testid="review-thread"]').exists()).toBe(false)
+    const form = wrapper.find('[data-testid="review-composer"]')
+    expect((form.find('textarea').element as HTMLTextAreaElement).value).toBe('Deux?')
+    expect(wrapper.text()).toContain('The comment is too long')
     wrapper.unmount()
   })
 
