@@ -92,6 +92,31 @@ test('Forks: the project forked from the app, shown with its upstream, and liste
   await expect(rows(page).filter({ hasText: forkPath })).toHaveCount(1)
   await bothThemes(page, 'forks-list')
 
+  // A merge request from the fork into this project, computed across the two repositories.
+  await api('POST', `/projects/${fork.id}/repository/commits`, {
+    branch: 'fork-fix',
+    start_branch: 'main',
+    commit_message: 'Fix from the fork',
+    actions: [{ action: 'create', file_path: 'FORK-FIX.md', content: 'From the fork\n' }],
+  })
+  await rows(page).filter({ hasText: forkPath }).getByTestId('action-merge-request').click()
+  await page.getByTestId('field-source_branch').locator('input').fill('fork-fix')
+  await page.getByTestId('field-target_branch').locator('input').fill('main')
+  await page.getByTestId('field-title').locator('input').fill('Fix from the fork')
+  await bothThemes(page, 'forks-merge-request-form')
+  await page.getByTestId('form-submit').click()
+  await expect(page.getByTestId('resource-outcome')).toContainText('opened in this project.')
+  const [mr] = await api<{ iid: number; source_project_id: number; project_id: number }[]>(
+    'GET',
+    `/projects/${apiProject}/merge_requests?source_branch=fork-fix`,
+  )
+  expect(mr).toMatchObject({ source_project_id: fork.id, project_id: apiProject })
+  const changes = await api<{ changes: { new_path: string }[] }>(
+    'GET',
+    `/projects/${apiProject}/merge_requests/${mr.iid}/changes`,
+  )
+  expect(changes.changes.map((c) => c.new_path)).toEqual(['FORK-FIX.md'])
+
   // Forking again into the same namespace is refused beside the fields GitLab names.
   await page.getByTestId('resource-create').click()
   await page.getByTestId('field-name').locator('input').fill('Dispatch API fork')

@@ -96,6 +96,27 @@ export const projectForks: ResourceDescription = {
   },
   actions: [
     {
+      key: 'merge-request',
+      label: 'Open merge request',
+      method: 'POST',
+      path: '/projects/{id}/merge_requests',
+      on: 'item',
+      // Into this project, whatever the fork's own default target: the server checks the fork network
+      // and that the viewer may push to the fork.
+      body: { target_project_id: ':project' },
+      form: {
+        title: 'Merge request from the fork into this project',
+        submitLabel: 'Open merge request',
+        fields: [
+          { name: 'source_branch', label: "Fork's branch", type: 'text', required: true },
+          { name: 'target_branch', label: 'Into branch', type: 'text', required: true, placeholder: 'main' },
+          { name: 'title', label: 'Title', type: 'text', required: true, maxLength: 255 },
+          { name: 'description', label: 'Description', type: 'textarea' },
+        ],
+      },
+      done: (answer) => `Merge request !${String((answer as Item | null)?.iid ?? '')} opened in this project.`,
+    },
+    {
       key: 'unlink',
       label: 'Remove fork relationship',
       method: 'DELETE',

@@ -1,4 +1,4 @@
-import type { ApiQueryValue } from '../../shared/ipc/api'
+import type { ApiBodyValue, ApiQueryValue } from '../../shared/ipc/api'
 import type { Filter, FilterValue, ResourceContext, ResourceDescription } from './types'
 
 export type Item = Readonly<Record<string, unknown>>
@@ -44,20 +44,27 @@ export function fillPath(template: string, context: ResourceContext, item: Item 
     })
 }
 
+/** A fixed value of `:user`, `:project` or `:group` filled from the context (a number when it is one); other values unchanged. */
+function contextValue<T>(value: T, context: ResourceContext): T | string | number {
+  if (typeof value !== 'string' || !/^:(user|project|group)$/.test(value)) return value
+  const filled = decodeURIComponent(fillPath(value, context))
+  return /^\d+$/.test(filled) ? Number(filled) : filled
+}
+
 /** The list's fixed query with `:user`, `:project` and `:group` values filled from the context (`user_id=:user`). */
 export function fixedQuery(
   fixed: Readonly<Record<string, string | number | boolean>> = {},
   context: ResourceContext,
 ): Record<string, string | number | boolean> {
-  const out: Record<string, string | number | boolean> = {}
-  for (const [name, value] of Object.entries(fixed)) {
-    const filled =
-      typeof value === 'string' && /^:(user|project|group)$/.test(value)
-        ? decodeURIComponent(fillPath(value, context))
-        : value
-    out[name] = typeof filled === 'string' && /^\d+$/.test(filled) && filled !== value ? Number(filled) : filled
-  }
-  return out
+  return Object.fromEntries(Object.entries(fixed).map(([name, value]) => [name, contextValue(value, context)]))
+}
+
+/** An action's fixed body with `:user`, `:project` and `:group` values filled from the context (`target_project_id: ':project'`). */
+export function fixedBody(
+  fixed: { readonly [key: string]: ApiBodyValue } = {},
+  context: ResourceContext,
+): Record<string, ApiBodyValue> {
+  return Object.fromEntries(Object.entries(fixed).map(([name, value]) => [name, contextValue(value, context)]))
 }
 
 /**

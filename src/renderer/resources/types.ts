@@ -183,6 +183,7 @@ export interface Action {
   /** Whether it applies to this item (Block for active users, Unblock for blocked ones). */
   readonly visible?: (item: Readonly<Record<string, unknown>>) => boolean
   readonly query?: Readonly<Record<string, string | number | boolean>>
+  /** Sent as the body (with a form's values); a value of `:user`, `:project` or `:group` is filled from the context. */
   readonly body?: { readonly [key: string]: ApiBodyValue }
   /** Values to ask for first (an access level, a dry-run switch); sent as the body unless `form.queryFields`. */
   readonly form?: Omit<FormSpec, 'method' | 'path'>

@@ -10,6 +10,7 @@ import {
   fillPath,
   filtersFromRoute,
   filtersToRoute,
+  fixedBody,
   fixedQuery,
   listQuery,
   MissingContextError,
@@ -180,6 +181,12 @@ describe('resource panels against what Burrow Server answers', () => {
   it('fills `:user` in a list’s fixed query, so an administrator’s own tokens are not everyone’s', () => {
     expect(fixedQuery(personalTokens.list?.query, context)).toEqual({ per_page: 20, user_id: 1 })
     expect(fixedQuery({ per_page: 20, sort: 'desc' }, context)).toEqual({ per_page: 20, sort: 'desc' })
+  })
+
+  it('sends a merge request from a fork into the panel’s project (`:project` in an action’s body)', () => {
+    const open = projectForks.actions?.find((a) => a.key === 'merge-request')
+    expect(fixedBody(open?.body, context)).toEqual({ target_project_id: 12 })
+    expect(fillPath(open?.path ?? '', context, { id: 40 })).toBe('/projects/40/merge_requests')
   })
 
   it('does not send a search shorter than the API accepts (environments: 3 characters)', () => {
