@@ -5,6 +5,7 @@ import { createCore, type Core } from '../../src/main/core/index'
 import { accountDirName } from '../../src/main/core/repos/index'
 import type { IpcResponse } from '../../src/shared/ipc/contract'
 import type {
+  RepoBlame,
   RepoBlob,
   RepoChange,
   RepoClone,
@@ -218,6 +219,7 @@ describe('repos: clone, browse offline, fetch', () => {
   }
   let serverDiff: RepoDiff[]
   let serverCompare: { commits: { id: string }[]; diffs: RepoDiff[] }
+  let serverBlame: { commit: { id: string }; lines: string[] }[]
 
   beforeAll(async () => {
     w = await makeWorld()
@@ -238,6 +240,12 @@ describe('repos: clone, browse offline, fetch', () => {
       w.owner.token,
       'GET',
       `/projects/${w.projectId}/repository/compare?from=main&to=feature`,
+    )
+    serverBlame = await api(
+      w.server,
+      w.owner.token,
+      'GET',
+      `/projects/${w.projectId}/repository/files/src%2Fapp.ts/blame?ref=main`,
     )
   }, 120_000)
   afterAll(async () => {
@@ -401,6 +409,26 @@ describe('repos: clone, browse offline, fetch', () => {
       expect((await search('feature notes')).hits).toEqual([])
       expect((await search('twice', { projectId: w.otherProjectId })).hits).toEqual([])
       expect(await failure(w.core, 'repos:search', w.accountId, { query: '  ' })).toBe('invalid-arguments')
+    })
+
+    it('blames a file from the clone’s history as the server’s blame API does, and refuses a directory', async () => {
+      const blame = await call<RepoBlame>(w.core, 'repos:blame', w.accountId, {
+        projectId: w.projectId,
+        ref: 'main',
+        path: 'src/app.ts',
+      })
+      expect(blame).toMatchObject({ source: 'clone', binary: false, tooLarge: false })
+      expect(blame.ranges.map((r) => [r.commit.id, r.lines])).toEqual(serverBlame.map((r) => [r.commit.id, r.lines]))
+      expect(blame.ranges.map((r) => r.commit.title)).toEqual(['Initial import', 'Tune b, add util', 'Initial import'])
+      const binary = await call<RepoBlame>(w.core, 'repos:blame', w.accountId, {
+        projectId: w.projectId,
+        ref: 'main',
+        path: 'bin/data.bin',
+      })
+      expect(binary).toMatchObject({ binary: true, ranges: [] })
+      expect(
+        await failure(w.core, 'repos:blame', w.accountId, { projectId: w.projectId, ref: 'main', path: 'src' }),
+      ).toBe('not-a-file')
     })
 
     it('answers not-found for a missing path or ref, and not-a-file for a directory', async () => {
@@ -634,6 +662,15 @@ describe('repos: clone, browse offline, fetch', () => {
     expect(blob).toMatchObject({ source: 'server', text: 'module.exports = 1\n', binary: false })
     const log = await call<RepoLog>(w.core, 'repos:log', w.accountId, { projectId: w.otherProjectId, ref: 'main' })
     expect(log.commits.map((c) => c.title)).toEqual(['Globe'])
+    const blame = await call<RepoBlame>(w.core, 'repos:blame', w.accountId, {
+      projectId: w.otherProjectId,
+      ref: 'main',
+      path: 'lib/index.js',
+    })
+    expect(blame).toMatchObject({ source: 'server', stale: false })
+    expect(blame.ranges.map((r) => [r.commit.short_id, r.commit.title, r.lines])).toEqual([
+      [log.commits[0].id.slice(0, 8), 'Globe', ['module.exports = 1']],
+    ])
     const refs = await call<RepoRefs>(w.core, 'repos:refs', w.accountId, w.otherProjectId)
     expect(refs).toMatchObject({ source: 'server', defaultBranch: 'main', branches: [{ name: 'main', default: true }] })
     const detail = await call<RepoCommitDetail>(w.core, 'repos:commit', w.accountId, {

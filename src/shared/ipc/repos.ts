@@ -145,6 +145,25 @@ export type RepoDiff = Readonly<
   readonly collapsed?: boolean
 }
 
+/** Consecutive lines of a file last changed by one commit (a range of GitLab's blame API). */
+export interface RepoBlameRange {
+  readonly commit: RepoCommit
+  readonly lines: readonly string[]
+}
+
+/**
+ * Who last changed each line of a file: from the clone (computed from its history, git blame
+ * without move and copy detection) or from the server's blame API. A binary file or one past
+ * the preview cap has no ranges.
+ */
+export interface RepoBlame extends RepoReadOrigin {
+  readonly ref: string
+  readonly path: string
+  readonly binary: boolean
+  readonly tooLarge: boolean
+  readonly ranges: readonly RepoBlameRange[]
+}
+
 export interface RepoLog extends RepoReadOrigin {
   readonly commits: readonly RepoCommit[]
   readonly page: number
@@ -348,6 +367,10 @@ export const reposValidators = {
     accountId,
     shape({ projectId: { check: projectId }, ref: { check: ref }, path: { check: filePath } }),
   ]),
+  'repos:blame': args([
+    accountId,
+    shape({ projectId: { check: projectId }, ref: { check: ref }, path: { check: filePath } }),
+  ]),
   'repos:log': args([
     accountId,
     shape({
@@ -397,6 +420,8 @@ export interface ReposRequests {
   'repos:refs': { readonly args: readonly [accountId: string, projectId: number]; readonly result: RepoRefs }
   'repos:tree': { readonly args: readonly [accountId: string, request: RepoTreeRequest]; readonly result: RepoTree }
   'repos:blob': { readonly args: readonly [accountId: string, request: RepoBlobRequest]; readonly result: RepoBlob }
+  /** Who last changed each line of a file, from the clone (offline too) or the server's blame API. */
+  'repos:blame': { readonly args: readonly [accountId: string, request: RepoBlobRequest]; readonly result: RepoBlame }
   'repos:log': { readonly args: readonly [accountId: string, request: RepoLogRequest]; readonly result: RepoLog }
   'repos:commit': {
     readonly args: readonly [accountId: string, request: RepoCommitRequest]

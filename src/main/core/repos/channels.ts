@@ -20,6 +20,7 @@ export function reposHandlers(repos: () => RepoService): Pick<IpcHandlers, keyof
     'repos:refs': (accountId, projectId) => repos().refs(accountId, projectId),
     'repos:tree': (accountId, r) => repos().tree(accountId, r.projectId, r.ref, r.path ?? ''),
     'repos:blob': (accountId, r) => repos().blob(accountId, r.projectId, r.ref, r.path),
+    'repos:blame': (accountId, r) => repos().blame(accountId, r.projectId, r.ref, r.path),
     'repos:log': (accountId, r) =>
       repos().log(accountId, r.projectId, r.ref, r.path ?? '', r.page ?? 1, r.perPage ?? 30),
     'repos:commit': (accountId, r) => repos().commit(accountId, r.projectId, r.sha),

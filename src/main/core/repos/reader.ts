@@ -1,6 +1,8 @@
 import fs from 'node:fs'
 import git, { type ReadCommitResult, type TreeEntry } from 'isomorphic-git'
 import type {
+  RepoBlame,
+  RepoBlameRange,
   RepoBlob,
   RepoBranch,
   RepoCommit,
@@ -17,6 +19,8 @@ import { refProblem, repoPathProblem } from '../../../shared/ipc/repos'
 import { fold } from '../cache/search'
 import { DEFAULT_DIFF_LIMITS, decodeText, diffFile, isBinary, type DiffLimits } from './diff'
 import { notFound, RepoError } from './errors'
+import { blameCommits, blameLinesOf, blameRuns, type BlameFile, type BlameHistory } from './blame'
+import { CommitQueue } from './commit-queue'
 
 /** Where the branches of the server live in a clone (the usual remote-tracking layout). */
 const REMOTE_PREFIX = 'refs/remotes/origin/'
@@ -118,48 +122,6 @@ interface Change {
 /** Git sorts paths byte by byte; so do diffs here. */
 const byPath = (a: { readonly path: string }, b: { readonly path: string }): number =>
   a.path < b.path ? -1 : a.path > b.path ? 1 : 0
-
-/** A small max-heap of commits by committer time: the order `git log` walks history in. */
-class CommitQueue<T extends { readonly time: number }> {
-  private readonly items: T[] = []
-  get size(): number {
-    return this.items.length
-  }
-  push(item: T): void {
-    const items = this.items
-    items.push(item)
-    let i = items.length - 1
-    while (i > 0) {
-      const parent = (i - 1) >> 1
-      if (items[parent].time >= items[i].time) break
-      ;[items[parent], items[i]] = [items[i], items[parent]]
-      i = parent
-    }
-  }
-  pop(): T | undefined {
-    const items = this.items
-    const top = items[0]
-    const last = items.pop()
-    if (items.length > 0 && last !== undefined) {
-      items[0] = last
-      let i = 0
-      for (;;) {
-        const l = 2 * i + 1
-        const r = l + 1
-        let largest = i
-        if (l < items.length && items[l].time > items[largest].time) largest = l
-        if (r < items.length && items[r].time > items[largest].time) largest = r
-        if (largest === i) break
-        ;[items[largest], items[i]] = [items[i], items[largest]]
-        i = largest
-      }
-    }
-    return top
-  }
-  toArray(): readonly T[] {
-    return this.items
-  }
-}
 
 /** A bounded map that forgets its oldest entries: parsed trees and commits are immutable, so caching them is always right. */
 class Lru<K, V> {
@@ -330,6 +292,57 @@ export class CloneReader {
     ref: string,
     path: string,
   ): Promise<Pick<RepoBlob, 'ref' | 'path' | 'id' | 'size' | 'binary' | 'tooLarge' | 'text' | 'imageDataUrl'>> {
+    const { entry, blob } = await this.fileAt(ref, path)
+    return { ref, path, id: entry.oid, size: blob.length, ...blobPreview(blob, blob.length, this.limits) }
+  }
+
+  /**
+   * Who last changed each line of the file at `ref`, computed from the clone's history
+   * (blame.ts). Binary files and files past the preview cap have no ranges.
+   */
+  async blame(ref: string, path: string): Promise<Pick<RepoBlame, 'ref' | 'path' | 'binary' | 'tooLarge' | 'ranges'>> {
+    const { commit, blob } = await this.fileAt(ref, path)
+    const binary = isBinary(blob)
+    const tooLarge = !binary && blob.length > this.limits.previewMaxBytes
+    if (binary || tooLarge) return { ref, path, binary, tooLarge, ranges: [] }
+    const lines = blameLinesOf(decodeText(blob))
+    const owners = await blameCommits(this.blameHistory(path), commit)
+    const ranges: RepoBlameRange[] = []
+    for (const run of blameRuns(owners))
+      ranges.push({
+        commit: commitJson(await this.readCommit(run.commit), this.webUrl()),
+        lines: lines.slice(run.start, run.start + run.count),
+      })
+    return { ref, path, binary, tooLarge, ranges }
+  }
+
+  /** The history of one path for blame: each version's lines read once per blob. */
+  private blameHistory(path: string): BlameHistory {
+    const versions = new Map<string, BlameFile>()
+    return {
+      commit: async (id) => {
+        const { commit } = await this.readCommit(id)
+        return { time: commit.committer.timestamp, parents: commit.parent }
+      },
+      file: async (id) => {
+        const entry = await this.entryAt((await this.readCommit(id)).commit.tree, path)
+        if (entry === null || entry.type !== 'blob') return null
+        let version = versions.get(entry.oid)
+        if (version === undefined) {
+          const { blob } = await git.readBlob({ fs, gitdir: this.gitdir, oid: entry.oid, cache: this.cache })
+          version = { id: entry.oid, lines: blameLinesOf(decodeText(blob)) }
+          versions.set(entry.oid, version)
+        }
+        return version
+      },
+    }
+  }
+
+  /** The file at `path` in `ref`'s commit, with its bytes; not-found or not-a-file otherwise. */
+  private async fileAt(
+    ref: string,
+    path: string,
+  ): Promise<{ readonly commit: string; readonly entry: TreeEntry; readonly blob: Uint8Array }> {
     checkPath(path, false)
     const commit = await this.resolveCommit(ref)
     const entry = await this.entryAt((await this.readCommit(commit)).commit.tree, path)
@@ -340,7 +353,7 @@ export class CloneReader {
         `${path} is a ${entry.type === 'tree' ? 'directory' : 'submodule'}, not a file.`,
       )
     const { blob } = await git.readBlob({ fs, gitdir: this.gitdir, oid: entry.oid, cache: this.cache })
-    return { ref, path, id: entry.oid, size: blob.length, ...blobPreview(blob, blob.length, this.limits) }
+    return { commit, entry, blob }
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { CachedGetResult } from '../../../shared/ipc/cache'
 import type {
+  RepoBlame,
   RepoBlob,
   RepoBranch,
   RepoCommit,
@@ -143,6 +144,23 @@ export async function remoteBlob(
   const bytes = Buffer.from(str(file.content), file.encoding === 'base64' ? 'base64' : 'utf8')
   const size = typeof file.size === 'number' ? file.size : bytes.length
   return { ...originOf([result]), ref, path, id: str(file.blob_id), size, ...blobPreview(bytes, size, limits) }
+}
+
+/** The server's blame of a file; its commits carry no title or short id, so they are made from the message and id. */
+export async function remoteBlame(get: CachedRead, projectId: number, ref: string, path: string): Promise<RepoBlame> {
+  const result = await get(`${repo(projectId)}/files/${encodeURIComponent(path)}/blame`, { ref })
+  const ranges = (Array.isArray(result.body) ? (result.body as Json[]) : []).map((range) => {
+    const commit = apiCommit((range.commit ?? {}) as Json)
+    return {
+      commit: {
+        ...commit,
+        title: commit.title || (commit.message.split('\n', 1)[0] ?? ''),
+        short_id: commit.short_id || commit.id.slice(0, 8),
+      },
+      lines: Array.isArray(range.lines) ? range.lines.map(str) : [],
+    }
+  })
+  return { ...originOf([result]), ref, path, binary: false, tooLarge: false, ranges }
 }
 
 export async function remoteLog(

@@ -7,6 +7,7 @@ import type { Account } from '../../../shared/ipc/contract'
 import {
   refProblem,
   repoPathProblem,
+  type RepoBlame,
   type RepoBlob,
   type RepoChange,
   type RepoClone,
@@ -35,6 +36,7 @@ import { RepoError } from './errors'
 import { GitNetworkError, gitHttpClient } from './http'
 import { CloneReader, DEFAULT_READ_LIMITS, type ReadLimits, type SearchableFiles } from './reader'
 import {
+  remoteBlame,
   remoteBlob,
   remoteCommit,
   remoteCompare,
@@ -278,6 +280,14 @@ export class RepoService {
     const local = this.reader(accountId, projectId)
     if (local === null) return remoteBlob(await this.remote(accountId), projectId, ref, path, this.limits)
     return { ...this.origin(local.row), ...(await this.empty(local.row, () => local.reader.blob(ref, path))) }
+  }
+
+  /** Who last changed each line of a file: computed from the clone's history, else the server's blame. */
+  async blame(accountId: string, projectId: number, ref: string, path: string): Promise<RepoBlame> {
+    check([ref], path, false)
+    const local = this.reader(accountId, projectId)
+    if (local === null) return remoteBlame(await this.remote(accountId), projectId, ref, path)
+    return { ...this.origin(local.row), ...(await this.empty(local.row, () => local.reader.blame(ref, path))) }
   }
 
   async log(
