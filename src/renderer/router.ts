@@ -123,7 +123,7 @@ export const routes: RouteRecordRaw[] = [
         meta: { title: 'Repositories', family: 'repositories' },
       },
       // The repository browser: ref and path in the query (both may hold `/`), lib/repository.ts builds these.
-      ...(['tree', 'blob', 'commits', 'compare'] as const).map((tab) => ({
+      ...(['tree', 'blob', 'blame', 'commits', 'compare'] as const).map((tab) => ({
         path: `a/:account/projects/:projectId(\\d+)/repository/${tab}`,
         name: `repository-${tab}`,
         component: () => import('./views/repository/RepositoryView.vue'),

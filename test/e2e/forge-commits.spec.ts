@@ -107,3 +107,77 @@ test('external commit statuses show beside the head pipeline of a merge request 
   await expect(onCommit.nth(1)).toHaveAttribute('data-status', 'failed')
   await bothThemes(page, 'commit-statuses')
 })
+
+test('a commit is cherry-picked after a check, reverted, refused when already picked, and refused on a protected branch', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const project = await api<{ id: number }>('POST', '/projects', {
+    name: 'Pick and revert',
+    initialize_with_readme: true,
+  })
+  const fix = await api<{ id: string }>('POST', `/projects/${project.id}/repository/commits`, {
+    branch: 'hotfix',
+    start_branch: 'main',
+    commit_message: 'Fix the timeout of the dispatcher',
+    actions: [{ action: 'create', file_path: 'timeout.txt', content: '30s\n' }],
+  })
+  const dialog = page.getByTestId('repo-commit-change-dialog')
+  const outcome = dialog.getByTestId('repo-commit-change-outcome')
+
+  await open(page, `#/a/${accountId}/projects/${project.id}/repository/commit/${fix.id}`)
+  await expect(page.getByTestId('repo-commit-title')).toHaveText('Fix the timeout of the dispatcher')
+  await page.getByTestId('repo-commit-cherry-pick').click()
+  await expect(dialog).toContainText(`Cherry-pick ${fix.id.slice(0, 8)}`)
+  await expect(dialog.getByTestId('repo-ref-picker')).toContainText('main')
+  await dialog.getByTestId('repo-commit-change-check').click()
+  await dialog.getByTestId('repo-commit-change-submit').click()
+  await expect(outcome).toHaveText('It applies cleanly to main. Nothing was changed yet.')
+  const untouched = await api<{ id: string }>('GET', `/projects/${project.id}/repository/commits/main`)
+  expect(untouched.id).not.toBe(fix.id)
+  await bothThemes(page, 'commit-cherry-pick-checked')
+
+  await dialog.getByTestId('repo-commit-change-check').click()
+  await dialog.getByTestId('repo-commit-change-submit').click()
+  await expect(outcome).toContainText('Done: new commit')
+  const picked = await api<{ id: string; title: string }>('GET', `/projects/${project.id}/repository/commits/main`)
+  expect(picked.title).toBe('Fix the timeout of the dispatcher')
+  await expect(dialog.getByTestId('repo-commit-change-link')).toHaveText(picked.id.slice(0, 8))
+  await bothThemes(page, 'commit-cherry-pick-done')
+
+  await dialog.getByTestId('repo-commit-change-link').click()
+  await expect(dialog).toBeHidden()
+  await expect(page).toHaveURL(new RegExp(`/repository/commit/${picked.id}`))
+
+  // Picking main's own head onto main leaves nothing to apply: GitLab's message, with what it means.
+  await page.getByTestId('repo-commit-cherry-pick').click()
+  await dialog.getByTestId('repo-commit-change-submit').click()
+  const refusal = dialog.getByTestId('repo-commit-change-error')
+  await expect(refusal).toContainText('Sorry, we cannot cherry-pick this commit automatically.')
+  await expect(refusal).toContainText('The branch already has this change')
+  await bothThemes(page, 'commit-cherry-pick-refused')
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click()
+
+  await page.getByTestId('repo-commit-revert').click()
+  await dialog.getByTestId('repo-commit-change-submit').click()
+  await expect(outcome).toContainText('Done: new commit')
+  const reverted = await api<{ title: string }>('GET', `/projects/${project.id}/repository/commits/main`)
+  expect(reverted.title).toBe('Revert "Fix the timeout of the dispatcher"')
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click()
+
+  // Nobody may push to a protected main: the server's refusal shows, and main stays where it was.
+  // A new project's main is protected for Maintainers (the instance default): protect it for no one.
+  const unprotected = await fetch(`${burrow.serverUrl}/api/v4/projects/${project.id}/protected_branches/main`, {
+    method: 'DELETE',
+    headers: { 'PRIVATE-TOKEN': burrow.rootToken },
+  })
+  expect(unprotected.status).toBe(204)
+  await api('POST', `/projects/${project.id}/protected_branches`, { name: 'main', push_access_level: 0 })
+  await page.getByTestId('repo-commit-revert').click()
+  await dialog.getByTestId('repo-commit-change-submit').click()
+  await expect(dialog.getByTestId('repo-commit-change-error')).toContainText(
+    'You are not allowed to push into this branch',
+  )
+  const after = await api<{ title: string }>('GET', `/projects/${project.id}/repository/commits/main`)
+  expect(after.title).toBe(reverted.title)
+})

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { launchBurrow, SCREENSHOTS, watchCsp, type RunningBurrow } from './support/burrow'
+import { bothThemes, restApi } from './support/page'
 
 // The repository browser against the demo content of a real Burrow Server: clone a demo project
 // through the proxy, then cut the network and browse a file and a commit from the clone.
@@ -12,6 +13,8 @@ let burrow: RunningBurrow
 let violations: string[] = []
 
 test.beforeAll(async () => {
+  // The server seeds the demo content before it listens: over a minute on a busy machine.
+  test.setTimeout(320_000)
   burrow = await launchBurrow({ demo: true })
 })
 
@@ -27,6 +30,12 @@ test.beforeEach(async ({ page }) => {
 test.afterEach(() => {
   expect(violations, 'Content-Security-Policy violations').toEqual([])
 })
+
+/** The REST API as the demo user, straight to the server. */
+const userApi = restApi(
+  () => burrow.serverUrl,
+  () => burrow.user.token,
+)
 
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled' })
@@ -138,6 +147,78 @@ test('the repository browser in the dark theme', async ({ page }) => {
   await page.locator('[data-testid="repo-tree-entry"][data-type="blob"]').first().click()
   await expect(page.getByTestId('repo-file-code-view')).toBeVisible()
   await shot(page, 'repository-file-dark')
+})
+
+test('blame of a file comes from the clone with the network cut, grouped by commit as the server blames it', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const project = await userApi<{ id: number; default_branch: string }>(
+    'GET',
+    `/projects/${encodeURIComponent(PROJECT)}`,
+  )
+  const served = await userApi<{ commit: { id: string; message: string }; lines: string[] }[]>(
+    'GET',
+    `/projects/${project.id}/repository/files/README.md/blame?ref=${project.default_branch}`,
+  )
+  const lineCount = served.reduce((n, r) => n + r.lines.length, 0)
+  const commitCount = new Set(served.map((r) => r.commit.id)).size
+
+  await page.goto(burrow.pageUrl)
+  await goToRepositories(page)
+  await page.locator(`[data-testid="repo-row"][data-project="${PROJECT}"]`).getByTestId('repo-open').click()
+  await expect(page.getByTestId('repo-tree-entry').first()).toBeVisible()
+  await burrow.setOnline(false)
+  await page.locator('[data-testid="repo-tree-entry"][data-path="README.md"]').click()
+  await page.getByTestId('repo-view-blame').click()
+  const blame = page.getByTestId('repo-blame')
+  await expect(blame).toBeVisible()
+  await expect(page.getByTestId('repo-source')).toHaveAttribute('data-source', 'clone')
+  await expect(blame.locator('.repo-blame__meta')).toHaveText(
+    `${lineCount} ${lineCount === 1 ? 'line' : 'lines'} · ${commitCount} ${commitCount === 1 ? 'commit' : 'commits'}`,
+  )
+  const first = blame.getByTestId('repo-blame-commit').first()
+  await expect(first).toHaveAttribute('data-sha', served[0].commit.id)
+  await expect(blame.getByTestId('repo-blame-line').first()).toContainText(served[0].lines[0])
+  await bothThemes(page, 'repository-blame')
+
+  await first.click()
+  await expect(page.getByTestId('repo-commit-title')).toHaveText(served[0].commit.message.split('\n')[0])
+  await burrow.setOnline(true)
+})
+
+test('blame of a project that is not cloned comes from the server, and a long file renders only the lines in view', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const project = await userApi<{ id: number }>('POST', '/projects', {
+    name: 'Long file',
+    initialize_with_readme: true,
+  })
+  const long = Array.from({ length: 20_000 }, (_, i) => `line ${i + 1}`).join('\n')
+  await userApi('POST', `/projects/${project.id}/repository/commits`, {
+    branch: 'main',
+    commit_message: 'Add a long file',
+    actions: [{ action: 'create', file_path: 'long.txt', content: `${long}\n` }],
+  })
+  await page.goto(burrow.pageUrl)
+  await goToRepositories(page)
+  await page.locator(`[data-testid="repo-row"][data-project="${PROJECT}"]`).getByTestId('repo-open').click()
+  await expect(page.getByTestId('repo-title')).toHaveText(PROJECT)
+  const account = /\/a\/([^/]+)\//.exec(page.url())?.[1] ?? ''
+  expect(account).not.toBe('')
+  await page.evaluate(
+    (h) => (window.location.hash = h),
+    `#/a/${account}/projects/${project.id}/repository/blame?path=long.txt`,
+  )
+  const blame = page.getByTestId('repo-blame')
+  await expect(blame.locator('.repo-blame__meta')).toHaveText('20000 lines · 1 commit')
+  await expect(page.getByTestId('repo-source')).toHaveAttribute('data-source', 'server')
+  await expect(blame.getByTestId('repo-blame-commit')).toHaveText(/^[0-9a-f]{8}$/)
+  expect(await blame.getByTestId('repo-blame-line').count()).toBeLessThan(200)
+  await blame.locator('.common-virtual-list').evaluate((el) => (el.scrollTop = 20 * 15_000))
+  await expect(blame.getByTestId('repo-blame-line').filter({ hasText: /^.*line 15001$/ })).toHaveCount(1)
+  expect(await blame.getByTestId('repo-blame-line').count()).toBeLessThan(200)
 })
 
 test('search finds files of the clone by name and by a line of their text, offline, and opens them', async ({

@@ -7,7 +7,7 @@ import type { RepoClone } from '../../shared/ipc/repos'
  * make ambiguous.
  */
 
-export type RepositoryTab = 'tree' | 'blob' | 'commits' | 'commit' | 'compare'
+export type RepositoryTab = 'tree' | 'blob' | 'blame' | 'commits' | 'commit' | 'compare'
 
 export interface RepositoryPlace {
   readonly accountId: string

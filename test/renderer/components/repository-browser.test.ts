@@ -10,6 +10,7 @@ import { bridgeKey } from '../../../src/renderer/bridge'
 import { useShortcuts } from '../../../src/renderer/composables/use-shortcuts'
 import type { IpcResponse } from '../../../src/shared/ipc/contract'
 import type {
+  RepoBlame,
   RepoBlob,
   RepoClone,
   RepoCommit,
@@ -127,7 +128,7 @@ async function mountBrowser(path: string, answers: Record<string, unknown> = {})
   const router = createRouter({
     history: createMemoryHistory(),
     routes: [
-      ...['tree', 'blob', 'commits', 'compare'].map((tab) => ({
+      ...['tree', 'blob', 'blame', 'commits', 'compare'].map((tab) => ({
         path: `/a/:account/projects/:projectId(\\d+)/repository/${tab}`,
         name: `repository-${tab}`,
         component: RepositoryView,
@@ -273,6 +274,59 @@ describe('repository browser', () => {
     expect(q('.repo-commit__body')?.textContent).toBe('Body 3')
     expect(q('.diff-file')?.dataset.path).toBe('src/app.ts')
     expect(qa('.diff-line--addition .diff-line__code').map((l) => l.textContent)).toEqual(['export const answer = 42'])
+  })
+
+  it('blames a file: lines grouped by commit, each group’s commit opening it, newer groups shaded stronger', async () => {
+    const older = { ...commit(1), committed_date: '2024-01-01T00:00:00.000Z' }
+    const newer = { ...commit(2), committed_date: '2024-05-01T00:00:00.000Z' }
+    const blame: RepoBlame = {
+      ...origin,
+      ref: 'main',
+      path: 'src/app.ts',
+      binary: false,
+      tooLarge: false,
+      ranges: [
+        { commit: older, lines: ['export const a = 1', 'export const b = 2'] },
+        { commit: newer, lines: ['export const c = 3'] },
+      ],
+    }
+    const { router, transport } = await mountBrowser(`/a/${ACCOUNT}/projects/5/repository/blame?path=src/app.ts`, {
+      'repos:blame': blame,
+    })
+    expect(transport.calls.find((c) => c.channel === 'repos:blame')?.args[1]).toEqual({
+      projectId: 5,
+      ref: 'main',
+      path: 'src/app.ts',
+    })
+    expect(q('.repo-blame__meta')?.textContent).toBe('3 lines · 2 commits')
+    expect(qa('[data-testid="repo-blame-line"] .repo-blame__code').map((l) => l.textContent)).toEqual([
+      'export const a = 1',
+      'export const b = 2',
+      'export const c = 3',
+    ])
+    expect(qa('[data-testid="repo-blame-commit"]').map((a) => a.textContent)).toEqual([older.short_id, newer.short_id])
+    const shades = qa('.repo-blame__age').map((bar) => bar.style.getPropertyValue('--age-shade'))
+    expect(shades).toEqual(['15%', '15%', '90%'])
+    expect(q('[data-testid="repo-view-blame"]')?.classList.contains('active')).toBe(true)
+    q('[data-testid="repo-blame-commit"]')?.click()
+    await flushPromises()
+    expect(router.currentRoute.value.name).toBe('repository-commit')
+    expect(router.currentRoute.value.params.sha).toBe(older.id)
+  })
+
+  it('offers Cherry-pick and Revert on a commit, off with the reason while the server cannot be reached', async () => {
+    await mountBrowser(`/a/${ACCOUNT}/projects/5/repository/commit/${commit(3).id}`)
+    expect(q('[data-testid="repo-commit-cherry-pick"]')?.hasAttribute('disabled')).toBe(false)
+    await mountBrowser(`/a/${ACCOUNT}/projects/5/repository/commit/${commit(3).id}`, {
+      'repos:list': [],
+      'repos:refs': { ...refs, source: 'server', stale: true },
+      'repos:commit': { ...detail, source: 'server', stale: true },
+    })
+    for (const action of ['cherry-pick', 'revert']) {
+      const button = qa(`[data-testid="repo-commit-${action}"]`).pop()
+      expect(button?.hasAttribute('disabled')).toBe(true)
+      expect(button?.getAttribute('title')).toContain('Needs the server')
+    }
   })
 
   it('shows where a server answer came from: fresh, or a saved copy while offline', async () => {
