@@ -78,8 +78,14 @@ export const MERGE_REQUEST_CHANGES_PER_RUN = 50
  */
 export const ISSUE_LINKS_PER_RUN = 50
 
-/** Items a list gathers from its pages before writing them in one transaction. */
-const SYNC_BATCH_ITEMS = 500
+/**
+ * Resolves once the requests just started are on their way. The API client's steps up to the
+ * socket (gate, credentials, fetch's own) are promise callbacks: without yielding, a request
+ * started before a synchronous write would leave only after it, and the write would hide nothing.
+ */
+function requestsDispatched(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
+}
 
 /** The cross-project lists of issues and merge requests (`scope=all`), one request for every project at once. */
 const CROSS_PROJECT_LISTS = [
@@ -354,67 +360,57 @@ export class SyncRun {
         scope: kind === 'epic' ? undefined : 'all',
         state: kind === 'epic' ? undefined : 'all',
       })
-    // Pages are written in batches: each commit also flushes the search index's new documents
-    // into a segment of their own, so fewer, larger commits cost less than one per page.
-    let batch: JsonObject[] = []
-    let batchCursor: Cursor | null = null
-    const flush = (): void => {
-      if (batchCursor === null) return
-      const items = batch
-      const upTo = batchCursor
-      batch = []
-      batchCursor = null
-      this.writePage(list, items, upTo)
-      this.progress()
-    }
+    // Each page is written, with the cursor after it, while the next one travels: the store
+    // hides behind the server's work instead of adding to it (see writePage).
     let pending = fetchPage(cursor, page)
-    try {
-      for (;;) {
-        let result
-        try {
-          result = await pending
-        } catch (error) {
-          if (!refused(error)) throw error
-          flush()
-          cache.transaction(() => {
-            for (const sc of scopes)
-              state.setCursor(accountId, resource, sc.kind, sc.id, {
-                ...state.cursor(accountId, resource, sc.kind, sc.id),
-                unsupported: true,
-              })
-          })
-          return
-        }
-        const seen = new Set(cursor.seenIds)
-        const fresh = result.items
-          .filter(
-            (i) =>
-              !(str(i, 'updated_at') === cursor.updatedAfter && seen.has(num(i, 'id') as number)) &&
-              inScope.has(num(i, parentKey) as number),
-          )
-          .map(list.normalize ?? ((i) => i))
-        const next = advance(cursor, result.items)
-        const more = result.items.length >= this.perPage && result.nextPage !== null
-        const nextPageNumber = next.updatedAfter !== cursor.updatedAfter ? 1 : page + 1
-        // The next request depends only on the new cursor: send it now, and write while it travels.
-        if (more) {
-          pending = fetchPage(next, nextPageNumber)
-          pending.catch(() => undefined)
-        }
-        batch.push(...fresh)
-        batchCursor = next
-        if (!more || batch.length >= SYNC_BATCH_ITEMS) flush()
-        if (!more) return
-        page = nextPageNumber
-        cursor = next
+    for (;;) {
+      let result
+      try {
+        result = await pending
+      } catch (error) {
+        if (!refused(error)) throw error
+        cache.transaction(() => {
+          for (const sc of scopes)
+            state.setCursor(accountId, resource, sc.kind, sc.id, {
+              ...state.cursor(accountId, resource, sc.kind, sc.id),
+              unsupported: true,
+            })
+        })
+        return
       }
-    } finally {
-      // Stopped by the network or a cancel: what was fetched is kept, and the next run goes on from there.
-      flush()
+      const seen = new Set(cursor.seenIds)
+      const fresh = result.items
+        .filter(
+          (i) =>
+            !(str(i, 'updated_at') === cursor.updatedAfter && seen.has(num(i, 'id') as number)) &&
+            inScope.has(num(i, parentKey) as number),
+        )
+        .map(list.normalize ?? ((i) => i))
+      const next = advance(cursor, result.items)
+      const more = result.items.length >= this.perPage && result.nextPage !== null
+      const nextPageNumber = next.updatedAfter !== cursor.updatedAfter ? 1 : page + 1
+      // The next request depends only on the new cursor: send it now, and write while it travels.
+      if (more) {
+        pending = fetchPage(next, nextPageNumber)
+        // Stopped by the network or a cancel while this page is written: the page is kept, and
+        // the failure surfaces at the next await (or not at all when the write throws first).
+        pending.catch(() => undefined)
+        await requestsDispatched()
+      }
+      this.writePage(list, fresh, next)
+      this.progress()
+      if (!more) return
+      page = nextPageNumber
+      cursor = next
     }
   }
 
-  /** One batch of a list's pages and the cursor after them, in one transaction. */
+  /**
+   * One page of a list and the cursor after it, in one transaction: a crash or a stop between
+   * pages leaves every page before it and its cursor, and the next run goes on from there.
+   * One commit a page costs a little more than one per several (a search index segment each),
+   * but a batch written only every few pages would make the pages before it wait for nothing.
+   */
   private writePage(list: ListTarget, items: readonly JsonObject[], next: Cursor): void {
     const { accountId, cache, state } = this.o
     const { resource, kind, scopes } = list
