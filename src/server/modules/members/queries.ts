@@ -245,6 +245,31 @@ export function deleteMember(db: Db, id: number): void {
   db.prepare('DELETE FROM members WHERE id = ?').run(id)
 }
 
+/** Removes the user's memberships of these groups (`Namespace`) or projects; the source ids it removed. */
+export function deleteMemberships(
+  db: Db,
+  userId: number,
+  sourceType: 'Namespace' | 'Project',
+  sourceIds: readonly number[],
+): number[] {
+  if (sourceIds.length === 0) return []
+  const gone = db
+    .prepare(
+      'DELETE FROM members WHERE user_id = ? AND source_type = ? AND source_id IN (SELECT value FROM json_each(?)) RETURNING source_id',
+    )
+    .all(userId, sourceType, JSON.stringify(sourceIds)) as { source_id: number }[]
+  return gone.map((m) => m.source_id)
+}
+
+/** Removes the memberships whose expiry date has passed (SQLite's date, UTC); what it removed. */
+export function deleteExpiredMembers(db: Db): { source_type: string; source_id: number; user_id: number }[] {
+  return db
+    .prepare(
+      `DELETE FROM members WHERE expires_at IS NOT NULL AND expires_at < date('now') RETURNING source_type, source_id, user_id`,
+    )
+    .all() as { source_type: string; source_id: number; user_id: number }[]
+}
+
 /** Ids of the group and every group below it, and of every project in them. */
 export function hierarchyIds(db: Db, groupId: number): { groupIds: number[]; projectIds: number[] } {
   const groups = db

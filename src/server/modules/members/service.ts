@@ -3,7 +3,9 @@ import { AccessLevel, accessLevelName, MEMBER_ACCESS_LEVELS } from '../../platfo
 import type { Db } from '../../platform/db/connection'
 import {
   deleteAccessRequest,
+  deleteExpiredMembers,
   deleteMember,
+  deleteMemberships,
   findDirectMember,
   findAccessRequest,
   hierarchyIds,
@@ -230,19 +232,9 @@ export function removeMember(
     if (!source.project && !skipSubresources) {
       const { groupIds, projectIds } = hierarchyIds(db, source.ref.id)
       const below = groupIds.filter((id) => id !== source.ref.id)
-      if (below.length > 0) {
-        db.prepare(
-          `DELETE FROM members WHERE user_id = ? AND source_type = 'Namespace' AND source_id IN (${below.join(', ')})`,
-        ).run(user.id)
-      }
-      if (projectIds.length > 0) {
-        const left = db
-          .prepare(
-            `DELETE FROM members WHERE user_id = ? AND source_type = 'Project' AND source_id IN (${projectIds.join(', ')}) RETURNING source_id`,
-          )
-          .all(user.id) as { source_id: number }[]
-        for (const p of left) recordEvent(db, { authorId: user.id, action: 'left', projectId: p.source_id })
-      }
+      deleteMemberships(db, user.id, 'Namespace', below)
+      for (const projectId of deleteMemberships(db, user.id, 'Project', projectIds))
+        recordEvent(db, { authorId: user.id, action: 'left', projectId })
     }
     auditMembership(caller, source, user, { remove: 'user_access', member_id: member.id })
   })()
@@ -267,11 +259,7 @@ export function dropAccessRequest(caller: Caller, source: MemberSource, userId: 
  */
 export function pruneExpiredMembers(db: Db): number {
   return db.transaction(() => {
-    const gone = db
-      .prepare(
-        `DELETE FROM members WHERE expires_at IS NOT NULL AND expires_at < date('now') RETURNING source_type, source_id, user_id`,
-      )
-      .all() as { source_type: string; source_id: number; user_id: number }[]
+    const gone = deleteExpiredMembers(db)
     for (const m of gone)
       if (m.source_type === 'Project')
         recordEvent(db, { authorId: m.user_id, action: 'expired', projectId: m.source_id })
