@@ -295,6 +295,23 @@ describe('merge request diff notes and diff versions', () => {
       'Lines 9 to 11',
     )
     const vanished = await start({ new_line: 2 }, 'On a file the push deletes', 'new.txt')
+    // A thread on the last commit's own diff (commit_id), on the line 21 it rewrote.
+    const [last] = (await call('GET', `${mrUrl}/commits`)).json() as { id: string; parent_ids: string[] }[]
+    const parent = (await call('GET', `${base}/repository/commits/${last.id}`)).json().parent_ids[0] as string
+    const onCommit = await call('POST', `${mrUrl}/discussions`, {
+      body: 'On the commit',
+      commit_id: last.id,
+      position: {
+        base_sha: parent,
+        start_sha: parent,
+        head_sha: last.id,
+        position_type: 'text',
+        old_path: 'app.txt',
+        new_path: 'app.txt',
+        new_line: 21,
+      },
+    })
+    expect(onCommit.statusCode, onCommit.body).toBe(201)
 
     // A line inserted above everything, line 10 rewritten, new.txt deleted.
     const lines = ['line 0', ...EDITED_LINES.map((l) => (l === 'line 10' ? 'line ten' : l))]
@@ -330,6 +347,8 @@ describe('merge request diff notes and diff versions', () => {
       expect(note.position).toMatchObject(written)
       expect(note.original_position).toEqual(note.position)
     }
+    // A commit's thread stays on that commit's diff.
+    expect((await positionOf(onCommit.json())).position).toMatchObject({ head_sha: last.id, new_line: 21 })
   })
 
   it('ignores a position on an issue thread, as GitLab has none there', async () => {

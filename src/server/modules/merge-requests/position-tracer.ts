@@ -11,9 +11,15 @@ import { diffTrees, type FileDiff } from '../../platform/git/diff'
 import { traceUnchangedLine } from '../../platform/git/diff-lines'
 import { projectGitDir, repoExists } from '../../platform/git/project-repo'
 import { ApiError } from '../../platform/http/errors'
-import { diffNotesOfMergeRequest, moveDiffNote, type LineRangeEnd, type TextPosition } from '../notes'
+import {
+  checkPositionInFiles,
+  diffNotesOfMergeRequest,
+  moveDiffNote,
+  type LineRangeEnd,
+  type TextPosition,
+} from '../notes'
 import type { MergeRequestRow } from './queries'
-import { checkDiffPosition, diffVersions, UNLIMITED_DIFF } from './versions'
+import { diffVersions, UNLIMITED_DIFF } from './versions'
 import type { DiffVersionRow } from './versions-queries'
 
 /** One side of the diff a line is traced through: the file before or after the merge request's changes. */
@@ -73,7 +79,7 @@ function sideLines(position: TextPosition, side: Side): number[] {
 /**
  * The position moved to `latest`: the new side's lines traced from the note's head to the newest
  * head, the old side's from its base to the newest base. Null when a line changed or a file is
- * gone. The other side's numbers are left for `checkDiffPosition` to fill, or refuse.
+ * gone. The other side's numbers are left for `checkPositionInFiles` to fill, or refuse.
  */
 async function tracePosition(
   read: DiffReader,
@@ -134,8 +140,9 @@ function candidates(traced: TextPosition, original: TextPosition): TextPosition[
 
 /**
  * Carries the merge request's diff notes to its newest diff version (see the file's header).
- * A position is moved only when `checkDiffPosition` accepts it on that version, so a moved note
- * names a line of the diff shown now; nothing is written for the others.
+ * A position is moved only when the newest version's diff has its lines (`checkPositionInFiles`),
+ * so a moved note names a line of the diff shown now; nothing is written for the others. Notes
+ * on one commit of the merge request (`commit_id`) stay on that commit's diff.
  */
 export async function traceDiffNotes(caller: Caller, project: ProjectRow, mr: MergeRequestRow): Promise<void> {
   const gitDir = projectGitDir(caller.ctx, project)
@@ -143,17 +150,22 @@ export async function traceDiffNotes(caller: Caller, project: ProjectRow, mr: Me
   const [latest] = await diffVersions(caller, project, mr)
   if (!latest) return
   const read = diffReader(gitDir)
+  const newest = latest.base_commit_sha ? await read(latest.base_commit_sha, latest.head_commit_sha) : null
+  if (newest === null) return
   for (const note of diffNotesOfMergeRequest(caller.db, mr.id)) {
+    if (note.commit_id !== null) continue
     const stored = note.position as string
     const position = JSON.parse(stored) as TextPosition
     if (position.head_sha === latest.head_commit_sha && position.base_sha === latest.base_commit_sha) continue
     const traced = await tracePosition(read, position, latest)
     if (traced === null) continue
     for (const candidate of candidates(traced, position)) {
-      const checked = await checkDiffPosition(caller, project, mr, candidate).catch((error: unknown) => {
-        if (error instanceof ApiError) return null
-        throw error
-      })
+      const checked = await checkPositionInFiles(gitDir, latest.head_commit_sha, newest, candidate).catch(
+        (error: unknown) => {
+          if (error instanceof ApiError) return null
+          throw error
+        },
+      )
       if (checked === null) continue
       moveDiffNote(caller.db, note.id, stored, {
         position: JSON.stringify(checked.position),
