@@ -304,6 +304,38 @@ describe('comments on commits', () => {
     })
   })
 
+  describe("comments on a merge request's commits in its discussions", () => {
+    it('lists the comments of its commits with its threads, not those of other commits, and shows them by id', async () => {
+      const mrUrl = `${base}/merge_requests/1`
+      const before = await call('GET', `${mrUrl}/discussions?per_page=100`)
+      const onCommit = await call('POST', `${commitUrl}/comments`, { note: 'Seen from the merge request' })
+      expect(onCommit.statusCode).toBe(201)
+      const onMain = await call('POST', `${base}/repository/commits/${parent}/comments`, { note: 'Not in the MR' })
+      expect(onMain.statusCode).toBe(201)
+
+      const after = await call('GET', `${mrUrl}/discussions?per_page=100`)
+      expect(Number(after.headers['x-total'])).toBe(Number(before.headers['x-total']) + 1)
+      const threads = after.json() as Json[]
+      const notes = threads.flatMap((d) => d.notes as Json[])
+      expect(notes.map((n) => n.body)).not.toContain('Not in the MR')
+      const thread = threads.find((d) => (d.notes as Json[])[0].body === 'Seen from the merge request') as Json
+      expect((thread.notes as Json[])[0]).toMatchObject({ noteable_type: 'Commit', noteable_iid: null })
+      // Its own threads are still there, with the merge request's iid.
+      expect(notes.find((n) => n.body === 'On this commit')).toMatchObject({
+        noteable_type: 'MergeRequest',
+        noteable_iid: 1,
+      })
+
+      const shown = await call('GET', `${mrUrl}/discussions/${thread.id as string}`)
+      expect(shown.statusCode, shown.body).toBe(200)
+      // Answered on the commit, not through the merge request.
+      expect((await call('POST', `${mrUrl}/discussions/${thread.id as string}/notes`, { body: 'x' })).statusCode).toBe(
+        404,
+      )
+      expect((await call('GET', `${mrUrl}/notes?per_page=100`)).body).not.toContain('Seen from the merge request')
+    })
+  })
+
   describe('visibility', () => {
     /** A project where the developer is a Developer, with one commit on main: its API URL and the commit's. */
     async function projectWithCommit(name: string, visibility: 'public' | 'private') {

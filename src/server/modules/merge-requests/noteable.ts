@@ -16,7 +16,11 @@ import {
 } from './queries'
 import { mergeRequestQuickActions } from './quick-actions'
 import { canReadMergeRequestsWith } from './policy'
-import { checkDiffPosition } from './versions'
+import { checkDiffPosition, latestCommitShas } from './versions'
+import { commitNoteableIdsOf, hasCommitNoteables } from '../commit-notes'
+
+/** How many of its newest commits' comments a merge request's discussions show (GitLab's limit). */
+const RELATED_COMMITS = 100
 
 /** A merge request as a noteable: quick actions, mention to-dos, locked discussions, resolvable threads. */
 export function mergeRequestNoteable(caller: Caller, project: ProjectRow, mr: MergeRequestRow): Noteable {
@@ -35,6 +39,11 @@ export function mergeRequestNoteable(caller: Caller, project: ProjectRow, mr: Me
       caller.user?.id === mr.author_id || caller.perms.canInProject(project, AccessLevel.DEVELOPER),
     canRead: (perms) => canReadMergeRequestsWith(perms, project),
     checkDiffPosition: (caller, position, commitId) => checkDiffPosition(caller, project, mr, position, commitId),
+    // Comments on its newest 100 commits show in its discussions, as GitLab's related_notes.
+    relatedCommitNoteables: async (caller) =>
+      hasCommitNoteables(caller.db, project.id)
+        ? commitNoteableIdsOf(caller.db, project.id, await latestCommitShas(caller, project, mr, RELATED_COMMITS))
+        : [],
     touch: (caller, at) => {
       updateMergeRequestRow(caller.db, mr.id, { updated_at: at }, false)
     },

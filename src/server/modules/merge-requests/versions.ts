@@ -63,6 +63,18 @@ async function versionCommits(gitDir: string, version: DiffVersionRow): Promise<
   return logCommits(gitDir, [version.head_commit_sha, ...range, '--']).catch(() => [])
 }
 
+/** The SHAs of the newest `limit` commits of the merge request's latest version (GitLab's `commit_shas(limit:)`). */
+export async function latestCommitShas(
+  caller: Caller,
+  project: ProjectRow,
+  mr: MergeRequestRow,
+  limit: number,
+): Promise<string[]> {
+  const [latest] = await diffVersions(caller, project, mr)
+  if (!latest) return []
+  return (await versionCommits(projectGitDir(caller.ctx, project), latest)).slice(0, limit).map((c) => c.id)
+}
+
 /** One version with its commits (newest first) and its diffs, or undefined when the merge request has no such version. */
 export async function diffVersion(
   caller: Caller,

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { discussionNotes, listDiscussions, type NoteRow } from './queries'
+import { discussionNotes, listDiscussions, type NoteRow, type NoteScope } from './queries'
 import { discussionEntity } from './discussion-entity'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import { badRequest, missingParam, notFound, paramError } from '../../platform/http/errors'
@@ -12,6 +12,7 @@ import { discussionKinds } from './families'
 import {
   createNote,
   deleteNote,
+  readableDiscussionScope,
   readableNoteScope,
   resolveNotes,
   settleQuickActions,
@@ -49,10 +50,13 @@ const ReplyBody = Type.Object({
 })
 const UpdateBody = Type.Object({ body: Type.Optional(Type.String()), resolved: Type.Optional(Type.Boolean()) })
 
-/** The notes of the discussion named in the URL, or 404 `Discussion Not Found`. */
-function loadDiscussion(request: FastifyRequest, noteable: Noteable): NoteRow[] {
+/**
+ * The notes of the discussion named in the URL, or 404 `Discussion Not Found`; in `scope` when
+ * given (reading may see related commit threads, writing only the noteable's own).
+ */
+function loadDiscussion(request: FastifyRequest, noteable: Noteable, scope?: NoteScope): NoteRow[] {
   const id = String((request.params as Record<string, string>).discussion_id).toLowerCase()
-  const notes = discussionNotes(request.server.burrow.db, readableNoteScope(callerOf(request), noteable), id)
+  const notes = discussionNotes(request.server.burrow.db, scope ?? readableNoteScope(callerOf(request), noteable), id)
   if (notes.length === 0) throw notFound('Discussion')
   return notes
 }
@@ -87,7 +91,7 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
       // System notes about items the caller cannot see are left out, and with them their one-note discussions.
       const { discussions: threads, total } = listDiscussions(
         request.server.burrow.db,
-        readableNoteScope(callerOf(request), noteable),
+        await readableDiscussionScope(callerOf(request), noteable),
         page.perPage,
         page.offset,
       )
@@ -100,7 +104,8 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
 
     app.get(`${base}/:discussion_id`, { schema: { params: discussionParams } }, async (request) => {
       const noteable = await loadDiscussionNoteable(request, kind)
-      return presentDiscussion(request, noteable, loadDiscussion(request, noteable))
+      const scope = await readableDiscussionScope(callerOf(request), noteable)
+      return presentDiscussion(request, noteable, loadDiscussion(request, noteable, scope))
     })
 
     app.post(base, { schema: { params: paramsSchema(kind), body: CreateBody } }, async (request, reply) => {

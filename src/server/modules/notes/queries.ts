@@ -172,14 +172,28 @@ export interface NoteScope {
   readonly system?: boolean
   /** Notes left out: system notes naming what the caller may not read (see `referencingSystemNotes`). */
   readonly hiddenIds?: readonly number[]
+  /**
+   * Commit noteables whose user notes show with the noteable's own (a merge request's commits,
+   * GitLab's `related_notes`).
+   */
+  readonly relatedCommitIds?: readonly number[]
 }
 
 function scopeWhere(scope: NoteScope): { where: string; params: unknown[] } {
   const system = scope.system === undefined ? '' : ` AND system = ${scope.system ? 1 : 0}`
   const hidden = scope.hiddenIds && scope.hiddenIds.length > 0 ? ' AND id NOT IN (SELECT value FROM json_each(?))' : ''
+  const related = scope.relatedCommitIds && scope.relatedCommitIds.length > 0
+  const noteable = related
+    ? "((noteable_type = ? AND noteable_id = ?) OR (noteable_type = 'Commit' AND system = 0 AND noteable_id IN (SELECT value FROM json_each(?))))"
+    : 'noteable_type = ? AND noteable_id = ?'
   return {
-    where: `noteable_type = ? AND noteable_id = ?${scope.includeInternal ? '' : ' AND internal = 0'}${system}${hidden}`,
-    params: [scope.noteableType, scope.noteableId, ...(hidden ? [JSON.stringify(scope.hiddenIds)] : [])],
+    where: `${noteable}${scope.includeInternal ? '' : ' AND internal = 0'}${system}${hidden}`,
+    params: [
+      scope.noteableType,
+      scope.noteableId,
+      ...(related ? [JSON.stringify(scope.relatedCommitIds)] : []),
+      ...(hidden ? [JSON.stringify(scope.hiddenIds)] : []),
+    ],
   }
 }
 

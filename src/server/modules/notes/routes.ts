@@ -41,7 +41,8 @@ export function presentNotes(
     noteEntity(
       r,
       users.get(r.author_id) as UserRow,
-      noteable,
+      // A related commit's note (in a merge request's discussions) has no iid.
+      r.noteable_type === noteable.type ? noteable : { iid: null },
       base,
       commandsChanges,
       r.resolved_by_id === null ? undefined : users.get(r.resolved_by_id),

@@ -87,6 +87,11 @@ export interface Noteable {
    * diff. `commitId` names the merge request commit the thread is started on (GitLab's `commit_id`).
    */
   checkDiffPosition?(caller: Caller, position: TextPosition, commitId?: string): Promise<CheckedPosition>
+  /**
+   * The commit noteables whose comments show in this noteable's discussions list (a merge
+   * request's commits, as in GitLab); they are read and answered on their commit.
+   */
+  relatedCommitNoteables?(caller: Caller): Promise<readonly number[]>
   /** The family's quick actions on this noteable (none when the family has none). */
   readonly quickActions?: QuickActionSet
   /** Marks the noteable updated (notes touch their noteable, as in GitLab). */
@@ -345,6 +350,12 @@ export function raiseReviewMentionTodos(
     else if (todo.action === 'directly_addressed') byUser.set(todo.userId, { ...first, action: todo.action })
   }
   for (const todo of byUser.values()) insertMentionTodo(caller, noteable, author, todo)
+}
+
+/** readableNoteScope with the noteable's related commit notes (what its discussions list and shows). */
+export async function readableDiscussionScope(caller: Caller, noteable: Noteable): Promise<NoteScope> {
+  const related = (await noteable.relatedCommitNoteables?.(caller)) ?? []
+  return { ...readableNoteScope(caller, noteable), relatedCommitIds: related }
 }
 
 /** The notes of a discussion of this noteable that the caller may see (empty when there is none). */
