@@ -14,7 +14,7 @@ export interface RepositoryPlace {
   readonly projectId: number
 }
 
-/** The browser's route for a tab; `ref`, `path` and `page` go in the query when given. */
+/** The browser's route for a tab; `ref`, `path`, `page` and `line` go in the query when given. */
 export function repositoryRoute(
   place: RepositoryPlace,
   tab: Exclude<RepositoryTab, 'commit'>,
@@ -24,6 +24,8 @@ export function repositoryRoute(
     readonly page?: number
     readonly from?: string
     readonly to?: string
+    /** A file's line to show (blob). */
+    readonly line?: number
   } = {},
 ): RouteLocationRaw {
   const q: Record<string, string> = {}
@@ -32,6 +34,7 @@ export function repositoryRoute(
   if (query.page !== undefined && query.page > 1) q.page = String(query.page)
   if (query.from) q.from = query.from
   if (query.to) q.to = query.to
+  if (query.line !== undefined && query.line > 0) q.line = String(query.line)
   return {
     name: `repository-${tab}`,
     params: { account: place.accountId, projectId: String(place.projectId) },
