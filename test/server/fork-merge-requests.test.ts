@@ -164,4 +164,18 @@ out({'project': mr.project_id, 'source': mr.source_project_id, 'files': [c['new_
     )
     expect(result).toEqual({ project: upstream.id, source: fork.id, files: ['wire.txt'] })
   })
+
+  it("closes the merge requests between the fork and its upstream when the fork's relationship is removed", async () => {
+    const open = async (projectId: unknown): Promise<string[]> =>
+      ((await ok(bob.token, 'GET', `/projects/${String(projectId)}/merge_requests?state=opened`)) as Json[]).map((m) =>
+        String(m.title),
+      )
+    expect(await open(upstream.id)).toEqual(['Over the wire', 'Second'])
+    expect((await call(bob.token, 'DELETE', `/projects/${String(fork.id)}/fork`)).statusCode).toBe(204)
+    expect(await open(upstream.id)).toEqual([])
+    // The fork's own merge request is no crossing: it stays open.
+    expect(await open(fork.id)).toEqual(['Second, in the fork'])
+    const closed = await ok(ann.token, 'GET', upstreamMr(2))
+    expect(closed).toMatchObject({ state: 'closed', closed_by: { username: 'up_bob' } })
+  })
 })

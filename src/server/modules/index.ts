@@ -78,6 +78,8 @@ import hooks from './hooks/routes'
 import search from './search/routes'
 import issueLinks from './issues/links-routes'
 import forks from './forks/routes'
+import { onForkUnlinked } from './forks'
+import { closeForkCrossings } from './merge-requests'
 import commitNotes from './commit-notes/routes'
 
 /** Every resource family's route plugin, registered under `/api/v4`. Add new families here. */
@@ -171,4 +173,5 @@ export function fillRegistries(): void {
   registerIssueEpics(issueEpicsSide)
   registerIssueMergeRequests(issueMergeRequestsSide)
   registerTagReleases(tagReleases)
+  onForkUnlinked(closeForkCrossings)
 }

@@ -87,3 +87,15 @@ export function inSameForkNetwork(db: Db, a: number, b: number): boolean {
     .get(a, b)
   return row !== undefined
 }
+
+/** The other projects of the network `projectId` is in (none when it is in none). */
+export function networkPeerIds(db: Db, projectId: number): number[] {
+  return (
+    db
+      .prepare(
+        `SELECT y.project_id AS id FROM fork_network_members x JOIN fork_network_members y ON y.fork_network_id = x.fork_network_id
+         WHERE x.project_id = ? AND y.project_id <> x.project_id ORDER BY y.project_id`,
+      )
+      .all(projectId) as { id: number }[]
+  ).map((r) => r.id)
+}

@@ -76,7 +76,7 @@ const forks: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete('/projects/:id/fork', { schema: { params: IdParams } }, async (request, reply) => {
     const project = loadProject(request, request.params.id, AccessLevel.OWNER)
-    if (!unlinkFork(callerOf(request), project)) throw notModified()
+    if (!(await unlinkFork(callerOf(request), project))) throw notModified()
     return reply.code(204).send()
   })
 }

@@ -9,7 +9,8 @@ import { canCreateProjectIn, createProject, destroyProject } from '../projects'
 import { refreshRepositoryFlags } from '../repository'
 import { userNamespaceId } from '../users'
 import { canForkProject } from './policy'
-import { deleteForkMember, findForkMember, inSameForkNetwork, insertForkLink } from './queries'
+import { deleteForkMember, findForkMember, inSameForkNetwork, insertForkLink, networkPeerIds } from './queries'
+import { forkUnlinked } from './unlinked'
 
 /** What `POST /projects/:id/fork` asks for, as parsed by its route. */
 export interface ForkInput {
@@ -115,12 +116,15 @@ export function linkFork(caller: Caller, project: ProjectRow, source: ProjectRow
 }
 
 /**
- * Removes the project's forked-from relationship (`DELETE /projects/:id/fork`); false when it is not
+ * Removes the project's forked-from relationship (`DELETE /projects/:id/fork`) and tells the
+ * unlink listeners (open merge requests between it and the network close); false when it is not
  * a fork (GitLab answers 304).
  */
-export function unlinkFork(caller: Caller, project: ProjectRow): boolean {
+export async function unlinkFork(caller: Caller, project: ProjectRow): Promise<boolean> {
   const member = findForkMember(caller.db, project.id)
   if (!member?.forked_from_project_id) return false
+  const peers = networkPeerIds(caller.db, project.id)
   deleteForkMember(caller.db, project.id)
+  await forkUnlinked(caller, project, peers)
   return true
 }

@@ -12,4 +12,4 @@ export {
   type MergeRequestRow,
   type ReviewState,
 } from './queries'
-export { milestoneMergeRequests, presentMergeRequests } from './service'
+export { closeForkCrossings, milestoneMergeRequests, presentMergeRequests } from './service'

@@ -185,6 +185,19 @@ export function openMergeRequestsTouching(db: Db, projectId: number, branches: r
     .all(projectId, list, projectId, list) as MergeRequestRow[]
 }
 
+/** Open merge requests from `projectId` into any of `others`, or from any of them into it (a fork network's crossings). */
+export function openMergeRequestsBetween(db: Db, projectId: number, others: readonly number[]): MergeRequestRow[] {
+  const list = JSON.stringify(others)
+  return db
+    .prepare(
+      `SELECT * FROM merge_requests WHERE state IN ('opened', 'locked') AND (
+         (source_project_id = ? AND project_id IN (SELECT value FROM json_each(?)))
+         OR (project_id = ? AND source_project_id IN (SELECT value FROM json_each(?))))
+       ORDER BY id`,
+    )
+    .all(projectId, list, projectId, list) as MergeRequestRow[]
+}
+
 /** Re-points merge requests of the `from` milestones at `to` (milestone promotion merges twins). */
 export function moveMergeRequestsToMilestone(db: Db, from: readonly number[], to: number): void {
   db.prepare('UPDATE merge_requests SET milestone_id = ? WHERE milestone_id IN (SELECT value FROM json_each(?))').run(

@@ -14,6 +14,7 @@ import {
   insertMergeRequest,
   labelsOf,
   listMergeRequests,
+  openMergeRequestsBetween,
   setMergeRequestLabels,
   setReviewState,
   setUserLinks,
@@ -372,6 +373,22 @@ function approvalsBeforeMerge(project: ProjectRow, given: number | undefined): n
   const projectValue = Number(projectSettings(project.settings).approvals_before_merge ?? 0)
   if (given === undefined) return projectValue
   return projectValue > 0 && given > projectValue ? given : projectValue
+}
+
+/**
+ * Closes the open merge requests between a project that left its fork network and the projects of
+ * that network, as the caller who unlinked it (GitLab's UnlinkForkService): they could no longer be
+ * created, so they do not stay open. The forks module calls this through its unlink registry.
+ */
+export async function closeForkCrossings(
+  caller: Caller,
+  project: ProjectRow,
+  networkProjectIds: readonly number[],
+): Promise<void> {
+  for (const mr of openMergeRequestsBetween(caller.db, project.id, networkProjectIds)) {
+    const target = findProjectById(caller.db, mr.project_id)
+    if (target) await updateMergeRequest(caller, target, mr, { state_event: 'close' }, caller.user as UserRow)
+  }
 }
 
 /**
