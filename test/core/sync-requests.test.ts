@@ -209,3 +209,48 @@ describe('sync writes each page while the next one travels', () => {
     }
   })
 })
+
+describe('sync reads issue links a few at a time', () => {
+  it('has the next link list asked for while the first one is still unanswered', async () => {
+    const server = await startRestartableServer()
+    const log = new RequestLog()
+    const owner = seedUser(server, { username: `links${Math.random().toString(36).slice(2, 7)}` })
+    const project = await api<{ id: number }>(server, owner.token, 'POST', '/projects', { name: 'Linked' })
+    for (let i = 1; i <= 3; i++)
+      await api(server, owner.token, 'POST', `/projects/${project.id}/issues`, { title: `Issue ${i}` })
+    const services = await desktopServices(log)
+    const core = createCore({
+      version: '0.1.0',
+      mode: 'browser',
+      serverUrl: server.url,
+      accounts: services.accounts,
+      cache: services.cache,
+    })
+    const accountId = (await services.accounts.add({ baseUrl: server.url, token: owner.token })).id
+    try {
+      // The first link request waits (at most 5 s, so a sync reading them one by one still ends)
+      // for the next one to be asked for.
+      let secondAsked: () => void = () => undefined
+      const second = new Promise<void>((resolve) => (secondAsked = resolve))
+      let linkRequests = 0
+      let askedWhileFirstWaited = false
+      log.beforeRequest = async (url) => {
+        if (!url.pathname.endsWith('/links')) return
+        linkRequests++
+        if (linkRequests > 1) return secondAsked()
+        const waited = await Promise.race([
+          second.then(() => true),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5_000)),
+        ])
+        askedWhileFirstWaited = waited
+      }
+      expect(await (core.sync as NonNullable<Core['sync']>).run(accountId)).toMatchObject({ outcome: 'completed' })
+      expect(linkRequests).toBe(3)
+      expect(askedWhileFirstWaited).toBe(true)
+    } finally {
+      await core.dispose()
+      services.dispose()
+      await server.close()
+    }
+  })
+})

@@ -78,6 +78,34 @@ export const MERGE_REQUEST_CHANGES_PER_RUN = 50
  */
 export const ISSUE_LINKS_PER_RUN = 50
 
+/** Issue link lists a run reads at once (keepIssueLinks). */
+const LINK_READS_IN_FLIGHT = 4
+
+/**
+ * Runs `task` on each of `items` in order, with at most `limit` running at once. The first
+ * failure is thrown once it happens; no task starts after it (those running finish unheard).
+ */
+async function eachConcurrently<T>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0
+  let failed = false
+  const worker = async (): Promise<void> => {
+    while (!failed && next < items.length) {
+      const item = items[next++]
+      try {
+        await task(item)
+      } catch (error) {
+        failed = true
+        throw error
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+}
+
 /**
  * Resolves once the requests just started are on their way. The API client's steps up to the
  * socket (gate, credentials, fetch's own) are promise callbacks: without yielding, a request
@@ -635,7 +663,8 @@ export class SyncRun {
         return savedAt === null || savedAt < issue.updatedAt
       })
       .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0))
-    for (const issue of outdated.slice(0, ISSUE_LINKS_PER_RUN)) {
+    // Each answer is small and saved on its own: a few in flight at once hide their round trips.
+    await eachConcurrently(outdated.slice(0, ISSUE_LINKS_PER_RUN), LINK_READS_IN_FLIGHT, async (issue) => {
       signal.throwIfAborted()
       this.setPhase('links')
       this.stats.requests++
@@ -648,7 +677,7 @@ export class SyncRun {
         if (!refused(error)) throw error
       }
       this.progress()
-    }
+    })
   }
 
   private async syncTodos(): Promise<void> {
