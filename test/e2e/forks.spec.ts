@@ -124,3 +124,21 @@ test('Forks: the project forked from the app, shown with its upstream, and liste
   await page.getByTestId('form-submit').click()
   await expect(page.getByTestId('resource-form')).toContainText('has already been taken')
 })
+
+test('offline: Fork is off with the reason, and the saved forks list stays readable', async ({ page }) => {
+  const forksOf = `#/projects/forks?project=${apiProject}`
+  // Saved while online.
+  await openAt(page, burrow.pageUrl, forksOf)
+  await expect(rows(page)).toHaveCount(1)
+  await burrow.setOnline(false)
+  try {
+    await openAt(page, burrow.pageUrl, forksOf)
+    await expect(page.getByTestId('resource-stale')).toContainText('Offline copy from')
+    await expect(rows(page)).toHaveCount(1)
+    await expect(page.getByTestId('resource-create')).toBeDisabled()
+    await expect(page.getByTestId('resource-blocked')).toContainText('Needs the server')
+    await bothThemes(page, 'forks-offline')
+  } finally {
+    await burrow.setOnline(true)
+  }
+})
