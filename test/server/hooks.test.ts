@@ -386,6 +386,20 @@ describe('webhooks', () => {
       expect(missing.statusCode).toBe(404)
     })
 
+    it('refuses to resend a delivery once the hook points elsewhere, sending nothing', async () => {
+      const hook = await createHook({ url: `${receiver.url}/before` })
+      await push()
+      await settle()
+      const [event] = (await call(maintainer.token, 'GET', `${hooksUrl()}/${hook.id}/events`)).json() as Json[]
+      const moved = await call(maintainer.token, 'PUT', `${hooksUrl()}/${hook.id}`, { url: `${receiver.url}/after` })
+      expect(moved.statusCode, moved.body).toBe(200)
+      const res = await call(maintainer.token, 'POST', `${hooksUrl()}/${hook.id}/events/${event.id}/resend`)
+      expect(res.statusCode).toBe(422)
+      expect(res.json()).toEqual({ message: 'The hook URL has changed, and this log entry cannot be retried' })
+      expect(receiver.received.map((r) => r.path)).toEqual(['/before'])
+      expect((await call(maintainer.token, 'GET', `${hooksUrl()}/${hook.id}/events`)).json()).toHaveLength(1)
+    })
+
     it('answers a test of a trigger the project has nothing for with 422, and an unknown trigger with 400', async () => {
       const empty = seedProject(s, { namespaceId: sub.id, path: 'empty', visibility: 'private' })
       seedMember(s, 'Project', empty.id, maintainer.user.id, AccessLevel.MAINTAINER)

@@ -384,6 +384,9 @@ export async function resendHookEvent(
   log: HookLogRow,
 ): Promise<HookLogRow> {
   assertMayAdminHooks(caller, owner)
+  // GitLab's ResendService: a payload goes only where it was first sent. (GitLab compares the
+  // interpolated URL; the log keeps the template, so a changed URL variable does not count here.)
+  if (log.url !== hook.url) throw unprocessable('The hook URL has changed, and this log entry cannot be retried')
   const flag = HOOK_EVENT_FLAGS.find((f) => HOOK_TRIGGERS[f].trigger === log.trigger)
   const delivery: Delivery = {
     hookId: hook.id,
