@@ -78,8 +78,8 @@ function sideLines(position: TextPosition, side: Side): number[] {
 
 /**
  * The position moved to `latest`: the new side's lines traced from the note's head to the newest
- * head, the old side's from its base to the newest base. Null when a line changed or a file is
- * gone. The other side's numbers are left for `checkPositionInFiles` to fill, or refuse.
+ * head, the old side's from its base to the newest base (line codes left for the check on the
+ * newest diff to fill). Null when a line changed or a file is gone.
  */
 async function tracePosition(
   read: DiffReader,
@@ -128,10 +128,9 @@ async function tracePosition(
 }
 
 /**
- * An unchanged line keeps both numbers only when the newest diff still shows it unchanged: one
- * traced on its new side gets its old number there (and the other way round), as the line the
- * newest diff has with that number. Tries the line as added (or removed) when it no longer is
- * unchanged on both sides.
+ * The positions to try on the newest diff, best first: the traced one, and for a line written
+ * unchanged (both numbers) the same new line as an added one, which it is when the newest diff
+ * adds it (the target branch no longer has it).
  */
 function candidates(traced: TextPosition, original: TextPosition): TextPosition[] {
   if (original.old_line === null || original.new_line === null) return [traced]
