@@ -187,6 +187,25 @@ describe('forks', () => {
     expect(await count()).toBe(before)
   })
 
+  it('keeps forks in the group when its top-level group prevents forking outside it', async () => {
+    const fork = `/projects/${String(source.id)}/fork`
+    await ok(ann.token, 'PUT', `/groups/${groupId}`, { prevent_forking_outside_group: true })
+    try {
+      const outside = await call(carol.token, 'POST', fork, { name: 'Outside', path: 'outside' })
+      expect(outside.statusCode).toBe(404)
+      expect(outside.json()).toEqual({ message: '404 Target Namespace Not Found' })
+      const inside = await ok(ann.token, 'POST', fork, {
+        namespace_id: String(groupId),
+        name: 'Engine inside',
+        path: 'engine-inside',
+      })
+      expect(inside.path_with_namespace).toBe('upstream/engine-inside')
+      await ok(ann.token, 'DELETE', `/projects/${String(inside.id)}`)
+    } finally {
+      await ok(ann.token, 'PUT', `/groups/${groupId}`, { prevent_forking_outside_group: false })
+    }
+  })
+
   it('forks and lists forks with python-gitlab over the wire', async () => {
     const result = await withPythonGitlab<{ created: string; upstream: number; listed: string[] }>(
       s.url,

@@ -4,7 +4,14 @@ import { projectGitDir, repoExists } from '../../platform/git/project-repo'
 import { isValidRef } from '../../platform/git/git'
 import { copyRefsFrom, readRef } from '../../platform/git/refs'
 import { apiMessage, ApiError, forbidden, notFound } from '../../platform/http/errors'
-import { findNamespaceByFullPath, findNamespaceById, findProjectById, VISIBILITY_LEVELS } from '../namespaces'
+import {
+  findNamespaceByFullPath,
+  findNamespaceById,
+  findProjectById,
+  groupSettings,
+  rootNamespace,
+  VISIBILITY_LEVELS,
+} from '../namespaces'
 import { canCreateProjectIn, createProject, destroyProject } from '../projects'
 import { refreshRepositoryFlags } from '../repository'
 import { userNamespaceId } from '../users'
@@ -32,15 +39,29 @@ export interface ForkInput {
  * Namespace` when they may not create projects there, as GitLab's `valid_fork_target?`), else the
  * caller's personal namespace.
  */
-function forkNamespace(caller: Caller, user: UserRow, input: ForkInput): NamespaceRow {
+function forkNamespace(caller: Caller, source: ProjectRow, user: UserRow, input: ForkInput): NamespaceRow {
   const { db } = caller
   const byId = input.namespaceId || (!input.namespacePath && input.namespace && /^\d+$/.test(input.namespace))
   const raw = input.namespaceId || input.namespacePath || input.namespace
-  if (!raw) return findNamespaceById(db, userNamespaceId(db, user.id) as number) as NamespaceRow
-  const ns = byId ? findNamespaceById(db, Number(raw)) : findNamespaceByFullPath(db, raw)
-  if (!ns || (ns.kind === 'group' && !caller.perms.canReadGroup(ns))) throw notFound('Namespace')
-  if (!canCreateProjectIn(caller, ns)) throw notFound('Target Namespace')
+  let ns: NamespaceRow | undefined
+  if (!raw) ns = findNamespaceById(db, userNamespaceId(db, user.id) as number)
+  else {
+    ns = byId ? findNamespaceById(db, Number(raw)) : findNamespaceByFullPath(db, raw)
+    if (!ns || (ns.kind === 'group' && !caller.perms.canReadGroup(ns))) throw notFound('Namespace')
+  }
+  if (!ns || !canCreateProjectIn(caller, ns) || forkingKeptInGroup(caller, source, ns))
+    throw notFound('Target Namespace')
   return ns
+}
+
+/**
+ * GitLab's `prevent_forking_outside_group`: when the source's top-level group sets it, forks stay
+ * in that group's hierarchy (administrators included, as GitLab's fork targets).
+ */
+function forkingKeptInGroup(caller: Caller, source: ProjectRow, target: NamespaceRow): boolean {
+  const root = rootNamespace(caller.db, source.namespace_id)
+  if (root.kind !== 'group' || groupSettings(root.settings).prevent_forking_outside_group !== true) return false
+  return rootNamespace(caller.db, target.id).id !== root.id
 }
 
 /**
@@ -75,7 +96,7 @@ export async function forkProject(caller: Caller, source: ProjectRow, input: For
   const { db, ctx } = caller
   if (!canForkProject(caller, source)) throw forbidden()
   const user = caller.user as UserRow
-  const namespace = forkNamespace(caller, user, input)
+  const namespace = forkNamespace(caller, source, user, input)
   const sourceDir = projectGitDir(ctx, source)
   if (input.branches && !(await hasBranch(sourceDir, input.branches))) throw notFound('Source Branch')
   const fork = await createProject(caller, {
