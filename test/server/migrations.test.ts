@@ -124,6 +124,37 @@ describe('migrations', () => {
     expect(db.prepare('SELECT COUNT(*) AS n FROM merge_request_diffs').get()).toEqual({ n: 0 })
   })
 
+  it('0047 keeps existing pipelines, unlinked, and a deleted schedule leaves its pipelines unlinked', () => {
+    const db = new Database(':memory:')
+    db.pragma('foreign_keys = ON')
+    migrate(
+      db,
+      migrations.filter((m) => m.version < 47),
+    )
+    const t = '2026-01-01T00:00:00.000Z'
+    db.exec(`
+      INSERT INTO users (id, username, name, email, created_at, updated_at) VALUES (1, 'ann', 'Ann', 'ann@example.com', '${t}', '${t}');
+      INSERT INTO namespaces (id, kind, name, path, full_path, full_name, created_at, updated_at) VALUES (1, 'group', 'G', 'g', 'g', 'G', '${t}', '${t}');
+      INSERT INTO projects (id, namespace_id, name, path, created_at, updated_at, last_activity_at) VALUES (1, 1, 'P', 'p', '${t}', '${t}', '${t}');
+      INSERT INTO ci_pipelines (id, iid, project_id, ref, sha, source, commit_json, created_at, updated_at)
+        VALUES (1, 1, 1, 'main', '${'a'.repeat(40)}', 'push', '{}', '${t}', '${t}');
+    `)
+    migrate(db)
+    expect(db.prepare('SELECT id, source, pipeline_schedule_id FROM ci_pipelines').all()).toEqual([
+      { id: 1, source: 'push', pipeline_schedule_id: null },
+    ])
+    db.exec(`
+      INSERT INTO ci_pipeline_schedules (id, project_id, owner_id, description, ref, cron, cron_timezone, created_at, updated_at)
+        VALUES (1, 1, 1, 'Nightly', 'refs/heads/main', '0 2 * * *', 'UTC', '${t}', '${t}');
+      INSERT INTO ci_pipeline_schedule_variables (pipeline_schedule_id, key, encrypted_value, created_at, updated_at)
+        VALUES (1, 'NIGHTLY', 'sealed', '${t}', '${t}');
+      UPDATE ci_pipelines SET pipeline_schedule_id = 1;
+      DELETE FROM ci_pipeline_schedules;
+    `)
+    expect(db.prepare('SELECT pipeline_schedule_id FROM ci_pipelines').all()).toEqual([{ pipeline_schedule_id: null }])
+    expect(db.prepare('SELECT COUNT(*) AS n FROM ci_pipeline_schedule_variables').get()).toEqual({ n: 0 })
+  })
+
   it("makes every table whose id is its rowid AUTOINCREMENT, so a deleted row's id is never handed out again", () => {
     const db = new Database(':memory:')
     migrate(db)

@@ -179,6 +179,37 @@ export const FORGE_ROUTES: readonly RouteEntry[] = [
   },
   { route: 'POST /projects/:id/statuses/:sha', schema: Api.CommitStatus },
 
+  // ---- pipeline schedules -------------------------------------------------------------------
+  {
+    route: 'GET /projects/:id/pipeline_schedules',
+    url: ['/projects/{project}/pipeline_schedules', '/projects/{project}/pipeline_schedules?scope=active'],
+    schema: list(Api.PipelineSchedule),
+  },
+  {
+    route: 'GET /projects/:id/pipeline_schedules/:pipeline_schedule_id',
+    url: '/projects/{project}/pipeline_schedules/{pipelineSchedule}',
+    schema: Api.PipelineScheduleDetails,
+  },
+  {
+    route: 'GET /projects/:id/pipeline_schedules/:pipeline_schedule_id/pipelines',
+    url: '/projects/{project}/pipeline_schedules/{pipelineSchedule}/pipelines',
+    schema: list(Api.PipelineBasic),
+  },
+  { route: 'POST /projects/:id/pipeline_schedules', schema: Api.PipelineScheduleDetails },
+  { route: 'PUT /projects/:id/pipeline_schedules/:pipeline_schedule_id', schema: Api.PipelineScheduleDetails },
+  {
+    route: 'POST /projects/:id/pipeline_schedules/:pipeline_schedule_id/take_ownership',
+    schema: Api.PipelineScheduleDetails,
+  },
+  {
+    route: 'POST /projects/:id/pipeline_schedules/:pipeline_schedule_id/variables',
+    schema: Api.PipelineScheduleVariable,
+  },
+  {
+    route: 'PUT /projects/:id/pipeline_schedules/:pipeline_schedule_id/variables/:key',
+    schema: Api.PipelineScheduleVariable,
+  },
+
   // ---- webhooks -----------------------------------------------------------------------------
   ...(['project', 'group'] as const).flatMap((kind): RouteEntry[] => {
     const schema = kind === 'project' ? Api.ProjectHook : Api.GroupHook

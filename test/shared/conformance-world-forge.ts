@@ -16,6 +16,7 @@ export async function forgeFamilies(w: ConformanceWorld): Promise<void> {
   await protectedTags(w)
   await commitStatuses(w)
   await hooks(w)
+  await pipelineSchedules(w)
   await commitChanges(w)
   await issueLinks(w)
   await forks(w)
@@ -144,6 +145,35 @@ async function commitStatuses(w: ConformanceWorld): Promise<void> {
   const fields = { name: 'conformance/external', target_url: 'https://ci.example.com/1', description: 'External CI' }
   await w.write('POST /projects/:id/statuses/:sha', url, { ...fields, state: 'running' })
   await w.write('POST /projects/:id/statuses/:sha', url, { ...fields, state: 'success', coverage: 91.5 })
+}
+
+/** A schedule on the default branch, edited, with a variable added and changed, run once. */
+async function pipelineSchedules(w: ConformanceWorld): Promise<void> {
+  const { ids } = w
+  const base = `/projects/${ids.projectId}/pipeline_schedules`
+  ids.pipelineSchedule = await w.created('POST /projects/:id/pipeline_schedules', base, {
+    description: 'Conformance nightly',
+    ref: ids.defaultBranch,
+    cron: '0 2 * * 1-5',
+    cron_timezone: 'Europe/Berlin',
+  })
+  const one = `${base}/${ids.pipelineSchedule}`
+  await w.write('PUT /projects/:id/pipeline_schedules/:pipeline_schedule_id', one, { description: 'Weeknights' })
+  await w.write('POST /projects/:id/pipeline_schedules/:pipeline_schedule_id/variables', `${one}/variables`, {
+    key: 'NIGHTLY',
+    value: '1',
+  })
+  await w.write(
+    'PUT /projects/:id/pipeline_schedules/:pipeline_schedule_id/variables/:key',
+    `${one}/variables/NIGHTLY`,
+    {
+      value: '2',
+      variable_type: 'file',
+    },
+  )
+  await w.write('POST /projects/:id/pipeline_schedules/:pipeline_schedule_id/take_ownership', `${one}/take_ownership`)
+  const played = await w.call(w.tokens.admin, 'POST', `${one}/play`)
+  if (played.statusCode !== 201) throw new Error(`setup: play answered ${played.statusCode} ${played.body}`)
 }
 
 /**

@@ -57,6 +57,7 @@ import runners from './runners/routes'
 import runnerApi from './runners/runner-api-routes'
 import runnerJobs from './pipelines/runner-jobs-routes'
 import pipelines from './pipelines/routes'
+import pipelineSchedules from './pipeline-schedules/routes'
 import jobs from './pipelines/jobs-routes'
 import ciVariables from './ci-variables/routes'
 import ciLint from './ci-lint/routes'
@@ -123,6 +124,7 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
   runnerApi,
   runnerJobs,
   pipelines,
+  pipelineSchedules,
   jobs,
   ciVariables,
   ciLint,

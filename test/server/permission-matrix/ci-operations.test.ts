@@ -158,6 +158,14 @@ beforeAll(async () => {
 })
 afterAll(async () => world.close())
 
+/** A schedule on main owned by the administrator, with one variable. */
+async function scheduleFixture(w: World, c: Container): Promise<Vars> {
+  const schedules = `/projects/${c.project.id}/pipeline_schedules`
+  const schedule = await w.admin<Json>('POST', schedules, { description: 'Nightly', ref: 'main', cron: '0 2 * * *' })
+  await w.admin('POST', `${schedules}/${schedule.id}/variables`, { key: 'NIGHTLY', value: '1' })
+  return { schedule: Number(schedule.id) }
+}
+
 const standingFixture = async (_w: World, c: Container): Promise<Vars> => standing[c.visibility]
 
 /** Pipelines and jobs are read like code: by all who see a public or internal project (public jobs), Reporters on a private one. */
@@ -514,7 +522,85 @@ const SECURITY_AND_AUDIT: readonly MatrixRow[] = authenticatedRows([
   },
 ])
 
+const S = `${P}/pipeline_schedules`
+/** Every call authenticates; schedules are read by Reporters, made by Developers, edited by their owner only. */
+const PIPELINE_SCHEDULES: readonly MatrixRow[] = [
+  { method: 'GET', path: S, min: 'reporter', authenticated: true },
+  { method: 'GET', path: `${S}/{schedule}`, min: 'reporter', authenticated: true, fixture: scheduleFixture },
+  { method: 'GET', path: `${S}/{schedule}/pipelines`, min: 'reporter', authenticated: true, fixture: scheduleFixture },
+  {
+    method: 'POST',
+    path: S,
+    min: 'developer',
+    authenticated: true,
+    body: { description: 'Nightly', ref: 'main', cron: '0 2 * * *' },
+  },
+  {
+    method: 'PUT',
+    path: `${S}/{schedule}`,
+    min: 'admin',
+    authenticated: true,
+    body: { description: 'Weekly' },
+    fixture: scheduleFixture,
+    why: "only a schedule's owner edits it (here the administrator who made it)",
+  },
+  {
+    method: 'POST',
+    path: `${S}/{schedule}/take_ownership`,
+    min: 'maintainer',
+    authenticated: true,
+    fixture: scheduleFixture,
+    readBack: `${S}/{schedule}`,
+  },
+  {
+    method: 'POST',
+    path: `${S}/{schedule}/play`,
+    min: 'developer',
+    authenticated: true,
+    fixture: scheduleFixture,
+    readBack: `${S}/{schedule}/pipelines`,
+    why: 'whoever may run pipelines on its ref (main is not protected here) plays a schedule',
+  },
+  {
+    method: 'DELETE',
+    path: `${S}/{schedule}`,
+    min: 'maintainer',
+    authenticated: true,
+    fixture: scheduleFixture,
+    why: 'its owner or a Maintainer deletes a schedule',
+  },
+  {
+    method: 'POST',
+    path: `${S}/{schedule}/variables`,
+    min: 'admin',
+    authenticated: true,
+    body: { key: 'EXTRA', value: 'x' },
+    fixture: scheduleFixture,
+    readBack: `${S}/{schedule}`,
+    why: "only a schedule's owner changes its variables",
+  },
+  {
+    method: 'PUT',
+    path: `${S}/{schedule}/variables/NIGHTLY`,
+    min: 'admin',
+    authenticated: true,
+    body: { value: '2' },
+    fixture: scheduleFixture,
+    readBack: `${S}/{schedule}`,
+  },
+  {
+    method: 'DELETE',
+    path: `${S}/{schedule}/variables/NIGHTLY`,
+    min: 'admin',
+    ok: 202,
+    authenticated: true,
+    fixture: scheduleFixture,
+    readBack: `${S}/{schedule}`,
+  },
+]
+
 permissionMatrix('pipelines and jobs', () => world, PIPELINES)
+permissionMatrix('pipeline schedules', () => world, PIPELINE_SCHEDULES)
 permissionMatrix('CI settings', () => world, CI_SETTINGS)
 permissionMatrix('runners', () => world, RUNNERS)
 permissionMatrix('environments and deployments', () => world, ENVIRONMENTS)

@@ -32,6 +32,7 @@ import commitStatuses from './0043-commit-statuses'
 import issueLinks from './0044-issue-links'
 import webhooks from './0045-webhooks'
 import forkNetworks from './0046-fork-networks'
+import pipelineSchedules from './0047-pipeline-schedules'
 import commitNoteables from './0048-commit-noteables'
 
 export interface Migration {
@@ -89,5 +90,6 @@ export const migrations: readonly Migration[] = [
   issueLinks,
   webhooks,
   forkNetworks,
+  pipelineSchedules,
   commitNoteables,
 ]
