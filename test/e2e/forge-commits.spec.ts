@@ -181,3 +181,48 @@ test('a commit is cherry-picked after a check, reverted, refused when already pi
   const after = await api<{ title: string }>('GET', `/projects/${project.id}/repository/commits/main`)
   expect(after.title).toBe(reverted.title)
 })
+
+test('the commit view shows the commit’s comments and line comments, and comments and replies there', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const project = await api<{ id: number }>('POST', '/projects', {
+    name: 'Commented commits',
+    initialize_with_readme: true,
+  })
+  const commit = await api<{ id: string }>('POST', `/projects/${project.id}/repository/commits`, {
+    branch: 'main',
+    commit_message: 'Retry the dispatcher three times',
+    actions: [{ action: 'create', file_path: 'retry.txt', content: 'attempts = 1\nbackoff = 2s\n' }],
+  })
+  const comments = `/projects/${project.id}/repository/commits/${commit.id}/comments`
+  await api('POST', comments, { note: 'Why **three** retries?', path: 'retry.txt', line: 1, line_type: 'new' })
+
+  await open(page, `#/a/${accountId}/projects/${project.id}/repository/commit/${commit.id}`)
+  await expect(page.getByTestId('repo-commit-title')).toHaveText('Retry the dispatcher three times')
+  const section = page.getByTestId('commit-discussions')
+  const threads = section.getByTestId('commit-thread')
+  await expect(threads).toHaveCount(1)
+  await expect(threads.first().getByTestId('commit-note-line')).toHaveText('retry.txt:1')
+  await expect(threads.first()).toContainText('Why three retries?')
+
+  await section.getByTestId('commit-comment-body').locator('textarea').fill('Looks good to me.')
+  await section.getByTestId('commit-comment-submit').click()
+  await expect(threads).toHaveCount(2)
+  await expect(threads.nth(1)).toContainText('Looks good to me.')
+
+  await threads.first().getByTestId('commit-reply').click()
+  await threads.first().getByTestId('commit-reply-body').locator('textarea').fill('The network drops one in three.')
+  await threads.first().getByTestId('commit-reply-submit').click()
+  await expect(threads.first().getByTestId('commit-note')).toHaveCount(2)
+  await section.scrollIntoViewIfNeeded()
+  await bothThemes(page, 'commit-comments')
+
+  // The server holds them, oldest first: the reply is a note of the line thread.
+  const stored = await api<{ note: string; path: string | null }[]>('GET', comments)
+  expect(stored.map((c) => [c.note, c.path])).toEqual([
+    ['Why **three** retries?', 'retry.txt'],
+    ['Looks good to me.', null],
+    ['The network drops one in three.', 'retry.txt'],
+  ])
+})
