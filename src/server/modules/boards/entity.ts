@@ -1,9 +1,9 @@
 import type { Board, BoardList } from '../../../shared/api/board'
 import type { ProjectSimple } from '../../../shared/api/project'
 import type { UserRef } from '../../../shared/api/user'
-import { labelDetails } from '../issues/entity'
-import type { LabelRow } from '../labels/queries'
-import { milestoneEntity } from '../milestones/entity'
+import { labelDetails } from '../issues'
+import type { LabelRow } from '../labels'
+import { milestoneEntity } from '../milestones'
 import type { BoardListRow, BoardRow, OwnedMilestoneRow } from './queries'
 
 /** What a board needs besides its row, loaded for a whole page. */

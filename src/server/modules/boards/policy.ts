@@ -1,7 +1,7 @@
 import { AccessLevel } from '../../platform/auth/access'
 import type { Permissions } from '../../platform/auth/permissions'
 import type { ProjectRow } from '../../platform/db/rows'
-import { canReadIssuesWith } from '../issues/policy'
+import { canReadIssuesWith } from '../issues'
 
 type ProjectRef = Pick<ProjectRow, 'id' | 'visibility' | 'settings'>
 

@@ -1,7 +1,7 @@
 import type { Db } from '../../platform/db/connection'
 import { cachedStatement } from '../../platform/db/statements'
-import type { LabelRow } from '../labels/queries'
-import type { MilestoneRow } from '../milestones/queries'
+import type { LabelRow } from '../labels'
+import type { MilestoneRow } from '../milestones'
 
 /** A row of `boards` (project boards only are served). */
 export interface BoardRow {

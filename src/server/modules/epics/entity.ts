@@ -1,5 +1,5 @@
 import type { EpicIssueRow, EpicRow, InheritedDates } from './queries'
-import type { LabelRow } from '../labels/queries'
+import type { LabelRow } from '../labels'
 import type { UserRow } from '../../platform/db/rows'
 import { labelDetails } from '../issues'
 import { userRef } from '../users'

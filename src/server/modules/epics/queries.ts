@@ -5,7 +5,7 @@ import { nowIso } from '../../platform/db/connection'
 import { nextIid } from '../../platform/db/internal-ids'
 import { cachedStatement } from '../../platform/db/statements'
 import { deletePolymorphicReferences, POLYMORPHIC_REFERENCES, type Wildcard } from '../issues'
-import type { LabelRow } from '../labels/queries'
+import type { LabelRow } from '../labels'
 import type { NamespaceRow } from '../../platform/db/rows'
 
 export type EpicState = 'opened' | 'closed'

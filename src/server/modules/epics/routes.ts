@@ -19,7 +19,7 @@ import { findNamespaceById, groupAndDescendantIds, namespaceAncestors } from '..
 import type { NamespaceRow, UserRow } from '../../platform/db/rows'
 import { findUserByUsername } from '../users'
 import type { EpicOrigin } from './entity'
-import { todoEntity } from '../todos/entity'
+import { todoEntity } from '../todos'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import {
   apiMessage,
@@ -52,8 +52,8 @@ import {
   updateEpic,
   updateEpicFromParams,
 } from './service'
-import { isSubscribed, subscribe, unsubscribe } from '../subscriptions/service'
-import { createTodo, pendingTodoFor } from '../todos/service'
+import { isSubscribed, subscribe, unsubscribe } from '../subscriptions'
+import { createTodo, pendingTodoFor } from '../todos'
 import { textParam } from '../../platform/http/text-param'
 import {
   boolOf,

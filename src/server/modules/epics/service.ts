@@ -46,9 +46,9 @@ import {
 } from './queries'
 import { readableProjects } from '../../platform/auth/issue-read-queries'
 import { findIssueById, labelsOf, listIssues, updateIssueRow, usersById, type IssueRow } from '../issues'
-import { findLabelTitleInScope, insertLabel, type LabelRow } from '../labels/queries'
+import { findLabelTitleInScope, insertLabel, type LabelRow } from '../labels'
 import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../namespaces'
-import { resolveTodosForTarget } from '../todos/queries'
+import { resolveTodosForTarget } from '../todos'
 import { findProjectWithNamespace } from '../projects/queries'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
 import {
@@ -60,7 +60,7 @@ import {
   type EpicPageData,
 } from './entity'
 import type { ReferenceOrigin } from '../issues'
-import { todayIso } from '../milestones/entity'
+import { todayIso } from '../milestones'
 import {
   apiMessage,
   invalidParam,
@@ -72,8 +72,8 @@ import {
 } from '../../platform/http/errors'
 import { recordEvent } from '../events'
 import { canAdminIssues, canReadIssue, editColumns, presentIssues, updateIssue } from '../issues'
-import { keepOneLabelPerScope } from '../labels/service'
-import { isSubscribed } from '../subscriptions/service'
+import { keepOneLabelPerScope } from '../labels'
+import { isSubscribed } from '../subscriptions'
 import { epicSnapshot, noteEpicIssue } from './system-notes'
 import { addSystemNote, epicTarget, finishNotesCopy, issueTarget, recordCreation, recordUpdate } from '../notes'
 import {

@@ -26,3 +26,4 @@ export {
   updateIssue,
 } from './service'
 export { registerIssueEpics, registerIssueMergeRequests, type IssueEpics, type IssueMergeRequests } from './extensions'
+export { canReadIssuesWith } from './policy'

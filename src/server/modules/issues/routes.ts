@@ -24,8 +24,8 @@ import { findProjectWithNamespace } from '../projects/queries'
 import type { ProjectRow } from '../../platform/db/rows'
 import { findUserByUsername, userRef } from '../users'
 import type { ReferenceOrigin } from './entity'
-import { todayIso } from '../milestones/entity'
-import { todoEntity } from '../todos/entity'
+import { todayIso } from '../milestones'
+import { todoEntity } from '../todos'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import { requireWritable } from '../../platform/http/archived'
 import {
@@ -58,7 +58,7 @@ import {
   requireIssuesFeature,
   updateIssue,
 } from './service'
-import { isSubscribed, subscribe, unsubscribe } from '../subscriptions/service'
+import { isSubscribed, subscribe, unsubscribe } from '../subscriptions'
 import {
   addSpentTime,
   resetSpentTime,
@@ -67,7 +67,7 @@ import {
   timeStats,
   type Trackable,
 } from '../time-tracking'
-import { createTodo, pendingTodoFor } from '../todos/service'
+import { createTodo, pendingTodoFor } from '../todos'
 import { textParam } from '../../platform/http/text-param'
 import { boolOf, datetimeOf, given, intOf, listOf, paramsOf, wildcardOf } from '../../platform/http/loose-params'
 import { parseHumanDuration } from '../time-tracking'

@@ -29,12 +29,12 @@ import {
   type IssueRow,
   type IssueType,
 } from './queries'
-import { findLabelTitleInScope, insertLabel, type LabelRow } from '../labels/queries'
-import { findMilestoneById, ownerPaths, type MilestoneRow } from '../milestones/queries'
+import { findLabelTitleInScope, insertLabel, type LabelRow } from '../labels'
+import { findMilestoneById, ownerPaths, type MilestoneRow } from '../milestones'
 import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../namespaces'
 import type { ProjectRow } from '../../platform/db/rows'
 import { issueEntity, issuePageRefs, type IssuePageData, type ReferenceOrigin } from './entity'
-import { todayIso } from '../milestones/entity'
+import { todayIso } from '../milestones'
 import {
   apiMessage,
   forbidden,
@@ -45,13 +45,13 @@ import {
   validationFailed,
 } from '../../platform/http/errors'
 import { recordEvent } from '../events'
-import { keepOneLabelPerScope, projectLabelScope } from '../labels/service'
-import { isSubscribed } from '../subscriptions/service'
-import { createTodo } from '../todos/service'
-import { resolveTodosForTarget } from '../todos/queries'
+import { keepOneLabelPerScope, projectLabelScope } from '../labels'
+import { isSubscribed } from '../subscriptions'
+import { createTodo } from '../todos'
+import { resolveTodosForTarget } from '../todos'
 import type { EpicRow } from '../epics'
 import { issueEpics, issueMergeRequests } from './extensions'
-import { copyIssueResourceEvents, type StateSource } from '../resource-events/queries'
+import { copyIssueResourceEvents, type StateSource } from '../resource-events'
 import { issueSnapshot, noteIssueCopied } from './system-notes'
 import { finishNotesCopy, issueTarget, recordCreation, recordStateEvent, recordUpdate } from '../notes'
 import { canReadIssuesWith, canUserReadIssue } from './policy'

@@ -21,7 +21,7 @@ import {
 } from './queries'
 import type { TextPosition } from './diff-position'
 import type { NamespaceRow, ProjectRow, UserRow } from '../../platform/db/rows'
-import { insertTodoRow, resolveTodosForTarget } from '../todos/queries'
+import { insertTodoRow, resolveTodosForTarget } from '../todos'
 import { findUserByUsername, userRef } from '../users'
 import type { CommandsChanges } from './entity'
 import { eventNote } from './entity'

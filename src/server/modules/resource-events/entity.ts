@@ -1,6 +1,6 @@
 import type { LabelEventRow, MilestoneEventRow, ResourceEventRow, StateEventRow } from './queries'
 import { resourceOfEvent } from './queries'
-import type { MilestoneEntity } from '../milestones/entity'
+import type { MilestoneEntity } from '../milestones'
 import type { UserRef } from '../users'
 
 /** The fields every resource event shares: GitLab's `id, user, created_at, resource_type, resource_id`. */

@@ -2,9 +2,9 @@ import type { FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { milestonesById, usersById } from '../issues/queries'
-import { findLabelById, type LabelRow } from '../labels/queries'
-import type { MilestoneRow } from '../milestones/queries'
+import { milestonesById, usersById } from '../issues'
+import { findLabelById, type LabelRow } from '../labels'
+import type { MilestoneRow } from '../milestones'
 import { findNamespaceById, findProjectById } from '../namespaces'
 import {
   findResourceEvent,
@@ -15,7 +15,7 @@ import {
   type ResourceEventTable,
   type StateEventRow,
 } from './queries'
-import { labelDetails } from '../issues/entity'
+import { labelDetails } from '../issues'
 import { labelEventEntity, milestoneEventEntity, stateEventEntity } from './entity'
 import { userRef } from '../users'
 import { notFound } from '../../platform/http/errors'

@@ -1,2 +1,4 @@
 /** The to-dos module's public face: what other modules record and resolve. */
-export { resolveTodosForTarget } from './queries'
+export { insertTodoRow, resolveTodosForTarget } from './queries'
+export { todoEntity } from './entity'
+export { createTodo, pendingTodoFor } from './service'

@@ -1,0 +1,2 @@
+/** The subscriptions module's public face for other modules. */
+export { isSubscribed, subscribe, unsubscribe } from './service'
