@@ -281,6 +281,31 @@ describe('comments on commits', () => {
       })
     })
 
+    it('takes a draft positioned on one of its commits with commit_id, and publishes it there', async () => {
+      const refused = await call('POST', `${mrUrl}/draft_notes`, {
+        note: 'Draft without its commit',
+        position: commitPosition({ new_line: 3 }),
+      })
+      expect(refused.statusCode, refused.body).toBe(400)
+      const draft = await call('POST', `${mrUrl}/draft_notes`, {
+        note: 'Draft on the commit',
+        commit_id: sha,
+        position: commitPosition({ new_line: 3 }),
+      })
+      expect(draft.statusCode, draft.body).toBe(201)
+      expect(draft.json()).toMatchObject({ commit_id: sha, position: { head_sha: sha, new_line: 3 } })
+      const published = await call('POST', `${mrUrl}/draft_notes/bulk_publish`)
+      expect(published.statusCode, published.body).toBe(204)
+      const notes = ((await call('GET', `${mrUrl}/discussions?per_page=100`)).json() as Json[]).flatMap(
+        (d) => d.notes as Json[],
+      )
+      expect(notes.find((n) => n.body === 'Draft on the commit')).toMatchObject({
+        type: 'DiffNote',
+        commit_id: sha,
+        position: { head_sha: sha, base_sha: parent, new_line: 3 },
+      })
+    })
+
     it("refuses a commit that is not the merge request's, and a commit position without commit_id", async () => {
       const before = ((await call('GET', `${mrUrl}/discussions?per_page=100`)).json() as Json[]).length
       const foreign = await call('POST', `${mrUrl}/discussions`, {

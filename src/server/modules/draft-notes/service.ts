@@ -80,12 +80,23 @@ function checkDraftText(note: string): void {
 }
 
 /**
- * A line draft's position checked against the merge request's diff versions, as a diff thread's
- * is (400 with GitLab's message when it names no line of them).
+ * A line draft's position checked against the merge request's diff versions, or with `commitId`
+ * against that commit of it, as a diff thread's is (400 with GitLab's message when it names no
+ * line of them).
  */
-async function checkedPosition(caller: Caller, target: ReviewTarget, position: TextPosition): Promise<CheckedPosition> {
+async function checkedPosition(
+  caller: Caller,
+  target: ReviewTarget,
+  position: TextPosition,
+  commitId: string | null,
+): Promise<CheckedPosition> {
   if (!target.noteable.checkDiffPosition) throw badRequest('position is not supported here')
-  return target.noteable.checkDiffPosition(caller, position)
+  return target.noteable.checkDiffPosition(caller, position, commitId ?? undefined)
+}
+
+/** A draft's commit: GitLab's web client sent the string 'undefined' for none, and the API still reads it so. */
+function draftCommitId(commitId: string | undefined): string | null {
+  return commitId === undefined || commitId === 'undefined' ? null : commitId
 }
 
 /** The thread a reply goes to, as the caller sees it; 400 when it is gone or a system note's. */
@@ -106,7 +117,8 @@ export async function createDraftNote(
 ): Promise<DraftNoteRow> {
   const user = assertMayReview(caller, target.noteable)
   checkDraftText(input.note)
-  const checked = input.position ? await checkedPosition(caller, target, input.position) : undefined
+  const commitId = draftCommitId(input.commitId)
+  const checked = input.position ? await checkedPosition(caller, target, input.position, commitId) : undefined
   const discussionId =
     input.inReplyToDiscussionId === undefined
       ? null
@@ -121,8 +133,7 @@ export async function createDraftNote(
       note: input.note,
       discussionId,
       resolveDiscussion: input.resolveDiscussion === true,
-      // GitLab's web client sent the string 'undefined' for no commit; the API still reads it so.
-      commitId: input.commitId === undefined || input.commitId === 'undefined' ? null : input.commitId,
+      commitId,
       position: checked ? JSON.stringify(checked.position) : null,
       lineCode: checked?.lineCode ?? null,
       now: caller.clock().toISOString(),
@@ -142,7 +153,7 @@ export async function editDraftNote(
 ): Promise<DraftNoteRow> {
   assertMayReview(caller, target.noteable)
   checkDraftText(change.note)
-  const checked = change.position ? await checkedPosition(caller, target, change.position) : undefined
+  const checked = change.position ? await checkedPosition(caller, target, change.position, draft.commit_id) : undefined
   const anchor = checked
     ? { position: JSON.stringify(checked.position), lineCode: checked.lineCode }
     : { position: draft.position, lineCode: draft.line_code }
@@ -189,7 +200,10 @@ async function checkedPositions(
   const checked = new Map<number, CheckedPosition>()
   for (const draft of drafts)
     if (draft.position !== null && draft.discussion_id === null)
-      checked.set(draft.id, await checkedPosition(caller, target, JSON.parse(draft.position) as TextPosition))
+      checked.set(
+        draft.id,
+        await checkedPosition(caller, target, JSON.parse(draft.position) as TextPosition, draft.commit_id),
+      )
   return checked
 }
 
