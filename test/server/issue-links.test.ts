@@ -143,6 +143,42 @@ describe('issue links', () => {
     expect(await linked(developer.token, 1)).toEqual(['relates_to Two'])
   })
 
+  it('notes a link and its removal on both issues and marks both updated, as GitLab does', async () => {
+    const blocker = await newIssue(open, 'Blocker')
+    const waiting = await newIssue(open, 'Waiting')
+    const issueOf = (iid: number) => ok(developer.token, 'GET', `/projects/${open.id}/issues/${iid}`)
+    const systemNotes = async (iid: number): Promise<string[]> =>
+      ((await ok(developer.token, 'GET', `/projects/${open.id}/issues/${iid}/notes?sort=asc`)) as Json[])
+        .filter((n) => n.system === true)
+        .map((n) => String(n.body))
+    const before = String((await issueOf(waiting)).updated_at)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    const link = await ok(developer.token, 'POST', links(waiting), {
+      target_project_id: open.id,
+      target_issue_iid: blocker,
+      link_type: 'is_blocked_by',
+    })
+    expect(await systemNotes(blocker)).toEqual([`marked this issue as blocking #${waiting}`])
+    expect(await systemNotes(waiting)).toEqual([`marked this issue as blocked by #${blocker}`])
+    const linkedAt = String((await issueOf(waiting)).updated_at)
+    expect(linkedAt > before).toBe(true)
+    expect((await issueOf(blocker)).updated_at).toBe(linkedAt)
+    // A client syncing by updated_after sees both issues change.
+    const changed = (await ok(developer.token, 'GET', `/projects/${open.id}/issues?updated_after=${before}`)) as Json[]
+    expect(changed.map((i) => i.iid)).toEqual(expect.arrayContaining([blocker, waiting]))
+
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    const linkId = String((await ok(developer.token, 'GET', links(waiting)))[0].issue_link_id)
+    expect(link).toMatchObject({ link_type: 'blocks' })
+    await ok(developer.token, 'DELETE', `${links(waiting)}/${linkId}`)
+    expect(await systemNotes(blocker)).toEqual([
+      `marked this issue as blocking #${waiting}`,
+      `removed the relation with #${waiting}`,
+    ])
+    expect((await systemNotes(waiting)).at(-1)).toBe(`removed the relation with #${blocker}`)
+    expect(String((await issueOf(waiting)).updated_at) > linkedAt).toBe(true)
+  })
+
   it('/duplicate closes the issue and relates it to the original', async () => {
     const dup = await newIssue(open, 'Two again')
     await ok(developer.token, 'POST', `/projects/${open.id}/issues/${dup}/notes`, { body: '/duplicate #2' })

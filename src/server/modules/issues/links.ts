@@ -5,6 +5,7 @@ import { nowIso } from '../../platform/db/connection'
 import { findProjectById } from '../../platform/db/platform-queries'
 import type { ProjectRow } from '../../platform/db/rows'
 import { apiMessage, conflict, forbidden, notFound, unprocessable } from '../../platform/http/errors'
+import { addSystemNote, issueTarget, referenceOf } from '../notes'
 import {
   deleteIssueLink,
   findIssueLinkBetween,
@@ -14,7 +15,7 @@ import {
   type IssueLinkRow,
 } from './links-queries'
 import { canLinkIssueWith } from './policy'
-import { assigneeIdsOf, findIssueById, type IssueRow } from './queries'
+import { assigneeIdsOf, findIssueById, updateIssueRow, type IssueRow } from './queries'
 import { presentIssues } from './service'
 
 // GitLab's issue links (IssueLinks::CreateService, ListService, DestroyService): related and
@@ -71,13 +72,40 @@ export function linkIssues(caller: Caller, issue: IssueRow, target: IssueRow, ty
   if (!canLinkIssue(caller, target)) throw apiMessage(404, NO_MATCHING_ISSUE)
   if (target.id === issue.id) throw unprocessable('Source cannot be related to itself')
   if (findIssueLinkBetween(caller.db, issue.id, target.id)) throw conflict('Issue(s) already assigned')
-  const [sourceId, targetId] = type === 'is_blocked_by' ? [target.id, issue.id] : [issue.id, target.id]
-  return insertIssueLink(caller.db, {
-    sourceId,
-    targetId,
-    type: type === 'relates_to' ? 'relates_to' : 'blocks',
-    now: nowIso(),
-  })
+  const [source, blocked] = type === 'is_blocked_by' ? [target, issue] : [issue, target]
+  return insertLink(caller, source, blocked, type === 'relates_to' ? 'relates_to' : 'blocks')
+}
+
+/**
+ * Stores a link and notes it on both issues, which it marks updated (a note touches its
+ * noteable, as in GitLab), so a client syncing by `updated_after` sees the link change.
+ */
+function insertLink(caller: Caller, source: IssueRow, target: IssueRow, type: 'relates_to' | 'blocks'): IssueLinkRow {
+  return caller.db.transaction(() => {
+    const now = nowIso()
+    const link = insertIssueLink(caller.db, { sourceId: source.id, targetId: target.id, type, now })
+    const [toTarget, toSource] =
+      type === 'blocks'
+        ? ['marked this issue as blocking', 'marked this issue as blocked by']
+        : ['marked this issue as related to', 'marked this issue as related to']
+    noteOnIssue(caller, source, target, toTarget, 'relate', now)
+    noteOnIssue(caller, target, source, toSource, 'relate', now)
+    return link
+  })()
+}
+
+/** A system note on `issue` naming `other` (`<words> group/project#12`), the issue touched. */
+function noteOnIssue(
+  caller: Caller,
+  issue: IssueRow,
+  other: IssueRow,
+  words: string,
+  action: string,
+  at: string,
+): void {
+  const reference = referenceOf(caller.db, issueTarget(other), { projectId: issue.project_id })
+  if (caller.user) addSystemNote(caller.db, issueTarget(issue), caller.user.id, `${words} ${reference}`, action)
+  updateIssueRow(caller.db, issue.id, { updated_at: at })
 }
 
 /**
@@ -87,7 +115,7 @@ export function linkIssues(caller: Caller, issue: IssueRow, target: IssueRow, ty
 export function linkDuplicate(caller: Caller, duplicate: IssueRow, canonical: IssueRow): void {
   if (findIssueLinkBetween(caller.db, duplicate.id, canonical.id)) return
   if (!canLinkIssue(caller, duplicate) || !canLinkIssue(caller, canonical)) return
-  insertIssueLink(caller.db, { sourceId: duplicate.id, targetId: canonical.id, type: 'relates_to', now: nowIso() })
+  insertLink(caller, duplicate, canonical, 'relates_to')
 }
 
 /** A link of `issue` whose other issue the caller may read; 404 otherwise. */
@@ -103,7 +131,13 @@ export function loadIssueLink(caller: Caller, issue: IssueRow, linkId: number): 
 export function unlinkIssues(caller: Caller, link: IssueLinkRow): void {
   const ends = [link.source_id, link.target_id].map((id) => findIssueById(caller.db, id))
   if (!ends.every((end) => end !== undefined && canLinkIssue(caller, end))) throw apiMessage(404, 'No Issue Link found')
-  deleteIssueLink(caller.db, link.id)
+  const [source, target] = ends as [IssueRow, IssueRow]
+  caller.db.transaction(() => {
+    const now = nowIso()
+    deleteIssueLink(caller.db, link.id)
+    noteOnIssue(caller, source, target, 'removed the relation with', 'unrelate', now)
+    noteOnIssue(caller, target, source, 'removed the relation with', 'unrelate', now)
+  })()
 }
 
 /** GitLab's IssueLink entity: the stored source and target issues and the stored type. */
