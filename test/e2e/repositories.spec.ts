@@ -182,6 +182,18 @@ test('blame of a file comes from the clone with the network cut, grouped by comm
   await expect(blame.getByTestId('repo-blame-line').first()).toContainText(served[0].lines[0])
   await bothThemes(page, 'repository-blame')
 
+  // A line longer than the view scrolls sideways whole, the commit column staying where it is.
+  const list = blame.locator('.common-virtual-list')
+  expect(await list.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true)
+  const gutter = blame.locator('.repo-blame__commit').first()
+  const before = await gutter.boundingBox()
+  await list.evaluate((el) => (el.scrollLeft = 300))
+  await expect.poll(async () => (await gutter.boundingBox())?.x).toBe(before?.x)
+  await expect
+    .poll(async () => (await blame.locator('.repo-blame__code').first().boundingBox())?.x)
+    .toBeLessThan((before?.x ?? 0) + 480)
+  await list.evaluate((el) => (el.scrollLeft = 0))
+
   await first.click()
   await expect(page.getByTestId('repo-commit-title')).toHaveText(served[0].commit.message.split('\n')[0])
   await burrow.setOnline(true)
