@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Cache } from '../../src/main/core/cache/index'
 import { createCore, type Core } from '../../src/main/core/index'
-import { MILESTONES_REFRESH_MS } from '../../src/main/core/sync/run'
+import { CachedGet } from '../../src/main/core/cache/http-cache'
+import { ISSUE_LINKS_PER_RUN, MILESTONES_REFRESH_MS } from '../../src/main/core/sync/run'
 import type { ApiJson, SyncFinished } from '../../src/shared/ipc/cache'
 import { seedUser, type SeededUser } from '../helpers/server'
 import { desktopServices, RequestLog, startRestartableServer, type RestartableServer } from '../helpers/sync'
@@ -248,6 +249,38 @@ describe('sync reads issue links a few at a time', () => {
       expect(linkRequests).toBe(3)
       expect(askedWhileFirstWaited).toBe(true)
     } finally {
+      await core.dispose()
+      services.dispose()
+      await server.close()
+    }
+  })
+})
+
+describe('sync looks up saved issue links only as far as it reads them', () => {
+  it('a first sync of more issues than it reads links for looks up no more saved copies than it reads', async () => {
+    const server = await startRestartableServer()
+    const owner = seedUser(server, { username: `many${Math.random().toString(36).slice(2, 7)}` })
+    const project = await api<{ id: number }>(server, owner.token, 'POST', '/projects', { name: 'Many links' })
+    for (let i = 1; i <= ISSUE_LINKS_PER_RUN + 5; i++)
+      await api(server, owner.token, 'POST', `/projects/${project.id}/issues`, { title: `Issue ${i}` })
+    const log = new RequestLog()
+    const services = await desktopServices(log)
+    const core = createCore({
+      version: '0.1.0',
+      mode: 'browser',
+      serverUrl: server.url,
+      accounts: services.accounts,
+      cache: services.cache,
+    })
+    const accountId = (await services.accounts.add({ baseUrl: server.url, token: owner.token })).id
+    const savedAt = vi.spyOn(CachedGet.prototype, 'savedAt')
+    try {
+      expect(await (core.sync as NonNullable<Core['sync']>).run(accountId)).toMatchObject({ outcome: 'completed' })
+      const linkLookups = savedAt.mock.calls.filter(([, , path]) => path.endsWith('/links'))
+      expect(log.count((e) => e.path.endsWith('/links'))).toBe(ISSUE_LINKS_PER_RUN)
+      expect(linkLookups).toHaveLength(ISSUE_LINKS_PER_RUN)
+    } finally {
+      savedAt.mockRestore()
       await core.dispose()
       services.dispose()
       await server.close()

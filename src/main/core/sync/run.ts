@@ -657,14 +657,15 @@ export class SyncRun {
     const { accountId, client, signal } = this.o
     const changed = [...(this.changedIssues.get(projectId) ?? [])].map(([iid, updatedAt]) => ({ iid, updatedAt }))
     this.changedIssues.delete(projectId)
-    const outdated = changed
-      .filter((issue) => {
-        const savedAt = this.saved.savedAt(accountId, client, issueLinksPath(projectId, issue.iid))
-        return savedAt === null || savedAt < issue.updatedAt
-      })
-      .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0))
+    // Newest first, looked up only until enough are found: a first sync changes every issue.
+    const outdated: { iid: number; updatedAt: string }[] = []
+    for (const issue of changed.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0))) {
+      if (outdated.length === ISSUE_LINKS_PER_RUN) break
+      const savedAt = this.saved.savedAt(accountId, client, issueLinksPath(projectId, issue.iid))
+      if (savedAt === null || savedAt < issue.updatedAt) outdated.push(issue)
+    }
     // Each answer is small and saved on its own: a few in flight at once hide their round trips.
-    await eachConcurrently(outdated.slice(0, ISSUE_LINKS_PER_RUN), LINK_READS_IN_FLIGHT, async (issue) => {
+    await eachConcurrently(outdated, LINK_READS_IN_FLIGHT, async (issue) => {
       signal.throwIfAborted()
       this.setPhase('links')
       this.stats.requests++
