@@ -22,6 +22,7 @@ import {
 import { formatBytes, humanize } from './format'
 import type { FormValues, ResourceDescription } from './types'
 import { projectForks } from './forks'
+import { projectPipelineSchedules } from './pipeline-schedules'
 import { projectWebhooks } from './webhooks'
 
 type Item = Readonly<Record<string, unknown>>
@@ -1519,6 +1520,7 @@ export const projectAuditEvents: ResourceDescription = {
 
 export const PROJECT_RESOURCES: readonly ResourceDescription[] = [
   projectPipelines,
+  projectPipelineSchedules,
   projectJobs,
   projectRunners,
   projectEnvironments,
