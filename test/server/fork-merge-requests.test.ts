@@ -178,4 +178,29 @@ out({'project': mr.project_id, 'source': mr.source_project_id, 'files': [c['new_
     const closed = await ok(ann.token, 'GET', upstreamMr(2))
     expect(closed).toMatchObject({ state: 'closed', closed_by: { username: 'up_bob' } })
   })
+
+  it('keeps the merge requests a deleted fork opened in its upstream, closed and without source project', async () => {
+    const gone = await ok(carol.token, 'POST', `/projects/${String(upstream.id)}/fork`, {
+      path: 'core-gone',
+      name: 'Core gone',
+    })
+    await commit(carol.token, gone.id, 'idea', 'idea.txt', 'main')
+    const mr = await ok(carol.token, 'POST', `/projects/${String(gone.id)}/merge_requests`, {
+      source_branch: 'idea',
+      target_branch: 'main',
+      title: 'From a fork about to go',
+      target_project_id: upstream.id,
+    })
+    const res = await call(carol.token, 'DELETE', `/projects/${String(gone.id)}`)
+    expect(res.statusCode, res.body).toBeLessThan(300)
+    expect((await call(carol.token, 'GET', `/projects/${String(gone.id)}`)).statusCode).toBe(404)
+    const kept = await ok(ann.token, 'GET', upstreamMr(mr.iid))
+    expect(kept).toMatchObject({ title: 'From a fork about to go', state: 'closed', source_project_id: null })
+    expect(await changedPaths(mr.iid)).toEqual(['idea.txt'])
+    // It cannot be reopened (GitLab's reopenable?), rebased or merged any more.
+    expect(await ok(ann.token, 'PUT', upstreamMr(mr.iid), { state_event: 'reopen' })).toMatchObject({ state: 'closed' })
+    expect((await call(ann.token, 'PUT', upstreamMr(mr.iid, '/rebase'))).statusCode).toBe(403)
+    expect((await call(ann.token, 'PUT', upstreamMr(mr.iid, '/merge'))).statusCode).toBeGreaterThanOrEqual(400)
+    expect((await ok(ann.token, 'GET', upstreamMr(mr.iid, '/pipelines'))) as Json[]).toEqual([])
+  })
 })

@@ -124,6 +124,53 @@ describe('migrations', () => {
     expect(db.prepare('SELECT COUNT(*) AS n FROM merge_request_diffs').get()).toEqual({ n: 0 })
   })
 
+  it('0049 keeps merge requests whose source project (a fork) is deleted, and their children', () => {
+    const db = new Database(':memory:')
+    db.pragma('foreign_keys = ON')
+    migrate(
+      db,
+      migrations.filter((m) => m.version < 49),
+    )
+    const t = '2026-01-01T00:00:00.000Z'
+    db.exec(`
+      INSERT INTO users (id, username, name, email, created_at, updated_at) VALUES (1, 'ann', 'Ann', 'ann@example.com', '${t}', '${t}');
+      INSERT INTO namespaces (id, kind, name, path, full_path, full_name, created_at, updated_at) VALUES (1, 'group', 'G', 'g', 'g', 'G', '${t}', '${t}');
+      INSERT INTO projects (id, namespace_id, name, path, created_at, updated_at, last_activity_at) VALUES (1, 1, 'Up', 'up', '${t}', '${t}', '${t}'), (2, 1, 'Fork', 'fork', '${t}', '${t}', '${t}');
+      INSERT INTO merge_requests (id, iid, project_id, source_project_id, source_branch, target_branch, title, author_id, created_at, updated_at)
+        VALUES (7, 1, 1, 2, 'f', 'main', 'From the fork', 1, '${t}', '${t}'), (8, 1, 2, 2, 'g', 'main', 'In the fork', 1, '${t}', '${t}');
+      INSERT INTO notes (id, noteable_type, noteable_id, project_id, author_id, body, discussion_id, created_at, updated_at)
+        VALUES (1, 'MergeRequest', 7, 1, 1, 'Kept', '${'d'.repeat(40)}', '${t}', '${t}');
+      INSERT INTO merge_request_diffs (merge_request_id, head_commit_sha, base_commit_sha, start_commit_sha, state, created_at)
+        VALUES (7, '${'c'.repeat(40)}', '${'a'.repeat(40)}', '${'b'.repeat(40)}', 'collected', '${t}');
+    `)
+    migrate(db)
+    db.prepare('DELETE FROM projects WHERE id = 2').run()
+    expect(db.prepare('SELECT id, project_id, source_project_id, title FROM merge_requests').all()).toEqual([
+      { id: 7, project_id: 1, source_project_id: null, title: 'From the fork' },
+    ])
+    expect(db.prepare('SELECT COUNT(*) AS n FROM merge_request_diffs WHERE merge_request_id = 7').get()).toEqual({
+      n: 1,
+    })
+    // Indexes came back, ids are still never reused, and children still go with their merge request.
+    const indexes = db
+      .prepare(
+        `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'merge_requests' AND sql IS NOT NULL`,
+      )
+      .all()
+    expect(indexes).toContainEqual({ name: 'merge_requests_source' })
+    expect(
+      String((db.prepare(`SELECT sql FROM sqlite_master WHERE name = 'merge_requests'`).get() as { sql: string }).sql),
+    ).toMatch(/AUTOINCREMENT/)
+    db.prepare('DELETE FROM merge_requests WHERE id = 7').run()
+    expect(db.prepare('SELECT COUNT(*) AS n FROM merge_request_diffs').get()).toEqual({ n: 0 })
+    const next = db
+      .prepare(
+        `INSERT INTO merge_requests (iid, project_id, source_project_id, source_branch, target_branch, title, author_id, created_at, updated_at) VALUES (2, 1, 1, 'h', 'main', 'New', 1, '${t}', '${t}') RETURNING id`,
+      )
+      .get() as { id: number }
+    expect(next.id).toBe(9)
+  })
+
   it('0047 keeps existing pipelines, unlinked, and a deleted schedule leaves its pipelines unlinked', () => {
     const db = new Database(':memory:')
     db.pragma('foreign_keys = ON')

@@ -79,7 +79,8 @@ import hooks from './hooks/routes'
 import search from './search/routes'
 import issueLinks from './issues/links-routes'
 import forks from './forks/routes'
-import { onForkUnlinked } from './forks'
+import { onForkUnlinked, unlinkFork } from './forks'
+import { onProjectDeleting } from './projects'
 import { closeForkCrossings } from './merge-requests'
 import commitNotes from './commit-notes/routes'
 
@@ -176,4 +177,6 @@ export function fillRegistries(): void {
   registerIssueMergeRequests(issueMergeRequestsSide)
   registerTagReleases(tagReleases)
   onForkUnlinked(closeForkCrossings)
+  // A deleted fork leaves its network first: its open merge requests into it close.
+  onProjectDeleting(unlinkFork)
 }

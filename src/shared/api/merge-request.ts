@@ -53,7 +53,8 @@ const basicFields = {
   /** Deprecated: the first of `assignees`. */
   assignee: Nullable(UserRef),
   reviewers: Type.Array(UserRef),
-  source_project_id: Type.Integer(),
+  /** Null once the project the merge request came from (a fork) was deleted. */
+  source_project_id: Nullable(Type.Integer()),
   target_project_id: Type.Integer(),
   labels: ItemLabels,
   draft: Type.Boolean(),

@@ -116,7 +116,7 @@ export function issuePayload(
 
 /** The merge request's head commit in its source project, or null when git cannot read it. */
 async function lastCommit(ctx: ServerContext, mr: MergeRequestRow): Promise<GitCommit | null> {
-  const source = findProjectWithNamespace(ctx.db, mr.source_project_id)
+  const source = mr.source_project_id === null ? undefined : findProjectWithNamespace(ctx.db, mr.source_project_id)
   if (!source || !mr.head_sha) return null
   const gitDir = projectGitDir(ctx, source)
   if (!repoExists(gitDir)) return null
@@ -125,7 +125,7 @@ async function lastCommit(ctx: ServerContext, mr: MergeRequestRow): Promise<GitC
 
 async function mergeRequestAttributes(ctx: ServerContext, web: string, mr: MergeRequestRow, labels: readonly Json[]) {
   const baseUrl = ctx.baseUrl()
-  const source = findProjectWithNamespace(ctx.db, mr.source_project_id)
+  const source = mr.source_project_id === null ? undefined : findProjectWithNamespace(ctx.db, mr.source_project_id)
   const target = findProjectWithNamespace(ctx.db, mr.project_id)
   const commit = await lastCommit(ctx, mr)
   const assignees = itemUsers(ctx.db, 'merge_request_assignees', mr.id)

@@ -27,7 +27,7 @@ export const ACTIVE_PIPELINE_STATUSES: readonly CiStatus[] = [
 
 /** The head pipeline of a merge request: the newest pipeline of its source branch at its head commit. */
 export function headPipelineOf(db: Db, mr: MergeRequestRow): PipelineRow | undefined {
-  if (!mr.head_sha) return undefined
+  if (!mr.head_sha || mr.source_project_id === null) return undefined
   return latestPipelineFor(db, mr.source_project_id, mr.source_branch, mr.head_sha)
 }
 

@@ -3,8 +3,8 @@ import { AccessLevel } from '../../platform/auth/access'
 import type { ServerContext } from '../../platform/context'
 import { findIssueByIid, type IssueRow } from '../issues'
 import { nowIso } from '../../platform/db/connection'
-import { findMergeRequestById, type MergeRequestRow, updateMergeRequestRow } from './queries'
-import { findProject, findProjectById } from '../namespaces'
+import { findMergeRequestById, type MergeRequestRow, sourceProjectOf, updateMergeRequestRow } from './queries'
+import { findProject } from '../namespaces'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { isDraftTitle } from './entity'
 import { projectSettings } from '../projects/entity'
@@ -136,7 +136,7 @@ export async function mergeMergeRequest(
 
 async function removeSourceBranch(caller: Caller, mr: MergeRequestRow, head: string, user: UserRow): Promise<void> {
   const ctx = caller.ctx
-  const source = findProjectById(ctx.db, mr.source_project_id)
+  const source = sourceProjectOf(ctx.db, mr)
   if (!source) return
   // A fork's branch is removed only by someone who may push to the fork, as GitLab's can_remove_source_branch?.
   if (source.id !== mr.project_id && !caller.perms.canInProject(source, AccessLevel.DEVELOPER)) return
@@ -283,7 +283,7 @@ export function startRebase(ctx: ServerContext, project: ProjectRow, mr: MergeRe
 
 async function runRebase(ctx: ServerContext, project: ProjectRow, mr: MergeRequestRow, user: UserRow): Promise<void> {
   const heads = await branchHeads(ctx, mr)
-  const source = findProjectById(ctx.db, mr.source_project_id)
+  const source = sourceProjectOf(ctx.db, mr)
   if (!heads.source || !heads.target || !source || source.id !== project.id) {
     updateMergeRequestRow(ctx.db, mr.id, { rebase_in_progress: 0, merge_error: REBASE_FAILED }, false)
     return

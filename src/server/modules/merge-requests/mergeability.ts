@@ -6,6 +6,7 @@ import {
   updateMergeRequestRow,
   type MergeRequestRow,
   type MergeStatus,
+  sourceProjectOf,
 } from './queries'
 import { findProjectById } from '../namespaces'
 import type { ProjectRow } from '../../platform/db/rows'
@@ -151,7 +152,7 @@ export async function branchHeads(
   mr: MergeRequestRow,
 ): Promise<{ source: string | null; target: string | null; target_project: ProjectRow | undefined }> {
   const targetProject = findProjectById(ctx.db, mr.project_id)
-  const sourceProject = findProjectById(ctx.db, mr.source_project_id)
+  const sourceProject = sourceProjectOf(ctx.db, mr)
   const head = async (p: ProjectRow | undefined, branch: string): Promise<string | null> => {
     if (!p) return null
     const dir = projectGitDir(ctx, p)
@@ -174,7 +175,7 @@ export async function storeHeadRef(ctx: ServerContext, mr: MergeRequestRow, sha:
   if (!target) return
   const gitDir = projectGitDir(ctx, target)
   const ref = `refs/merge-requests/${mr.iid}/head`
-  const source = mr.source_project_id === mr.project_id ? undefined : findProjectById(ctx.db, mr.source_project_id)
+  const source = mr.source_project_id === mr.project_id ? undefined : sourceProjectOf(ctx.db, mr)
   if (source) await fetchCommitInto(gitDir, projectGitDir(ctx, source), sha, ref)
   else await git(['update-ref', ref, sha], { gitDir })
 }

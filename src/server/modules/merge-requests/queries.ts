@@ -4,7 +4,8 @@ import type { Db } from '../../platform/db/connection'
 import { deleteNoteAwardsOf } from '../notes/queries'
 import { nowIso } from '../../platform/db/connection'
 import { nextIid } from '../../platform/db/internal-ids'
-import type { UserRow } from '../../platform/db/rows'
+import { findProjectById } from '../../platform/db/platform-queries'
+import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { syncDiffVersion } from './versions-queries'
 
 export type MergeRequestState = 'opened' | 'closed' | 'locked' | 'merged'
@@ -15,7 +16,7 @@ export interface MergeRequestRow {
   readonly id: number
   readonly iid: number
   readonly project_id: number
-  readonly source_project_id: number
+  readonly source_project_id: number | null
   readonly source_branch: string
   readonly target_branch: string
   readonly title: string
@@ -115,10 +116,18 @@ export function findMergeRequestByIid(db: Db, projectId: number, iid: number): M
     MergeRequestRow | undefined
 }
 
-/** An open merge request from the same source branch into the same target project and branch (GitLab's uniqueness rule). */
+/** The project the merge request comes from; none once that project (a fork) was deleted. */
+export function sourceProjectOf(db: Db, mr: MergeRequestRow): ProjectRow | undefined {
+  return mr.source_project_id === null ? undefined : findProjectById(db, mr.source_project_id)
+}
+
+/**
+ * An open merge request from the same source branch into the same target project and branch
+ * (GitLab's uniqueness rule); one whose source project was deleted (null) has none.
+ */
 export function findOpenDuplicate(
   db: Db,
-  m: { projectId: number; sourceProjectId: number; sourceBranch: string; targetBranch: string },
+  m: { projectId: number; sourceProjectId: number | null; sourceBranch: string; targetBranch: string },
   exceptId = 0,
 ): MergeRequestRow | undefined {
   return db

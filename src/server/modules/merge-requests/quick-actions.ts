@@ -7,7 +7,6 @@ import { AccessLevel } from '../../platform/auth/access'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { ApiError } from '../../platform/http/errors'
 import { canPushToBranch, listProtectedBranches } from '../branches'
-import { findProjectById } from '../../platform/db/platform-queries'
 import type { QuickActionSet } from '../notes'
 import {
   issuableCommand,
@@ -33,6 +32,7 @@ import {
   updateMergeRequestRow,
   userLinksOf,
   type MergeRequestRow,
+  sourceProjectOf,
 } from './queries'
 import {
   applyMergeRequestUpdate,
@@ -146,7 +146,7 @@ export function mergeRequestCommandAvailable(
 }
 
 function canRebase(caller: Caller, project: ProjectRow, mr: MergeRequestRow): boolean {
-  const source = findProjectById(caller.db, mr.source_project_id) ?? project
+  const source = sourceProjectOf(caller.db, mr) ?? project
   return canPushToBranch(caller.perms, source, listProtectedBranches(caller.db, source.id), mr.source_branch)
 }
 

@@ -674,6 +674,8 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
       const user = currentUser(request)
       const project = loadMrProject(request, request.params.id)
       const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
+      // A merge request whose source project was deleted has no branch left to rebase.
+      if (mr.source_project_id === null) throw forbidden()
       const rules = listProtectedBranches(request.server.burrow.db, mr.source_project_id)
       if (!canPushToBranch(request.perms, project, rules, mr.source_branch)) throw forbidden()
       if (mr.state !== 'opened') throw forbidden()

@@ -589,7 +589,8 @@ export function applyMergeRequestUpdate(
   if (input.state_event === 'close' && (mr.state === 'opened' || mr.state === 'locked')) {
     Object.assign(changes, { state: 'closed', closed_at: nowIso(), closed_by_id: actor.id })
     stateAction = 'closed'
-  } else if (input.state_event === 'reopen' && mr.state === 'closed') {
+  } else if (input.state_event === 'reopen' && mr.state === 'closed' && mr.source_project_id !== null) {
+    // A merge request whose source project was deleted stays closed (GitLab's reopenable?).
     const dup = findOpenDuplicate(
       db,
       {

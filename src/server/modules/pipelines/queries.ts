@@ -530,10 +530,10 @@ export function mergeRequestSource(
   db: Db,
   projectId: number,
   iid: number,
-): { readonly source_project_id: number; readonly source_branch: string } | undefined {
+): { readonly source_project_id: number | null; readonly source_branch: string } | undefined {
   return db
     .prepare('SELECT source_project_id, source_branch FROM merge_requests WHERE project_id = ? AND iid = ?')
-    .get(projectId, iid) as { source_project_id: number; source_branch: string } | undefined
+    .get(projectId, iid) as { source_project_id: number | null; source_branch: string } | undefined
 }
 
 /** The projects a runner has run jobs of. */

@@ -78,6 +78,9 @@ const CreateBody = Type.Object({
   variables: Type.Optional(Type.Array(VariableInput)),
 })
 
+/** No project has id 0 (ids start at 1): a pipeline filter on it lists nothing. */
+const NO_PROJECT = 0
+
 const JobsQuery = Type.Object({
   scope: Type.Optional(Type.Union([Type.Array(Type.String()), Type.String()])),
   include_retried: Type.Optional(Type.Boolean()),
@@ -298,8 +301,9 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
       const project = loadBuildsProject(request, request.params.id)
       const mr = mergeRequestSource(ctx.db, project.id, request.params.merge_request_iid)
       if (!mr) throw notFound('Merge Request')
+      // A merge request whose source project was deleted has no pipelines left to list.
       return sendPipelines(request, reply, {
-        projectId: mr.source_project_id,
+        projectId: mr.source_project_id ?? NO_PROJECT,
         ref: mr.source_branch,
         orderBy: 'id',
         sort: 'desc',

@@ -8,6 +8,7 @@ export {
   type ProjectWithNamespaceRow,
 } from './queries'
 export { projectRef, projectSettings, projectSimple } from './entity'
+export { onProjectDeleting, type ProjectDeletingListener } from './deleting'
 export { canCreateProjectIn, clampVisibility, createProject, destroyProject, type CreateProjectInput } from './service'
 export { recordProjectChange, type ProjectChange } from './changes'
 export {

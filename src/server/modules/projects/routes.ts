@@ -40,6 +40,7 @@ import {
 import { PROJECT_LIST_QUERY, presentProject, presentProjectsJson, projectFilter } from './listing'
 import { assertCanAssign, projectSource } from '../members'
 import { refreshRepositoryFlags } from '../repository'
+import { projectDeleting } from './deleting'
 
 /** Body properties shared by create and update: every setting with the type GitLab declares for it. */
 function projectAttributeSchemas(): Record<string, TSchema> {
@@ -210,7 +211,9 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
   app.delete('/projects/:id', { schema: { params: IdParams } }, async (request, reply) => {
     const project = loadProject(request, request.params.id, AccessLevel.OWNER)
     checkUnmodifiedSince(request, project.updated_at)
-    destroyProject(callerOf(request), project)
+    const caller = callerOf(request)
+    await projectDeleting(caller, project)
+    destroyProject(caller, project)
     return reply.code(202).send({ message: '202 Accepted' })
   })
 

@@ -1,4 +1,5 @@
 import type { Db } from '../connection'
+import { rebuildTable, renamedDefinition, type TableDefinition } from './rebuild-table'
 
 /**
  * Ids are never handed out twice, as GitLab's are not: a client's offline cache keys on them, so
@@ -15,11 +16,6 @@ import type { Db } from '../connection'
  * iid counters of deleted projects and groups) are kept out of use too; those counters are then
  * dropped, as a deleted project's or group's counters are from now on.
  */
-
-interface TableDefinition {
-  readonly name: string
-  readonly sql: string
-}
 
 const AUTOINCREMENT_ID = /\bid\s+INTEGER\s+PRIMARY\s+KEY\b(?!\s+AUTOINCREMENT)/gi
 
@@ -40,37 +36,11 @@ function tablesReusingIds(db: Db): TableDefinition[] {
   })
 }
 
-function quoted(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`
-}
-
 /** The table's CREATE statement naming `newName`, its id column AUTOINCREMENT. */
 function autoincrementDefinition(table: TableDefinition, newName: string): string {
-  const header = /^CREATE TABLE\s+(?:"(?:[^"]|"")+"|\S+?)\s*\(/i
-  if (!header.test(table.sql)) throw new Error(`migration 22: cannot read the definition of ${table.name}`)
   const ids = table.sql.match(AUTOINCREMENT_ID) ?? []
   if (ids.length !== 1) throw new Error(`migration 22: cannot find the id column of ${table.name}`)
-  return table.sql
-    .replace(header, `CREATE TABLE ${quoted(newName)} (`)
-    .replace(AUTOINCREMENT_ID, (id) => `${id} AUTOINCREMENT`)
-}
-
-function rebuildWithAutoincrement(db: Db, table: TableDefinition): void {
-  const rebuilt = `${table.name}__autoincrement`
-  // Indexes and triggers go with the dropped table; automatic indexes (UNIQUE) come back with the definition.
-  const dependents = (
-    db
-      .prepare(`SELECT sql FROM sqlite_master WHERE tbl_name = ? AND type IN ('index', 'trigger') AND sql IS NOT NULL`)
-      .all(table.name) as { sql: string }[]
-  ).map((r) => r.sql)
-  const columns = (db.prepare('SELECT name FROM pragma_table_info(?)').all(table.name) as { name: string }[])
-    .map((c) => quoted(c.name))
-    .join(', ')
-  db.exec(autoincrementDefinition(table, rebuilt))
-  db.exec(`INSERT INTO ${quoted(rebuilt)} (${columns}) SELECT ${columns} FROM ${quoted(table.name)}`)
-  db.exec(`DROP TABLE ${quoted(table.name)}`)
-  db.exec(`ALTER TABLE ${quoted(rebuilt)} RENAME TO ${quoted(table.name)}`)
-  for (const sql of dependents) db.exec(sql)
+  return renamedDefinition(table, newName).replace(AUTOINCREMENT_ID, (id) => `${id} AUTOINCREMENT`)
 }
 
 /** Makes the table's next id at least `floor + 1`. */
@@ -90,7 +60,8 @@ export default {
   sql: '',
   rebuildsTables: true,
   data(db: Db): void {
-    for (const table of tablesReusingIds(db)) rebuildWithAutoincrement(db, table)
+    for (const table of tablesReusingIds(db))
+      rebuildTable(db, table, (rebuilt) => autoincrementDefinition(table, rebuilt))
     keepIdsAbove(
       db,
       'users',

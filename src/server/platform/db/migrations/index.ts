@@ -34,6 +34,7 @@ import webhooks from './0045-webhooks'
 import forkNetworks from './0046-fork-networks'
 import pipelineSchedules from './0047-pipeline-schedules'
 import commitNoteables from './0048-commit-noteables'
+import forkMergeRequestsOutliveSource from './0049-fork-merge-requests-outlive-source'
 
 export interface Migration {
   readonly version: number
@@ -92,4 +93,5 @@ export const migrations: readonly Migration[] = [
   forkNetworks,
   pipelineSchedules,
   commitNoteables,
+  forkMergeRequestsOutliveSource,
 ]
