@@ -33,7 +33,7 @@ import { launchCore } from '../src/main/core/launch'
 import { startWebHost } from '../src/main/web-host'
 import { LOCAL_ACCOUNT_ID, type IpcEvents } from '../src/shared/ipc/contract'
 import { commitFiles, makeWorkRepo, remoteUrl, sh } from '../test/helpers/git'
-import { CHROMIUM, CHROMIUM_ARGS, measures, nextMeasure, root, startServerProcess } from './lib/browser'
+import { builtRenderer, CHROMIUM, CHROMIUM_ARGS, measures, nextMeasure, root, startServerProcess } from './lib/browser'
 import { percentile, round3 } from './lib/stats'
 
 const FILES = 300
@@ -193,7 +193,7 @@ export default async function reviewBench(args: readonly string[]): Promise<void
     const sync = await finished
     if (sync.outcome !== 'completed') throw new Error(`sync ${sync.outcome}: ${sync.error?.message}`)
 
-    const host = await startWebHost({ rendererDir: join(root, 'out', 'renderer'), core: launch.core })
+    const host = await startWebHost({ rendererDir: builtRenderer(), core: launch.core })
     const mrHash = `#/a/${LOCAL_ACCOUNT_ID}/projects/${mr.projectId}/merge_requests/${mr.iid}`
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true })
     const page = await openMergeRequest(browser, host.pageUrl, mrHash)

@@ -28,7 +28,7 @@ import type { Cache, JsonObject } from '../src/main/core/cache/index'
 import { launchCore } from '../src/main/core/launch'
 import { startWebHost } from '../src/main/web-host'
 import { LOCAL_ACCOUNT_ID, type IpcEvents } from '../src/shared/ipc/contract'
-import { CHROMIUM, CHROMIUM_ARGS, measures, nextMeasure, root, startServerProcess } from './lib/browser'
+import { builtRenderer, CHROMIUM, CHROMIUM_ARGS, measures, nextMeasure, root, startServerProcess } from './lib/browser'
 import { percentile, round3 } from './lib/stats'
 
 /** Issues in the cache while search is measured. */
@@ -110,7 +110,7 @@ export default async function uiBench(args: readonly string[]): Promise<void> {
     const cached = launch.cache.db.prepare('SELECT COUNT(*) FROM issues').pluck().get() as number
     if (cached !== issues) throw new Error(`the cache holds ${cached} issues, not ${issues}`)
 
-    const host = await startWebHost({ rendererDir: join(root, 'out', 'renderer'), core: launch.core })
+    const host = await startWebHost({ rendererDir: builtRenderer(), core: launch.core })
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true })
     const page = await browser.newPage({ viewport: { width: 1360, height: 860 } })
     await page.goto(host.pageUrl)

@@ -3,7 +3,7 @@
  * Debian Chromium with the e2e tests' flags, and the renderer's User Timing measures read
  * through Playwright.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -21,6 +21,18 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
   '--disable-dev-shm-usage',
 ]
+
+/**
+ * Builds the renderer from the working tree into out/renderer and returns that folder: a bench
+ * must measure the code it is run on, never a build left from an earlier commit (a few seconds).
+ */
+export function builtRenderer(): string {
+  const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js')
+  const args = [vite, 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'warn']
+  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' })
+  if (result.status !== 0) throw new Error(`the renderer build failed (exit ${String(result.status)})`)
+  return join(root, 'out', 'renderer')
+}
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

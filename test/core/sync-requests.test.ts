@@ -245,6 +245,11 @@ describe('sync reads issue links a few at a time', () => {
         ])
         askedWhileFirstWaited = waited
       }
+      // A project's first sync reads no links; then the three issues change and the next reads theirs.
+      expect(await (core.sync as NonNullable<Core['sync']>).run(accountId)).toMatchObject({ outcome: 'completed' })
+      expect(linkRequests).toBe(0)
+      for (let iid = 1; iid <= 3; iid++)
+        await api(server, owner.token, 'PUT', `/projects/${project.id}/issues/${iid}`, { title: `Issue ${iid}, again` })
       expect(await (core.sync as NonNullable<Core['sync']>).run(accountId)).toMatchObject({ outcome: 'completed' })
       expect(linkRequests).toBe(3)
       expect(askedWhileFirstWaited).toBe(true)
@@ -257,12 +262,10 @@ describe('sync reads issue links a few at a time', () => {
 })
 
 describe('sync looks up saved issue links only as far as it reads them', () => {
-  it('a first sync of more issues than it reads links for looks up no more saved copies than it reads', async () => {
+  it('a sync of more changed issues than it reads links for looks up no more saved copies than it reads', async () => {
     const server = await startRestartableServer()
     const owner = seedUser(server, { username: `many${Math.random().toString(36).slice(2, 7)}` })
     const project = await api<{ id: number }>(server, owner.token, 'POST', '/projects', { name: 'Many links' })
-    for (let i = 1; i <= ISSUE_LINKS_PER_RUN + 5; i++)
-      await api(server, owner.token, 'POST', `/projects/${project.id}/issues`, { title: `Issue ${i}` })
     const log = new RequestLog()
     const services = await desktopServices(log)
     const core = createCore({
@@ -273,6 +276,10 @@ describe('sync looks up saved issue links only as far as it reads them', () => {
       cache: services.cache,
     })
     const accountId = (await services.accounts.add({ baseUrl: server.url, token: owner.token })).id
+    // The project's first sync (empty) is behind us; then more issues than a run reads links for arrive.
+    expect(await (core.sync as NonNullable<Core['sync']>).run(accountId)).toMatchObject({ outcome: 'completed' })
+    for (let i = 1; i <= ISSUE_LINKS_PER_RUN + 5; i++)
+      await api(server, owner.token, 'POST', `/projects/${project.id}/issues`, { title: `Issue ${i}` })
     const savedAt = vi.spyOn(CachedGet.prototype, 'savedAt')
     try {
       expect(await (core.sync as NonNullable<Core['sync']>).run(accountId)).toMatchObject({ outcome: 'completed' })

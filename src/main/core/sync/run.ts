@@ -74,7 +74,9 @@ export const MERGE_REQUEST_CHANGES_PER_RUN = 50
 /**
  * Changed issues per project whose links one run saves at most (newest first). The rest are not
  * owed to a later run: their links are read when the issue is opened online, and saved at
- * their next change. A first sync thus saves the links of the most recently updated issues.
+ * their next change (a link made or removed changes both its issues). A project's first sync
+ * saves none: every issue is new then, and a list of links per issue would cost it more requests
+ * than its pages (the initial sync is meant to take what fetching its pages takes).
  */
 export const ISSUE_LINKS_PER_RUN = 50
 
@@ -211,6 +213,7 @@ export class SyncRun {
       : new Set<string>()
     for (const project of projects) {
       this.current = project
+      const firstIssueSync = !this.o.state.hasCursor(this.o.accountId, 'issues', 'project', project.id)
       for (const list of PROJECT_LISTS) {
         if (project.json[list.feature] === false || across.has(`${list.resource}:${project.id}`)) continue
         await this.syncList({
@@ -225,7 +228,8 @@ export class SyncRun {
       await this.syncLabels('project', project.id)
       await this.syncNotes('project', project.id)
       if (project.json.merge_requests_enabled !== false) await this.keepMergeRequestChanges(project.id)
-      if (project.json.issues_enabled !== false) await this.keepIssueLinks(project.id)
+      if (firstIssueSync) this.changedIssues.delete(project.id)
+      else if (project.json.issues_enabled !== false) await this.keepIssueLinks(project.id)
       if (this.o.reconcile) await this.reconcileProject(project)
       this.scopesDone++
     }
