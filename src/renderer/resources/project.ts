@@ -1367,6 +1367,63 @@ export const projectProtectedBranches: ResourceDescription = {
   ],
 }
 
+const createLevels = levels('create_access_levels')
+/** The roles a protected tag may let create it (GitLab's Administrators level is not kept by the server). */
+const TAG_LEVELS = BRANCH_LEVELS.filter((l) => l.value <= 40)
+
+export const projectProtectedTags: ResourceDescription = {
+  key: 'protected-tags',
+  family: 'projects',
+  title: 'Protected tags',
+  singular: 'protected tag',
+  scope: 'project',
+  description: 'Tags (or wildcards) only some roles may create, update or delete.',
+  readRole: 'maintainer',
+  titleField: 'name',
+  list: {
+    path: '/projects/:project/protected_tags',
+    key: 'name',
+    query: { per_page: 20 },
+    columns: [
+      { field: 'name', label: 'Tag', format: 'code', primary: true, width: 'minmax(0, 1fr)' },
+      { field: 'create_access_levels', label: 'Allowed to create', width: 'minmax(0, 1fr)', value: createLevels },
+    ],
+  },
+  detail: {
+    path: '/projects/:project/protected_tags/{name}',
+    fields: [
+      { field: 'name', label: 'Tag', format: 'code' },
+      { field: 'create_access_levels', label: 'Allowed to create', format: 'list', value: createLevels },
+    ],
+  },
+  create: {
+    title: 'Protect a tag',
+    method: 'POST',
+    path: '/projects/:project/protected_tags',
+    role: 'maintainer',
+    outcome: 'detail',
+    submitLabel: 'Protect',
+    fields: [
+      { name: 'name', label: 'Tag or wildcard', type: 'text', required: true, placeholder: 'v1.0.0, release-*' },
+      { name: 'create_access_level', label: 'Allowed to create', type: 'select', options: TAG_LEVELS, default: 40 },
+    ],
+  },
+  actions: [
+    {
+      key: 'unprotect',
+      label: 'Unprotect',
+      method: 'DELETE',
+      path: '/projects/:project/protected_tags/{name}',
+      on: 'item',
+      role: 'maintainer',
+      danger: true,
+      confirm: (t) => `Unprotect ${String(t.name)}? Developers can then create, update and delete matching tags.`,
+      outcome: 'list',
+      done: 'Tag unprotected.',
+    },
+  ],
+}
+
 /** A release's milestones and links as the lists show them (titles; `name → url`). */
 const milestoneTitles = (r: Item): string[] => ((r.milestones as Item[] | undefined) ?? []).map((m) => String(m.title))
 const assetLinks = (r: Item): string[] =>
@@ -1535,6 +1592,7 @@ export const PROJECT_RESOURCES: readonly ResourceDescription[] = [
   projectMemberList,
   projectAccessRequests,
   projectProtectedBranches,
+  projectProtectedTags,
   projectReleases,
   projectForks,
   projectWebhooks,

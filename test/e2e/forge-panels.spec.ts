@@ -1,0 +1,97 @@
+import { expect, test, type Locator, type Page } from '@playwright/test'
+import { launchBurrow, watchCsp, type RunningBurrow } from './support/burrow'
+import { bothThemes, openAt, restApi } from './support/page'
+
+// The panels of the local forge's smaller families against the demo content of a real Burrow
+// Server, signed in as its administrator: each creates, lists and deletes through the app and
+// checks the server's side through the REST API.
+// Serial: the first test adds the account and waits for its first sync.
+test.describe.configure({ mode: 'serial' })
+
+let burrow: RunningBurrow
+let violations: string[] = []
+/** The demo's API project. */
+let apiProject = 0
+
+test.beforeAll(async () => {
+  // The server seeds the demo content before it listens: over a minute on a busy machine.
+  test.setTimeout(320_000)
+  burrow = await launchBurrow({ demo: true })
+  apiProject = (await api<{ id: number }>('GET', `/projects/${encodeURIComponent('kestrel/platform/dispatch-api')}`)).id
+})
+
+test.afterAll(async () => {
+  await burrow?.stop()
+})
+
+test.beforeEach(async ({ page }) => {
+  await page.setViewportSize({ width: 1360, height: 860 })
+  violations = watchCsp(page)
+})
+
+test.afterEach(() => {
+  expect(violations, 'Content-Security-Policy violations').toEqual([])
+})
+
+/** The REST API as the administrator, straight to the server. */
+const api = restApi(
+  () => burrow.serverUrl,
+  () => burrow.rootToken,
+)
+
+function open(page: Page, hash: string): Promise<void> {
+  return openAt(page, burrow.pageUrl, hash)
+}
+
+/** Picks an option of a naive-ui select. */
+async function choose(page: Page, select: Locator, option: string): Promise<void> {
+  await select.click()
+  await page.locator('.n-base-select-option').filter({ hasText: option }).first().click()
+}
+
+const rows = (page: Page) => page.getByTestId('resource-row')
+
+test('the administrator adds the local server and the first sync finishes', async ({ page }) => {
+  test.setTimeout(240_000)
+  await page.goto(burrow.pageUrl)
+  await page.getByTestId('instance-other').click()
+  await page
+    .getByTestId('instance-url')
+    .locator('input')
+    .fill(burrow.proxyUrl ?? '')
+  await page.getByTestId('token').locator('input').fill(burrow.rootToken)
+  await page.getByTestId('account-add-submit').click()
+  await expect(page.getByTestId('account-current')).toHaveText('Administrator')
+  await expect(page.getByTestId('status-sync')).toHaveText(/Synced/, { timeout: 200_000 })
+})
+
+test('Protected tags: a wildcard protected for Maintainers, listed, and another unprotected', async ({ page }) => {
+  await api('POST', `/projects/${apiProject}/protected_tags`, { name: 'nightly-*', create_access_level: 30 })
+  await open(page, `#/projects/protected-tags?project=${apiProject}`)
+  await expect(page.getByTestId('page-title')).toHaveText('Projects · Protected tags')
+  await expect(rows(page).filter({ hasText: 'nightly-*' })).toContainText('Developers + Maintainers')
+
+  await page.getByTestId('resource-create').click()
+  await expect(page.getByTestId('resource-form')).toBeVisible()
+  await page.getByTestId('field-name').locator('input').fill('v*')
+  await choose(page, page.getByTestId('field-create_access_level'), 'No one')
+  await bothThemes(page, 'protected-tags-form')
+  await page.getByTestId('form-submit').click()
+  await expect(page.getByTestId('resource-detail-title')).toHaveText('v*')
+  await expect(page.getByTestId('resource-detail')).toContainText('No one')
+  const created = await api<{ create_access_levels: { access_level: number }[] }>(
+    'GET',
+    `/projects/${apiProject}/protected_tags/${encodeURIComponent('v*')}`,
+  )
+  expect(created.create_access_levels.map((l) => l.access_level)).toEqual([0])
+
+  await page.getByTestId('resource-tab-protected-tags').click()
+  await expect(rows(page).filter({ hasText: 'v*' })).toHaveCount(1)
+  await bothThemes(page, 'protected-tags-list')
+
+  await rows(page).filter({ hasText: 'nightly-*' }).getByTestId('action-unprotect').click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Unprotect', exact: true }).click()
+  await expect(rows(page).filter({ hasText: 'nightly-*' })).toHaveCount(0)
+  const left = await api<{ name: string }[]>('GET', `/projects/${apiProject}/protected_tags`)
+  expect(left.map((t) => t.name)).toEqual(['v*'])
+})
