@@ -95,3 +95,56 @@ test('Protected tags: a wildcard protected for Maintainers, listed, and another 
   const left = await api<{ name: string }[]>('GET', `/projects/${apiProject}/protected_tags`)
   expect(left.map((t) => t.name)).toEqual(['v*'])
 })
+
+test('Badges: a project badge added with placeholders, rendered, edited and deleted; a group badge inherited', async ({
+  page,
+}) => {
+  const group = await api<{ id: number }>('GET', `/groups/${encodeURIComponent('kestrel')}`)
+  await api('POST', `/groups/${group.id}/badges`, {
+    name: 'Chat',
+    link_url: 'https://chat.example/%{project_path}',
+    image_url: 'https://img.example/chat.svg',
+  })
+  await open(page, `#/projects/badges?project=${apiProject}`)
+  await expect(page.getByTestId('page-title')).toHaveText('Projects · Badges')
+  // The group's badge shows on the project, rendered for it, but is not the project's to delete.
+  const chat = rows(page).filter({ hasText: 'Chat' })
+  await expect(chat).toContainText('https://chat.example/kestrel/platform/dispatch-api')
+  await expect(chat.getByTestId('action-delete')).toHaveCount(0)
+
+  await page.getByTestId('resource-create').click()
+  await page.getByTestId('field-name').locator('input').fill('Pipeline')
+  await page.getByTestId('field-link_url').locator('input').fill('https://ci.example/%{project_path}')
+  await page
+    .getByTestId('field-image_url')
+    .locator('input')
+    .fill('https://ci.example/%{project_path}/%{default_branch}.svg')
+  await bothThemes(page, 'badges-form')
+  await page.getByTestId('form-submit').click()
+  await expect(page.getByTestId('resource-detail-title')).toHaveText('Pipeline')
+  const detail = page.getByTestId('resource-detail')
+  await expect(detail).toContainText('https://ci.example/kestrel/platform/dispatch-api/main.svg')
+  await expect(detail).toContainText('https://ci.example/%{project_path}/%{default_branch}.svg')
+  await bothThemes(page, 'badges-detail')
+
+  await page.getByTestId('resource-edit').click()
+  await page.getByTestId('field-name').locator('input').fill('Pipeline status')
+  await page.getByTestId('form-submit').click()
+  await expect(page.getByTestId('resource-detail-title')).toHaveText('Pipeline status')
+
+  await page.getByTestId('resource-tab-badges').click()
+  await expect(rows(page).filter({ hasText: 'Pipeline status' })).toHaveCount(1)
+  await bothThemes(page, 'badges-list')
+  await rows(page).filter({ hasText: 'Pipeline status' }).getByTestId('action-delete').click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click()
+  await expect(rows(page).filter({ hasText: 'Pipeline status' })).toHaveCount(0)
+  const own = await api<{ kind: string }[]>('GET', `/projects/${apiProject}/badges`)
+  expect(own.filter((b) => b.kind === 'project')).toEqual([])
+
+  // The group's own panel deletes it.
+  await open(page, `#/groups/badges?group=${group.id}`)
+  await rows(page).filter({ hasText: 'Chat' }).getByTestId('action-delete').click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click()
+  await expect(rows(page).filter({ hasText: 'Chat' })).toHaveCount(0)
+  expect(await api<unknown[]>('GET', `/groups/${group.id}/badges`)).toEqual([])
+})

@@ -15,6 +15,7 @@ import {
   RUNNER_FILTERS,
 } from './shared'
 import type { ResourceDescription } from './types'
+import { groupBadges } from './badges'
 import { groupWebhooks } from './webhooks'
 
 const groupMembers = memberForms('/groups/:group/members', true)
@@ -174,4 +175,5 @@ export const GROUP_RESOURCES: readonly ResourceDescription[] = [
   groupAuditEvents,
   groupRunners,
   groupWebhooks,
+  groupBadges,
 ]

@@ -21,6 +21,7 @@ import {
 } from './shared'
 import { formatBytes, humanize } from './format'
 import type { FormValues, ResourceDescription } from './types'
+import { projectBadges } from './badges'
 import { projectForks } from './forks'
 import { projectPipelineSchedules } from './pipeline-schedules'
 import { projectWebhooks } from './webhooks'
@@ -1596,5 +1597,6 @@ export const PROJECT_RESOURCES: readonly ResourceDescription[] = [
   projectReleases,
   projectForks,
   projectWebhooks,
+  projectBadges,
   projectAuditEvents,
 ]
