@@ -169,9 +169,67 @@ function pairRows(file: number, lines: readonly DiffLine[]): ReviewRow[] {
 }
 
 /**
+ * The rows `reviewRows` made for a file, kept by file: a file laid out again reuses them, so a
+ * comment on one line leaves every other row object (and the component drawn from it) as it was.
+ */
+export type ReviewRowsCache = WeakMap<ParsedDiffFile, FileRows>
+interface FileRows {
+  readonly index: number
+  readonly mode: ReviewMode
+  /** The rows of the file's lines (lines, pairs, hunk headers), without slots. */
+  readonly lines: readonly ReviewRow[]
+  /** Its header, notice and slot rows, by what they are (`file`, `notice`, `slot:<anchors>`). */
+  readonly others: Map<string, ReviewRow>
+}
+
+/** The slot keys (anchor keys, `path:old:new`) by the path of their file. */
+function slotsByPath(slots: ReadonlySet<string>): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>()
+  for (const key of slots) {
+    const path = key.split(':').slice(0, -2).join(':')
+    const keys = out.get(path)
+    if (keys === undefined) out.set(path, new Set([key]))
+    else keys.add(key)
+  }
+  return out
+}
+
+/** The rows of a file's lines: a line (unified) or a pair of lines (split) each, and its hunk headers. */
+function lineRows(index: number, file: ParsedDiffFile, mode: ReviewMode): readonly ReviewRow[] {
+  if (mode === 'split') return pairRows(index, file.lines)
+  return file.lines.map((line, i): ReviewRow =>
+    line.kind === 'hunk' || line.kind === 'note'
+      ? { kind: 'meta', file: index, text: line.text }
+      : { kind: 'line', file: index, line, index: i },
+  )
+}
+
+/** The anchor keys of a row's lines that have a slot under them. */
+function slotAnchors(file: ParsedDiffFile, row: ReviewRow, slots: ReadonlySet<string>): string[] {
+  const lines = row.kind === 'line' ? [row.line] : row.kind === 'pair' ? [row.left, row.right] : []
+  const anchors = lines.flatMap((l) => (l === null ? [] : [anchorKey(lineAnchor(file, l))]))
+  return [...new Set(anchors)].filter((a) => slots.has(a))
+}
+
+/** The file's rows from the cache (or new ones, then cached) for this index and mode. */
+function cachedFileRows(
+  cache: ReviewRowsCache | undefined,
+  index: number,
+  file: ParsedDiffFile,
+  mode: ReviewMode,
+): FileRows {
+  const cached = cache?.get(file)
+  if (cached !== undefined && cached.index === index && cached.mode === mode) return cached
+  const made: FileRows = { index, mode, lines: lineRows(index, file, mode), others: new Map() }
+  cache?.set(file, made)
+  return made
+}
+
+/**
  * Every file's header, then its lines (or why it has none), in `order`. A collapsed file (viewed,
  * or collapsed by hand) is its header alone; a file above REVIEW_LARGE_FILE_LINES shows a notice
  * until expanded. `firstRows[file]` is where each file's header is, for the tree to scroll to.
+ * With a `cache`, a row laid out as before is the same object as before.
  */
 export function reviewRows(
   files: readonly ParsedDiffFile[],
@@ -182,47 +240,38 @@ export function reviewRows(
     readonly expandedLarge: (file: number) => boolean
     /** Anchor keys of the lines with something under them: a slot row follows each. */
     readonly slots?: ReadonlySet<string>
+    readonly cache?: ReviewRowsCache
   },
 ): { readonly rows: ReviewRow[]; readonly firstRows: ReadonlyMap<number, number> } {
-  const slots = options.slots ?? new Set<string>()
-  // The files with a slot (an anchor key is `path:old:new`): only their lines are looked up.
-  const slotPaths = new Set([...slots].map((key) => key.split(':').slice(0, -2).join(':')))
-  /** The slot under a row's lines, if one of them has something under it. */
-  const slotAfter = (file: number, lines: readonly (DiffLine | null)[]): ReviewRow | null => {
-    if (!slotPaths.has(files[file].newPath)) return null
-    const anchors = lines.flatMap((l) => (l === null ? [] : [anchorKey(lineAnchor(files[file], l))]))
-    const present = [...new Set(anchors)].filter((a) => slots.has(a))
-    return present.length === 0 ? null : { kind: 'slot', file, anchors: present }
-  }
+  const slots = slotsByPath(options.slots ?? new Set<string>())
   const rows: ReviewRow[] = []
   const firstRows = new Map<number, number>()
   for (const index of order) {
     const file = files[index]
+    const kept = cachedFileRows(options.cache, index, file, options.mode)
+    const keep = (key: string, make: () => ReviewRow): ReviewRow => {
+      let row = kept.others.get(key)
+      if (row === undefined) {
+        row = make()
+        kept.others.set(key, row)
+      }
+      return row
+    }
     firstRows.set(index, rows.length)
-    rows.push({ kind: 'file', file: index })
+    rows.push(keep('file', () => ({ kind: 'file', file: index })))
     if (options.collapsed(index)) continue
     const notice = noticeOf(file, file.lines.length <= REVIEW_LARGE_FILE_LINES || options.expandedLarge(index))
     if (notice !== null) {
-      rows.push({ kind: 'notice', file: index, ...notice })
+      rows.push(keep(`notice:${notice.text}`, () => ({ kind: 'notice', file: index, ...notice })))
       continue
     }
-    if (options.mode === 'split') {
-      for (const row of pairRows(index, file.lines)) {
-        rows.push(row)
-        const slot = row.kind === 'pair' ? slotAfter(index, [row.left, row.right]) : null
-        if (slot !== null) rows.push(slot)
-      }
-      continue
+    const fileSlots = slots.get(file.newPath)
+    for (const row of kept.lines) {
+      rows.push(row)
+      const anchors = fileSlots === undefined ? [] : slotAnchors(file, row, fileSlots)
+      if (anchors.length > 0)
+        rows.push(keep(`slot:${anchors.join('|')}`, () => ({ kind: 'slot', file: index, anchors })))
     }
-    file.lines.forEach((line, i) => {
-      if (line.kind === 'hunk' || line.kind === 'note') {
-        rows.push({ kind: 'meta', file: index, text: line.text })
-        return
-      }
-      rows.push({ kind: 'line', file: index, line, index: i })
-      const slot = slotAfter(index, [line])
-      if (slot !== null) rows.push(slot)
-    })
   }
   return { rows, firstRows }
 }

@@ -137,6 +137,18 @@ describe('line comments in the review', () => {
     wrapper.unmount()
   })
 
+  it('opening the comment form under a line redraws no other row: the rows below it keep their elements', async () => {
+    const { wrapper } = mountChanges([])
+    await flushPromises()
+    const below = wrapper.find('[data-anchor="src/app.ts:3:3"]').element
+    const header = wrapper.find('[data-testid="review-file-header"]').element
+    await drag(wrapper, 'src/app.ts::2')
+    expect(wrapper.find('[data-testid="review-composer"]').exists()).toBe(true)
+    expect(wrapper.find('[data-anchor="src/app.ts:3:3"]').element).toBe(below)
+    expect(wrapper.find('[data-testid="review-file-header"]').element).toBe(header)
+    wrapper.unmount()
+  })
+
   it('a thread the server carried to this version from an older one shows at the line it moved to', async () => {
     const carried = thread('d'.repeat(40), 2, REFS.head_sha)
     const note = carried.notes[0].data as { position: Record<string, unknown> }

@@ -6,6 +6,7 @@ import {
   REVIEW_LARGE_FILE_LINES,
   reviewRows,
   reviewTree,
+  type ReviewRowsCache,
   treeOrder,
 } from '../../../src/renderer/lib/review'
 
@@ -85,6 +86,24 @@ describe('the review’s rows', () => {
     expect(folded.rows.map((r) => r.kind)).toEqual(['file', 'notice'])
     const open = reviewRows([big], [0], { mode: 'unified', collapsed: none, expandedLarge: () => true })
     expect(open.rows).toHaveLength(REVIEW_LARGE_FILE_LINES + 3)
+  })
+
+  it('with a cache, rows laid out again are the same objects: a comment adds its slot row and changes no other row', () => {
+    const cache: ReviewRowsCache = new WeakMap()
+    const layout = (slots: ReadonlySet<string>, mode: 'unified' | 'split' = 'unified') =>
+      reviewRows(files, [0, 1], { mode, collapsed: none, expandedLarge: none, slots, cache }).rows
+    const before = layout(new Set())
+    const added = files[0].lines.find((l) => l.kind === 'addition')
+    if (added === undefined) throw new Error('fixture has an addition')
+    const at = anchorKey(lineAnchor(files[0], added))
+    const after = layout(new Set([at]))
+    const slot = after.findIndex((r) => r.kind === 'slot')
+    expect(after[slot]).toEqual({ kind: 'slot', file: 0, anchors: [at] })
+    expect(after.filter((_, i) => i !== slot)).toEqual(before)
+    after.filter((_, i) => i !== slot).forEach((row, i) => expect(row).toBe(before[i]))
+    // The same slot again is the same row; another mode lays the file out anew.
+    expect(layout(new Set([at]))[slot]).toBe(after[slot])
+    expect(layout(new Set(), 'split')[1]).not.toBe(before[1])
   })
 
   it('anchors a line by path and its old and new numbers', () => {
