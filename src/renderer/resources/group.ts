@@ -16,6 +16,7 @@ import {
 } from './shared'
 import type { ResourceDescription } from './types'
 import { groupBadges } from './badges'
+import { groupAccessTokens, groupVariables } from './group-ci'
 import { groupWebhooks } from './webhooks'
 
 const groupMembers = memberForms('/groups/:group/members', true)
@@ -176,4 +177,6 @@ export const GROUP_RESOURCES: readonly ResourceDescription[] = [
   groupRunners,
   groupWebhooks,
   groupBadges,
+  groupVariables,
+  groupAccessTokens,
 ]

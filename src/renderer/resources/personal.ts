@@ -3,7 +3,8 @@
 import { options, SORT } from './shared'
 import type { ResourceDescription } from './types'
 
-const SCOPES = options(
+/** The scopes GitLab grants personal access tokens. */
+export const TOKEN_SCOPES = options(
   'api',
   'read_api',
   'read_user',
@@ -21,7 +22,7 @@ const SCOPES = options(
 )
 
 /** A date a year from now (`YYYY-MM-DD`): GitLab's longest lifetime by default. */
-function inOneYear(): string {
+export function inOneYear(): string {
   const d = new Date()
   d.setFullYear(d.getFullYear() + 1)
   return d.toISOString().slice(0, 10)
@@ -87,7 +88,7 @@ export const personalTokens: ResourceDescription = {
     fields: [
       { name: 'name', label: 'Name', type: 'text', required: true, maxLength: 255 },
       { name: 'description', label: 'Description', type: 'textarea' },
-      { name: 'scopes', label: 'Scopes', type: 'tags', required: true, options: SCOPES, default: ['read_api'] },
+      { name: 'scopes', label: 'Scopes', type: 'tags', required: true, options: TOKEN_SCOPES, default: ['read_api'] },
       { name: 'expires_at', label: 'Expires on', type: 'date', default: inOneYear() },
     ],
   },
