@@ -205,3 +205,16 @@ test('Group access tokens: a token created is shown once and works, then revoked
   await expect(row).toHaveCount(0)
   expect(await api<unknown[]>('GET', `/groups/${group.id}/access_tokens`)).toEqual([])
 })
+
+test('Languages: the project’s languages with their shares, largest first', async ({ page }) => {
+  const shares = await api<Record<string, number>>('GET', `/projects/${apiProject}/languages`)
+  const expected = Object.entries(shares).sort((a, b) => b[1] - a[1])
+  expect(expected.length).toBeGreaterThan(0)
+  await open(page, `#/projects/languages?project=${apiProject}`)
+  await expect(page.getByTestId('page-title')).toHaveText('Projects · Languages')
+  await expect(rows(page)).toHaveCount(expected.length)
+  const [language, share] = expected[0]
+  await expect(rows(page).first()).toContainText(language)
+  await expect(rows(page).first()).toContainText(`${share.toFixed(2)} %`)
+  await bothThemes(page, 'languages-list')
+})

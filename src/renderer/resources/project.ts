@@ -1557,6 +1557,36 @@ export const projectReleases: ResourceDescription = {
   ],
 }
 
+/** GitLab's languages answer (`{ "Go": 61.2, "Shell": 38.8 }`) as rows, largest share first. */
+function languageRows(body: unknown): Item[] {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return []
+  return Object.entries(body as Record<string, unknown>)
+    .filter((entry): entry is [string, number] => typeof entry[1] === 'number')
+    .sort((a, b) => b[1] - a[1])
+    .map(([language, share]) => ({ language, share }))
+}
+
+export const projectLanguages: ResourceDescription = {
+  key: 'languages',
+  family: 'projects',
+  title: 'Languages',
+  singular: 'language',
+  scope: 'project',
+  description: 'The languages of the default branch, by share of the code (GitLab’s repository languages).',
+  readRole: 'signed-in',
+  titleField: 'language',
+  list: {
+    path: '/projects/:project/languages',
+    key: 'language',
+    unpaged: true,
+    rowsOf: languageRows,
+    columns: [
+      { field: 'language', label: 'Language', width: 'minmax(0, 2fr)' },
+      { field: 'share', label: 'Share', width: 'minmax(0, 1fr)', value: (l) => `${Number(l.share).toFixed(2)} %` },
+    ],
+  },
+}
+
 export const projectAuditEvents: ResourceDescription = {
   key: 'audit-events',
   family: 'projects',
@@ -1598,5 +1628,6 @@ export const PROJECT_RESOURCES: readonly ResourceDescription[] = [
   projectForks,
   projectWebhooks,
   projectBadges,
+  projectLanguages,
   projectAuditEvents,
 ]

@@ -207,6 +207,8 @@ export interface ListSpec {
   readonly unpaged?: boolean
   /** The answer is an object holding the rows under this key, not an array. */
   readonly rowsAt?: string
+  /** The rows made from an answer that is no list of items (GitLab's languages: `{ "Go": 61.2 }`). */
+  readonly rowsOf?: (body: unknown) => Readonly<Record<string, unknown>>[]
 }
 
 export interface DetailSpec {

@@ -21,6 +21,7 @@ import {
   projectClusters,
   projectEnvironments,
   projectJobs,
+  projectLanguages,
   projectMemberList,
   projectPagesDomains,
   projectProtectedEnvironments,
@@ -300,5 +301,18 @@ describe('readable errors of core’s codes', () => {
     expect(explainCode('offline')).toBe(
       'Needs the server: Changes here go straight to the server and are not kept for later: try again once the instance can be reached.',
     )
+  })
+})
+
+describe('projectLanguages', () => {
+  it('makes rows of GitLab’s languages object, largest share first, skipping what is no share', () => {
+    const rowsOf = projectLanguages.list?.rowsOf
+    expect(rowsOf?.({ Shell: 12.5, Go: 80.25, Makefile: 7.25, odd: 'x' })).toEqual([
+      { language: 'Go', share: 80.25 },
+      { language: 'Shell', share: 12.5 },
+      { language: 'Makefile', share: 7.25 },
+    ])
+    expect(rowsOf?.([])).toEqual([])
+    expect(rowsOf?.(null)).toEqual([])
   })
 })
