@@ -306,6 +306,74 @@ test('the head pipeline on the merge request, its page with the stage graph, and
   await expect(log).not.toContainText('npm test')
 })
 
+const JUNIT = `<testsuite name="rspec">
+  <testcase classname="spec.login" name="signs in" time="0.25"/>
+  <testcase classname="spec.login" name="refuses a bad password" time="1.5">
+    <failure message="expected 401">Expected 401, got 200 with a session</failure>
+  </testcase>
+  <testcase classname="spec.login" name="remembers the user" time="0.1"><skipped/></testcase>
+</testsuite>`
+
+test('a pipeline’s test report: counts by status, failed cases first with their output, and none without JUnit', async ({
+  page,
+}) => {
+  test.setTimeout(180_000)
+  const ci = await api<{ id: number }>('POST', '/projects', {
+    name: 'Test report',
+    path: `test-report-${Date.now()}`,
+    initialize_with_readme: true,
+  })
+  // The first pipeline uploads no report; the second one's job uploads rspec.xml as its JUnit report.
+  const commitCi = (action: 'create' | 'update', content: string) =>
+    api('POST', `/projects/${ci.id}/repository/commits`, {
+      branch: 'main',
+      commit_message: 'Run the tests',
+      actions: [{ action, file_path: '.gitlab-ci.yml', content }],
+    })
+  await commitCi('create', 'lint:\n  script: [make lint]\n')
+  await commitCi('update', 'rspec:\n  script: [rspec]\n  artifacts:\n    reports:\n      junit: rspec.xml\n')
+  const created = await api<{ id: number; token: string }>('POST', '/user/runners', {
+    runner_type: 'project_type',
+    project_id: ci.id,
+    description: 'spec runner',
+  })
+  await TestRunner.connect(httpTransport(burrow.serverUrl), created, { 'rspec.xml': JUNIT }).runAll()
+  const pipelines = await api<{ id: number }[]>('GET', `/projects/${ci.id}/pipelines?sort=asc`)
+  expect(pipelines).toHaveLength(2)
+  const openPipeline = (id: number) =>
+    page.evaluate(
+      (hash) => (window.location.hash = hash),
+      `#/ci-cd/pipelines/${id}?account=${accountId}&project=${ci.id}`,
+    )
+
+  await page.goto(burrow.pageUrl)
+  await expect(page.getByTestId('page-title')).toBeVisible()
+  await openPipeline(pipelines[1].id)
+  const report = page.getByTestId('test-report')
+  await expect(report.locator('[data-count="total_count"]')).toHaveText('Tests 3')
+  await expect(report.locator('[data-count="failed_count"]')).toHaveText('Failed 1')
+  await expect(report.locator('[data-count="skipped_count"]')).toHaveText('Skipped 1')
+  await expect(report.locator('[data-count="success_count"]')).toHaveText('Passed 1')
+  const cases = report.getByTestId('test-report-case')
+  expect(await cases.evaluateAll((c) => c.map((e) => e.getAttribute('data-status')))).toEqual([
+    'failed',
+    'skipped',
+    'success',
+  ])
+  // The failed case opens with its output.
+  await expect(cases.first()).toContainText('refuses a bad password')
+  await expect(report.getByText('Expected 401, got 200 with a session')).toBeVisible()
+  await report.scrollIntoViewIfNeeded()
+  await shot(page, 'pipeline-test-report-light')
+  await runCommand(page, 'theme: dark')
+  await shot(page, 'pipeline-test-report-dark')
+  await runCommand(page, 'theme: light')
+
+  await openPipeline(pipelines[0].id)
+  await expect(page.getByTestId('resource-detail-title')).toHaveText(`Pipeline #${pipelines[0].id}`)
+  await expect(page.getByTestId('test-report-empty')).toHaveText('No test report for this pipeline')
+})
+
 test('offline, a merged merge request whose changes were never read is computed from the clone', async ({ page }) => {
   test.setTimeout(240_000)
   const { mr, paths } = await busiest('merged')

@@ -108,6 +108,7 @@ export const projectPipelines: ResourceDescription = {
   detail: {
     path: '/projects/:project/pipelines/{id}',
     graph: { path: '/projects/:project/pipelines/{id}/jobs', jobResource: 'jobs' },
+    testReport: { path: '/projects/:project/pipelines/{id}/test_report' },
     fields: [
       { field: 'id', label: 'Pipeline', format: 'code' },
       { field: 'iid', label: 'Number in project', format: 'code' },

@@ -224,6 +224,8 @@ export interface DetailSpec {
   readonly graph?: { readonly path: string; readonly jobResource: string }
   /** A webhook's recent deliveries, listed below the fields with their headers, bodies and a "Resend". */
   readonly deliveries?: DeliveriesSpec
+  /** A pipeline's unit test report (counts, suites, failed cases first), read from this path below the graph. */
+  readonly testReport?: { readonly path: string }
 }
 
 /**
