@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { launchBurrow, watchCsp, type RunningBurrow } from './support/burrow'
+import { addLocalServerAccount, launchBurrow, watchCsp, type RunningBurrow } from './support/burrow'
 import { bothThemes, openAt, restApi } from './support/page'
 
 // Issue 11's views against the demo content of a real Burrow Server, signed in as its
@@ -46,16 +46,7 @@ const rows = (page: Page) => page.getByTestId('resource-row')
 
 test('the administrator adds the local server and the first sync finishes', async ({ page }) => {
   test.setTimeout(240_000)
-  await page.goto(burrow.pageUrl)
-  await page.getByTestId('instance-other').click()
-  await page
-    .getByTestId('instance-url')
-    .locator('input')
-    .fill(burrow.proxyUrl ?? '')
-  await page.getByTestId('token').locator('input').fill(burrow.rootToken)
-  await page.getByTestId('account-add-submit').click()
-  await expect(page.getByTestId('account-current')).toHaveText('Administrator')
-  await expect(page.getByTestId('status-sync')).toHaveText(/Synced/, { timeout: 200_000 })
+  await addLocalServerAccount(page, burrow)
 })
 
 test('Releases: the list, a release created with its tag and notes, a link added, and the release deleted', async ({

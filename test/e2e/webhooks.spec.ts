@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { startHookReceiver, type HookReceiver } from '../helpers/hook-receiver'
-import { launchBurrow, watchCsp, type RunningBurrow } from './support/burrow'
+import { addLocalServerAccount, launchBurrow, watchCsp, type RunningBurrow } from './support/burrow'
 import { bothThemes, openAt, restApi } from './support/page'
 
 // The Webhooks panel of a project against the demo content of a real Burrow Server, signed in as
@@ -52,16 +52,7 @@ const rows = (page: Page) => page.getByTestId('resource-row')
 
 test('the administrator adds the local server and the first sync finishes', async ({ page }) => {
   test.setTimeout(240_000)
-  await page.goto(burrow.pageUrl)
-  await page.getByTestId('instance-other').click()
-  await page
-    .getByTestId('instance-url')
-    .locator('input')
-    .fill(burrow.proxyUrl ?? '')
-  await page.getByTestId('token').locator('input').fill(burrow.rootToken)
-  await page.getByTestId('account-add-submit').click()
-  await expect(page.getByTestId('account-current')).toHaveText('Administrator')
-  await expect(page.getByTestId('status-sync')).toHaveText(/Synced/, { timeout: 200_000 })
+  await addLocalServerAccount(page, burrow)
 })
 
 test('Webhooks: a webhook added with a token and events, tested to a real receiver, and deleted', async ({ page }) => {

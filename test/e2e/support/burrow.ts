@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join, resolve } from 'node:path'
-import type { ConsoleMessage, Page } from '@playwright/test'
+import { expect, type ConsoleMessage, type Page } from '@playwright/test'
 import type { Launched } from './launch'
 
 const root = resolve(import.meta.dirname, '../../..')
@@ -88,6 +88,23 @@ export async function launchBurrow(
       await exited
     },
   }
+}
+
+/**
+ * Adds the launched server as an account through the welcome form, signed in with the root
+ * token through the test proxy, and waits for the first sync to finish (minutes on demo content).
+ */
+export async function addLocalServerAccount(page: Page, burrow: RunningBurrow): Promise<void> {
+  await page.goto(burrow.pageUrl)
+  await page.getByTestId('instance-other').click()
+  await page
+    .getByTestId('instance-url')
+    .locator('input')
+    .fill(burrow.proxyUrl ?? '')
+  await page.getByTestId('token').locator('input').fill(burrow.rootToken)
+  await page.getByTestId('account-add-submit').click()
+  await expect(page.getByTestId('account-current')).toHaveText('Administrator')
+  await expect(page.getByTestId('status-sync')).toHaveText(/Synced/, { timeout: 200_000 })
 }
 
 /** Collects Content-Security-Policy violations the page reports in its console. */
