@@ -12,6 +12,8 @@ test.describe.configure({ mode: 'serial' })
 let burrow: RunningBurrow
 let violations: string[] = []
 let project: { id: number }
+/** The issue the online test creates, for the branch and merge request test. */
+let created: ServerIssue | null = null
 
 test.beforeAll(async () => {
   test.setTimeout(320_000)
@@ -123,6 +125,7 @@ test('c opens the new issue form anywhere; the issue lands once with its title, 
   expect(found).toHaveLength(1)
   expect(found[0]).toMatchObject({ labels: [label], confidential: true })
   expect(found[0].description).toContain('**Crashes.**')
+  created = found[0]
   await shot(page, 'issue-created-light')
 })
 
@@ -166,3 +169,57 @@ test('offline, a new issue shows at once as pending under #new-N with a comment;
     .toEqual(['Seen between two tunnels'])
   await expect(page.getByTestId('note').filter({ hasText: 'Seen between two tunnels' })).toBeVisible()
 })
+
+test('from a confidential issue, Create merge request proposes its branch (12-confidential-issue, made from the default branch), Draft: Resolve "title" and Closes #n; with a reviewer it lands once', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const issue = created
+  if (issue === null) throw new Error('the online creation test did not run')
+  // The issue is confidential: GitLab keeps its title out of the branch name.
+  const branch = `${issue.iid}-confidential-issue`
+  await page.goto(burrow.pageUrl)
+  await expect(page.getByTestId('page-title')).toBeVisible()
+  await page.evaluate(
+    (hash) => (window.location.hash = hash),
+    `#/a/${await accountId(page)}/projects/${project.id}/issues/${issue.iid}`,
+  )
+  await expect(page.getByTestId('issue-title')).toHaveText(issue.title)
+  await page.getByTestId('issue-create-mr').click()
+  const dialog = page.getByTestId('mr-create-dialog')
+  await expect(dialog.getByTestId('mr-create-source')).toContainText(branch)
+  await expect(dialog.getByTestId('mr-create-new-branch')).toContainText(`${branch} does not exist yet`)
+  await expect(dialog.getByTestId('mr-create-title').locator('input')).toHaveValue(`Draft: Resolve "${issue.title}"`)
+  await expect(dialog.getByTestId('mr-create-description').locator('textarea')).toHaveValue(`Closes #${issue.iid}`)
+  const reviewer = (
+    await api<{ id: number; username: string; name: string }[]>(
+      'GET',
+      `/projects/${project.id}/members/all?per_page=100`,
+    )
+  ).find((m) => m.username !== burrow.user.username)
+  if (reviewer === undefined) throw new Error('no other member to review')
+  await choose(page, dialog.getByTestId('mr-create-reviewers'), reviewer.name)
+  await page.keyboard.press('Escape')
+  await shot(page, 'mr-create-light')
+  await runCommand(page, 'theme: dark')
+  await expect(dialog).toBeVisible()
+  await shot(page, 'mr-create-dark')
+  await runCommand(page, 'theme: light')
+  await dialog.getByTestId('mr-create-submit').click()
+  await expect(dialog).toHaveCount(0)
+  await expect(page).toHaveURL(/\/merge_requests\/\d+$/, { timeout: 30_000 })
+  const mrs = await api<
+    { iid: number; draft: boolean; description: string; reviewers: { id: number }[]; target_branch: string }[]
+  >('GET', `/projects/${project.id}/merge_requests?source_branch=${encodeURIComponent(branch)}&state=all`)
+  expect(mrs).toHaveLength(1)
+  expect(mrs[0]).toMatchObject({ draft: true, description: `Closes #${issue.iid}`, target_branch: 'main' })
+  expect(mrs[0].reviewers.map((r) => r.id)).toEqual([reviewer.id])
+  await api('GET', `/projects/${project.id}/repository/branches/${encodeURIComponent(branch)}`)
+})
+
+/** The app's id of the account the first test added (from an issue link of the list). */
+async function accountId(page: Page): Promise<string> {
+  await runCommand(page, 'go to issues')
+  const href = (await page.locator('.work-item-row__title').first().getAttribute('href')) ?? ''
+  return /\/a\/([^/]+)\//.exec(href)?.[1] ?? ''
+}

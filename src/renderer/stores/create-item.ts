@@ -7,19 +7,34 @@ export interface NewIssueRequest {
   readonly projectId?: number
 }
 
+/** Where a new merge request starts: a project, and the branch or the issue it is for when known. */
+export interface NewMergeRequestRequest {
+  readonly accountId: string
+  readonly projectId: number
+  readonly sourceBranch?: string
+  /** The issue the work is for: its branch is proposed (and made first when missing), its title and `Closes #n` used. */
+  readonly issue?: { readonly iid: number; readonly title: string; readonly confidential?: boolean }
+}
+
 /**
- * The new issue form: one dialog mounted by the shell (`IssueCreateDialog`), opened from the
- * palette, the `c` key, and the buttons of lists and project pages.
+ * The new issue and merge request forms: one dialog each, mounted by the shell
+ * (`IssueCreateDialog`, `MergeRequestCreateDialog`), opened from the palette, the `c` key, and
+ * the buttons of lists, project pages and issues.
  */
 export const useCreateItemStore = defineStore('create-item', () => {
   const issue = shallowRef<NewIssueRequest | null>(null)
+  const mergeRequest = shallowRef<NewMergeRequestRequest | null>(null)
 
   function newIssue(request: NewIssueRequest = {}): void {
     issue.value = request
   }
+  function newMergeRequest(request: NewMergeRequestRequest): void {
+    mergeRequest.value = request
+  }
   function close(): void {
     issue.value = null
+    mergeRequest.value = null
   }
 
-  return { issue, newIssue, close }
+  return { issue, mergeRequest, newIssue, newMergeRequest, close }
 })

@@ -204,6 +204,19 @@ function itemStoreSetup(accountId: string) {
       return bridge.request('merge-requests:create', accountId, { projectId, fields })
     }
 
+    /**
+     * A branch on the server (online only, like GitLab's Create branch: there is no version of a
+     * branch to check a replayed creation against); the project's refs are read again after it.
+     */
+    async function createBranch(projectId: number, branch: string, ref: string): Promise<void> {
+      await bridge.request('api:send', accountId, {
+        method: 'POST',
+        path: `/projects/${projectId}/repository/branches`,
+        body: { branch, ref },
+        invalidates: [`/projects/${projectId}/repository/branches`],
+      })
+    }
+
     /** A comment, or a reply in `discussionId`'s thread, queued in the outbox (the discussion shows it pending). */
     function comment(
       kind: WorkKind,
@@ -301,6 +314,7 @@ function itemStoreSetup(accountId: string) {
       setState,
       createIssue,
       createMergeRequest,
+      createBranch,
       comment,
       setEstimate,
       addSpentTime,

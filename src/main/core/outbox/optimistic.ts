@@ -5,6 +5,7 @@ import {
   type NewIssue,
   type NewMergeRequest,
 } from '../../../shared/ipc/outbox'
+import { isDraftTitle } from '../../../shared/draft-titles'
 import { exclusiveLabels, labelsAfter } from '../../../shared/labels'
 import type { Cache } from '../cache/cache'
 import { isRecord, type JsonObject } from '../cache/json'
@@ -168,7 +169,7 @@ function provisionalItem(
       source_project_id: target.projectId,
       target_project_id: target.projectId,
       reviewers: users(fields.reviewer_ids),
-      draft: /^\s*(\[draft\]|\(draft\)|draft:|draft\s-|draft\s)/i.test(fields.title),
+      draft: isDraftTitle(fields.title),
       merge_status: 'unchecked',
       merged_at: null,
     }

@@ -1,0 +1,60 @@
+import { computed, shallowRef, watch, type ComputedRef, type Ref } from 'vue'
+import type { SelectOption } from 'naive-ui'
+import { useBridge } from '../bridge'
+import { asLabel, asMilestone, milestoneFitsProject, type Label, type Milestone } from '../lib/items'
+import { useReferenceDataStore } from '../stores/reference-data'
+
+export interface ProjectChoices {
+  readonly labels: ComputedRef<SelectOption[]>
+  readonly users: ComputedRef<SelectOption[]>
+  readonly milestones: ComputedRef<SelectOption[]>
+}
+
+/**
+ * What a new item of a project may be given, as select options from the cache: the labels
+ * usable in the project, the people of the account, and the active milestones of the project
+ * and the groups above it. Read again when the account or project changes.
+ */
+export function useProjectChoices(accountId: Ref<string>, projectId: Ref<number | null>): ProjectChoices {
+  const bridge = useBridge()
+  const reference = useReferenceDataStore()
+  const projectLabels = shallowRef<readonly Label[]>([])
+  const projectMilestones = shallowRef<readonly Milestone[]>([])
+
+  watch(
+    [accountId, projectId],
+    async ([account, project]) => {
+      projectLabels.value = []
+      projectMilestones.value = []
+      if (account === '' || project === null) return
+      await reference.ensure(account)
+      const path = reference.of(account).projectsById.get(project)?.path_with_namespace ?? ''
+      const namespace = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : null
+      const [labelRows, milestoneRows] = await Promise.all([
+        bridge.request('labels:list', account, { project_id: project }).catch(() => []),
+        bridge.request('milestones:list', account, { state: 'active' }).catch(() => []),
+      ])
+      if (account !== accountId.value || project !== projectId.value) return
+      projectLabels.value = labelRows.map(asLabel)
+      projectMilestones.value = milestoneRows
+        .map((m) => asMilestone(m.data))
+        .filter((m) => milestoneFitsProject(m, project, namespace))
+    },
+    { immediate: true },
+  )
+
+  return {
+    labels: computed(() =>
+      projectLabels.value.map((l) => ({ value: l.name, label: l.name, style: { borderLeft: `4px solid ${l.color}` } })),
+    ),
+    users: computed(() =>
+      reference.of(accountId.value).users.map((u) => ({ value: u.id, label: `${u.name} (@${u.username})` })),
+    ),
+    milestones: computed(() =>
+      projectMilestones.value.map((m) => ({
+        value: m.id,
+        label: m.due_date ? `${m.title} · due ${m.due_date}` : m.title,
+      })),
+    ),
+  }
+}
