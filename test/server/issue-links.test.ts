@@ -18,10 +18,10 @@ describe('issue links', () => {
   let guest: SeededUser
   let outsider: SeededUser
 
-  const call = (token: string | null, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: Json) =>
+  const call = (token: string | null, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Json) =>
     s.request(token, { method, url: `/api/v4${url}`, payload })
   const links = (iid: number) => `/projects/${open.id}/issues/${iid}/links`
-  const ok = async (token: string | null, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: Json) => {
+  const ok = async (token: string | null, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Json) => {
     const res = await call(token, method, url, payload)
     expect(res.statusCode, res.body).toBeLessThan(300)
     return res.json() as Json & Json[]
@@ -198,6 +198,39 @@ describe('issue links', () => {
     expect(
       db.prepare('SELECT COUNT(*) AS n FROM issue_links WHERE source_id NOT IN (SELECT id FROM issues)').get(),
     ).toEqual({ n: 0 })
+  })
+
+  it('counts the open issues an issue blocks that the caller may read (blocking_issues_count)', async () => {
+    const gate = await newIssue(open, 'Gate')
+    const [first, second, related] = [
+      await newIssue(open, 'Wait 1'),
+      await newIssue(open, 'Wait 2'),
+      await newIssue(open, 'Near'),
+    ]
+    const link = (iid: number, body: Json) => ok(ROOT_TOKEN, 'POST', links(iid), body)
+    await link(gate, { target_project_id: open.id, target_issue_iid: first, link_type: 'blocks' })
+    // Stored the other way round: the second issue is blocked by the gate.
+    await link(second, { target_project_id: open.id, target_issue_iid: gate, link_type: 'is_blocked_by' })
+    await link(gate, { target_project_id: open.id, target_issue_iid: 4, link_type: 'blocks' })
+    await link(gate, { target_project_id: hidden.id, target_issue_iid: 1, link_type: 'blocks' })
+    await link(gate, { target_project_id: open.id, target_issue_iid: related })
+    const countOf = async (token: string, iid: number): Promise<unknown> =>
+      (await ok(token, 'GET', `/projects/${open.id}/issues/${iid}`)).blocking_issues_count
+    const listed = async (token: string): Promise<Record<number, unknown>> =>
+      Object.fromEntries(
+        ((await ok(token, 'GET', `/projects/${open.id}/issues?iids[]=${gate}&iids[]=${first}`)) as Json[]).map((i) => [
+          i.iid,
+          i.blocking_issues_count,
+        ]),
+      )
+    expect(await countOf(ROOT_TOKEN, gate)).toBe(4)
+    expect(await countOf(developer.token, gate)).toBe(3)
+    expect(await countOf(guest.token, gate)).toBe(2)
+    expect(await countOf(developer.token, first)).toBe(0)
+    expect(await listed(developer.token)).toEqual({ [gate]: 3, [first]: 0 })
+    expect(await listed(guest.token)).toEqual({ [gate]: 2, [first]: 0 })
+    await ok(ROOT_TOKEN, 'PUT', `/projects/${open.id}/issues/${first}`, { state_event: 'close' })
+    expect(await countOf(developer.token, gate)).toBe(2)
   })
 
   it('python-gitlab creates, lists and deletes links', async () => {

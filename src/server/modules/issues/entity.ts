@@ -57,6 +57,8 @@ export interface IssuePageData {
   readonly milestones: ReadonlyMap<number, MilestoneEntity>
   readonly counts: ReadonlyMap<number, IssueCounts>
   readonly mergeRequestCounts: ReadonlyMap<number, number>
+  /** Per issue, the open issues it blocks that the caller may read; absent is none. */
+  readonly blockingCounts: ReadonlyMap<number, number>
   /**
    * `epic` per issue of a group project (null when none or not readable); issues absent here
    * (personal projects, epics off) carry no `epic`/`epic_iid` keys, as in GitLab.
@@ -157,7 +159,7 @@ export function issueEntity(issue: IssueRow, d: IssuePageData, subscribed?: bool
     time_stats: timeStatsOf(issue.time_estimate, counts.timeSpent),
     task_completion_status: tasks,
     weight: issue.weight,
-    blocking_issues_count: 0,
+    blocking_issues_count: d.blockingCounts.get(issue.id) ?? 0,
     has_tasks: tasks.count > 0,
     task_status: taskStatus(tasks),
     _links: {

@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/db/connection'
+import { cachedStatement } from '../../platform/db/statements'
 
 /** How two issues are linked, as stored: `source` relates to or blocks `target`. */
 export type StoredLinkType = 'relates_to' | 'blocks'
@@ -46,4 +47,24 @@ export function insertIssueLink(
 /** Deletes a link. */
 export function deleteIssueLink(db: Db, id: number): void {
   db.prepare('DELETE FROM issue_links WHERE id = ?').run(id)
+}
+
+/** An open issue that an issue of a page blocks, with what its read rule needs. */
+export interface OpenBlockedIssue {
+  readonly blocking_id: number
+  readonly id: number
+  readonly project_id: number
+  readonly author_id: number
+  readonly confidential: number
+}
+
+/** The open issues each of `issueIds` blocks (`blocks` links they are the source of), in one query. */
+export function openIssuesBlockedBy(db: Db, issueIds: readonly number[]): OpenBlockedIssue[] {
+  if (issueIds.length === 0) return []
+  return cachedStatement(
+    db,
+    `SELECT l.source_id AS blocking_id, t.id, t.project_id, t.author_id, t.confidential
+     FROM issue_links l JOIN issues t ON t.id = l.target_id
+     WHERE l.link_type = 'blocks' AND t.state = 'opened' AND l.source_id IN (SELECT value FROM json_each(?))`,
+  ).all(JSON.stringify(issueIds)) as OpenBlockedIssue[]
 }

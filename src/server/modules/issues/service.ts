@@ -55,6 +55,8 @@ import { copyIssueResourceEvents, type StateSource } from '../resource-events'
 import { issueSnapshot, noteIssueCopied } from './system-notes'
 import { finishNotesCopy, issueTarget, recordCreation, recordStateEvent, recordUpdate } from '../notes'
 import { canReadIssuesWith, canUserReadIssue } from './policy'
+import { openIssuesBlockedBy } from './links-queries'
+import { ReadableItems } from '../../platform/auth/readable'
 import {
   boolOf,
   dateParam,
@@ -168,12 +170,35 @@ export function presentIssues(
     counts: issueCounts(db, ids),
     mergeRequestCounts: issueMergeRequests().closingCounts(db, rows),
     epics: issueEpics().fields(caller, rows, groupProjectIds),
+    blockingCounts: blockingIssuesCounts(caller, ids),
   }
   if (!options.withSubscribed) return rows.map((r) => issueEntity(r, page))
   const viewerId = caller.user?.id ?? null
   return rows.map((r) =>
     issueEntity(r, page, isSubscribed(db, 'Issue', r.id, viewerId, [r.author_id, ...(assignees.get(r.id) ?? [])])),
   )
+}
+
+/**
+ * GitLab's blocking_issues_count per issue: the open issues it blocks that the caller may read (a
+ * confidential or private one is not counted for whom it is hidden). One query for the page's
+ * links, one for the confidential ones' assignees; projects are read once each.
+ */
+function blockingIssuesCounts(caller: Caller, issueIds: readonly number[]): ReadonlyMap<number, number> {
+  const blocked = openIssuesBlockedBy(caller.db, issueIds)
+  const counts = new Map<number, number>()
+  if (blocked.length === 0) return counts
+  const readable = new ReadableItems(caller.db, caller.perms)
+  const assignees = assigneeIdsOf(
+    caller.db,
+    blocked.filter((b) => b.confidential === 1).map((b) => b.id),
+  )
+  for (const b of blocked) {
+    const project = readable.projectRow(b.project_id)
+    if (project && canUserReadIssue(caller.perms, project, b, assignees.get(b.id) ?? []))
+      counts.set(b.blocking_id, (counts.get(b.blocking_id) ?? 0) + 1)
+  }
+  return counts
 }
 
 /** One issue as a single-resource response (with `subscribed`). */
