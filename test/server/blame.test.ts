@@ -118,6 +118,36 @@ describe('blame', () => {
     expect((await blame(null, 'src/app.txt', '?ref=main')).statusCode).toBe(404)
   })
 
+  it('follows a file through its rename, as git blame does: moved lines keep the commits that wrote them', async () => {
+    const moved = await s.request(ROOT_TOKEN, {
+      method: 'POST',
+      url: `/api/v4/projects/${project.id}/repository/commits`,
+      payload: {
+        branch: 'moved',
+        start_branch: 'main',
+        commit_message: 'Move the app, editing its last line',
+        actions: [
+          {
+            action: 'move',
+            previous_path: 'src/app.txt',
+            file_path: 'lib/moved.txt',
+            content: 'alpha\nBETA\ngamma\nDELTA\n',
+          },
+        ],
+      },
+    })
+    expect(moved.statusCode, moved.body).toBe(201)
+    const third = (moved.json() as Json).id
+    const res = await blame(ROOT_TOKEN, 'lib/moved.txt', '?ref=moved')
+    expect(res.statusCode, res.body).toBe(200)
+    expect(summary(res.json() as Range[])).toEqual([
+      [first, ['alpha']],
+      [second, ['BETA']],
+      [first, ['gamma']],
+      [third, ['DELTA']],
+    ])
+  })
+
   it('parses porcelain output whose metadata appears only at a commit’s first line', () => {
     const a = 'a'.repeat(40)
     const b = 'b'.repeat(40)

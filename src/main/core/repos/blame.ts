@@ -1,5 +1,6 @@
 import { diffArrays } from 'diff'
 import { CommitQueue } from './commit-queue'
+import { MAX_SCORE, RENAME_MIN_SCORE, renameScore } from './similarity'
 
 /**
  * Blame computed from history, since isomorphic-git has none: git's own algorithm without move
@@ -8,6 +9,10 @@ import { CommitQueue } from './commit-queue'
  * passes each line it did not change on to the parent it came from. A parent with the very same
  * file takes every line; otherwise a line diff against each parent in turn finds the lines that
  * were already there. What no parent takes was written by that commit.
+ *
+ * Like `git blame`, it follows whole-file renames: where a parent has no file at the path, the
+ * file it was renamed from is the parent's removed file with the same content, else the most
+ * similar one past git's 50% threshold (similarity.ts), and blame goes on under that path.
  *
  * Pure over a `BlameHistory` (the clone's objects in CloneReader, `git` in the tests).
  */
@@ -18,16 +23,26 @@ export interface BlameCommit {
   readonly parents: readonly string[]
 }
 
-/** The file in one commit: an id equal for equal contents (its blob id) and its lines. */
+/** The file in one commit: an id equal for equal contents (its blob id), its bytes and its lines. */
 export interface BlameFile {
   readonly id: string
+  readonly bytes: Uint8Array
   readonly lines: readonly string[]
 }
 
-/** The history blame reads: commits, and the blamed file as each commit has it (null where it does not exist). */
+/** A file of a commit's tree, by path and blob id. */
+export interface BlamePath {
+  readonly path: string
+  readonly id: string
+}
+
+/** The history blame reads: commits, files by commit and path, and the files a commit removed. */
 export interface BlameHistory {
   commit(id: string): Promise<BlameCommit>
-  file(commitId: string): Promise<BlameFile | null>
+  /** The file at `path` in a commit; null where the commit has no file there. */
+  file(commitId: string, path: string): Promise<BlameFile | null>
+  /** The files `parent` has and `child` no longer has at their path: where a renamed file can come from. */
+  removed(parentId: string, childId: string): Promise<readonly BlamePath[]>
 }
 
 /** Past this many changed lines between two versions, the diff gives up and the child keeps its lines. */
@@ -39,12 +54,17 @@ interface Held {
   readonly final: number[]
 }
 
-/** A commit holding lines, queued until its parents have been asked about them. */
-interface Suspect {
-  readonly id: string
+/** The blamed file as one commit has it, under the path it has there. */
+interface Origin {
+  readonly commit: string
+  readonly path: string
+  readonly file: BlameFile
+}
+
+/** An origin holding lines, queued until its commit's parents have been asked about them. */
+interface Suspect extends Origin {
   readonly time: number
   readonly parents: readonly string[]
-  readonly file: BlameFile
   held: Held
   queued: boolean
 }
@@ -58,23 +78,25 @@ export function blameLinesOf(text: string): string[] {
 }
 
 /**
- * For each line of the file at `head`, the commit that last changed it. Throws when `head` has
- * no such file (the caller says which path).
+ * For each line of the file `path` at `head`, the commit that last changed it. Throws when
+ * `head` has no such file.
  */
-export async function blameCommits(history: BlameHistory, head: string): Promise<string[]> {
-  const headFile = await history.file(head)
-  if (headFile === null) throw new Error(`The file does not exist at ${head}.`)
+export async function blameCommits(history: BlameHistory, head: string, path: string): Promise<string[]> {
+  const headFile = await history.file(head, path)
+  if (headFile === null) throw new Error(`${path} does not exist at ${head}.`)
   const owners = new Array<string>(headFile.lines.length)
+  // One suspect per commit and path: a merge can reach a commit under two names.
   const suspects = new Map<string, Suspect>()
   const queue = new CommitQueue<Suspect>()
 
-  /** Gives lines to a commit, queueing it again if it was already visited (commit times can be out of order). */
-  const give = async (id: string, file: BlameFile, lines: Held): Promise<void> => {
-    let known = suspects.get(id)
+  /** Gives lines to an origin, queueing it again if it was already visited (commit times can be out of order). */
+  const give = async (origin: Origin, lines: Held): Promise<void> => {
+    const key = `${origin.commit}\0${origin.path}`
+    let known = suspects.get(key)
     if (known === undefined) {
-      const commit = await history.commit(id)
-      known = { id, time: commit.time, parents: commit.parents, file, held: { at: [], final: [] }, queued: false }
-      suspects.set(id, known)
+      const commit = await history.commit(origin.commit)
+      known = { ...origin, time: commit.time, parents: commit.parents, held: { at: [], final: [] }, queued: false }
+      suspects.set(key, known)
     }
     known.held.at.push(...lines.at)
     known.held.final.push(...lines.final)
@@ -85,40 +107,67 @@ export async function blameCommits(history: BlameHistory, head: string): Promise
   }
 
   const all = headFile.lines.map((_, i) => i)
-  await give(head, headFile, { at: all, final: [...all] })
+  await give({ commit: head, path, file: headFile }, { at: all, final: [...all] })
   while (queue.size > 0) {
     const current = queue.pop() as Suspect
     current.queued = false
     let held = current.held
     current.held = { at: [], final: [] }
-    const parents = await parentFiles(history, current.parents)
+    const parents = await parentOrigins(history, current)
     const same = parents.find((p) => p.file.id === current.file.id)
     if (same !== undefined) {
-      await give(same.id, same.file, held)
+      await give(same, held)
       continue
     }
     for (const parent of parents) {
       if (held.at.length === 0) break
       const { passed, kept } = passToParent(parent.file, current.file, held)
-      if (passed.at.length > 0) await give(parent.id, parent.file, passed)
+      if (passed.at.length > 0) await give(parent, passed)
       held = kept
     }
-    for (const line of held.final) owners[line] = current.id
+    for (const line of held.final) owners[line] = current.commit
   }
   return owners
 }
 
-async function parentFiles(
-  history: BlameHistory,
-  parents: readonly string[],
-): Promise<{ readonly id: string; readonly file: BlameFile }[]> {
-  const found: { readonly id: string; readonly file: BlameFile }[] = []
-  for (const id of parents) {
-    const file = await history.file(id)
-    if (file !== null) found.push({ id, file })
+/**
+ * The file in each parent of `child`, in parent order, as git's blame finds it: at the same
+ * path; then, unless a parent has the very same file there, a parent without the path gets the
+ * file it was renamed from, if any. Parents without the file are left out.
+ */
+async function parentOrigins(history: BlameHistory, child: Suspect): Promise<Origin[]> {
+  const found: (Origin | null)[] = []
+  for (const commit of child.parents) {
+    const file = await history.file(commit, child.path)
+    found.push(file === null ? null : { commit, path: child.path, file })
   }
-  return found
+  if (!found.some((origin) => origin?.file.id === child.file.id))
+    for (const [i, commit] of child.parents.entries()) found[i] ??= await renamedFrom(history, commit, child)
+  return found.filter((origin): origin is Origin => origin !== null)
 }
+
+/**
+ * The file of `parent` that `child` was renamed from: among the files the child removed, one
+ * with the same content, else the most similar one reaching git's rename threshold. A tie goes
+ * to a file of the same name, as in git.
+ */
+async function renamedFrom(history: BlameHistory, parent: string, child: Origin): Promise<Origin | null> {
+  const removed = await history.removed(parent, child.commit)
+  const exact = removed.filter((candidate) => candidate.id === child.file.id)
+  let best: { readonly origin: Origin; readonly score: number; readonly sameName: boolean } | null = null
+  for (const candidate of exact.length > 0 ? exact : removed) {
+    const file = await history.file(parent, candidate.path)
+    if (file === null) continue
+    const score = exact.length > 0 ? MAX_SCORE : renameScore(file.bytes, child.file.bytes)
+    if (score < RENAME_MIN_SCORE) continue
+    const sameName = baseName(candidate.path) === baseName(child.path)
+    if (best === null || score > best.score || (score === best.score && sameName && !best.sameName))
+      best = { origin: { commit: parent, path: candidate.path, file }, score, sameName }
+  }
+  return best?.origin ?? null
+}
+
+const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1)
 
 /**
  * Which of the held lines of `child` the parent already had (by a line diff), as lines of the

@@ -306,7 +306,7 @@ export class CloneReader {
     const tooLarge = !binary && blob.length > this.limits.previewMaxBytes
     if (binary || tooLarge) return { ref, path, binary, tooLarge, ranges: [] }
     const lines = blameLinesOf(decodeText(blob))
-    const owners = await blameCommits(this.blameHistory(path), commit)
+    const owners = await blameCommits(this.blameHistory(), commit, path)
     const ranges: RepoBlameRange[] = []
     for (const run of blameRuns(owners))
       ranges.push({
@@ -316,24 +316,32 @@ export class CloneReader {
     return { ref, path, binary, tooLarge, ranges }
   }
 
-  /** The history of one path for blame: each version's lines read once per blob. */
-  private blameHistory(path: string): BlameHistory {
+  /** The history blame reads (blame.ts): each version's lines read once per blob. */
+  private blameHistory(): BlameHistory {
     const versions = new Map<string, BlameFile>()
+    const treeOf = async (commit: string): Promise<string> => (await this.readCommit(commit)).commit.tree
     return {
       commit: async (id) => {
         const { commit } = await this.readCommit(id)
         return { time: commit.committer.timestamp, parents: commit.parent }
       },
-      file: async (id) => {
-        const entry = await this.entryAt((await this.readCommit(id)).commit.tree, path)
+      file: async (id, path) => {
+        const entry = await this.entryAt(await treeOf(id), path)
         if (entry === null || entry.type !== 'blob') return null
         let version = versions.get(entry.oid)
         if (version === undefined) {
           const { blob } = await git.readBlob({ fs, gitdir: this.gitdir, oid: entry.oid, cache: this.cache })
-          version = { id: entry.oid, lines: blameLinesOf(decodeText(blob)) }
+          version = { id: entry.oid, bytes: blob, lines: blameLinesOf(decodeText(blob)) }
           versions.set(entry.oid, version)
         }
         return version
+      },
+      removed: async (parent, child) => {
+        const changes: Change[] = []
+        await this.changes(await treeOf(parent), await treeOf(child), '', changes)
+        return changes.flatMap((c) =>
+          c.after === null && c.before?.type === 'blob' ? [{ path: c.path, id: c.before.oid }] : [],
+        )
       },
     }
   }
