@@ -175,7 +175,7 @@ describe('a pending review', () => {
     expect((await handlers()['reviews:drafts'](w.account.id, ref)).drafts).toEqual([])
     const queued = w.outbox
       .list({ accountId: w.account.id })
-      .filter((e) => e.target.type !== 'todo' && e.target.iid === iid)
+      .filter((e) => e.target.type === 'merge_request' && e.target.iid === iid)
     expect(queued.map((e) => e.mutation)).toEqual([
       { kind: 'submit-review', drafts: [{ note: 'Line one', position: addedLine(mr, 1) }] },
       { kind: 'approve', sha },

@@ -83,6 +83,7 @@ export function describeEntry(entry: OutboxEntry, projectPath: string | null = n
   const what = describeMutation(entry.mutation)
   const t = entry.target
   if (t.type === 'todo') return what
+  if (t.type === 'commit') return `${what} on ${projectPath ?? ''}@${t.sha.slice(0, 8)}`
   const iid = entry.createdIid ?? t.iid
   const reference = isTemporaryIid(iid) ? temporaryReference(t.type, iid) : `${t.type === 'issue' ? '#' : '!'}${iid}`
   const preposition = entry.mutation.kind.startsWith('create-') ? 'as' : 'on'

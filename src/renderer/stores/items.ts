@@ -1,13 +1,14 @@
 import { defineStore } from 'pinia'
 import { shallowRef } from 'vue'
-import type {
-  ItemChanges,
-  ItemRef,
-  MergeRequestMergeRequest,
-  NewIssue,
-  NewMergeRequest,
-  OutboxEntry,
-  OutboxState,
+import {
+  isItemTarget,
+  type ItemChanges,
+  type ItemRef,
+  type MergeRequestMergeRequest,
+  type NewIssue,
+  type NewMergeRequest,
+  type OutboxEntry,
+  type OutboxState,
 } from '../../shared/ipc/outbox'
 import { useBridge } from '../bridge'
 import {
@@ -85,7 +86,7 @@ function itemStoreSetup(accountId: string) {
     }
 
     bridge.on('outbox:did-change', ({ entry }) => {
-      if (entry.accountId !== accountId || entry.target.type === 'todo') return
+      if (entry.accountId !== accountId || !isItemTarget(entry.target)) return
       seenStates.set(entry.id, entry.state)
       const key = keyOf(entry.target.type, entry.target.projectId, entry.target.iid)
       const write = shown.value.get(key)?.find((w) => w.entryId === entry.id)

@@ -67,7 +67,21 @@ export interface TodoTarget {
   readonly todoId: number
 }
 
-export type OutboxTarget = ItemTarget | TodoTarget
+/** A commit of a project (`…/repository/commits/:sha`, its full SHA): its comments and their replies. */
+export interface CommitTarget {
+  readonly type: 'commit'
+  readonly projectId: number
+  readonly sha: string
+}
+
+export type OutboxTarget = ItemTarget | TodoTarget | CommitTarget
+
+/** Whether a write targets an issue or merge request (the targets the cache holds as items). */
+export const isItemTarget = (target: OutboxTarget): target is ItemTarget =>
+  target.type === 'issue' || target.type === 'merge_request'
+
+/** The mutations a commit target takes: a comment (on the commit or one of its diff's lines) and a reply. */
+export const COMMIT_MUTATION_KINDS: readonly MutationKind[] = ['comment', 'reply']
 
 /**
  * Field changes of one issue or merge request update (one `PUT`), by their API names. `labels`
@@ -100,7 +114,7 @@ export const MERGE_REQUEST_ONLY_CHANGES = ['reviewer_ids'] as const
 
 /** One write the user made. Durations are seconds (`parseDuration` reads `1h 30m`). */
 export type Mutation =
-  /** With a position (merge requests only): a new thread on a line of the diff (GitLab's DiffNote). */
+  /** With a position (merge requests and commits): a new thread on a line of the diff (GitLab's DiffNote). */
   | { readonly kind: 'comment'; readonly body: string; readonly position?: DiffPosition }
   | { readonly kind: 'reply'; readonly discussionId: string; readonly body: string }
   | { readonly kind: 'update'; readonly changes: ItemChanges }
@@ -264,6 +278,16 @@ export interface LinkIssueRequest extends ItemRef {
 export interface UnlinkIssueRequest extends ItemRef {
   readonly targetProjectId: number
   readonly targetIid: number
+}
+/** `commits:comment`: a comment on a commit (on a line of its diff with `position`), or a reply in its thread. */
+export interface CommitCommentRequest {
+  readonly projectId: number
+  /** The commit's full SHA (its writes are grouped by it). */
+  readonly sha: string
+  readonly body: string
+  readonly discussionId?: string
+  /** A line of the commit's own diff (its parent as base and start, itself as head). Not with `discussionId`. */
+  readonly position?: DiffPosition
 }
 export interface CreateIssueRequest {
   readonly projectId: number
@@ -517,6 +541,19 @@ export const subscribeArgs = accountAndRequest([...ref, 'subscribed'], (o) =>
   typeof o.subscribed === 'boolean' ? itemRefProblem(o) : 'subscribed must be a boolean',
 )
 
+/** `commits:comment`: a full SHA (40 or 64 hexadecimal characters), and a position only on a new thread. */
+export const commitCommentArgs = accountAndRequest(['projectId', 'sha', 'body', 'discussionId', 'position'], (o) => {
+  if (!isId(o.projectId)) return 'projectId must be a positive integer'
+  if (!(typeof o.sha === 'string' && /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(o.sha)))
+    return "sha must be the commit's full SHA (40 or 64 lowercase hexadecimal characters)"
+  if (!isText(o.body, 1_000_000)) return 'body must be a non-empty string'
+  if (o.discussionId !== undefined && !isDiscussionId(o.discussionId))
+    return 'discussionId must be a discussion id (hexadecimal)'
+  if (o.position === undefined) return null
+  if (o.discussionId !== undefined) return 'a reply takes no position: it goes in its thread'
+  return diffPositionProblem(o.position)
+})
+
 /** The other issue of a link request: a cached project's issue (a real iid: a pending new issue cannot be linked yet). */
 function linkTargetProblem(o: Record<string, unknown>): Problem {
   if (!isId(o.targetProjectId)) return 'targetProjectId must be a positive integer'
@@ -598,6 +635,7 @@ export const outboxValidators = {
   'merge-requests:todo': itemArgs,
   'merge-requests:subscribe': subscribeArgs,
   'todos:mark-done': markTodoDoneArgs,
+  'commits:comment': commitCommentArgs,
   'merge-requests:merge': mergeArgs,
   'merge-requests:rebase': rebaseArgs,
   'merge-requests:approve': itemArgs,
@@ -646,6 +684,8 @@ export interface OutboxRequests {
   'merge-requests:todo': Queued<ItemRef>
   'merge-requests:subscribe': Queued<SubscribeRequest>
   'todos:mark-done': Queued<MarkTodoDoneRequest>
+  /** Comments on a commit, or replies in one of its threads; replayed like an item's comment. */
+  'commits:comment': Queued<CommitCommentRequest>
   /** Online only: the merged merge request. */
   'merge-requests:merge': {
     readonly args: readonly [accountId: string, request: MergeRequestMergeRequest]

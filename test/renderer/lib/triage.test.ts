@@ -146,6 +146,14 @@ describe('outbox wording', () => {
     expect(describeEntry(entry({ kind: 'time-estimate', seconds: 0 }))).toBe('Reset the estimate on #7')
   })
 
+  it('names a commit by its short SHA', () => {
+    const onCommit: OutboxEntry = {
+      ...entry({ kind: 'reply', discussionId: 'abc', body: 'Agreed' }),
+      target: { type: 'commit', projectId: 1, sha: '0123456789abcdef0123456789abcdef01234567' },
+    }
+    expect(describeEntry(onCommit, 'group/app')).toBe('Reply on group/app@01234567')
+  })
+
   it('formats field values for the conflict view', () => {
     expect(formatField('labels', [])).toBe('none')
     expect(formatField('milestone_id', null)).toBe('none')

@@ -21,7 +21,7 @@ export type OutboxHandlers = {
 
 const target = (type: ItemTarget['type'], r: ItemRef): ItemTarget => ({ type, projectId: r.projectId, iid: r.iid })
 
-const comment = (r: CommentRequest): Mutation =>
+const comment = (r: Pick<CommentRequest, 'body' | 'discussionId' | 'position'>): Mutation =>
   r.discussionId !== undefined
     ? { kind: 'reply', discussionId: r.discussionId, body: r.body }
     : r.position !== undefined
@@ -98,6 +98,8 @@ export function outboxHandlers(
     'merge-requests:subscribe': mr.subscribe,
     'todos:mark-done': async (accountId, r) =>
       queue(accountId, { type: 'todo', todoId: r.todoId }, { kind: 'todo-done' }),
+    'commits:comment': async (accountId, r) =>
+      queue(accountId, { type: 'commit', projectId: r.projectId, sha: r.sha }, comment(r)),
     'merge-requests:merge': async (accountId, r) => mergeMergeRequest(services().accounts, accountId, r),
     'merge-requests:rebase': async (accountId, r) => rebaseMergeRequest(services().accounts, accountId, r),
     'merge-requests:approve': async (accountId, r) => approveMergeRequest(services().accounts, accountId, r, true),

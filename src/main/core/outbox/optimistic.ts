@@ -1,4 +1,5 @@
 import {
+  isItemTarget,
   temporaryReference,
   type ItemTarget,
   type Mutation,
@@ -193,6 +194,8 @@ export function applyOptimistic(cache: Cache, entry: StoredEntry, author: UserSu
     }
     return
   }
+  // A commit's comments are shown pending from the outbox itself: the cache holds no commits.
+  if (target.type === 'commit') return
   if (mutation.kind === 'create-issue' || mutation.kind === 'create-merge-request') {
     const json = provisionalItem(cache, entry, target, mutation.fields, author)
     cache.applyOptimistic(entry.accountId, target.type, { id: provisionalId(entry.id) }, json, entry.id)
@@ -255,7 +258,7 @@ export function applyOptimistic(cache: Cache, entry: StoredEntry, author: UserSu
 
 /** Has the next read of the entry's item fetch its discussions again. */
 function markNotesStale(cache: Cache, entry: StoredEntry): void {
-  if (entry.target.type === 'todo') return
+  if (!isItemTarget(entry.target)) return
   const item = cachedItem(cache, entry.accountId, entry.target)
   if (item !== null && typeof item.id === 'number') cache.markNotesStale(entry.accountId, entry.target.type, [item.id])
 }

@@ -1,7 +1,9 @@
 import type { Account } from '../../../shared/ipc/contract'
 import {
+  COMMIT_MUTATION_KINDS,
   CREATION_KINDS,
   creationEntryOf,
+  isItemTarget,
   isTemporaryIid,
   temporaryIid,
   type ConflictResolution,
@@ -177,7 +179,10 @@ export class Outbox {
    * then sent as soon as the account's turn comes. Resolves once it is stored, not sent.
    */
   async enqueue(accountId: string, target: OutboxTarget, mutation: Mutation): Promise<OutboxEntry> {
-    if ((target.type === 'todo') !== (mutation.kind === 'todo-done'))
+    if (
+      (target.type === 'todo') !== (mutation.kind === 'todo-done') ||
+      (target.type === 'commit' && !COMMIT_MUTATION_KINDS.includes(mutation.kind))
+    )
       throw new OutboxError(
         'invalid-state',
         `A ${mutation.kind} write does not apply to a ${target.type.replace('_', ' ')}.`,
@@ -188,10 +193,10 @@ export class Outbox {
         'A creation is queued with create(), which gives its item a temporary iid.',
       )
     const account = await this.account(accountId)
-    target = target.type === 'todo' ? target : this.settledTarget(accountId, target)
+    target = isItemTarget(target) ? this.settledTarget(accountId, target) : target
     const normalized: Mutation =
       mutation.kind === 'update' ? { kind: 'update', changes: normalizeChanges(mutation.changes) } : mutation
-    const base = target.type === 'todo' ? null : await this.baseFor(accountId, target, normalized)
+    const base = isItemTarget(target) ? await this.baseFor(accountId, target, normalized) : null
     const entry = this.cache.transaction(() => {
       const stored = this.store.insert({ accountId, target, mutation: normalized, base }, nowIso())
       applyOptimistic(this.cache, stored, authorOf(account))
@@ -367,7 +372,7 @@ export class Outbox {
         : mutation.kind === 'time-estimate'
           ? { time_estimate: mutation.seconds }
           : {}
-    const cached = entry.target.type === 'todo' ? null : cachedItem(this.cache, entry.accountId, entry.target)
+    const cached = isItemTarget(entry.target) ? cachedItem(this.cache, entry.accountId, entry.target) : null
     const fromCache = cached === null ? {} : baseFields(wanted, snapshotOf(cached).fields)
     const fields: Record<string, unknown> = {}
     for (const key of Object.keys(wanted) as (keyof ItemFields)[]) {
@@ -524,9 +529,9 @@ export class Outbox {
       userId: account.userId,
       claimedNoteIds: () => this.store.claimedNoteIds(entry.accountId, entry.itemKey, entry.id),
       claimedCreatedIids: () =>
-        entry.target.type === 'todo'
-          ? new Set()
-          : this.store.claimedCreatedIids(entry.accountId, entry.mutation.kind, entry.target.projectId, entry.id),
+        isItemTarget(entry.target)
+          ? this.store.claimedCreatedIids(entry.accountId, entry.mutation.kind, entry.target.projectId, entry.id)
+          : new Set(),
       resave: async (path, kind, projectId) => {
         try {
           await this.saved.get(entry.accountId, client, path, undefined, { online: true })
@@ -726,7 +731,7 @@ export class Outbox {
    */
   private moveToCreatedItem(creation: StoredEntry, author: UserSummary): StoredEntry[] {
     const iid = creation.result?.iid
-    if (!isCreation(creation.mutation) || iid === undefined || creation.target.type === 'todo') return []
+    if (!isCreation(creation.mutation) || iid === undefined || !isItemTarget(creation.target)) return []
     const realTarget: ItemTarget = { ...creation.target, iid }
     return this.store.laterOfItem(creation).map((later) => {
       this.cache.clearPending(later.id)
@@ -756,7 +761,8 @@ export class Outbox {
 
   /** Server JSON goes into the cache only for items the cache already holds (sync decides what it holds). */
   private cacheable(entry: StoredEntry, update: CacheUpdate | undefined): CacheUpdate | null {
-    if (update === undefined || entry.target.type === 'todo') return update?.kind === 'todo' ? update : null
+    // A commit's comments are not cached items: its discussions are read again by the view that shows them.
+    if (update === undefined || !isItemTarget(entry.target)) return update?.kind === 'todo' ? update : null
     // A new item is made from this app, for a project the user works in: kept, so its page shows it.
     if (isCreation(entry.mutation)) return update
     return cachedItem(this.cache, entry.accountId, entry.target) === null ? null : update
@@ -765,11 +771,7 @@ export class Outbox {
   // --- helpers --------------------------------------------------------------------------------
 
   /** The version a write is made against: the cached item (with earlier pending writes applied), else the server's. */
-  private async baseFor(
-    accountId: string,
-    target: Exclude<OutboxTarget, { type: 'todo' }>,
-    mutation: Mutation,
-  ): Promise<OutboxBase | null> {
+  private async baseFor(accountId: string, target: ItemTarget, mutation: Mutation): Promise<OutboxBase | null> {
     const wanted: ItemFields =
       mutation.kind === 'update'
         ? desiredFields(mutation.changes)
@@ -837,7 +839,7 @@ export class Outbox {
  */
 export function refusalReason(error: ApiError, target: OutboxTarget): string {
   const said = `“${error.message}”`
-  const what = target.type === 'todo' ? 'to-do' : target.type === 'issue' ? 'issue' : 'merge request'
+  const what = { todo: 'to-do', commit: 'commit', issue: 'issue', merge_request: 'merge request' }[target.type]
   switch (error.status) {
     // A 401 that reaches here refused the action, not the sign-in (that is a SignInRequiredError).
     case 401:

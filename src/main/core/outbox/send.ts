@@ -1,6 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Note } from '../../../shared/api/note'
-import type { ItemChanges, ItemFields, ItemTarget, Mutation, OutboxConflict } from '../../../shared/ipc/outbox'
+import {
+  isItemTarget,
+  type ItemChanges,
+  type ItemFields,
+  type ItemTarget,
+  type Mutation,
+  type OutboxConflict,
+} from '../../../shared/ipc/outbox'
 import type { ApiClient } from '../api/client'
 import { ApiError, PreconditionFailedError } from '../api/errors'
 import { isRecord, type JsonObject } from '../cache/json'
@@ -16,6 +22,8 @@ import {
   type ItemJson,
 } from './fields'
 import type { CacheUpdate } from './optimistic'
+import { checkCommitNote, sendCommitNote } from './commit-notes'
+import { commentCheck, noteOutcome, ownNoteMatcher, SKEW_ALLOWANCE_MS, threadOutcome, type NoteJson } from './notes'
 import { checkLinkWrite, sendLinkWrite } from './links'
 import { checkApprove, checkReview, sendApprove, sendReview, withLineCodes } from './review'
 import type { EntryResult, Progress, StoredEntry } from './store'
@@ -99,6 +107,8 @@ export async function send(entry: StoredEntry, ctx: SendContext): Promise<Outcom
     const todo = await ctx.client.post<JsonObject>(`/todos/${entry.target.todoId}/mark_as_done`)
     return { state: 'done', reason: null, update: isRecord(todo) ? { kind: 'todo', json: todo } : undefined }
   }
+  if (entry.target.type === 'commit')
+    return m.kind === 'comment' || m.kind === 'reply' ? sendCommitNote(entry.target, m, ctx) : invalid(entry)
   const target = entry.target
   const path = itemPath(target)
   switch (m.kind) {
@@ -117,10 +127,7 @@ export async function send(entry: StoredEntry, ctx: SendContext): Promise<Outcom
           body: m.body,
           position: withLineCodes(m.position),
         })
-        const first = discussion.notes?.[0]
-        if (!isRecord(first) || typeof first.id !== 'number')
-          return { state: 'failed', reason: 'The server answered without the new thread.', status: null }
-        return { state: 'done', reason: null, result: { noteId: first.id }, update: { kind: 'note', json: first } }
+        return threadOutcome(discussion)
       }
       const url =
         m.kind === 'comment' ? `${path}/notes` : `${path}/discussions/${encodeURIComponent(m.discussionId)}/notes`
@@ -128,7 +135,7 @@ export async function send(entry: StoredEntry, ctx: SendContext): Promise<Outcom
       // A comment made only of quick actions answers 202 without a note.
       if (!isRecord(note) || typeof note.id !== 'number')
         return { state: 'done', reason: 'Only quick actions: the server applied them and kept no comment.' }
-      return { state: 'done', reason: null, result: { noteId: note.id }, update: { kind: 'note', json: note } }
+      return noteOutcome({ ...note, id: note.id })
     }
     case 'update':
       return sendUpdate(entry, m.changes, target, ctx)
@@ -342,29 +349,12 @@ function onlyQuickActions(body: string): boolean {
   return lines.length > 0 && lines.every((l) => /^\/[a-z_]+/.test(l.trim()))
 }
 
-/** How far before the local send time a note may be stamped by the server (clock skew allowance). */
-const SKEW_ALLOWANCE_MS = 10 * 60_000
-
-/** What the search for a sent comment reads of a note. */
-type NoteJson = Readonly<Pick<Note, 'id' | 'body' | 'created_at'> & Partial<Pick<Note, 'system'>>> & {
-  readonly author?: { readonly id: number }
-}
-
-/**
- * The note this comment became, if the server has it: by this account, with this exact body,
- * created no earlier than shortly before the send, and not already claimed by another entry.
- */
+/** The note an item's comment became, if the server has it (`ownNoteMatcher`). */
 async function findOwnNote(entry: StoredEntry, body: string, ctx: SendContext): Promise<NoteJson | null> {
-  if (entry.target.type === 'todo') return null
+  if (!isItemTarget(entry.target)) return null
   const path = itemPath(entry.target)
   const since = Date.parse(entry.sentAt ?? entry.createdAt) - SKEW_ALLOWANCE_MS
-  const claimed = ctx.claimedNoteIds()
-  const matches = (n: NoteJson): boolean =>
-    n.body === body &&
-    n.author?.id === ctx.userId &&
-    n.system !== true &&
-    !claimed.has(n.id) &&
-    Date.parse(n.created_at) >= since
+  const matches = ownNoteMatcher(entry, body, ctx)
   if (entry.mutation.kind === 'reply') {
     const discussion = await ctx.client.get<{ notes?: NoteJson[] }>(
       `${path}/discussions/${encodeURIComponent(entry.mutation.discussionId)}`,
@@ -430,6 +420,10 @@ export async function check(entry: StoredEntry, ctx: SendContext): Promise<Check
     }
     return { applied: true, reason: 'The to-do is no longer pending on the server.' }
   }
+  if (entry.target.type === 'commit')
+    return m.kind === 'comment' || m.kind === 'reply'
+      ? checkCommitNote(entry, entry.target, m, ctx)
+      : { applied: 'unknown', reason: `Cannot check a ${m.kind} write on a commit.` }
   const target = entry.target
   const path = itemPath(target)
   switch (m.kind) {
@@ -455,15 +449,7 @@ export async function check(entry: StoredEntry, ctx: SendContext): Promise<Check
             'This comment holds only quick actions, which leave no comment to look for: check the item, then retry or discard it.',
         }
       }
-      const note = await findOwnNote(entry, m.body, ctx)
-      if (note !== null)
-        return {
-          applied: true,
-          reason: 'The comment was found on the server.',
-          result: { noteId: note.id },
-          update: { kind: 'note', json: note as unknown as JsonObject },
-        }
-      return { applied: false, reason: 'The comment was not on the server.' }
+      return commentCheck(await findOwnNote(entry, m.body, ctx))
     }
     case 'submit-review':
       return checkReview(entry, target, m.drafts, ctx)

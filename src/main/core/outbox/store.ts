@@ -93,7 +93,14 @@ function toEntry(row: Row): StoredEntry {
 
 /** What groups the writes of one item (they are sent in order, and wait behind an unsettled one). */
 export function itemKeyOf(target: OutboxTarget): string {
-  return target.type === 'todo' ? `todo:${target.todoId}` : `${target.type}:${target.projectId}:${target.iid}`
+  switch (target.type) {
+    case 'todo':
+      return `todo:${target.todoId}`
+    case 'commit':
+      return `commit:${target.projectId}:${target.sha}`
+    default:
+      return `${target.type}:${target.projectId}:${target.iid}`
+  }
 }
 
 /** The fields of a transition; absent ones are left as they are, `null` clears. */
