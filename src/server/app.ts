@@ -15,6 +15,7 @@ import { parseParams, parseQuery, throwQueryError } from './platform/http/querys
 import { exactJsonContentType, normaliseBooleans } from './platform/http/wire'
 import { jsonEtag } from './platform/http/etag'
 import { securityHeaders } from './platform/http/security-headers'
+import { responseSerializerCompiler } from './platform/http/serializer'
 import { RateLimiter } from './platform/http/rate-limit'
 import { refuseWritesToArchivedProjects } from './platform/http/archived'
 import { apiRoutes, fillRegistries } from './modules/index'
@@ -105,6 +106,8 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     schemaErrorFormatter: (errors) => new Error(validationMessage(errors as unknown as AjvError[])),
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  // Response schemas serialize through a copy fast-json-stringify needs no validators for (http/serializer.ts).
+  app.setSerializerCompiler(responseSerializerCompiler)
   app.decorate('burrow', ctx)
   app.decorateRequest('actor', null as never)
   app.decorateRequest('perms', null as never)

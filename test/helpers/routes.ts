@@ -22,3 +22,18 @@ export function registeredRoutes(printed: string): PrintedRoute[] {
   }
   return routes
 }
+
+/**
+ * True when a route table's `METHOD /path` (below /api/v4) names this registered route: the same
+ * method and segments, a parameter matching any of the names Fastify prints for it.
+ */
+export function namesRoute(named: string, r: PrintedRoute): boolean {
+  const [method, path] = named.split(' ')
+  if (method !== r.method) return false
+  const want = `/api/v4${path}`.split('/')
+  const have = r.url.split('/')
+  return (
+    want.length === have.length &&
+    want.every((seg, n) => seg === have[n] || (seg.startsWith(':') && have[n].split('|').includes(seg)))
+  )
+}

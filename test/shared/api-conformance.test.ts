@@ -10,7 +10,8 @@ import { Value } from 'typebox/value'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiErrorBody } from '../../src/shared/api/index'
 import { seedInstance } from '../../src/server/seed/index'
-import { registeredRoutes, type PrintedRoute } from '../helpers/routes'
+import { responseSerializerCompiler } from '../../src/server/platform/http/serializer'
+import { namesRoute, registeredRoutes, type PrintedRoute } from '../helpers/routes'
 import { makeServer } from '../helpers/server'
 import { ROUTES, type CheckedRoute, type RouteEntry, type SkippedRoute } from './api-route-schemas'
 import { API, buildConformanceWorld, type ConformanceWorld, type WorldIds } from './conformance-world'
@@ -63,11 +64,12 @@ function fill(url: string, ids: WorldIds): string {
 
 /**
  * A Fastify app whose route `/echo/<n>` answers the body it is sent, with the status it is told,
- * serialized as a route declaring entry n's schemas as `schema.response` would be: what Fastify
- * would send if the routes declared them today.
+ * serialized as a route declaring entry n's schemas as `schema.response` is, with the server's
+ * serializer compiler: what Fastify sends for a route declaring them.
  */
 async function echoApp(entries: readonly CheckedRoute[]): Promise<FastifyInstance> {
   const app = Fastify()
+  app.setSerializerCompiler(responseSerializerCompiler)
   entries.forEach((entry, n) => {
     const response = { '2xx': entry.schema, ...entry.others }
     app.post(`/echo/${n}`, { schema: { response } }, async (request, reply) => {
@@ -107,13 +109,13 @@ describe('the route table', () => {
 
   it('names every GET route of the API, each checked or skipped with a reason', () => {
     const named = ROUTES.map((e) => e.route)
-    const missing = apiRoutes().filter((r) => r.method === 'GET' && !named.some((n) => matches(r, n)))
+    const missing = apiRoutes().filter((r) => r.method === 'GET' && !named.some((n) => namesRoute(n, r)))
     expect(missing.map((r) => `${r.method} ${r.url}`)).toEqual([])
   })
 
   it('names only routes the server registers', () => {
     const registered = apiRoutes()
-    const unknown = ROUTES.map((e) => e.route).filter((n) => !registered.some((r) => matches(r, n)))
+    const unknown = ROUTES.map((e) => e.route).filter((n) => !registered.some((r) => namesRoute(n, r)))
     expect(unknown).toEqual([])
   })
 
@@ -168,15 +170,3 @@ describe('write answers', () => {
     expect(missing).toEqual([])
   })
 })
-
-/** True when the table's `METHOD /path` (below /api/v4) is this registered route (a parameter matches any of its names). */
-function matches(r: PrintedRoute, named: string): boolean {
-  const [method, path] = named.split(' ')
-  if (method !== r.method) return false
-  const want = `${API}${path}`.split('/')
-  const have = r.url.split('/')
-  return (
-    want.length === have.length &&
-    want.every((seg, n) => seg === have[n] || (seg.startsWith(':') && have[n].split('|').includes(seg)))
-  )
-}
