@@ -44,6 +44,13 @@ interface ServerIssue {
   readonly labels: string[]
   readonly confidential: boolean
   readonly description: string | null
+  readonly assignees: readonly { readonly id: number }[]
+}
+
+interface Person {
+  readonly id: number
+  readonly username: string
+  readonly name: string
 }
 
 async function issuesTitled(title: string): Promise<ServerIssue[]> {
@@ -108,6 +115,19 @@ test('c opens the new issue form anywhere; the issue lands once with its title, 
   const label = labels[0].name
   await choose(page, dialog.getByTestId('issue-create-labels'), label)
   await page.keyboard.press('Escape')
+  // Assignees are the project's users (members of the project and its groups), not everyone on the server.
+  const projectUsers = await api<Person[]>('GET', `/projects/${project.id}/users?per_page=100`)
+  const outsider = (await api<Person[]>('GET', '/users?per_page=100')).find(
+    (u) => !projectUsers.some((p) => p.id === u.id),
+  )
+  if (outsider === undefined) throw new Error('the demo has no user outside kestrel/field-app')
+  const assignee = projectUsers.find((u) => u.username !== burrow.user.username) ?? projectUsers[0]
+  await dialog.getByTestId('issue-create-assignees').click()
+  await page.keyboard.type(outsider.username)
+  await expect(page.locator('.n-base-select-menu:visible').filter({ hasText: 'No Data' })).toHaveCount(1)
+  await page.keyboard.press('Escape')
+  await choose(page, dialog.getByTestId('issue-create-assignees'), `@${assignee.username})`)
+  await page.keyboard.press('Escape')
   await dialog.getByTestId('issue-create-confidential').click()
   await shot(page, 'issue-create-light')
   await runCommand(page, 'theme: dark')
@@ -124,6 +144,7 @@ test('c opens the new issue form anywhere; the issue lands once with its title, 
   const found = await issuesTitled('Offline maps crash on rotate')
   expect(found).toHaveLength(1)
   expect(found[0]).toMatchObject({ labels: [label], confidential: true })
+  expect(found[0].assignees.map((a) => a.id)).toEqual([assignee.id])
   expect(found[0].description).toContain('**Crashes.**')
   created = found[0]
   await shot(page, 'issue-created-light')

@@ -3,16 +3,18 @@ import type { SelectOption } from 'naive-ui'
 import { useBridge } from '../bridge'
 import { asLabel, asMilestone, milestoneFitsProject, type Label, type Milestone } from '../lib/items'
 import { useReferenceDataStore } from '../stores/reference-data'
+import { useProjectUsers, type ProjectUsers } from './use-project-users'
 
 export interface ProjectChoices {
   readonly labels: ComputedRef<SelectOption[]>
-  readonly users: ComputedRef<SelectOption[]>
+  /** Who can be assigned or asked to review: the project's users (`useProjectUsers`). */
+  readonly people: ProjectUsers
   readonly milestones: ComputedRef<SelectOption[]>
 }
 
 /**
  * What a new item of a project may be given, as select options from the cache: the labels
- * usable in the project, the people of the account, and the active milestones of the project
+ * usable in the project, the people who can be assigned in it, and the active milestones of the project
  * and the groups above it. Read again when the account or project changes.
  */
 export function useProjectChoices(accountId: Ref<string>, projectId: Ref<number | null>): ProjectChoices {
@@ -47,8 +49,9 @@ export function useProjectChoices(accountId: Ref<string>, projectId: Ref<number 
     labels: computed(() =>
       projectLabels.value.map((l) => ({ value: l.name, label: l.name, style: { borderLeft: `4px solid ${l.color}` } })),
     ),
-    users: computed(() =>
-      reference.of(accountId.value).users.map((u) => ({ value: u.id, label: `${u.name} (@${u.username})` })),
+    people: useProjectUsers(
+      () => accountId.value,
+      () => projectId.value,
     ),
     milestones: computed(() =>
       projectMilestones.value.map((m) => ({
