@@ -2,7 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { Cache, migrateCache, openCacheDatabase, searchCache, type JsonObject } from '../../src/main/core/cache/index'
+import {
+  Cache,
+  migrateCache,
+  openCacheDatabase,
+  searchCache,
+  type CacheChange,
+  type JsonObject,
+} from '../../src/main/core/cache/index'
 import { cacheMigrations } from '../../src/main/core/cache/migrations/index'
 
 /*
@@ -200,6 +207,47 @@ describe('the index is written once per transaction', () => {
     expect(ids(cache, 'a', { query: 'never' })).toEqual([])
     expect(indexIsIntact(cache)).toBe(true)
     cache.close()
+  })
+})
+
+describe('an index deferred to later (a sync’s list)', () => {
+  it('finds what deferred transactions wrote once indexSearchDocs runs, a rollback in between notwithstanding', () => {
+    const cache = new Cache(openCacheDatabase(file()))
+    cache.transaction(() => cache.upsert('a', 'issue', [issue(1, { title: 'Wombat burrow' })]), {
+      deferSearchIndex: true,
+    })
+    cache.transaction(() => cache.upsert('a', 'issue', [issue(2, { title: 'Wombat tunnel' })]), {
+      deferSearchIndex: true,
+    })
+    expect(ids(cache, 'a', { query: 'wombat' })).toEqual([])
+    expect(() =>
+      cache.transaction(() => {
+        cache.upsert('a', 'issue', [issue(3, { title: 'Wombat never' })])
+        throw new Error('page refused')
+      }),
+    ).toThrow('page refused')
+    const announced: CacheChange[] = []
+    cache.onDidChange((change) => announced.push(change))
+    cache.indexSearchDocs()
+    // Searches made before it (their prefix expansions too) are stale: the change says so.
+    expect(announced).toMatchObject([{ accountId: 'a', kinds: ['issue'], projectIds: [1] }])
+    expect(ids(cache, 'a', { query: 'wombat' }).sort()).toEqual([1, 2])
+    expect(cache.db.prepare('SELECT count(*) FROM search_pending').pluck().get()).toBe(0)
+    expect(indexIsIntact(cache)).toBe(true)
+    cache.close()
+  })
+
+  it('indexes at the next open what a process stopped before indexing left pending', () => {
+    const path = file()
+    const first = new Cache(openCacheDatabase(path))
+    first.transaction(() => first.upsert('a', 'issue', [issue(1, { title: 'Echidna spines' })]), {
+      deferSearchIndex: true,
+    })
+    first.close()
+    const reopened = new Cache(openCacheDatabase(path))
+    expect(ids(reopened, 'a', { query: 'echidna' })).toEqual([1])
+    expect(indexIsIntact(reopened)).toBe(true)
+    reopened.close()
   })
 })
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { Cache } from '../../src/main/core/cache/index'
+import { searchCache, type Cache } from '../../src/main/core/cache/index'
 import { createCore, type Core } from '../../src/main/core/index'
 import { CachedGet } from '../../src/main/core/cache/http-cache'
 import { ISSUE_LINKS_PER_RUN, MILESTONES_REFRESH_MS } from '../../src/main/core/sync/run'
@@ -203,6 +203,58 @@ describe('sync writes each page while the next one travels', () => {
       await server.restart()
       expect(await (core.sync as NonNullable<Core['sync']>).run(accountId)).toMatchObject({ outcome: 'completed' })
       expect(issueCount()).toBe(23)
+    } finally {
+      await core.dispose()
+      services.dispose()
+      await server.close()
+    }
+  })
+})
+
+describe('sync indexes a list for search once, at its end', () => {
+  it('leaves the pages of a list unindexed until it ends, and indexes what was written when the server goes away', async () => {
+    const server = await startRestartableServer()
+    const log = new RequestLog()
+    const owner = seedUser(server, { username: `fts${Math.random().toString(36).slice(2, 7)}` })
+    const project = await api<{ id: number }>(server, owner.token, 'POST', '/projects', { name: 'Indexed' })
+    for (let i = 1; i <= 23; i++)
+      await api(server, owner.token, 'POST', `/projects/${project.id}/issues`, { title: `Quokka ${i}` })
+    const services = await desktopServices(log)
+    const core = createCore({
+      version: '0.1.0',
+      mode: 'browser',
+      serverUrl: server.url,
+      accounts: services.accounts,
+      cache: services.cache,
+      syncOptions: { perPage: 5 },
+    })
+    const accountId = (await services.accounts.add({ baseUrl: server.url, token: owner.token })).id
+    const count = (sql: string): number => services.cache.db.prepare(sql).pluck().get() as number
+    const found = (): number => searchCache(services.cache, accountId, { query: 'quokka', limit: 50 }).total
+    try {
+      // As each page of issues is asked for: the documents written so far, and those indexed.
+      const atRequest: { docs: number; pending: number; found: number }[] = []
+      log.beforeRequest = async (url) => {
+        if (!url.pathname.endsWith('/issues')) return
+        atRequest.push({
+          docs: count("SELECT count(*) FROM search_docs WHERE kind = 'issue'"),
+          pending: count('SELECT count(*) FROM search_pending'),
+          found: found(),
+        })
+        if (atRequest.length === 4) await server.stop()
+      }
+      expect(await (core.sync as NonNullable<Core['sync']>).run(accountId)).toMatchObject({ outcome: 'offline' })
+      expect(atRequest.map((a) => a.docs)).toEqual([0, 0, 5, 9])
+      expect(atRequest.map((a) => a.pending)).toEqual([0, 0, 5, 9])
+      expect(atRequest.map((a) => a.found)).toEqual([0, 0, 0, 0])
+      // The list stopped: what it wrote is indexed all the same.
+      expect(count('SELECT count(*) FROM search_pending')).toBe(0)
+      expect(found()).toBe(13)
+      log.beforeRequest = null
+      await server.restart()
+      expect(await (core.sync as NonNullable<Core['sync']>).run(accountId)).toMatchObject({ outcome: 'completed' })
+      expect(count('SELECT count(*) FROM search_pending')).toBe(0)
+      expect(found()).toBe(23)
     } finally {
       await core.dispose()
       services.dispose()

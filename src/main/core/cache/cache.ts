@@ -79,9 +79,24 @@ export class Cache {
   private searchPending = false
 
   constructor(readonly db: CacheDb) {
-    // Documents left unindexed by a write outside `transaction()` (none today) are indexed now.
-    this.searchPending = db.prepare('SELECT 1 FROM search_pending LIMIT 1').get() !== undefined
+    // Documents a deferred transaction left unindexed (a sync stopped in the middle of a list) are indexed now.
+    this.searchPending = this.hasPendingSearchDocs()
     if (this.searchPending) db.transaction(() => this.indexPendingSearchDocs())()
+  }
+
+  /**
+   * Indexes the search documents that deferred transactions left pending (see `transaction`),
+   * and announces their items' kinds and places again: searches made meanwhile did not find them.
+   */
+  indexSearchDocs(): void {
+    if (!this.searchPending) return
+    this.transaction(() => {
+      const indexed = this.stmt(
+        'SELECT DISTINCT d.acct, d.kind, d.project_id, d.group_id FROM search_pending p JOIN search_docs d ON d.rowid = p.rowid',
+      ).all() as { acct: number; kind: ChangeKind; project_id: number | null; group_id: number | null }[]
+      for (const d of indexed)
+        this.noteChange(d.acct, d.kind, { project_id: d.project_id, group_id: d.group_id }, false)
+    })
   }
 
   /** The small integer standing for an account in every row; created on first use. */
@@ -119,8 +134,13 @@ export class Cache {
     return () => this.listeners.delete(listener)
   }
 
-  /** Runs `fn` in one transaction (nested calls join the outer one); change events go out after the outermost commit. */
-  transaction<T>(fn: () => T): T {
+  /**
+   * Runs `fn` in one transaction (nested calls join the outer one); change events go out after
+   * the outermost commit. The search documents it wrote are indexed before it commits, unless
+   * `deferSearchIndex`: then they wait (in `search_pending`) for `indexSearchDocs`, or for the
+   * next transaction that indexes, so a list written page by page is indexed once at its end.
+   */
+  transaction<T>(fn: () => T, options: { readonly deferSearchIndex?: boolean } = {}): T {
     if (this.depth > 0) {
       this.depth++
       try {
@@ -134,12 +154,13 @@ export class Cache {
     try {
       result = this.db.transaction(() => {
         const value = fn()
-        this.indexPendingSearchDocs()
+        if (options.deferSearchIndex !== true) this.indexPendingSearchDocs()
         return value
       })()
     } catch (error) {
       this.changes.clear()
-      this.searchPending = false
+      // What an earlier deferred transaction left unindexed is still pending.
+      this.searchPending = this.hasPendingSearchDocs()
       // An account first seen in the rolled-back transaction has no row any more.
       this.accts.clear()
       throw error
@@ -788,6 +809,10 @@ export class Cache {
       id,
     ) as { project_id: number | null; group_id: number | null; state: string } | undefined
     return { projectId: row?.project_id ?? null, groupId: row?.group_id ?? null, state: row?.state ?? null }
+  }
+
+  private hasPendingSearchDocs(): boolean {
+    return this.stmt('SELECT 1 FROM search_pending LIMIT 1').get() !== undefined
   }
 
   /** Indexes the documents inserted since the last call, in one statement (see migration 140). */

@@ -370,6 +370,16 @@ export class SyncRun {
    * list's scopes are kept (a cross-project list may hold others).
    */
   private async syncList(list: ListTarget): Promise<void> {
+    try {
+      await this.pageThrough(list)
+    } finally {
+      // The pages' search documents, indexed in one statement (writePage defers them).
+      this.o.cache.indexSearchDocs()
+    }
+  }
+
+  /** syncList's pages, each written while the next one travels. */
+  private async pageThrough(list: ListTarget): Promise<void> {
     const { accountId, cache, state } = this.o
     const { resource, kind, path, extra, scopes } = list
     this.setPhase(resource as SyncPhase)
@@ -440,38 +450,44 @@ export class SyncRun {
   /**
    * One page of a list and the cursor after it, in one transaction: a crash or a stop between
    * pages leaves every page before it and its cursor, and the next run goes on from there.
-   * One commit a page costs a little more than one per several (a search index segment each),
-   * but a batch written only every few pages would make the pages before it wait for nothing.
+   * One commit a page costs a little more than one per several, but a batch written only every
+   * few pages would make the pages before it wait for nothing. The page's search documents are
+   * indexed at the end of the list (syncList), in one statement: indexed a page at a time, each
+   * commit added a segment to the full-text index and its merges rewrote them (~10% of the
+   * store's time). A crash in between leaves them pending, and the next open indexes them.
    */
   private writePage(list: ListTarget, items: readonly JsonObject[], next: Cursor): void {
     const { accountId, cache, state } = this.o
     const { resource, kind, scopes } = list
     const parentKey = kind === 'epic' ? 'group_id' : 'project_id'
-    cache.transaction(() => {
-      const written = cache.upsert(accountId, kind, items)
-      for (const sc of scopes)
-        this.mergeEmbeddedLabels(
-          sc.kind,
-          sc.id,
-          scopes.length === 1 ? items : items.filter((i) => num(i, parentKey) === sc.id),
-        )
-      this.mergeEmbeddedMilestones(items)
-      // Epics carry no user_notes_count (GitLab's epic entity has none): a changed epic's discussions are always read.
-      const commented = (json: JsonObject): boolean =>
-        kind === 'epic' ? true : (num(json, 'user_notes_count') ?? 0) > 0
-      const stale = written.changed
-        .filter((c) => commented(c.json) || (c.previousUpdatedAt !== null && this.hasNotes(kind, c.id)))
-        .map((c) => c.id)
-      cache.markNotesStale(accountId, kind, stale)
-      if (kind === 'issue') this.noteChangedIssues(written.changed.map((c) => c.json))
-      // A scope's cursor only moves forward (a cross-project list starts at the oldest of them).
-      for (const sc of scopes) {
-        const own = state.cursor(accountId, resource, sc.kind, sc.id)
-        if (own.updatedAfter === null || next.updatedAfter === null || next.updatedAfter >= own.updatedAfter)
-          state.setCursor(accountId, resource, sc.kind, sc.id, next)
-      }
-      this.stats.itemsSynced += written.changed.length
-    })
+    cache.transaction(
+      () => {
+        const written = cache.upsert(accountId, kind, items)
+        for (const sc of scopes)
+          this.mergeEmbeddedLabels(
+            sc.kind,
+            sc.id,
+            scopes.length === 1 ? items : items.filter((i) => num(i, parentKey) === sc.id),
+          )
+        this.mergeEmbeddedMilestones(items)
+        // Epics carry no user_notes_count (GitLab's epic entity has none): a changed epic's discussions are always read.
+        const commented = (json: JsonObject): boolean =>
+          kind === 'epic' ? true : (num(json, 'user_notes_count') ?? 0) > 0
+        const stale = written.changed
+          .filter((c) => commented(c.json) || (c.previousUpdatedAt !== null && this.hasNotes(kind, c.id)))
+          .map((c) => c.id)
+        cache.markNotesStale(accountId, kind, stale)
+        if (kind === 'issue') this.noteChangedIssues(written.changed.map((c) => c.json))
+        // A scope's cursor only moves forward (a cross-project list starts at the oldest of them).
+        for (const sc of scopes) {
+          const own = state.cursor(accountId, resource, sc.kind, sc.id)
+          if (own.updatedAfter === null || next.updatedAfter === null || next.updatedAfter >= own.updatedAfter)
+            state.setCursor(accountId, resource, sc.kind, sc.id, next)
+        }
+        this.stats.itemsSynced += written.changed.length
+      },
+      { deferSearchIndex: true },
+    )
   }
 
   /** Remembers the issues a page changed, for keepIssueLinks (provisional rows of the outbox have no links). */
