@@ -102,6 +102,16 @@ test('Badges: a project badge added with placeholders, rendered, edited and dele
   const chat = rows(page).filter({ hasText: 'Chat' })
   await expect(chat).toContainText('https://chat.example/kestrel/platform/dispatch-api')
   await expect(chat.getByTestId('action-delete')).toHaveCount(0)
+  // Opened, it is the group's badge, read-only: the project's badge endpoint does not answer it.
+  await chat.click()
+  await expect(page.getByTestId('resource-detail-title')).toHaveText('Chat')
+  await expect(page.getByTestId('resource-list-only')).toContainText('belongs to a group of the project')
+  await expect(page.getByTestId('resource-detail')).toContainText('https://chat.example/%{project_path}')
+  await expect(page.getByTestId('resource-error')).toHaveCount(0)
+  await expect(page.getByTestId('resource-edit')).toHaveCount(0)
+  await expect(page.getByTestId('resource-detail').getByTestId('action-delete')).toHaveCount(0)
+  await bothThemes(page, 'badges-group-detail')
+  await page.getByTestId('resource-tab-badges').click()
 
   await page.getByTestId('resource-create').click()
   await page.getByTestId('field-name').locator('input').fill('Pipeline')
@@ -140,12 +150,20 @@ test('Badges: a project badge added with placeholders, rendered, edited and dele
   expect(await api<unknown[]>('GET', `/groups/${group.id}/badges`)).toEqual([])
 })
 
-test('Group CI/CD variables: a masked variable added whose value never shows, and deleted', async ({ page }) => {
+test('Group CI/CD variables: a masked variable added whose value never shows and edited; one key in two scopes edited and deleted by its scope', async ({
+  page,
+}) => {
   const group = await api<{ id: number }>('GET', `/groups/${encodeURIComponent('kestrel')}`)
-  await api('POST', `/groups/${group.id}/variables`, { key: 'REGISTRY_HOST', value: 'registry.kestrel.example' })
+  const variables = `/groups/${group.id}/variables`
+  await api('POST', variables, { key: 'REGISTRY_HOST', value: 'registry.kestrel.example' })
+  await api('POST', variables, {
+    key: 'REGISTRY_HOST',
+    value: 'registry.staging.example',
+    environment_scope: 'staging',
+  })
   await open(page, `#/groups/variables?group=${group.id}`)
   await expect(page.getByTestId('page-title')).toHaveText('Groups · CI/CD variables')
-  await expect(rows(page).filter({ hasText: 'REGISTRY_HOST' })).toContainText('registry.kestrel.example')
+  await expect(rows(page).filter({ hasText: 'REGISTRY_HOST' })).toHaveCount(2)
 
   await page.getByTestId('resource-create').click()
   await page.getByTestId('field-key').locator('input').fill('DEPLOY_TOKEN')
@@ -156,15 +174,43 @@ test('Group CI/CD variables: a masked variable added whose value never shows, an
   const deploy = rows(page).filter({ hasText: 'DEPLOY_TOKEN' })
   await expect(deploy).toHaveCount(1)
   await expect(page.locator('body')).not.toContainText('s3cret-deploy-value')
-  const stored = await api<{ value: string; masked: boolean }>('GET', `/groups/${group.id}/variables/DEPLOY_TOKEN`)
+  const stored = await api<{ value: string; masked: boolean }>('GET', `${variables}/DEPLOY_TOKEN`)
   expect(stored).toMatchObject({ value: 's3cret-deploy-value', masked: true })
   await bothThemes(page, 'group-variables-list')
 
-  await rows(page).filter({ hasText: 'REGISTRY_HOST' }).getByTestId('action-delete').click()
+  // Edit: the settings as they are, the value left empty (it is never put on screen) and kept.
+  await deploy.getByTestId('action-edit').click()
+  const form = page.getByTestId('resource-form')
+  await expect(form.getByTestId('field-value').locator('input')).toHaveValue('')
+  await expect(form.getByTestId('field-environment_scope').locator('input')).toHaveValue('*')
+  await form.getByTestId('field-protected').locator('.n-checkbox').click()
+  await bothThemes(page, 'group-variables-edit')
+  await form.getByTestId('form-submit').click()
+  await expect(form).toHaveCount(0)
+  await expect(page.locator('body')).not.toContainText('s3cret-deploy-value')
+  expect(await api('GET', `${variables}/DEPLOY_TOKEN`)).toMatchObject({
+    value: 's3cret-deploy-value',
+    masked: true,
+    protected: true,
+  })
+
+  // The staging REGISTRY_HOST is the one changed, through GitLab's filter[environment_scope].
+  const staging = rows(page).filter({ hasText: 'registry.staging.example' })
+  await staging.getByTestId('action-edit').click()
+  await form.getByTestId('field-value').locator('input').fill('registry-2.staging.example')
+  await form.getByTestId('form-submit').click()
+  await expect(rows(page).filter({ hasText: 'registry-2.staging.example' })).toHaveCount(1)
+  const scoped = (scope: string) =>
+    api<{ value: string }>('GET', `${variables}/REGISTRY_HOST?filter[environment_scope]=${encodeURIComponent(scope)}`)
+  expect((await scoped('staging')).value).toBe('registry-2.staging.example')
+  expect((await scoped('*')).value).toBe('registry.kestrel.example')
+
+  // Deleting the key in all environments leaves its staging one.
+  await rows(page).filter({ hasText: 'registry.kestrel.example' }).getByTestId('action-delete').click()
   await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click()
-  await expect(rows(page).filter({ hasText: 'REGISTRY_HOST' })).toHaveCount(0)
-  const left = await api<{ key: string }[]>('GET', `/groups/${group.id}/variables`)
-  expect(left.map((v) => v.key)).toEqual(['DEPLOY_TOKEN'])
+  await expect(rows(page).filter({ hasText: 'registry.kestrel.example' })).toHaveCount(0)
+  const left = await api<{ key: string; environment_scope: string }[]>('GET', variables)
+  expect(left.map((v) => `${v.key} ${v.environment_scope}`).sort()).toEqual(['DEPLOY_TOKEN *', 'REGISTRY_HOST staging'])
 })
 
 test('Group access tokens: a token created is shown once and works, then revoked', async ({ page }) => {

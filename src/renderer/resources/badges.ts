@@ -69,7 +69,19 @@ function badges(scope: 'project' | 'group'): ResourceDescription {
       ],
       filters: [{ kind: 'search', param: 'name', label: 'Name', placeholder: 'Badge name' }],
     },
-    detail: { path: `${base}/{id}`, fields: FIELDS },
+    detail: {
+      path: `${base}/{id}`,
+      fields: FIELDS,
+      // A project's list shows its groups' badges, which its own badge endpoint does not answer.
+      ...(scope === 'project'
+        ? {
+            listOnly: {
+              is: (badge: Item) => !isOwn(scope)(badge),
+              note: 'This badge belongs to a group of the project: change or delete it in that group’s Badges panel.',
+            },
+          }
+        : {}),
+    },
     create: {
       title: 'New badge',
       method: 'POST',

@@ -8,6 +8,7 @@ export function visibleFields(spec: Pick<FormSpec, 'fields'>, values: FormValues
 }
 
 function fromItem(field: FormField, item: Item): FormValue | undefined {
+  if (field.writeOnly === true) return undefined
   const value = valueAt(item, field.from ?? field.name)
   if (value === undefined) return undefined
   if (value === null) return null

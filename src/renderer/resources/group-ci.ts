@@ -1,18 +1,33 @@
 /**
  * A group's CI/CD variables and access tokens (GitLab's Group-level variables and Group access
  * tokens APIs), for its Owners. A masked or hidden variable's value is never put on screen: the
- * panel has no detail or edit form (both would show the stored value), only the list's masked cell.
+ * panel has no detail (its raw JSON would show the stored value), and Edit leaves the value empty
+ * (typed anew, or kept). The same key may be set once per environment scope, so a variable's
+ * edit and delete name its scope (GitLab's `filter[environment_scope]`).
  */
 import { ACCESS_LEVELS } from './format'
 import { inOneYear, TOKEN_SCOPES } from './personal'
 import { options } from './shared'
-import type { ResourceDescription } from './types'
+import type { FormField, ResourceDescription } from './types'
 
 type Item = Readonly<Record<string, unknown>>
 
 /** A variable's value as the list shows it: masked and hidden ones as dots. */
 const shownValue = (variable: Item): string =>
   variable.masked === true || variable.hidden === true ? '••••••' : String(variable.value ?? '')
+
+/** The settings of a variable besides its key and value, as GitLab's form has them. */
+const VARIABLE_SETTINGS: readonly FormField[] = [
+  { name: 'variable_type', label: 'Type', type: 'select', options: options('env_var', 'file'), default: 'env_var' },
+  { name: 'environment_scope', label: 'Environments', type: 'text', default: '*' },
+  { name: 'description', label: 'Description', type: 'text' },
+  { name: 'protected', label: 'Protected branches and tags only', type: 'boolean' },
+  { name: 'masked', label: 'Masked', type: 'boolean', help: 'Hidden in job logs; at least 8 characters, no spaces.' },
+  { name: 'raw', label: 'Expand $ references off (raw)', type: 'boolean' },
+]
+
+/** Which of the key's variables is meant: its environment scope (the key alone is ambiguous across scopes). */
+const scopeFilter = (v: Item) => ({ environment_scope: String(v.environment_scope ?? '*') })
 
 export const groupVariables: ResourceDescription = {
   key: 'variables',
@@ -46,20 +61,38 @@ export const groupVariables: ResourceDescription = {
     fields: [
       { name: 'key', label: 'Key', type: 'text', required: true, placeholder: 'DEPLOY_TOKEN', maxLength: 255 },
       { name: 'value', label: 'Value', type: 'password', required: true },
-      { name: 'variable_type', label: 'Type', type: 'select', options: options('env_var', 'file'), default: 'env_var' },
-      { name: 'environment_scope', label: 'Environments', type: 'text', default: '*' },
-      { name: 'description', label: 'Description', type: 'text' },
-      { name: 'protected', label: 'Protected branches and tags only', type: 'boolean' },
-      {
-        name: 'masked',
-        label: 'Masked',
-        type: 'boolean',
-        help: 'Hidden in job logs; at least 8 characters, no spaces.',
-      },
-      { name: 'raw', label: 'Expand $ references off (raw)', type: 'boolean' },
+      ...VARIABLE_SETTINGS,
     ],
   },
   actions: [
+    {
+      key: 'edit',
+      label: 'Edit',
+      method: 'PUT',
+      path: '/groups/:group/variables/{key}',
+      on: 'item',
+      role: 'owner',
+      editsItem: true,
+      bodyOf: (v) => ({ filter: scopeFilter(v) }),
+      // GitLab's API keeps a variable's key: a new key is a new variable.
+      confirm: (v) => `${String(v.key)}, environments ${String(v.environment_scope ?? '*')}.`,
+      form: {
+        title: 'Edit variable',
+        submitLabel: 'Save variable',
+        fields: [
+          {
+            name: 'value',
+            label: 'Value',
+            type: 'password',
+            writeOnly: true,
+            placeholder: 'Unchanged',
+            help: 'Left empty, the variable keeps its value.',
+          },
+          ...VARIABLE_SETTINGS,
+        ],
+      },
+      done: 'Variable saved.',
+    },
     {
       key: 'delete',
       label: 'Delete',
@@ -68,7 +101,9 @@ export const groupVariables: ResourceDescription = {
       on: 'item',
       role: 'owner',
       danger: true,
-      confirm: (v) => `Delete the variable ${String(v.key)}? Pipelines started after this no longer get it.`,
+      queryOf: (v) => ({ 'filter[environment_scope]': scopeFilter(v).environment_scope }),
+      confirm: (v) =>
+        `Delete the variable ${String(v.key)} (environments ${String(v.environment_scope ?? '*')})? Pipelines started after this no longer get it.`,
       outcome: 'list',
       done: 'Variable deleted.',
     },

@@ -11,7 +11,7 @@
  *   URL-encoded when filled in.
  */
 
-import type { ApiBodyValue, ApiSendMethod } from '../../shared/ipc/api'
+import type { ApiBodyValue, ApiQueryValue, ApiSendMethod } from '../../shared/ipc/api'
 
 /** What the paths need besides the item: nothing, a project, a group, or the account's user. */
 export type ResourceScope = 'instance' | 'project' | 'group' | 'user'
@@ -134,6 +134,8 @@ export interface FormField {
   readonly when?: (values: FormValues) => boolean
   /** Where the edit form takes the current value from, when not `name` (`platform_cluster.api_url`). */
   readonly from?: string
+  /** Never filled from the item (a variable's stored value stays off screen): left empty, the current value is kept. */
+  readonly writeOnly?: boolean
 }
 
 /** What to do with the server's answer after a successful write. */
@@ -183,10 +185,16 @@ export interface Action {
   /** Whether it applies to this item (Block for active users, Unblock for blocked ones). */
   readonly visible?: (item: Readonly<Record<string, unknown>>) => boolean
   readonly query?: Readonly<Record<string, string | number | boolean>>
+  /** Query parameters taken from the item (a variable's `filter[environment_scope]`, when keys repeat across scopes). */
+  readonly queryOf?: (item: Readonly<Record<string, unknown>>) => Readonly<Record<string, ApiQueryValue>>
   /** Sent as the body (with a form's values); a value of `:user`, `:project` or `:group` is filled from the context. */
   readonly body?: { readonly [key: string]: ApiBodyValue }
+  /** Body parameters taken from the item, sent with the form's values (`filter: {environment_scope}`). */
+  readonly bodyOf?: (item: Readonly<Record<string, unknown>>) => { readonly [key: string]: ApiBodyValue }
   /** Values to ask for first (an access level, a dry-run switch); sent as the body unless `form.queryFields`. */
   readonly form?: Omit<FormSpec, 'method' | 'path'>
+  /** The form starts from the item's values and sends only what changed: an edit in a dialog, for items without a detail route. */
+  readonly editsItem?: boolean
   readonly outcome?: Outcome
   /** What to say when it worked; a function reads the server's answer (an environment stopping or stopped). */
   readonly done?: string | ((answer: unknown) => string)
@@ -226,6 +234,15 @@ export interface DetailSpec {
   readonly deliveries?: DeliveriesSpec
   /** A pipeline's unit test report (counts, suites, failed cases first), read from this path below the graph. */
   readonly testReport?: { readonly path: string }
+  /**
+   * Items the list shows that the single GET does not answer (a project's badges inherited from its
+   * groups, GitLab's 404): when `path` answers 404 the detail is the list's row, read-only (no Edit;
+   * the actions' `visible` keep theirs off), with `note` saying whose it is.
+   */
+  readonly listOnly?: {
+    readonly is: (item: Readonly<Record<string, unknown>>) => boolean
+    readonly note: string
+  }
 }
 
 /**

@@ -8,6 +8,8 @@ import ResourceForm from '../../../src/renderer/components/resource/ResourceForm
 import ResourceList from '../../../src/renderer/components/resource/ResourceList.vue'
 import { bridgeKey } from '../../../src/renderer/bridge'
 import { adminRunners, adminUsers } from '../../../src/renderer/resources/admin'
+import { projectBadges } from '../../../src/renderer/resources/badges'
+import { groupVariables } from '../../../src/renderer/resources/group-ci'
 import { projectEnvironments, projectPipelines } from '../../../src/renderer/resources/project'
 import type { ResourceDescription } from '../../../src/renderer/resources/types'
 import type { IpcResponse } from '../../../src/shared/ipc/contract'
@@ -392,5 +394,130 @@ describe('ResourceDetail web links', () => {
     await flushPromises()
     await openDetails(wrapper)
     expect(wrapper.find('a[href*="/-/pipelines/61"]').exists()).toBe(true)
+  })
+})
+
+describe('ResourceDetail of an item only its list answers (a group badge in its project)', () => {
+  const own = { id: 4, name: 'Coverage', kind: 'project', link_url: 'https://ci/%{project_path}' }
+  const inherited = { id: 9, name: 'Chat', kind: 'group', link_url: 'https://chat/%{group_name}' }
+  const OWNER = { admin: false, level: 50 }
+  const badgesServer = () =>
+    setup({
+      'api:get': (_account, path) => {
+        if (path === '/projects/12/badges') return page([own, inherited])
+        if (path === '/projects/12/badges/4') return page(own)
+        // GitLab's project badge endpoint answers only the project's own badges.
+        return { ok: false, error: { code: 'not-found', message: '404 Badge Not Found' } }
+      },
+    })
+
+  it('shows the group badge from the list, read-only, saying whose it is', async () => {
+    const { global } = badgesServer()
+    const wrapper = mount(ResourceDetail, {
+      props: { description: projectBadges, context, viewer: OWNER, itemKey: '9' },
+      global,
+    })
+    await flushPromises()
+    expect(wrapper.get('[data-testid="resource-detail-title"]').text()).toBe('Chat')
+    expect(wrapper.text()).toContain('https://chat/%{group_name}')
+    expect(wrapper.get('[data-testid="resource-list-only"]').text()).toContain('belongs to a group of the project')
+    expect(wrapper.find('[data-testid="resource-edit"]').exists()).toBe(false)
+    expect(wrapper.find('[data-testid="action-delete"]').exists()).toBe(false)
+    expect(wrapper.find('[data-testid="resource-error"]').exists()).toBe(false)
+  })
+
+  it("keeps Edit and Delete on the project's own badge, and a key the list lacks stays not found", async () => {
+    const { global } = badgesServer()
+    const ownDetail = mount(ResourceDetail, {
+      props: { description: projectBadges, context, viewer: OWNER, itemKey: '4' },
+      global,
+    })
+    await flushPromises()
+    expect(ownDetail.find('[data-testid="resource-list-only"]').exists()).toBe(false)
+    expect(ownDetail.find('[data-testid="resource-edit"]').exists()).toBe(true)
+    expect(ownDetail.find('[data-testid="action-delete"]').exists()).toBe(true)
+    const gone = mount(ResourceDetail, {
+      props: { description: projectBadges, context, viewer: OWNER, itemKey: '77' },
+      global,
+    })
+    await flushPromises()
+    expect(gone.find('[data-testid="resource-error"]').exists()).toBe(true)
+  })
+})
+
+describe('Group CI/CD variables: the same key in two environment scopes', () => {
+  const OWNER = { admin: false, level: 50 }
+  const groupContext = { ...context, projectId: null, groupId: 3 }
+  const staging = {
+    key: 'DEPLOY_TOKEN',
+    value: 'stored-secret-value',
+    masked: true,
+    protected: false,
+    raw: false,
+    variable_type: 'env_var',
+    environment_scope: 'staging',
+    description: null,
+  }
+  const mountActions = () => {
+    const { transport, global } = setup({ 'api:send': { ok: true, result: { status: 200, body: staging } } })
+    const wrapper = mount(ResourceActions, {
+      props: {
+        actions: groupVariables.actions ?? [],
+        description: groupVariables,
+        item: staging,
+        context: groupContext,
+        viewer: OWNER,
+      },
+      global,
+      attachTo: document.body,
+    })
+    return { transport, wrapper }
+  }
+
+  it('Edit starts from the settings, never shows the stored value, and names the scope it changes', async () => {
+    const { transport, wrapper } = mountActions()
+    await wrapper.get('[data-testid="action-edit"]').trigger('click')
+    await flushPromises()
+    expect(document.body.textContent).toContain('DEPLOY_TOKEN, environments staging.')
+    const inputs = [...document.querySelectorAll<HTMLInputElement>('[data-testid="resource-form"] input')]
+    expect(inputs.map((i) => i.value)).not.toContain('stored-secret-value')
+    expect(document.querySelector<HTMLInputElement>('[data-testid="field-environment_scope"] input')?.value).toBe(
+      'staging',
+    )
+    const scope = document.querySelector<HTMLInputElement>('[data-testid="field-environment_scope"] input')
+    if (scope === null) throw new Error('no scope field')
+    scope.value = 'production'
+    scope.dispatchEvent(new Event('input'))
+    await flushPromises()
+    document.querySelector<HTMLButtonElement>('[data-testid="form-submit"]')?.click()
+    await flushPromises()
+    // Only what changed, the value kept (left empty), and which of the key's variables.
+    expect(sends(transport.calls)).toEqual([
+      {
+        method: 'PUT',
+        path: '/groups/3/variables/DEPLOY_TOKEN',
+        body: { filter: { environment_scope: 'staging' }, environment_scope: 'production' },
+        invalidates: ['/groups/3/variables'],
+      },
+    ])
+  })
+
+  it("Delete passes GitLab's filter[environment_scope]", async () => {
+    const { transport, wrapper } = mountActions()
+    await wrapper.get('[data-testid="action-delete"]').trigger('click')
+    await flushPromises()
+    expect(document.body.textContent).toContain('Delete the variable DEPLOY_TOKEN (environments staging)?')
+    ;[...document.querySelectorAll<HTMLButtonElement>('.n-dialog__action button')]
+      .find((b) => b.textContent?.trim() === 'Delete')
+      ?.click()
+    await flushPromises()
+    expect(sends(transport.calls)).toEqual([
+      {
+        method: 'DELETE',
+        path: '/groups/3/variables/DEPLOY_TOKEN',
+        query: { 'filter[environment_scope]': 'staging' },
+        invalidates: ['/groups/3/variables'],
+      },
+    ])
   })
 })
