@@ -97,12 +97,16 @@ test('Changes: a tree of the files with their counts, Viewed boxes kept across a
 }) => {
   test.setTimeout(120_000)
   const { mr, paths } = await busiest('opened')
+  const highlighter = page.waitForEvent('worker', { predicate: (w) => w.url().includes('highlight-diff') })
   await page.goto(burrow.pageUrl)
   await openChanges(page, mr.iid)
   const tree = page.getByTestId('review-tree-file')
   await expect(tree).toHaveCount(paths.length)
   await expect(page.getByTestId('review-viewed-count')).toHaveText(`0 of ${paths.length} viewed`)
   await expect(page.locator('.review-row--line').first()).toBeVisible()
+  // Lines are coloured by the highlighting worker (lib/diff-highlighter.ts), which the page's CSP lets run.
+  await highlighter
+  await expect(page.locator('.review-row--line .burrow-hl [class^="hljs-"]').first()).toBeVisible()
   await shot(page, 'review-unified-light')
 
   // Viewed: counted, the file folds away in the diff, and the mark survives a reload.

@@ -79,11 +79,14 @@ function escapeHtml(text: string): string {
 /** Above this many lines a file is shown without colours: highlighting it would hold up the page. */
 export const HIGHLIGHT_MAX_LINES = 5_000
 
+/** What highlighting a diff line needs of it. */
+export type HighlightLine = Pick<DiffLine, 'kind' | 'text'>
+
 /**
  * HTML for each diff line's code (null for hunk headers and notes), or null when the file is
  * not highlighted (unknown language, too long).
  */
-export function highlightDiffLines(lines: readonly DiffLine[], language: string | null): (string | null)[] | null {
+export function highlightDiffLines(lines: readonly HighlightLine[], language: string | null): (string | null)[] | null {
   if (language === null || lines.length > HIGHLIGHT_MAX_LINES) return null
   const result: (string | null)[] = lines.map(() => null)
   let start = 0
