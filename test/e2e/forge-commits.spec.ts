@@ -105,6 +105,14 @@ test('external commit statuses show beside the head pipeline of a merge request 
   const onCommit = page.getByTestId('commit-statuses').getByTestId('commit-status')
   await expect(onCommit).toHaveCount(2)
   await expect(onCommit.nth(1)).toHaveAttribute('data-status', 'failed')
+  // New issue and New merge request are buttons in the title's row, not bars across the header.
+  const title = await page.getByTestId('repo-title').boundingBox()
+  for (const button of ['repo-new-issue', 'repo-new-mr']) {
+    const box = await page.getByTestId(button).boundingBox()
+    expect(box?.width, button).toBeLessThan(300)
+    const middle = (b: typeof box): number => (b === null ? 0 : b.y + b.height / 2)
+    expect(Math.abs(middle(box) - middle(title)), button).toBeLessThan(12)
+  }
   await bothThemes(page, 'commit-statuses')
 })
 

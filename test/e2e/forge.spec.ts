@@ -192,10 +192,20 @@ test('Wiki: a page written in the app is committed to the wiki, edited, read off
 }) => {
   test.setTimeout(120_000)
   const p = `/projects/${apiProject}`
+  // An empty wiki says so and offers its first page (not "no page of that name").
+  await open(page, `#/wiki?project=${apiProject}`)
+  await expect(page.getByTestId('wiki-empty')).toContainText('This wiki has no pages yet.')
+  await expect(page.getByTestId('wiki-missing')).toHaveCount(0)
+  await bothThemes(page, 'forge-wiki-empty')
+  await page.getByTestId('wiki-write-first').click()
+  await expect(page.getByTestId('wiki-title')).toBeVisible()
   await api('POST', `${p}/wikis`, { title: 'Home', content: '# Dispatch API\n\nStart with **Getting started**.' })
   await open(page, `#/wiki?project=${apiProject}`)
   await expect(page.getByTestId('wiki-page-title')).toHaveText('Home')
   await expect(page.getByTestId('wiki-content-view').locator('strong')).toHaveText('Getting started')
+  await open(page, `#/wiki?project=${apiProject}&page=No-such-page`)
+  await expect(page.getByTestId('wiki-missing')).toContainText('This wiki has no page of that name.')
+  await open(page, `#/wiki?project=${apiProject}`)
 
   await page.getByTestId('wiki-new').click()
   await page.getByTestId('wiki-title').locator('input').fill('Runbooks/Getting started')
