@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static, type TSchema } from 'typebox'
@@ -163,55 +165,73 @@ const groups: FastifyPluginAsyncTypebox = async (app) => {
     }
   }
 
-  app.get('/groups', { schema: { querystring: ListQuery } }, async (request, reply) => {
-    const q = request.query
-    const caller = callerOf(request)
-    const allAvailable = q.all_available ?? caller.perms.isAdmin
-    const membersOnly = caller.user !== null && !allAvailable && !caller.perms.isAdmin
-    return sendGroups(request, reply, q, groupFilter(caller, q, { membersOnly }))
-  })
+  app.get(
+    '/groups',
+    { schema: { querystring: ListQuery, response: untypedResponses({ 200: Type.Array(Api.Group) }) } },
+    async (request, reply) => {
+      const q = request.query
+      const caller = callerOf(request)
+      const allAvailable = q.all_available ?? caller.perms.isAdmin
+      const membersOnly = caller.user !== null && !allAvailable && !caller.perms.isAdmin
+      return sendGroups(request, reply, q, groupFilter(caller, q, { membersOnly }))
+    },
+  )
 
-  app.post('/groups', { schema: { body: CreateBody } }, async (request, reply) => {
-    const user = currentUser(request)
-    const caller = callerOf(request)
-    const body = request.body
-    const params: Body = body
-    const enumError = groupSettingsEnumError(params)
-    if (enumError) throw invalidParam(enumError, 'does not have a valid value')
-    let parent: NamespaceRow | null = null
-    if (body.parent_id !== undefined) {
-      parent = loadGroup(request, body.parent_id)
-      if (!canCreateSubgroup(caller.perms, parent)) throw forbidden()
-    } else if (!user.can_create_group && !caller.perms.isAdmin) throw forbidden()
-    const group = createGroup(caller, {
-      name: body.name,
-      path: body.path,
-      parent,
-      visibility: params.visibility as Visibility | undefined,
-      description: params.description as string | undefined,
-      params,
-    })
-    return reply.code(201).send(groupDetail(caller, group))
-  })
+  app.post(
+    '/groups',
+    { schema: { body: CreateBody, response: untypedResponses({ 201: Api.GroupDetail }) } },
+    async (request, reply) => {
+      const user = currentUser(request)
+      const caller = callerOf(request)
+      const body = request.body
+      const params: Body = body
+      const enumError = groupSettingsEnumError(params)
+      if (enumError) throw invalidParam(enumError, 'does not have a valid value')
+      let parent: NamespaceRow | null = null
+      if (body.parent_id !== undefined) {
+        parent = loadGroup(request, body.parent_id)
+        if (!canCreateSubgroup(caller.perms, parent)) throw forbidden()
+      } else if (!user.can_create_group && !caller.perms.isAdmin) throw forbidden()
+      const group = createGroup(caller, {
+        name: body.name,
+        path: body.path,
+        parent,
+        visibility: params.visibility as Visibility | undefined,
+        description: params.description as string | undefined,
+        params,
+      })
+      return reply.code(201).send(groupDetail(caller, group))
+    },
+  )
 
   app.get(
     '/groups/:id',
-    { schema: { params: IdParams, querystring: Type.Object({ with_projects: Type.Optional(Type.Boolean()) }) } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: Type.Object({ with_projects: Type.Optional(Type.Boolean()) }),
+        response: untypedResponses({ 200: Api.GroupDetail }),
+      },
+    },
     async (request) => {
       const group = loadGroup(request, request.params.id)
       return groupDetail(callerOf(request), group, request.query.with_projects !== false)
     },
   )
 
-  app.put('/groups/:id', { schema: { params: IdParams, body: UpdateBody } }, async (request) => {
-    const group = loadGroup(request, request.params.id, AccessLevel.OWNER)
-    checkUnmodifiedSince(request, group.updated_at)
-    const body: Body = request.body
-    const enumError = groupSettingsEnumError(body)
-    if (enumError) throw invalidParam(enumError, 'does not have a valid value')
-    const caller = callerOf(request)
-    return groupDetail(caller, updateGroup(caller, group, body))
-  })
+  app.put(
+    '/groups/:id',
+    { schema: { params: IdParams, body: UpdateBody, response: untypedResponses({ 200: Api.GroupDetail }) } },
+    async (request) => {
+      const group = loadGroup(request, request.params.id, AccessLevel.OWNER)
+      checkUnmodifiedSince(request, group.updated_at)
+      const body: Body = request.body
+      const enumError = groupSettingsEnumError(body)
+      if (enumError) throw invalidParam(enumError, 'does not have a valid value')
+      const caller = callerOf(request)
+      return groupDetail(caller, updateGroup(caller, group, body))
+    },
+  )
 
   app.delete('/groups/:id', { schema: { params: IdParams } }, async (request, reply) => {
     const group = loadGroup(request, request.params.id, AccessLevel.OWNER)
@@ -220,15 +240,23 @@ const groups: FastifyPluginAsyncTypebox = async (app) => {
     return reply.code(202).send({ message: '202 Accepted' })
   })
 
-  app.get('/groups/:id/subgroups', { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {
-    const group = loadGroup(request, request.params.id)
-    const filter = groupFilter(callerOf(request), request.query, { membersOnly: false, parentId: group.id })
-    return sendGroups(request, reply, request.query, filter)
-  })
+  app.get(
+    '/groups/:id/subgroups',
+    {
+      schema: { params: IdParams, querystring: ListQuery, response: untypedResponses({ 200: Type.Array(Api.Group) }) },
+    },
+    async (request, reply) => {
+      const group = loadGroup(request, request.params.id)
+      const filter = groupFilter(callerOf(request), request.query, { membersOnly: false, parentId: group.id })
+      return sendGroups(request, reply, request.query, filter)
+    },
+  )
 
   app.get(
     '/groups/:id/descendant_groups',
-    { schema: { params: IdParams, querystring: ListQuery } },
+    {
+      schema: { params: IdParams, querystring: ListQuery, response: untypedResponses({ 200: Type.Array(Api.Group) }) },
+    },
     async (request, reply) => {
       const group = loadGroup(request, request.params.id)
       const filter = groupFilter(callerOf(request), request.query, { membersOnly: false, descendantsOf: group.id })
@@ -238,7 +266,13 @@ const groups: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/groups/:id/transfer',
-    { schema: { params: IdParams, body: Type.Object({ group_id: Type.Optional(Type.Integer()) }) } },
+    {
+      schema: {
+        params: IdParams,
+        body: Type.Object({ group_id: Type.Optional(Type.Integer()) }),
+        response: untypedResponses({ 201: Api.GroupDetail }),
+      },
+    },
     async (request, reply) => {
       const group = loadGroup(request, request.params.id, AccessLevel.OWNER)
       const user = currentUser(request)
@@ -264,6 +298,7 @@ const groups: FastifyPluginAsyncTypebox = async (app) => {
           group_access: Type.Integer(),
           expires_at: Type.Optional(Type.String()),
         }),
+        response: untypedResponses({ 201: Api.GroupDetail }),
       },
     },
     async (request, reply) => {

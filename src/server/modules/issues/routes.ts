@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -417,77 +419,117 @@ function origin(project: ProjectRow): ReferenceOrigin {
 
 /** Issue routes: lists, CRUD, time tracking, subscriptions, to-dos, participants, award emoji. */
 const issues: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/issues', async (request, reply) =>
-    answerFromMemo(request, reply, () =>
-      sendList(request, reply, readableBase(request, paramsOf(request.query), undefined, 'created_by_me'), {
-        kind: 'none',
+  app.get(
+    '/issues',
+    { schema: { response: untypedResponses({ 200: Type.Array(Api.Issue) }) } },
+    async (request, reply) =>
+      answerFromMemo(request, reply, () =>
+        sendList(request, reply, readableBase(request, paramsOf(request.query), undefined, 'created_by_me'), {
+          kind: 'none',
+        }),
+      ),
+  )
+
+  app.get(
+    '/issues_statistics',
+    { schema: { response: untypedResponses({ 200: Api.IssueStatistics }) } },
+    async (request) => statistics(request, readableBase(request, paramsOf(request.query), undefined, 'created_by_me')),
+  )
+
+  app.get(
+    '/issues/:issue_id',
+    { schema: { params: Type.Object({ issue_id: Type.Integer() }), response: untypedResponses({ 200: Api.Issue }) } },
+    async (request) => {
+      requireAdmin(request)
+      const issue = findIssueById(request.server.burrow.db, request.params.issue_id)
+      if (!issue) throw notFound('Issue')
+      return presentIssue(callerOf(request), issue, { kind: 'none' })
+    },
+  )
+
+  app.get(
+    '/groups/:id/issues',
+    { schema: { params: IdParams, response: untypedResponses({ 200: Type.Array(Api.Issue) }) } },
+    async (request, reply) =>
+      answerFromMemo(request, reply, () => {
+        const group = loadGroup(request, request.params.id)
+        const namespaceIds = groupAndDescendantIds(request.server.burrow.db, group.id)
+        return sendList(request, reply, readableBase(request, paramsOf(request.query), namespaceIds, 'all'), {
+          kind: 'group',
+          groupId: group.id,
+        })
       }),
-    ),
   )
 
-  app.get('/issues_statistics', async (request) =>
-    statistics(request, readableBase(request, paramsOf(request.query), undefined, 'created_by_me')),
-  )
-
-  app.get('/issues/:issue_id', { schema: { params: Type.Object({ issue_id: Type.Integer() }) } }, async (request) => {
-    requireAdmin(request)
-    const issue = findIssueById(request.server.burrow.db, request.params.issue_id)
-    if (!issue) throw notFound('Issue')
-    return presentIssue(callerOf(request), issue, { kind: 'none' })
-  })
-
-  app.get('/groups/:id/issues', { schema: { params: IdParams } }, async (request, reply) =>
-    answerFromMemo(request, reply, () => {
+  app.get(
+    '/groups/:id/issues_statistics',
+    { schema: { params: IdParams, response: untypedResponses({ 200: Api.IssueStatistics }) } },
+    async (request) => {
       const group = loadGroup(request, request.params.id)
-      const namespaceIds = groupAndDescendantIds(request.server.burrow.db, group.id)
-      return sendList(request, reply, readableBase(request, paramsOf(request.query), namespaceIds, 'all'), {
-        kind: 'group',
-        groupId: group.id,
-      })
-    }),
+      return statistics(
+        request,
+        readableBase(
+          request,
+          paramsOf(request.query),
+          groupAndDescendantIds(request.server.burrow.db, group.id),
+          'all',
+        ),
+      )
+    },
   )
 
-  app.get('/groups/:id/issues_statistics', { schema: { params: IdParams } }, async (request) => {
-    const group = loadGroup(request, request.params.id)
-    return statistics(
-      request,
-      readableBase(request, paramsOf(request.query), groupAndDescendantIds(request.server.burrow.db, group.id), 'all'),
-    )
-  })
+  app.get(
+    '/projects/:id/issues',
+    { schema: { params: IdParams, response: untypedResponses({ 200: Type.Array(Api.Issue) }) } },
+    async (request, reply) =>
+      answerFromMemo(request, reply, () => {
+        const project = loadProject(request, request.params.id)
+        return sendList(request, reply, projectBase(request, project), origin(project))
+      }),
+  )
 
-  app.get('/projects/:id/issues', { schema: { params: IdParams } }, async (request, reply) =>
-    answerFromMemo(request, reply, () => {
+  app.get(
+    '/projects/:id/issues_statistics',
+    { schema: { params: IdParams, response: untypedResponses({ 200: Api.IssueStatistics }) } },
+    async (request) => {
       const project = loadProject(request, request.params.id)
-      return sendList(request, reply, projectBase(request, project), origin(project))
-    }),
+      return statistics(request, projectBase(request, project))
+    },
   )
 
-  app.get('/projects/:id/issues_statistics', { schema: { params: IdParams } }, async (request) => {
-    const project = loadProject(request, request.params.id)
-    return statistics(request, projectBase(request, project))
-  })
+  app.post(
+    '/projects/:id/issues',
+    { schema: { params: IdParams, response: untypedResponses({ 201: Api.Issue }) } },
+    async (request, reply) => {
+      currentUser(request)
+      const project = loadProject(request, request.params.id)
+      requireIssuesFeature(callerOf(request), project)
+      const issue = createIssue(callerOf(request), project, paramsOf(request.body))
+      return reply.code(201).send(presentIssue(callerOf(request), issue, origin(project)))
+    },
+  )
 
-  app.post('/projects/:id/issues', { schema: { params: IdParams } }, async (request, reply) => {
-    currentUser(request)
-    const project = loadProject(request, request.params.id)
-    requireIssuesFeature(callerOf(request), project)
-    const issue = createIssue(callerOf(request), project, paramsOf(request.body))
-    return reply.code(201).send(presentIssue(callerOf(request), issue, origin(project)))
-  })
+  app.get(
+    '/projects/:id/issues/:issue_iid',
+    { schema: { params: IssueParams, response: untypedResponses({ 200: Api.Issue }) } },
+    async (request) => {
+      const { project, issue } = issueOf(request)
+      return presentIssue(callerOf(request), issue, origin(project))
+    },
+  )
 
-  app.get('/projects/:id/issues/:issue_iid', { schema: { params: IssueParams } }, async (request) => {
-    const { project, issue } = issueOf(request)
-    return presentIssue(callerOf(request), issue, origin(project))
-  })
-
-  app.put('/projects/:id/issues/:issue_iid', { schema: { params: IssueParams } }, async (request) => {
-    currentUser(request)
-    const { project, issue } = issueOf(request)
-    requireEditIssue(callerOf(request), project, issue)
-    checkUnmodifiedSince(request, issue.updated_at)
-    const changes = changesFromParams(callerOf(request), project, paramsOf(request.body))
-    return presentIssue(callerOf(request), updateIssue(callerOf(request), project, issue, changes), origin(project))
-  })
+  app.put(
+    '/projects/:id/issues/:issue_iid',
+    { schema: { params: IssueParams, response: untypedResponses({ 200: Api.Issue }) } },
+    async (request) => {
+      currentUser(request)
+      const { project, issue } = issueOf(request)
+      requireEditIssue(callerOf(request), project, issue)
+      checkUnmodifiedSince(request, issue.updated_at)
+      const changes = changesFromParams(callerOf(request), project, paramsOf(request.body))
+      return presentIssue(callerOf(request), updateIssue(callerOf(request), project, issue, changes), origin(project))
+    },
+  )
 
   app.delete('/projects/:id/issues/:issue_iid', { schema: { params: IssueParams } }, async (request, reply) => {
     currentUser(request)
@@ -509,7 +551,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   }
   app.post(
     '/projects/:id/issues/:issue_iid/time_estimate',
-    { schema: { params: IssueParams } },
+    { schema: { params: IssueParams, response: untypedResponses({ 200: Api.TimeStats }) } },
     async (request, reply) => {
       const { project, issue } = timeWrite(request)
       const seconds = durationOf(paramsOf(request.body).duration)
@@ -518,7 +560,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   )
   app.post(
     '/projects/:id/issues/:issue_iid/reset_time_estimate',
-    { schema: { params: IssueParams } },
+    { schema: { params: IssueParams, response: untypedResponses({ 200: Api.TimeStats }) } },
     async (request, reply) => {
       const { project, issue } = timeWrite(request)
       return reply.code(200).send(resetTimeEstimate(callerOf(request), trackable(project, issue)))
@@ -526,7 +568,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   )
   app.post(
     '/projects/:id/issues/:issue_iid/add_spent_time',
-    { schema: { params: IssueParams } },
+    { schema: { params: IssueParams, response: untypedResponses({ 201: Api.TimeStats }) } },
     async (request, reply) => {
       const { project, issue } = timeWrite(request)
       const body = paramsOf(request.body)
@@ -545,34 +587,42 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   )
   app.post(
     '/projects/:id/issues/:issue_iid/reset_spent_time',
-    { schema: { params: IssueParams } },
+    { schema: { params: IssueParams, response: untypedResponses({ 200: Api.TimeStats }) } },
     async (request, reply) => {
       const { project, issue } = timeWrite(request)
       return reply.code(200).send(resetSpentTime(callerOf(request), trackable(project, issue)))
     },
   )
-  app.get('/projects/:id/issues/:issue_iid/time_stats', { schema: { params: IssueParams } }, async (request) => {
-    const { issue } = issueOf(request)
-    return timeStats(request.server.burrow.db, 'Issue', issue.id)
-  })
+  app.get(
+    '/projects/:id/issues/:issue_iid/time_stats',
+    { schema: { params: IssueParams, response: untypedResponses({ 200: Api.TimeStats }) } },
+    async (request) => {
+      const { issue } = issueOf(request)
+      return timeStats(request.server.burrow.db, 'Issue', issue.id)
+    },
+  )
 
   const participants = (db: typeof app.burrow.db, issue: IssueRow): number[] => [
     issue.author_id,
     ...(assigneeIdsOf(db, [issue.id]).get(issue.id) ?? []),
   ]
 
-  app.post('/projects/:id/issues/:issue_iid/subscribe', { schema: { params: IssueParams } }, async (request, reply) => {
-    const user = currentUser(request)
-    const { project, issue } = issueOf(request)
-    const db = request.server.burrow.db
-    if (isSubscribed(db, 'Issue', issue.id, user.id, participants(db, issue))) throw notModified()
-    subscribe(db, 'Issue', issue.id, user.id, project.id)
-    return reply.code(201).send(presentIssue(callerOf(request), issue, origin(project)))
-  })
+  app.post(
+    '/projects/:id/issues/:issue_iid/subscribe',
+    { schema: { params: IssueParams, response: untypedResponses({ 201: Api.Issue }) } },
+    async (request, reply) => {
+      const user = currentUser(request)
+      const { project, issue } = issueOf(request)
+      const db = request.server.burrow.db
+      if (isSubscribed(db, 'Issue', issue.id, user.id, participants(db, issue))) throw notModified()
+      subscribe(db, 'Issue', issue.id, user.id, project.id)
+      return reply.code(201).send(presentIssue(callerOf(request), issue, origin(project)))
+    },
+  )
 
   app.post(
     '/projects/:id/issues/:issue_iid/unsubscribe',
-    { schema: { params: IssueParams } },
+    { schema: { params: IssueParams, response: untypedResponses({ 201: Api.Issue }) } },
     async (request, reply) => {
       const user = currentUser(request)
       const { project, issue } = issueOf(request)
@@ -583,73 +633,89 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.post('/projects/:id/issues/:issue_iid/todo', { schema: { params: IssueParams } }, async (request, reply) => {
-    const user = currentUser(request)
-    const { project, issue } = issueOf(request)
-    const db = request.server.burrow.db
-    if (pendingTodoFor(db, user.id, 'Issue', issue.id)) throw notModified()
-    const todo = createTodo(db, {
-      userId: user.id,
-      authorId: user.id,
-      projectId: project.id,
-      targetType: 'Issue',
-      targetId: issue.id,
-      action: 'marked',
-      body: issue.title,
-    })
-    const target = presentIssues(callerOf(request), [issue], { origin: { kind: 'none' } })[0]
-    return reply.code(201).send(
-      todoEntity(todo, {
-        baseUrl: request.server.burrow.baseUrl(request),
-        author: user,
-        project: findProjectWithNamespace(db, project.id),
-        target,
-        targetUrl: String(target.web_url),
-      }),
-    )
-  })
+  app.post(
+    '/projects/:id/issues/:issue_iid/todo',
+    { schema: { params: IssueParams, response: untypedResponses({ 201: Api.Todo }) } },
+    async (request, reply) => {
+      const user = currentUser(request)
+      const { project, issue } = issueOf(request)
+      const db = request.server.burrow.db
+      if (pendingTodoFor(db, user.id, 'Issue', issue.id)) throw notModified()
+      const todo = createTodo(db, {
+        userId: user.id,
+        authorId: user.id,
+        projectId: project.id,
+        targetType: 'Issue',
+        targetId: issue.id,
+        action: 'marked',
+        body: issue.title,
+      })
+      const target = presentIssues(callerOf(request), [issue], { origin: { kind: 'none' } })[0]
+      return reply.code(201).send(
+        todoEntity(todo, {
+          baseUrl: request.server.burrow.baseUrl(request),
+          author: user,
+          project: findProjectWithNamespace(db, project.id),
+          target,
+          targetUrl: String(target.web_url),
+        }),
+      )
+    },
+  )
 
-  app.post('/projects/:id/issues/:issue_iid/move', { schema: { params: IssueParams } }, async (request, reply) => {
-    currentUser(request)
-    const { project, issue } = issueOf(request)
-    const raw = paramsOf(request.body).to_project_id
-    if (!given(raw)) throw missingParam('to_project_id')
-    const target = loadProject(request, textParam('to_project_id', raw))
-    requireWritable(target)
-    requireIssuesFeature(callerOf(request), target)
-    const moved = moveIssue(callerOf(request), project, issue, target)
-    return reply.code(201).send(presentIssue(callerOf(request), moved, origin(project)))
-  })
+  app.post(
+    '/projects/:id/issues/:issue_iid/move',
+    { schema: { params: IssueParams, response: untypedResponses({ 201: Api.Issue }) } },
+    async (request, reply) => {
+      currentUser(request)
+      const { project, issue } = issueOf(request)
+      const raw = paramsOf(request.body).to_project_id
+      if (!given(raw)) throw missingParam('to_project_id')
+      const target = loadProject(request, textParam('to_project_id', raw))
+      requireWritable(target)
+      requireIssuesFeature(callerOf(request), target)
+      const moved = moveIssue(callerOf(request), project, issue, target)
+      return reply.code(201).send(presentIssue(callerOf(request), moved, origin(project)))
+    },
+  )
 
-  app.post('/projects/:id/issues/:issue_iid/clone', { schema: { params: IssueParams } }, async (request, reply) => {
-    currentUser(request)
-    const { project, issue } = issueOf(request)
-    const body = paramsOf(request.body)
-    if (!given(body.to_project_id)) throw missingParam('to_project_id')
-    const target = loadProject(request, textParam('to_project_id', body.to_project_id))
-    requireWritable(target)
-    requireIssuesFeature(callerOf(request), target)
-    const withNotes = boolOf('with_notes', body.with_notes, false)
-    const clone = cloneIssue(callerOf(request), project, issue, target, withNotes)
-    return reply.code(201).send(presentIssue(callerOf(request), clone, origin(project)))
-  })
+  app.post(
+    '/projects/:id/issues/:issue_iid/clone',
+    { schema: { params: IssueParams, response: untypedResponses({ 201: Api.Issue }) } },
+    async (request, reply) => {
+      currentUser(request)
+      const { project, issue } = issueOf(request)
+      const body = paramsOf(request.body)
+      if (!given(body.to_project_id)) throw missingParam('to_project_id')
+      const target = loadProject(request, textParam('to_project_id', body.to_project_id))
+      requireWritable(target)
+      requireIssuesFeature(callerOf(request), target)
+      const withNotes = boolOf('with_notes', body.with_notes, false)
+      const clone = cloneIssue(callerOf(request), project, issue, target, withNotes)
+      return reply.code(201).send(presentIssue(callerOf(request), clone, origin(project)))
+    },
+  )
 
-  app.put('/projects/:id/issues/:issue_iid/reorder', { schema: { params: IssueParams } }, async (request) => {
-    currentUser(request)
-    const { project, issue } = issueOf(request)
-    if (!canAdminIssues(callerOf(request), project)) throw forbidden()
-    const body = paramsOf(request.body)
-    const idOf = (name: string): number | undefined => (given(body[name]) ? intOf(name, body[name]) : undefined)
-    return presentIssue(
-      callerOf(request),
-      reorderIssue(callerOf(request), issue, idOf('move_after_id'), idOf('move_before_id')),
-      origin(project),
-    )
-  })
+  app.put(
+    '/projects/:id/issues/:issue_iid/reorder',
+    { schema: { params: IssueParams, response: untypedResponses({ 200: Api.Issue }) } },
+    async (request) => {
+      currentUser(request)
+      const { project, issue } = issueOf(request)
+      if (!canAdminIssues(callerOf(request), project)) throw forbidden()
+      const body = paramsOf(request.body)
+      const idOf = (name: string): number | undefined => (given(body[name]) ? intOf(name, body[name]) : undefined)
+      return presentIssue(
+        callerOf(request),
+        reorderIssue(callerOf(request), issue, idOf('move_after_id'), idOf('move_before_id')),
+        origin(project),
+      )
+    },
+  )
 
   app.get(
     '/projects/:id/issues/:issue_iid/related_merge_requests',
-    { schema: { params: IssueParams } },
+    { schema: { params: IssueParams, response: untypedResponses({ 200: Type.Array(Api.MergeRequest) }) } },
     async (request, reply) => {
       const { issue } = issueOf(request)
       return paginateArray(
@@ -661,19 +727,23 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.get('/projects/:id/issues/:issue_iid/closed_by', { schema: { params: IssueParams } }, async (request, reply) => {
-    const { issue } = issueOf(request)
-    return paginateArray(
-      request,
-      reply,
-      request.server.burrow.baseUrl(request),
-      relatedMergeRequests(callerOf(request), issue, 'closed_by'),
-    )
-  })
+  app.get(
+    '/projects/:id/issues/:issue_iid/closed_by',
+    { schema: { params: IssueParams, response: untypedResponses({ 200: Type.Array(Api.MergeRequest) }) } },
+    async (request, reply) => {
+      const { issue } = issueOf(request)
+      return paginateArray(
+        request,
+        reply,
+        request.server.burrow.baseUrl(request),
+        relatedMergeRequests(callerOf(request), issue, 'closed_by'),
+      )
+    },
+  )
 
   app.get(
     '/projects/:id/issues/:issue_iid/participants',
-    { schema: { params: IssueParams } },
+    { schema: { params: IssueParams, response: untypedResponses({ 200: Type.Array(Api.UserRef) }) } },
     async (request, reply) => {
       const { project, issue } = issueOf(request)
       const db = request.server.burrow.db

@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import { onGitPushReply } from '../../platform/git/push-listeners'
 import { mergeRequestPushReply } from './push-options'
 import type { FastifyReply, FastifyRequest } from 'fastify'
@@ -490,14 +492,24 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
   // preClose: the root onClose hook closes the database, and background jobs still need it.
   app.addHook('preClose', async () => mergeabilityIdle(app.burrow))
 
-  app.get('/merge_requests', { schema: { querystring: ListQuery } }, async (request, reply) => {
-    const q = paramsOf(request.query)
-    return sendList(request, reply, filterOf(request, q, undefined, 'created_by_me', true), null)
-  })
+  app.get(
+    '/merge_requests',
+    { schema: { querystring: ListQuery, response: untypedResponses({ 200: Type.Array(Api.MergeRequestListItem) }) } },
+    async (request, reply) => {
+      const q = paramsOf(request.query)
+      return sendList(request, reply, filterOf(request, q, undefined, 'created_by_me', true), null)
+    },
+  )
 
   app.get(
     '/projects/:id/merge_requests',
-    { schema: { params: IdParams, querystring: ListQuery } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: ListQuery,
+        response: untypedResponses({ 200: Type.Array(Api.MergeRequestListItem) }),
+      },
+    },
     async (request, reply) => {
       const project = loadMrProject(request, request.params.id)
       const filter = filterOf(request, paramsOf(request.query), [project.id], 'all')
@@ -507,7 +519,13 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/groups/:id/merge_requests',
-    { schema: { params: IdParams, querystring: ListQuery } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: ListQuery,
+        response: untypedResponses({ 200: Type.Array(Api.MergeRequestListItem) }),
+      },
+    },
     async (request, reply) => {
       const group = loadGroup(request, request.params.id)
       const db = request.server.burrow.db
@@ -524,7 +542,13 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
   // The merge requests a deployment shipped (GitLab's Deployments API), with the list parameters.
   app.get(
     '/projects/:id/deployments/:deployment_id/merge_requests',
-    { schema: { params: Type.Object({ id: Type.String(), deployment_id: Type.Integer() }), querystring: ListQuery } },
+    {
+      schema: {
+        params: Type.Object({ id: Type.String(), deployment_id: Type.Integer() }),
+        querystring: ListQuery,
+        response: untypedResponses({ 200: Type.Array(Api.MergeRequestListItem) }),
+      },
+    },
     async (request, reply) => {
       const project = loadMrProject(request, request.params.id, AccessLevel.REPORTER)
       const exists = request.server.burrow.db
@@ -543,7 +567,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/merge_requests',
-    { schema: { params: IdParams, body: CreateBody } },
+    { schema: { params: IdParams, body: CreateBody, response: untypedResponses({ 201: Api.MergeRequestDetail }) } },
     async (request, reply) => {
       const user = currentUser(request)
       const body = request.body
@@ -576,7 +600,9 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/merge_requests/:merge_request_iid',
-    { schema: { params: MrParams, querystring: ShowQuery } },
+    {
+      schema: { params: MrParams, querystring: ShowQuery, response: untypedResponses({ 200: Api.MergeRequestDetail }) },
+    },
     async (request) => {
       const project = loadMrProject(request, request.params.id)
       let mr = loadMergeRequest(request, project, request.params.merge_request_iid)
@@ -590,7 +616,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/projects/:id/merge_requests/:merge_request_iid',
-    { schema: { params: MrParams, body: UpdateBody } },
+    { schema: { params: MrParams, body: UpdateBody, response: untypedResponses({ 200: Api.MergeRequestDetail }) } },
     async (request) => {
       const user = currentUser(request)
       const project = loadMrProject(request, request.params.id)
@@ -629,7 +655,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/projects/:id/merge_requests/:merge_request_iid/merge',
-    { schema: { params: MrParams, body: MergeBody } },
+    { schema: { params: MrParams, body: MergeBody, response: untypedResponses({ 200: Api.MergeRequestDetail }) } },
     async (request) => {
       const user = currentUser(request)
       const project = loadMrProject(request, request.params.id)
@@ -658,7 +684,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/merge_requests/:merge_request_iid/merge_ref',
-    { schema: { params: MrParams } },
+    { schema: { params: MrParams, response: untypedResponses({ 200: Api.MergeRef }) } },
     async (request) => {
       const user = currentUser(request)
       const project = loadMrProject(request, request.params.id, AccessLevel.DEVELOPER)
@@ -706,7 +732,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/merge_requests/:merge_request_iid/closes_issues',
-    { schema: { params: MrParams } },
+    { schema: { params: MrParams, response: untypedResponses({ 200: Type.Array(Api.Issue) }) } },
     async (request, reply) => {
       const project = loadMrProject(request, request.params.id)
       const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
@@ -745,6 +771,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
           access_raw_diffs: Type.Optional(Type.Boolean()),
           unidiff: Type.Optional(Type.Boolean()),
         }),
+        response: untypedResponses({ 200: Api.MergeRequestChanges }),
       },
     },
     async (request) => {
@@ -757,7 +784,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/merge_requests/:merge_request_iid/diffs',
-    { schema: { params: MrParams } },
+    { schema: { params: MrParams, response: untypedResponses({ 200: Type.Array(Api.Diff) }) } },
     async (request, reply) => {
       const project = loadMrProject(request, request.params.id)
       const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
@@ -768,7 +795,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/merge_requests/:merge_request_iid/commits',
-    { schema: { params: MrParams } },
+    { schema: { params: MrParams, response: untypedResponses({ 200: Type.Array(Api.Commit) }) } },
     async (request, reply) => {
       const project = loadMrProject(request, request.params.id)
       const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
@@ -789,7 +816,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/merge_requests/:merge_request_iid/participants',
-    { schema: { params: MrParams } },
+    { schema: { params: MrParams, response: untypedResponses({ 200: Type.Array(Api.UserRef) }) } },
     async (request, reply) => {
       const project = loadMrProject(request, request.params.id)
       const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
@@ -822,7 +849,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/merge_requests/:merge_request_iid/approvals',
-    { schema: { params: MrParams } },
+    { schema: { params: MrParams, response: untypedResponses({ 200: Api.MergeRequestApprovals }) } },
     async (request) => {
       const project = loadMrProject(request, request.params.id)
       return approvalsEntity(request, loadMergeRequest(request, project, request.params.merge_request_iid))
@@ -831,7 +858,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/merge_requests/:merge_request_iid/approval_state',
-    { schema: { params: MrParams } },
+    { schema: { params: MrParams, response: untypedResponses({ 200: Api.MergeRequestApprovalState }) } },
     async (request) => {
       const project = loadMrProject(request, request.params.id)
       loadMergeRequest(request, project, request.params.merge_request_iid)
@@ -845,6 +872,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: MrParams,
         body: Type.Object({ sha: Type.Optional(Type.String()), approval_password: Type.Optional(Type.String()) }),
+        response: untypedResponses({ 201: Api.MergeRequestApprovals }),
       },
     },
     async (request, reply) => {
@@ -860,7 +888,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/merge_requests/:merge_request_iid/unapprove',
-    { schema: { params: MrParams } },
+    { schema: { params: MrParams, response: untypedResponses({ 201: Api.MergeRequestApprovals }) } },
     async (request, reply) => {
       const user = currentUser(request)
       const project = loadMrProject(request, request.params.id)
@@ -872,7 +900,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/merge_requests/:merge_request_iid/todo',
-    { schema: { params: MrParams } },
+    { schema: { params: MrParams, response: untypedResponses({ 201: Api.MergeRequestTodo }) } },
     async (request, reply) => {
       const user = currentUser(request)
       const project = loadMrProject(request, request.params.id)
@@ -935,7 +963,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/merge_requests/:merge_request_iid/time_stats',
-    { schema: { params: MrParams } },
+    { schema: { params: MrParams, response: untypedResponses({ 200: Api.TimeStats }) } },
     async (request) => {
       const project = loadMrProject(request, request.params.id)
       return timeStatsFor(request, loadMergeRequest(request, project, request.params.merge_request_iid))
@@ -949,7 +977,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
   })
   app.post(
     '/projects/:id/merge_requests/:merge_request_iid/time_estimate',
-    { schema: { params: MrParams } },
+    { schema: { params: MrParams, response: untypedResponses({ 200: Api.TimeStats }) } },
     async (request, reply) => {
       const { mr } = timeWriter(request)
       const seconds = durationOf(paramsOf(request.body).duration)
@@ -959,7 +987,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
   )
   app.post(
     '/projects/:id/merge_requests/:merge_request_iid/reset_time_estimate',
-    { schema: { params: MrParams } },
+    { schema: { params: MrParams, response: untypedResponses({ 200: Api.TimeStats }) } },
     async (request, reply) => {
       const { mr } = timeWriter(request)
       return reply.code(200).send(resetTimeEstimate(callerOf(request), trackableOf(mr)))
@@ -967,7 +995,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
   )
   app.post(
     '/projects/:id/merge_requests/:merge_request_iid/add_spent_time',
-    { schema: { params: MrParams } },
+    { schema: { params: MrParams, response: untypedResponses({ 201: Api.TimeStats }) } },
     async (request, reply) => {
       const { mr } = timeWriter(request)
       const body = paramsOf(request.body)
@@ -986,7 +1014,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
   )
   app.post(
     '/projects/:id/merge_requests/:merge_request_iid/reset_spent_time',
-    { schema: { params: MrParams } },
+    { schema: { params: MrParams, response: untypedResponses({ 200: Api.TimeStats }) } },
     async (request, reply) => {
       const { mr } = timeWriter(request)
       return reply.code(200).send(resetSpentTime(callerOf(request), trackableOf(mr)))

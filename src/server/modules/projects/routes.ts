@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static, type TSchema } from 'typebox'
@@ -160,20 +162,36 @@ function createFromBody(caller: Caller, body: Body, creator: UserRow): Promise<P
 const projects: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.burrow
 
-  app.get('/projects', { schema: { querystring: PROJECT_LIST_QUERY } }, async (request, reply) => {
-    return sendProjectList(request, reply, request.query, projectFilter(callerOf(request), request.query))
-  })
+  app.get(
+    '/projects',
+    {
+      schema: { querystring: PROJECT_LIST_QUERY, response: untypedResponses({ 200: Type.Array(Api.ProjectListItem) }) },
+    },
+    async (request, reply) => {
+      return sendProjectList(request, reply, request.query, projectFilter(callerOf(request), request.query))
+    },
+  )
 
-  app.post('/projects', { schema: { body: CreateBody } }, async (request, reply) => {
-    const user = currentUser(request)
-    const caller = callerOf(request)
-    const project = await createFromBody(caller, request.body, user)
-    return reply.code(201).send(presentProject(caller, project))
-  })
+  app.post(
+    '/projects',
+    { schema: { body: CreateBody, response: untypedResponses({ 201: Api.Project }) } },
+    async (request, reply) => {
+      const user = currentUser(request)
+      const caller = callerOf(request)
+      const project = await createFromBody(caller, request.body, user)
+      return reply.code(201).send(presentProject(caller, project))
+    },
+  )
 
   app.post(
     '/projects/user/:user_id',
-    { schema: { params: Type.Object({ user_id: Type.String() }), body: CreateBody } },
+    {
+      schema: {
+        params: Type.Object({ user_id: Type.String() }),
+        body: CreateBody,
+        response: untypedResponses({ 201: Api.Project }),
+      },
+    },
     async (request, reply) => {
       requireAdmin(request)
       const owner = loadUser(request, request.params.user_id)
@@ -185,7 +203,13 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id',
-    { schema: { params: IdParams, querystring: Type.Object({ statistics: Type.Optional(Type.Boolean()) }) } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: Type.Object({ statistics: Type.Optional(Type.Boolean()) }),
+        response: untypedResponses({ 200: Api.Project }),
+      },
+    },
     async (request) => {
       const project = loadProject(request, request.params.id)
       // A single project reads empty_repo and readme_url from its repository; lists use the stored flags.
@@ -194,28 +218,36 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.put('/projects/:id', { schema: { params: IdParams, body: UpdateBody } }, async (request) => {
-    const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
-    const caller = callerOf(request)
-    const body: Body = request.body
-    const enumError = settingsEnumError(body)
-    if (enumError) throw invalidParam(enumError, 'does not have a valid value')
-    // GitLab's owner_access: renaming a project (rename_project) and changing its visibility
-    // (change_visibility_level) are for its Owners; Maintainers edit the rest.
-    const ownerOnly = (typeof body.name === 'string' && body.name.trim() !== '') || body.visibility !== undefined
-    if (ownerOnly && !caller.perms.canInProject(project, AccessLevel.OWNER)) throw forbidden()
-    checkUnmodifiedSince(request, project.updated_at)
-    return presentProject(caller, updateProject(caller, project, body))
-  })
+  app.put(
+    '/projects/:id',
+    { schema: { params: IdParams, body: UpdateBody, response: untypedResponses({ 200: Api.Project }) } },
+    async (request) => {
+      const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
+      const caller = callerOf(request)
+      const body: Body = request.body
+      const enumError = settingsEnumError(body)
+      if (enumError) throw invalidParam(enumError, 'does not have a valid value')
+      // GitLab's owner_access: renaming a project (rename_project) and changing its visibility
+      // (change_visibility_level) are for its Owners; Maintainers edit the rest.
+      const ownerOnly = (typeof body.name === 'string' && body.name.trim() !== '') || body.visibility !== undefined
+      if (ownerOnly && !caller.perms.canInProject(project, AccessLevel.OWNER)) throw forbidden()
+      checkUnmodifiedSince(request, project.updated_at)
+      return presentProject(caller, updateProject(caller, project, body))
+    },
+  )
 
-  app.delete('/projects/:id', { schema: { params: IdParams } }, async (request, reply) => {
-    const project = loadProject(request, request.params.id, AccessLevel.OWNER)
-    checkUnmodifiedSince(request, project.updated_at)
-    const caller = callerOf(request)
-    await projectDeleting(caller, project)
-    destroyProject(caller, project)
-    return reply.code(202).send({ message: '202 Accepted' })
-  })
+  app.delete(
+    '/projects/:id',
+    { schema: { params: IdParams, response: untypedResponses({ 202: Api.AcceptedMessage }) } },
+    async (request, reply) => {
+      const project = loadProject(request, request.params.id, AccessLevel.OWNER)
+      checkUnmodifiedSince(request, project.updated_at)
+      const caller = callerOf(request)
+      await projectDeleting(caller, project)
+      destroyProject(caller, project)
+      return reply.code(202).send({ message: '202 Accepted' })
+    },
+  )
 
   for (const [verb, archived] of [
     ['archive', true],
@@ -244,7 +276,13 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/starrers',
-    { schema: { params: IdParams, querystring: Type.Object({ search: Type.Optional(Type.String()) }) } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: Type.Object({ search: Type.Optional(Type.String()) }),
+        response: untypedResponses({ 200: Type.Array(Api.Starrer) }),
+      },
+    },
     async (request, reply) => {
       const project = loadProject(request, request.params.id)
       const { baseUrl } = callerOf(request)
@@ -261,7 +299,13 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/projects/:id/transfer',
-    { schema: { params: IdParams, body: Type.Object({ namespace: Type.String() }) } },
+    {
+      schema: {
+        params: IdParams,
+        body: Type.Object({ namespace: Type.String() }),
+        response: untypedResponses({ 200: Api.Project }),
+      },
+    },
     async (request) => {
       const project = loadProject(request, request.params.id, AccessLevel.OWNER)
       const caller = callerOf(request)
@@ -289,6 +333,7 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
           group_access: Type.Integer(),
           expires_at: Type.Optional(Type.String()),
         }),
+        response: untypedResponses({ 201: Api.ProjectGroupLink }),
       },
     },
     async (request, reply) => {
@@ -322,7 +367,13 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
   // The direct forks of a project the caller may read, as any project list (GitLab's ForkProjectsFinder).
   app.get(
     '/projects/:id/forks',
-    { schema: { params: IdParams, querystring: PROJECT_LIST_QUERY } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: PROJECT_LIST_QUERY,
+        response: untypedResponses({ 200: Type.Array(Api.ProjectListItem) }),
+      },
+    },
     async (request, reply) => {
       const project = loadProject(request, request.params.id)
       const filter = { ...projectFilter(callerOf(request), request.query), forkedFromId: project.id }
@@ -332,7 +383,13 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/users/:id/projects',
-    { schema: { params: IdParams, querystring: PROJECT_LIST_QUERY } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: PROJECT_LIST_QUERY,
+        response: untypedResponses({ 200: Type.Array(Api.ProjectListItem) }),
+      },
+    },
     async (request, reply) => {
       const user = loadUser(request, request.params.id)
       const nsId = userNamespaceId(db, user.id)
@@ -343,7 +400,13 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/users/:id/starred_projects',
-    { schema: { params: IdParams, querystring: PROJECT_LIST_QUERY } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: PROJECT_LIST_QUERY,
+        response: untypedResponses({ 200: Type.Array(Api.ProjectListItem) }),
+      },
+    },
     async (request, reply) => {
       const user = loadUser(request, request.params.id)
       const filter = { ...projectFilter(callerOf(request), request.query), starredBy: user.id }
@@ -354,7 +417,13 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
   // A group's projects are a project list (GitLab serves it from its Groups API).
   app.get(
     '/groups/:id/projects',
-    { schema: { params: IdParams, querystring: PROJECT_LIST_QUERY } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: PROJECT_LIST_QUERY,
+        response: untypedResponses({ 200: Type.Array(Api.ProjectListItem) }),
+      },
+    },
     async (request, reply) => {
       const group = loadGroup(request, request.params.id)
       const q = request.query

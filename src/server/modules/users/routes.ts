@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type Static } from 'typebox'
@@ -182,25 +184,46 @@ function userListPage(
 const users: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users',
-    { schema: { querystring: ListQuery }, config: { scopes: READ_USER_SCOPES } },
+    {
+      schema: {
+        querystring: ListQuery,
+        response: untypedResponses({ 200: Type.Array(Type.Union([Api.UserAdmin, Api.UserBasic])) }),
+      },
+      config: { scopes: READ_USER_SCOPES },
+    },
     async (request, reply) => answerFromMemo(request, reply, () => userListPage(request, reply)),
   )
 
-  app.get('/user', { config: { scopes: READ_USER_SCOPES } }, async (request) => {
-    const user = currentUser(request)
-    const caller = callerOf(request)
-    const extras = userExtrasFor(caller, user, false)
-    return caller.perms.isAdmin ? userAdmin(user, caller.baseUrl, extras) : userSelf(user, caller.baseUrl, extras)
-  })
+  app.get(
+    '/user',
+    { schema: { response: untypedResponses({ 200: Api.User }) }, config: { scopes: READ_USER_SCOPES } },
+    async (request) => {
+      const user = currentUser(request)
+      const caller = callerOf(request)
+      const extras = userExtrasFor(caller, user, false)
+      return caller.perms.isAdmin ? userAdmin(user, caller.baseUrl, extras) : userSelf(user, caller.baseUrl, extras)
+    },
+  )
 
-  app.get('/user/status', { config: { scopes: READ_USER_SCOPES } }, async (request) => {
-    currentUser(request)
-    return emptyUserStatus()
-  })
+  app.get(
+    '/user/status',
+    { schema: { response: untypedResponses({ 200: Api.UserStatus }) }, config: { scopes: READ_USER_SCOPES } },
+    async (request) => {
+      currentUser(request)
+      return emptyUserStatus()
+    },
+  )
 
   app.get(
     '/users/:id',
-    { schema: { params: UserIdParams, querystring: SingleQuery }, config: { scopes: READ_USER_SCOPES } },
+    {
+      schema: {
+        params: UserIdParams,
+        querystring: SingleQuery,
+        response: untypedResponses({ 200: Type.Union([Api.UserAdmin, Api.UserPublic]) }),
+      },
+      config: { scopes: READ_USER_SCOPES },
+    },
     async (request) => {
       const user = loadUser(request, request.params.id)
       const caller = callerOf(request)
@@ -212,49 +235,64 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/users/:id/status',
-    { schema: { params: UserIdParams }, config: { scopes: READ_USER_SCOPES } },
+    {
+      schema: { params: UserIdParams, response: untypedResponses({ 200: Api.UserStatus }) },
+      config: { scopes: READ_USER_SCOPES },
+    },
     async (request) => {
       loadUser(request, request.params.id)
       return emptyUserStatus()
     },
   )
 
-  app.post('/users', { schema: { body: UserBody } }, async (request, reply) => {
-    requireAdmin(request)
-    const body = request.body
-    const missing: string[] = []
-    if (body.email === undefined) missing.push('email is missing')
-    if (body.password === undefined && body.reset_password === undefined && body.force_random_password === undefined) {
-      missing.push(
-        'password, reset_password, force_random_password are missing, at least one parameter must be provided',
+  app.post(
+    '/users',
+    { schema: { body: UserBody, response: untypedResponses({ 201: Api.UserAdmin }) } },
+    async (request, reply) => {
+      requireAdmin(request)
+      const body = request.body
+      const missing: string[] = []
+      if (body.email === undefined) missing.push('email is missing')
+      if (
+        body.password === undefined &&
+        body.reset_password === undefined &&
+        body.force_random_password === undefined
+      ) {
+        missing.push(
+          'password, reset_password, force_random_password are missing, at least one parameter must be provided',
+        )
+      }
+      if (body.name === undefined) missing.push('name is missing')
+      if (body.username === undefined) missing.push('username is missing')
+      if (missing.length > 0) throw paramError(missing.join(', '))
+      const caller = callerOf(request)
+      const user = createUser(
+        caller,
+        body,
+        request.uploads?.find((p) => p.name === 'avatar'),
       )
-    }
-    if (body.name === undefined) missing.push('name is missing')
-    if (body.username === undefined) missing.push('username is missing')
-    if (missing.length > 0) throw paramError(missing.join(', '))
-    const caller = callerOf(request)
-    const user = createUser(
-      caller,
-      body,
-      request.uploads?.find((p) => p.name === 'avatar'),
-    )
-    reply.code(201)
-    return userAdmin(user, caller.baseUrl, userExtrasFor(caller, user, false))
-  })
+      reply.code(201)
+      return userAdmin(user, caller.baseUrl, userExtrasFor(caller, user, false))
+    },
+  )
 
-  app.put('/users/:id', { schema: { params: UserIdParams, body: UserBody } }, async (request) => {
-    requireAdmin(request)
-    const user = loadUser(request, request.params.id)
-    checkUnmodifiedSince(request, user.updated_at)
-    const caller = callerOf(request)
-    const updated = modifyUser(
-      caller,
-      user,
-      request.body,
-      request.uploads?.find((p) => p.name === 'avatar'),
-    )
-    return userAdmin(updated, caller.baseUrl, userExtrasFor(caller, updated, false))
-  })
+  app.put(
+    '/users/:id',
+    { schema: { params: UserIdParams, body: UserBody, response: untypedResponses({ 200: Api.UserAdmin }) } },
+    async (request) => {
+      requireAdmin(request)
+      const user = loadUser(request, request.params.id)
+      checkUnmodifiedSince(request, user.updated_at)
+      const caller = callerOf(request)
+      const updated = modifyUser(
+        caller,
+        user,
+        request.body,
+        request.uploads?.find((p) => p.name === 'avatar'),
+      )
+      return userAdmin(updated, caller.baseUrl, userExtrasFor(caller, updated, false))
+    },
+  )
 
   app.delete('/users/:id', { schema: { params: UserIdParams, querystring: DeleteQuery } }, async (request, reply) => {
     requireAdmin(request)
@@ -264,31 +302,43 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
     return reply.code(204).send()
   })
 
-  app.post('/users/:id/block', { schema: { params: UserIdParams } }, async (request, reply) => {
-    requireAdmin(request)
-    const user = loadUser(request, request.params.id)
-    refuse(blockRefusal(user))
-    if (user.state !== 'blocked') setUserState(callerOf(request), user, 'blocked', 'Blocked user')
-    return reply.code(201).send(true)
-  })
+  app.post(
+    '/users/:id/block',
+    { schema: { params: UserIdParams, response: untypedResponses({ 201: Api.UserStateChanged }) } },
+    async (request, reply) => {
+      requireAdmin(request)
+      const user = loadUser(request, request.params.id)
+      refuse(blockRefusal(user))
+      if (user.state !== 'blocked') setUserState(callerOf(request), user, 'blocked', 'Blocked user')
+      return reply.code(201).send(true)
+    },
+  )
 
-  app.post('/users/:id/unblock', { schema: { params: UserIdParams } }, async (request, reply) => {
-    requireAdmin(request)
-    const user = loadUser(request, request.params.id)
-    refuse(unblockRefusal(user))
-    if (user.state === 'blocked' || user.state === 'banned')
-      setUserState(callerOf(request), user, 'active', 'Unblocked user')
-    return reply.code(201).send(true)
-  })
+  app.post(
+    '/users/:id/unblock',
+    { schema: { params: UserIdParams, response: untypedResponses({ 201: Api.UserStateChanged }) } },
+    async (request, reply) => {
+      requireAdmin(request)
+      const user = loadUser(request, request.params.id)
+      refuse(unblockRefusal(user))
+      if (user.state === 'blocked' || user.state === 'banned')
+        setUserState(callerOf(request), user, 'active', 'Unblocked user')
+      return reply.code(201).send(true)
+    },
+  )
 
   // GitLab unlocks a locked account from its Admin Area only (Admin::UsersController#unlock); this
   // is that action for API clients, shaped like block and unblock.
-  app.post('/users/:id/unlock', { schema: { params: UserIdParams } }, async (request, reply) => {
-    requireAdmin(request)
-    const user = loadUser(request, request.params.id)
-    unlockAccount(callerOf(request), user)
-    return reply.code(201).send(true)
-  })
+  app.post(
+    '/users/:id/unlock',
+    { schema: { params: UserIdParams, response: untypedResponses({ 201: Api.UserStateChanged }) } },
+    async (request, reply) => {
+      requireAdmin(request)
+      const user = loadUser(request, request.params.id)
+      unlockAccount(callerOf(request), user)
+      return reply.code(201).send(true)
+    },
+  )
 
   app.post('/users/:id/deactivate', { schema: { params: UserIdParams } }, async (request, reply) => {
     requireAdmin(request)
