@@ -107,6 +107,8 @@ test('Changes: a tree of the files with their counts, Viewed boxes kept across a
   // Lines are coloured by the highlighting worker (lib/diff-highlighter.ts), which the page's CSP lets run.
   await highlighter
   await expect(page.locator('.review-row--line .burrow-hl [class^="hljs-"]').first()).toBeVisible()
+  // Rows are contained, so a scroll paints only the rows it brings in.
+  await expect(page.locator('.review-diff .common-virtual-list__row').first()).toHaveCSS('contain', 'strict')
   await shot(page, 'review-unified-light')
 
   // Viewed: counted, the file folds away in the diff, and the mark survives a reload.
