@@ -3,7 +3,6 @@
  * with each project's planned life (plan.ts) replayed in time order under a simulated clock, so
  * activity feeds, to-do lists and discussions read like months of real work.
  */
-import type { FastifyRequest } from 'fastify'
 import type { ServerContext } from '../platform/context'
 import { nowIso, withClock } from '../platform/db/connection'
 import { findEpicById, type EpicRow } from '../modules/epics/queries'
@@ -41,7 +40,6 @@ import { refreshFlagsOnPush, refreshRepositoryFlags } from '../modules/repositor
 import { markTodoDone } from '../modules/todos/service'
 import { noteApproval } from '../modules/merge-requests/system-notes'
 import { mergeRequestTarget, recordStateEvent } from '../modules/notes/system-notes'
-import { actingAs } from './actor'
 import { callerFor, type Caller } from '../platform/caller'
 import { planOperations, type DemoHost } from './operations'
 import { importHistory, type ImportedHistory } from './history'
@@ -159,10 +157,6 @@ class DemoWriter {
   ) {
     this.db = ctx.db
     this.baseUrl = options.baseUrl
-  }
-
-  private as(username: string): FastifyRequest {
-    return actingAs(this.ctx, this.user(username), this.baseUrl)
   }
 
   /** The services' caller acting as `username` from this machine (fresh permissions each time). */

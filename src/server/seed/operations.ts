@@ -7,7 +7,6 @@
  * repository storage move. Everything acts on the server's own context, where the CI listeners
  * (deployments, protected environments) are registered.
  */
-import type { FastifyRequest } from 'fastify'
 import { callerFor, type Caller } from '../platform/caller'
 import type { ServerContext } from '../platform/context'
 import { findEnvironmentByName } from '../modules/environments/queries'
@@ -61,7 +60,6 @@ import {
   seedSecurityFindings,
   transitionVulnerability,
 } from '../modules/vulnerabilities'
-import { actingAs } from './actor'
 import { demoCertificate } from './certificate'
 import { CI_COMMANDS } from './code'
 import { DAY, HOUR, MINUTE, type MergeRequestPlan, type ProjectPlan, type RefMove } from './plan'
@@ -155,10 +153,6 @@ class OperationsPlanner {
 
   private get db(): ServerContext['db'] {
     return this.host.live.db
-  }
-
-  private as(username: string): FastifyRequest {
-    return actingAs(this.host.live, this.host.user(username), this.host.baseUrl)
   }
 
   /** A caller acting as `username` from this machine, for the services that take one. */
@@ -692,9 +686,9 @@ class OperationsPlanner {
       const live = this.host.live
       // The node name has to be this instance's: npm start picks a new port every launch.
       if (live.settings.get('geo_node_name').trim() === '') live.settings.update({ geo_node_name: 'kestrel-primary' })
-      const request = this.as('root')
-      createGeoNode(request, { name: live.settings.get('geo_node_name'), url: `${this.host.baseUrl}/`, primary: true })
-      createGeoNode(request, {
+      const root = this.caller('root')
+      createGeoNode(root, { name: live.settings.get('geo_node_name'), url: `${this.host.baseUrl}/`, primary: true })
+      createGeoNode(root, {
         name: 'kestrel-eu',
         url: 'https://eu.git.kestrel.example/',
         internal_url: 'https://eu-internal.git.kestrel.example/',

@@ -1,27 +1,32 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import { forbidden, missingParam, notFound, unauthorized } from '../../platform/http/errors'
-import { paramsOf } from '../../platform/http/loose-params'
+import { paramsOf, PathParams, pathId } from '../../platform/http/loose-params'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { textParam } from '../../platform/http/text-param'
 import { deleteAward, findAward, listAwards, type AwardEmojiRow } from './queries'
 import { addAward, presentAwards, type Awardable } from './service'
 
+/** Loads the awardable a URL names from its path params, throwing 404 when the caller cannot read it. */
+export type AwardableResolver = (request: FastifyRequest, params: PathParams) => Awardable
+
 /**
  * The four award emoji endpoints under `base` (e.g. `/projects/:id/issues/:issue_iid`), for any
- * awardable: `resolve` loads it from the request (throwing 404 when the caller cannot read it).
+ * awardable `resolve` loads.
  */
-export function awardEmojiRoutes(base: string, resolve: (request: FastifyRequest) => Awardable): FastifyPluginAsync {
+export function awardEmojiRoutes(base: string, resolve: AwardableResolver): FastifyPluginAsyncTypebox {
   return async (app) => {
-    const find = (request: FastifyRequest, a: Awardable): AwardEmojiRow => {
-      const id = Number((request.params as Record<string, string>).award_id)
-      const row = Number.isInteger(id) ? findAward(request.server.burrow.db, a.type, a.id, id) : undefined
+    const schema = { params: PathParams }
+    const find = (request: FastifyRequest, params: PathParams): AwardEmojiRow => {
+      const a = resolve(request, params)
+      const row = findAward(request.server.burrow.db, a.type, a.id, pathId(params.award_id, 'Award Emoji'))
       if (!row) throw notFound('Award Emoji')
       return row
     }
 
-    app.get(`${base}/award_emoji`, async (request, reply) => {
-      const a = resolve(request)
+    app.get(`${base}/award_emoji`, { schema }, async (request, reply) => {
+      const a = resolve(request, request.params)
       const page = pageOf(request.query)
       const { rows, total } = listAwards(request.server.burrow.db, a.type, a.id, {
         limit: page.perPage,
@@ -33,13 +38,14 @@ export function awardEmojiRoutes(base: string, resolve: (request: FastifyRequest
 
     app.get(
       `${base}/award_emoji/:award_id`,
-      async (request) => presentAwards(callerOf(request), [find(request, resolve(request))])[0],
+      { schema },
+      async (request) => presentAwards(callerOf(request), [find(request, request.params)])[0],
     )
 
-    app.post(`${base}/award_emoji`, async (request, reply) => {
+    app.post(`${base}/award_emoji`, { schema }, async (request, reply) => {
       const user = request.actor.user
       if (!user) throw unauthorized()
-      const a = resolve(request)
+      const a = resolve(request, request.params)
       const name = paramsOf(request.body).name
       if (name === undefined || name === null || name === '') throw missingParam('name')
       const row = addAward(request.server.burrow.db, a, user.id, textParam('name', name))
@@ -47,10 +53,10 @@ export function awardEmojiRoutes(base: string, resolve: (request: FastifyRequest
     })
 
     // Only the awarder (or an administrator) may take an award back.
-    app.delete(`${base}/award_emoji/:award_id`, async (request, reply) => {
+    app.delete(`${base}/award_emoji/:award_id`, { schema }, async (request, reply) => {
       const user = request.actor.user
       if (!user) throw unauthorized()
-      const row = find(request, resolve(request))
+      const row = find(request, request.params)
       if (row.user_id !== user.id && !request.perms.isAdmin) throw forbidden()
       deleteAward(request.server.burrow.db, row.id)
       return reply.code(204).send()

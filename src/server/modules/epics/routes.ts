@@ -62,8 +62,9 @@ import {
   intOf,
   listOf,
   paramsOf,
-  wildcardOf,
+  pathId,
   titleOf,
+  wildcardOf,
 } from '../../platform/http/loose-params'
 import { canAdminEpics, canDestroyEpics, canReadEpicWith, requireAdminEpics, requireEpicsFeature } from './policy'
 
@@ -442,11 +443,9 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   await app.register(
-    awardEmojiRoutes('/groups/:id/epics/:epic_iid', (request) => {
+    awardEmojiRoutes('/groups/:id/epics/:epic_iid', (request, params) => {
       requireEpicsFeature(callerOf(request))
-      const params = request.params as { id: string; epic_iid: string }
-      const iid = Number(params.epic_iid)
-      if (!Number.isInteger(iid)) throw notFound('Epic')
+      const iid = pathId(params.epic_iid, 'Epic')
       const group = loadGroup(request, params.id)
       return { type: 'Epic', id: loadEpic(callerOf(request), group, iid).id }
     }),

@@ -16,8 +16,8 @@ import {
   repairGeoNode,
   refuseOnSecondary,
   updateGeoNode,
-  type GeoNodeParams,
 } from './service'
+import { callerOf } from '../../platform/caller'
 
 const PageQuery = Type.Object({ page: Type.Optional(Type.Integer()), per_page: Type.Optional(Type.Integer()) })
 const IdParams = Type.Object({ id: Type.Integer() })
@@ -56,7 +56,11 @@ const geoNodes: FastifyPluginAsyncTypebox = async (app) => {
     const namespaces = namespaceIdsOf(ctx, nodes)
     const baseUrl = ctx.baseUrl(request)
     return nodes.map((n) =>
-      geoNodeEntity(n, { baseUrl, namespaceIds: namespaces.get(n.id) ?? [], current: isCurrentNode(ctx, request, n) }),
+      geoNodeEntity(n, {
+        baseUrl,
+        namespaceIds: namespaces.get(n.id) ?? [],
+        current: isCurrentNode(callerOf(request), n),
+      }),
     )
   }
   const nodeOf = (id: number): GeoNodeRow => {
@@ -67,8 +71,8 @@ const geoNodes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/geo_nodes', { schema: { body: CreateBody } }, async (request, reply) => {
     requireAdmin(request)
-    refuseOnSecondary(ctx, request)
-    const node = createGeoNode(request, request.body as GeoNodeParams)
+    refuseOnSecondary(callerOf(request))
+    const node = createGeoNode(callerOf(request), request.body)
     return reply.code(201).send(present(request, [node])[0])
   })
 
@@ -94,7 +98,7 @@ const geoNodes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/geo_nodes/current/failures', { schema: { querystring: PageQuery } }, async (request, reply) => {
     requireAdmin(request)
-    const here = currentNode(ctx, request)
+    const here = currentNode(callerOf(request))
     if (!here) throw new ApiError(404, { message: '404 Geo node not found' })
     if (here.is_primary === 1)
       throw new ApiError(403, { message: '403 Forbidden - Failures can only be requested from a secondary node' })
@@ -115,22 +119,22 @@ const geoNodes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put('/geo_nodes/:id', { schema: { params: IdParams, body: UpdateBody } }, async (request) => {
     requireAdmin(request)
-    refuseOnSecondary(ctx, request)
-    const node = updateGeoNode(request, nodeOf(request.params.id), request.body as GeoNodeParams)
+    refuseOnSecondary(callerOf(request))
+    const node = updateGeoNode(callerOf(request), nodeOf(request.params.id), request.body)
     return present(request, [node])[0]
   })
 
   app.delete('/geo_nodes/:id', { schema: { params: IdParams } }, async (request, reply) => {
     requireAdmin(request)
-    refuseOnSecondary(ctx, request)
-    destroyGeoNode(request, nodeOf(request.params.id))
+    refuseOnSecondary(callerOf(request))
+    destroyGeoNode(callerOf(request), nodeOf(request.params.id))
     return reply.code(204).send()
   })
 
   app.post('/geo_nodes/:id/repair', { schema: { params: IdParams } }, async (request, reply) => {
     requireAdmin(request)
-    refuseOnSecondary(ctx, request)
-    const node = repairGeoNode(request, nodeOf(request.params.id))
+    refuseOnSecondary(callerOf(request))
+    const node = repairGeoNode(callerOf(request), nodeOf(request.params.id))
     return reply.code(200).send(present(request, [node])[0])
   })
 }

@@ -1,8 +1,7 @@
-import { callerOf } from '../../platform/caller'
+import type { Caller } from '../../platform/caller'
 import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { FastifyRequest } from 'fastify'
 import type { ServerContext } from '../../platform/context'
 import {
   deleteGeoNodeRow,
@@ -38,22 +37,22 @@ function sameName(a: string, b: string): boolean {
  * The name this instance goes by among the nodes (GitLab's `geo_node_name`): the `geo_node_name`
  * setting (`--geo-node-name`) when set, else the external URL, else the URL the caller used.
  */
-export function currentNodeName(ctx: ServerContext, request: FastifyRequest): string {
-  const configured = ctx.settings.get('geo_node_name').trim()
+export function currentNodeName(caller: Caller): string {
+  const configured = caller.ctx.settings.get('geo_node_name').trim()
   if (configured !== '') return configured
-  return withSlash(ctx.baseUrl(request))
+  return withSlash(caller.baseUrl)
 }
 
 /** True for the node this instance is. */
-export function isCurrentNode(ctx: ServerContext, request: FastifyRequest, node: GeoNodeRow): boolean {
-  return sameName(node.name, currentNodeName(ctx, request))
+export function isCurrentNode(caller: Caller, node: GeoNodeRow): boolean {
+  return sameName(node.name, currentNodeName(caller))
 }
 
 /** The node this instance is, if one is recorded. */
-export function currentNode(ctx: ServerContext, request: FastifyRequest): GeoNodeRow | undefined {
-  const name = currentNodeName(ctx, request).replace(/\/+$/, '')
+export function currentNode(caller: Caller): GeoNodeRow | undefined {
+  const name = currentNodeName(caller).replace(/\/+$/, '')
   // Names compare without case and without the trailing slash GitLab adds to URL-like names.
-  return findGeoNodeByName(ctx.db, name) ?? findGeoNodeByName(ctx.db, `${name}/`)
+  return findGeoNodeByName(caller.db, name) ?? findGeoNodeByName(caller.db, `${name}/`)
 }
 
 /**
@@ -61,8 +60,8 @@ export function currentNode(ctx: ServerContext, request: FastifyRequest): GeoNod
  * read-only instance, as GitLab's read-only mode makes it. The primary, and an instance that is
  * not a node at all (Geo not set up yet, or this instance's name not recorded), manage nodes.
  */
-export function refuseOnSecondary(ctx: ServerContext, request: FastifyRequest): void {
-  const here = currentNode(ctx, request)
+export function refuseOnSecondary(caller: Caller): void {
+  const here = currentNode(caller)
   if (here && here.is_primary !== 1) throw new ApiError(403, { message: NOT_PRIMARY_MESSAGE })
 }
 
@@ -122,8 +121,7 @@ function add(errors: Record<string, string[]>, key: string, message: string): vo
  * returns the columns to store. `existing` is the node being updated.
  */
 function nodeColumns(
-  ctx: ServerContext,
-  request: FastifyRequest,
+  caller: Caller,
   params: GeoNodeParams,
   existing: GeoNodeRow | null,
 ): { columns: GeoNodeColumns; namespaceIds?: number[] } {
@@ -140,7 +138,7 @@ function nodeColumns(
   if (name !== '' && withSlash(name) === normalizedUrl) name = normalizedUrl
   if (name === '') add(errors, 'name', "can't be blank")
   else if (exceeds(name, TEXT_LIMITS.name.name)) add(errors, 'name', tooLong(TEXT_LIMITS.name.name))
-  else if (findGeoNodeByName(ctx.db, name, existing?.id ?? 0)) add(errors, 'name', 'has already been taken')
+  else if (findGeoNodeByName(caller.db, name, existing?.id ?? 0)) add(errors, 'name', 'has already been taken')
 
   let internalUrl: string | null | undefined
   if (params.internal_url !== undefined) {
@@ -156,7 +154,7 @@ function nodeColumns(
 
   const primary = existing ? existing.is_primary === 1 : params.primary === true
   const enabled = params.enabled ?? (existing ? existing.enabled === 1 : true)
-  if (primary && findPrimaryGeoNode(ctx.db, existing?.id ?? 0)) add(errors, 'primary', 'node already exists')
+  if (primary && findPrimaryGeoNode(caller.db, existing?.id ?? 0)) add(errors, 'primary', 'node already exists')
   if (primary && !enabled) add(errors, 'enabled', 'Geo primary node cannot be disabled')
 
   let syncType: 'namespaces' | 'shards' | null | undefined
@@ -179,7 +177,7 @@ function nodeColumns(
     add(errors, 'minimum_reverification_interval', 'must be greater than or equal to 1')
   }
   // A secondary named like this instance would lock this instance out of managing its nodes.
-  if (!primary && name !== '' && sameName(name, currentNodeName(ctx, request))) {
+  if (!primary && name !== '' && sameName(name, currentNodeName(caller))) {
     add(errors, 'base', 'Current node must be the primary node or you will be locking yourself out')
   }
   if (Object.keys(errors).length > 0) throw validationFailed(errors)
@@ -205,10 +203,10 @@ function nodeColumns(
   return { columns, namespaceIds: namespaceIdsInput(params.selective_sync_namespace_ids) }
 }
 
-function auditNode(request: FastifyRequest, node: GeoNodeRow, change: Readonly<Record<string, unknown>>): void {
-  const admin = request.actor.user
+function auditNode(caller: Caller, node: GeoNodeRow, change: Readonly<Record<string, unknown>>): void {
+  const admin = caller.user
   if (!admin) return
-  recordAudit(callerOf(request), {
+  recordAudit(caller, {
     entityType: 'User',
     entityId: admin.id,
     entityPath: admin.username,
@@ -220,13 +218,13 @@ function auditNode(request: FastifyRequest, node: GeoNodeRow, change: Readonly<R
 }
 
 /** `POST /geo_nodes`: creates a node with the spec's defaults (capacities 10/25/100/10, enabled, secondary). */
-export function createGeoNode(request: FastifyRequest, params: GeoNodeParams): GeoNodeRow {
-  const ctx = request.server.burrow
-  const { columns, namespaceIds } = nodeColumns(ctx, request, params, null)
-  return ctx.db.transaction(() => {
-    const node = insertGeoNode(ctx.db, columns)
-    if (namespaceIds) setGeoNodeNamespaces(ctx.db, node.id, namespaceIds)
-    auditNode(request, node, {
+export function createGeoNode(caller: Caller, params: GeoNodeParams): GeoNodeRow {
+  const db = caller.db
+  const { columns, namespaceIds } = nodeColumns(caller, params, null)
+  return db.transaction(() => {
+    const node = insertGeoNode(db, columns)
+    if (namespaceIds) setGeoNodeNamespaces(db, node.id, namespaceIds)
+    auditNode(caller, node, {
       add: 'geo_node',
       custom_message: `Added ${node.is_primary ? 'primary' : 'secondary'} Geo node ${node.name}`,
     })
@@ -235,17 +233,17 @@ export function createGeoNode(request: FastifyRequest, params: GeoNodeParams): G
 }
 
 /** `PUT /geo_nodes/:id`: changes a node's settings (never whether it is the primary). */
-export function updateGeoNode(request: FastifyRequest, node: GeoNodeRow, params: GeoNodeParams): GeoNodeRow {
-  const ctx = request.server.burrow
-  const { columns, namespaceIds } = nodeColumns(ctx, request, params, node)
-  return ctx.db.transaction(() => {
-    const updated = updateGeoNodeRow(ctx.db, node.id, columns)
-    if (namespaceIds) setGeoNodeNamespaces(ctx.db, node.id, namespaceIds)
+export function updateGeoNode(caller: Caller, node: GeoNodeRow, params: GeoNodeParams): GeoNodeRow {
+  const db = caller.db
+  const { columns, namespaceIds } = nodeColumns(caller, params, node)
+  return db.transaction(() => {
+    const updated = updateGeoNodeRow(db, node.id, columns)
+    if (namespaceIds) setGeoNodeNamespaces(db, node.id, namespaceIds)
     const changed = (Object.keys(columns) as (keyof GeoNodeColumns)[]).filter(
       (k) => k !== 'oauth_application_uid' && columns[k] !== undefined && columns[k] !== node[k],
     )
     if (changed.length > 0 || namespaceIds) {
-      auditNode(request, updated, {
+      auditNode(caller, updated, {
         change: 'geo_node',
         custom_message: `Changed Geo node ${updated.name}`,
         attributes: namespaceIds ? [...changed, 'selective_sync_namespace_ids'] : changed,
@@ -256,21 +254,21 @@ export function updateGeoNode(request: FastifyRequest, node: GeoNodeRow, params:
 }
 
 /** `DELETE /geo_nodes/:id`. */
-export function destroyGeoNode(request: FastifyRequest, node: GeoNodeRow): void {
-  const { db } = request.server.burrow
+export function destroyGeoNode(caller: Caller, node: GeoNodeRow): void {
+  const db = caller.db
   db.transaction(() => {
-    auditNode(request, node, { remove: 'geo_node', custom_message: `Removed Geo node ${node.name}` })
+    auditNode(caller, node, { remove: 'geo_node', custom_message: `Removed Geo node ${node.name}` })
     deleteGeoNodeRow(db, node.id)
   })()
 }
 
 /** `POST /geo_nodes/:id/repair`: gives a secondary its missing OAuth application again. */
-export function repairGeoNode(request: FastifyRequest, node: GeoNodeRow): GeoNodeRow {
-  const { db } = request.server.burrow
+export function repairGeoNode(caller: Caller, node: GeoNodeRow): GeoNodeRow {
+  const db = caller.db
   if (node.is_primary === 1 || node.oauth_application_uid) return node
   return db.transaction(() => {
     const repaired = updateGeoNodeRow(db, node.id, { oauth_application_uid: randomBytes(16).toString('hex') })
-    auditNode(request, repaired, {
+    auditNode(caller, repaired, {
       change: 'geo_node',
       custom_message: `Repaired the OAuth application of Geo node ${node.name}`,
     })

@@ -71,7 +71,16 @@ import {
 } from '../time-tracking'
 import { createTodo, pendingTodoFor } from '../todos'
 import { textParam } from '../../platform/http/text-param'
-import { boolOf, datetimeOf, given, intOf, listOf, paramsOf, wildcardOf } from '../../platform/http/loose-params'
+import {
+  boolOf,
+  datetimeOf,
+  given,
+  intOf,
+  listOf,
+  paramsOf,
+  pathId,
+  wildcardOf,
+} from '../../platform/http/loose-params'
 import { parseHumanDuration } from '../time-tracking'
 
 const IdParams = Type.Object({ id: Type.String() })
@@ -761,10 +770,8 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   )
 
   await app.register(
-    awardEmojiRoutes('/projects/:id/issues/:issue_iid', (request) => {
-      const params = request.params as { id: string; issue_iid: string }
-      const iid = Number(params.issue_iid)
-      if (!Number.isInteger(iid)) throw notFound('Issue')
+    awardEmojiRoutes('/projects/:id/issues/:issue_iid', (request, params) => {
+      const iid = pathId(params.issue_iid, 'Issue')
       const project = loadProject(request, params.id)
       return { type: 'Issue', id: loadIssue(callerOf(request), project, iid).id }
     }),

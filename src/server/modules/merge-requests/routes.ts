@@ -5,7 +5,7 @@ import { mergeRequestPushReply } from './push-options'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from 'typebox'
+import { Type, type Static } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
 import { MergeRequestReviewer } from '../../../shared/api/merge-request'
 import { reviewerEntity } from './entity'
@@ -73,7 +73,7 @@ import { isSubscribed, subscribe, unsubscribe } from '../subscriptions/service'
 import { addSpentTime, resetSpentTime, resetTimeEstimate, setTimeEstimate, type Trackable } from '../time-tracking'
 import { createTodo, pendingTodoFor } from '../todos/service'
 import { textParam } from '../../platform/http/text-param'
-import { boolOf, datetimeOf, listOf, paramsOf } from '../../platform/http/loose-params'
+import { boolOf, datetimeOf, listOf, paramsOf, pathId } from '../../platform/http/loose-params'
 import { canReadMergeRequestsWith } from './policy'
 import { diffLimitsOf, UNLIMITED_DIFF } from './versions'
 import { parseHumanDuration } from '../time-tracking'
@@ -947,9 +947,11 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     ).s
     return timeStatsOf(mr.time_estimate, spent)
   }
-  const timeWriter = (request: FastifyRequest): { project: ProjectRow; mr: MergeRequestRow; user: UserRow } => {
+  const timeWriter = (
+    request: FastifyRequest,
+    params: Static<typeof MrParams>,
+  ): { project: ProjectRow; mr: MergeRequestRow; user: UserRow } => {
     const user = currentUser(request)
-    const params = request.params as { id: string; merge_request_iid: number }
     // Time spent on a merge request is GitLab's admin_merge_request: Developers, not Reporters.
     const project = loadMrProject(request, params.id, AccessLevel.DEVELOPER)
     return { project, mr: loadMergeRequest(request, project, params.merge_request_iid), user }
@@ -979,7 +981,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     '/projects/:id/merge_requests/:merge_request_iid/time_estimate',
     { schema: { params: MrParams, response: untypedResponses({ 200: Api.TimeStats }) } },
     async (request, reply) => {
-      const { mr } = timeWriter(request)
+      const { mr } = timeWriter(request, request.params)
       const seconds = durationOf(paramsOf(request.body).duration)
       if (seconds < 0) throw apiMessage(400, 'Invalid time duration')
       return reply.code(200).send(setTimeEstimate(callerOf(request), trackableOf(mr), seconds))
@@ -989,7 +991,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     '/projects/:id/merge_requests/:merge_request_iid/reset_time_estimate',
     { schema: { params: MrParams, response: untypedResponses({ 200: Api.TimeStats }) } },
     async (request, reply) => {
-      const { mr } = timeWriter(request)
+      const { mr } = timeWriter(request, request.params)
       return reply.code(200).send(resetTimeEstimate(callerOf(request), trackableOf(mr)))
     },
   )
@@ -997,7 +999,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     '/projects/:id/merge_requests/:merge_request_iid/add_spent_time',
     { schema: { params: MrParams, response: untypedResponses({ 201: Api.TimeStats }) } },
     async (request, reply) => {
-      const { mr } = timeWriter(request)
+      const { mr } = timeWriter(request, request.params)
       const body = paramsOf(request.body)
       const seconds = durationOf(body.duration)
       return reply
@@ -1016,16 +1018,14 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     '/projects/:id/merge_requests/:merge_request_iid/reset_spent_time',
     { schema: { params: MrParams, response: untypedResponses({ 200: Api.TimeStats }) } },
     async (request, reply) => {
-      const { mr } = timeWriter(request)
+      const { mr } = timeWriter(request, request.params)
       return reply.code(200).send(resetSpentTime(callerOf(request), trackableOf(mr)))
     },
   )
 
   await app.register(
-    awardEmojiRoutes('/projects/:id/merge_requests/:merge_request_iid', (request) => {
-      const params = request.params as { id: string; merge_request_iid: string }
-      const iid = Number(params.merge_request_iid)
-      if (!Number.isInteger(iid)) throw notFound('Merge Request')
+    awardEmojiRoutes('/projects/:id/merge_requests/:merge_request_iid', (request, params) => {
+      const iid = pathId(params.merge_request_iid, 'Merge Request')
       return { type: 'MergeRequest', id: loadMergeRequest(request, loadMrProject(request, params.id), iid).id }
     }),
   )

@@ -54,17 +54,26 @@ const UpdateBody = Type.Object({ body: Type.Optional(Type.String()), resolved: T
  * The notes of the discussion named in the URL, or 404 `Discussion Not Found`; in `scope` when
  * given (reading may see related commit threads, writing only the noteable's own).
  */
-function loadDiscussion(request: FastifyRequest, noteable: Noteable, scope?: NoteScope): NoteRow[] {
-  const id = String((request.params as Record<string, string>).discussion_id).toLowerCase()
+function loadDiscussion(
+  request: FastifyRequest,
+  noteable: Noteable,
+  discussionId: string,
+  scope?: NoteScope,
+): NoteRow[] {
+  const id = discussionId.toLowerCase()
   const notes = discussionNotes(request.server.burrow.db, scope ?? readableNoteScope(callerOf(request), noteable), id)
   if (notes.length === 0) throw notFound('Discussion')
   return notes
 }
 
 /** A note of the discussion named in the URL, or 404 `Note Not Found`. */
-function loadDiscussionNote(request: FastifyRequest, noteable: Noteable): NoteRow {
-  const discussion = loadDiscussion(request, noteable)
-  const note = loadNote(request, noteable, Number((request.params as Record<string, number>).note_id))
+function loadDiscussionNote(
+  request: FastifyRequest,
+  noteable: Noteable,
+  params: { readonly discussion_id: string; readonly note_id: number },
+): NoteRow {
+  const discussion = loadDiscussion(request, noteable, params.discussion_id)
+  const note = loadNote(request, noteable, params.note_id)
   if (note.discussion_id !== discussion[0].discussion_id) throw notFound('Note')
   return note
 }
@@ -86,7 +95,7 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
     const noteParams = paramsSchema(kind, { discussion_id: DISCUSSION_ID, note_id: Type.Integer() })
 
     app.get(base, { schema: { params: paramsSchema(kind), querystring: PageQuery } }, async (request, reply) => {
-      const noteable = await loadDiscussionNoteable(request, kind)
+      const noteable = await loadDiscussionNoteable(request, kind, request.params)
       const page = pageOf(request.query)
       // System notes about items the caller cannot see are left out, and with them their one-note discussions.
       const { discussions: threads, total } = listDiscussions(
@@ -103,14 +112,18 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
     })
 
     app.get(`${base}/:discussion_id`, { schema: { params: discussionParams } }, async (request) => {
-      const noteable = await loadDiscussionNoteable(request, kind)
+      const noteable = await loadDiscussionNoteable(request, kind, request.params)
       const scope = await readableDiscussionScope(callerOf(request), noteable)
-      return presentDiscussion(request, noteable, loadDiscussion(request, noteable, scope))
+      return presentDiscussion(
+        request,
+        noteable,
+        loadDiscussion(request, noteable, request.params.discussion_id, scope),
+      )
     })
 
     app.post(base, { schema: { params: paramsSchema(kind), body: CreateBody } }, async (request, reply) => {
       currentUser(request)
-      const noteable = await loadDiscussionNoteable(request, kind)
+      const noteable = await loadDiscussionNoteable(request, kind, request.params)
       const body = request.body
       const options = {
         createdAt: body.created_at,
@@ -142,8 +155,8 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
       { schema: { params: discussionParams, body: ReplyBody } },
       async (request, reply) => {
         currentUser(request)
-        const noteable = await loadDiscussionNoteable(request, kind)
-        const discussion = loadDiscussion(request, noteable)
+        const noteable = await loadDiscussionNoteable(request, kind, request.params)
+        const discussion = loadDiscussion(request, noteable, request.params.discussion_id)
         // System notes ("changed the description") cannot be replied to, as in GitLab.
         if (discussion[0].system === 1) throw badRequest('discussion is not replyable')
         const body = request.body
@@ -166,11 +179,17 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
         { schema: { params: discussionParams, body: Type.Object({ resolved: Type.Optional(Type.Boolean()) }) } },
         async (request) => {
           currentUser(request)
-          const noteable = await loadDiscussionNoteable(request, kind)
+          const noteable = await loadDiscussionNoteable(request, kind, request.params)
           const resolved = request.body.resolved
           if (resolved === undefined) throw missingParam('resolved')
-          resolveNotes(callerOf(request), noteable, loadDiscussion(request, noteable), resolved, false)
-          return presentDiscussion(request, noteable, loadDiscussion(request, noteable))
+          resolveNotes(
+            callerOf(request),
+            noteable,
+            loadDiscussion(request, noteable, request.params.discussion_id),
+            resolved,
+            false,
+          )
+          return presentDiscussion(request, noteable, loadDiscussion(request, noteable, request.params.discussion_id))
         },
       )
     }
@@ -180,8 +199,8 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
       { schema: { params: noteParams, body: UpdateBody } },
       async (request) => {
         currentUser(request)
-        const noteable = await loadDiscussionNoteable(request, kind)
-        const note = loadDiscussionNote(request, noteable)
+        const noteable = await loadDiscussionNoteable(request, kind, request.params)
+        const note = loadDiscussionNote(request, noteable, request.params)
         const body = request.body
         if (body.body !== undefined && body.resolved !== undefined)
           throw paramError('body, resolved are mutually exclusive')
@@ -190,7 +209,7 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
         checkUnmodifiedSince(request, note.updated_at)
         if (body.resolved !== undefined) {
           resolveNotes(callerOf(request), noteable, [note], body.resolved, true)
-          return presentNotes(request, noteable, [loadDiscussionNote(request, noteable)])[0]
+          return presentNotes(request, noteable, [loadDiscussionNote(request, noteable, request.params)])[0]
         }
         assertCanEditNote(callerOf(request), note)
         return presentNotes(request, noteable, [updateNote(callerOf(request), noteable, note, body.body as string)])[0]
@@ -199,8 +218,8 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
 
     app.delete(`${base}/:discussion_id/notes/:note_id`, { schema: { params: noteParams } }, async (request, reply) => {
       currentUser(request)
-      const noteable = await loadDiscussionNoteable(request, kind)
-      const note = loadDiscussionNote(request, noteable)
+      const noteable = await loadDiscussionNoteable(request, kind, request.params)
+      const note = loadDiscussionNote(request, noteable, request.params)
       checkUnmodifiedSince(request, note.updated_at)
       deleteNote(callerOf(request), noteable, note)
       return reply.code(204).send()

@@ -1,13 +1,14 @@
 import type { FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type, type TSchema } from 'typebox'
+import { Type, type TProperties, type TSchema } from 'typebox'
 import { usersByIds } from '../users'
 import { findNoteById, type NoteRow } from './queries'
 import type { UserRow } from '../../platform/db/rows'
 import { noteEntity, type CommandsChanges } from './entity'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import { notFound } from '../../platform/http/errors'
+import { pathId } from '../../platform/http/loose-params'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadGroup, loadProject } from '../../platform/http/resolve'
 import { awardEmojiRoutes } from '../award-emoji/routes'
@@ -54,9 +55,8 @@ export function presentNotes(
  * The noteable named by the URL (`:id` and the family's key), readable by the caller: the
  * family's own refusals first, then the project or group, then the noteable.
  */
-export function loadNoteable(request: FastifyRequest, kind: NoteableKind): Noteable {
+export function loadNoteable(request: FastifyRequest, kind: NoteableKind, params: NoteableParams): Noteable {
   const caller = callerOf(request)
-  const params = request.params as Readonly<Record<string, string | number>>
   const key = Number(params[kind.param])
   kind.precheck?.(caller)
   return kind.parent === 'projects'
@@ -65,11 +65,17 @@ export function loadNoteable(request: FastifyRequest, kind: NoteableKind): Notea
 }
 
 /** `loadNoteable` for any family the discussions routes serve: those named by ref are found through git. */
-export async function loadDiscussionNoteable(request: FastifyRequest, kind: DiscussionKind): Promise<Noteable> {
-  if (!('byRef' in kind)) return loadNoteable(request, kind)
-  const params = request.params as Readonly<Record<string, string>>
-  return kind.find(callerOf(request), loadProject(request, params.id), params[kind.param])
+export async function loadDiscussionNoteable(
+  request: FastifyRequest,
+  kind: DiscussionKind,
+  params: NoteableParams,
+): Promise<Noteable> {
+  if (!('byRef' in kind)) return loadNoteable(request, kind, params)
+  return kind.find(callerOf(request), loadProject(request, String(params.id)), String(params[kind.param]))
 }
+
+/** The path params of a noteable's routes: the project or group `id` and the family's key. */
+export type NoteableParams = Readonly<Record<string, unknown>>
 
 /** A note of this noteable the caller may see, or 404 `Note Not Found`. */
 export function loadNote(request: FastifyRequest, noteable: Noteable, noteId: number): NoteRow {
@@ -94,9 +100,20 @@ export function sendCreated(
   return { code: 201, body: presentNotes(request, noteable, [result.note], result.commandsChanges)[0] }
 }
 
-/** Params schema for a family's routes (its key an integer, or a string for families named by ref) with extra keys. */
-export function paramsSchema(kind: DiscussionKind, extra: Readonly<Record<string, TSchema>> = {}): TSchema {
-  return Type.Object({ id: Type.String(), [kind.param]: 'byRef' in kind ? Type.String() : Type.Integer(), ...extra })
+/**
+ * Params schema for a family's routes (its key an integer, or a string for families named by ref)
+ * with extra keys. The family's key is named at runtime, so only `id` and `extra` are typed: the
+ * key is read by `loadNoteable`.
+ */
+export function paramsSchema<Extra extends TProperties>(kind: DiscussionKind, extra?: Extra) {
+  return Type.Object(
+    withKey(Object.assign({ id: Type.String() }, extra), kind.param, 'byRef' in kind ? Type.String() : Type.Integer()),
+  )
+}
+
+/** `properties` with one more key named at runtime, typed as `properties` alone. */
+function withKey<P extends TProperties>(properties: P, name: string, schema: TSchema): P {
+  return { ...properties, [name]: schema }
 }
 
 // GitLab's UserPreference::NOTES_FILTERS: every note, comments only, or system notes only.
@@ -133,7 +150,7 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
     const noteParams = paramsSchema(kind, { note_id: Type.Integer() })
 
     app.get(base, { schema: { params: paramsSchema(kind), querystring: ListQuery } }, async (request, reply) => {
-      const noteable = loadNoteable(request, kind)
+      const noteable = loadNoteable(request, kind, request.params)
       const q = request.query
       const page = pageOf(request.query)
       const { rows, total } = readableNotesPage(
@@ -150,14 +167,14 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
     })
 
     app.get(`${base}/:note_id`, { schema: { params: noteParams } }, async (request) => {
-      const noteable = loadNoteable(request, kind)
-      const note = loadNote(request, noteable, Number((request.params as Record<string, number>).note_id))
+      const noteable = loadNoteable(request, kind, request.params)
+      const note = loadNote(request, noteable, request.params.note_id)
       return presentNotes(request, noteable, [note])[0]
     })
 
     app.post(base, { schema: { params: paramsSchema(kind), body: CreateBody } }, async (request, reply) => {
       currentUser(request)
-      const noteable = loadNoteable(request, kind)
+      const noteable = loadNoteable(request, kind, request.params)
       const body = request.body
       const result = await settleQuickActions(
         createNote(callerOf(request), noteable, body.body, {
@@ -172,8 +189,8 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
 
     app.put(`${base}/:note_id`, { schema: { params: noteParams, body: UpdateBody } }, async (request) => {
       currentUser(request)
-      const noteable = loadNoteable(request, kind)
-      const note = loadNote(request, noteable, Number((request.params as Record<string, number>).note_id))
+      const noteable = loadNoteable(request, kind, request.params)
+      const note = loadNote(request, noteable, request.params.note_id)
       const body = request.body
       checkUnmodifiedSince(request, note.updated_at)
       assertCanEditNote(callerOf(request), note)
@@ -183,8 +200,8 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
 
     app.delete(`${base}/:note_id`, { schema: { params: noteParams } }, async (request, reply) => {
       currentUser(request)
-      const noteable = loadNoteable(request, kind)
-      const note = loadNote(request, noteable, Number((request.params as Record<string, number>).note_id))
+      const noteable = loadNoteable(request, kind, request.params)
+      const note = loadNote(request, noteable, request.params.note_id)
       checkUnmodifiedSince(request, note.updated_at)
       deleteNote(callerOf(request), noteable, note)
       return reply.code(204).send()
@@ -195,21 +212,14 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
     await app.register(
       awardEmojiRoutes(
         `/${awardKind.parent}/:id/${awardKind.segment}/:${awardKind.param}/notes/:note_id`,
-        (request) => {
-          const noteable = loadNoteable(request, awardKind)
-          const noteId = integerParam(String((request.params as Readonly<Record<string, string>>).note_id), 'Note')
+        (request, params) => {
+          const noteable = loadNoteable(request, awardKind, params)
+          const noteId = pathId(params.note_id, 'Note')
           return { type: 'Note', id: loadNote(request, noteable, noteId).id }
         },
       ),
     )
   }
-}
-
-/** A numeric path segment, or 404 for the thing it names. */
-function integerParam(raw: string, what: string): number {
-  const n = Number(raw)
-  if (!Number.isInteger(n)) throw notFound(what)
-  return n
 }
 
 export default notes

@@ -24,7 +24,7 @@ import { currentUser } from '../../platform/http/resolve'
 import { presentMilestones } from '../milestones'
 import { noteableKinds, type NoteableKind } from '../notes'
 import type { Noteable } from '../notes'
-import { loadNoteable } from '../notes/routes'
+import { loadNoteable, paramsSchema } from '../notes/routes'
 
 /** One of GitLab's three resource event APIs. */
 interface EventFamily {
@@ -143,16 +143,12 @@ const resourceEvents: FastifyPluginAsyncTypebox = async (app) => {
     const segment = family.table
     for (const kind of noteableKinds().filter((k) => family.segments.includes(k.segment))) {
       const base = `/${kind.parent}/:id/${kind.segment}/:${kind.param}/${segment}`
-      const params = Type.Object({ id: Type.String(), [kind.param]: Type.Integer() })
-      const eventParams = Type.Object({
-        id: Type.String(),
-        [kind.param]: Type.Integer(),
-        event_id: family.integerId ? Type.Integer() : Type.String(),
-      })
+      const params = paramsSchema(kind)
+      const eventParams = paramsSchema(kind, { event_id: family.integerId ? Type.Integer() : Type.String() })
 
       app.get(base, { schema: { params, querystring: PageQuery } }, async (request, reply) => {
         currentUser(request)
-        const noteable = loadNoteable(request, kind)
+        const noteable = loadNoteable(request, kind, request.params)
         // An item's events are few: all are read and those the caller may not see left out before
         // paging, so the page and its count show nothing of them.
         const { rows } = listResourceEvents(request.server.burrow.db, family.table, refOf(noteable), -1, 0)
@@ -166,8 +162,8 @@ const resourceEvents: FastifyPluginAsyncTypebox = async (app) => {
 
       app.get(`${base}/:event_id`, { schema: { params: eventParams } }, async (request) => {
         currentUser(request)
-        const noteable = loadNoteable(request, kind)
-        const raw = String((request.params as Record<string, unknown>).event_id)
+        const noteable = loadNoteable(request, kind, request.params)
+        const raw = String(request.params.event_id)
         const row = /^\d+$/.test(raw)
           ? findResourceEvent(request.server.burrow.db, family.table, refOf(noteable), Number(raw))
           : undefined

@@ -7,6 +7,7 @@ import type { ProjectRow } from '../../platform/db/rows'
 import type { SnippetChanges } from './queries'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import { apiMessage, missingParam, notFound, paramError } from '../../platform/http/errors'
+import { pathId } from '../../platform/http/loose-params'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { sendRawContent } from '../../platform/http/raw-content'
 import { currentUser, loadProject } from '../../platform/http/resolve'
@@ -166,10 +167,8 @@ const snippets: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   await app.register(
-    awardEmojiRoutes(`${base}/:snippet_id`, (request) => {
-      const params = request.params as { id: string; snippet_id: string }
-      const id = Number(params.snippet_id)
-      if (!Number.isInteger(id)) throw notFound('Snippet')
+    awardEmojiRoutes(`${base}/:snippet_id`, (request, params) => {
+      const id = pathId(params.snippet_id, 'Snippet')
       const project = loadSnippetProject(request, params.id)
       return { type: 'Snippet', id: projectSnippetOf(callerOf(request), project, id).id }
     }),

@@ -1,7 +1,7 @@
 import { createReadStream, existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import type { FastifyPluginAsync } from 'fastify'
-import { Type, type Static } from 'typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
 import { rawContentHeaders } from '../../platform/http/raw-content'
 import { AVATAR_TYPES, avatarDir } from './avatars'
 
@@ -14,12 +14,12 @@ const AvatarParams = Type.Object({
  * Uploaded files outside the API, where `avatar_url` points: user avatars at
  * `/uploads/-/system/user/avatar/:id/:filename`, public as GitLab serves them.
  */
-const uploads: FastifyPluginAsync = async (app) => {
+const uploads: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/uploads/-/system/user/avatar/:id/:filename',
     { schema: { params: AvatarParams }, config: { scopes: [] } },
     async (request, reply) => {
-      const { id, filename } = request.params as Static<typeof AvatarParams>
+      const { id, filename } = request.params
       const file = join(avatarDir(app.burrow, 'user', Number(id)), filename)
       const ext = filename.slice(filename.lastIndexOf('.') + 1).toLowerCase()
       if (!existsSync(file) || !statSync(file).isFile() || !(ext in AVATAR_TYPES))

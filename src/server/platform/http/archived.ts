@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import { findProject } from '../db/platform-queries'
 import type { ProjectRow } from '../db/rows'
 import { forbidden } from './errors'
+import { paramsOf } from './loose-params'
 
 /** What git shows a client pushing to an archived project (GitLab's words). */
 export const ARCHIVED_PUSH_MESSAGE = 'You are not allowed to push code to an archived project.'
@@ -91,8 +92,9 @@ export async function refuseWritesToArchivedProjects(request: FastifyRequest): P
   const match = PROJECT_ROUTE.exec(route)
   if (!match || STAYS_WRITABLE.has(`${request.method} ${route.slice(match[0].length)}`)) return
   if (!request.actor.user) return
-  const id = (request.params as { id?: string } | undefined)?.id
-  if (id === undefined) return
+  // A route's params schema may have made `:id` an integer already.
+  const id = paramsOf(request.params).id
+  if (typeof id !== 'string' && typeof id !== 'number') return
   const project = findProject(request.server.burrow.db, id)
   if (!project || !isReadOnly(project) || !request.perms.canReadProject(project)) return
   throw forbidden()

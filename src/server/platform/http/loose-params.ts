@@ -1,5 +1,6 @@
 import { checkLengths, TEXT_LIMITS } from '../text/limits'
-import { invalidParam, validationFailed } from './errors'
+import { Type, type Static } from 'typebox'
+import { invalidParam, notFound, validationFailed } from './errors'
 import { textParam } from './text-param'
 
 // Readers for routes that take their parameters without a schema (the issue and epic lists and
@@ -88,6 +89,20 @@ export function paramsOf(value: unknown): Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Readonly<Record<string, unknown>>)
     : {}
+}
+
+/**
+ * Params schema of a route built for several families whose path keys are named at runtime
+ * (award emoji under issues, merge requests, epics, snippets and notes): every segment a string.
+ */
+export const PathParams = Type.Record(Type.String(), Type.String())
+export type PathParams = Static<typeof PathParams>
+
+/** A numeric path segment (`:issue_iid`, `:award_id`), or 404 for the thing it names, as GitLab answers `/issues/abc`. */
+export function pathId(raw: string | undefined, what: string): number {
+  const n = Number(raw)
+  if (raw === undefined || raw === '' || !Number.isInteger(n)) throw notFound(what)
+  return n
 }
 
 /**
