@@ -75,6 +75,8 @@ export class Cache {
   private readonly changes = new Map<number, ChangeAccumulator>()
   private depth = 0
   private readonly stmts = new Map<string, Statement>()
+  /** `rowUpsert`'s statements, by kind and variant. */
+  private readonly rowUpserts = new Map<string, Statement>()
   /** Search documents were inserted in the open transaction: index them before it commits. */
   private searchPending = false
 
@@ -689,6 +691,35 @@ export class Cache {
     if (other !== undefined) this.remove(this.accountIdOf(acct), kind, [other])
   }
 
+  /**
+   * The statement writing a row of `kind`: acct, id, the kind's columns (a note's thread and
+   * place after them), json and, when patchable, base_json. `keepsPlace` leaves a note's thread
+   * and place as they are on conflict. Built once per variant: a sync writes thousands of rows.
+   */
+  private rowUpsert(kind: ItemKind, keepsPlace: boolean): Statement {
+    const key = `${kind}:${keepsPlace}`
+    let statement = this.rowUpserts.get(key)
+    if (statement === undefined) {
+      const spec = KINDS[kind]
+      const columns = [
+        'acct',
+        'id',
+        ...spec.columns,
+        ...(kind === 'note' ? ['discussion_id', 'position'] : []),
+        'json',
+        ...(spec.patchable ? ['base_json'] : []),
+      ]
+      const updatable = columns.filter(
+        (c) => c !== 'acct' && c !== 'id' && !(keepsPlace && (c === 'discussion_id' || c === 'position')),
+      )
+      statement = this.db.prepare(
+        `INSERT INTO ${spec.table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT (acct, id) DO UPDATE SET ${updatable.map((c) => `${c} = excluded.${c}`).join(', ')}`,
+      )
+      this.rowUpserts.set(key, statement)
+    }
+    return statement
+  }
+
   private writeRow(
     acct: number,
     kind: ItemKind,
@@ -701,30 +732,13 @@ export class Cache {
   ): void {
     const spec = KINDS[kind]
     const values = spec.extract(effective)
-    const columns: string[] = [...spec.columns]
-    const args: ColumnValue[] = spec.columns.map((c) => values[c] ?? null)
-    if (kind === 'note') {
-      columns.push('discussion_id', 'position')
-      args.push(context.discussionId ?? null, context.position ?? 0)
-    }
-    const all = ['acct', 'id', ...columns, 'json', ...(spec.patchable ? ['base_json'] : [])]
-    const vals: ColumnValue[] = [
-      acct,
-      id,
-      ...args,
-      effectiveText ?? JSON.stringify(effective),
-      ...(spec.patchable ? [baseJson] : []),
-    ]
+    const vals: ColumnValue[] = [acct, id]
+    for (const c of spec.columns) vals.push(values[c] ?? null)
+    if (kind === 'note') vals.push(context.discussionId ?? null, context.position ?? 0)
+    vals.push(effectiveText ?? JSON.stringify(effective))
+    if (spec.patchable) vals.push(baseJson)
     // A note's thread and place stay as they were when an outbox patch rewrites it.
-    const updatable = all.filter(
-      (c) =>
-        c !== 'acct' &&
-        c !== 'id' &&
-        !(kind === 'note' && context.position === undefined && (c === 'discussion_id' || c === 'position')),
-    )
-    this.stmt(
-      `INSERT INTO ${spec.table} (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')}) ON CONFLICT (acct, id) DO UPDATE SET ${updatable.map((c) => `${c} = excluded.${c}`).join(', ')}`,
-    ).run(...vals)
+    this.rowUpsert(kind, kind === 'note' && context.position === undefined).run(...vals)
 
     if (isNoteable(kind)) {
       if (!isNew) this.stmt('DELETE FROM item_labels WHERE acct = ? AND kind = ? AND item_id = ?').run(acct, kind, id)
