@@ -65,6 +65,31 @@ describe('sync requests across projects', () => {
     await server.close()
   })
 
+  it('finds the items whose notes are stale through their index, not by reading every row', async () => {
+    const prepared: string[] = []
+    const prepare = cache.db.prepare.bind(cache.db)
+    const spy = vi.spyOn(cache.db, 'prepare').mockImplementation((sql: string) => {
+      prepared.push(sql)
+      return prepare(sql)
+    })
+    try {
+      expect(await sync()).toMatchObject({ outcome: 'completed' })
+    } finally {
+      spy.mockRestore()
+    }
+    const staleReads = prepared.filter((sql) =>
+      /^SELECT id, iid FROM (issues|merge_requests) .*notes_stale = 1/.test(sql),
+    )
+    expect(staleReads.length).toBeGreaterThan(0)
+    for (const sql of new Set(staleReads)) {
+      const plan = cache.db
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all(1, 1)
+        .map((row) => (row as { detail: string }).detail)
+      expect(plan[0]).toMatch(/USING INDEX (issues|merge_requests)_notes_stale/)
+    }
+  })
+
   it('a sync with nothing changed asks once per list for all projects, and reads no milestone list', async () => {
     log.clear()
     expect(await sync()).toMatchObject({ outcome: 'completed', itemsSynced: 0 })

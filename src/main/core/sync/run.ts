@@ -608,9 +608,10 @@ export class SyncRun {
     const kinds: NoteableKind[] = scopeKind === 'project' ? ['issue', 'merge_request'] : ['epic']
     for (const kind of kinds) {
       const column = kind === 'epic' ? 'group_id' : 'project_id'
+      // `+id`: ordered by the primary key, SQLite would read every row of the account to find the marked few.
       const stale = cache.db
         .prepare(
-          `SELECT id, iid FROM ${KINDS[kind].table} WHERE acct = ? AND ${column} = ? AND notes_stale = 1 ORDER BY id`,
+          `SELECT id, iid FROM ${KINDS[kind].table} WHERE acct = ? AND ${column} = ? AND notes_stale = 1 ORDER BY +id`,
         )
         .all(acct, scopeId) as { id: number; iid: number }[]
       if (stale.length > 0) this.setPhase('notes')
