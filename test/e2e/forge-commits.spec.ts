@@ -114,6 +114,29 @@ test('external commit statuses show beside the head pipeline of a merge request 
     expect(Math.abs(middle(box) - middle(title)), button).toBeLessThan(12)
   }
   await bothThemes(page, 'commit-statuses')
+
+  // A status for another ref is another pipeline: each pipeline's statuses sit under it, and it opens the pipeline.
+  await post({ state: 'running', name: 'jenkins/build', ref: 'main', description: 'Build #413 on main' })
+  const pipelineIds = [
+    ...new Set(
+      (
+        await api<{ pipeline_id: number }[]>('GET', `/projects/${project.id}/repository/commits/${commit.id}/statuses`)
+      ).map((s) => s.pipeline_id),
+    ),
+  ]
+  expect(pipelineIds).toHaveLength(2)
+  await page.reload()
+  const groups = page.getByTestId('commit-status-pipeline')
+  await expect(groups).toHaveCount(2)
+  const shown = await groups.evaluateAll((sections) => sections.map((e) => Number(e.getAttribute('data-pipeline'))))
+  expect(shown.sort()).toEqual([...pipelineIds].sort())
+  await expect(page.getByTestId('commit-status-pipeline-open')).toHaveCount(2)
+  await bothThemes(page, 'commit-statuses-pipelines')
+  const onMain = Math.max(...pipelineIds)
+  const main = page.locator(`[data-testid="commit-status-pipeline"][data-pipeline="${onMain}"]`)
+  await expect(main.getByTestId('commit-status')).toHaveAttribute('data-status', 'running')
+  await main.getByTestId('commit-status-pipeline-open').click()
+  await expect(page.getByTestId('resource-detail-title')).toHaveText(`Pipeline #${onMain}`)
 })
 
 test('a commit is cherry-picked after a check, reverted, refused when already picked, and refused on a protected branch', async ({
