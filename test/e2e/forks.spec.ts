@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { addLocalServerAccount, launchBurrow, watchCsp, type RunningBurrow } from './support/burrow'
-import { bothThemes, openAt, restApi } from './support/page'
+import { bothThemes, openAt, restApi, runCommand } from './support/page'
 
 // The Forks panel of a project against the demo content of a real Burrow Server, signed in as its
 // administrator: the project forked from the app (a real copy of its branches on the server), the
@@ -114,6 +114,86 @@ test('Forks: the project forked from the app, shown with its upstream, and liste
   await page.getByTestId('field-path').locator('input').fill('dispatch-api-fork')
   await page.getByTestId('form-submit').click()
   await expect(page.getByTestId('resource-form')).toContainText('has already been taken')
+})
+
+test("the New merge request dialog of a fork targets its upstream (GitLab's default), with the upstream's branches and people", async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const me = await api<{ username: string }>('GET', '/user')
+  const fork = await api<{ id: number; path_with_namespace: string }>(
+    'GET',
+    `/projects/${encodeURIComponent(`${me.username}/dispatch-api-fork`)}`,
+  )
+  await api('POST', `/projects/${fork.id}/repository/commits`, {
+    branch: 'fork-feature',
+    start_branch: 'main',
+    commit_message: 'Feature from the fork',
+    actions: [{ action: 'create', file_path: 'FORK-FEATURE.md', content: 'A feature\n' }],
+  })
+  // Only the upstream has this branch: the target branches are the chosen project's.
+  await api('POST', `/projects/${apiProject}/repository/branches`, { branch: 'upstream-only', ref: 'main' })
+  await openAt(page, burrow.pageUrl, '#/')
+  await runCommand(page, 'go to issues')
+  const href = (await page.locator('.work-item-row__title').first().getAttribute('href')) ?? ''
+  const account = /\/a\/([^/]+)\//.exec(href)?.[1] ?? ''
+  await openAt(page, burrow.pageUrl, `#/a/${account}/projects/${fork.id}/repository/tree?ref=fork-feature`)
+  await page.getByTestId('repo-new-mr').click()
+  const dialog = page.getByTestId('mr-create-dialog')
+  await expect(dialog.getByTestId('mr-create-source')).toContainText('fork-feature')
+  await expect(dialog.getByTestId('mr-create-source-project').locator('input')).toHaveValue(fork.path_with_namespace)
+  const targetProject = dialog.getByTestId('mr-create-target-project')
+  await expect(targetProject).toContainText(SOURCE)
+  await expect(dialog.getByTestId('mr-create-target')).toContainText('main')
+  await expect(dialog.getByTestId('mr-create-cross-project')).toContainText(`into ${SOURCE}`)
+  await dialog.getByTestId('mr-create-target').click()
+  await page.keyboard.type('-only')
+  await expect(page.locator('.n-base-select-option').filter({ hasText: 'upstream-only' })).toHaveCount(1)
+  await page.keyboard.press('Escape')
+
+  // The fork itself is the other target: its own branches, and the outbox as for any project.
+  await targetProject.click()
+  await page.locator('.n-base-select-option').filter({ hasText: fork.path_with_namespace }).click()
+  await expect(dialog.getByTestId('mr-create-cross-project')).toHaveCount(0)
+  await dialog.getByTestId('mr-create-target').click()
+  await page.keyboard.type('fork-')
+  await expect(page.locator('.n-base-select-option').filter({ hasText: 'fork-feature' })).toHaveCount(1)
+  await page.keyboard.press('Escape')
+  await dialog.getByTestId('mr-create-target').click()
+  await page.keyboard.type('-only')
+  await expect(page.locator('.n-base-select-menu:visible').filter({ hasText: 'No Data' })).toHaveCount(1)
+  await page.keyboard.press('Escape')
+  await targetProject.click()
+  await page.locator('.n-base-select-option').filter({ hasText: SOURCE }).click()
+  await expect(dialog.getByTestId('mr-create-cross-project')).toBeVisible()
+
+  // Its reviewers are the upstream's people.
+  const upstreamUsers = await api<{ id: number; username: string }[]>(
+    'GET',
+    `/projects/${apiProject}/users?per_page=100`,
+  )
+  const reviewer = upstreamUsers.find((u) => u.username !== me.username)
+  if (reviewer === undefined) throw new Error('the upstream has no other user')
+  await dialog.getByTestId('mr-create-reviewers').click()
+  await page.keyboard.type(`@${reviewer.username})`)
+  await page
+    .locator('.n-base-select-option')
+    .filter({ hasText: `@${reviewer.username})` })
+    .first()
+    .click()
+  await page.keyboard.press('Escape')
+  await dialog.getByTestId('mr-create-title').locator('input').fill('Feature from the fork')
+  await bothThemes(page, 'forks-new-merge-request')
+  await dialog.getByTestId('mr-create-submit').click()
+  await expect(dialog).toHaveCount(0)
+  await expect(page).toHaveURL(new RegExp(`/projects/${apiProject}/merge_requests/\\d+$`), { timeout: 30_000 })
+  const [mr] = await api<
+    { iid: number; source_project_id: number; target_branch: string; reviewers: { id: number }[] }[]
+  >('GET', `/projects/${apiProject}/merge_requests?source_branch=fork-feature`)
+  expect(mr).toMatchObject({ source_project_id: fork.id, target_branch: 'main' })
+  expect(mr.reviewers.map((r) => r.id)).toEqual([reviewer.id])
+  await expect(page).toHaveURL(new RegExp(`/merge_requests/${mr.iid}$`))
+  await expect(page.getByText('Feature from the fork').first()).toBeVisible({ timeout: 30_000 })
 })
 
 test('offline: Fork is off with the reason, and the saved forks list stays readable', async ({ page }) => {

@@ -10,6 +10,7 @@ import {
   type OutboxEntry,
   type OutboxState,
 } from '../../shared/ipc/outbox'
+import { isRecord } from '../../shared/json'
 import { useBridge } from '../bridge'
 import {
   applyChanges,
@@ -206,6 +207,27 @@ function itemStoreSetup(accountId: string) {
     }
 
     /**
+     * A merge request from a fork into another project of its network (GitLab's `target_project_id`),
+     * sent straight to the server: it lives in the target project, and the outbox keeps a new item
+     * in the project it was written in. Its iid in the target project.
+     */
+    async function createForkMergeRequest(
+      sourceProjectId: number,
+      targetProjectId: number,
+      fields: NewMergeRequest,
+    ): Promise<number> {
+      const result = await bridge.request('api:send', accountId, {
+        method: 'POST',
+        path: `/projects/${sourceProjectId}/merge_requests`,
+        body: { ...fields, target_project_id: targetProjectId },
+        invalidates: [`/projects/${targetProjectId}/merge_requests`],
+      })
+      const iid = isRecord(result.body) ? result.body.iid : undefined
+      if (typeof iid !== 'number') throw new Error('The server answered without the merge request')
+      return iid
+    }
+
+    /**
      * A branch on the server (online only, like GitLab's Create branch: there is no version of a
      * branch to check a replayed creation against); the project's refs are read again after it.
      */
@@ -315,6 +337,7 @@ function itemStoreSetup(accountId: string) {
       setState,
       createIssue,
       createMergeRequest,
+      createForkMergeRequest,
       createBranch,
       comment,
       setEstimate,
