@@ -6,8 +6,10 @@
  *   Both sides ask one page at a time. The sync asks more than the baseline
  *   (`initial_sync_requests` beside `fetch_only_requests`): its pages follow a cursor
  *   (`updated_after`, which includes its own instant, so each page after the first repeats an
- *   item), and it also reads each scope's labels, milestones and to-dos, and the links of the
- *   50 newest issues of each project (four at a time); those are part of its time;
+ *   item: 21 pages of issues and 5 of merge requests a project here, against 20 and 4), and it
+ *   also reads its scope (projects, groups), each project's and the group's labels and
+ *   milestones, the group's epics and the to-dos; those are part of its time. A first sync
+ *   reads no issue links, and no merge request changes (the user is on none of them);
  * - a sync with nothing changed: requests and time;
  * - full-text search P95 over 100k cached issues (prefix and multi-word queries), wall and CPU
  *   time, with the machine's load average;

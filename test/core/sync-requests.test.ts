@@ -33,6 +33,7 @@ describe('sync requests across projects', () => {
   let accountId: string
   let dispose: () => void
   const projects: { id: number }[] = []
+  let firstSync: { path: string; query: string }[] = []
   const sync = async (reconcile = false): Promise<SyncFinished> =>
     (core.sync as NonNullable<Core['sync']>).run(accountId, { reconcile })
   const titleOf = (id: number): unknown =>
@@ -57,12 +58,20 @@ describe('sync requests across projects', () => {
       cache: services.cache,
     })
     accountId = (await services.accounts.add({ baseUrl: server.url, token: owner.token })).id
+    log.clear()
     expect(await sync()).toMatchObject({ outcome: 'completed' })
+    firstSync = log.entries.map((e) => ({ path: e.path, query: e.query }))
   })
   afterAll(async () => {
     await core.dispose()
     dispose()
     await server.close()
+  })
+
+  it('a first sync does not ask how many projects are visible: no project was synced before, so no list goes across them', () => {
+    expect(firstSync.filter((e) => e.path === '/projects' && /[?&]per_page=1(&|$)/.test(e.query))).toEqual([])
+    expect(firstSync.filter((e) => e.path === '/issues' || e.path === '/merge_requests')).toEqual([])
+    expect(firstSync.filter((e) => /^\/projects\/\d+\/issues$/.test(e.path)).length).toBe(projects.length)
   })
 
   it('finds the items whose notes are stale through their index, not by reading every row', async () => {

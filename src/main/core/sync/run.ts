@@ -260,9 +260,21 @@ export class SyncRun {
    * are left out either way, so this decides the cost, never what is synced.
    */
   private async crossProjectAnswersAll(projects: readonly Scope[]): Promise<boolean> {
-    if (projects.length < 2) return false
+    // Only projects synced before take part (a first sync has none): no need to ask then.
+    if (CROSS_PROJECT_LISTS.every((list) => this.acrossMembers(projects, list).length < 2)) return false
     const visible = (await this.getPage('/projects', { per_page: 1, simple: true })).total
     return visible !== null && visible <= projects.length
+  }
+
+  /** The projects a cross-project list stands for: those whose own list of it was synced before (and answered). */
+  private acrossMembers(projects: readonly Scope[], list: (typeof CROSS_PROJECT_LISTS)[number]): Scope[] {
+    const { accountId, state } = this.o
+    return projects.filter(
+      (p) =>
+        p.json[list.feature] !== false &&
+        state.hasCursor(accountId, list.resource, 'project', p.id) &&
+        !state.cursor(accountId, list.resource, 'project', p.id).unsupported,
+    )
   }
 
   /**
@@ -272,15 +284,9 @@ export class SyncRun {
    * first sync (run's loop). Returns `resource:projectId` of the lists it covered.
    */
   private async syncAcrossProjects(projects: readonly Scope[]): Promise<Set<string>> {
-    const { accountId, state } = this.o
     const covered = new Set<string>()
     for (const list of CROSS_PROJECT_LISTS) {
-      const members = projects.filter(
-        (p) =>
-          p.json[list.feature] !== false &&
-          state.hasCursor(accountId, list.resource, 'project', p.id) &&
-          !state.cursor(accountId, list.resource, 'project', p.id).unsupported,
-      )
+      const members = this.acrossMembers(projects, list)
       if (members.length < 2) continue
       await this.syncList({
         resource: list.resource,
