@@ -2,8 +2,15 @@ import { callerFor } from '../../platform/caller'
 import type { ServerContext } from '../../platform/context'
 import { AccessLevel } from '../../platform/auth/access'
 import type { Db } from '../../platform/db/connection'
-import { nowIso } from '../../platform/db/connection'
-import { findMergeRequestById, updateMergeRequestRow, type MergeRequestRow } from './queries'
+import {
+  autoMergeIdsAt,
+  deleteAutoMerge,
+  findAutoMerge,
+  findMergeRequestById,
+  saveAutoMerge,
+  updateMergeRequestRow,
+  type MergeRequestRow,
+} from './queries'
 import { findProjectById } from '../namespaces'
 import { latestPipelineFor, type CiStatus, type PipelineRow } from '../pipelines'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
@@ -45,10 +52,7 @@ export function pipelineAllowsMerge(project: ProjectRow, head: PipelineRow | und
 /** Sets the merge request to merge when its head pipeline succeeds, remembering who asked and how. */
 export function enableAutoMerge(db: Db, mr: MergeRequestRow, user: UserRow, options: MergeOptions): MergeRequestRow {
   return db.transaction(() => {
-    db.prepare(
-      `INSERT INTO merge_request_auto_merges (merge_request_id, user_id, params, created_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (merge_request_id) DO UPDATE SET user_id = excluded.user_id, params = excluded.params, created_at = excluded.created_at`,
-    ).run(mr.id, user.id, JSON.stringify(options), nowIso())
+    saveAutoMerge(db, mr.id, user.id, JSON.stringify(options))
     if (mr.merge_when_pipeline_succeeds !== 1 && mr.head_sha) noteAutoMerge(db, mr, user.id, mr.head_sha)
     return updateMergeRequestRow(db, mr.id, { merge_when_pipeline_succeeds: 1, merge_error: null })
   })()
@@ -66,7 +70,7 @@ export function cancelAutoMerge(db: Db, mr: MergeRequestRow, user: UserRow): Mer
 
 /** Forgets a pending auto-merge (cancelled, merged, or failed). */
 export function disableAutoMerge(db: Db, mrId: number): void {
-  db.prepare('DELETE FROM merge_request_auto_merges WHERE merge_request_id = ?').run(mrId)
+  deleteAutoMerge(db, mrId)
 }
 
 /** Where the pipeline event came from: merges run as their user but keep the request's origin. */
@@ -80,9 +84,7 @@ async function autoMerge(origin: EventOrigin, mrId: number, pipeline: PipelineRo
   const { ctx } = origin
   const mr = findMergeRequestById(ctx.db, mrId)
   if (!mr || mr.state !== 'opened' || mr.merge_when_pipeline_succeeds !== 1 || mr.head_sha !== pipeline.sha) return
-  const pending = ctx.db
-    .prepare('SELECT user_id, params FROM merge_request_auto_merges WHERE merge_request_id = ?')
-    .get(mr.id) as { user_id: number; params: string } | undefined
+  const pending = findAutoMerge(ctx.db, mr.id)
   const user = pending ? findUserById(ctx.db, pending.user_id) : undefined
   const project = findProjectById(ctx.db, mr.project_id)
   const fail = (message: string) => {
@@ -118,11 +120,6 @@ async function autoMerge(origin: EventOrigin, mrId: number, pipeline: PipelineRo
 export function mergeWhenPipelineSucceeds({ ctx, caller, pipeline }: PipelineStatusEvent): void {
   if (pipeline.status !== 'success' || !caller) return
   const origin: EventOrigin = { ctx, baseUrl: caller.baseUrl, ip: caller.ip }
-  const rows = ctx.db
-    .prepare(
-      `SELECT id FROM merge_requests WHERE source_project_id = ? AND source_branch = ? AND head_sha = ? AND state = 'opened'
-       AND merge_when_pipeline_succeeds = 1`,
-    )
-    .all(pipeline.project_id, pipeline.ref, pipeline.sha) as { id: number }[]
-  for (const { id } of rows) runInBackground(ctx, () => autoMerge(origin, id, pipeline))
+  for (const id of autoMergeIdsAt(ctx.db, pipeline.project_id, pipeline.ref, pipeline.sha))
+    runInBackground(ctx, () => autoMerge(origin, id, pipeline))
 }

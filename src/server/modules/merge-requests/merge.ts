@@ -3,7 +3,14 @@ import { AccessLevel } from '../../platform/auth/access'
 import type { ServerContext } from '../../platform/context'
 import { findIssueByIid, type IssueRow } from '../issues'
 import { nowIso } from '../../platform/db/connection'
-import { findMergeRequestById, type MergeRequestRow, sourceProjectOf, updateMergeRequestRow } from './queries'
+import {
+  findMergeRequestById,
+  projectPaths,
+  sourceProjectOf,
+  updateMergeRequestRow,
+  type MergeRequestRow,
+} from './queries'
+import { findUserById } from '../users'
 import { findProject } from '../namespaces'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { isDraftTitle } from './entity'
@@ -79,13 +86,13 @@ export async function mergeMergeRequest(
   }
   const fastForwardable = await isAncestor(gitDir, heads.target, heads.source)
   if (method !== 'merge' && !fastForwardable && !squash) throw apiMessage(406, 'Branch cannot be merged')
-  const projectPath = `${(ctx.db.prepare('SELECT full_path FROM namespaces WHERE id = ?').get(project.namespace_id) as { full_path: string }).full_path}/${project.path}`
+  const projectPath = projectPaths(ctx.db, [project.id]).get(project.id) ?? project.path
   const message = options.mergeCommitMessage || defaultMergeMessage(mr, projectPath)
   const me = userIdentity(user)
   let squashSha: string | null = null
   let tip = heads.source
   if (squash) {
-    const author = ctx.db.prepare('SELECT * FROM users WHERE id = ?').get(mr.author_id) as UserRow | undefined
+    const author = findUserById(ctx.db, mr.author_id)
     squashSha = await commitTree(gitDir, merged.tree, [heads.target], options.squashCommitMessage || mr.title, {
       author: author ? userIdentity(author) : me,
       committer: me,

@@ -19,7 +19,8 @@ import { isDraftTitle } from './entity'
 import { availableMergeStrategy } from './merge-orchestration'
 import { canReadMergeRequestsWith } from './policy'
 import { openMergeRequestFromBranch, updateMergeRequestRow, userLinksOf, type MergeRequestRow } from './queries'
-import { createMergeRequest, projectPaths, updateMergeRequest, type MergeRequestInput } from './service'
+import { projectPaths } from './queries'
+import { createMergeRequest, updateMergeRequest, type MergeRequestInput } from './service'
 
 const ALERT_WIDTH = 72
 

@@ -4,6 +4,7 @@ import type { Db } from '../../platform/db/connection'
 import { deleteNoteAwardsOf } from '../notes/queries'
 import { nowIso } from '../../platform/db/connection'
 import { nextIid } from '../../platform/db/internal-ids'
+import { cachedStatement } from '../../platform/db/statements'
 import { findProjectById } from '../../platform/db/platform-queries'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { syncDiffVersion } from './versions-queries'
@@ -638,4 +639,95 @@ export function listMergeRequests(
     .prepare(sql('mr.*', `ORDER BY ${order} LIMIT ${Math.trunc(page.limit)} OFFSET ${Math.trunc(page.offset)}`))
     .all(...args) as MergeRequestRow[]
   return { rows, total }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Participants, mentions and closing references.
+
+/** Who takes part: author, assignees, reviewers and commenters (subscription default, participants endpoint). */
+export function participantIds(db: Db, mr: MergeRequestRow): number[] {
+  const rows = db
+    .prepare(
+      `SELECT user_id AS id FROM merge_request_assignees WHERE merge_request_id = ?1
+       UNION SELECT user_id FROM merge_request_reviewers WHERE merge_request_id = ?1
+       UNION SELECT author_id FROM notes WHERE noteable_type = 'MergeRequest' AND noteable_id = ?1 AND system = 0`,
+    )
+    .all({ 1: mr.id }) as { id: number }[]
+  return [...new Set([mr.author_id, ...rows.map((r) => r.id)])]
+}
+
+/** `group/project` of each project id. */
+export function projectPaths(db: Db, ids: readonly number[]): Map<number, string> {
+  const unique = [...new Set(ids)]
+  const rows = db
+    .prepare(
+      "SELECT p.id, n.full_path || '/' || p.path AS path FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE p.id IN (SELECT value FROM json_each(?))",
+    )
+    .all(JSON.stringify(unique)) as { id: number; path: string }[]
+  return new Map(rows.map((r) => [r.id, r.path]))
+}
+
+/** Ids of the project's merge requests whose description names `#<iid>` somewhere, newest first (a coarse filter). */
+export function mergeRequestIdsMentioning(db: Db, projectId: number, issueIid: number): number[] {
+  const rows = db
+    .prepare('SELECT id FROM merge_requests WHERE project_id = ? AND description LIKE ? ORDER BY id DESC')
+    .all(projectId, `%#${issueIid}%`) as { id: number }[]
+  return rows.map((r) => r.id)
+}
+
+/** Descriptions of the projects' merge requests that may reference an issue (they contain `#`). */
+export function referencingDescriptions(
+  db: Db,
+  projectIds: readonly number[],
+): { readonly project_id: number; readonly description: string | null }[] {
+  return cachedStatement(
+    db,
+    "SELECT project_id, description FROM merge_requests WHERE project_id IN (SELECT value FROM json_each(?)) AND description LIKE '%#%'",
+  ).all(JSON.stringify(projectIds)) as { project_id: number; description: string | null }[]
+}
+
+/** Whether the project has this deployment (the merge requests it deployed are listed only then). */
+export function hasDeployment(db: Db, projectId: number, deploymentId: number): boolean {
+  return (
+    db.prepare('SELECT 1 FROM deployments WHERE id = ? AND project_id = ?').get(deploymentId, projectId) !== undefined
+  )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Auto-merge (merge when the head pipeline succeeds).
+
+/** Who asked for an auto-merge and with which merge options (JSON). */
+export interface PendingAutoMerge {
+  readonly user_id: number
+  readonly params: string
+}
+
+/** Remembers who set the merge request to merge when its pipeline succeeds, and how. */
+export function saveAutoMerge(db: Db, mrId: number, userId: number, paramsJson: string): void {
+  db.prepare(
+    `INSERT INTO merge_request_auto_merges (merge_request_id, user_id, params, created_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (merge_request_id) DO UPDATE SET user_id = excluded.user_id, params = excluded.params, created_at = excluded.created_at`,
+  ).run(mrId, userId, paramsJson, nowIso())
+}
+
+/** Forgets the merge request's pending auto-merge. */
+export function deleteAutoMerge(db: Db, mrId: number): void {
+  db.prepare('DELETE FROM merge_request_auto_merges WHERE merge_request_id = ?').run(mrId)
+}
+
+/** The merge request's pending auto-merge, if any. */
+export function findAutoMerge(db: Db, mrId: number): PendingAutoMerge | undefined {
+  return db.prepare('SELECT user_id, params FROM merge_request_auto_merges WHERE merge_request_id = ?').get(mrId) as
+    PendingAutoMerge | undefined
+}
+
+/** Ids of the open merge requests set to merge when a pipeline on this branch head succeeds. */
+export function autoMergeIdsAt(db: Db, projectId: number, branch: string, sha: string): number[] {
+  const rows = db
+    .prepare(
+      `SELECT id FROM merge_requests WHERE source_project_id = ? AND source_branch = ? AND head_sha = ? AND state = 'opened'
+       AND merge_when_pipeline_succeeds = 1`,
+    )
+    .all(projectId, branch, sha) as { id: number }[]
+  return rows.map((r) => r.id)
 }

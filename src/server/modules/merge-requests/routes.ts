@@ -13,17 +13,19 @@ import {
   approvalsOf,
   findMergeRequestById,
   findMergeRequestByIid,
+  hasDeployment,
   listMergeRequests,
+  participantIds,
   reviewersOf,
   type MergeRequestFilter,
   type MergeRequestRow,
   type NegatableFilter,
   type UserFilter,
 } from './queries'
-import { groupAndDescendantIds } from '../namespaces'
+import { findProjectById, groupAndDescendantIds, projectIdsIn } from '../namespaces'
 import { findProjectWithNamespace } from '../projects/queries'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
-import { findUserByUsername, userRef } from '../users'
+import { findUserByUsername, userRef, usersByIds } from '../users'
 import { diffEntity } from '../repository'
 import { projectRef } from '../projects/entity'
 import { commitEntity, logCommits } from '../../platform/git/commits'
@@ -53,7 +55,6 @@ import {
   createMergeRequest,
   targetProjectFor,
   destroyMergeRequest,
-  participantIds,
   presentMergeRequestDetail,
   presentMergeRequests,
   updateMergeRequest,
@@ -70,14 +71,20 @@ import { linkDeployedMergeRequests } from '../environments/deployment-merge-requ
 import { presentIssues } from '../issues'
 import { canPushToBranch, listProtectedBranches } from '../branches'
 import { isSubscribed, subscribe, unsubscribe } from '../subscriptions/service'
-import { addSpentTime, resetSpentTime, resetTimeEstimate, setTimeEstimate, type Trackable } from '../time-tracking'
+import {
+  addSpentTime,
+  resetSpentTime,
+  resetTimeEstimate,
+  setTimeEstimate,
+  timeStats,
+  type Trackable,
+} from '../time-tracking'
 import { createTodo, pendingTodoFor } from '../todos/service'
 import { textParam } from '../../platform/http/text-param'
 import { boolOf, datetimeOf, listOf, paramsOf, pathId } from '../../platform/http/loose-params'
 import { canReadMergeRequestsWith } from './policy'
 import { diffLimitsOf, UNLIMITED_DIFF } from './versions'
 import { parseHumanDuration } from '../time-tracking'
-import { type TimeStats, timeStatsOf } from '../time-tracking'
 
 const IdParams = Type.Object({ id: Type.String() })
 const MrParams = Type.Object({ id: Type.String(), merge_request_iid: Type.Integer() })
@@ -453,9 +460,7 @@ function approvalsEntity(request: FastifyRequest, mr: MergeRequestRow): Readonly
 }
 
 function canApprove(request: FastifyRequest, mr: MergeRequestRow, user: UserRow): boolean {
-  const project = request.server.burrow.db
-    .prepare('SELECT * FROM projects WHERE id = ?')
-    .get(mr.project_id) as ProjectRow
+  const project = findProjectById(request.server.burrow.db, mr.project_id) as ProjectRow
   return canApproveMergeRequest(callerOf(request), project, mr, user)
 }
 
@@ -529,11 +534,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const group = loadGroup(request, request.params.id)
       const db = request.server.burrow.db
-      const projectIds = (
-        db
-          .prepare('SELECT id FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?))')
-          .all(JSON.stringify(groupAndDescendantIds(db, group.id))) as { id: number }[]
-      ).map((p) => p.id)
+      const projectIds = projectIdsIn(db, groupAndDescendantIds(db, group.id))
       const filter = filterOf(request, paramsOf(request.query), projectIds, 'all', true)
       return sendList(request, reply, filter, { kind: 'group', path: group.full_path })
     },
@@ -551,10 +552,8 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const project = loadMrProject(request, request.params.id, AccessLevel.REPORTER)
-      const exists = request.server.burrow.db
-        .prepare('SELECT 1 FROM deployments WHERE id = ? AND project_id = ?')
-        .get(request.params.deployment_id, project.id)
-      if (!exists) throw notFound('Deployment')
+      if (!hasDeployment(request.server.burrow.db, project.id, request.params.deployment_id))
+        throw notFound('Deployment')
       const filter = filterOf(request, paramsOf(request.query), [project.id], 'all')
       return sendList(
         request,
@@ -822,11 +821,9 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
       const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
       const db = request.server.burrow.db
       const ids = participantIds(db, mr)
-      const users = db
-        .prepare('SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))')
-        .all(JSON.stringify(ids)) as UserRow[]
+      const found = usersByIds(db, ids)
+      const users = ids.flatMap((id) => found.get(id) ?? [])
       const baseUrl = request.server.burrow.baseUrl(request)
-      users.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id))
       return paginateArray(
         request,
         reply,
@@ -937,16 +934,6 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
   )
 
   // Time tracking: the estimate lives on the merge request, spent time in `timelogs`.
-  const timeStatsFor = (request: FastifyRequest, mr: MergeRequestRow): TimeStats => {
-    const spent = (
-      request.server.burrow.db
-        .prepare(
-          "SELECT COALESCE(SUM(time_spent), 0) AS s FROM timelogs WHERE trackable_type = 'MergeRequest' AND trackable_id = ?",
-        )
-        .get(mr.id) as { s: number }
-    ).s
-    return timeStatsOf(mr.time_estimate, spent)
-  }
   const timeWriter = (
     request: FastifyRequest,
     params: Static<typeof MrParams>,
@@ -968,7 +955,8 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: MrParams, response: untypedResponses({ 200: Api.TimeStats }) } },
     async (request) => {
       const project = loadMrProject(request, request.params.id)
-      return timeStatsFor(request, loadMergeRequest(request, project, request.params.merge_request_iid))
+      const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
+      return timeStats(request.server.burrow.db, 'MergeRequest', mr.id)
     },
   )
   // Writes go through the time-tracking services shared with issues (their checks and system notes).

@@ -14,7 +14,11 @@ import {
   insertMergeRequest,
   labelsOf,
   listMergeRequests,
+  mergeRequestIdsMentioning,
   openMergeRequestsBetween,
+  participantIds,
+  projectPaths,
+  referencingDescriptions,
   setMergeRequestLabels,
   setReviewState,
   setUserLinks,
@@ -45,7 +49,7 @@ import { keepOneLabelPerScope, projectLabelScope } from '../labels/service'
 import { isSubscribed } from '../subscriptions/service'
 import { createTodo } from '../todos/service'
 import { resolveTodosForTarget } from '../todos/queries'
-import { cachedStatement } from '../../platform/db/statements'
+import { usersByIds } from '../users'
 import { mergeRequestSnapshot, noteApproval } from './system-notes'
 import { mergeRequestTarget, recordCreation, recordUpdate } from '../notes'
 import { descriptionOf, titleOf } from '../../platform/http/loose-params'
@@ -55,28 +59,6 @@ export interface PresentOptions {
   readonly relativeTo?: { readonly kind: 'project' | 'group'; readonly path: string } | null
   readonly withLabelDetails?: boolean
   readonly simple?: boolean
-}
-
-function usersById(db: Db, ids: readonly number[]): Map<number, UserRow> {
-  const unique = [...new Set(ids)]
-  const rows =
-    unique.length === 0
-      ? []
-      : (db
-          .prepare('SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))')
-          .all(JSON.stringify(unique)) as UserRow[])
-  return new Map(rows.map((u) => [u.id, u]))
-}
-
-/** `group/project` of each project id. */
-export function projectPaths(db: Db, ids: readonly number[]): Map<number, string> {
-  const unique = [...new Set(ids)]
-  const rows = db
-    .prepare(
-      "SELECT p.id, n.full_path || '/' || p.path AS path FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE p.id IN (SELECT value FROM json_each(?))",
-    )
-    .all(JSON.stringify(unique)) as { id: number; path: string }[]
-  return new Map(rows.map((r) => [r.id, r.path]))
 }
 
 /**
@@ -99,7 +81,7 @@ export function presentMergeRequests(
   const ids = rows.map((r) => r.id)
   const assignees = userLinksOf(db, 'merge_request_assignees', ids)
   const reviewers = userLinksOf(db, 'merge_request_reviewers', ids)
-  const users = usersById(
+  const users = usersByIds(
     db,
     rows.flatMap((r) => [r.author_id, r.merged_by_id ?? 0, r.closed_by_id ?? 0]),
   )
@@ -122,18 +104,6 @@ export function presentMergeRequests(
       counts: counts.get(r.id) ?? { upvotes: 0, downvotes: 0, user_notes_count: 0, total_time_spent: 0 },
     }),
   )
-}
-
-/** Who takes part: author, assignees, reviewers and commenters (subscription default, participants endpoint). */
-export function participantIds(db: Db, mr: MergeRequestRow): number[] {
-  const rows = db
-    .prepare(
-      `SELECT user_id AS id FROM merge_request_assignees WHERE merge_request_id = ?1
-       UNION SELECT user_id FROM merge_request_reviewers WHERE merge_request_id = ?1
-       UNION SELECT author_id FROM notes WHERE noteable_type = 'MergeRequest' AND noteable_id = ?1 AND system = 0`,
-    )
-    .all({ 1: mr.id }) as { id: number }[]
-  return [...new Set([mr.author_id, ...rows.map((r) => r.id)])]
 }
 
 /** The single merge request form with the git-derived counters (changes, diverged commits). */
@@ -209,9 +179,7 @@ export function mergeRequestsReferencingIssue(
 ): Readonly<Record<string, unknown>>[] {
   const db = caller.db
   const user = caller.user
-  const candidates = db
-    .prepare('SELECT id FROM merge_requests WHERE project_id = ? AND description LIKE ? ORDER BY id DESC')
-    .all(projectId, `%#${issueIid}%`) as { id: number }[]
+  const candidates = mergeRequestIdsMentioning(db, projectId, issueIid)
   if (candidates.length === 0) return []
   const { rows } = listMergeRequests(
     db,
@@ -223,7 +191,7 @@ export function mergeRequestsReferencingIssue(
     },
     { limit: 1000, offset: 0 },
   )
-  const ids = new Set(candidates.map((c) => c.id))
+  const ids = new Set(candidates)
   const matching = rows.filter((r) => {
     if (!ids.has(r.id)) return false
     const refs =
@@ -246,10 +214,7 @@ export function closingMergeRequestCounts(
   const counts = new Map<number, number>()
   if (issues.length === 0) return counts
   const projectIds = [...new Set(issues.map((i) => i.project_id))]
-  const rows = cachedStatement(
-    db,
-    "SELECT project_id, description FROM merge_requests WHERE project_id IN (SELECT value FROM json_each(?)) AND description LIKE '%#%'",
-  ).all(JSON.stringify(projectIds)) as { project_id: number; description: string | null }[]
+  const rows = referencingDescriptions(db, projectIds)
   const closed = new Map<string, number>()
   for (const r of rows) {
     for (const ref of new Set(
@@ -326,7 +291,7 @@ function checkMilestone(caller: Caller, project: ProjectRow, id: number | null |
 /** Ids of users that exist (unknown ids are dropped, as GitLab drops them); 0 means "none". */
 function existingUserIds(db: Db, ids: readonly number[]): number[] {
   const wanted = ids.filter((id) => id > 0)
-  return [...usersById(db, wanted).keys()].sort((a, b) => wanted.indexOf(a) - wanted.indexOf(b))
+  return [...usersByIds(db, wanted).keys()].sort((a, b) => wanted.indexOf(a) - wanted.indexOf(b))
 }
 
 function assigneeIdsOf(input: MergeRequestInput): readonly number[] | undefined {

@@ -6,6 +6,7 @@ export {
   findProjectById,
   groupAndDescendantIds,
   namespaceAncestors,
+  projectIdsIn,
   rootNamespace,
 } from './queries'
 export { GROUP_SETTING_DEFAULTS, groupSettings, groupWebUrl, namespaceEntity } from './entity'

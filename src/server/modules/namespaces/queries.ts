@@ -35,6 +35,14 @@ export function groupAndDescendantIds(db: Db, id: number): number[] {
   return rows.map((r) => r.id)
 }
 
+/** Ids of the projects of these namespaces (a group's and its subgroups' projects). */
+export function projectIdsIn(db: Db, namespaceIds: readonly number[]): number[] {
+  const rows = db
+    .prepare('SELECT id FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?))')
+    .all(JSON.stringify(namespaceIds)) as { id: number }[]
+  return rows.map((r) => r.id)
+}
+
 /** The root (top-level) ancestor of a namespace, or the namespace itself. */
 export function rootNamespace(db: Db, id: number): NamespaceRow {
   const ancestors = namespaceAncestors(db, id)
