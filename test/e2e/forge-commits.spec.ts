@@ -257,3 +257,26 @@ test('the commit view shows the commit’s comments and line comments, and comme
     ['The network drops one in three.', 'retry.txt'],
   ])
 })
+
+test('an empty repository says so and shows how to push a first commit; once pushed, its files show', async ({
+  page,
+}) => {
+  const project = await api<{ id: number; http_url_to_repo: string }>('POST', '/projects', { name: 'Empty start' })
+  await open(page, `#/a/${accountId}/projects/${project.id}/repository/tree`)
+  await expect(page.getByTestId('repo-empty')).toContainText('This repository is empty')
+  // The address as the server gives it to the app, which reaches it through the test's proxy.
+  const address = `${burrow.proxyUrl ?? ''}${new URL(project.http_url_to_repo).pathname}`
+  await expect(page.getByTestId('repo-empty-clone')).toContainText(`git clone ${address}`)
+  await expect(page.getByTestId('repo-empty-folder')).toContainText(`git remote add origin ${address}`)
+  await expect(page.getByText('Tree Not Found')).toHaveCount(0)
+  await bothThemes(page, 'repo-empty')
+
+  await api('POST', `/projects/${project.id}/repository/commits`, {
+    branch: 'main',
+    commit_message: 'Add a README',
+    actions: [{ action: 'create', file_path: 'README.md', content: '# Empty start\n' }],
+  })
+  await page.reload()
+  await expect(page.getByTestId('repo-tree-entry')).toHaveText(['README.md'])
+  await expect(page.getByTestId('repo-empty')).toHaveCount(0)
+})
