@@ -414,11 +414,9 @@ export class Cache {
   /** Marks items whose notes must be fetched again (sync's notes phase clears the mark). */
   markNotesStale(accountId: string, kind: NoteableKind, ids: readonly number[]): void {
     if (ids.length === 0) return
-    this.db
-      .prepare(
-        `UPDATE ${KINDS[kind].table} SET notes_stale = 1 WHERE acct = ? AND id IN (SELECT value FROM json_each(?))`,
-      )
-      .run(this.acct(accountId), JSON.stringify(ids))
+    this.stmt(
+      `UPDATE ${KINDS[kind].table} SET notes_stale = 1 WHERE acct = ? AND id IN (SELECT value FROM json_each(?))`,
+    ).run(this.acct(accountId), JSON.stringify(ids))
   }
 
   /** Sets which projects (or groups) the account syncs; their rows stay until `purgeProject`/`purgeGroup`. */
@@ -603,7 +601,12 @@ export class Cache {
 
   // --- internals ----------------------------------------------------------------------------
 
-  private stmt(sql: string): Statement {
+  /**
+   * `sql` prepared once for this connection and kept: for statements run again and again (a
+   * sync's every page). Shared by every caller of the same text, so none may change its mode
+   * (`pluck`, `raw`) unless all of them want it.
+   */
+  stmt(sql: string): Statement {
     let s = this.stmts.get(sql)
     if (s === undefined) {
       s = this.db.prepare(sql)

@@ -512,8 +512,8 @@ export class SyncRun {
   private hasNotes(kind: NoteableKind, id: number): boolean {
     const { cache, accountId } = this.o
     return (
-      cache.db
-        .prepare('SELECT 1 FROM notes WHERE acct = ? AND noteable_kind = ? AND noteable_id = ? LIMIT 1')
+      cache
+        .stmt('SELECT 1 FROM notes WHERE acct = ? AND noteable_kind = ? AND noteable_id = ? LIMIT 1')
         .get(cache.acct(accountId), kind, id) !== undefined
     )
   }
@@ -569,8 +569,8 @@ export class SyncRun {
     if (embedded.size === 0) return
     const cached = new Map(
       (
-        cache.db
-          .prepare('SELECT id, updated_at FROM milestones WHERE acct = ? AND id IN (SELECT value FROM json_each(?))')
+        cache
+          .stmt('SELECT id, updated_at FROM milestones WHERE acct = ? AND id IN (SELECT value FROM json_each(?))')
           .all(cache.acct(accountId), JSON.stringify([...embedded.keys()])) as {
           id: number
           updated_at: string | null

@@ -21,8 +21,8 @@ export class SyncState {
   constructor(private readonly cache: Cache) {}
 
   scope(accountId: string): SyncScope {
-    const row = this.cache.db
-      .prepare('SELECT mode, project_ids, group_ids FROM sync_scopes WHERE acct = ?')
+    const row = this.cache
+      .stmt('SELECT mode, project_ids, group_ids FROM sync_scopes WHERE acct = ?')
       .get(this.cache.acct(accountId)) as
       { mode: 'memberships' | 'custom'; project_ids: string; group_ids: string } | undefined
     if (row === undefined || row.mode === 'memberships') return { mode: 'memberships' }
@@ -36,8 +36,8 @@ export class SyncState {
   setScope(accountId: string, scope: SyncScope): void {
     const projectIds = scope.mode === 'custom' ? [...new Set(scope.project_ids)] : []
     const groupIds = scope.mode === 'custom' ? [...new Set(scope.group_ids)] : []
-    this.cache.db
-      .prepare(
+    this.cache
+      .stmt(
         `INSERT INTO sync_scopes (acct, mode, project_ids, group_ids, updated_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (acct) DO UPDATE SET mode = excluded.mode, project_ids = excluded.project_ids, group_ids = excluded.group_ids, updated_at = excluded.updated_at`,
       )
@@ -51,8 +51,8 @@ export class SyncState {
   }
 
   cursor(accountId: string, resource: string, scopeKind: 'project' | 'group' | 'account', scopeId: number): Cursor {
-    const row = this.cache.db
-      .prepare(
+    const row = this.cache
+      .stmt(
         'SELECT updated_after, seen_ids, unsupported FROM sync_cursors WHERE acct = ? AND resource = ? AND scope_kind = ? AND scope_id = ?',
       )
       .get(this.cache.acct(accountId), resource, scopeKind, scopeId) as
@@ -68,8 +68,8 @@ export class SyncState {
   /** Whether this list was ever synced (a row exists, whatever its position). */
   hasCursor(accountId: string, resource: string, scopeKind: 'project' | 'group' | 'account', scopeId: number): boolean {
     return (
-      this.cache.db
-        .prepare('SELECT 1 FROM sync_cursors WHERE acct = ? AND resource = ? AND scope_kind = ? AND scope_id = ?')
+      this.cache
+        .stmt('SELECT 1 FROM sync_cursors WHERE acct = ? AND resource = ? AND scope_kind = ? AND scope_id = ?')
         .get(this.cache.acct(accountId), resource, scopeKind, scopeId) !== undefined
     )
   }
@@ -82,8 +82,8 @@ export class SyncState {
     scopeId: number,
     cursor: Cursor,
   ): void {
-    this.cache.db
-      .prepare(
+    this.cache
+      .stmt(
         `INSERT INTO sync_cursors (acct, resource, scope_kind, scope_id, updated_after, seen_ids, unsupported, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (acct, resource, scope_kind, scope_id) DO UPDATE SET updated_after = excluded.updated_after, seen_ids = excluded.seen_ids,
            unsupported = excluded.unsupported, updated_at = excluded.updated_at`,
@@ -101,16 +101,14 @@ export class SyncState {
   }
 
   clearCursor(accountId: string, resource: string, scopeKind: 'project' | 'group' | 'account', scopeId: number): void {
-    this.cache.db
-      .prepare('DELETE FROM sync_cursors WHERE acct = ? AND resource = ? AND scope_kind = ? AND scope_id = ?')
+    this.cache
+      .stmt('DELETE FROM sync_cursors WHERE acct = ? AND resource = ? AND scope_kind = ? AND scope_id = ?')
       .run(this.cache.acct(accountId), resource, scopeKind, scopeId)
   }
 
   times(accountId: string): SyncTimes {
-    const row = this.cache.db
-      .prepare(
-        'SELECT last_started_at, last_completed_at, last_reconciled_at, last_error FROM sync_state WHERE acct = ?',
-      )
+    const row = this.cache
+      .stmt('SELECT last_started_at, last_completed_at, last_reconciled_at, last_error FROM sync_state WHERE acct = ?')
       .get(this.cache.acct(accountId)) as
       | {
           last_started_at: string | null
@@ -130,8 +128,8 @@ export class SyncState {
   markTimes(accountId: string, times: Partial<SyncTimes>): void {
     const current = this.times(accountId)
     const next = { ...current, ...times }
-    this.cache.db
-      .prepare(
+    this.cache
+      .stmt(
         `INSERT INTO sync_state (acct, last_started_at, last_completed_at, last_reconciled_at, last_error) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (acct) DO UPDATE SET last_started_at = excluded.last_started_at, last_completed_at = excluded.last_completed_at,
            last_reconciled_at = excluded.last_reconciled_at, last_error = excluded.last_error`,
