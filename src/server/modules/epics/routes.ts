@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -231,29 +233,41 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
       return sendList(request, reply, loadGroup(request, request.params.id))
     })
 
-    app.get(`${prefix}/:epic_iid`, { schema: { params: EpicParams } }, async (request) => {
-      const { group, epic } = epicOf(request)
-      return presentEpic(callerOf(request), epic, origin(group))
-    })
+    app.get(
+      `${prefix}/:epic_iid`,
+      { schema: { params: EpicParams, response: untypedResponses({ 200: Api.Epic }) } },
+      async (request) => {
+        const { group, epic } = epicOf(request)
+        return presentEpic(callerOf(request), epic, origin(group))
+      },
+    )
   }
 
-  app.post('/groups/:id/epics', { schema: { params: IdParams } }, async (request, reply) => {
-    requireEpicsFeature(callerOf(request))
-    const group = loadGroup(request, request.params.id)
-    const epic = createEpicFromParams(callerOf(request), group, paramsOf(request.body))
-    return reply.code(201).send(presentEpic(callerOf(request), epic, origin(group)))
-  })
+  app.post(
+    '/groups/:id/epics',
+    { schema: { params: IdParams, response: untypedResponses({ 201: Api.Epic }) } },
+    async (request, reply) => {
+      requireEpicsFeature(callerOf(request))
+      const group = loadGroup(request, request.params.id)
+      const epic = createEpicFromParams(callerOf(request), group, paramsOf(request.body))
+      return reply.code(201).send(presentEpic(callerOf(request), epic, origin(group)))
+    },
+  )
 
-  app.put('/groups/:id/epics/:epic_iid', { schema: { params: EpicParams } }, async (request) => {
-    const { group, epic } = epicOf(request)
-    requireAdminEpics(callerOf(request), group)
-    checkUnmodifiedSince(request, epic.updated_at)
-    return presentEpic(
-      callerOf(request),
-      updateEpicFromParams(callerOf(request), group, epic, paramsOf(request.body)),
-      origin(group),
-    )
-  })
+  app.put(
+    '/groups/:id/epics/:epic_iid',
+    { schema: { params: EpicParams, response: untypedResponses({ 200: Api.Epic }) } },
+    async (request) => {
+      const { group, epic } = epicOf(request)
+      requireAdminEpics(callerOf(request), group)
+      checkUnmodifiedSince(request, epic.updated_at)
+      return presentEpic(
+        callerOf(request),
+        updateEpicFromParams(callerOf(request), group, epic, paramsOf(request.body)),
+        origin(group),
+      )
+    },
+  )
 
   app.delete('/groups/:id/epics/:epic_iid', { schema: { params: EpicParams } }, async (request, reply) => {
     const { group, epic } = epicOf(request)
@@ -265,23 +279,27 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
 
   // ---- Epic issues.
 
-  app.get('/groups/:id/epics/:epic_iid/issues', { schema: { params: EpicParams } }, async (request, reply) => {
-    const { group, epic } = epicOf(request)
-    const page = pageOf(request.query)
-    const { rows, total } = epicIssuesPage(
-      callerOf(request),
-      epic,
-      { kind: 'group', groupId: group.id },
-      { limit: page.perPage, offset: page.offset },
-    )
-    setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-    return rows
-  })
+  app.get(
+    '/groups/:id/epics/:epic_iid/issues',
+    { schema: { params: EpicParams, response: untypedResponses({ 200: Type.Array(Api.EpicIssue) }) } },
+    async (request, reply) => {
+      const { group, epic } = epicOf(request)
+      const page = pageOf(request.query)
+      const { rows, total } = epicIssuesPage(
+        callerOf(request),
+        epic,
+        { kind: 'group', groupId: group.id },
+        { limit: page.perPage, offset: page.offset },
+      )
+      setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
+      return rows
+    },
+  )
 
   // One parameter name per position: the POST's `:epic_issue_id` is the issue's global id, as GitLab's `:issue_id`.
   app.post(
     '/groups/:id/epics/:epic_iid/issues/:epic_issue_id',
-    { schema: { params: EpicIssueParams } },
+    { schema: { params: EpicIssueParams, response: untypedResponses({ 201: Api.EpicIssueLink }) } },
     async (request, reply) => {
       const { group, epic } = epicOf(request)
       const link = assignIssueToEpic(callerOf(request), group, epic, request.params.epic_issue_id)
@@ -303,7 +321,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/groups/:id/epics/:epic_iid/issues/:epic_issue_id',
-    { schema: { params: EpicIssueParams } },
+    { schema: { params: EpicIssueParams, response: untypedResponses({ 200: Type.Array(Api.EpicIssue) }) } },
     async (request) => {
       const { group, epic, link } = linkOf(request)
       const body = paramsOf(request.body)
@@ -318,7 +336,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/groups/:id/epics/:epic_iid/issues/:epic_issue_id',
-    { schema: { params: EpicIssueParams } },
+    { schema: { params: EpicIssueParams, response: untypedResponses({ 200: Api.EpicIssueLink }) } },
     async (request) => {
       const { epic, link } = linkOf(request)
       const out = presentEpicIssueLink(callerOf(request), link, epic)
@@ -329,14 +347,18 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
 
   // ---- Child epics (GitLab's epic links).
 
-  app.get('/groups/:id/epics/:epic_iid/epics', { schema: { params: EpicParams } }, async (request) => {
-    const { group, epic } = epicOf(request)
-    return presentEpics(callerOf(request), childrenOf(request, group, epic), { origin: origin(group) })
-  })
+  app.get(
+    '/groups/:id/epics/:epic_iid/epics',
+    { schema: { params: EpicParams, response: untypedResponses({ 200: Type.Array(Api.Epic) }) } },
+    async (request) => {
+      const { group, epic } = epicOf(request)
+      return presentEpics(callerOf(request), childrenOf(request, group, epic), { origin: origin(group) })
+    },
+  )
 
   app.post(
     '/groups/:id/epics/:epic_iid/epics/:child_epic_id',
-    { schema: { params: ChildParams } },
+    { schema: { params: ChildParams, response: untypedResponses({ 201: Api.Epic }) } },
     async (request, reply) => {
       const { user, group, epic } = epicOf(request)
       requireAdminEpics(callerOf(request), group)
@@ -359,39 +381,47 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.post('/groups/:id/epics/:epic_iid/epics', { schema: { params: EpicParams } }, async (request, reply) => {
-    const { user, group, epic } = epicOf(request)
-    requireAdminEpics(callerOf(request), group)
-    const body = paramsOf(request.body)
-    if (!given(body.title)) throw missingParam('title')
-    const child = createEpic(request.server.burrow.db, {
-      groupId: group.id,
-      authorId: user.id,
-      title: titleOf(body.title),
-      confidential: given(body.confidential)
-        ? boolOf('confidential', body.confidential, false)
-        : epic.confidential === 1,
-      parentId: epic.id,
-    })
-    return reply.code(201).send(presentLinkedEpic(callerOf(request), child, epic))
-  })
+  app.post(
+    '/groups/:id/epics/:epic_iid/epics',
+    { schema: { params: EpicParams, response: untypedResponses({ 201: Api.LinkedEpic }) } },
+    async (request, reply) => {
+      const { user, group, epic } = epicOf(request)
+      requireAdminEpics(callerOf(request), group)
+      const body = paramsOf(request.body)
+      if (!given(body.title)) throw missingParam('title')
+      const child = createEpic(request.server.burrow.db, {
+        groupId: group.id,
+        authorId: user.id,
+        title: titleOf(body.title),
+        confidential: given(body.confidential)
+          ? boolOf('confidential', body.confidential, false)
+          : epic.confidential === 1,
+        parentId: epic.id,
+      })
+      return reply.code(201).send(presentLinkedEpic(callerOf(request), child, epic))
+    },
+  )
 
-  app.put('/groups/:id/epics/:epic_iid/epics/:child_epic_id', { schema: { params: ChildParams } }, async (request) => {
-    const { group, epic } = epicOf(request)
-    requireAdminEpics(callerOf(request), group)
-    const child = childOf(request, group, request.params.child_epic_id)
-    if (child.parent_id !== epic.id) throw notFound('Epic')
-    const body = paramsOf(request.body)
-    const before = given(body.move_before_id) ? intOf('move_before_id', body.move_before_id) : undefined
-    const after = given(body.move_after_id) ? intOf('move_after_id', body.move_after_id) : undefined
-    if (!moveChildEpic(request.server.burrow.db, epic, child, before, after))
-      throw apiMessage(400, { error: 'Epic could not be moved!' })
-    return presentEpics(callerOf(request), childrenOf(request, group, epic), { origin: origin(group) })
-  })
+  app.put(
+    '/groups/:id/epics/:epic_iid/epics/:child_epic_id',
+    { schema: { params: ChildParams, response: untypedResponses({ 200: Type.Array(Api.Epic) }) } },
+    async (request) => {
+      const { group, epic } = epicOf(request)
+      requireAdminEpics(callerOf(request), group)
+      const child = childOf(request, group, request.params.child_epic_id)
+      if (child.parent_id !== epic.id) throw notFound('Epic')
+      const body = paramsOf(request.body)
+      const before = given(body.move_before_id) ? intOf('move_before_id', body.move_before_id) : undefined
+      const after = given(body.move_after_id) ? intOf('move_after_id', body.move_after_id) : undefined
+      if (!moveChildEpic(request.server.burrow.db, epic, child, before, after))
+        throw apiMessage(400, { error: 'Epic could not be moved!' })
+      return presentEpics(callerOf(request), childrenOf(request, group, epic), { origin: origin(group) })
+    },
+  )
 
   app.delete(
     '/groups/:id/epics/:epic_iid/epics/:child_epic_id',
-    { schema: { params: ChildParams } },
+    { schema: { params: ChildParams, response: untypedResponses({ 200: Api.Epic }) } },
     async (request) => {
       const { user, group, epic } = epicOf(request)
       requireAdminEpics(callerOf(request), group)
@@ -416,31 +446,35 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
     })
   }
 
-  app.post('/groups/:id/epics/:epic_iid/todo', { schema: { params: EpicParams } }, async (request, reply) => {
-    const { user, group, epic } = epicOf(request)
-    const db = request.server.burrow.db
-    if (pendingTodoFor(db, user.id, 'Epic', epic.id)) throw notModified()
-    const todo = createTodo(db, {
-      userId: user.id,
-      authorId: user.id,
-      groupId: group.id,
-      targetType: 'Epic',
-      targetId: epic.id,
-      action: 'marked',
-      body: epic.title,
-    })
-    const target = presentEpics(callerOf(request), [epic], { origin: { kind: 'none' } })[0]
-    return reply.code(201).send(
-      todoEntity(todo, {
-        baseUrl: request.server.burrow.baseUrl(request),
-        author: user,
-        project: undefined,
-        group,
-        target,
-        targetUrl: String(target.web_url),
-      }),
-    )
-  })
+  app.post(
+    '/groups/:id/epics/:epic_iid/todo',
+    { schema: { params: EpicParams, response: untypedResponses({ 201: Api.Todo }) } },
+    async (request, reply) => {
+      const { user, group, epic } = epicOf(request)
+      const db = request.server.burrow.db
+      if (pendingTodoFor(db, user.id, 'Epic', epic.id)) throw notModified()
+      const todo = createTodo(db, {
+        userId: user.id,
+        authorId: user.id,
+        groupId: group.id,
+        targetType: 'Epic',
+        targetId: epic.id,
+        action: 'marked',
+        body: epic.title,
+      })
+      const target = presentEpics(callerOf(request), [epic], { origin: { kind: 'none' } })[0]
+      return reply.code(201).send(
+        todoEntity(todo, {
+          baseUrl: request.server.burrow.baseUrl(request),
+          author: user,
+          project: undefined,
+          group,
+          target,
+          targetUrl: String(target.web_url),
+        }),
+      )
+    },
+  )
 
   await app.register(
     awardEmojiRoutes('/groups/:id/epics/:epic_iid', (request, params) => {

@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -172,14 +174,18 @@ function labelRoutes<C>(place: LabelContainer<C>): FastifyPluginAsyncTypebox {
       })
     })
 
-    app.get(`${base}/:label_id`, { schema: { params: LabelParams, querystring: ShowQuery } }, async (request) => {
-      const container = place.load(request, request.params.id)
-      return one(
-        request,
-        requireLabel(callerOf(request), place.visible(request, container, request.query), request.params.label_id),
-        place.forProject,
-      )
-    })
+    app.get(
+      `${base}/:label_id`,
+      { schema: { params: LabelParams, querystring: ShowQuery, response: untypedResponses({ 200: Api.Label }) } },
+      async (request) => {
+        const container = place.load(request, request.params.id)
+        return one(
+          request,
+          requireLabel(callerOf(request), place.visible(request, container, request.query), request.params.label_id),
+          place.forProject,
+        )
+      },
+    )
 
     app.post(base, { schema: { params: IdParams, body: CreateBody } }, async (request, reply) => {
       const container = managed(request, request.params.id)
@@ -192,10 +198,14 @@ function labelRoutes<C>(place: LabelContainer<C>): FastifyPluginAsyncTypebox {
       return reply.code(201).send(one(request, label, place.forProject))
     })
 
-    app.put(`${base}/:label_id`, { schema: { params: LabelParams, body: UpdateBody } }, async (request) => {
-      const container = managed(request, request.params.id)
-      return update(request, container, request.params.label_id, request.body)
-    })
+    app.put(
+      `${base}/:label_id`,
+      { schema: { params: LabelParams, body: UpdateBody, response: untypedResponses({ 200: Api.Label }) } },
+      async (request) => {
+        const container = managed(request, request.params.id)
+        return update(request, container, request.params.label_id, request.body)
+      },
+    )
 
     app.put(base, { schema: { params: IdParams, body: DeprecatedUpdateBody } }, async (request) => {
       const container = managed(request, request.params.id)
@@ -214,33 +224,41 @@ function labelRoutes<C>(place: LabelContainer<C>): FastifyPluginAsyncTypebox {
     })
 
     for (const verb of ['subscribe', 'unsubscribe'] as const) {
-      app.post(`${base}/:label_id/${verb}`, { schema: { params: LabelParams } }, async (request, reply) => {
-        const user = currentUser(request)
-        const container = place.load(request, request.params.id)
-        const label = requireLabel(callerOf(request), place.visible(request, container, {}), request.params.label_id)
-        const changed =
-          verb === 'subscribe'
-            ? subscribe(request.server.burrow.db, label.id, user.id)
-            : unsubscribe(request.server.burrow.db, label.id, user.id)
-        if (!changed) throw notModified()
-        return reply.code(201).send(one(request, label, place.forProject))
-      })
+      app.post(
+        `${base}/:label_id/${verb}`,
+        { schema: { params: LabelParams, response: untypedResponses({ 201: Api.Label }) } },
+        async (request, reply) => {
+          const user = currentUser(request)
+          const container = place.load(request, request.params.id)
+          const label = requireLabel(callerOf(request), place.visible(request, container, {}), request.params.label_id)
+          const changed =
+            verb === 'subscribe'
+              ? subscribe(request.server.burrow.db, label.id, user.id)
+              : unsubscribe(request.server.burrow.db, label.id, user.id)
+          if (!changed) throw notModified()
+          return reply.code(201).send(one(request, label, place.forProject))
+        },
+      )
     }
   }
 }
 
 /** Promotion of a project label to its group's, a project route only. */
 const labelPromotion: FastifyPluginAsyncTypebox = async (app) => {
-  app.put('/projects/:id/labels/:label_id/promote', { schema: { params: LabelParams } }, async (request) => {
-    currentUser(request)
-    const project = loadProject(request, request.params.id, ADMIN_LABEL)
-    const label = requireLabel(callerOf(request), PROJECT.own(project), request.params.label_id)
-    const ns = findNamespaceById(request.server.burrow.db, project.namespace_id)
-    if (!ns || ns.kind !== 'group') throw apiMessage(400, 'Failed to promote project label to group label')
-    // The label becomes the group's: promoting needs the right to manage the group's labels too.
-    if (!request.perms.canInGroup(ns.id, ADMIN_LABEL)) throw forbidden()
-    return one(request, promoteLabel(callerOf(request), ns, label), false)
-  })
+  app.put(
+    '/projects/:id/labels/:label_id/promote',
+    { schema: { params: LabelParams, response: untypedResponses({ 200: Api.Label }) } },
+    async (request) => {
+      currentUser(request)
+      const project = loadProject(request, request.params.id, ADMIN_LABEL)
+      const label = requireLabel(callerOf(request), PROJECT.own(project), request.params.label_id)
+      const ns = findNamespaceById(request.server.burrow.db, project.namespace_id)
+      if (!ns || ns.kind !== 'group') throw apiMessage(400, 'Failed to promote project label to group label')
+      // The label becomes the group's: promoting needs the right to manage the group's labels too.
+      if (!request.perms.canInGroup(ns.id, ADMIN_LABEL)) throw forbidden()
+      return one(request, promoteLabel(callerOf(request), ns, label), false)
+    },
+  )
 }
 
 /** Group and project label routes. */

@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -120,10 +122,14 @@ const loadGroupOwner: OwnerLoader = (request, id, minLevel) => ({
 /** The single-milestone routes, identical for project and group milestones apart from the owner. */
 function memberRoutes(base: string, load: OwnerLoader): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get(`${base}/:milestone_id`, { schema: { params: MilestoneParams } }, async (request) => {
-      const owner = load(request, request.params.id)
-      return presentMilestones(callerOf(request), [ownMilestone(request, owner, request.params.milestone_id)])[0]
-    })
+    app.get(
+      `${base}/:milestone_id`,
+      { schema: { params: MilestoneParams, response: untypedResponses({ 200: Api.Milestone }) } },
+      async (request) => {
+        const owner = load(request, request.params.id)
+        return presentMilestones(callerOf(request), [ownMilestone(request, owner, request.params.milestone_id)])[0]
+      },
+    )
 
     app.post(base, { schema: { params: IdParams, body: CreateBody } }, async (request, reply) => {
       const user = currentUser(request)
@@ -132,15 +138,19 @@ function memberRoutes(base: string, load: OwnerLoader): FastifyPluginAsyncTypebo
       return reply.code(201).send(presentMilestones(callerOf(request), [row])[0])
     })
 
-    app.put(`${base}/:milestone_id`, { schema: { params: MilestoneParams, body: UpdateBody } }, async (request) => {
-      const user = currentUser(request)
-      const owner = load(request, request.params.id, ADMIN_MILESTONE)
-      const milestone = ownMilestone(request, owner, request.params.milestone_id)
-      checkUnmodifiedSince(request, milestone.updated_at)
-      return presentMilestones(callerOf(request), [
-        updateMilestone(callerOf(request), owner, milestone, request.body, user.id),
-      ])[0]
-    })
+    app.put(
+      `${base}/:milestone_id`,
+      { schema: { params: MilestoneParams, body: UpdateBody, response: untypedResponses({ 200: Api.Milestone }) } },
+      async (request) => {
+        const user = currentUser(request)
+        const owner = load(request, request.params.id, ADMIN_MILESTONE)
+        const milestone = ownMilestone(request, owner, request.params.milestone_id)
+        checkUnmodifiedSince(request, milestone.updated_at)
+        return presentMilestones(callerOf(request), [
+          updateMilestone(callerOf(request), owner, milestone, request.body, user.id),
+        ])[0]
+      },
+    )
 
     app.delete(`${base}/:milestone_id`, { schema: { params: MilestoneParams } }, async (request, reply) => {
       const user = currentUser(request)
@@ -170,17 +180,27 @@ function memberRoutes(base: string, load: OwnerLoader): FastifyPluginAsyncTypebo
     }
 
     // The whole chart in one answer, unpaginated, as GitLab presents it.
-    app.get(`${base}/:milestone_id/burndown_events`, { schema: { params: MilestoneParams } }, async (request) => {
-      const owner = load(request, request.params.id)
-      return burndownEvents(callerOf(request), ownMilestone(request, owner, request.params.milestone_id))
-    })
+    app.get(
+      `${base}/:milestone_id/burndown_events`,
+      { schema: { params: MilestoneParams, response: untypedResponses({ 200: Type.Array(Api.BurndownEvent) }) } },
+      async (request) => {
+        const owner = load(request, request.params.id)
+        return burndownEvents(callerOf(request), ownMilestone(request, owner, request.params.milestone_id))
+      },
+    )
   }
 }
 
 const projectMilestones: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/projects/:id/milestones',
-    { schema: { params: IdParams, querystring: ListQuery } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: ListQuery,
+        response: untypedResponses({ 200: Type.Array(Api.Milestone) }),
+      },
+    },
     async (request, reply) => {
       const project = loadProject(request, request.params.id)
       const withParents = request.query.include_parent_milestones === true || request.query.include_ancestors === true
@@ -193,7 +213,7 @@ const projectMilestones: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/milestones/:milestone_id/promote',
-    { schema: { params: MilestoneParams } },
+    { schema: { params: MilestoneParams, response: untypedResponses({ 200: Api.Milestone }) } },
     async (request) => {
       currentUser(request)
       const project = loadProject(request, request.params.id)
@@ -209,7 +229,13 @@ const projectMilestones: FastifyPluginAsyncTypebox = async (app) => {
 const groupMilestones: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/groups/:id/milestones',
-    { schema: { params: IdParams, querystring: ListQuery } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: ListQuery,
+        response: untypedResponses({ 200: Type.Array(Api.Milestone) }),
+      },
+    },
     async (request, reply) => {
       const group = loadGroup(request, request.params.id)
       const db = request.server.burrow.db

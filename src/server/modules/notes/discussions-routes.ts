@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -111,15 +113,19 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
       )
     })
 
-    app.get(`${base}/:discussion_id`, { schema: { params: discussionParams } }, async (request) => {
-      const noteable = await loadDiscussionNoteable(request, kind, request.params)
-      const scope = await readableDiscussionScope(callerOf(request), noteable)
-      return presentDiscussion(
-        request,
-        noteable,
-        loadDiscussion(request, noteable, request.params.discussion_id, scope),
-      )
-    })
+    app.get(
+      `${base}/:discussion_id`,
+      { schema: { params: discussionParams, response: untypedResponses({ 200: Api.Discussion }) } },
+      async (request) => {
+        const noteable = await loadDiscussionNoteable(request, kind, request.params)
+        const scope = await readableDiscussionScope(callerOf(request), noteable)
+        return presentDiscussion(
+          request,
+          noteable,
+          loadDiscussion(request, noteable, request.params.discussion_id, scope),
+        )
+      },
+    )
 
     app.post(base, { schema: { params: paramsSchema(kind), body: CreateBody } }, async (request, reply) => {
       currentUser(request)
@@ -152,7 +158,7 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
 
     app.post(
       `${base}/:discussion_id/notes`,
-      { schema: { params: discussionParams, body: ReplyBody } },
+      { schema: { params: discussionParams, body: ReplyBody, response: untypedResponses({ 201: Api.Note }) } },
       async (request, reply) => {
         currentUser(request)
         const noteable = await loadDiscussionNoteable(request, kind, request.params)
@@ -176,7 +182,13 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
     if (kind.segment === 'merge_requests') {
       app.put(
         `${base}/:discussion_id`,
-        { schema: { params: discussionParams, body: Type.Object({ resolved: Type.Optional(Type.Boolean()) }) } },
+        {
+          schema: {
+            params: discussionParams,
+            body: Type.Object({ resolved: Type.Optional(Type.Boolean()) }),
+            response: untypedResponses({ 200: Api.Discussion }),
+          },
+        },
         async (request) => {
           currentUser(request)
           const noteable = await loadDiscussionNoteable(request, kind, request.params)
@@ -196,7 +208,7 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
 
     app.put(
       `${base}/:discussion_id/notes/:note_id`,
-      { schema: { params: noteParams, body: UpdateBody } },
+      { schema: { params: noteParams, body: UpdateBody, response: untypedResponses({ 200: Api.Note }) } },
       async (request) => {
         currentUser(request)
         const noteable = await loadDiscussionNoteable(request, kind, request.params)

@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -166,11 +168,15 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
       return presentNotes(request, noteable, rows)
     })
 
-    app.get(`${base}/:note_id`, { schema: { params: noteParams } }, async (request) => {
-      const noteable = loadNoteable(request, kind, request.params)
-      const note = loadNote(request, noteable, request.params.note_id)
-      return presentNotes(request, noteable, [note])[0]
-    })
+    app.get(
+      `${base}/:note_id`,
+      { schema: { params: noteParams, response: untypedResponses({ 200: Api.Note }) } },
+      async (request) => {
+        const noteable = loadNoteable(request, kind, request.params)
+        const note = loadNote(request, noteable, request.params.note_id)
+        return presentNotes(request, noteable, [note])[0]
+      },
+    )
 
     app.post(base, { schema: { params: paramsSchema(kind), body: CreateBody } }, async (request, reply) => {
       currentUser(request)
@@ -187,16 +193,20 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
       return reply.code(out.code).send(out.body)
     })
 
-    app.put(`${base}/:note_id`, { schema: { params: noteParams, body: UpdateBody } }, async (request) => {
-      currentUser(request)
-      const noteable = loadNoteable(request, kind, request.params)
-      const note = loadNote(request, noteable, request.params.note_id)
-      const body = request.body
-      checkUnmodifiedSince(request, note.updated_at)
-      assertCanEditNote(callerOf(request), note)
-      const row = body.body === undefined ? note : updateNote(callerOf(request), noteable, note, body.body)
-      return presentNotes(request, noteable, [row])[0]
-    })
+    app.put(
+      `${base}/:note_id`,
+      { schema: { params: noteParams, body: UpdateBody, response: untypedResponses({ 200: Api.Note }) } },
+      async (request) => {
+        currentUser(request)
+        const noteable = loadNoteable(request, kind, request.params)
+        const note = loadNote(request, noteable, request.params.note_id)
+        const body = request.body
+        checkUnmodifiedSince(request, note.updated_at)
+        assertCanEditNote(callerOf(request), note)
+        const row = body.body === undefined ? note : updateNote(callerOf(request), noteable, note, body.body)
+        return presentNotes(request, noteable, [row])[0]
+      },
+    )
 
     app.delete(`${base}/:note_id`, { schema: { params: noteParams } }, async (request, reply) => {
       currentUser(request)

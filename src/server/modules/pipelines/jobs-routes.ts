@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
@@ -83,7 +85,13 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/runners/:id/jobs',
-    { schema: { params: RunnerParams, querystring: RunnerJobsQuery } },
+    {
+      schema: {
+        params: RunnerParams,
+        querystring: RunnerJobsQuery,
+        response: untypedResponses({ 200: Type.Array(Api.RunnerJob) }),
+      },
+    },
     async (request, reply) => {
       currentUser(request)
       const { perms, baseUrl } = callerOf(request)
@@ -113,7 +121,13 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/jobs',
-    { schema: { params: ProjectParams, querystring: ListQuery } },
+    {
+      schema: {
+        params: ProjectParams,
+        querystring: ListQuery,
+        response: untypedResponses({ 200: Type.Array(Api.Job) }),
+      },
+    },
     async (request, reply) => {
       currentUser(request)
       const project = loadBuildsProject(request, request.params.id)
@@ -142,11 +156,15 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
     return presentJobs(callerOf(request), [job])[0]
   })
 
-  app.get('/projects/:id/jobs/:job_id', { schema: { params: JobParams } }, async (request) => {
-    currentUser(request)
-    const project = loadBuildsProject(request, request.params.id)
-    return presentJobs(callerOf(request), [loadJob(request, project, request.params.job_id)])[0]
-  })
+  app.get(
+    '/projects/:id/jobs/:job_id',
+    { schema: { params: JobParams, response: untypedResponses({ 200: Api.Job }) } },
+    async (request) => {
+      currentUser(request)
+      const project = loadBuildsProject(request, request.params.id)
+      return presentJobs(callerOf(request), [loadJob(request, project, request.params.job_id)])[0]
+    },
+  )
 
   app.get('/projects/:id/jobs/:job_id/trace', { schema: { params: JobParams } }, async (request, reply) => {
     currentUser(request)
@@ -158,44 +176,62 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
       .send(readTrace(ctx.db, job.id) ?? Buffer.alloc(0))
   })
 
-  app.post('/projects/:id/jobs/:job_id/cancel', { schema: { params: JobParams } }, async (request, reply) => {
-    currentUser(request)
-    const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
-    const target = loadJob(request, project, request.params.job_id)
-    assertMayUpdateJob(request, project, target)
-    const job = await cancelJob(ctx, target, callerOf(request))
-    return reply.code(201).send(presentJobs(callerOf(request), [job])[0])
-  })
+  app.post(
+    '/projects/:id/jobs/:job_id/cancel',
+    { schema: { params: JobParams, response: untypedResponses({ 201: Api.Job }) } },
+    async (request, reply) => {
+      currentUser(request)
+      const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
+      const target = loadJob(request, project, request.params.job_id)
+      assertMayUpdateJob(request, project, target)
+      const job = await cancelJob(ctx, target, callerOf(request))
+      return reply.code(201).send(presentJobs(callerOf(request), [job])[0])
+    },
+  )
 
-  app.post('/projects/:id/jobs/:job_id/retry', { schema: { params: JobParams } }, async (request, reply) => {
-    const user = currentUser(request)
-    const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
-    const job = loadJob(request, project, request.params.job_id)
-    assertMayUpdateJob(request, project, job)
-    if (!jobRetryable(job)) throw forbidden('Job is not retryable')
-    return reply.code(201).send(presentJobs(callerOf(request), [await retryJob(ctx, job, user, callerOf(request))])[0])
-  })
+  app.post(
+    '/projects/:id/jobs/:job_id/retry',
+    { schema: { params: JobParams, response: untypedResponses({ 201: Api.Job }) } },
+    async (request, reply) => {
+      const user = currentUser(request)
+      const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
+      const job = loadJob(request, project, request.params.job_id)
+      assertMayUpdateJob(request, project, job)
+      if (!jobRetryable(job)) throw forbidden('Job is not retryable')
+      return reply
+        .code(201)
+        .send(presentJobs(callerOf(request), [await retryJob(ctx, job, user, callerOf(request))])[0])
+    },
+  )
 
-  app.post('/projects/:id/jobs/:job_id/play', { schema: { params: JobParams } }, async (request, reply) => {
-    const user = currentUser(request)
-    const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
-    const job = loadJob(request, project, request.params.job_id)
-    assertMayUpdateJob(request, project, job)
-    if (!jobPlayable(job)) throw apiMessage(400, '400 Bad request - Unplayable Job')
-    return reply.code(200).send(presentJobs(callerOf(request), [await playJob(ctx, job, user, callerOf(request))])[0])
-  })
+  app.post(
+    '/projects/:id/jobs/:job_id/play',
+    { schema: { params: JobParams, response: untypedResponses({ 200: Api.Job }) } },
+    async (request, reply) => {
+      const user = currentUser(request)
+      const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
+      const job = loadJob(request, project, request.params.job_id)
+      assertMayUpdateJob(request, project, job)
+      if (!jobPlayable(job)) throw apiMessage(400, '400 Bad request - Unplayable Job')
+      return reply.code(200).send(presentJobs(callerOf(request), [await playJob(ctx, job, user, callerOf(request))])[0])
+    },
+  )
 
-  app.post('/projects/:id/jobs/:job_id/erase', { schema: { params: JobParams } }, async (request, reply) => {
-    currentUser(request)
-    const project = loadBuildsProject(request, request.params.id, AccessLevel.MAINTAINER)
-    const job = loadJob(request, project, request.params.job_id)
-    if (!['success', 'failed', 'canceled'].includes(job.status) || job.erased_at)
-      throw forbidden('Job is not erasable!')
-    eraseJobArtifacts(ctx, job)
-    deleteTrace(ctx.db, job.id)
-    const erased = updateJobRow(ctx.db, job.id, { erased_at: new Date().toISOString(), artifacts_expire_at: null })
-    return reply.code(201).send(presentJobs(callerOf(request), [erased])[0])
-  })
+  app.post(
+    '/projects/:id/jobs/:job_id/erase',
+    { schema: { params: JobParams, response: untypedResponses({ 201: Api.Job }) } },
+    async (request, reply) => {
+      currentUser(request)
+      const project = loadBuildsProject(request, request.params.id, AccessLevel.MAINTAINER)
+      const job = loadJob(request, project, request.params.job_id)
+      if (!['success', 'failed', 'canceled'].includes(job.status) || job.erased_at)
+        throw forbidden('Job is not erasable!')
+      eraseJobArtifacts(ctx, job)
+      deleteTrace(ctx.db, job.id)
+      const erased = updateJobRow(ctx.db, job.id, { erased_at: new Date().toISOString(), artifacts_expire_at: null })
+      return reply.code(201).send(presentJobs(callerOf(request), [erased])[0])
+    },
+  )
 
   app.get('/projects/:id/jobs/:job_id/artifacts', { schema: { params: JobParams } }, async (request, reply) => {
     const project = loadBuildsProject(request, request.params.id)

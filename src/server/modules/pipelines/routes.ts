@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import { TestReport, TestReportSummary } from '../../../shared/api/test-report'
 import { pipelineTestReport, pipelineTestReportSummary } from './test-reports'
 import { callerOf } from '../../platform/caller'
@@ -117,7 +119,13 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/pipelines',
-    { schema: { params: ProjectParams, querystring: ListQuery } },
+    {
+      schema: {
+        params: ProjectParams,
+        querystring: ListQuery,
+        response: untypedResponses({ 200: Type.Array(Api.PipelineBasic) }),
+      },
+    },
     async (request, reply) => {
       const project = loadBuildsProject(request, request.params.id)
       const q = request.query
@@ -144,7 +152,13 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/pipelines/latest',
-    { schema: { params: ProjectParams, querystring: Type.Object({ ref: Type.Optional(Type.String()) }) } },
+    {
+      schema: {
+        params: ProjectParams,
+        querystring: Type.Object({ ref: Type.Optional(Type.String()) }),
+        response: untypedResponses({ 200: Api.Pipeline }),
+      },
+    },
     async (request) => {
       const project = loadBuildsProject(request, request.params.id)
       const ref = request.query.ref ?? project.default_branch ?? 'main'
@@ -154,10 +168,14 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.get('/projects/:id/pipelines/:pipeline_id', { schema: { params: PipelineParams } }, async (request) => {
-    const project = loadBuildsProject(request, request.params.id)
-    return presentPipeline(callerOf(request), loadPipeline(request, project, request.params.pipeline_id))
-  })
+  app.get(
+    '/projects/:id/pipelines/:pipeline_id',
+    { schema: { params: PipelineParams, response: untypedResponses({ 200: Api.Pipeline }) } },
+    async (request) => {
+      const project = loadBuildsProject(request, request.params.id)
+      return presentPipeline(callerOf(request), loadPipeline(request, project, request.params.pipeline_id))
+    },
+  )
 
   app.get(
     '/projects/:id/pipelines/:pipeline_id/test_report',
@@ -179,7 +197,7 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/pipeline',
-    { schema: { params: ProjectParams, body: CreateBody } },
+    { schema: { params: ProjectParams, body: CreateBody, response: untypedResponses({ 201: Api.Pipeline }) } },
     async (request, reply) => {
       const user = currentUser(request)
       const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
@@ -215,7 +233,7 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/pipelines/:pipeline_id/retry',
-    { schema: { params: PipelineParams } },
+    { schema: { params: PipelineParams, response: untypedResponses({ 201: Api.Pipeline }) } },
     async (request, reply) => {
       const user = currentUser(request)
       const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
@@ -228,7 +246,7 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/pipelines/:pipeline_id/cancel',
-    { schema: { params: PipelineParams } },
+    { schema: { params: PipelineParams, response: untypedResponses({ 200: Api.Pipeline }) } },
     async (request, reply) => {
       currentUser(request)
       const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
@@ -262,7 +280,13 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/pipelines/:pipeline_id/jobs',
-    { schema: { params: PipelineParams, querystring: JobsQuery } },
+    {
+      schema: {
+        params: PipelineParams,
+        querystring: JobsQuery,
+        response: untypedResponses({ 200: Type.Array(Api.Job) }),
+      },
+    },
     async (request, reply) => {
       const project = loadBuildsProject(request, request.params.id)
       const pipeline = loadPipeline(request, project, request.params.pipeline_id)
@@ -282,20 +306,30 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.get('/projects/:id/pipelines/:pipeline_id/variables', { schema: { params: PipelineParams } }, async (request) => {
-    currentUser(request)
-    const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
-    const pipeline = loadPipeline(request, project, request.params.pipeline_id)
-    return pipelineInputVariables(request.server.burrow, pipeline).map((v) => ({
-      variable_type: v.variable_type,
-      key: v.key,
-      value: v.value,
-    }))
-  })
+  app.get(
+    '/projects/:id/pipelines/:pipeline_id/variables',
+    { schema: { params: PipelineParams, response: untypedResponses({ 200: Type.Array(Api.PipelineVariable) }) } },
+    async (request) => {
+      currentUser(request)
+      const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
+      const pipeline = loadPipeline(request, project, request.params.pipeline_id)
+      return pipelineInputVariables(request.server.burrow, pipeline).map((v) => ({
+        variable_type: v.variable_type,
+        key: v.key,
+        value: v.value,
+      }))
+    },
+  )
 
   app.get(
     '/projects/:id/merge_requests/:merge_request_iid/pipelines',
-    { schema: { params: MrParams, querystring: PageQuery } },
+    {
+      schema: {
+        params: MrParams,
+        querystring: PageQuery,
+        response: untypedResponses({ 200: Type.Array(Api.PipelineBasic) }),
+      },
+    },
     async (request, reply) => {
       currentUser(request)
       const project = loadBuildsProject(request, request.params.id)

@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { callerOf } from '../../platform/caller'
 import type { FastifyRequest } from 'fastify'
@@ -81,7 +83,13 @@ async function buildRelease(request: FastifyRequest, repo: CodeProject, p: Chang
 const changelog: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/projects/:id/repository/changelog',
-    { schema: { params: ProjectParams, querystring: ChangelogParams } },
+    {
+      schema: {
+        params: ProjectParams,
+        querystring: ChangelogParams,
+        response: untypedResponses({ 200: Api.ChangelogNotes }),
+      },
+    },
     async (request) => {
       const { id } = request.params
       const repo = loadCodeProject(request, id, AccessLevel.DEVELOPER)

@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { callerOf } from '../../platform/caller'
 import { Type, type Static } from 'typebox'
@@ -143,7 +145,13 @@ function withoutTrailers(entity: Readonly<Record<string, unknown>>): Readonly<Re
 const commits: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/projects/:id/repository/commits',
-    { schema: { params: ProjectParams, querystring: ListQuery } },
+    {
+      schema: {
+        params: ProjectParams,
+        querystring: ListQuery,
+        response: untypedResponses({ 200: Type.Array(Api.CommitListItem) }),
+      },
+    },
     async (request, reply) => {
       const { id } = request.params
       const q = request.query
@@ -196,7 +204,7 @@ const commits: FastifyPluginAsyncTypebox = async (app) => {
   // Several file actions in one commit (GitLab's Commits API "create a commit").
   app.post(
     '/projects/:id/repository/commits',
-    { schema: { params: ProjectParams, body: CreateBody } },
+    { schema: { params: ProjectParams, body: CreateBody, response: untypedResponses({ 201: Api.CommitDetail }) } },
     async (request, reply) => {
       currentUser(request)
       const body = request.body
@@ -228,7 +236,7 @@ const commits: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/repository/commits/:sha',
-    { schema: { params: CommitParams, querystring: ShowQuery } },
+    { schema: { params: CommitParams, querystring: ShowQuery, response: untypedResponses({ 200: Api.CommitDetail }) } },
     async (request) => {
       const { id, sha } = request.params
       const q = request.query
@@ -248,7 +256,13 @@ const commits: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/repository/commits/:sha/diff',
-    { schema: { params: CommitParams, querystring: DiffQuery } },
+    {
+      schema: {
+        params: CommitParams,
+        querystring: DiffQuery,
+        response: untypedResponses({ 200: Type.Array(Api.Diff) }),
+      },
+    },
     async (request, reply) => {
       const { id, sha } = request.params
       const q = request.query
@@ -267,7 +281,13 @@ const commits: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/repository/commits/:sha/refs',
-    { schema: { params: CommitParams, querystring: RefsQuery } },
+    {
+      schema: {
+        params: CommitParams,
+        querystring: RefsQuery,
+        response: untypedResponses({ 200: Type.Array(Api.CommitRef) }),
+      },
+    },
     async (request, reply) => {
       const { id, sha } = request.params
       const q = request.query
@@ -281,7 +301,7 @@ const commits: FastifyPluginAsyncTypebox = async (app) => {
   // Merge requests do not exist yet: a real commit has none, an unknown one is a 404.
   app.get(
     '/projects/:id/repository/commits/:sha/merge_requests',
-    { schema: { params: CommitParams } },
+    { schema: { params: CommitParams, response: untypedResponses({ 200: Type.Array(Api.MergeRequest) }) } },
     async (request, reply) => {
       const { id, sha } = request.params
       const repo = loadCodeProject(request, id)

@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { callerOf } from '../../platform/caller'
 import type { FastifyRequest } from 'fastify'
@@ -114,7 +116,10 @@ const files: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/repository/files/:file_path',
-    { schema: { params: FileParams, querystring: ReadQuery }, exposeHeadRoute: false },
+    {
+      schema: { params: FileParams, querystring: ReadQuery, response: untypedResponses({ 200: Api.RepositoryFile }) },
+      exposeHeadRoute: false,
+    },
     async (request, reply) => {
       const { ref } = request.query
       if (ref === undefined) throw missingParam('ref')
@@ -184,7 +189,7 @@ const files: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/repository/files/:file_path',
-    { schema: { params: FileParams, body: WriteBody } },
+    { schema: { params: FileParams, body: WriteBody, response: untypedResponses({ 201: Api.FileCommit }) } },
     async (request, reply) => {
       const { file_path: filePath } = request.params
       const body = request.body
@@ -200,7 +205,7 @@ const files: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/projects/:id/repository/files/:file_path',
-    { schema: { params: FileParams, body: WriteBody } },
+    { schema: { params: FileParams, body: WriteBody, response: untypedResponses({ 200: Api.FileCommit }) } },
     async (request) => {
       const { file_path: filePath } = request.params
       const body = request.body

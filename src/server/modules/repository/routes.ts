@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type Static } from 'typebox'
@@ -151,7 +153,13 @@ const repository: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/repository/tree',
-    { schema: { params: ProjectParams, querystring: TreeQuery } },
+    {
+      schema: {
+        params: ProjectParams,
+        querystring: TreeQuery,
+        response: untypedResponses({ 200: Type.Array(Api.TreeEntry) }),
+      },
+    },
     async (request, reply) => {
       const { id } = request.params
       const q = request.query
@@ -171,13 +179,17 @@ const repository: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.get('/projects/:id/repository/blobs/:sha', { schema: { params: BlobParams } }, async (request) => {
-    const { id, sha } = request.params
-    const repo = loadCodeProject(request, id)
-    const blob = repo.exists ? await readBlob(repo.gitDir, sha) : null
-    if (!blob) throw notFound('Blob')
-    return blobEntity(blob)
-  })
+  app.get(
+    '/projects/:id/repository/blobs/:sha',
+    { schema: { params: BlobParams, response: untypedResponses({ 200: Api.Blob }) } },
+    async (request) => {
+      const { id, sha } = request.params
+      const repo = loadCodeProject(request, id)
+      const blob = repo.exists ? await readBlob(repo.gitDir, sha) : null
+      if (!blob) throw notFound('Blob')
+      return blobEntity(blob)
+    },
+  )
 
   app.get('/projects/:id/repository/blobs/:sha/raw', { schema: { params: BlobParams } }, async (request, reply) => {
     const { id, sha } = request.params
@@ -218,7 +230,7 @@ const repository: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/repository/compare',
-    { schema: { params: ProjectParams, querystring: CompareQuery } },
+    { schema: { params: ProjectParams, querystring: CompareQuery, response: untypedResponses({ 200: Api.Compare }) } },
     async (request) => {
       const { id } = request.params
       const q = request.query
@@ -271,7 +283,13 @@ const repository: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/repository/contributors',
-    { schema: { params: ProjectParams, querystring: ContributorsQuery } },
+    {
+      schema: {
+        params: ProjectParams,
+        querystring: ContributorsQuery,
+        response: untypedResponses({ 200: Type.Array(Api.Contributor) }),
+      },
+    },
     async (request, reply) => {
       const { id } = request.params
       const q = request.query
@@ -294,7 +312,7 @@ const repository: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/repository/merge_base',
-    { schema: { params: ProjectParams, querystring: MergeBaseQuery } },
+    { schema: { params: ProjectParams, querystring: MergeBaseQuery, response: untypedResponses({ 200: Api.Commit }) } },
     async (request) => {
       const { id } = request.params
       const q = request.query
