@@ -56,10 +56,25 @@ test('Forks: the project forked from the app, shown with its upstream, and liste
   await expect(page.getByTestId('page-title')).toHaveText('Projects · Forks')
   await expect(rows(page)).toHaveCount(0)
 
+  // The namespace is picked among the viewer's and the groups they may create projects in (an
+  // administrator: all), searched on the server.
   await page.getByTestId('resource-create').click()
   await expect(page.getByTestId('resource-form')).toBeVisible()
+  const namespace = page.getByTestId('remote-select-namespace_path')
+  await namespace.click()
+  await page.keyboard.type('platf')
+  await expect(page.locator('.n-base-select-option').filter({ hasText: /^kestrel\/platform$/ })).toHaveCount(1)
+  await expect(page.locator('.n-base-select-option').filter({ hasText: 'your namespace' })).toHaveCount(0)
+  await page.keyboard.press('Escape')
+  await namespace.click()
+  await page.keyboard.type(me.username)
+  await page
+    .locator('.n-base-select-option')
+    .filter({ hasText: `${me.username} (your namespace)` })
+    .click()
   await page.getByTestId('field-name').locator('input').fill('Dispatch API fork')
   await page.getByTestId('field-path').locator('input').fill('dispatch-api-fork')
+  await expect(namespace).toContainText(`${me.username} (your namespace)`)
   await bothThemes(page, 'forks-form')
   await page.getByTestId('form-submit').click()
   await expect(page.getByTestId('resource-detail-title')).toHaveText(forkPath)

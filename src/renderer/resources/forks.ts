@@ -3,10 +3,54 @@
  * upstream, and "Fork" to make one in the viewer's namespace or a group they may create projects in.
  */
 
+import { isRecord } from '../../shared/json'
 import { options, SORT } from './shared'
-import type { ResourceDescription } from './types'
+import type { Option, ReadApi, ResourceDescription } from './types'
 
 type Item = Readonly<Record<string, unknown>>
+
+/** The role a group's `project_creation_level` asks of its members (GitLab's; `noone` and `administrator` none). */
+const CREATION_ROLE: Readonly<Record<string, number>> = { developer: 30, maintainer: 40, owner: 50 }
+
+const recordsOf = (body: unknown): Item[] => (Array.isArray(body) ? body.filter(isRecord) : [])
+
+/**
+ * Where the viewer may create a project, as GitLab's fork form offers: their own namespace and
+ * the groups whose project creation level their role meets (an administrator: every group).
+ * GitLab's Namespaces API does not say the viewer's role in a group, so the groups are read by
+ * role (`GET /groups?min_access_level=` 30, 40 and 50, with the search) and each kept when its
+ * highest list meets its `project_creation_level` (GitLab's default, developer, when it has none).
+ */
+export async function forkNamespaces(read: ReadApi, search: string): Promise<Option[]> {
+  const query = { per_page: 100, order_by: 'path', sort: 'asc', ...(search === '' ? {} : { search }) }
+  const me = await read('/user')
+  const admin = isRecord(me) && me.is_admin === true
+  const byRole = await Promise.all(
+    (admin ? [null] : [30, 40, 50]).map((level) =>
+      read('/groups', level === null ? query : { ...query, min_access_level: level }),
+    ),
+  )
+  const role = new Map<string, number>()
+  const groups = new Map<string, Item>()
+  byRole.forEach((body, i) => {
+    for (const group of recordsOf(body)) {
+      const path = String(group.full_path)
+      role.set(path, 30 + 10 * i)
+      groups.set(path, group)
+    }
+  })
+  const allowed = [...groups.values()].filter((g) => {
+    if (admin) return true
+    const needed = CREATION_ROLE[String(g.project_creation_level ?? 'developer')]
+    return needed !== undefined && (role.get(String(g.full_path)) ?? 0) >= needed
+  })
+  const username = isRecord(me) && typeof me.username === 'string' ? me.username : null
+  const own =
+    username !== null && username.toLowerCase().includes(search.toLowerCase())
+      ? [{ value: username, label: `${username} (your namespace)` }]
+      : []
+  return [...own, ...allowed.map((g) => ({ value: String(g.full_path), label: String(g.full_path) }))]
+}
 
 /** `namespace/path` of the project a fork was made from, when the viewer may read it. */
 const upstreamOf = (p: Item): string | null =>
@@ -63,9 +107,10 @@ export const projectForks: ResourceDescription = {
       {
         name: 'namespace_path',
         label: 'Namespace',
-        type: 'text',
+        type: 'select',
+        optionsFrom: forkNamespaces,
         placeholder: 'Your own namespace',
-        help: 'A group you may create projects in (its full path), or empty for your own namespace.',
+        help: 'Your namespace or a group you may create projects in; empty for your own namespace.',
       },
       { name: 'name', label: 'Name', type: 'text', maxLength: 255, help: "The project's name when left empty." },
       {

@@ -114,6 +114,9 @@ export type FieldType =
   | 'date'
   | 'pem'
 
+/** A GET of the REST API for a form's options (through the URL cache), answering the JSON body. */
+export type ReadApi = (path: string, query?: Readonly<Record<string, ApiQueryValue>>) => Promise<unknown>
+
 export interface FormField {
   /** The body parameter; dots nest it (`platform_cluster_attributes.api_url` → `{platform_cluster_attributes: {api_url}}`). */
   readonly name: string
@@ -136,6 +139,8 @@ export interface FormField {
   readonly from?: string
   /** Never filled from the item (a variable's stored value stays off screen): left empty, the current value is kept. */
   readonly writeOnly?: boolean
+  /** A `select` whose options are read from the server, again for each search typed (a fork's namespaces). */
+  readonly optionsFrom?: (read: ReadApi, search: string) => Promise<readonly Option[]>
 }
 
 /** What to do with the server's answer after a successful write. */

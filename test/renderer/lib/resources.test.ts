@@ -4,7 +4,7 @@ import { adminProjectMoves, adminUsers } from '../../../src/renderer/resources/a
 import { apiFieldErrors, formRequest, initialValues, validateForm } from '../../../src/renderer/resources/forms'
 import { formatBytes, hasRole, logTail, stateTone } from '../../../src/renderer/resources/format'
 import { RESOURCES } from '../../../src/renderer/resources/index'
-import { projectForks } from '../../../src/renderer/resources/forks'
+import { forkNamespaces, projectForks } from '../../../src/renderer/resources/forks'
 import { outcomeOf } from '../../../src/renderer/resources/outcome'
 import {
   fillPath,
@@ -314,5 +314,59 @@ describe('projectLanguages', () => {
     ])
     expect(rowsOf?.([])).toEqual([])
     expect(rowsOf?.(null)).toEqual([])
+  })
+})
+
+describe('forkNamespaces', () => {
+  const group = (full_path: string, project_creation_level?: string) => ({ id: 1, full_path, project_creation_level })
+  /** The server's groups by the viewer's role in them (GET /groups?min_access_level=). */
+  const server = (byRole: Record<number, object[]>) => {
+    const asked: unknown[] = []
+    const read = (path: string, query?: Readonly<Record<string, unknown>>): Promise<unknown> => {
+      asked.push([path, query])
+      if (path === '/user') return Promise.resolve({ id: 7, username: 'ada' })
+      return Promise.resolve(byRole[Number(query?.min_access_level)] ?? [])
+    }
+    return { read, asked }
+  }
+
+  it("offers the viewer's namespace and the groups whose project creation level their role meets", async () => {
+    const developerIn = [group('open', 'developer'), group('strict', 'maintainer'), group('closed', 'noone')]
+    const maintainerIn = [group('strict-too', 'maintainer'), group('owners', 'owner'), group('plain')]
+    const ownerIn = [group('mine', 'owner')]
+    const { read } = server({
+      30: [...developerIn, ...maintainerIn, ...ownerIn],
+      40: [...maintainerIn, ...ownerIn],
+      50: ownerIn,
+    })
+    expect(await forkNamespaces(read, '')).toEqual([
+      { value: 'ada', label: 'ada (your namespace)' },
+      { value: 'open', label: 'open' },
+      { value: 'strict-too', label: 'strict-too' },
+      { value: 'plain', label: 'plain' },
+      { value: 'mine', label: 'mine' },
+    ])
+  })
+
+  it('offers an administrator every group, whatever its creation level', async () => {
+    const read = (path: string, query?: Readonly<Record<string, unknown>>): Promise<unknown> =>
+      Promise.resolve(
+        path === '/user'
+          ? { username: 'root', is_admin: true }
+          : query?.min_access_level === undefined
+            ? [group('kestrel', 'maintainer'), group('locked', 'noone')]
+            : [],
+      )
+    expect((await forkNamespaces(read, '')).map((o) => o.value)).toEqual(['root', 'kestrel', 'locked'])
+  })
+
+  it('passes the search to the server and keeps the own namespace only when it matches', async () => {
+    const { read, asked } = server({ 30: [group('kestrel')] })
+    expect((await forkNamespaces(read, 'kest')).map((o) => o.value)).toEqual(['kestrel'])
+    expect(asked).toContainEqual([
+      '/groups',
+      { per_page: 100, order_by: 'path', sort: 'asc', search: 'kest', min_access_level: 30 },
+    ])
+    expect((await forkNamespaces(read, 'AD')).map((o) => o.value)).toEqual(['ada', 'kestrel'])
   })
 })
