@@ -1,7 +1,7 @@
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
 import type { UserRow } from '../../platform/db/rows'
-import type { TodoRow } from '../todos/queries'
+import type { TodoRow } from '../todos'
 import { ALERT_SEVERITIES, ALERT_STATUSES, type AlertSeverity, type AlertStatus } from '../../../shared/alerts'
 
 /** The to-do target type of alerts. */

@@ -34,7 +34,7 @@ import { parseAlertPayload, parseMappings, type AlertFieldMapping } from './payl
 import { ALERT_TARGET_TYPE, alertDetailsUrl, alertTodoTargetEntity } from './entity'
 import { isAlertResponder } from './policy'
 import { recordProjectChange } from '../projects'
-import { createTodo, pendingTodoFor, type TodoRow } from '../todos/service'
+import { createTodo, pendingTodoFor, type TodoRow } from '../todos'
 import { exceeds, TEXT_LIMITS, tooLong } from '../../platform/text/limits'
 
 /** The integration's authorization key, read back from its sealed form. */

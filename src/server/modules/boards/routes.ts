@@ -6,7 +6,7 @@ import { callerOf } from '../../platform/caller'
 import { forbidden, notFound } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadProject } from '../../platform/http/resolve'
-import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects/queries'
+import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects'
 import { canReadBoards } from './policy'
 import { findBoard, findList, listBoards, listsOfBoards, type BoardListRow, type BoardRow } from './queries'
 import {

@@ -2,7 +2,7 @@ import type { Caller } from '../../platform/caller'
 import type { ProjectRow } from '../../platform/db/rows'
 import { conflict, notFound, validationFailed } from '../../platform/http/errors'
 import { TEXT_LIMITS, tooLong } from '../../platform/text/limits'
-import { recordProjectChange } from '../projects/changes'
+import { recordProjectChange } from '../projects'
 import {
   deleteVariable,
   findVariables,

@@ -13,7 +13,7 @@ import { grantHolderNames } from '../branches'
 import type { ProjectRow } from '../../platform/db/rows'
 import { findUserById } from '../users'
 import type { DeployAccessNames } from './protected-entity'
-import { recordProjectChange } from '../projects/changes'
+import { recordProjectChange } from '../projects'
 
 /** Roles a deploy rule may name: Developers (+ Maintainers), Maintainers, administrators. */
 export const DEPLOY_ACCESS_LEVELS: readonly number[] = [

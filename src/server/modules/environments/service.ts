@@ -30,7 +30,7 @@ import { usersByIds } from '../users'
 import { findProtectedEnvironment } from './protected-queries'
 import type { ProjectRow } from '../../platform/db/rows'
 import { deploymentEntity, environmentEntity } from './entity'
-import { recordProjectChange } from '../projects/changes'
+import { recordProjectChange } from '../projects'
 import {
   findJobById,
   jobEntitiesById,

@@ -34,7 +34,7 @@ import {
 } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadGroup } from '../../platform/http/resolve'
-import { awardEmojiRoutes } from '../award-emoji/routes'
+import { awardEmojiRoutes } from '../award-emoji'
 import {
   assignIssueToEpic,
   createEpic,

@@ -49,7 +49,7 @@ import { findIssueById, labelsOf, listIssues, updateIssueRow, usersById, type Is
 import { findLabelTitleInScope, insertLabel, type LabelRow } from '../labels'
 import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../namespaces'
 import { resolveTodosForTarget } from '../todos'
-import { findProjectWithNamespace } from '../projects/queries'
+import { findProjectWithNamespace } from '../projects'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
 import {
   epicEntity,

@@ -26,7 +26,7 @@ import { findEnvironment } from '../environments/queries'
 import { usersByIds } from '../users'
 import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../../platform/db/platform-queries'
 import type { UserRow } from '../../platform/db/rows'
-import type { TodoRow } from '../todos/queries'
+import type { TodoRow } from '../todos'
 import {
   connection,
   connectionOf,

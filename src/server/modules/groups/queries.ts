@@ -4,7 +4,7 @@ import { nowIso } from '../../platform/db/connection'
 import type { NamespaceRow, Visibility } from '../../platform/db/rows'
 import { AUTHORIZED_GROUPS_CTE } from '../../platform/auth/permissions'
 import { findNamespaceById, groupAndDescendantIds } from '../namespaces'
-import { deleteEpicRowsOfGroups } from '../epics/queries'
+import { deleteEpicRowsOfGroups } from '../epics'
 import { deleteIidCounters } from '../../platform/db/internal-ids'
 
 export interface NewGroup {

@@ -1,6 +1,6 @@
 import type { ProjectImportRow } from './queries'
-import type { ProjectWithNamespaceRow } from '../projects/queries'
-import { projectRef } from '../projects/entity'
+import type { ProjectWithNamespaceRow } from '../projects'
+import { projectRef } from '../projects'
 
 /** GitLab's import serializer (the answer of the import endpoints): the new project and its import. */
 export function projectImportEntity(

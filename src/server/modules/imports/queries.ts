@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
-import type { MilestoneRow } from '../milestones/queries'
+import type { MilestoneRow } from '../milestones'
 
 export type ImportType = 'hosted_git' | 'git_server'
 export type ImportStatus = 'scheduled' | 'started' | 'finished' | 'failed'

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { ProjectImportRow } from './queries'
-import { findProjectWithNamespace } from '../projects/queries'
+import { findProjectWithNamespace } from '../projects'
 import type { ProjectRow } from '../../platform/db/rows'
 import { projectImportEntity, projectImportStatusEntity } from './entity'
 import { notFound, paramError } from '../../platform/http/errors'

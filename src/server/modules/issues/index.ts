@@ -27,3 +27,4 @@ export {
 } from './service'
 export { registerIssueEpics, registerIssueMergeRequests, type IssueEpics, type IssueMergeRequests } from './extensions'
 export { canReadIssuesWith } from './policy'
+export { insertIssueRow, setIssueLabels, type IssueType } from './queries'

@@ -2,7 +2,7 @@ import { AccessLevel } from '../../platform/auth/access'
 import type { Permissions } from '../../platform/auth/permissions'
 import type { IssueRow } from './queries'
 import type { ProjectRow } from '../../platform/db/rows'
-import { projectSettings } from '../projects/entity'
+import { projectSettings } from '../projects'
 
 /**
  * The project's issues as whoever holds `perms` meets them: the project is readable and its issues

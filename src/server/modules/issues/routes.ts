@@ -22,7 +22,7 @@ import {
   usersById,
 } from './queries'
 import { groupAndDescendantIds } from '../namespaces'
-import { findProjectWithNamespace } from '../projects/queries'
+import { findProjectWithNamespace } from '../projects'
 import type { ProjectRow } from '../../platform/db/rows'
 import { findUserByUsername, userRef } from '../users'
 import type { ReferenceOrigin } from './entity'
@@ -42,7 +42,7 @@ import {
 import { pageOf, paginateArray, setPageHeaders } from '../../platform/http/pagination'
 import { answerFromMemo } from '../../platform/http/answer-memo'
 import { currentUser, loadGroup, loadProject, requireAdmin } from '../../platform/http/resolve'
-import { awardEmojiRoutes } from '../award-emoji/routes'
+import { awardEmojiRoutes } from '../award-emoji'
 import {
   canAdminIssues,
   changesFromParams,

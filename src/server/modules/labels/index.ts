@@ -2,3 +2,4 @@
 export { findLabelById, findLabelTitleInScope, insertLabel, type LabelRow } from './queries'
 export { keepOneLabelPerScope, projectLabelScope } from './service'
 export { textColorFor } from './colors'
+export { findLabelInScope } from './queries'

@@ -1,7 +1,7 @@
 import { AccessLevel } from '../../platform/auth/access'
 import { AUTHORIZED_GROUPS_CTE, AUTHORIZED_PROJECTS_CTE } from '../../platform/auth/permissions'
 import type { Db } from '../../platform/db/connection'
-import { deleteNoteAwardsOf } from '../notes/queries'
+import { deleteNoteAwardsOf } from '../notes'
 import { nowIso } from '../../platform/db/connection'
 import { nextIid } from '../../platform/db/internal-ids'
 import { cachedStatement } from '../../platform/db/statements'

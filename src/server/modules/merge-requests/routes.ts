@@ -23,11 +23,11 @@ import {
   type UserFilter,
 } from './queries'
 import { findProjectById, groupAndDescendantIds, projectIdsIn } from '../namespaces'
-import { findProjectWithNamespace } from '../projects/queries'
+import { findProjectWithNamespace } from '../projects'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { findUserByUsername, userRef, usersByIds } from '../users'
 import { diffEntity } from '../repository'
-import { projectRef } from '../projects/entity'
+import { projectRef } from '../projects'
 import { commitEntity, logCommits } from '../../platform/git/commits'
 import { type DiffLimits, diffTrees } from '../../platform/git/diff'
 import { projectGitDir, repoExists } from '../../platform/git/project-repo'
@@ -66,11 +66,11 @@ import {
   queueMergeabilityCheck,
   registerMergeRequestRefresh,
 } from './mergeability'
-import { awardEmojiRoutes } from '../award-emoji/routes'
+import { awardEmojiRoutes } from '../award-emoji'
 import { linkDeployedMergeRequests } from '../environments/deployment-merge-requests'
 import { presentIssues } from '../issues'
 import { canPushToBranch, listProtectedBranches } from '../branches'
-import { isSubscribed, subscribe, unsubscribe } from '../subscriptions/service'
+import { isSubscribed, subscribe, unsubscribe } from '../subscriptions'
 import {
   addSpentTime,
   resetSpentTime,
@@ -79,7 +79,7 @@ import {
   timeStats,
   type Trackable,
 } from '../time-tracking'
-import { createTodo, pendingTodoFor } from '../todos/service'
+import { createTodo, pendingTodoFor } from '../todos'
 import { textParam } from '../../platform/http/text-param'
 import { boolOf, datetimeOf, listOf, paramsOf, pathId } from '../../platform/http/loose-params'
 import { canReadMergeRequestsWith } from './policy'

@@ -49,3 +49,6 @@ export {
   type IssuableSnapshot,
   type SystemNoteTarget,
 } from './system-notes'
+export { NOTE_EVENT_TARGET_TYPES } from './queries'
+export { insertNote, newDiscussionId } from './queries'
+export { deleteNoteAwardsOf } from './queries'

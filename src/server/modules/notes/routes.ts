@@ -13,7 +13,7 @@ import { notFound } from '../../platform/http/errors'
 import { pathId } from '../../platform/http/loose-params'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadGroup, loadProject } from '../../platform/http/resolve'
-import { awardEmojiRoutes } from '../award-emoji/routes'
+import { awardEmojiRoutes } from '../award-emoji'
 import { noteableKinds, type DiscussionKind, type NoteableKind } from './families'
 import {
   createNote,

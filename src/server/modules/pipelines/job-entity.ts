@@ -1,11 +1,11 @@
 import type { JobArtifactRow } from './artifacts-queries'
 import type { JobRow, PipelineRow } from './queries'
-import type { ProjectWithNamespaceRow } from '../projects/queries'
+import type { ProjectWithNamespaceRow } from '../projects'
 import type { UserRow } from '../../platform/db/rows'
 import type { RunnerRow } from '../runners'
 import { commitEntity, type GitCommit } from '../../platform/git/commits'
 import { pipelineBasicEntity } from './entity'
-import { projectRef } from '../projects/entity'
+import { projectRef } from '../projects'
 import { runnerEntity } from '../runners'
 import { userPublic } from '../users'
 

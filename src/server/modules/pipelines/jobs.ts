@@ -18,10 +18,10 @@ import {
   type PipelineRow,
   type QueuedJobRow,
 } from './queries'
-import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects/queries'
+import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects'
 import { runnerTags, touchRunner, type RunnerInfo, type RunnerRow } from '../runners'
 import { findUserById } from '../users'
-import { projectSettings } from '../projects/entity'
+import { projectSettings } from '../projects'
 import { pipelineCommit } from './job-entity'
 import { jobVariables, pipelineVariables, predefinedVariables, projectVariablesFor } from './ci-context'
 import { deploymentTargets } from './ci-events'

@@ -3,7 +3,7 @@ import type { Commit, TagRelease } from '../../../shared/api/repository'
 import type { UserRef } from '../../../shared/api/user'
 import { commitEntity, type GitCommit } from '../../platform/git/commits'
 import { renderParagraphs } from '../../platform/text/markdown'
-import { milestoneEntity } from '../milestones/entity'
+import { milestoneEntity } from '../milestones'
 import type { ReleaseLinkRow, ReleaseMilestoneRow, ReleaseRow } from './queries'
 
 /** The source archive formats a release lists, in GitLab's order. */

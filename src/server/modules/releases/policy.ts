@@ -3,7 +3,7 @@ import { canUseProjectFeature } from '../../platform/auth/features'
 import type { Permissions } from '../../platform/auth/permissions'
 import type { ProjectRow } from '../../platform/db/rows'
 import { canReadCodeWith } from '../../platform/http/repository'
-import { projectSettings } from '../projects/entity'
+import { projectSettings } from '../projects'
 
 type ProjectRef = Pick<ProjectRow, 'id' | 'visibility' | 'settings'>
 

@@ -11,7 +11,7 @@ import { pathId } from '../../platform/http/loose-params'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { sendRawContent } from '../../platform/http/raw-content'
 import { currentUser, loadProject } from '../../platform/http/resolve'
-import { awardEmojiRoutes } from '../award-emoji/routes'
+import { awardEmojiRoutes } from '../award-emoji'
 import { canReadProjectSnippets } from './policy'
 import {
   createProjectSnippet,

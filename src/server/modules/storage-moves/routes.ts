@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from 'typebox'
 import { callerOf } from '../../platform/caller'
-import { findSnippetById, type SnippetRow } from '../snippets/queries'
+import { findSnippetById, type SnippetRow } from '../snippets'
 import {
   findStorageMoveOf,
   listStorageMoves,

@@ -1,5 +1,5 @@
 import type { TodoRow } from './queries'
-import type { ProjectWithNamespaceRow } from '../projects/queries'
+import type { ProjectWithNamespaceRow } from '../projects'
 import type { NamespaceRow, UserRow } from '../../platform/db/rows'
 import { userRef } from '../users'
 

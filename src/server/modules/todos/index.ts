@@ -2,3 +2,4 @@
 export { insertTodoRow, resolveTodosForTarget } from './queries'
 export { todoEntity } from './entity'
 export { createTodo, pendingTodoFor } from './service'
+export { type TodoRow } from './queries'

@@ -5,7 +5,7 @@ import { Type } from 'typebox'
 import { findIssueById, presentIssues, type IssueRow } from '../issues'
 import { usersByIds } from '../users'
 import { findGroup, findNamespaceById, groupAndDescendantIds } from '../namespaces'
-import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects/queries'
+import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../projects'
 import type { NamespaceRow, UserRow } from '../../platform/db/rows'
 import {
   findTodoById,
