@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { outboxHandlers } from '../../src/main/core/outbox/channels'
 import { OutboxError } from '../../src/main/core/outbox/outbox'
 import type { DiffPosition } from '../../src/shared/ipc/diff-position'
-import { commitCommentArgs } from '../../src/shared/ipc/outbox'
+import { commitCommentArgs, mergeRequestCommentArgs } from '../../src/shared/ipc/outbox'
 import { makeOutboxWorld, type Json, type OutboxWorld } from '../helpers/outbox-world'
 import type { ProxyMode } from '../helpers/switchable-proxy'
 
@@ -160,6 +160,65 @@ describe('comments on a commit through the outbox', () => {
     expect(await threads()).toEqual(before)
   })
 
+  it('a line comment on one commit of a merge request lands as the merge request’s thread on that commit (commit_id)', async () => {
+    const branch = 'one-commit'
+    const first = await w.api('POST', `/projects/${w.project.id}/repository/commits`, {
+      branch,
+      start_branch: 'main',
+      commit_message: 'First step',
+      actions: [{ action: 'create', file_path: 'step.txt', content: 'alpha\nbeta\n' }],
+    })
+    const stepSha = (first.body as Json).id as string
+    await w.api('POST', `/projects/${w.project.id}/repository/commits`, {
+      branch,
+      commit_message: 'Second step',
+      actions: [{ action: 'update', file_path: 'step.txt', content: 'alpha\nbeta\ngamma\n' }],
+    })
+    const mr = (
+      await w.api('POST', `/projects/${w.project.id}/merge_requests`, {
+        source_branch: branch,
+        target_branch: 'main',
+        title: 'Two steps',
+      })
+    ).body as Json
+    const iid = mr.iid as number
+    const onStep: DiffPosition = {
+      position_type: 'text',
+      base_sha: sha,
+      start_sha: sha,
+      head_sha: stepSha,
+      old_path: 'step.txt',
+      new_path: 'step.txt',
+      old_line: null,
+      new_line: 2,
+    }
+    const handlers = outboxHandlers(() => ({ outbox: w.outbox, accounts: w.accounts }))
+    const entry = await handlers['merge-requests:comment'](w.account.id, {
+      projectId: w.project.id,
+      iid,
+      body: 'Beta on the first step',
+      position: onStep,
+      commitId: stepSha,
+    })
+    expect(entry.mutation).toEqual({
+      kind: 'comment',
+      body: 'Beta on the first step',
+      position: onStep,
+      commitId: stepSha,
+    })
+    expect(await w.until(entry.id)).toMatchObject({ state: 'done' })
+    const threads = (await w.api('GET', `/projects/${w.project.id}/merge_requests/${iid}/discussions`)).body as Thread[]
+    const notes = threads.flatMap((t) => t.notes).filter((n) => n.system !== true)
+    expect(notes).toMatchObject([
+      {
+        body: 'Beta on the first step',
+        type: 'DiffNote',
+        commit_id: stepSha,
+        position: { head_sha: stepSha, base_sha: sha, new_path: 'step.txt', new_line: 2 },
+      },
+    ])
+  })
+
   it('only comments and replies apply to a commit, and the channel wants a full SHA', async () => {
     await expect(
       w.outbox.enqueue(w.account.id, { type: 'commit', projectId: w.project.id, sha }, { kind: 'todo' }),
@@ -171,5 +230,11 @@ describe('comments on a commit through the outbox', () => {
     expect(commitCommentArgs([w.account.id, { ...request, discussionId: 'abc', position: addedLine(1) }])).toMatch(
       /reply takes no position/,
     )
+    const onMergeRequest = { projectId: w.project.id, iid: 1, body: 'ok', commitId: sha }
+    expect(mergeRequestCommentArgs([w.account.id, onMergeRequest])).toMatch(/commitId goes with a position/)
+    expect(mergeRequestCommentArgs([w.account.id, { ...onMergeRequest, position: addedLine(1) }])).toBeNull()
+    expect(
+      mergeRequestCommentArgs([w.account.id, { ...onMergeRequest, position: addedLine(1), commitId: 'abc' }]),
+    ).toMatch(/full SHA/)
   })
 })

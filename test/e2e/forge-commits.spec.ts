@@ -280,3 +280,81 @@ test('an empty repository says so and shows how to push a first commit; once pus
   await expect(page.getByTestId('repo-tree-entry')).toHaveText(['README.md'])
   await expect(page.getByTestId('repo-empty')).toHaveCount(0)
 })
+
+test('a line comment from the commit diff’s +, and comments written offline shown pending in place, landing once', async ({
+  page,
+}) => {
+  test.setTimeout(180_000)
+  const project = await api<{ id: number }>('POST', '/projects', {
+    name: 'Commits reviewed offline',
+    initialize_with_readme: true,
+  })
+  const commit = await api<{ id: string; parent_ids: string[] }>('POST', `/projects/${project.id}/repository/commits`, {
+    branch: 'main',
+    commit_message: 'Tune the backoff',
+    actions: [{ action: 'create', file_path: 'backoff.txt', content: 'base = 2s\nfactor = 3\nceiling = 1m\n' }],
+  })
+  const discussions = `/projects/${project.id}/repository/commits/${commit.id}/discussions?per_page=100`
+  type Thread = { notes: { body: string; type: string | null; position?: { new_line: number | null } | null }[] }
+  const serverThreads = async () =>
+    (await api<Thread[]>('GET', discussions)).map((t) => t.notes.map((n) => [n.body, n.type, n.position?.new_line]))
+  const line = (anchor: string) => page.locator(`.review-row--line[data-anchor="${anchor}"]`)
+
+  await open(page, `#/a/${accountId}/projects/${project.id}/repository/commit/${commit.id}`)
+  await expect(page.getByTestId('repo-commit-title')).toHaveText('Tune the backoff')
+  // Online: a comment on line 2 from its +, shown under the line and held by the server as a diff note.
+  await line('backoff.txt::2').hover()
+  await line('backoff.txt::2').getByTestId('review-add-comment').click()
+  const form = page.getByTestId('review-composer')
+  await expect(form).toContainText('Comment on line 2')
+  await expect(form.getByTestId('review-composer-review')).toHaveCount(0)
+  await form.locator('textarea').fill('Why **three**?')
+  await form.getByTestId('review-composer-now').click()
+  const lineThread = page.getByTestId('review-thread').filter({ hasText: 'Why three?' })
+  await expect(lineThread).toHaveCount(1)
+  await expect.poll(serverThreads, { timeout: 30_000 }).toEqual([[['Why **three**?', 'DiffNote', 2]]])
+  await expect(lineThread.getByTestId('pending-marker')).toHaveCount(0, { timeout: 30_000 })
+
+  // Offline: a comment on the commit, a reply in the line thread and a comment on line 3 wait in the outbox, in place.
+  await burrow.setOnline(false)
+  await runCommand(page, 'sync now')
+  await expect(page.getByTestId('status-sync')).toContainText('Offline', { timeout: 30_000 })
+  const section = page.getByTestId('commit-discussions')
+  await section.getByTestId('commit-comment-body').locator('textarea').fill('Written on the train.')
+  await section.getByTestId('commit-comment-submit').click()
+  await expect(section.getByTestId('commit-pending-thread').filter({ hasText: 'Written on the train.' })).toContainText(
+    'Pending',
+  )
+  await lineThread.getByTestId('review-reply').click()
+  await lineThread.getByTestId('review-reply-body').locator('textarea').fill('Three keeps it under a minute.')
+  await expect(lineThread.getByTestId('review-reply-review')).toHaveCount(0)
+  await lineThread.getByTestId('review-reply-submit').click()
+  const listed = section.getByTestId('commit-thread').filter({ hasText: 'Why three?' })
+  await expect(listed.getByTestId('commit-pending-note')).toContainText('Three keeps it under a minute.')
+  await line('backoff.txt::3').hover()
+  await line('backoff.txt::3').getByTestId('review-add-comment').click()
+  await form.locator('textarea').fill('A minute is long.')
+  await form.getByTestId('review-composer-now').click()
+  const offlineLine = page.getByTestId('review-thread').filter({ hasText: 'A minute is long.' })
+  await expect(offlineLine.getByTestId('pending-marker')).toHaveText('Pending')
+  await page.getByTestId('commit-review').scrollIntoViewIfNeeded()
+  await bothThemes(page, 'commit-comments-offline')
+  // Nothing reached the server.
+  expect(await serverThreads()).toEqual([[['Why **three**?', 'DiffNote', 2]]])
+
+  // Back online: each lands once, the reply in its thread, the line comment a diff note on line 3.
+  await burrow.setOnline(true)
+  await runCommand(page, 'sync now')
+  await expect.poll(serverThreads, { timeout: 60_000 }).toEqual([
+    [
+      ['Why **three**?', 'DiffNote', 2],
+      ['Three keeps it under a minute.', 'DiffNote', 2],
+    ],
+    [['Written on the train.', 'DiscussionNote', undefined]],
+    [['A minute is long.', 'DiffNote', 3]],
+  ])
+  await expect(page.getByTestId('commit-pending-note')).toHaveCount(0, { timeout: 30_000 })
+  await expect(page.getByTestId('pending-marker')).toHaveCount(0)
+  await expect(section.getByTestId('commit-thread')).toHaveCount(3)
+  await expect(offlineLine).toHaveCount(1)
+})

@@ -102,7 +102,7 @@ test('a demo project is cloned with progress, then its files and a commit are br
   const title = (await page.locator('.repo-commits__title').first().textContent())?.trim() ?? ''
   await page.keyboard.press('o')
   await expect(page.getByTestId('repo-commit-title')).toHaveText(title)
-  await expect(page.locator('.diff-file').first()).toBeVisible()
+  await expect(page.getByTestId('review-file-header').first()).toBeVisible()
   await expect(page.getByTestId('repo-source')).toHaveAttribute('data-source', 'clone')
   await shot(page, 'repository-commit')
 
@@ -139,7 +139,7 @@ test('the repository browser in the dark theme', async ({ page }) => {
   await shot(page, 'repository-readme-dark')
   await page.getByTestId('repo-tab-history').click()
   await page.locator('.repo-commits__title').first().click()
-  await expect(page.locator('.diff-file').first()).toBeVisible()
+  await expect(page.getByTestId('review-file-header').first()).toBeVisible()
   await shot(page, 'repository-commit-dark')
   await page.goBack()
   await page.getByTestId('repo-tab-files').click()

@@ -644,3 +644,71 @@ test('a comment on a line from its +, and on a range by dragging: shown in place
   await shot(page, 'review-outdated-thread-dark')
   await runCommand(page, 'theme: light')
 })
+
+test('one commit of a merge request picked in Changes: its diff, a line comment there held as the merge request’s thread on that commit', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const { default_branch: main } = await api<{ default_branch: string }>('GET', `/projects/${project.id}`)
+  const branch = `two-steps-${Date.now()}`
+  const path = `notes/${branch}.md`
+  const first = await api<{ id: string; short_id: string; parent_ids: string[] }>(
+    'POST',
+    `/projects/${project.id}/repository/commits`,
+    {
+      branch,
+      start_branch: main,
+      commit_message: 'First step',
+      actions: [{ action: 'create', file_path: path, content: 'alpha\nbeta\n' }],
+    },
+  )
+  await api('POST', `/projects/${project.id}/repository/commits`, {
+    branch,
+    commit_message: 'Second step',
+    actions: [{ action: 'update', file_path: path, content: 'alpha\nbeta\ngamma\n' }],
+  })
+  const { iid } = await api<{ iid: number }>('POST', `/projects/${project.id}/merge_requests`, {
+    source_branch: branch,
+    target_branch: main,
+    title: 'Review two steps',
+  })
+  await page.goto(burrow.pageUrl)
+  await openChanges(page, iid)
+  await expect(line(page, `${path}::3`)).toBeVisible()
+
+  await page.getByTestId('review-commit-select').click()
+  await page.locator('.n-base-select-option', { hasText: 'First step' }).click()
+  await expect(line(page, `${path}::3`)).toHaveCount(0)
+  await expect(line(page, `${path}::2`)).toBeVisible()
+  await line(page, `${path}::2`).hover()
+  await line(page, `${path}::2`).getByTestId('review-add-comment').click()
+  const form = page.getByTestId('review-composer')
+  await expect(form).toContainText('Comment on line 2')
+  await expect(form.getByTestId('review-composer-review')).toHaveCount(0)
+  await form.locator('textarea').fill('Beta arrives in the **first** step')
+  await shot(page, 'review-commit-picked-light')
+  await runCommand(page, 'theme: dark')
+  await shot(page, 'review-commit-picked-dark')
+  await runCommand(page, 'theme: light')
+  await form.getByTestId('review-composer-now').click()
+  const thread = page.getByTestId('review-thread').filter({ hasText: 'Beta arrives in the first step' })
+  await expect(thread).toBeVisible()
+  await expect(thread).toHaveAttribute('data-discussion', /^[0-9a-f]{40}$/, { timeout: 30_000 })
+
+  const [[note]] = await serverThreads(iid)
+  expect(note).toMatchObject({ body: 'Beta arrives in the **first** step', type: 'DiffNote' })
+  expect(note.position).toMatchObject({
+    head_sha: first.id,
+    base_sha: first.parent_ids[0],
+    start_sha: first.parent_ids[0],
+    new_path: path,
+    new_line: 2,
+  })
+  expect((note as { commit_id?: string }).commit_id).toBe(first.id)
+  // All changes again: the thread is on another diff than the merge request's, listed with the discussions.
+  await page.getByTestId('review-commit-select').click()
+  await page.locator('.n-base-select-option', { hasText: 'All changes' }).click()
+  await expect(line(page, `${path}::3`)).toBeVisible()
+  await page.locator('.n-tabs-tab', { hasText: 'Overview' }).click()
+  await expect(page.getByTestId('note').filter({ hasText: 'Beta arrives in the first step' })).toHaveCount(1)
+})

@@ -24,10 +24,11 @@ export interface Review {
   /** Line comments sent from this page that the discussions may not show yet (see `comment`). */
   readonly sent: ShallowRef<readonly SentComment[]>
   /**
-   * Starts a thread on a line (queued in the outbox like any comment). It is in `sent` at once,
-   * before core has it, and leaves it when refused (the promise rejects with the reason).
+   * Starts a thread on a line (queued in the outbox like any comment), of the merge request's diff
+   * or, with `commitId`, of that commit's. It is in `sent` at once, before core has it, and leaves
+   * it when refused (the promise rejects with the reason).
    */
-  comment(body: string, position: DiffPosition): Promise<OutboxEntry>
+  comment(body: string, position: DiffPosition, commitId?: string): Promise<OutboxEntry>
   /** Resolves or reopens a thread (online: the server's answer is read back by `onChanged`). */
   resolve(discussionId: string, resolved: boolean): Promise<void>
 }
@@ -112,11 +113,16 @@ export function useReview(options: {
       return entry
     },
     sent,
-    async comment(body, position) {
+    async comment(body, position, commitId) {
       const comment: SentComment = { key: ++sentCount, body, position, at: new Date().toISOString() }
       sent.value = [...sent.value, comment]
       try {
-        return await bridge.request('merge-requests:comment', options.accountId(), { ...ref(), body, position })
+        return await bridge.request('merge-requests:comment', options.accountId(), {
+          ...ref(),
+          body,
+          position,
+          ...(commitId === undefined ? {} : { commitId }),
+        })
       } catch (error) {
         sent.value = sent.value.filter((c) => c !== comment)
         throw error

@@ -115,7 +115,13 @@ export const MERGE_REQUEST_ONLY_CHANGES = ['reviewer_ids'] as const
 /** One write the user made. Durations are seconds (`parseDuration` reads `1h 30m`). */
 export type Mutation =
   /** With a position (merge requests and commits): a new thread on a line of the diff (GitLab's DiffNote). */
-  | { readonly kind: 'comment'; readonly body: string; readonly position?: DiffPosition }
+  | {
+      readonly kind: 'comment'
+      readonly body: string
+      readonly position?: DiffPosition
+      /** Merge requests only, with a position: the thread is on this commit of the merge request's diff (GitLab's `commit_id`). */
+      readonly commitId?: string
+    }
   | { readonly kind: 'reply'; readonly discussionId: string; readonly body: string }
   | { readonly kind: 'update'; readonly changes: ItemChanges }
   /** 0 resets the estimate. */
@@ -254,6 +260,8 @@ export interface CommentRequest extends ItemRef {
   readonly discussionId?: string
   /** Merge requests only: start a thread on this line of the diff. Not with `discussionId`. */
   readonly position?: DiffPosition
+  /** Merge requests only, with `position`: the line is on this commit's own diff (GitLab's `commit_id`), not the merge request's. */
+  readonly commitId?: string
 }
 export interface UpdateRequest extends ItemRef {
   readonly changes: ItemChanges
@@ -432,12 +440,25 @@ function commentProblem(o: Record<string, unknown>): Problem {
 
 export const commentArgs = accountAndRequest([...ref, 'body', 'discussionId'], commentProblem)
 
-/** `merge-requests:comment`: a comment, a reply, or a new thread on a line of the diff (`position`). */
-export const mergeRequestCommentArgs = accountAndRequest([...ref, 'body', 'discussionId', 'position'], (o) => {
-  if (o.position === undefined) return commentProblem(o)
-  if (o.discussionId !== undefined) return 'a reply takes no position: it goes in its thread'
-  return diffPositionProblem(o.position) ?? commentProblem(o)
-})
+/** A commit's full SHA: 40 or 64 lowercase hexadecimal characters. */
+const isFullSha = (value: unknown): value is string =>
+  typeof value === 'string' && /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(value)
+
+/**
+ * `merge-requests:comment`: a comment, a reply, or a new thread on a line of the diff (`position`),
+ * of the merge request or of one of its commits (`commitId`).
+ */
+export const mergeRequestCommentArgs = accountAndRequest(
+  [...ref, 'body', 'discussionId', 'position', 'commitId'],
+  (o) => {
+    if (o.commitId !== undefined && !isFullSha(o.commitId)) return "commitId must be a commit's full SHA"
+    if (o.commitId !== undefined && o.position === undefined)
+      return 'commitId goes with a position on that commit’s diff'
+    if (o.position === undefined) return commentProblem(o)
+    if (o.discussionId !== undefined) return 'a reply takes no position: it goes in its thread'
+    return diffPositionProblem(o.position) ?? commentProblem(o)
+  },
+)
 
 /** The fields of `changes` (when an object) among `names`. */
 const given = (changes: unknown, names: readonly string[]): string[] =>
@@ -544,8 +565,7 @@ export const subscribeArgs = accountAndRequest([...ref, 'subscribed'], (o) =>
 /** `commits:comment`: a full SHA (40 or 64 hexadecimal characters), and a position only on a new thread. */
 export const commitCommentArgs = accountAndRequest(['projectId', 'sha', 'body', 'discussionId', 'position'], (o) => {
   if (!isId(o.projectId)) return 'projectId must be a positive integer'
-  if (!(typeof o.sha === 'string' && /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(o.sha)))
-    return "sha must be the commit's full SHA (40 or 64 lowercase hexadecimal characters)"
+  if (!isFullSha(o.sha)) return "sha must be the commit's full SHA (40 or 64 lowercase hexadecimal characters)"
   if (!isText(o.body, 1_000_000)) return 'body must be a non-empty string'
   if (o.discussionId !== undefined && !isDiscussionId(o.discussionId))
     return 'discussionId must be a discussion id (hexadecimal)'

@@ -272,8 +272,10 @@ describe('repository browser', () => {
     expect(router.currentRoute.value.params.sha).toBe(commit(59).id)
     expect(q('[data-testid="repo-commit-title"]')?.textContent).toBe('Commit 3')
     expect(q('.repo-commit__body')?.textContent).toBe('Body 3')
-    expect(q('.diff-file')?.dataset.path).toBe('src/app.ts')
-    expect(qa('.diff-line--addition .diff-line__code').map((l) => l.textContent)).toEqual(['export const answer = 42'])
+    expect(q('[data-testid="review-file-header"]')?.dataset.path).toBe('src/app.ts')
+    expect(qa('.review-row--addition .review-row__code').map((l) => l.textContent)).toEqual([
+      'export const answer = 42',
+    ])
   })
 
   it('blames a file: lines grouped by commit, each group’s commit opening it, newer groups shaded stronger', async () => {

@@ -402,3 +402,78 @@ describe('line threads in the discussion list', () => {
     expect(wrapper.get('[data-testid="thread-snippet"]').text()).toBe('one\n− two\n+ deux')
   })
 })
+
+describe('one commit of the merge request in the review', () => {
+  const COMMIT_SHA = 'b'.repeat(40)
+  const PARENT_SHA = '9'.repeat(40)
+  const COMMIT_DIFF = { ...DIFF, diff: '@@ -1,2 +1,2 @@\n one\n-two\n+zwei\n' }
+
+  function mountWithCommits(discussions: CachedDiscussion[]) {
+    const answer = (body: unknown) => ({
+      ok: true as const,
+      result: { status: 200, body, stale: false, fetchedAt: '2024-05-02T10:00:00Z', page: null },
+    })
+    return mountChanges(discussions, [], {
+      // Read through the API, not the clone: a merge request's commits need not be in it.
+      'api:get': (_account, path) =>
+        path === '/projects/5/merge_requests/12/commits'
+          ? answer([{ id: COMMIT_SHA, short_id: 'bbbbbbbb', title: 'Say zwei', author_name: 'Rita', created_at: '' }])
+          : path === `/projects/5/repository/commits/${COMMIT_SHA}`
+            ? answer({ id: COMMIT_SHA, parent_ids: [PARENT_SHA] })
+            : answer([COMMIT_DIFF]),
+    })
+  }
+
+  it('the picker shows one commit’s diff with its threads; a line comment there is the merge request’s, with commit_id', async () => {
+    const onCommit = thread('f'.repeat(40), 2, COMMIT_SHA)
+    const { wrapper, transport } = mountWithCommits([thread('d'.repeat(40), 2, REFS.head_sha), onCommit])
+    await flushPromises()
+    expect(request(transport, 'api:get')).toEqual(['/projects/5/merge_requests/12/commits'])
+    expect(wrapper.findAll('[data-testid="review-thread"]').map((t) => t.attributes('data-discussion'))).toEqual([
+      'd'.repeat(40),
+    ])
+
+    wrapper.findComponent({ name: 'Select' }).vm.$emit('update:value', COMMIT_SHA)
+    await flushPromises()
+    expect(request(transport, 'api:get').slice(1)).toEqual([
+      `/projects/5/repository/commits/${COMMIT_SHA}`,
+      `/projects/5/repository/commits/${COMMIT_SHA}/diff`,
+    ])
+    expect(wrapper.find('[data-anchor="src/app.ts::2"]').text()).toContain('zwei')
+    // Threads written on this commit show in place; the merge request's latest version's do not.
+    expect(wrapper.findAll('[data-testid="review-thread"]').map((t) => t.attributes('data-discussion'))).toEqual([
+      'f'.repeat(40),
+    ])
+
+    await drag(wrapper, 'src/app.ts::2')
+    const form = wrapper.find('[data-testid="review-composer"]')
+    // No pending review on one commit: the comment goes out at once.
+    expect(form.find('[data-testid="review-composer-review"]').exists()).toBe(false)
+    await form.find('textarea').setValue('Zwei?')
+    await form.find('[data-testid="review-composer-now"]').trigger('click')
+    await flushPromises()
+    expect(request(transport, 'merge-requests:comment')).toEqual([
+      {
+        projectId: 5,
+        iid: 12,
+        body: 'Zwei?',
+        position: {
+          position_type: 'text',
+          base_sha: PARENT_SHA,
+          start_sha: PARENT_SHA,
+          head_sha: COMMIT_SHA,
+          old_path: 'src/app.ts',
+          new_path: 'src/app.ts',
+          old_line: null,
+          new_line: 2,
+        },
+        commitId: COMMIT_SHA,
+      },
+    ])
+
+    wrapper.findComponent({ name: 'Select' }).vm.$emit('update:value', '')
+    await flushPromises()
+    expect(wrapper.find('[data-anchor="src/app.ts::2"]').text()).toContain('deux')
+    wrapper.unmount()
+  })
+})

@@ -21,11 +21,16 @@ export type OutboxHandlers = {
 
 const target = (type: ItemTarget['type'], r: ItemRef): ItemTarget => ({ type, projectId: r.projectId, iid: r.iid })
 
-const comment = (r: Pick<CommentRequest, 'body' | 'discussionId' | 'position'>): Mutation =>
+const comment = (r: Pick<CommentRequest, 'body' | 'discussionId' | 'position' | 'commitId'>): Mutation =>
   r.discussionId !== undefined
     ? { kind: 'reply', discussionId: r.discussionId, body: r.body }
     : r.position !== undefined
-      ? { kind: 'comment', body: r.body, position: r.position }
+      ? {
+          kind: 'comment',
+          body: r.body,
+          position: r.position,
+          ...(r.commitId === undefined ? {} : { commitId: r.commitId }),
+        }
       : { kind: 'comment', body: r.body }
 
 /**

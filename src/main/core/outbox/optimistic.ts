@@ -220,7 +220,7 @@ export function applyOptimistic(cache: Cache, entry: StoredEntry, author: UserSu
           type: mutation.kind === 'reply' ? 'DiscussionNote' : mutation.position === undefined ? null : 'DiffNote',
           ...(mutation.kind === 'reply' ? { discussion_id: mutation.discussionId } : {}),
           ...(mutation.kind === 'comment' && mutation.position !== undefined
-            ? { position: { ...mutation.position } }
+            ? { position: { ...mutation.position }, commit_id: mutation.commitId ?? null }
             : {}),
           noteable_id: item.id,
           noteable_iid: target.iid,

@@ -126,6 +126,7 @@ export async function send(entry: StoredEntry, ctx: SendContext): Promise<Outcom
         const discussion = await ctx.client.post<{ notes?: JsonObject[] }>(`${path}/discussions`, {
           body: m.body,
           position: withLineCodes(m.position),
+          ...(m.commitId === undefined ? {} : { commit_id: m.commitId }),
         })
         return threadOutcome(discussion)
       }
