@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsync } from 'fastify'
 import { DEFAULT_SETTINGS, type SettingKey, type SettingValue } from '../../platform/settings'
@@ -60,35 +62,43 @@ const applicationSettings: FastifyPluginAsync = async (app) => {
   const ctx = app.burrow
   // python-gitlab decodes single objects only under the exact `application/json` type.
 
-  app.get('/application/settings', async (request) => {
-    requireAdmin(request)
-    return { id: 1, ...ctx.settings.all() }
-  })
+  app.get(
+    '/application/settings',
+    { schema: { response: untypedResponses({ 200: Api.ApplicationSettings }) } },
+    async (request) => {
+      requireAdmin(request)
+      return { id: 1, ...ctx.settings.all() }
+    },
+  )
 
-  app.put('/application/settings', async (request) => {
-    const admin = requireAdmin(request)
-    const params = (request.body ?? {}) as Record<string, unknown>
-    const changes: Partial<Record<SettingKey, SettingValue>> = {}
-    for (const [key, raw] of Object.entries(params)) {
-      if (!(key in DEFAULT_SETTINGS) || raw === undefined) continue
-      changes[key as SettingKey] = coerce(key as SettingKey, raw)
-    }
-    const before = { ...ctx.settings.all() }
-    const after = ctx.settings.update(changes)
-    for (const key of Object.keys(changes) as SettingKey[]) {
-      const [from, to] = [auditValue(before[key]), auditValue(after[key])]
-      if (from === to) continue
-      recordAudit(callerOf(request), {
-        entityType: 'User',
-        entityId: admin.id,
-        entityPath: admin.username,
-        targetType: 'ApplicationSetting',
-        targetDetails: key,
-        change: { change: key, from, to },
-      })
-    }
-    return { id: 1, ...after }
-  })
+  app.put(
+    '/application/settings',
+    { schema: { response: untypedResponses({ 200: Api.ApplicationSettings }) } },
+    async (request) => {
+      const admin = requireAdmin(request)
+      const params = (request.body ?? {}) as Record<string, unknown>
+      const changes: Partial<Record<SettingKey, SettingValue>> = {}
+      for (const [key, raw] of Object.entries(params)) {
+        if (!(key in DEFAULT_SETTINGS) || raw === undefined) continue
+        changes[key as SettingKey] = coerce(key as SettingKey, raw)
+      }
+      const before = { ...ctx.settings.all() }
+      const after = ctx.settings.update(changes)
+      for (const key of Object.keys(changes) as SettingKey[]) {
+        const [from, to] = [auditValue(before[key]), auditValue(after[key])]
+        if (from === to) continue
+        recordAudit(callerOf(request), {
+          entityType: 'User',
+          entityId: admin.id,
+          entityPath: admin.username,
+          targetType: 'ApplicationSetting',
+          targetDetails: key,
+          change: { change: key, from, to },
+        })
+      }
+      return { id: 1, ...after }
+    },
+  )
 }
 
 export default applicationSettings

@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from 'typebox'
@@ -81,21 +83,35 @@ function found(row: AuditEventRow | undefined): AuditEvent {
 const auditEvents: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.burrow
 
-  app.get('/audit_events', { schema: { querystring: InstanceQuery } }, async (request, reply) => {
-    requireAdmin(request)
-    const q = request.query
-    if (q.entity_id !== undefined && q.entity_type === undefined) throw missingParam('entity_type')
-    return respond(request, reply, q, { ...dateRange(q), entityType: q.entity_type, entityId: q.entity_id })
-  })
+  app.get(
+    '/audit_events',
+    { schema: { querystring: InstanceQuery, response: untypedResponses({ 200: Type.Array(Api.AuditEvent) }) } },
+    async (request, reply) => {
+      requireAdmin(request)
+      const q = request.query
+      if (q.entity_id !== undefined && q.entity_type === undefined) throw missingParam('entity_type')
+      return respond(request, reply, q, { ...dateRange(q), entityType: q.entity_type, entityId: q.entity_id })
+    },
+  )
 
-  app.get('/audit_events/:id', { schema: { params: IdParams } }, async (request) => {
-    requireAdmin(request)
-    return found(findAuditEvent(db, request.params.id))
-  })
+  app.get(
+    '/audit_events/:id',
+    { schema: { params: IdParams, response: untypedResponses({ 200: Api.AuditEvent }) } },
+    async (request) => {
+      requireAdmin(request)
+      return found(findAuditEvent(db, request.params.id))
+    },
+  )
 
   app.get(
     '/groups/:id/audit_events',
-    { schema: { params: SourceParams, querystring: ScopedQuery } },
+    {
+      schema: {
+        params: SourceParams,
+        querystring: ScopedQuery,
+        response: untypedResponses({ 200: Type.Array(Api.AuditEvent) }),
+      },
+    },
     async (request, reply) => {
       const user = currentUser(request)
       const group = loadGroup(request, request.params.id)
@@ -105,16 +121,26 @@ const auditEvents: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.get('/groups/:id/audit_events/:audit_event_id', { schema: { params: SourceEventParams } }, async (request) => {
-    currentUser(request)
-    const group = loadGroup(request, request.params.id)
-    if (groupAuditReach(callerOf(request).perms, group.id) !== 'all') throw forbidden()
-    return found(findAuditEvent(db, request.params.audit_event_id, { type: 'Group', id: group.id }))
-  })
+  app.get(
+    '/groups/:id/audit_events/:audit_event_id',
+    { schema: { params: SourceEventParams, response: untypedResponses({ 200: Api.AuditEvent }) } },
+    async (request) => {
+      currentUser(request)
+      const group = loadGroup(request, request.params.id)
+      if (groupAuditReach(callerOf(request).perms, group.id) !== 'all') throw forbidden()
+      return found(findAuditEvent(db, request.params.audit_event_id, { type: 'Group', id: group.id }))
+    },
+  )
 
   app.get(
     '/projects/:id/audit_events',
-    { schema: { params: SourceParams, querystring: ScopedQuery } },
+    {
+      schema: {
+        params: SourceParams,
+        querystring: ScopedQuery,
+        response: untypedResponses({ 200: Type.Array(Api.AuditEvent) }),
+      },
+    },
     async (request, reply) => {
       const user = currentUser(request)
       const project = loadProject(request, request.params.id)
@@ -124,12 +150,16 @@ const auditEvents: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.get('/projects/:id/audit_events/:audit_event_id', { schema: { params: SourceEventParams } }, async (request) => {
-    currentUser(request)
-    const project = loadProject(request, request.params.id)
-    if (projectAuditReach(callerOf(request).perms, project) !== 'all') throw forbidden()
-    return found(findAuditEvent(db, request.params.audit_event_id, { type: 'Project', id: project.id }))
-  })
+  app.get(
+    '/projects/:id/audit_events/:audit_event_id',
+    { schema: { params: SourceEventParams, response: untypedResponses({ 200: Api.AuditEvent }) } },
+    async (request) => {
+      currentUser(request)
+      const project = loadProject(request, request.params.id)
+      if (projectAuditReach(callerOf(request).perms, project) !== 'all') throw forbidden()
+      return found(findAuditEvent(db, request.params.audit_event_id, { type: 'Project', id: project.id }))
+    },
+  )
 }
 
 export default auditEvents

@@ -1,3 +1,6 @@
+import { Type } from 'typebox'
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
@@ -25,32 +28,40 @@ export function awardEmojiRoutes(base: string, resolve: AwardableResolver): Fast
       return row
     }
 
-    app.get(`${base}/award_emoji`, { schema }, async (request, reply) => {
-      const a = resolve(request, request.params)
-      const page = pageOf(request.query)
-      const { rows, total } = listAwards(request.server.burrow.db, a.type, a.id, {
-        limit: page.perPage,
-        offset: page.offset,
-      })
-      setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-      return presentAwards(callerOf(request), rows)
-    })
+    app.get(
+      `${base}/award_emoji`,
+      { schema: { ...schema, response: untypedResponses({ 200: Type.Array(Api.AwardEmoji) }) } },
+      async (request, reply) => {
+        const a = resolve(request, request.params)
+        const page = pageOf(request.query)
+        const { rows, total } = listAwards(request.server.burrow.db, a.type, a.id, {
+          limit: page.perPage,
+          offset: page.offset,
+        })
+        setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
+        return presentAwards(callerOf(request), rows)
+      },
+    )
 
     app.get(
       `${base}/award_emoji/:award_id`,
-      { schema },
+      { schema: { ...schema, response: untypedResponses({ 200: Api.AwardEmoji }) } },
       async (request) => presentAwards(callerOf(request), [find(request, request.params)])[0],
     )
 
-    app.post(`${base}/award_emoji`, { schema }, async (request, reply) => {
-      const user = request.actor.user
-      if (!user) throw unauthorized()
-      const a = resolve(request, request.params)
-      const name = paramsOf(request.body).name
-      if (name === undefined || name === null || name === '') throw missingParam('name')
-      const row = addAward(request.server.burrow.db, a, user.id, textParam('name', name))
-      return reply.code(201).send(presentAwards(callerOf(request), [row])[0])
-    })
+    app.post(
+      `${base}/award_emoji`,
+      { schema: { ...schema, response: untypedResponses({ 201: Api.AwardEmoji }) } },
+      async (request, reply) => {
+        const user = request.actor.user
+        if (!user) throw unauthorized()
+        const a = resolve(request, request.params)
+        const name = paramsOf(request.body).name
+        if (name === undefined || name === null || name === '') throw missingParam('name')
+        const row = addAward(request.server.burrow.db, a, user.id, textParam('name', name))
+        return reply.code(201).send(presentAwards(callerOf(request), [row])[0])
+      },
+    )
 
     // Only the awarder (or an administrator) may take an award back.
     app.delete(`${base}/award_emoji/:award_id`, { schema }, async (request, reply) => {

@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
@@ -80,7 +82,13 @@ const protectedBranches: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/protected_branches',
-    { schema: { params: ProjectParams, querystring: Type.Object({ search: Type.Optional(Type.String()) }) } },
+    {
+      schema: {
+        params: ProjectParams,
+        querystring: Type.Object({ search: Type.Optional(Type.String()) }),
+        response: untypedResponses({ 200: Type.Array(Api.ProtectedBranch) }),
+      },
+    },
     async (request, reply) => {
       const { search } = request.query
       const project = loadProject(request, request.params.id, AccessLevel.GUEST)
@@ -90,16 +98,20 @@ const protectedBranches: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.get('/projects/:id/protected_branches/:name', { schema: { params: NameParams } }, async (request) => {
-    const project = loadProject(request, request.params.id, AccessLevel.GUEST)
-    const rule = findProtectedBranch(ctx.db, project.id, request.params.name)
-    if (!rule) throw notFound()
-    return presentProtectedBranches(ctx.db, [rule])[0]
-  })
+  app.get(
+    '/projects/:id/protected_branches/:name',
+    { schema: { params: NameParams, response: untypedResponses({ 200: Api.ProtectedBranch }) } },
+    async (request) => {
+      const project = loadProject(request, request.params.id, AccessLevel.GUEST)
+      const rule = findProtectedBranch(ctx.db, project.id, request.params.name)
+      if (!rule) throw notFound()
+      return presentProtectedBranches(ctx.db, [rule])[0]
+    },
+  )
 
   app.post(
     '/projects/:id/protected_branches',
-    { schema: { params: ProjectParams, body: CreateBody } },
+    { schema: { params: ProjectParams, body: CreateBody, response: untypedResponses({ 201: Api.ProtectedBranch }) } },
     async (request, reply) => {
       const body = request.body
       const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
@@ -127,7 +139,7 @@ const protectedBranches: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch(
     '/projects/:id/protected_branches/:name',
-    { schema: { params: NameParams, body: UpdateBody } },
+    { schema: { params: NameParams, body: UpdateBody, response: untypedResponses({ 200: Api.ProtectedBranch }) } },
     async (request) => {
       const body = request.body
       const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)

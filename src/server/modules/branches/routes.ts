@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
@@ -28,7 +30,13 @@ const CreateBody = Type.Object({ branch: Type.String(), ref: Type.String() })
 const branches: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/projects/:id/repository/branches',
-    { schema: { params: ProjectParams, querystring: ListQuery } },
+    {
+      schema: {
+        params: ProjectParams,
+        querystring: ListQuery,
+        response: untypedResponses({ 200: Type.Array(Api.Branch) }),
+      },
+    },
     async (request, reply) => {
       const caller = callerOf(request)
       const repo = loadCodeProject(request, request.params.id)
@@ -39,7 +47,7 @@ const branches: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/repository/branches/:branch',
-    { schema: { params: BranchParams }, exposeHeadRoute: false },
+    { schema: { params: BranchParams, response: untypedResponses({ 200: Api.Branch }) }, exposeHeadRoute: false },
     async (request) => {
       const { branch } = request.params
       const repo = loadCodeProject(request, request.params.id)
@@ -61,7 +69,7 @@ const branches: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/repository/branches',
-    { schema: { params: ProjectParams, body: CreateBody } },
+    { schema: { params: ProjectParams, body: CreateBody, response: untypedResponses({ 201: Api.Branch }) } },
     async (request, reply) => {
       const { branch, ref } = request.body
       currentUser(request)

@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
@@ -51,26 +53,30 @@ function projectResult(r: LintResult, includeJobs: boolean | undefined): Readonl
 const ciLint: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.burrow
 
-  app.post('/ci/lint', { schema: { body: GlobalBody } }, async (request, reply) => {
-    const b = request.body
-    if (b.content === undefined) throw missingParam('content')
-    // GitLab lets anonymous callers lint only on instances where anyone may sign up.
-    if (!request.actor.user && !ctx.settings.get('signup_enabled')) throw unauthorized()
-    const r = await lintStatic(callerOf(request), b.content, null)
-    return reply.code(200).send({
-      status: r.valid ? 'valid' : 'invalid',
-      valid: r.valid,
-      errors: r.errors,
-      warnings: r.warnings,
-      ...(b.include_merged_yaml ? { merged_yaml: r.merged_yaml } : {}),
-      includes: r.includes,
-      ...(b.include_jobs ? { jobs: r.jobs } : {}),
-    })
-  })
+  app.post(
+    '/ci/lint',
+    { schema: { body: GlobalBody, response: untypedResponses({ 200: Api.CiLint }) } },
+    async (request, reply) => {
+      const b = request.body
+      if (b.content === undefined) throw missingParam('content')
+      // GitLab lets anonymous callers lint only on instances where anyone may sign up.
+      if (!request.actor.user && !ctx.settings.get('signup_enabled')) throw unauthorized()
+      const r = await lintStatic(callerOf(request), b.content, null)
+      return reply.code(200).send({
+        status: r.valid ? 'valid' : 'invalid',
+        valid: r.valid,
+        errors: r.errors,
+        warnings: r.warnings,
+        ...(b.include_merged_yaml ? { merged_yaml: r.merged_yaml } : {}),
+        includes: r.includes,
+        ...(b.include_jobs ? { jobs: r.jobs } : {}),
+      })
+    },
+  )
 
   app.post(
     '/projects/:id/ci/lint',
-    { schema: { params: ProjectParams, body: ProjectBody } },
+    { schema: { params: ProjectParams, body: ProjectBody, response: untypedResponses({ 200: Api.ProjectCiLint }) } },
     async (request, reply) => {
       currentUser(request)
       const repo = loadCodeProject(request, request.params.id, AccessLevel.DEVELOPER)
@@ -89,7 +95,13 @@ const ciLint: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/ci/lint',
-    { schema: { params: ProjectParams, querystring: ProjectQuery } },
+    {
+      schema: {
+        params: ProjectParams,
+        querystring: ProjectQuery,
+        response: untypedResponses({ 200: Api.ProjectCiLint }),
+      },
+    },
     async (request) => {
       const repo = loadCodeProject(request, request.params.id)
       const q = request.query

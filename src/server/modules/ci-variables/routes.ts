@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
@@ -22,20 +24,30 @@ const KeyParams = Type.Object({ id: Type.String(), key: Type.String() })
 const ciVariables: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.burrow
 
-  app.get('/projects/:id/variables', { schema: { params: ProjectParams } }, async (request, reply) => {
-    currentUser(request)
-    const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
-    return paginateArray(
-      request,
-      reply,
-      callerOf(request).baseUrl,
-      projectVariables(ctx.db, ctx.secrets, project.id).map(variableEntity),
-    )
-  })
+  app.get(
+    '/projects/:id/variables',
+    { schema: { params: ProjectParams, response: untypedResponses({ 200: Type.Array(Api.CiVariable) }) } },
+    async (request, reply) => {
+      currentUser(request)
+      const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
+      return paginateArray(
+        request,
+        reply,
+        callerOf(request).baseUrl,
+        projectVariables(ctx.db, ctx.secrets, project.id).map(variableEntity),
+      )
+    },
+  )
 
   app.get(
     '/projects/:id/variables/:key',
-    { schema: { params: KeyParams, querystring: Type.Object({ filter: VariableFilter }) } },
+    {
+      schema: {
+        params: KeyParams,
+        querystring: Type.Object({ filter: VariableFilter }),
+        response: untypedResponses({ 200: Api.CiVariable }),
+      },
+    },
     async (request) => {
       currentUser(request)
       const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
@@ -47,7 +59,9 @@ const ciVariables: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/variables',
-    { schema: { params: ProjectParams, body: VariableCreateBody } },
+    {
+      schema: { params: ProjectParams, body: VariableCreateBody, response: untypedResponses({ 201: Api.CiVariable }) },
+    },
     async (request, reply) => {
       currentUser(request)
       const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
@@ -59,7 +73,7 @@ const ciVariables: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/projects/:id/variables/:key',
-    { schema: { params: KeyParams, body: VariableUpdateBody } },
+    { schema: { params: KeyParams, body: VariableUpdateBody, response: untypedResponses({ 200: Api.CiVariable }) } },
     async (request) => {
       currentUser(request)
       const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)

@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from 'typebox'
@@ -66,7 +68,13 @@ function maintainedProject(request: FastifyRequest, id: string): ProjectRow {
 const clusters: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/projects/:id/clusters',
-    { schema: { params: IdParams, querystring: PageQuery } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: PageQuery,
+        response: untypedResponses({ 200: Type.Array(Api.Cluster) }),
+      },
+    },
     async (request, reply) => {
       const caller = callerOf(request)
       const project = maintainedProject(request, request.params.id)
@@ -77,15 +85,19 @@ const clusters: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.get('/projects/:id/clusters/:cluster_id', { schema: { params: ClusterParams } }, async (request) => {
-    const caller = callerOf(request)
-    const project = maintainedProject(request, request.params.id)
-    return presentClusters(caller, [clusterOf(caller, project, request.params.cluster_id)], true)[0]
-  })
+  app.get(
+    '/projects/:id/clusters/:cluster_id',
+    { schema: { params: ClusterParams, response: untypedResponses({ 200: Api.Cluster }) } },
+    async (request) => {
+      const caller = callerOf(request)
+      const project = maintainedProject(request, request.params.id)
+      return presentClusters(caller, [clusterOf(caller, project, request.params.cluster_id)], true)[0]
+    },
+  )
 
   app.post(
     '/projects/:id/clusters/user',
-    { schema: { params: IdParams, body: CreateBody } },
+    { schema: { params: IdParams, body: CreateBody, response: untypedResponses({ 201: Api.Cluster }) } },
     async (request, reply) => {
       const project = maintainedProject(request, request.params.id)
       const body = request.body
@@ -105,7 +117,7 @@ const clusters: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/projects/:id/clusters/:cluster_id',
-    { schema: { params: ClusterParams, body: UpdateBody } },
+    { schema: { params: ClusterParams, body: UpdateBody, response: untypedResponses({ 200: Api.Cluster }) } },
     async (request) => {
       const caller = callerOf(request)
       const project = maintainedProject(request, request.params.id)

@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
@@ -51,7 +53,13 @@ const protectedEnvironments: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/protected_environments',
-    { schema: { params: IdParams, querystring: PageQuery } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: PageQuery,
+        response: untypedResponses({ 200: Type.Array(Api.ProtectedEnvironment) }),
+      },
+    },
     async (request, reply) => {
       const project = maintainedProject(request, request.params.id)
       const page = pageOf(request.query)
@@ -61,14 +69,18 @@ const protectedEnvironments: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.get('/projects/:id/protected_environments/:name', { schema: { params: NameParams } }, async (request) => {
-    const project = maintainedProject(request, request.params.id)
-    return present([ruleOf(project, request.params.name)])[0]
-  })
+  app.get(
+    '/projects/:id/protected_environments/:name',
+    { schema: { params: NameParams, response: untypedResponses({ 200: Api.ProtectedEnvironment }) } },
+    async (request) => {
+      const project = maintainedProject(request, request.params.id)
+      return present([ruleOf(project, request.params.name)])[0]
+    },
+  )
 
   app.post(
     '/projects/:id/protected_environments',
-    { schema: { params: IdParams, body: CreateBody } },
+    { schema: { params: IdParams, body: CreateBody, response: untypedResponses({ 201: Api.ProtectedEnvironment }) } },
     async (request, reply) => {
       const project = maintainedProject(request, request.params.id)
       const { name, deploy_access_levels: raw } = request.body

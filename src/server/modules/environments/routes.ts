@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import { callerOf } from '../../platform/caller'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -171,7 +173,13 @@ const environmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/environments',
-    { schema: { params: IdParams, querystring: ListQuery } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: ListQuery,
+        response: untypedResponses({ 200: Type.Array(Api.Environment) }),
+      },
+    },
     async (request, reply) => {
       const project = projectFor(request, request.params.id, READ)
       const q = request.query
@@ -189,21 +197,29 @@ const environmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.get('/projects/:id/environments/:environment_id', { schema: { params: EnvParams } }, async (request) => {
-    const project = projectFor(request, request.params.id, READ)
-    return presentEnvironmentDetail(callerOf(request), environmentOf(request, project, request.params.environment_id))
-  })
+  app.get(
+    '/projects/:id/environments/:environment_id',
+    { schema: { params: EnvParams, response: untypedResponses({ 200: Api.EnvironmentDetail }) } },
+    async (request) => {
+      const project = projectFor(request, request.params.id, READ)
+      return presentEnvironmentDetail(callerOf(request), environmentOf(request, project, request.params.environment_id))
+    },
+  )
 
-  app.post('/projects/:id/environments', { schema: { params: IdParams, body: CreateBody } }, async (request, reply) => {
-    const project = projectFor(request, request.params.id, WRITE)
-    refuseSlug(request.body)
-    const env = validated(() => createEnvironment(callerOf(request), project, request.body))
-    return reply.code(201).send(environmentEntity(env))
-  })
+  app.post(
+    '/projects/:id/environments',
+    { schema: { params: IdParams, body: CreateBody, response: untypedResponses({ 201: Api.Environment }) } },
+    async (request, reply) => {
+      const project = projectFor(request, request.params.id, WRITE)
+      refuseSlug(request.body)
+      const env = validated(() => createEnvironment(callerOf(request), project, request.body))
+      return reply.code(201).send(environmentEntity(env))
+    },
+  )
 
   app.put(
     '/projects/:id/environments/:environment_id',
-    { schema: { params: EnvParams, body: UpdateBody } },
+    { schema: { params: EnvParams, body: UpdateBody, response: untypedResponses({ 200: Api.Environment }) } },
     async (request) => {
       const project = projectFor(request, request.params.id, WRITE)
       const env = environmentOf(request, project, request.params.environment_id)
@@ -216,7 +232,13 @@ const environmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/projects/:id/environments/review_apps',
-    { schema: { params: IdParams, querystring: ReviewAppsQuery } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: ReviewAppsQuery,
+        response: untypedResponses({ 200: Api.ReviewAppsDeletion }),
+      },
+    },
     async (request) => {
       const project = projectFor(request, request.params.id, READ)
       const q = request.query
@@ -262,7 +284,7 @@ const environmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/environments/:environment_id/stop',
-    { schema: { params: EnvParams, body: StopBody } },
+    { schema: { params: EnvParams, body: StopBody, response: untypedResponses({ 200: Api.Environment }) } },
     async (request, reply) => {
       const project = projectFor(request, request.params.id, READ)
       const env = environmentOf(request, project, request.params.environment_id)
@@ -286,7 +308,13 @@ const deploymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/deployments',
-    { schema: { params: IdParams, querystring: DeploymentListQuery } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: DeploymentListQuery,
+        response: untypedResponses({ 200: Type.Array(Api.Deployment) }),
+      },
+    },
     async (request, reply) => {
       const project = projectFor(request, request.params.id, READ)
       const q = request.query
@@ -315,14 +343,18 @@ const deploymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.get('/projects/:id/deployments/:deployment_id', { schema: { params: DeploymentParams } }, async (request) => {
-    const project = projectFor(request, request.params.id, READ)
-    return presentDeployments(callerOf(request), [deploymentOf(project, request.params.deployment_id)], true)[0]
-  })
+  app.get(
+    '/projects/:id/deployments/:deployment_id',
+    { schema: { params: DeploymentParams, response: untypedResponses({ 200: Api.Deployment }) } },
+    async (request) => {
+      const project = projectFor(request, request.params.id, READ)
+      return presentDeployments(callerOf(request), [deploymentOf(project, request.params.deployment_id)], true)[0]
+    },
+  )
 
   app.post(
     '/projects/:id/deployments',
-    { schema: { params: IdParams, body: DeploymentCreateBody } },
+    { schema: { params: IdParams, body: DeploymentCreateBody, response: untypedResponses({ 201: Api.Deployment }) } },
     async (request, reply) => {
       const user = currentUser(request)
       const project = projectFor(request, request.params.id, WRITE)
@@ -353,7 +385,13 @@ const deploymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/projects/:id/deployments/:deployment_id',
-    { schema: { params: DeploymentParams, body: DeploymentUpdateBody } },
+    {
+      schema: {
+        params: DeploymentParams,
+        body: DeploymentUpdateBody,
+        response: untypedResponses({ 200: Api.Deployment }),
+      },
+    },
     async (request) => {
       const project = projectFor(request, request.params.id, READ)
       const deployment = deploymentOf(project, request.params.deployment_id)

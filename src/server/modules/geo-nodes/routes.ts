@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
@@ -69,20 +71,28 @@ const geoNodes: FastifyPluginAsyncTypebox = async (app) => {
     return node
   }
 
-  app.post('/geo_nodes', { schema: { body: CreateBody } }, async (request, reply) => {
-    requireAdmin(request)
-    refuseOnSecondary(callerOf(request))
-    const node = createGeoNode(callerOf(request), request.body)
-    return reply.code(201).send(present(request, [node])[0])
-  })
+  app.post(
+    '/geo_nodes',
+    { schema: { body: CreateBody, response: untypedResponses({ 201: Api.GeoNode }) } },
+    async (request, reply) => {
+      requireAdmin(request)
+      refuseOnSecondary(callerOf(request))
+      const node = createGeoNode(callerOf(request), request.body)
+      return reply.code(201).send(present(request, [node])[0])
+    },
+  )
 
-  app.get('/geo_nodes', { schema: { querystring: PageQuery } }, async (request, reply) => {
-    requireAdmin(request)
-    const page = pageOf(request.query)
-    const { rows, total } = listGeoNodes(ctx.db, { limit: page.perPage, offset: page.offset })
-    setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
-    return present(request, rows)
-  })
+  app.get(
+    '/geo_nodes',
+    { schema: { querystring: PageQuery, response: untypedResponses({ 200: Type.Array(Api.GeoNode) }) } },
+    async (request, reply) => {
+      requireAdmin(request)
+      const page = pageOf(request.query)
+      const { rows, total } = listGeoNodes(ctx.db, { limit: page.perPage, offset: page.offset })
+      setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
+      return present(request, rows)
+    },
+  )
 
   // `/statuses` is where @gitbeaker/rest asks for the same list.
   for (const path of ['/geo_nodes/status', '/geo_nodes/statuses']) {
@@ -107,22 +117,34 @@ const geoNodes: FastifyPluginAsyncTypebox = async (app) => {
     return []
   })
 
-  app.get('/geo_nodes/:id', { schema: { params: IdParams } }, async (request) => {
-    requireAdmin(request)
-    return present(request, [nodeOf(request.params.id)])[0]
-  })
+  app.get(
+    '/geo_nodes/:id',
+    { schema: { params: IdParams, response: untypedResponses({ 200: Api.GeoNode }) } },
+    async (request) => {
+      requireAdmin(request)
+      return present(request, [nodeOf(request.params.id)])[0]
+    },
+  )
 
-  app.get('/geo_nodes/:id/status', { schema: { params: IdParams } }, async (request) => {
-    requireAdmin(request)
-    return geoNodeStatus(ctx, nodeOf(request.params.id))
-  })
+  app.get(
+    '/geo_nodes/:id/status',
+    { schema: { params: IdParams, response: untypedResponses({ 200: Api.GeoNodeStatus }) } },
+    async (request) => {
+      requireAdmin(request)
+      return geoNodeStatus(ctx, nodeOf(request.params.id))
+    },
+  )
 
-  app.put('/geo_nodes/:id', { schema: { params: IdParams, body: UpdateBody } }, async (request) => {
-    requireAdmin(request)
-    refuseOnSecondary(callerOf(request))
-    const node = updateGeoNode(callerOf(request), nodeOf(request.params.id), request.body)
-    return present(request, [node])[0]
-  })
+  app.put(
+    '/geo_nodes/:id',
+    { schema: { params: IdParams, body: UpdateBody, response: untypedResponses({ 200: Api.GeoNode }) } },
+    async (request) => {
+      requireAdmin(request)
+      refuseOnSecondary(callerOf(request))
+      const node = updateGeoNode(callerOf(request), nodeOf(request.params.id), request.body)
+      return present(request, [node])[0]
+    },
+  )
 
   app.delete('/geo_nodes/:id', { schema: { params: IdParams } }, async (request, reply) => {
     requireAdmin(request)
@@ -131,12 +153,16 @@ const geoNodes: FastifyPluginAsyncTypebox = async (app) => {
     return reply.code(204).send()
   })
 
-  app.post('/geo_nodes/:id/repair', { schema: { params: IdParams } }, async (request, reply) => {
-    requireAdmin(request)
-    refuseOnSecondary(callerOf(request))
-    const node = repairGeoNode(callerOf(request), nodeOf(request.params.id))
-    return reply.code(200).send(present(request, [node])[0])
-  })
+  app.post(
+    '/geo_nodes/:id/repair',
+    { schema: { params: IdParams, response: untypedResponses({ 200: Api.GeoNode }) } },
+    async (request, reply) => {
+      requireAdmin(request)
+      refuseOnSecondary(callerOf(request))
+      const node = repairGeoNode(callerOf(request), nodeOf(request.params.id))
+      return reply.code(200).send(present(request, [node])[0])
+    },
+  )
 }
 
 export default geoNodes

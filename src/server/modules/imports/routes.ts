@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { ProjectImportRow } from './queries'
@@ -62,12 +64,16 @@ const imports: FastifyPluginAsyncTypebox = async (app) => {
     return reply.code(201).send(answer(await startGitServerImport(request, request.body)))
   })
 
-  app.get('/projects/:id/import', { schema: { params: IdParams } }, async (request) => {
-    const project = loadProject(request, request.params.id)
-    const full = findProjectWithNamespace(ctx.db, project.id)
-    if (!full) throw notFound('Project')
-    return projectImportStatusEntity(full, projectImportOf(ctx, project))
-  })
+  app.get(
+    '/projects/:id/import',
+    { schema: { params: IdParams, response: untypedResponses({ 200: Api.ProjectImportStatus }) } },
+    async (request) => {
+      const project = loadProject(request, request.params.id)
+      const full = findProjectWithNamespace(ctx.db, project.id)
+      if (!full) throw notFound('Project')
+      return projectImportStatusEntity(full, projectImportOf(ctx, project))
+    },
+  )
 }
 
 export default imports

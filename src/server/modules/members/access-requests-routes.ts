@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
@@ -58,7 +60,7 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
 
     app.put(
       `${base}/:user_id/approve`,
-      { schema: { params: RequesterParams, body: ApproveBody } },
+      { schema: { params: RequesterParams, body: ApproveBody, response: untypedResponses({ 201: Api.Member }) } },
       async (request, reply) => {
         currentUser(request)
         const source = loadSource(request, kind, request.params.id)

@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
@@ -35,7 +37,13 @@ const ListQuery = Type.Object({
 const billableMembers: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/groups/:id/billable_members',
-    { schema: { params: GroupParams, querystring: ListQuery } },
+    {
+      schema: {
+        params: GroupParams,
+        querystring: ListQuery,
+        response: untypedResponses({ 200: Type.Array(Api.BillableMember) }),
+      },
+    },
     async (request, reply) => {
       currentUser(request)
       const source = loadSource(request, 'groups', request.params.id)
@@ -56,7 +64,7 @@ const billableMembers: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/groups/:id/billable_members/:user_id/memberships',
-    { schema: { params: UserParams } },
+    { schema: { params: UserParams, response: untypedResponses({ 200: Type.Array(Api.BillableMembership) }) } },
     async (request, reply) => {
       currentUser(request)
       const source = loadSource(request, 'groups', request.params.id)

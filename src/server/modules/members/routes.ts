@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import { callerOf } from '../../platform/caller'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -144,21 +146,29 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
       return serialize(request, rows)
     })
 
-    app.get(`${base}/:user_id`, { schema: { params: MemberParams } }, async (request) => {
-      currentUser(request)
-      const source = loadSource(request, kind, request.params.id)
-      const row = directMemberWithUser(callerOf(request).db, source.ref, request.params.user_id)
-      if (!row) throw memberNotFound()
-      return serialize(request, [row])[0]
-    })
+    app.get(
+      `${base}/:user_id`,
+      { schema: { params: MemberParams, response: untypedResponses({ 200: Api.Member }) } },
+      async (request) => {
+        currentUser(request)
+        const source = loadSource(request, kind, request.params.id)
+        const row = directMemberWithUser(callerOf(request).db, source.ref, request.params.user_id)
+        if (!row) throw memberNotFound()
+        return serialize(request, [row])[0]
+      },
+    )
 
-    app.get(`${base}/all/:user_id`, { schema: { params: MemberParams } }, async (request) => {
-      currentUser(request)
-      const source = loadSource(request, kind, request.params.id)
-      const row = findEffectiveMember(callerOf(request).db, source.ref, request.params.user_id)
-      if (!row) throw memberNotFound()
-      return serialize(request, [row])[0]
-    })
+    app.get(
+      `${base}/all/:user_id`,
+      { schema: { params: MemberParams, response: untypedResponses({ 200: Api.Member }) } },
+      async (request) => {
+        currentUser(request)
+        const source = loadSource(request, kind, request.params.id)
+        const row = findEffectiveMember(callerOf(request).db, source.ref, request.params.user_id)
+        if (!row) throw memberNotFound()
+        return serialize(request, [row])[0]
+      },
+    )
 
     app.post(base, { schema: { params: SourceParams, body: AddBody } }, async (request, reply) => {
       currentUser(request)
@@ -191,24 +201,28 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
       return reply.code(201).send(serialize(request, [row])[0])
     })
 
-    app.put(`${base}/:user_id`, { schema: { params: MemberParams, body: UpdateBody } }, async (request) => {
-      currentUser(request)
-      const source = loadSource(request, kind, request.params.id)
-      if (!canManageMembers(callerOf(request), source)) throw forbidden()
-      const db = callerOf(request).db
-      const member = findDirectMember(db, source.ref, request.params.user_id)
-      if (!member) throw memberNotFound()
-      checkUnmodifiedSince(request, member.updated_at)
-      const level = request.body.access_level
-      validateAccessLevel(level)
-      const expiresAt = parseExpiresAt(request.body.expires_at)
-      assertCanAssign(callerOf(request), source, level, member.access_level)
-      // GitLab's policy forbids demoting the last owner, administrators included.
-      if (level !== member.access_level && isLastOwner(callerOf(request), source, member)) throw forbidden()
-      const user = findUserById(db, member.user_id) as UserRow
-      const updated = changeMember(callerOf(request), source, member, user, level, expiresAt)
-      return serialize(request, [{ user, member: updated }])[0]
-    })
+    app.put(
+      `${base}/:user_id`,
+      { schema: { params: MemberParams, body: UpdateBody, response: untypedResponses({ 200: Api.Member }) } },
+      async (request) => {
+        currentUser(request)
+        const source = loadSource(request, kind, request.params.id)
+        if (!canManageMembers(callerOf(request), source)) throw forbidden()
+        const db = callerOf(request).db
+        const member = findDirectMember(db, source.ref, request.params.user_id)
+        if (!member) throw memberNotFound()
+        checkUnmodifiedSince(request, member.updated_at)
+        const level = request.body.access_level
+        validateAccessLevel(level)
+        const expiresAt = parseExpiresAt(request.body.expires_at)
+        assertCanAssign(callerOf(request), source, level, member.access_level)
+        // GitLab's policy forbids demoting the last owner, administrators included.
+        if (level !== member.access_level && isLastOwner(callerOf(request), source, member)) throw forbidden()
+        const user = findUserById(db, member.user_id) as UserRow
+        const updated = changeMember(callerOf(request), source, member, user, level, expiresAt)
+        return serialize(request, [{ user, member: updated }])[0]
+      },
+    )
 
     app.delete(
       `${base}/:user_id`,
@@ -262,7 +276,13 @@ const members: FastifyPluginAsyncTypebox = async (app) => {
   if (!app.hasRoute({ method: 'GET', url: '/users/:id/memberships' })) {
     app.get(
       '/users/:id/memberships',
-      { schema: { params: SourceParams, querystring: MembershipQuery } },
+      {
+        schema: {
+          params: SourceParams,
+          querystring: MembershipQuery,
+          response: untypedResponses({ 200: Type.Array(Api.UserMembership) }),
+        },
+      },
       async (request, reply) => {
         requireAdmin(request)
         const user = loadUser(request, request.params.id)

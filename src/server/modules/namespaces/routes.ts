@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { callerOf } from '../../platform/caller'
@@ -22,6 +24,7 @@ const namespaces: FastifyPluginAsyncTypebox = async (app) => {
           owned_only: Type.Optional(Type.Boolean()),
           top_level_only: Type.Optional(Type.Boolean()),
         }),
+        response: untypedResponses({ 200: Type.Array(Api.Namespace) }),
       },
     },
     async (request, reply) => {
@@ -56,6 +59,7 @@ const namespaces: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: Type.Object({ id: Type.String() }),
         querystring: Type.Object({ parent_id: Type.Optional(Type.Integer()) }),
+        response: untypedResponses({ 200: Api.NamespaceExists }),
       },
     },
     async (request) => {
@@ -71,18 +75,22 @@ const namespaces: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.get('/namespaces/:id', { schema: { params: Type.Object({ id: Type.String() }) } }, async (request) => {
-    currentUser(request)
-    const caller = callerOf(request)
-    const raw = request.params.id
-    const ns: NamespaceRow | undefined = /^\d+$/.test(raw)
-      ? findNamespaceById(db, Number(raw))
-      : findNamespaceByFullPath(db, raw)
-    if (!ns) throw notFound('Namespace')
-    if (!canSeeNamespace(caller, ns)) throw notFound('Namespace')
-    const counts = projectCounts(db, [ns.id])
-    return namespaceEntity(ns, { baseUrl: caller.baseUrl, projectsCount: counts.get(ns.id) ?? 0 })
-  })
+  app.get(
+    '/namespaces/:id',
+    { schema: { params: Type.Object({ id: Type.String() }), response: untypedResponses({ 200: Api.Namespace }) } },
+    async (request) => {
+      currentUser(request)
+      const caller = callerOf(request)
+      const raw = request.params.id
+      const ns: NamespaceRow | undefined = /^\d+$/.test(raw)
+        ? findNamespaceById(db, Number(raw))
+        : findNamespaceByFullPath(db, raw)
+      if (!ns) throw notFound('Namespace')
+      if (!canSeeNamespace(caller, ns)) throw notFound('Namespace')
+      const counts = projectCounts(db, [ns.id])
+      return namespaceEntity(ns, { baseUrl: caller.baseUrl, projectsCount: counts.get(ns.id) ?? 0 })
+    },
+  )
 }
 
 export default namespaces

@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from 'typebox'
@@ -152,10 +154,14 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
   // The instance registration token exists from the first start, so administrators can read it in the settings.
   instanceRegistrationToken(ctx)
 
-  app.get('/runners', { schema: { querystring: ListQuery } }, async (request, reply) => {
-    const user = currentUser(request)
-    return sendRunners(request, reply, filterOf({ kind: 'owned', userId: user.id }, request.query, STATUSES))
-  })
+  app.get(
+    '/runners',
+    { schema: { querystring: ListQuery, response: untypedResponses({ 200: Type.Array(Api.Runner) }) } },
+    async (request, reply) => {
+      const user = currentUser(request)
+      return sendRunners(request, reply, filterOf({ kind: 'owned', userId: user.id }, request.query, STATUSES))
+    },
+  )
 
   // GitLab 15.10+'s runner creation (Users API, "Create a runner linked to a user"): the runner
   // then verifies and asks for jobs with the returned token, like a registered one.
@@ -174,54 +180,66 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.get('/runners/all', { schema: { querystring: ListQuery } }, async (request, reply) => {
-    requireAdmin(request)
-    return sendRunners(request, reply, filterOf({ kind: 'all' }, request.query, SCOPES))
-  })
+  app.get(
+    '/runners/all',
+    { schema: { querystring: ListQuery, response: untypedResponses({ 200: Type.Array(Api.Runner) }) } },
+    async (request, reply) => {
+      requireAdmin(request)
+      return sendRunners(request, reply, filterOf({ kind: 'all' }, request.query, SCOPES))
+    },
+  )
 
-  app.get('/runners/:id', { schema: { params: IdParams } }, async (request) => {
-    currentUser(request)
-    const { runner, projectIds } = loadRunner(ctx.db, request.params.id)
-    if (!canReadRunner(callerOf(request).perms, runner, projectIds)) throw forbidden('No access granted')
-    return presentRunnerDetail(callerOf(request), runner)
-  })
+  app.get(
+    '/runners/:id',
+    { schema: { params: IdParams, response: untypedResponses({ 200: Api.RunnerDetail }) } },
+    async (request) => {
+      currentUser(request)
+      const { runner, projectIds } = loadRunner(ctx.db, request.params.id)
+      if (!canReadRunner(callerOf(request).perms, runner, projectIds)) throw forbidden('No access granted')
+      return presentRunnerDetail(callerOf(request), runner)
+    },
+  )
 
-  app.put('/runners/:id', { schema: { params: IdParams, body: UpdateBody } }, async (request) => {
-    currentUser(request)
-    const b = request.body
-    const keys = [
-      'description',
-      'active',
-      'paused',
-      'tag_list',
-      'run_untagged',
-      'locked',
-      'access_level',
-      'maximum_timeout',
-      'maintenance_note',
-      'maintainer_note',
-    ] as const
-    if (!keys.some((k) => b[k] !== undefined)) {
-      throw paramError(
-        'description, active, paused, tag_list, run_untagged, locked, access_level, maximum_timeout, maintenance_note are missing, at least one parameter must be provided',
-      )
-    }
-    if (b.active !== undefined && b.paused !== undefined) throw paramError('active, paused are mutually exclusive')
-    const { runner, projectIds } = loadRunner(ctx.db, request.params.id)
-    if (!canUpdateRunner(callerOf(request).perms, runner, projectIds)) throw forbidden('No access granted')
-    checkMaximumTimeout(b.maximum_timeout)
-    const updated = updateRunner(callerOf(request), runner, {
-      description: b.description,
-      active: b.paused !== undefined ? !b.paused : b.active,
-      tagList: tagListOf(b.tag_list),
-      runUntagged: b.run_untagged,
-      locked: b.locked,
-      accessLevel: b.access_level,
-      maximumTimeout: b.maximum_timeout,
-      maintenanceNote: b.maintenance_note ?? b.maintainer_note,
-    })
-    return presentRunnerDetail(callerOf(request), updated)
-  })
+  app.put(
+    '/runners/:id',
+    { schema: { params: IdParams, body: UpdateBody, response: untypedResponses({ 200: Api.RunnerDetail }) } },
+    async (request) => {
+      currentUser(request)
+      const b = request.body
+      const keys = [
+        'description',
+        'active',
+        'paused',
+        'tag_list',
+        'run_untagged',
+        'locked',
+        'access_level',
+        'maximum_timeout',
+        'maintenance_note',
+        'maintainer_note',
+      ] as const
+      if (!keys.some((k) => b[k] !== undefined)) {
+        throw paramError(
+          'description, active, paused, tag_list, run_untagged, locked, access_level, maximum_timeout, maintenance_note are missing, at least one parameter must be provided',
+        )
+      }
+      if (b.active !== undefined && b.paused !== undefined) throw paramError('active, paused are mutually exclusive')
+      const { runner, projectIds } = loadRunner(ctx.db, request.params.id)
+      if (!canUpdateRunner(callerOf(request).perms, runner, projectIds)) throw forbidden('No access granted')
+      checkMaximumTimeout(b.maximum_timeout)
+      const updated = updateRunner(callerOf(request), runner, {
+        description: b.description,
+        active: b.paused !== undefined ? !b.paused : b.active,
+        tagList: tagListOf(b.tag_list),
+        runUntagged: b.run_untagged,
+        locked: b.locked,
+        accessLevel: b.access_level,
+        maximumTimeout: b.maximum_timeout,
+        maintenanceNote: b.maintenance_note ?? b.maintainer_note,
+      })
+      return presentRunnerDetail(callerOf(request), updated)
+    },
+  )
 
   app.delete('/runners/:id', { schema: { params: IdParams } }, async (request, reply) => {
     currentUser(request)
@@ -234,26 +252,40 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
     return reply.code(204).send()
   })
 
-  app.post('/runners/:id/reset_authentication_token', { schema: { params: IdParams } }, async (request, reply) => {
-    currentUser(request)
-    const { runner, projectIds } = loadRunner(ctx.db, request.params.id)
-    if (!canUpdateRunner(callerOf(request).perms, runner, projectIds)) throw forbidden('No access granted')
-    const token = resetAuthenticationToken(callerOf(request), runner)
-    return reply.code(201).send({ token, token_expires_at: null })
-  })
+  app.post(
+    '/runners/:id/reset_authentication_token',
+    { schema: { params: IdParams, response: untypedResponses({ 201: Api.RunnerToken }) } },
+    async (request, reply) => {
+      currentUser(request)
+      const { runner, projectIds } = loadRunner(ctx.db, request.params.id)
+      if (!canUpdateRunner(callerOf(request).perms, runner, projectIds)) throw forbidden('No access granted')
+      const token = resetAuthenticationToken(callerOf(request), runner)
+      return reply.code(201).send({ token, token_expires_at: null })
+    },
+  )
 
-  app.post('/runners/reset_registration_token', async (request, reply) => {
-    requireAdmin(request)
-    return reply
-      .code(201)
-      .send({ token: resetRunnersToken(callerOf(request), { kind: 'instance' }), token_expires_at: null })
-  })
+  app.post(
+    '/runners/reset_registration_token',
+    { schema: { response: untypedResponses({ 201: Api.RunnerToken }) } },
+    async (request, reply) => {
+      requireAdmin(request)
+      return reply
+        .code(201)
+        .send({ token: resetRunnersToken(callerOf(request), { kind: 'instance' }), token_expires_at: null })
+    },
+  )
 
   // ---- projects and groups ----
 
   app.get(
     '/projects/:id/runners',
-    { schema: { params: ProjectParams, querystring: ListQuery } },
+    {
+      schema: {
+        params: ProjectParams,
+        querystring: ListQuery,
+        response: untypedResponses({ 200: Type.Array(Api.Runner) }),
+      },
+    },
     async (request, reply) => {
       currentUser(request)
       const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
@@ -268,7 +300,13 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/runners',
-    { schema: { params: ProjectParams, body: Type.Object({ runner_id: Type.Integer() }) } },
+    {
+      schema: {
+        params: ProjectParams,
+        body: Type.Object({ runner_id: Type.Integer() }),
+        response: untypedResponses({ 201: Api.Runner }),
+      },
+    },
     async (request, reply) => {
       currentUser(request)
       const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
@@ -304,7 +342,7 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/runners/reset_registration_token',
-    { schema: { params: ProjectParams } },
+    { schema: { params: ProjectParams, response: untypedResponses({ 201: Api.RunnerToken }) } },
     async (request, reply) => {
       currentUser(request)
       const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
@@ -316,7 +354,13 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/groups/:id/runners',
-    { schema: { params: ProjectParams, querystring: ListQuery } },
+    {
+      schema: {
+        params: ProjectParams,
+        querystring: ListQuery,
+        response: untypedResponses({ 200: Type.Array(Api.Runner) }),
+      },
+    },
     async (request, reply) => {
       currentUser(request)
       const group = loadGroup(request, request.params.id, AccessLevel.MAINTAINER)
@@ -330,7 +374,7 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/groups/:id/runners/reset_registration_token',
-    { schema: { params: ProjectParams } },
+    { schema: { params: ProjectParams, response: untypedResponses({ 201: Api.RunnerToken }) } },
     async (request, reply) => {
       currentUser(request)
       const group = loadGroup(request, request.params.id, AccessLevel.OWNER)

@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { callerOf } from '../../platform/caller'
@@ -16,16 +18,20 @@ const RegisterBody = Type.Object({ token: Type.String(), info: RunnerInfoParam, 
 const runnerApi: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.burrow
 
-  app.post('/runners', { schema: { body: RegisterBody } }, async (request, reply) => {
-    const b = request.body
-    const registered = registerRunner(callerOf(request), {
-      ...newRunnerAttributes(b),
-      token: b.token,
-      info: runnerInfo(request.ip, b.info),
-    })
-    if (!registered) throw forbidden()
-    return reply.code(201).send({ id: registered.runner.id, token: registered.token, token_expires_at: null })
-  })
+  app.post(
+    '/runners',
+    { schema: { body: RegisterBody, response: untypedResponses({ 201: Api.RegisteredRunner }) } },
+    async (request, reply) => {
+      const b = request.body
+      const registered = registerRunner(callerOf(request), {
+        ...newRunnerAttributes(b),
+        token: b.token,
+        info: runnerInfo(request.ip, b.info),
+      })
+      if (!registered) throw forbidden()
+      return reply.code(201).send({ id: registered.runner.id, token: registered.token, token_expires_at: null })
+    },
+  )
 
   app.delete('/runners', { schema: { body: TokenBody } }, async (request, reply) => {
     const runner = authenticateRunner(ctx.db, request.body.token)
@@ -43,10 +49,14 @@ const runnerApi: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.post('/runners/reset_authentication_token', { schema: { body: TokenBody } }, async (request, reply) => {
-    const runner = authenticateRunner(ctx.db, request.body.token)
-    return reply.code(201).send({ token: newAuthenticationToken(ctx.db, runner), token_expires_at: null })
-  })
+  app.post(
+    '/runners/reset_authentication_token',
+    { schema: { body: TokenBody, response: untypedResponses({ 201: Api.RunnerToken }) } },
+    async (request, reply) => {
+      const runner = authenticateRunner(ctx.db, request.body.token)
+      return reply.code(201).send({ token: newAuthenticationToken(ctx.db, runner), token_expires_at: null })
+    },
+  )
 }
 
 export default runnerApi

@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
@@ -29,7 +31,13 @@ const CreateBody = Type.Object({
 const tags: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/projects/:id/repository/tags',
-    { schema: { params: ProjectParams, querystring: ListQuery } },
+    {
+      schema: {
+        params: ProjectParams,
+        querystring: ListQuery,
+        response: untypedResponses({ 200: Type.Array(Api.Tag) }),
+      },
+    },
     async (request, reply) => {
       const q = request.query
       const repo = loadCodeProject(request, request.params.id)
@@ -42,18 +50,22 @@ const tags: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.get('/projects/:id/repository/tags/:tag_name', { schema: { params: TagParams } }, async (request) => {
-    const repo = loadCodeProject(request, request.params.id)
-    const tag = await findTagNamed(repo, request.params.tag_name)
-    if (!tag) throw notFound('Tag')
-    const [entity] = await presentTags(callerOf(request), repo, [tag])
-    return entity
-  })
+  app.get(
+    '/projects/:id/repository/tags/:tag_name',
+    { schema: { params: TagParams, response: untypedResponses({ 200: Api.Tag }) } },
+    async (request) => {
+      const repo = loadCodeProject(request, request.params.id)
+      const tag = await findTagNamed(repo, request.params.tag_name)
+      if (!tag) throw notFound('Tag')
+      const [entity] = await presentTags(callerOf(request), repo, [tag])
+      return entity
+    },
+  )
 
   // Creating and deleting tags is GitLab's `admin_tag`: Developers and up.
   app.post(
     '/projects/:id/repository/tags',
-    { schema: { params: ProjectParams, body: CreateBody } },
+    { schema: { params: ProjectParams, body: CreateBody, response: untypedResponses({ 201: Api.Tag }) } },
     async (request, reply) => {
       currentUser(request)
       const repo = loadCodeProject(request, request.params.id, AccessLevel.DEVELOPER)

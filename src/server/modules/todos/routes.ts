@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -124,44 +126,52 @@ function presentTodos(request: FastifyRequest, rows: readonly TodoRow[]): Readon
 
 /** The caller's to-dos: list with filters, mark one done, mark all done. */
 const todos: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/todos', { schema: { querystring: ListQuery } }, async (request, reply) => {
-    const user = currentUser(request)
-    const q = request.query
-    const db = request.server.burrow.db
-    let groupIds: number[] | undefined
-    if (q.group_id !== undefined) {
-      const group = findGroup(db, q.group_id)
-      groupIds = group ? groupAndDescendantIds(db, group.id) : []
-    }
-    const page = pageOf(request.query)
-    const filter: TodoFilter = {
-      userId: user.id,
-      state: q.state ?? 'pending',
-      action: q.action,
-      authorId: q.author_id,
-      projectId: q.project_id,
-      groupIds,
-      type: q.type,
-    }
-    // Left out before paging, so neither the page nor its total shows what the user can no longer read.
-    const readable = new ReadableItems(db, request.perms)
-    const hiddenIds = todoTargets(db, filter)
-      .filter((t) => !readable.todo(t))
-      .map((t) => t.id)
-    const { rows, total } = listTodos(db, { ...filter, hiddenIds }, page.perPage, page.offset)
-    setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-    return presentTodos(request, rows)
-  })
+  app.get(
+    '/todos',
+    { schema: { querystring: ListQuery, response: untypedResponses({ 200: Type.Array(Api.Todo) }) } },
+    async (request, reply) => {
+      const user = currentUser(request)
+      const q = request.query
+      const db = request.server.burrow.db
+      let groupIds: number[] | undefined
+      if (q.group_id !== undefined) {
+        const group = findGroup(db, q.group_id)
+        groupIds = group ? groupAndDescendantIds(db, group.id) : []
+      }
+      const page = pageOf(request.query)
+      const filter: TodoFilter = {
+        userId: user.id,
+        state: q.state ?? 'pending',
+        action: q.action,
+        authorId: q.author_id,
+        projectId: q.project_id,
+        groupIds,
+        type: q.type,
+      }
+      // Left out before paging, so neither the page nor its total shows what the user can no longer read.
+      const readable = new ReadableItems(db, request.perms)
+      const hiddenIds = todoTargets(db, filter)
+        .filter((t) => !readable.todo(t))
+        .map((t) => t.id)
+      const { rows, total } = listTodos(db, { ...filter, hiddenIds }, page.perPage, page.offset)
+      setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
+      return presentTodos(request, rows)
+    },
+  )
 
-  app.post('/todos/:id/mark_as_done', { schema: { params: TodoParams } }, async (request, reply) => {
-    const user = currentUser(request)
-    const todo = findTodoById(request.server.burrow.db, request.params.id)
-    // A to-do whose target the user may no longer read is as unknown here as in the list.
-    if (!todo || todo.user_id !== user.id || !new ReadableItems(request.server.burrow.db, request.perms).todo(todo))
-      throw notFound('Todo')
-    const done = markTodoRowDone(request.server.burrow.db, todo.id)
-    return reply.code(201).send(presentTodos(request, [done])[0])
-  })
+  app.post(
+    '/todos/:id/mark_as_done',
+    { schema: { params: TodoParams, response: untypedResponses({ 201: Api.Todo }) } },
+    async (request, reply) => {
+      const user = currentUser(request)
+      const todo = findTodoById(request.server.burrow.db, request.params.id)
+      // A to-do whose target the user may no longer read is as unknown here as in the list.
+      if (!todo || todo.user_id !== user.id || !new ReadableItems(request.server.burrow.db, request.perms).todo(todo))
+        throw notFound('Todo')
+      const done = markTodoRowDone(request.server.burrow.db, todo.id)
+      return reply.code(201).send(presentTodos(request, [done])[0])
+    },
+  )
 
   app.post('/todos/mark_as_done', async (request, reply) => {
     const user = currentUser(request)

@@ -1,3 +1,5 @@
+import * as Api from '../../../shared/api/index'
+import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from 'typebox'
@@ -267,11 +269,15 @@ function resourceTokenRoutes(app: TypeboxApp, family: TokenResourceFamily): void
     return rows.map((t) => projectAccessToken(t, levels.get(t.user_id) ?? AccessLevel.NO_ACCESS))
   })
 
-  app.get(`${base}/:token_id`, { schema: { params: ResourceTokenParams } }, async (request) => {
-    const resource = family.load(request, request.params.id)
-    const { token, level } = loadResourceToken(request, resource, request.params.token_id)
-    return projectAccessToken(token, level)
-  })
+  app.get(
+    `${base}/:token_id`,
+    { schema: { params: ResourceTokenParams, response: untypedResponses({ 200: Api.ProjectAccessToken }) } },
+    async (request) => {
+      const resource = family.load(request, request.params.id)
+      const { token, level } = loadResourceToken(request, resource, request.params.token_id)
+      return projectAccessToken(token, level)
+    },
+  )
 
   app.post(base, { schema: { params: ResourceParams, body: ResourceCreateBody } }, async (request, reply) => {
     const resource = family.load(request, request.params.id)
@@ -305,7 +311,13 @@ function resourceTokenRoutes(app: TypeboxApp, family: TokenResourceFamily): void
 
   app.post(
     `${base}/:token_id/rotate`,
-    { schema: { params: ResourceTokenParams, body: RotateBody } },
+    {
+      schema: {
+        params: ResourceTokenParams,
+        body: RotateBody,
+        response: untypedResponses({ 200: Api.ProjectAccessTokenWithToken }),
+      },
+    },
     async (request, reply) => {
       const resource = family.load(request, request.params.id)
       const { token, level } = loadResourceToken(request, resource, request.params.token_id)
@@ -323,26 +335,36 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
 
   // --- Personal access tokens -------------------------------------------------------------
 
-  app.get('/personal_access_tokens', { schema: { querystring: PatListQuery } }, async (request, reply) => {
-    const user = currentUser(request)
-    const q = request.query
-    let owner: Pick<TokenListFilter, 'userId' | 'impersonation'>
-    if (callerOf(request).perms.isAdmin) owner = { userId: q.user_id }
-    else if (q.user_id !== undefined && q.user_id !== user.id) throw unauthorized()
-    else owner = { userId: user.id, impersonation: false }
-    const page = pageOf(q)
-    const { rows, total } = listPersonalTokens(ctx.db, { ...rangeFilters(q), ...owner }, page.perPage, page.offset)
-    setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
-    return rows.map(personalAccessToken)
-  })
-
-  app.get('/personal_access_tokens/self', { config: { scopes: [] } }, async (request) =>
-    personalAccessToken(tokenInUse(request)),
+  app.get(
+    '/personal_access_tokens',
+    { schema: { querystring: PatListQuery, response: untypedResponses({ 200: Type.Array(Api.PersonalAccessToken) }) } },
+    async (request, reply) => {
+      const user = currentUser(request)
+      const q = request.query
+      let owner: Pick<TokenListFilter, 'userId' | 'impersonation'>
+      if (callerOf(request).perms.isAdmin) owner = { userId: q.user_id }
+      else if (q.user_id !== undefined && q.user_id !== user.id) throw unauthorized()
+      else owner = { userId: user.id, impersonation: false }
+      const page = pageOf(q)
+      const { rows, total } = listPersonalTokens(ctx.db, { ...rangeFilters(q), ...owner }, page.perPage, page.offset)
+      setPageHeaders(request, reply, ctx.baseUrl(request), page, total)
+      return rows.map(personalAccessToken)
+    },
   )
 
-  app.get('/personal_access_tokens/:id', { schema: { params: TokenIdParams } }, async (request) => {
-    return personalAccessToken(manageableToken(request, request.params.id))
-  })
+  app.get(
+    '/personal_access_tokens/self',
+    { schema: { response: untypedResponses({ 200: Api.PersonalAccessToken }) }, config: { scopes: [] } },
+    async (request) => personalAccessToken(tokenInUse(request)),
+  )
+
+  app.get(
+    '/personal_access_tokens/:id',
+    { schema: { params: TokenIdParams, response: untypedResponses({ 200: Api.PersonalAccessToken }) } },
+    async (request) => {
+      return personalAccessToken(manageableToken(request, request.params.id))
+    },
+  )
 
   app.delete('/personal_access_tokens/self', async (request, reply) => {
     const token = tokenInUse(request)
@@ -370,14 +392,24 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
     return withTokenValue(personalAccessToken(issued.row), issued.value)
   }
 
-  app.post('/personal_access_tokens/self/rotate', { schema: { body: RotateBody } }, async (request, reply) => {
-    const body = await rotate(request, tokenInUse(request), request.body)
-    return reply.code(200).send(body)
-  })
+  app.post(
+    '/personal_access_tokens/self/rotate',
+    { schema: { body: RotateBody, response: untypedResponses({ 200: Api.PersonalAccessTokenWithToken }) } },
+    async (request, reply) => {
+      const body = await rotate(request, tokenInUse(request), request.body)
+      return reply.code(200).send(body)
+    },
+  )
 
   app.post(
     '/personal_access_tokens/:id/rotate',
-    { schema: { params: TokenIdParams, body: RotateBody } },
+    {
+      schema: {
+        params: TokenIdParams,
+        body: RotateBody,
+        response: untypedResponses({ 200: Api.PersonalAccessTokenWithToken }),
+      },
+    },
     async (request, reply) => {
       const token = manageableToken(request, request.params.id)
       const body = await rotate(request, token, request.body)
@@ -387,7 +419,13 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/users/:user_id/personal_access_tokens',
-    { schema: { params: UserIdParams, querystring: PatListQuery } },
+    {
+      schema: {
+        params: UserIdParams,
+        querystring: PatListQuery,
+        response: untypedResponses({ 200: Type.Array(Api.PersonalAccessToken) }),
+      },
+    },
     async (request, reply) => {
       requireAdmin(request)
       const user = loadTargetUser(request, request.params.user_id)
@@ -406,7 +444,13 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/users/:user_id/personal_access_tokens',
-    { schema: { params: UserIdParams, body: CreateBody } },
+    {
+      schema: {
+        params: UserIdParams,
+        body: CreateBody,
+        response: untypedResponses({ 201: Api.PersonalAccessTokenWithToken }),
+      },
+    },
     async (request, reply) => {
       requireAdmin(request)
       const user = loadTargetUser(request, request.params.user_id)
@@ -425,7 +469,13 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/users/:user_id/impersonation_tokens',
-    { schema: { params: UserIdParams, querystring: ImpersonationListQuery } },
+    {
+      schema: {
+        params: UserIdParams,
+        querystring: ImpersonationListQuery,
+        response: untypedResponses({ 200: Type.Array(Api.ImpersonationToken) }),
+      },
+    },
     async (request, reply) => {
       requireAdmin(request)
       const user = loadTargetUser(request, request.params.user_id)
@@ -444,7 +494,13 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/users/:user_id/impersonation_tokens',
-    { schema: { params: UserIdParams, body: CreateBody } },
+    {
+      schema: {
+        params: UserIdParams,
+        body: CreateBody,
+        response: untypedResponses({ 201: Api.ImpersonationTokenWithToken }),
+      },
+    },
     async (request, reply) => {
       requireAdmin(request)
       const user = loadTargetUser(request, request.params.user_id)
@@ -478,7 +534,7 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/users/:user_id/impersonation_tokens/:impersonation_token_id',
-    { schema: { params: UserTokenParams } },
+    { schema: { params: UserTokenParams, response: untypedResponses({ 200: Api.ImpersonationToken }) } },
     async (request) => {
       return impersonationToken(loadImpersonationToken(request, request.params).token)
     },
