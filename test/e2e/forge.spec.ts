@@ -88,9 +88,27 @@ test('Releases: the list, a release created with its tag and notes, a link added
   await linkForm.getByTestId('field-name').locator('input').fill('Linux binary')
   await linkForm.getByTestId('field-url').locator('input').fill('https://kestrel.example/dispatch-linux')
   await linkForm.getByTestId('form-submit').click()
-  await expect(page.getByTestId('resource-detail')).toContainText(
-    'Linux binary → https://kestrel.example/dispatch-linux',
+  // An asset link is a link with its name and type, opened in the browser (target _blank: main
+  // hands it to the system's browser); one to the server itself, which has no web pages, stays text.
+  const linux = page.getByTestId('named-link').filter({ hasText: 'Linux binary' })
+  await expect(linux.getByRole('link', { name: 'Linux binary' })).toHaveAttribute(
+    'href',
+    'https://kestrel.example/dispatch-linux',
   )
+  await expect(linux.getByRole('link')).toHaveAttribute('target', '_blank')
+  await expect(linux).toContainText('other')
+  // The server at the address the app reaches it by (the account's; its web URLs use it too).
+  const ownJob = `${burrow.proxyUrl ?? burrow.serverUrl}/kestrel/platform/dispatch-api/-/jobs/1`
+  await api('POST', `/projects/${apiProject}/releases/v1.0.0-e2e/assets/links`, {
+    name: 'Server build log',
+    url: ownJob,
+    link_type: 'runbook',
+  })
+  await page.reload()
+  const ownServer = page.getByTestId('named-link').filter({ hasText: 'Server build log' })
+  await expect(ownServer).toContainText('runbook')
+  await expect(ownServer).toContainText(ownJob)
+  await expect(ownServer.getByRole('link')).toHaveCount(0)
   await bothThemes(page, 'forge-release-detail')
 
   await page.getByTestId('resource-tab-releases').click()

@@ -20,7 +20,7 @@ import {
   SORT,
 } from './shared'
 import { formatBytes, humanize } from './format'
-import type { FormValues, ResourceDescription } from './types'
+import type { FormValues, NamedLink, ResourceDescription } from './types'
 import { projectBadges } from './badges'
 import { projectForks } from './forks'
 import { projectPipelineSchedules } from './pipeline-schedules'
@@ -1426,12 +1426,15 @@ export const projectProtectedTags: ResourceDescription = {
   ],
 }
 
-/** A release's milestones and links as the lists show them (titles; `name → url`). */
+/** A release's milestones as the lists show them (titles). */
 const milestoneTitles = (r: Item): string[] => ((r.milestones as Item[] | undefined) ?? []).map((m) => String(m.title))
-const assetLinks = (r: Item): string[] =>
-  (((r.assets as Item | undefined)?.links as Item[] | undefined) ?? []).map(
-    (l) => `${String(l.name)} → ${String(l.url)}`,
-  )
+/** A release's asset links, each opening its URL. */
+const assetLinks = (r: Item): NamedLink[] =>
+  (((r.assets as Item | undefined)?.links as Item[] | undefined) ?? []).map((l) => ({
+    name: String(l.name),
+    url: String(l.url),
+    kind: typeof l.link_type === 'string' ? l.link_type : undefined,
+  }))
 const RELEASE_LINK_TYPES = options('other', 'runbook', 'image', 'package')
 
 export const projectReleases: ResourceDescription = {
@@ -1479,7 +1482,7 @@ export const projectReleases: ResourceDescription = {
       { field: 'commit.short_id', label: 'Commit', format: 'code' },
       { field: 'commit.title', label: 'Commit title' },
       { field: 'milestones', label: 'Milestones', format: 'list', value: milestoneTitles },
-      { field: 'assets.links', label: 'Links', format: 'list', value: assetLinks },
+      { field: 'assets.links', label: 'Links', format: 'links', value: assetLinks },
       { field: 'created_at', label: 'Created', format: 'datetime' },
       { field: '_links.self', label: 'Web page', format: 'link' },
     ],

@@ -38,10 +38,19 @@ export type Formatter =
   | 'state'
   | 'link'
   | 'list'
+  | 'links'
   | 'access-level'
   | 'duration'
   | 'json'
   | 'pem'
+
+/** One entry of a `links` field (a release's asset links): a named web link and its kind. */
+export interface NamedLink {
+  readonly name: string
+  readonly url: string
+  /** What the link is (`package`, `runbook`), shown beside its name. */
+  readonly kind?: string
+}
 
 export type Tone = 'success' | 'warning' | 'error' | 'info' | 'default'
 

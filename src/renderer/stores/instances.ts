@@ -9,6 +9,15 @@ interface VersionAnswer {
   readonly revision?: string
 }
 
+/** Whether two URLs share scheme, host and port (a malformed one shares nothing). */
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin
+  } catch {
+    return false
+  }
+}
+
 /**
  * What each account's instance is, as far as the views need it: whether it serves web pages.
  * GitLab does; Burrow Server (the local one, or any other) has only the API, so its items'
@@ -41,5 +50,18 @@ export const useInstancesStore = defineStore('instances', () => {
     return webPages.value[accountId] ?? true
   }
 
-  return { hasWebPages }
+  /**
+   * Whether a web URL opens usefully in the browser: any http(s) URL elsewhere, and one on the
+   * account's instance only where it serves web pages (the rule of "Open on the server"). The
+   * instance is its account's address and that of `instanceUrls`, web URLs it gave itself (behind
+   * a proxy, it names itself by another address).
+   */
+  function opensInBrowser(accountId: string, url: string, instanceUrls: readonly string[] = []): boolean {
+    if (!/^https?:\/\//i.test(url)) return false
+    const base = accounts.accounts.find((a) => a.id === accountId)?.baseUrl
+    const onInstance = [...instanceUrls, ...(base === undefined ? [] : [base])].some((u) => sameOrigin(url, u))
+    return !onInstance || hasWebPages(accountId)
+  }
+
+  return { hasWebPages, opensInBrowser }
 })
