@@ -261,9 +261,15 @@ test('the commit view shows the commit’s comments and line comments, and comme
 test('an empty repository says so and shows how to push a first commit; once pushed, its files show', async ({
   page,
 }) => {
-  const project = await api<{ id: number; http_url_to_repo: string }>('POST', '/projects', { name: 'Empty start' })
+  const project = await api<{ id: number; http_url_to_repo: string; path_with_namespace: string }>(
+    'POST',
+    '/projects',
+    { name: 'Empty start' },
+  )
   await open(page, `#/a/${accountId}/projects/${project.id}/repository/tree`)
   await expect(page.getByTestId('repo-empty')).toContainText('This repository is empty')
+  // Not synced yet: its path is read from the server, not shown as "Project N".
+  await expect(page.getByTestId('repo-title')).toHaveText(project.path_with_namespace)
   // The address as the server gives it to the app, which reaches it through the test's proxy.
   const address = `${burrow.proxyUrl ?? ''}${new URL(project.http_url_to_repo).pathname}`
   await expect(page.getByTestId('repo-empty-clone')).toContainText(`git clone ${address}`)
@@ -357,4 +363,15 @@ test('a line comment from the commit diff’s +, and comments written offline sh
   await expect(page.getByTestId('pending-marker')).toHaveCount(0)
   await expect(section.getByTestId('commit-thread')).toHaveCount(3)
   await expect(offlineLine).toHaveCount(1)
+})
+
+test('offline, a project not synced yet is titled as not on this device', async ({ page }) => {
+  const project = await api<{ id: number }>('POST', '/projects', { name: 'Made elsewhere' })
+  await burrow.setOnline(false)
+  try {
+    await open(page, `#/a/${accountId}/projects/${project.id}/repository/tree`)
+    await expect(page.getByTestId('repo-title')).toHaveText(`Project ${project.id} (not on this device)`)
+  } finally {
+    await burrow.setOnline(true)
+  }
 })
