@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { flushPromises, mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import WorkDiscussions from '../../../src/renderer/components/work/WorkDiscussions.vue'
 import { bridgeKey } from '../../../src/renderer/bridge'
 import type { CachedDiscussion } from '../../../src/shared/ipc/cache'
@@ -93,5 +93,38 @@ describe('WorkDiscussions system notes', () => {
     expect(wrapper.findAll('[data-discussion]').map((d) => d.attributes('data-discussion')?.[0])).toEqual(['d', 'e'])
     expect(wrapper.text()).not.toContain('No comments yet.')
     expect(wrapper.findAll('button').filter((b) => b.text() === 'Reply')).toHaveLength(1)
+  })
+})
+
+describe('WorkDiscussions comment box', () => {
+  it('sends the comment on Ctrl+Enter or Cmd+Enter, not on Enter alone, through one keydown listener', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    const transport = fakeTransport({})
+    const pinia = createPinia()
+    setActivePinia(pinia)
+    const wrapper = mount(WorkDiscussions, {
+      props: { kind: 'issue', accountId: 'acc', projectId: 5, iid: 12, discussions: [], resolveReference: () => null },
+      // The item store reads the bridge from the app it is installed in.
+      global: { plugins: [pinia], provide: { [bridgeKey as symbol]: transport.bridge } },
+    })
+    await flushPromises()
+    const text = wrapper.find('[data-testid="comment-body"] textarea')
+    // NInput listens for keys on its wrapper, which a real key press in the textarea reaches by bubbling.
+    const box = wrapper.find('[data-testid="comment-body"]')
+    await text.setValue('Looks good')
+    const sends = () => transport.calls.filter((c) => JSON.stringify(c.args).includes('Looks good'))
+    await box.trigger('keydown', { key: 'Enter' })
+    await flushPromises()
+    expect(sends()).toHaveLength(0)
+    await box.trigger('keydown', { key: 'Enter', ctrlKey: true })
+    await flushPromises()
+    expect(sends()).toHaveLength(1)
+    await text.setValue('Looks good')
+    await box.trigger('keydown', { key: 'Enter', metaKey: true })
+    await flushPromises()
+    expect(sends()).toHaveLength(2)
+    // Two @keydown modifiers on NInput reach it as an array, which its onKeydown prop refuses.
+    expect(warn.mock.calls.map((c) => String(c[0])).filter((m) => m.includes('onKeydown'))).toEqual([])
+    warn.mockRestore()
   })
 })
