@@ -69,7 +69,13 @@ export class PreferencesStore {
         return DEFAULT_PREFERENCES[key]
       }
     }
-    return Object.fromEntries(PREFERENCE_KEYS.map((key) => [key, value(key)])) as unknown as Preferences
+    const preferences: { -readonly [K in keyof Preferences]: Preferences[K] } = { ...DEFAULT_PREFERENCES }
+    // Generic per key, so each value is checked against its own key's type.
+    const load = <K extends keyof Preferences>(key: K): void => {
+      preferences[key] = value(key)
+    }
+    for (const key of PREFERENCE_KEYS) load(key)
+    return preferences
   }
 }
 

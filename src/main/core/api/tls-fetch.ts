@@ -14,7 +14,8 @@ export interface CaStores {
   setDefaultCACertificates?(certs: string[]): void
 }
 
-const nodeTls = tls as unknown as CaStores
+/** The runtime's node:tls, read through `CaStores` (its optional methods are checked before each use). */
+const nodeTls: CaStores = tls
 
 /**
  * The roots Burrow's HTTPS requests trust: the runtime's defaults (Node's bundled store, plus

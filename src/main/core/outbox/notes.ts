@@ -52,6 +52,6 @@ export function commentCheck(note: NoteJson | null): Check {
     applied: true,
     reason: 'The comment was found on the server.',
     result: { noteId: note.id },
-    update: { kind: 'note', json: note as unknown as JsonObject },
+    update: { kind: 'note', json: note },
   }
 }
