@@ -50,6 +50,7 @@ export const CiLintJob = Entity({
   only: Nullable(RefPolicy),
   except: Nullable(RefPolicy),
 })
+export type CiLintJob = Static<typeof CiLintJob>
 
 const lintFields = {
   valid: Type.Boolean(),

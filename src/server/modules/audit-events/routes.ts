@@ -1,11 +1,10 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from 'typebox'
 import { callerOf } from '../../platform/caller'
 import { findAuditEvent, listAuditEvents, type AuditEventFilter, type AuditEventRow } from './queries'
-import { auditEvent, type AuditEvent } from './entity'
+import { auditEvent } from './entity'
 import { groupAuditReach, projectAuditReach, type AuditReach } from './policy'
 import { forbidden, invalidParam, missingParam, notFound } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
@@ -56,7 +55,7 @@ function respond(
   reply: FastifyReply,
   query: ScopedQuery,
   filter: AuditEventFilter,
-): AuditEvent[] {
+): Api.AuditEvent[] {
   const { db, baseUrl } = callerOf(request)
   const page = pageOf(query)
   const { rows, total } = listAuditEvents(db, filter, page.perPage, page.offset)
@@ -71,7 +70,7 @@ function reachFilter(reach: AuditReach, userId: number, filter: AuditEventFilter
   throw forbidden()
 }
 
-function found(row: AuditEventRow | undefined): AuditEvent {
+function found(row: AuditEventRow | undefined): Api.AuditEvent {
   if (!row) throw notFound('Audit Event')
   return auditEvent(row)
 }
@@ -85,7 +84,7 @@ const auditEvents: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/audit_events',
-    { schema: { querystring: InstanceQuery, response: untypedResponses({ 200: Type.Array(Api.AuditEvent) }) } },
+    { schema: { querystring: InstanceQuery, response: { 200: Type.Array(Api.AuditEvent) } } },
     async (request, reply) => {
       requireAdmin(request)
       const q = request.query
@@ -94,14 +93,10 @@ const auditEvents: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.get(
-    '/audit_events/:id',
-    { schema: { params: IdParams, response: untypedResponses({ 200: Api.AuditEvent }) } },
-    async (request) => {
-      requireAdmin(request)
-      return found(findAuditEvent(db, request.params.id))
-    },
-  )
+  app.get('/audit_events/:id', { schema: { params: IdParams, response: { 200: Api.AuditEvent } } }, async (request) => {
+    requireAdmin(request)
+    return found(findAuditEvent(db, request.params.id))
+  })
 
   app.get(
     '/groups/:id/audit_events',
@@ -109,7 +104,7 @@ const auditEvents: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: SourceParams,
         querystring: ScopedQuery,
-        response: untypedResponses({ 200: Type.Array(Api.AuditEvent) }),
+        response: { 200: Type.Array(Api.AuditEvent) },
       },
     },
     async (request, reply) => {
@@ -123,7 +118,7 @@ const auditEvents: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/groups/:id/audit_events/:audit_event_id',
-    { schema: { params: SourceEventParams, response: untypedResponses({ 200: Api.AuditEvent }) } },
+    { schema: { params: SourceEventParams, response: { 200: Api.AuditEvent } } },
     async (request) => {
       currentUser(request)
       const group = loadGroup(request, request.params.id)
@@ -138,7 +133,7 @@ const auditEvents: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: SourceParams,
         querystring: ScopedQuery,
-        response: untypedResponses({ 200: Type.Array(Api.AuditEvent) }),
+        response: { 200: Type.Array(Api.AuditEvent) },
       },
     },
     async (request, reply) => {
@@ -152,7 +147,7 @@ const auditEvents: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/audit_events/:audit_event_id',
-    { schema: { params: SourceEventParams, response: untypedResponses({ 200: Api.AuditEvent }) } },
+    { schema: { params: SourceEventParams, response: { 200: Api.AuditEvent } } },
     async (request) => {
       currentUser(request)
       const project = loadProject(request, request.params.id)

@@ -1,13 +1,10 @@
+import type { AwardEmoji } from '../../../shared/api/award-emoji'
 import type { UserRow } from '../../platform/db/rows'
 import { userRef } from '../users'
 import type { AwardEmojiRow } from './queries'
 
 /** GitLab's AwardEmoji entity. */
-export function awardEmojiEntity(
-  row: AwardEmojiRow,
-  user: UserRow | undefined,
-  baseUrl: string,
-): Readonly<Record<string, unknown>> {
+export function awardEmojiEntity(row: AwardEmojiRow, user: UserRow | undefined, baseUrl: string): AwardEmoji {
   return {
     id: row.id,
     name: row.name,

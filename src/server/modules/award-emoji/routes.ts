@@ -1,6 +1,5 @@
 import { Type } from 'typebox'
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
@@ -30,7 +29,7 @@ export function awardEmojiRoutes(base: string, resolve: AwardableResolver): Fast
 
     app.get(
       `${base}/award_emoji`,
-      { schema: { ...schema, response: untypedResponses({ 200: Type.Array(Api.AwardEmoji) }) } },
+      { schema: { ...schema, response: { 200: Type.Array(Api.AwardEmoji) } } },
       async (request, reply) => {
         const a = resolve(request, request.params)
         const page = pageOf(request.query)
@@ -45,13 +44,13 @@ export function awardEmojiRoutes(base: string, resolve: AwardableResolver): Fast
 
     app.get(
       `${base}/award_emoji/:award_id`,
-      { schema: { ...schema, response: untypedResponses({ 200: Api.AwardEmoji }) } },
+      { schema: { ...schema, response: { 200: Api.AwardEmoji } } },
       async (request) => presentAwards(callerOf(request), [find(request, request.params)])[0],
     )
 
     app.post(
       `${base}/award_emoji`,
-      { schema: { ...schema, response: untypedResponses({ 201: Api.AwardEmoji }) } },
+      { schema: { ...schema, response: { 201: Api.AwardEmoji } } },
       async (request, reply) => {
         const user = request.actor.user
         if (!user) throw unauthorized()

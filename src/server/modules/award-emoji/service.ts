@@ -1,3 +1,4 @@
+import type { AwardEmoji } from '../../../shared/api/award-emoji'
 import type { Caller } from '../../platform/caller'
 import type { Db } from '../../platform/db/connection'
 import { ApiError } from '../../platform/http/errors'
@@ -38,7 +39,7 @@ export function toggleAward(db: Db, a: Awardable, userId: number, name: string):
 }
 
 /** Serialises awards with their users loaded in one query. */
-export function presentAwards(caller: Caller, rows: readonly AwardEmojiRow[]): Readonly<Record<string, unknown>>[] {
+export function presentAwards(caller: Caller, rows: readonly AwardEmojiRow[]): AwardEmoji[] {
   const users = usersById(
     caller.db,
     rows.map((r) => r.user_id),

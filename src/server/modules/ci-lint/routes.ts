@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
@@ -9,7 +8,8 @@ import { apiMessage, missingParam, notFound, unauthorized } from '../../platform
 import { loadCodeProject, resolveUserRef } from '../../platform/http/repository'
 import { currentUser } from '../../platform/http/resolve'
 import { ciConfigPath } from '../pipelines'
-import { lintDryRun, lintStatic, type LintResult } from './service'
+import { lintEntity, projectLintEntity } from './entity'
+import { lintDryRun, lintStatic } from './service'
 
 const ProjectParams = Type.Object({ id: Type.String() })
 
@@ -33,18 +33,6 @@ const ProjectQuery = Type.Object({
   dry_run_ref: Type.Optional(Type.String()),
 })
 
-/** The project endpoints' answer: GitLab's Ci::Lint::Result entity. */
-function projectResult(r: LintResult, includeJobs: boolean | undefined): Readonly<Record<string, unknown>> {
-  return {
-    valid: r.valid,
-    errors: r.errors,
-    warnings: r.warnings,
-    merged_yaml: r.merged_yaml,
-    includes: r.includes,
-    ...(includeJobs ? { jobs: r.jobs } : {}),
-  }
-}
-
 /**
  * CI lint: `POST /ci/lint` (no project; anonymous callers only while sign-ups are open),
  * `POST /projects/:id/ci/lint` (Developer; static check or dry run of a pipeline) and
@@ -53,30 +41,18 @@ function projectResult(r: LintResult, includeJobs: boolean | undefined): Readonl
 const ciLint: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.burrow
 
-  app.post(
-    '/ci/lint',
-    { schema: { body: GlobalBody, response: untypedResponses({ 200: Api.CiLint }) } },
-    async (request, reply) => {
-      const b = request.body
-      if (b.content === undefined) throw missingParam('content')
-      // GitLab lets anonymous callers lint only on instances where anyone may sign up.
-      if (!request.actor.user && !ctx.settings.get('signup_enabled')) throw unauthorized()
-      const r = await lintStatic(callerOf(request), b.content, null)
-      return reply.code(200).send({
-        status: r.valid ? 'valid' : 'invalid',
-        valid: r.valid,
-        errors: r.errors,
-        warnings: r.warnings,
-        ...(b.include_merged_yaml ? { merged_yaml: r.merged_yaml } : {}),
-        includes: r.includes,
-        ...(b.include_jobs ? { jobs: r.jobs } : {}),
-      })
-    },
-  )
+  app.post('/ci/lint', { schema: { body: GlobalBody, response: { 200: Api.CiLint } } }, async (request, reply) => {
+    const b = request.body
+    if (b.content === undefined) throw missingParam('content')
+    // GitLab lets anonymous callers lint only on instances where anyone may sign up.
+    if (!request.actor.user && !ctx.settings.get('signup_enabled')) throw unauthorized()
+    const r = await lintStatic(callerOf(request), b.content, null)
+    return reply.code(200).send(lintEntity(r, b.include_jobs, b.include_merged_yaml))
+  })
 
   app.post(
     '/projects/:id/ci/lint',
-    { schema: { params: ProjectParams, body: ProjectBody, response: untypedResponses({ 200: Api.ProjectCiLint }) } },
+    { schema: { params: ProjectParams, body: ProjectBody, response: { 200: Api.ProjectCiLint } } },
     async (request, reply) => {
       currentUser(request)
       const repo = loadCodeProject(request, request.params.id, AccessLevel.DEVELOPER)
@@ -86,10 +62,10 @@ const ciLint: FastifyPluginAsyncTypebox = async (app) => {
       if (b.dry_run)
         return reply
           .code(200)
-          .send(projectResult(await lintDryRun(callerOf(request), repo.project, b.content, ref), b.include_jobs))
+          .send(projectLintEntity(await lintDryRun(callerOf(request), repo.project, b.content, ref), b.include_jobs))
       const head = repo.exists ? await resolveUserRef(repo, `refs/heads/${ref}`, 'ref').catch(() => null) : null
       const r = await lintStatic(callerOf(request), b.content, head ? { project: repo.project, sha: head, ref } : null)
-      return reply.code(200).send(projectResult(r, b.include_jobs))
+      return reply.code(200).send(projectLintEntity(r, b.include_jobs))
     },
   )
 
@@ -99,7 +75,7 @@ const ciLint: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: ProjectParams,
         querystring: ProjectQuery,
-        response: untypedResponses({ 200: Api.ProjectCiLint }),
+        response: { 200: Api.ProjectCiLint },
       },
     },
     async (request) => {
@@ -124,7 +100,7 @@ const ciLint: FastifyPluginAsyncTypebox = async (app) => {
       const r = q.dry_run
         ? await lintDryRun(callerOf(request), repo.project, content, dryRunRef)
         : await lintStatic(callerOf(request), content, { project: repo.project, sha, ref: branch })
-      return projectResult(r, q.include_jobs)
+      return projectLintEntity(r, q.include_jobs)
     },
   )
 }

@@ -1,10 +1,10 @@
+import type { CiLintJob } from '../../../shared/api/ci-variable'
 import type { Caller } from '../../platform/caller'
 import type { ProjectRow } from '../../platform/db/rows'
 import { readCommit } from '../../platform/git/commits'
 import { projectGitDir, repoExists } from '../../platform/git/project-repo'
 import { resolveCommit } from '../../platform/git/refs'
 import {
-  type CiJob,
   type IncludeRecord,
   includeSource,
   isProtectedRef,
@@ -13,6 +13,7 @@ import {
   predefinedVariables,
   projectVariablesFor,
 } from '../pipelines'
+import { lintJobEntity } from './entity'
 
 /** GitLab's Ci::Lint::Result as the API presents it. */
 export interface LintResult {
@@ -21,23 +22,7 @@ export interface LintResult {
   readonly warnings: readonly string[]
   readonly merged_yaml: string | null
   readonly includes: readonly IncludeRecord[]
-  readonly jobs: readonly Readonly<Record<string, unknown>>[]
-}
-
-function jobSummary(job: CiJob, when: string, allowFailure: boolean): Readonly<Record<string, unknown>> {
-  return {
-    name: job.name,
-    stage: job.stage,
-    before_script: job.before_script,
-    script: job.script,
-    after_script: job.after_script,
-    tag_list: job.tags,
-    environment: job.environment?.name ?? null,
-    when,
-    allow_failure: allowFailure,
-    only: job.rules ? null : (job.only ?? { refs: ['branches', 'tags'] }),
-    except: job.except,
-  }
+  readonly jobs: readonly CiLintJob[]
 }
 
 /**
@@ -81,7 +66,7 @@ export async function lintStatic(
     merged_yaml: loaded.mergedYaml,
     includes: loaded.includes,
     jobs: loaded.config
-      ? loaded.config.jobs.map((j) => jobSummary(j, j.when, j.allow_failure ?? j.when === 'manual'))
+      ? loaded.config.jobs.map((j) => lintJobEntity(j, j.when, j.allow_failure ?? j.when === 'manual'))
       : [],
   }
 }
@@ -125,7 +110,7 @@ export async function lintDryRun(
     return {
       ...staticResult,
       warnings: plan.warnings,
-      jobs: plan.seeds.map((s) => jobSummary(s.job, s.when, s.allowFailure)),
+      jobs: plan.seeds.map((s) => lintJobEntity(s.job, s.when, s.allowFailure)),
     }
   }
   const errors = plan.kind === 'skipped' ? [] : plan.errors

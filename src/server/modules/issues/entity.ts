@@ -4,7 +4,8 @@ import type { MilestoneRow } from '../milestones'
 import type { UserRow } from '../../platform/db/rows'
 import { textColorFor } from '../labels'
 import { renderSingleLine } from '../../platform/text/markdown'
-import { milestoneEntity, type MilestoneEntity } from '../milestones'
+import type { Milestone } from '../../../shared/api/milestone'
+import { milestoneEntity } from '../milestones'
 import { userRef, type UserRef } from '../users'
 import { timeStatsOf } from '../time-tracking'
 
@@ -54,7 +55,7 @@ export interface IssuePageData {
   /** The page's user_refs, each built once and shared by every row that names the user. */
   readonly userRefs: ReadonlyMap<number, UserRef>
   /** The page's milestone entities, each built once. */
-  readonly milestones: ReadonlyMap<number, MilestoneEntity>
+  readonly milestones: ReadonlyMap<number, Milestone>
   readonly counts: ReadonlyMap<number, IssueCounts>
   readonly mergeRequestCounts: ReadonlyMap<number, number>
   /** Per issue, the open issues it blocks that the caller may read; absent is none. */
@@ -79,7 +80,7 @@ export interface IssuePageSources {
 export function issuePageRefs(s: IssuePageSources): Pick<IssuePageData, 'userRefs' | 'milestones'> {
   const userRefs = new Map<number, UserRef>()
   for (const [id, u] of s.users) userRefs.set(id, userRef(u, s.baseUrl))
-  const milestones = new Map<number, MilestoneEntity>()
+  const milestones = new Map<number, Milestone>()
   for (const [id, m] of s.milestones)
     milestones.set(id, milestoneEntity(m, s.baseUrl, s.milestonePaths.get(id) ?? '', s.today))
   return { userRefs, milestones }

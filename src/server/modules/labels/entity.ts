@@ -1,22 +1,7 @@
+import type { Label } from '../../../shared/api/label'
 import type { LabelCounts, LabelRow } from './queries'
 import { textColorFor } from './colors'
 import { renderSingleLine } from '../../platform/text/markdown'
-
-/** GitLab's Label entity (group labels); project labels add `priority` and `is_project_label`. */
-export interface LabelEntity {
-  readonly id: number
-  readonly name: string
-  readonly color: string
-  readonly text_color: string
-  readonly description: string | null
-  readonly description_html: string | null
-  readonly open_issues_count?: number
-  readonly closed_issues_count?: number
-  readonly open_merge_requests_count?: number
-  readonly subscribed: boolean
-  readonly priority?: number | null
-  readonly is_project_label?: boolean
-}
 
 export interface LabelPresentation {
   readonly subscribed: boolean
@@ -26,8 +11,8 @@ export interface LabelPresentation {
   readonly forProject?: boolean
 }
 
-/** Serializes a label for the caller. */
-export function labelEntity(row: LabelRow, p: LabelPresentation): LabelEntity {
+/** GitLab's Label entity for the caller (group labels; project labels add `priority` and `is_project_label`). */
+export function labelEntity(row: LabelRow, p: LabelPresentation): Label {
   return {
     id: row.id,
     name: row.title,

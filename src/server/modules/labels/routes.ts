@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -8,7 +7,6 @@ import { AccessLevel } from '../../platform/auth/access'
 import { listLabels, subscribe, unsubscribe, type LabelRow, type LabelScope } from './queries'
 import { findNamespaceById } from '../namespaces'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
-import type { LabelEntity } from './entity'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import { apiMessage, forbidden, missingParam, notModified } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
@@ -90,7 +88,7 @@ function deprecatedName(params: { readonly name?: string; readonly label_id?: st
   return name
 }
 
-function one(request: FastifyRequest, label: LabelRow, forProject: boolean): LabelEntity {
+function one(request: FastifyRequest, label: LabelRow, forProject: boolean): Api.Label {
   return presentLabels(callerOf(request), [label], { withCounts: true, forProject })[0]
 }
 
@@ -146,7 +144,7 @@ function labelRoutes<C>(place: LabelContainer<C>): FastifyPluginAsyncTypebox {
     container: C,
     idOrTitle: string,
     body: Readonly<Record<string, unknown>>,
-  ): LabelEntity => {
+  ): Api.Label => {
     const label = requireLabel(callerOf(request), place.own(container), idOrTitle)
     checkUnmodifiedSince(request, label.updated_at)
     return one(request, updateLabel(callerOf(request), label, params(body), place.forProject), place.forProject)
@@ -176,7 +174,7 @@ function labelRoutes<C>(place: LabelContainer<C>): FastifyPluginAsyncTypebox {
 
     app.get(
       `${base}/:label_id`,
-      { schema: { params: LabelParams, querystring: ShowQuery, response: untypedResponses({ 200: Api.Label }) } },
+      { schema: { params: LabelParams, querystring: ShowQuery, response: { 200: Api.Label } } },
       async (request) => {
         const container = place.load(request, request.params.id)
         return one(
@@ -200,7 +198,7 @@ function labelRoutes<C>(place: LabelContainer<C>): FastifyPluginAsyncTypebox {
 
     app.put(
       `${base}/:label_id`,
-      { schema: { params: LabelParams, body: UpdateBody, response: untypedResponses({ 200: Api.Label }) } },
+      { schema: { params: LabelParams, body: UpdateBody, response: { 200: Api.Label } } },
       async (request) => {
         const container = managed(request, request.params.id)
         return update(request, container, request.params.label_id, request.body)
@@ -226,7 +224,7 @@ function labelRoutes<C>(place: LabelContainer<C>): FastifyPluginAsyncTypebox {
     for (const verb of ['subscribe', 'unsubscribe'] as const) {
       app.post(
         `${base}/:label_id/${verb}`,
-        { schema: { params: LabelParams, response: untypedResponses({ 201: Api.Label }) } },
+        { schema: { params: LabelParams, response: { 201: Api.Label } } },
         async (request, reply) => {
           const user = currentUser(request)
           const container = place.load(request, request.params.id)
@@ -247,7 +245,7 @@ function labelRoutes<C>(place: LabelContainer<C>): FastifyPluginAsyncTypebox {
 const labelPromotion: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/projects/:id/labels/:label_id/promote',
-    { schema: { params: LabelParams, response: untypedResponses({ 200: Api.Label }) } },
+    { schema: { params: LabelParams, response: { 200: Api.Label } } },
     async (request) => {
       currentUser(request)
       const project = loadProject(request, request.params.id, ADMIN_LABEL)

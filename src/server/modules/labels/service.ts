@@ -20,7 +20,8 @@ import { readableProjects } from '../../platform/auth/issue-read-queries'
 import { findNamespaceById, groupAndDescendantIds, namespaceAncestors } from '../namespaces'
 import { projectsInNamespaces } from '../projects'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
-import { labelEntity, type LabelEntity } from './entity'
+import type { Label } from '../../../shared/api/label'
+import { labelEntity } from './entity'
 import { conflict, missingParam, notFound, paramError, validationFailed } from '../../platform/http/errors'
 import { normalizeColor } from './colors'
 import { checkLabelDescription, checkLengths, TEXT_LIMITS } from '../../platform/text/limits'
@@ -126,7 +127,7 @@ export function presentLabels(
   caller: Caller,
   rows: readonly LabelRow[],
   options: { readonly withCounts: boolean; readonly forProject: boolean },
-): LabelEntity[] {
+): Label[] {
   const db = caller.db
   const ids = rows.map((r) => r.id)
   const subscribed = subscribedLabelIds(db, caller.user?.id ?? null, ids)

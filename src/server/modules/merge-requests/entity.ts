@@ -1,6 +1,6 @@
 import type { MergeRequestRow, MrCounts, MrLabelRow, ReviewerRow } from './queries'
 import type { UserRow } from '../../platform/db/rows'
-import type { MilestoneEntity } from '../milestones'
+import type { Milestone } from '../../../shared/api/milestone'
 import { textColorFor } from '../labels'
 import { renderSingleLine } from '../../platform/text/markdown'
 import { userRef, userRefOrNull, type UserRef } from '../users'
@@ -47,7 +47,7 @@ export interface MergeRequestContext {
   readonly reviewers: readonly UserRow[]
   readonly labels: readonly MrLabelRow[]
   readonly withLabelDetails: boolean
-  readonly milestone: MilestoneEntity | null
+  readonly milestone: Milestone | null
   readonly counts: MrCounts
 }
 

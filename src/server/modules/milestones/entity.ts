@@ -1,21 +1,5 @@
+import type { Milestone } from '../../../shared/api/milestone'
 import type { MilestoneRow } from './queries'
-
-/** GitLab's Milestone entity: `project_id` for project milestones, `group_id` for group milestones. */
-export interface MilestoneEntity {
-  readonly id: number
-  readonly iid: number
-  readonly project_id?: number
-  readonly group_id?: number
-  readonly title: string
-  readonly description: string | null
-  readonly state: 'active' | 'closed'
-  readonly created_at: string
-  readonly updated_at: string
-  readonly due_date: string | null
-  readonly start_date: string | null
-  readonly expired: boolean
-  readonly web_url: string
-}
 
 /** Today's date (`YYYY-MM-DD`, UTC), against which `expired` is judged. */
 export function todayIso(now = new Date()): string {
@@ -23,10 +7,10 @@ export function todayIso(now = new Date()): string {
 }
 
 /**
- * Serializes a milestone. `ownerPath` is the full path of its project or group; `today` is passed
+ * GitLab's Milestone entity: `project_id` for project milestones, `group_id` for group milestones. `ownerPath` is the full path of its project or group; `today` is passed
  * in so one page is judged against one date.
  */
-export function milestoneEntity(row: MilestoneRow, baseUrl: string, ownerPath: string, today: string): MilestoneEntity {
+export function milestoneEntity(row: MilestoneRow, baseUrl: string, ownerPath: string, today: string): Milestone {
   const webUrl =
     row.project_id !== null
       ? `${baseUrl}/${ownerPath}/-/milestones/${row.iid}`

@@ -2,5 +2,5 @@
 export { presentMilestones } from './present'
 export { listMilestones, type MilestoneFilter } from './queries'
 export { todayIso } from './entity'
-export { milestoneEntity, type MilestoneEntity } from './entity'
+export { milestoneEntity } from './entity'
 export { findMilestoneById, findMilestoneTitle, type MilestoneRow, ownerPaths } from './queries'

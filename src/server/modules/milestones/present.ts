@@ -3,11 +3,12 @@
  * request lists: merge requests and resource events show milestones without depending on them.
  */
 import type { Caller } from '../../platform/caller'
-import { milestoneEntity, todayIso, type MilestoneEntity } from './entity'
+import type { Milestone } from '../../../shared/api/milestone'
+import { milestoneEntity, todayIso } from './entity'
 import { ownerPaths, type MilestoneRow } from './queries'
 
 /** Serializes a page of milestones with every owner path fetched in at most two queries. */
-export function presentMilestones(caller: Caller, rows: readonly MilestoneRow[]): MilestoneEntity[] {
+export function presentMilestones(caller: Caller, rows: readonly MilestoneRow[]): Milestone[] {
   const db = caller.db
   const paths = ownerPaths(
     db,

@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -124,7 +123,7 @@ function memberRoutes(base: string, load: OwnerLoader): FastifyPluginAsyncTypebo
   return async (app) => {
     app.get(
       `${base}/:milestone_id`,
-      { schema: { params: MilestoneParams, response: untypedResponses({ 200: Api.Milestone }) } },
+      { schema: { params: MilestoneParams, response: { 200: Api.Milestone } } },
       async (request) => {
         const owner = load(request, request.params.id)
         return presentMilestones(callerOf(request), [ownMilestone(request, owner, request.params.milestone_id)])[0]
@@ -140,7 +139,7 @@ function memberRoutes(base: string, load: OwnerLoader): FastifyPluginAsyncTypebo
 
     app.put(
       `${base}/:milestone_id`,
-      { schema: { params: MilestoneParams, body: UpdateBody, response: untypedResponses({ 200: Api.Milestone }) } },
+      { schema: { params: MilestoneParams, body: UpdateBody, response: { 200: Api.Milestone } } },
       async (request) => {
         const user = currentUser(request)
         const owner = load(request, request.params.id, ADMIN_MILESTONE)
@@ -182,7 +181,7 @@ function memberRoutes(base: string, load: OwnerLoader): FastifyPluginAsyncTypebo
     // The whole chart in one answer, unpaginated, as GitLab presents it.
     app.get(
       `${base}/:milestone_id/burndown_events`,
-      { schema: { params: MilestoneParams, response: untypedResponses({ 200: Type.Array(Api.BurndownEvent) }) } },
+      { schema: { params: MilestoneParams, response: { 200: Type.Array(Api.BurndownEvent) } } },
       async (request) => {
         const owner = load(request, request.params.id)
         return burndownEvents(callerOf(request), ownMilestone(request, owner, request.params.milestone_id))
@@ -198,7 +197,7 @@ const projectMilestones: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: IdParams,
         querystring: ListQuery,
-        response: untypedResponses({ 200: Type.Array(Api.Milestone) }),
+        response: { 200: Type.Array(Api.Milestone) },
       },
     },
     async (request, reply) => {
@@ -213,7 +212,7 @@ const projectMilestones: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/milestones/:milestone_id/promote',
-    { schema: { params: MilestoneParams, response: untypedResponses({ 200: Api.Milestone }) } },
+    { schema: { params: MilestoneParams, response: { 200: Api.Milestone } } },
     async (request) => {
       currentUser(request)
       const project = loadProject(request, request.params.id)
@@ -233,7 +232,7 @@ const groupMilestones: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: IdParams,
         querystring: ListQuery,
-        response: untypedResponses({ 200: Type.Array(Api.Milestone) }),
+        response: { 200: Type.Array(Api.Milestone) },
       },
     },
     async (request, reply) => {

@@ -1,3 +1,4 @@
+import type { BurndownEvent } from '../../../shared/api/milestone'
 import type { Caller } from '../../platform/caller'
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
@@ -234,13 +235,6 @@ export function milestoneItems(
 ): { rows: Readonly<Record<string, unknown>>[]; total: number } {
   if (kind === 'issues') return milestoneIssues(caller, milestone, page)
   return milestoneMergeRequests(caller, milestone, page)
-}
-
-/** One point of a burndown chart: an issue created, closed or reopened, with its weight. */
-export interface BurndownEvent {
-  readonly created_at: string
-  readonly weight: number | null
-  readonly action: 'created' | 'closed' | 'reopened'
 }
 
 /**

@@ -21,7 +21,7 @@ export {
   predefinedVariables,
   projectVariablesFor,
 } from './ci-context'
-export { loadCiConfig, type CiJob, type IncludeRecord } from './config/config'
+export { loadCiConfig, type CiJob, type IncludeRecord, type RefPolicy } from './config/config'
 export { parseCiDuration } from './config/duration'
 export { assignJob, finishJob, runningJobProjectId } from './jobs'
 export { canReadBuilds } from './policy'

@@ -1,6 +1,6 @@
 import type { LabelEventRow, MilestoneEventRow, ResourceEventRow, StateEventRow } from './queries'
 import { resourceOfEvent } from './queries'
-import type { MilestoneEntity } from '../milestones'
+import type { Milestone } from '../../../shared/api/milestone'
 import type { UserRef } from '../users'
 
 /** The fields every resource event shares: GitLab's `id, user, created_at, resource_type, resource_id`. */
@@ -22,7 +22,7 @@ export function labelEventEntity(
 export function milestoneEventEntity(
   row: MilestoneEventRow,
   user: UserRef | null,
-  milestone: MilestoneEntity | null,
+  milestone: Milestone | null,
 ): Readonly<Record<string, unknown>> {
   return { ...common(row, user), milestone, action: row.action, state: row.state }
 }
