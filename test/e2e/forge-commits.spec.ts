@@ -365,6 +365,46 @@ test('a line comment from the commit diff’s +, and comments written offline sh
   await expect(offlineLine).toHaveCount(1)
 })
 
+test('a root commit shows side by side with the review’s toggle and takes a line comment, at GitLab’s diff refs for it', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const project = await api<{ id: number }>('POST', '/projects', { name: 'First commit reviewed' })
+  const commit = await api<{ id: string; parent_ids: string[] }>('POST', `/projects/${project.id}/repository/commits`, {
+    branch: 'main',
+    commit_message: 'Start the schedule',
+    actions: [{ action: 'create', file_path: 'schedule.txt', content: 'daily = 06:00\nweekly = monday\n' }],
+  })
+  expect(commit.parent_ids).toEqual([])
+  const discussions = `/projects/${project.id}/repository/commits/${commit.id}/discussions?per_page=100`
+  type Thread = { notes: { body: string; position?: { base_sha: string; new_line: number | null } | null }[] }
+
+  await open(page, `#/a/${accountId}/projects/${project.id}/repository/commit/${commit.id}`)
+  await expect(page.getByTestId('repo-commit-title')).toHaveText('Start the schedule')
+  await expect(page.getByTestId('commit-diff-summary')).toContainText("press a line's + to comment")
+  await page.getByTestId('review-mode-split').click()
+  await expect(page.getByTestId('review-diff')).toHaveAttribute('data-mode', 'split')
+  // Every line is new: the left side is empty, the right holds the file.
+  const right = page.locator('.review-row--pair .review-row__half[data-anchor="schedule.txt::2"]')
+  await expect(right).toContainText('weekly = monday')
+  await right.hover()
+  await right.getByTestId('review-add-comment').click()
+  const form = page.getByTestId('review-composer')
+  await expect(form).toContainText('Comment on line 2')
+  await form.locator('textarea').fill('Monday is a holiday this week.')
+  await form.getByTestId('review-composer-now').click()
+  const thread = page.getByTestId('review-thread').filter({ hasText: 'Monday is a holiday this week.' })
+  await expect(thread).toHaveCount(1)
+  await expect(thread.getByTestId('pending-marker')).toHaveCount(0, { timeout: 30_000 })
+  await expect
+    .poll(async () => (await api<Thread[]>('GET', discussions)).map((t) => t.notes.map((n) => [n.body, n.position])))
+    .toEqual([[['Monday is a holiday this week.', expect.objectContaining({ base_sha: '0'.repeat(40), new_line: 2 })]]])
+  await page.getByTestId('commit-review').scrollIntoViewIfNeeded()
+  await bothThemes(page, 'commit-root-side-by-side')
+  await page.getByTestId('review-mode-unified').click()
+  await expect(page.getByTestId('review-diff')).toHaveAttribute('data-mode', 'unified')
+})
+
 test('offline, a project not synced yet is titled as not on this device', async ({ page }) => {
   const project = await api<{ id: number }>('POST', '/projects', { name: 'Made elsewhere' })
   await burrow.setOnline(false)

@@ -245,6 +245,45 @@ describe('comments on commits', () => {
       expect(((await call('GET', `${commitUrl}/discussions?per_page=100`)).json() as Json[]).length).toBe(before)
     })
 
+    it("takes a line thread on a root commit at GitLab's diff refs for it (base and start the blank SHA), and no other base", async () => {
+      // `parent` is the repository's first commit: it adds app.txt, so all its lines are new.
+      const rootUrl = `${base}/repository/commits/${parent}`
+      const blank = '0'.repeat(40)
+      const onRoot = (where: Json): Json => ({ ...commitPosition(where), head_sha: parent })
+      const created = await call('POST', `${rootUrl}/discussions`, {
+        body: 'On the first line of the first commit',
+        position: onRoot({ base_sha: blank, start_sha: blank, new_line: 1 }),
+      })
+      expect(created.statusCode, created.body).toBe(201)
+      expect(created.json().notes[0]).toMatchObject({
+        type: 'DiffNote',
+        noteable_type: 'Commit',
+        position: { base_sha: blank, start_sha: blank, head_sha: parent, new_path: 'app.txt', new_line: 1 },
+      })
+      const comments = (await call('GET', `${rootUrl}/comments?per_page=100`)).json() as Json[]
+      expect(comments.find((c) => c.note === 'On the first line of the first commit')).toMatchObject({
+        path: 'app.txt',
+        line: 1,
+        line_type: 'new',
+      })
+
+      // GitLab checks the position's refs against the commit's: the empty tree, the commit itself or no base are not them.
+      const emptyTree = '4b825dc642cb6eb9a060e54bf8d69288fbee4904'
+      const before = ((await call('GET', `${rootUrl}/discussions?per_page=100`)).json() as Json[]).length
+      for (const position of [
+        onRoot({ base_sha: emptyTree, start_sha: emptyTree, new_line: 1 }),
+        onRoot({ base_sha: parent, start_sha: parent, new_line: 1 }),
+        onRoot({ base_sha: undefined, start_sha: undefined, new_line: 1 }),
+        onRoot({ base_sha: blank, start_sha: blank, new_line: 9 }), // no such line
+      ]) {
+        const res = await call('POST', `${rootUrl}/discussions`, { body: 'Off the diff', position })
+        expect(res.statusCode, res.body).toBe(400)
+        const refusal = res.json() as Json
+        expect(refusal.message ?? refusal.error, 'a GitLab-style refusal').toEqual(expect.any(String))
+      }
+      expect(((await call('GET', `${rootUrl}/discussions?per_page=100`)).json() as Json[]).length).toBe(before)
+    })
+
     it('404s an unknown commit or discussion', async () => {
       expect((await call('GET', `${base}/repository/commits/${'e'.repeat(40)}/discussions`)).statusCode).toBe(404)
       expect((await call('GET', `${commitUrl}/discussions/${'a'.repeat(40)}`)).statusCode).toBe(404)

@@ -115,6 +115,18 @@ export function diffRefsOf(
   return { base_sha: refs.base_sha, start_sha: refs.start_sha, head_sha: refs.head_sha }
 }
 
+/** The base GitLab names for a root commit's own diff, which has no parent: its blank ref, forty zeros. */
+export const ROOT_COMMIT_BASE = '0'.repeat(40)
+
+/**
+ * GitLab's diff refs of a commit's own changes (what a comment on its diff is positioned on):
+ * base and start its first parent, or the blank ref for a root commit; head the commit itself.
+ */
+export function commitDiffRefs(commit: { readonly id: string; readonly parent_ids: readonly string[] }): DiffRefs {
+  const base = commit.parent_ids[0] ?? ROOT_COMMIT_BASE
+  return { base_sha: base, start_sha: base, head_sha: commit.id }
+}
+
 /** The line of a file with this anchor key, with its index, or null. */
 export function lineAt(file: ParsedDiffFile, key: string): { readonly line: DiffLine; readonly index: number } | null {
   const index = file.lines.findIndex(

@@ -89,14 +89,16 @@ function entry(id: number, state: OutboxState, mutation: OutboxEntry['mutation']
   }
 }
 
-function mountReview(threads: unknown[] = [LINE_THREAD, GENERAL_THREAD]) {
+type ReviewProps = InstanceType<typeof RepositoryCommitReview>['$props']
+
+function mountReview(threads: unknown[] = [LINE_THREAD, GENERAL_THREAD], props: Partial<ReviewProps> = {}) {
   const transport = fakeTransport({
     'api:get': { ok: true, result: { status: 200, body: threads, source: 'server', stale: false, fetchedAt: null } },
     'commits:comment': (_account, request) => ({ ok: true, result: entry(40, 'queued', request as never) }),
     'outbox:retry': { ok: true, result: entry(41, 'queued', { kind: 'comment', body: 'x' }) },
   })
   const wrapper = mount(RepositoryCommitReview, {
-    props: { accountId: 'acc', projectId: 5, commit: COMMIT, files: [DIFF], overflow: false },
+    props: { accountId: 'acc', projectId: 5, commit: COMMIT, files: [DIFF], overflow: false, ...props },
     global: { provide: { [bridgeKey as symbol]: transport.bridge } },
     attachTo: document.body,
   })
@@ -111,6 +113,18 @@ function under(wrapper: ReturnType<typeof mount>, anchor: string) {
   const rows = wrapper.findAll('.common-virtual-list__row')
   const at = rows.findIndex((r) => r.find(`[data-anchor="${anchor}"]`).exists())
   return rows[at + 1]
+}
+
+/** Presses the `+` of the line with `anchor`, writes `body` in the form that opens and comments at once. */
+async function commentOn(wrapper: ReturnType<typeof mount>, anchor: string, body: string): Promise<void> {
+  const plus = wrapper.find(`[data-anchor="${anchor}"] [data-testid="review-add-comment"]`)
+  await plus.trigger('mousedown', { button: 0 })
+  plus.element.dispatchEvent(new MouseEvent('mouseup', { bubbles: true }))
+  await flushPromises()
+  const form = wrapper.find('[data-testid="review-composer"]')
+  await form.find('textarea').setValue(body)
+  await form.find('[data-testid="review-composer-now"]').trigger('click')
+  await flushPromises()
 }
 
 describe('comments in the commit view', () => {
@@ -148,17 +162,37 @@ describe('comments in the commit view', () => {
     wrapper.unmount()
   })
 
-  it('a root commit has no parent to position a comment against: no line comments', async () => {
-    const transport = fakeTransport({
-      'api:get': { ok: true, result: { status: 200, body: [], source: 'server', stale: false, fetchedAt: null } },
-    })
-    const wrapper = mount(RepositoryCommitReview, {
-      props: { accountId: 'acc', projectId: 5, commit: { ...COMMIT, parent_ids: [] }, files: [DIFF], overflow: false },
-      global: { provide: { [bridgeKey as symbol]: transport.bridge } },
-    })
+  it('a root commit takes line comments too, positioned as GitLab does: base and start the blank ref', async () => {
+    const ROOT_DIFF = { ...DIFF, old_path: 'src/app.ts', new_file: true, diff: '@@ -0,0 +1,2 @@\n+one\n+two\n' }
+    const { wrapper, transport } = mountReview([], { commit: { ...COMMIT, parent_ids: [] }, files: [ROOT_DIFF] })
     await flushPromises()
-    expect(wrapper.find('[data-testid="review-add-comment"]').exists()).toBe(false)
+    expect(wrapper.find('[data-testid="commit-diff-summary"]').text()).toContain("press a line's +")
+    await commentOn(wrapper, 'src/app.ts::2', 'Why two?')
+    const blank = '0'.repeat(40)
+    expect(requests(transport, 'commits:comment')).toEqual([
+      { projectId: 5, sha: SHA, body: 'Why two?', position: { ...position(2), base_sha: blank, start_sha: blank } },
+    ])
     wrapper.unmount()
+  })
+
+  it('shows the diff side by side with the merge request’s toggle (the same kept choice), threads and comments in place', async () => {
+    const { wrapper, transport } = mountReview()
+    await flushPromises()
+    expect(wrapper.find('[data-testid="review-diff"]').attributes('data-mode')).toBe('unified')
+    await wrapper.find('[data-testid="review-mode-split"]').trigger('click')
+    await flushPromises()
+    expect(wrapper.find('[data-testid="review-diff"]').attributes('data-mode')).toBe('split')
+    // The removed line and the added one side by side in one row.
+    const pair = wrapper.findAll('.review-row--pair').find((r) => r.text().includes('deux'))
+    expect(pair?.text()).toContain('two')
+    expect(localStorage.getItem('burrow.review-mode')).toContain('split')
+    expect(under(wrapper, 'src/app.ts::2').find('[data-testid="review-thread"]').text()).toContain('About line 2')
+    await commentOn(wrapper, 'src/app.ts::2', 'Side by side')
+    expect(requests(transport, 'commits:comment')).toEqual([
+      { projectId: 5, sha: SHA, body: 'Side by side', position: position(2) },
+    ])
+    wrapper.unmount()
+    localStorage.removeItem('burrow.review-mode')
   })
 
   it('comments the outbox holds show in place with their state; a refused one keeps its reason with Retry', async () => {
