@@ -11,6 +11,7 @@ export const BranchProtectionDefaults = Entity({
   allow_force_push: Type.Boolean(),
   allowed_to_merge: Type.Array(Entity({ access_level: AccessLevelValue })),
 })
+export type BranchProtectionDefaults = Static<typeof BranchProtectionDefaults>
 
 const groupFields = {
   id: Type.Integer(),

@@ -15,8 +15,10 @@ const accessFields = {
 
 /** A merge or unprotect rule. */
 export const BranchAccessLevel = Entity(accessFields)
+export type BranchAccessLevel = Static<typeof BranchAccessLevel>
 /** A push rule, which may also name a deploy key. */
 export const BranchPushAccessLevel = Entity({ ...accessFields, deploy_key_id: Nullable(Type.Integer()) })
+export type BranchPushAccessLevel = Static<typeof BranchPushAccessLevel>
 
 /** GitLab's ProtectedBranch entity. */
 export const ProtectedBranch = Entity({

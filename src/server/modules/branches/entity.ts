@@ -1,5 +1,6 @@
 import type { GitCommit } from '../../platform/git/commits'
 import { commitEntity } from '../../platform/git/commits'
+import type { Branch } from '../../../shared/api/repository'
 
 /** What a branch entity needs beyond its name and head, computed once per page. */
 export interface BranchFacts {
@@ -12,12 +13,7 @@ export interface BranchFacts {
 }
 
 /** GitLab's Branch entity. */
-export function branchEntity(
-  name: string,
-  commit: GitCommit,
-  facts: BranchFacts,
-  projectWebUrl: string,
-): Readonly<Record<string, unknown>> {
+export function branchEntity(name: string, commit: GitCommit, facts: BranchFacts, projectWebUrl: string): Branch {
   return {
     name,
     commit: commitEntity(commit, projectWebUrl),

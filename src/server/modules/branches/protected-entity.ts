@@ -1,3 +1,8 @@
+import type {
+  BranchAccessLevel,
+  BranchPushAccessLevel,
+  ProtectedBranch as ProtectedBranchEntity,
+} from '../../../shared/api/protected-branch'
 import { accessLevelName } from '../../platform/auth/access'
 import type { AccessKind, AccessLevelRow, AccessNames, ProtectedBranch } from './protected-queries'
 
@@ -14,32 +19,30 @@ function description(a: AccessLevelRow, names: AccessNames): string {
   return ROLE_DESCRIPTIONS[a.access_level ?? 0] ?? accessLevelName(a.access_level ?? 0)
 }
 
-function accessLevels(
-  branch: ProtectedBranch,
-  kind: AccessKind,
-  names: AccessNames,
-): Readonly<Record<string, unknown>>[] {
+/** The rules of one kind, as GitLab shows merge and unprotect rules. */
+function accessLevels(branch: ProtectedBranch, kind: AccessKind, names: AccessNames): BranchAccessLevel[] {
   return branch.access
     .filter((a) => a.kind === kind)
-    .map((a) => {
-      const entity: Record<string, unknown> = {
-        id: a.id,
-        access_level: a.access_level ?? 40,
-        access_level_description: description(a, names),
-      }
-      if (kind === 'push') entity.deploy_key_id = null
-      entity.user_id = a.user_id
-      entity.group_id = a.group_id
-      return entity
-    })
+    .map((a) => ({
+      id: a.id,
+      access_level: a.access_level ?? 40,
+      access_level_description: description(a, names),
+      user_id: a.user_id,
+      group_id: a.group_id,
+    }))
+}
+
+/** Push rules may also name a deploy key: none does yet. */
+function pushAccessLevels(branch: ProtectedBranch, names: AccessNames): BranchPushAccessLevel[] {
+  return accessLevels(branch, 'push', names).map((a) => ({ ...a, deploy_key_id: null }))
 }
 
 /** GitLab's ProtectedBranch entity. */
-export function protectedBranchEntity(branch: ProtectedBranch, names: AccessNames): Readonly<Record<string, unknown>> {
+export function protectedBranchEntity(branch: ProtectedBranch, names: AccessNames): ProtectedBranchEntity {
   return {
     id: branch.id,
     name: branch.name,
-    push_access_levels: accessLevels(branch, 'push', names),
+    push_access_levels: pushAccessLevels(branch, names),
     merge_access_levels: accessLevels(branch, 'merge', names),
     unprotect_access_levels: accessLevels(branch, 'unprotect', names),
     allow_force_push: branch.allow_force_push === 1,

@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
@@ -86,7 +85,7 @@ const protectedBranches: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: ProjectParams,
         querystring: Type.Object({ search: Type.Optional(Type.String()) }),
-        response: untypedResponses({ 200: Type.Array(Api.ProtectedBranch) }),
+        response: { 200: Type.Array(Api.ProtectedBranch) },
       },
     },
     async (request, reply) => {
@@ -100,7 +99,7 @@ const protectedBranches: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/protected_branches/:name',
-    { schema: { params: NameParams, response: untypedResponses({ 200: Api.ProtectedBranch }) } },
+    { schema: { params: NameParams, response: { 200: Api.ProtectedBranch } } },
     async (request) => {
       const project = loadProject(request, request.params.id, AccessLevel.GUEST)
       const rule = findProtectedBranch(ctx.db, project.id, request.params.name)
@@ -111,7 +110,7 @@ const protectedBranches: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/protected_branches',
-    { schema: { params: ProjectParams, body: CreateBody, response: untypedResponses({ 201: Api.ProtectedBranch }) } },
+    { schema: { params: ProjectParams, body: CreateBody, response: { 201: Api.ProtectedBranch } } },
     async (request, reply) => {
       const body = request.body
       const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
@@ -139,7 +138,7 @@ const protectedBranches: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch(
     '/projects/:id/protected_branches/:name',
-    { schema: { params: NameParams, body: UpdateBody, response: untypedResponses({ 200: Api.ProtectedBranch }) } },
+    { schema: { params: NameParams, body: UpdateBody, response: { 200: Api.ProtectedBranch } } },
     async (request) => {
       const body = request.body
       const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)

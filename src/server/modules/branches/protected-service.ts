@@ -1,3 +1,4 @@
+import type { ProtectedBranch as ProtectedBranchEntity } from '../../../shared/api/protected-branch'
 import { chmodSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { AccessLevel } from '../../platform/auth/access'
@@ -214,10 +215,7 @@ function syncHookRules(ctx: ServerContext, project: ProjectRow): void {
 }
 
 /** A protected branch rule as serialized, with the names of the users and groups it grants. */
-export function presentProtectedBranches(
-  db: Db,
-  rules: readonly ProtectedBranch[],
-): Readonly<Record<string, unknown>>[] {
+export function presentProtectedBranches(db: Db, rules: readonly ProtectedBranch[]): ProtectedBranchEntity[] {
   const names = grantHolderNames(
     db,
     rules.flatMap((r) => r.access),

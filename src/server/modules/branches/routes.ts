@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
@@ -34,7 +33,7 @@ const branches: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: ProjectParams,
         querystring: ListQuery,
-        response: untypedResponses({ 200: Type.Array(Api.Branch) }),
+        response: { 200: Type.Array(Api.Branch) },
       },
     },
     async (request, reply) => {
@@ -47,7 +46,7 @@ const branches: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/repository/branches/:branch',
-    { schema: { params: BranchParams, response: untypedResponses({ 200: Api.Branch }) }, exposeHeadRoute: false },
+    { schema: { params: BranchParams, response: { 200: Api.Branch } }, exposeHeadRoute: false },
     async (request) => {
       const { branch } = request.params
       const repo = loadCodeProject(request, request.params.id)
@@ -69,7 +68,7 @@ const branches: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/repository/branches',
-    { schema: { params: ProjectParams, body: CreateBody, response: untypedResponses({ 201: Api.Branch }) } },
+    { schema: { params: ProjectParams, body: CreateBody, response: { 201: Api.Branch } } },
     async (request, reply) => {
       const { branch, ref } = request.body
       currentUser(request)

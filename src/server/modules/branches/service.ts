@@ -1,3 +1,4 @@
+import type { Branch } from '../../../shared/api/repository'
 import { AccessLevel } from '../../platform/auth/access'
 import { signedInUser, type Caller } from '../../platform/caller'
 import { branchCommits, isValidBranchName, listBranchNames, mergedBranchNames } from '../../platform/git/branches'
@@ -34,11 +35,7 @@ export async function branchHead(repo: CodeProject, name: string): Promise<strin
  * Branches as the caller sees them, with two git calls for the whole set (heads with commit
  * fields, and which are merged into the default branch) and one query for the protection rules.
  */
-export async function presentBranches(
-  caller: Caller,
-  repo: CodeProject,
-  names: readonly string[],
-): Promise<Readonly<Record<string, unknown>>[]> {
+export async function presentBranches(caller: Caller, repo: CodeProject, names: readonly string[]): Promise<Branch[]> {
   if (names.length === 0) return []
   const { project, gitDir, webUrl } = repo
   const rules = listProtectedBranches(caller.db, project.id)
@@ -48,7 +45,7 @@ export async function presentBranches(
   const merged = defaultExists
     ? await mergedBranchNames(gitDir, `refs/heads/${defaultBranch}`, names)
     : new Set<string>()
-  const out: Readonly<Record<string, unknown>>[] = []
+  const out: Branch[] = []
   for (const name of names) {
     const commit = commits.get(name)
     if (!commit) continue

@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
@@ -26,7 +25,7 @@ const ciVariables: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/variables',
-    { schema: { params: ProjectParams, response: untypedResponses({ 200: Type.Array(Api.CiVariable) }) } },
+    { schema: { params: ProjectParams, response: { 200: Type.Array(Api.CiVariable) } } },
     async (request, reply) => {
       currentUser(request)
       const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
@@ -45,7 +44,7 @@ const ciVariables: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: KeyParams,
         querystring: Type.Object({ filter: VariableFilter }),
-        response: untypedResponses({ 200: Api.CiVariable }),
+        response: { 200: Api.CiVariable },
       },
     },
     async (request) => {
@@ -60,7 +59,7 @@ const ciVariables: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/projects/:id/variables',
     {
-      schema: { params: ProjectParams, body: VariableCreateBody, response: untypedResponses({ 201: Api.CiVariable }) },
+      schema: { params: ProjectParams, body: VariableCreateBody, response: { 201: Api.CiVariable } },
     },
     async (request, reply) => {
       currentUser(request)
@@ -73,7 +72,7 @@ const ciVariables: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/projects/:id/variables/:key',
-    { schema: { params: KeyParams, body: VariableUpdateBody, response: untypedResponses({ 200: Api.CiVariable }) } },
+    { schema: { params: KeyParams, body: VariableUpdateBody, response: { 200: Api.CiVariable } } },
     async (request) => {
       currentUser(request)
       const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)

@@ -1,3 +1,4 @@
+import type { Cluster } from '../../../shared/api/project-cluster'
 import type { ClusterRow } from './queries'
 import type { ProjectWithNamespaceRow } from '../../platform/db/platform-queries'
 import type { UserRow } from '../../platform/db/rows'
@@ -17,14 +18,14 @@ export interface ClusterExtras {
  * GitLab's Cluster entity. The platform is shown both as GitLab names it (`platform_kubernetes`)
  * and as the spec does (`platform_cluster`); the token is never part of it.
  */
-export function clusterEntity(c: ClusterRow, x: ClusterExtras): Readonly<Record<string, unknown>> {
+export function clusterEntity(c: ClusterRow, x: ClusterExtras): Cluster {
   const platform = {
     api_url: c.api_url,
     namespace: c.namespace,
     authorization_type: c.authorization_type,
     ca_cert: c.ca_cert,
   }
-  const entity: Record<string, unknown> = {
+  return {
     id: c.id,
     name: c.name,
     domain: c.domain,
@@ -41,7 +42,6 @@ export function clusterEntity(c: ClusterRow, x: ClusterExtras): Readonly<Record<
     platform_cluster: platform,
     provider_gcp: null,
     management_project: x.managementProject ? projectRef(x.managementProject) : null,
+    project: x.project ? projectSimple(x.project, x.baseUrl) : undefined,
   }
-  if (x.project) entity.project = projectSimple(x.project, x.baseUrl)
-  return entity
 }

@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from 'typebox'
@@ -72,7 +71,7 @@ const clusters: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: IdParams,
         querystring: PageQuery,
-        response: untypedResponses({ 200: Type.Array(Api.Cluster) }),
+        response: { 200: Type.Array(Api.Cluster) },
       },
     },
     async (request, reply) => {
@@ -87,7 +86,7 @@ const clusters: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/clusters/:cluster_id',
-    { schema: { params: ClusterParams, response: untypedResponses({ 200: Api.Cluster }) } },
+    { schema: { params: ClusterParams, response: { 200: Api.Cluster } } },
     async (request) => {
       const caller = callerOf(request)
       const project = maintainedProject(request, request.params.id)
@@ -97,7 +96,7 @@ const clusters: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/clusters/user',
-    { schema: { params: IdParams, body: CreateBody, response: untypedResponses({ 201: Api.Cluster }) } },
+    { schema: { params: IdParams, body: CreateBody, response: { 201: Api.Cluster } } },
     async (request, reply) => {
       const project = maintainedProject(request, request.params.id)
       const body = request.body
@@ -117,7 +116,7 @@ const clusters: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/projects/:id/clusters/:cluster_id',
-    { schema: { params: ClusterParams, body: UpdateBody, response: untypedResponses({ 200: Api.Cluster }) } },
+    { schema: { params: ClusterParams, body: UpdateBody, response: { 200: Api.Cluster } } },
     async (request) => {
       const caller = callerOf(request)
       const project = maintainedProject(request, request.params.id)

@@ -1,3 +1,4 @@
+import type { Cluster } from '../../../shared/api/project-cluster'
 import type { Caller } from '../../platform/caller'
 import { decryptSecret, encryptSecret } from '../../platform/auth/encryption'
 import type { ServerContext } from '../../platform/context'
@@ -241,11 +242,7 @@ export function destroyCluster(caller: Caller, project: ProjectRow, cluster: Clu
 }
 
 /** Clusters as GitLab's Cluster entity (ClusterProject with `withProject`), users and projects loaded once. */
-export function presentClusters(
-  caller: Caller,
-  rows: readonly ClusterRow[],
-  withProject: boolean,
-): Readonly<Record<string, unknown>>[] {
+export function presentClusters(caller: Caller, rows: readonly ClusterRow[], withProject: boolean): Cluster[] {
   const db = caller.db
   const baseUrl = caller.baseUrl
   const users = usersByIds(

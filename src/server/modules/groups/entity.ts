@@ -1,9 +1,11 @@
+import type { BranchProtectionDefaults, Group, GroupDetail } from '../../../shared/api/group'
+import type { ProjectListItem } from '../../../shared/api/project'
 import type { GroupShareRow } from './queries'
 import type { NamespaceRow } from '../../platform/db/rows'
 import { groupSettings, groupWebUrl } from '../namespaces'
 
 /** GitLab's protection defaults object derived from the legacy integer setting. */
-function protectionDefaults(level: unknown): Readonly<Record<string, unknown>> {
+function protectionDefaults(level: number): BranchProtectionDefaults {
   const pushNone = level === 0
   return {
     allowed_to_push: [{ access_level: pushNone ? 30 : level === 1 ? 30 : 40 }],
@@ -18,9 +20,9 @@ export interface GroupExtras {
 }
 
 /** GitLab's Group entity, as the group lists return it. */
-export function groupEntity(g: NamespaceRow, x: GroupExtras): Record<string, unknown> {
+export function groupEntity(g: NamespaceRow, x: GroupExtras): Group {
   const s = groupSettings(g.settings)
-  const entity: Record<string, unknown> = {
+  return {
     id: g.id,
     web_url: groupWebUrl(x.baseUrl, g.full_path),
     name: g.name,
@@ -57,35 +59,35 @@ export function groupEntity(g: NamespaceRow, x: GroupExtras): Record<string, unk
     duo_features_enabled: s.duo_features_enabled,
     lock_duo_features_enabled: false,
     membership_lock: s.membership_lock,
+    statistics: x.statistics ? EMPTY_STATISTICS : undefined,
   }
-  if (x.statistics) {
-    entity.statistics = {
-      storage_size: 0,
-      repository_size: 0,
-      wiki_size: 0,
-      lfs_objects_size: 0,
-      job_artifacts_size: 0,
-      pipeline_artifacts_size: 0,
-      packages_size: 0,
-      snippets_size: 0,
-      uploads_size: 0,
-    }
-  }
-  return entity
 }
+
+/** A group's storage counters: Burrow Server measures none yet. */
+const EMPTY_STATISTICS = Object.freeze({
+  storage_size: 0,
+  repository_size: 0,
+  wiki_size: 0,
+  lfs_objects_size: 0,
+  job_artifacts_size: 0,
+  pipeline_artifacts_size: 0,
+  packages_size: 0,
+  snippets_size: 0,
+  uploads_size: 0,
+})
 
 /** GitLab's GroupDetail entity: the group plus its shares and, unless omitted, its projects. */
 export function groupDetailEntity(
   g: NamespaceRow,
   x: GroupExtras & {
     readonly shares: readonly GroupShareRow[]
-    readonly projects?: readonly Readonly<Record<string, unknown>>[]
-    readonly sharedProjects?: readonly Readonly<Record<string, unknown>>[]
+    readonly projects?: ProjectListItem[]
+    readonly sharedProjects?: ProjectListItem[]
   },
-): Record<string, unknown> {
+): GroupDetail {
   const s = groupSettings(g.settings)
-  const entity = groupEntity(g, x)
-  Object.assign(entity, {
+  return {
+    ...groupEntity(g, x),
     shared_with_groups: x.shares.map((l) => ({
       group_id: l.group_id,
       group_name: l.group_name,
@@ -99,8 +101,7 @@ export function groupDetailEntity(
     prevent_forking_outside_group: s.prevent_forking_outside_group,
     ip_restriction_ranges: s.ip_restriction_ranges,
     file_template_project_id: s.file_template_project_id,
-  })
-  if (x.projects) entity.projects = x.projects
-  if (x.sharedProjects) entity.shared_projects = x.sharedProjects
-  return entity
+    projects: x.projects,
+    shared_projects: x.sharedProjects,
+  }
 }

@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static, type TSchema } from 'typebox'
@@ -128,7 +127,7 @@ const groups: FastifyPluginAsyncTypebox = async (app) => {
     reply: FastifyReply,
     query: Static<typeof ListQuery>,
     filter: GroupListFilter,
-  ): Record<string, unknown>[] {
+  ): Api.Group[] {
     const { baseUrl, perms } = callerOf(request)
     const page = pageOf(query)
     const { rows, total } = listGroups(db, filter, page.perPage, page.offset)
@@ -137,7 +136,7 @@ const groups: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   /** GroupDetail for the caller: shares, the group's projects and the projects shared with it. */
-  function groupDetail(caller: Caller, group: NamespaceRow, withProjects = true): Record<string, unknown> {
+  function groupDetail(caller: Caller, group: NamespaceRow, withProjects = true): Api.GroupDetail {
     const { baseUrl } = caller
     const shares = groupSharesOf(db, [group.id]).get(group.id) ?? []
     // GitLab shows the runner registration token to the group's Owners.
@@ -167,7 +166,7 @@ const groups: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/groups',
-    { schema: { querystring: ListQuery, response: untypedResponses({ 200: Type.Array(Api.Group) }) } },
+    { schema: { querystring: ListQuery, response: { 200: Type.Array(Api.Group) } } },
     async (request, reply) => {
       const q = request.query
       const caller = callerOf(request)
@@ -177,32 +176,28 @@ const groups: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.post(
-    '/groups',
-    { schema: { body: CreateBody, response: untypedResponses({ 201: Api.GroupDetail }) } },
-    async (request, reply) => {
-      const user = currentUser(request)
-      const caller = callerOf(request)
-      const body = request.body
-      const params: Body = body
-      const enumError = groupSettingsEnumError(params)
-      if (enumError) throw invalidParam(enumError, 'does not have a valid value')
-      let parent: NamespaceRow | null = null
-      if (body.parent_id !== undefined) {
-        parent = loadGroup(request, body.parent_id)
-        if (!canCreateSubgroup(caller.perms, parent)) throw forbidden()
-      } else if (!user.can_create_group && !caller.perms.isAdmin) throw forbidden()
-      const group = createGroup(caller, {
-        name: body.name,
-        path: body.path,
-        parent,
-        visibility: params.visibility as Visibility | undefined,
-        description: params.description as string | undefined,
-        params,
-      })
-      return reply.code(201).send(groupDetail(caller, group))
-    },
-  )
+  app.post('/groups', { schema: { body: CreateBody, response: { 201: Api.GroupDetail } } }, async (request, reply) => {
+    const user = currentUser(request)
+    const caller = callerOf(request)
+    const body = request.body
+    const params: Body = body
+    const enumError = groupSettingsEnumError(params)
+    if (enumError) throw invalidParam(enumError, 'does not have a valid value')
+    let parent: NamespaceRow | null = null
+    if (body.parent_id !== undefined) {
+      parent = loadGroup(request, body.parent_id)
+      if (!canCreateSubgroup(caller.perms, parent)) throw forbidden()
+    } else if (!user.can_create_group && !caller.perms.isAdmin) throw forbidden()
+    const group = createGroup(caller, {
+      name: body.name,
+      path: body.path,
+      parent,
+      visibility: params.visibility as Visibility | undefined,
+      description: params.description as string | undefined,
+      params,
+    })
+    return reply.code(201).send(groupDetail(caller, group))
+  })
 
   app.get(
     '/groups/:id',
@@ -210,7 +205,7 @@ const groups: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: IdParams,
         querystring: Type.Object({ with_projects: Type.Optional(Type.Boolean()) }),
-        response: untypedResponses({ 200: Api.GroupDetail }),
+        response: { 200: Api.GroupDetail },
       },
     },
     async (request) => {
@@ -221,7 +216,7 @@ const groups: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/groups/:id',
-    { schema: { params: IdParams, body: UpdateBody, response: untypedResponses({ 200: Api.GroupDetail }) } },
+    { schema: { params: IdParams, body: UpdateBody, response: { 200: Api.GroupDetail } } },
     async (request) => {
       const group = loadGroup(request, request.params.id, AccessLevel.OWNER)
       checkUnmodifiedSince(request, group.updated_at)
@@ -243,7 +238,7 @@ const groups: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/groups/:id/subgroups',
     {
-      schema: { params: IdParams, querystring: ListQuery, response: untypedResponses({ 200: Type.Array(Api.Group) }) },
+      schema: { params: IdParams, querystring: ListQuery, response: { 200: Type.Array(Api.Group) } },
     },
     async (request, reply) => {
       const group = loadGroup(request, request.params.id)
@@ -255,7 +250,7 @@ const groups: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/groups/:id/descendant_groups',
     {
-      schema: { params: IdParams, querystring: ListQuery, response: untypedResponses({ 200: Type.Array(Api.Group) }) },
+      schema: { params: IdParams, querystring: ListQuery, response: { 200: Type.Array(Api.Group) } },
     },
     async (request, reply) => {
       const group = loadGroup(request, request.params.id)
@@ -270,7 +265,7 @@ const groups: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: IdParams,
         body: Type.Object({ group_id: Type.Optional(Type.Integer()) }),
-        response: untypedResponses({ 201: Api.GroupDetail }),
+        response: { 201: Api.GroupDetail },
       },
     },
     async (request, reply) => {
@@ -298,7 +293,7 @@ const groups: FastifyPluginAsyncTypebox = async (app) => {
           group_access: Type.Integer(),
           expires_at: Type.Optional(Type.String()),
         }),
-        response: untypedResponses({ 201: Api.GroupDetail }),
+        response: { 201: Api.GroupDetail },
       },
     },
     async (request, reply) => {

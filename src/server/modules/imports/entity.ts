@@ -1,12 +1,10 @@
+import type { ProjectImport, ProjectImportStatus } from '../../../shared/api/import'
 import type { ProjectImportRow } from './queries'
 import type { ProjectWithNamespaceRow } from '../projects'
 import { projectRef } from '../projects'
 
 /** GitLab's import serializer (the answer of the import endpoints): the new project and its import. */
-export function projectImportEntity(
-  p: ProjectWithNamespaceRow,
-  imp: ProjectImportRow,
-): Readonly<Record<string, unknown>> {
+export function projectImportEntity(p: ProjectWithNamespaceRow, imp: ProjectImportRow): ProjectImport {
   const fullPath = `/${p.ns_full_path}/${p.path}`
   return {
     id: p.id,
@@ -27,7 +25,7 @@ export function projectImportEntity(
 export function projectImportStatusEntity(
   p: ProjectWithNamespaceRow,
   imp: ProjectImportRow | undefined,
-): Readonly<Record<string, unknown>> {
+): ProjectImportStatus {
   return {
     ...projectRef(p),
     import_status: imp?.status ?? 'none',

@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { ProjectImportRow } from './queries'
@@ -66,7 +65,7 @@ const imports: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/import',
-    { schema: { params: IdParams, response: untypedResponses({ 200: Api.ProjectImportStatus }) } },
+    { schema: { params: IdParams, response: { 200: Api.ProjectImportStatus } } },
     async (request) => {
       const project = loadProject(request, request.params.id)
       const full = findProjectWithNamespace(ctx.db, project.id)

@@ -1,11 +1,12 @@
+import type { Namespace } from '../../../shared/api/namespace'
 import type { NamespaceRow } from '../../platform/db/rows'
 
 /** GitLab's Namespace entity (`GET /namespaces`). */
 export function namespaceEntity(
   n: NamespaceRow,
   x: { readonly baseUrl: string; readonly projectsCount?: number; readonly membersCount?: number },
-): Record<string, unknown> {
-  const entity: Record<string, unknown> = {
+): Namespace {
+  return {
     id: n.id,
     name: n.name,
     path: n.path,
@@ -21,13 +22,39 @@ export function namespaceEntity(
     trial: false,
     root_repository_size: 0,
     projects_count: x.projectsCount ?? 0,
+    ...(n.kind === 'group' && x.membersCount !== undefined ? { members_count_with_descendants: x.membersCount } : {}),
   }
-  if (n.kind === 'group' && x.membersCount !== undefined) entity.members_count_with_descendants = x.membersCount
-  return entity
+}
+
+/** The group settings kept in `namespaces.settings` (the group routes' body schemas check what is stored). */
+export interface GroupSettings {
+  readonly project_creation_level: string
+  readonly subgroup_creation_level: string
+  readonly share_with_group_lock: boolean
+  readonly require_two_factor_authentication: boolean
+  readonly two_factor_grace_period: number
+  readonly auto_devops_enabled: boolean | null
+  readonly emails_enabled: boolean
+  readonly mentions_disabled: boolean | null
+  readonly lfs_enabled: boolean
+  readonly default_branch: string | null
+  readonly default_branch_protection: number
+  readonly membership_lock: boolean
+  readonly prevent_forking_outside_group: boolean | null
+  readonly prevent_sharing_groups_outside_hierarchy: boolean
+  readonly shared_runners_setting: string
+  readonly wiki_access_level: string
+  readonly math_rendering_limits_enabled: boolean
+  readonly lock_math_rendering_limits_enabled: boolean
+  readonly file_template_project_id: number | null
+  readonly extra_shared_runners_minutes_limit: number | null
+  readonly shared_runners_minutes_limit: number | null
+  readonly ip_restriction_ranges: string | null
+  readonly duo_features_enabled: boolean
 }
 
 /** Group settings kept in `namespaces.settings`, with GitLab's defaults for a new group. */
-export const GROUP_SETTING_DEFAULTS: Readonly<Record<string, string | number | boolean | null>> = {
+export const GROUP_SETTING_DEFAULTS: GroupSettings = {
   // GitLab's default project creation protection: Developers and Maintainers create projects.
   project_creation_level: 'developer',
   subgroup_creation_level: 'maintainer',
@@ -55,8 +82,8 @@ export const GROUP_SETTING_DEFAULTS: Readonly<Record<string, string | number | b
 }
 
 /** Parsed `namespaces.settings` with group defaults applied. */
-export function groupSettings(raw: string): Readonly<Record<string, unknown>> {
-  return { ...GROUP_SETTING_DEFAULTS, ...(JSON.parse(raw) as Record<string, unknown>) }
+export function groupSettings(raw: string): GroupSettings {
+  return { ...GROUP_SETTING_DEFAULTS, ...(JSON.parse(raw) as Partial<GroupSettings>) }
 }
 
 /** Web URL of a group page. */

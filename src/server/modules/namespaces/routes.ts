@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { callerOf } from '../../platform/caller'
@@ -24,7 +23,7 @@ const namespaces: FastifyPluginAsyncTypebox = async (app) => {
           owned_only: Type.Optional(Type.Boolean()),
           top_level_only: Type.Optional(Type.Boolean()),
         }),
-        response: untypedResponses({ 200: Type.Array(Api.Namespace) }),
+        response: { 200: Type.Array(Api.Namespace) },
       },
     },
     async (request, reply) => {
@@ -59,7 +58,7 @@ const namespaces: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: Type.Object({ id: Type.String() }),
         querystring: Type.Object({ parent_id: Type.Optional(Type.Integer()) }),
-        response: untypedResponses({ 200: Api.NamespaceExists }),
+        response: { 200: Api.NamespaceExists },
       },
     },
     async (request) => {
@@ -77,7 +76,7 @@ const namespaces: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/namespaces/:id',
-    { schema: { params: Type.Object({ id: Type.String() }), response: untypedResponses({ 200: Api.Namespace }) } },
+    { schema: { params: Type.Object({ id: Type.String() }), response: { 200: Api.Namespace } } },
     async (request) => {
       currentUser(request)
       const caller = callerOf(request)

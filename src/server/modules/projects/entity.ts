@@ -2,20 +2,12 @@ import { isAccessLocked } from '../../platform/auth/password'
 import type { ProjectGroupLinkRow, ProjectWithNamespaceRow, ProjectShareRow, StarrerRow } from './queries'
 import type { UserRow } from '../../platform/db/rows'
 import { userRef, type UserRef, type UserRefRow } from '../users'
-import { projectSettings } from '../../platform/db/project-settings'
+import { projectSettings, textSetting } from '../../platform/db/project-settings'
+import type { ProjectNamespace } from '../../../shared/api/namespace'
+import type { Project, ProjectGroupLink, ProjectRef, ProjectSimple } from '../../../shared/api/project'
+import type { Starrer } from '../../../shared/api/user'
 
 export { FEATURE_ACCESS_DEFAULTS, PROJECT_SETTING_DEFAULTS, projectSettings } from '../../platform/db/project-settings'
-
-export interface ProjectNamespace {
-  readonly id: number
-  readonly name: string
-  readonly path: string
-  readonly kind: 'user' | 'group'
-  readonly full_path: string
-  readonly parent_id: number | null
-  readonly avatar_url: string | null
-  readonly web_url: string
-}
 
 /** The `namespace` object embedded in projects. */
 export function projectNamespace(p: ProjectWithNamespaceRow, baseUrl: string): ProjectNamespace {
@@ -32,7 +24,7 @@ export function projectNamespace(p: ProjectWithNamespaceRow, baseUrl: string): P
 }
 
 /** `project_ref`: the smallest project shape embedded in other resources. */
-export function projectRef(p: ProjectWithNamespaceRow): Readonly<Record<string, unknown>> {
+export function projectRef(p: ProjectWithNamespaceRow): ProjectRef {
   return {
     id: p.id,
     name: p.name,
@@ -57,7 +49,7 @@ export interface ProjectExtras {
   readonly showStorage?: boolean
   readonly sshHost?: string
   /** The upstream of a fork (BasicProjectDetails), when the caller may read it. */
-  readonly forkedFrom?: Readonly<Record<string, unknown>>
+  readonly forkedFrom?: ProjectSimple
 }
 
 const topicsCache = new Map<string, readonly string[]>()
@@ -88,15 +80,16 @@ function hostOf(baseUrl: string): { readonly hostname: string; readonly host: st
 }
 
 function readmeUrl(p: ProjectWithNamespaceRow, webUrl: string): string | null {
-  const path = projectSettings(p.settings).readme_path
-  if (typeof path !== 'string' || !p.default_branch) return null
+  const path = textSetting(projectSettings(p.settings), 'readme_path')
+  if (path === null || !p.default_branch) return null
   return `${webUrl}/-/blob/${p.default_branch}/${path}`
 }
 
 /** GitLab's BasicProjectDetails: what `simple=true` lists return. */
-export function projectSimple(p: ProjectWithNamespaceRow, baseUrl: string): Readonly<Record<string, unknown>> {
+export function projectSimple(p: ProjectWithNamespaceRow, baseUrl: string): ProjectSimple {
   const fullPath = `${p.ns_full_path}/${p.path}`
-  const topics = topicsOf(p)
+  // A copy: the cached topics are shared between rows and frozen.
+  const topics = [...topicsOf(p)]
   const webUrl = `${baseUrl}/${fullPath}`
   return {
     id: p.id,
@@ -115,7 +108,7 @@ export function projectSimple(p: ProjectWithNamespaceRow, baseUrl: string): Read
     // Flags kept in the settings by services/repository.ts, so lists never open repositories.
     readme_url: readmeUrl(p, webUrl),
     forks_count: p.forks_count,
-    avatar_url: projectSettings(p.settings).avatar_url ?? null,
+    avatar_url: projectSettings(p.settings).avatar_url,
     star_count: p.star_count,
     last_activity_at: p.last_activity_at,
     namespace: projectNamespace(p, baseUrl),
@@ -162,13 +155,13 @@ const EMPTY_STATISTICS = Object.freeze({
  * Keys that only some projects carry (owner, forked_from_project, repository_storage, statistics, permissions) are
  * `undefined` for the others, which JSON leaves out exactly as if they were absent.
  */
-export function projectEntity(p: ProjectWithNamespaceRow, x: ProjectExtras): Readonly<Record<string, unknown>> {
+export function projectEntity(p: ProjectWithNamespaceRow, x: ProjectExtras): Project {
   const base = x.baseUrl
   const s = projectSettings(p.settings)
   const fullPath = `${p.ns_full_path}/${p.path}`
   const webUrl = `${base}/${fullPath}`
   const self = `${base}/api/v4/projects/${p.id}`
-  const topics = topicsOf(p)
+  const topics = [...topicsOf(p)]
   const host = hostOf(base)
   return {
     id: p.id,
@@ -186,7 +179,7 @@ export function projectEntity(p: ProjectWithNamespaceRow, x: ProjectExtras): Rea
     web_url: webUrl,
     readme_url: readmeUrl(p, webUrl),
     forks_count: p.forks_count,
-    avatar_url: s.avatar_url ?? null,
+    avatar_url: s.avatar_url,
     star_count: p.star_count,
     last_activity_at: p.last_activity_at,
     namespace: projectNamespace(p, base),
@@ -250,9 +243,9 @@ export function projectEntity(p: ProjectWithNamespaceRow, x: ProjectExtras): Rea
     forked_from_project: x.forkedFrom,
     import_url: s.import_url,
     // Set by an import (services/imports.ts keeps them in the settings JSON).
-    import_type: s.import_type ?? null,
-    import_status: s.import_status ?? 'none',
-    import_error: s.import_error ?? null,
+    import_type: textSetting(s, 'import_type'),
+    import_status: textSetting(s, 'import_status') ?? 'none',
+    import_error: textSetting(s, 'import_error'),
     open_issues_count: 0,
     ci_default_git_depth: s.ci_default_git_depth,
     ci_forward_deployment_enabled: s.ci_forward_deployment_enabled,
@@ -353,7 +346,7 @@ function escapeHtml(text: string): string {
 }
 
 /** GitLab's ProjectGroupLink entity (`POST /projects/:id/share`). */
-export function projectGroupLinkEntity(link: ProjectGroupLinkRow): Readonly<Record<string, unknown>> {
+export function projectGroupLinkEntity(link: ProjectGroupLinkRow): ProjectGroupLink {
   return {
     id: link.id,
     project_id: link.project_id,
@@ -364,6 +357,6 @@ export function projectGroupLinkEntity(link: ProjectGroupLinkRow): Readonly<Reco
 }
 
 /** GitLab's ProjectStarrer entity: when the user starred the project, and who. */
-export function starrerEntity(row: StarrerRow, user: UserRow, baseUrl: string): Readonly<Record<string, unknown>> {
+export function starrerEntity(row: StarrerRow, user: UserRow, baseUrl: string): Starrer {
   return { starred_since: row.created_at, user: userRef(user, baseUrl) }
 }

@@ -1,4 +1,5 @@
 import { Type } from 'typebox'
+import type { Project, ProjectListItem, ProjectSimple } from '../../../shared/api/project'
 import { AccessLevel } from '../../platform/auth/access'
 import { VisibilitySchema } from '../namespaces'
 import type { Caller } from '../../platform/caller'
@@ -149,8 +150,8 @@ export function projectFilter(
 }
 
 /** The upstream of each fork on the page the caller may read, as BasicProjectDetails (GitLab's `forked_from_project`). */
-function forkedFromOf(caller: Caller, ids: readonly number[]): Map<number, Readonly<Record<string, unknown>>> {
-  const shown = new Map<number, Readonly<Record<string, unknown>>>()
+function forkedFromOf(caller: Caller, ids: readonly number[]): Map<number, ProjectSimple> {
+  const shown = new Map<number, ProjectSimple>()
   for (const [forkId, upstream] of upstreamsOf(caller.db, ids)) {
     if (caller.perms.canReadProject(upstream)) shown.set(forkId, projectSimple(upstream, caller.baseUrl))
   }
@@ -201,7 +202,7 @@ export function presentProjects(
   caller: Caller,
   rows: readonly ProjectWithNamespaceRow[],
   options: ProjectPageOptions = {},
-): Readonly<Record<string, unknown>>[] {
+): ProjectListItem[] {
   const extras = pageExtras(caller, rows, options)
   if (!extras) return rows.map((p) => projectSimple(p, caller.baseUrl))
   return rows.map((p) => projectEntity(p, extras(p)))
@@ -233,10 +234,11 @@ export function presentProject(
   caller: Caller,
   project: ProjectRow,
   options: { readonly statistics?: boolean } = {},
-): Readonly<Record<string, unknown>> {
+): Project {
   const { db } = caller
   const row = findProjectWithNamespace(db, project.id) as ProjectWithNamespaceRow
-  if (!caller.user) {
+  const extras = pageExtras(caller, [row], { statistics: options.statistics })
+  if (!extras) {
     // Anonymous callers get the full entity without permissions, not the list's basic one.
     return projectEntity(row, {
       baseUrl: caller.baseUrl,
@@ -245,7 +247,7 @@ export function presentProject(
       forkedFrom: forkedFromOf(caller, [row.id]).get(row.id),
     })
   }
-  const entity = presentProjects(caller, [row], { statistics: options.statistics })[0]
+  const entity = projectEntity(row, extras(row))
   // GitLab shows the runner registration token to those who administer the project.
   if (!caller.perms.canInProject(row, AccessLevel.MAINTAINER)) return entity
   return { ...entity, runners_token: runnersToken(caller.ctx, { kind: 'project', id: row.id }) }

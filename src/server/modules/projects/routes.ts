@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static, type TSchema } from 'typebox'
@@ -165,23 +164,19 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/projects',
     {
-      schema: { querystring: PROJECT_LIST_QUERY, response: untypedResponses({ 200: Type.Array(Api.ProjectListItem) }) },
+      schema: { querystring: PROJECT_LIST_QUERY, response: { 200: Type.Array(Api.ProjectListItem) } },
     },
     async (request, reply) => {
       return sendProjectList(request, reply, request.query, projectFilter(callerOf(request), request.query))
     },
   )
 
-  app.post(
-    '/projects',
-    { schema: { body: CreateBody, response: untypedResponses({ 201: Api.Project }) } },
-    async (request, reply) => {
-      const user = currentUser(request)
-      const caller = callerOf(request)
-      const project = await createFromBody(caller, request.body, user)
-      return reply.code(201).send(presentProject(caller, project))
-    },
-  )
+  app.post('/projects', { schema: { body: CreateBody, response: { 201: Api.Project } } }, async (request, reply) => {
+    const user = currentUser(request)
+    const caller = callerOf(request)
+    const project = await createFromBody(caller, request.body, user)
+    return reply.code(201).send(presentProject(caller, project))
+  })
 
   app.post(
     '/projects/user/:user_id',
@@ -189,7 +184,7 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: Type.Object({ user_id: Type.String() }),
         body: CreateBody,
-        response: untypedResponses({ 201: Api.Project }),
+        response: { 201: Api.Project },
       },
     },
     async (request, reply) => {
@@ -207,7 +202,7 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: IdParams,
         querystring: Type.Object({ statistics: Type.Optional(Type.Boolean()) }),
-        response: untypedResponses({ 200: Api.Project }),
+        response: { 200: Api.Project },
       },
     },
     async (request) => {
@@ -220,7 +215,7 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/projects/:id',
-    { schema: { params: IdParams, body: UpdateBody, response: untypedResponses({ 200: Api.Project }) } },
+    { schema: { params: IdParams, body: UpdateBody, response: { 200: Api.Project } } },
     async (request) => {
       const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
       const caller = callerOf(request)
@@ -238,7 +233,7 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/projects/:id',
-    { schema: { params: IdParams, response: untypedResponses({ 202: Api.AcceptedMessage }) } },
+    { schema: { params: IdParams, response: { 202: Api.AcceptedMessage } } },
     async (request, reply) => {
       const project = loadProject(request, request.params.id, AccessLevel.OWNER)
       checkUnmodifiedSince(request, project.updated_at)
@@ -280,7 +275,7 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: IdParams,
         querystring: Type.Object({ search: Type.Optional(Type.String()) }),
-        response: untypedResponses({ 200: Type.Array(Api.Starrer) }),
+        response: { 200: Type.Array(Api.Starrer) },
       },
     },
     async (request, reply) => {
@@ -303,7 +298,7 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: IdParams,
         body: Type.Object({ namespace: Type.String() }),
-        response: untypedResponses({ 200: Api.Project }),
+        response: { 200: Api.Project },
       },
     },
     async (request) => {
@@ -333,7 +328,7 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
           group_access: Type.Integer(),
           expires_at: Type.Optional(Type.String()),
         }),
-        response: untypedResponses({ 201: Api.ProjectGroupLink }),
+        response: { 201: Api.ProjectGroupLink },
       },
     },
     async (request, reply) => {
@@ -371,7 +366,7 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: IdParams,
         querystring: PROJECT_LIST_QUERY,
-        response: untypedResponses({ 200: Type.Array(Api.ProjectListItem) }),
+        response: { 200: Type.Array(Api.ProjectListItem) },
       },
     },
     async (request, reply) => {
@@ -387,7 +382,7 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: IdParams,
         querystring: PROJECT_LIST_QUERY,
-        response: untypedResponses({ 200: Type.Array(Api.ProjectListItem) }),
+        response: { 200: Type.Array(Api.ProjectListItem) },
       },
     },
     async (request, reply) => {
@@ -404,7 +399,7 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: IdParams,
         querystring: PROJECT_LIST_QUERY,
-        response: untypedResponses({ 200: Type.Array(Api.ProjectListItem) }),
+        response: { 200: Type.Array(Api.ProjectListItem) },
       },
     },
     async (request, reply) => {
@@ -421,7 +416,7 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: IdParams,
         querystring: PROJECT_LIST_QUERY,
-        response: untypedResponses({ 200: Type.Array(Api.ProjectListItem) }),
+        response: { 200: Type.Array(Api.ProjectListItem) },
       },
     },
     async (request, reply) => {

@@ -1,17 +1,9 @@
 import { commitEntity, type GitCommit } from '../../platform/git/commits'
 import type { GitTag } from '../../platform/git/tags'
-import type { TagRelease } from '../../../shared/api/repository'
+import type { Tag, TagRelease } from '../../../shared/api/repository'
 
 /** GitLab's `Entities::Tag`. */
-export interface TagEntity {
-  readonly name: string
-  readonly message: string
-  readonly target: string
-  readonly commit: Readonly<Record<string, unknown>> | null
-  readonly release: TagRelease | null
-  readonly protected: boolean
-  readonly created_at: string | null
-}
+export type TagEntity = Tag
 
 /**
  * A tag with its commit and its release (looked up by the caller, one batch per page). Protected

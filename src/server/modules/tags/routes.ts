@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
@@ -35,7 +34,7 @@ const tags: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: ProjectParams,
         querystring: ListQuery,
-        response: untypedResponses({ 200: Type.Array(Api.Tag) }),
+        response: { 200: Type.Array(Api.Tag) },
       },
     },
     async (request, reply) => {
@@ -52,7 +51,7 @@ const tags: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/repository/tags/:tag_name',
-    { schema: { params: TagParams, response: untypedResponses({ 200: Api.Tag }) } },
+    { schema: { params: TagParams, response: { 200: Api.Tag } } },
     async (request) => {
       const repo = loadCodeProject(request, request.params.id)
       const tag = await findTagNamed(repo, request.params.tag_name)
@@ -65,7 +64,7 @@ const tags: FastifyPluginAsyncTypebox = async (app) => {
   // Creating and deleting tags is GitLab's `admin_tag`: Developers and up.
   app.post(
     '/projects/:id/repository/tags',
-    { schema: { params: ProjectParams, body: CreateBody, response: untypedResponses({ 201: Api.Tag }) } },
+    { schema: { params: ProjectParams, body: CreateBody, response: { 201: Api.Tag } } },
     async (request, reply) => {
       currentUser(request)
       const repo = loadCodeProject(request, request.params.id, AccessLevel.DEVELOPER)

@@ -1,3 +1,4 @@
+import type { ImpersonationToken, PersonalAccessToken, ProjectAccessToken } from '../../../shared/api/token'
 import type { PersonalAccessTokenRow } from '../../platform/db/rows'
 
 /** True when the token is neither revoked nor past its expiry date. */
@@ -6,7 +7,7 @@ export function tokenActive(token: PersonalAccessTokenRow, today = new Date().to
 }
 
 /** GitLab's PersonalAccessToken entity. */
-export function personalAccessToken(token: PersonalAccessTokenRow): Readonly<Record<string, unknown>> {
+export function personalAccessToken(token: PersonalAccessTokenRow): PersonalAccessToken {
   return {
     id: token.id,
     name: token.name,
@@ -22,22 +23,19 @@ export function personalAccessToken(token: PersonalAccessTokenRow): Readonly<Rec
 }
 
 /** GitLab's ImpersonationToken entity: a personal access token that says whether it impersonates. */
-export function impersonationToken(token: PersonalAccessTokenRow): Readonly<Record<string, unknown>> {
+export function impersonationToken(token: PersonalAccessTokenRow): ImpersonationToken {
   return { ...personalAccessToken(token), impersonation: token.impersonation === 1 }
 }
 
 /** GitLab's ResourceAccessToken entity (project access tokens): the bot's access level added. */
-export function projectAccessToken(
-  token: PersonalAccessTokenRow,
-  accessLevel: number,
-): Readonly<Record<string, unknown>> {
+export function projectAccessToken(token: PersonalAccessTokenRow, accessLevel: number): ProjectAccessToken {
   return { ...personalAccessToken(token), access_level: accessLevel }
 }
 
 /** Any token entity with the secret value, which is shown only when the token is created or rotated. */
-export function withTokenValue(
-  entity: Readonly<Record<string, unknown>>,
+export function withTokenValue<T extends PersonalAccessToken>(
+  entity: T,
   value: string,
-): Readonly<Record<string, unknown>> {
+): T & { readonly token: string } {
   return { ...entity, token: value }
 }

@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from 'typebox'
@@ -271,7 +270,7 @@ function resourceTokenRoutes(app: TypeboxApp, family: TokenResourceFamily): void
 
   app.get(
     `${base}/:token_id`,
-    { schema: { params: ResourceTokenParams, response: untypedResponses({ 200: Api.ProjectAccessToken }) } },
+    { schema: { params: ResourceTokenParams, response: { 200: Api.ProjectAccessToken } } },
     async (request) => {
       const resource = family.load(request, request.params.id)
       const { token, level } = loadResourceToken(request, resource, request.params.token_id)
@@ -315,7 +314,7 @@ function resourceTokenRoutes(app: TypeboxApp, family: TokenResourceFamily): void
       schema: {
         params: ResourceTokenParams,
         body: RotateBody,
-        response: untypedResponses({ 200: Api.ProjectAccessTokenWithToken }),
+        response: { 200: Api.ProjectAccessTokenWithToken },
       },
     },
     async (request, reply) => {
@@ -337,7 +336,7 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/personal_access_tokens',
-    { schema: { querystring: PatListQuery, response: untypedResponses({ 200: Type.Array(Api.PersonalAccessToken) }) } },
+    { schema: { querystring: PatListQuery, response: { 200: Type.Array(Api.PersonalAccessToken) } } },
     async (request, reply) => {
       const user = currentUser(request)
       const q = request.query
@@ -354,13 +353,13 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/personal_access_tokens/self',
-    { schema: { response: untypedResponses({ 200: Api.PersonalAccessToken }) }, config: { scopes: [] } },
+    { schema: { response: { 200: Api.PersonalAccessToken } }, config: { scopes: [] } },
     async (request) => personalAccessToken(tokenInUse(request)),
   )
 
   app.get(
     '/personal_access_tokens/:id',
-    { schema: { params: TokenIdParams, response: untypedResponses({ 200: Api.PersonalAccessToken }) } },
+    { schema: { params: TokenIdParams, response: { 200: Api.PersonalAccessToken } } },
     async (request) => {
       return personalAccessToken(manageableToken(request, request.params.id))
     },
@@ -385,7 +384,7 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
     request: FastifyRequest,
     token: PersonalAccessTokenRow,
     body: Static<typeof RotateBody> | undefined,
-  ): Promise<Readonly<Record<string, unknown>>> => {
+  ): Promise<Api.PersonalAccessTokenWithToken> => {
     if (token.revoked) throw badRequest('token already revoked')
     const expiresAt = rotationExpiry(body?.expires_at)
     const issued = rotateToken(callerOf(request), token, expiresAt, ownerEntity(request, token))
@@ -394,7 +393,7 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/personal_access_tokens/self/rotate',
-    { schema: { body: RotateBody, response: untypedResponses({ 200: Api.PersonalAccessTokenWithToken }) } },
+    { schema: { body: RotateBody, response: { 200: Api.PersonalAccessTokenWithToken } } },
     async (request, reply) => {
       const body = await rotate(request, tokenInUse(request), request.body)
       return reply.code(200).send(body)
@@ -407,7 +406,7 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: TokenIdParams,
         body: RotateBody,
-        response: untypedResponses({ 200: Api.PersonalAccessTokenWithToken }),
+        response: { 200: Api.PersonalAccessTokenWithToken },
       },
     },
     async (request, reply) => {
@@ -423,7 +422,7 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: UserIdParams,
         querystring: PatListQuery,
-        response: untypedResponses({ 200: Type.Array(Api.PersonalAccessToken) }),
+        response: { 200: Type.Array(Api.PersonalAccessToken) },
       },
     },
     async (request, reply) => {
@@ -448,7 +447,7 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: UserIdParams,
         body: CreateBody,
-        response: untypedResponses({ 201: Api.PersonalAccessTokenWithToken }),
+        response: { 201: Api.PersonalAccessTokenWithToken },
       },
     },
     async (request, reply) => {
@@ -473,7 +472,7 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: UserIdParams,
         querystring: ImpersonationListQuery,
-        response: untypedResponses({ 200: Type.Array(Api.ImpersonationToken) }),
+        response: { 200: Type.Array(Api.ImpersonationToken) },
       },
     },
     async (request, reply) => {
@@ -498,7 +497,7 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: UserIdParams,
         body: CreateBody,
-        response: untypedResponses({ 201: Api.ImpersonationTokenWithToken }),
+        response: { 201: Api.ImpersonationTokenWithToken },
       },
     },
     async (request, reply) => {
@@ -534,7 +533,7 @@ const tokens: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/users/:user_id/impersonation_tokens/:impersonation_token_id',
-    { schema: { params: UserTokenParams, response: untypedResponses({ 200: Api.ImpersonationToken }) } },
+    { schema: { params: UserTokenParams, response: { 200: Api.ImpersonationToken } } },
     async (request) => {
       return impersonationToken(loadImpersonationToken(request, request.params).token)
     },

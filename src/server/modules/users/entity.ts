@@ -1,17 +1,16 @@
 import { isAccessLocked } from '../../platform/auth/password'
-import type { UserStatus } from '../../../shared/api/user'
+import type {
+  CustomAttribute,
+  UserAdmin,
+  UserBasic,
+  UserPublic,
+  UserRef,
+  UserSelf,
+  UserStatus,
+} from '../../../shared/api/user'
 import type { UserRow } from '../../platform/db/rows'
 
-/** `user_ref`: the basic user shape embedded everywhere (authors, assignees, members). */
-export interface UserRef {
-  readonly id: number
-  readonly username: string
-  readonly name: string
-  readonly state: string
-  readonly locked: boolean
-  readonly avatar_url: string | null
-  readonly web_url: string
-}
+export type { UserRef }
 
 export function userWebUrl(baseUrl: string, username: string): string {
   return `${baseUrl}/${username}`
@@ -63,14 +62,15 @@ export interface UserExtras {
   readonly namespaceId?: number | null
 }
 
-function withCustomAttributes<T extends object>(entity: T, extras: UserExtras): T {
-  if (!extras.customAttributes) return entity
-  return { ...entity, custom_attributes: extras.customAttributes.map((a) => ({ key: a.key, value: a.value })) }
+/** The custom attributes an administrator asked for, or undefined (left out) when none did. */
+function customAttributesOf(extras: UserExtras): CustomAttribute[] | undefined {
+  return extras.customAttributes?.map((a) => ({ key: a.key, value: a.value }))
 }
 
 /** UserBasic, plus custom_attributes when an administrator asked for them. */
-export function userBasic(user: UserRow, baseUrl: string, extras: UserExtras = {}): Readonly<Record<string, unknown>> {
-  return withCustomAttributes({ ...userRef(user, baseUrl) }, extras)
+export function userBasic(user: UserRow, baseUrl: string, extras: UserExtras = {}): UserBasic {
+  const custom = customAttributesOf(extras)
+  return custom ? { ...userRef(user, baseUrl), custom_attributes: custom } : userRef(user, baseUrl)
 }
 
 function workInformation(user: UserRow): string | null {
@@ -80,56 +80,24 @@ function workInformation(user: UserRow): string | null {
 
 /**
  * GitLab's User entity, the public single-get view: UserBasic plus the profile fields. created_at,
- * followers and following are left out when the profile is private to the viewer.
+ * followers and following are left out (undefined) when the profile is private to the viewer.
  */
-export function userPublic(user: UserRow, baseUrl: string, extras: UserExtras = {}): Readonly<Record<string, unknown>> {
+export function userPublic(user: UserRow, baseUrl: string, extras: UserExtras = {}): UserPublic {
   const canRead = extras.canReadProfile ?? true
-  const out: Record<string, unknown> = { ...userRef(user, baseUrl) }
-  if (canRead) out.created_at = user.created_at
-  Object.assign(out, {
-    bio: user.bio,
-    location: user.location,
-    public_email: user.public_email === '' ? null : user.public_email,
-    skype: user.skype,
-    linkedin: user.linkedin,
-    twitter: user.twitter,
-    discord: user.discord,
-    website_url: user.website_url,
-    organization: user.organization,
-    job_title: user.job_title,
-    pronouns: user.pronouns,
-    bot: user.user_type !== 'human',
-    work_information: workInformation(user),
-  })
-  if (canRead) {
-    out.followers = extras.followers ?? 0
-    out.following = extras.following ?? 0
-    if (extras.isFollowed !== undefined) out.is_followed = extras.isFollowed
+  return {
+    ...userRef(user, baseUrl),
+    created_at: canRead ? user.created_at : undefined,
+    ...profileOf(user),
+    followers: canRead ? (extras.followers ?? 0) : undefined,
+    following: canRead ? (extras.following ?? 0) : undefined,
+    is_followed: canRead ? extras.isFollowed : undefined,
+    custom_attributes: customAttributesOf(extras),
   }
-  out.local_time = null
-  return withCustomAttributes(out, extras)
 }
 
-/**
- * The self view and, with `admin`, the administrator view, built as one object literal: the
- * spread-and-extend chain it replaces produced dictionary-mode objects that were slow to build
- * and to serialise on admin user lists. Keys a view lacks are `undefined`, which JSON omits.
- */
-function userDetails(
-  user: UserRow,
-  baseUrl: string,
-  extras: UserExtras,
-  admin: boolean,
-): Readonly<Record<string, unknown>> {
+/** The profile fields every single view of a user shows. */
+function profileOf(user: UserRow): Pick<UserPublic, ProfileField> {
   return {
-    id: user.id,
-    username: user.username,
-    name: user.name,
-    state: user.state,
-    locked: isAccessLocked(user),
-    avatar_url: avatarUrl(user.avatar_url, baseUrl),
-    web_url: userWebUrl(baseUrl, user.username),
-    created_at: user.created_at,
     bio: user.bio,
     location: user.location,
     public_email: user.public_email === '' ? null : user.public_email,
@@ -143,11 +111,36 @@ function userDetails(
     pronouns: user.pronouns,
     bot: user.user_type !== 'human',
     work_information: workInformation(user),
+    local_time: null,
+  }
+}
+
+type ProfileField =
+  | 'bio'
+  | 'location'
+  | 'public_email'
+  | 'skype'
+  | 'linkedin'
+  | 'twitter'
+  | 'discord'
+  | 'website_url'
+  | 'organization'
+  | 'job_title'
+  | 'pronouns'
+  | 'bot'
+  | 'work_information'
+  | 'local_time'
+
+/** The self view (`GET /user`, GitLab's UserPublic): the public view plus the account's own settings. */
+export function userSelf(user: UserRow, baseUrl: string, extras: UserExtras = {}): UserSelf {
+  return {
+    ...userRef(user, baseUrl),
+    created_at: user.created_at,
+    ...profileOf(user),
     followers: extras.followers ?? 0,
     following: extras.following ?? 0,
     is_followed: extras.isFollowed,
-    local_time: null,
-    custom_attributes: extras.customAttributes?.map((a) => ({ key: a.key, value: a.value })),
+    custom_attributes: customAttributesOf(extras),
     last_sign_in_at: user.last_sign_in_at,
     confirmed_at: user.confirmed_at,
     last_activity_on: user.last_activity_on,
@@ -170,30 +163,27 @@ function userDetails(
     shared_runners_minutes_limit: user.shared_runners_minutes_limit,
     extra_shared_runners_minutes_limit: user.extra_shared_runners_minutes_limit,
     scim_identities: [],
-    is_admin: admin ? user.is_admin === 1 : undefined,
-    note: admin ? user.note : undefined,
-    namespace_id: admin ? (extras.namespaceId ?? null) : undefined,
-    created_by: admin ? null : undefined,
-    email_reset_offered_at: admin ? null : undefined,
-    current_sign_in_ip: admin ? user.current_sign_in_ip : undefined,
-    last_sign_in_ip: admin ? user.last_sign_in_ip : undefined,
-    sign_in_count: admin ? user.sign_in_count : undefined,
-    is_auditor: admin ? user.is_auditor === 1 : undefined,
-    using_license_seat: admin ? user.user_type === 'human' && user.state === 'active' : undefined,
-    provisioned_by_group_id: admin ? user.provisioned_by_group_id : undefined,
-    plan: admin ? null : undefined,
-    trial: admin ? false : undefined,
   }
 }
 
-/** The self view (`GET /user`, GitLab's UserPublic): the public view plus the account's own settings. */
-export function userSelf(user: UserRow, baseUrl: string, extras: UserExtras = {}): Readonly<Record<string, unknown>> {
-  return userDetails(user, baseUrl, extras, false)
-}
-
 /** The administrator view (UserDetailsWithAdmin): the self view plus admin-only fields. */
-export function userAdmin(user: UserRow, baseUrl: string, extras: UserExtras = {}): Readonly<Record<string, unknown>> {
-  return userDetails(user, baseUrl, extras, true)
+export function userAdmin(user: UserRow, baseUrl: string, extras: UserExtras = {}): UserAdmin {
+  return {
+    ...userSelf(user, baseUrl, extras),
+    is_admin: user.is_admin === 1,
+    note: user.note,
+    namespace_id: extras.namespaceId ?? null,
+    created_by: null,
+    email_reset_offered_at: null,
+    current_sign_in_ip: user.current_sign_in_ip,
+    last_sign_in_ip: user.last_sign_in_ip,
+    sign_in_count: user.sign_in_count,
+    is_auditor: user.is_auditor === 1,
+    using_license_seat: user.user_type === 'human' && user.state === 'active',
+    provisioned_by_group_id: user.provisioned_by_group_id,
+    plan: null,
+    trial: false,
+  }
 }
 
 /** The status of a user who has set none (Burrow keeps no statuses). */

@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type Static } from 'typebox'
@@ -187,7 +186,7 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         querystring: ListQuery,
-        response: untypedResponses({ 200: Type.Array(Type.Union([Api.UserAdmin, Api.UserBasic])) }),
+        response: { 200: Type.Array(Type.Union([Api.UserAdmin, Api.UserBasic])) },
       },
       config: { scopes: READ_USER_SCOPES },
     },
@@ -196,7 +195,7 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/user',
-    { schema: { response: untypedResponses({ 200: Api.User }) }, config: { scopes: READ_USER_SCOPES } },
+    { schema: { response: { 200: Api.User } }, config: { scopes: READ_USER_SCOPES } },
     async (request) => {
       const user = currentUser(request)
       const caller = callerOf(request)
@@ -207,7 +206,7 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/user/status',
-    { schema: { response: untypedResponses({ 200: Api.UserStatus }) }, config: { scopes: READ_USER_SCOPES } },
+    { schema: { response: { 200: Api.UserStatus } }, config: { scopes: READ_USER_SCOPES } },
     async (request) => {
       currentUser(request)
       return emptyUserStatus()
@@ -220,7 +219,7 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: UserIdParams,
         querystring: SingleQuery,
-        response: untypedResponses({ 200: Type.Union([Api.UserAdmin, Api.UserPublic]) }),
+        response: { 200: Type.Union([Api.UserAdmin, Api.UserPublic]) },
       },
       config: { scopes: READ_USER_SCOPES },
     },
@@ -236,7 +235,7 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:id/status',
     {
-      schema: { params: UserIdParams, response: untypedResponses({ 200: Api.UserStatus }) },
+      schema: { params: UserIdParams, response: { 200: Api.UserStatus } },
       config: { scopes: READ_USER_SCOPES },
     },
     async (request) => {
@@ -245,40 +244,32 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.post(
-    '/users',
-    { schema: { body: UserBody, response: untypedResponses({ 201: Api.UserAdmin }) } },
-    async (request, reply) => {
-      requireAdmin(request)
-      const body = request.body
-      const missing: string[] = []
-      if (body.email === undefined) missing.push('email is missing')
-      if (
-        body.password === undefined &&
-        body.reset_password === undefined &&
-        body.force_random_password === undefined
-      ) {
-        missing.push(
-          'password, reset_password, force_random_password are missing, at least one parameter must be provided',
-        )
-      }
-      if (body.name === undefined) missing.push('name is missing')
-      if (body.username === undefined) missing.push('username is missing')
-      if (missing.length > 0) throw paramError(missing.join(', '))
-      const caller = callerOf(request)
-      const user = createUser(
-        caller,
-        body,
-        request.uploads?.find((p) => p.name === 'avatar'),
+  app.post('/users', { schema: { body: UserBody, response: { 201: Api.UserAdmin } } }, async (request, reply) => {
+    requireAdmin(request)
+    const body = request.body
+    const missing: string[] = []
+    if (body.email === undefined) missing.push('email is missing')
+    if (body.password === undefined && body.reset_password === undefined && body.force_random_password === undefined) {
+      missing.push(
+        'password, reset_password, force_random_password are missing, at least one parameter must be provided',
       )
-      reply.code(201)
-      return userAdmin(user, caller.baseUrl, userExtrasFor(caller, user, false))
-    },
-  )
+    }
+    if (body.name === undefined) missing.push('name is missing')
+    if (body.username === undefined) missing.push('username is missing')
+    if (missing.length > 0) throw paramError(missing.join(', '))
+    const caller = callerOf(request)
+    const user = createUser(
+      caller,
+      body,
+      request.uploads?.find((p) => p.name === 'avatar'),
+    )
+    reply.code(201)
+    return userAdmin(user, caller.baseUrl, userExtrasFor(caller, user, false))
+  })
 
   app.put(
     '/users/:id',
-    { schema: { params: UserIdParams, body: UserBody, response: untypedResponses({ 200: Api.UserAdmin }) } },
+    { schema: { params: UserIdParams, body: UserBody, response: { 200: Api.UserAdmin } } },
     async (request) => {
       requireAdmin(request)
       const user = loadUser(request, request.params.id)
@@ -304,7 +295,7 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/users/:id/block',
-    { schema: { params: UserIdParams, response: untypedResponses({ 201: Api.UserStateChanged }) } },
+    { schema: { params: UserIdParams, response: { 201: Api.UserStateChanged } } },
     async (request, reply) => {
       requireAdmin(request)
       const user = loadUser(request, request.params.id)
@@ -316,7 +307,7 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/users/:id/unblock',
-    { schema: { params: UserIdParams, response: untypedResponses({ 201: Api.UserStateChanged }) } },
+    { schema: { params: UserIdParams, response: { 201: Api.UserStateChanged } } },
     async (request, reply) => {
       requireAdmin(request)
       const user = loadUser(request, request.params.id)
@@ -331,7 +322,7 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
   // is that action for API clients, shaped like block and unblock.
   app.post(
     '/users/:id/unlock',
-    { schema: { params: UserIdParams, response: untypedResponses({ 201: Api.UserStateChanged }) } },
+    { schema: { params: UserIdParams, response: { 201: Api.UserStateChanged } } },
     async (request, reply) => {
       requireAdmin(request)
       const user = loadUser(request, request.params.id)

@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs'
+import type { UserAdmin, UserBasic } from '../../../shared/api/user'
 import type { Caller } from '../../platform/caller'
 import type { Db } from '../../platform/db/connection'
 import type { MultipartPart } from '../../platform/http/multipart'
@@ -334,7 +335,7 @@ export function userListEntities(
   caller: Caller,
   rows: readonly UserRow[],
   withCustomAttributes: boolean,
-): Readonly<Record<string, unknown>>[] {
+): (UserAdmin | UserBasic)[] {
   const { db, baseUrl } = caller
   if (!caller.perms.isAdmin) return rows.map((u) => userBasic(u, baseUrl))
   const ids = rows.map((u) => u.id)
