@@ -1,11 +1,10 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { discussionNotes, listDiscussions, type NoteRow, type NoteScope } from './queries'
-import { discussionEntity } from './discussion-entity'
+import { discussionEntities } from './entity'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import { badRequest, missingParam, notFound, paramError } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
@@ -80,13 +79,9 @@ function loadDiscussionNote(
   return note
 }
 
-function presentDiscussion(
-  request: FastifyRequest,
-  noteable: Noteable,
-  notes: readonly NoteRow[],
-): Readonly<Record<string, unknown>> {
-  const presented = new Map(presentNotes(request, noteable, notes).map((n) => [n.id as number, n]))
-  return discussionEntity(notes, (n) => presented.get(n.id) as Readonly<Record<string, unknown>>)
+/** GitLab's Discussion entity of one thread's notes (oldest first). */
+function presentDiscussion(request: FastifyRequest, noteable: Noteable, notes: readonly NoteRow[]): Api.Discussion {
+  return discussionEntities([notes], presentNotes(request, noteable, notes))[0]
 }
 
 /** The six discussion endpoints for every noteable family and every family named by ref (commits). */
@@ -107,15 +102,12 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
         page.offset,
       )
       setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-      const presented = new Map(presentNotes(request, noteable, threads.flat()).map((n) => [n.id as number, n]))
-      return threads.map((notes) =>
-        discussionEntity(notes, (n) => presented.get(n.id) as Readonly<Record<string, unknown>>),
-      )
+      return discussionEntities(threads, presentNotes(request, noteable, threads.flat()))
     })
 
     app.get(
       `${base}/:discussion_id`,
-      { schema: { params: discussionParams, response: untypedResponses({ 200: Api.Discussion }) } },
+      { schema: { params: discussionParams, response: { 200: Api.Discussion } } },
       async (request) => {
         const noteable = await loadDiscussionNoteable(request, kind, request.params)
         const scope = await readableDiscussionScope(callerOf(request), noteable)
@@ -158,7 +150,13 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
 
     app.post(
       `${base}/:discussion_id/notes`,
-      { schema: { params: discussionParams, body: ReplyBody, response: untypedResponses({ 201: Api.Note }) } },
+      {
+        schema: {
+          params: discussionParams,
+          body: ReplyBody,
+          response: { 201: Api.Note, 202: Api.NoteCommandsResult },
+        },
+      },
       async (request, reply) => {
         currentUser(request)
         const noteable = await loadDiscussionNoteable(request, kind, request.params)
@@ -186,7 +184,7 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
           schema: {
             params: discussionParams,
             body: Type.Object({ resolved: Type.Optional(Type.Boolean()) }),
-            response: untypedResponses({ 200: Api.Discussion }),
+            response: { 200: Api.Discussion },
           },
         },
         async (request) => {
@@ -208,7 +206,7 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
 
     app.put(
       `${base}/:discussion_id/notes/:note_id`,
-      { schema: { params: noteParams, body: UpdateBody, response: untypedResponses({ 200: Api.Note }) } },
+      { schema: { params: noteParams, body: UpdateBody, response: { 200: Api.Note } } },
       async (request) => {
         currentUser(request)
         const noteable = await loadDiscussionNoteable(request, kind, request.params)

@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -7,7 +6,7 @@ import { Type, type TProperties, type TSchema } from 'typebox'
 import { usersByIds } from '../users'
 import { findNoteById, type NoteRow } from './queries'
 import type { UserRow } from '../../platform/db/rows'
-import { noteEntity, type CommandsChanges } from './entity'
+import { commandsResultEntity, noteEntity, type CommandsChanges } from './entity'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import { notFound } from '../../platform/http/errors'
 import { pathId } from '../../platform/http/loose-params'
@@ -34,7 +33,7 @@ export function presentNotes(
   noteable: Noteable,
   rows: readonly NoteRow[],
   commandsChanges?: CommandsChanges,
-): Readonly<Record<string, unknown>>[] {
+): Api.Note[] {
   const users = usersByIds(
     request.server.burrow.db,
     rows.flatMap((r) => (r.resolved_by_id === null ? [r.author_id] : [r.author_id, r.resolved_by_id])),
@@ -91,14 +90,14 @@ export function loadNote(request: FastifyRequest, noteable: Noteable, noteId: nu
   return note
 }
 
-/** Sends a create result: 201 with the note, or 202 with what a commands-only note did. */
-export function sendCreated(
-  request: FastifyRequest,
-  noteable: Noteable,
-  result: CreateNoteResult,
-): { code: number; body: unknown } {
+/** A create answer: 201 with the note, or 202 with what a commands-only note did. */
+export type CreatedAnswer =
+  { readonly code: 201; readonly body: Api.Note } | { readonly code: 202; readonly body: Api.NoteCommandsResult }
+
+/** The answer to a note's creation: 201 with the note, or 202 with what a commands-only note did. */
+export function sendCreated(request: FastifyRequest, noteable: Noteable, result: CreateNoteResult): CreatedAnswer {
   if (result.kind === 'commands')
-    return { code: 202, body: { commands_changes: result.commandsChanges, summary: result.summary } }
+    return { code: 202, body: commandsResultEntity(result.commandsChanges, result.summary) }
   return { code: 201, body: presentNotes(request, noteable, [result.note], result.commandsChanges)[0] }
 }
 
@@ -168,15 +167,11 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
       return presentNotes(request, noteable, rows)
     })
 
-    app.get(
-      `${base}/:note_id`,
-      { schema: { params: noteParams, response: untypedResponses({ 200: Api.Note }) } },
-      async (request) => {
-        const noteable = loadNoteable(request, kind, request.params)
-        const note = loadNote(request, noteable, request.params.note_id)
-        return presentNotes(request, noteable, [note])[0]
-      },
-    )
+    app.get(`${base}/:note_id`, { schema: { params: noteParams, response: { 200: Api.Note } } }, async (request) => {
+      const noteable = loadNoteable(request, kind, request.params)
+      const note = loadNote(request, noteable, request.params.note_id)
+      return presentNotes(request, noteable, [note])[0]
+    })
 
     app.post(base, { schema: { params: paramsSchema(kind), body: CreateBody } }, async (request, reply) => {
       currentUser(request)
@@ -195,7 +190,7 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
 
     app.put(
       `${base}/:note_id`,
-      { schema: { params: noteParams, body: UpdateBody, response: untypedResponses({ 200: Api.Note }) } },
+      { schema: { params: noteParams, body: UpdateBody, response: { 200: Api.Note } } },
       async (request) => {
         currentUser(request)
         const noteable = loadNoteable(request, kind, request.params)
