@@ -23,7 +23,7 @@ import {
   type AlertStatusName,
   type HttpIntegrationRow,
 } from './queries'
-import { findEnvironmentByName } from '../environments/queries'
+import { findEnvironmentByName } from '../environments'
 import { nextIid } from '../../platform/db/internal-ids'
 import { findProject, findProjectWithNamespace } from '../../platform/db/platform-queries'
 import { forbidden, notFound } from '../../platform/http/errors'

@@ -23,7 +23,7 @@ import { conflict } from '../../platform/http/errors'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { ZERO_SHA } from '../../platform/git/git'
 import { projectGitDir } from '../../platform/git/project-repo'
-import type { PushPolicy } from '../git-http/routes'
+import type { PushPolicy } from '../../platform/git/push-policy'
 import type { RefUpdate } from '../../platform/git/push-listeners'
 
 /** GitLab's refusal texts (Gitlab::Checks::BranchCheck), shown to git clients as `remote:` lines. */

@@ -9,3 +9,4 @@ export {
   type PushData,
 } from './service'
 export { recordPushEvents } from './push-events'
+export { NOTE_EVENT_TARGET_TYPES } from './queries'

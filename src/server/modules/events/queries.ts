@@ -1,7 +1,9 @@
 import { nowIso, type Db } from '../../platform/db/connection'
 import { AUTHORIZED_GROUPS_CTE, AUTHORIZED_PROJECTS_CTE } from '../../platform/auth/permissions'
-import { NOTE_EVENT_TARGET_TYPES } from '../notes/queries'
 import type { NewEvent } from './service'
+
+/** The target types a comment's activity event is stored under (GitLab's note classes). */
+export const NOTE_EVENT_TARGET_TYPES: readonly string[] = ['Note', 'DiffNote', 'DiscussionNote']
 
 /** An `events` row joined with the columns of its author that the API entity embeds. */
 export interface EventRow {

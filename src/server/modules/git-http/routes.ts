@@ -8,7 +8,7 @@ import { AccessLevel } from '../../platform/auth/access'
 import { authenticateSecret } from '../../platform/auth/authenticate'
 import { Permissions } from '../../platform/auth/permissions'
 import { findProject } from '../namespaces'
-import type { ProjectRow, UserRow } from '../../platform/db/rows'
+import type { ProjectRow } from '../../platform/db/rows'
 import { canReadCodeWith } from '../../platform/http/repository'
 import { ARCHIVED_PUSH_MESSAGE, isReadOnly } from '../../platform/http/archived'
 import { ApiError, badRequest } from '../../platform/http/errors'
@@ -17,26 +17,8 @@ import { canReadWikiWith, canWriteWikiWith, ensureWikiRepo } from '../wikis'
 import type { Db } from '../../platform/db/connection'
 import { gitPushLanded, type RefUpdate } from '../../platform/git/push-listeners'
 import { PushOptions } from '../../platform/git/push-options'
+import type { PushPolicy } from '../../platform/git/push-policy'
 import { spawnGit } from '../../platform/git/git'
-
-/** Decides whether a push may land; returns the refusal message, or null to accept. */
-export type PushPolicy = (
-  project: ProjectRow,
-  user: UserRow,
-  perms: Permissions,
-  updates: readonly RefUpdate[],
-) => string | null
-
-/** Several push policies as one: each in turn, the first refusal wins. */
-export function firstRefusal(...policies: readonly PushPolicy[]): PushPolicy {
-  return (project, user, perms, updates) => {
-    for (const policy of policies) {
-      const refusal = policy(project, user, perms, updates)
-      if (refusal !== null) return refusal
-    }
-    return null
-  }
-}
 
 export interface SmartHttpOptions {
   readonly hooksDir: string

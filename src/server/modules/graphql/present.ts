@@ -22,7 +22,7 @@ import {
   type AlertStatusName,
   type HttpIntegrationRow,
 } from '../alerts'
-import { findEnvironment } from '../environments/queries'
+import { findEnvironment } from '../environments'
 import { usersByIds } from '../users'
 import { findProjectWithNamespace, type ProjectWithNamespaceRow } from '../../platform/db/platform-queries'
 import type { UserRow } from '../../platform/db/rows'

@@ -1,4 +1,5 @@
 import * as Api from '../../../shared/api/index'
+import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { ProjectImportRow } from './queries'
@@ -55,12 +56,12 @@ const imports: FastifyPluginAsyncTypebox = async (app) => {
     currentUser(request)
     // Grape's allow_blank: false (GitLab no longer falls back to the personal namespace).
     if (request.body.target_namespace.trim() === '') throw paramError('target_namespace is empty')
-    return reply.code(201).send(answer(await startHostedGitImport(request, request.body)))
+    return reply.code(201).send(answer(await startHostedGitImport(callerOf(request), request.body)))
   })
 
   app.post('/import/git_server', { schema: { body: GitServerBody } }, async (request, reply) => {
     currentUser(request)
-    return reply.code(201).send(answer(await startGitServerImport(request, request.body)))
+    return reply.code(201).send(answer(await startGitServerImport(callerOf(request), request.body)))
   })
 
   app.get(

@@ -1,6 +1,5 @@
-import { callerOf } from '../../platform/caller'
+import { signedInUser, type Caller } from '../../platform/caller'
 import { randomBytes } from 'node:crypto'
-import type { FastifyRequest } from 'fastify'
 import { AccessLevel } from '../../platform/auth/access'
 import type { ServerContext } from '../../platform/context'
 import type { Db } from '../../platform/db/connection'
@@ -34,11 +33,10 @@ import {
 import { ensureProjectRepo } from '../../platform/git/project-repo'
 import { ApiError } from '../../platform/http/errors'
 import { BlockedUrlError, checkOutboundUrl, outboundPolicy, type CheckedUrl } from '../../platform/outbound/outbound'
-import { currentUser } from '../../platform/http/resolve'
 import { auditAuthorOf, recordAudit, recordAuditBy, type AuditAuthor } from '../audit-events'
 import { backgroundQueue } from '../../platform/background'
 import { newDiscussionId } from '../notes'
-import { canCreateProjectIn, clampVisibility, createProject } from '../projects/service'
+import { canCreateProjectIn, clampVisibility, createProject } from '../projects'
 import { protectDefaultBranch } from '../branches'
 import { refreshRepositoryFlags } from '../repository'
 import { SourceApi, SourceApiError } from './source'
@@ -97,18 +95,18 @@ async function assertSourceAllowed(ctx: ServerContext, url: string, raw: string)
  * is not given, the caller's personal namespace. The caller must own the personal namespace or
  * be a Maintainer of the group allowed to create projects there (GitLab 16's importer rule).
  */
-function importNamespace(request: FastifyRequest, path: string | undefined): NamespaceRow {
-  const { db } = request.server.burrow
-  const user = currentUser(request)
+function importNamespace(caller: Caller, path: string | undefined): NamespaceRow {
+  const { db } = caller
+  const user = signedInUser(caller)
   const trimmed = (path ?? '').replace(/^\/+|\/+$/g, '')
   const ns =
     trimmed === '' ? findNamespaceById(db, userNamespaceId(db, user.id) ?? -1) : findNamespaceByFullPath(db, trimmed)
   if (!ns) throw importError(422, 'Namespace or group to import repository into does not exist.')
   const allowed =
-    request.perms.isAdmin ||
+    caller.perms.isAdmin ||
     (ns.kind === 'user'
       ? ns.owner_id === user.id
-      : request.perms.groupAccess(ns.id) >= AccessLevel.MAINTAINER && canCreateProjectIn(callerOf(request), ns))
+      : caller.perms.groupAccess(ns.id) >= AccessLevel.MAINTAINER && canCreateProjectIn(caller, ns))
   if (!allowed) throw importError(422, 'You are not allowed to import projects in this namespace.')
   return ns
 }
@@ -140,14 +138,14 @@ interface NewImportedProject {
  * errors become GitLab's 422 `{"errors": "Name has already been taken, …"}`.
  */
 async function createImportTarget(
-  request: FastifyRequest,
+  caller: Caller,
   n: NewImportedProject,
 ): Promise<{ project: ProjectRow; row: ProjectImportRow }> {
-  const { db } = request.server.burrow
-  const user = currentUser(request)
+  const { db } = caller
+  const user = signedInUser(caller)
   let project: ProjectRow
   try {
-    project = await createProject(callerOf(request), {
+    project = await createProject(caller, {
       name: n.name,
       path: n.path,
       namespace: n.namespace,
@@ -173,7 +171,7 @@ async function createImportTarget(
       correlationId: randomBytes(16).toString('hex'),
       userId: user.id,
     })
-    recordAudit(callerOf(request), {
+    recordAudit(caller, {
       entityType: 'Project',
       entityId: project.id,
       entityPath: `${n.namespace.full_path}/${project.path}`,
@@ -211,13 +209,13 @@ export interface HostedGitParams {
  * and notes. Answers at once; the import runs in the background.
  */
 export async function startHostedGitImport(
-  request: FastifyRequest,
+  caller: Caller,
   params: HostedGitParams,
 ): Promise<{ project: ProjectRow; row: ProjectImportRow }> {
-  const ctx = request.server.burrow
+  const { ctx } = caller
   const raw = params.custom_hostname?.trim() ? params.custom_hostname : PUBLIC_HOSTED_GIT
   const base = sourceBase(raw)
-  const namespace = importNamespace(request, params.target_namespace)
+  const namespace = importNamespace(caller, params.target_namespace)
   await assertSourceAllowed(ctx, base, raw)
   const api = new SourceApi(base, params.personal_access_token, outboundPolicy(ctx))
   let source: SourceProject
@@ -231,7 +229,7 @@ export async function startHostedGitImport(
     throw error
   }
   const newName = params.new_name?.trim() || undefined
-  const created = await createImportTarget(request, {
+  const created = await createImportTarget(caller, {
     namespace,
     name: newName ?? source.name,
     path: newName ?? source.path,
@@ -242,11 +240,11 @@ export async function startHostedGitImport(
     source: source.path_with_namespace,
     url: base,
   })
-  const importer = currentUser(request)
+  const importer = signedInUser(caller)
   const credentials = { username: 'oauth2', password: params.personal_access_token }
   enqueueImport(ctx, {
     projectId: created.project.id,
-    author: auditAuthorOf(callerOf(request)),
+    author: auditAuthorOf(caller),
     run: (ctx2, project) => importHostedGit(ctx2, project, api, source, credentials, importer),
   })
   return created
@@ -268,12 +266,12 @@ export interface GitServerParams {
  * over smart HTTP with basic auth (username and token). Only the repository is imported.
  */
 export async function startGitServerImport(
-  request: FastifyRequest,
+  caller: Caller,
   params: GitServerParams,
 ): Promise<{ project: ProjectRow; row: ProjectImportRow }> {
-  const ctx = request.server.burrow
+  const { ctx } = caller
   const base = sourceBase(params.git_server_url)
-  const namespace = importNamespace(request, params.target_namespace)
+  const namespace = importNamespace(caller, params.target_namespace)
   await assertSourceAllowed(ctx, base, params.git_server_url)
   const projectKey = params.git_server_project.trim().replace(/^\/+|\/+$/g, '')
   const repo = params.git_server_repo
@@ -283,7 +281,7 @@ export async function startGitServerImport(
   if (projectKey === '' || repo === '' || /(^|\/)\.\.?(\/|$)/.test(`${projectKey}/${repo}`))
     throw importError(400, 'Invalid repository: git_server_project and git_server_repo must name a repository')
   const newName = params.new_name?.trim() || undefined
-  const created = await createImportTarget(request, {
+  const created = await createImportTarget(caller, {
     namespace,
     name: newName ?? repo,
     path: newName ?? repo,
@@ -298,7 +296,7 @@ export async function startGitServerImport(
   const credentials = { username: params.git_server_username, password: params.personal_access_token }
   enqueueImport(ctx, {
     projectId: created.project.id,
-    author: auditAuthorOf(callerOf(request)),
+    author: auditAuthorOf(caller),
     run: async (ctx2, project) => {
       const remote = await checkedRemote(ctx2, cloneUrl)
       // A git server has no API to name its default branch: its HEAD does, as GitLab's importers read it.

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { confidentialReadersSql, HAS_ASSIGNEE } from '../../platform/auth/issue-read-queries'
 import type { Db } from '../../platform/db/connection'
-import { deleteNoteAwardsOf, deleteNoteEventsOf } from '../notes/queries'
+import { deleteNoteAwardsOf, deleteNoteEventsOf } from '../notes'
 import { nowIso } from '../../platform/db/connection'
 import { nextIid } from '../../platform/db/internal-ids'
 import { allRows, cachedStatement, memoizedGet } from '../../platform/db/statements'

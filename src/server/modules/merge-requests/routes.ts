@@ -67,7 +67,7 @@ import {
   registerMergeRequestRefresh,
 } from './mergeability'
 import { awardEmojiRoutes } from '../award-emoji'
-import { linkDeployedMergeRequests } from '../environments/deployment-merge-requests'
+import { linkDeployedMergeRequests } from '../environments'
 import { presentIssues } from '../issues'
 import { canPushToBranch, listProtectedBranches } from '../branches'
 import { isSubscribed, subscribe, unsubscribe } from '../subscriptions'

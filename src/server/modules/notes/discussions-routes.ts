@@ -20,14 +20,8 @@ import {
   updateNote,
   type Noteable,
 } from './service'
-import {
-  loadDiscussionNoteable,
-  loadNote,
-  paramsSchema,
-  presentNotes,
-  quickActionParamsOf,
-  sendCreated,
-} from './routes'
+import { loadNote, presentNotes, quickActionParamsOf, sendCreated } from './routes'
+import { loadDiscussionNoteable, paramsSchema } from './noteable-routes'
 import { assertCanEditNote } from './policy'
 import { createDiffDiscussion } from './diff-notes'
 import { positionInput } from './diff-position'

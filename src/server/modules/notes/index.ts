@@ -27,6 +27,7 @@ export {
   type QuickActionSet,
 } from './service'
 export { assertCanComment } from './policy'
+export { loadNoteable, paramsSchema, type NoteableParams } from './noteable-routes'
 export { PositionError, parseTextPosition, positionInput, type LineRangeEnd, type TextPosition } from './diff-position'
 export { createDiffDiscussion, type DiffDiscussionInput } from './diff-notes'
 export { BLANK_SHA, checkCommitPosition, checkPositionInFiles, POSITION_REFUSED } from './diff-check'
@@ -49,6 +50,5 @@ export {
   type IssuableSnapshot,
   type SystemNoteTarget,
 } from './system-notes'
-export { NOTE_EVENT_TARGET_TYPES } from './queries'
 export { insertNote, newDiscussionId } from './queries'
-export { deleteNoteAwardsOf } from './queries'
+export { deleteNoteAwardsOf, deleteNoteEventsOf } from './queries'

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Db } from '../../platform/db/connection'
+import { NOTE_EVENT_TARGET_TYPES } from '../events'
 
 export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic' | 'Commit'
 export type NoteType = 'DiscussionNote' | 'DiffNote' | null
@@ -138,8 +139,6 @@ export function setResolved(
   )
 }
 
-/** The target types a comment's activity event is stored under (GitLab's note classes). */
-export const NOTE_EVENT_TARGET_TYPES: readonly string[] = ['Note', 'DiffNote', 'DiscussionNote']
 const NOTE_EVENT_TYPES = `(${NOTE_EVENT_TARGET_TYPES.map((t) => `'${t}'`).join(', ')})`
 
 /** Deletes one note with its award emoji and its activity event (which quotes its body), and the to-dos raised by it. */

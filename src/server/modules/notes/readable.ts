@@ -1,6 +1,7 @@
 import type { ReadableFamily } from '../../platform/auth/readable'
 import { findNamespaceById } from '../../platform/db/platform-queries'
-import { findNoteById, NOTE_EVENT_TARGET_TYPES } from './queries'
+import { findNoteById } from './queries'
+import { NOTE_EVENT_TARGET_TYPES } from '../events'
 import { canSeeInternalNotes } from './policy'
 import type { NoteContainer } from './service'
 

@@ -2,7 +2,7 @@ import * as Api from '../../../shared/api/index'
 import type { FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type, type TProperties, type TSchema } from 'typebox'
+import { Type } from 'typebox'
 import { usersByIds } from '../users'
 import { findNoteById, type NoteRow } from './queries'
 import type { UserRow } from '../../platform/db/rows'
@@ -11,9 +11,10 @@ import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import { notFound } from '../../platform/http/errors'
 import { pathId } from '../../platform/http/loose-params'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
-import { currentUser, loadGroup, loadProject } from '../../platform/http/resolve'
+import { currentUser } from '../../platform/http/resolve'
 import { awardEmojiRoutes } from '../award-emoji'
-import { noteableKinds, type DiscussionKind, type NoteableKind } from './families'
+import { loadNoteable, paramsSchema } from './noteable-routes'
+import { noteableKinds } from './families'
 import {
   createNote,
   deleteNote,
@@ -52,32 +53,6 @@ export function presentNotes(
   )
 }
 
-/**
- * The noteable named by the URL (`:id` and the family's key), readable by the caller: the
- * family's own refusals first, then the project or group, then the noteable.
- */
-export function loadNoteable(request: FastifyRequest, kind: NoteableKind, params: NoteableParams): Noteable {
-  const caller = callerOf(request)
-  const key = Number(params[kind.param])
-  kind.precheck?.(caller)
-  return kind.parent === 'projects'
-    ? kind.find(caller, loadProject(request, String(params.id)), key)
-    : kind.find(caller, loadGroup(request, String(params.id)), key)
-}
-
-/** `loadNoteable` for any family the discussions routes serve: those named by ref are found through git. */
-export async function loadDiscussionNoteable(
-  request: FastifyRequest,
-  kind: DiscussionKind,
-  params: NoteableParams,
-): Promise<Noteable> {
-  if (!('byRef' in kind)) return loadNoteable(request, kind, params)
-  return kind.find(callerOf(request), loadProject(request, String(params.id)), String(params[kind.param]))
-}
-
-/** The path params of a noteable's routes: the project or group `id` and the family's key. */
-export type NoteableParams = Readonly<Record<string, unknown>>
-
 /** A note of this noteable the caller may see, or 404 `Note Not Found`. */
 export function loadNote(request: FastifyRequest, noteable: Noteable, noteId: number): NoteRow {
   const note = findNoteById(request.server.burrow.db, noteId)
@@ -99,22 +74,6 @@ export function sendCreated(request: FastifyRequest, noteable: Noteable, result:
   if (result.kind === 'commands')
     return { code: 202, body: commandsResultEntity(result.commandsChanges, result.summary) }
   return { code: 201, body: presentNotes(request, noteable, [result.note], result.commandsChanges)[0] }
-}
-
-/**
- * Params schema for a family's routes (its key an integer, or a string for families named by ref)
- * with extra keys. The family's key is named at runtime, so only `id` and `extra` are typed: the
- * key is read by `loadNoteable`.
- */
-export function paramsSchema<Extra extends TProperties>(kind: DiscussionKind, extra?: Extra) {
-  return Type.Object(
-    withKey(Object.assign({ id: Type.String() }, extra), kind.param, 'byRef' in kind ? Type.String() : Type.Integer()),
-  )
-}
-
-/** `properties` with one more key named at runtime, typed as `properties` alone. */
-function withKey<P extends TProperties>(properties: P, name: string, schema: TSchema): P {
-  return { ...properties, [name]: schema }
 }
 
 // GitLab's UserPreference::NOTES_FILTERS: every note, comments only, or system notes only.

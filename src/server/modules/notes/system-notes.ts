@@ -2,9 +2,9 @@ import type { Caller } from '../../platform/caller'
 import { Permissions } from '../../platform/auth/permissions'
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
-import type { EpicRow } from '../epics/queries'
-import { usersById, type IssueRow } from '../issues/queries'
-import type { MergeRequestRow } from '../merge-requests/queries'
+import type { EpicRow } from '../epics'
+import type { IssueRow } from '../issues'
+import type { MergeRequestRow } from '../merge-requests'
 import { findNamespaceById, findProject, findProjectById, findNamespaceByFullPath } from '../namespaces'
 import { insertNote, newDiscussionId, noteBodiesOf, rewriteNoteBody, type NoteRow } from './queries'
 import {
@@ -18,9 +18,9 @@ import {
   type ResourceRef,
   type ResourceState,
   type StateSource,
-} from '../resource-events/queries'
+} from '../resource-events'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
-import { findUserById } from '../users'
+import { findUserById, usersByIds } from '../users'
 import { ReadableItems } from '../../platform/auth/readable'
 import { referenceFamily, referenceFamilyOf } from './families'
 
@@ -233,7 +233,7 @@ export function updatedTasks(oldText: string | null, newText: string | null): Ta
 }
 
 function usernames(db: Db, ids: readonly number[]): string[] {
-  const users = usersById(db, ids)
+  const users = usersByIds(db, ids)
   return ids.map((id) => `@${users.get(id)?.username ?? 'ghost'}`)
 }
 

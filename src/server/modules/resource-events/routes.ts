@@ -22,9 +22,7 @@ import { notFound } from '../../platform/http/errors'
 import { paginateArray } from '../../platform/http/pagination'
 import { currentUser } from '../../platform/http/resolve'
 import { presentMilestones } from '../milestones'
-import { noteableKinds, type NoteableKind } from '../notes'
-import type { Noteable } from '../notes'
-import { loadNoteable, paramsSchema } from '../notes/routes'
+import { loadNoteable, noteableKinds, paramsSchema, type Noteable, type NoteableKind } from '../notes'
 
 /** One of GitLab's three resource event APIs. */
 interface EventFamily {

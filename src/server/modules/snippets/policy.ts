@@ -1,7 +1,7 @@
 import { AccessLevel } from '../../platform/auth/access'
 import type { Permissions } from '../../platform/auth/permissions'
 import type { ProjectRow, Visibility } from '../../platform/db/rows'
-import { projectSettings } from '../projects'
+import { projectSettings } from '../../platform/db/project-settings'
 import type { SnippetRow } from './queries'
 
 /** The project's snippets feature level: 'enabled' (everyone who sees the project), 'private' (members), 'disabled'. */

@@ -1,5 +1,5 @@
 import type { Db } from '../../platform/db/connection'
-import { deleteNoteAwardsOf } from '../notes/queries'
+import { deleteNoteAwardsOf } from '../notes'
 import { nowIso } from '../../platform/db/connection'
 import type { Visibility } from '../../platform/db/rows'
 

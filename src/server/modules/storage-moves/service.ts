@@ -6,7 +6,6 @@ import type { ServerContext } from '../../platform/context'
 import type { Db } from '../../platform/db/connection'
 import { findNamespaceById, findProjectById } from '../namespaces'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
-import type { SnippetRow } from '../snippets/queries'
 import {
   findStorageMove,
   groupIdsOnStorage,
@@ -25,7 +24,7 @@ import {
   type StorageMoveKind,
   type StorageMoveRow,
 } from './queries'
-import { findSnippetById } from '../snippets/queries'
+import { findSnippetById, type SnippetRow } from '../snippets'
 import { findUserById } from '../users'
 import { gitText } from '../../platform/git/git'
 import { apiMessage, validationFailed } from '../../platform/http/errors'
