@@ -297,6 +297,106 @@ describe('sync indexes a list for search once, at its end', () => {
   })
 })
 
+describe('sync works on two projects at once', () => {
+  const start = async (): Promise<{
+    server: RestartableServer
+    log: RequestLog
+    core: Core
+    cache: Cache
+    accountId: string
+    projects: { id: number }[]
+    close(): Promise<void>
+  }> => {
+    const server = await startRestartableServer()
+    const log = new RequestLog()
+    const owner = seedUser(server, { username: `pair${Math.random().toString(36).slice(2, 7)}` })
+    const projects: { id: number }[] = []
+    for (const name of ['First', 'Second']) {
+      const project = await api<{ id: number }>(server, owner.token, 'POST', '/projects', { name })
+      for (let i = 1; i <= 12; i++)
+        await api(server, owner.token, 'POST', `/projects/${project.id}/issues`, { title: `${name} ${i}` })
+      projects.push(project)
+    }
+    const services = await desktopServices(log)
+    const core = createCore({
+      version: '0.1.0',
+      mode: 'browser',
+      serverUrl: server.url,
+      accounts: services.accounts,
+      cache: services.cache,
+      syncOptions: { perPage: 5 },
+    })
+    const accountId = (await services.accounts.add({ baseUrl: server.url, token: owner.token })).id
+    return {
+      server,
+      log,
+      core,
+      cache: services.cache,
+      accountId,
+      projects,
+      async close() {
+        await core.dispose()
+        services.dispose()
+        await server.close()
+      },
+    }
+  }
+
+  it("has the second project's issues asked for while the first project's are still unanswered", async () => {
+    const w = await start()
+    try {
+      const [first, second] = w.projects.map((p) => `/api/v4/projects/${p.id}/issues`)
+      // The first project's first page waits (at most 5 s, so a sync of one project at a time still ends) for the second's.
+      let secondAsked: () => void = () => undefined
+      const secondRequest = new Promise<void>((resolve) => (secondAsked = resolve))
+      let askedWhileFirstWaited: boolean | null = null
+      w.log.beforeRequest = async (url) => {
+        if (url.pathname === second) return secondAsked()
+        if (url.pathname !== first || askedWhileFirstWaited !== null) return
+        askedWhileFirstWaited = await Promise.race([
+          secondRequest.then(() => true),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5_000)),
+        ])
+      }
+      const progress: { scope: number | undefined; phase: string }[] = []
+      w.core.events.subscribe((event, payload) => {
+        if (event === 'sync:did-progress') progress.push({ scope: payload.scope?.id, phase: payload.phase })
+      })
+      expect(await (w.core.sync as NonNullable<Core['sync']>).run(w.accountId)).toMatchObject({ outcome: 'completed' })
+      expect(askedWhileFirstWaited).toBe(true)
+      expect(w.cache.db.prepare('SELECT count(*) FROM issues').pluck().get()).toBe(24)
+      // Both projects' lists are told about, each under its own name.
+      for (const p of w.projects) expect(progress).toContainEqual({ scope: p.id, phase: 'issues' })
+    } finally {
+      await w.close()
+    }
+  })
+
+  it("stops the other project's work when one fails, and ends once both have stopped", async () => {
+    const w = await start()
+    try {
+      const [first, second] = w.projects.map((p) => `/projects/${p.id}`)
+      // The second project's second page of issues fails (a server error, not the network).
+      let secondPages = 0
+      w.log.beforeRequest = async (url) => {
+        if (url.pathname !== `/api/v4${second}/issues` || ++secondPages !== 2) return
+        return new Response(JSON.stringify({ message: '500 Internal Server Error' }), {
+          status: 500,
+          headers: { 'content-type': 'application/json' },
+        })
+      }
+      expect(await (w.core.sync as NonNullable<Core['sync']>).run(w.accountId)).toMatchObject({ outcome: 'failed' })
+      // The first project did not go on to its merge requests, milestones and labels.
+      expect(w.log.entries.filter((e) => e.path.startsWith(`${first}/`) && !e.path.endsWith('/issues'))).toEqual([])
+      expect(
+        w.cache.db.prepare('SELECT count(*) FROM issues WHERE project_id = ?').pluck().get(w.projects[0].id),
+      ).toBeLessThan(12)
+    } finally {
+      await w.close()
+    }
+  })
+})
+
 describe('sync reads issue links a few at a time', () => {
   it('has the next link list asked for while the first one is still unanswered', async () => {
     const server = await startRestartableServer()

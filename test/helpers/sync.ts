@@ -62,12 +62,13 @@ export class RequestLog {
     status: number | null
     ifNoneMatch: string | null
   }[] = []
-  /** Runs before each request is sent (a test stops the server here). */
-  beforeRequest: ((url: URL) => Promise<void>) | null = null
+  /** Runs before each request is sent (a test stops the server here); a Response it returns answers in the server's place. */
+  beforeRequest: ((url: URL) => Promise<Response | void>) | null = null
 
   readonly fetch: typeof fetch = async (input, init) => {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url)
-    if (this.beforeRequest !== null) await this.beforeRequest(url)
+    const instead = this.beforeRequest === null ? undefined : await this.beforeRequest(url)
+    if (instead !== undefined) return instead
     const entry = {
       method: init?.method ?? 'GET',
       path: url.pathname.replace(/^\/api\/v4/, ''),

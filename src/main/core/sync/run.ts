@@ -84,28 +84,40 @@ export const ISSUE_LINKS_PER_RUN = 50
 const LINK_READS_IN_FLIGHT = 4
 
 /**
+ * Projects and groups a run syncs at once. One scope alone leaves the server idle whenever the
+ * run waits on it with nothing else asked (a list's first page, the milestone and label lists,
+ * the search index at a list's end), and the run idle while those answers travel; with two,
+ * the other scope's next request is at the server while one writes, and its answer is ready
+ * when the write ends. Each page is still written in its own transaction.
+ */
+const SCOPES_AT_ONCE = 2
+
+/**
  * Runs `task` on each of `items` in order, with at most `limit` running at once. The first
- * failure is thrown once it happens; no task starts after it (those running finish unheard).
+ * failure stops new tasks from starting, is told to `onFailure` at once (to stop those
+ * running), and is thrown once the running ones have settled: nothing of them is still at
+ * work when this ends.
  */
 async function eachConcurrently<T>(
   items: readonly T[],
   limit: number,
   task: (item: T) => Promise<void>,
+  onFailure: (error: unknown) => void = () => undefined,
 ): Promise<void> {
   let next = 0
-  let failed = false
+  const failures: unknown[] = []
   const worker = async (): Promise<void> => {
-    while (!failed && next < items.length) {
+    while (failures.length === 0 && next < items.length) {
       const item = items[next++]
       try {
         await task(item)
       } catch (error) {
-        failed = true
-        throw error
+        if (failures.push(error) === 1) onFailure(error)
       }
     }
   }
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+  if (failures.length > 0) throw failures[0]
 }
 
 /**
@@ -125,6 +137,8 @@ const CROSS_PROJECT_LISTS = [
 
 /** Where one pass of an incremental list writes: which projects' or group's cursors it advances, and which items it keeps. */
 interface ListTarget {
+  /** The scope whose progress the list reports (null for a cross-project list). */
+  readonly owner: Scope | null
   readonly resource: string
   readonly kind: NoteableKind
   readonly path: string
@@ -178,7 +192,7 @@ function advance(cursor: Cursor, items: readonly JsonObject[]): Cursor {
 }
 
 /**
- * One sync of one account: resolve the scope, then per project and group pull what changed
+ * One sync of one account: resolve the scope, then per project and group (two at a time) pull what changed
  * since each list's cursor (order_by=updated_at&sort=asc&updated_after=cursor), committing
  * each page's rows and the advanced cursor in one transaction, so an interrupted run resumes
  * where it stopped. Then notes of changed items, to-dos, and (when asked) reconciliation.
@@ -188,8 +202,12 @@ function advance(cursor: Cursor, items: readonly JsonObject[]): Cursor {
 export class SyncRun {
   readonly stats: RunStats = { itemsSynced: 0, itemsRemoved: 0, requests: 0 }
   private readonly perPage: number
-  private phase: SyncPhase = 'scope'
-  private current: Scope | null = null
+  /** What each scope syncing is at (null: the run's own steps, scope and to-dos), for progress events. */
+  private readonly phases = new Map<Scope | null, SyncPhase>()
+  /** Stops the other scopes' work when one fails (eachConcurrently's onFailure). */
+  private readonly halt = new AbortController()
+  /** The caller's signal or the halt: what every request of the run listens to. */
+  private readonly signal: AbortSignal
   private scopesDone = 0
   private scopesTotal = 0
 
@@ -201,55 +219,68 @@ export class SyncRun {
   constructor(private readonly o: RunOptions) {
     this.perPage = o.perPage ?? 100
     this.saved = new CachedGet(o.cache)
+    this.signal = AbortSignal.any([o.signal, this.halt.signal])
   }
 
   async run(): Promise<void> {
     const { projects, groups } = await this.resolveScope()
     this.scopesTotal = projects.length + groups.length
-    this.progress()
+    this.progress(null)
     // One request per list for every project already synced, when the instance shows no others.
     const across = (await this.crossProjectAnswersAll(projects))
       ? await this.syncAcrossProjects(projects)
       : new Set<string>()
-    for (const project of projects) {
-      this.current = project
-      const firstIssueSync = !this.o.state.hasCursor(this.o.accountId, 'issues', 'project', project.id)
-      for (const list of PROJECT_LISTS) {
-        if (project.json[list.feature] === false || across.has(`${list.resource}:${project.id}`)) continue
-        await this.syncList({
-          resource: list.resource,
-          kind: list.kind,
-          path: list.path(project.id),
-          extra: { with_labels_details: true },
-          scopes: [{ kind: 'project', id: project.id }],
-        })
-      }
-      await this.syncMilestones('project', project.id)
-      await this.syncLabels('project', project.id)
-      await this.syncNotes('project', project.id)
-      if (project.json.merge_requests_enabled !== false) await this.keepMergeRequestChanges(project.id)
-      if (firstIssueSync) this.changedIssues.delete(project.id)
-      else if (project.json.issues_enabled !== false) await this.keepIssueLinks(project.id)
-      if (this.o.reconcile) await this.reconcileProject(project)
-      this.scopesDone++
-    }
-    for (const group of groups) {
-      this.current = group
-      await this.syncList({
-        resource: 'epics',
-        kind: 'epic',
-        path: `/groups/${group.id}/epics`,
-        extra: { with_labels_details: true, include_descendant_groups: false },
-        scopes: [{ kind: 'group', id: group.id }],
-      })
-      await this.syncMilestones('group', group.id)
-      await this.syncLabels('group', group.id)
-      await this.syncNotes('group', group.id)
-      if (this.o.reconcile) await this.reconcileEpics(group)
-      this.scopesDone++
-    }
-    this.current = null
+    await eachConcurrently(
+      [...projects, ...groups],
+      SCOPES_AT_ONCE,
+      async (scope) => {
+        if (scope.kind === 'project') await this.syncProject(scope, across)
+        else await this.syncGroup(scope)
+        this.phases.delete(scope)
+        this.scopesDone++
+      },
+      (error) => this.halt.abort(error),
+    )
     await this.syncTodos()
+  }
+
+  /** A project's issues and merge requests (unless `across` covered them), milestones, labels, notes and saved answers. */
+  private async syncProject(project: Scope, across: ReadonlySet<string>): Promise<void> {
+    const firstIssueSync = !this.o.state.hasCursor(this.o.accountId, 'issues', 'project', project.id)
+    for (const list of PROJECT_LISTS) {
+      if (project.json[list.feature] === false || across.has(`${list.resource}:${project.id}`)) continue
+      await this.syncList({
+        owner: project,
+        resource: list.resource,
+        kind: list.kind,
+        path: list.path(project.id),
+        extra: { with_labels_details: true },
+        scopes: [{ kind: 'project', id: project.id }],
+      })
+    }
+    await this.syncMilestones(project)
+    await this.syncLabels(project)
+    await this.syncNotes(project)
+    if (project.json.merge_requests_enabled !== false) await this.keepMergeRequestChanges(project)
+    if (firstIssueSync) this.changedIssues.delete(project.id)
+    else if (project.json.issues_enabled !== false) await this.keepIssueLinks(project)
+    if (this.o.reconcile) await this.reconcileProject(project)
+  }
+
+  /** A group's epics, milestones, labels and epic notes. */
+  private async syncGroup(group: Scope): Promise<void> {
+    await this.syncList({
+      owner: group,
+      resource: 'epics',
+      kind: 'epic',
+      path: `/groups/${group.id}/epics`,
+      extra: { with_labels_details: true, include_descendant_groups: false },
+      scopes: [{ kind: 'group', id: group.id }],
+    })
+    await this.syncMilestones(group)
+    await this.syncLabels(group)
+    await this.syncNotes(group)
+    if (this.o.reconcile) await this.reconcileEpics(group)
   }
 
   /**
@@ -289,6 +320,7 @@ export class SyncRun {
       const members = this.acrossMembers(projects, list)
       if (members.length < 2) continue
       await this.syncList({
+        owner: null,
         resource: list.resource,
         kind: list.kind,
         path: list.path,
@@ -304,7 +336,7 @@ export class SyncRun {
   // --- scope ------------------------------------------------------------------------------
 
   private async resolveScope(): Promise<{ projects: Scope[]; groups: Scope[] }> {
-    this.setPhase('scope')
+    this.setPhase('scope', null)
     const { accountId, cache } = this.o
     const scope: SyncScope = this.o.state.scope(accountId)
     let projects: JsonObject[]
@@ -388,7 +420,7 @@ export class SyncRun {
   private async pageThrough(list: ListTarget): Promise<void> {
     const { accountId, cache, state } = this.o
     const { resource, kind, path, extra, scopes } = list
-    this.setPhase(resource as SyncPhase)
+    this.setPhase(resource as SyncPhase, list.owner)
     let cursor = oldestCursor(scopes.map((sc) => state.cursor(accountId, resource, sc.kind, sc.id)))
     if (cursor.unsupported && !this.o.reconcile) return
     const parentKey = kind === 'epic' ? 'group_id' : 'project_id'
@@ -446,7 +478,7 @@ export class SyncRun {
         await requestsDispatched()
       }
       this.writePage(list, fresh, next)
-      this.progress()
+      this.progress(list.owner)
       if (!more) return
       page = nextPageNumber
       cursor = next
@@ -529,11 +561,12 @@ export class SyncRun {
   }
 
   /** A scope's full milestone list: on its first sync, when reconciling, and when the last one is older than MILESTONES_REFRESH_MS. */
-  private async syncMilestones(scopeKind: 'project' | 'group', scopeId: number): Promise<void> {
+  private async syncMilestones(scope: Scope): Promise<void> {
     const { accountId, cache, state } = this.o
+    const { kind: scopeKind, id: scopeId } = scope
     const last = state.cursor(accountId, 'milestones', scopeKind, scopeId).updatedAfter
     if (!this.o.reconcile && last !== null && Date.now() - Date.parse(last) < MILESTONES_REFRESH_MS) return
-    this.setPhase('milestones')
+    this.setPhase('milestones', scope)
     const path = scopeKind === 'project' ? `/projects/${scopeId}/milestones` : `/groups/${scopeId}/milestones`
     const fetchedAt = new Date().toISOString()
     let items: JsonObject[]
@@ -585,10 +618,11 @@ export class SyncRun {
   }
 
   /** Full label lists on the first sync of a scope and when reconciling; labels embedded in items keep them current in between. */
-  private async syncLabels(scopeKind: 'project' | 'group', scopeId: number): Promise<void> {
+  private async syncLabels(scope: Scope): Promise<void> {
     const { accountId, cache, state } = this.o
+    const { kind: scopeKind, id: scopeId } = scope
     if (!this.o.reconcile && state.hasCursor(accountId, 'labels', scopeKind, scopeId)) return
-    this.setPhase('labels')
+    this.setPhase('labels', scope)
     const path = scopeKind === 'project' ? `/projects/${scopeId}/labels` : `/groups/${scopeId}/labels`
     let labels: JsonObject[]
     try {
@@ -608,8 +642,9 @@ export class SyncRun {
   }
 
   /** Discussions of the items marked `notes_stale` in this scope; each item's notes and its mark change in one transaction. */
-  private async syncNotes(scopeKind: 'project' | 'group', scopeId: number): Promise<void> {
+  private async syncNotes(scope: Scope): Promise<void> {
     const { accountId, cache } = this.o
+    const { kind: scopeKind, id: scopeId } = scope
     const acct = cache.acct(accountId)
     const kinds: NoteableKind[] = scopeKind === 'project' ? ['issue', 'merge_request'] : ['epic']
     for (const kind of kinds) {
@@ -620,7 +655,7 @@ export class SyncRun {
           `SELECT id, iid FROM ${KINDS[kind].table} WHERE acct = ? AND ${column} = ? AND notes_stale = 1 ORDER BY +id`,
         )
         .all(acct, scopeId) as { id: number; iid: number }[]
-      if (stale.length > 0) this.setPhase('notes')
+      if (stale.length > 0) this.setPhase('notes', scope)
       for (const item of stale) {
         let discussions: JsonObject[]
         try {
@@ -630,7 +665,7 @@ export class SyncRun {
           discussions = []
         }
         cache.replaceDiscussions(accountId, kind, item.id, discussions)
-        this.progress()
+        this.progress(scope)
       }
     }
   }
@@ -642,8 +677,10 @@ export class SyncRun {
    * it — so a quiet sync asks for none. Others' merge requests are not fetched ahead: a diff is
    * one of the costliest answers a forge computes, and a project can hold hundreds open.
    */
-  private async keepMergeRequestChanges(projectId: number): Promise<void> {
-    const { accountId, cache, client, signal, userId } = this.o
+  private async keepMergeRequestChanges(project: Scope): Promise<void> {
+    const { accountId, cache, client, userId } = this.o
+    const { signal } = this
+    const projectId = project.id
     if (userId === null) return
     const open = cache.db
       .prepare(
@@ -660,7 +697,7 @@ export class SyncRun {
     })
     for (const mr of outdated.slice(0, MERGE_REQUEST_CHANGES_PER_RUN)) {
       signal.throwIfAborted()
-      this.setPhase('changes')
+      this.setPhase('changes', project)
       this.stats.requests++
       try {
         await this.saved.get(accountId, client, mergeRequestChangesPath(projectId, mr.iid), undefined, {
@@ -670,7 +707,7 @@ export class SyncRun {
       } catch (error) {
         if (!refused(error)) throw error
       }
-      this.progress()
+      this.progress(project)
     }
   }
 
@@ -680,8 +717,10 @@ export class SyncRun {
    * saved copy is newer than the change; with its ETag, an unchanged list costs a 304. A quiet
    * sync changes no issue and so asks for none.
    */
-  private async keepIssueLinks(projectId: number): Promise<void> {
-    const { accountId, client, signal } = this.o
+  private async keepIssueLinks(project: Scope): Promise<void> {
+    const { accountId, client } = this.o
+    const { signal } = this
+    const projectId = project.id
     const changed = [...(this.changedIssues.get(projectId) ?? [])].map(([iid, updatedAt]) => ({ iid, updatedAt }))
     this.changedIssues.delete(projectId)
     // Newest first, looked up only until enough are found: a first sync changes every issue.
@@ -694,7 +733,7 @@ export class SyncRun {
     // Each answer is small and saved on its own: a few in flight at once hide their round trips.
     await eachConcurrently(outdated, LINK_READS_IN_FLIGHT, async (issue) => {
       signal.throwIfAborted()
-      this.setPhase('links')
+      this.setPhase('links', project)
       this.stats.requests++
       try {
         await this.saved.get(accountId, client, issueLinksPath(projectId, issue.iid), undefined, {
@@ -704,12 +743,12 @@ export class SyncRun {
       } catch (error) {
         if (!refused(error)) throw error
       }
-      this.progress()
+      this.progress(project)
     })
   }
 
   private async syncTodos(): Promise<void> {
-    this.setPhase('todos')
+    this.setPhase('todos', null)
     const todos = await this.all('/todos', { state: 'pending' })
     this.o.cache.replaceSet(this.o.accountId, 'todo', 'account', todos)
   }
@@ -719,7 +758,7 @@ export class SyncRun {
   private async reconcileProject(project: Scope): Promise<void> {
     for (const list of PROJECT_LISTS) {
       if (project.json[list.feature] === false) continue
-      await this.reconcile(list.resource, list.kind, 'project', project.id, list.path(project.id), {
+      await this.reconcile(project, list.resource, list.kind, list.path(project.id), {
         scope: 'all',
         state: 'all',
       })
@@ -728,7 +767,7 @@ export class SyncRun {
 
   private async reconcileEpics(group: Scope): Promise<void> {
     if (this.o.state.cursor(this.o.accountId, 'epics', 'group', group.id).unsupported) return
-    await this.reconcile('epics', 'epic', 'group', group.id, `/groups/${group.id}/epics`, {
+    await this.reconcile(group, 'epics', 'epic', `/groups/${group.id}/epics`, {
       include_descendant_groups: false,
     })
   }
@@ -740,15 +779,15 @@ export class SyncRun {
    * was missed: the list's cursor is reset so the next run fetches it again.
    */
   private async reconcile(
+    scope: Scope,
     resource: string,
     kind: NoteableKind,
-    scopeKind: 'project' | 'group',
-    scopeId: number,
     path: string,
     extra: Query,
   ): Promise<void> {
     const { accountId, cache, state } = this.o
-    this.setPhase('reconcile')
+    const { kind: scopeKind, id: scopeId } = scope
+    this.setPhase('reconcile', scope)
     const acct = cache.acct(accountId)
     const column = kind === 'epic' ? 'group_id' : 'project_id'
     // Provisional rows of the outbox (negative ids) are not the server's to judge.
@@ -787,18 +826,18 @@ export class SyncRun {
   // --- requests -----------------------------------------------------------------------------
 
   private async get<T>(path: string, query?: Query): Promise<T> {
-    this.o.signal.throwIfAborted()
+    this.signal.throwIfAborted()
     this.stats.requests++
-    return this.o.client.get<T>(path, query, { signal: this.o.signal })
+    return this.o.client.get<T>(path, query, { signal: this.signal })
   }
 
   private async getPage(
     path: string,
     query: Query,
   ): Promise<{ items: JsonObject[]; nextPage: number | null; total: number | null }> {
-    this.o.signal.throwIfAborted()
+    this.signal.throwIfAborted()
     this.stats.requests++
-    return this.o.client.getPage<JsonObject>(path, query, { signal: this.o.signal })
+    return this.o.client.getPage<JsonObject>(path, query, { signal: this.signal })
   }
 
   /** Every page of a small list (projects, groups, milestones, labels, to-dos, discussions). */
@@ -811,17 +850,18 @@ export class SyncRun {
     }
   }
 
-  private setPhase(phase: SyncPhase): void {
-    if (this.phase === phase) return
-    this.phase = phase
-    this.progress()
+  private setPhase(phase: SyncPhase, scope: Scope | null): void {
+    if (this.phases.get(scope) === phase) return
+    this.phases.set(scope, phase)
+    this.progress(scope)
   }
 
-  private progress(): void {
+  /** Where the run is, told from `scope`'s side (two sync at once: each event names its own). */
+  private progress(scope: Scope | null): void {
     this.o.onProgress?.({
       accountId: this.o.accountId,
-      phase: this.phase,
-      scope: this.current === null ? null : { kind: this.current.kind, id: this.current.id, name: this.current.name },
+      phase: this.phases.get(scope) ?? 'scope',
+      scope: scope === null ? null : { kind: scope.kind, id: scope.id, name: scope.name },
       scopesDone: this.scopesDone,
       scopesTotal: this.scopesTotal,
       itemsSynced: this.stats.itemsSynced,
