@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeQuery, type Query } from '../../src/main/core/api/query'
 import { createCore, type Core } from '../../src/main/core/index'
-import type { ApiJson, CachedList, IssueListParams, MergeRequestListParams } from '../../src/shared/ipc/cache'
+import type { CachedList, IssueListParams, MergeRequestListParams } from '../../src/shared/ipc/cache'
+import type { JsonObject } from '../../src/shared/json'
 import type { IpcResponse } from '../../src/shared/ipc/contract'
 import { seedUser, type SeededUser } from '../helpers/server'
 import { desktopServices, RequestLog, startRestartableServer, type RestartableServer } from '../helpers/sync'
@@ -19,7 +20,7 @@ let accountId: string
 let projectId: number
 let dispose: () => void
 
-async function api<T = ApiJson>(
+async function api<T = JsonObject>(
   token: string,
   method: 'GET' | 'POST' | 'PUT',
   url: string,
@@ -37,13 +38,13 @@ async function cached(
   const response = (await core.dispatch(channel, [
     accountId,
     { ...params, project_id: projectId, limit: 100 },
-  ])) as IpcResponse<CachedList>
+  ])) as IpcResponse<CachedList<'issue' | 'merge_request'>>
   if (!response.ok) throw new Error(response.error.message)
-  return response.result.items.map((i) => i.data.id as number)
+  return response.result.items.map((i) => i.data.id)
 }
 
 async function fromServer(resource: 'issues' | 'merge_requests', params: Record<string, unknown>): Promise<number[]> {
-  const items = await api<ApiJson[]>(
+  const items = await api<JsonObject[]>(
     owner.token,
     'GET',
     `/projects/${projectId}/${resource}?${encodeQuery({ ...params, per_page: 100 } as Query)}`,
@@ -205,7 +206,7 @@ describe('merge-requests:list answers like GET /projects/:id/merge_requests', ()
     const response = (await core.dispatch('issues:list', [
       accountId,
       { project_id: projectId, offset: 5, limit: 7 },
-    ])) as IpcResponse<CachedList>
+    ])) as IpcResponse<CachedList<'issue'>>
     expect(response).toMatchObject({ ok: true, result: { total: 24, offset: 5, limit: 7 } })
     if (response.ok) expect(response.result.items.map((i) => i.data.id)).toEqual(all.slice(5, 12))
   })

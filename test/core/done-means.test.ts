@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCore, type Core } from '../../src/main/core/index'
 import { Outbox } from '../../src/main/core/outbox/index'
-import type { ApiJson, CachedGetResult, CachedList, SearchResult } from '../../src/shared/ipc/cache'
+import type { CachedGetResult, CachedList, SearchResult } from '../../src/shared/ipc/cache'
+import type { JsonObject } from '../../src/shared/json'
 import type { IpcResponse } from '../../src/shared/ipc/contract'
 import type { OutboxEntry } from '../../src/shared/ipc/outbox'
 import { seedUser, type SeededUser } from '../helpers/server'
@@ -36,7 +37,7 @@ async function call<T>(channel: string, ...args: unknown[]): Promise<T> {
   return response.result
 }
 
-async function api<T = ApiJson>(
+async function api<T = JsonObject>(
   token: string,
   method: 'GET' | 'POST' | 'PUT',
   url: string,
@@ -106,7 +107,7 @@ describe('done means', () => {
     await server.stop()
     cut = true
     expect(await services.accounts.connectivityFor(accountId).probeNow()).toBe(false)
-    const list = await call<CachedList>('issues:list', accountId, { project_id: projectId })
+    const list = await call<CachedList<'issue'>>('issues:list', accountId, { project_id: projectId })
     expect(list.items.map((i) => i.data.title).sort()).toEqual([
       'Compass drifts north',
       'Map legend unreadable',
@@ -114,7 +115,7 @@ describe('done means', () => {
     ])
     const found = await call<SearchResult>('search:query', accountId, { query: 'glacier' })
     expect(found.hits).toEqual([expect.objectContaining({ iid: iids[1], matched_in: 'note' })])
-    const detail = await call<{ discussions: { notes: { data: ApiJson }[] }[] }>('issues:get', accountId, {
+    const detail = await call<{ discussions: { notes: { data: JsonObject }[] }[] }>('issues:get', accountId, {
       project_id: projectId,
       iid: iids[1],
     })
@@ -142,7 +143,10 @@ describe('done means', () => {
       changes: { title: 'Map legend smudged by rain' },
     })
     expect([renamed, comment, contested].map((e) => e.state)).toEqual(['queued', 'queued', 'queued'])
-    const pending = await call<CachedList>('issues:list', accountId, { project_id: projectId, state: 'closed' })
+    const pending = await call<CachedList<'issue'>>('issues:list', accountId, {
+      project_id: projectId,
+      state: 'closed',
+    })
     expect(pending.items).toEqual([
       { data: expect.objectContaining({ iid: iids[0], title: 'Compass drifts north-east' }), pending: true },
     ])
@@ -172,7 +176,7 @@ describe('done means', () => {
       title: 'Compass drifts north-east',
       state: 'closed',
     })
-    const notes = await api<ApiJson[]>(
+    const notes = await api<JsonObject[]>(
       owner.token,
       'GET',
       `/projects/${projectId}/issues/${iids[1]}/notes?per_page=100`,

@@ -137,7 +137,10 @@ describe('a write queued while the encrypted sign-in file is locked', () => {
       )
       expect(waiting.state).toBe('queued')
       expect(waiting.reason).toMatch(/passphrase.*The write stays queued\./)
-      const detail = await ok<CachedDetail>(second.core, 'issues:get', account.id, { project_id: projectId, iid })
+      const detail = await ok<CachedDetail<'issue'>>(second.core, 'issues:get', account.id, {
+        project_id: projectId,
+        iid,
+      })
       expect(detail.discussions.flatMap((d) => d.notes.filter((n) => n.pending).map((n) => n.data.body))).toEqual([
         'Noted while the file was locked',
       ])

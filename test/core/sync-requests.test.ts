@@ -3,7 +3,8 @@ import { searchCache, type Cache } from '../../src/main/core/cache/index'
 import { createCore, type Core } from '../../src/main/core/index'
 import { CachedGet } from '../../src/main/core/cache/http-cache'
 import { ISSUE_LINKS_PER_RUN, MILESTONES_REFRESH_MS } from '../../src/main/core/sync/run'
-import type { ApiJson, SyncFinished } from '../../src/shared/ipc/cache'
+import type { SyncFinished } from '../../src/shared/ipc/cache'
+import type { JsonObject } from '../../src/shared/json'
 import { seedUser, type SeededUser } from '../helpers/server'
 import { desktopServices, RequestLog, startRestartableServer, type RestartableServer } from '../helpers/sync'
 
@@ -12,7 +13,7 @@ import { desktopServices, RequestLog, startRestartableServer, type RestartableSe
  * answer the same question, milestone lists only now and then.
  */
 
-async function api<T = ApiJson>(
+async function api<T = JsonObject>(
   server: RestartableServer,
   token: string,
   method: 'GET' | 'POST' | 'PUT',

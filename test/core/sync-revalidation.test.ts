@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Accounts } from '../../src/main/core/accounts/accounts'
 import type { Cache } from '../../src/main/core/cache/index'
 import { createCore, type Core } from '../../src/main/core/index'
-import type { ApiJson, CachedGetResult, CachedList, SyncFinished } from '../../src/shared/ipc/cache'
+import type { CachedGetResult, CachedList, SyncFinished } from '../../src/shared/ipc/cache'
+import type { JsonObject } from '../../src/shared/json'
 import type { IpcResponse } from '../../src/shared/ipc/contract'
 import { ROOT_TOKEN, seedUser, type SeededUser } from '../helpers/server'
 import { desktopServices, RequestLog, startRestartableServer, type RestartableServer } from '../helpers/sync'
@@ -30,7 +31,7 @@ interface World {
   dispose(): Promise<void>
 }
 
-async function api<T = ApiJson>(
+async function api<T = JsonObject>(
   server: RestartableServer,
   token: string,
   method: 'GET' | 'POST' | 'PUT',
@@ -173,8 +174,8 @@ describe('sync on an instance without epics', () => {
     const result = await sync()
     expect(result).toMatchObject({ outcome: 'completed', error: null })
     expect(w.log.entries.filter((e) => e.path === `/groups/${groupId}/epics`).map((e) => e.status)).toEqual([403])
-    expect((await call<CachedList>(w.core, 'epics:list', w.accountId, {})).total).toBe(0)
-    const milestones = await call<{ data: ApiJson }[]>(w.core, 'milestones:list', w.accountId, { group_id: groupId })
+    expect((await call<CachedList<'epic'>>(w.core, 'epics:list', w.accountId, {})).total).toBe(0)
+    const milestones = await call<{ data: JsonObject }[]>(w.core, 'milestones:list', w.accountId, { group_id: groupId })
     expect(milestones.map((m) => m.data.title)).toEqual(['Group milestone'])
   })
 
@@ -196,7 +197,7 @@ describe('sync on an instance without epics', () => {
   it('picks epics up at the next reconciliation once the instance offers them, then syncs them incrementally', async () => {
     await setEpics(true)
     expect((await sync(true)).outcome).toBe('completed')
-    const epics = await call<CachedList>(w.core, 'epics:list', w.accountId, {})
+    const epics = await call<CachedList<'epic'>>(w.core, 'epics:list', w.accountId, {})
     expect(epics.items.map((i) => i.data.title)).toEqual(['Roadmap epic'])
     w.log.clear()
     expect((await sync()).outcome).toBe('completed')

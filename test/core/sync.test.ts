@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Accounts } from '../../src/main/core/accounts/accounts'
 import type { Cache } from '../../src/main/core/cache/index'
 import { createCore, type Core } from '../../src/main/core/index'
-import type { ApiJson, CachedDetail, CachedList, SyncFinished, SyncProgress } from '../../src/shared/ipc/cache'
+import type { CachedDetail, CachedList, SyncFinished, SyncProgress } from '../../src/shared/ipc/cache'
+import type { JsonObject } from '../../src/shared/json'
 import type { IpcResponse } from '../../src/shared/ipc/contract'
 import { seedUser, type SeededUser } from '../helpers/server'
 import { desktopServices, RequestLog, startRestartableServer, type RestartableServer } from '../helpers/sync'
@@ -27,7 +28,7 @@ interface World {
   dispose(): Promise<void>
 }
 
-async function api<T = ApiJson>(
+async function api<T = JsonObject>(
   server: RestartableServer,
   token: string,
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
@@ -86,7 +87,7 @@ async function sync(w: World, reconcile = false): Promise<SyncFinished> {
   return w.core.sync.run(w.accountId, { reconcile })
 }
 
-const ids = (list: CachedList): number[] => list.items.map((i) => i.data.id as number)
+const ids = (list: CachedList<'issue' | 'merge_request'>): number[] => list.items.map((i) => i.data.id)
 
 describe('sync: initial, incremental, reconciliation', () => {
   let w: World
@@ -154,12 +155,14 @@ describe('sync: initial, incremental, reconciliation', () => {
     expect(progress.some((p) => p.phase === 'issues' && p.scope?.id === w.projectId)).toBe(true)
     expect(changes.flat()).toEqual(expect.arrayContaining(['issue', 'merge_request', 'milestone', 'note']))
 
-    const list = await call<CachedList>(w.core, 'issues:list', w.accountId, { project_id: w.projectId })
+    const list = await call<CachedList<'issue'>>(w.core, 'issues:list', w.accountId, { project_id: w.projectId })
     expect(list.total).toBe(12)
     expect(ids(list)).toEqual(issues.map((i) => i.id).reverse())
-    const mrs = await call<CachedList>(w.core, 'merge-requests:list', w.accountId, { project_id: w.projectId })
+    const mrs = await call<CachedList<'merge_request'>>(w.core, 'merge-requests:list', w.accountId, {
+      project_id: w.projectId,
+    })
     expect(ids(mrs)).toEqual([mr.id])
-    const detail = await call<{ discussions: { notes: { data: ApiJson }[] }[]; stale: boolean }>(
+    const detail = await call<{ discussions: { notes: { data: JsonObject }[] }[]; stale: boolean }>(
       w.core,
       'issues:get',
       w.accountId,
@@ -168,7 +171,7 @@ describe('sync: initial, incremental, reconciliation', () => {
     expect(detail.discussions.flatMap((d) => d.notes.map((n) => n.data.body))).toContain(
       'Seen this with the quasar backend too',
     )
-    const milestones = await call<{ data: ApiJson }[]>(w.core, 'milestones:list', w.accountId, {
+    const milestones = await call<{ data: JsonObject }[]>(w.core, 'milestones:list', w.accountId, {
       project_id: w.projectId,
     })
     expect(milestones.map((m) => m.data.title)).toEqual(['v1.0'])
@@ -180,11 +183,11 @@ describe('sync: initial, incremental, reconciliation', () => {
     expect(ms.issues).toHaveLength(4)
     expect(ms.merge_requests).toHaveLength(1)
     expect(ms.progress).toEqual({ total: 4, closed: 0, percent: 0 })
-    const labels = await call<ApiJson[]>(w.core, 'labels:list', w.accountId, { project_id: w.projectId })
+    const labels = await call<JsonObject[]>(w.core, 'labels:list', w.accountId, { project_id: w.projectId })
     expect(labels.map((l) => l.name).sort()).toEqual(['bug', 'feature'])
-    const projects = await call<ApiJson[]>(w.core, 'projects:list', w.accountId, { synced: true })
+    const projects = await call<JsonObject[]>(w.core, 'projects:list', w.accountId, { synced: true })
     expect(projects.map((p) => p.id)).toEqual([w.projectId])
-    const users = await call<ApiJson[]>(w.core, 'users:list', w.accountId, { search: w.other.user.username })
+    const users = await call<JsonObject[]>(w.core, 'users:list', w.accountId, { search: w.other.user.username })
     expect(users.map((u) => u.id)).toEqual([w.other.user.id])
     expect(
       (await call<{ lastCompletedAt: string | null }>(w.core, 'sync:status', w.accountId)).lastCompletedAt,
@@ -219,7 +222,7 @@ describe('sync: initial, incremental, reconciliation', () => {
     expect(w.log.entries.filter((e) => e.path.endsWith('/discussions')).map((e) => e.path)).toEqual([
       `/projects/${w.projectId}/issues/${issues[7].iid}/discussions`,
     ])
-    const renamed = await call<{ item: { data: ApiJson } }>(w.core, 'issues:get', w.accountId, { id: issues[5].id })
+    const renamed = await call<{ item: { data: JsonObject } }>(w.core, 'issues:get', w.accountId, { id: issues[5].id })
     expect(renamed.item.data.title).toBe('Renamed while the desktop was away')
   })
 
@@ -228,13 +231,15 @@ describe('sync: initial, incremental, reconciliation', () => {
     await api(w.server, w.owner.token, 'DELETE', `/projects/${w.projectId}/merge_requests/${mr.iid}`)
     const plain = await sync(w)
     expect(plain.itemsRemoved).toBe(0)
-    expect((await call<CachedList>(w.core, 'issues:list', w.accountId, { project_id: w.projectId })).total).toBe(12)
+    expect(
+      (await call<CachedList<'issue'>>(w.core, 'issues:list', w.accountId, { project_id: w.projectId })).total,
+    ).toBe(12)
     const result = await sync(w, true)
     expect(result).toMatchObject({ outcome: 'completed', reconciled: true, itemsRemoved: 2 })
-    const list = await call<CachedList>(w.core, 'issues:list', w.accountId, { project_id: w.projectId })
+    const list = await call<CachedList<'issue'>>(w.core, 'issues:list', w.accountId, { project_id: w.projectId })
     expect(list.total).toBe(11)
     expect(ids(list)).not.toContain(issues[10].id)
-    expect((await call<CachedList>(w.core, 'merge-requests:list', w.accountId, {})).total).toBe(0)
+    expect((await call<CachedList<'merge_request'>>(w.core, 'merge-requests:list', w.accountId, {})).total).toBe(0)
     expect(
       (await call<{ lastReconciledAt: string | null }>(w.core, 'sync:status', w.accountId)).lastReconciledAt,
     ).not.toBeNull()
@@ -283,7 +288,7 @@ describe('sync: the server goes away mid-sync', () => {
     expect(w.accounts.connectivityFor(w.accountId).online).toBe(false)
     // Two pages committed: 5 issues, then 4 more (the second page is asked from the first's last
     // updated_at, so it starts with that issue again, already applied).
-    expect((await call<CachedList>(w.core, 'issues:list', w.accountId, {})).total).toBe(9)
+    expect((await call<CachedList<'issue'>>(w.core, 'issues:list', w.accountId, {})).total).toBe(9)
 
     w.log.beforeRequest = null
     w.log.clear()
@@ -297,7 +302,7 @@ describe('sync: the server goes away mid-sync', () => {
     // The 14 issues not yet cached, plus the one at the saved cursor's instant on each of the 4 pages asked from it.
     expect(downloaded).toBe(14 + 4)
     expect(w.log.entries.find((e) => e.path === `/projects/${w.projectId}/issues`)?.query).toContain('updated_after=')
-    const list = await call<CachedList>(w.core, 'issues:list', w.accountId, { limit: 100 })
+    const list = await call<CachedList<'issue'>>(w.core, 'issues:list', w.accountId, { limit: 100 })
     expect(list.total).toBe(23)
     expect(new Set(list.items.map((i) => i.data.title)).size).toBe(23)
   })
@@ -317,7 +322,7 @@ describe('sync: the server goes away mid-sync', () => {
     expect((await cancelling).state).toBe('idle')
     w.log.beforeRequest = null
     expect((await sync(w)).outcome).toBe('completed')
-    expect((await call<CachedList>(w.core, 'issues:list', w.accountId, {})).total).toBe(26)
+    expect((await call<CachedList<'issue'>>(w.core, 'issues:list', w.accountId, {})).total).toBe(26)
   })
 })
 
@@ -366,7 +371,7 @@ describe('cached GETs and scope', () => {
   })
 
   it('api:get answers online, then from the URL cache marked stale once the server is gone', async () => {
-    const online = await call<{ body: ApiJson[]; stale: boolean; page: { total: number | null } | null }>(
+    const online = await call<{ body: JsonObject[]; stale: boolean; page: { total: number | null } | null }>(
       w.core,
       'api:get',
       w.accountId,
@@ -377,7 +382,7 @@ describe('cached GETs and scope', () => {
     expect(online.body.map((m) => m.id).sort()).toEqual([w.owner.user.id, w.other.user.id].sort())
     expect(online.page?.total).toBe(2)
     await w.server.stop()
-    const offline = await call<{ body: ApiJson[]; stale: boolean; fetchedAt: string }>(
+    const offline = await call<{ body: JsonObject[]; stale: boolean; fetchedAt: string }>(
       w.core,
       'api:get',
       w.accountId,
@@ -396,12 +401,12 @@ describe('cached GETs and scope', () => {
     await api(w.server, w.owner.token, 'POST', `/projects/${w.projectId}/issues`, { title: 'In the first project' })
     await w.accounts.connectivityFor(w.accountId).probeNow()
     expect((await sync(w)).outcome).toBe('completed')
-    expect((await call<CachedList>(w.core, 'issues:list', w.accountId, {})).total).toBe(2)
+    expect((await call<CachedList<'issue'>>(w.core, 'issues:list', w.accountId, {})).total).toBe(2)
     expect(
       await call(w.core, 'sync:set-scope', w.accountId, { mode: 'custom', project_ids: [second.id], group_ids: [] }),
     ).toEqual({ mode: 'custom', project_ids: [second.id], group_ids: [] })
     expect((await sync(w)).outcome).toBe('completed')
-    const list = await call<CachedList>(w.core, 'issues:list', w.accountId, {})
+    const list = await call<CachedList<'issue'>>(w.core, 'issues:list', w.accountId, {})
     expect(list.items.map((i) => i.data.title)).toEqual(['In the second project'])
     expect(await call(w.core, 'sync:get-scope', w.accountId)).toEqual({
       mode: 'custom',
@@ -458,20 +463,23 @@ describe('sync: epics whose id is not their iid', () => {
     await w.dispose()
   })
 
-  const notesOf = (detail: CachedDetail): unknown[] =>
+  const notesOf = (detail: CachedDetail<'epic'>): unknown[] =>
     detail.discussions.flatMap((d) => d.notes.map((n) => n.data.body))
 
   it('sync stores each epic with its own discussion', async () => {
     expect((await sync(w)).outcome).toBe('completed')
     for (const e of epics) {
-      const detail = await call<CachedDetail>(w.core, 'epics:get', w.accountId, { group_id: e.groupId, iid: e.iid })
+      const detail = await call<CachedDetail<'epic'>>(w.core, 'epics:get', w.accountId, {
+        group_id: e.groupId,
+        iid: e.iid,
+      })
       expect(notesOf(detail), `epic ${e.groupId}&${e.iid}`).toEqual([e.note])
     }
   })
 
   it('opening an epic online refreshes it and its discussion, and keeps it in the cache', async () => {
     for (const e of epics) {
-      const detail = await call<CachedDetail>(
+      const detail = await call<CachedDetail<'epic'>>(
         w.core,
         'epics:get',
         w.accountId,
@@ -481,6 +489,8 @@ describe('sync: epics whose id is not their iid', () => {
       expect(detail.stale).toBe(false)
       expect(notesOf(detail), `epic ${e.groupId}&${e.iid}`).toEqual([e.note])
     }
-    expect((await call<CachedList>(w.core, 'epics:list', w.accountId, { state: 'all' })).total).toBe(epics.length)
+    expect((await call<CachedList<'epic'>>(w.core, 'epics:list', w.accountId, { state: 'all' })).total).toBe(
+      epics.length,
+    )
   })
 })

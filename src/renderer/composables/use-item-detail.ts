@@ -1,10 +1,14 @@
 import { ref, type Ref } from 'vue'
 import type { CachedDetail } from '../../shared/ipc/cache'
+
+/** The kinds of items with a detail page of their own. */
+type ItemKind = 'issue' | 'merge_request' | 'epic'
 import { useSecretStorageStore } from '../stores/secret-storage'
 import { useCachedQuery, type CachedQuery } from './use-cached-query'
 
-export interface ItemDetail {
-  readonly detail: CachedQuery<CachedDetail>
+/** The detail page's item of kind `K` and its discussions. */
+export interface ItemDetail<K extends ItemKind> {
+  readonly detail: CachedQuery<CachedDetail<K>>
   /** The last refresh could not reach the server: the page shows the copy on this computer. */
   readonly unreachable: Ref<boolean>
   /** Reads the item from the server again (on request, or after an online-only action). */
@@ -16,12 +20,12 @@ export interface ItemDetail {
  * it can; later ones read the cache, which sync and the outbox keep current. `key` names the
  * item (account first); `get` is its `*:get` request, told whether to refresh.
  */
-export function useItemDetail(options: {
+export function useItemDetail<K extends ItemKind>(options: {
   readonly key: () => readonly [accountId: string, parentId: number, iid: number]
   /** The cache kind of the item; its notes and discussions are watched with it. */
-  readonly kind: 'issue' | 'merge_request' | 'epic'
-  readonly get: (refresh: boolean) => Promise<CachedDetail>
-}): ItemDetail {
+  readonly kind: K
+  readonly get: (refresh: boolean) => Promise<CachedDetail<K>>
+}): ItemDetail<K> {
   const secretStorage = useSecretStorageStore()
   let refreshedKey = ''
   const unreachable = ref(false)

@@ -1,18 +1,19 @@
 import { computed, onScopeDispose, shallowRef, watch, type ShallowRef, type WatchSource } from 'vue'
-import type { ApiJson, CachedList } from '../../shared/ipc/cache'
+import type { CachedItem, CachedKind, CachedList, CachedWire } from '../../shared/ipc/cache'
 import { toReadableError, type ReadableError } from '../lib/ipc-errors'
 import { withAccount, type AccountItem } from '../lib/items'
 import { MergedPages } from '../lib/merged-pages'
 import { useCacheChangesStore } from '../stores/cache-changes'
 
-export interface ItemPagesOptions<T> {
+/** The list of cached `K` items, read as `T` rows. */
+export interface ItemPagesOptions<K extends CachedKind, T> {
   /** Re-queries from scratch when this changes (the filter, the accounts). */
   readonly key: WatchSource<unknown>
   readonly accounts: () => readonly string[]
   /** `cache:did-change` kinds that make the list stale. */
   readonly kinds: readonly string[]
-  readonly fetch: (accountId: string, offset: number, limit: number) => Promise<CachedList>
-  readonly read: (data: ApiJson) => T
+  readonly fetch: (accountId: string, offset: number, limit: number) => Promise<CachedList<K>>
+  readonly read: (data: CachedWire[K]) => T
   /**
    * Order of merged rows when several accounts are listed together: the order the cache lists
    * each account's rows in (`order_by`/`sort`), so merging keeps every account's own order.
@@ -40,7 +41,7 @@ export interface ItemPages<T> {
  * far as the viewer has scrolled; the cache pages per account, so a row deep in the merged list
  * needs the rows above it from every account first.
  */
-export function useItemPages<T>(options: ItemPagesOptions<T>): ItemPages<T> {
+export function useItemPages<K extends CachedKind, T>(options: ItemPagesOptions<K, T>): ItemPages<T> {
   const pageSize = options.pageSize ?? 100
   const rows = shallowRef<readonly (AccountItem<T> | undefined)[]>([])
   const total = shallowRef(0)
@@ -53,7 +54,7 @@ export function useItemPages<T>(options: ItemPagesOptions<T>): ItemPages<T> {
   let merge: MergedPages<AccountItem<T>> | null = null
 
   const single = computed(() => (options.accounts().length === 1 ? options.accounts()[0] : null))
-  const toRow = (accountId: string, cached: CachedList['items'][number]): AccountItem<T> =>
+  const toRow = (accountId: string, cached: CachedItem<K>): AccountItem<T> =>
     withAccount(accountId, cached, options.read)
 
   async function loadPage(page: number, mine: number): Promise<void> {

@@ -3,6 +3,7 @@ import { useRoute, useRouter } from 'vue-router'
 import { useBridge } from '../bridge'
 import type { ReadableError } from '../lib/ipc-errors'
 import { asIssue, asMergeRequest, type Issue, type MergeRequest } from '../lib/items'
+import type { CachedDetail, CachedWire, GetOptions } from '../../shared/ipc/cache'
 import type { Reference } from '../lib/markdown'
 import { noteShownLabels } from '../lib/label-feedback'
 import { setTask } from '../lib/task-list'
@@ -17,7 +18,13 @@ import { useReferenceResolver } from './use-reference-resolver'
 type WorkKind = 'issue' | 'merge_request'
 type WorkOf<K extends WorkKind> = K extends 'issue' ? Issue : MergeRequest
 
-export interface WorkDetail<T extends Issue | MergeRequest> extends ItemDetail {
+/** How each kind's cached JSON reads as the page's item. */
+const READ: { readonly [K in WorkKind]: (data: CachedWire[K]) => WorkOf<K> } = {
+  issue: asIssue,
+  merge_request: asMergeRequest,
+}
+
+export interface WorkDetail<K extends WorkKind, T extends Issue | MergeRequest = WorkOf<K>> extends ItemDetail<K> {
   readonly accountId: ComputedRef<string>
   readonly projectId: ComputedRef<number>
   readonly iid: ComputedRef<number>
@@ -47,7 +54,7 @@ export interface WorkDetail<T extends Issue | MergeRequest> extends ItemDetail {
  * (`/a/:account/projects/:projectId/{issues,merge_requests}/:iid`), its pending writes, and
  * the edits every one of them makes through the outbox (title, description, task ticks, state).
  */
-export function useWorkDetail<K extends WorkKind>(kind: K): WorkDetail<WorkOf<K>> {
+export function useWorkDetail<K extends WorkKind>(kind: K): WorkDetail<K> {
   const route = useRoute()
   const bridge = useBridge()
   const outbox = useOutboxStore()
@@ -59,16 +66,15 @@ export function useWorkDetail<K extends WorkKind>(kind: K): WorkDetail<WorkOf<K>
   watch(accountId, (id) => void reference.ensure(id), { immediate: true })
 
   const itemRef = (): { project_id: number; iid: number } => ({ project_id: projectId.value, iid: iid.value })
+  const requests: { readonly [W in WorkKind]: (options: GetOptions) => Promise<CachedDetail<W>> } = {
+    issue: (options) => bridge.request('issues:get', accountId.value, itemRef(), options),
+    merge_request: (options) => bridge.request('merge-requests:get', accountId.value, itemRef(), options),
+  }
   const loaded = useItemDetail({
     key: () => [accountId.value, projectId.value, iid.value],
     kind,
     // An item still being created (temporary iid) exists only in the cache.
-    get: (refresh) => {
-      const options = { refresh: refresh && !isTemporaryIid(iid.value) }
-      return kind === 'issue'
-        ? bridge.request('issues:get', accountId.value, itemRef(), options)
-        : bridge.request('merge-requests:get', accountId.value, itemRef(), options)
-    },
+    get: (refresh) => requests[kind]({ refresh: refresh && !isTemporaryIid(iid.value) }),
   })
   // A new item opened before it landed: once the server has it, the page moves to its real number.
   const router = useRouter()
@@ -84,10 +90,9 @@ export function useWorkDetail<K extends WorkKind>(kind: K): WorkDetail<WorkOf<K>
     },
     { immediate: true },
   )
-  const read = (kind === 'issue' ? asIssue : asMergeRequest) as (data: Readonly<Record<string, unknown>>) => WorkOf<K>
   const store = computed(() => useItemStore(accountId.value))
   void store.value // made in setup, where a store's setup can reach the app's injections
-  const cached = computed(() => (loaded.detail.data.value ? read(loaded.detail.data.value.item.data) : null))
+  const cached = computed(() => (loaded.detail.data.value ? READ[kind](loaded.detail.data.value.item.data) : null))
   const item = computed(() => (cached.value === null ? null : store.value.show(kind, cached.value)))
   const pending = computed(
     () =>

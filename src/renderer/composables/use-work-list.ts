@@ -1,6 +1,6 @@
 import { computed, watch, type ComputedRef, type WritableComputedRef } from 'vue'
 import { useRoute, useRouter } from 'vue-router'
-import type { ApiJson, CachedList } from '../../shared/ipc/cache'
+import type { CachedList, CachedWire } from '../../shared/ipc/cache'
 import type { Issue, Label, MergeRequest } from '../lib/items'
 import { useReferenceDataStore } from '../stores/reference-data'
 import { useItemPages, type ItemPages } from './use-item-pages'
@@ -26,12 +26,12 @@ export interface WorkList<T extends Issue | MergeRequest, F> {
  * the filter kept in the route's query, the cache's pages of rows, the selection with its bulk
  * writes and list keys, and the triage shortcuts over it.
  */
-export function useWorkList<T extends Issue | MergeRequest, F>(options: {
-  readonly kind: 'issue' | 'merge_request'
+export function useWorkList<K extends 'issue' | 'merge_request', T extends Issue | MergeRequest, F>(options: {
+  readonly kind: K
   readonly parse: (query: Record<string, string | string[]>) => F
   readonly serialize: (filter: F) => string
-  readonly fetch: (accountId: string, filter: F, offset: number, limit: number) => Promise<CachedList>
-  readonly read: (data: ApiJson) => T
+  readonly fetch: (accountId: string, filter: F, offset: number, limit: number) => Promise<CachedList<K>>
+  readonly read: (data: CachedWire[K]) => T
   /** The order the cache lists rows in under `filter`, for merging several accounts' rows. */
   readonly compare: (filter: F) => (a: T, b: T) => number
 }): WorkList<T, F> {
@@ -49,7 +49,7 @@ export function useWorkList<T extends Issue | MergeRequest, F>(options: {
     set: (value) => void router.replace({ query: queryObject(options.serialize(value)) }),
   })
 
-  const pages = useItemPages<T>({
+  const pages = useItemPages({
     key: () => [accountIds.value, options.serialize(filter.value)],
     accounts: () => accountIds.value,
     kinds: [options.kind],

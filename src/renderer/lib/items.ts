@@ -10,13 +10,13 @@ import type { Commit as ApiCommit } from '../../shared/api/repository'
 import type { Milestone as ApiMilestone } from '../../shared/api/milestone'
 import type { Todo as ApiTodo } from '../../shared/api/todo'
 import type { UserSummary } from '../../shared/api/user'
-import type { ApiJson, CachedItem } from '../../shared/ipc/cache'
+import type { CachedItem, CachedKind, CachedWire, SyncedProject } from '../../shared/ipc/cache'
 
 /**
  * The API objects the triage views read, with the fields they use. The cache hands back the
- * server's JSON as it came (GitLab's shape, snake_case); these types say which fields a view
- * relies on, and `as…` functions are the one place that JSON is taken at its word. Where they
- * are written as picks of the wire model (src/shared/api), a field's type is the API's.
+ * server's JSON as it came (GitLab's shape, snake_case), typed by the wire model
+ * (src/shared/ipc/cache.ts `CachedWire`); these types are picks of it, so a field's type is the
+ * API's, and the `as…` functions read a cached object as its view type (labels as names).
  */
 
 /** An author, assignee or reviewer as the views show them. */
@@ -60,7 +60,8 @@ type Issuable = Readonly<
     >
 > & {
   readonly state: string
-  readonly author: UserRef
+  /** Null once the author's account is gone. */
+  readonly author: UserRef | null
   readonly assignees: readonly UserRef[]
   readonly labels: readonly string[]
   readonly milestone: MilestoneRef | null
@@ -86,7 +87,8 @@ export type MergeRequest = Issuable &
       >
   > & {
     readonly merge_status: string
-    readonly sha: string
+    /** The source branch's head; null when its commits are gone. */
+    readonly sha: string | null
     readonly reviewers?: readonly UserRef[]
     readonly pipeline?: {
       readonly id: number
@@ -147,11 +149,12 @@ export type Note = Readonly<
 export type Todo = Readonly<
   Pick<ApiTodo, 'id' | 'action_name' | 'target_type' | 'target_url' | 'body' | 'state' | 'created_at'>
 > & {
+  /** `state` of an issue, merge request or epic; an alert has none. */
   readonly target: {
     readonly id: number
     readonly iid: number
     readonly title: string
-    readonly state: string
+    readonly state?: string
     readonly project_id?: number
   } | null
   readonly author: UserRef
@@ -185,22 +188,31 @@ export function labelNames(labels: unknown): string[] {
   )
 }
 
-/** The item with `labels` as names, the one shape the views use (label colours come from the account's labels). */
-function withLabelNames(data: ApiJson): ApiJson {
-  return Array.isArray(data.labels) && data.labels.some((l) => typeof l !== 'string')
-    ? { ...data, labels: labelNames(data.labels) }
-    : data
+/** Labels of an item as the wire model gives them: names, or label objects. */
+type WithLabels = { readonly labels: CachedWire['issue']['labels'] }
+
+/**
+ * Whether the item's `labels` are names already (then the item is read as it is, not copied).
+ * Checked as an array too: an item written offline may lack them.
+ */
+function hasLabelNames<T extends WithLabels>(data: T): data is T & { readonly labels: string[] } {
+  return Array.isArray(data.labels) && data.labels.every((l) => typeof l === 'string')
 }
 
-/** The cache returns the server's JSON unchanged: these read it as the API documents it, labels as names. */
-export const asIssue = (data: ApiJson): Issue => withLabelNames(data) as unknown as Issue
-export const asMergeRequest = (data: ApiJson): MergeRequest => withLabelNames(data) as unknown as MergeRequest
-export const asEpic = (data: ApiJson): Epic => withLabelNames(data) as unknown as Epic
-export const asMilestone = (data: ApiJson): Milestone => data as unknown as Milestone
-export const asNote = (data: ApiJson): Note => data as unknown as Note
-export const asTodo = (data: ApiJson): Todo => data as unknown as Todo
-export const asLabel = (data: ApiJson): Label => data as unknown as Label
-export const asProject = (data: ApiJson): Project => data as unknown as Project
+/** The item with `labels` as names, the one shape the views use (label colours come from the account's labels). */
+function withLabelNames<T extends WithLabels>(data: T): Omit<T, 'labels'> & { readonly labels: string[] } {
+  return hasLabelNames(data) ? data : { ...data, labels: labelNames(data.labels) }
+}
+
+/** The cache returns the server's JSON typed by kind: these read it as the views do, labels as names. */
+export const asIssue = (data: CachedWire['issue']): Issue => withLabelNames(data)
+export const asMergeRequest = (data: CachedWire['merge_request']): MergeRequest => withLabelNames(data)
+export const asEpic = (data: CachedWire['epic']): Epic => withLabelNames(data)
+export const asMilestone = (data: CachedWire['milestone']): Milestone => data
+export const asNote = (data: CachedWire['note']): Note => data
+export const asTodo = (data: CachedWire['todo']): Todo => data
+export const asLabel = (data: CachedWire['label']): Label => data
+export const asProject = (data: SyncedProject): Project => data
 
 /** A cached row with its account, for lists that mix accounts. */
 export interface AccountItem<T> {
@@ -211,7 +223,11 @@ export interface AccountItem<T> {
   readonly blocked?: boolean
 }
 
-export function withAccount<T>(accountId: string, cached: CachedItem, read: (data: ApiJson) => T): AccountItem<T> {
+export function withAccount<K extends CachedKind, T>(
+  accountId: string,
+  cached: CachedItem<K>,
+  read: (data: CachedWire[K]) => T,
+): AccountItem<T> {
   const row = { accountId, item: read(cached.data), pending: cached.pending }
   return cached.blocked === true ? { ...row, blocked: true } : row
 }

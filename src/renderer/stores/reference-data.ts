@@ -50,7 +50,7 @@ export const useReferenceDataStore = defineStore('reference-data', () => {
         projects: projectList,
         projectsById: new Map(projectList.map((p) => [p.id, p])),
         projectsByPath: new Map(projectList.map((p) => [p.path_with_namespace.toLowerCase(), p])),
-        users: users as unknown as UserRef[],
+        users,
       },
     }
   }

@@ -1,5 +1,14 @@
+import type { Epic } from '../api/epic'
+import type { Issue } from '../api/issue'
+import type { Label } from '../api/label'
+import type { MergeRequest, MergeRequestDetail } from '../api/merge-request'
+import type { Milestone } from '../api/milestone'
+import type { Note } from '../api/note'
+import type { Project } from '../api/project'
+import type { Todo } from '../api/todo'
+import type { UserRef } from '../api/user'
 import { checkApiPath } from './api-path'
-import { isRecord, type JsonObject } from '../json'
+import { isRecord } from '../json'
 
 /**
  * Types of the cache and sync channels (`issues:list`, `sync:start`, `search:query`…) of the IPC
@@ -7,23 +16,43 @@ import { isRecord, type JsonObject } from '../json'
  * parameter names, so a view can hand the same object to the API and to the offline cache.
  */
 
-/** An API object as the server sent it (snake_case fields, GitLab's shape). */
-export type ApiJson = JsonObject
+/**
+ * What each kind of cached object is on the wire (src/shared/api): the server's JSON as sync or a
+ * refresh stored it (snake_case fields, GitLab's shape), with the outbox's optimistic changes
+ * applied. An item written offline (a provisional issue, merge request, comment or to-do, its id
+ * negative) carries the fields the views read until the server's answer replaces it.
+ */
+export interface CachedWire {
+  readonly issue: Issue
+  /** Lists give the basic form; a merge request read on its own adds the single form's fields. */
+  readonly merge_request: MergeRequest & Partial<MergeRequestDetail>
+  readonly epic: Epic
+  readonly milestone: Milestone
+  readonly note: Note
+  readonly todo: Todo
+  readonly label: Label
+  readonly project: Project
+  readonly user: UserRef
+}
+
+/** The kinds of cached objects the cache channels answer with. */
+export type CachedKind = keyof CachedWire
 
 /** `None`: has no such value; `Any`: has one. */
 export type Wildcard = 'None' | 'Any'
 
 /** A cached row: the API JSON (with the outbox's optimistic changes applied) and whether any is pending. */
-export interface CachedItem {
-  readonly data: ApiJson
+export interface CachedItem<K extends CachedKind> {
+  readonly data: CachedWire[K]
   /** An optimistic change not yet confirmed by the server is applied to `data`. */
   readonly pending: boolean
   /** Issues lists only: an open issue blocks this one (from the links saved on this computer). */
   readonly blocked?: boolean
 }
 
-export interface CachedList {
-  readonly items: readonly CachedItem[]
+/** A page of cached items of one kind. */
+export interface CachedList<K extends CachedKind> {
+  readonly items: readonly CachedItem<K>[]
   /** How many rows match the filter in all (for a virtual scroller's height). */
   readonly total: number
   readonly offset: number
@@ -150,6 +179,9 @@ export interface ProjectListParams {
   readonly search?: string
 }
 
+/** A row of `projects:list`: the project, and whether its items are synced. */
+export type SyncedProject = Project & { readonly burrow_synced: boolean }
+
 export interface UserListParams {
   /** Username or name, prefix or substring. */
   readonly search?: string
@@ -171,11 +203,12 @@ export type GroupItemRef = { readonly id: number } | { readonly group_id: number
 export interface CachedDiscussion {
   readonly id: string
   readonly individual_note: boolean
-  readonly notes: readonly CachedItem[]
+  readonly notes: readonly CachedItem<'note'>[]
 }
 
-export interface CachedDetail {
-  readonly item: CachedItem
+/** An issue, merge request or epic with its discussions. */
+export interface CachedDetail<K extends CachedKind> {
+  readonly item: CachedItem<K>
   /** Oldest first; comments the outbox holds come last, pending. */
   readonly discussions: readonly CachedDiscussion[]
   /** True when the item could not be refreshed from the server just now (offline, or not asked to). */
@@ -195,16 +228,16 @@ export interface MilestoneProgress {
 }
 
 /** A row of `milestones:list`: the milestone and its progress, counted in the same read (no call per milestone). */
-export interface MilestoneListItem extends CachedItem {
+export interface MilestoneListItem extends CachedItem<'milestone'> {
   readonly progress: MilestoneProgress
   /** Cached merge requests in the milestone. */
   readonly merge_requests: number
 }
 
 export interface MilestoneDetail {
-  readonly item: CachedItem
-  readonly issues: readonly CachedItem[]
-  readonly merge_requests: readonly CachedItem[]
+  readonly item: CachedItem<'milestone'>
+  readonly issues: readonly CachedItem<'issue'>[]
+  readonly merge_requests: readonly CachedItem<'merge_request'>[]
   readonly progress: MilestoneProgress
 }
 
@@ -588,23 +621,29 @@ export interface CacheRequests {
   /** Persists what to sync; projects and groups that left the scope are dropped from the cache at the next run. */
   'sync:set-scope': { readonly args: readonly [accountId: string, scope: SyncScope]; readonly result: SyncScope }
   'sync:get-scope': { readonly args: readonly [accountId: string]; readonly result: SyncScope }
-  'issues:list': { readonly args: readonly [accountId: string, params?: IssueListParams]; readonly result: CachedList }
+  'issues:list': {
+    readonly args: readonly [accountId: string, params?: IssueListParams]
+    readonly result: CachedList<'issue'>
+  }
   'issues:get': {
     readonly args: readonly [accountId: string, ref: ProjectItemRef, options?: GetOptions]
-    readonly result: CachedDetail
+    readonly result: CachedDetail<'issue'>
   }
   'merge-requests:list': {
     readonly args: readonly [accountId: string, params?: MergeRequestListParams]
-    readonly result: CachedList
+    readonly result: CachedList<'merge_request'>
   }
   'merge-requests:get': {
     readonly args: readonly [accountId: string, ref: ProjectItemRef, options?: GetOptions]
-    readonly result: CachedDetail
+    readonly result: CachedDetail<'merge_request'>
   }
-  'epics:list': { readonly args: readonly [accountId: string, params?: EpicListParams]; readonly result: CachedList }
+  'epics:list': {
+    readonly args: readonly [accountId: string, params?: EpicListParams]
+    readonly result: CachedList<'epic'>
+  }
   'epics:get': {
     readonly args: readonly [accountId: string, ref: GroupItemRef, options?: GetOptions]
-    readonly result: CachedDetail
+    readonly result: CachedDetail<'epic'>
   }
   /** Each milestone with its progress (issues closed out of all) and merge request count, from one read. */
   'milestones:list': {
@@ -617,19 +656,19 @@ export interface CacheRequests {
   }
   'labels:list': {
     readonly args: readonly [accountId: string, params?: LabelListParams]
-    readonly result: readonly ApiJson[]
+    readonly result: readonly Label[]
   }
   'projects:list': {
     readonly args: readonly [accountId: string, params?: ProjectListParams]
-    readonly result: readonly (ApiJson & { readonly burrow_synced: boolean })[]
+    readonly result: readonly SyncedProject[]
   }
   'users:list': {
     readonly args: readonly [accountId: string, params?: UserListParams]
-    readonly result: readonly ApiJson[]
+    readonly result: readonly UserRef[]
   }
   'todos:list': {
     readonly args: readonly [accountId: string, params?: TodoListParams]
-    readonly result: readonly CachedItem[]
+    readonly result: readonly CachedItem<'todo'>[]
   }
   'search:query': { readonly args: readonly [accountId: string, params: SearchParams]; readonly result: SearchResult }
   'api:get': {

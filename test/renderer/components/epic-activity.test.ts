@@ -8,6 +8,7 @@ import { bridgeKey } from '../../../src/renderer/bridge'
 import type { IpcResponse } from '../../../src/shared/ipc/contract'
 import type { CachedDiscussion } from '../../../src/shared/ipc/cache'
 import { fakeTransport, ROOT_ACCOUNT } from '../support/fake-bridge'
+import { wire } from '../../helpers/wire'
 
 /*
  * An epic's activity, as an issue's: its comments, its system notes as one-line entries, and its
@@ -45,16 +46,17 @@ const EPIC = {
 }
 const BASE = '/groups/3/epics/31'
 
-const note = (id: number, body: string, system: boolean, at: string) => ({
-  id,
-  body,
-  system,
-  author: rita,
-  created_at: at,
-  updated_at: at,
-  type: null,
-  noteable_type: 'Epic',
-})
+const note = (id: number, body: string, system: boolean, at: string) =>
+  wire('note', {
+    id,
+    body,
+    system,
+    author: rita,
+    created_at: at,
+    updated_at: at,
+    type: null,
+    noteable_type: 'Epic',
+  })
 const discussion = (id: string, n: ReturnType<typeof note>): CachedDiscussion => ({
   id,
   individual_note: true,

@@ -14,6 +14,7 @@ import type { OutboxEntry } from '../../../src/shared/ipc/outbox'
 import type { IpcResponse } from '../../../src/shared/ipc/contract'
 import type { ReviewDraft } from '../../../src/shared/ipc/review'
 import { fakeTransport } from '../support/fake-bridge'
+import { wire } from '../../helpers/wire'
 
 beforeEach(() => setActivePinia(createPinia()))
 
@@ -33,13 +34,13 @@ function thread(id: string, newLine: number, head: string, resolved = false): Ca
   const position = {
     ...REFS,
     head_sha: head,
-    position_type: 'text',
+    position_type: 'text' as const,
     old_path: 'src/app.ts',
     new_path: 'src/app.ts',
     old_line: null,
     new_line: newLine,
   }
-  const note = {
+  const note = wire('note', {
     id: 90,
     type: 'DiffNote',
     body: `About line ${newLine}`,
@@ -50,7 +51,7 @@ function thread(id: string, newLine: number, head: string, resolved = false): Ca
     resolvable: true,
     resolved,
     position,
-  }
+  })
   return { id, individual_note: false, notes: [{ data: note, pending: false }] }
 }
 
@@ -151,8 +152,11 @@ describe('line comments in the review', () => {
 
   it('a thread the server carried to this version from an older one shows at the line it moved to', async () => {
     const carried = thread('d'.repeat(40), 2, REFS.head_sha)
-    const note = carried.notes[0].data as { position: Record<string, unknown> }
-    const moved = { ...note, original_position: { ...note.position, head_sha: 'f'.repeat(40), new_line: 5 } }
+    const note = carried.notes[0].data
+    const moved = wire('note', {
+      ...note,
+      original_position: { ...note.position, head_sha: 'f'.repeat(40), new_line: 5 },
+    })
     const { wrapper } = mountChanges([{ ...carried, notes: [{ data: moved, pending: false }] }])
     await flushPromises()
     const rows = wrapper.findAll('.common-virtual-list__row')
@@ -230,7 +234,7 @@ describe('line comments in the review', () => {
 
     answer({ ok: true, result: { id: 4 } })
     const landed = thread('d'.repeat(40), 2, REFS.head_sha)
-    const note = { ...(landed.notes[0].data as Record<string, unknown>), body: 'Deux?' }
+    const note = { ...landed.notes[0].data, body: 'Deux?' }
     await wrapper.setProps({ discussions: [{ ...landed, notes: [{ data: note, pending: false }] }] })
     await flushPromises()
     const threads = wrapper.findAll('[data-testid="review-thread"]')

@@ -12,6 +12,7 @@ import { asIssue, type Issue } from '../../../src/renderer/lib/items'
 import type { CachedList, IssueListParams } from '../../../src/shared/ipc/cache'
 import type { OutboxEntry } from '../../../src/shared/ipc/outbox'
 import { fakeTransport } from '../support/fake-bridge'
+import { wire } from '../../helpers/wire'
 
 const user = { id: 1, username: 'ada', name: 'Ada Lovelace', avatar_url: null }
 function issue(n: number, extra: Partial<Issue> = {}): Issue {
@@ -134,10 +135,14 @@ describe('useItemPages', () => {
         calls.push({ accountId: String(accountId), offset, limit })
         const total = counts[String(accountId)] ?? 0
         const items = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => ({
-          data: { ...issue(offset + i + 1), title: `${String(accountId)} ${offset + i + 1}` },
+          data: wire('issue', {
+            ...issue(offset + i + 1),
+            state: 'opened',
+            title: `${String(accountId)} ${offset + i + 1}`,
+          }),
           pending: false,
         }))
-        return { ok: true, result: { items, total, offset, limit } satisfies CachedList }
+        return { ok: true, result: { items, total, offset, limit } satisfies CachedList<'issue'> }
       },
     })
     const app = createApp(defineComponent({ render: () => null }))
@@ -150,7 +155,7 @@ describe('useItemPages', () => {
     const scope = effectScope()
     const pages = app.runWithContext(() =>
       scope.run(() =>
-        useItemPages<Issue>({
+        useItemPages<'issue', Issue>({
           key: () => accounts,
           accounts: () => accounts,
           kinds: ['issue'],

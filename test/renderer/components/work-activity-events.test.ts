@@ -7,6 +7,7 @@ import { bridgeKey } from '../../../src/renderer/bridge'
 import type { IpcResponse } from '../../../src/shared/ipc/contract'
 import type { CachedDiscussion } from '../../../src/shared/ipc/cache'
 import { fakeTransport } from '../support/fake-bridge'
+import { wire } from '../../helpers/wire'
 
 beforeEach(() => setActivePinia(createPinia()))
 
@@ -21,16 +22,17 @@ const rita = {
 const bob = { id: 8, name: 'Bob Builder', username: 'bob', avatar_url: null, state: 'active', web_url: 'http://x/bob' }
 const BASE = '/projects/5/issues/12'
 
-const note = (id: number, body: string, system: boolean, at: string) => ({
-  id,
-  body,
-  system,
-  author: rita,
-  created_at: at,
-  updated_at: at,
-  type: null,
-  noteable_type: 'Issue',
-})
+const note = (id: number, body: string, system: boolean, at: string) =>
+  wire('note', {
+    id,
+    body,
+    system,
+    author: rita,
+    created_at: at,
+    updated_at: at,
+    type: null,
+    noteable_type: 'Issue',
+  })
 const discussion = (id: string, n: ReturnType<typeof note>): CachedDiscussion => ({
   id,
   individual_note: true,

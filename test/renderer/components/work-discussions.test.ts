@@ -6,6 +6,7 @@ import WorkDiscussions from '../../../src/renderer/components/work/WorkDiscussio
 import { bridgeKey } from '../../../src/renderer/bridge'
 import type { CachedDiscussion } from '../../../src/shared/ipc/cache'
 import { fakeTransport } from '../support/fake-bridge'
+import { wire } from '../../helpers/wire'
 
 beforeEach(() => setActivePinia(createPinia()))
 
@@ -17,16 +18,17 @@ const author = {
   state: 'active',
   web_url: 'http://x/rita',
 }
-const note = (id: number, body: string, system: boolean) => ({
-  id,
-  body,
-  system,
-  author,
-  created_at: '2024-05-01T10:00:00Z',
-  updated_at: '2024-05-01T10:00:00Z',
-  type: null,
-  noteable_type: 'Issue',
-})
+const note = (id: number, body: string, system: boolean) =>
+  wire('note', {
+    id,
+    body,
+    system,
+    author,
+    created_at: '2024-05-01T10:00:00Z',
+    updated_at: '2024-05-01T10:00:00Z',
+    type: null,
+    noteable_type: 'Issue',
+  })
 const discussion = (id: string, notes: ReturnType<typeof note>[], individual = true): CachedDiscussion => ({
   id,
   individual_note: individual,

@@ -3,6 +3,7 @@ import { parseHunks } from '../../../src/renderer/lib/diff'
 import { emojiFor, groupAwards } from '../../../src/renderer/lib/emoji'
 import { highlightDiffLines, languageOf, splitHighlighted } from '../../../src/renderer/lib/highlight-diff'
 import { findTasks, setTask } from '../../../src/renderer/lib/task-list'
+import { wire } from '../../helpers/wire'
 
 describe('task lists', () => {
   const source = [
@@ -97,15 +98,19 @@ describe('label names', () => {
   it('reads cached items’ label objects (with_labels_details) as names, and titles as they are', async () => {
     const { asIssue, labelNames } = await import('../../../src/renderer/lib/items')
     expect(
-      asIssue({
-        id: 1,
-        labels: [
-          { id: 7, name: 'bug', color: '#f00' },
-          { id: 8, name: 'ui' },
-        ],
-      }).labels,
+      asIssue(
+        wire('issue', {
+          id: 1,
+          labels: [
+            { id: 7, name: 'bug', color: '#f00' },
+            { id: 8, name: 'ui' },
+          ],
+        }),
+      ).labels,
     ).toEqual(['bug', 'ui'])
-    expect(asIssue({ id: 1, labels: ['bug'] }).labels).toEqual(['bug'])
+    expect(asIssue(wire('issue', { id: 1, labels: ['bug'] })).labels).toEqual(['bug'])
     expect(labelNames(null)).toEqual([])
+    // An item without labels (written offline) reads as having none.
+    expect(asIssue(wire('issue', { id: 1 })).labels).toEqual([])
   })
 })

@@ -428,6 +428,10 @@ export class ApiClient {
       if (!response.ok) throw apiErrorFor(response.status, await readBody(response))
       // The credential answered: whatever held the account for a sign-in is over.
       if (options.checksSignIn === true) this.options.gate?.signedIn()
+      // Where the server's JSON enters core, taken at its word as the caller's `T` (the wire model,
+      // src/shared/api): the one trusted cast of an answer, not a check, because GitLab instances
+      // send fields and forms the model does not name, and a check per answer would cost more than
+      // the reads it serves. What is stored from here (the cache) is read back under the same trust.
       const data = (response.status === 204 || method === 'HEAD' ? undefined : await readBody(response)) as T
       return { status: response.status, headers: response.headers, data }
     }

@@ -1,9 +1,10 @@
 import type {
-  ApiJson,
   CachedDetail,
   CachedDiscussion,
   CachedItem,
+  CachedKind,
   CachedList,
+  CachedWire,
   EpicListParams,
   IssueListParams,
   LabelListParams,
@@ -13,6 +14,7 @@ import type {
   MilestoneListParams,
   MilestoneProgress,
   ProjectListParams,
+  SyncedProject,
   TodoListParams,
   UserListParams,
   Wildcard,
@@ -77,6 +79,18 @@ function progressOf(total: number, closed: number): MilestoneProgress {
   return { total, closed, percent: total === 0 ? 0 : Math.round((closed / total) * 100) }
 }
 
+/**
+ * A cached row's JSON as its kind's wire model: the one place the cache takes what it stored at
+ * its word, unchecked. Rows hold the server's answers as the API client received them (sync and
+ * refreshes store them unchanged; that JSON is trusted where it enters, in ApiClient's one cast
+ * of an answer), and the outbox's optimistic patches of the same fields. Checking every row against the
+ * wire schemas on each read would cost more than the read, and would refuse the extra fields a
+ * GitLab instance sends that the model does not name.
+ */
+function wireOf<K extends CachedKind>(_kind: K, json: string): CachedWire[K] {
+  return JSON.parse(json) as CachedWire[K]
+}
+
 /** Shared filters of issues, merge requests and epics. */
 interface CommonFilter {
   readonly labels?: string | readonly string[]
@@ -108,7 +122,7 @@ export class CacheReader {
     return this.cache.db
   }
 
-  listIssues(accountId: string, params: IssueListParams, viewerId: number | null): CachedList {
+  listIssues(accountId: string, params: IssueListParams, viewerId: number | null): CachedList<'issue'> {
     const acct = this.cache.existingAcct(accountId)
     const page = paging(params)
     if (acct === null) return { items: [], total: 0, ...page }
@@ -149,7 +163,11 @@ export class CacheReader {
     return this.page('issues', 'issue', w, order, page)
   }
 
-  listMergeRequests(accountId: string, params: MergeRequestListParams, viewerId: number | null): CachedList {
+  listMergeRequests(
+    accountId: string,
+    params: MergeRequestListParams,
+    viewerId: number | null,
+  ): CachedList<'merge_request'> {
     const acct = this.cache.existingAcct(accountId)
     const page = paging(params)
     if (acct === null) return { items: [], total: 0, ...page }
@@ -188,7 +206,7 @@ export class CacheReader {
     return this.page('merge_requests', 'merge_request', w, order, page)
   }
 
-  listEpics(accountId: string, params: EpicListParams): CachedList {
+  listEpics(accountId: string, params: EpicListParams): CachedList<'epic'> {
     const acct = this.cache.existingAcct(accountId)
     const page = paging(params)
     if (acct === null) return { items: [], total: 0, ...page }
@@ -210,11 +228,11 @@ export class CacheReader {
   }
 
   /** One issue, merge request or epic with its discussions (pending comments last). */
-  detail(
+  detail<K extends NoteableKind>(
     accountId: string,
-    kind: NoteableKind,
+    kind: K,
     ref: { readonly id: number } | { readonly parentId: number; readonly iid: number },
-  ): Omit<CachedDetail, 'stale'> | null {
+  ): Omit<CachedDetail<K>, 'stale'> | null {
     const acct = this.cache.existingAcct(accountId)
     if (acct === null) return null
     const table = { issue: 'issues', merge_request: 'merge_requests', epic: 'epics' }[kind]
@@ -229,7 +247,7 @@ export class CacheReader {
     if (row === undefined) return null
     const pending = this.pendingIds(acct, kind, [row.id])
     return {
-      item: { data: JSON.parse(row.json) as ApiJson, pending: pending.has(row.id) },
+      item: { data: wireOf(kind, row.json), pending: pending.has(row.id) },
       discussions: this.discussions(acct, kind, row.id),
     }
   }
@@ -294,11 +312,11 @@ export class CacheReader {
       ).map((r) => [r.id, r.total]),
     )
     return items.map((m) => {
-      const counts = issueCounts.get(m.data.id as number)
+      const counts = issueCounts.get(m.data.id)
       return {
         ...m,
         progress: progressOf(counts?.total ?? 0, counts?.closed ?? 0),
-        merge_requests: mergeRequestCounts.get(m.data.id as number) ?? 0,
+        merge_requests: mergeRequestCounts.get(m.data.id) ?? 0,
       }
     })
   }
@@ -318,7 +336,7 @@ export class CacheReader {
     const closed = issues.filter((i) => i.data.state === 'closed').length
     return {
       item: {
-        data: JSON.parse(row) as ApiJson,
+        data: wireOf('milestone', row),
         pending: this.pendingIds(acct, 'milestone', [milestoneId]).has(milestoneId),
       },
       issues,
@@ -327,7 +345,7 @@ export class CacheReader {
     }
   }
 
-  listLabels(accountId: string, params: LabelListParams): ApiJson[] {
+  listLabels(accountId: string, params: LabelListParams): CachedWire['label'][] {
     const acct = this.cache.existingAcct(accountId)
     if (acct === null) return []
     const w = where()
@@ -342,10 +360,10 @@ export class CacheReader {
         .prepare(sql)
         .pluck()
         .all(...w.args) as string[]
-    ).map((j) => JSON.parse(j) as ApiJson)
+    ).map((j) => wireOf('label', j))
   }
 
-  listProjects(accountId: string, params: ProjectListParams): (ApiJson & { readonly burrow_synced: boolean })[] {
+  listProjects(accountId: string, params: ProjectListParams): SyncedProject[] {
     const acct = this.cache.existingAcct(accountId)
     if (acct === null) return []
     const w = where()
@@ -362,10 +380,10 @@ export class CacheReader {
         `SELECT json, synced FROM projects WHERE ${w.sql.join(' AND ')} ORDER BY path_with_namespace COLLATE NOCASE`,
       )
       .all(...w.args) as { json: string; synced: number }[]
-    return rows.map((r) => ({ ...(JSON.parse(r.json) as ApiJson), burrow_synced: r.synced === 1 }))
+    return rows.map((r) => ({ ...wireOf('project', r.json), burrow_synced: r.synced === 1 }))
   }
 
-  listUsers(accountId: string, params: UserListParams): ApiJson[] {
+  listUsers(accountId: string, params: UserListParams): CachedWire['user'][] {
     const acct = this.cache.existingAcct(accountId)
     if (acct === null) return []
     const w = where()
@@ -382,10 +400,10 @@ export class CacheReader {
         .prepare(sql)
         .pluck()
         .all(...w.args, Math.min(500, params.limit ?? 100)) as string[]
-    ).map((j) => JSON.parse(j) as ApiJson)
+    ).map((j) => wireOf('user', j))
   }
 
-  listTodos(accountId: string, params: TodoListParams): CachedItem[] {
+  listTodos(accountId: string, params: TodoListParams): CachedItem<'todo'>[] {
     const acct = this.cache.existingAcct(accountId)
     if (acct === null) return []
     const w = where()
@@ -511,13 +529,13 @@ export class CacheReader {
     if (notTitle !== undefined) w.add('(t.milestone_title IS NULL OR t.milestone_title <> ?)', notTitle)
   }
 
-  private page(
+  private page<K extends CachedKind>(
     table: string,
-    kind: string,
+    kind: K,
     w: Where,
     order: string,
     page: { offset: number; limit: number },
-  ): CachedList {
+  ): CachedList<K> {
     const sql = w.sql.join(' AND ')
     const total = this.db
       .prepare(`SELECT COUNT(*) FROM ${table} t WHERE ${sql}`)
@@ -529,20 +547,24 @@ export class CacheReader {
     return { items: this.withPending(w.args[0] as number, kind, rows), total, ...page }
   }
 
-  private items(table: string, kind: string, w: Where, order: string): CachedItem[] {
+  private items<K extends CachedKind>(table: string, kind: K, w: Where, order: string): CachedItem<K>[] {
     const rows = this.db
       .prepare(`SELECT t.id, t.json FROM ${table} t WHERE ${w.sql.join(' AND ')} ORDER BY ${order}`)
       .all(...w.args) as { id: number; json: string }[]
     return this.withPending(w.args[0] as number, kind, rows)
   }
 
-  private withPending(acct: number, kind: string, rows: readonly { id: number; json: string }[]): CachedItem[] {
+  private withPending<K extends CachedKind>(
+    acct: number,
+    kind: K,
+    rows: readonly { id: number; json: string }[],
+  ): CachedItem<K>[] {
     const pending = this.pendingIds(
       acct,
       kind,
       rows.map((r) => r.id),
     )
-    return rows.map((r) => ({ data: JSON.parse(r.json) as ApiJson, pending: pending.has(r.id) }))
+    return rows.map((r) => ({ data: wireOf(kind, r.json), pending: pending.has(r.id) }))
   }
 
   private pendingIds(acct: number, kind: string, ids: readonly number[]): Set<number> {
@@ -573,10 +595,10 @@ export class CacheReader {
       notes.map((n) => n.id),
     )
     const known = new Set(discussions.map((d) => d.id))
-    const byDiscussion = new Map<string, CachedItem[]>()
+    const byDiscussion = new Map<string, CachedItem<'note'>[]>()
     const loose: CachedDiscussion[] = []
     for (const n of notes) {
-      const item = { data: JSON.parse(n.json) as ApiJson, pending: pending.has(n.id) }
+      const item = { data: wireOf('note', n.json), pending: pending.has(n.id) }
       if (n.discussion_id === null || !known.has(n.discussion_id)) {
         loose.push({
           id: n.discussion_id ?? `pending-${n.id}`,

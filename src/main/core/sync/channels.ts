@@ -60,16 +60,20 @@ export function cacheHandlers(data: () => OfflineData): Pick<IpcHandlers, CacheC
   const saved = (): CachedGet => (cachedGet ??= new CachedGet(data().cache))
 
   /** Marks the listed issues an open issue blocks (by the links saved on this computer); none for an account gone since. */
-  const withBlocked = async (accountId: string, list: CachedList): Promise<CachedList> => {
+  const withBlocked = async (accountId: string, list: CachedList<'issue'>): Promise<CachedList<'issue'>> => {
     if (list.items.length === 0) return list
     const client = await data()
       .accounts.clientFor(accountId)
       .catch(() => null)
     if (client === null) return list
-    const issues = list.items.map((i) => i.data as { id: number; project_id: number; iid: number })
-    const blocked = blockedIssueIds(saved(), accountId, client, issues)
+    const blocked = blockedIssueIds(
+      saved(),
+      accountId,
+      client,
+      list.items.map((i) => i.data),
+    )
     if (blocked.size === 0) return list
-    return { ...list, items: list.items.map((i) => (blocked.has(i.data.id as number) ? { ...i, blocked: true } : i)) }
+    return { ...list, items: list.items.map((i) => (blocked.has(i.data.id) ? { ...i, blocked: true } : i)) }
   }
   const viewer = async (accountId: string): Promise<number | null> =>
     (await data().accounts.list()).find((a) => a.id === accountId)?.userId ?? null
@@ -80,9 +84,9 @@ export function cacheHandlers(data: () => OfflineData): Pick<IpcHandlers, CacheC
     return answer
   }
 
-  const detail = async (
+  const detail = async <K extends NoteableKind>(
     accountId: string,
-    kind: NoteableKind,
+    kind: K,
     ref: { readonly id: number } | { readonly parentId: number; readonly iid: number },
     refresh: boolean,
   ) => {
