@@ -3,7 +3,10 @@
  * Server (a child process, so client and server do not share an event loop).
  * - initial sync of 10k issues and 2k merge requests in 5 projects, as a ratio to the time to
  *   fetch the same pages (with the same parameters) and parse them, without storing anything.
- *   Both sides ask one page at a time. The sync asks more than the baseline
+ *   The baseline asks one page at a time, project after project. The sync works on two
+ *   projects at once, each asking for its next page while it writes the one in hand (so up to
+ *   two requests wait at the server while the client stores); the baseline is not given that,
+ *   since it measures the fetch the sync must keep up with. The sync asks more than the baseline
  *   (`initial_sync_requests` beside `fetch_only_requests`): its pages follow a cursor
  *   (`updated_after`, which includes its own instant, so each page after the first repeats an
  *   item: 21 pages of issues and 5 of merge requests a project here, against 20 and 4), and it
