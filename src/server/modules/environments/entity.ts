@@ -1,14 +1,16 @@
+import type { Deployment, Environment, EnvironmentBasic, EnvironmentDeployment } from '../../../shared/api/environment'
+import type { Job } from '../../../shared/api/job'
 import type { DeploymentRow, EnvironmentRow } from './queries'
 import type { UserRow } from '../../platform/db/rows'
 import { userRefOrNull } from '../users'
 
 /** GitLab's EnvironmentBasic as review-app deletion lists it. */
-export function environmentBasic(env: EnvironmentRow): Readonly<Record<string, unknown>> {
+export function environmentBasic(env: EnvironmentRow): EnvironmentBasic {
   return { id: env.id, name: env.name, slug: env.slug, external_url: env.external_url }
 }
 
 /** GitLab's Environment entity (lists, create, update, stop). */
-export function environmentEntity(env: EnvironmentRow): Record<string, unknown> {
+export function environmentEntity(env: EnvironmentRow): Environment {
   return {
     id: env.id,
     name: env.name,
@@ -29,14 +31,12 @@ export interface DeploymentExtras {
   readonly baseUrl: string
   readonly user: UserRow | undefined
   /** The deploying CI job as GitLab's Job entity, or null (API-made deployments, jobs not found). */
-  readonly deployable: Readonly<Record<string, unknown>> | null
-  /** Present in the deployments API; absent inside an environment's last_deployment. */
-  readonly environment?: EnvironmentRow
+  readonly deployable: Job | null
 }
 
-/** GitLab's Deployment entity. */
-export function deploymentEntity(d: DeploymentRow, x: DeploymentExtras): Readonly<Record<string, unknown>> {
-  const entity: Record<string, unknown> = {
+/** A deployment as an environment's `last_deployment` shows it: GitLab's Deployment without its environment. */
+export function environmentDeploymentEntity(d: DeploymentRow, x: DeploymentExtras): EnvironmentDeployment {
+  return {
     id: d.id,
     iid: d.iid,
     ref: d.ref,
@@ -46,13 +46,14 @@ export function deploymentEntity(d: DeploymentRow, x: DeploymentExtras): Readonl
     finished_at: d.finished_at,
     status: d.status,
     user: userRefOrNull(x.user, x.baseUrl),
+    deployable: x.deployable,
   }
-  if (x.environment)
-    entity.environment = {
-      ...environmentBasic(x.environment),
-      created_at: x.environment.created_at,
-      updated_at: x.environment.updated_at,
-    }
-  entity.deployable = x.deployable
-  return entity
+}
+
+/** GitLab's Deployment entity: the deployment and the environment it went to. */
+export function deploymentEntity(d: DeploymentRow, env: EnvironmentRow, x: DeploymentExtras): Deployment {
+  return {
+    ...environmentDeploymentEntity(d, x),
+    environment: { ...environmentBasic(env), created_at: env.created_at, updated_at: env.updated_at },
+  }
 }

@@ -1,3 +1,4 @@
+import type { ProtectedEnvironment as ProtectedEnvironmentEntity } from '../../../shared/api/environment'
 import type { ProtectedEnvironment } from './protected-queries'
 
 const ROLE_DESCRIPTIONS: Readonly<Record<number, string>> = {
@@ -19,7 +20,7 @@ export interface DeployAccessNames {
 export function protectedEnvironmentEntity(
   pe: ProtectedEnvironment,
   names: DeployAccessNames,
-): Readonly<Record<string, unknown>> {
+): ProtectedEnvironmentEntity {
   return {
     name: pe.name,
     deploy_access_levels: pe.levels.map((l) => ({

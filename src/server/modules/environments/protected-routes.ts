@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
@@ -41,7 +40,7 @@ const protectedEnvironments: FastifyPluginAsyncTypebox = async (app) => {
     currentUser(request)
     return loadProject(request, id, AccessLevel.MAINTAINER)
   }
-  const present = (rules: readonly ProtectedEnvironment[]): Readonly<Record<string, unknown>>[] => {
+  const present = (rules: readonly ProtectedEnvironment[]): Api.ProtectedEnvironment[] => {
     const names = deployAccessNames(db, rules)
     return rules.map((r) => protectedEnvironmentEntity(r, names))
   }
@@ -57,7 +56,7 @@ const protectedEnvironments: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: IdParams,
         querystring: PageQuery,
-        response: untypedResponses({ 200: Type.Array(Api.ProtectedEnvironment) }),
+        response: { 200: Type.Array(Api.ProtectedEnvironment) },
       },
     },
     async (request, reply) => {
@@ -71,7 +70,7 @@ const protectedEnvironments: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/protected_environments/:name',
-    { schema: { params: NameParams, response: untypedResponses({ 200: Api.ProtectedEnvironment }) } },
+    { schema: { params: NameParams, response: { 200: Api.ProtectedEnvironment } } },
     async (request) => {
       const project = maintainedProject(request, request.params.id)
       return present([ruleOf(project, request.params.name)])[0]
@@ -80,7 +79,7 @@ const protectedEnvironments: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/protected_environments',
-    { schema: { params: IdParams, body: CreateBody, response: untypedResponses({ 201: Api.ProtectedEnvironment }) } },
+    { schema: { params: IdParams, body: CreateBody, response: { 201: Api.ProtectedEnvironment } } },
     async (request, reply) => {
       const project = maintainedProject(request, request.params.id)
       const { name, deploy_access_levels: raw } = request.body

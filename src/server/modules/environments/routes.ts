@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import { callerOf } from '../../platform/caller'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -177,7 +176,7 @@ const environmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: IdParams,
         querystring: ListQuery,
-        response: untypedResponses({ 200: Type.Array(Api.Environment) }),
+        response: { 200: Type.Array(Api.Environment) },
       },
     },
     async (request, reply) => {
@@ -199,7 +198,7 @@ const environmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/environments/:environment_id',
-    { schema: { params: EnvParams, response: untypedResponses({ 200: Api.EnvironmentDetail }) } },
+    { schema: { params: EnvParams, response: { 200: Api.EnvironmentDetail } } },
     async (request) => {
       const project = projectFor(request, request.params.id, READ)
       return presentEnvironmentDetail(callerOf(request), environmentOf(request, project, request.params.environment_id))
@@ -208,7 +207,7 @@ const environmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/environments',
-    { schema: { params: IdParams, body: CreateBody, response: untypedResponses({ 201: Api.Environment }) } },
+    { schema: { params: IdParams, body: CreateBody, response: { 201: Api.Environment } } },
     async (request, reply) => {
       const project = projectFor(request, request.params.id, WRITE)
       refuseSlug(request.body)
@@ -219,7 +218,7 @@ const environmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/projects/:id/environments/:environment_id',
-    { schema: { params: EnvParams, body: UpdateBody, response: untypedResponses({ 200: Api.Environment }) } },
+    { schema: { params: EnvParams, body: UpdateBody, response: { 200: Api.Environment } } },
     async (request) => {
       const project = projectFor(request, request.params.id, WRITE)
       const env = environmentOf(request, project, request.params.environment_id)
@@ -236,7 +235,7 @@ const environmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: IdParams,
         querystring: ReviewAppsQuery,
-        response: untypedResponses({ 200: Api.ReviewAppsDeletion }),
+        response: { 200: Api.ReviewAppsDeletion },
       },
     },
     async (request) => {
@@ -284,7 +283,7 @@ const environmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/environments/:environment_id/stop',
-    { schema: { params: EnvParams, body: StopBody, response: untypedResponses({ 200: Api.Environment }) } },
+    { schema: { params: EnvParams, body: StopBody, response: { 200: Api.Environment } } },
     async (request, reply) => {
       const project = projectFor(request, request.params.id, READ)
       const env = environmentOf(request, project, request.params.environment_id)
@@ -312,7 +311,7 @@ const deploymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: IdParams,
         querystring: DeploymentListQuery,
-        response: untypedResponses({ 200: Type.Array(Api.Deployment) }),
+        response: { 200: Type.Array(Api.Deployment) },
       },
     },
     async (request, reply) => {
@@ -339,22 +338,22 @@ const deploymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         { limit: page.perPage, offset: page.offset },
       )
       setPageHeaders(request, reply, app.burrow.baseUrl(request), page, total)
-      return presentDeployments(callerOf(request), rows, true)
+      return presentDeployments(callerOf(request), rows)
     },
   )
 
   app.get(
     '/projects/:id/deployments/:deployment_id',
-    { schema: { params: DeploymentParams, response: untypedResponses({ 200: Api.Deployment }) } },
+    { schema: { params: DeploymentParams, response: { 200: Api.Deployment } } },
     async (request) => {
       const project = projectFor(request, request.params.id, READ)
-      return presentDeployments(callerOf(request), [deploymentOf(project, request.params.deployment_id)], true)[0]
+      return presentDeployments(callerOf(request), [deploymentOf(project, request.params.deployment_id)])[0]
     },
   )
 
   app.post(
     '/projects/:id/deployments',
-    { schema: { params: IdParams, body: DeploymentCreateBody, response: untypedResponses({ 201: Api.Deployment }) } },
+    { schema: { params: IdParams, body: DeploymentCreateBody, response: { 201: Api.Deployment } } },
     async (request, reply) => {
       const user = currentUser(request)
       const project = projectFor(request, request.params.id, WRITE)
@@ -379,7 +378,7 @@ const deploymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
           })
         })(),
       )
-      return reply.code(201).send(presentDeployments(callerOf(request), [deployment], true)[0])
+      return reply.code(201).send(presentDeployments(callerOf(request), [deployment])[0])
     },
   )
 
@@ -389,7 +388,7 @@ const deploymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: DeploymentParams,
         body: DeploymentUpdateBody,
-        response: untypedResponses({ 200: Api.Deployment }),
+        response: { 200: Api.Deployment },
       },
     },
     async (request) => {
@@ -399,11 +398,7 @@ const deploymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!env || !canDeployToEnvironment(db, request.perms, project, env.name)) throw forbidden()
       if (deployment.deployable_id !== null)
         throw forbidden('Deployments created using GitLab CI can not be updated using the API')
-      return presentDeployments(
-        callerOf(request),
-        [updateDeploymentStatus(db, deployment.id, request.body.status)],
-        true,
-      )[0]
+      return presentDeployments(callerOf(request), [updateDeploymentStatus(db, deployment.id, request.body.status)])[0]
     },
   )
 

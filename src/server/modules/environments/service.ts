@@ -1,3 +1,4 @@
+import type { Deployment, EnvironmentDetail } from '../../../shared/api/environment'
 import { createHash } from 'node:crypto'
 import type { Caller } from '../../platform/caller'
 import { AccessLevel } from '../../platform/auth/access'
@@ -29,7 +30,7 @@ import {
 import { usersByIds } from '../users'
 import { findProtectedEnvironment } from './protected-queries'
 import type { ProjectRow } from '../../platform/db/rows'
-import { deploymentEntity, environmentEntity } from './entity'
+import { deploymentEntity, environmentDeploymentEntity, environmentEntity, type DeploymentExtras } from './entity'
 import { recordProjectChange } from '../projects'
 import {
   findJobById,
@@ -466,44 +467,42 @@ export function scheduleReviewAppsDeletion(
 
 // --- Presentation: everything a page of environments or deployments needs, loaded in bulk.
 
-/** The deploying CI jobs as GitLab's Job entity, by job id (jobs of deleted pipelines are absent). */
-export function deployablesFor(
-  db: Db,
-  baseUrl: string,
-  jobIds: readonly number[],
-): Map<number, Readonly<Record<string, unknown>>> {
-  return jobEntitiesById(db, baseUrl, jobIds)
-}
-
-/** Deployments as GitLab's Deployment entity (users, environments and jobs in one query each). */
-export function presentDeployments(
-  caller: Caller,
-  rows: readonly DeploymentRow[],
-  withEnvironment: boolean,
-): Readonly<Record<string, unknown>>[] {
-  const db = caller.db
-  const baseUrl = caller.baseUrl
+/**
+ * What each deployment of a page shows beyond its row: its user and its deploying CI job as
+ * GitLab's Job entity (jobs of deleted pipelines are absent), one query each for the page.
+ */
+function deploymentExtrasOf(caller: Caller, rows: readonly DeploymentRow[]): (d: DeploymentRow) => DeploymentExtras {
+  const { db, baseUrl } = caller
   const users = usersByIds(db, [...new Set(rows.map((r) => r.user_id).filter((id): id is number => id !== null))])
-  const envs = withEnvironment
-    ? environmentsByIds(db, [...new Set(rows.map((r) => r.environment_id))])
-    : new Map<number, EnvironmentRow>()
-  const jobs = deployablesFor(
+  const jobs = jobEntitiesById(
     db,
     baseUrl,
     rows.map((r) => r.deployable_id).filter((id): id is number => id !== null),
   )
-  return rows.map((d) =>
-    deploymentEntity(d, {
-      baseUrl,
-      user: d.user_id !== null ? users.get(d.user_id) : undefined,
-      deployable: d.deployable_id !== null ? (jobs.get(d.deployable_id) ?? null) : null,
-      environment: withEnvironment ? envs.get(d.environment_id) : undefined,
-    }),
-  )
+  return (d) => ({
+    baseUrl,
+    user: d.user_id !== null ? users.get(d.user_id) : undefined,
+    deployable: d.deployable_id !== null ? (jobs.get(d.deployable_id) ?? null) : null,
+  })
+}
+
+/** Deployments as GitLab's Deployment entity (users, environments and jobs in one query each). */
+export function presentDeployments(caller: Caller, rows: readonly DeploymentRow[]): Deployment[] {
+  const envs = environmentsByIds(caller.db, [...new Set(rows.map((r) => r.environment_id))])
+  const extrasOf = deploymentExtrasOf(caller, rows)
+  return rows.map((d) => {
+    // deployments.environment_id is NOT NULL and cascades: a deployment's environment exists.
+    const env = envs.get(d.environment_id)
+    if (!env) throw new Error(`deployment ${d.id} has no environment ${d.environment_id}`)
+    return deploymentEntity(d, env, extrasOf(d))
+  })
 }
 
 /** One environment with `last_deployment` (its latest successful deployment, or null). */
-export function presentEnvironmentDetail(caller: Caller, env: EnvironmentRow): Readonly<Record<string, unknown>> {
+export function presentEnvironmentDetail(caller: Caller, env: EnvironmentRow): EnvironmentDetail {
   const last = lastDeployments(caller.db, [env.id]).get(env.id)
-  return { ...environmentEntity(env), last_deployment: last ? presentDeployments(caller, [last], false)[0] : null }
+  return {
+    ...environmentEntity(env),
+    last_deployment: last ? environmentDeploymentEntity(last, deploymentExtrasOf(caller, [last])(last)) : null,
+  }
 }

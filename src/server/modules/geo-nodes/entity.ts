@@ -1,3 +1,4 @@
+import type { GeoNode, GeoNodeStatus } from '../../../shared/api/geo-node'
 import type { GeoNodeRow } from './queries'
 
 export interface GeoNodeExtras {
@@ -14,7 +15,7 @@ export function internalUrlOf(node: GeoNodeRow): string {
 }
 
 /** GitLab's GeoNode entity. */
-export function geoNodeEntity(node: GeoNodeRow, x: GeoNodeExtras): Readonly<Record<string, unknown>> {
+export function geoNodeEntity(node: GeoNodeRow, x: GeoNodeExtras): GeoNode {
   const self = `${x.baseUrl}/api/v4/geo_nodes/${node.id}`
   const primary = node.is_primary === 1
   return {
@@ -31,7 +32,7 @@ export function geoNodeEntity(node: GeoNodeRow, x: GeoNodeExtras): Readonly<Reco
     container_repositories_max_capacity: node.container_repositories_max_capacity,
     selective_sync_type: node.selective_sync_type,
     selective_sync_shards: JSON.parse(node.selective_sync_shards) as string[],
-    selective_sync_namespace_ids: x.namespaceIds,
+    selective_sync_namespace_ids: [...x.namespaceIds],
     minimum_reverification_interval: node.minimum_reverification_interval,
     sync_object_storage: node.sync_object_storage === 1,
     // Kept by GitLab for compatibility: always http.
@@ -76,55 +77,78 @@ export function percentage(part: number | null, whole: number): string {
   return `${((part / whole) * 100).toFixed(2)}%`
 }
 
-function kindFields(prefix: string, c: ReplicableCounts, withMissing: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    [`${prefix}_count`]: c.count,
-    [`${prefix}_synced_count`]: c.synced,
-    [`${prefix}_failed_count`]: c.failed,
-    [`${prefix}_synced_in_percentage`]: percentage(c.synced, c.count),
-  }
-  if (withMissing) out[`${prefix}_synced_missing_on_primary_count`] = c.synced === null ? null : 0
-  return out
-}
-
 /**
  * GitLab's GeoNodeStatus entity. Replication-slot counters belong to the primary's database
  * (SQLite has none: zero slots); checksum and verification counters are zero because Burrow
- * Server does not checksum repositories.
+ * Server does not checksum repositories. A count that does not apply to the node is null.
  */
-export function geoNodeStatusEntity(s: GeoNodeStatusInput): Readonly<Record<string, unknown>> {
+export function geoNodeStatusEntity(s: GeoNodeStatusInput): GeoNodeStatus {
   const primary = s.node.is_primary === 1
-  const verification = (kind: 'repositories' | 'wikis'): Record<string, unknown> => ({
-    [`${kind}_checksummed_count`]: primary ? 0 : null,
-    [`${kind}_checksum_failed_count`]: primary ? 0 : null,
-    [`${kind}_checksummed_in_percentage`]: '0.00%',
-    [`${kind}_verified_count`]: primary ? null : 0,
-    [`${kind}_verification_failed_count`]: primary ? null : 0,
-    [`${kind}_verified_in_percentage`]: '0.00%',
-    [`${kind}_checksum_mismatch_count`]: primary ? null : 0,
-    [`${kind}_retrying_verification_count`]: primary ? null : 0,
-  })
+  const onPrimary = primary ? 0 : null
+  const onSecondary = primary ? null : 0
+  const { repositories: repos, wikis, attachments, lfsObjects: lfs, jobArtifacts: artifacts } = s
+  const { containerRepositories: containers, designRepositories: designs } = s
+  // What the primary misses of a kind a secondary has synced: nothing, once anything is synced.
+  const missingOnPrimary = (c: ReplicableCounts): number | null => (c.synced === null ? null : 0)
   return {
     geo_node_id: s.node.id,
     healthy: s.healthy,
     health: s.health,
     health_status: s.healthy ? 'Healthy' : 'Unhealthy',
     missing_oauth_application: s.missingOauthApplication,
-    db_replication_lag_seconds: primary ? null : 0,
+    db_replication_lag_seconds: onSecondary,
     projects_count: s.projects,
-    ...kindFields('repositories', s.repositories, false),
-    ...kindFields('wikis', s.wikis, false),
-    ...kindFields('attachments', s.attachments, true),
-    ...kindFields('lfs_objects', s.lfsObjects, true),
-    ...kindFields('job_artifacts', s.jobArtifacts, true),
-    ...kindFields('container_repositories', s.containerRepositories, false),
-    ...kindFields('design_repositories', s.designRepositories, false),
-    replication_slots_count: primary ? 0 : null,
-    replication_slots_used_count: primary ? 0 : null,
+    repositories_count: repos.count,
+    repositories_synced_count: repos.synced,
+    repositories_failed_count: repos.failed,
+    repositories_synced_in_percentage: percentage(repos.synced, repos.count),
+    wikis_count: wikis.count,
+    wikis_synced_count: wikis.synced,
+    wikis_failed_count: wikis.failed,
+    wikis_synced_in_percentage: percentage(wikis.synced, wikis.count),
+    attachments_count: attachments.count,
+    attachments_synced_count: attachments.synced,
+    attachments_failed_count: attachments.failed,
+    attachments_synced_in_percentage: percentage(attachments.synced, attachments.count),
+    attachments_synced_missing_on_primary_count: missingOnPrimary(attachments),
+    lfs_objects_count: lfs.count,
+    lfs_objects_synced_count: lfs.synced,
+    lfs_objects_failed_count: lfs.failed,
+    lfs_objects_synced_in_percentage: percentage(lfs.synced, lfs.count),
+    lfs_objects_synced_missing_on_primary_count: missingOnPrimary(lfs),
+    job_artifacts_count: artifacts.count,
+    job_artifacts_synced_count: artifacts.synced,
+    job_artifacts_failed_count: artifacts.failed,
+    job_artifacts_synced_in_percentage: percentage(artifacts.synced, artifacts.count),
+    job_artifacts_synced_missing_on_primary_count: missingOnPrimary(artifacts),
+    container_repositories_count: containers.count,
+    container_repositories_synced_count: containers.synced,
+    container_repositories_failed_count: containers.failed,
+    container_repositories_synced_in_percentage: percentage(containers.synced, containers.count),
+    design_repositories_count: designs.count,
+    design_repositories_synced_count: designs.synced,
+    design_repositories_failed_count: designs.failed,
+    design_repositories_synced_in_percentage: percentage(designs.synced, designs.count),
+    replication_slots_count: onPrimary,
+    replication_slots_used_count: onPrimary,
     replication_slots_used_in_percentage: '0.00%',
-    replication_slots_max_retained_wal_bytes: primary ? 0 : null,
-    ...verification('repositories'),
-    ...verification('wikis'),
+    replication_slots_max_retained_wal_bytes: onPrimary,
+    repositories_checksummed_count: onPrimary,
+    repositories_checksum_failed_count: onPrimary,
+    repositories_checksummed_in_percentage: '0.00%',
+    repositories_verified_count: onSecondary,
+    repositories_verification_failed_count: onSecondary,
+    repositories_verified_in_percentage: '0.00%',
+    repositories_checksum_mismatch_count: onSecondary,
+    repositories_retrying_verification_count: onSecondary,
+    wikis_checksummed_count: onPrimary,
+    wikis_checksum_failed_count: onPrimary,
+    wikis_checksummed_in_percentage: '0.00%',
+    wikis_verified_count: onSecondary,
+    wikis_verification_failed_count: onSecondary,
+    wikis_verified_in_percentage: '0.00%',
+    wikis_checksum_mismatch_count: onSecondary,
+    wikis_retrying_verification_count: onSecondary,
     repositories_checked_count: 0,
     repositories_checked_failed_count: 0,
     repositories_checked_in_percentage: '0.00%',

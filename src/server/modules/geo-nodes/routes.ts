@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
@@ -54,7 +53,7 @@ const UpdateBody = Type.Object({ name: Type.String(), url: Type.String(), ...Att
 const geoNodes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.burrow
 
-  const present = (request: FastifyRequest, nodes: readonly GeoNodeRow[]): Readonly<Record<string, unknown>>[] => {
+  const present = (request: FastifyRequest, nodes: readonly GeoNodeRow[]): Api.GeoNode[] => {
     const namespaces = namespaceIdsOf(ctx, nodes)
     const baseUrl = ctx.baseUrl(request)
     return nodes.map((n) =>
@@ -71,20 +70,16 @@ const geoNodes: FastifyPluginAsyncTypebox = async (app) => {
     return node
   }
 
-  app.post(
-    '/geo_nodes',
-    { schema: { body: CreateBody, response: untypedResponses({ 201: Api.GeoNode }) } },
-    async (request, reply) => {
-      requireAdmin(request)
-      refuseOnSecondary(callerOf(request))
-      const node = createGeoNode(callerOf(request), request.body)
-      return reply.code(201).send(present(request, [node])[0])
-    },
-  )
+  app.post('/geo_nodes', { schema: { body: CreateBody, response: { 201: Api.GeoNode } } }, async (request, reply) => {
+    requireAdmin(request)
+    refuseOnSecondary(callerOf(request))
+    const node = createGeoNode(callerOf(request), request.body)
+    return reply.code(201).send(present(request, [node])[0])
+  })
 
   app.get(
     '/geo_nodes',
-    { schema: { querystring: PageQuery, response: untypedResponses({ 200: Type.Array(Api.GeoNode) }) } },
+    { schema: { querystring: PageQuery, response: { 200: Type.Array(Api.GeoNode) } } },
     async (request, reply) => {
       requireAdmin(request)
       const page = pageOf(request.query)
@@ -117,18 +112,14 @@ const geoNodes: FastifyPluginAsyncTypebox = async (app) => {
     return []
   })
 
-  app.get(
-    '/geo_nodes/:id',
-    { schema: { params: IdParams, response: untypedResponses({ 200: Api.GeoNode }) } },
-    async (request) => {
-      requireAdmin(request)
-      return present(request, [nodeOf(request.params.id)])[0]
-    },
-  )
+  app.get('/geo_nodes/:id', { schema: { params: IdParams, response: { 200: Api.GeoNode } } }, async (request) => {
+    requireAdmin(request)
+    return present(request, [nodeOf(request.params.id)])[0]
+  })
 
   app.get(
     '/geo_nodes/:id/status',
-    { schema: { params: IdParams, response: untypedResponses({ 200: Api.GeoNodeStatus }) } },
+    { schema: { params: IdParams, response: { 200: Api.GeoNodeStatus } } },
     async (request) => {
       requireAdmin(request)
       return geoNodeStatus(ctx, nodeOf(request.params.id))
@@ -137,7 +128,7 @@ const geoNodes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/geo_nodes/:id',
-    { schema: { params: IdParams, body: UpdateBody, response: untypedResponses({ 200: Api.GeoNode }) } },
+    { schema: { params: IdParams, body: UpdateBody, response: { 200: Api.GeoNode } } },
     async (request) => {
       requireAdmin(request)
       refuseOnSecondary(callerOf(request))
@@ -155,7 +146,7 @@ const geoNodes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/geo_nodes/:id/repair',
-    { schema: { params: IdParams, response: untypedResponses({ 200: Api.GeoNode }) } },
+    { schema: { params: IdParams, response: { 200: Api.GeoNode } } },
     async (request, reply) => {
       requireAdmin(request)
       refuseOnSecondary(callerOf(request))

@@ -1,3 +1,4 @@
+import type { GeoNodeStatus } from '../../../shared/api/geo-node'
 import type { Caller } from '../../platform/caller'
 import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync } from 'node:fs'
@@ -303,11 +304,7 @@ function countFiles(dir: string): number {
  * from the CI tables, attachments as the uploaded files; LFS objects, container and design
  * repositories do not exist here (0).
  */
-export function geoNodeStatus(
-  ctx: ServerContext,
-  node: GeoNodeRow,
-  now: Date = new Date(),
-): Readonly<Record<string, unknown>> {
+export function geoNodeStatus(ctx: ServerContext, node: GeoNodeRow, now: Date = new Date()): GeoNodeStatus {
   const primary = node.is_primary === 1
   const projects = replicableProjects(ctx.db, node)
   const onDisk = (kind: 'project' | 'wiki'): number =>

@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
@@ -60,7 +59,7 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
 
     app.put(
       `${base}/:user_id/approve`,
-      { schema: { params: RequesterParams, body: ApproveBody, response: untypedResponses({ 201: Api.Member }) } },
+      { schema: { params: RequesterParams, body: ApproveBody, response: { 201: Api.Member } } },
       async (request, reply) => {
         currentUser(request)
         const source = loadSource(request, kind, request.params.id)

@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
@@ -41,7 +40,7 @@ const billableMembers: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: GroupParams,
         querystring: ListQuery,
-        response: untypedResponses({ 200: Type.Array(Api.BillableMember) }),
+        response: { 200: Type.Array(Api.BillableMember) },
       },
     },
     async (request, reply) => {
@@ -64,7 +63,7 @@ const billableMembers: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/groups/:id/billable_members/:user_id/memberships',
-    { schema: { params: UserParams, response: untypedResponses({ 200: Type.Array(Api.BillableMembership) }) } },
+    { schema: { params: UserParams, response: { 200: Type.Array(Api.BillableMembership) } } },
     async (request, reply) => {
       currentUser(request)
       const source = loadSource(request, 'groups', request.params.id)

@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import { callerOf } from '../../platform/caller'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -148,7 +147,7 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
 
     app.get(
       `${base}/:user_id`,
-      { schema: { params: MemberParams, response: untypedResponses({ 200: Api.Member }) } },
+      { schema: { params: MemberParams, response: { 200: Api.Member } } },
       async (request) => {
         currentUser(request)
         const source = loadSource(request, kind, request.params.id)
@@ -160,7 +159,7 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
 
     app.get(
       `${base}/all/:user_id`,
-      { schema: { params: MemberParams, response: untypedResponses({ 200: Api.Member }) } },
+      { schema: { params: MemberParams, response: { 200: Api.Member } } },
       async (request) => {
         currentUser(request)
         const source = loadSource(request, kind, request.params.id)
@@ -203,7 +202,7 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
 
     app.put(
       `${base}/:user_id`,
-      { schema: { params: MemberParams, body: UpdateBody, response: untypedResponses({ 200: Api.Member }) } },
+      { schema: { params: MemberParams, body: UpdateBody, response: { 200: Api.Member } } },
       async (request) => {
         currentUser(request)
         const source = loadSource(request, kind, request.params.id)
@@ -280,7 +279,7 @@ const members: FastifyPluginAsyncTypebox = async (app) => {
         schema: {
           params: SourceParams,
           querystring: MembershipQuery,
-          response: untypedResponses({ 200: Type.Array(Api.UserMembership) }),
+          response: { 200: Type.Array(Api.UserMembership) },
         },
       },
       async (request, reply) => {

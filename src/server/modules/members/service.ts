@@ -274,7 +274,7 @@ export function addSeveralMembers(
   ids: readonly string[],
   level: number,
   rawExpiresAt: unknown,
-): Record<string, unknown> {
+): { readonly status: 'success' } | { readonly status: 'error'; readonly message: Readonly<Record<string, string>> } {
   const { db } = caller
   const errors: Record<string, string> = {}
   validateAccessLevel(level)

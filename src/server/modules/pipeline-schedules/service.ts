@@ -84,7 +84,7 @@ export function listProjectSchedules(caller: Caller, project: ProjectRow, active
 /** One schedule with its latest pipeline and its variables. */
 export function scheduleDetails(caller: Caller, schedule: ScheduleRow): PipelineScheduleDetails {
   const last = lastPipelineOf(caller.db, schedule.id)
-  const lastPipeline = last ? (presentPipelines(caller, [last])[0] as PipelineBasic) : null
+  const lastPipeline = last ? presentPipelines(caller, [last])[0] : null
   return scheduleDetailsEntity(
     scheduleEntity(schedule, ownerOf(caller.db, schedule), caller.baseUrl),
     lastPipeline,
@@ -99,7 +99,7 @@ export function pipelinesOfSchedule(
   page: { readonly perPage: number; readonly offset: number },
 ): { readonly pipelines: PipelineBasic[]; readonly total: number } {
   const { rows, total } = schedulePipelines(caller.db, schedule.id, { limit: page.perPage, offset: page.offset })
-  return { pipelines: presentPipelines(caller, rows) as PipelineBasic[], total }
+  return { pipelines: presentPipelines(caller, rows), total }
 }
 
 /** The branch a full ref names, or null for a tag. */

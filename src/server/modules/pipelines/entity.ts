@@ -1,3 +1,4 @@
+import type { DetailedStatus, Pipeline, PipelineBasic } from '../../../shared/api/pipeline'
 import type { CiStatus, PipelineRow } from './queries'
 import type { UserRow } from '../../platform/db/rows'
 import { userRef } from '../users'
@@ -17,11 +18,7 @@ const STATUS_TEXT: Readonly<Record<string, string>> = {
 }
 
 /** GitLab's DetailedStatusEntity for a pipeline or job status. */
-export function detailedStatus(
-  status: CiStatus,
-  detailsPath: string,
-  kind: 'pipeline' | 'job',
-): Readonly<Record<string, unknown>> {
+export function detailedStatus(status: CiStatus, detailsPath: string, kind: 'pipeline' | 'job'): DetailedStatus {
   const text = kind === 'job' && status === 'manual' ? 'manual' : (STATUS_TEXT[status] ?? status)
   const icon = `status_${status === 'waiting_for_resource' ? 'pending' : status}`
   return {
@@ -50,7 +47,7 @@ export interface PipelinePlace {
 }
 
 /** GitLab's PipelineBasic entity (lists, and the `pipeline` embedded in jobs). */
-export function pipelineBasicEntity(p: PipelineRow, place: PipelinePlace): Readonly<Record<string, unknown>> {
+export function pipelineBasicEntity(p: PipelineRow, place: PipelinePlace): PipelineBasic {
   return {
     id: p.id,
     iid: p.iid,
@@ -71,7 +68,7 @@ export function pipelineEntity(
   place: PipelinePlace,
   user: UserRow | undefined,
   coverage: number | null,
-): Readonly<Record<string, unknown>> {
+): Pipeline {
   return {
     ...pipelineBasicEntity(p, place),
     before_sha: p.before_sha,
@@ -89,6 +86,6 @@ export function pipelineEntity(
 }
 
 /** The `pipeline` object of a merge request: id, iid, project_id, sha, ref, status, source, dates, web_url. */
-export function mergeRequestPipeline(p: PipelineRow, place: PipelinePlace): Readonly<Record<string, unknown>> {
+export function mergeRequestPipeline(p: PipelineRow, place: PipelinePlace): PipelineBasic {
   return pipelineBasicEntity(p, place)
 }

@@ -1,3 +1,4 @@
+import type { Job, RunnerJob } from '../../../shared/api/job'
 import type { JobArtifactRow } from './artifacts-queries'
 import type { JobRow, PipelineRow } from './queries'
 import type { ProjectWithNamespaceRow } from '../projects'
@@ -31,11 +32,24 @@ export function pipelineCommit(p: PipelineRow): GitCommit {
   return JSON.parse(p.commit_json) as GitCommit
 }
 
-/** GitLab's JobBasic entity. */
-export function jobBasicEntity(job: JobRow, c: JobContext): Record<string, unknown> {
+/** GitLab's JobBasic fields, shared by the job entity and a runner's jobs. */
+type JobBasic = Omit<
+  Job,
+  | 'project'
+  | 'artifacts_file'
+  | 'artifacts'
+  | 'runner'
+  | 'runner_manager'
+  | 'artifacts_expire_at'
+  | 'archived'
+  | 'tag_list'
+>
+
+/** GitLab's JobBasic entity. `failure_reason` only on failed jobs. */
+export function jobBasicEntity(job: JobRow, c: JobContext): JobBasic {
   const projectPath = `${c.project.ns_full_path}/${c.project.path}`
   const projectUrl = `${c.baseUrl}/${projectPath}`
-  const out: Record<string, unknown> = {
+  return {
     id: job.id,
     status: job.status,
     stage: job.stage,
@@ -54,18 +68,17 @@ export function jobBasicEntity(job: JobRow, c: JobContext): Record<string, unkno
     commit: commitEntity(pipelineCommit(c.pipeline), projectUrl),
     pipeline: pipelineBasicEntity(c.pipeline, { baseUrl: c.baseUrl, projectPath }),
     web_url: `${projectUrl}/-/jobs/${job.id}`,
-    project: { ci_job_token_scope_enabled: false },
+    failure_reason: job.status === 'failed' ? (job.failure_reason ?? 'unknown_failure') : undefined,
   }
-  if (job.status === 'failed') out.failure_reason = job.failure_reason ?? 'unknown_failure'
-  return out
 }
 
 /** GitLab's Job entity: JobBasic plus artifacts, runner and tags. */
-export function jobEntity(job: JobRow, c: JobContext): Readonly<Record<string, unknown>> {
+export function jobEntity(job: JobRow, c: JobContext): Job {
   const archive = c.artifacts.find((a) => a.file_type === 'archive')
   return {
     ...jobBasicEntity(job, c),
-    ...(archive ? { artifacts_file: { filename: archive.filename, size: archive.size } } : {}),
+    project: { ci_job_token_scope_enabled: false },
+    artifacts_file: archive ? { filename: archive.filename, size: archive.size } : undefined,
     artifacts: c.artifacts.map((a) => ({
       file_type: a.file_type,
       size: a.size,
@@ -84,12 +97,12 @@ export function jobEntity(job: JobRow, c: JobContext): Readonly<Record<string, u
  * A runner's job (`GET /runners/:id/jobs`, GitLab's JobBasicWithProject) as the spec lists it:
  * the runner's ip_address, a whole-second duration and the project_ref.
  */
-export function runnerJobEntity(job: JobRow, c: JobContext): Readonly<Record<string, unknown>> {
+export function runnerJobEntity(job: JobRow, c: JobContext): RunnerJob {
   const basic = jobBasicEntity(job, c)
   return {
     ...basic,
     ip_address: c.runner?.ip_address ?? null,
-    duration: typeof basic.duration === 'number' ? Math.round(basic.duration) : null,
+    duration: basic.duration === null ? null : Math.round(basic.duration),
     project: { ...projectRef(c.project), ci_job_token_scope_enabled: false },
   }
 }

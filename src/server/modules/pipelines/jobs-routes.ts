@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
@@ -23,7 +22,7 @@ import { apiMessage, forbidden, notFound, unauthorized } from '../../platform/ht
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { DOWNLOAD, rawContentHeaders } from '../../platform/http/raw-content'
 import { currentUser } from '../../platform/http/resolve'
-import { presentJobs } from './present'
+import { presentJobs, presentRunnerJobs } from './present'
 import { runningJobOfToken } from './jobs'
 import { deploymentTargets } from './ci-events'
 import { eraseJobArtifacts, readArtifactFile } from './artifacts'
@@ -89,7 +88,7 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: RunnerParams,
         querystring: RunnerJobsQuery,
-        response: untypedResponses({ 200: Type.Array(Api.RunnerJob) }),
+        response: { 200: Type.Array(Api.RunnerJob) },
       },
     },
     async (request, reply) => {
@@ -115,7 +114,7 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
         { limit: page.perPage, offset: page.offset },
       )
       setPageHeaders(request, reply, baseUrl, page, total)
-      return presentJobs(callerOf(request), rows, 'runner')
+      return presentRunnerJobs(callerOf(request), rows)
     },
   )
 
@@ -125,7 +124,7 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: ProjectParams,
         querystring: ListQuery,
-        response: untypedResponses({ 200: Type.Array(Api.Job) }),
+        response: { 200: Type.Array(Api.Job) },
       },
     },
     async (request, reply) => {
@@ -158,7 +157,7 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/jobs/:job_id',
-    { schema: { params: JobParams, response: untypedResponses({ 200: Api.Job }) } },
+    { schema: { params: JobParams, response: { 200: Api.Job } } },
     async (request) => {
       currentUser(request)
       const project = loadBuildsProject(request, request.params.id)
@@ -178,7 +177,7 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/jobs/:job_id/cancel',
-    { schema: { params: JobParams, response: untypedResponses({ 201: Api.Job }) } },
+    { schema: { params: JobParams, response: { 201: Api.Job } } },
     async (request, reply) => {
       currentUser(request)
       const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
@@ -191,7 +190,7 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/jobs/:job_id/retry',
-    { schema: { params: JobParams, response: untypedResponses({ 201: Api.Job }) } },
+    { schema: { params: JobParams, response: { 201: Api.Job } } },
     async (request, reply) => {
       const user = currentUser(request)
       const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
@@ -206,7 +205,7 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/jobs/:job_id/play',
-    { schema: { params: JobParams, response: untypedResponses({ 200: Api.Job }) } },
+    { schema: { params: JobParams, response: { 200: Api.Job } } },
     async (request, reply) => {
       const user = currentUser(request)
       const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
@@ -219,7 +218,7 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/jobs/:job_id/erase',
-    { schema: { params: JobParams, response: untypedResponses({ 201: Api.Job }) } },
+    { schema: { params: JobParams, response: { 201: Api.Job } } },
     async (request, reply) => {
       currentUser(request)
       const project = loadBuildsProject(request, request.params.id, AccessLevel.MAINTAINER)

@@ -1,3 +1,5 @@
+import type { Job, RunnerJob } from '../../../shared/api/job'
+import type { Pipeline, PipelineBasic } from '../../../shared/api/pipeline'
 import type { Caller } from '../../platform/caller'
 import type { Db } from '../../platform/db/connection'
 import { artifactsOfJobs } from './artifacts-queries'
@@ -24,7 +26,7 @@ function projectsById(db: Db, ids: readonly number[]): Map<number, ProjectWithNa
 }
 
 /** Pipeline list rows (GitLab's PipelineBasic). */
-export function presentPipelines(caller: Caller, rows: readonly PipelineRow[]): Readonly<Record<string, unknown>>[] {
+export function presentPipelines(caller: Caller, rows: readonly PipelineRow[]): PipelineBasic[] {
   const baseUrl = caller.baseUrl
   const projects = projectsById(
     caller.db,
@@ -37,7 +39,7 @@ export function presentPipelines(caller: Caller, rows: readonly PipelineRow[]): 
 }
 
 /** One pipeline with its user, dates, coverage and detailed status (GitLab's Pipeline). */
-export function presentPipeline(caller: Caller, row: PipelineRow): Readonly<Record<string, unknown>> {
+export function presentPipeline(caller: Caller, row: PipelineRow): Pipeline {
   const db = caller.db
   const project = findProjectWithNamespace(db, row.project_id) as ProjectWithNamespaceRow
   const user = row.user_id !== null ? usersByIds(db, [row.user_id]).get(row.user_id) : undefined
@@ -54,15 +56,10 @@ export function presentPipeline(caller: Caller, row: PipelineRow): Readonly<Reco
 }
 
 /**
- * Serialises a page of jobs with everything loaded once for the page: pipelines, projects,
- * users, runners and artifacts. `runner` gives the runner-jobs shape (JobBasicWithProject).
+ * What serialising each job of a page needs, loaded once for the page: pipelines, projects, users,
+ * runners and artifacts.
  */
-export function jobEntities(
-  db: Db,
-  baseUrl: string,
-  rows: readonly JobRow[],
-  shape: 'job' | 'runner' = 'job',
-): Readonly<Record<string, unknown>>[] {
+function jobContexts(db: Db, baseUrl: string, rows: readonly JobRow[]): (job: JobRow) => JobContext {
   const pipelines = pipelinesByIds(
     db,
     rows.map((j) => j.pipeline_id),
@@ -78,37 +75,33 @@ export function jobEntities(
     rows.map((j) => j.id),
   )
   const now = Date.now()
-  return rows.map((job) => {
-    const c: JobContext = {
-      baseUrl,
-      project: projects.get(job.project_id) as ProjectWithNamespaceRow,
-      pipeline: pipelines.get(job.pipeline_id) as PipelineRow,
-      user: job.user_id !== null ? users.get(job.user_id) : undefined,
-      runner: job.runner_id !== null ? runners.get(job.runner_id) : undefined,
-      artifacts: artifacts.get(job.id) ?? [],
-      now,
-    }
-    return shape === 'runner' ? runnerJobEntity(job, c) : jobEntity(job, c)
+  return (job) => ({
+    baseUrl,
+    project: projects.get(job.project_id) as ProjectWithNamespaceRow,
+    pipeline: pipelines.get(job.pipeline_id) as PipelineRow,
+    user: job.user_id !== null ? users.get(job.user_id) : undefined,
+    runner: job.runner_id !== null ? runners.get(job.runner_id) : undefined,
+    artifacts: artifacts.get(job.id) ?? [],
+    now,
   })
 }
 
-/** Jobs as the caller gets them (see jobEntities). */
-export function presentJobs(
-  caller: Caller,
-  rows: readonly JobRow[],
-  shape: 'job' | 'runner' = 'job',
-): Readonly<Record<string, unknown>>[] {
-  return jobEntities(caller.db, caller.baseUrl, rows, shape)
+/** Jobs as the caller gets them (GitLab's Job entity), a page at a time. */
+export function presentJobs(caller: Caller, rows: readonly JobRow[]): Job[] {
+  const contextOf = jobContexts(caller.db, caller.baseUrl, rows)
+  return rows.map((job) => jobEntity(job, contextOf(job)))
+}
+
+/** A runner's jobs (GitLab's JobBasicWithProject), a page at a time. */
+export function presentRunnerJobs(caller: Caller, rows: readonly JobRow[]): RunnerJob[] {
+  const contextOf = jobContexts(caller.db, caller.baseUrl, rows)
+  return rows.map((job) => runnerJobEntity(job, contextOf(job)))
 }
 
 /** GitLab's Job entity for each existing job id (a deployment's `deployable`). */
-export function jobEntitiesById(
-  db: Db,
-  baseUrl: string,
-  ids: readonly number[],
-): Map<number, Readonly<Record<string, unknown>>> {
+export function jobEntitiesById(db: Db, baseUrl: string, ids: readonly number[]): Map<number, Job> {
   if (ids.length === 0) return new Map()
   const rows = jobsByIds(db, ids)
-  const entities = jobEntities(db, baseUrl, rows)
-  return new Map(rows.map((r, i) => [r.id, entities[i]]))
+  const contextOf = jobContexts(db, baseUrl, rows)
+  return new Map(rows.map((r) => [r.id, jobEntity(r, contextOf(r))]))
 }

@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import { TestReport, TestReportSummary } from '../../../shared/api/test-report'
 import { pipelineTestReport, pipelineTestReportSummary } from './test-reports'
 import { callerOf } from '../../platform/caller'
@@ -100,7 +99,7 @@ function sendPipelines(
   request: FastifyRequest<{ Querystring: Static<typeof PageQuery> }>,
   reply: FastifyReply,
   filter: PipelineFilter,
-): Readonly<Record<string, unknown>>[] {
+): Api.PipelineBasic[] {
   const page = pageOf(request.query)
   const { rows, total } = listPipelines(request.server.burrow.db, filter, { limit: page.perPage, offset: page.offset })
   setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
@@ -123,7 +122,7 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: ProjectParams,
         querystring: ListQuery,
-        response: untypedResponses({ 200: Type.Array(Api.PipelineBasic) }),
+        response: { 200: Type.Array(Api.PipelineBasic) },
       },
     },
     async (request, reply) => {
@@ -156,7 +155,7 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: ProjectParams,
         querystring: Type.Object({ ref: Type.Optional(Type.String()) }),
-        response: untypedResponses({ 200: Api.Pipeline }),
+        response: { 200: Api.Pipeline },
       },
     },
     async (request) => {
@@ -170,7 +169,7 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/pipelines/:pipeline_id',
-    { schema: { params: PipelineParams, response: untypedResponses({ 200: Api.Pipeline }) } },
+    { schema: { params: PipelineParams, response: { 200: Api.Pipeline } } },
     async (request) => {
       const project = loadBuildsProject(request, request.params.id)
       return presentPipeline(callerOf(request), loadPipeline(request, project, request.params.pipeline_id))
@@ -197,7 +196,7 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/pipeline',
-    { schema: { params: ProjectParams, body: CreateBody, response: untypedResponses({ 201: Api.Pipeline }) } },
+    { schema: { params: ProjectParams, body: CreateBody, response: { 201: Api.Pipeline } } },
     async (request, reply) => {
       const user = currentUser(request)
       const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
@@ -233,7 +232,7 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/pipelines/:pipeline_id/retry',
-    { schema: { params: PipelineParams, response: untypedResponses({ 201: Api.Pipeline }) } },
+    { schema: { params: PipelineParams, response: { 201: Api.Pipeline } } },
     async (request, reply) => {
       const user = currentUser(request)
       const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
@@ -246,7 +245,7 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/pipelines/:pipeline_id/cancel',
-    { schema: { params: PipelineParams, response: untypedResponses({ 200: Api.Pipeline }) } },
+    { schema: { params: PipelineParams, response: { 200: Api.Pipeline } } },
     async (request, reply) => {
       currentUser(request)
       const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
@@ -284,7 +283,7 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: PipelineParams,
         querystring: JobsQuery,
-        response: untypedResponses({ 200: Type.Array(Api.Job) }),
+        response: { 200: Type.Array(Api.Job) },
       },
     },
     async (request, reply) => {
@@ -308,7 +307,7 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/pipelines/:pipeline_id/variables',
-    { schema: { params: PipelineParams, response: untypedResponses({ 200: Type.Array(Api.PipelineVariable) }) } },
+    { schema: { params: PipelineParams, response: { 200: Type.Array(Api.PipelineVariable) } } },
     async (request) => {
       currentUser(request)
       const project = loadBuildsProject(request, request.params.id, AccessLevel.DEVELOPER)
@@ -327,7 +326,7 @@ const pipelines: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: MrParams,
         querystring: PageQuery,
-        response: untypedResponses({ 200: Type.Array(Api.PipelineBasic) }),
+        response: { 200: Type.Array(Api.PipelineBasic) },
       },
     },
     async (request, reply) => {

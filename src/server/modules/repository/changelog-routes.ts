@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { callerOf } from '../../platform/caller'
 import type { FastifyRequest } from 'fastify'
@@ -87,7 +86,7 @@ const changelog: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: ProjectParams,
         querystring: ChangelogParams,
-        response: untypedResponses({ 200: Api.ChangelogNotes }),
+        response: { 200: Api.ChangelogNotes },
       },
     },
     async (request) => {

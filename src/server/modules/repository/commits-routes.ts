@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { callerOf } from '../../platform/caller'
 import { Type, type Static } from 'typebox'
@@ -137,8 +136,16 @@ async function loadCommit(repo: CodeProject, ref: string): Promise<GitCommit> {
   return readCommit(repo.gitDir, sha)
 }
 
-function withoutTrailers(entity: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+function withoutTrailers(entity: Api.Commit): Api.Commit {
   return { ...entity, trailers: {}, extended_trailers: {} }
+}
+
+const NO_STATS: Api.CommitStats = { additions: 0, deletions: 0, total: 0 }
+
+/** GitLab's CommitDetail of a commit of `repo`: its stats unless `withStats` is false. */
+async function commitDetail(repo: CodeProject, commit: GitCommit, withStats: boolean): Promise<Api.CommitDetail> {
+  const stats = withStats ? ((await commitStats(repo.gitDir, [commit.id])).get(commit.id) ?? NO_STATS) : undefined
+  return { ...commitEntity(commit, repo.webUrl), stats, status: null, project_id: repo.project.id, last_pipeline: null }
 }
 
 /** Commits of a project's repository: history listing, one commit, its diff and its refs. */
@@ -149,7 +156,7 @@ const commits: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: ProjectParams,
         querystring: ListQuery,
-        response: untypedResponses({ 200: Type.Array(Api.CommitListItem) }),
+        response: { 200: Type.Array(Api.CommitListItem) },
       },
     },
     async (request, reply) => {
@@ -196,7 +203,7 @@ const commits: FastifyPluginAsyncTypebox = async (app) => {
       return list.map((c) => {
         const entity = commitEntity(c, repo.webUrl)
         const shown = q.trailers ? entity : withoutTrailers(entity)
-        return stats ? { ...shown, stats: stats.get(c.id) ?? { additions: 0, deletions: 0, total: 0 } } : shown
+        return stats ? { ...shown, stats: stats.get(c.id) ?? NO_STATS } : shown
       })
     },
   )
@@ -204,7 +211,7 @@ const commits: FastifyPluginAsyncTypebox = async (app) => {
   // Several file actions in one commit (GitLab's Commits API "create a commit").
   app.post(
     '/projects/:id/repository/commits',
-    { schema: { params: ProjectParams, body: CreateBody, response: untypedResponses({ 201: Api.CommitDetail }) } },
+    { schema: { params: ProjectParams, body: CreateBody, response: { 201: Api.CommitDetail } } },
     async (request, reply) => {
       currentUser(request)
       const body = request.body
@@ -223,34 +230,18 @@ const commits: FastifyPluginAsyncTypebox = async (app) => {
         author: { name: body.author_name, email: body.author_email },
       })
       const commit = await loadCommit({ ...repo, exists: true }, sha)
-      const detail: Record<string, unknown> = { ...commitEntity(commit, repo.webUrl) }
-      if (body.stats !== false)
-        detail.stats = (await commitStats(repo.gitDir, [commit.id])).get(commit.id) ?? {
-          additions: 0,
-          deletions: 0,
-          total: 0,
-        }
-      return reply.code(201).send({ ...detail, status: null, project_id: repo.project.id, last_pipeline: null })
+      return reply.code(201).send(await commitDetail(repo, commit, body.stats !== false))
     },
   )
 
   app.get(
     '/projects/:id/repository/commits/:sha',
-    { schema: { params: CommitParams, querystring: ShowQuery, response: untypedResponses({ 200: Api.CommitDetail }) } },
+    { schema: { params: CommitParams, querystring: ShowQuery, response: { 200: Api.CommitDetail } } },
     async (request) => {
       const { id, sha } = request.params
       const q = request.query
       const repo = loadCodeProject(request, id)
-      const commit = await loadCommit(repo, sha)
-      const entity = commitEntity(commit, repo.webUrl)
-      const detail: Record<string, unknown> = { ...entity }
-      if (q.stats !== false)
-        detail.stats = (await commitStats(repo.gitDir, [commit.id])).get(commit.id) ?? {
-          additions: 0,
-          deletions: 0,
-          total: 0,
-        }
-      return { ...detail, status: null, project_id: repo.project.id, last_pipeline: null }
+      return commitDetail(repo, await loadCommit(repo, sha), q.stats !== false)
     },
   )
 
@@ -260,7 +251,7 @@ const commits: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: CommitParams,
         querystring: DiffQuery,
-        response: untypedResponses({ 200: Type.Array(Api.Diff) }),
+        response: { 200: Type.Array(Api.Diff) },
       },
     },
     async (request, reply) => {
@@ -285,7 +276,7 @@ const commits: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: CommitParams,
         querystring: RefsQuery,
-        response: untypedResponses({ 200: Type.Array(Api.CommitRef) }),
+        response: { 200: Type.Array(Api.CommitRef) },
       },
     },
     async (request, reply) => {
@@ -301,7 +292,7 @@ const commits: FastifyPluginAsyncTypebox = async (app) => {
   // Merge requests do not exist yet: a real commit has none, an unknown one is a 404.
   app.get(
     '/projects/:id/repository/commits/:sha/merge_requests',
-    { schema: { params: CommitParams, response: untypedResponses({ 200: Type.Array(Api.MergeRequest) }) } },
+    { schema: { params: CommitParams, response: { 200: Type.Array(Api.MergeRequest) } } },
     async (request, reply) => {
       const { id, sha } = request.params
       const repo = loadCodeProject(request, id)

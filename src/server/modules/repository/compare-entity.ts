@@ -1,16 +1,10 @@
+import type { Compare } from '../../../shared/api/repository'
 import { commitEntity } from '../../platform/git/commits'
 import type { Comparison } from '../../platform/git/compare'
-import { diffEntity, type DiffEntity } from './diff-entity'
+import { diffEntity } from './diff-entity'
 
 /** GitLab's `Entities::Compare`. */
-export interface CompareEntity {
-  readonly commit: Readonly<Record<string, unknown>> | null
-  readonly commits: readonly Readonly<Record<string, unknown>>[]
-  readonly diffs: readonly DiffEntity[]
-  readonly compare_timeout: boolean
-  readonly compare_same_ref: boolean
-  readonly web_url: string
-}
+export type CompareEntity = Compare
 
 /**
  * A comparison of `from` and `to` in a project: `commit` is the newest commit of the range

@@ -1,17 +1,8 @@
+import type { Diff } from '../../../shared/api/repository'
 import type { FileDiff } from '../../platform/git/diff'
 
 /** GitLab's `Entities::Diff`. */
-export interface DiffEntity {
-  readonly diff: string
-  readonly new_path: string
-  readonly old_path: string
-  readonly a_mode: string
-  readonly b_mode: string
-  readonly new_file: boolean
-  readonly renamed_file: boolean
-  readonly deleted_file: boolean
-  readonly generated_file: boolean | null
-}
+export type DiffEntity = Diff
 
 /**
  * One file's diff. With `unidiff` the patch carries its `---`/`+++` header lines, so it can be

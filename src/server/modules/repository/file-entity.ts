@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import type { RepositoryFile as RepositoryFileEntity } from '../../../shared/api/repository'
 
 /** A file read at a ref, with what the Files API reports about it. */
 export interface RepositoryFile {
@@ -17,7 +18,7 @@ export function fileName(filePath: string): string {
 }
 
 /** GitLab's file fields without content (also sent as `X-Gitlab-*` headers). */
-export function fileMeta(f: RepositoryFile): Readonly<Record<string, string | number | boolean>> {
+export function fileMeta(f: RepositoryFile): Omit<RepositoryFileEntity, 'content'> {
   return {
     file_name: fileName(f.filePath),
     file_path: f.filePath,
@@ -33,9 +34,8 @@ export function fileMeta(f: RepositoryFile): Readonly<Record<string, string | nu
 }
 
 /** GitLab's file entity: the metadata and the Base64 content. */
-export function fileEntity(f: RepositoryFile): Readonly<Record<string, unknown>> {
-  const meta = fileMeta(f)
-  return { ...meta, content: f.content.toString('base64') }
+export function fileEntity(f: RepositoryFile): RepositoryFileEntity {
+  return { ...fileMeta(f), content: f.content.toString('base64') }
 }
 
 /** The `X-Gitlab-*` headers of HEAD and raw file requests. */

@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { callerOf } from '../../platform/caller'
 import type { FastifyRequest } from 'fastify'
@@ -117,7 +116,7 @@ const files: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/projects/:id/repository/files/:file_path',
     {
-      schema: { params: FileParams, querystring: ReadQuery, response: untypedResponses({ 200: Api.RepositoryFile }) },
+      schema: { params: FileParams, querystring: ReadQuery, response: { 200: Api.RepositoryFile } },
       exposeHeadRoute: false,
     },
     async (request, reply) => {
@@ -189,7 +188,7 @@ const files: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/repository/files/:file_path',
-    { schema: { params: FileParams, body: WriteBody, response: untypedResponses({ 201: Api.FileCommit }) } },
+    { schema: { params: FileParams, body: WriteBody, response: { 201: Api.FileCommit } } },
     async (request, reply) => {
       const { file_path: filePath } = request.params
       const body = request.body
@@ -205,7 +204,7 @@ const files: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/projects/:id/repository/files/:file_path',
-    { schema: { params: FileParams, body: WriteBody, response: untypedResponses({ 200: Api.FileCommit }) } },
+    { schema: { params: FileParams, body: WriteBody, response: { 200: Api.FileCommit } } },
     async (request) => {
       const { file_path: filePath } = request.params
       const body = request.body

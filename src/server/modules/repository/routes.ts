@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type Static } from 'typebox'
@@ -157,7 +156,7 @@ const repository: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: ProjectParams,
         querystring: TreeQuery,
-        response: untypedResponses({ 200: Type.Array(Api.TreeEntry) }),
+        response: { 200: Type.Array(Api.TreeEntry) },
       },
     },
     async (request, reply) => {
@@ -181,7 +180,7 @@ const repository: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/repository/blobs/:sha',
-    { schema: { params: BlobParams, response: untypedResponses({ 200: Api.Blob }) } },
+    { schema: { params: BlobParams, response: { 200: Api.Blob } } },
     async (request) => {
       const { id, sha } = request.params
       const repo = loadCodeProject(request, id)
@@ -230,7 +229,7 @@ const repository: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/repository/compare',
-    { schema: { params: ProjectParams, querystring: CompareQuery, response: untypedResponses({ 200: Api.Compare }) } },
+    { schema: { params: ProjectParams, querystring: CompareQuery, response: { 200: Api.Compare } } },
     async (request) => {
       const { id } = request.params
       const q = request.query
@@ -287,7 +286,7 @@ const repository: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: ProjectParams,
         querystring: ContributorsQuery,
-        response: untypedResponses({ 200: Type.Array(Api.Contributor) }),
+        response: { 200: Type.Array(Api.Contributor) },
       },
     },
     async (request, reply) => {
@@ -312,7 +311,7 @@ const repository: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/repository/merge_base',
-    { schema: { params: ProjectParams, querystring: MergeBaseQuery, response: untypedResponses({ 200: Api.Commit }) } },
+    { schema: { params: ProjectParams, querystring: MergeBaseQuery, response: { 200: Api.Commit } } },
     async (request) => {
       const { id } = request.params
       const q = request.query

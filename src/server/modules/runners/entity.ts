@@ -1,3 +1,4 @@
+import type { Runner, RunnerDetail } from '../../../shared/api/runner'
 import { ONLINE_CONTACT_TIMEOUT_MS, runnerTags, type RunnerRow } from './queries'
 
 /** A project as runner details list it. */
@@ -31,7 +32,7 @@ export function runnerStatus(
 }
 
 /** GitLab's Runner entity: the summary fields lists return. The token never appears. */
-export function runnerEntity(row: RunnerRow, now = Date.now()): Readonly<Record<string, unknown>> {
+export function runnerEntity(row: RunnerRow, now = Date.now()): Runner {
   return {
     id: row.id,
     description: row.description,
@@ -56,7 +57,7 @@ export function runnerDetailEntity(
     readonly showMaintenanceNote: boolean
   },
   now = Date.now(),
-): Readonly<Record<string, unknown>> {
+): RunnerDetail {
   return {
     ...runnerEntity(row, now),
     tag_list: runnerTags(row),
@@ -70,7 +71,7 @@ export function runnerDetailEntity(
     architecture: row.architecture,
     contacted_at: row.contacted_at,
     maintenance_note: owners.showMaintenanceNote ? row.maintenance_note : null,
-    projects: owners.projects,
-    groups: owners.groups,
+    projects: [...owners.projects],
+    groups: [...owners.groups],
   }
 }

@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from 'typebox'
@@ -112,7 +111,7 @@ function sendRunners(
   request: FastifyRequest<{ Querystring: ListQuery }>,
   reply: FastifyReply,
   filter: RunnerFilter,
-): Readonly<Record<string, unknown>>[] {
+): Api.Runner[] {
   const page = pageOf(request.query)
   const { rows, total } = listRunners(request.server.burrow.db, filter, { limit: page.perPage, offset: page.offset })
   setPageHeaders(request, reply, callerOf(request).baseUrl, page, total)
@@ -156,7 +155,7 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/runners',
-    { schema: { querystring: ListQuery, response: untypedResponses({ 200: Type.Array(Api.Runner) }) } },
+    { schema: { querystring: ListQuery, response: { 200: Type.Array(Api.Runner) } } },
     async (request, reply) => {
       const user = currentUser(request)
       return sendRunners(request, reply, filterOf({ kind: 'owned', userId: user.id }, request.query, STATUSES))
@@ -182,27 +181,23 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/runners/all',
-    { schema: { querystring: ListQuery, response: untypedResponses({ 200: Type.Array(Api.Runner) }) } },
+    { schema: { querystring: ListQuery, response: { 200: Type.Array(Api.Runner) } } },
     async (request, reply) => {
       requireAdmin(request)
       return sendRunners(request, reply, filterOf({ kind: 'all' }, request.query, SCOPES))
     },
   )
 
-  app.get(
-    '/runners/:id',
-    { schema: { params: IdParams, response: untypedResponses({ 200: Api.RunnerDetail }) } },
-    async (request) => {
-      currentUser(request)
-      const { runner, projectIds } = loadRunner(ctx.db, request.params.id)
-      if (!canReadRunner(callerOf(request).perms, runner, projectIds)) throw forbidden('No access granted')
-      return presentRunnerDetail(callerOf(request), runner)
-    },
-  )
+  app.get('/runners/:id', { schema: { params: IdParams, response: { 200: Api.RunnerDetail } } }, async (request) => {
+    currentUser(request)
+    const { runner, projectIds } = loadRunner(ctx.db, request.params.id)
+    if (!canReadRunner(callerOf(request).perms, runner, projectIds)) throw forbidden('No access granted')
+    return presentRunnerDetail(callerOf(request), runner)
+  })
 
   app.put(
     '/runners/:id',
-    { schema: { params: IdParams, body: UpdateBody, response: untypedResponses({ 200: Api.RunnerDetail }) } },
+    { schema: { params: IdParams, body: UpdateBody, response: { 200: Api.RunnerDetail } } },
     async (request) => {
       currentUser(request)
       const b = request.body
@@ -254,7 +249,7 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/runners/:id/reset_authentication_token',
-    { schema: { params: IdParams, response: untypedResponses({ 201: Api.RunnerToken }) } },
+    { schema: { params: IdParams, response: { 201: Api.RunnerToken } } },
     async (request, reply) => {
       currentUser(request)
       const { runner, projectIds } = loadRunner(ctx.db, request.params.id)
@@ -266,7 +261,7 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/runners/reset_registration_token',
-    { schema: { response: untypedResponses({ 201: Api.RunnerToken }) } },
+    { schema: { response: { 201: Api.RunnerToken } } },
     async (request, reply) => {
       requireAdmin(request)
       return reply
@@ -283,7 +278,7 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: ProjectParams,
         querystring: ListQuery,
-        response: untypedResponses({ 200: Type.Array(Api.Runner) }),
+        response: { 200: Type.Array(Api.Runner) },
       },
     },
     async (request, reply) => {
@@ -304,7 +299,7 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: ProjectParams,
         body: Type.Object({ runner_id: Type.Integer() }),
-        response: untypedResponses({ 201: Api.Runner }),
+        response: { 201: Api.Runner },
       },
     },
     async (request, reply) => {
@@ -342,7 +337,7 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/runners/reset_registration_token',
-    { schema: { params: ProjectParams, response: untypedResponses({ 201: Api.RunnerToken }) } },
+    { schema: { params: ProjectParams, response: { 201: Api.RunnerToken } } },
     async (request, reply) => {
       currentUser(request)
       const project = loadProject(request, request.params.id, AccessLevel.MAINTAINER)
@@ -358,7 +353,7 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: ProjectParams,
         querystring: ListQuery,
-        response: untypedResponses({ 200: Type.Array(Api.Runner) }),
+        response: { 200: Type.Array(Api.Runner) },
       },
     },
     async (request, reply) => {
@@ -374,7 +369,7 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/groups/:id/runners/reset_registration_token',
-    { schema: { params: ProjectParams, response: untypedResponses({ 201: Api.RunnerToken }) } },
+    { schema: { params: ProjectParams, response: { 201: Api.RunnerToken } } },
     async (request, reply) => {
       currentUser(request)
       const group = loadGroup(request, request.params.id, AccessLevel.OWNER)

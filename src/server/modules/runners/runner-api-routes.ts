@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { callerOf } from '../../platform/caller'
@@ -20,7 +19,7 @@ const runnerApi: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/runners',
-    { schema: { body: RegisterBody, response: untypedResponses({ 201: Api.RegisteredRunner }) } },
+    { schema: { body: RegisterBody, response: { 201: Api.RegisteredRunner } } },
     async (request, reply) => {
       const b = request.body
       const registered = registerRunner(callerOf(request), {
@@ -51,7 +50,7 @@ const runnerApi: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/runners/reset_authentication_token',
-    { schema: { body: TokenBody, response: untypedResponses({ 201: Api.RunnerToken }) } },
+    { schema: { body: TokenBody, response: { 201: Api.RunnerToken } } },
     async (request, reply) => {
       const runner = authenticateRunner(ctx.db, request.body.token)
       return reply.code(201).send({ token: newAuthenticationToken(ctx.db, runner), token_expires_at: null })

@@ -1,3 +1,4 @@
+import type { Runner, RunnerDetail } from '../../../shared/api/runner'
 import type { Caller } from '../../platform/caller'
 import { digestToken, generateToken } from '../../platform/auth/secrets'
 import type { ServerContext } from '../../platform/context'
@@ -339,7 +340,7 @@ export function unassignRunner(caller: Caller, runner: RunnerRow, project: Proje
 }
 
 /** Runner details with the projects and groups the caller may see. */
-export function presentRunnerDetail(caller: Caller, runner: RunnerRow): Readonly<Record<string, unknown>> {
+export function presentRunnerDetail(caller: Caller, runner: RunnerRow): RunnerDetail {
   const ctx = caller.ctx
   const baseUrl = caller.baseUrl
   const projectIds = runnerProjectIds(ctx.db, [runner.id]).get(runner.id) ?? []
@@ -369,7 +370,7 @@ export function presentRunnerDetail(caller: Caller, runner: RunnerRow): Readonly
 }
 
 /** Runner summaries. */
-export function presentRunners(rows: readonly RunnerRow[]): Readonly<Record<string, unknown>>[] {
+export function presentRunners(rows: readonly RunnerRow[]): Runner[] {
   const now = Date.now()
   return rows.map((r) => runnerEntity(r, now))
 }
