@@ -1,5 +1,10 @@
 import { join } from 'node:path'
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify'
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifySchemaValidationError,
+} from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { ANONYMOUS, type Actor } from './platform/auth/actor'
 import { secretBox } from './platform/auth/encryption'
@@ -36,12 +41,6 @@ import { Settings } from './platform/settings'
 
 export type { ServerOptions } from './platform/context'
 
-interface AjvError {
-  readonly keyword: string
-  readonly instancePath: string
-  readonly params: Readonly<Record<string, unknown>>
-}
-
 /** `/not/labels/0` → `not[labels]`: the parameter name as the client wrote it. */
 function paramName(instancePath: string, extra?: unknown): string {
   const parts = instancePath.split('/').filter((p) => p !== '' && !/^\d+$/.test(p))
@@ -57,7 +56,7 @@ function paramName(instancePath: string, extra?: unknown): string {
 }
 
 /** Grape-style validation messages: `title is missing`, `state does not have a valid value`. */
-function validationMessage(errors: readonly AjvError[]): string {
+function validationMessage(errors: readonly FastifySchemaValidationError[]): string {
   const seen = new Set<string>()
   for (const e of errors) {
     if (e.keyword === 'required') seen.add(`${paramName(e.instancePath, e.params.missingProperty)} is missing`)
@@ -104,7 +103,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
       maxParamLength: 1000,
     },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: true } },
-    schemaErrorFormatter: (errors) => new Error(validationMessage(errors as unknown as AjvError[])),
+    schemaErrorFormatter: (errors) => new Error(validationMessage(errors)),
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   // Response schemas serialize through a copy fast-json-stringify needs no validators for (http/serializer.ts).

@@ -65,15 +65,23 @@ function filterSql(filter: MemberFilter, params: Record<string, unknown>): strin
   return conds.length > 0 ? conds.join(' AND ') : '1'
 }
 
-/** Splits a `u.*` + `m_*` row into the user and the membership facts. */
-function splitRow(row: Record<string, unknown>): MemberWithUser {
-  const user: Record<string, unknown> = {}
-  const member: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(row)) {
-    if (k.startsWith('m_')) member[k.slice(2)] = v
-    else user[k] = v
-  }
-  return { user: user as unknown as UserRow, member: member as unknown as MembershipFacts }
+/** The columns of `T` as a joined row selects them, prefixed `m_` (`m_id`, `m_access_level`…) beside `u.*`. */
+type Prefixed<T> = { readonly [K in keyof T & string as `m_${K}`]: T[K] }
+
+/** A member list row: the user's columns (`u.*`) and the membership's, prefixed. */
+type MemberListRow = UserRow & Prefixed<MembershipFacts>
+
+/** Splits a member list row into the user and the membership facts. */
+function memberWithUser({
+  m_id: id,
+  m_access_level: access_level,
+  m_expires_at: expires_at,
+  m_created_at: created_at,
+  m_created_by_id: created_by_id,
+  m_updated_at: updated_at,
+  ...user
+}: MemberListRow): MemberWithUser {
+  return { user, member: { id, access_level, expires_at, created_at, created_by_id, updated_at } }
 }
 
 /** Direct, unexpired members of a source, ordered by membership id, with the total count. */
@@ -98,8 +106,8 @@ export function listDirectMembers(
               m.created_by_id AS m_created_by_id, m.updated_at AS m_updated_at
        ${from} ORDER BY m.id LIMIT @limit OFFSET @offset`,
     )
-    .all(params) as Record<string, unknown>[]
-  return { rows: rows.map(splitRow), total }
+    .all(params) as MemberListRow[]
+  return { rows: rows.map(memberWithUser), total }
 }
 
 /**
@@ -170,16 +178,16 @@ export function listEffectiveMembers(
     .prepare(
       `WITH RECURSIVE ${EFFECTIVE_CTE} ${EFFECTIVE_SELECT} WHERE ${where} ORDER BY u.id LIMIT @limit OFFSET @offset`,
     )
-    .all(params) as Record<string, unknown>[]
-  return { rows: rows.map(splitRow), total }
+    .all(params) as MemberListRow[]
+  return { rows: rows.map(memberWithUser), total }
 }
 
 /** One user's effective membership of a source (highest level over every way in), if any. */
 export function findEffectiveMember(db: Db, source: SourceRef, userId: number): MemberWithUser | undefined {
   const row = db
     .prepare(`WITH RECURSIVE ${EFFECTIVE_CTE} ${EFFECTIVE_SELECT} WHERE r.rn = 1 AND u.id = @user`)
-    .get({ ...effectiveParams(source), user: userId }) as Record<string, unknown> | undefined
-  return row ? splitRow(row) : undefined
+    .get({ ...effectiveParams(source), user: userId }) as MemberListRow | undefined
+  return row ? memberWithUser(row) : undefined
 }
 
 /** A direct, unexpired membership row. */
@@ -390,12 +398,22 @@ export function listAccessRequests(
        FROM access_requests a JOIN users u ON u.id = a.user_id
        WHERE a.source_type = ? AND a.source_id = ? ORDER BY a.id LIMIT ? OFFSET ?`,
     )
-    .all(source.type, source.id, window.limit, window.offset) as Record<string, unknown>[]
+    .all(source.type, source.id, window.limit, window.offset) as (UserRow & Prefixed<AccessRequestRow>)[]
   return {
-    rows: rows.map((r) => {
-      const { user, member } = splitRow(r)
-      return { user, request: member as unknown as AccessRequestRow }
-    }),
+    rows: rows.map(
+      ({
+        m_id: id,
+        m_source_type: source_type,
+        m_source_id: source_id,
+        m_user_id: user_id,
+        m_requested_at: requested_at,
+        m_created_at: created_at,
+        ...user
+      }) => ({
+        user,
+        request: { id, source_type, source_id, user_id, requested_at, created_at },
+      }),
+    ),
     total,
   }
 }
@@ -513,13 +531,9 @@ export function listBillableMembers(
     .prepare(
       `WITH RECURSIVE ${BILLABLE_CTE} SELECT u.*, b.direct AS m_direct, b.lvl AS m_lvl ${from} ORDER BY ${BILLABLE_ORDER[sort]} LIMIT @limit OFFSET @offset`,
     )
-    .all(params) as Record<string, unknown>[]
+    .all(params) as (UserRow & Prefixed<{ direct: number; lvl: number }>)[]
   return {
-    rows: rows.map((r) => {
-      const { user, member } = splitRow(r)
-      const m = member as unknown as { direct: number; lvl: number }
-      return { user, direct: m.direct === 1, maxAccessLevel: m.lvl }
-    }),
+    rows: rows.map(({ m_direct, m_lvl, ...user }) => ({ user, direct: m_direct === 1, maxAccessLevel: m_lvl })),
     total,
   }
 }

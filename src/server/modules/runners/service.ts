@@ -259,24 +259,24 @@ export interface RunnerUpdate {
 
 /** Applies an update; pausing is `active` turning false. Records each changed attribute. */
 export function updateRunner(caller: Caller, runner: RunnerRow, u: RunnerUpdate): RunnerRow {
-  const changes: RunnerChanges = {}
-  const mutable = changes as Record<string, unknown>
-  if (u.description !== undefined) mutable.description = u.description
-  if (u.active !== undefined) mutable.active = Number(u.active)
-  if (u.tagList !== undefined)
-    mutable.tag_list = JSON.stringify([...new Set(u.tagList.map((t) => t.trim()).filter((t) => t !== ''))].sort())
-  if (u.runUntagged !== undefined) mutable.run_untagged = Number(u.runUntagged)
-  if (u.locked !== undefined) mutable.locked = Number(u.locked)
-  if (u.accessLevel !== undefined) mutable.access_level = u.accessLevel
-  if (u.maximumTimeout !== undefined) mutable.maximum_timeout = u.maximumTimeout
-  if (u.maintenanceNote !== undefined) mutable.maintenance_note = u.maintenanceNote
-  const changed = Object.entries(mutable).filter(([k, v]) => (runner as unknown as Record<string, unknown>)[k] !== v)
+  const tags = u.tagList && [...new Set(u.tagList.map((t) => t.trim()).filter((t) => t !== ''))].sort()
+  // In the order their audit events are recorded.
+  const changed = changedFields(runner, {
+    description: u.description,
+    active: u.active === undefined ? undefined : Number(u.active),
+    tag_list: tags && JSON.stringify(tags),
+    run_untagged: u.runUntagged === undefined ? undefined : Number(u.runUntagged),
+    locked: u.locked === undefined ? undefined : Number(u.locked),
+    access_level: u.accessLevel,
+    maximum_timeout: u.maximumTimeout,
+    maintenance_note: u.maintenanceNote,
+  })
   if (changed.length === 0) return runner
-  const updated = updateRunnerRow(caller.db, runner.id, Object.fromEntries(changed) as RunnerChanges)
+  const changes: RunnerChanges = Object.fromEntries(changed.map((c) => [c.key, c.to] as const))
+  const updated = updateRunnerRow(caller.db, runner.id, changes)
   const ctx = caller.ctx
   const scope = auditScope(ctx, runnerOwner(ctx, runner), caller)
-  for (const [key, value] of changed) {
-    const from = (runner as unknown as Record<string, unknown>)[key]
+  for (const { key, from, to } of changed) {
     recordAudit(caller, {
       ...scope,
       targetId: runner.id,
@@ -284,11 +284,22 @@ export function updateRunner(caller: Caller, runner: RunnerRow, u: RunnerUpdate)
       targetDetails: updated.description || `#${runner.id}`,
       change:
         key === 'active'
-          ? { custom_message: value === 1 ? 'Resumed CI runner' : 'Paused CI runner' }
-          : { change: key, from: from as string | number | null, to: value as string | number | null },
+          ? { custom_message: to === 1 ? 'Resumed CI runner' : 'Paused CI runner' }
+          : { change: key, from, to },
     })
   }
   return updated
+}
+
+/** The fields of `wanted` (those not undefined) whose value differs from the row's, with both values. */
+function changedFields<Row, K extends keyof Row>(
+  row: Row,
+  wanted: { readonly [Key in K]: Row[Key] | undefined },
+): { key: K; from: Row[K]; to: Row[K] }[] {
+  return (Object.keys(wanted) as K[]).flatMap((key) => {
+    const to = wanted[key]
+    return to === undefined || to === row[key] ? [] : [{ key, from: row[key], to }]
+  })
 }
 
 /** The runner whose authentication token was sent, or 403 (GitLab's authenticate_runner!). */

@@ -21,7 +21,7 @@ const reference: CollectionTag = {
   identify: (value) => value instanceof ReferenceTag,
   resolve(seq) {
     const items = seq instanceof YAMLSeq ? (seq.toJSON() as unknown[]) : []
-    return new ReferenceTag(items.map((i) => String(i))) as unknown as YAMLSeq
+    return new ReferenceTag(items.map((i) => String(i)))
   },
 }
 
