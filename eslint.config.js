@@ -125,6 +125,15 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': noBare([electronRule, domOnlyRule]),
       'burrow/layer-imports': ['error', { allow: ['src/server', 'src/shared'] }],
+      // Issue 8's module shape (index-only imports, services taking a Caller, SQL in queries files).
+      'burrow/server-modules': 'error',
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'TSAsExpression > TSAsExpression.expression > TSUnknownKeyword.typeAnnotation',
+          message: "No 'as unknown as' in the server: type the row from its statement, or narrow with a check.",
+        },
+      ],
     },
   },
   {

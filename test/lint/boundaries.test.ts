@@ -157,4 +157,16 @@ describe('import boundaries (STYLE.md §1)', () => {
     const [result] = await eslint.lintText('export const x: any = 1\n', { filePath: 'src/shared/probe.ts' })
     expect(result?.messages.map((m) => m.ruleId)).toContain('@typescript-eslint/no-explicit-any')
   })
+
+  it('runs the server layers rule and refuses `as unknown as` in src/server, not elsewhere', async () => {
+    const ruleIds = async (filePath: string, code: string) =>
+      ((await eslint.lintText(code, { filePath }))[0]?.messages ?? []).map((m) => m.ruleId)
+    const cast = 'export const n = (1 as unknown as string).length\n'
+    expect(await ruleIds('src/server/modules/clusters/probe.ts', cast)).toEqual(['no-restricted-syntax'])
+    expect(await ruleIds('src/server/modules/clusters/probe.ts', 'export const u = 1 as unknown\n')).toEqual([])
+    expect(await ruleIds('src/main/core/probe.ts', cast)).toEqual([])
+    expect(
+      await ruleIds('src/server/modules/clusters/probe.ts', "export { findIssueById } from '../issues/queries'\n"),
+    ).toEqual(['burrow/server-modules'])
+  })
 })

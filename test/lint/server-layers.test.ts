@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { serverModulesLinter, serverViolations } from './server-layers'
 
@@ -9,17 +8,6 @@ async function findings(filePath: string, code: string): Promise<string[]> {
   const [result] = await linter.lintText(code, { filePath })
   return (result?.messages ?? []).map((m) => m.message)
 }
-
-/**
- * What src/server still does against its layers, one finding a line: modules not yet reshaped
- * (issue 8). The list only shrinks: a finding not on it fails the test, and a line fixed should be
- * deleted from it.
- */
-const ALLOWLIST = new Set(
-  readFileSync('test/lint/server-layers-allowlist.txt', 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '' && !line.startsWith('#')),
-)
 
 describe('server layers (burrow/server-modules)', () => {
   it('refuses an import from platform/ into a module', async () => {
@@ -79,15 +67,10 @@ describe('server layers (burrow/server-modules)', () => {
     expect(await findings('src/server/modules/clusters/service.ts', 'export const m = /a/.exec("a")\n')).toEqual([])
   })
 
-  it('finds nothing in src/server beyond the allowlist of what is not reshaped yet', async () => {
-    const found = await serverViolations(linter)
-    const stale = [...ALLOWLIST].filter((line) => !found.includes(line))
-    // Fixed findings should leave the list; they are reported, not failed, so that a module
-    // reshaped elsewhere does not break this test before its line is deleted.
-    if (stale.length > 0) console.warn(`server-layers-allowlist.txt lines no longer found:\n${stale.join('\n')}`)
+  it('finds nothing in src/server: every module is reshaped, and no finding is allowed back', async () => {
     expect(
-      found.filter((line) => !ALLOWLIST.has(line)),
-      'new layer findings: import the other module through its index.ts, take a Caller, move SQL into queries.ts',
+      await serverViolations(linter),
+      'layer findings: import the other module through its index.ts, take a Caller, move SQL into queries.ts',
     ).toEqual([])
   }, 120_000)
 })

@@ -12,7 +12,8 @@ import { findMilestoneById, type MilestoneRow } from '../modules/milestones/quer
 import { findNamespaceById, findProjectById } from '../modules/namespaces'
 import type { NoteRow } from '../modules/notes/queries'
 import type { NamespaceRow, ProjectRow, UserRow } from '../platform/db/rows'
-import { pendingTodosOnFinishedTargets, renameDiscussion } from './bulk-writer'
+import { discussionNotes, renameDiscussion } from '../modules/notes'
+import { pendingTodosOnFinishedTargets } from '../modules/todos'
 import { findUserByUsername, insertUser, userNamespaceId, createUser } from '../modules/users'
 import { hashPassword, randomPassword } from '../platform/auth/secrets'
 import { ZERO_SHA } from '../platform/git/git'
@@ -540,9 +541,8 @@ class DemoWriter {
         this.at(r.at, () => {
           if (!first) return
           const caller = this.caller(r.author)
-          const thread = this.db
-            .prepare('SELECT * FROM notes WHERE discussion_id = ? ORDER BY id')
-            .all(first.discussion_id) as NoteRow[]
+          const scope = { noteableType: first.noteable_type, noteableId: first.noteable_id, includeInternal: true }
+          const thread = discussionNotes(this.db, scope, first.discussion_id)
           createNote(caller, noteable(caller), r.body, { replyTo: thread })
         })
       }

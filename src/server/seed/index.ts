@@ -12,7 +12,7 @@ import {
   startSeedRun,
   type ContentCounts,
   type SeedRunRow,
-} from './bulk-writer'
+} from '../platform/db/seed-queries'
 import { seedDemo } from './demo'
 import { DEFAULT_SYNTHETIC, seedSynthetic, type SyntheticSize } from './synthetic'
 

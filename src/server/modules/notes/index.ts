@@ -52,3 +52,5 @@ export {
 } from './system-notes'
 export { insertNote, newDiscussionId } from './queries'
 export { deleteNoteAwardsOf, deleteNoteEventsOf } from './queries'
+// The seed gives a discussion its own reproducible id and replies into it.
+export { discussionNotes, renameDiscussion } from './queries'

@@ -125,6 +125,11 @@ export function convertToThread(db: Db, discussionId: string, resolvable = false
   ).run(resolvable ? 1 : 0, discussionId)
 }
 
+/** Gives a discussion another id (the seed replaces random ids with ones from its generator). */
+export function renameDiscussion(db: Db, from: string, to: string): void {
+  db.prepare('UPDATE notes SET discussion_id = ? WHERE discussion_id = ?').run(to, from)
+}
+
 /** Resolves (with the resolver and time) or unresolves the resolvable notes of a discussion, or of one note. */
 export function setResolved(
   db: Db,

@@ -181,3 +181,17 @@ export function markAllTodoRowsDone(db: Db, userId: number): number {
     .prepare(`UPDATE todos SET state = 'done', updated_at = ? WHERE user_id = ? AND state = 'pending'`)
     .run(nowIso(), userId).changes
 }
+
+/** Ids of the user's pending to-dos whose issue is closed or whose merge request is merged or closed. */
+export function pendingTodosOnFinishedTargets(db: Db, userId: number): number[] {
+  return db
+    .prepare(
+      `SELECT t.id FROM todos t
+       LEFT JOIN issues i ON t.target_type = 'Issue' AND i.id = t.target_id
+       LEFT JOIN merge_requests m ON t.target_type = 'MergeRequest' AND m.id = t.target_id
+       WHERE t.user_id = ? AND t.state = 'pending' AND (i.state = 'closed' OR m.state IN ('merged', 'closed'))
+       ORDER BY t.id`,
+    )
+    .pluck()
+    .all(userId) as number[]
+}

@@ -1,5 +1,11 @@
-import type { Db } from '../platform/db/connection'
-import { nowIso } from '../platform/db/connection'
+import { nowIso, type Db } from './connection'
+
+// The seed's own SQL (src/server/seed): its run log (`seed_runs`, a table only the seed writes),
+// the content counts it reports, and BulkWriter, the prepared inserts of the synthetic profile.
+// They live here rather than in the modules' queries: only the seed runs them, BulkWriter writes
+// rows of seven modules' tables in one loader built for 100k-row data sets (one statement per
+// table prepared once), and a module's queries file holding a seed-only loader would widen that
+// module's public face for the seed alone.
 
 /** A row of `seed_runs`. */
 export interface SeedRunRow {
@@ -38,25 +44,6 @@ export function finishSeedRun(db: Db, id: number, run: { readonly counts: object
     nowIso(),
     id,
   )
-}
-
-/** Gives a discussion another id (the seed replaces random ids with ones from its generator). */
-export function renameDiscussion(db: Db, from: string, to: string): void {
-  db.prepare('UPDATE notes SET discussion_id = ? WHERE discussion_id = ?').run(to, from)
-}
-
-/** Ids of the user's pending to-dos whose issue is closed or whose merge request is merged or closed. */
-export function pendingTodosOnFinishedTargets(db: Db, userId: number): number[] {
-  return db
-    .prepare(
-      `SELECT t.id FROM todos t
-       LEFT JOIN issues i ON t.target_type = 'Issue' AND i.id = t.target_id
-       LEFT JOIN merge_requests m ON t.target_type = 'MergeRequest' AND m.id = t.target_id
-       WHERE t.user_id = ? AND t.state = 'pending' AND (i.state = 'closed' OR m.state IN ('merged', 'closed'))
-       ORDER BY t.id`,
-    )
-    .pluck()
-    .all(userId) as number[]
 }
 
 const COUNTED = {
