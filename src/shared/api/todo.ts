@@ -28,6 +28,7 @@ export const TodoAction = Type.Enum([
 
 /** What a to-do is about: the issue, merge request, epic or alert, or null once it is gone. */
 export const TodoTarget = Nullable(Type.Union([Issue, MergeRequest, Epic, AlertTarget]))
+export type TodoTarget = Static<typeof TodoTarget>
 
 /** GitLab's Todo entity (`GET /todos`, mark as done, an issue's or epic's `todo`). */
 export const Todo = Entity({

@@ -1,3 +1,4 @@
+import type { AlertTarget } from '../../../shared/api/alert'
 import { ALERT_SEVERITY_NAMES, ALERT_STATUS_NAMES, type AlertRow, type HttpIntegrationRow } from './queries'
 
 export { ALERT_TARGET_TYPE } from './queries'
@@ -30,7 +31,7 @@ export function alertDetailsUrl(baseUrl: string, fullPath: string, alert: Pick<A
 }
 
 /** An alert as a to-do's target in the REST to-do list (`{id, iid, project_id, title, …}` and its page). */
-export function alertTodoTargetEntity(alert: AlertRow, webUrl: string): Readonly<Record<string, unknown>> {
+export function alertTodoTargetEntity(alert: AlertRow, webUrl: string): AlertTarget {
   return {
     id: alert.id,
     iid: alert.iid,

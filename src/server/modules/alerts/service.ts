@@ -1,3 +1,4 @@
+import type { AlertTarget } from '../../../shared/api/alert'
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Caller } from '../../platform/caller'
 import type { ServerContext } from '../../platform/context'
@@ -370,8 +371,8 @@ export function alertTodoTargets(
   db: Db,
   baseUrl: string,
   alertIds: readonly number[],
-): Map<number, { target: Readonly<Record<string, unknown>>; url: string }> {
-  const out = new Map<number, { target: Readonly<Record<string, unknown>>; url: string }>()
+): Map<number, { target: AlertTarget; url: string }> {
+  const out = new Map<number, { target: AlertTarget; url: string }>()
   for (const alert of alertsByIds(db, [...new Set(alertIds)]).values()) {
     const project = findProjectWithNamespace(db, alert.project_id)
     const url = alertDetailsUrl(

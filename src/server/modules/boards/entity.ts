@@ -1,7 +1,7 @@
 import type { Board, BoardList } from '../../../shared/api/board'
 import type { ProjectSimple } from '../../../shared/api/project'
 import type { UserRef } from '../../../shared/api/user'
-import { labelDetails } from '../issues'
+import { labelBasicEntity } from '../labels'
 import type { LabelRow } from '../labels'
 import { milestoneEntity } from '../milestones'
 import type { BoardListRow, BoardRow, OwnedMilestoneRow } from './queries'
@@ -17,7 +17,7 @@ export interface BoardParts {
 
 /** GitLab's LabelBasic of a label row. */
 function labelBasic(label: LabelRow): BoardList['label'] {
-  return labelDetails(label) as BoardList['label']
+  return labelBasicEntity(label) as BoardList['label']
 }
 
 /** GitLab's List entity: a label list (work in progress limits are not kept). */

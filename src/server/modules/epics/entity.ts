@@ -1,7 +1,9 @@
+import type { Epic, EpicIssueLink, LinkedEpic } from '../../../shared/api/epic'
+import type { Issue, IssueEpic } from '../../../shared/api/issue'
 import type { EpicIssueRow, EpicRow, InheritedDates } from './queries'
 import type { LabelRow } from '../labels'
 import type { UserRow } from '../../platform/db/rows'
-import { labelDetails } from '../issues'
+import { labelBasicEntity } from '../labels'
 import { userRef } from '../users'
 
 /** Where an epic is requested from, for `references.relative`. */
@@ -67,7 +69,7 @@ export function effectiveDates(
  * dates; `*_from_inherited_source` (and the deprecated `*_from_milestones`) what the epic's issues'
  * milestones and child epics give; `*_is_fixed`/`*_fixed` appear only for callers who may edit.
  */
-export function epicEntity(epic: EpicRow, d: EpicPageData): Readonly<Record<string, unknown>> {
+export function epicEntity(epic: EpicRow, d: EpicPageData): Epic {
   const group = d.groups.get(epic.group_id) as EpicGroupPath
   const parent = epic.parent_id !== null ? d.parents.get(epic.parent_id) : undefined
   const parentGroup = parent ? d.groups.get(parent.group_id) : undefined
@@ -110,7 +112,7 @@ export function epicEntity(epic: EpicRow, d: EpicPageData): Readonly<Record<stri
     created_at: epic.created_at,
     updated_at: epic.updated_at,
     closed_at: epic.closed_at,
-    labels: d.withLabelsDetails ? labels.map(labelDetails) : labels.map((l) => l.title),
+    labels: d.withLabelsDetails ? labels.map(labelBasicEntity) : labels.map((l) => l.title),
     upvotes: votes.upvotes,
     downvotes: votes.downvotes,
     ...(d.subscribed !== undefined ? { subscribed: d.subscribed } : {}),
@@ -124,11 +126,7 @@ export function epicEntity(epic: EpicRow, d: EpicPageData): Readonly<Record<stri
 }
 
 /** GitLab's EpicIssueLink entity: the link, its epic (full reference) and its issue. */
-export function epicIssueLinkEntity(
-  link: EpicIssueRow,
-  epic: Readonly<Record<string, unknown>>,
-  issue: Readonly<Record<string, unknown>>,
-): Readonly<Record<string, unknown>> {
+export function epicIssueLinkEntity(link: EpicIssueRow, epic: Epic, issue: Issue): EpicIssueLink {
   return { id: link.id, relative_position: link.relative_position, epic, issue }
 }
 
@@ -143,7 +141,7 @@ export function linkedEpicEntity(
     readonly hasChildren: boolean
     readonly hasIssues: boolean
   },
-): Readonly<Record<string, unknown>> {
+): LinkedEpic {
   return {
     id: epic.id,
     iid: epic.iid,
@@ -162,7 +160,7 @@ export function linkedEpicEntity(
 export function issueEpicRef(
   epic: Pick<EpicRow, 'id' | 'iid' | 'title' | 'group_id'>,
   groupFullPath: string,
-): Readonly<Record<string, unknown>> {
+): IssueEpic {
   return {
     id: epic.id,
     iid: epic.iid,

@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -209,11 +208,7 @@ function childrenOf(request: FastifyRequest, group: NamespaceRow, epic: EpicRow)
     .rows
 }
 
-function sendList(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  group: NamespaceRow,
-): Readonly<Record<string, unknown>>[] {
+function sendList(request: FastifyRequest, reply: FastifyReply, group: NamespaceRow): Api.Epic[] {
   const q = paramsOf(request.query)
   const filter = filterOf(request, group, q)
   const page = pageOf(q)
@@ -233,19 +228,15 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
       return sendList(request, reply, loadGroup(request, request.params.id))
     })
 
-    app.get(
-      `${prefix}/:epic_iid`,
-      { schema: { params: EpicParams, response: untypedResponses({ 200: Api.Epic }) } },
-      async (request) => {
-        const { group, epic } = epicOf(request)
-        return presentEpic(callerOf(request), epic, origin(group))
-      },
-    )
+    app.get(`${prefix}/:epic_iid`, { schema: { params: EpicParams, response: { 200: Api.Epic } } }, async (request) => {
+      const { group, epic } = epicOf(request)
+      return presentEpic(callerOf(request), epic, origin(group))
+    })
   }
 
   app.post(
     '/groups/:id/epics',
-    { schema: { params: IdParams, response: untypedResponses({ 201: Api.Epic }) } },
+    { schema: { params: IdParams, response: { 201: Api.Epic } } },
     async (request, reply) => {
       requireEpicsFeature(callerOf(request))
       const group = loadGroup(request, request.params.id)
@@ -256,7 +247,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/groups/:id/epics/:epic_iid',
-    { schema: { params: EpicParams, response: untypedResponses({ 200: Api.Epic }) } },
+    { schema: { params: EpicParams, response: { 200: Api.Epic } } },
     async (request) => {
       const { group, epic } = epicOf(request)
       requireAdminEpics(callerOf(request), group)
@@ -281,7 +272,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/groups/:id/epics/:epic_iid/issues',
-    { schema: { params: EpicParams, response: untypedResponses({ 200: Type.Array(Api.EpicIssue) }) } },
+    { schema: { params: EpicParams, response: { 200: Type.Array(Api.EpicIssue) } } },
     async (request, reply) => {
       const { group, epic } = epicOf(request)
       const page = pageOf(request.query)
@@ -299,7 +290,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
   // One parameter name per position: the POST's `:epic_issue_id` is the issue's global id, as GitLab's `:issue_id`.
   app.post(
     '/groups/:id/epics/:epic_iid/issues/:epic_issue_id',
-    { schema: { params: EpicIssueParams, response: untypedResponses({ 201: Api.EpicIssueLink }) } },
+    { schema: { params: EpicIssueParams, response: { 201: Api.EpicIssueLink } } },
     async (request, reply) => {
       const { group, epic } = epicOf(request)
       const link = assignIssueToEpic(callerOf(request), group, epic, request.params.epic_issue_id)
@@ -321,7 +312,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/groups/:id/epics/:epic_iid/issues/:epic_issue_id',
-    { schema: { params: EpicIssueParams, response: untypedResponses({ 200: Type.Array(Api.EpicIssue) }) } },
+    { schema: { params: EpicIssueParams, response: { 200: Type.Array(Api.EpicIssue) } } },
     async (request) => {
       const { group, epic, link } = linkOf(request)
       const body = paramsOf(request.body)
@@ -336,7 +327,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/groups/:id/epics/:epic_iid/issues/:epic_issue_id',
-    { schema: { params: EpicIssueParams, response: untypedResponses({ 200: Api.EpicIssueLink }) } },
+    { schema: { params: EpicIssueParams, response: { 200: Api.EpicIssueLink } } },
     async (request) => {
       const { epic, link } = linkOf(request)
       const out = presentEpicIssueLink(callerOf(request), link, epic)
@@ -349,7 +340,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/groups/:id/epics/:epic_iid/epics',
-    { schema: { params: EpicParams, response: untypedResponses({ 200: Type.Array(Api.Epic) }) } },
+    { schema: { params: EpicParams, response: { 200: Type.Array(Api.Epic) } } },
     async (request) => {
       const { group, epic } = epicOf(request)
       return presentEpics(callerOf(request), childrenOf(request, group, epic), { origin: origin(group) })
@@ -358,7 +349,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/groups/:id/epics/:epic_iid/epics/:child_epic_id',
-    { schema: { params: ChildParams, response: untypedResponses({ 201: Api.Epic }) } },
+    { schema: { params: ChildParams, response: { 201: Api.Epic } } },
     async (request, reply) => {
       const { user, group, epic } = epicOf(request)
       requireAdminEpics(callerOf(request), group)
@@ -383,7 +374,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/groups/:id/epics/:epic_iid/epics',
-    { schema: { params: EpicParams, response: untypedResponses({ 201: Api.LinkedEpic }) } },
+    { schema: { params: EpicParams, response: { 201: Api.LinkedEpic } } },
     async (request, reply) => {
       const { user, group, epic } = epicOf(request)
       requireAdminEpics(callerOf(request), group)
@@ -404,7 +395,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/groups/:id/epics/:epic_iid/epics/:child_epic_id',
-    { schema: { params: ChildParams, response: untypedResponses({ 200: Type.Array(Api.Epic) }) } },
+    { schema: { params: ChildParams, response: { 200: Type.Array(Api.Epic) } } },
     async (request) => {
       const { group, epic } = epicOf(request)
       requireAdminEpics(callerOf(request), group)
@@ -421,7 +412,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/groups/:id/epics/:epic_iid/epics/:child_epic_id',
-    { schema: { params: ChildParams, response: untypedResponses({ 200: Api.Epic }) } },
+    { schema: { params: ChildParams, response: { 200: Api.Epic } } },
     async (request) => {
       const { user, group, epic } = epicOf(request)
       requireAdminEpics(callerOf(request), group)
@@ -448,7 +439,7 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/groups/:id/epics/:epic_iid/todo',
-    { schema: { params: EpicParams, response: untypedResponses({ 201: Api.Todo }) } },
+    { schema: { params: EpicParams, response: { 201: Api.Todo } } },
     async (request, reply) => {
       const { user, group, epic } = epicOf(request)
       const db = request.server.burrow.db

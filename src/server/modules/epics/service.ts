@@ -1,3 +1,5 @@
+import type { Epic, EpicIssue, EpicIssueLink, LinkedEpic } from '../../../shared/api/epic'
+import type { IssueEpic } from '../../../shared/api/issue'
 /**
  * Epics (PREMIUM): group-level issuables holding issues and child epics. The writes that seeding
  * and other families call take the database (`createEpic`, `updateEpic`, `linkIssue`…); the
@@ -119,11 +121,7 @@ export interface EpicPresentOptions {
  * labels, votes, parents, inherited dates (one recursive query over the subtrees), the caller's
  * level in the page's groups.
  */
-export function presentEpics(
-  caller: Caller,
-  rows: readonly EpicRow[],
-  options: EpicPresentOptions,
-): Readonly<Record<string, unknown>>[] {
+export function presentEpics(caller: Caller, rows: readonly EpicRow[], options: EpicPresentOptions): Epic[] {
   const db = caller.db
   const ids = rows.map((r) => r.id)
   const parents = epicsById(
@@ -165,17 +163,14 @@ export function presentEpics(
 }
 
 /** Epics by id as their entities (the to-do list's Epic targets), one page's worth of queries. */
-export function presentEpicsById(
-  caller: Caller,
-  ids: readonly number[],
-): Map<number, Readonly<Record<string, unknown>>> {
+export function presentEpicsById(caller: Caller, ids: readonly number[]): Map<number, Epic> {
   const rows = [...epicsById(caller.db, ids).values()]
   const presented = presentEpics(caller, rows, { origin: { kind: 'none' } })
   return new Map(rows.map((r, n) => [r.id, presented[n]]))
 }
 
 /** One epic as a single-resource response (with `subscribed`). */
-export function presentEpic(caller: Caller, epic: EpicRow, origin: EpicOrigin): Readonly<Record<string, unknown>> {
+export function presentEpic(caller: Caller, epic: EpicRow, origin: EpicOrigin): Epic {
   return presentEpics(caller, [epic], { origin, withSubscribed: true })[0]
 }
 
@@ -193,8 +188,8 @@ export function issueEpicFields(
   caller: Caller,
   issues: readonly IssueRow[],
   groupProjectIds: ReadonlySet<number>,
-): Map<number, Readonly<Record<string, unknown>> | null> {
-  const out = new Map<number, Readonly<Record<string, unknown>> | null>()
+): Map<number, IssueEpic | null> {
+  const out = new Map<number, IssueEpic | null>()
   if (!epicsEnabled(caller)) return out
   const inGroups = issues.filter((i) => groupProjectIds.has(i.project_id))
   if (inGroups.length === 0) return out
@@ -661,7 +656,7 @@ export function epicIssuesPage(
   epic: EpicRow,
   origin: ReferenceOrigin,
   page: { readonly limit: number; readonly offset: number },
-): { rows: Readonly<Record<string, unknown>>[]; total: number } {
+): { rows: EpicIssue[]; total: number } {
   const db = caller.db
   const user = caller.user
   const viewer = user ? { id: user.id, isAdmin: user.is_admin === 1, external: user.external === 1 } : null
@@ -718,11 +713,7 @@ export function assignIssueToEpic(caller: Caller, group: NamespaceRow, epic: Epi
 }
 
 /** An epic-issue link response: the link, its epic and its issue. */
-export function presentEpicIssueLink(
-  caller: Caller,
-  link: EpicIssueRow,
-  epic: EpicRow,
-): Readonly<Record<string, unknown>> {
+export function presentEpicIssueLink(caller: Caller, link: EpicIssueRow, epic: EpicRow): EpicIssueLink {
   const db = caller.db
   const issue = findIssueById(db, link.issue_id) as IssueRow
   const epicJson = presentEpics(caller, [epic], { origin: { kind: 'none' }, fullReference: true })[0]
@@ -731,7 +722,7 @@ export function presentEpicIssueLink(
 }
 
 /** The LinkedEpic response for a child created under `parent`. */
-export function presentLinkedEpic(caller: Caller, child: EpicRow, parent: EpicRow): Readonly<Record<string, unknown>> {
+export function presentLinkedEpic(caller: Caller, child: EpicRow, parent: EpicRow): LinkedEpic {
   const db = caller.db
   const groups = groupPathsOf(db, [child.group_id, parent.group_id])
   const { hasChildren, hasIssues } = epicHasChildrenAndIssues(db, child.id)

@@ -2,8 +2,8 @@ import type { IssueCounts, IssueProjectPath, IssueRow } from './queries'
 import type { LabelRow } from '../labels'
 import type { MilestoneRow } from '../milestones'
 import type { UserRow } from '../../platform/db/rows'
-import { textColorFor } from '../labels'
-import { renderSingleLine } from '../../platform/text/markdown'
+import { labelBasicEntity } from '../labels'
+import type { Issue, IssueEpic } from '../../../shared/api/issue'
 import type { Milestone } from '../../../shared/api/milestone'
 import { milestoneEntity } from '../milestones'
 import { userRef, type UserRef } from '../users'
@@ -64,7 +64,7 @@ export interface IssuePageData {
    * `epic` per issue of a group project (null when none or not readable); issues absent here
    * (personal projects, epics off) carry no `epic`/`epic_iid` keys, as in GitLab.
    */
-  readonly epics: ReadonlyMap<number, Readonly<Record<string, unknown>> | null>
+  readonly epics: ReadonlyMap<number, IssueEpic | null>
 }
 
 /** What a page needs to build its user_refs and milestone entities once each. */
@@ -93,27 +93,15 @@ function relativeReference(issue: IssueRow, project: IssueProjectPath, origin: R
   return `${project.full_path}#${issue.iid}`
 }
 
-/** A label as `with_labels_details` shows it (GitLab's LabelBasic). */
-export function labelDetails(l: LabelRow): Readonly<Record<string, unknown>> {
-  return {
-    id: l.id,
-    name: l.title,
-    color: l.color,
-    description: l.description,
-    description_html: renderSingleLine(l.description),
-    text_color: textColorFor(l.color),
-  }
-}
-
 const NO_COUNTS: IssueCounts = { userNotes: 0, upvotes: 0, downvotes: 0, timeSpent: 0 }
 
 /**
  * GitLab's Issue entity for one row of a page (`subscribed` only for single-issue responses:
- * GitLab leaves it out of lists). One object literal, then the optional keys in their place, so
- * every issue has the same shape: a page of 100 is built and serialised without dictionary-mode
- * objects. Users and milestones come ready-made from the page (`issuePageRefs`).
+ * GitLab leaves it out of lists). One object literal, then the few optional keys, so issues share
+ * their shape: a page of 100 is built without dictionary-mode objects (the schema orders the keys
+ * on the wire). Users and milestones come ready-made from the page (`issuePageRefs`).
  */
-export function issueEntity(issue: IssueRow, d: IssuePageData, subscribed?: boolean): Record<string, unknown> {
+export function issueEntity(issue: IssueRow, d: IssuePageData, subscribed?: boolean): Issue {
   const project = d.projects.get(issue.project_id) as IssueProjectPath
   const projectUrl = `${d.baseUrl}/${project.full_path}`
   const apiProject = `${d.baseUrl}/api/v4/projects/${issue.project_id}`
@@ -127,10 +115,14 @@ export function issueEntity(issue: IssueRow, d: IssuePageData, subscribed?: bool
     }
   }
   const labelRows = d.labels.get(issue.id)
-  const labels = labelRows ? (d.withLabelsDetails ? labelRows.map(labelDetails) : labelRows.map((l) => l.title)) : []
+  const labels = labelRows
+    ? d.withLabelsDetails
+      ? labelRows.map(labelBasicEntity)
+      : labelRows.map((l) => l.title)
+    : []
   const counts = d.counts.get(issue.id) ?? NO_COUNTS
   const tasks = taskCompletion(issue.description)
-  const out: Record<string, unknown> = {
+  const out: Issue = {
     id: issue.id,
     iid: issue.iid,
     project_id: issue.project_id,
@@ -177,19 +169,19 @@ export function issueEntity(issue: IssueRow, d: IssuePageData, subscribed?: bool
       full: `${project.full_path}#${issue.iid}`,
     },
     reference: `#${issue.iid}`,
+    moved_to_id: issue.moved_to_id,
+    imported: false,
+    imported_from: 'none',
+    service_desk_reply_to: null,
+    iteration: null,
+    health_status: issue.health_status,
   }
   if (issue.issue_type === 'incident') out.severity = 'UNKNOWN'
   if (subscribed !== undefined) out.subscribed = subscribed
-  out.moved_to_id = issue.moved_to_id
-  out.imported = false
-  out.imported_from = 'none'
-  out.service_desk_reply_to = null
   if (d.epics.has(issue.id)) {
     const epic = d.epics.get(issue.id) ?? null
-    out.epic_iid = (epic?.iid as number | undefined) ?? null
+    out.epic_iid = epic?.iid ?? null
     out.epic = epic
   }
-  out.iteration = null
-  out.health_status = issue.health_status
   return out
 }

@@ -4,6 +4,8 @@
  * cannot import them without a cycle: each fills its part here at startup (modules/index.ts), and
  * the issues service asks through these functions, knowing neither module.
  */
+import type { IssueEpic } from '../../../shared/api/issue'
+import type { MergeRequest } from '../../../shared/api/merge-request'
 import type { Caller } from '../../platform/caller'
 import type { Db } from '../../platform/db/connection'
 import type { ProjectRow } from '../../platform/db/rows'
@@ -17,7 +19,7 @@ export interface IssueEpics {
     caller: Caller,
     issues: readonly IssueRow[],
     groupProjectIds: ReadonlySet<number>,
-  ): ReadonlyMap<number, Readonly<Record<string, unknown>> | null>
+  ): ReadonlyMap<number, IssueEpic | null>
   /** The epic `epic_id`/`epic_iid` name on create or update: undefined when not given, null to leave it. */
   param(caller: Caller, project: ProjectRow, params: Readonly<Record<string, unknown>>): EpicRow | null | undefined
   /** Applies the choice `param` read: link, move or leave. */
@@ -31,12 +33,7 @@ export interface IssueMergeRequests {
   /** Per issue: how many merge requests of its project close it. */
   closingCounts(db: Db, issues: readonly IssueRow[]): ReadonlyMap<number, number>
   /** The merge requests of the project that mention the issue (`related`) or would close it (`closed_by`), presented. */
-  referencing(
-    caller: Caller,
-    projectId: number,
-    issueIid: number,
-    kind: 'related' | 'closed_by',
-  ): Readonly<Record<string, unknown>>[]
+  referencing(caller: Caller, projectId: number, issueIid: number, kind: 'related' | 'closed_by'): MergeRequest[]
 }
 
 let epics: IssueEpics | undefined

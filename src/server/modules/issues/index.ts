@@ -1,5 +1,5 @@
 /** The issues module's public face for other modules. */
-export { labelDetails, type ReferenceOrigin } from './entity'
+export { type ReferenceOrigin } from './entity'
 export {
   clearIssuesMilestone,
   deletePolymorphicReferences,

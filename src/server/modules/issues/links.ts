@@ -1,3 +1,4 @@
+import type { IssueLink, LinkedIssue } from '../../../shared/api/issue-link'
 import type { IssueLinkType } from '../../../shared/api/issue-link'
 import { ReadableItems } from '../../platform/auth/readable'
 import type { Caller } from '../../platform/caller'
@@ -42,11 +43,7 @@ function typeSeenFrom(link: IssueLinkRow, issueId: number): IssueLinkType {
  * id, type (as seen from `issue`) and times: a linked issue the caller may not read (a
  * confidential one, one of a private project) is never shown.
  */
-export function listLinkedIssues(
-  caller: Caller,
-  project: ProjectRow,
-  issue: IssueRow,
-): Readonly<Record<string, unknown>>[] {
+export function listLinkedIssues(caller: Caller, project: ProjectRow, issue: IssueRow): LinkedIssue[] {
   const readable = new ReadableItems(caller.db, caller.perms)
   const links = issueLinksOf(caller.db, issue.id)
     .map((link) => ({ link, otherId: link.source_id === issue.id ? link.target_id : link.source_id }))
@@ -141,11 +138,7 @@ export function unlinkIssues(caller: Caller, link: IssueLinkRow): void {
 }
 
 /** GitLab's IssueLink entity: the stored source and target issues and the stored type. */
-export function presentIssueLink(
-  caller: Caller,
-  project: ProjectRow,
-  link: IssueLinkRow,
-): Readonly<Record<string, unknown>> {
+export function presentIssueLink(caller: Caller, project: ProjectRow, link: IssueLinkRow): IssueLink {
   const [source, target] = presentIssues(
     caller,
     [link.source_id, link.target_id].map((id) => findIssueById(caller.db, id) as IssueRow),

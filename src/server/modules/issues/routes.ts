@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -377,12 +376,7 @@ function projectBase(request: FastifyRequest, project: ProjectRow): ListBase {
   }
 }
 
-function sendList(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  base: ListBase,
-  origin: ReferenceOrigin,
-): Readonly<Record<string, unknown>>[] {
+function sendList(request: FastifyRequest, reply: FastifyReply, base: ListBase, origin: ReferenceOrigin): Api.Issue[] {
   const q = paramsOf(request.query)
   const filter = filterOf(request, q, base)
   const page = pageOf(q)
@@ -428,26 +422,21 @@ function origin(project: ProjectRow): ReferenceOrigin {
 
 /** Issue routes: lists, CRUD, time tracking, subscriptions, to-dos, participants, award emoji. */
 const issues: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/issues',
-    { schema: { response: untypedResponses({ 200: Type.Array(Api.Issue) }) } },
-    async (request, reply) =>
-      answerFromMemo(request, reply, () =>
-        sendList(request, reply, readableBase(request, paramsOf(request.query), undefined, 'created_by_me'), {
-          kind: 'none',
-        }),
-      ),
+  app.get('/issues', { schema: { response: { 200: Type.Array(Api.Issue) } } }, async (request, reply) =>
+    answerFromMemo(request, reply, () =>
+      sendList(request, reply, readableBase(request, paramsOf(request.query), undefined, 'created_by_me'), {
+        kind: 'none',
+      }),
+    ),
   )
 
-  app.get(
-    '/issues_statistics',
-    { schema: { response: untypedResponses({ 200: Api.IssueStatistics }) } },
-    async (request) => statistics(request, readableBase(request, paramsOf(request.query), undefined, 'created_by_me')),
+  app.get('/issues_statistics', { schema: { response: { 200: Api.IssueStatistics } } }, async (request) =>
+    statistics(request, readableBase(request, paramsOf(request.query), undefined, 'created_by_me')),
   )
 
   app.get(
     '/issues/:issue_id',
-    { schema: { params: Type.Object({ issue_id: Type.Integer() }), response: untypedResponses({ 200: Api.Issue }) } },
+    { schema: { params: Type.Object({ issue_id: Type.Integer() }), response: { 200: Api.Issue } } },
     async (request) => {
       requireAdmin(request)
       const issue = findIssueById(request.server.burrow.db, request.params.issue_id)
@@ -458,7 +447,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/groups/:id/issues',
-    { schema: { params: IdParams, response: untypedResponses({ 200: Type.Array(Api.Issue) }) } },
+    { schema: { params: IdParams, response: { 200: Type.Array(Api.Issue) } } },
     async (request, reply) =>
       answerFromMemo(request, reply, () => {
         const group = loadGroup(request, request.params.id)
@@ -472,7 +461,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/groups/:id/issues_statistics',
-    { schema: { params: IdParams, response: untypedResponses({ 200: Api.IssueStatistics }) } },
+    { schema: { params: IdParams, response: { 200: Api.IssueStatistics } } },
     async (request) => {
       const group = loadGroup(request, request.params.id)
       return statistics(
@@ -489,7 +478,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/issues',
-    { schema: { params: IdParams, response: untypedResponses({ 200: Type.Array(Api.Issue) }) } },
+    { schema: { params: IdParams, response: { 200: Type.Array(Api.Issue) } } },
     async (request, reply) =>
       answerFromMemo(request, reply, () => {
         const project = loadProject(request, request.params.id)
@@ -499,7 +488,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/issues_statistics',
-    { schema: { params: IdParams, response: untypedResponses({ 200: Api.IssueStatistics }) } },
+    { schema: { params: IdParams, response: { 200: Api.IssueStatistics } } },
     async (request) => {
       const project = loadProject(request, request.params.id)
       return statistics(request, projectBase(request, project))
@@ -508,7 +497,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/issues',
-    { schema: { params: IdParams, response: untypedResponses({ 201: Api.Issue }) } },
+    { schema: { params: IdParams, response: { 201: Api.Issue } } },
     async (request, reply) => {
       currentUser(request)
       const project = loadProject(request, request.params.id)
@@ -520,7 +509,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/issues/:issue_iid',
-    { schema: { params: IssueParams, response: untypedResponses({ 200: Api.Issue }) } },
+    { schema: { params: IssueParams, response: { 200: Api.Issue } } },
     async (request) => {
       const { project, issue } = issueOf(request)
       return presentIssue(callerOf(request), issue, origin(project))
@@ -529,7 +518,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/projects/:id/issues/:issue_iid',
-    { schema: { params: IssueParams, response: untypedResponses({ 200: Api.Issue }) } },
+    { schema: { params: IssueParams, response: { 200: Api.Issue } } },
     async (request) => {
       currentUser(request)
       const { project, issue } = issueOf(request)
@@ -560,7 +549,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   }
   app.post(
     '/projects/:id/issues/:issue_iid/time_estimate',
-    { schema: { params: IssueParams, response: untypedResponses({ 200: Api.TimeStats }) } },
+    { schema: { params: IssueParams, response: { 200: Api.TimeStats } } },
     async (request, reply) => {
       const { project, issue } = timeWrite(request)
       const seconds = durationOf(paramsOf(request.body).duration)
@@ -569,7 +558,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   )
   app.post(
     '/projects/:id/issues/:issue_iid/reset_time_estimate',
-    { schema: { params: IssueParams, response: untypedResponses({ 200: Api.TimeStats }) } },
+    { schema: { params: IssueParams, response: { 200: Api.TimeStats } } },
     async (request, reply) => {
       const { project, issue } = timeWrite(request)
       return reply.code(200).send(resetTimeEstimate(callerOf(request), trackable(project, issue)))
@@ -577,7 +566,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   )
   app.post(
     '/projects/:id/issues/:issue_iid/add_spent_time',
-    { schema: { params: IssueParams, response: untypedResponses({ 201: Api.TimeStats }) } },
+    { schema: { params: IssueParams, response: { 201: Api.TimeStats } } },
     async (request, reply) => {
       const { project, issue } = timeWrite(request)
       const body = paramsOf(request.body)
@@ -596,7 +585,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   )
   app.post(
     '/projects/:id/issues/:issue_iid/reset_spent_time',
-    { schema: { params: IssueParams, response: untypedResponses({ 200: Api.TimeStats }) } },
+    { schema: { params: IssueParams, response: { 200: Api.TimeStats } } },
     async (request, reply) => {
       const { project, issue } = timeWrite(request)
       return reply.code(200).send(resetSpentTime(callerOf(request), trackable(project, issue)))
@@ -604,7 +593,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   )
   app.get(
     '/projects/:id/issues/:issue_iid/time_stats',
-    { schema: { params: IssueParams, response: untypedResponses({ 200: Api.TimeStats }) } },
+    { schema: { params: IssueParams, response: { 200: Api.TimeStats } } },
     async (request) => {
       const { issue } = issueOf(request)
       return timeStats(request.server.burrow.db, 'Issue', issue.id)
@@ -618,7 +607,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/issues/:issue_iid/subscribe',
-    { schema: { params: IssueParams, response: untypedResponses({ 201: Api.Issue }) } },
+    { schema: { params: IssueParams, response: { 201: Api.Issue } } },
     async (request, reply) => {
       const user = currentUser(request)
       const { project, issue } = issueOf(request)
@@ -631,7 +620,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/issues/:issue_iid/unsubscribe',
-    { schema: { params: IssueParams, response: untypedResponses({ 201: Api.Issue }) } },
+    { schema: { params: IssueParams, response: { 201: Api.Issue } } },
     async (request, reply) => {
       const user = currentUser(request)
       const { project, issue } = issueOf(request)
@@ -644,7 +633,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/issues/:issue_iid/todo',
-    { schema: { params: IssueParams, response: untypedResponses({ 201: Api.Todo }) } },
+    { schema: { params: IssueParams, response: { 201: Api.Todo } } },
     async (request, reply) => {
       const user = currentUser(request)
       const { project, issue } = issueOf(request)
@@ -674,7 +663,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/issues/:issue_iid/move',
-    { schema: { params: IssueParams, response: untypedResponses({ 201: Api.Issue }) } },
+    { schema: { params: IssueParams, response: { 201: Api.Issue } } },
     async (request, reply) => {
       currentUser(request)
       const { project, issue } = issueOf(request)
@@ -690,7 +679,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/issues/:issue_iid/clone',
-    { schema: { params: IssueParams, response: untypedResponses({ 201: Api.Issue }) } },
+    { schema: { params: IssueParams, response: { 201: Api.Issue } } },
     async (request, reply) => {
       currentUser(request)
       const { project, issue } = issueOf(request)
@@ -707,7 +696,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/projects/:id/issues/:issue_iid/reorder',
-    { schema: { params: IssueParams, response: untypedResponses({ 200: Api.Issue }) } },
+    { schema: { params: IssueParams, response: { 200: Api.Issue } } },
     async (request) => {
       currentUser(request)
       const { project, issue } = issueOf(request)
@@ -724,7 +713,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/issues/:issue_iid/related_merge_requests',
-    { schema: { params: IssueParams, response: untypedResponses({ 200: Type.Array(Api.MergeRequest) }) } },
+    { schema: { params: IssueParams, response: { 200: Type.Array(Api.MergeRequest) } } },
     async (request, reply) => {
       const { issue } = issueOf(request)
       return paginateArray(
@@ -738,7 +727,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/issues/:issue_iid/closed_by',
-    { schema: { params: IssueParams, response: untypedResponses({ 200: Type.Array(Api.MergeRequest) }) } },
+    { schema: { params: IssueParams, response: { 200: Type.Array(Api.MergeRequest) } } },
     async (request, reply) => {
       const { issue } = issueOf(request)
       return paginateArray(
@@ -752,7 +741,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/projects/:id/issues/:issue_iid/participants',
-    { schema: { params: IssueParams, response: untypedResponses({ 200: Type.Array(Api.UserRef) }) } },
+    { schema: { params: IssueParams, response: { 200: Type.Array(Api.UserRef) } } },
     async (request, reply) => {
       const { project, issue } = issueOf(request)
       const db = request.server.burrow.db

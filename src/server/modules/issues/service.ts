@@ -1,3 +1,5 @@
+import type { Issue } from '../../../shared/api/issue'
+import type { MergeRequest } from '../../../shared/api/merge-request'
 import type { Caller } from '../../platform/caller'
 import { AccessLevel } from '../../platform/auth/access'
 import type { Db } from '../../platform/db/connection'
@@ -123,11 +125,7 @@ export interface PresentOptions {
  * Serializes a page of issues. Whatever the page size this runs a fixed number of queries:
  * projects, users, assignees, labels, milestones (+ their owners' paths) and counts.
  */
-export function presentIssues(
-  caller: Caller,
-  rows: readonly IssueRow[],
-  options: PresentOptions,
-): Readonly<Record<string, unknown>>[] {
+export function presentIssues(caller: Caller, rows: readonly IssueRow[], options: PresentOptions): Issue[] {
   const db = caller.db
   const ids = rows.map((r) => r.id)
   const assignees = assigneeIdsOf(db, ids)
@@ -202,20 +200,12 @@ function blockingIssuesCounts(caller: Caller, issueIds: readonly number[]): Read
 }
 
 /** One issue as a single-resource response (with `subscribed`). */
-export function presentIssue(
-  caller: Caller,
-  issue: IssueRow,
-  origin: ReferenceOrigin,
-): Readonly<Record<string, unknown>> {
+export function presentIssue(caller: Caller, issue: IssueRow, origin: ReferenceOrigin): Issue {
   return presentIssues(caller, [issue], { origin, withSubscribed: true })[0]
 }
 
 /** Merge requests of the issue's project that mention it (`related`) or would close it (`closed_by`). */
-export function relatedMergeRequests(
-  caller: Caller,
-  issue: IssueRow,
-  kind: 'related' | 'closed_by',
-): Readonly<Record<string, unknown>>[] {
+export function relatedMergeRequests(caller: Caller, issue: IssueRow, kind: 'related' | 'closed_by'): MergeRequest[] {
   return issueMergeRequests().referencing(caller, issue.project_id, issue.iid, kind)
 }
 
@@ -803,7 +793,7 @@ export function milestoneIssues(
   caller: Caller,
   milestone: MilestoneRow,
   page: { readonly limit: number; readonly offset: number },
-): { rows: Readonly<Record<string, unknown>>[]; total: number } {
+): { rows: Issue[]; total: number } {
   const { rows, total } = milestoneIssuePage(caller, milestone, page)
   const origin: ReferenceOrigin =
     milestone.project_id !== null

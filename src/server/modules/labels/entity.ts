@@ -1,3 +1,4 @@
+import type { LabelBasic } from '../../../shared/api/common'
 import type { Label } from '../../../shared/api/label'
 import type { LabelCounts, LabelRow } from './queries'
 import { textColorFor } from './colors'
@@ -25,5 +26,20 @@ export function labelEntity(row: LabelRow, p: LabelPresentation): Label {
     ...(p.forProject
       ? { priority: row.project_id !== null ? row.priority : null, is_project_label: row.project_id !== null }
       : {}),
+  }
+}
+
+/** The columns a LabelBasic shows. */
+export type LabelBasicRow = Pick<LabelRow, 'id' | 'title' | 'color' | 'description'>
+
+/** A label as `with_labels_details` shows it on issues, merge requests and epics (GitLab's LabelBasic). */
+export function labelBasicEntity(l: LabelBasicRow): LabelBasic {
+  return {
+    id: l.id,
+    name: l.title,
+    color: l.color,
+    description: l.description,
+    description_html: renderSingleLine(l.description),
+    text_color: textColorFor(l.color),
   }
 }

@@ -1,11 +1,15 @@
 import type { MergeRequestRow, MrCounts, MrLabelRow, ReviewerRow } from './queries'
 import type { UserRow } from '../../platform/db/rows'
 import type { Milestone } from '../../../shared/api/milestone'
-import { textColorFor } from '../labels'
-import { renderSingleLine } from '../../platform/text/markdown'
+import { labelBasicEntity } from '../labels'
 import { userRef, userRefOrNull, type UserRef } from '../users'
 import { timeStatsOf } from '../time-tracking'
-import type { MergeRequestReviewer } from '../../../shared/api/merge-request'
+import type {
+  MergeRequest,
+  MergeRequestDetail as MergeRequestDetailEntity,
+  MergeRequestReviewer,
+  MergeRequestSimple,
+} from '../../../shared/api/merge-request'
 
 // GitLab's draft prefixes ("Draft:", "[Draft]", "(Draft)", "Draft - ", a bare "Draft").
 const DRAFT = /^\s*(\[draft\]|\(draft\)|draft:|draft\s-\s|draft$)/i
@@ -66,7 +70,7 @@ function references(mr: MergeRequestRow, c: MergeRequestContext): { short: strin
 export function mergeRequestSimple(
   mr: MergeRequestRow,
   c: Pick<MergeRequestContext, 'baseUrl' | 'projectPath'>,
-): Readonly<Record<string, unknown>> {
+): MergeRequestSimple {
   return {
     id: mr.id,
     iid: mr.iid,
@@ -81,7 +85,7 @@ export function mergeRequestSimple(
 }
 
 /** GitLab's MergeRequestBasic entity. */
-export function mergeRequestEntity(mr: MergeRequestRow, c: MergeRequestContext): Readonly<Record<string, unknown>> {
+export function mergeRequestEntity(mr: MergeRequestRow, c: MergeRequestContext): MergeRequest {
   const user = (id: number | null): UserRef | null => (id === null ? null : userRefOrNull(c.users.get(id), c.baseUrl))
   const refs = references(mr, c)
   const draft = isDraftTitle(mr.title)
@@ -111,16 +115,7 @@ export function mergeRequestEntity(mr: MergeRequestRow, c: MergeRequestContext):
     reviewers: c.reviewers.map((u) => userRef(u, c.baseUrl)),
     source_project_id: mr.source_project_id,
     target_project_id: mr.project_id,
-    labels: c.withLabelDetails
-      ? c.labels.map((l) => ({
-          id: l.id,
-          name: l.title,
-          color: l.color,
-          description: l.description,
-          description_html: renderSingleLine(l.description),
-          text_color: textColorFor(l.color),
-        }))
-      : c.labels.map((l) => l.title),
+    labels: c.withLabelDetails ? c.labels.map(labelBasicEntity) : c.labels.map((l) => l.title),
     draft,
     work_in_progress: isWorkInProgressTitle(mr.title),
     milestone: c.milestone,
@@ -169,11 +164,20 @@ export interface MergeRequestDetail {
   readonly overflow: boolean
 }
 
+/** The fields the single form adds to the basic entity, apart from its pipelines. */
+export type MergeRequestDetailFields = Omit<
+  MergeRequestDetailEntity,
+  keyof MergeRequest | keyof MergeRequestPipelineFields
+>
+
+/** The single form's pipeline fields: the latest pipeline, the head pipeline and its latest build's times. */
+export type MergeRequestPipelineFields = Pick<
+  MergeRequestDetailEntity,
+  'pipeline' | 'head_pipeline' | 'latest_build_started_at' | 'latest_build_finished_at'
+>
+
 /** Fields the single-record form adds to the basic entity: subscription, diff refs, counters. */
-export function mergeRequestDetailFields(
-  mr: MergeRequestRow,
-  d: MergeRequestDetail,
-): Readonly<Record<string, unknown>> {
+export function mergeRequestDetailFields(mr: MergeRequestRow, d: MergeRequestDetail): MergeRequestDetailFields {
   return {
     subscribed: d.subscribed,
     changes_count: String(d.changesCount),

@@ -1,3 +1,8 @@
+import type {
+  MergeRequest,
+  MergeRequestDetail as MergeRequestDetailEntity,
+  MergeRequestSimple,
+} from '../../../shared/api/merge-request'
 import { randomUUID } from 'node:crypto'
 import type { Caller } from '../../platform/caller'
 import { AccessLevel } from '../../platform/auth/access'
@@ -34,7 +39,13 @@ import { findNamespaceById, findProjectById } from '../namespaces'
 import { findForkMember, inSameForkNetwork } from '../forks'
 import { canReadMergeRequestsWith } from './policy'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
-import { mergeRequestDetailFields, mergeRequestEntity, mergeRequestSimple, type MergeRequestDetail } from './entity'
+import {
+  mergeRequestDetailFields,
+  mergeRequestEntity,
+  mergeRequestSimple,
+  type MergeRequestDetail,
+  type MergeRequestPipelineFields,
+} from './entity'
 import { projectSettings } from '../projects'
 import { mergeBase } from '../../platform/git/merge-base'
 import { countCommitsBetween } from '../../platform/git/merge'
@@ -58,7 +69,15 @@ import { descriptionOf, titleOf } from '../../platform/http/loose-params'
 export interface PresentOptions {
   readonly relativeTo?: { readonly kind: 'project' | 'group'; readonly path: string } | null
   readonly withLabelDetails?: boolean
-  readonly simple?: boolean
+}
+
+/** Serializes a page of merge requests in the `view=simple` form. */
+export function presentSimpleMergeRequests(caller: Caller, rows: readonly MergeRequestRow[]): MergeRequestSimple[] {
+  const paths = projectPaths(
+    caller.db,
+    rows.map((r) => r.project_id),
+  )
+  return rows.map((r) => mergeRequestSimple(r, { baseUrl: caller.baseUrl, projectPath: paths.get(r.project_id) ?? '' }))
 }
 
 /**
@@ -69,15 +88,13 @@ export function presentMergeRequests(
   caller: Caller,
   rows: readonly MergeRequestRow[],
   options: PresentOptions = {},
-): Readonly<Record<string, unknown>>[] {
+): MergeRequest[] {
   const db = caller.db
   const baseUrl = caller.baseUrl
   const paths = projectPaths(
     db,
     rows.map((r) => r.project_id),
   )
-  if (options.simple)
-    return rows.map((r) => mergeRequestSimple(r, { baseUrl, projectPath: paths.get(r.project_id) ?? '' }))
   const ids = rows.map((r) => r.id)
   const assignees = userLinksOf(db, 'merge_request_assignees', ids)
   const reviewers = userLinksOf(db, 'merge_request_reviewers', ids)
@@ -106,14 +123,16 @@ export function presentMergeRequests(
   )
 }
 
-/** The single merge request form with the git-derived counters (changes, diverged commits). */
+/**
+ * The single merge request form with the git-derived counters (changes, diverged commits), all but
+ * its pipeline fields, which the routes add from the pipelines module.
+ */
 export async function presentMergeRequestDetail(
   caller: Caller,
   project: ProjectRow,
   mr: MergeRequestRow,
   options: { readonly includeDivergedCommitsCount?: boolean; readonly includeRebaseInProgress?: boolean },
-  pipelineFields: Readonly<Record<string, unknown>>,
-): Promise<Readonly<Record<string, unknown>>> {
+): Promise<Omit<MergeRequestDetailEntity, keyof MergeRequestPipelineFields>> {
   const db = caller.db
   const [basic] = presentMergeRequests(caller, [mr], {
     relativeTo: { kind: 'project', path: projectPaths(db, [project.id]).get(project.id) ?? '' },
@@ -143,7 +162,7 @@ export async function presentMergeRequestDetail(
     includeRebaseInProgress: options.includeRebaseInProgress ?? false,
     overflow: false,
   }
-  return { ...basic, ...mergeRequestDetailFields(mr, detail), ...pipelineFields }
+  return { ...basic, ...mergeRequestDetailFields(mr, detail) }
 }
 
 /** One page of a milestone's merge requests the caller may see, oldest first, as GitLab lists them. */
@@ -151,7 +170,7 @@ export function milestoneMergeRequests(
   caller: Caller,
   milestone: MilestoneRow,
   page: { readonly limit: number; readonly offset: number },
-): { rows: Readonly<Record<string, unknown>>[]; total: number } {
+): { rows: MergeRequest[]; total: number } {
   const user = caller.user
   const { rows, total } = listMergeRequests(
     caller.db,
@@ -176,7 +195,7 @@ export function mergeRequestsReferencingIssue(
   projectId: number,
   issueIid: number,
   kind: 'related' | 'closed_by',
-): Readonly<Record<string, unknown>>[] {
+): MergeRequest[] {
   const db = caller.db
   const user = caller.user
   const candidates = mergeRequestIdsMentioning(db, projectId, issueIid)

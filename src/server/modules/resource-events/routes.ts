@@ -15,7 +15,7 @@ import {
   type ResourceEventTable,
   type StateEventRow,
 } from './queries'
-import { labelDetails } from '../issues'
+import { labelBasicEntity } from '../labels'
 import { labelEventEntity, milestoneEventEntity, stateEventEntity } from './entity'
 import { userRef } from '../users'
 import { notFound } from '../../platform/http/errors'
@@ -80,7 +80,7 @@ const labelEvents: EventFamily = {
         // A label of a project or group the caller cannot read is not shown, nor its event (a moved issue keeps its old events).
         if (label && !canReadOwner(request, label)) continue
       }
-      out.push({ row, entity: labelEventEntity(row, user(row.user_id), label ? labelDetails(label) : null) })
+      out.push({ row, entity: labelEventEntity(row, user(row.user_id), label ? labelBasicEntity(label) : null) })
     }
     return out
   },

@@ -1,3 +1,4 @@
+import type { Todo, TodoTarget } from '../../../shared/api/todo'
 import type { TodoRow } from './queries'
 import type { ProjectWithNamespaceRow } from '../projects'
 import type { NamespaceRow, UserRow } from '../../platform/db/rows'
@@ -11,12 +12,12 @@ export interface TodoExtras {
   /** The group of a group-level target (epics). */
   readonly group?: NamespaceRow
   /** The target's entity (the issue for Issue to-dos), or null when it is gone. */
-  readonly target: Readonly<Record<string, unknown>> | null
+  readonly target: TodoTarget
   readonly targetUrl: string | null
 }
 
 /** GitLab's Todo entity. */
-export function todoEntity(todo: TodoRow, x: TodoExtras): Readonly<Record<string, unknown>> {
+export function todoEntity(todo: TodoRow, x: TodoExtras): Todo {
   const p = x.project
   return {
     id: todo.id,

@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import type { FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -66,7 +65,7 @@ const ListQuery = Type.Object({
 const TodoParams = Type.Object({ id: Type.Integer() })
 
 /** Serialises a page of to-dos: authors, projects, groups and issue/merge request/epic targets loaded per page, not per row. */
-function presentTodos(request: FastifyRequest, rows: readonly TodoRow[]): Readonly<Record<string, unknown>>[] {
+function presentTodos(request: FastifyRequest, rows: readonly TodoRow[]): Api.Todo[] {
   const db = request.server.burrow.db
   const baseUrl = request.server.burrow.baseUrl(request)
   const authors = usersByIds(
@@ -128,7 +127,7 @@ function presentTodos(request: FastifyRequest, rows: readonly TodoRow[]): Readon
 const todos: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/todos',
-    { schema: { querystring: ListQuery, response: untypedResponses({ 200: Type.Array(Api.Todo) }) } },
+    { schema: { querystring: ListQuery, response: { 200: Type.Array(Api.Todo) } } },
     async (request, reply) => {
       const user = currentUser(request)
       const q = request.query
@@ -161,7 +160,7 @@ const todos: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/todos/:id/mark_as_done',
-    { schema: { params: TodoParams, response: untypedResponses({ 201: Api.Todo }) } },
+    { schema: { params: TodoParams, response: { 201: Api.Todo } } },
     async (request, reply) => {
       const user = currentUser(request)
       const todo = findTodoById(request.server.burrow.db, request.params.id)
