@@ -2,7 +2,7 @@ import type { BranchProtectionDefaults, Group, GroupDetail } from '../../../shar
 import type { ProjectListItem } from '../../../shared/api/project'
 import type { GroupShareRow } from './queries'
 import type { NamespaceRow } from '../../platform/db/rows'
-import { groupSettings, groupWebUrl } from '../namespaces'
+import { EMPTY_STORAGE_STATISTICS, groupSettings, groupWebUrl } from '../namespaces'
 
 /** GitLab's protection defaults object derived from the legacy integer setting. */
 function protectionDefaults(level: number): BranchProtectionDefaults {
@@ -59,22 +59,9 @@ export function groupEntity(g: NamespaceRow, x: GroupExtras): Group {
     duo_features_enabled: s.duo_features_enabled,
     lock_duo_features_enabled: false,
     membership_lock: s.membership_lock,
-    statistics: x.statistics ? EMPTY_STATISTICS : undefined,
+    statistics: x.statistics ? EMPTY_STORAGE_STATISTICS : undefined,
   }
 }
-
-/** A group's storage counters: Burrow Server measures none yet. */
-const EMPTY_STATISTICS = Object.freeze({
-  storage_size: 0,
-  repository_size: 0,
-  wiki_size: 0,
-  lfs_objects_size: 0,
-  job_artifacts_size: 0,
-  pipeline_artifacts_size: 0,
-  packages_size: 0,
-  snippets_size: 0,
-  uploads_size: 0,
-})
 
 /** GitLab's GroupDetail entity: the group plus its shares and, unless omitted, its projects. */
 export function groupDetailEntity(

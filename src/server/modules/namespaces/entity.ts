@@ -86,6 +86,19 @@ export function groupSettings(raw: string): GroupSettings {
   return { ...GROUP_SETTING_DEFAULTS, ...(JSON.parse(raw) as Partial<GroupSettings>) }
 }
 
+/** The storage counters of a group's or project's content: Burrow Server measures none yet. */
+export const EMPTY_STORAGE_STATISTICS = Object.freeze({
+  storage_size: 0,
+  repository_size: 0,
+  wiki_size: 0,
+  lfs_objects_size: 0,
+  job_artifacts_size: 0,
+  pipeline_artifacts_size: 0,
+  packages_size: 0,
+  snippets_size: 0,
+  uploads_size: 0,
+})
+
 /** Web URL of a group page. */
 export function groupWebUrl(baseUrl: string, fullPath: string): string {
   return `${baseUrl}/groups/${fullPath}`

@@ -9,5 +9,5 @@ export {
   projectIdsIn,
   rootNamespace,
 } from './queries'
-export { GROUP_SETTING_DEFAULTS, groupSettings, groupWebUrl, namespaceEntity } from './entity'
+export { EMPTY_STORAGE_STATISTICS, GROUP_SETTING_DEFAULTS, groupSettings, groupWebUrl, namespaceEntity } from './entity'
 export { VISIBILITY_LEVELS, VisibilitySchema, pathError, slugify } from './rules'

@@ -2,6 +2,7 @@ import { isAccessLocked } from '../../platform/auth/password'
 import type { ProjectGroupLinkRow, ProjectWithNamespaceRow, ProjectShareRow, StarrerRow } from './queries'
 import type { UserRow } from '../../platform/db/rows'
 import { userRef, type UserRef, type UserRefRow } from '../users'
+import { EMPTY_STORAGE_STATISTICS } from '../namespaces'
 import { projectSettings, textSetting } from '../../platform/db/project-settings'
 import type { ProjectNamespace } from '../../../shared/api/namespace'
 import type { Project, ProjectGroupLink, ProjectRef, ProjectSimple } from '../../../shared/api/project'
@@ -133,19 +134,8 @@ const CONTAINER_EXPIRATION_POLICY = Object.freeze({
   next_run_at: null,
 })
 
-const EMPTY_STATISTICS = Object.freeze({
-  commit_count: 0,
-  storage_size: 0,
-  repository_size: 0,
-  wiki_size: 0,
-  lfs_objects_size: 0,
-  job_artifacts_size: 0,
-  pipeline_artifacts_size: 0,
-  packages_size: 0,
-  snippets_size: 0,
-  uploads_size: 0,
-  container_registry_size: 0,
-})
+/** A project's storage counters: a namespace's, with its commits and registry (none measured yet). */
+const EMPTY_STATISTICS = Object.freeze({ ...EMPTY_STORAGE_STATISTICS, commit_count: 0, container_registry_size: 0 })
 
 /**
  * GitLab's Project entity (ProjectWithAccess when permissions are given).

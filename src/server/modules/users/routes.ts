@@ -153,7 +153,7 @@ function refuse(refusal: string | null): void {
 function userListPage(
   request: FastifyRequest<{ Querystring: Static<typeof ListQuery> }>,
   reply: FastifyReply,
-): Readonly<Record<string, unknown>>[] {
+): (Api.UserAdmin | Api.UserBasic)[] {
   const q = request.query
   const caller = callerOf(request)
   const admin = caller.perms.isAdmin
