@@ -253,4 +253,16 @@ describe('api:send and the URL cache', () => {
       expect(error.code, JSON.stringify(invalidates).slice(0, 40)).toBe('invalid-arguments')
     }
   })
+
+  it('api:get refuses the query objects api:send refuses (one check of a query), before any request', async () => {
+    for (const query of [
+      { 'per page': 20 },
+      { per_page: Number.POSITIVE_INFINITY },
+      { search: 'x'.repeat(10_001) },
+      { ids: Array.from({ length: 501 }, (_, i) => i) },
+    ]) {
+      const error = await refusedGet(`/projects/${projectId}/environments`, query)
+      expect(error.code, Object.keys(query)[0]).toBe('invalid-arguments')
+    }
+  })
 })

@@ -71,7 +71,8 @@ const isScalar = (v: unknown): boolean =>
   (typeof v === 'number' && Number.isFinite(v)) ||
   typeof v === 'boolean'
 
-function checkQuery(v: unknown): string | null {
+/** Checks a query object of the REST API (`api:send`, `api:get`); a message for the first problem, or null. */
+export function checkApiQuery(v: unknown): string | null {
   if (!isPlainRecord(v)) return 'query must be a plain object of parameters'
   for (const [key, value] of Object.entries(v)) {
     if (!/^[A-Za-z0-9_[\]]{1,100}$/.test(key)) return `invalid query parameter name ${JSON.stringify(key.slice(0, 40))}`
@@ -108,7 +109,7 @@ export function checkApiSendRequest(v: unknown): string | null {
   const path = checkApiPath(v.path)
   if (path !== null) return path
   if (v.query !== undefined) {
-    const query = checkQuery(v.query)
+    const query = checkApiQuery(v.query)
     if (query !== null) return query
   }
   if (v.body !== undefined) {

@@ -7,6 +7,7 @@ import type { Note } from '../api/note'
 import type { Project } from '../api/project'
 import type { Todo } from '../api/todo'
 import type { UserRef } from '../api/user'
+import { checkApiQuery, type ApiQueryValue } from './api'
 import { checkApiPath } from './api-path'
 import { isRecord } from '../json'
 
@@ -558,15 +559,6 @@ const syncScope: Check = (v) => {
   return null
 }
 
-const apiQuery: Check = (v) => {
-  if (!isRecord(v)) return 'expected an object of query parameters'
-  for (const [k, x] of Object.entries(v)) {
-    const scalar = (s: unknown): boolean => isStr(s) || typeof s === 'number' || typeof s === 'boolean'
-    if (!scalar(x) && !(Array.isArray(x) && x.every(scalar))) return `invalid query parameter ${k}`
-  }
-  return null
-}
-
 const accountId: Check = (v) => (isStr(v, 200) && v.length > 0 ? null : 'expected an account id (a non-empty string)')
 
 /**
@@ -609,7 +601,7 @@ export const cacheValidators = {
   'users:list': accountArgs([userParams], 1),
   'todos:list': accountArgs([todoParams], 1),
   'search:query': accountArgs([searchParams]),
-  'api:get': accountArgs([(v) => checkApiPath(v), apiQuery], 1),
+  'api:get': accountArgs([(v) => checkApiPath(v), checkApiQuery], 1),
 } as const
 
 /** The cache and sync request channels. */
@@ -672,11 +664,7 @@ export interface CacheRequests {
   }
   'search:query': { readonly args: readonly [accountId: string, params: SearchParams]; readonly result: SearchResult }
   'api:get': {
-    readonly args: readonly [
-      accountId: string,
-      path: string,
-      query?: Readonly<Record<string, string | number | boolean | readonly (string | number | boolean)[]>>,
-    ]
+    readonly args: readonly [accountId: string, path: string, query?: Readonly<Record<string, ApiQueryValue>>]
     readonly result: CachedGetResult
   }
 }

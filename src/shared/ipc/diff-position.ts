@@ -1,31 +1,29 @@
+import type { DiffPosition as ApiDiffPosition } from '../api/note'
 import { isRecord } from '../json'
 
 /**
  * Where a merge request line comment attaches: GitLab's text position of a diff note (the
- * Discussions and Draft notes APIs' `position`), on the diff version its three SHAs name.
+ * Discussions and Draft notes APIs' `position`), on the diff version its three SHAs name. The
+ * wire model's DiffPosition (src/shared/api/note.ts) as a request writes it: `line_range` left
+ * out rather than null, and its ends' `line_code` too.
  */
 
-/** One end of a multi-line comment's range (`line_range`). */
-export interface LineRangeEnd {
-  /** GitLab's `<sha1 of the path>_<old>_<new>`; core fills it in when the renderer leaves it out. */
-  readonly line_code?: string
-  /** `old` on a removed line, `new` on an added one, null on an unchanged one. */
-  readonly type: 'old' | 'new' | null
-  readonly old_line: number | null
-  readonly new_line: number | null
-}
+/** One end of the wire model's `line_range`. */
+type ApiLineRangeEnd = NonNullable<ApiDiffPosition['line_range']>['start']
 
-/** A text position: an added line has only `new_line`, a removed one only `old_line`, an unchanged one both. */
-export interface DiffPosition {
-  readonly position_type: 'text'
-  readonly base_sha: string
-  readonly start_sha: string
-  readonly head_sha: string
-  readonly old_path: string
-  readonly new_path: string
-  readonly old_line: number | null
-  readonly new_line: number | null
-  /** A comment over several lines: from `start` to `end`, which is the line the comment shows under. */
+/**
+ * One end of a multi-line comment's range: `type` is `old` on a removed line, `new` on an added
+ * one, null on an unchanged one; `line_code` is GitLab's `<sha1 of the path>_<old>_<new>`, which
+ * core fills in when the renderer leaves it out.
+ */
+export type LineRangeEnd = Readonly<Omit<ApiLineRangeEnd, 'line_code'>> & { readonly line_code?: string }
+
+/**
+ * A text position: an added line has only `new_line`, a removed one only `old_line`, an unchanged
+ * one both; a comment over several lines has a `line_range` from `start` to `end`, the line the
+ * comment shows under.
+ */
+export type DiffPosition = Readonly<Omit<ApiDiffPosition, 'line_range'>> & {
   readonly line_range?: { readonly start: LineRangeEnd; readonly end: LineRangeEnd }
 }
 
