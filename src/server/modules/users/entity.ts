@@ -95,8 +95,11 @@ export function userPublic(user: UserRow, baseUrl: string, extras: UserExtras = 
   }
 }
 
+/** The profile fields of the single views: the public view but for UserBasic's fields and the follow counters. */
+type UserProfile = Omit<UserPublic, keyof UserBasic | 'created_at' | 'followers' | 'following' | 'is_followed'>
+
 /** The profile fields every single view of a user shows. */
-function profileOf(user: UserRow): Pick<UserPublic, ProfileField> {
+function profileOf(user: UserRow): UserProfile {
   return {
     bio: user.bio,
     location: user.location,
@@ -114,22 +117,6 @@ function profileOf(user: UserRow): Pick<UserPublic, ProfileField> {
     local_time: null,
   }
 }
-
-type ProfileField =
-  | 'bio'
-  | 'location'
-  | 'public_email'
-  | 'skype'
-  | 'linkedin'
-  | 'twitter'
-  | 'discord'
-  | 'website_url'
-  | 'organization'
-  | 'job_title'
-  | 'pronouns'
-  | 'bot'
-  | 'work_information'
-  | 'local_time'
 
 /** The self view (`GET /user`, GitLab's UserPublic): the public view plus the account's own settings. */
 export function userSelf(user: UserRow, baseUrl: string, extras: UserExtras = {}): UserSelf {
