@@ -1,5 +1,6 @@
 import { isRecord, type JsonObject } from '../json'
 import { checkApiPath } from './api-path'
+import { isAccountId } from './account-id'
 
 /**
  * `api:send`, the online-only write of the generic resource panels (admin, CI/CD, operations):
@@ -131,8 +132,7 @@ export function checkApiSendRequest(v: unknown): string | null {
 export const apiValidators = {
   'api:send': (args: readonly unknown[]): string | null => {
     if (args.length !== 2) return `expected 2 arguments, got ${args.length}`
-    if (typeof args[0] !== 'string' || args[0].length === 0 || args[0].length > 200)
-      return 'argument 1: expected an account id (a non-empty string)'
+    if (!isAccountId(args[0])) return 'argument 1: expected an account id (a non-empty string)'
     const problem = checkApiSendRequest(args[1])
     return problem === null ? null : `argument 2: ${problem}`
   },

@@ -1,5 +1,6 @@
 import { isRecord } from '../json'
 import { checkInstanceUrl } from './api-path'
+import { isAccountId } from './account-id'
 
 /**
  * The avatars part of the IPC contract (contract.ts imports it). The page's CSP allows only
@@ -18,8 +19,7 @@ function avatarArgs(args: readonly unknown[]): string | null {
   const r = args[0]
   const extra = Object.keys(r).filter((k) => k !== 'accountId' && k !== 'url')
   if (extra.length > 0) return `unknown field(s): ${extra.join(', ')}`
-  if (typeof r.accountId !== 'string' || r.accountId.length === 0 || r.accountId.length > 200)
-    return 'accountId must be a non-empty string'
+  if (!isAccountId(r.accountId)) return 'accountId must be a non-empty string'
   return checkInstanceUrl(r.url)
 }
 

@@ -10,6 +10,7 @@ import type { UserRef } from '../api/user'
 import { checkApiQuery, type ApiQueryValue } from './api'
 import { checkApiPath } from './api-path'
 import { isRecord } from '../json'
+import { isAccountId } from './account-id'
 
 /**
  * Types of the cache and sync channels (`issues:list`, `sync:start`, `search:query`…) of the IPC
@@ -559,7 +560,7 @@ const syncScope: Check = (v) => {
   return null
 }
 
-const accountId: Check = (v) => (isStr(v, 200) && v.length > 0 ? null : 'expected an account id (a non-empty string)')
+const accountId: Check = (v) => (isAccountId(v) ? null : 'expected an account id (a non-empty string)')
 
 /**
  * An argument-list validator: the account id first, then each check; `optional` trailing

@@ -20,6 +20,7 @@ import {
 } from './preferences'
 import { reposEventNames, reposValidators, type ReposEvents, type ReposRequests } from './repos'
 import { reviewValidators, type ReviewRequests } from './review'
+import { isAccountId } from './account-id'
 
 /** Which shell hosts the renderer. */
 export type AppMode = 'electron' | 'browser'
@@ -201,7 +202,7 @@ function isHttpUrl(value: unknown): boolean {
 }
 
 const oneAccountId: ArgsValidator = (args) =>
-  args.length === 1 && isNonEmptyString(args[0], 200) ? null : 'expected one account id (a non-empty string)'
+  args.length === 1 && isAccountId(args[0]) ? null : 'expected one account id (a non-empty string)'
 
 const addAccountArgs: ArgsValidator = (args) => {
   if (args.length !== 1) return `expected one argument, got ${args.length}`

@@ -8,6 +8,7 @@ import { isRecord } from '../json'
  * preferences.ts.
  */
 import type { NotifyTopic } from './preferences'
+import { isAccountId } from './account-id'
 
 // An alert's status and severity, in the REST API's lower case (GraphQL's enums upper-cased).
 export type { AlertSeverity, AlertStatus }
@@ -154,7 +155,6 @@ export interface RouteRequest {
 type Problem = string | null
 
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0
-const isAccountId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 200
 
 const STATUS_FILTERS: readonly string[] = [...ALERT_STATUSES, 'open', 'all']
 

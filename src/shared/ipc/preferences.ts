@@ -1,4 +1,5 @@
 import { isRecord } from '../json'
+import { isAccountId } from './account-id'
 
 /**
  * The app preferences part of the IPC contract (contract.ts imports it): one set of settings
@@ -112,7 +113,7 @@ function savedFiltersProblem(v: unknown): string | null {
     if (!isText(f.name, 1, 200) || f.name.trim() !== f.name)
       return `savedFilters[${i}].name must be a trimmed string of 1 to 200 characters`
     if (!isText(f.query, 0, 4000)) return `savedFilters[${i}].query must be a string of at most 4000 characters`
-    if (!isText(f.account, 1, 200)) return `savedFilters[${i}].account must be an account id or all`
+    if (!isAccountId(f.account)) return `savedFilters[${i}].account must be an account id or all`
   }
   const ids = new Set(v.map((f: { id: string }) => f.id))
   return ids.size === v.length ? null : 'savedFilters ids must be unique'
@@ -125,7 +126,7 @@ function recentItemsProblem(v: unknown): string | null {
     if (!isRecord(item)) return `recentItems[${i}] must be an object {accountId, kind, route, title, reference}`
     const extra = Object.keys(item).filter((k) => !['accountId', 'kind', 'route', 'title', 'reference'].includes(k))
     if (extra.length > 0) return `recentItems[${i}]: unknown field(s): ${extra.join(', ')}`
-    if (!isText(item.accountId, 1, 200)) return `recentItems[${i}].accountId must be an account id`
+    if (!isAccountId(item.accountId)) return `recentItems[${i}].accountId must be an account id`
     if (!['issue', 'merge_request', 'epic', 'milestone'].includes(item.kind as string))
       return `recentItems[${i}].kind must be one of issue, merge_request, epic, milestone`
     if (!isText(item.route, 2, 500) || !item.route.startsWith('/a/'))
@@ -144,7 +145,7 @@ function viewedFilesProblem(v: unknown): string | null {
     if (!isRecord(entry)) return `viewedFiles[${i}] must be an object {accountId, projectId, iid, headSha, paths}`
     const extra = Object.keys(entry).filter((k) => !['accountId', 'projectId', 'iid', 'headSha', 'paths'].includes(k))
     if (extra.length > 0) return `viewedFiles[${i}]: unknown field(s): ${extra.join(', ')}`
-    if (!isText(entry.accountId, 1, 200)) return `viewedFiles[${i}].accountId must be an account id`
+    if (!isAccountId(entry.accountId)) return `viewedFiles[${i}].accountId must be an account id`
     if (!isIntIn(entry.projectId, 1, Number.MAX_SAFE_INTEGER) || !isIntIn(entry.iid, 1, Number.MAX_SAFE_INTEGER))
       return `viewedFiles[${i}] must name a project id and an iid (positive integers)`
     if (typeof entry.headSha !== 'string' || !/^[0-9a-f]{7,64}$/.test(entry.headSha))
@@ -163,7 +164,7 @@ function mutedTopicsProblem(v: unknown): string | null {
   const entries = Object.entries(v)
   if (entries.length > MAX_MUTED_ACCOUNTS) return `mutedTopics holds at most ${MAX_MUTED_ACCOUNTS} accounts`
   for (const [accountId, topics] of entries) {
-    if (!isText(accountId, 1, 200)) return 'mutedTopics keys must be account ids of 1 to 200 characters'
+    if (!isAccountId(accountId)) return 'mutedTopics keys must be account ids of 1 to 200 characters'
     if (
       !Array.isArray(topics) ||
       !topics.every((t) => (NOTIFY_TOPICS as readonly unknown[]).includes(t)) ||

@@ -1,5 +1,6 @@
 import type { Commit, Diff, TreeEntry } from '../api/repository'
 import { isRecord } from '../json'
+import { isAccountId } from './account-id'
 
 /**
  * The repositories part of the IPC contract (contract.ts spreads it in): local clones of a
@@ -307,8 +308,7 @@ type Check = (value: unknown) => string | null
 const positiveInt = (v: unknown): boolean =>
   typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= Number.MAX_SAFE_INTEGER
 
-const accountId: Check = (v) =>
-  typeof v === 'string' && v.length > 0 && v.length <= 200 ? null : 'expected an account id (a non-empty string)'
+const accountId: Check = (v) => (isAccountId(v) ? null : 'expected an account id (a non-empty string)')
 const projectId: Check = (v) => (positiveInt(v) ? null : 'expected a project id (a positive integer)')
 
 function shape(fields: Readonly<Record<string, { readonly check: Check; readonly optional?: boolean }>>): Check {
