@@ -176,3 +176,25 @@ describe('milestones:list progress', () => {
     expect(reader.milestone('acc', 10)?.progress).toEqual(byTitle.v1.progress)
   })
 })
+
+describe('bursts of writes (bulkWrites)', () => {
+  it('keeps WAL checkpoints rare until the last of overlapping bursts ends, then restores the interval', async () => {
+    const cache = new Cache(openCacheDatabase(':memory:'))
+    const interval = (): unknown => cache.db.pragma('wal_autocheckpoint', { simple: true })
+    let endFirst: () => void = () => undefined
+    const first = cache.bulkWrites(() => new Promise<void>((resolve) => (endFirst = resolve)))
+    expect(interval()).toBe(8192)
+    await cache.bulkWrites(async () => {
+      cache.upsert('acc', 'issue', [issue(1)])
+    })
+    // The first burst is still writing.
+    expect(interval()).toBe(8192)
+    endFirst()
+    await first
+    expect(interval()).toBe(1000)
+    // A failing burst restores it too.
+    await expect(cache.bulkWrites(() => Promise.reject(new Error('stopped')))).rejects.toThrow('stopped')
+    expect(interval()).toBe(1000)
+    cache.close()
+  })
+})

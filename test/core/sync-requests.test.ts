@@ -1,5 +1,9 @@
+import Database from 'better-sqlite3'
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { searchCache, type Cache } from '../../src/main/core/cache/index'
+import { CACHE_FILE, searchCache, type Cache } from '../../src/main/core/cache/index'
 import { createCore, type Core } from '../../src/main/core/index'
 import { CachedGet } from '../../src/main/core/cache/http-cache'
 import { ISSUE_LINKS_PER_RUN, MILESTONES_REFRESH_MS } from '../../src/main/core/sync/run'
@@ -394,6 +398,51 @@ describe('sync works on two projects at once', () => {
       ).toBeLessThan(12)
     } finally {
       await w.close()
+    }
+  })
+})
+
+describe('sync checkpoints the WAL once, when the run ends', () => {
+  it('checkpoints only a large WAL while it runs, and leaves what it wrote in the database file itself', async () => {
+    const server = await startRestartableServer()
+    const log = new RequestLog()
+    const owner = seedUser(server, { username: `wal${Math.random().toString(36).slice(2, 7)}` })
+    const project = await api<{ id: number }>(server, owner.token, 'POST', '/projects', { name: 'Checkpointed' })
+    for (let i = 1; i <= 12; i++)
+      await api(server, owner.token, 'POST', `/projects/${project.id}/issues`, { title: `Issue ${i}` })
+    const services = await desktopServices(log)
+    const core = createCore({
+      version: '0.1.0',
+      mode: 'browser',
+      serverUrl: server.url,
+      accounts: services.accounts,
+      cache: services.cache,
+      syncOptions: { perPage: 5 },
+    })
+    const accountId = (await services.accounts.add({ baseUrl: server.url, token: owner.token })).id
+    const copies = mkdtempSync(join(tmpdir(), 'burrow-wal-'))
+    const checkpointPages = (): unknown => services.cache.db.pragma('wal_autocheckpoint', { simple: true })
+    try {
+      const during: unknown[] = []
+      log.beforeRequest = async (url) => {
+        if (url.pathname.endsWith('/issues')) during.push(checkpointPages())
+      }
+      expect(await (core.sync as NonNullable<Core['sync']>).run(accountId)).toMatchObject({ outcome: 'completed' })
+      expect(during).toEqual([8192, 8192, 8192])
+      expect(checkpointPages()).toBe(1000)
+      // The database file alone, without its WAL, holds the synced issues.
+      copyFileSync(join(services.dir, CACHE_FILE), join(copies, CACHE_FILE))
+      const copy = new Database(join(copies, CACHE_FILE), { readonly: true })
+      try {
+        expect(copy.prepare('SELECT count(*) FROM issues').pluck().get()).toBe(12)
+      } finally {
+        copy.close()
+      }
+    } finally {
+      rmSync(copies, { recursive: true, force: true })
+      await core.dispose()
+      services.dispose()
+      await server.close()
     }
   })
 })

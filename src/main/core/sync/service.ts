@@ -229,7 +229,7 @@ export class SyncService {
     try {
       const client = await this.options.accounts.clientFor(accountId)
       const account = (await this.options.accounts.list()).find((a) => a.id === accountId)
-      run = new SyncRun({
+      const syncRun = new SyncRun({
         accountId,
         cache: this.options.cache,
         state: this.state,
@@ -243,7 +243,9 @@ export class SyncService {
           this.options.onProgress?.(p)
         },
       })
-      await run.run()
+      run = syncRun
+      // One WAL checkpoint at the end instead of one every few pages (Cache.bulkWrites).
+      await this.options.cache.bulkWrites(() => syncRun.run())
       const now = new Date().toISOString()
       this.state.markTimes(accountId, {
         lastCompletedAt: now,
