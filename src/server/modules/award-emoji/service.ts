@@ -2,7 +2,7 @@ import type { AwardEmoji } from '../../../shared/api/award-emoji'
 import type { Caller } from '../../platform/caller'
 import type { Db } from '../../platform/db/connection'
 import { ApiError } from '../../platform/http/errors'
-import { usersById } from '../issues'
+import { usersByIds } from '../users'
 import { resolveTodosForTarget } from '../todos'
 import { awardEmojiEntity } from './entity'
 import { deleteUserAward, insertAward, type AwardableType, type AwardEmojiRow } from './queries'
@@ -40,7 +40,7 @@ export function toggleAward(db: Db, a: Awardable, userId: number, name: string):
 
 /** Serialises awards with their users loaded in one query. */
 export function presentAwards(caller: Caller, rows: readonly AwardEmojiRow[]): AwardEmoji[] {
-  const users = usersById(
+  const users = usersByIds(
     caller.db,
     rows.map((r) => r.user_id),
   )

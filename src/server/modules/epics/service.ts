@@ -47,9 +47,10 @@ import {
   type EpicRow,
 } from './queries'
 import { readableProjects } from '../../platform/auth/issue-read-queries'
-import { findIssueById, labelsOf, listIssues, updateIssueRow, usersById, type IssueRow } from '../issues'
+import { findIssueById, labelsOf, listIssues, updateIssueRow, type IssueRow } from '../issues'
 import { findLabelTitleInScope, insertLabel, type LabelRow } from '../labels'
 import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../namespaces'
+import { usersByIds } from '../users'
 import { resolveTodosForTarget } from '../todos'
 import { findProjectWithNamespace } from '../projects'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
@@ -143,7 +144,7 @@ export function presentEpics(caller: Caller, rows: readonly EpicRow[], options: 
     origin: options.origin,
     withLabelsDetails: options.withLabelsDetails ?? false,
     groups: groupPathsOf(db, groupIds),
-    users: usersById(
+    users: usersByIds(
       db,
       rows.map((r) => r.author_id),
     ),

@@ -11,7 +11,6 @@ export {
   moveIssuesToMilestone,
   POLYMORPHIC_REFERENCES,
   updateIssueRow,
-  usersById,
   type IssueFilter,
   type IssueRow,
   type Wildcard,

@@ -7,7 +7,6 @@ import { nextIid } from '../../platform/db/internal-ids'
 import { allRows, cachedStatement, memoizedGet } from '../../platform/db/statements'
 import type { LabelRow } from '../labels'
 import type { MilestoneRow } from '../milestones'
-import type { UserRow } from '../../platform/db/rows'
 
 export type IssueState = 'opened' | 'closed'
 export type IssueType = 'issue' | 'incident' | 'test_case'
@@ -717,11 +716,4 @@ export function issueStateCounts(db: Db, f: IssueFilter): { all: number; opened:
     "COUNT(*) AS all_count, COALESCE(SUM(i.state = 'opened'), 0) AS opened, COALESCE(SUM(i.state = 'closed'), 0) AS closed",
   )
   return { all: row.all_count, opened: row.opened, closed: row.closed }
-}
-
-/** Users by id, one query (authors, assignees, closers of a page). */
-export function usersById(db: Db, ids: readonly number[]): Map<number, UserRow> {
-  if (ids.length === 0) return new Map()
-  const rows = allRows<UserRow>(db, 'SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))', [idsJson(ids)])
-  return new Map(rows.map((r) => [r.id, r]))
 }

@@ -18,12 +18,11 @@ import {
   type IssueRow,
   type IssueType,
   type Wildcard,
-  usersById,
 } from './queries'
 import { groupAndDescendantIds } from '../namespaces'
 import { findProjectWithNamespace } from '../projects'
 import type { ProjectRow } from '../../platform/db/rows'
-import { findUserByUsername, userRef } from '../users'
+import { findUserByUsername, userRef, usersByIds } from '../users'
 import type { ReferenceOrigin } from './entity'
 import { todayIso } from '../milestones'
 import { todoEntity } from '../todos'
@@ -746,7 +745,7 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
       const { project, issue } = issueOf(request)
       const db = request.server.burrow.db
       const ids = issueParticipantIds(db, issue, canAdminIssues(callerOf(request), project))
-      const users = usersById(db, ids)
+      const users = usersByIds(db, ids)
       const baseUrl = request.server.burrow.baseUrl(request)
       const all = ids
         .map((id) => users.get(id))

@@ -26,7 +26,6 @@ import {
   setAssignees,
   setIssueLabels,
   updateIssueRow,
-  usersById,
   type IssueColumnChanges,
   type IssueRow,
   type IssueType,
@@ -34,6 +33,7 @@ import {
 import { findLabelTitleInScope, insertLabel, type LabelRow } from '../labels'
 import { findMilestoneById, ownerPaths, type MilestoneRow } from '../milestones'
 import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../namespaces'
+import { usersByIds } from '../users'
 import type { ProjectRow } from '../../platform/db/rows'
 import { issueEntity, issuePageRefs, type IssuePageData, type ReferenceOrigin } from './entity'
 import { todayIso } from '../milestones'
@@ -162,7 +162,7 @@ export function presentIssues(caller: Caller, rows: readonly IssueRow[], options
     origin: options.origin,
     withLabelsDetails: options.withLabelsDetails ?? false,
     projects,
-    ...issuePageRefs({ baseUrl, today, users: usersById(db, userIds), milestones, milestonePaths }),
+    ...issuePageRefs({ baseUrl, today, users: usersByIds(db, userIds), milestones, milestonePaths }),
     assignees,
     labels: labelsOf(db, ids),
     counts: issueCounts(db, ids),
@@ -235,7 +235,7 @@ function assigneeList(db: Db, ids: unknown, single: unknown): number[] | undefin
   const numbers = raw.map((v) => Number(v)).filter((n) => Number.isInteger(n) && n > 0)
   if (numbers.length === 0) return []
   // Unknown users are dropped silently, as GitLab's assignee filtering does.
-  return [...usersById(db, numbers).keys()].sort((a, b) => numbers.indexOf(a) - numbers.indexOf(b))
+  return [...usersByIds(db, numbers).keys()].sort((a, b) => numbers.indexOf(a) - numbers.indexOf(b))
 }
 
 /** A milestone id the project may use (its own or its groups'), or null when absent/invalid (GitLab ignores it). */

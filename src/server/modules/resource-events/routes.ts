@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { milestonesById, usersById } from '../issues'
+import { milestonesById } from '../issues'
 import { findLabelById, type LabelRow } from '../labels'
 import type { MilestoneRow } from '../milestones'
 import { findNamespaceById, findProjectById } from '../namespaces'
@@ -17,7 +17,7 @@ import {
 } from './queries'
 import { labelBasicEntity } from '../labels'
 import { labelEventEntity, milestoneEventEntity, stateEventEntity } from './entity'
-import { userRef } from '../users'
+import { userRef, usersByIds } from '../users'
 import { notFound } from '../../platform/http/errors'
 import { paginateArray } from '../../platform/http/pagination'
 import { currentUser } from '../../platform/http/resolve'
@@ -41,7 +41,7 @@ interface EventFamily {
 }
 
 function usersOf(request: FastifyRequest, rows: readonly ResourceEventRow[]) {
-  const users = usersById(request.server.burrow.db, [...new Set(rows.map((r) => (r as { user_id: number }).user_id))])
+  const users = usersByIds(request.server.burrow.db, [...new Set(rows.map((r) => (r as { user_id: number }).user_id))])
   const baseUrl = request.server.burrow.baseUrl(request)
   return (id: number) => {
     const user = users.get(id)

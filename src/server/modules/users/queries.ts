@@ -523,12 +523,12 @@ export function userNamespaceIds(db: Db, userIds: readonly number[]): Map<number
   return ids
 }
 
-/** Users by id, in one query (creators of memberships). */
+/** Users by id, in one query (one statement whatever the ids: they are bound as a JSON array). */
 export function usersByIds(db: Db, ids: readonly number[]): Map<number, UserRow> {
   const unique = [...new Set(ids.filter((id) => Number.isInteger(id)))]
-  const map = new Map<number, UserRow>()
-  if (unique.length === 0) return map
-  const rows = db.prepare(`SELECT * FROM users WHERE id IN (${unique.join(', ')})`).all() as UserRow[]
-  for (const r of rows) map.set(r.id, r)
-  return map
+  if (unique.length === 0) return new Map()
+  const rows = allRows<UserRow>(db, 'SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))', [
+    JSON.stringify(unique),
+  ])
+  return new Map(rows.map((r) => [r.id, r]))
 }
