@@ -1,5 +1,4 @@
 import * as Api from '../../../shared/api/index'
-import { untypedResponses } from '../../platform/http/serializer'
 import { onGitPushReply } from '../../platform/git/push-listeners'
 import { mergeRequestPushReply } from './push-options'
 import type { FastifyReply, FastifyRequest } from 'fastify'
@@ -239,7 +238,7 @@ async function detail(
   project: ProjectRow,
   mr: MergeRequestRow,
   q: { include_diverged_commits_count?: boolean; include_rebase_in_progress?: boolean } = {},
-): Promise<MergeRequestDetailAnswer> {
+): Promise<Api.MergeRequestDetail> {
   // first_deployed_to_production_at comes from the deployments that shipped it, linked on demand.
   await linkDeployedMergeRequests(request.server.burrow, [project.id])
   const current = findMergeRequestById(request.server.burrow.db, mr.id) ?? mr
@@ -256,23 +255,10 @@ async function detail(
 }
 
 /**
- * The pipeline fields as the pipelines module serializes them today (records, not yet its wire
- * types): the routes answering the single form keep `untypedResponses` until it does.
- */
-type UntypedPipelineFields = Omit<MergeRequestPipelineFields, 'pipeline' | 'head_pipeline'> & {
-  readonly pipeline: Readonly<Record<string, unknown>> | null
-  readonly head_pipeline: Readonly<Record<string, unknown>> | null
-}
-
-/** The single merge request form as the routes answer it. */
-type MergeRequestDetailAnswer = Omit<Api.MergeRequestDetail, keyof MergeRequestPipelineFields> & UntypedPipelineFields
-
-/**
  * The merge request fields that come from CI: `pipeline` (PipelineBasic) and `head_pipeline`
- * (Pipeline) of the head pipeline, and when its builds started and finished. Built here because
- * the pipeline presenters still take a request.
+ * (Pipeline) of the head pipeline, and when its builds started and finished.
  */
-function mergeRequestPipelineFields(request: FastifyRequest, mr: MergeRequestRow): UntypedPipelineFields {
+function mergeRequestPipelineFields(request: FastifyRequest, mr: MergeRequestRow): MergeRequestPipelineFields {
   const head = headPipelineOf(request.server.burrow.db, mr)
   return {
     pipeline: head ? presentPipelines(callerOf(request), [head])[0] : null,
@@ -579,7 +565,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/merge_requests',
-    { schema: { params: IdParams, body: CreateBody, response: untypedResponses({ 201: Api.MergeRequestDetail }) } },
+    { schema: { params: IdParams, body: CreateBody, response: { 201: Api.MergeRequestDetail } } },
     async (request, reply) => {
       const user = currentUser(request)
       const body = request.body
@@ -613,7 +599,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/projects/:id/merge_requests/:merge_request_iid',
     {
-      schema: { params: MrParams, querystring: ShowQuery, response: untypedResponses({ 200: Api.MergeRequestDetail }) },
+      schema: { params: MrParams, querystring: ShowQuery, response: { 200: Api.MergeRequestDetail } },
     },
     async (request) => {
       const project = loadMrProject(request, request.params.id)
@@ -628,7 +614,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/projects/:id/merge_requests/:merge_request_iid',
-    { schema: { params: MrParams, body: UpdateBody, response: untypedResponses({ 200: Api.MergeRequestDetail }) } },
+    { schema: { params: MrParams, body: UpdateBody, response: { 200: Api.MergeRequestDetail } } },
     async (request) => {
       const user = currentUser(request)
       const project = loadMrProject(request, request.params.id)
@@ -667,7 +653,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/projects/:id/merge_requests/:merge_request_iid/merge',
-    { schema: { params: MrParams, body: MergeBody, response: untypedResponses({ 200: Api.MergeRequestDetail }) } },
+    { schema: { params: MrParams, body: MergeBody, response: { 200: Api.MergeRequestDetail } } },
     async (request) => {
       const user = currentUser(request)
       const project = loadMrProject(request, request.params.id)
@@ -783,7 +769,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
           access_raw_diffs: Type.Optional(Type.Boolean()),
           unidiff: Type.Optional(Type.Boolean()),
         }),
-        response: untypedResponses({ 200: Api.MergeRequestChanges }),
+        response: { 200: Api.MergeRequestChanges },
       },
     },
     async (request) => {

@@ -7,7 +7,6 @@
  * serializes directly, without validating.
  */
 import fastJsonStringify from 'fast-json-stringify'
-import type { TSchema } from 'typebox'
 
 /** A JSON Schema node, as TypeBox builds them and fast-json-stringify reads them. */
 type Schema = Readonly<Record<string, unknown>>
@@ -162,14 +161,4 @@ interface RouteSchema {
  */
 export function responseSerializerCompiler({ schema }: RouteSchema): (data: unknown) => string {
   return fastJsonStringify(isSchema(schema) ? serializableSchema(schema) : {})
-}
-
-/**
- * `schema.response` for a route whose handler returns plain records (serializers typed
- * `Record<string, unknown>`): Fastify serializes with these schemas all the same, but the type
- * provider does not check the handler's return type against them. Routes whose serializers return
- * the schema's `Static` type declare their schemas directly instead.
- */
-export function untypedResponses(byStatus: Readonly<Record<number, TSchema>>): Record<number, TSchema> {
-  return byStatus
 }
