@@ -3,6 +3,21 @@
  * renderer's instant view: by title, case-insensitively as GitLab matches them, with scoped
  * labels exclusive as in GitLab's enterprise edition (one `key::value` per key).
  */
+import { isRecord } from './json'
+
+/**
+ * Label titles from an item's `labels`, which hold titles, or label objects when the list was
+ * asked `with_labels_details=true` — as sync asks, so cached items carry objects.
+ */
+export function labelNames(labels: unknown): string[] {
+  if (!Array.isArray(labels)) return []
+  const names: string[] = []
+  for (const l of labels) {
+    if (typeof l === 'string') names.push(l)
+    else if (isRecord(l) && typeof l.name === 'string') names.push(l.name)
+  }
+  return names
+}
 
 /** The scope of a scoped label (`workflow` of `workflow::ready`, `a::b` of `a::b::c`), or undefined for a plain label. */
 export function scopedLabelKey(title: string): string | undefined {

@@ -11,6 +11,7 @@ import type { Milestone as ApiMilestone } from '../../shared/api/milestone'
 import type { Todo as ApiTodo } from '../../shared/api/todo'
 import type { UserSummary } from '../../shared/api/user'
 import type { CachedItem, CachedKind, CachedWire, SyncedProject } from '../../shared/ipc/cache'
+import { labelNames } from '../../shared/labels'
 
 /**
  * The API objects the triage views read, with the fields they use. The cache hands back the
@@ -171,21 +172,6 @@ export interface Project {
   readonly path_with_namespace: string
   readonly name_with_namespace: string
   readonly burrow_synced?: boolean
-}
-
-/**
- * Label names from an item's `labels`, which hold titles, or label objects when the list was
- * asked `with_labels_details=true` — as sync asks, so cached items carry objects.
- */
-export function labelNames(labels: unknown): string[] {
-  if (!Array.isArray(labels)) return []
-  return labels.flatMap((l: unknown) =>
-    typeof l === 'string'
-      ? [l]
-      : l !== null && typeof l === 'object' && typeof (l as { name?: unknown }).name === 'string'
-        ? [(l as { name: string }).name]
-        : [],
-  )
 }
 
 /** Labels of an item as the wire model gives them: names, or label objects. */

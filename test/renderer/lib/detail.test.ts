@@ -96,7 +96,8 @@ describe('award emoji', () => {
 
 describe('label names', () => {
   it('reads cached items’ label objects (with_labels_details) as names, and titles as they are', async () => {
-    const { asIssue, labelNames } = await import('../../../src/renderer/lib/items')
+    const { asIssue } = await import('../../../src/renderer/lib/items')
+    const { labelNames } = await import('../../../src/shared/labels')
     expect(
       asIssue(
         wire('issue', {

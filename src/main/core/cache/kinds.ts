@@ -1,3 +1,4 @@
+import { labelNames } from '../../../shared/labels'
 import { arr, bool, isRecord, nestedId, num, obj, str, type JsonObject } from './json'
 
 /** The cached resources that have rows of their own. */
@@ -21,14 +22,9 @@ export interface KindSpec {
 
 const int = (b: boolean): number => (b ? 1 : 0)
 
-/** `labels` is either titles (the default) or label objects (`with_labels_details=true`). */
+/** The titles of an item's `labels` (titles, or label objects with `with_labels_details=true`). */
 export function labelTitles(json: JsonObject): string[] {
-  const out: string[] = []
-  for (const l of arr(json, 'labels')) {
-    if (typeof l === 'string') out.push(l)
-    else if (isRecord(l) && typeof l.name === 'string') out.push(l.name)
-  }
-  return out
+  return labelNames(json.labels)
 }
 
 function userIds(json: JsonObject, key: string): number[] {

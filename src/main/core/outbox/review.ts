@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto'
-import type { Note } from '../../../shared/api/note'
 import { samePosition, type DiffPosition, type LineRangeEnd } from '../../../shared/ipc/diff-position'
 import type { DraftInput, ItemTarget } from '../../../shared/ipc/outbox'
 import type { ReviewDraft } from '../../../shared/ipc/review'
 import type { ApiClient } from '../api/client'
 import { isRecord } from '../cache/json'
+import { SKEW_ALLOWANCE_MS, type NoteJson } from './notes'
 import type { Check, Outcome, SendContext } from './send'
 import type { StoredEntry } from './store'
 
@@ -105,11 +105,6 @@ export async function sendReview(
   await ctx.client.post(`${draftNotesPath(target)}/bulk_publish`)
   return { state: 'done', reason: null, update: { kind: 'notes-stale' } }
 }
-
-/** How far before the send a published note may be stamped (clock skew), as for comments. */
-const SKEW_ALLOWANCE_MS = 10 * 60_000
-
-type NoteJson = Readonly<Pick<Note, 'id' | 'body' | 'created_at' | 'system'>> & { readonly author?: { id: number } }
 
 /**
  * Whether a submission whose answer was lost took effect: its drafts still on the server as drafts
