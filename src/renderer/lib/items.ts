@@ -166,11 +166,8 @@ export type Label = Readonly<
   Pick<ApiLabel, 'id' | 'name' | 'color' | 'description'> & Partial<Pick<ApiLabel, 'text_color'>>
 >
 
-export interface Project {
-  readonly id: number
-  readonly name: string
-  readonly path_with_namespace: string
-  readonly name_with_namespace: string
+/** A project of the account; `burrow_synced` when its items are synced to this computer. */
+export type Project = Readonly<Pick<ProjectIdentity, 'id' | 'name' | 'path_with_namespace' | 'name_with_namespace'>> & {
   readonly burrow_synced?: boolean
 }
 
