@@ -6,6 +6,7 @@ import { userRef, userRefOrNull, type UserRef } from '../users'
 import { timeStatsOf } from '../time-tracking'
 import type {
   MergeRequest,
+  MergeRequestApprovals,
   MergeRequestDetail as MergeRequestDetailEntity,
   MergeRequestReviewer,
   MergeRequestSimple,
@@ -194,4 +195,47 @@ export function mergeRequestDetailFields(mr: MergeRequestRow, d: MergeRequestDet
 /** GitLab's MergeRequestReviewer entity: the reviewer, their review state and when they were asked. */
 export function reviewerEntity(reviewer: ReviewerRow, baseUrl: string): MergeRequestReviewer {
   return { user: userRef(reviewer.user, baseUrl), state: reviewer.state, created_at: reviewer.requestedAt }
+}
+
+/** The caller's side of a merge request's approvals. */
+export interface ApprovalsViewer {
+  readonly hasApproved: boolean
+  /** The caller may approve and has not yet. */
+  readonly canApprove: boolean
+}
+
+/** GitLab's Approvals entity, without approval rules (FREE): who approved and how many are left. */
+export function approvalsEntity(
+  mr: MergeRequestRow,
+  approvers: readonly UserRow[],
+  viewer: ApprovalsViewer,
+  baseUrl: string,
+): MergeRequestApprovals {
+  const required = mr.approvals_before_merge ?? 0
+  return {
+    id: mr.id,
+    iid: mr.iid,
+    project_id: mr.project_id,
+    title: mr.title,
+    description: mr.description,
+    state: mr.state,
+    created_at: mr.created_at,
+    updated_at: mr.updated_at,
+    merge_status: mr.merge_status,
+    approved: approvers.length >= required,
+    approvals_required: required,
+    approvals_left: Math.max(0, required - approvers.length),
+    require_password_to_approve: false,
+    approved_by: approvers.map((u) => ({ user: userRef(u, baseUrl) })),
+    suggested_approvers: [],
+    approvers: [],
+    approver_groups: [],
+    user_has_approved: viewer.hasApproved,
+    user_can_approve: viewer.canApprove,
+    approval_rules_left: [],
+    has_approval_rules: false,
+    merge_request_approvers_available: false,
+    multiple_approval_rules_available: false,
+    invalid_approvers_rules: [],
+  }
 }

@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
 import { MergeRequestReviewer } from '../../../shared/api/merge-request'
-import { reviewerEntity, type MergeRequestPipelineFields } from './entity'
+import { approvalsEntity, reviewerEntity, type MergeRequestPipelineFields } from './entity'
 import {
   approvalsOf,
   findMergeRequestById,
@@ -79,7 +79,7 @@ import {
   timeStats,
   type Trackable,
 } from '../time-tracking'
-import { createTodo, pendingTodoFor } from '../todos'
+import { createTodo, mergeRequestTodoEntity, pendingTodoFor } from '../todos'
 import { textParam } from '../../platform/http/text-param'
 import { boolOf, datetimeOf, listOf, paramsOf, pathId } from '../../platform/http/loose-params'
 import { canReadMergeRequestsWith } from './policy'
@@ -423,39 +423,18 @@ async function sendList(
   })
 }
 
-/** GitLab's Approvals entity, without approval rules (FREE). */
-function approvalsEntity(request: FastifyRequest, mr: MergeRequestRow): Api.MergeRequestApprovals {
-  const db = request.server.burrow.db
-  const baseUrl = request.server.burrow.baseUrl(request)
-  const approvers = approvalsOf(db, mr.id)
+/** GitLab's Approvals entity of the merge request, as the caller sees it. */
+function presentApprovals(request: FastifyRequest, mr: MergeRequestRow): Api.MergeRequestApprovals {
+  const approvers = approvalsOf(request.server.burrow.db, mr.id)
   const me = request.actor.user
-  const required = mr.approvals_before_merge ?? 0
-  return {
-    id: mr.id,
-    iid: mr.iid,
-    project_id: mr.project_id,
-    title: mr.title,
-    description: mr.description,
-    state: mr.state,
-    created_at: mr.created_at,
-    updated_at: mr.updated_at,
-    merge_status: mr.merge_status,
-    approved: approvers.length >= required,
-    approvals_required: required,
-    approvals_left: Math.max(0, required - approvers.length),
-    require_password_to_approve: false,
-    approved_by: approvers.map((u) => ({ user: userRef(u, baseUrl) })),
-    suggested_approvers: [],
-    approvers: [],
-    approver_groups: [],
-    user_has_approved: me ? approvers.some((u) => u.id === me.id) : false,
-    user_can_approve: me ? canApprove(request, mr, me) && !approvers.some((u) => u.id === me.id) : false,
-    approval_rules_left: [],
-    has_approval_rules: false,
-    merge_request_approvers_available: false,
-    multiple_approval_rules_available: false,
-    invalid_approvers_rules: [],
-  }
+  const hasApproved = me !== null && approvers.some((u) => u.id === me.id)
+  const canApproveNow = me !== null && !hasApproved && canApprove(request, mr, me)
+  return approvalsEntity(
+    mr,
+    approvers,
+    { hasApproved, canApprove: canApproveNow },
+    request.server.burrow.baseUrl(request),
+  )
 }
 
 function canApprove(request: FastifyRequest, mr: MergeRequestRow, user: UserRow): boolean {
@@ -848,7 +827,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: MrParams, response: { 200: Api.MergeRequestApprovals } } },
     async (request) => {
       const project = loadMrProject(request, request.params.id)
-      return approvalsEntity(request, loadMergeRequest(request, project, request.params.merge_request_iid))
+      return presentApprovals(request, loadMergeRequest(request, project, request.params.merge_request_iid))
     },
   )
 
@@ -878,7 +857,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
       if (request.body.sha !== undefined && request.body.sha !== mr.head_sha)
         throw apiMessage(409, `SHA does not match HEAD of source branch: ${mr.head_sha ?? ''}`)
       if (!approveMergeRequest(callerOf(request), project, mr, user)) throw unauthorized()
-      return reply.code(201).send(approvalsEntity(request, mr))
+      return reply.code(201).send(presentApprovals(request, mr))
     },
   )
 
@@ -890,7 +869,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
       const project = loadMrProject(request, request.params.id)
       const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
       if (!unapproveMergeRequest(callerOf(request), mr, user)) throw notFound()
-      return reply.code(201).send(approvalsEntity(request, mr))
+      return reply.code(201).send(presentApprovals(request, mr))
     },
   )
 
@@ -911,24 +890,12 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
         targetId: mr.id,
         action: 'marked',
       })
-      const baseUrl = request.server.burrow.baseUrl(request)
       const p = findProjectWithNamespace(db, project.id)
       const [target] = presentMergeRequests(callerOf(request), [mr], {
         relativeTo: { kind: 'project', path: projectPathOf(request, project) },
       })
-      return reply.code(201).send({
-        id: todo.id,
-        project: p ? projectRef(p) : null,
-        author: userRef(user, baseUrl),
-        action_name: 'marked',
-        target_type: 'MergeRequest',
-        target,
-        target_url: target.web_url,
-        body: mr.title,
-        state: todo.state,
-        created_at: todo.created_at,
-        updated_at: todo.updated_at,
-      })
+      const author = userRef(user, request.server.burrow.baseUrl(request))
+      return reply.code(201).send(mergeRequestTodoEntity(todo, { project: p ? projectRef(p) : null, author, target }))
     },
   )
 

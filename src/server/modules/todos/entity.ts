@@ -1,4 +1,7 @@
-import type { Todo, TodoTarget } from '../../../shared/api/todo'
+import type { MergeRequest } from '../../../shared/api/merge-request'
+import type { ProjectRef } from '../../../shared/api/project'
+import type { MergeRequestTodo, Todo, TodoTarget } from '../../../shared/api/todo'
+import type { UserRef } from '../../../shared/api/user'
 import type { TodoRow } from './queries'
 import type { ProjectWithNamespaceRow } from '../projects'
 import type { NamespaceRow, UserRow } from '../../platform/db/rows'
@@ -46,6 +49,29 @@ export function todoEntity(todo: TodoRow, x: TodoExtras): Todo {
     target: x.target,
     target_url: x.targetUrl,
     body: todo.body,
+    state: todo.state,
+    created_at: todo.created_at,
+    updated_at: todo.updated_at,
+  }
+}
+
+/**
+ * The answer to marking a merge request as a to-do (GitLab's Todo entity there): the project as a
+ * `project_ref`, no `group`, and the merge request's title as the body.
+ */
+export function mergeRequestTodoEntity(
+  todo: TodoRow,
+  x: { readonly project: ProjectRef | null; readonly author: UserRef; readonly target: MergeRequest },
+): MergeRequestTodo {
+  return {
+    id: todo.id,
+    project: x.project,
+    author: x.author,
+    action_name: todo.action,
+    target_type: 'MergeRequest',
+    target: x.target,
+    target_url: x.target.web_url,
+    body: x.target.title,
     state: todo.state,
     created_at: todo.created_at,
     updated_at: todo.updated_at,
