@@ -59,6 +59,29 @@ export function hasCommandModifier(chord: string): boolean {
   return /(^|\+)(mod|ctrl|alt)\+/.test(chord)
 }
 
+type EnterLike = Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey'>
+
+/**
+ * True for Enter with Ctrl or ⌘, the "send / save" chord of Burrow's text fields. Either modifier
+ * counts on every platform, so a macOS user with Ctrl habits is not left typing newlines.
+ */
+export function isModEnter(event: EnterLike): boolean {
+  return event.key === 'Enter' && (event.ctrlKey || event.metaKey)
+}
+
+/**
+ * One keydown handler that runs `action` on Ctrl/⌘+Enter instead of inserting a newline. A single
+ * function on purpose: NInput's `onKeydown` prop takes one function, not the array two `@keydown`
+ * listeners would make.
+ */
+export function onModEnter(action: () => void): (event: EnterLike & Pick<KeyboardEvent, 'preventDefault'>) => void {
+  return (event) => {
+    if (!isModEnter(event)) return
+    event.preventDefault()
+    action()
+  }
+}
+
 const MAC_SYMBOLS: Readonly<Record<string, string>> = { mod: '⌘', ctrl: '⌃', alt: '⌥', shift: '⇧' }
 const NAMED_KEYS: Readonly<Record<string, string>> = {
   escape: 'Esc',

@@ -11,7 +11,7 @@ import {
   type IssueFilter,
 } from '../../../src/renderer/lib/issue-filter'
 import { toReadableError } from '../../../src/renderer/lib/ipc-errors'
-import { chordOf, formatKeys, parseKeys, ShortcutMatcher } from '../../../src/renderer/lib/keys'
+import { chordOf, formatKeys, onModEnter, parseKeys, ShortcutMatcher } from '../../../src/renderer/lib/keys'
 import { contrastRatio, labelColors, normalizeHex, splitScopedLabel } from '../../../src/renderer/lib/label-color'
 import { formatRelativeTime } from '../../../src/renderer/lib/relative-time'
 import { IpcFailure } from '../../../src/shared/ipc/contract'
@@ -226,6 +226,22 @@ describe('keys', () => {
     expect(chordOf(key('k', { ctrlKey: true }), 'mac')).toBe('ctrl+k')
     expect(chordOf(key('?', { shiftKey: true }), 'other')).toBe('?')
     expect(chordOf(key('Shift', { shiftKey: true }), 'other')).toBeNull()
+  })
+
+  it('runs a Ctrl/⌘+Enter action from one keydown handler, leaving plain Enter to the field', () => {
+    let sent = 0
+    const handler = onModEnter(() => sent++)
+    const press = (mods: Parameters<typeof key>[1]) => {
+      let prevented = false
+      handler({ ...key('Enter', mods), preventDefault: () => (prevented = true) })
+      return prevented
+    }
+    expect(press({})).toBe(false)
+    expect(press({ shiftKey: true })).toBe(false)
+    expect(sent).toBe(0)
+    expect(press({ ctrlKey: true })).toBe(true)
+    expect(press({ metaKey: true })).toBe(true)
+    expect(sent).toBe(2)
   })
 
   it('parses and formats bindings', () => {
