@@ -9,6 +9,9 @@ const text = (lines: readonly string[]): string => `${lines.join('\n')}\n`
 const OLD_LINES = ['one', 'two', 'three', 'four']
 // `two` removed (old line 2), `THREE` added after `three` (new line 3).
 const NEW_LINES = ['one', 'three', 'THREE', 'four']
+// GitLab's refusals of a diff note: a position at no line of the diff, and one at other diff refs than the commit's.
+const INCOMPLETE = `400 Bad request - Note {:line_code=>["can't be blank", "must be a valid line code"], :position=>["is incomplete"]}`
+const REFS_MISMATCH = `400 Bad request - Note {:commit_id=>["does not match the diff refs"]}`
 
 describe('comments on commits', () => {
   let s: TestServer
@@ -233,14 +236,17 @@ describe('comments on commits', () => {
       expect(comments.find((c) => c.note === 'On line 3')).toMatchObject({ path: 'app.txt', line: 3, line_type: 'new' })
 
       const before = ((await call('GET', `${commitUrl}/discussions?per_page=100`)).json() as Json[]).length
-      for (const position of [
-        commitPosition({ new_line: 30 }), // no such line
-        commitPosition({ new_line: 3, head_sha: parent }), // another commit's refs
-        commitPosition({ new_line: 3, base_sha: sha }),
-        { ...commitPosition({ new_line: 3 }), new_path: 'missing.txt', old_path: 'missing.txt' },
-      ]) {
+      const offTheDiff = [
+        [commitPosition({ new_line: 30 }), INCOMPLETE], // no such line
+        [{ ...commitPosition({ new_line: 3 }), new_path: 'missing.txt', old_path: 'missing.txt' }, INCOMPLETE],
+        [commitPosition({ new_line: 3, head_sha: parent }), REFS_MISMATCH], // another commit's refs
+        [commitPosition({ new_line: 3, base_sha: sha }), REFS_MISMATCH],
+        [commitPosition({ new_line: 3, start_sha: sha }), REFS_MISMATCH],
+      ] as const
+      for (const [position, message] of offTheDiff) {
         const res = await call('POST', `${commitUrl}/discussions`, { body: 'Off the diff', position })
         expect(res.statusCode, res.body).toBe(400)
+        expect(res.json(), JSON.stringify(position)).toEqual({ message })
       }
       expect(((await call('GET', `${commitUrl}/discussions?per_page=100`)).json() as Json[]).length).toBe(before)
     })
@@ -270,16 +276,16 @@ describe('comments on commits', () => {
       // GitLab checks the position's refs against the commit's: the empty tree, the commit itself or no base are not them.
       const emptyTree = '4b825dc642cb6eb9a060e54bf8d69288fbee4904'
       const before = ((await call('GET', `${rootUrl}/discussions?per_page=100`)).json() as Json[]).length
-      for (const position of [
-        onRoot({ base_sha: emptyTree, start_sha: emptyTree, new_line: 1 }),
-        onRoot({ base_sha: parent, start_sha: parent, new_line: 1 }),
-        onRoot({ base_sha: undefined, start_sha: undefined, new_line: 1 }),
-        onRoot({ base_sha: blank, start_sha: blank, new_line: 9 }), // no such line
-      ]) {
+      for (const [position, message] of [
+        [onRoot({ base_sha: emptyTree, start_sha: emptyTree, new_line: 1 }), REFS_MISMATCH],
+        [onRoot({ base_sha: parent, start_sha: parent, new_line: 1 }), REFS_MISMATCH],
+        [onRoot({ base_sha: undefined, start_sha: undefined, new_line: 1 }), undefined],
+        [onRoot({ base_sha: blank, start_sha: blank, new_line: 9 }), INCOMPLETE], // no such line
+      ] as const) {
         const res = await call('POST', `${rootUrl}/discussions`, { body: 'Off the diff', position })
         expect(res.statusCode, res.body).toBe(400)
         const refusal = res.json() as Json
-        expect(refusal.message ?? refusal.error, 'a GitLab-style refusal').toEqual(expect.any(String))
+        expect(refusal.message ?? refusal.error, 'a GitLab-style refusal').toEqual(message ?? expect.any(String))
       }
       expect(((await call('GET', `${rootUrl}/discussions?per_page=100`)).json() as Json[]).length).toBe(before)
     })
@@ -364,6 +370,13 @@ describe('comments on commits', () => {
         position: commitPosition({ new_line: 5 }),
       })
       expect(offTheCommit.statusCode, offTheCommit.body).toBe(400)
+      const otherRefs = await call('POST', `${mrUrl}/discussions`, {
+        body: "At refs that are not the commit's",
+        commit_id: sha,
+        position: commitPosition({ new_line: 3, base_sha: sha, start_sha: sha }),
+      })
+      expect(otherRefs.statusCode, otherRefs.body).toBe(400)
+      expect(otherRefs.json()).toEqual({ message: REFS_MISMATCH })
       expect(((await call('GET', `${mrUrl}/discussions?per_page=100`)).json() as Json[]).length).toBe(before)
     })
   })

@@ -14,6 +14,12 @@ import type { CheckedPosition } from './service'
 /** What GitLab answers when a position names no line of the diff (the note's validation errors). */
 export const POSITION_REFUSED = `Note {:line_code=>["can't be blank", "must be a valid line code"], :position=>["is incomplete"]}`
 
+/**
+ * What GitLab answers when a complete position names other diff refs than the commit's own (its
+ * first parent to it): the note's commit_id validation error.
+ */
+export const DIFF_REFS_MISMATCH = `Note {:commit_id=>["does not match the diff refs"]}`
+
 /** How many lines a file has at a commit (0 when it is not there). */
 async function lineCountAt(gitDir: string, commit: string, path: string): Promise<number> {
   const out = await git(['cat-file', 'blob', `${commit}:${path}`], { gitDir }).catch(() => null)
@@ -74,7 +80,7 @@ export async function checkCommitPosition(
   const parent = commit.parentIds[0]
   const base = parent ?? BLANK_SHA
   if (position.head_sha !== commit.id || position.base_sha !== base || position.start_sha !== base)
-    throw badRequest(POSITION_REFUSED)
+    throw badRequest(DIFF_REFS_MISMATCH)
   const files = await diffTrees(gitDir, parent ?? EMPTY_TREE_SHA, commit.id, UNLIMITED_DIFF)
   return checkPositionInFiles(gitDir, commit.id, files, position)
 }
