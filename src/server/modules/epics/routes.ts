@@ -20,7 +20,6 @@ import { findNamespaceById, groupAndDescendantIds, namespaceAncestors } from '..
 import type { NamespaceRow, UserRow } from '../../platform/db/rows'
 import { findUserByUsername } from '../users'
 import type { EpicOrigin } from './entity'
-import { todoEntity } from '../todos'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import {
   apiMessage,
@@ -54,7 +53,7 @@ import {
   updateEpicFromParams,
 } from './service'
 import { isSubscribed, subscribe, unsubscribe } from '../subscriptions'
-import { createTodo, pendingTodoFor } from '../todos'
+import { markTodo } from '../todos'
 import { textParam } from '../../platform/http/text-param'
 import {
   boolOf,
@@ -442,28 +441,14 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: EpicParams, response: { 201: Api.Todo } } },
     async (request, reply) => {
       const { user, group, epic } = epicOf(request)
-      const db = request.server.burrow.db
-      if (pendingTodoFor(db, user.id, 'Epic', epic.id)) throw notModified()
-      const todo = createTodo(db, {
-        userId: user.id,
-        authorId: user.id,
-        groupId: group.id,
-        targetType: 'Epic',
-        targetId: epic.id,
-        action: 'marked',
-        body: epic.title,
+      const todo = markTodo(request.server.burrow.db, request.server.burrow.baseUrl(request), user, {
+        type: 'Epic',
+        id: epic.id,
+        title: epic.title,
+        group,
+        present: () => presentEpics(callerOf(request), [epic], { origin: { kind: 'none' } })[0],
       })
-      const target = presentEpics(callerOf(request), [epic], { origin: { kind: 'none' } })[0]
-      return reply.code(201).send(
-        todoEntity(todo, {
-          baseUrl: request.server.burrow.baseUrl(request),
-          author: user,
-          project: undefined,
-          group,
-          target,
-          targetUrl: String(target.web_url),
-        }),
-      )
+      return reply.code(201).send(todo)
     },
   )
 

@@ -25,7 +25,6 @@ import type { ProjectRow } from '../../platform/db/rows'
 import { findUserByUsername, userRef, usersByIds } from '../users'
 import type { ReferenceOrigin } from './entity'
 import { todayIso } from '../milestones'
-import { todoEntity } from '../todos'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import { requireWritable } from '../../platform/http/archived'
 import {
@@ -67,7 +66,7 @@ import {
   timeStats,
   type Trackable,
 } from '../time-tracking'
-import { createTodo, pendingTodoFor } from '../todos'
+import { markTodo } from '../todos'
 import { textParam } from '../../platform/http/text-param'
 import {
   boolOf,
@@ -636,27 +635,15 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const user = currentUser(request)
       const { project, issue } = issueOf(request)
-      const db = request.server.burrow.db
-      if (pendingTodoFor(db, user.id, 'Issue', issue.id)) throw notModified()
-      const todo = createTodo(db, {
-        userId: user.id,
-        authorId: user.id,
-        projectId: project.id,
-        targetType: 'Issue',
-        targetId: issue.id,
-        action: 'marked',
-        body: issue.title,
+      const { db } = request.server.burrow
+      const todo = markTodo(db, request.server.burrow.baseUrl(request), user, {
+        type: 'Issue',
+        id: issue.id,
+        title: issue.title,
+        project: findProjectWithNamespace(db, project.id),
+        present: () => presentIssues(callerOf(request), [issue], { origin: { kind: 'none' } })[0],
       })
-      const target = presentIssues(callerOf(request), [issue], { origin: { kind: 'none' } })[0]
-      return reply.code(201).send(
-        todoEntity(todo, {
-          baseUrl: request.server.burrow.baseUrl(request),
-          author: user,
-          project: findProjectWithNamespace(db, project.id),
-          target,
-          targetUrl: String(target.web_url),
-        }),
-      )
+      return reply.code(201).send(todo)
     },
   )
 
@@ -710,33 +697,21 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.get(
-    '/projects/:id/issues/:issue_iid/related_merge_requests',
-    { schema: { params: IssueParams, response: { 200: Type.Array(Api.MergeRequest) } } },
-    async (request, reply) => {
-      const { issue } = issueOf(request)
-      return paginateArray(
-        request,
-        reply,
-        request.server.burrow.baseUrl(request),
-        relatedMergeRequests(callerOf(request), issue, 'related'),
-      )
-    },
-  )
-
-  app.get(
-    '/projects/:id/issues/:issue_iid/closed_by',
-    { schema: { params: IssueParams, response: { 200: Type.Array(Api.MergeRequest) } } },
-    async (request, reply) => {
-      const { issue } = issueOf(request)
-      return paginateArray(
-        request,
-        reply,
-        request.server.burrow.baseUrl(request),
-        relatedMergeRequests(callerOf(request), issue, 'closed_by'),
-      )
-    },
-  )
+  // The merge requests that mention the issue, and those that close it when they merge.
+  for (const [path, relation] of [
+    ['related_merge_requests', 'related'],
+    ['closed_by', 'closed_by'],
+  ] as const) {
+    app.get(
+      `/projects/:id/issues/:issue_iid/${path}`,
+      { schema: { params: IssueParams, response: { 200: Type.Array(Api.MergeRequest) } } },
+      async (request, reply) => {
+        const { issue } = issueOf(request)
+        const mergeRequests = relatedMergeRequests(callerOf(request), issue, relation)
+        return paginateArray(request, reply, request.server.burrow.baseUrl(request), mergeRequests)
+      },
+    )
+  }
 
   app.get(
     '/projects/:id/issues/:issue_iid/participants',
